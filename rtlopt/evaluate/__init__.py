@@ -1,5 +1,7 @@
 """Candidate evaluation: screen, compile, interface, simulation, formal, synthesis, timing."""
 
+from rtlopt.evaluate._evaluator import Evaluator, make_workdir
+from rtlopt.evaluate._sources import normalize_source, source_hash
 from rtlopt.evaluate.result import (
     PPA,
     EvalResult,
@@ -12,5 +14,5 @@ from rtlopt.evaluate.result import (
     Verdict,
 )
 
-__all__ = ["PPA", "EvalResult", "FormalResult", "Metric", "Mismatch", "SimResult", "Stage",
-           "Status", "Verdict"]
+__all__ = ["PPA", "EvalResult", "Evaluator", "FormalResult", "Metric", "Mismatch", "SimResult",
+           "Stage", "Status", "Verdict", "make_workdir", "normalize_source", "source_hash"]

@@ -1,0 +1,137 @@
+"""Shared CLI plumbing: error handling, console, config resolution, design loading."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from rtlopt.config import ResolvedConfig, load_config
+from rtlopt.errors import RtloptError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+
+
+def crash_log_path() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rtlopt" / "crash.log"
+
+
+def handle_errors(fn: F) -> F:
+    """Turn library exceptions into one line on stderr and the documented exit codes."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except RtloptError as exc:
+            err_console.print(f"[bold red]error:[/] {exc.one_line()}", soft_wrap=True)
+            sys.exit(exc.exit_code if exc.exit_code in (EXIT_USAGE, EXIT_INTERNAL) else EXIT_INTERNAL)
+        except KeyboardInterrupt:
+            err_console.print("interrupted")
+            sys.exit(EXIT_INTERRUPT)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - top-level handler
+            path = crash_log_path()
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(traceback.format_exc())
+                where = f" (traceback in {path})"
+            except OSError:
+                where = ""
+            err_console.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc}{where}",
+                              soft_wrap=True)
+            sys.exit(EXIT_INTERNAL)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def setup_logging(verbose: int) -> None:
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def parse_defines(items: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        out[name] = value or "1"
+    return out
+
+
+def resolve(target: Path | None, overrides: Mapping[str, Any], config_file: Path | None) -> ResolvedConfig:
+    return load_config(target, overrides=overrides, config_file=config_file)
+
+
+def existing_file(path: Path, what: str = "file") -> Path:
+    if not path.exists():
+        raise UsageError(f"{what} not found", path=path, hint="check the path")
+    if path.is_dir():
+        raise UsageError(f"expected a {what}, got a directory", path=path)
+    return path.resolve()
+
+
+def design_options(fn: F) -> F:
+    """--module, --config, -I, -D, --frontend."""
+    fn = click.option("--frontend", type=str, default=None, help="Parser: pyslang (default) or pyverilog.")(fn)
+    fn = click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Preprocessor define.")(fn)
+    fn = click.option("-I", "include_dirs", multiple=True, type=click.Path(path_type=Path),
+                      help="Include directory.")(fn)
+    fn = click.option("--config", "config_file", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+                      default=None, help="Configuration file (default: rtlopt.toml or [tool.rtlopt] found upward).")(fn)
+    fn = click.option("--module", "-m", type=str, default=None,
+                      help="Target module (needed when the file defines several).")(fn)
+    return fn
+
+
+def pdk_options(fn: F) -> F:
+    fn = click.option("--liberty", type=click.Path(path_type=Path), default=None,
+                      help="Use this liberty file instead of the PDK's.")(fn)
+    fn = click.option("--pdk", type=str, default=None, help="PDK name (see `rtlopt pdk list`).")(fn)
+    return fn
+
+
+def load_target(target: Path, module: str | None, rc: ResolvedConfig, include_dirs: Sequence[Path],
+                defines: Sequence[str]) -> Any:
+    from rtlopt.frontend import load_design
+
+    target = existing_file(target, "target file")
+    return load_design(target, module, rc.config.project, include_dirs=[p.resolve() for p in include_dirs],
+                       defines=parse_defines(defines))
+
+
+def load_pdk(rc: ResolvedConfig, liberty: Path | None) -> Any:
+    from rtlopt.pdk import resolve_pdk
+
+    lib = liberty or (Path(rc.config.flow.liberty) if rc.config.flow.liberty else None)
+    if lib is not None and not lib.exists():
+        raise UsageError("liberty file not found", path=lib)
+    return resolve_pdk(rc.config.flow.pdk, lib)
+
+
+def fmt(value: float | None, digits: int = 4) -> str:
+    if value is None:
+        return "-"
+    if abs(value) >= 1e5:
+        return f"{value:,.0f}"
+    return f"{value:.{digits}g}"
+
+
+def ratio(new: float | None, old: float | None) -> str:
+    if new is None or old is None or old == 0:
+        return "-"
+    return f"{new / old:.3f} ({(new / old - 1) * 100:+.1f}%)"
