@@ -126,6 +126,7 @@ class SearchConfig:
     pool_cap: int = _f(500, "Largest pool; lowest-ranked states are pruned beyond it.")
     epsilon: float = _f(0.1, "Exploration probability of the epsilon-greedy sampler.")
     lineage_blocking: bool = _f(True, "Never put two states of one parent-child chain in a batch.")
+    admit_invalid: bool = _f(True, "Admit rejected (non-equivalent) children to the pool by reward, as the paper does; false: only accepted designs.")
 
 
 @dataclass(frozen=True)
