@@ -1,1 +1,42 @@
-"""rtlopt.search."""
+"""Search layer: the PUCT state pool and parent samplers (TTT-RTL section 3.1).
+
+Public API:
+
+* :class:`State`, :class:`Child`, :class:`StatePool` (``add_children``, ``record_expansion``,
+  ``prune``, ``update``, ``best``, ``to_json``/``from_json``, ``save``/``load``), ``code_hash``.
+* :class:`Sampler` protocol, the :data:`SAMPLERS` registry (``puct``, ``egreedy``, ``greedy``,
+  ``none``; entry points ``rtlopt.samplers``; factories take a ``SearchConfig``),
+  :func:`make_sampler`, and the PUCT score functions :func:`puct_score` / :func:`puct_scores`.
+"""
+
+from rtlopt.search._pool import ROOT_ID, Child, State, StatePool, code_hash
+from rtlopt.search._samplers import (
+    SAMPLERS,
+    EpsilonGreedySampler,
+    GreedySampler,
+    PuctSampler,
+    RootSampler,
+    Sampler,
+    ScoredState,
+    make_sampler,
+    puct_score,
+    puct_scores,
+)
+
+__all__ = [
+    "ROOT_ID",
+    "SAMPLERS",
+    "Child",
+    "EpsilonGreedySampler",
+    "GreedySampler",
+    "PuctSampler",
+    "RootSampler",
+    "Sampler",
+    "ScoredState",
+    "State",
+    "StatePool",
+    "code_hash",
+    "make_sampler",
+    "puct_score",
+    "puct_scores",
+]
