@@ -1,1 +1,13 @@
-"""rtlopt.writeback."""
+"""Write-back: the optimized module on a new git branch, with the metrics in the commit message.
+
+Public API:
+    write_branch(repo_root, target_file, module_name, new_module_text, *, branch, message,
+                 push=None) -> BranchResult
+    commit_message(module_name, before, after, *, verdict, method, run_id, metric) -> str
+    assert_clean(repo_root, paths=None) -> None
+"""
+
+from rtlopt.writeback._branch import BranchResult, assert_clean, write_branch
+from rtlopt.writeback._message import commit_message, percent_change
+
+__all__ = ["BranchResult", "assert_clean", "commit_message", "percent_change", "write_branch"]

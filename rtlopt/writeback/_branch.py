@@ -1,0 +1,255 @@
+"""Write an optimized module to a new git branch without touching the user's checkout.
+
+The branch is created from HEAD in a temporary ``git worktree`` outside the repository; only the
+target module's ``module``..``endmodule`` span of the HEAD version of its file is replaced. The
+user's working tree, index and uncommitted edits are never read for writing nor modified.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+from rtlopt.errors import RepoError
+from rtlopt.frontend._text import ModuleSpan, find_span, module_spans
+
+__all__ = ["BranchResult", "assert_clean", "write_branch"]
+
+log = logging.getLogger(__name__)
+
+# Never run the user's hooks from inside our temporary worktree: a post-checkout or pre-commit
+# hook could rewrite files or block the commit for reasons unrelated to the change.
+_NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
+
+
+@dataclass(frozen=True)
+class BranchResult:
+    """What write-back produced.
+
+    Attributes:
+        branch: The new branch's name.
+        commit_sha: The commit on that branch.
+        diff: Unified diff of the commit against its parent.
+        pushed_to: The remote the branch was pushed to, if any.
+    """
+
+    branch: str
+    commit_sha: str
+    diff: str
+    pushed_to: str | None = None
+
+
+def _git(cwd: Path, *args: str) -> str:
+    """Run git in ``cwd`` and return its stdout (stripped of the final newline)."""
+    out = git.Git(str(cwd)).execute(["git", *_NO_HOOKS, *args], strip_newline_in_stdout=True)
+    return str(out)
+
+
+def _first_line(exc: git.GitCommandError) -> str:
+    text = exc.stderr.strip() if isinstance(exc.stderr, str) else str(exc)
+    for line in text.splitlines():
+        line = line.strip().removeprefix("stderr:").strip().strip("'").strip()
+        if line:
+            return line
+    return str(exc.status)
+
+
+def _open_repo(repo_root: Path) -> git.Repo:
+    root = Path(repo_root)
+    if not root.exists():
+        raise RepoError("repository folder does not exist", path=root,
+                        hint="pass the folder of a git repository")
+    try:
+        repo = git.Repo(str(root), search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise RepoError("not a git repository", path=root,
+                        hint="run `git init` and commit your sources first") from None
+    if repo.bare or repo.working_tree_dir is None:
+        raise RepoError("bare repository has no work tree", path=root,
+                        hint="run rtlopt inside a checkout")
+    return repo
+
+
+def _head_commit(repo: git.Repo, root: Path) -> git.Commit:
+    if not repo.head.is_valid():
+        raise RepoError("repository has no commits yet", path=root,
+                        hint="commit your sources first")
+    if repo.head.is_detached:
+        raise RepoError("HEAD is detached", path=root,
+                        hint="check out a branch first (git switch <branch>)")
+    return repo.head.commit
+
+
+def _relpath(top: Path, target_file: Path) -> str:
+    target = Path(target_file)
+    if not target.is_absolute():
+        # relative to the cwd, else to the repository's top level
+        target = Path.cwd() / target if (Path.cwd() / target).exists() else top / target
+    target = target.resolve()
+    try:
+        return target.relative_to(top).as_posix()
+    except ValueError:
+        raise RepoError("target file is outside the repository", path=target,
+                        hint=f"pass a file under {top}") from None
+
+
+def _check_branch_name(repo: git.Repo, top: Path, branch: str) -> None:
+    try:
+        _git(top, "check-ref-format", "--branch", branch)
+    except git.GitCommandError:
+        raise RepoError(f"'{branch}' is not a valid branch name", path=top,
+                        hint="use letters, digits, '/', '-', '_' and '.'") from None
+    if branch in [h.name for h in repo.heads]:
+        raise RepoError(f"branch '{branch}' already exists", path=top,
+                        hint="pick another name or delete it (git branch -D " + branch + ")")
+
+
+def _span_or_error(text: str, module_name: str, where: str, rel: str, top: Path) -> ModuleSpan:
+    span = find_span(text, module_name)
+    if span is None:
+        present = ", ".join(s.name for s in module_spans(text)) or "none"
+        raise RepoError(f"module '{module_name}' not found in {where} of {rel}; modules: {present}",
+                        path=top / rel, hint="commit the file that defines the module")
+    return span
+
+
+def write_branch(repo_root: Path, target_file: Path, module_name: str, new_module_text: str, *,
+                 branch: str, message: str, push: str | None = None) -> BranchResult:
+    """Commit ``new_module_text`` in place of ``module_name`` on a new branch.
+
+    Args:
+        repo_root: Any folder inside the repository.
+        target_file: The file that defines the module (absolute, or relative to the cwd).
+        module_name: The module to replace.
+        new_module_text: The replacement, ``module`` .. ``endmodule``.
+        branch: Name of the branch to create from HEAD.
+        message: Commit message.
+        push: A remote to push the branch to, or None.
+
+    Returns:
+        The branch, its commit and the diff.
+
+    Raises:
+        RepoError: not a repository, no commits, detached HEAD, target outside the repository or
+            not committed, the branch exists, the module is missing at HEAD, the module has
+            uncommitted changes, or git failed (commit identity, push).
+    """
+    repo = _open_repo(repo_root)
+    top = Path(str(repo.working_tree_dir)).resolve()
+    head = _head_commit(repo, top)
+    rel = _relpath(top, target_file)
+    _check_branch_name(repo, top, branch)
+    try:
+        blob = head.tree / rel
+    except KeyError:
+        raise RepoError("target file is not committed at HEAD", path=top / rel,
+                        hint=f"git add {rel} && git commit") from None
+    head_text = blob.data_stream.read().decode("utf-8", errors="surrogateescape")
+    head_span = _span_or_error(head_text, module_name, "HEAD", rel, top)
+
+    work_file = top / rel
+    if not work_file.is_file():
+        raise RepoError(f"{rel} is deleted in the work tree", path=work_file,
+                        hint=f"commit or stash your changes to {rel} first")
+    work_text = work_file.read_bytes().decode("utf-8", errors="surrogateescape")
+    work_span = find_span(work_text, module_name, head_span.line)
+    head_mod = head_text[head_span.start:head_span.end].replace("\r\n", "\n")
+    work_mod = (work_text[work_span.start:work_span.end].replace("\r\n", "\n")
+                if work_span is not None else None)
+    if work_mod != head_mod:
+        raise RepoError(f"module '{module_name}' has uncommitted changes", path=work_file,
+                        hint=f"commit or stash your changes to {rel} first")
+
+    tmp = Path(tempfile.mkdtemp(prefix="rtlopt-worktree-"))
+    wt = tmp / "wt"
+    created = False
+    try:
+        try:
+            _git(top, "worktree", "add", "--quiet", "-b", branch, str(wt), head.hexsha)
+        except git.GitCommandError as exc:
+            raise RepoError(f"git worktree add failed: {_first_line(exc)}", path=top,
+                            hint="run `git worktree prune` and retry") from None
+        created = True
+        wt_file = wt / rel
+        # the checked-out file is the HEAD version (with the repo's checkout filters applied)
+        data = wt_file.read_bytes().decode("utf-8", errors="surrogateescape")
+        span = find_span(data, module_name, head_span.line)
+        if span is None:  # cannot happen unless a filter rewrites the file
+            raise RepoError(f"module '{module_name}' not found in the checkout of {rel}",
+                            path=top / rel, hint="check the repository's checkout filters")
+        replacement = new_module_text.strip().replace("\r\n", "\n")
+        if "\r\n" in data[span.start:span.end]:
+            replacement = replacement.replace("\n", "\r\n")
+        new_data = data[: span.start] + replacement + data[span.end:]
+        wt_file.write_bytes(new_data.encode("utf-8", errors="surrogateescape"))
+        try:
+            _git(wt, "add", "--", rel)
+            _git(wt, "commit", "--quiet", "--no-verify", "-m", message)
+        except git.GitCommandError as exc:
+            raise RepoError(f"git commit failed: {_first_line(exc)}", path=top,
+                            hint="set git user.name and user.email") from None
+        sha = _git(wt, "rev-parse", "HEAD")
+        diff = _git(wt, "diff", f"{head.hexsha}..{sha}")
+    except BaseException:
+        if created:
+            _remove_worktree(top, wt)
+            created = False
+            try:
+                _git(top, "branch", "-D", branch)
+            except git.GitCommandError:
+                log.warning("could not delete branch %s after a failure", branch)
+        raise
+    finally:
+        if created:
+            _remove_worktree(top, wt)
+        shutil.rmtree(tmp, ignore_errors=True)
+    log.info("wrote %s on branch %s (%s)", module_name, branch, sha[:10])
+    pushed: str | None = None
+    if push:
+        try:
+            _git(top, "push", "--quiet", push, f"refs/heads/{branch}:refs/heads/{branch}")
+        except git.GitCommandError as exc:
+            raise RepoError(f"push to '{push}' failed: {_first_line(exc)}", path=top,
+                            hint=f"the branch {branch} exists locally; push it by hand") from None
+        pushed = push
+    return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=pushed)
+
+
+def _remove_worktree(top: Path, wt: Path) -> None:
+    try:
+        _git(top, "worktree", "remove", "--force", str(wt))
+    except git.GitCommandError:
+        shutil.rmtree(wt, ignore_errors=True)
+        try:
+            _git(top, "worktree", "prune")
+        except git.GitCommandError:
+            log.warning("could not prune worktree %s", wt)
+
+
+def assert_clean(repo_root: Path, paths: Sequence[Path] | None = None) -> None:
+    """Raise unless the work tree (or the given paths) has no uncommitted changes.
+
+    Untracked files are ignored.
+
+    Raises:
+        RepoError: not a repository, or uncommitted changes (listing a few of them).
+    """
+    repo = _open_repo(repo_root)
+    top = Path(str(repo.working_tree_dir)).resolve()
+    rels = [_relpath(top, p) for p in paths] if paths else []
+    try:
+        status = _git(top, "status", "--porcelain", "--untracked-files=no", "--", *rels)
+    except git.GitCommandError as exc:
+        raise RepoError(f"git status failed: {_first_line(exc)}", path=top) from None
+    changed = [line[3:] for line in status.splitlines() if line.strip()]
+    if changed:
+        more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+        shown = ", ".join(changed[:5]) + more
+        raise RepoError(f"work tree has uncommitted changes: {shown}", path=top,
+                        hint="commit or stash them")
