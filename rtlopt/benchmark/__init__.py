@@ -17,9 +17,27 @@ from rtlopt.benchmark.summary import (
     summary_markdown,
     write_rows_csv,
 )
+from rtlopt.benchmark.suite import (
+    RTLLM_SYNTH_FAILURES,
+    RTLLM_TB_FAILURES,
+    SUITE_KINDS,
+    SuiteDesign,
+    SuiteTbResult,
+    judge_testbench_output,
+    load_suite,
+    run_suite_testbench,
+)
 
 __all__ = [
     "PAPER_METHODS",
+    "RTLLM_SYNTH_FAILURES",
+    "RTLLM_TB_FAILURES",
+    "SUITE_KINDS",
+    "SuiteDesign",
+    "SuiteTbResult",
+    "judge_testbench_output",
+    "load_suite",
+    "run_suite_testbench",
     "PAPER_NAME_ALIASES",
     "TABLE2_BINS",
     "BenchRow",
