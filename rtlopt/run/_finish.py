@@ -1,0 +1,101 @@
+"""Finishing a run: the report, and the best design on a git branch with a PR body."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.config import Config
+from rtlopt.evaluate import EvalResult
+from rtlopt.frontend.model import Design
+from rtlopt.run._loop import RunOutcome
+from rtlopt.run._rundir import read_json, write_json
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FinishResult:
+    report: Path
+    branch: str | None
+    commit: str | None
+    pr_body: str
+
+
+def _pct(new: float | None, old: float | None) -> str:
+    if new is None or old is None or old == 0:
+        return "-"
+    return f"{(new / old - 1) * 100:+.1f}%"
+
+
+def pr_body(design: Design, ref: EvalResult, best: EvalResult, metric: str, run_id: str,
+            report_rel: str | None = None) -> str:
+    """A pull-request description in markdown."""
+    assert ref.ppa is not None and best.ppa is not None
+    r, b = ref.ppa, best.ppa
+    rows = [("Area (um^2)", r.area_um2, b.area_um2), ("Delay (ps)", r.delay_ps, b.delay_ps),
+            ("Power (uW)", r.power_uw, b.power_uw), ("ADP (um^2*ps)", r.adp, b.adp)]
+    if r.ppa_product is not None and b.ppa_product is not None:
+        rows.append(("PPA product", r.ppa_product, b.ppa_product))
+    lines = [f"## rtlopt: `{design.target.name}` ({metric.upper()} {_pct(b.metric(metric), r.metric(metric))})",
+             "", f"Rewrites `{design.target.name}` in `{design.target.file.relative_to(design.root)}`; "
+             "its ports and cycle behaviour are unchanged.", "",
+             "| metric | before | after | change |", "|---|---:|---:|---:|"]
+    for label, old, new in rows:
+        lines.append(f"| {label} | {_num(old)} | {_num(new)} | {_pct(new, old)} |")
+    f = best.formal
+    verdict = f"{f.verdict.value} ({f.method})" if f else "not run"
+    sim = f"{best.sim.vectors} vectors, 0 mismatches" if best.sim else "not run"
+    lines += ["", f"- Equivalence, formal: **{verdict}**" + (f" - {f.reason}" if f and f.reason else ""),
+              f"- Equivalence, simulation: {sim}",
+              f"- Run: `{run_id}`" + (f", report `{report_rel}`" if report_rel else "")]
+    prov = best.provenance or {}
+    if prov:
+        lines.append(f"- Evaluator: `{prov.get('evaluator_fingerprint', '')}`")
+    return "\n".join(lines) + "\n"
+
+
+def _num(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.0f}" if abs(x) >= 1e4 else f"{x:.4g}"
+
+
+def finish_run(outcome: RunOutcome, design: Design, config: Config, *, branch: str | None,
+               push: str | None = None) -> FinishResult:
+    """Write the report; when a design beat the reference and ``branch`` is set, the branch."""
+    from rtlopt.report import generate_report
+
+    run_dir = outcome.run_dir
+    paths = generate_report(run_dir)
+    report_md = Path(paths.markdown)
+    run_id = read_json(run_dir / "run.json").get("run_id", run_dir.name)
+    body = ""
+    commit = None
+    made = None
+    if outcome.improved and outcome.best is not None and outcome.best_code is not None:
+        body = pr_body(design, outcome.reference, outcome.best, outcome.metric, run_id)
+        if branch is not None:
+            from rtlopt.writeback import commit_message, write_branch
+
+            assert outcome.reference.ppa is not None and outcome.best.ppa is not None
+            f = outcome.best.formal
+            msg = commit_message(design.target.name, outcome.reference.ppa, outcome.best.ppa,
+                                 verdict=f.verdict.value if f else "not run",
+                                 method=f.method if f else "simulation only",
+                                 run_id=run_id, metric=outcome.metric)
+            res = write_branch(design.root, design.target.file, design.target.name,
+                               _module_only(outcome.best_code, design.target.name),
+                               branch=branch, message=msg, push=push)
+            made, commit = res.branch, res.commit_sha
+            data = read_json(run_dir / "run.json")
+            data.update({"branch": made, "commit": commit})
+            write_json(run_dir / "run.json", data)
+        (run_dir / "pr_body.md").write_text(body)
+    return FinishResult(report_md, made, commit, body)
+
+
+def _module_only(code: str, name: str) -> str:
+    """The candidate's text as written: helper modules it defines travel with the target."""
+    return code.strip() + "\n"

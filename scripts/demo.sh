@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The main job on the bundled example: copy examples/priority_encoder into a fresh git repository,
+# then run `rtlopt optimize` on its module and show the branch and the report.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export RTLOPT_PDK_PATH="${RTLOPT_PDK_PATH:-$here/../shared/pdk}"
+demo="$(mktemp -d /tmp/rtlopt-demo.XXXXXX)"
+cp -r "$here/examples/priority_encoder/." "$demo/"
+cd "$demo"
+git init -q -b main . && git add -A
+git -c user.name=demo -c user.email=demo@example.com commit -q -m "example repository"
+export GIT_AUTHOR_NAME=rtlopt GIT_AUTHOR_EMAIL=rtlopt@localhost GIT_COMMITTER_NAME=rtlopt GIT_COMMITTER_EMAIL=rtlopt@localhost
+
+echo "== rtlopt inspect"
+rtlopt inspect rtl/prio_enc.v
+echo
+echo "== rtlopt optimize with the CPU model (SmolLM2-135M): one real test-time-training step"
+rtlopt optimize rtl/prio_enc.v --pdk nangate45 --steps 1 --parents 1 --rollouts 2 \
+  --max-new-tokens 96 --no-branch || echo "(as expected, the tiny model proposes nothing better)"
+echo
+echo "== rtlopt optimize over hand-written alternatives (scripted policy)"
+rtlopt optimize rtl/prio_enc.v --pdk nangate45 --policy scripted --candidates alternatives \
+  --steps 2 --parents 1 --rollouts 3
+echo
+echo "demo repository: $demo"
+git -C "$demo" branch --list 'rtlopt/*'
