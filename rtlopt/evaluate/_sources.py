@@ -31,6 +31,7 @@ def normalize_source(text: str) -> str:
     t = _STRING.sub(keep, text)
     t = _COMMENT.sub(" ", t)
     t = re.sub(r"\s+", " ", t).strip()
+    t = re.sub(r" ?([^\w\s$\x00]) ?", r"\1", t)  # spaces around punctuation carry no meaning
     return re.sub(r"\x00(\d+)\x00", lambda m: strings[int(m.group(1))], t)
 
 
