@@ -1,0 +1,132 @@
+"""openai backend: any OpenAI-compatible chat endpoint (a vLLM server, a hosted model).
+
+The policy is frozen (search only). Requests use the standard library: POST
+``{endpoint}/chat/completions`` with ``n``, ``temperature``, ``top_p``, ``seed`` and
+``max_tokens``; the API key comes from the environment variable ``policy.api_key_env``.
+Servers that return fewer than ``n`` choices are asked again until ``n`` are collected.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.errors import InfrastructureError, UsageError
+from rtlopt.policy._extract import extract_verilog
+from rtlopt.policy._preflight import auth_headers, check_endpoint
+from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
+
+log = logging.getLogger(__name__)
+
+PREFLIGHT_TIMEOUT_S = 5.0
+
+
+class OpenAIPolicy:
+    """A frozen policy behind an OpenAI-compatible HTTP API.
+
+    Args:
+        cfg: ``endpoint``, ``model`` (``auto``: the first model the server lists),
+            ``api_key_env``, sampling settings and ``request_timeout_s``.
+        train: Unused (the policy is frozen).
+        seed: Unused; each ``generate`` call passes its own seed.
+    """
+
+    name = "openai"
+    trainable = False
+
+    @classmethod
+    def preflight(cls, cfg: PolicyConfig) -> None:
+        """The endpoint answers ``GET /models`` within a few seconds."""
+        check_endpoint(cfg.endpoint, cfg.api_key_env, PREFLIGHT_TIMEOUT_S)
+
+    def __init__(self, cfg: PolicyConfig, train: TrainConfig | None = None, *,
+                 seed: int = 0) -> None:
+        if not cfg.endpoint:
+            raise UsageError("the openai backend needs an endpoint", hint="pass --endpoint URL")
+        self.cfg = cfg
+        self.base = cfg.endpoint.rstrip("/")
+        self.model = cfg.model if cfg.model != "auto" else self._first_model()
+
+    def _request(self, method: str, route: str, body: dict[str, Any] | None,
+                 timeout: float) -> dict[str, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + route, data=data, method=method,
+                                     headers=auth_headers(self.cfg.api_key_env))
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310
+                payload: dict[str, Any] = json.loads(resp.read())
+                return payload
+        except urllib.error.HTTPError as exc:
+            detail = exc.read(2000).decode(errors="replace").strip().replace("\n", " ")
+            if exc.code in (400, 401, 403, 404, 422):
+                raise UsageError(f"endpoint {self.base} refused the request (HTTP {exc.code}): "
+                                 f"{detail[:300]}", hint="check --model and --endpoint") from exc
+            raise InfrastructureError(f"endpoint {self.base} failed (HTTP {exc.code}): "
+                                      f"{detail[:300]}") from exc
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            raise InfrastructureError(f"endpoint {self.base} request failed: "
+                                      f"{getattr(exc, 'reason', exc)}") from exc
+
+    def _first_model(self) -> str:
+        listing = self._request("GET", "/models", None, PREFLIGHT_TIMEOUT_S)
+        models = listing.get("data") or []
+        if not models:
+            raise UsageError(f"endpoint {self.base} lists no models", hint="pass --model NAME")
+        return str(models[0]["id"])
+
+    def _chat(self, prompt: Prompt, n: int, seed: int) -> list[Completion]:
+        got: list[Completion] = []
+        attempt = 0
+        while len(got) < n:
+            want = n - len(got)
+            body = {"model": self.model, "messages": [dict(m) for m in prompt], "n": want,
+                    "temperature": self.cfg.temperature, "top_p": self.cfg.top_p,
+                    "seed": seed + attempt, "max_tokens": self.cfg.max_new_tokens}
+            resp = self._request("POST", "/chat/completions", body,
+                                 self.cfg.request_timeout_s)
+            choices = resp.get("choices") or []
+            if not choices:
+                raise InfrastructureError(f"endpoint {self.base} returned no choices")
+            usage = resp.get("usage") or {}
+            p_tok = int(usage.get("prompt_tokens", 0))
+            c_tok_total = int(usage.get("completion_tokens", 0))
+            texts = [str((c.get("message") or {}).get("content") or "") for c in choices[:want]]
+            # Usage counts all choices together: share it out by length.
+            total_chars = sum(len(t) for t in texts) or 1
+            for t in texts:
+                share = round(c_tok_total * len(t) / total_chars) if len(texts) > 1 \
+                    else c_tok_total
+                got.append(Completion(text=t, verilog=extract_verilog(t), prompt_tokens=p_tok,
+                                      completion_tokens=share))
+            attempt += 1
+        return got
+
+    def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
+        """One request per prompt asking for ``n`` choices (prompt i uses seed + 1000 i)."""
+        t0 = time.perf_counter()
+        out = [self._chat(p, n, seed + 1000 * i) for i, p in enumerate(prompts)]
+        log.debug("openai: %d prompts x %d in %.1f s", len(prompts), n, time.perf_counter() - t0)
+        return out
+
+    def update(self, samples: Sequence[Sample]) -> UpdateStats:
+        """Frozen: nothing to learn."""
+        return frozen_stats()
+
+    def save(self, path: Path) -> None:
+        """Record which endpoint and model were used."""
+        path.mkdir(parents=True, exist_ok=True)
+        (path / "frozen.json").write_text(json.dumps({"endpoint": self.base,
+                                                      "model": self.model}) + "\n")
+
+    def load(self, path: Path) -> None:
+        """Nothing to restore."""
+
+    def close(self) -> None:
+        """Nothing to release (connections are per request)."""

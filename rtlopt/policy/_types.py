@@ -1,0 +1,103 @@
+"""Data types and the ``Policy`` protocol shared by every backend."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TypedDict, runtime_checkable
+
+
+class Message(TypedDict):
+    """One chat message."""
+
+    role: str
+    content: str
+
+
+Prompt = tuple[Message, ...]
+"""A chat prompt: system message then user message(s)."""
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One sampled answer.
+
+    Attributes:
+        text: The raw answer text (reasoning, fences and all).
+        verilog: The extracted Verilog, or None when the answer holds no module.
+        prompt_tokens: Tokens in the prompt (0 when the backend cannot tell).
+        completion_tokens: Tokens in the answer (0 when the backend cannot tell).
+    """
+
+    text: str
+    verilog: str | None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One rollout to learn from: the prompt, the raw completion text and its advantage."""
+
+    prompt: Prompt
+    completion: str
+    advantage: float
+
+
+@dataclass(frozen=True)
+class UpdateStats:
+    """What one policy update did.
+
+    Attributes:
+        loss: Mean policy-gradient loss over non-degenerate samples; None when nothing was
+            trained (frozen policy, or every advantage zero).
+        kl_ref: Mean per-token KL estimate of the policy to the reference policy on the
+            sampled tokens (a controller signal, computed even when the KL penalty is off);
+            None when it was not measured.
+        n_samples: Samples with a non-zero advantage that entered the loss.
+        tokens: Completion tokens in those samples.
+        grad_norm: Gradient norm before clipping, None when no step was taken.
+        time_s: Wall-clock time of the update.
+    """
+
+    loss: float | None
+    kl_ref: float | None
+    n_samples: int
+    tokens: int
+    grad_norm: float | None
+    time_s: float
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """A language model that proposes rewrites and (optionally) learns from rewards."""
+
+    name: str
+    trainable: bool
+
+    def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
+        """Sample ``n`` completions for each prompt (outer list follows ``prompts``)."""
+        ...
+
+    def update(self, samples: Sequence[Sample]) -> UpdateStats:
+        """One policy-gradient step; frozen backends return stats with ``loss=None``."""
+        ...
+
+    def save(self, path: Path) -> None:
+        """Write the trainable state (adapter, optimizer) to the folder ``path``."""
+        ...
+
+    def load(self, path: Path) -> None:
+        """Restore the state written by :meth:`save` (for resume)."""
+        ...
+
+    def close(self) -> None:
+        """Release models, engines and connections."""
+        ...
+
+
+def frozen_stats(time_s: float = 0.0) -> UpdateStats:
+    """The stats a frozen policy returns from ``update``."""
+    return UpdateStats(loss=None, kl_ref=None, n_samples=0, tokens=0, grad_norm=None,
+                       time_s=time_s)

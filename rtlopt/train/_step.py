@@ -1,0 +1,195 @@
+"""The on-device policy-gradient step of TTT-RTL (paper eq. 7), in torch.
+
+loss = (1 / N) * sum_i [ -(sum_t log pi(v_i,t | x_i, v_i,<t)) * A_i + kl_coef * KL_i ]
+
+over the N rollouts with a non-zero advantage (degenerate groups carry A = 0 and drop out),
+with no importance-ratio clip. KL_i is the k3 estimate ``exp(r) - r - 1`` with
+``r = log pi_ref - log pi`` summed over the sampled completion tokens, where pi_ref is the
+policy with its LoRA adapters disabled (or a frozen copy under full fine-tuning). The mean
+per-token KL estimate is reported on every step, penalty or not: the adaptive KL-budget
+controller reads it.
+
+torch is imported lazily so that ``import rtlopt.train`` works without it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import torch
+
+log = logging.getLogger(__name__)
+
+RefLogits = Callable[["torch.Tensor", "torch.Tensor"], "torch.Tensor"]
+"""(input_ids, attention_mask) -> logits of the reference policy (called under no_grad)."""
+
+
+@dataclass(frozen=True)
+class TokenizedSample:
+    """One rollout as token ids.
+
+    Attributes:
+        prompt_ids: The prompt as the policy saw it (chat template applied).
+        completion_ids: The sampled completion tokens (with the end-of-sequence token if the
+            model stopped on its own).
+        advantage: Its advantage A_i.
+    """
+
+    prompt_ids: tuple[int, ...]
+    completion_ids: tuple[int, ...]
+    advantage: float
+
+
+@dataclass(frozen=True)
+class StepStats:
+    """What :func:`policy_gradient_step` did (see ``rtlopt.policy.UpdateStats``)."""
+
+    loss: float | None
+    kl_ref: float | None
+    n_samples: int
+    tokens: int
+    grad_norm: float | None
+    time_s: float
+
+
+def _batch(samples: Sequence[TokenizedSample], pad_id: int,
+           device: Any) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Right-padded input ids, attention mask, next-token targets and completion mask."""
+    import torch
+
+    seqs = [list(s.prompt_ids) + list(s.completion_ids) for s in samples]
+    width = max(len(s) for s in seqs)
+    ids = torch.full((len(seqs), width), pad_id, dtype=torch.long)
+    attn = torch.zeros((len(seqs), width), dtype=torch.long)
+    cmask = torch.zeros((len(seqs), width - 1), dtype=torch.float32)
+    for i, (s, seq) in enumerate(zip(samples, seqs, strict=True)):
+        ids[i, : len(seq)] = torch.tensor(seq, dtype=torch.long)
+        attn[i, : len(seq)] = 1
+        p = len(s.prompt_ids)
+        # target position t predicts token t+1: completion tokens are targets p-1 .. len-2
+        cmask[i, p - 1: len(seq) - 1] = 1.0
+    targets = ids[:, 1:].clone()
+    return ids.to(device), attn.to(device), targets.to(device), cmask.to(device)
+
+
+def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """log p(target) per position from logits ``[B, T, V]`` (the last position dropped)."""
+    import torch.nn.functional as F  # noqa: N812
+
+    lg = logits[:, :-1, :].float()
+    b, t, v = lg.shape
+    nll = F.cross_entropy(lg.reshape(b * t, v), targets.reshape(b * t), reduction="none")
+    return -nll.view(b, t)
+
+
+def policy_gradient_step(
+    model: Any,
+    optimizer: Any,
+    samples: Sequence[TokenizedSample],
+    *,
+    pad_id: int,
+    device: Any,
+    micro_batch: int = 1,
+    max_grad_norm: float = 1.0,
+    kl_coef: float = 0.0,
+    ref_logits: RefLogits | None = None,
+    measure_kl_on_all: bool = True,
+) -> StepStats:
+    """One optimizer step of the entropic policy gradient over ``samples``.
+
+    Args:
+        model: A causal LM (``model(input_ids=, attention_mask=).logits``), in train mode.
+        optimizer: Optimizer over the trainable parameters.
+        samples: Rollouts with advantages; those with ``A == 0`` do not enter the loss.
+        pad_id: Padding token id.
+        device: Where the tensors go.
+        micro_batch: Sequences per forward/backward pass; gradients accumulate over the rest.
+        max_grad_norm: Clip the total gradient norm to this (<= 0: no clipping).
+        kl_coef: Weight of the KL penalty to the reference policy.
+        ref_logits: Logits of the reference policy; None: no KL penalty and no kl_ref.
+        measure_kl_on_all: Also measure kl_ref on zero-advantage samples (forward only).
+
+    Returns:
+        StepStats; ``loss`` and ``grad_norm`` are None when no sample had a non-zero advantage
+        (then the weights and the optimizer state are left untouched).
+    """
+    import torch
+
+    t0 = time.perf_counter()
+    mb = max(1, micro_batch)
+    active = [s for s in samples if s.advantage != 0.0 and math.isfinite(s.advantage)
+              and s.completion_ids]
+    active_ids = {id(s) for s in active}
+    passive = [s for s in samples if id(s) not in active_ids and s.completion_ids] \
+        if measure_kl_on_all and ref_logits is not None else []
+    n = len(active)
+    kl_sum = 0.0
+    kl_tokens = 0
+    loss_total = 0.0
+    tokens = 0
+    if kl_coef > 0 and ref_logits is None:
+        raise ValueError("kl_coef > 0 needs a reference policy")
+
+    if n:
+        optimizer.zero_grad(set_to_none=True)
+        for start in range(0, n, mb):
+            chunk = active[start: start + mb]
+            ids, attn, targets, cmask = _batch(chunk, pad_id, device)
+            adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=device)
+            logits = model(input_ids=ids, attention_mask=attn).logits
+            logp = token_logprobs(logits, targets)
+            del logits
+            seq_logp = (logp * cmask).sum(dim=1)
+            loss = -(seq_logp * adv).sum() / n
+            if ref_logits is not None:
+                with torch.no_grad():
+                    ref_lp = token_logprobs(ref_logits(ids, attn), targets)
+                r = (ref_lp - logp) * cmask
+                k3 = (torch.exp(r) - r - 1.0) * cmask
+                kl_sum += float(k3.detach().sum())
+                kl_tokens += int(cmask.sum())
+                if kl_coef > 0:
+                    loss = loss + kl_coef * k3.sum() / n
+            loss.backward()  # type: ignore[no-untyped-call]
+            loss_total += float(loss.detach())
+            tokens += int(cmask.sum())
+        params = [p for g in optimizer.param_groups for p in g["params"] if p.grad is not None]
+        if max_grad_norm > 0:
+            gn = torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
+        else:
+            gn = torch.linalg.vector_norm(
+                torch.stack([torch.linalg.vector_norm(p.grad.detach()) for p in params]))
+        grad_norm = float(gn)
+        if math.isfinite(grad_norm):
+            optimizer.step()
+        else:
+            log.warning("non-finite gradient norm %s: step skipped", grad_norm)
+        optimizer.zero_grad(set_to_none=True)
+    else:
+        grad_norm = None
+
+    if passive and ref_logits is not None:
+        with torch.no_grad():
+            for start in range(0, len(passive), mb):
+                chunk = passive[start: start + mb]
+                ids, attn, targets, cmask = _batch(chunk, pad_id, device)
+                logp = token_logprobs(model(input_ids=ids, attention_mask=attn).logits, targets)
+                ref_lp = token_logprobs(ref_logits(ids, attn), targets)
+                r = (ref_lp - logp) * cmask
+                kl_sum += float(((torch.exp(r) - r - 1.0) * cmask).sum())
+                kl_tokens += int(cmask.sum())
+
+    return StepStats(
+        loss=loss_total if n else None,
+        kl_ref=kl_sum / kl_tokens if kl_tokens else None,
+        n_samples=n,
+        tokens=tokens,
+        grad_norm=grad_norm,
+        time_s=time.perf_counter() - t0,
+    )
