@@ -1,0 +1,268 @@
+"""Group advantages: the entropic leave-one-out estimator and the expected-reward (GRPO) one.
+
+A *group* is the rollouts of one parent prompt. Rewards of ``None`` (infrastructure failures)
+take no part: they get advantage 0 and ``used = False``. A group whose remaining rewards span
+less than ``TrainConfig.degenerate_eps`` (or that has fewer than two of them) is degenerate:
+every advantage is 0 and no rollout of it is used in the loss.
+
+Entropic (TTT-RTL section 3.4, equations 5-6): beta* solves ``KL(q || U) = delta`` for
+``q_i ~ exp(beta r_i)`` by bisection on ``log beta`` over ``[beta_lo, beta_hi]``
+(``beta_iters`` halvings). KL grows monotonically with beta up to ``ln(k/m)`` (m = number of
+rollouts tied at the maximum); when even ``beta_hi`` cannot reach delta the group is
+*saturated* and beta* = beta_hi (the signal behind the controller's beta-max rate). Then
+``A_i = exp(beta r_i) / mean_{j != i} exp(beta r_j) - 1``, computed in log space from rewards
+shifted by their maximum so nothing overflows. Under saturation that ratio grows like
+``exp(beta * gap)``; it is capped at :data:`MAX_LOG_RATIO` so one rollout cannot turn the loss
+into inf.
+
+Expected reward (GRPO): ``A_i = (r_i - mean) / std`` with the sample standard deviation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from rtlopt.config import TrainConfig
+from rtlopt.registry import Registry
+from rtlopt.train._schedule import StepSignals
+
+__all__ = [
+    "ADVANTAGES",
+    "MAX_LOG_RATIO",
+    "AdvantageEstimator",
+    "BatchStats",
+    "EntropicAdvantage",
+    "ExpectedAdvantage",
+    "GroupStats",
+    "batch_advantages",
+    "group_advantages",
+    "kl_to_uniform",
+    "solve_beta",
+]
+
+MAX_LOG_RATIO = math.log(1e6)
+"""Largest log of the leave-one-out weight ratio (A_i <= 1e6 - 1), reached only when saturated."""
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """Advantages and diagnostics of one group.
+
+    Attributes:
+        advantages: One per rollout, aligned with the input (0 for unused rollouts).
+        used: Whether each rollout enters the loss (has a reward, group not degenerate).
+        beta: beta* (entropic, non-degenerate groups), else ``None``.
+        eff_n: Effective number of rollouts ``1 / sum q_i^2`` (uniform q for degenerate groups;
+            the number of rewarded rollouts for the expected estimator); ``None`` when no
+            rollout has a reward.
+        kl: Achieved ``KL(q || U)`` (entropic, non-degenerate), else ``None``.
+        saturated: beta* hit ``beta_hi`` without reaching delta.
+        degenerate: Constant (or fewer than two) rewards: all advantages zero.
+        n_rewarded: Rollouts with a reward.
+    """
+
+    advantages: tuple[float, ...]
+    used: tuple[bool, ...]
+    beta: float | None
+    eff_n: float | None
+    kl: float | None
+    saturated: bool
+    degenerate: bool
+    n_rewarded: int
+
+
+class AdvantageEstimator(Protocol):
+    """Turns one group's rewards into advantages."""
+
+    def __call__(self, rewards: Sequence[float | None], delta: float) -> GroupStats:
+        """Advantages of one group at KL budget ``delta`` (ignored by non-entropic estimators)."""
+        ...
+
+
+ADVANTAGES: Registry[AdvantageEstimator] = Registry(
+    "advantage estimator",
+    "rtlopt.advantages",
+    {
+        "entropic": "rtlopt.train._advantage:EntropicAdvantage",
+        "expected": "rtlopt.train._advantage:ExpectedAdvantage",
+    },
+)
+
+
+def _logsumexp(xs: Sequence[float]) -> float:
+    m = max(xs)
+    if m == -math.inf:
+        return -math.inf
+    return m + math.log(sum(math.exp(x - m) for x in xs))
+
+
+def _log_q(rewards: Sequence[float], beta: float) -> list[float]:
+    top = max(rewards)
+    z = [beta * (r - top) for r in rewards]
+    lse = _logsumexp(z)
+    return [x - lse for x in z]
+
+
+def kl_to_uniform(rewards: Sequence[float], beta: float) -> float:
+    """``KL(q || U) = sum q_i ln(k q_i)`` for ``q_i ~ exp(beta r_i)`` (equation 5)."""
+    k = len(rewards)
+    logq = _log_q(rewards, beta)
+    return math.log(k) + sum(math.exp(lq) * lq for lq in logq if lq > -math.inf)
+
+
+def solve_beta(rewards: Sequence[float], delta: float, cfg: TrainConfig) -> tuple[float, bool]:
+    """beta* with ``KL(q_beta || U) = delta`` by bisection on log beta.
+
+    Returns:
+        ``(beta, saturated)``: saturated when ``KL(beta_hi) < delta`` (beta = beta_hi). When
+        even ``beta_lo`` overshoots delta, beta = beta_lo.
+    """
+    if kl_to_uniform(rewards, cfg.beta_hi) < delta:
+        return cfg.beta_hi, True
+    lo, hi = math.log(cfg.beta_lo), math.log(cfg.beta_hi)
+    if kl_to_uniform(rewards, cfg.beta_lo) >= delta:
+        return cfg.beta_lo, False
+    for _ in range(cfg.beta_iters):
+        mid = 0.5 * (lo + hi)
+        if kl_to_uniform(rewards, math.exp(mid)) < delta:
+            lo = mid
+        else:
+            hi = mid
+    return math.exp(0.5 * (lo + hi)), False
+
+
+def _degenerate(rewards: Sequence[float | None], n_rewarded: int,
+                eff_n: float | None) -> GroupStats:
+    k = len(rewards)
+    return GroupStats(advantages=(0.0,) * k, used=(False,) * k, beta=None, eff_n=eff_n, kl=None,
+                      saturated=False, degenerate=True, n_rewarded=n_rewarded)
+
+
+def _split(rewards: Sequence[float | None]) -> tuple[list[int], list[float]]:
+    idx = [i for i, r in enumerate(rewards) if r is not None]
+    return idx, [float(r) for r in rewards if r is not None]
+
+
+class EntropicAdvantage:
+    """Entropic leave-one-out advantages at a KL budget (TTT-Discover / TTT-RTL)."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        self.cfg = cfg
+
+    def __call__(self, rewards: Sequence[float | None], delta: float) -> GroupStats:
+        """Advantages of one group; see the module docstring."""
+        idx, vals = _split(rewards)
+        k = len(vals)
+        if k == 0:
+            return _degenerate(rewards, 0, None)
+        if k < 2 or max(vals) - min(vals) < self.cfg.degenerate_eps:
+            return _degenerate(rewards, k, float(k))
+        beta, saturated = solve_beta(vals, delta, self.cfg)
+        z = [beta * (r - max(vals)) for r in vals]
+        adv = [0.0] * len(rewards)
+        for pos, i in enumerate(idx):
+            others = _logsumexp([z[j] for j in range(k) if j != pos]) - math.log(k - 1)
+            log_ratio = min(z[pos] - others, MAX_LOG_RATIO)
+            adv[i] = math.expm1(log_ratio)
+        logq = _log_q(vals, beta)
+        eff_n = 1.0 / sum(math.exp(2.0 * lq) for lq in logq)
+        used = tuple(r is not None for r in rewards)
+        return GroupStats(advantages=tuple(adv), used=used, beta=beta, eff_n=eff_n,
+                          kl=kl_to_uniform(vals, beta), saturated=saturated, degenerate=False,
+                          n_rewarded=k)
+
+
+class ExpectedAdvantage:
+    """Expected-reward advantages (GRPO): mean-centred, divided by the sample std."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        self.cfg = cfg
+
+    def __call__(self, rewards: Sequence[float | None], delta: float) -> GroupStats:
+        """Advantages of one group; ``delta`` is ignored."""
+        idx, vals = _split(rewards)
+        k = len(vals)
+        if k == 0:
+            return _degenerate(rewards, 0, None)
+        if k < 2 or max(vals) - min(vals) < self.cfg.degenerate_eps:
+            return _degenerate(rewards, k, float(k))
+        mean = sum(vals) / k
+        std = math.sqrt(sum((r - mean) ** 2 for r in vals) / (k - 1))
+        adv = [0.0] * len(rewards)
+        for pos, i in enumerate(idx):
+            adv[i] = (vals[pos] - mean) / std
+        return GroupStats(advantages=tuple(adv), used=tuple(r is not None for r in rewards),
+                          beta=None, eff_n=float(k), kl=None, saturated=False, degenerate=False,
+                          n_rewarded=k)
+
+
+def group_advantages(rewards: Sequence[float | None], delta: float, cfg: TrainConfig) -> GroupStats:
+    """Advantages of one group with the estimator named by ``cfg.advantage``.
+
+    Raises:
+        PluginError: unknown estimator name.
+    """
+    return ADVANTAGES.get(cfg.advantage)(cfg)(rewards, delta)
+
+
+@dataclass(frozen=True)
+class BatchStats:
+    """Advantages of one step's groups and the aggregate signals of the KL controller.
+
+    Signals are averaged over groups with at least one reward; ``beta_max_rate`` and
+    ``beta_mean`` over non-degenerate groups with a beta. A signal with nothing to average is
+    ``None``.
+
+    Attributes:
+        groups: Per-group statistics, in input order.
+        eff_n: Mean effective number of rollouts.
+        const_frac: Fraction of degenerate (constant-reward) groups.
+        beta_max_rate: Fraction of groups whose beta* saturated at ``beta_hi``.
+        beta_mean: Mean beta*.
+        max_reward: Largest reward of the step.
+        mean_reward: Mean reward over rewarded rollouts.
+    """
+
+    groups: tuple[GroupStats, ...]
+    eff_n: float | None
+    const_frac: float | None
+    beta_max_rate: float | None
+    beta_mean: float | None
+    max_reward: float | None
+    mean_reward: float | None
+
+    @property
+    def n_used(self) -> int:
+        """Rollouts that enter the loss."""
+        return sum(sum(g.used) for g in self.groups)
+
+    def signals(self, kl_ref: float | None) -> StepSignals:
+        """The step's signals for the KL-budget schedule, with the measured reference KL."""
+        return StepSignals(kl_ref=kl_ref, eff_n=self.eff_n, const_frac=self.const_frac,
+                           beta_max_rate=self.beta_max_rate, batch_max_reward=self.max_reward)
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
+
+
+def batch_advantages(groups: Sequence[Sequence[float | None]], delta: float,
+                     cfg: TrainConfig) -> BatchStats:
+    """Advantages of every group of a step plus the step's aggregate signals."""
+    estimator = ADVANTAGES.get(cfg.advantage)(cfg)
+    stats = tuple(estimator(g, delta) for g in groups)
+    live = [s for s in stats if s.n_rewarded > 0]
+    sharp = [s for s in live if s.beta is not None]
+    rewards = [float(r) for g in groups for r in g if r is not None]
+    return BatchStats(
+        groups=stats,
+        eff_n=_mean([s.eff_n for s in live if s.eff_n is not None]),
+        const_frac=_mean([1.0 if s.degenerate else 0.0 for s in live]),
+        beta_max_rate=_mean([1.0 if s.saturated else 0.0 for s in sharp]),
+        beta_mean=_mean([s.beta for s in sharp if s.beta is not None]),
+        max_reward=max(rewards) if rewards else None,
+        mean_reward=_mean(rewards),
+    )

@@ -1,0 +1,295 @@
+"""KL-budget schedules: fixed, cosine, reverse cosine and the adaptive controller.
+
+Every schedule answers :meth:`DeltaSchedule.delta` (the budget to use at a step) and is told
+the outcome of each step through :meth:`DeltaSchedule.observe`, which returns the
+:class:`Decision` for the next step. The run loop does::
+
+    for step in range(total):
+        delta = schedule.delta(step, total)
+        batch = batch_advantages(groups, delta, cfg.train)
+        ...policy update...
+        decision = schedule.observe(batch.signals(kl_ref))   # delta of step + 1, rule fired
+
+Adaptive controller (TTT-RTL appendix I, table 9; constants in ``AdaptiveKLConfig``):
+
+* Four signals, each smoothed by one EMA with ``alpha`` (equation 8): policy-vs-reference KL,
+  eff-n, const-frac and beta-max rate. The first observation initialises an EMA; a missing
+  signal (``None``) leaves its EMA unchanged, and a rule whose EMA does not exist yet does not
+  fire.
+* A slow peak tracker with ``alpha_r``: a batch maximum above the tracked peak by at least
+  ``delta_r_min`` relative to it (``max > peak + delta_r_min * |peak|``) is a new peak: the
+  tracker jumps to it and the no-improvement counter resets. Otherwise the counter increments
+  and the tracker moves to ``max(batch_max, (1 - alpha_r) peak + alpha_r batch_max)``: it rises
+  with small gains and slowly decays towards the recent maxima.
+* Warm-up: for the first ``t_warm`` observed steps only P1 may fire; delta stays ``delta0``.
+* Then the priority ladder P1 (KL brake: reset to delta0), P2 (winner-take-all: shrink),
+  P3 (stagnation: shrink), P4 (over-exploring: grow), else hold; shrink/grow are clamped to
+  ``[delta_min, delta_max]``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from rtlopt.config import TrainConfig
+from rtlopt.errors import RtloptError
+from rtlopt.registry import Registry
+
+__all__ = [
+    "DELTA_SCHEDULES",
+    "AdaptiveSchedule",
+    "CosineSchedule",
+    "Decision",
+    "DeltaSchedule",
+    "FixedSchedule",
+    "ReverseCosineSchedule",
+    "StepSignals",
+    "cosine_delta",
+    "make_schedule",
+]
+
+
+@dataclass(frozen=True)
+class StepSignals:
+    """What one step tells the KL-budget schedule (``None``: not measured this step).
+
+    Attributes:
+        kl_ref: Mean policy-vs-reference KL of the step's rollouts.
+        eff_n: Mean effective number of rollouts per group.
+        const_frac: Fraction of constant-reward groups.
+        beta_max_rate: Fraction of groups whose beta* saturated.
+        batch_max_reward: Largest reward of the step.
+    """
+
+    kl_ref: float | None
+    eff_n: float | None
+    const_frac: float | None
+    beta_max_rate: float | None
+    batch_max_reward: float | None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The budget for the next step and the rule that set it.
+
+    ``rule`` is ``P1``..``P4``, ``hold`` or ``warmup`` for the adaptive controller, and the
+    schedule's name (``fixed``, ``cosine``, ``cosine-reverse``) otherwise.
+    """
+
+    delta: float
+    rule: str
+
+
+class DeltaSchedule(Protocol):
+    """A KL-budget schedule."""
+
+    def delta(self, step: int, total_steps: int) -> float:
+        """The budget for ``step`` (0-based) of a run of ``total_steps``."""
+        ...
+
+    def observe(self, signals: StepSignals) -> Decision:
+        """Take one finished step into account; return the next step's decision."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The schedule's state, for resume."""
+        ...
+
+    def load_json(self, data: Mapping[str, Any]) -> None:
+        """Restore a state written by :meth:`to_json`."""
+        ...
+
+
+DELTA_SCHEDULES: Registry[DeltaSchedule] = Registry(
+    "KL-budget schedule",
+    "rtlopt.delta_schedules",
+    {
+        "fixed": "rtlopt.train._schedule:FixedSchedule",
+        "adaptive": "rtlopt.train._schedule:AdaptiveSchedule",
+        "cosine": "rtlopt.train._schedule:CosineSchedule",
+        "cosine-reverse": "rtlopt.train._schedule:ReverseCosineSchedule",
+    },
+)
+
+
+def make_schedule(cfg: TrainConfig, state: Mapping[str, Any] | None = None) -> DeltaSchedule:
+    """The schedule named by ``cfg.delta``, optionally restored from ``state``.
+
+    Raises:
+        PluginError: unknown schedule name.
+        RtloptError: ``state`` belongs to another schedule.
+    """
+    schedule = DELTA_SCHEDULES.get(cfg.delta)(cfg)
+    if state is not None:
+        schedule.load_json(state)
+    return schedule
+
+
+def cosine_delta(step: int, total_steps: int, start: float, end: float) -> float:
+    """Cosine interpolation from ``start`` at step 0 to ``end`` at step ``total_steps - 1``."""
+    if total_steps <= 1:
+        return start
+    frac = min(max(step / (total_steps - 1), 0.0), 1.0)
+    return end + (start - end) * 0.5 * (1.0 + math.cos(math.pi * frac))
+
+
+def _check_kind(data: Mapping[str, Any], kind: str) -> None:
+    if data.get("kind") != kind:
+        raise RtloptError(f"saved KL schedule is {data.get('kind')!r}, configured {kind!r}",
+                          hint="resume with the run's own configuration")
+
+
+class _Stateless:
+    """Shared bookkeeping of the non-adaptive schedules: the last step asked for."""
+
+    kind = ""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        self.cfg = cfg
+        self._step = -1
+        self._total = 0
+
+    def _value(self, step: int, total_steps: int) -> float:
+        raise NotImplementedError
+
+    def delta(self, step: int, total_steps: int) -> float:
+        """The budget for ``step``."""
+        self._step, self._total = step, total_steps
+        return self._value(step, total_steps)
+
+    def observe(self, signals: StepSignals) -> Decision:
+        """The budget of the step after the last one asked for; signals are ignored."""
+        return Decision(self._value(self._step + 1, self._total), self.kind)
+
+    def to_json(self) -> dict[str, Any]:
+        """The last step asked for."""
+        return {"kind": self.kind, "step": self._step, "total": self._total}
+
+    def load_json(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`to_json`."""
+        _check_kind(data, self.kind)
+        self._step, self._total = int(data["step"]), int(data["total"])
+
+
+class FixedSchedule(_Stateless):
+    """Constant ``delta_fixed`` (TTT-Discover's ln 2)."""
+
+    kind = "fixed"
+
+    def _value(self, step: int, total_steps: int) -> float:
+        return self.cfg.delta_fixed
+
+
+class CosineSchedule(_Stateless):
+    """Cosine from ``cosine_start`` to ``cosine_end`` (1.1 -> 0.3: explore, then exploit)."""
+
+    kind = "cosine"
+
+    def _value(self, step: int, total_steps: int) -> float:
+        return cosine_delta(step, total_steps, self.cfg.cosine_start, self.cfg.cosine_end)
+
+
+class ReverseCosineSchedule(_Stateless):
+    """Cosine from ``cosine_end`` to ``cosine_start`` (0.3 -> 1.1, the paper's sanity check)."""
+
+    kind = "cosine-reverse"
+
+    def _value(self, step: int, total_steps: int) -> float:
+        return cosine_delta(step, total_steps, self.cfg.cosine_end, self.cfg.cosine_start)
+
+
+@dataclass
+class _Ema:
+    kl: float | None = None
+    eff_n: float | None = None
+    const_frac: float | None = None
+    beta_rate: float | None = None
+
+
+class AdaptiveSchedule:
+    """The adaptive KL-budget controller of TTT-RTL appendix I (see the module docstring)."""
+
+    kind = "adaptive"
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        self.cfg = cfg
+        self.a = cfg.adaptive
+        self.current = self.a.delta0
+        self.ema = _Ema()
+        self.peak: float | None = None
+        self.n_noimp = 0
+        self.t = 0
+        self.last_rule = "warmup"
+
+    def delta(self, step: int, total_steps: int) -> float:
+        """The current budget (set by the last :meth:`observe`)."""
+        return self.current
+
+    def _mix(self, old: float | None, new: float | None) -> float | None:
+        if new is None:
+            return old
+        if old is None:
+            return new
+        return (1.0 - self.a.alpha) * old + self.a.alpha * new
+
+    def _track_peak(self, batch_max: float | None) -> None:
+        if batch_max is None:
+            self.n_noimp += 1
+            return
+        if self.peak is None or batch_max > self.peak + self.a.delta_r_min * abs(self.peak):
+            self.peak = batch_max
+            self.n_noimp = 0
+            return
+        self.n_noimp += 1
+        decayed = (1.0 - self.a.alpha_r) * self.peak + self.a.alpha_r * batch_max
+        self.peak = max(batch_max, decayed)
+
+    def _rule(self) -> Decision:
+        a, e = self.a, self.ema
+        if e.kl is not None and e.kl > a.tau_kl:
+            return Decision(a.delta0, "P1")
+        if self.t <= a.t_warm:
+            return Decision(a.delta0, "warmup")
+        if (e.beta_rate is not None and e.eff_n is not None
+                and e.beta_rate > a.tau_beta and e.eff_n < a.tau_n_wta):
+            return Decision(max(a.rho_minus * self.current, a.delta_min), "P2")
+        if (e.const_frac is not None and e.eff_n is not None and self.n_noimp >= a.t_stag
+                and e.const_frac < a.tau_const and e.eff_n < a.tau_n_stag):
+            return Decision(max(a.rho_minus * self.current, a.delta_min), "P3")
+        if (e.eff_n is not None and e.const_frac is not None and e.eff_n > a.tau_n
+                and e.const_frac < a.tau_const_lo and self.n_noimp < a.t_plat):
+            return Decision(min(a.rho_plus * self.current, a.delta_max), "P4")
+        return Decision(self.current, "hold")
+
+    def observe(self, signals: StepSignals) -> Decision:
+        """Update the EMAs and the peak tracker, then apply the warm-up / P1-P4 ladder."""
+        e = self.ema
+        e.kl = self._mix(e.kl, signals.kl_ref)
+        e.eff_n = self._mix(e.eff_n, signals.eff_n)
+        e.const_frac = self._mix(e.const_frac, signals.const_frac)
+        e.beta_rate = self._mix(e.beta_rate, signals.beta_max_rate)
+        self._track_peak(signals.batch_max_reward)
+        self.t += 1
+        decision = self._rule()
+        self.current = decision.delta
+        self.last_rule = decision.rule
+        return decision
+
+    def to_json(self) -> dict[str, Any]:
+        """Controller state: delta, EMAs, peak tracker, counters."""
+        return {"kind": self.kind, "current": self.current, "ema": asdict(self.ema),
+                "peak": self.peak, "n_noimp": self.n_noimp, "t": self.t,
+                "last_rule": self.last_rule}
+
+    def load_json(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`to_json`."""
+        _check_kind(data, self.kind)
+        self.current = float(data["current"])
+        self.ema = _Ema(**{k: (None if v is None else float(v)) for k, v in data["ema"].items()})
+        self.peak = None if data["peak"] is None else float(data["peak"])
+        self.n_noimp = int(data["n_noimp"])
+        self.t = int(data["t"])
+        self.last_rule = str(data["last_rule"])

@@ -1,0 +1,142 @@
+"""Entropic and expected-reward advantages."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rtlopt.config import LN2, TrainConfig
+from rtlopt.errors import PluginError
+from rtlopt.train import (
+    ADVANTAGES,
+    batch_advantages,
+    group_advantages,
+    kl_to_uniform,
+    solve_beta,
+)
+
+CFG = TrainConfig()
+
+
+@pytest.mark.parametrize(
+    ("rewards", "delta"),
+    [
+        ([0.1, 0.5, 11.1, 12.0], LN2),
+        ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], LN2),
+        ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], 4 * LN2 * 0.45),
+        ([11.1, 11.10001, 11.10002, 11.10003], 0.25 * LN2),  # tiny spread, huge beta
+        ([25.0, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05], 0.01),
+        ([1.0, 2.0], 0.3),
+    ],
+)
+def test_beta_meets_delta(rewards: list[float], delta: float) -> None:
+    beta, saturated = solve_beta(rewards, delta, CFG)
+    assert not saturated
+    assert CFG.beta_lo <= beta <= CFG.beta_hi
+    assert abs(kl_to_uniform(rewards, beta) - delta) < 1e-6
+    stats = group_advantages(rewards, delta, CFG)
+    assert stats.kl is not None and abs(stats.kl - delta) < 1e-6
+
+
+def test_kl_to_uniform_hand_computed() -> None:
+    # k = 2, beta = ln 3: q = (1/4, 3/4); KL = 1/4 ln(1/2) + 3/4 ln(3/2).
+    expected = 0.25 * math.log(0.5) + 0.75 * math.log(1.5)
+    assert kl_to_uniform([0.0, 1.0], math.log(3.0)) == pytest.approx(expected, abs=1e-15)
+    # Large beta does not overflow: q -> one-hot, KL -> ln k.
+    assert kl_to_uniform([0.0, 1000.0, 3.0], 1e6) == pytest.approx(math.log(3.0))
+
+
+def test_saturation_when_delta_unreachable() -> None:
+    # Two of four tied at the top: KL is at most ln(4/2) = ln 2 < 2 ln 2.
+    rewards = [1.0, 1.0, 0.0, 0.0]
+    beta, saturated = solve_beta(rewards, 2 * LN2, CFG)
+    assert saturated and beta == CFG.beta_hi
+    stats = group_advantages(rewards, 2 * LN2, CFG)
+    assert stats.saturated and stats.beta == CFG.beta_hi
+    # A = w_i / mean_{j!=i} w_j - 1 with w = (1, 1, 0, 0): 1/(1/3) - 1 = 2 and 0 - 1 = -1.
+    assert stats.advantages == pytest.approx((2.0, 2.0, -1.0, -1.0))
+    # k = 2 with delta = ln 2 (the limit) saturates; the ratio is capped, never inf.
+    huge = group_advantages([0.0, 10.0], 2 * LN2, CFG)
+    assert huge.saturated and all(math.isfinite(a) for a in huge.advantages)
+    assert huge.advantages[0] == pytest.approx(-1.0)
+
+
+def test_leave_one_out_hand_computed() -> None:
+    # k = 3, rewards (0, 1, 2). Choose delta so that beta* = ln 2 exactly: w = (1, 2, 4).
+    rewards = [0.0, 1.0, 2.0]
+    delta = kl_to_uniform(rewards, math.log(2.0))
+    stats = group_advantages(rewards, delta, CFG)
+    assert stats.beta == pytest.approx(math.log(2.0), rel=1e-9)
+    # A_0 = 1 / ((2 + 4) / 2) - 1 = -2/3; A_1 = 2 / ((1 + 4) / 2) - 1 = -1/5;
+    # A_2 = 4 / ((1 + 2) / 2) - 1 = 5/3.
+    assert stats.advantages == pytest.approx((-2 / 3, -1 / 5, 5 / 3), rel=1e-8)
+    # q = (1, 2, 4) / 7: eff-n = 1 / sum q^2 = 49 / 21.
+    assert stats.eff_n == pytest.approx(49 / 21, rel=1e-8)
+    assert stats.used == (True, True, True) and not stats.degenerate and not stats.saturated
+
+
+def test_shift_invariance_and_no_overflow() -> None:
+    base = [0.1, 0.5, 3.0, 11.1]
+    a = group_advantages(base, LN2, CFG)
+    b = group_advantages([r + 1000.0 for r in base], LN2, CFG)
+    assert a.advantages == pytest.approx(b.advantages, rel=1e-6)
+
+
+def test_degenerate_groups_are_zero() -> None:
+    for rewards in ([11.1, 11.1, 11.1, 11.1], [2.0, 2.0 + 1e-13], [5.0], [5.0, None, None]):
+        for name in ("entropic", "expected"):
+            stats = group_advantages(rewards, LN2, TrainConfig(advantage=name))
+            assert stats.degenerate
+            assert stats.advantages == (0.0,) * len(rewards)
+            assert not any(stats.used)
+            assert stats.beta is None
+
+
+def test_infrastructure_errors_are_excluded() -> None:
+    with_none = group_advantages([0.0, None, 1.0, 2.0], LN2, CFG)
+    without = group_advantages([0.0, 1.0, 2.0], LN2, CFG)
+    assert with_none.used == (True, False, True, True)
+    assert with_none.advantages[1] == 0.0
+    assert [with_none.advantages[i] for i in (0, 2, 3)] == pytest.approx(list(without.advantages))
+    empty = group_advantages([None, None], LN2, CFG)
+    assert empty.degenerate and empty.n_rewarded == 0 and empty.eff_n is None
+
+
+def test_expected_reward_grpo() -> None:
+    stats = group_advantages([1.0, 2.0, 3.0, 6.0], LN2, TrainConfig(advantage="expected"))
+    mean = 3.0
+    std = math.sqrt((4 + 1 + 0 + 9) / 3)
+    assert stats.advantages == pytest.approx(tuple((r - mean) / std for r in (1, 2, 3, 6)))
+    assert sum(stats.advantages) == pytest.approx(0.0, abs=1e-12)
+    assert stats.beta is None
+
+
+def test_batch_signals() -> None:
+    groups: list[list[float | None]] = [
+        [0.0, 1.0, 2.0, 3.0],  # sharp
+        [11.1, 11.1, 11.1, 11.1],  # constant
+        [1.0, 1.0, 0.0, 0.0],  # saturates at 2 ln 2
+        [None, None, None, None],  # infrastructure only: ignored by the signals
+    ]
+    batch = batch_advantages(groups, 2 * LN2, CFG)
+    assert len(batch.groups) == 4
+    assert batch.const_frac == pytest.approx(1 / 3)
+    assert batch.beta_max_rate == pytest.approx(1 / 2)
+    sharp = [g for g in batch.groups if g.beta is not None]
+    assert batch.beta_mean == pytest.approx(sum(g.beta for g in sharp if g.beta) / 2)
+    effs = [g.eff_n for g in batch.groups[:3]]
+    assert effs[1] == 4.0  # constant group: uniform q
+    assert batch.eff_n == pytest.approx(sum(e for e in effs if e is not None) / 3)
+    assert batch.max_reward == 11.1
+    assert batch.mean_reward == pytest.approx((6.0 + 44.4 + 2.0) / 12)
+    assert batch.n_used == 8
+    sig = batch.signals(kl_ref=0.05)
+    assert (sig.kl_ref, sig.eff_n, sig.const_frac, sig.beta_max_rate, sig.batch_max_reward) == (
+        0.05, batch.eff_n, batch.const_frac, batch.beta_max_rate, 11.1)
+
+
+def test_unknown_estimator() -> None:
+    assert set(ADVANTAGES.names()) >= {"entropic", "expected"}
+    with pytest.raises(PluginError, match="known: entropic, expected"):
+        ADVANTAGES.get("entropy")
