@@ -1,1 +1,48 @@
-"""rtlopt.frontend."""
+"""Frontend: parse a repository, locate the target module, extract its interface.
+
+Public API:
+    load_design(target, module, project, *, include_dirs=(), defines={}) -> Design
+    parse_text(text, name="candidate.v", frontend="pyslang") -> list[Module]
+    find_repo_root(path) -> Path
+    Frontend (Protocol), FRONTENDS (registry; entry-point group ``rtlopt.frontends``)
+"""
+
+from rtlopt.frontend._base import (
+    ClockedBlock,
+    Condition,
+    Frontend,
+    FrontendResult,
+    InstanceConnections,
+    SyntaxProblem,
+)
+from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_text
+from rtlopt.frontend._sources import collect_sources, find_repo_root, parse_defines, read_filelist
+from rtlopt.frontend._text import ModuleSpan, find_span, header_comment, module_spans, splice_module
+from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
+
+__all__ = [
+    "FRONTENDS",
+    "ClockedBlock",
+    "Condition",
+    "Design",
+    "Frontend",
+    "FrontendResult",
+    "InstanceConnections",
+    "Module",
+    "ModuleSpan",
+    "Parameter",
+    "Port",
+    "SourceSet",
+    "SyntaxProblem",
+    "collect_sources",
+    "find_repo_root",
+    "find_span",
+    "get_frontend",
+    "header_comment",
+    "load_design",
+    "module_spans",
+    "parse_defines",
+    "parse_text",
+    "read_filelist",
+    "splice_module",
+]

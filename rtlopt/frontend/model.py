@@ -41,7 +41,8 @@ class Port:
 
     def same_interface(self, other: Port) -> bool:
         """Same direction, width and signedness (names compared by the caller)."""
-        return (self.direction, self.width, self.signed) == (other.direction, other.width, other.signed)
+        mine = (self.direction, self.width, self.signed)
+        return mine == (other.direction, other.width, other.signed)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,147 @@
+"""Clock and reset inference shared by every frontend.
+
+Rules, in order:
+
+1. A port in a ``posedge``/``negedge`` event of an always block is a clock, unless the block's
+   first ``if`` tests it: then it is an asynchronous reset, active low when the test is ``!x``,
+   ``~x`` or ``x == 0`` (or, without a usable test, when the event is ``negedge``).
+2. A 1-bit input tested by the first ``if`` of a clocked block whose name looks like a reset
+   (rst, reset, rst_n, resetn, areset, arst_n, ...) is a synchronous reset.
+3. Ports connected to a submodule's clock/reset ports inherit the role (and polarity).
+4. Without any clocked logic found, a 1-bit input named like a clock (clk, clock, clk_i, ...)
+   is taken as a clock; in a clocked module, an unused 1-bit input named like a reset is a reset
+   with polarity from its name (``_n``/``n``/``_b``/``_l`` suffix: active low).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from rtlopt.frontend._base import ClockedBlock, InstanceConnections
+from rtlopt.frontend.model import Module
+
+__all__ = ["infer_clocks_resets", "is_clock_name", "is_reset_name", "resolve_hierarchy"]
+
+_RESET_RE = re.compile(
+    r"^(?:[a-z0-9]+_)?(?:a?s?rst|a?s?reset|arst|srst)(?:_?(?:n|b|l|ni|i|in|x))?"
+    r"(?:_[a-z0-9]+)?$",
+    re.IGNORECASE,
+)
+_CLOCK_RE = re.compile(r"^(?:[a-z0-9]+_)?(?:clk|clock|ck)(?:_?(?:i|in|p|\d+))?$", re.IGNORECASE)
+_LOW_SUFFIX_RE = re.compile(r"(?:_n|n|_b|_l|_ni|_x)$", re.IGNORECASE)
+
+
+def is_reset_name(name: str) -> bool:
+    """Whether a signal name looks like a reset (rst, reset, rst_n, resetn, areset, arst_n)."""
+    return bool(_RESET_RE.match(name))
+
+
+def is_clock_name(name: str) -> bool:
+    """Whether a signal name looks like a clock (clk, clock, clk_i, sys_clk)."""
+    return bool(_CLOCK_RE.match(name)) and not is_reset_name(name)
+
+
+def _name_active_low(name: str) -> bool:
+    return bool(_LOW_SUFFIX_RE.search(name))
+
+
+def infer_clocks_resets(
+    module: Module,
+    blocks: Sequence[ClockedBlock],
+    connections: Sequence[InstanceConnections],
+    submodule: Callable[[str], Module | None],
+) -> Module:
+    """The module with ``clocks``, ``resets`` and ``reset_active_low`` filled in.
+
+    Args:
+        module: The module (ports known).
+        blocks: Its clocked always blocks.
+        connections: Its instances' connections.
+        submodule: Looks up an already-inferred submodule by name (None if unknown).
+    """
+    inputs = {p.name: p for p in module.ports if p.direction == "input"}
+    clocks: list[str] = []
+    resets: dict[str, bool] = {}
+
+    def add_clock(name: str) -> None:
+        if name in inputs and name not in clocks and name not in resets:
+            clocks.append(name)
+
+    for blk in blocks:
+        cond = blk.condition
+        edge_names = [s for _, s in blk.edges]
+        for edge, sig in blk.edges:
+            if cond is not None and cond.signal == sig and len(edge_names) > 1:
+                if sig in inputs:
+                    resets[sig] = cond.active_low
+            elif cond is None and len(edge_names) > 1 and is_reset_name(sig) and sig in inputs:
+                resets[sig] = edge == "negedge"
+        for _, sig in blk.edges:
+            if sig not in resets:
+                add_clock(sig)
+        if (cond is not None and cond.signal not in edge_names and cond.signal in inputs
+                and inputs[cond.signal].width == 1 and is_reset_name(cond.signal)):
+            resets.setdefault(cond.signal, cond.active_low)
+
+    # roles inherited through instance connections
+    for inst in connections:
+        sub = submodule(inst.module)
+        if sub is None:
+            continue
+        actual_of: dict[str, str] = dict(inst.named)
+        for port, actual in zip(sub.ports, inst.ordered, strict=False):
+            if actual is not None:
+                actual_of.setdefault(port.name, actual)
+        for formal in sub.clocks:
+            actual = actual_of.get(formal)
+            if actual is not None:
+                add_clock(actual)
+        for formal in sub.resets:
+            actual = actual_of.get(formal)
+            if actual is not None and actual in inputs and actual not in clocks:
+                resets.setdefault(actual, bool(sub.reset_active_low.get(formal, False)))
+
+    # name-based fallbacks
+    if not clocks:
+        for name, port in inputs.items():
+            if port.width == 1 and is_clock_name(name) and name not in resets:
+                clocks.append(name)
+    if clocks:
+        for name, port in inputs.items():
+            if (port.width == 1 and name not in resets and name not in clocks
+                    and is_reset_name(name)):
+                resets[name] = _name_active_low(name)
+    # keep port order for stable output
+    order = {p.name: i for i, p in enumerate(module.ports)}
+    clocks.sort(key=lambda n: order.get(n, 0))
+    reset_names = sorted(resets, key=lambda n: order.get(n, 0))
+    return replace(module, clocks=tuple(clocks), resets=tuple(reset_names),
+                   reset_active_low={n: resets[n] for n in reset_names})
+
+
+def resolve_hierarchy(
+    modules: Mapping[str, Module],
+    blocks: Mapping[str, Sequence[ClockedBlock]],
+    connections: Mapping[str, Sequence[InstanceConnections]],
+) -> dict[str, Module]:
+    """Infer clocks/resets of every module, submodules first (cycles are cut)."""
+    done: dict[str, Module] = {}
+    visiting: set[str] = set()
+
+    def visit(name: str) -> Module | None:
+        if name in done:
+            return done[name]
+        if name not in modules or name in visiting:
+            return None
+        visiting.add(name)
+        mod = infer_clocks_resets(modules[name], blocks.get(name, ()),
+                                  connections.get(name, ()), visit)
+        visiting.discard(name)
+        done[name] = mod
+        return mod
+
+    for name in modules:
+        visit(name)
+    return done

@@ -1,0 +1,173 @@
+"""load_design and parse_text: the frontend layer's entry points."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from rtlopt.config import ProjectConfig
+from rtlopt.errors import DesignError
+from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
+from rtlopt.frontend._clocks import resolve_hierarchy
+from rtlopt.frontend._sources import collect_sources, find_repo_root
+from rtlopt.frontend._text import module_spans
+from rtlopt.frontend.model import Design, Module
+from rtlopt.registry import Registry
+
+__all__ = ["FRONTENDS", "get_frontend", "load_design", "parse_text"]
+
+log = logging.getLogger(__name__)
+
+FRONTENDS: Registry[Frontend] = Registry(
+    "frontend",
+    "rtlopt.frontends",
+    {
+        "pyslang": "rtlopt.frontend._pyslang:PyslangFrontend",
+        "pyverilog": "rtlopt.frontend._pyverilog:PyverilogFrontend",
+    },
+)
+
+_EXCLUDE_HINT = "fix the file or exclude it with project.exclude"
+
+
+def get_frontend(name: str) -> Frontend:
+    """An instance of the frontend plugin ``name`` (PluginError lists the known ones)."""
+    return FRONTENDS.get(name)()
+
+
+def _syntax_error(problem: SyntaxProblem, hint: str) -> DesignError:
+    return DesignError(f"syntax error: {problem.message}", path=problem.path,
+                       line=problem.line or None, hint=hint)
+
+
+def _with_roles(result: FrontendResult) -> dict[str, Module]:
+    by_name: dict[str, Module] = {}
+    for m in result.modules:
+        by_name.setdefault(m.name, m)
+    return resolve_hierarchy(by_name, result.blocks, result.connections)
+
+
+def parse_text(text: str, name: str = "candidate.v", frontend: str = "pyslang") -> list[Module]:
+    """Parse a source string (an untrusted candidate) into its modules, in text order.
+
+    ``Module.file`` is ``Path(name)`` (a placeholder) and ``start``/``end`` index into ``text``.
+
+    Raises:
+        DesignError: a syntax error (the first one, with its line).
+    """
+    path = Path(name)
+    result = get_frontend(frontend).parse([path], texts={path: text})
+    problems = result.errors.get(path)
+    if problems:
+        raise _syntax_error(problems[0], "fix the candidate")
+    mods = _with_roles(result)
+    return sorted(mods.values(), key=lambda m: m.start)
+
+
+def _pick_target(target_file: Path, module: str | None, here: list[Module],
+                 everywhere: Mapping[str, Module]) -> Module:
+    names = ", ".join(m.name for m in here) or "none"
+    if module is not None:
+        for m in here:
+            if m.name == module:
+                return m
+        elsewhere = everywhere.get(module)
+        hint = f"it is defined in {elsewhere.file}" if elsewhere is not None else "pass --module"
+        raise DesignError(f"module '{module}' not found in {target_file.name}; modules here: "
+                          f"{names}", path=target_file, hint=hint)
+    if not here:
+        raise DesignError("no module in this file", path=target_file,
+                          hint="pass the file that defines the module to optimize")
+    if len(here) == 1:
+        return here[0]
+    instantiated = {i for m in here for i in m.instances}
+    tops = [m for m in here if m.name not in instantiated]
+    if len(tops) == 1:
+        return tops[0]
+    listed = ", ".join(m.name for m in (tops or here))
+    raise DesignError(f"{target_file.name} holds several top modules: {listed}",
+                      path=target_file, hint="pass --module NAME")
+
+
+def load_design(target: Path, module: str | None, project: ProjectConfig, *,
+                include_dirs: Sequence[Path] = (),
+                defines: Mapping[str, str] | None = None) -> Design:
+    """Parse the repository around ``target`` and locate the module to optimize.
+
+    Args:
+        target: The file that defines the target module.
+        module: The module's name; optional when the file has one top module.
+        project: Sources configuration (include dirs, defines, filelists, exclude, frontend).
+        include_dirs: Extra include directories (``-I``).
+        defines: Extra defines (``-D``), winning over the project's.
+
+    Returns:
+        The design: target module with ports, parameters, clocks and resets; every module;
+        the files the target needs (dependencies first, the target's file last).
+
+    Raises:
+        DesignError: missing file, unknown module, ambiguous file, a syntax error in a file the
+            target needs, a module the target instantiates that is defined nowhere.
+        ConfigError: a bad filelist or include directory in the project configuration.
+    """
+    target = Path(target)
+    if not target.is_file():
+        raise DesignError("file not found", path=target, hint="check the path of the target file")
+    target = target.resolve()
+    root = find_repo_root(target)
+    sources = collect_sources(target, root, project, include_dirs=include_dirs, defines=defines)
+    result = get_frontend(project.frontend).parse(
+        sources.files, include_dirs=sources.include_dirs, defines=sources.defines)
+    for w in result.warnings:
+        log.warning("%s", w)
+    if target in result.errors:
+        raise _syntax_error(result.errors[target][0], "fix the file")
+    modules = _with_roles(result)
+    here = [m for m in result.modules if m.file == target and modules.get(m.name) is not None]
+    here = [modules[m.name] for m in here if modules[m.name].file == target]
+    if not here and module is not None and module in modules:
+        pass  # a target defined in a header included by the file is still "here"
+    top = _pick_target(target, module, here, modules)
+
+    # names defined in files that failed to parse, to blame the right file
+    broken: dict[str, Path] = {}
+    for path in result.errors:
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        for span in module_spans(text):
+            broken.setdefault(span.name, path)
+
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str, parent: Module) -> None:
+        if name in seen:
+            return
+        seen.add(name)
+        mod = modules.get(name)
+        if mod is None:
+            if name in broken:
+                raise _syntax_error(result.errors[broken[name]][0], _EXCLUDE_HINT)
+            raise DesignError(f"module '{name}' instantiated in {parent.name} is not defined "
+                              f"in the repository", path=parent.file, line=parent.line,
+                              hint="add its file to project.filelists or the repository")
+        for sub in mod.instances:
+            visit(sub, mod)
+        order.append(name)
+
+    visit(top.name, top)
+    submodules = tuple(n for n in order if n != top.name)
+    closure_files = [modules[n].file for n in order]
+    closure = tuple(dict.fromkeys([f for f in closure_files if f != target] + [target]))
+    for path, problems in result.errors.items():
+        if path not in closure:
+            log.warning("%s (not needed by %s; ignored)", problems[0], top.name)
+    target_mod = modules[top.name]
+    log.info("target %s in %s: %d ports, %d submodules, clocks %s, resets %s", top.name,
+             target, len(target_mod.ports), len(submodules), list(target_mod.clocks),
+             list(target_mod.resets))
+    return Design(root=root, target=target_mod, sources=sources, modules=modules,
+                  closure=closure, submodules=submodules)

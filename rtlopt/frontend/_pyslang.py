@@ -1,0 +1,297 @@
+"""The default frontend: pyslang (slang's SystemVerilog parser and elaborator).
+
+Each file is preprocessed and parsed as its own compilation unit (include dirs and defines
+applied), so a syntax error is attributed to its file and unrelated broken files can be skipped.
+The files that parse are then elaborated together with every module as a top, which yields
+real port widths for parameter-dependent ranges (default parameter values).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rtlopt.frontend._base import (
+    ClockedBlock,
+    Condition,
+    FrontendResult,
+    InstanceConnections,
+    SyntaxProblem,
+)
+from rtlopt.frontend._text import find_span, header_comment
+from rtlopt.frontend.model import Direction, Module, Parameter, Port
+
+__all__ = ["PyslangFrontend"]
+
+log = logging.getLogger(__name__)
+
+_IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_$]*$")
+_ZERO_RE = re.compile(r"^(?:\d*'[sS]?[bBoOdDhH])?[0_]+$")
+_ONE_RE = re.compile(r"^(?:\d*'[sS]?[bBoOdDhH])?0*1$")
+
+
+def _children(node: Any) -> Iterator[Any]:
+    try:
+        yield from node
+    except TypeError:
+        return
+
+
+def _kind(node: Any) -> str:
+    k = getattr(node, "kind", None)
+    return getattr(k, "name", "") if k is not None else ""
+
+
+def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
+    """Every syntax node below ``node`` (tokens skipped), not entering kinds in ``stop``."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        for child in _children(cur):
+            if hasattr(child, "valueText") or child is None:
+                continue  # a token
+            yield child
+            if _kind(child) not in stop:
+                stack.append(child)
+
+
+def _plain_name(expr: Any) -> str | None:
+    text = str(expr).strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return text if _IDENT_RE.match(text) else None
+
+
+def _condition(expr: Any) -> Condition | None:
+    """``x``, ``!x``, ``~x``, ``x == 0``, ``x == 1'b1``, ``x != 0`` (parentheses allowed)."""
+    text = re.sub(r"\s+", "", str(expr))
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    low = False
+    while text[:1] in ("!", "~") and text[1:2] != "=":
+        low = not low
+        text = text[1:]
+        while text.startswith("(") and text.endswith(")"):
+            text = text[1:-1]
+    m = re.match(r"^([A-Za-z_][A-Za-z0-9_$]*)(?:(==|!=|===|!==)(.+))?$", text)
+    if m is None:
+        return None
+    name, op, rhs = m.group(1), m.group(2), m.group(3)
+    if op is None:
+        return Condition(name, low)
+    if _ZERO_RE.match(rhs):
+        is_low = op in ("==", "===")
+    elif _ONE_RE.match(rhs):
+        is_low = op in ("!=", "!==")
+    else:
+        return None
+    return Condition(name, is_low != low)
+
+
+def _edges(ev: Any, out: list[tuple[str, str]]) -> bool:
+    """Collect edge events; False when the list holds a level-sensitive signal."""
+    k = _kind(ev)
+    if k == "SignalEventExpression":
+        edge = ev.edge.valueText if ev.edge else ""
+        name = _plain_name(ev.expr)
+        if edge in ("posedge", "negedge") and name is not None:
+            out.append((edge, name))
+            return True
+        return False
+    if k == "BinaryEventExpression":
+        return _edges(ev.left, out) and _edges(ev.right, out)
+    if k == "ParenthesizedEventExpression":
+        return _edges(ev.expr, out)
+    return False
+
+
+def _first_statement(st: Any) -> Any:
+    while _kind(st) == "SequentialBlockStatement":
+        items = [i for i in st.items if "Declaration" not in _kind(i)]
+        if not items:
+            return None
+        st = items[0]
+    return st
+
+
+def _clocked_block(proc: Any) -> ClockedBlock | None:
+    st = proc.statement
+    if _kind(st) != "TimingControlStatement":
+        return None
+    tc = st.timingControl
+    if _kind(tc) != "EventControlWithExpression":
+        return None
+    edges: list[tuple[str, str]] = []
+    if not _edges(tc.expr, edges) or not edges:
+        return None
+    cond: Condition | None = None
+    first = _first_statement(st.statement)
+    if _kind(first) == "ConditionalStatement":
+        conds = list(first.predicate.conditions)
+        pattern = conds[0] if conds else None
+        if pattern is not None and hasattr(pattern, "expr"):
+            cond = _condition(pattern.expr)
+    typed = tuple((e, s) for e, s in edges if e in ("posedge", "negedge"))
+    return ClockedBlock(edges=typed, condition=cond)  # type: ignore[arg-type]
+
+
+def _instance_connections(inst: Any) -> list[InstanceConnections]:
+    out: list[InstanceConnections] = []
+    mod = inst.type.valueText
+    for hi in inst.instances:
+        if _kind(hi) != "HierarchicalInstance":
+            continue
+        named: dict[str, str] = {}
+        ordered: list[str | None] = []
+        for conn in hi.connections:
+            k = _kind(conn)
+            if k == "NamedPortConnection":
+                actual = _plain_name(conn.expr) if conn.expr is not None else None
+                if actual is not None:
+                    named[conn.name.valueText] = actual
+            elif k == "OrderedPortConnection":
+                ordered.append(_plain_name(conn.expr))
+        out.append(InstanceConnections(mod, named, tuple(ordered)))
+    return out
+
+
+_DIRECTIONS: dict[str, Direction] = {"In": "input", "Out": "output", "InOut": "inout",
+                                     "Ref": "inout"}
+
+
+def _port(p: Any) -> Port:
+    ty = p.type
+    direction = _DIRECTIONS.get(getattr(p.direction, "name", "In"), "input")
+    width = int(ty.bitWidth) or int(ty.bitstreamWidth)
+    msb, lsb = 0, 0
+    rng = getattr(ty, "range", None) if ty.isPackedArray else None
+    elem = getattr(ty, "elementType", None)
+    if rng is not None and elem is not None and int(elem.bitWidth) == 1:
+        msb, lsb = int(rng.left), int(rng.right)
+    elif width > 1:
+        msb, lsb = width - 1, 0
+    is_reg = type(p.internalSymbol).__name__ == "VariableSymbol"
+    return Port(name=p.name, direction=direction, width=width, msb=msb, lsb=lsb,
+                signed=bool(ty.isSigned), is_reg=is_reg and direction != "input")
+
+
+def _parameter(prm: Any) -> Parameter:
+    text = ""
+    syn = getattr(prm, "syntax", None)
+    init = getattr(syn, "initializer", None) if syn is not None else None
+    if init is not None and getattr(init, "expr", None) is not None:
+        text = str(init.expr).strip()
+    if not text:
+        text = str(prm.value)
+    return Parameter(name=prm.name, value=text, local=bool(prm.isLocalParam))
+
+
+class PyslangFrontend:
+    """Frontend on pyslang: SystemVerilog-2017, fast, with elaboration."""
+
+    name = "pyslang"
+
+    def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
+              defines: Mapping[str, str] | None = None,
+              texts: Mapping[Path, str] | None = None) -> FrontendResult:
+        """See :meth:`rtlopt.frontend.Frontend.parse`."""
+        import pyslang
+        from pyslang import ast, parsing, syntax
+
+        texts = texts or {}
+        result = FrontendResult()
+        sm = pyslang.SourceManager()
+        for d in include_dirs:
+            sm.addUserDirectories(str(d))
+        popts = parsing.PreprocessorOptions()
+        popts.predefines = [f"{k}={v}" if v != "" else k for k, v in (defines or {}).items()]
+        bag = pyslang.Bag([popts])
+        engine = pyslang.DiagnosticEngine(sm)
+
+        good: list[tuple[Path, Any]] = []
+        for path in files:
+            if path in texts:
+                tree = syntax.SyntaxTree.fromText(texts[path], sm, path.name, str(path), bag)
+            else:
+                try:
+                    tree = syntax.SyntaxTree.fromFile(str(path), sm, bag)
+                except Exception as exc:  # pyslang raises plain exceptions for unreadable files
+                    result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
+                    continue
+            problems = [
+                SyntaxProblem(Path(sm.getFullPath(d.location.buffer)) if d.location.buffer
+                              else path, sm.getLineNumber(d.location), engine.formatMessage(d))
+                for d in tree.diagnostics if d.isError()
+            ]
+            if problems:
+                result.errors[path] = problems
+            else:
+                good.append((path, tree))
+
+        # syntax facts and module locations
+        decls: dict[str, tuple[Path, int, Any]] = {}
+        for path, tree in good:
+            for node in _walk(tree.root, frozenset({"ModuleDeclaration"})):
+                if _kind(node) != "ModuleDeclaration":
+                    continue
+                name = node.header.name.valueText
+                loc = node.header.moduleKeyword.location
+                src = Path(str(sm.getFullPath(loc.buffer))) if loc.buffer else path
+                if not sm.isFileLoc(loc) or str(src) in ("", "."):
+                    src = path
+                line = sm.getLineNumber(loc)
+                if name in decls:
+                    result.warnings.append(
+                        f"module '{name}' defined in both {decls[name][0]} and {src}; "
+                        f"using the first")
+                    continue
+                decls[name] = (src, line, node)
+                blocks: list[ClockedBlock] = []
+                conns: list[InstanceConnections] = []
+                for sub in _walk(node, frozenset({"ModuleDeclaration"})):
+                    k = _kind(sub)
+                    if k in ("AlwaysBlock", "AlwaysFFBlock"):
+                        blk = _clocked_block(sub)
+                        if blk is not None:
+                            blocks.append(blk)
+                    elif k == "HierarchyInstantiation":
+                        conns.extend(_instance_connections(sub))
+                result.blocks[name] = blocks
+                result.connections[name] = conns
+
+        # elaborate every module with default parameters
+        copts = ast.CompilationOptions()
+        copts.topModules = set(decls)
+        comp = ast.Compilation(pyslang.Bag([popts, copts]))
+        for _, tree in good:
+            comp.addSyntaxTree(tree)
+        bodies: dict[str, Any] = {}
+        for inst in comp.getRoot().topInstances:
+            bodies.setdefault(inst.body.definition.name, inst.body)
+
+        file_texts: dict[Path, str] = {}
+        for name, (src, line, _node) in decls.items():
+            if src not in file_texts:
+                file_texts[src] = texts[src] if src in texts else src.read_text(errors="replace")
+            text = file_texts[src]
+            span = find_span(text, name, line)
+            start, end = (span.start, span.end) if span is not None else (0, 0)
+            body = bodies.get(name)
+            ports: tuple[Port, ...] = ()
+            params: tuple[Parameter, ...] = ()
+            if body is None:
+                result.warnings.append(f"{src}:{line}: module '{name}' could not be elaborated")
+            else:
+                ports = tuple(_port(p) for p in body.portList if type(p).__name__ == "PortSymbol")
+                params = tuple(_parameter(p) for p in body.parameters)
+            instances = tuple(dict.fromkeys(c.module for c in result.connections[name]))
+            result.modules.append(Module(
+                name=name, file=src, line=line, start=start, end=end, ports=ports,
+                parameters=params, instances=instances,
+                header_comment=header_comment(text, start) if span is not None else "",
+            ))
+        result.modules.sort(key=lambda m: (str(m.file), m.start))
+        return result

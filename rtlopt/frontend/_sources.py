@@ -1,0 +1,228 @@
+"""Finding a repository's sources: files, include directories and defines.
+
+Sources come from (in order of precedence for defines: later wins) a scan of the repository
+for ``*.v``/``*.sv``, filelists (``.f``) named in the project configuration, the project's own
+``include_dirs``/``defines``, and the command line's ``-I``/``-D``. Folders holding ``*.vh`` /
+``*.svh`` headers are include directories too.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import os
+import re
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rtlopt.config import ProjectConfig
+from rtlopt.errors import ConfigError
+from rtlopt.frontend.model import SourceSet
+
+__all__ = ["Filelist", "collect_sources", "find_repo_root", "parse_defines", "read_filelist"]
+
+log = logging.getLogger(__name__)
+
+SOURCE_SUFFIXES = (".v", ".sv")
+HEADER_SUFFIXES = (".vh", ".svh", ".vinc", ".inc")
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv"}
+_ENV_RE = re.compile(r"\$\{(\w+)\}|\$\((\w+)\)|\$(\w+)")
+
+
+def find_repo_root(path: Path) -> Path:
+    """The git top level above ``path``; else ``path``'s folder (or ``path`` if a folder)."""
+    p = Path(path).resolve()
+    start = p if p.is_dir() else p.parent
+    for d in [start, *start.parents]:
+        if (d / ".git").exists():
+            return d
+    return start
+
+
+def parse_defines(items: Iterable[str]) -> dict[str, str]:
+    """``["A", "B=2"]`` -> ``{"A": "", "B": "2"}``."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name:
+            out[name] = value.strip()
+    return out
+
+
+@dataclass
+class Filelist:
+    """What a filelist (``.f``) contributes."""
+
+    files: list[Path] = field(default_factory=list)
+    include_dirs: list[Path] = field(default_factory=list)
+    defines: dict[str, str] = field(default_factory=dict)
+    library_files: list[Path] = field(default_factory=list)  # -v
+    library_dirs: list[Path] = field(default_factory=list)  # -y
+    library_ext: list[str] = field(default_factory=list)  # +libext+
+
+
+def _expand(token: str) -> str:
+    def env(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2) or m.group(3)
+        return os.environ.get(name, m.group(0))
+
+    return _ENV_RE.sub(env, token)
+
+
+def _resolve(token: str, base: Path, root: Path) -> Path:
+    p = Path(_expand(token))
+    if p.is_absolute():
+        return p
+    here = (base / p).resolve()
+    if here.exists() or not (root / p).exists():
+        return here
+    return (root / p).resolve()
+
+
+def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) -> Filelist:
+    """Parse a filelist: sources, ``+incdir+``, ``+define+``, ``-I``, ``-D``, ``-f``/``-F``
+    (nested), ``-v``, ``-y``, ``+libext+``; ``//`` and ``#`` comments; ``$VAR`` expansion.
+
+    Relative paths are taken from the filelist's folder, else from the repository root.
+
+    Raises:
+        ConfigError: a missing filelist or a nesting cycle (file and line).
+    """
+    path = path.resolve()
+    if path in _seen:
+        raise ConfigError("filelist includes itself", path=path, hint="remove the -f cycle")
+    if not path.is_file():
+        raise ConfigError("filelist not found", path=path,
+                          hint="fix project.filelists in rtlopt.toml")
+    out = Filelist()
+    base = path.parent
+    lines = path.read_text(errors="replace").splitlines()
+    for lineno, raw in enumerate(lines, 1):
+        line = re.sub(r"(^|\s)(//|#).*$", "", raw).strip()
+        if not line:
+            continue
+        try:
+            tokens = shlex.split(line, posix=True)
+        except ValueError:
+            tokens = line.split()
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            if tok.startswith("+incdir+"):
+                out.include_dirs += [_resolve(d, base, root) for d in tok[8:].split("+") if d]
+            elif tok.startswith("+define+"):
+                out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
+            elif tok.startswith("+libext+"):
+                out.library_ext += [e for e in tok[8:].split("+") if e]
+            elif tok in ("-f", "-F", "-v", "-y", "-I", "-D") and nxt is None:
+                raise ConfigError(f"option {tok} needs an argument", path=path, line=lineno,
+                                  hint="add the missing path")
+            elif tok in ("-f", "-F") and nxt is not None:
+                nested = read_filelist(_resolve(nxt, base, root), root, _seen | {path})
+                out.files += nested.files
+                out.include_dirs += nested.include_dirs
+                out.defines.update(nested.defines)
+                out.library_files += nested.library_files
+                out.library_dirs += nested.library_dirs
+                out.library_ext += nested.library_ext
+                i += 1
+            elif tok == "-v" and nxt is not None:
+                out.library_files.append(_resolve(nxt, base, root))
+                i += 1
+            elif tok == "-y" and nxt is not None:
+                out.library_dirs.append(_resolve(nxt, base, root))
+                i += 1
+            elif tok == "-I" and nxt is not None:
+                out.include_dirs.append(_resolve(nxt, base, root))
+                i += 1
+            elif tok.startswith("-I"):
+                out.include_dirs.append(_resolve(tok[2:], base, root))
+            elif tok == "-D" and nxt is not None:
+                out.defines.update(parse_defines([nxt]))
+                i += 1
+            elif tok.startswith("-D"):
+                out.defines.update(parse_defines([tok[2:]]))
+            elif tok.startswith(("-", "+")):
+                log.warning("%s:%d: ignoring filelist option %s", path, lineno, tok)
+            else:
+                f = _resolve(tok, base, root)
+                if not f.is_file():
+                    raise ConfigError(f"file '{tok}' listed but not found", path=path,
+                                      line=lineno, hint="fix the path or remove the line")
+                out.files.append(f)
+            i += 1
+    return out
+
+
+def _excluded(rel: str, patterns: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch("/" + rel, pat) for pat in patterns)
+
+
+def _scan(root: Path, exclude: Sequence[str]) -> tuple[list[Path], list[Path]]:
+    """Source files and header folders under root (hidden and tool folders skipped)."""
+    sources: list[Path] = []
+    header_dirs: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        here = Path(dirpath)
+        has_header = False
+        for name in sorted(filenames):
+            p = here / name
+            rel = p.relative_to(root).as_posix()
+            if _excluded(rel, exclude):
+                continue
+            if name.endswith(SOURCE_SUFFIXES):
+                sources.append(p)
+            elif name.endswith(HEADER_SUFFIXES):
+                has_header = True
+        if has_header:
+            header_dirs.append(here)
+    return sources, header_dirs
+
+
+def _dedupe(paths: Iterable[Path]) -> tuple[Path, ...]:
+    return tuple(dict.fromkeys(Path(p).resolve() for p in paths))
+
+
+def collect_sources(target: Path, root: Path, project: ProjectConfig, *,
+                    include_dirs: Sequence[Path] = (),
+                    defines: Mapping[str, str] | None = None) -> SourceSet:
+    """Every source file, include folder and define of the repository.
+
+    Args:
+        target: The file holding the target module (always included).
+        root: Repository root; project paths are relative to it.
+        project: The ``[project]`` configuration.
+        include_dirs: Extra include folders (command line ``-I``).
+        defines: Extra defines (command line ``-D``); these win over every other source.
+    """
+    files: list[Path] = []
+    incdirs: list[Path] = []
+    defs: dict[str, str] = {}
+    for fl in project.filelists:
+        lst = read_filelist(root / fl, root)
+        files += lst.files + lst.library_files
+        incdirs += lst.include_dirs
+        defs.update(lst.defines)
+        exts = lst.library_ext or list(SOURCE_SUFFIXES)
+        for d in lst.library_dirs:
+            files += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
+    scanned, header_dirs = _scan(root, project.exclude)
+    files += scanned
+    for rel in project.include_dirs:
+        p = (root / rel).resolve()
+        if not p.is_dir():
+            raise ConfigError(f"include directory '{rel}' not found", path=root,
+                              hint="fix project.include_dirs")
+        incdirs.append(p)
+    defs.update(parse_defines(project.defines))
+    incdirs += [Path(p) for p in include_dirs]
+    defs.update(defines or {})
+    incdirs += header_dirs
+    target = target.resolve()
+    all_files = _dedupe([*files, target])
+    return SourceSet(root=root, files=all_files, include_dirs=_dedupe(incdirs), defines=defs)
