@@ -1,1 +1,218 @@
-"""rtlopt.pdk."""
+"""PDK plugins: where the liberty file is, its corner, tie cells and default constraints.
+
+Built-ins are ``sky130hd`` and ``nangate45``; other distributions add PDKs through the
+``rtlopt.pdks`` entry-point group. Liberty files are third-party data and never part of this
+package: they are found on a search path (``RTLOPT_PDK_PATH``, then
+``$XDG_DATA_HOME/rtlopt/pdk``) laid out as ``<dir>/<pdk name>/<liberty>.lib[.gz]``, fetched with
+``rtlopt pdk download NAME`` on a networked machine, or given directly with ``--liberty FILE``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from rtlopt.errors import PluginError, UsageError
+from rtlopt.pdk._liberty import DerivedLiberties, derive_liberties, plain_liberty, scan_tie_cells
+from rtlopt.registry import Registry
+
+__all__ = [
+    "CUSTOM",
+    "PDKS",
+    "DerivedLiberties",
+    "Pdk",
+    "PdkInfo",
+    "derive_liberties",
+    "download_pdk",
+    "find_liberty",
+    "pdk_search_path",
+    "resolve_pdk",
+]
+
+log = logging.getLogger(__name__)
+
+CUSTOM = "custom"
+"""PDK name to use with a user's own liberty file (``--liberty FILE``)."""
+
+
+@runtime_checkable
+class Pdk(Protocol):
+    """What a PDK plugin describes. Plugins are zero-argument factories returning one."""
+
+    @property
+    def name(self) -> str:
+        """Plugin name; also the folder name on the search path."""
+        ...
+
+    @property
+    def description(self) -> str:
+        """One line for ``rtlopt pdk list``."""
+        ...
+
+    @property
+    def liberty_files(self) -> tuple[str, ...]:
+        """Accepted liberty file names (``.gz`` variants are tried as well)."""
+        ...
+
+    @property
+    def corner(self) -> str:
+        """Process corner of the liberty."""
+        ...
+
+    @property
+    def tie_hi(self) -> tuple[str, str] | None:
+        """(cell, pin) driving a constant 1, used to map constants before STA."""
+        ...
+
+    @property
+    def tie_lo(self) -> tuple[str, str] | None:
+        """(cell, pin) driving a constant 0."""
+        ...
+
+    @property
+    def dont_use(self) -> tuple[str, ...]:
+        """Cell name glob patterns kept from ABC by default."""
+        ...
+
+    @property
+    def default_clock_period_ns(self) -> float:
+        """Clock period used when none is configured."""
+        ...
+
+    def download(self, dest: Path) -> Path:
+        """Fetch the liberty into ``dest`` and return the file written."""
+        ...
+
+
+PDKS: Registry[Pdk] = Registry("PDK", "rtlopt.pdks", {
+    "sky130hd": "rtlopt.pdk._builtin:sky130hd",
+    "nangate45": "rtlopt.pdk._builtin:nangate45",
+})
+
+
+@dataclass(frozen=True)
+class PdkInfo:
+    """A resolved PDK: everything the flow needs, with concrete file paths.
+
+    Attributes:
+        name: PDK name (``custom`` for a user's liberty).
+        liberty: The liberty as found (possibly ``.gz``).
+        liberty_plain: Decompressed liberty (Yosys and OpenSTA 2.0.17 read only plain files).
+        tie_hi: (cell, pin) for constant 1, or None.
+        tie_lo: (cell, pin) for constant 0, or None.
+        dont_use: Cell patterns ABC must not use.
+        corner: Corner name.
+        md5: MD5 of the decompressed liberty.
+        default_clock_period_ns: The PDK's default clock period.
+        description: Human description.
+    """
+
+    name: str
+    liberty: Path
+    liberty_plain: Path
+    tie_hi: tuple[str, str] | None
+    tie_lo: tuple[str, str] | None
+    dont_use: tuple[str, ...]
+    corner: str
+    md5: str
+    default_clock_period_ns: float = 10.0
+    description: str = ""
+
+
+def pdk_search_path() -> list[Path]:
+    """Folders searched for ``<pdk>/<liberty>``: ``RTLOPT_PDK_PATH`` entries, then XDG data."""
+    out: list[Path] = []
+    for part in os.environ.get("RTLOPT_PDK_PATH", "").split(os.pathsep):
+        if part.strip():
+            out.append(Path(part).expanduser())
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    out.append(Path(data) / "rtlopt" / "pdk")
+    return out
+
+
+def find_liberty(pdk: Pdk, search_path: Sequence[Path]) -> tuple[Path | None, list[Path]]:
+    """First existing liberty of ``pdk`` on the search path, and every path tried."""
+    tried: list[Path] = []
+    for base in search_path:
+        for fname in pdk.liberty_files:
+            for cand in (base / pdk.name / fname, base / pdk.name / (fname + ".gz")):
+                tried.append(cand)
+                if cand.is_file():
+                    return cand, tried
+    return None, tried
+
+
+def _load(name: str) -> Pdk:
+    factory = PDKS.get(name)
+    pdk = factory()
+    if not isinstance(pdk, Pdk):
+        raise PluginError(f"PDK plugin '{name}' ({PDKS.source(name)}) does not provide the Pdk "
+                          "interface", hint="reinstall the package that provides it")
+    return pdk
+
+
+def resolve_pdk(name: str, liberty: Path | None = None,
+                search_path: Sequence[Path] | None = None) -> PdkInfo:
+    """Resolve a PDK name (and optional own liberty) into concrete files.
+
+    Args:
+        name: A registered PDK name, or ``custom`` together with ``liberty``.
+        liberty: A liberty file to use instead of the PDK's; with ``custom`` the tie cells are
+            found by scanning it for constant-function outputs.
+        search_path: Folders to search (default: ``pdk_search_path()``).
+
+    Raises:
+        PluginError: unknown PDK name (the message lists the known ones).
+        UsageError: the liberty file was not found (says where it looked and what to do).
+    """
+    if liberty is not None:
+        liberty = Path(liberty).expanduser()
+        if not liberty.is_file():
+            raise UsageError(f"liberty file not found: {liberty}", path=liberty,
+                             hint="pass an existing .lib or .lib.gz file to --liberty")
+        plain, md5 = plain_liberty(liberty)
+        if name == CUSTOM:
+            hi, lo = scan_tie_cells(plain.read_text(errors="replace"))
+            return PdkInfo(CUSTOM, liberty, plain, hi, lo, (), "custom", md5,
+                           10.0, f"user liberty {liberty.name}")
+        pdk = _load(name)
+        return PdkInfo(pdk.name, liberty, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
+                       pdk.corner, md5, pdk.default_clock_period_ns, pdk.description)
+    if name == CUSTOM:
+        raise UsageError("PDK 'custom' needs a liberty file", hint="pass --liberty FILE")
+    pdk = _load(name)
+    path = list(search_path) if search_path is not None else pdk_search_path()
+    found, tried = find_liberty(pdk, path)
+    if found is None:
+        where = ", ".join(str(p) for p in tried[:6]) + (" ..." if len(tried) > 6 else "")
+        raise UsageError(
+            f"no liberty file for PDK '{pdk.name}' (looked for {where})",
+            hint=f"set RTLOPT_PDK_PATH to a folder holding {pdk.name}/{pdk.liberty_files[0]}"
+                 f"[.gz], run `rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
+        )
+    plain, md5 = plain_liberty(found)
+    return PdkInfo(pdk.name, found, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
+                   pdk.corner, md5, pdk.default_clock_period_ns, pdk.description)
+
+
+def download_pdk(name: str, dest: Path | None = None, url: str | None = None) -> Path:
+    """Download a PDK's liberty into ``dest/<name>/`` (default: the XDG data folder).
+
+    Uses ``ciel`` for sky130 when installed, else the PDK's documented URL, or ``url``.
+
+    Raises:
+        PluginError: unknown PDK.
+        UsageError: the download failed (e.g. offline), with what to do instead.
+    """
+    pdk = _load(name)
+    base = dest if dest is not None else pdk_search_path()[-1]
+    folder = base / pdk.name
+    if url is not None:
+        from rtlopt.pdk._download import fetch_url
+
+        return fetch_url(url, folder / (pdk.liberty_files[0] + ".gz"))
+    return pdk.download(folder)

@@ -1,0 +1,240 @@
+"""The PPA flow: Yosys synthesis to the PDK's liberty, then OpenSTA timing and power.
+
+``PpaFlow`` turns a source set into a :class:`~rtlopt.evaluate.result.PPA` with logs and a
+netlist. With ``flow.persistent`` (the default) it keeps the cost of the liberty low on every
+candidate: OpenSTA runs in one long-lived worker process that read the liberty once, and Yosys
+reads per-pass trimmed copies of it (sequential cells for ``dfflibmap``, combinational cells for
+``abc``, names and areas for ``stat``), which map to the same netlist as the full file.
+
+Thread-safety: a ``PpaFlow`` is not meant to be shared between threads; use one per worker
+thread (each owns its OpenSTA process). ``measure`` holds an internal lock, so accidental
+sharing serializes instead of corrupting the worker. The pyosys engine is additionally
+serialized process-wide (pyosys has global state).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from rtlopt.config import FlowConfig, SandboxConfig
+from rtlopt.eda._run import require_tool, tool_versions
+from rtlopt.eda._worker import StaWorker
+from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
+from rtlopt.eda.yosys import (
+    SynthLibraries,
+    SynthResult,
+    pyosys_available,
+    synth_script,
+    synthesize,
+    synthesize_pyosys,
+)
+from rtlopt.errors import ConfigError, ToolNotFound
+from rtlopt.evaluate.result import PPA
+from rtlopt.pdk import PdkInfo, derive_liberties
+
+__all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PpaMeasurement:
+    """PPA of one source set.
+
+    Attributes:
+        ppa: Area (um^2), delay (ps), power (uW or None) and cell count.
+        logs: Log file paths by step (``synth``, ``sta``) plus ``warnings`` text if any.
+        netlist: The mapped netlist.
+        sta: Details of the timing run (paths, registers, clocks).
+        duration_s: Wall-clock time of synthesis and STA.
+    """
+
+    ppa: PPA
+    logs: Mapping[str, str]
+    netlist: Path
+    sta: StaResult | None = None
+    duration_s: float = 0.0
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+
+def resolve_engine(engine: str) -> str:
+    """``yosys`` or ``pyosys`` for a configured engine (``auto``: the binary when present).
+
+    Raises:
+        ConfigError: the requested engine is not available.
+    """
+    if engine == "auto":
+        try:
+            require_tool("yosys")
+            return "yosys"
+        except ToolNotFound:
+            if pyosys_available():
+                return "pyosys"
+            raise
+    if engine == "pyosys" and not pyosys_available():
+        raise ConfigError("flow.engine = 'pyosys' but the pyosys package is not installed",
+                          hint="pip install pyosys, or set flow.engine = 'yosys'")
+    if engine not in ("yosys", "pyosys"):
+        raise ConfigError(f"flow.engine = {engine!r} is not one of: auto, yosys, pyosys")
+    return engine
+
+
+class PpaFlow:
+    """Synthesis + STA for one PDK, reusable across many candidates.
+
+    Args:
+        pdk: The resolved PDK.
+        cfg: Flow settings (clock period, power, engine, persistence, dont-use, timeouts).
+        sandbox: Memory limit of each tool process.
+
+    Raises:
+        ConfigError: an unsupported setting (``power_activity = "sim"``: OpenSTA 2.0.17 has no
+            VCD/SAIF reader) or an unavailable engine.
+    """
+
+    def __init__(self, pdk: PdkInfo, cfg: FlowConfig, sandbox: SandboxConfig) -> None:
+        if cfg.power and cfg.power_activity == "sim":
+            raise ConfigError(
+                "flow.power_activity = 'sim' is not supported by this OpenSTA (2.0.17 has no "
+                "read_vcd/read_saif)", hint="set flow.power_activity = 'default'")
+        self.pdk = pdk
+        self.cfg = cfg
+        self.sandbox = sandbox
+        self.engine = resolve_engine(cfg.engine)
+        self.dont_use: tuple[str, ...] = tuple(cfg.dont_use) or tuple(pdk.dont_use)
+        self.period_ns = cfg.clock_period_ns
+        if self.cfg.persistent or self.dont_use:
+            d = derive_liberties(pdk.liberty_plain, pdk.md5, self.dont_use)
+            self.libs = SynthLibraries(dff=d.dff, abc=d.abc, area=d.area)
+        else:
+            self.libs = SynthLibraries.single(pdk.liberty_plain)
+        self._worker: StaWorker | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # ------------------------------------------------------------------ measuring
+    def measure(self, files: Sequence[Path], top: str, clocks: Sequence[str], workdir: Path, *,
+                include_dirs: Sequence[Path] = (),
+                defines: Mapping[str, str] | None = None) -> PpaMeasurement:
+        """Synthesize ``top`` from ``files`` and time it.
+
+        Args:
+            files: Sources of the design (target module and its submodules).
+            top: Top module.
+            clocks: Clock port names (empty: combinational, virtual clock).
+            workdir: Scratch folder for scripts, logs and the netlist.
+            include_dirs: Include folders.
+            defines: Preprocessor macros.
+
+        Raises:
+            ToolFailed: Yosys or OpenSTA crashed or produced no result.
+            EvaluationTimeout: a tool ran past its limit.
+        """
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("PpaFlow is closed")
+            start = time.monotonic()
+            workdir.mkdir(parents=True, exist_ok=True)
+            syn = self._synthesize(files, top, workdir, include_dirs, defines or {})
+            t_syn = time.monotonic() - start
+            sta = self._sta(syn.netlist, top, clocks, workdir)
+            total = time.monotonic() - start
+            logs: dict[str, str] = {"synth": str(syn.log_path), "sta": str(workdir / "sta.log")}
+            if sta.warnings:
+                logs["warnings"] = "; ".join(sta.warnings)
+                for w in sta.warnings:
+                    log.info("%s: %s", top, w)
+            ppa = PPA(area_um2=syn.area_um2, delay_ps=sta.delay_ps, power_uw=sta.power_uw,
+                      cells=syn.cells)
+            return PpaMeasurement(ppa, logs, syn.netlist, sta, total,
+                                  {"synth_s": t_syn, "sta_s": total - t_syn})
+
+    def _synthesize(self, files: Sequence[Path], top: str, workdir: Path,
+                    include_dirs: Sequence[Path], defines: Mapping[str, str]) -> SynthResult:
+        kw: dict[str, Any] = {"include_dirs": include_dirs, "defines": defines,
+                              "tie_hi": self.pdk.tie_hi, "tie_lo": self.pdk.tie_lo}
+        if self.engine == "pyosys":
+            return synthesize_pyosys(files, top, workdir, self.libs, **kw)
+        return synthesize(files, top, workdir, self.libs, timeout=self.cfg.synth_timeout_s,
+                          memory_mb=self.sandbox.memory_mb, **kw)
+
+    def _sta(self, netlist: Path, top: str, clocks: Sequence[str], workdir: Path) -> StaResult:
+        if not self.cfg.persistent:
+            return run_sta(self.pdk.liberty_plain, netlist, top, clocks, self.period_ns, workdir,
+                           power=self.cfg.power, timeout=self.cfg.sta_timeout_s,
+                           memory_mb=self.sandbox.memory_mb)
+        if self._worker is None:
+            wdir = workdir.parent / f".sta-worker-{uuid.uuid4().hex[:8]}"
+            self._worker = StaWorker(self.pdk.liberty_plain, wdir / "worker.log",
+                                     timeout=self.cfg.sta_timeout_s,
+                                     memory_mb=self.sandbox.memory_mb)
+        token = uuid.uuid4().hex
+        script = workdir / "sta.tcl"
+        script.write_text(candidate_tcl(netlist, top, clocks, self.period_ns,
+                                        power=self.cfg.power, token=token))
+        text = self._worker.run(script)
+        log_path = workdir / "sta.log"
+        log_path.write_text(text)
+        return parse_sta_output(text, power=self.cfg.power, log_path=log_path)
+
+    # ------------------------------------------------------------------ provenance
+    def provenance(self) -> dict[str, Any]:
+        """Tool versions, engine, scripts, liberty and clock settings behind every number."""
+        versions = tool_versions(("yosys", "sta"))
+        if self.engine == "pyosys":
+            try:
+                from importlib.metadata import version
+
+                versions["pyosys"] = version("pyosys")
+            except Exception:  # metadata missing: report it rather than fail
+                versions["pyosys"] = "unknown"
+        placeholder = Path("<netlist.v>")
+        return {
+            "engine": self.engine,
+            "tool_versions": versions,
+            "pdk": self.pdk.name,
+            "corner": self.pdk.corner,
+            "liberty": str(self.pdk.liberty),
+            "liberty_md5": self.pdk.md5,
+            "clock_period_ns": self.period_ns,
+            "power": self.cfg.power,
+            "power_activity": "input activity 0.1, duty 0.5 (OpenSTA default)",
+            "dont_use": list(self.dont_use),
+            "tie_cells": {"hi": list(self.pdk.tie_hi or ()), "lo": list(self.pdk.tie_lo or ())},
+            "persistent": self.cfg.persistent,
+            "trimmed_liberties": self.libs != SynthLibraries.single(self.pdk.liberty_plain),
+            "synth_script": synth_script([Path("<sources>")], "<top>", self.libs, placeholder,
+                                         Path("<stat.txt>"), tie_hi=self.pdk.tie_hi,
+                                         tie_lo=self.pdk.tie_lo),
+            "sta_script": sta_script(self.pdk.liberty_plain, placeholder, "<top>", ["<clock>"],
+                                     self.period_ns, power=self.cfg.power),
+            "delay_definition": "worst data arrival time over all timed endpoints (ps)",
+        }
+
+    # ------------------------------------------------------------------ lifetime
+    def close(self) -> None:
+        """Stop the OpenSTA worker. Idempotent."""
+        self._closed = True
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.close()
+
+    def __enter__(self) -> PpaFlow:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # best effort; close() is the contract
+        worker = getattr(self, "_worker", None)
+        if worker is not None:
+            worker.close()

@@ -1,0 +1,180 @@
+"""OpenSTA timing and power of a mapped netlist.
+
+Delay is the worst data arrival time over every constrained path to an endpoint (register
+inputs and outputs), in ps. Clocked designs get ``create_clock`` on each clock port at the
+configured period; combinational ones a virtual clock ``vclk``. Inputs and outputs get delay 0
+relative to the first clock, so input-to-register, register-to-register, register-to-output and
+input-to-output paths are all timed. Power is OpenSTA's ``design_power`` total with its default
+activity (input activity 0.1, duty 0.5, set explicitly: a long-lived session otherwise keeps
+stale activities after a new ``link_design``).
+
+Numbers are printed as tagged lines (``RTLOPT_DELAY_S``, ``RTLOPT_POWER_W``, ...) through the
+OpenSTA Tcl API (``find_timing_paths``, ``PathEnd data_arrival_time``, ``sta::design_power``,
+all present in 2.0.17), in SI units, so nothing depends on report formatting or liberty units.
+Debian's OpenSTA 2.0.17 cannot read gzip'd liberty files: pass the decompressed file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.eda._run import run_tool
+from rtlopt.errors import ToolFailed
+
+__all__ = [
+    "StaResult",
+    "candidate_tcl",
+    "parse_sta_output",
+    "run_sta",
+    "sta_script",
+]
+
+_TAG = re.compile(r"^RTLOPT_([A-Z_]+)\s?(.*)$", re.M)
+
+
+@dataclass(frozen=True)
+class StaResult:
+    """Timing and power of one netlist.
+
+    Attributes:
+        delay_ps: Worst arrival time over all timed paths (0 when there is none).
+        power_uw: Total power, or None when not measured.
+        paths: Number of timed endpoints seen.
+        registers: Number of registers in the netlist.
+        clocks: Clock names created (``vclk`` for a virtual clock).
+        warnings: Notes about the analysis (e.g. no timed path).
+    """
+
+    delay_ps: float
+    power_uw: float | None
+    paths: int
+    registers: int
+    clocks: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+
+def _tcl_list(items: Sequence[str]) -> str:
+    return "{" + " ".join("{" + i + "}" for i in items) + "}"
+
+
+def candidate_tcl(netlist: Path, top: str, clocks: Sequence[str], period_ns: float, *,
+                  power: bool, token: str) -> str:
+    """Tcl that times one netlist in a session whose liberty is already loaded.
+
+    Every step runs inside ``catch``; the script always ends with ``RTLOPT_DONE <token>``, and
+    an error prints ``RTLOPT_ERROR <message>`` instead of the numbers.
+    """
+    p = f"{period_ns:.6g}"
+    return f"""\
+set rtlopt_status [catch {{
+  read_verilog {{{netlist}}}
+  link_design {{{top}}}
+  set rtlopt_clks {{}}
+  foreach rtlopt_c {_tcl_list(list(clocks))} {{
+    set rtlopt_port [get_ports -quiet $rtlopt_c]
+    if {{[llength $rtlopt_port] > 0}} {{
+      create_clock -name $rtlopt_c -period {p} $rtlopt_port
+      lappend rtlopt_clks $rtlopt_c
+    }}
+  }}
+  if {{[llength $rtlopt_clks] == 0}} {{
+    create_clock -name vclk -period {p}
+    set rtlopt_clks {{vclk}}
+  }}
+  set rtlopt_ref [lindex $rtlopt_clks 0]
+  set rtlopt_ins {{}}
+  foreach rtlopt_p [all_inputs] {{
+    if {{[lsearch -exact $rtlopt_clks [get_full_name $rtlopt_p]] < 0}} {{
+      lappend rtlopt_ins $rtlopt_p
+    }}
+  }}
+  if {{[llength $rtlopt_ins] > 0}} {{ set_input_delay 0 -clock $rtlopt_ref $rtlopt_ins }}
+  if {{[llength [all_outputs]] > 0}} {{ set_output_delay 0 -clock $rtlopt_ref [all_outputs] }}
+  puts "RTLOPT_CLOCKS $rtlopt_clks"
+  puts "RTLOPT_REGISTERS [llength [all_registers]]"
+  set rtlopt_worst 0.0
+  set rtlopt_n 0
+  foreach rtlopt_pe [find_timing_paths -path_delay max -group_count 1000000 \\
+                     -endpoint_count 1 -unique_paths_to_endpoint] {{
+    set rtlopt_a [$rtlopt_pe data_arrival_time]
+    incr rtlopt_n
+    if {{$rtlopt_a > $rtlopt_worst}} {{ set rtlopt_worst $rtlopt_a }}
+  }}
+  puts "RTLOPT_PATHS $rtlopt_n"
+  puts "RTLOPT_DELAY_S $rtlopt_worst"
+  if {{{1 if power else 0}}} {{
+    set_power_activity -input -activity 0.1 -duty 0.5
+    puts "RTLOPT_POWER_W [lindex [sta::design_power [sta::cmd_corner]] 3]"
+  }}
+}} rtlopt_err]
+if {{$rtlopt_status}} {{ puts "RTLOPT_ERROR [string map {{"\\n" " "}} $rtlopt_err]" }}
+puts "RTLOPT_DONE {token}"
+"""
+
+
+def sta_script(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float,
+               *, power: bool) -> str:
+    """A standalone OpenSTA script: read the liberty, then time one netlist."""
+    return (f"read_liberty {{{liberty}}}\n"
+            + candidate_tcl(netlist, top, clocks, period_ns, power=power, token="oneshot")
+            + "exit\n")
+
+
+def parse_sta_output(text: str, *, power: bool, log_path: Path | None = None) -> StaResult:
+    """Numbers from the tagged lines of :func:`candidate_tcl`'s output.
+
+    Raises:
+        ToolFailed: an ``RTLOPT_ERROR`` line, or a missing tagged line.
+    """
+    tags: dict[str, str] = {}
+    for m in _TAG.finditer(text):
+        tags[m.group(1)] = m.group(2).strip()
+    if "ERROR" in tags:
+        raise ToolFailed(f"OpenSTA: {tags['ERROR']}", log_path=log_path,
+                         stderr_tail="\n".join(text.splitlines()[-20:]))
+    needed = ["DONE", "DELAY_S", "PATHS", "REGISTERS", "CLOCKS"] + (["POWER_W"] if power else [])
+    missing = [k for k in needed if k not in tags]
+    if missing:
+        raise ToolFailed(f"OpenSTA output lacks {', '.join('RTLOPT_' + k for k in missing)}",
+                         log_path=log_path, stderr_tail="\n".join(text.splitlines()[-20:]))
+    try:
+        delay_ps = float(tags["DELAY_S"]) * 1e12
+        paths = int(tags["PATHS"])
+        registers = int(tags["REGISTERS"])
+        power_uw = float(tags["POWER_W"]) * 1e6 if power else None
+    except ValueError as exc:
+        raise ToolFailed(f"OpenSTA printed an unreadable number: {exc}", log_path=log_path) from exc
+    clocks = tuple(tags["CLOCKS"].split())
+    warnings: list[str] = []
+    if paths == 0:
+        warnings.append("no timed path: delay is 0")
+    if registers and clocks == ("vclk",):
+        warnings.append(f"{registers} registers but no clock port: register-to-register paths "
+                        "are not timed")
+    return StaResult(delay_ps, power_uw, paths, registers, clocks, tuple(warnings))
+
+
+def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float,
+            workdir: Path, *, power: bool, timeout: float = 120.0, memory_mb: int | None = None,
+            sta: str = "sta") -> StaResult:
+    """One fresh OpenSTA process for one netlist (reads the liberty again).
+
+    Raises:
+        ToolFailed: a crash, an error, or missing tagged lines.
+        EvaluationTimeout: past ``timeout`` seconds.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    script = workdir / "sta.tcl"
+    script.write_text(sta_script(liberty, netlist, top, clocks, period_ns, power=power))
+    log_path = workdir / "sta.log"
+    run = run_tool([sta, "-no_init", "-no_splash", "-exit", str(script)], cwd=workdir,
+                   log_path=log_path, timeout=timeout, memory_mb=memory_mb,
+                   env={"HOME": str(workdir)})
+    text = run.output()
+    if run.returncode != 0 and "RTLOPT_DONE" not in text:
+        raise ToolFailed(f"sta exited with {run.returncode}", command=list(run.argv),
+                         returncode=run.returncode, log_path=log_path, stderr_tail=run.tail())
+    return parse_sta_output(text, power=power, log_path=log_path)

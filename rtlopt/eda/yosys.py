@@ -1,0 +1,244 @@
+"""Yosys synthesis to a liberty: the script, the two engines and the stat parser.
+
+The script is the TTT-RTL local flow (``read_verilog -sv; hierarchy -check; flatten; synth;
+dfflibmap; abc; opt_clean -purge; stat; write_verilog -noattr -noexpr``) plus constant mapping
+to tie cells (``setundef -zero; splitnets -ports; hilomap``) so that OpenSTA can read every
+netlist; on the C910 LZA the numbers are unchanged by it.
+
+Engines: ``yosys`` runs the binary on PATH through ``run_tool`` (Debian's 0.23 reproduces the
+paper's C910 reference exactly); ``pyosys`` runs the same script in-process through the pyosys
+wheel (newer Yosys/ABC, so different numbers). pyosys keeps one global design, so in-process
+runs are serialized by a module lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.eda._run import run_tool
+from rtlopt.errors import ToolFailed
+
+__all__ = [
+    "SynthLibraries",
+    "SynthResult",
+    "parse_stat",
+    "pyosys_available",
+    "synth_script",
+    "synthesize",
+    "synthesize_pyosys",
+]
+
+log = logging.getLogger(__name__)
+
+_AREA_RE = re.compile(r"Chip area for (?:module|top module) '\\?([^']+)':\s*([0-9.eE+-]+)")
+_CELLS_RE = re.compile(r"^\s*Number of cells:\s*(\d+)", re.M)
+_MODULE_RE = re.compile(r"^=== (\S+) ===", re.M)
+_ERROR_RE = re.compile(r"^(?:ERROR|Error):.*$", re.M)
+
+_PYOSYS_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class SynthLibraries:
+    """Liberty files read by each mapping pass (the same file three times, or trimmed copies)."""
+
+    dff: Path
+    abc: Path
+    area: Path
+
+    @staticmethod
+    def single(path: Path) -> SynthLibraries:
+        """Every pass reads ``path``."""
+        return SynthLibraries(path, path, path)
+
+
+@dataclass(frozen=True)
+class SynthResult:
+    """What synthesis produced.
+
+    Attributes:
+        area_um2: ``stat -liberty`` chip area of the top module (liberty area unit, um^2).
+        cells: Number of cells of the top module.
+        netlist: Mapped gate-level Verilog.
+        log_path: Full Yosys log.
+        duration_s: Wall-clock time.
+    """
+
+    area_um2: float
+    cells: int
+    netlist: Path
+    log_path: Path
+    duration_s: float
+
+
+def _q(path: Path | str) -> str:
+    """A path as a Yosys script word (Yosys 0.23 takes quotes literally in some passes)."""
+    text = str(path)
+    if any(c.isspace() or c in "\"'#;" for c in text):
+        raise ValueError(f"path not usable in a Yosys script (whitespace or quote): {text!r}")
+    return text
+
+
+def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist: Path,
+                 stat_file: Path, *, include_dirs: Sequence[Path] = (),
+                 defines: Mapping[str, str] | None = None,
+                 tie_hi: tuple[str, str] | None = None,
+                 tie_lo: tuple[str, str] | None = None) -> str:
+    """The Yosys script synthesizing ``top`` from ``files`` onto the liberty.
+
+    Args:
+        files: Verilog/SystemVerilog sources (all read with ``-sv``).
+        top: Top module name.
+        libs: Liberty files for dfflibmap, abc and stat.
+        netlist: Where ``write_verilog`` writes the mapped netlist.
+        stat_file: Where the ``stat -liberty`` report is written (``tee -o``).
+        include_dirs: ``-I`` folders.
+        defines: ``-D`` macros (empty value: defined without value).
+        tie_hi: (cell, pin) for constant 1; with ``tie_lo`` enables constant mapping.
+        tie_lo: (cell, pin) for constant 0.
+    """
+    opts = ["-sv"]
+    opts += [f"-I{_q(d)}" for d in include_dirs]
+    for k, v in (defines or {}).items():
+        opts.append(f"-D{k}={v}" if v != "" else f"-D{k}")
+    lines = [f"read_verilog {' '.join(opts)} {' '.join(_q(f) for f in files)}",
+             f"hierarchy -check -top {top}",
+             "flatten",
+             f"synth -top {top}",
+             f"dfflibmap -liberty {_q(libs.dff)}",
+             f"abc -liberty {_q(libs.abc)}",
+             "opt_clean -purge"]
+    if tie_hi is not None and tie_lo is not None:
+        lines += ["setundef -zero",
+                  "splitnets -ports",
+                  f"hilomap -singleton -hicell {tie_hi[0]} {tie_hi[1]} "
+                  f"-locell {tie_lo[0]} {tie_lo[1]}"]
+    lines += [f"tee -q -o {_q(stat_file)} stat -liberty {_q(libs.area)}",
+              f"write_verilog -noattr -noexpr {_q(netlist)}"]
+    return "\n".join(lines) + "\n"
+
+
+def parse_stat(text: str, top: str) -> tuple[float, int]:
+    """Chip area and cell count of ``top`` from a ``stat -liberty`` report.
+
+    Raises:
+        ValueError: no chip-area line for ``top``.
+    """
+    area: float | None = None
+    for m in _AREA_RE.finditer(text):
+        if m.group(1) == top:
+            area = float(m.group(2))
+    if area is None:
+        raise ValueError(f"no 'Chip area for module {top}' line in the stat report")
+    cells = 0
+    # the count of the top module's section (sections start with "=== name ===")
+    sections = list(_MODULE_RE.finditer(text))
+    for i, sm in enumerate(sections):
+        if sm.group(1).lstrip("\\") != top:
+            continue
+        end = sections[i + 1].start() if i + 1 < len(sections) else len(text)
+        cm = _CELLS_RE.search(text, sm.end(), end)
+        if cm:
+            cells = int(cm.group(1))
+    return area, cells
+
+
+def _collect(workdir: Path, top: str, netlist: Path, stat_file: Path, log_path: Path,
+             duration: float, what: str) -> SynthResult:
+    """Check the expected outputs exist (never trust an exit code) and parse them."""
+    log_text = log_path.read_text(errors="replace") if log_path.is_file() else ""
+    errors = _ERROR_RE.findall(log_text)
+    if not netlist.is_file() or not stat_file.is_file():
+        first = errors[0] if errors else "no netlist or stat report was written"
+        raise ToolFailed(f"{what} failed: {first}", log_path=log_path,
+                         stderr_tail="\n".join(log_text.splitlines()[-20:]))
+    try:
+        area, cells = parse_stat(stat_file.read_text(errors="replace"), top)
+    except ValueError as exc:
+        raise ToolFailed(f"{what}: {exc}", log_path=log_path) from exc
+    return SynthResult(area, cells, netlist, log_path, duration)
+
+
+def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibraries, *,
+               include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
+               tie_hi: tuple[str, str] | None = None, tie_lo: tuple[str, str] | None = None,
+               timeout: float = 300.0, memory_mb: int | None = None,
+               yosys: str = "yosys") -> SynthResult:
+    """Synthesize with the Yosys binary (one process, script file ``synth.ys``).
+
+    Raises:
+        ToolFailed: Yosys exited abnormally or did not write the netlist / stat report.
+        EvaluationTimeout: past ``timeout`` seconds (the process group is killed).
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    netlist = workdir / "netlist.v"
+    stat_file = workdir / "stat.txt"
+    for stale in (netlist, stat_file):
+        stale.unlink(missing_ok=True)
+    script = workdir / "synth.ys"
+    script.write_text(synth_script(files, top, libs, netlist, stat_file,
+                                   include_dirs=include_dirs, defines=defines,
+                                   tie_hi=tie_hi, tie_lo=tie_lo))
+    log_path = workdir / "synth.log"
+    run = run_tool([yosys, "-s", str(script)], cwd=workdir, log_path=log_path, timeout=timeout,
+                   memory_mb=memory_mb, env={"HOME": str(workdir)})
+    if run.returncode != 0:
+        text = log_path.read_text(errors="replace")
+        errs = _ERROR_RE.findall(text)
+        first = errs[0] if errs else "no error line"
+        raise ToolFailed(f"yosys exited with {run.returncode}: {first}",
+                         command=list(run.argv), returncode=run.returncode, log_path=log_path,
+                         stderr_tail=run.tail())
+    return _collect(workdir, top, netlist, stat_file, log_path, run.duration_s, "yosys synthesis")
+
+
+def pyosys_available() -> bool:
+    """Whether the pyosys wheel can be imported."""
+    try:
+        from pyosys import libyosys  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def synthesize_pyosys(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibraries, *,
+                      include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
+                      tie_hi: tuple[str, str] | None = None,
+                      tie_lo: tuple[str, str] | None = None) -> SynthResult:
+    """Synthesize in-process with pyosys (no timeout: the evaluator bounds the whole job).
+
+    Thread-safe through a module lock (pyosys has global state).
+
+    Raises:
+        ToolFailed: a pass failed or the outputs are missing.
+    """
+    from pyosys import libyosys as ys
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    netlist = workdir / "netlist.v"
+    stat_file = workdir / "stat.txt"
+    for stale in (netlist, stat_file):
+        stale.unlink(missing_ok=True)
+    text = synth_script(files, top, libs, netlist, stat_file, include_dirs=include_dirs,
+                        defines=defines, tie_hi=tie_hi, tie_lo=tie_lo)
+    (workdir / "synth.ys").write_text(text)
+    log_path = workdir / "synth.log"
+    start = time.monotonic()
+    with _PYOSYS_LOCK:
+        design = ys.Design()
+        try:
+            ys.run_pass(f"tee -q -o {_q(log_path)} script {_q(workdir / 'synth.ys')}", design)
+        except Exception as exc:  # pyosys raises its own runtime error types
+            with log_path.open("a") as f:
+                f.write(f"\nERROR: {exc}\n")
+            raise ToolFailed(f"pyosys synthesis failed: {exc}", log_path=log_path) from exc
+        finally:
+            del design
+    return _collect(workdir, top, netlist, stat_file, log_path, time.monotonic() - start,
+                    "pyosys synthesis")
