@@ -1,5 +1,16 @@
 """Benchmark suites, the paper's summary metrics, tables and charts."""
 
+from rtlopt.benchmark.chart import BenchTables, plot_ratios, write_tables
+from rtlopt.benchmark.suite import (
+    RTLLM_SYNTH_FAILURES,
+    RTLLM_TB_FAILURES,
+    SUITE_KINDS,
+    SuiteDesign,
+    SuiteTbResult,
+    judge_testbench_output,
+    load_suite,
+    run_suite_testbench,
+)
 from rtlopt.benchmark.summary import (
     PAPER_METHODS,
     PAPER_NAME_ALIASES,
@@ -17,18 +28,11 @@ from rtlopt.benchmark.summary import (
     summary_markdown,
     write_rows_csv,
 )
-from rtlopt.benchmark.suite import (
-    RTLLM_SYNTH_FAILURES,
-    RTLLM_TB_FAILURES,
-    SUITE_KINDS,
-    SuiteDesign,
-    SuiteTbResult,
-    judge_testbench_output,
-    load_suite,
-    run_suite_testbench,
-)
 
 __all__ = [
+    "BenchTables",
+    "plot_ratios",
+    "write_tables",
     "PAPER_METHODS",
     "RTLLM_SYNTH_FAILURES",
     "RTLLM_TB_FAILURES",

@@ -263,7 +263,7 @@ def summary_markdown(summary: BenchSummary) -> str:
     for m in summary.methods:
         out.append(
             f"| {m.method} | {m.coverage}/{m.n_designs} | {_fmt(m.geomean)} | "
-            f"{_fmt(m.arithmean)} | {m.n_improved}/{m.n_common} | {m.n_best:g}/{m.n_common} | "
+            f"{_fmt(m.arithmean)} | {m.n_improved}/{m.n_common} | {m.n_best:.1f}/{m.n_common} | "
             f"{_fmt(m.geomean_penalized)} |"
         )
     if summary.bins:
