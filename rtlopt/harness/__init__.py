@@ -1,1 +1,35 @@
-"""rtlopt.harness."""
+"""Equivalence harness: renamed reference, candidate screening, testbench, result parsing.
+
+The harness never runs a tool; :mod:`rtlopt.eda.iverilog` and :mod:`rtlopt.eda.formal` do.
+"""
+
+from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
+from rtlopt.harness._reference import ref_name, reference_modules, reference_text
+from rtlopt.harness._screen import (
+    ALLOWED_SYSTEM_FUNCTIONS,
+    DEFAULT_TB_TOP,
+    REF_SUFFIX,
+    screen_candidate,
+)
+from rtlopt.harness._stimulus import Field
+from rtlopt.harness._testbench import VECTOR_FILE, Testbench, build_testbench
+from rtlopt.harness._text import blank_comments, rename_modules
+
+__all__ = [
+    "ALLOWED_SYSTEM_FUNCTIONS",
+    "DEFAULT_TB_TOP",
+    "REF_SUFFIX",
+    "VECTOR_FILE",
+    "Field",
+    "SimReport",
+    "Testbench",
+    "blank_comments",
+    "build_testbench",
+    "parse_sim_output",
+    "parse_sim_report",
+    "ref_name",
+    "reference_modules",
+    "reference_text",
+    "rename_modules",
+    "screen_candidate",
+]

@@ -1,0 +1,211 @@
+"""Icarus Verilog: compile (iverilog -g2012) and simulate (vvp -n) through :func:`run_tool`.
+
+A candidate whose simulation never ends (a zero-delay combinational loop, an ``always`` without
+an event control) makes :func:`simulate` raise :class:`SimulationTimeout`, a subclass of
+:class:`~rtlopt.errors.EvaluationTimeout`. We raise rather than return a failed result because
+this layer cannot tell a hanging candidate from an overloaded machine; the caller can: when
+the reference's own simulation finished well inside the limit, the hang is the candidate's
+fault and it may be rejected as invalid with the reason "simulation timed out" (the
+exception carries ``timeout_s`` and ``log_path`` for that decision).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.config import RewardConfig
+from rtlopt.eda._run import require_tool, run_tool
+from rtlopt.errors import EvaluationTimeout
+from rtlopt.evaluate.result import SimResult
+from rtlopt.harness import SimReport, parse_sim_report
+
+log = logging.getLogger(__name__)
+
+#: Keywords of port-binding errors (paper, appendix I): the syntax score is scaled down.
+PORT_ERROR_KEYWORDS = ("port", "unknown module", "not a module")
+
+_ERROR_LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\s*(?:error:|syntax error|sorry:)"
+                         r"(?P<msg>.*)$", re.M | re.I)
+_SUMMARY = re.compile(r"^(\d+) error\(s\)", re.M)
+
+
+class SimulationTimeout(EvaluationTimeout):
+    """The simulation ran past its limit (most likely the candidate never settles)."""
+
+    def __init__(self, message: str, *, timeout_s: float, log_path: Path) -> None:
+        self.timeout_s = timeout_s
+        self.log_path = log_path
+        super().__init__(message, hint=f"see {log_path}")
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """Outcome of one iverilog run.
+
+    Attributes:
+        ok: The compiler exited 0 and wrote its output.
+        n_errors: Error messages in the log (0 when ok; 0 with ``ok`` False means unparseable).
+        port_errors: An error mentions a port-binding keyword (port, unknown module, ...).
+        log_path: The compiler log.
+        output: The compiler's log text.
+        vvp: The compiled file (exists when ``ok``).
+        errors: The error lines, as printed.
+    """
+
+    ok: bool
+    n_errors: int
+    port_errors: bool
+    log_path: Path
+    output: str
+    vvp: Path
+    errors: tuple[str, ...] = ()
+
+
+def count_errors(log_text: str) -> tuple[int, bool, list[str]]:
+    """Count compiler errors in an iverilog log.
+
+    Returns:
+        (number of error lines, whether one is a port-binding error, the error lines). The
+        count falls back to iverilog's "N error(s)" summary when no error line is recognised.
+    """
+    lines = [m.group(0).strip() for m in _ERROR_LINE.finditer(log_text)]
+    n = len(lines)
+    if n == 0:
+        m = _SUMMARY.search(log_text)
+        if m:
+            n = int(m.group(1))
+    low = " ".join(lines).lower() if lines else log_text.lower()
+    port = any(k in low for k in PORT_ERROR_KEYWORDS) and n > 0
+    return n, port, lines
+
+
+def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = None,
+                    include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
+                    out: Path | None = None, timeout: float = 60.0,
+                    memory_mb: int | None = None, log_name: str | None = None) -> CompileResult:
+    """Compile Verilog with ``iverilog -g2012``.
+
+    Args:
+        files: Sources, in order.
+        workdir: Working directory (and log location).
+        top: Top module (``-s``); None lets iverilog pick the uninstantiated modules.
+        include_dirs: ``-I`` directories.
+        defines: ``-D`` macros (empty value: defined without a value).
+        out: Output vvp file (default ``<workdir>/a.vvp``).
+        timeout: Seconds before the compiler is killed.
+        memory_mb: Address-space limit.
+        log_name: Log file name in ``workdir`` (default derived from ``out``).
+
+    Raises:
+        EvaluationTimeout: The compiler ran past ``timeout``.
+    """
+    require_tool("iverilog")
+    out = out if out is not None else workdir / "a.vvp"
+    workdir.mkdir(parents=True, exist_ok=True)
+    log_path = workdir / (log_name or f"{out.stem}.compile.log")
+    if out.exists():
+        out.unlink()
+    argv: list[str] = ["iverilog", "-g2012", "-o", str(out)]
+    if top:
+        argv += ["-s", top]
+    for inc in include_dirs:
+        argv += ["-I", str(inc)]
+    for k, v in (defines or {}).items():
+        argv.append(f"-D{k}={v}" if v != "" else f"-D{k}")
+    argv += [str(f) for f in files]
+    run = run_tool(argv, cwd=workdir, log_path=log_path, timeout=timeout, memory_mb=memory_mb)
+    text = run.output()
+    n, port, lines = count_errors(text)
+    ok = run.returncode == 0 and out.exists()
+    if ok:
+        n, port, lines = 0, False, []
+    log.debug("iverilog %s: ok=%s errors=%d", out.name, ok, n)
+    return CompileResult(ok, n, port, log_path, text, out, tuple(lines))
+
+
+def syntax_score(result: CompileResult, cfg: RewardConfig) -> float:
+    """The paper's syntax reward: 1 when it compiles, else ``1/(1+n_err)``, times the port
+    factor on port-binding errors, or ``cfg.unparseable_syn`` when no error can be counted.
+    """
+    if result.ok:
+        return 1.0
+    if result.n_errors <= 0:
+        return cfg.unparseable_syn
+    score = 1.0 / (1.0 + result.n_errors)
+    if result.port_errors:
+        score *= cfg.port_error_factor
+    return score
+
+
+def run_simulation(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: int | None,
+                   secret: str, log_name: str = "sim.log") -> SimReport:
+    """Run ``vvp -n`` on a compiled testbench and read its tagged verdict.
+
+    Args:
+        vvp_file: Output of :func:`compile_sources`.
+        workdir: Working directory; the vector files must be there.
+        timeout: Seconds before the simulation is killed.
+        memory_mb: Address-space limit (a runaway candidate fails to allocate and the run fails).
+        secret: The per-run token of the testbench.
+        log_name: Log file name in ``workdir``.
+
+    Raises:
+        SimulationTimeout: The simulation did not finish in time.
+    """
+    require_tool("vvp")
+    log_path = workdir / log_name
+    start = time.monotonic()
+    run = run_tool(["vvp", "-n", str(vvp_file)], cwd=workdir, log_path=log_path,
+                   timeout=timeout, memory_mb=memory_mb, raise_on_timeout=False)
+    if run.timed_out:
+        raise SimulationTimeout(f"simulation timed out after {timeout:g}s", timeout_s=timeout,
+                                log_path=log_path)
+    report = parse_sim_report(run.output(), secret)
+    res = report.result
+    duration = time.monotonic() - start
+    res = SimResult(res.passed, res.vectors, res.mismatches, res.first_mismatch, res.classes,
+                    duration)
+    reason = report.reason
+    if run.returncode < 0 or (run.returncode != 0 and not reason):
+        reason = reason or f"vvp exited with {run.returncode}"
+    if run.returncode != 0 and res.passed:
+        # a pass line followed by a crash is not a pass
+        res = SimResult(False, res.vectors, res.mismatches, res.first_mismatch, res.classes,
+                        duration)
+        reason = f"vvp exited with {run.returncode}"
+    if not res.passed and "no result line" in reason:
+        tail = run.tail(5).replace("\n", " | ")
+        reason += f" (rc {run.returncode}; log tail: {tail[-300:]})"
+    return SimReport(res, reason)
+
+
+def simulate(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: int | None,
+             secret: str, classes: Mapping[str, int] | None = None) -> SimResult:
+    """:func:`run_simulation`, returning only the :class:`SimResult`.
+
+    Args:
+        classes: Vector counts per stimulus class to record in the result.
+    """
+    rep = run_simulation(vvp_file, workdir, timeout=timeout, memory_mb=memory_mb, secret=secret)
+    r = rep.result
+    if rep.reason:
+        log.info("simulation failed: %s", rep.reason)
+    return SimResult(r.passed, r.vectors, r.mismatches, r.first_mismatch, dict(classes or {}),
+                     r.duration_s)
+
+
+__all__ = [
+    "PORT_ERROR_KEYWORDS",
+    "CompileResult",
+    "SimulationTimeout",
+    "compile_sources",
+    "count_errors",
+    "run_simulation",
+    "simulate",
+    "syntax_score",
+]

@@ -1,0 +1,199 @@
+"""Seeded, reproducible stimulus classes for the equivalence testbench.
+
+Combinational designs get, per mode (every value of the narrow control inputs, like the C910
+LZA harness's ``sub_vld`` = 0 / 1): corner values (zero, all ones, MSB only, LSB only,
+alternating) on all inputs and per input against zero / all-ones neighbours, walking ones and
+zeros, close pairs (two equal-width operands that differ in one bit), then seeded random and
+sparse vectors (few bits set or cleared). When the total input width is small every
+combination is enumerated instead. Sequential designs get a reset sequence, directed corner
+values held for several cycles, walking bits, random cycles, slowly changing inputs with
+occasional reset pulses, and sparse cycles.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from rtlopt.config import HarnessConfig
+
+
+@dataclass(frozen=True)
+class Field:
+    """One driven input inside the packed stimulus word."""
+
+    name: str
+    width: int
+    offset: int  # bit position of the field's LSB in the packed word
+    reset_active: int | None = None  # for resets: the active level (0 or 1)
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.width) - 1
+
+
+def pack_fields(ports: Sequence[tuple[str, int]], resets: dict[str, int]) -> list[Field]:
+    """Lay inputs out LSB-first in a packed word.
+
+    Args:
+        ports: ``(name, width)`` of each driven input in declaration order.
+        resets: Reset input name to its active level.
+    """
+    out: list[Field] = []
+    off = 0
+    for name, width in ports:
+        out.append(Field(name, width, off, resets.get(name)))
+        off += width
+    return out
+
+
+def total_width(fields: Sequence[Field]) -> int:
+    return sum(f.width for f in fields)
+
+
+def _patterns(width: int) -> dict[str, int]:
+    ones = (1 << width) - 1
+    alt = int("10" * width, 2) >> width if width > 1 else 1  # ...1010
+    return {"zero": 0, "ones": ones, "msb": 1 << (width - 1), "lsb": 1,
+            "alt10": alt & ones, "alt01": (~alt) & ones}
+
+
+def _put(fields: Sequence[Field], values: dict[str, int]) -> int:
+    word = 0
+    for f in fields:
+        word |= (values.get(f.name, 0) & f.mask) << f.offset
+    return word
+
+
+@dataclass
+class Stimulus:
+    """Vectors (packed words) grouped by class, in order."""
+
+    classes: dict[str, list[int]]
+
+    @property
+    def vectors(self) -> list[int]:
+        return [v for vs in self.classes.values() for v in vs]
+
+    def counts(self) -> dict[str, int]:
+        return {k: len(v) for k, v in self.classes.items() if v}
+
+
+def _split_modes(fields: Sequence[Field]) -> tuple[list[Field], list[Field]]:
+    """Narrow control inputs (width <= 2, at most 4 bits in all) vs data inputs."""
+    narrow = [f for f in fields if f.width <= 2]
+    wide = [f for f in fields if f.width > 2]
+    if not wide or sum(f.width for f in narrow) > 4:
+        return [], list(fields)
+    return narrow, wide
+
+
+def _modes(narrow: Sequence[Field]) -> Iterator[dict[str, int]]:
+    ranges = [range(1 << f.width) for f in narrow]
+    for combo in itertools.product(*ranges):
+        yield dict(zip((f.name for f in narrow), combo, strict=True))
+
+
+def combinational(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
+    """Stimulus for a combinational module."""
+    rng = random.Random(cfg.seed)
+    width = total_width(fields)
+    if width <= cfg.exhaustive_max_bits:
+        return Stimulus({"exhaustive": list(range(1 << width))})
+    narrow, wide = _split_modes(fields)
+    corner: list[int] = []
+    walking: list[int] = []
+    close: list[int] = []
+    for mode in _modes(narrow):
+        for pname in _patterns(1):
+            corner.append(_put(fields, {**{f.name: _patterns(f.width)[pname] for f in wide},
+                                        **mode}))
+        for f in wide:
+            for value in _patterns(f.width).values():
+                for others in ("zero", "ones"):
+                    vals = {g.name: _patterns(g.width)[others] for g in wide}
+                    vals[f.name] = value
+                    corner.append(_put(fields, {**vals, **mode}))
+        positions = [(f, k) for f in wide for k in range(f.width)]
+        if len(positions) > 512:
+            positions = rng.sample(positions, 512)
+        for f, k in positions:
+            walking.append(_put(fields, {f.name: 1 << k, **mode}))
+            vals = {g.name: g.mask for g in wide}
+            vals[f.name] = f.mask ^ (1 << k)
+            walking.append(_put(fields, {**vals, **mode}))
+    pairs = [(a, b) for a, b in itertools.combinations(wide, 2) if a.width == b.width]
+    if pairs:
+        modes = list(_modes(narrow))
+        for _ in range(100):
+            a, b = rng.choice(pairs)
+            va = rng.getrandbits(a.width)
+            vals = {f.name: rng.getrandbits(f.width) for f in fields}
+            vals[a.name] = va
+            vals[b.name] = va ^ (1 << rng.randrange(a.width))
+            vals.update(rng.choice(modes))
+            close.append(_put(fields, vals))
+    rand = [rng.getrandbits(width) for _ in range(cfg.random_vectors)]
+    sparse = _sparse(rng, width, cfg.sparse_vectors)
+    return Stimulus({"corner": corner, "walking": walking, "close": close, "random": rand,
+                     "sparse": sparse})
+
+
+def _sparse(rng: random.Random, width: int, n: int) -> list[int]:
+    out = []
+    ones = (1 << width) - 1
+    for i in range(n):
+        word = 0
+        for _ in range(rng.randint(1, min(3, width))):
+            word |= 1 << rng.randrange(width)
+        out.append(word if i % 2 == 0 else ones ^ word)
+    return out
+
+
+def sequential(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
+    """Cycle-by-cycle stimulus for a clocked module (clocks are driven by the testbench)."""
+    rng = random.Random(cfg.seed)
+    resets = [f for f in fields if f.reset_active is not None]
+    data = [f for f in fields if f.reset_active is None]
+
+    def word(values: dict[str, int], reset: bool = False) -> int:
+        vals = dict(values)
+        for r in resets:
+            active = r.reset_active if r.reset_active is not None else 1
+            vals[r.name] = active if reset else 1 - active
+        return _put(fields, vals)
+
+    def rand_vals() -> dict[str, int]:
+        return {f.name: rng.getrandbits(f.width) for f in data}
+
+    reset_seq = [word({}, reset=True) for _ in range(cfg.reset_cycles if resets else 0)]
+    directed: list[int] = []
+    for pname in _patterns(1):
+        directed += [word({f.name: _patterns(f.width)[pname] for f in data})] * 4
+    positions = [(f, k) for f in data for k in range(f.width)]
+    if len(positions) > 128:
+        positions = rng.sample(positions, 128)
+    for f, k in positions:
+        directed += [word({f.name: 1 << k})] * 2
+    rand = [word(rand_vals()) for _ in range(cfg.random_vectors)]
+    hold: list[int] = []
+    while len(hold) < cfg.sequence_cycles:
+        if resets and rng.random() < 0.03:
+            hold += [word(rand_vals(), reset=True)] * rng.randint(1, 2)
+        else:
+            hold += [word(rand_vals())] * rng.randint(1, 16)
+    hold = hold[:cfg.sequence_cycles]
+    width = sum(f.width for f in data)
+    sparse: list[int] = []
+    if width:
+        for w in _sparse(rng, width, cfg.sparse_vectors):
+            vals: dict[str, int] = {}
+            off = 0
+            for f in data:
+                vals[f.name] = (w >> off) & f.mask
+                off += f.width
+            sparse.append(word(vals))
+    return Stimulus({"reset": reset_seq, "directed": directed, "random": rand, "hold": hold,
+                     "sparse": sparse})
