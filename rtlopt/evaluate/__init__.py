@@ -1,6 +1,6 @@
 """Candidate evaluation: screen, compile, interface, simulation, formal, synthesis, timing."""
 
-from rtlopt.evaluate._evaluator import Evaluator, make_workdir
+from rtlopt.evaluate._evaluator import Evaluator, interface_problem, make_workdir
 from rtlopt.evaluate._sources import normalize_source, source_hash
 from rtlopt.evaluate.result import (
     PPA,
@@ -15,4 +15,4 @@ from rtlopt.evaluate.result import (
 )
 
 __all__ = ["PPA", "EvalResult", "Evaluator", "FormalResult", "Metric", "Mismatch", "SimResult",
-           "Stage", "Status", "Verdict", "make_workdir", "normalize_source", "source_hash"]
+           "Stage", "Status", "Verdict", "interface_problem", "make_workdir", "normalize_source", "source_hash"]

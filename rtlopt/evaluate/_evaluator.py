@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -210,9 +210,16 @@ class Evaluator:
 
     # ------------------------------------------------------------------ candidates
 
-    def evaluate(self, text: str) -> EvalResult:
-        """Evaluate one candidate (cached by normalized source hash)."""
-        h = source_hash(text)
+    def evaluate(self, text: str, *, equivalence: bool = True) -> EvalResult:
+        """Evaluate one candidate (cached by normalized source hash).
+
+        Args:
+            text: The candidate's source (the target module and any helper modules).
+            equivalence: False measures PPA without the equivalence stages (for changes that
+                are not meant to keep behaviour, as in ``rtlopt check``); such a result is
+                never ``accepted``-as-equivalent: its ``sim`` and ``formal`` are None.
+        """
+        h = source_hash(text) if equivalence else "ppa-" + source_hash(text)
         with self._lock:
             hit = self._memo.get(h)
         if hit is not None:
@@ -225,7 +232,7 @@ class Evaluator:
         start = time.monotonic()
         d = self._scratch(h)
         try:
-            res = self._evaluate(text, h, d)
+            res = self._evaluate(text, h, d, equivalence)
         except EvaluationTimeout as exc:
             res = EvalResult(status=Status.TIMEOUT, stage=self._stage_of(d), reason=exc.one_line(),
                              source_hash=h)
@@ -296,7 +303,7 @@ class Evaluator:
         return EvalResult(status=Status.INVALID, stage=stage, reason=reason, reward=reward,
                           r_syn=r_syn, r_func=r_func, **kw)
 
-    def _evaluate(self, text: str, h: str, d: Path) -> EvalResult:
+    def _evaluate(self, text: str, h: str, d: Path, equivalence: bool) -> EvalResult:
         from rtlopt.eda.iverilog import compile_sources, simulate, syntax_score
         from rtlopt.frontend import parse_text
         from rtlopt.harness import screen_candidate
@@ -343,10 +350,12 @@ class Evaluator:
 
         # Interface: same ports, directions, widths, signedness.
         enter(Stage.INTERFACE)
-        problem = _interface_problem(target, {m.name: m for m in mods})
+        problem = interface_problem(target, {m.name: m for m in mods})
         if problem:
             return self._invalid(Stage.INTERFACE, problem, r_syn=cfg.reward.port_error_factor,
                                  logs=logs)
+        if not equivalence:
+            return self._synthesize(lib, cand, d, logs, None, None)
 
         # Stage 2: equivalence by simulation against the renamed reference.
         enter(Stage.SIMULATION)
@@ -394,12 +403,16 @@ class Evaluator:
         else:
             formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false")
 
-        # Stage 3: synthesis and timing/power.
-        rw = cfg.reward
+        return self._synthesize(lib, cand, d, logs, sim, formal)
+
+    def _synthesize(self, lib: Sequence[Path], cand: Path, d: Path, logs: dict[str, str],
+                    sim: SimResult | None, formal: FormalResult | None) -> EvalResult:
+        """Stage 3: synthesis and timing/power."""
+        rw = self.config.reward
         if self._flow() is None:
             return EvalResult(status=Status.OK, stage=Stage.DONE, reward=rw.w_syn + rw.w_func,
                               r_syn=1.0, r_func=1.0, sim=sim, formal=formal, logs=logs)
-        enter(Stage.SYNTHESIS)
+        (d / "STAGE").write_text(Stage.SYNTHESIS.value)
         meas = self._measure([*lib, cand], d / "ppa")
         logs.update(meas.logs)
         ref = self.reference()
@@ -407,7 +420,7 @@ class Evaluator:
         kind = self.metric_kind
         m_ref, m = ref.ppa.metric(kind), meas.ppa.metric(kind)
         r_ppa = m_ref / m if m > 0 else 0.0
-        enter(Stage.DONE)
+        (d / "STAGE").write_text(Stage.DONE.value)
         return EvalResult(status=Status.OK, stage=Stage.DONE,
                           reward=rw.w_syn + rw.w_func + rw.w_ppa * r_ppa,
                           r_syn=1.0, r_func=1.0, r_ppa=r_ppa, ppa=meas.ppa, sim=sim, formal=formal,
@@ -421,7 +434,8 @@ def _first_error(output: str) -> str:
     return output.strip().splitlines()[-1][:200] if output.strip() else "unknown error"
 
 
-def _interface_problem(target: Module, mods: dict[str, Module]) -> str:
+def interface_problem(target: Module, mods: Mapping[str, Module]) -> str:
+    """Why a candidate's interface differs from the target's, or "" when it is the same."""
     cand = mods.get(target.name)
     if cand is None:
         names = ", ".join(sorted(mods)) or "none"

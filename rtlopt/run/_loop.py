@@ -36,10 +36,10 @@ class StepRecord:
     ref_metric: float
     metric: str
     delta: float
-    beta_mean: float
-    eff_n: float
-    const_frac: float
-    beta_max_rate: float
+    beta_mean: float | None
+    eff_n: float | None
+    const_frac: float | None
+    beta_max_rate: float | None
     kl_ref: float | None
     rule: str
     valid_frac: float
@@ -49,6 +49,7 @@ class StepRecord:
     loss: float | None
     time_s: float
     infra_errors: int = 0
+    next_delta: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -98,7 +99,7 @@ class Optimizer:
     def __init__(self, design: Design, config: Config, evaluator: Evaluator, policy: Any,
                  run_dir: Path, spec: str, command: Sequence[str] = ()) -> None:
         from rtlopt.search import SAMPLERS, StatePool
-        from rtlopt.train import DELTA_SCHEDULES
+        from rtlopt.train import make_schedule
 
         self.design = design
         self.config = config
@@ -108,7 +109,7 @@ class Optimizer:
         self.spec = spec
         self.command = list(command)
         self.sampler = SAMPLERS.get(config.search.sampler)(config.search)
-        self.schedule = DELTA_SCHEDULES.get(config.train.delta)(config.train, config.run.steps)
+        self.schedule = make_schedule(config.train)
         self.pool = StatePool(config.search)
         self.start_step = 1
         self.best: EvalResult | None = None
@@ -127,8 +128,8 @@ class Optimizer:
             done = int(state["step"])
             from rtlopt.search import StatePool
 
-            self.pool = StatePool.load(rd.pool, self.config.search)
-            self.schedule.load_state(state["schedule"])
+            self.pool = StatePool.load(self.config.search, rd.pool)
+            self.schedule.load_json(state["schedule"])
             self.best_reward_so_far = float(state.get("best_reward", 0.0))
             if rd.best_json.exists():
                 self.best = EvalResult.from_json(read_json(rd.best_json))
@@ -164,7 +165,7 @@ class Optimizer:
                 marker.unlink()
             self.policy.save(rd.policy)
             marker.write_text(str(step))
-        write_json(rd.state, {"step": step, "schedule": self.schedule.state(),
+        write_json(rd.state, {"step": step, "schedule": self.schedule.to_json(),
                               "best_reward": self.best_reward_so_far})
 
     def _set_status(self, status: str) -> None:
@@ -235,7 +236,7 @@ class Optimizer:
     def _step(self, step: int, events: RunEvents) -> StepRecord:
         from rtlopt.policy import Sample, feedback_lines
         from rtlopt.search import Child
-        from rtlopt.train import StepSignals, batch_advantages
+        from rtlopt.train import batch_advantages
 
         cfg = self.config
         t0 = time.monotonic()
@@ -305,24 +306,24 @@ class Optimizer:
             self.best_reward_so_far = max(self.best_reward_so_far, max(scored))
 
         # Advantages per group (infrastructure failures carry no reward and no gradient).
-        delta = self.schedule.delta(step)
-        group_rewards: list[list[float]] = []
-        group_index: list[list[int]] = []
-        for gi in range(len(parents)):
-            idx = [k for k, (g, _c) in enumerate(flat) if g == gi and results[k].reward is not None]
-            group_index.append(idx)
-            group_rewards.append([float(results[k].reward) for k in idx])  # type: ignore[arg-type]
+        delta = self.schedule.delta(step - 1, cfg.run.steps)
+        group_rewards: list[list[float | None]] = [[] for _ in parents]
+        group_index: list[list[int]] = [[] for _ in parents]
+        for k, (gi, _c) in enumerate(flat):
+            group_rewards[gi].append(results[k].reward)
+            group_index[gi].append(k)
         batch = batch_advantages(group_rewards, delta, cfg.train)
         samples = []
         for gi, idx in enumerate(group_index):
-            for k, adv in zip(idx, batch.advantages[gi], strict=True):
-                samples.append(Sample(prompt=prompts[gi], completion=flat[k][1].text, advantage=adv))
+            g = batch.groups[gi]
+            for k, adv, used in zip(idx, g.advantages, g.used, strict=True):
+                if used:
+                    samples.append(Sample(prompt=prompts[gi], completion=flat[k][1].text,
+                                          advantage=adv))
         if events.on_phase:
             events.on_phase(step, "updating the policy")
         stats = self.policy.update(samples)
-        decision = self.schedule.observe(StepSignals(
-            kl_ref=stats.kl_ref, eff_n=batch.eff_n, const_frac=batch.const_frac,
-            beta_max_rate=batch.beta_max_rate, batch_max_reward=max(scored) if scored else 0.0))
+        decision = self.schedule.observe(batch.signals(stats.kl_ref))
         tokens = sum(c.completion_tokens for _, c in flat)
         return StepRecord(
             step=step,
@@ -333,6 +334,7 @@ class Optimizer:
             ref_metric=ref_metric, metric=kind, delta=delta,
             beta_mean=batch.beta_mean, eff_n=batch.eff_n, const_frac=batch.const_frac,
             beta_max_rate=batch.beta_max_rate, kl_ref=stats.kl_ref, rule=decision.rule,
+            next_delta=decision.delta,
             valid_frac=sum(1 for r in results if r.accepted) / max(1, len(results)),
             accepted=sum(1 for r in results if r.accepted), rollouts=len(results),
             tokens=tokens, loss=stats.loss, time_s=time.monotonic() - t0,

@@ -1,0 +1,186 @@
+"""`rtlopt check`: guard a repository's modules on every commit or pull request.
+
+For every Verilog file changed against a base revision (HEAD for a pre-commit hook, the merge
+base with ``--base REF`` in CI), each changed module is checked against its version at the base:
+the interface must be unchanged; modules the configuration marks as optimization-only must be
+equivalent (simulation and formal); and the figure of merit must not worsen by more than
+``check.ppa_threshold``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import Config, load_config
+from rtlopt.errors import DesignError
+from rtlopt.evaluate import EvalResult, Evaluator, Status, Verdict, interface_problem, source_hash
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ModuleCheck:
+    """The verdict on one changed module."""
+
+    file: str
+    module: str
+    change: str  # modified, added, removed
+    interface: str = "same"  # "same" or what changed
+    equivalence: str = "-"  # proven, unknown, refuted, mismatch, not required
+    before: Any = None  # PPA
+    after: Any = None  # PPA
+    metric_change: float | None = None  # relative change of the figure of merit
+    findings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+@dataclass
+class CheckReport:
+    base: str
+    metric: str
+    threshold: float
+    modules: list[ModuleCheck]
+
+    @property
+    def ok(self) -> bool:
+        return all(m.ok for m in self.modules)
+
+    def markdown(self) -> str:
+        lines = [f"### rtlopt check against `{self.base[:12]}`", "",
+                 f"| module | file | change | interface | equivalence | area | delay | {self.metric.upper()} | result |",
+                 "|---|---|---|---|---|---:|---:|---:|---|"]
+        for m in self.modules:
+            def delta(attr: str) -> str:
+                if m.before is None or m.after is None:
+                    return "-"
+                old, new = getattr(m.before, attr), getattr(m.after, attr)
+                return f"{(new / old - 1) * 100:+.1f}%" if old else "-"
+            mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
+            result = "pass" if m.ok else "FAIL: " + "; ".join(m.findings)
+            lines.append(f"| `{m.module}` | `{m.file}` | {m.change} | {m.interface} | {m.equivalence} "
+                         f"| {delta('area_um2')} | {delta('delay_ps')} | {mc} | {result} |")
+        if not self.modules:
+            lines.append("| - | - | no Verilog module changed | | | | | | pass |")
+        return "\n".join(lines) + "\n"
+
+
+def _optimization_only(cfg: Config, name: str) -> bool:
+    return any(fnmatch.fnmatchcase(name, pat) for pat in cfg.check.optimization_only)
+
+
+def run_check(start: Path, files: Sequence[Path] = (), *, base: str | None = None,
+              overrides: dict[str, Any] | None = None, pdk: Any | None = None) -> CheckReport:
+    """Check the changed modules of the repository containing ``start``.
+
+    Args:
+        start: A path inside the repository.
+        files: Files to check (pre-commit passes the staged ones); default: every changed file.
+        base: Compare with the merge base of this revision; default: HEAD vs the index.
+        overrides: Configuration overrides (dotted keys).
+        pdk: A resolved PDK for the PPA comparison, or None to resolve ``flow.pdk``.
+    """
+    from rtlopt.check._git import changed_files, export_tree, new_content, open_repo, resolve_base
+    from rtlopt.frontend import load_design, parse_text
+
+    repo, top = open_repo(start)
+    cfg = load_config(top, overrides=overrides).config
+    staged = base is None
+    base_rev = resolve_base(repo, base)
+    if files:
+        rels = []
+        for f in files:
+            p = Path(f).resolve() if Path(f).is_absolute() else (Path.cwd() / f).resolve()
+            try:
+                rels.append(str(p.relative_to(top)))
+            except ValueError:
+                raise DesignError("file is outside the repository", path=f) from None
+        wanted = set(changed_files(repo, base_rev, staged=staged))
+        rels = [r for r in rels if r in wanted]
+    else:
+        rels = changed_files(repo, base_rev, staged=staged)
+    if pdk is None and cfg.check.ppa:
+        from rtlopt.pdk import resolve_pdk
+
+        pdk = resolve_pdk(cfg.flow.pdk, Path(cfg.flow.liberty) if cfg.flow.liberty else None)
+    modules: list[ModuleCheck] = []
+    tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
+    try:
+        base_tree = export_tree(repo, base_rev, tmp / "base")
+        for rel in rels:
+            text = new_content(repo, top, rel, staged=staged)
+            if text is None:
+                continue
+            new_mods = {m.name: m for m in parse_text(text, rel)}
+            old_path = base_tree / rel
+            old_text = old_path.read_text(errors="replace") if old_path.exists() else ""
+            old_mods = {m.name: m for m in parse_text(old_text, rel)} if old_text else {}
+            for name, mod in new_mods.items():
+                new_src = text[mod.start:mod.end]
+                if name not in old_mods:
+                    modules.append(ModuleCheck(rel, name, "added", notes=["new module"]))
+                    continue
+                old = old_mods[name]
+                if source_hash(old_text[old.start:old.end]) == source_hash(new_src):
+                    continue
+                modules.append(_check_module(cfg, base_tree, rel, name, new_src, pdk, tmp))
+            for name in old_mods:
+                if name not in new_mods:
+                    modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    kind = cfg.flow.metric if cfg.flow.metric != "auto" else ("ppa" if cfg.flow.power else "adp")
+    return CheckReport(base_rev, kind, cfg.check.ppa_threshold, modules)
+
+
+def _check_module(cfg: Config, base_tree: Path, rel: str, name: str, new_src: str, pdk: Any,
+                  tmp: Path) -> ModuleCheck:
+    from rtlopt.frontend import load_design, parse_text
+
+    mc = ModuleCheck(rel, name, "modified")
+    design = load_design(base_tree / rel, name, cfg.project)
+    cand_mods = {m.name: m for m in parse_text(new_src, rel)}
+    problem = interface_problem(design.target, cand_mods)
+    if problem:
+        mc.interface = problem
+        mc.findings.append(f"interface changed: {problem}")
+        return mc
+    opt_only = _optimization_only(cfg, name)
+    with Evaluator(design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None) as ev:
+        res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
+        ref = ev.reference() if cfg.check.ppa else None
+        kind = ev.metric_kind
+    if res.is_infrastructure_error:
+        mc.findings.append(f"could not be checked: {res.reason}")
+        return mc
+    if opt_only:
+        if res.status is not Status.OK:
+            mc.equivalence = "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
+            mc.findings.append(res.reason)
+            return mc
+        mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
+        if res.formal and res.formal.verdict is Verdict.UNKNOWN:
+            mc.notes.append(f"formal: {res.formal.reason}")
+    else:
+        mc.equivalence = "not required"
+        if res.status is not Status.OK:
+            mc.findings.append(res.reason)
+            return mc
+    if ref is not None and ref.ppa is not None and res.ppa is not None:
+        mc.before, mc.after = ref.ppa, res.ppa
+        old, new = ref.ppa.metric(kind), res.ppa.metric(kind)
+        mc.metric_change = new / old - 1 if old else None
+        if mc.metric_change is not None and mc.metric_change > cfg.check.ppa_threshold:
+            mc.findings.append(f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
+                               f"(threshold {cfg.check.ppa_threshold * 100:.1f}%)")
+    return mc

@@ -1,0 +1,64 @@
+"""Git plumbing for `rtlopt check`: changed files and trees at a base revision."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+import git
+
+from rtlopt.errors import RepoError
+
+VERILOG_SUFFIXES = (".v", ".sv", ".vh", ".svh")
+
+
+def open_repo(path: Path) -> tuple[git.Repo, Path]:
+    try:
+        repo = git.Repo(path, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise RepoError("not inside a git repository", path=path,
+                        hint="run rtlopt check from your repository") from None
+    top = Path(repo.working_tree_dir or path).resolve()
+    return repo, top
+
+
+def resolve_base(repo: git.Repo, base: str | None) -> str:
+    """The commit to compare against: HEAD (pre-commit) or the merge base with ``base``."""
+    try:
+        if base is None:
+            return repo.head.commit.hexsha
+        return str(repo.git.merge_base(base, "HEAD")).strip()
+    except (git.GitCommandError, ValueError) as exc:
+        what = base or "HEAD"
+        raise RepoError(f"cannot resolve base revision '{what}': {str(exc).splitlines()[-1][:120]}",
+                        hint="fetch it first (git fetch origin main) or pass --base REF") from None
+
+
+def changed_files(repo: git.Repo, base: str, *, staged: bool) -> list[str]:
+    """Verilog files that differ between ``base`` and the index (staged) or the work tree."""
+    args = ["--cached"] if staged else []
+    out = repo.git.diff(*args, "--name-only", "--diff-filter=AMR", base, "--")
+    return [f for f in out.splitlines() if f.endswith(VERILOG_SUFFIXES)]
+
+
+def new_content(repo: git.Repo, top: Path, rel: str, *, staged: bool) -> str | None:
+    """A file's content in the index (staged) or the work tree; None when absent."""
+    if staged:
+        try:
+            return str(repo.git.show(f":{rel}"))
+        except git.GitCommandError:
+            return None
+    p = top / rel
+    return p.read_text(errors="replace") if p.exists() else None
+
+
+def export_tree(repo: git.Repo, rev: str, dest: Path) -> Path:
+    """Write the tree of ``rev`` into ``dest`` (like ``git archive | tar -x``)."""
+    buf = io.BytesIO()
+    repo.git.archive(rev, format="tar", output_stream=buf)
+    buf.seek(0)
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=buf) as tar:
+        tar.extractall(dest, filter="data")
+    return dest
