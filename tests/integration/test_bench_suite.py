@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -82,7 +83,7 @@ def test_data_file_design_needs_its_data(tmp_path: Path) -> None:
     res = run_suite_testbench(design, design.reference_file.read_text(), tmp_path / "ok")
     assert res.passed, res.detail
     # Without its data file the golden values are unknown and the testbench must not pass.
-    stripped = SuiteDesign(**{**design.__dict__, "data_files": ()})
+    stripped = dataclasses.replace(design, data_files=())
     res = run_suite_testbench(stripped, design.reference_file.read_text(), tmp_path / "nodata")
     assert not res.passed
 
