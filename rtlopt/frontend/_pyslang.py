@@ -234,7 +234,8 @@ class PyslangFrontend:
         # syntax facts and module locations
         decls: dict[str, tuple[Path, int, Any]] = {}
         for path, tree in good:
-            for node in _walk(tree.root, frozenset({"ModuleDeclaration"})):
+            # a file holding a single module has that module as its root node
+            for node in [tree.root, *_walk(tree.root, frozenset({"ModuleDeclaration"}))]:
                 if _kind(node) != "ModuleDeclaration":
                     continue
                 name = node.header.name.valueText

@@ -1,0 +1,328 @@
+"""The pyverilog frontend (Verilog-2001 only; slower than pyslang).
+
+Preprocessing runs ``iverilog -E`` through :func:`rtlopt.eda._run.run_tool`; the PLY parser's
+tables are written to a private temporary folder, never the user's working directory. Port
+widths are evaluated from the parameter defaults by a small constant-expression evaluator.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rtlopt.frontend._base import (
+    ClockedBlock,
+    Condition,
+    FrontendResult,
+    InstanceConnections,
+    SyntaxProblem,
+)
+from rtlopt.frontend._text import find_span, header_comment
+from rtlopt.frontend.model import Direction, Module, Parameter, Port
+
+__all__ = ["PyverilogFrontend"]
+
+log = logging.getLogger(__name__)
+
+_PARSE_ERROR_RE = re.compile(r"line:(\d+):\s*(.*)")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    """One PLY parser per process; its tables go to a temporary folder removed at exit."""
+    from pyverilog.vparser.parser import VerilogParser
+
+    outdir = tempfile.mkdtemp(prefix="rtlopt-pyverilog-")
+    atexit.register(shutil.rmtree, outdir, True)
+    return VerilogParser(outputdir=outdir, debug=False)
+
+
+def _const(text: str) -> int:
+    t = text.replace("_", "").strip()
+    m = re.match(r"^(\d*)'([sS]?)([bBoOdDhH])([0-9a-fA-FxXzZ?]+)$", t)
+    if m is None:
+        return int(t)
+    digits = re.sub(r"[xXzZ?]", "0", m.group(4))
+    return int(digits, {"b": 2, "o": 8, "d": 10, "h": 16}[m.group(3).lower()])
+
+
+_BINOPS: dict[str, Any] = {
+    "Plus": lambda a, b: a + b,
+    "Minus": lambda a, b: a - b,
+    "Times": lambda a, b: a * b,
+    "Divide": lambda a, b: a // b if b else 0,
+    "Mod": lambda a, b: a % b if b else 0,
+    "Power": lambda a, b: a**b,
+    "Sll": lambda a, b: a << b,
+    "Srl": lambda a, b: a >> b,
+    "Sla": lambda a, b: a << b,
+    "Sra": lambda a, b: a >> b,
+    "LessThan": lambda a, b: int(a < b),
+    "GreaterThan": lambda a, b: int(a > b),
+    "LessEq": lambda a, b: int(a <= b),
+    "GreaterEq": lambda a, b: int(a >= b),
+    "Eq": lambda a, b: int(a == b),
+    "NotEq": lambda a, b: int(a != b),
+    "And": lambda a, b: a & b,
+    "Or": lambda a, b: a | b,
+    "Xor": lambda a, b: a ^ b,
+    "Land": lambda a, b: int(bool(a) and bool(b)),
+    "Lor": lambda a, b: int(bool(a) or bool(b)),
+}
+
+
+def _eval(node: Any, env: Mapping[str, int]) -> int:
+    """Evaluate a constant expression; KeyError/ValueError when it is not constant."""
+    k = type(node).__name__
+    if k == "IntConst":
+        return _const(node.value)
+    if k == "Identifier":
+        return env[node.name]
+    if k in _BINOPS:
+        return int(_BINOPS[k](_eval(node.left, env), _eval(node.right, env)))
+    if k == "Uminus":
+        return -_eval(node.right, env)
+    if k == "Uplus":
+        return _eval(node.right, env)
+    if k == "Cond":
+        return _eval(node.true_value if _eval(node.cond, env) else node.false_value, env)
+    if k == "SystemCall" and node.syscall == "clog2" and node.args:
+        v = _eval(node.args[0], env)
+        return max(0, (v - 1).bit_length())
+    if k == "Rvalue":
+        return _eval(node.var, env)
+    raise ValueError(f"not a constant: {k}")
+
+
+def _nodes(node: Any) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        if type(cur).__name__ == "ModuleDef" and cur is not node:
+            continue
+        stack.extend(reversed([c for c in cur.children() if c is not None]))
+
+
+def _name(node: Any) -> str | None:
+    return node.name if type(node).__name__ == "Identifier" else None
+
+
+def _condition(node: Any) -> Condition | None:
+    low = False
+    while type(node).__name__ in ("Ulnot", "Unot"):
+        low = not low
+        node = node.right
+    k = type(node).__name__
+    if k == "Identifier":
+        return Condition(node.name, low)
+    if k in ("Eq", "NotEq", "Eql", "NotEql") and _name(node.left) is not None:
+        if type(node.right).__name__ != "IntConst":
+            return None
+        try:
+            v = _const(node.right.value)
+        except ValueError:
+            return None
+        if v not in (0, 1):
+            return None
+        is_low = (v == 0) == (k in ("Eq", "Eql"))
+        return Condition(str(_name(node.left)), is_low != low)
+    return None
+
+
+def _clocked(always: Any) -> ClockedBlock | None:
+    sens = always.sens_list
+    edges: list[tuple[str, str]] = []
+    for s in getattr(sens, "list", ()) or ():
+        name = _name(s.sig)
+        if s.type not in ("posedge", "negedge") or name is None:
+            return None
+        edges.append((s.type, name))
+    if not edges:
+        return None
+    st = always.statement
+    while type(st).__name__ == "Block":
+        if not st.statements:
+            st = None
+            break
+        st = st.statements[0]
+    cond = _condition(st.cond) if type(st).__name__ == "IfStatement" else None
+    return ClockedBlock(edges=tuple(edges), condition=cond)  # type: ignore[arg-type]
+
+
+_DIRS: dict[str, Direction] = {"Input": "input", "Output": "output", "Inout": "inout"}
+
+
+class PyverilogFrontend:
+    """Frontend on pyverilog 1.3 (Verilog-2001; preprocessing by ``iverilog -E``)."""
+
+    name = "pyverilog"
+
+    def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
+              defines: Mapping[str, str] | None = None,
+              texts: Mapping[Path, str] | None = None) -> FrontendResult:
+        """See :meth:`rtlopt.frontend.Frontend.parse`."""
+        from rtlopt.eda._run import run_tool
+
+        texts = texts or {}
+        result = FrontendResult()
+        with tempfile.TemporaryDirectory(prefix="rtlopt-pp-") as tmp:
+            work = Path(tmp)
+            for idx, path in enumerate(files):
+                src = path
+                if path in texts:
+                    src = work / f"in{idx}_{path.name}"
+                    src.write_text(texts[path])
+                    text = texts[path]
+                else:
+                    try:
+                        text = path.read_text(errors="replace")
+                    except OSError as exc:
+                        result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
+                        continue
+                out = work / f"pp{idx}.v"
+                argv = ["iverilog", "-E", "-o", str(out)]
+                argv += [f"-I{d}" for d in [path.parent, *include_dirs]]
+                argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
+                run = run_tool([*argv, str(src)], cwd=work, log_path=work / f"pp{idx}.log",
+                               timeout=60.0)
+                if run.returncode != 0 or not out.is_file():
+                    msg = run.tail(5).splitlines()
+                    why = msg[-1] if msg else "iverilog -E failed"
+                    result.errors[path] = [SyntaxProblem(path, 0, why)]
+                    continue
+                self._parse_one(path, text, out.read_text(errors="replace"), result)
+        result.modules.sort(key=lambda m: (str(m.file), m.start))
+        return result
+
+    def _parse_one(self, path: Path, text: str, pp: str, result: FrontendResult) -> None:
+        from pyverilog.vparser.parser import ParseError
+
+        parser = _parser()
+        parser.lexer.lexer.lineno = 1  # the PLY lexer keeps counting across parses
+        try:
+            ast = parser.parse(pp)
+        except ParseError as exc:
+            m = _PARSE_ERROR_RE.search(str(exc))
+            line, msg = (int(m.group(1)), m.group(2)) if m else (0, str(exc))
+            result.errors[path] = [SyntaxProblem(path, line, msg)]
+            return
+        except Exception as exc:  # PLY raises assorted errors on unsupported constructs
+            result.errors[path] = [SyntaxProblem(path, 0, f"unsupported: {exc}")]
+            return
+        for mod in ast.description.definitions:
+            if type(mod).__name__ != "ModuleDef":
+                continue
+            self._module(path, text, mod, result)
+
+    def _module(self, path: Path, text: str, mod: Any, result: FrontendResult) -> None:
+        env: dict[str, int] = {}
+        params: list[Parameter] = []
+        decls: dict[str, dict[str, Any]] = {}
+        order: list[str] = []
+        blocks: list[ClockedBlock] = []
+        conns: list[InstanceConnections] = []
+
+        port_params = bool(getattr(mod.paramlist, "params", None))
+
+        def param(p: Any, in_body: bool) -> None:
+            # IEEE 1800 6.20.1: with a parameter port list, body parameters are local
+            local = type(p).__name__ == "Localparam" or (in_body and port_params)
+            try:
+                value = _eval(p.value.var if type(p.value).__name__ == "Rvalue" else p.value, env)
+                env[p.name] = value
+                shown = str(value)
+            except (KeyError, ValueError, TypeError, AttributeError):
+                shown = "?"
+            params.append(Parameter(p.name, shown, local))
+
+        def declare(v: Any) -> None:
+            k = type(v).__name__
+            d = decls.setdefault(v.name, {})
+            if k in _DIRS:
+                d["dir"] = _DIRS[k]
+            if k == "Reg":
+                d["reg"] = True
+            if v.width is not None:
+                d["width"] = v.width
+            if getattr(v, "dimensions", None) is not None:
+                d["dims"] = v.dimensions
+            if getattr(v, "signed", False):
+                d["signed"] = True
+
+        for p in getattr(mod.paramlist, "params", ()) or ():
+            for item in getattr(p, "list", [p]):
+                if type(item).__name__ in ("Parameter", "Localparam"):
+                    param(item, False)
+        for item in getattr(mod.portlist, "ports", ()) or ():
+            k = type(item).__name__
+            if k == "Ioport":
+                declare(item.first)
+                if item.second is not None:
+                    declare(item.second)
+                order.append(item.first.name)
+            elif k == "Port":
+                order.append(item.name)
+        for node in _nodes(mod):
+            k = type(node).__name__
+            if node is mod:
+                continue
+            if k in ("Parameter", "Localparam") and not any(q.name == node.name for q in params):
+                param(node, True)
+            elif k in ("Input", "Output", "Inout", "Reg", "Wire") and node.name in order:
+                declare(node)
+            elif k == "Always":
+                blk = _clocked(node)
+                if blk is not None:
+                    blocks.append(blk)
+            elif k == "InstanceList":
+                for inst in node.instances:
+                    named: dict[str, str] = {}
+                    ordered: list[str | None] = []
+                    for arg in inst.portlist or ():
+                        actual = _name(arg.argname) if arg.argname is not None else None
+                        if arg.portname is None:
+                            ordered.append(actual)
+                        elif actual is not None:
+                            named[arg.portname] = actual
+                    conns.append(InstanceConnections(inst.module, named, tuple(ordered)))
+
+        ports: list[Port] = []
+        for name in order:
+            d = decls.get(name, {})
+            msb = lsb = 0
+            width = 1
+            if "width" in d:
+                try:
+                    msb, lsb = _eval(d["width"].msb, env), _eval(d["width"].lsb, env)
+                    width = abs(msb - lsb) + 1
+                except (KeyError, ValueError, TypeError, AttributeError):
+                    result.warnings.append(f"{path}: width of port {name} is not constant")
+            if "dims" in d:
+                for length in getattr(d["dims"], "lengths", ()) or ():
+                    try:
+                        width *= abs(_eval(length.msb, env) - _eval(length.lsb, env)) + 1
+                    except (KeyError, ValueError, TypeError, AttributeError):
+                        pass
+                msb, lsb = (width - 1, 0) if width > 1 else (0, 0)
+            direction = d.get("dir", "input")
+            ports.append(Port(name=name, direction=direction, width=width, msb=msb, lsb=lsb,
+                              signed=bool(d.get("signed", False)),
+                              is_reg=bool(d.get("reg", False)) and direction != "input"))
+        span = find_span(text, mod.name, mod.lineno)
+        start, end = (span.start, span.end) if span is not None else (0, 0)
+        result.blocks[mod.name] = blocks
+        result.connections[mod.name] = conns
+        result.modules.append(Module(
+            name=mod.name, file=path, line=span.line if span is not None else mod.lineno,
+            start=start, end=end, ports=tuple(ports), parameters=tuple(params),
+            instances=tuple(dict.fromkeys(c.module for c in conns)),
+            header_comment=header_comment(text, start) if span is not None else "",
+        ))

@@ -1,0 +1,111 @@
+"""Clock and reset inference through parse_text (pyslang)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rtlopt.errors import DesignError, PluginError
+from rtlopt.frontend import FRONTENDS, parse_text
+from rtlopt.frontend.model import Module
+
+
+def _one(text: str, name: str) -> Module:
+    return {m.name: m for m in parse_text(text)}[name]
+
+
+@pytest.mark.parametrize(
+    ("always", "resets", "low"),
+    [
+        ("always @(posedge clk or negedge rst_n) if (!rst_n) q <= 0; else q <= d;",
+         ["rst_n"], True),
+        ("always @(posedge clk or negedge rst_n) begin if (~rst_n) q <= 0; else q <= d; end",
+         ["rst_n"], True),
+        ("always @(posedge clk or posedge rst) if (rst) q <= 0; else q <= d;", ["rst"], False),
+        ("always @(posedge clk or posedge arst) if (arst == 1'b1) q <= 0; else q <= d;",
+         ["arst"], False),
+        ("always @(posedge clk, negedge arst_n) if (arst_n == 0) q <= 0; else q <= d;",
+         ["arst_n"], True),
+        ("always @(posedge clk) if (reset) q <= 0; else q <= d;", ["reset"], False),
+        ("always @(posedge clk) begin if (!resetn) q <= 0; else q <= d; end", ["resetn"], True),
+        ("always @(posedge clk) if (en) q <= d;", [], False),
+    ],
+)
+def test_reset_styles(always: str, resets: list[str], low: bool) -> None:
+    found = re.findall(r"\b(rst_n|rst|arst|arst_n|reset|resetn)\b", always)
+    names = ["clk", "d", *dict.fromkeys(found)]
+    if "en)" in always:
+        names.append("en")
+    ports = ", ".join(f"input {n}" for n in names)
+    m = _one(f"module m({ports}, output reg q);\n{always}\nendmodule\n", "m")
+    assert m.clocks == ("clk",)
+    assert list(m.resets) == resets
+    for r in resets:
+        assert m.reset_active_low[r] is low
+
+
+def test_negedge_clock_and_two_domains() -> None:
+    m = _one("""module m(input wclk, input rclk, input wrstn, input d, output reg a, output reg b);
+    always @(negedge wclk or negedge wrstn) if (!wrstn) a <= 0; else a <= d;
+    always @(posedge rclk) b <= a;
+    endmodule""", "m")
+    assert m.clocks == ("wclk", "rclk")
+    assert m.resets == ("wrstn",) and m.reset_active_low["wrstn"]
+
+
+def test_roles_through_submodule_ports() -> None:
+    text = """
+    module ff(input c, input r_n, input d, output reg q);
+      always @(posedge c or negedge r_n) if (!r_n) q <= 0; else q <= d;
+    endmodule
+    module top(input sys_clock, input sys_res, input d, output q);
+      ff u0(.c(sys_clock), .r_n(sys_res), .d(d), .q(q));
+    endmodule
+    module top2(input k, input r, input d, output q);
+      ff u1(k, r, d, q);
+    endmodule
+    """
+    top = _one(text, "top")
+    assert top.clocks == ("sys_clock",) and top.resets == ("sys_res",)
+    assert top.reset_active_low["sys_res"] is True
+    assert top.instances == ("ff",)
+    top2 = _one(text, "top2")
+    assert top2.clocks == ("k",) and top2.resets == ("r",)
+
+
+def test_combinational_has_no_clock_and_name_fallback() -> None:
+    comb = _one("module c(input [3:0] a, output [3:0] y); assign y = ~a; endmodule", "c")
+    assert comb.clocks == () and comb.resets == () and not comb.is_sequential
+    # clock only named (its use is hidden in a generate/unknown construct)
+    named = _one("module n(input clk, input rst_n, output y); assign y = clk; endmodule", "n")
+    assert named.clocks == ("clk",) and named.resets == ("rst_n",)
+    assert named.reset_active_low["rst_n"] is True
+
+
+def test_ports_params_widths_signedness() -> None:
+    m = _one("""module p #(parameter W = 4, parameter D = W * 2)
+      (input signed [W-1:0] a, input [D:1] b, output reg [$clog2(D)-1:0] c, inout e);
+      localparam L = 3;
+    endmodule""", "p")
+    got = [(p.name, p.direction, p.width, p.msb, p.lsb, p.signed, p.is_reg) for p in m.ports]
+    assert got == [("a", "input", 4, 3, 0, True, False), ("b", "input", 8, 8, 1, False, False),
+                   ("c", "output", 3, 2, 0, False, True), ("e", "inout", 1, 0, 0, False, False)]
+    assert [(q.name, q.value, q.local) for q in m.parameters] == [
+        ("W", "4", False), ("D", "W * 2", False), ("L", "3", True)]
+
+
+def test_parse_text_offsets_and_errors() -> None:
+    text = "// c\nmodule a(input x, output y); assign y = x; endmodule\nmodule b(); endmodule\n"
+    mods = parse_text(text)
+    assert [m.name for m in mods] == ["a", "b"]
+    assert text[mods[0].start:mods[0].end].startswith("module a(")
+    assert text[mods[1].start:mods[1].end] == "module b(); endmodule"
+    with pytest.raises(DesignError, match=r"candidate.v:2: syntax error"):
+        parse_text("module a(input x);\n assign = ;\nendmodule\n")
+
+
+def test_registry_names_and_unknown() -> None:
+    assert {"pyslang", "pyverilog"} <= set(FRONTENDS.names())
+    with pytest.raises(PluginError, match="known: .*pyslang"):
+        parse_text("module a; endmodule", frontend="nope")

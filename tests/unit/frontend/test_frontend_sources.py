@@ -1,0 +1,75 @@
+"""Filelists, defines and repository root discovery."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import ProjectConfig
+from rtlopt.errors import ConfigError
+from rtlopt.frontend import collect_sources, find_repo_root, parse_defines, read_filelist
+
+
+def test_parse_defines() -> None:
+    assert parse_defines(["A", "B=2", " C = x "]) == {"A": "", "B": "2", "C": "x"}
+
+
+def test_filelist_nested_incdir_define(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RTL_HOME", str(tmp_path / "rtl"))
+    (tmp_path / "rtl" / "inc").mkdir(parents=True)
+    (tmp_path / "rtl" / "a.v").write_text("module a; endmodule\n")
+    (tmp_path / "rtl" / "b.v").write_text("module b; endmodule\n")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "c.v").write_text("module c; endmodule\n")
+    (tmp_path / "sub.f").write_text("// nested\n-v lib/c.v\n+define+NESTED=1\n")
+    (tmp_path / "top.f").write_text(
+        "# comment\n+incdir+rtl/inc+rtl\n+define+W=8+FAST\n-Iinc2 -D X=3\n"
+        "$RTL_HOME/a.v  // trailing comment\n${RTL_HOME}/b.v\n-f sub.f\n")
+    lst = read_filelist(tmp_path / "top.f", tmp_path)
+    assert lst.files == [tmp_path / "rtl" / "a.v", tmp_path / "rtl" / "b.v"]
+    assert lst.library_files == [tmp_path / "lib" / "c.v"]
+    assert lst.include_dirs[:2] == [tmp_path / "rtl" / "inc", tmp_path / "rtl"]
+    assert lst.defines == {"W": "8", "FAST": "", "X": "3", "NESTED": "1"}
+
+
+def test_filelist_errors(tmp_path: Path) -> None:
+    (tmp_path / "bad.f").write_text("missing.v\n")
+    with pytest.raises(ConfigError, match="missing.v' listed but not found") as ei:
+        read_filelist(tmp_path / "bad.f", tmp_path)
+    assert ei.value.line == 1
+    (tmp_path / "loop.f").write_text("-f loop.f\n")
+    with pytest.raises(ConfigError, match="includes itself"):
+        read_filelist(tmp_path / "loop.f", tmp_path)
+    with pytest.raises(ConfigError, match="not found"):
+        read_filelist(tmp_path / "absent.f", tmp_path)
+
+
+def test_find_repo_root(tmp_path: Path) -> None:
+    (tmp_path / "r" / "rtl" / "deep").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(tmp_path / "r")], check=True)
+    f = tmp_path / "r" / "rtl" / "deep" / "x.v"
+    f.write_text("module x; endmodule\n")
+    assert find_repo_root(f) == (tmp_path / "r").resolve()
+    (tmp_path / "plain").mkdir()
+    g = tmp_path / "plain" / "y.v"
+    g.write_text("")
+    assert find_repo_root(g) == (tmp_path / "plain").resolve()
+
+
+def test_collect_sources_scan_exclude_and_headers(tmp_path: Path) -> None:
+    (tmp_path / "rtl" / "include").mkdir(parents=True)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "rtl" / "t.v").write_text("module t; endmodule\n")
+    (tmp_path / "rtl" / "include" / "defs.vh").write_text("`define W 4\n")
+    (tmp_path / "build" / "gen.v").write_text("module gen; endmodule\n")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "h.v").write_text("module h; endmodule\n")
+    proj = ProjectConfig(defines=("A=1",), exclude=("build/**",))
+    ss = collect_sources(tmp_path / "rtl" / "t.v", tmp_path, proj, defines={"A": "2"})
+    assert [p.name for p in ss.files] == ["t.v"]
+    assert (tmp_path / "rtl" / "include").resolve() in ss.include_dirs
+    assert ss.defines == {"A": "2"}
+    with pytest.raises(ConfigError, match="include directory 'nope' not found"):
+        collect_sources(tmp_path / "rtl" / "t.v", tmp_path, ProjectConfig(include_dirs=("nope",)))
