@@ -81,16 +81,17 @@ class FrontendResult:
 
     Attributes:
         modules: Every module parsed, with ports, parameters and instances (clocks/resets are
-            filled in by the caller from ``blocks`` and ``connections``).
-        blocks: Clocked always blocks, by module name.
-        connections: Instance connections, by module name.
+            filled in by the caller from ``blocks`` and ``connections``); a name may appear
+            once per file that defines it.
+        blocks: Clocked always blocks, by (file, module name).
+        connections: Instance connections, by (file, module name).
         errors: Syntax errors, by file; a file listed here contributes no modules.
         warnings: Non-fatal problems worth logging.
     """
 
     modules: list[Module] = field(default_factory=list)
-    blocks: dict[str, list[ClockedBlock]] = field(default_factory=dict)
-    connections: dict[str, list[InstanceConnections]] = field(default_factory=dict)
+    blocks: dict[tuple[Path, str], list[ClockedBlock]] = field(default_factory=dict)
+    connections: dict[tuple[Path, str], list[InstanceConnections]] = field(default_factory=dict)
     errors: dict[Path, list[SyntaxProblem]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 

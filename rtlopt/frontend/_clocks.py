@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from rtlopt.frontend._base import ClockedBlock, InstanceConnections
 from rtlopt.frontend.model import Module
@@ -123,10 +124,16 @@ def infer_clocks_resets(
 
 def resolve_hierarchy(
     modules: Mapping[str, Module],
-    blocks: Mapping[str, Sequence[ClockedBlock]],
-    connections: Mapping[str, Sequence[InstanceConnections]],
+    blocks: Mapping[tuple[Path, str], Sequence[ClockedBlock]],
+    connections: Mapping[tuple[Path, str], Sequence[InstanceConnections]],
 ) -> dict[str, Module]:
-    """Infer clocks/resets of every module, submodules first (cycles are cut)."""
+    """Infer clocks/resets of every module, submodules first (cycles are cut).
+
+    Args:
+        modules: The chosen definition of each module name.
+        blocks: Clocked blocks by (file, name).
+        connections: Instance connections by (file, name).
+    """
     done: dict[str, Module] = {}
     visiting: set[str] = set()
 
@@ -136,8 +143,9 @@ def resolve_hierarchy(
         if name not in modules or name in visiting:
             return None
         visiting.add(name)
-        mod = infer_clocks_resets(modules[name], blocks.get(name, ()),
-                                  connections.get(name, ()), visit)
+        key = (modules[name].file, name)
+        mod = infer_clocks_resets(modules[name], blocks.get(key, ()),
+                                  connections.get(key, ()), visit)
         visiting.discard(name)
         done[name] = mod
         return mod

@@ -41,10 +41,24 @@ def _syntax_error(problem: SyntaxProblem, hint: str) -> DesignError:
                        line=problem.line or None, hint=hint)
 
 
-def _with_roles(result: FrontendResult) -> dict[str, Module]:
+def _with_roles(result: FrontendResult, prefer: Path | None = None) -> dict[str, Module]:
+    """One definition per module name, with clocks/resets inferred.
+
+    When several files define a name, the target's file wins, then its folder, then the first
+    file in source order.
+    """
+
+    def rank(m: Module) -> int:
+        if prefer is None:
+            return 0
+        return 0 if m.file == prefer else 1 if m.file.parent == prefer.parent else 2
+
     by_name: dict[str, Module] = {}
-    for m in result.modules:
-        by_name.setdefault(m.name, m)
+    for m in sorted(result.modules, key=rank):
+        kept = by_name.setdefault(m.name, m)
+        if kept is not m:
+            log.info("module %s is defined in %s and %s; using the first", m.name, kept.file,
+                     m.file)
     return resolve_hierarchy(by_name, result.blocks, result.connections)
 
 
@@ -123,11 +137,9 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
         log.warning("%s", w)
     if target in result.errors:
         raise _syntax_error(result.errors[target][0], "fix the file")
-    modules = _with_roles(result)
-    here = [m for m in result.modules if m.file == target and modules.get(m.name) is not None]
-    here = [modules[m.name] for m in here if modules[m.name].file == target]
-    if not here and module is not None and module in modules:
-        pass  # a target defined in a header included by the file is still "here"
+    modules = _with_roles(result, target)
+    here = [modules[m.name] for m in result.modules
+            if m.file == target and modules[m.name].file == target]
     top = _pick_target(target, module, here, modules)
 
     # names defined in files that failed to parse, to blame the right file

@@ -194,6 +194,9 @@ class PyslangFrontend:
 
     name = "pyslang"
 
+    def __init__(self) -> None:
+        self._keep: list[Any] = []  # compilations alive while their symbols are read
+
     def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
               defines: Mapping[str, str] | None = None,
               texts: Mapping[Path, str] | None = None) -> FrontendResult:
@@ -231,9 +234,11 @@ class PyslangFrontend:
             else:
                 good.append((path, tree))
 
-        # syntax facts and module locations
-        decls: dict[str, tuple[Path, int, Any]] = {}
-        for path, tree in good:
+        # syntax facts and module locations; a name defined in several files is kept per file
+        decls: dict[tuple[Path, str], tuple[int, int]] = {}  # (file, name) -> (line, tree)
+        tree_names: list[set[str]] = []
+        for idx, (path, tree) in enumerate(good):
+            names: set[str] = set()
             # a file holding a single module has that module as its root node
             for node in [tree.root, *_walk(tree.root, frozenset({"ModuleDeclaration"}))]:
                 if _kind(node) != "ModuleDeclaration":
@@ -241,15 +246,14 @@ class PyslangFrontend:
                 name = node.header.name.valueText
                 loc = node.header.moduleKeyword.location
                 src = Path(str(sm.getFullPath(loc.buffer))) if loc.buffer else path
-                if not sm.isFileLoc(loc) or str(src) in ("", "."):
+                if not sm.isFileLoc(loc) or str(src) in ("", ".") or (
+                        src not in texts and not src.is_file()):
                     src = path
-                line = sm.getLineNumber(loc)
-                if name in decls:
-                    result.warnings.append(
-                        f"module '{name}' defined in both {decls[name][0]} and {src}; "
-                        f"using the first")
-                    continue
-                decls[name] = (src, line, node)
+                key = (src, name)
+                names.add(name)
+                if key in decls:
+                    continue  # the same header included twice
+                decls[key] = (sm.getLineNumber(loc), idx)
                 blocks: list[ClockedBlock] = []
                 conns: list[InstanceConnections] = []
                 for sub in _walk(node, frozenset({"ModuleDeclaration"})):
@@ -260,27 +264,42 @@ class PyslangFrontend:
                             blocks.append(blk)
                     elif k == "HierarchyInstantiation":
                         conns.extend(_instance_connections(sub))
-                result.blocks[name] = blocks
-                result.connections[name] = conns
+                result.blocks[key] = blocks
+                result.connections[key] = conns
+            tree_names.append(names)
 
-        # elaborate every module with default parameters
-        copts = ast.CompilationOptions()
-        copts.topModules = set(decls)
-        comp = ast.Compilation(pyslang.Bag([popts, copts]))
-        for _, tree in good:
-            comp.addSyntaxTree(tree)
-        bodies: dict[str, Any] = {}
-        for inst in comp.getRoot().topInstances:
-            bodies.setdefault(inst.body.definition.name, inst.body)
+        # elaborate every module with default parameters; trees whose module names clash go
+        # to separate compilations so each definition is elaborated on its own
+        groups: list[tuple[set[str], list[int]]] = []
+        for idx, names in enumerate(tree_names):
+            for used, members in groups:
+                if not used & names:
+                    used |= names
+                    members.append(idx)
+                    break
+            else:
+                groups.append((set(names), [idx]))
+        bodies: dict[tuple[int, str], Any] = {}  # (tree index, name) -> instance body
+        for used, members in groups:
+            copts = ast.CompilationOptions()
+            copts.topModules = set(used)
+            comp = ast.Compilation(pyslang.Bag([popts, copts]))
+            for idx in members:
+                comp.addSyntaxTree(good[idx][1])
+            for inst in comp.getRoot().topInstances:
+                for idx in members:
+                    if inst.body.definition.name in tree_names[idx]:
+                        bodies.setdefault((idx, inst.body.definition.name), inst.body)
+            self._keep.append(comp)
 
         file_texts: dict[Path, str] = {}
-        for name, (src, line, _node) in decls.items():
+        for (src, name), (line, idx) in decls.items():
             if src not in file_texts:
                 file_texts[src] = texts[src] if src in texts else src.read_text(errors="replace")
             text = file_texts[src]
             span = find_span(text, name, line)
             start, end = (span.start, span.end) if span is not None else (0, 0)
-            body = bodies.get(name)
+            body = bodies.get((idx, name))
             ports: tuple[Port, ...] = ()
             params: tuple[Parameter, ...] = ()
             if body is None:
@@ -288,11 +307,12 @@ class PyslangFrontend:
             else:
                 ports = tuple(_port(p) for p in body.portList if type(p).__name__ == "PortSymbol")
                 params = tuple(_parameter(p) for p in body.parameters)
-            instances = tuple(dict.fromkeys(c.module for c in result.connections[name]))
+            instances = tuple(dict.fromkeys(c.module for c in result.connections[(src, name)]))
             result.modules.append(Module(
                 name=name, file=src, line=line, start=start, end=end, ports=ports,
                 parameters=params, instances=instances,
                 header_comment=header_comment(text, start) if span is not None else "",
             ))
+        self._keep.clear()
         result.modules.sort(key=lambda m: (str(m.file), m.start))
         return result

@@ -318,8 +318,8 @@ class PyverilogFrontend:
                               is_reg=bool(d.get("reg", False)) and direction != "input"))
         span = find_span(text, mod.name, mod.lineno)
         start, end = (span.start, span.end) if span is not None else (0, 0)
-        result.blocks[mod.name] = blocks
-        result.connections[mod.name] = conns
+        result.blocks[(path, mod.name)] = blocks
+        result.connections[(path, mod.name)] = conns
         result.modules.append(Module(
             name=mod.name, file=path, line=span.line if span is not None else mod.lineno,
             start=start, end=end, ports=tuple(ports), parameters=tuple(params),
