@@ -1,0 +1,354 @@
+"""report.md, report.json and the plots of one run directory."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import logging
+import math
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtlopt.evaluate.result import PPA, EvalResult
+from rtlopt.report._data import Candidate, RunData, load_run, pareto_front
+
+__all__ = ["TOP_CANDIDATES", "ReportPaths", "build_report_json", "generate_report"]
+
+log = logging.getLogger(__name__)
+
+TOP_CANDIDATES = 10
+"""Rows of the top-candidates table."""
+
+_PLOT_FILES = {
+    "rewards": "rewards.png",
+    "metric": "metric.png",
+    "pareto": "pareto.png",
+    "kl_budget": "kl_budget.png",
+}
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    """Files written by :func:`generate_report`.
+
+    Attributes:
+        markdown: report.md.
+        json: report.json.
+        plots: The PNG files, in the order the report shows them.
+    """
+
+    markdown: Path
+    json: Path
+    plots: tuple[Path, ...]
+
+
+def _clean(v: Any) -> Any:
+    """JSON-safe copy: non-finite floats become ``None``."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, Mapping):
+        return {str(k): _clean(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_clean(x) for x in v]
+    return v
+
+
+def _ppa_json(ppa: PPA | None, kind: str) -> dict[str, Any] | None:
+    if ppa is None:
+        return None
+    return {"area_um2": ppa.area_um2, "delay_ps": ppa.delay_ps, "power_uw": ppa.power_uw,
+            "adp": ppa.adp, "ppa_product": ppa.ppa_product,
+            "metric": ppa.ppa_product if kind == "ppa" else ppa.adp}
+
+
+def _ratio(new: float | None, old: float | None) -> float | None:
+    if new is None or old is None or old == 0:
+        return None
+    return new / old
+
+
+def _formal_json(res: EvalResult | None) -> dict[str, Any] | None:
+    if res is None:
+        return None
+    f, sim = res.formal, res.sim
+    return {
+        "verdict": f.verdict.value if f else "not run",
+        "method": f.method if f else "simulation only",
+        "reason": f.reason if f else "",
+        "sim_vectors": sim.vectors if sim else None,
+        "sim_mismatches": sim.mismatches if sim else None,
+        "sim_classes": dict(sim.classes) if sim else {},
+    }
+
+
+def _candidate_row(c: Candidate, kind: str, ref_metric: float | None) -> dict[str, Any]:
+    r = c.result
+    m = c.metric(kind)
+    return {
+        "hash": c.hash, "step": c.step, "parent": c.parent, "status": r.status.value,
+        "stage": r.stage.value, "accepted": r.accepted, "reward": r.reward,
+        "ppa": _ppa_json(r.ppa, kind), "metric": m, "ratio": _ratio(m, ref_metric),
+        "verdict": r.formal.verdict.value if r.formal else None, "reason": r.reason,
+    }
+
+
+def _top(data: RunData) -> list[Candidate]:
+    rewarded = [c for c in data.candidates if c.result.reward is not None]
+    rewarded.sort(key=lambda c: (not c.result.accepted, -float(c.result.reward or 0.0),
+                                 c.step if c.step is not None else 0, c.hash))
+    return rewarded[:TOP_CANDIDATES]
+
+
+def _summary(data: RunData) -> dict[str, Any]:
+    steps = data.steps
+
+    def total(key: str) -> float | None:
+        vals = [r.get(key) for r in steps]
+        nums = [float(v) for v in vals if isinstance(v, int | float) and not isinstance(v, bool)]
+        return sum(nums) if nums else None
+
+    last = steps[-1] if steps else {}
+    return {
+        "steps_done": len(steps),
+        "steps_configured": data.configured_steps,
+        "last_step": last.get("step"),
+        "best_reward": last.get("best_reward"),
+        "best_metric": last.get("best_metric"),
+        "rollouts": total("rollouts"),
+        "accepted": total("accepted"),
+        "tokens": total("tokens"),
+        "time_s": total("time_s"),
+        "candidates": len(data.candidates),
+        "accepted_candidates": len(data.accepted()),
+    }
+
+
+def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any]:
+    """The machine-readable report: the step records verbatim plus summaries."""
+    kind = data.metric
+    ref_metric = data.reference_metric
+    best = data.best
+    best_metric = None
+    if best is not None and best.ppa is not None:
+        best_metric = best.ppa.ppa_product if kind == "ppa" else best.ppa.adp
+    ratio = _ratio(best_metric, ref_metric)
+    acc = data.accepted()
+    front = pareto_front([(c.result.ppa.area_um2, c.result.ppa.delay_ps)
+                          for c in acc if c.result.ppa is not None])
+    on_front = [c.hash for c in acc if c.result.ppa is not None
+                and (c.result.ppa.area_um2, c.result.ppa.delay_ps) in front]
+    prov = data.provenance
+    rep: dict[str, Any] = _clean({
+        "run": data.run,
+        "module": data.module,
+        "status": data.status,
+        "metric": kind,
+        "reference": {
+            "reward": data.reference_reward,
+            "ppa": _ppa_json(data.reference.ppa if data.reference else None, kind),
+            "metric": ref_metric,
+        },
+        "best": None if best is None else {
+            "hash": data.best_hash,
+            "reward": best.reward,
+            "ppa": _ppa_json(best.ppa, kind),
+            "metric": best_metric,
+            "ratio": ratio,
+            "improvement_pct": None if ratio is None else 100.0 * (1.0 - ratio),
+            "equivalence": _formal_json(best),
+        },
+        "summary": _summary(data),
+        "steps": data.steps,
+        "top_candidates": [_candidate_row(c, kind, ref_metric) for c in _top(data)],
+        "pareto": on_front,
+        "delta_schedule": data.delta_schedule,
+        "tools": prov.get("tools", {}),
+        "flow": prov.get("flow", {}),
+        "seed": prov.get("seed"),
+        "command": prov.get("command") or data.run.get("command"),
+        "plots": {k: p.name for k, p in plots.items()},
+    })
+    return rep
+
+
+# ------------------------------------------------------------------------ markdown
+
+
+def _fmt(x: Any, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int):
+        return f"{x:,}"
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            return "-"
+        return f"{x:,.0f}" if abs(x) >= 1e4 else f"{x:.{digits}g}"
+    return str(x)
+
+
+def _pct(new: float | None, old: float | None) -> str:
+    r = _ratio(new, old)
+    return "-" if r is None else f"{100.0 * (r - 1.0):+.1f} %"
+
+
+def _md_table(header: list[str], rows: list[list[str]], align: str) -> list[str]:
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---:" if a == "r" else "---" for a in align) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def _flat(d: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    rows: list[tuple[str, Any]] = []
+    for k, v in d.items():
+        if isinstance(v, Mapping):
+            rows.extend(_flat(v, f"{prefix}{k}."))
+        else:
+            rows.append((f"{prefix}{k}", v))
+    return rows
+
+
+def _diff(data: RunData) -> str:
+    if data.best_code is None or not data.reference_code:
+        return ""
+    name = data.module
+    lines = difflib.unified_diff(
+        data.reference_code.splitlines(keepends=True), data.best_code.splitlines(keepends=True),
+        fromfile=f"reference/{name}.v", tofile=f"optimized/{name}.v")
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> str:
+    kind = data.metric
+    s = rep["summary"]
+    ref = data.reference.ppa if data.reference else None
+    best = data.best
+    out = [f"# rtlopt report: `{data.module}`", ""]
+    steps_txt = f"{s['steps_done']}" + (f" of {s['steps_configured']}"
+                                        if s["steps_configured"] else "")
+    out += [f"- Run: `{data.run.get('run_id', data.path.name)}`, status **{data.status}**, "
+            f"{steps_txt} steps",
+            f"- Target: `{data.run.get('target_file', '?')}`, PDK `{data.run.get('pdk', '?')}`, "
+            f"figure of merit **{kind.upper()}**",
+            f"- Rollouts {_fmt(s['rollouts'])}, accepted {_fmt(s['accepted'])}, "
+            f"tokens {_fmt(s['tokens'])}, wall time {_fmt(s['time_s'], 3)} s", ""]
+    if data.status in ("running", "interrupted"):
+        out += [f"> The run is **{data.status}**: this report covers the steps recorded so far.",
+                ""]
+    out += ["## Result", ""]
+    if best is None or best.ppa is None:
+        out += ["No candidate has passed every equivalence gate yet: the module is unchanged.", ""]
+    else:
+        b = best.ppa
+        rows = [["area (µm²)", _fmt(ref.area_um2 if ref else None), _fmt(b.area_um2),
+                 _pct(b.area_um2, ref.area_um2 if ref else None)],
+                ["delay (ps)", _fmt(ref.delay_ps if ref else None), _fmt(b.delay_ps),
+                 _pct(b.delay_ps, ref.delay_ps if ref else None)]]
+        if b.power_uw is not None or (ref is not None and ref.power_uw is not None):
+            rows.append(["power (µW)", _fmt(ref.power_uw if ref else None), _fmt(b.power_uw),
+                         _pct(b.power_uw, ref.power_uw if ref else None)])
+        rows.append([f"**{kind.upper()}**", _fmt(rep["reference"]["metric"]),
+                     _fmt(rep["best"]["metric"]),
+                     f"**{_pct(rep['best']['metric'], rep['reference']['metric'])}**"])
+        rows.append(["reward", _fmt(data.reference_reward), _fmt(best.reward), ""])
+        out += _md_table(["metric", "reference", "best", "change"], rows, "lrrr") + [""]
+        eq = rep["best"]["equivalence"]
+        out += ["### Equivalence", "",
+                f"- Formal: **{eq['verdict']}** ({eq['method']})"
+                + (f": {eq['reason']}" if eq["reason"] else ""),
+                f"- Simulation: {_fmt(eq['sim_vectors'])} vectors, "
+                f"{_fmt(eq['sim_mismatches'])} mismatches"
+                + (" (" + ", ".join(f"{k} {v}" for k, v in eq["sim_classes"].items()) + ")"
+                   if eq["sim_classes"] else ""), ""]
+    out += ["## Progress", ""]
+    titles = {"rewards": "Reward trajectory", "metric": f"Best {kind.upper()}",
+              "pareto": "Area vs delay", "kl_budget": "KL budget"}
+    for key, p in plots.items():
+        out += [f"![{titles[key]}]({p.name})", ""]
+    if data.steps:
+        rows = [[str(r["step"]), _fmt(r.get("max_reward")), _fmt(r.get("mean_reward")),
+                 _fmt(r.get("best_reward")), _fmt(r.get("best_metric")), _fmt(r.get("delta"), 3),
+                 str(r.get("rule", "")), f"{_fmt(r.get('accepted'))}/{_fmt(r.get('rollouts'))}"]
+                for r in data.steps]
+        out += ["<details><summary>Per-step numbers</summary>", ""]
+        out += _md_table(["step", "max reward", "mean reward", "best reward",
+                          f"best {kind.upper()}", "δ", "rule", "accepted"], rows, "rrrrrrlr")
+        out += ["", "</details>", ""]
+    else:
+        out += ["No step has been recorded yet.", ""]
+    top = rep["top_candidates"]
+    if top:
+        out += ["## Top candidates", ""]
+        rows = []
+        for c in top:
+            ppa = c["ppa"] or {}
+            rows.append([f"`{c['hash'][:12]}`", _fmt(c["step"]), _fmt(c["reward"]),
+                         "yes" if c["accepted"] else f"no ({c['stage']})",
+                         _fmt(ppa.get("area_um2")), _fmt(ppa.get("delay_ps")),
+                         _fmt(c["metric"]), _pct(c["metric"], rep["reference"]["metric"]),
+                         c["verdict"] or "-"])
+        out += _md_table(["candidate", "step", "reward", "accepted", "area (µm²)", "delay (ps)",
+                          kind.upper(), "vs reference", "formal"], rows, "lrrlrrrrl") + [""]
+    diff = _diff(data)
+    if diff:
+        out += ["## Module diff", "", "```diff", diff.rstrip("\n"), "```", ""]
+    out += ["## Flow and tools", ""]
+    tools = rep["tools"]
+    if tools:
+        out += _md_table(["tool", "version"], [[str(k), f"`{v}`"] for k, v in tools.items()],
+                         "ll") + [""]
+    flow = rep["flow"]
+    if isinstance(flow, Mapping) and flow:
+        out += _md_table(["flow setting", "value"],
+                         [[k, f"`{v}`"] for k, v in _flat(flow)], "ll") + [""]
+    extra = [("seed", rep["seed"]), ("KL budget", data.delta_schedule),
+             ("command", rep["command"])]
+    out += [f"- {k}: `{v}`" for k, v in extra if v is not None]
+    out += ["", "Ratios compare designs measured in this one flow; absolute numbers depend on "
+            "the tool versions above.", ""]
+    return "\n".join(out)
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def generate_report(run_dir: Path) -> ReportPaths:
+    """Write report.md, report.json and the PNG plots into ``run_dir``.
+
+    Works on finished, running and interrupted runs (partial steps.jsonl, no best.json).
+    A plot that fails to render is logged and left out; the text reports are always written.
+    """
+    from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
+
+    run_dir = Path(run_dir)
+    data = load_run(run_dir)
+    jobs: dict[str, Callable[[RunData, Path], Path]] = {}
+    if data.steps:
+        jobs["rewards"] = plot_rewards
+        jobs["metric"] = plot_metric
+    jobs["pareto"] = plot_pareto
+    deltas = {r.get("delta") for r in data.steps}
+    if data.steps and (data.delta_schedule != "fixed" or len(deltas) > 1):
+        jobs["kl_budget"] = plot_kl_budget
+    plots: dict[str, Path] = {}
+    for key, fn in jobs.items():
+        target = run_dir / _PLOT_FILES[key]
+        try:
+            plots[key] = fn(data, target)
+        except (ValueError, RuntimeError, OSError) as exc:
+            log.warning("plot %s failed: %s", target.name, exc)
+    rep = build_report_json(data, plots)
+    json_path = run_dir / "report.json"
+    _atomic_text(json_path, json.dumps(rep, indent=2, allow_nan=False) + "\n")
+    md_path = run_dir / "report.md"
+    _atomic_text(md_path, _markdown(data, rep, plots))
+    log.info("report written to %s", md_path)
+    return ReportPaths(markdown=md_path, json=json_path, plots=tuple(plots.values()))
