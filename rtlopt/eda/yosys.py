@@ -2,8 +2,10 @@
 
 The script is the TTT-RTL local flow (``read_verilog -sv; hierarchy -check; flatten; synth;
 dfflibmap; abc; opt_clean -purge; stat; write_verilog -noattr -noexpr``) plus constant mapping
-to tie cells (``setundef -zero; splitnets -ports; hilomap``) so that OpenSTA can read every
-netlist; on the C910 LZA the numbers are unchanged by it.
+to tie cells and removal of net aliases (``setundef -zero; splitnets -ports; opt_clean -purge;
+hilomap``, ``write_verilog -simple-lhs``) so that OpenSTA 2.0.17, which rejects ``assign``
+statements with constants or concatenations, can read every netlist; on the C910 LZA the
+numbers are unchanged by it.
 
 Engines: ``yosys`` runs the binary on PATH through ``run_tool`` (Debian's 0.23 reproduces the
 paper's C910 reference exactly); ``pyosys`` runs the same script in-process through the pyosys
@@ -117,10 +119,11 @@ def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist:
     if tie_hi is not None and tie_lo is not None:
         lines += ["setundef -zero",
                   "splitnets -ports",
+                  "opt_clean -purge",
                   f"hilomap -singleton -hicell {tie_hi[0]} {tie_hi[1]} "
                   f"-locell {tie_lo[0]} {tie_lo[1]}"]
     lines += [f"tee -q -o {_q(stat_file)} stat -liberty {_q(libs.area)}",
-              f"write_verilog -noattr -noexpr {_q(netlist)}"]
+              f"write_verilog -noattr -noexpr -simple-lhs {_q(netlist)}"]
     return "\n".join(lines) + "\n"
 
 
