@@ -222,6 +222,10 @@ class StatePool:
         """
         return self._states[state_id]
 
+    def find(self, state_id: int) -> State | None:
+        """The state with this id, or ``None`` when it was never added or has been pruned."""
+        return self._states.get(state_id)
+
     def best(self, accepted_only: bool = True) -> State | None:
         """The highest-reward state (oldest on ties); with ``accepted_only`` only accepted ones."""
         pool = [s for s in self._states.values() if s.accepted or not accepted_only]

@@ -130,6 +130,9 @@ def test_update_and_lineage_survive_pruning_of_ancestor() -> None:
     (b,) = pool.update(1, {a.id: [_child("module b;", 5.0)]})
     (c,) = pool.update(2, {ROOT_ID: [_child("module c;", 3.0)]})
     assert a.id not in pool  # lowest reward, pruned
+    assert pool.find(a.id) is None and pool.find(b.id) is pool.get(b.id)
+    with pytest.raises(KeyError):
+        pool.get(a.id)
     assert b.ancestors == (ROOT_ID, a.id)
     pool.record_expansion([b.id])  # ancestor missing: no error
     assert pool.get(b.id).visits == 1
