@@ -136,10 +136,13 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
         The branch, its commit and the diff.
 
     Raises:
+        ValueError: ``new_module_text`` does not define ``module_name``.
         RepoError: not a repository, no commits, detached HEAD, target outside the repository or
             not committed, the branch exists, the module is missing at HEAD, the module has
             uncommitted changes, or git failed (commit identity, push).
     """
+    if find_span(new_module_text, module_name) is None:
+        raise ValueError(f"the replacement text does not define module '{module_name}'")
     repo = _open_repo(repo_root)
     top = Path(str(repo.working_tree_dir)).resolve()
     head = _head_commit(repo, top)

@@ -178,7 +178,8 @@ def test_error_module_changed_in_work_tree(repo: Path) -> None:
 
 def test_error_module_missing_at_head(repo: Path) -> None:
     with pytest.raises(RepoError, match="modules: adder, keep_me"):
-        write_branch(repo, repo / "rtl" / "top.v", "nosuch", NEW_ADDER, branch="b", message="m")
+        write_branch(repo, repo / "rtl" / "top.v", "nosuch",
+                     NEW_ADDER.replace("module adder", "module nosuch"), branch="b", message="m")
 
 
 def test_error_bad_branch_name(repo: Path) -> None:
