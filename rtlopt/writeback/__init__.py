@@ -9,5 +9,7 @@ Public API:
 
 from rtlopt.writeback._branch import BranchResult, assert_clean, write_branch
 from rtlopt.writeback._message import commit_message, percent_change
+from rtlopt.writeback._preflight import preflight_branch
 
-__all__ = ["BranchResult", "assert_clean", "commit_message", "percent_change", "write_branch"]
+__all__ = ["BranchResult", "assert_clean", "commit_message", "percent_change", "preflight_branch",
+           "write_branch"]
