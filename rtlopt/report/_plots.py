@@ -81,9 +81,16 @@ def _style(ax: Axes) -> None:
     ax.spines["right"].set_visible(False)
 
 
-def _step_ticks(ax: Axes) -> None:
+def _step_ticks(ax: Axes, steps: Sequence[dict[str, Any]]) -> None:
+    """Integer step ticks over the recorded steps (half a step of margin each side)."""
     from matplotlib.ticker import MaxNLocator
 
+    xs = [int(r["step"]) for r in steps]
+    if xs:
+        ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
+        if max(xs) - min(xs) <= 12:  # few steps: one tick each (MaxNLocator would use 0.1)
+            ax.set_xticks(range(min(xs), max(xs) + 1))
+            return
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
@@ -100,7 +107,8 @@ def plot_rewards(data: RunData, path: Path) -> Path:
     for ax, (key, title) in zip(axes, panels, strict=True):
         xs, ys = _series(data.steps, key)
         if key == "best_reward":
-            ax.step(xs, ys, where="post", color=_RUN_COLOR, lw=2, label=data.module)
+            ax.step(xs, ys, where="post", color=_RUN_COLOR, lw=2, marker="o", ms=3,
+                    label=data.module)
         else:
             ax.plot(xs, ys, color=_RUN_COLOR, lw=1.6, marker="o", ms=3, label=data.module)
         ax.axhline(ref, color=_REF_COLOR, ls="--", lw=1.3, label=f"reference ({ref:.3g})")
@@ -108,11 +116,13 @@ def plot_rewards(data: RunData, path: Path) -> Path:
         ax.set_xlabel("step")
         ax.set_ylabel("reward")
         _style(ax)
-        _step_ticks(ax)
+        _step_ticks(ax, data.steps)
         top = max([ref, *ys]) if ys else ref
         ax.set_ylim(bottom=min([0.0, *ys]), top=top * 1.08 + 0.1)
     axes[0].legend(loc="lower right", fontsize=9, frameon=False)
-    fig.suptitle(f"{data.module}: reward trajectory ({len(data.steps)} steps)", fontsize=12)
+    n = len(data.steps)
+    fig.suptitle(f"{data.module}: reward trajectory ({n} step{'s' if n != 1 else ''})",
+                 fontsize=12)
     fig.tight_layout()
     return _save(fig, path)
 
@@ -140,15 +150,12 @@ def plot_metric(data: RunData, path: Path) -> Path:
     ax.set_xlabel("step")
     ax.set_ylabel(_metric_label(kind))
     ax.set_title(f"{data.module}: best {kind.upper()} so far (lower is better)", fontsize=11)
-    all_steps = [int(r["step"]) for r in data.steps]
-    if all_steps:
-        ax.set_xlim(min(all_steps) - 0.5, max(all_steps) + 0.5)
     vals = [*ys, *([ref] if ref is not None else [])]
     if vals:
         ax.set_ylim(0, max(vals) * 1.12)
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
     _style(ax)
-    _step_ticks(ax)
+    _step_ticks(ax, data.steps)
     ax.legend(loc="lower left", fontsize=9, frameon=False)
     fig.tight_layout()
     return _save(fig, path)
@@ -195,7 +202,8 @@ def plot_pareto(data: RunData, path: Path) -> Path:
     ax.set_ylabel("delay (ps)")
     ax.set_title(f"{data.module}: area vs delay of equivalent designs", fontsize=11)
     _style(ax)
-    ax.legend(loc="upper right", fontsize=9, frameon=True, framealpha=0.9)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper right", fontsize=9, frameon=True, framealpha=0.9)
     fig.tight_layout()
     return _save(fig, path)
 
@@ -227,7 +235,7 @@ def plot_kl_budget(data: RunData, path: Path) -> Path:
     ax.set_ylabel("KL budget δ")
     ax.set_title(f"{data.module}: KL budget ({data.delta_schedule})", fontsize=11)
     _style(ax)
-    _step_ticks(ax)
+    _step_ticks(ax, data.steps)
     top = max([*ys, ln2]) if ys else ln2
     ax.set_ylim(0, top * 1.25)
     ax.legend(loc="upper left", fontsize=8, frameon=False, ncol=3, title="δ set by",

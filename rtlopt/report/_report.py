@@ -334,7 +334,8 @@ def generate_report(run_dir: Path) -> ReportPaths:
     if data.steps:
         jobs["rewards"] = plot_rewards
         jobs["metric"] = plot_metric
-    jobs["pareto"] = plot_pareto
+    if data.accepted() or (data.reference is not None and data.reference.ppa is not None):
+        jobs["pareto"] = plot_pareto
     deltas = {r.get("delta") for r in data.steps}
     if data.steps and (data.delta_schedule != "fixed" or len(deltas) > 1):
         jobs["kl_budget"] = plot_kl_budget

@@ -192,7 +192,7 @@ def test_report_of_empty_run(tmp_path: Path) -> None:
     rep = json.loads(paths.json.read_text())
     assert rep["steps"] == [] and rep["best"] is None
     assert rep["reference"]["reward"] == pytest.approx(11.1)  # w_syn + w_func + w_ppa defaults
-    assert [p.name for p in paths.plots] == ["pareto.png"]
+    assert paths.plots == ()  # nothing to draw yet
     assert "No step has been recorded yet." in paths.markdown.read_text()
 
 
