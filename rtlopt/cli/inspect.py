@@ -30,9 +30,15 @@ def inspect(target: Path, module: str | None, config_file: Path | None,
     rc = resolve(target, {"project.frontend": frontend}, config_file)
     design = load_target(target, module, rc, include_dirs, defines)
     t = design.target
-    hdir = (harness_dir or Path(rc.config.run.runs_dir if Path(rc.config.run.runs_dir).is_absolute()
-                                else design.root / rc.config.run.runs_dir).parent / "harness" / t.name)
-    hdir = hdir.resolve()
+    if harness_dir is None:
+        # Never write next to the user's sources: the harness goes to the cache.
+        import hashlib
+        import os
+
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rtlopt"
+        key = hashlib.sha256(str(t.file).encode()).hexdigest()[:8]
+        harness_dir = cache / "harness" / f"{t.name}-{key}"
+    hdir = harness_dir.resolve()
     hdir.mkdir(parents=True, exist_ok=True)
     tb = build_testbench(design, rc.config.harness, secrets.token_hex(8))
     (hdir / "rtlopt_tb.v").write_text(tb.text)

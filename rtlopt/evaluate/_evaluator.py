@@ -9,6 +9,7 @@ reward is ``w_syn*r_syn + w_func*r_func + w_ppa*M_ref/M``. Tool crashes and time
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
@@ -106,6 +107,7 @@ class Evaluator:
             "reward": to_dict(cfg.reward),
             "pdk": getattr(self.pdk, "md5", None) or getattr(self.pdk, "name", None),
             "tools": self._versions,
+            "code": _code_fingerprint(),
         }
         return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -457,6 +459,19 @@ def interface_problem(target: Module, mods: Mapping[str, Module]) -> str:
         if p.signed != q.signed:
             return f"port '{n}' signedness differs from the reference"
     return ""
+
+
+@functools.lru_cache(maxsize=1)
+def _code_fingerprint() -> str:
+    """Hash of rtlopt's own sources: a cached result is only reused by the code that made it."""
+    import rtlopt
+
+    root = Path(rtlopt.__file__).parent
+    h = hashlib.sha256(rtlopt.__version__.encode())
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def make_workdir(prefix: str = "rtlopt-eval-") -> Path:
