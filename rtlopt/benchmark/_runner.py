@@ -1,0 +1,581 @@
+"""Running a benchmark suite: one optimization per design, resumable, with the suite's testbench.
+
+A bench output folder holds one run directory per design (``<out>/runs/<design>/``) and, once
+a design is finished, its outcome (``<out>/runs/<design>/bench.json``). Rerunning the same
+bench skips designs with an outcome and resumes the others from their last checkpoint
+(:meth:`rtlopt.run.Optimizer.prepare` with ``resume=True``).
+
+Every accepted design (formally/simulation-equivalent with PPA) is additionally simulated
+against the suite's own testbench (:func:`rtlopt.benchmark.suite.run_suite_testbench`); when the
+best one fails it, the next-best accepted candidate of the run is tried. A design that cannot
+be measured (parse error, reference that does not synthesize, ...) gets a status and a reason,
+never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.benchmark.suite import (
+    SuiteDesign,
+    SuiteTbResult,
+    load_suite,
+    module_names,
+    run_suite_testbench,
+)
+from rtlopt.benchmark.summary import BenchRow
+from rtlopt.config import Config, ResolvedConfig, load_config
+from rtlopt.errors import RtloptError, UsageError
+
+__all__ = [
+    "BenchEvents",
+    "BenchOptions",
+    "BenchStatus",
+    "DesignResult",
+    "ReferenceResult",
+    "accepted_candidates",
+    "bench_rows",
+    "default_workers",
+    "measure_references",
+    "optimize_design",
+    "reference_rows",
+    "run_bench",
+]
+
+log = logging.getLogger(__name__)
+
+OUTCOME_FILE = "bench.json"
+
+
+class BenchStatus:
+    """Status words of a design in a bench table (plain strings so CSVs stay readable)."""
+
+    IMPROVED = "improved"
+    NO_IMPROVEMENT = "no improvement"
+    NO_ACCEPTED = "no accepted design"
+    TB_REJECTED = "suite tb rejected"
+    UNMEASURABLE = "unmeasurable"
+    LOAD_ERROR = "load error"
+    SKIPPED = "skipped"
+    ERROR = "error"
+    MEASURED = "measured"
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """Everything a bench run needs besides the designs.
+
+    Attributes:
+        kind: Suite layout (a key of ``rtlopt.benchmark.SUITE_KINDS``).
+        suite_path: The suite's folder.
+        out_dir: Bench output folder (run directories, tables, chart).
+        overrides: Dotted configuration overrides (``{"flow.pdk": "nangate45", ...}``), applied
+            to every design.
+        liberty: A liberty file instead of the PDK's.
+        designs: Design names to run (default: all).
+        jobs: Designs optimized at once.
+        config_file: A configuration file for every design.
+        candidates: Scripted backend root: ``<candidates>/<design>/`` holds a design's
+            candidates (a folder of ``.v`` files directly under it serves every design).
+        suite_tb: Run the suite's testbench as an extra gate on accepted designs.
+        command: The command line, for provenance.
+    """
+
+    kind: str
+    suite_path: Path
+    out_dir: Path
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    liberty: Path | None = None
+    designs: tuple[str, ...] | None = None
+    jobs: int = 1
+    config_file: Path | None = None
+    candidates: Path | None = None
+    suite_tb: bool = True
+    command: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReferenceResult:
+    """The reference measurement of one design (``--reference-only``)."""
+
+    design: str
+    status: str
+    detail: str = ""
+    area_um2: float | None = None
+    delay_ps: float | None = None
+    power_uw: float | None = None
+    metric: str = ""
+    ref_metric: float | None = None
+    seconds: float = 0.0
+
+    @property
+    def measurable(self) -> bool:
+        """The reference has a positive figure of merit."""
+        return self.ref_metric is not None and self.ref_metric > 0.0
+
+
+@dataclass(frozen=True)
+class DesignResult:
+    """The outcome of optimizing one design.
+
+    Attributes:
+        design: Design name.
+        status: A :class:`BenchStatus` word.
+        detail: Why (failure reason, suite testbench verdict, ...).
+        metric: Figure of merit (``adp`` or ``ppa``).
+        ref_metric: The reference's metric.
+        best_metric: Metric of the chosen design (best accepted that passes the suite gate).
+        ratio: ``best_metric / ref_metric`` (``None`` without a chosen design).
+        best_reward: Reward of the chosen design.
+        max_reward: Best reward of any rollout of the run (accepted or not).
+        candidate: Source hash of the chosen design.
+        suite_tb: Suite testbench verdict of the chosen design (or why it was not run).
+        tb_fallbacks: Accepted candidates tried before the chosen one that failed the suite
+            testbench.
+        run_dir: The design's run directory.
+        steps: Steps completed.
+        seconds: Wall-clock time of this invocation on the design.
+        resumed: The run continued an interrupted one.
+    """
+
+    design: str
+    status: str
+    detail: str = ""
+    metric: str = ""
+    ref_metric: float | None = None
+    best_metric: float | None = None
+    ratio: float | None = None
+    best_reward: float | None = None
+    max_reward: float | None = None
+    candidate: str | None = None
+    suite_tb: str = ""
+    tb_fallbacks: int = 0
+    run_dir: str = ""
+    steps: int = 0
+    seconds: float = 0.0
+    resumed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> DesignResult:
+        """Inverse of :meth:`to_json` (unknown keys are ignored)."""
+        names = DesignResult.__dataclass_fields__
+        return DesignResult(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass
+class BenchEvents:
+    """Progress callbacks (all optional; called from worker threads)."""
+
+    on_start: Callable[[str], None] | None = None
+    on_step: Callable[[str, int, int], None] | None = None  # design, step, steps
+    on_done: Callable[[DesignResult | ReferenceResult], None] | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+class _Cancelled(KeyboardInterrupt):
+    """Raised inside a design's run when the bench is being interrupted."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-design set-up
+
+
+def default_workers(jobs: int) -> int:
+    """Evaluation workers per design when ``jobs`` designs run at once (cores / jobs, >= 1)."""
+    return max(1, (os.cpu_count() or 1) // max(1, jobs))
+
+
+def _resolve(d: SuiteDesign, opts: BenchOptions, extra: Mapping[str, Any]) -> ResolvedConfig:
+    overrides = {**opts.overrides, **extra}
+    if overrides.get("eval.workers") is None:
+        overrides["eval.workers"] = default_workers(opts.jobs)
+    return load_config(d.reference_file, overrides=overrides, config_file=opts.config_file)
+
+
+def _load(d: SuiteDesign, cfg: Config) -> Any:
+    from rtlopt.frontend import load_design
+
+    return load_design(d.reference_file, d.module, cfg.project)
+
+
+def _pdk(cfg: Config, liberty: Path | None) -> Any:
+    from rtlopt.pdk import resolve_pdk
+
+    lib = liberty or (Path(cfg.flow.liberty) if cfg.flow.liberty else None)
+    return resolve_pdk(cfg.flow.pdk, lib)
+
+
+def _metric_of(ref: Any, kind: str) -> float | None:
+    if ref.ppa is None:
+        return None
+    try:
+        value = float(ref.ppa.metric(kind))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value > 0.0 else None
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, RtloptError):
+        return exc.one_line()
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _known(d: SuiteDesign, reason: str) -> str:
+    return f"{reason} (known issue: {d.known_issue})" if d.known_issue else reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Reference-only pass
+
+
+def _measure_one(d: SuiteDesign, opts: BenchOptions) -> ReferenceResult:
+    from rtlopt.evaluate import Evaluator
+
+    t0 = time.monotonic()
+    try:
+        cfg = _resolve(d, opts, {"eval.workers": 1, "eval.cache": False}).config
+        design = _load(d, cfg)
+        pdk = _pdk(cfg, opts.liberty)
+    except RtloptError as exc:
+        return ReferenceResult(d.name, BenchStatus.LOAD_ERROR, _known(d, _reason(exc)),
+                               seconds=time.monotonic() - t0)
+    work = opts.out_dir / "references" / d.name
+    try:
+        with Evaluator(design, cfg, work, pdk) as ev:
+            ref = ev.reference()
+            kind = ev.metric_kind
+    except (RtloptError, OSError, ValueError) as exc:
+        return ReferenceResult(d.name, BenchStatus.UNMEASURABLE, _known(d, _reason(exc)),
+                               seconds=time.monotonic() - t0)
+    finally:
+        if not cfg.eval.keep_scratch:
+            shutil.rmtree(work, ignore_errors=True)
+    value = _metric_of(ref, kind)
+    p = ref.ppa
+    status = BenchStatus.MEASURED if value is not None else BenchStatus.UNMEASURABLE
+    detail = "" if value is not None else _known(d, ref.reason or f"no positive {kind} metric")
+    if value is not None and d.known_issue:
+        detail = f"known issue: {d.known_issue}"
+    return ReferenceResult(
+        d.name, status, detail, area_um2=p.area_um2 if p else None,
+        delay_ps=p.delay_ps if p else None, power_uw=p.power_uw if p else None, metric=kind,
+        ref_metric=value, seconds=time.monotonic() - t0,
+    )
+
+
+def measure_references(opts: BenchOptions, events: BenchEvents | None = None,
+                       designs: Sequence[SuiteDesign] | None = None) -> list[ReferenceResult]:
+    """Measure the reference of every design (area, delay, power, metric), ``jobs`` at once.
+
+    Raises:
+        UsageError: unknown suite kind, missing folder or unknown design names.
+    """
+    events = events or BenchEvents()
+    suite = list(designs) if designs is not None else load_suite(
+        opts.kind, opts.suite_path, opts.designs)
+
+    def one(d: SuiteDesign) -> ReferenceResult:
+        if events.on_start:
+            events.on_start(d.name)
+        res = _measure_one(d, opts)
+        if events.on_done:
+            events.on_done(res)
+        return res
+
+    return _parallel(suite, one, opts.jobs, events)
+
+
+def reference_rows(results: Sequence[ReferenceResult]) -> list[BenchRow]:
+    """Bench rows (no method columns) of a reference-only pass."""
+    return [BenchRow(r.design, r.ref_metric, {}, r.status, r.detail) for r in results]
+
+
+# ---------------------------------------------------------------------------------------------
+# Optimization pass
+
+
+def accepted_candidates(run_dir: Path, kind: str) -> list[tuple[float, str, Path]]:
+    """The accepted candidates of a run, best (lowest metric) first.
+
+    Returns:
+        ``(metric, source hash, .v path)`` per accepted candidate with PPA numbers.
+    """
+    from rtlopt.evaluate import EvalResult
+
+    found: list[tuple[float, str, Path]] = []
+    for jf in sorted((run_dir / "candidates").glob("*.json")):
+        vf = jf.with_suffix(".v")
+        try:
+            res = EvalResult.from_json(json.loads(jf.read_text()))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("skipping unreadable candidate record %s: %s", jf, exc)
+            continue
+        value = _metric_of(res, kind)
+        if res.accepted and value is not None and vf.is_file():
+            found.append((value, res.source_hash or jf.stem, vf))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return found
+
+
+def _scripted_path(d: SuiteDesign, root: Path) -> Path | None:
+    per_design = root / d.name
+    if per_design.is_dir():
+        return per_design
+    if root.is_file() or any(p.suffix in (".v", ".sv") for p in root.iterdir() if p.is_file()):
+        return root
+    return None
+
+
+_MODULE_SPAN = re.compile(r"(?ms)^\s*(?:module|macromodule)\s+([A-Za-z_][\w$]*)\b.*?\bendmodule\b")
+
+
+def _with_helpers(candidate: str, reference: str, target: str) -> str:
+    """``candidate`` plus the reference file's other modules it does not define itself.
+
+    A rewrite may keep instantiating the reference's helper modules (RTLLM's ``full_adder``);
+    the suite testbench compiles only the testbench and the candidate, so they travel along.
+    """
+    own = set(module_names(candidate))
+    extra = [m.group(0) for m in _MODULE_SPAN.finditer(reference)
+             if m.group(1) != target and m.group(1) not in own]
+    return "\n\n".join([candidate, *extra]) if extra else candidate
+
+
+def _suite_gate(d: SuiteDesign, ref_text: str, accepted: Sequence[tuple[float, str, Path]],
+                work: Path) -> tuple[int | None, str, int]:
+    """Pick the best accepted candidate that passes the suite's testbench.
+
+    Returns:
+        (index into ``accepted`` or None, verdict text, number of candidates rejected).
+    """
+    if d.testbench is None:
+        return (0 if accepted else None), "n/a: the suite has no testbench for this design", 0
+    ref_tb = run_suite_testbench(d, ref_text, work / "reference")
+    if not ref_tb.passed:
+        note = f"n/a: the reference fails its own testbench ({ref_tb.detail})"
+        return (0 if accepted else None), _known(d, note), 0
+    last: SuiteTbResult | None = None
+    for i, (_m, h, vf) in enumerate(accepted):
+        text = _with_helpers(vf.read_text(), ref_text, d.module)
+        last = run_suite_testbench(d, text, work / h[:16])
+        if last.passed:
+            return i, f"passed ({last.detail})", i
+        log.info("%s: accepted candidate %s fails the suite testbench: %s", d.name, h[:12],
+                 last.detail)
+    detail = last.detail if last is not None else "no accepted candidate"
+    return None, f"failed: {detail}", len(accepted)
+
+
+def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | None = None, *,
+                    rdir: Path | None = None,
+                    overrides: Mapping[str, Any] | None = None) -> DesignResult:
+    """Optimize one design resumably and gate its accepted designs with the suite testbench.
+
+    Args:
+        d: The design.
+        opts: Bench options (configuration overrides, PDK, candidates, ...).
+        events: Progress callbacks and the cancel flag.
+        rdir: Run directory (default ``<out>/runs/<design>``); a ``bench.json`` in it means
+            finished: its recorded result is returned without running anything.
+        overrides: Extra dotted configuration overrides on top of ``opts.overrides``.
+
+    Returns:
+        The design's result (also written to ``<rdir>/bench.json`` unless the design was
+        skipped for lack of candidates).
+
+    Raises:
+        KeyboardInterrupt: interrupted (the run stays resumable).
+        RtloptError: infrastructure failure (tool crash, missing model, ...).
+    """
+    from rtlopt.evaluate import Evaluator
+    from rtlopt.policy import create_policy, load_spec
+    from rtlopt.run import Optimizer, RunEvents, finish_run
+
+    events = events or BenchEvents()
+    t0 = time.monotonic()
+    rdir = rdir if rdir is not None else opts.out_dir / "runs" / d.name
+    outcome_file = rdir / OUTCOME_FILE
+    if outcome_file.is_file():
+        try:
+            return DesignResult.from_json(json.loads(outcome_file.read_text()))
+        except (OSError, ValueError, TypeError):
+            log.warning("%s: unreadable %s, running the design again", d.name, outcome_file)
+
+    def result(status: str, detail: str, **kw: Any) -> DesignResult:
+        return DesignResult(d.name, status, detail, run_dir=str(rdir),
+                            seconds=time.monotonic() - t0, **kw)
+
+    extra: dict[str, Any] = dict(overrides or {})
+    if opts.candidates is not None:
+        path = _scripted_path(d, opts.candidates)
+        if path is None:
+            res = result(BenchStatus.SKIPPED, f"no candidates in {opts.candidates / d.name}")
+            return res  # not recorded: adding candidates later runs the design
+        extra.update({"policy.backend": "scripted",
+                      "policy.scripted_path": str(path.resolve())})
+    try:
+        cfg = _resolve(d, opts, extra).config
+        design = _load(d, cfg)
+        pdk = _pdk(cfg, opts.liberty)
+    except RtloptError as exc:
+        return _record(result(BenchStatus.LOAD_ERROR, _known(d, _reason(exc))), outcome_file)
+    spec = d.description.strip() or load_spec(cfg.project.spec, design.target.header_comment)
+    resumed = (rdir / "state.json").is_file()
+    rdir.mkdir(parents=True, exist_ok=True)
+
+    def on_phase(step: int, phase: str) -> None:
+        if events.cancel.is_set():
+            raise _Cancelled()
+
+    def on_step(rec: Any) -> None:
+        if events.on_step:
+            events.on_step(d.name, rec.step, cfg.run.steps)
+
+    with Evaluator(design, cfg, rdir / "work", pdk) as ev:
+        try:
+            ref = ev.reference()
+        except (RtloptError, OSError, ValueError) as exc:
+            return _record(result(BenchStatus.UNMEASURABLE, _known(d, _reason(exc))), outcome_file)
+        kind = ev.metric_kind
+        ref_m = _metric_of(ref, kind)
+        if ref_m is None:
+            reason = _known(d, ref.reason or f"the reference has no positive {kind} metric")
+            return _record(result(BenchStatus.UNMEASURABLE, reason, metric=kind), outcome_file)
+        if events.on_start:
+            events.on_start(d.name)
+        pol = create_policy(cfg.policy, cfg.train, seed=cfg.run.seed)
+        try:
+            opt = Optimizer(design, cfg, ev, pol, rdir, spec, command=opts.command)
+            opt.prepare(f"bench-{d.name}", resume=True)
+            outcome = opt.run(RunEvents(on_phase=on_phase, on_step=on_step))
+        finally:
+            pol.close()
+        try:
+            finish_run(outcome, design, cfg, branch=None)
+        except (RtloptError, OSError, ValueError) as exc:
+            log.warning("%s: report not written: %s", d.name, _reason(exc))
+    accepted = accepted_candidates(rdir, kind)
+    base = {"metric": kind, "ref_metric": ref_m, "steps": outcome.steps_done,
+            "resumed": resumed, "max_reward": _max_reward(rdir)}
+    if not accepted:
+        return _record(result(BenchStatus.NO_ACCEPTED, "no candidate passed the equivalence gates",
+                              **base), outcome_file)
+    if opts.suite_tb:
+        ref_text = d.reference_file.read_text(errors="replace")
+        idx, verdict, rejected = _suite_gate(d, ref_text, accepted,
+                                             rdir / "suite_tb")
+    else:
+        idx, verdict, rejected = 0, "not run (--no-suite-tb)", 0
+    if idx is None:
+        return _record(result(BenchStatus.TB_REJECTED,
+                              f"all {len(accepted)} accepted candidates fail the suite testbench",
+                              suite_tb=verdict, tb_fallbacks=rejected, **base), outcome_file)
+    value, h, vf = accepted[idx]
+    best_json = vf.with_suffix(".json")
+    reward = json.loads(best_json.read_text()).get("reward")
+    ratio = value / ref_m
+    status = BenchStatus.IMPROVED if ratio < 1.0 - 1e-9 else BenchStatus.NO_IMPROVEMENT
+    shutil.copyfile(vf, rdir / "bench_best.v")
+    detail = "" if rejected == 0 else f"{rejected} better candidate(s) failed the suite testbench"
+    return _record(result(status, detail, best_metric=value, ratio=ratio, best_reward=reward,
+                          candidate=h, suite_tb=verdict, tb_fallbacks=rejected, **base),
+                   outcome_file)
+
+
+def _max_reward(rdir: Path) -> float | None:
+    """Best reward of any rollout of the run (accepted or not), from its checkpoint."""
+    try:
+        return float(json.loads((rdir / "state.json").read_text())["best_reward"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _record(res: DesignResult, path: Path) -> DesignResult:
+    from rtlopt.run import write_json
+
+    write_json(path, res.to_json())
+    return res
+
+
+def _guarded(d: SuiteDesign, opts: BenchOptions, events: BenchEvents) -> DesignResult:
+    t0 = time.monotonic()
+    try:
+        res = optimize_design(d, opts, events)
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one design's failure must not stop the bench
+        log.exception("%s: bench run failed", d.name)
+        res = DesignResult(d.name, BenchStatus.ERROR, _reason(exc),
+                           run_dir=str(opts.out_dir / "runs" / d.name),
+                           seconds=time.monotonic() - t0)
+    if events.on_done:
+        events.on_done(res)
+    return res
+
+
+def run_bench(opts: BenchOptions, events: BenchEvents | None = None,
+              designs: Sequence[SuiteDesign] | None = None) -> list[DesignResult]:
+    """Optimize every design of the suite (``jobs`` at once), resumably.
+
+    Finished designs (with a ``bench.json``) are not run again; interrupted ones resume. A
+    design that fails gets a status and a reason; only an interrupt (Ctrl-C, or
+    ``events.cancel``) stops the bench, leaving every run resumable.
+
+    Raises:
+        UsageError: unknown suite kind, missing folder or unknown design names.
+        KeyboardInterrupt: interrupted.
+    """
+    events = events or BenchEvents()
+    suite = list(designs) if designs is not None else load_suite(
+        opts.kind, opts.suite_path, opts.designs)
+    if opts.candidates is not None and not opts.candidates.exists():
+        raise UsageError("candidates not found", path=opts.candidates)
+    opts.out_dir.mkdir(parents=True, exist_ok=True)
+    return _parallel(suite, lambda d: _guarded(d, opts, events), opts.jobs, events)
+
+
+def _parallel(items: Sequence[SuiteDesign], fn: Callable[[SuiteDesign], Any], jobs: int,
+              events: BenchEvents) -> list[Any]:
+    """``fn`` over ``items`` on ``jobs`` threads, results in input order; Ctrl-C cancels."""
+    if jobs <= 1:
+        return [fn(d) for d in items]
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bench")
+    futures: list[Future[Any]] = [pool.submit(fn, d) for d in items]
+    try:
+        out = [f.result() for f in futures]
+    except BaseException:
+        events.cancel.set()
+        for f in futures:
+            f.cancel()
+        pool.shutdown(wait=True)
+        raise
+    pool.shutdown(wait=True)
+    return out
+
+
+def bench_rows(results: Sequence[DesignResult], method: str = "rtlopt") -> list[BenchRow]:
+    """Bench rows with one method column (``method``) holding each design's ratio."""
+    rows = []
+    for r in results:
+        detail = r.detail
+        if r.suite_tb and not r.suite_tb.startswith("passed"):
+            detail = f"{detail}; suite tb {r.suite_tb}" if detail else f"suite tb {r.suite_tb}"
+        rows.append(BenchRow(r.design, r.ref_metric, {method: r.ratio}, r.status, detail))
+    return rows
