@@ -7,7 +7,11 @@ own process group with stdin/stdout pipes, reads the liberty once, and then runs
 input activity is set again, which :func:`rtlopt.eda.opensta.candidate_tcl` does).
 
 Each job has a wall-clock limit: on timeout the process group is killed, the worker restarts
-(reading the liberty again) and :class:`~rtlopt.errors.EvaluationTimeout` is raised. A worker
+(reading the liberty again) and :class:`~rtlopt.errors.EvaluationTimeout` is raised. 
+:meth:`recycle` restarts the process in the background (its liberty read overlaps the
+caller's next synthesis): ``PpaFlow`` does this after every design with registers when power
+is measured, because OpenSTA 2.0.17 carries sequential activity state over to the next linked
+design (power then differs from a fresh process by up to a few percent). A worker
 that dies mid-job raises :class:`~rtlopt.errors.ToolFailed` and restarts on the next job. The
 worker is recycled every ``max_jobs`` jobs to bound memory growth. Not thread-safe: use one
 worker per thread (``PpaFlow`` does).
@@ -57,6 +61,7 @@ class StaWorker:
         self._buf = b""
         self._log: IO[str] | None = None
         self._home = log_path.parent / ".sta-home"
+        self._start_token: str | None = None
 
     # ------------------------------------------------------------------ process control
     @property
@@ -64,7 +69,7 @@ class StaWorker:
         """Whether the process is running."""
         return self._proc is not None and self._proc.poll() is None
 
-    def _start(self) -> None:
+    def _start(self, wait: bool = True) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._home.mkdir(parents=True, exist_ok=True)
         if self._log is None:
@@ -95,7 +100,16 @@ class StaWorker:
             f'puts "RTLOPT_DONE {token}"\n')
         # sourced from a file: the interactive shell echoes commands, and an echoed token
         # would look like the job's end
-        text = self._exchange(f"source {{{start_tcl}}}\n", token, self.timeout * 4)
+        self._send(f"source {{{start_tcl}}}\n")
+        self._start_token = token
+        if wait:
+            self._finish_start()
+
+    def _finish_start(self) -> None:
+        token, self._start_token = self._start_token, None
+        if token is None:
+            return
+        text = self._receive(token, self.timeout * 4)
         if "\nRTLOPT_ERROR" in "\n" + text:
             self.close()
             raise ToolFailed(f"OpenSTA could not read {self.liberty}", log_path=self.log_path,
@@ -104,6 +118,7 @@ class StaWorker:
     def close(self) -> None:
         """Stop the process (kill its group if it does not exit at once)."""
         proc, self._proc = self._proc, None
+        self._start_token = None
         if proc is not None:
             try:
                 if proc.poll() is None and proc.stdin is not None:
@@ -137,16 +152,20 @@ class StaWorker:
         self.close()
 
     # ------------------------------------------------------------------ I/O
-    def _exchange(self, commands: str, token: str, timeout: float) -> str:
+    def _send(self, commands: str) -> None:
         proc = self._proc
-        assert proc is not None and proc.stdin is not None and proc.stdout is not None
-        marker = f"RTLOPT_DONE {token}".encode()
+        assert proc is not None and proc.stdin is not None
         try:
             proc.stdin.write(commands.encode())
             proc.stdin.flush()
         except OSError as exc:
             self._kill()
             raise ToolFailed(f"OpenSTA worker died ({exc})", log_path=self.log_path) from exc
+
+    def _receive(self, token: str, timeout: float) -> str:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        marker = f"RTLOPT_DONE {token}".encode()
         fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         chunks: list[bytes] = [self._buf]
@@ -204,8 +223,19 @@ class StaWorker:
             if self._proc is not None:
                 self.close()
             self._start()
+        self._finish_start()
         self.jobs += 1
-        return self._exchange(f"source {{{script}}}\n", token, timeout or self.timeout)
+        self._send(f"source {{{script}}}\n")
+        return self._receive(token, timeout or self.timeout)
+
+    def recycle(self) -> None:
+        """Replace the process by a fresh one now, without waiting for its liberty read.
+
+        The next :meth:`run` waits for the read to finish, so the restart overlaps whatever the
+        caller does meanwhile (e.g. synthesizing the next candidate).
+        """
+        self.close()
+        self._start(wait=False)
 
     def __enter__(self) -> StaWorker:
         return self

@@ -183,7 +183,12 @@ class PpaFlow:
         text = self._worker.run(script)
         log_path = workdir / "sta.log"
         log_path.write_text(text)
-        return parse_sta_output(text, power=self.cfg.power, log_path=log_path)
+        result = parse_sta_output(text, power=self.cfg.power, log_path=log_path)
+        if self.cfg.power and result.registers > 0:
+            # OpenSTA 2.0.17 keeps sequential activity state across link_design: start afresh
+            # (in the background, overlapping the next synthesis) to keep power exact.
+            self._worker.recycle()
+        return result
 
     # ------------------------------------------------------------------ provenance
     def provenance(self) -> dict[str, Any]:

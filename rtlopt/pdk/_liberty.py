@@ -37,7 +37,10 @@ _FUNCTION = re.compile(r'\bfunction\s*:\s*"\s*\(?\s*([01])\s*\)?\s*"')
 
 
 def cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/rtlopt/liberty`` (``~/.cache`` when unset)."""
+    """``RTLOPT_LIBERTY_CACHE``, else ``$XDG_CACHE_HOME/rtlopt/liberty`` (``~/.cache``)."""
+    override = os.environ.get("RTLOPT_LIBERTY_CACHE")
+    if override:
+        return Path(override)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "rtlopt" / "liberty"
 

@@ -65,6 +65,7 @@ def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("RTLOPT_PDK_PATH", raising=False)
+    monkeypatch.delenv("RTLOPT_LIBERTY_CACHE", raising=False)
 
 
 def _lib_tree(tmp_path: Path, pdk: str, fname: str, gz: bool) -> Path:
