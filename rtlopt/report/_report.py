@@ -213,6 +213,11 @@ def _flat(d: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
     return rows
 
 
+def _cell(v: Any) -> str:
+    """A value for a markdown table cell (no pipes or backticks breaking the table)."""
+    return str(v).replace("|", "\\|").replace("`", "'")
+
+
 def _diff(data: RunData) -> str:
     if data.best_code is None or not data.reference_code:
         return ""
@@ -243,6 +248,11 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
     out += ["## Result", ""]
     if best is None or best.ppa is None:
         out += ["No candidate has passed every equivalence gate yet: the module is unchanged.", ""]
+        if ref is not None:
+            power = f", power {_fmt(ref.power_uw)} µW" if ref.power_uw is not None else ""
+            out += [f"Reference: area {_fmt(ref.area_um2)} µm², delay {_fmt(ref.delay_ps)} ps"
+                    f"{power}, {kind.upper()} {_fmt(rep['reference']['metric'])}, "
+                    f"reward {_fmt(data.reference_reward)}.", ""]
     else:
         b = best.ppa
         rows = [["area (µm²)", _fmt(ref.area_um2 if ref else None), _fmt(b.area_um2),
@@ -300,12 +310,19 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
     out += ["## Flow and tools", ""]
     tools = rep["tools"]
     if tools:
-        out += _md_table(["tool", "version"], [[str(k), f"`{v}`"] for k, v in tools.items()],
-                         "ll") + [""]
+        out += _md_table(["tool", "version"],
+                         [[str(k), f"`{_cell(v)}`"] for k, v in tools.items()], "ll") + [""]
     flow = rep["flow"]
     if isinstance(flow, Mapping) and flow:
-        out += _md_table(["flow setting", "value"],
-                         [[k, f"`{v}`"] for k, v in _flat(flow)], "ll") + [""]
+        items = _flat(flow)
+        short = [(k, v) for k, v in items if not (isinstance(v, str) and "\n" in v)]
+        scripts = [(k, v) for k, v in items if isinstance(v, str) and "\n" in v]
+        if short:
+            out += _md_table(["flow setting", "value"],
+                             [[k, f"`{_cell(v)}`"] for k, v in short], "ll") + [""]
+        for k, v in scripts:
+            out += [f"<details><summary>{k}</summary>", "", "```tcl", v.rstrip("\n"), "```",
+                    "", "</details>", ""]
     extra = [("seed", rep["seed"]), ("KL budget", data.delta_schedule),
              ("command", rep["command"])]
     out += [f"- {k}: `{v}`" for k, v in extra if v is not None]

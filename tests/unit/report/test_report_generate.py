@@ -58,7 +58,8 @@ def make_run_dir(root: Path, steps: int = 12, adaptive: bool = True, finished: b
         "pdk": "sky130hd", "status": "done" if finished else "interrupted"}))
     (rd / "provenance.json").write_text(json.dumps({
         "tools": {"yosys": "0.23", "iverilog": "11.0", "sta": "2.0.17"},
-        "flow": {"pdk": "sky130hd", "corner": "tt", "clock_period_ns": 10.0},
+        "flow": {"pdk": "sky130hd", "corner": "tt", "clock_period_ns": 10.0,
+                 "synth_script": "read_verilog -sv <sources>\nsynth -top <top>\n"},
         "metric": "adp", "seed": 42, "command": "rtlopt optimize rtl/lza.v"}))
     ref = EvalResult(status=Status.OK, stage=Stage.DONE, reward=11.1, r_syn=1.0, r_func=1.0,
                      r_ppa=1.0, ppa=REF_PPA).to_json()
@@ -164,7 +165,8 @@ def test_report_of_finished_run(tmp_path: Path) -> None:
     assert "# rtlopt report: `lza`" in md
     assert "```diff" in md and "--- reference/lza.v" in md and "+++ optimized/lza.v" in md
     assert "proven" in md and "sat miter (combinational)" in md
-    assert "| yosys | `0.23` |" in md
+    assert "| yosys | `0.23` |" in md and "| corner | `tt` |" in md
+    assert "<details><summary>synth_script</summary>" in md and "\nsynth -top <top>\n" in md
     assert "![Reward trajectory](rewards.png)" in md and "kl_budget.png" in md
     assert f"{rep['best']['hash'][:12]}" in md
 
@@ -181,7 +183,8 @@ def test_report_of_interrupted_run(tmp_path: Path) -> None:
     acc = [c for c in data.candidates if c.result.accepted]
     assert acc and rep["best"]["reward"] == max(c.result.reward or 0 for c in acc)
     assert "kl_budget" not in rep["plots"]  # fixed schedule, constant delta
-    assert "interrupted" in paths.markdown.read_text()
+    md = paths.markdown.read_text()
+    assert "interrupted" in md
 
 
 def test_report_of_empty_run(tmp_path: Path) -> None:
@@ -194,6 +197,20 @@ def test_report_of_empty_run(tmp_path: Path) -> None:
     assert rep["reference"]["reward"] == pytest.approx(11.1)  # w_syn + w_func + w_ppa defaults
     assert paths.plots == ()  # nothing to draw yet
     assert "No step has been recorded yet." in paths.markdown.read_text()
+
+
+def test_report_without_accepted_design_shows_reference(tmp_path: Path) -> None:
+    rd = make_run_dir(tmp_path, steps=2)
+    for f in (rd / "candidates").glob("*.json"):
+        f.unlink()
+    (rd / "best.json").unlink()
+    (rd / "best.v").unlink()
+    paths = generate_report(rd)
+    md = paths.markdown.read_text()
+    assert "No candidate has passed every equivalence gate yet" in md
+    assert "Reference: area 1553 µm², delay 2191 ps, ADP 3,402,209, reward 11.1." in md
+    assert "```diff" not in md
+    assert json.loads(paths.json.read_text())["best"] is None
 
 
 def test_reference_reward_from_config_weights(tmp_path: Path) -> None:
