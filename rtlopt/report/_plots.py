@@ -177,7 +177,7 @@ def plot_pareto(data: RunData, path: Path) -> Path:
         ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="#16a085",
                 lw=1.5, ls="-", label="Pareto front")
     else:
-        ax.text(0.5, 0.55, "no accepted candidates yet", transform=ax.transAxes, ha="center",
+        ax.text(0.5, 0.93, "no accepted candidates yet", transform=ax.transAxes, ha="center",
                 color="#7f8c8d", fontsize=12)
     ref = data.reference.ppa if data.reference is not None else None
     if ref is not None:
