@@ -1,5 +1,33 @@
 """Benchmark suites, the paper's summary metrics, tables and charts."""
 
+from rtlopt.benchmark._ablation import (
+    ABLATION_GRID,
+    C910_LZA_MODULE,
+    AblationConfig,
+    AblationRow,
+    ablation_markdown,
+    ablation_rows,
+    load_c910_design,
+    run_ablation,
+    select_configs,
+)
+from rtlopt.benchmark._runner import (
+    BenchEvents,
+    BenchOptions,
+    BenchOutputs,
+    BenchStatus,
+    DesignResult,
+    ReferenceResult,
+    accepted_candidates,
+    bench_rows,
+    default_workers,
+    measure_references,
+    optimize_design,
+    reference_rows,
+    run_bench,
+    write_bench_outputs,
+    write_reference_tables,
+)
 from rtlopt.benchmark.chart import BenchTables, plot_ratios, write_tables
 from rtlopt.benchmark.suite import (
     RTLLM_SYNTH_FAILURES,
@@ -30,6 +58,30 @@ from rtlopt.benchmark.summary import (
 )
 
 __all__ = [
+    "ABLATION_GRID",
+    "C910_LZA_MODULE",
+    "AblationConfig",
+    "AblationRow",
+    "ablation_markdown",
+    "ablation_rows",
+    "load_c910_design",
+    "run_ablation",
+    "select_configs",
+    "BenchEvents",
+    "BenchOptions",
+    "BenchOutputs",
+    "BenchStatus",
+    "DesignResult",
+    "ReferenceResult",
+    "accepted_candidates",
+    "bench_rows",
+    "default_workers",
+    "measure_references",
+    "optimize_design",
+    "reference_rows",
+    "run_bench",
+    "write_bench_outputs",
+    "write_reference_tables",
     "BenchTables",
     "plot_ratios",
     "write_tables",

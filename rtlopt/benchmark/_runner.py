@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rtlopt.benchmark.suite import (
     SuiteDesign,
@@ -35,13 +35,14 @@ from rtlopt.benchmark.suite import (
     module_names,
     run_suite_testbench,
 )
-from rtlopt.benchmark.summary import BenchRow
+from rtlopt.benchmark.summary import BenchRow, BenchSummary
 from rtlopt.config import Config, ResolvedConfig, load_config
 from rtlopt.errors import RtloptError, UsageError
 
 __all__ = [
     "BenchEvents",
     "BenchOptions",
+    "BenchOutputs",
     "BenchStatus",
     "DesignResult",
     "ReferenceResult",
@@ -52,11 +53,16 @@ __all__ = [
     "optimize_design",
     "reference_rows",
     "run_bench",
+    "write_bench_outputs",
+    "write_reference_tables",
 ]
 
 log = logging.getLogger(__name__)
 
 OUTCOME_FILE = "bench.json"
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 class BenchStatus:
@@ -551,13 +557,13 @@ def run_bench(opts: BenchOptions, events: BenchEvents | None = None,
     return _parallel(suite, lambda d: _guarded(d, opts, events), opts.jobs, events)
 
 
-def _parallel(items: Sequence[SuiteDesign], fn: Callable[[SuiteDesign], Any], jobs: int,
-              events: BenchEvents) -> list[Any]:
+def _parallel(items: Sequence[_T], fn: Callable[[_T], _R], jobs: int,
+              events: BenchEvents) -> list[_R]:
     """``fn`` over ``items`` on ``jobs`` threads, results in input order; Ctrl-C cancels."""
     if jobs <= 1:
         return [fn(d) for d in items]
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bench")
-    futures: list[Future[Any]] = [pool.submit(fn, d) for d in items]
+    futures: list[Future[_R]] = [pool.submit(fn, d) for d in items]
     try:
         out = [f.result() for f in futures]
     except BaseException:
@@ -579,3 +585,83 @@ def bench_rows(results: Sequence[DesignResult], method: str = "rtlopt") -> list[
             detail = f"{detail}; suite tb {r.suite_tb}" if detail else f"suite tb {r.suite_tb}"
         rows.append(BenchRow(r.design, r.ref_metric, {method: r.ratio}, r.status, detail))
     return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Output files
+
+
+@dataclass(frozen=True)
+class BenchOutputs:
+    """Files and summary of a finished bench."""
+
+    rows: list[BenchRow]
+    summary: BenchSummary
+    csv: Path
+    markdown: Path
+    chart: Path | None
+    results_json: Path
+
+
+def write_bench_outputs(results: Sequence[DesignResult], out_dir: Path, method: str = "rtlopt",
+                        compare_rows: Sequence[BenchRow] | None = None,
+                        title: str | None = None) -> BenchOutputs:
+    """Write the per-design CSV/markdown tables (with the paper's summary) and the chart.
+
+    Args:
+        results: Per-design results.
+        out_dir: Bench output folder.
+        method: Column name of our ratios.
+        compare_rows: Other methods' per-design ratios (merged as extra columns).
+        title: Chart title.
+    """
+    from rtlopt.benchmark.chart import plot_ratios, write_tables
+    from rtlopt.benchmark.summary import compare, summarize
+    from rtlopt.run import write_json
+
+    rows = bench_rows(results, method)
+    if compare_rows is not None:
+        rows = compare(rows, compare_rows)
+    tables = write_tables(rows, out_dir, method)
+    methods = [method, *[m for r in rows[:1] for m in r.ratios if m != method]]
+    summary = summarize(rows, methods)
+    chart: Path | None = None
+    if any(r.ratio(m) is not None for r in rows for m in methods):
+        try:
+            chart = plot_ratios(rows, out_dir / "ratios.png", methods, title=title)
+        except (ImportError, UsageError) as exc:
+            log.warning("no chart: %s", exc)
+    results_json = out_dir / "results.json"
+    write_json(results_json, [r.to_json() for r in results])
+    return BenchOutputs(rows, summary, tables.csv, tables.markdown, chart, results_json)
+
+
+def write_reference_tables(results: Sequence[ReferenceResult], out_dir: Path,
+                           stem: str = "references") -> tuple[Path, Path]:
+    """Write a reference-only pass as CSV and markdown; returns ``(csv, md)``."""
+    import csv
+    import io
+
+    cols = ["design", "status", "area_um2", "delay_ps", "power_uw", "metric", "ref_metric",
+            "seconds", "detail"]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(cols)
+
+    def g(x: float | None) -> str:
+        return "" if x is None else f"{x:.6g}"
+
+    lines = ["| design | status | area (um^2) | delay (ps) | power (uW) | metric | detail |",
+             "|---|---|---:|---:|---:|---:|---|"]
+    for r in results:
+        w.writerow([r.design, r.status, g(r.area_um2), g(r.delay_ps), g(r.power_uw), r.metric,
+                    g(r.ref_metric), f"{r.seconds:.2f}", r.detail])
+        lines.append(f"| {r.design} | {r.status} | {g(r.area_um2)} | {g(r.delay_ps)} | "
+                     f"{g(r.power_uw)} | {g(r.ref_metric)} | {r.detail.replace('|', '/')} |")
+    n_ok = sum(1 for r in results if r.measurable)
+    lines += ["", f"{n_ok}/{len(results)} designs measurable."]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv_path, md_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.md"
+    csv_path.write_text(buf.getvalue())
+    md_path.write_text("\n".join(lines) + "\n")
+    return csv_path, md_path

@@ -1,0 +1,301 @@
+"""`rtlopt bench`: benchmark suites (RTLLM v2.0, a folder of modules) and the C910 ablation."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, fmt, handle_errors
+from rtlopt.errors import UsageError
+
+# Suites that are not plain layouts: name -> (runner, default path under RTLOPT_BENCH_PATH).
+_ABLATION = "c910-ablation"
+_DEFAULT_SUBDIR: Mapping[str, str] = {"rtllm": "rtllm", _ABLATION: "c910/lza_simd_half"}
+
+
+@dataclass(frozen=True)
+class _Args:
+    suite: str
+    suite_path: Path
+    out: Path
+    overrides: dict[str, Any]
+    liberty: Path | None
+    designs: tuple[str, ...] | None
+    jobs: int
+    config_file: Path | None
+    candidates: Path | None
+    reference_only: bool
+    compare: str | None
+    suite_tb: bool
+    method: str
+    rows: tuple[str, ...]
+
+
+def _known_suites() -> list[str]:
+    from rtlopt.benchmark import SUITE_KINDS
+
+    return [*SUITE_KINDS, *_SPECIAL]
+
+
+def _suite_path(suite: str, given: Path | None) -> Path:
+    if given is not None:
+        return given.resolve()
+    sub = _DEFAULT_SUBDIR.get(suite)
+    base = os.environ.get("RTLOPT_BENCH_PATH")
+    if sub is None or not base:
+        raise UsageError(f"--suite-path is required for suite '{suite}'",
+                         hint="pass the suite's folder or set RTLOPT_BENCH_PATH")
+    return (Path(base) / sub).resolve()
+
+
+@click.command()
+@click.argument("suite", type=str)
+@click.option("--suite-path", type=click.Path(path_type=Path), default=None,
+              help="The suite's folder (default: $RTLOPT_BENCH_PATH/rtllm for rtllm, "
+                   "$RTLOPT_BENCH_PATH/c910/lza_simd_half for c910-ablation).")
+@click.option("--pdk", type=str, default=None, help="PDK name (see `rtlopt pdk list`).")
+@click.option("--liberty", type=click.Path(path_type=Path), default=None,
+              help="Use this liberty file instead of the PDK's.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path, exists=True,
+              dir_okay=False), default=None, help="Configuration file for every design.")
+@click.option("--designs", type=str, default=None,
+              help="Comma-separated design names (default: the whole suite).")
+@click.option("--jobs", type=int, default=None,
+              help="Designs (or ablation rows) at once (default: one per core).")
+@click.option("--eval-workers", type=int, default=None,
+              help="Evaluation workers per design (default: cores / jobs).")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Bench output folder (default: rtlopt-bench/<suite>-<pdk>); rerunning with "
+                   "the same folder skips finished designs and resumes interrupted ones.")
+@click.option("--reference-only", is_flag=True, default=False,
+              help="Only measure the references (area, delay, power, metric).")
+@click.option("--compare", type=str, default=None,
+              help="CSV of other methods' per-design ratios, or 'paper' for the TTT-RTL "
+                   "paper's Table 4.")
+@click.option("--no-suite-tb", is_flag=True, default=False,
+              help="Do not run the suite's own testbench on accepted designs.")
+@click.option("--method-name", type=str, default="rtlopt", help="Column name of our ratios.")
+@click.option("--rows", type=str, default=None,
+              help="c910-ablation: comma-separated row slugs (default: the whole grid).")
+@click.option("--policy", type=str, default=None,
+              help="Policy backend: transformers, vllm, openai or scripted.")
+@click.option("--model", type=str, default=None, help="Model id or local path.")
+@click.option("--endpoint", type=str, default=None, help="Base URL of an OpenAI-compatible server.")
+@click.option("--candidates", type=click.Path(path_type=Path), default=None,
+              help="Scripted candidates: <DIR>/<design>/*.v per design; implies --policy scripted.")
+@click.option("--steps", type=int, default=None, help="Training steps per design (default 100).")
+@click.option("--parents", type=int, default=None, help="Parent states per step (default 4).")
+@click.option("--rollouts", type=int, default=None, help="Rollouts per parent (default 4).")
+@click.option("--seed", type=int, default=None, help="Seed for sampling, training and the harness.")
+@click.option("--delta", type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
+              default=None, help="KL budget schedule.")
+@click.option("--reuse", type=click.Choice(["puct", "egreedy", "greedy", "none"]), default=None,
+              help="Parent sampler.")
+@click.option("--advantage", type=click.Choice(["entropic", "expected"]), default=None,
+              help="Advantage estimator.")
+@click.option("--lr", type=float, default=None, help="Learning rate (0: best-of-N).")
+@click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens.")
+@click.option("--metric", type=click.Choice(["auto", "adp", "ppa"]), default=None,
+              help="Figure of merit (auto: A*D*P when power is measured).")
+@handle_errors
+def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | None,
+          config_file: Path | None, designs: str | None, jobs: int | None,
+          eval_workers: int | None, out: Path | None, reference_only: bool, compare: str | None,
+          no_suite_tb: bool, method_name: str, rows: str | None, policy: str | None,
+          model: str | None, endpoint: str | None, candidates: Path | None, steps: int | None,
+          parents: int | None, rollouts: int | None, seed: int | None, delta: str | None,
+          reuse: str | None, advantage: str | None, lr: float | None,
+          max_new_tokens: int | None, metric: str | None) -> None:
+    """Run a benchmark SUITE: `rtllm`, `folder` (a folder of modules) or `c910-ablation`.
+
+    One optimization per design (--jobs designs at once), resumable: rerun the same command to
+    skip finished designs and resume interrupted ones. Accepted designs also run the suite's
+    own testbench. Writes benchmark.csv/.md (per-design ratios and the paper's summary:
+    coverage, geometric means, #improved, #best, complexity bins) and ratios.png.
+    `c910-ablation` runs the grid of the paper's Table 3 on ct_vfmau_lza_simd_half.
+    Exit 0 when a design improved (reference-only: when one is measurable), 1 when none did,
+    2 on bad input.
+    """
+    known = _known_suites()
+    if suite not in known:
+        raise UsageError(f"unknown suite kind '{suite}'", hint=f"known: {', '.join(known)}")
+    if candidates is not None:
+        if not candidates.exists():
+            raise UsageError("candidates not found", path=candidates)
+        policy = "scripted"
+    overrides: dict[str, Any] = {
+        "flow.pdk": pdk, "flow.metric": metric,
+        "policy.backend": policy, "policy.model": model, "policy.endpoint": endpoint,
+        "policy.max_new_tokens": max_new_tokens,
+        "run.steps": steps, "run.rollouts": rollouts, "run.seed": seed,
+        "search.parents": parents, "search.sampler": reuse,
+        "train.delta": delta, "train.advantage": advantage, "train.learning_rate": lr,
+        "eval.workers": eval_workers,
+    }
+    if seed is not None:
+        overrides["harness.seed"] = seed
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if n_jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    path = _suite_path(suite, suite_path)
+    out_dir = (out or Path("rtlopt-bench") / f"{suite}-{pdk or 'default'}").resolve()
+    args = _Args(
+        suite=suite, suite_path=path, out=out_dir, overrides=overrides, liberty=liberty,
+        designs=tuple(n.strip() for n in designs.split(",") if n.strip()) if designs else None,
+        jobs=n_jobs, config_file=config_file,
+        candidates=candidates.resolve() if candidates else None, reference_only=reference_only,
+        compare=compare, suite_tb=not no_suite_tb, method=method_name,
+        rows=tuple(r.strip() for r in rows.split(",") if r.strip()) if rows else (),
+    )
+    _SPECIAL.get(suite, _run_suite)(args)
+
+
+def _options(a: _Args) -> Any:
+    from rtlopt.benchmark import BenchOptions
+
+    kind = a.suite if a.suite not in _SPECIAL else "folder"
+    return BenchOptions(kind=kind, suite_path=a.suite_path, out_dir=a.out,
+                        overrides=a.overrides, liberty=a.liberty, designs=a.designs,
+                        jobs=a.jobs, config_file=a.config_file, candidates=a.candidates,
+                        suite_tb=a.suite_tb, command=tuple(sys.argv))
+
+
+def _compare_rows(spec: str | None) -> Any:
+    from rtlopt.benchmark import load_paper_table4, read_rows_csv
+
+    if spec is None:
+        return None
+    if spec == "paper":
+        return load_paper_table4()
+    p = Path(spec)
+    if not p.is_file():
+        raise UsageError("comparison CSV not found", path=p,
+                         hint="pass a CSV with design and method columns, or 'paper'")
+    return read_rows_csv(p)
+
+
+def _progress(total: int, label: str) -> Progress:
+    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), TextColumn("{task.description}"), console=console)
+
+
+def _events(progress: Progress, task: Any) -> Any:
+    from rtlopt.benchmark import BenchEvents
+
+    def done(res: Any) -> None:
+        progress.update(task, advance=1, description=f"{res.design}: {res.status}")
+
+    def step(name: str, k: int, n: int) -> None:
+        progress.update(task, description=f"{name}: step {k}/{n}")
+
+    return BenchEvents(on_done=done, on_step=step)
+
+
+def _run_suite(a: _Args) -> None:
+    from rtlopt.benchmark import load_suite
+
+    suite = load_suite(a.suite, a.suite_path, a.designs)
+    other = _compare_rows(a.compare)
+    console.print(f"{len(suite)} {a.suite} designs from {a.suite_path}; output {a.out}")
+    if a.reference_only:
+        _reference_only(a, suite)
+    else:
+        _optimize_suite(a, suite, other)
+
+
+def _reference_only(a: _Args, suite: list[Any]) -> None:
+    import time
+
+    from rtlopt.benchmark import measure_references, write_reference_tables
+
+    t0 = time.monotonic()
+    with _progress(len(suite), "references") as progress:
+        task = progress.add_task("", total=len(suite))
+        results = measure_references(_options(a), _events(progress, task), suite)
+    elapsed = time.monotonic() - t0
+    table = Table(title="reference measurements")
+    for col in ("design", "status", "area um^2", "delay ps", "power uW", "metric", "detail"):
+        table.add_column(col, overflow="fold")
+    for r in results:
+        table.add_row(r.design, r.status, fmt(r.area_um2), fmt(r.delay_ps), fmt(r.power_uw),
+                      fmt(r.ref_metric), r.detail[:90])
+    console.print(table)
+    csv_path, md_path = write_reference_tables(results, a.out)
+    n_ok = sum(1 for r in results if r.measurable)
+    kind = next((r.metric for r in results if r.metric), "")
+    console.print(f"[bold]{n_ok}/{len(results)} designs measurable[/] ({kind.upper()} metric) "
+                  f"in {elapsed:.1f} s with {a.jobs} job(s)")
+    console.print(f"tables: {csv_path}, {md_path}")
+    sys.exit(EXIT_OK if n_ok else EXIT_REJECTED)
+
+
+def _optimize_suite(a: _Args, suite: list[Any], other: Any) -> None:
+    from rtlopt.benchmark import run_bench, summarize, summary_markdown, write_bench_outputs
+
+    opts = _options(a)
+    with _progress(len(suite), "designs") as progress:
+        task = progress.add_task("", total=len(suite))
+        results = run_bench(opts, _events(progress, task), suite)
+    outputs = write_bench_outputs(results, a.out, a.method, other,
+                                  title=f"{a.suite}: best ratio per design")
+    table = Table(title="per-design results")
+    for col in ("design", "ref metric", f"ratio ({a.method})", "status", "suite tb", "detail"):
+        table.add_column(col, overflow="fold")
+    for r in results:
+        table.add_row(r.design, fmt(r.ref_metric), "-" if r.ratio is None else f"{r.ratio:.3f}",
+                      r.status, (r.suite_tb.split() or ["-"])[0].rstrip(":"), r.detail[:80])
+    console.print(table)
+    console.print("\n[bold]summary[/] (paper's metrics)\n")
+    console.print(summary_markdown(outputs.summary), markup=False, soft_wrap=True)
+    if other is not None:
+        console.print("[bold]comparison data on its own[/] (all its designs)\n")
+        console.print(summary_markdown(summarize(other)), markup=False, soft_wrap=True)
+    console.print(f"tables: {outputs.csv}, {outputs.markdown}")
+    if outputs.chart is not None:
+        console.print(f"chart: {outputs.chart}")
+    improved = sum(1 for r in results if r.status == "improved")
+    console.print(f"{improved}/{len(results)} designs improved")
+    sys.exit(EXIT_OK if improved else EXIT_REJECTED)
+
+
+def _run_ablation(a: _Args) -> None:
+    from rtlopt.benchmark import (
+        ablation_markdown,
+        ablation_rows,
+        load_c910_design,
+        run_ablation,
+        select_configs,
+    )
+    from rtlopt.config import RewardConfig
+    from rtlopt.run import write_json
+
+    if a.reference_only or a.compare:
+        raise UsageError("--reference-only and --compare do not apply to c910-ablation")
+    design = load_c910_design(a.suite_path)
+    configs = select_configs(a.rows or None)
+    console.print(f"ablation on {design.module} ({len(configs)} configurations); output {a.out}")
+    with _progress(len(configs), "configurations") as progress:
+        task = progress.add_task("", total=len(configs))
+        rows = run_ablation(design, _options(a), configs, _events(progress, task))
+    ref_adp = next((r.result.ref_metric for r in rows if r.result.ref_metric), None)
+    rw = RewardConfig()
+    text = ablation_markdown(rows, ref_adp, rw.w_syn + rw.w_func + rw.w_ppa)
+    (a.out / "ablation.md").write_text(text)
+    write_json(a.out / "ablation.json", ablation_rows(rows))
+    console.print(text, markup=False, soft_wrap=True)
+    console.print(f"table: {a.out / 'ablation.md'}")
+    improved = sum(1 for r in rows if r.result.status == "improved")
+    sys.exit(EXIT_OK if improved else EXIT_REJECTED)
+
+
+_SPECIAL: Mapping[str, Callable[[_Args], None]] = {_ABLATION: _run_ablation}
+"""Suites that are not plain layouts, by name."""
