@@ -21,7 +21,7 @@ from rtlopt.benchmark._runner import (
     BenchOptions,
     DesignResult,
     _parallel,
-    optimize_design,
+    guarded_optimize,
 )
 from rtlopt.benchmark.suite import SuiteDesign, load_suite
 from rtlopt.errors import UsageError
@@ -169,9 +169,9 @@ def run_ablation(design: SuiteDesign, opts: BenchOptions,
 
     def one(cfg: AblationConfig) -> AblationRow:
         overrides = {**_ABLATION_BASE, **cfg.overrides}
-        res = optimize_design(design, base, events,
-                              rdir=opts.out_dir / "ablation" / cfg.slug, overrides=overrides)
-        row = AblationRow(cfg, replace(res, design=cfg.name))
+        res = guarded_optimize(design, base, events, rdir=opts.out_dir / "ablation" / cfg.slug,
+                               overrides=overrides, label=cfg.name)
+        row = AblationRow(cfg, res)
         if on_row:
             on_row(row)
         return row

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,6 +49,7 @@ __all__ = [
     "accepted_candidates",
     "bench_rows",
     "default_workers",
+    "guarded_optimize",
     "measure_references",
     "optimize_design",
     "reference_rows",
@@ -520,17 +521,25 @@ def _record(res: DesignResult, path: Path) -> DesignResult:
     return res
 
 
-def _guarded(d: SuiteDesign, opts: BenchOptions, events: BenchEvents) -> DesignResult:
+def guarded_optimize(d: SuiteDesign, opts: BenchOptions, events: BenchEvents, *,
+                     rdir: Path | None = None, overrides: Mapping[str, Any] | None = None,
+                     label: str | None = None) -> DesignResult:
+    """:func:`optimize_design` that turns any failure but an interrupt into an ``error`` row.
+
+    ``label`` renames the result's design (ablation rows); ``events.on_done`` gets the result.
+    """
     t0 = time.monotonic()
+    rdir = rdir if rdir is not None else opts.out_dir / "runs" / d.name
     try:
-        res = optimize_design(d, opts, events)
+        res = optimize_design(d, opts, events, rdir=rdir, overrides=overrides)
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # noqa: BLE001 - one design's failure must not stop the bench
         log.exception("%s: bench run failed", d.name)
-        res = DesignResult(d.name, BenchStatus.ERROR, _reason(exc),
-                           run_dir=str(opts.out_dir / "runs" / d.name),
+        res = DesignResult(d.name, BenchStatus.ERROR, _reason(exc), run_dir=str(rdir),
                            seconds=time.monotonic() - t0)
+    if label is not None:
+        res = replace(res, design=label)
     if events.on_done:
         events.on_done(res)
     return res
@@ -554,7 +563,7 @@ def run_bench(opts: BenchOptions, events: BenchEvents | None = None,
     if opts.candidates is not None and not opts.candidates.exists():
         raise UsageError("candidates not found", path=opts.candidates)
     opts.out_dir.mkdir(parents=True, exist_ok=True)
-    return _parallel(suite, lambda d: _guarded(d, opts, events), opts.jobs, events)
+    return _parallel(suite, lambda d: guarded_optimize(d, opts, events), opts.jobs, events)
 
 
 def _parallel(items: Sequence[_T], fn: Callable[[_T], _R], jobs: int,
