@@ -19,8 +19,8 @@ from rtlopt.errors import RtloptError, UsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 

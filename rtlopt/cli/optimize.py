@@ -57,6 +57,8 @@ from rtlopt.errors import UsageError
               help="Run directory (default: <repo>/.rtlopt/runs/<run-id>).")
 @click.option("--resume", type=click.Path(path_type=Path, exists=True, file_okay=False), default=None,
               help="Continue the run in this directory.")
+@click.option("--stop-after", type=int, default=None,
+              help="Pause after this many steps in this session; continue later with --resume.")
 @click.option("--no-branch", is_flag=True, default=False, help="Do not write a git branch.")
 @click.option("--push", type=str, default=None, help="Push the result branch to this remote.")
 @handle_errors
@@ -67,7 +69,7 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
              rollouts: int | None, seed: int | None, delta: str | None, reuse: str | None,
              advantage: str | None, lr: float | None, max_new_tokens: int | None,
              metric: str | None, spec: Path | None, jobs: int | None, run_dir: Path | None,
-             resume: Path | None, no_branch: bool, push: str | None) -> None:
+             resume: Path | None, stop_after: int | None, no_branch: bool, push: str | None) -> None:
     """Optimize the module in TARGET by test-time training.
 
     Each step samples parent designs from the state pool, asks the policy for rewrites, scores
@@ -121,7 +123,7 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
     preflight_policy(cfg.policy)
     run_id = run_info.get("run_id") or new_run_id(design.target.name)
     branch = f"{cfg.writeback.branch_prefix}/{design.target.name}/{run_id}"
-    do_branch = not no_branch and resume is None or (resume is not None and not no_branch)
+    do_branch = not no_branch
     git_ok = False
     if do_branch:
         from rtlopt.writeback import preflight_branch
@@ -157,9 +159,16 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
         try:
             opt = Optimizer(design, cfg, ev, pol, rdir, spec_text, command=sys.argv)
             opt.prepare(run_id, resume=resume is not None)
-            outcome = _run_with_progress(opt, cfg.run.steps, kind, ref_m)
+            outcome = _run_with_progress(opt, cfg.run.steps, kind, ref_m, stop_after)
         finally:
             pol.close()
+        if not outcome.finished:
+            from rtlopt.report import generate_report
+
+            paths = generate_report(rdir)
+            console.print(f"paused after step {outcome.steps_done}; report so far: {paths.markdown}")
+            console.print(f"continue with: rtlopt optimize --resume {rdir}")
+            sys.exit(EXIT_OK)
         result = finish_run(outcome, design, cfg, branch=branch if (do_branch and git_ok) else None,
                             push=push or cfg.writeback.push)
     console.print(f"report: {result.report}")
@@ -190,7 +199,7 @@ def _ignore_rtlopt_dir(root: Path, rdir: Path) -> None:
         gi.write_text("# rtlopt run data\n*\n")
 
 
-def _run_with_progress(opt: Any, steps: int, kind: str, ref_m: float) -> Any:
+def _run_with_progress(opt: Any, steps: int, kind: str, ref_m: float, stop_after: int | None) -> Any:
     from rtlopt.run import RunEvents
 
     best_line = {"text": "best: -"}
@@ -213,4 +222,4 @@ def _run_with_progress(opt: Any, steps: int, kind: str, ref_m: float) -> Any:
                             description=f"{best_line['text']} | valid {rec.valid_frac:.0%} | "
                                         f"mean {rec.mean_reward:.2f} | delta {rec.delta:.3f}")
 
-        return opt.run(RunEvents(on_phase=on_phase, on_step=on_step))
+        return opt.run(RunEvents(on_phase=on_phase, on_step=on_step), stop_after=stop_after)

@@ -76,6 +76,7 @@ class RunOutcome:
     improved: bool
     metric: str
     records: list[StepRecord] = field(default_factory=list)
+    finished: bool = True
 
 
 def _no_module_result() -> EvalResult:
@@ -178,13 +179,21 @@ class Optimizer:
 
     # ---------------------------------------------------------------- the loop
 
-    def run(self, events: RunEvents | None = None) -> RunOutcome:
-        """Run the remaining steps and return the outcome."""
+    def run(self, events: RunEvents | None = None, stop_after: int | None = None) -> RunOutcome:
+        """Run the remaining steps and return the outcome.
+
+        Args:
+            events: Progress callbacks.
+            stop_after: Pause after this many steps in this session (resume later).
+        """
         events = events or RunEvents()
         cfg = self.config
         records: list[StepRecord] = []
+        last = cfg.run.steps
+        if stop_after is not None:
+            last = min(last, self.start_step - 1 + stop_after)
         try:
-            for step in range(self.start_step, cfg.run.steps + 1):
+            for step in range(self.start_step, last + 1):
                 rec = self._step(step, events)
                 records.append(rec)
                 self.rd.append_step(rec.to_json())
@@ -194,11 +203,12 @@ class Optimizer:
         except KeyboardInterrupt:
             self._set_status("interrupted")
             raise
-        self._set_status("done")
+        finished = last >= cfg.run.steps
+        self._set_status("done" if finished else "paused")
         ref = self.evaluator.reference()
         improved = self.best is not None and self.best.r_ppa > 1.0 + 1e-9
-        return RunOutcome(self.rd.path, cfg.run.steps, self.best, self.best_code, ref, improved,
-                          self.evaluator.metric_kind, records)
+        return RunOutcome(self.rd.path, last, self.best, self.best_code, ref, improved,
+                          self.evaluator.metric_kind, records, finished=finished)
 
     def _prompt_for(self, state: Any) -> Any:
         from rtlopt.policy import ParentInfo, build_prompt
@@ -211,7 +221,7 @@ class Optimizer:
             res = self._load_result(state.eval_hash)
             ppa = res.ppa if res is not None else None
             feedback = tuple(state.feedback.splitlines()) if state.feedback else ()
-            prev = self.pool.get(state.parent_id) if state.parent_id else None
+            prev = self.pool.find(state.parent_id)
             prev_metric = None
             if prev is not None and prev.parent_id is not None:
                 prev_res = self._load_result(prev.eval_hash)
@@ -293,6 +303,7 @@ class Optimizer:
                                       feedback="\n".join(feedback_lines(res, kind))))
             self.pool.add_children(parent.id, children, step)
         self.pool.record_expansion([p.id for p in parents])
+        self.pool.prune()
 
         # Best so far.
         for text, res in zip(texts, results, strict=True):

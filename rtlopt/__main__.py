@@ -1,0 +1,5 @@
+"""``python -m rtlopt``."""
+
+from rtlopt.cli import main
+
+main()
