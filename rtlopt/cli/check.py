@@ -51,15 +51,20 @@ def check(files: tuple[Path, ...], base: str | None, threshold: float | None, pd
         t = Table(title=f"rtlopt check against {report.base[:12]}", title_justify="left")
         for col in ("module", "file", "change", "interface", "equivalence", "area", "delay",
                     report.metric.upper(), "result"):
-            t.add_column(col, overflow="fold")
+            t.add_column(col, overflow="fold", no_wrap=col in ("module", "result"))
         for m in report.modules:
             area = f"{fmt(m.before.area_um2)} -> {fmt(m.after.area_um2)}" if m.before and m.after else "-"
             delay = f"{fmt(m.before.delay_ps)} -> {fmt(m.after.delay_ps)}" if m.before and m.after else "-"
             mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
-            result = "[green]pass[/]" if m.ok else "[red]FAIL[/] " + "; ".join(m.findings)
+            result = "[green]pass[/]" if m.ok else "[red]FAIL[/]"
             t.add_row(m.module, m.file, m.change, m.interface, m.equivalence, area, delay, mc, result)
         if report.modules:
             console.print(t)
+            for m in report.modules:
+                for f in m.findings:
+                    console.print(f"[red]{m.file}: {m.module}:[/] {f}")
+                for n in m.notes:
+                    console.print(f"[dim]{m.file}: {m.module}: {n}[/]")
         else:
             console.print("rtlopt check: no Verilog module changed")
     sys.exit(EXIT_OK if report.ok else EXIT_REJECTED)

@@ -383,7 +383,10 @@ class Evaluator:
             reason = "not equivalent in simulation"
             if sim.first_mismatch is not None:
                 fm = sim.first_mismatch
+                ins = ", ".join(f"{k}={v}" for k, v in list(fm.inputs.items())[:6])
                 reason += f": {fm.output} expected {fm.expected} got {fm.got} at {fm.time}"
+                if ins:
+                    reason += f" for inputs {ins}"
             return self._invalid(Stage.SIMULATION, reason, r_syn=1.0, sim=sim, logs=logs)
 
         # Formal equivalence where Yosys can decide it.
