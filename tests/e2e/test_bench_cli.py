@@ -1,0 +1,112 @@
+"""`rtlopt bench` end to end: usage errors, reference pass, paper comparison, model smoke."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import REPO, rtlopt
+
+BENCH = Path(os.environ["RTLOPT_BENCH_PATH"])
+RTLLM = BENCH / "rtllm"
+needs_rtllm = pytest.mark.skipif(not RTLLM.is_dir(), reason="RTLLM not found")
+
+
+def test_unknown_suite_kind_lists_known_ones(tmp_path: Path) -> None:
+    res = rtlopt(["bench", "nosuch", "--suite-path", str(tmp_path)], cwd=tmp_path)
+    assert res.returncode == 2, res.stderr
+    assert "unknown suite kind 'nosuch'" in res.stderr
+    for kind in ("rtllm", "folder", "c910-ablation"):
+        assert kind in res.stderr
+
+
+@pytest.mark.tools
+@needs_rtllm
+def test_unknown_design_is_a_usage_error(tmp_path: Path) -> None:
+    res = rtlopt(["bench", "rtllm", "--suite-path", str(RTLLM), "--pdk", "nangate45",
+                  "--designs", "adder_8bit,nope", "--reference-only"], cwd=tmp_path)
+    assert res.returncode == 2 and "nope" in res.stderr
+
+
+@pytest.mark.tools
+@needs_rtllm
+def test_reference_only_counts_measurable_designs(tmp_path: Path) -> None:
+    out = tmp_path / "refs"
+    res = rtlopt(["bench", "rtllm", "--suite-path", str(RTLLM), "--pdk", "nangate45",
+                  "--designs", "adder_8bit,synchronizer,counter_12", "--reference-only",
+                  "--out", str(out), "--jobs", "2"], cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "2/3 designs measurable" in res.stdout
+    csv_text = (out / "references.csv").read_text()
+    assert csv_text.splitlines()[0].startswith("design,status,area_um2,delay_ps,power_uw")
+    assert "synchronizer,unmeasurable" in csv_text
+
+
+@pytest.mark.tools
+@needs_rtllm
+def test_compare_paper_prints_published_geomeans(tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    res = rtlopt(["bench", "rtllm", "--suite-path", str(RTLLM), "--pdk", "nangate45",
+                  "--designs", "adder_8bit", "--candidates",
+                  str(REPO / "examples" / "rtllm_rewrites"), "--steps", "1", "--parents", "1",
+                  "--rollouts", "2", "--out", str(out), "--compare", "paper"], cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    # The paper's Table 1 (N=44 common designs): EvolVE, VeriAgent, REvolution, TTT-RTL.
+    for method, geomean in (("EvolVE", "0.872"), ("VeriAgent", "0.813"),
+                            ("REvolution", "0.739"), ("TTT-RTL", "0.349")):
+        line = next(ln for ln in res.stdout.splitlines()
+                    if ln.startswith(f"| {method} |") and "/49 |" in ln)
+        assert f"| {geomean} |" in line, line
+    header = (out / "benchmark.csv").read_text().splitlines()[0]
+    assert header.startswith("design,ref_metric,rtlopt,EvolVE")
+    assert (out / "ratios.png").stat().st_size > 10_000
+    assert "1/1 designs improved" in res.stdout
+
+
+def _state_step(run_dir: Path) -> int:
+    try:
+        return int(json.loads((run_dir / "state.json").read_text())["step"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+@pytest.mark.tools
+@pytest.mark.model
+@pytest.mark.slow
+@needs_rtllm
+def test_model_bench_smoke_resumes_after_interrupt(tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    args = [sys.executable, "-m", "rtlopt", "bench", "rtllm", "--suite-path", str(RTLLM),
+            "--pdk", "nangate45", "--designs", "comparator_3bit,counter_12",
+            "--policy", "transformers", "--steps", "2", "--parents", "1", "--rollouts", "2",
+            "--max-new-tokens", "16", "--jobs", "1", "--out", str(out)]
+    first = out / "runs" / "comparator_3bit"
+    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 600
+    while _state_step(first) < 1 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert not (first / "bench.json").exists()
+    assert _state_step(first) == 1
+
+    res = rtlopt(args[3:], cwd=tmp_path, timeout=1200)
+    assert res.returncode in (0, 1), res.stdout + res.stderr
+    done = json.loads((first / "bench.json").read_text())
+    assert done["resumed"] is True and done["steps"] == 2
+    steps = [json.loads(ln)["step"] for ln in (first / "steps.jsonl").read_text().splitlines()]
+    assert steps == [1, 2]
+    second = json.loads((out / "runs" / "counter_12" / "bench.json").read_text())
+    assert second["resumed"] is False and second["steps"] == 2
+    assert (first / "policy" / "done").read_text() == "2"
+    assert "coverage" in res.stdout.lower() or "Coverage" in res.stdout
