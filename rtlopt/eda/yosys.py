@@ -39,7 +39,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _AREA_RE = re.compile(r"Chip area for (?:module|top module) '\\?([^']+)':\s*([0-9.eE+-]+)")
-_CELLS_RE = re.compile(r"^\s*Number of cells:\s*(\d+)", re.M)
+# Yosys 0.23: "Number of cells: 237"; newer (pyosys 0.70): "233 1.39E+03 cells"
+_CELLS_RE = re.compile(r"^\s*(?:Number of cells:\s*(\d+)|(\d+)(?:\s+\S+)?\s+cells)\s*$", re.M)
 _MODULE_RE = re.compile(r"^=== (\S+) ===", re.M)
 _ERROR_RE = re.compile(r"^(?:ERROR|Error):.*$", re.M)
 
@@ -148,7 +149,7 @@ def parse_stat(text: str, top: str) -> tuple[float, int]:
         end = sections[i + 1].start() if i + 1 < len(sections) else len(text)
         cm = _CELLS_RE.search(text, sm.end(), end)
         if cm:
-            cells = int(cm.group(1))
+            cells = int(cm.group(1) or cm.group(2))
     return area, cells
 
 

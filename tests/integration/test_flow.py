@@ -154,3 +154,13 @@ def _with_yosys(path: str):  # type: ignore[no-untyped-def]
         return yosys.synthesize(*args, yosys=path, **kw)
 
     return run
+
+
+def test_pyosys_engine_in_process(ng: PdkInfo, tmp_path: Path) -> None:
+    """The in-process engine maps the C910 LZA too (newer ABC: different numbers)."""
+    pytest.importorskip("pyosys")
+    _need(C910)
+    with PpaFlow(ng, FlowConfig(pdk="nangate45", engine="pyosys"), SandboxConfig()) as flow:
+        m = flow.measure(C910_FILES, C910_TOP, [], tmp_path)
+        assert flow.provenance()["engine"] == "pyosys"
+    assert 200 < m.ppa.area_um2 < 500 and 200 < m.ppa.delay_ps < 1500 and m.ppa.cells > 0

@@ -187,3 +187,10 @@ def test_fake_worker_crash_is_tool_failed(fake: Path, tmp_path: Path,
     with StaWorker(Path("/l.lib"), tmp_path / "w.log", timeout=10) as w:
         with pytest.raises(ToolFailed, match="exited"):
             w.run(_job(tmp_path, "a"))
+
+
+def test_parse_stat_newer_yosys_format() -> None:
+    text = ("=== top ===\n\n        +----------Local Count\n      282        - wires\n"
+            "      233 1.39E+03 cells\n        2   17.517   sky130_fd_sc_hd__a2111oi_0\n"
+            "   Chip area for module '\\top': 1391.334400\n")
+    assert parse_stat(text, "top") == (1391.3344, 233)
