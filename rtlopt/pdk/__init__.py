@@ -28,7 +28,9 @@ __all__ = [
     "PdkInfo",
     "derive_liberties",
     "download_pdk",
+    "PdkListing",
     "find_liberty",
+    "list_pdks",
     "pdk_search_path",
     "resolve_pdk",
 ]
@@ -197,6 +199,40 @@ def resolve_pdk(name: str, liberty: Path | None = None,
     plain, md5 = plain_liberty(found)
     return PdkInfo(pdk.name, found, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
                    pdk.corner, md5, pdk.default_clock_period_ns, pdk.description)
+
+
+@dataclass(frozen=True)
+class PdkListing:
+    """One row of ``rtlopt pdk list``.
+
+    Attributes:
+        name: PDK name.
+        description: One line.
+        source: ``built-in`` or the distribution providing it.
+        liberty: The liberty found on the search path, or None (then: download it).
+        error: Why the plugin could not be loaded, if it could not.
+    """
+
+    name: str
+    description: str
+    source: str
+    liberty: Path | None
+    error: str = ""
+
+
+def list_pdks(search_path: Sequence[Path] | None = None) -> list[PdkListing]:
+    """Every registered PDK with where its liberty is (for ``rtlopt pdk list``)."""
+    path = list(search_path) if search_path is not None else pdk_search_path()
+    rows: list[PdkListing] = []
+    for name in PDKS.names():
+        try:
+            pdk = _load(name)
+        except PluginError as exc:
+            rows.append(PdkListing(name, "", PDKS.source(name), None, exc.one_line()))
+            continue
+        found, _ = find_liberty(pdk, path)
+        rows.append(PdkListing(name, pdk.description, PDKS.source(name), found))
+    return rows
 
 
 def download_pdk(name: str, dest: Path | None = None, url: str | None = None) -> Path:

@@ -15,6 +15,7 @@ from rtlopt.pdk import (
     Pdk,
     derive_liberties,
     download_pdk,
+    list_pdks,
     pdk_search_path,
     resolve_pdk,
 )
@@ -167,3 +168,11 @@ def test_derived_liberties(tmp_path: Path) -> None:
 def test_download_offline_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="could not download"):
         download_pdk("nangate45", tmp_path, url="http://127.0.0.1:9/nangate.lib.gz")
+
+
+def test_list_pdks_reports_found_and_missing(tmp_path: Path) -> None:
+    root = _lib_tree(tmp_path, "nangate45", "NangateOpenCellLibrary_typical.lib", True)
+    rows = {r.name: r for r in list_pdks([root])}
+    assert rows["nangate45"].liberty == root / "nangate45" / "NangateOpenCellLibrary_typical.lib.gz"
+    assert rows["sky130hd"].liberty is None and rows["sky130hd"].source == "built-in"
+    assert rows["sky130hd"].description
