@@ -99,6 +99,12 @@ def _pick_target(target_file: Path, module: str | None, here: list[Module],
     tops = [m for m in here if m.name not in instantiated]
     if len(tops) == 1:
         return tops[0]
+    # Several tops: the one named like the file is the conventional target.
+    named = [m for m in (tops or here) if m.name == target_file.stem]
+    if len(named) == 1:
+        log.info("%s holds several top modules; using %s (named like the file)",
+                 target_file.name, named[0].name)
+        return named[0]
     listed = ", ".join(m.name for m in (tops or here))
     raise DesignError(f"{target_file.name} holds several top modules: {listed}",
                       path=target_file, hint="pass --module NAME")

@@ -61,10 +61,13 @@ def test_evaluate_table_shows_side_by_side(example_repo: Path) -> None:
         (["evaluate", "rtl/prio_enc.v", "-m", "prio_enc", "--candidate", "alternatives/a_grouped.v",
           "--pdk", "tsmc3"], "unknown PDK 'tsmc3'"),
         (["evaluate", "rtl/broken.v", "--candidate", "alternatives/a_grouped.v"], "syntax error"),
-        (["evaluate", "rtl/prio_enc.v", "--candidate", "alternatives/a_grouped.v"], "--module"),
+        (["evaluate", "rtl/two.v", "--candidate", "alternatives/a_grouped.v"], "--module"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(example_repo: Path, args: list[str], needle: str) -> None:
+    (example_repo / "rtl" / "two.v").write_text(
+        "module a(input x, output y); assign y = x; endmodule\n"
+        "module b(input x, output y); assign y = ~x; endmodule\n")
     if "broken" in args[1]:
         (example_repo / "rtl" / "broken.v").write_text(
             "module broken(input a, output b)\n  assign b = a;\nendmodule\n")
