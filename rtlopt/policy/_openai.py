@@ -100,9 +100,9 @@ class OpenAIPolicy:
             texts = [str((c.get("message") or {}).get("content") or "") for c in choices[:want]]
             # Usage counts all choices together: share it out by length.
             total_chars = sum(len(t) for t in texts) or 1
-            for t in texts:
-                share = round(c_tok_total * len(t) / total_chars) if len(texts) > 1 \
-                    else c_tok_total
+            shares = [c_tok_total * len(t) // total_chars for t in texts]
+            shares[-1] += c_tok_total - sum(shares)
+            for t, share in zip(texts, shares, strict=True):
                 got.append(Completion(text=t, verilog=extract_verilog(t), prompt_tokens=p_tok,
                                       completion_tokens=share))
             attempt += 1

@@ -144,7 +144,7 @@ def resolve_model(cfg: PolicyConfig, *, gpu: bool | None = None) -> ResolvedMode
         return ResolvedModel(model, cfg.gguf_file, model)
     if offline():
         raise UsageError(f"model {model} not found locally",
-                         hint="pass --model PATH (hub downloads are off: HF_HUB_OFFLINE)")
+                         hint="pass --model PATH; hub downloads are off (HF_HUB_OFFLINE)")
     log.info("model %s is not cached locally; it will be downloaded from the hub", model)
     return ResolvedModel(model, cfg.gguf_file, model)
 

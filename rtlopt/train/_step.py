@@ -136,6 +136,18 @@ def policy_gradient_step(
     if kl_coef > 0 and ref_logits is None:
         raise ValueError("kl_coef > 0 needs a reference policy")
 
+    # Before the step, so every sample's KL refers to the same (pre-update) policy.
+    if passive and ref_logits is not None:
+        with torch.no_grad():
+            for start in range(0, len(passive), mb):
+                chunk = passive[start: start + mb]
+                ids, attn, targets, cmask = _batch(chunk, pad_id, device)
+                logp = token_logprobs(model(input_ids=ids, attention_mask=attn).logits, targets)
+                ref_lp = token_logprobs(ref_logits(ids, attn), targets)
+                r = (ref_lp - logp) * cmask
+                kl_sum += float(((torch.exp(r) - r - 1.0) * cmask).sum())
+                kl_tokens += int(cmask.sum())
+
     if n:
         optimizer.zero_grad(set_to_none=True)
         for start in range(0, n, mb):
@@ -173,17 +185,6 @@ def policy_gradient_step(
         optimizer.zero_grad(set_to_none=True)
     else:
         grad_norm = None
-
-    if passive and ref_logits is not None:
-        with torch.no_grad():
-            for start in range(0, len(passive), mb):
-                chunk = passive[start: start + mb]
-                ids, attn, targets, cmask = _batch(chunk, pad_id, device)
-                logp = token_logprobs(model(input_ids=ids, attention_mask=attn).logits, targets)
-                ref_lp = token_logprobs(ref_logits(ids, attn), targets)
-                r = (ref_lp - logp) * cmask
-                kl_sum += float(((torch.exp(r) - r - 1.0) * cmask).sum())
-                kl_tokens += int(cmask.sum())
 
     return StepStats(
         loss=loss_total if n else None,

@@ -1,0 +1,122 @@
+"""openai backend against a real local HTTP server (a real round trip, canned answers)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.errors import UsageError
+from rtlopt.policy import create_policy, preflight_policy
+
+ANSWER = "<think>smaller</think>\n```verilog\nmodule m(input a, output y);\n" \
+         "  assign y = a;\nendmodule\n```"
+
+
+class _Server:
+    def __init__(self, max_choices: int = 100) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.max_choices = max_choices
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, code: int, obj: Any) -> None:
+                data = json.dumps(obj).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802
+                outer.headers.append(dict(self.headers))
+                if self.path == "/v1/models":
+                    self._send(200, {"data": [{"id": "served-model"}]})
+                else:
+                    self._send(404, {"error": "no"})
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                outer.requests.append(body)
+                outer.headers.append(dict(self.headers))
+                k = min(body["n"], outer.max_choices)
+                choices = [{"index": i, "message": {"role": "assistant",
+                                                    "content": ANSWER if i % 2 == 0 else "no"}}
+                           for i in range(k)]
+                self._send(200, {"choices": choices,
+                                 "usage": {"prompt_tokens": 11, "completion_tokens": 7 * k}})
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def server() -> Iterator[_Server]:
+    s = _Server()
+    yield s
+    s.close()
+
+
+PROMPT = ({"role": "system", "content": "sys"}, {"role": "user", "content": "make it small"})
+
+
+def test_generate_round_trip(server: _Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RTLOPT_TEST_KEY", "sk-test")
+    cfg = PolicyConfig(backend="openai", endpoint=server.url, api_key_env="RTLOPT_TEST_KEY",
+                       temperature=0.7, top_p=0.9, max_new_tokens=64)
+    pol = create_policy(cfg, TrainConfig(), seed=0)
+    assert pol.trainable is False
+    out = pol.generate([PROMPT, PROMPT], 3, seed=5)
+    assert [len(g) for g in out] == [3, 3]
+    assert out[0][0].verilog is not None and out[0][0].verilog.startswith("module m")
+    assert out[0][1].verilog is None
+    assert out[0][0].prompt_tokens == 11
+    assert sum(c.completion_tokens for c in out[0]) == 21
+    req = server.requests[0]
+    assert req["model"] == "served-model"  # "auto" takes the first listed model
+    assert (req["n"], req["temperature"], req["top_p"], req["seed"], req["max_tokens"]) == \
+        (3, 0.7, 0.9, 5, 64)
+    assert req["messages"] == [dict(m) for m in PROMPT]
+    assert server.requests[1]["seed"] == 1005
+    assert server.headers[-1]["Authorization"] == "Bearer sk-test"
+    assert pol.update([]).loss is None
+
+
+def test_server_returning_fewer_choices_is_asked_again() -> None:
+    s = _Server(max_choices=1)
+    try:
+        pol = create_policy(PolicyConfig(backend="openai", endpoint=s.url, model="x"),
+                            TrainConfig(), seed=0)
+        out = pol.generate([PROMPT], 3, seed=0)
+        assert len(out[0]) == 3
+        assert [r["n"] for r in s.requests] == [3, 2, 1]
+        assert len({r["seed"] for r in s.requests}) == 3
+    finally:
+        s.close()
+
+
+def test_unreachable_endpoint_is_a_usage_error() -> None:
+    s = _Server()
+    url = s.url
+    s.close()
+    with pytest.raises(UsageError, match="unreachable") as err:
+        preflight_policy(PolicyConfig(backend="openai", endpoint=url))
+    assert err.value.exit_code == 2
+    assert "\n" not in str(err.value)
+    with pytest.raises(UsageError, match="needs an endpoint"):
+        preflight_policy(PolicyConfig(backend="openai"))
