@@ -94,10 +94,11 @@ def test_worker_matches_fresh_process_on_a_sequence(ng: PdkInfo, ng_flow: PpaFlo
                                                     tmp_path: Path) -> None:
     """A long-lived session gives the numbers of a fresh one, design after design."""
     _need(RTLLM / "traffic_light")
-    cnt = ([RTLLM / "counter_12" / "verified_counter_12.v"], "verified_counter_12", ["clk"])
-    tl = ([RTLLM / "traffic_light" / "verified_traffic_light.v"], "verified_traffic_light",
+    Job = tuple[list[Path], str, list[str]]
+    cnt: Job = ([RTLLM / "counter_12" / "verified_counter_12.v"], "verified_counter_12", ["clk"])
+    tl: Job = ([RTLLM / "traffic_light" / "verified_traffic_light.v"], "verified_traffic_light",
           ["clk"])
-    rom = ([RTLLM / "ROM" / "verified_ROM.v"], "ROM", [])
+    rom: Job = ([RTLLM / "ROM" / "verified_ROM.v"], "ROM", [])
     # sequential after sequential is where OpenSTA 2.0.17 keeps stale power state
     jobs = [tl, cnt, rom]
     fresh_cfg = FlowConfig(pdk="nangate45", persistent=False)
