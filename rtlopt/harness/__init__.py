@@ -1,8 +1,9 @@
-"""Equivalence harness: renamed reference, candidate screening, testbench, result parsing.
+"""Equivalence harness: renamed reference, candidate screening, testbench, formal scripts.
 
 The harness never runs a tool; :mod:`rtlopt.eda.iverilog` and :mod:`rtlopt.eda.formal` do.
 """
 
+from rtlopt.harness._formal import FormalPlan, equiv_script, formal_script, plan_formal
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
 from rtlopt.harness._reference import ref_name, reference_modules, reference_text
 from rtlopt.harness._screen import (
@@ -21,12 +22,16 @@ __all__ = [
     "REF_SUFFIX",
     "VECTOR_FILE",
     "Field",
+    "FormalPlan",
     "SimReport",
     "Testbench",
     "blank_comments",
     "build_testbench",
+    "equiv_script",
+    "formal_script",
     "parse_sim_output",
     "parse_sim_report",
+    "plan_formal",
     "ref_name",
     "reference_modules",
     "reference_text",

@@ -1,0 +1,302 @@
+"""Formal equivalence with Yosys 0.23: a SAT miter of the renamed reference against a candidate.
+
+Verdicts: PROVEN only when a SAT proof (combinational) or a temporal induction (sequential, from
+a reset state) succeeds; REFUTED with the counterexample's inputs and outputs when a base case
+or bounded check finds one (or the ports differ); UNKNOWN with the reason otherwise (induction
+inconclusive, several clocks, no reset, latches, constructs Yosys cannot read, a SAT instance
+that ran out of time). UNKNOWN is never reported as proven.
+
+A Yosys crash raises :class:`~rtlopt.errors.ToolFailed`; running past the wall-clock limit
+raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting its own
+``-timeout`` (a hard multiplier, say) is UNKNOWN, not an infrastructure error.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rtlopt.config import FormalConfig
+from rtlopt.eda._run import require_tool, run_tool
+from rtlopt.errors import ToolFailed
+from rtlopt.evaluate.result import FormalResult, Verdict
+from rtlopt.frontend.model import Design
+from rtlopt.harness import FormalPlan, equiv_script, formal_script, plan_formal, reference_text
+from rtlopt.harness._formal import MARK
+
+log = logging.getLogger(__name__)
+
+__all__ = ["check_equivalence", "parse_counterexample"]
+
+_ROW = re.compile(r"^\s*(init|\d+|-)?\s*(\\\S+|\$\S+)\s+(\S+)\s+(\S+)\s+([01xz]+)\s*$", re.M)
+_PORT_ERRORS = ("No matching port", "port width", "Mismatch in directionality",
+                "does not match", "No port with name")
+
+
+_PHASES = frozenset({"read", "read_candidate", "prepare", "equiv", "count_latches", "miter",
+                     "sat", "induction", "bmc"})
+
+
+def _phases(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    current = "_start"
+    for chunk in re.split(rf"^{MARK} (\w+)\s*$", text, flags=re.M):
+        if re.fullmatch(r"\w+", chunk) and chunk in _PHASES:
+            current = chunk
+            continue
+        out[current] = out.get(current, "") + chunk
+    return out
+
+
+def parse_counterexample(text: str) -> dict[str, str]:
+    """Signals of the last model table in a Yosys ``sat`` log.
+
+    Combinational models give ``{"a": "0101", "gold_y": ..., "gate_y": ...}``; sequential
+    models key by step (``"a@3"``) and put the first step where the outputs differ first, as
+    ``"cycle"``. Values are binary strings (4-state digits when undefined bits occur).
+    """
+    tables = re.split(r"\n\s*Time\s+Signal Name|\n\s*Signal Name", text)
+    if len(tables) < 2:
+        return {}
+    rows = _ROW.findall(tables[-1])
+    values: dict[str, dict[str, str]] = {}
+    for step, name, _dec, _hex, binv in rows:
+        if step == "init":
+            continue
+        key = step if step and step != "-" else ""
+        values.setdefault(key, {})[name.lstrip("\\")] = binv
+    if not values:
+        return {}
+    out: dict[str, str] = {}
+    steps = sorted(values, key=lambda s: int(s) if s.isdigit() else 0)
+    if steps == [""]:
+        vals = values[""]
+        for k, v in vals.items():
+            if k.startswith("in_"):
+                out[k[3:]] = v
+        for k, v in vals.items():
+            if k.startswith("gold_"):
+                g = vals.get("gate_" + k[5:], "?")
+                if g != v:
+                    out[f"expected {k[5:]}"] = v
+                    out[f"got {k[5:]}"] = g
+        return out
+    fail = next((s for s in steps if values[s].get("trigger", "0") not in ("0", "")), steps[-1])
+    out["cycle"] = fail
+    for k, v in values[fail].items():
+        if k.startswith("gold_") and values[fail].get("gate_" + k[5:]) != v:
+            out[f"expected {k[5:]}"] = v
+            out[f"got {k[5:]}"] = values[fail].get("gate_" + k[5:], "?")
+    for s in steps:
+        for k, v in values[s].items():
+            if k.startswith("in_"):
+                out[f"{k[3:]}@{s}"] = v
+        if s == fail:
+            break
+    return out
+
+
+def _first_error(text: str) -> str:
+    m = re.search(r"ERROR: (.*)$", text, re.M)
+    return m.group(1).strip() if m else ""
+
+
+def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: Path,
+                      cfg: FormalConfig, *, memory_mb: int | None = None,
+                      reference_file: Path | None = None) -> FormalResult:
+    """Prove or refute that the candidate's target module equals the reference.
+
+    Args:
+        design: The design; its target (renamed) is the gold model.
+        candidate_files: Candidate sources; the gate module has the target's name.
+        workdir: Scratch directory (script, log, reference copy).
+        cfg: Depths and time limit.
+        memory_mb: Address-space limit of Yosys.
+        reference_file: A file with :func:`reference_text` (written into ``workdir`` if None).
+
+    Raises:
+        ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
+        EvaluationTimeout: Yosys ran past ``cfg.timeout_s``.
+    """
+    require_tool("yosys")
+    start = time.monotonic()
+    workdir.mkdir(parents=True, exist_ok=True)
+    texts = []
+    for f in candidate_files:
+        try:
+            texts.append(Path(f).read_text(errors="replace"))
+        except OSError:
+            texts.append("")
+    plan = plan_formal(design, texts)
+    if plan.mode == "unsupported":
+        return FormalResult(Verdict.UNKNOWN, "none", plan.reason, duration_s=0.0)
+    if reference_file is None or reference_file.parent != workdir:
+        text = reference_text(design) if reference_file is None else _read(reference_file)
+        reference_file = workdir / "reference.v"
+        reference_file.write_text(text)
+    extra_inc = [design.target.file.parent]
+
+    common = (design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
+    if plan.mode == "comb":
+        # a SAT proof is cheapest for combinational logic; structural matching rescues the
+        # cases where the whole-output SAT instance times out (e.g. identical multipliers)
+        first = _run_miter(*common, share=0.5)
+        if first.verdict is not Verdict.UNKNOWN or "timed out" not in first.reason:
+            return first
+        structural = _run_structural(*common, share=1.0)
+        return structural if structural is not None else first
+    structural = _run_structural(*common, share=0.25)
+    if structural is not None:
+        return structural
+    return _run_miter(*common, share=1.0)
+
+
+def _elapsed(start: float) -> float:
+    return time.monotonic() - start
+
+
+def _run_structural(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+                    plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
+                    extra_inc: list[Path], start: float, *, share: float) -> FormalResult | None:
+    """equiv_make/equiv_simple/equiv_induct; a verdict only when everything is proven."""
+    left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
+    eq_script = _workdir_of(reference_file) / "equiv_struct.ys"
+    eq_script.write_text(equiv_script(design, reference_file, candidate_files, plan,
+                                      depth=max(1, min(cfg.induction_depth, 4)),
+                                      include_dirs=extra_inc))
+    wd = eq_script.parent
+    run = run_tool(["yosys", "-q", "-l", "equiv_struct.log", "-s", eq_script.name], cwd=wd,
+                   log_path=wd / "equiv_struct.out", timeout=left, memory_mb=memory_mb,
+                   raise_on_timeout=False)
+    text = _read(wd / "equiv_struct.log") or run.output()
+    early = _early_verdict(text, plan, cfg, _elapsed(start))
+    if early is not None:
+        return early
+    if "Equivalence successfully proven!" in text and not run.timed_out:
+        return FormalResult(Verdict.PROVEN, _method(plan, cfg, structural=True), "", {},
+                            _elapsed(start))
+    return None
+
+
+def _run_miter(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+               plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
+               extra_inc: list[Path], start: float, *, share: float) -> FormalResult:
+    """SAT miter: proof (combinational) or induction then a bounded check (sequential)."""
+    wd = _workdir_of(reference_file)
+    left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
+    n_inst = 1 if plan.mode == "comb" else 2 * cfg.induction_depth * (2 if plan.clk2fflogic else 1)
+    sat_share = 0.9 if plan.mode == "comb" else 0.4
+    sat_timeout = max(1, int(left * sat_share / n_inst))
+    bmc_timeout = max(1, int(left * (0.8 if plan.mode == "bmc" else 0.4)))
+    script = formal_script(design, reference_file, candidate_files, plan,
+                           induction_depth=cfg.induction_depth, bmc_depth=cfg.bmc_depth,
+                           sat_timeout_s=sat_timeout, bmc_timeout_s=bmc_timeout,
+                           include_dirs=extra_inc)
+    ys = wd / "equiv.ys"
+    ys.write_text(script)
+    run = run_tool(["yosys", "-q", "-l", "equiv.log", "-s", ys.name], cwd=wd,
+                   log_path=wd / "equiv.out", timeout=left + 5.0, memory_mb=memory_mb)
+    text = _read(wd / "equiv.log") or run.output()
+    result = _verdict(text, run.returncode, plan, cfg, _elapsed(start))
+    if result is None:
+        raise ToolFailed(f"yosys exited with {run.returncode} without a verdict",
+                         command=list(run.argv), returncode=run.returncode,
+                         log_path=wd / "equiv.log", stderr_tail=run.tail())
+    log.debug("formal %s: %s (%s)", design.target.name, result.verdict.value, result.reason)
+    return result
+
+
+def _workdir_of(reference_file: Path) -> Path:
+    return reference_file.parent
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _early_verdict(text: str, plan: FormalPlan, cfg: FormalConfig,
+                   duration: float) -> FormalResult | None:
+    """Verdicts decided while reading/preparing (unreadable reference, latches)."""
+    ph = _phases(text)
+    method = _method(plan, cfg)
+    if "read" in ph and "read_candidate" not in ph:
+        err = _first_error(ph["read"])
+        if err:
+            return FormalResult(Verdict.UNKNOWN, method,
+                                f"yosys cannot read the reference: {err}", {}, duration)
+    if "count_latches" in ph:
+        m = re.search(r"(\d+) objects", ph["count_latches"])
+        if m and int(m.group(1)) > 0:
+            return FormalResult(Verdict.UNKNOWN, method,
+                                f"{m.group(1)} latch cell(s): the SAT model does not handle "
+                                "latches", {}, duration)
+    return None
+
+
+def _method(plan: FormalPlan, cfg: FormalConfig, *, structural: bool = False) -> str:
+    model = " (clk2fflogic)" if plan.clk2fflogic else ""
+    if structural:
+        return "equiv_simple/equiv_induct (structural)"
+    if plan.mode == "comb":
+        return "sat miter (combinational)"
+    if plan.mode == "seq":
+        return f"sat -tempinduct -maxsteps {cfg.induction_depth}, bmc {cfg.bmc_depth}{model}"
+    return f"bmc {cfg.bmc_depth}{model}"
+
+
+def _verdict(text: str, rc: int, plan: FormalPlan, cfg: FormalConfig,
+             duration: float) -> FormalResult | None:
+    method = _method(plan, cfg)
+    ph = _phases(text)
+    err = _first_error(text)
+
+    def res(v: Verdict, reason: str = "", cex: dict[str, str] | None = None) -> FormalResult:
+        return FormalResult(v, method, reason, cex or {}, duration)
+
+    early = _early_verdict(text, plan, cfg, duration)
+    if early is not None:
+        return early
+    if "Interrupted SAT solver: TIMEOUT" in text:
+        return res(Verdict.UNKNOWN, "a SAT instance timed out (the proof is too hard for the "
+                   "time limit)")
+    if plan.mode == "comb" and "sat" in ph:
+        body = ph["sat"]
+        if "SAT proof finished - no model found: SUCCESS!" in body:
+            return res(Verdict.PROVEN)
+        if "SAT proof finished - model found: FAIL!" in body:
+            return res(Verdict.REFUTED, "the SAT miter found differing outputs",
+                       parse_counterexample(body))
+    if "induction" in ph:
+        body = ph["induction"]
+        if "Induction step proven: SUCCESS!" in body:
+            return res(Verdict.PROVEN, "")
+        if "model found for base case: FAIL!" in body:
+            return res(Verdict.REFUTED, "counterexample from reset",
+                       parse_counterexample(body))
+    if "bmc" in ph:
+        body = ph["bmc"]
+        if "SAT proof finished - model found: FAIL!" in body:
+            return res(Verdict.REFUTED, f"counterexample within {cfg.bmc_depth} cycles",
+                       parse_counterexample(body))
+        if "SAT proof finished - no model found: SUCCESS!" in body:
+            why = ("induction failed" if plan.mode == "seq" else plan.reason or "bounded only")
+            return res(Verdict.UNKNOWN,
+                       f"{why}; no counterexample within {cfg.bmc_depth} cycles")
+    if err:
+        if plan_phase_is_miter(ph) and any(k in err for k in _PORT_ERRORS):
+            return res(Verdict.REFUTED, f"interfaces differ: {err}")
+        return res(Verdict.UNKNOWN, f"yosys: {err}")
+    if rc < 0:
+        return None
+    return None if rc != 0 else res(Verdict.UNKNOWN, "no verdict in the yosys log")
+
+
+def plan_phase_is_miter(ph: dict[str, str]) -> bool:
+    """Did Yosys stop in the miter phase (where port mismatches are reported)?"""
+    return "miter" in ph and "ERROR:" in ph["miter"]

@@ -1,0 +1,163 @@
+"""Yosys scripts for the formal equivalence miter (gold = renamed reference, gate = candidate)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.frontend.model import Design
+from rtlopt.harness._reference import ref_name
+from rtlopt.harness._text import blank_comments
+
+MARK = "RTLOPT_PHASE"
+
+
+@dataclass(frozen=True)
+class FormalPlan:
+    """What the formal check will do for one design.
+
+    Attributes:
+        mode: ``comb`` (SAT miter), ``seq`` (induction, then bounded check), ``bmc`` (bounded
+            check only, e.g. no reset), or ``unsupported``.
+        reason: Why the mode was chosen when it limits the verdict.
+        resets: Reset port to its active level, driven in the first cycle.
+        clk2fflogic: Model clock edges explicitly (FFs on both edges of a clock).
+    """
+
+    mode: str
+    reason: str = ""
+    resets: Mapping[str, int] | None = None
+    clk2fflogic: bool = False
+
+
+def _edges(text: str, clocks: Sequence[str]) -> set[str]:
+    code = blank_comments(text)
+    found: set[str] = set()
+    for kind, name in re.findall(r"\b(posedge|negedge)\s*\(?\s*([A-Za-z_][\w$]*)", code):
+        if name in clocks:
+            found.add(kind)
+    return found
+
+
+def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
+    """Decide how to check equivalence of ``design``'s target against a candidate."""
+    t = design.target
+    clocks = [c for c in t.clocks if c in {p.name for p in t.inputs}]
+    if not clocks:
+        return FormalPlan("comb")
+    if len(clocks) > 1:
+        return FormalPlan("unsupported", f"multiple clocks ({', '.join(clocks)}) are not "
+                          "supported by the formal check")
+    resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets
+              if r in {p.name for p in t.inputs}}
+    edges: set[str] = set()
+    for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
+        edges |= _edges(m.text(), clocks)
+    for text in candidate_texts:
+        edges |= _edges(text, clocks)
+    both = edges == {"posedge", "negedge"}
+    if not resets:
+        return FormalPlan("bmc", "no reset: bounded check only", {}, both)
+    return FormalPlan("seq", "", resets, both)
+
+
+def _reads(files: Sequence[Path], include_dirs: Sequence[Path],
+           defines: Mapping[str, str]) -> list[str]:
+    opts = [f"-I{inc}" for inc in include_dirs]
+    opts += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in defines.items()]
+    head = " ".join(["read_verilog", "-sv", *opts])
+    return [f'{head} "{f}"' for f in files]
+
+
+def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+             plan: FormalPlan, include_dirs: Sequence[Path]) -> list[str]:
+    dirs = [*design.include_dirs, *include_dirs]
+    lines = [f"log {MARK} read"]
+    lines += _reads([reference_file], dirs, design.defines)
+    lines += [f"log {MARK} read_candidate"]
+    lines += _reads(candidate_files, dirs, design.defines)
+    lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory",
+              "opt_clean"]
+    lines += [f"log {MARK} count_latches",
+              "select -count t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*"]
+    if plan.mode in ("seq", "bmc"):
+        lines.append("clk2fflogic" if plan.clk2fflogic else "async2sync")
+        lines.append("opt_clean")
+    return lines
+
+
+def equiv_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+                 plan: FormalPlan, *, depth: int, include_dirs: Sequence[Path] = ()) -> str:
+    """Structural equivalence first: ``equiv_make; equiv_simple; equiv_induct; equiv_status``.
+
+    Fast when the candidate keeps most signal names (the reference against itself, local
+    rewrites). "Equivalence successfully proven!" in the log is a proof; unproven cells prove
+    nothing either way and the miter script decides.
+    """
+    gold = ref_name(design.target.name)
+    gate = design.target.name
+    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs)
+    seq = plan.mode in ("seq", "bmc")
+    lines += [f"log {MARK} equiv", f"equiv_make {gold} {gate} rtlopt_equiv",
+              "hierarchy -top rtlopt_equiv",
+              f"equiv_simple -undef -seq {depth}" if seq else "equiv_simple -undef"]
+    if seq:
+        lines.append(f"equiv_induct -undef -seq {depth}")
+    lines.append("equiv_status")
+    return "\n".join(lines) + "\n"
+
+
+def formal_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+                  plan: FormalPlan, *, induction_depth: int, bmc_depth: int,
+                  sat_timeout_s: int, bmc_timeout_s: int | None = None,
+                  include_dirs: Sequence[Path] = ()) -> str:
+    """The miter script for :func:`rtlopt.eda.formal.check_equivalence`.
+
+    Combinational: ``proc; flatten; miter -equiv; sat -prove-asserts`` (a proof over every
+    input). Sequential: ``async2sync`` (or ``clk2fflogic`` when a clock's two edges are used),
+    then ``sat -tempinduct`` from a state where reset is active in the first cycle (registers
+    start undefined, inputs defined), then a bounded check of ``bmc_depth`` cycles. Phases are
+    separated by ``log RTLOPT_PHASE <name>`` lines so the runner can split the log.
+
+    Args:
+        design: The design (its target is the gold module, renamed).
+        reference_file: File holding :func:`reference_text`.
+        candidate_files: Candidate sources (the gate module is the target's name).
+        plan: From :func:`plan_formal`.
+        induction_depth: Maximum induction length.
+        bmc_depth: Bounded check depth in cycles.
+        sat_timeout_s: Limit of each SAT instance (the proof, or one induction step).
+        bmc_timeout_s: Limit of the bounded check (default ``sat_timeout_s``).
+        include_dirs: Extra include directories.
+    """
+    gold = ref_name(design.target.name)
+    gate = design.target.name
+    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs)
+    seq = plan.mode in ("seq", "bmc")
+    lines += [f"log {MARK} miter",
+              f"miter -equiv -flatten -make_assert -make_outputs -ignore_gold_x {gold} {gate} "
+              "miter",
+              "hierarchy -top miter"]
+    common = ["-prove-asserts", "-enable_undef", "-set-def-inputs", "-show-inputs",
+              "-show-outputs"]
+    if not seq:
+        lines += [f"log {MARK} sat",
+                  "sat " + " ".join([*common, "-timeout", str(max(1, sat_timeout_s))]) + " miter"]
+        return "\n".join(lines) + "\n"
+    scale = 2 if plan.clk2fflogic else 1
+    init = ["-set-init-undef"]
+    for r, active in (plan.resets or {}).items():
+        for step in range(1, scale + 1):
+            init += ["-set-at", str(step), f"in_{r}", str(active)]
+    if plan.mode == "seq":
+        lines += [f"log {MARK} induction",
+                  "sat -tempinduct " + " ".join([*common, *init, "-maxsteps",
+                                                 str(induction_depth * scale), "-timeout",
+                                                 str(max(1, sat_timeout_s))]) + " miter"]
+    bmc_t = max(1, bmc_timeout_s if bmc_timeout_s is not None else sat_timeout_s)
+    lines += [f"log {MARK} bmc",
+              "sat " + " ".join([*common, *init, "-seq", str(bmc_depth * scale), "-timeout",
+                                 str(bmc_t)]) + " miter"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,146 @@
+"""Unit tests: comment blanking, module renaming, reference text, screening (no tools)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.frontend.model import Design, Module, Port, SourceSet
+from rtlopt.harness import (
+    REF_SUFFIX,
+    blank_comments,
+    reference_text,
+    rename_modules,
+    screen_candidate,
+)
+
+SRC = """`timescale 1ns/1ps
+`define W 4
+// top instantiates sub twice; a signal is called sub_n and an instance is called sub
+module top #(parameter N = 2) (input [3:0] a, output [3:0] y);
+  wire sub_n; /* module sub ( */
+  sub #(.K(1)) sub (.x(a[0]), .y(y[0]));
+  sub u_sub2 [1:0] (.x(a[2:1]), .y(y[2:1]));
+  leaf l0(.q(y[3]));
+  assign sub_n = 1'b0;
+endmodule : top
+module sub #(parameter K = 0) (input x, output y);
+  assign y = ~x;
+endmodule
+module leaf(output q); assign q = 1'b1; endmodule
+module unused(output q); assign q = 1'b0; endmodule
+"""
+
+
+def _module(path: Path, text: str, name: str, ports: tuple[Port, ...] = (),
+            instances: tuple[str, ...] = ()) -> Module:
+    start = text.index(f"module {name}")
+    end = text.index("endmodule", start) + len("endmodule")
+    if text[end:].startswith(" : "):
+        end += len(" : ") + len(name)
+    return Module(name, path, text.count("\n", 0, start) + 1, start, end, ports,
+                  instances=instances)
+
+
+def make_design(tmp_path: Path, text: str = SRC) -> Design:
+    """A Design built by hand (no frontend needed)."""
+    f = tmp_path / "top.v"
+    f.write_text(text)
+    top = _module(f, text, "top", (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+                  ("sub", "leaf"))
+    mods = {m.name: m for m in (top, _module(f, text, "sub"), _module(f, text, "leaf"),
+                                _module(f, text, "unused"))}
+    return Design(tmp_path, top, SourceSet(tmp_path, (f,)), mods, (f,), ("sub", "leaf"))
+
+
+def test_blank_comments_keeps_offsets() -> None:
+    text = 'a // $finish\nb /* x\n y */ c "str $display" d'
+    out = blank_comments(text)
+    assert len(out) == len(text)
+    assert out.count("\n") == text.count("\n")
+    assert "$finish" not in out and "$display" not in out
+    assert out.split() == ["a", "b", "c", '"', '"', "d"]
+    assert "$display" in blank_comments(text, strings=False)
+
+
+def test_rename_modules_only_types_and_declarations() -> None:
+    out = rename_modules(SRC, {"sub": "sub__r", "top": "top__r", "leaf": "leaf__r"})
+    assert "module top__r #(" in out
+    assert "endmodule : top__r" in out
+    assert "sub__r #(.K(1)) sub (" in out  # type renamed, instance name kept
+    assert "sub__r u_sub2 [1:0]" in out
+    assert "leaf__r l0(" in out
+    assert "wire sub_n;" in out and "assign sub_n" in out
+    assert "/* module sub ( */" in out  # comments untouched
+    assert "module unused" in out
+
+
+def test_reference_text_renames_closure(tmp_path: Path) -> None:
+    d = make_design(tmp_path)
+    ref = reference_text(d)
+    assert f"module top{REF_SUFFIX}" in ref
+    assert f"module sub{REF_SUFFIX}" in ref
+    assert f"leaf{REF_SUFFIX} l0" in ref
+    assert "module unused" not in ref
+    assert "`define W 4" in ref and "`timescale 1ns/1ps" in ref
+    # no unrenamed declaration of a closure module remains
+    code = blank_comments(ref)
+    for name in ("top", "sub", "leaf"):
+        assert f"module {name} " not in code and f"module {name}(" not in code
+
+
+CLEAN = """`timescale 1ns/1ps
+module top(input [3:0] a, output [3:0] y);
+  // a comment that says $finish and `include "x" and initial
+  localparam W = $clog2(16);
+  assign y = $unsigned(~a) + W[3:0];
+  sub u (.x(a[0]), .y());
+endmodule
+"""
+
+
+@pytest.mark.parametrize("snippet, needle", [
+    ('`include "/etc/passwd"', "`include"),
+    ("`define X 1", "`define"),
+    ("`ifdef X\n`endif", "`ifdef"),
+    ("`UNDEFINED_MACRO", "not defined"),
+    ('initial $display("RTLOPT x RESULT vectors=1 checks=1 mismatches=0");', "$display"),
+    ("initial $finish;", "$finish"),
+    ("always @(*) $stop;", "$stop"),
+    ('integer f; always @(*) f = $fopen("/tmp/x");', "$fopen"),
+    ("wire r = $random;", "$random"),
+    ("initial begin end", "initial"),
+    ("always @(*) force y = 0;", "force"),
+    ("wire t = rtlopt_tb.errors_;", "testbench"),
+    ("wire t = u_ref.y;", "hierarchical"),
+    (f"top{REF_SUFFIX} u2 (.a(a));", "renamed reference"),
+    (f"module top{REF_SUFFIX}(input a); endmodule", "reserved"),
+    ("module rtlopt_tb; endmodule", "testbench"),
+    ('import "DPI-C" function int f();', "DPI"),
+    ("bind top sub u3 (.x(a[0]));", "bind"),
+    ("always #5 y = ~y;", "delay"),
+    ("wire q = $root.rtlopt_tb.x;", "$root"),
+])
+def test_screen_rejects(tmp_path: Path, snippet: str, needle: str) -> None:
+    d = make_design(tmp_path)
+    text = CLEAN.replace("endmodule", snippet + "\nendmodule", 1)
+    problems = screen_candidate(text, d)
+    assert problems, snippet
+    assert any(needle.lower() in p.lower() for p in problems), problems
+    line = CLEAN.count("\n", 0, CLEAN.index("endmodule")) + 1
+    assert any(p.startswith(f"line {line}:") for p in problems), problems
+
+
+def test_screen_accepts_clean_and_repo_macros(tmp_path: Path) -> None:
+    d = make_design(tmp_path)
+    assert screen_candidate(CLEAN, d) == []
+    assert screen_candidate(CLEAN.replace("W[3:0]", "`W"), d) == []  # `W defined in top.v
+    assert screen_candidate("module top #(.P(1)) (); endmodule".replace("#(.P(1)) ", ""), d) == []
+    assert screen_candidate("module top(input a, output y); sub #(.K(2)) s(.x(a), .y(y)); "
+                            "endmodule", d) == []
+
+
+def test_screen_size_limit(tmp_path: Path) -> None:
+    d = make_design(tmp_path)
+    assert screen_candidate(CLEAN, d, max_bytes=10)
