@@ -68,7 +68,8 @@ def measure_design(flow: PpaFlow, folder: Path, work: Path) -> Row:
         if m.sta is not None and m.sta.warnings:
             row.reason = "; ".join(m.sta.warnings)
     except RtloptError as exc:
-        row.status = type(exc).__name__
+        row.status = {"EvaluationTimeout": "timeout", "ToolFailed": "tool_error"}.get(
+            type(exc).__name__, "error")
         row.reason = exc.message.splitlines()[0][:90]
     row.seconds = time.monotonic() - start
     return row

@@ -42,7 +42,8 @@ _AREA_RE = re.compile(r"Chip area for (?:module|top module) '\\?([^']+)':\s*([0-
 # Yosys 0.23: "Number of cells: 237"; newer (pyosys 0.70): "233 1.39E+03 cells"
 _CELLS_RE = re.compile(r"^\s*(?:Number of cells:\s*(\d+)|(\d+)(?:\s+\S+)?\s+cells)\s*$", re.M)
 _MODULE_RE = re.compile(r"^=== (\S+) ===", re.M)
-_ERROR_RE = re.compile(r"^(?:ERROR|Error):.*$", re.M)
+# "ERROR: msg" or "file.v:17: ERROR: msg"
+_ERROR_RE = re.compile(r"^(?:\S+:\d+: )?(?:ERROR|Error):.*$", re.M)
 
 _PYOSYS_LOCK = threading.Lock()
 
