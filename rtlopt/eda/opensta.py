@@ -1,8 +1,9 @@
 """OpenSTA timing and power of a mapped netlist.
 
 Delay is the worst data arrival time over every constrained path to an endpoint (register
-inputs and outputs), measured from the launching clock edge, in ps. Clocked designs get ``create_clock`` on each clock port at the
-configured period; combinational ones a virtual clock ``vclk``. Inputs and outputs get delay 0
+inputs and outputs), measured from the launching clock edge, in ps. Clocked designs get
+``create_clock`` on each clock port at the configured period; combinational ones a virtual
+clock ``vclk``. Inputs and outputs get delay 0
 relative to the first clock, so input-to-register, register-to-register, register-to-output and
 input-to-output paths are all timed. Power is OpenSTA's ``design_power`` total with its default
 activity (input activity 0.1, duty 0.5, set explicitly: a long-lived session otherwise keeps
