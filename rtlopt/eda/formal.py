@@ -24,7 +24,15 @@ from rtlopt.eda._run import require_tool, run_tool
 from rtlopt.errors import ToolFailed
 from rtlopt.evaluate.result import FormalResult, Verdict
 from rtlopt.frontend.model import Design
-from rtlopt.harness import FormalPlan, equiv_script, formal_script, plan_formal, reference_text
+from rtlopt.harness import (
+    FormalPlan,
+    blank_comments,
+    equiv_script,
+    formal_script,
+    plan_formal,
+    reference_modules,
+    reference_text,
+)
 from rtlopt.harness._formal import MARK
 
 log = logging.getLogger(__name__)
@@ -119,7 +127,10 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
 
     Raises:
         ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
-        EvaluationTimeout: Yosys ran past ``cfg.timeout_s``.
+
+    A SAT problem that does not finish within the budget gives UNKNOWN ("... timed out"):
+    equivalence of two differently structured multipliers is hard for SAT, and that is a
+    property of the candidate, not an infrastructure failure.
     """
     require_tool("yosys")
     start = time.monotonic()
@@ -130,6 +141,11 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
             texts.append(Path(f).read_text(errors="replace"))
         except OSError:
             texts.append("")
+    if _identical(design, texts):
+        return FormalResult(Verdict.PROVEN, "identical source",
+                            "the target and its submodules are textually identical to the "
+                            "reference (comments and whitespace aside)", {},
+                            time.monotonic() - start)
     plan = plan_formal(design, texts)
     if plan.mode == "unsupported":
         return FormalResult(Verdict.UNKNOWN, "none", plan.reason, duration_s=0.0)
@@ -143,15 +159,34 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
     if plan.mode == "comb":
         # a SAT proof is cheapest for combinational logic; structural matching rescues the
         # cases where the whole-output SAT instance times out (e.g. identical multipliers)
-        first = _run_miter(*common, share=0.5)
+        first = _run_miter(*common, share=0.3)
         if first.verdict is not Verdict.UNKNOWN or "timed out" not in first.reason:
             return first
-        structural = _run_structural(*common, share=1.0)
-        return structural if structural is not None else first
+        structural = _run_structural(*common, share=0.4)
+        if structural is not None:
+            return structural
+        return _run_miter(*common, share=1.0)
     structural = _run_structural(*common, share=0.25)
     if structural is not None:
         return structural
     return _run_miter(*common, share=1.0)
+
+
+def _normal(text: str) -> str:
+    return " ".join(blank_comments(text).split())
+
+
+def _identical(design: Design, texts: Sequence[str]) -> bool:
+    """Every reference module appears verbatim (modulo comments/whitespace) in the candidate,
+    and the candidate defines each of them once."""
+    cand = _normal("\n".join(texts))
+    for m in reference_modules(design):
+        body = _normal(m.text())
+        if not body or cand.count(body) != 1:
+            return False
+        if len(re.findall(rf"\bmodule\s+{re.escape(m.name)}\b", cand)) != 1:
+            return False
+    return True
 
 
 def _elapsed(start: float) -> float:
@@ -198,9 +233,15 @@ def _run_miter(design: Design, reference_file: Path, candidate_files: Sequence[P
     ys = wd / "equiv.ys"
     ys.write_text(script)
     run = run_tool(["yosys", "-q", "-l", "equiv.log", "-s", ys.name], cwd=wd,
-                   log_path=wd / "equiv.out", timeout=left + 5.0, memory_mb=memory_mb)
+                   log_path=wd / "equiv.out", timeout=left, memory_mb=memory_mb,
+                   raise_on_timeout=False)
     text = _read(wd / "equiv.log") or run.output()
     result = _verdict(text, run.returncode, plan, cfg, _elapsed(start))
+    if run.timed_out and (result is None or result.verdict is Verdict.UNKNOWN):
+        phase = list(_phases(text))[-1] if text else "start"
+        result = FormalResult(Verdict.UNKNOWN, _method(plan, cfg),
+                              f"SAT solving timed out after {left:.0f}s (in phase {phase})", {},
+                              _elapsed(start))
     if result is None:
         raise ToolFailed(f"yosys exited with {run.returncode} without a verdict",
                          command=list(run.argv), returncode=run.returncode,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from rtlopt.config import HarnessConfig
@@ -68,7 +68,8 @@ def _decl(width: int) -> str:
 
 
 def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
-                    top_name: str = "rtlopt_tb") -> Testbench:
+                    top_name: str = "rtlopt_tb",
+                    only: Collection[str] | None = None) -> Testbench:
     """Generate the equivalence testbench for ``design``'s target.
 
     The testbench instantiates the renamed reference (``<top>__rtlopt_ref``) and the candidate
@@ -83,6 +84,7 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
         cfg: Stimulus settings (seed, counts).
         secret: Per-run token; it appears in the testbench text only.
         top_name: Name of the testbench module.
+        only: Keep only these stimulus classes (e.g. ``{"random"}``); default all.
 
     Raises:
         DesignError: The target has no outputs to compare.
@@ -98,6 +100,8 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets}
     fields = pack_fields([(p.name, p.width) for p in others], resets)
     stim: Stimulus = sequential(fields, cfg) if seq else combinational(fields, cfg)
+    if only is not None:
+        stim = Stimulus({k: v for k, v in stim.classes.items() if k in only})
     vectors = stim.vectors
     width = max(1, sum(f.width for f in fields))
     hexw = (width + 3) // 4
@@ -191,6 +195,7 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     a("endmodule")
     text = "\n".join(L) + "\n"
     counts = stim.counts()
-    digest = hashlib.sha256((text.replace(secret, "") + mem).encode()).hexdigest()[:16]
+    neutral = text.replace(secret, "").replace(suffix, "")
+    digest = hashlib.sha256((neutral + mem).encode()).hexdigest()[:16]
     return Testbench(text=text, top=top_name, extra_files={VECTOR_FILE: mem}, classes=counts,
                      total=n, sequential=seq, fields=tuple(fields), digest=digest)

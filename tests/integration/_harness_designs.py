@@ -10,9 +10,14 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rtlopt.frontend._text import blank_comments, module_spans
 from rtlopt.frontend.model import Design, Module, Port, SourceSet
+
+if TYPE_CHECKING:
+    from rtlopt.config import HarnessConfig
+    from rtlopt.harness import SimReport
 
 BENCH = Path(os.environ.get("RTLOPT_BENCH_PATH",
                             Path(__file__).resolve().parents[2].parent / "shared" / "bench"))
@@ -139,3 +144,38 @@ def lza_design() -> Design:
 
 def rtllm_names() -> list[str]:
     return sorted(p.name for p in RTLLM.iterdir() if p.is_dir()) if RTLLM.is_dir() else []
+
+
+def run_harness(design: Design, candidate_files: list[Path], workdir: Path,
+                cfg: HarnessConfig | None = None, *, timeout: float = 30.0,
+                memory_mb: int | None = 2048, only: set[str] | None = None) -> SimReport:
+    """Compile testbench + renamed reference + candidate and simulate; returns the report.
+
+    Args:
+        only: Run only these stimulus classes.
+    """
+    import secrets
+
+    from rtlopt.config import HarnessConfig
+    from rtlopt.eda.iverilog import compile_sources, run_simulation
+    from rtlopt.harness import SimReport, build_testbench, reference_text
+
+    cfg = cfg or HarnessConfig()
+    workdir.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_hex(8)
+    tb = build_testbench(design, cfg, secret, only=only)
+    (workdir / "rtlopt_tb.v").write_text(tb.text)
+    for name, content in tb.extra_files.items():
+        (workdir / name).write_text(content)
+    (workdir / "reference.v").write_text(reference_text(design))
+    comp = compile_sources([workdir / "rtlopt_tb.v", workdir / "reference.v", *candidate_files],
+                           workdir, top="rtlopt_tb", out=workdir / "sim.vvp",
+                           include_dirs=[design.target.file.parent], timeout=timeout,
+                           memory_mb=memory_mb)
+    if not comp.ok:
+        from rtlopt.evaluate.result import SimResult
+
+        return SimReport(SimResult(False, 0, 0), "compile failed: " + "; ".join(comp.errors[:3]))
+    return run_simulation(workdir / "sim.vvp", workdir, timeout=timeout, memory_mb=memory_mb,
+                          secret=secret)
+
