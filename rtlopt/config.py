@@ -194,6 +194,7 @@ class PolicyConfig:
     api_key_env: str = _f("OPENAI_API_KEY", "Environment variable holding the API key (openai backend).")
     scripted_path: str | None = _f(None, "Directory or file list of candidates (scripted backend).")
     request_timeout_s: float = _f(600.0, "Time limit of one generation request.")
+    cpu_threads: int = _f(0, "torch threads on CPU (0: torch's default; 1 is faster when other jobs keep the cores busy).")
 
 
 @dataclass(frozen=True)
