@@ -79,6 +79,8 @@ class TransformersPolicy:
         self.trainable = train.learning_rate > 0
         self.on_gpu = cfg.device == "cuda" or (cfg.device == "auto" and cuda_available())
         self.device = torch.device("cuda" if self.on_gpu else "cpu")
+        if not self.on_gpu and cfg.cpu_threads > 0:
+            torch.set_num_threads(cfg.cpu_threads)
         resolved = resolve_model(cfg, gpu=self.on_gpu)
         self.model_label = resolved.label
         dtypes = {"bfloat16": torch.bfloat16, "float16": torch.float16,

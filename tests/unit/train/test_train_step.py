@@ -58,15 +58,12 @@ def test_gradient_matches_autograd_of_eq7_and_micro_batching_is_exact() -> None:
     want = {n: p.grad.clone() for n, p in ref.named_parameters()}
     for mb in (1, 3):
         model = _tiny()
+        opt = torch.optim.SGD(model.parameters(), lr=0.0)
         grads: dict[str, Any] = {}
-
-        class Capture(torch.optim.SGD):  # type: ignore[misc]
-            def step(self, closure: Any = None) -> Any:
-                for n, p in model.named_parameters():
-                    grads[n] = p.grad.clone()
-                return None
-
-        opt = Capture(model.parameters(), lr=0.1)
+        named = list(model.named_parameters())
+        opt.register_step_pre_hook(
+            lambda *_a, named=named, grads=grads: grads.update(
+                {n: p.grad.clone() for n, p in named}))
         policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", micro_batch=mb,
                              max_grad_norm=0.0)
         for n, g in want.items():
