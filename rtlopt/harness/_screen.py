@@ -81,13 +81,27 @@ def _repo_macros(design: Design) -> set[str]:
     return names
 
 
+def _reference_uses_initial(design: Design) -> bool:
+    """The reference itself initializes memories or registers with ``initial`` blocks."""
+    mods = [design.target, *(design.modules[n] for n in design.submodules if n in design.modules)]
+    for m in mods:
+        try:
+            if re.search(r"\binitial\b", blank_comments(m.text())):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
                      max_bytes: int | None = None) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
     Rejects: compiler directives other than `timescale-like ones (`include, `define, ...),
     macros the repository does not define, system tasks and functions other than pure ones
-    such as $clog2 (so no $display, $finish, $fopen, $random, ...), ``initial``, ``force``,
+    such as $clog2 (so no $display, $finish, $fopen, $random, ...), ``initial`` (unless the
+    reference itself uses initial blocks, e.g. for ROM contents; they still cannot call system
+    tasks or wait, and a hanging one times out), ``force``,
     ``bind``, DPI imports, delays, references to the testbench or the renamed reference
     (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``), hierarchical names, and module definitions
     that would clash with the testbench or the renamed reference. Comments and strings are
@@ -133,9 +147,12 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     for m in _DPI_RE.finditer(code_with_strings):
         problems.append((line_of(code, m.start()), "DPI import/export is not allowed"))
 
+    allow_initial = _reference_uses_initial(design)
     for m in _WORD_RE.finditer(code):
         word = m.group(1)
         line = line_of(code, m.start())
+        if word == "initial" and allow_initial:
+            continue
         if word in _FORBIDDEN_KEYWORDS:
             problems.append((line, _FORBIDDEN_KEYWORDS[word]))
         elif word == tb_top:

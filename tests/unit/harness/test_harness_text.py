@@ -144,3 +144,16 @@ def test_screen_accepts_clean_and_repo_macros(tmp_path: Path) -> None:
 def test_screen_size_limit(tmp_path: Path) -> None:
     d = make_design(tmp_path)
     assert screen_candidate(CLEAN, d, max_bytes=10)
+
+
+def test_screen_initial_allowed_only_when_reference_uses_it(tmp_path: Path) -> None:
+    cand = CLEAN.replace("endmodule", "reg [3:0] rom [0:1];\ninitial rom[0] = 4'd1;\nendmodule")
+    assert any("initial" in p for p in screen_candidate(cand, make_design(tmp_path)))
+    rom_src = SRC.replace("assign sub_n = 1'b0;",
+                          "reg r;\n  initial r = 1'b0;\n  assign sub_n = r;")
+    (tmp_path / "rom").mkdir()
+    d = make_design(tmp_path / "rom", rom_src)
+    assert screen_candidate(cand, d) == []
+    # still no system tasks inside it
+    bad = cand.replace("rom[0] = 4'd1;", "$finish;")
+    assert any("$finish" in p for p in screen_candidate(bad, d))
