@@ -12,7 +12,7 @@ import pytest
 
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
-from rtlopt.policy import create_policy, preflight_policy
+from rtlopt.policy import Policy, create_policy, preflight_policy
 
 ANSWER = "<think>smaller</think>\n```verilog\nmodule m(input a, output y);\n" \
          "  assign y = a;\nendmodule\n```"
@@ -80,7 +80,7 @@ def test_generate_round_trip(server: _Server, monkeypatch: pytest.MonkeyPatch) -
     cfg = PolicyConfig(backend="openai", endpoint=server.url, api_key_env="RTLOPT_TEST_KEY",
                        temperature=0.7, top_p=0.9, max_new_tokens=64)
     pol = create_policy(cfg, TrainConfig(), seed=0)
-    assert pol.trainable is False
+    assert pol.trainable is False and isinstance(pol, Policy)
     out = pol.generate([PROMPT, PROMPT], 3, seed=5)
     assert [len(g) for g in out] == [3, 3]
     assert out[0][0].verilog is not None and out[0][0].verilog.startswith("module m")

@@ -8,7 +8,7 @@ import pytest
 
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
-from rtlopt.policy import create_policy, preflight_policy
+from rtlopt.policy import Policy, create_policy, preflight_policy
 
 PROMPT = ({"role": "system", "content": "s"}, {"role": "user", "content": "u"})
 
@@ -26,6 +26,7 @@ def test_directory_in_sorted_order_then_cycles(tmp_path: Path) -> None:
     pol = create_policy(PolicyConfig(backend="scripted", scripted_path=str(tmp_path)),
                         TrainConfig(), seed=0)
     assert pol.name == "scripted" and pol.trainable is False
+    assert isinstance(pol, Policy)
     out = pol.generate([PROMPT, PROMPT], 2, seed=1)
     names = [[c.verilog.split("(")[0] if c.verilog else None for c in g] for g in out]
     assert names == [["module a", "module b"], ["module c", "module a"]]
