@@ -53,6 +53,7 @@ class HarnessConfig:
     exhaustive_max_bits: int = _f(16, "Enumerate every input combination when the total input width is at most this.")
     sparse_vectors: int = _f(200, "Vectors with only a few bits set, to reach priority-encoder corners.")
     sequence_cycles: int = _f(400, "Cycles of random and directed stimulus after reset for sequential designs.")
+    long_run_cycles: int = _f(4000, "Cycles of one long run without reset (inputs held for up to 64 cycles) to reach deep counter states.")
     reset_cycles: int = _f(3, "Cycles reset is held active at the start of a sequential run.")
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
 

@@ -7,7 +7,8 @@ zeros, close pairs (two equal-width operands that differ in one bit), then seede
 sparse vectors (few bits set or cleared). When the total input width is small every
 combination is enumerated instead. Sequential designs get a reset sequence, directed corner
 values held for several cycles, walking bits, random cycles, slowly changing inputs with
-occasional reset pulses, and sparse cycles.
+occasional reset pulses, sparse cycles, and one long run without reset (inputs held for up to
+64 cycles) that reaches deep counter and timer states.
 """
 
 from __future__ import annotations
@@ -195,5 +196,12 @@ def sequential(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
                 vals[f.name] = (w >> off) & f.mask
                 off += f.width
             sparse.append(word(vals))
+    # one long run: reset once, then slowly changing inputs (deep counter/timer states)
+    long: list[int] = []
+    if cfg.long_run_cycles > 0:
+        long = [word({}, reset=True)] * (1 if resets else 0)
+        while len(long) < cfg.long_run_cycles:
+            long += [word(rand_vals())] * rng.randint(1, 64)
+        long = long[:cfg.long_run_cycles]
     return Stimulus({"reset": reset_seq, "directed": directed, "random": rand, "hold": hold,
-                     "sparse": sparse})
+                     "sparse": sparse, "long": long})
