@@ -105,7 +105,8 @@ class TransformersPolicy:
         torch.manual_seed(seed)
         if self.trainable:
             if self.on_gpu and train.gradient_checkpointing:
-                model.gradient_checkpointing_enable()
+                model.gradient_checkpointing_enable(
+                    gradient_checkpointing_kwargs={"use_reentrant": False})
                 model.config.use_cache = False
                 if train.lora:
                     model.enable_input_require_grads()
