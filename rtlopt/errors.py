@@ -13,8 +13,14 @@ class RtloptError(Exception):
 
     exit_code = 3
 
-    def __init__(self, message: str, *, path: Path | str | None = None, line: int | None = None,
-                 hint: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: Path | str | None = None,
+        line: int | None = None,
+        hint: str | None = None,
+    ) -> None:
         self.message = message
         self.path = Path(path) if path is not None else None
         self.line = line
@@ -65,8 +71,15 @@ class InfrastructureError(RtloptError):
 class ToolFailed(InfrastructureError):
     """A tool exited abnormally where it should not have."""
 
-    def __init__(self, message: str, *, command: list[str] | None = None, returncode: int | None = None,
-                 log_path: Path | None = None, stderr_tail: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        command: list[str] | None = None,
+        returncode: int | None = None,
+        log_path: Path | None = None,
+        stderr_tail: str = "",
+    ) -> None:
         self.command = command or []
         self.returncode = returncode
         self.log_path = log_path

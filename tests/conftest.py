@@ -30,7 +30,9 @@ def pdk_path() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No test touches the user's files: HOME and XDG dirs are temporary.
 
     The liberty decompression cache is shared between tests (read-only data, keyed by md5) so

@@ -57,19 +57,27 @@ class CheckReport:
         return all(m.ok for m in self.modules)
 
     def markdown(self) -> str:
-        lines = [f"### rtlopt check against `{self.base[:12]}`", "",
-                 f"| module | file | change | interface | equivalence | area | delay | {self.metric.upper()} | result |",
-                 "|---|---|---|---|---|---:|---:|---:|---|"]
+        lines = [
+            f"### rtlopt check against `{self.base[:12]}`",
+            "",
+            "| module | file | change | interface | equivalence | area | delay | "
+            f"{self.metric.upper()} | result |",
+            "|---|---|---|---|---|---:|---:|---:|---|",
+        ]
         for m in self.modules:
-            def delta(attr: str) -> str:
+
+            def delta(attr: str, m: ModuleCheck = m) -> str:
                 if m.before is None or m.after is None:
                     return "-"
                 old, new = getattr(m.before, attr), getattr(m.after, attr)
                 return f"{(new / old - 1) * 100:+.1f}%" if old else "-"
+
             mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
             result = "pass" if m.ok else "FAIL: " + "; ".join(m.findings)
-            lines.append(f"| `{m.module}` | `{m.file}` | {m.change} | {m.interface} | {m.equivalence} "
-                         f"| {delta('area_um2')} | {delta('delay_ps')} | {mc} | {result} |")
+            lines.append(
+                f"| `{m.module}` | `{m.file}` | {m.change} | {m.interface} | {m.equivalence} "
+                f"| {delta('area_um2')} | {delta('delay_ps')} | {mc} | {result} |"
+            )
         if not self.modules:
             lines.append("| - | - | no Verilog module changed | | | | | | pass |")
         return "\n".join(lines) + "\n"
@@ -79,8 +87,14 @@ def _optimization_only(cfg: Config, name: str) -> bool:
     return any(fnmatch.fnmatchcase(name, pat) for pat in cfg.check.optimization_only)
 
 
-def run_check(start: Path, files: Sequence[Path] = (), *, base: str | None = None,
-              overrides: dict[str, Any] | None = None, pdk: Any | None = None) -> CheckReport:
+def run_check(
+    start: Path,
+    files: Sequence[Path] = (),
+    *,
+    base: str | None = None,
+    overrides: dict[str, Any] | None = None,
+    pdk: Any | None = None,
+) -> CheckReport:
     """Check the changed modules of the repository containing ``start``.
 
     Args:
@@ -91,7 +105,7 @@ def run_check(start: Path, files: Sequence[Path] = (), *, base: str | None = Non
         pdk: A resolved PDK for the PPA comparison, or None to resolve ``flow.pdk``.
     """
     from rtlopt.check._git import changed_files, export_tree, new_content, open_repo, resolve_base
-    from rtlopt.frontend import load_design, parse_text
+    from rtlopt.frontend import parse_text
 
     repo, top = open_repo(start)
     cfg = load_config(top, overrides=overrides).config
@@ -126,12 +140,12 @@ def run_check(start: Path, files: Sequence[Path] = (), *, base: str | None = Non
             old_text = old_path.read_text(errors="replace") if old_path.exists() else ""
             old_mods = {m.name: m for m in parse_text(old_text, rel)} if old_text else {}
             for name, mod in new_mods.items():
-                new_src = text[mod.start:mod.end]
+                new_src = text[mod.start : mod.end]
                 if name not in old_mods:
                     modules.append(ModuleCheck(rel, name, "added", notes=["new module"]))
                     continue
                 old = old_mods[name]
-                if source_hash(old_text[old.start:old.end]) == source_hash(new_src):
+                if source_hash(old_text[old.start : old.end]) == source_hash(new_src):
                     continue
                 modules.append(_check_module(cfg, base_tree, rel, name, new_src, pdk, tmp))
             for name in old_mods:
@@ -143,8 +157,9 @@ def run_check(start: Path, files: Sequence[Path] = (), *, base: str | None = Non
     return CheckReport(base_rev, kind, cfg.check.ppa_threshold, modules)
 
 
-def _check_module(cfg: Config, base_tree: Path, rel: str, name: str, new_src: str, pdk: Any,
-                  tmp: Path) -> ModuleCheck:
+def _check_module(
+    cfg: Config, base_tree: Path, rel: str, name: str, new_src: str, pdk: Any, tmp: Path
+) -> ModuleCheck:
     from rtlopt.frontend import load_design, parse_text
 
     mc = ModuleCheck(rel, name, "modified")
@@ -165,7 +180,9 @@ def _check_module(cfg: Config, base_tree: Path, rel: str, name: str, new_src: st
         return mc
     if opt_only:
         if res.status is not Status.OK:
-            mc.equivalence = "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
+            mc.equivalence = (
+                "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
+            )
             mc.findings.append(res.reason)
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
@@ -181,6 +198,8 @@ def _check_module(cfg: Config, base_tree: Path, rel: str, name: str, new_src: st
         old, new = ref.ppa.metric(kind), res.ppa.metric(kind)
         mc.metric_change = new / old - 1 if old else None
         if mc.metric_change is not None and mc.metric_change > cfg.check.ppa_threshold:
-            mc.findings.append(f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
-                               f"(threshold {cfg.check.ppa_threshold * 100:.1f}%)")
+            mc.findings.append(
+                f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
+                f"(threshold {cfg.check.ppa_threshold * 100:.1f}%)"
+            )
     return mc

@@ -17,8 +17,9 @@ def open_repo(path: Path) -> tuple[git.Repo, Path]:
     try:
         repo = git.Repo(path, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise RepoError("not inside a git repository", path=path,
-                        hint="run rtlopt check from your repository") from None
+        raise RepoError(
+            "not inside a git repository", path=path, hint="run rtlopt check from your repository"
+        ) from None
     top = Path(repo.working_tree_dir or path).resolve()
     return repo, top
 
@@ -31,8 +32,10 @@ def resolve_base(repo: git.Repo, base: str | None) -> str:
         return str(repo.git.merge_base(base, "HEAD")).strip()
     except (git.GitCommandError, ValueError) as exc:
         what = base or "HEAD"
-        raise RepoError(f"cannot resolve base revision '{what}': {str(exc).splitlines()[-1][:120]}",
-                        hint="fetch it first (git fetch origin main) or pass --base REF") from None
+        raise RepoError(
+            f"cannot resolve base revision '{what}': {str(exc).splitlines()[-1][:120]}",
+            hint="fetch it first (git fetch origin main) or pass --base REF",
+        ) from None
 
 
 def changed_files(repo: git.Repo, base: str, *, staged: bool) -> list[str]:

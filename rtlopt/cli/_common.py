@@ -39,7 +39,9 @@ def handle_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except RtloptError as exc:
             err_console.print(f"[bold red]error:[/] {exc.one_line()}", soft_wrap=True)
-            sys.exit(exc.exit_code if exc.exit_code in (EXIT_USAGE, EXIT_INTERNAL) else EXIT_INTERNAL)
+            sys.exit(
+                exc.exit_code if exc.exit_code in (EXIT_USAGE, EXIT_INTERNAL) else EXIT_INTERNAL
+            )
         except KeyboardInterrupt:
             err_console.print("interrupted")
             sys.exit(EXIT_INTERRUPT)
@@ -53,8 +55,9 @@ def handle_errors(fn: F) -> F:
                 where = f" (traceback in {path})"
             except OSError:
                 where = ""
-            err_console.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc}{where}",
-                              soft_wrap=True)
+            err_console.print(
+                f"[bold red]internal error:[/] {type(exc).__name__}: {exc}{where}", soft_wrap=True
+            )
             sys.exit(EXIT_INTERNAL)
 
     return wrapper  # type: ignore[return-value]
@@ -62,7 +65,9 @@ def handle_errors(fn: F) -> F:
 
 def setup_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
 
 
 def parse_defines(items: Sequence[str]) -> dict[str, str]:
@@ -73,7 +78,9 @@ def parse_defines(items: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def resolve(target: Path | None, overrides: Mapping[str, Any], config_file: Path | None) -> ResolvedConfig:
+def resolve(
+    target: Path | None, overrides: Mapping[str, Any], config_file: Path | None
+) -> ResolvedConfig:
     return load_config(target, overrides=overrides, config_file=config_file)
 
 
@@ -87,31 +94,64 @@ def existing_file(path: Path, what: str = "file") -> Path:
 
 def design_options(fn: F) -> F:
     """--module, --config, -I, -D, --frontend."""
-    fn = click.option("--frontend", type=str, default=None, help="Parser: pyslang (default) or pyverilog.")(fn)
-    fn = click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Preprocessor define.")(fn)
-    fn = click.option("-I", "include_dirs", multiple=True, type=click.Path(path_type=Path),
-                      help="Include directory.")(fn)
-    fn = click.option("--config", "config_file", type=click.Path(path_type=Path, exists=True, dir_okay=False),
-                      default=None, help="Configuration file (default: rtlopt.toml or [tool.rtlopt] found upward).")(fn)
-    fn = click.option("--module", "-m", type=str, default=None,
-                      help="Target module (needed when the file defines several).")(fn)
+    fn = click.option(
+        "--frontend", type=str, default=None, help="Parser: pyslang (default) or pyverilog."
+    )(fn)
+    fn = click.option(
+        "-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Preprocessor define."
+    )(fn)
+    fn = click.option(
+        "-I",
+        "include_dirs",
+        multiple=True,
+        type=click.Path(path_type=Path),
+        help="Include directory.",
+    )(fn)
+    fn = click.option(
+        "--config",
+        "config_file",
+        type=click.Path(path_type=Path, exists=True, dir_okay=False),
+        default=None,
+        help="Configuration file (default: rtlopt.toml or [tool.rtlopt] found upward).",
+    )(fn)
+    fn = click.option(
+        "--module",
+        "-m",
+        type=str,
+        default=None,
+        help="Target module (needed when the file defines several).",
+    )(fn)
     return fn
 
 
 def pdk_options(fn: F) -> F:
-    fn = click.option("--liberty", type=click.Path(path_type=Path), default=None,
-                      help="Use this liberty file instead of the PDK's.")(fn)
+    fn = click.option(
+        "--liberty",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Use this liberty file instead of the PDK's.",
+    )(fn)
     fn = click.option("--pdk", type=str, default=None, help="PDK name (see `rtlopt pdk list`).")(fn)
     return fn
 
 
-def load_target(target: Path, module: str | None, rc: ResolvedConfig, include_dirs: Sequence[Path],
-                defines: Sequence[str]) -> Any:
+def load_target(
+    target: Path,
+    module: str | None,
+    rc: ResolvedConfig,
+    include_dirs: Sequence[Path],
+    defines: Sequence[str],
+) -> Any:
     from rtlopt.frontend import load_design
 
     target = existing_file(target, "target file")
-    return load_design(target, module, rc.config.project, include_dirs=[p.resolve() for p in include_dirs],
-                       defines=parse_defines(defines))
+    return load_design(
+        target,
+        module,
+        rc.config.project,
+        include_dirs=[p.resolve() for p in include_dirs],
+        defines=parse_defines(defines),
+    )
 
 
 def load_pdk(rc: ResolvedConfig, liberty: Path | None) -> Any:

@@ -27,7 +27,9 @@ def show(target: Path, as_toml: bool) -> None:
     if as_toml:
         click.echo(to_toml(rc.config))
         return
-    t = Table(title=f"configuration (project file: {rc.project_file or 'none'})", title_justify="left")
+    t = Table(
+        title=f"configuration (project file: {rc.project_file or 'none'})", title_justify="left"
+    )
     for col in ("key", "value", "source", "help"):
         t.add_column(col, overflow="fold")
     for key, help_text, _default in describe():

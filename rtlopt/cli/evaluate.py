@@ -28,26 +28,58 @@ from rtlopt.cli._common import (
 
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path))
-@click.option("--candidate", "-c", type=click.Path(path_type=Path), required=True,
-              help="File holding the rewritten module (same name and ports).")
+@click.option(
+    "--candidate",
+    "-c",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="File holding the rewritten module (same name and ports).",
+)
 @design_options
 @pdk_options
-@click.option("--metric", type=click.Choice(["auto", "adp", "ppa"]), default=None,
-              help="Figure of merit (default from config: auto).")
+@click.option(
+    "--metric",
+    type=click.Choice(["auto", "adp", "ppa"]),
+    default=None,
+    help="Figure of merit (default from config: auto).",
+)
 @click.option("--no-formal", is_flag=True, default=False, help="Skip the formal check.")
-@click.option("--require-proof", is_flag=True, default=False,
-              help="Reject when formal equivalence is unknown.")
+@click.option(
+    "--require-proof",
+    is_flag=True,
+    default=False,
+    help="Reject when formal equivalence is unknown.",
+)
 @click.option("--seed", type=int, default=None, help="Harness seed.")
 @click.option("--vectors", type=int, default=None, help="Random vectors / cycles.")
-@click.option("--workdir", type=click.Path(path_type=Path), default=None,
-              help="Keep scratch files here (default: a temp folder).")
-@click.option("--json", "as_json", is_flag=True, default=False, help="Print JSON instead of a table.")
+@click.option(
+    "--workdir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Keep scratch files here (default: a temp folder).",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, default=False, help="Print JSON instead of a table."
+)
 @handle_errors
-def evaluate(target: Path, candidate: Path, module: str | None, config_file: Path | None,
-             include_dirs: tuple[Path, ...], defines: tuple[str, ...], frontend: str | None,
-             pdk: str | None, liberty: Path | None, metric: str | None, no_formal: bool,
-             require_proof: bool, seed: int | None, vectors: int | None, workdir: Path | None,
-             as_json: bool) -> None:
+def evaluate(
+    target: Path,
+    candidate: Path,
+    module: str | None,
+    config_file: Path | None,
+    include_dirs: tuple[Path, ...],
+    defines: tuple[str, ...],
+    frontend: str | None,
+    pdk: str | None,
+    liberty: Path | None,
+    metric: str | None,
+    no_formal: bool,
+    require_proof: bool,
+    seed: int | None,
+    vectors: int | None,
+    workdir: Path | None,
+    as_json: bool,
+) -> None:
     """Score CANDIDATE against the module in TARGET.
 
     Runs the candidate through screening, compilation, the interface check, simulation against
@@ -59,10 +91,13 @@ def evaluate(target: Path, candidate: Path, module: str | None, config_file: Pat
 
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {
-        "flow.pdk": pdk, "flow.metric": metric, "project.frontend": frontend,
+        "flow.pdk": pdk,
+        "flow.metric": metric,
+        "project.frontend": frontend,
         "formal.enabled": False if no_formal else None,
         "formal.require_proof": True if require_proof else None,
-        "harness.seed": seed, "harness.random_vectors": vectors,
+        "harness.seed": seed,
+        "harness.random_vectors": vectors,
     }
     rc = resolve(target, overrides, config_file)
     design = load_target(target, module, rc, include_dirs, defines)
@@ -80,8 +115,13 @@ def evaluate(target: Path, candidate: Path, module: str | None, config_file: Pat
             res = ev.evaluate(text)
         kind = ev.metric_kind
     if as_json:
-        out = {"reference": ref.to_json(), "candidate": res.to_json(), "metric": kind,
-               "accepted": res.accepted, "workdir": str(wd)}
+        out = {
+            "reference": ref.to_json(),
+            "candidate": res.to_json(),
+            "metric": kind,
+            "accepted": res.accepted,
+            "workdir": str(wd),
+        }
         sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
     else:
         _print_table(design.target.name, ref, res, kind, wd)
@@ -108,13 +148,26 @@ def _print_table(name: str, ref: Any, res: Any, kind: str, wd: Path) -> None:
     console.print(t)
     verdict = res.formal.verdict.value if res.formal else "not run"
     method = f" ({res.formal.method})" if res.formal and res.formal.method else ""
-    vectors = f"{res.sim.vectors} vectors, {res.sim.mismatches} mismatches" if res.sim else "not run"
+    vectors = (
+        f"{res.sim.vectors} vectors, {res.sim.mismatches} mismatches" if res.sim else "not run"
+    )
     console.print(f"simulation: {vectors}")
-    console.print(f"formal: {verdict}{method}" + (f" - {res.formal.reason}" if res.formal and res.formal.reason else ""))
+    console.print(
+        f"formal: {verdict}{method}"
+        + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
+    )
     console.print(f"metric: {kind}")
     if res.accepted:
-        console.print("[bold green]ACCEPTED[/]: equivalent to the reference"
-                      + (f"; {kind.upper()} ratio {ratio(cp.metric(kind), rp.metric(kind))}" if cp and rp else ""))
+        console.print(
+            "[bold green]ACCEPTED[/]: equivalent to the reference"
+            + (
+                f"; {kind.upper()} ratio {ratio(cp.metric(kind), rp.metric(kind))}"
+                if cp and rp
+                else ""
+            )
+        )
     else:
-        console.print(f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): {res.reason}")
+        console.print(
+            f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): {res.reason}"
+        )
     console.print(f"[dim]scratch: {wd}[/]")

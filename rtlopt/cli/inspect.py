@@ -15,13 +15,24 @@ from rtlopt.cli._common import console, design_options, handle_errors, load_targ
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path))
 @design_options
-@click.option("--harness-dir", type=click.Path(path_type=Path), default=None,
-              help="Write the generated testbench and renamed reference here.")
+@click.option(
+    "--harness-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the generated testbench and renamed reference here.",
+)
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print JSON.")
 @handle_errors
-def inspect(target: Path, module: str | None, config_file: Path | None,
-            include_dirs: tuple[Path, ...], defines: tuple[str, ...], frontend: str | None,
-            harness_dir: Path | None, as_json: bool) -> None:
+def inspect(
+    target: Path,
+    module: str | None,
+    config_file: Path | None,
+    include_dirs: tuple[Path, ...],
+    defines: tuple[str, ...],
+    frontend: str | None,
+    harness_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Show the interface, clocks/resets, dependencies and harness of the module in TARGET."""
     import secrets
 
@@ -47,13 +58,20 @@ def inspect(target: Path, module: str | None, config_file: Path | None,
     (hdir / "reference.v").write_text(reference_text(design))
     if as_json:
         out = {
-            "module": t.name, "file": str(t.file), "line": t.line, "root": str(design.root),
+            "module": t.name,
+            "file": str(t.file),
+            "line": t.line,
+            "root": str(design.root),
             "ports": [p.__dict__ for p in t.ports],
             "parameters": [p.__dict__ for p in t.parameters],
-            "clocks": list(t.clocks), "resets": {r: ("low" if t.reset_active_low.get(r) else "high") for r in t.resets},
-            "submodules": list(design.submodules), "files": [str(f) for f in design.closure],
-            "include_dirs": [str(p) for p in design.include_dirs], "defines": dict(design.defines),
-            "harness": str(hdir), "vectors": dict(tb.classes),
+            "clocks": list(t.clocks),
+            "resets": {r: ("low" if t.reset_active_low.get(r) else "high") for r in t.resets},
+            "submodules": list(design.submodules),
+            "files": [str(f) for f in design.closure],
+            "include_dirs": [str(p) for p in design.include_dirs],
+            "defines": dict(design.defines),
+            "harness": str(hdir),
+            "vectors": dict(tb.classes),
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
@@ -65,13 +83,24 @@ def inspect(target: Path, module: str | None, config_file: Path | None,
         ports.add_row(p.name, p.direction, str(p.width), p.range_text, "yes" if p.signed else "")
     console.print(ports)
     if t.parameters:
-        console.print("parameters: " + ", ".join(f"{p.name}={p.value}" + (" (local)" if p.local else "")
-                                                for p in t.parameters))
+        console.print(
+            "parameters: "
+            + ", ".join(
+                f"{p.name}={p.value}" + (" (local)" if p.local else "") for p in t.parameters
+            )
+        )
     kind = "sequential" if t.is_sequential else "combinational"
     console.print(f"kind: {kind}")
     console.print("clocks: " + (", ".join(t.clocks) or "none"))
-    console.print("resets: " + (", ".join(f"{r} (active {'low' if t.reset_active_low.get(r) else 'high'})"
-                                          for r in t.resets) or "none"))
+    console.print(
+        "resets: "
+        + (
+            ", ".join(
+                f"{r} (active {'low' if t.reset_active_low.get(r) else 'high'})" for r in t.resets
+            )
+            or "none"
+        )
+    )
     console.print("submodules: " + (", ".join(design.submodules) or "none"))
     console.print("files:")
     for f in design.closure:
@@ -81,5 +110,8 @@ def inspect(target: Path, module: str | None, config_file: Path | None,
     if design.defines:
         console.print("defines: " + ", ".join(f"{k}={v}" for k, v in design.defines.items()))
     total = sum(tb.classes.values())
-    console.print(f"harness: {hdir}  ({total} vectors: "
-                  + ", ".join(f"{k} {v}" for k, v in tb.classes.items()) + ")")
+    console.print(
+        f"harness: {hdir}  ({total} vectors: "
+        + ", ".join(f"{k} {v}" for k, v in tb.classes.items())
+        + ")"
+    )

@@ -28,48 +28,119 @@ from rtlopt.errors import UsageError
 @click.argument("target", type=click.Path(path_type=Path), required=False)
 @design_options
 @pdk_options
-@click.option("--policy", type=str, default=None,
-              help="Policy backend: transformers (train on this machine), vllm (GPU rollouts), "
-                   "openai (any OpenAI-compatible endpoint, frozen) or scripted (candidates from files).")
-@click.option("--model", type=str, default=None,
-              help="Model id or local path (auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M on CPU).")
+@click.option(
+    "--policy",
+    type=str,
+    default=None,
+    help="Policy backend: transformers (train on this machine), vllm (GPU rollouts), "
+    "openai (any OpenAI-compatible endpoint, frozen) or scripted (candidates from files).",
+)
+@click.option(
+    "--model",
+    type=str,
+    default=None,
+    help="Model id or local path (auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M on CPU).",
+)
 @click.option("--endpoint", type=str, default=None, help="Base URL of an OpenAI-compatible server.")
-@click.option("--candidates", type=click.Path(path_type=Path), default=None,
-              help="Folder or file list of candidates; implies --policy scripted.")
+@click.option(
+    "--candidates",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder or file list of candidates; implies --policy scripted.",
+)
 @click.option("--steps", type=int, default=None, help="Training steps (default 100).")
 @click.option("--parents", type=int, default=None, help="Parent states per step (default 4).")
 @click.option("--rollouts", type=int, default=None, help="Rollouts per parent (default 4).")
 @click.option("--seed", type=int, default=None, help="Seed for sampling, training and the harness.")
-@click.option("--delta", type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
-              default=None, help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.")
-@click.option("--reuse", type=click.Choice(["puct", "egreedy", "greedy", "none"]), default=None,
-              help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.")
-@click.option("--advantage", type=click.Choice(["entropic", "expected"]), default=None,
-              help="Advantage estimator: entropic (leave-one-out) or expected reward (GRPO).")
-@click.option("--lr", type=float, default=None, help="Learning rate (0 freezes the policy: best-of-N).")
+@click.option(
+    "--delta",
+    type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
+    default=None,
+    help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.",
+)
+@click.option(
+    "--reuse",
+    type=click.Choice(["puct", "egreedy", "greedy", "none"]),
+    default=None,
+    help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.",
+)
+@click.option(
+    "--advantage",
+    type=click.Choice(["entropic", "expected"]),
+    default=None,
+    help="Advantage estimator: entropic (leave-one-out) or expected reward (GRPO).",
+)
+@click.option(
+    "--lr", type=float, default=None, help="Learning rate (0 freezes the policy: best-of-N)."
+)
 @click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens.")
-@click.option("--metric", type=click.Choice(["auto", "adp", "ppa"]), default=None,
-              help="Figure of merit to minimize.")
-@click.option("--spec", type=click.Path(path_type=Path), default=None,
-              help="Specification text for the prompts (default: the module's header comments).")
-@click.option("--jobs", type=int, default=None, help="Parallel candidate evaluations (0: one per core).")
-@click.option("--run-dir", type=click.Path(path_type=Path), default=None,
-              help="Run directory (default: <repo>/.rtlopt/runs/<run-id>).")
-@click.option("--resume", type=click.Path(path_type=Path, exists=True, file_okay=False), default=None,
-              help="Continue the run in this directory.")
-@click.option("--stop-after", type=int, default=None,
-              help="Pause after this many steps in this session; continue later with --resume.")
+@click.option(
+    "--metric",
+    type=click.Choice(["auto", "adp", "ppa"]),
+    default=None,
+    help="Figure of merit to minimize.",
+)
+@click.option(
+    "--spec",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Specification text for the prompts (default: the module's header comments).",
+)
+@click.option(
+    "--jobs", type=int, default=None, help="Parallel candidate evaluations (0: one per core)."
+)
+@click.option(
+    "--run-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Run directory (default: <repo>/.rtlopt/runs/<run-id>).",
+)
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=None,
+    help="Continue the run in this directory.",
+)
+@click.option(
+    "--stop-after",
+    type=int,
+    default=None,
+    help="Pause after this many steps in this session; continue later with --resume.",
+)
 @click.option("--no-branch", is_flag=True, default=False, help="Do not write a git branch.")
 @click.option("--push", type=str, default=None, help="Push the result branch to this remote.")
 @handle_errors
-def optimize(target: Path | None, module: str | None, config_file: Path | None,
-             include_dirs: tuple[Path, ...], defines: tuple[str, ...], frontend: str | None,
-             pdk: str | None, liberty: Path | None, policy: str | None, model: str | None,
-             endpoint: str | None, candidates: Path | None, steps: int | None, parents: int | None,
-             rollouts: int | None, seed: int | None, delta: str | None, reuse: str | None,
-             advantage: str | None, lr: float | None, max_new_tokens: int | None,
-             metric: str | None, spec: Path | None, jobs: int | None, run_dir: Path | None,
-             resume: Path | None, stop_after: int | None, no_branch: bool, push: str | None) -> None:
+def optimize(
+    target: Path | None,
+    module: str | None,
+    config_file: Path | None,
+    include_dirs: tuple[Path, ...],
+    defines: tuple[str, ...],
+    frontend: str | None,
+    pdk: str | None,
+    liberty: Path | None,
+    policy: str | None,
+    model: str | None,
+    endpoint: str | None,
+    candidates: Path | None,
+    steps: int | None,
+    parents: int | None,
+    rollouts: int | None,
+    seed: int | None,
+    delta: str | None,
+    reuse: str | None,
+    advantage: str | None,
+    lr: float | None,
+    max_new_tokens: int | None,
+    metric: str | None,
+    spec: Path | None,
+    jobs: int | None,
+    run_dir: Path | None,
+    resume: Path | None,
+    stop_after: int | None,
+    no_branch: bool,
+    push: str | None,
+) -> None:
     """Optimize the module in TARGET by test-time training.
 
     Each step samples parent designs from the state pool, asks the policy for rewrites, scores
@@ -86,8 +157,11 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
         try:
             run_info = read_json(resume / "run.json")
         except (OSError, ValueError):
-            raise UsageError("not a run directory (no run.json)", path=resume,
-                             hint="pass the folder printed by the interrupted run") from None
+            raise UsageError(
+                "not a run directory (no run.json)",
+                path=resume,
+                hint="pass the folder printed by the interrupted run",
+            ) from None
         target = Path(run_info["target_file"])
         module = module or run_info.get("module")
         config_file = resume / "config.toml"
@@ -98,14 +172,23 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
             raise UsageError("candidates not found", path=candidates)
         policy = "scripted"
     overrides: dict[str, Any] = {
-        "flow.pdk": pdk, "flow.metric": metric, "project.frontend": frontend,
+        "flow.pdk": pdk,
+        "flow.metric": metric,
+        "project.frontend": frontend,
         "project.spec": str(spec) if spec else None,
-        "policy.backend": policy, "policy.model": model, "policy.endpoint": endpoint,
+        "policy.backend": policy,
+        "policy.model": model,
+        "policy.endpoint": endpoint,
         "policy.scripted_path": str(candidates.resolve()) if candidates else None,
         "policy.max_new_tokens": max_new_tokens,
-        "run.steps": steps, "run.rollouts": rollouts, "run.seed": seed,
-        "search.parents": parents, "search.sampler": reuse,
-        "train.delta": delta, "train.advantage": advantage, "train.learning_rate": lr,
+        "run.steps": steps,
+        "run.rollouts": rollouts,
+        "run.seed": seed,
+        "search.parents": parents,
+        "search.sampler": reuse,
+        "train.delta": delta,
+        "train.advantage": advantage,
+        "train.learning_rate": lr,
         "eval.workers": jobs,
     }
     if seed is not None:
@@ -140,11 +223,13 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
         _ignore_rtlopt_dir(design.root, rdir)
 
     from rtlopt.evaluate import Evaluator
-    from rtlopt.run import Optimizer, RunEvents, finish_run
+    from rtlopt.run import Optimizer, finish_run
 
-    console.print(f"run [bold]{run_id}[/] on [bold]{design.target.name}[/] "
-                  f"({cfg.flow.pdk}, policy {cfg.policy.backend}, {cfg.run.steps} steps x "
-                  f"{cfg.search.parents} parents x {cfg.run.rollouts} rollouts)")
+    console.print(
+        f"run [bold]{run_id}[/] on [bold]{design.target.name}[/] "
+        f"({cfg.flow.pdk}, policy {cfg.policy.backend}, {cfg.run.steps} steps x "
+        f"{cfg.search.parents} parents x {cfg.run.rollouts} rollouts)"
+    )
     console.print(f"run directory: {rdir}")
     with Evaluator(design, cfg, rdir / "work", pdk_info) as ev:
         with console.status("measuring the reference ..."):
@@ -152,8 +237,11 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
         kind = ev.metric_kind
         assert ref.ppa is not None
         ref_m = ref.ppa.metric(kind)
-        console.print(f"reference: area {fmt(ref.ppa.area_um2)} um^2, delay {fmt(ref.ppa.delay_ps)} ps, "
-                      f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref_m)}")
+        console.print(
+            f"reference: area {fmt(ref.ppa.area_um2)} um^2, delay {fmt(ref.ppa.delay_ps)} ps, "
+            f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref_m)}"
+        )
+        _quiet_model_libraries()
         with console.status(f"loading the {cfg.policy.backend} policy ..."):
             pol = create_policy(cfg.policy, cfg.train, seed=cfg.run.seed)
         try:
@@ -166,16 +254,25 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
             from rtlopt.report import generate_report
 
             paths = generate_report(rdir)
-            console.print(f"paused after step {outcome.steps_done}; report so far: {paths.markdown}")
+            console.print(
+                f"paused after step {outcome.steps_done}; report so far: {paths.markdown}"
+            )
             console.print(f"continue with: rtlopt optimize --resume {rdir}")
             sys.exit(EXIT_OK)
-        result = finish_run(outcome, design, cfg, branch=branch if (do_branch and git_ok) else None,
-                            push=push or cfg.writeback.push)
+        result = finish_run(
+            outcome,
+            design,
+            cfg,
+            branch=branch if (do_branch and git_ok) else None,
+            push=push or cfg.writeback.push,
+        )
     console.print(f"report: {result.report}")
     if outcome.best is not None and outcome.best.ppa is not None:
         m = outcome.best.ppa.metric(kind)
-        console.print(f"best: {kind.upper()} {fmt(m)} ({(m / ref_m - 1) * 100:+.1f}% vs reference), "
-                      f"formal: {outcome.best.formal.verdict.value if outcome.best.formal else 'n/a'}")
+        console.print(
+            f"best: {kind.upper()} {fmt(m)} ({(m / ref_m - 1) * 100:+.1f}% vs reference), "
+            f"formal: {outcome.best.formal.verdict.value if outcome.best.formal else 'n/a'}"
+        )
     if not outcome.improved:
         console.print("[yellow]no equivalent design beat the reference[/]")
         sys.exit(EXIT_REJECTED)
@@ -184,6 +281,18 @@ def optimize(target: Path | None, module: str | None, config_file: Path | None,
         console.print("\npull request body:\n")
         console.print(result.pr_body, markup=False)
     sys.exit(EXIT_OK)
+
+
+def _quiet_model_libraries() -> None:
+    """Model libraries print progress bars and deprecation chatter; rtlopt shows its own."""
+    import os
+    import warnings
+
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    for mod in ("transformers", "peft", "accelerate", "torch"):
+        warnings.filterwarnings("ignore", module=mod)
 
 
 def _ignore_rtlopt_dir(root: Path, rdir: Path) -> None:
@@ -199,13 +308,21 @@ def _ignore_rtlopt_dir(root: Path, rdir: Path) -> None:
         gi.write_text("# rtlopt run data\n*\n")
 
 
-def _run_with_progress(opt: Any, steps: int, kind: str, ref_m: float, stop_after: int | None) -> Any:
+def _run_with_progress(
+    opt: Any, steps: int, kind: str, ref_m: float, stop_after: int | None
+) -> Any:
     from rtlopt.run import RunEvents
 
     best_line = {"text": "best: -"}
-    with Progress(TextColumn("[bold]step {task.completed}/{task.total}"), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
-                  console=console, transient=False) as progress:
+    with Progress(
+        TextColumn("[bold]step {task.completed}/{task.total}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=console,
+        transient=False,
+    ) as progress:
         task = progress.add_task("", total=steps, completed=opt.start_step - 1)
 
         def on_phase(step: int, phase: str) -> None:
@@ -214,12 +331,17 @@ def _run_with_progress(opt: Any, steps: int, kind: str, ref_m: float, stop_after
         def on_step(rec: Any) -> None:
             if rec.best_metric is not None:
                 imp = (rec.best_metric / ref_m - 1) * 100
-                best_line["text"] = (f"best reward {rec.best_reward:.2f}, {kind.upper()} "
-                                     f"{fmt(rec.best_metric)} ({imp:+.1f}%)")
+                best_line["text"] = (
+                    f"best reward {rec.best_reward:.2f}, {kind.upper()} "
+                    f"{fmt(rec.best_metric)} ({imp:+.1f}%)"
+                )
             else:
                 best_line["text"] = f"best reward {rec.best_reward:.2f}"
-            progress.update(task, completed=rec.step,
-                            description=f"{best_line['text']} | valid {rec.valid_frac:.0%} | "
-                                        f"mean {rec.mean_reward:.2f} | delta {rec.delta:.3f}")
+            progress.update(
+                task,
+                completed=rec.step,
+                description=f"{best_line['text']} | valid {rec.valid_frac:.0%} | "
+                f"mean {rec.mean_reward:.2f} | delta {rec.delta:.3f}",
+            )
 
         return opt.run(RunEvents(on_phase=on_phase, on_step=on_step), stop_after=stop_after)

@@ -35,14 +35,21 @@ def list_pdks() -> None:
             corner = "-"
         t.add_row(name, PDKS.source(name), corner, where)
     console.print(t)
-    console.print("search path: " + (", ".join(str(p) for p in pdk_search_path()) or "(empty)")
-                  + "  [dim](set RTLOPT_PDK_PATH)[/]")
+    console.print(
+        "search path: "
+        + (", ".join(str(p) for p in pdk_search_path()) or "(empty)")
+        + "  [dim](set RTLOPT_PDK_PATH)[/]"
+    )
 
 
 @pdk.command("download")
 @click.argument("name")
-@click.option("--dest", type=click.Path(path_type=Path), default=None,
-              help="Folder on the search path to put it in (default: $XDG_DATA_HOME/rtlopt/pdk).")
+@click.option(
+    "--dest",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder on the search path to put it in (default: $XDG_DATA_HOME/rtlopt/pdk).",
+)
 @click.option("--url", type=str, default=None, help="Download the liberty from this URL instead.")
 @handle_errors
 def download(name: str, dest: Path | None, url: str | None) -> None:

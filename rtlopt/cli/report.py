@@ -18,8 +18,11 @@ def report(run_dir: Path) -> None:
     from rtlopt.report import generate_report
 
     if not (run_dir / "steps.jsonl").exists() and not (run_dir / "reference.json").exists():
-        raise UsageError("not a run directory (no steps.jsonl or reference.json)", path=run_dir,
-                         hint="pass the folder printed by `rtlopt optimize`")
+        raise UsageError(
+            "not a run directory (no steps.jsonl or reference.json)",
+            path=run_dir,
+            hint="pass the folder printed by `rtlopt optimize`",
+        )
     paths = generate_report(run_dir)
     console.print(f"report: {paths.markdown}")
     for p in getattr(paths, "plots", ()):

@@ -16,7 +16,7 @@ import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound
@@ -54,9 +54,17 @@ def _limits(memory_mb: int | None) -> None:  # runs in the child before exec
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def run_tool(argv: Sequence[str], *, cwd: Path, log_path: Path, timeout: float,
-             env: Mapping[str, str] | None = None, memory_mb: int | None = None,
-             check: bool = False, raise_on_timeout: bool = True) -> ToolRun:
+def run_tool(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    log_path: Path,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+    memory_mb: int | None = None,
+    check: bool = False,
+    raise_on_timeout: bool = True,
+) -> ToolRun:
     """Run a tool and wait for it.
 
     Args:
@@ -81,12 +89,20 @@ def run_tool(argv: Sequence[str], *, cwd: Path, log_path: Path, timeout: float,
         logf.flush()
         try:
             proc = subprocess.Popen(
-                argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
-                env=full_env, preexec_fn=lambda: _limits(memory_mb), close_fds=True,
+                argv,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=logf,
+                stderr=subprocess.STDOUT,
+                env=full_env,
+                preexec_fn=lambda: _limits(memory_mb),
+                close_fds=True,
             )
         except FileNotFoundError:
-            raise ToolNotFound(f"'{argv[0]}' is not installed or not on PATH",
-                               hint="run scripts/setup.sh or install it") from None
+            raise ToolNotFound(
+                f"'{argv[0]}' is not installed or not on PATH",
+                hint="run scripts/setup.sh or install it",
+            ) from None
         try:
             rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -96,11 +112,17 @@ def run_tool(argv: Sequence[str], *, cwd: Path, log_path: Path, timeout: float,
     run = ToolRun(tuple(argv), cwd, rc, time.monotonic() - start, log_path, timed_out)
     log.debug("%s -> %s in %.2fs", argv[0], rc, run.duration_s)
     if timed_out and raise_on_timeout:
-        raise EvaluationTimeout(f"{Path(argv[0]).name} timed out after {timeout:g}s",
-                                hint=f"see {log_path}")
+        raise EvaluationTimeout(
+            f"{Path(argv[0]).name} timed out after {timeout:g}s", hint=f"see {log_path}"
+        )
     if check and rc != 0:
-        raise ToolFailed(f"{Path(argv[0]).name} exited with {rc}", command=list(argv),
-                         returncode=rc, log_path=log_path, stderr_tail=run.tail())
+        raise ToolFailed(
+            f"{Path(argv[0]).name} exited with {rc}",
+            command=list(argv),
+            returncode=rc,
+            log_path=log_path,
+            stderr_tail=run.tail(),
+        )
     return run
 
 
@@ -129,10 +151,12 @@ _VERSION_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
     "yosys-abc": (("-h",), r"UC Berkeley, ABC (\S+)"),
 }
 
-_INSTALL_HINT = "install it with: sudo apt-get install iverilog yosys opensta (or run scripts/setup.sh)"
+_INSTALL_HINT = (
+    "install it with: sudo apt-get install iverilog yosys opensta (or run scripts/setup.sh)"
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def require_tool(name: str) -> ToolInfo:
     """Locate a tool, honouring an ``RTLOPT_<NAME>`` override, and read its version.
 
@@ -146,8 +170,9 @@ def require_tool(name: str) -> ToolInfo:
     version = "unknown"
     args, pattern = _VERSION_ARGS.get(name, (("--version",), r"(\S+)"))
     try:
-        out = subprocess.run([path, *args], capture_output=True, text=True, timeout=20,
-                             stdin=subprocess.DEVNULL)
+        out = subprocess.run(
+            [path, *args], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL
+        )
         text = (out.stdout + out.stderr).strip()
         m = re.search(pattern, text, re.M)
         if m:

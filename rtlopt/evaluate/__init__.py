@@ -14,5 +14,19 @@ from rtlopt.evaluate.result import (
     Verdict,
 )
 
-__all__ = ["PPA", "EvalResult", "Evaluator", "FormalResult", "Metric", "Mismatch", "SimResult",
-           "Stage", "Status", "Verdict", "interface_problem", "make_workdir", "normalize_source", "source_hash"]
+__all__ = [
+    "PPA",
+    "EvalResult",
+    "Evaluator",
+    "FormalResult",
+    "Metric",
+    "Mismatch",
+    "SimResult",
+    "Stage",
+    "Status",
+    "Verdict",
+    "interface_problem",
+    "make_workdir",
+    "normalize_source",
+    "source_hash",
+]

@@ -70,7 +70,9 @@ class Evaluator:
     worker with its own long-lived synthesis/timing flow.
     """
 
-    def __init__(self, design: Design, config: Config, workdir: Path, pdk: Any | None = None) -> None:
+    def __init__(
+        self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
+    ) -> None:
         from rtlopt.harness import build_testbench, reference_text
 
         self.design = design
@@ -109,13 +111,24 @@ class Evaluator:
             "tools": self._versions,
             "code": _code_fingerprint(),
         }
-        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[
+            :16
+        ]
 
     def _make_cache_dir(self) -> Path | None:
         if not self.config.eval.cache:
             return None
-        base = self.config.eval.cache_dir or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        d = Path(base) / ("rtlopt" if not self.config.eval.cache_dir else "") / "eval" / self._fingerprint
+        base = (
+            self.config.eval.cache_dir
+            or os.environ.get("XDG_CACHE_HOME")
+            or str(Path.home() / ".cache")
+        )
+        d = (
+            Path(base)
+            / ("rtlopt" if not self.config.eval.cache_dir else "")
+            / "eval"
+            / self._fingerprint
+        )
         try:
             d.mkdir(parents=True, exist_ok=True)
         except OSError:
@@ -196,19 +209,32 @@ class Evaluator:
             meas = self._measure(list(self.design.closure), d)
             ppa, logs = meas.ppa, dict(meas.logs)
         self._reference = EvalResult(
-            status=Status.OK, stage=Stage.DONE, reward=rw.w_syn + rw.w_func + rw.w_ppa,
-            r_syn=1.0, r_func=1.0, r_ppa=1.0, ppa=ppa,
+            status=Status.OK,
+            stage=Stage.DONE,
+            reward=rw.w_syn + rw.w_func + rw.w_ppa,
+            r_syn=1.0,
+            r_func=1.0,
+            r_ppa=1.0,
+            ppa=ppa,
             metrics=_ppa_metrics(ppa) if ppa else {},
-            source_hash=source_hash(self.design.target.text()), logs=logs,
-            provenance=self.provenance(), duration_s=time.monotonic() - start,
+            source_hash=source_hash(self.design.target.text()),
+            logs=logs,
+            provenance=self.provenance(),
+            duration_s=time.monotonic() - start,
         )
         return self._reference
 
     def _measure(self, files: Sequence[Path], d: Path) -> Any:
         flow = self._flow()
         assert flow is not None
-        return flow.measure(files, self.design.target.name, self.design.target.clocks, d,
-                            include_dirs=self.design.include_dirs, defines=self.design.defines)
+        return flow.measure(
+            files,
+            self.design.target.name,
+            self.design.target.clocks,
+            d,
+            include_dirs=self.design.include_dirs,
+            defines=self.design.defines,
+        )
 
     # ------------------------------------------------------------------ candidates
 
@@ -236,13 +262,22 @@ class Evaluator:
         try:
             res = self._evaluate(text, h, d, equivalence)
         except EvaluationTimeout as exc:
-            res = EvalResult(status=Status.TIMEOUT, stage=self._stage_of(d), reason=exc.one_line(),
-                             source_hash=h)
+            res = EvalResult(
+                status=Status.TIMEOUT, stage=self._stage_of(d), reason=exc.one_line(), source_hash=h
+            )
         except InfrastructureError as exc:
-            res = EvalResult(status=Status.TOOL_ERROR, stage=self._stage_of(d), reason=exc.one_line(),
-                             source_hash=h)
-        res = dataclasses.replace(res, duration_s=time.monotonic() - start, source_hash=h,
-                                  provenance={"evaluator_fingerprint": self._fingerprint})
+            res = EvalResult(
+                status=Status.TOOL_ERROR,
+                stage=self._stage_of(d),
+                reason=exc.one_line(),
+                source_hash=h,
+            )
+        res = dataclasses.replace(
+            res,
+            duration_s=time.monotonic() - start,
+            source_hash=h,
+            provenance={"evaluator_fingerprint": self._fingerprint},
+        )
         if not self.config.eval.keep_scratch and res.status is Status.OK:
             pass  # keep logs of accepted candidates for the report; others are small too
         with self._lock:
@@ -277,7 +312,9 @@ class Evaluator:
         except OSError:
             log.debug("cache write failed for %s", h)
 
-    def evaluate_many(self, texts: Sequence[str], progress: Progress | None = None) -> list[EvalResult]:
+    def evaluate_many(
+        self, texts: Sequence[str], progress: Progress | None = None
+    ) -> list[EvalResult]:
         """Evaluate a batch on a thread pool (workers each keep their own tool processes)."""
         workers = self.config.eval.workers or (os.cpu_count() or 1)
         workers = max(1, min(workers, len(texts)))
@@ -298,12 +335,20 @@ class Evaluator:
 
     # ------------------------------------------------------------------ stages
 
-    def _invalid(self, stage: Stage, reason: str, *, r_syn: float, r_func: float = 0.0,
-                 **kw: Any) -> EvalResult:
+    def _invalid(
+        self, stage: Stage, reason: str, *, r_syn: float, r_func: float = 0.0, **kw: Any
+    ) -> EvalResult:
         rw = self.config.reward
         reward = rw.w_syn * r_syn + rw.w_func * r_func
-        return EvalResult(status=Status.INVALID, stage=stage, reason=reason, reward=reward,
-                          r_syn=r_syn, r_func=r_func, **kw)
+        return EvalResult(
+            status=Status.INVALID,
+            stage=stage,
+            reason=reason,
+            reward=reward,
+            r_syn=r_syn,
+            r_func=r_func,
+            **kw,
+        )
 
     def _evaluate(self, text: str, h: str, d: Path, equivalence: bool) -> EvalResult:
         from rtlopt.eda.iverilog import compile_sources, simulate, syntax_score
@@ -320,12 +365,14 @@ class Evaluator:
 
         enter(Stage.SCREEN)
         if len(text.encode()) > sb.max_source_bytes:
-            return self._invalid(Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes",
-                                 r_syn=0.0)
+            return self._invalid(
+                Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
+            )
         violations = screen_candidate(text, self.design)
         if violations:
-            return self._invalid(Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]),
-                                 r_syn=0.0)
+            return self._invalid(
+                Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0
+            )
         cand = d / "candidate.v"
         cand.write_text(text)
 
@@ -338,24 +385,40 @@ class Evaluator:
         except DesignError:
             mods, defined, used = [], [], []
         lib = library_files(self.design, defined, used, d / "lib")
-        comp = compile_sources([*lib, cand], d, top=target.name,
-                               include_dirs=self.design.include_dirs, defines=self.design.defines,
-                               out=d / "candidate.vvp", timeout=sb.timeout_s, memory_mb=sb.memory_mb)
+        comp = compile_sources(
+            [*lib, cand],
+            d,
+            top=target.name,
+            include_dirs=self.design.include_dirs,
+            defines=self.design.defines,
+            out=d / "candidate.vvp",
+            timeout=sb.timeout_s,
+            memory_mb=sb.memory_mb,
+        )
         logs = {"compile": str(comp.log_path)}
         if not comp.ok:
-            return self._invalid(Stage.COMPILE, f"does not compile: {comp.n_errors} error(s)",
-                                 r_syn=syntax_score(comp, cfg.reward), compile_errors=comp.n_errors,
-                                 logs=logs)
+            return self._invalid(
+                Stage.COMPILE,
+                f"does not compile: {comp.n_errors} error(s)",
+                r_syn=syntax_score(comp, cfg.reward),
+                compile_errors=comp.n_errors,
+                logs=logs,
+            )
         if not mods:
-            return self._invalid(Stage.COMPILE, "the parser rejects the candidate",
-                                 r_syn=cfg.reward.unparseable_syn, logs=logs)
+            return self._invalid(
+                Stage.COMPILE,
+                "the parser rejects the candidate",
+                r_syn=cfg.reward.unparseable_syn,
+                logs=logs,
+            )
 
         # Interface: same ports, directions, widths, signedness.
         enter(Stage.INTERFACE)
         problem = interface_problem(target, {m.name: m for m in mods})
         if problem:
-            return self._invalid(Stage.INTERFACE, problem, r_syn=cfg.reward.port_error_factor,
-                                 logs=logs)
+            return self._invalid(
+                Stage.INTERFACE, problem, r_syn=cfg.reward.port_error_factor, logs=logs
+            )
         if not equivalence:
             return self._synthesize(lib, cand, d, logs, None, None)
 
@@ -367,17 +430,31 @@ class Evaluator:
         tb_file.write_text(self._tb.text)
         for name, content in self._tb.files.items():
             (d / name).write_text(content)
-        sim_comp = compile_sources([*lib, cand, self._shared_dir / "reference.v", tb_file], d,
-                                   top="rtlopt_tb", include_dirs=self.design.include_dirs,
-                                   defines=self.design.defines, out=d / "sim.vvp",
-                                   timeout=sb.timeout_s, memory_mb=sb.memory_mb)
+        sim_comp = compile_sources(
+            [*lib, cand, self._shared_dir / "reference.v", tb_file],
+            d,
+            top="rtlopt_tb",
+            include_dirs=self.design.include_dirs,
+            defines=self.design.defines,
+            out=d / "sim.vvp",
+            timeout=sb.timeout_s,
+            memory_mb=sb.memory_mb,
+        )
         logs["sim_compile"] = str(sim_comp.log_path)
         if not sim_comp.ok:
-            return self._invalid(Stage.SIMULATION, "does not compile beside the reference: "
-                                 + _first_error(sim_comp.output), r_syn=cfg.reward.port_error_factor,
-                                 logs=logs)
-        sim: SimResult = simulate(d / "sim.vvp", d, timeout=min(sb.timeout_s, cfg.harness.sim_timeout_s),
-                                  memory_mb=sb.memory_mb, secret=self._secret)
+            return self._invalid(
+                Stage.SIMULATION,
+                "does not compile beside the reference: " + _first_error(sim_comp.output),
+                r_syn=cfg.reward.port_error_factor,
+                logs=logs,
+            )
+        sim: SimResult = simulate(
+            d / "sim.vvp",
+            d,
+            timeout=min(sb.timeout_s, cfg.harness.sim_timeout_s),
+            memory_mb=sb.memory_mb,
+            secret=self._secret,
+        )
         logs["simulation"] = str(d / "sim.log")
         if not sim.passed:
             reason = "not equivalent in simulation"
@@ -395,28 +472,56 @@ class Evaluator:
         if cfg.formal.enabled:
             from rtlopt.eda.formal import check_equivalence
 
-            formal = check_equivalence(self.design, [*lib, cand], d / "formal", cfg.formal,
-                                       memory_mb=sb.memory_mb)
+            formal = check_equivalence(
+                self.design, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb
+            )
             logs["formal"] = str(d / "formal")
             if formal.verdict is Verdict.REFUTED:
                 cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
-                return self._invalid(Stage.FORMAL, f"formally not equivalent (counterexample: {cex})",
-                                     r_syn=1.0, sim=sim, formal=formal, logs=logs)
+                return self._invalid(
+                    Stage.FORMAL,
+                    f"formally not equivalent (counterexample: {cex})",
+                    r_syn=1.0,
+                    sim=sim,
+                    formal=formal,
+                    logs=logs,
+                )
             if formal.verdict is not Verdict.PROVEN and cfg.formal.require_proof:
-                return self._invalid(Stage.FORMAL, f"equivalence not proven: {formal.reason}",
-                                     r_syn=1.0, sim=sim, formal=formal, logs=logs)
+                return self._invalid(
+                    Stage.FORMAL,
+                    f"equivalence not proven: {formal.reason}",
+                    r_syn=1.0,
+                    sim=sim,
+                    formal=formal,
+                    logs=logs,
+                )
         else:
             formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false")
 
         return self._synthesize(lib, cand, d, logs, sim, formal)
 
-    def _synthesize(self, lib: Sequence[Path], cand: Path, d: Path, logs: dict[str, str],
-                    sim: SimResult | None, formal: FormalResult | None) -> EvalResult:
+    def _synthesize(
+        self,
+        lib: Sequence[Path],
+        cand: Path,
+        d: Path,
+        logs: dict[str, str],
+        sim: SimResult | None,
+        formal: FormalResult | None,
+    ) -> EvalResult:
         """Stage 3: synthesis and timing/power."""
         rw = self.config.reward
         if self._flow() is None:
-            return EvalResult(status=Status.OK, stage=Stage.DONE, reward=rw.w_syn + rw.w_func,
-                              r_syn=1.0, r_func=1.0, sim=sim, formal=formal, logs=logs)
+            return EvalResult(
+                status=Status.OK,
+                stage=Stage.DONE,
+                reward=rw.w_syn + rw.w_func,
+                r_syn=1.0,
+                r_func=1.0,
+                sim=sim,
+                formal=formal,
+                logs=logs,
+            )
         (d / "STAGE").write_text(Stage.SYNTHESIS.value)
         meas = self._measure([*lib, cand], d / "ppa")
         logs.update(meas.logs)
@@ -426,10 +531,19 @@ class Evaluator:
         m_ref, m = ref.ppa.metric(kind), meas.ppa.metric(kind)
         r_ppa = m_ref / m if m > 0 else 0.0
         (d / "STAGE").write_text(Stage.DONE.value)
-        return EvalResult(status=Status.OK, stage=Stage.DONE,
-                          reward=rw.w_syn + rw.w_func + rw.w_ppa * r_ppa,
-                          r_syn=1.0, r_func=1.0, r_ppa=r_ppa, ppa=meas.ppa, sim=sim, formal=formal,
-                          metrics=_ppa_metrics(meas.ppa), logs=logs)
+        return EvalResult(
+            status=Status.OK,
+            stage=Stage.DONE,
+            reward=rw.w_syn + rw.w_func + rw.w_ppa * r_ppa,
+            r_syn=1.0,
+            r_func=1.0,
+            r_ppa=r_ppa,
+            ppa=meas.ppa,
+            sim=sim,
+            formal=formal,
+            metrics=_ppa_metrics(meas.ppa),
+            logs=logs,
+        )
 
 
 def _first_error(output: str) -> str:

@@ -72,8 +72,9 @@ class CandidateSources:
     library: tuple[Path, ...]
 
 
-def library_files(design: Design, defined: Sequence[str], used: Sequence[str],
-                  outdir: Path) -> tuple[Path, ...]:
+def library_files(
+    design: Design, defined: Sequence[str], used: Sequence[str], outdir: Path
+) -> tuple[Path, ...]:
     """Repository files a candidate needs, with the target and shadowed modules blanked.
 
     Args:
@@ -89,12 +90,17 @@ def library_files(design: Design, defined: Sequence[str], used: Sequence[str],
         by_file.setdefault(mod.file, [])
     out: list[Path] = []
     # Keep closure order (dependencies first) for files that are needed.
-    order = [f for f in design.closure if f in by_file] + [f for f in by_file if f not in design.closure]
+    order = [f for f in design.closure if f in by_file] + [
+        f for f in by_file if f not in design.closure
+    ]
     outdir.mkdir(parents=True, exist_ok=True)
     for idx, f in enumerate(order):
         text = f.read_text(errors="replace")
-        drop = [m for m in design.modules.values()
-                if m.file == f and (m.name in defined or m.name == design.target.name)]
+        drop = [
+            m
+            for m in design.modules.values()
+            if m.file == f and (m.name in defined or m.name == design.target.name)
+        ]
         if drop:
             copy = outdir / f"lib{idx}_{f.name}"
             copy.write_text(blank_spans(text, [(m.start, m.end) for m in drop]))

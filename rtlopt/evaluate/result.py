@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     """Outcome of evaluating one candidate."""
 
     OK = "ok"  # passed every stage; metrics and reward present
@@ -17,7 +17,7 @@ class Status(str, enum.Enum):
     TOOL_ERROR = "tool_error"  # a tool crashed: infrastructure, reward is None
 
 
-class Stage(str, enum.Enum):
+class Stage(enum.StrEnum):
     """Evaluation stages in order; a result names the last one reached."""
 
     SCREEN = "screen"
@@ -30,7 +30,7 @@ class Stage(str, enum.Enum):
     DONE = "done"
 
 
-class Verdict(str, enum.Enum):
+class Verdict(enum.StrEnum):
     """Formal equivalence verdict; UNKNOWN is never shown as proven."""
 
     PROVEN = "proven"
@@ -185,8 +185,12 @@ class EvalResult:
             r_func=d.get("r_func", 0.0),
             r_ppa=d.get("r_ppa", 0.0),
             ppa=PPA(**ppa) if ppa else None,
-            sim=SimResult(**{**sim, "first_mismatch": Mismatch(**mism) if mism else None}) if sim else None,
-            formal=FormalResult(**{**formal, "verdict": Verdict(formal["verdict"])}) if formal else None,
+            sim=SimResult(**{**sim, "first_mismatch": Mismatch(**mism) if mism else None})
+            if sim
+            else None,
+            formal=FormalResult(**{**formal, "verdict": Verdict(formal["verdict"])})
+            if formal
+            else None,
             compile_errors=d.get("compile_errors", 0),
             metrics={k: Metric(**v) for k, v in d.get("metrics", {}).items()},
             source_hash=d.get("source_hash", ""),

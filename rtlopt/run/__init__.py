@@ -4,6 +4,19 @@ from rtlopt.run._finish import FinishResult, finish_run, pr_body
 from rtlopt.run._loop import Optimizer, RunEvents, RunOutcome, StepRecord, finite
 from rtlopt.run._rundir import RunDir, atomic_write, iter_jsonl, new_run_id, read_json, write_json
 
-__all__ = ["FinishResult", "Optimizer", "RunDir", "RunEvents", "RunOutcome", "StepRecord",
-           "atomic_write", "finish_run", "finite", "iter_jsonl", "new_run_id", "pr_body",
-           "read_json", "write_json"]
+__all__ = [
+    "FinishResult",
+    "Optimizer",
+    "RunDir",
+    "RunEvents",
+    "RunOutcome",
+    "StepRecord",
+    "atomic_write",
+    "finish_run",
+    "finite",
+    "iter_jsonl",
+    "new_run_id",
+    "pr_body",
+    "read_json",
+    "write_json",
+]

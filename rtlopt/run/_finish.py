@@ -29,27 +29,46 @@ def _pct(new: float | None, old: float | None) -> str:
     return f"{(new / old - 1) * 100:+.1f}%"
 
 
-def pr_body(design: Design, ref: EvalResult, best: EvalResult, metric: str, run_id: str,
-            report_rel: str | None = None) -> str:
+def pr_body(
+    design: Design,
+    ref: EvalResult,
+    best: EvalResult,
+    metric: str,
+    run_id: str,
+    report_rel: str | None = None,
+) -> str:
     """A pull-request description in markdown."""
     assert ref.ppa is not None and best.ppa is not None
     r, b = ref.ppa, best.ppa
-    rows = [("Area (um^2)", r.area_um2, b.area_um2), ("Delay (ps)", r.delay_ps, b.delay_ps),
-            ("Power (uW)", r.power_uw, b.power_uw), ("ADP (um^2*ps)", r.adp, b.adp)]
+    rows = [
+        ("Area (um^2)", r.area_um2, b.area_um2),
+        ("Delay (ps)", r.delay_ps, b.delay_ps),
+        ("Power (uW)", r.power_uw, b.power_uw),
+        ("ADP (um^2*ps)", r.adp, b.adp),
+    ]
     if r.ppa_product is not None and b.ppa_product is not None:
         rows.append(("PPA product", r.ppa_product, b.ppa_product))
-    lines = [f"## rtlopt: `{design.target.name}` ({metric.upper()} {_pct(b.metric(metric), r.metric(metric))})",
-             "", f"Rewrites `{design.target.name}` in `{design.target.file.relative_to(design.root)}`; "
-             "its ports and cycle behaviour are unchanged.", "",
-             "| metric | before | after | change |", "|---|---:|---:|---:|"]
+    lines = [
+        f"## rtlopt: `{design.target.name}` "
+        f"({metric.upper()} {_pct(b.metric(metric), r.metric(metric))})",
+        "",
+        f"Rewrites `{design.target.name}` in `{design.target.file.relative_to(design.root)}`; "
+        "its ports and cycle behaviour are unchanged.",
+        "",
+        "| metric | before | after | change |",
+        "|---|---:|---:|---:|",
+    ]
     for label, old, new in rows:
         lines.append(f"| {label} | {_num(old)} | {_num(new)} | {_pct(new, old)} |")
     f = best.formal
     verdict = f"{f.verdict.value} ({f.method})" if f else "not run"
     sim = f"{best.sim.vectors} vectors, 0 mismatches" if best.sim else "not run"
-    lines += ["", f"- Equivalence, formal: **{verdict}**" + (f" - {f.reason}" if f and f.reason else ""),
-              f"- Equivalence, simulation: {sim}",
-              f"- Run: `{run_id}`" + (f", report `{report_rel}`" if report_rel else "")]
+    lines += [
+        "",
+        f"- Equivalence, formal: **{verdict}**" + (f" - {f.reason}" if f and f.reason else ""),
+        f"- Equivalence, simulation: {sim}",
+        f"- Run: `{run_id}`" + (f", report `{report_rel}`" if report_rel else ""),
+    ]
     prov = best.provenance or {}
     if prov:
         lines.append(f"- Evaluator: `{prov.get('evaluator_fingerprint', '')}`")
@@ -62,8 +81,14 @@ def _num(x: float | None) -> str:
     return f"{x:,.0f}" if abs(x) >= 1e4 else f"{x:.4g}"
 
 
-def finish_run(outcome: RunOutcome, design: Design, config: Config, *, branch: str | None,
-               push: str | None = None) -> FinishResult:
+def finish_run(
+    outcome: RunOutcome,
+    design: Design,
+    config: Config,
+    *,
+    branch: str | None,
+    push: str | None = None,
+) -> FinishResult:
     """Write the report; when a design beat the reference and ``branch`` is set, the branch."""
     from rtlopt.report import generate_report
 
@@ -81,13 +106,24 @@ def finish_run(outcome: RunOutcome, design: Design, config: Config, *, branch: s
 
             assert outcome.reference.ppa is not None and outcome.best.ppa is not None
             f = outcome.best.formal
-            msg = commit_message(design.target.name, outcome.reference.ppa, outcome.best.ppa,
-                                 verdict=f.verdict.value if f else "not run",
-                                 method=f.method if f else "simulation only",
-                                 run_id=run_id, metric=outcome.metric)
-            res = write_branch(design.root, design.target.file, design.target.name,
-                               _module_only(outcome.best_code, design.target.name),
-                               branch=branch, message=msg, push=push)
+            msg = commit_message(
+                design.target.name,
+                outcome.reference.ppa,
+                outcome.best.ppa,
+                verdict=f.verdict.value if f else "not run",
+                method=f.method if f else "simulation only",
+                run_id=run_id,
+                metric=outcome.metric,
+            )
+            res = write_branch(
+                design.root,
+                design.target.file,
+                design.target.name,
+                _module_only(outcome.best_code, design.target.name),
+                branch=branch,
+                message=msg,
+                push=push,
+            )
             made, commit = res.branch, res.commit_sha
             data = read_json(run_dir / "run.json")
             data.update({"branch": made, "commit": commit})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -79,9 +80,36 @@ class RunOutcome:
     finished: bool = True
 
 
+_PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
+_FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
+
+
+def candidate_text(completion: Any) -> str | None:
+    """The text to evaluate for one completion.
+
+    A complete module is taken as extracted. An answer that starts a module but never finishes
+    it (truncated, malformed) is still compiled, so the syntax stage's error count gives it
+    partial credit (TTT-RTL's r_syn); an answer without any module gets no credit.
+    """
+    if completion.verilog:
+        return str(completion.verilog)
+    text = str(completion.text)
+    text = re.sub(r"<think>.*?(</think>|$)", "", text, flags=re.S)
+    m = _PARTIAL_MODULE.search(text)
+    if m is None:
+        return None
+    body = text[m.start():]
+    return body.split("```", 1)[0].strip() + "\n"
+
+
 def _no_module_result() -> EvalResult:
-    return EvalResult(status=Status.INVALID, stage=Stage.SCREEN,
-                      reason="the answer holds no Verilog module", reward=0.0, r_syn=0.0)
+    return EvalResult(
+        status=Status.INVALID,
+        stage=Stage.SCREEN,
+        reason="the answer holds no Verilog module",
+        reward=0.0,
+        r_syn=0.0,
+    )
 
 
 class Optimizer:
@@ -97,8 +125,16 @@ class Optimizer:
         command: The command line, for provenance.
     """
 
-    def __init__(self, design: Design, config: Config, evaluator: Evaluator, policy: Any,
-                 run_dir: Path, spec: str, command: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        design: Design,
+        config: Config,
+        evaluator: Evaluator,
+        policy: Any,
+        run_dir: Path,
+        spec: str,
+        command: Sequence[str] = (),
+    ) -> None:
         from rtlopt.search import SAMPLERS, StatePool
         from rtlopt.train import make_schedule
 
@@ -142,20 +178,34 @@ class Optimizer:
             log.info("resuming %s after step %d", rd.path, done)
         else:
             atomic_write(rd.config, to_toml(self.config))
-            write_json(rd.run_json, {
-                "run_id": run_id, "module": self.design.target.name,
-                "target_file": str(self.design.target.file), "repo_root": str(self.design.root),
-                "pdk": self.config.flow.pdk, "status": "running", "command": self.command,
-            })
+            write_json(
+                rd.run_json,
+                {
+                    "run_id": run_id,
+                    "module": self.design.target.name,
+                    "target_file": str(self.design.target.file),
+                    "repo_root": str(self.design.root),
+                    "pdk": self.config.flow.pdk,
+                    "status": "running",
+                    "command": self.command,
+                },
+            )
         ref = self.evaluator.reference()
         ref_json = ref.to_json()
         ref_json["code"] = self.design.target.text()
         write_json(rd.reference, ref_json)
-        write_json(rd.provenance, {
-            **self.evaluator.provenance(), "seed": self.config.run.seed,
-            "policy": {"backend": self.config.policy.backend, "model": self.config.policy.model},
-            "command": self.command,
-        })
+        write_json(
+            rd.provenance,
+            {
+                **self.evaluator.provenance(),
+                "seed": self.config.run.seed,
+                "policy": {
+                    "backend": self.config.policy.backend,
+                    "model": self.config.policy.model,
+                },
+                "command": self.command,
+            },
+        )
 
     def _checkpoint(self, step: int) -> None:
         rd = self.rd
@@ -166,8 +216,14 @@ class Optimizer:
                 marker.unlink()
             self.policy.save(rd.policy)
             marker.write_text(str(step))
-        write_json(rd.state, {"step": step, "schedule": self.schedule.to_json(),
-                              "best_reward": self.best_reward_so_far})
+        write_json(
+            rd.state,
+            {
+                "step": step,
+                "schedule": self.schedule.to_json(),
+                "best_reward": self.best_reward_so_far,
+            },
+        )
 
     def _set_status(self, status: str) -> None:
         try:
@@ -207,8 +263,17 @@ class Optimizer:
         self._set_status("done" if finished else "paused")
         ref = self.evaluator.reference()
         improved = self.best is not None and self.best.r_ppa > 1.0 + 1e-9
-        return RunOutcome(self.rd.path, last, self.best, self.best_code, ref, improved,
-                          self.evaluator.metric_kind, records, finished=finished)
+        return RunOutcome(
+            self.rd.path,
+            last,
+            self.best,
+            self.best_code,
+            ref,
+            improved,
+            self.evaluator.metric_kind,
+            records,
+            finished=finished,
+        )
 
     def _prompt_for(self, state: Any) -> Any:
         from rtlopt.policy import ParentInfo, build_prompt
@@ -229,7 +294,9 @@ class Optimizer:
                     prev_metric = prev_res.ppa.metric(kind)
             elif ref.ppa is not None:
                 prev_metric = ref.ppa.metric(kind)
-            parent = ParentInfo(code=state.code, ppa=ppa, feedback=feedback, prev_metric=prev_metric)
+            parent = ParentInfo(
+                code=state.code, ppa=ppa, feedback=feedback, prev_metric=prev_metric
+            )
         return build_prompt(self.design.target.text(), ref.ppa, self.spec, kind, parent)
 
     def _load_result(self, h: str | None) -> EvalResult | None:
@@ -259,7 +326,7 @@ class Optimizer:
             events.on_phase(step, "generating")
         groups = self.policy.generate(prompts, cfg.run.rollouts, seed=cfg.run.seed * 100003 + step)
         flat = [(gi, c) for gi, comps in enumerate(groups) for c in comps]
-        texts = [c.verilog for _, c in flat]
+        texts = [candidate_text(c) for _, c in flat]
         to_eval = sorted({t for t in texts if t})
         if events.on_phase:
             events.on_phase(step, f"evaluating {len(to_eval)} candidates")
@@ -298,17 +365,28 @@ class Optimizer:
                 if g != gi or not text or res.reward is None:
                     continue
                 metrics = {k: m.value for k, m in res.metrics.items()}
-                children.append(Child(code=text, reward=res.reward, metrics=metrics,
-                                      eval_hash=res.source_hash, accepted=res.accepted,
-                                      feedback="\n".join(feedback_lines(res, kind))))
+                children.append(
+                    Child(
+                        code=text,
+                        reward=res.reward,
+                        metrics=metrics,
+                        eval_hash=res.source_hash,
+                        accepted=res.accepted,
+                        feedback="\n".join(feedback_lines(res, kind)),
+                    )
+                )
             self.pool.add_children(parent.id, children, step)
         self.pool.record_expansion([p.id for p in parents])
         self.pool.prune()
 
         # Best so far.
         for text, res in zip(texts, results, strict=True):
-            if text and res.accepted and res.reward is not None and (
-                    self.best is None or (self.best.reward or 0) < res.reward):
+            if (
+                text
+                and res.accepted
+                and res.reward is not None
+                and (self.best is None or (self.best.reward or 0) < res.reward)
+            ):
                 self.best, self.best_code = res, text
                 atomic_write(self.rd.best_v, text)
                 write_json(self.rd.best_json, res.to_json())
@@ -326,11 +404,12 @@ class Optimizer:
         batch = batch_advantages(group_rewards, delta, cfg.train)
         samples = []
         for gi, idx in enumerate(group_index):
-            g = batch.groups[gi]
-            for k, adv, used in zip(idx, g.advantages, g.used, strict=True):
+            stats_g = batch.groups[gi]
+            for k, adv, used in zip(idx, stats_g.advantages, stats_g.used, strict=True):
                 if used:
-                    samples.append(Sample(prompt=prompts[gi], completion=flat[k][1].text,
-                                          advantage=adv))
+                    samples.append(
+                        Sample(prompt=prompts[gi], completion=flat[k][1].text, advantage=adv)
+                    )
         if events.on_phase:
             events.on_phase(step, "updating the policy")
         stats = self.policy.update(samples)
@@ -342,13 +421,22 @@ class Optimizer:
             mean_reward=sum(scored) / len(scored) if scored else 0.0,
             best_reward=self.best_reward_so_far,
             best_metric=self.best.ppa.metric(kind) if self.best and self.best.ppa else None,
-            ref_metric=ref_metric, metric=kind, delta=delta,
-            beta_mean=batch.beta_mean, eff_n=batch.eff_n, const_frac=batch.const_frac,
-            beta_max_rate=batch.beta_max_rate, kl_ref=stats.kl_ref, rule=decision.rule,
+            ref_metric=ref_metric,
+            metric=kind,
+            delta=delta,
+            beta_mean=batch.beta_mean,
+            eff_n=batch.eff_n,
+            const_frac=batch.const_frac,
+            beta_max_rate=batch.beta_max_rate,
+            kl_ref=stats.kl_ref,
+            rule=decision.rule,
             next_delta=decision.delta,
             valid_frac=sum(1 for r in results if r.accepted) / max(1, len(results)),
-            accepted=sum(1 for r in results if r.accepted), rollouts=len(results),
-            tokens=tokens, loss=stats.loss, time_s=time.monotonic() - t0,
+            accepted=sum(1 for r in results if r.accepted),
+            rollouts=len(results),
+            tokens=tokens,
+            loss=stats.loss,
+            time_s=time.monotonic() - t0,
             infra_errors=sum(1 for r in results if r.is_infrastructure_error),
         )
 

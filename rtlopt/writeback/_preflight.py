@@ -33,8 +33,9 @@ def preflight_branch(repo_root: Path, target_file: Path, module_name: str, branc
     try:
         repo = _open_repo(repo_root)
     except RepoError as exc:
-        raise RepoError(exc.message, path=exc.path,
-                        hint="run inside a git repository, or pass --no-branch") from None
+        raise RepoError(
+            exc.message, path=exc.path, hint="run inside a git repository, or pass --no-branch"
+        ) from None
     top = Path(str(repo.working_tree_dir)).resolve()
     head = _head_commit(repo, top)
     rel = _relpath(top, target_file)
@@ -42,13 +43,19 @@ def preflight_branch(repo_root: Path, target_file: Path, module_name: str, branc
     try:
         head.tree / rel
     except KeyError:
-        raise RepoError("target file is not committed", path=top / rel,
-                        hint=f"git add {rel} && git commit, or pass --no-branch") from None
+        raise RepoError(
+            "target file is not committed",
+            path=top / rel,
+            hint=f"git add {rel} && git commit, or pass --no-branch",
+        ) from None
     try:
         assert_clean(top, [top / rel])
     except RepoError:
-        raise RepoError("the target file has uncommitted changes", path=top / rel,
-                        hint=f"commit or stash your changes to {rel} first") from None
+        raise RepoError(
+            "the target file has uncommitted changes",
+            path=top / rel,
+            hint=f"commit or stash your changes to {rel} first",
+        ) from None
     try:
         assert_clean(top)
     except RepoError as exc:

@@ -16,14 +16,22 @@ EXAMPLE = REPO / "examples" / "priority_encoder"
 
 
 def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout
 
 
-def rtlopt(args: Sequence[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+def rtlopt(
+    args: Sequence[str], cwd: Path, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
     """Run the real command line in a subprocess, as a user would."""
-    return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def tree_digest(repo: Path) -> dict[str, str]:

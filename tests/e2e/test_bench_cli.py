@@ -30,8 +30,20 @@ def test_unknown_suite_kind_lists_known_ones(tmp_path: Path) -> None:
 @pytest.mark.tools
 @needs_rtllm
 def test_unknown_design_is_a_usage_error(tmp_path: Path) -> None:
-    res = rtlopt(["bench", "rtllm", "--suite-path", str(RTLLM), "--pdk", "nangate45",
-                  "--designs", "adder_8bit,nope", "--reference-only"], cwd=tmp_path)
+    res = rtlopt(
+        [
+            "bench",
+            "rtllm",
+            "--suite-path",
+            str(RTLLM),
+            "--pdk",
+            "nangate45",
+            "--designs",
+            "adder_8bit,nope",
+            "--reference-only",
+        ],
+        cwd=tmp_path,
+    )
     assert res.returncode == 2 and "nope" in res.stderr
 
 
@@ -39,9 +51,24 @@ def test_unknown_design_is_a_usage_error(tmp_path: Path) -> None:
 @needs_rtllm
 def test_reference_only_counts_measurable_designs(tmp_path: Path) -> None:
     out = tmp_path / "refs"
-    res = rtlopt(["bench", "rtllm", "--suite-path", str(RTLLM), "--pdk", "nangate45",
-                  "--designs", "adder_8bit,synchronizer,counter_12", "--reference-only",
-                  "--out", str(out), "--jobs", "2"], cwd=tmp_path)
+    res = rtlopt(
+        [
+            "bench",
+            "rtllm",
+            "--suite-path",
+            str(RTLLM),
+            "--pdk",
+            "nangate45",
+            "--designs",
+            "adder_8bit,synchronizer,counter_12",
+            "--reference-only",
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+        ],
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     assert "2/3 designs measurable" in res.stdout
     csv_text = (out / "references.csv").read_text()
@@ -53,16 +80,42 @@ def test_reference_only_counts_measurable_designs(tmp_path: Path) -> None:
 @needs_rtllm
 def test_compare_paper_prints_published_geomeans(tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    res = rtlopt(["bench", "rtllm", "--suite-path", str(RTLLM), "--pdk", "nangate45",
-                  "--designs", "adder_8bit", "--candidates",
-                  str(REPO / "examples" / "rtllm_rewrites"), "--steps", "1", "--parents", "1",
-                  "--rollouts", "2", "--out", str(out), "--compare", "paper"], cwd=tmp_path)
+    res = rtlopt(
+        [
+            "bench",
+            "rtllm",
+            "--suite-path",
+            str(RTLLM),
+            "--pdk",
+            "nangate45",
+            "--designs",
+            "adder_8bit",
+            "--candidates",
+            str(REPO / "examples" / "rtllm_rewrites"),
+            "--steps",
+            "1",
+            "--parents",
+            "1",
+            "--rollouts",
+            "2",
+            "--out",
+            str(out),
+            "--compare",
+            "paper",
+        ],
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     # The paper's Table 1 (N=44 common designs): EvolVE, VeriAgent, REvolution, TTT-RTL.
-    for method, geomean in (("EvolVE", "0.872"), ("VeriAgent", "0.813"),
-                            ("REvolution", "0.739"), ("TTT-RTL", "0.349")):
-        line = next(ln for ln in res.stdout.splitlines()
-                    if ln.startswith(f"| {method} |") and "/49 |" in ln)
+    for method, geomean in (
+        ("EvolVE", "0.872"),
+        ("VeriAgent", "0.813"),
+        ("REvolution", "0.739"),
+        ("TTT-RTL", "0.349"),
+    ):
+        line = next(
+            ln for ln in res.stdout.splitlines() if ln.startswith(f"| {method} |") and "/49 |" in ln
+        )
         assert f"| {geomean} |" in line, line
     header = (out / "benchmark.csv").read_text().splitlines()[0]
     assert header.startswith("design,ref_metric,rtlopt,EvolVE")
@@ -83,13 +136,37 @@ def _state_step(run_dir: Path) -> int:
 @needs_rtllm
 def test_model_bench_smoke_resumes_after_interrupt(tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    args = [sys.executable, "-m", "rtlopt", "bench", "rtllm", "--suite-path", str(RTLLM),
-            "--pdk", "nangate45", "--designs", "comparator_3bit,counter_12",
-            "--policy", "transformers", "--steps", "2", "--parents", "1", "--rollouts", "2",
-            "--max-new-tokens", "16", "--jobs", "1", "--out", str(out)]
+    args = [
+        sys.executable,
+        "-m",
+        "rtlopt",
+        "bench",
+        "rtllm",
+        "--suite-path",
+        str(RTLLM),
+        "--pdk",
+        "nangate45",
+        "--designs",
+        "comparator_3bit,counter_12",
+        "--policy",
+        "transformers",
+        "--steps",
+        "2",
+        "--parents",
+        "1",
+        "--rollouts",
+        "2",
+        "--max-new-tokens",
+        "16",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+    ]
     first = out / "runs" / "comparator_3bit"
-    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 600
     while _state_step(first) < 1 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.5)

@@ -16,17 +16,29 @@ def test_help_works_without_heavy_imports(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    code = ("import sys, runpy; sys.argv=['rtlopt','--help']\n"
-            "try:\n  runpy.run_module('rtlopt', run_name='__main__')\nexcept SystemExit: pass\n"
-            "bad=[m for m in ('torch','transformers','peft','vllm') if m in sys.modules]\n"
-            "print('HEAVY', bad)")
+    code = (
+        "import sys, runpy; sys.argv=['rtlopt','--help']\n"
+        "try:\n  runpy.run_module('rtlopt', run_name='__main__')\nexcept SystemExit: pass\n"
+        "bad=[m for m in ('torch','transformers','peft','vllm') if m in sys.modules]\n"
+        "print('HEAVY', bad)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert "optimize" in out.stdout and "HEAVY []" in out.stdout, out.stdout + out.stderr
 
 
 def test_evaluate_accepts_an_equivalent_smaller_design(example_repo: Path) -> None:
-    r = rtlopt(["evaluate", "rtl/prio_enc.v", "-m", "prio_enc", "--candidate",
-                "alternatives/b_loop.v", "--json"], example_repo)
+    r = rtlopt(
+        [
+            "evaluate",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--candidate",
+            "alternatives/b_loop.v",
+            "--json",
+        ],
+        example_repo,
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     cand, ref = out["candidate"], out["reference"]
@@ -38,15 +50,26 @@ def test_evaluate_accepts_an_equivalent_smaller_design(example_repo: Path) -> No
 
 
 def test_evaluate_rejects_a_non_equivalent_design_with_exit_1(example_repo: Path) -> None:
-    r = rtlopt(["evaluate", "rtl/prio_enc.v", "-m", "prio_enc", "--candidate",
-                "alternatives/c_wrong_last_group.v"], example_repo)
+    r = rtlopt(
+        [
+            "evaluate",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--candidate",
+            "alternatives/c_wrong_last_group.v",
+        ],
+        example_repo,
+    )
     assert r.returncode == 1, r.stdout + r.stderr
     assert "REJECTED" in r.stdout and "pos" in r.stdout
 
 
 def test_evaluate_table_shows_side_by_side(example_repo: Path) -> None:
-    r = rtlopt(["evaluate", "rtl/prio_enc.v", "-m", "prio_enc", "--candidate",
-                "alternatives/a_grouped.v"], example_repo)
+    r = rtlopt(
+        ["evaluate", "rtl/prio_enc.v", "-m", "prio_enc", "--candidate", "alternatives/a_grouped.v"],
+        example_repo,
+    )
     assert r.returncode == 0, r.stderr
     for word in ("area", "delay", "power", "ADP", "PPA product", "ACCEPTED", "proven"):
         assert word in r.stdout
@@ -56,10 +79,30 @@ def test_evaluate_table_shows_side_by_side(example_repo: Path) -> None:
     ("args", "needle"),
     [
         (["evaluate", "rtl/nope.v", "--candidate", "alternatives/a_grouped.v"], "not found"),
-        (["evaluate", "rtl/prio_enc.v", "-m", "nosuch", "--candidate", "alternatives/a_grouped.v"],
-         "module 'nosuch' not found"),
-        (["evaluate", "rtl/prio_enc.v", "-m", "prio_enc", "--candidate", "alternatives/a_grouped.v",
-          "--pdk", "tsmc3"], "unknown PDK 'tsmc3'"),
+        (
+            [
+                "evaluate",
+                "rtl/prio_enc.v",
+                "-m",
+                "nosuch",
+                "--candidate",
+                "alternatives/a_grouped.v",
+            ],
+            "module 'nosuch' not found",
+        ),
+        (
+            [
+                "evaluate",
+                "rtl/prio_enc.v",
+                "-m",
+                "prio_enc",
+                "--candidate",
+                "alternatives/a_grouped.v",
+                "--pdk",
+                "tsmc3",
+            ],
+            "unknown PDK 'tsmc3'",
+        ),
         (["evaluate", "rtl/broken.v", "--candidate", "alternatives/a_grouped.v"], "syntax error"),
         (["evaluate", "rtl/two.v", "--candidate", "alternatives/a_grouped.v"], "--module"),
     ],
@@ -67,10 +110,12 @@ def test_evaluate_table_shows_side_by_side(example_repo: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(example_repo: Path, args: list[str], needle: str) -> None:
     (example_repo / "rtl" / "two.v").write_text(
         "module a(input x, output y); assign y = x; endmodule\n"
-        "module b(input x, output y); assign y = ~x; endmodule\n")
+        "module b(input x, output y); assign y = ~x; endmodule\n"
+    )
     if "broken" in args[1]:
         (example_repo / "rtl" / "broken.v").write_text(
-            "module broken(input a, output b)\n  assign b = a;\nendmodule\n")
+            "module broken(input a, output b)\n  assign b = a;\nendmodule\n"
+        )
     r = rtlopt(args, example_repo)
     assert r.returncode == 2, r.stdout + r.stderr
     lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]

@@ -19,17 +19,35 @@ def _run_dir(stdout: str) -> Path:
     return Path(m.group(1))
 
 
-def test_scripted_run_selects_best_equivalent_and_leaves_user_work_untouched(example_repo: Path) -> None:
+def test_scripted_run_selects_best_equivalent_and_leaves_user_work_untouched(
+    example_repo: Path,
+) -> None:
     # Uncommitted work elsewhere in the repository: a modified tracked file and a staged one.
     (example_repo / "alternatives" / "b_loop.v").write_text(
-        (example_repo / "alternatives" / "b_loop.v").read_text() + "// edited\n")
+        (example_repo / "alternatives" / "b_loop.v").read_text() + "// edited\n"
+    )
     notes = example_repo / "notes.txt"
     notes.write_text("work in progress\n")
     git(example_repo, "add", "notes.txt")
     before = tree_digest(example_repo)
 
-    r = rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives",
-                "--steps", "2", "--parents", "1", "--rollouts", "4"], example_repo)
+    r = rtlopt(
+        [
+            "optimize",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--candidates",
+            "alternatives",
+            "--steps",
+            "2",
+            "--parents",
+            "1",
+            "--rollouts",
+            "4",
+        ],
+        example_repo,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert tree_digest(example_repo) == before
 
@@ -39,7 +57,9 @@ def test_scripted_run_selects_best_equivalent_and_leaves_user_work_untouched(exa
     new_file = git(example_repo, "show", f"{branch}:rtl/prio_enc.v")
     old_file = (example_repo / "rtl" / "prio_enc.v").read_text()
     # Exactly one module changed: the neighbour and the header comment are identical.
-    assert old_file[old_file.index("// A neighbour"):] == new_file[new_file.index("// A neighbour"):]
+    assert (
+        old_file[old_file.index("// A neighbour") :] == new_file[new_file.index("// A neighbour") :]
+    )
     assert new_file.startswith(old_file[: old_file.index("module prio_enc")])
     assert "integer i" in new_file  # the loop form (b_loop) is the best ADP of the alternatives
     msg = git(example_repo, "log", "-1", "--format=%B", branch)
@@ -60,16 +80,44 @@ def test_no_improvement_exits_1_without_branch(example_repo: Path, tmp_path: Pat
     bad.mkdir()
     for name in ("c_wrong_last_group.v", "d_syntax_error.v"):
         (bad / name).write_text((example_repo / "alternatives" / name).read_text())
-    r = rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", str(bad),
-                "--steps", "1", "--parents", "1", "--rollouts", "2"], example_repo)
+    r = rtlopt(
+        [
+            "optimize",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--candidates",
+            str(bad),
+            "--steps",
+            "1",
+            "--parents",
+            "1",
+            "--rollouts",
+            "2",
+        ],
+        example_repo,
+    )
     assert r.returncode == 1, r.stdout + r.stderr
     assert "no equivalent design beat the reference" in r.stdout
     assert "rtlopt/" not in git(example_repo, "branch", "--list")
 
 
 def test_pause_and_resume_loses_nothing(example_repo: Path) -> None:
-    args = ["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives",
-            "--steps", "3", "--parents", "1", "--rollouts", "2", "--no-branch"]
+    args = [
+        "optimize",
+        "rtl/prio_enc.v",
+        "-m",
+        "prio_enc",
+        "--candidates",
+        "alternatives",
+        "--steps",
+        "3",
+        "--parents",
+        "1",
+        "--rollouts",
+        "2",
+        "--no-branch",
+    ]
     r1 = rtlopt([*args, "--stop-after", "2"], example_repo)
     assert r1.returncode == 0, r1.stdout + r1.stderr
     rd = _run_dir(r1.stdout)
@@ -89,25 +137,56 @@ def test_pause_and_resume_loses_nothing(example_repo: Path) -> None:
 
 
 def test_optimize_bad_input_fails_before_work(example_repo: Path, tmp_path: Path) -> None:
-    r = rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", str(tmp_path / "none")],
-               example_repo)
+    r = rtlopt(
+        ["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", str(tmp_path / "none")],
+        example_repo,
+    )
     assert r.returncode == 2 and "not found" in r.stderr
-    r = rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--policy", "openai",
-                "--endpoint", "http://127.0.0.1:9/v1"], example_repo)
+    r = rtlopt(
+        [
+            "optimize",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--policy",
+            "openai",
+            "--endpoint",
+            "http://127.0.0.1:9/v1",
+        ],
+        example_repo,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
-    assert not (example_repo / ".rtlopt" / "runs").exists() or not any((example_repo / ".rtlopt" / "runs").iterdir())
+    assert not (example_repo / ".rtlopt" / "runs").exists() or not any(
+        (example_repo / ".rtlopt" / "runs").iterdir()
+    )
     # The target module has uncommitted changes: refused before any work.
     f = example_repo / "rtl" / "prio_enc.v"
     f.write_text(f.read_text().replace("5'd16;", "5'd16; "))
-    r = rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives"],
-               example_repo)
+    r = rtlopt(
+        ["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives"],
+        example_repo,
+    )
     assert r.returncode == 2 and "uncommitted" in r.stderr, r.stderr
 
 
 def test_optimize_help_explains_every_option() -> None:
     r = rtlopt(["optimize", "--help"], Path.cwd())
     assert r.returncode == 0
-    for opt in ("--policy", "--model", "--steps", "--parents", "--rollouts", "--seed", "--delta",
-                "--reuse", "--advantage", "--resume", "--pdk", "--module", "--spec", "--push"):
+    for opt in (
+        "--policy",
+        "--model",
+        "--steps",
+        "--parents",
+        "--rollouts",
+        "--seed",
+        "--delta",
+        "--reuse",
+        "--advantage",
+        "--resume",
+        "--pdk",
+        "--module",
+        "--spec",
+        "--push",
+    ):
         assert opt in r.stdout, opt

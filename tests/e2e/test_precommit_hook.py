@@ -23,12 +23,18 @@ PRE_COMMIT_HOME = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cac
 def _try_repo(repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
     if shutil.which("pre-commit") is None:
         pytest.skip("pre-commit is not installed")
-    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
-                          text=True, check=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     env = {**os.environ, "PRE_COMMIT_HOME": str(PRE_COMMIT_HOME)}
     return subprocess.run(
         ["pre-commit", "try-repo", str(REPO), "rtlopt-check", "--ref", head, "--files", *files],
-        cwd=repo, capture_output=True, text=True, env=env, timeout=900)
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
 
 
 def _edit(repo: Path, old: str, new: str) -> None:
@@ -41,8 +47,12 @@ def _edit(repo: Path, old: str, new: str) -> None:
 
 def test_renaming_internal_wires_passes(example_repo: Path) -> None:
     f = example_repo / "rtl" / "prio_enc.v"
-    f.write_text(f.read_text().replace("wire [15:0] v = ", "wire [15:0] masked = ")
-                 .replace("casez (v)", "casez (masked)").replace("~|v;", "~|masked;"))
+    f.write_text(
+        f.read_text()
+        .replace("wire [15:0] v = ", "wire [15:0] masked = ")
+        .replace("casez (v)", "casez (masked)")
+        .replace("~|v;", "~|masked;")
+    )
     git(example_repo, "add", "-A")
     r = _try_repo(example_repo, "rtl/prio_enc.v")
     assert r.returncode == 0, r.stdout + r.stderr

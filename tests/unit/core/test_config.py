@@ -26,7 +26,9 @@ def test_every_field_has_help() -> None:
 
 def test_project_file_env_and_cli_precedence(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
-    (tmp_path / "rtlopt.toml").write_text("[run]\nsteps = 7\nrollouts = 3\n[flow]\npdk = 'nangate45'\n")
+    (tmp_path / "rtlopt.toml").write_text(
+        "[run]\nsteps = 7\nrollouts = 3\n[flow]\npdk = 'nangate45'\n"
+    )
     target = tmp_path / "rtl" / "a.v"
     target.parent.mkdir()
     target.write_text("module a; endmodule\n")

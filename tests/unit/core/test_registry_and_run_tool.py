@@ -12,7 +12,9 @@ from rtlopt.registry import Registry
 
 
 def test_registry_lists_known_names_on_unknown() -> None:
-    reg: Registry[object] = Registry("widget", "rtlopt.test-widgets", {"a": "math:sqrt", "b": "math:floor"})
+    reg: Registry[object] = Registry(
+        "widget", "rtlopt.test-widgets", {"a": "math:sqrt", "b": "math:floor"}
+    )
     assert reg.names() == ["a", "b"]
     assert reg.get("a")(16.0) == 4.0
     with pytest.raises(PluginError, match="known: a, b"):
@@ -20,14 +22,20 @@ def test_registry_lists_known_names_on_unknown() -> None:
 
 
 def test_registry_broken_plugin_is_an_error() -> None:
-    reg: Registry[object] = Registry("widget", "rtlopt.test-widgets", {"bad": "no_such_module_xyz:thing"})
+    reg: Registry[object] = Registry(
+        "widget", "rtlopt.test-widgets", {"bad": "no_such_module_xyz:thing"}
+    )
     with pytest.raises(PluginError, match="failed to load"):
         reg.get("bad")
 
 
 def test_run_tool_logs_command_and_output(tmp_path: Path) -> None:
-    run = run_tool([sys.executable, "-c", "print('hello')"], cwd=tmp_path, log_path=tmp_path / "l.log",
-                   timeout=30)
+    run = run_tool(
+        [sys.executable, "-c", "print('hello')"],
+        cwd=tmp_path,
+        log_path=tmp_path / "l.log",
+        timeout=30,
+    )
     assert run.returncode == 0
     assert "hello" in run.output() and run.output().startswith("$ ")
 
@@ -41,7 +49,9 @@ def test_run_tool_timeout_kills_the_process_group(tmp_path: Path) -> None:
         "time.sleep(60)\n"
     )
     with pytest.raises(EvaluationTimeout):
-        run_tool([sys.executable, "-c", script], cwd=tmp_path, log_path=tmp_path / "t.log", timeout=1.5)
+        run_tool(
+            [sys.executable, "-c", script], cwd=tmp_path, log_path=tmp_path / "t.log", timeout=1.5
+        )
     child = int(marker.read_text())
     import time
 
@@ -56,19 +66,31 @@ def test_run_tool_timeout_kills_the_process_group(tmp_path: Path) -> None:
 
 
 def test_run_tool_memory_limit(tmp_path: Path) -> None:
-    run = run_tool([sys.executable, "-c", "x = bytearray(2_000_000_000)"], cwd=tmp_path,
-                   log_path=tmp_path / "m.log", timeout=30, memory_mb=512)
+    run = run_tool(
+        [sys.executable, "-c", "x = bytearray(2_000_000_000)"],
+        cwd=tmp_path,
+        log_path=tmp_path / "m.log",
+        timeout=30,
+        memory_mb=512,
+    )
     assert run.returncode != 0 and "MemoryError" in run.output()
 
 
 def test_run_tool_check_raises_tool_failed(tmp_path: Path) -> None:
     with pytest.raises(ToolFailed, match="exited with 3"):
-        run_tool([sys.executable, "-c", "raise SystemExit(3)"], cwd=tmp_path, log_path=tmp_path / "f.log",
-                 timeout=30, check=True)
+        run_tool(
+            [sys.executable, "-c", "raise SystemExit(3)"],
+            cwd=tmp_path,
+            log_path=tmp_path / "f.log",
+            timeout=30,
+            check=True,
+        )
 
 
 def test_missing_tool(tmp_path: Path) -> None:
     with pytest.raises(ToolNotFound):
-        run_tool(["definitely-not-a-tool-xyz"], cwd=tmp_path, log_path=tmp_path / "x.log", timeout=5)
+        run_tool(
+            ["definitely-not-a-tool-xyz"], cwd=tmp_path, log_path=tmp_path / "x.log", timeout=5
+        )
     with pytest.raises(ToolNotFound, match="apt-get install"):
         require_tool("definitely-not-a-tool-xyz")
