@@ -174,6 +174,10 @@ def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
 
     Returns:
         ``(system, user)`` messages.
+
+    Raises:
+        UsageError: unknown metric.
+        ValueError: ``metric = "ppa"`` but power was not measured (resolve ``auto`` first).
     """
     name = metric_name(metric)
     ref_fields, ref_m = _fields_and_metric(ref_ppa, metric)

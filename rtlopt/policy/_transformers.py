@@ -72,8 +72,11 @@ class TransformersPolicy:
 
     def __init__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> None:
         import torch
+        import transformers
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
+        # The CLI shows its own progress; keep the GGUF conversion bars off the terminal.
+        transformers.utils.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         self.cfg = cfg
         self.train_cfg = train
         self.trainable = train.learning_rate > 0
