@@ -190,26 +190,22 @@ def load(name: str) -> Design:
 
 def run(designs: list[str], per_design: int, seed: int, workers: int,
         formal_cfg: FormalConfig | None = None) -> list[Outcome]:
-    jobs: list[tuple[Design, Mutant]] = []
-    for name in designs:
-        d = load(name)
-        # oversample: some mutants do not compile
-        for m in generate_mutants(name, d, per_design * 2, seed):
-            jobs.append((d, m))
+    """Classify up to ``per_design`` compiling mutants of each design (designs in parallel)."""
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-mutants-"))
 
-    def one(i: int) -> Outcome:
-        d, m = jobs[i]
-        return classify(d, m, tmp / f"{m.design}_{i}", formal_cfg)
+    def one_design(name: str) -> list[Outcome]:
+        d = load(name)
+        kept: list[Outcome] = []
+        for i, m in enumerate(generate_mutants(name, d, per_design * 3, seed)):
+            o = classify(d, m, tmp / f"{name}_{i}", formal_cfg)
+            if o.compiles:
+                kept.append(o)
+                if len(kept) >= per_design:
+                    break
+        return kept
 
-    outcomes: list[Outcome] = []
-    kept: Counter[str] = Counter()
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for o in pool.map(one, range(len(jobs))):
-            if o.compiles and kept[o.mutant.design] < per_design:
-                kept[o.mutant.design] += 1
-                outcomes.append(o)
-    return outcomes
+        return [o for outs in pool.map(one_design, designs) for o in outs]
 
 
 def table(outcomes: list[Outcome]) -> str:
