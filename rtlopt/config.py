@@ -246,6 +246,10 @@ class PolicyConfig:
     max_prompt_tokens: int = _f(
         8192, "Prompts longer than this are truncated at the reference code."
     )
+    answer_prefix: str = _f(
+        "auto",
+        "Text the answer is made to start with (e.g. an opening ```verilog fence); auto: the fence for the CPU smoke model, nothing on a GPU (reasoning models think first).",
+    )
     temperature: float = _f(1.0, "Sampling temperature.")
     top_p: float = _f(1.0, "Nucleus sampling.")
     endpoint: str | None = _f(None, "OpenAI-compatible base URL (openai backend).")

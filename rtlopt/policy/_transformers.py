@@ -85,6 +85,10 @@ class TransformersPolicy:
         if not self.on_gpu and cfg.cpu_threads > 0:
             torch.set_num_threads(cfg.cpu_threads)
         resolved = resolve_model(cfg, gpu=self.on_gpu)
+        # The answer may be primed (e.g. with an opening fence) so that small models start with
+        # code; the prefix is part of the prompt for training and of the text for evaluation.
+        self.answer_prefix = (cfg.answer_prefix if cfg.answer_prefix != "auto"
+                              else ("" if self.on_gpu else "```verilog\n"))
         self.model_label = resolved.label
         dtypes = {"bfloat16": torch.bfloat16, "float16": torch.float16,
                   "float32": torch.float32}
@@ -154,7 +158,7 @@ class TransformersPolicy:
         """The prompt rendered with the model's chat template, ready for generation."""
         text = self.tokenizer.apply_chat_template([dict(m) for m in prompt], tokenize=False,
                                                   add_generation_prompt=True)
-        return str(text)
+        return str(text) + self.answer_prefix
 
     def prompt_ids(self, prompt: Prompt) -> list[int]:
         """Token ids of the rendered prompt."""
@@ -201,7 +205,7 @@ class TransformersPolicy:
             group: list[Completion] = []
             for row in seqs:
                 c_ids = self._cut([int(t) for t in row[len(p_ids):].tolist()])
-                text = self.tokenizer.decode(c_ids, skip_special_tokens=True)
+                text = self.answer_prefix + self.tokenizer.decode(c_ids, skip_special_tokens=True)
                 self.record_tokens(prompt, text, p_ids, c_ids)
                 group.append(Completion(text=text, verilog=extract_verilog(text),
                                         prompt_tokens=len(p_ids), completion_tokens=len(c_ids)))

@@ -1,0 +1,98 @@
+"""A real test-time-training run on CPU with SmolLM2-135M on the C910 LZA.
+
+Generation, evaluation and the weight update all run for real; the run is killed (SIGKILL) after
+step 2 and resumed, and nothing already recorded is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import bench_path
+from tests.e2e.conftest import git
+
+pytestmark = [pytest.mark.model, pytest.mark.tools, pytest.mark.slow]
+
+LZA = bench_path() / "c910" / "lza_simd_half"
+
+
+@pytest.fixture
+def lza_repo(tmp_path: Path) -> Path:
+    if not (LZA / "ct_vfmau_lza_simd_half.v").exists():
+        pytest.skip("C910 LZA benchmark not found (set RTLOPT_BENCH_PATH)")
+    repo = tmp_path / "c910"
+    (repo / "rtl").mkdir(parents=True)
+    for f in LZA.glob("*.v"):
+        shutil.copy(f, repo / "rtl" / f.name)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "c910 lza")
+    return repo
+
+
+def _steps(run_dir: Path) -> list[dict[str, object]]:
+    f = run_dir / "steps.jsonl"
+    if not f.exists():
+        return []
+    return [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
+
+
+def test_cpu_model_run_on_c910_updates_weights_and_resumes_after_kill(lza_repo: Path) -> None:
+    torch = pytest.importorskip("torch")
+    run_dir = lza_repo.parent / "run"
+    args = [sys.executable, "-m", "rtlopt", "optimize", "rtl/ct_vfmau_lza_simd_half.v",
+            "--pdk", "sky130hd", "--metric", "adp", "--steps", "3", "--parents", "1",
+            "--rollouts", "4", "--max-new-tokens", "24", "--lr", "1e-3", "--seed", "7",
+            "--run-dir", str(run_dir), "--no-branch"]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "RTLOPT_POLICY__CPU_THREADS": "2"}
+    proc = subprocess.Popen(args, cwd=lza_repo, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    deadline = time.monotonic() + 900
+    while len(_steps(run_dir)) < 2:
+        if proc.poll() is not None:
+            pytest.fail(f"run ended early ({proc.returncode}):\n{proc.stdout.read() if proc.stdout else ''}")
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail("two steps took longer than 15 minutes")
+        time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = _steps(run_dir)
+    assert [s["step"] for s in before][:2] == [1, 2]
+    pool_before = json.loads((run_dir / "pool.json").read_text())
+    state = json.loads((run_dir / "state.json").read_text())
+    done = int(state["step"])
+    assert done >= 2
+    # Every step generated, evaluated (rewards recorded) and trained.
+    assert all(s["rollouts"] == 4 and s["tokens"] > 0 for s in before)
+    cands = list((run_dir / "candidates").glob("*.json"))
+    assert cands, "no candidate reached the evaluator"
+
+    r = subprocess.run([sys.executable, "-m", "rtlopt", "optimize", "--resume", str(run_dir),
+                        "--no-branch"], cwd=lza_repo, env=env, capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    after = _steps(run_dir)
+    assert [s["step"] for s in after] == [1, 2, 3]
+    assert after[:done] == before[:done]
+    pool_after = json.loads((run_dir / "pool.json").read_text())
+    assert {s["id"] for s in pool_before["states"]} <= {s["id"] for s in pool_after["states"]}
+    assert json.loads((run_dir / "run.json").read_text())["status"] == "done"
+    for f in ("config.toml", "provenance.json", "reference.json", "report.md", "rewards.png"):
+        assert (run_dir / f).exists(), f
+
+    # LoRA starts with B = 0: any non-zero B means the policy-gradient step changed the weights.
+    trained = [s for s in after if s["loss"] is not None]
+    assert trained, f"no step had a non-degenerate group: {after}"
+    state_dict = torch.load(run_dir / "policy" / "trainable.pt", map_location="cpu")
+    lora_b = [v for k, v in state_dict.items() if "lora_B" in k]
+    assert lora_b and any(float(v.abs().sum()) > 0 for v in lora_b)
