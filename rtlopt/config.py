@@ -90,8 +90,8 @@ class FormalConfig:
     bmc_depth: int = _f(20, "Bounded check depth used when induction cannot decide.")
     timeout_s: float = _f(120.0, "Wall-clock limit of one formal check.")
     require_proof: bool = _f(
-        False,
-        "Reject candidates whose formal verdict is unknown (default: accept on simulation, report 'unknown').",
+        True,
+        "Accept only designs whose equivalence is formally proven; false also accepts designs that pass simulation when the formal check cannot decide (their verdict is reported as unknown).",
     )
 
 

@@ -454,6 +454,7 @@ class Evaluator:
             timeout=min(sb.timeout_s, cfg.harness.sim_timeout_s),
             memory_mb=sb.memory_mb,
             secret=self._secret,
+            classes=self._tb.classes,
         )
         logs["simulation"] = str(d / "sim.log")
         if not sim.passed:
