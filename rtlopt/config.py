@@ -279,7 +279,7 @@ class CheckConfig:
     """`rtlopt check`: the pre-commit / CI gate."""
 
     optimization_only: tuple[str, ...] = _f(
-        (), "Modules (glob patterns) whose changes must keep them equivalent."
+        (), "Glob patterns of module names or file paths whose changes must keep them equivalent."
     )
     ppa_threshold: float = _f(0.02, "Largest accepted relative worsening of the figure of merit.")
     ppa: bool = _f(True, "Measure PPA of changed modules.")

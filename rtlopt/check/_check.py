@@ -83,8 +83,10 @@ class CheckReport:
         return "\n".join(lines) + "\n"
 
 
-def _optimization_only(cfg: Config, name: str) -> bool:
-    return any(fnmatch.fnmatchcase(name, pat) for pat in cfg.check.optimization_only)
+def _optimization_only(cfg: Config, rel: str, name: str) -> bool:
+    """Whether a module must stay equivalent: patterns match module names or file paths."""
+    return any(fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(rel, pat)
+               for pat in cfg.check.optimization_only)
 
 
 def run_check(
@@ -170,7 +172,7 @@ def _check_module(
         mc.interface = problem
         mc.findings.append(f"interface changed: {problem}")
         return mc
-    opt_only = _optimization_only(cfg, name)
+    opt_only = _optimization_only(cfg, rel, name)
     with Evaluator(design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None) as ev:
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
