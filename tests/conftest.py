@@ -35,8 +35,9 @@ def _isolated_home(
 ) -> None:
     """No test touches the user's files: HOME and XDG dirs are temporary.
 
-    The liberty decompression cache is shared between tests (read-only data, keyed by md5) so
-    the 12 MB sky130 liberty is unpacked once per session, not once per test.
+    The liberty decompression cache and the dequantized-model cache are shared between tests
+    (read-only data, keyed by content) so the 12 MB sky130 liberty is unpacked, and the GGUF model
+    converted, once per machine rather than once per test.
     """
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
@@ -44,6 +45,7 @@ def _isolated_home(
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("RTLOPT_LIBERTY_CACHE", str(_LIB_CACHE / "liberty"))
+    monkeypatch.setenv("RTLOPT_MODEL_CACHE", str(_LIB_CACHE / "models"))
     monkeypatch.setenv("GIT_AUTHOR_NAME", "rtlopt-test")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@localhost")
     monkeypatch.setenv("GIT_COMMITTER_NAME", "rtlopt-test")

@@ -12,8 +12,11 @@ split differently).
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import logging
+import os
+import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +26,7 @@ from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
 from rtlopt.policy._extract import extract_verilog
 from rtlopt.policy._preflight import (
+    ResolvedModel,
     check_gguf_packages,
     check_training_packages,
     cuda_available,
@@ -73,7 +77,6 @@ class TransformersPolicy:
     def __init__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> None:
         import torch
         import transformers
-        from transformers import AutoModelForCausalLM, AutoTokenizer
 
         # The CLI shows its own progress; keep the GGUF conversion bars off the terminal.
         transformers.utils.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
@@ -93,13 +96,8 @@ class TransformersPolicy:
         dtypes = {"bfloat16": torch.bfloat16, "float16": torch.float16,
                   "float32": torch.float32}
         dtype = dtypes.get(cfg.dtype, torch.bfloat16 if self.on_gpu else torch.float32)
-        kw: dict[str, Any] = {}
-        if resolved.gguf_file is not None:
-            kw["gguf_file"] = resolved.gguf_file
         t0 = time.perf_counter()
-        self.tokenizer: Any = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
-        model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype,
-                                                          **kw)
+        model, self.tokenizer = _load_model(resolved, dtype)
         model.to(self.device)
         log.info("loaded %s on %s (%s) in %.1f s", resolved.label, self.device, dtype,
                  time.perf_counter() - t0)
@@ -316,3 +314,57 @@ class TransformersPolicy:
             import torch
 
             torch.cuda.empty_cache()
+
+
+def _gguf_cache_dir(resolved: ResolvedModel) -> Path | None:
+    """Where the dequantized copy of a GGUF checkpoint is kept, or None for other checkpoints.
+
+    Dequantizing the GGUF file takes most of a CPU load (~10-30 s); the converted weights are
+    saved once (``$RTLOPT_MODEL_CACHE`` or ``$XDG_CACHE_HOME/rtlopt/models``) and read back in
+    about a second. The key covers the file's path, size and modification time.
+    """
+    if resolved.gguf_file is None:
+        return None
+    src = Path(resolved.name_or_path) / resolved.gguf_file
+    try:
+        st = src.stat()
+    except OSError:
+        return None
+    key = hashlib.sha256(f"{src.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()
+    base = os.environ.get("RTLOPT_MODEL_CACHE") or str(
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rtlopt" / "models")
+    return Path(base) / f"{src.stem}-{key[:12]}"
+
+
+def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
+    """Model and tokenizer, from the dequantized cache when a GGUF file was converted before."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    cache = _gguf_cache_dir(resolved)
+    if cache is not None and (cache / "config.json").exists():
+        try:
+            tok = AutoTokenizer.from_pretrained(str(cache))
+            model = AutoModelForCausalLM.from_pretrained(str(cache), dtype=dtype)
+            return model, tok
+        except (OSError, ValueError) as exc:
+            log.warning("ignoring unreadable model cache %s: %s", cache, exc)
+    kw: dict[str, Any] = {}
+    if resolved.gguf_file is not None:
+        kw["gguf_file"] = resolved.gguf_file
+    tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
+    model = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
+    if cache is not None:
+        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        try:
+            # Once dequantized the weights are plain tensors: drop the GGUF quantizer marker so
+            # that transformers agrees to serialize them.
+            model.hf_quantizer = None
+            if hasattr(model.config, "quantization_config"):
+                del model.config.quantization_config
+            model.save_pretrained(str(tmp))
+            tok.save_pretrained(str(tmp))
+            os.replace(tmp, cache)
+        except (OSError, ValueError) as exc:
+            log.debug("could not cache the dequantized model: %s", exc)
+            shutil.rmtree(tmp, ignore_errors=True)
+    return model, tok

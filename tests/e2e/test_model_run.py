@@ -53,7 +53,7 @@ def test_cpu_model_run_on_c910_updates_weights_and_resumes_after_kill(lza_repo: 
             "--pdk", "sky130hd", "--metric", "adp", "--steps", "3", "--parents", "1",
             "--rollouts", "4", "--max-new-tokens", "24", "--lr", "1e-3", "--seed", "7",
             "--run-dir", str(run_dir), "--no-branch"]
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "RTLOPT_POLICY__CPU_THREADS": "2"}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "RTLOPT_POLICY__CPU_THREADS": "1"}
     proc = subprocess.Popen(args, cwd=lza_repo, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     deadline = time.monotonic() + 900
