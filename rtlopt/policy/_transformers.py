@@ -352,7 +352,7 @@ def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
     if resolved.gguf_file is not None:
         kw["gguf_file"] = resolved.gguf_file
     tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
-    model = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
+    model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
     if cache is not None:
         tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
         try:
