@@ -343,9 +343,9 @@ def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
     cache = _gguf_cache_dir(resolved)
     if cache is not None and (cache / "config.json").exists():
         try:
-            tok = AutoTokenizer.from_pretrained(str(cache))
-            model = AutoModelForCausalLM.from_pretrained(str(cache), dtype=dtype)
-            return model, tok
+            cached_tok: Any = AutoTokenizer.from_pretrained(str(cache))
+            cached: Any = AutoModelForCausalLM.from_pretrained(str(cache), dtype=dtype)
+            return cached, cached_tok
         except (OSError, ValueError) as exc:
             log.warning("ignoring unreadable model cache %s: %s", cache, exc)
     kw: dict[str, Any] = {}
