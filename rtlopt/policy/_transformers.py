@@ -226,11 +226,12 @@ class TransformersPolicy:
             result.append(TokenizedSample(p_ids, c_ids, float(s.advantage)))
         return result
 
-    def _ref_logits(self, ids: Any, attn: Any) -> Any:
+    def _ref_logits(self, ids: Any, attn: Any, keep: int | None = None) -> Any:
+        kw = {} if keep is None else {"logits_to_keep": keep}
         if self._ref_model is not None:
-            return self._ref_model(input_ids=ids, attention_mask=attn).logits
+            return self._ref_model(input_ids=ids, attention_mask=attn, **kw).logits
         with self.model.disable_adapter():
-            return self.model(input_ids=ids, attention_mask=attn).logits
+            return self.model(input_ids=ids, attention_mask=attn, **kw).logits
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """One policy-gradient step (paper eq. 7) over ``samples``; see rtlopt.train._step."""

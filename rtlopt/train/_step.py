@@ -88,6 +88,36 @@ def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     return -nll.view(b, t)
 
 
+def _first_target(samples: Sequence[TokenizedSample]) -> int:
+    """The first position whose next token is a completion token, over a micro-batch."""
+    return max(0, min(len(s.prompt_ids) for s in samples) - 1)
+
+
+def _call_logits(fn: Callable[..., Any], ids: torch.Tensor, attn: torch.Tensor,
+                 keep: int) -> Any:
+    """The last ``keep`` positions' logits: only completion positions need the vocabulary head.
+
+    Long prompts (a whole reference module) would otherwise spend most of the step on logits
+    nobody reads. Callables that do not take ``keep`` get their output sliced.
+    """
+    try:
+        out = fn(ids, attn, keep=keep)
+    except TypeError:
+        out = fn(ids, attn)
+    return out[:, -keep:, :] if out.shape[1] > keep else out
+
+
+def _model_fn(model: Any) -> Callable[..., Any]:
+    def call(ids: torch.Tensor, attn: torch.Tensor, keep: int | None = None) -> Any:
+        if keep is None:
+            return model(input_ids=ids, attention_mask=attn).logits
+        try:
+            return model(input_ids=ids, attention_mask=attn, logits_to_keep=keep).logits
+        except TypeError:
+            return model(input_ids=ids, attention_mask=attn).logits[:, -keep:, :]
+    return call
+
+
 def policy_gradient_step(
     model: Any,
     optimizer: Any,
@@ -122,6 +152,7 @@ def policy_gradient_step(
     import torch
 
     t0 = time.perf_counter()
+    fwd = _model_fn(model)
     mb = max(1, micro_batch)
     active = [s for s in samples if s.advantage != 0.0 and math.isfinite(s.advantage)
               and s.completion_ids]
@@ -142,8 +173,11 @@ def policy_gradient_step(
             for start in range(0, len(passive), mb):
                 chunk = passive[start: start + mb]
                 ids, attn, targets, cmask = _batch(chunk, pad_id, device)
-                logp = token_logprobs(model(input_ids=ids, attention_mask=attn).logits, targets)
-                ref_lp = token_logprobs(ref_logits(ids, attn), targets)
+                first = _first_target(chunk)
+                keep = ids.shape[1] - first
+                targets, cmask = targets[:, first:], cmask[:, first:]
+                logp = token_logprobs(_call_logits(fwd, ids, attn, keep), targets)
+                ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets)
                 r = (ref_lp - logp) * cmask
                 kl_sum += float(((torch.exp(r) - r - 1.0) * cmask).sum())
                 kl_tokens += int(cmask.sum())
@@ -153,15 +187,18 @@ def policy_gradient_step(
         for start in range(0, n, mb):
             chunk = active[start: start + mb]
             ids, attn, targets, cmask = _batch(chunk, pad_id, device)
+            first = _first_target(chunk)
+            keep = ids.shape[1] - first
+            targets, cmask = targets[:, first:], cmask[:, first:]
             adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=device)
-            logits = model(input_ids=ids, attention_mask=attn).logits
+            logits = _call_logits(fwd, ids, attn, keep)
             logp = token_logprobs(logits, targets)
             del logits
             seq_logp = (logp * cmask).sum(dim=1)
             loss = -(seq_logp * adv).sum() / n
             if ref_logits is not None:
                 with torch.no_grad():
-                    ref_lp = token_logprobs(ref_logits(ids, attn), targets)
+                    ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets)
                 r = (ref_lp - logp) * cmask
                 k3 = (torch.exp(r) - r - 1.0) * cmask
                 kl_sum += float(k3.detach().sum())
