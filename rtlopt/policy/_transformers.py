@@ -246,7 +246,10 @@ class TransformersPolicy:
                 self.model, self.optimizer, batch, pad_id=self.pad_id, device=self.device,
                 micro_batch=self.train_cfg.micro_batch,
                 max_grad_norm=self.train_cfg.max_grad_norm, kl_coef=self.train_cfg.kl_coef,
-                ref_logits=self._ref_logits,
+                # The reference policy costs a second forward pass per sample: only when the
+                # KL penalty or the adaptive KL-budget controller (signal P1) needs it.
+                ref_logits=self._ref_logits if (self.train_cfg.kl_coef > 0
+                                                or self.train_cfg.delta == "adaptive") else None,
             )
         finally:
             self.model.eval()

@@ -34,7 +34,9 @@ PROMPT: Prompt = (
 def policy() -> Iterator[Any]:
     cfg = PolicyConfig(backend="transformers", model="auto", device="cpu", max_new_tokens=8,
                        temperature=1.0, cpu_threads=1)
-    train = TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=2)
+    # delta="adaptive": the controller reads kl_ref, so the step measures it.
+    train = TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=2,
+                        delta="adaptive")
     pol = create_policy(cfg, train, seed=0)
     yield pol
     pol.close()
