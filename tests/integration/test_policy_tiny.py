@@ -74,7 +74,7 @@ def _weights(pol: Any) -> dict[str, Any]:
 def test_full_finetuning_updates_base_weights_and_measures_kl(tiny_model_dir: Path) -> None:
     import torch
 
-    pol = create_policy(_cfg(tiny_model_dir), TrainConfig(lora=False, learning_rate=1e-2),
+    pol = create_policy(_cfg(tiny_model_dir), TrainConfig(lora=False, learning_rate=1e-2, delta="adaptive"),
                         seed=0)
     try:
         assert pol.trainable
