@@ -30,6 +30,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+# The shared benchmark data and liberty files sit beside the checkout unless told otherwise.
+os.environ.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
 
 from rtlopt.config import Config, EvalConfig, FlowConfig  # noqa: E402
 from rtlopt.evaluate import Evaluator  # noqa: E402
