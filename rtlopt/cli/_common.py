@@ -175,3 +175,64 @@ def ratio(new: float | None, old: float | None) -> str:
     if new is None or old is None or old == 0:
         return "-"
     return f"{new / old:.3f} ({(new / old - 1) * 100:+.1f}%)"
+
+
+def run_options(fn: F) -> F:
+    """The policy, search and training options shared by `optimize` and `bench`."""
+    for option in reversed(_RUN_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
+_RUN_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "--policy",
+        type=str,
+        default=None,
+        help="Policy backend: transformers (train on this machine), vllm (GPU rollouts), "
+        "openai (any OpenAI-compatible endpoint, frozen) or scripted (candidates from files).",
+    ),
+    click.option(
+        "--model",
+        type=str,
+        default=None,
+        help="Model id or local path (auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M on CPU).",
+    ),
+    click.option(
+        "--endpoint", type=str, default=None, help="Base URL of an OpenAI-compatible server."
+    ),
+    click.option("--steps", type=int, default=None, help="Training steps (default 100)."),
+    click.option("--parents", type=int, default=None, help="Parent states per step (default 4)."),
+    click.option("--rollouts", type=int, default=None, help="Rollouts per parent (default 4)."),
+    click.option(
+        "--seed", type=int, default=None, help="Seed for sampling, training and the harness."
+    ),
+    click.option(
+        "--delta",
+        type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
+        default=None,
+        help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.",
+    ),
+    click.option(
+        "--reuse",
+        type=click.Choice(["puct", "egreedy", "greedy", "none"]),
+        default=None,
+        help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.",
+    ),
+    click.option(
+        "--advantage",
+        type=click.Choice(["entropic", "expected"]),
+        default=None,
+        help="Advantage estimator: entropic (leave-one-out) or expected reward (GRPO).",
+    ),
+    click.option(
+        "--lr", type=float, default=None, help="Learning rate (0 freezes the policy: best-of-N)."
+    ),
+    click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens."),
+    click.option(
+        "--metric",
+        type=click.Choice(["auto", "adp", "ppa"]),
+        default=None,
+        help="Figure of merit to minimize.",
+    ),
+]

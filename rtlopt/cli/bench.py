@@ -13,7 +13,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, fmt, handle_errors
+from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, fmt, handle_errors, run_options
 from rtlopt.errors import UsageError
 
 # Suites that are not plain layouts: name -> (runner, default path under RTLOPT_BENCH_PATH).
@@ -85,26 +85,9 @@ def _suite_path(suite: str, given: Path | None) -> Path:
 @click.option("--method-name", type=str, default="rtlopt", help="Column name of our ratios.")
 @click.option("--rows", type=str, default=None,
               help="c910-ablation: comma-separated row slugs (default: the whole grid).")
-@click.option("--policy", type=str, default=None,
-              help="Policy backend: transformers, vllm, openai or scripted.")
-@click.option("--model", type=str, default=None, help="Model id or local path.")
-@click.option("--endpoint", type=str, default=None, help="Base URL of an OpenAI-compatible server.")
+@run_options
 @click.option("--candidates", type=click.Path(path_type=Path), default=None,
               help="Scripted candidates: <DIR>/<design>/*.v per design; implies --policy scripted.")
-@click.option("--steps", type=int, default=None, help="Training steps per design (default 100).")
-@click.option("--parents", type=int, default=None, help="Parent states per step (default 4).")
-@click.option("--rollouts", type=int, default=None, help="Rollouts per parent (default 4).")
-@click.option("--seed", type=int, default=None, help="Seed for sampling, training and the harness.")
-@click.option("--delta", type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
-              default=None, help="KL budget schedule.")
-@click.option("--reuse", type=click.Choice(["puct", "egreedy", "greedy", "none"]), default=None,
-              help="Parent sampler.")
-@click.option("--advantage", type=click.Choice(["entropic", "expected"]), default=None,
-              help="Advantage estimator.")
-@click.option("--lr", type=float, default=None, help="Learning rate (0: best-of-N).")
-@click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens.")
-@click.option("--metric", type=click.Choice(["auto", "adp", "ppa"]), default=None,
-              help="Figure of merit (auto: A*D*P when power is measured).")
 @handle_errors
 def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | None,
           config_file: Path | None, designs: str | None, jobs: int | None,

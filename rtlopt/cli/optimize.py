@@ -20,6 +20,7 @@ from rtlopt.cli._common import (
     load_target,
     pdk_options,
     resolve,
+    run_options,
 )
 from rtlopt.errors import UsageError
 
@@ -28,57 +29,12 @@ from rtlopt.errors import UsageError
 @click.argument("target", type=click.Path(path_type=Path), required=False)
 @design_options
 @pdk_options
-@click.option(
-    "--policy",
-    type=str,
-    default=None,
-    help="Policy backend: transformers (train on this machine), vllm (GPU rollouts), "
-    "openai (any OpenAI-compatible endpoint, frozen) or scripted (candidates from files).",
-)
-@click.option(
-    "--model",
-    type=str,
-    default=None,
-    help="Model id or local path (auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M on CPU).",
-)
-@click.option("--endpoint", type=str, default=None, help="Base URL of an OpenAI-compatible server.")
+@run_options
 @click.option(
     "--candidates",
     type=click.Path(path_type=Path),
     default=None,
     help="Folder or file list of candidates; implies --policy scripted.",
-)
-@click.option("--steps", type=int, default=None, help="Training steps (default 100).")
-@click.option("--parents", type=int, default=None, help="Parent states per step (default 4).")
-@click.option("--rollouts", type=int, default=None, help="Rollouts per parent (default 4).")
-@click.option("--seed", type=int, default=None, help="Seed for sampling, training and the harness.")
-@click.option(
-    "--delta",
-    type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
-    default=None,
-    help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.",
-)
-@click.option(
-    "--reuse",
-    type=click.Choice(["puct", "egreedy", "greedy", "none"]),
-    default=None,
-    help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.",
-)
-@click.option(
-    "--advantage",
-    type=click.Choice(["entropic", "expected"]),
-    default=None,
-    help="Advantage estimator: entropic (leave-one-out) or expected reward (GRPO).",
-)
-@click.option(
-    "--lr", type=float, default=None, help="Learning rate (0 freezes the policy: best-of-N)."
-)
-@click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens.")
-@click.option(
-    "--metric",
-    type=click.Choice(["auto", "adp", "ppa"]),
-    default=None,
-    help="Figure of merit to minimize.",
 )
 @click.option(
     "--spec",
