@@ -1,7 +1,7 @@
 """The optimization run: the TTT-RTL loop, its run directory, and finishing (report, branch)."""
 
 from rtlopt.run._finish import FinishResult, finish_run, pr_body
-from rtlopt.run._loop import Optimizer, RunEvents, RunOutcome, StepRecord, finite
+from rtlopt.run._loop import Optimizer, RunEvents, RunOutcome, StepRecord
 from rtlopt.run._rundir import RunDir, atomic_write, iter_jsonl, new_run_id, read_json, write_json
 
 __all__ = [
@@ -13,7 +13,6 @@ __all__ = [
     "StepRecord",
     "atomic_write",
     "finish_run",
-    "finite",
     "iter_jsonl",
     "new_run_id",
     "pr_body",

@@ -119,7 +119,7 @@ def finish_run(
                 design.root,
                 design.target.file,
                 design.target.name,
-                _module_only(outcome.best_code, design.target.name),
+                outcome.best_code.strip() + "\n",
                 branch=branch,
                 message=msg,
                 push=push,
@@ -130,8 +130,3 @@ def finish_run(
             write_json(run_dir / "run.json", data)
         (run_dir / "pr_body.md").write_text(body)
     return FinishResult(report_md, made, commit, body)
-
-
-def _module_only(code: str, name: str) -> str:
-    """The candidate's text as written: helper modules it defines travel with the target."""
-    return code.strip() + "\n"

@@ -7,7 +7,6 @@ killed at any point resumes from its last completed step without losing anything
 from __future__ import annotations
 
 import logging
-import math
 import random
 import re
 import time
@@ -98,7 +97,7 @@ def candidate_text(completion: Any) -> str | None:
     m = _PARTIAL_MODULE.search(text)
     if m is None:
         return None
-    body = text[m.start():]
+    body = text[m.start() :]
     return body.split("```", 1)[0].strip() + "\n"
 
 
@@ -439,7 +438,3 @@ class Optimizer:
             time_s=time.monotonic() - t0,
             infra_errors=sum(1 for r in results if r.is_infrastructure_error),
         )
-
-
-def finite(x: float | None) -> float | None:
-    return None if x is None or math.isnan(x) else x
