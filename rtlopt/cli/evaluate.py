@@ -45,10 +45,11 @@ from rtlopt.cli._common import (
 )
 @click.option("--no-formal", is_flag=True, default=False, help="Skip the formal check.")
 @click.option(
-    "--require-proof",
+    "--accept-unknown",
     is_flag=True,
     default=False,
-    help="Reject when formal equivalence is unknown.",
+    help="Also accept a candidate that passes simulation when the formal check cannot decide "
+    "(reported as unknown); by default only proven candidates are accepted.",
 )
 @click.option("--seed", type=int, default=None, help="Harness seed.")
 @click.option("--vectors", type=int, default=None, help="Random vectors / cycles.")
@@ -74,7 +75,7 @@ def evaluate(
     liberty: Path | None,
     metric: str | None,
     no_formal: bool,
-    require_proof: bool,
+    accept_unknown: bool,
     seed: int | None,
     vectors: int | None,
     workdir: Path | None,
@@ -95,7 +96,7 @@ def evaluate(
         "flow.metric": metric,
         "project.frontend": frontend,
         "formal.enabled": False if no_formal else None,
-        "formal.require_proof": True if require_proof else None,
+        "formal.require_proof": False if accept_unknown else None,
         "harness.seed": seed,
         "harness.random_vectors": vectors,
     }
