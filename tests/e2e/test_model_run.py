@@ -46,6 +46,13 @@ def _steps(run_dir: Path) -> list[dict[str, object]]:
     return [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
 
 
+def _committed(run_dir: Path) -> int:
+    try:
+        return int(json.loads((run_dir / "state.json").read_text())["step"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
 def test_cpu_model_run_on_c910_updates_weights_and_resumes_after_kill(lza_repo: Path) -> None:
     torch = pytest.importorskip("torch")
     run_dir = lza_repo.parent / "run"
@@ -57,7 +64,9 @@ def test_cpu_model_run_on_c910_updates_weights_and_resumes_after_kill(lza_repo: 
     proc = subprocess.Popen(args, cwd=lza_repo, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     deadline = time.monotonic() + 900
-    while len(_steps(run_dir)) < 2:
+    # state.json is the run's commit point (written after the step record, pool and policy):
+    # kill once step 2 is committed.
+    while _committed(run_dir) < 2:
         if proc.poll() is not None:
             pytest.fail(f"run ended early ({proc.returncode}):\n{proc.stdout.read() if proc.stdout else ''}")
         if time.monotonic() > deadline:
