@@ -37,7 +37,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -322,8 +322,8 @@ def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk
     steps["inspect"] = run_cli(["inspect", *common, "--json",
                                 "--harness-dir", str(home / "harness")],
                                repo_root, env, timeout, logs / "inspect.log")
-    for name, cand in cands.items():
-        steps[name] = run_cli(["evaluate", *common, "--candidate", str(cand), "--pdk", pdk,
+    for name, cand_file in cands.items():
+        steps[name] = run_cli(["evaluate", *common, "--candidate", str(cand_file), "--pdk", pdk,
                                "--json", "--workdir", str(home / f"work-{name}")],
                               repo_root, env, timeout, logs / f"{name}.log")
     for name, step in steps.items():
@@ -342,12 +342,12 @@ def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk
         "steps": {},
     }
     for name, step in steps.items():
-        v, m, r = _formal_of(step.data) if name != "inspect" else ("", "", "")
-        cand = step.data.get("candidate") or {}
+        v, m, why = _formal_of(step.data) if name != "inspect" else ("", "", "")
+        cand: dict[str, Any] = step.data.get("candidate") or {}
         record["steps"][name] = {
             "rc": step.rc, "seconds": step.seconds, "outcome": step.outcome, "class": step.cls,
             "detail": step.detail[:400], "error": step.error[:400],
-            "formal": {"verdict": v, "method": m, "reason": r[:300]} if v else None,
+            "formal": {"verdict": v, "method": m, "reason": why[:300]} if v else None,
             "stage": cand.get("stage"), "status": cand.get("status"),
             "reason": str(cand.get("reason", ""))[:400],
             "sim": {k: (cand.get("sim") or {}).get(k) for k in ("vectors", "mismatches")}
@@ -391,10 +391,12 @@ def _formal_cell(rec: Mapping[str, Any]) -> str:
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     n = len(records)
 
-    def count(name: str, pred: Any) -> int:
+    def count(name: str, pred: Callable[[Mapping[str, Any]], bool]) -> int:
         return sum(1 for r in records if pred(r["steps"][name]))
 
-    proven = lambda s: (s.get("formal") or {}).get("verdict") == "proven"  # noqa: E731
+    def proven(s: Mapping[str, Any]) -> bool:
+        return bool((s.get("formal") or {}).get("verdict") == "proven")
+
     return {
         "cases": n,
         "repos": dict(Counter(r["repo"] for r in records)),
@@ -429,7 +431,8 @@ def failure_classes(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, int
                 continue
             cls = s["class"]
             seen[cls] += 1
-            example.setdefault(cls, f"{r['repo']}/{r['module']} {name}: {s['detail'] or s['error']}")
+            line = s["detail"] or s["error"]
+            example.setdefault(cls, f"{r['repo']}/{r['module']} {name}: {line}")
     return [(c, k, example[c]) for c, k in seen.most_common()]
 
 
@@ -536,10 +539,10 @@ def main(argv: list[str] | None = None) -> int:
                     + (f"[{rec['steps'][n]['class']}]" if rec["steps"][n]["class"] else "")
                     for n in STEPS) + f" {secs:.0f}s", flush=True)
         # Nothing the user owns is modified: the copies must still be clean.
-        for r, p in roots.items():
-            dirty = _git(p, "status", "--porcelain").strip()
-            if dirty or _git(p, "rev-parse", "HEAD").strip() != heads[r]:
-                print(f"WARNING: the copy of {r} was modified by rtlopt:\n{dirty}",
+        for repo, path in roots.items():
+            dirty = _git(path, "status", "--porcelain").strip()
+            if dirty or _git(path, "rev-parse", "HEAD").strip() != heads[repo]:
+                print(f"WARNING: the copy of {repo} was modified by rtlopt:\n{dirty}",
                       file=sys.stderr)
 
     records = [r for c in cases if (r := stored_any(results, c)) is not None]
