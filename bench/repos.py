@@ -188,7 +188,6 @@ _ERROR_CLASSES: list[tuple[str, str]] = [
     ("benchmark timeout", r"killed by the benchmark"),
     ("filelist", r"filelist|listed but not found|\$\{?\w+\}?/"),
     ("macro", r"macro|`\w+"),
-    ("frontend crash", r"internal error"),
     ("include", r"include"),
     ("parse", r"syntax error|expected|unexpected"),
     ("elaboration", r"not defined|unknown module|undeclared|elaborat|not found in|unknown"),
@@ -199,6 +198,9 @@ _ERROR_CLASSES: list[tuple[str, str]] = [
 
 
 def _error_class(line: str) -> str:
+    m = re.match(r"internal error: (\w+)", line)
+    if m:  # a crash (exit 3): the exception type says where
+        return f"internal error: {m.group(1)}"
     for cls, pat in _ERROR_CLASSES:
         if re.search(pat, line, re.I):
             return cls
@@ -234,11 +236,23 @@ def _is_weak(cls: str) -> bool:
     return cls.startswith(("unknown-proof", "SAT timeout", "formal: yosys"))
 
 
+def _screen_class(reason: str) -> str:
+    low = reason.lower()
+    if "compiler directive" in low:
+        return "screen: directives in the file"
+    if "initial" in low:
+        return "screen: initial block"
+    if "system task" in low or "$" in reason:
+        return "screen: system task"
+    return "screen: other"
+
+
 def _rejection_class(cand: Mapping[str, Any]) -> tuple[str, str]:
     """Failure class and line of a rejected (exit 1) evaluation."""
     status, stage = cand.get("status", ""), cand.get("stage", "")
     reason = str(cand.get("reason", ""))
     formal = cand.get("formal") or {}
+    first = str(cand.get("log_error") or "")
     if status == "timeout":
         return f"tool timeout ({stage})", reason
     if status == "tool_error":
@@ -247,9 +261,10 @@ def _rejection_class(cand: Mapping[str, Any]) -> tuple[str, str]:
             return "SAT timeout", reason
         return f"tool error ({stage})", reason
     if stage == "screen":
-        return "screen", reason
+        return _screen_class(reason), reason
     if stage == "compile":
-        return "candidate compile", reason
+        what = "macro" if re.search(r"macro|`\w", first) else "error"
+        return f"candidate compile ({what})", f"{reason}: {first}" if first else reason
     if stage == "interface":
         return "interface", reason
     if stage == "simulation":
@@ -264,40 +279,69 @@ def _rejection_class(cand: Mapping[str, Any]) -> tuple[str, str]:
     return f"rejected at {stage}", reason
 
 
-def classify(step_name: str, step: Step) -> None:
-    """Fill ``outcome``, ``cls`` and ``detail`` of one step."""
+def classify_view(step_name: str, rc: int | None, error: str, cand: Mapping[str, Any],
+                  accepted: bool) -> tuple[str, str, str]:
+    """(outcome, failure class, detail line) of one step from its raw result."""
     if step_name == "inspect":
-        if step.rc == 0:
-            step.outcome = "ok"
-        else:
-            step.outcome, step.cls, step.detail = "error", _error_class(step.error), step.error
-        return
-    cand = step.data.get("candidate") or {}
-    if step.rc == 0 and step.data.get("accepted"):
-        step.outcome = "accepted"
-    elif step.rc == 1 and cand:
-        step.outcome = "rejected"
-        step.cls, step.detail = _rejection_class(cand)
+        if rc == 0:
+            return "ok", "", ""
+        return "error", _error_class(error), error
+    if rc == 0 and accepted:
+        outcome, cls, detail = "accepted", "", ""
+    elif rc == 1 and cand:
+        outcome = "rejected"
+        cls, detail = _rejection_class(cand)
     else:
-        step.outcome = "error"
-        step.cls, step.detail = _error_class(step.error), step.error
-        if step.rc == 3 and step.cls == "tool error":
-            step.cls = "internal error"
+        outcome = "error"
+        cls, detail = _error_class(error), error
+        if rc == 3 and cls == "tool error":
+            cls = "internal error: other"
+    formal = cand.get("formal") or {}
+    verdict = str(formal.get("verdict", ""))
     if step_name == "broken":
         # A broken rewrite must be rejected; the class says how convincing the rejection was.
-        if step.outcome == "accepted":
-            step.cls, step.detail = "ACCEPTED (not caught)", _accept_line(step.data)
-        elif step.outcome == "rejected" and step.cls in ("sim mismatch", "formal refuted"):
-            step.detail = step.detail or "refuted"
-    elif step.outcome == "accepted":
-        verdict = _formal_of(step.data)[0]
-        if verdict != "proven":
-            step.cls = f"accepted without proof ({verdict})"
+        if outcome == "accepted":
+            cls, detail = "ACCEPTED (not caught)", f"accepted, formal {verdict}"
+    elif outcome == "accepted" and verdict != "proven":
+        cls = f"accepted without proof ({verdict or 'none'})"
+    return outcome, cls, detail
 
 
-def _accept_line(data: Mapping[str, Any]) -> str:
-    v, m, _ = _formal_of(data)
-    return f"accepted, formal {v} ({m})"
+def classify(step_name: str, step: Step) -> None:
+    """Fill ``outcome``, ``cls`` and ``detail`` of one step."""
+    cand = step.data.get("candidate") or {}
+    step.outcome, step.cls, step.detail = classify_view(
+        step_name, step.rc, step.error, cand, bool(step.data.get("accepted")))
+
+
+def reclassify(record: dict[str, Any]) -> dict[str, Any]:
+    """Classify a stored record again with this version of the rules (no rerun needed)."""
+    for name, s in record["steps"].items():
+        cand = {"status": s.get("status"), "stage": s.get("stage"), "reason": s.get("reason", ""),
+                "formal": s.get("formal"), "log_error": s.get("log_error", "")} \
+            if s.get("stage") else {}
+        accepted = s.get("accepted", s.get("outcome") == "accepted")
+        s["outcome"], s["class"], s["detail"] = classify_view(name, s["rc"], s["error"], cand,
+                                                               bool(accepted))
+        s["detail"] = s["detail"][:400]
+    return record
+
+
+def _first_log_error(data: Mapping[str, Any]) -> str:
+    """The first error line of the candidate's compile log (kept before scratch is deleted)."""
+    logs = (data.get("candidate") or {}).get("logs") or {}
+    for key in ("compile", "sim_compile"):
+        path = logs.get(key)
+        if not path:
+            continue
+        try:
+            text = Path(path).read_text(errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if "error" in line.lower() or "unknown" in line.lower():
+                return line.strip()[:300]
+    return ""
 
 
 # ---------------------------------------------------------------------------- running
@@ -326,7 +370,10 @@ def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk
         steps[name] = run_cli(["evaluate", *common, "--candidate", str(cand_file), "--pdk", pdk,
                                "--json", "--workdir", str(home / f"work-{name}")],
                               repo_root, env, timeout, logs / f"{name}.log")
+    log_errors = {name: _first_log_error(step.data) for name, step in steps.items()}
     for name, step in steps.items():
+        if log_errors[name] and step.data.get("candidate"):
+            step.data["candidate"]["log_error"] = log_errors[name]
         classify(name, step)
     shutil.rmtree(home, ignore_errors=True)  # scratch folders are large; logs stay
     insp = steps["inspect"].data
@@ -349,6 +396,7 @@ def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk
             "detail": step.detail[:400], "error": step.error[:400],
             "formal": {"verdict": v, "method": m, "reason": why[:300]} if v else None,
             "stage": cand.get("stage"), "status": cand.get("status"),
+            "accepted": bool(step.data.get("accepted")), "log_error": log_errors[name],
             "reason": str(cand.get("reason", ""))[:400],
             "sim": {k: (cand.get("sim") or {}).get(k) for k in ("vectors", "mismatches")}
             if cand.get("sim") else None,
@@ -439,7 +487,7 @@ def failure_classes(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, int
 def render(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> str:
     lines = [f"# rtlopt on real repositories ({meta.get('date', '')})", "",
              f"rtlopt {meta.get('commit', '')}, PDK {meta.get('pdk')}, default settings "
-             f"(proof required), jobs {meta.get('jobs')}, tools: {meta.get('tools')}", "",
+             f"(proof required), tools: {meta.get('tools')}", "",
              "| module | kind | inspect | self | equivalent | broken | formal (e: equiv, b: broken)"
              " | s |",
              "|---|---|---|---|---|---|---|---|"]
@@ -511,6 +559,7 @@ def main(argv: list[str] | None = None) -> int:
         return rec if rec.get("format") == FORMAT else None
 
     todo = [c for c in cases if stored(c) is None]
+    commit = product_version()
     if todo and not args.report_only:
         missing = sorted({c.repo for c in todo if not (src_root / c.repo).is_dir()})
         if missing:
@@ -532,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
             for fut in as_completed(futs):
                 c = futs[fut]
                 rec = fut.result()
+                rec["rtlopt_commit"], rec["date"] = commit, time.strftime("%Y-%m-%d %H:%M")
                 (results / f"{c.repo}__{c.module}.json").write_text(json.dumps(rec, indent=1))
                 secs = sum(s["seconds"] for s in rec["steps"].values())
                 print(f"{c.name:<40} " + " ".join(
@@ -548,10 +598,10 @@ def main(argv: list[str] | None = None) -> int:
     records = [r for c in cases if (r := stored_any(results, c)) is not None]
     tools = next((s["tools"] for r in records for s in r["steps"].values() if s.get("tools")),
                  None)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
-                            capture_output=True, text=True).stdout.strip()
-    meta = {"date": time.strftime("%Y-%m-%d"), "pdk": args.pdk, "jobs": args.jobs,
-            "tools": tools, "commit": commit}
+    commits = sorted({str(r.get("rtlopt_commit", "?")) for r in records})
+    dates = sorted(str(r.get("date", "?")) for r in records)
+    meta = {"date": f"{dates[0]} .. {dates[-1]}" if dates else "", "pdk": args.pdk,
+            "jobs": args.jobs, "tools": tools, "commit": ", ".join(commits)}
     text = render(records, meta)
     (out / "table.md").write_text(text)
     (out / "summary.json").write_text(json.dumps(
@@ -562,13 +612,22 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def product_version() -> str:
+    """The last commit of the product code (rtlopt/), "+dirty" when it has local changes."""
+    last = subprocess.run(["git", "log", "-1", "--format=%h", "--", "rtlopt", "pyproject.toml"],
+                          cwd=REPO, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "rtlopt", "pyproject.toml"],
+                           cwd=REPO, capture_output=True, text=True).stdout.strip()
+    return (last or "unknown") + ("+dirty" if dirty else "")
+
+
 def stored_any(results: Path, c: Case) -> dict[str, Any] | None:
     f = results / f"{c.repo}__{c.module}.json"
     try:
         rec: dict[str, Any] = json.loads(f.read_text())
     except (OSError, ValueError):
         return None
-    return rec if rec.get("format") == FORMAT else None
+    return reclassify(rec) if rec.get("format") == FORMAT else None
 
 
 if __name__ == "__main__":
