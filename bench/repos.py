@@ -460,6 +460,8 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "broken_accepted": count("broken", lambda s: s["outcome"] == "accepted"),
         "broken_error": count("broken", lambda s: s["outcome"] == "error"),
         "rare_cases": sum(1 for r in records if r["rare"]),
+        "broken_weak_names": [f"{r['module']}" + (" (rare)" if r["rare"] else "")
+                              for r in records if _is_weak(r["steps"]["broken"]["class"])],
     }
 
 
@@ -510,10 +512,15 @@ def render(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> str
               f"the proof was unknown: {s['broken_unknown_only']}; errors: {s['broken_error']};"
               f" ACCEPTED: {s['broken_accepted']}); {s['rare_cases']} broken rewrites need rare "
               "stimuli",
+              "- broken rewrites that passed simulation and were rejected only for want of a "
+              "proof (accepted with --accept-unknown): "
+              + (", ".join(s["broken_weak_names"]) or "none"),
               "", "## Failure classes (every non-success)", "",
               "| class | count | example |", "|---|---|---|"]
+    out = str(meta.get("out", "")) or "\0"
     for cls, k, ex in failure_classes(records):
-        lines.append(f"| {cls} | {k} | {ex.replace('|', '/')[:300]} |")
+        ex = ex.replace(out, "<out>").replace("|", "/")
+        lines.append(f"| {cls} | {k} | {ex[:300]} |")
     return "\n".join(lines) + "\n"
 
 
@@ -601,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
     commits = sorted({str(r.get("rtlopt_commit", "?")) for r in records})
     dates = sorted(str(r.get("date", "?")) for r in records)
     meta = {"date": f"{dates[0]} .. {dates[-1]}" if dates else "", "pdk": args.pdk,
-            "jobs": args.jobs, "tools": tools, "commit": ", ".join(commits)}
+            "jobs": args.jobs, "tools": tools, "commit": ", ".join(commits), "out": str(out)}
     text = render(records, meta)
     (out / "table.md").write_text(text)
     (out / "summary.json").write_text(json.dumps(
