@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_alu_div.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2018 ETH Zurich and University of Bologna.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // cv32e40p_alu_div (without its assertion block) with one constant changed: the remainder is
 // selected by OpCode[0] instead of OpCode[1].
 module cv32e40p_alu_div #(

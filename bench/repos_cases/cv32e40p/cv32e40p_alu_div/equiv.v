@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_alu_div.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2018 ETH Zurich and University of Bologna.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // cv32e40p_alu_div, rewritten: registers renamed, the comparison as a select of <= / >=, the
 // negation as 0 - x, the add/subtract mux inverted and commuted; the CV32E40P_ASSERT_ON
 // initial block left out.

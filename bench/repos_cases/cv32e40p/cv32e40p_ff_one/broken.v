@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_ff_one.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2018 ETH Zurich and University of Bologna.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // cv32e40p_ff_one with one constant changed: a leaf pair picks its lower index when that bit is 0.
 module cv32e40p_ff_one #(
     parameter LEN = 32

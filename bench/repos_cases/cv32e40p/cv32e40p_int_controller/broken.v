@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_int_controller.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2018 ETH Zurich and University of Bologna.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // cv32e40p_int_controller with one constant changed: a machine software interrupt reports id 7.
 module cv32e40p_int_controller
   import cv32e40p_pkg::*;

@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_int_controller.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2018 ETH Zurich and University of Bologna.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // cv32e40p_int_controller, rewritten: the 32-way priority if-chain becomes "lowest priority
 // first, later matches win" with a loop over the custom and reserved lines 12..31; registers
 // renamed, expressions reordered.

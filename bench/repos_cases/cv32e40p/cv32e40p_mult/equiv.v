@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_mult.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2018 ETH Zurich and University of Bologna.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // cv32e40p_mult, rewritten: FSM and datapath signals renamed, every multiplier's operands
 // commuted, the dot-product and MAC sums reordered; the ASSERT_ON properties left out.
 module cv32e40p_mult

@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_obi_interface.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2020 Silicon Labs, Inc.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // cv32e40p_obi_interface with one constant changed: a held request is retracted (obi_req_o = 0).
 module cv32e40p_obi_interface #(
     parameter TRANS_STABLE =  0                   // Are trans_addr_i, trans_we_i, trans_be_i, trans_wdata_i, trans_atop_i signals stable during a non-accepted transaction?

@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_obi_interface.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2020 Silicon Labs, Inc.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // cv32e40p_obi_interface, rewritten: the two-state FSM re-encoded as one "pass-through" bit
 // (1 in TRANSPARENT, so the reset value is 1), the captured request as one 75-bit register,
 // the output mux as one concatenated select.

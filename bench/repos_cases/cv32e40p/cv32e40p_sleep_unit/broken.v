@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_sleep_unit.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2020 Silicon Labs, Inc.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // cv32e40p_sleep_unit (without its assertions) with one operator changed: core_sleep_o is
 // fetch_enable_q || !clock_en.
 module cv32e40p_sleep_unit #(

@@ -1,3 +1,6 @@
+// Derived from openhwgroup/cv32e40p rtl/cv32e40p_sleep_unit.sv at 6033d2b1be32 (Solderpad Hardware License 0.51, see cv32e40p/LICENSE).
+//   Copyright 2020 Silicon Labs, Inc.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // cv32e40p_sleep_unit, rewritten: the sticky fetch enable as an or, registers renamed, the
 // non-cluster branch first, reset branch inverted; the clock gate instance is kept (its cell
 // lives in bhv/); the ASSERT_ON properties are left out.

@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_branch_predict.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // ibex_branch_predict (without its assertion) with one constant changed: uncompressed branches
 // are predicted from immediate bit 1 instead of the sign bit.
 module ibex_branch_predict (

@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_branch_predict.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_branch_predict, rewritten: immediates named per use, the one-hot select as a ternary
 // chain in another order (the four kinds exclude each other), the target sum commuted and
 // the opcode compares written as literals; the assertion is left out.

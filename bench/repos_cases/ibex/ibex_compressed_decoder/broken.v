@@ -1,3 +1,8 @@
+// Derived from lowRISC/ibex rtl/ibex_compressed_decoder.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+//   Copyright Microsoft Corporation
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // ibex_compressed_decoder (without its assertions) with one constant changed: cm.push steps
 // its stack offset by 2 after the first register.
 module ibex_compressed_decoder import ibex_pkg::*; #(

@@ -1,3 +1,8 @@
+// Derived from lowRISC/ibex rtl/ibex_compressed_decoder.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+//   Copyright Microsoft Corporation
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_compressed_decoder, rewritten: the Zcmp FSM re-encoded (enum members in another order,
 // so every state, the reset state included, gets another code), FSM registers renamed, a sum
 // commuted and two statements swapped, is_compressed as a reduction; assertions left out.

@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_counter.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // ibex_counter (the equivalent rewrite without the FPGA_XILINX ifdef) with one operator
 // changed: a write needs both write enables.
 module ibex_counter #(

@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_counter.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_counter, rewritten: the load/increment/hold mux is a priority ternary on named write
 // enables, the register renamed, the increment commuted; the FPGA_XILINX DSP variant (an
 // ifdef for Xilinx flops) is left out, so the register always has the asynchronous reset.

@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_csr.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // ibex_csr (without its assertion macro) with one operator added: the register loads when
 // wr_en_i is low.
 module ibex_csr #(

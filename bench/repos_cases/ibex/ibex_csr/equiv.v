@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_csr.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_csr, rewritten: the register renamed, the reset branch inverted, the shadow check as an
 // xor reduction. It keeps the repository's ASSERT_KNOWN macro (from prim_assert.sv) without the
 // `include: a candidate may use the project's macros.

@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_dummy_instr.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // ibex_dummy_instr with one constant changed: the dummy DIV becomes DIVU (funct3 101).
 module ibex_dummy_instr import ibex_pkg::*; #(
     parameter lfsr_seed_t RndCnstLfsrSeed = RndCnstLfsrSeedDefault,

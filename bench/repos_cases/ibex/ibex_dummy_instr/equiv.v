@@ -1,3 +1,6 @@
+// Derived from lowRISC/ibex rtl/ibex_dummy_instr.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_dummy_instr, rewritten: the instruction-type case as bit expressions on the two type
 // bits, the packed struct replaced by slices of the LFSR state, counters and registers renamed,
 // the increment commuted.

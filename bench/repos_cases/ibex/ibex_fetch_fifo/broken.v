@@ -1,3 +1,7 @@
+// Derived from lowRISC/ibex rtl/ibex_fetch_fifo.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // ibex_fetch_fifo (default view: no DII_SIM branches, no assertions) with one operator
 // changed: err_plus2 from a full entry 1 is err_q[1] | ~err_q[0].
 module ibex_fetch_fifo #(

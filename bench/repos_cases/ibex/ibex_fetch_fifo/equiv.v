@@ -1,3 +1,7 @@
+// Derived from lowRISC/ibex rtl/ibex_fetch_fifo.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_fetch_fifo, rewritten: signals renamed, the aligner's always_comb as muxes, the address
 // increment commuted, two flags restructured; the DII_SIM ifdef branches and the assertions are
 // left out (the default view).

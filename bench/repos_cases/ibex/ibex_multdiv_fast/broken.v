@@ -1,3 +1,7 @@
+// Derived from lowRISC/ibex rtl/ibex_multdiv_fast.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // ibex_multdiv_fast (macros expanded, no assertions or ifdef blocks) with one operator
 // changed: the MULH accumulator is sign-extended with signed_mult | msb.
 module ibex_multdiv_fast #(

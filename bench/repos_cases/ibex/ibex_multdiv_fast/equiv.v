@@ -1,3 +1,7 @@
+// Derived from lowRISC/ibex rtl/ibex_multdiv_fast.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_multdiv_fast, rewritten: the file's OP_L/OP_H macros expanded, divider and MAC signals
 // renamed, the multiply-accumulate commuted (accum + b * a), small expressions reordered;
 // assertions and the INC_ASSERT/FORMAL ifdef blocks left out.

@@ -1,3 +1,7 @@
+// Derived from lowRISC/ibex rtl/ibex_multdiv_slow.sv at 8b8ee086aef7 (Apache-2.0, see ibex/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // ibex_multdiv_slow, rewritten: registers and FSM signals renamed, the greater-or-equal test
 // as an xor select, valid/enable/result expressions reordered or inverted; assertions and the
 // INC_ASSERT/FORMAL ifdef blocks left out.

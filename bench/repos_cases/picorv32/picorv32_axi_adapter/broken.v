@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picorv32.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2015  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // picorv32_axi_adapter with one constant changed: instruction fetches set arprot[1] instead of arprot[2].
 module picorv32_axi_adapter (
 	input clk, resetn,

@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picorv32.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2015  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // picorv32_axi_adapter, rewritten: handshake flags renamed, the write test named, assigns
 // reordered, the clear written as an if/else around the set conditions.
 module picorv32_axi_adapter (

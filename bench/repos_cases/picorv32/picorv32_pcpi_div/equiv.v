@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picorv32.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2015  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // picorv32_pcpi_div, rewritten: the decode uses funct3 bits directly, registers renamed, the
 // absolute values written as 0 - x, the compare turned around, statements reordered. The
 // RISCV_FORMAL_ALTOPS branches (formal-verification stand-ins) are left out.

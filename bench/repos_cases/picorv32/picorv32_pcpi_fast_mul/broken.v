@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picorv32.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2015  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // picorv32_pcpi_fast_mul (the equivalent rewrite, without the ALTOPS ifdef) with one change:
 // rs2 is taken as signed for MULHSU instead of MULH.
 module picorv32_pcpi_fast_mul #(

@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picorv32.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2015  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // picorv32_pcpi_fast_mul, rewritten: the decode is a one-hot vector, operand/product registers
 // renamed, the product operands commuted, the high-word select as a slice. The
 // RISCV_FORMAL_ALTOPS branch (a formal-verification stand-in) is left out.

@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picorv32.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2015  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // picorv32_pcpi_mul, rewritten: the decode is one compare on the opcode/funct7 fields, the
 // operand registers and the carry-save accumulator are renamed, the sign extension is a
 // replication, additions are commuted and statements reordered.

@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picorv32.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2015  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // picorv32_regs, rewritten: the register array is renamed and indexed by 31 - addr
 // (the same entry as ~addr for a 5-bit address), the read ports are reordered.
 module picorv32_regs (

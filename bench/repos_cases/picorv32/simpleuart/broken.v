@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picosoc/simpleuart.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2017  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // simpleuart with one operator removed: an empty receive buffer reads 0 instead of ~0.
 module simpleuart #(parameter integer DEFAULT_DIV = 1) (
 	input clk,

@@ -1,3 +1,6 @@
+// Derived from YosysHQ/picorv32 picosoc/simpleuart.v at 87c89acc1899 (ISC, see picorv32/COPYING).
+//   Copyright (C) 2017  Claire Xenia Wolf <claire@yosyshq.com>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // simpleuart, rewritten: receiver FSM re-encoded (phase + bit counter), registers renamed,
 // constants spelled out, increments commuted, branches reordered.
 module simpleuart #(parameter integer DEFAULT_DIV = 1) (

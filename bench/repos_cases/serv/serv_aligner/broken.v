@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_aligner.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2022 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_aligner with one constant changed: the next word is fetched at +2 instead of +4.
 module serv_aligner
    (

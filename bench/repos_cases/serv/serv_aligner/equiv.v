@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_aligner.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2022 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_aligner, rewritten: the misalignment flag is called half_q, the saved half-word hold_q,
 // the +4 is written 4 + adr, the muxes use inverted selects, blocks reordered.
 module serv_aligner

@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_alu.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_alu with one operator changed: the xor of the boolean unit became an or.
 `default_nettype none
 module serv_alu

@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_alu.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_alu, rewritten: internal signals renamed, sum operands and o_rd terms reordered,
 // the boolean unit and the less-than bit restructured.
 `default_nettype none

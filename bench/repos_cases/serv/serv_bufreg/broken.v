@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_bufreg.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2019 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_bufreg with one operator changed: the sign fill of right shifts uses | instead of &.
 module serv_bufreg #(
       parameter [0:0] MDU = 0,

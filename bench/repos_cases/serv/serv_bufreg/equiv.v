@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_bufreg.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2019 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_bufreg, rewritten: the shift register is called sreg, the carry register cy_q, the
 // adder operands are named and added in the other order, statements are reordered.
 module serv_bufreg #(

@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_bufreg2.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2022 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_bufreg2 with one constant changed: the shift down-counter steps by 2.
 module serv_bufreg2
   #(parameter W = 1,

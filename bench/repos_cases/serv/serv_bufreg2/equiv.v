@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_bufreg2.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2022 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_bufreg2, rewritten: the data word is one 32-bit register split by slices, byte_valid is
 // written as "lsb + bytecnt < 4", the o_q mux is a case statement, statements reordered.
 module serv_bufreg2

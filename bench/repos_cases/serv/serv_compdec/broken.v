@@ -1,3 +1,7 @@
+// Derived from olofk/serv rtl/serv_compdec.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_compdec with one constant changed: c.ebreak expands to a wrong opcode (0x63).
 module serv_compdec
   (

@@ -1,3 +1,7 @@
+// Derived from olofk/serv rtl/serv_compdec.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   Copyright lowRISC contributors.
+//   Copyright 2018 ETH Zurich and University of Bologna, see also CREDITS.md.
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_compdec, rewritten: signals and opcode constants renamed, case items and if branches
 // reordered, the output mux inverted.
 module serv_compdec

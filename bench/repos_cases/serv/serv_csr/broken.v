@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_csr.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_csr with one operator changed: mcause bit 1 of a trap uses mem_op | mem_cmd.
 `default_nettype none
 module serv_csr

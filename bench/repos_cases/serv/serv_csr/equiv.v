@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_csr.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_csr, rewritten: the CSR source mux is a case statement, registers renamed, the
 // mcause update split into W=1/W=4 generate branches, statements reordered.
 `default_nettype none

@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_ctrl.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_ctrl with one swap: compressed instructions advance the pc by 4, others by 2.
 `default_nettype none
 module serv_ctrl

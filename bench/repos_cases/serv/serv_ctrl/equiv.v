@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_ctrl.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_ctrl, rewritten: the two serial adders with their carries renamed and their operands
 // reordered, the next-pc mux nested the other way, the reset mux written as if/else.
 // (The simulation-only `initial` for RESET_STRATEGY == "NONE" is left out: candidates may not

@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_immdec.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2020 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_immdec with one constant changed: the rs2 field shifts in bit 1 of imm30_25.
 `default_nettype none
 module serv_immdec

@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_immdec.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2020 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_immdec, rewritten: immediate registers renamed, enable/mux expressions reordered and
 // restructured, two register updates swapped in order.
 module serv_immdec

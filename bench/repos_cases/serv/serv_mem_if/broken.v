@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_mem_if.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_mem_if with one operator removed: byte lane 1 of a half-word store tests lsb[1] instead of !lsb[1].
 `default_nettype none
 module serv_mem_if

@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_mem_if.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2018 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_mem_if, rewritten: the byte selects come from a decoded lsb, dat_valid is reordered,
 // the sign register is renamed and the misalign term factored.
 `default_nettype none

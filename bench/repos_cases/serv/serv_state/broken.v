@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_state.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2019 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (a deliberately broken rewrite); see bench/repos_cases/README.md.
 // serv_state with one constant changed: o_cnt12to31 also covers bits 8-11 and misses 12-15.
 module serv_state
   #(parameter RESET_STRATEGY = "MINI",

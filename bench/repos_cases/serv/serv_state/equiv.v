@@ -1,3 +1,6 @@
+// Derived from olofk/serv rtl/serv_state.v at 9baea86ff0e4 (ISC, see serv/LICENSE).
+//   SPDX-FileCopyrightText: 2019 Olof Kindgren <olof@award-winning.me>
+// Modified for rtlopt's benchmark (an equivalent rewrite); see bench/repos_cases/README.md.
 // serv_state, rewritten: state registers renamed, counter decodes and the branch condition
 // restructured, additions commuted, statements reordered.
 module serv_state
