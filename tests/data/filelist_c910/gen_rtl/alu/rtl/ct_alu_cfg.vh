@@ -1,0 +1,2 @@
+// ALU options found through the nested filelist's +incdir+.
+`include "ct_common.vh"

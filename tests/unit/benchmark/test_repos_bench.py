@@ -1,0 +1,108 @@
+"""bench/repos.py: its cases, its failure classes, and one real case through the CLI."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+SCRIPT = REPO / "bench" / "repos.py"
+REPOS = Path(os.environ.get("RTLOPT_BENCH_PATH", str(REPO.parent / "shared" / "bench"))) / "repos"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_repos", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["bench_repos"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+bench = _load()
+
+
+def _normal(text: str) -> str:
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+    return " ".join(text.split())
+
+
+def test_cases_cover_the_four_repositories_and_the_required_kinds() -> None:
+    cases = bench.load_cases()
+    assert len(cases) >= 30
+    assert {c.repo for c in cases} == {"picorv32", "serv", "ibex", "cv32e40p"}
+    assert sum(c.rare for c in cases) >= 3
+    kinds = " ".join(c.kind for c in cases).lower()
+    for word in ("combinational", "no reset", "fsm", "multiplier", "divider", "filelist",
+                 "ifdef", "systemverilog"):
+        assert word in kinds, word
+    names = [c.name for c in cases]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.skipif(not REPOS.is_dir(), reason=f"repositories not found at {REPOS}")
+def test_every_rewrite_differs_from_the_original_and_from_the_other() -> None:
+    for c in bench.load_cases():
+        source = (REPOS / c.repo / c.target).read_text(errors="replace")
+        assert re.search(rf"\bmodule\s+{c.module}\b", source), c.name
+        equiv = _normal((c.folder / "equiv.v").read_text())
+        broken = _normal((c.folder / "broken.v").read_text())
+        assert f"module {c.module}" in equiv and f"module {c.module}" in broken, c.name
+        assert equiv not in _normal(source), f"{c.name}: equivalent rewrite is a verbatim copy"
+        assert broken not in _normal(source), f"{c.name}: broken rewrite is a verbatim copy"
+        assert equiv != broken, c.name
+
+
+def test_failure_classes_of_raw_results() -> None:
+    cv = bench.classify_view
+    assert cv("inspect", 0, "", {}, False) == ("ok", "", "")
+    crash = "internal error: AttributeError: 'TypeParameterSymbol' object has no attribute"
+    assert cv("inspect", 3, crash, {}, False)[:2] == ("error", "internal error: AttributeError")
+    screen = {"status": "invalid", "stage": "screen",
+              "reason": "rejected by screening: line 32: compiler directive `ifdef is not allowed"}
+    assert cv("self", 1, "", screen, False)[:2] == ("rejected",
+                                                    "screen: directives in the file")
+    sat = {"status": "invalid", "stage": "formal", "reason": "equivalence not proven: x",
+           "formal": {"verdict": "unknown", "reason": "SAT solving timed out after 107s"}}
+    assert cv("equiv", 1, "", sat, False)[1] == "SAT timeout"
+    noreset = {**sat, "formal": {"verdict": "unknown",
+                                 "reason": "no reset: bounded check only; no counterexample"}}
+    assert cv("equiv", 1, "", noreset, False)[1].startswith("unknown-proof: no reset")
+    ok_unknown = {"status": "ok", "stage": "done", "formal": {"verdict": "unknown"}}
+    assert cv("equiv", 0, "", ok_unknown, True)[1] == "accepted without proof (unknown)"
+    assert cv("broken", 0, "", ok_unknown, True)[:2] == ("accepted", "ACCEPTED (not caught)")
+    sim = {"status": "invalid", "stage": "simulation", "reason": "not equivalent in simulation"}
+    assert cv("broken", 1, "", sim, False)[:2] == ("rejected", "sim mismatch")
+    assert bench._is_weak(cv("broken", 1, "", sat, False)[1])
+    assert not bench._is_weak(cv("broken", 1, "", sim, False)[1])
+
+
+@pytest.mark.tools
+@pytest.mark.skipif(not (REPOS / "serv").is_dir(), reason=f"serv not found at {REPOS}")
+def test_one_real_case_runs_resumes_and_reports(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = [sys.executable, str(SCRIPT), "--only", "serv/serv_aligner", "--out", str(out),
+            "--repos-path", str(REPOS)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    r = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0, r.stderr
+    rec = json.loads((out / "results" / "serv__serv_aligner.json").read_text())
+    steps = rec["steps"]
+    assert steps["inspect"]["outcome"] == "ok"
+    assert steps["self"]["outcome"] == "accepted"
+    assert steps["equiv"]["outcome"] == "accepted"
+    assert steps["equiv"]["formal"]["verdict"] == "proven"
+    assert steps["broken"]["outcome"] == "rejected" and steps["broken"]["class"] == "sim mismatch"
+    assert "| serv/serv_aligner |" in (out / "table.md").read_text()
+    # the user's copy is untouched, and a second run serves the stored result
+    assert "modified by rtlopt" not in r.stderr
+    again = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0 and "case(s) to run" not in again.stdout
