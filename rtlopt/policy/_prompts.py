@@ -221,6 +221,7 @@ def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
 
 OMITTED_CODE = "// ... {n} lines omitted to fit the prompt budget ..."
 OMITTED_SPEC = "[... {n} lines of the specification omitted to fit the prompt budget ...]"
+_SHARE_STEPS = 1024
 
 _FENCE = re.compile(r"```verilog\n(.*?)\n```", re.S)
 _SPEC_HEAD = "## Design Specification\n"
@@ -300,7 +301,7 @@ def _code_span(m: re.Match[str]) -> _Shrinkable:
 
 
 def _shrinkables(user: str) -> list[_Shrinkable]:
-    """What may be cut, in the order it is cut: specification, reference body, parent body.
+    """What may be cut: the specification, the reference's body, the parent's body.
 
     Prompts built by :func:`build_prompt` are recognised by their section headings; any other
     prompt only has its ```verilog blocks shortened (interfaces kept).
@@ -335,10 +336,11 @@ def fit_prompt(prompt: Prompt, count_tokens: Callable[[Prompt], int],
     """``prompt`` shortened until ``count_tokens`` says it fits in ``limit`` tokens.
 
     The system message, the instruction lines and the feedback are never touched; each module
-    keeps its interface (header, port and parameter declarations, ``endmodule``). Cut in order
-    until it fits: the specification (its last lines first), then the reference's body, then
-    the previous attempt's body (the middle lines first). Each cut is marked with a line naming
-    how many lines were omitted.
+    keeps its interface (header, port and parameter declarations, ``endmodule``). What may be
+    cut: the specification (its last lines), the reference's body and the previous attempt's
+    body (their middle lines). Every one of them keeps the same share of its lines (at least
+    one line while the share is above zero), the largest share that fits, found by bisection;
+    each cut is marked with a line naming how many lines were omitted.
 
     Returns:
         The prompt itself when it fits, a shortened copy, or None when even the interfaces
@@ -352,36 +354,25 @@ def fit_prompt(prompt: Prompt, count_tokens: Callable[[Prompt], int],
         return None
     ui = users[-1]
     user = prompt[ui]["content"]
-    spans = _shrinkables(user)
-    kept = [s.free for s in spans]
+    spans = sorted(_shrinkables(user), key=lambda sp: sp.start)
 
-    def build(kept_now: Sequence[int]) -> Prompt:
+    def build(share: int) -> Prompt:
         out, pos = [], 0
-        for s, k in zip(spans, kept_now, strict=True):
-            out.append(user[pos:s.start])
-            out.append(s.render(k))
-            pos = s.end
+        for sp in spans:
+            out.append(user[pos:sp.start])
+            out.append(sp.render(-(-sp.free * share // _SHARE_STEPS)))  # ceil
+            pos = sp.end
         out.append(user[pos:])
         msg: Message = {"role": "user", "content": "".join(out)}
         return prompt[:ui] + (msg,) + prompt[ui + 1:]
 
-    def fits(kept_now: Sequence[int]) -> bool:
-        return count_tokens(build(kept_now)) <= limit
-
-    for idx, span in enumerate(spans):
-        trial = list(kept)
-        trial[idx] = 0
-        if not fits(trial):
-            kept = trial
-            continue
-        lo, hi = 0, span.free  # the largest k that fits: fits(lo) holds, fits(hi) does not
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            trial[idx] = mid
-            if fits(trial):
-                lo = mid
-            else:
-                hi = mid
-        kept[idx] = lo
-        return build(kept)
-    return None
+    if count_tokens(build(0)) > limit:
+        return None
+    lo, hi = 0, _SHARE_STEPS  # build(lo) fits, build(hi) (the whole prompt) does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if count_tokens(build(mid)) <= limit:
+            lo = mid
+        else:
+            hi = mid
+    return build(lo)
