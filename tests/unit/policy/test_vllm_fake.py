@@ -25,7 +25,7 @@ from rtlopt.errors import UsageError
 from rtlopt.evaluate.result import PPA
 from rtlopt.policy import Prompt, Sample, UpdateStats, build_prompt
 from rtlopt.policy import _vllm as vmod
-from rtlopt.policy._memory import GiB, KNOWN_SHAPES
+from rtlopt.policy._memory import KNOWN_SHAPES, GiB
 from rtlopt.policy._vllm import KEEP_ADAPTERS, VllmPolicy
 from tests.tiny_llama import write_tiny_llama
 
