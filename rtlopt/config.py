@@ -248,7 +248,8 @@ class PolicyConfig:
     dtype: str = _f("auto", "auto (bf16 on GPU, fp32 on CPU), bfloat16, float16 or float32.")
     max_new_tokens: int = _f(2048, "Largest answer in tokens.")
     max_prompt_tokens: int = _f(
-        8192, "Prompts longer than this are truncated at the reference code."
+        8192,
+        "Prompt budget in tokens: longer prompts lose lines of the specification and code bodies (interfaces and instruction kept); one that still does not fit is skipped as an infrastructure error.",
     )
     answer_prefix: str = _f(
         "auto",
