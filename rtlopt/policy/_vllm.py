@@ -22,11 +22,12 @@ sent and its rollouts carry an ``error`` (an infrastructure error, not a bad sam
 
 After every update the trainer writes its LoRA adapter to ``<workdir>/lora/step-<k>`` (only the
 last :data:`KEEP_ADAPTERS` folders are kept) and the next ``generate`` sends a
-``LoRARequest(name, k, path)`` with a new integer id, so vLLM loads the new weights instead of
-serving a cached adapter. ``max_lora_rank`` is the LoRA rank rounded up to a value vLLM accepts.
-Before the first update the adapter is the identity (LoRA B = 0) and requests carry no adapter.
-Full fine-tuning is not supported here (vLLM would need the whole model reloaded every step):
-use the transformers backend.
+``LoRARequest(name, id, path)`` with a new integer id, so vLLM loads the new weights instead of
+serving a cached adapter; an update that trains nothing re-serves the same folder under a new
+id, so no adapter is trusted across a sleep. ``max_lora_rank`` is the LoRA rank rounded up to
+a value vLLM accepts. Before the first update the adapter is the identity (LoRA B = 0) and
+requests carry no adapter. Full fine-tuning is not supported here (vLLM would need the whole
+model reloaded every step): use the transformers backend.
 """
 
 from __future__ import annotations
@@ -206,6 +207,7 @@ class VllmPolicy:
         self.trainer = trainer
         self.trainable = trainer.trainable
         self.step = 0
+        self._lora_id = 0
         self.lora_request: Any = None
 
     def _sampling(self, seed: int) -> Any:
@@ -246,23 +248,35 @@ class VllmPolicy:
         if not self.trainable or not samples:
             return self.trainer.update(samples)
         self.llm.sleep(level=SLEEP_LEVEL)
+        published = False
         try:
             stats = self.trainer.update(samples)
             if stats.n_samples > 0:
                 self._publish_adapter()
+                published = True
         finally:
             release_cuda_cache()
             self.llm.wake_up()
+        if not published and self.lora_request is not None:
+            # Same adapter, new id: vLLM loads it again instead of trusting the LoRA slots it
+            # held across the sleep (vllm-project/vllm#53888: an adapter that silently stopped
+            # applying after a level-1 wake).
+            self._serve(Path(self.lora_request.lora_path))
         return stats
+
+    def _serve(self, path: Path) -> None:
+        """Point the next requests at the adapter in ``path`` under a new integer id."""
+        # vLLM caches adapters by id: a new id makes it load the folder.
+        self._lora_id += 1
+        self.lora_request = self._lora_request_cls(lora_name=f"rtlopt-{self._lora_id}",
+                                                   lora_int_id=self._lora_id,
+                                                   lora_path=str(path))
+        log.debug("vllm: serving adapter %s as id %d", path, self._lora_id)
 
     def _publish_adapter(self) -> None:
         """Save the trainer's adapter as the next step and point the next requests at it."""
         self.step += 1
-        path = self.trainer.save_adapter(self.workdir / "lora" / f"step-{self.step}")
-        # A new integer id every step: vLLM caches adapters by id.
-        self.lora_request = self._lora_request_cls(lora_name=f"rtlopt-step-{self.step}",
-                                                   lora_int_id=self.step, lora_path=str(path))
-        log.debug("vllm: hot-loading adapter %s as id %d", path, self.step)
+        self._serve(self.trainer.save_adapter(self.workdir / "lora" / f"step-{self.step}"))
         self._prune_adapters()
 
     def _prune_adapters(self) -> None:

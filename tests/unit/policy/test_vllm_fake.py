@@ -277,7 +277,7 @@ def test_vllm_fake_sleep_train_release_wake_in_order(fake_vllm: _Fake, tmp_path:
     pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
     pol.generate([PROMPT], 2, seed=1)
     assert ev == ["generate", "sleep(1)", "train", "save_adapter", "empty_cache", "wake_up",
-                  "generate[rtlopt-step-1]"]
+                  "generate[rtlopt-1]"]
     # A failing update still wakes the engine (and releases the cache first).
     ev.clear()
     trainer.fail = True
@@ -308,15 +308,20 @@ def test_vllm_fake_adapter_hot_loaded_with_new_id_each_step(fake_vllm: _Fake,
         assert Path(req.lora_path) == trainer.saved[-1] and Path(req.lora_path).is_dir()
         ids.append(req.lora_int_id)
     assert ids == [1, 2, 3]
-    # A degenerate batch (all advantages zero) trains nothing and keeps the adapter.
+    # A degenerate batch (all advantages zero) trains nothing: the same adapter folder is
+    # served again, under a new id, so vLLM reloads it after the sleep.
     pol.update([Sample(PROMPT, "a", 0.0)])
     pol.generate([PROMPT], 1, seed=0)
-    assert engine.calls[-1]["lora"].lora_int_id == 3
+    req = engine.calls[-1]["lora"]
+    assert req.lora_int_id == 4 and Path(req.lora_path) == trainer.saved[-1]
+    assert len(trainer.saved) == 3
     # Resume: the restored adapter is served under a fresh id.
     pol.save(tmp_path / "state")
     pol.load(tmp_path / "state")
     pol.generate([PROMPT], 1, seed=0)
-    assert engine.calls[-1]["lora"].lora_int_id == 4
+    assert engine.calls[-1]["lora"].lora_int_id == 5
+    ids = [c["lora"].lora_int_id for c in engine.calls if c["lora"]]
+    assert ids == sorted(set(ids))  # never an id twice
 
 
 def test_vllm_fake_only_the_last_adapters_are_kept(fake_vllm: _Fake, tmp_path: Path) -> None:
