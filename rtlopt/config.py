@@ -216,6 +216,10 @@ class TrainConfig:
     beta_hi: float = _f(1e6, "Upper end of the beta* bisection.")
     beta_iters: int = _f(64, "Bisection iterations.")
     degenerate_eps: float = _f(1e-12, "Groups with reward range below this get zero advantage.")
+    budget_cap: float = _f(
+        0.75,
+        "A group with one best rollout gets at most this fraction of ln(k), the KL it can only approach: beyond it that rollout's leave-one-out advantage grows without bound.",
+    )
     learning_rate: float = _f(4e-5, "Optimizer learning rate (0 freezes the policy: best-of-N).")
     kl_coef: float = _f(0.0, "Weight of the KL penalty to the reference policy (adapters off).")
     lora: bool = _f(True, "Train LoRA adapters (false: full fine-tuning).")
@@ -244,7 +248,8 @@ class PolicyConfig:
     dtype: str = _f("auto", "auto (bf16 on GPU, fp32 on CPU), bfloat16, float16 or float32.")
     max_new_tokens: int = _f(2048, "Largest answer in tokens.")
     max_prompt_tokens: int = _f(
-        8192, "Prompts longer than this are truncated at the reference code."
+        8192,
+        "Prompt budget in tokens: longer prompts lose lines of the specification and code bodies (interfaces and instruction kept); one that still does not fit is skipped as an infrastructure error.",
     )
     answer_prefix: str = _f(
         "auto",
@@ -261,6 +266,10 @@ class PolicyConfig:
     cpu_threads: int = _f(
         0,
         "torch threads on CPU (0: torch's default; 1 is faster when other jobs keep the cores busy).",
+    )
+    gpu_memory_utilization: float = _f(
+        0.0,
+        "Share of the GPU vLLM takes for weights and KV cache (vllm backend); 0: the largest that leaves the trainer its memory (see `rtlopt doctor`).",
     )
 
 
@@ -367,6 +376,11 @@ def _validate(cfg: Config) -> None:
         )
     if not cfg.train.beta_lo < cfg.train.beta_hi:
         raise ConfigError("train.beta_lo must be below train.beta_hi")
+    if not 0.0 < cfg.train.budget_cap < 1.0:
+        raise ConfigError("train.budget_cap must be in (0, 1)")
+    if not 0.0 <= cfg.policy.gpu_memory_utilization < 1.0:
+        raise ConfigError("policy.gpu_memory_utilization must be in [0, 1)",
+                          hint="0 lets rtlopt choose")
     a = cfg.train.adaptive
     if not a.delta_min <= a.delta0 <= a.delta_max:
         raise ConfigError("train.adaptive: need delta_min <= delta0 <= delta_max")

@@ -19,6 +19,7 @@ _COMMANDS: dict[str, str] = {
     "check": "rtlopt.cli.check:check",
     "bench": "rtlopt.cli.bench:bench",
     "config": "rtlopt.cli.config:config",
+    "doctor": "rtlopt.cli.doctor:doctor",
 }
 
 _HELP: dict[str, str] = {
@@ -30,6 +31,7 @@ _HELP: dict[str, str] = {
     "check": "Pre-commit/CI gate: changed modules keep their interface, equivalence and PPA.",
     "bench": "Run a benchmark suite (RTLLM v2.0, a folder of modules) with the paper's metrics.",
     "config": "Show the effective configuration and where each value comes from.",
+    "doctor": "Print the plan of a run (model, memory per part, versions) without starting it.",
 }
 
 

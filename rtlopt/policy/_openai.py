@@ -1,9 +1,13 @@
 """openai backend: any OpenAI-compatible chat endpoint (a vLLM server, a hosted model).
 
 The policy is frozen (search only). Requests use the standard library: POST
-``{endpoint}/chat/completions`` with ``n``, ``temperature``, ``top_p``, ``seed`` and
+``{endpoint}/chat/completions`` with ``n = 1``, ``temperature``, ``top_p``, ``seed`` and
 ``max_tokens``; the API key comes from the environment variable ``policy.api_key_env``.
-Servers that return fewer than ``n`` choices are asked again until ``n`` are collected.
+
+Every rollout is its own request with its own seed (``rtlopt.policy._seeds``): a server asked
+for ``n`` choices with one seed derives the choices' seeds from it (vLLM's server uses seed,
+seed+1, ...), so two prompts' requests would share samples. Up to
+:data:`MAX_CONCURRENT_REQUESTS` requests are in flight at once; the server batches them.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +26,15 @@ from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import InfrastructureError, UsageError
 from rtlopt.policy._extract import extract_verilog
 from rtlopt.policy._preflight import auth_headers, check_endpoint
+from rtlopt.policy._seeds import rollout_seeds
 from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
 
 log = logging.getLogger(__name__)
 
 PREFLIGHT_TIMEOUT_S = 5.0
+
+MAX_CONCURRENT_REQUESTS = 8
+"""Requests in flight at once (one per rollout)."""
 
 
 class OpenAIPolicy:
@@ -81,39 +90,32 @@ class OpenAIPolicy:
             raise UsageError(f"endpoint {self.base} lists no models", hint="pass --model NAME")
         return str(models[0]["id"])
 
-    def _chat(self, prompt: Prompt, n: int, seed: int) -> list[Completion]:
-        got: list[Completion] = []
-        attempt = 0
-        while len(got) < n:
-            want = n - len(got)
-            body = {"model": self.model, "messages": [dict(m) for m in prompt], "n": want,
-                    "temperature": self.cfg.temperature, "top_p": self.cfg.top_p,
-                    "seed": seed + attempt, "max_tokens": self.cfg.max_new_tokens}
-            resp = self._request("POST", "/chat/completions", body,
-                                 self.cfg.request_timeout_s)
-            choices = resp.get("choices") or []
-            if not choices:
-                raise InfrastructureError(f"endpoint {self.base} returned no choices")
-            usage = resp.get("usage") or {}
-            p_tok = int(usage.get("prompt_tokens", 0))
-            c_tok_total = int(usage.get("completion_tokens", 0))
-            texts = [str((c.get("message") or {}).get("content") or "") for c in choices[:want]]
-            # Usage counts all choices together: share it out by length.
-            total_chars = sum(len(t) for t in texts) or 1
-            shares = [c_tok_total * len(t) // total_chars for t in texts]
-            shares[-1] += c_tok_total - sum(shares)
-            for t, share in zip(texts, shares, strict=True):
-                got.append(Completion(text=t, verilog=extract_verilog(t), prompt_tokens=p_tok,
-                                      completion_tokens=share))
-            attempt += 1
-        return got
+    def _chat(self, prompt: Prompt, seed: int) -> Completion:
+        """One rollout: a request for one choice with its own seed."""
+        body = {"model": self.model, "messages": [dict(m) for m in prompt], "n": 1,
+                "temperature": self.cfg.temperature, "top_p": self.cfg.top_p,
+                "seed": seed, "max_tokens": self.cfg.max_new_tokens}
+        resp = self._request("POST", "/chat/completions", body, self.cfg.request_timeout_s)
+        choices = resp.get("choices") or []
+        if not choices:
+            raise InfrastructureError(f"endpoint {self.base} returned no choices")
+        usage = resp.get("usage") or {}
+        text = str((choices[0].get("message") or {}).get("content") or "")
+        return Completion(text=text, verilog=extract_verilog(text),
+                          prompt_tokens=int(usage.get("prompt_tokens", 0)),
+                          completion_tokens=int(usage.get("completion_tokens", 0)), seed=seed)
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
-        """One request per prompt asking for ``n`` choices (prompt i uses seed + 1000 i)."""
+        """``n`` requests per prompt, every rollout with its own seed."""
         t0 = time.perf_counter()
-        out = [self._chat(p, n, seed + 1000 * i) for i, p in enumerate(prompts)]
+        seeds = rollout_seeds(seed, len(prompts), n)
+        jobs = [(p, s) for p, row in zip(prompts, seeds, strict=True) for s in row]
+        if not jobs:
+            return [[] for _ in prompts]
+        with ThreadPoolExecutor(max_workers=min(MAX_CONCURRENT_REQUESTS, len(jobs))) as pool:
+            flat = list(pool.map(lambda job: self._chat(*job), jobs))
         log.debug("openai: %d prompts x %d in %.1f s", len(prompts), n, time.perf_counter() - t0)
-        return out
+        return [flat[i * n:(i + 1) * n] for i in range(len(prompts))]
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """Frozen: nothing to learn."""

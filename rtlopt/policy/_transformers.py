@@ -7,6 +7,15 @@ CUDA; fp32 on CPU. ``model = auto`` is Qwen3-8B on a GPU and the SmolLM2-135M GG
 The token ids of every sampled completion are remembered until the next update, so that the
 policy gradient scores exactly the tokens that were sampled (re-tokenizing decoded text may
 split differently).
+
+Sampling is rtlopt's own loop over the model's KV cache rather than ``generate``: every rollout
+draws from its own ``torch.Generator`` seeded with its own seed (see ``rtlopt.policy._seeds``),
+which ``generate`` cannot do (one global generator per call). It samples from
+``softmax(logits / T)`` restricted to the top-p nucleus; the loss scores the same tokens under
+``log_softmax(logits / T)`` (see ``rtlopt.train._step``), so the two use one distribution.
+Prompts longer than ``policy.max_prompt_tokens`` are shortened by
+:func:`rtlopt.policy._prompts.fit_prompt`; one that cannot fit yields completions carrying an
+``error`` (recorded as infrastructure errors).
 """
 
 from __future__ import annotations
@@ -16,7 +25,6 @@ import hashlib
 import json
 import logging
 import os
-import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +33,7 @@ from typing import Any
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
 from rtlopt.policy._extract import extract_verilog
+from rtlopt.policy._model_cache import cached_folder
 from rtlopt.policy._preflight import (
     ResolvedModel,
     check_gguf_packages,
@@ -32,7 +41,10 @@ from rtlopt.policy._preflight import (
     cuda_available,
     resolve_model,
 )
+from rtlopt.policy._prompts import fit_prompt
+from rtlopt.policy._seeds import rollout_seeds
 from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
+from rtlopt.policy._versions import require_min_version
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +81,8 @@ class TransformersPolicy:
     def preflight(cls, cfg: PolicyConfig) -> None:
         """Packages, device and model files, without loading anything heavy."""
         check_training_packages(lora=True)
+        for dist in ("transformers", "peft"):
+            require_min_version(dist)
         if cfg.device == "cuda" and not cuda_available():
             raise UsageError("policy.device = cuda but no CUDA GPU is visible",
                              hint="use --device cpu or auto")
@@ -159,9 +173,39 @@ class TransformersPolicy:
         return str(text) + self.answer_prefix
 
     def prompt_ids(self, prompt: Prompt) -> list[int]:
-        """Token ids of the rendered prompt."""
+        """Token ids of the rendered prompt (as is; see :meth:`fitted_prompt_ids`).
+
+        The chat template already holds any BOS token, so none is added here: the ids are what
+        both backends feed the model (vLLM gets them as a ``TokensPrompt``).
+        """
         ids = self.tokenizer(self.chat_text(prompt), add_special_tokens=False)["input_ids"]
         return [int(i) for i in ids]
+
+    def fitted_prompt_ids(self, prompt: Prompt) -> list[int] | None:
+        """Token ids of the prompt shortened to ``policy.max_prompt_tokens``.
+
+        Returns:
+            The ids, or None when the prompt cannot fit even shortened (see
+            :func:`rtlopt.policy._prompts.fit_prompt`).
+        """
+        limit = self.cfg.max_prompt_tokens
+        ids = self.prompt_ids(prompt)
+        if len(ids) <= limit:
+            return ids
+        fitted = fit_prompt(prompt, lambda p: len(self.prompt_ids(p)), limit)
+        if fitted is None:
+            log.warning("prompt of %d tokens cannot fit policy.max_prompt_tokens = %d even "
+                        "with its code and specification cut to the interfaces", len(ids), limit)
+            return None
+        short = self.prompt_ids(fitted)
+        log.warning("prompt of %d tokens shortened to %d (policy.max_prompt_tokens = %d)",
+                    len(ids), len(short), limit)
+        return short
+
+    def overlong_error(self, prompt: Prompt) -> str:
+        """The error a rollout of a prompt that cannot fit carries."""
+        return (f"prompt of {len(self.prompt_ids(prompt))} tokens does not fit "
+                f"policy.max_prompt_tokens = {self.cfg.max_prompt_tokens} even shortened")
 
     def record_tokens(self, prompt: Prompt, completion: str, prompt_ids: Sequence[int],
                       completion_ids: Sequence[int]) -> None:
@@ -176,37 +220,100 @@ class TransformersPolicy:
                 return ids[: i + 1]
         return ids
 
+    # ----------------------------------------------------------------- sampling
+
+    def _pick(self, logits: Any, gens: Sequence[Any]) -> tuple[list[int], list[float]]:
+        """One token per row from ``softmax(logits / T)`` within the top-p nucleus, row ``r``
+        drawn with ``gens[r]``; also each token's log-probability under ``log_softmax(logits /
+        T)``, the distribution the loss scores. T = 0 is greedy."""
+        import torch
+
+        t = self.cfg.temperature
+        if t <= 0:
+            logp = torch.log_softmax(logits, dim=-1)
+            toks = [int(i) for i in torch.argmax(logits, dim=-1).tolist()]
+        else:
+            logp = torch.log_softmax(logits / t, dim=-1)
+            probs = logp.exp()
+            if self.cfg.top_p < 1.0:
+                probs = _nucleus(probs, self.cfg.top_p)
+            toks = [int(torch.multinomial(probs[r], 1, generator=g))
+                    for r, g in enumerate(gens)]
+        lps = [float(logp[r, tok]) for r, tok in enumerate(toks)]
+        return toks, lps
+
+    def sample(self, prompt_ids: Sequence[int],
+               seeds: Sequence[int]) -> list[tuple[list[int], list[float]]]:
+        """Sample one completion per seed after ``prompt_ids``.
+
+        Row ``r`` is driven by a generator seeded ``seeds[r]`` alone, so it is reproducible
+        and independent of the other rows. A row stops after its first end-of-sequence token or
+        ``policy.max_new_tokens`` tokens.
+
+        Returns:
+            Per seed: the completion token ids and their log-probabilities under the
+            temperature-scaled distribution.
+        """
+        import torch
+
+        n = len(seeds)
+        gens = [torch.Generator(device=self.device).manual_seed(int(s)) for s in seeds]
+        ids = torch.tensor([list(prompt_ids)], dtype=torch.long, device=self.device)
+        out_ids: list[list[int]] = [[] for _ in range(n)]
+        out_lp: list[list[float]] = [[] for _ in range(n)]
+        done = [False] * n
+        with torch.no_grad():
+            # The prompt is encoded once and its KV cache copied to the n rows.
+            try:
+                out = self.model(input_ids=ids, use_cache=True, logits_to_keep=1)
+            except TypeError:
+                out = self.model(input_ids=ids, use_cache=True)
+            past = out.past_key_values
+            logits = out.logits[:, -1, :].float()
+            if n > 1:
+                if hasattr(past, "batch_repeat_interleave"):
+                    past.batch_repeat_interleave(n)
+                else:
+                    out = self.model(input_ids=ids.expand(n, -1), use_cache=True)
+                    past = out.past_key_values
+                logits = logits.expand(n, -1)
+            for step in range(self.cfg.max_new_tokens):
+                toks, lps = self._pick(logits, gens)
+                for r in range(n):
+                    if not done[r]:
+                        out_ids[r].append(toks[r])
+                        out_lp[r].append(lps[r])
+                        done[r] = toks[r] in self.eos_ids
+                if all(done) or step + 1 == self.cfg.max_new_tokens:
+                    break
+                nxt = torch.tensor([[tok] for tok in toks], dtype=torch.long, device=self.device)
+                out = self.model(input_ids=nxt, past_key_values=past, use_cache=True)
+                past = out.past_key_values
+                logits = out.logits[:, -1, :].float()
+        return list(zip(out_ids, out_lp, strict=True))
+
     # ----------------------------------------------------------------- Policy API
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
-        """Sample ``n`` completions per prompt with temperature / top-p, seeded."""
-        import torch
-
+        """Sample ``n`` completions per prompt; every rollout has its own seed."""
         self.model.eval()
-        torch.manual_seed(seed)
+        seeds = rollout_seeds(seed, len(prompts), n)
         out: list[list[Completion]] = []
-        for prompt in prompts:
-            p_ids = self.prompt_ids(prompt)
-            if len(p_ids) > self.cfg.max_prompt_tokens:
-                log.warning("prompt has %d tokens, above policy.max_prompt_tokens = %d",
-                            len(p_ids), self.cfg.max_prompt_tokens)
-            input_ids = torch.tensor([p_ids], dtype=torch.long, device=self.device)
-            sample = self.cfg.temperature > 0
-            gen_kw: dict[str, Any] = {"do_sample": sample, "max_new_tokens":
-                                      self.cfg.max_new_tokens, "num_return_sequences": n,
-                                      "pad_token_id": self.pad_id}
-            if sample:
-                gen_kw.update(temperature=self.cfg.temperature, top_p=self.cfg.top_p, top_k=0)
-            with torch.no_grad():
-                seqs = self.model.generate(input_ids=input_ids,
-                                           attention_mask=torch.ones_like(input_ids), **gen_kw)
+        for prompt, row_seeds in zip(prompts, seeds, strict=True):
+            p_ids = self.fitted_prompt_ids(prompt)
+            if p_ids is None:
+                err = self.overlong_error(prompt)
+                out.append([Completion(text="", verilog=None, seed=s, error=err)
+                            for s in row_seeds])
+                continue
             group: list[Completion] = []
-            for row in seqs:
-                c_ids = self._cut([int(t) for t in row[len(p_ids):].tolist()])
+            for s, (c_ids, _lps) in zip(row_seeds, self.sample(p_ids, row_seeds), strict=True):
+                c_ids = self._cut(c_ids)
                 text = self.answer_prefix + self.tokenizer.decode(c_ids, skip_special_tokens=True)
                 self.record_tokens(prompt, text, p_ids, c_ids)
                 group.append(Completion(text=text, verilog=extract_verilog(text),
-                                        prompt_tokens=len(p_ids), completion_tokens=len(c_ids)))
+                                        prompt_tokens=len(p_ids), completion_tokens=len(c_ids),
+                                        seed=s))
             out.append(group)
         return out
 
@@ -218,7 +325,7 @@ class TransformersPolicy:
         for s in samples:
             hit = self._tokens.get((_prompt_key(s.prompt), s.completion))
             if hit is None:
-                p_ids = tuple(self.prompt_ids(s.prompt))
+                p_ids = tuple(self.fitted_prompt_ids(s.prompt) or self.prompt_ids(s.prompt))
                 c = self.tokenizer(s.completion, add_special_tokens=False)["input_ids"]
                 c_ids = tuple(int(i) for i in c) + ((int(eos),) if eos is not None else ())
             else:
@@ -250,10 +357,19 @@ class TransformersPolicy:
                 # KL penalty or the adaptive KL-budget controller (signal P1) needs it.
                 ref_logits=self._ref_logits if (self.train_cfg.kl_coef > 0
                                                 or self.train_cfg.delta == "adaptive") else None,
+                # Score the tokens under the distribution they were sampled from (verl does
+                # the same): logits / T. T = 0 (greedy) has no such distribution; use T = 1.
+                temperature=self.cfg.temperature if self.cfg.temperature > 0 else 1.0,
             )
         finally:
             self.model.eval()
             self._tokens.clear()
+            if self.on_gpu:
+                # Hand the step's cached blocks back to the driver: vLLM wakes up next and
+                # allocates its weights and KV cache again.
+                import torch
+
+                torch.cuda.empty_cache()
         return UpdateStats(loss=st.loss, kl_ref=st.kl_ref, n_samples=st.n_samples,
                            tokens=st.tokens, grad_norm=st.grad_norm, time_s=st.time_s)
 
@@ -268,7 +384,9 @@ class TransformersPolicy:
             raise UsageError("only a LoRA policy has an adapter to save",
                              hint="set train.lora = true and a positive learning rate")
         path.mkdir(parents=True, exist_ok=True)
-        self.model.save_pretrained(str(path))
+        # save_embedding_layers="auto" (the default) asks the hub whether the vocabulary was
+        # resized, on every save; rtlopt never targets or resizes the embeddings.
+        self.model.save_pretrained(str(path), save_embedding_layers=False)
         return path
 
     def save(self, path: Path) -> None:
@@ -340,35 +458,54 @@ def _gguf_cache_dir(resolved: ResolvedModel) -> Path | None:
     return Path(base) / f"{src.stem}-{key[:12]}"
 
 
+def _nucleus(probs: Any, top_p: float) -> Any:
+    """``probs`` restricted to the smallest set of tokens whose mass reaches ``top_p``
+    (at least one token), renormalised."""
+    import torch
+
+    sorted_p, order = torch.sort(probs, dim=-1, descending=True)
+    before = torch.cumsum(sorted_p, dim=-1) - sorted_p
+    sorted_p = sorted_p.masked_fill(before >= top_p, 0.0)
+    kept = torch.zeros_like(probs).scatter(-1, order, sorted_p)
+    return kept / kept.sum(dim=-1, keepdim=True)
+
+
 def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
-    """Model and tokenizer, from the dequantized cache when a GGUF file was converted before."""
+    """Model and tokenizer, from the dequantized cache when a GGUF file was converted before.
+
+    The cache is filled under a lock by whichever process gets there first; the others wait
+    and read it (see ``rtlopt.policy._model_cache``).
+    """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    def convert() -> tuple[Any, Any]:
+        kw: dict[str, Any] = {}
+        if resolved.gguf_file is not None:
+            kw["gguf_file"] = resolved.gguf_file
+        tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
+        model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype,
+                                                          **kw)
+        return model, tok
+
     cache = _gguf_cache_dir(resolved)
-    if cache is not None and (cache / "config.json").exists():
-        try:
-            cached_tok: Any = AutoTokenizer.from_pretrained(str(cache))
-            cached: Any = AutoModelForCausalLM.from_pretrained(str(cache), dtype=dtype)
-            return cached, cached_tok
-        except (OSError, ValueError) as exc:
-            log.warning("ignoring unreadable model cache %s: %s", cache, exc)
-    kw: dict[str, Any] = {}
-    if resolved.gguf_file is not None:
-        kw["gguf_file"] = resolved.gguf_file
-    tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
-    model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
-    if cache is not None:
-        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
-        try:
-            # Once dequantized the weights are plain tensors: drop the GGUF quantizer marker so
-            # that transformers agrees to serialize them.
-            model.hf_quantizer = None
-            if hasattr(model.config, "quantization_config"):
-                del model.config.quantization_config
-            model.save_pretrained(str(tmp))
-            tok.save_pretrained(str(tmp))
-            os.replace(tmp, cache)
-        except (OSError, ValueError) as exc:
-            log.debug("could not cache the dequantized model: %s", exc)
-            shutil.rmtree(tmp, ignore_errors=True)
-    return model, tok
+    if cache is None:
+        return convert()
+
+    def read(folder: Path) -> tuple[Any, Any]:
+        if not (folder / "config.json").is_file():
+            raise OSError(f"no config.json in {folder}")
+        tok: Any = AutoTokenizer.from_pretrained(str(folder))
+        model: Any = AutoModelForCausalLM.from_pretrained(str(folder), dtype=dtype)
+        return model, tok
+
+    def write(value: tuple[Any, Any], folder: Path) -> None:
+        model, tok = value
+        # Once dequantized the weights are plain tensors: drop the GGUF quantizer marker so
+        # that transformers agrees to serialize them.
+        model.hf_quantizer = None
+        if hasattr(model.config, "quantization_config"):
+            del model.config.quantization_config
+        model.save_pretrained(str(folder))
+        tok.save_pretrained(str(folder))
+
+    return cached_folder(cache, read, convert, write)

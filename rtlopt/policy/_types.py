@@ -28,12 +28,18 @@ class Completion:
         verilog: The extracted Verilog, or None when the answer holds no module.
         prompt_tokens: Tokens in the prompt (0 when the backend cannot tell).
         completion_tokens: Tokens in the answer (0 when the backend cannot tell).
+        seed: The sampling seed of this rollout (None when the backend does not sample).
+        error: Why no answer was sampled (e.g. a prompt that cannot fit the model's context
+            even shortened); None for a normal sample. The run records such a rollout as an
+            infrastructure error: no reward, no gradient.
     """
 
     text: str
     verilog: str | None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    seed: int | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,42 @@
 """vllm backend: rollouts in vLLM, training with the transformers trainer on the same GPU.
 
-After every update the trainer writes its LoRA adapter to ``<workdir>/lora/step-<k>`` and the
-next ``generate`` sends a ``LoRARequest(name, k, path)`` with a new integer id, so vLLM loads
-the new weights instead of serving a cached adapter. Before the first update the adapter is the
-identity (LoRA B = 0) and requests carry no adapter. Full fine-tuning is not supported here
-(vLLM would need the whole model reloaded every step): use the transformers backend.
+One card holds two copies of the base weights: vLLM's (rollouts) and the trainer's (policy
+gradient). They take turns:
+
+* vLLM is built first, with sleep mode on and ``gpu_memory_utilization`` set to the share the
+  memory preflight (``rtlopt.policy._memory``) leaves after the trainer's resident memory (or
+  ``policy.gpu_memory_utilization``); vLLM checks at start-up that this much is free.
+* Around every update: ``llm.sleep(level=1)`` (weights to CPU RAM, KV cache dropped; level 1
+  because the base weights never change, only the adapter does), the trainer's step,
+  ``torch.cuda.empty_cache()`` (the trainer's cached blocks go back to the driver), then
+  ``llm.wake_up()``.
+
+Requests: every rollout is its own request with ``n = 1`` and its own seed
+(``rtlopt.policy._seeds``; vLLM's parallel sampling would give the children of a request with
+seed s the seeds s, s+1, ..., colliding across prompts). Prompts go in as token ids
+(``TokensPrompt``), the same ids the trainer scores, so a chat template that already holds a
+BOS token does not get a second one from vLLM's tokenizer; ``answer_prefix`` (part of those
+ids) is put back in front of vLLM's text, as the transformers backend does. Prompts longer than
+``policy.max_prompt_tokens`` are shortened by the trainer's rule; one that cannot fit is not
+sent and its rollouts carry an ``error`` (an infrastructure error, not a bad sample).
+
+After every update the trainer writes its LoRA adapter to ``<workdir>/lora/step-<k>`` (only the
+last :data:`KEEP_ADAPTERS` folders are kept) and the next ``generate`` sends a
+``LoRARequest(name, id, path)`` with a new integer id, so vLLM loads the new weights instead of
+serving a cached adapter; an update that trains nothing re-serves the same folder under a new
+id, so no adapter is trusted across a sleep. ``max_lora_rank`` is the LoRA rank rounded up to
+a value vLLM accepts. Before the first update the adapter is the identity (LoRA B = 0) and
+requests carry no adapter. Full fine-tuning is not supported here (vLLM would need the whole
+model reloaded every step): use the transformers backend.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
+import re
+import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,21 +45,41 @@ from typing import Any, Protocol
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
 from rtlopt.policy._extract import extract_verilog
+from rtlopt.policy._memory import (
+    MemoryPlan,
+    cuda_card_bytes,
+    model_shape,
+    plan_for,
+    vllm_max_lora_rank,
+)
 from rtlopt.policy._preflight import cuda_available, require_package, resolve_model
+from rtlopt.policy._seeds import rollout_seeds
 from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats
+from rtlopt.policy._versions import require_min_version
 
 log = logging.getLogger(__name__)
 
-GPU_MEMORY_UTILIZATION = 0.45
-"""Share of GPU memory vLLM may take; the trainer needs the rest."""
+FALLBACK_GPU_MEMORY_UTILIZATION = 0.45
+"""vLLM's share when neither the setting nor the preflight gives one (unknown model shape)."""
+
+SLEEP_LEVEL = 1
+"""vLLM sleep level during updates: 1 keeps the (unchanging) base weights in CPU RAM."""
+
+KEEP_ADAPTERS = 3
+"""How many ``lora/step-*`` folders (~60 MB each for Qwen3-8B at rank 16) are kept."""
+
+_STEP_DIR = re.compile(r"step-(\d+)\Z")
 
 
 class Trainer(Protocol):
     """What the vLLM backend needs from the trainer (``TransformersPolicy`` provides it)."""
 
     trainable: bool
+    answer_prefix: str
 
-    def chat_text(self, prompt: Prompt) -> str: ...
+    def fitted_prompt_ids(self, prompt: Prompt) -> list[int] | None: ...
+
+    def overlong_error(self, prompt: Prompt) -> str: ...
 
     def record_tokens(self, prompt: Prompt, completion: str, prompt_ids: Sequence[int],
                       completion_ids: Sequence[int]) -> None: ...
@@ -49,6 +95,43 @@ class Trainer(Protocol):
     def close(self) -> None: ...
 
 
+def release_cuda_cache() -> None:
+    """Return this process's cached CUDA blocks to the driver (no-op without CUDA)."""
+    try:
+        import torch
+    except ImportError:
+        return
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+
+
+def shutdown_engine(llm: Any) -> None:
+    """Stop a vLLM engine now instead of at garbage collection.
+
+    ``LLM.shutdown()`` where it exists; otherwise the V1 engine core's ``shutdown()`` (the
+    separate engine process and its GPU memory go with it).
+    """
+    shutdown = getattr(llm, "shutdown", None)
+    if callable(shutdown):
+        shutdown()
+        return
+    core = getattr(getattr(llm, "llm_engine", None), "engine_core", None)
+    stop = getattr(core, "shutdown", None)
+    if callable(stop):
+        stop()
+    else:
+        log.debug("vllm: no shutdown method found; the engine stops when collected")
+
+
+def vllm_memory_plan(cfg: PolicyConfig, train: TrainConfig,
+                     capacity: int | None) -> MemoryPlan | None:
+    """The memory plan of this backend on a card of ``capacity`` bytes (None: unknown shape)."""
+    shape = model_shape(resolve_model(cfg, gpu=True))
+    if shape is None:
+        return None
+    return plan_for(cfg, train, backend="vllm", device="cuda", capacity=capacity, shape=shape)
+
+
 class VllmPolicy:
     """vLLM rollouts with a LoRA adapter hot-loaded after every update.
 
@@ -56,7 +139,8 @@ class VllmPolicy:
         cfg: Model and sampling settings.
         train: Training settings (LoRA is required).
         seed: Engine seed.
-        trainer: The trainer; default: a :class:`TransformersPolicy` on the same GPU.
+        trainer: The trainer; default: a :class:`TransformersPolicy` on the same GPU, built
+            after the engine.
         workdir: Where adapters are written; default: a temporary folder.
     """
 
@@ -64,11 +148,14 @@ class VllmPolicy:
 
     @classmethod
     def preflight(cls, cfg: PolicyConfig) -> None:
-        """A CUDA GPU, the vllm package, and the model on disk."""
+        """A CUDA GPU, recent enough vllm / transformers / peft, and the model on disk."""
         if not cuda_available():
             raise UsageError("the vllm backend needs a CUDA GPU and none is visible",
-                             hint="use --backend transformers on this machine")
+                             hint="use --policy transformers on this machine; "
+                                  "`rtlopt doctor` shows the plan")
         require_package("vllm", "the vllm backend", "pip install 'rtlopt[vllm]'")
+        for dist in ("vllm", "transformers", "peft"):
+            require_min_version(dist)
         resolved = resolve_model(cfg, gpu=True)
         if resolved.gguf_file is not None:
             raise UsageError("the vllm backend does not load GGUF models here",
@@ -78,65 +165,126 @@ class VllmPolicy:
                  trainer: Trainer | None = None, workdir: Path | None = None) -> None:
         if not train.lora and train.learning_rate > 0:
             raise UsageError("the vllm backend trains LoRA adapters only",
-                             hint="set train.lora = true or use --backend transformers")
+                             hint="set train.lora = true or use --policy transformers")
+        try:
+            max_rank = vllm_max_lora_rank(train.lora_r)
+        except ValueError as exc:
+            raise UsageError(str(exc), hint="set train.lora_r to 512 or less") from exc
         self.cfg = cfg
         self.train_cfg = train
         self._vllm = importlib.import_module("vllm")
         self._lora_request_cls = importlib.import_module("vllm.lora.request").LoRARequest
+        self._tokens_prompt_cls = importlib.import_module("vllm.inputs").TokensPrompt
         model = resolve_model(cfg, gpu=True).name_or_path
+        self.memory_plan = vllm_memory_plan(cfg, train, cuda_card_bytes())
+        share = cfg.gpu_memory_utilization
+        if self.memory_plan is not None and self.memory_plan.capacity:
+            if not self.memory_plan.fits:
+                raise UsageError(self.memory_plan.problems[0],
+                                 hint="`rtlopt doctor` prints the whole memory plan")
+            share = share or (self.memory_plan.gpu_memory_utilization or 0.0)
+        share = share or FALLBACK_GPU_MEMORY_UTILIZATION
+        self.gpu_memory_utilization = share
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if workdir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="rtlopt-vllm-")
             workdir = Path(self._tmp.name)
         self.workdir = workdir
+        # The engine first: vLLM checks that its share of the card is free at start-up and
+        # profiles its activation peak on a card it has to itself.
+        log.info("vllm: %s, gpu_memory_utilization %.2f, max_lora_rank %d (LoRA rank %d)",
+                 model, share, max_rank, train.lora_r)
+        self.llm: Any = self._vllm.LLM(
+            model=model, enable_lora=True, max_lora_rank=max_rank, max_loras=1,
+            seed=seed, dtype="bfloat16", gpu_memory_utilization=share,
+            max_model_len=cfg.max_prompt_tokens + cfg.max_new_tokens,
+            enable_sleep_mode=True,
+        )
         if trainer is None:
             from rtlopt.policy._transformers import TransformersPolicy
 
             trainer = TransformersPolicy(cfg, train, seed=seed)
         self.trainer = trainer
         self.trainable = trainer.trainable
-        self.llm: Any = self._vllm.LLM(
-            model=model, enable_lora=True, max_lora_rank=train.lora_r, max_loras=1,
-            seed=seed, dtype="bfloat16", gpu_memory_utilization=GPU_MEMORY_UTILIZATION,
-            max_model_len=cfg.max_prompt_tokens + cfg.max_new_tokens,
-        )
         self.step = 0
+        self._lora_id = 0
         self.lora_request: Any = None
 
-    def _sampling(self, n: int, seed: int) -> Any:
-        return self._vllm.SamplingParams(n=n, temperature=self.cfg.temperature,
+    def _sampling(self, seed: int) -> Any:
+        return self._vllm.SamplingParams(n=1, temperature=self.cfg.temperature,
                                          top_p=self.cfg.top_p, seed=seed,
                                          max_tokens=self.cfg.max_new_tokens)
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
-        """Sample ``n`` completions per prompt (prompt i seeded with seed + i)."""
-        texts = [self.trainer.chat_text(p) for p in prompts]
-        params = [self._sampling(n, seed + i) for i in range(len(prompts))]
-        outputs = self.llm.generate(texts, params, lora_request=self.lora_request,
-                                    use_tqdm=False)
-        result: list[list[Completion]] = []
-        for prompt, out in zip(prompts, outputs, strict=True):
-            p_ids = list(out.prompt_token_ids or [])
-            group = []
-            for o in out.outputs:
-                c_ids = list(o.token_ids)
-                self.trainer.record_tokens(prompt, o.text, p_ids, c_ids)
-                group.append(Completion(text=o.text, verilog=extract_verilog(o.text),
-                                        prompt_tokens=len(p_ids), completion_tokens=len(c_ids)))
-            result.append(group)
-        return result
+        """Sample ``n`` completions per prompt, one request per rollout with its own seed."""
+        seeds = rollout_seeds(seed, len(prompts), n)
+        slots: list[list[Completion | None]] = [[None] * n for _ in prompts]
+        requests: list[tuple[int, int, list[int]]] = []
+        for i, prompt in enumerate(prompts):
+            ids = self.trainer.fitted_prompt_ids(prompt)
+            if ids is None:
+                err = self.trainer.overlong_error(prompt)
+                slots[i] = [Completion(text="", verilog=None, seed=s, error=err)
+                            for s in seeds[i]]
+                continue
+            requests.extend((i, j, ids) for j in range(n))
+        if requests:
+            outputs = self.llm.generate(
+                [self._tokens_prompt_cls(prompt_token_ids=ids) for _, _, ids in requests],
+                [self._sampling(seeds[i][j]) for i, j, _ in requests],
+                lora_request=self.lora_request, use_tqdm=False)
+            for (i, j, ids), out in zip(requests, outputs, strict=True):
+                o = out.outputs[0]
+                c_ids = [int(t) for t in o.token_ids]
+                text = self.trainer.answer_prefix + o.text
+                self.trainer.record_tokens(prompts[i], text, ids, c_ids)
+                slots[i][j] = Completion(text=text, verilog=extract_verilog(text),
+                                         prompt_tokens=len(ids), completion_tokens=len(c_ids),
+                                         seed=seeds[i][j])
+        return [[c for c in row if c is not None] for row in slots]
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
-        """Train with the trainer, then save the adapter and point the next requests at it."""
-        stats = self.trainer.update(samples)
-        if stats.n_samples > 0:
-            self.step += 1
-            path = self.trainer.save_adapter(self.workdir / "lora" / f"step-{self.step}")
-            # A new integer id every step: vLLM caches adapters by id.
-            self.lora_request = self._lora_request_cls(f"rtlopt-step-{self.step}", self.step,
-                                                       str(path))
-            log.debug("vllm: hot-loading adapter %s as id %d", path, self.step)
+        """Sleep vLLM, train, publish the adapter, release the trainer's cache, wake vLLM."""
+        if not self.trainable or not samples:
+            return self.trainer.update(samples)
+        self.llm.sleep(level=SLEEP_LEVEL)
+        published = False
+        try:
+            stats = self.trainer.update(samples)
+            if stats.n_samples > 0:
+                self._publish_adapter()
+                published = True
+        finally:
+            release_cuda_cache()
+            self.llm.wake_up()
+        if not published and self.lora_request is not None:
+            # Same adapter, new id: vLLM loads it again instead of trusting the LoRA slots it
+            # held across the sleep (vllm-project/vllm#53888: an adapter that silently stopped
+            # applying after a level-1 wake).
+            self._serve(Path(self.lora_request.lora_path))
         return stats
+
+    def _serve(self, path: Path) -> None:
+        """Point the next requests at the adapter in ``path`` under a new integer id."""
+        # vLLM caches adapters by id: a new id makes it load the folder.
+        self._lora_id += 1
+        self.lora_request = self._lora_request_cls(lora_name=f"rtlopt-{self._lora_id}",
+                                                   lora_int_id=self._lora_id,
+                                                   lora_path=str(path))
+        log.debug("vllm: serving adapter %s as id %d", path, self._lora_id)
+
+    def _publish_adapter(self) -> None:
+        """Save the trainer's adapter as the next step and point the next requests at it."""
+        self.step += 1
+        self._serve(self.trainer.save_adapter(self.workdir / "lora" / f"step-{self.step}"))
+        self._prune_adapters()
+
+    def _prune_adapters(self) -> None:
+        root = self.workdir / "lora"
+        for folder in root.iterdir() if root.is_dir() else ():
+            m = _STEP_DIR.match(folder.name)
+            if m and int(m.group(1)) <= self.step - KEEP_ADAPTERS:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def save(self, path: Path) -> None:
         """The trainer's state (adapter and optimizer)."""
@@ -146,15 +294,17 @@ class VllmPolicy:
         """Restore the trainer and serve its adapter from the next request on."""
         self.trainer.load(path)
         if self.trainable:
-            self.step += 1
-            adapter = self.trainer.save_adapter(self.workdir / "lora" / f"step-{self.step}")
-            self.lora_request = self._lora_request_cls(f"rtlopt-step-{self.step}", self.step,
-                                                       str(adapter))
+            self._publish_adapter()
 
     def close(self) -> None:
-        """Release the engine, the trainer and the adapter folder."""
-        self.llm = None
+        """Shut the engine down, release the trainer and the adapter folder."""
+        llm, self.llm = self.llm, None
+        if llm is not None:
+            shutdown_engine(llm)
+            del llm
+            gc.collect()
         self.trainer.close()
+        release_cuda_cache()
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None

@@ -90,6 +90,8 @@ def candidate_text(completion: Any) -> str | None:
     it (truncated, malformed) is still compiled, so the syntax stage's error count gives it
     partial credit (TTT-RTL's r_syn); an answer without any module gets no credit.
     """
+    if getattr(completion, "error", None):
+        return None  # the policy could not sample it (e.g. a prompt too long to fit)
     if completion.verilog:
         return str(completion.verilog)
     text = str(completion.text)
@@ -99,6 +101,11 @@ def candidate_text(completion: Any) -> str | None:
         return None
     body = text[m.start() :]
     return body.split("```", 1)[0].strip() + "\n"
+
+
+def _policy_error_result(error: str) -> EvalResult:
+    """A rollout the policy could not sample: an infrastructure error (no reward, no gradient)."""
+    return EvalResult(status=Status.TOOL_ERROR, stage=Stage.SCREEN, reason=f"policy: {error}")
 
 
 def _no_module_result() -> EvalResult:
@@ -339,7 +346,11 @@ class Optimizer:
 
         results_list = self.evaluator.evaluate_many(to_eval, progress)
         by_text = dict(zip(to_eval, results_list, strict=True))
-        results = [by_text[t] if t else _no_module_result() for t in texts]
+        results = [
+            _policy_error_result(c.error) if getattr(c, "error", None)
+            else by_text[t] if t else _no_module_result()
+            for (_, c), t in zip(flat, texts, strict=True)
+        ]
         kind = self.evaluator.metric_kind
         ref = self.evaluator.reference()
         ref_metric = ref.ppa.metric(kind) if ref.ppa else float("nan")

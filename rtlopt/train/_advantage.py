@@ -11,9 +11,19 @@ Entropic (TTT-RTL section 3.4, equations 5-6): beta* solves ``KL(q || U) = delta
 rollouts tied at the maximum); when even ``beta_hi`` cannot reach delta the group is
 *saturated* and beta* = beta_hi (the signal behind the controller's beta-max rate). Then
 ``A_i = exp(beta r_i) / mean_{j != i} exp(beta r_j) - 1``, computed in log space from rewards
-shifted by their maximum so nothing overflows. Under saturation that ratio grows like
-``exp(beta * gap)``; it is capped at :data:`MAX_LOG_RATIO` so one rollout cannot turn the loss
-into inf.
+shifted by their maximum so nothing overflows.
+
+The budget cap. With ``m >= 2`` rollouts tied at the best reward the leave-one-out weights stay
+bounded as beta grows (winners tend to ``(k-1)/(m-1) - 1``, the rest to -1). With one lone best
+rollout they do not: as the budget approaches ``ln k`` its advantage grows like ``(k-1)/eta``
+(``eta`` the weight left on the others), and at or past ``ln k`` (the adaptive controller's
+range reaches ``4 ln 2 > ln 8``) beta* hits ``beta_hi`` and the advantage reached ~1e6 (the
+gradient of one sample swamping the rest; ``inf`` in fp16). So such a group's budget is capped
+at ``train.budget_cap x ln k`` (default 0.75): with k = 8 the lone winner's advantage tops out
+near 62, with k = 4 near 36, instead of 1e6; the canonical ``ln 2`` is below the cap for every
+k >= 4 and is unchanged. ``saturated`` still reports whether the *requested* budget was out of
+reach (the controller's beta-max rate), ``capped`` that the cap was applied. The ratio is also
+clamped at :data:`MAX_LOG_RATIO` as a last numeric guard.
 
 Expected reward (GRPO): ``A_i = (r_i - mean) / std`` with the sample standard deviation.
 """
@@ -62,6 +72,8 @@ class GroupStats:
         saturated: beta* hit ``beta_hi`` without reaching delta.
         degenerate: Constant (or fewer than two) rewards: all advantages zero.
         n_rewarded: Rollouts with a reward.
+        capped: The group has one lone best rollout and its budget was capped at
+            ``train.budget_cap x ln k`` (see the module docstring).
     """
 
     advantages: tuple[float, ...]
@@ -72,6 +84,7 @@ class GroupStats:
     saturated: bool
     degenerate: bool
     n_rewarded: int
+    capped: bool = False
 
 
 class AdvantageEstimator(Protocol):
@@ -161,7 +174,13 @@ class EntropicAdvantage:
         if k < 2 or max(vals) - min(vals) < self.cfg.degenerate_eps:
             return _degenerate(rewards, k, float(k))
         beta, saturated = solve_beta(vals, delta, self.cfg)
-        z = [beta * (r - max(vals)) for r in vals]
+        top = max(vals)
+        lone = sum(1 for r in vals if top - r <= self.cfg.degenerate_eps) == 1
+        cap = self.cfg.budget_cap * math.log(k)
+        capped = lone and delta > cap
+        if capped:
+            beta, _ = solve_beta(vals, cap, self.cfg)
+        z = [beta * (r - top) for r in vals]
         adv = [0.0] * len(rewards)
         for pos, i in enumerate(idx):
             others = _logsumexp([z[j] for j in range(k) if j != pos]) - math.log(k - 1)
@@ -172,7 +191,7 @@ class EntropicAdvantage:
         used = tuple(r is not None for r in rewards)
         return GroupStats(advantages=tuple(adv), used=used, beta=beta, eff_n=eff_n,
                           kl=kl_to_uniform(vals, beta), saturated=saturated, degenerate=False,
-                          n_rewarded=k)
+                          n_rewarded=k, capped=capped)
 
 
 class ExpectedAdvantage:

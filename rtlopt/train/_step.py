@@ -2,6 +2,10 @@
 
 loss = (1 / N) * sum_i [ -(sum_t log pi(v_i,t | x_i, v_i,<t)) * A_i + kl_coef * KL_i ]
 
+where pi is the distribution the tokens were sampled from: ``softmax(logits / T)`` at the
+sampling temperature T (verl divides the logits by the temperature in its actor the same way);
+at T = 1 that is the model itself.
+
 over the N rollouts with a non-zero advantage (degenerate groups carry A = 0 and drop out),
 with no importance-ratio clip. KL_i is the k3 estimate ``exp(r) - r - 1`` with
 ``r = log pi_ref - log pi`` summed over the sampled completion tokens, where pi_ref is the
@@ -78,11 +82,15 @@ def _batch(samples: Sequence[TokenizedSample], pad_id: int,
     return ids.to(device), attn.to(device), targets.to(device), cmask.to(device)
 
 
-def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """log p(target) per position from logits ``[B, T, V]`` (the last position dropped)."""
+def token_logprobs(logits: torch.Tensor, targets: torch.Tensor,
+                   temperature: float = 1.0) -> torch.Tensor:
+    """log p(target) per position from logits ``[B, T, V]`` (the last position dropped), under
+    ``softmax(logits / temperature)``."""
     import torch.nn.functional as F  # noqa: N812
 
     lg = logits[:, :-1, :].float()
+    if temperature != 1.0:
+        lg = lg / temperature
     b, t, v = lg.shape
     nll = F.cross_entropy(lg.reshape(b * t, v), targets.reshape(b * t), reduction="none")
     return -nll.view(b, t)
@@ -130,6 +138,7 @@ def policy_gradient_step(
     kl_coef: float = 0.0,
     ref_logits: RefLogits | None = None,
     measure_kl_on_all: bool = True,
+    temperature: float = 1.0,
 ) -> StepStats:
     """One optimizer step of the entropic policy gradient over ``samples``.
 
@@ -144,6 +153,8 @@ def policy_gradient_step(
         kl_coef: Weight of the KL penalty to the reference policy.
         ref_logits: Logits of the reference policy; None: no KL penalty and no kl_ref.
         measure_kl_on_all: Also measure kl_ref on zero-advantage samples (forward only).
+        temperature: The sampling temperature: logits (policy and reference) are divided by it
+            so the loss scores the distribution the tokens came from.
 
     Returns:
         StepStats; ``loss`` and ``grad_norm`` are None when no sample had a non-zero advantage
@@ -166,6 +177,9 @@ def policy_gradient_step(
     tokens = 0
     if kl_coef > 0 and ref_logits is None:
         raise ValueError("kl_coef > 0 needs a reference policy")
+    if not temperature > 0:
+        raise ValueError(f"temperature must be positive, got {temperature}")
+    t = temperature
 
     # Before the step, so every sample's KL refers to the same (pre-update) policy.
     if passive and ref_logits is not None:
@@ -176,8 +190,8 @@ def policy_gradient_step(
                 first = _first_target(chunk)
                 keep = ids.shape[1] - first
                 targets, cmask = targets[:, first:], cmask[:, first:]
-                logp = token_logprobs(_call_logits(fwd, ids, attn, keep), targets)
-                ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets)
+                logp = token_logprobs(_call_logits(fwd, ids, attn, keep), targets, t)
+                ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets, t)
                 r = (ref_lp - logp) * cmask
                 kl_sum += float(((torch.exp(r) - r - 1.0) * cmask).sum())
                 kl_tokens += int(cmask.sum())
@@ -192,13 +206,14 @@ def policy_gradient_step(
             targets, cmask = targets[:, first:], cmask[:, first:]
             adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=device)
             logits = _call_logits(fwd, ids, attn, keep)
-            logp = token_logprobs(logits, targets)
+            logp = token_logprobs(logits, targets, t)
             del logits
             seq_logp = (logp * cmask).sum(dim=1)
             loss = -(seq_logp * adv).sum() / n
             if ref_logits is not None:
                 with torch.no_grad():
-                    ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets)
+                    ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets,
+                                            t)
                 r = (ref_lp - logp) * cmask
                 k3 = (torch.exp(r) - r - 1.0) * cmask
                 kl_sum += float(k3.detach().sum())

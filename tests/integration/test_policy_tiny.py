@@ -2,7 +2,7 @@
 
 Exercises the safetensors loading path, full fine-tuning (frozen reference copy), the frozen
 policy (lr = 0) and re-tokenisation of completions the policy did not sample itself, in seconds.
-The tokenizer is byte-level, built in memory.
+The tokenizer is byte-level, built in memory (tests/tiny_llama.py).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.policy import Prompt, Sample, create_policy
+from tests.tiny_llama import write_tiny_llama
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("transformers") is None or importlib.util.find_spec("peft") is None,
@@ -24,43 +25,9 @@ PROMPT: Prompt = ({"role": "system", "content": "You design RTL."},
                   {"role": "user", "content": "Write an inverter."})
 
 
-CHAT_TEMPLATE = (
-    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
-    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
-)
-
-
-def _byte_tokenizer() -> Any:
-    """A byte-level tokenizer with a chat template, built in memory (no files, no hub)."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    from transformers import PreTrainedTokenizerFast
-
-    alphabet = pre_tokenizers.ByteLevel.alphabet()
-    vocab = {ch: i for i, ch in enumerate(sorted(alphabet))}
-    tk = Tokenizer(models.BPE(vocab=vocab, merges=[]))
-    tk.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tk.decoder = decoders.ByteLevel()
-    tok = PreTrainedTokenizerFast(tokenizer_object=tk, eos_token="<|im_end|>",
-                                  bos_token="<|im_start|>", pad_token="<pad>")
-    tok.chat_template = CHAT_TEMPLATE
-    return tok
-
-
 @pytest.fixture(scope="module")
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    tok = _byte_tokenizer()
-    torch.manual_seed(0)
-    cfg = LlamaConfig(vocab_size=len(tok), hidden_size=16, intermediate_size=32,
-                      num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2,
-                      max_position_embeddings=512, bos_token_id=tok.bos_token_id,
-                      eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
-    d = tmp_path_factory.mktemp("tiny-llama")
-    LlamaForCausalLM(cfg).save_pretrained(str(d))
-    tok.save_pretrained(str(d))
-    return d
+    return write_tiny_llama(tmp_path_factory.mktemp("tiny-llama"))
 
 
 def _cfg(d: Path) -> PolicyConfig:
@@ -114,5 +81,69 @@ def test_lora_on_unsampled_text_retokenizes(tiny_model_dir: Path) -> None:
         st = pol.update([Sample(PROMPT, "module m(input a); endmodule", 1.0),
                          Sample(PROMPT, "I cannot.", -1.0)])
         assert st.n_samples == 2 and st.tokens > 4 and st.loss is not None
+    finally:
+        pol.close()
+
+
+def test_every_rollout_sampled_with_its_own_seed(tiny_model_dir: Path) -> None:
+    cfg = PolicyConfig(model=str(tiny_model_dir), device="cpu", max_new_tokens=12,
+                       cpu_threads=1, temperature=1.0)
+    pol = create_policy(cfg, TrainConfig(learning_rate=0.0), seed=0)
+    try:
+        # The `none` sampler's batch: the same prompt several times.
+        out = pol.generate([PROMPT] * 3, 4, seed=11)
+        seeds = [c.seed for g in out for c in g]
+        assert len(set(seeds)) == 12
+        texts = [c.text for g in out for c in g]
+        assert len(set(texts)) >= 11  # repeated prompts, distinct samples
+        assert [c.text for g in pol.generate([PROMPT] * 3, 4, seed=11) for c in g] == texts
+        # A rollout depends on its own seed only, not on the other rows of its batch.
+        p_ids = pol.prompt_ids(PROMPT)
+        alone = pol.sample(p_ids, [seeds[5]])[0][0]
+        batch = pol.sample(p_ids, [seeds[0], seeds[5], 123])[1][0]
+        assert alone == batch
+    finally:
+        pol.close()
+
+
+def test_loss_scores_the_sampling_distribution(tiny_model_dir: Path) -> None:
+    import torch
+
+    from rtlopt.train._step import token_logprobs
+
+    for temp in (0.5, 1.7):
+        cfg = PolicyConfig(model=str(tiny_model_dir), device="cpu", max_new_tokens=10,
+                           cpu_threads=1, temperature=temp)
+        pol = create_policy(cfg, TrainConfig(learning_rate=1e-3, lora_r=2), seed=0)
+        try:
+            p_ids = pol.prompt_ids(PROMPT)
+            c_ids, sampled_lp = pol.sample(p_ids, [99])[0]
+            # The update's loss (one sample, A = 1, no KL) is -sum log p of the sampled tokens
+            # under the sampling distribution (LoRA B = 0: the policy is still the base).
+            pol.record_tokens(PROMPT, "x", p_ids, c_ids)
+            stats = pol.update([Sample(PROMPT, "x", 1.0)])
+            assert stats.loss == pytest.approx(-sum(sampled_lp), rel=1e-4)
+            ids = torch.tensor([p_ids + c_ids])
+            with torch.no_grad(), pol.model.disable_adapter():
+                logits = pol.model(input_ids=ids).logits
+            targets = ids[:, 1:]
+            first = len(p_ids) - 1
+            scored = token_logprobs(logits, targets, temp)[0, first:].tolist()
+            assert scored == pytest.approx(sampled_lp, abs=1e-4)
+            plain = token_logprobs(logits, targets)[0, first:].tolist()
+            assert max(abs(a - b) for a, b in zip(plain, sampled_lp, strict=True)) > 1e-2
+        finally:
+            pol.close()
+
+
+def test_overlong_prompt_yields_error_completions(tiny_model_dir: Path) -> None:
+    cfg = PolicyConfig(model=str(tiny_model_dir), device="cpu", max_new_tokens=4,
+                       cpu_threads=1, max_prompt_tokens=20)
+    pol = create_policy(cfg, TrainConfig(learning_rate=0.0), seed=0)
+    try:
+        out = pol.generate([PROMPT], 2, seed=0)
+        assert [c.text for c in out[0]] == ["", ""]
+        assert all(c.error and "max_prompt_tokens = 20" in c.error for c in out[0])
+        assert len({c.seed for c in out[0]}) == 2
     finally:
         pol.close()

@@ -92,3 +92,80 @@ def test_save_load_round_trip(policy: Any, tmp_path: Path) -> None:
     assert not _same(saved, _lora(policy))
     policy.load(tmp_path / "policy")
     assert _same(saved, _lora(policy))
+
+
+def test_loss_log_probs_match_the_sampling_distribution_at_t_below_1() -> None:
+    """At T = 0.7 the sampler draws from softmax(logits / T) and the update scores the same
+    tokens under log_softmax(logits / T) (the distribution they came from, as verl does)."""
+    import torch
+
+    temp = 0.7
+    cfg = PolicyConfig(backend="transformers", model="auto", device="cpu", max_new_tokens=6,
+                       temperature=temp, cpu_threads=1)
+    pol = create_policy(cfg, TrainConfig(learning_rate=1e-4, lora_r=4, lora_alpha=8), seed=0)
+    try:
+        p_ids = pol.prompt_ids(PROMPT)
+        c_ids, sampled_lp = pol.sample(p_ids, [2024])[0]
+        pol.record_tokens(PROMPT, "x", p_ids, c_ids)
+        stats = pol.update([Sample(PROMPT, "x", 1.0)])  # LoRA B = 0: still the base model
+        assert stats.loss == pytest.approx(-sum(sampled_lp), rel=1e-4)
+        # Empirically: 3000 first tokens drawn by the sampler, each with its own generator,
+        # follow softmax(logits / T), not softmax(logits).
+        with torch.no_grad():
+            logits = pol.model(input_ids=torch.tensor([p_ids])).logits[:, -1, :].float()
+        gens = [torch.Generator().manual_seed(s) for s in range(3000)]
+        toks, _ = pol._pick(logits.expand(len(gens), -1), gens)
+        emp = torch.bincount(torch.tensor(toks), minlength=logits.shape[-1]).float() / len(toks)
+        p_t = torch.softmax(logits[0] / temp, dim=-1)
+        top = torch.topk(p_t, 10).indices  # the ten likeliest tokens and "all others"
+
+        def tv(p: Any) -> float:
+            a = torch.cat([emp[top], (1 - emp[top].sum()).view(1)])
+            b = torch.cat([p[top], (1 - p[top].sum()).view(1)])
+            return 0.5 * float((a - b).abs().sum())
+
+        tv_t, tv_1 = tv(p_t), tv(torch.softmax(logits[0], dim=-1))
+        assert tv_t < 0.05 and tv_1 > 0.2, (tv_t, tv_1)
+    finally:
+        pol.close()
+
+
+def test_two_loaders_share_one_gguf_conversion(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two loaders start on an empty dequantized-model cache at once: one converts the GGUF
+    file, the other waits for the lock and reads the cache it wrote."""
+    import threading
+
+    import torch
+    import transformers
+
+    from rtlopt.policy._preflight import resolve_model
+    from rtlopt.policy._transformers import _gguf_cache_dir, _load_model
+
+    monkeypatch.setenv("RTLOPT_MODEL_CACHE", str(tmp_path / "models"))
+    resolved = resolve_model(PolicyConfig(model="auto", device="cpu"), gpu=False)
+    original = transformers.AutoModelForCausalLM.from_pretrained
+    conversions: list[str] = []
+
+    def counting(*args: Any, **kw: Any) -> Any:
+        if "gguf_file" in kw:
+            conversions.append(kw["gguf_file"])
+        return original(*args, **kw)
+
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", counting)
+    vocab: list[int] = []
+
+    def load() -> None:
+        model, tok = _load_model(resolved, torch.float32)
+        vocab.append(int(model.config.vocab_size) + len(tok))
+
+    threads = [threading.Thread(target=load) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(vocab) == 2 and vocab[0] == vocab[1]
+    assert len(conversions) == 1
+    cache = _gguf_cache_dir(resolved)
+    assert cache is not None and (cache / "config.json").is_file()
+    assert [p.name for p in cache.parent.iterdir() if p.name.endswith(".tmp")] == []

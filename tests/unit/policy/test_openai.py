@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rtlopt.config import PolicyConfig, TrainConfig
-from rtlopt.errors import UsageError
+from rtlopt.errors import InfrastructureError, UsageError
 from rtlopt.policy import Policy, create_policy, preflight_policy
 
 ANSWER = "<think>smaller</think>\n```verilog\nmodule m(input a, output y);\n" \
@@ -84,28 +84,36 @@ def test_generate_round_trip(server: _Server, monkeypatch: pytest.MonkeyPatch) -
     out = pol.generate([PROMPT, PROMPT], 3, seed=5)
     assert [len(g) for g in out] == [3, 3]
     assert out[0][0].verilog is not None and out[0][0].verilog.startswith("module m")
-    assert out[0][1].verilog is None
-    assert out[0][0].prompt_tokens == 11
-    assert sum(c.completion_tokens for c in out[0]) == 21
-    req = server.requests[0]
-    assert req["model"] == "served-model"  # "auto" takes the first listed model
-    assert (req["n"], req["temperature"], req["top_p"], req["seed"], req["max_tokens"]) == \
-        (3, 0.7, 0.9, 5, 64)
-    assert req["messages"] == [dict(m) for m in PROMPT]
-    assert server.requests[1]["seed"] == 1005
+    assert out[0][0].prompt_tokens == 11 and out[0][0].completion_tokens == 7
+    # One request per rollout, n = 1, each with its own seed.
+    assert len(server.requests) == 6
+    for req in server.requests:
+        assert req["model"] == "served-model"  # "auto" takes the first listed model
+        assert (req["n"], req["temperature"], req["top_p"], req["max_tokens"]) == \
+            (1, 0.7, 0.9, 64)
+        assert req["messages"] == [dict(m) for m in PROMPT]
+    assert sorted(r["seed"] for r in server.requests) == sorted(c.seed for g in out for c in g)
     assert server.headers[-1]["Authorization"] == "Bearer sk-test"
     assert pol.update([]).loss is None
 
 
-def test_server_returning_fewer_choices_is_asked_again() -> None:
-    s = _Server(max_choices=1)
+def test_repeated_prompts_get_distinct_seeds_across_steps(server: _Server) -> None:
+    pol = create_policy(PolicyConfig(backend="openai", endpoint=server.url, model="x"),
+                        TrainConfig(), seed=0)
+    pol.generate([PROMPT] * 4, 8, seed=100)
+    step1 = [r["seed"] for r in server.requests]
+    assert len(step1) == 32 and len(set(step1)) == 32
+    pol.generate([PROMPT] * 4, 8, seed=101)
+    assert not set(step1) & {r["seed"] for r in server.requests[32:]}
+
+
+def test_server_returning_no_choice_is_an_infrastructure_error() -> None:
+    s = _Server(max_choices=0)
     try:
         pol = create_policy(PolicyConfig(backend="openai", endpoint=s.url, model="x"),
                             TrainConfig(), seed=0)
-        out = pol.generate([PROMPT], 3, seed=0)
-        assert len(out[0]) == 3
-        assert [r["n"] for r in s.requests] == [3, 2, 1]
-        assert len({r["seed"] for r in s.requests}) == 3
+        with pytest.raises(InfrastructureError, match="no choices"):
+            pol.generate([PROMPT], 2, seed=0)
     finally:
         s.close()
 

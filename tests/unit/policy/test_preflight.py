@@ -96,7 +96,7 @@ def test_gpu_only_backend_on_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(UsageError) as err:
         preflight_policy(PolicyConfig(backend="vllm"))
     msg = _one_line(err)
-    assert "needs a CUDA GPU" in msg and "--backend transformers" in msg
+    assert "needs a CUDA GPU" in msg and "--policy transformers" in msg
 
 
 def test_cuda_device_requested_on_cpu(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,6 +25,7 @@ from rtlopt.policy import (
     load_spec,
     metric_name,
 )
+from rtlopt.policy._prompts import fit_prompt
 
 REF = "module lza(input [7:0] a, output [2:0] y);\n  assign y = a[2:0];\nendmodule\n"
 REF_PPA = PPA(area_um2=1552.74, delay_ps=2191.1, power_uw=None)
@@ -130,3 +131,63 @@ def test_feedback_lines_from_results() -> None:
     assert feedback_lines(ok, "ppa") == (
         "Syntax: PASS", "Functional Test: PASS",
         "Synthesis: area=10\u03bcm^2, delay=20ps, power=0.5\u03bcW, PPA-product=100")
+
+
+# ---------------------------------------------------------------- fitting a token budget
+
+def _chars(prompt: tuple[dict[str, str], ...]) -> int:
+    return sum(len(m["content"]) for m in prompt)
+
+
+def _body(name: str, n: int, ansi: bool = True) -> str:
+    head = (f"module {name}(input [7:0] a, output [7:0] y);\n" if ansi else
+            f"module {name}(a, y);\n  input [7:0] a;\n  parameter W = 8;\n  output [7:0] y;\n")
+    return head + "".join(f"  wire w{i} = a[{i % 8}];\n" for i in range(n)) + \
+        "  assign y = a;\nendmodule\n"
+
+
+def test_fit_prompt_leaves_a_fitting_prompt_alone() -> None:
+    p = build_prompt(REF, REF_PPA, "spec", "adp")
+    assert fit_prompt(p, _chars, 10_000) is p
+
+
+def test_fit_prompt_keeps_interfaces_instruction_and_feedback() -> None:
+    parent = ParentInfo(code=_body("lza", 300, ansi=False), ppa=REF_PPA,
+                        feedback=("Syntax: PASS", "Functional Test: PASS"),
+                        prev_metric=4_000_000.0)
+    spec = "\n".join(f"Spec line {i}." for i in range(200))
+    p = build_prompt(_body("lza", 400), REF_PPA, spec, "adp", parent)
+    limit = _chars(p) // 4
+    fitted = fit_prompt(p, _chars, limit)
+    assert fitted is not None and _chars(fitted) <= limit
+    assert fitted[0] == p[0]  # the system prompt is never cut
+    user = fitted[1]["content"]
+    # Both interfaces: ANSI header, and the non-ANSI port/parameter declarations.
+    assert "module lza(input [7:0] a, output [7:0] y);" in user
+    for line in ("module lza(a, y);", "  input [7:0] a;", "  parameter W = 8;",
+                 "  output [7:0] y;"):
+        assert line in user
+    assert user.count("endmodule") == 2 and user.count("```verilog") == 3
+    # Feedback and instruction intact; every section kept a part of its lines.
+    tail = p[1]["content"][p[1]["content"].index("## Feedback from Previous Attempt"):]
+    assert user.endswith(tail)
+    assert "Spec line 0." in user and "wire w0 = a[0];" in user
+    assert "lines omitted to fit the prompt budget" in user
+    assert "lines of the specification omitted" in user
+    # The largest share that fits: a slightly larger budget keeps more.
+    more = fit_prompt(p, _chars, limit + 400)
+    assert more is not None and _chars(fitted) < _chars(more) <= limit + 400
+
+
+def test_fit_prompt_gives_up_when_the_fixed_parts_do_not_fit() -> None:
+    p = build_prompt(_body("lza", 50), REF_PPA, "spec", "adp")
+    assert fit_prompt(p, _chars, len(SYSTEM_PROMPT) + 50) is None
+
+
+def test_fit_prompt_on_a_foreign_prompt_shortens_code_blocks_only() -> None:
+    user = "Please rewrite:\n```verilog\n" + _body("x", 300).strip() + "\n```\nThanks."
+    p = ({"role": "system", "content": "S"}, {"role": "user", "content": user})
+    fitted = fit_prompt(p, _chars, 2000)
+    assert fitted is not None and _chars(fitted) <= 2000
+    text = fitted[1]["content"]
+    assert text.startswith("Please rewrite:\n```verilog\nmodule x(") and text.endswith("```\nThanks.")

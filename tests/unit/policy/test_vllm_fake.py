@@ -1,11 +1,16 @@
 """vllm backend with a fake engine module (vLLM needs a GPU; these tests say "fake").
 
-Covers the request code (SamplingParams carry n / seed / temperature / top_p / max_tokens) and
-the weight sync (after every update the adapter is saved and hot-loaded with a new int id).
+The fake ``vllm`` module stands in for ``LLM``, ``SamplingParams``, ``TokensPrompt`` and
+``LoRARequest`` and behaves like the real engine where it matters: it refuses prompts longer than
+``max_model_len`` (vLLM raises for the whole batch), derives each sample from its seed, and
+records sleep / wake-up / shutdown calls. Where the trainer matters (token ids, BOS, prompt
+fitting, answer prefix) the real transformers trainer runs on a tiny Llama on the CPU.
 """
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 import types
 from collections.abc import Sequence
@@ -17,8 +22,12 @@ import pytest
 
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
-from rtlopt.policy import Prompt, Sample, UpdateStats
-from rtlopt.policy._vllm import VllmPolicy
+from rtlopt.evaluate.result import PPA
+from rtlopt.policy import Prompt, Sample, UpdateStats, build_prompt
+from rtlopt.policy import _vllm as vmod
+from rtlopt.policy._memory import KNOWN_SHAPES, GiB
+from rtlopt.policy._vllm import KEEP_ADAPTERS, VllmPolicy
+from tests.tiny_llama import write_tiny_llama
 
 ANSWER = "```verilog\nmodule m(input a, output y);\nassign y = a;\nendmodule\n```"
 
@@ -26,19 +35,41 @@ ANSWER = "```verilog\nmodule m(input a, output y);\nassign y = a;\nendmodule\n``
 @dataclass
 class _FakeEngine:
     kwargs: dict[str, Any]
+    events: list[str]
     calls: list[dict[str, Any]] = field(default_factory=list)
+    sleeping: bool = False
 
-    def generate(self, prompts: list[str], params: list[Any], *, lora_request: Any = None,
-                 use_tqdm: bool = True) -> list[Any]:
+    def __post_init__(self) -> None:
+        core = types.SimpleNamespace(shutdown=lambda: self.events.append("shutdown"))
+        self.llm_engine = types.SimpleNamespace(engine_core=core)
+
+    def generate(self, prompts: list[dict[str, Any]], params: list[Any], *,
+                 lora_request: Any = None, use_tqdm: bool = True) -> list[Any]:
+        assert not self.sleeping, "generate on a sleeping engine"
+        assert isinstance(prompts, list) and len(prompts) == len(params)
+        for p in prompts:
+            # vLLM refuses the whole batch when one prompt is longer than max_model_len.
+            if len(p["prompt_token_ids"]) > self.kwargs["max_model_len"]:
+                raise ValueError("prompt longer than max_model_len")
+        self.events.append("generate" + (f"[{lora_request.lora_name}]" if lora_request else ""))
         self.calls.append({"prompts": prompts, "params": params, "lora": lora_request})
         outs = []
-        for text, sp in zip(prompts, params, strict=True):
-            comps = [types.SimpleNamespace(text=ANSWER if i == 0 else f"junk {i}",
-                                           token_ids=[7, 8, 9][: i + 1])
-                     for i in range(sp.n)]
-            outs.append(types.SimpleNamespace(prompt=text, prompt_token_ids=[1, 2, 3, 4],
-                                              outputs=comps))
+        for p, sp in zip(prompts, params, strict=True):
+            assert sp.n == 1
+            rng = random.Random(sp.seed)  # a sample is a function of its seed and prompt
+            text = ANSWER if sp.seed % 2 == 0 else f"sample {rng.random():.12f}"
+            comp = types.SimpleNamespace(text=text, token_ids=[7, 8, 9])
+            outs.append(types.SimpleNamespace(prompt=None, outputs=[comp],
+                                              prompt_token_ids=p["prompt_token_ids"]))
         return outs
+
+    def sleep(self, level: int = 1) -> None:
+        self.events.append(f"sleep({level})")
+        self.sleeping = True
+
+    def wake_up(self, tags: list[str] | None = None) -> None:
+        self.events.append("wake_up")
+        self.sleeping = False
 
 
 class _SamplingParams:
@@ -53,26 +84,42 @@ class _LoRARequest:
     lora_path: str
 
 
+def _tokens_prompt(*, prompt_token_ids: list[int]) -> dict[str, Any]:
+    return {"prompt_token_ids": prompt_token_ids}  # vllm.inputs.TokensPrompt is a TypedDict
+
+
 class _FakeTrainer:
+    """Counts words as tokens; records what the backend does to it into ``events``."""
+
     trainable = True
 
-    def __init__(self) -> None:
+    def __init__(self, events: list[str], prefix: str = "") -> None:
+        self.events = events
+        self.answer_prefix = prefix
         self.recorded: list[tuple[str, list[int], list[int]]] = []
         self.saved: list[Path] = []
+        self.fail = False
 
-    def chat_text(self, prompt: Prompt) -> str:
-        return "|".join(m["content"] for m in prompt) + "<assistant>"
+    def fitted_prompt_ids(self, prompt: Prompt) -> list[int] | None:
+        return [len(w) for w in " ".join(m["content"] for m in prompt).split()]
+
+    def overlong_error(self, prompt: Prompt) -> str:
+        return "too long"
 
     def record_tokens(self, prompt: Prompt, completion: str, prompt_ids: Sequence[int],
                       completion_ids: Sequence[int]) -> None:
         self.recorded.append((completion, list(prompt_ids), list(completion_ids)))
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
+        self.events.append("train")
+        if self.fail:
+            raise RuntimeError("CUDA out of memory")
         n = sum(1 for s in samples if s.advantage != 0)
         return UpdateStats(loss=0.5 if n else None, kl_ref=0.0, n_samples=n, tokens=3 * n,
                            grad_norm=1.0 if n else None, time_s=0.0)
 
     def save_adapter(self, path: Path) -> Path:
+        self.events.append("save_adapter")
         path.mkdir(parents=True, exist_ok=True)
         (path / "adapter_model.safetensors").write_bytes(str(len(self.saved)).encode())
         self.saved.append(path)
@@ -86,92 +133,313 @@ class _FakeTrainer:
         assert (path / "trainable.pt").is_file()
 
     def close(self) -> None:
-        pass
+        self.events.append("trainer.close")
+
+
+@dataclass
+class _Fake:
+    engines: list[_FakeEngine]
+    events: list[str]
+    model: Path
 
 
 @pytest.fixture
-def fake_vllm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[_FakeEngine]:
+def fake_vllm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> _Fake:
+    events: list[str] = []
     engines: list[_FakeEngine] = []
 
     def make_llm(**kw: Any) -> _FakeEngine:
-        e = _FakeEngine(kw)
+        e = _FakeEngine(kw, events)
         engines.append(e)
         return e
 
     vllm = types.ModuleType("vllm")
     vllm.LLM = make_llm  # type: ignore[attr-defined]
     vllm.SamplingParams = _SamplingParams  # type: ignore[attr-defined]
+    inputs = types.ModuleType("vllm.inputs")
+    inputs.TokensPrompt = _tokens_prompt  # type: ignore[attr-defined]
     lora = types.ModuleType("vllm.lora")
     req = types.ModuleType("vllm.lora.request")
     req.LoRARequest = _LoRARequest  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vllm", vllm)
-    monkeypatch.setitem(sys.modules, "vllm.lora", lora)
-    monkeypatch.setitem(sys.modules, "vllm.lora.request", req)
-    # The engine is pointed at a local model folder.
-    (tmp_path / "model").mkdir()
-    return engines
+    for name, mod in (("vllm", vllm), ("vllm.inputs", inputs), ("vllm.lora", lora),
+                      ("vllm.lora.request", req)):
+        monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.setattr(vmod, "release_cuda_cache", lambda: events.append("empty_cache"))
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: None)  # no GPU here
+    model = tmp_path / "model"
+    model.mkdir()
+    return _Fake(engines, events, model)
 
 
-PROMPT = ({"role": "system", "content": "S"}, {"role": "user", "content": "U"})
+PROMPT: Prompt = ({"role": "system", "content": "S"}, {"role": "user", "content": "U"})
 
 
-def _policy(tmp_path: Path, trainer: _FakeTrainer) -> VllmPolicy:
-    cfg = PolicyConfig(backend="vllm", model=str(tmp_path / "model"), temperature=0.8,
-                       top_p=0.95, max_new_tokens=32, max_prompt_tokens=100)
-    return VllmPolicy(cfg, TrainConfig(lora_r=8), seed=7, trainer=trainer,
+def _cfg(fake: _Fake, **kw: Any) -> PolicyConfig:
+    base: dict[str, Any] = {"backend": "vllm", "model": str(fake.model), "temperature": 0.8,
+                            "top_p": 0.95, "max_new_tokens": 32, "max_prompt_tokens": 100}
+    base.update(kw)
+    return PolicyConfig(**base)
+
+
+def _policy(fake: _Fake, tmp_path: Path, trainer: Any, train: TrainConfig | None = None,
+            **kw: Any) -> VllmPolicy:
+    return VllmPolicy(_cfg(fake, **kw), train or TrainConfig(lora_r=8), seed=7, trainer=trainer,
                       workdir=tmp_path / "work")
 
 
-def test_vllm_fake_requests_carry_sampling_settings(fake_vllm: list[_FakeEngine],
-                                                    tmp_path: Path) -> None:
-    trainer = _FakeTrainer()
-    pol = _policy(tmp_path, trainer)
-    engine = fake_vllm[0]
-    assert engine.kwargs["enable_lora"] is True and engine.kwargs["max_lora_rank"] == 8
-    assert engine.kwargs["model"] == str(tmp_path / "model")
-    assert engine.kwargs["max_model_len"] == 132
-    out = pol.generate([PROMPT, PROMPT], 3, seed=100)
-    assert [len(g) for g in out] == [3, 3]
-    assert out[0][0].verilog is not None and out[0][1].verilog is None
-    assert (out[0][2].prompt_tokens, out[0][2].completion_tokens) == (4, 3)
-    call = engine.calls[0]
-    assert call["prompts"] == ["S|U<assistant>", "S|U<assistant>"]
-    sp = call["params"]
-    assert [(p.n, p.seed, p.temperature, p.top_p, p.max_tokens) for p in sp] == \
-        [(3, 100, 0.8, 0.95, 32), (3, 101, 0.8, 0.95, 32)]
-    assert call["lora"] is None  # before the first update the adapter is the identity
-    assert len(trainer.recorded) == 6 and trainer.recorded[0][1] == [1, 2, 3, 4]
+def test_vllm_fake_engine_settings(fake_vllm: _Fake, tmp_path: Path) -> None:
+    pol = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events))
+    kw = fake_vllm.engines[0].kwargs
+    assert kw["enable_lora"] is True and kw["max_lora_rank"] == 8 and kw["max_loras"] == 1
+    assert kw["enable_sleep_mode"] is True
+    assert kw["model"] == str(fake_vllm.model) and kw["max_model_len"] == 132
+    # No card and no model shape: the fallback share; the setting wins when given.
+    assert kw["gpu_memory_utilization"] == vmod.FALLBACK_GPU_MEMORY_UTILIZATION
+    pol.close()
+    _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), gpu_memory_utilization=0.3)
+    assert fake_vllm.engines[-1].kwargs["gpu_memory_utilization"] == 0.3
 
 
-def test_vllm_fake_adapter_hot_loaded_with_new_id_each_step(fake_vllm: list[_FakeEngine],
+@pytest.mark.parametrize(("rank", "max_rank"), [(1, 1), (2, 8), (8, 8), (9, 16), (16, 16),
+                                                (17, 32), (33, 64), (100, 128), (200, 256),
+                                                (300, 320), (321, 512), (512, 512)])
+def test_vllm_fake_lora_rank_rounded_up_to_an_allowed_value(fake_vllm: _Fake, tmp_path: Path,
+                                                            rank: int, max_rank: int) -> None:
+    _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), TrainConfig(lora_r=rank))
+    assert fake_vllm.engines[-1].kwargs["max_lora_rank"] == max_rank
+
+
+def test_vllm_fake_rank_above_512_refused_before_the_engine(fake_vllm: _Fake,
                                                             tmp_path: Path) -> None:
-    trainer = _FakeTrainer()
-    pol = _policy(tmp_path, trainer)
-    engine = fake_vllm[0]
+    with pytest.raises(UsageError, match="up to 512"):
+        _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), TrainConfig(lora_r=600))
+    assert fake_vllm.engines == []
+
+
+def _write_config(model: Path, name: str) -> None:
+    s = KNOWN_SHAPES[name]
+    (model / "config.json").write_text(json.dumps({
+        "hidden_size": s.hidden, "intermediate_size": s.intermediate,
+        "num_hidden_layers": s.layers, "num_attention_heads": s.heads,
+        "num_key_value_heads": s.kv_heads, "head_dim": s.head_dim, "vocab_size": s.vocab,
+        "tie_word_embeddings": s.tied}))
+
+
+def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
+        fake_vllm: _Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_config(fake_vllm.model, "Qwen/Qwen3-8B")
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(79.2 * GiB))
+    pol = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), max_prompt_tokens=8192,
+                  max_new_tokens=2048)
+    share = fake_vllm.engines[-1].kwargs["gpu_memory_utilization"]
+    assert pol.memory_plan is not None and pol.memory_plan.fits
+    assert share == pol.memory_plan.gpu_memory_utilization and 0.6 < share < 0.9
+    # The trainer's resident memory fits beside vLLM's share.
+    resident = sum(p.bytes for p in pol.memory_plan.phases[0].parts if p.name.startswith("trainer"))
+    assert share * 79.2 * GiB + resident < 79.2 * GiB
+    # Qwen3-8B on a 24 GB card: refused with the fix, before any engine starts.
+    n = len(fake_vllm.engines)
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(22.5 * GiB))
+    with pytest.raises(UsageError, match="smaller model"):
+        _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), max_prompt_tokens=8192,
+                max_new_tokens=2048)
+    assert len(fake_vllm.engines) == n
+
+
+def test_vllm_fake_every_rollout_its_own_request_and_seed(fake_vllm: _Fake,
+                                                          tmp_path: Path) -> None:
+    trainer = _FakeTrainer(fake_vllm.events)
+    pol = _policy(fake_vllm, tmp_path, trainer)
+    engine = fake_vllm.engines[0]
+    # The `none` sampler: the root prompt four times, 8 rollouts each.
+    out = pol.generate([PROMPT] * 4, 8, seed=100)
+    assert [len(g) for g in out] == [8] * 4
+    params = engine.calls[-1]["params"]
+    assert len(params) == 32 and all(p.n == 1 for p in params)
+    assert [(p.temperature, p.top_p, p.max_tokens) for p in params] == [(0.8, 0.95, 32)] * 32
+    seeds = [c.seed for g in out for c in g]
+    assert seeds == [p.seed for p in params]
+    assert len(set(seeds)) == 32  # seed + i + j gave only 4 + 8 - 1 = 11 distinct
+    assert len({c.text for g in out for c in g}) > 16  # repeated prompts, distinct samples
+    # The next step's seeds do not overlap this step's either.
+    nxt = pol.generate([PROMPT] * 4, 8, seed=101)
+    assert not set(seeds) & {c.seed for g in nxt for c in g}
+    # Same seed, same samples (reproducible).
+    again = pol.generate([PROMPT] * 4, 8, seed=100)
+    assert [c.text for g in again for c in g] == [c.text for g in out for c in g]
+
+
+def test_vllm_fake_sleep_train_release_wake_in_order(fake_vllm: _Fake, tmp_path: Path) -> None:
+    trainer = _FakeTrainer(fake_vllm.events)
+    pol = _policy(fake_vllm, tmp_path, trainer)
+    ev = fake_vllm.events
+    pol.generate([PROMPT], 2, seed=0)
+    pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
+    pol.generate([PROMPT], 2, seed=1)
+    assert ev == ["generate", "sleep(1)", "train", "save_adapter", "empty_cache", "wake_up",
+                  "generate[rtlopt-1]"]
+    # A failing update still wakes the engine (and releases the cache first).
+    ev.clear()
+    trainer.fail = True
+    with pytest.raises(RuntimeError, match="out of memory"):
+        pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
+    assert ev == ["sleep(1)", "train", "empty_cache", "wake_up"]
+    # A frozen policy never puts the engine to sleep.
+    ev.clear()
+    trainer.fail = False
+    trainer.trainable = False
+    frozen = _policy(fake_vllm, tmp_path, trainer)
+    frozen.update([Sample(PROMPT, "a", 1.0)])
+    assert "sleep(1)" not in ev
+
+
+def test_vllm_fake_adapter_hot_loaded_with_new_id_each_step(fake_vllm: _Fake,
+                                                            tmp_path: Path) -> None:
+    trainer = _FakeTrainer(fake_vllm.events)
+    pol = _policy(fake_vllm, tmp_path, trainer)
+    engine = fake_vllm.engines[0]
+    pol.generate([PROMPT], 2, seed=0)
+    assert engine.calls[0]["lora"] is None  # before the first update the adapter is identity
     ids = []
     for step in range(3):
-        pol.generate([PROMPT], 2, seed=step)
-        stats = pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
-        assert stats.n_samples == 2
+        pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
         pol.generate([PROMPT], 2, seed=step)
         req = engine.calls[-1]["lora"]
         assert Path(req.lora_path) == trainer.saved[-1] and Path(req.lora_path).is_dir()
         ids.append(req.lora_int_id)
     assert ids == [1, 2, 3]
-    assert len({r.lora_name for r in (c["lora"] for c in engine.calls) if r}) == 3
-    # A degenerate batch (all advantages zero) trains nothing and keeps the adapter.
+    # A degenerate batch (all advantages zero) trains nothing: the same adapter folder is
+    # served again, under a new id, so vLLM reloads it after the sleep.
     pol.update([Sample(PROMPT, "a", 0.0)])
     pol.generate([PROMPT], 1, seed=0)
-    assert engine.calls[-1]["lora"].lora_int_id == 3
+    req = engine.calls[-1]["lora"]
+    assert req.lora_int_id == 4 and Path(req.lora_path) == trainer.saved[-1]
+    assert len(trainer.saved) == 3
     # Resume: the restored adapter is served under a fresh id.
     pol.save(tmp_path / "state")
     pol.load(tmp_path / "state")
     pol.generate([PROMPT], 1, seed=0)
-    assert engine.calls[-1]["lora"].lora_int_id == 4
+    assert engine.calls[-1]["lora"].lora_int_id == 5
+    ids = [c["lora"].lora_int_id for c in engine.calls if c["lora"]]
+    assert ids == sorted(set(ids))  # never an id twice
+
+
+def test_vllm_fake_only_the_last_adapters_are_kept(fake_vllm: _Fake, tmp_path: Path) -> None:
+    trainer = _FakeTrainer(fake_vllm.events)
+    pol = _policy(fake_vllm, tmp_path, trainer)
+    for _ in range(6):
+        pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
+    kept = sorted(p.name for p in (tmp_path / "work" / "lora").iterdir())
+    assert kept == [f"step-{k}" for k in range(7 - KEEP_ADAPTERS, 7)]
+    assert Path(pol.lora_request.lora_path).is_dir()
+
+
+def test_vllm_fake_close_shuts_the_engine_down(fake_vllm: _Fake, tmp_path: Path) -> None:
+    pol = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events))
+    pol.close()
+    assert fake_vllm.events[-3:] == ["shutdown", "trainer.close", "empty_cache"]
+    assert pol.llm is None
+    # An engine with LLM.shutdown() (newer vLLM) is stopped through it.
+    pol = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events))
+    pol.llm.shutdown = lambda: fake_vllm.events.append("LLM.shutdown")
+    pol.close()
+    assert "LLM.shutdown" in fake_vllm.events
+
+
+def test_vllm_fake_full_finetuning_refused(fake_vllm: _Fake, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="LoRA adapters only"):
+        _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), TrainConfig(lora=False))
+
+
+# --------------------------------------------------------------- with the real trainer
+
+
+@pytest.fixture(scope="module")
+def tiny_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tiny_llama(tmp_path_factory.mktemp("tiny"))
+
+
+def _real_trainer(tiny_dir: Path, **kw: Any) -> Any:
+    from rtlopt.policy._transformers import TransformersPolicy
+
+    cfg = PolicyConfig(model=str(tiny_dir), device="cpu", cpu_threads=1, **kw)
+    return TransformersPolicy(cfg, TrainConfig(lora_r=4, learning_rate=1e-2), seed=0)
+
+
+def test_vllm_fake_token_id_prompts_single_bos(fake_vllm: _Fake, tmp_path: Path,
+                                               tiny_dir: Path) -> None:
+    trainer = _real_trainer(tiny_dir, max_prompt_tokens=4000)
+    pol = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=4000), TrainConfig(lora_r=4),
+                     seed=0, trainer=trainer, workdir=tmp_path / "w")
+    pol.generate([PROMPT], 2, seed=3)
+    sent = fake_vllm.engines[0].calls[-1]["prompts"]
+    ids = trainer.prompt_ids(PROMPT)
+    assert [p["prompt_token_ids"] for p in sent] == [ids, ids]
+    bos = trainer.tokenizer.bos_token_id
+    assert ids.count(bos) == 1
+    # What vLLM would have done with the text: its tokenizer adds a second BOS.
+    as_text = trainer.tokenizer(trainer.chat_text(PROMPT))["input_ids"]
+    assert as_text.count(bos) == 2
+    # The trainer scores exactly the ids that were sent.
+    assert trainer._tokens and all(p == tuple(ids) for p, _ in trainer._tokens.values())
     pol.close()
 
 
-def test_vllm_fake_full_finetuning_refused(fake_vllm: list[_FakeEngine], tmp_path: Path) -> None:
-    cfg = PolicyConfig(backend="vllm", model=str(tmp_path / "model"))
-    with pytest.raises(UsageError, match="LoRA adapters only"):
-        VllmPolicy(cfg, TrainConfig(lora=False), seed=0, trainer=_FakeTrainer())
+def test_vllm_fake_answer_prefix_prepended(fake_vllm: _Fake, tmp_path: Path,
+                                           tiny_dir: Path) -> None:
+    trainer = _real_trainer(tiny_dir, answer_prefix="```verilog\n")
+    pol = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), answer_prefix="```verilog\n"),
+                     TrainConfig(lora_r=4), seed=0, trainer=trainer, workdir=tmp_path / "w")
+    engine = fake_vllm.engines[0]
+    out = pol.generate([PROMPT], 4, seed=5)
+    for c in out[0]:
+        assert c.text.startswith("```verilog\n")
+    # The fake's ANSWER starts with its own fence; a raw module continuation gets the prefix.
+    engine_text = "module m(input a, output y);\nassign y = a;\nendmodule\n```"
+    engine.generate = lambda prompts, params, **kw: [types.SimpleNamespace(
+        outputs=[types.SimpleNamespace(text=engine_text, token_ids=[1, 2])],
+        prompt_token_ids=p["prompt_token_ids"]) for p in prompts]
+    c = pol.generate([PROMPT], 1, seed=0)[0][0]
+    assert c.text == "```verilog\n" + engine_text
+    assert c.verilog is not None and c.verilog.startswith("module m")
+    assert ((json.dumps([[m["role"], m["content"]] for m in PROMPT]), c.text)
+            in trainer._tokens)
+    pol.close()
+
+
+def _long_prompt(body_lines: int) -> Prompt:
+    code = "module big(input [7:0] a, input [7:0] b, output [7:0] y);\n" + "".join(
+        f"  wire w{i} = a[{i % 8}] ^ b[{(i + 3) % 8}];\n" for i in range(body_lines)) + \
+        "  assign y = a & b;\nendmodule"
+    return build_prompt(code, PPA(area_um2=100.0, delay_ps=200.0, power_uw=None), "A wide AND.", "adp")
+
+
+def test_vllm_fake_long_prompts_are_shortened_not_fatal(fake_vllm: _Fake, tmp_path: Path,
+                                                        tiny_dir: Path) -> None:
+    limit = 1500  # byte-level tokens
+    trainer = _real_trainer(tiny_dir, max_prompt_tokens=limit, max_new_tokens=8)
+    pol = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=limit,
+                          max_new_tokens=8), TrainConfig(lora_r=4), seed=0, trainer=trainer,
+                     workdir=tmp_path / "w")
+    long = _long_prompt(200)
+    assert len(trainer.prompt_ids(long)) > 3 * limit
+    out = pol.generate([long, PROMPT], 2, seed=1)
+    assert all(c.error is None for g in out for c in g)
+    sent = fake_vllm.engines[0].calls[-1]["prompts"]
+    assert max(len(p["prompt_token_ids"]) for p in sent) <= limit
+    text = trainer.tokenizer.decode(sent[0]["prompt_token_ids"])
+    assert "module big(input [7:0] a, input [7:0] b, output [7:0] y);" in text
+    assert "endmodule" in text and "lines omitted to fit the prompt budget" in text
+    assert "Write a complete Verilog module with ADP lower than" in text
+    assert "Output only Verilog code within ```verilog fences." in text
+    # A prompt whose instruction alone is over the limit: its rollouts carry an error, the
+    # other prompt is still served.
+    tiny = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=60,
+                           max_new_tokens=8), TrainConfig(lora_r=4), seed=0,
+                      trainer=_real_trainer(tiny_dir, max_prompt_tokens=60, max_new_tokens=8),
+                      workdir=tmp_path / "w2")
+    out = tiny.generate([long, PROMPT], 2, seed=1)
+    assert [c.error is not None for c in out[0]] == [True, True]
+    assert "does not fit policy.max_prompt_tokens = 60" in (out[0][0].error or "")
+    assert [c.error for c in out[1]] == [None, None]
+    assert len(fake_vllm.engines[-1].calls[-1]["prompts"]) == 2

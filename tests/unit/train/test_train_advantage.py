@@ -56,10 +56,44 @@ def test_saturation_when_delta_unreachable() -> None:
     assert stats.saturated and stats.beta == CFG.beta_hi
     # A = w_i / mean_{j!=i} w_j - 1 with w = (1, 1, 0, 0): 1/(1/3) - 1 = 2 and 0 - 1 = -1.
     assert stats.advantages == pytest.approx((2.0, 2.0, -1.0, -1.0))
-    # k = 2 with delta = ln 2 (the limit) saturates; the ratio is capped, never inf.
+    # k = 2 with delta = 2 ln 2 > ln 2 (the limit) saturates; the lone winner's budget is
+    # capped, so its advantage is finite and moderate, never inf.
     huge = group_advantages([0.0, 10.0], 2 * LN2, CFG)
-    assert huge.saturated and all(math.isfinite(a) for a in huge.advantages)
-    assert huge.advantages[0] == pytest.approx(-1.0)
+    assert huge.saturated and huge.capped and all(math.isfinite(a) for a in huge.advantages)
+    assert -1.0 < huge.advantages[0] < -0.9 and 1.0 < huge.advantages[1] < 100.0
+
+
+def _lone_winner_advantage(k: int, delta: float, cfg: TrainConfig = CFG) -> float:
+    return group_advantages([1.0] + [0.0] * (k - 1), delta, cfg).advantages[0]
+
+
+def test_lone_winner_budget_capped_at_fraction_of_ln_k() -> None:
+    # The adaptive controller's upper bound 4 ln 2 = ln 16 is beyond ln 8: without the cap
+    # beta* hits beta_hi and the lone winner's advantage was ~1e6.
+    stats = group_advantages([1.0] + [0.0] * 7, 4 * LN2, CFG)
+    assert stats.saturated and stats.capped
+    cap = CFG.budget_cap * math.log(8)
+    assert stats.kl == pytest.approx(cap, rel=1e-6)  # the group sits exactly at the cap
+    assert 10.0 < stats.advantages[0] < 100.0  # ~62, not ~1e6
+    assert stats.advantages[1:] == pytest.approx([stats.advantages[1]] * 7)
+    assert -1.0 < stats.advantages[1] < -0.8
+    # Any budget above the cap gives the same advantages; below it they grow with the budget.
+    assert _lone_winner_advantage(8, 10.0) == pytest.approx(stats.advantages[0])
+    assert _lone_winner_advantage(8, 0.99 * math.log(8)) == pytest.approx(stats.advantages[0])
+    assert _lone_winner_advantage(8, 0.7 * math.log(8)) < stats.advantages[0]
+    # Without the cap (a cap fraction near 1) the winner's advantage explodes again.
+    loose = TrainConfig(budget_cap=0.999999)
+    assert _lone_winner_advantage(8, 4 * LN2, loose) > 1e4
+
+
+def test_budget_cap_leaves_the_canonical_budget_and_ties_alone() -> None:
+    for k in (4, 8, 16):
+        stats = group_advantages([1.0] + [0.0] * (k - 1), LN2, CFG)
+        assert not stats.capped and stats.kl == pytest.approx(LN2, rel=1e-6)
+    # Two winners: bounded without any cap ((k-1)/(m-1) - 1 = 6 for k = 8, m = 2).
+    tied = group_advantages([1.0, 1.0] + [0.0] * 6, 4 * LN2, CFG)
+    assert tied.saturated and not tied.capped
+    assert tied.advantages == pytest.approx([6.0, 6.0] + [-1.0] * 6)
 
 
 def test_leave_one_out_hand_computed() -> None:

@@ -32,9 +32,9 @@ SAMPLES = [
 ]
 
 
-def _seq_logp(model: Any, s: TokenizedSample) -> Any:
+def _seq_logp(model: Any, s: TokenizedSample, temperature: float = 1.0) -> Any:
     ids = torch.tensor([list(s.prompt_ids) + list(s.completion_ids)])
-    lp = torch.log_softmax(model(input_ids=ids).logits[0, :-1].float(), dim=-1)
+    lp = torch.log_softmax(model(input_ids=ids).logits[0, :-1].float() / temperature, dim=-1)
     tgt = ids[0, 1:]
     tok = lp.gather(1, tgt[:, None])[:, 0]
     return tok[len(s.prompt_ids) - 1:].sum()
@@ -49,6 +49,19 @@ def test_loss_is_minus_logprob_times_advantage_over_nonzero_samples() -> None:
     assert st.n_samples == 2 and st.tokens == 3 + 4
     assert st.grad_norm is not None and st.grad_norm > 0
     assert st.kl_ref is None
+
+
+@pytest.mark.parametrize("temp", [0.6, 1.3])
+def test_loss_scores_tokens_at_the_sampling_temperature(temp: float) -> None:
+    model = _tiny()
+    expected = -sum(float(_seq_logp(model, s, temp)) * s.advantage for s in SAMPLES) / 2
+    plain = -sum(float(_seq_logp(model, s)) * s.advantage for s in SAMPLES) / 2
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)
+    st = policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", temperature=temp)
+    assert st.loss == pytest.approx(expected, rel=1e-5)
+    assert abs(expected - plain) > 1e-3
+    with pytest.raises(ValueError, match="temperature must be positive"):
+        policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", temperature=0.0)
 
 
 def test_gradient_matches_autograd_of_eq7_and_micro_batching_is_exact() -> None:

@@ -1,0 +1,140 @@
+"""`rtlopt doctor`: the plan of an optimization run on this machine, without starting it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, handle_errors, resolve
+
+
+@click.command()
+@click.argument("target", type=click.Path(path_type=Path), default=".", required=False)
+@click.option("--config", "config_file",
+              type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="Configuration file (default: rtlopt.toml or [tool.rtlopt] found upward).")
+@click.option("--policy", type=str, default=None,
+              help="Policy backend to plan for: transformers, vllm, openai or scripted.")
+@click.option("--model", type=str, default=None, help="Model id or local path.")
+@click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default=None,
+              help="Where the transformers backend runs.")
+@click.option("--lora-rank", type=int, default=None, help="LoRA rank (train.lora_r).")
+@click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens.")
+@click.option("--max-prompt-tokens", type=int, default=None, help="Prompt budget in tokens.")
+@click.option("--parents", type=int, default=None, help="Parent states per step.")
+@click.option("--rollouts", type=int, default=None, help="Rollouts per parent.")
+@click.option("--gpu-memory", type=float, default=None, metavar="GIB",
+              help="Plan for a card of this many GiB (as torch reports it: ~79.2 for an 80 GB "
+                   "card, ~22.5 for a 24 GB one) instead of the detected one.")
+@click.option("--json", "as_json", is_flag=True, default=False, help="Print the plan as JSON.")
+@handle_errors
+def doctor(target: Path, config_file: Path | None, policy: str | None, model: str | None,
+           device: str | None, lora_rank: int | None, max_new_tokens: int | None,
+           max_prompt_tokens: int | None, parents: int | None, rollouts: int | None,
+           gpu_memory: float | None, as_json: bool) -> None:
+    """Print the plan of a run: backend, model, downloads, versions, memory per part.
+
+    Nothing is loaded or started. TARGET (default: the current folder) locates the project
+    configuration. Exit 0 when the run can start as planned, 1 when something stops it (no GPU
+    for a GPU backend, a package too old, a model that cannot be found, memory that does not
+    fit), 2 on bad options.
+    """
+    from rtlopt.policy._doctor import diagnose
+
+    overrides: dict[str, Any] = {
+        "policy.backend": policy,
+        "policy.model": model,
+        "policy.device": device,
+        "policy.max_new_tokens": max_new_tokens,
+        "policy.max_prompt_tokens": max_prompt_tokens,
+        "train.lora_r": lora_rank,
+        "search.parents": parents,
+        "run.rollouts": rollouts,
+    }
+    cfg = resolve(target, overrides, config_file).config
+    d = diagnose(cfg.policy, cfg.train, parents=cfg.search.parents, rollouts=cfg.run.rollouts,
+                 gpu_memory=gpu_memory)
+    if as_json:
+        click.echo(json.dumps(_as_json(d), indent=2))
+    else:
+        _print(d)
+    sys.exit(EXIT_OK if d.ready else EXIT_REJECTED)
+
+
+def _gib(n: int | None) -> str:
+    return "-" if n is None else f"{n / (1 << 30):.1f} GiB"
+
+
+def _print(d: Any) -> None:
+    console.print(f"[bold]path:[/] {escape(d.path)}")
+    console.print(f"GPU: {escape(d.gpu or 'none visible')}"
+                  + (f" (torch built for CUDA {d.torch_cuda})" if d.torch_cuda else ""))
+    if d.model is not None:
+        console.print(f"model: {escape(d.model)}, from {escape(d.model_source)}")
+    console.print("downloads: " + escape("; ".join(d.downloads) if d.downloads else "none"))
+    t = Table(title="packages", title_justify="left")
+    for col in ("package", "installed", "needs"):
+        t.add_column(col)
+    for p in d.packages:
+        have = p.version or "[dim]not installed[/]"
+        if not p.ok:
+            have = f"[red]{p.version}[/]"
+        t.add_row(p.name, have, f">={p.minimum}" if p.minimum else "-")
+    console.print(t)
+    plan = d.plan
+    if plan is not None:
+        share = (f", vLLM share (gpu_memory_utilization) {plan.gpu_memory_utilization:.2f}"
+                 if plan.gpu_memory_utilization else "")
+        kv = f", KV cache {plan.kv_tokens:,} tokens" if plan.kv_tokens is not None else ""
+        console.print(f"memory plan for {escape(d.plan_for)}: {plan.model}, "
+                      f"{plan.params / 1e9:.2f} B parameters, sequences up to "
+                      f"{plan.max_model_len} tokens{share}{kv} (estimates)")
+        for ph in plan.phases:
+            pt = Table(title=f"{ph.name}: {_gib(ph.total)}", title_justify="left")
+            for col in ("part", "memory", "how"):
+                pt.add_column(col)
+            for part in ph.parts:
+                pt.add_row(escape(part.name), _gib(part.bytes), escape(part.note))
+            console.print(pt)
+    for n in d.notes:
+        console.print(f"[yellow]note:[/] {escape(n)}")
+    for p in d.problems:
+        console.print(f"[bold red]problem:[/] {escape(p)}")
+    console.print("[green]ready[/]" if d.ready else
+                  f"[red]not ready: {len(d.problems)} problem(s)[/]")
+
+
+def _as_json(d: Any) -> dict[str, Any]:
+    plan = d.plan
+    return {
+        "ready": d.ready,
+        "path": d.path,
+        "backend": d.backend,
+        "device": d.device,
+        "gpu": d.gpu,
+        "torch_cuda": d.torch_cuda,
+        "model": d.model,
+        "model_source": d.model_source,
+        "downloads": list(d.downloads),
+        "packages": {p.name: {"installed": p.version, "minimum": p.minimum, "ok": p.ok}
+                     for p in d.packages},
+        "plan_for": d.plan_for,
+        "plan": None if plan is None else {
+            "capacity_bytes": plan.capacity,
+            "params": plan.params,
+            "max_model_len": plan.max_model_len,
+            "gpu_memory_utilization": plan.gpu_memory_utilization,
+            "kv_tokens": plan.kv_tokens,
+            "phases": [{"name": ph.name, "total_bytes": ph.total,
+                        "parts": [{"name": p.name, "bytes": p.bytes, "note": p.note}
+                                  for p in ph.parts]} for ph in plan.phases],
+        },
+        "problems": list(d.problems),
+        "notes": list(d.notes),
+    }

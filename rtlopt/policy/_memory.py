@@ -1,0 +1,454 @@
+"""Memory arithmetic of the policy: what the model, the LoRA adapter, the KV cache and one update
+need, per phase, on one GPU (vLLM + trainer) or on the CPU.
+
+The single-GPU path keeps two copies of the base weights: vLLM's (rollouts) and the trainer's
+(policy gradient). They take turns: vLLM sleeps (level 1: weights to CPU RAM, KV cache dropped)
+while the trainer updates, and the trainer's cached blocks are released before vLLM wakes up.
+So the card must hold, at every moment, the larger of
+
+* generation: trainer resident (weights, LoRA parameters, gradients, Adam state, CUDA context)
+  + vLLM's share (``gpu_memory_utilization`` x card: weights, LoRA slots, runtime, KV cache);
+* update: trainer resident + what a sleeping vLLM keeps + the update's activations.
+
+Every number here is an estimate from the model's shape (``config.json``), not a measurement:
+the runtime and context constants below are rounded up from published vLLM and PyTorch figures,
+and a margin is kept free. :func:`plan_memory` returns the parts, the two phase totals, the
+vLLM share to use, and what to change when something does not fit. ``rtlopt doctor`` prints it
+and docs/gpu.md walks through the same arithmetic.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.policy._preflight import ResolvedModel, _hf_cache_dir
+
+GiB = 1 << 30
+
+VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
+"""The values vLLM accepts for ``max_lora_rank`` (``MaxLoRARanks`` in vllm/config/lora.py)."""
+
+TORCH_CONTEXT_BYTES = GiB // 2
+"""CUDA context, cuBLAS workspace and allocator slack of one process (the trainer's)."""
+
+VLLM_RUNTIME_BYTES = 3 * GiB // 2
+"""vLLM's own non-weight, non-KV memory awake: CUDA context, CUDA graphs, sampler buffers."""
+
+VLLM_ASLEEP_BYTES = GiB
+"""What a vLLM engine at sleep level 1 still holds (context, CUDA graph pool)."""
+
+VLLM_PROFILE_TOKENS = 8192
+"""Tokens of vLLM's profiling forward pass (``max_num_batched_tokens``); its activation peak is
+reserved inside the vLLM share."""
+
+VLLM_MAX_SHARE = 0.90
+"""Never give vLLM more of the card than this (vLLM's own default)."""
+
+
+def vllm_max_lora_rank(rank: int) -> int:
+    """The smallest ``max_lora_rank`` vLLM accepts that can serve a rank-``rank`` adapter.
+
+    Raises:
+        ValueError: ``rank`` is not positive or above 512, the largest rank vLLM serves.
+    """
+    if rank <= 0:
+        raise ValueError(f"LoRA rank must be positive, got {rank}")
+    for allowed in VLLM_LORA_RANKS:
+        if rank <= allowed:
+            return allowed
+    raise ValueError(f"vLLM serves LoRA ranks up to {VLLM_LORA_RANKS[-1]}, got {rank}")
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    """The dimensions of a llama-family decoder that memory depends on."""
+
+    name: str
+    hidden: int
+    intermediate: int
+    layers: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    vocab: int
+    tied: bool
+
+    @property
+    def q_dim(self) -> int:
+        return self.heads * self.head_dim
+
+    @property
+    def kv_dim(self) -> int:
+        return self.kv_heads * self.head_dim
+
+    @property
+    def params(self) -> int:
+        """Parameter count (attention, gated MLP, norms, embeddings, untied head)."""
+        h = self.hidden
+        attn = h * self.q_dim + 2 * h * self.kv_dim + self.q_dim * h
+        mlp = 3 * h * self.intermediate
+        per_layer = attn + mlp + 2 * h
+        heads = 1 if self.tied else 2
+        return self.layers * per_layer + heads * self.vocab * h + h
+
+    def kv_bytes_per_token(self, dtype_bytes: int = 2) -> int:
+        """KV cache per token: K and V for every layer."""
+        return 2 * self.layers * self.kv_dim * dtype_bytes
+
+    def lora_params(self, rank: int) -> int:
+        """Trainable LoRA parameters on q, k, v, o (rtlopt's targets for llama-family models)."""
+        h, q, kv = self.hidden, self.q_dim, self.kv_dim
+        return rank * self.layers * ((h + q) + 2 * (h + kv) + (q + h))
+
+    def vllm_lora_slot_bytes(self, max_rank: int, dtype_bytes: int = 2) -> int:
+        """One vLLM LoRA slot: A and B stacks for every LoRA-capable linear layer at max rank."""
+        h, q, kv, i = self.hidden, self.q_dim, self.kv_dim, self.intermediate
+        ins_outs = (h + q + 2 * kv) + (q + h) + (h + 2 * i) + (i + h)
+        return max_rank * self.layers * ins_outs * dtype_bytes
+
+    def activation_bytes_per_token(self, dtype_bytes: int) -> int:
+        """One layer's live activations per token (residual, q/k/v, gate/up/act, output)."""
+        return (2 * self.hidden + self.q_dim + 2 * self.kv_dim + 3 * self.intermediate) \
+            * dtype_bytes
+
+    @classmethod
+    def from_config(cls, name: str, cfg: dict[str, Any]) -> ModelShape:
+        """Read a Hugging Face ``config.json`` (nested ``text_config`` too).
+
+        Raises:
+            KeyError: a required field is missing.
+        """
+        c = cfg.get("text_config") or cfg
+        heads = int(c["num_attention_heads"])
+        hidden = int(c["hidden_size"])
+        return cls(
+            name=name, hidden=hidden, intermediate=int(c["intermediate_size"]),
+            layers=int(c["num_hidden_layers"]), heads=heads,
+            kv_heads=int(c.get("num_key_value_heads") or heads),
+            head_dim=int(c.get("head_dim") or hidden // heads), vocab=int(c["vocab_size"]),
+            tied=bool(c.get("tie_word_embeddings", cfg.get("tie_word_embeddings", False))),
+        )
+
+
+def _qwen3(name: str, hidden: int, inter: int, layers: int, heads: int, tied: bool) -> ModelShape:
+    return ModelShape(name, hidden, inter, layers, heads, 8, 128, 151936, tied)
+
+
+KNOWN_SHAPES: dict[str, ModelShape] = {
+    s.name: s for s in (
+        # From each model's config.json on the Hugging Face hub.
+        _qwen3("Qwen/Qwen3-0.6B", 1024, 3072, 28, 16, True),
+        _qwen3("Qwen/Qwen3-1.7B", 2048, 6144, 28, 16, True),
+        _qwen3("Qwen/Qwen3-4B", 2560, 9728, 36, 32, True),
+        _qwen3("Qwen/Qwen3-8B", 4096, 12288, 36, 32, False),
+        _qwen3("Qwen/Qwen3-14B", 5120, 17408, 40, 40, False),
+        ModelShape("HuggingFaceTB/SmolLM2-135M-Instruct", 576, 1536, 30, 9, 3, 64, 49152, True),
+    )
+}
+"""Shapes of models rtlopt suggests, for planning before they are downloaded."""
+
+
+def _config_json(resolved: ResolvedModel) -> Path | None:
+    path = Path(resolved.name_or_path).expanduser()
+    if path.is_dir():
+        return path / "config.json" if (path / "config.json").is_file() else None
+    snaps = _hf_cache_dir() / f"models--{resolved.name_or_path.replace('/', '--')}" / "snapshots"
+    if snaps.is_dir():
+        for snap in sorted(snaps.iterdir()):
+            if (snap / "config.json").is_file():
+                return snap / "config.json"
+    return None
+
+
+def model_shape(resolved: ResolvedModel) -> ModelShape | None:
+    """The shape of a resolved model: its local ``config.json``, else the built-in table.
+
+    The CPU smoke model (a GGUF file of SmolLM2-135M) maps to its table entry.
+    """
+    cfg = _config_json(resolved)
+    if cfg is not None and resolved.gguf_file is None:
+        try:
+            return ModelShape.from_config(resolved.label, json.loads(cfg.read_text()))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    if resolved.name_or_path in KNOWN_SHAPES:
+        return KNOWN_SHAPES[resolved.name_or_path]
+    if resolved.gguf_file is not None and "smollm2-135m" in resolved.gguf_file.lower():
+        return KNOWN_SHAPES["HuggingFaceTB/SmolLM2-135M-Instruct"]
+    return None
+
+
+@dataclass(frozen=True)
+class MemoryPart:
+    """One consumer of memory."""
+
+    name: str
+    bytes: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """What is in memory at the same time during one phase of a step."""
+
+    name: str
+    parts: tuple[MemoryPart, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(p.bytes for p in self.parts)
+
+
+@dataclass(frozen=True)
+class MemoryPlan:
+    """The memory estimate of one configuration on one device.
+
+    Attributes:
+        device: ``cuda`` or ``cpu``.
+        capacity: Bytes of the card (or of RAM on the CPU), None when unknown.
+        model: Model name.
+        params: Parameter count.
+        phases: Generation and update, each with its parts.
+        gpu_memory_utilization: The vLLM share to pass to ``LLM`` (vLLM backend only).
+        kv_tokens: Tokens vLLM's KV cache holds (vLLM backend only).
+        max_model_len: Longest sequence (prompt + answer) in tokens.
+        problems: What does not fit, each with the change that makes it fit. Empty: it fits.
+        notes: What fits but deserves a word (e.g. fewer sequences at once than rollouts).
+    """
+
+    device: str
+    capacity: int | None
+    model: str
+    params: int
+    phases: tuple[Phase, ...]
+    max_model_len: int
+    gpu_memory_utilization: float | None = None
+    kv_tokens: int | None = None
+    problems: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def fits(self) -> bool:
+        return not self.problems
+
+    @property
+    def peak(self) -> int:
+        return max(p.total for p in self.phases)
+
+
+def gib(n: float) -> str:
+    """Bytes as GiB with one decimal: ``16.4 GiB``."""
+    return f"{n / GiB:.1f} GiB"
+
+
+def margin_bytes(capacity: int) -> int:
+    """Memory left free for fragmentation and what the estimate misses: 1 GiB or 3 %."""
+    return max(GiB, int(0.03 * capacity))
+
+
+def _update_parts(shape: ModelShape, *, seq_len: int, completion: int, micro_batch: int,
+                  dtype_bytes: int, checkpointing: bool, ref_forward: bool) -> list[MemoryPart]:
+    """Activations of one micro-batch of the policy-gradient step (rtlopt.train._step).
+
+    With gradient checkpointing only each layer's input is kept, plus one layer recomputed in
+    the backward pass; without it every layer's activations are kept. The vocabulary head runs
+    on completion positions only (``logits_to_keep``): bf16 logits, their fp32 copy and the
+    fp32 gradient of the log-softmax; the reference forward adds its logits when the KL is
+    measured.
+    """
+    mb = max(1, micro_batch)
+    act = shape.activation_bytes_per_token(dtype_bytes)
+    if checkpointing:
+        kept = shape.layers * seq_len * shape.hidden * dtype_bytes * mb
+        layer = 2 * seq_len * act * mb
+        parts = [MemoryPart("update: layer inputs kept (checkpointing)", kept),
+                 MemoryPart("update: one layer recomputed + its gradients", layer)]
+    else:
+        parts = [MemoryPart("update: activations of every layer", shape.layers * seq_len * act
+                            * mb * 2)]
+    parts.append(MemoryPart("update: logits on completion tokens",
+                            completion * shape.vocab * (dtype_bytes + 8) * mb,
+                            f"{completion} tokens x {shape.vocab} vocabulary"))
+    if ref_forward:
+        parts.append(MemoryPart("update: reference-policy logits (KL)",
+                                completion * shape.vocab * (dtype_bytes + 4) * mb))
+    return parts
+
+
+def _trainer_resident(shape: ModelShape, *, lora: bool, lora_rank: int, dtype_bytes: int,
+                      cuda: bool) -> list[MemoryPart]:
+    w = shape.params * dtype_bytes
+    parts = [MemoryPart("trainer weights", w, f"{shape.params / 1e9:.2f} B params x "
+                        f"{dtype_bytes} bytes")]
+    if lora:
+        lp = shape.lora_params(lora_rank)
+        parts.append(MemoryPart("trainer LoRA params + grads + Adam (fp32)", 16 * lp,
+                                f"{lp / 1e6:.1f} M params x 16 bytes, rank {lora_rank}"))
+    else:
+        parts.append(MemoryPart("trainer gradients + Adam state", 3 * w,
+                                "full fine-tuning"))
+        parts.append(MemoryPart("frozen reference copy", w, "full fine-tuning"))
+    if cuda:
+        parts.append(MemoryPart("trainer CUDA context", TORCH_CONTEXT_BYTES))
+    return parts
+
+
+def plan_memory(shape: ModelShape, *, backend: str, device: str, capacity: int | None,
+                lora: bool = True, lora_rank: int = 16, max_prompt_tokens: int = 8192,
+                max_new_tokens: int = 2048, parents: int = 4, rollouts: int = 4,
+                micro_batch: int = 1,
+                ref_forward: bool = False, gradient_checkpointing: bool = True,
+                gpu_memory_utilization: float = 0.0, dtype_bytes: int | None = None,
+                ) -> MemoryPlan:
+    """Estimate the memory of a run; see the module docstring.
+
+    Args:
+        shape: The model.
+        backend: ``vllm`` (vLLM + trainer on one GPU) or ``transformers``.
+        device: ``cuda`` or ``cpu`` (the transformers backend only runs on the CPU here).
+        capacity: Card (or RAM) size in bytes; None: report the parts without a verdict.
+        lora: LoRA (True) or full fine-tuning.
+        lora_rank: LoRA rank.
+        max_prompt_tokens: Prompt budget; with ``max_new_tokens`` it sets ``max_model_len``.
+        max_new_tokens: Longest answer.
+        parents: Parent prompts per step.
+        rollouts: Rollouts per parent prompt.
+        micro_batch: Sequences per forward/backward pass.
+        ref_forward: Whether the update also runs the reference policy (KL penalty or the
+            adaptive controller).
+        gradient_checkpointing: Recompute activations (the trainer does on CUDA).
+        gpu_memory_utilization: vLLM share; 0 chooses the largest that leaves the trainer its
+            resident memory and the margin.
+        dtype_bytes: Bytes per weight; default 2 on CUDA (bf16), 4 on the CPU (fp32).
+    """
+    cuda = device == "cuda"
+    db = dtype_bytes or (2 if cuda else 4)
+    seq = max_prompt_tokens + max_new_tokens
+    problems: list[str] = []
+    notes: list[str] = []
+    resident = _trainer_resident(shape, lora=lora, lora_rank=lora_rank, dtype_bytes=db,
+                                 cuda=cuda)
+    res_total = sum(p.bytes for p in resident)
+    update = _update_parts(shape, seq_len=seq, completion=max_new_tokens,
+                           micro_batch=micro_batch, dtype_bytes=db,
+                           checkpointing=gradient_checkpointing and cuda,
+                           ref_forward=ref_forward)
+    margin = margin_bytes(capacity) if capacity else 0
+    share: float | None = None
+    kv_tokens: int | None = None
+
+    if backend == "vllm":
+        try:
+            max_rank = vllm_max_lora_rank(lora_rank)
+        except ValueError as exc:
+            problems.append(f"{exc}: set train.lora_r to 512 or less")
+            max_rank = VLLM_LORA_RANKS[-1]
+        runtime = (VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2))
+        fixed = [MemoryPart("vLLM weights (bf16)", shape.params * 2),
+                 MemoryPart("vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank),
+                            f"max_lora_rank {max_rank}"),
+                 MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime)]
+        fixed_total = sum(p.bytes for p in fixed)
+        per_seq = seq * shape.kv_bytes_per_token()
+        if capacity:
+            if gpu_memory_utilization > 0:
+                share = gpu_memory_utilization
+                if share * capacity + res_total + margin > capacity:
+                    most = (capacity - res_total - margin) / capacity
+                    problems.append(
+                        f"policy.gpu_memory_utilization = {share:.2f} leaves "
+                        f"{gib(capacity * (1 - share))} for the trainer, which needs "
+                        f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
+                        "(or 0 to choose)")
+            else:
+                share = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
+                share = min(share, VLLM_MAX_SHARE)
+            pool = int(max(share, 0.0) * capacity)
+            kv = pool - fixed_total
+            kv_tokens = max(kv, 0) // shape.kv_bytes_per_token()
+            if kv < per_seq:
+                problems.append(
+                    f"vLLM's share ({gib(pool)}) holds the weights and runtime "
+                    f"({gib(fixed_total)}) but not one {seq}-token sequence "
+                    f"({gib(per_seq)} of KV cache): use a smaller model or lower "
+                    "policy.max_prompt_tokens / policy.max_new_tokens")
+            elif kv < parents * rollouts * per_seq:
+                notes.append(
+                    f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
+                    f"{parents * rollouts} rollouts of a step run in waves (slower, still "
+                    "correct)")
+            kv_part = MemoryPart("vLLM KV cache", max(kv, 0),
+                                 f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024}"
+                                 " KiB/token")
+        else:
+            kv_part = MemoryPart("vLLM KV cache (one sequence)", per_seq,
+                                 f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB")
+        phases = (
+            Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
+            Phase("update (vLLM asleep, level 1)",
+                  tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)]
+                        + update)),
+        )
+    else:
+        rows = max(1, rollouts)
+        gen_kv = MemoryPart("generation KV cache (one prompt's rollouts)",
+                            seq * shape.kv_bytes_per_token(db) * rows,
+                            f"{rows} sequences x {seq} tokens")
+        phases = (Phase("generation", tuple(resident + [gen_kv])),
+                  Phase("update", tuple(resident + update)))
+
+    if capacity:
+        for ph in phases:
+            if ph.total + margin > capacity:
+                what = "card" if cuda else "RAM"
+                fix = ("lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
+                       "train.micro_batch = 1" + (" and train.gradient_checkpointing on"
+                                                  if cuda else "")
+                       if ph.name.startswith("update") else "use a smaller model")
+                problems.append(f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
+                                f"but the {what} has {gib(capacity)}: {fix}")
+    return MemoryPlan(device=device, capacity=capacity, model=shape.name,
+                      params=shape.params, phases=phases, max_model_len=seq,
+                      gpu_memory_utilization=share, kv_tokens=kv_tokens,
+                      problems=tuple(problems), notes=tuple(notes))
+
+
+def cpu_ram_bytes() -> int | None:
+    """Physical RAM, or None where the platform does not say."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def plan_for(policy: PolicyConfig, train: TrainConfig, *, backend: str, device: str,
+             capacity: int | None, shape: ModelShape, parents: int = 4,
+             rollouts: int = 4) -> MemoryPlan:
+    """:func:`plan_memory` with the settings of a configuration."""
+    return plan_memory(
+        shape, backend=backend, device=device, capacity=capacity, lora=train.lora,
+        lora_rank=train.lora_r, max_prompt_tokens=policy.max_prompt_tokens,
+        max_new_tokens=policy.max_new_tokens, parents=parents, rollouts=rollouts,
+        micro_batch=train.micro_batch,
+        ref_forward=train.kl_coef > 0 or train.delta == "adaptive",
+        gradient_checkpointing=train.gradient_checkpointing,
+        gpu_memory_utilization=policy.gpu_memory_utilization,
+        dtype_bytes={"float32": 4, "bfloat16": 2, "float16": 2}.get(policy.dtype),
+    )
+
+
+def cuda_card_bytes(index: int = 0) -> int | None:
+    """Total memory of CUDA device ``index`` as torch reports it, or None without a GPU."""
+    from rtlopt.policy._preflight import cuda_available
+
+    if not cuda_available():
+        return None
+    import torch
+
+    return int(torch.cuda.get_device_properties(index).total_memory)

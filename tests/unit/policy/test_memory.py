@@ -1,0 +1,116 @@
+"""The memory arithmetic behind the GPU preflight and `rtlopt doctor`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rtlopt.policy._memory import (
+    KNOWN_SHAPES,
+    GiB,
+    ModelShape,
+    model_shape,
+    plan_memory,
+    vllm_max_lora_rank,
+)
+from rtlopt.policy._preflight import ResolvedModel
+
+CARD_80 = int(79.2 * GiB)  # what torch reports for an 80 GB A100 / H100
+CARD_24 = int(22.5 * GiB)  # an L4 / A10G (a 4090 reports ~23.6)
+
+
+@pytest.mark.parametrize(("name", "billions"), [
+    ("Qwen/Qwen3-0.6B", 0.596), ("Qwen/Qwen3-1.7B", 1.721), ("Qwen/Qwen3-4B", 4.022),
+    ("Qwen/Qwen3-8B", 8.191), ("Qwen/Qwen3-14B", 14.77),
+    ("HuggingFaceTB/SmolLM2-135M-Instruct", 0.1345),
+])
+def test_parameter_counts_match_the_published_sizes(name: str, billions: float) -> None:
+    assert KNOWN_SHAPES[name].params / 1e9 == pytest.approx(billions, rel=0.01)
+
+
+@pytest.mark.parametrize("tied", [True, False])
+def test_parameter_count_equals_a_real_model(tied: bool) -> None:
+    pytest.importorskip("transformers")
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    cfg = {"hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 3,
+           "num_attention_heads": 8, "num_key_value_heads": 2, "vocab_size": 300,
+           "tie_word_embeddings": tied}
+    model = LlamaForCausalLM(LlamaConfig(**cfg))
+    assert ModelShape.from_config("t", cfg).params == sum(p.numel() for p in model.parameters())
+
+
+def test_kv_cache_and_lora_sizes() -> None:
+    s = KNOWN_SHAPES["Qwen/Qwen3-8B"]
+    assert s.kv_bytes_per_token() == 2 * 36 * 8 * 128 * 2  # 144 KiB
+    # LoRA on q, k, v, o at rank 16: 16 * 36 * ((4096+4096) + 2 (4096+1024) + (4096+4096)).
+    assert s.lora_params(16) == 16 * 36 * 26624
+
+
+@pytest.mark.parametrize(("rank", "allowed"), [(1, 1), (4, 8), (16, 16), (48, 64),
+                                               (257, 320), (400, 512)])
+def test_vllm_rank_rounding(rank: int, allowed: int) -> None:
+    assert vllm_max_lora_rank(rank) == allowed
+
+
+def test_vllm_rank_out_of_range() -> None:
+    for bad in (0, 513):
+        with pytest.raises(ValueError):
+            vllm_max_lora_rank(bad)
+
+
+
+def test_qwen3_8b_fits_an_80gb_card() -> None:
+    plan = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-8B"], backend="vllm", device="cuda",
+                       capacity=CARD_80, ref_forward=True)
+    assert plan.fits and plan.gpu_memory_utilization is not None
+    share = plan.gpu_memory_utilization
+    assert 0.6 < share < 0.9
+    gen, upd = plan.phases
+    assert gen.total <= CARD_80 and upd.total < gen.total
+    # vLLM's share plus the trainer's resident memory is the generation phase.
+    trainer = sum(p.bytes for p in gen.parts if p.name.startswith("trainer"))
+    assert gen.total == pytest.approx(trainer + share * CARD_80, rel=0.01)
+    assert plan.kv_tokens is not None and plan.kv_tokens > 30 * plan.max_model_len
+
+
+def test_qwen3_8b_does_not_fit_24gb_but_4b_does() -> None:
+    big = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-8B"], backend="vllm", device="cuda",
+                      capacity=CARD_24)
+    assert not big.fits and any("smaller model" in p for p in big.problems)
+    small = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-4B"], backend="vllm", device="cuda",
+                        capacity=CARD_24, ref_forward=True)
+    assert small.fits, small.problems
+    assert small.kv_tokens is not None and small.kv_tokens >= small.max_model_len
+    assert small.notes  # fewer full-length sequences at once than rollouts: said, not fatal
+
+
+def test_too_large_a_share_is_refused_with_the_largest_that_fits() -> None:
+    plan = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-8B"], backend="vllm", device="cuda",
+                       capacity=CARD_80, gpu_memory_utilization=0.9)
+    assert not plan.fits
+    assert "policy.gpu_memory_utilization = 0.90" in plan.problems[0]
+    assert "at most 0.7" in plan.problems[0]
+
+
+def test_long_answers_overflow_the_update_and_say_what_to_lower() -> None:
+    plan = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-4B"], backend="vllm", device="cuda",
+                       capacity=CARD_24, max_new_tokens=16384, max_prompt_tokens=4096)
+    assert not plan.fits
+    assert any(p.startswith("update") and "policy.max_new_tokens" in p for p in plan.problems)
+
+
+def test_model_shape_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = {"hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 3,
+           "num_attention_heads": 8, "vocab_size": 300}
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    local = model_shape(ResolvedModel(str(tmp_path), None, "mine"))
+    assert local is not None and local.kv_heads == 8 and local.head_dim == 8
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    hub = model_shape(ResolvedModel("Qwen/Qwen3-4B", None, "Qwen/Qwen3-4B"))
+    assert hub == KNOWN_SHAPES["Qwen/Qwen3-4B"]
+    gguf = model_shape(ResolvedModel("/x", "SmolLM2-135M-Instruct.Q4_1.gguf", "smol"))
+    assert gguf == KNOWN_SHAPES["HuggingFaceTB/SmolLM2-135M-Instruct"]
+    assert model_shape(ResolvedModel("org/unknown", None, "org/unknown")) is None
