@@ -390,6 +390,25 @@ def require_tool(name: str) -> ToolInfo:
     return ToolInfo(name, path, version)
 
 
+def require_tools(names: Sequence[str]) -> list[ToolInfo]:
+    """Locate every tool of ``names``; one error naming all the missing ones.
+
+    Raises:
+        ToolNotFound: with the install command.
+    """
+    found: list[ToolInfo] = []
+    missing: list[str] = []
+    for n in names:
+        try:
+            found.append(require_tool(n))
+        except ToolNotFound:
+            missing.append(n)
+    if missing:
+        raise ToolNotFound(f"required tool(s) not found on PATH: {', '.join(missing)}",
+                           hint=_INSTALL_HINT)
+    return found
+
+
 def tool_versions(names: Sequence[str] = ("iverilog", "yosys", "sta")) -> dict[str, str]:
     """Versions of the named tools ("missing" for absent ones), for result records."""
     out: dict[str, str] = {}

@@ -182,8 +182,9 @@ def tcl_word(text: str) -> str:
             out.append("\\" + ch)
         elif o <= 0xFFFF:
             out.append(f"\\u{o:04x}")
-        else:
-            out.append(f"\\U{o:08x}")
+        else:  # OpenSTA's Tcl 8.6 stores at most 3 UTF-8 bytes per character
+            raise UsageError(f"{text!r} holds a character OpenSTA's Tcl cannot represent",
+                             hint="rename it")
     return "".join(out)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from rtlopt.eda._run import run_tool
 from rtlopt.eda._script import script_path, sta_cell_name, tcl_word
-from rtlopt.errors import ToolFailed
+from rtlopt.errors import ToolFailed, UsageError
 
 __all__ = [
     "StaResult",
@@ -72,6 +72,10 @@ def candidate_tcl(netlist: Path, top: str, clocks: Sequence[str], period_ns: flo
     p = f"{period_ns:.6g}"
     if not re.fullmatch(r"[A-Za-z0-9_]+", token):
         raise ValueError(f"token {token!r} is not alphanumeric")
+    for c in clocks:
+        if re.search(r"[\[\]/\\]", c):  # OpenSTA 2.0.17 crashes on create_clock for these
+            raise UsageError(f"OpenSTA cannot time a clock port named {c!r}",
+                             hint="rename the port to a simple identifier")
     # Names and paths come from the user's repository: every one is a single escaped Tcl word
     # (no substitution can happen), and clock ports are found by exact name, not by a
     # get_ports pattern (where '*' and '[3]' have meanings).
@@ -186,7 +190,8 @@ def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], perio
     script = workdir / "sta.tcl"
     script.write_text(sta_script(liberty, netlist, top, clocks, period_ns, power=power))
     log_path = workdir / "sta.log"
-    run = run_tool([sta, "-no_init", "-no_splash", "-exit", str(script)], cwd=workdir,
+    # sta sources the -exit file through Tcl, where a space in its path breaks the name
+    run = run_tool([sta, "-no_init", "-no_splash", "-exit", script_path(script)], cwd=workdir,
                    log_path=log_path, timeout=timeout, memory_mb=memory_mb,
                    env={"HOME": str(workdir)})
     text = run.output()

@@ -310,7 +310,8 @@ class Evaluator:
     def _cache_store(self, h: str, res: EvalResult) -> None:
         if self._cache_dir is None:
             return
-        tmp = self._cache_dir / f".{h}.{threading.get_ident()}.tmp"
+        # unique across processes too (thread idents repeat between processes)
+        tmp = self._cache_dir / f".{h}.{os.getpid()}.{threading.get_ident()}.tmp"
         try:
             tmp.write_text(json.dumps(res.to_json(), default=str))
             os.replace(tmp, self._cache_dir / f"{h}.json")

@@ -358,7 +358,9 @@ def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
     tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
     model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
     if cache is not None:
-        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        # Write-once and shared between processes: a private folder renamed into place; when
+        # another process got there first the rename fails and its copy is kept.
+        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
             # Once dequantized the weights are plain tensors: drop the GGUF quantizer marker so
             # that transformers agrees to serialize them.
@@ -370,5 +372,6 @@ def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
             os.replace(tmp, cache)
         except (OSError, ValueError) as exc:
             log.debug("could not cache the dequantized model: %s", exc)
+        finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return model, tok
