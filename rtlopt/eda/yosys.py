@@ -134,18 +134,22 @@ def parse_stat(text: str, top: str) -> tuple[float, int]:
     for m in _AREA_RE.finditer(text):
         if m.group(1) == top:
             area = float(m.group(2))
-    if area is None:
-        raise ValueError(f"no 'Chip area for module {top}' line in the stat report")
     cells = 0
+    found = False
     # the count of the top module's section (sections start with "=== name ===")
     sections = list(_MODULE_RE.finditer(text))
     for i, sm in enumerate(sections):
         if sm.group(1).lstrip("\\") != top:
             continue
+        found = True
         end = sections[i + 1].start() if i + 1 < len(sections) else len(text)
         cm = _CELLS_RE.search(text, sm.end(), end)
         if cm:
             cells = int(cm.group(1) or cm.group(2))
+    if area is None:
+        if found and cells == 0:  # pure wiring: Yosys prints no area line for zero cells
+            return 0.0, 0
+        raise ValueError(f"no 'Chip area for module {top}' line in the stat report")
     return area, cells
 
 

@@ -21,13 +21,17 @@ from rtlopt.frontend._text import ModuleSpan, find_span, module_spans
 from rtlopt.frontend.model import Design, Module
 from rtlopt.writeback._merge import compile_gate, place_candidate, same_module_text
 
-__all__ = ["BranchResult", "assert_clean", "write_branch"]
+__all__ = ["BranchResult", "PushFailed", "assert_clean", "write_branch"]
 
 log = logging.getLogger(__name__)
 
 # Never run the user's hooks from inside our temporary worktree: a post-checkout or pre-commit
 # hook could rewrite files or block the commit for reasons unrelated to the change.
 _NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
+
+
+class PushFailed(RepoError):
+    """The branch was written but could not be pushed (it exists locally)."""
 
 
 @dataclass(frozen=True)
@@ -270,8 +274,8 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
         try:
             _git(top, "push", "--quiet", push, f"refs/heads/{branch}:refs/heads/{branch}")
         except git.GitCommandError as exc:
-            raise RepoError(f"push to '{push}' failed: {_first_line(exc)}", path=top,
-                            hint=f"the branch {branch} exists locally; push it by hand") from None
+            raise PushFailed(f"push to '{push}' failed: {_first_line(exc)}", path=top,
+                             hint=f"the branch {branch} exists locally; push it by hand") from None
         pushed = push
     return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=pushed)
 

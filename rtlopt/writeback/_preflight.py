@@ -9,6 +9,7 @@ from rtlopt.config import Config
 from rtlopt.errors import RepoError, RtloptError
 from rtlopt.frontend.model import Design
 from rtlopt.writeback._branch import (
+    PushFailed,
     _check_branch_name,
     _head_commit,
     _open_repo,
@@ -96,6 +97,8 @@ def results_kept(exc: RtloptError, run_dir: Path) -> RtloptError:
     For failures after the rollouts (writing the branch): the run directory holds every result,
     and ``rtlopt optimize --resume`` on a finished run only writes the report and the branch.
     """
+    if isinstance(exc, PushFailed):  # the branch exists: a rerun would find it taken
+        return exc
     note = f"results kept; rerun with --resume {run_dir}"
     exc.hint = f"{exc.hint}; {note}" if exc.hint else note
     exc.args = (exc.one_line(),)

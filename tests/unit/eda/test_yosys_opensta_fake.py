@@ -199,3 +199,11 @@ def test_parse_stat_newer_yosys_format() -> None:
             "      233 1.39E+03 cells\n        2   17.517   sky130_fd_sc_hd__a2111oi_0\n"
             "   Chip area for module '\\top': 1391.334400\n")
     assert parse_stat(text, "top") == (1391.3344, 233)
+
+
+def test_parse_stat_zero_cells_is_zero_area() -> None:
+    """Pure wiring: Yosys prints no area line for a module without cells."""
+    text = "=== top ===\n\n   Number of wires:                  8\n   Number of cells:  0\n"
+    assert parse_stat(text, "top") == (0.0, 0)
+    with pytest.raises(ValueError):
+        parse_stat(text.replace("cells:  0", "cells:  3"), "top")
