@@ -64,12 +64,13 @@ class ToolRun:
 
 # ---------------------------------------------------------------------------------- lifecycle
 
-_groups_lock = threading.Lock()
+# Re-entrant: the signal handler runs on the main thread, possibly while it holds these.
+_groups_lock = threading.RLock()
 _groups: set[int] = set()
 _stopping = threading.Event()
 _cleanups: dict[int, Callable[[], None]] = {}
 _cleanup_ids = itertools.count(1)
-_cleanups_lock = threading.Lock()
+_cleanups_lock = threading.RLock()
 _installed = False
 
 #: Seconds the process may take to unwind after a signal before the watchdog ends it.
@@ -181,7 +182,7 @@ def scratch_dir(path: Path | None, prefix: str, *, keep: bool = False) -> Iterat
     except Exception as exc:
         if not isinstance(exc, UsageError):  # a tool or internal error: keep the logs it names
             unregister_cleanup(handle)
-            log.warning("scratch folder kept for inspection: %s", d)
+            log.info("scratch folder kept for inspection: %s", d)
         raise
     finally:
         with _cleanups_lock:
