@@ -90,3 +90,20 @@ class ToolFailed(InfrastructureError):
 
 class EvaluationTimeout(InfrastructureError):
     """A tool ran past its time limit."""
+
+
+class Terminated(BaseException):  # noqa: N818 - like KeyboardInterrupt, not an error
+    """The process received SIGTERM or SIGHUP: unwind (``finally`` blocks run), then exit.
+
+    A ``BaseException`` like ``KeyboardInterrupt`` so that ``except Exception`` handlers do not
+    swallow it. The command line exits with ``128 + signum``.
+    """
+
+    def __init__(self, signum: int, name: str = "") -> None:
+        self.signum = signum
+        self.name = name or f"signal {signum}"
+        super().__init__(f"terminated by {self.name}")
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum

@@ -60,12 +60,17 @@ def cli(verbose: int) -> None:
     """rtlopt: make a Verilog/SystemVerilog module smaller, faster and cooler, provably unchanged.
 
     Exit codes: 0 success, 1 rejected / no improvement / check failed, 2 usage or input error,
-    3 internal or tool error, 130 interrupted.
+    3 internal or tool error, 130 interrupted (Ctrl-C), 128+N stopped by signal N (143 for
+    SIGTERM).
     """
     setup_logging(verbose)
 
 
 def main() -> None:
+    from rtlopt.eda._run import install_signal_handlers
+
+    # tools run in their own sessions: a signal to rtlopt must end them (and clean scratch)
+    install_signal_handlers()
     cli(prog_name="rtlopt")
 
 

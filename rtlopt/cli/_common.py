@@ -13,9 +13,10 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from rtlopt.config import ResolvedConfig, load_config
-from rtlopt.errors import RtloptError, UsageError
+from rtlopt.errors import RtloptError, Terminated, UsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,13 +39,17 @@ def handle_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except RtloptError as exc:
-            err_console.print(f"[bold red]error:[/] {exc.one_line()}", soft_wrap=True)
+            # escaped: a path or name such as "rtl[3]" is text, not rich markup
+            err_console.print(f"[bold red]error:[/] {escape(exc.one_line())}", soft_wrap=True)
             sys.exit(
                 exc.exit_code if exc.exit_code in (EXIT_USAGE, EXIT_INTERNAL) else EXIT_INTERNAL
             )
         except KeyboardInterrupt:
             err_console.print("interrupted")
             sys.exit(EXIT_INTERRUPT)
+        except Terminated as exc:
+            err_console.print(f"stopped by {exc.name}")
+            sys.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
         except Exception as exc:  # noqa: BLE001 - top-level handler
@@ -56,7 +61,8 @@ def handle_errors(fn: F) -> F:
             except OSError:
                 where = ""
             err_console.print(
-                f"[bold red]internal error:[/] {type(exc).__name__}: {exc}{where}", soft_wrap=True
+                f"[bold red]internal error:[/] {escape(f'{type(exc).__name__}: {exc}{where}')}",
+                soft_wrap=True,
             )
             sys.exit(EXIT_INTERNAL)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from rtlopt.cli._common import (
@@ -57,7 +58,8 @@ from rtlopt.cli._common import (
     "--workdir",
     type=click.Path(path_type=Path),
     default=None,
-    help="Keep scratch files here (default: a temp folder).",
+    help="Keep scratch files here (default: a temp folder removed at exit, unless "
+    "eval.keep_scratch is set).",
 )
 @click.option(
     "--json", "as_json", is_flag=True, default=False, help="Print JSON instead of a table."
@@ -88,7 +90,8 @@ def evaluate(
     reference and the candidate side by side. Exit 0 when the candidate is accepted, 1 when it is
     rejected, 2 on bad input.
     """
-    from rtlopt.evaluate import Evaluator, make_workdir
+    from rtlopt.eda._run import scratch_dir
+    from rtlopt.evaluate import Evaluator
 
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {
@@ -104,8 +107,11 @@ def evaluate(
     design = load_target(target, module, rc, include_dirs, defines)
     pdk_info = load_pdk(rc, liberty)
     text = cand_path.read_text(errors="replace")
-    wd = workdir.resolve() if workdir else make_workdir()
-    with Evaluator(design, rc.config, wd, pdk_info) as ev:
+    keep = workdir is not None or rc.config.eval.keep_scratch
+    with (
+        scratch_dir(workdir.resolve() if workdir else None, "rtlopt-eval-", keep=keep) as wd,
+        Evaluator(design, rc.config, wd, pdk_info) as ev,
+    ):
         if not as_json:
             with console.status("measuring the reference ..."):
                 ref = ev.reference()
@@ -121,15 +127,15 @@ def evaluate(
             "candidate": res.to_json(),
             "metric": kind,
             "accepted": res.accepted,
-            "workdir": str(wd),
+            "workdir": str(wd) if keep else None,
         }
         sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
     else:
-        _print_table(design.target.name, ref, res, kind, wd)
+        _print_table(design.target.name, ref, res, kind, wd if keep else None)
     sys.exit(EXIT_OK if res.accepted else EXIT_REJECTED)
 
 
-def _print_table(name: str, ref: Any, res: Any, kind: str, wd: Path) -> None:
+def _print_table(name: str, ref: Any, res: Any, kind: str, wd: Path | None) -> None:
     t = Table(title=f"{name}: reference vs candidate", title_justify="left")
     t.add_column("")
     t.add_column("reference", justify="right")
@@ -154,8 +160,10 @@ def _print_table(name: str, ref: Any, res: Any, kind: str, wd: Path) -> None:
     )
     console.print(f"simulation: {vectors}")
     console.print(
-        f"formal: {verdict}{method}"
-        + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
+        escape(
+            f"formal: {verdict}{method}"
+            + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
+        )
     )
     console.print(f"metric: {kind}")
     if res.accepted:
@@ -169,6 +177,8 @@ def _print_table(name: str, ref: Any, res: Any, kind: str, wd: Path) -> None:
         )
     else:
         console.print(
-            f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): {res.reason}"
+            f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): "
+            + escape(res.reason)
         )
-    console.print(f"[dim]scratch: {wd}[/]")
+    if wd is not None:
+        console.print(f"[dim]scratch: {escape(str(wd))}[/]")

@@ -163,11 +163,11 @@ def optimize(
     run_id = run_info.get("run_id") or new_run_id(design.target.name)
     branch = f"{cfg.writeback.branch_prefix}/{design.target.name}/{run_id}"
     do_branch = not no_branch
-    git_ok = False
-    if do_branch:
-        from rtlopt.writeback import preflight_branch
+    from rtlopt.writeback import preflight_optimize
 
-        git_ok = preflight_branch(design.root, design.target.file, design.target.name, branch)
+    # tools, branch name, git identity: checked now rather than after the whole run
+    preflight_optimize(design, cfg, branch if do_branch else None)
+    git_ok = do_branch
     spec_text = load_spec(cfg.project.spec, design.target.header_comment)
     if resume is not None:
         rdir = resume

@@ -29,7 +29,8 @@ import uuid
 from pathlib import Path
 from typing import IO
 
-from rtlopt.eda._run import _limits
+from rtlopt.eda._run import _limits, check_not_stopping, track_group, untrack_group
+from rtlopt.eda._script import script_path, tcl_word
 from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ class StaWorker:
         env = dict(os.environ)
         env["HOME"] = str(self._home)  # keep its command history out of the user's home
         memory_mb = self.memory_mb
+        check_not_stopping("OpenSTA")
         try:
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -89,18 +91,21 @@ class StaWorker:
         except FileNotFoundError:
             raise ToolNotFound(f"'{self.sta}' is not installed or not on PATH",
                                hint="install it with: sudo apt-get install opensta") from None
+        if not track_group(self._proc.pid):
+            self.close()
+            raise ToolFailed("OpenSTA stopped: rtlopt is stopping")
         self._buf = b""
         self.starts += 1
         self.jobs = 0
         token = uuid.uuid4().hex
         start_tcl = self._home / "start.tcl"
         start_tcl.write_text(
-            f'if {{[catch {{read_liberty {{{self.liberty}}}}} e]}} '
+            f'if {{[catch {{read_liberty {tcl_word(script_path(self.liberty))}}} e]}} '
             f'{{puts "RTLOPT_ERROR [string map {{"\\n" " "}} $e]"}}\n'
             f'puts "RTLOPT_DONE {token}"\n')
         # sourced from a file: the interactive shell echoes commands, and an echoed token
         # would look like the job's end
-        self._send(f"source {{{start_tcl}}}\n")
+        self._send(f"source {tcl_word(script_path(start_tcl))}\n")
         self._start_token = token
         if wait:
             self._finish_start()
@@ -133,6 +138,7 @@ class StaWorker:
                 except ProcessLookupError:
                     pass
                 proc.wait()
+            untrack_group(proc.pid)
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
                     try:
@@ -225,7 +231,7 @@ class StaWorker:
             self._start()
         self._finish_start()
         self.jobs += 1
-        self._send(f"source {{{script}}}\n")
+        self._send(f"source {tcl_word(script_path(script))}\n")
         return self._receive(token, timeout or self.timeout)
 
     def recycle(self) -> None:

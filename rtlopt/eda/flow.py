@@ -201,7 +201,17 @@ class PpaFlow:
                 versions["pyosys"] = version("pyosys")
             except Exception:  # metadata missing: report it rather than fail
                 versions["pyosys"] = "unknown"
-        placeholder = Path("<netlist.v>")
+        # scripts rendered with safe stand-ins, then shown with readable placeholders
+        marks = {"/RTLOPT_SOURCES.v": "<sources>", "/RTLOPT_NETLIST.v": "<netlist.v>",
+                 "/RTLOPT_STAT.txt": "<stat.txt>", "RTLOPT_TOP": "<top>",
+                 "RTLOPT_CLOCK": "<clock>"}
+
+        def shown(text: str) -> str:
+            for k, v in marks.items():
+                text = text.replace(k, v)
+            return text
+
+        netlist = Path("/RTLOPT_NETLIST.v")
         return {
             "engine": self.engine,
             "tool_versions": versions,
@@ -216,11 +226,12 @@ class PpaFlow:
             "tie_cells": {"hi": list(self.pdk.tie_hi or ()), "lo": list(self.pdk.tie_lo or ())},
             "persistent": self.cfg.persistent,
             "trimmed_liberties": self.libs != SynthLibraries.single(self.pdk.liberty_plain),
-            "synth_script": synth_script([Path("<sources>")], "<top>", self.libs, placeholder,
-                                         Path("<stat.txt>"), tie_hi=self.pdk.tie_hi,
-                                         tie_lo=self.pdk.tie_lo),
-            "sta_script": sta_script(self.pdk.liberty_plain, placeholder, "<top>", ["<clock>"],
-                                     self.period_ns, power=self.cfg.power),
+            "synth_script": shown(synth_script([Path("/RTLOPT_SOURCES.v")], "RTLOPT_TOP",
+                                               self.libs, netlist, Path("/RTLOPT_STAT.txt"),
+                                               tie_hi=self.pdk.tie_hi, tie_lo=self.pdk.tie_lo)),
+            "sta_script": shown(sta_script(self.pdk.liberty_plain, netlist, "RTLOPT_TOP",
+                                           ["RTLOPT_CLOCK"], self.period_ns,
+                                           power=self.cfg.power)),
             "delay_definition": "worst data arrival time over all timed endpoints (ps)",
         }
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from rtlopt.config import RewardConfig
 from rtlopt.eda._run import require_tool, run_tool
-from rtlopt.errors import EvaluationTimeout
+from rtlopt.eda._script import argv_path
+from rtlopt.errors import EvaluationTimeout, UsageError
 from rtlopt.evaluate.result import SimResult
 from rtlopt.harness import SimReport, parse_sim_report
 
@@ -110,14 +111,19 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
     log_path = workdir / (log_name or f"{out.stem}.compile.log")
     if out.exists():
         out.unlink()
-    argv: list[str] = ["iverilog", "-g2012", "-o", str(out)]
+    # no shell is involved, but iverilog copies paths and defines into line-based command
+    # files: a line break would start a new directive there
+    argv: list[str] = ["iverilog", "-g2012", "-o", argv_path(out)]
     if top:
         argv += ["-s", top]
     for inc in include_dirs:
-        argv += ["-I", str(inc)]
+        argv += ["-I", argv_path(inc)]
     for k, v in (defines or {}).items():
+        if "\n" in k + v or "\r" in k + v:
+            raise UsageError(f"define {k!r} holds a line break",
+                             hint="write it on one line in -D / project.defines")
         argv.append(f"-D{k}={v}" if v != "" else f"-D{k}")
-    argv += [str(f) for f in files]
+    argv += [argv_path(f) for f in files]
     run = run_tool(argv, cwd=workdir, log_path=log_path, timeout=timeout, memory_mb=memory_mb)
     text = run.output()
     n, port, lines = count_errors(text)
@@ -160,7 +166,7 @@ def run_simulation(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: 
     require_tool("vvp")
     log_path = workdir / log_name
     start = time.monotonic()
-    run = run_tool(["vvp", "-n", str(vvp_file)], cwd=workdir, log_path=log_path,
+    run = run_tool(["vvp", "-n", argv_path(vvp_file)], cwd=workdir, log_path=log_path,
                    timeout=timeout, memory_mb=memory_mb, raise_on_timeout=False)
     if run.timed_out:
         raise SimulationTimeout(f"simulation timed out after {timeout:g}s", timeout_s=timeout,

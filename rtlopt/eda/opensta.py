@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.eda._run import run_tool
-from rtlopt.errors import ToolFailed
+from rtlopt.eda._script import script_path, sta_cell_name, tcl_word
+from rtlopt.errors import ToolFailed, UsageError
 
 __all__ = [
     "StaResult",
@@ -58,7 +59,7 @@ class StaResult:
 
 
 def _tcl_list(items: Sequence[str]) -> str:
-    return "{" + " ".join("{" + i + "}" for i in items) + "}"
+    return "[list " + " ".join(tcl_word(i) for i in items) + "]" if items else "{}"
 
 
 def candidate_tcl(netlist: Path, top: str, clocks: Sequence[str], period_ns: float, *,
@@ -69,16 +70,28 @@ def candidate_tcl(netlist: Path, top: str, clocks: Sequence[str], period_ns: flo
     an error prints ``RTLOPT_ERROR <message>`` instead of the numbers.
     """
     p = f"{period_ns:.6g}"
+    if not re.fullmatch(r"[A-Za-z0-9_]+", token):
+        raise ValueError(f"token {token!r} is not alphanumeric")
+    for c in clocks:
+        if re.search(r"[\[\]/\\]", c):  # OpenSTA 2.0.17 crashes on create_clock for these
+            raise UsageError(f"OpenSTA cannot time a clock port named {c!r}",
+                             hint="rename the port to a simple identifier")
+    # Names and paths come from the user's repository: every one is a single escaped Tcl word
+    # (no substitution can happen), and clock ports are found by exact name, not by a
+    # get_ports pattern (where '*' and '[3]' have meanings).
     return f"""\
 set rtlopt_status [catch {{
-  read_verilog {{{netlist}}}
-  link_design {{{top}}}
+  read_verilog {tcl_word(script_path(netlist))}
+  link_design {tcl_word(sta_cell_name(top))}
   set rtlopt_clks {{}}
-  foreach rtlopt_c {_tcl_list(list(clocks))} {{
-    set rtlopt_port [get_ports -quiet $rtlopt_c]
-    if {{[llength $rtlopt_port] > 0}} {{
-      create_clock -name $rtlopt_c -period {p} $rtlopt_port
-      lappend rtlopt_clks $rtlopt_c
+  set rtlopt_clock_names {_tcl_list(list(clocks))}
+  foreach rtlopt_c $rtlopt_clock_names {{
+    foreach rtlopt_port [all_inputs] {{
+      if {{[get_full_name $rtlopt_port] eq $rtlopt_c}} {{
+        create_clock -name $rtlopt_c -period {p} $rtlopt_port
+        lappend rtlopt_clks $rtlopt_c
+        break
+      }}
     }}
   }}
   if {{[llength $rtlopt_clks] == 0}} {{
@@ -94,7 +107,7 @@ set rtlopt_status [catch {{
   }}
   if {{[llength $rtlopt_ins] > 0}} {{ set_input_delay 0 -clock $rtlopt_ref $rtlopt_ins }}
   if {{[llength [all_outputs]] > 0}} {{ set_output_delay 0 -clock $rtlopt_ref [all_outputs] }}
-  puts "RTLOPT_CLOCKS $rtlopt_clks"
+  puts "RTLOPT_CLOCKS [join $rtlopt_clks {{ }}]"
   puts "RTLOPT_REGISTERS [llength [all_registers]]"
   set rtlopt_worst 0.0
   set rtlopt_n 0
@@ -125,7 +138,7 @@ puts "RTLOPT_DONE {token}"
 def sta_script(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float,
                *, power: bool) -> str:
     """A standalone OpenSTA script: read the liberty, then time one netlist."""
-    return (f"read_liberty {{{liberty}}}\n"
+    return (f"read_liberty {tcl_word(script_path(liberty))}\n"
             + candidate_tcl(netlist, top, clocks, period_ns, power=power, token="oneshot")
             + "exit\n")
 
@@ -177,7 +190,8 @@ def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], perio
     script = workdir / "sta.tcl"
     script.write_text(sta_script(liberty, netlist, top, clocks, period_ns, power=power))
     log_path = workdir / "sta.log"
-    run = run_tool([sta, "-no_init", "-no_splash", "-exit", str(script)], cwd=workdir,
+    # sta sources the -exit file through Tcl, where a space in its path breaks the name
+    run = run_tool([sta, "-no_init", "-no_splash", "-exit", script_path(script)], cwd=workdir,
                    log_path=log_path, timeout=timeout, memory_mb=memory_mb,
                    env={"HOME": str(workdir)})
     text = run.output()

@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._run import run_tool
-from rtlopt.errors import ToolFailed
+from rtlopt.eda._run import run_tool, tool_versions
+from rtlopt.eda._script import original_path, script_path, yosys_id, yosys_read_lines
+from rtlopt.errors import DesignError, RtloptError, ToolFailed
 
 __all__ = [
     "SynthLibraries",
@@ -82,11 +83,8 @@ class SynthResult:
 
 
 def _q(path: Path | str) -> str:
-    """A path as a Yosys script word (Yosys 0.23 takes quotes literally in some passes)."""
-    text = str(path)
-    if any(c.isspace() or c in "\"'#;" for c in text):
-        raise ValueError(f"path not usable in a Yosys script (whitespace or quote): {text!r}")
-    return text
+    """A path as a Yosys script word (see :func:`rtlopt.eda._script.script_path`)."""
+    return script_path(path)
 
 
 def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist: Path,
@@ -107,14 +105,11 @@ def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist:
         tie_hi: (cell, pin) for constant 1; with ``tie_lo`` enables constant mapping.
         tie_lo: (cell, pin) for constant 0.
     """
-    opts = ["-sv"]
-    opts += [f"-I{_q(d)}" for d in include_dirs]
-    for k, v in (defines or {}).items():
-        opts.append(f"-D{k}={v}" if v != "" else f"-D{k}")
-    lines = [f"read_verilog {' '.join(opts)} {' '.join(_q(f) for f in files)}",
-             f"hierarchy -check -top {top}",
+    top_id = yosys_id(top)
+    lines = [*yosys_read_lines(files, include_dirs, defines or {}),
+             f"hierarchy -check -top {top_id}",
              "flatten",
-             f"synth -top {top}",
+             f"synth -top {top_id}",
              f"dfflibmap -liberty {_q(libs.dff)}",
              f"abc -liberty {_q(libs.abc)}",
              "opt_clean -purge"]
@@ -122,8 +117,8 @@ def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist:
         lines += ["setundef -zero",
                   "splitnets -ports",
                   "opt_clean -purge",
-                  f"hilomap -singleton -hicell {tie_hi[0]} {tie_hi[1]} "
-                  f"-locell {tie_lo[0]} {tie_lo[1]}"]
+                  f"hilomap -singleton -hicell {yosys_id(tie_hi[0])} {yosys_id(tie_hi[1])} "
+                  f"-locell {yosys_id(tie_lo[0])} {yosys_id(tie_lo[1])}"]
     lines += [f"tee -q -o {_q(stat_file)} stat -liberty {_q(libs.area)}",
               f"write_verilog -noattr -noexpr -simple-lhs {_q(netlist)}"]
     return "\n".join(lines) + "\n"
@@ -139,18 +134,22 @@ def parse_stat(text: str, top: str) -> tuple[float, int]:
     for m in _AREA_RE.finditer(text):
         if m.group(1) == top:
             area = float(m.group(2))
-    if area is None:
-        raise ValueError(f"no 'Chip area for module {top}' line in the stat report")
     cells = 0
+    found = False
     # the count of the top module's section (sections start with "=== name ===")
     sections = list(_MODULE_RE.finditer(text))
     for i, sm in enumerate(sections):
         if sm.group(1).lstrip("\\") != top:
             continue
+        found = True
         end = sections[i + 1].start() if i + 1 < len(sections) else len(text)
         cm = _CELLS_RE.search(text, sm.end(), end)
         if cm:
             cells = int(cm.group(1) or cm.group(2))
+    if area is None:
+        if found and cells == 0:  # pure wiring: Yosys prints no area line for zero cells
+            return 0.0, 0
+        raise ValueError(f"no 'Chip area for module {top}' line in the stat report")
     return area, cells
 
 
@@ -201,6 +200,35 @@ def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibrar
                          command=list(run.argv), returncode=run.returncode, log_path=log_path,
                          stderr_tail=run.tail())
     return _collect(workdir, top, netlist, stat_file, log_path, run.duration_s, "yosys synthesis")
+
+
+_LOCATED_ERROR = re.compile(r"^(?:(?P<file>[^\n]+?):(?P<line>\d+): )?ERROR: (?P<msg>.*)$", re.M)
+
+
+def reference_error(exc: ToolFailed) -> RtloptError:
+    """The error to report when Yosys fails on the user's own design (not a candidate).
+
+    A Yosys ``ERROR:`` message (a construct Yosys 0.23 cannot read, a missing module) is an
+    input problem: a :class:`~rtlopt.errors.DesignError` naming the file and line Yosys gives,
+    exit 2. Anything else (a crash without a message) stays the infrastructure error it is.
+    """
+    text = ""
+    if exc.log_path is not None:
+        try:
+            text = exc.log_path.read_text(errors="replace")
+        except OSError:
+            text = ""
+    m = _LOCATED_ERROR.search(text or exc.stderr_tail or exc.message)
+    if m is None:
+        return exc
+    msg = original_path(m.group("msg").strip())
+    path = original_path(m.group("file")) if m.group("file") else None
+    line = int(m.group("line")) if m.group("line") else None
+    version = tool_versions(("yosys",))["yosys"]
+    return DesignError(f"Yosys {version} cannot synthesize the original design: {msg}",
+                       path=path, line=line,
+                       hint="rewrite the construct Yosys rejects, or pick another module")
+
 
 
 def pyosys_available() -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 
 from rtlopt.config import Config, to_dict
 from rtlopt.eda._run import tool_versions
-from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError
+from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
 from rtlopt.evaluate._sources import library_files, source_hash
 from rtlopt.evaluate.result import (
     PPA,
@@ -206,7 +206,12 @@ class Evaluator:
         ppa: PPA | None = None
         logs: dict[str, str] = {}
         if self._flow() is not None:
-            meas = self._measure(list(self.design.closure), d)
+            from rtlopt.eda.yosys import reference_error
+
+            try:
+                meas = self._measure(list(self.design.closure), d)
+            except ToolFailed as exc:  # the user's own design: an input error when Yosys says so
+                raise reference_error(exc) from exc
             ppa, logs = meas.ppa, dict(meas.logs)
         self._reference = EvalResult(
             status=Status.OK,
@@ -305,7 +310,8 @@ class Evaluator:
     def _cache_store(self, h: str, res: EvalResult) -> None:
         if self._cache_dir is None:
             return
-        tmp = self._cache_dir / f".{h}.{threading.get_ident()}.tmp"
+        # unique across processes too (thread idents repeat between processes)
+        tmp = self._cache_dir / f".{h}.{os.getpid()}.{threading.get_ident()}.tmp"
         try:
             tmp.write_text(json.dumps(res.to_json(), default=str))
             os.replace(tmp, self._cache_dir / f"{h}.json")

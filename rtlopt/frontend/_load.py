@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -29,6 +30,8 @@ FRONTENDS: Registry[Frontend] = Registry(
 )
 
 _EXCLUDE_HINT = "fix the file or exclude it with project.exclude"
+# the names rtlopt passes to its tools and generated Verilog (see _check_names)
+_SIMPLE_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 
 
 def get_frontend(name: str) -> Frontend:
@@ -110,6 +113,30 @@ def _pick_target(target_file: Path, module: str | None, here: list[Module],
                       path=target_file, hint="pass --module NAME")
 
 
+def _check_names(top: Module, closure: Sequence[Module]) -> None:
+    """Refuse module and port names the tools cannot be given safely.
+
+    The target's ports and every module name of its closure go into generated Verilog
+    (testbench, renamed reference) and into Yosys and OpenSTA scripts. An escaped identifier
+    whose text is a plain identifier (``\\abc``) is the same name and is fine; others (with
+    ``[``, ``;``, quotes, ``$`` first, ...) are refused here, once, rather than quoted
+    differently by every generator.
+
+    Raises:
+        DesignError: naming the file, the line and the name.
+    """
+    hint = "rename it to a simple identifier (letters, digits, _ and $, not starting with $)"
+    for m in closure:
+        if not _SIMPLE_IDENTIFIER.fullmatch(m.name):
+            raise DesignError(f"module name '{m.name}' is an escaped identifier rtlopt does not "
+                              "support", path=m.file, line=m.line, hint=hint)
+    for p in top.ports:
+        if not _SIMPLE_IDENTIFIER.fullmatch(p.name):
+            raise DesignError(f"port name '{p.name}' of module '{top.name}' is an escaped "
+                              "identifier rtlopt does not support", path=top.file,
+                              line=top.line, hint=hint)
+
+
 def load_design(target: Path, module: str | None, project: ProjectConfig, *,
                 include_dirs: Sequence[Path] = (),
                 defines: Mapping[str, str] | None = None) -> Design:
@@ -160,8 +187,20 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
 
     order: list[str] = []
     seen: set[str] = set()
+    stack: list[str] = []  # the instantiation path being visited
 
     def visit(name: str, parent: Module) -> None:
+        if name in stack:
+            ring = stack[stack.index(name):]
+            # A recursion can only end through a parameter (a generate-if base case); without
+            # one it never does, and Yosys 0.23 crashes on it.
+            if not all(any(not p.local for p in modules[n].parameters) for n in ring):
+                cycle = " -> ".join([*ring, name])
+                raise DesignError(f"module '{parent.name}' instantiates itself ({cycle}) and "
+                                  "has no parameter that could end the recursion",
+                                  path=parent.file, line=parent.line,
+                                  hint="remove the recursive instance")
+            return
         if name in seen:
             return
         seen.add(name)
@@ -172,11 +211,14 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
             raise DesignError(f"module '{name}' instantiated in {parent.name} is not defined "
                               f"in the repository", path=parent.file, line=parent.line,
                               hint="add its file to project.filelists or the repository")
+        stack.append(name)
         for sub in mod.instances:
             visit(sub, mod)
+        stack.pop()
         order.append(name)
 
     visit(top.name, top)
+    _check_names(top, [modules[n] for n in order])
     submodules = tuple(n for n in order if n != top.name)
     closure_files = [modules[n].file for n in order]
     closure = tuple(dict.fromkeys([f for f in closure_files if f != target] + [target]))

@@ -170,6 +170,7 @@ class PyverilogFrontend:
               texts: Mapping[Path, str] | None = None) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         from rtlopt.eda._run import run_tool
+        from rtlopt.eda._script import argv_path
 
         texts = texts or {}
         result = FrontendResult()
@@ -188,10 +189,11 @@ class PyverilogFrontend:
                         result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
                         continue
                 out = work / f"pp{idx}.v"
-                argv = ["iverilog", "-E", "-o", str(out)]
-                argv += [f"-I{d}" for d in [path.parent, *include_dirs]]
+                # paths iverilog would mangle (quotes, line breaks) go through safe links
+                argv = ["iverilog", "-E", "-o", argv_path(out)]
+                argv += [f"-I{argv_path(d)}" for d in [path.parent, *include_dirs]]
                 argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
-                run = run_tool([*argv, str(src)], cwd=work, log_path=work / f"pp{idx}.log",
+                run = run_tool([*argv, argv_path(src)], cwd=work, log_path=work / f"pp{idx}.log",
                                timeout=60.0)
                 if run.returncode != 0 or not out.is_file():
                     msg = run.tail(5).splitlines()

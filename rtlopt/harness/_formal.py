@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlopt.eda._script import yosys_id, yosys_read_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name
 from rtlopt.harness._text import blank_comments
@@ -65,10 +66,8 @@ def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
 
 def _reads(files: Sequence[Path], include_dirs: Sequence[Path],
            defines: Mapping[str, str]) -> list[str]:
-    opts = [f"-I{inc}" for inc in include_dirs]
-    opts += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in defines.items()]
-    head = " ".join(["read_verilog", "-sv", *opts])
-    return [f'{head} "{f}"' for f in files]
+    # paths and defines come from the user's repository: escaped for Yosys in one place
+    return yosys_read_lines(files, include_dirs, defines, one_per_file=True)
 
 
 def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Path],
@@ -96,8 +95,8 @@ def equiv_script(design: Design, reference_file: Path, candidate_files: Sequence
     rewrites). "Equivalence successfully proven!" in the log is a proof; unproven cells prove
     nothing either way and the miter script decides.
     """
-    gold = ref_name(design.target.name)
-    gate = design.target.name
+    gold = yosys_id(ref_name(design.target.name))
+    gate = yosys_id(design.target.name)
     lines = _prepare(design, reference_file, candidate_files, plan, include_dirs)
     seq = plan.mode in ("seq", "bmc")
     lines += [f"log {MARK} equiv", f"equiv_make {gold} {gate} rtlopt_equiv",
@@ -132,8 +131,8 @@ def formal_script(design: Design, reference_file: Path, candidate_files: Sequenc
         bmc_timeout_s: Limit of the bounded check (default ``sat_timeout_s``).
         include_dirs: Extra include directories.
     """
-    gold = ref_name(design.target.name)
-    gate = design.target.name
+    gold = yosys_id(ref_name(design.target.name))
+    gate = yosys_id(design.target.name)
     lines = _prepare(design, reference_file, candidate_files, plan, include_dirs)
     seq = plan.mode in ("seq", "bmc")
     lines += [f"log {MARK} miter",
@@ -150,7 +149,7 @@ def formal_script(design: Design, reference_file: Path, candidate_files: Sequenc
     init = ["-set-init-undef"]
     for r, active in (plan.resets or {}).items():
         for step in range(1, scale + 1):
-            init += ["-set-at", str(step), f"in_{r}", str(active)]
+            init += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
     if plan.mode == "seq":
         lines += [f"log {MARK} induction",
                   "sat -tempinduct " + " ".join([*common, *init, "-maxsteps",

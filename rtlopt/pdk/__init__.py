@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from rtlopt.errors import PluginError, UsageError
-from rtlopt.pdk._liberty import DerivedLiberties, derive_liberties, plain_liberty, scan_tie_cells
+from rtlopt.pdk._liberty import (
+    DerivedLiberties,
+    check_liberty,
+    derive_liberties,
+    plain_liberty,
+    scan_tie_cells,
+)
 from rtlopt.registry import Registry
 
 __all__ = [
@@ -177,6 +183,7 @@ def resolve_pdk(name: str, liberty: Path | None = None,
             raise UsageError(f"liberty file not found: {liberty}", path=liberty,
                              hint="pass an existing .lib or .lib.gz file to --liberty")
         plain, md5 = plain_liberty(liberty)
+        check_liberty(liberty, plain)
         if name == CUSTOM:
             hi, lo = scan_tie_cells(plain.read_text(errors="replace"))
             return PdkInfo(CUSTOM, liberty, plain, hi, lo, (), "custom", md5,
@@ -197,6 +204,7 @@ def resolve_pdk(name: str, liberty: Path | None = None,
                  f"[.gz], run `rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
         )
     plain, md5 = plain_liberty(found)
+    check_liberty(found, plain)
     return PdkInfo(pdk.name, found, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
                    pdk.corner, md5, pdk.default_clock_period_ns, pdk.description)
 

@@ -19,11 +19,13 @@ import hashlib
 import logging
 import os
 import re
-import shutil
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from rtlopt.errors import UsageError
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +80,12 @@ def plain_liberty(path: Path) -> tuple[Path, str]:
 
     Plain files are returned as they are. Gzip'd files are decompressed once into the cache,
     named after the MD5 of the decompressed content (an index file keyed by the compressed
-    file's MD5 avoids decompressing again).
+    file's MD5 avoids decompressing again). Safe when several processes or threads prepare
+    the same file: each writes its own temporary file and renames it into place; the renames
+    replace identical content.
+
+    Raises:
+        UsageError: the file is not gzip data (or is truncated).
     """
     if path.suffix != ".gz":
         return path, file_md5(path)
@@ -89,19 +96,56 @@ def plain_liberty(path: Path) -> tuple[Path, str]:
         plain = cdir / f"{md5}.lib"
         if plain.is_file():
             return plain, md5
-
-    def _decompress(tmp: Path) -> None:
-        with gzip.open(path, "rb") as src, tmp.open("wb") as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
-
-    tmp_target = cdir / f"{path.name}.{os.getpid()}.partial"
-    _atomic_write(tmp_target, _decompress)
-    md5 = file_md5(tmp_target)
-    plain = cdir / f"{md5}.lib"
-    os.replace(tmp_target, plain)
+    cdir.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=cdir, prefix=f".{path.name}.", suffix=".partial")
+    tmp = Path(tmp_name)
+    h = hashlib.md5()
+    try:
+        with os.fdopen(fd, "wb") as dst:
+            try:
+                with gzip.open(path, "rb") as src:
+                    for chunk in iter(lambda: src.read(1 << 20), b""):
+                        h.update(chunk)
+                        dst.write(chunk)
+            except (OSError, EOFError, zlib.error) as exc:
+                raise UsageError(f"cannot decompress the liberty file: {exc}", path=path,
+                                 hint="pass a .lib file, or a complete .lib.gz") from None
+        md5 = h.hexdigest()
+        plain = cdir / f"{md5}.lib"
+        os.replace(tmp, plain)
+    finally:
+        tmp.unlink(missing_ok=True)
     _write_text(index, md5 + "\n")
     log.info("decompressed %s -> %s", path, plain)
     return plain, md5
+
+
+_LIBRARY_HEAD = re.compile(r"\A\s*library\s*\(")
+
+
+def check_liberty(path: Path, plain: Path) -> None:
+    """Refuse a file that is not a liberty library (cheap: its first group must be ``library``).
+
+    Args:
+        path: The file as the user named it (for the message).
+        plain: Its decompressed content.
+
+    Raises:
+        UsageError: naming the file and what was found instead.
+    """
+    try:
+        with plain.open("rb") as f:
+            head = f.read(1 << 20)
+    except OSError as exc:
+        raise UsageError(f"cannot read the liberty file: {exc.strerror}", path=path) from None
+    text = re.sub(r"/\*.*?(\*/|\Z)|//[^\n]*", " ", head.decode("latin-1"), flags=re.S)
+    if _LIBRARY_HEAD.match(text) is None:
+        first = text.strip().splitlines()[0][:60] if text.strip() else ""
+        found = (repr(first) if first.isprintable() and first else
+                 "binary data" if first else "an empty file")
+        raise UsageError(f"not a liberty file: it should start with 'library (', found "
+                         f"{found}", path=path,
+                         hint="pass a Liberty (.lib or .lib.gz) timing library")
 
 
 @dataclass(frozen=True)
@@ -221,7 +265,8 @@ def derive_liberties(plain: Path, md5: str, dont_use: Sequence[str]) -> DerivedL
     text = plain.read_text(errors="replace")
     cells = list(iter_cells(text))
     if not cells:
-        raise ValueError(f"no cell groups found in {plain}")
+        raise UsageError("the liberty file has no cell groups", path=plain,
+                         hint="pass a Liberty timing library with cells")
     abc_parts: list[str] = []
     dff_parts: list[str] = []
     area_parts: list[str] = []

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.config import Config
+from rtlopt.errors import RtloptError
 from rtlopt.evaluate import EvalResult
 from rtlopt.frontend.model import Design
 from rtlopt.run._loop import RunOutcome
@@ -102,7 +103,7 @@ def finish_run(
     if outcome.improved and outcome.best is not None and outcome.best_code is not None:
         body = pr_body(design, outcome.reference, outcome.best, outcome.metric, run_id)
         if branch is not None:
-            from rtlopt.writeback import commit_message, write_branch
+            from rtlopt.writeback import commit_message, results_kept, write_branch
 
             assert outcome.reference.ppa is not None and outcome.best.ppa is not None
             f = outcome.best.formal
@@ -115,15 +116,19 @@ def finish_run(
                 run_id=run_id,
                 metric=outcome.metric,
             )
-            res = write_branch(
-                design.root,
-                design.target.file,
-                design.target.name,
-                outcome.best_code.strip() + "\n",
-                branch=branch,
-                message=msg,
-                push=push,
-            )
+            try:
+                res = write_branch(
+                    design.root,
+                    design.target.file,
+                    design.target.name,
+                    outcome.best_code.strip() + "\n",
+                    branch=branch,
+                    message=msg,
+                    push=push,
+                    design=design,
+                )
+            except RtloptError as exc:
+                raise results_kept(exc, run_dir) from None
             made, commit = res.branch, res.commit_sha
             data = read_json(run_dir / "run.json")
             data.update({"branch": made, "commit": commit})

@@ -2,14 +2,15 @@
 
 Public API:
     write_branch(repo_root, target_file, module_name, new_module_text, *, branch, message,
-                 push=None) -> BranchResult
+                 push=None, design=None) -> BranchResult
+    preflight_optimize(design, config, branch) -> None
     commit_message(module_name, before, after, *, verdict, method, run_id, metric) -> str
     assert_clean(repo_root, paths=None) -> None
 """
 
 from rtlopt.writeback._branch import BranchResult, assert_clean, write_branch
 from rtlopt.writeback._message import commit_message, percent_change
-from rtlopt.writeback._preflight import preflight_branch
+from rtlopt.writeback._preflight import preflight_branch, preflight_optimize, results_kept
 
 __all__ = ["BranchResult", "assert_clean", "commit_message", "percent_change", "preflight_branch",
-           "write_branch"]
+           "preflight_optimize", "results_kept", "write_branch"]

@@ -16,16 +16,22 @@ from pathlib import Path
 
 import git
 
-from rtlopt.errors import RepoError
+from rtlopt.errors import DesignError, RepoError
 from rtlopt.frontend._text import ModuleSpan, find_span, module_spans
+from rtlopt.frontend.model import Design, Module
+from rtlopt.writeback._merge import compile_gate, place_candidate, same_module_text
 
-__all__ = ["BranchResult", "assert_clean", "write_branch"]
+__all__ = ["BranchResult", "PushFailed", "assert_clean", "write_branch"]
 
 log = logging.getLogger(__name__)
 
 # Never run the user's hooks from inside our temporary worktree: a post-checkout or pre-commit
 # hook could rewrite files or block the commit for reasons unrelated to the change.
 _NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
+
+
+class PushFailed(RepoError):
+    """The branch was written but could not be pushed (it exists locally)."""
 
 
 @dataclass(frozen=True)
@@ -105,9 +111,28 @@ def _check_branch_name(repo: git.Repo, top: Path, branch: str) -> None:
     except git.GitCommandError:
         raise RepoError(f"'{branch}' is not a valid branch name", path=top,
                         hint="use letters, digits, '/', '-', '_' and '.'") from None
-    if branch in [h.name for h in repo.heads]:
+    heads = [h.name for h in repo.heads]
+    if branch in heads:
         raise RepoError(f"branch '{branch}' already exists", path=top,
                         hint="pick another name or delete it (git branch -D " + branch + ")")
+    # git stores branches as files: 'a/b' cannot exist beside 'a' or 'a/b/c'
+    for h in heads:
+        if branch.startswith(h + "/") or h.startswith(branch + "/"):
+            raise RepoError(f"branch '{branch}' cannot be created: branch '{h}' exists and git "
+                            "cannot hold both", path=top,
+                            hint=f"rename or delete '{h}' (git branch -m {h} <new name>), or "
+                                 "set writeback.branch_prefix")
+
+
+def check_identity(top: Path) -> None:
+    """Raise unless git can name the author and committer of a commit in ``top``."""
+    for var in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"):
+        try:
+            _git(top, "var", var)
+        except git.GitCommandError:
+            raise RepoError("git does not know who commits (no user.name / user.email)",
+                            path=top, hint='git config user.name "Your Name" && git config '
+                                           'user.email you@example.com') from None
 
 
 def _span_or_error(text: str, module_name: str, where: str, rel: str, top: Path) -> ModuleSpan:
@@ -120,17 +145,27 @@ def _span_or_error(text: str, module_name: str, where: str, rel: str, top: Path)
 
 
 def write_branch(repo_root: Path, target_file: Path, module_name: str, new_module_text: str, *,
-                 branch: str, message: str, push: str | None = None) -> BranchResult:
+                 branch: str, message: str, push: str | None = None,
+                 design: Design | None = None) -> BranchResult:
     """Commit ``new_module_text`` in place of ``module_name`` on a new branch.
+
+    Helper modules of the replacement that the repository already defines replace those
+    definitions (or are renamed when other modules use the originals; see
+    :mod:`rtlopt.writeback._merge`). Before the commit every changed file is parsed again and,
+    with ``design``, the target is compiled from the branch's files (iverilog, the design's
+    include folders and defines).
 
     Args:
         repo_root: Any folder inside the repository.
         target_file: The file that defines the module (absolute, or relative to the cwd).
         module_name: The module to replace.
-        new_module_text: The replacement, ``module`` .. ``endmodule``.
+        new_module_text: The replacement, ``module`` .. ``endmodule`` (and helper modules).
         branch: Name of the branch to create from HEAD.
         message: Commit message.
         push: A remote to push the branch to, or None.
+        design: The parsed design: where helper modules live and how to compile the branch.
+            Without it only helpers of the target's own file are matched and the gate only
+            parses.
 
     Returns:
         The branch, its commit and the diff.
@@ -139,7 +174,8 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
         ValueError: ``new_module_text`` does not define ``module_name``.
         RepoError: not a repository, no commits, detached HEAD, target outside the repository or
             not committed, the branch exists, the module is missing at HEAD, the module has
-            uncommitted changes, or git failed (commit identity, push).
+            uncommitted changes, the branch would not compile, or git failed (commit
+            identity, push).
     """
     if find_span(new_module_text, module_name) is None:
         raise ValueError(f"the replacement text does not define module '{module_name}'")
@@ -186,13 +222,33 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
         if span is None:  # cannot happen unless a filter rewrites the file
             raise RepoError(f"module '{module_name}' not found in the checkout of {rel}",
                             path=top / rel, hint="check the repository's checkout filters")
-        replacement = new_module_text.strip().replace("\r\n", "\n")
-        if "\r\n" in data[span.start:span.end]:
-            replacement = replacement.replace("\n", "\r\n")
-        new_data = data[: span.start] + replacement + data[span.end:]
-        wt_file.write_bytes(new_data.encode("utf-8", errors="surrogateescape"))
+        modules = design.modules if design is not None else _file_modules(head_text, top / rel)
+        placement = place_candidate(new_module_text.replace("\r\n", "\n"), module_name,
+                                    modules, top)
+        edits: dict[str, list[tuple[int, int, str]]] = {
+            rel: [(span.start, span.end, placement.target_text)]}
+        for hrel, helpers in placement.helpers.items():
+            htext = _read_checkout(wt, hrel, top)
+            for name, helper_text, line in helpers:
+                hspan = find_span(htext, name, line)
+                if hspan is None:
+                    raise RepoError(f"module '{name}' not found in the checkout of {hrel}",
+                                    path=top / hrel, hint="commit the file that defines it")
+                if same_module_text(htext[hspan.start:hspan.end], helper_text):
+                    continue  # unchanged helper: the original stays byte for byte
+                edits.setdefault(hrel, []).append((hspan.start, hspan.end, helper_text))
+        for erel, spans in edits.items():
+            new_data = data if erel == rel else _read_checkout(wt, erel, top)
+            for start, end, text in sorted(spans, reverse=True):
+                text = text.strip()
+                if "\r\n" in new_data[start:end]:  # keep the module's line endings
+                    text = text.replace("\n", "\r\n")
+                new_data = new_data[:start] + text + new_data[end:]
+            (wt / erel).write_bytes(new_data.encode("utf-8", errors="surrogateescape"))
+        changed = sorted(edits)
+        compile_gate(wt, top, module_name, changed, placement, design, tmp / "gate")
         try:
-            _git(wt, "add", "--", rel)
+            _git(wt, "add", "--", *changed)
             _git(wt, "commit", "--quiet", "--no-verify", "-m", message)
         except git.GitCommandError as exc:
             raise RepoError(f"git commit failed: {_first_line(exc)}", path=top,
@@ -218,10 +274,30 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
         try:
             _git(top, "push", "--quiet", push, f"refs/heads/{branch}:refs/heads/{branch}")
         except git.GitCommandError as exc:
-            raise RepoError(f"push to '{push}' failed: {_first_line(exc)}", path=top,
-                            hint=f"the branch {branch} exists locally; push it by hand") from None
+            raise PushFailed(f"push to '{push}' failed: {_first_line(exc)}", path=top,
+                             hint=f"the branch {branch} exists locally; push it by hand") from None
         pushed = push
     return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=pushed)
+
+
+def _read_checkout(wt: Path, rel: str, top: Path) -> str:
+    try:
+        return (wt / rel).read_bytes().decode("utf-8", errors="surrogateescape")
+    except OSError:
+        raise RepoError(f"{rel} is not committed", path=top / rel,
+                        hint=f"git add {rel} && git commit") from None
+
+
+def _file_modules(text: str, path: Path) -> dict[str, Module]:
+    """The modules of one file (when no design is given), located at ``path``."""
+    from dataclasses import replace
+
+    from rtlopt.frontend import parse_text
+
+    try:
+        return {m.name: replace(m, file=path) for m in parse_text(text, path.name)}
+    except DesignError:
+        return {}
 
 
 def _remove_worktree(top: Path, wt: Path) -> None:

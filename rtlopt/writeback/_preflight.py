@@ -5,13 +5,17 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from rtlopt.errors import RepoError
+from rtlopt.config import Config
+from rtlopt.errors import RepoError, RtloptError
+from rtlopt.frontend.model import Design
 from rtlopt.writeback._branch import (
+    PushFailed,
     _check_branch_name,
     _head_commit,
     _open_repo,
     _relpath,
     assert_clean,
+    check_identity,
 )
 
 log = logging.getLogger(__name__)
@@ -22,7 +26,8 @@ def preflight_branch(repo_root: Path, target_file: Path, module_name: str, branc
 
     The target file must be committed and unchanged in the work tree and the index (the branch
     is made from HEAD, so an edited target would be silently dropped); HEAD must be on a branch;
-    the branch must not exist. Uncommitted changes to other files are allowed and stay untouched.
+    the branch must not exist, nor clash with an existing ``a`` / ``a/b`` name; git must know
+    the committer. Uncommitted changes to other files are allowed and stay untouched.
 
     Returns:
         True when the branch can be written.
@@ -56,8 +61,45 @@ def preflight_branch(repo_root: Path, target_file: Path, module_name: str, branc
             path=top / rel,
             hint=f"commit or stash your changes to {rel} first",
         ) from None
+    check_identity(top)
     try:
         assert_clean(top)
     except RepoError as exc:
         log.warning("%s; they stay untouched: the branch is made from HEAD", exc.message)
     return True
+
+
+def preflight_optimize(design: Design, config: Config, branch: str | None) -> None:
+    """Everything an optimization run needs at its end, checked before its first rollout.
+
+    The tools on PATH (iverilog and vvp; yosys for the formal check and synthesis; sta for
+    timing) and, when ``branch`` is given, that the branch can be written: the target file is
+    committed and unchanged, the branch name is free (also of ``a`` vs ``a/b`` clashes), and
+    git knows the committer.
+
+    Raises:
+        ToolNotFound: a tool is missing.
+        RepoError: the branch could not be written (with the fix, or ``--no-branch``).
+    """
+    from rtlopt.eda._run import require_tools
+
+    tools = ["iverilog", "vvp", "sta"]
+    if config.formal.enabled or config.flow.engine != "pyosys":
+        tools.append("yosys")
+    require_tools(tools)
+    if branch is not None:
+        preflight_branch(design.root, design.target.file, design.target.name, branch)
+
+
+def results_kept(exc: RtloptError, run_dir: Path) -> RtloptError:
+    """``exc`` with "results kept; rerun with --resume RUN_DIR" ending its hint.
+
+    For failures after the rollouts (writing the branch): the run directory holds every result,
+    and ``rtlopt optimize --resume`` on a finished run only writes the report and the branch.
+    """
+    if isinstance(exc, PushFailed):  # the branch exists: a rerun would find it taken
+        return exc
+    note = f"results kept; rerun with --resume {run_dir}"
+    exc.hint = f"{exc.hint}; {note}" if exc.hint else note
+    exc.args = (exc.one_line(),)
+    return exc
