@@ -64,14 +64,15 @@ def test_puct_visits_move_exploration_on_to_unvisited_states() -> None:
     sampler = make_sampler(SearchConfig(sampler="puct"))
     # Expanding `fresh` without improvement shrinks its bonus (1 / (1 + N)) while T grows the
     # bonus of states never expanded: the pick moves on to `low` (reward 1), not back to `hot`.
-    for n in range(1, 100):
+    n = 0
+    while True:
+        n += 1
         pool.add_children(fresh.id, [], step=2)
         pool.record_expansion([fresh.id])
         (pick,) = sampler.select(pool, 1, random.Random(0))
         if pick is not fresh:
             break
-    else:
-        pytest.fail("the exploration bonus of a visited state never decayed")
+        assert n < 100, "the exploration bonus of a visited state never decayed"
     assert pick is low and low.visits == 0
     sc = {x.state.id: x for x in puct_scores(pool, 1.0)}
     root_t = pool.T
