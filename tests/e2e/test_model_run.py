@@ -109,7 +109,7 @@ def test_cpu_model_run_on_c910_updates_weights_and_resumes_after_kill(lza_repo: 
     assert all(isinstance(x, float) for x in rewards), rewards
     assert max(rewards) > 0, results
     assert max(s["max_reward"] for s in after) == pytest.approx(max(rewards))
-    assert all(0 <= s["mean_reward"] <= s["max_reward"] for s in after)
+    assert all(0 <= s["mean_reward"] <= s["max_reward"] + 1e-9 for s in after)
     assert all(s["step"] in (1, 2, 3) for s in results)
 
     # LoRA starts with B = 0: any non-zero B means the policy-gradient step changed the weights.
