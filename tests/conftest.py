@@ -1,4 +1,10 @@
-"""Shared fixtures: isolated HOME/XDG dirs, paths to the shared benchmark and PDK data."""
+"""Shared fixtures: isolated HOME/XDG dirs, paths to the shared benchmark and PDK data.
+
+In CI (``CI=true``) or with ``RTLOPT_REQUIRE_TOOLS=1`` a test that needs a missing EDA tool, a
+missing Python package or missing shared data FAILS instead of being skipped, so that a broken
+machine cannot turn the suite green by skipping it. Only the GPU tests may skip there
+(``RTLOPT_REQUIRE_TOOLS=0`` turns the rule off even when ``CI`` is set).
+"""
 
 from __future__ import annotations
 
@@ -52,21 +58,62 @@ def _isolated_home(
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@localhost")
 
 
-def _have(*tools: str) -> bool:
-    return all(shutil.which(t) for t in tools)
+EDA_TOOLS = ("iverilog", "vvp", "yosys", "sta")
+GPU_SKIP_REASON = "needs a GPU"
+_TRUE = ("1", "true", "yes", "on")
+_MISSING_TOOLS = pytest.StashKey[list[str]]()
+
+
+def require_tools() -> bool:
+    """CI mode: a missing tool, package or data set is a failure, not a skip."""
+    explicit = os.environ.get("RTLOPT_REQUIRE_TOOLS", "").strip().lower()
+    if explicit:
+        return explicit in _TRUE
+    return os.environ.get("CI", "").strip().lower() in _TRUE
+
+
+def _missing(*tools: str) -> list[str]:
+    return [t for t in tools if shutil.which(t) is None]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    skip_gpu = pytest.mark.skip(reason="needs a GPU")
-    skip_tools = pytest.mark.skip(reason="EDA tools (iverilog, yosys, sta) not installed")
+    skip_gpu = pytest.mark.skip(reason=GPU_SKIP_REASON)
     # Importing torch costs seconds; a GPU machine has the NVIDIA device nodes.
     has_cuda = Path("/dev/nvidia0").exists() or Path("/dev/nvidiactl").exists()
-    tools_ok = _have("iverilog", "vvp", "yosys", "sta")
+    missing = _missing(*EDA_TOOLS)
+    skip_tools = pytest.mark.skip(reason=f"EDA tools not installed: {', '.join(missing)}")
+    strict = require_tools()
     for item in items:
         if "gpu" in item.keywords and not has_cuda:
             item.add_marker(skip_gpu)
-        if "tools" in item.keywords and not tools_ok:
-            item.add_marker(skip_tools)
+        if "tools" in item.keywords and missing:
+            if strict:
+                item.stash[_MISSING_TOOLS] = missing
+            else:
+                item.add_marker(skip_tools)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    missing = item.stash.get(_MISSING_TOOLS, None)
+    if missing:
+        pytest.fail(f"EDA tools not on PATH: {', '.join(missing)} (CI / RTLOPT_REQUIRE_TOOLS: "
+                    "a missing tool is a failure; install them with scripts/setup.sh)",
+                    pytrace=False)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """In CI mode turn every skip (missing data, package, tool version) into a failure."""
+    outcome = yield
+    rep: pytest.TestReport = outcome.get_result()  # type: ignore[attr-defined]
+    if not (rep.skipped and require_tools()) or hasattr(rep, "wasxfail"):
+        return
+    reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
+    if reason.removeprefix("Skipped: ").startswith(GPU_SKIP_REASON):
+        return
+    rep.outcome = "failed"
+    rep.longrepr = (f"{reason}\n(CI / RTLOPT_REQUIRE_TOOLS: a skip for a missing tool, package "
+                    "or data set is a failure)")
 
 
 @pytest.fixture
@@ -82,7 +129,7 @@ def git_repo(tmp_path: Path) -> Iterator[Path]:
 
 
 def requires_shared(*parts: str) -> pytest.MarkDecorator:
-    """Skip when the shared data is absent."""
+    """Skip when the shared data is absent (a failure in CI mode, see the module docstring)."""
     for base in (bench_path(), pdk_path()):
         if (base.joinpath(*parts)).exists():
             return pytest.mark.skipif(False, reason="")

@@ -1,11 +1,16 @@
 """The `rtlopt-check` hook installed by pre-commit's own `try-repo` in a temporary repository.
 
-pre-commit builds the hook's virtualenv from this repository's committed HEAD (once per machine:
-PRE_COMMIT_HOME is shared between tests), exactly as a user's `.pre-commit-config.yaml` would.
+pre-commit builds the hook's virtualenv from a snapshot of this checkout's WORKING TREE (tracked
+and untracked files, not ignored ones) committed into a one-commit repository, exactly as a
+user's `.pre-commit-config.yaml` would install a released revision. The snapshot commit is
+deterministic (fixed author and dates), so its hash depends on the content only: pre-commit's
+environment is built once per state of the code and rebuilt when the code changes. The hook
+runs without this process's PYTHONPATH, so it imports the copy pre-commit installed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -17,24 +22,67 @@ from tests.e2e.conftest import REPO, git
 
 pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
-PRE_COMMIT_HOME = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache")) / "pre-commit"
+_CACHE = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache"))
+# One cache per checkout: several worktrees on one machine never wipe each other's.
+_CHECKOUT = hashlib.sha256(str(REPO).encode()).hexdigest()[:10]
+PRE_COMMIT_HOME = _CACHE / f"pre-commit-{_CHECKOUT}"
+SNAPSHOTS = _CACHE / f"precommit-src-{_CHECKOUT}"
+_FIXED = {"GIT_AUTHOR_NAME": "rtlopt-test", "GIT_AUTHOR_EMAIL": "test@localhost",
+          "GIT_COMMITTER_NAME": "rtlopt-test", "GIT_COMMITTER_EMAIL": "test@localhost",
+          "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z"}
+
+
+def _working_tree_files() -> list[str]:
+    out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others",
+                          "--exclude-standard"], capture_output=True, text=True, check=True).stdout
+    return sorted({f for f in out.split("\0") if f and (REPO / f).is_file()})
+
+
+def working_tree_snapshot() -> Path:
+    """A one-commit repository holding the current working tree (reused while unchanged)."""
+    files = _working_tree_files()
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.encode() + b"\0" + (REPO / f).read_bytes() + b"\0")
+    dest = SNAPSHOTS / h.hexdigest()[:16]
+    if (dest / ".git").is_dir():
+        return dest
+    # A new state of the code: drop older snapshots and their pre-commit environments.
+    shutil.rmtree(SNAPSHOTS, ignore_errors=True)
+    shutil.rmtree(PRE_COMMIT_HOME, ignore_errors=True)
+    tmp = SNAPSHOTS / f".{dest.name}.{os.getpid()}.tmp"
+    for f in files:
+        (tmp / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / f, tmp / f)
+    env = {**os.environ, **_FIXED}
+    for cmd in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
+        subprocess.run(["git", "-C", str(tmp), *cmd], check=True, env=env)
+    tmp.rename(dest)
+    return dest
 
 
 def _try_repo(repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
     if shutil.which("pre-commit") is None:
         pytest.skip("pre-commit is not installed")
-    head = subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    env = {**os.environ, "PRE_COMMIT_HOME": str(PRE_COMMIT_HOME)}
+    snap = working_tree_snapshot()
+    head = git(snap, "rev-parse", "HEAD").strip()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PRE_COMMIT_HOME"] = str(PRE_COMMIT_HOME)
     return subprocess.run(
-        ["pre-commit", "try-repo", str(REPO), "rtlopt-check", "--ref", head, "--files", *files],
+        ["pre-commit", "try-repo", str(snap), "rtlopt-check", "--ref", head, "--files", *files],
         cwd=repo,
         capture_output=True,
         text=True,
         env=env,
         timeout=900,
     )
+
+
+def test_snapshot_is_the_working_tree_not_the_last_commit(tmp_path: Path) -> None:
+    snap = working_tree_snapshot()
+    for f in _working_tree_files():
+        assert (snap / f).read_bytes() == (REPO / f).read_bytes(), f
+    assert working_tree_snapshot() == snap  # unchanged code: the same snapshot, no rebuild
 
 
 def _edit(repo: Path, old: str, new: str) -> None:

@@ -50,8 +50,8 @@ def _params(code: str) -> dict[str, int]:
             if kv:
                 try:
                     out[kv.group(1)] = _eval(kv.group(2).strip().rstrip(")"), out)
-                except Exception:  # noqa: BLE001 - non-integer parameters are ignored
-                    pass
+                except (SyntaxError, NameError, TypeError, ValueError, ArithmeticError):
+                    pass  # a non-integer parameter (a string, a real, a type) is ignored
     return out
 
 

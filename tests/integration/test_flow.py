@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from rtlopt.config import FlowConfig, SandboxConfig
 from rtlopt.eda._run import require_tool
 from rtlopt.eda.flow import PpaFlow
-from rtlopt.errors import EvaluationTimeout, ToolFailed
+from rtlopt.errors import EvaluationTimeout, PluginError, ToolFailed, UsageError
 from rtlopt.pdk import PdkInfo, resolve_pdk
 
 pytestmark = pytest.mark.tools
@@ -25,10 +26,16 @@ RTLLM = BENCH / "rtllm"
 FAKE = Path(__file__).resolve().parents[1] / "fake_tools"
 
 
+# OpenSTA 2.0.17 rejects `assign` statements that carry a constant or a concatenation.
+_ASSIGN_CONST = re.compile(r"^\s*assign\b[^;]*(?:\d*'[sS]?[bBoOdDhH]|\{)[^;]*;", re.M)
+
+
 def _pdk(name: str) -> PdkInfo:
     try:
         return resolve_pdk(name)
-    except Exception as exc:  # noqa: BLE001 - any resolution problem means: data absent here
+    except PluginError:
+        raise  # a built-in PDK that is not registered is a bug, never "data absent"
+    except UsageError as exc:  # the liberty file is not on RTLOPT_PDK_PATH
         pytest.skip(f"PDK {name} not available: {exc}")
 
 
@@ -87,7 +94,10 @@ def test_netlist_with_constants_is_read_by_opensta(ng_flow: PpaFlow, tmp_path: P
     clocks = ["clk"] if design == "traffic_light" else []
     m = ng_flow.measure([src], top, clocks, tmp_path)
     assert m.ppa.area_um2 > 0 and m.ppa.delay_ps > 0
-    assert "assign" not in m.netlist.read_text() or "1'b" not in m.netlist.read_text()
+    netlist = m.netlist.read_text()
+    assert not _ASSIGN_CONST.findall(netlist)
+    if design == "ROM":  # its constant outputs went to tie cells instead
+        assert re.search(r"^\s*LOGIC[01]_X1\b", netlist, re.M)
 
 
 def test_worker_matches_fresh_process_on_a_sequence(ng: PdkInfo, ng_flow: PpaFlow,

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Mutation testing for the team: inject known bugs into a copy of the tree, expect red tests.
+
+Each mutation below is a one-line bug in the product (a sign flip, a removed rule). For each,
+the script copies the working tree (tracked and untracked, not ignored files) into a
+temporary folder, applies the mutation there (the working tree is never touched), runs the
+tests that claim to cover the rule, and expects them to FAIL. A mutation the tests do not catch
+is reported as SURVIVED. The unmutated copy runs the same tests first and must pass (so a red
+result is the mutation's doing). Tests run with ``RTLOPT_REQUIRE_TOOLS=1``: a skip cannot pass
+for green.
+
+    scripts/mutate.sh                 # all mutations, markdown table on stdout
+    scripts/mutate.sh --only puct-greedy,loop-advantage-sign
+    scripts/mutate.sh --list
+
+Exit 0 when every mutation is caught; 1 when one survives or its site is no longer found (the
+product changed: update the pattern in MUTATIONS); 2 when the baseline is not green.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """A bug: replace the single match of ``pattern`` in ``path`` by ``replacement``."""
+
+    id: str
+    bug: str
+    path: str
+    pattern: str
+    replacement: str
+    tests: tuple[str, ...]
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation(
+        "policy-advantage-sign",
+        "TransformersPolicy.update flips the sign of the advantage",
+        "rtlopt/policy/_transformers.py",
+        r"TokenizedSample\(p_ids, c_ids, float\(s\.advantage\)\)",
+        "TokenizedSample(p_ids, c_ids, -float(s.advantage))",
+        ("tests/integration/test_policy_direction.py",),
+    ),
+    Mutation(
+        "evaluator-accepts-unknown",
+        'the evaluator no longer rejects a formal verdict of "unknown"',
+        "rtlopt/evaluate/_evaluator.py",
+        r"formal\.verdict is not Verdict\.PROVEN and cfg\.formal\.require_proof",
+        "False",
+        ("tests/e2e/test_proof_rule.py",),
+    ),
+    Mutation(
+        "puct-greedy",
+        "PUCT ordered by reward alone (exploration term ignored)",
+        "rtlopt/search/_samplers.py",
+        r"ordered = \[x\.state for x in puct_scores\(pool, self\.cfg\.puct_c\)\]",
+        "ordered = _by_reward(pool)",
+        ("tests/unit/search",),
+    ),
+    Mutation(
+        "puct-no-bonus",
+        "the PUCT score drops its exploration bonus",
+        "rtlopt/search/_samplers.py",
+        r"ScoredState\(s, s\.q, prior, bonus, s\.q \+ bonus\)",
+        "ScoredState(s, s.q, prior, bonus, s.q)",
+        ("tests/unit/search",),
+    ),
+    Mutation(
+        "loop-advantage-sign",
+        "the run loop flips the sign of the advantage",
+        "rtlopt/run/_loop.py",
+        r"advantage=adv\)",
+        "advantage=-adv)",
+        ("tests/integration/test_loop_advantages.py",),
+    ),
+    Mutation(
+        "no-lineage-blocking",
+        "samplers stop blocking states of one lineage",
+        "rtlopt/search/_samplers.py",
+        r"if blocking and not s\.is_root",
+        "if False and not s.is_root",
+        ("tests/unit/search",),
+    ),
+    Mutation(
+        "no-top-k",
+        "the pool admits every child (top-k ignored)",
+        "rtlopt/search/_pool.py",
+        r"if len\(admitted\) >= self\.cfg\.top_k:",
+        "if False:",
+        ("tests/unit/search",),
+    ),
+)
+
+
+def tree_files(repo: Path) -> list[str]:
+    """Tracked and untracked (not ignored) files of the working tree."""
+    out = subprocess.run(["git", "-C", str(repo), "ls-files", "-z", "--cached", "--others",
+                          "--exclude-standard"], capture_output=True, text=True, check=True)
+    return sorted({f for f in out.stdout.split("\0") if f and (repo / f).is_file()})
+
+
+def copy_tree(repo: Path, dest: Path) -> None:
+    for f in tree_files(repo):
+        (dest / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo / f, dest / f)
+
+
+def apply(m: Mutation, root: Path) -> str:
+    """Mutate the copy; returns "" or why the site was not found."""
+    f = root / m.path
+    if not f.is_file():
+        return f"{m.path} not found"
+    text = f.read_text()
+    hits = len(re.findall(m.pattern, text))
+    if hits != 1:
+        return f"pattern matches {hits} times in {m.path}"
+    f.write_text(re.sub(m.pattern, lambda _: m.replacement, text))
+    return ""
+
+
+def run_tests(root: Path, tests: Sequence[str], log: Path) -> tuple[int, float]:
+    """pytest on the copy (its own code on PYTHONPATH); (exit code, seconds)."""
+    shared = REPO.parent / "shared"
+    env = {**os.environ, "PYTHONPATH": str(root), "RTLOPT_REQUIRE_TOOLS": "1"}
+    env.setdefault("RTLOPT_BENCH_PATH", str(shared / "bench"))
+    env.setdefault("RTLOPT_PDK_PATH", str(shared / "pdk"))
+    t0 = time.monotonic()
+    with log.open("w") as fh:
+        rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p",
+                             "no:cacheprovider", *tests], cwd=root, env=env, stdout=fh,
+                            stderr=subprocess.STDOUT).returncode
+    return rc, time.monotonic() - t0
+
+
+def _failed_tests(log: Path) -> str:
+    names = re.findall(r"^(?:FAILED|ERROR) (\S+)", log.read_text(errors="replace"), re.M)
+    return ", ".join(n.split("/")[-1] for n in names)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--only", default="", help="comma-separated mutation ids")
+    ap.add_argument("--list", action="store_true", help="list the mutations and exit")
+    ap.add_argument("--no-baseline", action="store_true",
+                    help="skip the run of the unmutated copy")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary copies")
+    args = ap.parse_args()
+    chosen = [m for m in MUTATIONS if not args.only or m.id in args.only.split(",")]
+    if args.list or not chosen:
+        for m in MUTATIONS:
+            print(f"{m.id:28s} {m.bug} ({m.path}; tests: {', '.join(m.tests)})")
+        return 0 if chosen else 2
+    work = Path(tempfile.mkdtemp(prefix="rtlopt-mutate-"))
+    status = 0
+    try:
+        if not args.no_baseline:
+            base = work / "baseline"
+            copy_tree(REPO, base)
+            tests = sorted({t for m in chosen for t in m.tests})
+            rc, secs = run_tests(base, tests, work / "baseline.log")
+            print(f"baseline (unmutated copy): {'green' if rc == 0 else f'RED (exit {rc})'} "
+                  f"in {secs:.0f}s: {' '.join(tests)}", flush=True)
+            if rc != 0:
+                print((work / "baseline.log").read_text()[-3000:])
+                return 2
+        print("\n| mutation | bug injected | tests run | result | failing tests | time |")
+        print("|---|---|---|---|---|---|")
+        for m in chosen:
+            root = work / m.id
+            copy_tree(REPO, root)
+            why = apply(m, root)
+            if why:
+                result, failing, secs = f"site not found: {why}", "", 0.0
+                status = 1
+            else:
+                log = work / f"{m.id}.log"
+                rc, secs = run_tests(root, m.tests, log)
+                failing = _failed_tests(log)
+                if rc == 1:
+                    result = "caught (red)"
+                else:
+                    result = f"SURVIVED (pytest exit {rc})"
+                    status = 1
+            print(f"| {m.id} | {m.bug} | {', '.join(m.tests)} | {result} | {failing} | "
+                  f"{secs:.0f}s |", flush=True)
+            if not args.keep:
+                shutil.rmtree(root, ignore_errors=True)
+    finally:
+        if args.keep:
+            print(f"\ncopies and logs kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
