@@ -155,8 +155,7 @@ def run_check(
                     modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    kind = cfg.flow.metric if cfg.flow.metric != "auto" else ("ppa" if cfg.flow.power else "adp")
-    return CheckReport(base_rev, kind, cfg.check.ppa_threshold, modules)
+    return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, modules)
 
 
 def _check_module(

@@ -12,10 +12,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 from rich.console import Console
 
-from rtlopt.config import ResolvedConfig, load_config
-from rtlopt.errors import RtloptError, UsageError
+from rtlopt.config import ResolvedConfig, choices, load_config
+from rtlopt.errors import PluginError, RtloptError, UsageError
+from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,6 +66,37 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 only
+    """A plugin name: checked, listed in ``--help`` and shell-completed from its registry.
+
+    The registry is asked when the value is used, not when the command is defined, so names
+    that installed distributions add through entry points are accepted like the built-ins.
+    """
+
+    def __init__(self, registry: Registry[object]) -> None:
+        self.registry = registry
+        self.name = registry.kind
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        try:
+            return "[" + "|".join(self.registry.choices()) + "]"
+        except PluginError:  # a broken installation must not break --help; using it fails
+            return "NAME"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        name = str(value)
+        try:
+            self.registry.check(name)
+        except PluginError as exc:
+            self.fail(exc.one_line(), param, ctx)
+        return name
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        return [CompletionItem(n) for n in self.registry.choices() if n.startswith(incomplete)]
+
+
 def setup_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(
@@ -95,7 +129,7 @@ def existing_file(path: Path, what: str = "file") -> Path:
 def design_options(fn: F) -> F:
     """--module, --config, -I, -D, --frontend."""
     fn = click.option(
-        "--frontend", type=str, default=None, help="Parser: pyslang (default) or pyverilog."
+        "--frontend", type=PluginChoice(FRONTENDS), default=None, help="Parser (default: pyslang)."
     )(fn)
     fn = click.option(
         "-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Preprocessor define."
@@ -131,7 +165,9 @@ def pdk_options(fn: F) -> F:
         default=None,
         help="Use this liberty file instead of the PDK's.",
     )(fn)
-    fn = click.option("--pdk", type=str, default=None, help="PDK name (see `rtlopt pdk list`).")(fn)
+    fn = click.option(
+        "--pdk", type=PluginChoice(PDKS), default=None, help="PDK (see `rtlopt pdk list`)."
+    )(fn)
     return fn
 
 
@@ -187,7 +223,7 @@ def run_options(fn: F) -> F:
 _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     click.option(
         "--policy",
-        type=str,
+        type=PluginChoice(POLICIES),
         default=None,
         help="Policy backend: transformers (train on this machine), vllm (GPU rollouts), "
         "openai (any OpenAI-compatible endpoint, frozen) or scripted (candidates from files).",
@@ -209,19 +245,19 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option(
         "--delta",
-        type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
+        type=PluginChoice(DELTA_SCHEDULES),
         default=None,
         help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.",
     ),
     click.option(
         "--reuse",
-        type=click.Choice(["puct", "egreedy", "greedy", "none"]),
+        type=PluginChoice(SAMPLERS),
         default=None,
         help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.",
     ),
     click.option(
         "--advantage",
-        type=click.Choice(["entropic", "expected"]),
+        type=PluginChoice(ADVANTAGES),
         default=None,
         help="Advantage estimator: entropic (leave-one-out) or expected reward (GRPO).",
     ),
@@ -231,7 +267,7 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens."),
     click.option(
         "--metric",
-        type=click.Choice(["auto", "adp", "ppa"]),
+        type=click.Choice(choices("flow.metric")),
         default=None,
         help="Figure of merit to minimize.",
     ),

@@ -13,7 +13,15 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, fmt, handle_errors, run_options
+from rtlopt.cli._common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    console,
+    fmt,
+    handle_errors,
+    pdk_options,
+    run_options,
+)
 from rtlopt.errors import UsageError
 
 # Suites that are not plain layouts: name -> (runner, default path under RTLOPT_BENCH_PATH).
@@ -61,9 +69,7 @@ def _suite_path(suite: str, given: Path | None) -> Path:
 @click.option("--suite-path", type=click.Path(path_type=Path), default=None,
               help="The suite's folder (default: $RTLOPT_BENCH_PATH/rtllm for rtllm, "
                    "$RTLOPT_BENCH_PATH/c910/lza_simd_half for c910-ablation).")
-@click.option("--pdk", type=str, default=None, help="PDK name (see `rtlopt pdk list`).")
-@click.option("--liberty", type=click.Path(path_type=Path), default=None,
-              help="Use this liberty file instead of the PDK's.")
+@pdk_options
 @click.option("--config", "config_file", type=click.Path(path_type=Path, exists=True,
               dir_okay=False), default=None, help="Configuration file for every design.")
 @click.option("--designs", type=str, default=None,

@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, fmt, handle_errors
+from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, PluginChoice, console, fmt, handle_errors
+from rtlopt.plugins import PDKS
 
 
 @click.command()
@@ -27,7 +28,7 @@ from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, fmt, handle_erro
     default=None,
     help="Largest accepted relative worsening of the figure of merit (default 0.02).",
 )
-@click.option("--pdk", type=str, default=None, help="PDK for the PPA comparison.")
+@click.option("--pdk", type=PluginChoice(PDKS), default=None, help="PDK for the PPA comparison.")
 @click.option(
     "--no-ppa", is_flag=True, default=False, help="Skip synthesis (interface and equivalence only)."
 )

@@ -24,6 +24,7 @@ from rtlopt.cli._common import (
     ratio,
     resolve,
 )
+from rtlopt.config import choices
 
 
 @click.command()
@@ -39,7 +40,7 @@ from rtlopt.cli._common import (
 @pdk_options
 @click.option(
     "--metric",
-    type=click.Choice(["auto", "adp", "ppa"]),
+    type=click.Choice(choices("flow.metric")),
     default=None,
     help="Figure of merit (default from config: auto).",
 )
