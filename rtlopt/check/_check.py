@@ -126,9 +126,9 @@ def run_check(
     else:
         rels = changed_files(repo, base_rev, staged=staged)
     if pdk is None and cfg.check.ppa:
-        from rtlopt.pdk import resolve_pdk
+        from rtlopt.session import resolve_pdk
 
-        pdk = resolve_pdk(cfg.flow.pdk, Path(cfg.flow.liberty) if cfg.flow.liberty else None)
+        pdk = resolve_pdk(cfg.flow)
     modules: list[ModuleCheck] = []
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
     try:

@@ -1,4 +1,4 @@
-"""Shared CLI plumbing: error handling, console, config resolution, design loading."""
+"""Shared CLI plumbing: error handling, console, the options several commands share."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,7 +15,7 @@ import click
 from click.shell_completion import CompletionItem
 from rich.console import Console
 
-from rtlopt.config import ResolvedConfig, choices, load_config
+from rtlopt.config import choices
 from rtlopt.errors import PluginError, RtloptError, UsageError
 from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
 from rtlopt.registry import Registry
@@ -66,6 +66,16 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class OneLineUsageError(click.ClickException):
+    """Bad input found while click parses options: one line on stderr and exit 2, like the
+    errors the commands raise (click's usage errors print the usage block as well)."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: Any = None) -> None:
+        err_console.print(f"[bold red]error:[/] {self.message}", soft_wrap=True)
+
+
 class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 only
     """A plugin name: checked, listed in ``--help`` and shell-completed from its registry.
 
@@ -88,7 +98,8 @@ class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from c
         try:
             self.registry.check(name)
         except PluginError as exc:
-            self.fail(exc.one_line(), param, ctx)
+            option = param.opts[0] if param is not None and param.opts else self.name
+            raise OneLineUsageError(f"{option}: {exc.one_line()}") from None
         return name
 
     def shell_complete(
@@ -110,12 +121,6 @@ def parse_defines(items: Sequence[str]) -> dict[str, str]:
         name, _, value = item.partition("=")
         out[name] = value or "1"
     return out
-
-
-def resolve(
-    target: Path | None, overrides: Mapping[str, Any], config_file: Path | None
-) -> ResolvedConfig:
-    return load_config(target, overrides=overrides, config_file=config_file)
 
 
 def existing_file(path: Path, what: str = "file") -> Path:
@@ -169,34 +174,6 @@ def pdk_options(fn: F) -> F:
         "--pdk", type=PluginChoice(PDKS), default=None, help="PDK (see `rtlopt pdk list`)."
     )(fn)
     return fn
-
-
-def load_target(
-    target: Path,
-    module: str | None,
-    rc: ResolvedConfig,
-    include_dirs: Sequence[Path],
-    defines: Sequence[str],
-) -> Any:
-    from rtlopt.frontend import load_design
-
-    target = existing_file(target, "target file")
-    return load_design(
-        target,
-        module,
-        rc.config.project,
-        include_dirs=[p.resolve() for p in include_dirs],
-        defines=parse_defines(defines),
-    )
-
-
-def load_pdk(rc: ResolvedConfig, liberty: Path | None) -> Any:
-    from rtlopt.pdk import resolve_pdk
-
-    lib = liberty or (Path(rc.config.flow.liberty) if rc.config.flow.liberty else None)
-    if lib is not None and not lib.exists():
-        raise UsageError("liberty file not found", path=lib)
-    return resolve_pdk(rc.config.flow.pdk, lib)
 
 
 def fmt(value: float | None, digits: int = 4) -> str:
