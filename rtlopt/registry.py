@@ -70,6 +70,11 @@ class Registry(Generic[F_co]):
         self._entries = table
         return table
 
+    def reload(self) -> None:
+        """Forget the table read from the entry points; the next lookup reads them again (after
+        a distribution was installed in this process, and in tests)."""
+        self._entries = None
+
     def names(self) -> list[str]:
         """All registered names (built-ins and entry points), sorted."""
         return sorted(n for n in self._load_table() if n not in self.reserved)
