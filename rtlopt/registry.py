@@ -25,7 +25,7 @@ F_co = TypeVar("F_co", covariant=True)
 class _Entry:
     name: str
     target: str  # "module:attr"
-    source: str  # "built-in" or "entry point <dist>"
+    source: str  # "built-in", "entry point of <dist>" or "rtlopt itself" (reserved)
 
 
 class Registry(Generic[F_co]):
