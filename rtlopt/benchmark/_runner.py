@@ -1,7 +1,7 @@
 """Running a benchmark suite: one optimization per design, resumable, with the suite's testbench.
 
 A bench output folder holds one run directory per design (``<out>/runs/<design>/``) and, once
-a design is finished, its outcome (``<out>/runs/<design>/bench.json``). Rerunning the same
+a design is finished, its outcome (:attr:`rtlopt.rundir.RunDir.bench_json`). Rerunning the same
 bench skips designs with an outcome and resumes the others from their last checkpoint
 (:meth:`rtlopt.run.Optimizer.prepare` with ``resume=True``).
 
@@ -14,9 +14,10 @@ never an exception.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import logging
-import math
 import os
 import re
 import shutil
@@ -24,10 +25,13 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rtlopt import session
+from rtlopt.benchmark.chart import plot_ratios, write_tables
 from rtlopt.benchmark.suite import (
     SuiteDesign,
     SuiteTbResult,
@@ -35,9 +39,12 @@ from rtlopt.benchmark.suite import (
     module_names,
     run_suite_testbench,
 )
-from rtlopt.benchmark.summary import BenchRow, BenchSummary
-from rtlopt.config import Config, ResolvedConfig, load_config
+from rtlopt.benchmark.summary import BenchRow, BenchSummary, compare, summarize
 from rtlopt.errors import RtloptError, UsageError
+from rtlopt.evaluate import Evaluator
+from rtlopt.policy import load_spec
+from rtlopt.run import RunEvents, StepRecord
+from rtlopt.rundir import RunDir, write_json
 
 __all__ = [
     "BenchEvents",
@@ -59,8 +66,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-OUTCOME_FILE = "bench.json"
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -208,34 +213,14 @@ def default_workers(jobs: int) -> int:
     return max(1, (os.cpu_count() or 1) // max(1, jobs))
 
 
-def _resolve(d: SuiteDesign, opts: BenchOptions, extra: Mapping[str, Any]) -> ResolvedConfig:
+def _target(d: SuiteDesign, opts: BenchOptions, extra: Mapping[str, Any]) -> session.Target:
+    """Open a design with the bench's overrides (``eval.workers`` defaults to cores / jobs)."""
     overrides = {**opts.overrides, **extra}
     if overrides.get("eval.workers") is None:
         overrides["eval.workers"] = default_workers(opts.jobs)
-    return load_config(d.reference_file, overrides=overrides, config_file=opts.config_file)
-
-
-def _load(d: SuiteDesign, cfg: Config) -> Any:
-    from rtlopt.frontend import load_design
-
-    return load_design(d.reference_file, d.module, cfg.project)
-
-
-def _pdk(cfg: Config, liberty: Path | None) -> Any:
-    from rtlopt.pdk import resolve_pdk
-
-    lib = liberty or (Path(cfg.flow.liberty) if cfg.flow.liberty else None)
-    return resolve_pdk(cfg.flow.pdk, lib)
-
-
-def _metric_of(ref: Any, kind: str) -> float | None:
-    if ref.ppa is None:
-        return None
-    try:
-        value = float(ref.ppa.metric(kind))
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and value > 0.0 else None
+    return session.open_target(session.TargetSpec(
+        d.reference_file, d.module, overrides=overrides, config_file=opts.config_file,
+        liberty=opts.liberty))
 
 
 def _reason(exc: BaseException) -> str:
@@ -253,28 +238,24 @@ def _known(d: SuiteDesign, reason: str) -> str:
 
 
 def _measure_one(d: SuiteDesign, opts: BenchOptions) -> ReferenceResult:
-    from rtlopt.evaluate import Evaluator
-
     t0 = time.monotonic()
     try:
-        cfg = _resolve(d, opts, {"eval.workers": 1, "eval.cache": False}).config
-        design = _load(d, cfg)
-        pdk = _pdk(cfg, opts.liberty)
+        target = _target(d, opts, {"eval.workers": 1, "eval.cache": False})
     except RtloptError as exc:
         return ReferenceResult(d.name, BenchStatus.LOAD_ERROR, _known(d, _reason(exc)),
                                seconds=time.monotonic() - t0)
     work = opts.out_dir / "references" / d.name
+    kind = target.metric
     try:
-        with Evaluator(design, cfg, work, pdk) as ev:
+        with session.open_evaluator(target, work) as ev:
             ref = ev.reference()
-            kind = ev.metric_kind
     except (RtloptError, OSError, ValueError) as exc:
         return ReferenceResult(d.name, BenchStatus.UNMEASURABLE, _known(d, _reason(exc)),
                                seconds=time.monotonic() - t0)
     finally:
-        if not cfg.eval.keep_scratch:
+        if not target.config.eval.keep_scratch:
             shutil.rmtree(work, ignore_errors=True)
-    value = _metric_of(ref, kind)
+    value = session.metric_value(ref, kind)
     p = ref.ppa
     status = BenchStatus.MEASURED if value is not None else BenchStatus.UNMEASURABLE
     detail = "" if value is not None else _known(d, ref.reason or f"no positive {kind} metric")
@@ -324,19 +305,14 @@ def accepted_candidates(run_dir: Path, kind: str) -> list[tuple[float, str, Path
     Returns:
         ``(metric, source hash, .v path)`` per accepted candidate with PPA numbers.
     """
-    from rtlopt.evaluate import EvalResult
+    def damaged(path: Path, exc: UsageError) -> None:
+        log.warning("skipping unreadable candidate record %s: %s", path, exc.message)
 
     found: list[tuple[float, str, Path]] = []
-    for jf in sorted((run_dir / "candidates").glob("*.json")):
-        vf = jf.with_suffix(".v")
-        try:
-            res = EvalResult.from_json(json.loads(jf.read_text()))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("skipping unreadable candidate record %s: %s", jf, exc)
-            continue
-        value = _metric_of(res, kind)
-        if res.accepted and value is not None and vf.is_file():
-            found.append((value, res.source_hash or jf.stem, vf))
+    for c in RunDir(run_dir).iter_candidates(damaged):
+        value = session.metric_value(c.result, kind)
+        if c.result.accepted and value is not None and c.code_path is not None:
+            found.append((value, c.result.source_hash or c.hash, c.code_path))
     found.sort(key=lambda t: (t[0], t[1]))
     return found
 
@@ -411,22 +387,15 @@ def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | No
         KeyboardInterrupt: interrupted (the run stays resumable).
         RtloptError: infrastructure failure (tool crash, missing model, ...).
     """
-    from rtlopt.evaluate import Evaluator
-    from rtlopt.policy import create_policy, load_spec
-    from rtlopt.run import Optimizer, RunEvents, finish_run
-
     events = events or BenchEvents()
     t0 = time.monotonic()
-    rdir = rdir if rdir is not None else opts.out_dir / "runs" / d.name
-    outcome_file = rdir / OUTCOME_FILE
-    if outcome_file.is_file():
-        try:
-            return DesignResult.from_json(json.loads(outcome_file.read_text()))
-        except (OSError, ValueError, TypeError):
-            log.warning("%s: unreadable %s, running the design again", d.name, outcome_file)
+    rd = RunDir(rdir if rdir is not None else opts.out_dir / "runs" / d.name)
+    done = _recorded(d, rd)
+    if done is not None:
+        return done
 
     def result(status: str, detail: str, **kw: Any) -> DesignResult:
-        return DesignResult(d.name, status, detail, run_dir=str(rdir),
+        return DesignResult(d.name, status, detail, run_dir=str(rd.path),
                             seconds=time.monotonic() - t0, **kw)
 
     extra: dict[str, Any] = dict(overrides or {})
@@ -438,86 +407,104 @@ def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | No
         extra.update({"policy.backend": "scripted",
                       "policy.scripted_path": str(path.resolve())})
     try:
-        cfg = _resolve(d, opts, extra).config
-        design = _load(d, cfg)
-        pdk = _pdk(cfg, opts.liberty)
+        target = _target(d, opts, extra)
     except RtloptError as exc:
-        return _record(result(BenchStatus.LOAD_ERROR, _known(d, _reason(exc))), outcome_file)
-    spec = d.description.strip() or load_spec(cfg.project.spec, design.target.header_comment)
-    resumed = (rdir / "state.json").is_file()
-    rdir.mkdir(parents=True, exist_ok=True)
+        return _record(result(BenchStatus.LOAD_ERROR, _known(d, _reason(exc))), rd)
+    resumed = rd.state.is_file()
+    rd.path.mkdir(parents=True, exist_ok=True)
+    kind = target.metric
+    with session.open_evaluator(target, rd.workdir) as ev:
+        try:
+            ref = ev.reference()
+        except (RtloptError, OSError, ValueError) as exc:
+            return _record(result(BenchStatus.UNMEASURABLE, _known(d, _reason(exc))), rd)
+        ref_m = session.metric_value(ref, kind)
+        if ref_m is None:
+            reason = _known(d, ref.reason or f"the reference has no positive {kind} metric")
+            return _record(result(BenchStatus.UNMEASURABLE, reason, metric=kind), rd)
+        steps_done = _run_design(d, target, ev, rd, opts, events)
+    base = {"metric": kind, "ref_metric": ref_m, "steps": steps_done,
+            "resumed": resumed, "max_reward": _max_reward(rd)}
+    return _record(_choose(d, rd, kind, ref_m, opts.suite_tb, result, base), rd)
+
+
+def _recorded(d: SuiteDesign, rd: RunDir) -> DesignResult | None:
+    """The outcome recorded by an earlier bench on this design, if any."""
+    if not rd.bench_json.is_file():
+        return None
+    try:
+        return DesignResult.from_json(json.loads(rd.bench_json.read_text()))
+    except (OSError, ValueError, TypeError):
+        log.warning("%s: unreadable %s, running the design again", d.name, rd.bench_json)
+        return None
+
+
+def _run_design(d: SuiteDesign, target: session.Target, ev: Evaluator, rd: RunDir,
+                opts: BenchOptions, events: BenchEvents) -> int:
+    """Run (or resume) the optimization of one design and write its report; steps done."""
+    cfg = target.config
 
     def on_phase(step: int, phase: str) -> None:
         if events.cancel.is_set():
             raise _Cancelled()
 
-    def on_step(rec: Any) -> None:
+    def on_step(rec: StepRecord) -> None:
         if events.on_step:
             events.on_step(d.name, rec.step, cfg.run.steps)
 
-    with Evaluator(design, cfg, rdir / "work", pdk) as ev:
-        try:
-            ref = ev.reference()
-        except (RtloptError, OSError, ValueError) as exc:
-            return _record(result(BenchStatus.UNMEASURABLE, _known(d, _reason(exc))), outcome_file)
-        kind = ev.metric_kind
-        ref_m = _metric_of(ref, kind)
-        if ref_m is None:
-            reason = _known(d, ref.reason or f"the reference has no positive {kind} metric")
-            return _record(result(BenchStatus.UNMEASURABLE, reason, metric=kind), outcome_file)
-        if events.on_start:
-            events.on_start(d.name)
-        pol = create_policy(cfg.policy, cfg.train, seed=cfg.run.seed)
-        try:
-            opt = Optimizer(design, cfg, ev, pol, rdir, spec, command=opts.command)
-            opt.prepare(f"bench-{d.name}", resume=True)
-            outcome = opt.run(RunEvents(on_phase=on_phase, on_step=on_step))
-        finally:
-            pol.close()
-        try:
-            finish_run(outcome, design, cfg, branch=None)
-        except (RtloptError, OSError, ValueError) as exc:
-            log.warning("%s: report not written: %s", d.name, _reason(exc))
-    accepted = accepted_candidates(rdir, kind)
-    base = {"metric": kind, "ref_metric": ref_m, "steps": outcome.steps_done,
-            "resumed": resumed, "max_reward": _max_reward(rdir)}
+    spec = d.description.strip() or load_spec(cfg.project.spec,
+                                               target.design.target.header_comment)
+    plan = session.RunPlan(f"bench-{d.name}", rd.path, spec, resume=True, command=opts.command)
+    if events.on_start:
+        events.on_start(d.name)
+    with closing(session.load_policy(cfg)) as policy:
+        outcome = session.optimize(target, ev, policy, plan,
+                                   RunEvents(on_phase=on_phase, on_step=on_step))
+    try:
+        session.finish(target, outcome, plan)
+    except (RtloptError, OSError, ValueError) as exc:
+        log.warning("%s: report not written: %s", d.name, _reason(exc))
+    return outcome.steps_done
+
+
+def _choose(d: SuiteDesign, rd: RunDir, kind: str, ref_m: float, suite_tb: bool,
+            result: Callable[..., DesignResult], base: Mapping[str, Any]) -> DesignResult:
+    """The design's result: its best accepted candidate that passes the suite's testbench."""
+    accepted = accepted_candidates(rd.path, kind)
     if not accepted:
-        return _record(result(BenchStatus.NO_ACCEPTED, "no candidate passed the equivalence gates",
-                              **base), outcome_file)
-    if opts.suite_tb:
+        return result(BenchStatus.NO_ACCEPTED, "no candidate passed the equivalence gates",
+                      **base)
+    if suite_tb:
         ref_text = d.reference_file.read_text(errors="replace")
-        idx, verdict, rejected = _suite_gate(d, ref_text, accepted,
-                                             rdir / "suite_tb")
+        idx, verdict, rejected = _suite_gate(d, ref_text, accepted, rd.suite_tb)
     else:
         idx, verdict, rejected = 0, "not run (--no-suite-tb)", 0
     if idx is None:
-        return _record(result(BenchStatus.TB_REJECTED,
-                              f"all {len(accepted)} accepted candidates fail the suite testbench",
-                              suite_tb=verdict, tb_fallbacks=rejected, **base), outcome_file)
+        return result(BenchStatus.TB_REJECTED,
+                      f"all {len(accepted)} accepted candidates fail the suite testbench",
+                      suite_tb=verdict, tb_fallbacks=rejected, **base)
     value, h, vf = accepted[idx]
-    best_json = vf.with_suffix(".json")
-    reward = json.loads(best_json.read_text()).get("reward")
+    chosen = rd.read_candidate(vf.stem)
+    reward = chosen.reward if chosen is not None else None
     ratio = value / ref_m
     status = BenchStatus.IMPROVED if ratio < 1.0 - 1e-9 else BenchStatus.NO_IMPROVEMENT
-    shutil.copyfile(vf, rdir / "bench_best.v")
+    shutil.copyfile(vf, rd.bench_best_v)
     detail = "" if rejected == 0 else f"{rejected} better candidate(s) failed the suite testbench"
-    return _record(result(status, detail, best_metric=value, ratio=ratio, best_reward=reward,
-                          candidate=h, suite_tb=verdict, tb_fallbacks=rejected, **base),
-                   outcome_file)
+    return result(status, detail, best_metric=value, ratio=ratio, best_reward=reward,
+                  candidate=h, suite_tb=verdict, tb_fallbacks=rejected, **base)
 
 
-def _max_reward(rdir: Path) -> float | None:
+def _max_reward(rd: RunDir) -> float | None:
     """Best reward of any rollout of the run (accepted or not), from its checkpoint."""
     try:
-        return float(json.loads((rdir / "state.json").read_text())["best_reward"])
-    except (OSError, ValueError, KeyError, TypeError):
+        state = rd.read_state()
+    except UsageError:
         return None
+    return state.best_reward if state is not None else None
 
 
-def _record(res: DesignResult, path: Path) -> DesignResult:
-    from rtlopt.run import write_json
-
-    write_json(path, res.to_json())
+def _record(res: DesignResult, rd: RunDir) -> DesignResult:
+    write_json(rd.bench_json, res.to_json())
     return res
 
 
@@ -624,10 +611,6 @@ def write_bench_outputs(results: Sequence[DesignResult], out_dir: Path, method: 
         compare_rows: Other methods' per-design ratios (merged as extra columns).
         title: Chart title.
     """
-    from rtlopt.benchmark.chart import plot_ratios, write_tables
-    from rtlopt.benchmark.summary import compare, summarize
-    from rtlopt.run import write_json
-
     rows = bench_rows(results, method)
     if compare_rows is not None:
         rows = compare(rows, compare_rows)
@@ -648,9 +631,6 @@ def write_bench_outputs(results: Sequence[DesignResult], out_dir: Path, method: 
 def write_reference_tables(results: Sequence[ReferenceResult], out_dir: Path,
                            stem: str = "references") -> tuple[Path, Path]:
     """Write a reference-only pass as CSV and markdown; returns ``(csv, md)``."""
-    import csv
-    import io
-
     cols = ["design", "status", "area_um2", "delay_ps", "power_uw", "metric", "ref_metric",
             "seconds", "detail"]
     buf = io.StringIO()

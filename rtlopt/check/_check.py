@@ -126,9 +126,9 @@ def run_check(
     else:
         rels = changed_files(repo, base_rev, staged=staged)
     if pdk is None and cfg.check.ppa:
-        from rtlopt.pdk import resolve_pdk
+        from rtlopt.session import resolve_pdk
 
-        pdk = resolve_pdk(cfg.flow.pdk, Path(cfg.flow.liberty) if cfg.flow.liberty else None)
+        pdk = resolve_pdk(cfg.flow)
     modules: list[ModuleCheck] = []
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
     try:
@@ -155,8 +155,7 @@ def run_check(
                     modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    kind = cfg.flow.metric if cfg.flow.metric != "auto" else ("ppa" if cfg.flow.power else "adp")
-    return CheckReport(base_rev, kind, cfg.check.ppa_threshold, modules)
+    return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, modules)
 
 
 def _check_module(

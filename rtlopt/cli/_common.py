@@ -1,4 +1,4 @@
-"""Shared CLI plumbing: error handling, console, config resolution, design loading."""
+"""Shared CLI plumbing: error handling, console, the options several commands share."""
 
 from __future__ import annotations
 
@@ -7,16 +7,19 @@ import logging
 import os
 import sys
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 from rich.console import Console
 from rich.markup import escape
 
-from rtlopt.config import ResolvedConfig, load_config
-from rtlopt.errors import RtloptError, Terminated, UsageError
+from rtlopt.config import choices
+from rtlopt.errors import PluginError, RtloptError, Terminated, UsageError
+from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -69,6 +72,48 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class OneLineUsageError(click.ClickException):
+    """Bad input found while click parses options: one line on stderr and exit 2, like the
+    errors the commands raise (click's usage errors print the usage block as well)."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: Any = None) -> None:
+        err_console.print(f"[bold red]error:[/] {self.message}", soft_wrap=True)
+
+
+class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 only
+    """A plugin name: checked, listed in ``--help`` and shell-completed from its registry.
+
+    The registry is asked when the value is used, not when the command is defined, so names
+    that installed distributions add through entry points are accepted like the built-ins.
+    """
+
+    def __init__(self, registry: Registry[object]) -> None:
+        self.registry = registry
+        self.name = registry.kind
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        try:
+            return "[" + "|".join(self.registry.choices()) + "]"
+        except PluginError:  # a broken installation must not break --help; using it fails
+            return "NAME"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        name = str(value)
+        try:
+            self.registry.check(name)
+        except PluginError as exc:
+            option = param.opts[0] if param is not None and param.opts else self.name
+            raise OneLineUsageError(f"{option}: {exc.one_line()}") from None
+        return name
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        return [CompletionItem(n) for n in self.registry.choices() if n.startswith(incomplete)]
+
+
 def setup_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(
@@ -84,12 +129,6 @@ def parse_defines(items: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def resolve(
-    target: Path | None, overrides: Mapping[str, Any], config_file: Path | None
-) -> ResolvedConfig:
-    return load_config(target, overrides=overrides, config_file=config_file)
-
-
 def existing_file(path: Path, what: str = "file") -> Path:
     if not path.exists():
         raise UsageError(f"{what} not found", path=path, hint="check the path")
@@ -101,7 +140,7 @@ def existing_file(path: Path, what: str = "file") -> Path:
 def design_options(fn: F) -> F:
     """--module, --config, -I, -D, --frontend."""
     fn = click.option(
-        "--frontend", type=str, default=None, help="Parser: pyslang (default) or pyverilog."
+        "--frontend", type=PluginChoice(FRONTENDS), default=None, help="Parser (default: pyslang)."
     )(fn)
     fn = click.option(
         "-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Preprocessor define."
@@ -137,36 +176,10 @@ def pdk_options(fn: F) -> F:
         default=None,
         help="Use this liberty file instead of the PDK's.",
     )(fn)
-    fn = click.option("--pdk", type=str, default=None, help="PDK name (see `rtlopt pdk list`).")(fn)
+    fn = click.option(
+        "--pdk", type=PluginChoice(PDKS), default=None, help="PDK (see `rtlopt pdk list`)."
+    )(fn)
     return fn
-
-
-def load_target(
-    target: Path,
-    module: str | None,
-    rc: ResolvedConfig,
-    include_dirs: Sequence[Path],
-    defines: Sequence[str],
-) -> Any:
-    from rtlopt.frontend import load_design
-
-    target = existing_file(target, "target file")
-    return load_design(
-        target,
-        module,
-        rc.config.project,
-        include_dirs=[p.resolve() for p in include_dirs],
-        defines=parse_defines(defines),
-    )
-
-
-def load_pdk(rc: ResolvedConfig, liberty: Path | None) -> Any:
-    from rtlopt.pdk import resolve_pdk
-
-    lib = liberty or (Path(rc.config.flow.liberty) if rc.config.flow.liberty else None)
-    if lib is not None and not lib.exists():
-        raise UsageError("liberty file not found", path=lib)
-    return resolve_pdk(rc.config.flow.pdk, lib)
 
 
 def fmt(value: float | None, digits: int = 4) -> str:
@@ -193,7 +206,7 @@ def run_options(fn: F) -> F:
 _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     click.option(
         "--policy",
-        type=str,
+        type=PluginChoice(POLICIES),
         default=None,
         help="Policy backend: transformers (train on this machine), vllm (GPU rollouts), "
         "openai (any OpenAI-compatible endpoint, frozen) or scripted (candidates from files).",
@@ -215,19 +228,19 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option(
         "--delta",
-        type=click.Choice(["fixed", "adaptive", "cosine", "cosine-reverse"]),
+        type=PluginChoice(DELTA_SCHEDULES),
         default=None,
         help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.",
     ),
     click.option(
         "--reuse",
-        type=click.Choice(["puct", "egreedy", "greedy", "none"]),
+        type=PluginChoice(SAMPLERS),
         default=None,
         help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.",
     ),
     click.option(
         "--advantage",
-        type=click.Choice(["entropic", "expected"]),
+        type=PluginChoice(ADVANTAGES),
         default=None,
         help="Advantage estimator: entropic (leave-one-out) or expected reward (GRPO).",
     ),
@@ -237,7 +250,7 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens."),
     click.option(
         "--metric",
-        type=click.Choice(["auto", "adp", "ppa"]),
+        type=click.Choice(choices("flow.metric")),
         default=None,
         help="Figure of merit to minimize.",
     ),

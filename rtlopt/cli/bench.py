@@ -4,17 +4,58 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, fmt, handle_errors, run_options
+from rtlopt.benchmark import (
+    SUITE_KINDS,
+    BenchEvents,
+    BenchOptions,
+    BenchRow,
+    DesignResult,
+    ReferenceResult,
+    SuiteDesign,
+    ablation_markdown,
+    ablation_rows,
+    load_c910_design,
+    load_paper_table4,
+    load_suite,
+    measure_references,
+    read_rows_csv,
+    run_ablation,
+    run_bench,
+    select_configs,
+    summarize,
+    summary_markdown,
+    write_bench_outputs,
+    write_reference_tables,
+)
+from rtlopt.cli._common import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    console,
+    fmt,
+    handle_errors,
+    pdk_options,
+    run_options,
+)
+from rtlopt.config import RewardConfig
 from rtlopt.errors import UsageError
+from rtlopt.rundir import write_json
 
 # Suites that are not plain layouts: name -> (runner, default path under RTLOPT_BENCH_PATH).
 _ABLATION = "c910-ablation"
@@ -40,7 +81,6 @@ class _Args:
 
 
 def _known_suites() -> list[str]:
-    from rtlopt.benchmark import SUITE_KINDS
 
     return [*SUITE_KINDS, *_SPECIAL]
 
@@ -61,9 +101,7 @@ def _suite_path(suite: str, given: Path | None) -> Path:
 @click.option("--suite-path", type=click.Path(path_type=Path), default=None,
               help="The suite's folder (default: $RTLOPT_BENCH_PATH/rtllm for rtllm, "
                    "$RTLOPT_BENCH_PATH/c910/lza_simd_half for c910-ablation).")
-@click.option("--pdk", type=str, default=None, help="PDK name (see `rtlopt pdk list`).")
-@click.option("--liberty", type=click.Path(path_type=Path), default=None,
-              help="Use this liberty file instead of the PDK's.")
+@pdk_options
 @click.option("--config", "config_file", type=click.Path(path_type=Path, exists=True,
               dir_okay=False), default=None, help="Configuration file for every design.")
 @click.option("--designs", type=str, default=None,
@@ -142,8 +180,7 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
     _SPECIAL.get(suite, _run_suite)(args)
 
 
-def _options(a: _Args) -> Any:
-    from rtlopt.benchmark import BenchOptions
+def _options(a: _Args) -> BenchOptions:
 
     kind = a.suite if a.suite not in _SPECIAL else "folder"
     return BenchOptions(kind=kind, suite_path=a.suite_path, out_dir=a.out,
@@ -152,8 +189,7 @@ def _options(a: _Args) -> Any:
                         suite_tb=a.suite_tb, command=tuple(sys.argv))
 
 
-def _compare_rows(spec: str | None) -> Any:
-    from rtlopt.benchmark import load_paper_table4, read_rows_csv
+def _compare_rows(spec: str | None) -> list[BenchRow] | None:
 
     if spec is None:
         return None
@@ -171,10 +207,9 @@ def _progress(total: int, label: str) -> Progress:
                     TimeElapsedColumn(), TextColumn("{task.description}"), console=console)
 
 
-def _events(progress: Progress, task: Any) -> Any:
-    from rtlopt.benchmark import BenchEvents
+def _events(progress: Progress, task: TaskID) -> BenchEvents:
 
-    def done(res: Any) -> None:
+    def done(res: DesignResult | ReferenceResult) -> None:
         progress.update(task, advance=1, description=f"{res.design}: {res.status}")
 
     def step(name: str, k: int, n: int) -> None:
@@ -184,7 +219,6 @@ def _events(progress: Progress, task: Any) -> Any:
 
 
 def _run_suite(a: _Args) -> None:
-    from rtlopt.benchmark import load_suite
 
     suite = load_suite(a.suite, a.suite_path, a.designs)
     other = _compare_rows(a.compare)
@@ -195,10 +229,8 @@ def _run_suite(a: _Args) -> None:
         _optimize_suite(a, suite, other)
 
 
-def _reference_only(a: _Args, suite: list[Any]) -> None:
-    import time
+def _reference_only(a: _Args, suite: list[SuiteDesign]) -> None:
 
-    from rtlopt.benchmark import measure_references, write_reference_tables
 
     t0 = time.monotonic()
     with _progress(len(suite), "references") as progress:
@@ -221,8 +253,7 @@ def _reference_only(a: _Args, suite: list[Any]) -> None:
     sys.exit(EXIT_OK if n_ok else EXIT_REJECTED)
 
 
-def _optimize_suite(a: _Args, suite: list[Any], other: Any) -> None:
-    from rtlopt.benchmark import run_bench, summarize, summary_markdown, write_bench_outputs
+def _optimize_suite(a: _Args, suite: list[SuiteDesign], other: list[BenchRow] | None) -> None:
 
     opts = _options(a)
     with _progress(len(suite), "designs") as progress:
@@ -251,15 +282,6 @@ def _optimize_suite(a: _Args, suite: list[Any], other: Any) -> None:
 
 
 def _run_ablation(a: _Args) -> None:
-    from rtlopt.benchmark import (
-        ablation_markdown,
-        ablation_rows,
-        load_c910_design,
-        run_ablation,
-        select_configs,
-    )
-    from rtlopt.config import RewardConfig
-    from rtlopt.run import write_json
 
     if a.reference_only or a.compare:
         raise UsageError("--reference-only and --compare do not apply to c910-ablation")

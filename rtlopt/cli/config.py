@@ -8,6 +8,7 @@ import click
 from rich.table import Table
 
 from rtlopt.cli._common import console, handle_errors
+from rtlopt.config import describe, get_dotted, load_config, to_toml
 
 
 @click.group()
@@ -21,8 +22,6 @@ def config() -> None:
 @handle_errors
 def show(target: Path, as_toml: bool) -> None:
     """Show every setting's effective value and its source for TARGET's repository."""
-    from rtlopt.config import describe, get_dotted, load_config, to_toml
-
     rc = load_config(target)
     if as_toml:
         click.echo(to_toml(rc.config))

@@ -11,7 +11,8 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, handle_errors, resolve
+from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, handle_errors
+from rtlopt.config import load_config
 
 
 @click.command()
@@ -57,7 +58,7 @@ def doctor(target: Path, config_file: Path | None, policy: str | None, model: st
         "search.parents": parents,
         "run.rollouts": rollouts,
     }
-    cfg = resolve(target, overrides, config_file).config
+    cfg = load_config(target, overrides=overrides, config_file=config_file).config
     d = diagnose(cfg.policy, cfg.train, parents=cfg.search.parents, rollouts=cfg.run.rollouts,
                  gpu_memory=gpu_memory)
     if as_json:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
+from rtlopt import session
 from rtlopt.cli._common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -19,12 +21,13 @@ from rtlopt.cli._common import (
     existing_file,
     fmt,
     handle_errors,
-    load_pdk,
-    load_target,
+    parse_defines,
     pdk_options,
     ratio,
-    resolve,
 )
+from rtlopt.config import choices
+from rtlopt.eda._run import scratch_dir
+from rtlopt.evaluate import PPA, EvalResult
 
 
 @click.command()
@@ -40,7 +43,7 @@ from rtlopt.cli._common import (
 @pdk_options
 @click.option(
     "--metric",
-    type=click.Choice(["auto", "adp", "ppa"]),
+    type=click.Choice(choices("flow.metric")),
     default=None,
     help="Figure of merit (default from config: auto).",
 )
@@ -90,9 +93,6 @@ def evaluate(
     reference and the candidate side by side. Exit 0 when the candidate is accepted, 1 when it is
     rejected, 2 on bad input.
     """
-    from rtlopt.eda._run import scratch_dir
-    from rtlopt.evaluate import Evaluator
-
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {
         "flow.pdk": pdk,
@@ -103,53 +103,58 @@ def evaluate(
         "harness.seed": seed,
         "harness.random_vectors": vectors,
     }
-    rc = resolve(target, overrides, config_file)
-    design = load_target(target, module, rc, include_dirs, defines)
-    pdk_info = load_pdk(rc, liberty)
+    spec = session.TargetSpec(
+        target,
+        module,
+        overrides=overrides,
+        config_file=config_file,
+        include_dirs=include_dirs,
+        defines=parse_defines(defines),
+        liberty=liberty,
+    )
+    tgt = session.open_target(spec)
     text = cand_path.read_text(errors="replace")
-    keep = workdir is not None or rc.config.eval.keep_scratch
-    with (
-        scratch_dir(workdir.resolve() if workdir else None, "rtlopt-eval-", keep=keep) as wd,
-        Evaluator(design, rc.config, wd, pdk_info) as ev,
-    ):
-        if not as_json:
-            with console.status("measuring the reference ..."):
-                ref = ev.reference()
-            with console.status("evaluating the candidate ..."):
-                res = ev.evaluate(text)
+    keep = workdir is not None or tgt.config.eval.keep_scratch
+    with scratch_dir(workdir.resolve() if workdir else None, "rtlopt-eval-", keep=keep) as wd:
+        if as_json:
+            ev = session.evaluate(tgt, text, wd)
         else:
-            ref = ev.reference()
-            res = ev.evaluate(text)
-        kind = ev.metric_kind
+            with console.status("measuring the reference ...") as status:
+                ev = session.evaluate(tgt, text, wd, on_phase=status.update)
     if as_json:
         out = {
-            "reference": ref.to_json(),
-            "candidate": res.to_json(),
-            "metric": kind,
-            "accepted": res.accepted,
+            "reference": ev.reference.to_json(),
+            "candidate": ev.candidate.to_json(),
+            "metric": ev.metric,
+            "accepted": ev.candidate.accepted,
             "workdir": str(wd) if keep else None,
         }
         sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
     else:
-        _print_table(design.target.name, ref, res, kind, wd if keep else None)
-    sys.exit(EXIT_OK if res.accepted else EXIT_REJECTED)
+        _print_table(tgt.design.target.name, ev.reference, ev.candidate, ev.metric,
+                     wd if keep else None)
+    sys.exit(EXIT_OK if ev.candidate.accepted else EXIT_REJECTED)
 
 
-def _print_table(name: str, ref: Any, res: Any, kind: str, wd: Path | None) -> None:
+def _print_table(
+    name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None
+) -> None:
     t = Table(title=f"{name}: reference vs candidate", title_justify="left")
     t.add_column("")
     t.add_column("reference", justify="right")
     t.add_column("candidate", justify="right")
     t.add_column("ratio", justify="right")
     rp, cp = ref.ppa, res.ppa
-    rows = [
-        ("area (um^2)", rp and rp.area_um2, cp and cp.area_um2),
-        ("delay (ps)", rp and rp.delay_ps, cp and cp.delay_ps),
-        ("power (uW)", rp and rp.power_uw, cp and cp.power_uw),
-        ("ADP (um^2*ps)", rp and rp.adp, cp and cp.adp),
-        ("PPA product", rp and rp.ppa_product, cp and cp.ppa_product),
+    rows: list[tuple[str, Callable[[PPA], float | None]]] = [
+        ("area (um^2)", lambda p: p.area_um2),
+        ("delay (ps)", lambda p: p.delay_ps),
+        ("power (uW)", lambda p: p.power_uw),
+        ("ADP (um^2*ps)", lambda p: p.adp),
+        ("PPA product", lambda p: p.ppa_product),
     ]
-    for label, a, b in rows:
+    for label, get in rows:
+        a = get(rp) if rp else None
+        b = get(cp) if cp else None
         t.add_row(label, fmt(a), fmt(b), ratio(b, a))
     t.add_row("reward", fmt(ref.reward), fmt(res.reward), "")
     console.print(t)

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.table import Table
 
-from rtlopt.cli._common import console, design_options, handle_errors, load_target, resolve
+from rtlopt import session
+from rtlopt.cli._common import console, design_options, handle_errors, parse_defines
+from rtlopt.frontend import Design, Module
+from rtlopt.harness import Testbench, build_testbench, reference_text
 
 
 @click.command()
@@ -34,47 +41,60 @@ def inspect(
     as_json: bool,
 ) -> None:
     """Show the interface, clocks/resets, dependencies and harness of the module in TARGET."""
-    import secrets
-
-    from rtlopt.harness import build_testbench, reference_text
-
-    rc = resolve(target, {"project.frontend": frontend}, config_file)
-    design = load_target(target, module, rc, include_dirs, defines)
-    t = design.target
-    if harness_dir is None:
-        # Never write next to the user's sources: the harness goes to the cache.
-        import hashlib
-        import os
-
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rtlopt"
-        key = hashlib.sha256(str(t.file).encode()).hexdigest()[:8]
-        harness_dir = cache / "harness" / f"{t.name}-{key}"
-    hdir = harness_dir.resolve()
+    tgt = session.open_target(
+        session.TargetSpec(
+            target,
+            module,
+            overrides={"project.frontend": frontend},
+            config_file=config_file,
+            include_dirs=include_dirs,
+            defines=parse_defines(defines),
+            with_pdk=False,
+        )
+    )
+    design = tgt.design
+    hdir = (harness_dir or _cache_dir(design.target)).resolve()
     hdir.mkdir(parents=True, exist_ok=True)
-    tb = build_testbench(design, rc.config.harness, secrets.token_hex(8))
+    tb = build_testbench(design, tgt.config.harness, secrets.token_hex(8))
     (hdir / "rtlopt_tb.v").write_text(tb.text)
     for name, content in tb.files.items():
         (hdir / name).write_text(content)
     (hdir / "reference.v").write_text(reference_text(design))
     if as_json:
-        out = {
-            "module": t.name,
-            "file": str(t.file),
-            "line": t.line,
-            "root": str(design.root),
-            "ports": [p.__dict__ for p in t.ports],
-            "parameters": [p.__dict__ for p in t.parameters],
-            "clocks": list(t.clocks),
-            "resets": {r: ("low" if t.reset_active_low.get(r) else "high") for r in t.resets},
-            "submodules": list(design.submodules),
-            "files": [str(f) for f in design.closure],
-            "include_dirs": [str(p) for p in design.include_dirs],
-            "defines": dict(design.defines),
-            "harness": str(hdir),
-            "vectors": dict(tb.classes),
-        }
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
-        return
+        sys.stdout.write(json.dumps(_as_json(design, hdir, tb), indent=2) + "\n")
+    else:
+        _show(design, hdir, tb)
+
+
+def _cache_dir(t: Module) -> Path:
+    """Never write next to the user's sources: by default the harness goes to the cache."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rtlopt"
+    key = hashlib.sha256(str(t.file).encode()).hexdigest()[:8]
+    return cache / "harness" / f"{t.name}-{key}"
+
+
+def _as_json(design: Design, hdir: Path, tb: Testbench) -> dict[str, Any]:
+    t = design.target
+    return {
+        "module": t.name,
+        "file": str(t.file),
+        "line": t.line,
+        "root": str(design.root),
+        "ports": [p.__dict__ for p in t.ports],
+        "parameters": [p.__dict__ for p in t.parameters],
+        "clocks": list(t.clocks),
+        "resets": {r: ("low" if t.reset_active_low.get(r) else "high") for r in t.resets},
+        "submodules": list(design.submodules),
+        "files": [str(f) for f in design.closure],
+        "include_dirs": [str(p) for p in design.include_dirs],
+        "defines": dict(design.defines),
+        "harness": str(hdir),
+        "vectors": dict(tb.classes),
+    }
+
+
+def _show(design: Design, hdir: Path, tb: Testbench) -> None:
+    t = design.target
     console.print(f"[bold]{t.name}[/] in {t.file}:{t.line}  (repository {design.root})")
     ports = Table(title="ports", title_justify="left")
     for col in ("name", "direction", "width", "range", "signed"):

@@ -1,14 +1,18 @@
-"""`rtlopt optimize`: the test-time training run."""
+"""`rtlopt optimize`: the test-time training run (a presenter of :mod:`rtlopt.session`)."""
 
 from __future__ import annotations
 
+import os
 import sys
+import warnings
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from rtlopt import session
 from rtlopt.cli._common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -16,13 +20,13 @@ from rtlopt.cli._common import (
     design_options,
     fmt,
     handle_errors,
-    load_pdk,
-    load_target,
+    parse_defines,
     pdk_options,
-    resolve,
     run_options,
 )
 from rtlopt.errors import UsageError
+from rtlopt.evaluate import EvalResult
+from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 
 
 @click.command()
@@ -72,30 +76,15 @@ def optimize(
     config_file: Path | None,
     include_dirs: tuple[Path, ...],
     defines: tuple[str, ...],
-    frontend: str | None,
-    pdk: str | None,
     liberty: Path | None,
-    policy: str | None,
-    model: str | None,
-    endpoint: str | None,
     candidates: Path | None,
-    steps: int | None,
-    parents: int | None,
-    rollouts: int | None,
-    seed: int | None,
-    delta: str | None,
-    reuse: str | None,
-    advantage: str | None,
-    lr: float | None,
-    max_new_tokens: int | None,
-    metric: str | None,
     spec: Path | None,
-    jobs: int | None,
     run_dir: Path | None,
     resume: Path | None,
     stop_after: int | None,
     no_branch: bool,
     push: str | None,
+    **settings: Any,  # --frontend, --pdk, --jobs and the run options, by option name
 ) -> None:
     """Optimize the module in TARGET by test-time training.
 
@@ -105,145 +94,126 @@ def optimize(
     new git branch `rtlopt/<module>/<run-id>` with a report. Exit 0 when a design beats the
     reference, 1 when none does, 2 on bad input.
     """
-    from rtlopt.run import new_run_id, read_json
-
-    run_info: dict[str, Any] = {}
-    if resume is not None:
-        resume = resume.resolve()
-        try:
-            run_info = read_json(resume / "run.json")
-        except (OSError, ValueError):
-            raise UsageError(
-                "not a run directory (no run.json)",
-                path=resume,
-                hint="pass the folder printed by the interrupted run",
-            ) from None
-        target = Path(run_info["target_file"])
-        module = module or run_info.get("module")
-        config_file = resume / "config.toml"
+    point = session.read_resume(resume) if resume is not None else None
+    if point is not None:
+        # A resumed run keeps its recorded target and configuration.
+        target, module, config_file = point.target_file, module or point.module, point.config_file
     if target is None:
         raise UsageError("missing TARGET", hint="rtlopt optimize path/to/file.v [--module M]")
+    overrides = {} if point is not None else _overrides(candidates, spec, settings)
+    # Everything that can fail on bad input fails here, before tools or models start.
+    tgt = session.open_target(
+        session.TargetSpec(
+            target,
+            module,
+            overrides=overrides,
+            config_file=config_file,
+            include_dirs=include_dirs,
+            defines=parse_defines(defines),
+            liberty=liberty,
+        )
+    )
+    plan = session.plan_run(
+        tgt,
+        run_dir=run_dir,
+        resume=point,
+        branch=not no_branch,
+        push=push,
+        command=tuple(sys.argv),
+    )
+    outcome = _run(tgt, plan, stop_after)
+    if not outcome.finished:
+        paused = session.finish(tgt, outcome, plan)
+        console.print(f"paused after step {outcome.steps_done}; report so far: {paused.report}")
+        console.print(f"continue with: rtlopt optimize --resume {plan.run_dir}")
+        sys.exit(EXIT_OK)
+    result = session.finish(tgt, outcome, plan)
+    _show_result(outcome, result)
+    sys.exit(EXIT_OK if outcome.improved else EXIT_REJECTED)
+
+
+def _overrides(candidates: Path | None, spec: Path | None, s: dict[str, Any]) -> dict[str, Any]:
+    """Configuration overrides from the command line (unset options are ``None``)."""
+    policy = s["policy"]
     if candidates is not None:
         if not candidates.exists():
             raise UsageError("candidates not found", path=candidates)
         policy = "scripted"
     overrides: dict[str, Any] = {
-        "flow.pdk": pdk,
-        "flow.metric": metric,
-        "project.frontend": frontend,
+        "flow.pdk": s["pdk"],
+        "flow.metric": s["metric"],
+        "project.frontend": s["frontend"],
         "project.spec": str(spec) if spec else None,
         "policy.backend": policy,
-        "policy.model": model,
-        "policy.endpoint": endpoint,
+        "policy.model": s["model"],
+        "policy.endpoint": s["endpoint"],
         "policy.scripted_path": str(candidates.resolve()) if candidates else None,
-        "policy.max_new_tokens": max_new_tokens,
-        "run.steps": steps,
-        "run.rollouts": rollouts,
-        "run.seed": seed,
-        "search.parents": parents,
-        "search.sampler": reuse,
-        "train.delta": delta,
-        "train.advantage": advantage,
-        "train.learning_rate": lr,
-        "eval.workers": jobs,
+        "policy.max_new_tokens": s["max_new_tokens"],
+        "run.steps": s["steps"],
+        "run.rollouts": s["rollouts"],
+        "run.seed": s["seed"],
+        "search.parents": s["parents"],
+        "search.sampler": s["reuse"],
+        "train.delta": s["delta"],
+        "train.advantage": s["advantage"],
+        "train.learning_rate": s["lr"],
+        "eval.workers": s["jobs"],
     }
-    if seed is not None:
-        overrides["harness.seed"] = seed
-    if resume is not None:
-        overrides = {}  # a resumed run keeps its recorded configuration
-    rc = resolve(target, overrides, config_file)
-    cfg = rc.config
+    if s["seed"] is not None:
+        overrides["harness.seed"] = s["seed"]
+    return overrides
 
-    # Everything that can fail on bad input fails here, before tools or models start.
-    from rtlopt.policy import create_policy, load_spec, preflight_policy
 
-    design = load_target(target, module, rc, include_dirs, defines)
-    pdk_info = load_pdk(rc, liberty)
-    preflight_policy(cfg.policy)
-    run_id = run_info.get("run_id") or new_run_id(design.target.name)
-    branch = f"{cfg.writeback.branch_prefix}/{design.target.name}/{run_id}"
-    do_branch = not no_branch
-    from rtlopt.writeback import preflight_optimize
-
-    # tools, branch name, git identity: checked now rather than after the whole run
-    preflight_optimize(design, cfg, branch if do_branch else None)
-    git_ok = do_branch
-    spec_text = load_spec(cfg.project.spec, design.target.header_comment)
-    if resume is not None:
-        rdir = resume
-    elif run_dir is not None:
-        rdir = run_dir.resolve()
-    else:
-        runs = Path(cfg.run.runs_dir)
-        rdir = (runs if runs.is_absolute() else design.root / runs) / run_id
-        _ignore_rtlopt_dir(design.root, rdir)
-
-    from rtlopt.evaluate import Evaluator
-    from rtlopt.run import Optimizer, finish_run
-
+def _run(tgt: session.Target, plan: session.RunPlan, stop_after: int | None) -> RunOutcome:
+    """Measure the reference, load the policy and run the loop with a progress bar."""
+    cfg = tgt.config
     console.print(
-        f"run [bold]{run_id}[/] on [bold]{design.target.name}[/] "
+        f"run [bold]{plan.run_id}[/] on [bold]{tgt.design.target.name}[/] "
         f"({cfg.flow.pdk}, policy {cfg.policy.backend}, {cfg.run.steps} steps x "
         f"{cfg.search.parents} parents x {cfg.run.rollouts} rollouts)"
     )
-    console.print(f"run directory: {rdir}")
-    with Evaluator(design, cfg, rdir / "work", pdk_info) as ev:
+    console.print(f"run directory: {plan.run_dir}")
+    with session.open_evaluator(tgt, plan.workdir) as ev:
         with console.status("measuring the reference ..."):
             ref = ev.reference()
-        kind = ev.metric_kind
-        assert ref.ppa is not None
-        ref_m = ref.ppa.metric(kind)
-        console.print(
-            f"reference: area {fmt(ref.ppa.area_um2)} um^2, delay {fmt(ref.ppa.delay_ps)} ps, "
-            f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref_m)}"
-        )
+        _show_reference(ref, tgt.metric)
         _quiet_model_libraries()
         with console.status(f"loading the {cfg.policy.backend} policy ..."):
-            pol = create_policy(cfg.policy, cfg.train, seed=cfg.run.seed)
-        try:
-            opt = Optimizer(design, cfg, ev, pol, rdir, spec_text, command=sys.argv)
-            opt.prepare(run_id, resume=resume is not None)
-            outcome = _run_with_progress(opt, cfg.run.steps, kind, ref_m, stop_after)
-        finally:
-            pol.close()
-        if not outcome.finished:
-            from rtlopt.report import generate_report
+            policy = session.load_policy(cfg)
+        with closing(policy), _progress() as progress:
+            events = _progress_events(progress, cfg.run.steps, tgt.metric, ref)
+            return session.optimize(tgt, ev, policy, plan, events, stop_after=stop_after)
 
-            paths = generate_report(rdir)
-            console.print(
-                f"paused after step {outcome.steps_done}; report so far: {paths.markdown}"
-            )
-            console.print(f"continue with: rtlopt optimize --resume {rdir}")
-            sys.exit(EXIT_OK)
-        result = finish_run(
-            outcome,
-            design,
-            cfg,
-            branch=branch if (do_branch and git_ok) else None,
-            push=push or cfg.writeback.push,
-        )
+
+def _show_reference(ref: EvalResult, kind: str) -> None:
+    assert ref.ppa is not None
+    console.print(
+        f"reference: area {fmt(ref.ppa.area_um2)} um^2, delay {fmt(ref.ppa.delay_ps)} ps, "
+        f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref.ppa.metric(kind))}"
+    )
+
+
+def _show_result(outcome: RunOutcome, result: FinishResult) -> None:
     console.print(f"report: {result.report}")
-    if outcome.best is not None and outcome.best.ppa is not None:
-        m = outcome.best.ppa.metric(kind)
+    kind = outcome.metric
+    best, ref = outcome.best, outcome.reference
+    if best is not None and best.ppa is not None and ref.ppa is not None:
+        m, ref_m = best.ppa.metric(kind), ref.ppa.metric(kind)
         console.print(
             f"best: {kind.upper()} {fmt(m)} ({(m / ref_m - 1) * 100:+.1f}% vs reference), "
-            f"formal: {outcome.best.formal.verdict.value if outcome.best.formal else 'n/a'}"
+            f"formal: {best.formal.verdict.value if best.formal else 'n/a'}"
         )
     if not outcome.improved:
         console.print("[yellow]no equivalent design beat the reference[/]")
-        sys.exit(EXIT_REJECTED)
+        return
     if result.branch:
         console.print(f"branch: [bold]{result.branch}[/]")
         console.print("\npull request body:\n")
         console.print(result.pr_body, markup=False)
-    sys.exit(EXIT_OK)
 
 
 def _quiet_model_libraries() -> None:
     """Model libraries print progress bars and deprecation chatter; rtlopt shows its own."""
-    import os
-    import warnings
-
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ.setdefault("TQDM_DISABLE", "1")
@@ -251,26 +221,8 @@ def _quiet_model_libraries() -> None:
         warnings.filterwarnings("ignore", module=mod)
 
 
-def _ignore_rtlopt_dir(root: Path, rdir: Path) -> None:
-    """Keep run folders inside the repository out of git status."""
-    try:
-        rel = rdir.relative_to(root)
-    except ValueError:
-        return
-    top = root / rel.parts[0]
-    top.mkdir(parents=True, exist_ok=True)
-    gi = top / ".gitignore"
-    if not gi.exists():
-        gi.write_text("# rtlopt run data\n*\n")
-
-
-def _run_with_progress(
-    opt: Any, steps: int, kind: str, ref_m: float, stop_after: int | None
-) -> Any:
-    from rtlopt.run import RunEvents
-
-    best_line = {"text": "best: -"}
-    with Progress(
+def _progress() -> Progress:
+    return Progress(
         TextColumn("[bold]step {task.completed}/{task.total}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -278,26 +230,34 @@ def _run_with_progress(
         TextColumn("{task.description}"),
         console=console,
         transient=False,
-    ) as progress:
-        task = progress.add_task("", total=steps, completed=opt.start_step - 1)
+    )
 
-        def on_phase(step: int, phase: str) -> None:
-            progress.update(task, description=f"{phase} | {best_line['text']}")
 
-        def on_step(rec: Any) -> None:
-            if rec.best_metric is not None:
-                imp = (rec.best_metric / ref_m - 1) * 100
-                best_line["text"] = (
-                    f"best reward {rec.best_reward:.2f}, {kind.upper()} "
-                    f"{fmt(rec.best_metric)} ({imp:+.1f}%)"
-                )
-            else:
-                best_line["text"] = f"best reward {rec.best_reward:.2f}"
-            progress.update(
-                task,
-                completed=rec.step,
-                description=f"{best_line['text']} | valid {rec.valid_frac:.0%} | "
-                f"mean {rec.mean_reward:.2f} | delta {rec.delta:.3f}",
+def _progress_events(progress: Progress, steps: int, kind: str, ref: EvalResult) -> RunEvents:
+    """Events that drive one progress bar of ``steps`` steps: the phase, then the numbers."""
+    assert ref.ppa is not None
+    ref_m = ref.ppa.metric(kind)
+    task = progress.add_task("", total=steps)
+    best = {"text": "best: -"}
+
+    def on_phase(step: int, phase: str) -> None:
+        # A resumed run starts past step 1: the bar shows the steps already done.
+        progress.update(task, completed=step - 1, description=f"{phase} | {best['text']}")
+
+    def on_step(rec: StepRecord) -> None:
+        if rec.best_metric is not None:
+            imp = (rec.best_metric / ref_m - 1) * 100
+            best["text"] = (
+                f"best reward {rec.best_reward:.2f}, {kind.upper()} "
+                f"{fmt(rec.best_metric)} ({imp:+.1f}%)"
             )
+        else:
+            best["text"] = f"best reward {rec.best_reward:.2f}"
+        progress.update(
+            task,
+            completed=rec.step,
+            description=f"{best['text']} | valid {rec.valid_frac:.0%} | "
+            f"mean {rec.mean_reward:.2f} | delta {rec.delta:.3f}",
+        )
 
-        return opt.run(RunEvents(on_phase=on_phase, on_step=on_step), stop_after=stop_after)
+    return RunEvents(on_phase=on_phase, on_step=on_step)

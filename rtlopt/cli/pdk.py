@@ -8,6 +8,8 @@ import click
 from rich.table import Table
 
 from rtlopt.cli._common import console, handle_errors
+from rtlopt.errors import UsageError
+from rtlopt.pdk import PDKS, download_pdk, pdk_search_path, resolve_pdk
 
 
 @click.group()
@@ -19,9 +21,6 @@ def pdk() -> None:
 @handle_errors
 def list_pdks() -> None:
     """List the known PDKs, where they come from and whether their liberty is found."""
-    from rtlopt.errors import UsageError
-    from rtlopt.pdk import PDKS, pdk_search_path, resolve_pdk
-
     t = Table(title="PDKs", title_justify="left")
     for col in ("name", "source", "corner", "liberty"):
         t.add_column(col)
@@ -54,7 +53,5 @@ def list_pdks() -> None:
 @handle_errors
 def download(name: str, dest: Path | None, url: str | None) -> None:
     """Download the liberty file(s) of PDK NAME (needs network access)."""
-    from rtlopt.pdk import download_pdk
-
     path = download_pdk(name, dest, url=url)
     console.print(f"downloaded {name} to {path}")

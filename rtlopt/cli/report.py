@@ -8,6 +8,8 @@ import click
 
 from rtlopt.cli._common import console, handle_errors
 from rtlopt.errors import UsageError
+from rtlopt.report import generate_report
+from rtlopt.rundir import RunDir
 
 
 @click.command()
@@ -15,15 +17,13 @@ from rtlopt.errors import UsageError
 @handle_errors
 def report(run_dir: Path) -> None:
     """(Re)generate report.md, report.json and the plots of RUN_DIR (also for interrupted runs)."""
-    from rtlopt.report import generate_report
-
-    if not (run_dir / "steps.jsonl").exists() and not (run_dir / "reference.json").exists():
+    if not RunDir(run_dir).is_run():
         raise UsageError(
-            "not a run directory (no steps.jsonl or reference.json)",
+            "not a run directory (no run.json, steps.jsonl or reference.json)",
             path=run_dir,
             hint="pass the folder printed by `rtlopt optimize`",
         )
     paths = generate_report(run_dir)
     console.print(f"report: {paths.markdown}")
-    for p in getattr(paths, "plots", ()):
+    for p in paths.plots:
         console.print(f"plot: {p}")

@@ -138,10 +138,7 @@ class Evaluator:
     @property
     def metric_kind(self) -> str:
         """``adp`` or ``ppa``: the figure of merit in use."""
-        kind = self.config.flow.metric
-        if kind == "auto":
-            return "ppa" if self.config.flow.power else "adp"
-        return kind
+        return self.config.flow.metric_kind
 
     def provenance(self) -> dict[str, Any]:
         """Tool versions, flow settings and seeds behind every number."""

@@ -4,13 +4,15 @@ Public API:
     load_design(target, module, project, *, include_dirs=(), defines={}) -> Design
     parse_text(text, name="candidate.v", frontend="pyslang") -> list[Module]
     find_repo_root(path) -> Path
-    Frontend (Protocol), FRONTENDS (registry; entry-point group ``rtlopt.frontends``)
+    Frontend, FrontendFactory (Protocols); FRONTENDS (registry kept in rtlopt.plugins;
+    entry-point group ``rtlopt.frontends``)
 """
 
 from rtlopt.frontend._base import (
     ClockedBlock,
     Condition,
     Frontend,
+    FrontendFactory,
     FrontendResult,
     InstanceConnections,
     SyntaxProblem,
@@ -26,6 +28,7 @@ __all__ = [
     "Condition",
     "Design",
     "Frontend",
+    "FrontendFactory",
     "FrontendResult",
     "InstanceConnections",
     "Module",

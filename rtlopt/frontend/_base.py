@@ -19,6 +19,7 @@ __all__ = [
     "ClockedBlock",
     "Condition",
     "Frontend",
+    "FrontendFactory",
     "FrontendResult",
     "InstanceConnections",
     "SyntaxProblem",
@@ -118,4 +119,13 @@ class Frontend(Protocol):
             connections, and the syntax errors of the others. Port widths are evaluated with
             default parameter values.
         """
+        ...
+
+
+class FrontendFactory(Protocol):
+    """What the :data:`~rtlopt.plugins.FRONTENDS` registry holds (entry points
+    ``rtlopt.frontends``): builds a parser; usually the frontend class itself."""
+
+    def __call__(self) -> Frontend:
+        """A ready parser."""
         ...

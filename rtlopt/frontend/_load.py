@@ -6,6 +6,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import DesignError
@@ -14,20 +15,18 @@ from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend._sources import collect_sources, find_repo_root
 from rtlopt.frontend._text import module_spans
 from rtlopt.frontend.model import Design, Module
-from rtlopt.registry import Registry
+from rtlopt.plugins import FRONTENDS
 
 __all__ = ["FRONTENDS", "get_frontend", "load_design", "parse_text"]
 
 log = logging.getLogger(__name__)
 
-FRONTENDS: Registry[Frontend] = Registry(
-    "frontend",
-    "rtlopt.frontends",
-    {
-        "pyslang": "rtlopt.frontend._pyslang:PyslangFrontend",
-        "pyverilog": "rtlopt.frontend._pyverilog:PyverilogFrontend",
-    },
-)
+if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.FRONTENDS are FrontendFactory values
+    from rtlopt.frontend._base import FrontendFactory
+    from rtlopt.frontend._pyslang import PyslangFrontend
+    from rtlopt.frontend._pyverilog import PyverilogFrontend
+
+    _BUILTINS: tuple[FrontendFactory, ...] = (PyslangFrontend, PyverilogFrontend)
 
 _EXCLUDE_HINT = "fix the file or exclude it with project.exclude"
 # the names rtlopt passes to its tools and generated Verilog (see _check_names)

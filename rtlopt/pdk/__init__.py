@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from rtlopt.errors import PluginError, UsageError
 from rtlopt.pdk._liberty import (
@@ -24,13 +24,14 @@ from rtlopt.pdk._liberty import (
     plain_liberty,
     scan_tie_cells,
 )
-from rtlopt.registry import Registry
+from rtlopt.plugins import CUSTOM_PDK, PDKS
 
 __all__ = [
     "CUSTOM",
     "PDKS",
     "DerivedLiberties",
     "Pdk",
+    "PdkFactory",
     "PdkInfo",
     "derive_liberties",
     "download_pdk",
@@ -43,7 +44,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CUSTOM = "custom"
+CUSTOM = CUSTOM_PDK
 """PDK name to use with a user's own liberty file (``--liberty FILE``)."""
 
 
@@ -96,10 +97,19 @@ class Pdk(Protocol):
         ...
 
 
-PDKS: Registry[Pdk] = Registry("PDK", "rtlopt.pdks", {
-    "sky130hd": "rtlopt.pdk._builtin:sky130hd",
-    "nangate45": "rtlopt.pdk._builtin:nangate45",
-})
+class PdkFactory(Protocol):
+    """What the :data:`~rtlopt.plugins.PDKS` registry holds (entry points ``rtlopt.pdks``): a
+    zero-argument callable describing the PDK."""
+
+    def __call__(self) -> Pdk:
+        """The PDK's description."""
+        ...
+
+
+if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.PDKS are PdkFactory values
+    from rtlopt.pdk._builtin import nangate45, sky130hd
+
+    _BUILTINS: tuple[PdkFactory, ...] = (sky130hd, nangate45)
 
 
 @dataclass(frozen=True)

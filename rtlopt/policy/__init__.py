@@ -6,6 +6,7 @@ rollouts with LoRA hot-loading, GPU), ``openai`` (any OpenAI-compatible endpoint
 is built.
 """
 
+from rtlopt.plugins import POLICIES
 from rtlopt.policy._extract import extract_verilog
 from rtlopt.policy._preflight import GPU_DEFAULT_MODEL, ResolvedModel, resolve_model
 from rtlopt.policy._prompts import (
@@ -18,7 +19,7 @@ from rtlopt.policy._prompts import (
     load_spec,
     metric_name,
 )
-from rtlopt.policy._registry import POLICIES, create_policy, preflight_policy
+from rtlopt.policy._registry import PolicyFactory, create_policy, preflight_policy
 from rtlopt.policy._types import Completion, Message, Policy, Prompt, Sample, UpdateStats
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "Message",
     "ParentInfo",
     "Policy",
+    "PolicyFactory",
     "Prompt",
     "ResolvedModel",
     "Sample",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
+from rtlopt.plugins import POLICIES
 from rtlopt.policy._memory import (
     GiB,
     MemoryPlan,
@@ -32,7 +33,6 @@ from rtlopt.policy._preflight import (
     offline,
     resolve_model,
 )
-from rtlopt.policy._registry import POLICIES
 from rtlopt.policy._versions import MIN_VERSIONS, installed_version, version_at_least
 
 REPORTED = ("torch", "transformers", "peft", "accelerate", "gguf", "vllm")

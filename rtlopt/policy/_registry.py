@@ -1,27 +1,36 @@
-"""The policy registry, preflight and construction."""
+"""The policy factory Protocol, preflight and construction (the table is ``POLICIES``)."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.plugins import POLICIES
 from rtlopt.policy._types import Policy
-from rtlopt.registry import Registry
 
 log = logging.getLogger(__name__)
 
-POLICIES: Registry[Policy] = Registry("policy", "rtlopt.policies", {
-    "transformers": "rtlopt.policy._transformers:TransformersPolicy",
-    "vllm": "rtlopt.policy._vllm:VllmPolicy",
-    "openai": "rtlopt.policy._openai:OpenAIPolicy",
-    "scripted": "rtlopt.policy._scripted:ScriptedPolicy",
-})
-"""Policy backends by name; plugins add more through the ``rtlopt.policies`` entry points.
 
-A backend is a callable ``(cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> Policy``;
-if it has a ``preflight(cfg)`` attribute, :func:`preflight_policy` calls it.
-"""
+class PolicyFactory(Protocol):
+    """What the :data:`~rtlopt.plugins.POLICIES` registry holds (entry points
+    ``rtlopt.policies``); usually the backend class, with ``preflight`` a classmethod.
+
+    ``preflight`` runs before any tool or model starts, so it must be cheap: no model loads,
+    no generation. Calling the factory loads the backend.
+    """
+
+    def __call__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> Policy:
+        """Load the backend (models, engines, connections)."""
+        ...
+
+    def preflight(self, cfg: PolicyConfig) -> None:
+        """Check that the model, GPU, endpoint or candidate path exist.
+
+        Raises:
+            UsageError: one line with a fix.
+        """
+        ...
 
 
 def preflight_policy(cfg: PolicyConfig) -> None:
@@ -31,16 +40,27 @@ def preflight_policy(cfg: PolicyConfig) -> None:
         UsageError: one line with a fix (unknown backend, missing model, no GPU for a GPU-only
             backend, unreachable endpoint, missing candidate path).
     """
-    factory: Any = POLICIES.get(cfg.backend)
-    check = getattr(factory, "preflight", None)
-    if callable(check):
-        check(cfg)
+    POLICIES.get(cfg.backend).preflight(cfg)
 
 
 def create_policy(cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> Policy:
     """Run :func:`preflight_policy`, then load the backend."""
-    preflight_policy(cfg)
     factory = POLICIES.get(cfg.backend)
+    factory.preflight(cfg)
     policy = factory(cfg, train, seed=seed)
     log.info("policy backend %s ready (trainable=%s)", cfg.backend, policy.trainable)
     return policy
+
+
+if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.POLICIES are PolicyFactory values
+    from rtlopt.policy._openai import OpenAIPolicy
+    from rtlopt.policy._scripted import ScriptedPolicy
+    from rtlopt.policy._transformers import TransformersPolicy
+    from rtlopt.policy._vllm import VllmPolicy
+
+    _BUILTINS: tuple[PolicyFactory, ...] = (
+        TransformersPolicy,
+        VllmPolicy,
+        OpenAIPolicy,
+        ScriptedPolicy,
+    )

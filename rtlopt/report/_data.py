@@ -1,24 +1,27 @@
 """Reading a run directory, tolerant of interrupted runs.
 
-Everything the report shows comes from the files the run loop writes (see
-docs/ARCHITECTURE.md): ``run.json``, ``config.toml``, ``provenance.json``, ``reference.json``,
-``steps.jsonl``, ``candidates/<hash>.{v,json}``, ``best.{v,json}``. Any of them may be missing
-or, for ``steps.jsonl``, end in a torn line; the report then says what it does not know.
+Everything the report shows comes from the files the run loop writes, read through
+:class:`rtlopt.rundir.RunDir` (``run.json``, ``config.toml``, ``provenance.json``,
+``reference.json``, ``steps.jsonl``, ``candidates/<hash>.{v,json}``, ``best.{v,json}``). Any of
+them may be missing or damaged, or, for ``steps.jsonl``, end in a torn line; the report then
+says what it does not know.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
-import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rtlopt.config import RewardConfig
+from rtlopt.errors import UsageError
 from rtlopt.evaluate.result import PPA, EvalResult
+from rtlopt.rundir import RunDir
+
+_T = TypeVar("_T")
 
 __all__ = ["Candidate", "RunData", "load_run", "pareto_front"]
 
@@ -136,82 +139,35 @@ def _metric(ppa: PPA, kind: str) -> float | None:
     return ppa.ppa_product if kind == "ppa" else ppa.adp
 
 
-def _read_json(path: Path) -> Any:
+def _tolerant(read: Callable[[], _T], default: _T) -> _T:
+    """``read()``, or ``default`` when its file is damaged (logged): reports describe what they
+    can of an interrupted run."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        log.warning("cannot read %s: %s", path, exc)
-        return None
-
-
-def _result(data: Any, where: Path) -> EvalResult | None:
-    if not isinstance(data, Mapping):
-        return None
-    try:
-        return EvalResult.from_json(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        log.warning("cannot read the evaluation result in %s: %s", where, exc)
-        return None
-
-
-def _read_steps(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    by_step: dict[int, dict[str, Any]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            log.info("skipping a torn line of %s", path)
-            continue
-        if isinstance(rec, dict) and isinstance(rec.get("step"), int):
-            by_step[rec["step"]] = rec  # a resumed run's redo replaces the earlier record
-    return [by_step[k] for k in sorted(by_step)]
-
-
-def _opt_int(v: Any) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
+        return read()
+    except UsageError as exc:
+        log.warning("%s", exc.one_line())
+        return default
 
 
 def load_run(run_dir: Path) -> RunData:
     """Read a run directory; missing or broken files leave their parts empty."""
-    run_dir = Path(run_dir)
-    data = RunData(path=run_dir)
-    run = _read_json(run_dir / "run.json")
-    data.run = run if isinstance(run, dict) else {}
-    cfg_path = run_dir / "config.toml"
-    if cfg_path.exists():
-        try:
-            data.config = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            log.warning("cannot read %s: %s", cfg_path, exc)
-    prov = _read_json(run_dir / "provenance.json")
-    data.provenance = prov if isinstance(prov, dict) else {}
-    ref = _read_json(run_dir / "reference.json")
-    data.reference = _result(ref, run_dir / "reference.json")
-    if isinstance(ref, dict):
-        data.reference_code = str(ref.get("code", ""))
-    data.steps = _read_steps(run_dir / "steps.jsonl")
-    cand_dir = run_dir / "candidates"
-    if cand_dir.is_dir():
-        for jpath in sorted(cand_dir.glob("*.json")):
-            raw = _read_json(jpath)
-            res = _result(raw, jpath)
-            if res is None or not isinstance(raw, dict):
-                continue
-            vpath = jpath.with_suffix(".v")
-            data.candidates.append(Candidate(
-                hash=jpath.stem, result=res, step=_opt_int(raw.get("step")),
-                parent=_opt_int(raw.get("parent")), code_path=vpath if vpath.exists() else None))
-    best = _read_json(run_dir / "best.json")
-    data.best = _result(best, run_dir / "best.json")
-    if data.best is not None and (run_dir / "best.v").exists():
-        data.best_code = (run_dir / "best.v").read_text(encoding="utf-8")
+    rd = RunDir(Path(run_dir))
+    data = RunData(path=rd.path)
+    info = _tolerant(rd.read_info, None)
+    data.run = info.to_json() if info is not None else {}
+    data.config = _tolerant(rd.read_config_table, {})
+    data.provenance = _tolerant(rd.read_provenance, {})
+    ref = _tolerant(rd.read_reference, None)
+    if ref is not None:
+        data.reference, data.reference_code = ref
+    data.steps = rd.read_steps()
+    data.candidates = [
+        Candidate(c.hash, c.result, c.step, c.parent, c.code_path)
+        for c in rd.iter_candidates(lambda path, exc: log.warning("%s", exc.one_line()))
+    ]
+    best = _tolerant(rd.read_best, None)
+    if best is not None:
+        data.best, data.best_code = best
     if data.best is None:
         # An interrupted run may have accepted candidates but no best.json yet.
         acc = [c for c in data.accepted() if c.result.reward is not None]

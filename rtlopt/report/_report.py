@@ -6,7 +6,6 @@ import difflib
 import json
 import logging
 import math
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +13,8 @@ from typing import Any
 
 from rtlopt.evaluate.result import PPA, EvalResult
 from rtlopt.report._data import Candidate, RunData, load_run, pareto_front
+from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
+from rtlopt.rundir import RunDir, atomic_write
 
 __all__ = ["TOP_CANDIDATES", "ReportPaths", "build_report_json", "generate_report"]
 
@@ -331,22 +332,14 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
     return "\n".join(out)
 
 
-def _atomic_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def generate_report(run_dir: Path) -> ReportPaths:
     """Write report.md, report.json and the PNG plots into ``run_dir``.
 
     Works on finished, running and interrupted runs (partial steps.jsonl, no best.json).
     A plot that fails to render is logged and left out; the text reports are always written.
     """
-    from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
-
-    run_dir = Path(run_dir)
-    data = load_run(run_dir)
+    rd = RunDir(Path(run_dir))
+    data = load_run(rd.path)
     jobs: dict[str, Callable[[RunData, Path], Path]] = {}
     if data.steps:
         jobs["rewards"] = plot_rewards
@@ -358,15 +351,13 @@ def generate_report(run_dir: Path) -> ReportPaths:
         jobs["kl_budget"] = plot_kl_budget
     plots: dict[str, Path] = {}
     for key, fn in jobs.items():
-        target = run_dir / _PLOT_FILES[key]
+        target = rd.plot(_PLOT_FILES[key])
         try:
             plots[key] = fn(data, target)
         except (ValueError, RuntimeError, OSError) as exc:
             log.warning("plot %s failed: %s", target.name, exc)
     rep = build_report_json(data, plots)
-    json_path = run_dir / "report.json"
-    _atomic_text(json_path, json.dumps(rep, indent=2, allow_nan=False) + "\n")
-    md_path = run_dir / "report.md"
-    _atomic_text(md_path, _markdown(data, rep, plots))
-    log.info("report written to %s", md_path)
-    return ReportPaths(markdown=md_path, json=json_path, plots=tuple(plots.values()))
+    atomic_write(rd.report_json, json.dumps(rep, indent=2, allow_nan=False) + "\n")
+    atomic_write(rd.report_md, _markdown(data, rep, plots))
+    log.info("report written to %s", rd.report_md)
+    return ReportPaths(markdown=rd.report_md, json=rd.report_json, plots=tuple(plots.values()))

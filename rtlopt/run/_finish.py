@@ -10,8 +10,9 @@ from rtlopt.config import Config
 from rtlopt.errors import RtloptError
 from rtlopt.evaluate import EvalResult
 from rtlopt.frontend.model import Design
+from rtlopt.report import generate_report
 from rtlopt.run._loop import RunOutcome
-from rtlopt.run._rundir import read_json, write_json
+from rtlopt.rundir import RunDir
 
 log = logging.getLogger(__name__)
 
@@ -91,47 +92,52 @@ def finish_run(
     push: str | None = None,
 ) -> FinishResult:
     """Write the report; when a design beat the reference and ``branch`` is set, the branch."""
-    from rtlopt.report import generate_report
+    rd = RunDir(outcome.run_dir)
+    paths = generate_report(rd.path)
+    info = rd.read_info()
+    run_id = info.run_id if info is not None and info.run_id else rd.path.name
+    if not (outcome.improved and outcome.best is not None and outcome.best_code is not None):
+        return FinishResult(Path(paths.markdown), None, None, "")
+    body = pr_body(design, outcome.reference, outcome.best, outcome.metric, run_id)
+    made = commit = None
+    if branch is not None:
+        made, commit = _write_branch(outcome, design, branch, run_id, push)
+        rd.update_info(branch=made, commit=commit)
+    rd.write_pr_body(body)
+    return FinishResult(Path(paths.markdown), made, commit, body)
 
-    run_dir = outcome.run_dir
-    paths = generate_report(run_dir)
-    report_md = Path(paths.markdown)
-    run_id = read_json(run_dir / "run.json").get("run_id", run_dir.name)
-    body = ""
-    commit = None
-    made = None
-    if outcome.improved and outcome.best is not None and outcome.best_code is not None:
-        body = pr_body(design, outcome.reference, outcome.best, outcome.metric, run_id)
-        if branch is not None:
-            from rtlopt.writeback import commit_message, results_kept, write_branch
 
-            assert outcome.reference.ppa is not None and outcome.best.ppa is not None
-            f = outcome.best.formal
-            msg = commit_message(
-                design.target.name,
-                outcome.reference.ppa,
-                outcome.best.ppa,
-                verdict=f.verdict.value if f else "not run",
-                method=f.method if f else "simulation only",
-                run_id=run_id,
-                metric=outcome.metric,
-            )
-            try:
-                res = write_branch(
-                    design.root,
-                    design.target.file,
-                    design.target.name,
-                    outcome.best_code.strip() + "\n",
-                    branch=branch,
-                    message=msg,
-                    push=push,
-                    design=design,
-                )
-            except RtloptError as exc:
-                raise results_kept(exc, run_dir) from None
-            made, commit = res.branch, res.commit_sha
-            data = read_json(run_dir / "run.json")
-            data.update({"branch": made, "commit": commit})
-            write_json(run_dir / "run.json", data)
-        (run_dir / "pr_body.md").write_text(body)
-    return FinishResult(report_md, made, commit, body)
+def _write_branch(
+    outcome: RunOutcome, design: Design, branch: str, run_id: str, push: str | None
+) -> tuple[str, str]:
+    """Commit the best design on ``branch``; returns (branch, commit)."""
+    # Lazy: importing gitpython adds ~0.25 s to every command's start-up (evaluate, inspect,
+    # report), and only a finished run that writes a branch needs it.
+    from rtlopt.writeback import commit_message, results_kept, write_branch
+
+    assert outcome.best is not None and outcome.best_code is not None
+    assert outcome.reference.ppa is not None and outcome.best.ppa is not None
+    f = outcome.best.formal
+    msg = commit_message(
+        design.target.name,
+        outcome.reference.ppa,
+        outcome.best.ppa,
+        verdict=f.verdict.value if f else "not run",
+        method=f.method if f else "simulation only",
+        run_id=run_id,
+        metric=outcome.metric,
+    )
+    try:
+        res = write_branch(
+            design.root,
+            design.target.file,
+            design.target.name,
+            outcome.best_code.strip() + "\n",
+            branch=branch,
+            message=msg,
+            push=push,
+            design=design,
+        )
+    except RtloptError as exc:
+        raise results_kept(exc, outcome.run_dir) from None
+    return res.branch, res.commit_sha

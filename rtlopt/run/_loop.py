@@ -13,46 +13,26 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from rtlopt.config import Config, to_toml
+from rtlopt.config import Config
 from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status
 from rtlopt.evaluate._sources import source_hash
 from rtlopt.frontend.model import Design
-from rtlopt.run._rundir import RunDir, atomic_write, read_json, write_json
+from rtlopt.policy import (
+    Completion,
+    ParentInfo,
+    Policy,
+    Prompt,
+    Sample,
+    UpdateStats,
+    build_prompt,
+    feedback_lines,
+)
+from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
+from rtlopt.search import Child, State, StatePool, make_sampler
+from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class StepRecord:
-    """Metrics of one step (one line of steps.jsonl)."""
-
-    step: int
-    max_reward: float
-    mean_reward: float
-    best_reward: float
-    best_metric: float | None
-    ref_metric: float
-    metric: str
-    delta: float
-    beta_mean: float | None
-    eff_n: float | None
-    const_frac: float | None
-    beta_max_rate: float | None
-    kl_ref: float | None
-    rule: str
-    valid_frac: float
-    accepted: int
-    rollouts: int
-    tokens: int
-    loss: float | None
-    time_s: float
-    infra_errors: int = 0
-    next_delta: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 @dataclass
@@ -62,6 +42,11 @@ class RunEvents:
     on_phase: Callable[[int, str], None] | None = None
     on_eval: Callable[[int, int, EvalResult], None] | None = None  # step, index, result
     on_step: Callable[[StepRecord], None] | None = None
+
+    def phase(self, step: int, name: str) -> None:
+        """Tell ``on_phase`` (if set) that ``step`` entered phase ``name``."""
+        if self.on_phase:
+            self.on_phase(step, name)
 
 
 @dataclass
@@ -83,7 +68,7 @@ _PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
 _FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
 
 
-def candidate_text(completion: Any) -> str | None:
+def candidate_text(completion: Completion) -> str | None:
     """The text to evaluate for one completion.
 
     A complete module is taken as extracted. An answer that starts a module but never finishes
@@ -118,6 +103,31 @@ def _no_module_result() -> EvalResult:
     )
 
 
+@dataclass
+class _Rollouts:
+    """One step's rollouts, flattened: rollout ``k`` answers ``prompts[group[k]]``.
+
+    Attributes:
+        parents: The step's parent states (one group each).
+        prompts: Their prompts.
+        group: Group (parent index) of every rollout.
+        completions: Every rollout's completion.
+        texts: The Verilog to evaluate of every rollout (``None``: no module in the answer).
+        results: Every rollout's evaluation (filled by the evaluation phase).
+    """
+
+    parents: list[State]
+    prompts: list[Prompt]
+    group: list[int]
+    completions: list[Completion]
+    texts: list[str | None]
+    results: list[EvalResult] = field(default_factory=list)
+
+    def scored(self) -> list[float]:
+        """Rewards of the rollouts that have one (infrastructure failures have none)."""
+        return [r.reward for r in self.results if r.reward is not None]
+
+
 class Optimizer:
     """One optimization run over a design.
 
@@ -125,7 +135,7 @@ class Optimizer:
         design: The parsed design.
         config: Resolved configuration.
         evaluator: The evaluator (owns tool workers).
-        policy: A ``rtlopt.policy.Policy``.
+        policy: The policy that proposes rewrites (and learns, when trainable).
         run_dir: The run directory (created, or existing when resuming).
         spec: Specification text for prompts.
         command: The command line, for provenance.
@@ -136,14 +146,11 @@ class Optimizer:
         design: Design,
         config: Config,
         evaluator: Evaluator,
-        policy: Any,
+        policy: Policy,
         run_dir: Path,
         spec: str,
         command: Sequence[str] = (),
     ) -> None:
-        from rtlopt.search import SAMPLERS, StatePool
-        from rtlopt.train import make_schedule
-
         self.design = design
         self.config = config
         self.evaluator = evaluator
@@ -151,7 +158,7 @@ class Optimizer:
         self.rd = RunDir(run_dir)
         self.spec = spec
         self.command = list(command)
-        self.sampler = SAMPLERS.get(config.search.sampler)(config.search)
+        self.sampler = make_sampler(config.search)
         self.schedule = make_schedule(config.train)
         self.pool = StatePool(config.search)
         self.start_step = 1
@@ -164,44 +171,25 @@ class Optimizer:
     def prepare(self, run_id: str, resume: bool) -> None:
         """Create the run directory, or load its checkpoint when resuming."""
         rd = self.rd
-        rd.path.mkdir(parents=True, exist_ok=True)
-        rd.candidates.mkdir(exist_ok=True)
-        if resume and rd.state.exists():
-            state = read_json(rd.state)
-            done = int(state["step"])
-            from rtlopt.search import StatePool
-
-            self.pool = StatePool.load(self.config.search, rd.pool)
-            self.schedule.load_json(state["schedule"])
-            self.best_reward_so_far = float(state.get("best_reward", 0.0))
-            if rd.best_json.exists():
-                self.best = EvalResult.from_json(read_json(rd.best_json))
-                self.best_code = rd.best_v.read_text()
-            if self.policy.trainable and (rd.policy / "done").exists():
-                self.policy.load(rd.policy)
-            rd.truncate_steps(done)
-            self.start_step = done + 1
-            log.info("resuming %s after step %d", rd.path, done)
+        rd.create()
+        state = rd.read_state() if resume else None
+        if state is not None:
+            self._restore(state)
         else:
-            atomic_write(rd.config, to_toml(self.config))
-            write_json(
-                rd.run_json,
-                {
-                    "run_id": run_id,
-                    "module": self.design.target.name,
-                    "target_file": str(self.design.target.file),
-                    "repo_root": str(self.design.root),
-                    "pdk": self.config.flow.pdk,
-                    "status": "running",
-                    "command": self.command,
-                },
+            rd.write_config(self.config)
+            rd.write_info(
+                RunInfo(
+                    run_id=run_id,
+                    module=self.design.target.name,
+                    target_file=str(self.design.target.file),
+                    repo_root=str(self.design.root),
+                    pdk=self.config.flow.pdk,
+                    status="running",
+                    command=tuple(self.command),
+                )
             )
-        ref = self.evaluator.reference()
-        ref_json = ref.to_json()
-        ref_json["code"] = self.design.target.text()
-        write_json(rd.reference, ref_json)
-        write_json(
-            rd.provenance,
+        rd.write_reference(self.evaluator.reference(), self.design.target.text())
+        rd.write_provenance(
             {
                 **self.evaluator.provenance(),
                 "seed": self.config.run.seed,
@@ -210,34 +198,33 @@ class Optimizer:
                     "model": self.config.policy.model,
                 },
                 "command": self.command,
-            },
+            }
         )
+
+    def _restore(self, state: RunState) -> None:
+        rd = self.rd
+        self.pool = StatePool.load(self.config.search, rd.pool)
+        self.schedule.load_json(state.schedule)
+        self.best_reward_so_far = state.best_reward
+        best = rd.read_best()
+        if best is not None:
+            self.best, self.best_code = best
+        if self.policy.trainable and rd.policy_saved():
+            self.policy.load(rd.policy)
+        rd.truncate_steps(state.step)
+        self.start_step = state.step + 1
+        log.info("resuming %s after step %d", rd.path, state.step)
 
     def _checkpoint(self, step: int) -> None:
         rd = self.rd
         self.pool.save(rd.pool)
         if self.policy.trainable:
-            marker = rd.policy / "done"
-            if marker.exists():
-                marker.unlink()
-            self.policy.save(rd.policy)
-            marker.write_text(str(step))
-        write_json(
-            rd.state,
-            {
-                "step": step,
-                "schedule": self.schedule.to_json(),
-                "best_reward": self.best_reward_so_far,
-            },
+            rd.save_policy(self.policy.save, step)
+        rd.write_state(
+            RunState(
+                step=step, schedule=self.schedule.to_json(), best_reward=self.best_reward_so_far
+            )
         )
-
-    def _set_status(self, status: str) -> None:
-        try:
-            data = read_json(self.rd.run_json)
-        except (OSError, ValueError):
-            data = {}
-        data["status"] = status
-        write_json(self.rd.run_json, data)
 
     # ---------------------------------------------------------------- the loop
 
@@ -258,15 +245,15 @@ class Optimizer:
             for step in range(self.start_step, last + 1):
                 rec = self._step(step, events)
                 records.append(rec)
-                self.rd.append_step(rec.to_json())
+                self.rd.append_step(rec)
                 self._checkpoint(step)
                 if events.on_step:
                     events.on_step(rec)
         except KeyboardInterrupt:
-            self._set_status("interrupted")
+            self.rd.update_info(status="interrupted")
             raise
         finished = last >= cfg.run.steps
-        self._set_status("done" if finished else "paused")
+        self.rd.update_info(status="done" if finished else "paused")
         ref = self.evaluator.reference()
         improved = self.best is not None and self.best.r_ppa > 1.0 + 1e-9
         return RunOutcome(
@@ -281,61 +268,42 @@ class Optimizer:
             finished=finished,
         )
 
-    def _prompt_for(self, state: Any) -> Any:
-        from rtlopt.policy import ParentInfo, build_prompt
-
-        ref = self.evaluator.reference()
-        assert ref.ppa is not None
-        kind = self.evaluator.metric_kind
-        parent = None
-        if state.parent_id is not None and state.code:
-            res = self._load_result(state.eval_hash)
-            ppa = res.ppa if res is not None else None
-            feedback = tuple(state.feedback.splitlines()) if state.feedback else ()
-            prev = self.pool.find(state.parent_id)
-            prev_metric = None
-            if prev is not None and prev.parent_id is not None:
-                prev_res = self._load_result(prev.eval_hash)
-                if prev_res is not None and prev_res.ppa is not None:
-                    prev_metric = prev_res.ppa.metric(kind)
-            elif ref.ppa is not None:
-                prev_metric = ref.ppa.metric(kind)
-            parent = ParentInfo(
-                code=state.code, ppa=ppa, feedback=feedback, prev_metric=prev_metric
-            )
-        return build_prompt(self.design.target.text(), ref.ppa, self.spec, kind, parent)
-
-    def _load_result(self, h: str | None) -> EvalResult | None:
-        if not h:
-            return None
-        f = self.rd.candidates / f"{h}.json"
-        if not f.exists():
-            return None
-        try:
-            return EvalResult.from_json(read_json(f))
-        except (OSError, ValueError, KeyError):
-            return None
-
     def _step(self, step: int, events: RunEvents) -> StepRecord:
-        from rtlopt.policy import Sample, feedback_lines
-        from rtlopt.search import Child
-        from rtlopt.train import batch_advantages
-
-        cfg = self.config
+        """One step: parents, rollouts, evaluation, bookkeeping, learning."""
         t0 = time.monotonic()
-        rng = random.Random(f"{cfg.run.seed}-{step}")
-        if events.on_phase:
-            events.on_phase(step, "sampling parents")
-        parents = self.sampler.select(self.pool, cfg.search.parents, rng)
+        events.phase(step, "sampling parents")
+        parents = self.sampler.select(
+            self.pool, self.config.search.parents, random.Random(f"{self.config.run.seed}-{step}")
+        )
+        events.phase(step, "generating")
+        ro = self._generate(step, parents)
+        ro.results = self._evaluate(step, ro, events)
+        self._record_candidates(step, ro)
+        self._admit(step, ro)
+        self._track_best(ro)
+        delta = self.schedule.delta(step - 1, self.config.run.steps)
+        batch = batch_advantages(self._group_rewards(ro), delta, self.config.train)
+        events.phase(step, "updating the policy")
+        stats = self.policy.update(self._samples(ro, batch))
+        decision = self.schedule.observe(batch.signals(stats.kl_ref))
+        return self._record(step, ro, delta, batch, stats, decision, time.monotonic() - t0)
+
+    # ---------------------------------------------------------------- phases of a step
+
+    def _generate(self, step: int, parents: list[State]) -> _Rollouts:
+        """Prompt the policy once per parent for ``run.rollouts`` answers each."""
+        cfg = self.config
         prompts = [self._prompt_for(p) for p in parents]
-        if events.on_phase:
-            events.on_phase(step, "generating")
         groups = self.policy.generate(prompts, cfg.run.rollouts, seed=cfg.run.seed * 100003 + step)
-        flat = [(gi, c) for gi, comps in enumerate(groups) for c in comps]
-        texts = [candidate_text(c) for _, c in flat]
-        to_eval = sorted({t for t in texts if t})
-        if events.on_phase:
-            events.on_phase(step, f"evaluating {len(to_eval)} candidates")
+        group = [gi for gi, comps in enumerate(groups) for _ in comps]
+        completions = [c for comps in groups for c in comps]
+        texts = [candidate_text(c) for c in completions]
+        return _Rollouts(parents, prompts, group, completions, texts)
+
+    def _evaluate(self, step: int, ro: _Rollouts, events: RunEvents) -> list[EvalResult]:
+        """Evaluate each distinct text once; answers without a module get zero reward."""
+        to_eval = sorted({t for t in ro.texts if t})
+        events.phase(step, f"evaluating {len(to_eval)} candidates")
         done = 0
 
         def progress(i: int, res: EvalResult) -> None:
@@ -344,53 +312,46 @@ class Optimizer:
             if events.on_eval:
                 events.on_eval(step, done, res)
 
-        results_list = self.evaluator.evaluate_many(to_eval, progress)
-        by_text = dict(zip(to_eval, results_list, strict=True))
-        results = [
-            _policy_error_result(c.error) if getattr(c, "error", None)
+        results = self.evaluator.evaluate_many(to_eval, progress)
+        by_text = dict(zip(to_eval, results, strict=True))
+        return [
+            _policy_error_result(str(c.error)) if getattr(c, "error", None)
             else by_text[t] if t else _no_module_result()
-            for (_, c), t in zip(flat, texts, strict=True)
+            for c, t in zip(ro.completions, ro.texts, strict=True)
         ]
-        kind = self.evaluator.metric_kind
-        ref = self.evaluator.reference()
-        ref_metric = ref.ppa.metric(kind) if ref.ppa else float("nan")
 
-        # Record candidates.
-        for (gi, _c), text, res in zip(flat, texts, results, strict=True):
+    def _record_candidates(self, step: int, ro: _Rollouts) -> None:
+        """Write every new candidate and its result to ``candidates/``."""
+        for gi, text, res in zip(ro.group, ro.texts, ro.results, strict=True):
             if not text:
                 continue
             h = source_hash(text)
-            f = self.rd.candidates / f"{h}.v"
-            if not f.exists():
-                f.write_text(text)
-                data = res.to_json()
-                data["step"] = step
-                data["parent"] = parents[gi].id
-                write_json(self.rd.candidates / f"{h}.json", data)
+            if not self.rd.has_candidate(h):
+                self.rd.write_candidate(h, text, res, step=step, parent=ro.parents[gi].id)
 
-        # Pool admission (top-k per parent inside the pool).
-        for gi, parent in enumerate(parents):
-            children = []
-            for (g, _c), text, res in zip(flat, texts, results, strict=True):
-                if g != gi or not text or res.reward is None:
-                    continue
-                metrics = {k: m.value for k, m in res.metrics.items()}
-                children.append(
-                    Child(
-                        code=text,
-                        reward=res.reward,
-                        metrics=metrics,
-                        eval_hash=res.source_hash,
-                        accepted=res.accepted,
-                        feedback="\n".join(feedback_lines(res, kind)),
-                    )
+    def _admit(self, step: int, ro: _Rollouts) -> None:
+        """Offer each parent's rewarded children to the pool (top-k per parent inside it)."""
+        kind = self.evaluator.metric_kind
+        for gi, parent in enumerate(ro.parents):
+            children = [
+                Child(
+                    code=text,
+                    reward=res.reward,
+                    metrics={k: m.value for k, m in res.metrics.items()},
+                    eval_hash=res.source_hash,
+                    accepted=res.accepted,
+                    feedback="\n".join(feedback_lines(res, kind)),
                 )
+                for g, text, res in zip(ro.group, ro.texts, ro.results, strict=True)
+                if g == gi and text and res.reward is not None
+            ]
             self.pool.add_children(parent.id, children, step)
-        self.pool.record_expansion([p.id for p in parents])
+        self.pool.record_expansion([p.id for p in ro.parents])
         self.pool.prune()
 
-        # Best so far.
-        for text, res in zip(texts, results, strict=True):
+    def _track_best(self, ro: _Rollouts) -> None:
+        """Keep (and write) the best accepted design, and the best reward of any rollout."""
+        for text, res in zip(ro.texts, ro.results, strict=True):
             if (
                 text
                 and res.accepted
@@ -398,40 +359,59 @@ class Optimizer:
                 and (self.best is None or (self.best.reward or 0) < res.reward)
             ):
                 self.best, self.best_code = res, text
-                atomic_write(self.rd.best_v, text)
-                write_json(self.rd.best_json, res.to_json())
-        scored = [r.reward for r in results if r.reward is not None]
+                self.rd.write_best(text, res)
+        scored = ro.scored()
         if scored:
             self.best_reward_so_far = max(self.best_reward_so_far, max(scored))
 
-        # Advantages per group (infrastructure failures carry no reward and no gradient).
-        delta = self.schedule.delta(step - 1, cfg.run.steps)
-        group_rewards: list[list[float | None]] = [[] for _ in parents]
-        group_index: list[list[int]] = [[] for _ in parents]
-        for k, (gi, _c) in enumerate(flat):
-            group_rewards[gi].append(results[k].reward)
-            group_index[gi].append(k)
-        batch = batch_advantages(group_rewards, delta, cfg.train)
+    def _group_rewards(self, ro: _Rollouts) -> list[list[float | None]]:
+        """Rewards per group (infrastructure failures carry ``None``: no gradient)."""
+        rewards: list[list[float | None]] = [[] for _ in ro.parents]
+        for gi, res in zip(ro.group, ro.results, strict=True):
+            rewards[gi].append(res.reward)
+        return rewards
+
+    def _samples(self, ro: _Rollouts, batch: BatchStats) -> list[Sample]:
+        """The rollouts that enter the loss, with their advantages."""
+        index: list[list[int]] = [[] for _ in ro.parents]
+        for k, gi in enumerate(ro.group):
+            index[gi].append(k)
         samples = []
-        for gi, idx in enumerate(group_index):
+        for gi, idx in enumerate(index):
             stats_g = batch.groups[gi]
             for k, adv, used in zip(idx, stats_g.advantages, stats_g.used, strict=True):
                 if used:
                     samples.append(
-                        Sample(prompt=prompts[gi], completion=flat[k][1].text, advantage=adv)
+                        Sample(
+                            prompt=ro.prompts[gi],
+                            completion=ro.completions[k].text,
+                            advantage=adv,
+                        )
                     )
-        if events.on_phase:
-            events.on_phase(step, "updating the policy")
-        stats = self.policy.update(samples)
-        decision = self.schedule.observe(batch.signals(stats.kl_ref))
-        tokens = sum(c.completion_tokens for _, c in flat)
+        return samples
+
+    def _record(
+        self,
+        step: int,
+        ro: _Rollouts,
+        delta: float,
+        batch: BatchStats,
+        stats: UpdateStats,
+        decision: Decision,
+        time_s: float,
+    ) -> StepRecord:
+        """The step's line of steps.jsonl."""
+        kind = self.evaluator.metric_kind
+        ref = self.evaluator.reference()
+        scored = ro.scored()
+        accepted = sum(1 for r in ro.results if r.accepted)
         return StepRecord(
             step=step,
             max_reward=max(scored) if scored else 0.0,
             mean_reward=sum(scored) / len(scored) if scored else 0.0,
             best_reward=self.best_reward_so_far,
             best_metric=self.best.ppa.metric(kind) if self.best and self.best.ppa else None,
-            ref_metric=ref_metric,
+            ref_metric=ref.ppa.metric(kind) if ref.ppa else float("nan"),
             metric=kind,
             delta=delta,
             beta_mean=batch.beta_mean,
@@ -441,11 +421,39 @@ class Optimizer:
             kl_ref=stats.kl_ref,
             rule=decision.rule,
             next_delta=decision.delta,
-            valid_frac=sum(1 for r in results if r.accepted) / max(1, len(results)),
-            accepted=sum(1 for r in results if r.accepted),
-            rollouts=len(results),
-            tokens=tokens,
+            valid_frac=accepted / max(1, len(ro.results)),
+            accepted=accepted,
+            rollouts=len(ro.results),
+            tokens=sum(c.completion_tokens for c in ro.completions),
             loss=stats.loss,
-            time_s=time.monotonic() - t0,
-            infra_errors=sum(1 for r in results if r.is_infrastructure_error),
+            time_s=time_s,
+            infra_errors=sum(1 for r in ro.results if r.is_infrastructure_error),
         )
+
+    # ---------------------------------------------------------------- prompts
+
+    def _prompt_for(self, state: State) -> Prompt:
+        ref = self.evaluator.reference()
+        assert ref.ppa is not None
+        kind = self.evaluator.metric_kind
+        parent = None
+        if state.parent_id is not None and state.code:
+            res = self.rd.read_candidate(state.eval_hash) if state.eval_hash else None
+            ppa = res.ppa if res is not None else None
+            feedback = tuple(state.feedback.splitlines()) if state.feedback else ()
+            parent = ParentInfo(
+                code=state.code, ppa=ppa, feedback=feedback, prev_metric=self._prev_metric(state)
+            )
+        return build_prompt(self.design.target.text(), ref.ppa, self.spec, kind, parent)
+
+    def _prev_metric(self, state: State) -> float | None:
+        """The metric the parent improved on: its own parent's, or the reference's."""
+        kind = self.evaluator.metric_kind
+        prev = self.pool.find(state.parent_id) if state.parent_id is not None else None
+        if prev is not None and prev.parent_id is not None:
+            prev_res = self.rd.read_candidate(prev.eval_hash) if prev.eval_hash else None
+            if prev_res is not None and prev_res.ppa is not None:
+                return prev_res.ppa.metric(kind)
+            return None
+        ref = self.evaluator.reference()
+        return ref.ppa.metric(kind) if ref.ppa is not None else None

@@ -4,8 +4,8 @@ Public API:
 
 * :class:`State`, :class:`Child`, :class:`StatePool` (``add_children``, ``record_expansion``,
   ``prune``, ``update``, ``best``, ``to_json``/``from_json``, ``save``/``load``), ``code_hash``.
-* :class:`Sampler` protocol, the :data:`SAMPLERS` registry (``puct``, ``egreedy``, ``greedy``,
-  ``none``; entry points ``rtlopt.samplers``; factories take a ``SearchConfig``),
+* :class:`Sampler` protocol, :class:`SamplerFactory` (``SearchConfig -> Sampler``), the
+  :data:`SAMPLERS` registry (kept in :mod:`rtlopt.plugins`; entry points ``rtlopt.samplers``),
   :func:`make_sampler`, and the PUCT score functions :func:`puct_score` / :func:`puct_scores`.
 """
 
@@ -17,6 +17,7 @@ from rtlopt.search._samplers import (
     PuctSampler,
     RootSampler,
     Sampler,
+    SamplerFactory,
     ScoredState,
     make_sampler,
     puct_score,
@@ -32,6 +33,7 @@ __all__ = [
     "PuctSampler",
     "RootSampler",
     "Sampler",
+    "SamplerFactory",
     "ScoredState",
     "State",
     "StatePool",

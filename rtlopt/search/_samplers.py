@@ -14,10 +14,10 @@ import math
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import SearchConfig
-from rtlopt.registry import Registry
+from rtlopt.plugins import SAMPLERS
 from rtlopt.search._pool import State, StatePool
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "PuctSampler",
     "RootSampler",
     "Sampler",
+    "SamplerFactory",
     "ScoredState",
     "make_sampler",
     "puct_score",
@@ -42,16 +43,13 @@ class Sampler(Protocol):
         ...
 
 
-SAMPLERS: Registry[Sampler] = Registry(
-    "sampler",
-    "rtlopt.samplers",
-    {
-        "puct": "rtlopt.search._samplers:PuctSampler",
-        "egreedy": "rtlopt.search._samplers:EpsilonGreedySampler",
-        "greedy": "rtlopt.search._samplers:GreedySampler",
-        "none": "rtlopt.search._samplers:RootSampler",
-    },
-)
+class SamplerFactory(Protocol):
+    """What the :data:`~rtlopt.plugins.SAMPLERS` registry holds (entry points
+    ``rtlopt.samplers``): builds a sampler from the search configuration."""
+
+    def __call__(self, cfg: SearchConfig) -> Sampler:
+        """A sampler configured by ``cfg`` (``puct_c``, ``epsilon``, ``lineage_blocking``)."""
+        ...
 
 
 def make_sampler(cfg: SearchConfig) -> Sampler:
@@ -183,3 +181,10 @@ class RootSampler:
         return [pool.root] * k
 
 
+if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.SAMPLERS are SamplerFactory values
+    _BUILTINS: tuple[SamplerFactory, ...] = (
+        PuctSampler,
+        GreedySampler,
+        EpsilonGreedySampler,
+        RootSampler,
+    )

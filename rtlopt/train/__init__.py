@@ -3,10 +3,11 @@
 Public API:
 
 * :func:`group_advantages` / :func:`batch_advantages` -> :class:`GroupStats` /
-  :class:`BatchStats`; estimators in the :data:`ADVANTAGES` registry (``entropic``,
-  ``expected``); :func:`solve_beta`, :func:`kl_to_uniform`.
-* :data:`DELTA_SCHEDULES` (``fixed``, ``adaptive``, ``cosine``, ``cosine-reverse``),
-  :func:`make_schedule`, :class:`StepSignals`, :class:`Decision`, :class:`AdaptiveSchedule`.
+  :class:`BatchStats`; estimators from the :data:`ADVANTAGES` registry
+  (:class:`AdvantageFactory`, :func:`make_advantage`); :func:`solve_beta`, :func:`kl_to_uniform`.
+* schedules from the :data:`DELTA_SCHEDULES` registry (:class:`DeltaScheduleFactory`,
+  :func:`make_schedule`), :class:`StepSignals`, :class:`Decision`, :class:`AdaptiveSchedule`.
+  Both registries are kept in :mod:`rtlopt.plugins`.
 
 The policy-gradient step that needs torch lives in a separate module imported lazily.
 """
@@ -15,6 +16,7 @@ from rtlopt.train._advantage import (
     ADVANTAGES,
     MAX_LOG_RATIO,
     AdvantageEstimator,
+    AdvantageFactory,
     BatchStats,
     EntropicAdvantage,
     ExpectedAdvantage,
@@ -22,6 +24,7 @@ from rtlopt.train._advantage import (
     batch_advantages,
     group_advantages,
     kl_to_uniform,
+    make_advantage,
     solve_beta,
 )
 from rtlopt.train._schedule import (
@@ -30,6 +33,7 @@ from rtlopt.train._schedule import (
     CosineSchedule,
     Decision,
     DeltaSchedule,
+    DeltaScheduleFactory,
     FixedSchedule,
     ReverseCosineSchedule,
     StepSignals,
@@ -43,10 +47,12 @@ __all__ = [
     "MAX_LOG_RATIO",
     "AdaptiveSchedule",
     "AdvantageEstimator",
+    "AdvantageFactory",
     "BatchStats",
     "CosineSchedule",
     "Decision",
     "DeltaSchedule",
+    "DeltaScheduleFactory",
     "EntropicAdvantage",
     "ExpectedAdvantage",
     "FixedSchedule",
@@ -57,6 +63,7 @@ __all__ = [
     "cosine_delta",
     "group_advantages",
     "kl_to_uniform",
+    "make_advantage",
     "make_schedule",
     "solve_beta",
 ]

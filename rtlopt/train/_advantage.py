@@ -33,16 +33,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import TrainConfig
-from rtlopt.registry import Registry
+from rtlopt.plugins import ADVANTAGES
 from rtlopt.train._schedule import StepSignals
 
 __all__ = [
     "ADVANTAGES",
     "MAX_LOG_RATIO",
     "AdvantageEstimator",
+    "AdvantageFactory",
     "BatchStats",
     "EntropicAdvantage",
     "ExpectedAdvantage",
@@ -50,6 +51,7 @@ __all__ = [
     "batch_advantages",
     "group_advantages",
     "kl_to_uniform",
+    "make_advantage",
     "solve_beta",
 ]
 
@@ -95,14 +97,22 @@ class AdvantageEstimator(Protocol):
         ...
 
 
-ADVANTAGES: Registry[AdvantageEstimator] = Registry(
-    "advantage estimator",
-    "rtlopt.advantages",
-    {
-        "entropic": "rtlopt.train._advantage:EntropicAdvantage",
-        "expected": "rtlopt.train._advantage:ExpectedAdvantage",
-    },
-)
+class AdvantageFactory(Protocol):
+    """What the :data:`~rtlopt.plugins.ADVANTAGES` registry holds (entry points
+    ``rtlopt.advantages``): builds an estimator from the training configuration."""
+
+    def __call__(self, cfg: TrainConfig) -> AdvantageEstimator:
+        """An estimator configured by ``cfg`` (bisection range, degenerate threshold)."""
+        ...
+
+
+def make_advantage(cfg: TrainConfig) -> AdvantageEstimator:
+    """The estimator named by ``cfg.advantage``.
+
+    Raises:
+        PluginError: unknown estimator name (the message lists the known ones).
+    """
+    return ADVANTAGES.get(cfg.advantage)(cfg)
 
 
 def _logsumexp(xs: Sequence[float]) -> float:
@@ -224,7 +234,7 @@ def group_advantages(rewards: Sequence[float | None], delta: float, cfg: TrainCo
     Raises:
         PluginError: unknown estimator name.
     """
-    return ADVANTAGES.get(cfg.advantage)(cfg)(rewards, delta)
+    return make_advantage(cfg)(rewards, delta)
 
 
 @dataclass(frozen=True)
@@ -271,7 +281,7 @@ def _mean(xs: Sequence[float]) -> float | None:
 def batch_advantages(groups: Sequence[Sequence[float | None]], delta: float,
                      cfg: TrainConfig) -> BatchStats:
     """Advantages of every group of a step plus the step's aggregate signals."""
-    estimator = ADVANTAGES.get(cfg.advantage)(cfg)
+    estimator = make_advantage(cfg)
     stats = tuple(estimator(g, delta) for g in groups)
     live = [s for s in stats if s.n_rewarded > 0]
     sharp = [s for s in live if s.beta is not None]
@@ -285,3 +295,7 @@ def batch_advantages(groups: Sequence[Sequence[float | None]], delta: float,
         max_reward=max(rewards) if rewards else None,
         mean_reward=_mean(rewards),
     )
+
+
+if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.ADVANTAGES are AdvantageFactory values
+    _BUILTINS: tuple[AdvantageFactory, ...] = (EntropicAdvantage, ExpectedAdvantage)

@@ -32,11 +32,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rtlopt.config import TrainConfig
 from rtlopt.errors import RtloptError
-from rtlopt.registry import Registry
+from rtlopt.plugins import DELTA_SCHEDULES
 
 __all__ = [
     "DELTA_SCHEDULES",
@@ -44,6 +44,7 @@ __all__ = [
     "CosineSchedule",
     "Decision",
     "DeltaSchedule",
+    "DeltaScheduleFactory",
     "FixedSchedule",
     "ReverseCosineSchedule",
     "StepSignals",
@@ -103,16 +104,13 @@ class DeltaSchedule(Protocol):
         ...
 
 
-DELTA_SCHEDULES: Registry[DeltaSchedule] = Registry(
-    "KL-budget schedule",
-    "rtlopt.delta_schedules",
-    {
-        "fixed": "rtlopt.train._schedule:FixedSchedule",
-        "adaptive": "rtlopt.train._schedule:AdaptiveSchedule",
-        "cosine": "rtlopt.train._schedule:CosineSchedule",
-        "cosine-reverse": "rtlopt.train._schedule:ReverseCosineSchedule",
-    },
-)
+class DeltaScheduleFactory(Protocol):
+    """What the :data:`~rtlopt.plugins.DELTA_SCHEDULES` registry holds (entry points
+    ``rtlopt.delta_schedules``): builds a schedule from the training configuration."""
+
+    def __call__(self, cfg: TrainConfig) -> DeltaSchedule:
+        """A schedule configured by ``cfg`` (its constants; state starts fresh)."""
+        ...
 
 
 def make_schedule(cfg: TrainConfig, state: Mapping[str, Any] | None = None) -> DeltaSchedule:
@@ -293,3 +291,12 @@ class AdaptiveSchedule:
         self.n_noimp = int(data["n_noimp"])
         self.t = int(data["t"])
         self.last_rule = str(data["last_rule"])
+
+
+if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.DELTA_SCHEDULES are factories
+    _BUILTINS: tuple[DeltaScheduleFactory, ...] = (
+        FixedSchedule,
+        AdaptiveSchedule,
+        CosineSchedule,
+        ReverseCosineSchedule,
+    )

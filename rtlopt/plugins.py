@@ -1,0 +1,118 @@
+"""Every plugin table of rtlopt: one :class:`~rtlopt.registry.Registry` per entry-point group.
+
+Each table is the only list of its names: configuration checks (:mod:`rtlopt.config`), the
+command line's choices and shell completion, and the layers that build plugins all ask it, so a
+name an installed distribution adds through the entry-point group is accepted everywhere.
+
+The tables live on the ground floor, beside the configuration, so that configuration and the
+command line can ask them without importing the layers that implement the plugins. A built-in
+is a ``"module:attribute"`` string imported on first use, exactly like an entry point. The
+factory Protocols (what :meth:`Registry.get` returns) belong to the layers that use the plugins;
+they are imported here for the type checker only, which never runs this module's imports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rtlopt.registry import Registry
+
+if TYPE_CHECKING:
+    from rtlopt.frontend import FrontendFactory
+    from rtlopt.pdk import PdkFactory
+    from rtlopt.policy import PolicyFactory
+    from rtlopt.search import SamplerFactory
+    from rtlopt.train import AdvantageFactory, DeltaScheduleFactory
+
+__all__ = [
+    "ADVANTAGES",
+    "CUSTOM_PDK",
+    "DELTA_SCHEDULES",
+    "FRONTENDS",
+    "PDKS",
+    "POLICIES",
+    "REGISTRIES",
+    "SAMPLERS",
+]
+
+FRONTENDS: Registry[FrontendFactory] = Registry(
+    "frontend",
+    "rtlopt.frontends",
+    {
+        "pyslang": "rtlopt.frontend._pyslang:PyslangFrontend",
+        "pyverilog": "rtlopt.frontend._pyverilog:PyverilogFrontend",
+    },
+)
+"""Parsers (``project.frontend``, ``--frontend``): ``() -> Frontend``."""
+
+CUSTOM_PDK = "custom"
+"""The PDK name of a user's own liberty file (``--liberty FILE``): no plugin stands behind it."""
+
+PDKS: Registry[PdkFactory] = Registry(
+    "PDK",
+    "rtlopt.pdks",
+    {
+        "sky130hd": "rtlopt.pdk._builtin:sky130hd",
+        "nangate45": "rtlopt.pdk._builtin:nangate45",
+    },
+    reserved=(CUSTOM_PDK,),
+)
+"""Process design kits (``flow.pdk``, ``--pdk``): ``() -> Pdk``."""
+
+SAMPLERS: Registry[SamplerFactory] = Registry(
+    "sampler",
+    "rtlopt.samplers",
+    {
+        "puct": "rtlopt.search._samplers:PuctSampler",
+        "egreedy": "rtlopt.search._samplers:EpsilonGreedySampler",
+        "greedy": "rtlopt.search._samplers:GreedySampler",
+        "none": "rtlopt.search._samplers:RootSampler",
+    },
+)
+"""Parent samplers (``search.sampler``, ``--reuse``): ``(SearchConfig) -> Sampler``."""
+
+ADVANTAGES: Registry[AdvantageFactory] = Registry(
+    "advantage estimator",
+    "rtlopt.advantages",
+    {
+        "entropic": "rtlopt.train._advantage:EntropicAdvantage",
+        "expected": "rtlopt.train._advantage:ExpectedAdvantage",
+    },
+)
+"""Group advantage estimators (``train.advantage``, ``--advantage``):
+``(TrainConfig) -> AdvantageEstimator``."""
+
+DELTA_SCHEDULES: Registry[DeltaScheduleFactory] = Registry(
+    "KL-budget schedule",
+    "rtlopt.delta_schedules",
+    {
+        "fixed": "rtlopt.train._schedule:FixedSchedule",
+        "adaptive": "rtlopt.train._schedule:AdaptiveSchedule",
+        "cosine": "rtlopt.train._schedule:CosineSchedule",
+        "cosine-reverse": "rtlopt.train._schedule:ReverseCosineSchedule",
+    },
+)
+"""KL-budget schedules (``train.delta``, ``--delta``): ``(TrainConfig) -> DeltaSchedule``."""
+
+POLICIES: Registry[PolicyFactory] = Registry(
+    "policy",
+    "rtlopt.policies",
+    {
+        "transformers": "rtlopt.policy._transformers:TransformersPolicy",
+        "vllm": "rtlopt.policy._vllm:VllmPolicy",
+        "openai": "rtlopt.policy._openai:OpenAIPolicy",
+        "scripted": "rtlopt.policy._scripted:ScriptedPolicy",
+    },
+)
+"""Policy backends (``policy.backend``, ``--policy``): ``(PolicyConfig, TrainConfig, *, seed)
+-> Policy`` with a ``preflight(PolicyConfig)`` check."""
+
+REGISTRIES: tuple[Registry[object], ...] = (
+    FRONTENDS,
+    PDKS,
+    SAMPLERS,
+    ADVANTAGES,
+    DELTA_SCHEDULES,
+    POLICIES,
+)
+"""Every table; ``pyproject.toml`` declares exactly their entry-point groups."""

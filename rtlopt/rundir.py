@@ -1,0 +1,536 @@
+"""The run directory: its layout and a typed reader/writer for every file in it.
+
+One optimization run owns one folder (docs/ARCHITECTURE.md draws it)::
+
+    config.toml          resolved configuration              write_config / read_config_table
+    run.json             RunInfo: id, target, status, branch  write_info / read_info / update_info
+    provenance.json      tool versions, flow, seeds, command  write_provenance / read_provenance
+    reference.json       the reference's EvalResult + code    write_reference / read_reference
+    pool.json            the state pool                       StatePool.save / load at .pool
+    steps.jsonl          one StepRecord per step              append_step / read_steps
+    state.json           RunState: resume checkpoint          write_state / read_state
+    candidates/<h>.v     every candidate, and <h>.json        write_candidate / iter_candidates
+    policy/              adapter + optimizer state; done      save_policy / policy_saved
+    best.v, best.json    best accepted design                 write_best / read_best
+    report.md, report.json, *.png, pr_body.md                 the report layer, finish
+    work/                evaluator scratch                    .workdir
+    bench.json, bench_best.v, suite_tb/   written by ``rtlopt bench`` only
+
+Every writer replaces its file atomically (readers see the old or the new content). Readers
+return ``None`` for a missing file and raise :class:`~rtlopt.errors.UsageError` naming the file
+for a damaged one, so a resumed run never silently starts over; the report catches that error
+to describe interrupted runs. This module sits on the ground floor: ``report`` reads runs
+without importing ``run``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import Config, to_toml
+from rtlopt.errors import UsageError
+
+# The later ground-floor wave moves EvalResult to rtlopt.results; until then this is the one
+# arrow from the ground floor up (tests/unit/core/test_layers.py lists it).
+from rtlopt.evaluate.result import EvalResult
+
+__all__ = [
+    "CandidateRecord",
+    "RunDir",
+    "RunInfo",
+    "RunState",
+    "StepRecord",
+    "atomic_write",
+    "iter_jsonl",
+    "new_run_id",
+    "read_json",
+    "write_json",
+]
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write a file so that readers see the old or the new content, never a torn one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as indented JSON, atomically."""
+    atomic_write(path, json.dumps(data, indent=2, default=str) + "\n")
+
+
+def read_json(path: Path) -> Any:
+    """Parse a JSON file (``OSError``/``ValueError`` propagate)."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """The objects of a JSON-lines file, skipping blank and torn lines."""
+    if not path.exists():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a torn last line of an interrupted run
+        if isinstance(obj, dict):
+            yield obj
+
+
+def new_run_id(module: str) -> str:
+    """``YYYYmmdd-HHMMSS-<4 hex>``: sortable and unique enough for branch names."""
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
+
+
+def _from_known(cls: Any, data: Mapping[str, Any]) -> Any:
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """``run.json``: what the run is about and how far it got.
+
+    Every field has an empty default so that the run.json of an older or partial run still
+    reads; the run loop always writes them all.
+
+    Attributes:
+        run_id: The run's id (also the last part of its branch name).
+        module: Target module.
+        target_file: The file that defines it.
+        repo_root: Root of its repository.
+        pdk: PDK name.
+        status: ``running``, ``paused``, ``interrupted`` or ``done``.
+        command: The command line that started the run.
+        branch: Branch written by the finished run, if any.
+        commit: That branch's commit.
+    """
+
+    run_id: str = ""
+    module: str = ""
+    target_file: str = ""
+    repo_root: str = ""
+    pdk: str = ""
+    status: str = ""
+    command: tuple[str, ...] = ()
+    branch: str | None = None
+    commit: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict; unset fields (empty or ``None``) are left out."""
+        d = asdict(self)
+        d["command"] = list(self.command)
+        return {k: v for k, v in d.items() if v not in (None, "")}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> RunInfo:
+        """Inverse of :meth:`to_json`; unknown keys are ignored."""
+        info: RunInfo = _from_known(RunInfo, data)
+        command = info.command if isinstance(info.command, list | tuple) else [info.command]
+        return replace(info, command=tuple(str(c) for c in command))
+
+
+@dataclass(frozen=True)
+class RunState:
+    """``state.json``: the checkpoint written after every completed step.
+
+    Attributes:
+        step: Last completed step.
+        schedule: The KL-budget schedule's state (``DeltaSchedule.to_json``).
+        best_reward: Best reward of any rollout so far (accepted or not).
+    """
+
+    step: int
+    schedule: dict[str, Any] = field(default_factory=dict)
+    best_reward: float = 0.0
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> RunState:
+        """Parse ``state.json``."""
+        return RunState(
+            step=int(data["step"]),
+            schedule=dict(data.get("schedule") or {}),
+            best_reward=float(data.get("best_reward", 0.0)),
+        )
+
+
+@dataclass
+class StepRecord:
+    """Metrics of one step: one line of ``steps.jsonl``."""
+
+    step: int
+    max_reward: float
+    mean_reward: float
+    best_reward: float
+    best_metric: float | None
+    ref_metric: float
+    metric: str
+    delta: float
+    beta_mean: float | None
+    eff_n: float | None
+    const_frac: float | None
+    beta_max_rate: float | None
+    kl_ref: float | None
+    rule: str
+    valid_frac: float
+    accepted: int
+    rollouts: int
+    tokens: int
+    loss: float | None
+    time_s: float
+    infra_errors: int = 0
+    next_delta: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class CandidateRecord:
+    """One evaluated candidate in ``candidates/``.
+
+    Attributes:
+        hash: File stem (the normalized source hash).
+        result: Its evaluation.
+        step: Step that produced it (``None`` if not recorded).
+        parent: Id of the pool state it was generated from.
+        code_path: The candidate's Verilog file, if present.
+    """
+
+    hash: str
+    result: EvalResult
+    step: int | None
+    parent: int | None
+    code_path: Path | None
+
+
+def _opt_int(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+@dataclass(frozen=True)
+class RunDir:
+    """One run directory: the path of every run file and its typed reader and writer."""
+
+    path: Path
+
+    # ------------------------------------------------------------------------------ layout
+
+    @property
+    def config(self) -> Path:
+        return self.path / "config.toml"
+
+    @property
+    def run_json(self) -> Path:
+        return self.path / "run.json"
+
+    @property
+    def provenance(self) -> Path:
+        return self.path / "provenance.json"
+
+    @property
+    def reference(self) -> Path:
+        return self.path / "reference.json"
+
+    @property
+    def pool(self) -> Path:
+        return self.path / "pool.json"
+
+    @property
+    def steps(self) -> Path:
+        return self.path / "steps.jsonl"
+
+    @property
+    def state(self) -> Path:
+        return self.path / "state.json"
+
+    @property
+    def candidates(self) -> Path:
+        return self.path / "candidates"
+
+    @property
+    def policy(self) -> Path:
+        return self.path / "policy"
+
+    @property
+    def best_v(self) -> Path:
+        return self.path / "best.v"
+
+    @property
+    def best_json(self) -> Path:
+        return self.path / "best.json"
+
+    @property
+    def report_md(self) -> Path:
+        return self.path / "report.md"
+
+    @property
+    def report_json(self) -> Path:
+        return self.path / "report.json"
+
+    @property
+    def pr_body(self) -> Path:
+        return self.path / "pr_body.md"
+
+    @property
+    def workdir(self) -> Path:
+        return self.path / "work"
+
+    @property
+    def bench_json(self) -> Path:
+        """``rtlopt bench``: the design's outcome (its presence means finished)."""
+        return self.path / "bench.json"
+
+    @property
+    def bench_best_v(self) -> Path:
+        """``rtlopt bench``: the design chosen after the suite's testbench."""
+        return self.path / "bench_best.v"
+
+    @property
+    def suite_tb(self) -> Path:
+        """``rtlopt bench``: scratch of the suite's testbench runs."""
+        return self.path / "suite_tb"
+
+    def plot(self, name: str) -> Path:
+        """A report figure (``name`` is a file name such as ``reward.png``)."""
+        return self.path / name
+
+    def candidate_v(self, h: str) -> Path:
+        return self.candidates / f"{h}.v"
+
+    def candidate_json(self, h: str) -> Path:
+        return self.candidates / f"{h}.json"
+
+    def create(self) -> None:
+        """Make the folder and ``candidates/``."""
+        self.candidates.mkdir(parents=True, exist_ok=True)
+
+    def is_run(self) -> bool:
+        """Whether the folder holds a run (its run.json, steps or reference)."""
+        return self.run_json.is_file() or self.steps.is_file() or self.reference.is_file()
+
+    # ------------------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _damaged(path: Path, exc: Exception) -> UsageError:
+        return UsageError(
+            f"cannot read: {exc}", path=path, hint="the run directory is damaged or not a run"
+        )
+
+    def _json(self, path: Path) -> Any:
+        """The parsed file, ``None`` when missing; damaged: UsageError."""
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            raise self._damaged(path, exc) from None
+
+    def _result(self, path: Path, data: Any) -> EvalResult:
+        if not isinstance(data, Mapping):
+            raise self._damaged(path, ValueError("not a JSON object"))
+        try:
+            return EvalResult.from_json(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise self._damaged(path, exc) from None
+
+    # ------------------------------------------------------------------------------ config.toml
+
+    def write_config(self, cfg: Config) -> None:
+        """Write the resolved configuration (``load_config(config_file=...)`` reads it)."""
+        atomic_write(self.config, to_toml(cfg))
+
+    def read_config_table(self) -> dict[str, Any]:
+        """The recorded configuration as a TOML table (``{}`` when missing).
+
+        A table rather than a :class:`Config`: a run written by another rtlopt version may
+        hold keys this one does not know, and reports must still read it.
+        """
+        try:
+            return tomllib.loads(self.config.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise self._damaged(self.config, exc) from None
+
+    # ------------------------------------------------------------------------------ run.json
+
+    def write_info(self, info: RunInfo) -> None:
+        write_json(self.run_json, info.to_json())
+
+    def read_info(self) -> RunInfo | None:
+        data = self._json(self.run_json)
+        if data is None:
+            return None
+        if not isinstance(data, Mapping):
+            raise self._damaged(self.run_json, ValueError("not a JSON object"))
+        try:
+            return RunInfo.from_json(data)
+        except TypeError as exc:
+            raise self._damaged(self.run_json, exc) from None
+
+    def update_info(self, **changes: Any) -> None:
+        """Change fields of run.json (``status="done"``); a missing run.json is not created."""
+        info = self.read_info()
+        if info is not None:
+            self.write_info(replace(info, **changes))
+
+    # ------------------------------------------------------------------------------ provenance
+
+    def write_provenance(self, data: Mapping[str, Any]) -> None:
+        write_json(self.provenance, dict(data))
+
+    def read_provenance(self) -> dict[str, Any]:
+        data = self._json(self.provenance)
+        return dict(data) if isinstance(data, Mapping) else {}
+
+    # ------------------------------------------------------------------------------ reference
+
+    def write_reference(self, result: EvalResult, code: str) -> None:
+        """The reference's result with its source (``code``) for the report."""
+        write_json(self.reference, {**result.to_json(), "code": code})
+
+    def read_reference(self) -> tuple[EvalResult, str] | None:
+        data = self._json(self.reference)
+        if data is None:
+            return None
+        return self._result(self.reference, data), str(data.get("code", ""))
+
+    # ------------------------------------------------------------------------------ steps.jsonl
+
+    def append_step(self, record: StepRecord) -> None:
+        """Append one step and flush it to disk (a crash loses at most the current step)."""
+        with self.steps.open("a") as fh:
+            fh.write(json.dumps(record.to_json(), default=str) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def read_steps(self) -> list[dict[str, Any]]:
+        """Step records in step order; a step recorded twice (a resumed run redid it) counts
+        once, with its last record; torn lines are skipped.
+
+        Records stay dicts: runs of older versions lack newer fields, and readers show what
+        they find.
+        """
+        by_step: dict[int, dict[str, Any]] = {}
+        for rec in iter_jsonl(self.steps):
+            step = rec.get("step")
+            if isinstance(step, int) and not isinstance(step, bool):
+                by_step[step] = rec
+        return [by_step[k] for k in sorted(by_step)]
+
+    def truncate_steps(self, upto: int) -> None:
+        """Drop step records after ``upto`` (a resumed run redoes them)."""
+        kept = [r for r in self.read_steps() if int(r["step"]) <= upto]
+        atomic_write(self.steps, "".join(json.dumps(r) + "\n" for r in kept))
+
+    # ------------------------------------------------------------------------------ state.json
+
+    def write_state(self, state: RunState) -> None:
+        write_json(self.state, asdict(state))
+
+    def read_state(self) -> RunState | None:
+        data = self._json(self.state)
+        if data is None:
+            return None
+        try:
+            return RunState.from_json(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise self._damaged(self.state, exc) from None
+
+    # ------------------------------------------------------------------------------ candidates
+
+    def has_candidate(self, h: str) -> bool:
+        return self.candidate_v(h).exists()
+
+    def write_candidate(
+        self, h: str, code: str, result: EvalResult, *, step: int, parent: int
+    ) -> None:
+        """Record a candidate's source and result with the step and parent that made it."""
+        self.candidate_v(h).write_text(code)
+        write_json(self.candidate_json(h), {**result.to_json(), "step": step, "parent": parent})
+
+    def read_candidate(self, h: str) -> EvalResult | None:
+        """A candidate's result; ``None`` when missing or unreadable (it is then re-judged)."""
+        path = self.candidate_json(h)
+        try:
+            return self._result(path, self._json(path)) if path.exists() else None
+        except UsageError:
+            return None
+
+    def iter_candidates(
+        self, on_damaged: Callable[[Path, UsageError], None] | None = None
+    ) -> Iterator[CandidateRecord]:
+        """Every recorded candidate, by file name; damaged records are skipped.
+
+        Args:
+            on_damaged: Told about each skipped record (to log it).
+        """
+        if not self.candidates.is_dir():
+            return
+        for jpath in sorted(self.candidates.glob("*.json")):
+            try:
+                raw = self._json(jpath)
+                res = self._result(jpath, raw)
+            except UsageError as exc:
+                if on_damaged is not None:
+                    on_damaged(jpath, exc)
+                continue
+            vpath = jpath.with_suffix(".v")
+            yield CandidateRecord(
+                hash=jpath.stem,
+                result=res,
+                step=_opt_int(raw.get("step")),
+                parent=_opt_int(raw.get("parent")),
+                code_path=vpath if vpath.exists() else None,
+            )
+
+    # ------------------------------------------------------------------------------ policy/
+
+    def policy_saved(self) -> bool:
+        """Whether ``policy/`` holds a complete save (its ``done`` marker exists)."""
+        return (self.policy / "done").exists()
+
+    def save_policy(self, save: Callable[[Path], None], step: int) -> None:
+        """Run ``save(policy_dir)`` between removing and rewriting the ``done`` marker, so a
+        save cut short is never loaded."""
+        marker = self.policy / "done"
+        if marker.exists():
+            marker.unlink()
+        save(self.policy)
+        marker.write_text(str(step))
+
+    # ------------------------------------------------------------------------------ best
+
+    def write_best(self, code: str, result: EvalResult) -> None:
+        atomic_write(self.best_v, code)
+        write_json(self.best_json, result.to_json())
+
+    def read_best(self) -> tuple[EvalResult, str | None] | None:
+        """The best accepted design's result and code (``None`` code: best.v is missing)."""
+        data = self._json(self.best_json)
+        if data is None:
+            return None
+        result = self._result(self.best_json, data)
+        code = self.best_v.read_text(encoding="utf-8") if self.best_v.exists() else None
+        return result, code
+
+    # ------------------------------------------------------------------------------ finish
+
+    def write_pr_body(self, text: str) -> None:
+        atomic_write(self.pr_body, text)
+

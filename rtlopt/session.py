@@ -1,0 +1,391 @@
+"""The session: the one way to open a target, evaluate a candidate, optimize and finish a run.
+
+The command line (``evaluate``, ``optimize``) and the benchmark call these functions and only
+present what they return; ``check`` uses :func:`resolve_pdk`. The order of a session::
+
+    target = open_target(TargetSpec(file, module, overrides=...))   # config, design, PDK
+    evaluation = evaluate(target, text, workdir)                     # or:
+    plan = plan_run(target)                                          # run id, dir, branch
+    with open_evaluator(target, plan.workdir) as ev:
+        ev.reference()
+        with closing(load_policy(target.config)) as policy:
+            outcome = optimize(target, ev, policy, plan, events)
+        finished = finish(target, outcome, plan)                     # report (+ branch)
+
+Everything that can fail on bad input (configuration, design, PDK, policy preflight, git
+state) fails in :func:`open_target` and :func:`plan_run`, before any tool or model starts.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import Config, FlowConfig, load_config
+from rtlopt.errors import UsageError
+from rtlopt.evaluate import EvalResult, Evaluator
+from rtlopt.frontend import Design, load_design
+from rtlopt.pdk import PdkInfo
+from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
+from rtlopt.policy import Policy, create_policy, load_spec, preflight_policy
+from rtlopt.report import generate_report
+from rtlopt.run import FinishResult, Optimizer, RunEvents, RunOutcome, finish_run
+from rtlopt.rundir import RunDir, new_run_id
+
+__all__ = [
+    "Evaluation",
+    "ResumePoint",
+    "RunPlan",
+    "Target",
+    "TargetSpec",
+    "evaluate",
+    "finish",
+    "load_policy",
+    "metric_value",
+    "open_evaluator",
+    "open_target",
+    "optimize",
+    "plan_run",
+    "read_resume",
+    "resolve_pdk",
+]
+
+log = logging.getLogger(__name__)
+
+
+# ------------------------------------------------------------------------------------- target
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """What the user points at, and the settings given on top of the configuration files.
+
+    Attributes:
+        file: The file that defines the target module.
+        module: The module (optional when the file has one top module).
+        overrides: Dotted configuration overrides (``{"flow.pdk": "nangate45"}``); ``None``
+            values are ignored.
+        config_file: A configuration file instead of the one found upward of ``file``.
+        include_dirs: Extra include directories (``-I``).
+        defines: Extra defines (``-D``).
+        liberty: A liberty file instead of the PDK's (wins over ``flow.liberty``).
+        with_pdk: Resolve the PDK (false: equivalence only, no synthesis).
+    """
+
+    file: Path
+    module: str | None = None
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    config_file: Path | None = None
+    include_dirs: tuple[Path, ...] = ()
+    defines: Mapping[str, str] = field(default_factory=dict)
+    liberty: Path | None = None
+    with_pdk: bool = True
+
+
+@dataclass(frozen=True)
+class Target:
+    """A resolved target: its configuration, the parsed design and the PDK.
+
+    Attributes:
+        config: The resolved configuration.
+        design: The parsed design (target module in its repository).
+        pdk: The resolved PDK, ``None`` when opened without one.
+    """
+
+    config: Config
+    design: Design
+    pdk: PdkInfo | None
+
+    @property
+    def metric(self) -> str:
+        """The figure of merit in use (``adp`` or ``ppa``)."""
+        return self.config.flow.metric_kind
+
+
+def resolve_pdk(flow: FlowConfig, liberty: Path | None = None) -> PdkInfo:
+    """The PDK of a flow configuration, with concrete liberty files.
+
+    Args:
+        flow: The flow settings (``pdk``, ``liberty``).
+        liberty: A liberty file that wins over ``flow.liberty`` (``--liberty``).
+
+    Raises:
+        PluginError: unknown PDK name (listing the known ones).
+        UsageError: the liberty file does not exist, or the PDK's is not on the search path.
+    """
+    lib = liberty or (Path(flow.liberty) if flow.liberty else None)
+    if lib is not None and not lib.exists():
+        raise UsageError("liberty file not found", path=lib)
+    return _resolve_pdk_name(flow.pdk, lib)
+
+
+def open_target(spec: TargetSpec) -> Target:
+    """Resolve the configuration, parse the design and resolve the PDK.
+
+    Raises:
+        UsageError: missing file, bad configuration, unknown plugin name (ConfigError,
+            DesignError, PluginError are UsageErrors), missing liberty.
+    """
+    if not spec.file.exists():
+        raise UsageError("target file not found", path=spec.file, hint="check the path")
+    if spec.file.is_dir():
+        raise UsageError("expected a target file, got a directory", path=spec.file)
+    file = spec.file.resolve()
+    cfg = load_config(file, overrides=spec.overrides, config_file=spec.config_file).config
+    design = load_design(
+        file,
+        spec.module,
+        cfg.project,
+        include_dirs=[p.resolve() for p in spec.include_dirs],
+        defines=dict(spec.defines),
+    )
+    pdk = resolve_pdk(cfg.flow, spec.liberty) if spec.with_pdk else None
+    return Target(cfg, design, pdk)
+
+
+def open_evaluator(target: Target, workdir: Path) -> Evaluator:
+    """The target's evaluator with scratch under ``workdir`` (a context manager: its exit
+    stops the tool workers)."""
+    return Evaluator(target.design, target.config, workdir, target.pdk)
+
+
+def metric_value(result: EvalResult, kind: str) -> float | None:
+    """The figure of merit of a result; ``None`` without PPA, or when not positive and finite
+    (a design that cannot be compared)."""
+    if result.ppa is None:
+        return None
+    try:
+        value = float(result.ppa.metric(kind))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value > 0.0 else None
+
+
+# ------------------------------------------------------------------------------------- evaluate
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A candidate scored against the reference.
+
+    Attributes:
+        reference: The reference's result.
+        candidate: The candidate's result.
+        metric: The figure of merit in use.
+        workdir: Where the scratch files are.
+    """
+
+    reference: EvalResult
+    candidate: EvalResult
+    metric: str
+    workdir: Path
+
+
+def evaluate(
+    target: Target,
+    text: str,
+    workdir: Path,
+    on_phase: Callable[[str], None] | None = None,
+) -> Evaluation:
+    """Measure the reference, then score ``text`` (screen, equivalence, PPA).
+
+    Args:
+        target: The opened target.
+        text: The candidate's source.
+        workdir: Scratch root.
+        on_phase: Told ``"measuring the reference ..."`` and ``"evaluating the candidate ..."``.
+    """
+    with open_evaluator(target, workdir) as ev:
+        if on_phase:
+            on_phase("measuring the reference ...")
+        ref = ev.reference()
+        if on_phase:
+            on_phase("evaluating the candidate ...")
+        res = ev.evaluate(text)
+        return Evaluation(ref, res, ev.metric_kind, workdir)
+
+
+# ------------------------------------------------------------------------------------- optimize
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """An interrupted or paused run to continue.
+
+    Attributes:
+        run_dir: Its run directory.
+        target_file: The file of its target module.
+        module: The target module.
+        config_file: Its recorded configuration (a resumed run keeps it).
+        run_id: Its id.
+    """
+
+    run_dir: Path
+    target_file: Path
+    module: str | None
+    config_file: Path
+    run_id: str
+
+
+def read_resume(run_dir: Path) -> ResumePoint:
+    """What a run directory says about its run, to continue it.
+
+    Raises:
+        UsageError: not a run directory.
+    """
+    rd = RunDir(run_dir.resolve())
+    try:
+        info = rd.read_info()
+    except UsageError:
+        info = None
+    if info is None or not info.target_file:
+        raise UsageError(
+            "not a run directory (no run.json)",
+            path=rd.path,
+            hint="pass the folder printed by the interrupted run",
+        )
+    return ResumePoint(
+        rd.path, Path(info.target_file), info.module or None, rd.config, info.run_id
+    )
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Where and how a run goes.
+
+    Attributes:
+        run_id: The run's id.
+        run_dir: Its run directory.
+        spec: Specification text for the prompts.
+        resume: Continue from the run directory's checkpoint if it has one.
+        branch: Branch for the result (``None``: no branch).
+        push: Remote to push the branch to.
+        command: The command line, for provenance.
+    """
+
+    run_id: str
+    run_dir: Path
+    spec: str
+    resume: bool = False
+    branch: str | None = None
+    push: str | None = None
+    command: tuple[str, ...] = ()
+
+    @property
+    def workdir(self) -> Path:
+        """The evaluator's scratch inside the run directory."""
+        return RunDir(self.run_dir).workdir
+
+
+def plan_run(
+    target: Target,
+    *,
+    run_dir: Path | None = None,
+    resume: ResumePoint | None = None,
+    branch: bool = True,
+    push: str | None = None,
+    command: tuple[str, ...] = (),
+) -> RunPlan:
+    """Check that the run can start and end, and choose its id, directory and branch.
+
+    The policy's preflight (model, GPU, endpoint, candidates), the tools on PATH and, with
+    ``branch``, the git preflight (target committed and unchanged, branch name free, committer
+    known) run here, before any work.
+
+    Args:
+        target: The opened target.
+        run_dir: Run directory (default ``<repo>/<run.runs_dir>/<run-id>``, kept out of git).
+        resume: The run to continue (its directory and id win).
+        branch: Write the result on a new branch ``<prefix>/<module>/<run-id>``.
+        push: Remote to push the branch to (default ``writeback.push``).
+        command: The command line, for provenance.
+
+    Raises:
+        UsageError: the policy cannot run, or the branch could not be written.
+    """
+    cfg, design = target.config, target.design
+    preflight_policy(cfg.policy)
+    run_id = (resume.run_id if resume else "") or new_run_id(design.target.name)
+    name = f"{cfg.writeback.branch_prefix}/{design.target.name}/{run_id}"
+    # Lazy: gitpython adds ~0.25 s to the start-up of commands that never write a branch.
+    from rtlopt.writeback import preflight_optimize
+
+    # tools, branch name, git identity: checked now rather than after the whole run
+    preflight_optimize(design, cfg, name if branch else None)
+    spec = load_spec(cfg.project.spec, design.target.header_comment)
+    if resume is not None:
+        rdir = resume.run_dir
+    elif run_dir is not None:
+        rdir = run_dir.resolve()
+    else:
+        runs = Path(cfg.run.runs_dir)
+        rdir = (runs if runs.is_absolute() else design.root / runs) / run_id
+        _ignore_runs_dir(design.root, rdir)
+    return RunPlan(
+        run_id,
+        rdir,
+        spec,
+        resume=resume is not None,
+        branch=name if branch else None,
+        push=push or cfg.writeback.push,
+        command=command,
+    )
+
+
+def _ignore_runs_dir(root: Path, rdir: Path) -> None:
+    """Keep run folders inside the repository out of git status."""
+    try:
+        rel = rdir.relative_to(root)
+    except ValueError:
+        return
+    top = root / rel.parts[0]
+    top.mkdir(parents=True, exist_ok=True)
+    gi = top / ".gitignore"
+    if not gi.exists():
+        gi.write_text("# rtlopt run data\n*\n")
+
+
+def load_policy(config: Config) -> Policy:
+    """Preflight and load the configured policy backend (close it when done)."""
+    return create_policy(config.policy, config.train, seed=config.run.seed)
+
+
+def optimize(
+    target: Target,
+    evaluator: Evaluator,
+    policy: Policy,
+    plan: RunPlan,
+    events: RunEvents | None = None,
+    *,
+    stop_after: int | None = None,
+) -> RunOutcome:
+    """Run (or continue) the optimization loop in ``plan.run_dir``.
+
+    Args:
+        target: The opened target.
+        evaluator: Its evaluator (:func:`open_evaluator`).
+        policy: The policy (:func:`load_policy`).
+        plan: Where and how (:func:`plan_run`).
+        events: Progress callbacks.
+        stop_after: Pause after this many steps (continue later with a resume).
+    """
+    opt = Optimizer(
+        target.design, target.config, evaluator, policy, plan.run_dir, plan.spec, plan.command
+    )
+    opt.prepare(plan.run_id, resume=plan.resume)
+    return opt.run(events, stop_after=stop_after)
+
+
+def finish(target: Target, outcome: RunOutcome, plan: RunPlan) -> FinishResult:
+    """The report; for a finished run that beat the reference, also the branch and PR body.
+
+    A paused run gets its report so far and no branch.
+    """
+    if not outcome.finished:
+        paths = generate_report(outcome.run_dir)
+        return FinishResult(Path(paths.markdown), None, None, "")
+    return finish_run(outcome, target.design, target.config, branch=plan.branch, push=plan.push)

@@ -1,0 +1,140 @@
+"""Third-party plugins, installed with pip, chosen by name from the CLI and from rtlopt.toml.
+
+The two distributions under tests/plugins/ extend rtlopt through entry points only (a parent
+sampler ``newest`` and a PDK ``tinylib``). They are installed with ``pip install --target``
+into a temporary folder that the command's ``PYTHONPATH`` adds, exactly as an installed
+distribution is found; nothing in rtlopt names them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import pdk_path, requires_shared
+from tests.e2e.conftest import git
+
+PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
+SKY130_LIB = "sky130_fd_sc_hd__tt_025C_1v80.lib.gz"
+RUN_ARGS = ["rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives", "--steps", "2",
+            "--parents", "1", "--rollouts", "2", "--no-branch"]  # fmt: skip
+
+pytestmark = [pytest.mark.tools, requires_shared("sky130hd", SKY130_LIB)]
+
+
+@pytest.fixture(scope="module")
+def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Both test distributions installed by pip into a fresh folder."""
+    src = tmp_path_factory.mktemp("plugin-src")
+    site = tmp_path_factory.mktemp("plugin-site")
+    dists = []
+    for name in ("rtlopt-newest-sampler", "rtlopt-tinylib-pdk"):
+        shutil.copytree(PLUGINS / name, src / name)  # the build writes next to the sources
+        dists.append(str(src / name))
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+         "--no-build-isolation", "--no-cache-dir", "--disable-pip-version-check",
+         "--target", str(site), *dists],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert sorted(p.name for p in site.glob("*.dist-info")) == [
+        "rtlopt_newest_sampler-0.1.0.dist-info", "rtlopt_tinylib_pdk-0.1.0.dist-info"]
+    return site
+
+
+@pytest.fixture
+def pdk_dir(tmp_path: Path) -> Path:
+    """A PDK search-path folder holding tinylib's liberty (sky130hd's, linked)."""
+    d = tmp_path / "pdk"
+    (d / "tinylib").mkdir(parents=True)
+    (d / "tinylib" / SKY130_LIB).symlink_to(pdk_path() / "sky130hd" / SKY130_LIB)
+    return d
+
+
+def _rtlopt(args: Sequence[str], cwd: Path, site: Path | None, pdk: Path, log: Path
+            ) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    paths = [str(site)] if site is not None else []
+    env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")])
+    env["RTLOPT_PDK_PATH"] = os.pathsep.join([str(pdk), str(pdk_path())])
+    env["NEWEST_SAMPLER_LOG"] = str(log)
+    env["COLUMNS"] = "300"  # rich tables: one line per row
+    return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+def _run_dir(repo: Path) -> Path:
+    (rd,) = (repo / ".rtlopt" / "runs").iterdir()
+    return rd
+
+
+def _assert_plugins_ran(rd: Path, log: Path) -> None:
+    cfg = tomllib.loads((rd / "config.toml").read_text())
+    assert cfg["search"]["sampler"] == "newest" and cfg["flow"]["pdk"] == "tinylib"
+    flow = json.loads((rd / "provenance.json").read_text())["flow"]
+    assert flow["pdk"] == "tinylib" and flow["corner"] == "tinylib-tt"
+    assert "tinylib" in flow["liberty"]
+    assert json.loads((rd / "run.json").read_text())["pdk"] == "tinylib"
+    calls = log.read_text().splitlines()
+    assert len(calls) == 2 and calls[0].startswith("pool 1 chose [0]"), calls  # one per step
+    best = json.loads((rd / "best.json").read_text())
+    assert best["accepted"] and best["ppa"]["area_um2"] > 0
+
+
+def test_installed_plugins_are_listed(plugin_site: Path, pdk_dir: Path, tmp_path: Path) -> None:
+    log = tmp_path / "calls.log"
+    r = _rtlopt(["pdk", "list"], tmp_path, plugin_site, pdk_dir, log)
+    assert r.returncode == 0, r.stderr
+    row = next(line for line in r.stdout.splitlines() if "tinylib" in line)
+    assert "entry point of rtlopt-tinylib-pdk" in row and "tinylib-tt" in row
+    r = _rtlopt(["optimize", "--help"], tmp_path, plugin_site, pdk_dir, log)
+    assert "[egreedy|greedy|newest|none|puct]" in " ".join(r.stdout.split())
+    r = _rtlopt(["config", "show", "--toml"], tmp_path, plugin_site, pdk_dir, log)
+    assert r.returncode == 0, r.stderr
+
+
+def test_plugins_chosen_by_name_on_the_command_line(
+    plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "calls.log"
+    r = _rtlopt(["optimize", *RUN_ARGS, "--reuse", "newest", "--pdk", "tinylib"], example_repo,
+                plugin_site, pdk_dir, log)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "(tinylib, policy scripted" in r.stdout
+    _assert_plugins_ran(_run_dir(example_repo), log)
+
+
+def test_plugins_chosen_by_name_in_rtlopt_toml(
+    plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
+) -> None:
+    (example_repo / "rtlopt.toml").write_text('[search]\nsampler = "newest"\n\n'
+                                              '[flow]\npdk = "tinylib"\n')
+    git(example_repo, "add", "rtlopt.toml")
+    git(example_repo, "commit", "-q", "-m", "use the plugins")
+    log = tmp_path / "calls.log"
+    r = _rtlopt(["optimize", *RUN_ARGS], example_repo, plugin_site, pdk_dir, log)
+    assert r.returncode == 0, r.stdout + r.stderr
+    _assert_plugins_ran(_run_dir(example_repo), log)
+
+
+def test_without_the_distribution_the_names_are_unknown(
+    pdk_dir: Path, example_repo: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "calls.log"
+    r = _rtlopt(["optimize", *RUN_ARGS, "--reuse", "newest"], example_repo, None, pdk_dir, log)
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        "error: --reuse: unknown sampler 'newest' (known: egreedy, greedy, none, puct)")
+    (example_repo / "rtlopt.toml").write_text('[flow]\npdk = "tinylib"\n')
+    r = _rtlopt(["optimize", *RUN_ARGS], example_repo, None, pdk_dir, log)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "flow.pdk = 'tinylib' is not a known PDK" in r.stderr and "rtlopt.toml" in r.stderr
+    assert not log.exists()
