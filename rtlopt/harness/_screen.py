@@ -55,6 +55,33 @@ _FORBIDDEN_KEYWORDS: dict[str, str] = {
     "specify": "specify blocks are not allowed (timing models are not synthesized)",
     "primitive": "user-defined primitives are not allowed",
     "table": "user-defined primitive tables are not allowed",
+    # assertions and assumptions would constrain the formal check instead of the design
+    "assert": "assertions are not allowed",
+    "assume": "assumptions are not allowed (they would constrain the formal check)",
+    "cover": "cover statements are not allowed",
+    "restrict": "restrict statements are not allowed",
+    "property": "properties are not allowed",
+    "sequence": "sequences are not allowed",
+    "expect": "expect statements are not allowed",
+    # switch-level and analog-ish constructs: simulated, but not synthesized the same way
+    "tran": "switch primitives (tran) are not allowed",
+    "tranif0": "switch primitives (tranif0) are not allowed",
+    "tranif1": "switch primitives (tranif1) are not allowed",
+    "rtran": "switch primitives (rtran) are not allowed",
+    "rtranif0": "switch primitives (rtranif0) are not allowed",
+    "rtranif1": "switch primitives (rtranif1) are not allowed",
+    "nmos": "switch primitives (nmos) are not allowed",
+    "pmos": "switch primitives (pmos) are not allowed",
+    "cmos": "switch primitives (cmos) are not allowed",
+    "rnmos": "switch primitives (rnmos) are not allowed",
+    "rpmos": "switch primitives (rpmos) are not allowed",
+    "rcmos": "switch primitives (rcmos) are not allowed",
+    "pullup": "pullup primitives are not allowed",
+    "pulldown": "pulldown primitives are not allowed",
+    "trireg": "trireg nets (charge storage) are not allowed",
+    "real": "real variables are not synthesizable",
+    "realtime": "realtime variables are not synthesizable",
+    "shortreal": "shortreal variables are not synthesizable",
 }
 
 #: Comments whose first word names a tool are read by that tool as directives (Yosys and
@@ -100,7 +127,11 @@ def _repo_macros(design: Design) -> set[str]:
 
 #: Forbidden keywords a candidate may still use when the reference itself does (ROM contents
 #: in ``initial`` blocks, a reference built from UDPs).
-_ALLOWED_IF_REFERENCE_USES = frozenset({"initial", "specify", "primitive", "table", "defparam"})
+_ALLOWED_IF_REFERENCE_USES = frozenset({
+    "initial", "specify", "primitive", "table", "defparam", "tran", "tranif0", "tranif1",
+    "rtran", "rtranif0", "rtranif1", "nmos", "pmos", "cmos", "rnmos", "rpmos", "rcmos",
+    "pullup", "pulldown", "trireg", "real", "realtime", "shortreal",
+})
 
 
 def _reference_keywords(design: Design) -> set[str]:
@@ -153,13 +184,16 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
 
     Rejects: compiler directives other than `timescale-like ones (`include, `define, ...),
     macros the repository does not define, system tasks and functions other than pure ones
-    such as $clog2 (so no $display, $finish, $fopen, $random, ...), ``initial``, ``specify``,
-    user-defined primitives and ``defparam`` (each allowed when the reference itself uses it,
-    e.g. ``initial`` for ROM contents; such blocks still cannot call system tasks or wait, and
-    a hanging one times out), ``force``, ``bind``, DPI imports, delays, references to the
+    such as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions
+    (they would constrain the formal check), ``initial``, ``specify``, user-defined
+    primitives, ``defparam``, switch primitives (``tran``, ``nmos``, ``pullup``, ...),
+    ``trireg`` and ``real`` variables (each allowed when the reference itself uses it, e.g.
+    ``initial`` for ROM contents; such blocks still cannot call system tasks or wait, and a
+    hanging one times out), ``force``, ``bind``, DPI imports, delays, references to the
     testbench or the renamed reference (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``),
-    hierarchical names, module definitions that would clash with the testbench or the renamed
-    reference, and anything a synthesis tool reads differently from the simulator: tool
+    hierarchical names, module definitions that would clash with the testbench, the renamed
+    reference or Yosys's internal cells (``$...``), and anything a synthesis tool reads
+    differently from the simulator: tool
     directive comments (``// synopsys translate_off``, ``/* synthesis full_case */``,
     ``// pragma ...``, ``// cadence ...``, ``// ambit ...``, ...) and ``(* attributes *)``,
     unless the reference carries the same ones. Comments and strings are otherwise blanked
@@ -256,9 +290,11 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     reserved = {tb_top}
     for m in _MODULE_DECL_RE.finditer(code):
         name = m.group(1).lstrip("\\")
-        if name in reserved or name.endswith(REF_SUFFIX) or name.startswith("rtlopt_"):
+        if (name in reserved or name.endswith(REF_SUFFIX) or name.startswith("rtlopt_")
+                or name.startswith("$")):
+            owner = "Yosys's internal cells" if name.startswith("$") else "the equivalence harness"
             problems.append((line_of(code, m.start()),
-                             f"module name '{name}' is reserved for the equivalence harness"))
+                             f"module name '{name}' is reserved for {owner}"))
 
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
