@@ -6,15 +6,16 @@ which primary input (and which edge) clocks each register, and which primary inp
 asynchronous set/reset/load pins, for the reference and for the candidate. A candidate register
 whose clock or asynchronous pin is not one the reference uses in the same way, a register
 clocked by a derived signal, a latch the reference does not have, a black box, or a
-verification cell (assume/assert, $anyseq, ...) is a structural difference: the candidate is
-rejected with that reason. When the reference itself has derived clocks, the miter cannot
-model it, and the verdict can only be unknown.
+verification cell (assume/assert, $anyseq, ...), or a combinational loop (which a SAT model
+can make vacuous) is a structural difference: the candidate is rejected with that reason. When
+the reference itself has derived clocks, the miter cannot model it, and the verdict can only be
+unknown.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,6 +151,44 @@ class _Module:
         return n.lstrip("$") if n else f"net {bit}"
 
 
+def _loop(view: _Module) -> str:
+    """A combinational loop (through cells other than registers and latches), or ""."""
+    cells = view.mod.get("cells", {})
+    stateful = set(_FF_ASYNC) | _LATCHES
+    succ: dict[str, set[str]] = {}
+    for cname, cell in cells.items():
+        if cell.get("type") in stateful:
+            continue
+        dirs = cell.get("port_directions", {})
+        for pin, bits in cell.get("connections", {}).items():
+            if dirs.get(pin) != "input":
+                continue
+            for b in bits:
+                drv = view.driver.get(b)
+                if drv is not None and cells[drv[0]].get("type") not in stateful:
+                    succ.setdefault(drv[0], set()).add(cname)
+    state: dict[str, int] = {}  # 1 = on the stack, 2 = done
+    for root in succ:
+        if state.get(root):
+            continue
+        stack: list[tuple[str, Iterator[str]]] = [(root, iter(sorted(succ.get(root, ()))))]
+        state[root] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                out = cells[nxt].get("connections", {}).get("Y", [])
+                where = view.name(out[0]) if out else nxt
+                return f"combinational loop through {where}"
+            elif not state.get(nxt):
+                state[nxt] = 1
+                stack.append((nxt, iter(sorted(succ.get(nxt, ())))))
+    return ""
+
+
 def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
     """The :class:`Clocking` of one module of a Yosys JSON netlist (``write_json``)."""
     view = _Module(mod)
@@ -201,6 +240,9 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
                 elif how == "derived":
                     problems.append(f"register '{reg}' has its asynchronous {pin} pin driven "
                                     f"by {name}, not by a primary input")
+    loop = _loop(view)
+    if loop:
+        problems.append(loop)
     return Clocking(frozenset(clocks), frozenset(asyncs), registers, latches,
                     tuple(dict.fromkeys(problems)), examples)
 

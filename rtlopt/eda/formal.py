@@ -255,12 +255,12 @@ def _structure_verdict(design: Design, wd: Path, start: float) -> FormalResult |
     problem = clocking_problem(found[gold], found[gate])
     if problem:
         return FormalResult(Verdict.UNKNOWN, method,
-                            f"clock/reset structure differs from the reference: {problem}", {},
+                            f"clock/reset structure check: {problem}", {},
                             _elapsed(start), structure=problem)
     if found[gold].problems:
         return FormalResult(Verdict.UNKNOWN, method,
-                            f"in the reference, {found[gold].problems[0]}: the miter does not "
-                            "model it", {}, _elapsed(start))
+                            "the miter does not model the reference's structure: "
+                            f"{found[gold].problems[0]}", {}, _elapsed(start))
     return None
 
 

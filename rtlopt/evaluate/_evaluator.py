@@ -612,7 +612,7 @@ class Evaluator:
         if formal.structure:
             return self._invalid(
                 Stage.FORMAL,
-                f"clock/reset structure differs from the reference: {formal.structure}",
+                f"clock/reset structure check: {formal.structure}",
                 r_syn=1.0, sim=sim, formal=formal, logs=logs,
             )
         if formal.verdict is Verdict.REFUTED:

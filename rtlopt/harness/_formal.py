@@ -94,9 +94,9 @@ def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Pat
     lines = _load(design, reference_file, candidate_files, include_dirs)
     if structure:
         lines.append(f"write_json {STRUCTURE_JSON}")
-    # ASIC flip-flops have no power-up value: the candidate's initial values (``reg r = 1``)
-    # are dropped so that it cannot lean on them; the reference keeps its own as written.
-    lines.append(f"attrmap -remove init {design.target.name}")
+    # ASIC flip-flops have no power-up value: initial values (``reg r = 1``) are dropped on both
+    # sides, as in the netlist that is measured, so a candidate cannot lean on them
+    lines.append("attrmap -remove init")
     lines += [f"log {MARK} count_latches",
               "select -count t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*"]
     if plan.mode in ("seq", "bmc"):

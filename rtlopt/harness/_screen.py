@@ -79,6 +79,10 @@ _FORBIDDEN_KEYWORDS: dict[str, str] = {
     "pullup": "pullup primitives are not allowed",
     "pulldown": "pulldown primitives are not allowed",
     "trireg": "trireg nets (charge storage) are not allowed",
+    # SystemVerilog's full_case/parallel_case: synthesis may treat missing items as don't-care
+    "unique": "unique case/if is not allowed (synthesis reads it as full_case/parallel_case)",
+    "unique0": "unique0 case/if is not allowed (synthesis reads it as parallel_case)",
+    "priority": "priority case/if is not allowed (synthesis reads it as full_case)",
     "real": "real variables are not synthesizable",
     "realtime": "realtime variables are not synthesizable",
     "shortreal": "shortreal variables are not synthesizable",
@@ -130,7 +134,8 @@ def _repo_macros(design: Design) -> set[str]:
 _ALLOWED_IF_REFERENCE_USES = frozenset({
     "initial", "specify", "primitive", "table", "defparam", "tran", "tranif0", "tranif1",
     "rtran", "rtranif0", "rtranif1", "nmos", "pmos", "cmos", "rnmos", "rpmos", "rcmos",
-    "pullup", "pulldown", "trireg", "real", "realtime", "shortreal",
+    "pullup", "pulldown", "trireg", "real", "realtime", "shortreal", "unique", "unique0",
+    "priority",
 })
 
 
@@ -183,21 +188,20 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     """Check untrusted candidate text before any tool reads it.
 
     Rejects: compiler directives other than `timescale-like ones (`include, `define, ...),
-    macros the repository does not define, system tasks and functions other than pure ones
-    such as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions
-    (they would constrain the formal check), ``initial``, ``specify``, user-defined
-    primitives, ``defparam``, switch primitives (``tran``, ``nmos``, ``pullup``, ...),
-    ``trireg`` and ``real`` variables (each allowed when the reference itself uses it, e.g.
-    ``initial`` for ROM contents; such blocks still cannot call system tasks or wait, and a
-    hanging one times out), ``force``, ``bind``, DPI imports, delays, references to the
-    testbench or the renamed reference (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``),
+    macros the repository does not define, system tasks and functions other than pure ones such
+    as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions (they
+    would constrain the formal check), ``initial``, ``specify``, user-defined primitives,
+    ``defparam``, switch primitives (``tran``, ``nmos``, ``pullup``, ...), ``trireg`` and
+    ``real`` variables, ``unique``/``priority`` case (each allowed when the reference itself
+    uses it, e.g. ``initial`` for ROM contents; such blocks still cannot call system tasks or
+    wait, and a hanging one times out), ``force``, ``bind``, DPI imports, delays, references to
+    the testbench or the renamed reference (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``),
     hierarchical names, module definitions that would clash with the testbench, the renamed
     reference or Yosys's internal cells (``$...``), and anything a synthesis tool reads
-    differently from the simulator: tool
-    directive comments (``// synopsys translate_off``, ``/* synthesis full_case */``,
-    ``// pragma ...``, ``// cadence ...``, ``// ambit ...``, ...) and ``(* attributes *)``,
-    unless the reference carries the same ones. Comments and strings are otherwise blanked
-    before scanning, so a comment mentioning $finish is fine.
+    differently from the simulator: tool directive comments (``// synopsys translate_off``, ``/*
+    synthesis full_case */``, ``// pragma ...``, ``// cadence ...``, ``// ambit ...``, ...) and
+    ``(* attributes *)``, unless the reference carries the same ones. Comments and strings are
+    otherwise blanked before scanning, so a comment mentioning $finish is fine.
 
     Args:
         text: The candidate source.

@@ -304,6 +304,16 @@ CASES: list[Case] = [
         "        2'b00: y = a + b;\n        2'b01: y = a - b;\n        2'b10: y = a & b;\n"
         "        default: y = a ^ b;\n      endcase\n  end\n  assign z = ~|y;\n"),
          STRUCT, variant="accept_unknown", why="latch", klass="latch"),
+    # the loop only closes on one input value in 65536, where its SAT model would be
+    # unsatisfiable (a vacuous proof) and the output is wrong: simulation never sees it
+    Case("comb_loop_trap", "alu", alu(
+        "  wire trap = (a == 8'hA5) && (b == 8'h5A);\n  wire w;\n  assign w = trap ? ~w : 1'b0;\n"
+        + ALU_OK_BODY.replace("    endcase\n", "    endcase\n    if (trap) y = {7'h7F, w};\n")),
+         STRUCT, why="combinational loop", klass="loops"),
+    Case("comb_loop_trap_accept_unknown", "alu", alu(
+        "  wire trap = (a == 8'hA5) && (b == 8'h5A);\n  wire w;\n  assign w = trap ? ~w : 1'b0;\n"
+        + ALU_OK_BODY.replace("    endcase\n", "    endcase\n    if (trap) y = {7'h7F, w};\n")),
+         STRUCT, variant="accept_unknown", why="combinational loop", klass="loops"),
     Case("multiple_drivers", "alu", before_end("alu", "  always @(*) y = a | b;\n"),
          rej(Stage.COMPILE, Stage.SIMULATION, Stage.FORMAL), klass="drivers"),
     Case("wor_resolution", "alu", alu("  wor [7:0] w;\n  assign w = a + b;\n  assign w = a & b;\n"
@@ -318,6 +328,10 @@ CASES: list[Case] = [
          "{a[511] | b[511], a[510:0] ^ b[510:0]}"), FUNC, klass="ports"),
     Case("wider_port", "wide", edit("wide", "input [511:0] a", "input [1023:0] a"),
          rej(Stage.INTERFACE), klass="ports"),
+    Case("unique_case_missing_item", "alu", edit("alu", "case (op)", "unique case (op)")
+         .replace("      default: y = a ^ b;\n", ""), SCREEN, why="unique", klass="case"),
+    Case("priority_case", "alu", edit("alu", "case (op)", "priority case (op)"), SCREEN,
+         klass="case"),
     Case("casez_wildcard", "alu", edit("alu", "case (op)", "casez (op)")
          .replace("2'b10: y = a & b;", "2'b1?: y = a & b;"), FUNC, klass="case"),
     Case("casex_x_item", "alu", edit("alu", "case (op)", "casex (op)")

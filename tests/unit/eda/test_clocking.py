@@ -100,3 +100,13 @@ def test_read_clocking_from_json_text() -> None:
     assert set(found) == {"m__rtlopt_ref", "m"}
     with pytest.raises(ValueError):
         read_clocking("{}", ["m"])
+
+
+def test_combinational_loop_is_a_problem() -> None:
+    cells = {"n": _cell("$not", {}, {"A": [30], "Y": [31]}, ("Y",)),
+             "m": _cell("$mux", {}, {"A": ["0"], "B": [31], "S": [3], "Y": [30]}, ("Y",))}
+    assert any("combinational loop" in p for p in analyze_clocking(_module(cells)).problems)
+    # a register in the cycle breaks it
+    cells["m"] = dff([2])
+    cells["m"]["connections"] = {"CLK": [2], "D": [31], "Q": [30]}
+    assert not analyze_clocking(_module(cells)).problems
