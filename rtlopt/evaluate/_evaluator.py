@@ -355,7 +355,9 @@ class Evaluator:
             out=wd / "netlist.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
-            libraries=yosys_simulation_libraries(),
+            # write_verilog expresses Yosys's cells as plain Verilog; the cell models are only
+            # read (an extra parse per candidate) when the netlist still instantiates a cell
+            libraries=yosys_simulation_libraries() if _instantiates_cells(netlist) else (),
         )
         if not comp.ok:
             return _NetlistOutcome(
@@ -738,6 +740,16 @@ def _mismatch_reason(head: str, sim: SimResult) -> str:
     ins = ", ".join(f"{k}={v}" for k, v in list(fm.inputs.items())[:6])
     reason = f"{head}: {fm.output} expected {fm.expected} got {fm.got} at {fm.time}"
     return reason + (f" for inputs {ins}" if ins else "")
+
+
+_CELL_INSTANCE = re.compile(r"^\s*\\\$\S+\s", re.M)
+
+
+def _instantiates_cells(netlist: Path) -> bool:
+    try:
+        return bool(_CELL_INSTANCE.search(netlist.read_text(errors="replace")))
+    except OSError:
+        return True
 
 
 def _file_digest(path: Path) -> str:
