@@ -5,9 +5,12 @@ Generates non-equivalent mutants of benchmark references (operator swaps, off-by
 constants, flipped case items, dropped terms), keeps those that compile, and runs each through
 the simulation harness and the Yosys formal check. A mutant that formal proves equivalent is an
 equivalent mutant: excluded from the kill rate and counted separately. Prints a table of how
-many mutants simulation alone caught versus formal.
+many mutants simulation alone caught versus formal. With ``--netlist`` each mutant is also
+synthesized (the generic-cell netlist the evaluator's netlist check simulates) and that netlist
+is run through the same harness against the reference (or against the reference's own netlist
+where that differs from its RTL), adding the sim-vs-netlist-vs-formal columns.
 
-    python bench/mutation_analysis.py [--designs a,b,c] [--per-design 20] [--seed 1]
+    python bench/mutation_analysis.py [--designs a,b,c] [--per-design 20] [--seed 1] [--netlist]
 
 Finds the benchmarks through RTLOPT_BENCH_PATH (default ../shared/bench next to the repo).
 """
@@ -38,7 +41,7 @@ from rtlopt.eda.iverilog import SimulationTimeout  # noqa: E402
 from rtlopt.errors import InfrastructureError  # noqa: E402
 from rtlopt.evaluate.result import Verdict  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
-from rtlopt.harness import blank_comments  # noqa: E402
+from rtlopt.harness import SimReport, blank_comments  # noqa: E402
 
 DEFAULT_DESIGNS = [
     "lza", "adder_8bit", "adder_16bit", "adder_bcd", "alu", "barrel_shifter", "comparator_4bit",
@@ -156,10 +159,76 @@ class Outcome:
     verdict: str = ""
     formal_reason: str = ""
     seconds: float = 0.0
+    netlist_caught: bool | None = None  # None: not run
+    netlist_reason: str = ""
+
+
+def generic_netlist(design: Design, files: list[Path], workdir: Path) -> Path | None:
+    """The netlist after ``synth`` without initial values, as the evaluator's netlist check
+    simulates it (None when Yosys cannot synthesize the sources)."""
+    from rtlopt.eda._run import run_tool
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    top = design.target.name
+    out = workdir / "generic.v"
+    reads = " ".join(str(f) for f in files)
+    script = workdir / "generic.ys"
+    script.write_text(f"read_verilog -sv -I{design.target.file.parent} {reads}\n"
+                      f"hierarchy -check -top {top}\nflatten\nsynth -top {top}\n"
+                      f"attrmap -remove init\nwrite_verilog -noattr {out}\n")
+    run_tool(["yosys", "-q", "-s", str(script)], cwd=workdir, log_path=workdir / "generic.log",
+             timeout=120, raise_on_timeout=False)
+    return out if out.is_file() else None
+
+
+def netlist_harness(design: Design, gold: str, netlist: Path, workdir: Path) -> SimReport:
+    """The harness with ``gold`` (renamed modules) as the reference and ``netlist`` as DUT."""
+    import secrets
+
+    from rtlopt.eda.iverilog import compile_sources, run_simulation
+    from rtlopt.evaluate.result import SimResult
+    from rtlopt.harness import build_testbench
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_hex(8)
+    tb = build_testbench(design, HarnessConfig(), secret)
+    (workdir / "rtlopt_tb.v").write_text(tb.text)
+    for name, content in tb.extra_files.items():
+        (workdir / name).write_text(content)
+    (workdir / "gold.v").write_text(gold)
+    comp = compile_sources([workdir / "rtlopt_tb.v", workdir / "gold.v", netlist], workdir,
+                           top="rtlopt_tb", out=workdir / "sim.vvp",
+                           include_dirs=[design.target.file.parent], timeout=60)
+    if not comp.ok:
+        return SimReport(SimResult(False, 0, 0), "compile failed: " + "; ".join(comp.errors[:3]))
+    return run_simulation(workdir / "sim.vvp", workdir, timeout=60, memory_mb=2048,
+                          secret=secret)
+
+
+_GOLD: dict[str, str] = {}
+
+
+def netlist_gold(design: Design, workdir: Path) -> str:
+    """The reference RTL, or the reference's renamed netlist when that differs from its RTL."""
+    from rtlopt.harness import ref_name, reference_text, rename_modules
+
+    name = design.target.name
+    if name not in _GOLD:
+        gold = reference_text(design)
+        net = generic_netlist(design, list(design.closure), workdir / "ref_netlist")
+        if net is not None and not netlist_harness(design, gold, net,
+                                                   workdir / "ref_check").result.passed:
+            text = net.read_text(errors="replace")
+            mods = re.findall(r"^module\s+([A-Za-z_][\w$]*)\s*\(", text, re.M)
+            gold = rename_modules(text, {m: ref_name(m) for m in mods})
+            print(f"# {name}: the reference's netlist differs from its RTL; mutant netlists "
+                  "are compared with it", flush=True)
+        _GOLD[name] = gold
+    return _GOLD[name]
 
 
 def classify(design: Design, mutant: Mutant, workdir: Path,
-             formal_cfg: FormalConfig | None = None) -> Outcome:
+             formal_cfg: FormalConfig | None = None, netlist: bool = False) -> Outcome:
     """Run one mutant through the harness and the formal check."""
     start = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -180,6 +249,17 @@ def classify(design: Design, mutant: Mutant, workdir: Path,
         out.verdict, out.formal_reason = fr.verdict.value, fr.reason
     except InfrastructureError as exc:
         out.verdict, out.formal_reason = Verdict.UNKNOWN.value, exc.one_line()
+    if netlist:
+        gold = netlist_gold(design, workdir.parent / f"gold_{design.target.name}")
+        net = generic_netlist(design, files, workdir / "netlist")
+        if net is None:
+            out.netlist_caught, out.netlist_reason = True, "does not synthesize"
+        else:
+            try:
+                nrep = netlist_harness(design, gold, net, workdir / "netlist_sim")
+                out.netlist_caught, out.netlist_reason = not nrep.result.passed, nrep.reason
+            except SimulationTimeout:
+                out.netlist_caught, out.netlist_reason = True, "netlist simulation timed out"
     out.seconds = time.monotonic() - start
     return out
 
@@ -189,7 +269,7 @@ def load(name: str) -> Design:
 
 
 def run(designs: list[str], per_design: int, seed: int, workers: int,
-        formal_cfg: FormalConfig | None = None) -> list[Outcome]:
+        formal_cfg: FormalConfig | None = None, netlist: bool = False) -> list[Outcome]:
     """Classify up to ``per_design`` compiling mutants of each design (designs in parallel)."""
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-mutants-"))
 
@@ -197,7 +277,7 @@ def run(designs: list[str], per_design: int, seed: int, workers: int,
         d = load(name)
         kept: list[Outcome] = []
         for i, m in enumerate(generate_mutants(name, d, per_design * 3, seed)):
-            o = classify(d, m, tmp / f"{name}_{i}", formal_cfg)
+            o = classify(d, m, tmp / f"{name}_{i}", formal_cfg, netlist)
             if o.compiles:
                 kept.append(o)
                 if len(kept) >= per_design:
@@ -237,6 +317,42 @@ def table(outcomes: list[Outcome]) -> str:
     return "\n".join(rows)
 
 
+def netlist_table(outcomes: list[Outcome]) -> str:
+    """Sim vs netlist vs formal per design (mutants run with ``--netlist``)."""
+    rows = ["| design | non-equiv. | sim caught | netlist caught | formal refuted | "
+            "sim/netlist disagree | accepted with accept-unknown + netlist check | "
+            "equivalent: netlist false alarms |",
+            "|---|---|---|---|---|---|---|---|"]
+    total: Counter[str] = Counter()
+    for name in dict.fromkeys(o.mutant.design for o in outcomes):
+        c: Counter[str] = Counter()
+        for o in outcomes:
+            if o.mutant.design != name or o.netlist_caught is None:
+                continue
+            if o.verdict == "proven":
+                c["false_alarm"] += bool(o.netlist_caught)
+                continue
+            c["nonequiv"] += 1
+            c["sim"] += o.sim_caught
+            c["netlist"] += o.netlist_caught
+            c["formal"] += o.verdict == "refuted"
+            c["disagree"] += o.sim_caught != o.netlist_caught
+            # --accept-unknown: simulation, not refuted, then the netlist check (auto mode runs
+            # it because the verdict is not proven)
+            c["acc_unknown"] += (not o.sim_caught and o.verdict != "refuted"
+                                 and not o.netlist_caught)
+        total.update(c)
+        rows.append(_nrow(name, c))
+    rows.append(_nrow("**total**", total))
+    return "\n".join(rows)
+
+
+def _nrow(name: str, c: Counter[str]) -> str:
+    return (f"| {name} | {c['nonequiv']} | {c['sim']} | {c['netlist']} | {c['formal']} | "
+            f"{c['disagree']} | {c['acc_unknown']} | "
+            f"{c['false_alarm']} |")
+
+
 def _row(name: str, c: Counter[str]) -> str:
     missed = c["nonequiv"] - c["sim"] - c["formal_only"] - c["undecided"]
     return (f"| {name} | {c['mutants']} | {c['equivalent']} | {c['nonequiv']} | {c['sim']} | "
@@ -250,10 +366,15 @@ def main() -> int:
     ap.add_argument("--per-design", type=int, default=15)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--netlist", action="store_true",
+                    help="also synthesize each mutant and simulate its netlist")
     args = ap.parse_args()
     start = time.monotonic()
-    outcomes = run(args.designs.split(","), args.per_design, args.seed, args.workers)
+    outcomes = run(args.designs.split(","), args.per_design, args.seed, args.workers,
+                   netlist=args.netlist)
     print(table(outcomes))
+    if args.netlist:
+        print("\n" + netlist_table(outcomes))
     kinds = Counter(o.mutant.kind for o in outcomes if o.verdict != "proven")
     print("\nnon-equivalent mutants by kind:", dict(sorted(kinds.items())))
     undecided = [o for o in outcomes if not o.sim_caught and o.verdict not in ("refuted",
