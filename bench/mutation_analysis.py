@@ -160,6 +160,7 @@ class Outcome:
     formal_reason: str = ""
     seconds: float = 0.0
     netlist_caught: bool | None = None  # None: not run
+    structure: str = ""  # the clock/reset structure check's objection (a hard rejection)
     netlist_reason: str = ""
 
 
@@ -247,6 +248,7 @@ def classify(design: Design, mutant: Mutant, workdir: Path,
         fr = check_equivalence(design, files, workdir / "formal",
                                formal_cfg or FormalConfig(timeout_s=30))
         out.verdict, out.formal_reason = fr.verdict.value, fr.reason
+        out.structure = fr.structure
     except InfrastructureError as exc:
         out.verdict, out.formal_reason = Verdict.UNKNOWN.value, exc.one_line()
     if netlist:
@@ -340,7 +342,7 @@ def netlist_table(outcomes: list[Outcome]) -> str:
             # --accept-unknown: simulation, not refuted, then the netlist check (auto mode runs
             # it because the verdict is not proven)
             c["acc_unknown"] += (not o.sim_caught and o.verdict != "refuted"
-                                 and not o.netlist_caught)
+                                 and not o.structure and not o.netlist_caught)
         total.update(c)
         rows.append(_nrow(name, c))
     rows.append(_nrow("**total**", total))

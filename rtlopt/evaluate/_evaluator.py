@@ -291,7 +291,8 @@ class Evaluator:
         why = outcome.reason or "it does not simulate"
         text = generic.read_text(errors="replace") if generic is not None else ""
         names = re.findall(r"^module\s+([A-Za-z_][\w$]*)\s*\(", text, re.M)
-        if outcome.timeout or not names or self.design.target.name not in names:
+        if (outcome.timeout or outcome.result is None or not names
+                or self.design.target.name not in names):
             self._netlist_gold = None
             self._netlist_note = f"unavailable: the reference's own netlist check failed ({why})"
             log.warning("netlist check unavailable for %s: %s", self.design.target.name, why)
