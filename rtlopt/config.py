@@ -87,6 +87,10 @@ class HarnessConfig:
         "Cycles of one long run without reset (inputs held for up to 64 cycles) to reach deep counter states.",
     )
     reset_cycles: int = _f(3, "Cycles reset is held active at the start of a sequential run.")
+    strict_x: bool = _f(
+        False,
+        "X policy. false (default, as logic-equivalence tools do): an output bit that is x in the reference (an uninitialized or un-reset register) may be 0 or 1 in the candidate. true: the candidate must reproduce every x of the reference exactly. Either way, a candidate x (or z) where the reference is defined is never equivalent; the testbench, the netlist check and the formal miter apply the same policy.",
+    )
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
 
 
@@ -171,9 +175,16 @@ class EvalConfig:
     """Evaluation pipeline."""
 
     workers: int = _f(0, "Parallel evaluation workers (0: one per core).")
-    cache: bool = _f(True, "Cache results by normalized source hash.")
+    cache: bool = _f(
+        True,
+        "Cache results by the exact bytes of the candidate, under a fingerprint of everything that can change a verdict (repository files, sources config, harness/formal/flow/sandbox settings, tool versions, liberty checksum, rtlopt's code).",
+    )
     cache_dir: str | None = _f(None, "Cache folder (default: $XDG_CACHE_HOME/rtlopt).")
     keep_scratch: bool = _f(False, "Keep every candidate's scratch directory.")
+    netlist_check: str = _f(
+        "auto",
+        "When to simulate the synthesized netlist (Yosys generic cells from the same synthesis run, initial values removed) in the equivalence testbench against the reference, beside timing; a mismatch rejects the candidate at the netlist stage. auto: for every candidate the formal check did not prove (unknown with formal.require_proof = false, or formal disabled), and for the reference itself; a proof already covers what synthesis reads (the miter reads the candidate with the same Yosys frontend, x modelled). always: every candidate. never: off.",
+    )
 
 
 @dataclass(frozen=True)
@@ -366,6 +377,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "flow.power_activity": ("default", "sim"),
     "flow.engine": ("auto", "yosys", "pyosys"),
+    "eval.netlist_check": ("auto", "always", "never"),
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
 }

@@ -170,6 +170,10 @@ def _print_table(
             + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
         )
     )
+    if res.netlist is not None:
+        nl = res.netlist
+        console.print(f"netlist check: {'pass' if nl.passed else 'FAIL'} ({nl.vectors} vectors, "
+                      f"{nl.mismatches} mismatches)")
     console.print(f"metric: {kind}")
     if res.accepted:
         console.print(

@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -55,6 +55,9 @@ class PpaMeasurement:
         netlist: The mapped netlist.
         sta: Details of the timing run (paths, registers, clocks).
         duration_s: Wall-clock time of synthesis and STA.
+        timings: Seconds per step (``synth_s``, ``sta_s``, ``alongside_s``).
+        generic_netlist: The generic-cell netlist, when ``measure`` was given ``alongside``.
+        alongside: What the ``alongside`` callable returned.
     """
 
     ppa: PPA
@@ -63,6 +66,8 @@ class PpaMeasurement:
     sta: StaResult | None = None
     duration_s: float = 0.0
     timings: Mapping[str, float] = field(default_factory=dict)
+    generic_netlist: Path | None = None
+    alongside: Any = None
 
 
 def resolve_engine(engine: str) -> str:
@@ -123,7 +128,8 @@ class PpaFlow:
     # ------------------------------------------------------------------ measuring
     def measure(self, files: Sequence[Path], top: str, clocks: Sequence[str], workdir: Path, *,
                 include_dirs: Sequence[Path] = (),
-                defines: Mapping[str, str] | None = None) -> PpaMeasurement:
+                defines: Mapping[str, str] | None = None,
+                alongside: Callable[[Path], Any] | None = None) -> PpaMeasurement:
         """Synthesize ``top`` from ``files`` and time it.
 
         Args:
@@ -133,6 +139,10 @@ class PpaFlow:
             workdir: Scratch folder for scripts, logs and the netlist.
             include_dirs: Include folders.
             defines: Preprocessor macros.
+            alongside: Called with the generic-cell netlist (written by the same synthesis
+                run) on a second thread while OpenSTA times the mapped netlist; its result is
+                ``PpaMeasurement.alongside`` and its exception is raised after timing ends.
+                The evaluator's netlist check runs here.
 
         Raises:
             ToolFailed: Yosys or OpenSTA crashed or produced no result.
@@ -143,9 +153,33 @@ class PpaFlow:
                 raise RuntimeError("PpaFlow is closed")
             start = time.monotonic()
             workdir.mkdir(parents=True, exist_ok=True)
-            syn = self._synthesize(files, top, workdir, include_dirs, defines or {})
+            syn = self._synthesize(files, top, workdir, include_dirs, defines or {},
+                                   generic=alongside is not None)
             t_syn = time.monotonic() - start
-            sta = self._sta(syn.netlist, top, clocks, workdir)
+            side: dict[str, Any] = {}
+            thread: threading.Thread | None = None
+            if alongside is not None and syn.generic_netlist is not None:
+                generic = syn.generic_netlist
+
+                def run_alongside() -> None:
+                    t0 = time.monotonic()
+                    try:
+                        side["value"] = alongside(generic)
+                    except BaseException as exc:  # re-raised on the caller's thread
+                        side["error"] = exc
+                    side["seconds"] = time.monotonic() - t0
+
+                thread = threading.Thread(target=run_alongside, name="rtlopt-alongside",
+                                          daemon=True)
+                thread.start()
+            try:
+                sta = self._sta(syn.netlist, top, clocks, workdir)
+                t_sta = time.monotonic() - start - t_syn
+            finally:
+                if thread is not None:
+                    thread.join()
+            if "error" in side:
+                raise side["error"]
             total = time.monotonic() - start
             logs: dict[str, str] = {"synth": str(syn.log_path), "sta": str(workdir / "sta.log")}
             if sta.warnings:
@@ -154,13 +188,18 @@ class PpaFlow:
                     log.info("%s: %s", top, w)
             ppa = PPA(area_um2=syn.area_um2, delay_ps=sta.delay_ps, power_uw=sta.power_uw,
                       cells=syn.cells)
-            return PpaMeasurement(ppa, logs, syn.netlist, sta, total,
-                                  {"synth_s": t_syn, "sta_s": total - t_syn})
+            timings = {"synth_s": t_syn, "sta_s": t_sta}
+            if "seconds" in side:
+                timings["alongside_s"] = side["seconds"]
+            return PpaMeasurement(ppa, logs, syn.netlist, sta, total, timings,
+                                  syn.generic_netlist, side.get("value"))
 
     def _synthesize(self, files: Sequence[Path], top: str, workdir: Path,
-                    include_dirs: Sequence[Path], defines: Mapping[str, str]) -> SynthResult:
+                    include_dirs: Sequence[Path], defines: Mapping[str, str], *,
+                    generic: bool = False) -> SynthResult:
         kw: dict[str, Any] = {"include_dirs": include_dirs, "defines": defines,
-                              "tie_hi": self.pdk.tie_hi, "tie_lo": self.pdk.tie_lo}
+                              "tie_hi": self.pdk.tie_hi, "tie_lo": self.pdk.tie_lo,
+                              "generic": generic}
         if self.engine == "pyosys":
             return synthesize_pyosys(files, top, workdir, self.libs, **kw)
         return synthesize(files, top, workdir, self.libs, timeout=self.cfg.synth_timeout_s,

@@ -11,8 +11,12 @@ exception carries ``timeout_s`` and ``log_path`` for that decision).
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 import re
+import shutil
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +25,7 @@ from pathlib import Path
 from rtlopt.config import RewardConfig
 from rtlopt.eda._run import require_tool, run_tool
 from rtlopt.eda._script import argv_path
-from rtlopt.errors import EvaluationTimeout, UsageError
+from rtlopt.errors import EvaluationTimeout, ToolNotFound, UsageError
 from rtlopt.evaluate.result import SimResult
 from rtlopt.harness import SimReport, parse_sim_report
 
@@ -88,7 +92,8 @@ def count_errors(log_text: str) -> tuple[int, bool, list[str]]:
 def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = None,
                     include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
                     out: Path | None = None, timeout: float = 60.0,
-                    memory_mb: int | None = None, log_name: str | None = None) -> CompileResult:
+                    memory_mb: int | None = None, log_name: str | None = None,
+                    libraries: Sequence[Path] = ()) -> CompileResult:
     """Compile Verilog with ``iverilog -g2012``.
 
     Args:
@@ -101,6 +106,7 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
         timeout: Seconds before the compiler is killed.
         memory_mb: Address-space limit.
         log_name: Log file name in ``workdir`` (default derived from ``out``).
+        libraries: Library files (``-l``): their modules are used only where instantiated.
 
     Raises:
         EvaluationTimeout: The compiler ran past ``timeout``.
@@ -123,6 +129,8 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
             raise UsageError(f"define {k!r} holds a line break",
                              hint="write it on one line in -D / project.defines")
         argv.append(f"-D{k}={v}" if v != "" else f"-D{k}")
+    for lib in libraries:
+        argv += ["-l", argv_path(lib)]
     argv += [argv_path(f) for f in files]
     run = run_tool(argv, cwd=workdir, log_path=log_path, timeout=timeout, memory_mb=memory_mb)
     text = run.output()
@@ -132,6 +140,39 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
         n, port, lines = 0, False, []
     log.debug("iverilog %s: ok=%s errors=%d", out.name, ok, n)
     return CompileResult(ok, n, port, log_path, text, out, tuple(lines))
+
+
+@functools.cache
+def yosys_simulation_libraries() -> tuple[Path, ...]:
+    """Yosys's Verilog models of its internal cells (``simcells.v``, ``simlib.v``).
+
+    Looked up in ``$RTLOPT_YOSYS_DATDIR``, then ``yosys-config --datdir``, then
+    ``<prefix>/share/yosys`` beside the ``yosys`` binary. Empty when none is found: the generic
+    netlists rtlopt writes are plain Verilog, so these only back up cells that
+    ``write_verilog`` leaves as instances.
+    """
+    candidates: list[Path] = []
+    if os.environ.get("RTLOPT_YOSYS_DATDIR"):
+        candidates.append(Path(os.environ["RTLOPT_YOSYS_DATDIR"]))
+    config = shutil.which("yosys-config")
+    if config:
+        try:
+            out = subprocess.run([config, "--datdir"], capture_output=True, text=True,
+                                 timeout=20, stdin=subprocess.DEVNULL)
+            if out.returncode == 0 and out.stdout.strip():
+                candidates.append(Path(out.stdout.strip()))
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    try:
+        binary = Path(require_tool("yosys").path).resolve()
+        candidates.append(binary.parent.parent / "share" / "yosys")
+    except ToolNotFound:
+        pass
+    for d in candidates:
+        libs = tuple(d / n for n in ("simcells.v", "simlib.v") if (d / n).is_file())
+        if libs:
+            return libs
+    return ()
 
 
 def syntax_score(result: CompileResult, cfg: RewardConfig) -> float:
@@ -214,4 +255,5 @@ __all__ = [
     "run_simulation",
     "simulate",
     "syntax_score",
+    "yosys_simulation_libraries",
 ]

@@ -36,8 +36,20 @@ def normalize_source(text: str) -> str:
 
 
 def source_hash(text: str) -> str:
-    """SHA-256 of the normalized source (the cache key of a candidate)."""
-    return hashlib.sha256(normalize_source(text).encode()).hexdigest()
+    """SHA-256 of the exact text (UTF-8): the identity of a candidate and its cache key.
+
+    Two texts that differ in a comment or a space are different candidates: comments can be
+    tool directives (``// synopsys translate_off``), so a verdict is never shared between them.
+    """
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def normalized_hash(text: str) -> str:
+    """SHA-256 of :func:`normalize_source`: equal for cosmetic variants.
+
+    Only for skipping duplicate rollouts inside one step; never to reuse a verdict.
+    """
+    return hashlib.sha256(normalize_source(text).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def blank_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:

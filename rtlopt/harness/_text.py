@@ -3,10 +3,45 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 _ESCAPED = re.compile(r"\\\S+")
+
+
+def _scan(text: str) -> Iterator[tuple[str, int, int]]:
+    """Comments and string literals of Verilog text: ``(kind, start, end)`` spans.
+
+    ``kind`` is ``comment`` (``//`` to the end of the line or ``/* ... */``, delimiters
+    included) or ``string`` (the characters between the quotes). Escaped identifiers are
+    skipped whole, so a quote or ``//`` inside one is literal.
+    """
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and i + 1 < n and text[i + 1] == "/":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            yield "comment", i, j
+            i = j
+        elif c == "/" and i + 1 < n and text[i + 1] == "*":
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            yield "comment", i, j
+            i = j
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"' and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j, n - 1)
+            yield "string", i + 1, j
+            i = j + 1
+        elif c == "\\":  # escaped identifier: skip to whitespace so a quote inside is literal
+            m = _ESCAPED.match(text, i)
+            i = m.end() if m else i + 1
+        else:
+            i += 1
 
 
 def blank_comments(text: str, *, strings: bool = True) -> str:
@@ -21,40 +56,18 @@ def blank_comments(text: str, *, strings: bool = True) -> str:
         strings: Also blank the contents of string literals.
     """
     out = list(text)
-    i = 0
-    n = len(text)
-
-    def blank(a: int, b: int) -> None:
+    for kind, a, b in _scan(text):
+        if kind == "string" and not strings:
+            continue
         for k in range(a, b):
             if out[k] != "\n":
                 out[k] = " "
-
-    while i < n:
-        c = text[i]
-        if c == "/" and i + 1 < n and text[i + 1] == "/":
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            blank(i, j)
-            i = j
-        elif c == "/" and i + 1 < n and text[i + 1] == "*":
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            blank(i, j)
-            i = j
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"' and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            j = min(j, n - 1)
-            if strings:
-                blank(i + 1, j)
-            i = j + 1
-        elif c == "\\":  # escaped identifier: skip to whitespace so a quote inside is literal
-            m = _ESCAPED.match(text, i)
-            i = m.end() if m else i + 1
-        else:
-            i += 1
     return "".join(out)
+
+
+def comments(text: str) -> list[tuple[int, str]]:
+    """Every comment of ``text`` as ``(offset, text with its delimiters)``, in order."""
+    return [(a, text[a:b]) for kind, a, b in _scan(text) if kind == "comment"]
 
 
 def line_of(text: str, offset: int) -> int:

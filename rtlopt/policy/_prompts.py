@@ -135,7 +135,7 @@ def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (
         return tuple(out)
     out.append("Syntax: PASS")
     func_failed = result.status is Status.INVALID and result.stage in (
-        Stage.SIMULATION, Stage.FORMAL)
+        Stage.SIMULATION, Stage.FORMAL, Stage.NETLIST)
     if func_failed:
         detail = result.reason
         mm = result.sim.first_mismatch if result.sim is not None else None
