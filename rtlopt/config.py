@@ -507,6 +507,7 @@ def _merge(
 ) -> Any:
     hints = _field_types(cls)
     names = [f.name for f in dataclasses.fields(cls)]
+    metas = {f.name: f.metadata for f in dataclasses.fields(cls)}
     changes: dict[str, Any] = {}
     for key, value in data.items():
         norm = key.replace("-", "_")
@@ -526,6 +527,10 @@ def _merge(
             changes[norm] = _merge(tp, getattr(base, norm), value, source, dotted + ".", sources)
         else:
             changes[norm] = _coerce(value, tp, f"'{dotted}' in {source}")
+            registry = metas[norm].get("registry")
+            if registry is not None and isinstance(changes[norm], str):
+                # an alias (`sky130`) is stored as the plugin's name, so runs record one name
+                changes[norm] = registry.canonical(changes[norm])
             sources[dotted] = source
     try:
         return dataclasses.replace(base, **changes)

@@ -104,9 +104,12 @@ class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from c
         try:
             self.registry.check(name)
         except PluginError as exc:
-            option = param.opts[0] if param is not None and param.opts else self.name
+            if isinstance(param, click.Argument):
+                option = param.human_readable_name
+            else:
+                option = param.opts[0] if param is not None and param.opts else self.name
             raise OneLineUsageError(f"{option}: {exc.one_line()}") from None
-        return name
+        return self.registry.canonical(name)
 
     def shell_complete(
         self, ctx: click.Context, param: click.Parameter, incomplete: str
