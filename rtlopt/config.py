@@ -326,6 +326,10 @@ class WritebackConfig:
 
     branch_prefix: str = _f("rtlopt", "Branch name prefix: <prefix>/<module>/<run-id>.")
     push: str | None = _f(None, "Remote to push the branch to.")
+    pull_request: bool = _f(
+        False,
+        "Open a pull request from the pushed branch with gh (else print the gh command and the compare page); pushes to origin unless push is set.",
+    )
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import warnings
 from contextlib import closing
@@ -10,14 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtlopt import session
 from rtlopt.cli._common import (
+    EXIT_INTERNAL,
     EXIT_OK,
     EXIT_REJECTED,
     console,
     design_options,
+    err_console,
     fmt,
     handle_errors,
     parse_defines,
@@ -69,6 +73,13 @@ from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 )
 @click.option("--no-branch", is_flag=True, default=False, help="Do not write a git branch.")
 @click.option("--push", type=str, default=None, help="Push the result branch to this remote.")
+@click.option(
+    "--pr",
+    is_flag=True,
+    default=False,
+    help="Open a pull request from the pushed branch with `gh pr create` (pushes to origin "
+    "unless --push names a remote); without gh, print that command and the compare page.",
+)
 @handle_errors
 def optimize(
     target: Path | None,
@@ -84,6 +95,7 @@ def optimize(
     stop_after: int | None,
     no_branch: bool,
     push: str | None,
+    pr: bool,
     **settings: Any,  # --frontend, --pdk, --jobs and the run options, by option name
 ) -> None:
     """Optimize the module in TARGET by test-time training.
@@ -120,6 +132,7 @@ def optimize(
         branch=not no_branch,
         push=push,
         command=tuple(sys.argv),
+        pr=pr,
     )
     outcome = _run(tgt, plan, stop_after)
     if not outcome.finished:
@@ -129,6 +142,8 @@ def optimize(
         sys.exit(EXIT_OK)
     result = session.finish(tgt, outcome, plan)
     _show_result(outcome, result)
+    if result.pull_request is not None and result.pull_request.error is not None:
+        sys.exit(EXIT_INTERNAL)  # gh failed: a tool error; the branch and results stand
     sys.exit(EXIT_OK if outcome.improved else EXIT_REJECTED)
 
 
@@ -207,9 +222,26 @@ def _show_result(outcome: RunOutcome, result: FinishResult) -> None:
         console.print("[yellow]no equivalent design beat the reference[/]")
         return
     if result.branch:
-        console.print(f"branch: [bold]{result.branch}[/]")
-        console.print("\npull request body:\n")
-        console.print(result.pr_body, markup=False)
+        console.print(f"branch: [bold]{escape(result.branch)}[/] (commit "
+                      f"{(result.commit or '?')[:10]}, from {escape(result.base or '?')})")
+    if result.pushed_to:
+        console.print(f"pushed: {escape(result.branch or '')} -> {escape(result.pushed_to)}")
+    if result.pr_body_path is not None:
+        console.print(f"pull request body: {escape(str(result.pr_body_path))}")
+    pr = result.pull_request
+    if pr is None:
+        return
+    if pr.url is not None:
+        console.print(f"pull request: [bold]{escape(pr.url)}[/]")
+        return
+    if pr.error is not None:
+        err_console.print(f"[bold red]error:[/] {escape(pr.error)} (log: {pr.log}); the branch "
+                          "is pushed: open the pull request by hand")
+    else:
+        console.print("gh is not installed; open the pull request with:")
+    console.print("  " + escape(shlex.join(pr.command)), soft_wrap=True)
+    if pr.compare_url is not None:
+        console.print(f"  or in the browser: {escape(pr.compare_url)}", soft_wrap=True)
 
 
 def _quiet_model_libraries() -> None:
