@@ -126,7 +126,7 @@ class FlowConfig:
     )
     engine: str = _f(
         "auto",
-        "Synthesis engine: yosys (Debian binary, subprocess), pyosys (in-process, liberty kept loaded), or auto.",
+        "Synthesis engine: yosys (the binary on PATH), pyosys (in-process from the pyosys wheel: a newer Yosys/ABC, so different numbers), or auto (= yosys; never falls back to pyosys).",
     )
     persistent: bool = _f(True, "Keep the liberty loaded in long-lived Yosys/OpenSTA workers.")
     dont_use: tuple[str, ...] = _f(

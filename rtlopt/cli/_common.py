@@ -15,6 +15,7 @@ import click
 from click.shell_completion import CompletionItem
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from rtlopt.config import choices
 from rtlopt.errors import PluginError, RtloptError, Terminated, UsageError
@@ -117,10 +118,34 @@ class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from c
         return [CompletionItem(n) for n in self.registry.choices() if n.startswith(incomplete)]
 
 
+_log_target: Console | None = None
+
+
+def set_log_console(target: Console | None) -> None:
+    """Print log records through ``target`` (the console of a live progress line, so that they
+    appear above it); ``None`` goes back to stderr."""
+    global _log_target
+    _log_target = target
+
+
+class _ConsoleLogHandler(logging.Handler):
+    """Log records as plain text through the console that currently owns the terminal."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = self.format(record)
+        except Exception:  # noqa: BLE001 - logging must never raise
+            self.handleError(record)
+            return
+        target = _log_target if _log_target is not None else err_console
+        target.print(Text(text), soft_wrap=True, crop=False)
+
+
 def setup_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(
-        level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
+        level=level, format="%(levelname)s %(name)s: %(message)s",
+        handlers=[_ConsoleLogHandler()],
     )
 
 
@@ -191,6 +216,21 @@ def fmt(value: float | None, digits: int = 4) -> str:
     if abs(value) >= 1e5:
         return f"{value:,.0f}"
     return f"{value:.{digits}g}"
+
+
+def flow_label(result: Any) -> str:
+    """The flow behind a result's numbers, from its provenance: synthesis engine and version,
+    timing tool, PDK and corner (``yosys 0.23, OpenSTA 2.0.17, nangate45 typical``)."""
+    flow = (getattr(result, "provenance", None) or {}).get("flow") or {}
+    if not flow:
+        return "no PPA flow"
+    versions = flow.get("tool_versions") or {}
+    engine = str(flow.get("engine", "?"))
+    parts = [f"{engine} {versions.get(engine, '?')}" + (" (in-process)"
+                                                       if engine == "pyosys" else ""),
+             f"OpenSTA {versions.get('sta', '?')}",
+             f"{flow.get('pdk', '?')} {flow.get('corner', '')}".strip()]
+    return ", ".join(parts)
 
 
 def ratio(new: float | None, old: float | None) -> str:

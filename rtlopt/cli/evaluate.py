@@ -19,6 +19,7 @@ from rtlopt.cli._common import (
     console,
     design_options,
     existing_file,
+    flow_label,
     fmt,
     handle_errors,
     parse_defines,
@@ -170,7 +171,7 @@ def _print_table(
             + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
         )
     )
-    console.print(f"metric: {kind}")
+    console.print(f"metric: {kind}; flow: {escape(flow_label(ref))}")
     if res.accepted:
         console.print(
             "[bold green]ACCEPTED[/]: equivalent to the reference"

@@ -12,7 +12,6 @@ from typing import Any
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rtlopt import session
 from rtlopt.cli._common import (
@@ -22,12 +21,14 @@ from rtlopt.cli._common import (
     console,
     design_options,
     err_console,
+    flow_label,
     fmt,
     handle_errors,
     parse_defines,
     pdk_options,
     run_options,
 )
+from rtlopt.cli._progress import LineProgress, status
 from rtlopt.errors import UsageError
 from rtlopt.evaluate import EvalResult
 from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
@@ -189,14 +190,14 @@ def _run(tgt: session.Target, plan: session.RunPlan, stop_after: int | None) -> 
     )
     console.print(f"run directory: {plan.run_dir}")
     with session.open_evaluator(tgt, plan.workdir) as ev:
-        with console.status("measuring the reference ..."):
+        with status("measuring the reference ..."):
             ref = ev.reference()
         _show_reference(ref, tgt.metric)
         _quiet_model_libraries()
-        with console.status(f"loading the {cfg.policy.backend} policy ..."):
+        with status(f"loading the {cfg.policy.backend} policy ..."):
             policy = session.load_policy(cfg)
-        with closing(policy), _progress() as progress:
-            events = _progress_events(progress, cfg.run.steps, tgt.metric, ref)
+        with closing(policy), LineProgress(cfg.run.steps, label="step") as progress:
+            events = _progress_events(progress, tgt.metric, ref)
             return session.optimize(tgt, ev, policy, plan, events, stop_after=stop_after)
 
 
@@ -204,7 +205,8 @@ def _show_reference(ref: EvalResult, kind: str) -> None:
     assert ref.ppa is not None
     console.print(
         f"reference: area {fmt(ref.ppa.area_um2)} um^2, delay {fmt(ref.ppa.delay_ps)} ps, "
-        f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref.ppa.metric(kind))}"
+        f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref.ppa.metric(kind))} "
+        f"({escape(flow_label(ref))})"
     )
 
 
@@ -253,43 +255,32 @@ def _quiet_model_libraries() -> None:
         warnings.filterwarnings("ignore", module=mod)
 
 
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[bold]step {task.completed}/{task.total}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        console=console,
-        transient=False,
-    )
-
-
-def _progress_events(progress: Progress, steps: int, kind: str, ref: EvalResult) -> RunEvents:
-    """Events that drive one progress bar of ``steps`` steps: the phase, then the numbers."""
+def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunEvents:
+    """Events that drive the progress line: the phase, then each finished step's numbers."""
     assert ref.ppa is not None
     ref_m = ref.ppa.metric(kind)
-    task = progress.add_task("", total=steps)
-    best = {"text": "best: -"}
 
     def on_phase(step: int, phase: str) -> None:
-        # A resumed run starts past step 1: the bar shows the steps already done.
-        progress.update(task, completed=step - 1, description=f"{phase} | {best['text']}")
+        # A resumed run starts past step 1: the counter shows the steps already done.
+        progress.update(completed=step - 1, phase=phase)
 
     def on_step(rec: StepRecord) -> None:
         if rec.best_metric is not None:
             imp = (rec.best_metric / ref_m - 1) * 100
-            best["text"] = (
-                f"best reward {rec.best_reward:.2f}, {kind.upper()} "
-                f"{fmt(rec.best_metric)} ({imp:+.1f}%)"
-            )
+            key = (f"best reward {rec.best_reward:.2f}, {kind.upper()} "
+                   f"{fmt(rec.best_metric)} ({imp:+.1f}%)")
+            short = f"best {rec.best_reward:.2f} {imp:+.1f}%"
         else:
-            best["text"] = f"best reward {rec.best_reward:.2f}"
+            key = f"best reward {rec.best_reward:.2f}"
+            short = f"best {rec.best_reward:.2f}"
         progress.update(
-            task,
             completed=rec.step,
-            description=f"{best['text']} | valid {rec.valid_frac:.0%} | "
-            f"mean {rec.mean_reward:.2f} | delta {rec.delta:.3f}",
+            key=key,
+            key_short=short,
+            phase="",
+            details=[f"valid {rec.valid_frac:.0%}", f"mean {rec.mean_reward:.2f}",
+                     f"delta {rec.delta:.3f}"],
         )
+        progress.emit()
 
     return RunEvents(on_phase=on_phase, on_step=on_step)

@@ -84,11 +84,14 @@ def preflight_optimize(design: Design, config: Config, branch: str | None,
             ``--no-branch``).
     """
     from rtlopt.eda._run import require_tools
+    from rtlopt.eda.flow import resolve_engine
 
     tools = ["iverilog", "vvp", "sta"]
-    if config.formal.enabled or config.flow.engine != "pyosys":
+    if config.formal.enabled:
         tools.append("yosys")
     require_tools(tools)
+    # the configured synthesis engine itself: `auto` is the Yosys binary, never pyosys instead
+    resolve_engine(config.flow.engine)
     if branch is not None:
         preflight_branch(design.root, design.target.file, design.target.name, branch)
         if push is not None:
