@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -266,6 +267,7 @@ class RunPlan:
         push: Remote to push the branch to.
         command: The command line, for provenance.
         pr: Open a pull request from the pushed branch (or say how).
+        started: When the plan was made (``time.monotonic``), for the run's wall time.
     """
 
     run_id: str
@@ -276,6 +278,7 @@ class RunPlan:
     push: str | None = None
     command: tuple[str, ...] = ()
     pr: bool = False
+    started: float = field(default_factory=time.monotonic)
 
     @property
     def workdir(self) -> Path:
@@ -394,8 +397,13 @@ def optimize(
 def finish(target: Target, outcome: RunOutcome, plan: RunPlan) -> FinishResult:
     """The report; for a finished run that beat the reference, also the branch and PR body.
 
-    A paused run gets its report so far and no branch.
+    A paused run gets its report so far and no branch. The session's wall time (from
+    :func:`plan_run` to here) is added to the run's ``wall_s`` first, so the report shows it.
     """
+    rd = RunDir(outcome.run_dir)
+    info = rd.read_info()
+    if info is not None:
+        rd.update_info(wall_s=(info.wall_s or 0.0) + time.monotonic() - plan.started)
     if not outcome.finished:
         paths = generate_report(outcome.run_dir)
         return FinishResult(Path(paths.markdown), None, None, "")
