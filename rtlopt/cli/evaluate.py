@@ -29,6 +29,7 @@ from rtlopt.cli._common import (
 from rtlopt.config import choices
 from rtlopt.eda._run import scratch_dir
 from rtlopt.evaluate import PPA, EvalResult
+from rtlopt.report import counterexample_lines
 
 
 @click.command()
@@ -186,5 +187,7 @@ def _print_table(
             f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): "
             + escape(res.reason)
         )
+        for line in counterexample_lines(res):
+            console.print("  " + escape(line), soft_wrap=True)
     if wd is not None:
         console.print(f"[dim]scratch: {escape(str(wd))}[/]")
