@@ -95,8 +95,9 @@ class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from c
         self.name = registry.kind
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        try:
-            return "[" + "|".join(self.registry.choices()) + "]"
+        try:  # the names; aliases are accepted and completed, not listed
+            names = sorted([*self.registry.names(), *self.registry.reserved])
+            return "[" + "|".join(names) + "]"
         except PluginError:  # a broken installation must not break --help; using it fails
             return "NAME"
 
@@ -139,6 +140,41 @@ class _ConsoleLogHandler(logging.Handler):
             return
         target = _log_target if _log_target is not None else err_console
         target.print(Text(text), soft_wrap=True, crop=False)
+
+
+class SectionedCommand(click.Command):
+    """A command whose ``--help`` lists its options in named sections (everyday ones first).
+
+    ``sections`` pairs a title with the parameter names (``param.name``) shown under it;
+    options not named in any section are listed last, under "Other options".
+    """
+
+    def __init__(self, *args: Any, sections: Sequence[tuple[str, Sequence[str]]] = (),
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sections = [(title, tuple(names)) for title, names in sections]
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows: dict[str, tuple[str, str]] = {}
+        order: list[str] = []
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Argument):  # arguments are in the usage line
+                continue
+            rec = param.get_help_record(ctx)
+            if rec is not None and param.name is not None:
+                rows[param.name] = rec
+                order.append(param.name)
+        placed: set[str] = set()
+        for title, names in self.sections:
+            records = [rows[n] for n in names if n in rows]
+            placed.update(names)
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+        rest = [rows[n] for n in order if n not in placed]
+        if rest:
+            with formatter.section("Other options"):
+                formatter.write_dl(rest)
 
 
 def setup_logging(verbose: int) -> None:
@@ -205,7 +241,10 @@ def pdk_options(fn: F) -> F:
         help="Use this liberty file instead of the PDK's.",
     )(fn)
     fn = click.option(
-        "--pdk", type=PluginChoice(PDKS), default=None, help="PDK (see `rtlopt pdk list`)."
+        "--pdk",
+        type=PluginChoice(PDKS),
+        default=None,
+        help="PDK by name or alias, e.g. sky130 (see `rtlopt pdk list`); custom with --liberty.",
     )(fn)
     return fn
 
@@ -298,3 +337,14 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
         help="Figure of merit to minimize.",
     ),
 ]
+
+
+OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
+    ("Target", ["module", "pdk", "liberty", "metric", "config_file", "include_dirs", "defines",
+                "frontend", "spec"]),
+    ("Model", ["policy", "model", "endpoint", "candidates", "max_new_tokens"]),
+    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "jobs"]),
+    ("Training (research settings)", ["lr", "delta", "advantage"]),
+    ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
+]
+"""The sections of ``rtlopt optimize --help`` (``bench`` uses the same for its run options)."""

@@ -39,6 +39,8 @@ from rtlopt.benchmark import (
 from rtlopt.cli._common import (
     EXIT_OK,
     EXIT_REJECTED,
+    OPTIMIZE_SECTIONS,
+    SectionedCommand,
     console,
     fmt,
     handle_errors,
@@ -89,7 +91,14 @@ def _suite_path(suite: str, given: Path | None) -> Path:
     return (Path(base) / sub).resolve()
 
 
-@click.command()
+@click.command(cls=SectionedCommand, sections=[
+    ("Suite", ["suite_path", "designs", "reference_only", "compare", "rows", "no_suite_tb",
+               "method_name", "candidates"]),
+    ("Target", ["pdk", "liberty", "metric", "config_file"]),
+    *[(t, n) for t, n in OPTIMIZE_SECTIONS if t in ("Model", "Search")],
+    ("Training (research settings)", ["lr", "delta", "advantage"]),
+    ("Output", ["out", "jobs", "eval_workers"]),
+])
 @click.argument("suite", type=str)
 @click.option("--suite-path", type=click.Path(path_type=Path), default=None,
               help="The suite's folder (default: $RTLOPT_BENCH_PATH/rtllm for rtllm, "
@@ -137,6 +146,12 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
     `c910-ablation` runs the grid of the paper's Table 3 on ct_vfmau_lza_simd_half.
     Exit 0 when a design improved (reference-only: when one is measurable), 1 when none did,
     2 on bad input.
+
+    \b
+    Examples:
+      rtlopt bench rtllm --suite-path ../RTLLM --pdk nangate45 --reference-only
+      rtlopt bench rtllm --suite-path ../RTLLM --pdk nangate45 --steps 5 --compare paper
+      rtlopt bench c910-ablation --steps 10
     """
     known = _known_suites()
     if suite not in known:

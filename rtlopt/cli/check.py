@@ -57,6 +57,12 @@ def check(
     Every changed module must keep its interface; modules listed in `check.optimization_only`
     must stay equivalent (simulation and formal); and area x delay (x power) must not worsen by
     more than the threshold. Exit 0 clean, 1 findings, 2 configuration or input error.
+
+    \b
+    Examples:
+      rtlopt check                                   # staged changes (pre-commit)
+      rtlopt check --base origin/main --summary "$GITHUB_STEP_SUMMARY"   # CI
+      rtlopt check rtl/alu.v --no-ppa                # equivalence only
     """
     overrides = {
         "check.ppa_threshold": threshold,

@@ -94,6 +94,11 @@ def evaluate(
     the original, the formal equivalence check, synthesis and timing/power, and prints the
     reference and the candidate side by side. Exit 0 when the candidate is accepted, 1 when it is
     rejected, 2 on bad input.
+
+    \b
+    Examples:
+      rtlopt evaluate rtl/alu.v --candidate alu_fast.v --pdk sky130
+      rtlopt evaluate rtl/core.v -m lza --candidate lza_new.v --json > verdict.json
     """
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {

@@ -18,6 +18,8 @@ from rtlopt.cli._common import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_REJECTED,
+    OPTIMIZE_SECTIONS,
+    SectionedCommand,
     console,
     design_options,
     err_console,
@@ -34,7 +36,7 @@ from rtlopt.evaluate import EvalResult
 from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 
 
-@click.command()
+@click.command(cls=SectionedCommand, sections=OPTIMIZE_SECTIONS)
 @click.argument("target", type=click.Path(path_type=Path), required=False)
 @design_options
 @pdk_options
@@ -106,6 +108,15 @@ def optimize(
     into the pool and updates the policy's weights. The best proven-equivalent design goes on a
     new git branch `rtlopt/<module>/<run-id>` with a report. Exit 0 when a design beats the
     reference, 1 when none does, 2 on bad input.
+
+    \b
+    Examples:
+      rtlopt optimize rtl/alu.v --pdk sky130               # CPU model, 100 steps
+      rtlopt optimize rtl/alu.v -m alu --steps 20 --policy openai \\
+          --endpoint http://gpu-box:8000/v1 --model Qwen/Qwen3-8B
+      rtlopt optimize rtl/alu.v --candidates rewrites/ --steps 2   # your own rewrites
+      rtlopt optimize rtl/alu.v --pdk nangate45 --push origin --pr # branch + pull request
+      rtlopt optimize --resume .rtlopt/runs/20260101-120000-ab12
     """
     point = session.read_resume(resume) if resume is not None else None
     if point is not None:
