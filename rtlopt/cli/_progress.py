@@ -48,8 +48,9 @@ def layout(
     """One progress line of at most ``width`` cells.
 
     Priority: the counter, then the key result (long form, else the short form, else the short
-    form cut), then the elapsed time, the phase and the details while they fit; a bar takes the
-    room left (up to 30 cells).
+    form cut; the short form also when only it leaves room for the phase), then the elapsed
+    time, the phase and the details while they fit; a bar takes the room left (up to 30
+    cells).
 
     Args:
         width: Cells available.
@@ -63,14 +64,17 @@ def layout(
     """
     used = cell_len(counter)
     best = ""
-    for cand in (key, key_short):
-        if cand and used + 1 + cell_len(cand) <= width:
-            best = cand
-            break
-    else:
-        room = width - used - 2
-        if key_short and room >= 4:
-            best = key_short[: room - 1] + "…"
+    room = width - used - 1
+    fits = [k for k in (key, key_short) if k and cell_len(k) <= room]
+    if fits:
+        best = fits[0]
+        # the phase says what the minutes are spent on: shorten the result to keep it
+        if phase and len(fits) > 1:
+            reserve = (1 + cell_len(elapsed) if elapsed else 0) + cell_len(_SEP) + cell_len(phase)
+            if room - cell_len(fits[0]) < reserve <= room - cell_len(fits[1]):
+                best = fits[1]
+    elif key_short and room - 1 >= 4:
+        best = key_short[: room - 2] + "…"
     used += (1 + cell_len(best)) if best else 0
     show_elapsed = bool(elapsed) and used + 1 + cell_len(elapsed) <= width
     used += (1 + cell_len(elapsed)) if show_elapsed else 0

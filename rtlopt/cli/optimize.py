@@ -270,6 +270,9 @@ def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunE
     """Events that drive the progress line: the phase, then each finished step's numbers."""
     assert ref.ppa is not None
     ref_m = ref.ppa.metric(kind)
+    # until a step finishes, the best design is the reference
+    progress.update(key=f"best: the reference, {kind.upper()} {fmt(ref_m)}",
+                    key_short="best: reference")
 
     def on_phase(step: int, phase: str) -> None:
         # A resumed run starts past step 1: the counter shows the steps already done.
@@ -281,9 +284,9 @@ def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunE
             key = (f"best reward {rec.best_reward:.2f}, {kind.upper()} "
                    f"{fmt(rec.best_metric)} ({imp:+.1f}%)")
             short = f"best {rec.best_reward:.2f} {imp:+.1f}%"
-        else:
-            key = f"best reward {rec.best_reward:.2f}"
-            short = f"best {rec.best_reward:.2f}"
+        else:  # nothing equivalent beat it yet
+            key = f"best: the reference, {kind.upper()} {fmt(ref_m)}"
+            short = "best: reference"
         progress.update(
             completed=rec.step,
             key=key,

@@ -27,16 +27,18 @@ def _line(width: int, **kw: object) -> str:
     return layout(width, **args).plain  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("width", [30, 40, 60, 80, 100, 160])
+@pytest.mark.parametrize("width", [30, 40, 50, 60, 70, 80, 100, 160])
 def test_counter_and_best_survive_every_width(width: int) -> None:
     text = _line(width)
     assert len(text) <= width, text
     assert text.startswith("step 13/100 ")
     assert KEY in text or SHORT in text, text
-    if width >= 60:
-        assert KEY in text and "0:01:05" in text
+    if width >= 50:  # the phase is kept, with the short result when the long one leaves no room
+        assert "evaluate" in text and "0:01:05" in text
+    if width >= 70:
+        assert KEY in text
     if width >= 100:
-        assert "evaluate" in text and "valid 50%" in text
+        assert "valid 50%" in text
     if width >= 160:
         assert "━" in text and "delta 0.693" in text
 
@@ -97,3 +99,7 @@ def test_terminal_line_and_logs_through_the_same_console(width: int) -> None:
     last = lines[-1]
     assert last.startswith("step 4/20") and (KEY in last or SHORT in last), lines
     assert all(len(ln) <= width for ln in lines if "━" in ln)
+
+
+def test_without_a_phase_the_long_result_stays() -> None:
+    assert KEY in _line(60, phase="")
