@@ -214,10 +214,10 @@ def _run(tgt: session.Target, plan: session.RunPlan, stop_after: int | None) -> 
 
 def _show_reference(ref: EvalResult, kind: str) -> None:
     assert ref.ppa is not None
+    console.print(f"flow: {escape(flow_label(ref))}")
     console.print(
         f"reference: area {fmt(ref.ppa.area_um2)} um^2, delay {fmt(ref.ppa.delay_ps)} ps, "
-        f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref.ppa.metric(kind))} "
-        f"({escape(flow_label(ref))})"
+        f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref.ppa.metric(kind))}"
     )
 
 
