@@ -148,3 +148,9 @@ def test_push_alone_confirms_and_prints_the_body_path(
     assert f"pushed: {branch} -> origin" in r.stdout
     assert re.search(r"^pull request body: \S+pr_body\.md$", r.stdout, re.M)
     assert "gh pr create" not in r.stdout
+    # not a terminal: one plain line per step with the counter and the best result, uncut
+    steps = [ln for ln in r.stdout.splitlines() if ln.startswith("step ")]
+    assert len(steps) == 1 and re.match(
+        r"step 1/1 \| best reward [\d.]+, ADP [\d,.e+]+ \(-[\d.]+%\) \| valid \d+% \| mean "
+        r"[\d.]+ \| delta [\d.]+ \| \d:\d\d:\d\d$", steps[0]), steps
+    assert "\x1b" not in r.stdout and "━" not in r.stdout
