@@ -116,6 +116,13 @@ def test_installed_plugins_are_listed(plugin_site: Path, pdk_dir: Path, tmp_path
     r = _rtlopt(["optimize", "--help"], tmp_path, plugin_site, pdk_dir, log)
     assert "[egreedy|greedy|newest|none|puct]" in " ".join(r.stdout.split())
     assert "[echo|openai|scripted|transformers|vllm]" in " ".join(r.stdout.split())
+    # a bundled PDK has nothing to download: the command says where its liberty is
+    r = _rtlopt(["pdk", "download", "sky130", "--dest", str(tmp_path / "dl")], tmp_path,
+                plugin_site, pdk_dir, log)
+    assert r.returncode == 0, r.stderr
+    assert "sky130hd: bundled, nothing to download; liberty " in r.stdout
+    assert str(plugin_site / "rtlopt_pdk_sky130hd" / "data") in r.stdout
+    assert not (tmp_path / "dl").exists()
     r = _rtlopt(["config", "show", "--toml"], tmp_path, plugin_site, pdk_dir, log)
     assert r.returncode == 0, r.stderr
 
