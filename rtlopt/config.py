@@ -130,7 +130,7 @@ class FlowConfig:
     )
     engine: str = _f(
         "auto",
-        "Synthesis engine: yosys (Debian binary, subprocess), pyosys (in-process, liberty kept loaded), or auto.",
+        "Synthesis engine: yosys (the binary on PATH), pyosys (in-process from the pyosys wheel: a newer Yosys/ABC, so different numbers), or auto (= yosys; never falls back to pyosys).",
     )
     persistent: bool = _f(True, "Keep the liberty loaded in long-lived Yosys/OpenSTA workers.")
     dont_use: tuple[str, ...] = _f(
@@ -337,6 +337,10 @@ class WritebackConfig:
 
     branch_prefix: str = _f("rtlopt", "Branch name prefix: <prefix>/<module>/<run-id>.")
     push: str | None = _f(None, "Remote to push the branch to.")
+    pull_request: bool = _f(
+        False,
+        "Open a pull request from the pushed branch with gh (else print the gh command and the compare page); pushes to origin unless push is set.",
+    )
 
 
 @dataclass(frozen=True)
@@ -519,6 +523,7 @@ def _merge(
 ) -> Any:
     hints = _field_types(cls)
     names = [f.name for f in dataclasses.fields(cls)]
+    metas = {f.name: f.metadata for f in dataclasses.fields(cls)}
     changes: dict[str, Any] = {}
     for key, value in data.items():
         norm = key.replace("-", "_")
@@ -538,6 +543,10 @@ def _merge(
             changes[norm] = _merge(tp, getattr(base, norm), value, source, dotted + ".", sources)
         else:
             changes[norm] = _coerce(value, tp, f"'{dotted}' in {source}")
+            registry = metas[norm].get("registry")
+            if registry is not None and isinstance(changes[norm], str):
+                # an alias (`sky130`) is stored as the plugin's name, so runs record one name
+                changes[norm] = registry.canonical(changes[norm])
             sources[dotted] = source
     try:
         return dataclasses.replace(base, **changes)

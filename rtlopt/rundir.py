@@ -117,6 +117,9 @@ class RunInfo:
         command: The command line that started the run.
         branch: Branch written by the finished run, if any.
         commit: That branch's commit.
+        wall_s: Wall-clock seconds of the run's sessions up to their reports (reference,
+            policy loading, steps), added up over resumes; ``None`` when not recorded (a run
+            stopped by a signal).
     """
 
     run_id: str = ""
@@ -128,6 +131,7 @@ class RunInfo:
     command: tuple[str, ...] = ()
     branch: str | None = None
     commit: str | None = None
+    wall_s: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; unset fields (empty or ``None``) are left out."""
