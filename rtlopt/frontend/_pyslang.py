@@ -185,7 +185,12 @@ def _parameter(prm: Any) -> Parameter:
     if init is not None and getattr(init, "expr", None) is not None:
         text = str(init.expr).strip()
     if not text:
-        text = str(prm.value)
+        # a `parameter type` has a type, not a value (TypeParameterSymbol.targetType)
+        value = getattr(prm, "value", None)
+        if value is None:
+            target = getattr(prm, "targetType", None)
+            value = getattr(target, "type", target)
+        text = str(value) if value is not None else ""
     return Parameter(name=prm.name, value=text, local=bool(prm.isLocalParam))
 
 
