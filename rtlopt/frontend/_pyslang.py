@@ -285,6 +285,9 @@ class PyslangFrontend:
             else:
                 groups.append((set(names), [idx]))
         bodies: dict[tuple[int, str], Any] = {}  # (tree index, name) -> instance body
+        # undefined modules reached by elaboration: an instance in a generate branch that its
+        # parameters turn off (a vendor cell) is never elaborated and not reported
+        result.elaborated_unknown = {}
         for used, members in groups:
             copts = ast.CompilationOptions()
             copts.topModules = set(used)
@@ -296,6 +299,11 @@ class PyslangFrontend:
                     if inst.body.definition.name in tree_names[idx]:
                         bodies.setdefault((idx, inst.body.definition.name), inst.body)
             self._keep.append(comp)
+            for diag in comp.getAllDiagnostics():
+                if diag.code == pyslang.Diags.UnknownModule and diag.symbol is not None:
+                    top = str(diag.symbol.hierarchicalPath).split(".", 1)[0]
+                    result.elaborated_unknown.setdefault(top, set()).update(
+                        str(a) for a in diag.args[:1])
 
         file_texts: dict[Path, str] = {}
         for (src, name), (line, idx) in decls.items():
