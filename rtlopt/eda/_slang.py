@@ -57,6 +57,7 @@ __all__ = [
     "elaborate",
     "require_slang",
     "slang_available",
+    "wasm_cache_dir",
 ]
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,16 @@ class SlangResult:
         if self.errors:
             return self.errors[0].one_line()
         return "no view was written"
+
+
+def wasm_cache_dir() -> str:
+    """Where YoWASP keeps the compiled WebAssembly module (``$YOWASP_CACHE_DIR``, else the
+    user cache folder). Tools that run rtlopt with a fresh ``XDG_CACHE_HOME`` pass this on, so
+    the module (machine code, not a result) is not compiled again for every run."""
+    if os.environ.get("YOWASP_CACHE_DIR"):
+        return os.environ["YOWASP_CACHE_DIR"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "YoWASP")
 
 
 def _locate() -> str | None:
