@@ -397,7 +397,7 @@ class Evaluator:
             return self._invalid(
                 Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
             )
-        violations = screen_candidate(text, self.design)
+        violations = screen_candidate(text, self.design, dotted_names=self._view is not None)
         if violations:
             return self._invalid(
                 Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0

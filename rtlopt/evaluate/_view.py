@@ -89,9 +89,13 @@ class SvView:
         packages = package_files(d, [text], [*sorted(originals), tfile])
         # blanked copies live in the scratch folder: their own folders still serve includes
         dirs = [*d.include_dirs, *dict.fromkeys(f.parent for f in [tfile, *sorted(originals)])]
-        return elaborate([*packages, *lib, cand], d.target.name, workdir, root=d.root,
-                         include_dirs=dirs, defines=d.defines, view_name="candidate_view.v",
-                         timeout=timeout)
+        res = elaborate([*packages, *lib, cand], d.target.name, workdir, root=d.root,
+                        include_dirs=dirs, defines=d.defines, view_name="candidate_view.v",
+                        timeout=timeout)
+        # messages about the candidate name its line, not a scratch path
+        errors = tuple(dataclasses.replace(e, path=Path("candidate")) if e.path == cand else e
+                       for e in res.errors)
+        return dataclasses.replace(res, errors=errors)
 
 
 def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
