@@ -60,10 +60,11 @@ os.environ.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
 
 from rtlopt.benchmark.suite import load_suite, module_names  # noqa: E402
 from rtlopt.config import Config, EvalConfig, FormalConfig  # noqa: E402
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status, Verdict  # noqa: E402
+from rtlopt.evaluate import Evaluator  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
 from rtlopt.frontend._text import blank_comments  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
+from rtlopt.results import EvalResult, Stage, Status, Verdict  # noqa: E402
 
 DEFAULT_DESIGNS = [
     "lza", "adder_8bit", "adder_16bit", "adder_bcd", "alu", "barrel_shifter", "comparator_4bit",

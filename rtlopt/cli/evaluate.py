@@ -28,8 +28,8 @@ from rtlopt.cli._common import (
 )
 from rtlopt.config import choices
 from rtlopt.eda._run import scratch_dir
-from rtlopt.evaluate import PPA, EvalResult
 from rtlopt.report import counterexample_lines
+from rtlopt.results import PPA, EvalResult
 
 
 @click.command()

@@ -1,6 +1,6 @@
 """The PPA flow: Yosys synthesis to the PDK's liberty, then OpenSTA timing and power.
 
-``PpaFlow`` turns a source set into a :class:`~rtlopt.evaluate.result.PPA` with logs and a
+``PpaFlow`` turns a source set into a :class:`~rtlopt.results.PPA` with logs and a
 netlist. With ``flow.persistent`` (the default) it keeps the cost of the liberty low on every
 candidate: OpenSTA runs in one long-lived worker process that read the liberty once, and Yosys
 reads per-pass trimmed copies of it (sequential cells for ``dfflibmap``, combinational cells for
@@ -37,8 +37,8 @@ from rtlopt.eda.yosys import (
     synthesize_pyosys,
 )
 from rtlopt.errors import ConfigError, ToolNotFound
-from rtlopt.evaluate.result import PPA
 from rtlopt.pdk import PdkInfo, derive_liberties
+from rtlopt.results import PPA
 
 __all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
 

@@ -30,7 +30,6 @@ from rtlopt.config import FormalConfig
 from rtlopt.eda._clocking import clocking_problem, read_clocking
 from rtlopt.eda._run import require_tool, run_tool
 from rtlopt.errors import ToolFailed
-from rtlopt.evaluate.result import FormalResult, Verdict
 from rtlopt.frontend.model import Design
 from rtlopt.harness import (
     STRUCTURE_JSON,
@@ -46,6 +45,7 @@ from rtlopt.harness import (
 )
 from rtlopt.harness._formal import MARK
 from rtlopt.harness._screen import tool_pragmas
+from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from rtlopt.config import RewardConfig
 from rtlopt.eda._run import require_tool, run_tool
 from rtlopt.eda._script import argv_path
 from rtlopt.errors import EvaluationTimeout, ToolNotFound, UsageError
-from rtlopt.evaluate.result import SimResult
 from rtlopt.harness import SimReport, parse_sim_report
+from rtlopt.results import SimResult
 
 log = logging.getLogger(__name__)
 

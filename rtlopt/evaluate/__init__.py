@@ -2,7 +2,7 @@
 
 from rtlopt.evaluate._evaluator import Evaluator, interface_problem, make_workdir
 from rtlopt.evaluate._sources import normalize_source, normalized_hash, source_hash
-from rtlopt.evaluate.result import (
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,

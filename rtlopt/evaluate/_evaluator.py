@@ -37,7 +37,8 @@ from rtlopt.eda._run import tool_versions
 from rtlopt.eda.yosys import reference_error
 from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
 from rtlopt.evaluate._sources import library_files, source_hash
-from rtlopt.evaluate.result import (
+from rtlopt.frontend.model import Design, Module
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,
@@ -47,7 +48,6 @@ from rtlopt.evaluate.result import (
     Status,
     Verdict,
 )
-from rtlopt.frontend.model import Design, Module
 
 log = logging.getLogger(__name__)
 

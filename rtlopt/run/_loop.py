@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import Config
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status
+from rtlopt.evaluate import Evaluator
 from rtlopt.evaluate._sources import source_hash
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
@@ -28,6 +28,7 @@ from rtlopt.policy import (
     build_prompt,
     feedback_lines,
 )
+from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 from rtlopt.search import Child, State, StatePool, make_sampler
 from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule

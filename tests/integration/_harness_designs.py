@@ -173,7 +173,7 @@ def run_harness(design: Design, candidate_files: list[Path], workdir: Path,
                            include_dirs=[design.target.file.parent], timeout=timeout,
                            memory_mb=memory_mb)
     if not comp.ok:
-        from rtlopt.evaluate.result import SimResult
+        from rtlopt.results import SimResult
 
         return SimReport(SimResult(False, 0, 0), "compile failed: " + "; ".join(comp.errors[:3]))
     return run_simulation(workdir / "sim.vvp", workdir, timeout=timeout, memory_mb=memory_mb,

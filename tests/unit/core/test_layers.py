@@ -19,11 +19,7 @@ ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
 
 # Known arrows the ground-floor wave removes (issue 9: `results` and `tools` move to the ground
 # floor). Each entry is (importing module prefix, imported module); delete it with its fix.
-KNOWN_UP_ARROWS: set[tuple[str, str]] = {
-    ("rtlopt.harness", "rtlopt.evaluate.result"),  # result types -> rtlopt.results
-    ("rtlopt.eda", "rtlopt.evaluate.result"),  # result types -> rtlopt.results
-    ("rtlopt.rundir", "rtlopt.evaluate.result"),  # result types -> rtlopt.results
-}
+KNOWN_UP_ARROWS: set[tuple[str, str]] = set()
 # Circles to remove later (none today: pdk._builtin <-> pdk._download closes only through an
 # `if TYPE_CHECKING:` import, which never runs).
 KNOWN_CIRCLES: set[frozenset[str]] = {
