@@ -84,7 +84,7 @@ def _fail(msg: str) -> None:
 
 
 def _preflight(pdk: str) -> None:
-    from rtlopt.eda._run import require_tool
+    from rtlopt.tools import require_tool
 
     for tool in TOOLS:
         try:

@@ -25,8 +25,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._run import require_tool, run_tool
-from rtlopt.errors import DesignError, UsageError
+from rtlopt.eda.iverilog import compile_sources, run_vvp
+from rtlopt.errors import DesignError, EvaluationTimeout, UsageError
+from rtlopt.tools import Limits, require_tools
 
 __all__ = [
     "RTLLM_SYNTH_FAILURES",
@@ -364,12 +365,13 @@ def judge_testbench_output(output: str) -> SuiteTbResult:
 
 
 def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
-                        timeout: float = 60) -> SuiteTbResult:
+                        timeout: float = 60, memory_mb: int | None = None) -> SuiteTbResult:
     """Simulate ``candidate_text`` against the suite's own testbench.
 
     The testbench and its data files are copied into ``workdir`` (a scratch folder, created if
     needed); the candidate's top module is renamed to the name the testbench instantiates;
-    ``iverilog -g2012`` compiles both and ``vvp -n`` runs them there.
+    ``iverilog -g2012`` compiles both and ``vvp -n`` runs them there, through the evaluator's
+    runners (:mod:`rtlopt.eda.iverilog`: the recorded binaries, the time and memory limits).
 
     Returns:
         Passed or not, with the reason: no testbench, candidate without a usable top module,
@@ -380,8 +382,7 @@ def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
     """
     if design.testbench is None:
         return SuiteTbResult(False, f"design {design.name} has no testbench")
-    iverilog = require_tool("iverilog").path
-    vvp = require_tool("vvp").path
+    require_tools(["iverilog", "vvp"])
     workdir.mkdir(parents=True, exist_ok=True)
     try:
         text = rename_top_module(candidate_text, design.tb_module_name,
@@ -395,15 +396,16 @@ def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
     cand = workdir / "candidate.v"
     cand.write_text(text)
     sim = workdir / "suite_tb.vvp"
-    comp = run_tool([iverilog, "-g2012", "-o", sim.name, tb.name, cand.name], cwd=workdir,
-                    log_path=workdir / "iverilog.log", timeout=timeout, raise_on_timeout=False)
-    if comp.timed_out:
+    # relative names: the compiler's messages (quoted in the verdict) name the files plainly
+    try:
+        comp = compile_sources([Path(tb.name), Path(cand.name)], workdir, out=Path(sim.name),
+                               timeout=timeout, memory_mb=memory_mb, log_name="iverilog.log")
+    except EvaluationTimeout:
         return SuiteTbResult(False, f"iverilog timed out after {timeout:g}s")
-    if comp.returncode != 0 or not sim.is_file():
-        errs = [ln for ln in comp.output().splitlines()[1:] if ln.strip()][:3]
+    if not comp.ok:
+        errs = [ln for ln in comp.output.splitlines()[1:] if ln.strip()][:3]
         return SuiteTbResult(False, "compile failed: " + " | ".join(errs))
-    run = run_tool([vvp, "-n", sim.name], cwd=workdir, log_path=workdir / "vvp.log",
-                   timeout=timeout, raise_on_timeout=False)
+    run = run_vvp(Path(sim.name), workdir, limits=Limits(timeout, memory_mb), log_name="vvp.log")
     output = "\n".join(run.output().splitlines()[1:])
     if run.timed_out:
         return SuiteTbResult(False, f"simulation timed out after {timeout:g}s")

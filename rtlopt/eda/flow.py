@@ -25,7 +25,6 @@ from types import TracebackType
 from typing import Any
 
 from rtlopt.config import FlowConfig, SandboxConfig
-from rtlopt.eda._run import require_tool, tool_versions
 from rtlopt.eda._worker import StaWorker
 from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
 from rtlopt.eda.yosys import (
@@ -39,6 +38,7 @@ from rtlopt.eda.yosys import (
 from rtlopt.errors import ConfigError, ToolNotFound
 from rtlopt.pdk import PdkInfo, derive_liberties
 from rtlopt.results import PPA
+from rtlopt.tools import require_tool, tool_paths, tool_versions
 
 __all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
 
@@ -261,6 +261,8 @@ class PpaFlow:
         return {
             "engine": self.engine,
             "tool_versions": versions,
+            "binaries": tool_paths(("yosys", "sta")) if self.engine == "yosys"
+            else tool_paths(("sta",)),
             "pdk": self.pdk.name,
             "corner": self.pdk.corner,
             "liberty": str(self.pdk.liberty),

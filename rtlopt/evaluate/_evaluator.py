@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.config import Config, to_dict
-from rtlopt.eda._run import tool_versions
 from rtlopt.eda.yosys import reference_error
 from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
 from rtlopt.evaluate._sources import library_files, source_hash
@@ -48,6 +47,7 @@ from rtlopt.results import (
     Status,
     Verdict,
 )
+from rtlopt.tools import tool_paths, tool_versions
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +179,7 @@ class Evaluator:
         """Tool versions, flow settings and seeds behind every number."""
         prov: dict[str, Any] = {
             "tools": dict(self._versions),
+            "binaries": tool_paths(("iverilog", "vvp", "yosys", "sta")),
             "harness": to_dict(self.config.harness),
             "formal": to_dict(self.config.formal),
             "reward": to_dict(self.config.reward),

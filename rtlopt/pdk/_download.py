@@ -13,8 +13,8 @@ import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rtlopt.eda._run import run_tool
 from rtlopt.errors import UsageError
+from rtlopt.tools import Limits, run_tool
 
 if TYPE_CHECKING:
     from rtlopt.pdk._builtin import StaticPdk
@@ -67,14 +67,14 @@ def _via_ciel(pdk: StaticPdk, dest: Path) -> Path | None:
     version = os.environ.get("RTLOPT_CIEL_VERSION")
     if not version:
         run = run_tool(["ciel", "ls-remote", "--pdk-family", pdk.ciel_pdk], cwd=dest,
-                       log_path=root / "ls-remote.log", timeout=120)
+                       log_path=root / "ls-remote.log", limits=Limits(120))
         hashes = re.findall(r"\b[0-9a-f]{40}\b", run.output())
         if run.returncode != 0 or not hashes:
             raise UsageError(f"ciel could not list {pdk.ciel_pdk} versions",
                              hint=f"see {root / 'ls-remote.log'}; {_OFFLINE_HINT}")
         version = hashes[0]
     run = run_tool(["ciel", "enable", "--pdk-root", str(root), "--pdk-family", pdk.ciel_pdk,
-                    version], cwd=dest, log_path=root / "enable.log", timeout=1800)
+                    version], cwd=dest, log_path=root / "enable.log", limits=Limits(1800))
     src = root / pdk.ciel_lib_path
     if run.returncode != 0 or not src.is_file():
         raise UsageError(f"ciel enable {pdk.ciel_pdk} {version} did not produce {src}",

@@ -203,8 +203,8 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
             names[m.name] = rel
     if design is None:
         return
-    from rtlopt.eda._run import require_tool
     from rtlopt.eda.iverilog import compile_sources
+    from rtlopt.tools import require_tool
 
     require_tool("iverilog")
     reach = _closure([module_name, *placement.instances], design.modules)
