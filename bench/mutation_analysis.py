@@ -63,10 +63,10 @@ from rtlopt.config import Config, EvalConfig, FormalConfig, SandboxConfig  # noq
 from rtlopt.errors import ToolNotFound  # noqa: E402
 from rtlopt.evaluate import Evaluator  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
-from rtlopt.frontend._text import blank_comments  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
 from rtlopt.results import EvalResult, Stage, Status, Verdict  # noqa: E402
 from rtlopt.tools import Limits, require_tool, require_tools, run_tool  # noqa: E402
+from rtlopt.verilog import blank_comments  # noqa: E402
 
 DEFAULT_DESIGNS = [
     "lza", "adder_8bit", "adder_16bit", "adder_bcd", "alu", "barrel_shifter", "comparator_4bit",

@@ -19,7 +19,6 @@ import io
 import json
 import logging
 import os
-import re
 import shutil
 import threading
 import time
@@ -45,6 +44,7 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.policy import load_spec
 from rtlopt.run import RunEvents, StepRecord
 from rtlopt.rundir import RunDir, write_json
+from rtlopt.verilog import module_spans
 
 __all__ = [
     "BenchEvents",
@@ -326,9 +326,6 @@ def _scripted_path(d: SuiteDesign, root: Path) -> Path | None:
     return None
 
 
-_MODULE_SPAN = re.compile(r"(?ms)^\s*(?:module|macromodule)\s+([A-Za-z_][\w$]*)\b.*?\bendmodule\b")
-
-
 def _with_helpers(candidate: str, reference: str, target: str) -> str:
     """``candidate`` plus the reference file's other modules it does not define itself.
 
@@ -336,8 +333,12 @@ def _with_helpers(candidate: str, reference: str, target: str) -> str:
     the suite testbench compiles only the testbench and the candidate, so they travel along.
     """
     own = set(module_names(candidate))
-    extra = [m.group(0) for m in _MODULE_SPAN.finditer(reference)
-             if m.group(1) != target and m.group(1) not in own]
+    extra: list[str] = []
+    end = 0
+    for span in module_spans(reference):  # top-level modules (a nested one travels inside)
+        if span.start >= end and span.name != target and span.name not in own:
+            extra.append(reference[span.start:span.end])
+        end = max(end, span.end)
     return "\n\n".join([candidate, *extra]) if extra else candidate
 
 

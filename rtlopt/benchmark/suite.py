@@ -28,6 +28,7 @@ from pathlib import Path
 from rtlopt.eda.iverilog import compile_sources, run_vvp
 from rtlopt.errors import DesignError, EvaluationTimeout, UsageError
 from rtlopt.tools import Limits, require_tools
+from rtlopt.verilog import IDENTIFIER, blank_comments, module_declarations, rename_declaration
 
 __all__ = [
     "RTLLM_SYNTH_FAILURES",
@@ -99,10 +100,9 @@ class SuiteTbResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Light Verilog scanning (enough for benchmark layouts; the frontend does real parsing)
+# Light Verilog scanning on rtlopt.verilog (enough for benchmark layouts; the frontend parses)
 
-_IDENT = r"[A-Za-z_][\w$]*"
-_MODULE_DECL = re.compile(rf"\b(?:module|macromodule)\s+({_IDENT})")
+_IDENT = IDENTIFIER
 # "<type> [#(...)] <instance> (" at the start of a statement.
 _INSTANCE = re.compile(
     rf"(?m)^\s*({_IDENT})\s*(?:#\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*|\s+)"
@@ -117,27 +117,23 @@ _KEYWORDS = frozenset(
 )
 
 
-def _strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
-
-
 def module_names(text: str) -> list[str]:
     """Names of the modules declared in ``text``, in order."""
-    return _MODULE_DECL.findall(_strip_comments(text))
+    return [name for name, _ in module_declarations(text)]
 
 
-def _instantiated(text: str) -> set[str]:
-    """Type names that ``text`` instantiates (statements ``T [#(...)] inst (``)."""
-    return {m.group(1) for m in _INSTANCE.finditer(_strip_comments(text))} - _KEYWORDS
+def _instantiated(code: str) -> set[str]:
+    """Type names that ``code`` (comments blanked) instantiates (``T [#(...)] inst (``)."""
+    return {m.group(1) for m in _INSTANCE.finditer(code)} - _KEYWORDS
 
 
 def _module_bodies(text: str) -> dict[str, str]:
-    clean = _strip_comments(text)
+    clean = blank_comments(text)
     bodies: dict[str, str] = {}
-    for m in _MODULE_DECL.finditer(clean):
-        end = clean.find("endmodule", m.end())
-        bodies[m.group(1)] = clean[m.end(): end if end >= 0 else len(clean)]
+    for name, at in module_declarations(text):
+        start = at + len(name)
+        end = clean.find("endmodule", start)
+        bodies[name] = clean[start: end if end >= 0 else len(clean)]
     return bodies
 
 
@@ -173,8 +169,7 @@ def rename_top_module(text: str, new_name: str, prefer: Sequence[str] = ()) -> s
         chosen = tops[0]
     if chosen == new_name:
         return text
-    pattern = re.compile(rf"\b(module|macromodule)(\s+){re.escape(chosen)}\b")
-    return pattern.sub(lambda m: f"{m.group(1)}{m.group(2)}{new_name}", text, count=1)
+    return rename_declaration(text, chosen, new_name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,7 +198,7 @@ def _load_rtllm_design(folder: Path) -> SuiteDesign:
     ref_modules = module_names(ref_text)
     tb = folder / "testbench.v"
     tb_text = _read(tb) if tb.is_file() else ""
-    tb_used = _instantiated(tb_text) - set(module_names(tb_text))
+    tb_used = _instantiated(blank_comments(tb_text)) - set(module_names(tb_text))
 
     def plain(name: str) -> str:
         return name.removeprefix("verified_")

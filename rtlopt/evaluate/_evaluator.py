@@ -35,7 +35,7 @@ from typing import Any
 from rtlopt.config import Config, to_dict
 from rtlopt.eda.yosys import reference_error
 from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
-from rtlopt.evaluate._sources import library_files, source_hash
+from rtlopt.evaluate._sources import library_files
 from rtlopt.frontend.model import Design, Module
 from rtlopt.results import (
     PPA,
@@ -48,6 +48,7 @@ from rtlopt.results import (
     Verdict,
 )
 from rtlopt.tools import tool_paths, tool_versions
+from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
 

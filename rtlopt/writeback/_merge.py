@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import DesignError, RepoError
-from rtlopt.frontend._text import blank_comments, module_spans
 from rtlopt.frontend.model import Design, Module
+from rtlopt.verilog import blank_comments, module_spans
 
 __all__ = ["Placement", "compile_gate", "place_candidate", "same_module_text"]
 

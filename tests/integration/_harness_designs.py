@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rtlopt.frontend._text import blank_comments, module_spans
 from rtlopt.frontend.model import Design, Module, Port, SourceSet
+from rtlopt.verilog import blank_comments, module_spans
 
 if TYPE_CHECKING:
     from rtlopt.config import HarnessConfig

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from rtlopt.evaluate._sources import blank_spans, normalize_source, normalized_hash, source_hash
+from rtlopt.verilog import blank_spans, normalize_source, normalized_hash, source_hash
 
 
 def test_normalized_hash_ignores_comments_and_whitespace_but_not_strings() -> None:
