@@ -139,11 +139,15 @@ def source_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+_WORD_OPERATOR_SPACE = re.compile(r"(?<=[^\w\s$\x00]) (?=[\w$\x00])|(?<=[\w$\x00]) (?=[^\w\s$\x00])")
+
+
 def normalize_source(text: str) -> str:
     """Text with comments removed and whitespace collapsed: equal for cosmetic variants.
 
     String contents and escaped identifiers (with the space that ends them) are kept as they
-    are; spaces around punctuation are dropped.
+    are; a space between a word and punctuation is dropped, one between two punctuation
+    characters is kept (it can separate two tokens).
     """
     kept: list[str] = []
     parts: list[str] = []
@@ -158,7 +162,9 @@ def normalize_source(text: str) -> str:
         last = b
     parts.append(text[last:])
     t = re.sub(r"\s+", " ", "".join(parts)).strip()
-    t = re.sub(r" ?([^\w\s$\x00]) ?", r"\1", t)  # spaces around punctuation carry no meaning
+    # a space between a word and an operator carries no meaning; one between two operator
+    # characters does (`a && b` is not `a & &b`), so it stays
+    t = _WORD_OPERATOR_SPACE.sub("", t)
     return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], t)
 
 
