@@ -139,7 +139,8 @@ def source_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-_WORD_OPERATOR_SPACE = re.compile(r"(?<=[^\w\s$\x00]) (?=[\w$\x00])|(?<=[\w$\x00]) (?=[^\w\s$\x00])")
+_WORD_OPERATOR_SPACE = re.compile(
+    r"(?<=[^\w\s$\x00]) (?=[\w$\x00])|(?<=[\w$\x00]) (?=[^\w\s$\x00])")
 
 
 def normalize_source(text: str) -> str:
