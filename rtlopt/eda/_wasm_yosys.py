@@ -99,7 +99,9 @@ def main(argv: list[str]) -> int:
         app = linker.instantiate(store, module)
         linker.define_instance(store, "app", app)
         try:
-            app.exports(store)["_start"](store)
+            start = app.exports(store)["_start"]
+            assert isinstance(start, wasmtime.Func)
+            start(store)
         except wasmtime.ExitTrap as trap:
             return int(trap.code)
         return 0

@@ -68,7 +68,8 @@ class SvView:
         target's file with every module the candidate replaces blanked (that file's macros
         and includes stay in force, as for the reference).
         """
-        from rtlopt.evaluate._sources import blank_spans, library_files, module_closure
+        from rtlopt.evaluate._sources import library_files, module_closure
+        from rtlopt.verilog import blank_spans
 
         d = self.original
         workdir.mkdir(parents=True, exist_ok=True)
@@ -101,9 +102,15 @@ class SvView:
 def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
     """Why iverilog 11 or Yosys 0.23 cannot read the target's sources as they are ("" when
     both can): an iverilog compile and a Yosys ``read_verilog -sv; hierarchy -check``."""
-    from rtlopt.eda._run import run_tool, tool_versions
-    from rtlopt.eda._script import yosys_id, yosys_read_lines
     from rtlopt.eda.iverilog import compile_sources
+    from rtlopt.tools import (
+        Limits,
+        require_tool,
+        run_tool,
+        tool_versions,
+        yosys_id,
+        yosys_read_lines,
+    )
 
     workdir.mkdir(parents=True, exist_ok=True)
     files = list(design.closure)
@@ -119,8 +126,8 @@ def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
         *yosys_read_lines(files, [*design.include_dirs, design.target.file.parent],
                           design.defines),
         f"hierarchy -check -top {yosys_id(top)}"]) + "\n")
-    run = run_tool(["yosys", "-q", "-s", str(script)], cwd=workdir,
-                   log_path=workdir / "probe_yosys.log", timeout=timeout)
+    run = run_tool(require_tool("yosys").argv("-q", "-s", script), cwd=workdir,
+                   log_path=workdir / "probe_yosys.log", limits=Limits(timeout))
     if run.returncode != 0:
         err = next((ln.strip() for ln in run.output().splitlines() if "ERROR" in ln),
                    f"exit {run.returncode}")

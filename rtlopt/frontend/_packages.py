@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from rtlopt.frontend._text import blank_comments
 from rtlopt.frontend.model import Design
+from rtlopt.verilog import blank_comments
 
 __all__ = ["package_files", "packages_defined", "packages_used"]
 

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import Config
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status
-from rtlopt.evaluate._sources import source_hash
+from rtlopt.evaluate import Evaluator
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
     Completion,
@@ -28,9 +27,11 @@ from rtlopt.policy import (
     build_prompt,
     feedback_lines,
 )
+from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 from rtlopt.search import Child, State, StatePool, make_sampler
 from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
+from rtlopt.verilog import first_module_start, source_hash
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,6 @@ class RunOutcome:
     finished: bool = True
 
 
-_PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
 _FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
 
 
@@ -81,10 +81,10 @@ def candidate_text(completion: Completion) -> str | None:
         return str(completion.verilog)
     text = str(completion.text)
     text = re.sub(r"<think>.*?(</think>|$)", "", text, flags=re.S)
-    m = _PARTIAL_MODULE.search(text)
-    if m is None:
+    start = first_module_start(text)
+    if start is None:
         return None
-    body = text[m.start() :]
+    body = text[start:]
     return body.split("```", 1)[0].strip() + "\n"
 
 
