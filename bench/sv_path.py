@@ -12,8 +12,8 @@ added time and the ratio, the time of one candidate elaboration alone, and wheth
 paths give the reference the same area; then the medians over all designs.
 
 With ``--repos`` it also times the SystemVerilog cases of bench/repos_cases (ibex, cv32e40p),
-which only the slang path can read: self-evaluation of the module (when screening admits it)
-and the hand-written equivalent rewrite, with the elaboration share of each evaluation.
+which only the slang path can read: the reference, the hand-written equivalent rewrite, and
+the share of that evaluation spent in the candidate's elaboration.
 
     python bench/sv_path.py [--pdk nangate45] [--reps 2] [--only NAME ...] [--repos]
 
@@ -45,12 +45,10 @@ from rtlopt.config import (  # noqa: E402
     ProjectConfig,
     load_config,
 )
-from rtlopt.eda._slang import elaborate, slang_available  # noqa: E402
+from rtlopt.eda._slang import slang_available  # noqa: E402
 from rtlopt.errors import RtloptError  # noqa: E402
 from rtlopt.evaluate import EvalResult, Evaluator, Status  # noqa: E402
-from rtlopt.frontend import load_design  # noqa: E402
-from rtlopt.frontend._packages import package_files  # noqa: E402
-from rtlopt.frontend.model import Design  # noqa: E402
+from rtlopt.frontend import load_design, parse_text  # noqa: E402
 from rtlopt.pdk import resolve_pdk  # noqa: E402
 
 PATHS = ("native", "slang")
@@ -89,17 +87,20 @@ def config(base: Config, path: str, formal_timeout: float, pdk: str) -> Config:
     )
 
 
-def elaboration_time(design: Design, text: str, tmp: Path) -> float:
-    """Seconds of one ``read_slang`` elaboration of a candidate (the path's own added step)."""
-    cand = tmp / "elab" / "candidate.sv"
-    cand.parent.mkdir(parents=True, exist_ok=True)
-    cand.write_text(text)
-    files = [*package_files(design, [text]), *[f for f in design.closure
-                                               if f != design.target.file], cand]
+def elaboration_time(ev: Evaluator, text: str, tmp: Path) -> float:
+    """Seconds of one ``read_slang`` elaboration of a candidate, as the evaluator's compile
+    stage runs it (the slang path's own added step); NaN when it fails."""
+    view = ev._view  # the evaluator's SystemVerilog view (None on the Verilog path)
+    if view is None:
+        return float("nan")
+    try:
+        mods = parse_text(text, "candidate.v")
+    except RtloptError:
+        return float("nan")
+    defined = [m.name for m in mods]
+    used = sorted({i for m in mods for i in m.instances} - set(defined))
     start = time.monotonic()
-    res = elaborate(files, design.target.name, tmp / "elab", root=design.root,
-                    include_dirs=[*design.include_dirs, design.target.file.parent],
-                    defines=design.defines)
+    res = view.candidate(text, defined, used, tmp, timeout=300.0)
     took = time.monotonic() - start
     return took if res.ok else float("nan")
 
@@ -130,11 +131,13 @@ def verilog_designs(args: argparse.Namespace, pdk_name: str) -> int:
         verdicts: dict[str, str] = {}
         areas: dict[str, float] = {}
         with tempfile.TemporaryDirectory(prefix="rtlopt-svbench-") as tmp:
-            evs = {p: Evaluator(design, config(Config(), p, args.formal_timeout, pdk_name),
-                                Path(tmp) / p, pdk) for p in PATHS}
+            evs: dict[str, Evaluator] = {}
             try:
                 try:
-                    for p, ev in evs.items():
+                    for p in PATHS:
+                        evs[p] = ev = Evaluator(
+                            design, config(Config(), p, args.formal_timeout, pdk_name),
+                            Path(tmp) / p, pdk)
                         ref = ev.reference()
                         areas[p] = ref.ppa.area_um2 if ref.ppa else float("nan")
                 except RtloptError as exc:
@@ -150,7 +153,7 @@ def verilog_designs(args: argparse.Namespace, pdk_name: str) -> int:
                             continue
                         times[p].append(res.duration_s)
                         verdicts[p] = res.formal.verdict.value if res.formal else "-"
-                elab = elaboration_time(design, rewrite(text, 99), Path(tmp))
+                elab = elaboration_time(evs["slang"], rewrite(text, 99), Path(tmp) / "elab")
             finally:
                 for ev in evs.values():
                     ev.close()
@@ -216,7 +219,7 @@ def repo_cases(args: argparse.Namespace, pdk_name: str) -> int:
                     ref_s = time.monotonic() - start
                     text = (c.folder / "equiv.v").read_text()
                     res = ev.evaluate(text)
-                    elab = elaboration_time(design, text, Path(tmp) / f"el-{c.module}")
+                    elab = elaboration_time(ev, text, Path(tmp) / f"el-{c.module}")
                 finally:
                     ev.close()
             except RtloptError as exc:

@@ -169,7 +169,8 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
                     defines=design.defines, view_name=REFERENCE_VIEW, timeout=timeout)
     if not res.ok:
         err = res.errors[0] if res.errors else None
-        raise DesignError(f"slang cannot elaborate the original design: {res.first_error()}",
+        what = err.message if err and err.path else res.first_error()
+        raise DesignError(f"slang cannot elaborate the original design: {what}",
                           path=err.path if err and err.path else design.target.file,
                           line=err.line if err and err.path else design.target.line,
                           hint="fix the design or its sources configuration (packages, "
