@@ -129,8 +129,11 @@ def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
     run = run_tool(require_tool("yosys").argv("-q", "-s", script), cwd=workdir,
                    log_path=workdir / "probe_yosys.log", limits=Limits(timeout))
     if run.returncode != 0:
-        err = next((ln.strip() for ln in run.output().splitlines() if "ERROR" in ln),
-                   f"exit {run.returncode}")
+        err = next((ln.strip() for ln in run.output().splitlines() if "ERROR" in ln), "")
+        if not err:  # a crash, not a design Yosys cannot read: never a reason to switch paths
+            raise ToolFailed(f"yosys exited with {run.returncode} reading the design",
+                             command=list(run.argv), returncode=run.returncode,
+                             log_path=run.log_path, stderr_tail=run.tail())
         return f"Yosys {versions['yosys']} cannot read it: {err}"
     return ""
 
