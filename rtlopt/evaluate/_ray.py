@@ -95,20 +95,23 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
         UsageError: Ray is not installed, or the address cannot be reached.
     """
     address = address or os.environ.get("RAY_ADDRESS") or None
+    loopback = address is None or _is_loopback(address)
     # read by Ray when it is imported and by every process it starts (they inherit the
-    # environment): no usage statistics, and a single node that binds to the loopback address
+    # environment): no usage statistics, and a node that binds to the loopback address (also
+    # this driver when it joins a cluster on this machine's loopback address)
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    if address is None:
+    if loopback:
         os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     ray = _import_ray()
     if ray.is_initialized():
         return ray
-    if address is None:
+    if loopback:
         from ray._private import ray_constants
 
         # Ray read the variable when it was first imported; a caller may have imported it
         # before this function set it (the started processes read the environment themselves)
         ray_constants.ENABLE_RAY_CLUSTER = False
+    if address is None:
         ray.init(num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
                  _node_ip_address=LOOPBACK, log_to_driver=False, configure_logging=False)
         log.info("started a single-node Ray on %s with %s CPUs", LOOPBACK,
@@ -116,11 +119,19 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
         return ray
     try:
         ray.init(address=address, log_to_driver=False, configure_logging=False)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise UsageError(f"cannot join the Ray cluster at {address}: {exc}",
+    except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
+        raise UsageError(f"cannot join the Ray cluster at {address}: {_short(exc)}",
                          hint="check eval.ray_address / --ray-address (host:port of the head "
-                              "node, ray://host:port, or auto)") from exc
+                              "node, ray://host:port, or auto) and that this machine has the "
+                              "cluster's token (RAY_AUTH_TOKEN_PATH)") from exc
     return ray
+
+
+def _is_loopback(address: str) -> bool:
+    """``address`` names this machine's loopback interface (``127.0.0.1:6379``,
+    ``ray://localhost:10001``)."""
+    host = address.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
+    return host == "localhost" or host.startswith("127.") or host == "::1"
 
 
 def _lost_errors(ray: Any) -> tuple[type[BaseException], ...]:

@@ -16,6 +16,7 @@ _MODULE = re.compile(
 )
 _LOOSE_MODULE = re.compile(r"\bmodule\s+[A-Za-z_][\w$]*.*?\bendmodule\b", re.DOTALL)
 _HDL_TAGS = {"", "verilog", "systemverilog", "sv", "v", "vlog"}
+_PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
 
 
 def _drop_think(text: str) -> str:
@@ -82,3 +83,20 @@ def _keep_block(body: str) -> str:
     head = "\n".join(reversed(kept))
     core = body[start: mods[-1].end()]
     return (head + "\n" + core).strip("\n") if head.strip() else core.strip("\n")
+
+
+def unfinished_module(answer: str) -> str | None:
+    """The text from the first ``module NAME`` of an answer that never finishes it (cut off,
+    malformed) up to a closing fence, so the syntax stage's error count gives it partial
+    credit (TTT-RTL's r_syn); None when the answer starts no module."""
+    text = re.sub(r"<think>.*?(</think>|$)", "", answer, flags=re.S)
+    m = _PARTIAL_MODULE.search(text)
+    if m is None:
+        return None
+    return text[m.start():].split("```", 1)[0].strip() + "\n"
+
+
+def answer_code(answer: str) -> str | None:
+    """What to evaluate for a model's answer: its Verilog (:func:`extract_verilog`), else an
+    unfinished module (:func:`unfinished_module`), else None (no credit)."""
+    return extract_verilog(answer) or unfinished_module(answer)

@@ -27,6 +27,7 @@ from rtlopt.policy import (
     UpdateStats,
     build_prompt,
     feedback_lines,
+    unfinished_module,
 )
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 from rtlopt.search import Child, State, StatePool, make_sampler
@@ -64,7 +65,6 @@ class RunOutcome:
     finished: bool = True
 
 
-_PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
 _FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
 
 
@@ -79,13 +79,7 @@ def candidate_text(completion: Completion) -> str | None:
         return None  # the policy could not sample it (e.g. a prompt too long to fit)
     if completion.verilog:
         return str(completion.verilog)
-    text = str(completion.text)
-    text = re.sub(r"<think>.*?(</think>|$)", "", text, flags=re.S)
-    m = _PARTIAL_MODULE.search(text)
-    if m is None:
-        return None
-    body = text[m.start() :]
-    return body.split("```", 1)[0].strip() + "\n"
+    return unfinished_module(str(completion.text))
 
 
 def _policy_error_result(error: str) -> EvalResult:
