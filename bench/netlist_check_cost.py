@@ -35,10 +35,11 @@ os.environ.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
 
 from rtlopt.config import Config, EvalConfig, FormalConfig, ProjectConfig  # noqa: E402
 from rtlopt.errors import RtloptError  # noqa: E402
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status  # noqa: E402
+from rtlopt.evaluate import Evaluator  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
 from rtlopt.pdk import resolve_pdk  # noqa: E402
+from rtlopt.results import EvalResult, Stage, Status  # noqa: E402
 
 
 def bench_path() -> Path:

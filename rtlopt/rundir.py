@@ -37,10 +37,7 @@ from typing import Any
 
 from rtlopt.config import Config, to_toml
 from rtlopt.errors import UsageError
-
-# The later ground-floor wave moves EvalResult to rtlopt.results; until then this is the one
-# arrow from the ground floor up (tests/unit/core/test_layers.py lists it).
-from rtlopt.evaluate.result import EvalResult
+from rtlopt.results import EvalResult
 
 __all__ = [
     "CandidateRecord",

@@ -28,12 +28,13 @@ from typing import Any
 
 from rtlopt.config import Config, FlowConfig, load_config
 from rtlopt.errors import UsageError
-from rtlopt.evaluate import EvalResult, Evaluator
+from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import Design, load_design
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
 from rtlopt.policy import Policy, create_policy, load_spec, preflight_policy
 from rtlopt.report import generate_report
+from rtlopt.results import EvalResult
 from rtlopt.run import FinishResult, Optimizer, RunEvents, RunOutcome, finish_run
 from rtlopt.rundir import RunDir, new_run_id
 

@@ -20,7 +20,8 @@ from typing import Any
 
 from rtlopt.config import Config, load_config
 from rtlopt.errors import DesignError
-from rtlopt.evaluate import EvalResult, Evaluator, Status, Verdict, interface_problem
+from rtlopt.evaluate import Evaluator, interface_problem
+from rtlopt.results import EvalResult, Status, Verdict
 
 log = logging.getLogger(__name__)
 

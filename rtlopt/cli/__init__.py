@@ -80,7 +80,7 @@ def cli(verbose: int) -> None:
 
 
 def main() -> None:
-    from rtlopt.eda._run import install_signal_handlers
+    from rtlopt.tools import install_signal_handlers
 
     # tools run in their own sessions: a signal to rtlopt must end them (and clean scratch)
     install_signal_handlers()

@@ -27,9 +27,9 @@ from rtlopt.cli._common import (
     ratio,
 )
 from rtlopt.config import choices
-from rtlopt.eda._run import scratch_dir
-from rtlopt.evaluate import PPA, EvalResult
 from rtlopt.report import counterexample_lines
+from rtlopt.results import PPA, EvalResult
+from rtlopt.tools import scratch_dir
 
 
 @click.command()

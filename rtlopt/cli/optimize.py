@@ -32,7 +32,7 @@ from rtlopt.cli._common import (
 )
 from rtlopt.cli._progress import LineProgress, status
 from rtlopt.errors import UsageError
-from rtlopt.evaluate import EvalResult
+from rtlopt.results import EvalResult
 from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 
 

@@ -1,6 +1,6 @@
 """The PPA flow: Yosys synthesis to the PDK's liberty, then OpenSTA timing and power.
 
-``PpaFlow`` turns a source set into a :class:`~rtlopt.evaluate.result.PPA` with logs and a
+``PpaFlow`` turns a source set into a :class:`~rtlopt.results.PPA` with logs and a
 netlist. With ``flow.persistent`` (the default) it keeps the cost of the liberty low on every
 candidate: OpenSTA runs in one long-lived worker process that read the liberty once, and Yosys
 reads per-pass trimmed copies of it (sequential cells for ``dfflibmap``, combinational cells for
@@ -25,7 +25,6 @@ from types import TracebackType
 from typing import Any
 
 from rtlopt.config import FlowConfig, SandboxConfig
-from rtlopt.eda._run import require_tool, tool_versions
 from rtlopt.eda._worker import StaWorker
 from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
 from rtlopt.eda.yosys import (
@@ -37,8 +36,9 @@ from rtlopt.eda.yosys import (
     synthesize_pyosys,
 )
 from rtlopt.errors import ConfigError, ToolNotFound
-from rtlopt.evaluate.result import PPA
 from rtlopt.pdk import PdkInfo, derive_liberties
+from rtlopt.results import PPA
+from rtlopt.tools import require_tool, tool_paths, tool_versions
 
 __all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
 
@@ -261,6 +261,8 @@ class PpaFlow:
         return {
             "engine": self.engine,
             "tool_versions": versions,
+            "binaries": tool_paths(("yosys", "sta")) if self.engine == "yosys"
+            else tool_paths(("sta",)),
             "pdk": self.pdk.name,
             "corner": self.pdk.corner,
             "liberty": str(self.pdk.liberty),

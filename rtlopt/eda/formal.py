@@ -28,9 +28,7 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.eda._clocking import clocking_problem, read_clocking
-from rtlopt.eda._run import require_tool, run_tool
 from rtlopt.errors import ToolFailed
-from rtlopt.evaluate.result import FormalResult, Verdict
 from rtlopt.frontend.model import Design
 from rtlopt.harness import (
     STRUCTURE_JSON,
@@ -46,11 +44,13 @@ from rtlopt.harness import (
 )
 from rtlopt.harness._formal import MARK
 from rtlopt.harness._screen import tool_pragmas
+from rtlopt.results import FormalResult, Verdict
+from rtlopt.tools import Limits, require_tool, run_tool
 
 log = logging.getLogger(__name__)
 
 __all__ = ["check_equivalence", "check_structure", "identical_source",
-           "parse_counterexample"]
+           "parse_counterexample", "yosys_argv"]
 
 _ROW = re.compile(r"^\s*(init|\d+|-)?\s*(\\\S+|\$\S+)\s+(\S+)\s+(\S+)\s+([01xz]+)\s*$", re.M)
 _PORT_ERRORS = ("No matching port", "port width", "Mismatch in directionality",
@@ -222,6 +222,11 @@ def check_structure(design: Design, candidate_files: Sequence[Path], workdir: Pa
     return found.structure if found is not None else ""
 
 
+def yosys_argv(log_name: str, script_name: str) -> list[str]:
+    """The command line running a Yosys script quietly, its log in ``log_name``."""
+    return require_tool("yosys").argv("-q", "-l", log_name, "-s", script_name)
+
+
 def _structure_only(design: Design, reference_file: Path, candidate_files: Sequence[Path],
                     extra_inc: list[Path], cfg: FormalConfig, memory_mb: int | None,
                     start: float) -> FormalResult | None:
@@ -230,9 +235,8 @@ def _structure_only(design: Design, reference_file: Path, candidate_files: Seque
     script = wd / "structure.ys"
     script.write_text(structure_script(design, reference_file, candidate_files,
                                        include_dirs=extra_inc))
-    run_tool(["yosys", "-q", "-l", "structure.log", "-s", script.name], cwd=wd,
-             log_path=wd / "structure.out", timeout=max(1.0, cfg.timeout_s),
-             memory_mb=memory_mb, raise_on_timeout=False)
+    run_tool(yosys_argv("structure.log", script.name), cwd=wd, log_path=wd / "structure.out",
+             limits=Limits(max(1.0, cfg.timeout_s), memory_mb), raise_on_timeout=False)
     return _structure_verdict(design, wd, start)
 
 
@@ -325,8 +329,8 @@ def _run_structural(design: Design, reference_file: Path, candidate_files: Seque
                                       depth=max(1, min(cfg.induction_depth, 4)),
                                       include_dirs=extra_inc, structure=structure))
     wd = eq_script.parent
-    run = run_tool(["yosys", "-q", "-l", "equiv_struct.log", "-s", eq_script.name], cwd=wd,
-                   log_path=wd / "equiv_struct.out", timeout=left, memory_mb=memory_mb,
+    run = run_tool(yosys_argv("equiv_struct.log", eq_script.name), cwd=wd,
+                   log_path=wd / "equiv_struct.out", limits=Limits(left, memory_mb),
                    raise_on_timeout=False)
     text = _read(wd / "equiv_struct.log") or run.output()
     early = _early_verdict(text, plan, cfg, _elapsed(start))
@@ -355,8 +359,8 @@ def _run_miter(design: Design, reference_file: Path, candidate_files: Sequence[P
                            include_dirs=extra_inc, strict_x=strict_x, structure=structure)
     ys = wd / "equiv.ys"
     ys.write_text(script)
-    run = run_tool(["yosys", "-q", "-l", "equiv.log", "-s", ys.name], cwd=wd,
-                   log_path=wd / "equiv.out", timeout=left, memory_mb=memory_mb,
+    run = run_tool(yosys_argv("equiv.log", ys.name), cwd=wd,
+                   log_path=wd / "equiv.out", limits=Limits(left, memory_mb),
                    raise_on_timeout=False)
     text = _read(wd / "equiv.log") or run.output()
     result = _verdict(text, run.returncode, plan, cfg, _elapsed(start))

@@ -7,10 +7,10 @@ hilomap``, ``write_verilog -simple-lhs``) so that OpenSTA 2.0.17, which rejects 
 statements with constants or concatenations, can read every netlist; on the C910 LZA the
 numbers are unchanged by it.
 
-Engines: ``yosys`` runs the binary on PATH through ``run_tool`` (Debian's 0.23 reproduces the
-paper's C910 reference exactly); ``pyosys`` runs the same script in-process through the pyosys
-wheel (newer Yosys/ABC, so different numbers). pyosys keeps one global design, so in-process
-runs are serialized by a module lock.
+Engines: ``yosys`` runs the binary of ``require_tool("yosys")`` (``RTLOPT_YOSYS`` or PATH;
+Debian's 0.23 reproduces the paper's C910 reference exactly); ``pyosys`` runs the same script
+in-process through the pyosys wheel (newer Yosys/ABC, so different numbers). pyosys keeps one
+global design, so in-process runs are serialized by a module lock.
 """
 
 from __future__ import annotations
@@ -23,9 +23,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._run import run_tool, tool_versions
-from rtlopt.eda._script import original_path, script_path, yosys_id, yosys_read_lines
 from rtlopt.errors import DesignError, RtloptError, ToolFailed
+from rtlopt.tools import (
+    Limits,
+    original_path,
+    require_tool,
+    run_tool,
+    script_path,
+    tool_versions,
+    yosys_id,
+    yosys_read_lines,
+)
 
 __all__ = [
     "SynthLibraries",
@@ -87,7 +95,7 @@ class SynthResult:
 
 
 def _q(path: Path | str) -> str:
-    """A path as a Yosys script word (see :func:`rtlopt.eda._script.script_path`)."""
+    """A path as a Yosys script word (see :func:`rtlopt.tools.script_path`)."""
     return script_path(path)
 
 
@@ -187,7 +195,7 @@ def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibrar
                include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
                tie_hi: tuple[str, str] | None = None, tie_lo: tuple[str, str] | None = None,
                timeout: float = 300.0, memory_mb: int | None = None,
-               yosys: str = "yosys", generic: bool = False) -> SynthResult:
+               generic: bool = False) -> SynthResult:
     """Synthesize with the Yosys binary (one process, script file ``synth.ys``).
 
     ``generic`` also writes ``generic.v`` (see :func:`synth_script`).
@@ -208,8 +216,9 @@ def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibrar
                                    include_dirs=include_dirs, defines=defines,
                                    tie_hi=tie_hi, tie_lo=tie_lo, generic_netlist=gen))
     log_path = workdir / "synth.log"
-    run = run_tool([yosys, "-s", str(script)], cwd=workdir, log_path=log_path, timeout=timeout,
-                   memory_mb=memory_mb, env={"HOME": str(workdir)})
+    run = run_tool(require_tool("yosys").argv("-s", str(script)), cwd=workdir,
+                   log_path=log_path, limits=Limits(timeout, memory_mb),
+                   env={"HOME": str(workdir)})
     if run.returncode != 0:
         text = log_path.read_text(errors="replace")
         errs = _ERROR_RE.findall(text)

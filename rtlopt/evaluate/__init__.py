@@ -9,8 +9,7 @@ from rtlopt.evaluate._executor import (
     TaskContext,
     make_executor,
 )
-from rtlopt.evaluate._sources import normalize_source, normalized_hash, source_hash
-from rtlopt.evaluate.result import (
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,
@@ -21,6 +20,7 @@ from rtlopt.evaluate.result import (
     Status,
     Verdict,
 )
+from rtlopt.verilog import normalize_source, normalized_hash, source_hash
 
 __all__ = [
     "EXECUTORS",

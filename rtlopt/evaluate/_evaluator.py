@@ -27,16 +27,16 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, to_dict
-from rtlopt.eda._run import tool_versions
 from rtlopt.eda.yosys import reference_error
 from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
-from rtlopt.evaluate._sources import library_files, source_hash
-from rtlopt.evaluate.result import (
+from rtlopt.evaluate._sources import library_files
+from rtlopt.frontend.model import Design, Module
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,
@@ -46,7 +46,11 @@ from rtlopt.evaluate.result import (
     Status,
     Verdict,
 )
-from rtlopt.frontend.model import Design, Module
+from rtlopt.tools import tool_paths, tool_versions
+from rtlopt.verilog import source_hash
+
+if TYPE_CHECKING:
+    from rtlopt.evaluate._executor import Executor
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +98,7 @@ class Evaluator:
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
-        self._executor: Any | None = None  # eval.executor, made by the first evaluate_many
+        self._executor: Executor | None = None  # eval.executor, made by the first evaluate_many
         self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
         self._reference: EvalResult | None = None
@@ -185,6 +189,7 @@ class Evaluator:
         """Tool versions, flow settings and seeds behind every number."""
         prov: dict[str, Any] = {
             "tools": dict(self._versions),
+            "binaries": tool_paths(("iverilog", "vvp", "yosys", "sta")),
             "harness": to_dict(self.config.harness),
             "formal": to_dict(self.config.formal),
             "reward": to_dict(self.config.reward),
@@ -503,146 +508,155 @@ class Evaluator:
         )
 
     def _evaluate(self, text: str, d: Path, equivalence: bool, progress: _Progress) -> EvalResult:
-        from rtlopt.eda.iverilog import compile_sources, simulate, syntax_score
+        """The stages in order; each returns the rejection that ends the evaluation, or None."""
+        c = _Candidate(text, d, d / "candidate.v", progress)
+        c.file.write_text(text)
+        stages: list[Callable[[_Candidate], EvalResult | None]] = [
+            self._compile_stage, self._interface_stage]
+        if equivalence:
+            stages += [self._simulation_stage, self._formal_stage]
+        for stage in stages:
+            rejected = stage(c)
+            if rejected is not None:
+                return rejected
+        if not equivalence:
+            return self._synthesize(c.lib, c.file, d, c.logs, None, None, progress, check=False)
+        mode = self.config.eval.netlist_check
+        assert c.formal is not None
+        check = mode == "always" or (mode == "auto" and c.formal.verdict is not Verdict.PROVEN)
+        return self._synthesize(c.lib, c.file, d, c.logs, c.sim, c.formal, progress, check=check)
+
+    def _compile_stage(self, c: _Candidate) -> EvalResult | None:
+        """Syntax: parse to learn which modules the candidate defines and uses, then compile."""
+        from rtlopt.eda.iverilog import compile_sources, syntax_score
         from rtlopt.frontend import parse_text
 
         cfg = self.config
-        sb = cfg.sandbox
-        target = self.design.target
-        cand = d / "candidate.v"
-        cand.write_text(text)
-
-        # Stage 1: syntax. Parse to learn which modules the candidate defines and uses.
-        progress.stage = Stage.COMPILE
+        c.progress.stage = Stage.COMPILE
         try:
-            mods: list[Module] = parse_text(text, "candidate.v")
-            defined = [m.name for m in mods]
-            used = sorted({i for m in mods for i in m.instances} - set(defined))
+            c.mods = parse_text(c.text, "candidate.v")
+            defined = [m.name for m in c.mods]
+            used = sorted({i for m in c.mods for i in m.instances} - set(defined))
         except DesignError:
-            mods, defined, used = [], [], []
-        lib = library_files(self.design, defined, used, d / "lib")
+            c.mods, defined, used = [], [], []
+        c.lib = library_files(self.design, defined, used, c.dir / "lib")
         comp = compile_sources(
-            [*lib, cand],
-            d,
-            top=target.name,
+            [*c.lib, c.file],
+            c.dir,
+            top=self.design.target.name,
             include_dirs=self.design.include_dirs,
             defines=self.design.defines,
-            out=d / "candidate.vvp",
-            timeout=sb.timeout_s,
-            memory_mb=sb.memory_mb,
+            out=c.dir / "candidate.vvp",
+            timeout=cfg.sandbox.timeout_s,
+            memory_mb=cfg.sandbox.memory_mb,
         )
-        logs = {"compile": str(comp.log_path)}
+        c.logs["compile"] = str(comp.log_path)
         if not comp.ok:
             return self._invalid(
                 Stage.COMPILE,
                 f"does not compile: {comp.n_errors} error(s)",
                 r_syn=syntax_score(comp, cfg.reward),
                 compile_errors=comp.n_errors,
-                logs=logs,
+                logs=c.logs,
             )
-        if not mods:
+        if not c.mods:
             return self._invalid(
                 Stage.COMPILE,
                 "the parser rejects the candidate",
                 r_syn=cfg.reward.unparseable_syn,
-                logs=logs,
+                logs=c.logs,
             )
+        return None
 
-        # Interface: same ports, directions, widths, signedness.
-        progress.stage = Stage.INTERFACE
-        problem = interface_problem(target, {m.name: m for m in mods})
+    def _interface_stage(self, c: _Candidate) -> EvalResult | None:
+        """Same ports, directions, widths, signedness."""
+        c.progress.stage = Stage.INTERFACE
+        problem = interface_problem(self.design.target, {m.name: m for m in c.mods})
         if problem:
             return self._invalid(
-                Stage.INTERFACE, problem, r_syn=cfg.reward.port_error_factor, logs=logs
+                Stage.INTERFACE, problem, r_syn=self.config.reward.port_error_factor,
+                logs=c.logs,
             )
-        if not equivalence:
-            return self._synthesize(lib, cand, d, logs, None, None, progress, check=False)
+        return None
 
-        # Stage 2: equivalence by simulation against the renamed reference.
-        progress.stage = Stage.SIMULATION
+    def _simulation_stage(self, c: _Candidate) -> EvalResult | None:
+        """Equivalence by simulation against the renamed reference."""
+        from rtlopt.eda.iverilog import compile_sources, simulate
+
+        cfg = self.config
+        sb = cfg.sandbox
+        c.progress.stage = Stage.SIMULATION
         for name, content in self._tb.files.items():
-            (d / name).write_text(content)
+            (c.dir / name).write_text(content)
         sim_comp = compile_sources(
-            [*lib, cand, self._shared_dir / "reference.v", self._tb_file],
-            d,
+            [*c.lib, c.file, self._shared_dir / "reference.v", self._tb_file],
+            c.dir,
             top=self._tb.top,
             include_dirs=self.design.include_dirs,
             defines=self.design.defines,
-            out=d / "sim.vvp",
+            out=c.dir / "sim.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
         )
-        logs["sim_compile"] = str(sim_comp.log_path)
+        c.logs["sim_compile"] = str(sim_comp.log_path)
         if not sim_comp.ok:
             return self._invalid(
                 Stage.SIMULATION,
                 "does not compile beside the reference: " + _first_error(sim_comp.output),
                 r_syn=cfg.reward.port_error_factor,
-                logs=logs,
+                logs=c.logs,
             )
-        sim: SimResult = simulate(
-            d / "sim.vvp",
-            d,
+        c.sim = simulate(
+            c.dir / "sim.vvp",
+            c.dir,
             timeout=min(sb.timeout_s, cfg.harness.sim_timeout_s),
             memory_mb=sb.memory_mb,
             secret=self._secret,
             classes=self._tb.classes,
         )
-        logs["simulation"] = str(d / "sim.log")
-        if not sim.passed:
+        c.logs["simulation"] = str(c.dir / "sim.log")
+        if not c.sim.passed:
             return self._invalid(
-                Stage.SIMULATION, _mismatch_reason("not equivalent in simulation", sim),
-                r_syn=1.0, sim=sim, logs=logs,
+                Stage.SIMULATION, _mismatch_reason("not equivalent in simulation", c.sim),
+                r_syn=1.0, sim=c.sim, logs=c.logs,
             )
+        return None
 
-        # Formal equivalence where Yosys can decide it, and the clock/reset structure check.
-        progress.stage = Stage.FORMAL
-        formal: FormalResult
+    def _formal_stage(self, c: _Candidate) -> EvalResult | None:
+        """Formal equivalence where Yosys can decide it, and the clock/reset structure check."""
+        cfg = self.config
+        c.progress.stage = Stage.FORMAL
+        files = [*c.lib, c.file]
         if cfg.formal.enabled:
             from rtlopt.eda.formal import check_equivalence
 
             formal = check_equivalence(
-                self.design, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb,
-                strict_x=cfg.harness.strict_x,
+                self.design, files, c.dir / "formal", cfg.formal,
+                memory_mb=cfg.sandbox.memory_mb, strict_x=cfg.harness.strict_x,
             )
-            logs["formal"] = str(d / "formal")
+            c.logs["formal"] = str(c.dir / "formal")
         else:
             from rtlopt.eda.formal import check_structure
 
             structure = check_structure(
-                self.design, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb
+                self.design, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
             )
             formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false",
                                   structure=structure)
+        c.formal = formal
+        why = ""
         if formal.structure:
-            return self._invalid(
-                Stage.FORMAL,
-                f"clock/reset structure check: {formal.structure}",
-                r_syn=1.0, sim=sim, formal=formal, logs=logs,
-            )
-        if formal.verdict is Verdict.REFUTED:
+            why = f"clock/reset structure check: {formal.structure}"
+        elif formal.verdict is Verdict.REFUTED:
             cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
-            return self._invalid(
-                Stage.FORMAL,
-                f"formally not equivalent (counterexample: {cex})",
-                r_syn=1.0,
-                sim=sim,
-                formal=formal,
-                logs=logs,
-            )
-        if (cfg.formal.enabled and formal.verdict is not Verdict.PROVEN
+            why = f"formally not equivalent (counterexample: {cex})"
+        elif (cfg.formal.enabled and formal.verdict is not Verdict.PROVEN
                 and cfg.formal.require_proof):
-            return self._invalid(
-                Stage.FORMAL,
-                f"equivalence not proven: {formal.reason}",
-                r_syn=1.0,
-                sim=sim,
-                formal=formal,
-                logs=logs,
-            )
-        mode = cfg.eval.netlist_check
-        check = mode == "always" or (mode == "auto" and formal.verdict is not Verdict.PROVEN)
-        return self._synthesize(lib, cand, d, logs, sim, formal, progress, check=check)
+            why = f"equivalence not proven: {formal.reason}"
+        if why:
+            return self._invalid(Stage.FORMAL, why, r_syn=1.0, sim=c.sim, formal=formal,
+                                 logs=c.logs)
+        return None
 
     def _synthesize(
         self,
@@ -725,6 +739,21 @@ class _Progress:
     """The stage an evaluation is in (read when a tool times out or fails)."""
 
     stage: Stage = Stage.SCREEN
+
+
+@dataclass
+class _Candidate:
+    """One candidate on its way through the stages: what each stage leaves for the next."""
+
+    text: str
+    dir: Path
+    file: Path
+    progress: _Progress
+    mods: list[Module] = field(default_factory=list)
+    lib: tuple[Path, ...] = ()
+    logs: dict[str, str] = field(default_factory=dict)
+    sim: SimResult | None = None
+    formal: FormalResult | None = None
 
 
 @dataclass(frozen=True)

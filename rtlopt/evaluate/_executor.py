@@ -25,8 +25,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from rtlopt.config import EvalConfig
-from rtlopt.evaluate.result import EvalResult
 from rtlopt.plugins import EXECUTORS
+from rtlopt.results import EvalResult
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._evaluator import Evaluator

@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rtlopt.config import Config, EvalConfig
 from rtlopt.errors import InfrastructureError, UsageError
 from rtlopt.evaluate._executor import Progress, TaskContext
-from rtlopt.evaluate._sources import source_hash
-from rtlopt.evaluate.result import EvalResult, Stage, Status
+from rtlopt.results import EvalResult, Stage, Status
+from rtlopt.verilog import source_hash
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._evaluator import Evaluator

@@ -21,7 +21,7 @@ from rtlopt.harness._screen import (
 )
 from rtlopt.harness._stimulus import Field
 from rtlopt.harness._testbench import VECTOR_FILE, Testbench, build_testbench
-from rtlopt.harness._text import blank_comments, rename_modules
+from rtlopt.verilog import blank_comments, rename_modules
 
 __all__ = [
     "ALLOWED_SYSTEM_FUNCTIONS",

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._script import yosys_id, yosys_read_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name
-from rtlopt.harness._text import blank_comments
+from rtlopt.tools import yosys_id, yosys_read_lines
+from rtlopt.verilog import blank_comments
 
 MARK = "RTLOPT_PHASE"
 

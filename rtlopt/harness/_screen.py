@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
-from rtlopt.harness._text import blank_comments, comments, line_of
+from rtlopt.verilog import blank_comments, comments, line_of
 
 REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"

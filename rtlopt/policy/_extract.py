@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from rtlopt.verilog import first_module_start
+
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
@@ -16,7 +18,6 @@ _MODULE = re.compile(
 )
 _LOOSE_MODULE = re.compile(r"\bmodule\s+[A-Za-z_][\w$]*.*?\bendmodule\b", re.DOTALL)
 _HDL_TAGS = {"", "verilog", "systemverilog", "sv", "v", "vlog"}
-_PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
 
 
 def _drop_think(text: str) -> str:
@@ -90,10 +91,10 @@ def unfinished_module(answer: str) -> str | None:
     malformed) up to a closing fence, so the syntax stage's error count gives it partial
     credit (TTT-RTL's r_syn); None when the answer starts no module."""
     text = re.sub(r"<think>.*?(</think>|$)", "", answer, flags=re.S)
-    m = _PARTIAL_MODULE.search(text)
-    if m is None:
+    start = first_module_start(text)
+    if start is None:
         return None
-    return text[m.start():].split("```", 1)[0].strip() + "\n"
+    return text[start:].split("```", 1)[0].strip() + "\n"
 
 
 def answer_code(answer: str) -> str | None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import PPA, EvalResult, Stage, Status
 from rtlopt.policy._types import Message, Prompt
+from rtlopt.results import PPA, EvalResult, Stage, Status
 
 SYSTEM_PROMPT = (
     "You are an expert Verilog RTL designer.\n"

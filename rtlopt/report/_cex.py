@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from rtlopt.evaluate.result import EvalResult
+from rtlopt.results import EvalResult
 
 __all__ = ["counterexample_lines", "literal"]
 

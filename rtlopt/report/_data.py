@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from rtlopt.config import RewardConfig
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import PPA, EvalResult
+from rtlopt.results import PPA, EvalResult
 from rtlopt.rundir import RunDir
 
 _T = TypeVar("_T")

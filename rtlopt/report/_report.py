@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtlopt.evaluate.result import PPA, EvalResult
 from rtlopt.report._cex import counterexample_lines
 from rtlopt.report._data import Candidate, RunData, load_run, pareto_front, tradeoff_point
 from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
+from rtlopt.results import PPA, EvalResult
 from rtlopt.rundir import RunDir, atomic_write
 
 __all__ = ["TOP_CANDIDATES", "ReportPaths", "build_report_json", "generate_report"]

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
 from rtlopt.errors import RtloptError
-from rtlopt.evaluate import EvalResult
 from rtlopt.frontend.model import Design
 from rtlopt.report import generate_report
+from rtlopt.results import EvalResult
 from rtlopt.run._loop import RunOutcome
 from rtlopt.rundir import RunDir
 

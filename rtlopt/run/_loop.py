@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import Config
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status
-from rtlopt.evaluate._sources import source_hash
+from rtlopt.evaluate import Evaluator
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
     Completion,
@@ -29,9 +28,11 @@ from rtlopt.policy import (
     feedback_lines,
     unfinished_module,
 )
+from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 from rtlopt.search import Child, State, StatePool, make_sampler
 from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
+from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import git
 
 from rtlopt.errors import DesignError, RepoError
-from rtlopt.frontend._text import ModuleSpan, find_span, module_spans
 from rtlopt.frontend.model import Design, Module
+from rtlopt.verilog import ModuleSpan, find_span, module_spans
 from rtlopt.writeback._merge import compile_gate, place_candidate, same_module_text
 
 __all__ = ["BranchResult", "PushFailed", "assert_clean", "write_branch"]

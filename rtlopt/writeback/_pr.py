@@ -141,11 +141,11 @@ def open_pull_request(
     if shutil.which("gh") is None:
         log.info("gh is not installed; printing the pull-request command instead")
         return PullRequest(tuple(command), page)
-    from rtlopt.eda._run import run_tool
+    from rtlopt.tools import Limits, run_tool
 
     workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / "gh-pr-create.log"
-    run = run_tool(command, cwd=repo_root, log_path=log_path, timeout=timeout,
+    run = run_tool(command, cwd=repo_root, log_path=log_path, limits=Limits(timeout),
                    env={"TMPDIR": str(workdir), "GH_PROMPT_DISABLED": "1"},
                    raise_on_timeout=False)
     lines = [ln.strip() for ln in run.output().splitlines()[1:] if ln.strip()]

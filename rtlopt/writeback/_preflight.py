@@ -83,8 +83,8 @@ def preflight_optimize(design: Design, config: Config, branch: str | None,
         RepoError: the branch could not be written or pushed (with the fix, or
             ``--no-branch``).
     """
-    from rtlopt.eda._run import require_tools
     from rtlopt.eda.flow import resolve_engine
+    from rtlopt.tools import require_tools
 
     tools = ["iverilog", "vvp", "sta"]
     if config.formal.enabled:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.eda._run import require_tool
 from rtlopt.eda.flow import resolve_engine
 from rtlopt.eda.yosys import pyosys_available
 from rtlopt.errors import ToolNotFound
@@ -46,17 +45,13 @@ def _rtlopt(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Compl
 def test_auto_never_falls_back_to_pyosys(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("RTLOPT_YOSYS", raising=False)
-    require_tool.cache_clear()  # tools are located once per process
-    try:
-        for engine in ("auto", "yosys"):
-            with pytest.raises(ToolNotFound, match="'yosys' \\(synthesis engine\\)") as info:
-                resolve_engine(engine)
-            if pyosys_available():
-                assert "flow.engine = 'pyosys'" in str(info.value)
+    for engine in ("auto", "yosys"):  # tools are located on every call
+        with pytest.raises(ToolNotFound, match="'yosys' \\(synthesis engine\\)") as info:
+            resolve_engine(engine)
         if pyosys_available():
-            assert resolve_engine("pyosys") == "pyosys"  # only when asked for
-    finally:
-        require_tool.cache_clear()
+            assert "flow.engine = 'pyosys'" in str(info.value)
+    if pyosys_available():
+        assert resolve_engine("pyosys") == "pyosys"  # only when asked for
 
 
 def test_optimize_without_yosys_stops_before_measuring(

@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import Config, EvalConfig, FormalConfig, HarnessConfig, SandboxConfig
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status, Verdict
+from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
+from rtlopt.results import EvalResult, Stage, Status, Verdict
 
 pytestmark = pytest.mark.tools
 

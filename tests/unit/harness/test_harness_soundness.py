@@ -12,7 +12,7 @@ from rtlopt.eda.formal import identical_source
 from rtlopt.frontend.model import Design, Module, Port, SourceSet
 from rtlopt.harness import build_testbench, screen_candidate
 from rtlopt.harness._screen import attributes, tool_pragmas
-from rtlopt.harness._text import blank_comments, comments
+from rtlopt.verilog import blank_comments, comments
 
 REF = "module m(input [3:0] a, output [3:0] y);\n  assign y = ~a;\nendmodule\n"
 

@@ -7,14 +7,6 @@ from pathlib import Path
 import pytest
 
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import (
-    PPA,
-    EvalResult,
-    Mismatch,
-    SimResult,
-    Stage,
-    Status,
-)
 from rtlopt.policy import (
     NO_SPEC,
     SYSTEM_PROMPT,
@@ -26,6 +18,14 @@ from rtlopt.policy import (
     metric_name,
 )
 from rtlopt.policy._prompts import fit_prompt
+from rtlopt.results import (
+    PPA,
+    EvalResult,
+    Mismatch,
+    SimResult,
+    Stage,
+    Status,
+)
 
 REF = "module lza(input [7:0] a, output [2:0] y);\n  assign y = a[2:0];\nendmodule\n"
 REF_PPA = PPA(area_um2=1552.74, delay_ps=2191.1, power_uw=None)

@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 
 import rtlopt.report._plots as plots
-from rtlopt.evaluate.result import (
+from rtlopt.report import generate_report
+from rtlopt.report._cex import counterexample_lines, literal
+from rtlopt.report._data import load_run, tradeoff_point
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,
@@ -20,9 +23,6 @@ from rtlopt.evaluate.result import (
     Status,
     Verdict,
 )
-from rtlopt.report import generate_report
-from rtlopt.report._cex import counterexample_lines, literal
-from rtlopt.report._data import load_run, tradeoff_point
 from tests.unit.report.test_report_generate import REF_CODE
 
 REF = PPA(area_um2=100.0, delay_ps=200.0, power_uw=5.0, cells=40)

@@ -1,4 +1,4 @@
-"""Typed evaluation results shared by evaluate, search, report and the CLI."""
+"""Typed evaluation results: the vocabulary every layer shares (ground floor, no rtlopt imports)."""
 
 from __future__ import annotations
 
