@@ -121,7 +121,7 @@ def main() -> int:
     print(f"\nmeasured in {time.monotonic() - t0:.0f} s")
     for label, xs in (("accepted", acc), ("rejected", rej)):
         if xs:
-            q = statistics.quantiles(xs, n=10)
+            q = statistics.quantiles(xs, n=10, method="inclusive")
             print(f"{label}: n={len(xs)} median {statistics.median(xs):.2f} s, mean "
                   f"{statistics.mean(xs):.2f} s, p90 {q[-1]:.2f} s, max {max(xs):.2f} s")
     if not acc:
