@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.errors import ConfigError, PluginError
-from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.plugins import (
+    ADVANTAGES,
+    DELTA_SCHEDULES,
+    EXECUTORS,
+    FRONTENDS,
+    PDKS,
+    POLICIES,
+    SAMPLERS,
+)
 from rtlopt.registry import Registry
 
 LN2 = math.log(2.0)
@@ -188,6 +196,15 @@ class EvalConfig:
     netlist_check: str = _f(
         "auto",
         "When to simulate the synthesized netlist (Yosys generic cells from the same synthesis run, initial values removed) in the equivalence testbench against the reference, beside timing; a mismatch rejects the candidate at the netlist stage. auto: for every candidate the formal check did not prove (unknown with formal.require_proof = false, or formal disabled), and for the reference itself; a proof already covers what synthesis reads (the miter reads the candidate with the same Yosys frontend, x modelled). always: every candidate. never: off.",
+    )
+    executor: str = _plugin(
+        "local",
+        EXECUTORS,
+        "Where candidates are evaluated: local (eval.workers threads in this process, each with its own long-lived OpenSTA) or ray (eval.workers Ray actors, 0: one per CPU of the cluster, each holding a warm tool worker; a worker that dies mid-candidate is retried once, then reported as a tool error). `rtlopt bench --executor ray` runs the designs as Ray tasks instead.",
+    )
+    ray_address: str | None = _f(
+        None,
+        "Ray cluster for eval.executor = ray: host:port of its head, ray://host:port, or auto (the cluster this machine belongs to; RAY_ADDRESS also works). Unset: start a single-node Ray on 127.0.0.1 for this process (dashboard and usage statistics off). Every node needs the same tools, liberty and rtlopt version and the repository at the same path (checked).",
     )
 
 

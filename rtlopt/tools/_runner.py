@@ -136,7 +136,7 @@ def run_tool(
                 stdout=logf,
                 stderr=subprocess.STDOUT,
                 env=full_env,
-                preexec_fn=lambda: child_setup(memory_mb),
+                preexec_fn=lambda: child_setup(memory_mb, cpu_s=timeout),
                 close_fds=True,
             )
         except FileNotFoundError:
