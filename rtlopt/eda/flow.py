@@ -27,6 +27,7 @@ from typing import Any
 from rtlopt.config import FlowConfig, SandboxConfig
 from rtlopt.eda._run import require_tool, tool_versions
 from rtlopt.eda._worker import StaWorker
+from rtlopt.eda.breakdown import ppa_details
 from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
 from rtlopt.eda.yosys import (
     SynthLibraries,
@@ -37,7 +38,7 @@ from rtlopt.eda.yosys import (
     synthesize_pyosys,
 )
 from rtlopt.errors import ConfigError, ToolNotFound
-from rtlopt.evaluate.result import PPA
+from rtlopt.evaluate.result import PPA, PpaDetails
 from rtlopt.pdk import PdkInfo, derive_liberties
 
 __all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
@@ -153,9 +154,17 @@ class PpaFlow:
                 for w in sta.warnings:
                     log.info("%s: %s", top, w)
             ppa = PPA(area_um2=syn.area_um2, delay_ps=sta.delay_ps, power_uw=sta.power_uw,
-                      cells=syn.cells)
+                      cells=syn.cells, details=self._details(syn.netlist, sta))
             return PpaMeasurement(ppa, logs, syn.netlist, sta, total,
                                   {"synth_s": t_syn, "sta_s": total - t_syn})
+
+    def _details(self, netlist: Path, sta: StaResult) -> PpaDetails | None:
+        """Critical path and area split for the feedback; None (logged) when unreadable."""
+        try:
+            return ppa_details(netlist, self.pdk.liberty_plain, sta.critical_path)
+        except (OSError, ValueError) as exc:
+            log.info("no PPA details for %s: %s", netlist, exc)
+            return None
 
     def _synthesize(self, files: Sequence[Path], top: str, workdir: Path,
                     include_dirs: Sequence[Path], defines: Mapping[str, str]) -> SynthResult:
