@@ -82,7 +82,8 @@ _CRITICAL_PATH_TCL = """\
       }
       set rtlopt_ep [get_property [lindex $rtlopt_pts end] pin]
       if {![$rtlopt_ep is_top_level_port]} {
-        foreach rtlopt_q [get_pins -of_objects [get_cells -of_objects $rtlopt_ep] -filter "direction == output"] {
+        set rtlopt_cell [get_cells -of_objects $rtlopt_ep]
+        foreach rtlopt_q [get_pins -of_objects $rtlopt_cell -filter "direction == output"] {
           set rtlopt_net [get_nets -of_objects $rtlopt_q]
           if {$rtlopt_net ni {"" NULL}} { puts "RTLOPT_PATH_ENDNET [get_full_name $rtlopt_net]" }
         }
