@@ -268,9 +268,9 @@ def apply_edits(parent: str, blocks: Sequence[EditBlock]) -> EditResult:
             near = _closest(lines, search)
             hint = (f"; the closest are {_lines_label(*near)}: copy them exactly"
                     if near else "; copy the lines exactly from the code shown")
-            first = next(s for s in search if s.strip()).strip()
+            head = next(s for s in search if s.strip()).strip()
             raise EditError(b.index, f"its SEARCH text was not found (first line "
-                            f"`{first[:80]}`){hint}")
+                            f"`{head[:80]}`){hint}")
         if len(hits) > 1:
             where = ", ".join(str(h + 1) for h in hits[:6])
             more = f" and {len(hits) - 6} more" if len(hits) > 6 else ""
@@ -292,10 +292,10 @@ def apply_edits(parent: str, blocks: Sequence[EditBlock]) -> EditResult:
             if (p[0], p[1]) == (q[0], q[1]) and p[3] == q[3]:
                 notes.append(f"block {p[2].index} repeats block {q[2].index}; dropped")
                 continue
-            first, second = sorted((q, p), key=lambda x: x[2].index)
-            raise EditError(second[2].index, f"it overlaps block {first[2].index} "
-                            f"({_lines_label(first[0], first[1])} and "
-                            f"{_lines_label(second[0], second[1])}): merge them into one block")
+            one, two = sorted((q, p), key=lambda x: x[2].index)
+            raise EditError(two[2].index, f"it overlaps block {one[2].index} "
+                            f"({_lines_label(one[0], one[1])} and "
+                            f"{_lines_label(two[0], two[1])}): merge them into one block")
         kept.append(p)
     out = list(lines)
     spans: list[tuple[int, int]] = []
