@@ -83,6 +83,8 @@ class Child:
         eval_hash: The evaluator's source hash (cache key / candidate file name).
         accepted: Proven (or simulation-) equivalent with PPA measured.
         feedback: EDA feedback text for the next prompt built from this state.
+        focus: Lines (0-based) of ``code`` that changed against its parent: where the next
+            prompt of a long module looks first.
     """
 
     code: str
@@ -91,6 +93,7 @@ class Child:
     eval_hash: str = ""
     accepted: bool = False
     feedback: str = ""
+    focus: tuple[int, ...] = ()
 
 
 @dataclass
@@ -111,6 +114,7 @@ class State:
         code_hash: Normalized-code hash used for de-duplication.
         accepted: Passed every equivalence gate with PPA.
         feedback: EDA feedback used in prompts.
+        focus: Lines of ``code`` changed against the parent (see :class:`Child`).
     """
 
     id: int
@@ -126,6 +130,7 @@ class State:
     code_hash: str = ""
     accepted: bool = False
     feedback: str = ""
+    focus: tuple[int, ...] = ()
 
     @property
     def is_root(self) -> bool:
@@ -153,6 +158,7 @@ class State:
             "code_hash": self.code_hash,
             "accepted": self.accepted,
             "feedback": self.feedback,
+            "focus": list(self.focus),
         }
 
     @staticmethod
@@ -173,6 +179,7 @@ class State:
             code_hash=str(d["code_hash"]),
             accepted=bool(d["accepted"]),
             feedback=str(d["feedback"]),
+            focus=tuple(int(i) for i in d.get("focus", ())),
         )
 
 
@@ -292,6 +299,7 @@ class StatePool:
                 code_hash=h,
                 accepted=child.accepted,
                 feedback=child.feedback,
+                focus=tuple(child.focus),
             )
             self._next_id += 1
             self._states[state.id] = state
