@@ -31,8 +31,8 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
 from rtlopt.pdk import resolve_pdk
 from rtlopt.policy import Completion, Prompt, Sample, UpdateStats, extract_verilog
-from rtlopt.rundir import RunDir
 from rtlopt.run import Optimizer
+from rtlopt.rundir import RunDir
 
 pytestmark = pytest.mark.tools
 
