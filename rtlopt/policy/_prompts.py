@@ -455,11 +455,15 @@ def focus_view(code: str, focus: Iterable[int], max_lines: int) -> str:
     return _render_view(lines, keep | set(ranked[:max(0, max_lines)]))
 
 
+_ALIAS = re.compile(r"^\s*assign\s+([A-Za-z_][\w$]*)\s*=\s*([A-Za-z_][\w$]*)\s*;", re.M)
+
+
 def relevant_lines(code: str, names: Iterable[str]) -> tuple[int, ...]:
     """0-based lines of ``code`` that mention any of ``names`` as a whole identifier.
 
     Names may be netlist-style (``u_alu.sum_q[3]``, ``count_reg``): the last hierarchical part
-    is used, without bit selects and without a ``_reg`` suffix Yosys adds to registers.
+    is used, without bit selects and without a ``_reg`` suffix Yosys adds to registers; a
+    plain alias (``assign pcpi_rs2 = reg_op2;``) brings in the other name.
     """
     idents: set[str] = set()
     for raw in names:
@@ -471,6 +475,12 @@ def relevant_lines(code: str, names: Iterable[str]) -> tuple[int, ...]:
             idents.add(base[:-4])
     if not idents:
         return ()
+    # a netlist keeps one name per net: follow plain aliases (`assign out = reg_q;`) both ways
+    aliases = _ALIAS.findall(code)
+    for _ in range(2):
+        for a, b in aliases:
+            if a in idents or b in idents:
+                idents.update((a, b))
     pat = re.compile(r"(?<![\w$])(?:" + "|".join(re.escape(i) for i in sorted(idents))
                      + r")(?![\w$])")
     return tuple(i for i, line in enumerate(code.split("\n")) if pat.search(line))

@@ -101,7 +101,7 @@ _PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
 _FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
 
 PROMPT_MARGIN_TOKENS = 64
-"""Tokens kept free below ``policy.max_prompt_tokens`` when sizing a code view (chat template)."""
+"""Tokens kept free below ``policy.max_prompt_tokens`` when sizing a code view."""
 
 IDEAS_PER_REQUEST = 10
 
@@ -437,8 +437,19 @@ class Optimizer:
         focus = self._focus(e, base, res)
         limit = max(256, self.config.policy.max_prompt_tokens - PROMPT_MARGIN_TOKENS)
         prompt = fit_view(lambda k: render(focus_view(base, focus, k)), free_lines(base), limit,
-                          estimate_tokens)
+                          self._count_tokens)
         return prompt, fmt, base
+
+    def _count_tokens(self, prompt: Prompt) -> int:
+        """The policy's own count when it has a tokenizer (``prompt_ids``: the transformers
+        and vLLM backends), else a cautious estimate from the characters."""
+        ids = getattr(self.policy, "prompt_ids", None)
+        if callable(ids):
+            try:
+                return len(ids(prompt))
+            except Exception:  # a backend without a usable tokenizer: estimate instead
+                log.debug("prompt_ids failed; estimating tokens", exc_info=True)
+        return estimate_tokens(prompt)
 
     def _focus(self, e: Expansion, base: str, res: EvalResult | None) -> set[int]:
         """Lines of ``base`` a long module's prompt shows first: the last edit, the lines
