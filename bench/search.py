@@ -72,6 +72,7 @@ def _learning() -> Any:
                                                   REPO / "bench" / "learning.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
     spec.loader.exec_module(mod)
     return mod
 
@@ -103,8 +104,12 @@ def _run(name: str, cfg: Config, ev: Evaluator, run_dir: Path, spec: str) -> Row
     temp = effective_temperature(cfg.search, cfg.policy.temperature)
     evaluated: list[EvalResult] = []
 
+    seen: set[str] = set()
+
     def on_eval(step: int, _i: int, res: EvalResult) -> None:
-        evaluated.append(res)
+        if res.source_hash not in seen:  # a text seen in an earlier step counts once
+            seen.add(res.source_hash)
+            evaluated.append(res)
 
     def on_step(rec: StepRecord) -> None:
         print(f"  [{name}] step {rec.step:2d} nodes {rec.nodes:3d} mean {rec.mean_reward:6.3f} "
