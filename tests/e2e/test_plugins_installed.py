@@ -96,7 +96,7 @@ def test_installed_plugins_are_listed(plugin_site: Path, pdk_dir: Path, tmp_path
     row = next(line for line in r.stdout.splitlines() if "tinylib" in line)
     assert "entry point of rtlopt-tinylib-pdk" in row and "tinylib-tt" in row
     r = _rtlopt(["optimize", "--help"], tmp_path, plugin_site, pdk_dir, log)
-    assert "[egreedy|greedy|newest|none|puct]" in " ".join(r.stdout.split())
+    assert "[egreedy|greedy|igr|mcts|newest|none|puct]" in " ".join(r.stdout.split())
     r = _rtlopt(["config", "show", "--toml"], tmp_path, plugin_site, pdk_dir, log)
     assert r.returncode == 0, r.stderr
 
@@ -132,7 +132,8 @@ def test_without_the_distribution_the_names_are_unknown(
     r = _rtlopt(["optimize", *RUN_ARGS, "--reuse", "newest"], example_repo, None, pdk_dir, log)
     assert r.returncode == 2
     assert r.stderr.strip() == (
-        "error: --reuse: unknown sampler 'newest' (known: egreedy, greedy, none, puct)")
+        "error: --search: unknown search strategy 'newest' "
+        "(known: egreedy, greedy, igr, mcts, none, puct)")
     (example_repo / "rtlopt.toml").write_text('[flow]\npdk = "tinylib"\n')
     r = _rtlopt(["optimize", *RUN_ARGS], example_repo, None, pdk_dir, log)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
