@@ -56,8 +56,9 @@ from rtlopt.config import (  # noqa: E402
     TrainConfig,
 )
 from rtlopt.errors import RtloptError  # noqa: E402
-from rtlopt.evaluate import EvalResult, Evaluator, Stage  # noqa: E402
+from rtlopt.evaluate import Evaluator  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
+from rtlopt.results import EvalResult, Stage  # noqa: E402
 from rtlopt.run import Optimizer, RunEvents, StepRecord  # noqa: E402
 
 REF = """// A 4-bit inverter: y is the bitwise complement of a.
@@ -83,7 +84,7 @@ def _fail(msg: str) -> None:
 
 
 def _preflight(pdk: str) -> None:
-    from rtlopt.eda._run import require_tool
+    from rtlopt.tools import require_tool
 
     for tool in TOOLS:
         try:

@@ -38,11 +38,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import enum
+import itertools
 import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -59,11 +59,14 @@ os.environ.setdefault("RTLOPT_BENCH_PATH", str(REPO.parent / "shared" / "bench")
 os.environ.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
 
 from rtlopt.benchmark.suite import load_suite, module_names  # noqa: E402
-from rtlopt.config import Config, EvalConfig, FormalConfig  # noqa: E402
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status, Verdict  # noqa: E402
+from rtlopt.config import Config, EvalConfig, FormalConfig, SandboxConfig  # noqa: E402
+from rtlopt.errors import ToolNotFound  # noqa: E402
+from rtlopt.evaluate import Evaluator  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
-from rtlopt.frontend._text import blank_comments  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
+from rtlopt.results import EvalResult, Stage, Status, Verdict  # noqa: E402
+from rtlopt.tools import Limits, require_tool, require_tools, run_tool  # noqa: E402
+from rtlopt.verilog import blank_comments  # noqa: E402
 
 DEFAULT_DESIGNS = [
     "lza", "adder_8bit", "adder_16bit", "adder_bcd", "alu", "barrel_shifter", "comparator_4bit",
@@ -233,15 +236,22 @@ class _Slot:
     reset_active: int | None  # 0/1 for a reset input, else None
 
 
+_RUNS = itertools.count(1)
+#: Address-space limit of every ground-truth tool run (the evaluator's default sandbox limit).
+MEMORY_MB = SandboxConfig().memory_mb
+
+
 def _run(argv: Sequence[str], cwd: Path, timeout: float) -> tuple[int | None, str]:
-    """(exit code or None on timeout, combined output)."""
-    try:
-        p = subprocess.run(list(argv), cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                           stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired as exc:
-        out = exc.stdout if isinstance(exc.stdout, str) else ""
-        return None, out
-    return p.returncode, p.stdout + p.stderr
+    """(exit code or None on timeout, combined output).
+
+    ``argv[0]`` names a tool; the binary rtlopt records for it runs (``RTLOPT_<NAME>`` or
+    PATH), through rtlopt's one runner (own process group, time and memory limits).
+    """
+    tool = require_tool(argv[0])
+    run = run_tool(tool.argv(*argv[1:]), cwd=cwd, log_path=cwd / f"{tool.name}.{next(_RUNS)}.log",
+                   limits=Limits(timeout, MEMORY_MB), raise_on_timeout=False)
+    out = "\n".join(run.output().splitlines()[1:])  # the first line is the command
+    return (None if run.timed_out else run.returncode), out
 
 
 class GroundTruthChecker:
@@ -683,10 +693,11 @@ def table(runs: Sequence[DesignRun]) -> str:
 
 
 def _check_tools(pdk: str | None) -> None:
-    missing = [t for t in TOOLS + (("sta",) if pdk else ()) if shutil.which(t) is None]
-    if missing:
-        raise SystemExit(f"error: missing tools: {', '.join(missing)} (install them with "
-                         "scripts/setup.sh); the ground truth and the product both need them")
+    try:
+        require_tools([*TOOLS, *(("sta",) if pdk else ())])
+    except ToolNotFound as exc:
+        raise SystemExit(f"error: {exc.message} (install them with scripts/setup.sh); the "
+                         "ground truth and the product both need them") from None
 
 
 def main() -> int:

@@ -38,10 +38,11 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
 
 from rtlopt.config import Config, EvalConfig, FlowConfig  # noqa: E402
-from rtlopt.evaluate import PPA, Evaluator  # noqa: E402
+from rtlopt.evaluate import Evaluator  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
 from rtlopt.pdk import PdkInfo, resolve_pdk  # noqa: E402
+from rtlopt.results import PPA  # noqa: E402
 
 
 def candidates(n: int) -> list[str]:

@@ -32,8 +32,8 @@ from rtlopt.config import FlowConfig, SandboxConfig  # noqa: E402
 from rtlopt.eda.flow import PpaFlow  # noqa: E402
 from rtlopt.eda.opensta import run_sta  # noqa: E402
 from rtlopt.eda.yosys import SynthLibraries, synthesize  # noqa: E402
-from rtlopt.evaluate.result import PPA  # noqa: E402
 from rtlopt.pdk import PdkInfo, resolve_pdk  # noqa: E402
+from rtlopt.results import PPA  # noqa: E402
 
 TOP = "ct_vfmau_lza_simd_half"
 

@@ -87,6 +87,10 @@ class HarnessConfig:
         "Cycles of one long run without reset (inputs held for up to 64 cycles) to reach deep counter states.",
     )
     reset_cycles: int = _f(3, "Cycles reset is held active at the start of a sequential run.")
+    strict_x: bool = _f(
+        False,
+        "X policy. false (default, as logic-equivalence tools do): an output bit that is x in the reference (an uninitialized or un-reset register) may be 0 or 1 in the candidate. true: the candidate must reproduce every x of the reference exactly. Either way, a candidate x (or z) where the reference is defined is never equivalent; the testbench, the netlist check and the formal miter apply the same policy.",
+    )
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
 
 
@@ -126,7 +130,7 @@ class FlowConfig:
     )
     engine: str = _f(
         "auto",
-        "Synthesis engine: yosys (Debian binary, subprocess), pyosys (in-process, liberty kept loaded), or auto.",
+        "Synthesis engine: yosys (the binary on PATH), pyosys (in-process from the pyosys wheel: a newer Yosys/ABC, so different numbers), or auto (= yosys; never falls back to pyosys).",
     )
     persistent: bool = _f(True, "Keep the liberty loaded in long-lived Yosys/OpenSTA workers.")
     dont_use: tuple[str, ...] = _f(
@@ -171,9 +175,16 @@ class EvalConfig:
     """Evaluation pipeline."""
 
     workers: int = _f(0, "Parallel evaluation workers (0: one per core).")
-    cache: bool = _f(True, "Cache results by normalized source hash.")
+    cache: bool = _f(
+        True,
+        "Cache results by the exact bytes of the candidate, under a fingerprint of everything that can change a verdict (repository files, sources config, harness/formal/flow/sandbox settings, tool versions, liberty checksum, rtlopt's code).",
+    )
     cache_dir: str | None = _f(None, "Cache folder (default: $XDG_CACHE_HOME/rtlopt).")
     keep_scratch: bool = _f(False, "Keep every candidate's scratch directory.")
+    netlist_check: str = _f(
+        "auto",
+        "When to simulate the synthesized netlist (Yosys generic cells from the same synthesis run, initial values removed) in the equivalence testbench against the reference, beside timing; a mismatch rejects the candidate at the netlist stage. auto: for every candidate the formal check did not prove (unknown with formal.require_proof = false, or formal disabled), and for the reference itself; a proof already covers what synthesis reads (the miter reads the candidate with the same Yosys frontend, x modelled). always: every candidate. never: off.",
+    )
 
 
 @dataclass(frozen=True)
@@ -386,6 +397,10 @@ class WritebackConfig:
 
     branch_prefix: str = _f("rtlopt", "Branch name prefix: <prefix>/<module>/<run-id>.")
     push: str | None = _f(None, "Remote to push the branch to.")
+    pull_request: bool = _f(
+        False,
+        "Open a pull request from the pushed branch with gh (else print the gh command and the compare page); pushes to origin unless push is set.",
+    )
 
 
 @dataclass(frozen=True)
@@ -429,6 +444,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "flow.power_activity": ("default", "sim"),
     "flow.engine": ("auto", "yosys", "pyosys"),
+    "eval.netlist_check": ("auto", "always", "never"),
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
     "policy.answer_format": ("auto", "whole", "edit"),
@@ -583,6 +599,7 @@ def _merge(
 ) -> Any:
     hints = _field_types(cls)
     names = [f.name for f in dataclasses.fields(cls)]
+    metas = {f.name: f.metadata for f in dataclasses.fields(cls)}
     changes: dict[str, Any] = {}
     for key, value in data.items():
         norm = key.replace("-", "_")
@@ -602,6 +619,10 @@ def _merge(
             changes[norm] = _merge(tp, getattr(base, norm), value, source, dotted + ".", sources)
         else:
             changes[norm] = _coerce(value, tp, f"'{dotted}' in {source}")
+            registry = metas[norm].get("registry")
+            if registry is not None and isinstance(changes[norm], str):
+                # an alias (`sky130`) is stored as the plugin's name, so runs record one name
+                changes[norm] = registry.canonical(changes[norm])
             sources[dotted] = source
     try:
         return dataclasses.replace(base, **changes)

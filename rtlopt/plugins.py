@@ -56,8 +56,14 @@ PDKS: Registry[PdkFactory] = Registry(
         "nangate45": "rtlopt.pdk._builtin:nangate45",
     },
     reserved=(CUSTOM_PDK,),
+    aliases={"sky130": "sky130hd", "nangate": "nangate45"},
+    # The packages under plugins/ bundle these liberty files; installed (scripts/setup.sh),
+    # they take the name over from the built-in, which finds its liberty on the search path.
+    replaceable={"sky130hd": "rtlopt-pdk-sky130hd", "nangate45": "rtlopt-pdk-nangate45"},
 )
-"""Process design kits (``flow.pdk``, ``--pdk``): ``() -> Pdk``."""
+"""Process design kits (``flow.pdk``, ``--pdk``): ``() -> Pdk``. The built-ins find their
+liberty on the search path (``RTLOPT_PDK_PATH``); the bundled packages under ``plugins/``
+(``rtlopt-pdk-sky130hd``, ``rtlopt-pdk-nangate45``) replace them with the file inside."""
 
 SAMPLERS: Registry[SamplerFactory] = Registry(
     "search strategy",

@@ -3,14 +3,26 @@
 Each registry maps a name to a factory (usually a class) whose signature is the registry's
 factory Protocol (``SamplerFactory``, ``PdkFactory``, ...); the type parameter of
 :class:`Registry` is that Protocol. A duplicate name is an error naming both sources; an unknown
-name lists the known ones. A plugin that fails to load is an error, never a warning. The tables
-themselves are in :mod:`rtlopt.plugins`.
+name lists the known ones and the closest one ("did you mean"). A plugin that fails to load is
+an error, never a warning. The tables themselves are in :mod:`rtlopt.plugins`.
+
+Aliases are other names of a plugin (``sky130`` for ``sky130hd``): built-in ones, and those a
+distribution declares in the entry-point group ``<group>.aliases`` (``sky130 = "sky130hd"``:
+the value is the plugin's name). They are accepted wherever the name is and resolve to it
+(:meth:`Registry.canonical`); two declarations of one alias for the same plugin agree, for
+different plugins they are an error.
+
+A built-in may be *replaceable* by one named distribution: rtlopt's own plugin packages under
+``plugins/`` (which bundle the liberty files) then take the built-in's name instead of being
+reported as a duplicate; any other distribution using that name still is.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Generic, TypeVar, cast
@@ -28,6 +40,17 @@ class _Entry:
     source: str  # "built-in", "entry point of <dist>" or "rtlopt itself" (reserved)
 
 
+@dataclass(frozen=True)
+class _Alias:
+    canonical: str
+    source: str
+
+
+def _dist_key(name: str) -> str:
+    """A distribution name normalized as in PEP 503 (``rtlopt_pdk_x`` is ``rtlopt-pdk-x``)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 class Registry(Generic[F_co]):
     """A named table of plugins of one kind.
 
@@ -39,16 +62,30 @@ class Registry(Generic[F_co]):
         reserved: Names the layer itself answers for without a plugin (the ``custom`` PDK,
             which is a user's liberty file); accepted by :meth:`check`, listed by
             :meth:`choices`, never by :meth:`names`, and no plugin may take them.
+        aliases: Built-in aliases, alias -> name.
+        replaceable: Built-in names that one distribution may take over, name -> distribution
+            (rtlopt's own plugin packages, which bundle data the built-in has to find).
     """
 
     def __init__(
-        self, kind: str, group: str, builtins: dict[str, str], *, reserved: tuple[str, ...] = ()
+        self,
+        kind: str,
+        group: str,
+        builtins: dict[str, str],
+        *,
+        reserved: tuple[str, ...] = (),
+        aliases: Mapping[str, str] | None = None,
+        replaceable: Mapping[str, str] | None = None,
     ) -> None:
         self.kind = kind
         self.group = group
+        self.alias_group = f"{group}.aliases"
         self.reserved = reserved
         self._builtins = dict(builtins)
+        self._builtin_aliases = dict(aliases or {})
+        self._replaceable = {n: _dist_key(d) for n, d in (replaceable or {}).items()}
         self._entries: dict[str, _Entry] | None = None
+        self._aliases: dict[str, _Alias] = {}
 
     def _load_table(self) -> dict[str, _Entry]:
         if self._entries is not None:
@@ -60,31 +97,75 @@ class Registry(Generic[F_co]):
         for ep in entry_points(group=self.group):
             dist = ep.dist.name if ep.dist is not None else "?"
             source = f"entry point of {dist}"
-            if ep.name in table:
-                raise PluginError(
-                    f"{self.kind} '{ep.name}' is defined twice: by {table[ep.name].source} "
-                    f"and by {source}",
-                    hint="uninstall one of the two packages",
-                )
+            old = table.get(ep.name)
+            if old is not None:
+                replaces = (old.source == "built-in"
+                            and self._replaceable.get(ep.name) == _dist_key(dist))
+                if not replaces:
+                    raise PluginError(
+                        f"{self.kind} '{ep.name}' is defined twice: by {old.source} "
+                        f"and by {source}",
+                        hint="uninstall one of the two packages",
+                    )
             table[ep.name] = _Entry(ep.name, ep.value, source)
+        self._aliases = self._load_aliases(table)
         self._entries = table
         return table
+
+    def _load_aliases(self, table: dict[str, _Entry]) -> dict[str, _Alias]:
+        declared = [(a, n, "built-in") for a, n in self._builtin_aliases.items()]
+        for ep in entry_points(group=self.alias_group):
+            dist = ep.dist.name if ep.dist is not None else "?"
+            declared.append((ep.name, ep.value.strip(), f"entry point of {dist}"))
+        out: dict[str, _Alias] = {}
+        for alias, name, source in declared:
+            if alias in table:
+                raise PluginError(
+                    f"{self.kind} alias '{alias}' ({source}) is also the name of a {self.kind} "
+                    f"({table[alias].source})", hint="uninstall one of the two packages")
+            if name not in table or name in self.reserved:
+                known = ", ".join(n for n in sorted(table) if n not in self.reserved)
+                raise PluginError(
+                    f"{self.kind} alias '{alias}' ({source}) names no {self.kind}: '{name}'",
+                    hint=f"known: {known}; reinstall the package that declares it")
+            old = out.get(alias)
+            if old is not None and old.canonical != name:
+                raise PluginError(
+                    f"{self.kind} alias '{alias}' means '{old.canonical}' ({old.source}) and "
+                    f"'{name}' ({source})", hint="uninstall one of the two packages")
+            out.setdefault(alias, _Alias(name, source))
+        return out
 
     def reload(self) -> None:
         """Forget the table read from the entry points; the next lookup reads them again (after
         a distribution was installed in this process, and in tests)."""
         self._entries = None
+        self._aliases = {}
 
     def names(self) -> list[str]:
-        """All registered names (built-ins and entry points), sorted."""
+        """All registered names (built-ins and entry points), sorted; no aliases."""
         return sorted(n for n in self._load_table() if n not in self.reserved)
 
     def choices(self) -> list[str]:
-        """Every name a user may give: :meth:`names` plus the reserved ones."""
-        return sorted(self._load_table())
+        """Every name a user may give: :meth:`names`, the reserved names and the aliases."""
+        table = self._load_table()
+        return sorted([*table, *self._aliases])
+
+    def aliases(self, name: str) -> list[str]:
+        """The aliases of ``name`` (sorted; empty for an unknown name)."""
+        self._load_table()
+        return sorted(a for a, al in self._aliases.items() if al.canonical == name)
+
+    def canonical(self, name: str) -> str:
+        """The plugin name an alias stands for; any other name unchanged (unknown ones too:
+        :meth:`check` reports those)."""
+        self._load_table()
+        alias = self._aliases.get(name)
+        return alias.canonical if alias is not None else name
 
     def check(self, name: str) -> None:
-        """Raise :class:`PluginError` listing the known names unless ``name`` is one of them."""
+        """Raise :class:`PluginError` listing the known names unless ``name`` is one of them
+        (or an alias of one)."""
         self._entry(name)
 
     def source(self, name: str) -> str:
@@ -93,10 +174,15 @@ class Registry(Generic[F_co]):
 
     def _entry(self, name: str) -> _Entry:
         table = self._load_table()
-        if name not in table:
+        entry = table.get(self.canonical(name))
+        if entry is None:
             known = ", ".join(sorted(table)) or "none"
-            raise PluginError(f"unknown {self.kind} '{name}'", hint=f"known: {known}")
-        return table[name]
+            close = difflib.get_close_matches(name, self.choices(), n=1, cutoff=0.5)
+            if not close:  # "sky" for "sky130hd": a prefix is as good a hint as a near spelling
+                close = [c for c in self.choices() if c.startswith(name) and name][:1]
+            hint = (f"did you mean '{close[0]}'? known: {known}" if close else f"known: {known}")
+            raise PluginError(f"unknown {self.kind} '{name}'", hint=hint)
+        return entry
 
     def get(self, name: str) -> F_co:
         """The factory registered under ``name``.
@@ -132,4 +218,8 @@ class Registry(Generic[F_co]):
         return iter(self.names())
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name in self._load_table() and name not in self.reserved
+        """A plugin name or an alias of one (reserved names are not plugins)."""
+        if not isinstance(name, str):
+            return False
+        name = self.canonical(name)
+        return name in self._load_table() and name not in self.reserved

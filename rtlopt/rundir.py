@@ -39,10 +39,7 @@ from typing import Any
 
 from rtlopt.config import Config, to_toml
 from rtlopt.errors import UsageError
-
-# The later ground-floor wave moves EvalResult to rtlopt.results; until then this is the one
-# arrow from the ground floor up (tests/unit/core/test_layers.py lists it).
-from rtlopt.evaluate.result import EvalResult
+from rtlopt.results import EvalResult
 
 __all__ = [
     "CandidateRecord",
@@ -119,6 +116,9 @@ class RunInfo:
         command: The command line that started the run.
         branch: Branch written by the finished run, if any.
         commit: That branch's commit.
+        wall_s: Wall-clock seconds of the run's sessions up to their reports (reference,
+            policy loading, steps), added up over resumes; ``None`` when not recorded (a run
+            stopped by a signal).
     """
 
     run_id: str = ""
@@ -130,6 +130,7 @@ class RunInfo:
     command: tuple[str, ...] = ()
     branch: str | None = None
     commit: str | None = None
+    wall_s: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; unset fields (empty or ``None``) are left out."""

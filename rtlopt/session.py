@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,7 +28,7 @@ from typing import Any
 
 from rtlopt.config import Config, FlowConfig, load_config
 from rtlopt.errors import UsageError
-from rtlopt.evaluate import EvalResult, Evaluator
+from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import Design, load_design
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
@@ -39,6 +40,7 @@ from rtlopt.policy import (
     preflight_reflector,
 )
 from rtlopt.report import generate_report
+from rtlopt.results import EvalResult
 from rtlopt.run import FinishResult, Optimizer, RunEvents, RunOutcome, finish_run
 from rtlopt.rundir import RunDir, new_run_id
 from rtlopt.search import effective_temperature
@@ -272,6 +274,8 @@ class RunPlan:
         branch: Branch for the result (``None``: no branch).
         push: Remote to push the branch to.
         command: The command line, for provenance.
+        pr: Open a pull request from the pushed branch (or say how).
+        started: When the plan was made (``time.monotonic``), for the run's wall time.
     """
 
     run_id: str
@@ -281,6 +285,8 @@ class RunPlan:
     branch: str | None = None
     push: str | None = None
     command: tuple[str, ...] = ()
+    pr: bool = False
+    started: float = field(default_factory=time.monotonic)
 
     @property
     def workdir(self) -> Path:
@@ -296,6 +302,7 @@ def plan_run(
     branch: bool = True,
     push: str | None = None,
     command: tuple[str, ...] = (),
+    pr: bool = False,
 ) -> RunPlan:
     """Check that the run can start and end, and choose its id, directory and branch.
 
@@ -308,8 +315,10 @@ def plan_run(
         run_dir: Run directory (default ``<repo>/<run.runs_dir>/<run-id>``, kept out of git).
         resume: The run to continue (its directory and id win).
         branch: Write the result on a new branch ``<prefix>/<module>/<run-id>``.
-        push: Remote to push the branch to (default ``writeback.push``).
+        push: Remote to push the branch to (default ``writeback.push``; with ``pr`` and no
+            remote configured, ``origin``).
         command: The command line, for provenance.
+        pr: Open a pull request from the pushed branch (``writeback.pull_request``).
 
     Raises:
         UsageError: the policy cannot run, or the branch could not be written.
@@ -322,8 +331,13 @@ def plan_run(
     # Lazy: gitpython adds ~0.25 s to the start-up of commands that never write a branch.
     from rtlopt.writeback import preflight_optimize
 
-    # tools, branch name, git identity: checked now rather than after the whole run
-    preflight_optimize(design, cfg, name if branch else None)
+    pr = pr or cfg.writeback.pull_request
+    if pr and not branch:
+        raise UsageError("a pull request needs the result branch",
+                         hint="drop --no-branch, or drop --pr")
+    remote = push or cfg.writeback.push or ("origin" if pr else None)
+    # tools, branch name, git identity, remote: checked now rather than after the whole run
+    preflight_optimize(design, cfg, name if branch else None, push=remote)
     spec = load_spec(cfg.project.spec, design.target.header_comment)
     if resume is not None:
         rdir = resume.run_dir
@@ -339,8 +353,9 @@ def plan_run(
         spec,
         resume=resume is not None,
         branch=name if branch else None,
-        push=push or cfg.writeback.push,
+        push=remote,
         command=command,
+        pr=pr,
     )
 
 
@@ -394,9 +409,15 @@ def optimize(
 def finish(target: Target, outcome: RunOutcome, plan: RunPlan) -> FinishResult:
     """The report; for a finished run that beat the reference, also the branch and PR body.
 
-    A paused run gets its report so far and no branch.
+    A paused run gets its report so far and no branch. The session's wall time (from
+    :func:`plan_run` to here) is added to the run's ``wall_s`` first, so the report shows it.
     """
+    rd = RunDir(outcome.run_dir)
+    info = rd.read_info()
+    if info is not None:
+        rd.update_info(wall_s=(info.wall_s or 0.0) + time.monotonic() - plan.started)
     if not outcome.finished:
         paths = generate_report(outcome.run_dir)
         return FinishResult(Path(paths.markdown), None, None, "")
-    return finish_run(outcome, target.design, target.config, branch=plan.branch, push=plan.push)
+    return finish_run(outcome, target.design, target.config, branch=plan.branch, push=plan.push,
+                      pr=plan.pr)

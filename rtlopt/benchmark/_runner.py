@@ -19,7 +19,6 @@ import io
 import json
 import logging
 import os
-import re
 import shutil
 import threading
 import time
@@ -45,6 +44,7 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.policy import load_spec
 from rtlopt.run import RunEvents, StepRecord
 from rtlopt.rundir import RunDir, write_json
+from rtlopt.verilog import module_spans
 
 __all__ = [
     "BenchEvents",
@@ -326,9 +326,6 @@ def _scripted_path(d: SuiteDesign, root: Path) -> Path | None:
     return None
 
 
-_MODULE_SPAN = re.compile(r"(?ms)^\s*(?:module|macromodule)\s+([A-Za-z_][\w$]*)\b.*?\bendmodule\b")
-
-
 def _with_helpers(candidate: str, reference: str, target: str) -> str:
     """``candidate`` plus the reference file's other modules it does not define itself.
 
@@ -336,28 +333,34 @@ def _with_helpers(candidate: str, reference: str, target: str) -> str:
     the suite testbench compiles only the testbench and the candidate, so they travel along.
     """
     own = set(module_names(candidate))
-    extra = [m.group(0) for m in _MODULE_SPAN.finditer(reference)
-             if m.group(1) != target and m.group(1) not in own]
+    extra: list[str] = []
+    end = 0
+    for span in module_spans(reference):  # top-level modules (a nested one travels inside)
+        if span.start >= end and span.name != target and span.name not in own:
+            extra.append(reference[span.start:span.end])
+        end = max(end, span.end)
     return "\n\n".join([candidate, *extra]) if extra else candidate
 
 
 def _suite_gate(d: SuiteDesign, ref_text: str, accepted: Sequence[tuple[float, str, Path]],
-                work: Path) -> tuple[int | None, str, int]:
+                work: Path, memory_mb: int | None = None) -> tuple[int | None, str, int]:
     """Pick the best accepted candidate that passes the suite's testbench.
+
+    The testbench runs under the sandbox's memory limit (``memory_mb``), like every candidate.
 
     Returns:
         (index into ``accepted`` or None, verdict text, number of candidates rejected).
     """
     if d.testbench is None:
         return (0 if accepted else None), "n/a: the suite has no testbench for this design", 0
-    ref_tb = run_suite_testbench(d, ref_text, work / "reference")
+    ref_tb = run_suite_testbench(d, ref_text, work / "reference", memory_mb=memory_mb)
     if not ref_tb.passed:
         note = f"n/a: the reference fails its own testbench ({ref_tb.detail})"
         return (0 if accepted else None), _known(d, note), 0
     last: SuiteTbResult | None = None
     for i, (_m, h, vf) in enumerate(accepted):
         text = _with_helpers(vf.read_text(), ref_text, d.module)
-        last = run_suite_testbench(d, text, work / h[:16])
+        last = run_suite_testbench(d, text, work / h[:16], memory_mb=memory_mb)
         if last.passed:
             return i, f"passed ({last.detail})", i
         log.info("%s: accepted candidate %s fails the suite testbench: %s", d.name, h[:12],
@@ -425,7 +428,8 @@ def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | No
         steps_done = _run_design(d, target, ev, rd, opts, events)
     base = {"metric": kind, "ref_metric": ref_m, "steps": steps_done,
             "resumed": resumed, "max_reward": _max_reward(rd)}
-    return _record(_choose(d, rd, kind, ref_m, opts.suite_tb, result, base), rd)
+    memory_mb = target.config.sandbox.memory_mb
+    return _record(_choose(d, rd, kind, ref_m, opts.suite_tb, result, base, memory_mb), rd)
 
 
 def _recorded(d: SuiteDesign, rd: RunDir) -> DesignResult | None:
@@ -468,7 +472,8 @@ def _run_design(d: SuiteDesign, target: session.Target, ev: Evaluator, rd: RunDi
 
 
 def _choose(d: SuiteDesign, rd: RunDir, kind: str, ref_m: float, suite_tb: bool,
-            result: Callable[..., DesignResult], base: Mapping[str, Any]) -> DesignResult:
+            result: Callable[..., DesignResult], base: Mapping[str, Any],
+            memory_mb: int | None = None) -> DesignResult:
     """The design's result: its best accepted candidate that passes the suite's testbench."""
     accepted = accepted_candidates(rd.path, kind)
     if not accepted:
@@ -476,7 +481,8 @@ def _choose(d: SuiteDesign, rd: RunDir, kind: str, ref_m: float, suite_tb: bool,
                       **base)
     if suite_tb:
         ref_text = d.reference_file.read_text(errors="replace")
-        idx, verdict, rejected = _suite_gate(d, ref_text, accepted, rd.suite_tb)
+        idx, verdict, rejected = _suite_gate(d, ref_text, accepted, rd.suite_tb,
+                                             memory_mb)
     else:
         idx, verdict, rejected = 0, "not run (--no-suite-tb)", 0
     if idx is None:

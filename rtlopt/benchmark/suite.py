@@ -25,8 +25,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._run import require_tool, run_tool
-from rtlopt.errors import DesignError, UsageError
+from rtlopt.eda.iverilog import compile_sources, run_vvp
+from rtlopt.errors import DesignError, EvaluationTimeout, UsageError
+from rtlopt.tools import Limits, require_tools
+from rtlopt.verilog import IDENTIFIER, blank_comments, module_declarations, rename_declaration
 
 __all__ = [
     "RTLLM_SYNTH_FAILURES",
@@ -98,10 +100,9 @@ class SuiteTbResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Light Verilog scanning (enough for benchmark layouts; the frontend does real parsing)
+# Light Verilog scanning on rtlopt.verilog (enough for benchmark layouts; the frontend parses)
 
-_IDENT = r"[A-Za-z_][\w$]*"
-_MODULE_DECL = re.compile(rf"\b(?:module|macromodule)\s+({_IDENT})")
+_IDENT = IDENTIFIER
 # "<type> [#(...)] <instance> (" at the start of a statement.
 _INSTANCE = re.compile(
     rf"(?m)^\s*({_IDENT})\s*(?:#\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*|\s+)"
@@ -116,27 +117,23 @@ _KEYWORDS = frozenset(
 )
 
 
-def _strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
-
-
 def module_names(text: str) -> list[str]:
     """Names of the modules declared in ``text``, in order."""
-    return _MODULE_DECL.findall(_strip_comments(text))
+    return [name for name, _ in module_declarations(text)]
 
 
-def _instantiated(text: str) -> set[str]:
-    """Type names that ``text`` instantiates (statements ``T [#(...)] inst (``)."""
-    return {m.group(1) for m in _INSTANCE.finditer(_strip_comments(text))} - _KEYWORDS
+def _instantiated(code: str) -> set[str]:
+    """Type names that ``code`` (comments blanked) instantiates (``T [#(...)] inst (``)."""
+    return {m.group(1) for m in _INSTANCE.finditer(code)} - _KEYWORDS
 
 
 def _module_bodies(text: str) -> dict[str, str]:
-    clean = _strip_comments(text)
+    clean = blank_comments(text)
     bodies: dict[str, str] = {}
-    for m in _MODULE_DECL.finditer(clean):
-        end = clean.find("endmodule", m.end())
-        bodies[m.group(1)] = clean[m.end(): end if end >= 0 else len(clean)]
+    for name, at in module_declarations(text):
+        start = at + len(name)
+        end = clean.find("endmodule", start)
+        bodies[name] = clean[start: end if end >= 0 else len(clean)]
     return bodies
 
 
@@ -172,8 +169,7 @@ def rename_top_module(text: str, new_name: str, prefer: Sequence[str] = ()) -> s
         chosen = tops[0]
     if chosen == new_name:
         return text
-    pattern = re.compile(rf"\b(module|macromodule)(\s+){re.escape(chosen)}\b")
-    return pattern.sub(lambda m: f"{m.group(1)}{m.group(2)}{new_name}", text, count=1)
+    return rename_declaration(text, chosen, new_name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,7 +198,7 @@ def _load_rtllm_design(folder: Path) -> SuiteDesign:
     ref_modules = module_names(ref_text)
     tb = folder / "testbench.v"
     tb_text = _read(tb) if tb.is_file() else ""
-    tb_used = _instantiated(tb_text) - set(module_names(tb_text))
+    tb_used = _instantiated(blank_comments(tb_text)) - set(module_names(tb_text))
 
     def plain(name: str) -> str:
         return name.removeprefix("verified_")
@@ -364,12 +360,13 @@ def judge_testbench_output(output: str) -> SuiteTbResult:
 
 
 def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
-                        timeout: float = 60) -> SuiteTbResult:
+                        timeout: float = 60, memory_mb: int | None = None) -> SuiteTbResult:
     """Simulate ``candidate_text`` against the suite's own testbench.
 
     The testbench and its data files are copied into ``workdir`` (a scratch folder, created if
     needed); the candidate's top module is renamed to the name the testbench instantiates;
-    ``iverilog -g2012`` compiles both and ``vvp -n`` runs them there.
+    ``iverilog -g2012`` compiles both and ``vvp -n`` runs them there, through the evaluator's
+    runners (:mod:`rtlopt.eda.iverilog`: the recorded binaries, the time and memory limits).
 
     Returns:
         Passed or not, with the reason: no testbench, candidate without a usable top module,
@@ -380,8 +377,7 @@ def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
     """
     if design.testbench is None:
         return SuiteTbResult(False, f"design {design.name} has no testbench")
-    iverilog = require_tool("iverilog").path
-    vvp = require_tool("vvp").path
+    require_tools(["iverilog", "vvp"])
     workdir.mkdir(parents=True, exist_ok=True)
     try:
         text = rename_top_module(candidate_text, design.tb_module_name,
@@ -395,15 +391,16 @@ def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
     cand = workdir / "candidate.v"
     cand.write_text(text)
     sim = workdir / "suite_tb.vvp"
-    comp = run_tool([iverilog, "-g2012", "-o", sim.name, tb.name, cand.name], cwd=workdir,
-                    log_path=workdir / "iverilog.log", timeout=timeout, raise_on_timeout=False)
-    if comp.timed_out:
+    # relative names: the compiler's messages (quoted in the verdict) name the files plainly
+    try:
+        comp = compile_sources([Path(tb.name), Path(cand.name)], workdir, out=Path(sim.name),
+                               timeout=timeout, memory_mb=memory_mb, log_name="iverilog.log")
+    except EvaluationTimeout:
         return SuiteTbResult(False, f"iverilog timed out after {timeout:g}s")
-    if comp.returncode != 0 or not sim.is_file():
-        errs = [ln for ln in comp.output().splitlines()[1:] if ln.strip()][:3]
+    if not comp.ok:
+        errs = [ln for ln in comp.output.splitlines()[1:] if ln.strip()][:3]
         return SuiteTbResult(False, "compile failed: " + " | ".join(errs))
-    run = run_tool([vvp, "-n", sim.name], cwd=workdir, log_path=workdir / "vvp.log",
-                   timeout=timeout, raise_on_timeout=False)
+    run = run_vvp(Path(sim.name), workdir, limits=Limits(timeout, memory_mb), log_name="vvp.log")
     output = "\n".join(run.output().splitlines()[1:])
     if run.timed_out:
         return SuiteTbResult(False, f"simulation timed out after {timeout:g}s")

@@ -59,15 +59,28 @@ class _LazyGroup(click.Group):
 def cli(verbose: int) -> None:
     """rtlopt: make a Verilog/SystemVerilog module smaller, faster and cooler, provably unchanged.
 
+    \b
+    Examples:
+      rtlopt inspect rtl/alu.v
+      rtlopt optimize rtl/alu.v --pdk sky130 --pr
+      rtlopt check --base origin/main
+      rtlopt config show flow --toml
+
     Exit codes: 0 success, 1 rejected / no improvement / check failed, 2 usage or input error,
     3 internal or tool error, 130 interrupted (Ctrl-C), 128+N stopped by signal N (143 for
     SIGTERM).
+
+    \b
+    Shell completion of commands, options, PDK and policy names:
+      bash: eval "$(_RTLOPT_COMPLETE=bash_source rtlopt)"   # in ~/.bashrc
+      zsh:  eval "$(_RTLOPT_COMPLETE=zsh_source rtlopt)"    # in ~/.zshrc
+      fish: _RTLOPT_COMPLETE=fish_source rtlopt | source    # in config.fish
     """
     setup_logging(verbose)
 
 
 def main() -> None:
-    from rtlopt.eda._run import install_signal_handlers
+    from rtlopt.tools import install_signal_handlers
 
     # tools run in their own sessions: a signal to rtlopt must end them (and clean scratch)
     install_signal_handlers()

@@ -15,6 +15,7 @@ import click
 from click.shell_completion import CompletionItem
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from rtlopt.config import choices
 from rtlopt.errors import PluginError, RtloptError, Terminated, UsageError
@@ -94,8 +95,9 @@ class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from c
         self.name = registry.kind
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        try:
-            return "[" + "|".join(self.registry.choices()) + "]"
+        try:  # the names; aliases are accepted and completed, not listed
+            names = sorted([*self.registry.names(), *self.registry.reserved])
+            return "[" + "|".join(names) + "]"
         except PluginError:  # a broken installation must not break --help; using it fails
             return "NAME"
 
@@ -104,9 +106,12 @@ class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from c
         try:
             self.registry.check(name)
         except PluginError as exc:
-            option = param.opts[0] if param is not None and param.opts else self.name
+            if isinstance(param, click.Argument):
+                option = param.human_readable_name
+            else:
+                option = param.opts[0] if param is not None and param.opts else self.name
             raise OneLineUsageError(f"{option}: {exc.one_line()}") from None
-        return name
+        return self.registry.canonical(name)
 
     def shell_complete(
         self, ctx: click.Context, param: click.Parameter, incomplete: str
@@ -114,10 +119,69 @@ class PluginChoice(click.ParamType):  # type: ignore[type-arg]  # generic from c
         return [CompletionItem(n) for n in self.registry.choices() if n.startswith(incomplete)]
 
 
+_log_target: Console | None = None
+
+
+def set_log_console(target: Console | None) -> None:
+    """Print log records through ``target`` (the console of a live progress line, so that they
+    appear above it); ``None`` goes back to stderr."""
+    global _log_target
+    _log_target = target
+
+
+class _ConsoleLogHandler(logging.Handler):
+    """Log records as plain text through the console that currently owns the terminal."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = self.format(record)
+        except Exception:  # noqa: BLE001 - logging must never raise
+            self.handleError(record)
+            return
+        target = _log_target if _log_target is not None else err_console
+        target.print(Text(text), soft_wrap=True, crop=False)
+
+
+class SectionedCommand(click.Command):
+    """A command whose ``--help`` lists its options in named sections (everyday ones first).
+
+    ``sections`` pairs a title with the parameter names (``param.name``) shown under it;
+    options not named in any section are listed last, under "Other options".
+    """
+
+    def __init__(self, *args: Any, sections: Sequence[tuple[str, Sequence[str]]] = (),
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sections = [(title, tuple(names)) for title, names in sections]
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows: dict[str, tuple[str, str]] = {}
+        order: list[str] = []
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Argument):  # arguments are in the usage line
+                continue
+            rec = param.get_help_record(ctx)
+            if rec is not None and param.name is not None:
+                rows[param.name] = rec
+                order.append(param.name)
+        placed: set[str] = set()
+        for title, names in self.sections:
+            records = [rows[n] for n in names if n in rows]
+            placed.update(names)
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+        rest = [rows[n] for n in order if n not in placed]
+        if rest:
+            with formatter.section("Other options"):
+                formatter.write_dl(rest)
+
+
 def setup_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(
-        level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
+        level=level, format="%(levelname)s %(name)s: %(message)s",
+        handlers=[_ConsoleLogHandler()],
     )
 
 
@@ -177,7 +241,10 @@ def pdk_options(fn: F) -> F:
         help="Use this liberty file instead of the PDK's.",
     )(fn)
     fn = click.option(
-        "--pdk", type=PluginChoice(PDKS), default=None, help="PDK (see `rtlopt pdk list`)."
+        "--pdk",
+        type=PluginChoice(PDKS),
+        default=None,
+        help="PDK by name or alias, e.g. sky130 (see `rtlopt pdk list`); custom with --liberty.",
     )(fn)
     return fn
 
@@ -188,6 +255,21 @@ def fmt(value: float | None, digits: int = 4) -> str:
     if abs(value) >= 1e5:
         return f"{value:,.0f}"
     return f"{value:.{digits}g}"
+
+
+def flow_label(result: Any) -> str:
+    """The flow behind a result's numbers, from its provenance: synthesis engine and version,
+    timing tool, PDK and corner (``yosys 0.23, OpenSTA 2.0.17, nangate45 typical``)."""
+    flow = (getattr(result, "provenance", None) or {}).get("flow") or {}
+    if not flow:
+        return "no PPA flow"
+    versions = flow.get("tool_versions") or {}
+    engine = str(flow.get("engine", "?"))
+    parts = [f"{engine} {versions.get(engine, '?')}" + (" (in-process)"
+                                                       if engine == "pyosys" else ""),
+             f"OpenSTA {versions.get('sta', '?')}",
+             f"{flow.get('pdk', '?')} {flow.get('corner', '')}".strip()]
+    return ", ".join(parts)
 
 
 def ratio(new: float | None, old: float | None) -> str:
@@ -264,3 +346,14 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
         help="Figure of merit to minimize.",
     ),
 ]
+
+
+OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
+    ("Target", ["module", "pdk", "liberty", "metric", "config_file", "include_dirs", "defines",
+                "frontend", "spec"]),
+    ("Model", ["policy", "model", "endpoint", "candidates", "max_new_tokens"]),
+    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "budget", "jobs"]),
+    ("Training (research settings)", ["lr", "delta", "advantage"]),
+    ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
+]
+"""The sections of ``rtlopt optimize --help`` (``bench`` uses the same for its run options)."""

@@ -11,14 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from rtlopt.benchmark import (
@@ -47,12 +39,15 @@ from rtlopt.benchmark import (
 from rtlopt.cli._common import (
     EXIT_OK,
     EXIT_REJECTED,
+    OPTIMIZE_SECTIONS,
+    SectionedCommand,
     console,
     fmt,
     handle_errors,
     pdk_options,
     run_options,
 )
+from rtlopt.cli._progress import LineProgress
 from rtlopt.config import RewardConfig
 from rtlopt.errors import UsageError
 from rtlopt.rundir import write_json
@@ -96,7 +91,14 @@ def _suite_path(suite: str, given: Path | None) -> Path:
     return (Path(base) / sub).resolve()
 
 
-@click.command()
+@click.command(cls=SectionedCommand, sections=[
+    ("Suite", ["suite_path", "designs", "reference_only", "compare", "rows", "no_suite_tb",
+               "method_name", "candidates"]),
+    ("Target", ["pdk", "liberty", "metric", "config_file"]),
+    *[(t, n) for t, n in OPTIMIZE_SECTIONS if t in ("Model", "Search")],
+    ("Training (research settings)", ["lr", "delta", "advantage"]),
+    ("Output", ["out", "jobs", "eval_workers"]),
+])
 @click.argument("suite", type=str)
 @click.option("--suite-path", type=click.Path(path_type=Path), default=None,
               help="The suite's folder (default: $RTLOPT_BENCH_PATH/rtllm for rtllm, "
@@ -144,6 +146,12 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
     `c910-ablation` runs the grid of the paper's Table 3 on ct_vfmau_lza_simd_half.
     Exit 0 when a design improved (reference-only: when one is measurable), 1 when none did,
     2 on bad input.
+
+    \b
+    Examples:
+      rtlopt bench rtllm --suite-path ../RTLLM --pdk nangate45 --reference-only
+      rtlopt bench rtllm --suite-path ../RTLLM --pdk nangate45 --steps 5 --compare paper
+      rtlopt bench c910-ablation --steps 10
     """
     known = _known_suites()
     if suite not in known:
@@ -202,18 +210,18 @@ def _compare_rows(spec: str | None) -> list[BenchRow] | None:
     return read_rows_csv(p)
 
 
-def _progress(total: int, label: str) -> Progress:
-    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("{task.description}"), console=console)
+def _progress(total: int, label: str) -> LineProgress:
+    return LineProgress(total, label=label)
 
 
-def _events(progress: Progress, task: TaskID) -> BenchEvents:
+def _events(progress: LineProgress) -> BenchEvents:
 
     def done(res: DesignResult | ReferenceResult) -> None:
-        progress.update(task, advance=1, description=f"{res.design}: {res.status}")
+        progress.update(completed=progress.completed + 1, key=f"{res.design}: {res.status}")
+        progress.emit()
 
     def step(name: str, k: int, n: int) -> None:
-        progress.update(task, description=f"{name}: step {k}/{n}")
+        progress.update(phase=f"{name}: step {k}/{n}")
 
     return BenchEvents(on_done=done, on_step=step)
 
@@ -234,8 +242,7 @@ def _reference_only(a: _Args, suite: list[SuiteDesign]) -> None:
 
     t0 = time.monotonic()
     with _progress(len(suite), "references") as progress:
-        task = progress.add_task("", total=len(suite))
-        results = measure_references(_options(a), _events(progress, task), suite)
+        results = measure_references(_options(a), _events(progress), suite)
     elapsed = time.monotonic() - t0
     table = Table(title="reference measurements")
     for col in ("design", "status", "area um^2", "delay ps", "power uW", "metric", "detail"):
@@ -257,8 +264,7 @@ def _optimize_suite(a: _Args, suite: list[SuiteDesign], other: list[BenchRow] | 
 
     opts = _options(a)
     with _progress(len(suite), "designs") as progress:
-        task = progress.add_task("", total=len(suite))
-        results = run_bench(opts, _events(progress, task), suite)
+        results = run_bench(opts, _events(progress), suite)
     outputs = write_bench_outputs(results, a.out, a.method, other,
                                   title=f"{a.suite}: best ratio per design")
     table = Table(title="per-design results")
@@ -289,8 +295,7 @@ def _run_ablation(a: _Args) -> None:
     configs = select_configs(a.rows or None)
     console.print(f"ablation on {design.module} ({len(configs)} configurations); output {a.out}")
     with _progress(len(configs), "configurations") as progress:
-        task = progress.add_task("", total=len(configs))
-        rows = run_ablation(design, _options(a), configs, _events(progress, task))
+        rows = run_ablation(design, _options(a), configs, _events(progress))
     ref_adp = next((r.result.ref_metric for r in rows if r.result.ref_metric), None)
     rw = RewardConfig()
     text = ablation_markdown(rows, ref_adp, rw.w_syn + rw.w_func + rw.w_ppa)

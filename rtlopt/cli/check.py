@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import click
+from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from rtlopt.check import CheckReport, run_check
@@ -55,6 +57,12 @@ def check(
     Every changed module must keep its interface; modules listed in `check.optimization_only`
     must stay equivalent (simulation and formal); and area x delay (x power) must not worsen by
     more than the threshold. Exit 0 clean, 1 findings, 2 configuration or input error.
+
+    \b
+    Examples:
+      rtlopt check                                   # staged changes (pre-commit)
+      rtlopt check --base origin/main --summary "$GITHUB_STEP_SUMMARY"   # CI
+      rtlopt check rtl/alu.v --no-ppa                # equivalence only
     """
     overrides = {
         "check.ppa_threshold": threshold,
@@ -94,42 +102,52 @@ def _print_json(report: CheckReport) -> None:
     sys.stdout.write(json.dumps(out, indent=2) + "\n")
 
 
+def _before_after(before: float | None, after: float | None) -> str:
+    if before is None or after is None:
+        return "-"
+    return f"{fmt(before)} → {fmt(after)}"
+
+
 def _print_table(report: CheckReport) -> None:
-    t = Table(title=f"rtlopt check against {report.base[:12]}", title_justify="left")
-    for col in (
-        "module",
-        "file",
-        "change",
-        "interface",
-        "equivalence",
-        "area",
-        "delay",
-        report.metric.upper(),
-        "result",
-    ):
-        t.add_column(col, overflow="fold", no_wrap=col in ("module", "result"))
+    """One row per changed module, units in the headers, fitting 80 columns: in a narrow
+    terminal the file column gives way (the file is named in the title or below the table)."""
+    kind = report.metric.upper()
+    unit = "um^2*ps*uW" if report.metric == "ppa" else "um^2*ps"
+    files = sorted({m.file for m in report.modules})
+    wide = console.width >= 100
+    where = "" if wide or len(files) != 1 else f"{files[0]}, "
+    t = Table(title=f"rtlopt check against {report.base[:12]} ({where}{kind} in {unit}, "
+              f"threshold {report.threshold * 100:g}%)", title_justify="left",
+              box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t.add_column("module", no_wrap=True)
+    if wide:
+        t.add_column("file", no_wrap=True, overflow="ellipsis")
+    t.add_column("equivalence", no_wrap=True)
+    t.add_column("area um^2", justify="right", no_wrap=True)
+    t.add_column("delay ps", justify="right", no_wrap=True)
+    t.add_column(f"{kind} Δ", justify="right", no_wrap=True)
+    t.add_column("result", no_wrap=True)
     for m in report.modules:
-        area = (
-            f"{fmt(m.before.area_um2)} -> {fmt(m.after.area_um2)}"
-            if m.before and m.after
-            else "-"
-        )
-        delay = (
-            f"{fmt(m.before.delay_ps)} -> {fmt(m.after.delay_ps)}"
-            if m.before and m.after
-            else "-"
-        )
+        before, after = m.before, m.after
+        area = _before_after(before.area_um2 if before else None, after.area_um2 if after else None)
+        delay = _before_after(before.delay_ps if before else None,
+                              after.delay_ps if after else None)
         mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
-        result = "[green]pass[/]" if m.ok else "[red]FAIL[/]"
-        t.add_row(
-            m.module, m.file, m.change, m.interface, m.equivalence, area, delay, mc, result
-        )
+        name = m.module if m.change == "modified" else f"{m.module} ({m.change})"
+        if m.interface != "same":
+            name += " (ports)"
+        row = [name, *([m.file] if wide else []), m.equivalence, area, delay, mc,
+               "[green]pass[/]" if m.ok else "[red]FAIL[/]"]
+        t.add_row(*row)
     if report.modules:
         console.print(t)
+        if not wide and len(files) > 1:
+            for m in report.modules:
+                console.print(f"[dim]{escape(m.module)}: {escape(m.file)}[/]")
         for m in report.modules:
             for f in m.findings:
-                console.print(f"[red]{m.file}: {m.module}:[/] {f}")
+                console.print(f"[red]{escape(m.file)}: {escape(m.module)}:[/] {escape(f)}")
             for n in m.notes:
-                console.print(f"[dim]{m.file}: {m.module}: {n}[/]")
+                console.print(f"[dim]{escape(m.file)}: {escape(m.module)}: {escape(n)}[/]")
     else:
         console.print("rtlopt check: no Verilog module changed")

@@ -2,35 +2,121 @@
 
 from __future__ import annotations
 
+import difflib
+import json
 from pathlib import Path
+from typing import Any
 
 import click
+from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from rtlopt.cli._common import console, handle_errors
-from rtlopt.config import describe, get_dotted, load_config, to_toml
+from rtlopt.config import describe, get_dotted, load_config
+from rtlopt.errors import UsageError
 
 
 @click.group()
 def config() -> None:
-    """Configuration helpers."""
+    """Configuration helpers.
+
+    \b
+    Examples:
+      rtlopt config show                 # every setting, its value and source
+      rtlopt config show flow            # one section
+      rtlopt config show flow --toml     # as TOML, ready for rtlopt.toml
+    """
+
+
+def toml_value(value: Any) -> str:
+    """A value as TOML writes it (``"sky130hd"``, ``true``, ``[1, 2]``, ``0.693``)."""
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return json.dumps(str(value))
+
+
+def _select(names: tuple[str, ...]) -> tuple[list[str], Path]:
+    """Split the arguments into key filters (sections or dotted keys) and the target path."""
+    keys = [k for k, _h, _d in describe()]
+    sections = sorted({k.rsplit(".", 1)[0] for k in keys})
+    filters: list[str] = []
+    target: Path | None = None
+    for name in names:
+        if name in sections or name in keys:
+            filters.append(name)
+        elif Path(name).exists() and target is None:
+            target = Path(name)
+        else:
+            close = difflib.get_close_matches(name, [*sections, *keys], n=1)
+            hint = (f"did you mean '{close[0]}'?" if close else
+                    f"sections: {', '.join(s for s in sections if '.' not in s)}")
+            raise UsageError(f"'{name}' is neither a configuration section or key nor a path",
+                             hint=hint)
+    return filters, target if target is not None else Path(".")
+
+
+def _wanted(key: str, filters: list[str]) -> bool:
+    return not filters or any(key == f or key.startswith(f + ".") for f in filters)
 
 
 @config.command("show")
-@click.argument("target", type=click.Path(path_type=Path), default=".")
-@click.option("--toml", "as_toml", is_flag=True, default=False, help="Print as TOML.")
+@click.argument("names", nargs=-1, metavar="[SECTION|KEY]... [PATH]")
+@click.option("--toml", "as_toml", is_flag=True, default=False,
+              help="Print as TOML (with each setting's help and source as comments).")
+@click.option("--changed", is_flag=True, default=False,
+              help="Only the settings that differ from the defaults.")
 @handle_errors
-def show(target: Path, as_toml: bool) -> None:
-    """Show every setting's effective value and its source for TARGET's repository."""
+def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
+    """Show settings, their effective values and their sources.
+
+    SECTION (``flow``, ``train.adaptive``) or KEY (``flow.pdk``) limit the output; PATH (a
+    file or folder of the repository, default: the current folder) decides which project
+    file applies.
+
+    \b
+    Examples:
+      rtlopt config show flow
+      rtlopt config show flow.pdk search rtl/alu.v
+      rtlopt config show --changed --toml > rtlopt.toml
+    """
+    filters, target = _select(names)
     rc = load_config(target)
+    rows = [(key, help_text, get_dotted(rc.config, key), rc.sources.get(key, "default"))
+            for key, help_text, _default in describe() if _wanted(key, filters)]
+    if changed:
+        rows = [r for r in rows if r[3] != "default"]
     if as_toml:
-        click.echo(to_toml(rc.config))
+        click.echo(_as_toml(rows, rc.project_file))
         return
-    t = Table(
-        title=f"configuration (project file: {rc.project_file or 'none'})", title_justify="left"
-    )
-    for col in ("key", "value", "source", "help"):
-        t.add_column(col, overflow="fold")
-    for key, help_text, _default in describe():
-        t.add_row(key, repr(get_dotted(rc.config, key)), rc.sources.get(key, "default"), help_text)
+    if not rows:
+        console.print("no setting differs from the defaults" if changed else "no setting")
+        return
+    t = Table(title=f"configuration (project file: {rc.project_file or 'none'})",
+              title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t.add_column("key", no_wrap=True)
+    t.add_column("value", overflow="fold")
+    t.add_column("source", overflow="fold")
+    t.add_column("help", overflow="fold", ratio=1)
+    for key, help_text, value, source in rows:
+        shown = "(unset)" if value is None else toml_value(value)
+        t.add_row(key, escape(shown), escape(source), escape(help_text))
     console.print(t)
+
+
+def _as_toml(rows: list[tuple[str, str, Any, str]], project_file: Path | None) -> str:
+    out = [f"# rtlopt configuration (project file: {project_file or 'none'})"]
+    section = None
+    for key, help_text, value, source in rows:
+        sec, _, name = key.rpartition(".")
+        if sec != section:
+            out += ["", f"[{sec}]"]
+            section = sec
+        note = f"# {help_text}" + ("" if source == "default" else f" (from {source})")
+        out.append(note)
+        out.append(f"# {name} = (unset)" if value is None else f"{name} = {toml_value(value)}")
+    return "\n".join(out) + "\n"

@@ -11,8 +11,9 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, console, handle_errors
+from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, PluginChoice, console, handle_errors
 from rtlopt.config import load_config
+from rtlopt.plugins import POLICIES
 
 
 @click.command()
@@ -20,7 +21,7 @@ from rtlopt.config import load_config
 @click.option("--config", "config_file",
               type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
               help="Configuration file (default: rtlopt.toml or [tool.rtlopt] found upward).")
-@click.option("--policy", type=str, default=None,
+@click.option("--policy", type=PluginChoice(POLICIES), default=None,
               help="Policy backend to plan for: transformers, vllm, openai or scripted.")
 @click.option("--model", type=str, default=None, help="Model id or local path.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default=None,
@@ -45,6 +46,11 @@ def doctor(target: Path, config_file: Path | None, policy: str | None, model: st
     configuration. Exit 0 when the run can start as planned, 1 when something stops it (no GPU
     for a GPU backend, a package too old, a model that cannot be found, memory that does not
     fit), 2 on bad options.
+
+    \b
+    Examples:
+      rtlopt doctor
+      rtlopt doctor --policy vllm --gpu-memory 24
     """
     from rtlopt.policy._doctor import diagnose
 

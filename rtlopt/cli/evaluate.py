@@ -19,6 +19,7 @@ from rtlopt.cli._common import (
     console,
     design_options,
     existing_file,
+    flow_label,
     fmt,
     handle_errors,
     parse_defines,
@@ -26,8 +27,9 @@ from rtlopt.cli._common import (
     ratio,
 )
 from rtlopt.config import choices
-from rtlopt.eda._run import scratch_dir
-from rtlopt.evaluate import PPA, EvalResult
+from rtlopt.report import counterexample_lines
+from rtlopt.results import PPA, EvalResult
+from rtlopt.tools import scratch_dir
 
 
 @click.command()
@@ -92,6 +94,11 @@ def evaluate(
     the original, the formal equivalence check, synthesis and timing/power, and prints the
     reference and the candidate side by side. Exit 0 when the candidate is accepted, 1 when it is
     rejected, 2 on bad input.
+
+    \b
+    Examples:
+      rtlopt evaluate rtl/alu.v --candidate alu_fast.v --pdk sky130
+      rtlopt evaluate rtl/core.v -m lza --candidate lza_new.v --json > verdict.json
     """
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {
@@ -170,7 +177,11 @@ def _print_table(
             + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
         )
     )
-    console.print(f"metric: {kind}")
+    if res.netlist is not None:
+        nl = res.netlist
+        console.print(f"netlist check: {'pass' if nl.passed else 'FAIL'} ({nl.vectors} vectors, "
+                      f"{nl.mismatches} mismatches)")
+    console.print(f"metric: {kind}; flow: {escape(flow_label(ref))}")
     if res.accepted:
         console.print(
             "[bold green]ACCEPTED[/]: equivalent to the reference"
@@ -185,5 +196,7 @@ def _print_table(
             f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): "
             + escape(res.reason)
         )
+        for line in counterexample_lines(res):
+            console.print("  " + escape(line), soft_wrap=True)
     if wd is not None:
         console.print(f"[dim]scratch: {escape(str(wd))}[/]")

@@ -40,7 +40,13 @@ def inspect(
     harness_dir: Path | None,
     as_json: bool,
 ) -> None:
-    """Show the interface, clocks/resets, dependencies and harness of the module in TARGET."""
+    """Show the interface, clocks/resets, dependencies and harness of the module in TARGET.
+
+    \b
+    Examples:
+      rtlopt inspect rtl/alu.v
+      rtlopt inspect rtl/core.v -m lza -I rtl/include --json
+    """
     tgt = session.open_target(
         session.TargetSpec(
             target,

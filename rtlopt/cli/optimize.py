@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import warnings
 from contextlib import closing
@@ -10,26 +11,32 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
 
 from rtlopt import session
 from rtlopt.cli._common import (
+    EXIT_INTERNAL,
     EXIT_OK,
     EXIT_REJECTED,
+    OPTIMIZE_SECTIONS,
+    SectionedCommand,
     console,
     design_options,
+    err_console,
+    flow_label,
     fmt,
     handle_errors,
     parse_defines,
     pdk_options,
     run_options,
 )
+from rtlopt.cli._progress import LineProgress, status
 from rtlopt.errors import UsageError
-from rtlopt.evaluate import EvalResult
+from rtlopt.results import EvalResult
 from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 
 
-@click.command()
+@click.command(cls=SectionedCommand, sections=OPTIMIZE_SECTIONS)
 @click.argument("target", type=click.Path(path_type=Path), required=False)
 @design_options
 @pdk_options
@@ -69,6 +76,13 @@ from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 )
 @click.option("--no-branch", is_flag=True, default=False, help="Do not write a git branch.")
 @click.option("--push", type=str, default=None, help="Push the result branch to this remote.")
+@click.option(
+    "--pr",
+    is_flag=True,
+    default=False,
+    help="Open a pull request from the pushed branch with `gh pr create` (pushes to origin "
+    "unless --push names a remote); without gh, print that command and the compare page.",
+)
 @handle_errors
 def optimize(
     target: Path | None,
@@ -84,6 +98,7 @@ def optimize(
     stop_after: int | None,
     no_branch: bool,
     push: str | None,
+    pr: bool,
     **settings: Any,  # --frontend, --pdk, --jobs and the run options, by option name
 ) -> None:
     """Optimize the module in TARGET by test-time training.
@@ -93,6 +108,15 @@ def optimize(
     into the pool and updates the policy's weights. The best proven-equivalent design goes on a
     new git branch `rtlopt/<module>/<run-id>` with a report. Exit 0 when a design beats the
     reference, 1 when none does, 2 on bad input.
+
+    \b
+    Examples:
+      rtlopt optimize rtl/alu.v --pdk sky130               # CPU model, 100 steps
+      rtlopt optimize rtl/alu.v -m alu --steps 20 --policy openai \\
+          --endpoint http://gpu-box:8000/v1 --model Qwen/Qwen3-8B
+      rtlopt optimize rtl/alu.v --candidates rewrites/ --steps 2   # your own rewrites
+      rtlopt optimize rtl/alu.v --pdk nangate45 --push origin --pr # branch + pull request
+      rtlopt optimize --resume .rtlopt/runs/20260101-120000-ab12
     """
     point = session.read_resume(resume) if resume is not None else None
     if point is not None:
@@ -120,6 +144,7 @@ def optimize(
         branch=not no_branch,
         push=push,
         command=tuple(sys.argv),
+        pr=pr,
     )
     outcome = _run(tgt, plan, stop_after)
     if not outcome.finished:
@@ -129,6 +154,8 @@ def optimize(
         sys.exit(EXIT_OK)
     result = session.finish(tgt, outcome, plan)
     _show_result(outcome, result)
+    if result.pull_request is not None and result.pull_request.error is not None:
+        sys.exit(EXIT_INTERNAL)  # gh failed: a tool error; the branch and results stand
     sys.exit(EXIT_OK if outcome.improved else EXIT_REJECTED)
 
 
@@ -175,19 +202,20 @@ def _run(tgt: session.Target, plan: session.RunPlan, stop_after: int | None) -> 
     )
     console.print(f"run directory: {plan.run_dir}")
     with session.open_evaluator(tgt, plan.workdir) as ev:
-        with console.status("measuring the reference ..."):
+        with status("measuring the reference ..."):
             ref = ev.reference()
         _show_reference(ref, tgt.metric)
         _quiet_model_libraries()
-        with console.status(f"loading the {cfg.policy.backend} policy ..."):
+        with status(f"loading the {cfg.policy.backend} policy ..."):
             policy = session.load_policy(cfg)
-        with closing(policy), _progress() as progress:
-            events = _progress_events(progress, cfg.run.steps, tgt.metric, ref)
+        with closing(policy), LineProgress(cfg.run.steps, label="step") as progress:
+            events = _progress_events(progress, tgt.metric, ref)
             return session.optimize(tgt, ev, policy, plan, events, stop_after=stop_after)
 
 
 def _show_reference(ref: EvalResult, kind: str) -> None:
     assert ref.ppa is not None
+    console.print(f"flow: {escape(flow_label(ref))}")
     console.print(
         f"reference: area {fmt(ref.ppa.area_um2)} um^2, delay {fmt(ref.ppa.delay_ps)} ps, "
         f"power {fmt(ref.ppa.power_uw)} uW, {kind.upper()} {fmt(ref.ppa.metric(kind))}"
@@ -208,9 +236,26 @@ def _show_result(outcome: RunOutcome, result: FinishResult) -> None:
         console.print("[yellow]no equivalent design beat the reference[/]")
         return
     if result.branch:
-        console.print(f"branch: [bold]{result.branch}[/]")
-        console.print("\npull request body:\n")
-        console.print(result.pr_body, markup=False)
+        console.print(f"branch: [bold]{escape(result.branch)}[/] (commit "
+                      f"{(result.commit or '?')[:10]}, from {escape(result.base or '?')})")
+    if result.pushed_to:
+        console.print(f"pushed: {escape(result.branch or '')} -> {escape(result.pushed_to)}")
+    if result.pr_body_path is not None:
+        console.print(f"pull request body: {escape(str(result.pr_body_path))}")
+    pr = result.pull_request
+    if pr is None:
+        return
+    if pr.url is not None:
+        console.print(f"pull request: [bold]{escape(pr.url)}[/]")
+        return
+    if pr.error is not None:
+        err_console.print(f"[bold red]error:[/] {escape(pr.error)} (log: {pr.log}); the branch "
+                          "is pushed: open the pull request by hand")
+    else:
+        console.print("gh is not installed; open the pull request with:")
+    console.print("  " + escape(shlex.join(pr.command)), soft_wrap=True)
+    if pr.compare_url is not None:
+        console.print(f"  or in the browser: {escape(pr.compare_url)}", soft_wrap=True)
 
 
 def _quiet_model_libraries() -> None:
@@ -222,43 +267,35 @@ def _quiet_model_libraries() -> None:
         warnings.filterwarnings("ignore", module=mod)
 
 
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[bold]step {task.completed}/{task.total}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        console=console,
-        transient=False,
-    )
-
-
-def _progress_events(progress: Progress, steps: int, kind: str, ref: EvalResult) -> RunEvents:
-    """Events that drive one progress bar of ``steps`` steps: the phase, then the numbers."""
+def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunEvents:
+    """Events that drive the progress line: the phase, then each finished step's numbers."""
     assert ref.ppa is not None
     ref_m = ref.ppa.metric(kind)
-    task = progress.add_task("", total=steps)
-    best = {"text": "best: -"}
+    # until a step finishes, the best design is the reference
+    progress.update(key=f"best: the reference, {kind.upper()} {fmt(ref_m)}",
+                    key_short="best: reference")
 
     def on_phase(step: int, phase: str) -> None:
-        # A resumed run starts past step 1: the bar shows the steps already done.
-        progress.update(task, completed=step - 1, description=f"{phase} | {best['text']}")
+        # A resumed run starts past step 1: the counter shows the steps already done.
+        progress.update(completed=step - 1, phase=phase)
 
     def on_step(rec: StepRecord) -> None:
         if rec.best_metric is not None:
             imp = (rec.best_metric / ref_m - 1) * 100
-            best["text"] = (
-                f"best reward {rec.best_reward:.2f}, {kind.upper()} "
-                f"{fmt(rec.best_metric)} ({imp:+.1f}%)"
-            )
-        else:
-            best["text"] = f"best reward {rec.best_reward:.2f}"
+            key = (f"best reward {rec.best_reward:.2f}, {kind.upper()} "
+                   f"{fmt(rec.best_metric)} ({imp:+.1f}%)")
+            short = f"best {rec.best_reward:.2f} {imp:+.1f}%"
+        else:  # nothing equivalent beat it yet
+            key = f"best: the reference, {kind.upper()} {fmt(ref_m)}"
+            short = "best: reference"
         progress.update(
-            task,
             completed=rec.step,
-            description=f"{best['text']} | valid {rec.valid_frac:.0%} | "
-            f"mean {rec.mean_reward:.2f} | delta {rec.delta:.3f}",
+            key=key,
+            key_short=short,
+            phase="",
+            details=[f"valid {rec.valid_frac:.0%}", f"mean {rec.mean_reward:.2f}",
+                     f"delta {rec.delta:.3f}"],
         )
+        progress.emit()
 
     return RunEvents(on_phase=on_phase, on_step=on_step)

@@ -5,34 +5,44 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
-from rtlopt.cli._common import console, handle_errors
-from rtlopt.errors import UsageError
-from rtlopt.pdk import PDKS, download_pdk, pdk_search_path, resolve_pdk
+from rtlopt.cli._common import PluginChoice, console, handle_errors
+from rtlopt.pdk import PDKS, download_pdk, list_pdks, pdk_search_path
 
 
 @click.group()
 def pdk() -> None:
-    """PDK plugins and their liberty files."""
+    """PDK plugins and their liberty files.
+
+    \b
+    Examples:
+      rtlopt pdk list
+      rtlopt pdk download nangate45 --dest ~/pdk   # then RTLOPT_PDK_PATH=~/pdk
+    """
 
 
 @pdk.command("list")
 @handle_errors
-def list_pdks() -> None:
-    """List the known PDKs, where they come from and whether their liberty is found."""
+def list_cmd() -> None:
+    """List the known PDKs, where they come from and where their liberty is.
+
+    \b
+    Example:
+      rtlopt pdk list
+    """
     t = Table(title="PDKs", title_justify="left")
-    for col in ("name", "source", "corner", "liberty"):
-        t.add_column(col)
-    for name in PDKS.names():
-        try:
-            info = resolve_pdk(name)
-            where = str(info.liberty)
-            corner = info.corner
-        except UsageError:
-            where = f"[yellow]not found[/] (run `rtlopt pdk download {name}`)"
-            corner = "-"
-        t.add_row(name, PDKS.source(name), corner, where)
+    for col in ("name", "aliases", "source", "corner", "liberty"):
+        t.add_column(col, overflow="fold")
+    for row in list_pdks():
+        if row.error:
+            where = f"[red]broken:[/] {escape(row.error)}"
+        elif row.liberty is None:
+            where = f"[yellow]not found[/] (run `rtlopt pdk download {row.name}`)"
+        else:
+            where = escape(str(row.liberty))
+        t.add_row(row.name, ", ".join(row.aliases) or "-", row.source, row.corner or "-", where)
     console.print(t)
     console.print(
         "search path: "
@@ -42,7 +52,7 @@ def list_pdks() -> None:
 
 
 @pdk.command("download")
-@click.argument("name")
+@click.argument("name", type=PluginChoice(PDKS))
 @click.option(
     "--dest",
     type=click.Path(path_type=Path),
@@ -52,6 +62,18 @@ def list_pdks() -> None:
 @click.option("--url", type=str, default=None, help="Download the liberty from this URL instead.")
 @handle_errors
 def download(name: str, dest: Path | None, url: str | None) -> None:
-    """Download the liberty file(s) of PDK NAME (needs network access)."""
+    """Download the liberty file(s) of PDK NAME (needs network access).
+
+    The bundled PDK packages (rtlopt-pdk-sky130hd, rtlopt-pdk-nangate45, installed by
+    scripts/setup.sh) need no download: for them this prints where the liberty is.
+
+    \b
+    Example:
+      rtlopt pdk download sky130hd --dest "$RTLOPT_PDK_PATH"
+    """
     path = download_pdk(name, dest, url=url)
-    console.print(f"downloaded {name} to {path}")
+    base = dest if dest is not None else pdk_search_path()[-1]
+    if not path.resolve().is_relative_to(base.resolve()):
+        console.print(f"{name}: bundled, nothing to download; liberty {path}")
+    else:
+        console.print(f"downloaded {name} to {path}")

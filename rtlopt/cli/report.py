@@ -16,7 +16,12 @@ from rtlopt.rundir import RunDir
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
 @handle_errors
 def report(run_dir: Path) -> None:
-    """(Re)generate report.md, report.json and the plots of RUN_DIR (also for interrupted runs)."""
+    """(Re)generate report.md, report.json and the plots of RUN_DIR (also for interrupted runs).
+
+    \b
+    Example:
+      rtlopt report .rtlopt/runs/20260101-120000-ab12
+    """
     if not RunDir(run_dir).is_run():
         raise UsageError(
             "not a run directory (no run.json, steps.jsonl or reference.json)",

@@ -29,9 +29,16 @@ import uuid
 from pathlib import Path
 from typing import IO
 
-from rtlopt.eda._run import _limits, check_not_stopping, track_group, untrack_group
-from rtlopt.eda._script import script_path, tcl_word
 from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound
+from rtlopt.tools import (
+    check_not_stopping,
+    child_setup,
+    require_tool,
+    script_path,
+    tcl_word,
+    track_group,
+    untrack_group,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,17 +51,16 @@ class StaWorker:
         log_path: Log file receiving everything the process prints.
         timeout: Seconds allowed per job (and for the start-up liberty read, times 4).
         memory_mb: Address-space limit of the process.
-        sta: Program name or path.
         max_jobs: Restart the process after this many jobs.
     """
 
     def __init__(self, liberty: Path, log_path: Path, *, timeout: float = 120.0,
-                 memory_mb: int | None = None, sta: str = "sta", max_jobs: int = 200) -> None:
+                 memory_mb: int | None = None, max_jobs: int = 200) -> None:
         self.liberty = liberty
         self.log_path = log_path
         self.timeout = timeout
         self.memory_mb = memory_mb
-        self.sta = sta
+        self.sta = require_tool("sta")  # every (re)start runs this binary
         self.max_jobs = max_jobs
         self.starts = 0
         self.jobs = 0
@@ -75,7 +81,7 @@ class StaWorker:
         self._home.mkdir(parents=True, exist_ok=True)
         if self._log is None:
             self._log = self.log_path.open("a")
-        argv = [self.sta, "-no_init", "-no_splash"]
+        argv = self.sta.argv("-no_init", "-no_splash")
         self._log.write(f"$ {' '.join(argv)}  # liberty {self.liberty}\n")
         self._log.flush()
         env = dict(os.environ)
@@ -86,10 +92,10 @@ class StaWorker:
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                 cwd=self.log_path.parent, env=env, close_fds=True,
-                preexec_fn=lambda: _limits(memory_mb),
+                preexec_fn=lambda: child_setup(memory_mb),
             )
         except FileNotFoundError:
-            raise ToolNotFound(f"'{self.sta}' is not installed or not on PATH",
+            raise ToolNotFound(f"'{self.sta.path}' is not installed or not on PATH",
                                hint="install it with: sudo apt-get install opensta") from None
         if not track_group(self._proc.pid):
             self.close()

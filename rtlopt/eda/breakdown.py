@@ -12,62 +12,24 @@ side.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.evaluate.result import AreaShare, CriticalPath, PpaDetails
+from rtlopt.pdk import CellInfo, liberty_cells
+from rtlopt.results import AreaShare, CriticalPath, PpaDetails
 
-__all__ = ["CellInfo", "area_breakdown", "liberty_cells", "parse_netlist_cells", "ppa_details"]
+__all__ = ["area_breakdown", "parse_netlist_cells", "ppa_details"]
 
 TOP = "(top)"
 _MAX_ROWS = 12
 
-_CELL_HEAD = re.compile(r"^\s*cell\s*\(\s*\"?([^\")\s]+)\"?\s*\)\s*\{", re.M)
-_AREA = re.compile(r"^\s*area\s*:\s*\"?([0-9.eE+-]+)\"?\s*;", re.M)
-_PIN_HEAD = re.compile(r"\bpin\s*\(\s*\"?([^\")\s]+)\"?\s*\)\s*\{")
-_DIRECTION = re.compile(r"\bdirection\s*:\s*\"?(\w+)\"?\s*;")
 _INSTANCE = re.compile(
     r"^[ \t]*([A-Za-z_][\w$]*)[ \t]+(\\\S+|[A-Za-z_][\w$]*)[ \t]*\((.*?)\);", re.M | re.S)
 _CONNECTION = re.compile(r"\.([\w$]+)\s*\(\s*(.*?)\s*\)\s*(?:,|$)", re.S)
 _ANON = re.compile(r"^_\d+_$")
 _KEYWORDS = {"module", "input", "output", "inout", "wire", "reg", "assign", "endmodule"}
-
-
-@dataclass(frozen=True)
-class CellInfo:
-    """A library cell: its area and output pins."""
-
-    area: float
-    outputs: frozenset[str]
-
-
-@functools.lru_cache(maxsize=8)
-def _liberty_cells(path: str, mtime_ns: int, size: int) -> Mapping[str, CellInfo]:
-    text = Path(path).read_text(errors="replace")
-    heads = list(_CELL_HEAD.finditer(text))
-    out: dict[str, CellInfo] = {}
-    for i, h in enumerate(heads):
-        body = text[h.end(): heads[i + 1].start() if i + 1 < len(heads) else len(text)]
-        am = _AREA.search(body)
-        pins = list(_PIN_HEAD.finditer(body))
-        outputs = set()
-        for j, p in enumerate(pins):
-            seg = body[p.end(): pins[j + 1].start() if j + 1 < len(pins) else len(body)]
-            dm = _DIRECTION.search(seg)
-            if dm and dm.group(1) == "output":
-                outputs.add(p.group(1))
-        out[h.group(1)] = CellInfo(float(am.group(1)) if am else 0.0, frozenset(outputs))
-    return out
-
-
-def liberty_cells(liberty: Path) -> Mapping[str, CellInfo]:
-    """Area and output pins of every cell of a (plain) liberty file, cached per file."""
-    st = liberty.stat()
-    return _liberty_cells(str(liberty), st.st_mtime_ns, st.st_size)
 
 
 def _net_name(expr: str) -> str:

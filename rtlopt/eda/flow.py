@@ -1,6 +1,6 @@
 """The PPA flow: Yosys synthesis to the PDK's liberty, then OpenSTA timing and power.
 
-``PpaFlow`` turns a source set into a :class:`~rtlopt.evaluate.result.PPA` with logs and a
+``PpaFlow`` turns a source set into a :class:`~rtlopt.results.PPA` with logs and a
 netlist. With ``flow.persistent`` (the default) it keeps the cost of the liberty low on every
 candidate: OpenSTA runs in one long-lived worker process that read the liberty once, and Yosys
 reads per-pass trimmed copies of it (sequential cells for ``dfflibmap``, combinational cells for
@@ -18,14 +18,13 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from rtlopt.config import FlowConfig, SandboxConfig
-from rtlopt.eda._run import require_tool, tool_versions
 from rtlopt.eda._worker import StaWorker
 from rtlopt.eda.breakdown import ppa_details
 from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
@@ -38,8 +37,9 @@ from rtlopt.eda.yosys import (
     synthesize_pyosys,
 )
 from rtlopt.errors import ConfigError, ToolNotFound
-from rtlopt.evaluate.result import PPA, PpaDetails
 from rtlopt.pdk import PdkInfo, derive_liberties
+from rtlopt.results import PPA, PpaDetails
+from rtlopt.tools import require_tool, tool_paths, tool_versions
 
 __all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
 
@@ -56,6 +56,9 @@ class PpaMeasurement:
         netlist: The mapped netlist.
         sta: Details of the timing run (paths, registers, clocks).
         duration_s: Wall-clock time of synthesis and STA.
+        timings: Seconds per step (``synth_s``, ``sta_s``, ``alongside_s``).
+        generic_netlist: The generic-cell netlist, when ``measure`` was given ``alongside``.
+        alongside: What the ``alongside`` callable returned.
     """
 
     ppa: PPA
@@ -64,22 +67,31 @@ class PpaMeasurement:
     sta: StaResult | None = None
     duration_s: float = 0.0
     timings: Mapping[str, float] = field(default_factory=dict)
+    generic_netlist: Path | None = None
+    alongside: Any = None
 
 
 def resolve_engine(engine: str) -> str:
-    """``yosys`` or ``pyosys`` for a configured engine (``auto``: the binary when present).
+    """``yosys`` or ``pyosys`` for a configured engine (``auto``: the Yosys binary).
+
+    ``auto`` never falls back to pyosys when the binary is missing: pyosys is a newer Yosys and
+    ABC, so the same design measures differently (55.06 vs 61.71 um^2 on the example); a run
+    must not change flows silently. pyosys is used only when asked for.
 
     Raises:
+        ToolNotFound: ``auto`` or ``yosys`` and the binary is not on PATH.
         ConfigError: the requested engine is not available.
     """
-    if engine == "auto":
+    if engine in ("auto", "yosys"):
         try:
             require_tool("yosys")
-            return "yosys"
-        except ToolNotFound:
-            if pyosys_available():
-                return "pyosys"
-            raise
+        except ToolNotFound as exc:
+            alt = (" or set flow.engine = 'pyosys' (in-process Yosys from the pyosys wheel; a "
+                   "different Yosys/ABC version, so different numbers)"
+                   if pyosys_available() else "")
+            raise ToolNotFound("required tool 'yosys' (synthesis engine) was not found on PATH",
+                               hint=f"{exc.hint}{alt}") from None
+        return "yosys"
     if engine == "pyosys" and not pyosys_available():
         raise ConfigError("flow.engine = 'pyosys' but the pyosys package is not installed",
                           hint="pip install pyosys, or set flow.engine = 'yosys'")
@@ -124,7 +136,8 @@ class PpaFlow:
     # ------------------------------------------------------------------ measuring
     def measure(self, files: Sequence[Path], top: str, clocks: Sequence[str], workdir: Path, *,
                 include_dirs: Sequence[Path] = (),
-                defines: Mapping[str, str] | None = None) -> PpaMeasurement:
+                defines: Mapping[str, str] | None = None,
+                alongside: Callable[[Path], Any] | None = None) -> PpaMeasurement:
         """Synthesize ``top`` from ``files`` and time it.
 
         Args:
@@ -134,6 +147,10 @@ class PpaFlow:
             workdir: Scratch folder for scripts, logs and the netlist.
             include_dirs: Include folders.
             defines: Preprocessor macros.
+            alongside: Called with the generic-cell netlist (written by the same synthesis
+                run) on a second thread while OpenSTA times the mapped netlist; its result is
+                ``PpaMeasurement.alongside`` and its exception is raised after timing ends.
+                The evaluator's netlist check runs here.
 
         Raises:
             ToolFailed: Yosys or OpenSTA crashed or produced no result.
@@ -144,9 +161,33 @@ class PpaFlow:
                 raise RuntimeError("PpaFlow is closed")
             start = time.monotonic()
             workdir.mkdir(parents=True, exist_ok=True)
-            syn = self._synthesize(files, top, workdir, include_dirs, defines or {})
+            syn = self._synthesize(files, top, workdir, include_dirs, defines or {},
+                                   generic=alongside is not None)
             t_syn = time.monotonic() - start
-            sta = self._sta(syn.netlist, top, clocks, workdir)
+            side: dict[str, Any] = {}
+            thread: threading.Thread | None = None
+            if alongside is not None and syn.generic_netlist is not None:
+                generic = syn.generic_netlist
+
+                def run_alongside() -> None:
+                    t0 = time.monotonic()
+                    try:
+                        side["value"] = alongside(generic)
+                    except BaseException as exc:  # re-raised on the caller's thread
+                        side["error"] = exc
+                    side["seconds"] = time.monotonic() - t0
+
+                thread = threading.Thread(target=run_alongside, name="rtlopt-alongside",
+                                          daemon=True)
+                thread.start()
+            try:
+                sta = self._sta(syn.netlist, top, clocks, workdir)
+                t_sta = time.monotonic() - start - t_syn
+            finally:
+                if thread is not None:
+                    thread.join()
+            if "error" in side:
+                raise side["error"]
             total = time.monotonic() - start
             logs: dict[str, str] = {"synth": str(syn.log_path), "sta": str(workdir / "sta.log")}
             if sta.warnings:
@@ -155,8 +196,11 @@ class PpaFlow:
                     log.info("%s: %s", top, w)
             ppa = PPA(area_um2=syn.area_um2, delay_ps=sta.delay_ps, power_uw=sta.power_uw,
                       cells=syn.cells, details=self._details(syn.netlist, sta))
-            return PpaMeasurement(ppa, logs, syn.netlist, sta, total,
-                                  {"synth_s": t_syn, "sta_s": total - t_syn})
+            timings = {"synth_s": t_syn, "sta_s": t_sta}
+            if "seconds" in side:
+                timings["alongside_s"] = side["seconds"]
+            return PpaMeasurement(ppa, logs, syn.netlist, sta, total, timings,
+                                  syn.generic_netlist, side.get("value"))
 
     def _details(self, netlist: Path, sta: StaResult) -> PpaDetails | None:
         """Critical path and area split for the feedback; None (logged) when unreadable."""
@@ -167,9 +211,11 @@ class PpaFlow:
             return None
 
     def _synthesize(self, files: Sequence[Path], top: str, workdir: Path,
-                    include_dirs: Sequence[Path], defines: Mapping[str, str]) -> SynthResult:
+                    include_dirs: Sequence[Path], defines: Mapping[str, str], *,
+                    generic: bool = False) -> SynthResult:
         kw: dict[str, Any] = {"include_dirs": include_dirs, "defines": defines,
-                              "tie_hi": self.pdk.tie_hi, "tie_lo": self.pdk.tie_lo}
+                              "tie_hi": self.pdk.tie_hi, "tie_lo": self.pdk.tie_lo,
+                              "generic": generic}
         if self.engine == "pyosys":
             return synthesize_pyosys(files, top, workdir, self.libs, **kw)
         return synthesize(files, top, workdir, self.libs, timeout=self.cfg.synth_timeout_s,
@@ -224,6 +270,8 @@ class PpaFlow:
         return {
             "engine": self.engine,
             "tool_versions": versions,
+            "binaries": tool_paths(("yosys", "sta")) if self.engine == "yosys"
+            else tool_paths(("sta",)),
             "pdk": self.pdk.name,
             "corner": self.pdk.corner,
             "liberty": str(self.pdk.liberty),

@@ -6,6 +6,13 @@ or bounded check finds one (or the ports differ); UNKNOWN with the reason otherw
 inconclusive, several clocks, no reset, latches, constructs Yosys cannot read, a SAT instance
 that ran out of time). UNKNOWN is never reported as proven.
 
+The miter steps every register on one implicit clock, so the first Yosys run also writes both
+designs as JSON and :mod:`rtlopt.eda._clocking` checks that every candidate register is
+clocked (and asynchronously reset) by the primary inputs and edges the reference uses. A
+difference gives UNKNOWN with ``FormalResult.structure`` set (the evaluator rejects it); a
+reference with derived clocks gives UNKNOWN. The only shortcut is a candidate that holds the
+reference's modules byte for byte (line endings aside) and nothing else.
+
 A Yosys crash raises :class:`~rtlopt.errors.ToolFailed`; running past the wall-clock limit
 raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting its own
 ``-timeout`` (a hard multiplier, say) is UNKNOWN, not an infrastructure error.
@@ -20,24 +27,30 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
-from rtlopt.eda._run import require_tool, run_tool
+from rtlopt.eda._clocking import clocking_problem, read_clocking
 from rtlopt.errors import ToolFailed
-from rtlopt.evaluate.result import FormalResult, Verdict
 from rtlopt.frontend.model import Design
 from rtlopt.harness import (
+    STRUCTURE_JSON,
     FormalPlan,
     blank_comments,
     equiv_script,
     formal_script,
     plan_formal,
+    ref_name,
     reference_modules,
     reference_text,
+    structure_script,
 )
 from rtlopt.harness._formal import MARK
+from rtlopt.harness._screen import tool_pragmas
+from rtlopt.results import FormalResult, Verdict
+from rtlopt.tools import Limits, require_tool, run_tool
 
 log = logging.getLogger(__name__)
 
-__all__ = ["check_equivalence", "parse_counterexample"]
+__all__ = ["check_equivalence", "check_structure", "identical_source",
+           "parse_counterexample", "yosys_argv"]
 
 _ROW = re.compile(r"^\s*(init|\d+|-)?\s*(\\\S+|\$\S+)\s+(\S+)\s+(\S+)\s+([01xz]+)\s*$", re.M)
 _PORT_ERRORS = ("No matching port", "port width", "Mismatch in directionality",
@@ -114,16 +127,20 @@ def _first_error(text: str) -> str:
 
 def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: Path,
                       cfg: FormalConfig, *, memory_mb: int | None = None,
-                      reference_file: Path | None = None) -> FormalResult:
+                      reference_file: Path | None = None,
+                      strict_x: bool = False) -> FormalResult:
     """Prove or refute that the candidate's target module equals the reference.
 
     Args:
         design: The design; its target (renamed) is the gold model.
-        candidate_files: Candidate sources; the gate module has the target's name.
+        candidate_files: Candidate sources, library files first and the candidate's own file
+            last; the gate module has the target's name.
         workdir: Scratch directory (script, log, reference copy).
         cfg: Depths and time limit.
         memory_mb: Address-space limit of Yosys.
         reference_file: A file with :func:`reference_text` (written into ``workdir`` if None).
+        strict_x: The strict X policy (see ``harness.strict_x``); by default a candidate may
+            refine an x of the reference.
 
     Raises:
         ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
@@ -135,58 +152,166 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
     require_tool("yosys")
     start = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
-    texts = []
-    for f in candidate_files:
-        try:
-            texts.append(Path(f).read_text(errors="replace"))
-        except OSError:
-            texts.append("")
-    if _identical(design, texts):
+    texts = [_read(Path(f)) for f in candidate_files]
+    if texts and identical_source(design, texts[-1]):
         return FormalResult(Verdict.PROVEN, "identical source",
-                            "the target and its submodules are textually identical to the "
-                            "reference (comments and whitespace aside)", {},
-                            time.monotonic() - start)
+                            "the candidate is the reference's target and submodules, byte for "
+                            "byte (line endings aside)", {}, time.monotonic() - start)
     plan = plan_formal(design, texts)
-    if plan.mode == "unsupported":
-        return FormalResult(Verdict.UNKNOWN, "none", plan.reason, duration_s=0.0)
     if reference_file is None or reference_file.parent != workdir:
         text = reference_text(design) if reference_file is None else _read(reference_file)
         reference_file = workdir / "reference.v"
         reference_file.write_text(text)
+    (workdir / STRUCTURE_JSON).unlink(missing_ok=True)
     extra_inc = [design.target.file.parent]
+    if plan.mode == "unsupported":
+        found = _structure_only(design, reference_file, candidate_files, extra_inc, cfg,
+                                memory_mb, start)
+        if found is not None and found.structure:
+            return found
+        return FormalResult(Verdict.UNKNOWN, "none", plan.reason,
+                            duration_s=time.monotonic() - start)
 
     common = (design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
-    if plan.mode == "comb":
+    if plan.mode == "comb" or strict_x:
         # a SAT proof is cheapest for combinational logic; structural matching rescues the
-        # cases where the whole-output SAT instance times out (e.g. identical multipliers)
-        first = _run_miter(*common, share=0.3)
-        if first.verdict is not Verdict.UNKNOWN or "timed out" not in first.reason:
-            return first
+        # cases where the whole-output SAT instance times out (e.g. identical multipliers).
+        # equiv_simple accepts any candidate value where the reference is x, so the strict X
+        # policy uses the miter only.
+        share = 0.3 if plan.mode == "comb" and not strict_x else 1.0
+        first = _run_miter(*common, share=share, strict_x=strict_x, structure=True)
+        checked = _checked(design, workdir, first, start)
+        assert checked is not None
+        if (checked is not first or share == 1.0 or first.verdict is not Verdict.UNKNOWN
+                or "timed out" not in first.reason):
+            return checked
         structural = _run_structural(*common, share=0.4)
         if structural is not None:
             return structural
         return _run_miter(*common, share=1.0)
-    structural = _run_structural(*common, share=0.25)
-    if structural is not None:
-        return structural
+    structural = _run_structural(*common, share=0.25, structure=True)
+    checked = _checked(design, workdir, structural, start)
+    if checked is not None:
+        return checked
+    if not (workdir / STRUCTURE_JSON).is_file():
+        # Yosys stopped before writing the structure netlist: let the miter run write it
+        result = _run_miter(*common, share=1.0, structure=True)
+        checked = _checked(design, workdir, result, start)
+        assert checked is not None
+        return checked
     return _run_miter(*common, share=1.0)
 
 
-def _normal(text: str) -> str:
-    return " ".join(blank_comments(text).split())
+def check_structure(design: Design, candidate_files: Sequence[Path], workdir: Path,
+                    cfg: FormalConfig, *, memory_mb: int | None = None) -> str:
+    """Only the clock/reset structure check (for when the formal check is disabled).
+
+    Returns:
+        Why the candidate's clocking differs from the reference's, or "" when it does not (or
+        when Yosys cannot read the designs: synthesis, which follows, reports that).
+    """
+    require_tool("yosys")
+    workdir.mkdir(parents=True, exist_ok=True)
+    texts = [_read(Path(f)) for f in candidate_files]
+    if texts and identical_source(design, texts[-1]):
+        return ""
+    ref = workdir / "reference.v"
+    ref.write_text(reference_text(design))
+    found = _structure_only(design, ref, candidate_files, [design.target.file.parent], cfg,
+                            memory_mb, time.monotonic())
+    return found.structure if found is not None else ""
 
 
-def _identical(design: Design, texts: Sequence[str]) -> bool:
-    """Every reference module appears verbatim (modulo comments/whitespace) in the candidate,
-    and the candidate defines each of them once."""
-    cand = _normal("\n".join(texts))
+def yosys_argv(log_name: str, script_name: str) -> list[str]:
+    """The command line running a Yosys script quietly, its log in ``log_name``."""
+    return require_tool("yosys").argv("-q", "-l", log_name, "-s", script_name)
+
+
+def _structure_only(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+                    extra_inc: list[Path], cfg: FormalConfig, memory_mb: int | None,
+                    start: float) -> FormalResult | None:
+    wd = reference_file.parent
+    (wd / STRUCTURE_JSON).unlink(missing_ok=True)
+    script = wd / "structure.ys"
+    script.write_text(structure_script(design, reference_file, candidate_files,
+                                       include_dirs=extra_inc))
+    run_tool(yosys_argv("structure.log", script.name), cwd=wd, log_path=wd / "structure.out",
+             limits=Limits(max(1.0, cfg.timeout_s), memory_mb), raise_on_timeout=False)
+    return _structure_verdict(design, wd, start)
+
+
+def _structure_verdict(design: Design, wd: Path, start: float) -> FormalResult | None:
+    """UNKNOWN when the clock/reset structure rules out a proof; None when it does not, or
+    when the JSON was not written (Yosys failed before; its own verdict says why)."""
+    text = _read(wd / STRUCTURE_JSON)
+    if not text:
+        return None
+    gold, gate = ref_name(design.target.name), design.target.name
+    method = "clock/reset structure"
+    try:
+        found = read_clocking(text, [gold, gate])
+    except ValueError as exc:
+        return FormalResult(Verdict.UNKNOWN, method, f"unreadable structure netlist: {exc}", {},
+                            _elapsed(start))
+    if gold not in found or gate not in found:
+        return FormalResult(Verdict.UNKNOWN, method, "the structure netlist lacks a module", {},
+                            _elapsed(start))
+    problem = clocking_problem(found[gold], found[gate])
+    if problem:
+        return FormalResult(Verdict.UNKNOWN, method,
+                            f"clock/reset structure check: {problem}", {},
+                            _elapsed(start), structure=problem)
+    if found[gold].problems:
+        return FormalResult(Verdict.UNKNOWN, method,
+                            "the miter does not model the reference's structure: "
+                            f"{found[gold].problems[0]}", {}, _elapsed(start))
+    return None
+
+
+def _checked(design: Design, wd: Path, result: FormalResult | None,
+             start: float) -> FormalResult | None:
+    """``result`` unless the clock/reset structure rules it out; never PROVEN unchecked."""
+    found = _structure_verdict(design, wd, start)
+    if found is not None:
+        return found
+    if (result is not None and result.verdict is Verdict.PROVEN
+            and not (wd / STRUCTURE_JSON).is_file()):
+        return FormalResult(Verdict.UNKNOWN, result.method,
+                            "the clock/reset structure could not be checked", {},
+                            _elapsed(start))
+    return result
+
+
+def _canon(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_TIMESCALE = re.compile(r"`timescale\s+[0-9]+\s*[munpf]?s\s*/\s*[0-9]+\s*[munpf]?s")
+
+
+def identical_source(design: Design, candidate: str) -> bool:
+    """The candidate is the reference, byte for byte (line endings aside).
+
+    Every reference module the candidate defines (the target always) appears in it exactly
+    once with its exact text, and nothing else is left but whitespace, comments that are not
+    tool directives, and ``timescale`` lines. Submodules it does not define come from the
+    repository unchanged.
+    """
+    rest = _canon(candidate)
+    code = blank_comments(rest)
     for m in reference_modules(design):
-        body = _normal(m.text())
-        if not body or cand.count(body) != 1:
+        declared = len(re.findall(rf"\bmodule\s+{re.escape(m.name)}(?![\w$])", code))
+        if declared == 0 and m.name != design.target.name:
+            continue
+        body = _canon(m.text())
+        if declared != 1 or not body or rest.count(body) != 1:
             return False
-        if len(re.findall(rf"\bmodule\s+{re.escape(m.name)}\b", cand)) != 1:
-            return False
-    return True
+        at = rest.index(body)
+        rest = rest[:at] + "\n" + rest[at + len(body):]
+        code = blank_comments(rest)
+    if tool_pragmas(rest):
+        return False
+    return not _TIMESCALE.sub(" ", code).strip()
 
 
 def _elapsed(start: float) -> float:
@@ -195,16 +320,17 @@ def _elapsed(start: float) -> float:
 
 def _run_structural(design: Design, reference_file: Path, candidate_files: Sequence[Path],
                     plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
-                    extra_inc: list[Path], start: float, *, share: float) -> FormalResult | None:
+                    extra_inc: list[Path], start: float, *, share: float,
+                    structure: bool = False) -> FormalResult | None:
     """equiv_make/equiv_simple/equiv_induct; a verdict only when everything is proven."""
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     eq_script = _workdir_of(reference_file) / "equiv_struct.ys"
     eq_script.write_text(equiv_script(design, reference_file, candidate_files, plan,
                                       depth=max(1, min(cfg.induction_depth, 4)),
-                                      include_dirs=extra_inc))
+                                      include_dirs=extra_inc, structure=structure))
     wd = eq_script.parent
-    run = run_tool(["yosys", "-q", "-l", "equiv_struct.log", "-s", eq_script.name], cwd=wd,
-                   log_path=wd / "equiv_struct.out", timeout=left, memory_mb=memory_mb,
+    run = run_tool(yosys_argv("equiv_struct.log", eq_script.name), cwd=wd,
+                   log_path=wd / "equiv_struct.out", limits=Limits(left, memory_mb),
                    raise_on_timeout=False)
     text = _read(wd / "equiv_struct.log") or run.output()
     early = _early_verdict(text, plan, cfg, _elapsed(start))
@@ -218,7 +344,8 @@ def _run_structural(design: Design, reference_file: Path, candidate_files: Seque
 
 def _run_miter(design: Design, reference_file: Path, candidate_files: Sequence[Path],
                plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
-               extra_inc: list[Path], start: float, *, share: float) -> FormalResult:
+               extra_inc: list[Path], start: float, *, share: float, strict_x: bool = False,
+               structure: bool = False) -> FormalResult:
     """SAT miter: proof (combinational) or induction then a bounded check (sequential)."""
     wd = _workdir_of(reference_file)
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
@@ -229,11 +356,11 @@ def _run_miter(design: Design, reference_file: Path, candidate_files: Sequence[P
     script = formal_script(design, reference_file, candidate_files, plan,
                            induction_depth=cfg.induction_depth, bmc_depth=cfg.bmc_depth,
                            sat_timeout_s=sat_timeout, bmc_timeout_s=bmc_timeout,
-                           include_dirs=extra_inc)
+                           include_dirs=extra_inc, strict_x=strict_x, structure=structure)
     ys = wd / "equiv.ys"
     ys.write_text(script)
-    run = run_tool(["yosys", "-q", "-l", "equiv.log", "-s", ys.name], cwd=wd,
-                   log_path=wd / "equiv.out", timeout=left, memory_mb=memory_mb,
+    run = run_tool(yosys_argv("equiv.log", ys.name), cwd=wd,
+                   log_path=wd / "equiv.out", limits=Limits(left, memory_mb),
                    raise_on_timeout=False)
     text = _read(wd / "equiv.log") or run.output()
     result = _verdict(text, run.returncode, plan, cfg, _elapsed(start))

@@ -11,19 +11,22 @@ exception carries ``timeout_s`` and ``log_path`` for that decision).
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 import re
+import shutil
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.config import RewardConfig
-from rtlopt.eda._run import require_tool, run_tool
-from rtlopt.eda._script import argv_path
-from rtlopt.errors import EvaluationTimeout, UsageError
-from rtlopt.evaluate.result import SimResult
+from rtlopt.errors import EvaluationTimeout, ToolNotFound, UsageError
 from rtlopt.harness import SimReport, parse_sim_report
+from rtlopt.results import SimResult
+from rtlopt.tools import Limits, Tool, ToolRun, argv_path, require_tool, run_tool
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +91,8 @@ def count_errors(log_text: str) -> tuple[int, bool, list[str]]:
 def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = None,
                     include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
                     out: Path | None = None, timeout: float = 60.0,
-                    memory_mb: int | None = None, log_name: str | None = None) -> CompileResult:
+                    memory_mb: int | None = None, log_name: str | None = None,
+                    libraries: Sequence[Path] = ()) -> CompileResult:
     """Compile Verilog with ``iverilog -g2012``.
 
     Args:
@@ -101,19 +105,40 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
         timeout: Seconds before the compiler is killed.
         memory_mb: Address-space limit.
         log_name: Log file name in ``workdir`` (default derived from ``out``).
+        libraries: Library files (``-l``): their modules are used only where instantiated.
 
     Raises:
         EvaluationTimeout: The compiler ran past ``timeout``.
     """
-    require_tool("iverilog")
     out = out if out is not None else workdir / "a.vvp"
     workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / (log_name or f"{out.stem}.compile.log")
-    if out.exists():
-        out.unlink()
+    written = out if out.is_absolute() else workdir / out  # a relative path is in workdir
+    if written.exists():
+        written.unlink()
+    argv = compile_argv(require_tool("iverilog"), files, out, top=top,
+                        include_dirs=include_dirs, defines=defines, libraries=libraries)
+    run = run_tool(argv, cwd=workdir, log_path=log_path, limits=Limits(timeout, memory_mb))
+    text = run.output()
+    n, port, lines = count_errors(text)
+    ok = run.returncode == 0 and written.exists()
+    if ok:
+        n, port, lines = 0, False, []
+    log.debug("iverilog %s: ok=%s errors=%d", out.name, ok, n)
+    return CompileResult(ok, n, port, log_path, text, written, tuple(lines))
+
+
+def compile_argv(iverilog: Tool, files: Sequence[Path], out: Path, *, top: str | None = None,
+                 include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
+                 libraries: Sequence[Path] = ()) -> list[str]:
+    """The ``iverilog -g2012`` command line of :func:`compile_sources`.
+
+    Raises:
+        UsageError: a define with a line break.
+    """
     # no shell is involved, but iverilog copies paths and defines into line-based command
     # files: a line break would start a new directive there
-    argv: list[str] = ["iverilog", "-g2012", "-o", argv_path(out)]
+    argv = iverilog.argv("-g2012", "-o", argv_path(out))
     if top:
         argv += ["-s", top]
     for inc in include_dirs:
@@ -123,15 +148,54 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
             raise UsageError(f"define {k!r} holds a line break",
                              hint="write it on one line in -D / project.defines")
         argv.append(f"-D{k}={v}" if v != "" else f"-D{k}")
-    argv += [argv_path(f) for f in files]
-    run = run_tool(argv, cwd=workdir, log_path=log_path, timeout=timeout, memory_mb=memory_mb)
-    text = run.output()
-    n, port, lines = count_errors(text)
-    ok = run.returncode == 0 and out.exists()
-    if ok:
-        n, port, lines = 0, False, []
-    log.debug("iverilog %s: ok=%s errors=%d", out.name, ok, n)
-    return CompileResult(ok, n, port, log_path, text, out, tuple(lines))
+    for lib in libraries:
+        argv += ["-l", argv_path(lib)]
+    return argv + [argv_path(f) for f in files]
+
+
+def run_vvp(vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str) -> ToolRun:
+    """Run ``vvp -n`` on a compiled file (a timeout is returned, not raised)."""
+    return run_tool(require_tool("vvp").argv("-n", argv_path(vvp_file)), cwd=workdir,
+                    log_path=workdir / log_name, limits=limits, raise_on_timeout=False)
+
+
+@functools.cache
+def yosys_simulation_libraries() -> tuple[Path, ...]:
+    """Yosys's Verilog models of its internal cells (``simcells.v``, ``simlib.v``).
+
+    Looked up in ``$RTLOPT_YOSYS_DATDIR``, then ``yosys-config --datdir`` (the one beside the
+    recorded ``yosys`` binary, else the one on PATH), then
+    ``<prefix>/share/yosys`` beside the ``yosys`` binary. Empty when none is found: the generic
+    netlists rtlopt writes are plain Verilog, so these only back up cells that
+    ``write_verilog`` leaves as instances.
+    """
+    candidates: list[Path] = []
+    if os.environ.get("RTLOPT_YOSYS_DATDIR"):
+        candidates.append(Path(os.environ["RTLOPT_YOSYS_DATDIR"]))
+    binary: Path | None
+    try:
+        binary = Path(require_tool("yosys").path)
+    except ToolNotFound:
+        binary = None
+    # the yosys-config of the recorded yosys binary first (RTLOPT_YOSYS may name another one)
+    beside = binary.parent / "yosys-config" if binary is not None else None
+    config = str(beside) if beside is not None and beside.is_file() else shutil.which(
+        "yosys-config")
+    if config:
+        try:
+            out = subprocess.run([config, "--datdir"], capture_output=True, text=True,
+                                 timeout=20, stdin=subprocess.DEVNULL)
+            if out.returncode == 0 and out.stdout.strip():
+                candidates.append(Path(out.stdout.strip()))
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    if binary is not None:
+        candidates.append(binary.resolve().parent.parent / "share" / "yosys")
+    for d in candidates:
+        libs = tuple(d / n for n in ("simcells.v", "simlib.v") if (d / n).is_file())
+        if libs:
+            return libs
+    return ()
 
 
 def syntax_score(result: CompileResult, cfg: RewardConfig) -> float:
@@ -163,11 +227,9 @@ def run_simulation(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: 
     Raises:
         SimulationTimeout: The simulation did not finish in time.
     """
-    require_tool("vvp")
     log_path = workdir / log_name
     start = time.monotonic()
-    run = run_tool(["vvp", "-n", argv_path(vvp_file)], cwd=workdir, log_path=log_path,
-                   timeout=timeout, memory_mb=memory_mb, raise_on_timeout=False)
+    run = run_vvp(vvp_file, workdir, limits=Limits(timeout, memory_mb), log_name=log_name)
     if run.timed_out:
         raise SimulationTimeout(f"simulation timed out after {timeout:g}s", timeout_s=timeout,
                                 log_path=log_path)
@@ -209,9 +271,12 @@ __all__ = [
     "PORT_ERROR_KEYWORDS",
     "CompileResult",
     "SimulationTimeout",
+    "compile_argv",
     "compile_sources",
     "count_errors",
     "run_simulation",
+    "run_vvp",
     "simulate",
     "syntax_score",
+    "yosys_simulation_libraries",
 ]

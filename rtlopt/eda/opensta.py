@@ -22,10 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._run import run_tool
-from rtlopt.eda._script import script_path, sta_cell_name, tcl_word
 from rtlopt.errors import ToolFailed, UsageError
-from rtlopt.evaluate.result import CriticalPath
+from rtlopt.results import CriticalPath
+from rtlopt.tools import Limits, require_tool, run_tool, script_path, sta_cell_name, tcl_word
 
 __all__ = [
     "StaResult",
@@ -263,8 +262,8 @@ def parse_critical_path(text: str, delay_ps: float) -> CriticalPath | None:
 
 
 def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float,
-            workdir: Path, *, power: bool, timeout: float = 120.0, memory_mb: int | None = None,
-            sta: str = "sta") -> StaResult:
+            workdir: Path, *, power: bool, timeout: float = 120.0,
+            memory_mb: int | None = None) -> StaResult:
     """One fresh OpenSTA process for one netlist (reads the liberty again).
 
     Raises:
@@ -276,8 +275,8 @@ def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], perio
     script.write_text(sta_script(liberty, netlist, top, clocks, period_ns, power=power))
     log_path = workdir / "sta.log"
     # sta sources the -exit file through Tcl, where a space in its path breaks the name
-    run = run_tool([sta, "-no_init", "-no_splash", "-exit", script_path(script)], cwd=workdir,
-                   log_path=log_path, timeout=timeout, memory_mb=memory_mb,
+    argv = require_tool("sta").argv("-no_init", "-no_splash", "-exit", script_path(script))
+    run = run_tool(argv, cwd=workdir, log_path=log_path, limits=Limits(timeout, memory_mb),
                    env={"HOME": str(workdir)})
     text = run.output()
     if run.returncode != 0 and "RTLOPT_DONE" not in text:

@@ -7,10 +7,10 @@ hilomap``, ``write_verilog -simple-lhs``) so that OpenSTA 2.0.17, which rejects 
 statements with constants or concatenations, can read every netlist; on the C910 LZA the
 numbers are unchanged by it.
 
-Engines: ``yosys`` runs the binary on PATH through ``run_tool`` (Debian's 0.23 reproduces the
-paper's C910 reference exactly); ``pyosys`` runs the same script in-process through the pyosys
-wheel (newer Yosys/ABC, so different numbers). pyosys keeps one global design, so in-process
-runs are serialized by a module lock.
+Engines: ``yosys`` runs the binary of ``require_tool("yosys")`` (``RTLOPT_YOSYS`` or PATH;
+Debian's 0.23 reproduces the paper's C910 reference exactly); ``pyosys`` runs the same script
+in-process through the pyosys wheel (newer Yosys/ABC, so different numbers). pyosys keeps one
+global design, so in-process runs are serialized by a module lock.
 """
 
 from __future__ import annotations
@@ -23,9 +23,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._run import run_tool, tool_versions
-from rtlopt.eda._script import original_path, script_path, yosys_id, yosys_read_lines
 from rtlopt.errors import DesignError, RtloptError, ToolFailed
+from rtlopt.tools import (
+    Limits,
+    original_path,
+    require_tool,
+    run_tool,
+    script_path,
+    tool_versions,
+    yosys_id,
+    yosys_read_lines,
+)
 
 __all__ = [
     "SynthLibraries",
@@ -73,6 +81,9 @@ class SynthResult:
         netlist: Mapped gate-level Verilog.
         log_path: Full Yosys log.
         duration_s: Wall-clock time.
+        generic_netlist: The netlist after ``synth``, in Yosys's generic cells written as plain
+            Verilog, without initial values (when requested): the design the liberty mapping
+            starts from, simulated against the reference by the netlist check.
     """
 
     area_um2: float
@@ -80,10 +91,11 @@ class SynthResult:
     netlist: Path
     log_path: Path
     duration_s: float
+    generic_netlist: Path | None = None
 
 
 def _q(path: Path | str) -> str:
-    """A path as a Yosys script word (see :func:`rtlopt.eda._script.script_path`)."""
+    """A path as a Yosys script word (see :func:`rtlopt.tools.script_path`)."""
     return script_path(path)
 
 
@@ -91,7 +103,8 @@ def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist:
                  stat_file: Path, *, include_dirs: Sequence[Path] = (),
                  defines: Mapping[str, str] | None = None,
                  tie_hi: tuple[str, str] | None = None,
-                 tie_lo: tuple[str, str] | None = None) -> str:
+                 tie_lo: tuple[str, str] | None = None,
+                 generic_netlist: Path | None = None) -> str:
     """The Yosys script synthesizing ``top`` from ``files`` onto the liberty.
 
     Args:
@@ -104,13 +117,22 @@ def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist:
         defines: ``-D`` macros (empty value: defined without value).
         tie_hi: (cell, pin) for constant 1; with ``tie_lo`` enables constant mapping.
         tie_lo: (cell, pin) for constant 0.
+        generic_netlist: Also write the design after ``synth`` (generic cells) here. It is
+            written from a copy with initial values removed (ASIC flip-flops power up
+            unknown); the mapping continues on the untouched design, so the numbers do not
+            change.
     """
     top_id = yosys_id(top)
     lines = [*yosys_read_lines(files, include_dirs, defines or {}),
              f"hierarchy -check -top {top_id}",
              "flatten",
-             f"synth -top {top_id}",
-             f"dfflibmap -liberty {_q(libs.dff)}",
+             f"synth -top {top_id}"]
+    if generic_netlist is not None:
+        lines += ["design -push-copy",
+                  "attrmap -remove init",
+                  f"write_verilog -noattr {_q(generic_netlist)}",
+                  "design -pop"]
+    lines += [f"dfflibmap -liberty {_q(libs.dff)}",
              f"abc -liberty {_q(libs.abc)}",
              "opt_clean -purge"]
     if tie_hi is not None and tie_lo is not None:
@@ -154,11 +176,11 @@ def parse_stat(text: str, top: str) -> tuple[float, int]:
 
 
 def _collect(workdir: Path, top: str, netlist: Path, stat_file: Path, log_path: Path,
-             duration: float, what: str) -> SynthResult:
+             duration: float, what: str, generic: Path | None = None) -> SynthResult:
     """Check the expected outputs exist (never trust an exit code) and parse them."""
     log_text = log_path.read_text(errors="replace") if log_path.is_file() else ""
     errors = _ERROR_RE.findall(log_text)
-    if not netlist.is_file() or not stat_file.is_file():
+    if not netlist.is_file() or not stat_file.is_file() or (generic and not generic.is_file()):
         first = errors[0] if errors else "no netlist or stat report was written"
         raise ToolFailed(f"{what} failed: {first}", log_path=log_path,
                          stderr_tail="\n".join(log_text.splitlines()[-20:]))
@@ -166,15 +188,17 @@ def _collect(workdir: Path, top: str, netlist: Path, stat_file: Path, log_path: 
         area, cells = parse_stat(stat_file.read_text(errors="replace"), top)
     except ValueError as exc:
         raise ToolFailed(f"{what}: {exc}", log_path=log_path) from exc
-    return SynthResult(area, cells, netlist, log_path, duration)
+    return SynthResult(area, cells, netlist, log_path, duration, generic)
 
 
 def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibraries, *,
                include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
                tie_hi: tuple[str, str] | None = None, tie_lo: tuple[str, str] | None = None,
                timeout: float = 300.0, memory_mb: int | None = None,
-               yosys: str = "yosys") -> SynthResult:
+               generic: bool = False) -> SynthResult:
     """Synthesize with the Yosys binary (one process, script file ``synth.ys``).
+
+    ``generic`` also writes ``generic.v`` (see :func:`synth_script`).
 
     Raises:
         ToolFailed: Yosys exited abnormally or did not write the netlist / stat report.
@@ -183,15 +207,18 @@ def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibrar
     workdir.mkdir(parents=True, exist_ok=True)
     netlist = workdir / "netlist.v"
     stat_file = workdir / "stat.txt"
-    for stale in (netlist, stat_file):
-        stale.unlink(missing_ok=True)
+    gen = workdir / "generic.v" if generic else None
+    for stale in (netlist, stat_file, gen):
+        if stale is not None:
+            stale.unlink(missing_ok=True)
     script = workdir / "synth.ys"
     script.write_text(synth_script(files, top, libs, netlist, stat_file,
                                    include_dirs=include_dirs, defines=defines,
-                                   tie_hi=tie_hi, tie_lo=tie_lo))
+                                   tie_hi=tie_hi, tie_lo=tie_lo, generic_netlist=gen))
     log_path = workdir / "synth.log"
-    run = run_tool([yosys, "-s", str(script)], cwd=workdir, log_path=log_path, timeout=timeout,
-                   memory_mb=memory_mb, env={"HOME": str(workdir)})
+    run = run_tool(require_tool("yosys").argv("-s", str(script)), cwd=workdir,
+                   log_path=log_path, limits=Limits(timeout, memory_mb),
+                   env={"HOME": str(workdir)})
     if run.returncode != 0:
         text = log_path.read_text(errors="replace")
         errs = _ERROR_RE.findall(text)
@@ -199,7 +226,8 @@ def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibrar
         raise ToolFailed(f"yosys exited with {run.returncode}: {first}",
                          command=list(run.argv), returncode=run.returncode, log_path=log_path,
                          stderr_tail=run.tail())
-    return _collect(workdir, top, netlist, stat_file, log_path, run.duration_s, "yosys synthesis")
+    return _collect(workdir, top, netlist, stat_file, log_path, run.duration_s, "yosys synthesis",
+                    gen)
 
 
 _LOCATED_ERROR = re.compile(r"^(?:(?P<file>[^\n]+?):(?P<line>\d+): )?ERROR: (?P<msg>.*)$", re.M)
@@ -230,7 +258,6 @@ def reference_error(exc: ToolFailed) -> RtloptError:
                        hint="rewrite the construct Yosys rejects, or pick another module")
 
 
-
 def pyosys_available() -> bool:
     """Whether the pyosys wheel can be imported."""
     try:
@@ -243,7 +270,8 @@ def pyosys_available() -> bool:
 def synthesize_pyosys(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibraries, *,
                       include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
                       tie_hi: tuple[str, str] | None = None,
-                      tie_lo: tuple[str, str] | None = None) -> SynthResult:
+                      tie_lo: tuple[str, str] | None = None,
+                      generic: bool = False) -> SynthResult:
     """Synthesize in-process with pyosys (no timeout: the evaluator bounds the whole job).
 
     Thread-safe through a module lock (pyosys has global state).
@@ -256,10 +284,12 @@ def synthesize_pyosys(files: Sequence[Path], top: str, workdir: Path, libs: Synt
     workdir.mkdir(parents=True, exist_ok=True)
     netlist = workdir / "netlist.v"
     stat_file = workdir / "stat.txt"
-    for stale in (netlist, stat_file):
-        stale.unlink(missing_ok=True)
+    gen = workdir / "generic.v" if generic else None
+    for stale in (netlist, stat_file, gen):
+        if stale is not None:
+            stale.unlink(missing_ok=True)
     text = synth_script(files, top, libs, netlist, stat_file, include_dirs=include_dirs,
-                        defines=defines, tie_hi=tie_hi, tie_lo=tie_lo)
+                        defines=defines, tie_hi=tie_hi, tie_lo=tie_lo, generic_netlist=gen)
     (workdir / "synth.ys").write_text(text)
     log_path = workdir / "synth.log"
     start = time.monotonic()
@@ -274,4 +304,4 @@ def synthesize_pyosys(files: Sequence[Path], top: str, workdir: Path, libs: Synt
         finally:
             del design
     return _collect(workdir, top, netlist, stat_file, log_path, time.monotonic() - start,
-                    "pyosys synthesis")
+                    "pyosys synthesis", gen)

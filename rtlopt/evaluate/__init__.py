@@ -1,8 +1,7 @@
 """Candidate evaluation: screen, compile, interface, simulation, formal, synthesis, timing."""
 
 from rtlopt.evaluate._evaluator import Evaluator, interface_problem, make_workdir
-from rtlopt.evaluate._sources import normalize_source, source_hash
-from rtlopt.evaluate.result import (
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,
@@ -13,6 +12,7 @@ from rtlopt.evaluate.result import (
     Status,
     Verdict,
 )
+from rtlopt.verilog import normalize_source, normalized_hash, source_hash
 
 __all__ = [
     "PPA",
@@ -28,5 +28,6 @@ __all__ = [
     "interface_problem",
     "make_workdir",
     "normalize_source",
+    "normalized_hash",
     "source_hash",
 ]

@@ -1,9 +1,14 @@
 """The three-stage evaluator: syntax -> equivalence -> synthesis PPA.
 
 Stages stop at the first failure: screen, compile (error count gives r_syn), interface,
-simulation against the renamed reference, formal equivalence, synthesis, timing/power. The
-reward is ``w_syn*r_syn + w_func*r_func + w_ppa*M_ref/M``. Tool crashes and timeouts give
-``Status.TOOL_ERROR`` / ``Status.TIMEOUT`` with no reward: they are never scored.
+simulation against the renamed reference, formal equivalence (with the clock/reset structure
+check), synthesis, the netlist check (the synthesized netlist simulated against the reference,
+beside timing), timing/power. The reward is ``w_syn*r_syn + w_func*r_func + w_ppa*M_ref/M``.
+Tool crashes and timeouts give ``Status.TOOL_ERROR`` / ``Status.TIMEOUT`` with no reward: they
+are never scored.
+
+Results are cached by the exact bytes of the candidate under a fingerprint of everything that
+can change a verdict; screening and the size limit run before any lookup.
 """
 
 from __future__ import annotations
@@ -14,21 +19,25 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rtlopt.config import Config, to_dict
-from rtlopt.eda._run import tool_versions
+from rtlopt.eda.yosys import reference_error
 from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
-from rtlopt.evaluate._sources import library_files, source_hash
-from rtlopt.evaluate.result import (
+from rtlopt.evaluate._sources import library_files
+from rtlopt.frontend.model import Design, Module
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,
@@ -38,7 +47,8 @@ from rtlopt.evaluate.result import (
     Status,
     Verdict,
 )
-from rtlopt.frontend.model import Design, Module
+from rtlopt.tools import tool_paths, tool_versions
+from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +96,7 @@ class Evaluator:
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
+        self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
         self._reference: EvalResult | None = None
         self._versions = tool_versions(("iverilog", "vvp", "yosys", "sta"))
@@ -93,27 +104,52 @@ class Evaluator:
         self._shared_dir = workdir / "shared"
         self._shared_dir.mkdir(exist_ok=True)
         (self._shared_dir / "reference.v").write_text(self._ref_text)
+        self._tb_file = self._shared_dir / "rtlopt_tb.v"
+        self._tb_file.write_text(self._tb.text)
+        # what candidate netlists are compared with: the reference RTL, or the reference's own
+        # netlist when that differs from its RTL (see reference()); "" = not decided yet
+        self._netlist_gold: Path | None = None
+        self._netlist_note = ""
         self._fingerprint = self._make_fingerprint()
         self._cache_dir = self._make_cache_dir()
 
     # ------------------------------------------------------------------ bookkeeping
 
     def _make_fingerprint(self) -> str:
+        """Hash of everything besides the candidate's bytes that can change a verdict."""
+        from rtlopt.eda.iverilog import yosys_simulation_libraries
+
         cfg = self.config
+        pdk = self.pdk
         parts: dict[str, Any] = {
             "target": self.design.target.name,
             "ref": hashlib.sha256(self._ref_text.encode()).hexdigest(),
+            "repository_files": _repository_digest(self.design),
+            "sources": {
+                "include_dirs": [str(d) for d in self.design.include_dirs],
+                "defines": dict(self.design.defines),
+            },
+            "project": to_dict(cfg.project),
             "harness": to_dict(cfg.harness),
             "formal": to_dict(cfg.formal),
             "flow": to_dict(cfg.flow),
             "reward": to_dict(cfg.reward),
-            "pdk": getattr(self.pdk, "md5", None) or getattr(self.pdk, "name", None),
+            "sandbox": to_dict(cfg.sandbox),
+            "netlist_check": cfg.eval.netlist_check,
+            "pdk": None if pdk is None else {
+                "name": getattr(pdk, "name", None),
+                "corner": getattr(pdk, "corner", None),
+                "liberty_md5": getattr(pdk, "md5", None),
+                "tie_hi": getattr(pdk, "tie_hi", None),
+                "tie_lo": getattr(pdk, "tie_lo", None),
+                "dont_use": getattr(pdk, "dont_use", None),
+            },
             "tools": self._versions,
+            "simulation_libraries": [_file_digest(f) for f in yosys_simulation_libraries()],
             "code": _code_fingerprint(),
         }
-        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[
-            :16
-        ]
+        blob = json.dumps(parts, sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()[:24]
 
     def _make_cache_dir(self) -> Path | None:
         if not self.config.eval.cache:
@@ -144,11 +180,15 @@ class Evaluator:
         """Tool versions, flow settings and seeds behind every number."""
         prov: dict[str, Any] = {
             "tools": dict(self._versions),
+            "binaries": tool_paths(("iverilog", "vvp", "yosys", "sta")),
             "harness": to_dict(self.config.harness),
             "formal": to_dict(self.config.formal),
             "reward": to_dict(self.config.reward),
             "metric": self.metric_kind,
             "evaluator_fingerprint": self._fingerprint,
+            "x_policy": "strict" if self.config.harness.strict_x else
+            "refine (a reference x may be 0 or 1 in the candidate)",
+            "netlist_check": self._netlist_provenance(),
         }
         flow = self._flow()
         if flow is not None:
@@ -194,39 +234,94 @@ class Evaluator:
     # ------------------------------------------------------------------ reference
 
     def reference(self) -> EvalResult:
-        """Synthesize the original module; its reward is w_syn + w_func + w_ppa by definition."""
-        if self._reference is not None:
+        """Synthesize the original module; its reward is w_syn + w_func + w_ppa by definition.
+
+        With the netlist check on, the reference's own synthesized netlist is simulated against
+        its RTL first. When they differ (the reference itself reads differently in synthesis,
+        e.g. tri-state outputs, initial values, translate_off), candidate netlists are compared
+        with the reference's netlist instead: the numbers compared are then between two
+        netlists proven to behave alike on the harness, and the provenance says so.
+        """
+        with self._ref_lock:
+            if self._reference is not None:
+                return self._reference
+            rw = self.config.reward
+            start = time.monotonic()
+            d = self._scratch("reference")
+            ppa: PPA | None = None
+            logs: dict[str, str] = {}
+            netlist: SimResult | None = None
+            if self._flow() is not None:
+                along = None
+                if self.config.eval.netlist_check != "never":
+                    gold = self._shared_dir / "reference.v"
+                    along = functools.partial(self._netlist_check, d / "netlist", gold)
+                try:
+                    meas = self._measure(list(self.design.closure), d, alongside=along)
+                except ToolFailed as exc:  # the user's own design: an input error when Yosys
+                    raise reference_error(exc) from exc  # says what it cannot read
+                ppa, logs = meas.ppa, dict(meas.logs)
+                if along is not None:
+                    outcome: _NetlistOutcome = meas.alongside
+                    netlist = outcome.result
+                    self._choose_netlist_gold(outcome, meas.generic_netlist)
+                    logs["netlist"] = str(d / "netlist")
+            self._reference = EvalResult(
+                status=Status.OK,
+                stage=Stage.DONE,
+                reward=rw.w_syn + rw.w_func + rw.w_ppa,
+                r_syn=1.0,
+                r_func=1.0,
+                r_ppa=1.0,
+                ppa=ppa,
+                netlist=netlist,
+                metrics=_ppa_metrics(ppa) if ppa else {},
+                source_hash=source_hash(self.design.target.text()),
+                logs=logs,
+                provenance=self.provenance(),
+                duration_s=time.monotonic() - start,
+            )
             return self._reference
-        rw = self.config.reward
-        start = time.monotonic()
-        d = self._scratch("reference")
-        ppa: PPA | None = None
-        logs: dict[str, str] = {}
-        if self._flow() is not None:
-            from rtlopt.eda.yosys import reference_error
 
-            try:
-                meas = self._measure(list(self.design.closure), d)
-            except ToolFailed as exc:  # the user's own design: an input error when Yosys says so
-                raise reference_error(exc) from exc
-            ppa, logs = meas.ppa, dict(meas.logs)
-        self._reference = EvalResult(
-            status=Status.OK,
-            stage=Stage.DONE,
-            reward=rw.w_syn + rw.w_func + rw.w_ppa,
-            r_syn=1.0,
-            r_func=1.0,
-            r_ppa=1.0,
-            ppa=ppa,
-            metrics=_ppa_metrics(ppa) if ppa else {},
-            source_hash=source_hash(self.design.target.text()),
-            logs=logs,
-            provenance=self.provenance(),
-            duration_s=time.monotonic() - start,
-        )
-        return self._reference
+    def _choose_netlist_gold(self, outcome: _NetlistOutcome, generic: Path | None) -> None:
+        """Decide what candidate netlists are compared with (see :meth:`reference`)."""
+        from rtlopt.harness import ref_name, rename_modules
 
-    def _measure(self, files: Sequence[Path], d: Path) -> Any:
+        if outcome.result is not None and outcome.result.passed:
+            self._netlist_gold = self._shared_dir / "reference.v"
+            self._netlist_note = "candidate netlists are simulated against the reference RTL"
+            return
+        why = outcome.reason or "it does not simulate"
+        text = generic.read_text(errors="replace") if generic is not None else ""
+        names = re.findall(r"^module\s+([A-Za-z_][\w$]*)\s*\(", text, re.M)
+        if (outcome.timeout or outcome.result is None or not names
+                or self.design.target.name not in names):
+            self._netlist_gold = None
+            self._netlist_note = f"unavailable: the reference's own netlist check failed ({why})"
+            log.warning("netlist check unavailable for %s: %s", self.design.target.name, why)
+            return
+        gold = self._shared_dir / "reference_netlist.v"
+        gold.write_text(rename_modules(text, {n: ref_name(n) for n in names}))
+        self._netlist_gold = gold
+        self._netlist_note = ("candidate netlists are simulated against the reference's netlist, "
+                              f"because the reference's netlist differs from its RTL ({why})")
+        log.warning("%s: the reference's synthesized netlist differs from its RTL (%s); "
+                    "candidate netlists are compared with the reference's netlist",
+                    self.design.target.name, why)
+
+    def _netlist_provenance(self) -> dict[str, Any]:
+        from rtlopt.eda.iverilog import yosys_simulation_libraries
+
+        return {
+            "mode": self.config.eval.netlist_check,
+            "what": "the netlist after `synth` (generic cells, initial values removed), "
+                    "simulated in the equivalence testbench beside timing",
+            "gold": self._netlist_note or "decided when the reference is measured",
+            "simulation_libraries": [str(f) for f in yosys_simulation_libraries()],
+        }
+
+    def _measure(self, files: Sequence[Path], d: Path,
+                 alongside: Callable[[Path], Any] | None = None) -> Any:
         flow = self._flow()
         assert flow is not None
         return flow.measure(
@@ -236,12 +331,75 @@ class Evaluator:
             d,
             include_dirs=self.design.include_dirs,
             defines=self.design.defines,
+            alongside=alongside,
         )
+
+    def _netlist_check(self, wd: Path, gold: Path, netlist: Path) -> _NetlistOutcome:
+        """Simulate a synthesized netlist against ``gold`` in the equivalence testbench.
+
+        Runs on the flow's second thread while OpenSTA times the mapped netlist.
+        """
+        from rtlopt.eda.iverilog import (
+            SimulationTimeout,
+            compile_sources,
+            run_simulation,
+            yosys_simulation_libraries,
+        )
+
+        sb = self.config.sandbox
+        wd.mkdir(parents=True, exist_ok=True)
+        for name, content in self._tb.files.items():
+            (wd / name).write_text(content)
+        comp = compile_sources(
+            [gold, netlist, self._tb_file],
+            wd,
+            top=self._tb.top,
+            include_dirs=self.design.include_dirs,
+            defines=self.design.defines,
+            out=wd / "netlist.vvp",
+            timeout=sb.timeout_s,
+            memory_mb=sb.memory_mb,
+            # write_verilog expresses Yosys's cells as plain Verilog; the cell models are only
+            # read (an extra parse per candidate) when the netlist still instantiates a cell
+            libraries=yosys_simulation_libraries() if _instantiates_cells(netlist) else (),
+        )
+        if not comp.ok:
+            return _NetlistOutcome(
+                None, "the synthesized netlist does not compile in the testbench: "
+                + _first_error(comp.output))
+        try:
+            rep = run_simulation(
+                wd / "netlist.vvp",
+                wd,
+                timeout=min(sb.timeout_s, self.config.harness.sim_timeout_s),
+                memory_mb=sb.memory_mb,
+                secret=self._secret,
+                log_name="netlist_sim.log",
+            )
+        except SimulationTimeout as exc:
+            return _NetlistOutcome(None, exc.one_line(), timeout=True)
+        return _NetlistOutcome(rep.result, rep.reason)
 
     # ------------------------------------------------------------------ candidates
 
+    def screen(self, text: str) -> EvalResult | None:
+        """The size limit and screening (no tool runs): the rejection, or None when clean."""
+        from rtlopt.harness import screen_candidate
+
+        sb = self.config.sandbox
+        if len(text.encode("utf-8", "surrogatepass")) > sb.max_source_bytes:
+            return self._invalid(
+                Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
+            )
+        violations = screen_candidate(text, self.design)
+        if violations:
+            return self._invalid(
+                Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0
+            )
+        return None
+
     def evaluate(self, text: str, *, equivalence: bool = True) -> EvalResult:
-        """Evaluate one candidate (cached by normalized source hash).
+        """Evaluate one candidate (cached by its exact bytes, after screening).
 
         Args:
             text: The candidate's source (the target module and any helper modules).
@@ -249,71 +407,63 @@ class Evaluator:
                 are not meant to keep behaviour, as in ``rtlopt check``); such a result is
                 never ``accepted``-as-equivalent: its ``sim`` and ``formal`` are None.
         """
-        h = source_hash(text) if equivalence else "ppa-" + source_hash(text)
+        start = time.monotonic()
+        h = source_hash(text)
+        key = h if equivalence else "ppa-" + h
+        prov = {"evaluator_fingerprint": self._fingerprint}
+        # the size limit and screening come before any cache lookup: a cached verdict is only
+        # ever served to a candidate that would be evaluated now
+        early = self.screen(text)
+        if early is not None:
+            return dataclasses.replace(
+                early, source_hash=h, provenance=prov, duration_s=time.monotonic() - start
+            )
         with self._lock:
-            hit = self._memo.get(h)
+            hit = self._memo.get(key)
         if hit is not None:
             return dataclasses.replace(hit, cached=True)
-        disk = self._cache_load(h)
-        if disk is not None:
+        disk = self._cache_load(key)
+        if disk is not None and disk.source_hash == h:
             with self._lock:
-                self._memo[h] = disk
+                self._memo[key] = disk
             return dataclasses.replace(disk, cached=True)
-        start = time.monotonic()
         d = self._scratch(h)
+        progress = _Progress()
         try:
-            res = self._evaluate(text, h, d, equivalence)
+            res = self._evaluate(text, d, equivalence, progress)
         except EvaluationTimeout as exc:
-            res = EvalResult(
-                status=Status.TIMEOUT, stage=self._stage_of(d), reason=exc.one_line(), source_hash=h
-            )
+            res = EvalResult(status=Status.TIMEOUT, stage=progress.stage, reason=exc.one_line())
         except InfrastructureError as exc:
-            res = EvalResult(
-                status=Status.TOOL_ERROR,
-                stage=self._stage_of(d),
-                reason=exc.one_line(),
-                source_hash=h,
-            )
+            res = EvalResult(status=Status.TOOL_ERROR, stage=progress.stage, reason=exc.one_line())
         res = dataclasses.replace(
-            res,
-            duration_s=time.monotonic() - start,
-            source_hash=h,
-            provenance={"evaluator_fingerprint": self._fingerprint},
+            res, duration_s=time.monotonic() - start, source_hash=h, provenance=prov
         )
-        if not self.config.eval.keep_scratch and res.status is Status.OK:
-            pass  # keep logs of accepted candidates for the report; others are small too
         with self._lock:
-            self._memo[h] = res
+            self._memo[key] = res
         if not res.is_infrastructure_error:
-            self._cache_store(h, res)
+            self._cache_store(key, res)
         return res
 
-    def _stage_of(self, d: Path) -> Stage:
-        marker = d / "STAGE"
-        try:
-            return Stage(marker.read_text().strip())
-        except (OSError, ValueError):
-            return Stage.SCREEN
-
-    def _cache_load(self, h: str) -> EvalResult | None:
+    def _cache_load(self, key: str) -> EvalResult | None:
         if self._cache_dir is None:
             return None
-        f = self._cache_dir / f"{h}.json"
+        f = self._cache_dir / f"{key}.json"
         try:
             return EvalResult.from_json(json.loads(f.read_text()))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def _cache_store(self, h: str, res: EvalResult) -> None:
+    def _cache_store(self, key: str, res: EvalResult) -> None:
+        """Write-once by atomic rename: several processes may store the same entry at once."""
         if self._cache_dir is None:
             return
-        # unique across processes too (thread idents repeat between processes)
-        tmp = self._cache_dir / f".{h}.{os.getpid()}.{threading.get_ident()}.tmp"
+        tmp = self._cache_dir / f".{key}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
         try:
             tmp.write_text(json.dumps(res.to_json(), default=str))
-            os.replace(tmp, self._cache_dir / f"{h}.json")
+            os.replace(tmp, self._cache_dir / f"{key}.json")
         except OSError:
-            log.debug("cache write failed for %s", h)
+            log.debug("cache write failed for %s", key)
+            tmp.unlink(missing_ok=True)
 
     def evaluate_many(
         self, texts: Sequence[str], progress: Progress | None = None
@@ -353,156 +503,156 @@ class Evaluator:
             **kw,
         )
 
-    def _evaluate(self, text: str, h: str, d: Path, equivalence: bool) -> EvalResult:
-        from rtlopt.eda.iverilog import compile_sources, simulate, syntax_score
+    def _evaluate(self, text: str, d: Path, equivalence: bool, progress: _Progress) -> EvalResult:
+        """The stages in order; each returns the rejection that ends the evaluation, or None."""
+        c = _Candidate(text, d, d / "candidate.v", progress)
+        c.file.write_text(text)
+        stages: list[Callable[[_Candidate], EvalResult | None]] = [
+            self._compile_stage, self._interface_stage]
+        if equivalence:
+            stages += [self._simulation_stage, self._formal_stage]
+        for stage in stages:
+            rejected = stage(c)
+            if rejected is not None:
+                return rejected
+        if not equivalence:
+            return self._synthesize(c.lib, c.file, d, c.logs, None, None, progress, check=False)
+        mode = self.config.eval.netlist_check
+        assert c.formal is not None
+        check = mode == "always" or (mode == "auto" and c.formal.verdict is not Verdict.PROVEN)
+        return self._synthesize(c.lib, c.file, d, c.logs, c.sim, c.formal, progress, check=check)
+
+    def _compile_stage(self, c: _Candidate) -> EvalResult | None:
+        """Syntax: parse to learn which modules the candidate defines and uses, then compile."""
+        from rtlopt.eda.iverilog import compile_sources, syntax_score
         from rtlopt.frontend import parse_text
-        from rtlopt.harness import screen_candidate
 
         cfg = self.config
-        sb = cfg.sandbox
-        target = self.design.target
-        stage_marker = d / "STAGE"
-
-        def enter(stage: Stage) -> None:
-            stage_marker.write_text(stage.value)
-
-        enter(Stage.SCREEN)
-        if len(text.encode()) > sb.max_source_bytes:
-            return self._invalid(
-                Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
-            )
-        violations = screen_candidate(text, self.design)
-        if violations:
-            return self._invalid(
-                Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0
-            )
-        cand = d / "candidate.v"
-        cand.write_text(text)
-
-        # Stage 1: syntax. Parse to learn which modules the candidate defines and uses.
-        enter(Stage.COMPILE)
+        c.progress.stage = Stage.COMPILE
         try:
-            mods: list[Module] = parse_text(text, "candidate.v")
-            defined = [m.name for m in mods]
-            used = sorted({i for m in mods for i in m.instances} - set(defined))
+            c.mods = parse_text(c.text, "candidate.v")
+            defined = [m.name for m in c.mods]
+            used = sorted({i for m in c.mods for i in m.instances} - set(defined))
         except DesignError:
-            mods, defined, used = [], [], []
-        lib = library_files(self.design, defined, used, d / "lib")
+            c.mods, defined, used = [], [], []
+        c.lib = library_files(self.design, defined, used, c.dir / "lib")
         comp = compile_sources(
-            [*lib, cand],
-            d,
-            top=target.name,
+            [*c.lib, c.file],
+            c.dir,
+            top=self.design.target.name,
             include_dirs=self.design.include_dirs,
             defines=self.design.defines,
-            out=d / "candidate.vvp",
-            timeout=sb.timeout_s,
-            memory_mb=sb.memory_mb,
+            out=c.dir / "candidate.vvp",
+            timeout=cfg.sandbox.timeout_s,
+            memory_mb=cfg.sandbox.memory_mb,
         )
-        logs = {"compile": str(comp.log_path)}
+        c.logs["compile"] = str(comp.log_path)
         if not comp.ok:
             return self._invalid(
                 Stage.COMPILE,
                 f"does not compile: {comp.n_errors} error(s)",
                 r_syn=syntax_score(comp, cfg.reward),
                 compile_errors=comp.n_errors,
-                logs=logs,
+                logs=c.logs,
             )
-        if not mods:
+        if not c.mods:
             return self._invalid(
                 Stage.COMPILE,
                 "the parser rejects the candidate",
                 r_syn=cfg.reward.unparseable_syn,
-                logs=logs,
+                logs=c.logs,
             )
+        return None
 
-        # Interface: same ports, directions, widths, signedness.
-        enter(Stage.INTERFACE)
-        problem = interface_problem(target, {m.name: m for m in mods})
+    def _interface_stage(self, c: _Candidate) -> EvalResult | None:
+        """Same ports, directions, widths, signedness."""
+        c.progress.stage = Stage.INTERFACE
+        problem = interface_problem(self.design.target, {m.name: m for m in c.mods})
         if problem:
             return self._invalid(
-                Stage.INTERFACE, problem, r_syn=cfg.reward.port_error_factor, logs=logs
+                Stage.INTERFACE, problem, r_syn=self.config.reward.port_error_factor,
+                logs=c.logs,
             )
-        if not equivalence:
-            return self._synthesize(lib, cand, d, logs, None, None)
+        return None
 
-        # Stage 2: equivalence by simulation against the renamed reference.
-        enter(Stage.SIMULATION)
-        tb_dir = d / "tb"
-        tb_dir.mkdir()
-        tb_file = tb_dir / "rtlopt_tb.v"
-        tb_file.write_text(self._tb.text)
+    def _simulation_stage(self, c: _Candidate) -> EvalResult | None:
+        """Equivalence by simulation against the renamed reference."""
+        from rtlopt.eda.iverilog import compile_sources, simulate
+
+        cfg = self.config
+        sb = cfg.sandbox
+        c.progress.stage = Stage.SIMULATION
         for name, content in self._tb.files.items():
-            (d / name).write_text(content)
+            (c.dir / name).write_text(content)
         sim_comp = compile_sources(
-            [*lib, cand, self._shared_dir / "reference.v", tb_file],
-            d,
-            top="rtlopt_tb",
+            [*c.lib, c.file, self._shared_dir / "reference.v", self._tb_file],
+            c.dir,
+            top=self._tb.top,
             include_dirs=self.design.include_dirs,
             defines=self.design.defines,
-            out=d / "sim.vvp",
+            out=c.dir / "sim.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
         )
-        logs["sim_compile"] = str(sim_comp.log_path)
+        c.logs["sim_compile"] = str(sim_comp.log_path)
         if not sim_comp.ok:
             return self._invalid(
                 Stage.SIMULATION,
                 "does not compile beside the reference: " + _first_error(sim_comp.output),
                 r_syn=cfg.reward.port_error_factor,
-                logs=logs,
+                logs=c.logs,
             )
-        sim: SimResult = simulate(
-            d / "sim.vvp",
-            d,
+        c.sim = simulate(
+            c.dir / "sim.vvp",
+            c.dir,
             timeout=min(sb.timeout_s, cfg.harness.sim_timeout_s),
             memory_mb=sb.memory_mb,
             secret=self._secret,
             classes=self._tb.classes,
         )
-        logs["simulation"] = str(d / "sim.log")
-        if not sim.passed:
-            reason = "not equivalent in simulation"
-            if sim.first_mismatch is not None:
-                fm = sim.first_mismatch
-                ins = ", ".join(f"{k}={v}" for k, v in list(fm.inputs.items())[:6])
-                reason += f": {fm.output} expected {fm.expected} got {fm.got} at {fm.time}"
-                if ins:
-                    reason += f" for inputs {ins}"
-            return self._invalid(Stage.SIMULATION, reason, r_syn=1.0, sim=sim, logs=logs)
+        c.logs["simulation"] = str(c.dir / "sim.log")
+        if not c.sim.passed:
+            return self._invalid(
+                Stage.SIMULATION, _mismatch_reason("not equivalent in simulation", c.sim),
+                r_syn=1.0, sim=c.sim, logs=c.logs,
+            )
+        return None
 
-        # Formal equivalence where Yosys can decide it.
-        enter(Stage.FORMAL)
-        formal: FormalResult
+    def _formal_stage(self, c: _Candidate) -> EvalResult | None:
+        """Formal equivalence where Yosys can decide it, and the clock/reset structure check."""
+        cfg = self.config
+        c.progress.stage = Stage.FORMAL
+        files = [*c.lib, c.file]
         if cfg.formal.enabled:
             from rtlopt.eda.formal import check_equivalence
 
             formal = check_equivalence(
-                self.design, [*lib, cand], d / "formal", cfg.formal, memory_mb=sb.memory_mb
+                self.design, files, c.dir / "formal", cfg.formal,
+                memory_mb=cfg.sandbox.memory_mb, strict_x=cfg.harness.strict_x,
             )
-            logs["formal"] = str(d / "formal")
-            if formal.verdict is Verdict.REFUTED:
-                cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
-                return self._invalid(
-                    Stage.FORMAL,
-                    f"formally not equivalent (counterexample: {cex})",
-                    r_syn=1.0,
-                    sim=sim,
-                    formal=formal,
-                    logs=logs,
-                )
-            if formal.verdict is not Verdict.PROVEN and cfg.formal.require_proof:
-                return self._invalid(
-                    Stage.FORMAL,
-                    f"equivalence not proven: {formal.reason}",
-                    r_syn=1.0,
-                    sim=sim,
-                    formal=formal,
-                    logs=logs,
-                )
+            c.logs["formal"] = str(c.dir / "formal")
         else:
-            formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false")
+            from rtlopt.eda.formal import check_structure
 
-        return self._synthesize(lib, cand, d, logs, sim, formal)
+            structure = check_structure(
+                self.design, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
+            )
+            formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false",
+                                  structure=structure)
+        c.formal = formal
+        why = ""
+        if formal.structure:
+            why = f"clock/reset structure check: {formal.structure}"
+        elif formal.verdict is Verdict.REFUTED:
+            cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
+            why = f"formally not equivalent (counterexample: {cex})"
+        elif (cfg.formal.enabled and formal.verdict is not Verdict.PROVEN
+                and cfg.formal.require_proof):
+            why = f"equivalence not proven: {formal.reason}"
+        if why:
+            return self._invalid(Stage.FORMAL, why, r_syn=1.0, sim=c.sim, formal=formal,
+                                 logs=c.logs)
+        return None
 
     def _synthesize(
         self,
@@ -512,8 +662,11 @@ class Evaluator:
         logs: dict[str, str],
         sim: SimResult | None,
         formal: FormalResult | None,
+        progress: _Progress,
+        *,
+        check: bool,
     ) -> EvalResult:
-        """Stage 3: synthesis and timing/power."""
+        """Stage 3: synthesis, the netlist check (beside timing) and timing/power."""
         rw = self.config.reward
         if self._flow() is None:
             return EvalResult(
@@ -526,15 +679,41 @@ class Evaluator:
                 formal=formal,
                 logs=logs,
             )
-        (d / "STAGE").write_text(Stage.SYNTHESIS.value)
-        meas = self._measure([*lib, cand], d / "ppa")
-        logs.update(meas.logs)
         ref = self.reference()
         assert ref.ppa is not None
+        along = None
+        if check:
+            gold = self._netlist_gold
+            if gold is None:
+                return self._invalid(
+                    Stage.NETLIST, f"the netlist check is {self._netlist_note}", r_syn=1.0,
+                    sim=sim, formal=formal, logs=logs,
+                )
+            along = functools.partial(self._netlist_check, d / "netlist", gold)
+        progress.stage = Stage.SYNTHESIS
+        meas = self._measure([*lib, cand], d / "ppa", alongside=along)
+        logs.update(meas.logs)
+        netlist: SimResult | None = None
+        if along is not None:
+            progress.stage = Stage.NETLIST
+            outcome: _NetlistOutcome = meas.alongside
+            logs["netlist"] = str(d / "netlist")
+            if outcome.timeout:
+                raise EvaluationTimeout(f"netlist check: {outcome.reason}",
+                                        hint=f"see {d / 'netlist'}")
+            netlist = outcome.result
+            if netlist is None or not netlist.passed:
+                reason = "the synthesized netlist is not equivalent to the reference"
+                if netlist is not None and netlist.first_mismatch is not None:
+                    reason = _mismatch_reason(reason, netlist)
+                elif outcome.reason:
+                    reason += f": {outcome.reason}"
+                return self._invalid(Stage.NETLIST, reason, r_syn=1.0, sim=sim, formal=formal,
+                                     netlist=netlist, logs=logs)
         kind = self.metric_kind
         m_ref, m = ref.ppa.metric(kind), meas.ppa.metric(kind)
         r_ppa = m_ref / m if m > 0 else 0.0
-        (d / "STAGE").write_text(Stage.DONE.value)
+        progress.stage = Stage.DONE
         return EvalResult(
             status=Status.OK,
             stage=Stage.DONE,
@@ -545,9 +724,81 @@ class Evaluator:
             ppa=meas.ppa,
             sim=sim,
             formal=formal,
+            netlist=netlist,
             metrics=_ppa_metrics(meas.ppa),
             logs=logs,
         )
+
+
+@dataclass
+class _Progress:
+    """The stage an evaluation is in (read when a tool times out or fails)."""
+
+    stage: Stage = Stage.SCREEN
+
+
+@dataclass
+class _Candidate:
+    """One candidate on its way through the stages: what each stage leaves for the next."""
+
+    text: str
+    dir: Path
+    file: Path
+    progress: _Progress
+    mods: list[Module] = field(default_factory=list)
+    lib: tuple[Path, ...] = ()
+    logs: dict[str, str] = field(default_factory=dict)
+    sim: SimResult | None = None
+    formal: FormalResult | None = None
+
+
+@dataclass(frozen=True)
+class _NetlistOutcome:
+    """What the netlist check found: a simulation result, or why there is none."""
+
+    result: SimResult | None
+    reason: str = ""
+    timeout: bool = False
+
+
+def _mismatch_reason(head: str, sim: SimResult) -> str:
+    fm = sim.first_mismatch
+    if fm is None:
+        return head
+    ins = ", ".join(f"{k}={v}" for k, v in list(fm.inputs.items())[:6])
+    reason = f"{head}: {fm.output} expected {fm.expected} got {fm.got} at {fm.time}"
+    return reason + (f" for inputs {ins}" if ins else "")
+
+
+_CELL_INSTANCE = re.compile(r"^\s*\\\$\S+\s", re.M)
+
+
+def _instantiates_cells(netlist: Path) -> bool:
+    try:
+        return bool(_CELL_INSTANCE.search(netlist.read_text(errors="replace")))
+    except OSError:
+        return True
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def _repository_digest(design: Design) -> str:
+    """Hash of every repository file a candidate could compile with (path and bytes)."""
+    files: set[Path] = set(design.sources.files) | set(design.closure)
+    files |= {m.file for m in design.modules.values()}
+    for inc in design.include_dirs:
+        for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
+            files.update(inc.glob(pattern))
+    h = hashlib.sha256()
+    for f in sorted(files):
+        h.update(str(f).encode("utf-8", "surrogateescape"))
+        h.update(b"\0" + _file_digest(f).encode() + b"\n")
+    return h.hexdigest()
 
 
 def _first_error(output: str) -> str:

@@ -8,46 +8,12 @@ Files are copied into the candidate's scratch directory with the replaced module
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.frontend.model import Design, Module
-
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
-
-
-def normalize_source(text: str) -> str:
-    """Text with comments removed and whitespace collapsed: equal for cosmetic variants."""
-    strings: list[str] = []
-
-    def keep(m: re.Match[str]) -> str:
-        strings.append(m.group(0))
-        return f"\x00{len(strings) - 1}\x00"
-
-    t = _STRING.sub(keep, text)
-    t = _COMMENT.sub(" ", t)
-    t = re.sub(r"\s+", " ", t).strip()
-    t = re.sub(r" ?([^\w\s$\x00]) ?", r"\1", t)  # spaces around punctuation carry no meaning
-    return re.sub(r"\x00(\d+)\x00", lambda m: strings[int(m.group(1))], t)
-
-
-def source_hash(text: str) -> str:
-    """SHA-256 of the normalized source (the cache key of a candidate)."""
-    return hashlib.sha256(normalize_source(text).encode()).hexdigest()
-
-
-def blank_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
-    """Replace each [start, end) span by spaces, keeping newlines."""
-    chars = list(text)
-    for start, end in spans:
-        for i in range(start, min(end, len(chars))):
-            if chars[i] != "\n":
-                chars[i] = " "
-    return "".join(chars)
+from rtlopt.verilog import blank_spans
 
 
 def module_closure(names: Iterable[str], modules: Mapping[str, Module]) -> list[str]:

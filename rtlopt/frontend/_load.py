@@ -13,9 +13,9 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
 from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend._sources import collect_sources, find_repo_root
-from rtlopt.frontend._text import module_spans
 from rtlopt.frontend.model import Design, Module
 from rtlopt.plugins import FRONTENDS
+from rtlopt.verilog import module_spans
 
 __all__ = ["FRONTENDS", "get_frontend", "load_design", "parse_text"]
 

@@ -21,8 +21,8 @@ from rtlopt.frontend._base import (
     InstanceConnections,
     SyntaxProblem,
 )
-from rtlopt.frontend._text import find_span, header_comment
 from rtlopt.frontend.model import Direction, Module, Parameter, Port
+from rtlopt.verilog import find_span, header_comment
 
 __all__ = ["PyslangFrontend"]
 

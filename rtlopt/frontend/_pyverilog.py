@@ -1,6 +1,6 @@
 """The pyverilog frontend (Verilog-2001 only; slower than pyslang).
 
-Preprocessing runs ``iverilog -E`` through :func:`rtlopt.eda._run.run_tool`; the PLY parser's
+Preprocessing runs ``iverilog -E`` through :func:`rtlopt.tools.run_tool`; the PLY parser's
 tables are written to a private temporary folder, never the user's working directory. Port
 widths are evaluated from the parameter defaults by a small constant-expression evaluator.
 """
@@ -24,8 +24,8 @@ from rtlopt.frontend._base import (
     InstanceConnections,
     SyntaxProblem,
 )
-from rtlopt.frontend._text import find_span, header_comment
 from rtlopt.frontend.model import Direction, Module, Parameter, Port
+from rtlopt.verilog import find_span, header_comment
 
 __all__ = ["PyverilogFrontend"]
 
@@ -169,11 +169,11 @@ class PyverilogFrontend:
               defines: Mapping[str, str] | None = None,
               texts: Mapping[Path, str] | None = None) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
-        from rtlopt.eda._run import run_tool
-        from rtlopt.eda._script import argv_path
+        from rtlopt.tools import Limits, argv_path, require_tool, run_tool
 
         texts = texts or {}
         result = FrontendResult()
+        iverilog = require_tool("iverilog")
         with tempfile.TemporaryDirectory(prefix="rtlopt-pp-") as tmp:
             work = Path(tmp)
             for idx, path in enumerate(files):
@@ -190,11 +190,11 @@ class PyverilogFrontend:
                         continue
                 out = work / f"pp{idx}.v"
                 # paths iverilog would mangle (quotes, line breaks) go through safe links
-                argv = ["iverilog", "-E", "-o", argv_path(out)]
+                argv = iverilog.argv("-E", "-o", argv_path(out))
                 argv += [f"-I{argv_path(d)}" for d in [path.parent, *include_dirs]]
                 argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
                 run = run_tool([*argv, argv_path(src)], cwd=work, log_path=work / f"pp{idx}.log",
-                               timeout=60.0)
+                               limits=Limits(60.0))
                 if run.returncode != 0 or not out.is_file():
                     msg = run.tail(5).splitlines()
                     why = msg[-1] if msg else "iverilog -E failed"

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._script import yosys_id, yosys_read_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name
-from rtlopt.harness._text import blank_comments
+from rtlopt.tools import yosys_id, yosys_read_lines
+from rtlopt.verilog import blank_comments
 
 MARK = "RTLOPT_PHASE"
 
@@ -70,8 +70,13 @@ def _reads(files: Sequence[Path], include_dirs: Sequence[Path],
     return yosys_read_lines(files, include_dirs, defines, one_per_file=True)
 
 
-def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-             plan: FormalPlan, include_dirs: Sequence[Path]) -> list[str]:
+#: File the prepare phase writes (relative to the script's folder): both modules after
+#: ``proc; flatten; memory``, for the clock/reset structure check.
+STRUCTURE_JSON = "structure.json"
+
+
+def _load(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+          include_dirs: Sequence[Path]) -> list[str]:
     dirs = [*design.include_dirs, *include_dirs]
     lines = [f"log {MARK} read"]
     lines += _reads([reference_file], dirs, design.defines)
@@ -79,6 +84,18 @@ def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Pat
     lines += _reads(candidate_files, dirs, design.defines)
     lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory",
               "opt_clean"]
+    return lines
+
+
+def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+             plan: FormalPlan, include_dirs: Sequence[Path], *,
+             structure: bool = False) -> list[str]:
+    lines = _load(design, reference_file, candidate_files, include_dirs)
+    if structure:
+        lines.append(f"write_json {STRUCTURE_JSON}")
+    # ASIC flip-flops have no power-up value: initial values (``reg r = 1``) are dropped on both
+    # sides, as in the netlist that is measured, so a candidate cannot lean on them
+    lines.append("attrmap -remove init")
     lines += [f"log {MARK} count_latches",
               "select -count t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*"]
     if plan.mode in ("seq", "bmc"):
@@ -87,17 +104,30 @@ def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Pat
     return lines
 
 
+def structure_script(design: Design, reference_file: Path, candidate_files: Sequence[Path], *,
+                     include_dirs: Sequence[Path] = ()) -> str:
+    """Read both designs and write :data:`STRUCTURE_JSON` only (the clock/reset check when the
+    miter does not run)."""
+    lines = _load(design, reference_file, candidate_files, include_dirs)
+    lines.append(f"write_json {STRUCTURE_JSON}")
+    return "\n".join(lines) + "\n"
+
+
 def equiv_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-                 plan: FormalPlan, *, depth: int, include_dirs: Sequence[Path] = ()) -> str:
+                 plan: FormalPlan, *, depth: int, include_dirs: Sequence[Path] = (),
+                 structure: bool = False) -> str:
     """Structural equivalence first: ``equiv_make; equiv_simple; equiv_induct; equiv_status``.
 
     Fast when the candidate keeps most signal names (the reference against itself, local
     rewrites). "Equivalence successfully proven!" in the log is a proof; unproven cells prove
-    nothing either way and the miter script decides.
+    nothing either way and the miter script decides. An ``$equiv`` cell accepts any candidate
+    value where the reference is x, so this method matches the default X policy only (the
+    runner skips it in strict mode). ``structure`` also writes :data:`STRUCTURE_JSON`.
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
-    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs)
+    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs,
+                     structure=structure)
     seq = plan.mode in ("seq", "bmc")
     lines += [f"log {MARK} equiv", f"equiv_make {gold} {gate} rtlopt_equiv",
               "hierarchy -top rtlopt_equiv",
@@ -111,7 +141,8 @@ def equiv_script(design: Design, reference_file: Path, candidate_files: Sequence
 def formal_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
                   plan: FormalPlan, *, induction_depth: int, bmc_depth: int,
                   sat_timeout_s: int, bmc_timeout_s: int | None = None,
-                  include_dirs: Sequence[Path] = ()) -> str:
+                  include_dirs: Sequence[Path] = (), strict_x: bool = False,
+                  structure: bool = False) -> str:
     """The miter script for :func:`rtlopt.eda.formal.check_equivalence`.
 
     Combinational: ``proc; flatten; miter -equiv; sat -prove-asserts`` (a proof over every
@@ -130,14 +161,20 @@ def formal_script(design: Design, reference_file: Path, candidate_files: Sequenc
         sat_timeout_s: Limit of each SAT instance (the proof, or one induction step).
         bmc_timeout_s: Limit of the bounded check (default ``sat_timeout_s``).
         include_dirs: Extra include directories.
+        strict_x: The strict X policy: a reference x must be matched by an x. By default
+            (``-ignore_gold_x``) an x bit of the reference accepts any candidate value; with
+            ``-enable_undef`` a candidate x where the reference is defined is a difference
+            either way, as in the testbench.
+        structure: Also write :data:`STRUCTURE_JSON` in the prepare phase.
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
-    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs)
+    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs,
+                     structure=structure)
     seq = plan.mode in ("seq", "bmc")
+    ignore = "" if strict_x else "-ignore_gold_x "
     lines += [f"log {MARK} miter",
-              f"miter -equiv -flatten -make_assert -make_outputs -ignore_gold_x {gold} {gate} "
-              "miter",
+              f"miter -equiv -flatten -make_assert -make_outputs {ignore}{gold} {gate} miter",
               "hierarchy -top miter"]
     common = ["-prove-asserts", "-enable_undef", "-set-def-inputs", "-show-inputs",
               "-show-outputs"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rtlopt.evaluate.result import Mismatch, SimResult
 from rtlopt.harness._testbench import TAG
+from rtlopt.results import Mismatch, SimResult
 
 _KV = re.compile(r"(\S+?)=(\S*)")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design, Module
 from rtlopt.harness._screen import REF_SUFFIX
-from rtlopt.harness._text import blank_comments, rename_modules
+from rtlopt.verilog import blank_comments, rename_modules
 
 _FILE_DIRECTIVE = re.compile(r"^[ \t]*`(define|include|timescale|default_nettype)\b.*$", re.M)
 

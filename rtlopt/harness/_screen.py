@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
-from rtlopt.harness._text import blank_comments, line_of
+from rtlopt.verilog import blank_comments, comments, line_of
 
 REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"
@@ -51,7 +51,55 @@ _FORBIDDEN_KEYWORDS: dict[str, str] = {
     "wait": "wait statements are not allowed",
     "fork": "fork/join is not allowed",
     "deassign": "procedural assign/deassign is not allowed",
+    "defparam": "defparam is not allowed (override parameters with #(...))",
+    "specify": "specify blocks are not allowed (timing models are not synthesized)",
+    "primitive": "user-defined primitives are not allowed",
+    "table": "user-defined primitive tables are not allowed",
+    # assertions and assumptions would constrain the formal check instead of the design
+    "assert": "assertions are not allowed",
+    "assume": "assumptions are not allowed (they would constrain the formal check)",
+    "cover": "cover statements are not allowed",
+    "restrict": "restrict statements are not allowed",
+    "property": "properties are not allowed",
+    "sequence": "sequences are not allowed",
+    "expect": "expect statements are not allowed",
+    # switch-level and analog-ish constructs: simulated, but not synthesized the same way
+    "tran": "switch primitives (tran) are not allowed",
+    "tranif0": "switch primitives (tranif0) are not allowed",
+    "tranif1": "switch primitives (tranif1) are not allowed",
+    "rtran": "switch primitives (rtran) are not allowed",
+    "rtranif0": "switch primitives (rtranif0) are not allowed",
+    "rtranif1": "switch primitives (rtranif1) are not allowed",
+    "nmos": "switch primitives (nmos) are not allowed",
+    "pmos": "switch primitives (pmos) are not allowed",
+    "cmos": "switch primitives (cmos) are not allowed",
+    "rnmos": "switch primitives (rnmos) are not allowed",
+    "rpmos": "switch primitives (rpmos) are not allowed",
+    "rcmos": "switch primitives (rcmos) are not allowed",
+    "pullup": "pullup primitives are not allowed",
+    "pulldown": "pulldown primitives are not allowed",
+    "trireg": "trireg nets (charge storage) are not allowed",
+    # SystemVerilog's full_case/parallel_case: synthesis may treat missing items as don't-care
+    "unique": "unique case/if is not allowed (synthesis reads it as full_case/parallel_case)",
+    "unique0": "unique0 case/if is not allowed (synthesis reads it as parallel_case)",
+    "priority": "priority case/if is not allowed (synthesis reads it as full_case)",
+    "real": "real variables are not synthesizable",
+    "realtime": "realtime variables are not synthesizable",
+    "shortreal": "shortreal variables are not synthesizable",
 }
+
+#: Comments whose first word names a tool are read by that tool as directives (Yosys and
+#: Design Compiler read ``// synopsys translate_off``, ``// synthesis full_case``, ...), so
+#: synthesis and simulation would see different designs.
+_PRAGMA_LEAD = re.compile(
+    r"^(?://|/\*)\s*(synopsys|synthesis|pragma|cadence|ambit|exemplar|synplify|"
+    r"rtl_synthesis|leonardo|magma|verplex|xilinx|altera|quartus)(?=\s|\*/|$)", re.I)
+#: Directive words that matter wherever they appear in a comment.
+_PRAGMA_WORD = re.compile(
+    r"(translate_off|translate_on|synthesis_off|synthesis_on|full_case|parallel_case|"
+    r"dc_script_begin|dc_script_end)", re.I)
+#: ``(* name = value *)`` attributes; ``@(*)`` is an event control, not an attribute.
+_ATTRIBUTE_RE = re.compile(r"\(\*(?!\s*\))(.*?)\*\)", re.S)
 
 _DIRECTIVE_RE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
 _SYSTASK_RE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_$]*")
@@ -81,16 +129,58 @@ def _repo_macros(design: Design) -> set[str]:
     return names
 
 
-def _reference_uses_initial(design: Design) -> bool:
-    """The reference itself initializes memories or registers with ``initial`` blocks."""
+#: Forbidden keywords a candidate may still use when the reference itself does (ROM contents
+#: in ``initial`` blocks, a reference built from UDPs).
+_ALLOWED_IF_REFERENCE_USES = frozenset({
+    "initial", "specify", "primitive", "table", "defparam", "tran", "tranif0", "tranif1",
+    "rtran", "rtranif0", "rtranif1", "nmos", "pmos", "cmos", "rnmos", "rpmos", "rcmos",
+    "pullup", "pulldown", "trireg", "real", "realtime", "shortreal", "unique", "unique0",
+    "priority",
+})
+
+
+def _reference_keywords(design: Design) -> set[str]:
+    """Which of :data:`_ALLOWED_IF_REFERENCE_USES` the reference modules themselves use."""
+    found: set[str] = set()
+    for text in _reference_texts(design):
+        found |= {w for w in _WORD_RE.findall(blank_comments(text))
+                  if w in _ALLOWED_IF_REFERENCE_USES}
+    return found
+
+
+def _reference_texts(design: Design) -> list[str]:
     mods = [design.target, *(design.modules[n] for n in design.submodules if n in design.modules)]
+    out = []
     for m in mods:
         try:
-            if re.search(r"\binitial\b", blank_comments(m.text())):
-                return True
+            out.append(m.text())
         except OSError:
             continue
-    return False
+    return out
+
+
+def _pragma_key(comment: str) -> str:
+    body = comment[2:-2] if comment.startswith("/*") else comment[2:]
+    return " ".join(body.lower().split())
+
+
+def tool_pragmas(text: str) -> list[tuple[int, str]]:
+    """Comments that a synthesis or simulation tool reads as directives.
+
+    Returns:
+        ``(offset, key)`` pairs; ``key`` is the comment's text in lower case with its
+        whitespace collapsed (so the same pragma in the reference has the same key).
+    """
+    out = []
+    for offset, c in comments(text):
+        if _PRAGMA_LEAD.match(c) or _PRAGMA_WORD.search(c):
+            out.append((offset, _pragma_key(c)))
+    return out
+
+
+def attributes(code: str) -> list[tuple[int, str]]:
+    """``(* ... *)`` attributes of comment-blanked code as ``(offset, normalized text)``."""
+    return [(m.start(), " ".join(m.group(1).split())) for m in _ATTRIBUTE_RE.finditer(code)]
 
 
 def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
@@ -98,14 +188,20 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     """Check untrusted candidate text before any tool reads it.
 
     Rejects: compiler directives other than `timescale-like ones (`include, `define, ...),
-    macros the repository does not define, system tasks and functions other than pure ones
-    such as $clog2 (so no $display, $finish, $fopen, $random, ...), ``initial`` (unless the
-    reference itself uses initial blocks, e.g. for ROM contents; they still cannot call system
-    tasks or wait, and a hanging one times out), ``force``,
-    ``bind``, DPI imports, delays, references to the testbench or the renamed reference
-    (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``), hierarchical names, and module definitions
-    that would clash with the testbench or the renamed reference. Comments and strings are
-    blanked before scanning, so a comment mentioning $finish is fine.
+    macros the repository does not define, system tasks and functions other than pure ones such
+    as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions (they
+    would constrain the formal check), ``initial``, ``specify``, user-defined primitives,
+    ``defparam``, switch primitives (``tran``, ``nmos``, ``pullup``, ...), ``trireg`` and
+    ``real`` variables, ``unique``/``priority`` case (each allowed when the reference itself
+    uses it, e.g. ``initial`` for ROM contents; such blocks still cannot call system tasks or
+    wait, and a hanging one times out), ``force``, ``bind``, DPI imports, delays, references to
+    the testbench or the renamed reference (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``),
+    hierarchical names, module definitions that would clash with the testbench, the renamed
+    reference or Yosys's internal cells (``$...``), and anything a synthesis tool reads
+    differently from the simulator: tool directive comments (``// synopsys translate_off``, ``/*
+    synthesis full_case */``, ``// pragma ...``, ``// cadence ...``, ``// ambit ...``, ...) and
+    ``(* attributes *)``, unless the reference carries the same ones. Comments and strings are
+    otherwise blanked before scanning, so a comment mentioning $finish is fine.
 
     Args:
         text: The candidate source.
@@ -147,18 +243,40 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     for m in _DPI_RE.finditer(code_with_strings):
         problems.append((line_of(code, m.start()), "DPI import/export is not allowed"))
 
-    allow_initial = _reference_uses_initial(design)
+    allowed: set[str] | None = None
     for m in _WORD_RE.finditer(code):
         word = m.group(1)
         line = line_of(code, m.start())
-        if word == "initial" and allow_initial:
-            continue
+        if word in _ALLOWED_IF_REFERENCE_USES:
+            if allowed is None:
+                allowed = _reference_keywords(design)
+            if word in allowed:
+                continue
         if word in _FORBIDDEN_KEYWORDS:
             problems.append((line, _FORBIDDEN_KEYWORDS[word]))
         elif word == tb_top:
             problems.append((line, f"reference to the testbench '{tb_top}' is not allowed"))
         elif word.endswith(REF_SUFFIX):
             problems.append((line, f"reference to the renamed reference '{word}' is not allowed"))
+
+    ref_texts: list[str] | None = None
+    pragmas = tool_pragmas(text)
+    attrs = attributes(code)
+    if pragmas or attrs:
+        ref_texts = _reference_texts(design)
+        ref_pragmas = {k for t in ref_texts for _, k in tool_pragmas(t)}
+        ref_attrs = {k for t in ref_texts for _, k in attributes(blank_comments(t))}
+        for off, key in pragmas:
+            if key not in ref_pragmas:
+                problems.append((line_of(text, off),
+                                 f"tool directive comment '{key[:60]}' is not allowed (synthesis "
+                                 "would read a different design than simulation; the reference "
+                                 "has no such comment)"))
+        for off, key in attrs:
+            if key not in ref_attrs:
+                problems.append((line_of(code, off),
+                                 f"attribute (* {key[:60]} *) is not allowed (the reference has "
+                                 "no such attribute)"))
 
     if "$root" in code:
         problems.append((line_of(code, code.index("$root")), "$root is not allowed"))
@@ -176,9 +294,11 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     reserved = {tb_top}
     for m in _MODULE_DECL_RE.finditer(code):
         name = m.group(1).lstrip("\\")
-        if name in reserved or name.endswith(REF_SUFFIX) or name.startswith("rtlopt_"):
+        if (name in reserved or name.endswith(REF_SUFFIX) or name.startswith("rtlopt_")
+                or name.startswith("$")):
+            owner = "Yosys's internal cells" if name.startswith("$") else "the equivalence harness"
             problems.append((line_of(code, m.start()),
-                             f"module name '{name}' is reserved for the equivalence harness"))
+                             f"module name '{name}' is reserved for {owner}"))
 
     seen: set[tuple[int, str]] = set()
     out: list[str] = []

@@ -74,10 +74,14 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
 
     The testbench instantiates the renamed reference (``<top>__rtlopt_ref``) and the candidate
     (``<top>``) on the same inputs, reads precomputed vectors from ``rtlopt_vectors.hex``
-    (written from ``extra_files``), and compares every output with 4-state inequality
-    (``!==``): after each vector for combinational designs, in both clock phases of every cycle
-    for sequential ones. It first checks that every candidate port has the reference's width.
-    Results go out as tagged lines carrying ``secret``; see :func:`parse_sim_output`.
+    (written from ``extra_files``), and compares every output after each vector for
+    combinational designs, in both clock phases of every cycle for sequential ones. The X
+    policy: by default a bit that is ``x`` in the reference may be anything in the candidate
+    (a refinement, as logic-equivalence tools allow), while 0, 1 and ``z`` bits must match
+    exactly, so a candidate ``x`` where the reference is defined is a mismatch; with
+    ``cfg.strict_x`` every bit must match exactly (4-state ``!==``). It first checks that every
+    candidate port has the reference's width. Results go out as tagged lines carrying
+    ``secret``; see :func:`parse_sim_output`.
 
     Args:
         design: The design; its target is the reference.
@@ -127,8 +131,9 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     for f in fields:
         a(f"  wire {_decl(f.width)}in_{f.name} = vec_[{f.offset + f.width - 1}:{f.offset}];")
     for p in t.outputs:
-        a(f"  wire {_decl(p.width)}ref_{p.name};")
-        a(f"  wire {_decl(p.width)}cand_{p.name};")
+        # always a range, so that the X-refinement check below can index a 1-bit output
+        a(f"  wire [{p.width - 1}:0] ref_{p.name};")
+        a(f"  wire [{p.width - 1}:0] cand_{p.name};")
 
     def conns(prefix: str) -> str:
         items = []
@@ -147,6 +152,7 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     a("  task check_;")
     a("    input integer idx_;")
     a("    input integer phase_;")
+    a("    integer k_, diff_;")
     a("    begin")
     a("      checks_ = checks_ + 1;")
     a("      bad_ = 0;")
@@ -154,13 +160,22 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     inputs_args = ", ".join(f"in_{f.name}" for f in fields)
     for p in t.outputs:
         a(f"      if (ref_{p.name} !== cand_{p.name}) begin")
-        a("        if (errors_ == 0 && bad_ == 0)")
+        if cfg.strict_x:
+            a("        diff_ = 1;")
+        else:
+            # X policy: an x bit of the reference may be refined to anything; every other bit
+            # (0, 1 and z) must be matched exactly, so an x where the reference is defined fails
+            a("        diff_ = 0;")
+            a(f"        for (k_ = 0; k_ < {p.width}; k_ = k_ + 1)")
+            a(f"          if (ref_{p.name}[k_] !== 1'bx && ref_{p.name}[k_] !== cand_{p.name}[k_])")
+            a("            diff_ = 1;")
+        a("        if (diff_ && errors_ == 0 && bad_ == 0)")
         args = f"$time, idx_, phase_, ref_{p.name}, cand_{p.name}"
         if inputs_args:
             args += ", " + inputs_args
         a(f'          $display("{tag} MISMATCH t=%0t vec=%0d phase=%0d out={p.name} '
           f'exp=%b got=%b {inputs_fmt}", {args});')
-        a("        bad_ = 1;")
+        a("        if (diff_) bad_ = 1;")
         a("      end")
     a("      if (bad_) errors_ = errors_ + 1;")
     a("    end")

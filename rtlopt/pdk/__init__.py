@@ -2,9 +2,11 @@
 
 Built-ins are ``sky130hd`` and ``nangate45``; other distributions add PDKs through the
 ``rtlopt.pdks`` entry-point group. Liberty files are third-party data and never part of this
-package: they are found on a search path (``RTLOPT_PDK_PATH``, then
-``$XDG_DATA_HOME/rtlopt/pdk``) laid out as ``<dir>/<pdk name>/<liberty>.lib[.gz]``, fetched with
-``rtlopt pdk download NAME`` on a networked machine, or given directly with ``--liberty FILE``.
+package. A PDK names its liberty either by an absolute path (the bundled PDK packages under
+``plugins/`` point into their own package data) or by a file name that is found on a search
+path (``RTLOPT_PDK_PATH``, then ``$XDG_DATA_HOME/rtlopt/pdk``) laid out as
+``<dir>/<pdk name>/<liberty>.lib[.gz]``, fetched with ``rtlopt pdk download NAME`` on a
+networked machine. ``--liberty FILE`` uses a user's own library.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from rtlopt.errors import PluginError, UsageError
 from rtlopt.pdk._liberty import (
+    CellInfo,
     DerivedLiberties,
     check_liberty,
     derive_liberties,
+    liberty_cells,
     plain_liberty,
     scan_tie_cells,
 )
@@ -29,14 +33,17 @@ from rtlopt.plugins import CUSTOM_PDK, PDKS
 __all__ = [
     "CUSTOM",
     "PDKS",
+    "CellInfo",
     "DerivedLiberties",
     "Pdk",
+    "PdkCellModels",
     "PdkFactory",
     "PdkInfo",
     "derive_liberties",
     "download_pdk",
     "PdkListing",
     "find_liberty",
+    "liberty_cells",
     "list_pdks",
     "pdk_search_path",
     "resolve_pdk",
@@ -64,7 +71,9 @@ class Pdk(Protocol):
 
     @property
     def liberty_files(self) -> tuple[str, ...]:
-        """Accepted liberty file names (``.gz`` variants are tried as well)."""
+        """Accepted liberty files, first preferred: absolute paths are used as they are (a
+        plugin's own package data); names are looked up as ``<dir>/<pdk name>/<name>`` on the
+        search path. ``.gz`` variants are tried as well."""
         ...
 
     @property
@@ -93,7 +102,19 @@ class Pdk(Protocol):
         ...
 
     def download(self, dest: Path) -> Path:
-        """Fetch the liberty into ``dest`` and return the file written."""
+        """Fetch the liberty into ``dest`` and return the file written (a PDK that bundles its
+        liberty returns that file and fetches nothing)."""
+        ...
+
+
+@runtime_checkable
+class PdkCellModels(Protocol):
+    """Optional: a PDK that ships Verilog simulation models of its cells (gate-level
+    simulation of synthesized netlists)."""
+
+    @property
+    def cell_models(self) -> tuple[Path, ...]:
+        """Verilog files (possibly ``.gz``) that define every cell of the liberty."""
         ...
 
 
@@ -127,6 +148,7 @@ class PdkInfo:
         md5: MD5 of the decompressed liberty.
         default_clock_period_ns: The PDK's default clock period.
         description: Human description.
+        cell_models: Verilog models of the cells, when the PDK ships them.
     """
 
     name: str
@@ -139,6 +161,7 @@ class PdkInfo:
     md5: str
     default_clock_period_ns: float = 10.0
     description: str = ""
+    cell_models: tuple[Path, ...] = ()
 
 
 def pdk_search_path() -> list[Path]:
@@ -152,15 +175,29 @@ def pdk_search_path() -> list[Path]:
     return out
 
 
+def _candidates(pdk: Pdk, search_path: Sequence[Path]) -> list[Path]:
+    out: list[Path] = []
+    for fname in pdk.liberty_files:
+        path = Path(fname)
+        bases = [path] if path.is_absolute() else [base / pdk.name / fname for base in search_path]
+        for cand in bases:
+            out.append(cand)
+            if not cand.name.endswith(".gz"):
+                out.append(cand.with_name(cand.name + ".gz"))
+    return out
+
+
 def find_liberty(pdk: Pdk, search_path: Sequence[Path]) -> tuple[Path | None, list[Path]]:
-    """First existing liberty of ``pdk`` on the search path, and every path tried."""
+    """First existing liberty of ``pdk``, and every path tried.
+
+    The PDK's files are tried in its order: an absolute path as it is, a name in each folder of
+    ``search_path`` (``<dir>/<pdk name>/<name>``), each also with ``.gz``.
+    """
     tried: list[Path] = []
-    for base in search_path:
-        for fname in pdk.liberty_files:
-            for cand in (base / pdk.name / fname, base / pdk.name / (fname + ".gz")):
-                tried.append(cand)
-                if cand.is_file():
-                    return cand, tried
+    for cand in _candidates(pdk, search_path):
+        tried.append(cand)
+        if cand.is_file():
+            return cand, tried
     return None, tried
 
 
@@ -200,7 +237,8 @@ def resolve_pdk(name: str, liberty: Path | None = None,
                            10.0, f"user liberty {liberty.name}")
         pdk = _load(name)
         return PdkInfo(pdk.name, liberty, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
-                       pdk.corner, md5, pdk.default_clock_period_ns, pdk.description)
+                       pdk.corner, md5, pdk.default_clock_period_ns, pdk.description,
+                       _cell_models(pdk))
     if name == CUSTOM:
         raise UsageError("PDK 'custom' needs a liberty file", hint="pass --liberty FILE")
     pdk = _load(name)
@@ -208,15 +246,27 @@ def resolve_pdk(name: str, liberty: Path | None = None,
     found, tried = find_liberty(pdk, path)
     if found is None:
         where = ", ".join(str(p) for p in tried[:6]) + (" ..." if len(tried) > 6 else "")
+        fname = Path(pdk.liberty_files[0]).name
+        bundled = (f"reinstall the package that provides PDK '{pdk.name}' "
+                   f"({PDKS.source(pdk.name)}), " if any(Path(f).is_absolute()
+                                                          for f in pdk.liberty_files) else "")
         raise UsageError(
             f"no liberty file for PDK '{pdk.name}' (looked for {where})",
-            hint=f"set RTLOPT_PDK_PATH to a folder holding {pdk.name}/{pdk.liberty_files[0]}"
-                 f"[.gz], run `rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
+            hint=f"{bundled}install the bundled PDK packages (bash scripts/setup.sh), set "
+                 f"RTLOPT_PDK_PATH to a folder holding {pdk.name}/{fname}[.gz], run "
+                 f"`rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
         )
     plain, md5 = plain_liberty(found)
     check_liberty(found, plain)
     return PdkInfo(pdk.name, found, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
-                   pdk.corner, md5, pdk.default_clock_period_ns, pdk.description)
+                   pdk.corner, md5, pdk.default_clock_period_ns, pdk.description,
+                   _cell_models(pdk))
+
+
+def _cell_models(pdk: Pdk) -> tuple[Path, ...]:
+    if not isinstance(pdk, PdkCellModels):
+        return ()
+    return tuple(Path(p) for p in pdk.cell_models)
 
 
 @dataclass(frozen=True)
@@ -227,8 +277,11 @@ class PdkListing:
         name: PDK name.
         description: One line.
         source: ``built-in`` or the distribution providing it.
-        liberty: The liberty found on the search path, or None (then: download it).
+        liberty: The liberty found (bundled or on the search path), or None (then: download
+            it).
         error: Why the plugin could not be loaded, if it could not.
+        corner: The liberty's corner.
+        aliases: Other names of the PDK.
     """
 
     name: str
@@ -236,6 +289,8 @@ class PdkListing:
     source: str
     liberty: Path | None
     error: str = ""
+    corner: str = ""
+    aliases: tuple[str, ...] = ()
 
 
 def list_pdks(search_path: Sequence[Path] | None = None) -> list[PdkListing]:
@@ -243,13 +298,16 @@ def list_pdks(search_path: Sequence[Path] | None = None) -> list[PdkListing]:
     path = list(search_path) if search_path is not None else pdk_search_path()
     rows: list[PdkListing] = []
     for name in PDKS.names():
+        aliases = tuple(PDKS.aliases(name))
         try:
             pdk = _load(name)
         except PluginError as exc:
-            rows.append(PdkListing(name, "", PDKS.source(name), None, exc.one_line()))
+            rows.append(PdkListing(name, "", PDKS.source(name), None, exc.one_line(),
+                                   aliases=aliases))
             continue
         found, _ = find_liberty(pdk, path)
-        rows.append(PdkListing(name, pdk.description, PDKS.source(name), found))
+        rows.append(PdkListing(name, pdk.description, PDKS.source(name), found,
+                               corner=pdk.corner, aliases=aliases))
     return rows
 
 
@@ -268,5 +326,7 @@ def download_pdk(name: str, dest: Path | None = None, url: str | None = None) ->
     if url is not None:
         from rtlopt.pdk._download import fetch_url
 
-        return fetch_url(url, folder / (pdk.liberty_files[0] + ".gz"))
+        # a bundled PDK names an absolute file: the download goes beside the others by name
+        fname = Path(pdk.liberty_files[0]).name.removesuffix(".gz")
+        return fetch_url(url, folder / (fname + ".gz"))
     return pdk.download(folder)

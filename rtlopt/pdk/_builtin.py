@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rtlopt.pdk._download import download_static
+
 # The OpenSTA repository ships both typical-corner files under examples/ (Apache-2.0).
 _OPENSTA_RAW = "https://raw.githubusercontent.com/The-OpenROAD-Project/OpenSTA/" \
     "d1b2b3962cd47539c748bb163da5de2bd5d2f85f/examples/"
@@ -46,8 +48,6 @@ class StaticPdk:
 
     def download(self, dest: Path) -> Path:
         """Fetch the liberty into ``dest`` (the PDK's folder); see ``rtlopt.pdk.download_pdk``."""
-        from rtlopt.pdk._download import download_static
-
         return download_static(self, dest)
 
 

@@ -11,15 +11,27 @@ import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from rtlopt.eda._run import run_tool
-from rtlopt.errors import UsageError
-
-if TYPE_CHECKING:
-    from rtlopt.pdk._builtin import StaticPdk
+from rtlopt.errors import ToolNotFound, UsageError
+from rtlopt.tools import Limits, require_tool, run_tool
 
 log = logging.getLogger(__name__)
+
+
+class Downloadable(Protocol):
+    """What a download needs to know of a PDK (``StaticPdk`` is one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def liberty_files(self) -> tuple[str, ...]: ...
+    @property
+    def url(self) -> str | None: ...
+    @property
+    def ciel_pdk(self) -> str | None: ...
+    @property
+    def ciel_lib_path(self) -> str | None: ...
 
 _OFFLINE_HINT = ("on a machine without network access, copy the liberty file into a folder on "
                  "RTLOPT_PDK_PATH (<dir>/<pdk>/<file>.lib[.gz]) or pass --liberty FILE")
@@ -58,23 +70,27 @@ def fetch_url(url: str, dest_file: Path, timeout: float = 120.0) -> Path:
     return dest_file
 
 
-def _via_ciel(pdk: StaticPdk, dest: Path) -> Path | None:
+def _via_ciel(pdk: Downloadable, dest: Path) -> Path | None:
     """Enable the newest sky130 build with ``ciel`` and copy the liberty; None if no ciel."""
-    if not pdk.ciel_pdk or not pdk.ciel_lib_path or shutil.which("ciel") is None:
+    if not pdk.ciel_pdk or not pdk.ciel_lib_path:
+        return None
+    try:
+        ciel = require_tool("ciel")
+    except ToolNotFound:
         return None
     root = dest / ".ciel"
     root.mkdir(parents=True, exist_ok=True)
     version = os.environ.get("RTLOPT_CIEL_VERSION")
     if not version:
-        run = run_tool(["ciel", "ls-remote", "--pdk-family", pdk.ciel_pdk], cwd=dest,
-                       log_path=root / "ls-remote.log", timeout=120)
+        run = run_tool(ciel.argv("ls-remote", "--pdk-family", pdk.ciel_pdk), cwd=dest,
+                       log_path=root / "ls-remote.log", limits=Limits(120))
         hashes = re.findall(r"\b[0-9a-f]{40}\b", run.output())
         if run.returncode != 0 or not hashes:
             raise UsageError(f"ciel could not list {pdk.ciel_pdk} versions",
                              hint=f"see {root / 'ls-remote.log'}; {_OFFLINE_HINT}")
         version = hashes[0]
-    run = run_tool(["ciel", "enable", "--pdk-root", str(root), "--pdk-family", pdk.ciel_pdk,
-                    version], cwd=dest, log_path=root / "enable.log", timeout=1800)
+    run = run_tool(ciel.argv("enable", "--pdk-root", str(root), "--pdk-family", pdk.ciel_pdk,
+                             version), cwd=dest, log_path=root / "enable.log", limits=Limits(1800))
     src = root / pdk.ciel_lib_path
     if run.returncode != 0 or not src.is_file():
         raise UsageError(f"ciel enable {pdk.ciel_pdk} {version} did not produce {src}",
@@ -85,7 +101,7 @@ def _via_ciel(pdk: StaticPdk, dest: Path) -> Path | None:
     return target
 
 
-def download_static(pdk: StaticPdk, dest: Path, url: str | None = None) -> Path:
+def download_static(pdk: Downloadable, dest: Path, url: str | None = None) -> Path:
     """Put the PDK's liberty into ``dest`` (its folder on the search path) and return its path.
 
     Order: an explicit ``url``; ``ciel`` when installed and the PDK is an open_pdks family;

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import PPA, EvalResult, PpaDetails, Stage, Status
 from rtlopt.policy._types import Message, Prompt
+from rtlopt.results import PPA, EvalResult, PpaDetails, Stage, Status
 
 SYSTEM_PROMPT = (
     "You are an expert Verilog RTL designer.\n"
@@ -207,10 +207,12 @@ def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (
         return tuple(out)
     out.append("Syntax: PASS")
     func_failed = result.status is Status.INVALID and result.stage in (
-        Stage.SIMULATION, Stage.FORMAL)
+        Stage.SIMULATION, Stage.FORMAL, Stage.NETLIST)
     if func_failed:
         detail = result.reason
-        mm = result.sim.first_mismatch if result.sim is not None else None
+        # a netlist-check failure: the RTL simulation passed, its netlist's did not
+        sim = result.netlist if result.stage is Stage.NETLIST else result.sim
+        mm = sim.first_mismatch if sim is not None else None
         if mm is not None:
             ins = ", ".join(f"{k}={v}" for k, v in list(mm.inputs.items())[:8])
             detail = f"first mismatch at {mm.time}: inputs {ins}; {mm.output} expected " \

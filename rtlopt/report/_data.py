@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 
 from rtlopt.config import RewardConfig
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import PPA, EvalResult
+from rtlopt.results import PPA, EvalResult
 from rtlopt.rundir import RunDir
 
 _T = TypeVar("_T")
 
-__all__ = ["Candidate", "RunData", "load_run", "pareto_front"]
+__all__ = ["Candidate", "RunData", "load_run", "pareto_front", "tradeoff_point"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,19 @@ class Candidate:
         if kind == "ppa":
             return ppa.ppa_product
         return ppa.adp
+
+
+def tradeoff_point(ppa: PPA | None, kind: str) -> tuple[float, float] | None:
+    """The point of a design in the plane of the figure of merit: (area, delay) for ADP,
+    (area, delay*power) for the PPA product, so that the reference's iso-curve
+    ``x * y = metric`` holds exactly. ``None`` without the numbers."""
+    if ppa is None:
+        return None
+    if kind == "ppa":
+        if ppa.power_uw is None:
+            return None
+        return ppa.area_um2, ppa.delay_ps * ppa.power_uw
+    return ppa.area_um2, ppa.delay_ps
 
 
 @dataclass

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rtlopt.report._data import RunData, pareto_front
+from rtlopt.report._data import RunData, pareto_front, tradeoff_point
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -161,46 +161,74 @@ def plot_metric(data: RunData, path: Path) -> Path:
     return _save(fig, path)
 
 
+def _step_colors(ax: Axes, fig: Figure, xs: list[float], ys: list[float],
+                 steps: list[int]) -> None:
+    """Scatter coloured by step with one colour per step and a bar ticked at whole steps
+    (a single step gets one colour and one tick, not a 0.9..1.1 ramp)."""
+    from matplotlib.colors import BoundaryNorm
+    from matplotlib.ticker import MaxNLocator
+
+    lo, hi = min(steps), max(steps)
+    bounds = [s - 0.5 for s in range(lo, hi + 2)]
+    cmap = _pyplot().get_cmap("viridis", max(2, hi - lo + 1))
+    norm = BoundaryNorm(bounds, cmap.N)
+    sc = ax.scatter(xs, ys, c=steps, cmap=cmap, norm=norm, s=28, alpha=0.85,
+                    edgecolors="none", label="accepted candidates")
+    cbar = fig.colorbar(sc, ax=ax, pad=0.02)
+    cbar.set_label("step")
+    if hi == lo:
+        cbar.set_ticks([lo])
+    else:
+        cbar.locator = MaxNLocator(integer=True, nbins=min(10, hi - lo + 1))
+        cbar.update_ticks()
+
+
 def plot_pareto(data: RunData, path: Path) -> Path:
-    """Area-delay scatter of accepted candidates with the reference, winner and Pareto front."""
+    """The trade-off plane of the figure of merit: area vs delay (ADP) or area vs delay*power
+    (PPA product), accepted candidates by step, the reference with its iso-metric curve (points
+    below it beat the reference), the winner and the Pareto front."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 5.2))
-    acc = data.accepted()
-    pts = [(c.result.ppa.area_um2, c.result.ppa.delay_ps) for c in acc if c.result.ppa]
-    steps = [c.step if c.step is not None else 0 for c in acc]
+    kind = data.metric
+    acc = [(c, tradeoff_point(c.result.ppa, kind)) for c in data.accepted()]
+    pts = [p for _, p in acc if p is not None]
+    steps = [c.step if c.step is not None else 0 for c, p in acc if p is not None]
     if pts:
-        sc = ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=steps, cmap="viridis", s=28,
-                        alpha=0.85, edgecolors="none", label="accepted candidates")
-        cbar = fig.colorbar(sc, ax=ax, pad=0.02)
-        cbar.set_label("step")
+        _step_colors(ax, fig, [p[0] for p in pts], [p[1] for p in pts], steps)
         front = pareto_front(pts)
         ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="#16a085",
                 lw=1.5, ls="-", label="Pareto front")
     else:
         ax.text(0.5, 0.93, "no accepted candidates yet", transform=ax.transAxes, ha="center",
                 color="#7f8c8d", fontsize=12)
-    ref = data.reference.ppa if data.reference is not None else None
-    if ref is not None:
-        ax.scatter([ref.area_um2], [ref.delay_ps], marker="*", s=260, color=_REF_COLOR,
+    ref_pt = tradeoff_point(data.reference.ppa if data.reference is not None else None, kind)
+    if ref_pt is not None:
+        ax.scatter([ref_pt[0]], [ref_pt[1]], marker="*", s=260, color=_REF_COLOR,
                    edgecolors="black", linewidths=0.6, zorder=5, label="reference")
-        # Iso-ADP curve through the reference: points below it beat the reference's ADP.
-        xs_all = [p[0] for p in pts] + [ref.area_um2]
+        # The figure of merit is x*y in this plane: its curve through the reference.
+        level = ref_pt[0] * ref_pt[1]
+        xs_all = [p[0] for p in pts] + [ref_pt[0]]
         lo, hi = min(xs_all) * 0.85, max(xs_all) * 1.15
         grid = [lo + (hi - lo) * i / 100 for i in range(101)]
-        ax.plot(grid, [ref.adp / a for a in grid], color=_REF_COLOR, ls=":", lw=1,
-                label="reference ADP")
-    best = data.best.ppa if data.best is not None else None
-    if best is not None:
-        ax.scatter([best.area_um2], [best.delay_ps], marker="D", s=110, facecolors="none",
+        ax.plot(grid, [level / a for a in grid], color=_REF_COLOR, ls=":", lw=1,
+                label=f"reference {kind.upper()}")
+    best_pt = tradeoff_point(data.best.ppa if data.best is not None else None, kind)
+    if best_pt is not None:
+        ax.scatter([best_pt[0]], [best_pt[1]], marker="D", s=110, facecolors="none",
                    edgecolors="black", linewidths=1.8, zorder=6, label="winner")
-    ys_all = [p[1] for p in pts] + ([ref.delay_ps] if ref is not None else [])
-    xs_all2 = [p[0] for p in pts] + ([ref.area_um2] if ref is not None else [])
+    ys_all = [p[1] for p in pts] + ([ref_pt[1]] if ref_pt is not None else [])
+    xs_all2 = [p[0] for p in pts] + ([ref_pt[0]] if ref_pt is not None else [])
     if ys_all:
         ax.set_ylim(min(ys_all) * 0.85, max(ys_all) * 1.15)
         ax.set_xlim(min(xs_all2) * 0.85, max(xs_all2) * 1.15)
     ax.set_xlabel("area (µm²)")
-    ax.set_ylabel("delay (ps)")
-    ax.set_title(f"{data.module}: area vs delay of equivalent designs", fontsize=11)
+    if kind == "ppa":
+        ax.set_ylabel("delay × power (ps·µW)")
+        ax.set_title(f"{data.module}: area vs delay × power of equivalent designs (PPA)",
+                     fontsize=11)
+    else:
+        ax.set_ylabel("delay (ps)")
+        ax.set_title(f"{data.module}: area vs delay of equivalent designs (ADP)", fontsize=11)
     _style(ax)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="upper right", fontsize=9, frameon=True, framealpha=0.9)

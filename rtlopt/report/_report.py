@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtlopt.evaluate.result import PPA, EvalResult
-from rtlopt.report._data import Candidate, RunData, load_run, pareto_front
+from rtlopt.report._cex import counterexample_lines
+from rtlopt.report._data import Candidate, RunData, load_run, pareto_front, tradeoff_point
 from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
+from rtlopt.results import PPA, EvalResult
 from rtlopt.rundir import RunDir, atomic_write
 
 __all__ = ["TOP_CANDIDATES", "ReportPaths", "build_report_json", "generate_report"]
@@ -22,6 +23,9 @@ log = logging.getLogger(__name__)
 
 TOP_CANDIDATES = 10
 """Rows of the top-candidates table."""
+
+REJECTED_SHOWN = 5
+"""Rejected candidates whose counterexample the report shows."""
 
 _PLOT_FILES = {
     "rewards": "rewards.png",
@@ -103,6 +107,28 @@ def _top(data: RunData) -> list[Candidate]:
     return rewarded[:TOP_CANDIDATES]
 
 
+def _rejected(data: RunData) -> list[Candidate]:
+    """Rejected candidates with a counterexample, most promising (highest reward) first."""
+    bad = [c for c in data.candidates
+           if not c.result.accepted and counterexample_lines(c.result)]
+    bad.sort(key=lambda c: (-float(c.result.reward or 0.0),
+                            c.step if c.step is not None else 0, c.hash))
+    return bad[:REJECTED_SHOWN]
+
+
+def _duration(seconds: float | None) -> str:
+    """``6.1 s``, ``2 min 05 s``, ``1 h 03 min``."""
+    if seconds is None:
+        return "-"
+    if seconds < 60:
+        return f"{seconds:.3g} s" if seconds < 10 else f"{seconds:.0f} s"
+    m, s = divmod(int(round(seconds)), 60)
+    if m < 60:
+        return f"{m} min {s:02d} s"
+    h, m = divmod(m, 60)
+    return f"{h} h {m:02d} min"
+
+
 def _summary(data: RunData) -> dict[str, Any]:
     steps = data.steps
 
@@ -112,6 +138,7 @@ def _summary(data: RunData) -> dict[str, Any]:
         return sum(nums) if nums else None
 
     last = steps[-1] if steps else {}
+    wall = data.run.get("wall_s")
     return {
         "steps_done": len(steps),
         "steps_configured": data.configured_steps,
@@ -122,6 +149,7 @@ def _summary(data: RunData) -> dict[str, Any]:
         "accepted": total("accepted"),
         "tokens": total("tokens"),
         "time_s": total("time_s"),
+        "wall_s": float(wall) if isinstance(wall, int | float) else None,
         "candidates": len(data.candidates),
         "accepted_candidates": len(data.accepted()),
     }
@@ -137,10 +165,10 @@ def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any
         best_metric = best.ppa.ppa_product if kind == "ppa" else best.ppa.adp
     ratio = _ratio(best_metric, ref_metric)
     acc = data.accepted()
-    front = pareto_front([(c.result.ppa.area_um2, c.result.ppa.delay_ps)
-                          for c in acc if c.result.ppa is not None])
-    on_front = [c.hash for c in acc if c.result.ppa is not None
-                and (c.result.ppa.area_um2, c.result.ppa.delay_ps) in front]
+    # the trade-off plane of the figure of merit: area vs delay (ADP), vs delay*power (PPA)
+    points = {c.hash: tradeoff_point(c.result.ppa, kind) for c in acc}
+    front = pareto_front([p for p in points.values() if p is not None])
+    on_front = [h for h, p in points.items() if p is not None and p in front]
     prov = data.provenance
     rep: dict[str, Any] = _clean({
         "run": data.run,
@@ -164,6 +192,10 @@ def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any
         "summary": _summary(data),
         "steps": data.steps,
         "top_candidates": [_candidate_row(c, kind, ref_metric) for c in _top(data)],
+        "rejected": [{"hash": c.hash, "step": c.step, "stage": c.result.stage.value,
+                      "reason": c.result.reason,
+                      "counterexample": counterexample_lines(c.result)}
+                     for c in _rejected(data)],
         "pareto": on_front,
         "delta_schedule": data.delta_schedule,
         "tools": prov.get("tools", {}),
@@ -242,7 +274,11 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
             f"- Target: `{data.run.get('target_file', '?')}`, PDK `{data.run.get('pdk', '?')}`, "
             f"figure of merit **{kind.upper()}**",
             f"- Rollouts {_fmt(s['rollouts'])}, accepted {_fmt(s['accepted'])}, "
-            f"tokens {_fmt(s['tokens'])}, wall time {_fmt(s['time_s'], 3)} s", ""]
+            f"tokens {_fmt(s['tokens'])}, "
+            + (f"wall time {_duration(s['wall_s'])} (reference, policy loading and steps; "
+               f"the steps alone {_duration(s['time_s'])})" if s["wall_s"] is not None else
+               f"time in steps {_duration(s['time_s'])} (wall time not recorded: the run "
+               "did not finish a session)"), ""]
     if data.status in ("running", "interrupted"):
         out += [f"> The run is **{data.status}**: this report covers the steps recorded so far.",
                 ""]
@@ -305,6 +341,16 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
                          c["verdict"] or "-"])
         out += _md_table(["candidate", "step", "reward", "accepted", "area (µm²)", "delay (ps)",
                           kind.upper(), "vs reference", "formal"], rows, "lrrlrrrrl") + [""]
+    rejected = rep["rejected"]
+    if rejected:
+        out += ["## Rejected candidates", "",
+                "Counterexamples of the rejected candidates with the highest reward (values as "
+                "Verilog literals: width, radix, digits).", ""]
+        for c in rejected:
+            out += [f"- `{c['hash'][:12]}` (step {_fmt(c['step'])}), rejected at "
+                    f"**{c['stage']}**: {_cell(c['reason'])}"]
+            out += [f"  - {_cell(line)}" for line in c["counterexample"]]
+        out += [""]
     diff = _diff(data)
     if diff:
         out += ["## Module diff", "", "```diff", diff.rstrip("\n"), "```", ""]

@@ -5,24 +5,45 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
 from rtlopt.errors import RtloptError
-from rtlopt.evaluate import EvalResult
 from rtlopt.frontend.model import Design
 from rtlopt.report import generate_report
+from rtlopt.results import EvalResult
 from rtlopt.run._loop import RunOutcome
 from rtlopt.rundir import RunDir
+
+if TYPE_CHECKING:  # gitpython is imported only by runs that write a branch
+    from rtlopt.writeback import BranchResult, PullRequest
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class FinishResult:
+    """What finishing a run produced.
+
+    Attributes:
+        report: The markdown report.
+        branch: The result branch, if one was written.
+        commit: Its commit.
+        pr_body: The pull-request description (empty when nothing beat the reference).
+        pr_body_path: The file holding it (``pr_body.md`` in the run directory).
+        pushed_to: The remote the branch was pushed to.
+        base: The branch the result branch was made from.
+        pull_request: The pull-request step's outcome (``--pr``), else ``None``.
+    """
+
     report: Path
     branch: str | None
     commit: str | None
     pr_body: str
+    pr_body_path: Path | None = None
+    pushed_to: str | None = None
+    base: str | None = None
+    pull_request: PullRequest | None = None
 
 
 def _pct(new: float | None, old: float | None) -> str:
@@ -90,8 +111,11 @@ def finish_run(
     *,
     branch: str | None,
     push: str | None = None,
+    pr: bool = False,
 ) -> FinishResult:
-    """Write the report; when a design beat the reference and ``branch`` is set, the branch."""
+    """Write the report; when a design beat the reference, the PR body and, with ``branch``, the
+    branch (pushed to ``push``; with ``pr`` a pull request is opened from it, or the way to
+    open one is returned)."""
     rd = RunDir(outcome.run_dir)
     paths = generate_report(rd.path)
     info = rd.read_info()
@@ -99,18 +123,26 @@ def finish_run(
     if not (outcome.improved and outcome.best is not None and outcome.best_code is not None):
         return FinishResult(Path(paths.markdown), None, None, "")
     body = pr_body(design, outcome.reference, outcome.best, outcome.metric, run_id)
-    made = commit = None
-    if branch is not None:
-        made, commit = _write_branch(outcome, design, branch, run_id, push)
-        rd.update_info(branch=made, commit=commit)
-    rd.write_pr_body(body)
-    return FinishResult(Path(paths.markdown), made, commit, body)
+    rd.write_pr_body(body)  # before the branch: `gh pr create --body-file` reads it
+    if branch is None:
+        return FinishResult(Path(paths.markdown), None, None, body, rd.pr_body)
+    res, title = _write_branch(outcome, design, branch, run_id, push)
+    rd.update_info(branch=res.branch, commit=res.commit_sha)
+    request = None
+    if pr and res.pushed_to is not None:
+        from rtlopt.writeback import open_pull_request
+
+        request = open_pull_request(design.root, res.pushed_to, branch=res.branch,
+                                    base=res.base, title=title, body_file=rd.pr_body,
+                                    workdir=rd.workdir)
+    return FinishResult(Path(paths.markdown), res.branch, res.commit_sha, body, rd.pr_body,
+                        res.pushed_to, res.base, request)
 
 
 def _write_branch(
     outcome: RunOutcome, design: Design, branch: str, run_id: str, push: str | None
-) -> tuple[str, str]:
-    """Commit the best design on ``branch``; returns (branch, commit)."""
+) -> tuple[BranchResult, str]:
+    """Commit the best design on ``branch``; returns the result and the commit's subject."""
     # Lazy: importing gitpython adds ~0.25 s to every command's start-up (evaluate, inspect,
     # report), and only a finished run that writes a branch needs it.
     from rtlopt.writeback import commit_message, results_kept, write_branch
@@ -140,4 +172,4 @@ def _write_branch(
         )
     except RtloptError as exc:
         raise results_kept(exc, outcome.run_dir) from None
-    return res.branch, res.commit_sha
+    return res, msg.splitlines()[0]

@@ -22,8 +22,7 @@ from pathlib import Path
 
 from rtlopt.config import Config
 from rtlopt.errors import UsageError
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status
-from rtlopt.evaluate._sources import source_hash
+from rtlopt.evaluate import Evaluator
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
     Case,
@@ -54,6 +53,7 @@ from rtlopt.policy import (
     parse_ideas,
     relevant_lines,
 )
+from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 from rtlopt.search import (
     Child,
@@ -64,6 +64,7 @@ from rtlopt.search import (
     normalize_idea,
 )
 from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
+from rtlopt.verilog import first_module_start, source_hash
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +98,6 @@ class RunOutcome:
     finished: bool = True
 
 
-_PARTIAL_MODULE = re.compile(r"\bmodule\s+[A-Za-z_]")
 _FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
 
 PROMPT_MARGIN_TOKENS = 64
@@ -119,10 +119,10 @@ def candidate_text(completion: Completion) -> str | None:
         return str(completion.verilog)
     text = str(completion.text)
     text = re.sub(r"<think>.*?(</think>|$)", "", text, flags=re.S)
-    m = _PARTIAL_MODULE.search(text)
-    if m is None:
+    start = first_module_start(text)
+    if start is None:
         return None
-    body = text[m.start() :]
+    body = text[start:]
     return body.split("```", 1)[0].strip() + "\n"
 
 
@@ -463,8 +463,10 @@ class Optimizer:
         if details is not None and details.critical_path is not None:
             cp = details.critical_path
             names += [cp.startpoint, cp.endpoint, *cp.signals]
-        if res is not None and res.sim is not None and res.sim.first_mismatch is not None:
-            names.append(res.sim.first_mismatch.output)
+        if res is not None:  # a netlist-check failure's mismatch is the netlist's
+            sim = res.netlist if res.stage is Stage.NETLIST else res.sim
+            if sim is not None and sim.first_mismatch is not None:
+                names.append(sim.first_mismatch.output)
         focus.update(relevant_lines(base, names))
         return focus
 

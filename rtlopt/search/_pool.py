@@ -34,11 +34,9 @@ Semantics, following the paper and TTT-Discover's reference sampler:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +44,7 @@ from typing import Any
 
 from rtlopt.config import SearchConfig
 from rtlopt.errors import RtloptError
+from rtlopt.verilog import normalized_hash
 
 __all__ = ["ROOT_ID", "Child", "State", "StatePool", "code_hash"]
 
@@ -54,22 +53,14 @@ log = logging.getLogger(__name__)
 ROOT_ID = 0
 _FORMAT_VERSION = 1
 
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_LINE_COMMENT = re.compile(r"//[^\n]*")
-_SPACE = re.compile(r"\s+")
-
-
 def code_hash(code: str) -> str:
-    """Hash of Verilog text with comments removed and whitespace collapsed.
+    """Hash of Verilog text with comments removed and spacing collapsed (de-duplication).
 
-    Two candidates that differ only in comments, indentation or line breaks get the same hash.
-    (String literals containing ``//`` are rare in synthesizable RTL; treating them as comments
-    only makes de-duplication slightly more eager.)
+    Two candidates that differ only in comments, indentation or line breaks get the same hash:
+    :func:`rtlopt.verilog.normalized_hash`, truncated. Never a cache key (the evaluator keys on
+    the exact bytes).
     """
-    text = _BLOCK_COMMENT.sub(" ", code)
-    text = _LINE_COMMENT.sub(" ", text)
-    text = _SPACE.sub(" ", text).strip()
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return normalized_hash(code)[:32]
 
 
 @dataclass(frozen=True)

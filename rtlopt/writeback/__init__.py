@@ -3,14 +3,18 @@
 Public API:
     write_branch(repo_root, target_file, module_name, new_module_text, *, branch, message,
                  push=None, design=None) -> BranchResult
-    preflight_optimize(design, config, branch) -> None
+    preflight_optimize(design, config, branch, push=None) -> None
+    open_pull_request(repo_root, remote, *, branch, base, title, body_file, workdir)
+        -> PullRequest
     commit_message(module_name, before, after, *, verdict, method, run_id, metric) -> str
     assert_clean(repo_root, paths=None) -> None
 """
 
 from rtlopt.writeback._branch import BranchResult, assert_clean, write_branch
 from rtlopt.writeback._message import commit_message, percent_change
+from rtlopt.writeback._pr import PullRequest, compare_url, open_pull_request, remote_url
 from rtlopt.writeback._preflight import preflight_branch, preflight_optimize, results_kept
 
-__all__ = ["BranchResult", "assert_clean", "commit_message", "percent_change", "preflight_branch",
-           "preflight_optimize", "results_kept", "write_branch"]
+__all__ = ["BranchResult", "PullRequest", "assert_clean", "commit_message", "compare_url",
+           "open_pull_request", "percent_change", "preflight_branch", "preflight_optimize",
+           "remote_url", "results_kept", "write_branch"]

@@ -17,8 +17,8 @@ from pathlib import Path
 import git
 
 from rtlopt.errors import DesignError, RepoError
-from rtlopt.frontend._text import ModuleSpan, find_span, module_spans
 from rtlopt.frontend.model import Design, Module
+from rtlopt.verilog import ModuleSpan, find_span, module_spans
 from rtlopt.writeback._merge import compile_gate, place_candidate, same_module_text
 
 __all__ = ["BranchResult", "PushFailed", "assert_clean", "write_branch"]
@@ -43,12 +43,15 @@ class BranchResult:
         commit_sha: The commit on that branch.
         diff: Unified diff of the commit against its parent.
         pushed_to: The remote the branch was pushed to, if any.
+        base: The branch HEAD was on: the branch was made from it (and a pull request goes
+            into it).
     """
 
     branch: str
     commit_sha: str
     diff: str
     pushed_to: str | None = None
+    base: str = ""
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -182,6 +185,7 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
     repo = _open_repo(repo_root)
     top = Path(str(repo.working_tree_dir)).resolve()
     head = _head_commit(repo, top)
+    base = repo.active_branch.name  # HEAD is on a branch (checked above)
     rel = _relpath(top, target_file)
     _check_branch_name(repo, top, branch)
     try:
@@ -277,7 +281,7 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
             raise PushFailed(f"push to '{push}' failed: {_first_line(exc)}", path=top,
                              hint=f"the branch {branch} exists locally; push it by hand") from None
         pushed = push
-    return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=pushed)
+    return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=pushed, base=base)
 
 
 def _read_checkout(wt: Path, rel: str, top: Path) -> str:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import DesignError, RepoError
-from rtlopt.frontend._text import blank_comments, module_spans
 from rtlopt.frontend.model import Design, Module
+from rtlopt.verilog import blank_comments, module_spans
 
 __all__ = ["Placement", "compile_gate", "place_candidate", "same_module_text"]
 
@@ -209,8 +209,8 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
             names[m.name] = rel
     if design is None:
         return
-    from rtlopt.eda._run import require_tool
     from rtlopt.eda.iverilog import compile_sources
+    from rtlopt.tools import require_tool
 
     require_tool("iverilog")
     reach = _closure([module_name, *placement.instances], design.modules)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtlopt.evaluate.result import PPA
+from rtlopt.results import PPA
 
 __all__ = ["commit_message", "percent_change"]
 

@@ -69,26 +69,35 @@ def preflight_branch(repo_root: Path, target_file: Path, module_name: str, branc
     return True
 
 
-def preflight_optimize(design: Design, config: Config, branch: str | None) -> None:
+def preflight_optimize(design: Design, config: Config, branch: str | None,
+                       push: str | None = None) -> None:
     """Everything an optimization run needs at its end, checked before its first rollout.
 
     The tools on PATH (iverilog and vvp; yosys for the formal check and synthesis; sta for
     timing) and, when ``branch`` is given, that the branch can be written: the target file is
-    committed and unchanged, the branch name is free (also of ``a`` vs ``a/b`` clashes), and
-    git knows the committer.
+    committed and unchanged, the branch name is free (also of ``a`` vs ``a/b`` clashes), git
+    knows the committer, and the remote to push to exists.
 
     Raises:
         ToolNotFound: a tool is missing.
-        RepoError: the branch could not be written (with the fix, or ``--no-branch``).
+        RepoError: the branch could not be written or pushed (with the fix, or
+            ``--no-branch``).
     """
-    from rtlopt.eda._run import require_tools
+    from rtlopt.eda.flow import resolve_engine
+    from rtlopt.tools import require_tools
 
     tools = ["iverilog", "vvp", "sta"]
-    if config.formal.enabled or config.flow.engine != "pyosys":
+    if config.formal.enabled:
         tools.append("yosys")
     require_tools(tools)
+    # the configured synthesis engine itself: `auto` is the Yosys binary, never pyosys instead
+    resolve_engine(config.flow.engine)
     if branch is not None:
         preflight_branch(design.root, design.target.file, design.target.name, branch)
+        if push is not None:
+            from rtlopt.writeback._pr import remote_url
+
+            remote_url(design.root, push)
 
 
 def results_kept(exc: RtloptError, run_dir: Path) -> RtloptError:

@@ -1,13 +1,16 @@
-"""Third-party plugins, installed with pip, chosen by name from the CLI and from rtlopt.toml.
+"""Plugins installed with pip, chosen by name from the CLI and from rtlopt.toml.
 
-The two distributions under tests/plugins/ extend rtlopt through entry points only (a parent
-sampler ``newest`` and a PDK ``tinylib``). They are installed with ``pip install --target``
-into a temporary folder that the command's ``PYTHONPATH`` adds, exactly as an installed
-distribution is found; nothing in rtlopt names them.
+The three distributions under tests/plugins/ extend rtlopt through entry points only (a parent
+sampler ``newest``, a PDK ``tinylib``, a policy ``echo``), as docs/plugins.md describes; the two
+bundled PDK packages under plugins/ replace the built-in ``sky130hd`` and ``nangate45`` with
+their own liberty files. They are installed with ``pip install --target`` into a temporary
+folder that the command's ``PYTHONPATH`` adds, exactly as an installed distribution is found;
+nothing in rtlopt names them.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import shutil
@@ -23,6 +26,10 @@ from tests.conftest import pdk_path, requires_shared
 from tests.e2e.conftest import git
 
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
+BUNDLED = Path(__file__).resolve().parents[2] / "plugins"
+# md5 of the decompressed liberty files (shared pdk/README.md and the packages' READMEs)
+MD5 = {"sky130hd": "f2bbb4fb2aecd79bb0bddd87166b20be",
+       "nangate45": "fbd782231f674601393a42760f8f871c"}
 SKY130_LIB = "sky130_fd_sc_hd__tt_025C_1v80.lib.gz"
 RUN_ARGS = ["rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives", "--steps", "2",
             "--parents", "1", "--rollouts", "2", "--no-branch"]  # fmt: skip
@@ -32,13 +39,18 @@ pytestmark = [pytest.mark.tools, requires_shared("sky130hd", SKY130_LIB)]
 
 @pytest.fixture(scope="module")
 def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Both test distributions installed by pip into a fresh folder."""
+    """The test distributions and the bundled PDK packages, installed by pip into a fresh
+    folder."""
     src = tmp_path_factory.mktemp("plugin-src")
     site = tmp_path_factory.mktemp("plugin-site")
     dists = []
-    for name in ("rtlopt-newest-sampler", "rtlopt-tinylib-pdk"):
-        shutil.copytree(PLUGINS / name, src / name)  # the build writes next to the sources
-        dists.append(str(src / name))
+    for folder in (PLUGINS / "rtlopt-newest-sampler", PLUGINS / "rtlopt-tinylib-pdk",
+                   PLUGINS / "rtlopt-echo-policy", BUNDLED / "rtlopt-pdk-sky130hd",
+                   BUNDLED / "rtlopt-pdk-nangate45"):
+        # the build writes next to the sources (build/, *.egg-info): build a copy
+        shutil.copytree(folder, src / folder.name,
+                        ignore=shutil.ignore_patterns("build", "*.egg-info"))
+        dists.append(str(src / folder.name))
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
          "--no-build-isolation", "--no-cache-dir", "--disable-pip-version-check",
@@ -46,7 +58,9 @@ def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert sorted(p.name for p in site.glob("*.dist-info")) == [
-        "rtlopt_newest_sampler-0.1.0.dist-info", "rtlopt_tinylib_pdk-0.1.0.dist-info"]
+        "rtlopt_echo_policy-0.1.0.dist-info", "rtlopt_newest_sampler-0.1.0.dist-info",
+        "rtlopt_pdk_nangate45-0.1.0.dist-info", "rtlopt_pdk_sky130hd-0.1.0.dist-info",
+        "rtlopt_tinylib_pdk-0.1.0.dist-info"]
     return site
 
 
@@ -59,12 +73,13 @@ def pdk_dir(tmp_path: Path) -> Path:
     return d
 
 
-def _rtlopt(args: Sequence[str], cwd: Path, site: Path | None, pdk: Path, log: Path
-            ) -> subprocess.CompletedProcess[str]:
+def _rtlopt(args: Sequence[str], cwd: Path, site: Path | None, pdk: Path, log: Path,
+            shared: bool = True) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     paths = [str(site)] if site is not None else []
     env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")])
-    env["RTLOPT_PDK_PATH"] = os.pathsep.join([str(pdk), str(pdk_path())])
+    env["RTLOPT_PDK_PATH"] = os.pathsep.join([str(pdk), *([str(pdk_path())] if shared else [])])
+    env["ECHO_POLICY_LOG"] = str(log.with_name("echo.log"))
     env["NEWEST_SAMPLER_LOG"] = str(log)
     env["COLUMNS"] = "300"  # rich tables: one line per row
     return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=cwd, env=env,
@@ -95,8 +110,20 @@ def test_installed_plugins_are_listed(plugin_site: Path, pdk_dir: Path, tmp_path
     assert r.returncode == 0, r.stderr
     row = next(line for line in r.stdout.splitlines() if "tinylib" in line)
     assert "entry point of rtlopt-tinylib-pdk" in row and "tinylib-tt" in row
+    for name, alias in (("sky130hd", "sky130"), ("nangate45", "nangate")):
+        row = next(line for line in r.stdout.splitlines() if f" {name} " in line)
+        assert f"entry point of rtlopt-pdk-{name}" in row and f" {alias} " in row, row
+        assert str(plugin_site / f"rtlopt_pdk_{name}" / "data") in row, row
     r = _rtlopt(["optimize", "--help"], tmp_path, plugin_site, pdk_dir, log)
     assert "[egreedy|greedy|igr|mcts|newest|none|puct]" in " ".join(r.stdout.split())
+    assert "[echo|openai|scripted|transformers|vllm]" in " ".join(r.stdout.split())
+    # a bundled PDK has nothing to download: the command says where its liberty is
+    r = _rtlopt(["pdk", "download", "sky130", "--dest", str(tmp_path / "dl")], tmp_path,
+                plugin_site, pdk_dir, log)
+    assert r.returncode == 0, r.stderr
+    assert "sky130hd: bundled, nothing to download; liberty " in r.stdout
+    assert str(plugin_site / "rtlopt_pdk_sky130hd" / "data") in r.stdout
+    assert not (tmp_path / "dl").exists()
     r = _rtlopt(["config", "show", "--toml"], tmp_path, plugin_site, pdk_dir, log)
     assert r.returncode == 0, r.stderr
 
@@ -139,3 +166,60 @@ def test_without_the_distribution_the_names_are_unknown(
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "flow.pdk = 'tinylib' is not a known PDK" in r.stderr and "rtlopt.toml" in r.stderr
     assert not log.exists()
+
+
+def _installed_here(dist: str) -> bool:
+    """Whether this interpreter already has ``dist`` (scripts/setup.sh installs the bundled
+    PDK packages; a developer's machine may not have run it)."""
+    try:
+        importlib.metadata.distribution(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def test_bundled_pdks_need_no_search_path(
+    plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
+) -> None:
+    """`--pdk sky130` with nothing on RTLOPT_PDK_PATH for it: the package's liberty, the same
+    bytes and the same numbers as the built-in description with the shared file."""
+    log = tmp_path / "calls.log"
+    args = ["evaluate", "rtl/prio_enc.v", "--candidate", "alternatives/a_grouped.v", "--json"]
+    r = _rtlopt([*args, "--pdk", "sky130"], example_repo, plugin_site, pdk_dir, log,
+                shared=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    bundled = json.loads(r.stdout)
+    flow = bundled["reference"]["provenance"]["flow"]
+    assert flow["pdk"] == "sky130hd" and flow["liberty"].startswith(str(plugin_site))
+    assert flow["liberty_md5"] == MD5["sky130hd"]
+    # the shared file given as the liberty: the built-in's measurement, whatever is installed
+    shared_lib = pdk_path() / "sky130hd" / SKY130_LIB
+    r = _rtlopt([*args, "--pdk", "sky130hd", "--liberty", str(shared_lib)], example_repo, None,
+                pdk_dir, log)
+    assert r.returncode == 0, r.stdout + r.stderr
+    builtin = json.loads(r.stdout)
+    assert builtin["reference"]["provenance"]["flow"]["liberty"] == str(shared_lib)
+    for side in ("reference", "candidate"):
+        assert bundled[side]["ppa"] == builtin[side]["ppa"], side
+    # without the package and without the shared path: the error names the ways out
+    if not _installed_here("rtlopt-pdk-nangate45"):
+        r = _rtlopt([*args, "--pdk", "nangate"], example_repo, None, pdk_dir, log, shared=False)
+        assert r.returncode == 2 and "no liberty file for PDK 'nangate45'" in r.stderr
+        assert "install the bundled PDK packages" in r.stderr
+
+
+def test_a_policy_plugin_runs_the_loop(
+    plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "calls.log"
+    r = _rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--policy", "echo", "--steps",
+                 "2", "--parents", "1", "--rollouts", "2", "--no-branch", "--pdk", "nangate45"],
+                example_repo, plugin_site, pdk_dir, log, shared=False)
+    assert r.returncode == 1, r.stdout + r.stderr  # the parent again: nothing better
+    assert "policy echo" in r.stdout and "no equivalent design beat the reference" in r.stdout
+    assert log.with_name("echo.log").read_text().splitlines() == [
+        "generate 1 prompt(s) x 2", "generate 1 prompt(s) x 2"]
+    rd = _run_dir(example_repo)
+    cands = [json.loads(p.read_text()) for p in (rd / "candidates").glob("*.json")]
+    assert cands and all(c["accepted"] for c in cands)  # the echoed design is equivalent
+    assert json.loads((rd / "provenance.json").read_text())["policy"]["backend"] == "echo"

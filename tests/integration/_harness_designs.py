@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rtlopt.frontend._text import blank_comments, module_spans
 from rtlopt.frontend.model import Design, Module, Port, SourceSet
+from rtlopt.verilog import blank_comments, module_spans
 
 if TYPE_CHECKING:
     from rtlopt.config import HarnessConfig
@@ -173,7 +173,7 @@ def run_harness(design: Design, candidate_files: list[Path], workdir: Path,
                            include_dirs=[design.target.file.parent], timeout=timeout,
                            memory_mb=memory_mb)
     if not comp.ok:
-        from rtlopt.evaluate.result import SimResult
+        from rtlopt.results import SimResult
 
         return SimReport(SimResult(False, 0, 0), "compile failed: " + "; ".join(comp.errors[:3]))
     return run_simulation(workdir / "sim.vvp", workdir, timeout=timeout, memory_mb=memory_mb,

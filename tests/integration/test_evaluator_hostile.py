@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import Config
-from rtlopt.evaluate import Evaluator, Stage, Status
+from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
+from rtlopt.results import Stage, Status
 
 pytestmark = pytest.mark.tools
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FlowConfig, SandboxConfig
-from rtlopt.eda._run import require_tool
 from rtlopt.eda.flow import PpaFlow
 from rtlopt.errors import EvaluationTimeout, PluginError, ToolFailed, UsageError
 from rtlopt.pdk import PdkInfo, resolve_pdk
+from rtlopt.tools import require_tool
 
 pytestmark = pytest.mark.tools
 
@@ -145,26 +145,19 @@ def test_synthesis_error_is_tool_failed(ng_flow: PpaFlow, tmp_path: Path) -> Non
 
 def test_fake_sta_hang_in_flow_is_timeout(ng: PdkInfo, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Real Yosys, a fake OpenSTA that hangs: the flow raises EvaluationTimeout."""
+    """Real Yosys (named by RTLOPT_YOSYS), a fake OpenSTA that hangs (first on PATH): the flow
+    raises EvaluationTimeout."""
     _need(C910)
-    real_yosys = require_tool("yosys").path
+    monkeypatch.setenv("RTLOPT_YOSYS", require_tool("yosys").path)
+    monkeypatch.delenv("RTLOPT_STA", raising=False)
     monkeypatch.setenv("PATH", f"{FAKE}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "hang")
     cfg = replace(FlowConfig(pdk="nangate45"), sta_timeout_s=1.0)
     with PpaFlow(ng, cfg, SandboxConfig()) as flow:
-        monkeypatch.setattr("rtlopt.eda.flow.synthesize",
-                            _with_yosys(real_yosys))
+        assert flow.provenance()["binaries"] == {"yosys": require_tool("yosys").path,
+                                                 "sta": str(FAKE / "sta")}
         with pytest.raises(EvaluationTimeout):
             flow.measure(C910_FILES, C910_TOP, [], tmp_path)
-
-
-def _with_yosys(path: str):  # type: ignore[no-untyped-def]
-    from rtlopt.eda import yosys
-
-    def run(*args, **kw):  # type: ignore[no-untyped-def]
-        return yosys.synthesize(*args, yosys=path, **kw)
-
-    return run
 
 
 def test_pyosys_engine_in_process(ng: PdkInfo, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from _harness_designs import LZA_DIR, RTLLM, lza_design, rtllm_design, run_harne
 
 from rtlopt.config import FormalConfig
 from rtlopt.eda.formal import check_equivalence
-from rtlopt.evaluate.result import Verdict
+from rtlopt.results import Verdict
 
 pytestmark = pytest.mark.tools
 

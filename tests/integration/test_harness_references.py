@@ -9,8 +9,8 @@ from _harness_designs import LZA_DIR, RTLLM, lza_design, rtllm_design, rtllm_nam
 
 from rtlopt.config import FormalConfig
 from rtlopt.eda.formal import check_equivalence
-from rtlopt.evaluate.result import Verdict
 from rtlopt.frontend.model import Design
+from rtlopt.results import Verdict
 
 pytestmark = pytest.mark.tools
 

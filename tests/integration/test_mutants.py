@@ -17,7 +17,7 @@ from types import ModuleType
 import pytest
 from _harness_designs import LZA_DIR, RTLLM
 
-from rtlopt.evaluate import EvalResult, FormalResult, Stage, Status, Verdict
+from rtlopt.results import EvalResult, FormalResult, Stage, Status, Verdict
 
 pytestmark = [pytest.mark.tools, pytest.mark.slow]
 

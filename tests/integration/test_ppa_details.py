@@ -10,8 +10,8 @@ import pytest
 from rtlopt.config import FlowConfig, SandboxConfig
 from rtlopt.eda.flow import PpaFlow
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import EvalResult, PpaDetails, Stage, Status
 from rtlopt.pdk import PdkInfo, resolve_pdk
+from rtlopt.results import EvalResult, PpaDetails, Stage, Status
 
 pytestmark = pytest.mark.tools
 

@@ -183,17 +183,13 @@ def test_preflight_finds_a_prefix_clash_and_a_missing_identity(
 
 
 def test_preflight_names_missing_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rtlopt.eda._run import require_tool
-
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
     d = _design(root, "rtl/top.v", "top")
-    require_tool.cache_clear()
-    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    try:
-        with pytest.raises(ToolNotFound, match="iverilog, vvp, sta, yosys"):
-            preflight_optimize(d, Config(), None)
-    finally:
-        require_tool.cache_clear()
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # tools are located on every call
+    for tool in ("IVERILOG", "VVP", "STA", "YOSYS"):
+        monkeypatch.delenv(f"RTLOPT_{tool}", raising=False)
+    with pytest.raises(ToolNotFound, match="iverilog, vvp, sta, yosys"):
+        preflight_optimize(d, Config(), None)
 
 
 def test_results_kept_ends_the_hint(tmp_path: Path) -> None:

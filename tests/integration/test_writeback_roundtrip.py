@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import ProjectConfig
-from rtlopt.evaluate.result import PPA
 from rtlopt.frontend import load_design, parse_text
+from rtlopt.results import PPA
 from rtlopt.writeback import commit_message, write_branch
 
 SRC = """// Priority encoder, 8 bits.

@@ -11,7 +11,7 @@ import pytest
 
 from rtlopt import session
 from rtlopt.errors import ConfigError, RepoError, UsageError
-from rtlopt.evaluate.result import PPA, EvalResult, Stage, Status
+from rtlopt.results import PPA, EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "priority_encoder"

@@ -25,7 +25,7 @@ from rtlopt.benchmark import (
 from rtlopt.benchmark._runner import _with_helpers
 from rtlopt.config import load_config
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import PPA, EvalResult, Stage, Status
+from rtlopt.results import PPA, EvalResult, Stage, Status
 
 
 def _write_candidate(run_dir: Path, h: str, status: Status, area: float | None) -> None:

@@ -17,20 +17,11 @@ REPO = Path(__file__).resolve().parents[3]
 PACKAGE = REPO / "rtlopt"
 ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
 
-# Known arrows the ground-floor wave removes (issue 9: `results` and `tools` move to the ground
-# floor). Each entry is (importing module prefix, imported module); delete it with its fix.
-KNOWN_UP_ARROWS: set[tuple[str, str]] = {
-    ("rtlopt.harness", "rtlopt.evaluate.result"),  # result types -> rtlopt.results
-    ("rtlopt.eda", "rtlopt.evaluate.result"),  # result types -> rtlopt.results
-    ("rtlopt.rundir", "rtlopt.evaluate.result"),  # result types -> rtlopt.results
-}
-# Circles to remove later (none today: pdk._builtin <-> pdk._download closes only through an
-# `if TYPE_CHECKING:` import, which never runs).
-KNOWN_CIRCLES: set[frozenset[str]] = {
-    # function-level imports both ways (TMPDIR links, link cleanup): one `rtlopt.tools` module
-    # in the ground-floor step
-    frozenset({"rtlopt.eda._run", "rtlopt.eda._script"}),
-}
+# Known arrows from a lower floor to a higher one, as (importing module prefix, imported module):
+# none since the ground-floor step of issue 9. An entry would be deleted with its fix.
+KNOWN_UP_ARROWS: set[tuple[str, str]] = set()
+# Circles still to remove: none.
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def _floors() -> tuple[dict[str, int], set[str]]:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.eda._run import require_tool, run_tool
 from rtlopt.errors import EvaluationTimeout, PluginError, ToolFailed, ToolNotFound
 from rtlopt.registry import Registry
+from rtlopt.tools import Limits, require_tool, run_tool
 
 
 def test_registry_lists_known_names_on_unknown() -> None:
@@ -34,7 +34,7 @@ def test_run_tool_logs_command_and_output(tmp_path: Path) -> None:
         [sys.executable, "-c", "print('hello')"],
         cwd=tmp_path,
         log_path=tmp_path / "l.log",
-        timeout=30,
+        limits=Limits(30),
     )
     assert run.returncode == 0
     assert "hello" in run.output() and run.output().startswith("$ ")
@@ -50,7 +50,7 @@ def test_run_tool_timeout_kills_the_process_group(tmp_path: Path) -> None:
     )
     with pytest.raises(EvaluationTimeout):
         run_tool(
-            [sys.executable, "-c", script], cwd=tmp_path, log_path=tmp_path / "t.log", timeout=1.5
+            [sys.executable, "-c", script], cwd=tmp_path, log_path=tmp_path / "t.log", limits=Limits(1.5)
         )
     child = int(marker.read_text())
     import time
@@ -70,8 +70,7 @@ def test_run_tool_memory_limit(tmp_path: Path) -> None:
         [sys.executable, "-c", "x = bytearray(2_000_000_000)"],
         cwd=tmp_path,
         log_path=tmp_path / "m.log",
-        timeout=30,
-        memory_mb=512,
+        limits=Limits(30, 512),
     )
     assert run.returncode != 0 and "MemoryError" in run.output()
 
@@ -82,7 +81,7 @@ def test_run_tool_check_raises_tool_failed(tmp_path: Path) -> None:
             [sys.executable, "-c", "raise SystemExit(3)"],
             cwd=tmp_path,
             log_path=tmp_path / "f.log",
-            timeout=30,
+            limits=Limits(30),
             check=True,
         )
 
@@ -90,7 +89,7 @@ def test_run_tool_check_raises_tool_failed(tmp_path: Path) -> None:
 def test_missing_tool(tmp_path: Path) -> None:
     with pytest.raises(ToolNotFound):
         run_tool(
-            ["definitely-not-a-tool-xyz"], cwd=tmp_path, log_path=tmp_path / "x.log", timeout=5
+            ["definitely-not-a-tool-xyz"], cwd=tmp_path, log_path=tmp_path / "x.log", limits=Limits(5)
         )
     with pytest.raises(ToolNotFound, match="apt-get install"):
         require_tool("definitely-not-a-tool-xyz")

@@ -9,7 +9,7 @@ import pytest
 
 from rtlopt.config import Config, RunConfig, load_config
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import PPA, EvalResult, Stage, Status
+from rtlopt.results import PPA, EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 
 

@@ -1,5 +1,5 @@
 """Escaping of names and paths for Yosys and Tcl, checked against the real interpreters; the
-process-group registry and scratch folders of ``rtlopt.eda._run``."""
+process-group registry and scratch folders of ``rtlopt.tools``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.eda import _run
-from rtlopt.eda._script import (
+from rtlopt.errors import ToolFailed, UsageError
+from rtlopt.tools import (
+    Limits,
+    _process,
+    _runner,
     argv_path,
     is_safe_word,
     original_path,
@@ -23,7 +26,6 @@ from rtlopt.eda._script import (
     yosys_id,
     yosys_read_lines,
 )
-from rtlopt.errors import ToolFailed, UsageError
 
 HOSTILE = [
     "x};[{*}exec touch /tmp/PWNED];{",
@@ -118,10 +120,10 @@ def test_yosys_reads_through_links_with_includes_and_spaced_defines(tmp_path: Pa
 
 
 def test_run_tool_registers_and_releases_process_groups(tmp_path: Path) -> None:
-    run = _run.run_tool([sys.executable, "-c", "import os; print(os.getpgrp() == os.getpid())"],
-                        cwd=tmp_path, log_path=tmp_path / "l.log", timeout=30)
+    run = _runner.run_tool([sys.executable, "-c", "import os; print(os.getpgrp() == os.getpid())"],
+                        cwd=tmp_path, log_path=tmp_path / "l.log", limits=Limits(30))
     assert run.returncode == 0 and "True" in run.output()
-    assert not _run.live_groups()
+    assert not _process.live_groups()
 
 
 def test_kill_live_groups_ends_a_running_tool_and_its_children(tmp_path: Path) -> None:
@@ -138,8 +140,8 @@ def test_kill_live_groups_ends_a_running_tool_and_its_children(tmp_path: Path) -
 
     def job() -> None:
         try:
-            result["run"] = _run.run_tool([sys.executable, "-c", code], cwd=tmp_path,
-                                          log_path=tmp_path / "k.log", timeout=120)
+            result["run"] = _runner.run_tool([sys.executable, "-c", code], cwd=tmp_path,
+                                          log_path=tmp_path / "k.log", limits=Limits(120))
         except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
             result["exc"] = exc
 
@@ -150,21 +152,21 @@ def test_kill_live_groups_ends_a_running_tool_and_its_children(tmp_path: Path) -
         while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
             time.sleep(0.05)
         child = int(pidfile.read_text())
-        assert len(_run.live_groups()) == 1
-        assert _run.kill_live_groups() == 1
+        assert len(_process.live_groups()) == 1
+        assert _process.kill_live_groups() == 1
         t.join(30)
         assert not t.is_alive()
         run = result["run"]
-        assert isinstance(run, _run.ToolRun) and run.returncode == -9
+        assert isinstance(run, _runner.ToolRun) and run.returncode == -9
         for _ in range(100):
             if not _alive(child):
                 break
             time.sleep(0.05)
         assert not _alive(child)
         with pytest.raises(ToolFailed, match="stopping"):
-            _run.run_tool(["true"], cwd=tmp_path, log_path=tmp_path / "n.log", timeout=5)
+            _runner.run_tool(["true"], cwd=tmp_path, log_path=tmp_path / "n.log", limits=Limits(5))
     finally:
-        _run._stopping.clear()
+        _process._stopping.clear()
         t.join(5)
 
 
@@ -181,19 +183,19 @@ def test_scratch_dir_removed_unless_kept(tmp_path: Path, monkeypatch: pytest.Mon
     import tempfile
 
     monkeypatch.setattr(tempfile, "tempdir", None)
-    with _run.scratch_dir(None, "rtlopt-eval-") as d:
+    with _process.scratch_dir(None, "rtlopt-eval-") as d:
         (d / "x").write_text("1")
     assert not d.exists()
-    with pytest.raises(UsageError), _run.scratch_dir(None, "rtlopt-eval-") as d2:
+    with pytest.raises(UsageError), _process.scratch_dir(None, "rtlopt-eval-") as d2:
         raise UsageError("bad input")
     assert not d2.exists()
-    with pytest.raises(ToolFailed), _run.scratch_dir(None, "rtlopt-eval-") as d3:
+    with pytest.raises(ToolFailed), _process.scratch_dir(None, "rtlopt-eval-") as d3:
         raise ToolFailed("crash")  # a tool error: logs kept for inspection
     assert d3.exists()
-    with _run.scratch_dir(None, "rtlopt-eval-", keep=True) as d4:
+    with _process.scratch_dir(None, "rtlopt-eval-", keep=True) as d4:
         pass
     assert d4.exists()
     given = tmp_path / "mine"
-    with _run.scratch_dir(given, "rtlopt-eval-") as d5:
+    with _process.scratch_dir(given, "rtlopt-eval-") as d5:
         pass
     assert d5 == given and given.exists()

@@ -21,6 +21,8 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Fake yosys/sta first on PATH; returns the file their calls are recorded in."""
     log = tmp_path / "calls.jsonl"
     monkeypatch.setenv("PATH", f"{FAKE}{os.pathsep}{os.environ['PATH']}")
+    for name in ("RTLOPT_YOSYS", "RTLOPT_STA"):  # the tools on PATH, not an override
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RTLOPT_FAKE_LOG", str(log))
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "ok")
     return log

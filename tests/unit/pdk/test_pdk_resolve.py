@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import gzip
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
+import rtlopt.pdk
 from rtlopt.errors import PluginError, UsageError
 from rtlopt.pdk import (
     CUSTOM,
-    PDKS,
     Pdk,
     derive_liberties,
     download_pdk,
+    find_liberty,
     list_pdks,
     pdk_search_path,
     resolve_pdk,
 )
+from rtlopt.pdk._builtin import StaticPdk
 from rtlopt.pdk._liberty import iter_cells, scan_tie_cells, strip_groups
+from rtlopt.registry import Registry
 
 TINY = """\
 /* a tiny liberty: cell (fake) { in a comment } */
@@ -69,6 +73,16 @@ def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RTLOPT_LIBERTY_CACHE", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _builtins_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The built-in PDKs (liberty on the search path), also where the bundled PDK packages are
+    installed (scripts/setup.sh): this file tests the search, not the packages."""
+    table = {n: f"rtlopt.pdk._builtin:{n}" for n in ("sky130hd", "nangate45")}
+    monkeypatch.setattr(rtlopt.pdk, "PDKS", Registry(
+        "PDK", "rtlopt.test-builtin-pdks-only", table, reserved=(CUSTOM,),
+        aliases={"sky130": "sky130hd"}))
+
+
 def _lib_tree(tmp_path: Path, pdk: str, fname: str, gz: bool) -> Path:
     folder = tmp_path / "pdks" / pdk
     folder.mkdir(parents=True)
@@ -83,9 +97,9 @@ def _lib_tree(tmp_path: Path, pdk: str, fname: str, gz: bool) -> Path:
 
 
 def test_registry_has_builtins_and_they_satisfy_the_protocol() -> None:
-    assert {"sky130hd", "nangate45"} <= set(PDKS.names())
+    assert {"sky130hd", "nangate45"} <= set(rtlopt.pdk.PDKS.names())
     for name in ("sky130hd", "nangate45"):
-        pdk = PDKS.get(name)()
+        pdk = rtlopt.pdk.PDKS.get(name)()
         assert isinstance(pdk, Pdk) and pdk.name == name and pdk.liberty_files
         assert pdk.tie_hi is not None and pdk.tie_lo is not None
 
@@ -176,3 +190,61 @@ def test_list_pdks_reports_found_and_missing(tmp_path: Path) -> None:
     assert rows["nangate45"].liberty == root / "nangate45" / "NangateOpenCellLibrary_typical.lib.gz"
     assert rows["sky130hd"].liberty is None and rows["sky130hd"].source == "built-in"
     assert rows["sky130hd"].description
+
+
+def test_an_absolute_liberty_is_used_as_it_is(tmp_path: Path) -> None:
+    """A PDK plugin may point at any file (the bundled packages point into their package)."""
+    lib = tmp_path / "anywhere" / "lib.lib.gz"
+    lib.parent.mkdir()
+    with gzip.open(lib, "wt") as f:
+        f.write(TINY)
+    other = _lib_tree(tmp_path, "mine", "mine.lib", False)  # a search-path copy, listed second
+    pdk = StaticPdk("mine", "test", (str(lib), "mine.lib"), "tt", None, None)
+    found, tried = find_liberty(pdk, [other])
+    assert found == lib and tried == [lib]
+    gone = StaticPdk("mine", "test", (str(tmp_path / "gone.lib"), "mine.lib"), "tt", None, None)
+    found, tried = find_liberty(gone, [other])
+    assert found == other / "mine" / "mine.lib"
+    assert tried[:2] == [tmp_path / "gone.lib", tmp_path / "gone.lib.gz"]
+
+
+def test_a_plugin_with_a_bundled_liberty_resolves_without_a_search_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = tmp_path / "pkg" / "data" / "bundled.lib"
+    lib.parent.mkdir(parents=True)
+    lib.write_text(TINY)
+    models = (tmp_path / "pkg" / "data" / "cells.v",)
+
+    class Bundled:
+        name = "bundled"
+        description = "bundled test PDK"
+        liberty_files = (str(lib),)
+        corner = "tt"
+        tie_hi = ("TIE1", "H")
+        tie_lo = ("TIE0", "L")
+        dont_use = ()
+        default_clock_period_ns = 5.0
+        cell_models = models
+
+        def download(self, dest: Path) -> Path:
+            return lib
+
+    module = type(sys)("bundled_pdk_for_test")
+    module.Bundled = Bundled  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bundled_pdk_for_test", module)
+    monkeypatch.setattr(rtlopt.pdk, "PDKS", Registry(
+        "PDK", "rtlopt.test-bundled", {"bundled": "bundled_pdk_for_test:Bundled"},
+        reserved=(CUSTOM,), aliases={"bd": "bundled"}))
+    info = resolve_pdk("bd", search_path=[])
+    assert info.name == "bundled" and info.liberty == lib and info.cell_models == models
+    assert info.default_clock_period_ns == 5.0
+    (row,) = list_pdks([])
+    assert row.liberty == lib and row.aliases == ("bd",) and row.corner == "tt"
+    # `rtlopt pdk download NAME --url`: the file goes beside the others, by its name only
+    with pytest.raises(UsageError, match="could not download"):
+        download_pdk("bundled", tmp_path / "dest", url="http://127.0.0.1:9/x.lib.gz")
+    assert (tmp_path / "dest" / "bundled").is_dir() and lib.read_text() == TINY
+    lib.unlink()
+    with pytest.raises(UsageError, match="reinstall the package that provides PDK 'bundled'"):
+        resolve_pdk("bundled", search_path=[])

@@ -42,10 +42,16 @@ def test_pyproject_pins_equal_the_code_minimums() -> None:
     assert version_at_least(MIN_VERSIONS["vllm"], "0.11.1")
 
 
+GPU_SKIP_REASON = "needs a GPU"  # tests/conftest.py lets this skip pass in CI mode
+_GPU_ONLY = frozenset({"vllm"})
+
+
 @pytest.mark.parametrize("dist", sorted(MIN_VERSIONS))
 def test_installed_packages_meet_the_pins(dist: str) -> None:
     have = installed_version(dist)
     if have is None:
+        if dist in _GPU_ONLY:  # installed only on a GPU machine: not a CI failure here
+            pytest.skip(f"{GPU_SKIP_REASON}: {dist} is not installed here")
         pytest.skip(f"{dist} is not installed here")
     assert version_at_least(have, MIN_VERSIONS[dist]), f"{dist} {have} < {MIN_VERSIONS[dist]}"
 

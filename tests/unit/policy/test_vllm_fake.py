@@ -22,11 +22,11 @@ import pytest
 
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
-from rtlopt.evaluate.result import PPA
 from rtlopt.policy import Prompt, Sample, UpdateStats, build_prompt
 from rtlopt.policy import _vllm as vmod
 from rtlopt.policy._memory import KNOWN_SHAPES, GiB
 from rtlopt.policy._vllm import KEEP_ADAPTERS, VllmPolicy
+from rtlopt.results import PPA
 from tests.tiny_llama import write_tiny_llama
 
 ANSWER = "```verilog\nmodule m(input a, output y);\nassign y = a;\nendmodule\n```"

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from rtlopt.config import Config, TrainConfig, to_toml
-from rtlopt.evaluate.result import (
+from rtlopt.report import generate_report, load_run, pareto_front
+from rtlopt.results import (
     PPA,
     EvalResult,
     FormalResult,
@@ -21,7 +22,6 @@ from rtlopt.evaluate.result import (
     Status,
     Verdict,
 )
-from rtlopt.report import generate_report, load_run, pareto_front
 
 REF_CODE = """module lza(input [7:0] a, output [2:0] y);
   assign y = a[7] ? 3'd7 : a[6] ? 3'd6 : a[5] ? 3'd5 : 3'd0;

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.errors import RepoError
-from rtlopt.frontend._text import find_span
+from rtlopt.verilog import find_span
 from rtlopt.writeback import assert_clean, write_branch
 
 TWO_MODULES = """\

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtlopt.evaluate.result import PPA
+from rtlopt.results import PPA
 from rtlopt.writeback import commit_message, percent_change
 
 

@@ -19,7 +19,7 @@ could change the script (OpenSTA runs full Tcl: ``[exec ...]`` in a name runs a 
 * **Defines** whose value is not a safe word go into a ``read_verilog`` here-document
   (:func:`yosys_read_lines`) instead of a ``-D`` option.
 
-Cross-cutting like :mod:`rtlopt.eda._run`: the harness layer's formal scripts use it too.
+On the ground floor with the runner: the harness layer's formal scripts use it too.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rtlopt.errors import UsageError
+from rtlopt.tools._process import register_cleanup
 
 __all__ = [
     "SIMPLE_IDENTIFIER",
@@ -81,8 +82,6 @@ def link_root() -> Path:
             if not is_safe_word(base):
                 base = "/tmp"
             _root = Path(tempfile.mkdtemp(prefix="rtlopt-links-", dir=base))
-            from rtlopt.eda._run import register_cleanup
-
             root = _root
             register_cleanup(lambda: shutil.rmtree(root, ignore_errors=True))
         return _root

@@ -1,4 +1,4 @@
-"""Typed evaluation results shared by evaluate, search, report and the CLI."""
+"""Typed evaluation results: the vocabulary every layer shares (ground floor, no rtlopt imports)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class Stage(enum.StrEnum):
     SIMULATION = "simulation"
     FORMAL = "formal"
     SYNTHESIS = "synthesis"
+    NETLIST = "netlist"  # the synthesized netlist simulated against the reference
     TIMING = "timing"
     DONE = "done"
 
@@ -63,13 +64,20 @@ class Mismatch:
 
 @dataclass(frozen=True)
 class FormalResult:
-    """Result of the formal equivalence check."""
+    """Result of the formal equivalence check.
+
+    ``structure`` is set (with verdict UNKNOWN) when the candidate's clock/reset structure
+    differs from the reference's (a register on a derived clock, another edge, an asynchronous
+    pin on another input, a new latch): the miter cannot model that, and the evaluator rejects
+    the candidate whatever ``formal.require_proof`` says.
+    """
 
     verdict: Verdict
     method: str  # e.g. "sat miter (combinational)", "sat -tempinduct -seq 8", "bmc 20"
     reason: str = ""
     counterexample: Mapping[str, str] = field(default_factory=dict)
     duration_s: float = 0.0
+    structure: str = ""
 
 
 @dataclass(frozen=True)
@@ -190,9 +198,11 @@ class EvalResult:
         ppa: Synthesis numbers when synthesis ran.
         sim: Simulation result when simulation ran.
         formal: Formal result when the formal stage ran.
+        netlist: Result of simulating the synthesized netlist against the reference (the
+            netlist check), when it ran.
         compile_errors: Number of compiler error messages.
         metrics: Named metrics with units (area, delay, power, adp, ...).
-        source_hash: Hash of the normalized candidate text (cache key).
+        source_hash: SHA-256 of the candidate's exact text (its identity and cache key).
         logs: Paths of tool logs, by stage.
         provenance: Tool versions, flow settings, seeds.
         duration_s: Wall-clock time of the evaluation.
@@ -209,6 +219,7 @@ class EvalResult:
     ppa: PPA | None = None
     sim: SimResult | None = None
     formal: FormalResult | None = None
+    netlist: SimResult | None = None
     compile_errors: int = 0
     metrics: Mapping[str, Metric] = field(default_factory=dict)
     source_hash: str = ""
@@ -237,10 +248,8 @@ class EvalResult:
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> EvalResult:
-        sim = d.get("sim")
         formal = d.get("formal")
         ppa = d.get("ppa")
-        mism = sim.get("first_mismatch") if sim else None
         return EvalResult(
             status=Status(d["status"]),
             stage=Stage(d["stage"]),
@@ -251,9 +260,8 @@ class EvalResult:
             r_ppa=d.get("r_ppa", 0.0),
             ppa=PPA(**{**ppa, "details": PpaDetails.from_json(ppa["details"])
                        if ppa.get("details") else None}) if ppa else None,
-            sim=SimResult(**{**sim, "first_mismatch": Mismatch(**mism) if mism else None})
-            if sim
-            else None,
+            sim=_sim_from_json(d.get("sim")),
+            netlist=_sim_from_json(d.get("netlist")),
             formal=FormalResult(**{**formal, "verdict": Verdict(formal["verdict"])})
             if formal
             else None,
@@ -265,3 +273,10 @@ class EvalResult:
             duration_s=d.get("duration_s", 0.0),
             cached=d.get("cached", False),
         )
+
+
+def _sim_from_json(sim: Mapping[str, Any] | None) -> SimResult | None:
+    if not sim:
+        return None
+    mism = sim.get("first_mismatch")
+    return SimResult(**{**sim, "first_mismatch": Mismatch(**mism) if mism else None})

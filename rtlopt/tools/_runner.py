@@ -1,0 +1,279 @@
+"""Starting tools: the one subprocess runner, and the tools it runs.
+
+A :class:`Tool` is a name, the binary that was found for it (``RTLOPT_<NAME>`` if set, else the
+one on PATH) and that binary's version. Runners build their argument vector as data, starting
+with ``Tool.path``, so the binary recorded in a result is the one that ran.
+
+:func:`run_tool`: argv list (never a shell), stdin closed, stdout+stderr to a log file, the
+:class:`Limits` of the run (a wall-clock timeout that kills the whole process group, an optional
+address-space limit), and a record of what ran. Every tool runs in its own session and is
+registered with :mod:`rtlopt.tools._process` while it runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound
+from rtlopt.tools._process import (
+    check_not_stopping,
+    child_setup,
+    kill_group,
+    track_group,
+    untrack_group,
+)
+from rtlopt.tools._script import script_path
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """What one tool invocation did."""
+
+    argv: tuple[str, ...]
+    cwd: Path
+    returncode: int
+    duration_s: float
+    log_path: Path
+    timed_out: bool = False
+
+    def output(self) -> str:
+        """The combined stdout/stderr log."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def tail(self, n: int = 20) -> str:
+        return "\n".join(self.output().splitlines()[-n:])
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a tool run may use.
+
+    Attributes:
+        timeout_s: Wall-clock seconds before the process group is killed.
+        memory_mb: Address-space limit of the tool, if any.
+    """
+
+    timeout_s: float
+    memory_mb: int | None = None
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A located tool: the binary every run of it uses, and that binary's version.
+
+    Attributes:
+        name: The tool's name (``yosys``).
+        path: The binary (``RTLOPT_<NAME>`` if set, else the one found on PATH).
+        version: What the binary reports (``unknown`` when it reports nothing readable).
+    """
+
+    name: str
+    path: str
+    version: str
+
+    def argv(self, *args: str | os.PathLike[str]) -> list[str]:
+        """The argument vector running this binary with ``args``."""
+        return [self.path, *(os.fspath(a) for a in args)]
+
+
+def run_tool(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    log_path: Path,
+    limits: Limits,
+    env: Mapping[str, str] | None = None,
+    check: bool = False,
+    raise_on_timeout: bool = True,
+) -> ToolRun:
+    """Run a tool and wait for it.
+
+    Args:
+        argv: Program and arguments: ``Tool.argv(...)`` for a located tool; a bare program
+            name is looked up on PATH.
+        cwd: Working directory.
+        log_path: File receiving stdout and stderr (the command line is written first).
+        limits: Time and memory limits.
+        env: Extra environment variables.
+        check: Raise ToolFailed on a non-zero exit.
+        raise_on_timeout: Raise EvaluationTimeout when the time limit is hit; otherwise return a
+            ToolRun with ``timed_out`` set.
+    """
+    argv = [str(a) for a in argv]
+    timeout, memory_mb = limits.timeout_s, limits.memory_mb
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    full_env = dict(os.environ)
+    # Temporary files of the tool (yosys-abc-XXXXXX, iverilog's) go into its working folder, so
+    # they leave with the scratch folder even when the tool is killed. A safe word: Yosys runs
+    # ABC through a shell command naming files in it.
+    full_env["TMPDIR"] = script_path(cwd)
+    full_env.update(env or {})
+    start = time.monotonic()
+    timed_out = False
+    check_not_stopping(Path(argv[0]).name)
+    with log_path.open("w") as logf:
+        logf.write("$ " + " ".join(argv) + "\n")
+        logf.flush()
+        try:
+            proc = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=logf,
+                stderr=subprocess.STDOUT,
+                env=full_env,
+                preexec_fn=lambda: child_setup(memory_mb),
+                close_fds=True,
+            )
+        except FileNotFoundError:
+            raise ToolNotFound(
+                f"'{argv[0]}' is not installed or not on PATH",
+                hint="run scripts/setup.sh or install it",
+            ) from None
+        try:
+            if not track_group(proc.pid):
+                proc.wait()
+                raise ToolFailed(f"{Path(argv[0]).name} stopped: rtlopt is stopping")
+            try:
+                rc = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                kill_group(proc.pid)
+                rc = proc.wait()
+        except BaseException:
+            kill_group(proc.pid)  # an exception (a signal) while waiting: never leave it running
+            raise
+        finally:
+            untrack_group(proc.pid)
+    run = ToolRun(tuple(argv), cwd, rc, time.monotonic() - start, log_path, timed_out)
+    log.debug("%s -> %s in %.2fs", argv[0], rc, run.duration_s)
+    if timed_out and raise_on_timeout:
+        raise EvaluationTimeout(
+            f"{Path(argv[0]).name} timed out after {timeout:g}s", hint=f"see {log_path}"
+        )
+    if check and rc != 0:
+        raise ToolFailed(
+            f"{Path(argv[0]).name} exited with {rc}",
+            command=list(argv),
+            returncode=rc,
+            log_path=log_path,
+            stderr_tail=run.tail(),
+        )
+    return run
+
+
+_VERSION_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
+    # tool: (argv suffix, regex capturing the version)
+    "iverilog": (("-V",), r"Icarus Verilog version (\S+)"),
+    "vvp": (("-V",), r"Icarus Verilog runtime version (\S+)"),
+    "yosys": (("-V",), r"Yosys (\S+)"),
+    "sta": (("-version",), r"^(\S+)"),
+    "yosys-abc": (("-h",), r"UC Berkeley, ABC (\S+)"),
+}
+
+_INSTALL_HINT = (
+    "install it with: sudo apt-get install iverilog yosys opensta (or run scripts/setup.sh)"
+)
+
+
+def tool_env_key(name: str) -> str:
+    """The environment variable naming a tool's binary: ``RTLOPT_YOSYS``, ``RTLOPT_YOSYS_ABC``."""
+    return "RTLOPT_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+
+
+def _locate(name: str) -> str:
+    """The binary of ``name``: ``RTLOPT_<NAME>`` (a path, or a program name on PATH), else PATH."""
+    key = tool_env_key(name)
+    override = os.environ.get(key)
+    if override:
+        found = os.path.abspath(override) if os.sep in override else shutil.which(override)
+        if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
+            raise ToolNotFound(f"{key}={override} is not an executable file",
+                               hint=f"point {key} at the {name} binary, or unset it")
+        return found
+    found = shutil.which(name)
+    if not found:
+        raise ToolNotFound(f"required tool '{name}' was not found on PATH", hint=_INSTALL_HINT)
+    return found
+
+
+@functools.cache
+def _version(name: str, path: str) -> str:
+    """What the binary at ``path`` reports as its version (read once per binary)."""
+    args, pattern = _VERSION_ARGS.get(name, (("--version",), r"(\S+)"))
+    try:
+        out = subprocess.run(
+            [path, *args], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    m = re.search(pattern, (out.stdout + out.stderr).strip(), re.M)
+    return m.group(1) if m else "unknown"
+
+
+def require_tool(name: str) -> Tool:
+    """Locate a tool, honouring an ``RTLOPT_<NAME>`` override, and read its version.
+
+    The binary is looked up on every call (cheap), so a changed ``RTLOPT_<NAME>`` or PATH is
+    honoured; its version is read once per binary.
+
+    Raises:
+        ToolNotFound: with the install command (or the override that is not a binary).
+    """
+    path = _locate(name)
+    return Tool(name, path, _version(name, path))
+
+
+def require_tools(names: Sequence[str]) -> list[Tool]:
+    """Locate every tool of ``names``; one error naming all the missing ones.
+
+    Raises:
+        ToolNotFound: with the install command.
+    """
+    found: list[Tool] = []
+    missing: list[str] = []
+    for n in names:
+        try:
+            found.append(require_tool(n))
+        except ToolNotFound:
+            missing.append(n)
+    if missing:
+        raise ToolNotFound(f"required tool(s) not found on PATH: {', '.join(missing)}",
+                           hint=_INSTALL_HINT)
+    return found
+
+
+def tool_versions(names: Sequence[str] = ("iverilog", "yosys", "sta")) -> dict[str, str]:
+    """Versions of the named tools ("missing" for absent ones), for result records."""
+    out: dict[str, str] = {}
+    for n in names:
+        try:
+            out[n] = require_tool(n).version
+        except ToolNotFound:
+            out[n] = "missing"
+    return out
+
+
+def tool_paths(names: Sequence[str] = ("iverilog", "yosys", "sta")) -> dict[str, str]:
+    """The binary each named tool runs ("missing" for absent ones), for result records."""
+    out: dict[str, str] = {}
+    for n in names:
+        try:
+            out[n] = require_tool(n).path
+        except ToolNotFound:
+            out[n] = "missing"
+    return out
