@@ -91,8 +91,9 @@ def test_edit_of_a_2000_line_core_is_proven_and_written_as_a_minimal_diff(tmp_pa
             "policy.backend": "scripted", "policy.scripted_path": str(cands),
             "policy.max_prompt_tokens": limit, "run.steps": 1, "run.rollouts": 2,
             "search.parents": 1, "eval.workers": 1,
-            # the structural proof (equiv_induct over ~1,600 registers) takes 2-4 min here
-            "formal.timeout_s": 1500}))
+            # the structural proof (equiv_induct over ~1,600 registers) takes ~220 s CPU; it
+            # gets a quarter of the limit, which on a shared, loaded machine is wall time
+            "formal.timeout_s": 2400}))
     lines = target.design.target.text().count("\n") + 1
     assert lines > 2000
     plan = session.plan_run(target)
