@@ -213,9 +213,34 @@ class SearchConfig:
     """State pool and parent sampling."""
 
     sampler: str = _plugin(
-        "puct", SAMPLERS, "Parent sampler plugin: puct, egreedy, greedy or none (always the root)."
+        "puct",
+        SAMPLERS,
+        "Search strategy plugin (--search): puct (TTT-RTL state pool), igr (EvolVE idea-guided refinement), mcts (EvolVE tree search), egreedy, greedy or none (always the root).",
     )
-    parents: int = _f(4, "Parent states expanded per step (B).")
+    parents: int = _f(
+        4, "Nodes expanded per step (B): pool parents, IGR chains advanced, MCTS leaves selected."
+    )
+    node_budget: int = _f(
+        0,
+        "Largest number of candidates the run generates and scores (its nodes); 0: no limit, run.steps decides. The same budget makes strategies comparable.",
+    )
+    temperature: float | None = _f(
+        None,
+        "Sampling temperature of the rollouts; unset: 0.6 for igr and mcts (EvolVE), policy.temperature for the pool samplers.",
+    )
+    igr_ideas: int = _f(60, "IGR: distinct optimization ideas asked for first (k).")
+    igr_steps: int = _f(
+        5, "IGR: nodes per idea chain (m): the implementation, then m-1 refinements of it."
+    )
+    igr_notes: str | None = _f(
+        None,
+        "IGR: a text file of notes (papers, design guides) shown when asking for ideas; its non-empty lines also fill the idea list when the model gives too few.",
+    )
+    mcts_c: float = _f(1.4, "MCTS: exploration constant c of UCT.")
+    mcts_children: int = _f(3, "MCTS: children generated per expanded leaf.")
+    mcts_penalty: float = _f(
+        -1e5, "MCTS: score of a rejected candidate (failing nodes) in the backed-up quality."
+    )
     puct_c: float = _f(1.0, "PUCT exploration coefficient c.")
     top_k: int = _f(2, "De-duplicated children admitted per parent.")
     pool_cap: int = _f(500, "Largest pool; lowest-ranked states are pruned beyond it.")
@@ -313,8 +338,18 @@ class PolicyConfig:
         "auto",
         "Text the answer is made to start with (e.g. an opening ```verilog fence); auto: the fence for the CPU smoke model, nothing on a GPU (reasoning models think first).",
     )
-    temperature: float = _f(1.0, "Sampling temperature.")
+    temperature: float = _f(
+        1.0, "Sampling temperature (search.temperature, when set, overrides it)."
+    )
     top_p: float = _f(1.0, "Nucleus sampling.")
+    answer_format: str = _f(
+        "auto",
+        "How the model answers: whole (the complete module), edit (SEARCH/REPLACE blocks against the code shown), or auto (edit for modules longer than edit_min_lines).",
+    )
+    edit_min_lines: int = _f(
+        400,
+        "auto answer format: modules with more lines than this are edited with SEARCH/REPLACE blocks, and their prompts show the interface plus the region that matters.",
+    )
     endpoint: str | None = _f(None, "OpenAI-compatible base URL (openai backend).")
     api_key_env: str = _f(
         "OPENAI_API_KEY", "Environment variable holding the API key (openai backend)."
@@ -329,6 +364,31 @@ class PolicyConfig:
         0.0,
         "Share of the GPU vLLM takes for weights and KV cache (vllm backend); 0: the largest that leaves the trainer its memory (see `rtlopt doctor`).",
     )
+
+
+@dataclass(frozen=True)
+class ReflectConfig:
+    """ACE-style reflection: a second model writes lessons from failed and improved rollouts."""
+
+    endpoint: str | None = _f(
+        None,
+        "OpenAI-compatible base URL of the reflector model (configured apart from the generator, which may be the on-device policy); unset: no reflection.",
+    )
+    model: str = _f("auto", "Reflector model id; auto: the first model the endpoint lists.")
+    api_key_env: str = _f(
+        "OPENAI_API_KEY", "Environment variable holding the reflector's API key."
+    )
+    temperature: float = _f(0.3, "Reflector sampling temperature.")
+    max_tokens: int = _f(1024, "Longest reflection in tokens.")
+    parallel: int = _f(
+        2, "Reflections per step (parallel scaling): distinct failed or improved rollouts read."
+    )
+    max_lessons: int = _f(
+        24,
+        "Largest playbook: beyond it the lessons with the least evidence (then the oldest) are dropped.",
+    )
+    prompt_lessons: int = _f(8, "Lessons shown in each generation prompt (best supported first).")
+    request_timeout_s: float = _f(300.0, "Time limit of one reflection request.")
 
 
 @dataclass(frozen=True)
@@ -388,6 +448,9 @@ class Config:
     search: SearchConfig = field(default_factory=SearchConfig, metadata={"help": "State pool."})
     train: TrainConfig = field(default_factory=TrainConfig, metadata={"help": "Policy update."})
     policy: PolicyConfig = field(default_factory=PolicyConfig, metadata={"help": "Language model."})
+    reflect: ReflectConfig = field(
+        default_factory=ReflectConfig, metadata={"help": "Reflection and playbook."}
+    )
     run: RunConfig = field(default_factory=RunConfig, metadata={"help": "Run settings."})
     check: CheckConfig = field(default_factory=CheckConfig, metadata={"help": "Pre-commit check."})
     writeback: WritebackConfig = field(
@@ -406,6 +469,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "eval.netlist_check": ("auto", "always", "never"),
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
+    "policy.answer_format": ("auto", "whole", "edit"),
 }
 """Settings with a fixed vocabulary. Plugin names are not listed here: their registries are."""
 
@@ -455,12 +519,24 @@ def _validate(cfg: Config) -> None:
         "flow.clock_period_ns",
         "sandbox.timeout_s",
         "train.beta_iters",
+        "search.igr_ideas",
+        "search.igr_steps",
+        "search.mcts_children",
+        "policy.edit_min_lines",
+        "reflect.parallel",
+        "reflect.max_lessons",
     ]
     for dotted in positive:
         if get_dotted(cfg, dotted) <= 0:
             raise ConfigError(f"{dotted} must be positive, got {get_dotted(cfg, dotted)}")
     if cfg.run.steps < 0:
         raise ConfigError("run.steps must be >= 0")
+    if cfg.search.node_budget < 0:
+        raise ConfigError("search.node_budget must be >= 0 (0: no limit)")
+    if cfg.search.temperature is not None and cfg.search.temperature < 0:
+        raise ConfigError("search.temperature must be >= 0")
+    if cfg.reflect.prompt_lessons < 0:
+        raise ConfigError("reflect.prompt_lessons must be >= 0")
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
     if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2:

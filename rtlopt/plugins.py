@@ -68,16 +68,20 @@ liberty on the search path (``RTLOPT_PDK_PATH``); the bundled packages under ``p
 (``rtlopt-pdk-sky130hd``, ``rtlopt-pdk-nangate45``) replace them with the file inside."""
 
 SAMPLERS: Registry[SamplerFactory] = Registry(
-    "sampler",
+    "search strategy",
     "rtlopt.samplers",
     {
         "puct": "rtlopt.search._samplers:PuctSampler",
+        "igr": "rtlopt.search._igr:IgrSearch",
+        "mcts": "rtlopt.search._mcts:MctsSearch",
         "egreedy": "rtlopt.search._samplers:EpsilonGreedySampler",
         "greedy": "rtlopt.search._samplers:GreedySampler",
         "none": "rtlopt.search._samplers:RootSampler",
     },
 )
-"""Parent samplers (``search.sampler``, ``--reuse``): ``(SearchConfig) -> Sampler``."""
+"""Search strategies (``search.sampler``, ``--search``, also ``--reuse``): ``(SearchConfig) ->
+Sampler | SearchStrategy``: a parent sampler over the TTT-RTL state pool (``puct`` and the
+ablations) or a whole strategy (EvolVE's ``igr`` and ``mcts``)."""
 
 ADVANTAGES: Registry[AdvantageFactory] = Registry(
     "advantage estimator",

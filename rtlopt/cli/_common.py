@@ -323,10 +323,19 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
         help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.",
     ),
     click.option(
+        "--search",
         "--reuse",
+        "reuse",
         type=PluginChoice(SAMPLERS),
         default=None,
-        help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.",
+        help="Search strategy: puct (TTT-RTL state pool), igr or mcts (EvolVE), or the pool "
+        "ablations egreedy, greedy, none (always the root). --reuse is the old name.",
+    ),
+    click.option(
+        "--budget",
+        type=int,
+        default=None,
+        help="Node budget: stop after this many candidates (default: no limit, --steps decides).",
     ),
     click.option(
         "--advantage",
@@ -366,7 +375,7 @@ OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
     ("Target", ["module", "pdk", "liberty", "metric", "config_file", "include_dirs", "defines",
                 "frontend", "spec"]),
     ("Model", ["policy", "model", "endpoint", "candidates", "max_new_tokens"]),
-    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "jobs", "executor",
+    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "budget", "jobs", "executor",
                 "ray_address"]),
     ("Training (research settings)", ["lr", "delta", "advantage"]),
     ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),

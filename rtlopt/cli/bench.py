@@ -137,7 +137,7 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
           no_suite_tb: bool, method_name: str, rows: str | None, policy: str | None,
           model: str | None, endpoint: str | None, candidates: Path | None, steps: int | None,
           parents: int | None, rollouts: int | None, seed: int | None, delta: str | None,
-          reuse: str | None, advantage: str | None, lr: float | None,
+          reuse: str | None, budget: int | None, advantage: str | None, lr: float | None,
           max_new_tokens: int | None, metric: str | None, executor: str | None,
           ray_address: str | None) -> None:
     """Run a benchmark SUITE: `rtllm`, `folder` (a folder of modules) or `c910-ablation`.
@@ -169,7 +169,7 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
         "policy.backend": policy, "policy.model": model, "policy.endpoint": endpoint,
         "policy.max_new_tokens": max_new_tokens,
         "run.steps": steps, "run.rollouts": rollouts, "run.seed": seed,
-        "search.parents": parents, "search.sampler": reuse,
+        "search.parents": parents, "search.sampler": reuse, "search.node_budget": budget,
         "train.delta": delta, "train.advantage": advantage, "train.learning_rate": lr,
         "eval.workers": eval_workers,
     }

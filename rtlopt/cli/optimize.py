@@ -181,6 +181,7 @@ def _overrides(candidates: Path | None, spec: Path | None, s: dict[str, Any]) ->
         "run.seed": s["seed"],
         "search.parents": s["parents"],
         "search.sampler": s["reuse"],
+        "search.node_budget": s["budget"],
         "train.delta": s["delta"],
         "train.advantage": s["advantage"],
         "train.learning_rate": s["lr"],

@@ -146,14 +146,20 @@ def _with_comment(text: str, start: int) -> int:
 
 
 def _cut(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    out: list[str] = []
+    """``text`` without ``spans`` (and their header comments); blank lines are merged only
+    where a span was cut, so the target's own lines stay as they are (a minimal diff)."""
+    pieces: list[str] = []
     last = 0
     for start, end in sorted((_with_comment(text, a), b) for a, b in spans):
-        out.append(text[last:start])
+        pieces.append(text[last:start])
         last = end
-    out.append(text[last:])
-    joined = "".join(out)
-    return re.sub(r"\n[ \t]*\n([ \t]*\n)+", "\n\n", joined).strip()
+    pieces.append(text[last:])
+    out = pieces[0]
+    for piece in pieces[1:]:
+        left = re.sub(r"(?:\n[ \t]*)+\Z", "", out)
+        right = re.sub(r"\A(?:[ \t]*\n)+", "", piece)
+        out = f"{left}\n\n{right}" if left and right else left + right
+    return out.strip()
 
 
 def _closure(names: Iterable[str], modules: Mapping[str, Module]) -> set[str]:
