@@ -99,7 +99,10 @@ class Evaluator:
         self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
         self._reference: EvalResult | None = None
-        self._versions = tool_versions(("iverilog", "vvp", "yosys", "sta"))
+        self._tool_names: tuple[str, ...] = ("iverilog", "vvp", "yosys", "sta")
+        if config.formal.enabled and config.formal.abc:
+            self._tool_names += ("yosys-abc",)
+        self._versions = tool_versions(self._tool_names)
         self._counter = 0
         self._shared_dir = workdir / "shared"
         self._shared_dir.mkdir(exist_ok=True)
@@ -180,7 +183,7 @@ class Evaluator:
         """Tool versions, flow settings and seeds behind every number."""
         prov: dict[str, Any] = {
             "tools": dict(self._versions),
-            "binaries": tool_paths(("iverilog", "vvp", "yosys", "sta")),
+            "binaries": tool_paths(self._tool_names),
             "harness": to_dict(self.config.harness),
             "formal": to_dict(self.config.formal),
             "reward": to_dict(self.config.reward),

@@ -182,7 +182,7 @@ _VERSION_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
     "vvp": (("-V",), r"Icarus Verilog runtime version (\S+)"),
     "yosys": (("-V",), r"Yosys (\S+)"),
     "sta": (("-version",), r"^(\S+)"),
-    "yosys-abc": (("-h",), r"UC Berkeley, ABC (\S+)"),
+    "yosys-abc": (("-c", "version"), r"UC Berkeley, ABC (\S+)"),
 }
 
 _INSTALL_HINT = (
