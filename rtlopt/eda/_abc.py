@@ -86,11 +86,11 @@ def run_engine(engine: str, aig: Path, miter: Miter, *, timeout: float, cwd: Pat
     """Run one ABC engine on the AIGER miter ``aig`` (a file in ``cwd``)."""
     cex = f"{engine}.cex"
     (cwd / cex).unlink(missing_ok=True)
-    limit = max(1, int(timeout))
+    limit = max(1, int(timeout) - 1)  # ABC's own limit; the process limit is the backstop
     cmd = ENGINES[engine].format(aig=aig.name, t=limit) + f"; write_cex -s {cex}"
     start = time.monotonic()
     run = run_tool(abc_argv(cmd), cwd=cwd, log_path=cwd / f"abc_{engine}.log",
-                   limits=Limits(timeout + 5, memory_mb), raise_on_timeout=False)
+                   limits=Limits(timeout + 1, memory_mb), raise_on_timeout=False)
     seconds = time.monotonic() - start
     text = run.output()
     last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
