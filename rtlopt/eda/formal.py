@@ -399,6 +399,16 @@ def _run_abc(design: Design, reference_file: Path, candidate_files: Sequence[Pat
                             FormalResult(Verdict.PROVEN, method, "", {}, _elapsed(start)),
                             start)
         if out.status == "failed":
+            got = [v for k, v in out.counterexample.items() if k.startswith("got ")]
+            if miter.exact and (not got or any("x" in v for v in got)):
+                # the candidate is undefined where the reference is defined: in the gate-level
+                # ternary model that can be pessimism (an x that cancels for every value, as
+                # in `a + b + x` against `x + b + a`), so it refutes nothing
+                return FormalResult(Verdict.UNKNOWN, method,
+                                    "no proof: ABC's counterexample leaves the candidate "
+                                    "undefined where the reference is defined"
+                                    + (f" (cycle {out.frame})" if sequential else ""),
+                                    out.counterexample, _elapsed(start))
             if miter.exact:
                 why = (f"counterexample at cycle {out.frame}" if sequential
                        else "the AIGER miter found differing outputs")
