@@ -91,7 +91,7 @@ def prepare_miter(design: Design, reference_file: Path, candidate_files: Sequenc
     """Write ``workdir/miter.aig`` for the reference against the candidate.
 
     Args:
-        free_init: Registers start from free defined values, same-named ones shared (designs
+        free_init: Registers start from free defined values, paired ones shared (designs
             without reset; see :mod:`rtlopt.eda._aigmiter`).
         global_clock: Allow the ``clk2fflogic`` model (latches, both clock edges); otherwise
             such designs are not modelled.

@@ -25,8 +25,9 @@ netlist and builds the miter itself, so that every modelling decision is here an
   greatest fixpoint), so designs without undefined values after reset give plain AIGs.
 * **Correspondence** (``free_init``, designs without reset): every register starts from a free
   defined value instead of x, and a reference and a candidate register bit of the same name
-  share one. A proof then says: for every power-up state of the candidate, the reference
-  started in the matched state (its other registers anything) behaves the same, so every
+  share one (so do the bits of a renamed register whose width is unique on both sides). A
+  proof then says: for every power-up state of the candidate, the reference started in the
+  matched state (its other registers anything) behaves the same, so every
   behaviour of the candidate is one of the reference. No register is x at power-up, so an
   un-reset reference register cannot make its outputs x and accept anything. Any pairing is
   sound (a wrong one only fails); a counterexample only shows that this pairing fails, so it
@@ -353,7 +354,7 @@ def _outputs_bad(aig: Aig, gold: _Netlist, gate: _Netlist, eg: _Eval, et: _Eval,
 
 def _free_init(aig: Aig, inputs: list[tuple[str, int]], gold: _Netlist, gate: _Netlist,
                init_g: dict[Bit, Tern], init_t: dict[Bit, Tern]) -> None:
-    """Free defined power-up values; same-named register bits share one (see ``free_init``)."""
+    """Free defined power-up values; paired register bits share one (see ``free_init``)."""
     def named(net: _Netlist) -> dict[str, Bit]:
         out: dict[str, Bit] = {}
         for _, q in net.ffs:
@@ -372,12 +373,44 @@ def _free_init(aig: Aig, inputs: list[tuple[str, int]], gold: _Netlist, gate: _N
         k += 1
         return Aig.binary(lit)
 
-    for name in sorted(set(gq) & set(tq)):
-        init_g[gq[name]] = init_t[tq[name]] = fresh()
+    pairs = [(gq[name], tq[name]) for name in sorted(set(gq) & set(tq))]
+    pairs += _renamed_pairs({n: q for n, q in gq.items() if n not in tq},
+                            {n: q for n, q in tq.items() if n not in gq})
+    for gbit, tbit in pairs:
+        init_g[gbit] = init_t[tbit] = fresh()
     for init in (init_g, init_t):
         for q, v in init.items():
             if v == X:
                 init[q] = fresh()
+
+
+def _renamed_pairs(gold: dict[str, Bit], gate: dict[str, Bit]) -> list[tuple[Bit, Bit]]:
+    """Pair the registers left unmatched by name when their width is unique on both sides
+    (one reference and one candidate register of that width: a rename). Any pairing is sound;
+    a wrong one only fails the proof."""
+    def by_base(named: dict[str, Bit]) -> dict[str, dict[str, Bit]]:
+        out: dict[str, dict[str, Bit]] = {}
+        for name, q in named.items():
+            base, _, index = name.partition("[")
+            out.setdefault(base, {})[index] = q
+        return out
+
+    def by_width(bases: dict[str, dict[str, Bit]]) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {}
+        for base, bits in bases.items():
+            out.setdefault(len(bits), []).append(base)
+        return out
+
+    gb, tb = by_base(gold), by_base(gate)
+    gw, tw = by_width(gb), by_width(tb)
+    pairs: list[tuple[Bit, Bit]] = []
+    for width, gnames in gw.items():
+        tnames = tw.get(width, [])
+        if len(gnames) == 1 and len(tnames) == 1:
+            gbits, tbits = gb[gnames[0]], tb[tnames[0]]
+            if set(gbits) == set(tbits):
+                pairs += [(gbits[i], tbits[i]) for i in sorted(gbits)]
+    return pairs
 
 
 def _sequential(aig: Aig, inputs: list[tuple[str, int]], port_lits: dict[str, list[int]],

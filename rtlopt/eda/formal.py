@@ -368,7 +368,7 @@ def _run_abc(design: Design, reference_file: Path, candidate_files: Sequence[Pat
 
     Combinational targets get ``&cec``; sequential ones ``dprove`` then ``pdr`` (unbounded
     proofs from the reset state). A target without reset is modelled with free, defined
-    power-up values shared by same-named registers (``free_init``): a proof then holds for
+    power-up values shared by paired registers (``free_init``): a proof then holds for
     every power-up state, and a counterexample refutes nothing (this pairing only). A proof
     still goes through the clock/reset structure check.
     """
@@ -416,7 +416,7 @@ def _run_abc(design: Design, reference_file: Path, candidate_files: Sequence[Pat
                                     _elapsed(start))
             return FormalResult(Verdict.UNKNOWN, method,
                                 "no proof: outputs differ from a power-up state shared by "
-                                "same-named registers (not a refutation: the registers "
+                                "paired registers (not a refutation: the registers "
                                 "without reset may correspond otherwise)", {}, _elapsed(start))
     return None
 
