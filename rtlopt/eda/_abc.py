@@ -1,0 +1,188 @@
+"""ABC engines (``yosys-abc``) on the AIGER miter of :mod:`rtlopt.eda._aigmiter`.
+
+One Yosys run prepares both designs as for the SAT miter and writes the gate-level netlist as
+JSON (:func:`netlist_script`); :func:`build_aiger` turns it into the miter AIGER file; then
+:func:`run_engine` runs one ABC engine on it:
+
+* ``cec`` (combinational): ``&cec -m``, SAT sweeping with internal equivalences (arithmetic
+  whose parts match, such as ``a*b`` against ``b*a``);
+* ``pdr`` (sequential): property-directed reachability, an unbounded proof from the power-up
+  and reset state, or a counterexample;
+* ``dprove`` (sequential): ABC's sequential equivalence flow (register correspondence by
+  induction, retiming, BMC, interpolation, then PDR), strongest when the two designs' registers
+  correspond;
+* ``bmc`` (sequential): ``bmc3``, a counterexample search only.
+
+Only "proved" (every reachable state, every input) is a proof; a counterexample is a
+refutation only when the miter is exact (:attr:`~rtlopt.eda._aigmiter.Miter.exact`); anything
+else is "undecided".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rtlopt.eda._aigmiter import Miter, MiterSpec, NotModelled, build_miter
+from rtlopt.tools import Limits, require_tool, run_tool
+
+__all__ = ["ENGINES", "AbcOutcome", "build_aiger", "run_engine"]
+
+#: ABC command per engine (after reading the miter); the proof/failure markers follow.
+ENGINES: dict[str, str] = {
+    "cec": "&r {aig}; &cec -m",
+    "pdr": "read {aig}; strash; pdr -T {t}",
+    "dprove": "read {aig}; strash; dprove -T {t}",
+    "bmc": "read {aig}; strash; bmc3 -T {t}",
+}
+_PROVED = ("Networks are equivalent", "Property proved")
+_FAILED = ("was asserted in frame", "Networks are NOT EQUIVALENT", "Networks are not equivalent")
+
+
+@dataclass(frozen=True)
+class AbcOutcome:
+    """What one ABC engine said.
+
+    Attributes:
+        status: ``proved``, ``failed`` (a counterexample), ``undecided`` or ``timeout``.
+        engine: The engine's name (a key of :data:`ENGINES`).
+        seconds: Wall-clock time of the ABC run.
+        frame: The counterexample's last step (sequential), or -1.
+        counterexample: Input values of the counterexample, ``port@step`` -> binary string.
+        detail: ABC's last line, for the log.
+    """
+
+    status: str
+    engine: str
+    seconds: float
+    frame: int = -1
+    counterexample: dict[str, str] = field(default_factory=dict)
+    detail: str = ""
+
+
+def build_aiger(json_path: Path, spec: MiterSpec, out: Path) -> Miter:
+    """Read the JSON netlist, build the miter and write it as binary AIGER to ``out``.
+
+    Raises:
+        NotModelled: The netlist has something the miter cannot model soundly.
+    """
+    try:
+        netlist = json.loads(json_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise NotModelled(f"no readable netlist: {exc}") from exc
+    miter = build_miter(netlist, spec)
+    data, stats, _ = miter.aig.to_aiger()
+    out.write_bytes(data)
+    miter.written_latches = stats.latches
+    return miter
+
+
+def run_engine(engine: str, aig: Path, miter: Miter, *, timeout: float, cwd: Path,
+               memory_mb: int | None = None) -> AbcOutcome:
+    """Run one ABC engine on the AIGER miter ``aig`` (a file in ``cwd``)."""
+    cex = f"{engine}.cex"
+    (cwd / cex).unlink(missing_ok=True)
+    limit = max(1, int(timeout) - 1)  # ABC's own limit; the process limit is the backstop
+    cmd = ENGINES[engine].format(aig=aig.name, t=limit) + f"; write_cex -s {cex}"
+    start = time.monotonic()
+    run = run_tool(abc_argv(cmd), cwd=cwd, log_path=cwd / f"abc_{engine}.log",
+                   limits=Limits(timeout + 1, memory_mb), raise_on_timeout=False)
+    seconds = time.monotonic() - start
+    text = run.output()
+    last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
+    if any(m in text for m in _PROVED) and not any(m in text for m in _FAILED):
+        return AbcOutcome("proved", engine, seconds, detail=last)
+    if any(m in text for m in _FAILED):
+        m = re.search(r"asserted in frame (\d+)", text)
+        frame = int(m.group(1)) if m else 0
+        values = explain(miter, _read_cex(cwd / cex, miter))
+        return AbcOutcome("failed", engine, seconds, frame, values, last)
+    if run.timed_out:
+        return AbcOutcome("timeout", engine, seconds, detail=last)
+    return AbcOutcome("undecided", engine, seconds, detail=last)
+
+
+def abc_argv(commands: str) -> list[str]:
+    """The command line running ABC commands (``yosys-abc -c``)."""
+    return require_tool("yosys-abc").argv("-c", commands)
+
+
+def _read_cex(path: Path, miter: Miter) -> list[list[int]]:
+    """The counterexample's input values per step (AIG input order).
+
+    ``write_cex -s`` (no names) writes the initial latch values, then the inputs of each
+    frame, as 0/1 characters.
+    """
+    try:
+        text = path.read_text()
+    except OSError:
+        return []
+    bits = "".join(ch for ln in text.splitlines() if not ln.startswith("#")
+                   for ch in ln if ch in "01x")
+    n_in = len(miter.aig.inputs)
+    if n_in == 0:
+        return []
+    body = bits[miter.written_latches:]
+    return [[1 if ch == "1" else 0 for ch in body[f * n_in:(f + 1) * n_in]]
+            for f in range(len(body) // n_in)]
+
+
+def _tern_text(vals: Sequence[tuple[int, int]]) -> str:
+    """Ternary bits (p, n) as a binary string, most significant first."""
+    return "".join("x" if p and n else ("1" if p else "0") for p, n in reversed(vals))
+
+
+def explain(miter: Miter, frames: Sequence[Sequence[int]]) -> dict[str, str]:
+    """A counterexample as the Yosys SAT check reports one: the inputs (per step when
+    sequential), the first step where an output differs, and the expected/got values there."""
+    if not frames:
+        return {}
+    order: list[tuple[str, str, int]] = []  # (copy, port, gold/gate)
+    lits: list[int] = []
+    for copy, ports in miter.probes.items():
+        for port, (gv, tv) in ports.items():
+            for side, bits in ((0, gv), (1, tv)):
+                order.append((copy, port, side))
+                lits += [lit for t in bits for lit in t]
+    sim = miter.aig.simulate(frames, lits)
+    seq = "first" in miter.probes
+    widths: dict[str, int] = {}
+    for port, bit in miter.inputs:
+        widths[port] = max(widths.get(port, 0), bit + 1)
+    out: dict[str, str] = {}
+    fail = next((f for f, row in enumerate(sim) if row[0]), len(sim) - 1)
+    for f, frame in enumerate(frames[:fail + 1]):
+        vals: dict[str, list[str]] = {}
+        for (port, bit), v in zip(miter.inputs, frame, strict=True):
+            vals.setdefault(port, ["0"] * widths[port])[widths[port] - 1 - bit] = str(v)
+        for port, digits in vals.items():
+            out[f"{port}@{f}" if seq else port] = "".join(digits)
+    if seq:
+        out = {"cycle": str(fail), **out}
+    row = sim[fail][1:]
+    copy = "first" if seq and fail == 0 else "steady"
+    pos = 0
+    got: dict[tuple[str, int], str] = {}
+    for c, port, side in order:
+        gv, tv = miter.probes[c][port]
+        n = 2 * len(gv if side == 0 else tv)
+        chunk = row[pos:pos + n]
+        pos += n
+        if c == copy:
+            got[(port, side)] = _tern_text(list(zip(chunk[0::2], chunk[1::2], strict=True)))
+    for port in miter.probes.get(copy, {}):
+        exp, cand = got[(port, 0)], got[(port, 1)]
+        if exp != cand:
+            out[f"expected {port}"] = exp
+            out[f"got {port}"] = cand
+    return out
+
+
+def engine_order(sequential: bool, has_registers: Sequence[int] = ()) -> list[str]:
+    """Engines to try, cheapest first."""
+    del has_registers
+    return ["dprove", "pdr"] if sequential else ["cec"]

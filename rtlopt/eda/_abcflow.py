@@ -1,0 +1,132 @@
+"""From a design and a candidate to the AIGER miter: plan, Yosys netlist run, build."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.eda._abc import build_aiger
+from rtlopt.eda._aigmiter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
+from rtlopt.frontend.model import Design
+from rtlopt.harness import FormalPlan, ref_name
+from rtlopt.harness._formal import MARK, _edges, _prepare
+from rtlopt.tools import Limits, require_tool, run_tool
+
+__all__ = ["AigPlan", "Prepared", "aig_plan", "netlist_script", "prepare_miter"]
+
+NETLIST_JSON = "miter_netlist.json"
+
+
+@dataclass(frozen=True)
+class AigPlan:
+    """How the AIGER miter models time.
+
+    Attributes:
+        sequential: The target has a clock input.
+        global_clock: Clocks become inputs of Yosys's ``clk2fflogic`` model (several clocks,
+            both edges of one clock, or latches).
+        clocks: Clock input ports.
+        resets: Reset port -> active level.
+    """
+
+    sequential: bool
+    global_clock: bool
+    clocks: tuple[str, ...]
+    resets: dict[str, int]
+
+    @property
+    def reset_steps(self) -> int:
+        # clk2fflogic: one step per clock level, so a full clock period is two steps
+        return 2 if self.global_clock else 1
+
+
+def aig_plan(design: Design, candidate_texts: Sequence[str], *, latches: bool = False) -> AigPlan:
+    """The time model for ``design``'s target (``latches``: the designs hold latches)."""
+    t = design.target
+    names = {p.name for p in t.inputs}
+    clocks = tuple(c for c in t.clocks if c in names)
+    resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets if r in names}
+    if not clocks:
+        return AigPlan(False, latches, (), {})
+    edges: set[str] = set()
+    for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
+        edges |= _edges(m.text(), list(clocks))
+    for text in candidate_texts:
+        edges |= _edges(text, list(clocks))
+    both = edges == {"posedge", "negedge"}
+    return AigPlan(True, len(clocks) > 1 or both or latches, clocks, resets)
+
+
+def netlist_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+                   plan: AigPlan, include_dirs: Sequence[Path]) -> str:
+    """Yosys script: prepare both designs as for the SAT miter, then write gate-level JSON."""
+    mode = "seq" if plan.sequential or plan.global_clock else "comb"
+    fplan = FormalPlan(mode, "", plan.resets, plan.global_clock)
+    lines = _prepare(design, reference_file, candidate_files, fplan, include_dirs)
+    if plan.global_clock and not plan.sequential:
+        lines += ["clk2fflogic", "opt_clean"]
+    lines += [f"log {MARK} netlist", "dffunmap", "techmap", "opt_clean",
+              f"write_json {NETLIST_JSON}"]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Prepared:
+    """The AIGER miter, or why there is none."""
+
+    miter: Miter | None
+    aiger: Path
+    reason: str = ""
+    plan: AigPlan | None = None
+    yosys_s: float = 0.0
+
+
+def prepare_miter(design: Design, reference_file: Path, candidate_files: Sequence[Path],
+                  workdir: Path, *, timeout: float, strict_x: bool = False,
+                  memory_mb: int | None = None, candidate_texts: Sequence[str] = (),
+                  free_init: bool = False, global_clock: bool = False) -> Prepared:
+    """Write ``workdir/miter.aig`` for the reference against the candidate.
+
+    Args:
+        free_init: Registers start from free defined values, paired ones shared (designs
+            without reset; see :mod:`rtlopt.eda._aigmiter`).
+        global_clock: Allow the ``clk2fflogic`` model (latches, both clock edges); otherwise
+            such designs are not modelled.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    aiger = workdir / "miter.aig"
+    texts = list(candidate_texts) or [f.read_text(errors="replace") for f in candidate_files]
+    plan = aig_plan(design, texts)
+    if plan.global_clock and not global_clock:
+        return Prepared(None, aiger, "the clk2fflogic model is off", plan)
+    start = time.monotonic()
+    for attempt in range(2):
+        script = workdir / "netlist.ys"
+        script.write_text(netlist_script(design, reference_file, candidate_files, plan,
+                                         [design.target.file.parent]))
+        (workdir / NETLIST_JSON).unlink(missing_ok=True)
+        argv = require_tool("yosys").argv("-q", "-l", "netlist.log", "-s", script.name)
+        run = run_tool(argv, cwd=workdir,
+                       log_path=workdir / "netlist.out", limits=Limits(timeout, memory_mb),
+                       raise_on_timeout=False)
+        if not (workdir / NETLIST_JSON).is_file():
+            err = re.search(r"ERROR: (.*)", run.output())
+            why = "timed out" if run.timed_out else (err.group(1) if err else "no netlist")
+            return Prepared(None, aiger, f"yosys: {why}", plan, time.monotonic() - start)
+        spec = MiterSpec(ref_name(design.target.name), design.target.name, plan.sequential,
+                         global_clock=plan.global_clock, clocks=plan.clocks,
+                         resets=plan.resets, reset_steps=plan.reset_steps, strict_x=strict_x,
+                         free_init=free_init)
+        try:
+            miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)
+        except NotModelled as exc:
+            if (isinstance(exc, NeedsGlobalClock) and attempt == 0 and not plan.global_clock
+                    and global_clock):
+                plan = aig_plan(design, texts, latches=True)
+                continue
+            return Prepared(None, aiger, str(exc), plan, time.monotonic() - start)
+        return Prepared(miter, aiger, "", plan, time.monotonic() - start)
+    return Prepared(None, aiger, "latches", plan, time.monotonic() - start)

@@ -1,0 +1,495 @@
+"""The equivalence miter as an AIG, built from a Yosys JSON netlist of gate-level cells.
+
+Yosys prepares both designs exactly as for its own SAT miter (``proc; flatten; memory``,
+initial values removed, ``async2sync`` or ``clk2fflogic``), then ``dffunmap; techmap`` leaves
+single-bit gates (``$_AND_``, ``$_MUX_``, ...) and plain flip-flops. This module reads that
+netlist and builds the miter itself, so that every modelling decision is here and explicit:
+
+* **Undefined values are ternary** (:mod:`rtlopt.eda._aig`): x constants, and every register
+  at power-up, are x; a gate computes its exact ternary function. This is the semantics of
+  Yosys's ``sat -enable_undef`` and of the testbench's 4-state simulation, and it is sound
+  however synthesis later resolves an x (also differently at each place it is read).
+* **The X policy**: an output bit where the reference is x accepts any candidate value; where
+  the reference is defined, the candidate must be defined and equal (strict: x must also
+  meet x). ``z`` bits, undriven reference outputs, black boxes, latches and any cell this
+  module does not know make the miter unavailable (:class:`NotModelled`): the caller then
+  relies on the other engines, never on a guess.
+* **Time**: sequential designs step every register once per step (one clock, one edge; or
+  Yosys's ``clk2fflogic`` model where clocks are ordinary inputs). At step 0 every register
+  holds x (power-up) and every reset input is forced to its active level for the first
+  ``reset_steps`` steps; outputs are compared at every step, step 0 included.
+* **AIGER** has zero-initialized latches and two-valued signals, so the power-up step is
+  built as a separate copy of the logic (registers x, reset forced) selected by a ``first``
+  latch, and a register that may hold x later keeps two latches (its two rails). A register
+  is given one latch only when its next value is binary by construction in both copies (a
+  greatest fixpoint), so designs without undefined values after reset give plain AIGs.
+* **Correspondence** (``free_init``, designs without reset): every register starts from a free
+  defined value instead of x, and a reference and a candidate register bit of the same name
+  share one (so do the bits of a renamed register whose width is unique on both sides). A
+  proof then says: for every power-up state of the candidate, the reference started in the
+  matched state (its other registers anything) behaves the same, so every
+  behaviour of the candidate is one of the reference. No register is x at power-up, so an
+  un-reset reference register cannot make its outputs x and accept anything. Any pairing is
+  sound (a wrong one only fails); a counterexample only shows that this pairing fails, so it
+  is not a refutation (:attr:`Miter.exact` is false).
+
+The miter's single output is 1 when the designs differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rtlopt.eda._aig import FALSE, TRUE, Aig, Tern, X, tern_const
+
+__all__ = ["Miter", "MiterSpec", "NeedsGlobalClock", "NotModelled", "build_miter"]
+
+
+class NotModelled(Exception):
+    """The netlist holds something this miter cannot model soundly (the reason is the text)."""
+
+
+class NeedsGlobalClock(NotModelled):
+    """Latches (or their global-clock model): build again with ``global_clock``."""
+
+
+#: Single-bit gates: input pins in order, and the function over ternary inputs.
+_GATES: dict[str, tuple[tuple[str, ...], Callable[[Aig, Sequence[Tern]], Tern]]] = {
+    "$_BUF_": (("A",), lambda g, i: i[0]),
+    "$_NOT_": (("A",), lambda g, i: g.t_not(i[0])),
+    "$_AND_": (("A", "B"), lambda g, i: g.t_and(i[0], i[1])),
+    "$_NAND_": (("A", "B"), lambda g, i: g.t_not(g.t_and(i[0], i[1]))),
+    "$_OR_": (("A", "B"), lambda g, i: g.t_or(i[0], i[1])),
+    "$_NOR_": (("A", "B"), lambda g, i: g.t_not(g.t_or(i[0], i[1]))),
+    "$_XOR_": (("A", "B"), lambda g, i: g.t_xor(i[0], i[1])),
+    "$_XNOR_": (("A", "B"), lambda g, i: g.t_not(g.t_xor(i[0], i[1]))),
+    "$_ANDNOT_": (("A", "B"), lambda g, i: g.t_and(i[0], g.t_not(i[1]))),
+    "$_ORNOT_": (("A", "B"), lambda g, i: g.t_or(i[0], g.t_not(i[1]))),
+    "$_MUX_": (("A", "B", "S"), lambda g, i: g.t_mux(i[2], i[0], i[1])),
+    "$_NMUX_": (("A", "B", "S"), lambda g, i: g.t_not(g.t_mux(i[2], i[0], i[1]))),
+    "$_AOI3_": (("A", "B", "C"), lambda g, i: g.t_not(g.t_or(g.t_and(i[0], i[1]), i[2]))),
+    "$_OAI3_": (("A", "B", "C"), lambda g, i: g.t_not(g.t_and(g.t_or(i[0], i[1]), i[2]))),
+    "$_AOI4_": (("A", "B", "C", "D"),
+                lambda g, i: g.t_not(g.t_or(g.t_and(i[0], i[1]), g.t_and(i[2], i[3])))),
+    "$_OAI4_": (("A", "B", "C", "D"),
+                lambda g, i: g.t_not(g.t_and(g.t_or(i[0], i[1]), g.t_or(i[2], i[3])))),
+}
+_STEP_FFS = {"$_DFF_P_", "$_DFF_N_"}
+_GLOBAL_FFS = {"$_FF_"}
+
+Bit = int | str
+
+
+@dataclass(frozen=True)
+class MiterSpec:
+    """What to compare and how time runs.
+
+    Attributes:
+        gold: The reference module's name in the netlist.
+        gate: The candidate module's name.
+        sequential: Registers step once per miter step; False: no registers allowed.
+        global_clock: Registers are ``$_FF_`` (``clk2fflogic``); clocks are data inputs.
+        clocks: Clock input ports (step mode: they may clock registers only).
+        resets: Reset input port -> active level, forced for ``reset_steps`` steps.
+        reset_steps: Steps from power-up during which the resets are forced.
+        strict_x: A reference x must be matched by a candidate x.
+        free_init: Every register starts from a free defined value instead of x; a
+            reference and a candidate register bit of the same (user-given) name share it.
+    """
+
+    gold: str
+    gate: str
+    sequential: bool
+    global_clock: bool = False
+    clocks: tuple[str, ...] = ()
+    resets: Mapping[str, int] = field(default_factory=dict)
+    reset_steps: int = 1
+    strict_x: bool = False
+    free_init: bool = False
+
+
+@dataclass
+class Miter:
+    """The built miter.
+
+    Attributes:
+        aig: The graph; its one output is 1 when the designs differ.
+        inputs: For each AIG input (in order): ``(port, bit)`` of a primary input, or
+            ``("<init>", i)`` for the i-th shared power-up value.
+        gold_registers: Register bits of the reference.
+        gate_registers: Register bits of the candidate.
+        dual: Register bits that keep two rails (they may hold x after power-up).
+        exact: A counterexample is a real difference (no shared power-up values).
+    """
+
+    aig: Aig
+    inputs: list[tuple[str, int]]
+    gold_registers: int = 0
+    gate_registers: int = 0
+    dual: int = 0
+    exact: bool = True
+    written_latches: int = 0
+    #: Output bits per copy ("first" for step 0, "steady" after): port -> (gold, gate) bits.
+    probes: dict[str, dict[str, tuple[list[Tern], list[Tern]]]] = field(default_factory=dict)
+
+
+class _Netlist:
+    """One module of the JSON netlist: ports, gate drivers, registers."""
+
+    def __init__(self, mod: Mapping[str, Any], name: str, spec: MiterSpec) -> None:
+        self.name = name
+        self.inputs: dict[str, list[Bit]] = {}
+        self.outputs: dict[str, list[Bit]] = {}
+        for pname, port in mod.get("ports", {}).items():
+            d = port.get("direction")
+            if d == "input":
+                self.inputs[pname] = list(port.get("bits", []))
+            elif d == "output":
+                self.outputs[pname] = list(port.get("bits", []))
+            else:
+                raise NotModelled(f"{name}: port '{pname}' is {d}")
+        self.driver: dict[Bit, tuple[str, list[Bit]]] = {}
+        self.ffs: list[tuple[Bit, Bit]] = []  # (D bit, Q bit)
+        clock_bits = {b for c in spec.clocks for b in self.inputs.get(c, [])}
+        for cname, cell in mod.get("cells", {}).items():
+            kind = str(cell.get("type", ""))
+            conns = cell.get("connections", {})
+            gate = _GATES.get(kind)
+            if gate is not None:
+                ins: list[Bit] = []
+                for pin in gate[0]:
+                    bits = conns.get(pin, [])
+                    if len(bits) != 1:
+                        raise NotModelled(f"{name}: cell {cname} has a malformed pin {pin}")
+                    ins.append(bits[0])
+                    if bits[0] in clock_bits and spec.sequential and not spec.global_clock:
+                        raise NotModelled(f"{name}: a clock is used as data")
+                out = conns.get("Y", [])
+                if len(out) != 1:
+                    raise NotModelled(f"{name}: cell {cname} has a malformed output")
+                self.driver[out[0]] = (kind, ins)
+                continue
+            if kind in _STEP_FFS or kind in _GLOBAL_FFS:
+                if not spec.sequential:
+                    raise NotModelled(f"{name}: registers in a combinational check")
+                if (kind in _GLOBAL_FFS) != spec.global_clock:
+                    if kind in _GLOBAL_FFS:
+                        raise NeedsGlobalClock(f"{name}: a latch needs the global-clock model")
+                    raise NotModelled(f"{name}: {kind} does not fit the clock model")
+                if kind in _STEP_FFS:
+                    c = conns.get("C", [None])[0]
+                    if c not in clock_bits:
+                        raise NotModelled(f"{name}: a register is not clocked by a clock "
+                                          "input")
+                d, q = conns.get("D", []), conns.get("Q", [])
+                if len(d) != 1 or len(q) != 1:
+                    raise NotModelled(f"{name}: register {cname} is malformed")
+                self.ffs.append((d[0], q[0]))
+                continue
+            if "LATCH" in kind and not spec.global_clock:
+                raise NeedsGlobalClock(f"{name}: a latch needs the global-clock model")
+            raise NotModelled(f"{name}: {kind} cells are not modelled")
+        if spec.sequential and not spec.global_clock:
+            kinds = {str(c.get("type")) for c in mod.get("cells", {}).values()} & _STEP_FFS
+            if len(kinds) > 1:
+                raise NotModelled(f"{name}: registers on both clock edges")
+        for bits in self.outputs.values():
+            for b in bits:
+                if b in clock_bits and spec.sequential and not spec.global_clock:
+                    raise NotModelled(f"{name}: a clock drives an output")
+        self.input_bits = {b for bits in self.inputs.values() for b in bits}
+        self.q_bits = {q for _, q in self.ffs}
+        self.names: dict[Bit, str] = {}
+        for nname, net in mod.get("netnames", {}).items():
+            hidden = net.get("hide_name", 0)
+            bits = net.get("bits", [])
+            for i, b in enumerate(bits):
+                if isinstance(b, str):
+                    continue
+                label = nname if len(bits) == 1 else f"{nname}[{i}]"
+                if b not in self.names or (not hidden and self.names[b].startswith("$")):
+                    self.names[b] = label if not hidden else "$" + label.lstrip("$")
+
+
+class _Eval:
+    """Ternary values of a module's bits for one view (leaf values given)."""
+
+    def __init__(self, aig: Aig, net: _Netlist, leaves: Mapping[Bit, Tern], *,
+                 undriven: Tern) -> None:
+        self.aig = aig
+        self.net = net
+        self.memo: dict[Bit, Tern] = dict(leaves)
+        self.undriven = undriven
+
+    def get(self, bit: Bit) -> Tern:
+        if isinstance(bit, str):
+            if bit in ("0", "1", "x"):
+                return tern_const(bit)
+            raise NotModelled(f"{self.net.name}: a '{bit}' constant is not modelled")
+        memo = self.memo
+        if bit in memo:
+            return memo[bit]
+        stack: list[Bit] = [bit]
+        visiting: set[Bit] = set()
+        while stack:
+            b = stack[-1]
+            if b in memo:
+                stack.pop()
+                continue
+            drv = self.net.driver.get(b)
+            if drv is None:
+                memo[b] = self.undriven
+                stack.pop()
+                continue
+            kind, ins = drv
+            pending = [i for i in ins if not isinstance(i, str) and i not in memo]
+            if pending:
+                if b in visiting:
+                    raise NotModelled(f"{self.net.name}: combinational loop")
+                visiting.add(b)
+                stack.extend(pending)
+                continue
+            vals = [self.get_const_or_memo(i) for i in ins]
+            memo[b] = _GATES[kind][1](self.aig, vals)
+            stack.pop()
+        return memo[bit]
+
+    def get_const_or_memo(self, bit: Bit) -> Tern:
+        if isinstance(bit, str):
+            if bit in ("0", "1", "x"):
+                return tern_const(bit)
+            raise NotModelled(f"{self.net.name}: a '{bit}' constant is not modelled")
+        return self.memo[bit]
+
+
+def _compare(aig: Aig, g: Tern, t: Tern, strict: bool) -> int:
+    """1 when the candidate bit ``t`` is not acceptable for the reference bit ``g``."""
+    g1 = aig.and_(g[0], g[1] ^ 1)  # reference is 1
+    g0 = aig.and_(g[0] ^ 1, g[1])  # reference is 0
+    bad = aig.or_(aig.and_(g1, t[1]), aig.and_(g0, t[0]))
+    if strict:
+        gx = aig.and_(g[0], g[1])
+        tx = aig.and_(t[0], t[1])
+        bad = aig.or_(bad, aig.and_(gx, tx ^ 1))
+    return bad
+
+
+def build_miter(netlist: Mapping[str, Any], spec: MiterSpec) -> Miter:
+    """Build the miter of ``spec.gold`` against ``spec.gate`` from a ``write_json`` netlist.
+
+    Raises:
+        NotModelled: a construct outside what this miter models soundly.
+    """
+    mods = netlist.get("modules", {})
+    gmod = mods.get(spec.gold) or mods.get("\\" + spec.gold)
+    tmod = mods.get(spec.gate) or mods.get("\\" + spec.gate)
+    if gmod is None or tmod is None:
+        raise NotModelled("the netlist lacks a module")
+    gold = _Netlist(gmod, "reference", spec)
+    gate = _Netlist(tmod, "candidate", spec)
+    if ({k: len(v) for k, v in gold.inputs.items()} != {k: len(v) for k, v in gate.inputs.items()}
+            or {k: len(v) for k, v in gold.outputs.items()}
+            != {k: len(v) for k, v in gate.outputs.items()}):
+        raise NotModelled("the ports differ")
+    for bits in gold.outputs.values():
+        for b in bits:
+            if isinstance(b, str):
+                if b == "z":
+                    raise NotModelled("reference: a 'z' output is not modelled")
+            elif b not in gold.driver and b not in gold.input_bits and b not in gold.q_bits:
+                raise NotModelled("reference: an undriven output (z) is not modelled")
+    aig = Aig()
+    inputs: list[tuple[str, int]] = []
+    port_lits: dict[str, list[int]] = {}
+    data_clocks = set() if spec.global_clock else set(spec.clocks)
+    for pname, bits in gold.inputs.items():
+        if spec.sequential and pname in data_clocks:
+            continue
+        lits = []
+        for i in range(len(bits)):
+            lits.append(aig.input(f"{pname}[{i}]" if len(bits) > 1 else pname))
+            inputs.append((pname, i))
+        port_lits[pname] = lits
+    if not spec.sequential:
+        leaves_g = _leaves(gold, port_lits, {})
+        leaves_t = _leaves(gate, port_lits, {})
+        eg = _Eval(aig, gold, leaves_g, undriven=X)
+        et = _Eval(aig, gate, leaves_t, undriven=X)
+        probes: dict[str, tuple[list[Tern], list[Tern]]] = {}
+        aig.output(_outputs_bad(aig, gold, gate, eg, et, spec.strict_x, probes))
+        return Miter(aig, inputs, probes={"steady": probes})
+    return _sequential(aig, inputs, port_lits, gold, gate, spec)
+
+
+def _leaves(net: _Netlist, port_lits: Mapping[str, list[int]],
+            override: Mapping[str, Sequence[Tern]]) -> dict[Bit, Tern]:
+    out: dict[Bit, Tern] = {}
+    for pname, bits in net.inputs.items():
+        vals: Sequence[Tern] | None = override.get(pname)
+        if vals is None:
+            lits = port_lits.get(pname)
+            if lits is None:
+                continue
+            vals = [Aig.binary(x) for x in lits]
+        for b, v in zip(bits, vals, strict=True):
+            if not isinstance(b, str):
+                out[b] = v
+    return out
+
+
+def _outputs_bad(aig: Aig, gold: _Netlist, gate: _Netlist, eg: _Eval, et: _Eval,
+                 strict: bool, probes: dict[str, tuple[list[Tern], list[Tern]]] | None = None,
+                 ) -> int:
+    terms = []
+    for pname, gbits in gold.outputs.items():
+        gv = [eg.get(b) for b in gbits]
+        tv = [et.get(b) for b in gate.outputs[pname]]
+        if probes is not None:
+            probes[pname] = (gv, tv)
+        terms += [_compare(aig, g, t, strict) for g, t in zip(gv, tv, strict=True)]
+    return aig.or_all(terms)
+
+
+def _free_init(aig: Aig, inputs: list[tuple[str, int]], gold: _Netlist, gate: _Netlist,
+               init_g: dict[Bit, Tern], init_t: dict[Bit, Tern]) -> None:
+    """Free defined power-up values; paired register bits share one (see ``free_init``)."""
+    def named(net: _Netlist) -> dict[str, Bit]:
+        out: dict[str, Bit] = {}
+        for _, q in net.ffs:
+            name = net.names.get(q, "")
+            if name and not name.startswith("$"):
+                out[name] = q
+        return out
+
+    gq, tq = named(gold), named(gate)
+    k = 0
+
+    def fresh() -> Tern:
+        nonlocal k
+        lit = aig.input(f"rtlopt_init{k}")
+        inputs.append(("<init>", k))
+        k += 1
+        return Aig.binary(lit)
+
+    pairs = [(gq[name], tq[name]) for name in sorted(set(gq) & set(tq))]
+    pairs += _renamed_pairs({n: q for n, q in gq.items() if n not in tq},
+                            {n: q for n, q in tq.items() if n not in gq})
+    for gbit, tbit in pairs:
+        init_g[gbit] = init_t[tbit] = fresh()
+    for init in (init_g, init_t):
+        for q, v in init.items():
+            if v == X:
+                init[q] = fresh()
+
+
+def _renamed_pairs(gold: dict[str, Bit], gate: dict[str, Bit]) -> list[tuple[Bit, Bit]]:
+    """Pair the registers left unmatched by name when their width is unique on both sides
+    (one reference and one candidate register of that width: a rename). Any pairing is sound;
+    a wrong one only fails the proof."""
+    def by_base(named: dict[str, Bit]) -> dict[str, dict[str, Bit]]:
+        out: dict[str, dict[str, Bit]] = {}
+        for name, q in named.items():
+            base, _, index = name.partition("[")
+            out.setdefault(base, {})[index] = q
+        return out
+
+    def by_width(bases: dict[str, dict[str, Bit]]) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {}
+        for base, bits in bases.items():
+            out.setdefault(len(bits), []).append(base)
+        return out
+
+    gb, tb = by_base(gold), by_base(gate)
+    gw, tw = by_width(gb), by_width(tb)
+    pairs: list[tuple[Bit, Bit]] = []
+    for width, gnames in gw.items():
+        tnames = tw.get(width, [])
+        if len(gnames) == 1 and len(tnames) == 1:
+            gbits, tbits = gb[gnames[0]], tb[tnames[0]]
+            if set(gbits) == set(tbits):
+                pairs += [(gbits[i], tbits[i]) for i in sorted(gbits)]
+    return pairs
+
+
+def _sequential(aig: Aig, inputs: list[tuple[str, int]], port_lits: dict[str, list[int]],
+                gold: _Netlist, gate: _Netlist, spec: MiterSpec) -> Miter:
+    steps = max(1, spec.reset_steps)
+    started = [aig.latch(f"rtlopt_started{i}") for i in range(steps)]
+    aig.set_next(started[0], TRUE)
+    for i in range(1, steps):
+        aig.set_next(started[i], started[i - 1])
+    first = started[0] ^ 1
+    forcing = started[-1] ^ 1  # reset still forced (steps 0 .. steps-1)
+
+    def active(pname: str, width: int) -> list[Tern]:
+        level = spec.resets[pname]
+        return [Aig.binary(TRUE if level else FALSE)] * width
+
+    def forced(pname: str) -> list[Tern]:
+        # the steady copy runs at steps >= 1: forced only while steps are left
+        lits = port_lits[pname]
+        act = TRUE if spec.resets[pname] else FALSE
+        if steps == 1:
+            return [Aig.binary(x) for x in lits]
+        return [Aig.binary(aig.mux(forcing, x, act)) for x in lits]
+
+    resets = [r for r in spec.resets if r in gold.inputs and r in port_lits]
+    over0 = {r: active(r, len(gold.inputs[r])) for r in resets}
+    overs = {r: forced(r) for r in resets}
+
+    # power-up values: x, or a shared free value for matched registers
+    init_g: dict[Bit, Tern] = {q: X for _, q in gold.ffs}
+    init_t: dict[Bit, Tern] = {q: X for _, q in gate.ffs}
+    if spec.free_init:
+        _free_init(aig, inputs, gold, gate, init_g, init_t)
+
+    # step 0: registers at power-up, resets forced
+    e0g = _Eval(aig, gold, {**_leaves(gold, port_lits, over0), **init_g}, undriven=X)
+    e0t = _Eval(aig, gate, {**_leaves(gate, port_lits, over0), **init_t}, undriven=X)
+    d0g = [e0g.get(d) for d, _ in gold.ffs]
+    d0t = [e0t.get(d) for d, _ in gate.ffs]
+    probes0: dict[str, tuple[list[Tern], list[Tern]]] = {}
+    bad0 = _outputs_bad(aig, gold, gate, e0g, e0t, spec.strict_x, probes0)
+
+    n_g = len(gold.ffs)
+    all_ffs = [*gold.ffs, *gate.ffs]
+    d0 = [*d0g, *d0t]
+    binary = [True] * len(all_ffs)
+    while True:
+        latches: list[tuple[int, int | None]] = []  # (p latch, complemented n latch or None)
+        values: list[Tern] = []
+        for k, is_bin in enumerate(binary):
+            tag = ("g" if k < n_g else "c") + str(k)
+            p = aig.latch(f"rtlopt_{tag}p")
+            if is_bin:
+                latches.append((p, None))
+                values.append(Aig.binary(p))
+            else:
+                m = aig.latch(f"rtlopt_{tag}n")
+                latches.append((p, m))
+                values.append((p, m ^ 1))
+        vg = {q: values[k] for k, (_, q) in enumerate(gold.ffs)}
+        vt = {q: values[n_g + k] for k, (_, q) in enumerate(gate.ffs)}
+        esg = _Eval(aig, gold, {**_leaves(gold, port_lits, overs), **vg}, undriven=X)
+        est = _Eval(aig, gate, {**_leaves(gate, port_lits, overs), **vt}, undriven=X)
+        ds = [esg.get(d) for d, _ in gold.ffs] + [est.get(d) for d, _ in gate.ffs]
+        nxt = [aig.t_select(first, s, z) for s, z in zip(ds, d0, strict=True)]
+        changed = False
+        for k, v in enumerate(nxt):
+            if binary[k] and not Aig.is_binary(v):
+                binary[k] = False
+                changed = True
+        if changed:
+            continue  # the unused latches of this round fall outside the cone
+        for (p_latch, n_latch), v in zip(latches, nxt, strict=True):
+            aig.set_next(p_latch, v[0])
+            if n_latch is not None:
+                aig.set_next(n_latch, v[1] ^ 1)
+        probes: dict[str, tuple[list[Tern], list[Tern]]] = {}
+        bads = _outputs_bad(aig, gold, gate, esg, est, spec.strict_x, probes)
+        aig.output(aig.mux(first, bads, bad0))
+        return Miter(aig, inputs, gold_registers=n_g, gate_registers=len(gate.ffs),
+                     dual=binary.count(False), exact=not spec.free_init,
+                     probes={"first": probes0, "steady": probes})
