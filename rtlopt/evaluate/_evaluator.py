@@ -128,6 +128,7 @@ class Evaluator:
             "sources": {
                 "include_dirs": [str(d) for d in self.design.include_dirs],
                 "defines": dict(self.design.defines),
+                "prelude": [str(f) for f in self.design.prelude],
             },
             "project": to_dict(cfg.project),
             "harness": to_dict(cfg.harness),
@@ -324,8 +325,9 @@ class Evaluator:
                  alongside: Callable[[Path], Any] | None = None) -> Any:
         flow = self._flow()
         assert flow is not None
+        pre = self.design.prelude
         return flow.measure(
-            files,
+            [*pre, *(f for f in files if f not in pre)],
             self.design.target.name,
             self.design.target.clocks,
             d,
@@ -351,7 +353,7 @@ class Evaluator:
         for name, content in self._tb.files.items():
             (wd / name).write_text(content)
         comp = compile_sources(
-            [gold, netlist, self._tb_file],
+            [*self.design.prelude, gold, netlist, self._tb_file],
             wd,
             top=self._tb.top,
             include_dirs=self.design.include_dirs,
@@ -530,7 +532,7 @@ class Evaluator:
         cfg = self.config
         c.progress.stage = Stage.COMPILE
         try:
-            c.mods = parse_text(c.text, "candidate.v")
+            c.mods = parse_text(c.text, "candidate.v", sources=self.design.sources)
             defined = [m.name for m in c.mods]
             used = sorted({i for m in c.mods for i in m.instances} - set(defined))
         except DesignError:
@@ -789,7 +791,7 @@ def _file_digest(path: Path) -> str:
 
 def _repository_digest(design: Design) -> str:
     """Hash of every repository file a candidate could compile with (path and bytes)."""
-    files: set[Path] = set(design.sources.files) | set(design.closure)
+    files: set[Path] = set(design.sources.files) | set(design.closure) | set(design.prelude)
     files |= {m.file for m in design.modules.values()}
     for inc in design.include_dirs:
         for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):

@@ -105,7 +105,8 @@ class Frontend(Protocol):
 
     def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
               defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None) -> FrontendResult:
+              texts: Mapping[Path, str] | None = None,
+              prelude: Sequence[Path] = ()) -> FrontendResult:
         """Parse files (each its own compilation unit) and extract every module.
 
         Args:
@@ -113,6 +114,7 @@ class Frontend(Protocol):
             include_dirs: Directories searched by ```include``.
             defines: Predefined macros (``NAME -> value``; empty value for a plain define).
             texts: Text to use instead of reading a file (candidates, other git versions).
+            prelude: Files read in front of every file (their macros apply to it).
 
         Returns:
             Modules of files without syntax errors, their clocked blocks and instance

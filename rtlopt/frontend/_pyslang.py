@@ -1,7 +1,7 @@
 """The default frontend: pyslang (slang's SystemVerilog parser and elaborator).
 
-Each file is preprocessed and parsed as its own compilation unit (include dirs and defines
-applied), so a syntax error is attributed to its file and unrelated broken files can be skipped.
+Each file is preprocessed and parsed as its own compilation unit (include dirs, defines and the
+prelude's macros applied: the prelude files are parsed in front of every file), so a syntax error is attributed to its file and unrelated broken files can be skipped.
 The files that parse are then elaborated together with every module as a top, which yields
 real port widths for parameter-dependent ranges (default parameter values).
 """
@@ -199,7 +199,8 @@ class PyslangFrontend:
 
     def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
               defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None) -> FrontendResult:
+              texts: Mapping[Path, str] | None = None,
+              prelude: Sequence[Path] = ()) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         import pyslang
         from pyslang import ast, parsing, syntax
@@ -216,7 +217,17 @@ class PyslangFrontend:
 
         good: list[tuple[Path, Any]] = []
         for path in files:
-            if path in texts:
+            if prelude:
+                # one unit: the prelude's macros reach the file, as in a filelist
+                try:
+                    bufs = [sm.readSource(str(p)) for p in prelude if p != path]
+                    bufs.append(sm.assignText(str(path), texts[path]) if path in texts
+                                else sm.readSource(str(path)))
+                    tree = syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
+                except Exception as exc:  # pyslang raises plain exceptions for unreadable files
+                    result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
+                    continue
+            elif path in texts:
                 tree = syntax.SyntaxTree.fromText(texts[path], sm, path.name, str(path), bag)
             else:
                 try:

@@ -22,7 +22,9 @@ ALLOWED_SYSTEM_FUNCTIONS = frozenset({
 })
 
 #: Compiler directives a candidate may use; every other directive (`include, `define, ...)
-#: is rejected. Macro *uses* are allowed only for macros the repository defines.
+#: is rejected unless the repository's own file holds the same directive line (a copy of the
+#: original file is not the candidate's doing). Macro *uses* are allowed only for macros the
+#: repository defines.
 ALLOWED_DIRECTIVES = frozenset({"timescale", "default_nettype", "resetall", "celldefine",
                                 "endcelldefine"})
 _DIRECTIVES = frozenset({
@@ -112,12 +114,49 @@ _HIER_RE = re.compile(r"(?<![\w$.'\\])([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\
                       r"([A-Za-z_][A-Za-z0-9_$]*)")
 _DELAY_RE = re.compile(r"#\s*#|#\s*(?=[0-9A-Za-z_`.])")
 _DEFINE_RE = re.compile(r"`define\s+([A-Za-z_][A-Za-z0-9_]*)")
+#: Directives whose whole line is the key compared with the repository's lines.
+_LINE_DIRECTIVES = frozenset({"include", "define", "undef", "ifdef", "ifndef", "elsif", "else",
+                              "endif"})
+#: Macros one tool defines and another does not: a conditional on them would let simulation and
+#: synthesis read different designs, whatever the repository does.
+_TOOL_MACROS = frozenset({"YOSYS", "VERILATOR", "__ICARUS__", "FORMAL", "COCOTB_SIM",
+                          "XILINX_SIMULATOR", "MODEL_TECH", "VCS", "INCA", "RTLOPT"})
+_CONDITIONALS = frozenset({"ifdef", "ifndef", "elsif"})
+
+
+def _directive_key(code: str, start: int, name: str) -> str:
+    """The directive at ``start`` with the rest of its line, whitespace collapsed."""
+    end = code.find("\n", start)
+    line = code[start:end if end >= 0 else len(code)]
+    while line.rstrip().endswith("\\") and end >= 0:  # a `define continued on the next line
+        nxt = code.find("\n", end + 1)
+        line += "\n" + code[end + 1:nxt if nxt >= 0 else len(code)]
+        end = nxt
+    words = line.split()
+    if name in ("else", "endif"):
+        return name
+    return " ".join(["`" + name, *words[1:]]) if words else "`" + name
+
+
+def _repo_directives(design: Design) -> set[str]:
+    """Directive lines (see :func:`_directive_key`) of the target's file and its closure."""
+    out: set[str] = set()
+    for f in dict.fromkeys([design.target.file, *design.closure]):
+        try:
+            # strings kept: an `include's file name is part of its key
+            code = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
+        for m in _DIRECTIVE_RE.finditer(code):
+            if m.group(1) in _LINE_DIRECTIVES:
+                out.add(_directive_key(code, m.start(), m.group(1)))
+    return out
 
 
 def _repo_macros(design: Design) -> set[str]:
     """Macro names the repository defines (command line, defines, `define in its sources)."""
     names = {d.split("=", 1)[0] for d in design.defines}
-    files: list[Path] = list(design.closure) + list(design.sources.files)
+    files: list[Path] = [*design.prelude, *design.closure, *design.sources.files]
     for inc in design.include_dirs:
         for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
             files.extend(sorted(inc.glob(pattern)))
@@ -187,7 +226,10 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
                      max_bytes: int | None = None) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
-    Rejects: compiler directives other than `timescale-like ones (`include, `define, ...),
+    Rejects: compiler directives other than `timescale-like ones (`include, `define, ...)
+    unless the target's file or its closure holds the same directive line (self-evaluation of
+    a file with `ifdef/`define/`include is accepted; conditionals on tool-specific macros
+    such as YOSYS never are),
     macros the repository does not define, system tasks and functions other than pure ones such
     as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions (they
     would constrain the formal check), ``initial``, ``specify``, user-defined primitives,
@@ -221,13 +263,25 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     code_with_strings = blank_comments(text, strings=False)
 
     macros: set[str] | None = None
+    repo_lines: set[str] | None = None
+    depth = 0
     for m in _DIRECTIVE_RE.finditer(code):
         name = m.group(1)
         line = line_of(code, m.start())
         if name in ALLOWED_DIRECTIVES:
             continue
         if name in _DIRECTIVES:
-            problems.append((line, f"compiler directive `{name} is not allowed"))
+            key = (_directive_key(code_with_strings, m.start(), name)
+                   if name in _LINE_DIRECTIVES else "")
+            if key and repo_lines is None:
+                repo_lines = _repo_directives(design)
+            words = key.split()
+            if name in _CONDITIONALS and len(words) > 1 and words[1] in _TOOL_MACROS:
+                problems.append((line, f"compiler directive `{name} {words[1]} is not allowed "
+                                       "(tools disagree on that macro)"))
+            elif not key or repo_lines is None or key not in repo_lines:
+                problems.append((line, f"compiler directive `{name} is not allowed"))
+            depth += 1 if name in ("ifdef", "ifndef") else -1 if name == "endif" else 0
             continue
         if macros is None:
             macros = _repo_macros(design)
@@ -277,6 +331,10 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
                 problems.append((line_of(code, off),
                                  f"attribute (* {key[:60]} *) is not allowed (the reference has "
                                  "no such attribute)"))
+
+    if depth != 0:
+        # an open conditional would swallow the files compiled after the candidate
+        problems.append((line_of(code, len(code)), "unbalanced `ifdef/`endif"))
 
     if "$root" in code:
         problems.append((line_of(code, code.index("$root")), "$root is not allowed"))

@@ -190,7 +190,7 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
     for rel in changed:
         text = (wt / rel).read_text(errors="replace")
         try:
-            mods = parse_text(text, rel)
+            mods = parse_text(text, rel, sources=design.sources if design else None)
         except DesignError as exc:
             raise RepoError(f"the branch's {rel} does not parse: {exc.message}",
                             path=top / rel, line=exc.line,
@@ -224,7 +224,7 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
     for d in design.include_dirs:
         drel = _rel(d, top)
         incs.append(wt / drel if drel is not None else d)
-    res = compile_sources(files, scratch, top=module_name, include_dirs=incs,
+    res = compile_sources([*design.prelude, *files], scratch, top=module_name, include_dirs=incs,
                           defines=design.defines, out=scratch / "branch.vvp", timeout=300)
     if not res.ok:
         lines = res.errors or tuple(res.output.strip().splitlines()[-1:]) or ("no message",)
