@@ -552,7 +552,8 @@ class Evaluator:
         if not comp.ok:
             return self._invalid(
                 Stage.COMPILE,
-                f"does not compile: {comp.n_errors} error(s)",
+                f"does not compile: {comp.n_errors} error(s): "
+                + compile_error_summary(comp.errors, comp.output, c.dir),
                 r_syn=syntax_score(comp, cfg.reward),
                 compile_errors=comp.n_errors,
                 logs=c.logs,
@@ -600,7 +601,8 @@ class Evaluator:
         if not sim_comp.ok:
             return self._invalid(
                 Stage.SIMULATION,
-                "does not compile beside the reference: " + _first_error(sim_comp.output),
+                "does not compile beside the reference: "
+                + compile_error_summary(sim_comp.errors, sim_comp.output, c.dir),
                 r_syn=cfg.reward.port_error_factor,
                 logs=c.logs,
             )
@@ -801,6 +803,20 @@ def _repository_digest(design: Design) -> str:
         h.update(str(f).encode("utf-8", "surrogateescape"))
         h.update(b"\0" + _file_digest(f).encode() + b"\n")
     return h.hexdigest()
+
+
+def compile_error_summary(errors: Sequence[str], output: str, scratch: Path,
+                          limit: int = 3) -> str:
+    """The first compiler errors as ``file:line: message``, joined by ``; ``.
+
+    Paths inside the candidate's scratch folder are shown relative to it (``candidate.v:3``,
+    ``lib/lib0_x.v:12``); repository paths stay as they are.
+    """
+    lines = list(errors) or [_first_error(output)]
+    prefix = str(scratch).rstrip("/") + "/"
+    shown = [" ".join(e.replace(prefix, "").split())[:200] for e in lines[:limit]]
+    more = f" (+{len(lines) - limit} more)" if len(lines) > limit else ""
+    return "; ".join(shown) + more
 
 
 def _first_error(output: str) -> str:
