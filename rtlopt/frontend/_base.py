@@ -43,10 +43,14 @@ class ClockedBlock:
     Attributes:
         edges: ``(edge, signal)`` for every edge event (signals as plain names).
         condition: The condition of the first ``if`` at the top of the block, when simple.
+        forces_constants: The branch that ``condition`` selects assigns only constants
+            (literals, parameters) to every register the block assigns: the structure of a
+            reset, whatever the signal is called.
     """
 
     edges: tuple[tuple[Edge, str], ...]
     condition: Condition | None = None
+    forces_constants: bool = False
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,39 @@ def _first_statement(st: Any) -> Any:
     return st
 
 
-def _clocked_block(proc: Any) -> ClockedBlock | None:
+_ASSIGN_KINDS = frozenset({"NonblockingAssignmentExpression", "AssignmentExpression"})
+_WORD = re.compile(r"(?<![\w$'`])[A-Za-z_][A-Za-z0-9_$]*")
+
+
+def _assignments(node: Any) -> list[tuple[str, str]]:
+    """``(lhs, rhs)`` texts of the procedural assignments below ``node``."""
+    return [(str(n.left).strip(), str(n.right).strip()) for n in [node, *_walk(node)]
+            if _kind(n) in _ASSIGN_KINDS]
+
+
+def _lhs_name(lhs: str) -> str:
+    m = _WORD.match(lhs.strip().lstrip("{"))
+    return m.group(0) if m else lhs
+
+
+def _forces_constants(first: Any, block: Any, constants: frozenset[str]) -> bool:
+    """Whether ``first``'s then-branch sets every register of ``block`` to a constant."""
+    then = getattr(first, "statement", None)
+    if then is None:
+        return False
+    forced = _assignments(then)
+    if not forced:
+        return False
+    # based literals (8'hff) hold letters: blank them before looking for signal names
+    literal = re.compile(r"\d*\s*'\s*[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ_?]+|'[01xXzZ]")
+    for _, rhs in forced:
+        if any(w not in constants for w in _WORD.findall(literal.sub(" ", rhs))):
+            return False
+    assigned = {_lhs_name(lhs) for lhs, _ in _assignments(block)}
+    return assigned <= {_lhs_name(lhs) for lhs, _ in forced}
+
+
+def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:
     st = proc.statement
     if _kind(st) != "TimingControlStatement":
         return None
@@ -128,14 +160,17 @@ def _clocked_block(proc: Any) -> ClockedBlock | None:
     if not _edges(tc.expr, edges) or not edges:
         return None
     cond: Condition | None = None
+    forces = False
     first = _first_statement(st.statement)
     if _kind(first) == "ConditionalStatement":
         conds = list(first.predicate.conditions)
         pattern = conds[0] if conds else None
         if pattern is not None and hasattr(pattern, "expr"):
             cond = _condition(pattern.expr)
+            forces = cond is not None and _forces_constants(first, st.statement, constants)
     typed = tuple((e, s) for e, s in edges if e in ("posedge", "negedge"))
-    return ClockedBlock(edges=typed, condition=cond)  # type: ignore[arg-type]
+    return ClockedBlock(edges=typed, condition=cond,  # type: ignore[arg-type]
+                        forces_constants=forces)
 
 
 def _instance_connections(inst: Any) -> list[InstanceConnections]:
@@ -267,10 +302,15 @@ class PyslangFrontend:
                 decls[key] = (sm.getLineNumber(loc), idx)
                 blocks: list[ClockedBlock] = []
                 conns: list[InstanceConnections] = []
+                constants = frozenset(
+                    str(d.name.valueText)
+                    for p in _walk(node, frozenset({"ModuleDeclaration"}))
+                    if _kind(p) == "ParameterDeclaration"
+                    for d in _walk(p) if _kind(d) == "Declarator")
                 for sub in _walk(node, frozenset({"ModuleDeclaration"})):
                     k = _kind(sub)
                     if k in ("AlwaysBlock", "AlwaysFFBlock"):
-                        blk = _clocked_block(sub)
+                        blk = _clocked_block(sub, constants)
                         if blk is not None:
                             blocks.append(blk)
                     elif k == "HierarchyInstantiation":
