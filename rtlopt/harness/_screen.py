@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend.model import Design
-from rtlopt.verilog import blank_comments, comments, line_of
+from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans
 
 REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"
@@ -118,9 +119,11 @@ _DEFINE_RE = re.compile(r"`define\s+([A-Za-z_][A-Za-z0-9_]*)")
 _LINE_DIRECTIVES = frozenset({"include", "define", "undef", "ifdef", "ifndef", "elsif", "else",
                               "endif"})
 #: Macros one tool defines and another does not: a conditional on them would let simulation and
-#: synthesis read different designs, whatever the repository does.
-_TOOL_MACROS = frozenset({"YOSYS", "VERILATOR", "__ICARUS__", "FORMAL", "COCOTB_SIM",
-                          "XILINX_SIMULATOR", "MODEL_TECH", "VCS", "INCA", "RTLOPT"})
+#: synthesis read different designs, whatever the repository does. (``__ICARUS__`` is undefined
+#: by the prelude every tool reads first, and no tool rtlopt runs defines ``FORMAL``: those
+#: read the same everywhere.)
+_TOOL_MACROS = frozenset({"YOSYS", "VERILATOR", "COCOTB_SIM", "XILINX_SIMULATOR", "MODEL_TECH",
+                          "VCS", "INCA", "RTLOPT"})
 _CONDITIONALS = frozenset({"ifdef", "ifndef", "elsif"})
 
 
@@ -136,6 +139,42 @@ def _directive_key(code: str, start: int, name: str) -> str:
     if name in ("else", "endif"):
         return name
     return " ".join(["`" + name, *words[1:]]) if words else "`" + name
+
+
+def _unchanged_modules(text: str, design: Design) -> list[tuple[int, int]]:
+    """Spans of candidate modules that are the repository's module of that name, byte for
+    byte (a copy of the whole file: the other modules are not the candidate's doing)."""
+    out = []
+    for span in module_spans(text):
+        mod = design.modules.get(span.name)
+        if mod is None or span.name == design.target.name:
+            continue
+        try:
+            same = mod.text() == text[span.start:span.end]
+        except OSError:
+            continue
+        if same:
+            out.append((span.start, span.end))
+    return out
+
+
+def _active_code(text: str, code: str, design: Design) -> str:
+    """``code`` (comments blanked) as the tools read it, for the screen's content checks:
+    branches that are off in the design's context, directive lines (checked on their own)
+    and unchanged copies of repository modules are blanked; offsets and lines are kept."""
+    if "`" not in code and not _unchanged_modules(text, design):
+        return code
+    spans = list(inactive_spans(text, design.sources)) if "`" in code else []
+    for m in _DIRECTIVE_RE.finditer(code):
+        if m.group(1) in _DIRECTIVES and m.group(1) not in ALLOWED_DIRECTIVES:
+            key = _directive_key(code, m.start(), m.group(1))
+            end = m.start()
+            for _ in key.split("\n"):
+                nxt = code.find("\n", end)
+                end = nxt if nxt >= 0 else len(code)
+            spans.append((m.start(), end))
+    spans += _unchanged_modules(text, design)
+    return blank_spans(code, spans)
 
 
 def _repo_directives(design: Design) -> set[str]:
@@ -288,6 +327,9 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
         if name not in macros:
             problems.append((line, f"macro `{name} is not defined by the repository"))
 
+    # every later check reads what the tools read of what the candidate adds
+    raw_code = code
+    code = _active_code(text, raw_code, design)
     for m in _SYSTASK_RE.finditer(code):
         name = m.group(0)
         if name not in ALLOWED_SYSTEM_FUNCTIONS:
@@ -314,7 +356,9 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
             problems.append((line, f"reference to the renamed reference '{word}' is not allowed"))
 
     ref_texts: list[str] | None = None
-    pragmas = tool_pragmas(text)
+    unchanged = _unchanged_modules(text, design)
+    pragmas = [(off, k) for off, k in tool_pragmas(text)
+               if not any(a <= off < b for a, b in unchanged)]
     attrs = attributes(code)
     if pragmas or attrs:
         ref_texts = _reference_texts(design)

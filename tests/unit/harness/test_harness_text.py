@@ -209,3 +209,45 @@ def test_screen_rejects_tool_specific_conditionals_even_from_the_repository(
     problems = screen_candidate(DIRECTIVE_SRC, d)
     assert problems == ["line 4: compiler directive `ifdef YOSYS is not allowed (tools disagree "
                         "on that macro)"]
+
+
+def test_screen_reads_what_the_tools_read_of_a_whole_file_copy(tmp_path: Path) -> None:
+    """Inactive branches and unchanged copies of other repository modules are not screened;
+    what is active in the candidate's own target module still is."""
+    src = """`ifdef FORMAL
+  `define KEEP (* keep *)
+`else
+  `define KEEP
+`endif
+module other(input a, output y);
+  (* parallel_case *) wire w = a;
+  assign y = w;
+endmodule
+module top (input [3:0] a, output [3:0] y);
+`ifdef DEBUG
+  initial $display("debug");
+`endif
+  `KEEP wire [3:0] t = ~a;
+  assign y = t;
+endmodule
+"""
+    f = tmp_path / "top.v"
+    f.write_text(src)
+    mods = {}
+    for name in ("other", "top"):
+        start = src.index(f"module {name}")
+        end = src.index("endmodule", start) + len("endmodule")
+        mods[name] = Module(name, f, src.count("\n", 0, start) + 1, start, end,
+                            (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+    d = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,)), mods, (f,), ())
+    assert screen_candidate(src, d) == []
+    # turned on by the context, the same branch is screened
+    on = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,), defines={"DEBUG": ""}), mods,
+                (f,), ())
+    assert any("$display" in p for p in screen_candidate(src, on))
+    # the candidate's own target module adding the attribute is screened
+    added = src.replace("`KEEP wire", "(* keep *) wire")
+    assert any("(* keep *)" in p for p in screen_candidate(added, d))
+    # a changed copy of the other module is the candidate's doing
+    changed = src.replace("assign y = w;", "assign y = ~w;")
+    assert any("parallel_case" in p for p in screen_candidate(changed, d))
