@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """rtlopt on real repositories, as a new user runs it: inspect and evaluate through the CLI.
 
-For every case under ``bench/repos_cases/<repo>/<module>/`` (``meta.toml``, ``equiv.edit``,
-``broken.edit``: the rewrites as edits of the upstream file, applied at run time by
-``bench/repos_edits.py``, so no third-party code is shipped) the module's repository is copied into a fresh git repository whose only addition
-is ``examples/repos/<repo>/rtlopt.toml`` (what a user writes from the repository's own filelist
+For every case under ``bench/repos_cases/<repo>/<module>/`` (``meta.toml``,
+``equiv.edit``, ``broken.edit``: the rewrites as edits of the upstream file, applied at run
+time by ``bench/repos_edits.py``, so no third-party code is shipped) the module's repository
+is copied into a fresh git repository whose only addition is
+``examples/repos/<repo>/rtlopt.toml`` (what a user writes from the repository's own filelist
 or build files), and four commands run with default settings (proof required):
 
 1. ``rtlopt inspect TARGET --module M --json``

@@ -1,8 +1,8 @@
 """The default frontend: pyslang (slang's SystemVerilog parser and elaborator).
 
-Each file is preprocessed and parsed as its own compilation unit (include dirs, defines and the
-prelude's macros applied: the prelude files are parsed in front of every file), so a syntax error is attributed to its file and unrelated broken files can be skipped.
-The files that parse are then elaborated together with every module as a top, which yields
+Each file is preprocessed and parsed as its own compilation unit (include dirs, defines and
+the prelude's macros applied: the prelude files are parsed in front of every file), so a
+syntax error is attributed to its file and unrelated broken files can be skipped. The files that parse are then elaborated together with every module as a top, which yields
 real port widths for parameter-dependent ranges (default parameter values).
 """
 
@@ -220,7 +220,8 @@ def _parameter(prm: Any) -> Parameter:
     if init is not None and getattr(init, "expr", None) is not None:
         text = str(init.expr).strip()
     if not text:
-        text = str(prm.value)
+        # a type parameter has a target type, not a value
+        text = str(getattr(prm, "value", None) or getattr(prm, "targetType", ""))
     return Parameter(name=prm.name, value=text, local=bool(prm.isLocalParam))
 
 
@@ -244,7 +245,8 @@ class PyslangFrontend:
         result = FrontendResult()
         sm = pyslang.SourceManager()
         for d in include_dirs:
-            sm.addUserDirectories(str(d))
+            if Path(d).is_dir():
+                sm.addUserDirectories(str(d))
         popts = parsing.PreprocessorOptions()
         popts.predefines = [f"{k}={v}" if v != "" else k for k, v in (defines or {}).items()]
         bag = pyslang.Bag([popts])

@@ -195,8 +195,8 @@ class PyverilogFrontend:
                 argv += [f"-I{argv_path(d)}" for d in [path.parent, *include_dirs]]
                 argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
                 pre = [argv_path(p) for p in prelude if p != path]
-                run = run_tool([*argv, *pre, argv_path(src)], cwd=work, log_path=work / f"pp{idx}.log",
-                               limits=Limits(60.0))
+                run = run_tool([*argv, *pre, argv_path(src)], cwd=work,
+                               log_path=work / f"pp{idx}.log", limits=Limits(60.0))
                 if run.returncode != 0 or not out.is_file():
                     msg = run.tail(5).splitlines()
                     why = msg[-1] if msg else "iverilog -E failed"

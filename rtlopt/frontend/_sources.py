@@ -141,7 +141,14 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             tok = tokens[i]
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             if tok.startswith("+incdir+"):
-                out.include_dirs += [_resolve(d, base, root, path, lineno) for d in tok[8:].split("+") if d]
+                for d in tok[8:].split("+"):
+                    inc = _resolve(d, base, root, path, lineno) if d else None
+                    if inc is not None and not inc.is_dir():
+                        # simulators and synthesis tools skip a missing include folder too
+                        log.warning("%s:%d: include folder %s does not exist; ignored", path,
+                                    lineno, inc)
+                    elif inc is not None:
+                        out.include_dirs.append(inc)
             elif tok.startswith("+define+"):
                 out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
             elif tok.startswith("+libext+"):
@@ -150,7 +157,8 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                 raise ConfigError(f"option {tok} needs an argument", path=path, line=lineno,
                                   hint="add the missing path")
             elif tok in ("-f", "-F") and nxt is not None:
-                nested = read_filelist(_resolve(nxt, base, root, path, lineno), root, _seen | {path})
+                nested = read_filelist(_resolve(nxt, base, root, path, lineno), root,
+                                       _seen | {path})
                 out.files += nested.files
                 out.prelude += nested.prelude
                 out.include_dirs += nested.include_dirs

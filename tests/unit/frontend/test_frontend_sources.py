@@ -46,6 +46,9 @@ def test_filelist_headers_are_the_prelude_in_order(tmp_path: Path,
     (tmp_path / "top.f").write_text("${BASE}/cfg.h\n-F sub.f\n$(BASE)/a.v\n")
     lst = read_filelist(tmp_path / "top.f", tmp_path)
     assert lst.prelude == [tmp_path / "cfg.h", tmp_path / "more.vh"]
+    # a missing include folder is skipped, as simulators do (cv32e40p lists ../sva)
+    (tmp_path / "gone.f").write_text("+incdir+${BASE}/sva+${BASE}\n")
+    assert read_filelist(tmp_path / "gone.f", tmp_path).include_dirs == [tmp_path]
     assert lst.files == [tmp_path / "a.v"]
     ss = collect_sources(tmp_path / "a.v", tmp_path, ProjectConfig(filelists=("top.f",)))
     assert ss.prelude == (SYNTHESIS_PRELUDE, tmp_path / "cfg.h", tmp_path / "more.vh")
