@@ -3,7 +3,8 @@
 Each file is preprocessed and parsed as its own compilation unit (include dirs, defines and
 the prelude's macros applied: the prelude files are parsed in front of every file), so a
 syntax error is attributed to its file and unrelated broken files can be skipped. The files
-that parse are then elaborated together with every module as a top, which yields real port widths for parameter-dependent ranges (default parameter values).
+that parse are then elaborated together with every module as a top, which yields real port
+widths for parameter-dependent ranges (default parameter values).
 """
 
 from __future__ import annotations
