@@ -83,7 +83,7 @@ class Evaluator:
     def __init__(
         self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
     ) -> None:
-        from rtlopt.harness import build_testbench, reference_text
+        from rtlopt.harness import build_testbench, reference_text, target_context_text
 
         self.design = design
         self.config = config
@@ -104,6 +104,11 @@ class Evaluator:
         self._shared_dir = workdir / "shared"
         self._shared_dir.mkdir(exist_ok=True)
         (self._shared_dir / "reference.v").write_text(self._ref_text)
+        # the macros the target's module sees in its file, in front of every candidate
+        self._context_file = self._shared_dir / "target_context.vh"
+        self._context_file.write_text(target_context_text(design))
+        self._cand_sources = dataclasses.replace(
+            design.sources, prelude=(*design.prelude, self._context_file))
         self._tb_file = self._shared_dir / "rtlopt_tb.v"
         self._tb_file.write_text(self._tb.text)
         # what candidate netlists are compared with: the reference RTL, or the reference's own
@@ -532,12 +537,14 @@ class Evaluator:
         cfg = self.config
         c.progress.stage = Stage.COMPILE
         try:
-            c.mods = parse_text(c.text, "candidate.v", sources=self.design.sources)
+            c.mods = parse_text(c.text, "candidate.v", sources=self._cand_sources)
             defined = [m.name for m in c.mods]
             used = sorted({i for m in c.mods for i in m.instances} - set(defined))
         except DesignError:
             c.mods, defined, used = [], [], []
         c.lib = library_files(self.design, defined, used, c.dir / "lib")
+        c.lib = (*self.design.prelude, self._context_file,
+                 *(f for f in c.lib if f not in self.design.prelude))
         comp = compile_sources(
             [*c.lib, c.file],
             c.dir,
