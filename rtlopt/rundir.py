@@ -7,6 +7,8 @@ One optimization run owns one folder (docs/ARCHITECTURE.md draws it)::
     provenance.json      tool versions, flow, seeds, command  write_provenance / read_provenance
     reference.json       the reference's EvalResult + code    write_reference / read_reference
     pool.json            the state pool                       StatePool.save / load at .pool
+    search.json          IGR / MCTS state (ideas, chains, tree) write_search / read_search
+    playbook.json        reflection lessons with evidence     write_playbook / read_playbook
     steps.jsonl          one StepRecord per step              append_step / read_steps
     state.json           RunState: resume checkpoint          write_state / read_state
     candidates/<h>.v     every candidate, and <h>.json        write_candidate / iter_candidates
@@ -152,11 +154,13 @@ class RunState:
         step: Last completed step.
         schedule: The KL-budget schedule's state (``DeltaSchedule.to_json``).
         best_reward: Best reward of any rollout so far (accepted or not).
+        nodes: Candidates generated so far (the node budget's count).
     """
 
     step: int
     schedule: dict[str, Any] = field(default_factory=dict)
     best_reward: float = 0.0
+    nodes: int = 0
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> RunState:
@@ -165,12 +169,18 @@ class RunState:
             step=int(data["step"]),
             schedule=dict(data.get("schedule") or {}),
             best_reward=float(data.get("best_reward", 0.0)),
+            nodes=int(data.get("nodes", 0)),
         )
 
 
 @dataclass
 class StepRecord:
-    """Metrics of one step: one line of ``steps.jsonl``."""
+    """Metrics of one step: one line of ``steps.jsonl``.
+
+    The last four are ``None`` in runs of older versions: ``nodes`` counts the candidates
+    generated so far (the node budget's count), ``expansions`` the prompts of the step,
+    ``reflections`` the reflector's requests and ``lessons`` the playbook's size after it.
+    """
 
     step: int
     max_reward: float
@@ -194,6 +204,10 @@ class StepRecord:
     time_s: float
     infra_errors: int = 0
     next_delta: float | None = None
+    nodes: int | None = None
+    expansions: int | None = None
+    reflections: int | None = None
+    lessons: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -250,6 +264,14 @@ class RunDir:
     @property
     def pool(self) -> Path:
         return self.path / "pool.json"
+
+    @property
+    def search_state(self) -> Path:
+        return self.path / "search.json"
+
+    @property
+    def playbook(self) -> Path:
+        return self.path / "playbook.json"
 
     @property
     def steps(self) -> Path:
@@ -452,6 +474,36 @@ class RunDir:
             return RunState.from_json(data)
         except (KeyError, TypeError, ValueError) as exc:
             raise self._damaged(self.state, exc) from None
+
+    # ------------------------------------------------------------------------------ search.json
+
+    def write_search(self, data: Mapping[str, Any]) -> None:
+        """The search strategy's state (IGR ideas and chains, the MCTS tree), atomically."""
+        write_json(self.search_state, dict(data))
+
+    def read_search(self) -> dict[str, Any] | None:
+        """The strategy state, ``None`` when missing; damaged: UsageError."""
+        data = self._json(self.search_state)
+        if data is None:
+            return None
+        if not isinstance(data, Mapping):
+            raise self._damaged(self.search_state, ValueError("not a JSON object"))
+        return dict(data)
+
+    # ------------------------------------------------------------------------------ playbook
+
+    def write_playbook(self, data: Mapping[str, Any]) -> None:
+        """The reflection playbook (lessons with their evidence), atomically."""
+        write_json(self.playbook, dict(data))
+
+    def read_playbook(self) -> dict[str, Any] | None:
+        """The playbook, ``None`` when missing; damaged: UsageError."""
+        data = self._json(self.playbook)
+        if data is None:
+            return None
+        if not isinstance(data, Mapping):
+            raise self._damaged(self.playbook, ValueError("not a JSON object"))
+        return dict(data)
 
     # ------------------------------------------------------------------------------ candidates
 

@@ -22,7 +22,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +32,18 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import Design, load_design
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
-from rtlopt.policy import Policy, create_policy, load_spec, preflight_policy
+from rtlopt.policy import (
+    Policy,
+    create_policy,
+    load_spec,
+    preflight_policy,
+    preflight_reflector,
+)
 from rtlopt.report import generate_report
 from rtlopt.results import EvalResult
 from rtlopt.run import FinishResult, Optimizer, RunEvents, RunOutcome, finish_run
 from rtlopt.rundir import RunDir, new_run_id
+from rtlopt.search import effective_temperature
 
 __all__ = [
     "Evaluation",
@@ -326,6 +333,7 @@ def plan_run(
     """
     cfg, design = target.config, target.design
     preflight_policy(cfg.policy)
+    preflight_reflector(cfg.reflect)
     run_id = (resume.run_id if resume else "") or new_run_id(design.target.name)
     name = f"{cfg.writeback.branch_prefix}/{design.target.name}/{run_id}"
     # Lazy: gitpython adds ~0.25 s to the start-up of commands that never write a branch.
@@ -373,8 +381,11 @@ def _ignore_runs_dir(root: Path, rdir: Path) -> None:
 
 
 def load_policy(config: Config) -> Policy:
-    """Preflight and load the configured policy backend (close it when done)."""
-    return create_policy(config.policy, config.train, seed=config.run.seed)
+    """Preflight and load the configured policy backend (close it when done), sampling at the
+    search strategy's temperature (:func:`rtlopt.search.effective_temperature`)."""
+    temperature = effective_temperature(config.search, config.policy.temperature)
+    return create_policy(replace(config.policy, temperature=temperature), config.train,
+                         seed=config.run.seed)
 
 
 def optimize(

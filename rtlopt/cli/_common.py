@@ -19,7 +19,15 @@ from rich.text import Text
 
 from rtlopt.config import choices
 from rtlopt.errors import PluginError, RtloptError, Terminated, UsageError
-from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.plugins import (
+    ADVANTAGES,
+    DELTA_SCHEDULES,
+    EXECUTORS,
+    FRONTENDS,
+    PDKS,
+    POLICIES,
+    SAMPLERS,
+)
 from rtlopt.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -315,10 +323,19 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
         help="KL budget: fixed ln 2, the adaptive controller, or a cosine schedule.",
     ),
     click.option(
+        "--search",
         "--reuse",
+        "reuse",
         type=PluginChoice(SAMPLERS),
         default=None,
-        help="Parent sampler: PUCT state pool, epsilon-greedy, greedy, or always the root.",
+        help="Search strategy: puct (TTT-RTL state pool), igr or mcts (EvolVE), or the pool "
+        "ablations egreedy, greedy, none (always the root). --reuse is the old name.",
+    ),
+    click.option(
+        "--budget",
+        type=int,
+        default=None,
+        help="Node budget: stop after this many candidates (default: no limit, --steps decides).",
     ),
     click.option(
         "--advantage",
@@ -330,6 +347,21 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
         "--lr", type=float, default=None, help="Learning rate (0 freezes the policy: best-of-N)."
     ),
     click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens."),
+    click.option(
+        "--executor",
+        type=PluginChoice(EXECUTORS),
+        default=None,
+        help="Where candidates are evaluated: local threads, or Ray actors with warm tools "
+        "(bench: the designs run as Ray tasks). Needs rtlopt[ray].",
+    ),
+    click.option(
+        "--ray-address",
+        type=str,
+        default=None,
+        metavar="ADDR",
+        help="Ray cluster (head host:port, ray://host:port or auto; default: a single-node "
+        "Ray on 127.0.0.1).",
+    ),
     click.option(
         "--metric",
         type=click.Choice(choices("flow.metric")),
@@ -343,7 +375,8 @@ OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
     ("Target", ["module", "pdk", "liberty", "metric", "config_file", "include_dirs", "defines",
                 "frontend", "spec"]),
     ("Model", ["policy", "model", "endpoint", "candidates", "max_new_tokens"]),
-    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "jobs"]),
+    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "budget", "jobs", "executor",
+                "ray_address"]),
     ("Training (research settings)", ["lr", "delta", "advantage"]),
     ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
 ]

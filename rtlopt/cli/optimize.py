@@ -181,10 +181,13 @@ def _overrides(candidates: Path | None, spec: Path | None, s: dict[str, Any]) ->
         "run.seed": s["seed"],
         "search.parents": s["parents"],
         "search.sampler": s["reuse"],
+        "search.node_budget": s["budget"],
         "train.delta": s["delta"],
         "train.advantage": s["advantage"],
         "train.learning_rate": s["lr"],
         "eval.workers": s["jobs"],
+        "eval.executor": s["executor"],
+        "eval.ray_address": s["ray_address"],
     }
     if s["seed"] is not None:
         overrides["harness.seed"] = s["seed"]

@@ -26,6 +26,7 @@ from typing import Any
 
 from rtlopt.config import FlowConfig, SandboxConfig
 from rtlopt.eda._worker import StaWorker
+from rtlopt.eda.breakdown import ppa_details
 from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
 from rtlopt.eda.yosys import (
     SynthLibraries,
@@ -37,7 +38,7 @@ from rtlopt.eda.yosys import (
 )
 from rtlopt.errors import ConfigError, ToolNotFound
 from rtlopt.pdk import PdkInfo, derive_liberties
-from rtlopt.results import PPA
+from rtlopt.results import PPA, PpaDetails
 from rtlopt.tools import require_tool, tool_paths, tool_versions
 
 __all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
@@ -194,12 +195,20 @@ class PpaFlow:
                 for w in sta.warnings:
                     log.info("%s: %s", top, w)
             ppa = PPA(area_um2=syn.area_um2, delay_ps=sta.delay_ps, power_uw=sta.power_uw,
-                      cells=syn.cells)
+                      cells=syn.cells, details=self._details(syn.netlist, sta))
             timings = {"synth_s": t_syn, "sta_s": t_sta}
             if "seconds" in side:
                 timings["alongside_s"] = side["seconds"]
             return PpaMeasurement(ppa, logs, syn.netlist, sta, total, timings,
                                   syn.generic_netlist, side.get("value"))
+
+    def _details(self, netlist: Path, sta: StaResult) -> PpaDetails | None:
+        """Critical path and area split for the feedback; None (logged) when unreadable."""
+        try:
+            return ppa_details(netlist, self.pdk.liberty_plain, sta.critical_path)
+        except (OSError, ValueError) as exc:
+            log.info("no PPA details for %s: %s", netlist, exc)
+            return None
 
     def _synthesize(self, files: Sequence[Path], top: str, workdir: Path,
                     include_dirs: Sequence[Path], defines: Mapping[str, str], *,

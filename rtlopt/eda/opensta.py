@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.errors import ToolFailed, UsageError
+from rtlopt.results import CriticalPath
 from rtlopt.tools import Limits, require_tool, run_tool, script_path, sta_cell_name, tcl_word
 
 __all__ = [
     "StaResult",
+    "parse_critical_path",
     "candidate_tcl",
     "parse_sta_output",
     "run_sta",
@@ -47,6 +49,7 @@ class StaResult:
         registers: Number of registers in the netlist.
         clocks: Clock names created (``vclk`` for a virtual clock).
         warnings: Notes about the analysis (e.g. no timed path).
+        critical_path: The worst path's start, end and cells (None when not reported).
     """
 
     delay_ps: float
@@ -55,6 +58,38 @@ class StaResult:
     registers: int
     clocks: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    critical_path: CriticalPath | None = None
+
+
+# The worst path's points for the feedback (one extra report in the same session): every pin
+# with its cell and net, and the capturing register's output nets (the endpoint's RTL name).
+# In its own catch: a failure here loses the details, never the numbers.
+_CRITICAL_PATH_TCL = """\
+  catch {
+    if {[info exists rtlopt_wpe]} {
+      set rtlopt_pts [get_property $rtlopt_wpe points]
+      foreach rtlopt_pt $rtlopt_pts {
+        set rtlopt_pin [get_property $rtlopt_pt pin]
+        set rtlopt_nn [get_full_name $rtlopt_pin]
+        set rtlopt_ref "-"
+        if {![$rtlopt_pin is_top_level_port]} {
+          set rtlopt_ref [get_property [get_cells -of_objects $rtlopt_pin] ref_name]
+          set rtlopt_net [get_nets -of_objects $rtlopt_pin]
+          set rtlopt_nn [expr {$rtlopt_net in {"" NULL} ? "-" : [get_full_name $rtlopt_net]}]
+        }
+        puts "RTLOPT_PATH_POINT [get_full_name $rtlopt_pin]\t$rtlopt_ref\t$rtlopt_nn"
+      }
+      set rtlopt_ep [get_property [lindex $rtlopt_pts end] pin]
+      if {![$rtlopt_ep is_top_level_port]} {
+        set rtlopt_cell [get_cells -of_objects $rtlopt_ep]
+        foreach rtlopt_q [get_pins -of_objects $rtlopt_cell -filter "direction == output"] {
+          set rtlopt_net [get_nets -of_objects $rtlopt_q]
+          if {$rtlopt_net ni {"" NULL}} { puts "RTLOPT_PATH_ENDNET [get_full_name $rtlopt_net]" }
+        }
+      }
+    }
+  }
+"""
 
 
 def _tcl_list(items: Sequence[str]) -> str:
@@ -120,11 +155,11 @@ set rtlopt_status [catch {{
       set rtlopt_a [expr {{$rtlopt_a - {period_ns * 0.5e-9!r}}}]
     }}
     incr rtlopt_n
-    if {{$rtlopt_a > $rtlopt_worst}} {{ set rtlopt_worst $rtlopt_a }}
+    if {{$rtlopt_a > $rtlopt_worst}} {{ set rtlopt_worst $rtlopt_a; set rtlopt_wpe $rtlopt_pe }}
   }}
   puts "RTLOPT_PATHS $rtlopt_n"
   puts "RTLOPT_DELAY_S $rtlopt_worst"
-  if {{{1 if power else 0}}} {{
+{_CRITICAL_PATH_TCL}  if {{{1 if power else 0}}} {{
     set_power_activity -input -activity 0.1 -duty 0.5
     puts "RTLOPT_POWER_W [lindex [sta::design_power [sta::cmd_corner]] 3]"
   }}
@@ -173,7 +208,57 @@ def parse_sta_output(text: str, *, power: bool, log_path: Path | None = None) ->
     if registers and clocks == ("vclk",):
         warnings.append(f"{registers} registers but no clock port: register-to-register paths "
                         "are not timed")
-    return StaResult(delay_ps, power_uw, paths, registers, clocks, tuple(warnings))
+    return StaResult(delay_ps, power_uw, paths, registers, clocks, tuple(warnings),
+                     parse_critical_path(text, delay_ps))
+
+
+_ANON_NET = re.compile(r"^_\d+_(\[\d+\])?$")
+
+
+def _named(net: str) -> bool:
+    """A net the RTL named (Yosys calls the others ``_123_``)."""
+    return net not in ("", "-") and not _ANON_NET.match(net)
+
+
+def parse_critical_path(text: str, delay_ps: float) -> CriticalPath | None:
+    """The worst path from the ``RTLOPT_PATH_POINT`` / ``RTLOPT_PATH_ENDNET`` lines, or None.
+
+    The start point is the net the first pin drives (a register's output or an input port), the
+    end point the capturing register's first named output net, else the last pin's net (an
+    output port). Cells are listed once per instance, in path order. ``delay_ps`` is the
+    measured worst delay (the path's arrival, from the launching edge).
+    """
+    points: list[tuple[str, str, str]] = []
+    endnets: list[str] = []
+    for m in _TAG.finditer(text):
+        tag, rest = m.group(1), m.group(2).rstrip("\r")
+        if tag == "PATH_POINT":
+            f = rest.split("\t")
+            if len(f) >= 3:
+                points.append((f[0], f[1], f[2]))
+        elif tag == "PATH_ENDNET":
+            endnets.append(rest.strip())
+    if not points:
+        return None
+    cells: list[str] = []
+    last_inst = None
+    for pin, ref, _net in points:
+        inst = pin.rsplit("/", 1)[0] if "/" in pin else None
+        if ref != "-" and inst != last_inst:
+            cells.append(ref)
+        last_inst = inst
+    signals: list[str] = []
+    for _pin, _ref, net in points:
+        if _named(net) and net not in signals:
+            signals.append(net)
+    start = points[0][2] if _named(points[0][2]) else points[0][0]
+    named_end = [n for n in endnets if _named(n)]
+    end = named_end[0] if named_end else (points[-1][2] if _named(points[-1][2])
+                                          else points[-1][0])
+    if named_end and named_end[0] not in signals:
+        signals.append(named_end[0])
+    return CriticalPath(startpoint=start, endpoint=end, delay_ps=delay_ps,
+                        cells=tuple(cells), signals=tuple(signals))
 
 
 def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float,

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from rtlopt.errors import PluginError, UsageError
 from rtlopt.pdk._liberty import (
+    CellInfo,
     DerivedLiberties,
     check_liberty,
     derive_liberties,
+    liberty_cells,
     plain_liberty,
     scan_tie_cells,
 )
@@ -31,6 +33,7 @@ from rtlopt.plugins import CUSTOM_PDK, PDKS
 __all__ = [
     "CUSTOM",
     "PDKS",
+    "CellInfo",
     "DerivedLiberties",
     "Pdk",
     "PdkCellModels",
@@ -40,6 +43,7 @@ __all__ = [
     "download_pdk",
     "PdkListing",
     "find_liberty",
+    "liberty_cells",
     "list_pdks",
     "pdk_search_path",
     "resolve_pdk",

@@ -7,23 +7,79 @@ is built.
 """
 
 from rtlopt.plugins import POLICIES
-from rtlopt.policy._extract import extract_verilog
+from rtlopt.policy._edits import (
+    EditBlock,
+    EditError,
+    EditResult,
+    apply_edits,
+    changed_lines,
+    has_edit_blocks,
+    parse_edit_blocks,
+)
+from rtlopt.policy._extract import answer_code, extract_verilog, unfinished_module
 from rtlopt.policy._preflight import GPU_DEFAULT_MODEL, ResolvedModel, resolve_model
 from rtlopt.policy._prompts import (
     NO_SPEC,
     SYSTEM_PROMPT,
     ParentInfo,
+    answer_format,
     build_prompt,
+    details_lines,
+    estimate_tokens,
     feedback_lines,
+    fit_view,
     fmt_number,
+    focus_view,
+    free_lines,
+    idea_prompt,
+    interface_view,
     load_spec,
     metric_name,
+    parse_ideas,
+    relevant_lines,
+)
+from rtlopt.policy._reflect import (
+    Case,
+    Evidence,
+    Lesson,
+    Playbook,
+    Reflector,
+    ReflectStats,
+    parse_lessons,
+    preflight_reflector,
+    reflection_prompt,
 )
 from rtlopt.policy._registry import PolicyFactory, create_policy, preflight_policy
 from rtlopt.policy._types import Completion, Message, Policy, Prompt, Sample, UpdateStats
 
 __all__ = [
     "GPU_DEFAULT_MODEL",
+    "Case",
+    "Evidence",
+    "Lesson",
+    "Playbook",
+    "ReflectStats",
+    "Reflector",
+    "parse_lessons",
+    "preflight_reflector",
+    "reflection_prompt",
+    "EditBlock",
+    "EditError",
+    "EditResult",
+    "answer_format",
+    "apply_edits",
+    "changed_lines",
+    "details_lines",
+    "estimate_tokens",
+    "fit_view",
+    "focus_view",
+    "free_lines",
+    "has_edit_blocks",
+    "idea_prompt",
+    "interface_view",
+    "parse_edit_blocks",
+    "parse_ideas",
+    "relevant_lines",
     "NO_SPEC",
     "POLICIES",
     "SYSTEM_PROMPT",
@@ -36,6 +92,7 @@ __all__ = [
     "ResolvedModel",
     "Sample",
     "UpdateStats",
+    "answer_code",
     "build_prompt",
     "create_policy",
     "extract_verilog",
@@ -45,4 +102,5 @@ __all__ = [
     "metric_name",
     "preflight_policy",
     "resolve_model",
+    "unfinished_module",
 ]

@@ -3,23 +3,49 @@
 The reference is the user's module with its synthesis numbers; the specification is the text of
 ``--spec FILE`` or, absent that, the module's own header comments. Non-root prompts append the
 parent's code, its EDA feedback and a numeric target ("lower than {M}").
+
+Additions beyond appendix H, each only present when it has content: the reference's critical
+path and area split ("Reference Analysis"), lessons of the reflection playbook, the idea an IGR
+chain implements, and the *edit* answer format for long modules: the reference section shows
+only the interface, the code to edit is shown with the interface plus the region that matters
+(:func:`focus_view`), and the model answers with SEARCH/REPLACE blocks (``rtlopt.policy._edits``).
+:func:`idea_prompt` / :func:`parse_ideas` ask for IGR's ideas.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import UsageError
 from rtlopt.policy._types import Message, Prompt
-from rtlopt.results import PPA, EvalResult, Stage, Status
+from rtlopt.results import PPA, EvalResult, PpaDetails, Stage, Status
 
 SYSTEM_PROMPT = (
     "You are an expert Verilog RTL designer.\n"
     "When reasoning, use <think>...</think> tags.\n"
     "Output only Verilog code within ```verilog fences."
+)
+
+SYSTEM_PROMPT_EDIT = (
+    "You are an expert Verilog RTL designer.\n"
+    "When reasoning, use <think>...</think> tags.\n"
+    "Answer with SEARCH/REPLACE blocks that edit the code shown, as instructed."
+)
+
+EDIT_INSTRUCTIONS = (
+    "Answer with SEARCH/REPLACE blocks that edit the code above; do not repeat the whole "
+    "module. Each block is:\n"
+    "<<<<<<< SEARCH\n"
+    "(lines copied exactly from the code above, enough of them to be unique)\n"
+    "=======\n"
+    "(the lines that replace them)\n"
+    ">>>>>>> REPLACE\n"
+    "Every SEARCH is matched against the code above, not against the result of other blocks; "
+    "blocks must not overlap. Lines replaced by a `// ... lines omitted` marker are not shown "
+    "and cannot be searched.\n"
 )
 
 NO_SPEC = (
@@ -112,9 +138,55 @@ def load_spec(spec_file: Path | str | None, header_comment: str = "") -> str:
     return text or NO_SPEC
 
 
+def _share(part: float, total: float) -> str:
+    return f"{100.0 * part / total:.0f}%" if total > 0 else "-"
+
+
+def details_lines(details: PpaDetails | None, total_area: float, *, rows: int = 6
+                  ) -> tuple[str, ...]:
+    """What a designer looks at after synthesis: the critical path (start, end, cells) and
+    where the area goes (by cell type, by submodule instance). Empty without details."""
+    if details is None:
+        return ()
+    out: list[str] = []
+    cp = details.critical_path
+    if cp is not None:
+        cells = " -> ".join(cp.cells[:24]) + (" -> ..." if len(cp.cells) > 24 else "")
+        line = (f"Critical path: {cp.startpoint} -> {cp.endpoint}, "
+                f"{fmt_number(cp.delay_ps)}ps through {len(cp.cells)} cells")
+        out.append(line + (f" ({cells})" if cells else ""))
+        named = [s_ for s_ in cp.signals if s_ not in (cp.startpoint, cp.endpoint)]
+        if named:
+            out.append("Signals on the critical path: " + ", ".join(named[:12]))
+    if details.area_by_cell:
+        parts = [f"{a.name} x{a.count} {_share(a.area_um2, total_area)}"
+                 for a in details.area_by_cell[:rows]]
+        out.append("Area by cell type: " + ", ".join(parts))
+    if len(details.area_by_instance) > 1:
+        parts = [f"{a.name} {_share(a.area_um2, total_area)}"
+                 for a in details.area_by_instance[:rows]]
+        out.append("Area by submodule: " + ", ".join(parts))
+    return tuple(out)
+
+
+def _formal_counterexample(cex: Mapping[str, str], limit: int = 10) -> str:
+    """``cycle 3: inputs a@0=01, ...; y expected 1, got 0`` from a formal counterexample."""
+    ins = [f"{k}={v}" for k, v in cex.items()
+           if k != "cycle" and not k.startswith(("expected ", "got "))]
+    outs = [f"{k[9:]} expected {v}, got {cex.get('got ' + k[9:], '?')}"
+            for k, v in cex.items() if k.startswith("expected ")]
+    head = f"cycle {cex['cycle']}: " if "cycle" in cex else ""
+    more = f" (+{len(ins) - limit} more)" if len(ins) > limit else ""
+    return f"{head}inputs {', '.join(ins[:limit])}{more}; {'; '.join(outs[:4]) or 'outputs differ'}"
+
+
 def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (),
                    max_errors: int = 3) -> tuple[str, ...]:
     """EDA feedback for a prompt from an evaluation result.
+
+    A failure shows the first error, or the counterexample (inputs, expected and actual
+    outputs, the cycle or vector); a design that reached synthesis shows its numbers, the
+    critical path and where its area goes.
 
     Args:
         result: The parent's evaluation.
@@ -138,18 +210,24 @@ def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (
         Stage.SIMULATION, Stage.FORMAL, Stage.NETLIST)
     if func_failed:
         detail = result.reason
-        mm = result.sim.first_mismatch if result.sim is not None else None
+        # a netlist-check failure: the RTL simulation passed, its netlist's did not
+        sim = result.netlist if result.stage is Stage.NETLIST else result.sim
+        mm = sim.first_mismatch if sim is not None else None
         if mm is not None:
             ins = ", ".join(f"{k}={v}" for k, v in list(mm.inputs.items())[:8])
             detail = f"first mismatch at {mm.time}: inputs {ins}; {mm.output} expected " \
                      f"{mm.expected}, got {mm.got}"
         out.append(f"Functional Test: FAIL ({detail})" if detail else "Functional Test: FAIL")
+        cex = result.formal.counterexample if result.formal is not None else None
+        if mm is None and cex:
+            out.append(f"Counterexample (formal): {_formal_counterexample(cex)}")
         return tuple(out)
     if reached >= order.index(Stage.SYNTHESIS) or result.status is Status.OK:
         out.append("Functional Test: PASS")
     if result.ppa is not None:
         fields, m = _fields_and_metric(result.ppa, metric)
         out.append(f"Synthesis: {fields}, {metric_name(metric)}={m}")
+        out.extend(details_lines(result.ppa.details, result.ppa.area_um2))
     elif result.status is not Status.OK and result.reason:
         out.append(f"Synthesis: FAIL ({result.reason})")
     return tuple(out)
@@ -162,40 +240,66 @@ def module_name_of(code: str) -> str | None:
 
 
 def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
-                 parent: ParentInfo | None = None) -> Prompt:
-    """Build the chat prompt of appendix H.
+                 parent: ParentInfo | None = None, *, answer: str = "whole",
+                 code_view: str | None = None, lessons: Sequence[str] = (),
+                 idea: str | None = None) -> Prompt:
+    """Build the chat prompt of appendix H (plus the sections named in the module docstring).
 
     Args:
         ref_code: The reference module (the user's module) as source text.
-        ref_ppa: The reference's synthesis numbers (area um^2, delay ps, power uW).
+        ref_ppa: The reference's synthesis numbers (area um^2, delay ps, power uW); its
+            details, when measured, become the "Reference Analysis" section.
         spec: The specification text (see :func:`load_spec`).
         metric: ``adp`` (area x delay) or ``ppa`` (area x delay x power).
         parent: The parent state for a non-root prompt; None for the root prompt.
+        answer: ``whole`` (a complete module) or ``edit`` (SEARCH/REPLACE blocks against the
+            code shown: the parent's, or the reference's for a root prompt).
+        code_view: With ``edit``: the code to edit as shown (e.g. :func:`focus_view`);
+            default the whole code.
+        lessons: Lessons of the reflection playbook, one line each.
+        idea: The optimization idea to implement (IGR).
 
     Returns:
         ``(system, user)`` messages.
 
     Raises:
         UsageError: unknown metric.
-        ValueError: ``metric = "ppa"`` but power was not measured (resolve ``auto`` first).
+        ValueError: ``metric = "ppa"`` but power was not measured (resolve ``auto`` first),
+            or an unknown ``answer``.
     """
+    if answer not in ("whole", "edit"):
+        raise ValueError(f"unknown answer format {answer!r}")
+    edit = answer == "edit"
     name = metric_name(metric)
     ref_fields, ref_m = _fields_and_metric(ref_ppa, metric)
     target = ref_m
     mod = module_name_of(ref_code)
     keep = (f"Keep the module name `{mod}` and its port list unchanged.\n" if mod else "")
+    shown_ref = interface_view(ref_code) if edit else ref_code.strip()
     user = (
         "## Reference Implementation\n"
         "Below is a known working implementation that synthesizes to\n"
         f"{ref_fields} ({name}={ref_m}).\n"
         "Your task is to produce a functionally correct implementation\n"
         f"with lower {name} ({_METRIC_FORMULAS[metric]}).\n"
-        f"```verilog\n{ref_code.strip()}\n```\n"
+        + ("Its interface (the code to edit is below):\n" if edit else "")
+        + f"```verilog\n{shown_ref}\n```\n"
         "## Design Specification\n"
         f"{spec.strip()}\n"
     )
+    analysis = details_lines(ref_ppa.details, ref_ppa.area_um2)
+    if analysis:
+        user += "## Reference Analysis\n" + "".join(f"- {line}\n" for line in analysis)
+    extra = ""
+    if lessons:
+        extra += ("## Lessons from Earlier Attempts\n"
+                  + "".join(f"- {line.strip()}\n" for line in lessons))
+    if idea:
+        extra += f"## Idea to Implement\n{idea.strip()}\n"
+    tail = "Output only Verilog code within ```verilog fences."
     if parent is not None:
-        user += f"## Previous Attempt\n```verilog\n{parent.code.strip()}\n```\n"
+        shown = (code_view if code_view is not None else parent.code).strip()
+        user += f"## Previous Attempt\n```verilog\n{shown}\n```\n"
         user += "## Feedback from Previous Attempt\n"
         user += "".join(f"- {line}\n" for line in parent.feedback)
         if parent.ppa is not None:
@@ -206,26 +310,227 @@ def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
                 verdict = f"improved by {rel:.1f}%" if rel >= 0 else f"worse by {-rel:.1f}%"
                 user += (f"Previous {name}: {fmt_number(parent.prev_metric)} -> current: "
                          f"{target} ({verdict})\n")
+        user += extra
         user += f"You are iteratively optimizing {name} (lower is better).\n"
+        if edit:
+            user += EDIT_INSTRUCTIONS
         user += keep
         user += f"Produce a design with {name} lower than {target}.\n"
+    elif edit:
+        shown = (code_view if code_view is not None else ref_code).strip()
+        user += f"## Code to Edit\n```verilog\n{shown}\n```\n"
+        user += extra
+        user += EDIT_INSTRUCTIONS + keep
+        user += f"Produce a design with {name} lower than {target}.\n"
     else:
+        user += extra
         user += keep
         user += f"Write a complete Verilog module with {name} lower than {target}.\n"
-    user += "Output only Verilog code within ```verilog fences."
-    system: Message = {"role": "system", "content": SYSTEM_PROMPT}
+    user += "Output only SEARCH/REPLACE blocks." if edit else tail
+    system: Message = {"role": "system", "content": SYSTEM_PROMPT_EDIT if edit else SYSTEM_PROMPT}
     return (system, {"role": "user", "content": user})
+
+
+def answer_format(code: str, setting: str, min_lines: int) -> str:
+    """``whole`` or ``edit`` for a module of source ``code``: the setting, or with ``auto``
+    edit when the module has more than ``min_lines`` lines."""
+    if setting != "auto":
+        return setting
+    return "edit" if code.count("\n") + 1 > min_lines else "whole"
+
+
+# --------------------------------------------------------------------------- IGR ideas
+
+_IDEA_LINE = re.compile(r"^\s*(?:IDEA\s*\d*\s*[:.)-]|\d+\s*[.):-]|[-*\u2022])\s*(.+?)\s*$",
+                        re.I)
+
+
+def idea_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str, existing: Sequence[str],
+                want: int, notes: str = "") -> Prompt:
+    """Ask for ``want`` optimization ideas unlike ``existing`` (EvolVE's IGR, phase 1).
+
+    Args:
+        ref_code: The module as shown (e.g. its :func:`interface_view` when long).
+        ref_ppa: Its synthesis numbers (and details).
+        spec: The specification.
+        metric: ``adp`` or ``ppa``.
+        existing: Ideas already collected (the model must not repeat them).
+        want: How many new ideas.
+        notes: Text of the user's notes file (papers, guides), if any.
+    """
+    name = metric_name(metric)
+    ref_fields, ref_m = _fields_and_metric(ref_ppa, metric)
+    user = (
+        "## Module\n"
+        f"This module synthesizes to {ref_fields} ({name}={ref_m}).\n"
+        f"```verilog\n{ref_code.strip()}\n```\n"
+        f"## Design Specification\n{spec.strip()}\n"
+    )
+    analysis = details_lines(ref_ppa.details, ref_ppa.area_um2)
+    if analysis:
+        user += "## Reference Analysis\n" + "".join(f"- {line}\n" for line in analysis)
+    if notes.strip():
+        user += f"## Notes\n{notes.strip()}\n"
+    if existing:
+        user += "## Ideas Already Listed\n" + "".join(f"- {i}\n" for i in existing)
+    user += (
+        f"List {want} distinct ideas to lower the {name} ({_METRIC_FORMULAS[metric]}) of this "
+        "module while keeping its cycle-level behaviour and ports"
+        + (", each different from the ideas already listed" if existing else "")
+        + ". One idea per line, each line starting with `IDEA:`, one sentence each; no code."
+    )
+    system: Message = {"role": "system", "content": "You are an expert Verilog RTL designer."}
+    return (system, {"role": "user", "content": user})
+
+
+def parse_ideas(text: str) -> list[str]:
+    """Ideas from an answer: lines starting with ``IDEA:``, a number or a bullet (reasoning
+    and code dropped; lines shorter than four words are not ideas)."""
+    text = re.sub(r"<think>.*?(</think>|\Z)", "", text, flags=re.S | re.I)
+    text = re.sub(r"```.*?(```|\Z)", "", text, flags=re.S)
+    out: list[str] = []
+    for raw in text.splitlines():
+        m = _IDEA_LINE.match(raw)
+        if m is None:
+            continue
+        idea = m.group(1).strip().strip("*").strip()
+        if len(idea.split()) >= 4 and not idea.lower().startswith(("module ", "assign ")):
+            out.append(idea[:300])
+    return out
+
+
+# --------------------------------------------------------------------------- code views
+
+def interface_view(code: str) -> str:
+    """The module's interface: header, port and parameter declarations, ``endmodule``; every
+    run of other lines replaced by an omission marker naming its line numbers."""
+    lines = code.strip("\n").split("\n")
+    return _render_view(lines, _interface_lines(lines))
+
+
+def _render_view(lines: Sequence[str], chosen: set[int]) -> str:
+    out: list[str] = []
+    run_start: int | None = None
+    for i, line in enumerate(lines):
+        if i in chosen:
+            if run_start is not None:
+                out.append(OMITTED_RANGE.format(n=i - run_start, a=run_start + 1, b=i))
+                run_start = None
+            out.append(line)
+        elif run_start is None:
+            run_start = i
+    if run_start is not None:
+        out.append(OMITTED_RANGE.format(n=len(lines) - run_start, a=run_start + 1,
+                                        b=len(lines)))
+    return "\n".join(out)
+
+
+def focus_view(code: str, focus: Iterable[int], max_lines: int) -> str:
+    """The code with its interface plus the ``max_lines`` other lines nearest to ``focus``
+    (0-based line numbers: the region that matters, e.g. the last edit or the critical path);
+    without focus, the first and last lines. Each omitted run becomes one marker line naming
+    its line numbers (1-based), so the model can tell where it is."""
+    lines = code.strip("\n").split("\n")
+    keep = _interface_lines(lines)
+    free = [i for i in range(len(lines)) if i not in keep]
+    if max_lines >= len(free):
+        return "\n".join(lines)
+    spots = sorted({f for f in focus if 0 <= f < len(lines)})
+    if not spots:
+        head = (max_lines + 1) // 2
+        chosen = set(free[:head]) | set(free[len(free) - (max_lines - head):])
+        return _render_view(lines, keep | chosen)
+    # distance of every line to the nearest focus line, by two sweeps
+    spot_set = set(spots)
+    dist = [len(lines)] * len(lines)
+    last = -2 * len(lines)
+    for i in range(len(lines)):
+        if i in spot_set:
+            last = i
+        dist[i] = i - last
+    nxt = 4 * len(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        if i in spot_set:
+            nxt = i
+        dist[i] = min(dist[i], nxt - i)
+    ranked = sorted(free, key=lambda i: (dist[i], i))
+    return _render_view(lines, keep | set(ranked[:max(0, max_lines)]))
+
+
+_ALIAS = re.compile(r"^\s*assign\s+([A-Za-z_][\w$]*)\s*=\s*([A-Za-z_][\w$]*)\s*;", re.M)
+
+
+def relevant_lines(code: str, names: Iterable[str]) -> tuple[int, ...]:
+    """0-based lines of ``code`` that mention any of ``names`` as a whole identifier.
+
+    Names may be netlist-style (``u_alu.sum_q[3]``, ``count_reg``): the last hierarchical part
+    is used, without bit selects and without a ``_reg`` suffix Yosys adds to registers; a
+    plain alias (``assign pcpi_rs2 = reg_op2;``) brings in the other name.
+    """
+    idents: set[str] = set()
+    for raw in names:
+        base = raw.strip().lstrip("\\").split("[", 1)[0].rsplit(".", 1)[-1].rsplit("/", 1)[0]
+        if not re.fullmatch(r"[A-Za-z_][\w$]*", base):
+            continue
+        idents.add(base)
+        if base.endswith("_reg"):
+            idents.add(base[:-4])
+    if not idents:
+        return ()
+    # a netlist keeps one name per net: follow plain aliases (`assign out = reg_q;`) both ways
+    aliases = _ALIAS.findall(code)
+    for _ in range(2):
+        for a, b in aliases:
+            if a in idents or b in idents:
+                idents.update((a, b))
+    pat = re.compile(r"(?<![\w$])(?:" + "|".join(re.escape(i) for i in sorted(idents))
+                     + r")(?![\w$])")
+    return tuple(i for i, line in enumerate(code.split("\n")) if pat.search(line))
+
+
+def fit_view(render: Callable[[int], Prompt], total_free: int, limit: int,
+             estimate: Callable[[Prompt], int]) -> Prompt:
+    """The prompt ``render(k)`` with the largest ``k`` (lines of code shown beside the
+    interface, ``0..total_free``) whose ``estimate`` is within ``limit``; ``render(0)`` when
+    even that is over (then :func:`fit_prompt` in the backend has the last word)."""
+    full = render(total_free)
+    if estimate(full) <= limit:
+        return full
+    lo, hi = 0, total_free
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if estimate(render(mid)) <= limit:
+            lo = mid
+        else:
+            hi = mid
+    return render(lo)
+
+
+CHARS_PER_TOKEN = 1.8
+"""A cautious tokens-per-character rate for Verilog (SmolLM2 measures 2.06 chars/token on
+picorv32, larger vocabularies more): the loop sizes code views with it before any tokenizer."""
+
+
+def estimate_tokens(prompt: Prompt) -> int:
+    """Tokens of ``prompt`` by :data:`CHARS_PER_TOKEN`, plus a few per message."""
+    return sum(int(len(m["content"]) / CHARS_PER_TOKEN) + 8 for m in prompt)
+
+
+def free_lines(code: str) -> int:
+    """Lines of ``code`` outside its interface (what a view may show or omit)."""
+    lines = code.strip("\n").split("\n")
+    return len(lines) - len(_interface_lines(lines))
 
 
 # --------------------------------------------------------------------------- fitting a budget
 
 OMITTED_CODE = "// ... {n} lines omitted to fit the prompt budget ..."
+OMITTED_RANGE = "// ... {n} lines omitted (lines {a}-{b}) ..."
 OMITTED_SPEC = "[... {n} lines of the specification omitted to fit the prompt budget ...]"
 _SHARE_STEPS = 1024
 
 _FENCE = re.compile(r"```verilog\n(.*?)\n```", re.S)
 _SPEC_HEAD = "## Design Specification\n"
-_PARENT_HEAD = "## Previous Attempt\n"
 _ROOT_TAIL = re.compile(
     r"(?:Keep the module name `[^`\n]*` and its port list unchanged\.\n)?"
     r"Write a complete Verilog module with [^\n]*\n"
@@ -294,16 +599,23 @@ class _Shrinkable:
         return _shrink_lines(self.lines, set(self.keep), kept_free, self.marker)
 
 
+_MARKER_LINE = re.compile(r"^\s*//\s*\.\.\.\s*\d+\s+lines?\s+omitted")
+
+
 def _code_span(m: re.Match[str]) -> _Shrinkable:
     lines = tuple(m.group(1).split("\n"))
-    return _Shrinkable(m.start(1), m.end(1), lines, frozenset(_interface_lines(lines)),
-                       OMITTED_CODE)
+    # the interface, and the markers of a view that already omits lines (short, and they say
+    # where the shown lines are)
+    keep = _interface_lines(lines) | {i for i, ln in enumerate(lines) if _MARKER_LINE.match(ln)}
+    return _Shrinkable(m.start(1), m.end(1), lines, frozenset(keep), OMITTED_CODE)
 
 
 def _shrinkables(user: str) -> list[_Shrinkable]:
-    """What may be cut: the specification, the reference's body, the parent's body.
+    """What may be cut: the specification, the reference's body, the body of the code after it
+    (the previous attempt, or the code to edit).
 
-    Prompts built by :func:`build_prompt` are recognised by their section headings; any other
+    Prompts built by :func:`build_prompt` are recognised by their section headings (the
+    specification ends at the next ``## `` heading or at the root instruction); any other
     prompt only has its ```verilog blocks shortened (interfaces kept).
     """
     ref = user.find("```verilog\n")
@@ -313,21 +625,18 @@ def _shrinkables(user: str) -> list[_Shrinkable]:
         return [_code_span(m) for m in _FENCE.finditer(user)]
     spans: list[_Shrinkable] = []
     spec_start = spec_at + len(_SPEC_HEAD)
-    parent_at = user.rfind(_PARENT_HEAD + "```verilog\n")
-    parent_m = None
-    if parent_at > spec_start:
-        parent_m = _FENCE.match(user, parent_at + len(_PARENT_HEAD))
-        spec_end = parent_at
-    else:
-        tail = _ROOT_TAIL.search(user, spec_start)
-        spec_end = tail.start() if tail else -1
+    heading = user.find("\n## ", spec_start - 1)
+    tail = _ROOT_TAIL.search(user, spec_start)
+    ends = [x for x in (heading + 1 if heading >= 0 else -1, tail.start() if tail else -1)
+            if x > spec_start]
+    spec_end = min(ends) if ends else -1
     if spec_end > spec_start:
         lines = tuple(user[spec_start:spec_end].rstrip("\n").split("\n"))
         spans.append(_Shrinkable(spec_start, spec_start + len("\n".join(lines)), lines,
                                  frozenset(), OMITTED_SPEC))
     spans.append(_code_span(ref_m))
-    if parent_m is not None:
-        spans.append(_code_span(parent_m))
+    after = max(spec_end, spec_start)
+    spans.extend(_code_span(m) for m in _FENCE.finditer(user, after))
     return spans
 
 

@@ -1,12 +1,18 @@
-"""The TTT-RTL loop: sample parents, prompt, generate, evaluate, admit, advantages, update.
+"""The run loop: plan, prompt, generate, evaluate, observe, reflect, advantages, update.
 
-Every step ends with an atomic checkpoint (pool, controller, policy, step counter), so a run
-killed at any point resumes from its last completed step without losing anything.
+One loop for every search strategy (``search.sampler``: the TTT-RTL pool with PUCT, EvolVE's
+IGR and MCTS, the ablations) and every policy backend: a training policy learns from each
+expansion's rollouts (one advantage group per prompt) whatever strategy chose the prompts.
+
+Every step ends with an atomic checkpoint (the strategy's state, the playbook, the controller,
+the policy, the step and node counters), so a run killed at any point resumes from its last
+completed step without losing anything.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 import re
 import time
@@ -15,23 +21,51 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import Config
+from rtlopt.errors import UsageError
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
+    Case,
     Completion,
+    EditError,
     ParentInfo,
+    Playbook,
     Policy,
     Prompt,
+    Reflector,
+    ReflectStats,
     Sample,
     UpdateStats,
+    answer_format,
+    apply_edits,
     build_prompt,
+    changed_lines,
+    estimate_tokens,
     feedback_lines,
+    fit_view,
+    focus_view,
+    free_lines,
+    has_edit_blocks,
+    idea_prompt,
+    interface_view,
+    metric_name,
+    parse_edit_blocks,
+    parse_ideas,
+    relevant_lines,
+    unfinished_module,
 )
 from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
-from rtlopt.search import Child, State, StatePool, make_sampler
+from rtlopt.search import (
+    Child,
+    Expansion,
+    PlanContext,
+    effective_temperature,
+    make_strategy,
+    normalize_idea,
+)
 from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
-from rtlopt.verilog import first_module_start, source_hash
+from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +101,11 @@ class RunOutcome:
 
 _FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
 
+PROMPT_MARGIN_TOKENS = 64
+"""Tokens kept free below ``policy.max_prompt_tokens`` when sizing a code view."""
+
+IDEAS_PER_REQUEST = 10
+
 
 def candidate_text(completion: Completion) -> str | None:
     """The text to evaluate for one completion.
@@ -79,13 +118,7 @@ def candidate_text(completion: Completion) -> str | None:
         return None  # the policy could not sample it (e.g. a prompt too long to fit)
     if completion.verilog:
         return str(completion.verilog)
-    text = str(completion.text)
-    text = re.sub(r"<think>.*?(</think>|$)", "", text, flags=re.S)
-    start = first_module_start(text)
-    if start is None:
-        return None
-    body = text[start:]
-    return body.split("```", 1)[0].strip() + "\n"
+    return unfinished_module(str(completion.text))
 
 
 def _policy_error_result(error: str) -> EvalResult:
@@ -103,24 +136,39 @@ def _no_module_result() -> EvalResult:
     )
 
 
+def _edit_failure_result(exc: EditError) -> EvalResult:
+    """An edit answer that does not apply: a syntax-stage failure naming the block."""
+    return EvalResult(status=Status.INVALID, stage=Stage.SCREEN, reason=str(exc), reward=0.0,
+                      r_syn=0.0)
+
+
 @dataclass
 class _Rollouts:
     """One step's rollouts, flattened: rollout ``k`` answers ``prompts[group[k]]``.
 
     Attributes:
-        parents: The step's parent states (one group each).
+        expansions: The step's expansions (one group each).
         prompts: Their prompts.
-        group: Group (parent index) of every rollout.
+        formats: Their answer formats (``whole`` or ``edit``).
+        bases: The code each expansion's answers edit (the parent's, or the reference).
+        group: Group (expansion index) of every rollout.
         completions: Every rollout's completion.
-        texts: The Verilog to evaluate of every rollout (``None``: no module in the answer).
+        texts: The Verilog to evaluate of every rollout (``None``: no design in the answer).
+        decided: Results known without the evaluator (no module, an edit that does not
+            apply, a policy error), else ``None``.
+        focus: Per rollout, the lines of its design that changed against its base.
         results: Every rollout's evaluation (filled by the evaluation phase).
     """
 
-    parents: list[State]
+    expansions: list[Expansion]
     prompts: list[Prompt]
+    formats: list[str]
+    bases: list[str]
     group: list[int]
     completions: list[Completion]
     texts: list[str | None]
+    decided: list[EvalResult | None]
+    focus: list[tuple[int, ...]]
     results: list[EvalResult] = field(default_factory=list)
 
     def scored(self) -> list[float]:
@@ -139,6 +187,7 @@ class Optimizer:
         run_dir: The run directory (created, or existing when resuming).
         spec: Specification text for prompts.
         command: The command line, for provenance.
+        reflector: The reflector (default: built from ``[reflect]`` when its endpoint is set).
     """
 
     def __init__(
@@ -150,6 +199,7 @@ class Optimizer:
         run_dir: Path,
         spec: str,
         command: Sequence[str] = (),
+        reflector: Reflector | None = None,
     ) -> None:
         self.design = design
         self.config = config
@@ -158,13 +208,18 @@ class Optimizer:
         self.rd = RunDir(run_dir)
         self.spec = spec
         self.command = list(command)
-        self.sampler = make_sampler(config.search)
+        self.strategy = make_strategy(config.search)
         self.schedule = make_schedule(config.train)
-        self.pool = StatePool(config.search)
         self.start_step = 1
         self.best: EvalResult | None = None
         self.best_code: str | None = None
         self.best_reward_so_far = 0.0
+        self.nodes = 0
+        self.exhausted = False
+        self.reflector = reflector
+        if reflector is None and config.reflect.endpoint:
+            self.reflector = Reflector(config.reflect)
+        self.playbook = Playbook(config.reflect.max_lessons) if self.reflector else None
 
     # ---------------------------------------------------------------- checkpointing
 
@@ -196,19 +251,30 @@ class Optimizer:
                 "policy": {
                     "backend": self.config.policy.backend,
                     "model": self.config.policy.model,
+                    "temperature": effective_temperature(self.config.search,
+                                                         self.config.policy.temperature),
                 },
+                "search": self.config.search.sampler,
+                "reflector": {"endpoint": self.config.reflect.endpoint,
+                              "model": self.config.reflect.model}
+                if self.reflector else None,
                 "command": self.command,
             }
         )
 
     def _restore(self, state: RunState) -> None:
         rd = self.rd
-        self.pool = StatePool.load(self.config.search, rd.pool)
+        self.strategy.load(rd)
         self.schedule.load_json(state.schedule)
         self.best_reward_so_far = state.best_reward
+        self.nodes = state.nodes
         best = rd.read_best()
         if best is not None:
             self.best, self.best_code = best
+        if self.playbook is not None:
+            data = rd.read_playbook()
+            if data is not None:
+                self.playbook = Playbook.from_json(data, self.config.reflect.max_lessons)
         if self.policy.trainable and rd.policy_saved():
             self.policy.load(rd.policy)
         rd.truncate_steps(state.step)
@@ -217,19 +283,30 @@ class Optimizer:
 
     def _checkpoint(self, step: int) -> None:
         rd = self.rd
-        self.pool.save(rd.pool)
+        self.strategy.save(rd)
+        if self.playbook is not None:
+            rd.write_playbook(self.playbook.to_json())
         if self.policy.trainable:
             rd.save_policy(self.policy.save, step)
         rd.write_state(
             RunState(
-                step=step, schedule=self.schedule.to_json(), best_reward=self.best_reward_so_far
+                step=step, schedule=self.schedule.to_json(), best_reward=self.best_reward_so_far,
+                nodes=self.nodes,
             )
         )
 
     # ---------------------------------------------------------------- the loop
 
+    def _budget_left(self) -> int | None:
+        budget = self.config.search.node_budget
+        return None if budget <= 0 else max(0, budget - self.nodes)
+
     def run(self, events: RunEvents | None = None, stop_after: int | None = None) -> RunOutcome:
         """Run the remaining steps and return the outcome.
+
+        The run ends after ``run.steps`` steps, when ``search.node_budget`` candidates have
+        been generated, or when the strategy has nothing left to expand (IGR: every chain
+        done), whichever comes first.
 
         Args:
             events: Progress callbacks.
@@ -241,24 +318,37 @@ class Optimizer:
         last = cfg.run.steps
         if stop_after is not None:
             last = min(last, self.start_step - 1 + stop_after)
+        done = self.start_step - 1
         try:
             for step in range(self.start_step, last + 1):
+                if self._budget_left() == 0 or self.strategy.finished():
+                    self.exhausted = True
+                    break
                 rec = self._step(step, events)
+                if rec is None:
+                    self.exhausted = True
+                    break
                 records.append(rec)
                 self.rd.append_step(rec)
                 self._checkpoint(step)
+                done = step
                 if events.on_step:
                     events.on_step(rec)
+            else:
+                self.exhausted = self._budget_left() == 0 or self.strategy.finished()
         except KeyboardInterrupt:
             self.rd.update_info(status="interrupted")
             raise
-        finished = last >= cfg.run.steps
+        finally:
+            if self.reflector is not None:
+                self.reflector.close()
+        finished = done >= cfg.run.steps or self.exhausted
         self.rd.update_info(status="done" if finished else "paused")
         ref = self.evaluator.reference()
         improved = self.best is not None and self.best.r_ppa > 1.0 + 1e-9
         return RunOutcome(
             self.rd.path,
-            last,
+            done,
             self.best,
             self.best_code,
             ref,
@@ -268,41 +358,212 @@ class Optimizer:
             finished=finished,
         )
 
-    def _step(self, step: int, events: RunEvents) -> StepRecord:
-        """One step: parents, rollouts, evaluation, bookkeeping, learning."""
+    def _step(self, step: int, events: RunEvents) -> StepRecord | None:
+        """One step: plan, rollouts, evaluation, bookkeeping, reflection, learning; ``None``
+        when the strategy has nothing to expand."""
         t0 = time.monotonic()
-        events.phase(step, "sampling parents")
-        parents = self.sampler.select(
-            self.pool, self.config.search.parents, random.Random(f"{self.config.run.seed}-{step}")
-        )
+        events.phase(step, "planning")
+        cfg = self.config
+        expansions = self.strategy.plan(PlanContext(
+            step, self._budget_left(), cfg.run.rollouts,
+            random.Random(f"{cfg.run.seed}-{step}"), self._ideas))
+        if not expansions:
+            return None
         events.phase(step, "generating")
-        ro = self._generate(step, parents)
+        ro = self._generate(step, expansions)
         ro.results = self._evaluate(step, ro, events)
         self._record_candidates(step, ro)
-        self._admit(step, ro)
+        self.strategy.observe(step, ro.expansions, self._children(ro))
         self._track_best(ro)
-        delta = self.schedule.delta(step - 1, self.config.run.steps)
-        batch = batch_advantages(self._group_rewards(ro), delta, self.config.train)
+        self.nodes += len(ro.results)
+        reflected = self._reflect(step, ro, events)
+        delta = self.schedule.delta(step - 1, cfg.run.steps)
+        batch = batch_advantages(self._group_rewards(ro), delta, cfg.train)
         events.phase(step, "updating the policy")
         stats = self.policy.update(self._samples(ro, batch))
         decision = self.schedule.observe(batch.signals(stats.kl_ref))
-        return self._record(step, ro, delta, batch, stats, decision, time.monotonic() - t0)
+        rec = self._record(step, ro, delta, batch, stats, decision, time.monotonic() - t0)
+        rec.reflections = reflected.requests if self.reflector else None
+        rec.lessons = len(self.playbook.lessons) if self.playbook is not None else None
+        return rec
+
+    # ---------------------------------------------------------------- prompts
+
+    def _reference_code(self) -> str:
+        return self.design.target.text()
+
+    def _format(self, code: str) -> str:
+        p = self.config.policy
+        return answer_format(code, p.answer_format, p.edit_min_lines)
+
+    def _lessons(self) -> list[str]:
+        if self.playbook is None:
+            return []
+        return self.playbook.prompt_lines(self.config.reflect.prompt_lessons)
+
+    def _prompt_for(self, e: Expansion) -> tuple[Prompt, str, str]:
+        """The expansion's prompt, its answer format and the code its edits apply to."""
+        ref = self.evaluator.reference()
+        assert ref.ppa is not None
+        kind = self.evaluator.metric_kind
+        ref_code = self._reference_code()
+        base = e.code or ref_code
+        fmt = self._format(base)
+        parent: ParentInfo | None = None
+        res: EvalResult | None = None
+        if not e.is_root:
+            res = self.rd.read_candidate(e.eval_hash) if e.eval_hash else None
+            parent = ParentInfo(code=e.code, ppa=res.ppa if res is not None else None,
+                                feedback=tuple(e.feedback.splitlines()),
+                                prev_metric=self._metric_of(e.prev_hash))
+        elif e.feedback:
+            # a retry from the reference after an answer that gave no design: show that
+            # answer's feedback against the reference
+            parent = ParentInfo(code=ref_code, ppa=ref.ppa,
+                                feedback=tuple(e.feedback.splitlines()), prev_metric=None)
+        lessons = self._lessons()
+
+        def render(view: str | None) -> Prompt:
+            return build_prompt(ref_code, ref.ppa, self.spec, kind, parent,  # type: ignore[arg-type]
+                                answer=fmt, code_view=view, lessons=lessons, idea=e.idea)
+
+        if fmt != "edit":
+            return render(None), fmt, base
+        focus = self._focus(e, base, res)
+        limit = max(256, self.config.policy.max_prompt_tokens - PROMPT_MARGIN_TOKENS)
+        prompt = fit_view(lambda k: render(focus_view(base, focus, k)), free_lines(base), limit,
+                          self._count_tokens)
+        return prompt, fmt, base
+
+    def _count_tokens(self, prompt: Prompt) -> int:
+        """The policy's own count when it has a tokenizer (``prompt_ids``: the transformers
+        and vLLM backends), else a cautious estimate from the characters."""
+        ids = getattr(self.policy, "prompt_ids", None)
+        if callable(ids):
+            try:
+                return len(ids(prompt))
+            except Exception:  # a backend without a usable tokenizer: estimate instead
+                log.debug("prompt_ids failed; estimating tokens", exc_info=True)
+        return estimate_tokens(prompt)
+
+    def _focus(self, e: Expansion, base: str, res: EvalResult | None) -> set[int]:
+        """Lines of ``base`` a long module's prompt shows first: the last edit, the lines
+        naming the signals of its critical path (the reference's for a root prompt), and the
+        failing output of a counterexample."""
+        focus = set(e.focus)
+        names: list[str] = []
+        ref = self.evaluator.reference()
+        src = res if res is not None else (ref if e.is_root else None)
+        details = src.ppa.details if src is not None and src.ppa is not None else None
+        if details is not None and details.critical_path is not None:
+            cp = details.critical_path
+            names += [cp.startpoint, cp.endpoint, *cp.signals]
+        if res is not None:  # a netlist-check failure's mismatch is the netlist's
+            sim = res.netlist if res.stage is Stage.NETLIST else res.sim
+            if sim is not None and sim.first_mismatch is not None:
+                names.append(sim.first_mismatch.output)
+        focus.update(relevant_lines(base, names))
+        return focus
+
+    def _metric_of(self, h: str | None) -> float | None:
+        """The figure of merit of a recorded candidate; ``""`` is the reference."""
+        kind = self.evaluator.metric_kind
+        if h is None:
+            return None
+        if h == "":
+            ref = self.evaluator.reference()
+            return ref.ppa.metric(kind) if ref.ppa is not None else None
+        res = self.rd.read_candidate(h)
+        return res.ppa.metric(kind) if res is not None and res.ppa is not None else None
+
+    def _ideas(self, existing: Sequence[str], want: int) -> list[str]:
+        """Ask the policy for ``want`` ideas (IGR), ``IDEAS_PER_REQUEST`` per request, each
+        request seeing the ideas so far; stops early when a request brings nothing new."""
+        ref = self.evaluator.reference()
+        assert ref.ppa is not None
+        code = self._reference_code()
+        shown = interface_view(code) if self._format(code) == "edit" else code
+        notes = ""
+        if self.config.search.igr_notes:
+            path = Path(self.config.search.igr_notes).expanduser()
+            try:
+                notes = path.read_text(errors="replace")
+            except OSError as exc:
+                raise UsageError(f"cannot read the IGR notes file: {exc.strerror}", path=path,
+                                 hint="set search.igr_notes to a readable text file") from exc
+        out: list[str] = []
+        seen = {normalize_idea(i) for i in existing}
+        rounds = 0
+        while len(out) < want and rounds < math.ceil(want / IDEAS_PER_REQUEST) + 1:
+            ask = min(IDEAS_PER_REQUEST, want - len(out))
+            prompt = idea_prompt(shown, ref.ppa, self.spec, self.evaluator.metric_kind,
+                                 [*existing, *out], ask, notes)
+            seed = self.config.run.seed * 100003 + 50_000 + rounds
+            comps = self.policy.generate([prompt], 1, seed=seed)
+            rounds += 1
+            got = comps[0][0] if comps and comps[0] else None
+            if got is None or got.error:
+                break
+            fresh = [i for i in parse_ideas(got.text) if normalize_idea(i) not in seen]
+            for i in fresh:
+                seen.add(normalize_idea(i))
+            if not fresh:
+                break
+            out.extend(fresh)
+        log.info("IGR: the policy gave %d of %d ideas in %d request(s)", len(out), want, rounds)
+        return out[:want]
 
     # ---------------------------------------------------------------- phases of a step
 
-    def _generate(self, step: int, parents: list[State]) -> _Rollouts:
-        """Prompt the policy once per parent for ``run.rollouts`` answers each."""
+    def _generate(self, step: int, expansions: list[Expansion]) -> _Rollouts:
+        """Prompt the policy once per expansion for ``e.n`` answers each."""
         cfg = self.config
-        prompts = [self._prompt_for(p) for p in parents]
-        groups = self.policy.generate(prompts, cfg.run.rollouts, seed=cfg.run.seed * 100003 + step)
+        built = [self._prompt_for(e) for e in expansions]
+        prompts = [b[0] for b in built]
+        groups: list[list[Completion]] = [[] for _ in expansions]
+        sizes = sorted({e.n for e in expansions}, key=[e.n for e in expansions].index)
+        for si, n in enumerate(sizes):  # one call per rollout count (usually one)
+            idx = [i for i, e in enumerate(expansions) if e.n == n]
+            seed = cfg.run.seed * 100003 + step + 7919 * si
+            out = self.policy.generate([prompts[i] for i in idx], n, seed=seed)
+            for i, comps in zip(idx, out, strict=True):
+                groups[i] = list(comps)
         group = [gi for gi, comps in enumerate(groups) for _ in comps]
         completions = [c for comps in groups for c in comps]
-        texts = [candidate_text(c) for c in completions]
-        return _Rollouts(parents, prompts, group, completions, texts)
+        texts: list[str | None] = []
+        decided: list[EvalResult | None] = []
+        focus: list[tuple[int, ...]] = []
+        for gi, c in zip(group, completions, strict=True):
+            text, res, foc = self._answer(c, built[gi][1], built[gi][2])
+            texts.append(text)
+            decided.append(res)
+            focus.append(foc)
+        return _Rollouts(expansions, prompts, [b[1] for b in built], [b[2] for b in built],
+                         group, completions, texts, decided, focus)
+
+    def _answer(self, c: Completion, fmt: str, base: str
+                ) -> tuple[str | None, EvalResult | None, tuple[int, ...]]:
+        """The design an answer gives (an edit applied to ``base``, or a whole module), or the
+        result that rejects it, and the lines it changed."""
+        if getattr(c, "error", None):
+            return None, _policy_error_result(str(c.error)), ()
+        if has_edit_blocks(c.text):
+            try:
+                edited = apply_edits(base, parse_edit_blocks(c.text))
+            except EditError as exc:
+                return None, _edit_failure_result(exc), ()
+            return edited.text, None, changed_lines(base, edited.text)
+        text = candidate_text(c)
+        if text is None:
+            if fmt == "edit":
+                return None, _edit_failure_result(EditError(
+                    None, "the answer holds no <<<<<<< SEARCH block and no complete module")), ()
+            return None, _no_module_result(), ()
+        return text, None, changed_lines(base, text)
 
     def _evaluate(self, step: int, ro: _Rollouts, events: RunEvents) -> list[EvalResult]:
-        """Evaluate each distinct text once; answers without a module get zero reward."""
-        to_eval = sorted({t for t in ro.texts if t})
+        """Evaluate each distinct text once; the rest were decided without the evaluator."""
+        to_eval = sorted({t for t, d in zip(ro.texts, ro.decided, strict=True) if t and not d})
         events.phase(step, f"evaluating {len(to_eval)} candidates")
         done = 0
 
@@ -314,11 +575,8 @@ class Optimizer:
 
         results = self.evaluator.evaluate_many(to_eval, progress)
         by_text = dict(zip(to_eval, results, strict=True))
-        return [
-            _policy_error_result(str(c.error)) if getattr(c, "error", None)
-            else by_text[t] if t else _no_module_result()
-            for c, t in zip(ro.completions, ro.texts, strict=True)
-        ]
+        return [d if d is not None else by_text[t] if t else _no_module_result()
+                for t, d in zip(ro.texts, ro.decided, strict=True)]
 
     def _record_candidates(self, step: int, ro: _Rollouts) -> None:
         """Write every new candidate and its result to ``candidates/``."""
@@ -327,27 +585,24 @@ class Optimizer:
                 continue
             h = source_hash(text)
             if not self.rd.has_candidate(h):
-                self.rd.write_candidate(h, text, res, step=step, parent=ro.parents[gi].id)
+                self.rd.write_candidate(h, text, res, step=step,
+                                        parent=ro.expansions[gi].node_id)
 
-    def _admit(self, step: int, ro: _Rollouts) -> None:
-        """Offer each parent's rewarded children to the pool (top-k per parent inside it)."""
+    def _children(self, ro: _Rollouts) -> list[list[Child]]:
+        """Each expansion's rollouts as the strategy sees them (``code == ""``: no design)."""
         kind = self.evaluator.metric_kind
-        for gi, parent in enumerate(ro.parents):
-            children = [
-                Child(
-                    code=text,
-                    reward=res.reward,
-                    metrics={k: m.value for k, m in res.metrics.items()},
-                    eval_hash=res.source_hash,
-                    accepted=res.accepted,
-                    feedback="\n".join(feedback_lines(res, kind)),
-                )
-                for g, text, res in zip(ro.group, ro.texts, ro.results, strict=True)
-                if g == gi and text and res.reward is not None
-            ]
-            self.pool.add_children(parent.id, children, step)
-        self.pool.record_expansion([p.id for p in ro.parents])
-        self.pool.prune()
+        out: list[list[Child]] = [[] for _ in ro.expansions]
+        for k, (gi, res) in enumerate(zip(ro.group, ro.results, strict=True)):
+            out[gi].append(Child(
+                code=ro.texts[k] or "",
+                reward=res.reward,
+                metrics={key: m.value for key, m in res.metrics.items()},
+                eval_hash=res.source_hash,
+                accepted=res.accepted,
+                feedback="\n".join(feedback_lines(res, kind)),
+                focus=ro.focus[k],
+            ))
+        return out
 
     def _track_best(self, ro: _Rollouts) -> None:
         """Keep (and write) the best accepted design, and the best reward of any rollout."""
@@ -364,16 +619,59 @@ class Optimizer:
         if scored:
             self.best_reward_so_far = max(self.best_reward_so_far, max(scored))
 
+    def _cases(self, step: int, ro: _Rollouts) -> list[Case]:
+        """The step's failed and improved rollouts, for the reflector (improvements first,
+        largest first)."""
+        kind = self.evaluator.metric_kind
+        name = metric_name(kind)
+        improved: list[tuple[float, Case]] = []
+        failed: list[Case] = []
+        for k, (gi, res) in enumerate(zip(ro.group, ro.results, strict=True)):
+            e = ro.expansions[gi]
+            text = ro.texts[k] or ""
+            fb = feedback_lines(res, kind)
+            h = source_hash(text) if text else ""
+            if res.accepted and res.ppa is not None:
+                before = self._metric_of(e.eval_hash if not e.is_root else "")
+                now = res.ppa.metric(kind)
+                if before and now < before * (1 - 1e-9):
+                    gain = (before - now) / before
+                    out = (f"{name} {before:.6g} -> {now:.6g} ({-100 * gain:.1f}%), "
+                           "proven equivalent")
+                    improved.append((gain, Case("improved", step, h, ro.bases[gi], text, fb,
+                                                out)))
+            elif res.status is Status.INVALID:
+                out = f"rejected at {res.stage.value}: {res.reason}"[:300]
+                failed.append(Case("failed", step, h, ro.bases[gi], text, fb, out,
+                                   "" if text else ro.completions[k].text))
+        improved.sort(key=lambda x: -x[0])
+        return [c for _, c in improved] + failed
+
+    def _reflect(self, step: int, ro: _Rollouts, events: RunEvents) -> ReflectStats:
+        """Reflect on the step's rollouts and update the playbook (next step's prompts)."""
+        if self.reflector is None or self.playbook is None:
+            return ReflectStats()
+        cases = self._cases(step, ro)
+        if not cases:
+            return ReflectStats()
+        events.phase(step, "reflecting")
+        stats = self.reflector.reflect(cases, self.playbook, self.design.target.name,
+                                       metric_name(self.evaluator.metric_kind),
+                                       seed=self.config.run.seed * 7919 + step)
+        log.info("step %d reflection: %d request(s), %d new, %d merged, %d dropped lesson(s)",
+                 step, stats.requests, stats.new, stats.merged, stats.dropped)
+        return stats
+
     def _group_rewards(self, ro: _Rollouts) -> list[list[float | None]]:
         """Rewards per group (infrastructure failures carry ``None``: no gradient)."""
-        rewards: list[list[float | None]] = [[] for _ in ro.parents]
+        rewards: list[list[float | None]] = [[] for _ in ro.expansions]
         for gi, res in zip(ro.group, ro.results, strict=True):
             rewards[gi].append(res.reward)
         return rewards
 
     def _samples(self, ro: _Rollouts, batch: BatchStats) -> list[Sample]:
         """The rollouts that enter the loss, with their advantages."""
-        index: list[list[int]] = [[] for _ in ro.parents]
+        index: list[list[int]] = [[] for _ in ro.expansions]
         for k, gi in enumerate(ro.group):
             index[gi].append(k)
         samples = []
@@ -428,32 +726,6 @@ class Optimizer:
             loss=stats.loss,
             time_s=time_s,
             infra_errors=sum(1 for r in ro.results if r.is_infrastructure_error),
+            nodes=self.nodes,
+            expansions=len(ro.expansions),
         )
-
-    # ---------------------------------------------------------------- prompts
-
-    def _prompt_for(self, state: State) -> Prompt:
-        ref = self.evaluator.reference()
-        assert ref.ppa is not None
-        kind = self.evaluator.metric_kind
-        parent = None
-        if state.parent_id is not None and state.code:
-            res = self.rd.read_candidate(state.eval_hash) if state.eval_hash else None
-            ppa = res.ppa if res is not None else None
-            feedback = tuple(state.feedback.splitlines()) if state.feedback else ()
-            parent = ParentInfo(
-                code=state.code, ppa=ppa, feedback=feedback, prev_metric=self._prev_metric(state)
-            )
-        return build_prompt(self.design.target.text(), ref.ppa, self.spec, kind, parent)
-
-    def _prev_metric(self, state: State) -> float | None:
-        """The metric the parent improved on: its own parent's, or the reference's."""
-        kind = self.evaluator.metric_kind
-        prev = self.pool.find(state.parent_id) if state.parent_id is not None else None
-        if prev is not None and prev.parent_id is not None:
-            prev_res = self.rd.read_candidate(prev.eval_hash) if prev.eval_hash else None
-            if prev_res is not None and prev_res.ppa is not None:
-                return prev_res.ppa.metric(kind)
-            return None
-        ref = self.evaluator.reference()
-        return ref.ppa.metric(kind) if ref.ppa is not None else None

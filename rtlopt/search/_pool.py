@@ -74,6 +74,8 @@ class Child:
         eval_hash: The evaluator's source hash (cache key / candidate file name).
         accepted: Proven (or simulation-) equivalent with PPA measured.
         feedback: EDA feedback text for the next prompt built from this state.
+        focus: Lines (0-based) of ``code`` that changed against its parent: where the next
+            prompt of a long module looks first.
     """
 
     code: str
@@ -82,6 +84,7 @@ class Child:
     eval_hash: str = ""
     accepted: bool = False
     feedback: str = ""
+    focus: tuple[int, ...] = ()
 
 
 @dataclass
@@ -102,6 +105,7 @@ class State:
         code_hash: Normalized-code hash used for de-duplication.
         accepted: Passed every equivalence gate with PPA.
         feedback: EDA feedback used in prompts.
+        focus: Lines of ``code`` changed against the parent (see :class:`Child`).
     """
 
     id: int
@@ -117,6 +121,7 @@ class State:
     code_hash: str = ""
     accepted: bool = False
     feedback: str = ""
+    focus: tuple[int, ...] = ()
 
     @property
     def is_root(self) -> bool:
@@ -144,6 +149,7 @@ class State:
             "code_hash": self.code_hash,
             "accepted": self.accepted,
             "feedback": self.feedback,
+            "focus": list(self.focus),
         }
 
     @staticmethod
@@ -164,6 +170,7 @@ class State:
             code_hash=str(d["code_hash"]),
             accepted=bool(d["accepted"]),
             feedback=str(d["feedback"]),
+            focus=tuple(int(i) for i in d.get("focus", ())),
         )
 
 
@@ -283,6 +290,7 @@ class StatePool:
                 code_hash=h,
                 accepted=child.accepted,
                 feedback=child.feedback,
+                focus=tuple(child.focus),
             )
             self._next_id += 1
             self._states[state.id] = state

@@ -20,6 +20,9 @@ from rtlopt.config import SearchConfig
 from rtlopt.plugins import SAMPLERS
 from rtlopt.search._pool import State, StatePool
 
+if TYPE_CHECKING:
+    from rtlopt.search._strategy import SearchStrategy
+
 __all__ = [
     "SAMPLERS",
     "EpsilonGreedySampler",
@@ -45,20 +48,26 @@ class Sampler(Protocol):
 
 class SamplerFactory(Protocol):
     """What the :data:`~rtlopt.plugins.SAMPLERS` registry holds (entry points
-    ``rtlopt.samplers``): builds a sampler from the search configuration."""
+    ``rtlopt.samplers``): builds a parent sampler over the state pool, or a whole search
+    strategy (:class:`~rtlopt.search.SearchStrategy`), from the search configuration."""
 
-    def __call__(self, cfg: SearchConfig) -> Sampler:
-        """A sampler configured by ``cfg`` (``puct_c``, ``epsilon``, ``lineage_blocking``)."""
+    def __call__(self, cfg: SearchConfig) -> Sampler | SearchStrategy:
+        """A sampler or strategy configured by ``cfg``."""
         ...
 
 
 def make_sampler(cfg: SearchConfig) -> Sampler:
-    """The sampler named by ``cfg.sampler``.
+    """The parent sampler named by ``cfg.sampler`` (see :func:`~rtlopt.search.make_strategy`
+    for every strategy).
 
     Raises:
-        PluginError: unknown sampler name (the message lists the known ones).
+        PluginError: unknown name (the message lists the known ones).
+        TypeError: the name is a whole strategy (``igr``, ``mcts``), not a pool sampler.
     """
-    return SAMPLERS.get(cfg.sampler)(cfg)
+    built = SAMPLERS.get(cfg.sampler)(cfg)
+    if not callable(getattr(built, "select", None)):
+        raise TypeError(f"{cfg.sampler!r} is a search strategy, not a pool sampler")
+    return built  # type: ignore[return-value]
 
 
 def puct_score(q: float, sigma: float, prior: float, total: int, visits: int, c: float) -> float:

@@ -115,7 +115,7 @@ def test_installed_plugins_are_listed(plugin_site: Path, pdk_dir: Path, tmp_path
         assert f"entry point of rtlopt-pdk-{name}" in row and f" {alias} " in row, row
         assert str(plugin_site / f"rtlopt_pdk_{name}" / "data") in row, row
     r = _rtlopt(["optimize", "--help"], tmp_path, plugin_site, pdk_dir, log)
-    assert "[egreedy|greedy|newest|none|puct]" in " ".join(r.stdout.split())
+    assert "[egreedy|greedy|igr|mcts|newest|none|puct]" in " ".join(r.stdout.split())
     assert "[echo|openai|scripted|transformers|vllm]" in " ".join(r.stdout.split())
     # a bundled PDK has nothing to download: the command says where its liberty is
     r = _rtlopt(["pdk", "download", "sky130", "--dest", str(tmp_path / "dl")], tmp_path,
@@ -159,7 +159,8 @@ def test_without_the_distribution_the_names_are_unknown(
     r = _rtlopt(["optimize", *RUN_ARGS, "--reuse", "newest"], example_repo, None, pdk_dir, log)
     assert r.returncode == 2
     assert r.stderr.strip() == (
-        "error: --reuse: unknown sampler 'newest' (known: egreedy, greedy, none, puct)")
+        "error: --search: unknown search strategy 'newest' "
+        "(known: egreedy, greedy, igr, mcts, none, puct)")
     (example_repo / "rtlopt.toml").write_text('[flow]\npdk = "tinylib"\n')
     r = _rtlopt(["optimize", *RUN_ARGS], example_repo, None, pdk_dir, log)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr

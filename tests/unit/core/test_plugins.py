@@ -43,7 +43,8 @@ def test_every_built_in_loads_as_a_factory() -> None:
 
 
 def test_config_rejects_an_unknown_plugin_name_with_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match=r"search\.sampler.*known: egreedy, greedy, none, puct"):
+    with pytest.raises(ConfigError,
+                       match=r"search\.sampler.*known: egreedy, greedy, igr, mcts, none, puct"):
         Config(search=SearchConfig(sampler="newest"))
     with pytest.raises(ConfigError, match=r"flow\.pdk = 'tsmc3'.*from command line.*custom"):
         load_config(None, overrides={"flow.pdk": "tsmc3"}, env={})
@@ -86,11 +87,12 @@ def test_an_entry_point_name_is_valid_in_config_cli_and_the_factory() -> None:
     assert type(sampler).__name__ == "Newest"
     choice = PluginChoice(SAMPLERS)
     assert choice.convert("newest", None, None) == "newest"
-    param = click.Option(["--reuse"], type=choice)
+    param = click.Option(["--search"], type=choice)
     ctx = click.Context(click.Command("x"))
     assert [c.value for c in choice.shell_complete(ctx, param, "n")] == ["newest", "none"]
     assert "newest" in choice.get_metavar(param, ctx)
-    with pytest.raises(OneLineUsageError, match="--reuse: unknown sampler 'old'.*newest"):
+    with pytest.raises(OneLineUsageError,
+                       match="--search: unknown search strategy 'old'.*newest"):
         choice.convert("old", param, ctx)
 
 

@@ -127,6 +127,13 @@ def test_feedback_lines_from_results() -> None:
     assert lines[0] == "Syntax: PASS"
     assert lines[1].startswith("Functional Test: FAIL (first mismatch at 40: inputs a=8'h01;")
     assert "y expected 3'h0, got 3'h1" in lines[1]
+    # the netlist check failed: the RTL simulation passed, the mismatch is the netlist's
+    net = EvalResult(Status.INVALID, Stage.NETLIST, reason="netlist differs",
+                     sim=SimResult(passed=True, vectors=100, mismatches=0),
+                     netlist=SimResult(passed=False, vectors=100, mismatches=1,
+                                       first_mismatch=mm))
+    lines = feedback_lines(net, "adp")
+    assert lines[1].startswith("Functional Test: FAIL (first mismatch at 40: inputs a=8'h01;")
     ok = EvalResult(Status.OK, Stage.DONE, ppa=PPA(10.0, 20.0, 0.5))
     assert feedback_lines(ok, "ppa") == (
         "Syntax: PASS", "Functional Test: PASS",

@@ -24,6 +24,7 @@ from rtlopt.policy import Completion, Prompt, Sample, UpdateStats
 from rtlopt.results import PPA, EvalResult, Stage, Status
 from rtlopt.run import Optimizer
 from rtlopt.rundir import RunDir
+from rtlopt.search import PoolSearch
 from rtlopt.verilog import source_hash
 
 REF = "module top(input [3:0] a, output [3:0] y);\n  assign y = ~a;\nendmodule\n"
@@ -152,7 +153,8 @@ def test_fake_loop_keeps_the_best_and_never_scores_infrastructure_errors(
     flaky = rd.read_candidate(source_hash(FLAKY))
     assert flaky is not None and flaky.reward is None and flaky.is_infrastructure_error
     # the pool takes rewarded children (partial credit included), never a tool error
-    codes = [s.code for s in opt.pool.states if not s.is_root]
+    assert isinstance(opt.strategy, PoolSearch)  # the default strategy: TTT-RTL's PUCT pool
+    codes = [s.code for s in opt.strategy.pool.states if not s.is_root]
     assert any("SMALLER" in c for c in codes) and not any("FLAKY" in c for c in codes)
     assert len(pol.updates) == 2 and pol.prompts  # one update per step
 
