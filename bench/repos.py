@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """rtlopt on real repositories, as a new user runs it: inspect and evaluate through the CLI.
 
-For every case under ``bench/repos_cases/<repo>/<module>/`` (``meta.toml``, ``equiv.v``,
-``broken.v``) the module's repository is copied into a fresh git repository whose only addition
-is ``examples/repos/<repo>/rtlopt.toml`` (what a user writes from the repository's own filelist
+For every case under ``bench/repos_cases/<repo>/<module>/`` (``meta.toml``,
+``equiv.edit``, ``broken.edit``: the rewrites as edits of the upstream file, applied at run
+time by ``bench/repos_edits.py``, so no third-party code is shipped) the module's repository
+is copied into a fresh git repository whose only addition is
+``examples/repos/<repo>/rtlopt.toml`` (what a user writes from the repository's own filelist
 or build files), and four commands run with default settings (proof required):
 
 1. ``rtlopt inspect TARGET --module M --json``
@@ -92,7 +94,7 @@ def load_cases(folder: Path = CASES) -> list[Case]:
         for need in ("target", "module", "kind", "equiv", "broken"):
             if need not in m:
                 raise SystemExit(f"{meta}: missing key '{need}'")
-        for f in ("equiv.v", "broken.v"):
+        for f in ("equiv.edit", "broken.edit"):
             if not (meta.parent / f).is_file():
                 raise SystemExit(f"{meta.parent}: missing {f}")
         cases.append(Case(repo=meta.parent.parent.name, module=m["module"], target=m["target"],
@@ -100,6 +102,22 @@ def load_cases(folder: Path = CASES) -> list[Case]:
                           rare=bool(m.get("rare", False)), folder=meta.parent,
                           notes=m.get("notes", "")))
     return cases
+
+
+def candidate_text(case: Case, name: str, upstream: Path) -> str:
+    """The ``equiv``/``broken`` rewrite: its edit file applied to the upstream target file.
+
+    Raises:
+        SystemExit: the upstream file is not the one the edit was made from.
+    """
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from repos_edits import EditError, apply_edit
+
+    edit = case.folder / f"{name}.edit"
+    try:
+        return apply_edit(edit.read_text(), upstream.read_bytes(), str(edit))
+    except EditError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def repo_env(repo: str, root: Path) -> dict[str, str]:
@@ -360,8 +378,13 @@ def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk
     env = {**env, "XDG_CACHE_HOME": str(home / "cache"), "XDG_CONFIG_HOME": str(home / "config")}
     target = case.target
     common = [target, "--module", case.module]
-    cands = {"self": repo_root / target, "equiv": case.folder / "equiv.v",
-             "broken": case.folder / "broken.v"}
+    # the rewrites are stored as edits of the upstream file (no third-party copies shipped)
+    cand_dir = home / "candidates"
+    cand_dir.mkdir()
+    cands = {"self": repo_root / target}
+    for name in ("equiv", "broken"):
+        cands[name] = cand_dir / f"{name}.v"
+        cands[name].write_text(candidate_text(case, name, repo_root / target))
     steps: dict[str, Step] = {}
     steps["inspect"] = run_cli(["inspect", *common, "--json",
                                 "--harness-dir", str(home / "harness")],

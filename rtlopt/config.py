@@ -95,6 +95,17 @@ class HarnessConfig:
         "Cycles of one long run without reset (inputs held for up to 64 cycles) to reach deep counter states.",
     )
     reset_cycles: int = _f(3, "Cycles reset is held active at the start of a sequential run.")
+    clocks: tuple[str, ...] = _f(
+        (),
+        "Clock ports of the target, overriding inference. Empty (default): found from the "
+        "design (signals in edge events), names only as a hint.",
+    )
+    resets: tuple[str, ...] = _f(
+        (),
+        "Reset ports of the target as NAME:low or NAME:high (active level), overriding "
+        "inference. Empty (default): found from the design (a signal that forces registers to "
+        "constants), names only as a hint.",
+    )
     strict_x: bool = _f(
         False,
         "X policy. false (default, as logic-equivalence tools do): an output bit that is x in the reference (an uninitialized or un-reset register) may be 0 or 1 in the candidate. true: the candidate must reproduce every x of the reference exactly. Either way, a candidate x (or z) where the reference is defined is never equivalent; the testbench, the netlist check and the formal miter apply the same policy.",

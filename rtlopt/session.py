@@ -152,6 +152,14 @@ def open_target(spec: TargetSpec) -> Target:
         include_dirs=[p.resolve() for p in spec.include_dirs],
         defines=dict(spec.defines),
     )
+    if cfg.harness.clocks or cfg.harness.resets:
+        from dataclasses import replace
+
+        from rtlopt.frontend import override_roles
+
+        target = override_roles(design.target, cfg.harness.clocks, cfg.harness.resets)
+        design = replace(design, target=target,
+                         modules={**design.modules, target.name: target})
     pdk = resolve_pdk(cfg.flow, spec.liberty) if spec.with_pdk else None
     return Target(cfg, design, pdk)
 

@@ -167,7 +167,7 @@ def _check_module(
 
     mc = ModuleCheck(rel, name, "modified")
     design = load_design(base_tree / rel, name, cfg.project)
-    cand_mods = {m.name: m for m in parse_text(new_src, rel)}
+    cand_mods = {m.name: m for m in parse_text(new_src, rel, sources=design.sources)}
     problem = interface_problem(design.target, cand_mods)
     if problem:
         mc.interface = problem

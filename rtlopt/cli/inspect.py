@@ -92,6 +92,7 @@ def _as_json(design: Design, hdir: Path, tb: Testbench) -> dict[str, Any]:
         "resets": {r: ("low" if t.reset_active_low.get(r) else "high") for r in t.resets},
         "submodules": list(design.submodules),
         "files": [str(f) for f in design.closure],
+        "prelude": [str(f) for f in design.prelude],
         "include_dirs": [str(p) for p in design.include_dirs],
         "defines": dict(design.defines),
         "harness": str(hdir),
@@ -129,6 +130,8 @@ def _show(design: Design, hdir: Path, tb: Testbench) -> None:
     )
     console.print("submodules: " + (", ".join(design.submodules) or "none"))
     console.print("files:")
+    for f in design.prelude:
+        console.print(f"  {f} (prelude: read first by every tool)")
     for f in design.closure:
         console.print(f"  {f}")
     if design.include_dirs:

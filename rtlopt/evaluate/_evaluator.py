@@ -86,7 +86,7 @@ class Evaluator:
         self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
     ) -> None:
         from rtlopt.evaluate._view import open_view
-        from rtlopt.harness import build_testbench, reference_text
+        from rtlopt.harness import build_testbench, reference_text, target_context_text
 
         self.design = design
         self.config = config
@@ -116,6 +116,11 @@ class Evaluator:
         self._shared_dir = workdir / "shared"
         self._shared_dir.mkdir(exist_ok=True)
         (self._shared_dir / "reference.v").write_text(self._ref_text)
+        # the macros the target's module sees in its file, in front of every candidate
+        self._context_file = self._shared_dir / "target_context.vh"
+        self._context_file.write_text(target_context_text(design))
+        self._cand_sources = dataclasses.replace(
+            design.sources, prelude=(*design.prelude, self._context_file))
         self._tb_file = self._shared_dir / "rtlopt_tb.v"
         self._tb_file.write_text(self._tb.text)
         # what candidate netlists are compared with: the reference RTL, or the reference's own
@@ -140,6 +145,7 @@ class Evaluator:
             "sources": {
                 "include_dirs": [str(d) for d in self.design.include_dirs],
                 "defines": dict(self.design.defines),
+                "prelude": [str(f) for f in self.design.prelude],
             },
             "project": to_dict(cfg.project),
             "harness": to_dict(cfg.harness),
@@ -348,8 +354,9 @@ class Evaluator:
                  alongside: Callable[[Path], Any] | None = None) -> Any:
         flow = self._flow()
         assert flow is not None
+        pre = self._tools.prelude
         return flow.measure(
-            files,
+            [*pre, *(f for f in files if f not in pre)],
             self._tools.target.name,
             self._tools.target.clocks,
             d,
@@ -375,7 +382,7 @@ class Evaluator:
         for name, content in self._tb.files.items():
             (wd / name).write_text(content)
         comp = compile_sources(
-            [gold, netlist, self._tb_file],
+            [*self._tools.prelude, gold, netlist, self._tb_file],
             wd,
             top=self._tb.top,
             include_dirs=self._tools.include_dirs,
@@ -546,7 +553,7 @@ class Evaluator:
         cfg = self.config
         c.progress.stage = Stage.COMPILE
         try:
-            c.mods = parse_text(c.text, "candidate.v")
+            c.mods = parse_text(c.text, "candidate.v", sources=self._cand_sources)
             defined = [m.name for m in c.mods]
             used = sorted({i for m in c.mods for i in m.instances} - set(defined))
         except DesignError:
@@ -569,6 +576,8 @@ class Evaluator:
                 c.mods = []
         else:
             c.lib = library_files(self.design, defined, used, c.dir / "lib")
+            c.lib = (*self.design.prelude, self._context_file,
+                     *(f for f in c.lib if f not in self.design.prelude))
         comp = compile_sources(
             [*c.lib, c.file],
             c.dir,
@@ -583,7 +592,8 @@ class Evaluator:
         if not comp.ok:
             return self._invalid(
                 Stage.COMPILE,
-                f"does not compile: {comp.n_errors} error(s)",
+                f"does not compile: {comp.n_errors} error(s): "
+                + compile_error_summary(comp.errors, comp.output, c.dir),
                 r_syn=syntax_score(comp, cfg.reward),
                 compile_errors=comp.n_errors,
                 logs=c.logs,
@@ -631,7 +641,8 @@ class Evaluator:
         if not sim_comp.ok:
             return self._invalid(
                 Stage.SIMULATION,
-                "does not compile beside the reference: " + _first_error(sim_comp.output),
+                "does not compile beside the reference: "
+                + compile_error_summary(sim_comp.errors, sim_comp.output, c.dir),
                 r_syn=cfg.reward.port_error_factor,
                 logs=c.logs,
             )
@@ -822,7 +833,7 @@ def _file_digest(path: Path) -> str:
 
 def _repository_digest(design: Design) -> str:
     """Hash of every repository file a candidate could compile with (path and bytes)."""
-    files: set[Path] = set(design.sources.files) | set(design.closure)
+    files: set[Path] = set(design.sources.files) | set(design.closure) | set(design.prelude)
     files |= {m.file for m in design.modules.values()}
     for inc in design.include_dirs:
         for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
@@ -832,6 +843,20 @@ def _repository_digest(design: Design) -> str:
         h.update(str(f).encode("utf-8", "surrogateescape"))
         h.update(b"\0" + _file_digest(f).encode() + b"\n")
     return h.hexdigest()
+
+
+def compile_error_summary(errors: Sequence[str], output: str, scratch: Path,
+                          limit: int = 3) -> str:
+    """The first compiler errors as ``file:line: message``, joined by ``; ``.
+
+    Paths inside the candidate's scratch folder are shown relative to it (``candidate.v:3``,
+    ``lib/lib0_x.v:12``); repository paths stay as they are.
+    """
+    lines = list(errors) or [_first_error(output)]
+    prefix = str(scratch).rstrip("/") + "/"
+    shown = [" ".join(e.replace(prefix, "").split())[:200] for e in lines[:limit]]
+    more = f" (+{len(lines) - limit} more)" if len(lines) > limit else ""
+    return "; ".join(shown) + more
 
 
 def _first_error(output: str) -> str:

@@ -43,6 +43,9 @@ def library_files(
 ) -> tuple[Path, ...]:
     """Repository files a candidate needs, with the target and shadowed modules blanked.
 
+    The design's prelude (its elaboration context: headers a filelist lists first) comes
+    first, so candidate and reference are compiled with the same macros.
+
     Args:
         design: The design.
         defined: Module names the candidate defines (they shadow repository modules).
@@ -73,4 +76,4 @@ def library_files(
             out.append(copy)
         else:
             out.append(f)
-    return tuple(out)
+    return (*design.prelude, *(f for f in out if f not in design.prelude))

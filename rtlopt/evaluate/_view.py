@@ -122,7 +122,8 @@ def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
     )
 
     workdir.mkdir(parents=True, exist_ok=True)
-    files = list(design.closure)
+    # the elaboration context first: headers a filelist lists as sources define macros
+    files = [*design.prelude, *design.closure]
     top = design.target.name
     comp = compile_sources(files, workdir, top=top, include_dirs=design.include_dirs,
                            defines=design.defines, out=workdir / "probe.vvp", timeout=timeout)

@@ -4,6 +4,7 @@ Public API:
     load_design(target, module, project, *, include_dirs=(), defines={}) -> Design
     parse_text(text, name="candidate.v", frontend="pyslang") -> list[Module]
     find_repo_root(path) -> Path
+    override_roles(module, clocks, resets) -> Module  (harness.clocks / harness.resets)
     Frontend, FrontendFactory (Protocols); FRONTENDS (registry kept in rtlopt.plugins;
     entry-point group ``rtlopt.frontends``)
 """
@@ -17,6 +18,7 @@ from rtlopt.frontend._base import (
     InstanceConnections,
     SyntaxProblem,
 )
+from rtlopt.frontend._clocks import override_roles
 from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_text
 from rtlopt.frontend._sources import collect_sources, find_repo_root, parse_defines, read_filelist
 from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
@@ -44,6 +46,7 @@ __all__ = [
     "header_comment",
     "load_design",
     "module_spans",
+    "override_roles",
     "parse_defines",
     "parse_text",
     "read_filelist",

@@ -43,10 +43,14 @@ class ClockedBlock:
     Attributes:
         edges: ``(edge, signal)`` for every edge event (signals as plain names).
         condition: The condition of the first ``if`` at the top of the block, when simple.
+        forces_constants: The branch that ``condition`` selects assigns only constants
+            (literals, parameters) to every register the block assigns: the structure of a
+            reset, whatever the signal is called.
     """
 
     edges: tuple[tuple[Edge, str], ...]
     condition: Condition | None = None
+    forces_constants: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,8 @@ class Frontend(Protocol):
 
     def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
               defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None) -> FrontendResult:
+              texts: Mapping[Path, str] | None = None,
+              prelude: Sequence[Path] = ()) -> FrontendResult:
         """Parse files (each its own compilation unit) and extract every module.
 
         Args:
@@ -117,6 +122,7 @@ class Frontend(Protocol):
             include_dirs: Directories searched by ```include``.
             defines: Predefined macros (``NAME -> value``; empty value for a plain define).
             texts: Text to use instead of reading a file (candidates, other git versions).
+            prelude: Files read in front of every file (their macros apply to it).
 
         Returns:
             Modules of files without syntax errors, their clocked blocks and instance

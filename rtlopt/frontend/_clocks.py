@@ -5,12 +5,19 @@ Rules, in order:
 1. A port in a ``posedge``/``negedge`` event of an always block is a clock, unless the block's
    first ``if`` tests it: then it is an asynchronous reset, active low when the test is ``!x``,
    ``~x`` or ``x == 0`` (or, without a usable test, when the event is ``negedge``).
-2. A 1-bit input tested by the first ``if`` of a clocked block whose name looks like a reset
-   (rst, reset, rst_n, resetn, areset, arst_n, ...) is a synchronous reset.
+2. A 1-bit input tested by the first ``if`` of a clocked block is a synchronous reset when
+   that branch forces every register of the block to a constant (the structure of a reset:
+   ``clear``, ``RES``, ...) or, as a hint only, when its name looks like a reset (rst, reset,
+   rst_n, resetn, areset, arst_n, ...).
 3. Ports connected to a submodule's clock/reset ports inherit the role (and polarity).
-4. Without any clocked logic found, a 1-bit input named like a clock (clk, clock, clk_i, ...)
-   is taken as a clock; in a clocked module, an unused 1-bit input named like a reset is a reset
-   with polarity from its name (``_n``/``n``/``_b``/``_l`` suffix: active low).
+4. Names are hints: without any clocked logic found, a 1-bit input named like a clock (clk,
+   clock, clk_i, ...) is taken as a clock only when the module instantiates a module rtlopt
+   cannot see into (a combinational module with an unused clock port stays combinational); in
+   a clocked module, an unused 1-bit input named like a reset is a reset with polarity from its
+   name (``_n``/``n``/``_b``/``_l`` suffix: active low).
+
+``harness.clocks`` / ``harness.resets`` in rtlopt.toml override all of this for the target
+(:func:`override_roles`).
 """
 
 from __future__ import annotations
@@ -20,10 +27,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from rtlopt.errors import ConfigError
 from rtlopt.frontend._base import ClockedBlock, InstanceConnections
 from rtlopt.frontend.model import Module
 
-__all__ = ["infer_clocks_resets", "is_clock_name", "is_reset_name", "resolve_hierarchy"]
+__all__ = ["infer_clocks_resets", "is_clock_name", "is_reset_name", "override_roles",
+           "resolve_hierarchy"]
 
 _RESET_RE = re.compile(
     r"^(?:[a-z0-9]+_)?(?:a?s?rst|a?s?reset|arst|srst)(?:_?(?:n|b|l|ni|i|in|x))?"
@@ -83,13 +92,16 @@ def infer_clocks_resets(
             if sig not in resets:
                 add_clock(sig)
         if (cond is not None and cond.signal not in edge_names and cond.signal in inputs
-                and inputs[cond.signal].width == 1 and is_reset_name(cond.signal)):
+                and inputs[cond.signal].width == 1
+                and (blk.forces_constants or is_reset_name(cond.signal))):
             resets.setdefault(cond.signal, cond.active_low)
 
     # roles inherited through instance connections
+    opaque = False  # an instance of a module rtlopt cannot see into (vendor cell, black box)
     for inst in connections:
         sub = submodule(inst.module)
         if sub is None:
+            opaque = True
             continue
         actual_of: dict[str, str] = dict(inst.named)
         for port, actual in zip(sub.ports, inst.ordered, strict=False):
@@ -105,7 +117,7 @@ def infer_clocks_resets(
                 resets.setdefault(actual, bool(sub.reset_active_low.get(formal, False)))
 
     # name-based fallbacks
-    if not clocks:
+    if not clocks and opaque:
         for name, port in inputs.items():
             if port.width == 1 and is_clock_name(name) and name not in resets:
                 clocks.append(name)
@@ -153,3 +165,50 @@ def resolve_hierarchy(
     for name in modules:
         visit(name)
     return done
+
+
+def override_roles(module: Module, clocks: Sequence[str], resets: Sequence[str]) -> Module:
+    """The module with the clocks/resets the user named (``harness.clocks``/``resets``).
+
+    Args:
+        module: The target as inferred.
+        clocks: Clock port names; empty keeps the inferred clocks.
+        resets: ``NAME:low`` / ``NAME:high``; empty keeps the inferred resets.
+
+    Raises:
+        ConfigError: a name that is not a 1-bit input of the module, or a bad level.
+    """
+    if not clocks and not resets:
+        return module
+    inputs = {p.name: p for p in module.ports if p.direction == "input"}
+    names = ", ".join(inputs) or "none"
+
+    def check(name: str, key: str) -> None:
+        if name not in inputs or inputs[name].width != 1:
+            raise ConfigError(f"harness.{key}: '{name}' is not a 1-bit input of {module.name} "
+                              f"(inputs: {names})", path=module.file, line=module.line,
+                              hint=f"fix harness.{key} in rtlopt.toml")
+
+    new_clocks = tuple(clocks) or module.clocks
+    for c in clocks:
+        check(c, "clocks")
+    low: dict[str, bool] = {}
+    if resets:
+        for item in resets:
+            name, _, level = item.partition(":")
+            name, level = name.strip(), level.strip().lower()
+            check(name, "resets")
+            if level not in ("low", "high"):
+                raise ConfigError(f"harness.resets: '{item}' needs its active level",
+                                  path=module.file, line=module.line,
+                                  hint=f"write '{name}:low' or '{name}:high' in rtlopt.toml")
+            low[name] = level == "low"
+    else:
+        low = {r: bool(module.reset_active_low.get(r, False)) for r in module.resets}
+    both = set(new_clocks) & set(low)
+    if both:
+        raise ConfigError(f"'{sorted(both)[0]}' is named both a clock and a reset",
+                          path=module.file, line=module.line,
+                          hint="fix harness.clocks / harness.resets in rtlopt.toml")
+    return replace(module, clocks=tuple(new_clocks), resets=tuple(low),
+                   reset_active_low=low)

@@ -13,7 +13,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
 from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend._sources import collect_sources, find_repo_root
-from rtlopt.frontend.model import Design, Module
+from rtlopt.frontend.model import Design, Module, SourceSet
 from rtlopt.plugins import FRONTENDS
 from rtlopt.verilog import module_spans
 
@@ -64,16 +64,29 @@ def _with_roles(result: FrontendResult, prefer: Path | None = None) -> dict[str,
     return resolve_hierarchy(by_name, result.blocks, result.connections)
 
 
-def parse_text(text: str, name: str = "candidate.v", frontend: str = "pyslang") -> list[Module]:
+def parse_text(text: str, name: str = "candidate.v", frontend: str = "pyslang", *,
+               sources: SourceSet | None = None) -> list[Module]:
     """Parse a source string (an untrusted candidate) into its modules, in text order.
 
     ``Module.file`` is ``Path(name)`` (a placeholder) and ``start``/``end`` index into ``text``.
+
+    Args:
+        text: The source.
+        name: Placeholder file name.
+        frontend: Parser plugin.
+        sources: The design's elaboration context (prelude, include folders, defines), so a
+            candidate may use the project's macros as the original does.
 
     Raises:
         DesignError: a syntax error (the first one, with its line).
     """
     path = Path(name)
-    result = get_frontend(frontend).parse([path], texts={path: text})
+    if sources is None:
+        result = get_frontend(frontend).parse([path], texts={path: text})
+    else:
+        result = get_frontend(frontend).parse(
+            [path], texts={path: text}, include_dirs=sources.include_dirs,
+            defines=sources.defines, prelude=sources.prelude)
     problems = result.errors.get(path)
     if problems:
         raise _syntax_error(problems[0], "fix the candidate")
@@ -164,7 +177,8 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
     root = find_repo_root(target)
     sources = collect_sources(target, root, project, include_dirs=include_dirs, defines=defines)
     result = get_frontend(project.frontend).parse(
-        sources.files, include_dirs=sources.include_dirs, defines=sources.defines)
+        sources.files, include_dirs=sources.include_dirs, defines=sources.defines,
+        prelude=sources.prelude)
     for w in result.warnings:
         log.warning("%s", w)
     if target in result.errors:

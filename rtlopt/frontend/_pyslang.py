@@ -1,9 +1,10 @@
 """The default frontend: pyslang (slang's SystemVerilog parser and elaborator).
 
-Each file is preprocessed and parsed as its own compilation unit (include dirs and defines
-applied), so a syntax error is attributed to its file and unrelated broken files can be skipped.
-The files that parse are then elaborated together with every module as a top, which yields
-real port widths for parameter-dependent ranges (default parameter values).
+Each file is preprocessed and parsed as its own compilation unit (include dirs, defines and
+the prelude's macros applied: the prelude files are parsed in front of every file), so a
+syntax error is attributed to its file and unrelated broken files can be skipped. The files
+that parse are then elaborated together with every module as a top, which yields real port
+widths for parameter-dependent ranges (default parameter values).
 """
 
 from __future__ import annotations
@@ -117,7 +118,39 @@ def _first_statement(st: Any) -> Any:
     return st
 
 
-def _clocked_block(proc: Any) -> ClockedBlock | None:
+_ASSIGN_KINDS = frozenset({"NonblockingAssignmentExpression", "AssignmentExpression"})
+_WORD = re.compile(r"(?<![\w$'`])[A-Za-z_][A-Za-z0-9_$]*")
+
+
+def _assignments(node: Any) -> list[tuple[str, str]]:
+    """``(lhs, rhs)`` texts of the procedural assignments below ``node``."""
+    return [(str(n.left).strip(), str(n.right).strip()) for n in [node, *_walk(node)]
+            if _kind(n) in _ASSIGN_KINDS]
+
+
+def _lhs_name(lhs: str) -> str:
+    m = _WORD.match(lhs.strip().lstrip("{"))
+    return m.group(0) if m else lhs
+
+
+def _forces_constants(first: Any, block: Any, constants: frozenset[str]) -> bool:
+    """Whether ``first``'s then-branch sets every register of ``block`` to a constant."""
+    then = getattr(first, "statement", None)
+    if then is None:
+        return False
+    forced = _assignments(then)
+    if not forced:
+        return False
+    # based literals (8'hff) hold letters: blank them before looking for signal names
+    literal = re.compile(r"\d*\s*'\s*[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ_?]+|'[01xXzZ]")
+    for _, rhs in forced:
+        if any(w not in constants for w in _WORD.findall(literal.sub(" ", rhs))):
+            return False
+    assigned = {_lhs_name(lhs) for lhs, _ in _assignments(block)}
+    return assigned <= {_lhs_name(lhs) for lhs, _ in forced}
+
+
+def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:
     st = proc.statement
     if _kind(st) != "TimingControlStatement":
         return None
@@ -128,14 +161,17 @@ def _clocked_block(proc: Any) -> ClockedBlock | None:
     if not _edges(tc.expr, edges) or not edges:
         return None
     cond: Condition | None = None
+    forces = False
     first = _first_statement(st.statement)
     if _kind(first) == "ConditionalStatement":
         conds = list(first.predicate.conditions)
         pattern = conds[0] if conds else None
         if pattern is not None and hasattr(pattern, "expr"):
             cond = _condition(pattern.expr)
+            forces = cond is not None and _forces_constants(first, st.statement, constants)
     typed = tuple((e, s) for e, s in edges if e in ("posedge", "negedge"))
-    return ClockedBlock(edges=typed, condition=cond)  # type: ignore[arg-type]
+    return ClockedBlock(edges=typed, condition=cond,  # type: ignore[arg-type]
+                        forces_constants=forces)
 
 
 def _instance_connections(inst: Any) -> list[InstanceConnections]:
@@ -204,7 +240,8 @@ class PyslangFrontend:
 
     def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
               defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None) -> FrontendResult:
+              texts: Mapping[Path, str] | None = None,
+              prelude: Sequence[Path] = ()) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         import pyslang
         from pyslang import ast, parsing, syntax
@@ -213,7 +250,8 @@ class PyslangFrontend:
         result = FrontendResult()
         sm = pyslang.SourceManager()
         for d in include_dirs:
-            sm.addUserDirectories(str(d))
+            if Path(d).is_dir():
+                sm.addUserDirectories(str(d))
         popts = parsing.PreprocessorOptions()
         popts.predefines = [f"{k}={v}" if v != "" else k for k, v in (defines or {}).items()]
         bag = pyslang.Bag([popts])
@@ -221,7 +259,17 @@ class PyslangFrontend:
 
         good: list[tuple[Path, Any]] = []
         for path in files:
-            if path in texts:
+            if prelude:
+                # one unit: the prelude's macros reach the file, as in a filelist
+                try:
+                    bufs = [sm.readSource(str(p)) for p in prelude if p != path]
+                    bufs.append(sm.assignText(str(path), texts[path]) if path in texts
+                                else sm.readSource(str(path)))
+                    tree = syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
+                except Exception as exc:  # pyslang raises plain exceptions for unreadable files
+                    result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
+                    continue
+            elif path in texts:
                 tree = syntax.SyntaxTree.fromText(texts[path], sm, path.name, str(path), bag)
             else:
                 try:
@@ -261,10 +309,15 @@ class PyslangFrontend:
                 decls[key] = (sm.getLineNumber(loc), idx)
                 blocks: list[ClockedBlock] = []
                 conns: list[InstanceConnections] = []
+                constants = frozenset(
+                    str(d.name.valueText)
+                    for p in _walk(node, frozenset({"ModuleDeclaration"}))
+                    if _kind(p) == "ParameterDeclaration"
+                    for d in _walk(p) if _kind(d) == "Declarator")
                 for sub in _walk(node, frozenset({"ModuleDeclaration"})):
                     k = _kind(sub)
                     if k in ("AlwaysBlock", "AlwaysFFBlock"):
-                        blk = _clocked_block(sub)
+                        blk = _clocked_block(sub, constants)
                         if blk is not None:
                             blocks.append(blk)
                     elif k == "HierarchyInstantiation":

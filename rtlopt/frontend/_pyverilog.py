@@ -167,7 +167,8 @@ class PyverilogFrontend:
 
     def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
               defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None) -> FrontendResult:
+              texts: Mapping[Path, str] | None = None,
+              prelude: Sequence[Path] = ()) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         from rtlopt.tools import Limits, argv_path, require_tool, run_tool
 
@@ -193,8 +194,9 @@ class PyverilogFrontend:
                 argv = iverilog.argv("-E", "-o", argv_path(out))
                 argv += [f"-I{argv_path(d)}" for d in [path.parent, *include_dirs]]
                 argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
-                run = run_tool([*argv, argv_path(src)], cwd=work, log_path=work / f"pp{idx}.log",
-                               limits=Limits(60.0))
+                pre = [argv_path(p) for p in prelude if p != path]
+                run = run_tool([*argv, *pre, argv_path(src)], cwd=work,
+                               log_path=work / f"pp{idx}.log", limits=Limits(60.0))
                 if run.returncode != 0 or not out.is_file():
                     msg = run.tail(5).splitlines()
                     why = msg[-1] if msg else "iverilog -E failed"

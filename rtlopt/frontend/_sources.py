@@ -1,9 +1,17 @@
-"""Finding a repository's sources: files, include directories and defines.
+"""Finding a repository's sources: the elaboration context every tool is given.
 
 Sources come from (in order of precedence for defines: later wins) a scan of the repository
 for ``*.v``/``*.sv``, filelists (``.f``) named in the project configuration, the project's own
 ``include_dirs``/``defines``, and the command line's ``-I``/``-D``. Folders holding ``*.vh`` /
 ``*.svh`` headers are include directories too.
+
+A filelist is one compilation unit, read in order: a header listed as a source (C910's
+``cpu_cfig.h`` first in its ``-f`` list) defines macros that later files use without
+```include``. Such files (listed sources that are not ``.v``/``.sv``) form the *prelude*: they
+are read first, in list order, by the frontend and by every tool, for the reference and for
+candidates alike. ``SYNTHESIS`` is defined (Yosys defines it on its own; iverilog would not),
+and the prelude starts with rtlopt's ``synthesis_semantics.vh``, which undefines the
+simulator-only ``__ICARUS__`` so the reference is never read as its simulation model.
 """
 
 from __future__ import annotations
@@ -29,6 +37,10 @@ SOURCE_SUFFIXES = (".v", ".sv")
 HEADER_SUFFIXES = (".vh", ".svh", ".vinc", ".inc")
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv"}
 _ENV_RE = re.compile(r"\$\{(\w+)\}|\$\((\w+)\)|\$(\w+)")
+#: Read first by every tool: undoes simulator-only predefined macros (see the module doc).
+SYNTHESIS_PRELUDE = Path(__file__).resolve().parents[1] / "data" / "synthesis_semantics.vh"
+#: Defined for every tool: the design is evaluated as synthesis reads it.
+CONTEXT_DEFINES: Mapping[str, str] = {"SYNTHESIS": ""}
 
 
 def find_repo_root(path: Path) -> Path:
@@ -57,6 +69,7 @@ class Filelist:
     """What a filelist (``.f``) contributes."""
 
     files: list[Path] = field(default_factory=list)
+    prelude: list[Path] = field(default_factory=list)  # headers listed as sources, in order
     include_dirs: list[Path] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)
     library_files: list[Path] = field(default_factory=list)  # -v
@@ -64,16 +77,29 @@ class Filelist:
     library_ext: list[str] = field(default_factory=list)  # +libext+
 
 
-def _expand(token: str) -> str:
+def _expand(token: str, where: Path | None = None, line: int | None = None) -> str:
+    """``${VAR}``, ``$(VAR)`` and ``$VAR`` from the environment.
+
+    Raises:
+        ConfigError: an unset variable, naming the filelist and line (when given).
+    """
+
     def env(m: re.Match[str]) -> str:
         name = m.group(1) or m.group(2) or m.group(3)
-        return os.environ.get(name, m.group(0))
+        value = os.environ.get(name)
+        if value is None:
+            raise ConfigError(f"environment variable {name} is not set (used as {m.group(0)})",
+                              path=where, line=line,
+                              hint=f"export {name}=<folder> before running rtlopt, or write "
+                                   "the path without it")
+        return value
 
     return _ENV_RE.sub(env, token)
 
 
-def _resolve(token: str, base: Path, root: Path) -> Path:
-    p = Path(_expand(token))
+def _resolve(token: str, base: Path, root: Path, where: Path | None = None,
+             line: int | None = None) -> Path:
+    p = Path(_expand(token, where, line))
     if p.is_absolute():
         return p
     here = (base / p).resolve()
@@ -94,12 +120,14 @@ def _include_dirs(dirs: list[Path], filelist: Path, lineno: int) -> list[Path]:
 
 def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) -> Filelist:
     """Parse a filelist: sources, ``+incdir+``, ``+define+``, ``-I``, ``-D``, ``-f``/``-F``
-    (nested), ``-v``, ``-y``, ``+libext+``; ``//`` and ``#`` comments; ``$VAR`` expansion.
+    (nested), ``-v``, ``-y``, ``+libext+``; ``//`` and ``#`` comments; ``${VAR}``/``$VAR``
+    expansion. Listed files that are not ``.v``/``.sv`` (headers) go to ``prelude``.
 
     Relative paths are taken from the filelist's folder, else from the repository root.
 
     Raises:
-        ConfigError: a missing filelist or a nesting cycle (file and line).
+        ConfigError: a missing filelist or listed file, an unset environment variable, or a
+            nesting cycle (file and line).
     """
     path = path.resolve()
     if path in _seen:
@@ -124,7 +152,8 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             if tok.startswith("+incdir+"):
                 out.include_dirs += _include_dirs(
-                    [_resolve(d, base, root) for d in tok[8:].split("+") if d], path, lineno)
+                    [_resolve(d, base, root, path, lineno) for d in tok[8:].split("+") if d],
+                    path, lineno)
             elif tok.startswith("+define+"):
                 out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
             elif tok.startswith("+libext+"):
@@ -133,8 +162,10 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                 raise ConfigError(f"option {tok} needs an argument", path=path, line=lineno,
                                   hint="add the missing path")
             elif tok in ("-f", "-F") and nxt is not None:
-                nested = read_filelist(_resolve(nxt, base, root), root, _seen | {path})
+                nested = read_filelist(_resolve(nxt, base, root, path, lineno), root,
+                                       _seen | {path})
                 out.files += nested.files
+                out.prelude += nested.prelude
                 out.include_dirs += nested.include_dirs
                 out.defines.update(nested.defines)
                 out.library_files += nested.library_files
@@ -142,16 +173,18 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                 out.library_ext += nested.library_ext
                 i += 1
             elif tok == "-v" and nxt is not None:
-                out.library_files.append(_resolve(nxt, base, root))
+                out.library_files.append(_resolve(nxt, base, root, path, lineno))
                 i += 1
             elif tok == "-y" and nxt is not None:
-                out.library_dirs.append(_resolve(nxt, base, root))
+                out.library_dirs.append(_resolve(nxt, base, root, path, lineno))
                 i += 1
             elif tok == "-I" and nxt is not None:
-                out.include_dirs += _include_dirs([_resolve(nxt, base, root)], path, lineno)
+                out.include_dirs += _include_dirs([_resolve(nxt, base, root, path, lineno)],
+                                                  path, lineno)
                 i += 1
             elif tok.startswith("-I"):
-                out.include_dirs += _include_dirs([_resolve(tok[2:], base, root)], path, lineno)
+                out.include_dirs += _include_dirs([_resolve(tok[2:], base, root, path, lineno)],
+                                                  path, lineno)
             elif tok == "-D" and nxt is not None:
                 out.defines.update(parse_defines([nxt]))
                 i += 1
@@ -160,11 +193,15 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             elif tok.startswith(("-", "+")):
                 log.warning("%s:%d: ignoring filelist option %s", path, lineno, tok)
             else:
-                f = _resolve(tok, base, root)
+                f = _resolve(tok, base, root, path, lineno)
                 if not f.is_file():
                     raise ConfigError(f"file '{tok}' listed but not found", path=path,
                                       line=lineno, hint="fix the path or remove the line")
-                out.files.append(f)
+                if f.suffix in SOURCE_SUFFIXES:
+                    out.files.append(f)
+                else:
+                    # a header listed as a source: its macros reach every later file
+                    out.prelude.append(f)
             i += 1
     return out
 
@@ -212,11 +249,13 @@ def collect_sources(target: Path, root: Path, project: ProjectConfig, *,
         defines: Extra defines (command line ``-D``); these win over every other source.
     """
     files: list[Path] = []
+    prelude: list[Path] = [SYNTHESIS_PRELUDE]
     incdirs: list[Path] = []
-    defs: dict[str, str] = {}
+    defs: dict[str, str] = dict(CONTEXT_DEFINES)
     for fl in project.filelists:
         lst = read_filelist(root / fl, root)
         files += lst.files + lst.library_files
+        prelude += lst.prelude
         incdirs += lst.include_dirs
         defs.update(lst.defines)
         exts = lst.library_ext or list(SOURCE_SUFFIXES)
@@ -238,5 +277,9 @@ def collect_sources(target: Path, root: Path, project: ProjectConfig, *,
     defs.update(defines or {})
     incdirs += header_dirs
     target = target.resolve()
-    all_files = _dedupe([*files, target])
-    return SourceSet(root=root, files=all_files, include_dirs=_dedupe(incdirs), defines=defs)
+    # the target's own folder: a candidate copy of its file finds the same relative includes
+    incdirs.append(target.parent)
+    pre = _dedupe(prelude)
+    all_files = tuple(f for f in _dedupe([*files, target]) if f not in pre)
+    return SourceSet(root=root, files=all_files, include_dirs=_dedupe(incdirs), defines=defs,
+                     prelude=pre)

@@ -111,12 +111,23 @@ class Module:
 
 @dataclass(frozen=True)
 class SourceSet:
-    """How to compile a repository: files, include directories, defines."""
+    """How to compile a repository: the elaboration context given to every tool.
+
+    Attributes:
+        root: Repository root.
+        files: Source files (modules).
+        include_dirs: ```include`` search folders.
+        defines: Predefined macros (``NAME -> value``).
+        prelude: Files read before every other source, in order, by the frontend and every
+            tool, for reference and candidate alike (headers a filelist lists as sources,
+            whose macros later files use without ```include``).
+    """
 
     root: Path
     files: tuple[Path, ...]
     include_dirs: tuple[Path, ...] = ()
     defines: Mapping[str, str] = field(default_factory=dict)
+    prelude: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,3 +157,8 @@ class Design:
     @property
     def defines(self) -> Mapping[str, str]:
         return self.sources.defines
+
+    @property
+    def prelude(self) -> tuple[Path, ...]:
+        """Files every tool reads first (see :class:`SourceSet`)."""
+        return self.sources.prelude

@@ -12,7 +12,12 @@ from rtlopt.harness._formal import (
     structure_script,
 )
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
-from rtlopt.harness._reference import ref_name, reference_modules, reference_text
+from rtlopt.harness._reference import (
+    ref_name,
+    reference_modules,
+    reference_text,
+    target_context_text,
+)
 from rtlopt.harness._screen import (
     ALLOWED_SYSTEM_FUNCTIONS,
     DEFAULT_TB_TOP,
@@ -43,6 +48,7 @@ __all__ = [
     "ref_name",
     "reference_modules",
     "reference_text",
+    "target_context_text",
     "rename_modules",
     "screen_candidate",
     "structure_script",

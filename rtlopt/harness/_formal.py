@@ -78,10 +78,12 @@ STRUCTURE_JSON = "structure.json"
 def _load(design: Design, reference_file: Path, candidate_files: Sequence[Path],
           include_dirs: Sequence[Path]) -> list[str]:
     dirs = [*design.include_dirs, *include_dirs]
+    pre = design.prelude
     lines = [f"log {MARK} read"]
-    lines += _reads([reference_file], dirs, design.defines)
+    # the elaboration context first: Yosys keeps its macros for every later read
+    lines += _reads([*pre, reference_file], dirs, design.defines)
     lines += [f"log {MARK} read_candidate"]
-    lines += _reads(candidate_files, dirs, design.defines)
+    lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory",
               "opt_clean"]
     return lines

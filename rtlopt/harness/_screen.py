@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend.model import Design
-from rtlopt.verilog import blank_comments, comments, line_of
+from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans
 
 REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"
@@ -22,7 +23,9 @@ ALLOWED_SYSTEM_FUNCTIONS = frozenset({
 })
 
 #: Compiler directives a candidate may use; every other directive (`include, `define, ...)
-#: is rejected. Macro *uses* are allowed only for macros the repository defines.
+#: is rejected unless the repository's own file holds the same directive line (a copy of the
+#: original file is not the candidate's doing). Macro *uses* are allowed only for macros the
+#: repository defines.
 ALLOWED_DIRECTIVES = frozenset({"timescale", "default_nettype", "resetall", "celldefine",
                                 "endcelldefine"})
 _DIRECTIVES = frozenset({
@@ -112,12 +115,87 @@ _HIER_RE = re.compile(r"(?<![\w$.'\\])([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\
                       r"([A-Za-z_][A-Za-z0-9_$]*)")
 _DELAY_RE = re.compile(r"#\s*#|#\s*(?=[0-9A-Za-z_`.])")
 _DEFINE_RE = re.compile(r"`define\s+([A-Za-z_][A-Za-z0-9_]*)")
+#: Directives whose whole line is the key compared with the repository's lines.
+_LINE_DIRECTIVES = frozenset({"include", "define", "undef", "ifdef", "ifndef", "elsif", "else",
+                              "endif"})
+#: Macros one tool defines and another does not: a conditional on them would let simulation and
+#: synthesis read different designs, whatever the repository does. (``__ICARUS__`` is undefined
+#: by the prelude every tool reads first, and no tool rtlopt runs defines ``FORMAL``: those
+#: read the same everywhere.)
+_TOOL_MACROS = frozenset({"YOSYS", "VERILATOR", "COCOTB_SIM", "XILINX_SIMULATOR", "MODEL_TECH",
+                          "VCS", "INCA", "RTLOPT"})
+_CONDITIONALS = frozenset({"ifdef", "ifndef", "elsif"})
+
+
+def _directive_key(code: str, start: int, name: str) -> str:
+    """The directive at ``start`` with the rest of its line, whitespace collapsed."""
+    end = code.find("\n", start)
+    line = code[start:end if end >= 0 else len(code)]
+    while line.rstrip().endswith("\\") and end >= 0:  # a `define continued on the next line
+        nxt = code.find("\n", end + 1)
+        line += "\n" + code[end + 1:nxt if nxt >= 0 else len(code)]
+        end = nxt
+    words = line.split()
+    if name in ("else", "endif"):
+        return name
+    return " ".join(["`" + name, *words[1:]]) if words else "`" + name
+
+
+def _unchanged_modules(text: str, design: Design) -> list[tuple[int, int]]:
+    """Spans of candidate modules that are the repository's module of that name, byte for
+    byte (a copy of the whole file: the other modules are not the candidate's doing)."""
+    out = []
+    for span in module_spans(text):
+        mod = design.modules.get(span.name)
+        if mod is None or span.name == design.target.name:
+            continue
+        try:
+            same = mod.text() == text[span.start:span.end]
+        except OSError:
+            continue
+        if same:
+            out.append((span.start, span.end))
+    return out
+
+
+def _active_code(text: str, code: str, design: Design) -> str:
+    """``code`` (comments blanked) as the tools read it, for the screen's content checks:
+    branches that are off in the design's context, directive lines (checked on their own)
+    and unchanged copies of repository modules are blanked; offsets and lines are kept."""
+    if "`" not in code and not _unchanged_modules(text, design):
+        return code
+    spans = list(inactive_spans(text, design.sources)) if "`" in code else []
+    for m in _DIRECTIVE_RE.finditer(code):
+        if m.group(1) in _DIRECTIVES and m.group(1) not in ALLOWED_DIRECTIVES:
+            key = _directive_key(code, m.start(), m.group(1))
+            end = m.start()
+            for _ in key.split("\n"):
+                nxt = code.find("\n", end)
+                end = nxt if nxt >= 0 else len(code)
+            spans.append((m.start(), end))
+    spans += _unchanged_modules(text, design)
+    return blank_spans(code, spans)
+
+
+def _repo_directives(design: Design) -> set[str]:
+    """Directive lines (see :func:`_directive_key`) of the target's file and its closure."""
+    out: set[str] = set()
+    for f in dict.fromkeys([design.target.file, *design.closure]):
+        try:
+            # strings kept: an `include's file name is part of its key
+            code = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
+        for m in _DIRECTIVE_RE.finditer(code):
+            if m.group(1) in _LINE_DIRECTIVES:
+                out.add(_directive_key(code, m.start(), m.group(1)))
+    return out
 
 
 def _repo_macros(design: Design) -> set[str]:
     """Macro names the repository defines (command line, defines, `define in its sources)."""
     names = {d.split("=", 1)[0] for d in design.defines}
-    files: list[Path] = list(design.closure) + list(design.sources.files)
+    files: list[Path] = [*design.prelude, *design.closure, *design.sources.files]
     for inc in design.include_dirs:
         for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
             files.extend(sorted(inc.glob(pattern)))
@@ -187,7 +265,10 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
                      max_bytes: int | None = None, dotted_names: bool = False) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
-    Rejects: compiler directives other than `timescale-like ones (`include, `define, ...),
+    Rejects: compiler directives other than `timescale-like ones (`include, `define, ...)
+    unless the target's file or its closure holds the same directive line (self-evaluation of
+    a file with `ifdef/`define/`include is accepted; conditionals on tool-specific macros
+    such as YOSYS never are),
     macros the repository does not define, system tasks and functions other than pure ones such
     as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions (they
     would constrain the formal check), ``initial``, ``specify``, user-defined primitives,
@@ -224,19 +305,34 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     code_with_strings = blank_comments(text, strings=False)
 
     macros: set[str] | None = None
+    repo_lines: set[str] | None = None
+    depth = 0
     for m in _DIRECTIVE_RE.finditer(code):
         name = m.group(1)
         line = line_of(code, m.start())
         if name in ALLOWED_DIRECTIVES:
             continue
         if name in _DIRECTIVES:
-            problems.append((line, f"compiler directive `{name} is not allowed"))
+            key = (_directive_key(code_with_strings, m.start(), name)
+                   if name in _LINE_DIRECTIVES else "")
+            if key and repo_lines is None:
+                repo_lines = _repo_directives(design)
+            words = key.split()
+            if name in _CONDITIONALS and len(words) > 1 and words[1] in _TOOL_MACROS:
+                problems.append((line, f"compiler directive `{name} {words[1]} is not allowed "
+                                       "(tools disagree on that macro)"))
+            elif not key or repo_lines is None or key not in repo_lines:
+                problems.append((line, f"compiler directive `{name} is not allowed"))
+            depth += 1 if name in ("ifdef", "ifndef") else -1 if name == "endif" else 0
             continue
         if macros is None:
             macros = _repo_macros(design)
         if name not in macros:
             problems.append((line, f"macro `{name} is not defined by the repository"))
 
+    # every later check reads what the tools read of what the candidate adds
+    raw_code = code
+    code = _active_code(text, raw_code, design)
     for m in _SYSTASK_RE.finditer(code):
         name = m.group(0)
         if name not in ALLOWED_SYSTEM_FUNCTIONS:
@@ -263,7 +359,9 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
             problems.append((line, f"reference to the renamed reference '{word}' is not allowed"))
 
     ref_texts: list[str] | None = None
-    pragmas = tool_pragmas(text)
+    unchanged = _unchanged_modules(text, design)
+    pragmas = [(off, k) for off, k in tool_pragmas(text)
+               if not any(a <= off < b for a, b in unchanged)]
     attrs = attributes(code)
     if pragmas or attrs:
         ref_texts = _reference_texts(design)
@@ -280,6 +378,10 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
                 problems.append((line_of(code, off),
                                  f"attribute (* {key[:60]} *) is not allowed (the reference has "
                                  "no such attribute)"))
+
+    if depth != 0:
+        # an open conditional would swallow the files compiled after the candidate
+        problems.append((line_of(code, len(code)), "unbalanced `ifdef/`endif"))
 
     if "$root" in code:
         problems.append((line_of(code, code.index("$root")), "$root is not allowed"))

@@ -228,7 +228,8 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
                             path=top / rel, hint="check the repository's checkout filters")
         modules = design.modules if design is not None else _file_modules(head_text, top / rel)
         placement = place_candidate(new_module_text.replace("\r\n", "\n"), module_name,
-                                    modules, top)
+                                    modules, top,
+                                    design.sources if design is not None else None)
         edits: dict[str, list[tuple[int, int, str]]] = {
             rel: [(span.start, span.end, placement.target_text)]}
         for hrel, helpers in placement.helpers.items():

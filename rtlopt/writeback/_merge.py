@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import DesignError, RepoError
-from rtlopt.frontend.model import Design, Module
+from rtlopt.frontend.model import Design, Module, SourceSet
 from rtlopt.verilog import blank_comments, module_spans
 
 __all__ = ["Placement", "compile_gate", "place_candidate", "same_module_text"]
@@ -62,17 +62,17 @@ def _fresh(name: str, taken: Iterable[str]) -> str:
     return new
 
 
-def _parse(text: str) -> list[Module]:
+def _parse(text: str, sources: SourceSet | None = None) -> list[Module]:
     from rtlopt.frontend import parse_text
 
     try:
-        return parse_text(text, "candidate.v")
+        return parse_text(text, "candidate.v", sources=sources)
     except DesignError:
         return []
 
 
 def place_candidate(new_text: str, module_name: str, modules: Mapping[str, Module],
-                    top: Path) -> Placement:
+                    top: Path, sources: SourceSet | None = None) -> Placement:
     """Decide where each module of ``new_text`` goes.
 
     Args:
@@ -80,8 +80,9 @@ def place_candidate(new_text: str, module_name: str, modules: Mapping[str, Modul
         module_name: The target module.
         modules: The repository's modules by name (``Design.modules``).
         top: The repository's top folder (files are reported relative to it).
+        sources: The design's elaboration context (the candidate may use project macros).
     """
-    mods = _parse(new_text)
+    mods = _parse(new_text, sources)
     defined = {m.name for m in mods}
     rename: dict[str, str] = {}
     for m in mods:
@@ -98,7 +99,7 @@ def place_candidate(new_text: str, module_name: str, modules: Mapping[str, Modul
         from rtlopt.harness import rename_modules
 
         new_text = rename_modules(new_text, rename)
-        mods = _parse(new_text)
+        mods = _parse(new_text, sources)
         defined = {m.name for m in mods}
     cut: list[tuple[int, int]] = []
     helpers: dict[str, list[tuple[str, str, int]]] = {}
@@ -196,7 +197,7 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
     for rel in changed:
         text = (wt / rel).read_text(errors="replace")
         try:
-            mods = parse_text(text, rel)
+            mods = parse_text(text, rel, sources=design.sources if design else None)
         except DesignError as exc:
             raise RepoError(f"the branch's {rel} does not parse: {exc.message}",
                             path=top / rel, line=exc.line,
@@ -230,7 +231,7 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
     for d in design.include_dirs:
         drel = _rel(d, top)
         incs.append(wt / drel if drel is not None else d)
-    res = compile_sources(files, scratch, top=module_name, include_dirs=incs,
+    res = compile_sources([*design.prelude, *files], scratch, top=module_name, include_dirs=incs,
                           defines=design.defines, out=scratch / "branch.vvp", timeout=300)
     if not res.ok and _elaborates_as_systemverilog(wt, top, module_name, files, incs, design,
                                                    scratch):

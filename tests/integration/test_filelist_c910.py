@@ -6,9 +6,8 @@ CT_WIDTH/CT_MSB/CT_SAT_MAX, used by later files without `include), writes every 
 `-f`. Simulators and synthesis tools read such a list as one compilation unit, in order; rtlopt
 must do the same (issue 16, failure classes 1 and 2).
 
-The expected behaviour is written down here and marked xfail(strict=True) while rtlopt parses
-the files separately ("unknown macro `CT_MSB"). When it is fixed these tests pass, strict xfail
-turns that into a failure, and whoever fixed it removes the marks.
+The headers a filelist lists as sources form the design's prelude, read first by the frontend,
+iverilog, Yosys and the formal check, for reference and candidate alike.
 """
 
 from __future__ import annotations
@@ -27,13 +26,6 @@ pytestmark = pytest.mark.tools
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "filelist_c910"
 TARGET = "gen_rtl/alu/rtl/ct_alu_sat.v"
-
-_NOT_YET = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 16: a filelist is not yet one compilation unit (unknown macro `CT_MSB)",
-)
-
 
 @pytest.fixture
 def c910_repo(tmp_path: Path) -> Path:
@@ -62,7 +54,6 @@ def _evaluate(repo: Path, candidate: str) -> tuple[int, dict[str, object]]:
     return r.returncode, json.loads(r.stdout)
 
 
-@_NOT_YET
 def test_inspect_reads_the_filelist_as_one_unit(c910_repo: Path) -> None:
     r = _rtlopt(["inspect", TARGET, "--json"], c910_repo, c910_repo)
     assert r.returncode == 0, r.stderr.strip()[-500:]
@@ -78,7 +69,6 @@ def test_inspect_reads_the_filelist_as_one_unit(c910_repo: Path) -> None:
     assert (c910_repo / "gen_rtl" / "alu" / "rtl").resolve() in incdirs
 
 
-@_NOT_YET
 def test_evaluate_accepts_itself_and_an_equivalent_rewrite_with_a_proof(c910_repo: Path) -> None:
     rc, out = _evaluate(c910_repo, TARGET)
     cand = out["candidate"]
@@ -89,7 +79,6 @@ def test_evaluate_accepts_itself_and_an_equivalent_rewrite_with_a_proof(c910_rep
     assert cand["formal"]["verdict"] == "proven"  # type: ignore[index]
 
 
-@_NOT_YET
 def test_evaluate_rejects_the_broken_rewrite_by_simulation_or_proof(c910_repo: Path) -> None:
     rc, out = _evaluate(c910_repo, "candidates/ct_alu_sat_broken.v")
     cand = out["candidate"]
@@ -99,8 +88,6 @@ def test_evaluate_rejects_the_broken_rewrite_by_simulation_or_proof(c910_repo: P
     assert cand["stage"] == "simulation" or cand["formal"]["verdict"] == "refuted"  # type: ignore[index]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="issue 16: an unset ${VAR} in a filelist is reported as a missing file")
 def test_an_unset_filelist_variable_is_named_as_such(c910_repo: Path) -> None:
     r = _rtlopt(["inspect", TARGET], c910_repo, None)
     assert r.returncode == 2, r.stderr

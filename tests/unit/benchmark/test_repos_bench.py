@@ -53,8 +53,8 @@ def test_every_rewrite_differs_from_the_original_and_from_the_other() -> None:
     for c in bench.load_cases():
         source = (REPOS / c.repo / c.target).read_text(errors="replace")
         assert re.search(rf"\bmodule\s+{c.module}\b", source), c.name
-        equiv = _normal((c.folder / "equiv.v").read_text())
-        broken = _normal((c.folder / "broken.v").read_text())
+        equiv = _normal(bench.candidate_text(c, "equiv", REPOS / c.repo / c.target))
+        broken = _normal(bench.candidate_text(c, "broken", REPOS / c.repo / c.target))
         assert f"module {c.module}" in equiv and f"module {c.module}" in broken, c.name
         assert equiv not in _normal(source), f"{c.name}: equivalent rewrite is a verbatim copy"
         assert broken not in _normal(source), f"{c.name}: broken rewrite is a verbatim copy"
@@ -106,3 +106,19 @@ def test_one_real_case_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert "modified by rtlopt" not in r.stderr
     again = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
     assert again.returncode == 0 and "case(s) to run" not in again.stdout
+
+
+def test_edits_ship_no_upstream_lines_and_refuse_another_base(tmp_path: Path) -> None:
+    """An edit stores only new lines; applied to a different upstream file it is refused."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from repos_edits import EditError, apply_edit, make_edit
+
+    base = b"// upstream\nmodule m(input a, output y);\n  assign y = a;\nendmodule\n// tail\n"
+    new = "// mine\nmodule m(input a, output y);\n  assign y = ~~a;\nendmodule\n"
+    edit = make_edit(base, new, "rtl/m.v")
+    assert apply_edit(edit, base) == new
+    assert "assign y = a;" not in edit and "upstream" not in edit and "tail" not in edit
+    with pytest.raises(EditError, match="differs from the one the edit was made from"):
+        apply_edit(edit, base.replace(b"tail", b"tale"))
+    for f in (REPO / "bench" / "repos_cases").rglob("*"):
+        assert f.suffix not in (".v", ".sv", ".vh", ".svh"), f"full third-party copy: {f}"

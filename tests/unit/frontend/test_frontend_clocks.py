@@ -77,10 +77,52 @@ def test_roles_through_submodule_ports() -> None:
 def test_combinational_has_no_clock_and_name_fallback() -> None:
     comb = _one("module c(input [3:0] a, output [3:0] y); assign y = ~a; endmodule", "c")
     assert comb.clocks == () and comb.resets == () and not comb.is_sequential
-    # clock only named (its use is hidden in a generate/unknown construct)
-    named = _one("module n(input clk, input rst_n, output y); assign y = clk; endmodule", "n")
+    # a combinational module with an unused clock port stays combinational: names are hints
+    unused = _one("module u(input clk, input rst_n, input a, output y); assign y = ~a; endmodule",
+                  "u")
+    assert unused.clocks == () and unused.resets == () and not unused.is_sequential
+    # clock only named, its use hidden in a module rtlopt cannot see into (a vendor cell)
+    named = _one("module n(input clk, input rst_n, input d, output y); "
+                 "VENDOR_DFF u (.CK(clk), .RN(rst_n), .D(d), .Q(y)); endmodule", "n")
     assert named.clocks == ("clk",) and named.resets == ("rst_n",)
     assert named.reset_active_low["rst_n"] is True
+
+
+@pytest.mark.parametrize(("body", "resets"), [
+    # forces every register to a constant: a reset, whatever its name
+    ("always @(posedge clk) if (clear) begin q <= {W{1'b0}}; v <= IDLE; end "
+     "else begin q <= d; v <= 1'b1; end", {"clear": False}),
+    ("always @(posedge clk) if (!RES) begin q <= 4'hF; v <= 0; end else begin q <= d; v <= 1; end",
+     {"RES": True}),
+    # loads data: an enable, not a reset
+    ("always @(posedge clk) if (clear) begin q <= d; v <= 0; end else begin q <= q + 1; v <= 1; "
+     "end", {}),
+    # forces only one of the block's registers: not a reset
+    ("always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= d[0]; end", {}),
+])
+def test_reset_found_by_structure(body: str, resets: dict[str, bool]) -> None:
+    ports = "input clk, input clear, input RES, input [3:0] d, output reg [3:0] q, output reg v"
+    m = _one(f"module s #(parameter W = 4) ({ports}); localparam IDLE = 1'b0; {body} endmodule",
+             "s")
+    assert m.clocks == ("clk",)
+    assert dict(m.reset_active_low) == resets
+
+
+def test_roles_overridden_by_configuration() -> None:
+    from rtlopt.errors import ConfigError
+    from rtlopt.frontend import override_roles
+
+    m = _one("module o(input ck_a, input kill, input [3:0] d, output reg [3:0] q); "
+             "always @(posedge ck_a) q <= kill ? d : 4'd0; endmodule", "o")
+    assert m.clocks == ("ck_a",) and m.resets == ()
+    o = override_roles(m, (), ("kill:low",))
+    assert o.clocks == ("ck_a",) and o.resets == ("kill",) and o.reset_active_low == {"kill": True}
+    with pytest.raises(ConfigError, match="'d' is not a 1-bit input"):
+        override_roles(m, ("d",), ())
+    with pytest.raises(ConfigError, match="needs its active level"):
+        override_roles(m, (), ("kill",))
+    with pytest.raises(ConfigError, match="both a clock and a reset"):
+        override_roles(m, ("kill",), ("kill:high",))
 
 
 def test_ports_params_widths_signedness() -> None:

@@ -10,6 +10,7 @@ import pytest
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import ConfigError
 from rtlopt.frontend import collect_sources, find_repo_root, parse_defines, read_filelist
+from rtlopt.frontend._sources import SYNTHESIS_PRELUDE
 
 
 def test_parse_defines() -> None:
@@ -32,6 +33,36 @@ def test_filelist_nested_incdir_define(tmp_path: Path, monkeypatch: pytest.Monke
     assert lst.library_files == [tmp_path / "lib" / "c.v"]
     assert lst.include_dirs[:2] == [tmp_path / "rtl" / "inc", tmp_path / "rtl"]
     assert lst.defines == {"W": "8", "FAST": "", "X": "3", "NESTED": "1"}
+
+
+def test_filelist_headers_are_the_prelude_in_order(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A header listed as a source defines macros for later files: it is read first."""
+    monkeypatch.setenv("BASE", str(tmp_path))
+    (tmp_path / "cfg.h").write_text("`define W 4\n")
+    (tmp_path / "more.vh").write_text("`define M (`W-1)\n")
+    (tmp_path / "a.v").write_text("module a(input [`M:0] x); endmodule\n")
+    (tmp_path / "sub.f").write_text("$BASE/more.vh\n")
+    (tmp_path / "top.f").write_text("${BASE}/cfg.h\n-F sub.f\n$(BASE)/a.v\n")
+    lst = read_filelist(tmp_path / "top.f", tmp_path)
+    assert lst.prelude == [tmp_path / "cfg.h", tmp_path / "more.vh"]
+    # a missing include folder is skipped, as simulators do (cv32e40p lists ../sva)
+    (tmp_path / "gone.f").write_text("+incdir+${BASE}/sva+${BASE}\n")
+    assert read_filelist(tmp_path / "gone.f", tmp_path).include_dirs == [tmp_path]
+    assert lst.files == [tmp_path / "a.v"]
+    ss = collect_sources(tmp_path / "a.v", tmp_path, ProjectConfig(filelists=("top.f",)))
+    assert ss.prelude == (SYNTHESIS_PRELUDE, tmp_path / "cfg.h", tmp_path / "more.vh")
+    assert tmp_path / "cfg.h" not in ss.files
+
+
+def test_filelist_unset_variable_names_file_line_and_fix(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOPE_BASE", raising=False)
+    (tmp_path / "top.f").write_text("// header\n+incdir+${NOPE_BASE}/inc\n")
+    with pytest.raises(ConfigError, match=r"NOPE_BASE is not set") as ei:
+        read_filelist(tmp_path / "top.f", tmp_path)
+    assert ei.value.line == 2 and ei.value.path == (tmp_path / "top.f").resolve()
+    assert "export NOPE_BASE" in (ei.value.hint or "")
 
 
 def test_filelist_errors(tmp_path: Path) -> None:
@@ -70,6 +101,7 @@ def test_collect_sources_scan_exclude_and_headers(tmp_path: Path) -> None:
     ss = collect_sources(tmp_path / "rtl" / "t.v", tmp_path, proj, defines={"A": "2"})
     assert [p.name for p in ss.files] == ["t.v"]
     assert (tmp_path / "rtl" / "include").resolve() in ss.include_dirs
-    assert ss.defines == {"A": "2"}
+    assert ss.defines == {"SYNTHESIS": "", "A": "2"}  # evaluated as synthesis reads it
+    assert ss.prelude == (SYNTHESIS_PRELUDE,)
     with pytest.raises(ConfigError, match="include directory 'nope' not found"):
         collect_sources(tmp_path / "rtl" / "t.v", tmp_path, ProjectConfig(include_dirs=("nope",)))

@@ -157,3 +157,97 @@ def test_screen_initial_allowed_only_when_reference_uses_it(tmp_path: Path) -> N
     # still no system tasks inside it
     bad = cand.replace("rom[0] = 4'd1;", "$finish;")
     assert any("$finish" in p for p in screen_candidate(bad, d))
+
+
+DIRECTIVE_SRC = """`timescale 1ns/1ps
+`include "defs.vh"
+`define W 4
+`ifdef YOSYS
+`define TOOL 1
+`endif
+module top (input [3:0] a, output [3:0] y);
+`ifdef FAST
+  assign y = ~a;
+`else
+  assign y = a ^ 4'hf;
+`endif
+endmodule
+"""
+
+
+def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
+    """Self-evaluation: directives the target's file already holds are not the candidate's."""
+    src = DIRECTIVE_SRC.replace("`ifdef YOSYS\n`define TOOL 1\n`endif\n", "")
+    d = make_design(tmp_path, SRC)
+    f = tmp_path / "top.v"
+    f.write_text(src)
+    start = src.index("module top")
+    top = Module("top", f, 7, start, src.index("endmodule") + 9,
+                 (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    assert screen_candidate(src, d) == []
+    # what a candidate adds is still screened, directive by directive
+    added = src.replace("`define W 4", '`define W 4\n`include "/etc/passwd"')
+    assert any("`include is not allowed" in p for p in screen_candidate(added, d))
+    changed = src.replace("`define W 4", "`define W 5")
+    assert any("`define is not allowed" in p for p in screen_candidate(changed, d))
+    other = src.replace("`ifdef FAST", "`ifdef SLOW")
+    assert any("`ifdef is not allowed" in p for p in screen_candidate(other, d))
+    # an open conditional would swallow the reference compiled after the candidate
+    open_if = src.replace("`endif\nendmodule", "endmodule")
+    assert any("unbalanced" in p for p in screen_candidate(open_if, d))
+
+
+def test_screen_rejects_tool_specific_conditionals_even_from_the_repository(
+        tmp_path: Path) -> None:
+    f = tmp_path / "top.v"
+    f.write_text(DIRECTIVE_SRC)
+    start = DIRECTIVE_SRC.index("module top")
+    top = Module("top", f, 7, start, DIRECTIVE_SRC.index("endmodule") + 9,
+                 (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    problems = screen_candidate(DIRECTIVE_SRC, d)
+    assert problems == ["line 4: compiler directive `ifdef YOSYS is not allowed (tools disagree "
+                        "on that macro)"]
+
+
+def test_screen_reads_what_the_tools_read_of_a_whole_file_copy(tmp_path: Path) -> None:
+    """Inactive branches and unchanged copies of other repository modules are not screened;
+    what is active in the candidate's own target module still is."""
+    src = """`ifdef FORMAL
+  `define KEEP (* keep *)
+`else
+  `define KEEP
+`endif
+module other(input a, output y);
+  (* parallel_case *) wire w = a;
+  assign y = w;
+endmodule
+module top (input [3:0] a, output [3:0] y);
+`ifdef DEBUG
+  initial $display("debug");
+`endif
+  `KEEP wire [3:0] t = ~a;
+  assign y = t;
+endmodule
+"""
+    f = tmp_path / "top.v"
+    f.write_text(src)
+    mods = {}
+    for name in ("other", "top"):
+        start = src.index(f"module {name}")
+        end = src.index("endmodule", start) + len("endmodule")
+        mods[name] = Module(name, f, src.count("\n", 0, start) + 1, start, end,
+                            (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+    d = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,)), mods, (f,), ())
+    assert screen_candidate(src, d) == []
+    # turned on by the context, the same branch is screened
+    on = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,), defines={"DEBUG": ""}), mods,
+                (f,), ())
+    assert any("$display" in p for p in screen_candidate(src, on))
+    # the candidate's own target module adding the attribute is screened
+    added = src.replace("`KEEP wire", "(* keep *) wire")
+    assert any("(* keep *)" in p for p in screen_candidate(added, d))
+    # a changed copy of the other module is the candidate's doing
+    changed = src.replace("assign y = w;", "assign y = ~w;")
+    assert any("parallel_case" in p for p in screen_candidate(changed, d))
