@@ -321,8 +321,8 @@ class Evaluator:
         }
 
     def _measure(self, files: Sequence[Path], d: Path,
-                 alongside: Callable[[Path], Any] | None = None) -> Any:
-        flow = self._flow()
+                 alongside: Callable[[Path], Any] | None = None, flow: Any = None) -> Any:
+        flow = flow or self._flow()  # a helper thread measures with its caller's flow
         assert flow is not None
         return flow.measure(
             files,
@@ -411,32 +411,37 @@ class Evaluator:
         h = source_hash(text)
         key = h if equivalence else "ppa-" + h
         prov = {"evaluator_fingerprint": self._fingerprint}
+        timings: dict[str, float] = {}
         # the size limit and screening come before any cache lookup: a cached verdict is only
         # ever served to a candidate that would be evaluated now
         early = self.screen(text)
+        timings["screen"] = time.monotonic() - start
         if early is not None:
             return dataclasses.replace(
-                early, source_hash=h, provenance=prov, duration_s=time.monotonic() - start
+                early, source_hash=h, provenance=prov, duration_s=time.monotonic() - start,
+                timings=timings,
             )
         with self._lock:
             hit = self._memo.get(key)
         if hit is not None:
-            return dataclasses.replace(hit, cached=True)
+            return dataclasses.replace(hit, cached=True, duration_s=time.monotonic() - start)
         disk = self._cache_load(key)
         if disk is not None and disk.source_hash == h:
             with self._lock:
                 self._memo[key] = disk
-            return dataclasses.replace(disk, cached=True)
+            return dataclasses.replace(disk, cached=True, duration_s=time.monotonic() - start)
+        timings["cache"] = time.monotonic() - start - timings["screen"]
         d = self._scratch(h)
         progress = _Progress()
         try:
-            res = self._evaluate(text, d, equivalence, progress)
+            res = self._evaluate(text, d, equivalence, progress, timings)
         except EvaluationTimeout as exc:
             res = EvalResult(status=Status.TIMEOUT, stage=progress.stage, reason=exc.one_line())
         except InfrastructureError as exc:
             res = EvalResult(status=Status.TOOL_ERROR, stage=progress.stage, reason=exc.one_line())
         res = dataclasses.replace(
-            res, duration_s=time.monotonic() - start, source_hash=h, provenance=prov
+            res, duration_s=time.monotonic() - start, source_hash=h, provenance=prov,
+            timings=dict(timings),
         )
         with self._lock:
             self._memo[key] = res
@@ -503,24 +508,34 @@ class Evaluator:
             **kw,
         )
 
-    def _evaluate(self, text: str, d: Path, equivalence: bool, progress: _Progress) -> EvalResult:
+    def _evaluate(self, text: str, d: Path, equivalence: bool, progress: _Progress,
+                  timings: dict[str, float]) -> EvalResult:
         """The stages in order; each returns the rejection that ends the evaluation, or None."""
-        c = _Candidate(text, d, d / "candidate.v", progress)
+        c = _Candidate(text, d, d / "candidate.v", progress, timings=timings)
         c.file.write_text(text)
-        stages: list[Callable[[_Candidate], EvalResult | None]] = [
-            self._compile_stage, self._interface_stage]
+        overlap = equivalence and self.config.eval.overlap and self._flow() is not None
+        stages: list[tuple[str, Callable[[_Candidate], EvalResult | None]]] = [
+            ("compile", self._compile_stage), ("interface", self._interface_stage)]
         if equivalence:
-            stages += [self._simulation_stage, self._formal_stage]
-        for stage in stages:
-            rejected = stage(c)
+            stages.append(("simulation", self._simulation_stage))
+        if equivalence and not overlap:
+            stages.append(("formal", self._formal_stage))
+        for name, stage in stages:
+            t0 = time.monotonic()
+            try:
+                rejected = stage(c)
+            finally:
+                c.timings[name] = time.monotonic() - t0
             if rejected is not None:
                 return rejected
         if not equivalence:
-            return self._synthesize(c.lib, c.file, d, c.logs, None, None, progress, check=False)
+            return self._synthesize(c, check=False)
+        if overlap:
+            return self._formal_and_synthesis(c)
         mode = self.config.eval.netlist_check
         assert c.formal is not None
         check = mode == "always" or (mode == "auto" and c.formal.verdict is not Verdict.PROVEN)
-        return self._synthesize(c.lib, c.file, d, c.logs, c.sim, c.formal, progress, check=check)
+        return self._synthesize(c, check=check)
 
     def _compile_stage(self, c: _Candidate) -> EvalResult | None:
         """Syntax: parse to learn which modules the candidate defines and uses, then compile."""
@@ -654,19 +669,80 @@ class Evaluator:
                                  logs=c.logs)
         return None
 
-    def _synthesize(
-        self,
-        lib: Sequence[Path],
-        cand: Path,
-        d: Path,
-        logs: dict[str, str],
-        sim: SimResult | None,
-        formal: FormalResult | None,
-        progress: _Progress,
-        *,
-        check: bool,
-    ) -> EvalResult:
+    def _needs_netlist_check(self, formal: FormalResult | None) -> bool:
+        mode = self.config.eval.netlist_check
+        return mode == "always" or (
+            mode == "auto" and (formal is None or formal.verdict is not Verdict.PROVEN))
+
+    def _formal_and_synthesis(self, c: _Candidate) -> EvalResult:
+        """The formal check on this thread while synthesis and timing run on another.
+
+        The verdict is the one of the sequential order: a formal rejection (or a formal
+        timeout/tool error) wins over whatever synthesis found; the netlist check, which
+        depends on the formal verdict, waits for it on the flow's second thread.
+        """
+        ref = self.reference()  # measured once, before any overlap (it takes its own lock)
+        assert ref.ppa is not None
+        formal_done = threading.Event()
+        gold = self._netlist_gold
+        along: Callable[[Path], Any] | None = None
+        if self.config.eval.netlist_check != "never" and gold is not None:
+            def along(netlist: Path) -> _NetlistOutcome | None:
+                formal_done.wait()
+                if c.formal is None or not self._needs_netlist_check(c.formal):
+                    return None
+                return self._netlist_check(c.dir / "netlist", gold, netlist)
+
+        files = [*c.lib, c.file]
+        timed: dict[str, Any] = {}
+        flow = self._flow()
+
+        def measure() -> Any:
+            t0 = time.monotonic()
+            try:
+                return self._measure(files, c.dir / "ppa", alongside=along, flow=flow)
+            finally:
+                timed["synthesis"] = time.monotonic() - t0
+
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rtlopt-synth")
+        try:
+            synth = pool.submit(measure)
+            t0 = time.monotonic()
+            try:
+                rejected = self._formal_stage(c)
+            finally:
+                c.timings["formal"] = time.monotonic() - t0
+                formal_done.set()
+            try:
+                meas = synth.result()
+                synth_error: BaseException | None = None
+            except (InfrastructureError, EvaluationTimeout) as exc:
+                meas, synth_error = None, exc
+        finally:
+            formal_done.set()
+            pool.shutdown(wait=True)
+        c.timings["synthesis"] = timed.get("synthesis", 0.0)
+        if rejected is not None:
+            return rejected
+        if synth_error is not None:
+            c.progress.stage = Stage.SYNTHESIS
+            raise synth_error
+        assert meas is not None
+        _record_flow_timings(c.timings, meas.timings)
+        check = self._needs_netlist_check(c.formal)
+        if check and gold is None:
+            return self._invalid(
+                Stage.NETLIST, f"the netlist check is {self._netlist_note}", r_syn=1.0,
+                sim=c.sim, formal=c.formal, logs=c.logs,
+            )
+        if not check:
+            c.timings.pop("netlist", None)  # the callable only waited for the formal verdict
+        return self._score(c, ref, meas, check=check)
+
+    def _synthesize(self, c: _Candidate, *, check: bool) -> EvalResult:
         """Stage 3: synthesis, the netlist check (beside timing) and timing/power."""
+        lib, cand, d, logs, sim, formal, progress = (
+            c.lib, c.file, c.dir, c.logs, c.sim, c.formal, c.progress)
         rw = self.config.reward
         if self._flow() is None:
             return EvalResult(
@@ -691,10 +767,22 @@ class Evaluator:
                 )
             along = functools.partial(self._netlist_check, d / "netlist", gold)
         progress.stage = Stage.SYNTHESIS
-        meas = self._measure([*lib, cand], d / "ppa", alongside=along)
+        t0 = time.monotonic()
+        try:
+            meas = self._measure([*lib, cand], d / "ppa", alongside=along)
+        finally:
+            c.timings.setdefault("synthesis", time.monotonic() - t0)
+        _record_flow_timings(c.timings, meas.timings)
+        return self._score(c, ref, meas, check=along is not None)
+
+    def _score(self, c: _Candidate, ref: EvalResult, meas: Any, *, check: bool) -> EvalResult:
+        """The netlist check's verdict, then the PPA reward of a measured candidate."""
+        assert ref.ppa is not None
+        rw = self.config.reward
+        d, logs, sim, formal, progress = c.dir, c.logs, c.sim, c.formal, c.progress
         logs.update(meas.logs)
         netlist: SimResult | None = None
-        if along is not None:
+        if check:
             progress.stage = Stage.NETLIST
             outcome: _NetlistOutcome = meas.alongside
             logs["netlist"] = str(d / "netlist")
@@ -750,6 +838,7 @@ class _Candidate:
     logs: dict[str, str] = field(default_factory=dict)
     sim: SimResult | None = None
     formal: FormalResult | None = None
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -759,6 +848,14 @@ class _NetlistOutcome:
     result: SimResult | None
     reason: str = ""
     timeout: bool = False
+
+
+def _record_flow_timings(timings: dict[str, float], flow: Mapping[str, float]) -> None:
+    """The flow's own split of its wall time: synthesis, timing, and the netlist check beside
+    timing."""
+    for key, name in (("synth_s", "synthesis"), ("alongside_s", "netlist"), ("sta_s", "timing")):
+        if key in flow:
+            timings[name] = flow[key]
 
 
 def _mismatch_reason(head: str, sim: SimResult) -> str:
