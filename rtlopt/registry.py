@@ -20,11 +20,13 @@ reported as a duplicate; any other distribution using that name still is.
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, distributions
 from typing import Any, Generic, TypeVar, cast
 
 from rtlopt.errors import PluginError
@@ -44,6 +46,30 @@ class _Entry:
 class _Alias:
     canonical: str
     source: str
+
+
+@functools.lru_cache(maxsize=8)
+def _all_entry_points(path: tuple[str, ...]) -> dict[str, tuple[EntryPoint, ...]]:
+    """Every installed entry point by group, read once per ``sys.path``: each
+    ``entry_points(group=...)`` call scans all installed distributions again (~20 ms each, a
+    dozen registries and alias groups per command)."""
+    del path  # the cache key: a folder added to sys.path may hold new distributions
+    out: dict[str, list[EntryPoint]] = {}
+    seen: set[str] = set()
+    for dist in distributions():  # as entry_points() does: the first of a name on the path wins
+        # the folder name (cheap, as entry_points() itself uses); METADATA only without one
+        name = getattr(dist, "_normalized_name", None) or dist.metadata["Name"] or ""
+        key = _dist_key(name)
+        if key in seen:
+            continue
+        seen.add(key)
+        for ep in dist.entry_points:
+            out.setdefault(ep.group, []).append(ep)
+    return {g: tuple(eps) for g, eps in out.items()}
+
+
+def _group(group: str) -> tuple[EntryPoint, ...]:
+    return _all_entry_points(tuple(sys.path)).get(group, ())
 
 
 def _dist_key(name: str) -> str:
@@ -94,7 +120,7 @@ class Registry(Generic[F_co]):
             name: _Entry(name, target, "built-in") for name, target in self._builtins.items()
         }
         table.update({name: _Entry(name, "", "rtlopt itself") for name in self.reserved})
-        for ep in entry_points(group=self.group):
+        for ep in _group(self.group):
             dist = ep.dist.name if ep.dist is not None else "?"
             source = f"entry point of {dist}"
             old = table.get(ep.name)
@@ -114,7 +140,7 @@ class Registry(Generic[F_co]):
 
     def _load_aliases(self, table: dict[str, _Entry]) -> dict[str, _Alias]:
         declared = [(a, n, "built-in") for a, n in self._builtin_aliases.items()]
-        for ep in entry_points(group=self.alias_group):
+        for ep in _group(self.alias_group):
             dist = ep.dist.name if ep.dist is not None else "?"
             declared.append((ep.name, ep.value.strip(), f"entry point of {dist}"))
         out: dict[str, _Alias] = {}
@@ -139,6 +165,7 @@ class Registry(Generic[F_co]):
     def reload(self) -> None:
         """Forget the table read from the entry points; the next lookup reads them again (after
         a distribution was installed in this process, and in tests)."""
+        _all_entry_points.cache_clear()
         self._entries = None
         self._aliases = {}
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, FlowConfig, load_config
 from rtlopt.errors import UsageError
@@ -32,11 +32,14 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import Design, load_design
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
-from rtlopt.policy import Policy, create_policy, load_spec, preflight_policy
-from rtlopt.report import generate_report
 from rtlopt.results import EvalResult
-from rtlopt.run import FinishResult, Optimizer, RunEvents, RunOutcome, finish_run
-from rtlopt.rundir import RunDir, new_run_id
+
+if TYPE_CHECKING:
+    from rtlopt.policy import Policy
+    from rtlopt.run import FinishResult, RunEvents, RunOutcome
+
+# The policy, run, report and run-directory layers are imported where a function needs them:
+# `rtlopt evaluate` (often answered from the cache) must not pay for the optimizer's imports.
 
 __all__ = [
     "Evaluation",
@@ -239,6 +242,8 @@ def read_resume(run_dir: Path) -> ResumePoint:
     Raises:
         UsageError: not a run directory.
     """
+    from rtlopt.rundir import RunDir
+
     rd = RunDir(run_dir.resolve())
     try:
         info = rd.read_info()
@@ -284,6 +289,8 @@ class RunPlan:
     @property
     def workdir(self) -> Path:
         """The evaluator's scratch inside the run directory."""
+        from rtlopt.rundir import RunDir
+
         return RunDir(self.run_dir).workdir
 
 
@@ -316,6 +323,9 @@ def plan_run(
     Raises:
         UsageError: the policy cannot run, or the branch could not be written.
     """
+    from rtlopt.policy import load_spec, preflight_policy
+    from rtlopt.rundir import new_run_id
+
     cfg, design = target.config, target.design
     preflight_policy(cfg.policy)
     run_id = (resume.run_id if resume else "") or new_run_id(design.target.name)
@@ -366,6 +376,8 @@ def _ignore_runs_dir(root: Path, rdir: Path) -> None:
 
 def load_policy(config: Config) -> Policy:
     """Preflight and load the configured policy backend (close it when done)."""
+    from rtlopt.policy import create_policy
+
     return create_policy(config.policy, config.train, seed=config.run.seed)
 
 
@@ -388,6 +400,8 @@ def optimize(
         events: Progress callbacks.
         stop_after: Pause after this many steps (continue later with a resume).
     """
+    from rtlopt.run import Optimizer
+
     opt = Optimizer(
         target.design, target.config, evaluator, policy, plan.run_dir, plan.spec, plan.command
     )
@@ -401,6 +415,10 @@ def finish(target: Target, outcome: RunOutcome, plan: RunPlan) -> FinishResult:
     A paused run gets its report so far and no branch. The session's wall time (from
     :func:`plan_run` to here) is added to the run's ``wall_s`` first, so the report shows it.
     """
+    from rtlopt.report import generate_report
+    from rtlopt.run import FinishResult, finish_run
+    from rtlopt.rundir import RunDir
+
     rd = RunDir(outcome.run_dir)
     info = rd.read_info()
     if info is not None:

@@ -126,7 +126,7 @@ class Evaluator:
             "ref": hashlib.sha256(self._ref_text.encode()).hexdigest(),
             "repository_files": _repository_digest(self.design),
             "sources": {
-                "include_dirs": [str(d) for d in self.design.include_dirs],
+                "include_dirs": [_where(d, self.design.root) for d in self.design.include_dirs],
                 "defines": dict(self.design.defines),
             },
             "project": to_dict(cfg.project),
@@ -245,6 +245,9 @@ class Evaluator:
         with self._ref_lock:
             if self._reference is not None:
                 return self._reference
+            if self._load_reference():
+                assert self._reference is not None
+                return self._reference
             rw = self.config.reward
             start = time.monotonic()
             d = self._scratch("reference")
@@ -281,7 +284,47 @@ class Evaluator:
                 provenance=self.provenance(),
                 duration_s=time.monotonic() - start,
             )
+            self._store_reference(self._reference)
             return self._reference
+
+    _REFERENCE_KEY = "reference"
+
+    def _store_reference(self, ref: EvalResult) -> None:
+        """Keep the reference's result and its netlist-check decision beside the candidates'
+        (same fingerprint: the same reference, repository, settings, tools and code)."""
+        gold = self._netlist_gold
+        entry = {
+            "result": ref.to_json(),
+            "netlist_gold": None if gold is None else gold.name,
+            "netlist_gold_text": gold.read_text() if gold is not None
+            and gold.name != "reference.v" else None,
+            "netlist_note": self._netlist_note,
+        }
+        self._cache_write(self._REFERENCE_KEY, entry)
+
+    def _load_reference(self) -> bool:
+        """The reference from the cache (no tool runs): True when it was there."""
+        entry = self._cache_read(self._REFERENCE_KEY)
+        if entry is None:
+            return False
+        try:
+            ref = EvalResult.from_json(entry["result"])
+            gold_name, gold_text = entry["netlist_gold"], entry["netlist_gold_text"]
+            note = str(entry["netlist_note"])
+        except (KeyError, TypeError, ValueError):
+            return False
+        if ref.source_hash != source_hash(self.design.target.text()):
+            return False
+        gold: Path | None = None
+        if gold_name is not None:
+            gold = self._shared_dir / Path(str(gold_name)).name
+            if gold_text is not None:
+                gold.write_text(str(gold_text))
+            elif not gold.is_file():
+                return False
+        self._netlist_gold, self._netlist_note = gold, note
+        self._reference = dataclasses.replace(ref, cached=True)
+        return True
 
     def _choose_netlist_gold(self, outcome: _NetlistOutcome, generic: Path | None) -> None:
         """Decide what candidate netlists are compared with (see :meth:`reference`)."""
@@ -449,26 +492,37 @@ class Evaluator:
             self._cache_store(key, res)
         return res
 
-    def _cache_load(self, key: str) -> EvalResult | None:
+    def _cache_read(self, key: str) -> Any | None:
         if self._cache_dir is None:
             return None
-        f = self._cache_dir / f"{key}.json"
         try:
-            return EvalResult.from_json(json.loads(f.read_text()))
-        except (OSError, ValueError, KeyError, TypeError):
+            return json.loads((self._cache_dir / f"{key}.json").read_text())
+        except (OSError, ValueError):
             return None
 
-    def _cache_store(self, key: str, res: EvalResult) -> None:
+    def _cache_write(self, key: str, entry: Any) -> None:
         """Write-once by atomic rename: several processes may store the same entry at once."""
         if self._cache_dir is None:
             return
         tmp = self._cache_dir / f".{key}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
         try:
-            tmp.write_text(json.dumps(res.to_json(), default=str))
+            tmp.write_text(json.dumps(entry, default=str))
             os.replace(tmp, self._cache_dir / f"{key}.json")
         except OSError:
             log.debug("cache write failed for %s", key)
             tmp.unlink(missing_ok=True)
+
+    def _cache_load(self, key: str) -> EvalResult | None:
+        d = self._cache_read(key)
+        if d is None:
+            return None
+        try:
+            return EvalResult.from_json(d)
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def _cache_store(self, key: str, res: EvalResult) -> None:
+        self._cache_write(key, res.to_json())
 
     def evaluate_many(
         self, texts: Sequence[str], progress: Progress | None = None
@@ -893,9 +947,19 @@ def _repository_digest(design: Design) -> str:
             files.update(inc.glob(pattern))
     h = hashlib.sha256()
     for f in sorted(files):
-        h.update(str(f).encode("utf-8", "surrogateescape"))
+        h.update(_where(f, design.root).encode("utf-8", "surrogateescape"))
         h.update(b"\0" + _file_digest(f).encode() + b"\n")
     return h.hexdigest()
+
+
+def _where(path: Path, root: Path) -> str:
+    """A path for the fingerprint: relative to the repository root when inside it, so that
+    the same repository content checked out elsewhere (``rtlopt check`` exports the base
+    revision to a fresh temporary folder each time) finds its cached results."""
+    try:
+        return "<root>/" + path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _first_error(output: str) -> str:

@@ -13,6 +13,7 @@ registered with :mod:`rtlopt.tools._process` while it runs.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import re
@@ -234,9 +235,52 @@ def _locate(name: str) -> str:
     return found
 
 
+def _versions_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rtlopt" / "tool_versions.json"
+
+
+def _binary_id(name: str, path: str) -> str | None:
+    """Identity of a binary file for the version cache: a replaced or touched binary (other
+    inode, size, mtime or ctime) is asked again."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{name}|{os.path.realpath(path)}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|" \
+        f"{st.st_ctime_ns}"
+
+
 @functools.cache
 def _version(name: str, path: str) -> str:
-    """What the binary at ``path`` reports as its version (read once per binary)."""
+    """What the binary at ``path`` reports as its version (read once per binary file, kept in
+    ``$XDG_CACHE_HOME/rtlopt/tool_versions.json``: starting four tools to ask costs a short
+    command such as a cached ``rtlopt evaluate`` most of its time)."""
+    key = _binary_id(name, path)
+    cache = _versions_file()
+    known: dict[str, str] = {}
+    try:
+        loaded = json.loads(cache.read_text())
+        if isinstance(loaded, dict):
+            known = {str(k): str(v) for k, v in loaded.items()}
+    except (OSError, ValueError):
+        pass
+    if key is not None and key in known:
+        return known[key]
+    version = _ask_version(name, path)
+    if key is not None and version != "unknown":
+        known[key] = version
+        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(known, indent=0, sort_keys=True))
+            os.replace(tmp, cache)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+    return version
+
+
+def _ask_version(name: str, path: str) -> str:
     args, pattern = _VERSION_ARGS.get(name, (("--version",), r"(\S+)"))
     try:
         out = subprocess.run(
