@@ -98,6 +98,7 @@ class Evaluator:
         self._lock = threading.Lock()
         self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
+        self._inflight: dict[str, threading.Event] = {}  # keys being evaluated right now
         self._reference: EvalResult | None = None
         self._versions = tool_versions(("iverilog", "vvp", "yosys", "sta"))
         self._counter = 0
@@ -464,10 +465,28 @@ class Evaluator:
                 early, source_hash=h, provenance=prov, duration_s=time.monotonic() - start,
                 timings=timings,
             )
-        with self._lock:
-            hit = self._memo.get(key)
-        if hit is not None:
-            return dataclasses.replace(hit, cached=True, duration_s=time.monotonic() - start)
+        while True:
+            with self._lock:
+                hit = self._memo.get(key)
+                running = self._inflight.get(key) if hit is None else None
+                if hit is None and running is None:
+                    mine = self._inflight[key] = threading.Event()
+                    break
+            if hit is not None:
+                return dataclasses.replace(hit, cached=True, duration_s=time.monotonic() - start)
+            assert running is not None
+            running.wait()  # the same bytes on another thread: its result, at no cost
+        try:
+            return self._evaluate_new(text, key, h, equivalence, start, timings)
+        finally:
+            with self._lock:
+                self._inflight.pop(key, None)
+            mine.set()
+
+    def _evaluate_new(self, text: str, key: str, h: str, equivalence: bool, start: float,
+                      timings: dict[str, float]) -> EvalResult:
+        """A candidate not in memory: the disk cache, else the stages."""
+        prov = {"evaluator_fingerprint": self._fingerprint}
         disk = self._cache_load(key)
         if disk is not None and disk.source_hash == h:
             with self._lock:

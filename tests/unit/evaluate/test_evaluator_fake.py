@@ -196,3 +196,18 @@ def test_fake_reference_is_cached_with_its_netlist_decision(evaluator: Evaluator
     with Evaluator(evaluator.design, cfg, evaluator.workdir / "r3", evaluator.pdk) as ev3:
         fresh = ev3.reference()
     assert not fresh.cached and fresh.ppa == ref.ppa and "synth" in _order(fake_tools)
+
+
+def test_fake_duplicates_in_one_batch_are_evaluated_once(evaluator: Evaluator,
+                                                          fake_tools: FakeTools) -> None:
+    """Two threads given the same bytes at once: one runs the tools, the other waits for it."""
+    cfg = dataclasses.replace(evaluator.config, eval=dataclasses.replace(
+        evaluator.config.eval, workers=3, cache=False))
+    with Evaluator(evaluator.design, cfg, evaluator.workdir / "dup", evaluator.pdk) as ev:
+        ev.reference()
+        fake_tools.clear()
+        res = ev.evaluate_many([SWAPPED, SWAPPED, SWAPPED])
+    assert [r.accepted for r in res] == [True, True, True]
+    assert sum(not r.cached for r in res) == 1
+    assert sorted(_order(fake_tools)) == sorted(
+        ["iverilog", "iverilog", "vvp", "formal", "synth", "sta"])
