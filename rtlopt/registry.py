@@ -26,10 +26,12 @@ import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, distributions
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from rtlopt.errors import PluginError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 F_co = TypeVar("F_co", covariant=True)
 """The registry's factory type (a Protocol of the layer that uses the plugins)."""
@@ -54,6 +56,8 @@ def _all_entry_points(path: tuple[str, ...]) -> dict[str, tuple[EntryPoint, ...]
     ``entry_points(group=...)`` call scans all installed distributions again (~20 ms each, a
     dozen registries and alias groups per command)."""
     del path  # the cache key: a folder added to sys.path may hold new distributions
+    from importlib.metadata import distributions  # ~25 ms of imports `--help` never needs
+
     out: dict[str, list[EntryPoint]] = {}
     seen: set[str] = set()
     for dist in distributions():  # as entry_points() does: the first of a name on the path wins
