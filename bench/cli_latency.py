@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -68,13 +69,21 @@ def make_repo(root: Path, n_changed: int, tag: str = "") -> Path:
     return repo
 
 
-def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int]:
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, the process and the tools it waited for:
+    less sensitive to other jobs on the machine than wall time)."""
+    c0 = _children_cpu()
     t0 = time.monotonic()
     p = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
     dt = time.monotonic() - t0
     if p.returncode not in (0, 1):
         raise SystemExit(f"failed ({p.returncode}): {' '.join(argv)}\n{p.stderr[-2000:]}")
-    return dt, p.returncode
+    return dt, _children_cpu() - c0
 
 
 def main() -> None:
@@ -120,13 +129,15 @@ def main() -> None:
                                  text=True).stdout.strip()
             print(f"{name}: heavy modules after `import rtlopt.cli`: {out}")
         times: dict[tuple[str, str], list[float]] = {}
+        cpus: dict[tuple[str, str], list[float]] = {}
         for i in range(a.runs):
             for cmd, (argv, _cached, where) in commands.items():
                 for name in checkouts:
                     cwd = repos[name][where] if where != "repo2" else make_repo(
                         tmp / name / f"r{i}", 2, tag=f"_{i}")
-                    dt, _ = run(argv, envs[name], cwd)
+                    dt, cpu = run(argv, envs[name], cwd)
                     times.setdefault((cmd, name), []).append(dt)
+                    cpus.setdefault((cmd, name), []).append(cpu)
         print(f"\nwall seconds over {a.runs} runs (min / median / max); machine load "
               f"{os.getloadavg()[0]:.1f}")
         for cmd in commands:
@@ -139,6 +150,15 @@ def main() -> None:
             if "baseline" in checkouts:
                 b = statistics.median(times[(cmd, "baseline")])
                 t = statistics.median(times[(cmd, "this")])
+                line += f"   ratio {b / t:.2f}x"
+            print(line)
+        print("\nCPU seconds (user + system, median; tools that exited included)")
+        for cmd in commands:
+            cells = [f"{name}: {statistics.median(cpus[(cmd, name)]):.3f}" for name in checkouts]
+            line = f"{cmd:28s} " + "   ".join(cells)
+            if "baseline" in checkouts:
+                b = statistics.median(cpus[(cmd, "baseline")])
+                t = statistics.median(cpus[(cmd, "this")])
                 line += f"   ratio {b / t:.2f}x"
             print(line)
     finally:

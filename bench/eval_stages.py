@@ -4,7 +4,7 @@
 For each design (the C910 LZA on sky130hd and a few RTLLM designs on nangate45) the same
 distinct candidates (accepted rewrites, each with a unique unused wire so no cache can answer;
 a candidate that does not compile; a non-equivalent one where the data has one) are evaluated
-twice with one worker and no result cache:
+by two evaluators with one worker and no result cache, interleaved candidate by candidate:
 
     naive     a fresh Yosys and OpenSTA per candidate reading the full liberty, stages one
               after the other (flow.persistent = false, eval.overlap = false)
@@ -23,6 +23,7 @@ candidate: a difference is printed and the script exits 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 import sys
@@ -110,20 +111,26 @@ class Measured:
     seconds: list[float]  # wall time of each evaluate() call
 
 
-def measure(case: Case, cfg: Config) -> Measured:
+def measure(case: Case, cfgs: dict[str, Config]) -> dict[str, Measured]:
+    """Every candidate through every setup, the setups interleaved candidate by candidate so
+    that a change in machine load hits both alike."""
     base = Config()
     design = load_design(case.file, case.module or None, base.project)
     pdk = resolve_pdk(case.pdk)
-    res: list[EvalResult] = []
-    secs: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp, Evaluator(design, cfg, Path(tmp), pdk) as ev:
-        ev.reference()
-        ev.evaluate(case.texts[0] + "\n// warm-up\n")  # first-use costs (worker start) apart
+    res: dict[str, list[EvalResult]] = {s: [] for s in cfgs}
+    secs: dict[str, list[float]] = {s: [] for s in cfgs}
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        evs = {s: stack.enter_context(Evaluator(design, c, Path(tmp) / s, pdk))
+               for s, c in cfgs.items()}
+        for ev in evs.values():
+            ev.reference()
+            ev.evaluate(case.texts[0] + "\n// warm-up\n")  # first-use costs (worker start)
         for t in case.texts:
-            t0 = time.monotonic()
-            res.append(ev.evaluate(t))
-            secs.append(time.monotonic() - t0)
-    return Measured(res, secs)
+            for s, ev in evs.items():
+                t0 = time.monotonic()
+                res[s].append(ev.evaluate(t))
+                secs[s].append(time.monotonic() - t0)
+    return {s: Measured(res[s], secs[s]) for s in cfgs}
 
 
 def setups(netlist_check: str) -> dict[str, Config]:
@@ -195,7 +202,7 @@ def main() -> None:
     ok = True
     for name in a.designs.split(","):
         case = lza_case(a.n) if name == "lza" else rtllm_case(name, max(2, a.n // 2))
-        got = {s: measure(case, cfg) for s, cfg in cfgs.items()}
+        got = measure(case, cfgs)
         ok = report(case, got) and ok
     raise SystemExit(0 if ok else 1)
 
