@@ -576,6 +576,10 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep
                + os.environ.get("PYTHONPATH", "")}
         env.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
+        # WebAssembly Yosys compiled to machine code (minutes, once per machine) is not a
+        # result: every case's fresh cache folder would compile it again
+        env.setdefault("YOWASP_CACHE_DIR", os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "YoWASP"))
         roots = {r: prepare_repo(src_root / r, out / "work" / r)
                  for r in sorted({c.repo for c in todo})}
         heads = {r: _git(p, "rev-parse", "HEAD").strip() for r, p in roots.items()}

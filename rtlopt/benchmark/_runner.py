@@ -15,6 +15,7 @@ never an exception.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import logging
@@ -39,8 +40,9 @@ from rtlopt.benchmark.suite import (
     run_suite_testbench,
 )
 from rtlopt.benchmark.summary import BenchRow, BenchSummary, compare, summarize
+from rtlopt.config import EvalConfig
 from rtlopt.errors import RtloptError, UsageError
-from rtlopt.evaluate import Evaluator
+from rtlopt.evaluate import Evaluator, TaskContext, make_executor
 from rtlopt.policy import load_spec
 from rtlopt.run import RunEvents, StepRecord
 from rtlopt.rundir import RunDir, write_json
@@ -103,6 +105,10 @@ class BenchOptions:
             candidates (a folder of ``.v`` files directly under it serves every design).
         suite_tb: Run the suite's testbench as an extra gate on accepted designs.
         command: The command line, for provenance.
+        executor: Where the designs run (``local``: ``jobs`` threads here; ``ray``: Ray tasks
+            of ``eval.workers`` CPUs each (default 1) that evaluate their candidates in the
+            task; the output folder must be at the same path on every node).
+        ray_address: The Ray cluster (see ``eval.ray_address``).
     """
 
     kind: str
@@ -116,6 +122,8 @@ class BenchOptions:
     candidates: Path | None = None
     suite_tb: bool = True
     command: tuple[str, ...] = ()
+    executor: str = "local"
+    ray_address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -279,15 +287,10 @@ def measure_references(opts: BenchOptions, events: BenchEvents | None = None,
     suite = list(designs) if designs is not None else load_suite(
         opts.kind, opts.suite_path, opts.designs)
 
-    def one(d: SuiteDesign) -> ReferenceResult:
-        if events.on_start:
-            events.on_start(d.name)
-        res = _measure_one(d, opts)
-        if events.on_done:
-            events.on_done(res)
-        return res
+    def lost(d: SuiteDesign, exc: BaseException) -> ReferenceResult:
+        return ReferenceResult(d.name, BenchStatus.ERROR, f"worker lost: {_reason(exc)}")
 
-    return _parallel(suite, one, opts.jobs, events)
+    return _run_designs(suite, _reference_task, opts, events, lost, cpus=1)
 
 
 def reference_rows(results: Sequence[ReferenceResult]) -> list[BenchRow]:
@@ -556,7 +559,72 @@ def run_bench(opts: BenchOptions, events: BenchEvents | None = None,
     if opts.candidates is not None and not opts.candidates.exists():
         raise UsageError("candidates not found", path=opts.candidates)
     opts.out_dir.mkdir(parents=True, exist_ok=True)
-    return _parallel(suite, lambda d: guarded_optimize(d, opts, events), opts.jobs, events)
+
+    def lost(d: SuiteDesign, exc: BaseException) -> DesignResult:
+        # not recorded: rerunning the bench resumes the design from its checkpoint
+        return DesignResult(d.name, BenchStatus.ERROR, f"worker lost: {_reason(exc)}",
+                            run_dir=str(opts.out_dir / "runs" / d.name))
+
+    cpus = int(opts.overrides.get("eval.workers") or 1)
+    return _run_designs(suite, _optimize_task, opts, events, lost, cpus=cpus)
+
+
+# ---------------------------------------------------------------------------------------------
+# Designs as executor tasks (threads here, or Ray tasks on a cluster)
+
+
+def _task_options(opts: BenchOptions, ctx: TaskContext) -> BenchOptions:
+    """A remote task evaluates its design's candidates itself, on the CPUs it reserved."""
+    if not ctx.remote:
+        return opts
+    workers = int(opts.overrides.get("eval.workers") or 1)
+    return replace(opts, overrides={**opts.overrides, "eval.executor": "local",
+                                    "eval.workers": workers})
+
+
+def _reference_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> ReferenceResult:
+    ctx.report(("start", d.name))
+    res = _measure_one(d, _task_options(opts, ctx))
+    ctx.report(("done", res))
+    return res
+
+
+def _optimize_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> DesignResult:
+    def step(name: str, k: int, n: int) -> None:
+        ctx.report(("step", name, k, n))
+
+    events = BenchEvents(on_start=lambda name: ctx.report(("start", name)), on_step=step,
+                         on_done=lambda res: ctx.report(("done", res)), cancel=ctx.cancel)
+    return guarded_optimize(d, _task_options(opts, ctx), events)
+
+
+def _run_designs(items: Sequence[SuiteDesign], task: Callable[..., _R], opts: BenchOptions,
+                 events: BenchEvents, lost: Callable[[SuiteDesign, BaseException], _R], *,
+                 cpus: int) -> list[_R]:
+    """``task`` per design on the bench's executor, results in suite order; the tasks'
+    progress events reach ``events`` in this process."""
+    def deliver(event: object) -> None:
+        assert isinstance(event, tuple)
+        kind: str = event[0]
+        args: tuple[Any, ...] = event[1:]
+        handler: Any = {"start": events.on_start, "step": events.on_step,
+                   "done": events.on_done}[kind]
+        if handler is not None:
+            handler(*args)
+
+    def on_lost(d: SuiteDesign, exc: BaseException) -> _R:
+        log.error("%s: lost its worker twice: %s", d.name, _reason(exc))
+        res = lost(d, exc)
+        if events.on_done:
+            events.on_done(res)  # type: ignore[arg-type]
+        return res
+
+    executor = make_executor(EvalConfig(executor=opts.executor, ray_address=opts.ray_address))
+    try:
+        return executor.map(functools.partial(task, opts=opts), items, parallel=opts.jobs,
+                            cpus=cpus, on_event=deliver, cancel=events.cancel, on_lost=on_lost)
+    finally:
+        executor.close()
 
 
 def _parallel(items: Sequence[_T], fn: Callable[[_T], _R], jobs: int,

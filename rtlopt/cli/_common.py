@@ -16,7 +16,15 @@ from click.shell_completion import CompletionItem
 
 from rtlopt.config import choices
 from rtlopt.errors import PluginError, RtloptError, Terminated, UsageError
-from rtlopt.plugins import ADVANTAGES, DELTA_SCHEDULES, FRONTENDS, PDKS, POLICIES, SAMPLERS
+from rtlopt.plugins import (
+    ADVANTAGES,
+    DELTA_SCHEDULES,
+    EXECUTORS,
+    FRONTENDS,
+    PDKS,
+    POLICIES,
+    SAMPLERS,
+)
 from rtlopt.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -365,6 +373,21 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens."),
     click.option(
+        "--executor",
+        type=PluginChoice(EXECUTORS),
+        default=None,
+        help="Where candidates are evaluated: local threads, or Ray actors with warm tools "
+        "(bench: the designs run as Ray tasks). Needs rtlopt[ray].",
+    ),
+    click.option(
+        "--ray-address",
+        type=str,
+        default=None,
+        metavar="ADDR",
+        help="Ray cluster (head host:port, ray://host:port or auto; default: a single-node "
+        "Ray on 127.0.0.1).",
+    ),
+    click.option(
         "--metric",
         type=click.Choice(choices("flow.metric")),
         default=None,
@@ -377,7 +400,8 @@ OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
     ("Target", ["module", "pdk", "liberty", "metric", "config_file", "include_dirs", "defines",
                 "frontend", "spec"]),
     ("Model", ["policy", "model", "endpoint", "candidates", "max_new_tokens"]),
-    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "jobs"]),
+    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "jobs", "executor",
+                "ray_address"]),
     ("Training (research settings)", ["lr", "delta", "advantage"]),
     ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
 ]

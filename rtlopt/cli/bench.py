@@ -73,6 +73,8 @@ class _Args:
     suite_tb: bool
     method: str
     rows: tuple[str, ...]
+    executor: str = "local"
+    ray_address: str | None = None
 
 
 def _known_suites() -> list[str]:
@@ -136,7 +138,8 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
           model: str | None, endpoint: str | None, candidates: Path | None, steps: int | None,
           parents: int | None, rollouts: int | None, seed: int | None, delta: str | None,
           reuse: str | None, advantage: str | None, lr: float | None,
-          max_new_tokens: int | None, metric: str | None) -> None:
+          max_new_tokens: int | None, metric: str | None, executor: str | None,
+          ray_address: str | None) -> None:
     """Run a benchmark SUITE: `rtllm`, `folder` (a folder of modules) or `c910-ablation`.
 
     One optimization per design (--jobs designs at once), resumable: rerun the same command to
@@ -152,6 +155,7 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
       rtlopt bench rtllm --suite-path ../RTLLM --pdk nangate45 --reference-only
       rtlopt bench rtllm --suite-path ../RTLLM --pdk nangate45 --steps 5 --compare paper
       rtlopt bench c910-ablation --steps 10
+      rtlopt bench rtllm --pdk nangate45 --executor ray --ray-address auto --eval-workers 4
     """
     known = _known_suites()
     if suite not in known:
@@ -184,6 +188,7 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
         candidates=candidates.resolve() if candidates else None, reference_only=reference_only,
         compare=compare, suite_tb=not no_suite_tb, method=method_name,
         rows=tuple(r.strip() for r in rows.split(",") if r.strip()) if rows else (),
+        executor=executor or "local", ray_address=ray_address,
     )
     _SPECIAL.get(suite, _run_suite)(args)
 
@@ -194,7 +199,8 @@ def _options(a: _Args) -> BenchOptions:
     return BenchOptions(kind=kind, suite_path=a.suite_path, out_dir=a.out,
                         overrides=a.overrides, liberty=a.liberty, designs=a.designs,
                         jobs=a.jobs, config_file=a.config_file, candidates=a.candidates,
-                        suite_tb=a.suite_tb, command=tuple(sys.argv))
+                        suite_tb=a.suite_tb, command=tuple(sys.argv), executor=a.executor,
+                        ray_address=a.ray_address)
 
 
 def _compare_rows(spec: str | None) -> list[BenchRow] | None:

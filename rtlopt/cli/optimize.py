@@ -185,6 +185,8 @@ def _overrides(candidates: Path | None, spec: Path | None, s: dict[str, Any]) ->
         "train.advantage": s["advantage"],
         "train.learning_rate": s["lr"],
         "eval.workers": s["jobs"],
+        "eval.executor": s["executor"],
+        "eval.ray_address": s["ray_address"],
     }
     if s["seed"] is not None:
         overrides["harness.seed"] = s["seed"]

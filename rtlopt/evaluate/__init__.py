@@ -1,6 +1,14 @@
 """Candidate evaluation: screen, compile, interface, simulation, formal, synthesis, timing."""
 
 from rtlopt.evaluate._evaluator import Evaluator, interface_problem, make_workdir
+from rtlopt.evaluate._executor import (
+    EXECUTORS,
+    Executor,
+    ExecutorFactory,
+    LocalExecutor,
+    TaskContext,
+    make_executor,
+)
 from rtlopt.results import (
     PPA,
     EvalResult,
@@ -15,9 +23,12 @@ from rtlopt.results import (
 from rtlopt.verilog import normalize_source, normalized_hash, source_hash
 
 __all__ = [
+    "EXECUTORS",
     "PPA",
     "EvalResult",
     "Evaluator",
+    "Executor",
+    "ExecutorFactory",
     "FormalResult",
     "Metric",
     "Mismatch",
@@ -25,7 +36,10 @@ __all__ = [
     "Stage",
     "Status",
     "Verdict",
+    "LocalExecutor",
+    "TaskContext",
     "interface_problem",
+    "make_executor",
     "make_workdir",
     "normalize_source",
     "normalized_hash",

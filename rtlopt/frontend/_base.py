@@ -88,6 +88,9 @@ class FrontendResult:
         connections: Instance connections, by (file, module name).
         errors: Syntax errors, by file; a file listed here contributes no modules.
         warnings: Non-fatal problems worth logging.
+        elaborated_unknown: For each module elaborated as a top (default parameters), the
+            names of undefined modules its elaborated hierarchy instantiates; None when the
+            frontend does not elaborate (then every undefined instance counts as needed).
     """
 
     modules: list[Module] = field(default_factory=list)
@@ -95,6 +98,7 @@ class FrontendResult:
     connections: dict[tuple[Path, str], list[InstanceConnections]] = field(default_factory=dict)
     errors: dict[Path, list[SyntaxProblem]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    elaborated_unknown: dict[str, set[str]] | None = None
 
 
 @runtime_checkable

@@ -207,6 +207,13 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
         if mod is None:
             if name in broken:
                 raise _syntax_error(result.errors[broken[name]][0], _EXCLUDE_HINT)
+            unknown = result.elaborated_unknown
+            if unknown is not None and name not in unknown.get(top.name, ()):
+                # only in a generate branch the parameters turn off (a vendor cell): a black
+                # box that no tool elaborates
+                log.info("module '%s' instantiated in %s is not defined; not in the elaborated "
+                         "design of %s, so it is left undefined", name, parent.name, top.name)
+                return
             raise DesignError(f"module '{name}' instantiated in {parent.name} is not defined "
                               f"in the repository", path=parent.file, line=parent.line,
                               hint="add its file to project.filelists or the repository")

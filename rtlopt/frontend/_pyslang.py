@@ -185,7 +185,12 @@ def _parameter(prm: Any) -> Parameter:
     if init is not None and getattr(init, "expr", None) is not None:
         text = str(init.expr).strip()
     if not text:
-        text = str(prm.value)
+        # a `parameter type` has a type, not a value (TypeParameterSymbol.targetType)
+        value = getattr(prm, "value", None)
+        if value is None:
+            target = getattr(prm, "targetType", None)
+            value = getattr(target, "type", target)
+        text = str(value) if value is not None else ""
     return Parameter(name=prm.name, value=text, local=bool(prm.isLocalParam))
 
 
@@ -280,6 +285,9 @@ class PyslangFrontend:
             else:
                 groups.append((set(names), [idx]))
         bodies: dict[tuple[int, str], Any] = {}  # (tree index, name) -> instance body
+        # undefined modules reached by elaboration: an instance in a generate branch that its
+        # parameters turn off (a vendor cell) is never elaborated and not reported
+        result.elaborated_unknown = {}
         for used, members in groups:
             copts = ast.CompilationOptions()
             copts.topModules = set(used)
@@ -291,6 +299,11 @@ class PyslangFrontend:
                     if inst.body.definition.name in tree_names[idx]:
                         bodies.setdefault((idx, inst.body.definition.name), inst.body)
             self._keep.append(comp)
+            for diag in comp.getAllDiagnostics():
+                if diag.code == pyslang.Diags.UnknownModule and diag.symbol is not None:
+                    top = str(diag.symbol.hierarchicalPath).split(".", 1)[0]
+                    result.elaborated_unknown.setdefault(top, set()).update(
+                        str(a) for a in diag.args[:1])
 
         file_texts: dict[Path, str] = {}
         for (src, name), (line, idx) in decls.items():

@@ -82,6 +82,16 @@ def _resolve(token: str, base: Path, root: Path) -> Path:
     return (root / p).resolve()
 
 
+def _include_dirs(dirs: list[Path], filelist: Path, lineno: int) -> list[Path]:
+    """The folders of an ``+incdir+``/``-I`` entry that exist; a missing one is skipped with a
+    warning, as simulators and synthesis tools do (an include that needs it fails later with
+    its own file and line)."""
+    for d in dirs:
+        if not d.is_dir():
+            log.warning("%s:%d: include directory %s not found; ignored", filelist, lineno, d)
+    return [d for d in dirs if d.is_dir()]
+
+
 def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) -> Filelist:
     """Parse a filelist: sources, ``+incdir+``, ``+define+``, ``-I``, ``-D``, ``-f``/``-F``
     (nested), ``-v``, ``-y``, ``+libext+``; ``//`` and ``#`` comments; ``$VAR`` expansion.
@@ -113,7 +123,8 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             tok = tokens[i]
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             if tok.startswith("+incdir+"):
-                out.include_dirs += [_resolve(d, base, root) for d in tok[8:].split("+") if d]
+                out.include_dirs += _include_dirs(
+                    [_resolve(d, base, root) for d in tok[8:].split("+") if d], path, lineno)
             elif tok.startswith("+define+"):
                 out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
             elif tok.startswith("+libext+"):
@@ -137,10 +148,10 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                 out.library_dirs.append(_resolve(nxt, base, root))
                 i += 1
             elif tok == "-I" and nxt is not None:
-                out.include_dirs.append(_resolve(nxt, base, root))
+                out.include_dirs += _include_dirs([_resolve(nxt, base, root)], path, lineno)
                 i += 1
             elif tok.startswith("-I"):
-                out.include_dirs.append(_resolve(tok[2:], base, root))
+                out.include_dirs += _include_dirs([_resolve(tok[2:], base, root)], path, lineno)
             elif tok == "-D" and nxt is not None:
                 out.defines.update(parse_defines([nxt]))
                 i += 1
@@ -210,6 +221,9 @@ def collect_sources(target: Path, root: Path, project: ProjectConfig, *,
         defs.update(lst.defines)
         exts = lst.library_ext or list(SOURCE_SUFFIXES)
         for d in lst.library_dirs:
+            if not d.is_dir():
+                log.warning("%s: library directory %s not found; ignored", fl, d)
+                continue
             files += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
     scanned, header_dirs = _scan(root, project.exclude)
     files += scanned

@@ -184,7 +184,7 @@ def attributes(code: str) -> list[tuple[int, str]]:
 
 
 def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
-                     max_bytes: int | None = None) -> list[str]:
+                     max_bytes: int | None = None, dotted_names: bool = False) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
     Rejects: compiler directives other than `timescale-like ones (`include, `define, ...),
@@ -208,6 +208,9 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
         design: The design the candidate replaces.
         tb_top: Name of the testbench top module.
         max_bytes: Reject larger candidates.
+        dotted_names: Allow ``a.b`` names (struct members): the caller elaborates the candidate
+            on its own (the SystemVerilog path), so a name can only resolve inside it and the
+            tools read a flattened view without hierarchical names.
 
     Returns:
         Violations as ``"line N: message"`` strings; empty when the candidate is clean.
@@ -287,7 +290,7 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
             continue  # parameter override #( ... )
         problems.append((line_of(code, m.start()), "delays (#) are not allowed"))
 
-    for m in _HIER_RE.finditer(code):
+    for m in () if dotted_names else _HIER_RE.finditer(code):
         problems.append((line_of(code, m.start()),
                          f"hierarchical reference '{m.group(1)}.{m.group(2)}' is not allowed"))
 

@@ -7,7 +7,7 @@ is built.
 """
 
 from rtlopt.plugins import POLICIES
-from rtlopt.policy._extract import extract_verilog
+from rtlopt.policy._extract import answer_code, extract_verilog, unfinished_module
 from rtlopt.policy._preflight import GPU_DEFAULT_MODEL, ResolvedModel, resolve_model
 from rtlopt.policy._prompts import (
     NO_SPEC,
@@ -36,6 +36,7 @@ __all__ = [
     "ResolvedModel",
     "Sample",
     "UpdateStats",
+    "answer_code",
     "build_prompt",
     "create_policy",
     "extract_verilog",
@@ -45,4 +46,5 @@ __all__ = [
     "metric_name",
     "preflight_policy",
     "resolve_model",
+    "unfinished_module",
 ]

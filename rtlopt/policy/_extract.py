@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from rtlopt.verilog import first_module_start
+
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
@@ -82,3 +84,20 @@ def _keep_block(body: str) -> str:
     head = "\n".join(reversed(kept))
     core = body[start: mods[-1].end()]
     return (head + "\n" + core).strip("\n") if head.strip() else core.strip("\n")
+
+
+def unfinished_module(answer: str) -> str | None:
+    """The text from the first ``module NAME`` of an answer that never finishes it (cut off,
+    malformed) up to a closing fence, so the syntax stage's error count gives it partial
+    credit (TTT-RTL's r_syn); None when the answer starts no module."""
+    text = re.sub(r"<think>.*?(</think>|$)", "", answer, flags=re.S)
+    start = first_module_start(text)
+    if start is None:
+        return None
+    return text[start:].split("```", 1)[0].strip() + "\n"
+
+
+def answer_code(answer: str) -> str | None:
+    """What to evaluate for a model's answer: its Verilog (:func:`extract_verilog`), else an
+    unfinished module (:func:`unfinished_module`), else None (no credit)."""
+    return extract_verilog(answer) or unfinished_module(answer)

@@ -26,12 +26,13 @@ from rtlopt.policy import (
     UpdateStats,
     build_prompt,
     feedback_lines,
+    unfinished_module,
 )
 from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 from rtlopt.search import Child, State, StatePool, make_sampler
 from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
-from rtlopt.verilog import first_module_start, source_hash
+from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
 
@@ -79,13 +80,7 @@ def candidate_text(completion: Completion) -> str | None:
         return None  # the policy could not sample it (e.g. a prompt too long to fit)
     if completion.verilog:
         return str(completion.verilog)
-    text = str(completion.text)
-    text = re.sub(r"<think>.*?(</think>|$)", "", text, flags=re.S)
-    start = first_module_start(text)
-    if start is None:
-        return None
-    body = text[start:]
-    return body.split("```", 1)[0].strip() + "\n"
+    return unfinished_module(str(completion.text))
 
 
 def _policy_error_result(error: str) -> EvalResult:

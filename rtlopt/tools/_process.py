@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import itertools
 import logging
+import math
 import os
 import resource
 import shutil
@@ -206,12 +207,23 @@ def install_signal_handlers() -> None:
     _installed = True
 
 
-def child_setup(memory_mb: int | None) -> None:
-    """Run in a tool's child process before exec: own session, address-space limit, no core."""
+def child_setup(memory_mb: int | None, cpu_s: float | None = None) -> None:
+    """Run in a tool's child process before exec: own session, address-space limit, no core.
+
+    Args:
+        memory_mb: Address-space limit.
+        cpu_s: The run's wall-clock limit. The tool also gets a CPU-time limit 2 s above it:
+            a single-threaded tool never reaches it before the wall clock does, but a tool
+            whose watcher died (a Ray worker killed mid-candidate: the tool runs in its own
+            session and is not killed with it) cannot spin on forever.
+    """
     os.setsid()
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if cpu_s and math.isfinite(cpu_s):
+        soft = math.ceil(cpu_s) + 2
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))  # SIGXCPU, then SIGKILL
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 

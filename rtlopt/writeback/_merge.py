@@ -226,9 +226,46 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
         incs.append(wt / drel if drel is not None else d)
     res = compile_sources(files, scratch, top=module_name, include_dirs=incs,
                           defines=design.defines, out=scratch / "branch.vvp", timeout=300)
+    if not res.ok and _elaborates_as_systemverilog(wt, top, module_name, files, incs, design,
+                                                   scratch):
+        return
     if not res.ok:
         lines = res.errors or tuple(res.output.strip().splitlines()[-1:]) or ("no message",)
         text = lines[0].replace(str(wt) + "/", "")
         raise RepoError(f"the branch would not compile: {text}", path=top,
                         hint="the branch was not created; it is made from HEAD, so commit "
                              "every file the design needs")
+
+
+def _elaborates_as_systemverilog(wt: Path, top: Path, module_name: str, files: Sequence[Path],
+                                 incs: Sequence[Path], design: Design, scratch: Path) -> bool:
+    """The gate for SystemVerilog iverilog cannot compile: when the original files do not
+    compile with iverilog either, the branch must elaborate with slang (the frontend its
+    candidates were evaluated through, ``flow.systemverilog``).
+
+    Raises:
+        RepoError: the branch does not elaborate (slang's first error).
+    """
+    from rtlopt.eda._slang import elaborate, slang_available
+    from rtlopt.eda.iverilog import compile_sources
+    from rtlopt.frontend._packages import package_files
+
+    if not slang_available():
+        return False
+    head = compile_sources(list(design.closure), scratch / "head", top=module_name,
+                           include_dirs=design.include_dirs, defines=design.defines,
+                           out=scratch / "head" / "head.vvp", timeout=300)
+    if head.ok:
+        return False  # plain Verilog: iverilog's verdict stands
+    packages = []
+    for f in package_files(design):
+        frel = _rel(f, top)
+        packages.append(wt / frel if frel is not None else f)
+    res = elaborate([*packages, *files], module_name, scratch / "slang", root=wt,
+                    include_dirs=incs, defines=design.defines, timeout=900)
+    if not res.ok:
+        text = res.first_error().replace(str(wt) + "/", "")
+        raise RepoError(f"the branch would not elaborate: {text}", path=top,
+                        hint="the branch was not created; it is made from HEAD, so commit "
+                             "every file the design needs")
+    return True

