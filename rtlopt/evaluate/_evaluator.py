@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from rtlopt.config import Config, to_dict
 from rtlopt.eda.yosys import reference_error
 from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
-from rtlopt.evaluate._sources import library_files
+from rtlopt.evaluate._sources import _file_digest, _repository_digest, _where, library_files
 from rtlopt.frontend.model import Design, Module
 from rtlopt.results import (
     PPA,
@@ -979,37 +979,6 @@ def _instantiates_cells(netlist: Path) -> bool:
         return bool(_CELL_INSTANCE.search(netlist.read_text(errors="replace")))
     except OSError:
         return True
-
-
-def _file_digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
-
-
-def _repository_digest(design: Design) -> str:
-    """Hash of every repository file a candidate could compile with (path and bytes)."""
-    files: set[Path] = set(design.sources.files) | set(design.closure)
-    files |= {m.file for m in design.modules.values()}
-    for inc in design.include_dirs:
-        for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
-            files.update(inc.glob(pattern))
-    h = hashlib.sha256()
-    for f in sorted(files):
-        h.update(_where(f, design.root).encode("utf-8", "surrogateescape"))
-        h.update(b"\0" + _file_digest(f).encode() + b"\n")
-    return h.hexdigest()
-
-
-def _where(path: Path, root: Path) -> str:
-    """A path for the fingerprint: relative to the repository root when inside it, so that
-    the same repository content checked out elsewhere (``rtlopt check`` exports the base
-    revision to a fresh temporary folder each time) finds its cached results."""
-    try:
-        return "<root>/" + path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def _first_error(output: str) -> str:

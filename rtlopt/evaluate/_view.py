@@ -156,7 +156,7 @@ def _native_problem_cached(design: Design, config: Config, workdir: Path) -> str
     import json
     import os
 
-    from rtlopt.evaluate._evaluator import _repository_digest, _where
+    from rtlopt.evaluate._sources import _repository_digest, _where
     from rtlopt.tools import tool_paths, tool_versions
 
     timeout = config.sandbox.timeout_s
