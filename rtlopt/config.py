@@ -208,6 +208,10 @@ class EvalConfig:
     )
     cache_dir: str | None = _f(None, "Cache folder (default: $XDG_CACHE_HOME/rtlopt).")
     keep_scratch: bool = _f(False, "Keep every candidate's scratch directory.")
+    overlap: bool = _f(
+        True,
+        "Once simulation passes, run the formal check and synthesis/timing concurrently (each on its own thread) instead of one after the other; the verdict is the same (a formal rejection still wins), the latency is about the longer of the two. false: strictly one stage after the other.",
+    )
     netlist_check: str = _f(
         "auto",
         "When to simulate the synthesized netlist (Yosys generic cells from the same synthesis run, initial values removed) in the equivalence testbench against the reference, beside timing; a mismatch rejects the candidate at the netlist stage. auto: for every candidate the formal check did not prove (unknown with formal.require_proof = false, or formal disabled), and for the reference itself; a proof already covers what synthesis reads (the miter reads the candidate with the same Yosys frontend, x modelled). always: every candidate. never: off.",

@@ -20,12 +20,17 @@ reported as a duplicate; any other distribution using that name still is.
 from __future__ import annotations
 
 import difflib
+import functools
+import hashlib
 import importlib
+import json
+import os
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
-from typing import Any, Generic, TypeVar, cast
+from pathlib import Path
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 from rtlopt.errors import PluginError
 
@@ -44,6 +49,90 @@ class _Entry:
 class _Alias:
     canonical: str
     source: str
+
+
+class _EP(NamedTuple):
+    """An installed entry point: its name, value and distribution."""
+
+    name: str
+    value: str
+    dist: str
+
+
+def _scan() -> dict[str, list[_EP]]:
+    from importlib.metadata import distributions  # ~25 ms of imports `--help` never needs
+
+    out: dict[str, list[_EP]] = {}
+    seen: set[str] = set()
+    for dist in distributions():  # as entry_points() does: the first of a name on the path wins
+        # the folder name (cheap, as entry_points() itself uses); METADATA only without one
+        name = getattr(dist, "_normalized_name", None) or dist.metadata["Name"] or ""
+        key = _dist_key(name)
+        if key in seen:
+            continue
+        seen.add(key)
+        for ep in dist.entry_points:
+            if ep.group.startswith("rtlopt"):
+                out.setdefault(ep.group, []).append(_EP(ep.name, ep.value, dist.name or "?"))
+    return out
+
+
+def _path_key(path: tuple[str, ...]) -> str:
+    """What the installed distributions depend on: each folder of the path and its mtime (an
+    install or uninstall adds or removes a ``*.dist-info`` folder, which changes it)."""
+    parts = []
+    for p in path:
+        full = os.path.abspath(p or ".")
+        try:
+            st = os.stat(full)
+            parts.append(f"{full}\0{st.st_ino}\0{st.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{full}\0-")
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rtlopt" / "entry_points.json"
+
+
+@functools.lru_cache(maxsize=8)
+def _all_entry_points(path: tuple[str, ...]) -> dict[str, tuple[_EP, ...]]:
+    """rtlopt's entry points by group, read once per ``sys.path``: each
+    ``entry_points(group=...)`` call scans all installed distributions again (~20 ms each, a
+    dozen registries and alias groups per command). The scan is kept on disk under the path's
+    folders and their mtimes (an install changes them), so a short command does not repeat it.
+    """
+    key = _path_key(path)
+    cache = _cache_file()
+    known: dict[str, Any] = {}
+    try:
+        loaded = json.loads(cache.read_text())
+        if isinstance(loaded, dict):
+            known = loaded
+    except (OSError, ValueError):
+        pass
+    hit = known.get(key)
+    if isinstance(hit, dict):
+        try:
+            return {g: tuple(_EP(*e) for e in eps) for g, eps in hit.items()}
+        except TypeError:
+            pass
+    groups = _scan()
+    known = dict(list(known.items())[-7:])  # a few paths (folders run from, test folders)
+    known[key] = {g: [list(e) for e in eps] for g, eps in groups.items()}
+    tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(known))
+        os.replace(tmp, cache)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+    return {g: tuple(eps) for g, eps in groups.items()}
+
+
+def _group(group: str) -> tuple[_EP, ...]:
+    return _all_entry_points(tuple(sys.path)).get(group, ())
 
 
 def _dist_key(name: str) -> str:
@@ -94,8 +183,8 @@ class Registry(Generic[F_co]):
             name: _Entry(name, target, "built-in") for name, target in self._builtins.items()
         }
         table.update({name: _Entry(name, "", "rtlopt itself") for name in self.reserved})
-        for ep in entry_points(group=self.group):
-            dist = ep.dist.name if ep.dist is not None else "?"
+        for ep in _group(self.group):
+            dist = ep.dist
             source = f"entry point of {dist}"
             old = table.get(ep.name)
             if old is not None:
@@ -114,8 +203,8 @@ class Registry(Generic[F_co]):
 
     def _load_aliases(self, table: dict[str, _Entry]) -> dict[str, _Alias]:
         declared = [(a, n, "built-in") for a, n in self._builtin_aliases.items()]
-        for ep in entry_points(group=self.alias_group):
-            dist = ep.dist.name if ep.dist is not None else "?"
+        for ep in _group(self.alias_group):
+            dist = ep.dist
             declared.append((ep.name, ep.value.strip(), f"entry point of {dist}"))
         out: dict[str, _Alias] = {}
         for alias, name, source in declared:
@@ -139,6 +228,7 @@ class Registry(Generic[F_co]):
     def reload(self) -> None:
         """Forget the table read from the entry points; the next lookup reads them again (after
         a distribution was installed in this process, and in tests)."""
+        _all_entry_points.cache_clear()
         self._entries = None
         self._aliases = {}
 

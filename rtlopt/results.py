@@ -207,6 +207,12 @@ class EvalResult:
         provenance: Tool versions, flow settings, seeds.
         duration_s: Wall-clock time of the evaluation.
         cached: Served from the cache.
+        timings: Wall-clock seconds per stage, in the order they ran (``screen``, ``cache``,
+            ``compile``, ``interface``, ``simulation``, ``formal``, ``synthesis``,
+            ``netlist``, ``timing``; stages that overlap another, such as ``netlist`` beside
+            ``timing`` or ``formal`` beside ``synthesis``, are timed on their own thread, so
+            the sum may exceed ``duration_s``). A cached result keeps the timings of the run
+            that made it; ``duration_s`` of a hit is the lookup's.
     """
 
     status: Status
@@ -227,6 +233,7 @@ class EvalResult:
     provenance: Mapping[str, Any] = field(default_factory=dict)
     duration_s: float = 0.0
     cached: bool = False
+    timings: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def accepted(self) -> bool:
@@ -272,6 +279,7 @@ class EvalResult:
             provenance=d.get("provenance", {}),
             duration_s=d.get("duration_s", 0.0),
             cached=d.get("cached", False),
+            timings={k: float(v) for k, v in d.get("timings", {}).items()},
         )
 
 

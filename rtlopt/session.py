@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, FlowConfig, load_config
 from rtlopt.errors import UsageError
@@ -32,18 +32,14 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import Design, load_design
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
-from rtlopt.policy import (
-    Policy,
-    create_policy,
-    load_spec,
-    preflight_policy,
-    preflight_reflector,
-)
-from rtlopt.report import generate_report
 from rtlopt.results import EvalResult
-from rtlopt.run import FinishResult, Optimizer, RunEvents, RunOutcome, finish_run
-from rtlopt.rundir import RunDir, new_run_id
-from rtlopt.search import effective_temperature
+
+if TYPE_CHECKING:
+    from rtlopt.policy import Policy
+    from rtlopt.run import FinishResult, RunEvents, RunOutcome
+
+# The policy, run, report and run-directory layers are imported where a function needs them:
+# `rtlopt evaluate` (often answered from the cache) must not pay for the optimizer's imports.
 
 __all__ = [
     "Evaluation",
@@ -254,6 +250,8 @@ def read_resume(run_dir: Path) -> ResumePoint:
     Raises:
         UsageError: not a run directory.
     """
+    from rtlopt.rundir import RunDir
+
     rd = RunDir(run_dir.resolve())
     try:
         info = rd.read_info()
@@ -299,6 +297,8 @@ class RunPlan:
     @property
     def workdir(self) -> Path:
         """The evaluator's scratch inside the run directory."""
+        from rtlopt.rundir import RunDir
+
         return RunDir(self.run_dir).workdir
 
 
@@ -331,6 +331,9 @@ def plan_run(
     Raises:
         UsageError: the policy cannot run, or the branch could not be written.
     """
+    from rtlopt.policy import load_spec, preflight_policy, preflight_reflector
+    from rtlopt.rundir import new_run_id
+
     cfg, design = target.config, target.design
     preflight_policy(cfg.policy)
     preflight_reflector(cfg.reflect)
@@ -383,6 +386,9 @@ def _ignore_runs_dir(root: Path, rdir: Path) -> None:
 def load_policy(config: Config) -> Policy:
     """Preflight and load the configured policy backend (close it when done), sampling at the
     search strategy's temperature (:func:`rtlopt.search.effective_temperature`)."""
+    from rtlopt.policy import create_policy
+    from rtlopt.search import effective_temperature
+
     temperature = effective_temperature(config.search, config.policy.temperature)
     return create_policy(replace(config.policy, temperature=temperature), config.train,
                          seed=config.run.seed)
@@ -407,6 +413,8 @@ def optimize(
         events: Progress callbacks.
         stop_after: Pause after this many steps (continue later with a resume).
     """
+    from rtlopt.run import Optimizer
+
     opt = Optimizer(
         target.design, target.config, evaluator, policy, plan.run_dir, plan.spec, plan.command
     )
@@ -420,6 +428,10 @@ def finish(target: Target, outcome: RunOutcome, plan: RunPlan) -> FinishResult:
     A paused run gets its report so far and no branch. The session's wall time (from
     :func:`plan_run` to here) is added to the run's ``wall_s`` first, so the report shows it.
     """
+    from rtlopt.report import generate_report
+    from rtlopt.run import FinishResult, finish_run
+    from rtlopt.rundir import RunDir
+
     rd = RunDir(outcome.run_dir)
     info = rd.read_info()
     if info is not None:

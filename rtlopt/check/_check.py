@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import fnmatch
 import logging
+import os
 import shutil
 import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,7 +132,9 @@ def run_check(
         from rtlopt.session import resolve_pdk
 
         pdk = resolve_pdk(cfg.flow)
-    modules: list[ModuleCheck] = []
+    modules: list[ModuleCheck | _Job] = []
+    if not rels:  # nothing changed: no export, no tools
+        return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
     try:
         base_tree = export_tree(repo, base_rev, tmp / "base")
@@ -151,13 +155,42 @@ def run_check(
                 # any byte counts: a comment can be a tool directive (translate_off, full_case)
                 if old_text[old.start : old.end] == new_src:
                     continue
-                modules.append(_check_module(cfg, base_tree, rel, name, new_src, pdk, tmp))
+                modules.append(_Job(rel, name, new_src))
             for name in old_mods:
                 if name not in new_mods:
                     modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
+        done = _run_jobs(cfg, base_tree, [m for m in modules if isinstance(m, _Job)], pdk, tmp)
+        checked = [done[id(m)] if isinstance(m, _Job) else m for m in modules]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, modules)
+    return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, checked)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """A changed module waiting for its evaluation."""
+
+    rel: str
+    name: str
+    new_src: str
+
+
+def _run_jobs(
+    cfg: Config, base_tree: Path, jobs: Sequence[_Job], pdk: Any, tmp: Path
+) -> dict[int, ModuleCheck]:
+    """Evaluate the changed modules, several at once (``eval.workers``; 0: one per core):
+    each has its own evaluator and tools, and the order of the report stays the file order."""
+    workers = max(1, min(cfg.eval.workers or (os.cpu_count() or 1), len(jobs)))
+
+    def one(job: _Job) -> ModuleCheck:
+        # a folder per job: two files may define modules of one name
+        return _check_module(cfg, base_tree, job.rel, job.name, job.new_src, pdk,
+                             tmp / f"job{jobs.index(job)}")
+
+    if workers == 1:
+        return {id(j): one(j) for j in jobs}
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rtlopt-check") as pool:
+        return {id(j): r for j, r in zip(jobs, pool.map(one, jobs), strict=True)}
 
 
 def _check_module(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 import click
 
 from rtlopt import __version__
-from rtlopt.cli._common import setup_logging
 
 # name -> "module:attribute"; commands import lazily so `rtlopt --help` stays fast and light.
 _COMMANDS: dict[str, str] = {
@@ -76,14 +76,25 @@ def cli(verbose: int) -> None:
       zsh:  eval "$(_RTLOPT_COMPLETE=zsh_source rtlopt)"    # in ~/.zshrc
       fish: _RTLOPT_COMPLETE=fish_source rtlopt | source    # in config.fish
     """
+    # lazy: the shared plumbing imports the configuration and plugin tables, which the group's
+    # own `--help` does not need
+    from rtlopt.cli._common import setup_logging
+
     setup_logging(verbose)
 
 
-def main() -> None:
-    from rtlopt.tools import install_signal_handlers
+_ONLY_TEXT = frozenset(("-h", "--help", "--version"))
 
-    # tools run in their own sessions: a signal to rtlopt must end them (and clean scratch)
-    install_signal_handlers()
+
+def main() -> None:
+    args = sys.argv[1:]
+    # Tools run in their own sessions: a signal to rtlopt must end them (and clean scratch).
+    # Help and version runs no command (click answers them before any command starts), so
+    # they skip rtlopt.tools and its imports.
+    if args and not _ONLY_TEXT.intersection(args):
+        from rtlopt.tools import install_signal_handlers
+
+        install_signal_handlers()
     cli(prog_name="rtlopt")
 
 

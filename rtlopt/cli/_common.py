@@ -9,13 +9,10 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 from click.shell_completion import CompletionItem
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
 
 from rtlopt.config import choices
 from rtlopt.errors import PluginError, RtloptError, Terminated, UsageError
@@ -32,8 +29,43 @@ from rtlopt.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class _LazyConsole:
+    """A rich ``Console`` made on first use: importing rich costs ~0.1 s that ``--help``,
+    ``--json`` output and a cached ``evaluate`` never need."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._kwargs = kwargs
+        self._console: Console | None = None
+
+    def real(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._kwargs)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
+
+
+def real_console(con: Console) -> Console:
+    """The rich Console behind ``console`` / ``err_console`` (for rich APIs that need one)."""
+    return con.real() if isinstance(con, _LazyConsole) else con
+
+
+def escape(text: str) -> str:
+    """``rich.markup.escape``, imported when first needed."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+console = cast("Console", _LazyConsole(highlight=False, soft_wrap=True))
+err_console = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 
@@ -146,6 +178,8 @@ class _ConsoleLogHandler(logging.Handler):
         except Exception:  # noqa: BLE001 - logging must never raise
             self.handleError(record)
             return
+        from rich.text import Text
+
         target = _log_target if _log_target is not None else err_console
         target.print(Text(text), soft_wrap=True, crop=False)
 

@@ -116,7 +116,7 @@ class LineProgress:
         self, total: int, *, label: str = "step", console: Console | None = None,
         live: bool | None = None,
     ) -> None:
-        self.console = console if console is not None else _common.console
+        self.console = _common.real_console(console if console is not None else _common.console)
         self.total = total
         self.label = label
         self.live = self.console.is_terminal if live is None else live

@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.markup import escape
-from rich.table import Table
 
 from rtlopt import session
 from rtlopt.cli._common import (
@@ -18,6 +16,7 @@ from rtlopt.cli._common import (
     EXIT_REJECTED,
     console,
     design_options,
+    escape,
     existing_file,
     flow_label,
     fmt,
@@ -27,7 +26,6 @@ from rtlopt.cli._common import (
     ratio,
 )
 from rtlopt.config import choices
-from rtlopt.report import counterexample_lines
 from rtlopt.results import PPA, EvalResult
 from rtlopt.tools import scratch_dir
 
@@ -146,6 +144,11 @@ def evaluate(
 def _print_table(
     name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None
 ) -> None:
+    # rich's tables and the report layer only when a table is printed (not with --json)
+    from rich.table import Table
+
+    from rtlopt.report import counterexample_lines
+
     t = Table(title=f"{name}: reference vs candidate", title_justify="left")
     t.add_column("")
     t.add_column("reference", justify="right")

@@ -27,6 +27,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from rtlopt.config import Config, to_dict
 from rtlopt.eda.yosys import reference_error
 from rtlopt.errors import DesignError, EvaluationTimeout, InfrastructureError, ToolFailed
-from rtlopt.evaluate._sources import library_files
+from rtlopt.evaluate._sources import _file_digest, _repository_digest, _where, library_files
 from rtlopt.frontend.model import Design, Module
 from rtlopt.results import (
     PPA,
@@ -105,6 +106,7 @@ class Evaluator:
         self._executor: Executor | None = None  # eval.executor, made by the first evaluate_many
         self._ref_lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
+        self._inflight: dict[str, threading.Event] = {}  # keys being evaluated right now
         self._reference: EvalResult | None = None
         self._tool_names: tuple[str, ...] = ("iverilog", "vvp", "yosys", "sta")
         if config.formal.enabled and config.formal.abc:
@@ -143,7 +145,7 @@ class Evaluator:
             "ref": hashlib.sha256(self._ref_text.encode()).hexdigest(),
             "repository_files": _repository_digest(self.design),
             "sources": {
-                "include_dirs": [str(d) for d in self.design.include_dirs],
+                "include_dirs": [_where(d, self.design.root) for d in self.design.include_dirs],
                 "defines": dict(self.design.defines),
                 "prelude": [str(f) for f in self.design.prelude],
             },
@@ -275,6 +277,9 @@ class Evaluator:
         with self._ref_lock:
             if self._reference is not None:
                 return self._reference
+            if self._load_reference():
+                assert self._reference is not None
+                return self._reference
             rw = self.config.reward
             start = time.monotonic()
             d = self._scratch("reference")
@@ -311,7 +316,47 @@ class Evaluator:
                 provenance=self.provenance(),
                 duration_s=time.monotonic() - start,
             )
+            self._store_reference(self._reference)
             return self._reference
+
+    _REFERENCE_KEY = "reference"
+
+    def _store_reference(self, ref: EvalResult) -> None:
+        """Keep the reference's result and its netlist-check decision beside the candidates'
+        (same fingerprint: the same reference, repository, settings, tools and code)."""
+        gold = self._netlist_gold
+        entry = {
+            "result": ref.to_json(),
+            "netlist_gold": None if gold is None else gold.name,
+            "netlist_gold_text": gold.read_text() if gold is not None
+            and gold.name != "reference.v" else None,
+            "netlist_note": self._netlist_note,
+        }
+        self._cache_write(self._REFERENCE_KEY, entry)
+
+    def _load_reference(self) -> bool:
+        """The reference from the cache (no tool runs): True when it was there."""
+        entry = self._cache_read(self._REFERENCE_KEY)
+        if entry is None:
+            return False
+        try:
+            ref = EvalResult.from_json(entry["result"])
+            gold_name, gold_text = entry["netlist_gold"], entry["netlist_gold_text"]
+            note = str(entry["netlist_note"])
+        except (KeyError, TypeError, ValueError):
+            return False
+        if ref.source_hash != source_hash(self.design.target.text()):
+            return False
+        gold: Path | None = None
+        if gold_name is not None:
+            gold = self._shared_dir / Path(str(gold_name)).name
+            if gold_text is not None:
+                gold.write_text(str(gold_text))
+            elif not gold.is_file():
+                return False
+        self._netlist_gold, self._netlist_note = gold, note
+        self._reference = dataclasses.replace(ref, cached=True)
+        return True
 
     def _choose_netlist_gold(self, outcome: _NetlistOutcome, generic: Path | None) -> None:
         """Decide what candidate netlists are compared with (see :meth:`reference`)."""
@@ -351,8 +396,8 @@ class Evaluator:
         }
 
     def _measure(self, files: Sequence[Path], d: Path,
-                 alongside: Callable[[Path], Any] | None = None) -> Any:
-        flow = self._flow()
+                 alongside: Callable[[Path], Any] | None = None, flow: Any = None) -> Any:
+        flow = flow or self._flow()  # a helper thread measures with its caller's flow
         assert flow is not None
         pre = self._tools.prelude
         return flow.measure(
@@ -442,32 +487,55 @@ class Evaluator:
         h = source_hash(text)
         key = h if equivalence else "ppa-" + h
         prov = {"evaluator_fingerprint": self._fingerprint}
+        timings: dict[str, float] = {}
         # the size limit and screening come before any cache lookup: a cached verdict is only
         # ever served to a candidate that would be evaluated now
         early = self.screen(text)
+        timings["screen"] = time.monotonic() - start
         if early is not None:
             return dataclasses.replace(
-                early, source_hash=h, provenance=prov, duration_s=time.monotonic() - start
+                early, source_hash=h, provenance=prov, duration_s=time.monotonic() - start,
+                timings=timings,
             )
-        with self._lock:
-            hit = self._memo.get(key)
-        if hit is not None:
-            return dataclasses.replace(hit, cached=True)
+        while True:
+            with self._lock:
+                hit = self._memo.get(key)
+                running = self._inflight.get(key) if hit is None else None
+                if hit is None and running is None:
+                    mine = self._inflight[key] = threading.Event()
+                    break
+            if hit is not None:
+                return dataclasses.replace(hit, cached=True, duration_s=time.monotonic() - start)
+            assert running is not None
+            running.wait()  # the same bytes on another thread: its result, at no cost
+        try:
+            return self._evaluate_new(text, key, h, equivalence, start, timings)
+        finally:
+            with self._lock:
+                self._inflight.pop(key, None)
+            mine.set()
+
+    def _evaluate_new(self, text: str, key: str, h: str, equivalence: bool, start: float,
+                      timings: dict[str, float]) -> EvalResult:
+        """A candidate not in memory: the disk cache, else the stages."""
+        prov = {"evaluator_fingerprint": self._fingerprint}
         disk = self._cache_load(key)
         if disk is not None and disk.source_hash == h:
             with self._lock:
                 self._memo[key] = disk
-            return dataclasses.replace(disk, cached=True)
+            return dataclasses.replace(disk, cached=True, duration_s=time.monotonic() - start)
+        timings["cache"] = time.monotonic() - start - timings["screen"]
         d = self._scratch(h)
         progress = _Progress()
         try:
-            res = self._evaluate(text, d, equivalence, progress)
+            res = self._evaluate(text, d, equivalence, progress, timings)
         except EvaluationTimeout as exc:
             res = EvalResult(status=Status.TIMEOUT, stage=progress.stage, reason=exc.one_line())
         except InfrastructureError as exc:
             res = EvalResult(status=Status.TOOL_ERROR, stage=progress.stage, reason=exc.one_line())
         res = dataclasses.replace(
-            res, duration_s=time.monotonic() - start, source_hash=h, provenance=prov
+            res, duration_s=time.monotonic() - start, source_hash=h, provenance=prov,
+            timings=dict(timings),
         )
         with self._lock:
             self._memo[key] = res
@@ -475,26 +543,37 @@ class Evaluator:
             self._cache_store(key, res)
         return res
 
-    def _cache_load(self, key: str) -> EvalResult | None:
+    def _cache_read(self, key: str) -> Any | None:
         if self._cache_dir is None:
             return None
-        f = self._cache_dir / f"{key}.json"
         try:
-            return EvalResult.from_json(json.loads(f.read_text()))
-        except (OSError, ValueError, KeyError, TypeError):
+            return json.loads((self._cache_dir / f"{key}.json").read_text())
+        except (OSError, ValueError):
             return None
 
-    def _cache_store(self, key: str, res: EvalResult) -> None:
+    def _cache_write(self, key: str, entry: Any) -> None:
         """Write-once by atomic rename: several processes may store the same entry at once."""
         if self._cache_dir is None:
             return
         tmp = self._cache_dir / f".{key}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
         try:
-            tmp.write_text(json.dumps(res.to_json(), default=str))
+            tmp.write_text(json.dumps(entry, default=str))
             os.replace(tmp, self._cache_dir / f"{key}.json")
         except OSError:
             log.debug("cache write failed for %s", key)
             tmp.unlink(missing_ok=True)
+
+    def _cache_load(self, key: str) -> EvalResult | None:
+        d = self._cache_read(key)
+        if d is None:
+            return None
+        try:
+            return EvalResult.from_json(d)
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def _cache_store(self, key: str, res: EvalResult) -> None:
+        self._cache_write(key, res.to_json())
 
     def evaluate_many(
         self, texts: Sequence[str], progress: Progress | None = None
@@ -526,24 +605,34 @@ class Evaluator:
             **kw,
         )
 
-    def _evaluate(self, text: str, d: Path, equivalence: bool, progress: _Progress) -> EvalResult:
+    def _evaluate(self, text: str, d: Path, equivalence: bool, progress: _Progress,
+                  timings: dict[str, float]) -> EvalResult:
         """The stages in order; each returns the rejection that ends the evaluation, or None."""
-        c = _Candidate(text, d, d / "candidate.v", progress)
+        c = _Candidate(text, d, d / "candidate.v", progress, timings=timings)
         c.file.write_text(text)
-        stages: list[Callable[[_Candidate], EvalResult | None]] = [
-            self._compile_stage, self._interface_stage]
+        overlap = equivalence and self.config.eval.overlap and self._flow() is not None
+        stages: list[tuple[str, Callable[[_Candidate], EvalResult | None]]] = [
+            ("compile", self._compile_stage), ("interface", self._interface_stage)]
         if equivalence:
-            stages += [self._simulation_stage, self._formal_stage]
-        for stage in stages:
-            rejected = stage(c)
+            stages.append(("simulation", self._simulation_stage))
+        if equivalence and not overlap:
+            stages.append(("formal", self._formal_stage))
+        for name, stage in stages:
+            t0 = time.monotonic()
+            try:
+                rejected = stage(c)
+            finally:
+                c.timings[name] = time.monotonic() - t0
             if rejected is not None:
                 return rejected
         if not equivalence:
-            return self._synthesize(c.lib, c.file, d, c.logs, None, None, progress, check=False)
+            return self._synthesize(c, check=False)
+        if overlap:
+            return self._formal_and_synthesis(c)
         mode = self.config.eval.netlist_check
         assert c.formal is not None
         check = mode == "always" or (mode == "auto" and c.formal.verdict is not Verdict.PROVEN)
-        return self._synthesize(c.lib, c.file, d, c.logs, c.sim, c.formal, progress, check=check)
+        return self._synthesize(c, check=check)
 
     def _compile_stage(self, c: _Candidate) -> EvalResult | None:
         """Syntax: parse to learn which modules the candidate defines and uses, then compile."""
@@ -698,19 +787,80 @@ class Evaluator:
                                  logs=c.logs)
         return None
 
-    def _synthesize(
-        self,
-        lib: Sequence[Path],
-        cand: Path,
-        d: Path,
-        logs: dict[str, str],
-        sim: SimResult | None,
-        formal: FormalResult | None,
-        progress: _Progress,
-        *,
-        check: bool,
-    ) -> EvalResult:
+    def _needs_netlist_check(self, formal: FormalResult | None) -> bool:
+        mode = self.config.eval.netlist_check
+        return mode == "always" or (
+            mode == "auto" and (formal is None or formal.verdict is not Verdict.PROVEN))
+
+    def _formal_and_synthesis(self, c: _Candidate) -> EvalResult:
+        """The formal check on this thread while synthesis and timing run on another.
+
+        The verdict is the one of the sequential order: a formal rejection (or a formal
+        timeout/tool error) wins over whatever synthesis found; the netlist check, which
+        depends on the formal verdict, waits for it on the flow's second thread.
+        """
+        ref = self.reference()  # measured once, before any overlap (it takes its own lock)
+        assert ref.ppa is not None
+        formal_done = threading.Event()
+        gold = self._netlist_gold
+        along: Callable[[Path], Any] | None = None
+        if self.config.eval.netlist_check != "never" and gold is not None:
+            def along(netlist: Path) -> _NetlistOutcome | None:
+                formal_done.wait()
+                if c.formal is None or not self._needs_netlist_check(c.formal):
+                    return None
+                return self._netlist_check(c.dir / "netlist", gold, netlist)
+
+        files = [*c.lib, c.file]
+        timed: dict[str, Any] = {}
+        flow = self._flow()
+
+        def measure() -> Any:
+            t0 = time.monotonic()
+            try:
+                return self._measure(files, c.dir / "ppa", alongside=along, flow=flow)
+            finally:
+                timed["synthesis"] = time.monotonic() - t0
+
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rtlopt-synth")
+        try:
+            synth = pool.submit(measure)
+            t0 = time.monotonic()
+            try:
+                rejected = self._formal_stage(c)
+            finally:
+                c.timings["formal"] = time.monotonic() - t0
+                formal_done.set()
+            try:
+                meas = synth.result()
+                synth_error: BaseException | None = None
+            except (InfrastructureError, EvaluationTimeout) as exc:
+                meas, synth_error = None, exc
+        finally:
+            formal_done.set()
+            pool.shutdown(wait=True)
+        c.timings["synthesis"] = timed.get("synthesis", 0.0)
+        if rejected is not None:
+            return rejected
+        if synth_error is not None:
+            c.progress.stage = Stage.SYNTHESIS
+            raise synth_error
+        assert meas is not None
+        _record_flow_timings(c.timings, meas.timings)
+        check = self._needs_netlist_check(c.formal)
+        if check and gold is None:
+            return self._invalid(
+                Stage.NETLIST, f"the netlist check is {self._netlist_note}", r_syn=1.0,
+                sim=c.sim, formal=c.formal, logs=c.logs,
+            )
+        if not check:
+            c.timings.pop("netlist", None)  # the callable only waited for the formal verdict
+        return self._score(c, ref, meas, check=check)
+
+    def _synthesize(self, c: _Candidate, *, check: bool) -> EvalResult:
         """Stage 3: synthesis, the netlist check (beside timing) and timing/power."""
+        lib, cand, d, logs, sim, formal, progress = (
+            c.lib, c.file, c.dir, c.logs, c.sim, c.formal, c.progress)
         rw = self.config.reward
         if self._flow() is None:
             return EvalResult(
@@ -735,10 +885,22 @@ class Evaluator:
                 )
             along = functools.partial(self._netlist_check, d / "netlist", gold)
         progress.stage = Stage.SYNTHESIS
-        meas = self._measure([*lib, cand], d / "ppa", alongside=along)
+        t0 = time.monotonic()
+        try:
+            meas = self._measure([*lib, cand], d / "ppa", alongside=along)
+        finally:
+            c.timings.setdefault("synthesis", time.monotonic() - t0)
+        _record_flow_timings(c.timings, meas.timings)
+        return self._score(c, ref, meas, check=along is not None)
+
+    def _score(self, c: _Candidate, ref: EvalResult, meas: Any, *, check: bool) -> EvalResult:
+        """The netlist check's verdict, then the PPA reward of a measured candidate."""
+        assert ref.ppa is not None
+        rw = self.config.reward
+        d, logs, sim, formal, progress = c.dir, c.logs, c.sim, c.formal, c.progress
         logs.update(meas.logs)
         netlist: SimResult | None = None
-        if along is not None:
+        if check:
             progress.stage = Stage.NETLIST
             outcome: _NetlistOutcome = meas.alongside
             logs["netlist"] = str(d / "netlist")
@@ -794,6 +956,7 @@ class _Candidate:
     logs: dict[str, str] = field(default_factory=dict)
     sim: SimResult | None = None
     formal: FormalResult | None = None
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -803,6 +966,14 @@ class _NetlistOutcome:
     result: SimResult | None
     reason: str = ""
     timeout: bool = False
+
+
+def _record_flow_timings(timings: dict[str, float], flow: Mapping[str, float]) -> None:
+    """The flow's own split of its wall time: synthesis, timing, and the netlist check beside
+    timing."""
+    for key, name in (("synth_s", "synthesis"), ("alongside_s", "netlist"), ("sta_s", "timing")):
+        if key in flow:
+            timings[name] = flow[key]
 
 
 def _mismatch_reason(head: str, sim: SimResult) -> str:
@@ -822,27 +993,6 @@ def _instantiates_cells(netlist: Path) -> bool:
         return bool(_CELL_INSTANCE.search(netlist.read_text(errors="replace")))
     except OSError:
         return True
-
-
-def _file_digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
-
-
-def _repository_digest(design: Design) -> str:
-    """Hash of every repository file a candidate could compile with (path and bytes)."""
-    files: set[Path] = set(design.sources.files) | set(design.closure) | set(design.prelude)
-    files |= {m.file for m in design.modules.values()}
-    for inc in design.include_dirs:
-        for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
-            files.update(inc.glob(pattern))
-    h = hashlib.sha256()
-    for f in sorted(files):
-        h.update(str(f).encode("utf-8", "surrogateescape"))
-        h.update(b"\0" + _file_digest(f).encode() + b"\n")
-    return h.hexdigest()
 
 
 def compile_error_summary(errors: Sequence[str], output: str, scratch: Path,

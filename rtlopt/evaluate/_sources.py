@@ -8,6 +8,7 @@ Files are copied into the candidate's scratch directory with the replaced module
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,3 +78,34 @@ def library_files(
         else:
             out.append(f)
     return (*design.prelude, *(f for f in out if f not in design.prelude))
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def _repository_digest(design: Design) -> str:
+    """Hash of every repository file a candidate could compile with (path and bytes)."""
+    files: set[Path] = set(design.sources.files) | set(design.closure) | set(design.prelude)
+    files |= {m.file for m in design.modules.values()}
+    for inc in design.include_dirs:
+        for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
+            files.update(inc.glob(pattern))
+    h = hashlib.sha256()
+    for f in sorted(files):
+        h.update(_where(f, design.root).encode("utf-8", "surrogateescape"))
+        h.update(b"\0" + _file_digest(f).encode() + b"\n")
+    return h.hexdigest()
+
+
+def _where(path: Path, root: Path) -> str:
+    """A path for the fingerprint: relative to the repository root when inside it, so that
+    the same repository content checked out elsewhere (``rtlopt check`` exports the base
+    revision to a fresh temporary folder each time) finds its cached results."""
+    try:
+        return "<root>/" + path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

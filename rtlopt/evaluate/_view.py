@@ -148,6 +148,50 @@ def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
     return ""
 
 
+def _native_problem_cached(design: Design, config: Config, workdir: Path) -> str:
+    """:func:`native_problem`, remembered in the evaluation cache (``eval.cache``) under the
+    design's sources (paths relative to the repository, bytes), include folders, defines and the
+    two tools' binaries and versions: every evaluator would otherwise start iverilog and Yosys
+    once, even a cached ``rtlopt evaluate``."""
+    import hashlib
+    import json
+    import os
+
+    from rtlopt.evaluate._sources import _repository_digest, _where
+    from rtlopt.tools import tool_paths, tool_versions
+
+    timeout = config.sandbox.timeout_s
+    if not config.eval.cache:
+        return native_problem(design, workdir, timeout=timeout)
+    names = ("iverilog", "yosys")
+    parts = {
+        "top": design.target.name,
+        "files": _repository_digest(design),
+        "closure": [_where(f, design.root) for f in design.closure],
+        "include_dirs": [_where(d, design.root) for d in design.include_dirs],
+        "defines": dict(design.defines),
+        "tools": [tool_versions(names), tool_paths(names)],
+    }
+    key = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+    base = (config.eval.cache_dir or os.environ.get("XDG_CACHE_HOME")
+            or str(Path.home() / ".cache"))
+    folder = Path(base) / ("rtlopt" if not config.eval.cache_dir else "") / "native_probe"
+    entry = folder / f"{key[:32]}.json"
+    try:
+        return str(json.loads(entry.read_text())["reason"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    reason = native_problem(design, workdir, timeout=timeout)
+    tmp = folder / f".{entry.name}.{os.getpid()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"reason": reason}))
+        os.replace(tmp, entry)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+    return reason
+
+
 def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
     """The slang view of ``design`` when ``flow.systemverilog`` asks for it, else None.
 
@@ -161,7 +205,7 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
         return None
     timeout = max(config.sandbox.timeout_s, 600.0)  # the first run compiles WebAssembly
     if mode == "auto":
-        reason = native_problem(design, workdir / "probe", timeout=config.sandbox.timeout_s)
+        reason = _native_problem_cached(design, config, workdir / "probe")
         if not reason:
             return None
         if not slang_available():

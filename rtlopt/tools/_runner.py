@@ -13,9 +13,11 @@ registered with :mod:`rtlopt.tools._process` while it runs.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import re
+import select
 import shutil
 import subprocess
 import time
@@ -149,7 +151,7 @@ def run_tool(
                 proc.wait()
                 raise ToolFailed(f"{Path(argv[0]).name} stopped: rtlopt is stopping")
             try:
-                rc = proc.wait(timeout=timeout)
+                rc = _wait(proc, timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
                 kill_group(proc.pid)
@@ -174,6 +176,28 @@ def run_tool(
             stderr_tail=run.tail(),
         )
     return run
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """Wait for ``proc`` at most ``timeout`` seconds, waking the moment it exits.
+
+    ``Popen.wait(timeout=...)`` polls with sleeps of up to 50 ms, which every short tool run
+    (a compile, a simulation, ~10 per candidate) would pay; a pidfd becomes readable on exit.
+
+    Raises:
+        subprocess.TimeoutExpired: still running after ``timeout``.
+    """
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux >= 5.3: the polling wait
+        return proc.wait(timeout=timeout)
+    try:
+        ready, _, _ = select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+    if not ready:
+        raise subprocess.TimeoutExpired(proc.args, timeout)
+    return proc.wait()
 
 
 _VERSION_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -212,9 +236,52 @@ def _locate(name: str) -> str:
     return found
 
 
+def _versions_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rtlopt" / "tool_versions.json"
+
+
+def _binary_id(name: str, path: str) -> str | None:
+    """Identity of a binary file for the version cache: a replaced or touched binary (other
+    inode, size, mtime or ctime) is asked again."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{name}|{os.path.realpath(path)}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|" \
+        f"{st.st_ctime_ns}"
+
+
 @functools.cache
 def _version(name: str, path: str) -> str:
-    """What the binary at ``path`` reports as its version (read once per binary)."""
+    """What the binary at ``path`` reports as its version (read once per binary file, kept in
+    ``$XDG_CACHE_HOME/rtlopt/tool_versions.json``: starting four tools to ask costs a short
+    command such as a cached ``rtlopt evaluate`` most of its time)."""
+    key = _binary_id(name, path)
+    cache = _versions_file()
+    known: dict[str, str] = {}
+    try:
+        loaded = json.loads(cache.read_text())
+        if isinstance(loaded, dict):
+            known = {str(k): str(v) for k, v in loaded.items()}
+    except (OSError, ValueError):
+        pass
+    if key is not None and key in known:
+        return known[key]
+    version = _ask_version(name, path)
+    if key is not None and version != "unknown":
+        known[key] = version
+        tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(known, indent=0, sort_keys=True))
+            os.replace(tmp, cache)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+    return version
+
+
+def _ask_version(name: str, path: str) -> str:
     args, pattern = _VERSION_ARGS.get(name, (("--version",), r"(\S+)"))
     try:
         out = subprocess.run(

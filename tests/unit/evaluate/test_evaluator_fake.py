@@ -32,7 +32,10 @@ def evaluator(fake_tools: FakeTools, tmp_path: Path) -> Evaluator:
     cfg = dataclasses.replace(
         Config(),
         flow=FlowConfig(pdk="custom", liberty=str(lib), persistent=False, power=False),
-        eval=EvalConfig(workers=1, cache_dir=str(tmp_path / "cache"), netlist_check="never"),
+        # one stage after the other: the exact tool order below (overlap: see the tests at the
+        # end)
+        eval=EvalConfig(workers=1, cache_dir=str(tmp_path / "cache"), netlist_check="never",
+                        overlap=False),
         harness=HarnessConfig(sim_timeout_s=2.0),
     )
     cfg = dataclasses.replace(cfg, flow=dataclasses.replace(cfg.flow, sta_timeout_s=2.0))
@@ -125,3 +128,89 @@ def test_fake_infrastructure_error_is_never_scored(evaluator: Evaluator, fake_to
                    evaluator.pdk) as ev2:
         again = ev2.evaluate(SWAPPED)
     assert not again.cached and again.status is Status.OK
+
+
+def _overlapping(ev: Evaluator, fake_tools: FakeTools, tag: str) -> Evaluator:
+    cfg = dataclasses.replace(ev.config, eval=dataclasses.replace(ev.config.eval, overlap=True,
+                                                                  cache=False))
+    new = Evaluator(ev.design, cfg, ev.workdir / tag, ev.pdk)
+    new.reference()
+    fake_tools.clear()
+    return new
+
+
+def test_fake_overlap_runs_formal_beside_synthesis_with_the_same_verdicts(
+        evaluator: Evaluator, fake_tools: FakeTools, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Formal and synthesis run concurrently once simulation passes; a formal refutation still
+    decides the verdict (and reward), even when synthesis fails at the same time."""
+    with _overlapping(evaluator, fake_tools, "overlap") as ev:
+        ok = ev.evaluate(SWAPPED)
+        assert ok.accepted and ok.ppa is not None and ok.formal is not None
+        assert sorted(_order(fake_tools)) == sorted(
+            ["iverilog", "iverilog", "vvp", "formal", "synth", "sta"])
+        assert _order(fake_tools)[:3] == ["iverilog", "iverilog", "vvp"]  # cheap ones first
+        seq = evaluator.evaluate(SWAPPED)
+        assert (ok.status, ok.stage, ok.reward, ok.ppa) == (seq.status, seq.stage, seq.reward,
+                                                             seq.ppa)
+        refuted = SWAPPED + "// FAKE_REFUTE\n"
+        monkeypatch.setenv("RTLOPT_FAKE_MODE_STA", "crash")
+        bad = ev.evaluate(refuted)
+        assert bad.status is Status.INVALID and bad.stage is Stage.FORMAL, bad.reason
+        assert bad.reward == evaluator.evaluate(refuted).reward
+        # formal passes, timing crashes: an infrastructure error at synthesis, never scored
+        crashed = ev.evaluate(SWAPPED + " ")
+        assert crashed.status is Status.TOOL_ERROR and crashed.stage is Stage.SYNTHESIS
+        assert crashed.reward is None
+
+
+def test_fake_timings_name_each_stage_that_ran(evaluator: Evaluator,
+                                               fake_tools: FakeTools) -> None:
+    res = evaluator.evaluate(SWAPPED)
+    want = ["screen", "cache", "compile", "interface", "simulation", "formal", "synthesis",
+            "timing"]
+    assert list(res.timings) == want
+    assert all(0.0 <= t <= res.duration_s for t in res.timings.values())
+    bad = evaluator.evaluate(ADDER.replace("assign", "// FAKE_SYNTAX_ERROR\n  assign"))
+    assert list(bad.timings) == ["screen", "cache", "compile"]
+    # a hit keeps the timings of the run that made it, in memory and on disk (--json shows them)
+    hit = evaluator.evaluate(SWAPPED)
+    assert hit.cached and hit.timings == res.timings
+    with Evaluator(evaluator.design, evaluator.config, evaluator.workdir / "w3",
+                   evaluator.pdk) as ev2:
+        disk = ev2.evaluate(SWAPPED)
+    assert disk.cached and disk.timings == pytest.approx(res.timings)
+    with _overlapping(evaluator, fake_tools, "overlap-t") as ev3:
+        ov = ev3.evaluate(SWAPPED)
+    assert set(ov.timings) == set(want)
+
+
+def test_fake_reference_is_cached_with_its_netlist_decision(evaluator: Evaluator,
+                                                           fake_tools: FakeTools) -> None:
+    """A second evaluator with the same fingerprint answers the reference from the cache
+    without a tool run; another cache folder measures it again."""
+    ref = evaluator.reference()
+    with Evaluator(evaluator.design, evaluator.config, evaluator.workdir / "r2",
+                   evaluator.pdk) as ev2:
+        again = ev2.reference()
+    assert fake_tools.calls() == [] and again.cached
+    assert (again.ppa, again.reward, again.source_hash) == (ref.ppa, ref.reward, ref.source_hash)
+    cfg = dataclasses.replace(evaluator.config, eval=dataclasses.replace(
+        evaluator.config.eval, cache_dir=str(evaluator.workdir / "other-cache")))
+    with Evaluator(evaluator.design, cfg, evaluator.workdir / "r3", evaluator.pdk) as ev3:
+        fresh = ev3.reference()
+    assert not fresh.cached and fresh.ppa == ref.ppa and "synth" in _order(fake_tools)
+
+
+def test_fake_duplicates_in_one_batch_are_evaluated_once(evaluator: Evaluator,
+                                                          fake_tools: FakeTools) -> None:
+    """Two threads given the same bytes at once: one runs the tools, the other waits for it."""
+    cfg = dataclasses.replace(evaluator.config, eval=dataclasses.replace(
+        evaluator.config.eval, workers=3, cache=False))
+    with Evaluator(evaluator.design, cfg, evaluator.workdir / "dup", evaluator.pdk) as ev:
+        ev.reference()
+        fake_tools.clear()
+        res = ev.evaluate_many([SWAPPED, SWAPPED, SWAPPED])
+    assert [r.accepted for r in res] == [True, True, True]
+    assert sum(not r.cached for r in res) == 1
+    assert sorted(_order(fake_tools)) == sorted(
+        ["iverilog", "iverilog", "vvp", "formal", "synth", "sta"])
