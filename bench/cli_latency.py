@@ -46,8 +46,13 @@ def make_repo(root: Path, n_changed: int, tag: str = "") -> Path:
     repo = root / f"repo{n_changed}"
     (repo / "rtl").mkdir(parents=True)
     names = ["adder_16bit", "adder_8bit"][: max(1, n_changed)]
-    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x",
-           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "b",
+        "GIT_AUTHOR_EMAIL": "b@x",
+        "GIT_COMMITTER_NAME": "b",
+        "GIT_COMMITTER_EMAIL": "b@x",
+    }
     files = []
     for name in names:
         src = next((bench_root() / "rtllm" / name).glob("verified_*.v"))
@@ -102,12 +107,32 @@ def main() -> None:
         # name: (argv, cached after warm-up, cwd kind)
         "python -c pass": ([py, "-c", "pass"], True, "tmp"),
         "rtlopt --help": ([py, "-m", "rtlopt", "--help"], True, "tmp"),
-        "evaluate (cached)": ([py, "-m", "rtlopt", "evaluate", str(lza), "-c", str(cand),
-                               "--pdk", "sky130hd", "--json"], True, "tmp"),
-        "check 1 changed (cached)": ([py, "-m", "rtlopt", "check", "--pdk", "nangate45",
-                                      "--json"], True, "repo1"),
-        "check 2 changed (uncached)": ([py, "-m", "rtlopt", "check", "--pdk", "nangate45",
-                                        "--json"], False, "repo2"),
+        "evaluate (cached)": (
+            [
+                py,
+                "-m",
+                "rtlopt",
+                "evaluate",
+                str(lza),
+                "-c",
+                str(cand),
+                "--pdk",
+                "sky130hd",
+                "--json",
+            ],
+            True,
+            "tmp",
+        ),
+        "check 1 changed (cached)": (
+            [py, "-m", "rtlopt", "check", "--pdk", "nangate45", "--json"],
+            True,
+            "repo1",
+        ),
+        "check 2 changed (uncached)": (
+            [py, "-m", "rtlopt", "check", "--pdk", "nangate45", "--json"],
+            False,
+            "repo2",
+        ),
     }
     envs: dict[str, dict[str, str]] = {}
     repos: dict[str, dict[str, Path]] = {}
@@ -115,37 +140,46 @@ def main() -> None:
         for name, path in checkouts.items():
             home = tmp / name
             home.mkdir()
-            envs[name] = {**os.environ, "PYTHONPATH": str(path),
-                          "XDG_CACHE_HOME": str(home / "cache"),
-                          "RTLOPT_PDK_PATH": os.environ.get("RTLOPT_PDK_PATH",
-                                                            str(SHARED / "pdk"))}
+            envs[name] = {
+                **os.environ,
+                "PYTHONPATH": str(path),
+                "XDG_CACHE_HOME": str(home / "cache"),
+                "RTLOPT_PDK_PATH": os.environ.get("RTLOPT_PDK_PATH", str(SHARED / "pdk")),
+            }
             repos[name] = {"repo1": make_repo(home, 1), "tmp": tmp}
             for argv, cached, where in commands.values():  # warm-up: fill the cache
                 if cached:
                     run(argv, envs[name], repos[name][where])
-            probe = (f"import sys, rtlopt.cli; print(','.join(m for m in {HEAVY!r} "
-                     "if m in sys.modules) or 'none')")
-            out = subprocess.run([py, "-c", probe], env=envs[name], capture_output=True,
-                                 text=True).stdout.strip()
+            probe = (
+                f"import sys, rtlopt.cli; print(','.join(m for m in {HEAVY!r} "
+                "if m in sys.modules) or 'none')"
+            )
+            out = subprocess.run(
+                [py, "-c", probe], env=envs[name], capture_output=True, text=True
+            ).stdout.strip()
             print(f"{name}: heavy modules after `import rtlopt.cli`: {out}")
         times: dict[tuple[str, str], list[float]] = {}
         cpus: dict[tuple[str, str], list[float]] = {}
         for i in range(a.runs):
             for cmd, (argv, _cached, where) in commands.items():
                 for name in checkouts:
-                    cwd = repos[name][where] if where != "repo2" else make_repo(
-                        tmp / name / f"r{i}", 2, tag=f"_{i}")
+                    cwd = (
+                        repos[name][where]
+                        if where != "repo2"
+                        else make_repo(tmp / name / f"r{i}", 2, tag=f"_{i}")
+                    )
                     dt, cpu = run(argv, envs[name], cwd)
                     times.setdefault((cmd, name), []).append(dt)
                     cpus.setdefault((cmd, name), []).append(cpu)
-        print(f"\nwall seconds over {a.runs} runs (min / median / max); machine load "
-              f"{os.getloadavg()[0]:.1f}")
+        print(
+            f"\nwall seconds over {a.runs} runs (min / median / max); machine load "
+            f"{os.getloadavg()[0]:.1f}"
+        )
         for cmd in commands:
             cells = []
             for name in checkouts:
                 xs = times[(cmd, name)]
-                cells.append(f"{name}: {min(xs):.3f} / {statistics.median(xs):.3f} / "
-                             f"{max(xs):.3f}")
+                cells.append(f"{name}: {min(xs):.3f} / {statistics.median(xs):.3f} / {max(xs):.3f}")
             line = f"{cmd:28s} " + "   ".join(cells)
             if "baseline" in checkouts:
                 b = statistics.median(times[(cmd, "baseline")])

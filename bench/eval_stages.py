@@ -41,8 +41,17 @@ from rtlopt.evaluate import EvalResult, Evaluator  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
 from rtlopt.pdk import resolve_pdk  # noqa: E402
 
-STAGES = ("screen", "cache", "compile", "interface", "simulation", "formal", "synthesis",
-          "netlist", "timing")
+STAGES = (
+    "screen",
+    "cache",
+    "compile",
+    "interface",
+    "simulation",
+    "formal",
+    "synthesis",
+    "netlist",
+    "timing",
+)
 RTLLM_DEFAULT = ("adder_16bit", "alu", "counter_12", "edge_detect")
 
 
@@ -120,8 +129,10 @@ def measure(case: Case, cfgs: dict[str, Config]) -> dict[str, Measured]:
     res: dict[str, list[EvalResult]] = {s: [] for s in cfgs}
     secs: dict[str, list[float]] = {s: [] for s in cfgs}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        evs = {s: stack.enter_context(Evaluator(design, c, Path(tmp) / s, pdk))
-               for s, c in cfgs.items()}
+        evs = {
+            s: stack.enter_context(Evaluator(design, c, Path(tmp) / s, pdk))
+            for s, c in cfgs.items()
+        }
         for ev in evs.values():
             ev.reference()
             ev.evaluate(case.texts[0] + "\n// warm-up\n")  # first-use costs (worker start)
@@ -141,16 +152,21 @@ def setups(netlist_check: str) -> dict[str, Config]:
         return EvalConfig(**{k: v for k, v in kw.items() if k in fields})  # type: ignore[arg-type]
 
     naive = dataclasses.replace(
-        base, flow=dataclasses.replace(FlowConfig(), persistent=False),
-        eval=ev(workers=1, cache=False, overlap=False, netlist_check=netlist_check))
+        base,
+        flow=dataclasses.replace(FlowConfig(), persistent=False),
+        eval=ev(workers=1, cache=False, overlap=False, netlist_check=netlist_check),
+    )
     pipeline = dataclasses.replace(
-        base, eval=ev(workers=1, cache=False, netlist_check=netlist_check))
+        base, eval=ev(workers=1, cache=False, netlist_check=netlist_check)
+    )
     return {"naive": naive, "pipeline": pipeline}
 
 
 def report(case: Case, got: dict[str, Measured]) -> bool:
-    print(f"\n== {case.name} ({case.pdk}): {case.kinds.count('ok')} accepted-kind, "
-          f"{case.kinds.count('broken')} failing-compile, {case.kinds.count('wrong')} wrong")
+    print(
+        f"\n== {case.name} ({case.pdk}): {case.kinds.count('ok')} accepted-kind, "
+        f"{case.kinds.count('broken')} failing-compile, {case.kinds.count('wrong')} wrong"
+    )
     ok_idx = [i for i, k in enumerate(case.kinds) if k != "broken"]
     br_idx = [i for i, k in enumerate(case.kinds) if k == "broken"]
     print(f"{'stage (median/p90 s)':22s}" + "".join(f"{s:>19s}" for s in got))
@@ -159,15 +175,15 @@ def report(case: Case, got: dict[str, Measured]) -> bool:
         for m in got.values():
             xs = [m.results[i].timings.get(st) for i in ok_idx]
             ys = [x for x in xs if x is not None]
-            cells.append(f"{_q(ys, .5):8.3f} /{_q(ys, .9):7.3f}  " if ys else f"{'-':>19s}")
+            cells.append(f"{_q(ys, 0.5):8.3f} /{_q(ys, 0.9):7.3f}  " if ys else f"{'-':>19s}")
         print(f"{st:22s}" + "".join(f"{c:>19s}" for c in cells))
     med: dict[str, float] = {}
     for label, idx in (("latency (not failing)", ok_idx), ("latency failing-compile", br_idx)):
         cells = []
         for name, m in got.items():
             xs = [m.seconds[i] for i in idx]
-            med[f"{label}/{name}"] = _q(xs, .5)
-            cells.append(f"{_q(xs, .5):8.3f} /{_q(xs, .9):7.3f}  ")
+            med[f"{label}/{name}"] = _q(xs, 0.5)
+            cells.append(f"{_q(xs, 0.5):8.3f} /{_q(xs, 0.9):7.3f}  ")
         print(f"{label:22s}" + "".join(f"{c:>19s}" for c in cells))
     for label in ("latency (not failing)", "latency failing-compile"):
         a, b = med[f"{label}/naive"], med[f"{label}/pipeline"]
@@ -178,24 +194,31 @@ def report(case: Case, got: dict[str, Measured]) -> bool:
         for i, (r, q) in enumerate(zip(m.results, ref, strict=True)):
             if (r.status, r.stage, r.ppa) != (q.status, q.stage, q.ppa):
                 same = False
-                print(f"DIFFERS: candidate {i} ({case.kinds[i]}) {name}: {r.status}/{r.stage} "
-                      f"{r.ppa} vs naive {q.status}/{q.stage} {q.ppa}: {r.reason or q.reason}")
+                print(
+                    f"DIFFERS: candidate {i} ({case.kinds[i]}) {name}: {r.status}/{r.stage} "
+                    f"{r.ppa} vs naive {q.status}/{q.stage} {q.ppa}: {r.reason or q.reason}"
+                )
     for i, (r, k) in enumerate(zip(ref, case.kinds, strict=True)):
         want_ok = k == "ok"
         if r.accepted != want_ok:
             same = False
             print(f"UNEXPECTED: candidate {i} ({k}) {r.status}/{r.stage}: {r.reason}")
     verdicts = sorted({f"{r.status.value}@{r.stage.value}" for r in ref})
-    print(("identical verdicts and PPA in both setups: " if same else "MISMATCH; verdicts: ")
-          + ", ".join(verdicts))
+    print(
+        ("identical verdicts and PPA in both setups: " if same else "MISMATCH; verdicts: ")
+        + ", ".join(verdicts)
+    )
     return same
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=8, help="accepted-kind candidates per design")
-    ap.add_argument("--designs", default="lza," + ",".join(RTLLM_DEFAULT),
-                    help="comma-separated: lza and RTLLM design names")
+    ap.add_argument(
+        "--designs",
+        default="lza," + ",".join(RTLLM_DEFAULT),
+        help="comma-separated: lza and RTLLM design names",
+    )
     ap.add_argument("--netlist-check", default="auto", choices=("auto", "always", "never"))
     a = ap.parse_args()
     cfgs = setups(a.netlist_check)

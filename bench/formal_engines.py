@@ -103,8 +103,9 @@ def repo_cases(work: Path, patterns: list[str] | None) -> list[Case]:
         if patterns and not any(fnmatch.fnmatch(n, p) for n in names for p in patterns):
             continue
         if c.repo not in roots:
-            roots[c.repo] = rb.prepare_repo(rb.default_repos_path() / c.repo,
-                                            work / "repocopies" / c.repo)
+            roots[c.repo] = rb.prepare_repo(
+                rb.default_repos_path() / c.repo, work / "repocopies" / c.repo
+            )
         t = open_target(TargetSpec(roots[c.repo] / c.target, c.module, with_pdk=False))
         for n, k in zip(names, ("equiv", "broken"), strict=True):
             out.append(Case(n, t.design, c.folder / f"{k}.v"))
@@ -123,8 +124,11 @@ def main() -> int:
         work = Path(tmp)
         pats = args.only
         all_cases = [] if pats and all(p.startswith("repos/") for p in pats) else cases(work)
-        all_cases += repo_cases(work, pats) if not pats or any(
-            p.startswith(("repos", "*")) for p in pats) else []
+        all_cases += (
+            repo_cases(work, pats)
+            if not pats or any(p.startswith(("repos", "*")) for p in pats)
+            else []
+        )
         if pats:
             all_cases = [c for c in all_cases if any(fnmatch.fnmatch(c.name, p) for p in pats)]
         print("| case | without ABC | s | with ABC | engine | s |")
@@ -135,8 +139,12 @@ def main() -> int:
             verdicts = []
             for abc in (False, True):
                 t0 = time.monotonic()
-                r = check_equivalence(case.design, [case.candidate], wd / f"abc{int(abc)}",
-                                      FormalConfig(timeout_s=args.timeout, abc=abc))
+                r = check_equivalence(
+                    case.design,
+                    [case.candidate],
+                    wd / f"abc{int(abc)}",
+                    FormalConfig(timeout_s=args.timeout, abc=abc),
+                )
                 verdicts.append(r.verdict)
                 row.append((r, time.monotonic() - t0))
             (r0, s0), (r1, s1) = row
@@ -146,10 +154,15 @@ def main() -> int:
                 gained += 1
             if args.changed and r0.verdict is r1.verdict and r0.method == r1.method:
                 continue
-            print(f"| {case.name} | {r0.verdict.value} | {s0:.1f} | {r1.verdict.value} | "
-                  f"{r1.method} | {s1:.1f} |", flush=True)
-    print(f"\n{len(all_cases)} cases; unknown before, proven with ABC: {gained}; "
-          f"contradictions: {bad}")
+            print(
+                f"| {case.name} | {r0.verdict.value} | {s0:.1f} | {r1.verdict.value} | "
+                f"{r1.method} | {s1:.1f} |",
+                flush=True,
+            )
+    print(
+        f"\n{len(all_cases)} cases; unknown before, proven with ABC: {gained}; "
+        f"contradictions: {bad}"
+    )
     return 1 if bad else 0
 
 

@@ -119,9 +119,12 @@ def run_loop(cfg: Config, ev: Evaluator, run_dir: Path) -> RunResult:
     def on_step(rec: StepRecord) -> None:
         label = "ttt" if cfg.train.learning_rate > 0 else "frozen"
         loss = "-" if rec.loss is None else f"{rec.loss:.3f}"
-        print(f"  [{label}] step {rec.step:2d} mean {rec.mean_reward:6.3f} max "
-              f"{rec.max_reward:6.3f} accepted {rec.accepted}/{rec.rollouts} loss {loss} "
-              f"delta {rec.delta:.3f} ({rec.time_s:.0f} s)", flush=True)
+        print(
+            f"  [{label}] step {rec.step:2d} mean {rec.mean_reward:6.3f} max "
+            f"{rec.max_reward:6.3f} accepted {rec.accepted}/{rec.rollouts} loss {loss} "
+            f"delta {rec.delta:.3f} ({rec.time_s:.0f} s)",
+            flush=True,
+        )
 
     t0 = time.monotonic()
     policy = create_policy(cfg.policy, cfg.train, seed=cfg.run.seed)
@@ -141,16 +144,19 @@ def _summary(label: str, r: RunResult, half: int) -> str:
     comp = sum(_compiles(x) for x in evaluated)
     acc = sum(x.accepted for x in evaluated)
     better = sum(x.accepted and x.r_ppa > 1.0 + 1e-9 for x in evaluated)
-    return (f"{label:>6}: mean reward {statistics.fmean(means):.3f} (2nd half "
-            f"{statistics.fmean(means[half:]):.3f}); mean per-step max "
-            f"{statistics.fmean(maxes):.3f} (2nd half {statistics.fmean(maxes[half:]):.3f}); "
-            "distinct candidates "
-            f"{len(evaluated)}: compiling {comp}, equivalent {acc}, better than the reference "
-            f"{better}; {r.seconds:.0f} s")
+    return (
+        f"{label:>6}: mean reward {statistics.fmean(means):.3f} (2nd half "
+        f"{statistics.fmean(means[half:]):.3f}); mean per-step max "
+        f"{statistics.fmean(maxes):.3f} (2nd half {statistics.fmean(maxes[half:]):.3f}); "
+        "distinct candidates "
+        f"{len(evaluated)}: compiling {comp}, equivalent {acc}, better than the reference "
+        f"{better}; {r.seconds:.0f} s"
+    )
 
 
-def proxy_config(args: argparse.Namespace, lr: float, cache: Path,
-                 search: SearchConfig | None = None) -> Config:
+def proxy_config(
+    args: argparse.Namespace, lr: float, cache: Path, search: SearchConfig | None = None
+) -> Config:
     """The proxy task's configuration (CPU model, nangate45 by default, ADP); ``args`` holds
     steps, parents, n, tokens, delta, kl_coef, seed, threads and pdk (see ``main``)."""
     return Config(
@@ -158,11 +164,22 @@ def proxy_config(args: argparse.Namespace, lr: float, cache: Path,
         eval=EvalConfig(workers=1, cache=True, cache_dir=str(cache)),
         search=search or SearchConfig(parents=args.parents),
         run=RunConfig(steps=args.steps, rollouts=args.n, seed=args.seed),
-        train=TrainConfig(learning_rate=lr, lora_r=8, lora_alpha=16,
-                          micro_batch=args.n, delta=args.delta, kl_coef=args.kl_coef),
-        policy=PolicyConfig(backend="transformers", model="auto", device="cpu",
-                            max_new_tokens=args.tokens, temperature=1.0,
-                            cpu_threads=args.threads),
+        train=TrainConfig(
+            learning_rate=lr,
+            lora_r=8,
+            lora_alpha=16,
+            micro_batch=args.n,
+            delta=args.delta,
+            kl_coef=args.kl_coef,
+        ),
+        policy=PolicyConfig(
+            backend="transformers",
+            model="auto",
+            device="cpu",
+            max_new_tokens=args.tokens,
+            temperature=1.0,
+            cpu_threads=args.threads,
+        ),
     )
 
 
@@ -207,20 +224,28 @@ def main() -> int:
             prov = ev.provenance()
 
     t = ttt_cfg.train
-    print(f"\nproduct loop: {args.steps} steps x {args.parents} parents x {args.n} rollouts, "
-          f"{args.tokens} new tokens, sampler {ttt_cfg.search.sampler}, delta {t.delta}, "
-          f"kl_coef {t.kl_coef}, advantage {t.advantage}, ttt lr {args.lr} (LoRA r=8), "
-          f"seed {args.seed}; tools {prov['tools']}, pdk {args.pdk}")
-    print("reward = 0.1 r_syn + 1.0 r_func + 10 r_ppa (the product's); 11.1 = an equivalent "
-          "design no better than the reference")
-    print(f"{'step':>4} | {'frozen mean':>11} {'max':>7} {'acc':>5} | {'ttt mean':>8} "
-          f"{'max':>7} {'acc':>5} {'loss':>8} {'delta':>6} {'kl_ref':>7}")
+    print(
+        f"\nproduct loop: {args.steps} steps x {args.parents} parents x {args.n} rollouts, "
+        f"{args.tokens} new tokens, sampler {ttt_cfg.search.sampler}, delta {t.delta}, "
+        f"kl_coef {t.kl_coef}, advantage {t.advantage}, ttt lr {args.lr} (LoRA r=8), "
+        f"seed {args.seed}; tools {prov['tools']}, pdk {args.pdk}"
+    )
+    print(
+        "reward = 0.1 r_syn + 1.0 r_func + 10 r_ppa (the product's); 11.1 = an equivalent "
+        "design no better than the reference"
+    )
+    print(
+        f"{'step':>4} | {'frozen mean':>11} {'max':>7} {'acc':>5} | {'ttt mean':>8} "
+        f"{'max':>7} {'acc':>5} {'loss':>8} {'delta':>6} {'kl_ref':>7}"
+    )
     for f, x in zip(frozen.records, ttt.records, strict=True):
         loss = f"{x.loss:8.3f}" if x.loss is not None else f"{'-':>8}"
         kl = f"{x.kl_ref:7.4f}" if x.kl_ref is not None else f"{'-':>7}"
-        print(f"{f.step:4d} | {f.mean_reward:11.3f} {f.max_reward:7.3f} "
-              f"{f.accepted:2d}/{f.rollouts:<2d} | {x.mean_reward:8.3f} {x.max_reward:7.3f} "
-              f"{x.accepted:2d}/{x.rollouts:<2d} {loss} {x.delta:6.3f} {kl}")
+        print(
+            f"{f.step:4d} | {f.mean_reward:11.3f} {f.max_reward:7.3f} "
+            f"{f.accepted:2d}/{f.rollouts:<2d} | {x.mean_reward:8.3f} {x.max_reward:7.3f} "
+            f"{x.accepted:2d}/{x.rollouts:<2d} {loss} {x.delta:6.3f} {kl}"
+        )
     half = args.steps // 2
     print(_summary("frozen", frozen, half))
     print(_summary("ttt", ttt, half))

@@ -69,10 +69,26 @@ from rtlopt.tools import Limits, require_tool, require_tools, run_tool  # noqa: 
 from rtlopt.verilog import blank_comments  # noqa: E402
 
 DEFAULT_DESIGNS = [
-    "lza", "adder_8bit", "adder_16bit", "adder_bcd", "alu", "barrel_shifter", "comparator_4bit",
-    "sub_64bit", "fixed_point_adder", "counter_12", "accu", "edge_detect", "sequence_detector",
-    "JC_counter", "up_down_counter", "serial2parallel", "width_8to16", "pulse_detect",
-    "instr_reg", "calendar",
+    "lza",
+    "adder_8bit",
+    "adder_16bit",
+    "adder_bcd",
+    "alu",
+    "barrel_shifter",
+    "comparator_4bit",
+    "sub_64bit",
+    "fixed_point_adder",
+    "counter_12",
+    "accu",
+    "edge_detect",
+    "sequence_detector",
+    "JC_counter",
+    "up_down_counter",
+    "serial2parallel",
+    "width_8to16",
+    "pulse_detect",
+    "instr_reg",
+    "calendar",
 ]
 TOOLS = ("iverilog", "vvp", "yosys", "yosys-abc")
 GOLD_SUFFIX = "__gt_gold"
@@ -97,8 +113,10 @@ _OPS: list[tuple[str, str, str]] = [
 ]
 _CONST = re.compile(r"(\d+)\s*'\s*([dDhH])\s*([0-9a-fA-F_]+)")
 _BCONST = re.compile(r"(\d+)\s*'\s*[bB]\s*([01xzXZ?_]+)")
-_DROP = re.compile(r"(?<=[\w\)\]])(\s*(?:\||&|\^|\+)\s*)(~?[A-Za-z_][\w]*(?:\[[^\]]*\])?)"
-                   r"(?=\s*[;\)\|&\^+])")
+_DROP = re.compile(
+    r"(?<=[\w\)\]])(\s*(?:\||&|\^|\+)\s*)(~?[A-Za-z_][\w]*(?:\[[^\]]*\])?)"
+    r"(?=\s*[;\)\|&\^+])"
+)
 
 Site = tuple[str, int, int, str, str]
 
@@ -117,15 +135,17 @@ class Mutant:
 def _sites(text: str) -> Iterator[Site]:
     """(kind, start, end, replacement, description) of every mutation site in module bodies."""
     code = blank_comments(text)
-    body_spans = [(m.start(), m.end()) for m in
-                  re.finditer(r"\bmodule\b.*?\bendmodule\b", code, re.S)]
+    body_spans = [
+        (m.start(), m.end()) for m in re.finditer(r"\bmodule\b.*?\bendmodule\b", code, re.S)
+    ]
     # skip declarations: ranges in port/wire declarations make boring (compile-only) mutants
     decl = re.compile(r"\b(input|output|inout|wire|reg|parameter|localparam|integer)\b[^;]*;")
     decl_spans = [(m.start(), m.end()) for m in decl.finditer(code)]
 
     def ok(pos: int) -> bool:
-        return (any(a <= pos < b for a, b in body_spans)
-                and not any(a <= pos < b for a, b in decl_spans))
+        return any(a <= pos < b for a, b in body_spans) and not any(
+            a <= pos < b for a, b in decl_spans
+        )
 
     for kind, pat, rep in _OPS:
         for m in re.finditer(pat, code):
@@ -143,18 +163,17 @@ def _sites(text: str) -> Iterator[Site]:
     for m in _BCONST.finditer(code):
         if not ok(m.start()):
             continue
-        after = code[m.end():m.end() + 3].lstrip()
+        after = code[m.end() : m.end() + 3].lstrip()
         kind = "case_item" if after.startswith(":") or after.startswith(",") else "const"
         bits = m.group(2)
         idx = [i for i, c in enumerate(bits) if c in "01"]
         for i in idx[:: max(1, len(idx) // 3)]:
-            flipped = bits[:i] + ("1" if bits[i] == "0" else "0") + bits[i + 1:]
+            flipped = bits[:i] + ("1" if bits[i] == "0" else "0") + bits[i + 1 :]
             new = f"{m.group(1)}'b{flipped}"
             yield kind, m.start(), m.end(), new, f"bit {i} of {m.group(0)[:20]}"
     for m in _DROP.finditer(code):
         if ok(m.start()):
-            yield ("drop_term", m.start(), m.end(), "",
-                   f"dropped '{m.group(0).strip()[:30]}'")
+            yield ("drop_term", m.start(), m.end(), "", f"dropped '{m.group(0).strip()[:30]}'")
 
 
 def generate_mutants(name: str, text: str, n: int, seed: int) -> list[Mutant]:
@@ -248,8 +267,13 @@ def _run(argv: Sequence[str], cwd: Path, timeout: float) -> tuple[int | None, st
     PATH), through rtlopt's one runner (own process group, time and memory limits).
     """
     tool = require_tool(argv[0])
-    run = run_tool(tool.argv(*argv[1:]), cwd=cwd, log_path=cwd / f"{tool.name}.{next(_RUNS)}.log",
-                   limits=Limits(timeout, MEMORY_MB), raise_on_timeout=False)
+    run = run_tool(
+        tool.argv(*argv[1:]),
+        cwd=cwd,
+        log_path=cwd / f"{tool.name}.{next(_RUNS)}.log",
+        limits=Limits(timeout, MEMORY_MB),
+        raise_on_timeout=False,
+    )
     out = "\n".join(run.output().splitlines()[1:])  # the first line is the command
     return (None if run.timed_out else run.returncode), out
 
@@ -266,16 +290,23 @@ class GroundTruthChecker:
         seed: Seed of the stimulus (independent of rtlopt's harness seed).
     """
 
-    def __init__(self, design: Design, workdir: Path, *, cycles: int, exhaustive_bits: int,
-                 abc_timeout: float, seed: int) -> None:
+    def __init__(
+        self,
+        design: Design,
+        workdir: Path,
+        *,
+        cycles: int,
+        exhaustive_bits: int,
+        abc_timeout: float,
+        seed: int,
+    ) -> None:
         self.design = design
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
         t = design.target
         names = {p.name for p in t.ports if p.direction == "input"}
         self.clocks = [c for c in t.clocks if c in names]
-        resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets
-                  if r in names}
+        resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets if r in names}
         self.slots: list[_Slot] = []
         lsb = 0
         for p in t.ports:
@@ -291,7 +322,8 @@ class GroundTruthChecker:
         self.abc_timeout = abc_timeout
         self.seed = seed
         self.opts = [f"-I{d}" for d in design.include_dirs] + [
-            f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in design.defines.items()]
+            f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in design.defines.items()
+        ]
         self.gold = workdir / "gold.v"
         self.gold.write_text(self._renamed_reference())
         self._deep = self._stimulus(cycles, random.Random(f"gt-{seed}-{t.name}"))
@@ -344,11 +376,13 @@ class GroundTruthChecker:
         lines.append(f"  wire [{ow - 1}:0] go = {self._cat('g')};")
         lines.append(f"  wire [{ow - 1}:0] mo = {self._cat('m')};")
         lines.append("  integer c, errors;")
-        lines.append("  task check(input integer ph); begin\n"
-                     f"    if (c >= {warm} && go !== mo) begin\n"
-                     "      if (errors == 0) $display(\"GT_MISMATCH cycle=%0d phase=%0d "
-                     "in=%h gold=%h gate=%h\", c, ph, vin, go, mo);\n"
-                     "      errors = errors + 1;\n    end\n  end endtask")
+        lines.append(
+            "  task check(input integer ph); begin\n"
+            f"    if (c >= {warm} && go !== mo) begin\n"
+            '      if (errors == 0) $display("GT_MISMATCH cycle=%0d phase=%0d '
+            'in=%h gold=%h gate=%h", c, ph, vin, go, mo);\n'
+            "      errors = errors + 1;\n    end\n  end endtask"
+        )
         body = ["    errors = 0; vin = 0;"]
         body += [f"    {c} = 1'b0;" for c in self.clocks]
         if not exhaustive:
@@ -359,8 +393,9 @@ class GroundTruthChecker:
         if self.clocks:
             body.append(f"      #1 {self.clocks[0]} = 1'b1;")
             # further clocks toggle at their own rates, away from input changes and checks
-            extra = [f"if (c % {k + 2} == 0) {clk} = ~{clk};"
-                     for k, clk in enumerate(self.clocks[1:])]
+            extra = [
+                f"if (c % {k + 2} == 0) {clk} = ~{clk};" for k, clk in enumerate(self.clocks[1:])
+            ]
             body.append("      #2 " + (" ".join(extra) if extra else ";"))
             body.append("      #2 check(1);")
             body.append(f"      #1 {self.clocks[0]} = 1'b0;")
@@ -418,19 +453,46 @@ class GroundTruthChecker:
         """Whether the mutant compiles on its own (Icarus Verilog)."""
         d = self._scratch("compile")
         files = self._gate_files(mutant_text, d)
-        rc, _ = _run(["iverilog", "-g2012", *self.opts, "-o", str(d / "a.out"),
-                      "-s", self.design.target.name, *map(str, files)], d, 60)
+        rc, _ = _run(
+            [
+                "iverilog",
+                "-g2012",
+                *self.opts,
+                "-o",
+                str(d / "a.out"),
+                "-s",
+                self.design.target.name,
+                *map(str, files),
+            ],
+            d,
+            60,
+        )
         return rc == 0
 
-    def _simulate(self, files: Sequence[Path], d: Path, vectors: list[int] | None,
-                  n: int) -> tuple[bool | None, str]:
+    def _simulate(
+        self, files: Sequence[Path], d: Path, vectors: list[int] | None, n: int
+    ) -> tuple[bool | None, str]:
         """(mismatch found?, evidence); None when the simulation did not finish."""
         if vectors is not None:
             digits = (self.in_width + 3) // 4
             (d / "vectors.hex").write_text("".join(f"{v:0{digits}x}\n" for v in vectors))
         (d / "gt_tb.v").write_text(self._testbench(n, vectors is None))
-        rc, out = _run(["iverilog", "-g2012", *self.opts, "-o", str(d / "sim.vvp"), "-s",
-                        "gt_tb", str(d / "gt_tb.v"), str(self.gold), *map(str, files)], d, 120)
+        rc, out = _run(
+            [
+                "iverilog",
+                "-g2012",
+                *self.opts,
+                "-o",
+                str(d / "sim.vvp"),
+                "-s",
+                "gt_tb",
+                str(d / "gt_tb.v"),
+                str(self.gold),
+                *map(str, files),
+            ],
+            d,
+            120,
+        )
         if rc != 0:
             return None, "testbench does not compile: " + out.strip()[-300:]
         rc, out = _run(["vvp", "-n", str(d / "sim.vvp")], d, 300)
@@ -449,8 +511,9 @@ class GroundTruthChecker:
         if self.inouts:
             return "inout ports"
         texts = [self.gold.read_text(), mutant_text]
-        if self.clocks and any(re.search(rf"negedge\s+{re.escape(self.clocks[0])}\b", t)
-                               for t in texts):
+        if self.clocks and any(
+            re.search(rf"negedge\s+{re.escape(self.clocks[0])}\b", t) for t in texts
+        ):
             return "both clock edges used"
         return ""
 
@@ -470,8 +533,10 @@ class GroundTruthChecker:
             lines.append("  wire live = 1'b1;")
         else:
             lines.append("  reg [1:0] cnt = 2'd0;")
-            lines.append(f"  always @(posedge {self.clocks[0]}) if (cnt != 2'd{WARM_CYCLES}) "
-                         "cnt <= cnt + 2'd1;")
+            lines.append(
+                f"  always @(posedge {self.clocks[0]}) if (cnt != 2'd{WARM_CYCLES}) "
+                "cnt <= cnt + 2'd1;"
+            )
             lines.append(f"  wire live = cnt == 2'd{WARM_CYCLES};")
         lines.append(f"  wire [{iw - 1}:0] v = {{{', '.join(parts)}}};")
         lines.append(self._wires("g") + self._wires("m"))
@@ -486,12 +551,30 @@ class GroundTruthChecker:
         engine = "iprove" if self.comb else "pdr"
         method = f"abc {engine}"
         (d / "miter.v").write_text(self._miter())
-        reads = [f"read_verilog -sv {' '.join(self.opts)} {f}" for f in
-                 [self.gold, *files, d / "miter.v"]]
-        script = "\n".join([*reads, "hierarchy -check -top gt_miter", "proc", "flatten",
-                            "memory", "opt_clean", "setundef -zero", "async2sync", "dffunmap",
-                            "techmap", "aigmap", "opt_clean",
-                            "write_aiger -zinit -map miter.map miter.aig"]) + "\n"
+        reads = [
+            f"read_verilog -sv {' '.join(self.opts)} {f}"
+            for f in [self.gold, *files, d / "miter.v"]
+        ]
+        script = (
+            "\n".join(
+                [
+                    *reads,
+                    "hierarchy -check -top gt_miter",
+                    "proc",
+                    "flatten",
+                    "memory",
+                    "opt_clean",
+                    "setundef -zero",
+                    "async2sync",
+                    "dffunmap",
+                    "techmap",
+                    "aigmap",
+                    "opt_clean",
+                    "write_aiger -zinit -map miter.map miter.aig",
+                ]
+            )
+            + "\n"
+        )
         (d / "miter.ys").write_text(script)
         rc, out = _run(["yosys", "-q", "-s", "miter.ys"], d, 300)
         if rc != 0:
@@ -503,8 +586,11 @@ class GroundTruthChecker:
         if rc is None:
             return GroundTruth(Truth.UNKNOWN, method, f"timed out after {self.abc_timeout:.0f}s")
         proved = "Property proved" in out if engine == "pdr" else "UNSATISFIABLE" in out
-        failed = ("was asserted in frame" in out if engine == "pdr"
-                  else re.search(r"\bSATISFIABLE", out) is not None and not proved)
+        failed = (
+            "was asserted in frame" in out
+            if engine == "pdr"
+            else re.search(r"\bSATISFIABLE", out) is not None and not proved
+        )
         if proved:
             return GroundTruth(Truth.EQUIVALENT, method + " proof")
         if not failed or not (d / "cex.txt").is_file():
@@ -601,17 +687,24 @@ def run_design(name: str, args: argparse.Namespace, tmp: Path, pdk: object | Non
     """Generate, filter, judge and evaluate the mutants of one design."""
     root = tmp / name
     design = load_bench_design(name, root / "repo")
-    gt = GroundTruthChecker(design, root / "gt", cycles=args.cycles,
-                            exhaustive_bits=args.exhaustive_bits, abc_timeout=args.abc_timeout,
-                            seed=args.seed)
+    gt = GroundTruthChecker(
+        design,
+        root / "gt",
+        cycles=args.cycles,
+        exhaustive_bits=args.exhaustive_bits,
+        abc_timeout=args.abc_timeout,
+        seed=args.seed,
+    )
     ref_text = design.target.file.read_text(errors="replace")
     self_check = gt.judge(ref_text)
     strict_cfg = _config(args.pdk, args.formal_timeout, True)
     relaxed_cfg = _config(args.pdk, args.formal_timeout, False)
     outcomes: list[Outcome] = []
     not_compiling = 0
-    with Evaluator(design, strict_cfg, root / "eval", pdk) as ev, \
-            Evaluator(design, relaxed_cfg, root / "eval-relaxed", pdk) as ev_relaxed:
+    with (
+        Evaluator(design, strict_cfg, root / "eval", pdk) as ev,
+        Evaluator(design, relaxed_cfg, root / "eval-relaxed", pdk) as ev_relaxed,
+    ):
         ev.reference()
         for m in generate_mutants(name, ref_text, args.per_design * 4, args.seed):
             if len(outcomes) >= args.per_design:
@@ -624,8 +717,12 @@ def run_design(name: str, args: argparse.Namespace, tmp: Path, pdk: object | Non
             t1 = time.monotonic()
             res = ev.evaluate(m.text)
             relaxed = res
-            if (res.status is Status.INVALID and res.stage is Stage.FORMAL
-                    and res.formal is not None and res.formal.verdict is Verdict.UNKNOWN):
+            if (
+                res.status is Status.INVALID
+                and res.stage is Stage.FORMAL
+                and res.formal is not None
+                and res.formal.verdict is Verdict.UNKNOWN
+            ):
                 relaxed = ev_relaxed.evaluate(m.text)
             outcomes.append(Outcome(m, truth, res, relaxed, t1 - t0, time.monotonic() - t1))
     return DesignRun(name, self_check, outcomes, not_compiling)
@@ -670,18 +767,34 @@ def count(outcomes: Sequence[Outcome]) -> Counter[str]:
 def table(runs: Sequence[DesignRun]) -> str:
     """Markdown table, one row per design plus a total."""
     stage_cols = [s.value for s in STAGES]
-    head = (["design", "mutants", "equiv.", "non-equiv.", "unknown"]
-            + [f"caught at {s}" for s in stage_cols]
-            + ["infra", "**missed**", "missed w/ accept-unknown", "equiv. accepted",
-               "equiv. rejected", "unknown accepted", "unknown accepted w/ accept-unknown"])
+    head = (
+        ["design", "mutants", "equiv.", "non-equiv.", "unknown"]
+        + [f"caught at {s}" for s in stage_cols]
+        + [
+            "infra",
+            "**missed**",
+            "missed w/ accept-unknown",
+            "equiv. accepted",
+            "equiv. rejected",
+            "unknown accepted",
+            "unknown accepted w/ accept-unknown",
+        ]
+    )
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     total: Counter[str] = Counter()
 
     def row(name: str, c: Counter[str]) -> str:
         cells = [name, c["mutants"], c["equivalent"], c["non-equivalent"], c["unknown"]]
         cells += [c[f"caught@{s}"] for s in stage_cols]
-        cells += [c["infra"], c["missed"], c["missed_relaxed"], c["equiv_accepted"],
-                  c["equiv_rejected"], c["unknown_accepted"], c["unknown_accepted_relaxed"]]
+        cells += [
+            c["infra"],
+            c["missed"],
+            c["missed_relaxed"],
+            c["equiv_accepted"],
+            c["equiv_rejected"],
+            c["unknown_accepted"],
+            c["unknown_accepted_relaxed"],
+        ]
         return "| " + " | ".join(str(x) for x in cells) + " |"
 
     for r in runs:
@@ -696,8 +809,10 @@ def _check_tools(pdk: str | None) -> None:
     try:
         require_tools([*TOOLS, *(("sta",) if pdk else ())])
     except ToolNotFound as exc:
-        raise SystemExit(f"error: {exc.message} (install them with scripts/setup.sh); the "
-                         "ground truth and the product both need them") from None
+        raise SystemExit(
+            f"error: {exc.message} (install them with scripts/setup.sh); the "
+            "ground truth and the product both need them"
+        ) from None
 
 
 def main() -> int:
@@ -709,10 +824,17 @@ def main() -> int:
     ap.add_argument("--cycles", type=int, default=100_000, help="deep-simulation length")
     ap.add_argument("--exhaustive-bits", type=int, default=16)
     ap.add_argument("--abc-timeout", type=float, default=60.0)
-    ap.add_argument("--formal-timeout", type=float, default=FormalConfig().timeout_s,
-                    help="the product's formal.timeout_s")
-    ap.add_argument("--pdk", default="nangate45",
-                    help="PDK of the product's PPA stages ('none': equivalence stages only)")
+    ap.add_argument(
+        "--formal-timeout",
+        type=float,
+        default=FormalConfig().timeout_s,
+        help="the product's formal.timeout_s",
+    )
+    ap.add_argument(
+        "--pdk",
+        default="nangate45",
+        help="PDK of the product's PPA stages ('none': equivalence stages only)",
+    )
     args = ap.parse_args()
     if args.pdk == "none":
         args.pdk = None
@@ -735,8 +857,10 @@ def main() -> int:
     print("not compiling (skipped):", sum(r.not_compiling for r in runs))
     for r in runs:
         if r.self_check.truth is not Truth.EQUIVALENT:
-            print(f"self-check {r.name}: reference vs itself is {r.self_check.truth.value} "
-                  f"({r.self_check.method}: {r.self_check.detail})")
+            print(
+                f"self-check {r.name}: reference vs itself is {r.self_check.truth.value} "
+                f"({r.self_check.method}: {r.self_check.detail})"
+            )
     kinds = Counter(o.mutant.kind for o in outcomes if o.truth.truth is Truth.NON_EQUIVALENT)
     print("non-equivalent mutants by kind:", dict(sorted(kinds.items())))
     for o in outcomes:
@@ -751,15 +875,19 @@ def main() -> int:
         elif o.truth.truth is Truth.UNKNOWN:
             tag = "ground truth unknown"
         if tag:
-            print(f"{tag}: {m.design}:{m.line} {m.kind} {m.description} -> product {where} "
-                  f"({o.result.reason[:90]}); truth {o.truth.method} {o.truth.detail[:90]}")
+            print(
+                f"{tag}: {m.design}:{m.line} {m.kind} {m.description} -> product {where} "
+                f"({o.result.reason[:90]}); truth {o.truth.method} {o.truth.detail[:90]}"
+            )
     n = len(outcomes)
     gt_s = sum(o.seconds_truth for o in outcomes)
     pr_s = sum(o.seconds_product for o in outcomes)
-    print(f"\n{n} compiling mutants of {len(runs)} designs in {time.monotonic() - start:.0f}s "
-          f"(ground truth {gt_s / max(1, n):.2f}s, product {pr_s / max(1, n):.2f}s per mutant); "
-          f"pdk {args.pdk or 'none'}, seed {args.seed}, {args.cycles} cycles, "
-          f"product formal timeout {args.formal_timeout:.0f}s")
+    print(
+        f"\n{n} compiling mutants of {len(runs)} designs in {time.monotonic() - start:.0f}s "
+        f"(ground truth {gt_s / max(1, n):.2f}s, product {pr_s / max(1, n):.2f}s per mutant); "
+        f"pdk {args.pdk or 'none'}, seed {args.seed}, {args.cycles} cycles, "
+        f"product formal timeout {args.formal_timeout:.0f}s"
+    )
     return 0
 
 

@@ -92,10 +92,14 @@ def main(argv: list[str] | None = None) -> int:
     if not todo:
         print(f"no designs found under {bench_path()} (set RTLOPT_BENCH_PATH)")
         return 2
-    print(f"# PDK {pdk.name}, {args.reps} candidate(s) per design and mode, formal timeout "
-          f"{args.formal_timeout:g}s; times in seconds")
-    print(f"{'design':<20} {'never':>6} {'always':>6} {'auto':>6} {'+always':>8} {'+auto':>7} "
-          f"{'check':>6}  formal / netlist check")
+    print(
+        f"# PDK {pdk.name}, {args.reps} candidate(s) per design and mode, formal timeout "
+        f"{args.formal_timeout:g}s; times in seconds"
+    )
+    print(
+        f"{'design':<20} {'never':>6} {'always':>6} {'auto':>6} {'+always':>8} {'+auto':>7} "
+        f"{'check':>6}  formal / netlist check"
+    )
     added: dict[str, list[float]] = {"always": [], "auto": []}
     ratios: dict[str, list[float]] = {"always": [], "auto": []}
     base_all: list[float] = []
@@ -110,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         check_s: list[float] = []
         verdict = formal = ""
         with tempfile.TemporaryDirectory(prefix="rtlopt-nlbench-") as tmp:
-            evs = {m: Evaluator(design, config(m, args.formal_timeout, args.pdk),
-                                Path(tmp) / m, pdk) for m in MODES}
+            evs = {
+                m: Evaluator(design, config(m, args.formal_timeout, args.pdk), Path(tmp) / m, pdk)
+                for m in MODES
+            }
             try:
                 try:
                     for ev in evs.values():
@@ -123,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 if "reference's netlist" in gold or gold.startswith("unavailable"):
                     fallback.append(f"{name}: {gold}")
                 for i in range(args.reps):
-                    order = MODES[i % 3:] + MODES[:i % 3]
+                    order = MODES[i % 3 :] + MODES[: i % 3]
                     for mode in order:
                         res: EvalResult = evs[mode].evaluate(rewrite(design, i))
                         if res.status is not Status.OK and res.stage is not Stage.NETLIST:
@@ -132,8 +138,11 @@ def main(argv: list[str] | None = None) -> int:
                         times[mode].append(res.duration_s)
                         formal = res.formal.verdict.value if res.formal else "-"
                         if mode == "always":
-                            verdict = ("pass" if res.netlist and res.netlist.passed else
-                                       f"FAIL: {res.reason[:70]}")
+                            verdict = (
+                                "pass"
+                                if res.netlist and res.netlist.passed
+                                else f"FAIL: {res.reason[:70]}"
+                            )
                             check_s.append(res.netlist.duration_s if res.netlist else 0.0)
             finally:
                 for ev in evs.values():
@@ -148,18 +157,25 @@ def main(argv: list[str] | None = None) -> int:
             added[m].append(med[m] - base)
             ratios[m].append((med[m] - base) / base)
         chk = statistics.median(check_s) if check_s else 0.0
-        print(f"{name:<20} {base:6.2f} {med['always']:6.2f} {med['auto']:6.2f} "
-              f"{(med['always'] - base) / base:+8.1%} {(med['auto'] - base) / base:+7.1%} "
-              f"{chk:6.2f}  {formal} / {verdict}", flush=True)
+        print(
+            f"{name:<20} {base:6.2f} {med['always']:6.2f} {med['auto']:6.2f} "
+            f"{(med['always'] - base) / base:+8.1%} {(med['auto'] - base) / base:+7.1%} "
+            f"{chk:6.2f}  {formal} / {verdict}",
+            flush=True,
+        )
     if not base_all:
         print("nothing measured")
         return 1
-    print(f"\n{len(base_all)} designs measured; median evaluation without the check "
-          f"{statistics.median(base_all):.3f} s")
+    print(
+        f"\n{len(base_all)} designs measured; median evaluation without the check "
+        f"{statistics.median(base_all):.3f} s"
+    )
     for m in ("always", "auto"):
-        print(f"{m:>6}: median added time per candidate {statistics.median(added[m]):+.3f} s "
-              f"= {statistics.median(added[m]) / statistics.median(base_all):+.1%} of an "
-              f"evaluation; median per-design ratio {statistics.median(ratios[m]):+.1%}")
+        print(
+            f"{m:>6}: median added time per candidate {statistics.median(added[m]):+.3f} s "
+            f"= {statistics.median(added[m]) / statistics.median(base_all):+.1%} of an "
+            f"evaluation; median per-design ratio {statistics.median(ratios[m]):+.1%}"
+        )
     if fallback:
         print("\nreferences whose own netlist differs from their RTL:")
         for f in fallback:

@@ -77,8 +77,11 @@ def measure(name: str, cfg: Config, design: Design, pdk: PdkInfo, texts: list[st
         raise SystemExit(f"{name}: a candidate was rejected: {bad[0]}")
     lat = [r.duration_s for r in res]
     m = Measured(statistics.median(lat), wall / len(texts), [r.ppa for r in res if r.ppa])
-    print(f"{name:10s} median latency {m.median_latency:6.2f} s   "
-          f"effective {m.effective:6.2f} s/candidate", flush=True)
+    print(
+        f"{name:10s} median latency {m.median_latency:6.2f} s   "
+        f"effective {m.effective:6.2f} s/candidate",
+        flush=True,
+    )
     return m
 
 
@@ -114,15 +117,20 @@ def run(n: int) -> int:
         a, b = getattr(got[base], attr), getattr(got[new], attr)
         print(f"{label:58s} {base} {a:.2f} s / {new} {b:.2f} s = {a / b:.2f}x")
 
-    ratio("persistent tools, per-candidate latency (1 worker):", "naive", "persistent",
-          "median_latency")
+    ratio(
+        "persistent tools, per-candidate latency (1 worker):",
+        "naive",
+        "persistent",
+        "median_latency",
+    )
     ratio("workers, effective time, fresh tools:", "naive", "workers", "effective")
     ratio("workers, effective time, persistent tools:", "persistent", "pipeline", "effective")
     ratio("both (naive -> pipeline), effective time:", "naive", "pipeline", "effective")
 
     ref = got["naive"].ppa
-    diffs = [(name, i, p, ref[i]) for name, m in got.items() for i, p in enumerate(m.ppa)
-             if p != ref[i]]
+    diffs = [
+        (name, i, p, ref[i]) for name, m in got.items() for i, p in enumerate(m.ppa) if p != ref[i]
+    ]
     for name, i, p, r in diffs:
         print(f"PPA differs: candidate {i} {name} {p} vs naive {r}")
     if diffs or any(len(m.ppa) != len(ref) for m in got.values()):

@@ -47,8 +47,9 @@ LZA = "ct_vfmau_lza_simd_half"
 
 
 def candidates(n: int, tag: str) -> list[str]:
-    base = [p.read_text()
-            for p in sorted((REPO / "examples" / "c910_lza_rewrites").glob("0[12]*.v"))]
+    base = [
+        p.read_text() for p in sorted((REPO / "examples" / "c910_lza_rewrites").glob("0[12]*.v"))
+    ]
     out = []
     for i in range(n):
         text = base[i % len(base)]
@@ -62,29 +63,40 @@ def screened(n: int, tag: str) -> list[str]:
     return [f'module {LZA}(); initial $display("{tag}{i}"); endmodule\n' for i in range(n)]
 
 
-def timed(label: str, executor: object, ev: Evaluator,
-          texts: list[str]) -> tuple[float, list[EvalResult]]:
+def timed(
+    label: str, executor: object, ev: Evaluator, texts: list[str]
+) -> tuple[float, list[EvalResult]]:
     t0 = time.monotonic()
     res = executor.evaluate(ev, texts)  # type: ignore[attr-defined]
     wall = time.monotonic() - t0
     lat = statistics.median(r.duration_s for r in res)
-    print(f"  {label:24s} {wall:7.2f} s  {len(texts) / wall:6.2f} candidates/s  "
-          f"median latency {lat:5.2f} s", flush=True)
+    print(
+        f"  {label:24s} {wall:7.2f} s  {len(texts) / wall:6.2f} candidates/s  "
+        f"median latency {lat:5.2f} s",
+        flush=True,
+    )
     return wall, res
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=16, help="full-pipeline candidates per executor")
-    ap.add_argument("--screened", type=int, default=200,
-                    help="screen-rejected candidates for the dispatch overhead")
+    ap.add_argument(
+        "--screened",
+        type=int,
+        default=200,
+        help="screen-rejected candidates for the dispatch overhead",
+    )
     args = ap.parse_args()
     src = Path(os.environ["RTLOPT_BENCH_PATH"]) / "c910" / "lza_simd_half"
     cfg = dataclasses.replace(Config(), eval=EvalConfig(workers=2, cache=False))
     design = load_design(next(src.rglob(f"{LZA}.v")), LZA, cfg.project)
     pdk = resolve_pdk("sky130hd")
-    print(f"C910 LZA, sky130hd, 2 workers, {args.n} candidates; load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    print(
+        f"C910 LZA, sky130hd, 2 workers, {args.n} candidates; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as tmp:
         ev = Evaluator(design, cfg, Path(tmp), pdk)
         ev.reference()
@@ -96,8 +108,11 @@ def main() -> int:
         t0 = time.monotonic()
         ray_ex.evaluate(ev, candidates(1, "warm"))
         warm = time.monotonic() - t0
-        print(f"  Ray start {start:.1f} s; 2 workers up and warm in {warm:.1f} s "
-              "(includes one candidate)", flush=True)
+        print(
+            f"  Ray start {start:.1f} s; 2 workers up and warm in {warm:.1f} s "
+            "(includes one candidate)",
+            flush=True,
+        )
         timed("local (warm-up)", local, ev, candidates(2, "lwarm"))
         lw, lres = timed("local executor", local, ev, candidates(args.n, "local"))
         rw, rres = timed("ray executor", ray_ex, ev, candidates(args.n, "ray"))
@@ -105,13 +120,20 @@ def main() -> int:
         rs, _ = timed("ray, screened only", ray_ex, ev, screened(args.screened, "r"))
         ray_ex.close()
         ev.close()
-    bad = [i for i, (a, b) in enumerate(zip(lres, rres, strict=True))
-           if (a.ppa, a.status, a.reward) != (b.ppa, b.status, b.reward) or not a.accepted]
+    bad = [
+        i
+        for i, (a, b) in enumerate(zip(lres, rres, strict=True))
+        if (a.ppa, a.status, a.reward) != (b.ppa, b.status, b.reward) or not a.accepted
+    ]
     print(f"\nthroughput ratio ray / local: {lw / rw:.2f}")
-    print(f"overhead per candidate, full pipeline: {(rw - lw) / args.n * 1000:+.0f} ms "
-          f"(local {lw / args.n:.2f} s, ray {rw / args.n:.2f} s effective per candidate)")
-    print(f"round trip of a screened candidate: local {ls / args.screened * 1000:.2f} ms, "
-          f"ray {rs / args.screened * 1000:.2f} ms")
+    print(
+        f"overhead per candidate, full pipeline: {(rw - lw) / args.n * 1000:+.0f} ms "
+        f"(local {lw / args.n:.2f} s, ray {rw / args.n:.2f} s effective per candidate)"
+    )
+    print(
+        f"round trip of a screened candidate: local {ls / args.screened * 1000:.2f} ms, "
+        f"ray {rs / args.screened * 1000:.2f} ms"
+    )
     if bad:
         print(f"DIFFERENT numbers for candidates {bad}")
         return 1

@@ -97,10 +97,19 @@ def load_cases(folder: Path = CASES) -> list[Case]:
         for f in ("equiv.edit", "broken.edit"):
             if not (meta.parent / f).is_file():
                 raise SystemExit(f"{meta.parent}: missing {f}")
-        cases.append(Case(repo=meta.parent.parent.name, module=m["module"], target=m["target"],
-                          kind=m["kind"], equiv=m["equiv"], broken=m["broken"],
-                          rare=bool(m.get("rare", False)), folder=meta.parent,
-                          notes=m.get("notes", "")))
+        cases.append(
+            Case(
+                repo=meta.parent.parent.name,
+                module=m["module"],
+                target=m["target"],
+                kind=m["kind"],
+                equiv=m["equiv"],
+                broken=m["broken"],
+                rare=bool(m.get("rare", False)),
+                folder=meta.parent,
+                notes=m.get("notes", ""),
+            )
+        )
     return cases
 
 
@@ -137,11 +146,28 @@ def default_repos_path() -> Path:
 
 
 def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
-           "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z"}
-    return subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@localhost",
-                           "-c", "commit.gpgsign=false", *args], cwd=cwd, env=env, check=True,
-                          capture_output=True, text=True).stdout
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
+    }
+    return subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=bench",
+            "-c",
+            "user.email=bench@localhost",
+            "-c",
+            "commit.gpgsign=false",
+            *args,
+        ],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 def prepare_repo(src: Path, dst: Path) -> Path:
@@ -169,15 +195,17 @@ def _first_error(stderr: str) -> str:
     return lines[-1] if lines else ""
 
 
-def run_cli(args: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float,
-            log: Path) -> Step:
+def run_cli(
+    args: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float, log: Path
+) -> Step:
     """Run ``python -m rtlopt ARGS``; keep stdout/stderr in ``log``."""
     cmd = [sys.executable, "-m", "rtlopt", *args]
     start = time.monotonic()
     step = Step()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=dict(env), stdout=out, stderr=err,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, env=dict(env), stdout=out, stderr=err, start_new_session=True
+        )
         try:
             step.rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -187,8 +215,10 @@ def run_cli(args: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: flo
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
-    log.write_text(f"$ cd {cwd} && {' '.join(cmd)}\n# rc={step.rc} {step.seconds}s\n"
-                   f"--- stdout\n{stdout}\n--- stderr\n{stderr}\n")
+    log.write_text(
+        f"$ cd {cwd} && {' '.join(cmd)}\n# rc={step.rc} {step.seconds}s\n"
+        f"--- stdout\n{stdout}\n--- stderr\n{stderr}\n"
+    )
     step.error = _first_error(stderr)
     if step.rc is None:
         step.error = f"no answer within {timeout:.0f} s (killed by the benchmark)"
@@ -229,8 +259,11 @@ def _formal_of(data: Mapping[str, Any]) -> tuple[str, str, str]:
     """(verdict, method, reason) of the candidate's formal result."""
     cand = data.get("candidate") or {}
     formal = cand.get("formal") or {}
-    return (str(formal.get("verdict", "")), str(formal.get("method", "")),
-            str(formal.get("reason", "")))
+    return (
+        str(formal.get("verdict", "")),
+        str(formal.get("method", "")),
+        str(formal.get("reason", "")),
+    )
 
 
 def _unknown_class(why: str) -> str:
@@ -297,8 +330,9 @@ def _rejection_class(cand: Mapping[str, Any]) -> tuple[str, str]:
     return f"rejected at {stage}", reason
 
 
-def classify_view(step_name: str, rc: int | None, error: str, cand: Mapping[str, Any],
-                  accepted: bool) -> tuple[str, str, str]:
+def classify_view(
+    step_name: str, rc: int | None, error: str, cand: Mapping[str, Any], accepted: bool
+) -> tuple[str, str, str]:
     """(outcome, failure class, detail line) of one step from its raw result."""
     if step_name == "inspect":
         if rc == 0:
@@ -329,18 +363,28 @@ def classify(step_name: str, step: Step) -> None:
     """Fill ``outcome``, ``cls`` and ``detail`` of one step."""
     cand = step.data.get("candidate") or {}
     step.outcome, step.cls, step.detail = classify_view(
-        step_name, step.rc, step.error, cand, bool(step.data.get("accepted")))
+        step_name, step.rc, step.error, cand, bool(step.data.get("accepted"))
+    )
 
 
 def reclassify(record: dict[str, Any]) -> dict[str, Any]:
     """Classify a stored record again with this version of the rules (no rerun needed)."""
     for name, s in record["steps"].items():
-        cand = {"status": s.get("status"), "stage": s.get("stage"), "reason": s.get("reason", ""),
-                "formal": s.get("formal"), "log_error": s.get("log_error", "")} \
-            if s.get("stage") else {}
+        cand = (
+            {
+                "status": s.get("status"),
+                "stage": s.get("stage"),
+                "reason": s.get("reason", ""),
+                "formal": s.get("formal"),
+                "log_error": s.get("log_error", ""),
+            }
+            if s.get("stage")
+            else {}
+        )
         accepted = s.get("accepted", s.get("outcome") == "accepted")
-        s["outcome"], s["class"], s["detail"] = classify_view(name, s["rc"], s["error"], cand,
-                                                               bool(accepted))
+        s["outcome"], s["class"], s["detail"] = classify_view(
+            name, s["rc"], s["error"], cand, bool(accepted)
+        )
         s["detail"] = s["detail"][:400]
     return record
 
@@ -364,8 +408,10 @@ def _first_log_error(data: Mapping[str, Any]) -> str:
 
 # ---------------------------------------------------------------------------- running
 
-def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk: str,
-             timeout: float) -> dict[str, Any]:
+
+def run_case(
+    case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk: str, timeout: float
+) -> dict[str, Any]:
     """The four commands of one case; returns the JSON-ready record."""
     tag = f"{case.repo}__{case.module}"
     logs = out / "logs" / tag
@@ -386,13 +432,31 @@ def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk
         cands[name] = cand_dir / f"{name}.v"
         cands[name].write_text(candidate_text(case, name, repo_root / target))
     steps: dict[str, Step] = {}
-    steps["inspect"] = run_cli(["inspect", *common, "--json",
-                                "--harness-dir", str(home / "harness")],
-                               repo_root, env, timeout, logs / "inspect.log")
+    steps["inspect"] = run_cli(
+        ["inspect", *common, "--json", "--harness-dir", str(home / "harness")],
+        repo_root,
+        env,
+        timeout,
+        logs / "inspect.log",
+    )
     for name, cand_file in cands.items():
-        steps[name] = run_cli(["evaluate", *common, "--candidate", str(cand_file), "--pdk", pdk,
-                               "--json", "--workdir", str(home / f"work-{name}")],
-                              repo_root, env, timeout, logs / f"{name}.log")
+        steps[name] = run_cli(
+            [
+                "evaluate",
+                *common,
+                "--candidate",
+                str(cand_file),
+                "--pdk",
+                pdk,
+                "--json",
+                "--workdir",
+                str(home / f"work-{name}"),
+            ],
+            repo_root,
+            env,
+            timeout,
+            logs / f"{name}.log",
+        )
     log_errors = {name: _first_log_error(step.data) for name, step in steps.items()}
     for name, step in steps.items():
         if log_errors[name] and step.data.get("candidate"):
@@ -402,33 +466,50 @@ def run_case(case: Case, repo_root: Path, out: Path, env: Mapping[str, str], pdk
     insp = steps["inspect"].data
     record: dict[str, Any] = {
         "format": FORMAT,
-        "repo": case.repo, "module": case.module, "target": case.target, "kind": case.kind,
-        "rare": case.rare, "equiv_change": case.equiv, "broken_change": case.broken,
+        "repo": case.repo,
+        "module": case.module,
+        "target": case.target,
+        "kind": case.kind,
+        "rare": case.rare,
+        "equiv_change": case.equiv,
+        "broken_change": case.broken,
         "inspect_summary": {
-            "clocks": insp.get("clocks"), "resets": insp.get("resets"),
-            "ports": len(insp.get("ports", []) or []), "files": len(insp.get("files", []) or []),
+            "clocks": insp.get("clocks"),
+            "resets": insp.get("resets"),
+            "ports": len(insp.get("ports", []) or []),
+            "files": len(insp.get("files", []) or []),
             "vectors": insp.get("vectors"),
-        } if insp else None,
+        }
+        if insp
+        else None,
         "steps": {},
     }
     for name, step in steps.items():
         v, m, why = _formal_of(step.data) if name != "inspect" else ("", "", "")
         cand: dict[str, Any] = step.data.get("candidate") or {}
         record["steps"][name] = {
-            "rc": step.rc, "seconds": step.seconds, "outcome": step.outcome, "class": step.cls,
-            "detail": step.detail[:400], "error": step.error[:400],
+            "rc": step.rc,
+            "seconds": step.seconds,
+            "outcome": step.outcome,
+            "class": step.cls,
+            "detail": step.detail[:400],
+            "error": step.error[:400],
             "formal": {"verdict": v, "method": m, "reason": why[:300]} if v else None,
-            "stage": cand.get("stage"), "status": cand.get("status"),
-            "accepted": bool(step.data.get("accepted")), "log_error": log_errors[name],
+            "stage": cand.get("stage"),
+            "status": cand.get("status"),
+            "accepted": bool(step.data.get("accepted")),
+            "log_error": log_errors[name],
             "reason": str(cand.get("reason", ""))[:400],
             "sim": {k: (cand.get("sim") or {}).get(k) for k in ("vectors", "mismatches")}
-            if cand.get("sim") else None,
+            if cand.get("sim")
+            else None,
             "tools": (step.data.get("reference") or {}).get("provenance", {}).get("tools"),
         }
     return record
 
 
 # ---------------------------------------------------------------------------- reporting
+
 
 def _cell(rec: Mapping[str, Any], name: str) -> str:
     s = rec["steps"][name]
@@ -439,7 +520,8 @@ def _cell(rec: Mapping[str, Any], name: str) -> str:
             return "**ACCEPTED**"
         if s["outcome"] == "rejected":
             return {"sim mismatch": "rejected (sim)", "formal refuted": "rejected (formal)"}.get(
-                s["class"], f"rejected ({s['class']})")
+                s["class"], f"rejected ({s['class']})"
+            )
         return f"**{s['class']}** (exit {s['rc']})"
     if s["outcome"] == "accepted":
         v = (s.get("formal") or {}).get("verdict", "")
@@ -454,8 +536,11 @@ def _formal_cell(rec: Mapping[str, Any]) -> str:
     for name in ("equiv", "broken"):
         f = rec["steps"][name].get("formal")
         if f:
-            parts.append(f"{name[0]}: {f['verdict']} ({f['method']})" if f["method"]
-                         else f"{name[0]}: {f['verdict']}")
+            parts.append(
+                f"{name[0]}: {f['verdict']} ({f['method']})"
+                if f["method"]
+                else f"{name[0]}: {f['verdict']}"
+            )
     return "; ".join(parts) or "-"
 
 
@@ -476,15 +561,19 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "equiv_accepted": count("equiv", lambda s: s["outcome"] == "accepted"),
         "equiv_proven": count("equiv", lambda s: s["outcome"] == "accepted" and proven(s)),
         "broken_rejected": count("broken", lambda s: s["outcome"] != "accepted" and s["rc"] == 1),
-        "broken_refuted": count("broken", lambda s: s["class"] in ("sim mismatch",
-                                                                   "formal refuted")),
+        "broken_refuted": count(
+            "broken", lambda s: s["class"] in ("sim mismatch", "formal refuted")
+        ),
         "broken_by_formal": count("broken", lambda s: s["class"] == "formal refuted"),
         "broken_unknown_only": count("broken", lambda s: _is_weak(s["class"])),
         "broken_accepted": count("broken", lambda s: s["outcome"] == "accepted"),
         "broken_error": count("broken", lambda s: s["outcome"] == "error"),
         "rare_cases": sum(1 for r in records if r["rare"]),
-        "broken_weak_names": [f"{r['module']}" + (" (rare)" if r["rare"] else "")
-                              for r in records if _is_weak(r["steps"]["broken"]["class"])],
+        "broken_weak_names": [
+            f"{r['module']}" + (" (rare)" if r["rare"] else "")
+            for r in records
+            if _is_weak(r["steps"]["broken"]["class"])
+        ],
     }
 
 
@@ -499,8 +588,9 @@ def failure_classes(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, int
     for r in records:
         for name in STEPS:
             s = r["steps"][name]
-            if not s["class"] or (name == "broken" and s["class"] in ("sim mismatch",
-                                                                     "formal refuted")):
+            if not s["class"] or (
+                name == "broken" and s["class"] in ("sim mismatch", "formal refuted")
+            ):
                 continue
             cls = s["class"]
             seen[cls] += 1
@@ -510,36 +600,48 @@ def failure_classes(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, int
 
 
 def render(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> str:
-    lines = [f"# rtlopt on real repositories ({meta.get('date', '')})", "",
-             f"rtlopt {meta.get('commit', '')}, PDK {meta.get('pdk')}, default settings "
-             f"(proof required), tools: {meta.get('tools')}", "",
-             "| module | kind | inspect | self | equivalent | broken | formal (e: equiv, b: broken)"
-             " | s |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# rtlopt on real repositories ({meta.get('date', '')})",
+        "",
+        f"rtlopt {meta.get('commit', '')}, PDK {meta.get('pdk')}, default settings "
+        f"(proof required), tools: {meta.get('tools')}",
+        "",
+        "| module | kind | inspect | self | equivalent | broken | formal (e: equiv, b: broken)"
+        " | s |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in records:
         secs = sum(s["seconds"] for s in r["steps"].values())
         kind = r["kind"] + (" (rare bug)" if r["rare"] else "")
-        lines.append(f"| {r['repo']}/{r['module']} | {kind} | {_cell(r, 'inspect')} | "
-                     f"{_cell(r, 'self')} | {_cell(r, 'equiv')} | {_cell(r, 'broken')} | "
-                     f"{_formal_cell(r)} | {secs:.0f} |")
+        lines.append(
+            f"| {r['repo']}/{r['module']} | {kind} | {_cell(r, 'inspect')} | "
+            f"{_cell(r, 'self')} | {_cell(r, 'equiv')} | {_cell(r, 'broken')} | "
+            f"{_formal_cell(r)} | {secs:.0f} |"
+        )
     s = summarize(records)
     n = s["cases"]
-    lines += ["", "## Summary", "",
-              f"- cases: {n} ({', '.join(f'{k} {v}' for k, v in s['repos'].items())})",
-              f"- inspect ok: {s['inspect_ok']}/{n}",
-              f"- self-evaluation accepted: {s['self_accepted']}/{n}",
-              f"- equivalent rewrite accepted: {s['equiv_accepted']}/{n}, with a proof: "
-              f"{s['equiv_proven']}/{n}",
-              f"- broken rewrite rejected: {s['broken_rejected']}/{n} (refuted: "
-              f"{s['broken_refuted']}, of which by formal {s['broken_by_formal']}; only because "
-              f"the proof was unknown: {s['broken_unknown_only']}; errors: {s['broken_error']};"
-              f" ACCEPTED: {s['broken_accepted']}); {s['rare_cases']} broken rewrites need rare "
-              "stimuli",
-              "- broken rewrites that passed simulation and were rejected only for want of a "
-              "proof (accepted with --accept-unknown): "
-              + (", ".join(s["broken_weak_names"]) or "none"),
-              "", "## Failure classes (every non-success)", "",
-              "| class | count | example |", "|---|---|---|"]
+    lines += [
+        "",
+        "## Summary",
+        "",
+        f"- cases: {n} ({', '.join(f'{k} {v}' for k, v in s['repos'].items())})",
+        f"- inspect ok: {s['inspect_ok']}/{n}",
+        f"- self-evaluation accepted: {s['self_accepted']}/{n}",
+        f"- equivalent rewrite accepted: {s['equiv_accepted']}/{n}, with a proof: "
+        f"{s['equiv_proven']}/{n}",
+        f"- broken rewrite rejected: {s['broken_rejected']}/{n} (refuted: "
+        f"{s['broken_refuted']}, of which by formal {s['broken_by_formal']}; only because "
+        f"the proof was unknown: {s['broken_unknown_only']}; errors: {s['broken_error']};"
+        f" ACCEPTED: {s['broken_accepted']}); {s['rare_cases']} broken rewrites need rare "
+        "stimuli",
+        "- broken rewrites that passed simulation and were rejected only for want of a "
+        "proof (accepted with --accept-unknown): " + (", ".join(s["broken_weak_names"]) or "none"),
+        "",
+        "## Failure classes (every non-success)",
+        "",
+        "| class | count | example |",
+        "|---|---|---|",
+    ]
     out = str(meta.get("out", "")) or "\0"
     for cls, k, ex in failure_classes(records):
         ex = ex.replace(out, "<out>").replace("|", "/")
@@ -549,21 +651,40 @@ def render(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> str
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repos-path", type=Path, default=None,
-                    help="folder holding picorv32/ serv/ ibex/ cv32e40p/ "
-                         "(default: $RTLOPT_BENCH_PATH/repos or ../shared/bench/repos)")
-    ap.add_argument("--out", type=Path, default=REPO / ".rtlopt" / "bench" / "repos",
-                    help="results, logs and repository copies (default: .rtlopt/bench/repos)")
+    ap.add_argument(
+        "--repos-path",
+        type=Path,
+        default=None,
+        help="folder holding picorv32/ serv/ ibex/ cv32e40p/ "
+        "(default: $RTLOPT_BENCH_PATH/repos or ../shared/bench/repos)",
+    )
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=REPO / ".rtlopt" / "bench" / "repos",
+        help="results, logs and repository copies (default: .rtlopt/bench/repos)",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="cases run in parallel")
-    ap.add_argument("--only", nargs="*", default=None,
-                    help="glob patterns on REPO/MODULE (e.g. 'serv/*' '*/ibex_alu')")
+    ap.add_argument(
+        "--only",
+        nargs="*",
+        default=None,
+        help="glob patterns on REPO/MODULE (e.g. 'serv/*' '*/ibex_alu')",
+    )
     ap.add_argument("--rerun", action="store_true", help="ignore stored per-case results")
     ap.add_argument("--pdk", default="nangate45")
-    ap.add_argument("--timeout", type=float, default=1800.0,
-                    help="the benchmark's own limit per command, seconds")
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=1800.0,
+        help="the benchmark's own limit per command, seconds",
+    )
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
-    ap.add_argument("--report-only", action="store_true",
-                    help="render the table from stored results without running anything")
+    ap.add_argument(
+        "--report-only",
+        action="store_true",
+        help="render the table from stored results without running anything",
+    )
     args = ap.parse_args(argv)
 
     cases = load_cases()
@@ -593,54 +714,90 @@ def main(argv: list[str] | None = None) -> int:
     if todo and not args.report_only:
         missing = sorted({c.repo for c in todo if not (src_root / c.repo).is_dir()})
         if missing:
-            print(f"repositories not found under {src_root}: {', '.join(missing)} "
-                  "(pass --repos-path or set RTLOPT_BENCH_PATH)", file=sys.stderr)
+            print(
+                f"repositories not found under {src_root}: {', '.join(missing)} "
+                "(pass --repos-path or set RTLOPT_BENCH_PATH)",
+                file=sys.stderr,
+            )
             return 2
-        env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep
-               + os.environ.get("PYTHONPATH", "")}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        }
         env.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
         # WebAssembly Yosys compiled to machine code (minutes, once per machine) is not a
         # result: every case's fresh cache folder would compile it again
-        env.setdefault("YOWASP_CACHE_DIR", os.path.join(
-            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "YoWASP"))
-        roots = {r: prepare_repo(src_root / r, out / "work" / r)
-                 for r in sorted({c.repo for c in todo})}
+        env.setdefault(
+            "YOWASP_CACHE_DIR",
+            os.path.join(
+                os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "YoWASP"
+            ),
+        )
+        roots = {
+            r: prepare_repo(src_root / r, out / "work" / r) for r in sorted({c.repo for c in todo})
+        }
         heads = {r: _git(p, "rev-parse", "HEAD").strip() for r, p in roots.items()}
-        print(f"{len(todo)} case(s) to run, {len(cases) - len(todo)} stored; jobs {args.jobs}",
-              flush=True)
+        print(
+            f"{len(todo)} case(s) to run, {len(cases) - len(todo)} stored; jobs {args.jobs}",
+            flush=True,
+        )
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futs = {pool.submit(run_case, c, roots[c.repo], out,
-                                {**env, **repo_env(c.repo, roots[c.repo])}, args.pdk,
-                                args.timeout): c for c in todo}
+            futs = {
+                pool.submit(
+                    run_case,
+                    c,
+                    roots[c.repo],
+                    out,
+                    {**env, **repo_env(c.repo, roots[c.repo])},
+                    args.pdk,
+                    args.timeout,
+                ): c
+                for c in todo
+            }
             for fut in as_completed(futs):
                 c = futs[fut]
                 rec = fut.result()
                 rec["rtlopt_commit"], rec["date"] = commit, time.strftime("%Y-%m-%d %H:%M")
                 (results / f"{c.repo}__{c.module}.json").write_text(json.dumps(rec, indent=1))
                 secs = sum(s["seconds"] for s in rec["steps"].values())
-                print(f"{c.name:<40} " + " ".join(
-                    f"{n}={rec['steps'][n]['outcome']}"
-                    + (f"[{rec['steps'][n]['class']}]" if rec["steps"][n]["class"] else "")
-                    for n in STEPS) + f" {secs:.0f}s", flush=True)
+                print(
+                    f"{c.name:<40} "
+                    + " ".join(
+                        f"{n}={rec['steps'][n]['outcome']}"
+                        + (f"[{rec['steps'][n]['class']}]" if rec["steps"][n]["class"] else "")
+                        for n in STEPS
+                    )
+                    + f" {secs:.0f}s",
+                    flush=True,
+                )
         # Nothing the user owns is modified: the copies must still be clean.
         for repo, path in roots.items():
             dirty = _git(path, "status", "--porcelain").strip()
             if dirty or _git(path, "rev-parse", "HEAD").strip() != heads[repo]:
-                print(f"WARNING: the copy of {repo} was modified by rtlopt:\n{dirty}",
-                      file=sys.stderr)
+                print(
+                    f"WARNING: the copy of {repo} was modified by rtlopt:\n{dirty}", file=sys.stderr
+                )
 
     records = [r for c in cases if (r := stored_any(results, c)) is not None]
-    tools = next((s["tools"] for r in records for s in r["steps"].values() if s.get("tools")),
-                 None)
+    tools = next((s["tools"] for r in records for s in r["steps"].values() if s.get("tools")), None)
     commits = sorted({str(r.get("rtlopt_commit", "?")) for r in records})
     dates = sorted(str(r.get("date", "?")) for r in records)
-    meta = {"date": f"{dates[0]} .. {dates[-1]}" if dates else "", "pdk": args.pdk,
-            "jobs": args.jobs, "tools": tools, "commit": ", ".join(commits), "out": str(out)}
+    meta = {
+        "date": f"{dates[0]} .. {dates[-1]}" if dates else "",
+        "pdk": args.pdk,
+        "jobs": args.jobs,
+        "tools": tools,
+        "commit": ", ".join(commits),
+        "out": str(out),
+    }
     text = render(records, meta)
     (out / "table.md").write_text(text)
-    (out / "summary.json").write_text(json.dumps(
-        {"meta": meta, "summary": summarize(records),
-         "classes": failure_classes(records)}, indent=1))
+    (out / "summary.json").write_text(
+        json.dumps(
+            {"meta": meta, "summary": summarize(records), "classes": failure_classes(records)},
+            indent=1,
+        )
+    )
     print(text)
     print(f"(results in {out})")
     return 0
@@ -648,10 +805,18 @@ def main(argv: list[str] | None = None) -> int:
 
 def product_version() -> str:
     """The last commit of the product code (rtlopt/), "+dirty" when it has local changes."""
-    last = subprocess.run(["git", "log", "-1", "--format=%h", "--", "rtlopt", "pyproject.toml"],
-                          cwd=REPO, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "rtlopt", "pyproject.toml"],
-                           cwd=REPO, capture_output=True, text=True).stdout.strip()
+    last = subprocess.run(
+        ["git", "log", "-1", "--format=%h", "--", "rtlopt", "pyproject.toml"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--", "rtlopt", "pyproject.toml"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return (last or "unknown") + ("+dirty" if dirty else "")
 
 

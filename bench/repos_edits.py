@@ -62,14 +62,17 @@ def apply_edit(edit: str, base: bytes, where: str = "edit") -> str:
         EditError: a malformed edit, or ``base`` is not the file the edit was made from.
     """
     lines = edit.splitlines()
-    want = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("base-sha256:")),
-                None)
+    want = next(
+        (ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("base-sha256:")), None
+    )
     if want is None:
         raise EditError(f"{where}: no base-sha256 line")
     if want != _digest(base):
-        raise EditError(f"{where}: the upstream file differs from the one the edit was made "
-                        "from (another commit?); use the commit named in bench/repos_cases/"
-                        "README.md")
+        raise EditError(
+            f"{where}: the upstream file differs from the one the edit was made "
+            "from (another commit?); use the commit named in bench/repos_cases/"
+            "README.md"
+        )
     a = base.decode(errors="replace").splitlines()
     out: list[str] = []
     pos = 0  # next upstream line (0-based) not yet copied

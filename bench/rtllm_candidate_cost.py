@@ -66,9 +66,13 @@ def measure(d: object, work: Path) -> Cost:
     name = d.name  # type: ignore[attr-defined]
     row = Cost(name)
     try:
-        target = session.open_target(session.TargetSpec(
-            d.reference_file, d.module,  # type: ignore[attr-defined]
-            overrides={"flow.pdk": "nangate45", "eval.cache": False, "eval.workers": 1}))
+        target = session.open_target(
+            session.TargetSpec(
+                d.reference_file,
+                d.module,  # type: ignore[attr-defined]
+                overrides={"flow.pdk": "nangate45", "eval.cache": False, "eval.workers": 1},
+            )
+        )
         with Evaluator(target.design, target.config, work / name, target.pdk) as ev:
             ref = ev.reference()
             if ref.ppa is None:
@@ -84,8 +88,11 @@ def measure(d: object, work: Path) -> Cost:
             if times:
                 row.rejected_s = statistics.mean(times)
             # a mutant that hangs costs the time limit: real, but not a rejection's cost
-            slow = [f"{r.stage} {r.status} after {r.duration_s:.0f} s" for r in results
-                    if r.is_infrastructure_error]
+            slow = [
+                f"{r.stage} {r.status} after {r.duration_s:.0f} s"
+                for r in results
+                if r.is_infrastructure_error
+            ]
             row.note = "; ".join(filter(None, [row.note, *slow]))
     except (RtloptError, OSError, ValueError) as exc:
         row.note = f"{type(exc).__name__}: {str(exc)[:60]}"
@@ -100,12 +107,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--cores", type=int, default=64, help="CPU cores per node")
-    ap.add_argument("--accepted", type=float, default=0.5,
-                    help="fraction of rollouts that pass every stage")
+    ap.add_argument(
+        "--accepted", type=float, default=0.5, help="fraction of rollouts that pass every stage"
+    )
     args = ap.parse_args()
     suite = load_suite("rtllm", Path(os.environ["RTLOPT_BENCH_PATH"]) / "rtllm", args.only)
-    print(f"{len(suite)} designs; load average {os.getloadavg()[0]:.1f} on "
-          f"{os.cpu_count()} cores\n")
+    print(
+        f"{len(suite)} designs; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n"
+    )
     print(f"{'design':24s} {'accepted':>9s} {'rejected':>9s}  note")
     rows: list[Cost] = []
     t0 = time.monotonic()
@@ -122,22 +131,31 @@ def main() -> int:
     for label, xs in (("accepted", acc), ("rejected", rej)):
         if xs:
             q = statistics.quantiles(xs, n=10, method="inclusive")
-            print(f"{label}: n={len(xs)} median {statistics.median(xs):.2f} s, mean "
-                  f"{statistics.mean(xs):.2f} s, p90 {q[-1]:.2f} s, max {max(xs):.2f} s")
+            print(
+                f"{label}: n={len(xs)} median {statistics.median(xs):.2f} s, mean "
+                f"{statistics.mean(xs):.2f} s, p90 {q[-1]:.2f} s, max {max(xs):.2f} s"
+            )
     if not acc:
         return 1
     rej_mean = statistics.mean(rej) if rej else statistics.mean(acc)
     # per design: the expected cost of one rollout, and the slowest candidate of a step
-    per_design = {c.design: args.accepted * c.accepted_s + (1 - args.accepted) * (
-        c.rejected_s if c.rejected_s is not None else rej_mean)
-        for c in rows if c.accepted_s is not None}
+    per_design = {
+        c.design: args.accepted * c.accepted_s
+        + (1 - args.accepted) * (c.rejected_s if c.rejected_s is not None else rej_mean)
+        for c in rows
+        if c.accepted_s is not None
+    }
     slowest = {c.design: c.accepted_s for c in rows if c.accepted_s is not None}
     n = len(per_design)
     cpu = sum(ROLLOUTS * v for v in per_design.values())
-    print(f"\nevaluation CPU time at the paper's budget ({n} designs x {ROLLOUTS} rollouts, "
-          f"{args.accepted:.0%} accepted): {cpu / 3600:.1f} core-hours")
-    print(f"\n| nodes ({args.cores} cores, 8 GPUs each) | evaluation only | "
-          "test-time training (paper's GPU cost) |")
+    print(
+        f"\nevaluation CPU time at the paper's budget ({n} designs x {ROLLOUTS} rollouts, "
+        f"{args.accepted:.0%} accepted): {cpu / 3600:.1f} core-hours"
+    )
+    print(
+        f"\n| nodes ({args.cores} cores, 8 GPUs each) | evaluation only | "
+        "test-time training (paper's GPU cost) |"
+    )
     print("|---:|---:|---:|")
     for nodes in (1, 8, 64):
         cores = nodes * args.cores

@@ -63,13 +63,17 @@ def measure_design(flow: PpaFlow, folder: Path, work: Path) -> Row:
         design = load_design(refs[0], None, ProjectConfig())
         row.top, row.clocks = design.target.name, tuple(design.target.clocks)
         m = flow.measure(list(design.closure), row.top, row.clocks, work / folder.name)
-        row.area, row.delay_ns, row.power_uw = (m.ppa.area_um2, m.ppa.delay_ps / 1000.0,
-                                                m.ppa.power_uw)
+        row.area, row.delay_ns, row.power_uw = (
+            m.ppa.area_um2,
+            m.ppa.delay_ps / 1000.0,
+            m.ppa.power_uw,
+        )
         if m.sta is not None and m.sta.warnings:
             row.reason = "; ".join(m.sta.warnings)
     except RtloptError as exc:
         row.status = {"EvaluationTimeout": "timeout", "ToolFailed": "tool_error"}.get(
-            type(exc).__name__, "error")
+            type(exc).__name__, "error"
+        )
         row.reason = exc.message.splitlines()[0][:90]
     row.seconds = time.monotonic() - start
     return row
@@ -93,32 +97,44 @@ def main(argv: list[str] | None = None) -> int:
         print(f"RTLLM benchmark not found at {root} (set RTLOPT_BENCH_PATH)")
         return 2
     pdk = resolve_pdk(args.pdk)
-    cfg = replace(FlowConfig(pdk=args.pdk), clock_period_ns=args.period,
-                  persistent=not args.not_persistent)
+    cfg = replace(
+        FlowConfig(pdk=args.pdk), clock_period_ns=args.period, persistent=not args.not_persistent
+    )
     folders = sorted(p for p in root.iterdir() if p.is_dir())
     if args.only:
         folders = [p for p in folders if p.name in set(args.only)]
     rows: list[Row] = []
-    with tempfile.TemporaryDirectory(prefix="rtlopt-rtllm-") as tmp, \
-            PpaFlow(pdk, cfg, SandboxConfig()) as flow:
+    with (
+        tempfile.TemporaryDirectory(prefix="rtlopt-rtllm-") as tmp,
+        PpaFlow(pdk, cfg, SandboxConfig()) as flow,
+    ):
         prov = flow.provenance()
-        print(f"# PDK {pdk.name} ({pdk.liberty.name}), engine {prov['engine']}, "
-              f"tools {prov['tool_versions']}, clock {args.period} ns")
-        print(f"{'design':<24} {'top':<28} {'area_um2':>10} {'delay_ns':>9} {'power_uW':>10} "
-              f"{'status':<12} {'s':>5}  reason")
+        print(
+            f"# PDK {pdk.name} ({pdk.liberty.name}), engine {prov['engine']}, "
+            f"tools {prov['tool_versions']}, clock {args.period} ns"
+        )
+        print(
+            f"{'design':<24} {'top':<28} {'area_um2':>10} {'delay_ns':>9} {'power_uW':>10} "
+            f"{'status':<12} {'s':>5}  reason"
+        )
         for folder in folders:
             row = measure_design(flow, folder, Path(tmp))
             rows.append(row)
-            print(f"{row.design:<24} {row.top:<28} {fmt(row.area, '10.2f')} "
-                  f"{fmt(row.delay_ns, '9.3f')} {fmt(row.power_uw, '10.2f')} {row.status:<12} "
-                  f"{row.seconds:5.1f}  {row.reason}", flush=True)
+            print(
+                f"{row.design:<24} {row.top:<28} {fmt(row.area, '10.2f')} "
+                f"{fmt(row.delay_ns, '9.3f')} {fmt(row.power_uw, '10.2f')} {row.status:<12} "
+                f"{row.seconds:5.1f}  {row.reason}",
+                flush=True,
+            )
     ok = sum(r.status == "ok" for r in rows)
     print(f"\n{ok}/{len(rows)} designs measured")
 
     by_name = {r.design: r for r in rows}
     print("\n# Paper appendix B table 5 (local flow) vs this flow")
-    print(f"{'design':<18} {'A_paper':>9} {'A_ours':>9} {'dA':>7} {'D_paper':>8} {'D_ours':>8} "
-          f"{'dD':>7}  within(3%/15%)")
+    print(
+        f"{'design':<18} {'A_paper':>9} {'A_ours':>9} {'dA':>7} {'D_paper':>8} {'D_ours':>8} "
+        f"{'dD':>7}  within(3%/15%)"
+    )
     meets = total = 0
     with TABLE5.open() as f:
         for rec in csv.DictReader(line for line in f if not line.startswith("#")):
@@ -128,8 +144,10 @@ def main(argv: list[str] | None = None) -> int:
             a_p, d_p = float(rec["area_local"]), float(rec["delay_local_ns"])
             outlier = rec["outlier"] == "1"
             if r.area is None or r.delay_ns is None:
-                print(f"{rec['design']:<18} {a_p:9.1f} {'-':>9} {'-':>7} {d_p:8.2f} {'-':>8} "
-                      f"{'-':>7}  no ({r.status})")
+                print(
+                    f"{rec['design']:<18} {a_p:9.1f} {'-':>9} {'-':>7} {d_p:8.2f} {'-':>8} "
+                    f"{'-':>7}  no ({r.status})"
+                )
                 total += 0 if outlier else 1
                 continue
             da, dd = (r.area - a_p) / a_p, (r.delay_ns - d_p) / d_p
@@ -138,8 +156,10 @@ def main(argv: list[str] | None = None) -> int:
                 total += 1
                 meets += good
             tag = "outlier (not counted)" if outlier else ("yes" if good else "no")
-            print(f"{rec['design']:<18} {a_p:9.1f} {r.area:9.1f} {da:+7.1%} {d_p:8.2f} "
-                  f"{r.delay_ns:8.3f} {dd:+7.1%}  {tag}")
+            print(
+                f"{rec['design']:<18} {a_p:9.1f} {r.area:9.1f} {da:+7.1%} {d_p:8.2f} "
+                f"{r.delay_ns:8.3f} {dd:+7.1%}  {tag}"
+            )
     if total:
         print(f"\n{meets}/{total} table-5 designs within 3% area and 15% delay (target >= 7/9)")
     return 0

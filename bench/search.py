@@ -68,8 +68,9 @@ REWRITES = REPO / "examples" / "c910_lza_rewrites"
 
 def _learning() -> Any:
     """bench/learning.py as a module (its proxy task, preflight and config)."""
-    spec = importlib.util.spec_from_file_location("rtlopt_bench_learning",
-                                                  REPO / "bench" / "learning.py")
+    spec = importlib.util.spec_from_file_location(
+        "rtlopt_bench_learning", REPO / "bench" / "learning.py"
+    )
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # its dataclasses look their module up
@@ -93,9 +94,14 @@ class Row:
 
 
 def _search(name: str, args: argparse.Namespace, budget: int) -> SearchConfig:
-    return SearchConfig(sampler=name, parents=args.parents, node_budget=budget,
-                        igr_ideas=args.igr_ideas, igr_steps=args.igr_steps,
-                        temperature=args.temperature)
+    return SearchConfig(
+        sampler=name,
+        parents=args.parents,
+        node_budget=budget,
+        igr_ideas=args.igr_ideas,
+        igr_steps=args.igr_steps,
+        temperature=args.temperature,
+    )
 
 
 def _run(name: str, cfg: Config, ev: Evaluator, run_dir: Path, spec: str) -> Row:
@@ -112,9 +118,12 @@ def _run(name: str, cfg: Config, ev: Evaluator, run_dir: Path, spec: str) -> Row
             evaluated.append(res)
 
     def on_step(rec: StepRecord) -> None:
-        print(f"  [{name}] step {rec.step:2d} nodes {rec.nodes:3d} mean {rec.mean_reward:6.3f} "
-              f"max {rec.max_reward:6.3f} accepted {rec.accepted}/{rec.rollouts} "
-              f"({rec.time_s:.0f} s)", flush=True)
+        print(
+            f"  [{name}] step {rec.step:2d} nodes {rec.nodes:3d} mean {rec.mean_reward:6.3f} "
+            f"max {rec.max_reward:6.3f} accepted {rec.accepted}/{rec.rollouts} "
+            f"({rec.time_s:.0f} s)",
+            flush=True,
+        )
 
     t0 = time.monotonic()
     policy = create_policy(replace(cfg.policy, temperature=temp), cfg.train, seed=cfg.run.seed)
@@ -127,24 +136,29 @@ def _run(name: str, cfg: Config, ev: Evaluator, run_dir: Path, spec: str) -> Row
     seconds = time.monotonic() - t0
     ref = out.reference
     kind = ev.metric_kind
-    ratio = (out.best.ppa.metric(kind) / ref.ppa.metric(kind)
-             if out.best is not None and out.best.ppa is not None and ref.ppa is not None
-             else None)
+    ratio = (
+        out.best.ppa.metric(kind) / ref.ppa.metric(kind)
+        if out.best is not None and out.best.ppa is not None and ref.ppa is not None
+        else None
+    )
     best_step = nodes_to_best = None
     if out.best is not None:
         for rec in out.records:
-            if rec.best_metric is not None and out.best.ppa is not None and \
-                    abs(rec.best_metric - out.best.ppa.metric(kind)) < 1e-9:
+            if (
+                rec.best_metric is not None
+                and out.best.ppa is not None
+                and abs(rec.best_metric - out.best.ppa.metric(kind)) < 1e-9
+            ):
                 best_step, nodes_to_best = rec.step, rec.nodes
                 break
     ideas = "-"
     state = RunDir(run_dir).read_search()
     if state is not None and state.get("strategy") == "igr":
         srcs = [i["source"] for i in state["ideas"]]
-        ideas = ", ".join(f"{srcs.count(s)} {s}" for s in ("model", "notes", "built-in")
-                          if srcs.count(s))
-    return Row(name, temp, out.records, evaluated, ratio, best_step, nodes_to_best, seconds,
-               ideas)
+        ideas = ", ".join(
+            f"{srcs.count(s)} {s}" for s in ("model", "notes", "built-in") if srcs.count(s)
+        )
+    return Row(name, temp, out.records, evaluated, ratio, best_step, nodes_to_best, seconds, ideas)
 
 
 def _compiles(res: EvalResult) -> bool:
@@ -152,9 +166,11 @@ def _compiles(res: EvalResult) -> bool:
 
 
 def _table(title: str, rows: list[Row], metric: str) -> str:
-    head = (f"| strategy | T | nodes | steps | mean reward | best reward | distinct "
-            f"evaluated | compiling | accepted | best {metric} / ref | nodes to best | "
-            "IGR ideas | s |")
+    head = (
+        f"| strategy | T | nodes | steps | mean reward | best reward | distinct "
+        f"evaluated | compiling | accepted | best {metric} / ref | nodes to best | "
+        "IGR ideas | s |"
+    )
     lines = [f"**{title}**", "", head, "|" + "---|" * 13]
     for r in rows:
         means = [x.mean_reward for x in r.records]
@@ -166,7 +182,8 @@ def _table(title: str, rows: list[Row], metric: str) -> str:
             f"{sum(_compiles(x) for x in r.evaluated)} | {sum(x.accepted for x in r.evaluated)} "
             f"| {'-' if r.best_ratio is None else f'{r.best_ratio:.3f}'} | "
             f"{r.nodes_to_best if r.nodes_to_best is not None else '-'} | {r.ideas} | "
-            f"{r.seconds:.0f} |")
+            f"{r.seconds:.0f} |"
+        )
     return "\n".join(lines)
 
 
@@ -176,22 +193,35 @@ def proxy(args: argparse.Namespace) -> str:
     learning._preflight(args.pdk)
     from rtlopt.pdk import resolve_pdk
 
-    ns = argparse.Namespace(pdk=args.pdk, parents=args.parents, steps=args.budget, n=args.n,
-                            seed=args.seed, delta="fixed", kl_coef=0.0, tokens=args.tokens,
-                            threads=args.threads)
+    ns = argparse.Namespace(
+        pdk=args.pdk,
+        parents=args.parents,
+        steps=args.budget,
+        n=args.n,
+        seed=args.seed,
+        delta="fixed",
+        kl_coef=0.0,
+        tokens=args.tokens,
+        threads=args.threads,
+    )
     rows = []
     with tempfile.TemporaryDirectory(prefix="rtlopt-search-") as tmp_s:
         tmp = Path(tmp_s)
         repo = learning.proxy_repo(tmp)
         for name in STRATEGIES:
-            cfg = learning.proxy_config(ns, args.lr, tmp / "cache", _search(name, args,
-                                                                            args.budget))
+            cfg = learning.proxy_config(
+                ns, args.lr, tmp / "cache", _search(name, args, args.budget)
+            )
             design = load_design(repo / "rtl" / "inv4.v", "inv4", cfg.project)
             with Evaluator(design, cfg, tmp / f"work-{name}", resolve_pdk(args.pdk)) as ev:
                 rows.append(_run(name, cfg, ev, tmp / name, learning.SPEC))
-    return _table(f"proxy task (inv4, CPU model, lr {args.lr}, budget {args.budget} nodes, "
-                  f"{args.parents} parents, {args.n} rollouts, {args.tokens} tokens, seed "
-                  f"{args.seed})", rows, "ADP")
+    return _table(
+        f"proxy task (inv4, CPU model, lr {args.lr}, budget {args.budget} nodes, "
+        f"{args.parents} parents, {args.n} rollouts, {args.tokens} tokens, seed "
+        f"{args.seed})",
+        rows,
+        "ADP",
+    )
 
 
 def lza(args: argparse.Namespace) -> str:
@@ -220,8 +250,12 @@ def lza(args: argparse.Namespace) -> str:
             design = load_design(repo / "rtl" / f"{LZA_TOP}.v", LZA_TOP, cfg.project)
             with Evaluator(design, cfg, tmp / f"work-{name}", resolve_pdk("sky130hd")) as ev:
                 rows.append(_run(name, cfg, ev, tmp / name, "Leading zero anticipator."))
-    return _table(f"C910 LZA (scripted rewrites, sky130hd, budget {args.lza_budget} nodes, "
-                  f"{args.parents} parents, 3 rollouts)", rows, "ADP")
+    return _table(
+        f"C910 LZA (scripted rewrites, sky130hd, budget {args.lza_budget} nodes, "
+        f"{args.parents} parents, 3 rollouts)",
+        rows,
+        "ADP",
+    )
 
 
 def main() -> int:

@@ -111,10 +111,14 @@ def verilog_designs(args: argparse.Namespace, pdk_name: str) -> int:
     if not todo:
         print(f"no designs found under {bench_path()} (set RTLOPT_BENCH_PATH)")
         return 2
-    print(f"# plain Verilog designs, PDK {pdk.name}, {args.reps} candidate(s) per design and "
-          f"path, formal timeout {args.formal_timeout:g}s; times in seconds")
-    print(f"{'design':<20} {'native':>7} {'slang':>7} {'+slang':>7} {'ratio':>6} {'elab':>5} "
-          f" same area  formal (native/slang)")
+    print(
+        f"# plain Verilog designs, PDK {pdk.name}, {args.reps} candidate(s) per design and "
+        f"path, formal timeout {args.formal_timeout:g}s; times in seconds"
+    )
+    print(
+        f"{'design':<20} {'native':>7} {'slang':>7} {'+slang':>7} {'ratio':>6} {'elab':>5} "
+        f" same area  formal (native/slang)"
+    )
     added: list[float] = []
     ratios: list[float] = []
     base_all: list[float] = []
@@ -136,8 +140,11 @@ def verilog_designs(args: argparse.Namespace, pdk_name: str) -> int:
                 try:
                     for p in PATHS:
                         evs[p] = ev = Evaluator(
-                            design, config(Config(), p, args.formal_timeout, pdk_name),
-                            Path(tmp) / p, pdk)
+                            design,
+                            config(Config(), p, args.formal_timeout, pdk_name),
+                            Path(tmp) / p,
+                            pdk,
+                        )
                         ref = ev.reference()
                         areas[p] = ref.ppa.area_um2 if ref.ppa else float("nan")
                 except RtloptError as exc:
@@ -158,8 +165,10 @@ def verilog_designs(args: argparse.Namespace, pdk_name: str) -> int:
                 for ev in evs.values():
                     ev.close()
         if not all(times.values()):
-            print(f"{name:<20} {'-':>7} {'-':>7} {'-':>7} {'-':>6} {'-':>5}  -          "
-                  f"{verdicts.get('native', '-')} / {verdicts.get('slang', '-')}")
+            print(
+                f"{name:<20} {'-':>7} {'-':>7} {'-':>7} {'-':>6} {'-':>5}  -          "
+                f"{verdicts.get('native', '-')} / {verdicts.get('slang', '-')}"
+            )
             continue
         med = {p: statistics.median(v) for p, v in times.items()}
         measured += 1
@@ -170,18 +179,22 @@ def verilog_designs(args: argparse.Namespace, pdk_name: str) -> int:
         equal = areas["native"] == areas["slang"]
         same += equal
         area_cell = "yes" if equal else f"{areas['native']:.1f}/{areas['slang']:.1f}"
-        print(f"{name:<20} {med['native']:7.2f} {med['slang']:7.2f} "
-              f"{med['slang'] - med['native']:+7.2f} {med['slang'] / med['native']:6.2f} "
-              f"{elab:5.2f}  {area_cell:<10} {verdicts['native']} / {verdicts['slang']}",
-              flush=True)
+        print(
+            f"{name:<20} {med['native']:7.2f} {med['slang']:7.2f} "
+            f"{med['slang'] - med['native']:+7.2f} {med['slang'] / med['native']:6.2f} "
+            f"{elab:5.2f}  {area_cell:<10} {verdicts['native']} / {verdicts['slang']}",
+            flush=True,
+        )
     if not measured:
         print("nothing measured")
         return 1
-    print(f"\n{measured} designs measured; median evaluation on the Verilog path "
-          f"{statistics.median(base_all):.2f} s; slang path: median added time per candidate "
-          f"{statistics.median(added):+.2f} s, median ratio {statistics.median(ratios):.2f}x; "
-          f"one read_slang elaboration {statistics.median(elab_all):.2f} s (median); "
-          f"the same reference area on both paths: {same}/{measured}")
+    print(
+        f"\n{measured} designs measured; median evaluation on the Verilog path "
+        f"{statistics.median(base_all):.2f} s; slang path: median added time per candidate "
+        f"{statistics.median(added):+.2f} s, median ratio {statistics.median(ratios):.2f}x; "
+        f"one read_slang elaboration {statistics.median(elab_all):.2f} s (median); "
+        f"the same reference area on both paths: {same}/{measured}"
+    )
     return 0
 
 
@@ -191,8 +204,11 @@ def repo_cases(args: argparse.Namespace, pdk_name: str) -> int:
     import repos  # bench/repos.py: the cases and the repository copies
 
     pdk = resolve_pdk(pdk_name)
-    cases = [c for c in repos.load_cases() if c.repo in ("ibex", "cv32e40p")
-             and (not args.only or c.module in args.only)]
+    cases = [
+        c
+        for c in repos.load_cases()
+        if c.repo in ("ibex", "cv32e40p") and (not args.only or c.module in args.only)
+    ]
     src = repos.default_repos_path()
     print(f"\n# SystemVerilog cases (slang path only), PDK {pdk.name}; times in seconds")
     print(f"{'case':<34} {'reference':>9} {'candidate':>9} {'elab':>5} {'share':>6}  outcome")
@@ -211,8 +227,12 @@ def repo_cases(args: argparse.Namespace, pdk_name: str) -> int:
                 target = root / c.target
                 cfg = load_config(start=target).config
                 design = load_design(target, c.module, cfg.project)
-                ev = Evaluator(design, config(cfg, "auto", args.formal_timeout, pdk_name),
-                               Path(tmp) / f"ev-{c.module}", pdk)
+                ev = Evaluator(
+                    design,
+                    config(cfg, "auto", args.formal_timeout, pdk_name),
+                    Path(tmp) / f"ev-{c.module}",
+                    pdk,
+                )
                 try:
                     start = time.monotonic()
                     ev.reference()
@@ -229,10 +249,16 @@ def repo_cases(args: argparse.Namespace, pdk_name: str) -> int:
                 os.environ.clear()
                 os.environ.update(saved)
             verdict = res.formal.verdict.value if res.formal else "-"
-            outcome = (f"{res.status.value} at {res.stage.value}, formal {verdict}"
-                       if res.status is Status.OK else f"{res.stage.value}: {res.reason[:60]}")
-            print(f"{c.name:<34} {ref_s:9.2f} {res.duration_s:9.2f} {elab:5.2f} "
-                  f"{elab / res.duration_s:6.1%}  {outcome}", flush=True)
+            outcome = (
+                f"{res.status.value} at {res.stage.value}, formal {verdict}"
+                if res.status is Status.OK
+                else f"{res.stage.value}: {res.reason[:60]}"
+            )
+            print(
+                f"{c.name:<34} {ref_s:9.2f} {res.duration_s:9.2f} {elab:5.2f} "
+                f"{elab / res.duration_s:6.1%}  {outcome}",
+                flush=True,
+            )
     return 0
 
 
@@ -242,8 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=2, help="candidates per design and path")
     ap.add_argument("--formal-timeout", type=float, default=30.0)
     ap.add_argument("--only", nargs="*", help="designs (or repos_cases modules) to run")
-    ap.add_argument("--repos", action="store_true",
-                    help="also time the ibex/cv32e40p cases of bench/repos_cases")
+    ap.add_argument(
+        "--repos",
+        action="store_true",
+        help="also time the ibex/cv32e40p cases of bench/repos_cases",
+    )
     ap.add_argument("--no-verilog", action="store_true", help="skip the plain Verilog designs")
     args = ap.parse_args(argv)
     if not slang_available():

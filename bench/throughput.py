@@ -44,17 +44,30 @@ def c910_files() -> list[Path]:
     return [d / "ct_vfmau_lza_42.v", d / "ct_vfmau_lza_simd_half.v"]
 
 
-def naive_candidate(pdk: PdkInfo, files: list[Path], top: str, clocks: list[str],
-                    workdir: Path, period_ns: float = 10.0) -> PPA:
+def naive_candidate(
+    pdk: PdkInfo,
+    files: list[Path],
+    top: str,
+    clocks: list[str],
+    workdir: Path,
+    period_ns: float = 10.0,
+) -> PPA:
     """One candidate through fresh processes, each reading the full liberty."""
-    syn = synthesize(files, top, workdir, SynthLibraries.single(pdk.liberty_plain),
-                     tie_hi=pdk.tie_hi, tie_lo=pdk.tie_lo)
+    syn = synthesize(
+        files,
+        top,
+        workdir,
+        SynthLibraries.single(pdk.liberty_plain),
+        tie_hi=pdk.tie_hi,
+        tie_lo=pdk.tie_lo,
+    )
     sta = run_sta(pdk.liberty_plain, syn.netlist, top, clocks, period_ns, workdir, power=True)
     return PPA(syn.area_um2, sta.delay_ps, sta.power_uw, syn.cells)
 
 
-def pipeline_candidate(flow: PpaFlow, files: list[Path], top: str, clocks: list[str],
-                       workdir: Path) -> PPA:
+def pipeline_candidate(
+    flow: PpaFlow, files: list[Path], top: str, clocks: list[str], workdir: Path
+) -> PPA:
     """One candidate through a ``PpaFlow`` with long-lived workers."""
     return flow.measure(files, top, clocks, workdir).ppa
 
@@ -79,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     pdk = resolve_pdk(args.pdk)
     files = c910_files()
     cfg = replace(FlowConfig(pdk=args.pdk), persistent=True)
-    with tempfile.TemporaryDirectory(prefix="rtlopt-tp-") as tmp, \
-            PpaFlow(pdk, cfg, SandboxConfig()) as flow:
+    with (
+        tempfile.TemporaryDirectory(prefix="rtlopt-tp-") as tmp,
+        PpaFlow(pdk, cfg, SandboxConfig()) as flow,
+    ):
         root = Path(tmp)
         pipeline_candidate(flow, files, TOP, [], root / "warm")  # worker start, liberty caches
         # interleave the two flows so machine load affects both alike
@@ -88,11 +103,13 @@ def main(argv: list[str] | None = None) -> int:
         pipe_t: list[float] = []
         naive_ppa = pipe_ppa = None
         for i in range(args.n):
-            t, naive_ppa = timed(lambda d: naive_candidate(pdk, files, TOP, [], d), 1, root,
-                                 f"naive{i}-")
+            t, naive_ppa = timed(
+                lambda d: naive_candidate(pdk, files, TOP, [], d), 1, root, f"naive{i}-"
+            )
             naive_t += t
-            t, pipe_ppa = timed(lambda d: pipeline_candidate(flow, files, TOP, [], d), 1, root,
-                                f"pipe{i}-")
+            t, pipe_ppa = timed(
+                lambda d: pipeline_candidate(flow, files, TOP, [], d), 1, root, f"pipe{i}-"
+            )
             pipe_t += t
     naive_med, pipe_med = statistics.median(naive_t), statistics.median(pipe_t)
     print(f"C910 LZA on {pdk.name}, {args.n} candidates per flow")

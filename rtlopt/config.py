@@ -394,9 +394,7 @@ class ReflectConfig:
         "OpenAI-compatible base URL of the reflector model (configured apart from the generator, which may be the on-device policy); unset: no reflection.",
     )
     model: str = _f("auto", "Reflector model id; auto: the first model the endpoint lists.")
-    api_key_env: str = _f(
-        "OPENAI_API_KEY", "Environment variable holding the reflector's API key."
-    )
+    api_key_env: str = _f("OPENAI_API_KEY", "Environment variable holding the reflector's API key.")
     temperature: float = _f(0.3, "Reflector sampling temperature.")
     max_tokens: int = _f(1024, "Longest reflection in tokens.")
     parallel: int = _f(
@@ -567,8 +565,9 @@ def _validate(cfg: Config) -> None:
     if not 0.0 < cfg.train.budget_cap < 1.0:
         raise ConfigError("train.budget_cap must be in (0, 1)")
     if not 0.0 <= cfg.policy.gpu_memory_utilization < 1.0:
-        raise ConfigError("policy.gpu_memory_utilization must be in [0, 1)",
-                          hint="0 lets rtlopt choose")
+        raise ConfigError(
+            "policy.gpu_memory_utilization must be in [0, 1)", hint="0 lets rtlopt choose"
+        )
     a = cfg.train.adaptive
     if not a.delta_min <= a.delta0 <= a.delta_max:
         raise ConfigError("train.adaptive: need delta_min <= delta0 <= delta_max")

@@ -188,8 +188,9 @@ class Registry(Generic[F_co]):
             source = f"entry point of {dist}"
             old = table.get(ep.name)
             if old is not None:
-                replaces = (old.source == "built-in"
-                            and self._replaceable.get(ep.name) == _dist_key(dist))
+                replaces = old.source == "built-in" and self._replaceable.get(ep.name) == _dist_key(
+                    dist
+                )
                 if not replaces:
                     raise PluginError(
                         f"{self.kind} '{ep.name}' is defined twice: by {old.source} "
@@ -211,17 +212,22 @@ class Registry(Generic[F_co]):
             if alias in table:
                 raise PluginError(
                     f"{self.kind} alias '{alias}' ({source}) is also the name of a {self.kind} "
-                    f"({table[alias].source})", hint="uninstall one of the two packages")
+                    f"({table[alias].source})",
+                    hint="uninstall one of the two packages",
+                )
             if name not in table or name in self.reserved:
                 known = ", ".join(n for n in sorted(table) if n not in self.reserved)
                 raise PluginError(
                     f"{self.kind} alias '{alias}' ({source}) names no {self.kind}: '{name}'",
-                    hint=f"known: {known}; reinstall the package that declares it")
+                    hint=f"known: {known}; reinstall the package that declares it",
+                )
             old = out.get(alias)
             if old is not None and old.canonical != name:
                 raise PluginError(
                     f"{self.kind} alias '{alias}' means '{old.canonical}' ({old.source}) and "
-                    f"'{name}' ({source})", hint="uninstall one of the two packages")
+                    f"'{name}' ({source})",
+                    hint="uninstall one of the two packages",
+                )
             out.setdefault(alias, _Alias(name, source))
         return out
 
@@ -270,7 +276,7 @@ class Registry(Generic[F_co]):
             close = difflib.get_close_matches(name, self.choices(), n=1, cutoff=0.5)
             if not close:  # "sky" for "sky130hd": a prefix is as good a hint as a near spelling
                 close = [c for c in self.choices() if c.startswith(name) and name][:1]
-            hint = (f"did you mean '{close[0]}'? known: {known}" if close else f"known: {known}")
+            hint = f"did you mean '{close[0]}'? known: {known}" if close else f"known: {known}"
             raise PluginError(f"unknown {self.kind} '{name}'", hint=hint)
         return entry
 

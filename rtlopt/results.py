@@ -148,9 +148,14 @@ class PpaDetails:
         cp = d.get("critical_path")
         return PpaDetails(
             critical_path=CriticalPath(
-                startpoint=str(cp["startpoint"]), endpoint=str(cp["endpoint"]),
-                delay_ps=float(cp["delay_ps"]), cells=tuple(cp.get("cells", ())),
-                signals=tuple(cp.get("signals", ()))) if cp else None,
+                startpoint=str(cp["startpoint"]),
+                endpoint=str(cp["endpoint"]),
+                delay_ps=float(cp["delay_ps"]),
+                cells=tuple(cp.get("cells", ())),
+                signals=tuple(cp.get("signals", ())),
+            )
+            if cp
+            else None,
             area_by_cell=tuple(AreaShare(**a) for a in d.get("area_by_cell", ())),
             area_by_instance=tuple(AreaShare(**a) for a in d.get("area_by_instance", ())),
         )
@@ -265,8 +270,14 @@ class EvalResult:
             r_syn=d.get("r_syn", 0.0),
             r_func=d.get("r_func", 0.0),
             r_ppa=d.get("r_ppa", 0.0),
-            ppa=PPA(**{**ppa, "details": PpaDetails.from_json(ppa["details"])
-                       if ppa.get("details") else None}) if ppa else None,
+            ppa=PPA(
+                **{
+                    **ppa,
+                    "details": PpaDetails.from_json(ppa["details"]) if ppa.get("details") else None,
+                }
+            )
+            if ppa
+            else None,
             sim=_sim_from_json(d.get("sim")),
             netlist=_sim_from_json(d.get("netlist")),
             formal=FormalResult(**{**formal, "verdict": Verdict(formal["verdict"])})

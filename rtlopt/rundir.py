@@ -586,4 +586,3 @@ class RunDir:
 
     def write_pr_body(self, text: str) -> None:
         atomic_write(self.pr_body, text)
-

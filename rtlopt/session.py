@@ -154,8 +154,7 @@ def open_target(spec: TargetSpec) -> Target:
         from rtlopt.frontend import override_roles
 
         target = override_roles(design.target, cfg.harness.clocks, cfg.harness.resets)
-        design = replace(design, target=target,
-                         modules={**design.modules, target.name: target})
+        design = replace(design, target=target, modules={**design.modules, target.name: target})
     pdk = resolve_pdk(cfg.flow, spec.liberty) if spec.with_pdk else None
     return Target(cfg, design, pdk)
 
@@ -263,9 +262,7 @@ def read_resume(run_dir: Path) -> ResumePoint:
             path=rd.path,
             hint="pass the folder printed by the interrupted run",
         )
-    return ResumePoint(
-        rd.path, Path(info.target_file), info.module or None, rd.config, info.run_id
-    )
+    return ResumePoint(rd.path, Path(info.target_file), info.module or None, rd.config, info.run_id)
 
 
 @dataclass(frozen=True)
@@ -344,8 +341,9 @@ def plan_run(
 
     pr = pr or cfg.writeback.pull_request
     if pr and not branch:
-        raise UsageError("a pull request needs the result branch",
-                         hint="drop --no-branch, or drop --pr")
+        raise UsageError(
+            "a pull request needs the result branch", hint="drop --no-branch, or drop --pr"
+        )
     remote = push or cfg.writeback.push or ("origin" if pr else None)
     # tools, branch name, git identity, remote: checked now rather than after the whole run
     preflight_optimize(design, cfg, name if branch else None, push=remote)
@@ -390,8 +388,9 @@ def load_policy(config: Config) -> Policy:
     from rtlopt.search import effective_temperature
 
     temperature = effective_temperature(config.search, config.policy.temperature)
-    return create_policy(replace(config.policy, temperature=temperature), config.train,
-                         seed=config.run.seed)
+    return create_policy(
+        replace(config.policy, temperature=temperature), config.train, seed=config.run.seed
+    )
 
 
 def optimize(
@@ -439,5 +438,6 @@ def finish(target: Target, outcome: RunOutcome, plan: RunPlan) -> FinishResult:
     if not outcome.finished:
         paths = generate_report(outcome.run_dir)
         return FinishResult(Path(paths.markdown), None, None, "")
-    return finish_run(outcome, target.design, target.config, branch=plan.branch, push=plan.push,
-                      pr=plan.pr)
+    return finish_run(
+        outcome, target.design, target.config, branch=plan.branch, push=plan.push, pr=plan.pr
+    )

@@ -140,7 +140,8 @@ def source_hash(text: str) -> str:
 
 
 _WORD_OPERATOR_SPACE = re.compile(
-    r"(?<=[^\w\s$\x00]) (?=[\w$\x00])|(?<=[\w$\x00]) (?=[^\w\s$\x00])")
+    r"(?<=[^\w\s$\x00]) (?=[\w$\x00])|(?<=[\w$\x00]) (?=[^\w\s$\x00])"
+)
 
 
 def normalize_source(text: str) -> str:
@@ -242,7 +243,7 @@ def find_span(text: str, name: str, line: int | None = None) -> ModuleSpan | Non
 def splice_module(text: str, span: ModuleSpan, new_module_text: str) -> str:
     """Replace the span's ``module``..``endmodule`` with new text, keeping everything else."""
     new = new_module_text.strip()
-    return text[: span.start] + new + text[span.end:]
+    return text[: span.start] + new + text[span.end :]
 
 
 def module_declarations(text: str) -> list[tuple[str, int]]:
@@ -437,5 +438,5 @@ def rename_declaration(text: str, old: str, new: str) -> str:
     """Rename only the first declaration of module ``old`` (comments and strings ignored)."""
     for name, at in module_declarations(text):
         if name == old:
-            return text[:at] + new + text[at + len(old):]
+            return text[:at] + new + text[at + len(old) :]
     return text

@@ -108,8 +108,12 @@ MUTATIONS: tuple[Mutation, ...] = (
 
 def tree_files(repo: Path) -> list[str]:
     """Tracked and untracked (not ignored) files of the working tree."""
-    out = subprocess.run(["git", "-C", str(repo), "ls-files", "-z", "--cached", "--others",
-                          "--exclude-standard"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["git", "-C", str(repo), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return sorted({f for f in out.stdout.split("\0") if f and (repo / f).is_file()})
 
 
@@ -140,9 +144,13 @@ def run_tests(root: Path, tests: Sequence[str], log: Path) -> tuple[int, float]:
     env.setdefault("RTLOPT_PDK_PATH", str(shared / "pdk"))
     t0 = time.monotonic()
     with log.open("w") as fh:
-        rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p",
-                             "no:cacheprovider", *tests], cwd=root, env=env, stdout=fh,
-                            stderr=subprocess.STDOUT).returncode
+        rc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+            cwd=root,
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        ).returncode
     return rc, time.monotonic() - t0
 
 
@@ -155,8 +163,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--only", default="", help="comma-separated mutation ids")
     ap.add_argument("--list", action="store_true", help="list the mutations and exit")
-    ap.add_argument("--no-baseline", action="store_true",
-                    help="skip the run of the unmutated copy")
+    ap.add_argument("--no-baseline", action="store_true", help="skip the run of the unmutated copy")
     ap.add_argument("--keep", action="store_true", help="keep the temporary copies")
     args = ap.parse_args()
     chosen = [m for m in MUTATIONS if not args.only or m.id in args.only.split(",")]
@@ -172,8 +179,11 @@ def main() -> int:
             copy_tree(REPO, base)
             tests = sorted({t for m in chosen for t in m.tests})
             rc, secs = run_tests(base, tests, work / "baseline.log")
-            print(f"baseline (unmutated copy): {'green' if rc == 0 else f'RED (exit {rc})'} "
-                  f"in {secs:.0f}s: {' '.join(tests)}", flush=True)
+            print(
+                f"baseline (unmutated copy): {'green' if rc == 0 else f'RED (exit {rc})'} "
+                f"in {secs:.0f}s: {' '.join(tests)}",
+                flush=True,
+            )
             if rc != 0:
                 print((work / "baseline.log").read_text()[-3000:])
                 return 2
@@ -195,8 +205,10 @@ def main() -> int:
                 else:
                     result = f"SURVIVED (pytest exit {rc})"
                     status = 1
-            print(f"| {m.id} | {m.bug} | {', '.join(m.tests)} | {result} | {failing} | "
-                  f"{secs:.0f}s |", flush=True)
+            print(
+                f"| {m.id} | {m.bug} | {', '.join(m.tests)} | {result} | {failing} | {secs:.0f}s |",
+                flush=True,
+            )
             if not args.keep:
                 shutil.rmtree(root, ignore_errors=True)
     finally:

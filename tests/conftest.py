@@ -29,8 +29,10 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 _LIB_CACHE = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache"))
 # WebAssembly Yosys compiled to machine code (minutes, once per machine): the user's copy is
 # kept when HOME and XDG_CACHE_HOME are isolated below
-os.environ.setdefault("YOWASP_CACHE_DIR", os.path.join(
-    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "YoWASP"))
+os.environ.setdefault(
+    "YOWASP_CACHE_DIR",
+    os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "YoWASP"),
+)
 
 
 def bench_path() -> Path:
@@ -102,9 +104,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_runtest_setup(item: pytest.Item) -> None:
     missing = item.stash.get(_MISSING_TOOLS, None)
     if missing:
-        pytest.fail(f"EDA tools not on PATH: {', '.join(missing)} (CI / RTLOPT_REQUIRE_TOOLS: "
-                    "a missing tool is a failure; install them with scripts/setup.sh)",
-                    pytrace=False)
+        pytest.fail(
+            f"EDA tools not on PATH: {', '.join(missing)} (CI / RTLOPT_REQUIRE_TOOLS: "
+            "a missing tool is a failure; install them with scripts/setup.sh)",
+            pytrace=False,
+        )
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -118,8 +122,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if reason.removeprefix("Skipped: ").startswith(GPU_SKIP_REASON):
         return
     rep.outcome = "failed"
-    rep.longrepr = (f"{reason}\n(CI / RTLOPT_REQUIRE_TOOLS: a skip for a missing tool, package "
-                    "or data set is a failure)")
+    rep.longrepr = (
+        f"{reason}\n(CI / RTLOPT_REQUIRE_TOOLS: a skip for a missing tool, package "
+        "or data set is a failure)"
+    )
 
 
 @pytest.fixture

@@ -49,9 +49,15 @@ class LocalOpenAIServer:
                 with outer.lock:
                     outer.requests.append(body)
                 content = outer.answer(body)
-                self._send(200, {"choices": [{"index": 0, "message": {
-                    "role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 10}})
+                self._send(
+                    200,
+                    {
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": content}}
+                        ],
+                        "usage": {"prompt_tokens": 10, "completion_tokens": 10},
+                    },
+                )
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"

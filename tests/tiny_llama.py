@@ -32,9 +32,11 @@ def byte_tokenizer() -> Any:
     tk.decoder = decoders.ByteLevel()
     tk.add_special_tokens(specials)
     tk.post_processor = processors.TemplateProcessing(
-        single="<s> $A", pair="<s> $A <s> $B", special_tokens=[("<s>", vocab["<s>"])])
-    tok = PreTrainedTokenizerFast(tokenizer_object=tk, eos_token="<|im_end|>",
-                                  bos_token="<s>", pad_token="<pad>")
+        single="<s> $A", pair="<s> $A <s> $B", special_tokens=[("<s>", vocab["<s>"])]
+    )
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=tk, eos_token="<|im_end|>", bos_token="<s>", pad_token="<pad>"
+    )
     tok.chat_template = CHAT_TEMPLATE
     return tok
 
@@ -46,10 +48,18 @@ def write_tiny_llama(d: Path, seed: int = 0) -> Path:
 
     tok = byte_tokenizer()
     torch.manual_seed(seed)
-    cfg = LlamaConfig(vocab_size=len(tok), hidden_size=16, intermediate_size=32,
-                      num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2,
-                      max_position_embeddings=4096, bos_token_id=tok.bos_token_id,
-                      eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
+    cfg = LlamaConfig(
+        vocab_size=len(tok),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=4096,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+        pad_token_id=tok.pad_token_id,
+    )
     d.mkdir(parents=True, exist_ok=True)
     LlamaForCausalLM(cfg).save_pretrained(str(d))
     tok.save_pretrained(str(d))

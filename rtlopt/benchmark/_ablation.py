@@ -68,27 +68,60 @@ _FIXED = {"train.delta": "fixed"}
 _PUCT_ENTROPIC = {"search.sampler": "puct", "train.advantage": "entropic"}
 
 ABLATION_GRID: tuple[AblationConfig, ...] = (
-    AblationConfig("TTT-RTL (PUCT + entropic + adaptive delta)", "full",
-                   {**_PUCT_ENTROPIC, "train.delta": "adaptive"}),
-    AblationConfig("cosine 1.1->0.3", "delta", {**_PUCT_ENTROPIC, "train.delta": "cosine",
-                                                "train.cosine_start": 1.1,
-                                                "train.cosine_end": 0.3}),
+    AblationConfig(
+        "TTT-RTL (PUCT + entropic + adaptive delta)",
+        "full",
+        {**_PUCT_ENTROPIC, "train.delta": "adaptive"},
+    ),
+    AblationConfig(
+        "cosine 1.1->0.3",
+        "delta",
+        {
+            **_PUCT_ENTROPIC,
+            "train.delta": "cosine",
+            "train.cosine_start": 1.1,
+            "train.cosine_end": 0.3,
+        },
+    ),
     AblationConfig("fixed delta = ln2", "delta", {**_PUCT_ENTROPIC, **_FIXED}),
-    AblationConfig("cosine 0.3->1.1", "delta", {**_PUCT_ENTROPIC,
-                                                "train.delta": "cosine-reverse",
-                                                "train.cosine_start": 1.1,
-                                                "train.cosine_end": 0.3}),
-    AblationConfig("expected reward (no entropic)", "train",
-                   {"search.sampler": "puct", "train.advantage": "expected", **_FIXED}),
-    AblationConfig("epsilon-greedy (eps=0.1)", "reuse",
-                   {"search.sampler": "egreedy", "search.epsilon": 0.1,
-                    "train.advantage": "entropic", **_FIXED}),
-    AblationConfig("no reuse", "reuse",
-                   {"search.sampler": "none", "train.advantage": "entropic", **_FIXED}),
-    AblationConfig("naive test-time RL (expected reward + no reuse)", "combined",
-                   {"search.sampler": "none", "train.advantage": "expected", **_FIXED}),
-    AblationConfig("best-of-N (frozen policy + no reuse)", "combined",
-                   {"search.sampler": "none", "train.learning_rate": 0.0, **_FIXED}),
+    AblationConfig(
+        "cosine 0.3->1.1",
+        "delta",
+        {
+            **_PUCT_ENTROPIC,
+            "train.delta": "cosine-reverse",
+            "train.cosine_start": 1.1,
+            "train.cosine_end": 0.3,
+        },
+    ),
+    AblationConfig(
+        "expected reward (no entropic)",
+        "train",
+        {"search.sampler": "puct", "train.advantage": "expected", **_FIXED},
+    ),
+    AblationConfig(
+        "epsilon-greedy (eps=0.1)",
+        "reuse",
+        {
+            "search.sampler": "egreedy",
+            "search.epsilon": 0.1,
+            "train.advantage": "entropic",
+            **_FIXED,
+        },
+    ),
+    AblationConfig(
+        "no reuse", "reuse", {"search.sampler": "none", "train.advantage": "entropic", **_FIXED}
+    ),
+    AblationConfig(
+        "naive test-time RL (expected reward + no reuse)",
+        "combined",
+        {"search.sampler": "none", "train.advantage": "expected", **_FIXED},
+    ),
+    AblationConfig(
+        "best-of-N (frozen policy + no reuse)",
+        "combined",
+        {"search.sampler": "none", "train.learning_rate": 0.0, **_FIXED},
+    ),
 )
 """The rows of the paper's Table 3 (section 4.3), in the paper's order. On the train and reuse
 axes delta is held at the fixed ln 2, as in the paper."""
@@ -107,8 +140,10 @@ def select_configs(names: Sequence[str] | None) -> list[AblationConfig]:
     by_key = {c.slug: c for c in ABLATION_GRID} | {c.name: c for c in ABLATION_GRID}
     unknown = [n for n in names if n not in by_key]
     if unknown:
-        raise UsageError(f"unknown ablation row(s) {', '.join(unknown)}",
-                         hint=f"known: {', '.join(c.slug for c in ABLATION_GRID)}")
+        raise UsageError(
+            f"unknown ablation row(s) {', '.join(unknown)}",
+            hint=f"known: {', '.join(c.slug for c in ABLATION_GRID)}",
+        )
     return [by_key[n] for n in names]
 
 
@@ -123,9 +158,12 @@ def load_c910_design(path: Path, module: str = C910_LZA_MODULE) -> SuiteDesign:
     for d in designs:
         if d.module == module or d.name == module:
             return d
-    raise UsageError(f"no module {module} in {folder}", path=folder,
-                     hint="pass the folder holding ct_vfmau_lza_simd_half.v "
-                          "(e.g. ../shared/bench/c910/lza_simd_half)")
+    raise UsageError(
+        f"no module {module} in {folder}",
+        path=folder,
+        hint="pass the folder holding ct_vfmau_lza_simd_half.v "
+        "(e.g. ../shared/bench/c910/lza_simd_half)",
+    )
 
 
 @dataclass(frozen=True)
@@ -151,10 +189,13 @@ class AblationRow:
         return None if self.result.ratio is None else self.result.ratio - 1.0
 
 
-def run_ablation(design: SuiteDesign, opts: BenchOptions,
-                 configs: Sequence[AblationConfig] = ABLATION_GRID,
-                 events: BenchEvents | None = None,
-                 on_row: Callable[[AblationRow], None] | None = None) -> list[AblationRow]:
+def run_ablation(
+    design: SuiteDesign,
+    opts: BenchOptions,
+    configs: Sequence[AblationConfig] = ABLATION_GRID,
+    events: BenchEvents | None = None,
+    on_row: Callable[[AblationRow], None] | None = None,
+) -> list[AblationRow]:
     """Run one optimization of ``design`` per ablation row (``opts.jobs`` rows at once).
 
     The row's overrides go on top of ``opts.overrides`` (so ``--steps`` etc. apply to every
@@ -169,8 +210,14 @@ def run_ablation(design: SuiteDesign, opts: BenchOptions,
 
     def one(cfg: AblationConfig) -> AblationRow:
         overrides = {**_ABLATION_BASE, **cfg.overrides}
-        res = guarded_optimize(design, base, events, rdir=opts.out_dir / "ablation" / cfg.slug,
-                               overrides=overrides, label=cfg.name)
+        res = guarded_optimize(
+            design,
+            base,
+            events,
+            rdir=opts.out_dir / "ablation" / cfg.slug,
+            overrides=overrides,
+            label=cfg.name,
+        )
         row = AblationRow(cfg, res)
         if on_row:
             on_row(row)
@@ -181,24 +228,37 @@ def run_ablation(design: SuiteDesign, opts: BenchOptions,
 
 def ablation_rows(rows: Sequence[AblationRow]) -> list[dict[str, Any]]:
     """The rows as plain records (configuration, axis, best reward, best ADP, reduction)."""
-    return [{"configuration": r.config.name, "axis": r.config.axis,
-             "best_reward": r.best_reward, "best_adp": r.best_adp,
-             "adp_reduction": r.reduction, "status": r.result.status,
-             "detail": r.result.detail} for r in rows]
+    return [
+        {
+            "configuration": r.config.name,
+            "axis": r.config.axis,
+            "best_reward": r.best_reward,
+            "best_adp": r.best_adp,
+            "adp_reduction": r.reduction,
+            "status": r.result.status,
+            "detail": r.result.detail,
+        }
+        for r in rows
+    ]
 
 
 def _num(x: float | None, fmt: str) -> str:
     return "—" if x is None else format(x, fmt)
 
 
-def ablation_markdown(rows: Sequence[AblationRow], ref_adp: float | None,
-                      ref_reward: float | None = None) -> str:
+def ablation_markdown(
+    rows: Sequence[AblationRow], ref_adp: float | None, ref_reward: float | None = None
+) -> str:
     """Markdown in the shape of the paper's Table 3 (reference row first)."""
-    out = ["| Configuration | Best reward | Best ADP (um^2*ps) | ADP reduction |",
-           "|---|---:|---:|---:|",
-           f"| Reference | {_num(ref_reward, '.2f')} | {_num(ref_adp, ',.0f')} | |"]
+    out = [
+        "| Configuration | Best reward | Best ADP (um^2*ps) | ADP reduction |",
+        "|---|---:|---:|---:|",
+        f"| Reference | {_num(ref_reward, '.2f')} | {_num(ref_adp, ',.0f')} | |",
+    ]
     for r in rows:
         red = "—" if r.reduction is None else f"{r.reduction * 100:+.1f}%"
-        out.append(f"| {r.config.name} | {_num(r.best_reward, '.2f')} | "
-                   f"{_num(r.best_adp, ',.0f')} | {red} |")
+        out.append(
+            f"| {r.config.name} | {_num(r.best_reward, '.2f')} | "
+            f"{_num(r.best_adp, ',.0f')} | {red} |"
+        )
     return "\n".join(out) + "\n"

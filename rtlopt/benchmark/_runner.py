@@ -226,9 +226,15 @@ def _target(d: SuiteDesign, opts: BenchOptions, extra: Mapping[str, Any]) -> ses
     overrides = {**opts.overrides, **extra}
     if overrides.get("eval.workers") is None:
         overrides["eval.workers"] = default_workers(opts.jobs)
-    return session.open_target(session.TargetSpec(
-        d.reference_file, d.module, overrides=overrides, config_file=opts.config_file,
-        liberty=opts.liberty))
+    return session.open_target(
+        session.TargetSpec(
+            d.reference_file,
+            d.module,
+            overrides=overrides,
+            config_file=opts.config_file,
+            liberty=opts.liberty,
+        )
+    )
 
 
 def _reason(exc: BaseException) -> str:
@@ -250,16 +256,18 @@ def _measure_one(d: SuiteDesign, opts: BenchOptions) -> ReferenceResult:
     try:
         target = _target(d, opts, {"eval.workers": 1, "eval.cache": False})
     except RtloptError as exc:
-        return ReferenceResult(d.name, BenchStatus.LOAD_ERROR, _known(d, _reason(exc)),
-                               seconds=time.monotonic() - t0)
+        return ReferenceResult(
+            d.name, BenchStatus.LOAD_ERROR, _known(d, _reason(exc)), seconds=time.monotonic() - t0
+        )
     work = opts.out_dir / "references" / d.name
     kind = target.metric
     try:
         with session.open_evaluator(target, work) as ev:
             ref = ev.reference()
     except (RtloptError, OSError, ValueError) as exc:
-        return ReferenceResult(d.name, BenchStatus.UNMEASURABLE, _known(d, _reason(exc)),
-                               seconds=time.monotonic() - t0)
+        return ReferenceResult(
+            d.name, BenchStatus.UNMEASURABLE, _known(d, _reason(exc)), seconds=time.monotonic() - t0
+        )
     finally:
         if not target.config.eval.keep_scratch:
             shutil.rmtree(work, ignore_errors=True)
@@ -270,22 +278,34 @@ def _measure_one(d: SuiteDesign, opts: BenchOptions) -> ReferenceResult:
     if value is not None and d.known_issue:
         detail = f"known issue: {d.known_issue}"
     return ReferenceResult(
-        d.name, status, detail, area_um2=p.area_um2 if p else None,
-        delay_ps=p.delay_ps if p else None, power_uw=p.power_uw if p else None, metric=kind,
-        ref_metric=value, seconds=time.monotonic() - t0,
+        d.name,
+        status,
+        detail,
+        area_um2=p.area_um2 if p else None,
+        delay_ps=p.delay_ps if p else None,
+        power_uw=p.power_uw if p else None,
+        metric=kind,
+        ref_metric=value,
+        seconds=time.monotonic() - t0,
     )
 
 
-def measure_references(opts: BenchOptions, events: BenchEvents | None = None,
-                       designs: Sequence[SuiteDesign] | None = None) -> list[ReferenceResult]:
+def measure_references(
+    opts: BenchOptions,
+    events: BenchEvents | None = None,
+    designs: Sequence[SuiteDesign] | None = None,
+) -> list[ReferenceResult]:
     """Measure the reference of every design (area, delay, power, metric), ``jobs`` at once.
 
     Raises:
         UsageError: unknown suite kind, missing folder or unknown design names.
     """
     events = events or BenchEvents()
-    suite = list(designs) if designs is not None else load_suite(
-        opts.kind, opts.suite_path, opts.designs)
+    suite = (
+        list(designs)
+        if designs is not None
+        else load_suite(opts.kind, opts.suite_path, opts.designs)
+    )
 
     def lost(d: SuiteDesign, exc: BaseException) -> ReferenceResult:
         return ReferenceResult(d.name, BenchStatus.ERROR, f"worker lost: {_reason(exc)}")
@@ -308,6 +328,7 @@ def accepted_candidates(run_dir: Path, kind: str) -> list[tuple[float, str, Path
     Returns:
         ``(metric, source hash, .v path)`` per accepted candidate with PPA numbers.
     """
+
     def damaged(path: Path, exc: UsageError) -> None:
         log.warning("skipping unreadable candidate record %s: %s", path, exc.message)
 
@@ -340,13 +361,18 @@ def _with_helpers(candidate: str, reference: str, target: str) -> str:
     end = 0
     for span in module_spans(reference):  # top-level modules (a nested one travels inside)
         if span.start >= end and span.name != target and span.name not in own:
-            extra.append(reference[span.start:span.end])
+            extra.append(reference[span.start : span.end])
         end = max(end, span.end)
     return "\n\n".join([candidate, *extra]) if extra else candidate
 
 
-def _suite_gate(d: SuiteDesign, ref_text: str, accepted: Sequence[tuple[float, str, Path]],
-                work: Path, memory_mb: int | None = None) -> tuple[int | None, str, int]:
+def _suite_gate(
+    d: SuiteDesign,
+    ref_text: str,
+    accepted: Sequence[tuple[float, str, Path]],
+    work: Path,
+    memory_mb: int | None = None,
+) -> tuple[int | None, str, int]:
     """Pick the best accepted candidate that passes the suite's testbench.
 
     The testbench runs under the sandbox's memory limit (``memory_mb``), like every candidate.
@@ -366,15 +392,21 @@ def _suite_gate(d: SuiteDesign, ref_text: str, accepted: Sequence[tuple[float, s
         last = run_suite_testbench(d, text, work / h[:16], memory_mb=memory_mb)
         if last.passed:
             return i, f"passed ({last.detail})", i
-        log.info("%s: accepted candidate %s fails the suite testbench: %s", d.name, h[:12],
-                 last.detail)
+        log.info(
+            "%s: accepted candidate %s fails the suite testbench: %s", d.name, h[:12], last.detail
+        )
     detail = last.detail if last is not None else "no accepted candidate"
     return None, f"failed: {detail}", len(accepted)
 
 
-def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | None = None, *,
-                    rdir: Path | None = None,
-                    overrides: Mapping[str, Any] | None = None) -> DesignResult:
+def optimize_design(
+    d: SuiteDesign,
+    opts: BenchOptions,
+    events: BenchEvents | None = None,
+    *,
+    rdir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> DesignResult:
     """Optimize one design resumably and gate its accepted designs with the suite testbench.
 
     Args:
@@ -401,8 +433,9 @@ def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | No
         return done
 
     def result(status: str, detail: str, **kw: Any) -> DesignResult:
-        return DesignResult(d.name, status, detail, run_dir=str(rd.path),
-                            seconds=time.monotonic() - t0, **kw)
+        return DesignResult(
+            d.name, status, detail, run_dir=str(rd.path), seconds=time.monotonic() - t0, **kw
+        )
 
     extra: dict[str, Any] = dict(overrides or {})
     if opts.candidates is not None:
@@ -410,8 +443,7 @@ def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | No
         if path is None:
             res = result(BenchStatus.SKIPPED, f"no candidates in {opts.candidates / d.name}")
             return res  # not recorded: adding candidates later runs the design
-        extra.update({"policy.backend": "scripted",
-                      "policy.scripted_path": str(path.resolve())})
+        extra.update({"policy.backend": "scripted", "policy.scripted_path": str(path.resolve())})
     try:
         target = _target(d, opts, extra)
     except RtloptError as exc:
@@ -429,8 +461,13 @@ def optimize_design(d: SuiteDesign, opts: BenchOptions, events: BenchEvents | No
             reason = _known(d, ref.reason or f"the reference has no positive {kind} metric")
             return _record(result(BenchStatus.UNMEASURABLE, reason, metric=kind), rd)
         steps_done = _run_design(d, target, ev, rd, opts, events)
-    base = {"metric": kind, "ref_metric": ref_m, "steps": steps_done,
-            "resumed": resumed, "max_reward": _max_reward(rd)}
+    base = {
+        "metric": kind,
+        "ref_metric": ref_m,
+        "steps": steps_done,
+        "resumed": resumed,
+        "max_reward": _max_reward(rd),
+    }
     memory_mb = target.config.sandbox.memory_mb
     return _record(_choose(d, rd, kind, ref_m, opts.suite_tb, result, base, memory_mb), rd)
 
@@ -446,8 +483,14 @@ def _recorded(d: SuiteDesign, rd: RunDir) -> DesignResult | None:
         return None
 
 
-def _run_design(d: SuiteDesign, target: session.Target, ev: Evaluator, rd: RunDir,
-                opts: BenchOptions, events: BenchEvents) -> int:
+def _run_design(
+    d: SuiteDesign,
+    target: session.Target,
+    ev: Evaluator,
+    rd: RunDir,
+    opts: BenchOptions,
+    events: BenchEvents,
+) -> int:
     """Run (or resume) the optimization of one design and write its report; steps done."""
     cfg = target.config
 
@@ -459,14 +502,14 @@ def _run_design(d: SuiteDesign, target: session.Target, ev: Evaluator, rd: RunDi
         if events.on_step:
             events.on_step(d.name, rec.step, cfg.run.steps)
 
-    spec = d.description.strip() or load_spec(cfg.project.spec,
-                                               target.design.target.header_comment)
+    spec = d.description.strip() or load_spec(cfg.project.spec, target.design.target.header_comment)
     plan = session.RunPlan(f"bench-{d.name}", rd.path, spec, resume=True, command=opts.command)
     if events.on_start:
         events.on_start(d.name)
     with closing(session.load_policy(cfg)) as policy:
-        outcome = session.optimize(target, ev, policy, plan,
-                                   RunEvents(on_phase=on_phase, on_step=on_step))
+        outcome = session.optimize(
+            target, ev, policy, plan, RunEvents(on_phase=on_phase, on_step=on_step)
+        )
     try:
         session.finish(target, outcome, plan)
     except (RtloptError, OSError, ValueError) as exc:
@@ -474,24 +517,33 @@ def _run_design(d: SuiteDesign, target: session.Target, ev: Evaluator, rd: RunDi
     return outcome.steps_done
 
 
-def _choose(d: SuiteDesign, rd: RunDir, kind: str, ref_m: float, suite_tb: bool,
-            result: Callable[..., DesignResult], base: Mapping[str, Any],
-            memory_mb: int | None = None) -> DesignResult:
+def _choose(
+    d: SuiteDesign,
+    rd: RunDir,
+    kind: str,
+    ref_m: float,
+    suite_tb: bool,
+    result: Callable[..., DesignResult],
+    base: Mapping[str, Any],
+    memory_mb: int | None = None,
+) -> DesignResult:
     """The design's result: its best accepted candidate that passes the suite's testbench."""
     accepted = accepted_candidates(rd.path, kind)
     if not accepted:
-        return result(BenchStatus.NO_ACCEPTED, "no candidate passed the equivalence gates",
-                      **base)
+        return result(BenchStatus.NO_ACCEPTED, "no candidate passed the equivalence gates", **base)
     if suite_tb:
         ref_text = d.reference_file.read_text(errors="replace")
-        idx, verdict, rejected = _suite_gate(d, ref_text, accepted, rd.suite_tb,
-                                             memory_mb)
+        idx, verdict, rejected = _suite_gate(d, ref_text, accepted, rd.suite_tb, memory_mb)
     else:
         idx, verdict, rejected = 0, "not run (--no-suite-tb)", 0
     if idx is None:
-        return result(BenchStatus.TB_REJECTED,
-                      f"all {len(accepted)} accepted candidates fail the suite testbench",
-                      suite_tb=verdict, tb_fallbacks=rejected, **base)
+        return result(
+            BenchStatus.TB_REJECTED,
+            f"all {len(accepted)} accepted candidates fail the suite testbench",
+            suite_tb=verdict,
+            tb_fallbacks=rejected,
+            **base,
+        )
     value, h, vf = accepted[idx]
     chosen = rd.read_candidate(vf.stem)
     reward = chosen.reward if chosen is not None else None
@@ -499,8 +551,17 @@ def _choose(d: SuiteDesign, rd: RunDir, kind: str, ref_m: float, suite_tb: bool,
     status = BenchStatus.IMPROVED if ratio < 1.0 - 1e-9 else BenchStatus.NO_IMPROVEMENT
     shutil.copyfile(vf, rd.bench_best_v)
     detail = "" if rejected == 0 else f"{rejected} better candidate(s) failed the suite testbench"
-    return result(status, detail, best_metric=value, ratio=ratio, best_reward=reward,
-                  candidate=h, suite_tb=verdict, tb_fallbacks=rejected, **base)
+    return result(
+        status,
+        detail,
+        best_metric=value,
+        ratio=ratio,
+        best_reward=reward,
+        candidate=h,
+        suite_tb=verdict,
+        tb_fallbacks=rejected,
+        **base,
+    )
 
 
 def _max_reward(rd: RunDir) -> float | None:
@@ -517,9 +578,15 @@ def _record(res: DesignResult, rd: RunDir) -> DesignResult:
     return res
 
 
-def guarded_optimize(d: SuiteDesign, opts: BenchOptions, events: BenchEvents, *,
-                     rdir: Path | None = None, overrides: Mapping[str, Any] | None = None,
-                     label: str | None = None) -> DesignResult:
+def guarded_optimize(
+    d: SuiteDesign,
+    opts: BenchOptions,
+    events: BenchEvents,
+    *,
+    rdir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    label: str | None = None,
+) -> DesignResult:
     """:func:`optimize_design` that turns any failure but an interrupt into an ``error`` row.
 
     ``label`` renames the result's design (ablation rows); ``events.on_done`` gets the result.
@@ -532,8 +599,13 @@ def guarded_optimize(d: SuiteDesign, opts: BenchOptions, events: BenchEvents, *,
         raise
     except Exception as exc:  # noqa: BLE001 - one design's failure must not stop the bench
         log.exception("%s: bench run failed", d.name)
-        res = DesignResult(d.name, BenchStatus.ERROR, _reason(exc), run_dir=str(rdir),
-                           seconds=time.monotonic() - t0)
+        res = DesignResult(
+            d.name,
+            BenchStatus.ERROR,
+            _reason(exc),
+            run_dir=str(rdir),
+            seconds=time.monotonic() - t0,
+        )
     if label is not None:
         res = replace(res, design=label)
     if events.on_done:
@@ -541,8 +613,11 @@ def guarded_optimize(d: SuiteDesign, opts: BenchOptions, events: BenchEvents, *,
     return res
 
 
-def run_bench(opts: BenchOptions, events: BenchEvents | None = None,
-              designs: Sequence[SuiteDesign] | None = None) -> list[DesignResult]:
+def run_bench(
+    opts: BenchOptions,
+    events: BenchEvents | None = None,
+    designs: Sequence[SuiteDesign] | None = None,
+) -> list[DesignResult]:
     """Optimize every design of the suite (``jobs`` at once), resumably.
 
     Finished designs (with a ``bench.json``) are not run again; interrupted ones resume. A
@@ -554,16 +629,23 @@ def run_bench(opts: BenchOptions, events: BenchEvents | None = None,
         KeyboardInterrupt: interrupted.
     """
     events = events or BenchEvents()
-    suite = list(designs) if designs is not None else load_suite(
-        opts.kind, opts.suite_path, opts.designs)
+    suite = (
+        list(designs)
+        if designs is not None
+        else load_suite(opts.kind, opts.suite_path, opts.designs)
+    )
     if opts.candidates is not None and not opts.candidates.exists():
         raise UsageError("candidates not found", path=opts.candidates)
     opts.out_dir.mkdir(parents=True, exist_ok=True)
 
     def lost(d: SuiteDesign, exc: BaseException) -> DesignResult:
         # not recorded: rerunning the bench resumes the design from its checkpoint
-        return DesignResult(d.name, BenchStatus.ERROR, f"worker lost: {_reason(exc)}",
-                            run_dir=str(opts.out_dir / "runs" / d.name))
+        return DesignResult(
+            d.name,
+            BenchStatus.ERROR,
+            f"worker lost: {_reason(exc)}",
+            run_dir=str(opts.out_dir / "runs" / d.name),
+        )
 
     cpus = int(opts.overrides.get("eval.workers") or 1)
     return _run_designs(suite, _optimize_task, opts, events, lost, cpus=cpus)
@@ -578,8 +660,9 @@ def _task_options(opts: BenchOptions, ctx: TaskContext) -> BenchOptions:
     if not ctx.remote:
         return opts
     workers = int(opts.overrides.get("eval.workers") or 1)
-    return replace(opts, overrides={**opts.overrides, "eval.executor": "local",
-                                    "eval.workers": workers})
+    return replace(
+        opts, overrides={**opts.overrides, "eval.executor": "local", "eval.workers": workers}
+    )
 
 
 def _reference_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> ReferenceResult:
@@ -593,22 +676,34 @@ def _optimize_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> Desi
     def step(name: str, k: int, n: int) -> None:
         ctx.report(("step", name, k, n))
 
-    events = BenchEvents(on_start=lambda name: ctx.report(("start", name)), on_step=step,
-                         on_done=lambda res: ctx.report(("done", res)), cancel=ctx.cancel)
+    events = BenchEvents(
+        on_start=lambda name: ctx.report(("start", name)),
+        on_step=step,
+        on_done=lambda res: ctx.report(("done", res)),
+        cancel=ctx.cancel,
+    )
     return guarded_optimize(d, _task_options(opts, ctx), events)
 
 
-def _run_designs(items: Sequence[SuiteDesign], task: Callable[..., _R], opts: BenchOptions,
-                 events: BenchEvents, lost: Callable[[SuiteDesign, BaseException], _R], *,
-                 cpus: int) -> list[_R]:
+def _run_designs(
+    items: Sequence[SuiteDesign],
+    task: Callable[..., _R],
+    opts: BenchOptions,
+    events: BenchEvents,
+    lost: Callable[[SuiteDesign, BaseException], _R],
+    *,
+    cpus: int,
+) -> list[_R]:
     """``task`` per design on the bench's executor, results in suite order; the tasks'
     progress events reach ``events`` in this process."""
+
     def deliver(event: object) -> None:
         assert isinstance(event, tuple)
         kind: str = event[0]
         args: tuple[Any, ...] = event[1:]
-        handler: Any = {"start": events.on_start, "step": events.on_step,
-                   "done": events.on_done}[kind]
+        handler: Any = {"start": events.on_start, "step": events.on_step, "done": events.on_done}[
+            kind
+        ]
         if handler is not None:
             handler(*args)
 
@@ -621,14 +716,22 @@ def _run_designs(items: Sequence[SuiteDesign], task: Callable[..., _R], opts: Be
 
     executor = make_executor(EvalConfig(executor=opts.executor, ray_address=opts.ray_address))
     try:
-        return executor.map(functools.partial(task, opts=opts), items, parallel=opts.jobs,
-                            cpus=cpus, on_event=deliver, cancel=events.cancel, on_lost=on_lost)
+        return executor.map(
+            functools.partial(task, opts=opts),
+            items,
+            parallel=opts.jobs,
+            cpus=cpus,
+            on_event=deliver,
+            cancel=events.cancel,
+            on_lost=on_lost,
+        )
     finally:
         executor.close()
 
 
-def _parallel(items: Sequence[_T], fn: Callable[[_T], _R], jobs: int,
-              events: BenchEvents) -> list[_R]:
+def _parallel(
+    items: Sequence[_T], fn: Callable[[_T], _R], jobs: int, events: BenchEvents
+) -> list[_R]:
     """``fn`` over ``items`` on ``jobs`` threads, results in input order; Ctrl-C cancels."""
     if jobs <= 1:
         return [fn(d) for d in items]
@@ -673,9 +776,13 @@ class BenchOutputs:
     results_json: Path
 
 
-def write_bench_outputs(results: Sequence[DesignResult], out_dir: Path, method: str = "rtlopt",
-                        compare_rows: Sequence[BenchRow] | None = None,
-                        title: str | None = None) -> BenchOutputs:
+def write_bench_outputs(
+    results: Sequence[DesignResult],
+    out_dir: Path,
+    method: str = "rtlopt",
+    compare_rows: Sequence[BenchRow] | None = None,
+    title: str | None = None,
+) -> BenchOutputs:
     """Write the per-design CSV/markdown tables (with the paper's summary) and the chart.
 
     Args:
@@ -702,11 +809,21 @@ def write_bench_outputs(results: Sequence[DesignResult], out_dir: Path, method: 
     return BenchOutputs(rows, summary, tables.csv, tables.markdown, chart, results_json)
 
 
-def write_reference_tables(results: Sequence[ReferenceResult], out_dir: Path,
-                           stem: str = "references") -> tuple[Path, Path]:
+def write_reference_tables(
+    results: Sequence[ReferenceResult], out_dir: Path, stem: str = "references"
+) -> tuple[Path, Path]:
     """Write a reference-only pass as CSV and markdown; returns ``(csv, md)``."""
-    cols = ["design", "status", "area_um2", "delay_ps", "power_uw", "metric", "ref_metric",
-            "seconds", "detail"]
+    cols = [
+        "design",
+        "status",
+        "area_um2",
+        "delay_ps",
+        "power_uw",
+        "metric",
+        "ref_metric",
+        "seconds",
+        "detail",
+    ]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
@@ -714,13 +831,28 @@ def write_reference_tables(results: Sequence[ReferenceResult], out_dir: Path,
     def g(x: float | None) -> str:
         return "" if x is None else f"{x:.6g}"
 
-    lines = ["| design | status | area (um^2) | delay (ps) | power (uW) | metric | detail |",
-             "|---|---|---:|---:|---:|---:|---|"]
+    lines = [
+        "| design | status | area (um^2) | delay (ps) | power (uW) | metric | detail |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
     for r in results:
-        w.writerow([r.design, r.status, g(r.area_um2), g(r.delay_ps), g(r.power_uw), r.metric,
-                    g(r.ref_metric), f"{r.seconds:.2f}", r.detail])
-        lines.append(f"| {r.design} | {r.status} | {g(r.area_um2)} | {g(r.delay_ps)} | "
-                     f"{g(r.power_uw)} | {g(r.ref_metric)} | {r.detail.replace('|', '/')} |")
+        w.writerow(
+            [
+                r.design,
+                r.status,
+                g(r.area_um2),
+                g(r.delay_ps),
+                g(r.power_uw),
+                r.metric,
+                g(r.ref_metric),
+                f"{r.seconds:.2f}",
+                r.detail,
+            ]
+        )
+        lines.append(
+            f"| {r.design} | {r.status} | {g(r.area_um2)} | {g(r.delay_ps)} | "
+            f"{g(r.power_uw)} | {g(r.ref_metric)} | {r.detail.replace('|', '/')} |"
+        )
     n_ok = sum(1 for r in results if r.measurable)
     lines += ["", f"{n_ok}/{len(results)} designs measurable."]
     out_dir.mkdir(parents=True, exist_ok=True)

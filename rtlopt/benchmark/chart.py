@@ -20,8 +20,7 @@ __all__ = ["BenchTables", "plot_ratios", "write_tables"]
 log = logging.getLogger(__name__)
 
 # Colour-blind-safe palette (Okabe-Ito), one colour per method in order.
-_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
-           "#000000")
+_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 
 
 def _methods(rows: Sequence[BenchRow], methods: Sequence[str] | None) -> list[str]:
@@ -40,8 +39,15 @@ def _geomean(values: Sequence[float]) -> float | None:
     return math.exp(math.fsum(math.log(v) for v in values) / len(values))
 
 
-def plot_ratios(rows: Sequence[BenchRow], out_png: Path, methods: Sequence[str] | None = None,
-                *, title: str | None = None, common_only: bool = False, dpi: int = 120) -> Path:
+def plot_ratios(
+    rows: Sequence[BenchRow],
+    out_png: Path,
+    methods: Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+    common_only: bool = False,
+    dpi: int = 120,
+) -> Path:
     """Draw the per-design ratio bar chart (one bar per method and design).
 
     A dashed black line marks the reference (ratio 1.0), dotted coloured lines each method's
@@ -89,22 +95,29 @@ def plot_ratios(rows: Sequence[BenchRow], out_png: Path, methods: Sequence[str] 
         ax.bar(xs, heights, width=width, color=color, label=label, edgecolor="none")
         missing = [x for x, r in zip(xs, rows, strict=True) if r.ratio(m) is None]
         if missing:
-            ax.plot(missing, [top * 0.012] * len(missing), "x", color=color, markersize=5,
-                    clip_on=False)
+            ax.plot(
+                missing, [top * 0.012] * len(missing), "x", color=color, markersize=5, clip_on=False
+            )
         if gm is not None:
             ax.axhline(gm, color=color, linestyle=":", linewidth=1.2)
     ax.axhline(1.0, color="black", linestyle="--", linewidth=1.0, label="reference (1.0)")
     ax.set_xticks(range(n))
-    ax.set_xticklabels([r.design for r in rows], rotation=60, ha="right",
-                       rotation_mode="anchor", fontsize=9)
+    ax.set_xticklabels(
+        [r.design for r in rows], rotation=60, ha="right", rotation_mode="anchor", fontsize=9
+    )
     ax.set_xlim(-0.6, n - 0.4)
     ax.set_ylim(0, top)
     ax.set_ylabel("PPA-product ratio vs reference (lower is better)")
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     # legend above the axes so it never hides bars
-    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.01), fontsize=8,
-              ncol=min(k + 1, 5 if fig_w >= 14 else 2), frameon=False)
+    ax.legend(
+        loc="lower left",
+        bbox_to_anchor=(0.0, 1.01),
+        fontsize=8,
+        ncol=min(k + 1, 5 if fig_w >= 14 else 2),
+        frameon=False,
+    )
     if title:
         fig.suptitle(title, fontsize=11)
     fig.tight_layout()
@@ -131,8 +144,9 @@ def _metric(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
-def write_tables(rows: Sequence[BenchRow], out_dir: Path, method: str | None = None,
-                 *, stem: str = "benchmark") -> BenchTables:
+def write_tables(
+    rows: Sequence[BenchRow], out_dir: Path, method: str | None = None, *, stem: str = "benchmark"
+) -> BenchTables:
     """Write the per-design results as CSV and as a markdown table with a summary.
 
     Columns: design, reference metric, best ratio of ``method`` (our run), status, then the
@@ -156,8 +170,13 @@ def write_tables(rows: Sequence[BenchRow], out_dir: Path, method: str | None = N
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         status = r.status + (f" ({r.detail})" if r.detail else "")
-        cells = [r.design, _metric(r.ref_metric), _cell(r.ratio(method)),
-                 status.replace("|", "/"), *(_cell(r.ratio(m)) for m in others)]
+        cells = [
+            r.design,
+            _metric(r.ref_metric),
+            _cell(r.ratio(method)),
+            status.replace("|", "/"),
+            *(_cell(r.ratio(m)) for m in others),
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     text = "\n".join(lines) + "\n"
     if order and rows:

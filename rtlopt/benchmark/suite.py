@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 RTLLM_TB_FAILURES: Mapping[str, str] = {
     "asyn_fifo": "testbench uses the SystemVerilog `break` (needs iverilog >= 12)",
     "clkgenerator": "behavioural clock source (`#` delays), not synthesizable; its testbench "
-                    "reports a failure under iverilog 11",
+    "reports a failure under iverilog 11",
     "radix2_div": "the reference fails its own testbench under iverilog 11",
     "ring_counter": "testbench uses an unpacked-array initializer, rejected by iverilog 11",
 }
@@ -58,7 +58,7 @@ RTLLM_TB_FAILURES: Mapping[str, str] = {
 
 RTLLM_SYNTH_FAILURES: Mapping[str, str] = {
     "float_multi": "Yosys cannot synthesize the reference (`always @(posedge clk or rst)` "
-                   "with level-sensitive blocks)",
+    "with level-sensitive blocks)",
     "synchronizer": "Yosys cannot synthesize the reference (multiple edge events)",
 }
 """RTLLM v2.0 designs whose reference Yosys cannot synthesize (from the benchmark's README)."""
@@ -133,7 +133,7 @@ def _module_bodies(text: str) -> dict[str, str]:
     for name, at in module_declarations(text):
         start = at + len(name)
         end = clean.find("endmodule", start)
-        bodies[name] = clean[start: end if end >= 0 else len(clean)]
+        bodies[name] = clean[start : end if end >= 0 else len(clean)]
     return bodies
 
 
@@ -164,8 +164,10 @@ def rename_top_module(text: str, new_name: str, prefer: Sequence[str] = ()) -> s
     chosen = next((p for p in prefer if p in tops), None)
     if chosen is None:
         if len(tops) > 1:
-            raise DesignError(f"the candidate has several top modules ({', '.join(tops)})",
-                              hint="keep one top module")
+            raise DesignError(
+                f"the candidate has several top modules ({', '.join(tops)})",
+                hint="keep one top module",
+            )
         chosen = tops[0]
     if chosen == new_name:
         return text
@@ -191,8 +193,11 @@ def _read(path: Path) -> str:
 def _load_rtllm_design(folder: Path) -> SuiteDesign:
     refs = sorted(folder.glob("verified_*.v")) + sorted(folder.glob("verified_*.sv"))
     if not refs:
-        raise UsageError(f"no verified_*.v reference in {folder}", path=folder,
-                         hint="an RTLLM design folder holds testbench.v and verified_<name>.v")
+        raise UsageError(
+            f"no verified_*.v reference in {folder}",
+            path=folder,
+            hint="an RTLLM design folder holds testbench.v and verified_<name>.v",
+        )
     ref = refs[0]
     ref_text = _read(ref)
     ref_modules = module_names(ref_text)
@@ -212,30 +217,43 @@ def _load_rtllm_design(folder: Path) -> SuiteDesign:
     else:
         tops = top_modules(ref_text)
         if len(tops) != 1:
-            raise UsageError(f"cannot tell which module of {ref.name} to optimize", path=ref,
-                             hint=f"top modules: {', '.join(tops) or 'none'}")
+            raise UsageError(
+                f"cannot tell which module of {ref.name} to optimize",
+                path=ref,
+                hint=f"top modules: {', '.join(tops) or 'none'}",
+            )
         module = tops[0]
         candidates = sorted(tb_used, key=lambda n: n != folder.name)
         tb_name = candidates[0] if candidates else plain(module)
     desc_path = folder / "design_description.txt"
-    data = tuple(sorted(
-        p for p in folder.iterdir()
-        if p.is_file() and p.suffix in _DATA_SUFFIXES and p.name not in _NON_DATA
-    ))
-    issues = [t for t in (RTLLM_TB_FAILURES.get(folder.name),
-                          RTLLM_SYNTH_FAILURES.get(folder.name)) if t]
+    data = tuple(
+        sorted(
+            p
+            for p in folder.iterdir()
+            if p.is_file() and p.suffix in _DATA_SUFFIXES and p.name not in _NON_DATA
+        )
+    )
+    issues = [
+        t for t in (RTLLM_TB_FAILURES.get(folder.name), RTLLM_SYNTH_FAILURES.get(folder.name)) if t
+    ]
     return SuiteDesign(
-        name=folder.name, path=folder, reference_file=ref, module=module,
+        name=folder.name,
+        path=folder,
+        reference_file=ref,
+        module=module,
         tb_module_name=tb_name,
         description=_read(desc_path) if desc_path.is_file() else "",
-        testbench=tb if tb.is_file() else None, data_files=data,
+        testbench=tb if tb.is_file() else None,
+        data_files=data,
         known_issue="; ".join(issues) or None,
     )
 
 
 def _load_rtllm(path: Path) -> list[SuiteDesign]:
-    folders = sorted((p for p in path.iterdir() if p.is_dir() and any(p.glob("verified_*"))),
-                     key=lambda p: p.name.lower())
+    folders = sorted(
+        (p for p in path.iterdir() if p.is_dir() and any(p.glob("verified_*"))),
+        key=lambda p: p.name.lower(),
+    )
     return [_load_rtllm_design(f) for f in folders]
 
 
@@ -247,8 +265,10 @@ def _is_tb(stem: str) -> bool:
 
 
 def _load_folder(path: Path) -> list[SuiteDesign]:
-    files = sorted((p for p in path.iterdir() if p.suffix in (".v", ".sv") and p.is_file()),
-                   key=lambda p: p.name.lower())
+    files = sorted(
+        (p for p in path.iterdir() if p.suffix in (".v", ".sv") and p.is_file()),
+        key=lambda p: p.name.lower(),
+    )
     designs = []
     for f in files:
         if _is_tb(f.stem):
@@ -260,17 +280,35 @@ def _load_folder(path: Path) -> list[SuiteDesign]:
         else:
             tops = top_modules(text)
             if len(tops) != 1:
-                raise UsageError(f"cannot tell which module of {f.name} to optimize", path=f,
-                                 hint="name the file after the module, or keep one top module")
+                raise UsageError(
+                    f"cannot tell which module of {f.name} to optimize",
+                    path=f,
+                    hint="name the file after the module, or keep one top module",
+                )
             module = tops[0]
-        tb = next((c for pat in _TB_PATTERNS for ext in (".v", ".sv")
-                   if (c := path / (pat.format(stem=f.stem) + ext)).is_file()), None)
+        tb = next(
+            (
+                c
+                for pat in _TB_PATTERNS
+                for ext in (".v", ".sv")
+                if (c := path / (pat.format(stem=f.stem) + ext)).is_file()
+            ),
+            None,
+        )
         desc = f.with_suffix(".txt")
-        designs.append(SuiteDesign(
-            name=f.stem, path=path, reference_file=f, module=module, tb_module_name=module,
-            description=_read(desc) if desc.is_file() else "", testbench=tb, data_files=(),
-            known_issue=None,
-        ))
+        designs.append(
+            SuiteDesign(
+                name=f.stem,
+                path=path,
+                reference_file=f,
+                module=module,
+                tb_module_name=module,
+                description=_read(desc) if desc.is_file() else "",
+                testbench=tb,
+                data_files=(),
+                known_issue=None,
+            )
+        )
     return designs
 
 
@@ -299,8 +337,11 @@ def load_suite(kind: str, path: Path, designs: Sequence[str] | None = None) -> l
     if loader is None:
         raise UsageError(f"unknown suite kind '{kind}'", hint=f"known: {', '.join(SUITE_KINDS)}")
     if not path.is_dir():
-        raise UsageError(f"benchmark suite folder {path} does not exist", path=path,
-                         hint="set RTLOPT_BENCH_PATH or pass the suite's path")
+        raise UsageError(
+            f"benchmark suite folder {path} does not exist",
+            path=path,
+            hint="set RTLOPT_BENCH_PATH or pass the suite's path",
+        )
     found = loader(path)
     if not found:
         raise UsageError(f"no {kind} designs found in {path}", path=path)
@@ -312,8 +353,9 @@ def load_suite(kind: str, path: Path, designs: Sequence[str] | None = None) -> l
     if unknown:
         some = ", ".join(sorted(by_name)[:8])
         more = f" (and {len(by_name) - 8} more)" if len(by_name) > 8 else ""
-        raise UsageError(f"unknown design(s) {', '.join(unknown)} in {path}",
-                         hint=f"known: {some}{more}")
+        raise UsageError(
+            f"unknown design(s) {', '.join(unknown)} in {path}", hint=f"known: {some}{more}"
+        )
     return [by_name[n] for n in wanted]
 
 
@@ -359,8 +401,13 @@ def judge_testbench_output(output: str) -> SuiteTbResult:
     return SuiteTbResult(False, f"no pass message in the testbench output (last lines: {tail})")
 
 
-def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
-                        timeout: float = 60, memory_mb: int | None = None) -> SuiteTbResult:
+def run_suite_testbench(
+    design: SuiteDesign,
+    candidate_text: str,
+    workdir: Path,
+    timeout: float = 60,
+    memory_mb: int | None = None,
+) -> SuiteTbResult:
     """Simulate ``candidate_text`` against the suite's own testbench.
 
     The testbench and its data files are copied into ``workdir`` (a scratch folder, created if
@@ -380,8 +427,9 @@ def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
     require_tools(["iverilog", "vvp"])
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        text = rename_top_module(candidate_text, design.tb_module_name,
-                                 prefer=(design.tb_module_name, design.module))
+        text = rename_top_module(
+            candidate_text, design.tb_module_name, prefer=(design.tb_module_name, design.module)
+        )
     except DesignError as exc:
         return SuiteTbResult(False, f"candidate not usable: {exc.message}")
     tb = workdir / design.testbench.name
@@ -393,8 +441,14 @@ def run_suite_testbench(design: SuiteDesign, candidate_text: str, workdir: Path,
     sim = workdir / "suite_tb.vvp"
     # relative names: the compiler's messages (quoted in the verdict) name the files plainly
     try:
-        comp = compile_sources([Path(tb.name), Path(cand.name)], workdir, out=Path(sim.name),
-                               timeout=timeout, memory_mb=memory_mb, log_name="iverilog.log")
+        comp = compile_sources(
+            [Path(tb.name), Path(cand.name)],
+            workdir,
+            out=Path(sim.name),
+            timeout=timeout,
+            memory_mb=memory_mb,
+            log_name="iverilog.log",
+        )
     except EvaluationTimeout:
         return SuiteTbResult(False, f"iverilog timed out after {timeout:g}s")
     if not comp.ok:

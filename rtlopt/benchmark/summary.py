@@ -187,8 +187,11 @@ def _methods_of(rows: Sequence[BenchRow]) -> list[str]:
     return list(seen)
 
 
-def summarize(rows: Sequence[BenchRow], methods: Sequence[str] | None = None,
-              bins: Sequence[ComplexityBin] = TABLE2_BINS) -> BenchSummary:
+def summarize(
+    rows: Sequence[BenchRow],
+    methods: Sequence[str] | None = None,
+    bins: Sequence[ComplexityBin] = TABLE2_BINS,
+) -> BenchSummary:
     """Compute the paper's summary metrics.
 
     Args:
@@ -208,8 +211,10 @@ def summarize(rows: Sequence[BenchRow], methods: Sequence[str] | None = None,
     known = set(_methods_of(rows))
     missing = [m for m in names if m not in known]
     if missing:
-        raise UsageError(f"unknown method(s) {', '.join(missing)}",
-                         hint=f"columns: {', '.join(sorted(known)) or 'none'}")
+        raise UsageError(
+            f"unknown method(s) {', '.join(missing)}",
+            hint=f"columns: {', '.join(sorted(known)) or 'none'}",
+        )
     common = [r for r in rows if names and all(r.ratio(m) is not None for m in names)]
 
     best: dict[str, float] = dict.fromkeys(names, 0.0)
@@ -225,20 +230,30 @@ def summarize(rows: Sequence[BenchRow], methods: Sequence[str] | None = None,
         got = [v for v in (r.ratio(m) for r in rows) if v is not None]
         com = [_req(r.ratio(m)) for r in common]
         penalized = [v if v is not None else 1.0 for v in (r.ratio(m) for r in rows)]
-        summaries.append(MethodSummary(
-            method=m, n_designs=len(rows), coverage=len(got), n_common=len(common),
-            geomean=_geomean(com), arithmean=_mean(com),
-            n_improved=sum(1 for v in com if v < 1.0), n_best=best[m],
-            geomean_penalized=_geomean(penalized),
-        ))
+        summaries.append(
+            MethodSummary(
+                method=m,
+                n_designs=len(rows),
+                coverage=len(got),
+                n_common=len(common),
+                geomean=_geomean(com),
+                arithmean=_mean(com),
+                n_improved=sum(1 for v in com if v < 1.0),
+                n_best=best[m],
+                geomean_penalized=_geomean(penalized),
+            )
+        )
 
     bin_rows = []
     for b in bins:
         inside = [r for r in common if r.ref_metric is not None and b.contains(r.ref_metric)]
-        bin_rows.append(BinSummary(
-            bin=b, n=len(inside),
-            geomean={m: _geomean([_req(r.ratio(m)) for r in inside]) for m in names},
-        ))
+        bin_rows.append(
+            BinSummary(
+                bin=b,
+                n=len(inside),
+                geomean={m: _geomean([_req(r.ratio(m)) for r in inside]) for m in names},
+            )
+        )
     return BenchSummary(tuple(summaries), tuple(r.design for r in common), tuple(bin_rows))
 
 
@@ -268,8 +283,11 @@ def summary_markdown(summary: BenchSummary) -> str:
         )
     if summary.bins:
         names = [m.method for m in summary.methods]
-        out += ["", "| Complexity bin | N | " + " | ".join(names) + " |",
-                "|---|---|" + "---|" * len(names)]
+        out += [
+            "",
+            "| Complexity bin | N | " + " | ".join(names) + " |",
+            "|---|---|" + "---|" * len(names),
+        ]
         for b in summary.bins:
             cells = " | ".join(_fmt(b.geomean[m]) for m in names)
             out.append(f"| {b.bin.label} | {b.n} | {cells} |")
@@ -294,20 +312,24 @@ def _parse_rows(text: str, source: str) -> list[BenchRow]:
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     reader = csv.DictReader(lines)
     if reader.fieldnames is None or _DESIGN_COLUMN not in reader.fieldnames:
-        raise UsageError(f"{source}: a '{_DESIGN_COLUMN}' column is required",
-                         hint="first non-comment line is the header, e.g. design,ref_metric,M1")
+        raise UsageError(
+            f"{source}: a '{_DESIGN_COLUMN}' column is required",
+            hint="first non-comment line is the header, e.g. design,ref_metric,M1",
+        )
     method_cols = [f for f in reader.fieldnames if f not in _META_COLUMNS]
     rows = []
     for i, rec in enumerate(reader, start=2):
         where = f"{source} row {i}"
         ref = rec.get(_REF_COLUMN)
-        rows.append(BenchRow(
-            design=canonical_design_name(rec[_DESIGN_COLUMN].strip()),
-            ref_metric=_parse_float(ref, where) if ref is not None else None,
-            ratios={m: _parse_float(rec[m] or "", where) for m in method_cols},
-            status=(rec.get("status") or "").strip(),
-            detail=(rec.get("detail") or "").strip(),
-        ))
+        rows.append(
+            BenchRow(
+                design=canonical_design_name(rec[_DESIGN_COLUMN].strip()),
+                ref_metric=_parse_float(ref, where) if ref is not None else None,
+                ratios={m: _parse_float(rec[m] or "", where) for m in method_cols},
+                status=(rec.get("status") or "").strip(),
+                detail=(rec.get("detail") or "").strip(),
+            )
+        )
     return rows
 
 
@@ -329,8 +351,12 @@ def read_rows_csv(path: Path) -> list[BenchRow]:
     return _parse_rows(text, str(path))
 
 
-def write_rows_csv(rows: Sequence[BenchRow], path: Path, methods: Sequence[str] | None = None,
-                   comment: str | None = None) -> Path:
+def write_rows_csv(
+    rows: Sequence[BenchRow],
+    path: Path,
+    methods: Sequence[str] | None = None,
+    comment: str | None = None,
+) -> Path:
     """Write rows in the format :func:`read_rows_csv` reads; returns ``path``."""
     names = list(methods) if methods is not None else _methods_of(rows)
     buf = io.StringIO()
@@ -340,9 +366,15 @@ def write_rows_csv(rows: Sequence[BenchRow], path: Path, methods: Sequence[str] 
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([_DESIGN_COLUMN, _REF_COLUMN, *names, "status", "detail"])
     for r in rows:
-        w.writerow([r.design, "" if r.ref_metric is None else f"{r.ref_metric:.6g}",
-                    *("" if r.ratio(m) is None else f"{r.ratio(m):.6g}" for m in names),
-                    r.status, r.detail])
+        w.writerow(
+            [
+                r.design,
+                "" if r.ref_metric is None else f"{r.ref_metric:.6g}",
+                *("" if r.ratio(m) is None else f"{r.ratio(m):.6g}" for m in names),
+                r.status,
+                r.detail,
+            ]
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(buf.getvalue())
     return path
@@ -358,8 +390,9 @@ def load_paper_table4() -> list[BenchRow]:
     return _parse_rows(text, "paper_table4.csv")
 
 
-def compare(rows: Sequence[BenchRow], other: Path | Iterable[BenchRow],
-            methods: Sequence[str] | None = None) -> list[BenchRow]:
+def compare(
+    rows: Sequence[BenchRow], other: Path | Iterable[BenchRow], methods: Sequence[str] | None = None
+) -> list[BenchRow]:
     """Merge other methods' per-design ratios into ``rows`` as extra columns.
 
     Args:
@@ -378,12 +411,16 @@ def compare(rows: Sequence[BenchRow], other: Path | Iterable[BenchRow],
     available = set(_methods_of(others))
     unknown = [m for m in names if m not in available]
     if unknown:
-        raise UsageError(f"method(s) {', '.join(unknown)} not in the comparison data",
-                         hint=f"available: {', '.join(sorted(available)) or 'none'}")
+        raise UsageError(
+            f"method(s) {', '.join(unknown)} not in the comparison data",
+            hint=f"available: {', '.join(sorted(available)) or 'none'}",
+        )
     clash = [m for m in names if m in set(_methods_of(rows))]
     if clash:
-        raise UsageError(f"method(s) {', '.join(clash)} already present in the results",
-                         hint="pass methods= to pick other columns")
+        raise UsageError(
+            f"method(s) {', '.join(clash)} already present in the results",
+            hint="pass methods= to pick other columns",
+        )
     merged = []
     for r in rows:
         o = by_name.get(canonical_design_name(r.design))

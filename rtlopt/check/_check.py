@@ -88,8 +88,10 @@ class CheckReport:
 
 def _optimization_only(cfg: Config, rel: str, name: str) -> bool:
     """Whether a module must stay equivalent: patterns match module names or file paths."""
-    return any(fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(rel, pat)
-               for pat in cfg.check.optimization_only)
+    return any(
+        fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(rel, pat)
+        for pat in cfg.check.optimization_only
+    )
 
 
 def run_check(
@@ -184,8 +186,9 @@ def _run_jobs(
 
     def one(job: _Job) -> ModuleCheck:
         # a folder per job: two files may define modules of one name
-        return _check_module(cfg, base_tree, job.rel, job.name, job.new_src, pdk,
-                             tmp / f"job{jobs.index(job)}")
+        return _check_module(
+            cfg, base_tree, job.rel, job.name, job.new_src, pdk, tmp / f"job{jobs.index(job)}"
+        )
 
     if workers == 1:
         return {id(j): one(j) for j in jobs}

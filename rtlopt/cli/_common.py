@@ -191,8 +191,9 @@ class SectionedCommand(click.Command):
     options not named in any section are listed last, under "Other options".
     """
 
-    def __init__(self, *args: Any, sections: Sequence[tuple[str, Sequence[str]]] = (),
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, sections: Sequence[tuple[str, Sequence[str]]] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.sections = [(title, tuple(names)) for title, names in sections]
 
@@ -222,7 +223,8 @@ class SectionedCommand(click.Command):
 def setup_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(
-        level=level, format="%(levelname)s %(name)s: %(message)s",
+        level=level,
+        format="%(levelname)s %(name)s: %(message)s",
         handlers=[_ConsoleLogHandler()],
     )
 
@@ -307,10 +309,11 @@ def flow_label(result: Any) -> str:
         return "no PPA flow"
     versions = flow.get("tool_versions") or {}
     engine = str(flow.get("engine", "?"))
-    parts = [f"{engine} {versions.get(engine, '?')}" + (" (in-process)"
-                                                       if engine == "pyosys" else ""),
-             f"OpenSTA {versions.get('sta', '?')}",
-             f"{flow.get('pdk', '?')} {flow.get('corner', '')}".strip()]
+    parts = [
+        f"{engine} {versions.get(engine, '?')}" + (" (in-process)" if engine == "pyosys" else ""),
+        f"OpenSTA {versions.get('sta', '?')}",
+        f"{flow.get('pdk', '?')} {flow.get('corner', '')}".strip(),
+    ]
     return ", ".join(parts)
 
 
@@ -406,11 +409,35 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
 
 
 OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
-    ("Target", ["module", "pdk", "liberty", "metric", "config_file", "include_dirs", "defines",
-                "frontend", "spec"]),
+    (
+        "Target",
+        [
+            "module",
+            "pdk",
+            "liberty",
+            "metric",
+            "config_file",
+            "include_dirs",
+            "defines",
+            "frontend",
+            "spec",
+        ],
+    ),
     ("Model", ["policy", "model", "endpoint", "candidates", "max_new_tokens"]),
-    ("Search", ["steps", "parents", "rollouts", "seed", "reuse", "budget", "jobs", "executor",
-                "ray_address"]),
+    (
+        "Search",
+        [
+            "steps",
+            "parents",
+            "rollouts",
+            "seed",
+            "reuse",
+            "budget",
+            "jobs",
+            "executor",
+            "ray_address",
+        ],
+    ),
     ("Training (research settings)", ["lr", "delta", "advantage"]),
     ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
 ]

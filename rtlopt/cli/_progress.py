@@ -113,7 +113,11 @@ class LineProgress:
     """
 
     def __init__(
-        self, total: int, *, label: str = "step", console: Console | None = None,
+        self,
+        total: int,
+        *,
+        label: str = "step",
+        console: Console | None = None,
         live: bool | None = None,
     ) -> None:
         self.console = _common.real_console(console if console is not None else _common.console)
@@ -151,8 +155,14 @@ class LineProgress:
     def __enter__(self) -> LineProgress:
         self._start = time.monotonic()
         if self.live:
-            self._live = Live(self, console=self.console, refresh_per_second=4,
-                              transient=False, redirect_stdout=True, redirect_stderr=True)
+            self._live = Live(
+                self,
+                console=self.console,
+                refresh_per_second=4,
+                transient=False,
+                redirect_stdout=True,
+                redirect_stderr=True,
+            )
             self._live.start()
             _common.set_log_console(self.console)
         return self

@@ -88,58 +88,142 @@ def _suite_path(suite: str, given: Path | None) -> Path:
     sub = _DEFAULT_SUBDIR.get(suite)
     base = os.environ.get("RTLOPT_BENCH_PATH")
     if sub is None or not base:
-        raise UsageError(f"--suite-path is required for suite '{suite}'",
-                         hint="pass the suite's folder or set RTLOPT_BENCH_PATH")
+        raise UsageError(
+            f"--suite-path is required for suite '{suite}'",
+            hint="pass the suite's folder or set RTLOPT_BENCH_PATH",
+        )
     return (Path(base) / sub).resolve()
 
 
-@click.command(cls=SectionedCommand, sections=[
-    ("Suite", ["suite_path", "designs", "reference_only", "compare", "rows", "no_suite_tb",
-               "method_name", "candidates"]),
-    ("Target", ["pdk", "liberty", "metric", "config_file"]),
-    *[(t, n) for t, n in OPTIMIZE_SECTIONS if t in ("Model", "Search")],
-    ("Training (research settings)", ["lr", "delta", "advantage"]),
-    ("Output", ["out", "jobs", "eval_workers"]),
-])
+@click.command(
+    cls=SectionedCommand,
+    sections=[
+        (
+            "Suite",
+            [
+                "suite_path",
+                "designs",
+                "reference_only",
+                "compare",
+                "rows",
+                "no_suite_tb",
+                "method_name",
+                "candidates",
+            ],
+        ),
+        ("Target", ["pdk", "liberty", "metric", "config_file"]),
+        *[(t, n) for t, n in OPTIMIZE_SECTIONS if t in ("Model", "Search")],
+        ("Training (research settings)", ["lr", "delta", "advantage"]),
+        ("Output", ["out", "jobs", "eval_workers"]),
+    ],
+)
 @click.argument("suite", type=str)
-@click.option("--suite-path", type=click.Path(path_type=Path), default=None,
-              help="The suite's folder (default: $RTLOPT_BENCH_PATH/rtllm for rtllm, "
-                   "$RTLOPT_BENCH_PATH/c910/lza_simd_half for c910-ablation).")
+@click.option(
+    "--suite-path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The suite's folder (default: $RTLOPT_BENCH_PATH/rtllm for rtllm, "
+    "$RTLOPT_BENCH_PATH/c910/lza_simd_half for c910-ablation).",
+)
 @pdk_options
-@click.option("--config", "config_file", type=click.Path(path_type=Path, exists=True,
-              dir_okay=False), default=None, help="Configuration file for every design.")
-@click.option("--designs", type=str, default=None,
-              help="Comma-separated design names (default: the whole suite).")
-@click.option("--jobs", type=int, default=None,
-              help="Designs (or ablation rows) at once (default: one per core).")
-@click.option("--eval-workers", type=int, default=None,
-              help="Evaluation workers per design (default: cores / jobs).")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Bench output folder (default: rtlopt-bench/<suite>-<pdk>); rerunning with "
-                   "the same folder skips finished designs and resumes interrupted ones.")
-@click.option("--reference-only", is_flag=True, default=False,
-              help="Only measure the references (area, delay, power, metric).")
-@click.option("--compare", type=str, default=None,
-              help="CSV of other methods' per-design ratios, or 'paper' for the TTT-RTL "
-                   "paper's Table 4.")
-@click.option("--no-suite-tb", is_flag=True, default=False,
-              help="Do not run the suite's own testbench on accepted designs.")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    default=None,
+    help="Configuration file for every design.",
+)
+@click.option(
+    "--designs",
+    type=str,
+    default=None,
+    help="Comma-separated design names (default: the whole suite).",
+)
+@click.option(
+    "--jobs",
+    type=int,
+    default=None,
+    help="Designs (or ablation rows) at once (default: one per core).",
+)
+@click.option(
+    "--eval-workers",
+    type=int,
+    default=None,
+    help="Evaluation workers per design (default: cores / jobs).",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Bench output folder (default: rtlopt-bench/<suite>-<pdk>); rerunning with "
+    "the same folder skips finished designs and resumes interrupted ones.",
+)
+@click.option(
+    "--reference-only",
+    is_flag=True,
+    default=False,
+    help="Only measure the references (area, delay, power, metric).",
+)
+@click.option(
+    "--compare",
+    type=str,
+    default=None,
+    help="CSV of other methods' per-design ratios, or 'paper' for the TTT-RTL paper's Table 4.",
+)
+@click.option(
+    "--no-suite-tb",
+    is_flag=True,
+    default=False,
+    help="Do not run the suite's own testbench on accepted designs.",
+)
 @click.option("--method-name", type=str, default="rtlopt", help="Column name of our ratios.")
-@click.option("--rows", type=str, default=None,
-              help="c910-ablation: comma-separated row slugs (default: the whole grid).")
+@click.option(
+    "--rows",
+    type=str,
+    default=None,
+    help="c910-ablation: comma-separated row slugs (default: the whole grid).",
+)
 @run_options
-@click.option("--candidates", type=click.Path(path_type=Path), default=None,
-              help="Scripted candidates: <DIR>/<design>/*.v per design; implies --policy scripted.")
+@click.option(
+    "--candidates",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Scripted candidates: <DIR>/<design>/*.v per design; implies --policy scripted.",
+)
 @handle_errors
-def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | None,
-          config_file: Path | None, designs: str | None, jobs: int | None,
-          eval_workers: int | None, out: Path | None, reference_only: bool, compare: str | None,
-          no_suite_tb: bool, method_name: str, rows: str | None, policy: str | None,
-          model: str | None, endpoint: str | None, candidates: Path | None, steps: int | None,
-          parents: int | None, rollouts: int | None, seed: int | None, delta: str | None,
-          reuse: str | None, budget: int | None, advantage: str | None, lr: float | None,
-          max_new_tokens: int | None, metric: str | None, executor: str | None,
-          ray_address: str | None) -> None:
+def bench(
+    suite: str,
+    suite_path: Path | None,
+    pdk: str | None,
+    liberty: Path | None,
+    config_file: Path | None,
+    designs: str | None,
+    jobs: int | None,
+    eval_workers: int | None,
+    out: Path | None,
+    reference_only: bool,
+    compare: str | None,
+    no_suite_tb: bool,
+    method_name: str,
+    rows: str | None,
+    policy: str | None,
+    model: str | None,
+    endpoint: str | None,
+    candidates: Path | None,
+    steps: int | None,
+    parents: int | None,
+    rollouts: int | None,
+    seed: int | None,
+    delta: str | None,
+    reuse: str | None,
+    budget: int | None,
+    advantage: str | None,
+    lr: float | None,
+    max_new_tokens: int | None,
+    metric: str | None,
+    executor: str | None,
+    ray_address: str | None,
+) -> None:
     """Run a benchmark SUITE: `rtllm`, `folder` (a folder of modules) or `c910-ablation`.
 
     One optimization per design (--jobs designs at once), resumable: rerun the same command to
@@ -165,12 +249,21 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
             raise UsageError("candidates not found", path=candidates)
         policy = "scripted"
     overrides: dict[str, Any] = {
-        "flow.pdk": pdk, "flow.metric": metric,
-        "policy.backend": policy, "policy.model": model, "policy.endpoint": endpoint,
+        "flow.pdk": pdk,
+        "flow.metric": metric,
+        "policy.backend": policy,
+        "policy.model": model,
+        "policy.endpoint": endpoint,
         "policy.max_new_tokens": max_new_tokens,
-        "run.steps": steps, "run.rollouts": rollouts, "run.seed": seed,
-        "search.parents": parents, "search.sampler": reuse, "search.node_budget": budget,
-        "train.delta": delta, "train.advantage": advantage, "train.learning_rate": lr,
+        "run.steps": steps,
+        "run.rollouts": rollouts,
+        "run.seed": seed,
+        "search.parents": parents,
+        "search.sampler": reuse,
+        "search.node_budget": budget,
+        "train.delta": delta,
+        "train.advantage": advantage,
+        "train.learning_rate": lr,
         "eval.workers": eval_workers,
     }
     if seed is not None:
@@ -182,13 +275,22 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
     path = _suite_path(suite, suite_path)
     out_dir = (out or Path("rtlopt-bench") / f"{suite}-{pdk or 'default'}").resolve()
     args = _Args(
-        suite=suite, suite_path=path, out=out_dir, overrides=overrides, liberty=liberty,
+        suite=suite,
+        suite_path=path,
+        out=out_dir,
+        overrides=overrides,
+        liberty=liberty,
         designs=tuple(n.strip() for n in designs.split(",") if n.strip()) if designs else None,
-        jobs=n_jobs, config_file=config_file,
-        candidates=candidates.resolve() if candidates else None, reference_only=reference_only,
-        compare=compare, suite_tb=not no_suite_tb, method=method_name,
+        jobs=n_jobs,
+        config_file=config_file,
+        candidates=candidates.resolve() if candidates else None,
+        reference_only=reference_only,
+        compare=compare,
+        suite_tb=not no_suite_tb,
+        method=method_name,
         rows=tuple(r.strip() for r in rows.split(",") if r.strip()) if rows else (),
-        executor=executor or "local", ray_address=ray_address,
+        executor=executor or "local",
+        ray_address=ray_address,
     )
     _SPECIAL.get(suite, _run_suite)(args)
 
@@ -196,11 +298,21 @@ def bench(suite: str, suite_path: Path | None, pdk: str | None, liberty: Path | 
 def _options(a: _Args) -> BenchOptions:
 
     kind = a.suite if a.suite not in _SPECIAL else "folder"
-    return BenchOptions(kind=kind, suite_path=a.suite_path, out_dir=a.out,
-                        overrides=a.overrides, liberty=a.liberty, designs=a.designs,
-                        jobs=a.jobs, config_file=a.config_file, candidates=a.candidates,
-                        suite_tb=a.suite_tb, command=tuple(sys.argv), executor=a.executor,
-                        ray_address=a.ray_address)
+    return BenchOptions(
+        kind=kind,
+        suite_path=a.suite_path,
+        out_dir=a.out,
+        overrides=a.overrides,
+        liberty=a.liberty,
+        designs=a.designs,
+        jobs=a.jobs,
+        config_file=a.config_file,
+        candidates=a.candidates,
+        suite_tb=a.suite_tb,
+        command=tuple(sys.argv),
+        executor=a.executor,
+        ray_address=a.ray_address,
+    )
 
 
 def _compare_rows(spec: str | None) -> list[BenchRow] | None:
@@ -211,8 +323,11 @@ def _compare_rows(spec: str | None) -> list[BenchRow] | None:
         return load_paper_table4()
     p = Path(spec)
     if not p.is_file():
-        raise UsageError("comparison CSV not found", path=p,
-                         hint="pass a CSV with design and method columns, or 'paper'")
+        raise UsageError(
+            "comparison CSV not found",
+            path=p,
+            hint="pass a CSV with design and method columns, or 'paper'",
+        )
     return read_rows_csv(p)
 
 
@@ -245,7 +360,6 @@ def _run_suite(a: _Args) -> None:
 
 def _reference_only(a: _Args, suite: list[SuiteDesign]) -> None:
 
-
     t0 = time.monotonic()
     with _progress(len(suite), "references") as progress:
         results = measure_references(_options(a), _events(progress), suite)
@@ -254,14 +368,23 @@ def _reference_only(a: _Args, suite: list[SuiteDesign]) -> None:
     for col in ("design", "status", "area um^2", "delay ps", "power uW", "metric", "detail"):
         table.add_column(col, overflow="fold")
     for r in results:
-        table.add_row(r.design, r.status, fmt(r.area_um2), fmt(r.delay_ps), fmt(r.power_uw),
-                      fmt(r.ref_metric), r.detail[:90])
+        table.add_row(
+            r.design,
+            r.status,
+            fmt(r.area_um2),
+            fmt(r.delay_ps),
+            fmt(r.power_uw),
+            fmt(r.ref_metric),
+            r.detail[:90],
+        )
     console.print(table)
     csv_path, md_path = write_reference_tables(results, a.out)
     n_ok = sum(1 for r in results if r.measurable)
     kind = next((r.metric for r in results if r.metric), "")
-    console.print(f"[bold]{n_ok}/{len(results)} designs measurable[/] ({kind.upper()} metric) "
-                  f"in {elapsed:.1f} s with {a.jobs} job(s)")
+    console.print(
+        f"[bold]{n_ok}/{len(results)} designs measurable[/] ({kind.upper()} metric) "
+        f"in {elapsed:.1f} s with {a.jobs} job(s)"
+    )
     console.print(f"tables: {csv_path}, {md_path}")
     sys.exit(EXIT_OK if n_ok else EXIT_REJECTED)
 
@@ -271,14 +394,21 @@ def _optimize_suite(a: _Args, suite: list[SuiteDesign], other: list[BenchRow] | 
     opts = _options(a)
     with _progress(len(suite), "designs") as progress:
         results = run_bench(opts, _events(progress), suite)
-    outputs = write_bench_outputs(results, a.out, a.method, other,
-                                  title=f"{a.suite}: best ratio per design")
+    outputs = write_bench_outputs(
+        results, a.out, a.method, other, title=f"{a.suite}: best ratio per design"
+    )
     table = Table(title="per-design results")
     for col in ("design", "ref metric", f"ratio ({a.method})", "status", "suite tb", "detail"):
         table.add_column(col, overflow="fold")
     for r in results:
-        table.add_row(r.design, fmt(r.ref_metric), "-" if r.ratio is None else f"{r.ratio:.3f}",
-                      r.status, (r.suite_tb.split() or ["-"])[0].rstrip(":"), r.detail[:80])
+        table.add_row(
+            r.design,
+            fmt(r.ref_metric),
+            "-" if r.ratio is None else f"{r.ratio:.3f}",
+            r.status,
+            (r.suite_tb.split() or ["-"])[0].rstrip(":"),
+            r.detail[:80],
+        )
     console.print(table)
     console.print("\n[bold]summary[/] (paper's metrics)\n")
     console.print(summary_markdown(outputs.summary), markup=False, soft_wrap=True)

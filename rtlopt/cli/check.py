@@ -116,9 +116,14 @@ def _print_table(report: CheckReport) -> None:
     files = sorted({m.file for m in report.modules})
     wide = console.width >= 100
     where = "" if wide or len(files) != 1 else f"{files[0]}, "
-    t = Table(title=f"rtlopt check against {report.base[:12]} ({where}{kind} in {unit}, "
-              f"threshold {report.threshold * 100:g}%)", title_justify="left",
-              box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = Table(
+        title=f"rtlopt check against {report.base[:12]} ({where}{kind} in {unit}, "
+        f"threshold {report.threshold * 100:g}%)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+    )
     t.add_column("module", no_wrap=True)
     if wide:
         t.add_column("file", no_wrap=True, overflow="ellipsis")
@@ -130,14 +135,22 @@ def _print_table(report: CheckReport) -> None:
     for m in report.modules:
         before, after = m.before, m.after
         area = _before_after(before.area_um2 if before else None, after.area_um2 if after else None)
-        delay = _before_after(before.delay_ps if before else None,
-                              after.delay_ps if after else None)
+        delay = _before_after(
+            before.delay_ps if before else None, after.delay_ps if after else None
+        )
         mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
         name = m.module if m.change == "modified" else f"{m.module} ({m.change})"
         if m.interface != "same":
             name += " (ports)"
-        row = [name, *([m.file] if wide else []), m.equivalence, area, delay, mc,
-               "[green]pass[/]" if m.ok else "[red]FAIL[/]"]
+        row = [
+            name,
+            *([m.file] if wide else []),
+            m.equivalence,
+            area,
+            delay,
+            mc,
+            "[green]pass[/]" if m.ok else "[red]FAIL[/]",
+        ]
         t.add_row(*row)
     if report.modules:
         console.print(t)

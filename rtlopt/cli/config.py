@@ -53,10 +53,14 @@ def _select(names: tuple[str, ...]) -> tuple[list[str], Path]:
             target = Path(name)
         else:
             close = difflib.get_close_matches(name, [*sections, *keys], n=1)
-            hint = (f"did you mean '{close[0]}'?" if close else
-                    f"sections: {', '.join(s for s in sections if '.' not in s)}")
-            raise UsageError(f"'{name}' is neither a configuration section or key nor a path",
-                             hint=hint)
+            hint = (
+                f"did you mean '{close[0]}'?"
+                if close
+                else f"sections: {', '.join(s for s in sections if '.' not in s)}"
+            )
+            raise UsageError(
+                f"'{name}' is neither a configuration section or key nor a path", hint=hint
+            )
     return filters, target if target is not None else Path(".")
 
 
@@ -66,10 +70,19 @@ def _wanted(key: str, filters: list[str]) -> bool:
 
 @config.command("show")
 @click.argument("names", nargs=-1, metavar="[SECTION|KEY]... [PATH]")
-@click.option("--toml", "as_toml", is_flag=True, default=False,
-              help="Print as TOML (with each setting's help and source as comments).")
-@click.option("--changed", is_flag=True, default=False,
-              help="Only the settings that differ from the defaults.")
+@click.option(
+    "--toml",
+    "as_toml",
+    is_flag=True,
+    default=False,
+    help="Print as TOML (with each setting's help and source as comments).",
+)
+@click.option(
+    "--changed",
+    is_flag=True,
+    default=False,
+    help="Only the settings that differ from the defaults.",
+)
 @handle_errors
 def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
     """Show settings, their effective values and their sources.
@@ -86,8 +99,11 @@ def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
     """
     filters, target = _select(names)
     rc = load_config(target)
-    rows = [(key, help_text, get_dotted(rc.config, key), rc.sources.get(key, "default"))
-            for key, help_text, _default in describe() if _wanted(key, filters)]
+    rows = [
+        (key, help_text, get_dotted(rc.config, key), rc.sources.get(key, "default"))
+        for key, help_text, _default in describe()
+        if _wanted(key, filters)
+    ]
     if changed:
         rows = [r for r in rows if r[3] != "default"]
     if as_toml:
@@ -96,8 +112,13 @@ def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
     if not rows:
         console.print("no setting differs from the defaults" if changed else "no setting")
         return
-    t = Table(title=f"configuration (project file: {rc.project_file or 'none'})",
-              title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = Table(
+        title=f"configuration (project file: {rc.project_file or 'none'})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+    )
     t.add_column("key", no_wrap=True)
     t.add_column("value", overflow="fold")
     t.add_column("source", overflow="fold")

@@ -18,28 +18,55 @@ from rtlopt.plugins import POLICIES
 
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path), default=".", required=False)
-@click.option("--config", "config_file",
-              type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
-              help="Configuration file (default: rtlopt.toml or [tool.rtlopt] found upward).")
-@click.option("--policy", type=PluginChoice(POLICIES), default=None,
-              help="Policy backend to plan for: transformers, vllm, openai or scripted.")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    default=None,
+    help="Configuration file (default: rtlopt.toml or [tool.rtlopt] found upward).",
+)
+@click.option(
+    "--policy",
+    type=PluginChoice(POLICIES),
+    default=None,
+    help="Policy backend to plan for: transformers, vllm, openai or scripted.",
+)
 @click.option("--model", type=str, default=None, help="Model id or local path.")
-@click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default=None,
-              help="Where the transformers backend runs.")
+@click.option(
+    "--device",
+    type=click.Choice(["auto", "cpu", "cuda"]),
+    default=None,
+    help="Where the transformers backend runs.",
+)
 @click.option("--lora-rank", type=int, default=None, help="LoRA rank (train.lora_r).")
 @click.option("--max-new-tokens", type=int, default=None, help="Longest answer in tokens.")
 @click.option("--max-prompt-tokens", type=int, default=None, help="Prompt budget in tokens.")
 @click.option("--parents", type=int, default=None, help="Parent states per step.")
 @click.option("--rollouts", type=int, default=None, help="Rollouts per parent.")
-@click.option("--gpu-memory", type=float, default=None, metavar="GIB",
-              help="Plan for a card of this many GiB (as torch reports it: ~79.2 for an 80 GB "
-                   "card, ~22.5 for a 24 GB one) instead of the detected one.")
+@click.option(
+    "--gpu-memory",
+    type=float,
+    default=None,
+    metavar="GIB",
+    help="Plan for a card of this many GiB (as torch reports it: ~79.2 for an 80 GB "
+    "card, ~22.5 for a 24 GB one) instead of the detected one.",
+)
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print the plan as JSON.")
 @handle_errors
-def doctor(target: Path, config_file: Path | None, policy: str | None, model: str | None,
-           device: str | None, lora_rank: int | None, max_new_tokens: int | None,
-           max_prompt_tokens: int | None, parents: int | None, rollouts: int | None,
-           gpu_memory: float | None, as_json: bool) -> None:
+def doctor(
+    target: Path,
+    config_file: Path | None,
+    policy: str | None,
+    model: str | None,
+    device: str | None,
+    lora_rank: int | None,
+    max_new_tokens: int | None,
+    max_prompt_tokens: int | None,
+    parents: int | None,
+    rollouts: int | None,
+    gpu_memory: float | None,
+    as_json: bool,
+) -> None:
     """Print the plan of a run: backend, model, downloads, versions, memory per part.
 
     Nothing is loaded or started. TARGET (default: the current folder) locates the project
@@ -65,8 +92,13 @@ def doctor(target: Path, config_file: Path | None, policy: str | None, model: st
         "run.rollouts": rollouts,
     }
     cfg = load_config(target, overrides=overrides, config_file=config_file).config
-    d = diagnose(cfg.policy, cfg.train, parents=cfg.search.parents, rollouts=cfg.run.rollouts,
-                 gpu_memory=gpu_memory)
+    d = diagnose(
+        cfg.policy,
+        cfg.train,
+        parents=cfg.search.parents,
+        rollouts=cfg.run.rollouts,
+        gpu_memory=gpu_memory,
+    )
     if as_json:
         click.echo(json.dumps(_as_json(d), indent=2))
     else:
@@ -80,8 +112,10 @@ def _gib(n: int | None) -> str:
 
 def _print(d: Any) -> None:
     console.print(f"[bold]path:[/] {escape(d.path)}")
-    console.print(f"GPU: {escape(d.gpu or 'none visible')}"
-                  + (f" (torch built for CUDA {d.torch_cuda})" if d.torch_cuda else ""))
+    console.print(
+        f"GPU: {escape(d.gpu or 'none visible')}"
+        + (f" (torch built for CUDA {d.torch_cuda})" if d.torch_cuda else "")
+    )
     if d.model is not None:
         console.print(f"model: {escape(d.model)}, from {escape(d.model_source)}")
     console.print("downloads: " + escape("; ".join(d.downloads) if d.downloads else "none"))
@@ -96,12 +130,17 @@ def _print(d: Any) -> None:
     console.print(t)
     plan = d.plan
     if plan is not None:
-        share = (f", vLLM share (gpu_memory_utilization) {plan.gpu_memory_utilization:.2f}"
-                 if plan.gpu_memory_utilization else "")
+        share = (
+            f", vLLM share (gpu_memory_utilization) {plan.gpu_memory_utilization:.2f}"
+            if plan.gpu_memory_utilization
+            else ""
+        )
         kv = f", KV cache {plan.kv_tokens:,} tokens" if plan.kv_tokens is not None else ""
-        console.print(f"memory plan for {escape(d.plan_for)}: {plan.model}, "
-                      f"{plan.params / 1e9:.2f} B parameters, sequences up to "
-                      f"{plan.max_model_len} tokens{share}{kv} (estimates)")
+        console.print(
+            f"memory plan for {escape(d.plan_for)}: {plan.model}, "
+            f"{plan.params / 1e9:.2f} B parameters, sequences up to "
+            f"{plan.max_model_len} tokens{share}{kv} (estimates)"
+        )
         for ph in plan.phases:
             pt = Table(title=f"{ph.name}: {_gib(ph.total)}", title_justify="left")
             for col in ("part", "memory", "how"):
@@ -113,8 +152,9 @@ def _print(d: Any) -> None:
         console.print(f"[yellow]note:[/] {escape(n)}")
     for p in d.problems:
         console.print(f"[bold red]problem:[/] {escape(p)}")
-    console.print("[green]ready[/]" if d.ready else
-                  f"[red]not ready: {len(d.problems)} problem(s)[/]")
+    console.print(
+        "[green]ready[/]" if d.ready else f"[red]not ready: {len(d.problems)} problem(s)[/]"
+    )
 
 
 def _as_json(d: Any) -> dict[str, Any]:
@@ -129,18 +169,26 @@ def _as_json(d: Any) -> dict[str, Any]:
         "model": d.model,
         "model_source": d.model_source,
         "downloads": list(d.downloads),
-        "packages": {p.name: {"installed": p.version, "minimum": p.minimum, "ok": p.ok}
-                     for p in d.packages},
+        "packages": {
+            p.name: {"installed": p.version, "minimum": p.minimum, "ok": p.ok} for p in d.packages
+        },
         "plan_for": d.plan_for,
-        "plan": None if plan is None else {
+        "plan": None
+        if plan is None
+        else {
             "capacity_bytes": plan.capacity,
             "params": plan.params,
             "max_model_len": plan.max_model_len,
             "gpu_memory_utilization": plan.gpu_memory_utilization,
             "kv_tokens": plan.kv_tokens,
-            "phases": [{"name": ph.name, "total_bytes": ph.total,
-                        "parts": [{"name": p.name, "bytes": p.bytes, "note": p.note}
-                                  for p in ph.parts]} for ph in plan.phases],
+            "phases": [
+                {
+                    "name": ph.name,
+                    "total_bytes": ph.total,
+                    "parts": [{"name": p.name, "bytes": p.bytes, "note": p.note} for p in ph.parts],
+                }
+                for ph in plan.phases
+            ],
         },
         "problems": list(d.problems),
         "notes": list(d.notes),

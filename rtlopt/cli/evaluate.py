@@ -136,14 +136,13 @@ def evaluate(
         }
         sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
     else:
-        _print_table(tgt.design.target.name, ev.reference, ev.candidate, ev.metric,
-                     wd if keep else None)
+        _print_table(
+            tgt.design.target.name, ev.reference, ev.candidate, ev.metric, wd if keep else None
+        )
     sys.exit(EXIT_OK if ev.candidate.accepted else EXIT_REJECTED)
 
 
-def _print_table(
-    name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None
-) -> None:
+def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None) -> None:
     # rich's tables and the report layer only when a table is printed (not with --json)
     from rich.table import Table
 
@@ -182,8 +181,10 @@ def _print_table(
     )
     if res.netlist is not None:
         nl = res.netlist
-        console.print(f"netlist check: {'pass' if nl.passed else 'FAIL'} ({nl.vectors} vectors, "
-                      f"{nl.mismatches} mismatches)")
+        console.print(
+            f"netlist check: {'pass' if nl.passed else 'FAIL'} ({nl.vectors} vectors, "
+            f"{nl.mismatches} mismatches)"
+        )
     console.print(f"metric: {kind}; flow: {escape(flow_label(ref))}")
     if res.accepted:
         console.print(

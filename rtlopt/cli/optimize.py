@@ -238,8 +238,10 @@ def _show_result(outcome: RunOutcome, result: FinishResult) -> None:
         console.print("[yellow]no equivalent design beat the reference[/]")
         return
     if result.branch:
-        console.print(f"branch: [bold]{escape(result.branch)}[/] (commit "
-                      f"{(result.commit or '?')[:10]}, from {escape(result.base or '?')})")
+        console.print(
+            f"branch: [bold]{escape(result.branch)}[/] (commit "
+            f"{(result.commit or '?')[:10]}, from {escape(result.base or '?')})"
+        )
     if result.pushed_to:
         console.print(f"pushed: {escape(result.branch or '')} -> {escape(result.pushed_to)}")
     if result.pr_body_path is not None:
@@ -251,8 +253,10 @@ def _show_result(outcome: RunOutcome, result: FinishResult) -> None:
         console.print(f"pull request: [bold]{escape(pr.url)}[/]")
         return
     if pr.error is not None:
-        err_console.print(f"[bold red]error:[/] {escape(pr.error)} (log: {pr.log}); the branch "
-                          "is pushed: open the pull request by hand")
+        err_console.print(
+            f"[bold red]error:[/] {escape(pr.error)} (log: {pr.log}); the branch "
+            "is pushed: open the pull request by hand"
+        )
     else:
         console.print("gh is not installed; open the pull request with:")
     console.print("  " + escape(shlex.join(pr.command)), soft_wrap=True)
@@ -274,8 +278,9 @@ def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunE
     assert ref.ppa is not None
     ref_m = ref.ppa.metric(kind)
     # until a step finishes, the best design is the reference
-    progress.update(key=f"best: the reference, {kind.upper()} {fmt(ref_m)}",
-                    key_short="best: reference")
+    progress.update(
+        key=f"best: the reference, {kind.upper()} {fmt(ref_m)}", key_short="best: reference"
+    )
 
     def on_phase(step: int, phase: str) -> None:
         # A resumed run starts past step 1: the counter shows the steps already done.
@@ -284,8 +289,10 @@ def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunE
     def on_step(rec: StepRecord) -> None:
         if rec.best_metric is not None:
             imp = (rec.best_metric / ref_m - 1) * 100
-            key = (f"best reward {rec.best_reward:.2f}, {kind.upper()} "
-                   f"{fmt(rec.best_metric)} ({imp:+.1f}%)")
+            key = (
+                f"best reward {rec.best_reward:.2f}, {kind.upper()} "
+                f"{fmt(rec.best_metric)} ({imp:+.1f}%)"
+            )
             short = f"best {rec.best_reward:.2f} {imp:+.1f}%"
         else:  # nothing equivalent beat it yet
             key = f"best: the reference, {kind.upper()} {fmt(ref_m)}"
@@ -295,8 +302,11 @@ def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunE
             key=key,
             key_short=short,
             phase="",
-            details=[f"valid {rec.valid_frac:.0%}", f"mean {rec.mean_reward:.2f}",
-                     f"delta {rec.delta:.3f}"],
+            details=[
+                f"valid {rec.valid_frac:.0%}",
+                f"mean {rec.mean_reward:.2f}",
+                f"delta {rec.delta:.3f}",
+            ],
         )
         progress.emit()
 

@@ -81,16 +81,22 @@ def build_aiger(json_path: Path, spec: MiterSpec, out: Path) -> Miter:
     return miter
 
 
-def run_engine(engine: str, aig: Path, miter: Miter, *, timeout: float, cwd: Path,
-               memory_mb: int | None = None) -> AbcOutcome:
+def run_engine(
+    engine: str, aig: Path, miter: Miter, *, timeout: float, cwd: Path, memory_mb: int | None = None
+) -> AbcOutcome:
     """Run one ABC engine on the AIGER miter ``aig`` (a file in ``cwd``)."""
     cex = f"{engine}.cex"
     (cwd / cex).unlink(missing_ok=True)
     limit = max(1, int(timeout) - 1)  # ABC's own limit; the process limit is the backstop
     cmd = ENGINES[engine].format(aig=aig.name, t=limit) + f"; write_cex -s {cex}"
     start = time.monotonic()
-    run = run_tool(abc_argv(cmd), cwd=cwd, log_path=cwd / f"abc_{engine}.log",
-                   limits=Limits(timeout + 1, memory_mb), raise_on_timeout=False)
+    run = run_tool(
+        abc_argv(cmd),
+        cwd=cwd,
+        log_path=cwd / f"abc_{engine}.log",
+        limits=Limits(timeout + 1, memory_mb),
+        raise_on_timeout=False,
+    )
     seconds = time.monotonic() - start
     text = run.output()
     last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
@@ -121,14 +127,17 @@ def _read_cex(path: Path, miter: Miter) -> list[list[int]]:
         text = path.read_text()
     except OSError:
         return []
-    bits = "".join(ch for ln in text.splitlines() if not ln.startswith("#")
-                   for ch in ln if ch in "01x")
+    bits = "".join(
+        ch for ln in text.splitlines() if not ln.startswith("#") for ch in ln if ch in "01x"
+    )
     n_in = len(miter.aig.inputs)
     if n_in == 0:
         return []
-    body = bits[miter.written_latches:]
-    return [[1 if ch == "1" else 0 for ch in body[f * n_in:(f + 1) * n_in]]
-            for f in range(len(body) // n_in)]
+    body = bits[miter.written_latches :]
+    return [
+        [1 if ch == "1" else 0 for ch in body[f * n_in : (f + 1) * n_in]]
+        for f in range(len(body) // n_in)
+    ]
 
 
 def _tern_text(vals: Sequence[tuple[int, int]]) -> str:
@@ -155,7 +164,7 @@ def explain(miter: Miter, frames: Sequence[Sequence[int]]) -> dict[str, str]:
         widths[port] = max(widths.get(port, 0), bit + 1)
     out: dict[str, str] = {}
     fail = next((f for f, row in enumerate(sim) if row[0]), len(sim) - 1)
-    for f, frame in enumerate(frames[:fail + 1]):
+    for f, frame in enumerate(frames[: fail + 1]):
         vals: dict[str, list[str]] = {}
         for (port, bit), v in zip(miter.inputs, frame, strict=True):
             vals.setdefault(port, ["0"] * widths[port])[widths[port] - 1 - bit] = str(v)
@@ -170,7 +179,7 @@ def explain(miter: Miter, frames: Sequence[Sequence[int]]) -> dict[str, str]:
     for c, port, side in order:
         gv, tv = miter.probes[c][port]
         n = 2 * len(gv if side == 0 else tv)
-        chunk = row[pos:pos + n]
+        chunk = row[pos : pos + n]
         pos += n
         if c == copy:
             got[(port, side)] = _tern_text(list(zip(chunk[0::2], chunk[1::2], strict=True)))

@@ -60,16 +60,26 @@ def aig_plan(design: Design, candidate_texts: Sequence[str], *, latches: bool = 
     return AigPlan(True, len(clocks) > 1 or both or latches, clocks, resets)
 
 
-def netlist_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-                   plan: AigPlan, include_dirs: Sequence[Path]) -> str:
+def netlist_script(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: AigPlan,
+    include_dirs: Sequence[Path],
+) -> str:
     """Yosys script: prepare both designs as for the SAT miter, then write gate-level JSON."""
     mode = "seq" if plan.sequential or plan.global_clock else "comb"
     fplan = FormalPlan(mode, "", plan.resets, plan.global_clock)
     lines = _prepare(design, reference_file, candidate_files, fplan, include_dirs)
     if plan.global_clock and not plan.sequential:
         lines += ["clk2fflogic", "opt_clean"]
-    lines += [f"log {MARK} netlist", "dffunmap", "techmap", "opt_clean",
-              f"write_json {NETLIST_JSON}"]
+    lines += [
+        f"log {MARK} netlist",
+        "dffunmap",
+        "techmap",
+        "opt_clean",
+        f"write_json {NETLIST_JSON}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -84,10 +94,19 @@ class Prepared:
     yosys_s: float = 0.0
 
 
-def prepare_miter(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-                  workdir: Path, *, timeout: float, strict_x: bool = False,
-                  memory_mb: int | None = None, candidate_texts: Sequence[str] = (),
-                  free_init: bool = False, global_clock: bool = False) -> Prepared:
+def prepare_miter(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    workdir: Path,
+    *,
+    timeout: float,
+    strict_x: bool = False,
+    memory_mb: int | None = None,
+    candidate_texts: Sequence[str] = (),
+    free_init: bool = False,
+    global_clock: bool = False,
+) -> Prepared:
     """Write ``workdir/miter.aig`` for the reference against the candidate.
 
     Args:
@@ -105,26 +124,44 @@ def prepare_miter(design: Design, reference_file: Path, candidate_files: Sequenc
     start = time.monotonic()
     for attempt in range(2):
         script = workdir / "netlist.ys"
-        script.write_text(netlist_script(design, reference_file, candidate_files, plan,
-                                         [design.target.file.parent]))
+        script.write_text(
+            netlist_script(
+                design, reference_file, candidate_files, plan, [design.target.file.parent]
+            )
+        )
         (workdir / NETLIST_JSON).unlink(missing_ok=True)
         argv = require_tool("yosys").argv("-q", "-l", "netlist.log", "-s", script.name)
-        run = run_tool(argv, cwd=workdir,
-                       log_path=workdir / "netlist.out", limits=Limits(timeout, memory_mb),
-                       raise_on_timeout=False)
+        run = run_tool(
+            argv,
+            cwd=workdir,
+            log_path=workdir / "netlist.out",
+            limits=Limits(timeout, memory_mb),
+            raise_on_timeout=False,
+        )
         if not (workdir / NETLIST_JSON).is_file():
             err = re.search(r"ERROR: (.*)", run.output())
             why = "timed out" if run.timed_out else (err.group(1) if err else "no netlist")
             return Prepared(None, aiger, f"yosys: {why}", plan, time.monotonic() - start)
-        spec = MiterSpec(ref_name(design.target.name), design.target.name, plan.sequential,
-                         global_clock=plan.global_clock, clocks=plan.clocks,
-                         resets=plan.resets, reset_steps=plan.reset_steps, strict_x=strict_x,
-                         free_init=free_init)
+        spec = MiterSpec(
+            ref_name(design.target.name),
+            design.target.name,
+            plan.sequential,
+            global_clock=plan.global_clock,
+            clocks=plan.clocks,
+            resets=plan.resets,
+            reset_steps=plan.reset_steps,
+            strict_x=strict_x,
+            free_init=free_init,
+        )
         try:
             miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)
         except NotModelled as exc:
-            if (isinstance(exc, NeedsGlobalClock) and attempt == 0 and not plan.global_clock
-                    and global_clock):
+            if (
+                isinstance(exc, NeedsGlobalClock)
+                and attempt == 0
+                and not plan.global_clock
+                and global_clock
+            ):
                 plan = aig_plan(design, texts, latches=True)
                 continue
             return Prepared(None, aiger, str(exc), plan, time.monotonic() - start)

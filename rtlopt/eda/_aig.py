@@ -131,8 +131,10 @@ class Aig:
         if TRUE in items:
             return TRUE
         while len(items) > 1:
-            items = [self.or_(items[i], items[i + 1]) if i + 1 < len(items) else items[i]
-                     for i in range(0, len(items), 2)]
+            items = [
+                self.or_(items[i], items[i + 1]) if i + 1 < len(items) else items[i]
+                for i in range(0, len(items), 2)
+            ]
         return items[0] if items else FALSE
 
     # ------------------------------------------------------------------ ternary
@@ -227,8 +229,7 @@ class Aig:
             return 2 * newvar[x >> 1] + (x & 1)
 
         n_in, n_l, n_a = len(self.inputs), len(latches), len(ands)
-        out = bytearray(
-            f"aig {n_in + n_l + n_a} {n_in} {n_l} {len(self.outputs)} {n_a}\n".encode())
+        out = bytearray(f"aig {n_in + n_l + n_a} {n_in} {n_l} {len(self.outputs)} {n_a}\n".encode())
         for v in latches:
             out += f"{lit(self._next.get(v, FALSE))}\n".encode()
         for o in self.outputs:
@@ -255,8 +256,9 @@ class Aig:
 
     # ------------------------------------------------------------------ simulation
 
-    def simulate(self, inputs: Sequence[Sequence[int]],
-                 probes: Sequence[int] = ()) -> list[list[int]]:
+    def simulate(
+        self, inputs: Sequence[Sequence[int]], probes: Sequence[int] = ()
+    ) -> list[list[int]]:
         """Binary simulation from the zero state: output values per step.
 
         Args:

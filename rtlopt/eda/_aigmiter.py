@@ -71,10 +71,14 @@ _GATES: dict[str, tuple[tuple[str, ...], Callable[[Aig, Sequence[Tern]], Tern]]]
     "$_NMUX_": (("A", "B", "S"), lambda g, i: g.t_not(g.t_mux(i[2], i[0], i[1]))),
     "$_AOI3_": (("A", "B", "C"), lambda g, i: g.t_not(g.t_or(g.t_and(i[0], i[1]), i[2]))),
     "$_OAI3_": (("A", "B", "C"), lambda g, i: g.t_not(g.t_and(g.t_or(i[0], i[1]), i[2]))),
-    "$_AOI4_": (("A", "B", "C", "D"),
-                lambda g, i: g.t_not(g.t_or(g.t_and(i[0], i[1]), g.t_and(i[2], i[3])))),
-    "$_OAI4_": (("A", "B", "C", "D"),
-                lambda g, i: g.t_not(g.t_and(g.t_or(i[0], i[1]), g.t_or(i[2], i[3])))),
+    "$_AOI4_": (
+        ("A", "B", "C", "D"),
+        lambda g, i: g.t_not(g.t_or(g.t_and(i[0], i[1]), g.t_and(i[2], i[3]))),
+    ),
+    "$_OAI4_": (
+        ("A", "B", "C", "D"),
+        lambda g, i: g.t_not(g.t_and(g.t_or(i[0], i[1]), g.t_or(i[2], i[3]))),
+    ),
 }
 _STEP_FFS = {"$_DFF_P_", "$_DFF_N_"}
 _GLOBAL_FFS = {"$_FF_"}
@@ -181,8 +185,7 @@ class _Netlist:
                 if kind in _STEP_FFS:
                     c = conns.get("C", [None])[0]
                     if c not in clock_bits:
-                        raise NotModelled(f"{name}: a register is not clocked by a clock "
-                                          "input")
+                        raise NotModelled(f"{name}: a register is not clocked by a clock input")
                 d, q = conns.get("D", []), conns.get("Q", [])
                 if len(d) != 1 or len(q) != 1:
                     raise NotModelled(f"{name}: register {cname} is malformed")
@@ -216,8 +219,9 @@ class _Netlist:
 class _Eval:
     """Ternary values of a module's bits for one view (leaf values given)."""
 
-    def __init__(self, aig: Aig, net: _Netlist, leaves: Mapping[Bit, Tern], *,
-                 undriven: Tern) -> None:
+    def __init__(
+        self, aig: Aig, net: _Netlist, leaves: Mapping[Bit, Tern], *, undriven: Tern
+    ) -> None:
         self.aig = aig
         self.net = net
         self.memo: dict[Bit, Tern] = dict(leaves)
@@ -289,9 +293,11 @@ def build_miter(netlist: Mapping[str, Any], spec: MiterSpec) -> Miter:
         raise NotModelled("the netlist lacks a module")
     gold = _Netlist(gmod, "reference", spec)
     gate = _Netlist(tmod, "candidate", spec)
-    if ({k: len(v) for k, v in gold.inputs.items()} != {k: len(v) for k, v in gate.inputs.items()}
-            or {k: len(v) for k, v in gold.outputs.items()}
-            != {k: len(v) for k, v in gate.outputs.items()}):
+    if {k: len(v) for k, v in gold.inputs.items()} != {
+        k: len(v) for k, v in gate.inputs.items()
+    } or {k: len(v) for k, v in gold.outputs.items()} != {
+        k: len(v) for k, v in gate.outputs.items()
+    }:
         raise NotModelled("the ports differ")
     for bits in gold.outputs.values():
         for b in bits:
@@ -323,8 +329,9 @@ def build_miter(netlist: Mapping[str, Any], spec: MiterSpec) -> Miter:
     return _sequential(aig, inputs, port_lits, gold, gate, spec)
 
 
-def _leaves(net: _Netlist, port_lits: Mapping[str, list[int]],
-            override: Mapping[str, Sequence[Tern]]) -> dict[Bit, Tern]:
+def _leaves(
+    net: _Netlist, port_lits: Mapping[str, list[int]], override: Mapping[str, Sequence[Tern]]
+) -> dict[Bit, Tern]:
     out: dict[Bit, Tern] = {}
     for pname, bits in net.inputs.items():
         vals: Sequence[Tern] | None = override.get(pname)
@@ -339,9 +346,15 @@ def _leaves(net: _Netlist, port_lits: Mapping[str, list[int]],
     return out
 
 
-def _outputs_bad(aig: Aig, gold: _Netlist, gate: _Netlist, eg: _Eval, et: _Eval,
-                 strict: bool, probes: dict[str, tuple[list[Tern], list[Tern]]] | None = None,
-                 ) -> int:
+def _outputs_bad(
+    aig: Aig,
+    gold: _Netlist,
+    gate: _Netlist,
+    eg: _Eval,
+    et: _Eval,
+    strict: bool,
+    probes: dict[str, tuple[list[Tern], list[Tern]]] | None = None,
+) -> int:
     terms = []
     for pname, gbits in gold.outputs.items():
         gv = [eg.get(b) for b in gbits]
@@ -352,9 +365,16 @@ def _outputs_bad(aig: Aig, gold: _Netlist, gate: _Netlist, eg: _Eval, et: _Eval,
     return aig.or_all(terms)
 
 
-def _free_init(aig: Aig, inputs: list[tuple[str, int]], gold: _Netlist, gate: _Netlist,
-               init_g: dict[Bit, Tern], init_t: dict[Bit, Tern]) -> None:
+def _free_init(
+    aig: Aig,
+    inputs: list[tuple[str, int]],
+    gold: _Netlist,
+    gate: _Netlist,
+    init_g: dict[Bit, Tern],
+    init_t: dict[Bit, Tern],
+) -> None:
     """Free defined power-up values; paired register bits share one (see ``free_init``)."""
+
     def named(net: _Netlist) -> dict[str, Bit]:
         out: dict[str, Bit] = {}
         for _, q in net.ffs:
@@ -374,8 +394,9 @@ def _free_init(aig: Aig, inputs: list[tuple[str, int]], gold: _Netlist, gate: _N
         return Aig.binary(lit)
 
     pairs = [(gq[name], tq[name]) for name in sorted(set(gq) & set(tq))]
-    pairs += _renamed_pairs({n: q for n, q in gq.items() if n not in tq},
-                            {n: q for n, q in tq.items() if n not in gq})
+    pairs += _renamed_pairs(
+        {n: q for n, q in gq.items() if n not in tq}, {n: q for n, q in tq.items() if n not in gq}
+    )
     for gbit, tbit in pairs:
         init_g[gbit] = init_t[tbit] = fresh()
     for init in (init_g, init_t):
@@ -388,6 +409,7 @@ def _renamed_pairs(gold: dict[str, Bit], gate: dict[str, Bit]) -> list[tuple[Bit
     """Pair the registers left unmatched by name when their width is unique on both sides
     (one reference and one candidate register of that width: a rename). Any pairing is sound;
     a wrong one only fails the proof."""
+
     def by_base(named: dict[str, Bit]) -> dict[str, dict[str, Bit]]:
         out: dict[str, dict[str, Bit]] = {}
         for name, q in named.items():
@@ -413,8 +435,14 @@ def _renamed_pairs(gold: dict[str, Bit], gate: dict[str, Bit]) -> list[tuple[Bit
     return pairs
 
 
-def _sequential(aig: Aig, inputs: list[tuple[str, int]], port_lits: dict[str, list[int]],
-                gold: _Netlist, gate: _Netlist, spec: MiterSpec) -> Miter:
+def _sequential(
+    aig: Aig,
+    inputs: list[tuple[str, int]],
+    port_lits: dict[str, list[int]],
+    gold: _Netlist,
+    gate: _Netlist,
+    spec: MiterSpec,
+) -> Miter:
     steps = max(1, spec.reset_steps)
     started = [aig.latch(f"rtlopt_started{i}") for i in range(steps)]
     aig.set_next(started[0], TRUE)
@@ -490,6 +518,12 @@ def _sequential(aig: Aig, inputs: list[tuple[str, int]], port_lits: dict[str, li
         probes: dict[str, tuple[list[Tern], list[Tern]]] = {}
         bads = _outputs_bad(aig, gold, gate, esg, est, spec.strict_x, probes)
         aig.output(aig.mux(first, bads, bad0))
-        return Miter(aig, inputs, gold_registers=n_g, gate_registers=len(gate.ffs),
-                     dual=binary.count(False), exact=not spec.free_init,
-                     probes={"first": probes0, "steady": probes})
+        return Miter(
+            aig,
+            inputs,
+            gold_registers=n_g,
+            gate_registers=len(gate.ffs),
+            dual=binary.count(False),
+            exact=not spec.free_init,
+            probes={"first": probes0, "steady": probes},
+        )

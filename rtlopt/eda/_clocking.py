@@ -23,24 +23,54 @@ __all__ = ["Clocking", "analyze_clocking", "clocking_problem", "read_clocking"]
 
 #: Coarse register cells: clock pin and the asynchronous pins with their polarity parameter.
 _FF_ASYNC: dict[str, tuple[tuple[str, str], ...]] = {
-    "$dff": (), "$dffe": (), "$sdff": (), "$sdffe": (), "$sdffce": (),
-    "$adff": (("ARST", "ARST_POLARITY"),), "$adffe": (("ARST", "ARST_POLARITY"),),
+    "$dff": (),
+    "$dffe": (),
+    "$sdff": (),
+    "$sdffe": (),
+    "$sdffce": (),
+    "$adff": (("ARST", "ARST_POLARITY"),),
+    "$adffe": (("ARST", "ARST_POLARITY"),),
     "$dffsr": (("SET", "SET_POLARITY"), ("CLR", "CLR_POLARITY")),
     "$dffsre": (("SET", "SET_POLARITY"), ("CLR", "CLR_POLARITY")),
-    "$aldff": (("ALOAD", "ALOAD_POLARITY"),), "$aldffe": (("ALOAD", "ALOAD_POLARITY"),),
+    "$aldff": (("ALOAD", "ALOAD_POLARITY"),),
+    "$aldffe": (("ALOAD", "ALOAD_POLARITY"),),
 }
 _LATCHES = frozenset({"$dlatch", "$adlatch", "$dlatchsr", "$sr"})
 #: Cells that constrain or fake the formal check; a candidate never needs them.
-_VERIFICATION = frozenset({"$assert", "$assume", "$cover", "$live", "$fair", "$anyconst",
-                           "$anyseq", "$allconst", "$allseq", "$anyinit", "$initstate",
-                           "$equiv", "$ff", "$_FF_", "$print", "$check", "$specify2",
-                           "$specify3", "$specrule"})
+_VERIFICATION = frozenset(
+    {
+        "$assert",
+        "$assume",
+        "$cover",
+        "$live",
+        "$fair",
+        "$anyconst",
+        "$anyseq",
+        "$allconst",
+        "$allseq",
+        "$anyinit",
+        "$initstate",
+        "$equiv",
+        "$ff",
+        "$_FF_",
+        "$print",
+        "$check",
+        "$specify2",
+        "$specify3",
+        "$specrule",
+    }
+)
 #: Cells a clock or reset may pass through: (input port, output port, inverts).
 _PASS: dict[str, tuple[str, str, bool]] = {
-    "$not": ("A", "Y", True), "$pos": ("A", "Y", False), "$_NOT_": ("A", "Y", True),
-    "$_BUF_": ("A", "Y", False), "$logic_not": ("A", "Y", True),
-    "$reduce_or": ("A", "Y", False), "$reduce_and": ("A", "Y", False),
-    "$reduce_bool": ("A", "Y", False), "$reduce_xor": ("A", "Y", False),
+    "$not": ("A", "Y", True),
+    "$pos": ("A", "Y", False),
+    "$_NOT_": ("A", "Y", True),
+    "$_BUF_": ("A", "Y", False),
+    "$logic_not": ("A", "Y", True),
+    "$reduce_or": ("A", "Y", False),
+    "$reduce_and": ("A", "Y", False),
+    "$reduce_bool": ("A", "Y", False),
+    "$reduce_xor": ("A", "Y", False),
     "$reduce_xnor": ("A", "Y", True),
 }
 
@@ -202,12 +232,15 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
         conns = cell.get("connections", {})
         reg = view.register(conns.get("Q", []))
         if not kind.startswith("$"):
-            problems.append(f"instance of '{kind}' stays a black box (its module is not "
-                            "flattened into the design)")
+            problems.append(
+                f"instance of '{kind}' stays a black box (its module is not "
+                "flattened into the design)"
+            )
             continue
         if kind in _VERIFICATION:
-            problems.append(f"uses a {kind} cell (verification and global-clock constructs are "
-                            "not allowed)")
+            problems.append(
+                f"uses a {kind} cell (verification and global-clock constructs are not allowed)"
+            )
             continue
         if kind in _LATCHES:
             latches += 1
@@ -238,13 +271,21 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
                     asyncs.add((name, level))
                     examples.setdefault((name, level), reg)
                 elif how == "derived":
-                    problems.append(f"register '{reg}' has its asynchronous {pin} pin driven "
-                                    f"by {name}, not by a primary input")
+                    problems.append(
+                        f"register '{reg}' has its asynchronous {pin} pin driven "
+                        f"by {name}, not by a primary input"
+                    )
     loop = _loop(view)
     if loop:
         problems.append(loop)
-    return Clocking(frozenset(clocks), frozenset(asyncs), registers, latches,
-                    tuple(dict.fromkeys(problems)), examples)
+    return Clocking(
+        frozenset(clocks),
+        frozenset(asyncs),
+        registers,
+        latches,
+        tuple(dict.fromkeys(problems)),
+        examples,
+    )
 
 
 def read_clocking(json_text: str, modules: Sequence[str]) -> dict[str, Clocking]:
@@ -286,15 +327,21 @@ def clocking_problem(ref: Clocking, cand: Clocking) -> str:
     for pair in sorted(cand.clocks - ref.clocks):
         reg = cand.examples.get(pair, "?")
         if not ref.registers:
-            return (f"register '{reg}' is clocked by {pair[1]} {pair[0]}, but the reference has "
-                    "no registers")
-        return (f"register '{reg}' is clocked by {pair[1]} {pair[0]}; the reference clocks its "
-                f"registers by {_edges(ref.clocks)}")
+            return (
+                f"register '{reg}' is clocked by {pair[1]} {pair[0]}, but the reference has "
+                "no registers"
+            )
+        return (
+            f"register '{reg}' is clocked by {pair[1]} {pair[0]}; the reference clocks its "
+            f"registers by {_edges(ref.clocks)}"
+        )
     for apair in sorted(cand.asyncs - ref.asyncs):
         reg = cand.examples.get(apair, "?")
         level = "high" if apair[1] else "low"
-        return (f"register '{reg}' has an asynchronous set/reset on {apair[0]} (active {level}); "
-                f"the reference's asynchronous pins use {_levels(ref.asyncs)}")
+        return (
+            f"register '{reg}' has an asynchronous set/reset on {apair[0]} (active {level}); "
+            f"the reference's asynchronous pins use {_levels(ref.asyncs)}"
+        )
     if cand.latches and not ref.latches:
         return f"the candidate has {cand.latches} latch(es); the reference has none"
     return ""

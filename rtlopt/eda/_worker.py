@@ -7,7 +7,7 @@ own process group with stdin/stdout pipes, reads the liberty once, and then runs
 input activity is set again, which :func:`rtlopt.eda.opensta.candidate_tcl` does).
 
 Each job has a wall-clock limit: on timeout the process group is killed, the worker restarts
-(reading the liberty again) and :class:`~rtlopt.errors.EvaluationTimeout` is raised. 
+(reading the liberty again) and :class:`~rtlopt.errors.EvaluationTimeout` is raised.
 :meth:`recycle` restarts the process in the background (its liberty read overlaps the
 caller's next synthesis): ``PpaFlow`` does this after every design with registers when power
 is measured, because OpenSTA 2.0.17 carries sequential activity state over to the next linked
@@ -54,8 +54,15 @@ class StaWorker:
         max_jobs: Restart the process after this many jobs.
     """
 
-    def __init__(self, liberty: Path, log_path: Path, *, timeout: float = 120.0,
-                 memory_mb: int | None = None, max_jobs: int = 200) -> None:
+    def __init__(
+        self,
+        liberty: Path,
+        log_path: Path,
+        *,
+        timeout: float = 120.0,
+        memory_mb: int | None = None,
+        max_jobs: int = 200,
+    ) -> None:
         self.liberty = liberty
         self.log_path = log_path
         self.timeout = timeout
@@ -90,13 +97,20 @@ class StaWorker:
         check_not_stopping("OpenSTA")
         try:
             self._proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                cwd=self.log_path.parent, env=env, close_fds=True,
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                cwd=self.log_path.parent,
+                env=env,
+                close_fds=True,
                 preexec_fn=lambda: child_setup(memory_mb),
             )
         except FileNotFoundError:
-            raise ToolNotFound(f"'{self.sta.path}' is not installed or not on PATH",
-                               hint="install it with: sudo apt-get install opensta") from None
+            raise ToolNotFound(
+                f"'{self.sta.path}' is not installed or not on PATH",
+                hint="install it with: sudo apt-get install opensta",
+            ) from None
         if not track_group(self._proc.pid):
             self.close()
             raise ToolFailed("OpenSTA stopped: rtlopt is stopping")
@@ -106,9 +120,10 @@ class StaWorker:
         token = uuid.uuid4().hex
         start_tcl = self._home / "start.tcl"
         start_tcl.write_text(
-            f'if {{[catch {{read_liberty {tcl_word(script_path(self.liberty))}}} e]}} '
+            f"if {{[catch {{read_liberty {tcl_word(script_path(self.liberty))}}} e]}} "
             f'{{puts "RTLOPT_ERROR [string map {{"\\n" " "}} $e]"}}\n'
-            f'puts "RTLOPT_DONE {token}"\n')
+            f'puts "RTLOPT_DONE {token}"\n'
+        )
         # sourced from a file: the interactive shell echoes commands, and an echoed token
         # would look like the job's end
         self._send(f"source {tcl_word(script_path(start_tcl))}\n")
@@ -123,8 +138,11 @@ class StaWorker:
         text = self._receive(token, self.timeout * 4)
         if "\nRTLOPT_ERROR" in "\n" + text:
             self.close()
-            raise ToolFailed(f"OpenSTA could not read {self.liberty}", log_path=self.log_path,
-                             stderr_tail="\n".join(text.splitlines()[-10:]))
+            raise ToolFailed(
+                f"OpenSTA could not read {self.liberty}",
+                log_path=self.log_path,
+                stderr_tail="\n".join(text.splitlines()[-10:]),
+            )
 
     def close(self) -> None:
         """Stop the process (kill its group if it does not exit at once)."""
@@ -188,8 +206,9 @@ class StaWorker:
             if left <= 0:
                 self._write_log(data.decode(errors="replace"))
                 self._kill()
-                raise EvaluationTimeout(f"sta timed out after {timeout:g}s",
-                                        hint=f"see {self.log_path}")
+                raise EvaluationTimeout(
+                    f"sta timed out after {timeout:g}s", hint=f"see {self.log_path}"
+                )
             ready, _, _ = select.select([fd], [], [], min(left, 1.0))
             if not ready:
                 continue
@@ -198,10 +217,12 @@ class StaWorker:
                 self._write_log(data.decode(errors="replace"))
                 rc = proc.wait()
                 self.close()
-                raise ToolFailed(f"OpenSTA worker exited with {rc}", returncode=rc,
-                                 log_path=self.log_path,
-                                 stderr_tail="\n".join(data.decode(errors="replace")
-                                                       .splitlines()[-20:]))
+                raise ToolFailed(
+                    f"OpenSTA worker exited with {rc}",
+                    returncode=rc,
+                    log_path=self.log_path,
+                    stderr_tail="\n".join(data.decode(errors="replace").splitlines()[-20:]),
+                )
             data += chunk
         end = data.index(marker) + len(marker)
         nl = data.find(b"\n", end)
@@ -230,7 +251,7 @@ class StaWorker:
         idx = text.rfind("RTLOPT_DONE ")
         if idx < 0:
             raise ValueError(f"{script} does not print an RTLOPT_DONE token")
-        token = text[idx + len("RTLOPT_DONE "):].split()[0].strip('"')
+        token = text[idx + len("RTLOPT_DONE ") :].split()[0].strip('"')
         if not self.alive or self.jobs >= self.max_jobs:
             if self._proc is not None:
                 self.close()

@@ -26,7 +26,8 @@ TOP = "(top)"
 _MAX_ROWS = 12
 
 _INSTANCE = re.compile(
-    r"^[ \t]*([A-Za-z_][\w$]*)[ \t]+(\\\S+|[A-Za-z_][\w$]*)[ \t]*\((.*?)\);", re.M | re.S)
+    r"^[ \t]*([A-Za-z_][\w$]*)[ \t]+(\\\S+|[A-Za-z_][\w$]*)[ \t]*\((.*?)\);", re.M | re.S
+)
 _CONNECTION = re.compile(r"\.([\w$]+)\s*\(\s*(.*?)\s*\)\s*(?:,|$)", re.S)
 _ANON = re.compile(r"^_\d+_$")
 _KEYWORDS = {"module", "input", "output", "inout", "wire", "reg", "assign", "endmodule"}
@@ -61,8 +62,9 @@ def _scope(net: str) -> str | None:
     return base.rsplit(".", 1)[0] if "." in base else TOP
 
 
-def area_breakdown(netlist_text: str, cells: Mapping[str, CellInfo]
-                   ) -> tuple[tuple[AreaShare, ...], tuple[AreaShare, ...]]:
+def area_breakdown(
+    netlist_text: str, cells: Mapping[str, CellInfo]
+) -> tuple[tuple[AreaShare, ...], tuple[AreaShare, ...]]:
     """Area per cell type and per instance (largest first, at most 12 rows each; the rest of
     each list is summed into an ``(other)`` row)."""
     insts = parse_netlist_cells(netlist_text)
@@ -107,18 +109,19 @@ def _rows(table: Mapping[str, list[float]]) -> tuple[AreaShare, ...]:
     rows = [AreaShare(k, round(v[0], 6), int(v[1])) for k, v in ordered[:_MAX_ROWS]]
     rest = ordered[_MAX_ROWS:]
     if rest:
-        rows.append(AreaShare("(other)", round(sum(v[0] for _, v in rest), 6),
-                              int(sum(v[1] for _, v in rest))))
+        rows.append(
+            AreaShare(
+                "(other)", round(sum(v[0] for _, v in rest), 6), int(sum(v[1] for _, v in rest))
+            )
+        )
     return tuple(rows)
 
 
-def ppa_details(netlist: Path, liberty: Path,
-                critical_path: CriticalPath | None) -> PpaDetails:
+def ppa_details(netlist: Path, liberty: Path, critical_path: CriticalPath | None) -> PpaDetails:
     """The details of one measurement: the critical path OpenSTA reported and the area split.
 
     Raises:
         OSError: the netlist or liberty cannot be read.
     """
-    by_cell, by_inst = area_breakdown(netlist.read_text(errors="replace"),
-                                      liberty_cells(liberty))
+    by_cell, by_inst = area_breakdown(netlist.read_text(errors="replace"), liberty_cells(liberty))
     return PpaDetails(critical_path=critical_path, area_by_cell=by_cell, area_by_instance=by_inst)

@@ -86,15 +86,22 @@ def resolve_engine(engine: str) -> str:
         try:
             require_tool("yosys")
         except ToolNotFound as exc:
-            alt = (" or set flow.engine = 'pyosys' (in-process Yosys from the pyosys wheel; a "
-                   "different Yosys/ABC version, so different numbers)"
-                   if pyosys_available() else "")
-            raise ToolNotFound("required tool 'yosys' (synthesis engine) was not found on PATH",
-                               hint=f"{exc.hint}{alt}") from None
+            alt = (
+                " or set flow.engine = 'pyosys' (in-process Yosys from the pyosys wheel; a "
+                "different Yosys/ABC version, so different numbers)"
+                if pyosys_available()
+                else ""
+            )
+            raise ToolNotFound(
+                "required tool 'yosys' (synthesis engine) was not found on PATH",
+                hint=f"{exc.hint}{alt}",
+            ) from None
         return "yosys"
     if engine == "pyosys" and not pyosys_available():
-        raise ConfigError("flow.engine = 'pyosys' but the pyosys package is not installed",
-                          hint="pip install pyosys, or set flow.engine = 'yosys'")
+        raise ConfigError(
+            "flow.engine = 'pyosys' but the pyosys package is not installed",
+            hint="pip install pyosys, or set flow.engine = 'yosys'",
+        )
     if engine not in ("yosys", "pyosys"):
         raise ConfigError(f"flow.engine = {engine!r} is not one of: auto, yosys, pyosys")
     return engine
@@ -117,7 +124,9 @@ class PpaFlow:
         if cfg.power and cfg.power_activity == "sim":
             raise ConfigError(
                 "flow.power_activity = 'sim' is not supported by this OpenSTA (2.0.17 has no "
-                "read_vcd/read_saif)", hint="set flow.power_activity = 'default'")
+                "read_vcd/read_saif)",
+                hint="set flow.power_activity = 'default'",
+            )
         self.pdk = pdk
         self.cfg = cfg
         self.sandbox = sandbox
@@ -134,10 +143,17 @@ class PpaFlow:
         self._closed = False
 
     # ------------------------------------------------------------------ measuring
-    def measure(self, files: Sequence[Path], top: str, clocks: Sequence[str], workdir: Path, *,
-                include_dirs: Sequence[Path] = (),
-                defines: Mapping[str, str] | None = None,
-                alongside: Callable[[Path], Any] | None = None) -> PpaMeasurement:
+    def measure(
+        self,
+        files: Sequence[Path],
+        top: str,
+        clocks: Sequence[str],
+        workdir: Path,
+        *,
+        include_dirs: Sequence[Path] = (),
+        defines: Mapping[str, str] | None = None,
+        alongside: Callable[[Path], Any] | None = None,
+    ) -> PpaMeasurement:
         """Synthesize ``top`` from ``files`` and time it.
 
         Args:
@@ -161,8 +177,9 @@ class PpaFlow:
                 raise RuntimeError("PpaFlow is closed")
             start = time.monotonic()
             workdir.mkdir(parents=True, exist_ok=True)
-            syn = self._synthesize(files, top, workdir, include_dirs, defines or {},
-                                   generic=alongside is not None)
+            syn = self._synthesize(
+                files, top, workdir, include_dirs, defines or {}, generic=alongside is not None
+            )
             t_syn = time.monotonic() - start
             side: dict[str, Any] = {}
             thread: threading.Thread | None = None
@@ -177,8 +194,9 @@ class PpaFlow:
                         side["error"] = exc
                     side["seconds"] = time.monotonic() - t0
 
-                thread = threading.Thread(target=run_alongside, name="rtlopt-alongside",
-                                          daemon=True)
+                thread = threading.Thread(
+                    target=run_alongside, name="rtlopt-alongside", daemon=True
+                )
                 thread.start()
             try:
                 sta = self._sta(syn.netlist, top, clocks, workdir)
@@ -194,13 +212,19 @@ class PpaFlow:
                 logs["warnings"] = "; ".join(sta.warnings)
                 for w in sta.warnings:
                     log.info("%s: %s", top, w)
-            ppa = PPA(area_um2=syn.area_um2, delay_ps=sta.delay_ps, power_uw=sta.power_uw,
-                      cells=syn.cells, details=self._details(syn.netlist, sta))
+            ppa = PPA(
+                area_um2=syn.area_um2,
+                delay_ps=sta.delay_ps,
+                power_uw=sta.power_uw,
+                cells=syn.cells,
+                details=self._details(syn.netlist, sta),
+            )
             timings = {"synth_s": t_syn, "sta_s": t_sta}
             if "seconds" in side:
                 timings["alongside_s"] = side["seconds"]
-            return PpaMeasurement(ppa, logs, syn.netlist, sta, total, timings,
-                                  syn.generic_netlist, side.get("value"))
+            return PpaMeasurement(
+                ppa, logs, syn.netlist, sta, total, timings, syn.generic_netlist, side.get("value")
+            )
 
     def _details(self, netlist: Path, sta: StaResult) -> PpaDetails | None:
         """Critical path and area split for the feedback; None (logged) when unreadable."""
@@ -210,31 +234,61 @@ class PpaFlow:
             log.info("no PPA details for %s: %s", netlist, exc)
             return None
 
-    def _synthesize(self, files: Sequence[Path], top: str, workdir: Path,
-                    include_dirs: Sequence[Path], defines: Mapping[str, str], *,
-                    generic: bool = False) -> SynthResult:
-        kw: dict[str, Any] = {"include_dirs": include_dirs, "defines": defines,
-                              "tie_hi": self.pdk.tie_hi, "tie_lo": self.pdk.tie_lo,
-                              "generic": generic}
+    def _synthesize(
+        self,
+        files: Sequence[Path],
+        top: str,
+        workdir: Path,
+        include_dirs: Sequence[Path],
+        defines: Mapping[str, str],
+        *,
+        generic: bool = False,
+    ) -> SynthResult:
+        kw: dict[str, Any] = {
+            "include_dirs": include_dirs,
+            "defines": defines,
+            "tie_hi": self.pdk.tie_hi,
+            "tie_lo": self.pdk.tie_lo,
+            "generic": generic,
+        }
         if self.engine == "pyosys":
             return synthesize_pyosys(files, top, workdir, self.libs, **kw)
-        return synthesize(files, top, workdir, self.libs, timeout=self.cfg.synth_timeout_s,
-                          memory_mb=self.sandbox.memory_mb, **kw)
+        return synthesize(
+            files,
+            top,
+            workdir,
+            self.libs,
+            timeout=self.cfg.synth_timeout_s,
+            memory_mb=self.sandbox.memory_mb,
+            **kw,
+        )
 
     def _sta(self, netlist: Path, top: str, clocks: Sequence[str], workdir: Path) -> StaResult:
         if not self.cfg.persistent:
-            return run_sta(self.pdk.liberty_plain, netlist, top, clocks, self.period_ns, workdir,
-                           power=self.cfg.power, timeout=self.cfg.sta_timeout_s,
-                           memory_mb=self.sandbox.memory_mb)
+            return run_sta(
+                self.pdk.liberty_plain,
+                netlist,
+                top,
+                clocks,
+                self.period_ns,
+                workdir,
+                power=self.cfg.power,
+                timeout=self.cfg.sta_timeout_s,
+                memory_mb=self.sandbox.memory_mb,
+            )
         if self._worker is None:
             wdir = workdir.parent / f".sta-worker-{uuid.uuid4().hex[:8]}"
-            self._worker = StaWorker(self.pdk.liberty_plain, wdir / "worker.log",
-                                     timeout=self.cfg.sta_timeout_s,
-                                     memory_mb=self.sandbox.memory_mb)
+            self._worker = StaWorker(
+                self.pdk.liberty_plain,
+                wdir / "worker.log",
+                timeout=self.cfg.sta_timeout_s,
+                memory_mb=self.sandbox.memory_mb,
+            )
         token = uuid.uuid4().hex
         script = workdir / "sta.tcl"
-        script.write_text(candidate_tcl(netlist, top, clocks, self.period_ns,
-                                        power=self.cfg.power, token=token))
+        script.write_text(
+            candidate_tcl(netlist, top, clocks, self.period_ns, power=self.cfg.power, token=token)
+        )
         text = self._worker.run(script)
         log_path = workdir / "sta.log"
         log_path.write_text(text)
@@ -257,9 +311,13 @@ class PpaFlow:
             except Exception:  # metadata missing: report it rather than fail
                 versions["pyosys"] = "unknown"
         # scripts rendered with safe stand-ins, then shown with readable placeholders
-        marks = {"/RTLOPT_SOURCES.v": "<sources>", "/RTLOPT_NETLIST.v": "<netlist.v>",
-                 "/RTLOPT_STAT.txt": "<stat.txt>", "RTLOPT_TOP": "<top>",
-                 "RTLOPT_CLOCK": "<clock>"}
+        marks = {
+            "/RTLOPT_SOURCES.v": "<sources>",
+            "/RTLOPT_NETLIST.v": "<netlist.v>",
+            "/RTLOPT_STAT.txt": "<stat.txt>",
+            "RTLOPT_TOP": "<top>",
+            "RTLOPT_CLOCK": "<clock>",
+        }
 
         def shown(text: str) -> str:
             for k, v in marks.items():
@@ -270,7 +328,8 @@ class PpaFlow:
         return {
             "engine": self.engine,
             "tool_versions": versions,
-            "binaries": tool_paths(("yosys", "sta")) if self.engine == "yosys"
+            "binaries": tool_paths(("yosys", "sta"))
+            if self.engine == "yosys"
             else tool_paths(("sta",)),
             "pdk": self.pdk.name,
             "corner": self.pdk.corner,
@@ -283,12 +342,27 @@ class PpaFlow:
             "tie_cells": {"hi": list(self.pdk.tie_hi or ()), "lo": list(self.pdk.tie_lo or ())},
             "persistent": self.cfg.persistent,
             "trimmed_liberties": self.libs != SynthLibraries.single(self.pdk.liberty_plain),
-            "synth_script": shown(synth_script([Path("/RTLOPT_SOURCES.v")], "RTLOPT_TOP",
-                                               self.libs, netlist, Path("/RTLOPT_STAT.txt"),
-                                               tie_hi=self.pdk.tie_hi, tie_lo=self.pdk.tie_lo)),
-            "sta_script": shown(sta_script(self.pdk.liberty_plain, netlist, "RTLOPT_TOP",
-                                           ["RTLOPT_CLOCK"], self.period_ns,
-                                           power=self.cfg.power)),
+            "synth_script": shown(
+                synth_script(
+                    [Path("/RTLOPT_SOURCES.v")],
+                    "RTLOPT_TOP",
+                    self.libs,
+                    netlist,
+                    Path("/RTLOPT_STAT.txt"),
+                    tie_hi=self.pdk.tie_hi,
+                    tie_lo=self.pdk.tie_lo,
+                )
+            ),
+            "sta_script": shown(
+                sta_script(
+                    self.pdk.liberty_plain,
+                    netlist,
+                    "RTLOPT_TOP",
+                    ["RTLOPT_CLOCK"],
+                    self.period_ns,
+                    power=self.cfg.power,
+                )
+            ),
             "delay_definition": "worst data arrival time over all timed endpoints (ps)",
         }
 
@@ -303,8 +377,12 @@ class PpaFlow:
     def __enter__(self) -> PpaFlow:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.close()
 
     def __del__(self) -> None:  # best effort; close() is the contract

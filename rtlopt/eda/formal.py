@@ -51,16 +51,37 @@ from rtlopt.tools import Limits, require_tool, run_tool
 
 log = logging.getLogger(__name__)
 
-__all__ = ["check_equivalence", "check_structure", "identical_source",
-           "parse_counterexample", "yosys_argv"]
+__all__ = [
+    "check_equivalence",
+    "check_structure",
+    "identical_source",
+    "parse_counterexample",
+    "yosys_argv",
+]
 
 _ROW = re.compile(r"^\s*(init|\d+|-)?\s*(\\\S+|\$\S+)\s+(\S+)\s+(\S+)\s+([01xz]+)\s*$", re.M)
-_PORT_ERRORS = ("No matching port", "port width", "Mismatch in directionality",
-                "does not match", "No port with name")
+_PORT_ERRORS = (
+    "No matching port",
+    "port width",
+    "Mismatch in directionality",
+    "does not match",
+    "No port with name",
+)
 
 
-_PHASES = frozenset({"read", "read_candidate", "prepare", "equiv", "count_latches", "miter",
-                     "sat", "induction", "bmc"})
+_PHASES = frozenset(
+    {
+        "read",
+        "read_candidate",
+        "prepare",
+        "equiv",
+        "count_latches",
+        "miter",
+        "sat",
+        "induction",
+        "bmc",
+    }
+)
 
 
 def _phases(text: str) -> dict[str, str]:
@@ -127,10 +148,16 @@ def _first_error(text: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: Path,
-                      cfg: FormalConfig, *, memory_mb: int | None = None,
-                      reference_file: Path | None = None,
-                      strict_x: bool = False) -> FormalResult:
+def check_equivalence(
+    design: Design,
+    candidate_files: Sequence[Path],
+    workdir: Path,
+    cfg: FormalConfig,
+    *,
+    memory_mb: int | None = None,
+    reference_file: Path | None = None,
+    strict_x: bool = False,
+) -> FormalResult:
     """Prove or refute that the candidate's target module equals the reference.
 
     Args:
@@ -156,9 +183,14 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
     workdir.mkdir(parents=True, exist_ok=True)
     texts = [_read(Path(f)) for f in candidate_files]
     if texts and identical_source(design, texts[-1]):
-        return FormalResult(Verdict.PROVEN, "identical source",
-                            "the candidate is the reference's target and submodules, byte for "
-                            "byte (line endings aside)", {}, time.monotonic() - start)
+        return FormalResult(
+            Verdict.PROVEN,
+            "identical source",
+            "the candidate is the reference's target and submodules, byte for "
+            "byte (line endings aside)",
+            {},
+            time.monotonic() - start,
+        )
     plan = plan_formal(design, texts)
     if reference_file is None or reference_file.parent != workdir:
         text = reference_text(design) if reference_file is None else _read(reference_file)
@@ -167,12 +199,14 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
     (workdir / STRUCTURE_JSON).unlink(missing_ok=True)
     extra_inc = [design.target.file.parent]
     if plan.mode == "unsupported":
-        found = _structure_only(design, reference_file, candidate_files, extra_inc, cfg,
-                                memory_mb, start)
+        found = _structure_only(
+            design, reference_file, candidate_files, extra_inc, cfg, memory_mb, start
+        )
         if found is not None and found.structure:
             return found
-        return FormalResult(Verdict.UNKNOWN, "none", plan.reason,
-                            duration_s=time.monotonic() - start)
+        return FormalResult(
+            Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start
+        )
 
     common = (design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
     if plan.mode == "comb" or strict_x:
@@ -184,8 +218,12 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
         first = _run_miter(*common, share=share, strict_x=strict_x, structure=True)
         checked = _checked(design, workdir, first, start)
         assert checked is not None
-        if (checked is not first or share == 1.0 or first.verdict is not Verdict.UNKNOWN
-                or "timed out" not in first.reason):
+        if (
+            checked is not first
+            or share == 1.0
+            or first.verdict is not Verdict.UNKNOWN
+            or "timed out" not in first.reason
+        ):
             return checked
         if cfg.abc:
             # SAT sweeping with internal equivalences: arithmetic where one SAT instance over
@@ -216,8 +254,14 @@ def check_equivalence(design: Design, candidate_files: Sequence[Path], workdir: 
     return found if found is not None else miter
 
 
-def check_structure(design: Design, candidate_files: Sequence[Path], workdir: Path,
-                    cfg: FormalConfig, *, memory_mb: int | None = None) -> str:
+def check_structure(
+    design: Design,
+    candidate_files: Sequence[Path],
+    workdir: Path,
+    cfg: FormalConfig,
+    *,
+    memory_mb: int | None = None,
+) -> str:
     """Only the clock/reset structure check (for when the formal check is disabled).
 
     Returns:
@@ -231,8 +275,9 @@ def check_structure(design: Design, candidate_files: Sequence[Path], workdir: Pa
         return ""
     ref = workdir / "reference.v"
     ref.write_text(reference_text(design))
-    found = _structure_only(design, ref, candidate_files, [design.target.file.parent], cfg,
-                            memory_mb, time.monotonic())
+    found = _structure_only(
+        design, ref, candidate_files, [design.target.file.parent], cfg, memory_mb, time.monotonic()
+    )
     return found.structure if found is not None else ""
 
 
@@ -241,16 +286,28 @@ def yosys_argv(log_name: str, script_name: str) -> list[str]:
     return require_tool("yosys").argv("-q", "-l", log_name, "-s", script_name)
 
 
-def _structure_only(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-                    extra_inc: list[Path], cfg: FormalConfig, memory_mb: int | None,
-                    start: float) -> FormalResult | None:
+def _structure_only(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    extra_inc: list[Path],
+    cfg: FormalConfig,
+    memory_mb: int | None,
+    start: float,
+) -> FormalResult | None:
     wd = reference_file.parent
     (wd / STRUCTURE_JSON).unlink(missing_ok=True)
     script = wd / "structure.ys"
-    script.write_text(structure_script(design, reference_file, candidate_files,
-                                       include_dirs=extra_inc))
-    run_tool(yosys_argv("structure.log", script.name), cwd=wd, log_path=wd / "structure.out",
-             limits=Limits(max(1.0, cfg.timeout_s), memory_mb), raise_on_timeout=False)
+    script.write_text(
+        structure_script(design, reference_file, candidate_files, include_dirs=extra_inc)
+    )
+    run_tool(
+        yosys_argv("structure.log", script.name),
+        cwd=wd,
+        log_path=wd / "structure.out",
+        limits=Limits(max(1.0, cfg.timeout_s), memory_mb),
+        raise_on_timeout=False,
+    )
     return _structure_verdict(design, wd, start)
 
 
@@ -265,34 +322,53 @@ def _structure_verdict(design: Design, wd: Path, start: float) -> FormalResult |
     try:
         found = read_clocking(text, [gold, gate])
     except ValueError as exc:
-        return FormalResult(Verdict.UNKNOWN, method, f"unreadable structure netlist: {exc}", {},
-                            _elapsed(start))
+        return FormalResult(
+            Verdict.UNKNOWN, method, f"unreadable structure netlist: {exc}", {}, _elapsed(start)
+        )
     if gold not in found or gate not in found:
-        return FormalResult(Verdict.UNKNOWN, method, "the structure netlist lacks a module", {},
-                            _elapsed(start))
+        return FormalResult(
+            Verdict.UNKNOWN, method, "the structure netlist lacks a module", {}, _elapsed(start)
+        )
     problem = clocking_problem(found[gold], found[gate])
     if problem:
-        return FormalResult(Verdict.UNKNOWN, method,
-                            f"clock/reset structure check: {problem}", {},
-                            _elapsed(start), structure=problem)
+        return FormalResult(
+            Verdict.UNKNOWN,
+            method,
+            f"clock/reset structure check: {problem}",
+            {},
+            _elapsed(start),
+            structure=problem,
+        )
     if found[gold].problems:
-        return FormalResult(Verdict.UNKNOWN, method,
-                            "the miter does not model the reference's structure: "
-                            f"{found[gold].problems[0]}", {}, _elapsed(start))
+        return FormalResult(
+            Verdict.UNKNOWN,
+            method,
+            f"the miter does not model the reference's structure: {found[gold].problems[0]}",
+            {},
+            _elapsed(start),
+        )
     return None
 
 
-def _checked(design: Design, wd: Path, result: FormalResult | None,
-             start: float) -> FormalResult | None:
+def _checked(
+    design: Design, wd: Path, result: FormalResult | None, start: float
+) -> FormalResult | None:
     """``result`` unless the clock/reset structure rules it out; never PROVEN unchecked."""
     found = _structure_verdict(design, wd, start)
     if found is not None:
         return found
-    if (result is not None and result.verdict is Verdict.PROVEN
-            and not (wd / STRUCTURE_JSON).is_file()):
-        return FormalResult(Verdict.UNKNOWN, result.method,
-                            "the clock/reset structure could not be checked", {},
-                            _elapsed(start))
+    if (
+        result is not None
+        and result.verdict is Verdict.PROVEN
+        and not (wd / STRUCTURE_JSON).is_file()
+    ):
+        return FormalResult(
+            Verdict.UNKNOWN,
+            result.method,
+            "the clock/reset structure could not be checked",
+            {},
+            _elapsed(start),
+        )
     return result
 
 
@@ -321,7 +397,7 @@ def identical_source(design: Design, candidate: str) -> bool:
         if declared != 1 or not body or rest.count(body) != 1:
             return False
         at = rest.index(body)
-        rest = rest[:at] + "\n" + rest[at + len(body):]
+        rest = rest[:at] + "\n" + rest[at + len(body) :]
         code = blank_comments(rest)
     if tool_pragmas(rest):
         return False
@@ -332,27 +408,49 @@ def _elapsed(start: float) -> float:
     return time.monotonic() - start
 
 
-def _run_structural(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-                    plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
-                    extra_inc: list[Path], start: float, *, share: float,
-                    structure: bool = False) -> FormalResult | None:
+def _run_structural(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    cfg: FormalConfig,
+    memory_mb: int | None,
+    extra_inc: list[Path],
+    start: float,
+    *,
+    share: float,
+    structure: bool = False,
+) -> FormalResult | None:
     """equiv_make/equiv_simple/equiv_induct; a verdict only when everything is proven."""
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     eq_script = _workdir_of(reference_file) / "equiv_struct.ys"
-    eq_script.write_text(equiv_script(design, reference_file, candidate_files, plan,
-                                      depth=max(1, min(cfg.induction_depth, 4)),
-                                      include_dirs=extra_inc, structure=structure))
+    eq_script.write_text(
+        equiv_script(
+            design,
+            reference_file,
+            candidate_files,
+            plan,
+            depth=max(1, min(cfg.induction_depth, 4)),
+            include_dirs=extra_inc,
+            structure=structure,
+        )
+    )
     wd = eq_script.parent
-    run = run_tool(yosys_argv("equiv_struct.log", eq_script.name), cwd=wd,
-                   log_path=wd / "equiv_struct.out", limits=Limits(left, memory_mb),
-                   raise_on_timeout=False)
+    run = run_tool(
+        yosys_argv("equiv_struct.log", eq_script.name),
+        cwd=wd,
+        log_path=wd / "equiv_struct.out",
+        limits=Limits(left, memory_mb),
+        raise_on_timeout=False,
+    )
     text = _read(wd / "equiv_struct.log") or run.output()
     early = _early_verdict(text, plan, cfg, _elapsed(start))
     if early is not None:
         return early
     if "Equivalence successfully proven!" in text and not run.timed_out:
-        return FormalResult(Verdict.PROVEN, _method(plan, cfg, structural=True), "", {},
-                            _elapsed(start))
+        return FormalResult(
+            Verdict.PROVEN, _method(plan, cfg, structural=True), "", {}, _elapsed(start)
+        )
     return None
 
 
@@ -360,10 +458,19 @@ def _run_structural(design: Design, reference_file: Path, candidate_files: Seque
 _ABC_NAMES = {"cec": "&cec", "dprove": "dprove", "pdr": "pdr", "bmc": "bmc3"}
 
 
-def _run_abc(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-             plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
-             extra_inc: list[Path], start: float, *, share: float,
-             strict_x: bool = False) -> FormalResult | None:
+def _run_abc(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    cfg: FormalConfig,
+    memory_mb: int | None,
+    extra_inc: list[Path],
+    start: float,
+    *,
+    share: float,
+    strict_x: bool = False,
+) -> FormalResult | None:
     """ABC engines (``yosys-abc``) on the AIGER miter; a verdict only when one decides.
 
     Combinational targets get ``&cec``; sequential ones ``dprove`` then ``pdr`` (unbounded
@@ -375,8 +482,16 @@ def _run_abc(design: Design, reference_file: Path, candidate_files: Sequence[Pat
     wd = _workdir_of(reference_file) / "abc"
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     deadline = time.monotonic() + left
-    prep = prepare_miter(design, reference_file, candidate_files, wd, timeout=left,
-                         strict_x=strict_x, memory_mb=memory_mb, free_init=plan.mode == "bmc")
+    prep = prepare_miter(
+        design,
+        reference_file,
+        candidate_files,
+        wd,
+        timeout=left,
+        strict_x=strict_x,
+        memory_mb=memory_mb,
+        free_init=plan.mode == "bmc",
+    )
     if prep.miter is None:
         log.debug("formal %s: no AIGER miter: %s", design.target.name, prep.reason)
         return None
@@ -387,44 +502,68 @@ def _run_abc(design: Design, reference_file: Path, candidate_files: Sequence[Pat
         budget = (deadline - time.monotonic()) / (len(engines) - i)
         if budget < 1.0:
             break
-        out = run_engine(engine, prep.aiger, miter, timeout=budget, cwd=wd,
-                         memory_mb=memory_mb)
-        log.debug("formal %s: abc %s: %s (%s)", design.target.name, engine, out.status,
-                  out.detail)
+        out = run_engine(engine, prep.aiger, miter, timeout=budget, cwd=wd, memory_mb=memory_mb)
+        log.debug("formal %s: abc %s: %s (%s)", design.target.name, engine, out.status, out.detail)
         method = f"abc {_ABC_NAMES[engine]}"
         if not miter.exact:
             method += " (free power-up state)"
         if out.status == "proved":
-            return _checked(design, _workdir_of(reference_file),
-                            FormalResult(Verdict.PROVEN, method, "", {}, _elapsed(start)),
-                            start)
+            return _checked(
+                design,
+                _workdir_of(reference_file),
+                FormalResult(Verdict.PROVEN, method, "", {}, _elapsed(start)),
+                start,
+            )
         if out.status == "failed":
             got = [v for k, v in out.counterexample.items() if k.startswith("got ")]
             if miter.exact and (not got or any("x" in v for v in got)):
                 # the candidate is undefined where the reference is defined: in the gate-level
                 # ternary model that can be pessimism (an x that cancels for every value, as
                 # in `a + b + x` against `x + b + a`), so it refutes nothing
-                return FormalResult(Verdict.UNKNOWN, method,
-                                    "no proof: ABC's counterexample leaves the candidate "
-                                    "undefined where the reference is defined"
-                                    + (f" (cycle {out.frame})" if sequential else ""),
-                                    out.counterexample, _elapsed(start))
+                return FormalResult(
+                    Verdict.UNKNOWN,
+                    method,
+                    "no proof: ABC's counterexample leaves the candidate "
+                    "undefined where the reference is defined"
+                    + (f" (cycle {out.frame})" if sequential else ""),
+                    out.counterexample,
+                    _elapsed(start),
+                )
             if miter.exact:
-                why = (f"counterexample at cycle {out.frame}" if sequential
-                       else "the AIGER miter found differing outputs")
-                return FormalResult(Verdict.REFUTED, method, why, out.counterexample,
-                                    _elapsed(start))
-            return FormalResult(Verdict.UNKNOWN, method,
-                                "no proof: outputs differ from a power-up state shared by "
-                                "paired registers (not a refutation: the registers "
-                                "without reset may correspond otherwise)", {}, _elapsed(start))
+                why = (
+                    f"counterexample at cycle {out.frame}"
+                    if sequential
+                    else "the AIGER miter found differing outputs"
+                )
+                return FormalResult(
+                    Verdict.REFUTED, method, why, out.counterexample, _elapsed(start)
+                )
+            return FormalResult(
+                Verdict.UNKNOWN,
+                method,
+                "no proof: outputs differ from a power-up state shared by "
+                "paired registers (not a refutation: the registers "
+                "without reset may correspond otherwise)",
+                {},
+                _elapsed(start),
+            )
     return None
 
 
-def _run_miter(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-               plan: FormalPlan, cfg: FormalConfig, memory_mb: int | None,
-               extra_inc: list[Path], start: float, *, share: float, strict_x: bool = False,
-               structure: bool = False) -> FormalResult:
+def _run_miter(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    cfg: FormalConfig,
+    memory_mb: int | None,
+    extra_inc: list[Path],
+    start: float,
+    *,
+    share: float,
+    strict_x: bool = False,
+    structure: bool = False,
+) -> FormalResult:
     """SAT miter: proof (combinational) or induction then a bounded check (sequential)."""
     wd = _workdir_of(reference_file)
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
@@ -432,26 +571,47 @@ def _run_miter(design: Design, reference_file: Path, candidate_files: Sequence[P
     sat_share = 0.9 if plan.mode == "comb" else 0.4
     sat_timeout = max(1, int(left * sat_share / n_inst))
     bmc_timeout = max(1, int(left * (0.8 if plan.mode == "bmc" else 0.4)))
-    script = formal_script(design, reference_file, candidate_files, plan,
-                           induction_depth=cfg.induction_depth, bmc_depth=cfg.bmc_depth,
-                           sat_timeout_s=sat_timeout, bmc_timeout_s=bmc_timeout,
-                           include_dirs=extra_inc, strict_x=strict_x, structure=structure)
+    script = formal_script(
+        design,
+        reference_file,
+        candidate_files,
+        plan,
+        induction_depth=cfg.induction_depth,
+        bmc_depth=cfg.bmc_depth,
+        sat_timeout_s=sat_timeout,
+        bmc_timeout_s=bmc_timeout,
+        include_dirs=extra_inc,
+        strict_x=strict_x,
+        structure=structure,
+    )
     ys = wd / "equiv.ys"
     ys.write_text(script)
-    run = run_tool(yosys_argv("equiv.log", ys.name), cwd=wd,
-                   log_path=wd / "equiv.out", limits=Limits(left, memory_mb),
-                   raise_on_timeout=False)
+    run = run_tool(
+        yosys_argv("equiv.log", ys.name),
+        cwd=wd,
+        log_path=wd / "equiv.out",
+        limits=Limits(left, memory_mb),
+        raise_on_timeout=False,
+    )
     text = _read(wd / "equiv.log") or run.output()
     result = _verdict(text, run.returncode, plan, cfg, _elapsed(start))
     if run.timed_out and (result is None or result.verdict is Verdict.UNKNOWN):
         phase = list(_phases(text))[-1] if text else "start"
-        result = FormalResult(Verdict.UNKNOWN, _method(plan, cfg),
-                              f"SAT solving timed out after {left:.0f}s (in phase {phase})", {},
-                              _elapsed(start))
+        result = FormalResult(
+            Verdict.UNKNOWN,
+            _method(plan, cfg),
+            f"SAT solving timed out after {left:.0f}s (in phase {phase})",
+            {},
+            _elapsed(start),
+        )
     if result is None:
-        raise ToolFailed(f"yosys exited with {run.returncode} without a verdict",
-                         command=list(run.argv), returncode=run.returncode,
-                         log_path=wd / "equiv.log", stderr_tail=run.tail())
+        raise ToolFailed(
+            f"yosys exited with {run.returncode} without a verdict",
+            command=list(run.argv),
+            returncode=run.returncode,
+            log_path=wd / "equiv.log",
+            stderr_tail=run.tail(),
+        )
     log.debug("formal %s: %s (%s)", design.target.name, result.verdict.value, result.reason)
     return result
 
@@ -467,22 +627,28 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _early_verdict(text: str, plan: FormalPlan, cfg: FormalConfig,
-                   duration: float) -> FormalResult | None:
+def _early_verdict(
+    text: str, plan: FormalPlan, cfg: FormalConfig, duration: float
+) -> FormalResult | None:
     """Verdicts decided while reading/preparing (unreadable reference, latches)."""
     ph = _phases(text)
     method = _method(plan, cfg)
     if "read" in ph and "read_candidate" not in ph:
         err = _first_error(ph["read"])
         if err:
-            return FormalResult(Verdict.UNKNOWN, method,
-                                f"yosys cannot read the reference: {err}", {}, duration)
+            return FormalResult(
+                Verdict.UNKNOWN, method, f"yosys cannot read the reference: {err}", {}, duration
+            )
     if "count_latches" in ph:
         m = re.search(r"(\d+) objects", ph["count_latches"])
         if m and int(m.group(1)) > 0:
-            return FormalResult(Verdict.UNKNOWN, method,
-                                f"{m.group(1)} latch cell(s): the SAT model does not handle "
-                                "latches", {}, duration)
+            return FormalResult(
+                Verdict.UNKNOWN,
+                method,
+                f"{m.group(1)} latch cell(s): the SAT model does not handle latches",
+                {},
+                duration,
+            )
     return None
 
 
@@ -497,8 +663,9 @@ def _method(plan: FormalPlan, cfg: FormalConfig, *, structural: bool = False) ->
     return f"bmc {cfg.bmc_depth}{model}"
 
 
-def _verdict(text: str, rc: int, plan: FormalPlan, cfg: FormalConfig,
-             duration: float) -> FormalResult | None:
+def _verdict(
+    text: str, rc: int, plan: FormalPlan, cfg: FormalConfig, duration: float
+) -> FormalResult | None:
     method = _method(plan, cfg)
     ph = _phases(text)
     err = _first_error(text)
@@ -510,31 +677,34 @@ def _verdict(text: str, rc: int, plan: FormalPlan, cfg: FormalConfig,
     if early is not None:
         return early
     if "Interrupted SAT solver: TIMEOUT" in text:
-        return res(Verdict.UNKNOWN, "a SAT instance timed out (the proof is too hard for the "
-                   "time limit)")
+        return res(
+            Verdict.UNKNOWN, "a SAT instance timed out (the proof is too hard for the time limit)"
+        )
     if plan.mode == "comb" and "sat" in ph:
         body = ph["sat"]
         if "SAT proof finished - no model found: SUCCESS!" in body:
             return res(Verdict.PROVEN)
         if "SAT proof finished - model found: FAIL!" in body:
-            return res(Verdict.REFUTED, "the SAT miter found differing outputs",
-                       parse_counterexample(body))
+            return res(
+                Verdict.REFUTED, "the SAT miter found differing outputs", parse_counterexample(body)
+            )
     if "induction" in ph:
         body = ph["induction"]
         if "Induction step proven: SUCCESS!" in body:
             return res(Verdict.PROVEN, "")
         if "model found for base case: FAIL!" in body:
-            return res(Verdict.REFUTED, "counterexample from reset",
-                       parse_counterexample(body))
+            return res(Verdict.REFUTED, "counterexample from reset", parse_counterexample(body))
     if "bmc" in ph:
         body = ph["bmc"]
         if "SAT proof finished - model found: FAIL!" in body:
-            return res(Verdict.REFUTED, f"counterexample within {cfg.bmc_depth} cycles",
-                       parse_counterexample(body))
+            return res(
+                Verdict.REFUTED,
+                f"counterexample within {cfg.bmc_depth} cycles",
+                parse_counterexample(body),
+            )
         if "SAT proof finished - no model found: SUCCESS!" in body:
-            why = ("induction failed" if plan.mode == "seq" else plan.reason or "bounded only")
-            return res(Verdict.UNKNOWN,
-                       f"{why}; no counterexample within {cfg.bmc_depth} cycles")
+            why = "induction failed" if plan.mode == "seq" else plan.reason or "bounded only"
+            return res(Verdict.UNKNOWN, f"{why}; no counterexample within {cfg.bmc_depth} cycles")
     if err:
         if plan_phase_is_miter(ph) and any(k in err for k in _PORT_ERRORS):
             return res(Verdict.REFUTED, f"interfaces differ: {err}")

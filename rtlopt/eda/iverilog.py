@@ -33,8 +33,11 @@ log = logging.getLogger(__name__)
 #: Keywords of port-binding errors (paper, appendix I): the syntax score is scaled down.
 PORT_ERROR_KEYWORDS = ("port", "unknown module", "not a module")
 
-_ERROR_LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\s*(?:error:|syntax error|sorry:)"
-                         r"(?P<msg>.*)$", re.M | re.I)
+_ERROR_LINE = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):\s*(?:error:|syntax error|sorry:)"
+    r"(?P<msg>.*)$",
+    re.M | re.I,
+)
 _SUMMARY = re.compile(r"^(\d+) error\(s\)", re.M)
 
 
@@ -88,11 +91,19 @@ def count_errors(log_text: str) -> tuple[int, bool, list[str]]:
     return n, port, lines
 
 
-def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = None,
-                    include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
-                    out: Path | None = None, timeout: float = 60.0,
-                    memory_mb: int | None = None, log_name: str | None = None,
-                    libraries: Sequence[Path] = ()) -> CompileResult:
+def compile_sources(
+    files: Sequence[Path],
+    workdir: Path,
+    *,
+    top: str | None = None,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+    out: Path | None = None,
+    timeout: float = 60.0,
+    memory_mb: int | None = None,
+    log_name: str | None = None,
+    libraries: Sequence[Path] = (),
+) -> CompileResult:
     """Compile Verilog with ``iverilog -g2012``.
 
     Args:
@@ -116,8 +127,15 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
     written = out if out.is_absolute() else workdir / out  # a relative path is in workdir
     if written.exists():
         written.unlink()
-    argv = compile_argv(require_tool("iverilog"), files, out, top=top,
-                        include_dirs=include_dirs, defines=defines, libraries=libraries)
+    argv = compile_argv(
+        require_tool("iverilog"),
+        files,
+        out,
+        top=top,
+        include_dirs=include_dirs,
+        defines=defines,
+        libraries=libraries,
+    )
     run = run_tool(argv, cwd=workdir, log_path=log_path, limits=Limits(timeout, memory_mb))
     text = run.output()
     n, port, lines = count_errors(text)
@@ -128,9 +146,16 @@ def compile_sources(files: Sequence[Path], workdir: Path, *, top: str | None = N
     return CompileResult(ok, n, port, log_path, text, written, tuple(lines))
 
 
-def compile_argv(iverilog: Tool, files: Sequence[Path], out: Path, *, top: str | None = None,
-                 include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
-                 libraries: Sequence[Path] = ()) -> list[str]:
+def compile_argv(
+    iverilog: Tool,
+    files: Sequence[Path],
+    out: Path,
+    *,
+    top: str | None = None,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+    libraries: Sequence[Path] = (),
+) -> list[str]:
     """The ``iverilog -g2012`` command line of :func:`compile_sources`.
 
     Raises:
@@ -145,8 +170,10 @@ def compile_argv(iverilog: Tool, files: Sequence[Path], out: Path, *, top: str |
         argv += ["-I", argv_path(inc)]
     for k, v in (defines or {}).items():
         if "\n" in k + v or "\r" in k + v:
-            raise UsageError(f"define {k!r} holds a line break",
-                             hint="write it on one line in -D / project.defines")
+            raise UsageError(
+                f"define {k!r} holds a line break",
+                hint="write it on one line in -D / project.defines",
+            )
         argv.append(f"-D{k}={v}" if v != "" else f"-D{k}")
     for lib in libraries:
         argv += ["-l", argv_path(lib)]
@@ -155,8 +182,13 @@ def compile_argv(iverilog: Tool, files: Sequence[Path], out: Path, *, top: str |
 
 def run_vvp(vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str) -> ToolRun:
     """Run ``vvp -n`` on a compiled file (a timeout is returned, not raised)."""
-    return run_tool(require_tool("vvp").argv("-n", argv_path(vvp_file)), cwd=workdir,
-                    log_path=workdir / log_name, limits=limits, raise_on_timeout=False)
+    return run_tool(
+        require_tool("vvp").argv("-n", argv_path(vvp_file)),
+        cwd=workdir,
+        log_path=workdir / log_name,
+        limits=limits,
+        raise_on_timeout=False,
+    )
 
 
 @functools.cache
@@ -179,12 +211,18 @@ def yosys_simulation_libraries() -> tuple[Path, ...]:
         binary = None
     # the yosys-config of the recorded yosys binary first (RTLOPT_YOSYS may name another one)
     beside = binary.parent / "yosys-config" if binary is not None else None
-    config = str(beside) if beside is not None and beside.is_file() else shutil.which(
-        "yosys-config")
+    config = (
+        str(beside) if beside is not None and beside.is_file() else shutil.which("yosys-config")
+    )
     if config:
         try:
-            out = subprocess.run([config, "--datdir"], capture_output=True, text=True,
-                                 timeout=20, stdin=subprocess.DEVNULL)
+            out = subprocess.run(
+                [config, "--datdir"],
+                capture_output=True,
+                text=True,
+                timeout=20,
+                stdin=subprocess.DEVNULL,
+            )
             if out.returncode == 0 and out.stdout.strip():
                 candidates.append(Path(out.stdout.strip()))
         except (OSError, subprocess.TimeoutExpired):
@@ -212,8 +250,15 @@ def syntax_score(result: CompileResult, cfg: RewardConfig) -> float:
     return score
 
 
-def run_simulation(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: int | None,
-                   secret: str, log_name: str = "sim.log") -> SimReport:
+def run_simulation(
+    vvp_file: Path,
+    workdir: Path,
+    *,
+    timeout: float,
+    memory_mb: int | None,
+    secret: str,
+    log_name: str = "sim.log",
+) -> SimReport:
     """Run ``vvp -n`` on a compiled testbench and read its tagged verdict.
 
     Args:
@@ -231,20 +276,23 @@ def run_simulation(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: 
     start = time.monotonic()
     run = run_vvp(vvp_file, workdir, limits=Limits(timeout, memory_mb), log_name=log_name)
     if run.timed_out:
-        raise SimulationTimeout(f"simulation timed out after {timeout:g}s", timeout_s=timeout,
-                                log_path=log_path)
+        raise SimulationTimeout(
+            f"simulation timed out after {timeout:g}s", timeout_s=timeout, log_path=log_path
+        )
     report = parse_sim_report(run.output(), secret)
     res = report.result
     duration = time.monotonic() - start
-    res = SimResult(res.passed, res.vectors, res.mismatches, res.first_mismatch, res.classes,
-                    duration)
+    res = SimResult(
+        res.passed, res.vectors, res.mismatches, res.first_mismatch, res.classes, duration
+    )
     reason = report.reason
     if run.returncode < 0 or (run.returncode != 0 and not reason):
         reason = reason or f"vvp exited with {run.returncode}"
     if run.returncode != 0 and res.passed:
         # a pass line followed by a crash is not a pass
-        res = SimResult(False, res.vectors, res.mismatches, res.first_mismatch, res.classes,
-                        duration)
+        res = SimResult(
+            False, res.vectors, res.mismatches, res.first_mismatch, res.classes, duration
+        )
         reason = f"vvp exited with {run.returncode}"
     if not res.passed and "no result line" in reason:
         tail = run.tail(5).replace("\n", " | ")
@@ -252,8 +300,15 @@ def run_simulation(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: 
     return SimReport(res, reason)
 
 
-def simulate(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: int | None,
-             secret: str, classes: Mapping[str, int] | None = None) -> SimResult:
+def simulate(
+    vvp_file: Path,
+    workdir: Path,
+    *,
+    timeout: float,
+    memory_mb: int | None,
+    secret: str,
+    classes: Mapping[str, int] | None = None,
+) -> SimResult:
     """:func:`run_simulation`, returning only the :class:`SimResult`.
 
     Args:
@@ -263,8 +318,9 @@ def simulate(vvp_file: Path, workdir: Path, *, timeout: float, memory_mb: int | 
     r = rep.result
     if rep.reason:
         log.info("simulation failed: %s", rep.reason)
-    return SimResult(r.passed, r.vectors, r.mismatches, r.first_mismatch, dict(classes or {}),
-                     r.duration_s)
+    return SimResult(
+        r.passed, r.vectors, r.mismatches, r.first_mismatch, dict(classes or {}), r.duration_s
+    )
 
 
 __all__ = [

@@ -96,8 +96,9 @@ def _tcl_list(items: Sequence[str]) -> str:
     return "[list " + " ".join(tcl_word(i) for i in items) + "]" if items else "{}"
 
 
-def candidate_tcl(netlist: Path, top: str, clocks: Sequence[str], period_ns: float, *,
-                  power: bool, token: str) -> str:
+def candidate_tcl(
+    netlist: Path, top: str, clocks: Sequence[str], period_ns: float, *, power: bool, token: str
+) -> str:
     """Tcl that times one netlist in a session whose liberty is already loaded.
 
     Every step runs inside ``catch``; the script always ends with ``RTLOPT_DONE <token>``, and
@@ -108,8 +109,10 @@ def candidate_tcl(netlist: Path, top: str, clocks: Sequence[str], period_ns: flo
         raise ValueError(f"token {token!r} is not alphanumeric")
     for c in clocks:
         if re.search(r"[\[\]/\\]", c):  # OpenSTA 2.0.17 crashes on create_clock for these
-            raise UsageError(f"OpenSTA cannot time a clock port named {c!r}",
-                             hint="rename the port to a simple identifier")
+            raise UsageError(
+                f"OpenSTA cannot time a clock port named {c!r}",
+                hint="rename the port to a simple identifier",
+            )
     # Names and paths come from the user's repository: every one is a single escaped Tcl word
     # (no substitution can happen), and clock ports are found by exact name, not by a
     # get_ports pattern (where '*' and '[3]' have meanings).
@@ -169,12 +172,15 @@ puts "RTLOPT_DONE {token}"
 """
 
 
-def sta_script(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float,
-               *, power: bool) -> str:
+def sta_script(
+    liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float, *, power: bool
+) -> str:
     """A standalone OpenSTA script: read the liberty, then time one netlist."""
-    return (f"read_liberty {tcl_word(script_path(liberty))}\n"
-            + candidate_tcl(netlist, top, clocks, period_ns, power=power, token="oneshot")
-            + "exit\n")
+    return (
+        f"read_liberty {tcl_word(script_path(liberty))}\n"
+        + candidate_tcl(netlist, top, clocks, period_ns, power=power, token="oneshot")
+        + "exit\n"
+    )
 
 
 def parse_sta_output(text: str, *, power: bool, log_path: Path | None = None) -> StaResult:
@@ -187,13 +193,19 @@ def parse_sta_output(text: str, *, power: bool, log_path: Path | None = None) ->
     for m in _TAG.finditer(text):
         tags[m.group(1)] = m.group(2).strip()
     if "ERROR" in tags:
-        raise ToolFailed(f"OpenSTA: {tags['ERROR']}", log_path=log_path,
-                         stderr_tail="\n".join(text.splitlines()[-20:]))
+        raise ToolFailed(
+            f"OpenSTA: {tags['ERROR']}",
+            log_path=log_path,
+            stderr_tail="\n".join(text.splitlines()[-20:]),
+        )
     needed = ["DONE", "DELAY_S", "PATHS", "REGISTERS", "CLOCKS"] + (["POWER_W"] if power else [])
     missing = [k for k in needed if k not in tags]
     if missing:
-        raise ToolFailed(f"OpenSTA output lacks {', '.join('RTLOPT_' + k for k in missing)}",
-                         log_path=log_path, stderr_tail="\n".join(text.splitlines()[-20:]))
+        raise ToolFailed(
+            f"OpenSTA output lacks {', '.join('RTLOPT_' + k for k in missing)}",
+            log_path=log_path,
+            stderr_tail="\n".join(text.splitlines()[-20:]),
+        )
     try:
         delay_ps = float(tags["DELAY_S"]) * 1e12
         paths = int(tags["PATHS"])
@@ -206,10 +218,18 @@ def parse_sta_output(text: str, *, power: bool, log_path: Path | None = None) ->
     if paths == 0:
         warnings.append("no timed path: delay is 0")
     if registers and clocks == ("vclk",):
-        warnings.append(f"{registers} registers but no clock port: register-to-register paths "
-                        "are not timed")
-    return StaResult(delay_ps, power_uw, paths, registers, clocks, tuple(warnings),
-                     parse_critical_path(text, delay_ps))
+        warnings.append(
+            f"{registers} registers but no clock port: register-to-register paths are not timed"
+        )
+    return StaResult(
+        delay_ps,
+        power_uw,
+        paths,
+        registers,
+        clocks,
+        tuple(warnings),
+        parse_critical_path(text, delay_ps),
+    )
 
 
 _ANON_NET = re.compile(r"^_\d+_(\[\d+\])?$")
@@ -253,17 +273,30 @@ def parse_critical_path(text: str, delay_ps: float) -> CriticalPath | None:
             signals.append(net)
     start = points[0][2] if _named(points[0][2]) else points[0][0]
     named_end = [n for n in endnets if _named(n)]
-    end = named_end[0] if named_end else (points[-1][2] if _named(points[-1][2])
-                                          else points[-1][0])
+    end = named_end[0] if named_end else (points[-1][2] if _named(points[-1][2]) else points[-1][0])
     if named_end and named_end[0] not in signals:
         signals.append(named_end[0])
-    return CriticalPath(startpoint=start, endpoint=end, delay_ps=delay_ps,
-                        cells=tuple(cells), signals=tuple(signals))
+    return CriticalPath(
+        startpoint=start,
+        endpoint=end,
+        delay_ps=delay_ps,
+        cells=tuple(cells),
+        signals=tuple(signals),
+    )
 
 
-def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], period_ns: float,
-            workdir: Path, *, power: bool, timeout: float = 120.0,
-            memory_mb: int | None = None) -> StaResult:
+def run_sta(
+    liberty: Path,
+    netlist: Path,
+    top: str,
+    clocks: Sequence[str],
+    period_ns: float,
+    workdir: Path,
+    *,
+    power: bool,
+    timeout: float = 120.0,
+    memory_mb: int | None = None,
+) -> StaResult:
     """One fresh OpenSTA process for one netlist (reads the liberty again).
 
     Raises:
@@ -276,10 +309,20 @@ def run_sta(liberty: Path, netlist: Path, top: str, clocks: Sequence[str], perio
     log_path = workdir / "sta.log"
     # sta sources the -exit file through Tcl, where a space in its path breaks the name
     argv = require_tool("sta").argv("-no_init", "-no_splash", "-exit", script_path(script))
-    run = run_tool(argv, cwd=workdir, log_path=log_path, limits=Limits(timeout, memory_mb),
-                   env={"HOME": str(workdir)})
+    run = run_tool(
+        argv,
+        cwd=workdir,
+        log_path=log_path,
+        limits=Limits(timeout, memory_mb),
+        env={"HOME": str(workdir)},
+    )
     text = run.output()
     if run.returncode != 0 and "RTLOPT_DONE" not in text:
-        raise ToolFailed(f"sta exited with {run.returncode}", command=list(run.argv),
-                         returncode=run.returncode, log_path=log_path, stderr_tail=run.tail())
+        raise ToolFailed(
+            f"sta exited with {run.returncode}",
+            command=list(run.argv),
+            returncode=run.returncode,
+            log_path=log_path,
+            stderr_tail=run.tail(),
+        )
     return parse_sta_output(text, power=power, log_path=log_path)

@@ -99,12 +99,19 @@ def _q(path: Path | str) -> str:
     return script_path(path)
 
 
-def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist: Path,
-                 stat_file: Path, *, include_dirs: Sequence[Path] = (),
-                 defines: Mapping[str, str] | None = None,
-                 tie_hi: tuple[str, str] | None = None,
-                 tie_lo: tuple[str, str] | None = None,
-                 generic_netlist: Path | None = None) -> str:
+def synth_script(
+    files: Sequence[Path],
+    top: str,
+    libs: SynthLibraries,
+    netlist: Path,
+    stat_file: Path,
+    *,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+    tie_hi: tuple[str, str] | None = None,
+    tie_lo: tuple[str, str] | None = None,
+    generic_netlist: Path | None = None,
+) -> str:
     """The Yosys script synthesizing ``top`` from ``files`` onto the liberty.
 
     Args:
@@ -123,26 +130,36 @@ def synth_script(files: Sequence[Path], top: str, libs: SynthLibraries, netlist:
             change.
     """
     top_id = yosys_id(top)
-    lines = [*yosys_read_lines(files, include_dirs, defines or {}),
-             f"hierarchy -check -top {top_id}",
-             "flatten",
-             f"synth -top {top_id}"]
+    lines = [
+        *yosys_read_lines(files, include_dirs, defines or {}),
+        f"hierarchy -check -top {top_id}",
+        "flatten",
+        f"synth -top {top_id}",
+    ]
     if generic_netlist is not None:
-        lines += ["design -push-copy",
-                  "attrmap -remove init",
-                  f"write_verilog -noattr {_q(generic_netlist)}",
-                  "design -pop"]
-    lines += [f"dfflibmap -liberty {_q(libs.dff)}",
-             f"abc -liberty {_q(libs.abc)}",
-             "opt_clean -purge"]
+        lines += [
+            "design -push-copy",
+            "attrmap -remove init",
+            f"write_verilog -noattr {_q(generic_netlist)}",
+            "design -pop",
+        ]
+    lines += [
+        f"dfflibmap -liberty {_q(libs.dff)}",
+        f"abc -liberty {_q(libs.abc)}",
+        "opt_clean -purge",
+    ]
     if tie_hi is not None and tie_lo is not None:
-        lines += ["setundef -zero",
-                  "splitnets -ports",
-                  "opt_clean -purge",
-                  f"hilomap -singleton -hicell {yosys_id(tie_hi[0])} {yosys_id(tie_hi[1])} "
-                  f"-locell {yosys_id(tie_lo[0])} {yosys_id(tie_lo[1])}"]
-    lines += [f"tee -q -o {_q(stat_file)} stat -liberty {_q(libs.area)}",
-              f"write_verilog -noattr -noexpr -simple-lhs {_q(netlist)}"]
+        lines += [
+            "setundef -zero",
+            "splitnets -ports",
+            "opt_clean -purge",
+            f"hilomap -singleton -hicell {yosys_id(tie_hi[0])} {yosys_id(tie_hi[1])} "
+            f"-locell {yosys_id(tie_lo[0])} {yosys_id(tie_lo[1])}",
+        ]
+    lines += [
+        f"tee -q -o {_q(stat_file)} stat -liberty {_q(libs.area)}",
+        f"write_verilog -noattr -noexpr -simple-lhs {_q(netlist)}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -175,15 +192,26 @@ def parse_stat(text: str, top: str) -> tuple[float, int]:
     return area, cells
 
 
-def _collect(workdir: Path, top: str, netlist: Path, stat_file: Path, log_path: Path,
-             duration: float, what: str, generic: Path | None = None) -> SynthResult:
+def _collect(
+    workdir: Path,
+    top: str,
+    netlist: Path,
+    stat_file: Path,
+    log_path: Path,
+    duration: float,
+    what: str,
+    generic: Path | None = None,
+) -> SynthResult:
     """Check the expected outputs exist (never trust an exit code) and parse them."""
     log_text = log_path.read_text(errors="replace") if log_path.is_file() else ""
     errors = _ERROR_RE.findall(log_text)
     if not netlist.is_file() or not stat_file.is_file() or (generic and not generic.is_file()):
         first = errors[0] if errors else "no netlist or stat report was written"
-        raise ToolFailed(f"{what} failed: {first}", log_path=log_path,
-                         stderr_tail="\n".join(log_text.splitlines()[-20:]))
+        raise ToolFailed(
+            f"{what} failed: {first}",
+            log_path=log_path,
+            stderr_tail="\n".join(log_text.splitlines()[-20:]),
+        )
     try:
         area, cells = parse_stat(stat_file.read_text(errors="replace"), top)
     except ValueError as exc:
@@ -191,11 +219,20 @@ def _collect(workdir: Path, top: str, netlist: Path, stat_file: Path, log_path: 
     return SynthResult(area, cells, netlist, log_path, duration, generic)
 
 
-def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibraries, *,
-               include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
-               tie_hi: tuple[str, str] | None = None, tie_lo: tuple[str, str] | None = None,
-               timeout: float = 300.0, memory_mb: int | None = None,
-               generic: bool = False) -> SynthResult:
+def synthesize(
+    files: Sequence[Path],
+    top: str,
+    workdir: Path,
+    libs: SynthLibraries,
+    *,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+    tie_hi: tuple[str, str] | None = None,
+    tie_lo: tuple[str, str] | None = None,
+    timeout: float = 300.0,
+    memory_mb: int | None = None,
+    generic: bool = False,
+) -> SynthResult:
     """Synthesize with the Yosys binary (one process, script file ``synth.ys``).
 
     ``generic`` also writes ``generic.v`` (see :func:`synth_script`).
@@ -212,22 +249,42 @@ def synthesize(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibrar
         if stale is not None:
             stale.unlink(missing_ok=True)
     script = workdir / "synth.ys"
-    script.write_text(synth_script(files, top, libs, netlist, stat_file,
-                                   include_dirs=include_dirs, defines=defines,
-                                   tie_hi=tie_hi, tie_lo=tie_lo, generic_netlist=gen))
+    script.write_text(
+        synth_script(
+            files,
+            top,
+            libs,
+            netlist,
+            stat_file,
+            include_dirs=include_dirs,
+            defines=defines,
+            tie_hi=tie_hi,
+            tie_lo=tie_lo,
+            generic_netlist=gen,
+        )
+    )
     log_path = workdir / "synth.log"
-    run = run_tool(require_tool("yosys").argv("-s", str(script)), cwd=workdir,
-                   log_path=log_path, limits=Limits(timeout, memory_mb),
-                   env={"HOME": str(workdir)})
+    run = run_tool(
+        require_tool("yosys").argv("-s", str(script)),
+        cwd=workdir,
+        log_path=log_path,
+        limits=Limits(timeout, memory_mb),
+        env={"HOME": str(workdir)},
+    )
     if run.returncode != 0:
         text = log_path.read_text(errors="replace")
         errs = _ERROR_RE.findall(text)
         first = errs[0] if errs else "no error line"
-        raise ToolFailed(f"yosys exited with {run.returncode}: {first}",
-                         command=list(run.argv), returncode=run.returncode, log_path=log_path,
-                         stderr_tail=run.tail())
-    return _collect(workdir, top, netlist, stat_file, log_path, run.duration_s, "yosys synthesis",
-                    gen)
+        raise ToolFailed(
+            f"yosys exited with {run.returncode}: {first}",
+            command=list(run.argv),
+            returncode=run.returncode,
+            log_path=log_path,
+            stderr_tail=run.tail(),
+        )
+    return _collect(
+        workdir, top, netlist, stat_file, log_path, run.duration_s, "yosys synthesis", gen
+    )
 
 
 _LOCATED_ERROR = re.compile(r"^(?:(?P<file>[^\n]+?):(?P<line>\d+): )?ERROR: (?P<msg>.*)$", re.M)
@@ -253,9 +310,12 @@ def reference_error(exc: ToolFailed) -> RtloptError:
     path = original_path(m.group("file")) if m.group("file") else None
     line = int(m.group("line")) if m.group("line") else None
     version = tool_versions(("yosys",))["yosys"]
-    return DesignError(f"Yosys {version} cannot synthesize the original design: {msg}",
-                       path=path, line=line,
-                       hint="rewrite the construct Yosys rejects, or pick another module")
+    return DesignError(
+        f"Yosys {version} cannot synthesize the original design: {msg}",
+        path=path,
+        line=line,
+        hint="rewrite the construct Yosys rejects, or pick another module",
+    )
 
 
 def pyosys_available() -> bool:
@@ -267,11 +327,18 @@ def pyosys_available() -> bool:
     return True
 
 
-def synthesize_pyosys(files: Sequence[Path], top: str, workdir: Path, libs: SynthLibraries, *,
-                      include_dirs: Sequence[Path] = (), defines: Mapping[str, str] | None = None,
-                      tie_hi: tuple[str, str] | None = None,
-                      tie_lo: tuple[str, str] | None = None,
-                      generic: bool = False) -> SynthResult:
+def synthesize_pyosys(
+    files: Sequence[Path],
+    top: str,
+    workdir: Path,
+    libs: SynthLibraries,
+    *,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+    tie_hi: tuple[str, str] | None = None,
+    tie_lo: tuple[str, str] | None = None,
+    generic: bool = False,
+) -> SynthResult:
     """Synthesize in-process with pyosys (no timeout: the evaluator bounds the whole job).
 
     Thread-safe through a module lock (pyosys has global state).
@@ -288,8 +355,18 @@ def synthesize_pyosys(files: Sequence[Path], top: str, workdir: Path, libs: Synt
     for stale in (netlist, stat_file, gen):
         if stale is not None:
             stale.unlink(missing_ok=True)
-    text = synth_script(files, top, libs, netlist, stat_file, include_dirs=include_dirs,
-                        defines=defines, tie_hi=tie_hi, tie_lo=tie_lo, generic_netlist=gen)
+    text = synth_script(
+        files,
+        top,
+        libs,
+        netlist,
+        stat_file,
+        include_dirs=include_dirs,
+        defines=defines,
+        tie_hi=tie_hi,
+        tie_lo=tie_lo,
+        generic_netlist=gen,
+    )
     (workdir / "synth.ys").write_text(text)
     log_path = workdir / "synth.log"
     start = time.monotonic()
@@ -303,5 +380,13 @@ def synthesize_pyosys(files: Sequence[Path], top: str, workdir: Path, libs: Synt
             raise ToolFailed(f"pyosys synthesis failed: {exc}", log_path=log_path) from exc
         finally:
             del design
-    return _collect(workdir, top, netlist, stat_file, log_path, time.monotonic() - start,
-                    "pyosys synthesis", gen)
+    return _collect(
+        workdir,
+        top,
+        netlist,
+        stat_file,
+        log_path,
+        time.monotonic() - start,
+        "pyosys synthesis",
+        gen,
+    )

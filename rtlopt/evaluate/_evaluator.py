@@ -122,7 +122,8 @@ class Evaluator:
         self._context_file = self._shared_dir / "target_context.vh"
         self._context_file.write_text(target_context_text(design))
         self._cand_sources = dataclasses.replace(
-            design.sources, prelude=(*design.prelude, self._context_file))
+            design.sources, prelude=(*design.prelude, self._context_file)
+        )
         self._tb_file = self._shared_dir / "rtlopt_tb.v"
         self._tb_file.write_text(self._tb.text)
         # what candidate netlists are compared with: the reference RTL, or the reference's own
@@ -156,7 +157,9 @@ class Evaluator:
             "reward": to_dict(cfg.reward),
             "sandbox": to_dict(cfg.sandbox),
             "netlist_check": cfg.eval.netlist_check,
-            "pdk": None if pdk is None else {
+            "pdk": None
+            if pdk is None
+            else {
                 "name": getattr(pdk, "name", None),
                 "corner": getattr(pdk, "corner", None),
                 "liberty_md5": getattr(pdk, "md5", None),
@@ -212,8 +215,9 @@ class Evaluator:
             "reward": to_dict(self.config.reward),
             "metric": self.metric_kind,
             "evaluator_fingerprint": self._fingerprint,
-            "x_policy": "strict" if self.config.harness.strict_x else
-            "refine (a reference x may be 0 or 1 in the candidate)",
+            "x_policy": "strict"
+            if self.config.harness.strict_x
+            else "refine (a reference x may be 0 or 1 in the candidate)",
             "netlist_check": self._netlist_provenance(),
         }
         if self._view is not None:
@@ -328,8 +332,9 @@ class Evaluator:
         entry = {
             "result": ref.to_json(),
             "netlist_gold": None if gold is None else gold.name,
-            "netlist_gold_text": gold.read_text() if gold is not None
-            and gold.name != "reference.v" else None,
+            "netlist_gold_text": gold.read_text()
+            if gold is not None and gold.name != "reference.v"
+            else None,
             "netlist_note": self._netlist_note,
         }
         self._cache_write(self._REFERENCE_KEY, entry)
@@ -369,8 +374,12 @@ class Evaluator:
         why = outcome.reason or "it does not simulate"
         text = generic.read_text(errors="replace") if generic is not None else ""
         names = re.findall(r"^module\s+([A-Za-z_][\w$]*)\s*\(", text, re.M)
-        if (outcome.timeout or outcome.result is None or not names
-                or self.design.target.name not in names):
+        if (
+            outcome.timeout
+            or outcome.result is None
+            or not names
+            or self.design.target.name not in names
+        ):
             self._netlist_gold = None
             self._netlist_note = f"unavailable: the reference's own netlist check failed ({why})"
             log.warning("netlist check unavailable for %s: %s", self.design.target.name, why)
@@ -378,11 +387,16 @@ class Evaluator:
         gold = self._shared_dir / "reference_netlist.v"
         gold.write_text(rename_modules(text, {n: ref_name(n) for n in names}))
         self._netlist_gold = gold
-        self._netlist_note = ("candidate netlists are simulated against the reference's netlist, "
-                              f"because the reference's netlist differs from its RTL ({why})")
-        log.warning("%s: the reference's synthesized netlist differs from its RTL (%s); "
-                    "candidate netlists are compared with the reference's netlist",
-                    self.design.target.name, why)
+        self._netlist_note = (
+            "candidate netlists are simulated against the reference's netlist, "
+            f"because the reference's netlist differs from its RTL ({why})"
+        )
+        log.warning(
+            "%s: the reference's synthesized netlist differs from its RTL (%s); "
+            "candidate netlists are compared with the reference's netlist",
+            self.design.target.name,
+            why,
+        )
 
     def _netlist_provenance(self) -> dict[str, Any]:
         from rtlopt.eda.iverilog import yosys_simulation_libraries
@@ -390,13 +404,18 @@ class Evaluator:
         return {
             "mode": self.config.eval.netlist_check,
             "what": "the netlist after `synth` (generic cells, initial values removed), "
-                    "simulated in the equivalence testbench beside timing",
+            "simulated in the equivalence testbench beside timing",
             "gold": self._netlist_note or "decided when the reference is measured",
             "simulation_libraries": [str(f) for f in yosys_simulation_libraries()],
         }
 
-    def _measure(self, files: Sequence[Path], d: Path,
-                 alongside: Callable[[Path], Any] | None = None, flow: Any = None) -> Any:
+    def _measure(
+        self,
+        files: Sequence[Path],
+        d: Path,
+        alongside: Callable[[Path], Any] | None = None,
+        flow: Any = None,
+    ) -> Any:
         flow = flow or self._flow()  # a helper thread measures with its caller's flow
         assert flow is not None
         pre = self._tools.prelude
@@ -441,8 +460,10 @@ class Evaluator:
         )
         if not comp.ok:
             return _NetlistOutcome(
-                None, "the synthesized netlist does not compile in the testbench: "
-                + _first_error(comp.output))
+                None,
+                "the synthesized netlist does not compile in the testbench: "
+                + _first_error(comp.output),
+            )
         try:
             rep = run_simulation(
                 wd / "netlist.vvp",
@@ -494,7 +515,10 @@ class Evaluator:
         timings["screen"] = time.monotonic() - start
         if early is not None:
             return dataclasses.replace(
-                early, source_hash=h, provenance=prov, duration_s=time.monotonic() - start,
+                early,
+                source_hash=h,
+                provenance=prov,
+                duration_s=time.monotonic() - start,
                 timings=timings,
             )
         while True:
@@ -515,8 +539,15 @@ class Evaluator:
                 self._inflight.pop(key, None)
             mine.set()
 
-    def _evaluate_new(self, text: str, key: str, h: str, equivalence: bool, start: float,
-                      timings: dict[str, float]) -> EvalResult:
+    def _evaluate_new(
+        self,
+        text: str,
+        key: str,
+        h: str,
+        equivalence: bool,
+        start: float,
+        timings: dict[str, float],
+    ) -> EvalResult:
         """A candidate not in memory: the disk cache, else the stages."""
         prov = {"evaluator_fingerprint": self._fingerprint}
         disk = self._cache_load(key)
@@ -534,7 +565,10 @@ class Evaluator:
         except InfrastructureError as exc:
             res = EvalResult(status=Status.TOOL_ERROR, stage=progress.stage, reason=exc.one_line())
         res = dataclasses.replace(
-            res, duration_s=time.monotonic() - start, source_hash=h, provenance=prov,
+            res,
+            duration_s=time.monotonic() - start,
+            source_hash=h,
+            provenance=prov,
             timings=dict(timings),
         )
         with self._lock:
@@ -605,14 +639,17 @@ class Evaluator:
             **kw,
         )
 
-    def _evaluate(self, text: str, d: Path, equivalence: bool, progress: _Progress,
-                  timings: dict[str, float]) -> EvalResult:
+    def _evaluate(
+        self, text: str, d: Path, equivalence: bool, progress: _Progress, timings: dict[str, float]
+    ) -> EvalResult:
         """The stages in order; each returns the rejection that ends the evaluation, or None."""
         c = _Candidate(text, d, d / "candidate.v", progress, timings=timings)
         c.file.write_text(text)
         overlap = equivalence and self.config.eval.overlap and self._flow() is not None
         stages: list[tuple[str, Callable[[_Candidate], EvalResult | None]]] = [
-            ("compile", self._compile_stage), ("interface", self._interface_stage)]
+            ("compile", self._compile_stage),
+            ("interface", self._interface_stage),
+        ]
         if equivalence:
             stages.append(("simulation", self._simulation_stage))
         if equivalence and not overlap:
@@ -649,15 +686,19 @@ class Evaluator:
             c.mods, defined, used = [], [], []
         if self._view is not None:
             # SystemVerilog path: the candidate's view (one flattened module) replaces its text
-            elab = self._view.candidate(c.text, defined, used, c.dir / "view",
-                                        timeout=cfg.sandbox.timeout_s)
+            elab = self._view.candidate(
+                c.text, defined, used, c.dir / "view", timeout=cfg.sandbox.timeout_s
+            )
             if not elab.ok:
                 n = len(elab.errors)
                 c.logs["elaborate"] = str(elab.log_path)
                 return self._invalid(
-                    Stage.COMPILE, f"does not elaborate: {n} error(s): {elab.first_error()}",
+                    Stage.COMPILE,
+                    f"does not elaborate: {n} error(s): {elab.first_error()}",
                     r_syn=1.0 / (1.0 + n) if n else cfg.reward.unparseable_syn,
-                    compile_errors=n, logs=c.logs)
+                    compile_errors=n,
+                    logs=c.logs,
+                )
             c.file = elab.view
             try:
                 c.mods = parse_text(c.file.read_text(errors="replace"), "candidate_view.v")
@@ -665,8 +706,11 @@ class Evaluator:
                 c.mods = []
         else:
             c.lib = library_files(self.design, defined, used, c.dir / "lib")
-            c.lib = (*self.design.prelude, self._context_file,
-                     *(f for f in c.lib if f not in self.design.prelude))
+            c.lib = (
+                *self.design.prelude,
+                self._context_file,
+                *(f for f in c.lib if f not in self.design.prelude),
+            )
         comp = compile_sources(
             [*c.lib, c.file],
             c.dir,
@@ -702,7 +746,9 @@ class Evaluator:
         problem = interface_problem(self._tools.target, {m.name: m for m in c.mods})
         if problem:
             return self._invalid(
-                Stage.INTERFACE, problem, r_syn=self.config.reward.port_error_factor,
+                Stage.INTERFACE,
+                problem,
+                r_syn=self.config.reward.port_error_factor,
                 logs=c.logs,
             )
         return None
@@ -746,8 +792,11 @@ class Evaluator:
         c.logs["simulation"] = str(c.dir / "sim.log")
         if not c.sim.passed:
             return self._invalid(
-                Stage.SIMULATION, _mismatch_reason("not equivalent in simulation", c.sim),
-                r_syn=1.0, sim=c.sim, logs=c.logs,
+                Stage.SIMULATION,
+                _mismatch_reason("not equivalent in simulation", c.sim),
+                r_syn=1.0,
+                sim=c.sim,
+                logs=c.logs,
             )
         return None
 
@@ -760,8 +809,12 @@ class Evaluator:
             from rtlopt.eda.formal import check_equivalence
 
             formal = check_equivalence(
-                self._tools, files, c.dir / "formal", cfg.formal,
-                memory_mb=cfg.sandbox.memory_mb, strict_x=cfg.harness.strict_x,
+                self._tools,
+                files,
+                c.dir / "formal",
+                cfg.formal,
+                memory_mb=cfg.sandbox.memory_mb,
+                strict_x=cfg.harness.strict_x,
             )
             c.logs["formal"] = str(c.dir / "formal")
         else:
@@ -770,8 +823,9 @@ class Evaluator:
             structure = check_structure(
                 self._tools, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
             )
-            formal = FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false",
-                                  structure=structure)
+            formal = FormalResult(
+                Verdict.SKIPPED, "disabled", "formal.enabled = false", structure=structure
+            )
         c.formal = formal
         why = ""
         if formal.structure:
@@ -779,18 +833,21 @@ class Evaluator:
         elif formal.verdict is Verdict.REFUTED:
             cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
             why = f"formally not equivalent (counterexample: {cex})"
-        elif (cfg.formal.enabled and formal.verdict is not Verdict.PROVEN
-                and cfg.formal.require_proof):
+        elif (
+            cfg.formal.enabled and formal.verdict is not Verdict.PROVEN and cfg.formal.require_proof
+        ):
             why = f"equivalence not proven: {formal.reason}"
         if why:
-            return self._invalid(Stage.FORMAL, why, r_syn=1.0, sim=c.sim, formal=formal,
-                                 logs=c.logs)
+            return self._invalid(
+                Stage.FORMAL, why, r_syn=1.0, sim=c.sim, formal=formal, logs=c.logs
+            )
         return None
 
     def _needs_netlist_check(self, formal: FormalResult | None) -> bool:
         mode = self.config.eval.netlist_check
         return mode == "always" or (
-            mode == "auto" and (formal is None or formal.verdict is not Verdict.PROVEN))
+            mode == "auto" and (formal is None or formal.verdict is not Verdict.PROVEN)
+        )
 
     def _formal_and_synthesis(self, c: _Candidate) -> EvalResult:
         """The formal check on this thread while synthesis and timing run on another.
@@ -805,6 +862,7 @@ class Evaluator:
         gold = self._netlist_gold
         along: Callable[[Path], Any] | None = None
         if self.config.eval.netlist_check != "never" and gold is not None:
+
             def along(netlist: Path) -> _NetlistOutcome | None:
                 formal_done.wait()
                 if c.formal is None or not self._needs_netlist_check(c.formal):
@@ -850,8 +908,12 @@ class Evaluator:
         check = self._needs_netlist_check(c.formal)
         if check and gold is None:
             return self._invalid(
-                Stage.NETLIST, f"the netlist check is {self._netlist_note}", r_syn=1.0,
-                sim=c.sim, formal=c.formal, logs=c.logs,
+                Stage.NETLIST,
+                f"the netlist check is {self._netlist_note}",
+                r_syn=1.0,
+                sim=c.sim,
+                formal=c.formal,
+                logs=c.logs,
             )
         if not check:
             c.timings.pop("netlist", None)  # the callable only waited for the formal verdict
@@ -860,7 +922,14 @@ class Evaluator:
     def _synthesize(self, c: _Candidate, *, check: bool) -> EvalResult:
         """Stage 3: synthesis, the netlist check (beside timing) and timing/power."""
         lib, cand, d, logs, sim, formal, progress = (
-            c.lib, c.file, c.dir, c.logs, c.sim, c.formal, c.progress)
+            c.lib,
+            c.file,
+            c.dir,
+            c.logs,
+            c.sim,
+            c.formal,
+            c.progress,
+        )
         rw = self.config.reward
         if self._flow() is None:
             return EvalResult(
@@ -880,8 +949,12 @@ class Evaluator:
             gold = self._netlist_gold
             if gold is None:
                 return self._invalid(
-                    Stage.NETLIST, f"the netlist check is {self._netlist_note}", r_syn=1.0,
-                    sim=sim, formal=formal, logs=logs,
+                    Stage.NETLIST,
+                    f"the netlist check is {self._netlist_note}",
+                    r_syn=1.0,
+                    sim=sim,
+                    formal=formal,
+                    logs=logs,
                 )
             along = functools.partial(self._netlist_check, d / "netlist", gold)
         progress.stage = Stage.SYNTHESIS
@@ -905,8 +978,9 @@ class Evaluator:
             outcome: _NetlistOutcome = meas.alongside
             logs["netlist"] = str(d / "netlist")
             if outcome.timeout:
-                raise EvaluationTimeout(f"netlist check: {outcome.reason}",
-                                        hint=f"see {d / 'netlist'}")
+                raise EvaluationTimeout(
+                    f"netlist check: {outcome.reason}", hint=f"see {d / 'netlist'}"
+                )
             netlist = outcome.result
             if netlist is None or not netlist.passed:
                 reason = "the synthesized netlist is not equivalent to the reference"
@@ -914,8 +988,15 @@ class Evaluator:
                     reason = _mismatch_reason(reason, netlist)
                 elif outcome.reason:
                     reason += f": {outcome.reason}"
-                return self._invalid(Stage.NETLIST, reason, r_syn=1.0, sim=sim, formal=formal,
-                                     netlist=netlist, logs=logs)
+                return self._invalid(
+                    Stage.NETLIST,
+                    reason,
+                    r_syn=1.0,
+                    sim=sim,
+                    formal=formal,
+                    netlist=netlist,
+                    logs=logs,
+                )
         kind = self.metric_kind
         m_ref, m = ref.ppa.metric(kind), meas.ppa.metric(kind)
         r_ppa = m_ref / m if m > 0 else 0.0
@@ -995,8 +1076,7 @@ def _instantiates_cells(netlist: Path) -> bool:
         return True
 
 
-def compile_error_summary(errors: Sequence[str], output: str, scratch: Path,
-                          limit: int = 3) -> str:
+def compile_error_summary(errors: Sequence[str], output: str, scratch: Path, limit: int = 3) -> str:
     """The first compiler errors as ``file:line: message``, joined by ``; ``.
 
     Paths inside the candidate's scratch folder are shown relative to it (``candidate.v:3``,

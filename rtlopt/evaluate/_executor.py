@@ -68,15 +68,23 @@ class TaskContext(Protocol):
 class Executor(Protocol):
     """Runs candidate evaluations and bench tasks; results always in submission order."""
 
-    def evaluate(self, evaluator: Evaluator, texts: Sequence[str],
-                 progress: Progress | None = None) -> list[EvalResult]:
+    def evaluate(
+        self, evaluator: Evaluator, texts: Sequence[str], progress: Progress | None = None
+    ) -> list[EvalResult]:
         """Score ``texts`` with ``evaluator`` (its design, configuration and PDK)."""
         ...
 
-    def map(self, fn: Callable[[_T, TaskContext], _R], items: Sequence[_T], *, parallel: int,
-            cpus: int = 1, on_event: Callable[[object], None] | None = None,
-            cancel: threading.Event | None = None,
-            on_lost: Callable[[_T, BaseException], _R] | None = None) -> list[_R]:
+    def map(
+        self,
+        fn: Callable[[_T, TaskContext], _R],
+        items: Sequence[_T],
+        *,
+        parallel: int,
+        cpus: int = 1,
+        on_event: Callable[[object], None] | None = None,
+        cancel: threading.Event | None = None,
+        on_lost: Callable[[_T, BaseException], _R] | None = None,
+    ) -> list[_R]:
         """``fn(item, context)`` for every item, results in input order.
 
         Args:
@@ -133,8 +141,9 @@ class LocalExecutor:
     def __init__(self, cfg: EvalConfig) -> None:
         self.cfg = cfg
 
-    def evaluate(self, evaluator: Evaluator, texts: Sequence[str],
-                 progress: Progress | None = None) -> list[EvalResult]:
+    def evaluate(
+        self, evaluator: Evaluator, texts: Sequence[str], progress: Progress | None = None
+    ) -> list[EvalResult]:
         """Evaluate a batch on a thread pool (workers each keep their own tool processes)."""
         workers = evaluator.config.eval.workers or (os.cpu_count() or 1)
         workers = max(1, min(workers, len(texts)))
@@ -154,10 +163,17 @@ class LocalExecutor:
                 list(pool.map(job, range(len(texts))))
         return [r for r in results if r is not None]
 
-    def map(self, fn: Callable[[_T, TaskContext], _R], items: Sequence[_T], *, parallel: int,
-            cpus: int = 1, on_event: Callable[[object], None] | None = None,
-            cancel: threading.Event | None = None,
-            on_lost: Callable[[_T, BaseException], _R] | None = None) -> list[_R]:
+    def map(
+        self,
+        fn: Callable[[_T, TaskContext], _R],
+        items: Sequence[_T],
+        *,
+        parallel: int,
+        cpus: int = 1,
+        on_event: Callable[[object], None] | None = None,
+        cancel: threading.Event | None = None,
+        on_lost: Callable[[_T, BaseException], _R] | None = None,
+    ) -> list[_R]:
         """``fn`` over ``items`` on ``parallel`` threads, results in input order; an exception
         (Ctrl-C) sets ``cancel`` so the other tasks stop at their next checkpoint."""
         ctx = _LocalContext(cancel if cancel is not None else threading.Event(), on_event)

@@ -79,8 +79,10 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise UsageError("eval.executor = 'ray' needs Ray, which is not installed",
-                         hint="pip install 'rtlopt[ray]', or use --executor local") from exc
+        raise UsageError(
+            "eval.executor = 'ray' needs Ray, which is not installed",
+            hint="pip install 'rtlopt[ray]', or use --executor local",
+        ) from exc
     return ray
 
 
@@ -112,18 +114,28 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
         # before this function set it (the started processes read the environment themselves)
         ray_constants.ENABLE_RAY_CLUSTER = False
     if address is None:
-        ray.init(num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
-                 _node_ip_address=LOOPBACK, log_to_driver=False, configure_logging=False)
-        log.info("started a single-node Ray on %s with %s CPUs", LOOPBACK,
-                 ray.cluster_resources().get("CPU"))
+        ray.init(
+            num_cpus=num_cpus or os.cpu_count() or 1,
+            include_dashboard=False,
+            _node_ip_address=LOOPBACK,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+        log.info(
+            "started a single-node Ray on %s with %s CPUs",
+            LOOPBACK,
+            ray.cluster_resources().get("CPU"),
+        )
         return ray
     try:
         ray.init(address=address, log_to_driver=False, configure_logging=False)
     except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
-        raise UsageError(f"cannot join the Ray cluster at {address}: {_short(exc)}",
-                         hint="check eval.ray_address / --ray-address (host:port of the head "
-                              "node, ray://host:port, or auto) and that this machine has the "
-                              "cluster's token (RAY_AUTH_TOKEN_PATH)") from exc
+        raise UsageError(
+            f"cannot join the Ray cluster at {address}: {_short(exc)}",
+            hint="check eval.ray_address / --ray-address (host:port of the head "
+            "node, ray://host:port, or auto) and that this machine has the "
+            "cluster's token (RAY_AUTH_TOKEN_PATH)",
+        ) from exc
     return ray
 
 
@@ -137,8 +149,13 @@ def _is_loopback(address: str) -> bool:
 def _lost_errors(ray: Any) -> tuple[type[BaseException], ...]:
     """Exceptions that mean the worker (process or node) is gone, not that the work failed."""
     ex = ray.exceptions
-    return (ex.RayActorError, ex.WorkerCrashedError, ex.NodeDiedError, ex.ObjectLostError,
-            ex.LocalRayletDiedError)
+    return (
+        ex.RayActorError,
+        ex.WorkerCrashedError,
+        ex.NodeDiedError,
+        ex.ObjectLostError,
+        ex.LocalRayletDiedError,
+    )
 
 
 def _short(exc: BaseException) -> str:
@@ -160,12 +177,14 @@ class EvalWorker:
         index: The worker's number (names its scratch folder).
     """
 
-    def __init__(self, design: Design, config: Config, pdk: PdkInfo | None, workdir: str,
-                 index: int) -> None:
+    def __init__(
+        self, design: Design, config: Config, pdk: PdkInfo | None, workdir: str, index: int
+    ) -> None:
         from rtlopt.evaluate._evaluator import Evaluator
 
         cfg = dataclasses.replace(
-            config, eval=dataclasses.replace(config.eval, executor="local", workers=1))
+            config, eval=dataclasses.replace(config.eval, executor="local", workers=1)
+        )
         self._workdir = _worker_dir(Path(workdir), index)
         self._evaluator = Evaluator(design, cfg, self._workdir, _node_pdk(pdk))
         self._reference = self._evaluator.reference()
@@ -215,12 +234,15 @@ def _node_pdk(pdk: PdkInfo | None) -> PdkInfo | None:
         raise InfrastructureError(
             f"the liberty {pdk.liberty} is not on node {socket.gethostname()}",
             hint="every Ray node needs the PDK at the same path (shared file system or the "
-                 "same bundled PDK package)")
+            "same bundled PDK package)",
+        )
     plain, md5 = plain_liberty(pdk.liberty)
     if md5 != pdk.md5:
         raise InfrastructureError(
             f"the liberty {pdk.liberty} on node {socket.gethostname()} differs from the "
-            f"driver's (MD5 {md5} vs {pdk.md5})", hint="install the same PDK on every node")
+            f"driver's (MD5 {md5} vs {pdk.md5})",
+            hint="install the same PDK on every node",
+        )
     return dataclasses.replace(pdk, liberty_plain=plain)
 
 
@@ -278,7 +300,8 @@ class _Pool:
         with self._lock:
             index, self._next = self._next, self._next + 1
         cls = _remote_worker_class().options(
-            num_cpus=1, max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD")
+            num_cpus=1, max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD"
+        )
         return index, cls.remote(self._design, self._config, self._pdk, self._workdir, index)
 
     def _check(self, index: int, handle: Any) -> _Worker:
@@ -290,10 +313,13 @@ class _Pool:
             ray.kill(handle, no_restart=True)
             raise InfrastructureError(
                 f"an evaluation worker did not start within {START_TIMEOUT_S:.0f} s",
-                hint="the Ray cluster may have no free CPU; lower eval.workers") from exc
+                hint="the Ray cluster may have no free CPU; lower eval.workers",
+            ) from exc
         except ray.exceptions.RayError as exc:
-            raise InfrastructureError(f"an evaluation worker failed to start: {_short(exc)}",
-                                      hint="see the Ray worker logs of the node") from exc
+            raise InfrastructureError(
+                f"an evaluation worker failed to start: {_short(exc)}",
+                hint="see the Ray worker logs of the node",
+            ) from exc
         where = f"{info['host']} ({info['node']}, pid {info['pid']})"
         if info["fingerprint"] != self._fingerprint:
             ray.kill(handle, no_restart=True)
@@ -302,16 +328,24 @@ class _Pool:
                 f"{info['fingerprint']}, this process {self._fingerprint}: its tools, liberty, "
                 "repository files or rtlopt code differ",
                 hint="install the same tools, PDK and rtlopt on every node and give them the "
-                     "repository at the same path")
+                "repository at the same path",
+            )
         if info["reference"] != self._reference:
             ray.kill(handle, no_restart=True)
             raise InfrastructureError(
                 f"the evaluation worker on {where} measures the reference as "
                 f"{info['reference']}, this process as {self._reference}",
-                hint="the nodes' tools differ; install the same versions everywhere")
+                hint="the nodes' tools differ; install the same versions everywhere",
+            )
         log.debug("evaluation worker %d ready on %s", index, where)
-        return _Worker(handle, index, int(info["pid"]), str(info["node"]), str(info["host"]),
-                       str(info["workdir"]))
+        return _Worker(
+            handle,
+            index,
+            int(info["pid"]),
+            str(info["node"]),
+            str(info["host"]),
+            str(info["workdir"]),
+        )
 
     def _add(self, worker: _Worker) -> None:
         with self._lock:
@@ -346,8 +380,12 @@ class _Pool:
             index, handle = self._create()
             self._add(self._check(index, handle))
         except InfrastructureError as exc:
-            log.error("could not replace evaluation worker %d: %s (%d left)", dead.index,
-                      exc.one_line(), self.alive)
+            log.error(
+                "could not replace evaluation worker %d: %s (%d left)",
+                dead.index,
+                exc.one_line(),
+                self.alive,
+            )
 
     def close(self) -> None:
         """Stop every worker's tools, then the actors."""
@@ -414,9 +452,20 @@ class RayExecutor:
     def workers(self) -> list[dict[str, Any]]:
         """The live workers: index, node, host, pid, scratch folder."""
         pool = self._pool
-        return [] if pool is None else [
-            {"index": w.index, "node": w.node, "host": w.host, "pid": w.pid,
-             "workdir": w.workdir} for w in pool.workers]
+        return (
+            []
+            if pool is None
+            else [
+                {
+                    "index": w.index,
+                    "node": w.node,
+                    "host": w.host,
+                    "pid": w.pid,
+                    "workdir": w.workdir,
+                }
+                for w in pool.workers
+            ]
+        )
 
     def _pool_for(self, evaluator: Evaluator) -> _Pool:
         with self._lock:
@@ -428,18 +477,25 @@ class RayExecutor:
                 if free < 1:
                     raise InfrastructureError(
                         "the Ray cluster has no free CPU for evaluation workers",
-                        hint="add nodes or stop other jobs")
+                        hint="add nodes or stop other jobs",
+                    )
                 if size > free:
-                    log.warning("eval.workers = %d but the Ray cluster has %d free CPUs: "
-                                "starting %d evaluation workers", size, free, free)
+                    log.warning(
+                        "eval.workers = %d but the Ray cluster has %d free CPUs: "
+                        "starting %d evaluation workers",
+                        size,
+                        free,
+                        free,
+                    )
                     size = free
                 t0 = time.monotonic()
                 self._pool = _Pool(ray, evaluator, max(1, size))
                 log.info("%d evaluation workers ready in %.1f s", size, time.monotonic() - t0)
             return self._pool
 
-    def evaluate(self, evaluator: Evaluator, texts: Sequence[str],
-                 progress: Progress | None = None) -> list[EvalResult]:
+    def evaluate(
+        self, evaluator: Evaluator, texts: Sequence[str], progress: Progress | None = None
+    ) -> list[EvalResult]:
         """Score ``texts`` on the actors; results in submission order.
 
         Raises:
@@ -471,10 +527,10 @@ class RayExecutor:
                 first[key] = i
                 todo.append(i)
         if todo:
-            with ThreadPoolExecutor(max_workers=max(1, min(pool.alive, len(todo))),
-                                    thread_name_prefix="ray-eval") as threads:
-                futures = {threads.submit(self._one, pool, evaluator, texts[i]): i
-                           for i in todo}
+            with ThreadPoolExecutor(
+                max_workers=max(1, min(pool.alive, len(todo))), thread_name_prefix="ray-eval"
+            ) as threads:
+                futures = {threads.submit(self._one, pool, evaluator, texts[i]): i for i in todo}
                 pending = set(futures)
                 try:
                     while pending:
@@ -506,18 +562,28 @@ class RayExecutor:
             worker = pool.acquire()
             if worker is None:
                 break
-            where = {"executor": "ray", "node": worker.node, "host": worker.host,
-                     "pid": worker.pid, "attempt": attempt}
+            where = {
+                "executor": "ray",
+                "node": worker.node,
+                "host": worker.host,
+                "pid": worker.pid,
+                "attempt": attempt,
+            }
             try:
                 res: EvalResult = ray.get(worker.handle.evaluate.remote(text))
             except lost as exc:
                 last = exc
                 if pool.closed:
                     break
-                log.warning("evaluation worker %d on %s (pid %d) died while evaluating "
-                            "candidate %s (%s)%s", worker.index, worker.host, worker.pid,
-                            h[:12], _short(exc),
-                            "; trying it once more" if attempt <= RETRIES else "")
+                log.warning(
+                    "evaluation worker %d on %s (pid %d) died while evaluating candidate %s (%s)%s",
+                    worker.index,
+                    worker.host,
+                    worker.pid,
+                    h[:12],
+                    _short(exc),
+                    "; trying it once more" if attempt <= RETRIES else "",
+                )
                 pool.replace(worker)
                 if attempt <= RETRIES:
                     with self._lock:
@@ -527,18 +593,27 @@ class RayExecutor:
             return dataclasses.replace(res, provenance={**res.provenance, "worker": where})
         why = _short(last) if last is not None else "no evaluation worker left"
         return EvalResult(
-            status=Status.TOOL_ERROR, stage=Stage.SCREEN,
+            status=Status.TOOL_ERROR,
+            stage=Stage.SCREEN,
             reason=f"evaluation worker lost ({why}) after {RETRIES + 1} attempt(s): an "
-                   "infrastructure error, not a verdict on the candidate",
+            "infrastructure error, not a verdict on the candidate",
             source_hash=h,
-            provenance={"evaluator_fingerprint": evaluator.fingerprint, "worker": where})
+            provenance={"evaluator_fingerprint": evaluator.fingerprint, "worker": where},
+        )
 
     # -------------------------------------------------------------- bench tasks
 
-    def map(self, fn: Callable[[_T, TaskContext], _R], items: Sequence[_T], *, parallel: int,
-            cpus: int = 1, on_event: Callable[[object], None] | None = None,
-            cancel: threading.Event | None = None,
-            on_lost: Callable[[_T, BaseException], _R] | None = None) -> list[_R]:
+    def map(
+        self,
+        fn: Callable[[_T, TaskContext], _R],
+        items: Sequence[_T],
+        *,
+        parallel: int,
+        cpus: int = 1,
+        on_event: Callable[[object], None] | None = None,
+        cancel: threading.Event | None = None,
+        on_lost: Callable[[_T, BaseException], _R] | None = None,
+    ) -> list[_R]:
         """``fn(item, context)`` as Ray tasks of ``cpus`` CPUs each (the cluster runs as many
         at once as its CPUs allow; ``parallel`` is for local executors); results in input
         order, progress events delivered here as they come. A task whose worker died is run
@@ -549,8 +624,7 @@ class RayExecutor:
         from ray.util.queue import Queue
 
         events = Queue(actor_options={"num_cpus": 0})
-        task = _remote_task().options(num_cpus=cpus, max_retries=RETRIES,
-                                      retry_exceptions=False)
+        task = _remote_task().options(num_cpus=cpus, max_retries=RETRIES, retry_exceptions=False)
         refs = [task.remote(fn, item, events) for item in items]
         index = {ref: i for i, ref in enumerate(refs)}
         out: list[Any] = [None] * len(items)
@@ -582,7 +656,8 @@ class RayExecutor:
                     except lost as exc:
                         if on_lost is None:
                             raise InfrastructureError(
-                                f"task {i} lost its worker twice: {_short(exc)}") from exc
+                                f"task {i} lost its worker twice: {_short(exc)}"
+                            ) from exc
                         out[i] = on_lost(items[i], exc)
             drain()
         except BaseException:

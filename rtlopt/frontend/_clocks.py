@@ -31,8 +31,13 @@ from rtlopt.errors import ConfigError
 from rtlopt.frontend._base import ClockedBlock, InstanceConnections
 from rtlopt.frontend.model import Module
 
-__all__ = ["infer_clocks_resets", "is_clock_name", "is_reset_name", "override_roles",
-           "resolve_hierarchy"]
+__all__ = [
+    "infer_clocks_resets",
+    "is_clock_name",
+    "is_reset_name",
+    "override_roles",
+    "resolve_hierarchy",
+]
 
 _RESET_RE = re.compile(
     r"^(?:[a-z0-9]+_)?(?:a?s?rst|a?s?reset|arst|srst)(?:_?(?:n|b|l|ni|i|in|x))?"
@@ -91,9 +96,13 @@ def infer_clocks_resets(
         for _, sig in blk.edges:
             if sig not in resets:
                 add_clock(sig)
-        if (cond is not None and cond.signal not in edge_names and cond.signal in inputs
-                and inputs[cond.signal].width == 1
-                and (blk.forces_constants or is_reset_name(cond.signal))):
+        if (
+            cond is not None
+            and cond.signal not in edge_names
+            and cond.signal in inputs
+            and inputs[cond.signal].width == 1
+            and (blk.forces_constants or is_reset_name(cond.signal))
+        ):
             resets.setdefault(cond.signal, cond.active_low)
 
     # roles inherited through instance connections
@@ -123,15 +132,23 @@ def infer_clocks_resets(
                 clocks.append(name)
     if clocks:
         for name, port in inputs.items():
-            if (port.width == 1 and name not in resets and name not in clocks
-                    and is_reset_name(name)):
+            if (
+                port.width == 1
+                and name not in resets
+                and name not in clocks
+                and is_reset_name(name)
+            ):
                 resets[name] = _name_active_low(name)
     # keep port order for stable output
     order = {p.name: i for i, p in enumerate(module.ports)}
     clocks.sort(key=lambda n: order.get(n, 0))
     reset_names = sorted(resets, key=lambda n: order.get(n, 0))
-    return replace(module, clocks=tuple(clocks), resets=tuple(reset_names),
-                   reset_active_low={n: resets[n] for n in reset_names})
+    return replace(
+        module,
+        clocks=tuple(clocks),
+        resets=tuple(reset_names),
+        reset_active_low={n: resets[n] for n in reset_names},
+    )
 
 
 def resolve_hierarchy(
@@ -156,8 +173,9 @@ def resolve_hierarchy(
             return None
         visiting.add(name)
         key = (modules[name].file, name)
-        mod = infer_clocks_resets(modules[name], blocks.get(key, ()),
-                                  connections.get(key, ()), visit)
+        mod = infer_clocks_resets(
+            modules[name], blocks.get(key, ()), connections.get(key, ()), visit
+        )
         visiting.discard(name)
         done[name] = mod
         return mod
@@ -185,9 +203,12 @@ def override_roles(module: Module, clocks: Sequence[str], resets: Sequence[str])
 
     def check(name: str, key: str) -> None:
         if name not in inputs or inputs[name].width != 1:
-            raise ConfigError(f"harness.{key}: '{name}' is not a 1-bit input of {module.name} "
-                              f"(inputs: {names})", path=module.file, line=module.line,
-                              hint=f"fix harness.{key} in rtlopt.toml")
+            raise ConfigError(
+                f"harness.{key}: '{name}' is not a 1-bit input of {module.name} (inputs: {names})",
+                path=module.file,
+                line=module.line,
+                hint=f"fix harness.{key} in rtlopt.toml",
+            )
 
     new_clocks = tuple(clocks) or module.clocks
     for c in clocks:
@@ -199,16 +220,21 @@ def override_roles(module: Module, clocks: Sequence[str], resets: Sequence[str])
             name, level = name.strip(), level.strip().lower()
             check(name, "resets")
             if level not in ("low", "high"):
-                raise ConfigError(f"harness.resets: '{item}' needs its active level",
-                                  path=module.file, line=module.line,
-                                  hint=f"write '{name}:low' or '{name}:high' in rtlopt.toml")
+                raise ConfigError(
+                    f"harness.resets: '{item}' needs its active level",
+                    path=module.file,
+                    line=module.line,
+                    hint=f"write '{name}:low' or '{name}:high' in rtlopt.toml",
+                )
             low[name] = level == "low"
     else:
         low = {r: bool(module.reset_active_low.get(r, False)) for r in module.resets}
     both = set(new_clocks) & set(low)
     if both:
-        raise ConfigError(f"'{sorted(both)[0]}' is named both a clock and a reset",
-                          path=module.file, line=module.line,
-                          hint="fix harness.clocks / harness.resets in rtlopt.toml")
-    return replace(module, clocks=tuple(new_clocks), resets=tuple(low),
-                   reset_active_low=low)
+        raise ConfigError(
+            f"'{sorted(both)[0]}' is named both a clock and a reset",
+            path=module.file,
+            line=module.line,
+            hint="fix harness.clocks / harness.resets in rtlopt.toml",
+        )
+    return replace(module, clocks=tuple(new_clocks), resets=tuple(low), reset_active_low=low)

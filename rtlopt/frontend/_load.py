@@ -39,8 +39,9 @@ def get_frontend(name: str) -> Frontend:
 
 
 def _syntax_error(problem: SyntaxProblem, hint: str) -> DesignError:
-    return DesignError(f"syntax error: {problem.message}", path=problem.path,
-                       line=problem.line or None, hint=hint)
+    return DesignError(
+        f"syntax error: {problem.message}", path=problem.path, line=problem.line or None, hint=hint
+    )
 
 
 def _with_roles(result: FrontendResult, prefer: Path | None = None) -> dict[str, Module]:
@@ -59,13 +60,19 @@ def _with_roles(result: FrontendResult, prefer: Path | None = None) -> dict[str,
     for m in sorted(result.modules, key=rank):
         kept = by_name.setdefault(m.name, m)
         if kept is not m:
-            log.info("module %s is defined in %s and %s; using the first", m.name, kept.file,
-                     m.file)
+            log.info(
+                "module %s is defined in %s and %s; using the first", m.name, kept.file, m.file
+            )
     return resolve_hierarchy(by_name, result.blocks, result.connections)
 
 
-def parse_text(text: str, name: str = "candidate.v", frontend: str = "pyslang", *,
-               sources: SourceSet | None = None) -> list[Module]:
+def parse_text(
+    text: str,
+    name: str = "candidate.v",
+    frontend: str = "pyslang",
+    *,
+    sources: SourceSet | None = None,
+) -> list[Module]:
     """Parse a source string (an untrusted candidate) into its modules, in text order.
 
     ``Module.file`` is ``Path(name)`` (a placeholder) and ``start``/``end`` index into ``text``.
@@ -85,8 +92,12 @@ def parse_text(text: str, name: str = "candidate.v", frontend: str = "pyslang", 
         result = get_frontend(frontend).parse([path], texts={path: text})
     else:
         result = get_frontend(frontend).parse(
-            [path], texts={path: text}, include_dirs=sources.include_dirs,
-            defines=sources.defines, prelude=sources.prelude)
+            [path],
+            texts={path: text},
+            include_dirs=sources.include_dirs,
+            defines=sources.defines,
+            prelude=sources.prelude,
+        )
     problems = result.errors.get(path)
     if problems:
         raise _syntax_error(problems[0], "fix the candidate")
@@ -94,8 +105,9 @@ def parse_text(text: str, name: str = "candidate.v", frontend: str = "pyslang", 
     return sorted(mods.values(), key=lambda m: m.start)
 
 
-def _pick_target(target_file: Path, module: str | None, here: list[Module],
-                 everywhere: Mapping[str, Module]) -> Module:
+def _pick_target(
+    target_file: Path, module: str | None, here: list[Module], everywhere: Mapping[str, Module]
+) -> Module:
     names = ", ".join(m.name for m in here) or "none"
     if module is not None:
         for m in here:
@@ -103,11 +115,17 @@ def _pick_target(target_file: Path, module: str | None, here: list[Module],
                 return m
         elsewhere = everywhere.get(module)
         hint = f"it is defined in {elsewhere.file}" if elsewhere is not None else "pass --module"
-        raise DesignError(f"module '{module}' not found in {target_file.name}; modules here: "
-                          f"{names}", path=target_file, hint=hint)
+        raise DesignError(
+            f"module '{module}' not found in {target_file.name}; modules here: {names}",
+            path=target_file,
+            hint=hint,
+        )
     if not here:
-        raise DesignError("no module in this file", path=target_file,
-                          hint="pass the file that defines the module to optimize")
+        raise DesignError(
+            "no module in this file",
+            path=target_file,
+            hint="pass the file that defines the module to optimize",
+        )
     if len(here) == 1:
         return here[0]
     instantiated = {i for m in here for i in m.instances}
@@ -117,12 +135,18 @@ def _pick_target(target_file: Path, module: str | None, here: list[Module],
     # Several tops: the one named like the file is the conventional target.
     named = [m for m in (tops or here) if m.name == target_file.stem]
     if len(named) == 1:
-        log.info("%s holds several top modules; using %s (named like the file)",
-                 target_file.name, named[0].name)
+        log.info(
+            "%s holds several top modules; using %s (named like the file)",
+            target_file.name,
+            named[0].name,
+        )
         return named[0]
     listed = ", ".join(m.name for m in (tops or here))
-    raise DesignError(f"{target_file.name} holds several top modules: {listed}",
-                      path=target_file, hint="pass --module NAME")
+    raise DesignError(
+        f"{target_file.name} holds several top modules: {listed}",
+        path=target_file,
+        hint="pass --module NAME",
+    )
 
 
 def _check_names(top: Module, closure: Sequence[Module]) -> None:
@@ -140,18 +164,31 @@ def _check_names(top: Module, closure: Sequence[Module]) -> None:
     hint = "rename it to a simple identifier (letters, digits, _ and $, not starting with $)"
     for m in closure:
         if not _SIMPLE_IDENTIFIER.fullmatch(m.name):
-            raise DesignError(f"module name '{m.name}' is an escaped identifier rtlopt does not "
-                              "support", path=m.file, line=m.line, hint=hint)
+            raise DesignError(
+                f"module name '{m.name}' is an escaped identifier rtlopt does not support",
+                path=m.file,
+                line=m.line,
+                hint=hint,
+            )
     for p in top.ports:
         if not _SIMPLE_IDENTIFIER.fullmatch(p.name):
-            raise DesignError(f"port name '{p.name}' of module '{top.name}' is an escaped "
-                              "identifier rtlopt does not support", path=top.file,
-                              line=top.line, hint=hint)
+            raise DesignError(
+                f"port name '{p.name}' of module '{top.name}' is an escaped "
+                "identifier rtlopt does not support",
+                path=top.file,
+                line=top.line,
+                hint=hint,
+            )
 
 
-def load_design(target: Path, module: str | None, project: ProjectConfig, *,
-                include_dirs: Sequence[Path] = (),
-                defines: Mapping[str, str] | None = None) -> Design:
+def load_design(
+    target: Path,
+    module: str | None,
+    project: ProjectConfig,
+    *,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+) -> Design:
     """Parse the repository around ``target`` and locate the module to optimize.
 
     Args:
@@ -177,15 +214,21 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
     root = find_repo_root(target)
     sources = collect_sources(target, root, project, include_dirs=include_dirs, defines=defines)
     result = get_frontend(project.frontend).parse(
-        sources.files, include_dirs=sources.include_dirs, defines=sources.defines,
-        prelude=sources.prelude)
+        sources.files,
+        include_dirs=sources.include_dirs,
+        defines=sources.defines,
+        prelude=sources.prelude,
+    )
     for w in result.warnings:
         log.warning("%s", w)
     if target in result.errors:
         raise _syntax_error(result.errors[target][0], "fix the file")
     modules = _with_roles(result, target)
-    here = [modules[m.name] for m in result.modules
-            if m.file == target and modules[m.name].file == target]
+    here = [
+        modules[m.name]
+        for m in result.modules
+        if m.file == target and modules[m.name].file == target
+    ]
     top = _pick_target(target, module, here, modules)
 
     # names defined in files that failed to parse, to blame the right file
@@ -204,15 +247,18 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
 
     def visit(name: str, parent: Module) -> None:
         if name in stack:
-            ring = stack[stack.index(name):]
+            ring = stack[stack.index(name) :]
             # A recursion can only end through a parameter (a generate-if base case); without
             # one it never does, and Yosys 0.23 crashes on it.
             if not all(any(not p.local for p in modules[n].parameters) for n in ring):
                 cycle = " -> ".join([*ring, name])
-                raise DesignError(f"module '{parent.name}' instantiates itself ({cycle}) and "
-                                  "has no parameter that could end the recursion",
-                                  path=parent.file, line=parent.line,
-                                  hint="remove the recursive instance")
+                raise DesignError(
+                    f"module '{parent.name}' instantiates itself ({cycle}) and "
+                    "has no parameter that could end the recursion",
+                    path=parent.file,
+                    line=parent.line,
+                    hint="remove the recursive instance",
+                )
             return
         if name in seen:
             return
@@ -225,12 +271,20 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
             if unknown is not None and name not in unknown.get(top.name, ()):
                 # only in a generate branch the parameters turn off (a vendor cell): a black
                 # box that no tool elaborates
-                log.info("module '%s' instantiated in %s is not defined; not in the elaborated "
-                         "design of %s, so it is left undefined", name, parent.name, top.name)
+                log.info(
+                    "module '%s' instantiated in %s is not defined; not in the elaborated "
+                    "design of %s, so it is left undefined",
+                    name,
+                    parent.name,
+                    top.name,
+                )
                 return
-            raise DesignError(f"module '{name}' instantiated in {parent.name} is not defined "
-                              f"in the repository", path=parent.file, line=parent.line,
-                              hint="add its file to project.filelists or the repository")
+            raise DesignError(
+                f"module '{name}' instantiated in {parent.name} is not defined in the repository",
+                path=parent.file,
+                line=parent.line,
+                hint="add its file to project.filelists or the repository",
+            )
         stack.append(name)
         for sub in mod.instances:
             visit(sub, mod)
@@ -246,8 +300,20 @@ def load_design(target: Path, module: str | None, project: ProjectConfig, *,
         if path not in closure:
             log.warning("%s (not needed by %s; ignored)", problems[0], top.name)
     target_mod = modules[top.name]
-    log.info("target %s in %s: %d ports, %d submodules, clocks %s, resets %s", top.name,
-             target, len(target_mod.ports), len(submodules), list(target_mod.clocks),
-             list(target_mod.resets))
-    return Design(root=root, target=target_mod, sources=sources, modules=modules,
-                  closure=closure, submodules=submodules)
+    log.info(
+        "target %s in %s: %d ports, %d submodules, clocks %s, resets %s",
+        top.name,
+        target,
+        len(target_mod.ports),
+        len(submodules),
+        list(target_mod.clocks),
+        list(target_mod.resets),
+    )
+    return Design(
+        root=root,
+        target=target_mod,
+        sources=sources,
+        modules=modules,
+        closure=closure,
+        submodules=submodules,
+    )

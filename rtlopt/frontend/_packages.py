@@ -41,8 +41,9 @@ def packages_used(text: str) -> set[str]:
     return set(_SCOPE_USE.findall(blank_comments(text)))
 
 
-def package_files(design: Design, extra_texts: Iterable[str] = (),
-                  files: Sequence[Path] | None = None) -> tuple[Path, ...]:
+def package_files(
+    design: Design, extra_texts: Iterable[str] = (), files: Sequence[Path] | None = None
+) -> tuple[Path, ...]:
     """Files declaring the packages that ``files`` (default: the design's closure) and
     ``extra_texts`` use, transitively, in the repository's source order.
 
@@ -73,5 +74,6 @@ def package_files(design: Design, extra_texts: Iterable[str] = (),
                 seen.add(n)
                 todo.append(n)
     order = {f: i for i, f in enumerate(design.sources.files)}
-    return tuple(sorted((f for f in found if f not in own),
-                        key=lambda f: (order.get(f, len(order)), str(f))))
+    return tuple(
+        sorted((f for f in found if f not in own), key=lambda f: (order.get(f, len(order)), str(f)))
+    )

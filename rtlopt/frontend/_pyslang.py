@@ -124,8 +124,11 @@ _WORD = re.compile(r"(?<![\w$'`])[A-Za-z_][A-Za-z0-9_$]*")
 
 def _assignments(node: Any) -> list[tuple[str, str]]:
     """``(lhs, rhs)`` texts of the procedural assignments below ``node``."""
-    return [(str(n.left).strip(), str(n.right).strip()) for n in [node, *_walk(node)]
-            if _kind(n) in _ASSIGN_KINDS]
+    return [
+        (str(n.left).strip(), str(n.right).strip())
+        for n in [node, *_walk(node)]
+        if _kind(n) in _ASSIGN_KINDS
+    ]
 
 
 def _lhs_name(lhs: str) -> str:
@@ -170,8 +173,11 @@ def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> Clocke
             cond = _condition(pattern.expr)
             forces = cond is not None and _forces_constants(first, st.statement, constants)
     typed = tuple((e, s) for e, s in edges if e in ("posedge", "negedge"))
-    return ClockedBlock(edges=typed, condition=cond,  # type: ignore[arg-type]
-                        forces_constants=forces)
+    return ClockedBlock(
+        edges=typed,
+        condition=cond,  # type: ignore[arg-type]
+        forces_constants=forces,
+    )
 
 
 def _instance_connections(inst: Any) -> list[InstanceConnections]:
@@ -194,8 +200,12 @@ def _instance_connections(inst: Any) -> list[InstanceConnections]:
     return out
 
 
-_DIRECTIONS: dict[str, Direction] = {"In": "input", "Out": "output", "InOut": "inout",
-                                     "Ref": "inout"}
+_DIRECTIONS: dict[str, Direction] = {
+    "In": "input",
+    "Out": "output",
+    "InOut": "inout",
+    "Ref": "inout",
+}
 
 
 def _port(p: Any) -> Port:
@@ -210,8 +220,15 @@ def _port(p: Any) -> Port:
     elif width > 1:
         msb, lsb = width - 1, 0
     is_reg = type(p.internalSymbol).__name__ == "VariableSymbol"
-    return Port(name=p.name, direction=direction, width=width, msb=msb, lsb=lsb,
-                signed=bool(ty.isSigned), is_reg=is_reg and direction != "input")
+    return Port(
+        name=p.name,
+        direction=direction,
+        width=width,
+        msb=msb,
+        lsb=lsb,
+        signed=bool(ty.isSigned),
+        is_reg=is_reg and direction != "input",
+    )
 
 
 def _parameter(prm: Any) -> Parameter:
@@ -238,10 +255,15 @@ class PyslangFrontend:
     def __init__(self) -> None:
         self._keep: list[Any] = []  # compilations alive while their symbols are read
 
-    def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
-              defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None,
-              prelude: Sequence[Path] = ()) -> FrontendResult:
+    def parse(
+        self,
+        files: Sequence[Path],
+        *,
+        include_dirs: Sequence[Path] = (),
+        defines: Mapping[str, str] | None = None,
+        texts: Mapping[Path, str] | None = None,
+        prelude: Sequence[Path] = (),
+    ) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         import pyslang
         from pyslang import ast, parsing, syntax
@@ -263,8 +285,11 @@ class PyslangFrontend:
                 # one unit: the prelude's macros reach the file, as in a filelist
                 try:
                     bufs = [sm.readSource(str(p)) for p in prelude if p != path]
-                    bufs.append(sm.assignText(str(path), texts[path]) if path in texts
-                                else sm.readSource(str(path)))
+                    bufs.append(
+                        sm.assignText(str(path), texts[path])
+                        if path in texts
+                        else sm.readSource(str(path))
+                    )
                     tree = syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
                 except Exception as exc:  # pyslang raises plain exceptions for unreadable files
                     result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
@@ -278,9 +303,13 @@ class PyslangFrontend:
                     result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
                     continue
             problems = [
-                SyntaxProblem(Path(sm.getFullPath(d.location.buffer)) if d.location.buffer
-                              else path, sm.getLineNumber(d.location), engine.formatMessage(d))
-                for d in tree.diagnostics if d.isError()
+                SyntaxProblem(
+                    Path(sm.getFullPath(d.location.buffer)) if d.location.buffer else path,
+                    sm.getLineNumber(d.location),
+                    engine.formatMessage(d),
+                )
+                for d in tree.diagnostics
+                if d.isError()
             ]
             if problems:
                 result.errors[path] = problems
@@ -299,8 +328,11 @@ class PyslangFrontend:
                 name = node.header.name.valueText
                 loc = node.header.moduleKeyword.location
                 src = Path(str(sm.getFullPath(loc.buffer))) if loc.buffer else path
-                if not sm.isFileLoc(loc) or str(src) in ("", ".") or (
-                        src not in texts and not src.is_file()):
+                if (
+                    not sm.isFileLoc(loc)
+                    or str(src) in ("", ".")
+                    or (src not in texts and not src.is_file())
+                ):
                     src = path
                 key = (src, name)
                 names.add(name)
@@ -313,7 +345,9 @@ class PyslangFrontend:
                     str(d.name.valueText)
                     for p in _walk(node, frozenset({"ModuleDeclaration"}))
                     if _kind(p) == "ParameterDeclaration"
-                    for d in _walk(p) if _kind(d) == "Declarator")
+                    for d in _walk(p)
+                    if _kind(d) == "Declarator"
+                )
                 for sub in _walk(node, frozenset({"ModuleDeclaration"})):
                     k = _kind(sub)
                     if k in ("AlwaysBlock", "AlwaysFFBlock"):
@@ -356,7 +390,8 @@ class PyslangFrontend:
                 if diag.code == pyslang.Diags.UnknownModule and diag.symbol is not None:
                     top = str(diag.symbol.hierarchicalPath).split(".", 1)[0]
                     result.elaborated_unknown.setdefault(top, set()).update(
-                        str(a) for a in diag.args[:1])
+                        str(a) for a in diag.args[:1]
+                    )
 
         file_texts: dict[Path, str] = {}
         for (src, name), (line, idx) in decls.items():
@@ -374,11 +409,19 @@ class PyslangFrontend:
                 ports = tuple(_port(p) for p in body.portList if type(p).__name__ == "PortSymbol")
                 params = tuple(_parameter(p) for p in body.parameters)
             instances = tuple(dict.fromkeys(c.module for c in result.connections[(src, name)]))
-            result.modules.append(Module(
-                name=name, file=src, line=line, start=start, end=end, ports=ports,
-                parameters=params, instances=instances,
-                header_comment=header_comment(text, start) if span is not None else "",
-            ))
+            result.modules.append(
+                Module(
+                    name=name,
+                    file=src,
+                    line=line,
+                    start=start,
+                    end=end,
+                    ports=ports,
+                    parameters=params,
+                    instances=instances,
+                    header_comment=header_comment(text, start) if span is not None else "",
+                )
+            )
         self._keep.clear()
         result.modules.sort(key=lambda m: (str(m.file), m.start))
         return result

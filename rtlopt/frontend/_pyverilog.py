@@ -165,10 +165,15 @@ class PyverilogFrontend:
 
     name = "pyverilog"
 
-    def parse(self, files: Sequence[Path], *, include_dirs: Sequence[Path] = (),
-              defines: Mapping[str, str] | None = None,
-              texts: Mapping[Path, str] | None = None,
-              prelude: Sequence[Path] = ()) -> FrontendResult:
+    def parse(
+        self,
+        files: Sequence[Path],
+        *,
+        include_dirs: Sequence[Path] = (),
+        defines: Mapping[str, str] | None = None,
+        texts: Mapping[Path, str] | None = None,
+        prelude: Sequence[Path] = (),
+    ) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         from rtlopt.tools import Limits, argv_path, require_tool, run_tool
 
@@ -195,8 +200,12 @@ class PyverilogFrontend:
                 argv += [f"-I{argv_path(d)}" for d in [path.parent, *include_dirs]]
                 argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
                 pre = [argv_path(p) for p in prelude if p != path]
-                run = run_tool([*argv, *pre, argv_path(src)], cwd=work,
-                               log_path=work / f"pp{idx}.log", limits=Limits(60.0))
+                run = run_tool(
+                    [*argv, *pre, argv_path(src)],
+                    cwd=work,
+                    log_path=work / f"pp{idx}.log",
+                    limits=Limits(60.0),
+                )
                 if run.returncode != 0 or not out.is_file():
                     msg = run.tail(5).splitlines()
                     why = msg[-1] if msg else "iverilog -E failed"
@@ -317,16 +326,31 @@ class PyverilogFrontend:
                         pass
                 msb, lsb = (width - 1, 0) if width > 1 else (0, 0)
             direction = d.get("dir", "input")
-            ports.append(Port(name=name, direction=direction, width=width, msb=msb, lsb=lsb,
-                              signed=bool(d.get("signed", False)),
-                              is_reg=bool(d.get("reg", False)) and direction != "input"))
+            ports.append(
+                Port(
+                    name=name,
+                    direction=direction,
+                    width=width,
+                    msb=msb,
+                    lsb=lsb,
+                    signed=bool(d.get("signed", False)),
+                    is_reg=bool(d.get("reg", False)) and direction != "input",
+                )
+            )
         span = find_span(text, mod.name, mod.lineno)
         start, end = (span.start, span.end) if span is not None else (0, 0)
         result.blocks[(path, mod.name)] = blocks
         result.connections[(path, mod.name)] = conns
-        result.modules.append(Module(
-            name=mod.name, file=path, line=span.line if span is not None else mod.lineno,
-            start=start, end=end, ports=tuple(ports), parameters=tuple(params),
-            instances=tuple(dict.fromkeys(c.module for c in conns)),
-            header_comment=header_comment(text, start) if span is not None else "",
-        ))
+        result.modules.append(
+            Module(
+                name=mod.name,
+                file=path,
+                line=span.line if span is not None else mod.lineno,
+                start=start,
+                end=end,
+                ports=tuple(ports),
+                parameters=tuple(params),
+                instances=tuple(dict.fromkeys(c.module for c in conns)),
+                header_comment=header_comment(text, start) if span is not None else "",
+            )
+        )

@@ -88,17 +88,20 @@ def _expand(token: str, where: Path | None = None, line: int | None = None) -> s
         name = m.group(1) or m.group(2) or m.group(3)
         value = os.environ.get(name)
         if value is None:
-            raise ConfigError(f"environment variable {name} is not set (used as {m.group(0)})",
-                              path=where, line=line,
-                              hint=f"export {name}=<folder> before running rtlopt, or write "
-                                   "the path without it")
+            raise ConfigError(
+                f"environment variable {name} is not set (used as {m.group(0)})",
+                path=where,
+                line=line,
+                hint=f"export {name}=<folder> before running rtlopt, or write the path without it",
+            )
         return value
 
     return _ENV_RE.sub(env, token)
 
 
-def _resolve(token: str, base: Path, root: Path, where: Path | None = None,
-             line: int | None = None) -> Path:
+def _resolve(
+    token: str, base: Path, root: Path, where: Path | None = None, line: int | None = None
+) -> Path:
     p = Path(_expand(token, where, line))
     if p.is_absolute():
         return p
@@ -133,8 +136,9 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
     if path in _seen:
         raise ConfigError("filelist includes itself", path=path, hint="remove the -f cycle")
     if not path.is_file():
-        raise ConfigError("filelist not found", path=path,
-                          hint="fix project.filelists in rtlopt.toml")
+        raise ConfigError(
+            "filelist not found", path=path, hint="fix project.filelists in rtlopt.toml"
+        )
     out = Filelist()
     base = path.parent
     lines = path.read_text(errors="replace").splitlines()
@@ -153,17 +157,24 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             if tok.startswith("+incdir+"):
                 out.include_dirs += _include_dirs(
                     [_resolve(d, base, root, path, lineno) for d in tok[8:].split("+") if d],
-                    path, lineno)
+                    path,
+                    lineno,
+                )
             elif tok.startswith("+define+"):
                 out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
             elif tok.startswith("+libext+"):
                 out.library_ext += [e for e in tok[8:].split("+") if e]
             elif tok in ("-f", "-F", "-v", "-y", "-I", "-D") and nxt is None:
-                raise ConfigError(f"option {tok} needs an argument", path=path, line=lineno,
-                                  hint="add the missing path")
+                raise ConfigError(
+                    f"option {tok} needs an argument",
+                    path=path,
+                    line=lineno,
+                    hint="add the missing path",
+                )
             elif tok in ("-f", "-F") and nxt is not None:
-                nested = read_filelist(_resolve(nxt, base, root, path, lineno), root,
-                                       _seen | {path})
+                nested = read_filelist(
+                    _resolve(nxt, base, root, path, lineno), root, _seen | {path}
+                )
                 out.files += nested.files
                 out.prelude += nested.prelude
                 out.include_dirs += nested.include_dirs
@@ -179,12 +190,14 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                 out.library_dirs.append(_resolve(nxt, base, root, path, lineno))
                 i += 1
             elif tok == "-I" and nxt is not None:
-                out.include_dirs += _include_dirs([_resolve(nxt, base, root, path, lineno)],
-                                                  path, lineno)
+                out.include_dirs += _include_dirs(
+                    [_resolve(nxt, base, root, path, lineno)], path, lineno
+                )
                 i += 1
             elif tok.startswith("-I"):
-                out.include_dirs += _include_dirs([_resolve(tok[2:], base, root, path, lineno)],
-                                                  path, lineno)
+                out.include_dirs += _include_dirs(
+                    [_resolve(tok[2:], base, root, path, lineno)], path, lineno
+                )
             elif tok == "-D" and nxt is not None:
                 out.defines.update(parse_defines([nxt]))
                 i += 1
@@ -195,8 +208,12 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             else:
                 f = _resolve(tok, base, root, path, lineno)
                 if not f.is_file():
-                    raise ConfigError(f"file '{tok}' listed but not found", path=path,
-                                      line=lineno, hint="fix the path or remove the line")
+                    raise ConfigError(
+                        f"file '{tok}' listed but not found",
+                        path=path,
+                        line=lineno,
+                        hint="fix the path or remove the line",
+                    )
                 if f.suffix in SOURCE_SUFFIXES:
                     out.files.append(f)
                 else:
@@ -236,9 +253,14 @@ def _dedupe(paths: Iterable[Path]) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(Path(p).resolve() for p in paths))
 
 
-def collect_sources(target: Path, root: Path, project: ProjectConfig, *,
-                    include_dirs: Sequence[Path] = (),
-                    defines: Mapping[str, str] | None = None) -> SourceSet:
+def collect_sources(
+    target: Path,
+    root: Path,
+    project: ProjectConfig,
+    *,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+) -> SourceSet:
     """Every source file, include folder and define of the repository.
 
     Args:
@@ -269,8 +291,9 @@ def collect_sources(target: Path, root: Path, project: ProjectConfig, *,
     for rel in project.include_dirs:
         p = (root / rel).resolve()
         if not p.is_dir():
-            raise ConfigError(f"include directory '{rel}' not found", path=root,
-                              hint="fix project.include_dirs")
+            raise ConfigError(
+                f"include directory '{rel}' not found", path=root, hint="fix project.include_dirs"
+            )
         incdirs.append(p)
     defs.update(parse_defines(project.defines))
     incdirs += [Path(p) for p in include_dirs]
@@ -281,5 +304,6 @@ def collect_sources(target: Path, root: Path, project: ProjectConfig, *,
     incdirs.append(target.parent)
     pre = _dedupe(prelude)
     all_files = tuple(f for f in _dedupe([*files, target]) if f not in pre)
-    return SourceSet(root=root, files=all_files, include_dirs=_dedupe(incdirs), defines=defs,
-                     prelude=pre)
+    return SourceSet(
+        root=root, files=all_files, include_dirs=_dedupe(incdirs), defines=defs, prelude=pre
+    )

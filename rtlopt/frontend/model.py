@@ -106,7 +106,7 @@ class Module:
 
     def text(self) -> str:
         """The module's source text, ``module`` to ``endmodule``."""
-        return self.file.read_text(errors="replace")[self.start:self.end]
+        return self.file.read_text(errors="replace")[self.start : self.end]
 
 
 @dataclass(frozen=True)

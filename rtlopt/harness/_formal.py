@@ -49,10 +49,15 @@ def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
     if not clocks:
         return FormalPlan("comb")
     if len(clocks) > 1:
-        return FormalPlan("unsupported", f"multiple clocks ({', '.join(clocks)}) are not "
-                          "supported by the formal check")
-    resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets
-              if r in {p.name for p in t.inputs}}
+        return FormalPlan(
+            "unsupported",
+            f"multiple clocks ({', '.join(clocks)}) are not supported by the formal check",
+        )
+    resets = {
+        r: (0 if t.reset_active_low.get(r, False) else 1)
+        for r in t.resets
+        if r in {p.name for p in t.inputs}
+    }
     edges: set[str] = set()
     for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
         edges |= _edges(m.text(), clocks)
@@ -64,8 +69,9 @@ def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
     return FormalPlan("seq", "", resets, both)
 
 
-def _reads(files: Sequence[Path], include_dirs: Sequence[Path],
-           defines: Mapping[str, str]) -> list[str]:
+def _reads(
+    files: Sequence[Path], include_dirs: Sequence[Path], defines: Mapping[str, str]
+) -> list[str]:
     # paths and defines come from the user's repository: escaped for Yosys in one place
     return yosys_read_lines(files, include_dirs, defines, one_per_file=True)
 
@@ -75,8 +81,12 @@ def _reads(files: Sequence[Path], include_dirs: Sequence[Path],
 STRUCTURE_JSON = "structure.json"
 
 
-def _load(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-          include_dirs: Sequence[Path]) -> list[str]:
+def _load(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    include_dirs: Sequence[Path],
+) -> list[str]:
     dirs = [*design.include_dirs, *include_dirs]
     pre = design.prelude
     lines = [f"log {MARK} read"]
@@ -84,30 +94,42 @@ def _load(design: Design, reference_file: Path, candidate_files: Sequence[Path],
     lines += _reads([*pre, reference_file], dirs, design.defines)
     lines += [f"log {MARK} read_candidate"]
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
-    lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory",
-              "opt_clean"]
+    lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory", "opt_clean"]
     return lines
 
 
-def _prepare(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-             plan: FormalPlan, include_dirs: Sequence[Path], *,
-             structure: bool = False) -> list[str]:
+def _prepare(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    include_dirs: Sequence[Path],
+    *,
+    structure: bool = False,
+) -> list[str]:
     lines = _load(design, reference_file, candidate_files, include_dirs)
     if structure:
         lines.append(f"write_json {STRUCTURE_JSON}")
     # ASIC flip-flops have no power-up value: initial values (``reg r = 1``) are dropped on both
     # sides, as in the netlist that is measured, so a candidate cannot lean on them
     lines.append("attrmap -remove init")
-    lines += [f"log {MARK} count_latches",
-              "select -count t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*"]
+    lines += [
+        f"log {MARK} count_latches",
+        "select -count t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*",
+    ]
     if plan.mode in ("seq", "bmc"):
         lines.append("clk2fflogic" if plan.clk2fflogic else "async2sync")
         lines.append("opt_clean")
     return lines
 
 
-def structure_script(design: Design, reference_file: Path, candidate_files: Sequence[Path], *,
-                     include_dirs: Sequence[Path] = ()) -> str:
+def structure_script(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    *,
+    include_dirs: Sequence[Path] = (),
+) -> str:
     """Read both designs and write :data:`STRUCTURE_JSON` only (the clock/reset check when the
     miter does not run)."""
     lines = _load(design, reference_file, candidate_files, include_dirs)
@@ -115,9 +137,16 @@ def structure_script(design: Design, reference_file: Path, candidate_files: Sequ
     return "\n".join(lines) + "\n"
 
 
-def equiv_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-                 plan: FormalPlan, *, depth: int, include_dirs: Sequence[Path] = (),
-                 structure: bool = False) -> str:
+def equiv_script(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    *,
+    depth: int,
+    include_dirs: Sequence[Path] = (),
+    structure: bool = False,
+) -> str:
     """Structural equivalence first: ``equiv_make; equiv_simple; equiv_induct; equiv_status``.
 
     Fast when the candidate keeps most signal names (the reference against itself, local
@@ -128,23 +157,36 @@ def equiv_script(design: Design, reference_file: Path, candidate_files: Sequence
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
-    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs,
-                     structure=structure)
+    lines = _prepare(
+        design, reference_file, candidate_files, plan, include_dirs, structure=structure
+    )
     seq = plan.mode in ("seq", "bmc")
-    lines += [f"log {MARK} equiv", f"equiv_make {gold} {gate} rtlopt_equiv",
-              "hierarchy -top rtlopt_equiv",
-              f"equiv_simple -undef -seq {depth}" if seq else "equiv_simple -undef"]
+    lines += [
+        f"log {MARK} equiv",
+        f"equiv_make {gold} {gate} rtlopt_equiv",
+        "hierarchy -top rtlopt_equiv",
+        f"equiv_simple -undef -seq {depth}" if seq else "equiv_simple -undef",
+    ]
     if seq:
         lines.append(f"equiv_induct -undef -seq {depth}")
     lines.append("equiv_status")
     return "\n".join(lines) + "\n"
 
 
-def formal_script(design: Design, reference_file: Path, candidate_files: Sequence[Path],
-                  plan: FormalPlan, *, induction_depth: int, bmc_depth: int,
-                  sat_timeout_s: int, bmc_timeout_s: int | None = None,
-                  include_dirs: Sequence[Path] = (), strict_x: bool = False,
-                  structure: bool = False) -> str:
+def formal_script(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    *,
+    induction_depth: int,
+    bmc_depth: int,
+    sat_timeout_s: int,
+    bmc_timeout_s: int | None = None,
+    include_dirs: Sequence[Path] = (),
+    strict_x: bool = False,
+    structure: bool = False,
+) -> str:
     """The miter script for :func:`rtlopt.eda.formal.check_equivalence`.
 
     Combinational: ``proc; flatten; miter -equiv; sat -prove-asserts`` (a proof over every
@@ -171,18 +213,22 @@ def formal_script(design: Design, reference_file: Path, candidate_files: Sequenc
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
-    lines = _prepare(design, reference_file, candidate_files, plan, include_dirs,
-                     structure=structure)
+    lines = _prepare(
+        design, reference_file, candidate_files, plan, include_dirs, structure=structure
+    )
     seq = plan.mode in ("seq", "bmc")
     ignore = "" if strict_x else "-ignore_gold_x "
-    lines += [f"log {MARK} miter",
-              f"miter -equiv -flatten -make_assert -make_outputs {ignore}{gold} {gate} miter",
-              "hierarchy -top miter"]
-    common = ["-prove-asserts", "-enable_undef", "-set-def-inputs", "-show-inputs",
-              "-show-outputs"]
+    lines += [
+        f"log {MARK} miter",
+        f"miter -equiv -flatten -make_assert -make_outputs {ignore}{gold} {gate} miter",
+        "hierarchy -top miter",
+    ]
+    common = ["-prove-asserts", "-enable_undef", "-set-def-inputs", "-show-inputs", "-show-outputs"]
     if not seq:
-        lines += [f"log {MARK} sat",
-                  "sat " + " ".join([*common, "-timeout", str(max(1, sat_timeout_s))]) + " miter"]
+        lines += [
+            f"log {MARK} sat",
+            "sat " + " ".join([*common, "-timeout", str(max(1, sat_timeout_s))]) + " miter",
+        ]
         return "\n".join(lines) + "\n"
     scale = 2 if plan.clk2fflogic else 1
     init = ["-set-init-undef"]
@@ -190,12 +236,26 @@ def formal_script(design: Design, reference_file: Path, candidate_files: Sequenc
         for step in range(1, scale + 1):
             init += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
     if plan.mode == "seq":
-        lines += [f"log {MARK} induction",
-                  "sat -tempinduct " + " ".join([*common, *init, "-maxsteps",
-                                                 str(induction_depth * scale), "-timeout",
-                                                 str(max(1, sat_timeout_s))]) + " miter"]
+        lines += [
+            f"log {MARK} induction",
+            "sat -tempinduct "
+            + " ".join(
+                [
+                    *common,
+                    *init,
+                    "-maxsteps",
+                    str(induction_depth * scale),
+                    "-timeout",
+                    str(max(1, sat_timeout_s)),
+                ]
+            )
+            + " miter",
+        ]
     bmc_t = max(1, bmc_timeout_s if bmc_timeout_s is not None else sat_timeout_s)
-    lines += [f"log {MARK} bmc",
-              "sat " + " ".join([*common, *init, "-seq", str(bmc_depth * scale), "-timeout",
-                                 str(bmc_t)]) + " miter"]
+    lines += [
+        f"log {MARK} bmc",
+        "sat "
+        + " ".join([*common, *init, "-seq", str(bmc_depth * scale), "-timeout", str(bmc_t)])
+        + " miter",
+    ]
     return "\n".join(lines) + "\n"

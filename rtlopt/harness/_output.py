@@ -42,7 +42,7 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
         pos = raw.find(prefix)
         if pos < 0:
             continue
-        kind, _, rest = raw[pos + len(prefix):].partition(" ")
+        kind, _, rest = raw[pos + len(prefix) :].partition(" ")
         if kind == "RESULT":
             results.append(_fields(rest))
         elif kind == "MISMATCH":
@@ -52,8 +52,10 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
         else:
             return SimReport(SimResult(False, 0, 0), f"unknown harness line kind '{kind}'")
     if not results:
-        return SimReport(SimResult(False, 0, 0),
-                         "no result line: the simulation ended before the testbench finished")
+        return SimReport(
+            SimResult(False, 0, 0),
+            "no result line: the simulation ended before the testbench finished",
+        )
     if len(results) > 1:
         return SimReport(SimResult(False, 0, 0), "duplicate result lines")
     res = results[0]
@@ -69,13 +71,19 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
     if mismatches:
         m = mismatches[0]
         inputs = {k[3:]: v for k, v in m.items() if k.startswith("in:")}
-        first = Mismatch(time=f"{m.get('t', '?')} ns (vector {m.get('vec', '?')})",
-                         inputs=inputs, output=m.get("out", "?"), expected=m.get("exp", "?"),
-                         got=m.get("got", "?"))
+        first = Mismatch(
+            time=f"{m.get('t', '?')} ns (vector {m.get('vec', '?')})",
+            inputs=inputs,
+            output=m.get("out", "?"),
+            expected=m.get("exp", "?"),
+            got=m.get("got", "?"),
+        )
     if interface:
         i = interface[0]
-        reason = (f"port '{i.get('port', '?')}' has width {i.get('got', '?')}, "
-                  f"expected {i.get('expected', '?')}")
+        reason = (
+            f"port '{i.get('port', '?')}' has width {i.get('got', '?')}, "
+            f"expected {i.get('expected', '?')}"
+        )
         return SimReport(SimResult(False, vectors, max(errors, 1), first), reason)
     if errors and first is None:
         return SimReport(SimResult(False, vectors, errors), "mismatches without a report line")
@@ -84,8 +92,10 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
     passed = errors == 0
     reason = ""
     if not passed and first is not None:
-        reason = (f"{errors} of {vectors} vectors mismatch; first: output {first.output} at "
-                  f"{first.time} expected {first.expected} got {first.got}")
+        reason = (
+            f"{errors} of {vectors} vectors mismatch; first: output {first.output} at "
+            f"{first.time} expected {first.expected} got {first.got}"
+        )
     return SimReport(SimResult(passed, vectors, errors, first), reason)
 
 

@@ -13,31 +13,109 @@ REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"
 
 #: System functions a synthesizable candidate may call: pure, no side effects, no simulator state.
-ALLOWED_SYSTEM_FUNCTIONS = frozenset({
-    "$clog2", "$signed", "$unsigned", "$bits", "$countones", "$onehot", "$onehot0",
-    "$isunknown", "$size", "$left", "$right", "$high", "$low", "$increment", "$dimensions",
-    "$unpacked_dimensions", "$countbits", "$ln", "$log10", "$exp", "$sqrt", "$pow", "$floor",
-    "$ceil", "$sin", "$cos", "$tan", "$asin", "$acos", "$atan", "$atan2", "$hypot", "$sinh",
-    "$cosh", "$tanh", "$asinh", "$acosh", "$atanh", "$rtoi", "$itor", "$realtobits",
-    "$bitstoreal", "$shortrealtobits", "$bitstoshortreal",
-})
+ALLOWED_SYSTEM_FUNCTIONS = frozenset(
+    {
+        "$clog2",
+        "$signed",
+        "$unsigned",
+        "$bits",
+        "$countones",
+        "$onehot",
+        "$onehot0",
+        "$isunknown",
+        "$size",
+        "$left",
+        "$right",
+        "$high",
+        "$low",
+        "$increment",
+        "$dimensions",
+        "$unpacked_dimensions",
+        "$countbits",
+        "$ln",
+        "$log10",
+        "$exp",
+        "$sqrt",
+        "$pow",
+        "$floor",
+        "$ceil",
+        "$sin",
+        "$cos",
+        "$tan",
+        "$asin",
+        "$acos",
+        "$atan",
+        "$atan2",
+        "$hypot",
+        "$sinh",
+        "$cosh",
+        "$tanh",
+        "$asinh",
+        "$acosh",
+        "$atanh",
+        "$rtoi",
+        "$itor",
+        "$realtobits",
+        "$bitstoreal",
+        "$shortrealtobits",
+        "$bitstoshortreal",
+    }
+)
 
 #: Compiler directives a candidate may use; every other directive (`include, `define, ...)
 #: is rejected unless the repository's own file holds the same directive line (a copy of the
 #: original file is not the candidate's doing). Macro *uses* are allowed only for macros the
 #: repository defines.
-ALLOWED_DIRECTIVES = frozenset({"timescale", "default_nettype", "resetall", "celldefine",
-                                "endcelldefine"})
-_DIRECTIVES = frozenset({
-    "include", "define", "undef", "undefineall", "ifdef", "ifndef", "elsif", "else", "endif",
-    "line", "pragma", "begin_keywords", "end_keywords", "uselib", "unconnected_drive",
-    "nounconnected_drive", "__FILE__", "__LINE__", "protect", "endprotect", "protected",
-    "endprotected", "delay_mode_zero", "delay_mode_unit", "delay_mode_path",
-    "delay_mode_distributed", "default_decay_time", "default_trireg_strength",
-    "accelerate", "noaccelerate", "expand_vectornets", "noexpand_vectornets",
-    "suppress_faults", "nosuppress_faults", "enable_portfaults", "disable_portfaults",
-    "remove_gatenames", "noremove_gatenames", "remove_netnames", "noremove_netnames",
-}) | ALLOWED_DIRECTIVES
+ALLOWED_DIRECTIVES = frozenset(
+    {"timescale", "default_nettype", "resetall", "celldefine", "endcelldefine"}
+)
+_DIRECTIVES = (
+    frozenset(
+        {
+            "include",
+            "define",
+            "undef",
+            "undefineall",
+            "ifdef",
+            "ifndef",
+            "elsif",
+            "else",
+            "endif",
+            "line",
+            "pragma",
+            "begin_keywords",
+            "end_keywords",
+            "uselib",
+            "unconnected_drive",
+            "nounconnected_drive",
+            "__FILE__",
+            "__LINE__",
+            "protect",
+            "endprotect",
+            "protected",
+            "endprotected",
+            "delay_mode_zero",
+            "delay_mode_unit",
+            "delay_mode_path",
+            "delay_mode_distributed",
+            "default_decay_time",
+            "default_trireg_strength",
+            "accelerate",
+            "noaccelerate",
+            "expand_vectornets",
+            "noexpand_vectornets",
+            "suppress_faults",
+            "nosuppress_faults",
+            "enable_portfaults",
+            "disable_portfaults",
+            "remove_gatenames",
+            "noremove_gatenames",
+            "remove_netnames",
+            "noremove_netnames",
+        }
+    )
+    | ALLOWED_DIRECTIVES
+)
 
 #: Keywords that have no place in a synthesizable rewrite and could reach the simulator.
 _FORBIDDEN_KEYWORDS: dict[str, str] = {
@@ -96,11 +174,15 @@ _FORBIDDEN_KEYWORDS: dict[str, str] = {
 #: synthesis and simulation would see different designs.
 _PRAGMA_LEAD = re.compile(
     r"^(?://|/\*)\s*(synopsys|synthesis|pragma|cadence|ambit|exemplar|synplify|"
-    r"rtl_synthesis|leonardo|magma|verplex|xilinx|altera|quartus)(?=\s|\*/|$)", re.I)
+    r"rtl_synthesis|leonardo|magma|verplex|xilinx|altera|quartus)(?=\s|\*/|$)",
+    re.I,
+)
 #: Directive words that matter wherever they appear in a comment.
 _PRAGMA_WORD = re.compile(
     r"(translate_off|translate_on|synthesis_off|synthesis_on|full_case|parallel_case|"
-    r"dc_script_begin|dc_script_end)", re.I)
+    r"dc_script_begin|dc_script_end)",
+    re.I,
+)
 #: ``(* name = value *)`` attributes; ``@(*)`` is an event control, not an attribute.
 _ATTRIBUTE_RE = re.compile(r"\(\*(?!\s*\))(.*?)\*\)", re.S)
 
@@ -108,32 +190,38 @@ _DIRECTIVE_RE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
 _SYSTASK_RE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_$]*")
 _WORD_RE = re.compile(r"(?<![\w$`.\\'])([A-Za-z_][A-Za-z0-9_]*)\b")
 _DPI_RE = re.compile(r"\b(import|export)\s*\"\s*DPI", re.I)
-_MODULE_DECL_RE = re.compile(r"\b(?:module|macromodule|primitive|interface|package)\s+"
-                             r"(?:automatic\s+|static\s+)?([A-Za-z_\\][^\s#(;]*)")
+_MODULE_DECL_RE = re.compile(
+    r"\b(?:module|macromodule|primitive|interface|package)\s+"
+    r"(?:automatic\s+|static\s+)?([A-Za-z_\\][^\s#(;]*)"
+)
 # a dotted name: ident . ident, not a port connection ``.name(`` and not a real number
-_HIER_RE = re.compile(r"(?<![\w$.'\\])([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\s*)*\.\s*"
-                      r"([A-Za-z_][A-Za-z0-9_$]*)")
+_HIER_RE = re.compile(
+    r"(?<![\w$.'\\])([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\s*)*\.\s*"
+    r"([A-Za-z_][A-Za-z0-9_$]*)"
+)
 _DELAY_RE = re.compile(r"#\s*#|#\s*(?=[0-9A-Za-z_`.])")
 _DEFINE_RE = re.compile(r"`define\s+([A-Za-z_][A-Za-z0-9_]*)")
 #: Directives whose whole line is the key compared with the repository's lines.
-_LINE_DIRECTIVES = frozenset({"include", "define", "undef", "ifdef", "ifndef", "elsif", "else",
-                              "endif"})
+_LINE_DIRECTIVES = frozenset(
+    {"include", "define", "undef", "ifdef", "ifndef", "elsif", "else", "endif"}
+)
 #: Macros one tool defines and another does not: a conditional on them would let simulation and
 #: synthesis read different designs, whatever the repository does. (``__ICARUS__`` is undefined
 #: by the prelude every tool reads first, and no tool rtlopt runs defines ``FORMAL``: those
 #: read the same everywhere.)
-_TOOL_MACROS = frozenset({"YOSYS", "VERILATOR", "COCOTB_SIM", "XILINX_SIMULATOR", "MODEL_TECH",
-                          "VCS", "INCA", "RTLOPT"})
+_TOOL_MACROS = frozenset(
+    {"YOSYS", "VERILATOR", "COCOTB_SIM", "XILINX_SIMULATOR", "MODEL_TECH", "VCS", "INCA", "RTLOPT"}
+)
 _CONDITIONALS = frozenset({"ifdef", "ifndef", "elsif"})
 
 
 def _directive_key(code: str, start: int, name: str) -> str:
     """The directive at ``start`` with the rest of its line, whitespace collapsed."""
     end = code.find("\n", start)
-    line = code[start:end if end >= 0 else len(code)]
+    line = code[start : end if end >= 0 else len(code)]
     while line.rstrip().endswith("\\") and end >= 0:  # a `define continued on the next line
         nxt = code.find("\n", end + 1)
-        line += "\n" + code[end + 1:nxt if nxt >= 0 else len(code)]
+        line += "\n" + code[end + 1 : nxt if nxt >= 0 else len(code)]
         end = nxt
     words = line.split()
     if name in ("else", "endif"):
@@ -150,7 +238,7 @@ def _unchanged_modules(text: str, design: Design) -> list[tuple[int, int]]:
         if mod is None or span.name == design.target.name:
             continue
         try:
-            same = mod.text() == text[span.start:span.end]
+            same = mod.text() == text[span.start : span.end]
         except OSError:
             continue
         if same:
@@ -209,20 +297,45 @@ def _repo_macros(design: Design) -> set[str]:
 
 #: Forbidden keywords a candidate may still use when the reference itself does (ROM contents
 #: in ``initial`` blocks, a reference built from UDPs).
-_ALLOWED_IF_REFERENCE_USES = frozenset({
-    "initial", "specify", "primitive", "table", "defparam", "tran", "tranif0", "tranif1",
-    "rtran", "rtranif0", "rtranif1", "nmos", "pmos", "cmos", "rnmos", "rpmos", "rcmos",
-    "pullup", "pulldown", "trireg", "real", "realtime", "shortreal", "unique", "unique0",
-    "priority",
-})
+_ALLOWED_IF_REFERENCE_USES = frozenset(
+    {
+        "initial",
+        "specify",
+        "primitive",
+        "table",
+        "defparam",
+        "tran",
+        "tranif0",
+        "tranif1",
+        "rtran",
+        "rtranif0",
+        "rtranif1",
+        "nmos",
+        "pmos",
+        "cmos",
+        "rnmos",
+        "rpmos",
+        "rcmos",
+        "pullup",
+        "pulldown",
+        "trireg",
+        "real",
+        "realtime",
+        "shortreal",
+        "unique",
+        "unique0",
+        "priority",
+    }
+)
 
 
 def _reference_keywords(design: Design) -> set[str]:
     """Which of :data:`_ALLOWED_IF_REFERENCE_USES` the reference modules themselves use."""
     found: set[str] = set()
     for text in _reference_texts(design):
-        found |= {w for w in _WORD_RE.findall(blank_comments(text))
-                  if w in _ALLOWED_IF_REFERENCE_USES}
+        found |= {
+            w for w in _WORD_RE.findall(blank_comments(text)) if w in _ALLOWED_IF_REFERENCE_USES
+        }
     return found
 
 
@@ -261,8 +374,14 @@ def attributes(code: str) -> list[tuple[int, str]]:
     return [(m.start(), " ".join(m.group(1).split())) for m in _ATTRIBUTE_RE.finditer(code)]
 
 
-def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
-                     max_bytes: int | None = None, dotted_names: bool = False) -> list[str]:
+def screen_candidate(
+    text: str,
+    design: Design,
+    *,
+    tb_top: str = DEFAULT_TB_TOP,
+    max_bytes: int | None = None,
+    dotted_names: bool = False,
+) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
     Rejects: compiler directives other than `timescale-like ones (`include, `define, ...)
@@ -313,14 +432,22 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
         if name in ALLOWED_DIRECTIVES:
             continue
         if name in _DIRECTIVES:
-            key = (_directive_key(code_with_strings, m.start(), name)
-                   if name in _LINE_DIRECTIVES else "")
+            key = (
+                _directive_key(code_with_strings, m.start(), name)
+                if name in _LINE_DIRECTIVES
+                else ""
+            )
             if key and repo_lines is None:
                 repo_lines = _repo_directives(design)
             words = key.split()
             if name in _CONDITIONALS and len(words) > 1 and words[1] in _TOOL_MACROS:
-                problems.append((line, f"compiler directive `{name} {words[1]} is not allowed "
-                                       "(tools disagree on that macro)"))
+                problems.append(
+                    (
+                        line,
+                        f"compiler directive `{name} {words[1]} is not allowed "
+                        "(tools disagree on that macro)",
+                    )
+                )
             elif not key or repo_lines is None or key not in repo_lines:
                 problems.append((line, f"compiler directive `{name} is not allowed"))
             depth += 1 if name in ("ifdef", "ifndef") else -1 if name == "endif" else 0
@@ -336,8 +463,9 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
     for m in _SYSTASK_RE.finditer(code):
         name = m.group(0)
         if name not in ALLOWED_SYSTEM_FUNCTIONS:
-            problems.append((line_of(code, m.start()),
-                             f"system task/function {name} is not allowed"))
+            problems.append(
+                (line_of(code, m.start()), f"system task/function {name} is not allowed")
+            )
 
     for m in _DPI_RE.finditer(code_with_strings):
         problems.append((line_of(code, m.start()), "DPI import/export is not allowed"))
@@ -360,8 +488,9 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
 
     ref_texts: list[str] | None = None
     unchanged = _unchanged_modules(text, design)
-    pragmas = [(off, k) for off, k in tool_pragmas(text)
-               if not any(a <= off < b for a, b in unchanged)]
+    pragmas = [
+        (off, k) for off, k in tool_pragmas(text) if not any(a <= off < b for a, b in unchanged)
+    ]
     attrs = attributes(code)
     if pragmas or attrs:
         ref_texts = _reference_texts(design)
@@ -369,15 +498,23 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
         ref_attrs = {k for t in ref_texts for _, k in attributes(blank_comments(t))}
         for off, key in pragmas:
             if key not in ref_pragmas:
-                problems.append((line_of(text, off),
-                                 f"tool directive comment '{key[:60]}' is not allowed (synthesis "
-                                 "would read a different design than simulation; the reference "
-                                 "has no such comment)"))
+                problems.append(
+                    (
+                        line_of(text, off),
+                        f"tool directive comment '{key[:60]}' is not allowed (synthesis "
+                        "would read a different design than simulation; the reference "
+                        "has no such comment)",
+                    )
+                )
         for off, key in attrs:
             if key not in ref_attrs:
-                problems.append((line_of(code, off),
-                                 f"attribute (* {key[:60]} *) is not allowed (the reference has "
-                                 "no such attribute)"))
+                problems.append(
+                    (
+                        line_of(code, off),
+                        f"attribute (* {key[:60]} *) is not allowed (the reference has "
+                        "no such attribute)",
+                    )
+                )
 
     if depth != 0:
         # an open conditional would swallow the files compiled after the candidate
@@ -387,23 +524,32 @@ def screen_candidate(text: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP,
         problems.append((line_of(code, code.index("$root")), "$root is not allowed"))
 
     for m in _DELAY_RE.finditer(code):
-        rest = code[m.end():m.end() + 1]
+        rest = code[m.end() : m.end() + 1]
         if m.group(0).replace(" ", "") == "#" and rest == "(":
             continue  # parameter override #( ... )
         problems.append((line_of(code, m.start()), "delays (#) are not allowed"))
 
     for m in () if dotted_names else _HIER_RE.finditer(code):
-        problems.append((line_of(code, m.start()),
-                         f"hierarchical reference '{m.group(1)}.{m.group(2)}' is not allowed"))
+        problems.append(
+            (
+                line_of(code, m.start()),
+                f"hierarchical reference '{m.group(1)}.{m.group(2)}' is not allowed",
+            )
+        )
 
     reserved = {tb_top}
     for m in _MODULE_DECL_RE.finditer(code):
         name = m.group(1).lstrip("\\")
-        if (name in reserved or name.endswith(REF_SUFFIX) or name.startswith("rtlopt_")
-                or name.startswith("$")):
+        if (
+            name in reserved
+            or name.endswith(REF_SUFFIX)
+            or name.startswith("rtlopt_")
+            or name.startswith("$")
+        ):
             owner = "Yosys's internal cells" if name.startswith("$") else "the equivalence harness"
-            problems.append((line_of(code, m.start()),
-                             f"module name '{name}' is reserved for {owner}"))
+            problems.append(
+                (line_of(code, m.start()), f"module name '{name}' is reserved for {owner}")
+            )
 
     seen: set[tuple[int, str]] = set()
     out: list[str] = []

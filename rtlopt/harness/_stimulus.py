@@ -57,8 +57,14 @@ def total_width(fields: Sequence[Field]) -> int:
 def _patterns(width: int) -> dict[str, int]:
     ones = (1 << width) - 1
     alt = int("10" * width, 2) >> width if width > 1 else 1  # ...1010
-    return {"zero": 0, "ones": ones, "msb": 1 << (width - 1), "lsb": 1,
-            "alt10": alt & ones, "alt01": (~alt) & ones}
+    return {
+        "zero": 0,
+        "ones": ones,
+        "msb": 1 << (width - 1),
+        "lsb": 1,
+        "alt10": alt & ones,
+        "alt01": (~alt) & ones,
+    }
 
 
 def _put(fields: Sequence[Field], values: dict[str, int]) -> int:
@@ -109,8 +115,9 @@ def combinational(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
     close: list[int] = []
     for mode in _modes(narrow):
         for pname in _patterns(1):
-            corner.append(_put(fields, {**{f.name: _patterns(f.width)[pname] for f in wide},
-                                        **mode}))
+            corner.append(
+                _put(fields, {**{f.name: _patterns(f.width)[pname] for f in wide}, **mode})
+            )
         for f in wide:
             for value in _patterns(f.width).values():
                 for others in ("zero", "ones"):
@@ -138,8 +145,9 @@ def combinational(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
             close.append(_put(fields, vals))
     rand = [rng.getrandbits(width) for _ in range(cfg.random_vectors)]
     sparse = _sparse(rng, width, cfg.sparse_vectors)
-    return Stimulus({"corner": corner, "walking": walking, "close": close, "random": rand,
-                     "sparse": sparse})
+    return Stimulus(
+        {"corner": corner, "walking": walking, "close": close, "random": rand, "sparse": sparse}
+    )
 
 
 def _sparse(rng: random.Random, width: int, n: int) -> list[int]:
@@ -185,7 +193,7 @@ def sequential(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
             hold += [word(rand_vals(), reset=True)] * rng.randint(1, 2)
         else:
             hold += [word(rand_vals())] * rng.randint(1, 16)
-    hold = hold[:cfg.sequence_cycles]
+    hold = hold[: cfg.sequence_cycles]
     width = sum(f.width for f in data)
     sparse: list[int] = []
     if width:
@@ -202,6 +210,14 @@ def sequential(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
         long = [word({}, reset=True)] * (1 if resets else 0)
         while len(long) < cfg.long_run_cycles:
             long += [word(rand_vals())] * rng.randint(1, 64)
-        long = long[:cfg.long_run_cycles]
-    return Stimulus({"reset": reset_seq, "directed": directed, "random": rand, "hold": hold,
-                     "sparse": sparse, "long": long})
+        long = long[: cfg.long_run_cycles]
+    return Stimulus(
+        {
+            "reset": reset_seq,
+            "directed": directed,
+            "random": rand,
+            "hold": hold,
+            "sparse": sparse,
+            "long": long,
+        }
+    )

@@ -67,9 +67,14 @@ def _decl(width: int) -> str:
     return f"[{width - 1}:0] " if width > 1 else ""
 
 
-def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
-                    top_name: str = "rtlopt_tb",
-                    only: Collection[str] | None = None) -> Testbench:
+def build_testbench(
+    design: Design,
+    cfg: HarnessConfig,
+    secret: str,
+    *,
+    top_name: str = "rtlopt_tb",
+    only: Collection[str] | None = None,
+) -> Testbench:
     """Generate the equivalence testbench for ``design``'s target.
 
     The testbench instantiates the renamed reference (``<top>__rtlopt_ref``) and the candidate
@@ -95,8 +100,12 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     """
     t = design.target
     if not t.outputs:
-        raise DesignError(f"module '{t.name}' has no outputs to compare", path=t.file,
-                          line=t.line, hint="pick a module with at least one output")
+        raise DesignError(
+            f"module '{t.name}' has no outputs to compare",
+            path=t.file,
+            line=t.line,
+            hint="pick a module with at least one output",
+        )
     if not secret or not secret.isalnum():
         raise ValueError("secret must be a non-empty alphanumeric token")
     clocks, others = _driven_inputs(design)
@@ -173,8 +182,10 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
         args = f"$time, idx_, phase_, ref_{p.name}, cand_{p.name}"
         if inputs_args:
             args += ", " + inputs_args
-        a(f'          $display("{tag} MISMATCH t=%0t vec=%0d phase=%0d out={p.name} '
-          f'exp=%b got=%b {inputs_fmt}", {args});')
+        a(
+            f'          $display("{tag} MISMATCH t=%0t vec=%0d phase=%0d out={p.name} '
+            f'exp=%b got=%b {inputs_fmt}", {args});'
+        )
         a("        if (diff_) bad_ = 1;")
         a("      end")
     a("      if (bad_) errors_ = errors_ + 1;")
@@ -185,8 +196,10 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     a("    errors_ = 0; checks_ = 0;")
     for p in t.ports:
         a(f"    if ($bits({u_cand}.{p.name}) != {p.width}) begin")
-        a(f'      $display("{tag} INTERFACE port={p.name} expected={p.width} got=%0d", '
-          f"$bits({u_cand}.{p.name}));")
+        a(
+            f'      $display("{tag} INTERFACE port={p.name} expected={p.width} got=%0d", '
+            f"$bits({u_cand}.{p.name}));"
+        )
         a("      errors_ = errors_ + 1;")
         a("    end")
     a(f'    $readmemh("{VECTOR_FILE}", mem_);')
@@ -212,5 +225,13 @@ def build_testbench(design: Design, cfg: HarnessConfig, secret: str, *,
     counts = stim.counts()
     neutral = text.replace(secret, "").replace(suffix, "")
     digest = hashlib.sha256((neutral + mem).encode()).hexdigest()[:16]
-    return Testbench(text=text, top=top_name, extra_files={VECTOR_FILE: mem}, classes=counts,
-                     total=n, sequential=seq, fields=tuple(fields), digest=digest)
+    return Testbench(
+        text=text,
+        top=top_name,
+        extra_files={VECTOR_FILE: mem},
+        classes=counts,
+        total=n,
+        sequential=seq,
+        fields=tuple(fields),
+        digest=digest,
+    )

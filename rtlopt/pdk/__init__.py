@@ -205,13 +205,16 @@ def _load(name: str) -> Pdk:
     factory = PDKS.get(name)
     pdk = factory()
     if not isinstance(pdk, Pdk):
-        raise PluginError(f"PDK plugin '{name}' ({PDKS.source(name)}) does not provide the Pdk "
-                          "interface", hint="reinstall the package that provides it")
+        raise PluginError(
+            f"PDK plugin '{name}' ({PDKS.source(name)}) does not provide the Pdk interface",
+            hint="reinstall the package that provides it",
+        )
     return pdk
 
 
-def resolve_pdk(name: str, liberty: Path | None = None,
-                search_path: Sequence[Path] | None = None) -> PdkInfo:
+def resolve_pdk(
+    name: str, liberty: Path | None = None, search_path: Sequence[Path] | None = None
+) -> PdkInfo:
     """Resolve a PDK name (and optional own liberty) into concrete files.
 
     Args:
@@ -227,18 +230,41 @@ def resolve_pdk(name: str, liberty: Path | None = None,
     if liberty is not None:
         liberty = Path(liberty).expanduser()
         if not liberty.is_file():
-            raise UsageError(f"liberty file not found: {liberty}", path=liberty,
-                             hint="pass an existing .lib or .lib.gz file to --liberty")
+            raise UsageError(
+                f"liberty file not found: {liberty}",
+                path=liberty,
+                hint="pass an existing .lib or .lib.gz file to --liberty",
+            )
         plain, md5 = plain_liberty(liberty)
         check_liberty(liberty, plain)
         if name == CUSTOM:
             hi, lo = scan_tie_cells(plain.read_text(errors="replace"))
-            return PdkInfo(CUSTOM, liberty, plain, hi, lo, (), "custom", md5,
-                           10.0, f"user liberty {liberty.name}")
+            return PdkInfo(
+                CUSTOM,
+                liberty,
+                plain,
+                hi,
+                lo,
+                (),
+                "custom",
+                md5,
+                10.0,
+                f"user liberty {liberty.name}",
+            )
         pdk = _load(name)
-        return PdkInfo(pdk.name, liberty, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
-                       pdk.corner, md5, pdk.default_clock_period_ns, pdk.description,
-                       _cell_models(pdk))
+        return PdkInfo(
+            pdk.name,
+            liberty,
+            plain,
+            pdk.tie_hi,
+            pdk.tie_lo,
+            tuple(pdk.dont_use),
+            pdk.corner,
+            md5,
+            pdk.default_clock_period_ns,
+            pdk.description,
+            _cell_models(pdk),
+        )
     if name == CUSTOM:
         raise UsageError("PDK 'custom' needs a liberty file", hint="pass --liberty FILE")
     pdk = _load(name)
@@ -247,20 +273,32 @@ def resolve_pdk(name: str, liberty: Path | None = None,
     if found is None:
         where = ", ".join(str(p) for p in tried[:6]) + (" ..." if len(tried) > 6 else "")
         fname = Path(pdk.liberty_files[0]).name
-        bundled = (f"reinstall the package that provides PDK '{pdk.name}' "
-                   f"({PDKS.source(pdk.name)}), " if any(Path(f).is_absolute()
-                                                          for f in pdk.liberty_files) else "")
+        bundled = (
+            f"reinstall the package that provides PDK '{pdk.name}' ({PDKS.source(pdk.name)}), "
+            if any(Path(f).is_absolute() for f in pdk.liberty_files)
+            else ""
+        )
         raise UsageError(
             f"no liberty file for PDK '{pdk.name}' (looked for {where})",
             hint=f"{bundled}install the bundled PDK packages (bash scripts/setup.sh), set "
-                 f"RTLOPT_PDK_PATH to a folder holding {pdk.name}/{fname}[.gz], run "
-                 f"`rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
+            f"RTLOPT_PDK_PATH to a folder holding {pdk.name}/{fname}[.gz], run "
+            f"`rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
         )
     plain, md5 = plain_liberty(found)
     check_liberty(found, plain)
-    return PdkInfo(pdk.name, found, plain, pdk.tie_hi, pdk.tie_lo, tuple(pdk.dont_use),
-                   pdk.corner, md5, pdk.default_clock_period_ns, pdk.description,
-                   _cell_models(pdk))
+    return PdkInfo(
+        pdk.name,
+        found,
+        plain,
+        pdk.tie_hi,
+        pdk.tie_lo,
+        tuple(pdk.dont_use),
+        pdk.corner,
+        md5,
+        pdk.default_clock_period_ns,
+        pdk.description,
+        _cell_models(pdk),
+    )
 
 
 def _cell_models(pdk: Pdk) -> tuple[Path, ...]:
@@ -302,12 +340,16 @@ def list_pdks(search_path: Sequence[Path] | None = None) -> list[PdkListing]:
         try:
             pdk = _load(name)
         except PluginError as exc:
-            rows.append(PdkListing(name, "", PDKS.source(name), None, exc.one_line(),
-                                   aliases=aliases))
+            rows.append(
+                PdkListing(name, "", PDKS.source(name), None, exc.one_line(), aliases=aliases)
+            )
             continue
         found, _ = find_liberty(pdk, path)
-        rows.append(PdkListing(name, pdk.description, PDKS.source(name), found,
-                               corner=pdk.corner, aliases=aliases))
+        rows.append(
+            PdkListing(
+                name, pdk.description, PDKS.source(name), found, corner=pdk.corner, aliases=aliases
+            )
+        )
     return rows
 
 

@@ -8,8 +8,10 @@ from pathlib import Path
 from rtlopt.pdk._download import download_static
 
 # The OpenSTA repository ships both typical-corner files under examples/ (Apache-2.0).
-_OPENSTA_RAW = "https://raw.githubusercontent.com/The-OpenROAD-Project/OpenSTA/" \
+_OPENSTA_RAW = (
+    "https://raw.githubusercontent.com/The-OpenROAD-Project/OpenSTA/"
     "d1b2b3962cd47539c748bb163da5de2bd5d2f85f/examples/"
+)
 
 
 @dataclass(frozen=True)

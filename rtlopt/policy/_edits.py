@@ -124,8 +124,10 @@ def parse_edit_blocks(answer: str) -> list[EditBlock]:
             if _DIVIDER.match(line):
                 state = "replace"
             elif _SEARCH.match(line) or _REPLACE.match(line):
-                raise EditError(len(blocks) + 1, "the block has no ======= line between its "
-                                "SEARCH and REPLACE parts")
+                raise EditError(
+                    len(blocks) + 1,
+                    "the block has no ======= line between its SEARCH and REPLACE parts",
+                )
             else:
                 search.append(line)
             continue
@@ -133,8 +135,7 @@ def parse_edit_blocks(answer: str) -> list[EditBlock]:
             blocks.append(EditBlock(len(blocks) + 1, tuple(search), tuple(replace)))
             state = "out"
         elif _SEARCH.match(line) or _DIVIDER.match(line):
-            raise EditError(len(blocks) + 1, "the block does not end with a >>>>>>> REPLACE "
-                            "line")
+            raise EditError(len(blocks) + 1, "the block does not end with a >>>>>>> REPLACE line")
         else:
             replace.append(line)
     if state != "out":
@@ -147,6 +148,7 @@ def parse_edit_blocks(answer: str) -> list[EditBlock]:
 
 def _strip_fences(b: EditBlock) -> EditBlock:
     """Drop fence lines a model put inside a block (```verilog ... ```)."""
+
     def clean(lines: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(line for line in lines if not _FENCE.match(line))
 
@@ -165,8 +167,11 @@ def _norm_space(line: str) -> str:
     return " ".join(line.split())
 
 
-_LEVELS = (("exact", _norm_exact), ("trailing whitespace ignored", _norm_trailing),
-           ("whitespace ignored", _norm_space))
+_LEVELS = (
+    ("exact", _norm_exact),
+    ("trailing whitespace ignored", _norm_trailing),
+    ("whitespace ignored", _norm_space),
+)
 
 
 def _trim_blank_edges(lines: tuple[str, ...]) -> tuple[str, ...]:
@@ -186,8 +191,11 @@ def _find(parent: Sequence[str], search: Sequence[str]) -> tuple[list[int], str]
         want = [norm(s) for s in search]
         normed = [norm(p) for p in parent]
         first = want[0]
-        hits = [i for i in range(len(parent) - k + 1)
-                if normed[i] == first and normed[i:i + k] == want]
+        hits = [
+            i
+            for i in range(len(parent) - k + 1)
+            if normed[i] == first and normed[i : i + k] == want
+        ]
         if hits:
             return hits, label
     return [], ""
@@ -209,7 +217,7 @@ def _reindent(search: Sequence[str], parent: Sequence[str], replace: Sequence[st
         return [add + r if r.strip() else r for r in replace]
     if s_ind.endswith(p_ind):  # SEARCH had too much: remove it where present
         extra = s_ind[: len(s_ind) - len(p_ind)]
-        return [r[len(extra):] if r.startswith(extra) else r for r in replace]
+        return [r[len(extra) :] if r.startswith(extra) else r for r in replace]
     return list(replace)
 
 
@@ -231,7 +239,7 @@ def _closest(parent: Sequence[str], search: Sequence[str]) -> tuple[int, int] | 
     target = "\n".join(_norm_space(s) for s in search)
     best, best_ratio = None, 0.0
     for i in sorted(starts)[:400]:
-        window = "\n".join(normed[i:i + k])
+        window = "\n".join(normed[i : i + k])
         ratio = difflib.SequenceMatcher(None, target, window, autojunk=False).ratio()
         if ratio > best_ratio:
             best, best_ratio = (i, min(len(parent), i + k)), ratio
@@ -258,24 +266,35 @@ def apply_edits(parent: str, blocks: Sequence[EditBlock]) -> EditResult:
     for b in blocks:
         search = _trim_blank_edges(b.search)
         if not search:
-            raise EditError(b.index, "its SEARCH part is empty: copy the lines to change from "
-                            "the code shown")
+            raise EditError(
+                b.index, "its SEARCH part is empty: copy the lines to change from the code shown"
+            )
         if any(OMISSION_MARKER.match(s) for s in search):
-            raise EditError(b.index, "its SEARCH part holds an omission marker (`// ... lines "
-                            "omitted`): SEARCH may only hold lines of the code itself")
+            raise EditError(
+                b.index,
+                "its SEARCH part holds an omission marker (`// ... lines "
+                "omitted`): SEARCH may only hold lines of the code itself",
+            )
         hits, level = _find(lines, search)
         if not hits:
             near = _closest(lines, search)
-            hint = (f"; the closest are {_lines_label(*near)}: copy them exactly"
-                    if near else "; copy the lines exactly from the code shown")
+            hint = (
+                f"; the closest are {_lines_label(*near)}: copy them exactly"
+                if near
+                else "; copy the lines exactly from the code shown"
+            )
             head = next(s for s in search if s.strip()).strip()
-            raise EditError(b.index, f"its SEARCH text was not found (first line "
-                            f"`{head[:80]}`){hint}")
+            raise EditError(
+                b.index, f"its SEARCH text was not found (first line `{head[:80]}`){hint}"
+            )
         if len(hits) > 1:
             where = ", ".join(str(h + 1) for h in hits[:6])
             more = f" and {len(hits) - 6} more" if len(hits) > 6 else ""
-            raise EditError(b.index, f"its SEARCH text matches {len(hits)} places (starting at "
-                            f"lines {where}{more}): add surrounding lines to make it unique")
+            raise EditError(
+                b.index,
+                f"its SEARCH text matches {len(hits)} places (starting at "
+                f"lines {where}{more}): add surrounding lines to make it unique",
+            )
         start = hits[0]
         end = start + len(search)
         replace = list(b.replace)
@@ -293,9 +312,12 @@ def apply_edits(parent: str, blocks: Sequence[EditBlock]) -> EditResult:
                 notes.append(f"block {p[2].index} repeats block {q[2].index}; dropped")
                 continue
             one, two = sorted((q, p), key=lambda x: x[2].index)
-            raise EditError(two[2].index, f"it overlaps block {one[2].index} "
-                            f"({_lines_label(one[0], one[1])} and "
-                            f"{_lines_label(two[0], two[1])}): merge them into one block")
+            raise EditError(
+                two[2].index,
+                f"it overlaps block {one[2].index} "
+                f"({_lines_label(one[0], one[1])} and "
+                f"{_lines_label(two[0], two[1])}): merge them into one block",
+            )
         kept.append(p)
     out = list(lines)
     spans: list[tuple[int, int]] = []

@@ -29,7 +29,7 @@ def _drop_think(text: str) -> str:
     # A stray closing tag (the template put <think> in the prompt): keep what follows.
     m = _THINK_CLOSE.search(text)
     if m is not None:
-        text = text[m.end():]
+        text = text[m.end() :]
     return text
 
 
@@ -82,7 +82,7 @@ def _keep_block(body: str) -> str:
             continue
         break
     head = "\n".join(reversed(kept))
-    core = body[start: mods[-1].end()]
+    core = body[start : mods[-1].end()]
     return (head + "\n" + core).strip("\n") if head.strip() else core.strip("\n")
 
 

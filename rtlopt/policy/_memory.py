@@ -114,8 +114,9 @@ class ModelShape:
 
     def activation_bytes_per_token(self, dtype_bytes: int) -> int:
         """One layer's live activations per token (residual, q/k/v, gate/up/act, output)."""
-        return (2 * self.hidden + self.q_dim + 2 * self.kv_dim + 3 * self.intermediate) \
-            * dtype_bytes
+        return (
+            2 * self.hidden + self.q_dim + 2 * self.kv_dim + 3 * self.intermediate
+        ) * dtype_bytes
 
     @classmethod
     def from_config(cls, name: str, cfg: dict[str, Any]) -> ModelShape:
@@ -128,10 +129,14 @@ class ModelShape:
         heads = int(c["num_attention_heads"])
         hidden = int(c["hidden_size"])
         return cls(
-            name=name, hidden=hidden, intermediate=int(c["intermediate_size"]),
-            layers=int(c["num_hidden_layers"]), heads=heads,
+            name=name,
+            hidden=hidden,
+            intermediate=int(c["intermediate_size"]),
+            layers=int(c["num_hidden_layers"]),
+            heads=heads,
             kv_heads=int(c.get("num_key_value_heads") or heads),
-            head_dim=int(c.get("head_dim") or hidden // heads), vocab=int(c["vocab_size"]),
+            head_dim=int(c.get("head_dim") or hidden // heads),
+            vocab=int(c["vocab_size"]),
             tied=bool(c.get("tie_word_embeddings", cfg.get("tie_word_embeddings", False))),
         )
 
@@ -141,7 +146,8 @@ def _qwen3(name: str, hidden: int, inter: int, layers: int, heads: int, tied: bo
 
 
 KNOWN_SHAPES: dict[str, ModelShape] = {
-    s.name: s for s in (
+    s.name: s
+    for s in (
         # From each model's config.json on the Hugging Face hub.
         _qwen3("Qwen/Qwen3-0.6B", 1024, 3072, 28, 16, True),
         _qwen3("Qwen/Qwen3-1.7B", 2048, 6144, 28, 16, True),
@@ -252,8 +258,16 @@ def margin_bytes(capacity: int) -> int:
     return max(GiB, int(0.03 * capacity))
 
 
-def _update_parts(shape: ModelShape, *, seq_len: int, completion: int, micro_batch: int,
-                  dtype_bytes: int, checkpointing: bool, ref_forward: bool) -> list[MemoryPart]:
+def _update_parts(
+    shape: ModelShape,
+    *,
+    seq_len: int,
+    completion: int,
+    micro_batch: int,
+    dtype_bytes: int,
+    checkpointing: bool,
+    ref_forward: bool,
+) -> list[MemoryPart]:
     """Activations of one micro-batch of the policy-gradient step (rtlopt.train._step).
 
     With gradient checkpointing only each layer's input is kept, plus one layer recomputed in
@@ -267,45 +281,73 @@ def _update_parts(shape: ModelShape, *, seq_len: int, completion: int, micro_bat
     if checkpointing:
         kept = shape.layers * seq_len * shape.hidden * dtype_bytes * mb
         layer = 2 * seq_len * act * mb
-        parts = [MemoryPart("update: layer inputs kept (checkpointing)", kept),
-                 MemoryPart("update: one layer recomputed + its gradients", layer)]
+        parts = [
+            MemoryPart("update: layer inputs kept (checkpointing)", kept),
+            MemoryPart("update: one layer recomputed + its gradients", layer),
+        ]
     else:
-        parts = [MemoryPart("update: activations of every layer", shape.layers * seq_len * act
-                            * mb * 2)]
-    parts.append(MemoryPart("update: logits on completion tokens",
-                            completion * shape.vocab * (dtype_bytes + 8) * mb,
-                            f"{completion} tokens x {shape.vocab} vocabulary"))
+        parts = [
+            MemoryPart("update: activations of every layer", shape.layers * seq_len * act * mb * 2)
+        ]
+    parts.append(
+        MemoryPart(
+            "update: logits on completion tokens",
+            completion * shape.vocab * (dtype_bytes + 8) * mb,
+            f"{completion} tokens x {shape.vocab} vocabulary",
+        )
+    )
     if ref_forward:
-        parts.append(MemoryPart("update: reference-policy logits (KL)",
-                                completion * shape.vocab * (dtype_bytes + 4) * mb))
+        parts.append(
+            MemoryPart(
+                "update: reference-policy logits (KL)",
+                completion * shape.vocab * (dtype_bytes + 4) * mb,
+            )
+        )
     return parts
 
 
-def _trainer_resident(shape: ModelShape, *, lora: bool, lora_rank: int, dtype_bytes: int,
-                      cuda: bool) -> list[MemoryPart]:
+def _trainer_resident(
+    shape: ModelShape, *, lora: bool, lora_rank: int, dtype_bytes: int, cuda: bool
+) -> list[MemoryPart]:
     w = shape.params * dtype_bytes
-    parts = [MemoryPart("trainer weights", w, f"{shape.params / 1e9:.2f} B params x "
-                        f"{dtype_bytes} bytes")]
+    parts = [
+        MemoryPart("trainer weights", w, f"{shape.params / 1e9:.2f} B params x {dtype_bytes} bytes")
+    ]
     if lora:
         lp = shape.lora_params(lora_rank)
-        parts.append(MemoryPart("trainer LoRA params + grads + Adam (fp32)", 16 * lp,
-                                f"{lp / 1e6:.1f} M params x 16 bytes, rank {lora_rank}"))
+        parts.append(
+            MemoryPart(
+                "trainer LoRA params + grads + Adam (fp32)",
+                16 * lp,
+                f"{lp / 1e6:.1f} M params x 16 bytes, rank {lora_rank}",
+            )
+        )
     else:
-        parts.append(MemoryPart("trainer gradients + Adam state", 3 * w,
-                                "full fine-tuning"))
+        parts.append(MemoryPart("trainer gradients + Adam state", 3 * w, "full fine-tuning"))
         parts.append(MemoryPart("frozen reference copy", w, "full fine-tuning"))
     if cuda:
         parts.append(MemoryPart("trainer CUDA context", TORCH_CONTEXT_BYTES))
     return parts
 
 
-def plan_memory(shape: ModelShape, *, backend: str, device: str, capacity: int | None,
-                lora: bool = True, lora_rank: int = 16, max_prompt_tokens: int = 8192,
-                max_new_tokens: int = 2048, parents: int = 4, rollouts: int = 4,
-                micro_batch: int = 1,
-                ref_forward: bool = False, gradient_checkpointing: bool = True,
-                gpu_memory_utilization: float = 0.0, dtype_bytes: int | None = None,
-                ) -> MemoryPlan:
+def plan_memory(
+    shape: ModelShape,
+    *,
+    backend: str,
+    device: str,
+    capacity: int | None,
+    lora: bool = True,
+    lora_rank: int = 16,
+    max_prompt_tokens: int = 8192,
+    max_new_tokens: int = 2048,
+    parents: int = 4,
+    rollouts: int = 4,
+    micro_batch: int = 1,
+    ref_forward: bool = False,
+    gradient_checkpointing: bool = True,
+    gpu_memory_utilization: float = 0.0,
+    dtype_bytes: int | None = None,
+) -> MemoryPlan:
     """Estimate the memory of a run; see the module docstring.
 
     Args:
@@ -332,13 +374,17 @@ def plan_memory(shape: ModelShape, *, backend: str, device: str, capacity: int |
     seq = max_prompt_tokens + max_new_tokens
     problems: list[str] = []
     notes: list[str] = []
-    resident = _trainer_resident(shape, lora=lora, lora_rank=lora_rank, dtype_bytes=db,
-                                 cuda=cuda)
+    resident = _trainer_resident(shape, lora=lora, lora_rank=lora_rank, dtype_bytes=db, cuda=cuda)
     res_total = sum(p.bytes for p in resident)
-    update = _update_parts(shape, seq_len=seq, completion=max_new_tokens,
-                           micro_batch=micro_batch, dtype_bytes=db,
-                           checkpointing=gradient_checkpointing and cuda,
-                           ref_forward=ref_forward)
+    update = _update_parts(
+        shape,
+        seq_len=seq,
+        completion=max_new_tokens,
+        micro_batch=micro_batch,
+        dtype_bytes=db,
+        checkpointing=gradient_checkpointing and cuda,
+        ref_forward=ref_forward,
+    )
     margin = margin_bytes(capacity) if capacity else 0
     share: float | None = None
     kv_tokens: int | None = None
@@ -349,11 +395,14 @@ def plan_memory(shape: ModelShape, *, backend: str, device: str, capacity: int |
         except ValueError as exc:
             problems.append(f"{exc}: set train.lora_r to 512 or less")
             max_rank = VLLM_LORA_RANKS[-1]
-        runtime = (VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2))
-        fixed = [MemoryPart("vLLM weights (bf16)", shape.params * 2),
-                 MemoryPart("vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank),
-                            f"max_lora_rank {max_rank}"),
-                 MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime)]
+        runtime = VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2)
+        fixed = [
+            MemoryPart("vLLM weights (bf16)", shape.params * 2),
+            MemoryPart(
+                "vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank), f"max_lora_rank {max_rank}"
+            ),
+            MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime),
+        ]
         fixed_total = sum(p.bytes for p in fixed)
         per_seq = seq * shape.kv_bytes_per_token()
         if capacity:
@@ -365,7 +414,8 @@ def plan_memory(shape: ModelShape, *, backend: str, device: str, capacity: int |
                         f"policy.gpu_memory_utilization = {share:.2f} leaves "
                         f"{gib(capacity * (1 - share))} for the trainer, which needs "
                         f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
-                        "(or 0 to choose)")
+                        "(or 0 to choose)"
+                    )
             else:
                 share = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
                 share = min(share, VLLM_MAX_SHARE)
@@ -377,46 +427,71 @@ def plan_memory(shape: ModelShape, *, backend: str, device: str, capacity: int |
                     f"vLLM's share ({gib(pool)}) holds the weights and runtime "
                     f"({gib(fixed_total)}) but not one {seq}-token sequence "
                     f"({gib(per_seq)} of KV cache): use a smaller model or lower "
-                    "policy.max_prompt_tokens / policy.max_new_tokens")
+                    "policy.max_prompt_tokens / policy.max_new_tokens"
+                )
             elif kv < parents * rollouts * per_seq:
                 notes.append(
                     f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
                     f"{parents * rollouts} rollouts of a step run in waves (slower, still "
-                    "correct)")
-            kv_part = MemoryPart("vLLM KV cache", max(kv, 0),
-                                 f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024}"
-                                 " KiB/token")
+                    "correct)"
+                )
+            kv_part = MemoryPart(
+                "vLLM KV cache",
+                max(kv, 0),
+                f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024} KiB/token",
+            )
         else:
-            kv_part = MemoryPart("vLLM KV cache (one sequence)", per_seq,
-                                 f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB")
+            kv_part = MemoryPart(
+                "vLLM KV cache (one sequence)",
+                per_seq,
+                f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
+            )
         phases = (
             Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
-            Phase("update (vLLM asleep, level 1)",
-                  tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)]
-                        + update)),
+            Phase(
+                "update (vLLM asleep, level 1)",
+                tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)] + update),
+            ),
         )
     else:
         rows = max(1, rollouts)
-        gen_kv = MemoryPart("generation KV cache (one prompt's rollouts)",
-                            seq * shape.kv_bytes_per_token(db) * rows,
-                            f"{rows} sequences x {seq} tokens")
-        phases = (Phase("generation", tuple(resident + [gen_kv])),
-                  Phase("update", tuple(resident + update)))
+        gen_kv = MemoryPart(
+            "generation KV cache (one prompt's rollouts)",
+            seq * shape.kv_bytes_per_token(db) * rows,
+            f"{rows} sequences x {seq} tokens",
+        )
+        phases = (
+            Phase("generation", tuple(resident + [gen_kv])),
+            Phase("update", tuple(resident + update)),
+        )
 
     if capacity:
         for ph in phases:
             if ph.total + margin > capacity:
                 what = "card" if cuda else "RAM"
-                fix = ("lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
-                       "train.micro_batch = 1" + (" and train.gradient_checkpointing on"
-                                                  if cuda else "")
-                       if ph.name.startswith("update") else "use a smaller model")
-                problems.append(f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
-                                f"but the {what} has {gib(capacity)}: {fix}")
-    return MemoryPlan(device=device, capacity=capacity, model=shape.name,
-                      params=shape.params, phases=phases, max_model_len=seq,
-                      gpu_memory_utilization=share, kv_tokens=kv_tokens,
-                      problems=tuple(problems), notes=tuple(notes))
+                fix = (
+                    "lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
+                    "train.micro_batch = 1"
+                    + (" and train.gradient_checkpointing on" if cuda else "")
+                    if ph.name.startswith("update")
+                    else "use a smaller model"
+                )
+                problems.append(
+                    f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
+                    f"but the {what} has {gib(capacity)}: {fix}"
+                )
+    return MemoryPlan(
+        device=device,
+        capacity=capacity,
+        model=shape.name,
+        params=shape.params,
+        phases=phases,
+        max_model_len=seq,
+        gpu_memory_utilization=share,
+        kv_tokens=kv_tokens,
+        problems=tuple(problems),
+        notes=tuple(notes),
+    )
 
 
 def cpu_ram_bytes() -> int | None:
@@ -427,14 +502,29 @@ def cpu_ram_bytes() -> int | None:
         return None
 
 
-def plan_for(policy: PolicyConfig, train: TrainConfig, *, backend: str, device: str,
-             capacity: int | None, shape: ModelShape, parents: int = 4,
-             rollouts: int = 4) -> MemoryPlan:
+def plan_for(
+    policy: PolicyConfig,
+    train: TrainConfig,
+    *,
+    backend: str,
+    device: str,
+    capacity: int | None,
+    shape: ModelShape,
+    parents: int = 4,
+    rollouts: int = 4,
+) -> MemoryPlan:
     """:func:`plan_memory` with the settings of a configuration."""
     return plan_memory(
-        shape, backend=backend, device=device, capacity=capacity, lora=train.lora,
-        lora_rank=train.lora_r, max_prompt_tokens=policy.max_prompt_tokens,
-        max_new_tokens=policy.max_new_tokens, parents=parents, rollouts=rollouts,
+        shape,
+        backend=backend,
+        device=device,
+        capacity=capacity,
+        lora=train.lora,
+        lora_rank=train.lora_r,
+        max_prompt_tokens=policy.max_prompt_tokens,
+        max_new_tokens=policy.max_new_tokens,
+        parents=parents,
+        rollouts=rollouts,
         micro_batch=train.micro_batch,
         ref_forward=train.kl_coef > 0 or train.delta == "adaptive",
         gradient_checkpointing=train.gradient_checkpointing,

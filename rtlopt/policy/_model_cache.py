@@ -61,8 +61,9 @@ def _try_read(cache: Path, read: Callable[[Path], T]) -> T | None:
         return None
 
 
-def cached_folder(cache: Path, read: Callable[[Path], T], make: Callable[[], T],
-                  write: Callable[[T, Path], None]) -> T:
+def cached_folder(
+    cache: Path, read: Callable[[Path], T], make: Callable[[], T], write: Callable[[T, Path], None]
+) -> T:
     """Read ``cache``; on a miss build the value once (under a lock) and store it atomically.
 
     Args:
@@ -85,14 +86,14 @@ def cached_folder(cache: Path, read: Callable[[Path], T], make: Callable[[], T],
         value = make()
         tmp: Path | None = None
         try:
-            tmp = Path(tempfile.mkdtemp(prefix=f".{cache.name}.", suffix=".tmp",
-                                        dir=cache.parent))
+            tmp = Path(tempfile.mkdtemp(prefix=f".{cache.name}.", suffix=".tmp", dir=cache.parent))
             write(value, tmp)
             if cache.exists():
                 # Unreadable (we hold the lock and just failed to read it): move it aside so
                 # the rename below can take its place.
-                stale = Path(tempfile.mkdtemp(prefix=f".{cache.name}.", suffix=".stale",
-                                              dir=cache.parent))
+                stale = Path(
+                    tempfile.mkdtemp(prefix=f".{cache.name}.", suffix=".stale", dir=cache.parent)
+                )
                 os.replace(cache, stale / "old")
                 shutil.rmtree(stale, ignore_errors=True)
             os.replace(tmp, cache)

@@ -55,19 +55,22 @@ class OpenAIPolicy:
         """The endpoint answers ``GET /models`` within a few seconds."""
         check_endpoint(cfg.endpoint, cfg.api_key_env, PREFLIGHT_TIMEOUT_S)
 
-    def __init__(self, cfg: PolicyConfig, train: TrainConfig | None = None, *,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, cfg: PolicyConfig, train: TrainConfig | None = None, *, seed: int = 0
+    ) -> None:
         if not cfg.endpoint:
             raise UsageError("the openai backend needs an endpoint", hint="pass --endpoint URL")
         self.cfg = cfg
         self.base = cfg.endpoint.rstrip("/")
         self.model = cfg.model if cfg.model != "auto" else self._first_model()
 
-    def _request(self, method: str, route: str, body: dict[str, Any] | None,
-                 timeout: float) -> dict[str, Any]:
+    def _request(
+        self, method: str, route: str, body: dict[str, Any] | None, timeout: float
+    ) -> dict[str, Any]:
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.base + route, data=data, method=method,
-                                     headers=auth_headers(self.cfg.api_key_env))
+        req = urllib.request.Request(
+            self.base + route, data=data, method=method, headers=auth_headers(self.cfg.api_key_env)
+        )
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310
                 payload: dict[str, Any] = json.loads(resp.read())
@@ -75,13 +78,17 @@ class OpenAIPolicy:
         except urllib.error.HTTPError as exc:
             detail = exc.read(2000).decode(errors="replace").strip().replace("\n", " ")
             if exc.code in (400, 401, 403, 404, 422):
-                raise UsageError(f"endpoint {self.base} refused the request (HTTP {exc.code}): "
-                                 f"{detail[:300]}", hint="check --model and --endpoint") from exc
-            raise InfrastructureError(f"endpoint {self.base} failed (HTTP {exc.code}): "
-                                      f"{detail[:300]}") from exc
+                raise UsageError(
+                    f"endpoint {self.base} refused the request (HTTP {exc.code}): {detail[:300]}",
+                    hint="check --model and --endpoint",
+                ) from exc
+            raise InfrastructureError(
+                f"endpoint {self.base} failed (HTTP {exc.code}): {detail[:300]}"
+            ) from exc
         except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise InfrastructureError(f"endpoint {self.base} request failed: "
-                                      f"{getattr(exc, 'reason', exc)}") from exc
+            raise InfrastructureError(
+                f"endpoint {self.base} request failed: {getattr(exc, 'reason', exc)}"
+            ) from exc
 
     def _first_model(self) -> str:
         listing = self._request("GET", "/models", None, PREFLIGHT_TIMEOUT_S)
@@ -92,18 +99,28 @@ class OpenAIPolicy:
 
     def _chat(self, prompt: Prompt, seed: int) -> Completion:
         """One rollout: a request for one choice with its own seed."""
-        body = {"model": self.model, "messages": [dict(m) for m in prompt], "n": 1,
-                "temperature": self.cfg.temperature, "top_p": self.cfg.top_p,
-                "seed": seed, "max_tokens": self.cfg.max_new_tokens}
+        body = {
+            "model": self.model,
+            "messages": [dict(m) for m in prompt],
+            "n": 1,
+            "temperature": self.cfg.temperature,
+            "top_p": self.cfg.top_p,
+            "seed": seed,
+            "max_tokens": self.cfg.max_new_tokens,
+        }
         resp = self._request("POST", "/chat/completions", body, self.cfg.request_timeout_s)
         choices = resp.get("choices") or []
         if not choices:
             raise InfrastructureError(f"endpoint {self.base} returned no choices")
         usage = resp.get("usage") or {}
         text = str((choices[0].get("message") or {}).get("content") or "")
-        return Completion(text=text, verilog=extract_verilog(text),
-                          prompt_tokens=int(usage.get("prompt_tokens", 0)),
-                          completion_tokens=int(usage.get("completion_tokens", 0)), seed=seed)
+        return Completion(
+            text=text,
+            verilog=extract_verilog(text),
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            seed=seed,
+        )
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
         """``n`` requests per prompt, every rollout with its own seed."""
@@ -115,7 +132,7 @@ class OpenAIPolicy:
         with ThreadPoolExecutor(max_workers=min(MAX_CONCURRENT_REQUESTS, len(jobs))) as pool:
             flat = list(pool.map(lambda job: self._chat(*job), jobs))
         log.debug("openai: %d prompts x %d in %.1f s", len(prompts), n, time.perf_counter() - t0)
-        return [flat[i * n:(i + 1) * n] for i in range(len(prompts))]
+        return [flat[i * n : (i + 1) * n] for i in range(len(prompts))]
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """Frozen: nothing to learn."""
@@ -124,8 +141,9 @@ class OpenAIPolicy:
     def save(self, path: Path) -> None:
         """Record which endpoint and model were used."""
         path.mkdir(parents=True, exist_ok=True)
-        (path / "frozen.json").write_text(json.dumps({"endpoint": self.base,
-                                                      "model": self.model}) + "\n")
+        (path / "frozen.json").write_text(
+            json.dumps({"endpoint": self.base, "model": self.model}) + "\n"
+        )
 
     def load(self, path: Path) -> None:
         """Nothing to restore."""

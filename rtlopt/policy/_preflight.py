@@ -53,8 +53,9 @@ def require_package(module: str, what: str, fix: str) -> None:
     except (ImportError, ValueError):
         found = False
     if not found:
-        raise UsageError(f"{what} needs the Python package '{module}', which is not installed",
-                         hint=fix)
+        raise UsageError(
+            f"{what} needs the Python package '{module}', which is not installed", hint=fix
+        )
 
 
 @lru_cache(maxsize=1)
@@ -70,8 +71,10 @@ def cuda_available() -> bool:
 def offline() -> bool:
     """True when the Hugging Face hub must not be contacted."""
     truthy = {"1", "true", "yes", "on"}
-    return any(os.environ.get(v, "").strip().lower() in truthy
-               for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+    return any(
+        os.environ.get(v, "").strip().lower() in truthy
+        for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
 
 
 def find_smollm_gguf() -> Path | None:
@@ -94,8 +97,11 @@ def _hf_cache_dir() -> Path:
     if env:
         return Path(env)
     home = os.environ.get("HF_HOME")
-    base = Path(home) if home else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) \
-        / "huggingface"
+    base = (
+        Path(home)
+        if home
+        else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "huggingface"
+    )
     return base / "hub"
 
 
@@ -134,8 +140,9 @@ def resolve_model(cfg: PolicyConfig, *, gpu: bool | None = None) -> ResolvedMode
         return ResolvedModel(str(path.parent), path.name, str(path))
     if path.is_dir():
         if cfg.gguf_file is not None and not (path / cfg.gguf_file).is_file():
-            raise UsageError(f"GGUF file {cfg.gguf_file} not found in {path}",
-                             hint="check --gguf-file")
+            raise UsageError(
+                f"GGUF file {cfg.gguf_file} not found in {path}", hint="check --gguf-file"
+            )
         return ResolvedModel(str(path), cfg.gguf_file, str(path))
     looks_like_path = model.startswith((".", "/", "~")) or model.count("/") > 1
     if looks_like_path:
@@ -143,8 +150,10 @@ def resolve_model(cfg: PolicyConfig, *, gpu: bool | None = None) -> ResolvedMode
     if in_hf_cache(model):
         return ResolvedModel(model, cfg.gguf_file, model)
     if offline():
-        raise UsageError(f"model {model} not found locally",
-                         hint="pass --model PATH; hub downloads are off (HF_HUB_OFFLINE)")
+        raise UsageError(
+            f"model {model} not found locally",
+            hint="pass --model PATH; hub downloads are off (HF_HUB_OFFLINE)",
+        )
     log.info("model %s is not cached locally; it will be downloaded from the hub", model)
     return ResolvedModel(model, cfg.gguf_file, model)
 
@@ -156,8 +165,10 @@ def check_endpoint(endpoint: str | None, api_key_env: str, timeout_s: float = 5.
         UsageError: no endpoint, unreachable, or the server rejects the API key.
     """
     if not endpoint:
-        raise UsageError("the openai backend needs an endpoint",
-                         hint="pass --endpoint URL, e.g. http://localhost:8000/v1")
+        raise UsageError(
+            "the openai backend needs an endpoint",
+            hint="pass --endpoint URL, e.g. http://localhost:8000/v1",
+        )
     url = endpoint.rstrip("/") + "/models"
     req = urllib.request.Request(url, headers=auth_headers(api_key_env))
     try:
@@ -166,21 +177,28 @@ def check_endpoint(endpoint: str | None, api_key_env: str, timeout_s: float = 5.
         try:
             json.loads(body or b"{}")
         except ValueError as exc:
-            raise UsageError(f"endpoint {endpoint} did not answer like an OpenAI-compatible API",
-                             hint="pass the base URL ending in /v1") from exc
+            raise UsageError(
+                f"endpoint {endpoint} did not answer like an OpenAI-compatible API",
+                hint="pass the base URL ending in /v1",
+            ) from exc
     except urllib.error.HTTPError as exc:
         if exc.code in (401, 403):
-            raise UsageError(f"endpoint {endpoint} rejected the API key (HTTP {exc.code})",
-                             hint=f"set ${api_key_env}") from exc
+            raise UsageError(
+                f"endpoint {endpoint} rejected the API key (HTTP {exc.code})",
+                hint=f"set ${api_key_env}",
+            ) from exc
         if exc.code == 404:  # some servers have no /models; the chat route may still work
             log.warning("endpoint %s has no /models route; continuing", endpoint)
             return
-        raise UsageError(f"endpoint {endpoint} answered HTTP {exc.code}",
-                         hint="check --endpoint") from exc
+        raise UsageError(
+            f"endpoint {endpoint} answered HTTP {exc.code}", hint="check --endpoint"
+        ) from exc
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise UsageError(f"endpoint {endpoint} is unreachable: {reason}",
-                         hint="start the server or fix --endpoint") from exc
+        raise UsageError(
+            f"endpoint {endpoint} is unreachable: {reason}",
+            hint="start the server or fix --endpoint",
+        ) from exc
 
 
 def auth_headers(api_key_env: str) -> dict[str, str]:

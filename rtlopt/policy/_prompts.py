@@ -123,8 +123,11 @@ def load_spec(spec_file: Path | str | None, header_comment: str = "") -> str:
         try:
             text = p.read_text(errors="replace").strip()
         except OSError as exc:
-            raise UsageError(f"cannot read specification file: {exc.strerror}", path=p,
-                             hint="pass an existing text file to --spec") from exc
+            raise UsageError(
+                f"cannot read specification file: {exc.strerror}",
+                path=p,
+                hint="pass an existing text file to --spec",
+            ) from exc
         if text:
             return text
     lines = []
@@ -142,8 +145,9 @@ def _share(part: float, total: float) -> str:
     return f"{100.0 * part / total:.0f}%" if total > 0 else "-"
 
 
-def details_lines(details: PpaDetails | None, total_area: float, *, rows: int = 6
-                  ) -> tuple[str, ...]:
+def details_lines(
+    details: PpaDetails | None, total_area: float, *, rows: int = 6
+) -> tuple[str, ...]:
     """What a designer looks at after synthesis: the critical path (start, end, cells) and
     where the area goes (by cell type, by submodule instance). Empty without details."""
     if details is None:
@@ -152,36 +156,48 @@ def details_lines(details: PpaDetails | None, total_area: float, *, rows: int = 
     cp = details.critical_path
     if cp is not None:
         cells = " -> ".join(cp.cells[:24]) + (" -> ..." if len(cp.cells) > 24 else "")
-        line = (f"Critical path: {cp.startpoint} -> {cp.endpoint}, "
-                f"{fmt_number(cp.delay_ps)}ps through {len(cp.cells)} cells")
+        line = (
+            f"Critical path: {cp.startpoint} -> {cp.endpoint}, "
+            f"{fmt_number(cp.delay_ps)}ps through {len(cp.cells)} cells"
+        )
         out.append(line + (f" ({cells})" if cells else ""))
         named = [s_ for s_ in cp.signals if s_ not in (cp.startpoint, cp.endpoint)]
         if named:
             out.append("Signals on the critical path: " + ", ".join(named[:12]))
     if details.area_by_cell:
-        parts = [f"{a.name} x{a.count} {_share(a.area_um2, total_area)}"
-                 for a in details.area_by_cell[:rows]]
+        parts = [
+            f"{a.name} x{a.count} {_share(a.area_um2, total_area)}"
+            for a in details.area_by_cell[:rows]
+        ]
         out.append("Area by cell type: " + ", ".join(parts))
     if len(details.area_by_instance) > 1:
-        parts = [f"{a.name} {_share(a.area_um2, total_area)}"
-                 for a in details.area_by_instance[:rows]]
+        parts = [
+            f"{a.name} {_share(a.area_um2, total_area)}" for a in details.area_by_instance[:rows]
+        ]
         out.append("Area by submodule: " + ", ".join(parts))
     return tuple(out)
 
 
 def _formal_counterexample(cex: Mapping[str, str], limit: int = 10) -> str:
     """``cycle 3: inputs a@0=01, ...; y expected 1, got 0`` from a formal counterexample."""
-    ins = [f"{k}={v}" for k, v in cex.items()
-           if k != "cycle" and not k.startswith(("expected ", "got "))]
-    outs = [f"{k[9:]} expected {v}, got {cex.get('got ' + k[9:], '?')}"
-            for k, v in cex.items() if k.startswith("expected ")]
+    ins = [
+        f"{k}={v}"
+        for k, v in cex.items()
+        if k != "cycle" and not k.startswith(("expected ", "got "))
+    ]
+    outs = [
+        f"{k[9:]} expected {v}, got {cex.get('got ' + k[9:], '?')}"
+        for k, v in cex.items()
+        if k.startswith("expected ")
+    ]
     head = f"cycle {cex['cycle']}: " if "cycle" in cex else ""
     more = f" (+{len(ins) - limit} more)" if len(ins) > limit else ""
     return f"{head}inputs {', '.join(ins[:limit])}{more}; {'; '.join(outs[:4]) or 'outputs differ'}"
 
 
-def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (),
-                   max_errors: int = 3) -> tuple[str, ...]:
+def feedback_lines(
+    result: EvalResult, metric: str, *, errors: Sequence[str] = (), max_errors: int = 3
+) -> tuple[str, ...]:
     """EDA feedback for a prompt from an evaluation result.
 
     A failure shows the first error, or the counterexample (inputs, expected and actual
@@ -198,7 +214,10 @@ def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (
     order = list(Stage)
     reached = order.index(result.stage)
     syntax_failed = result.status is Status.INVALID and result.stage in (
-        Stage.SCREEN, Stage.COMPILE, Stage.INTERFACE)
+        Stage.SCREEN,
+        Stage.COMPILE,
+        Stage.INTERFACE,
+    )
     out: list[str] = []
     if syntax_failed:
         detail = "; ".join(e.strip() for e in list(errors)[:max_errors]) or result.reason
@@ -207,7 +226,10 @@ def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (
         return tuple(out)
     out.append("Syntax: PASS")
     func_failed = result.status is Status.INVALID and result.stage in (
-        Stage.SIMULATION, Stage.FORMAL, Stage.NETLIST)
+        Stage.SIMULATION,
+        Stage.FORMAL,
+        Stage.NETLIST,
+    )
     if func_failed:
         detail = result.reason
         # a netlist-check failure: the RTL simulation passed, its netlist's did not
@@ -215,8 +237,10 @@ def feedback_lines(result: EvalResult, metric: str, *, errors: Sequence[str] = (
         mm = sim.first_mismatch if sim is not None else None
         if mm is not None:
             ins = ", ".join(f"{k}={v}" for k, v in list(mm.inputs.items())[:8])
-            detail = f"first mismatch at {mm.time}: inputs {ins}; {mm.output} expected " \
-                     f"{mm.expected}, got {mm.got}"
+            detail = (
+                f"first mismatch at {mm.time}: inputs {ins}; {mm.output} expected "
+                f"{mm.expected}, got {mm.got}"
+            )
         out.append(f"Functional Test: FAIL ({detail})" if detail else "Functional Test: FAIL")
         cex = result.formal.counterexample if result.formal is not None else None
         if mm is None and cex:
@@ -239,10 +263,18 @@ def module_name_of(code: str) -> str | None:
     return m.group(1) if m else None
 
 
-def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
-                 parent: ParentInfo | None = None, *, answer: str = "whole",
-                 code_view: str | None = None, lessons: Sequence[str] = (),
-                 idea: str | None = None) -> Prompt:
+def build_prompt(
+    ref_code: str,
+    ref_ppa: PPA,
+    spec: str,
+    metric: str,
+    parent: ParentInfo | None = None,
+    *,
+    answer: str = "whole",
+    code_view: str | None = None,
+    lessons: Sequence[str] = (),
+    idea: str | None = None,
+) -> Prompt:
     """Build the chat prompt of appendix H (plus the sections named in the module docstring).
 
     Args:
@@ -274,7 +306,7 @@ def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
     ref_fields, ref_m = _fields_and_metric(ref_ppa, metric)
     target = ref_m
     mod = module_name_of(ref_code)
-    keep = (f"Keep the module name `{mod}` and its port list unchanged.\n" if mod else "")
+    keep = f"Keep the module name `{mod}` and its port list unchanged.\n" if mod else ""
     shown_ref = interface_view(ref_code) if edit else ref_code.strip()
     user = (
         "## Reference Implementation\n"
@@ -292,8 +324,9 @@ def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
         user += "## Reference Analysis\n" + "".join(f"- {line}\n" for line in analysis)
     extra = ""
     if lessons:
-        extra += ("## Lessons from Earlier Attempts\n"
-                  + "".join(f"- {line.strip()}\n" for line in lessons))
+        extra += "## Lessons from Earlier Attempts\n" + "".join(
+            f"- {line.strip()}\n" for line in lessons
+        )
     if idea:
         extra += f"## Idea to Implement\n{idea.strip()}\n"
     tail = "Output only Verilog code within ```verilog fences."
@@ -308,8 +341,10 @@ def build_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str,
                 cur = parent.ppa.metric(metric)
                 rel = (parent.prev_metric - cur) / parent.prev_metric * 100.0
                 verdict = f"improved by {rel:.1f}%" if rel >= 0 else f"worse by {-rel:.1f}%"
-                user += (f"Previous {name}: {fmt_number(parent.prev_metric)} -> current: "
-                         f"{target} ({verdict})\n")
+                user += (
+                    f"Previous {name}: {fmt_number(parent.prev_metric)} -> current: "
+                    f"{target} ({verdict})\n"
+                )
         user += extra
         user += f"You are iteratively optimizing {name} (lower is better).\n"
         if edit:
@@ -341,12 +376,18 @@ def answer_format(code: str, setting: str, min_lines: int) -> str:
 
 # --------------------------------------------------------------------------- IGR ideas
 
-_IDEA_LINE = re.compile(r"^\s*(?:IDEA\s*\d*\s*[:.)-]|\d+\s*[.):-]|[-*\u2022])\s*(.+?)\s*$",
-                        re.I)
+_IDEA_LINE = re.compile(r"^\s*(?:IDEA\s*\d*\s*[:.)-]|\d+\s*[.):-]|[-*\u2022])\s*(.+?)\s*$", re.I)
 
 
-def idea_prompt(ref_code: str, ref_ppa: PPA, spec: str, metric: str, existing: Sequence[str],
-                want: int, notes: str = "") -> Prompt:
+def idea_prompt(
+    ref_code: str,
+    ref_ppa: PPA,
+    spec: str,
+    metric: str,
+    existing: Sequence[str],
+    want: int,
+    notes: str = "",
+) -> Prompt:
     """Ask for ``want`` optimization ideas unlike ``existing`` (EvolVE's IGR, phase 1).
 
     Args:
@@ -401,6 +442,7 @@ def parse_ideas(text: str) -> list[str]:
 
 # --------------------------------------------------------------------------- code views
 
+
 def interface_view(code: str) -> str:
     """The module's interface: header, port and parameter declarations, ``endmodule``; every
     run of other lines replaced by an omission marker naming its line numbers."""
@@ -420,8 +462,7 @@ def _render_view(lines: Sequence[str], chosen: set[int]) -> str:
         elif run_start is None:
             run_start = i
     if run_start is not None:
-        out.append(OMITTED_RANGE.format(n=len(lines) - run_start, a=run_start + 1,
-                                        b=len(lines)))
+        out.append(OMITTED_RANGE.format(n=len(lines) - run_start, a=run_start + 1, b=len(lines)))
     return "\n".join(out)
 
 
@@ -438,7 +479,7 @@ def focus_view(code: str, focus: Iterable[int], max_lines: int) -> str:
     spots = sorted({f for f in focus if 0 <= f < len(lines)})
     if not spots:
         head = (max_lines + 1) // 2
-        chosen = set(free[:head]) | set(free[len(free) - (max_lines - head):])
+        chosen = set(free[:head]) | set(free[len(free) - (max_lines - head) :])
         return _render_view(lines, keep | chosen)
     # distance of every line to the nearest focus line, by two sweeps
     spot_set = set(spots)
@@ -454,7 +495,7 @@ def focus_view(code: str, focus: Iterable[int], max_lines: int) -> str:
             nxt = i
         dist[i] = min(dist[i], nxt - i)
     ranked = sorted(free, key=lambda i: (dist[i], i))
-    return _render_view(lines, keep | set(ranked[:max(0, max_lines)]))
+    return _render_view(lines, keep | set(ranked[: max(0, max_lines)]))
 
 
 _ALIAS = re.compile(r"^\s*assign\s+([A-Za-z_][\w$]*)\s*=\s*([A-Za-z_][\w$]*)\s*;", re.M)
@@ -483,13 +524,15 @@ def relevant_lines(code: str, names: Iterable[str]) -> tuple[int, ...]:
         for a, b in aliases:
             if a in idents or b in idents:
                 idents.update((a, b))
-    pat = re.compile(r"(?<![\w$])(?:" + "|".join(re.escape(i) for i in sorted(idents))
-                     + r")(?![\w$])")
+    pat = re.compile(
+        r"(?<![\w$])(?:" + "|".join(re.escape(i) for i in sorted(idents)) + r")(?![\w$])"
+    )
     return tuple(i for i, line in enumerate(code.split("\n")) if pat.search(line))
 
 
-def fit_view(render: Callable[[int], Prompt], total_free: int, limit: int,
-             estimate: Callable[[Prompt], int]) -> Prompt:
+def fit_view(
+    render: Callable[[int], Prompt], total_free: int, limit: int, estimate: Callable[[Prompt], int]
+) -> Prompt:
     """The prompt ``render(k)`` with the largest ``k`` (lines of code shown beside the
     interface, ``0..total_free``) whose ``estimate`` is within ``limit``; ``render(0)`` when
     even that is over (then :func:`fit_prompt` in the backend has the last word)."""
@@ -565,7 +608,7 @@ def _shrink_lines(lines: Sequence[str], keep: set[int], kept_free: int, marker: 
         return "\n".join(lines)
     head = (kept_free + 1) // 2
     tail = kept_free - head
-    chosen = keep | set(free[:head]) | set(free[len(free) - tail:] if tail else [])
+    chosen = keep | set(free[:head]) | set(free[len(free) - tail :] if tail else [])
     out: list[str] = []
     dropped = 0
     for i, line in enumerate(lines):
@@ -627,21 +670,26 @@ def _shrinkables(user: str) -> list[_Shrinkable]:
     spec_start = spec_at + len(_SPEC_HEAD)
     heading = user.find("\n## ", spec_start - 1)
     tail = _ROOT_TAIL.search(user, spec_start)
-    ends = [x for x in (heading + 1 if heading >= 0 else -1, tail.start() if tail else -1)
-            if x > spec_start]
+    ends = [
+        x
+        for x in (heading + 1 if heading >= 0 else -1, tail.start() if tail else -1)
+        if x > spec_start
+    ]
     spec_end = min(ends) if ends else -1
     if spec_end > spec_start:
         lines = tuple(user[spec_start:spec_end].rstrip("\n").split("\n"))
-        spans.append(_Shrinkable(spec_start, spec_start + len("\n".join(lines)), lines,
-                                 frozenset(), OMITTED_SPEC))
+        spans.append(
+            _Shrinkable(
+                spec_start, spec_start + len("\n".join(lines)), lines, frozenset(), OMITTED_SPEC
+            )
+        )
     spans.append(_code_span(ref_m))
     after = max(spec_end, spec_start)
     spans.extend(_code_span(m) for m in _FENCE.finditer(user, after))
     return spans
 
 
-def fit_prompt(prompt: Prompt, count_tokens: Callable[[Prompt], int],
-               limit: int) -> Prompt | None:
+def fit_prompt(prompt: Prompt, count_tokens: Callable[[Prompt], int], limit: int) -> Prompt | None:
     """``prompt`` shortened until ``count_tokens`` says it fits in ``limit`` tokens.
 
     The system message, the instruction lines and the feedback are never touched; each module
@@ -668,12 +716,12 @@ def fit_prompt(prompt: Prompt, count_tokens: Callable[[Prompt], int],
     def build(share: int) -> Prompt:
         out, pos = [], 0
         for sp in spans:
-            out.append(user[pos:sp.start])
+            out.append(user[pos : sp.start])
             out.append(sp.render(-(-sp.free * share // _SHARE_STEPS)))  # ceil
             pos = sp.end
         out.append(user[pos:])
         msg: Message = {"role": "user", "content": "".join(out)}
-        return prompt[:ui] + (msg,) + prompt[ui + 1:]
+        return prompt[:ui] + (msg,) + prompt[ui + 1 :]
 
     if count_tokens(build(0)) > limit:
         return None

@@ -146,25 +146,42 @@ class Playbook:
 
     def prompt_lines(self, k: int) -> list[str]:
         """The ``k`` top lessons as prompt lines."""
-        return [lesson.text + (f" (seen {lesson.support} times)" if lesson.support > 1 else "")
-                for lesson in self.top(k)]
+        return [
+            lesson.text + (f" (seen {lesson.support} times)" if lesson.support > 1 else "")
+            for lesson in self.top(k)
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The playbook as a JSON-ready dict."""
-        return {"version": _FORMAT, "max_lessons": self.max_lessons,
-                "lessons": [{"text": x.text, "support": x.support, "first_step": x.first_step,
-                             "last_step": x.last_step,
-                             "evidence": [e.__dict__ for e in x.evidence]}
-                            for x in self.lessons]}
+        return {
+            "version": _FORMAT,
+            "max_lessons": self.max_lessons,
+            "lessons": [
+                {
+                    "text": x.text,
+                    "support": x.support,
+                    "first_step": x.first_step,
+                    "last_step": x.last_step,
+                    "evidence": [e.__dict__ for e in x.evidence],
+                }
+                for x in self.lessons
+            ],
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any], max_lessons: int) -> Playbook:
         """Inverse of :meth:`to_json` (bounded again by ``max_lessons``)."""
         pb = cls(max_lessons)
         for d in data.get("lessons", []):
-            pb.lessons.append(Lesson(str(d["text"]), [Evidence(**e) for e in d["evidence"]],
-                                     int(d["support"]), int(d["first_step"]),
-                                     int(d["last_step"])))
+            pb.lessons.append(
+                Lesson(
+                    str(d["text"]),
+                    [Evidence(**e) for e in d["evidence"]],
+                    int(d["support"]),
+                    int(d["first_step"]),
+                    int(d["last_step"]),
+                )
+            )
         while len(pb.lessons) > max_lessons:
             pb.lessons.remove(min(pb.lessons, key=lambda x: (x.support, x.last_step)))
         return pb
@@ -220,15 +237,19 @@ def pick_cases(cases: Sequence[Case], k: int) -> list[Case]:
 
 
 def _diff(base: str, code: str) -> str:
-    lines = list(difflib.unified_diff(base.splitlines(), code.splitlines(), "before", "after",
-                                      n=2, lineterm=""))
+    lines = list(
+        difflib.unified_diff(
+            base.splitlines(), code.splitlines(), "before", "after", n=2, lineterm=""
+        )
+    )
     if len(lines) > _DIFF_LINES:
         lines = lines[:_DIFF_LINES] + [f"... ({len(lines) - _DIFF_LINES} more diff lines)"]
     return "\n".join(lines)
 
 
-def reflection_prompt(module: str, metric: str, case: Case, known: Sequence[str],
-                      max_new: int = 3) -> Prompt:
+def reflection_prompt(
+    module: str, metric: str, case: Case, known: Sequence[str], max_new: int = 3
+) -> Prompt:
     """The reflector's prompt for one case.
 
     Args:
@@ -238,8 +259,11 @@ def reflection_prompt(module: str, metric: str, case: Case, known: Sequence[str]
         known: Lessons already in the playbook (not to be repeated).
         max_new: Most lessons asked for.
     """
-    what = ("This attempt was REJECTED." if case.kind == "failed"
-            else f"This attempt IMPROVED the {metric}.")
+    what = (
+        "This attempt was REJECTED."
+        if case.kind == "failed"
+        else f"This attempt IMPROVED the {metric}."
+    )
     user = f"## Module `{module}`\n{what} Outcome: {case.outcome}\n"
     if case.code:
         diff = _diff(case.base, case.code)
@@ -249,16 +273,20 @@ def reflection_prompt(module: str, metric: str, case: Case, known: Sequence[str]
     user += "## Feedback from the EDA tools\n" + "".join(f"- {f}\n" for f in case.feedback)
     if known:
         user += "## Lessons already known (do not repeat them)\n" + "".join(
-            f"- {k}\n" for k in known)
-    user += (f"Write at most {max_new} short lessons for the next attempts to rewrite this "
-             "module (what to do or avoid, and why), general enough to apply to other "
-             "rewrites of it. One per line, each starting with `LESSON:`, at most 30 words.")
+            f"- {k}\n" for k in known
+        )
+    user += (
+        f"Write at most {max_new} short lessons for the next attempts to rewrite this "
+        "module (what to do or avoid, and why), general enough to apply to other "
+        "rewrites of it. One per line, each starting with `LESSON:`, at most 30 words."
+    )
     system: Message = {"role": "system", "content": REFLECTOR_SYSTEM}
     return (system, {"role": "user", "content": user})
 
 
-_LESSON = re.compile(r"^\s*(?:[-*]\s*|\d+[.)]\s*)?\**LESSON\**\s*\d*\s*[:.-]\s*(.+?)\s*$",
-                     re.I | re.M)
+_LESSON = re.compile(
+    r"^\s*(?:[-*]\s*|\d+[.)]\s*)?\**LESSON\**\s*\d*\s*[:.-]\s*(.+?)\s*$", re.I | re.M
+)
 
 
 def parse_lessons(text: str, limit: int = 3) -> list[str]:
@@ -280,9 +308,15 @@ class ReflectStats:
 
 
 def _client_config(cfg: ReflectConfig) -> PolicyConfig:
-    return PolicyConfig(backend="openai", endpoint=cfg.endpoint, model=cfg.model,
-                        api_key_env=cfg.api_key_env, temperature=cfg.temperature,
-                        max_new_tokens=cfg.max_tokens, request_timeout_s=cfg.request_timeout_s)
+    return PolicyConfig(
+        backend="openai",
+        endpoint=cfg.endpoint,
+        model=cfg.model,
+        api_key_env=cfg.api_key_env,
+        temperature=cfg.temperature,
+        max_new_tokens=cfg.max_tokens,
+        request_timeout_s=cfg.request_timeout_s,
+    )
 
 
 def preflight_reflector(cfg: ReflectConfig) -> None:
@@ -296,8 +330,9 @@ def preflight_reflector(cfg: ReflectConfig) -> None:
     try:
         check_endpoint(cfg.endpoint, cfg.api_key_env, 5.0)
     except UsageError as exc:
-        raise UsageError(f"reflector: {exc.message}",
-                         hint=exc.hint or "check reflect.endpoint") from exc
+        raise UsageError(
+            f"reflector: {exc.message}", hint=exc.hint or "check reflect.endpoint"
+        ) from exc
 
 
 class Reflector:
@@ -313,8 +348,9 @@ class Reflector:
         self.cfg = cfg
         self.client = OpenAIPolicy(_client_config(cfg))
 
-    def reflect(self, cases: Sequence[Case], playbook: Playbook, module: str, metric: str,
-                seed: int) -> ReflectStats:
+    def reflect(
+        self, cases: Sequence[Case], playbook: Playbook, module: str, metric: str, seed: int
+    ) -> ReflectStats:
         """Reflect on up to ``reflect.parallel`` of ``cases`` at once and put the lessons in
         ``playbook``."""
         chosen = pick_cases(cases, self.cfg.parallel)

@@ -31,8 +31,10 @@ def candidate_paths(spec: str | Path | None) -> list[Path]:
         UsageError: no path, a missing path or listed file, or no candidates.
     """
     if spec is None:
-        raise UsageError("the scripted backend needs candidates",
-                         hint="pass --candidates DIR or a file listing paths")
+        raise UsageError(
+            "the scripted backend needs candidates",
+            hint="pass --candidates DIR or a file listing paths",
+        )
     root = Path(spec).expanduser()
     if root.is_dir():
         paths = sorted(p for p in root.iterdir() if p.is_file() and p.suffix in SUFFIXES)
@@ -45,12 +47,18 @@ def candidate_paths(spec: str | Path | None) -> list[Path]:
             p = Path(line).expanduser()
             p = p if p.is_absolute() else root.parent / p
             if not p.is_file():
-                raise UsageError(f"listed candidate {line} does not exist", path=root, line=no,
-                                 hint="paths are relative to the list file")
+                raise UsageError(
+                    f"listed candidate {line} does not exist",
+                    path=root,
+                    line=no,
+                    hint="paths are relative to the list file",
+                )
             paths.append(p)
     else:
-        raise UsageError(f"candidate path {root} does not exist",
-                         hint="pass a directory of .v/.sv files or a file listing paths")
+        raise UsageError(
+            f"candidate path {root} does not exist",
+            hint="pass a directory of .v/.sv files or a file listing paths",
+        )
     if not paths:
         raise UsageError(f"no candidates in {root}", hint="add .v or .sv files")
     return paths
@@ -73,8 +81,9 @@ class ScriptedPolicy:
         """The path exists and names at least one candidate."""
         candidate_paths(cfg.scripted_path)
 
-    def __init__(self, cfg: PolicyConfig, train: TrainConfig | None = None, *,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, cfg: PolicyConfig, train: TrainConfig | None = None, *, seed: int = 0
+    ) -> None:
         self.paths = candidate_paths(cfg.scripted_path)
         self.texts = [p.read_text(errors="replace") for p in self.paths]
         self.cursor = 0
@@ -103,8 +112,9 @@ class ScriptedPolicy:
     def save(self, path: Path) -> None:
         """Save the position in the candidate list (for resume)."""
         path.mkdir(parents=True, exist_ok=True)
-        (path / "scripted.json").write_text(json.dumps({"cursor": self.cursor,
-                                                        "cycles": self.cycles}) + "\n")
+        (path / "scripted.json").write_text(
+            json.dumps({"cursor": self.cursor, "cycles": self.cycles}) + "\n"
+        )
 
     def load(self, path: Path) -> None:
         """Restore the position saved by :meth:`save`."""

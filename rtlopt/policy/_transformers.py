@@ -60,8 +60,11 @@ def lora_targets(model: Any) -> list[str] | str:
     """The llama-family attention projections present in ``model``, else ``all-linear``."""
     import torch
 
-    present = {name.rsplit(".", 1)[-1] for name, mod in model.named_modules()
-               if isinstance(mod, torch.nn.Linear)}
+    present = {
+        name.rsplit(".", 1)[-1]
+        for name, mod in model.named_modules()
+        if isinstance(mod, torch.nn.Linear)
+    }
     found = [t for t in LLAMA_TARGETS if t in present]
     return found if found else "all-linear"
 
@@ -84,8 +87,9 @@ class TransformersPolicy:
         for dist in ("transformers", "peft"):
             require_min_version(dist)
         if cfg.device == "cuda" and not cuda_available():
-            raise UsageError("policy.device = cuda but no CUDA GPU is visible",
-                             hint="use --device cpu or auto")
+            raise UsageError(
+                "policy.device = cuda but no CUDA GPU is visible", hint="use --device cpu or auto"
+            )
         check_gguf_packages(resolve_model(cfg))
 
     def __init__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> None:
@@ -104,17 +108,24 @@ class TransformersPolicy:
         resolved = resolve_model(cfg, gpu=self.on_gpu)
         # The answer may be primed (e.g. with an opening fence) so that small models start with
         # code; the prefix is part of the prompt for training and of the text for evaluation.
-        self.answer_prefix = (cfg.answer_prefix if cfg.answer_prefix != "auto"
-                              else ("" if self.on_gpu else "```verilog\n"))
+        self.answer_prefix = (
+            cfg.answer_prefix
+            if cfg.answer_prefix != "auto"
+            else ("" if self.on_gpu else "```verilog\n")
+        )
         self.model_label = resolved.label
-        dtypes = {"bfloat16": torch.bfloat16, "float16": torch.float16,
-                  "float32": torch.float32}
+        dtypes = {"bfloat16": torch.bfloat16, "float16": torch.float16, "float32": torch.float32}
         dtype = dtypes.get(cfg.dtype, torch.bfloat16 if self.on_gpu else torch.float32)
         t0 = time.perf_counter()
         model, self.tokenizer = _load_model(resolved, dtype)
         model.to(self.device)
-        log.info("loaded %s on %s (%s) in %.1f s", resolved.label, self.device, dtype,
-                 time.perf_counter() - t0)
+        log.info(
+            "loaded %s on %s (%s) in %.1f s",
+            resolved.label,
+            self.device,
+            dtype,
+            time.perf_counter() - t0,
+        )
         if self.tokenizer.pad_token_id is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.pad_id = int(self.tokenizer.pad_token_id)
@@ -125,7 +136,8 @@ class TransformersPolicy:
         if self.trainable:
             if self.on_gpu and train.gradient_checkpointing:
                 model.gradient_checkpointing_enable(
-                    gradient_checkpointing_kwargs={"use_reentrant": False})
+                    gradient_checkpointing_kwargs={"use_reentrant": False}
+                )
                 model.config.use_cache = False
                 if train.lora:
                     model.enable_input_require_grads()
@@ -133,8 +145,13 @@ class TransformersPolicy:
                 from peft import LoraConfig, get_peft_model
 
                 targets = lora_targets(model)
-                lcfg = LoraConfig(r=train.lora_r, lora_alpha=train.lora_alpha, lora_dropout=0.0,
-                                  target_modules=targets, task_type="CAUSAL_LM")
+                lcfg = LoraConfig(
+                    r=train.lora_r,
+                    lora_alpha=train.lora_alpha,
+                    lora_dropout=0.0,
+                    target_modules=targets,
+                    task_type="CAUSAL_LM",
+                )
                 model = get_peft_model(model, lcfg)
                 log.info("LoRA r=%d alpha=%d on %s", train.lora_r, train.lora_alpha, targets)
             else:
@@ -143,8 +160,9 @@ class TransformersPolicy:
                 for p in self._ref_model.parameters():
                     p.requires_grad_(False)
             params = [p for p in model.parameters() if p.requires_grad]
-            self.optimizer: Any = torch.optim.AdamW(params, lr=train.learning_rate,
-                                                    weight_decay=0.0)
+            self.optimizer: Any = torch.optim.AdamW(
+                params, lr=train.learning_rate, weight_decay=0.0
+            )
         else:
             for p in model.parameters():
                 p.requires_grad_(False)
@@ -168,8 +186,9 @@ class TransformersPolicy:
 
     def chat_text(self, prompt: Prompt) -> str:
         """The prompt rendered with the model's chat template, ready for generation."""
-        text = self.tokenizer.apply_chat_template([dict(m) for m in prompt], tokenize=False,
-                                                  add_generation_prompt=True)
+        text = self.tokenizer.apply_chat_template(
+            [dict(m) for m in prompt], tokenize=False, add_generation_prompt=True
+        )
         return str(text) + self.answer_prefix
 
     def prompt_ids(self, prompt: Prompt) -> list[int]:
@@ -194,24 +213,38 @@ class TransformersPolicy:
             return ids
         fitted = fit_prompt(prompt, lambda p: len(self.prompt_ids(p)), limit)
         if fitted is None:
-            log.warning("prompt of %d tokens cannot fit policy.max_prompt_tokens = %d even "
-                        "with its code and specification cut to the interfaces", len(ids), limit)
+            log.warning(
+                "prompt of %d tokens cannot fit policy.max_prompt_tokens = %d even "
+                "with its code and specification cut to the interfaces",
+                len(ids),
+                limit,
+            )
             return None
         short = self.prompt_ids(fitted)
-        log.warning("prompt of %d tokens shortened to %d (policy.max_prompt_tokens = %d)",
-                    len(ids), len(short), limit)
+        log.warning(
+            "prompt of %d tokens shortened to %d (policy.max_prompt_tokens = %d)",
+            len(ids),
+            len(short),
+            limit,
+        )
         return short
 
     def overlong_error(self, prompt: Prompt) -> str:
         """The error a rollout of a prompt that cannot fit carries."""
-        return (f"prompt of {len(self.prompt_ids(prompt))} tokens does not fit "
-                f"policy.max_prompt_tokens = {self.cfg.max_prompt_tokens} even shortened")
+        return (
+            f"prompt of {len(self.prompt_ids(prompt))} tokens does not fit "
+            f"policy.max_prompt_tokens = {self.cfg.max_prompt_tokens} even shortened"
+        )
 
-    def record_tokens(self, prompt: Prompt, completion: str, prompt_ids: Sequence[int],
-                      completion_ids: Sequence[int]) -> None:
+    def record_tokens(
+        self,
+        prompt: Prompt,
+        completion: str,
+        prompt_ids: Sequence[int],
+        completion_ids: Sequence[int],
+    ) -> None:
         """Remember the sampled token ids of a completion for the next update."""
-        self._tokens[(_prompt_key(prompt), completion)] = (tuple(prompt_ids),
-                                                            tuple(completion_ids))
+        self._tokens[(_prompt_key(prompt), completion)] = (tuple(prompt_ids), tuple(completion_ids))
 
     def _cut(self, ids: list[int]) -> list[int]:
         """Completion ids up to and including the first end-of-sequence token."""
@@ -237,13 +270,13 @@ class TransformersPolicy:
             probs = logp.exp()
             if self.cfg.top_p < 1.0:
                 probs = _nucleus(probs, self.cfg.top_p)
-            toks = [int(torch.multinomial(probs[r], 1, generator=g))
-                    for r, g in enumerate(gens)]
+            toks = [int(torch.multinomial(probs[r], 1, generator=g)) for r, g in enumerate(gens)]
         lps = [float(logp[r, tok]) for r, tok in enumerate(toks)]
         return toks, lps
 
-    def sample(self, prompt_ids: Sequence[int],
-               seeds: Sequence[int]) -> list[tuple[list[int], list[float]]]:
+    def sample(
+        self, prompt_ids: Sequence[int], seeds: Sequence[int]
+    ) -> list[tuple[list[int], list[float]]]:
         """Sample one completion per seed after ``prompt_ids``.
 
         Row ``r`` is driven by a generator seeded ``seeds[r]`` alone, so it is reproducible
@@ -303,17 +336,24 @@ class TransformersPolicy:
             p_ids = self.fitted_prompt_ids(prompt)
             if p_ids is None:
                 err = self.overlong_error(prompt)
-                out.append([Completion(text="", verilog=None, seed=s, error=err)
-                            for s in row_seeds])
+                out.append(
+                    [Completion(text="", verilog=None, seed=s, error=err) for s in row_seeds]
+                )
                 continue
             group: list[Completion] = []
             for s, (c_ids, _lps) in zip(row_seeds, self.sample(p_ids, row_seeds), strict=True):
                 c_ids = self._cut(c_ids)
                 text = self.answer_prefix + self.tokenizer.decode(c_ids, skip_special_tokens=True)
                 self.record_tokens(prompt, text, p_ids, c_ids)
-                group.append(Completion(text=text, verilog=extract_verilog(text),
-                                        prompt_tokens=len(p_ids), completion_tokens=len(c_ids),
-                                        seed=s))
+                group.append(
+                    Completion(
+                        text=text,
+                        verilog=extract_verilog(text),
+                        prompt_tokens=len(p_ids),
+                        completion_tokens=len(c_ids),
+                        seed=s,
+                    )
+                )
             out.append(group)
         return out
 
@@ -350,13 +390,19 @@ class TransformersPolicy:
         self.model.train()
         try:
             st = policy_gradient_step(
-                self.model, self.optimizer, batch, pad_id=self.pad_id, device=self.device,
+                self.model,
+                self.optimizer,
+                batch,
+                pad_id=self.pad_id,
+                device=self.device,
                 micro_batch=self.train_cfg.micro_batch,
-                max_grad_norm=self.train_cfg.max_grad_norm, kl_coef=self.train_cfg.kl_coef,
+                max_grad_norm=self.train_cfg.max_grad_norm,
+                kl_coef=self.train_cfg.kl_coef,
                 # The reference policy costs a second forward pass per sample: only when the
                 # KL penalty or the adaptive KL-budget controller (signal P1) needs it.
-                ref_logits=self._ref_logits if (self.train_cfg.kl_coef > 0
-                                                or self.train_cfg.delta == "adaptive") else None,
+                ref_logits=self._ref_logits
+                if (self.train_cfg.kl_coef > 0 or self.train_cfg.delta == "adaptive")
+                else None,
                 # Score the tokens under the distribution they were sampled from (verl does
                 # the same): logits / T. T = 0 (greedy) has no such distribution; use T = 1.
                 temperature=self.cfg.temperature if self.cfg.temperature > 0 else 1.0,
@@ -370,19 +416,30 @@ class TransformersPolicy:
                 import torch
 
                 torch.cuda.empty_cache()
-        return UpdateStats(loss=st.loss, kl_ref=st.kl_ref, n_samples=st.n_samples,
-                           tokens=st.tokens, grad_norm=st.grad_norm, time_s=st.time_s)
+        return UpdateStats(
+            loss=st.loss,
+            kl_ref=st.kl_ref,
+            n_samples=st.n_samples,
+            tokens=st.tokens,
+            grad_norm=st.grad_norm,
+            time_s=st.time_s,
+        )
 
     def trainable_state(self) -> dict[str, Any]:
         """Trainable parameters by name (detached CPU copies)."""
-        return {n: p.detach().to("cpu").clone() for n, p in self.model.named_parameters()
-                if p.requires_grad}
+        return {
+            n: p.detach().to("cpu").clone()
+            for n, p in self.model.named_parameters()
+            if p.requires_grad
+        }
 
     def save_adapter(self, path: Path) -> Path:
         """Write the LoRA adapter in peft's format (for vLLM hot-loading) to ``path``."""
         if not self.lora or not self.trainable:
-            raise UsageError("only a LoRA policy has an adapter to save",
-                             hint="set train.lora = true and a positive learning rate")
+            raise UsageError(
+                "only a LoRA policy has an adapter to save",
+                hint="set train.lora = true and a positive learning rate",
+            )
         path.mkdir(parents=True, exist_ok=True)
         # save_embedding_layers="auto" (the default) asks the hub whether the vocabulary was
         # resized, on every save; rtlopt never targets or resizes the embeddings.
@@ -410,21 +467,28 @@ class TransformersPolicy:
             return
         weights = path / "trainable.pt"
         if not weights.is_file():
-            raise UsageError(f"no saved policy state in {path}", path=path,
-                             hint="resume from a run directory written by this version")
+            raise UsageError(
+                f"no saved policy state in {path}",
+                path=path,
+                hint="resume from a run directory written by this version",
+            )
         state = torch.load(weights, map_location="cpu", weights_only=True)
         params = dict(self.model.named_parameters())
         missing = [n for n in state if n not in params]
         if missing:
-            raise UsageError(f"saved policy state does not match the model ({missing[0]})",
-                             path=path, hint="resume with the same model and LoRA settings")
+            raise UsageError(
+                f"saved policy state does not match the model ({missing[0]})",
+                path=path,
+                hint="resume with the same model and LoRA settings",
+            )
         with torch.no_grad():
             for n, t in state.items():
                 params[n].copy_(t.to(params[n].device, params[n].dtype))
         opt = path / "optimizer.pt"
         if opt.is_file():
-            self.optimizer.load_state_dict(torch.load(opt, map_location=self.device,
-                                                      weights_only=True))
+            self.optimizer.load_state_dict(
+                torch.load(opt, map_location=self.device, weights_only=True)
+            )
 
     def close(self) -> None:
         """Drop the model (and free GPU memory)."""
@@ -454,7 +518,8 @@ def _gguf_cache_dir(resolved: ResolvedModel) -> Path | None:
         return None
     key = hashlib.sha256(f"{src.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()
     base = os.environ.get("RTLOPT_MODEL_CACHE") or str(
-        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rtlopt" / "models")
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rtlopt" / "models"
+    )
     return Path(base) / f"{src.stem}-{key[:12]}"
 
 
@@ -483,8 +548,7 @@ def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
         if resolved.gguf_file is not None:
             kw["gguf_file"] = resolved.gguf_file
         tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
-        model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype,
-                                                          **kw)
+        model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
         return model, tok
 
     cache = _gguf_cache_dir(resolved)

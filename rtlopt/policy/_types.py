@@ -105,5 +105,4 @@ class Policy(Protocol):
 
 def frozen_stats(time_s: float = 0.0) -> UpdateStats:
     """The stats a frozen policy returns from ``update``."""
-    return UpdateStats(loss=None, kl_ref=None, n_samples=0, tokens=0, grad_norm=None,
-                       time_s=time_s)
+    return UpdateStats(loss=None, kl_ref=None, n_samples=0, tokens=0, grad_norm=None, time_s=time_s)

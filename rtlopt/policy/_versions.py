@@ -78,5 +78,7 @@ def require_min_version(dist: str) -> None:
     need = MIN_VERSIONS[dist]
     if have is not None and not version_at_least(have, need):
         extra = EXTRA_OF.get(dist, "train")
-        raise UsageError(f"{dist} {have} is installed; rtlopt needs {dist}>={need}",
-                         hint=f"pip install -U 'rtlopt[{extra}]'")
+        raise UsageError(
+            f"{dist} {have} is installed; rtlopt needs {dist}>={need}",
+            hint=f"pip install -U 'rtlopt[{extra}]'",
+        )

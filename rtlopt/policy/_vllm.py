@@ -81,8 +81,13 @@ class Trainer(Protocol):
 
     def overlong_error(self, prompt: Prompt) -> str: ...
 
-    def record_tokens(self, prompt: Prompt, completion: str, prompt_ids: Sequence[int],
-                      completion_ids: Sequence[int]) -> None: ...
+    def record_tokens(
+        self,
+        prompt: Prompt,
+        completion: str,
+        prompt_ids: Sequence[int],
+        completion_ids: Sequence[int],
+    ) -> None: ...
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats: ...
 
@@ -123,8 +128,9 @@ def shutdown_engine(llm: Any) -> None:
         log.debug("vllm: no shutdown method found; the engine stops when collected")
 
 
-def vllm_memory_plan(cfg: PolicyConfig, train: TrainConfig,
-                     capacity: int | None) -> MemoryPlan | None:
+def vllm_memory_plan(
+    cfg: PolicyConfig, train: TrainConfig, capacity: int | None
+) -> MemoryPlan | None:
     """The memory plan of this backend on a card of ``capacity`` bytes (None: unknown shape)."""
     shape = model_shape(resolve_model(cfg, gpu=True))
     if shape is None:
@@ -150,22 +156,34 @@ class VllmPolicy:
     def preflight(cls, cfg: PolicyConfig) -> None:
         """A CUDA GPU, recent enough vllm / transformers / peft, and the model on disk."""
         if not cuda_available():
-            raise UsageError("the vllm backend needs a CUDA GPU and none is visible",
-                             hint="use --policy transformers on this machine; "
-                                  "`rtlopt doctor` shows the plan")
+            raise UsageError(
+                "the vllm backend needs a CUDA GPU and none is visible",
+                hint="use --policy transformers on this machine; `rtlopt doctor` shows the plan",
+            )
         require_package("vllm", "the vllm backend", "pip install 'rtlopt[vllm]'")
         for dist in ("vllm", "transformers", "peft"):
             require_min_version(dist)
         resolved = resolve_model(cfg, gpu=True)
         if resolved.gguf_file is not None:
-            raise UsageError("the vllm backend does not load GGUF models here",
-                             hint="pass a safetensors model with --model")
+            raise UsageError(
+                "the vllm backend does not load GGUF models here",
+                hint="pass a safetensors model with --model",
+            )
 
-    def __init__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int,
-                 trainer: Trainer | None = None, workdir: Path | None = None) -> None:
+    def __init__(
+        self,
+        cfg: PolicyConfig,
+        train: TrainConfig,
+        *,
+        seed: int,
+        trainer: Trainer | None = None,
+        workdir: Path | None = None,
+    ) -> None:
         if not train.lora and train.learning_rate > 0:
-            raise UsageError("the vllm backend trains LoRA adapters only",
-                             hint="set train.lora = true or use --policy transformers")
+            raise UsageError(
+                "the vllm backend trains LoRA adapters only",
+                hint="set train.lora = true or use --policy transformers",
+            )
         try:
             max_rank = vllm_max_lora_rank(train.lora_r)
         except ValueError as exc:
@@ -180,8 +198,10 @@ class VllmPolicy:
         share = cfg.gpu_memory_utilization
         if self.memory_plan is not None and self.memory_plan.capacity:
             if not self.memory_plan.fits:
-                raise UsageError(self.memory_plan.problems[0],
-                                 hint="`rtlopt doctor` prints the whole memory plan")
+                raise UsageError(
+                    self.memory_plan.problems[0],
+                    hint="`rtlopt doctor` prints the whole memory plan",
+                )
             share = share or (self.memory_plan.gpu_memory_utilization or 0.0)
         share = share or FALLBACK_GPU_MEMORY_UTILIZATION
         self.gpu_memory_utilization = share
@@ -192,11 +212,21 @@ class VllmPolicy:
         self.workdir = workdir
         # The engine first: vLLM checks that its share of the card is free at start-up and
         # profiles its activation peak on a card it has to itself.
-        log.info("vllm: %s, gpu_memory_utilization %.2f, max_lora_rank %d (LoRA rank %d)",
-                 model, share, max_rank, train.lora_r)
+        log.info(
+            "vllm: %s, gpu_memory_utilization %.2f, max_lora_rank %d (LoRA rank %d)",
+            model,
+            share,
+            max_rank,
+            train.lora_r,
+        )
         self.llm: Any = self._vllm.LLM(
-            model=model, enable_lora=True, max_lora_rank=max_rank, max_loras=1,
-            seed=seed, dtype="bfloat16", gpu_memory_utilization=share,
+            model=model,
+            enable_lora=True,
+            max_lora_rank=max_rank,
+            max_loras=1,
+            seed=seed,
+            dtype="bfloat16",
+            gpu_memory_utilization=share,
             max_model_len=cfg.max_prompt_tokens + cfg.max_new_tokens,
             enable_sleep_mode=True,
         )
@@ -211,9 +241,13 @@ class VllmPolicy:
         self.lora_request: Any = None
 
     def _sampling(self, seed: int) -> Any:
-        return self._vllm.SamplingParams(n=1, temperature=self.cfg.temperature,
-                                         top_p=self.cfg.top_p, seed=seed,
-                                         max_tokens=self.cfg.max_new_tokens)
+        return self._vllm.SamplingParams(
+            n=1,
+            temperature=self.cfg.temperature,
+            top_p=self.cfg.top_p,
+            seed=seed,
+            max_tokens=self.cfg.max_new_tokens,
+        )
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
         """Sample ``n`` completions per prompt, one request per rollout with its own seed."""
@@ -224,23 +258,28 @@ class VllmPolicy:
             ids = self.trainer.fitted_prompt_ids(prompt)
             if ids is None:
                 err = self.trainer.overlong_error(prompt)
-                slots[i] = [Completion(text="", verilog=None, seed=s, error=err)
-                            for s in seeds[i]]
+                slots[i] = [Completion(text="", verilog=None, seed=s, error=err) for s in seeds[i]]
                 continue
             requests.extend((i, j, ids) for j in range(n))
         if requests:
             outputs = self.llm.generate(
                 [self._tokens_prompt_cls(prompt_token_ids=ids) for _, _, ids in requests],
                 [self._sampling(seeds[i][j]) for i, j, _ in requests],
-                lora_request=self.lora_request, use_tqdm=False)
+                lora_request=self.lora_request,
+                use_tqdm=False,
+            )
             for (i, j, ids), out in zip(requests, outputs, strict=True):
                 o = out.outputs[0]
                 c_ids = [int(t) for t in o.token_ids]
                 text = self.trainer.answer_prefix + o.text
                 self.trainer.record_tokens(prompts[i], text, ids, c_ids)
-                slots[i][j] = Completion(text=text, verilog=extract_verilog(text),
-                                         prompt_tokens=len(ids), completion_tokens=len(c_ids),
-                                         seed=seeds[i][j])
+                slots[i][j] = Completion(
+                    text=text,
+                    verilog=extract_verilog(text),
+                    prompt_tokens=len(ids),
+                    completion_tokens=len(c_ids),
+                    seed=seeds[i][j],
+                )
         return [[c for c in row if c is not None] for row in slots]
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
@@ -268,9 +307,9 @@ class VllmPolicy:
         """Point the next requests at the adapter in ``path`` under a new integer id."""
         # vLLM caches adapters by id: a new id makes it load the folder.
         self._lora_id += 1
-        self.lora_request = self._lora_request_cls(lora_name=f"rtlopt-{self._lora_id}",
-                                                   lora_int_id=self._lora_id,
-                                                   lora_path=str(path))
+        self.lora_request = self._lora_request_cls(
+            lora_name=f"rtlopt-{self._lora_id}", lora_int_id=self._lora_id, lora_path=str(path)
+        )
         log.debug("vllm: serving adapter %s as id %d", path, self._lora_id)
 
     def _publish_adapter(self) -> None:

@@ -31,7 +31,7 @@ def literal(value: str) -> str:
     width = len(v)
     if width <= 8:
         return f"{width}'b{v}"
-    grouped = "_".join(v[max(0, i - 4):i] for i in range(width, 0, -4)[::-1])
+    grouped = "_".join(v[max(0, i - 4) : i] for i in range(width, 0, -4)[::-1])
     if re.fullmatch(r"[01]+", v):
         return f"{width}'b{grouped} = {width}'h{int(v, 2):0{(width + 3) // 4}x}"
     return f"{width}'b{grouped}"
@@ -43,9 +43,11 @@ def _sim_lines(res: EvalResult) -> list[str]:
         return []
     m = sim.first_mismatch
     ins = ", ".join(f"{k} = {literal(v)}" for k, v in m.inputs.items())
-    return [f"simulation, first of {sim.mismatches} mismatching vectors, at {m.time}:",
-            f"inputs {ins}" if ins else "inputs: (none recorded)",
-            f"output {m.output}: expected {literal(m.expected)}, got {literal(m.got)}"]
+    return [
+        f"simulation, first of {sim.mismatches} mismatching vectors, at {m.time}:",
+        f"inputs {ins}" if ins else "inputs: (none recorded)",
+        f"output {m.output}: expected {literal(m.expected)}, got {literal(m.got)}",
+    ]
 
 
 def _formal_lines(res: EvalResult) -> list[str]:
@@ -65,8 +67,10 @@ def _formal_lines(res: EvalResult) -> list[str]:
         kind, _, port = k.partition(" ")
         by_port.setdefault(port, {})[kind] = v
     for port, vals in by_port.items():
-        lines.append(f"output {port}: expected {literal(vals.get('expected', '?'))}, "
-                     f"got {literal(vals.get('got', '?'))}")
+        lines.append(
+            f"output {port}: expected {literal(vals.get('expected', '?'))}, "
+            f"got {literal(vals.get('got', '?'))}"
+        )
     return lines
 
 

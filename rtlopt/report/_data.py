@@ -127,8 +127,11 @@ class RunData:
             return float(self.reference.reward)
         weights = self.config.get("reward") or self.provenance.get("reward") or {}
         d = RewardConfig()
-        return (float(weights.get("w_syn", d.w_syn)) + float(weights.get("w_func", d.w_func))
-                + float(weights.get("w_ppa", d.w_ppa)))
+        return (
+            float(weights.get("w_syn", d.w_syn))
+            + float(weights.get("w_func", d.w_func))
+            + float(weights.get("w_ppa", d.w_ppa))
+        )
 
     @property
     def delta_schedule(self) -> str:
@@ -190,13 +193,24 @@ def load_run(run_dir: Path) -> RunData:
             if top.code_path is not None:
                 data.best_code = top.code_path.read_text(encoding="utf-8")
     if data.best is not None:
-        data.best_hash = next((c.hash for c in data.candidates
-                               if c.result.source_hash and
-                               c.result.source_hash == data.best.source_hash), None)
+        data.best_hash = next(
+            (
+                c.hash
+                for c in data.candidates
+                if c.result.source_hash and c.result.source_hash == data.best.source_hash
+            ),
+            None,
+        )
         if data.best_hash is None and data.best_code is not None:
-            data.best_hash = next((c.hash for c in data.candidates if c.code_path is not None
-                                   and c.code_path.read_text(encoding="utf-8") == data.best_code),
-                                  None)
+            data.best_hash = next(
+                (
+                    c.hash
+                    for c in data.candidates
+                    if c.code_path is not None
+                    and c.code_path.read_text(encoding="utf-8") == data.best_code
+                ),
+                None,
+            )
     return data
 
 

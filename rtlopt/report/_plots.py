@@ -107,8 +107,9 @@ def plot_rewards(data: RunData, path: Path) -> Path:
     for ax, (key, title) in zip(axes, panels, strict=True):
         xs, ys = _series(data.steps, key)
         if key == "best_reward":
-            ax.step(xs, ys, where="post", color=_RUN_COLOR, lw=2, marker="o", ms=3,
-                    label=data.module)
+            ax.step(
+                xs, ys, where="post", color=_RUN_COLOR, lw=2, marker="o", ms=3, label=data.module
+            )
         else:
             ax.plot(xs, ys, color=_RUN_COLOR, lw=1.6, marker="o", ms=3, label=data.module)
         ax.axhline(ref, color=_REF_COLOR, ls="--", lw=1.3, label=f"reference ({ref:.3g})")
@@ -121,8 +122,7 @@ def plot_rewards(data: RunData, path: Path) -> Path:
         ax.set_ylim(bottom=min([0.0, *ys]), top=top * 1.08 + 0.1)
     axes[0].legend(loc="lower right", fontsize=9, frameon=False)
     n = len(data.steps)
-    fig.suptitle(f"{data.module}: reward trajectory ({n} step{'s' if n != 1 else ''})",
-                 fontsize=12)
+    fig.suptitle(f"{data.module}: reward trajectory ({n} step{'s' if n != 1 else ''})", fontsize=12)
     fig.tight_layout()
     return _save(fig, path)
 
@@ -135,18 +135,41 @@ def plot_metric(data: RunData, path: Path) -> Path:
     ref = data.reference_metric
     xs, ys = _series(data.steps, "best_metric")
     if xs:
-        ax.step(xs, ys, where="post", color=_RUN_COLOR, lw=2, marker="o", ms=3,
-                label=f"best accepted {kind.upper()}")
+        ax.step(
+            xs,
+            ys,
+            where="post",
+            color=_RUN_COLOR,
+            lw=2,
+            marker="o",
+            ms=3,
+            label=f"best accepted {kind.upper()}",
+        )
     if ref is not None:
         ref_txt = f"{ref:,.0f}" if abs(ref) >= 1e4 else f"{ref:.4g}"
         ax.axhline(ref, color=_REF_COLOR, ls="--", lw=1.3, label=f"reference ({ref_txt})")
         if ys:
             pct = 100.0 * (ys[-1] / ref - 1.0)
-            ax.annotate(f"{pct:+.1f} %", xy=(xs[-1], ys[-1]), xytext=(-8, -16),
-                        textcoords="offset points", ha="right", color=_RUN_COLOR, fontsize=10)
+            ax.annotate(
+                f"{pct:+.1f} %",
+                xy=(xs[-1], ys[-1]),
+                xytext=(-8, -16),
+                textcoords="offset points",
+                ha="right",
+                color=_RUN_COLOR,
+                fontsize=10,
+            )
     if not xs:
-        ax.text(0.5, 0.5, "no accepted design yet", transform=ax.transAxes, ha="center",
-                va="center", color="#7f8c8d", fontsize=12)
+        ax.text(
+            0.5,
+            0.5,
+            "no accepted design yet",
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            color="#7f8c8d",
+            fontsize=12,
+        )
     ax.set_xlabel("step")
     ax.set_ylabel(_metric_label(kind))
     ax.set_title(f"{data.module}: best {kind.upper()} so far (lower is better)", fontsize=11)
@@ -161,8 +184,7 @@ def plot_metric(data: RunData, path: Path) -> Path:
     return _save(fig, path)
 
 
-def _step_colors(ax: Axes, fig: Figure, xs: list[float], ys: list[float],
-                 steps: list[int]) -> None:
+def _step_colors(ax: Axes, fig: Figure, xs: list[float], ys: list[float], steps: list[int]) -> None:
     """Scatter coloured by step with one colour per step and a bar ticked at whole steps
     (a single step gets one colour and one tick, not a 0.9..1.1 ramp)."""
     from matplotlib.colors import BoundaryNorm
@@ -172,8 +194,17 @@ def _step_colors(ax: Axes, fig: Figure, xs: list[float], ys: list[float],
     bounds = [s - 0.5 for s in range(lo, hi + 2)]
     cmap = _pyplot().get_cmap("viridis", max(2, hi - lo + 1))
     norm = BoundaryNorm(bounds, cmap.N)
-    sc = ax.scatter(xs, ys, c=steps, cmap=cmap, norm=norm, s=28, alpha=0.85,
-                    edgecolors="none", label="accepted candidates")
+    sc = ax.scatter(
+        xs,
+        ys,
+        c=steps,
+        cmap=cmap,
+        norm=norm,
+        s=28,
+        alpha=0.85,
+        edgecolors="none",
+        label="accepted candidates",
+    )
     cbar = fig.colorbar(sc, ax=ax, pad=0.02)
     cbar.set_label("step")
     if hi == lo:
@@ -196,26 +227,64 @@ def plot_pareto(data: RunData, path: Path) -> Path:
     if pts:
         _step_colors(ax, fig, [p[0] for p in pts], [p[1] for p in pts], steps)
         front = pareto_front(pts)
-        ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="#16a085",
-                lw=1.5, ls="-", label="Pareto front")
+        ax.step(
+            [p[0] for p in front],
+            [p[1] for p in front],
+            where="post",
+            color="#16a085",
+            lw=1.5,
+            ls="-",
+            label="Pareto front",
+        )
     else:
-        ax.text(0.5, 0.93, "no accepted candidates yet", transform=ax.transAxes, ha="center",
-                color="#7f8c8d", fontsize=12)
+        ax.text(
+            0.5,
+            0.93,
+            "no accepted candidates yet",
+            transform=ax.transAxes,
+            ha="center",
+            color="#7f8c8d",
+            fontsize=12,
+        )
     ref_pt = tradeoff_point(data.reference.ppa if data.reference is not None else None, kind)
     if ref_pt is not None:
-        ax.scatter([ref_pt[0]], [ref_pt[1]], marker="*", s=260, color=_REF_COLOR,
-                   edgecolors="black", linewidths=0.6, zorder=5, label="reference")
+        ax.scatter(
+            [ref_pt[0]],
+            [ref_pt[1]],
+            marker="*",
+            s=260,
+            color=_REF_COLOR,
+            edgecolors="black",
+            linewidths=0.6,
+            zorder=5,
+            label="reference",
+        )
         # The figure of merit is x*y in this plane: its curve through the reference.
         level = ref_pt[0] * ref_pt[1]
         xs_all = [p[0] for p in pts] + [ref_pt[0]]
         lo, hi = min(xs_all) * 0.85, max(xs_all) * 1.15
         grid = [lo + (hi - lo) * i / 100 for i in range(101)]
-        ax.plot(grid, [level / a for a in grid], color=_REF_COLOR, ls=":", lw=1,
-                label=f"reference {kind.upper()}")
+        ax.plot(
+            grid,
+            [level / a for a in grid],
+            color=_REF_COLOR,
+            ls=":",
+            lw=1,
+            label=f"reference {kind.upper()}",
+        )
     best_pt = tradeoff_point(data.best.ppa if data.best is not None else None, kind)
     if best_pt is not None:
-        ax.scatter([best_pt[0]], [best_pt[1]], marker="D", s=110, facecolors="none",
-                   edgecolors="black", linewidths=1.8, zorder=6, label="winner")
+        ax.scatter(
+            [best_pt[0]],
+            [best_pt[1]],
+            marker="D",
+            s=110,
+            facecolors="none",
+            edgecolors="black",
+            linewidths=1.8,
+            zorder=6,
+            label="winner",
+        )
     ys_all = [p[1] for p in pts] + ([ref_pt[1]] if ref_pt is not None else [])
     xs_all2 = [p[0] for p in pts] + ([ref_pt[0]] if ref_pt is not None else [])
     if ys_all:
@@ -224,8 +293,9 @@ def plot_pareto(data: RunData, path: Path) -> Path:
     ax.set_xlabel("area (µm²)")
     if kind == "ppa":
         ax.set_ylabel("delay × power (ps·µW)")
-        ax.set_title(f"{data.module}: area vs delay × power of equivalent designs (PPA)",
-                     fontsize=11)
+        ax.set_title(
+            f"{data.module}: area vs delay × power of equivalent designs (PPA)", fontsize=11
+        )
     else:
         ax.set_ylabel("delay (ps)")
         ax.set_title(f"{data.module}: area vs delay of equivalent designs (ADP)", fontsize=11)
@@ -251,12 +321,24 @@ def plot_kl_budget(data: RunData, path: Path) -> Path:
     for rule, color in _RULE_COLORS.items():
         sel = [(x, y) for x, y in zip(xs, ys, strict=True) if rules.get(x) == rule]
         if sel:
-            ax.scatter([p[0] for p in sel], [p[1] for p in sel], color=color, s=30, zorder=2,
-                       label=_RULE_NAMES[rule])
+            ax.scatter(
+                [p[0] for p in sel],
+                [p[1] for p in sel],
+                color=color,
+                s=30,
+                zorder=2,
+                label=_RULE_NAMES[rule],
+            )
     others = [(x, y) for x, y in zip(xs, ys, strict=True) if rules.get(x) not in _RULE_COLORS]
     if others:
-        ax.scatter([p[0] for p in others], [p[1] for p in others], color=_RUN_COLOR, s=18,
-                   zorder=2, label=data.delta_schedule)
+        ax.scatter(
+            [p[0] for p in others],
+            [p[1] for p in others],
+            color=_RUN_COLOR,
+            s=18,
+            zorder=2,
+            label=data.delta_schedule,
+        )
     ln2 = math.log(2.0)
     ax.axhline(ln2, color=_REF_COLOR, ls="--", lw=1, label="ln 2 (fixed)")
     ax.set_xlabel("step")
@@ -266,7 +348,14 @@ def plot_kl_budget(data: RunData, path: Path) -> Path:
     _step_ticks(ax, data.steps)
     top = max([*ys, ln2]) if ys else ln2
     ax.set_ylim(0, top * 1.25)
-    ax.legend(loc="upper left", fontsize=8, frameon=False, ncol=3, title="δ set by",
-              title_fontsize=8, alignment="left")
+    ax.legend(
+        loc="upper left",
+        fontsize=8,
+        frameon=False,
+        ncol=3,
+        title="δ set by",
+        title_fontsize=8,
+        alignment="left",
+    )
     fig.tight_layout()
     return _save(fig, path)

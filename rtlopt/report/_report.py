@@ -64,9 +64,14 @@ def _clean(v: Any) -> Any:
 def _ppa_json(ppa: PPA | None, kind: str) -> dict[str, Any] | None:
     if ppa is None:
         return None
-    return {"area_um2": ppa.area_um2, "delay_ps": ppa.delay_ps, "power_uw": ppa.power_uw,
-            "adp": ppa.adp, "ppa_product": ppa.ppa_product,
-            "metric": ppa.ppa_product if kind == "ppa" else ppa.adp}
+    return {
+        "area_um2": ppa.area_um2,
+        "delay_ps": ppa.delay_ps,
+        "power_uw": ppa.power_uw,
+        "adp": ppa.adp,
+        "ppa_product": ppa.ppa_product,
+        "metric": ppa.ppa_product if kind == "ppa" else ppa.adp,
+    }
 
 
 def _ratio(new: float | None, old: float | None) -> float | None:
@@ -93,26 +98,40 @@ def _candidate_row(c: Candidate, kind: str, ref_metric: float | None) -> dict[st
     r = c.result
     m = c.metric(kind)
     return {
-        "hash": c.hash, "step": c.step, "parent": c.parent, "status": r.status.value,
-        "stage": r.stage.value, "accepted": r.accepted, "reward": r.reward,
-        "ppa": _ppa_json(r.ppa, kind), "metric": m, "ratio": _ratio(m, ref_metric),
-        "verdict": r.formal.verdict.value if r.formal else None, "reason": r.reason,
+        "hash": c.hash,
+        "step": c.step,
+        "parent": c.parent,
+        "status": r.status.value,
+        "stage": r.stage.value,
+        "accepted": r.accepted,
+        "reward": r.reward,
+        "ppa": _ppa_json(r.ppa, kind),
+        "metric": m,
+        "ratio": _ratio(m, ref_metric),
+        "verdict": r.formal.verdict.value if r.formal else None,
+        "reason": r.reason,
     }
 
 
 def _top(data: RunData) -> list[Candidate]:
     rewarded = [c for c in data.candidates if c.result.reward is not None]
-    rewarded.sort(key=lambda c: (not c.result.accepted, -float(c.result.reward or 0.0),
-                                 c.step if c.step is not None else 0, c.hash))
+    rewarded.sort(
+        key=lambda c: (
+            not c.result.accepted,
+            -float(c.result.reward or 0.0),
+            c.step if c.step is not None else 0,
+            c.hash,
+        )
+    )
     return rewarded[:TOP_CANDIDATES]
 
 
 def _rejected(data: RunData) -> list[Candidate]:
     """Rejected candidates with a counterexample, most promising (highest reward) first."""
-    bad = [c for c in data.candidates
-           if not c.result.accepted and counterexample_lines(c.result)]
-    bad.sort(key=lambda c: (-float(c.result.reward or 0.0),
-                            c.step if c.step is not None else 0, c.hash))
+    bad = [c for c in data.candidates if not c.result.accepted and counterexample_lines(c.result)]
+    bad.sort(
+        key=lambda c: (-float(c.result.reward or 0.0), c.step if c.step is not None else 0, c.hash)
+    )
     return bad[:REJECTED_SHOWN]
 
 
@@ -170,40 +189,50 @@ def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any
     front = pareto_front([p for p in points.values() if p is not None])
     on_front = [h for h, p in points.items() if p is not None and p in front]
     prov = data.provenance
-    rep: dict[str, Any] = _clean({
-        "run": data.run,
-        "module": data.module,
-        "status": data.status,
-        "metric": kind,
-        "reference": {
-            "reward": data.reference_reward,
-            "ppa": _ppa_json(data.reference.ppa if data.reference else None, kind),
-            "metric": ref_metric,
-        },
-        "best": None if best is None else {
-            "hash": data.best_hash,
-            "reward": best.reward,
-            "ppa": _ppa_json(best.ppa, kind),
-            "metric": best_metric,
-            "ratio": ratio,
-            "improvement_pct": None if ratio is None else 100.0 * (1.0 - ratio),
-            "equivalence": _formal_json(best),
-        },
-        "summary": _summary(data),
-        "steps": data.steps,
-        "top_candidates": [_candidate_row(c, kind, ref_metric) for c in _top(data)],
-        "rejected": [{"hash": c.hash, "step": c.step, "stage": c.result.stage.value,
-                      "reason": c.result.reason,
-                      "counterexample": counterexample_lines(c.result)}
-                     for c in _rejected(data)],
-        "pareto": on_front,
-        "delta_schedule": data.delta_schedule,
-        "tools": prov.get("tools", {}),
-        "flow": prov.get("flow", {}),
-        "seed": prov.get("seed"),
-        "command": prov.get("command") or data.run.get("command"),
-        "plots": {k: p.name for k, p in plots.items()},
-    })
+    rep: dict[str, Any] = _clean(
+        {
+            "run": data.run,
+            "module": data.module,
+            "status": data.status,
+            "metric": kind,
+            "reference": {
+                "reward": data.reference_reward,
+                "ppa": _ppa_json(data.reference.ppa if data.reference else None, kind),
+                "metric": ref_metric,
+            },
+            "best": None
+            if best is None
+            else {
+                "hash": data.best_hash,
+                "reward": best.reward,
+                "ppa": _ppa_json(best.ppa, kind),
+                "metric": best_metric,
+                "ratio": ratio,
+                "improvement_pct": None if ratio is None else 100.0 * (1.0 - ratio),
+                "equivalence": _formal_json(best),
+            },
+            "summary": _summary(data),
+            "steps": data.steps,
+            "top_candidates": [_candidate_row(c, kind, ref_metric) for c in _top(data)],
+            "rejected": [
+                {
+                    "hash": c.hash,
+                    "step": c.step,
+                    "stage": c.result.stage.value,
+                    "reason": c.result.reason,
+                    "counterexample": counterexample_lines(c.result),
+                }
+                for c in _rejected(data)
+            ],
+            "pareto": on_front,
+            "delta_schedule": data.delta_schedule,
+            "tools": prov.get("tools", {}),
+            "flow": prov.get("flow", {}),
+            "seed": prov.get("seed"),
+            "command": prov.get("command") or data.run.get("command"),
+            "plots": {k: p.name for k, p in plots.items()},
+        }
+    )
     return rep
 
 
@@ -230,8 +259,10 @@ def _pct(new: float | None, old: float | None) -> str:
 
 
 def _md_table(header: list[str], rows: list[list[str]], align: str) -> list[str]:
-    out = ["| " + " | ".join(header) + " |",
-           "|" + "|".join("---:" if a == "r" else "---" for a in align) + "|"]
+    out = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---:" if a == "r" else "---" for a in align) + "|",
+    ]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return out
 
@@ -256,8 +287,11 @@ def _diff(data: RunData) -> str:
         return ""
     name = data.module
     lines = difflib.unified_diff(
-        data.reference_code.splitlines(keepends=True), data.best_code.splitlines(keepends=True),
-        fromfile=f"reference/{name}.v", tofile=f"optimized/{name}.v")
+        data.reference_code.splitlines(keepends=True),
+        data.best_code.splitlines(keepends=True),
+        fromfile=f"reference/{name}.v",
+        tofile=f"optimized/{name}.v",
+    )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
@@ -267,64 +301,129 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
     ref = data.reference.ppa if data.reference else None
     best = data.best
     out = [f"# rtlopt report: `{data.module}`", ""]
-    steps_txt = f"{s['steps_done']}" + (f" of {s['steps_configured']}"
-                                        if s["steps_configured"] else "")
-    out += [f"- Run: `{data.run.get('run_id', data.path.name)}`, status **{data.status}**, "
-            f"{steps_txt} steps",
-            f"- Target: `{data.run.get('target_file', '?')}`, PDK `{data.run.get('pdk', '?')}`, "
-            f"figure of merit **{kind.upper()}**",
-            f"- Rollouts {_fmt(s['rollouts'])}, accepted {_fmt(s['accepted'])}, "
-            f"tokens {_fmt(s['tokens'])}, "
-            + (f"wall time {_duration(s['wall_s'])} (reference, policy loading and steps; "
-               f"the steps alone {_duration(s['time_s'])})" if s["wall_s"] is not None else
-               f"time in steps {_duration(s['time_s'])} (wall time not recorded: the run "
-               "did not finish a session)"), ""]
+    steps_txt = f"{s['steps_done']}" + (
+        f" of {s['steps_configured']}" if s["steps_configured"] else ""
+    )
+    out += [
+        f"- Run: `{data.run.get('run_id', data.path.name)}`, status **{data.status}**, "
+        f"{steps_txt} steps",
+        f"- Target: `{data.run.get('target_file', '?')}`, PDK `{data.run.get('pdk', '?')}`, "
+        f"figure of merit **{kind.upper()}**",
+        f"- Rollouts {_fmt(s['rollouts'])}, accepted {_fmt(s['accepted'])}, "
+        f"tokens {_fmt(s['tokens'])}, "
+        + (
+            f"wall time {_duration(s['wall_s'])} (reference, policy loading and steps; "
+            f"the steps alone {_duration(s['time_s'])})"
+            if s["wall_s"] is not None
+            else f"time in steps {_duration(s['time_s'])} (wall time not recorded: the run "
+            "did not finish a session)"
+        ),
+        "",
+    ]
     if data.status in ("running", "interrupted"):
-        out += [f"> The run is **{data.status}**: this report covers the steps recorded so far.",
-                ""]
+        out += [
+            f"> The run is **{data.status}**: this report covers the steps recorded so far.",
+            "",
+        ]
     out += ["## Result", ""]
     if best is None or best.ppa is None:
         out += ["No candidate has passed every equivalence gate yet: the module is unchanged.", ""]
         if ref is not None:
             power = f", power {_fmt(ref.power_uw)} µW" if ref.power_uw is not None else ""
-            out += [f"Reference: area {_fmt(ref.area_um2)} µm², delay {_fmt(ref.delay_ps)} ps"
-                    f"{power}, {kind.upper()} {_fmt(rep['reference']['metric'])}, "
-                    f"reward {_fmt(data.reference_reward)}.", ""]
+            out += [
+                f"Reference: area {_fmt(ref.area_um2)} µm², delay {_fmt(ref.delay_ps)} ps"
+                f"{power}, {kind.upper()} {_fmt(rep['reference']['metric'])}, "
+                f"reward {_fmt(data.reference_reward)}.",
+                "",
+            ]
     else:
         b = best.ppa
-        rows = [["area (µm²)", _fmt(ref.area_um2 if ref else None), _fmt(b.area_um2),
-                 _pct(b.area_um2, ref.area_um2 if ref else None)],
-                ["delay (ps)", _fmt(ref.delay_ps if ref else None), _fmt(b.delay_ps),
-                 _pct(b.delay_ps, ref.delay_ps if ref else None)]]
+        rows = [
+            [
+                "area (µm²)",
+                _fmt(ref.area_um2 if ref else None),
+                _fmt(b.area_um2),
+                _pct(b.area_um2, ref.area_um2 if ref else None),
+            ],
+            [
+                "delay (ps)",
+                _fmt(ref.delay_ps if ref else None),
+                _fmt(b.delay_ps),
+                _pct(b.delay_ps, ref.delay_ps if ref else None),
+            ],
+        ]
         if b.power_uw is not None or (ref is not None and ref.power_uw is not None):
-            rows.append(["power (µW)", _fmt(ref.power_uw if ref else None), _fmt(b.power_uw),
-                         _pct(b.power_uw, ref.power_uw if ref else None)])
-        rows.append([f"**{kind.upper()}**", _fmt(rep["reference"]["metric"]),
-                     _fmt(rep["best"]["metric"]),
-                     f"**{_pct(rep['best']['metric'], rep['reference']['metric'])}**"])
+            rows.append(
+                [
+                    "power (µW)",
+                    _fmt(ref.power_uw if ref else None),
+                    _fmt(b.power_uw),
+                    _pct(b.power_uw, ref.power_uw if ref else None),
+                ]
+            )
+        rows.append(
+            [
+                f"**{kind.upper()}**",
+                _fmt(rep["reference"]["metric"]),
+                _fmt(rep["best"]["metric"]),
+                f"**{_pct(rep['best']['metric'], rep['reference']['metric'])}**",
+            ]
+        )
         rows.append(["reward", _fmt(data.reference_reward), _fmt(best.reward), ""])
         out += _md_table(["metric", "reference", "best", "change"], rows, "lrrr") + [""]
         eq = rep["best"]["equivalence"]
-        out += ["### Equivalence", "",
-                f"- Formal: **{eq['verdict']}** ({eq['method']})"
-                + (f": {eq['reason']}" if eq["reason"] else ""),
-                f"- Simulation: {_fmt(eq['sim_vectors'])} vectors, "
-                f"{_fmt(eq['sim_mismatches'])} mismatches"
-                + (" (" + ", ".join(f"{k} {v}" for k, v in eq["sim_classes"].items()) + ")"
-                   if eq["sim_classes"] else ""), ""]
+        out += [
+            "### Equivalence",
+            "",
+            f"- Formal: **{eq['verdict']}** ({eq['method']})"
+            + (f": {eq['reason']}" if eq["reason"] else ""),
+            f"- Simulation: {_fmt(eq['sim_vectors'])} vectors, "
+            f"{_fmt(eq['sim_mismatches'])} mismatches"
+            + (
+                " (" + ", ".join(f"{k} {v}" for k, v in eq["sim_classes"].items()) + ")"
+                if eq["sim_classes"]
+                else ""
+            ),
+            "",
+        ]
     out += ["## Progress", ""]
-    titles = {"rewards": "Reward trajectory", "metric": f"Best {kind.upper()}",
-              "pareto": "Area vs delay", "kl_budget": "KL budget"}
+    titles = {
+        "rewards": "Reward trajectory",
+        "metric": f"Best {kind.upper()}",
+        "pareto": "Area vs delay",
+        "kl_budget": "KL budget",
+    }
     for key, p in plots.items():
         out += [f"![{titles[key]}]({p.name})", ""]
     if data.steps:
-        rows = [[str(r["step"]), _fmt(r.get("max_reward")), _fmt(r.get("mean_reward")),
-                 _fmt(r.get("best_reward")), _fmt(r.get("best_metric")), _fmt(r.get("delta"), 3),
-                 str(r.get("rule", "")), f"{_fmt(r.get('accepted'))}/{_fmt(r.get('rollouts'))}"]
-                for r in data.steps]
+        rows = [
+            [
+                str(r["step"]),
+                _fmt(r.get("max_reward")),
+                _fmt(r.get("mean_reward")),
+                _fmt(r.get("best_reward")),
+                _fmt(r.get("best_metric")),
+                _fmt(r.get("delta"), 3),
+                str(r.get("rule", "")),
+                f"{_fmt(r.get('accepted'))}/{_fmt(r.get('rollouts'))}",
+            ]
+            for r in data.steps
+        ]
         out += ["<details><summary>Per-step numbers</summary>", ""]
-        out += _md_table(["step", "max reward", "mean reward", "best reward",
-                          f"best {kind.upper()}", "δ", "rule", "accepted"], rows, "rrrrrrlr")
+        out += _md_table(
+            [
+                "step",
+                "max reward",
+                "mean reward",
+                "best reward",
+                f"best {kind.upper()}",
+                "δ",
+                "rule",
+                "accepted",
+            ],
+            rows,
+            "rrrrrrlr",
+        )
         out += ["", "</details>", ""]
     else:
         out += ["No step has been recorded yet.", ""]
@@ -334,21 +433,48 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
         rows = []
         for c in top:
             ppa = c["ppa"] or {}
-            rows.append([f"`{c['hash'][:12]}`", _fmt(c["step"]), _fmt(c["reward"]),
-                         "yes" if c["accepted"] else f"no ({c['stage']})",
-                         _fmt(ppa.get("area_um2")), _fmt(ppa.get("delay_ps")),
-                         _fmt(c["metric"]), _pct(c["metric"], rep["reference"]["metric"]),
-                         c["verdict"] or "-"])
-        out += _md_table(["candidate", "step", "reward", "accepted", "area (µm²)", "delay (ps)",
-                          kind.upper(), "vs reference", "formal"], rows, "lrrlrrrrl") + [""]
+            rows.append(
+                [
+                    f"`{c['hash'][:12]}`",
+                    _fmt(c["step"]),
+                    _fmt(c["reward"]),
+                    "yes" if c["accepted"] else f"no ({c['stage']})",
+                    _fmt(ppa.get("area_um2")),
+                    _fmt(ppa.get("delay_ps")),
+                    _fmt(c["metric"]),
+                    _pct(c["metric"], rep["reference"]["metric"]),
+                    c["verdict"] or "-",
+                ]
+            )
+        out += _md_table(
+            [
+                "candidate",
+                "step",
+                "reward",
+                "accepted",
+                "area (µm²)",
+                "delay (ps)",
+                kind.upper(),
+                "vs reference",
+                "formal",
+            ],
+            rows,
+            "lrrlrrrrl",
+        ) + [""]
     rejected = rep["rejected"]
     if rejected:
-        out += ["## Rejected candidates", "",
-                "Counterexamples of the rejected candidates with the highest reward (values as "
-                "Verilog literals: width, radix, digits).", ""]
+        out += [
+            "## Rejected candidates",
+            "",
+            "Counterexamples of the rejected candidates with the highest reward (values as "
+            "Verilog literals: width, radix, digits).",
+            "",
+        ]
         for c in rejected:
-            out += [f"- `{c['hash'][:12]}` (step {_fmt(c['step'])}), rejected at "
-                    f"**{c['stage']}**: {_cell(c['reason'])}"]
+            out += [
+                f"- `{c['hash'][:12]}` (step {_fmt(c['step'])}), rejected at "
+                f"**{c['stage']}**: {_cell(c['reason'])}"
+            ]
             out += [f"  - {_cell(line)}" for line in c["counterexample"]]
         out += [""]
     diff = _diff(data)
@@ -357,24 +483,37 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
     out += ["## Flow and tools", ""]
     tools = rep["tools"]
     if tools:
-        out += _md_table(["tool", "version"],
-                         [[str(k), f"`{_cell(v)}`"] for k, v in tools.items()], "ll") + [""]
+        out += _md_table(
+            ["tool", "version"], [[str(k), f"`{_cell(v)}`"] for k, v in tools.items()], "ll"
+        ) + [""]
     flow = rep["flow"]
     if isinstance(flow, Mapping) and flow:
         items = _flat(flow)
         short = [(k, v) for k, v in items if not (isinstance(v, str) and "\n" in v)]
         scripts = [(k, v) for k, v in items if isinstance(v, str) and "\n" in v]
         if short:
-            out += _md_table(["flow setting", "value"],
-                             [[k, f"`{_cell(v)}`"] for k, v in short], "ll") + [""]
+            out += _md_table(
+                ["flow setting", "value"], [[k, f"`{_cell(v)}`"] for k, v in short], "ll"
+            ) + [""]
         for k, v in scripts:
-            out += [f"<details><summary>{k}</summary>", "", "```tcl", v.rstrip("\n"), "```",
-                    "", "</details>", ""]
-    extra = [("seed", rep["seed"]), ("KL budget", data.delta_schedule),
-             ("command", rep["command"])]
+            out += [
+                f"<details><summary>{k}</summary>",
+                "",
+                "```tcl",
+                v.rstrip("\n"),
+                "```",
+                "",
+                "</details>",
+                "",
+            ]
+    extra = [("seed", rep["seed"]), ("KL budget", data.delta_schedule), ("command", rep["command"])]
     out += [f"- {k}: `{v}`" for k, v in extra if v is not None]
-    out += ["", "Ratios compare designs measured in this one flow; absolute numbers depend on "
-            "the tool versions above.", ""]
+    out += [
+        "",
+        "Ratios compare designs measured in this one flow; absolute numbers depend on "
+        "the tool versions above.",
+        "",
+    ]
     return "\n".join(out)
 
 

@@ -132,11 +132,25 @@ def finish_run(
     if pr and res.pushed_to is not None:
         from rtlopt.writeback import open_pull_request
 
-        request = open_pull_request(design.root, res.pushed_to, branch=res.branch,
-                                    base=res.base, title=title, body_file=rd.pr_body,
-                                    workdir=rd.workdir)
-    return FinishResult(Path(paths.markdown), res.branch, res.commit_sha, body, rd.pr_body,
-                        res.pushed_to, res.base, request)
+        request = open_pull_request(
+            design.root,
+            res.pushed_to,
+            branch=res.branch,
+            base=res.base,
+            title=title,
+            body_file=rd.pr_body,
+            workdir=rd.workdir,
+        )
+    return FinishResult(
+        Path(paths.markdown),
+        res.branch,
+        res.commit_sha,
+        body,
+        rd.pr_body,
+        res.pushed_to,
+        res.base,
+        request,
+    )
 
 
 def _write_branch(

@@ -138,8 +138,9 @@ def _no_module_result() -> EvalResult:
 
 def _edit_failure_result(exc: EditError) -> EvalResult:
     """An edit answer that does not apply: a syntax-stage failure naming the block."""
-    return EvalResult(status=Status.INVALID, stage=Stage.SCREEN, reason=str(exc), reward=0.0,
-                      r_syn=0.0)
+    return EvalResult(
+        status=Status.INVALID, stage=Stage.SCREEN, reason=str(exc), reward=0.0, r_syn=0.0
+    )
 
 
 @dataclass
@@ -251,13 +252,17 @@ class Optimizer:
                 "policy": {
                     "backend": self.config.policy.backend,
                     "model": self.config.policy.model,
-                    "temperature": effective_temperature(self.config.search,
-                                                         self.config.policy.temperature),
+                    "temperature": effective_temperature(
+                        self.config.search, self.config.policy.temperature
+                    ),
                 },
                 "search": self.config.search.sampler,
-                "reflector": {"endpoint": self.config.reflect.endpoint,
-                              "model": self.config.reflect.model}
-                if self.reflector else None,
+                "reflector": {
+                    "endpoint": self.config.reflect.endpoint,
+                    "model": self.config.reflect.model,
+                }
+                if self.reflector
+                else None,
                 "command": self.command,
             }
         )
@@ -290,7 +295,9 @@ class Optimizer:
             rd.save_policy(self.policy.save, step)
         rd.write_state(
             RunState(
-                step=step, schedule=self.schedule.to_json(), best_reward=self.best_reward_so_far,
+                step=step,
+                schedule=self.schedule.to_json(),
+                best_reward=self.best_reward_so_far,
                 nodes=self.nodes,
             )
         )
@@ -364,9 +371,15 @@ class Optimizer:
         t0 = time.monotonic()
         events.phase(step, "planning")
         cfg = self.config
-        expansions = self.strategy.plan(PlanContext(
-            step, self._budget_left(), cfg.run.rollouts,
-            random.Random(f"{cfg.run.seed}-{step}"), self._ideas))
+        expansions = self.strategy.plan(
+            PlanContext(
+                step,
+                self._budget_left(),
+                cfg.run.rollouts,
+                random.Random(f"{cfg.run.seed}-{step}"),
+                self._ideas,
+            )
+        )
         if not expansions:
             return None
         events.phase(step, "generating")
@@ -413,26 +426,46 @@ class Optimizer:
         res: EvalResult | None = None
         if not e.is_root:
             res = self.rd.read_candidate(e.eval_hash) if e.eval_hash else None
-            parent = ParentInfo(code=e.code, ppa=res.ppa if res is not None else None,
-                                feedback=tuple(e.feedback.splitlines()),
-                                prev_metric=self._metric_of(e.prev_hash))
+            parent = ParentInfo(
+                code=e.code,
+                ppa=res.ppa if res is not None else None,
+                feedback=tuple(e.feedback.splitlines()),
+                prev_metric=self._metric_of(e.prev_hash),
+            )
         elif e.feedback:
             # a retry from the reference after an answer that gave no design: show that
             # answer's feedback against the reference
-            parent = ParentInfo(code=ref_code, ppa=ref.ppa,
-                                feedback=tuple(e.feedback.splitlines()), prev_metric=None)
+            parent = ParentInfo(
+                code=ref_code,
+                ppa=ref.ppa,
+                feedback=tuple(e.feedback.splitlines()),
+                prev_metric=None,
+            )
         lessons = self._lessons()
 
         def render(view: str | None) -> Prompt:
-            return build_prompt(ref_code, ref.ppa, self.spec, kind, parent,  # type: ignore[arg-type]
-                                answer=fmt, code_view=view, lessons=lessons, idea=e.idea)
+            return build_prompt(
+                ref_code,
+                ref.ppa,
+                self.spec,
+                kind,
+                parent,  # type: ignore[arg-type]
+                answer=fmt,
+                code_view=view,
+                lessons=lessons,
+                idea=e.idea,
+            )
 
         if fmt != "edit":
             return render(None), fmt, base
         focus = self._focus(e, base, res)
         limit = max(256, self.config.policy.max_prompt_tokens - PROMPT_MARGIN_TOKENS)
-        prompt = fit_view(lambda k: render(focus_view(base, focus, k)), free_lines(base), limit,
-                          self._count_tokens)
+        prompt = fit_view(
+            lambda k: render(focus_view(base, focus, k)),
+            free_lines(base),
+            limit,
+            self._count_tokens,
+        )
         return prompt, fmt, base
 
     def _count_tokens(self, prompt: Prompt) -> int:
@@ -489,15 +522,19 @@ class Optimizer:
             try:
                 notes = path.read_text(errors="replace")
             except OSError as exc:
-                raise UsageError(f"cannot read the IGR notes file: {exc.strerror}", path=path,
-                                 hint="set search.igr_notes to a readable text file") from exc
+                raise UsageError(
+                    f"cannot read the IGR notes file: {exc.strerror}",
+                    path=path,
+                    hint="set search.igr_notes to a readable text file",
+                ) from exc
         out: list[str] = []
         seen = {normalize_idea(i) for i in existing}
         rounds = 0
         while len(out) < want and rounds < math.ceil(want / IDEAS_PER_REQUEST) + 1:
             ask = min(IDEAS_PER_REQUEST, want - len(out))
-            prompt = idea_prompt(shown, ref.ppa, self.spec, self.evaluator.metric_kind,
-                                 [*existing, *out], ask, notes)
+            prompt = idea_prompt(
+                shown, ref.ppa, self.spec, self.evaluator.metric_kind, [*existing, *out], ask, notes
+            )
             seed = self.config.run.seed * 100003 + 50_000 + rounds
             comps = self.policy.generate([prompt], 1, seed=seed)
             rounds += 1
@@ -538,11 +575,21 @@ class Optimizer:
             texts.append(text)
             decided.append(res)
             focus.append(foc)
-        return _Rollouts(expansions, prompts, [b[1] for b in built], [b[2] for b in built],
-                         group, completions, texts, decided, focus)
+        return _Rollouts(
+            expansions,
+            prompts,
+            [b[1] for b in built],
+            [b[2] for b in built],
+            group,
+            completions,
+            texts,
+            decided,
+            focus,
+        )
 
-    def _answer(self, c: Completion, fmt: str, base: str
-                ) -> tuple[str | None, EvalResult | None, tuple[int, ...]]:
+    def _answer(
+        self, c: Completion, fmt: str, base: str
+    ) -> tuple[str | None, EvalResult | None, tuple[int, ...]]:
         """The design an answer gives (an edit applied to ``base``, or a whole module), or the
         result that rejects it, and the lines it changed."""
         if getattr(c, "error", None):
@@ -556,8 +603,15 @@ class Optimizer:
         text = candidate_text(c)
         if text is None:
             if fmt == "edit":
-                return None, _edit_failure_result(EditError(
-                    None, "the answer holds no <<<<<<< SEARCH block and no complete module")), ()
+                return (
+                    None,
+                    _edit_failure_result(
+                        EditError(
+                            None, "the answer holds no <<<<<<< SEARCH block and no complete module"
+                        )
+                    ),
+                    (),
+                )
             return None, _no_module_result(), ()
         return text, None, changed_lines(base, text)
 
@@ -575,8 +629,10 @@ class Optimizer:
 
         results = self.evaluator.evaluate_many(to_eval, progress)
         by_text = dict(zip(to_eval, results, strict=True))
-        return [d if d is not None else by_text[t] if t else _no_module_result()
-                for t, d in zip(ro.texts, ro.decided, strict=True)]
+        return [
+            d if d is not None else by_text[t] if t else _no_module_result()
+            for t, d in zip(ro.texts, ro.decided, strict=True)
+        ]
 
     def _record_candidates(self, step: int, ro: _Rollouts) -> None:
         """Write every new candidate and its result to ``candidates/``."""
@@ -585,23 +641,24 @@ class Optimizer:
                 continue
             h = source_hash(text)
             if not self.rd.has_candidate(h):
-                self.rd.write_candidate(h, text, res, step=step,
-                                        parent=ro.expansions[gi].node_id)
+                self.rd.write_candidate(h, text, res, step=step, parent=ro.expansions[gi].node_id)
 
     def _children(self, ro: _Rollouts) -> list[list[Child]]:
         """Each expansion's rollouts as the strategy sees them (``code == ""``: no design)."""
         kind = self.evaluator.metric_kind
         out: list[list[Child]] = [[] for _ in ro.expansions]
         for k, (gi, res) in enumerate(zip(ro.group, ro.results, strict=True)):
-            out[gi].append(Child(
-                code=ro.texts[k] or "",
-                reward=res.reward,
-                metrics={key: m.value for key, m in res.metrics.items()},
-                eval_hash=res.source_hash,
-                accepted=res.accepted,
-                feedback="\n".join(feedback_lines(res, kind)),
-                focus=ro.focus[k],
-            ))
+            out[gi].append(
+                Child(
+                    code=ro.texts[k] or "",
+                    reward=res.reward,
+                    metrics={key: m.value for key, m in res.metrics.items()},
+                    eval_hash=res.source_hash,
+                    accepted=res.accepted,
+                    feedback="\n".join(feedback_lines(res, kind)),
+                    focus=ro.focus[k],
+                )
+            )
         return out
 
     def _track_best(self, ro: _Rollouts) -> None:
@@ -636,14 +693,24 @@ class Optimizer:
                 now = res.ppa.metric(kind)
                 if before and now < before * (1 - 1e-9):
                     gain = (before - now) / before
-                    out = (f"{name} {before:.6g} -> {now:.6g} ({-100 * gain:.1f}%), "
-                           "proven equivalent")
-                    improved.append((gain, Case("improved", step, h, ro.bases[gi], text, fb,
-                                                out)))
+                    out = (
+                        f"{name} {before:.6g} -> {now:.6g} ({-100 * gain:.1f}%), proven equivalent"
+                    )
+                    improved.append((gain, Case("improved", step, h, ro.bases[gi], text, fb, out)))
             elif res.status is Status.INVALID:
                 out = f"rejected at {res.stage.value}: {res.reason}"[:300]
-                failed.append(Case("failed", step, h, ro.bases[gi], text, fb, out,
-                                   "" if text else ro.completions[k].text))
+                failed.append(
+                    Case(
+                        "failed",
+                        step,
+                        h,
+                        ro.bases[gi],
+                        text,
+                        fb,
+                        out,
+                        "" if text else ro.completions[k].text,
+                    )
+                )
         improved.sort(key=lambda x: -x[0])
         return [c for _, c in improved] + failed
 
@@ -655,11 +722,21 @@ class Optimizer:
         if not cases:
             return ReflectStats()
         events.phase(step, "reflecting")
-        stats = self.reflector.reflect(cases, self.playbook, self.design.target.name,
-                                       metric_name(self.evaluator.metric_kind),
-                                       seed=self.config.run.seed * 7919 + step)
-        log.info("step %d reflection: %d request(s), %d new, %d merged, %d dropped lesson(s)",
-                 step, stats.requests, stats.new, stats.merged, stats.dropped)
+        stats = self.reflector.reflect(
+            cases,
+            self.playbook,
+            self.design.target.name,
+            metric_name(self.evaluator.metric_kind),
+            seed=self.config.run.seed * 7919 + step,
+        )
+        log.info(
+            "step %d reflection: %d request(s), %d new, %d merged, %d dropped lesson(s)",
+            step,
+            stats.requests,
+            stats.new,
+            stats.merged,
+            stats.dropped,
+        )
         return stats
 
     def _group_rewards(self, ro: _Rollouts) -> list[list[float | None]]:

@@ -112,8 +112,11 @@ class IgrSearch:
         try:
             text = path.read_text(errors="replace")
         except OSError as exc:
-            raise UsageError(f"cannot read the IGR notes file: {exc.strerror}", path=path,
-                             hint="set search.igr_notes to a readable text file") from exc
+            raise UsageError(
+                f"cannot read the IGR notes file: {exc.strerror}",
+                path=path,
+                hint="set search.igr_notes to a readable text file",
+            ) from exc
         lines = [re.sub(r"^\s*(?:[-*]|\d+[.)])\s*", "", ln).strip() for ln in text.splitlines()]
         return text, [ln for ln in lines if ln and not ln.startswith("#")]
 
@@ -139,8 +142,11 @@ class IgrSearch:
             add(BUILTIN_IDEAS, "built-in")
         self.asked = True
         counts = {o: self.sources.count(o) for o in ("model", "notes", "built-in")}
-        log.info("IGR: %d ideas (%s)", len(self.ideas),
-                 ", ".join(f"{v} {k_}" for k_, v in counts.items() if v))
+        log.info(
+            "IGR: %d ideas (%s)",
+            len(self.ideas),
+            ", ".join(f"{v} {k_}" for k_, v in counts.items() if v),
+        )
 
     def notes_text(self) -> str:
         """The notes file's content for the idea prompt (empty without one)."""
@@ -163,17 +169,27 @@ class IgrSearch:
     def _expansion(self, chain: _Chain, n: int) -> Expansion:
         idea = self.ideas[chain.idea]
         if not chain.nodes:
-            return Expansion(ROOT_ID, "", chain.pending_feedback or "", "", "", n, idea=idea,
-                             tag=chain.idea)
+            return Expansion(
+                ROOT_ID, "", chain.pending_feedback or "", "", "", n, idea=idea, tag=chain.idea
+            )
         node = self.nodes[chain.nodes[-1]]
         parent = self.nodes.get(node.parent_id)
         prev_hash = parent.eval_hash if parent is not None else ""
-        return Expansion(node.id, node.code, chain.pending_feedback or node.feedback,
-                         node.eval_hash, prev_hash, n, idea=idea, focus=node.focus,
-                         tag=chain.idea)
+        return Expansion(
+            node.id,
+            node.code,
+            chain.pending_feedback or node.feedback,
+            node.eval_hash,
+            prev_hash,
+            n,
+            idea=idea,
+            focus=node.focus,
+            tag=chain.idea,
+        )
 
-    def observe(self, step: int, expansions: Sequence[Expansion],
-                children: Sequence[Sequence[Child]]) -> None:
+    def observe(
+        self, step: int, expansions: Sequence[Expansion], children: Sequence[Sequence[Child]]
+    ) -> None:
         """Each chain continues from its best new design (or keeps its node, with the
         failure's feedback, when no answer gave one)."""
         for e, kids in zip(expansions, children, strict=True):
@@ -183,8 +199,18 @@ class IgrSearch:
             usable = [c for c in kids if c.code and c.reward is not None]
             new: list[_Node] = []
             for c in usable:
-                node = _Node(self.next_id, e.node_id, c.code, float(c.reward or 0.0), c.accepted,
-                             c.feedback, c.eval_hash, chain.idea, step, tuple(c.focus))
+                node = _Node(
+                    self.next_id,
+                    e.node_id,
+                    c.code,
+                    float(c.reward or 0.0),
+                    c.accepted,
+                    c.feedback,
+                    c.eval_hash,
+                    chain.idea,
+                    step,
+                    tuple(c.focus),
+                )
                 self.nodes[node.id] = node
                 self.next_id += 1
                 new.append(node)
@@ -203,8 +229,9 @@ class IgrSearch:
 
     def finished(self) -> bool:
         """Every idea's chain has run its ``m`` steps."""
-        return self.asked and len(self.chains) == len(self.ideas) and all(
-            c.done for c in self.chains)
+        return (
+            self.asked and len(self.chains) == len(self.ideas) and all(c.done for c in self.chains)
+        )
 
     # ------------------------------------------------------------------ persistence
 
@@ -213,8 +240,9 @@ class IgrSearch:
         return {
             "strategy": "igr",
             "version": _FORMAT,
-            "ideas": [{"text": t, "source": s} for t, s in zip(self.ideas, self.sources,
-                                                               strict=True)],
+            "ideas": [
+                {"text": t, "source": s} for t, s in zip(self.ideas, self.sources, strict=True)
+            ],
             "asked": self.asked,
             "chains": [asdict(c) for c in self.chains],
             "nodes": [{**asdict(n), "focus": list(n.focus)} for n in self.nodes.values()],
@@ -228,14 +256,23 @@ class IgrSearch:
             UsageError: the state belongs to another strategy or format.
         """
         if data.get("strategy") != "igr" or data.get("version") != _FORMAT:
-            raise UsageError("search.json holds another strategy's state",
-                             hint="resume with the run's own search strategy")
+            raise UsageError(
+                "search.json holds another strategy's state",
+                hint="resume with the run's own search strategy",
+            )
         self.ideas = [str(i["text"]) for i in data["ideas"]]
         self.sources = [str(i["source"]) for i in data["ideas"]]
         self.asked = bool(data["asked"])
-        self.chains = [_Chain(idea=int(c["idea"]), nodes=[int(x) for x in c["nodes"]],
-                              steps=int(c["steps"]), pending_feedback=c["pending_feedback"],
-                              done=bool(c["done"])) for c in data["chains"]]
+        self.chains = [
+            _Chain(
+                idea=int(c["idea"]),
+                nodes=[int(x) for x in c["nodes"]],
+                steps=int(c["steps"]),
+                pending_feedback=c["pending_feedback"],
+                done=bool(c["done"]),
+            )
+            for c in data["chains"]
+        ]
         self.nodes = {}
         for d in data["nodes"]:
             n = _Node(**{**d, "focus": tuple(int(i) for i in d.get("focus", ()))})

@@ -104,7 +104,8 @@ class MctsSearch:
     def __init__(self, cfg: SearchConfig) -> None:
         self.cfg = cfg
         self.nodes: dict[int, MctsNode] = {
-            ROOT_ID: MctsNode(ROOT_ID, None, "", None, 0.0, True, "", "")}
+            ROOT_ID: MctsNode(ROOT_ID, None, "", None, 0.0, True, "", "")
+        }
         self.next_id = ROOT_ID + 1
 
     @property
@@ -136,8 +137,9 @@ class MctsSearch:
                     stack.extend(pending)
                     continue
                 stack.pop()
-                full[top.id] = (top.id in blocked if not top.children
-                                else all(full[c] for c in top.children))
+                full[top.id] = (
+                    top.id in blocked if not top.children else all(full[c] for c in top.children)
+                )
             return full[n.id]
 
         if is_full(self.root):
@@ -180,11 +182,19 @@ class MctsSearch:
             return Expansion(leaf.id, "", leaf.feedback, "", "", n)
         parent = self.nodes[base.parent_id] if base.parent_id is not None else self.root
         prev_hash = parent.eval_hash if parent.id != ROOT_ID else ""
-        return Expansion(leaf.id, base.code, leaf.feedback or base.feedback, base.eval_hash,
-                         prev_hash, n, focus=base.focus)
+        return Expansion(
+            leaf.id,
+            base.code,
+            leaf.feedback or base.feedback,
+            base.eval_hash,
+            prev_hash,
+            n,
+            focus=base.focus,
+        )
 
-    def observe(self, step: int, expansions: Sequence[Expansion],
-                children: Sequence[Sequence[Child]]) -> None:
+    def observe(
+        self, step: int, expansions: Sequence[Expansion], children: Sequence[Sequence[Child]]
+    ) -> None:
         """Add each scored rollout as a child of its leaf and back its score up to the root."""
         for e, kids in zip(expansions, children, strict=True):
             leaf = self.nodes.get(e.node_id)
@@ -194,9 +204,19 @@ class MctsSearch:
                 if c.reward is None:
                     continue  # infrastructure failure: no node, no score
                 score = float(c.reward) if c.accepted else float(self.cfg.mcts_penalty)
-                node = MctsNode(self.next_id, leaf.id, c.code, score, float(c.reward),
-                                c.accepted, c.feedback, c.eval_hash, depth=leaf.depth + 1,
-                                step=step, focus=tuple(c.focus))
+                node = MctsNode(
+                    self.next_id,
+                    leaf.id,
+                    c.code,
+                    score,
+                    float(c.reward),
+                    c.accepted,
+                    c.feedback,
+                    c.eval_hash,
+                    depth=leaf.depth + 1,
+                    step=step,
+                    focus=tuple(c.focus),
+                )
                 self.next_id += 1
                 self.nodes[node.id] = node
                 leaf.children.append(node.id)
@@ -232,12 +252,19 @@ class MctsSearch:
             UsageError: the state belongs to another strategy or format.
         """
         if data.get("strategy") != "mcts" or data.get("version") != _FORMAT:
-            raise UsageError("search.json holds another strategy's state",
-                             hint="resume with the run's own search strategy")
+            raise UsageError(
+                "search.json holds another strategy's state",
+                hint="resume with the run's own search strategy",
+            )
         self.nodes = {}
         for d in data["nodes"]:
-            n = MctsNode(**{**d, "children": [int(c) for c in d["children"]],
-                            "focus": tuple(int(i) for i in d.get("focus", ()))})
+            n = MctsNode(
+                **{
+                    **d,
+                    "children": [int(c) for c in d["children"]],
+                    "focus": tuple(int(i) for i in d.get("focus", ())),
+                }
+            )
             self.nodes[n.id] = n
         self.next_id = int(data["next_id"])
 

@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 ROOT_ID = 0
 _FORMAT_VERSION = 1
 
+
 def code_hash(code: str) -> str:
     """Hash of Verilog text with comments removed and spacing collapsed (de-duplication).
 
@@ -164,8 +165,9 @@ class State:
             parent_id=None if d["parent_id"] is None else int(d["parent_id"]),
             ancestors=tuple(int(a) for a in d["ancestors"]),
             visits=int(d["visits"]),
-            best_child_reward=(None if d["best_child_reward"] is None
-                               else float(d["best_child_reward"])),
+            best_child_reward=(
+                None if d["best_child_reward"] is None else float(d["best_child_reward"])
+            ),
             eval_hash=str(d["eval_hash"]),
             code_hash=str(d["code_hash"]),
             accepted=bool(d["accepted"]),
@@ -265,10 +267,13 @@ class StatePool:
             top = max(rewards)
             if parent.best_child_reward is None or top > parent.best_child_reward:
                 parent.best_child_reward = top
-        ancestors = ((*parent.ancestors, parent.id) if parent is not None else (parent_id,))
+        ancestors = (*parent.ancestors, parent.id) if parent is not None else (parent_id,)
         seen = {s.code_hash for s in self._states.values()}
-        scored = [(float(c.reward), i, c) for i, c in enumerate(children)
-                  if c.reward is not None and (c.accepted or self.cfg.admit_invalid)]
+        scored = [
+            (float(c.reward), i, c)
+            for i, c in enumerate(children)
+            if c.reward is not None and (c.accepted or self.cfg.admit_invalid)
+        ]
         scored.sort(key=lambda x: (-x[0], x[1]))
         admitted: list[State] = []
         for reward, _, child in scored:
@@ -322,8 +327,9 @@ class StatePool:
             b = self.best(accepted_only)
             if b is not None:
                 keep.add(b.id)
-        victims = sorted((s for s in self._states.values() if s.id not in keep),
-                         key=lambda s: (s.reward, s.id))[:excess]
+        victims = sorted(
+            (s for s in self._states.values() if s.id not in keep), key=lambda s: (s.reward, s.id)
+        )[:excess]
         for s in victims:
             del self._states[s.id]
         removed = [s.id for s in victims]
@@ -362,8 +368,9 @@ class StatePool:
             RtloptError: unknown format version or no root state.
         """
         if data.get("version") != _FORMAT_VERSION:
-            raise RtloptError(f"unsupported pool format version {data.get('version')!r}",
-                              hint="start a new run")
+            raise RtloptError(
+                f"unsupported pool format version {data.get('version')!r}", hint="start a new run"
+            )
         pool = cls(cfg)
         pool._states = {}
         for d in data["states"]:

@@ -108,8 +108,9 @@ class SearchStrategy(Protocol):
         strategy has nothing left to expand."""
         ...
 
-    def observe(self, step: int, expansions: Sequence[Expansion],
-                children: Sequence[Sequence[Child]]) -> None:
+    def observe(
+        self, step: int, expansions: Sequence[Expansion], children: Sequence[Sequence[Child]]
+    ) -> None:
         """Take in each expansion's evaluated rollouts (same order as ``expansions``)."""
         ...
 
@@ -165,8 +166,9 @@ class PoolSearch:
         prev_hash = prev.eval_hash if prev is not None and not prev.is_root else ""
         return Expansion(s.id, s.code, s.feedback, s.eval_hash, prev_hash, n, focus=s.focus)
 
-    def observe(self, step: int, expansions: Sequence[Expansion],
-                children: Sequence[Sequence[Child]]) -> None:
+    def observe(
+        self, step: int, expansions: Sequence[Expansion], children: Sequence[Sequence[Child]]
+    ) -> None:
         """Top-k admission per parent, visit counts, pruning (TTT-RTL section 3.1)."""
         for e, kids in zip(expansions, children, strict=True):
             usable = [c for c in kids if c.code and c.reward is not None]
@@ -216,5 +218,7 @@ def make_strategy(cfg: SearchConfig) -> SearchStrategy:
         return built
     if callable(getattr(built, "select", None)):
         return PoolSearch(built, cfg)
-    raise TypeError(f"search plugin {cfg.sampler!r} built a {type(built).__name__}, which has "
-                    "neither plan/observe (a strategy) nor select (a parent sampler)")
+    raise TypeError(
+        f"search plugin {cfg.sampler!r} built a {type(built).__name__}, which has "
+        "neither plan/observe (a strategy) nor select (a parent sampler)"
+    )

@@ -186,8 +186,9 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     if again:  # a second signal: no more unwinding
         run_cleanups()
         os._exit(128 + signum)
-    threading.Thread(target=_watchdog, args=(signum,), name="rtlopt-signal-watchdog",
-                     daemon=True).start()
+    threading.Thread(
+        target=_watchdog, args=(signum,), name="rtlopt-signal-watchdog", daemon=True
+    ).start()
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum, _signal_name(signum))

@@ -227,8 +227,10 @@ def _locate(name: str) -> str:
     if override:
         found = os.path.abspath(override) if os.sep in override else shutil.which(override)
         if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
-            raise ToolNotFound(f"{key}={override} is not an executable file",
-                               hint=f"point {key} at the {name} binary, or unset it")
+            raise ToolNotFound(
+                f"{key}={override} is not an executable file",
+                hint=f"point {key} at the {name} binary, or unset it",
+            )
         return found
     found = shutil.which(name)
     if not found:
@@ -248,8 +250,10 @@ def _binary_id(name: str, path: str) -> str | None:
         st = os.stat(path)
     except OSError:
         return None
-    return f"{name}|{os.path.realpath(path)}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|" \
+    return (
+        f"{name}|{os.path.realpath(path)}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|"
         f"{st.st_ctime_ns}"
+    )
 
 
 @functools.cache
@@ -320,8 +324,9 @@ def require_tools(names: Sequence[str]) -> list[Tool]:
         except ToolNotFound:
             missing.append(n)
     if missing:
-        raise ToolNotFound(f"required tool(s) not found on PATH: {', '.join(missing)}",
-                           hint=_INSTALL_HINT)
+        raise ToolNotFound(
+            f"required tool(s) not found on PATH: {', '.join(missing)}", hint=_INSTALL_HINT
+        )
     return found
 
 

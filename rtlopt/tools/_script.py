@@ -92,8 +92,9 @@ def _ensure_link(link: Path, target: str) -> None:
         os.symlink(target, link)
     except FileExistsError:
         if os.readlink(link) != target:  # a 80-bit hash collision, or someone else's file
-            raise UsageError(f"cannot make a safe link for {target!r}: {link} is taken",
-                             hint="remove it") from None
+            raise UsageError(
+                f"cannot make a safe link for {target!r}: {link} is taken", hint="remove it"
+            ) from None
     with _lock:
         _targets[str(link)] = target
 
@@ -144,7 +145,7 @@ def argv_path(path: Path | str) -> str:
     the user's path.
     """
     text = os.fspath(path)
-    if all(c.isprintable() and c not in "\"\\" for c in text):
+    if all(c.isprintable() and c not in '"\\' for c in text):
         return text
     return script_path(text)
 
@@ -161,10 +162,11 @@ def yosys_id(name: str) -> str:
     """
     if is_simple_identifier(name):
         return name
-    if (not name or name.endswith(";")
-            or any(c.isspace() or not c.isprintable() for c in name)):
-        raise UsageError(f"the name {name!r} cannot be passed to Yosys",
-                         hint="rename it to a simple identifier (letters, digits, _ and $)")
+    if not name or name.endswith(";") or any(c.isspace() or not c.isprintable() for c in name):
+        raise UsageError(
+            f"the name {name!r} cannot be passed to Yosys",
+            hint="rename it to a simple identifier (letters, digits, _ and $)",
+        )
     return "\\" + name
 
 
@@ -182,8 +184,9 @@ def tcl_word(text: str) -> str:
         elif o <= 0xFFFF:
             out.append(f"\\u{o:04x}")
         else:  # OpenSTA's Tcl 8.6 stores at most 3 UTF-8 bytes per character
-            raise UsageError(f"{text!r} holds a character OpenSTA's Tcl cannot represent",
-                             hint="rename it")
+            raise UsageError(
+                f"{text!r} holds a character OpenSTA's Tcl cannot represent", hint="rename it"
+            )
     return "".join(out)
 
 
@@ -197,8 +200,13 @@ def sta_cell_name(name: str) -> str:
 # ---------------------------------------------------------------------------------- reads
 
 
-def yosys_read_lines(files: Sequence[Path], include_dirs: Sequence[Path],
-                     defines: Mapping[str, str], *, one_per_file: bool = False) -> list[str]:
+def yosys_read_lines(
+    files: Sequence[Path],
+    include_dirs: Sequence[Path],
+    defines: Mapping[str, str],
+    *,
+    one_per_file: bool = False,
+) -> list[str]:
     """``read_verilog -sv`` lines reading ``files`` with the include folders and defines.
 
     Defines whose value is not a safe word are declared first in a here-document
@@ -217,11 +225,15 @@ def yosys_read_lines(files: Sequence[Path], include_dirs: Sequence[Path],
     heredoc: list[str] = []
     for k, v in defines.items():
         if not is_simple_identifier(k):
-            raise UsageError(f"define name {k!r} is not an identifier",
-                             hint="use letters, digits and _ in -D / project.defines")
+            raise UsageError(
+                f"define name {k!r} is not an identifier",
+                hint="use letters, digits and _ in -D / project.defines",
+            )
         if "\n" in v or "\r" in v:
-            raise UsageError(f"the value of define {k} holds a line break",
-                             hint="write it on one line in -D / project.defines")
+            raise UsageError(
+                f"the value of define {k} holds a line break",
+                hint="write it on one line in -D / project.defines",
+            )
         if v == "":
             opts.append(f"-D{k}")
         elif is_safe_word(v) or re.fullmatch(r"[A-Za-z0-9_'.+-]+", v):

@@ -157,11 +157,20 @@ def solve_beta(rewards: Sequence[float], delta: float, cfg: TrainConfig) -> tupl
     return math.exp(0.5 * (lo + hi)), False
 
 
-def _degenerate(rewards: Sequence[float | None], n_rewarded: int,
-                eff_n: float | None) -> GroupStats:
+def _degenerate(
+    rewards: Sequence[float | None], n_rewarded: int, eff_n: float | None
+) -> GroupStats:
     k = len(rewards)
-    return GroupStats(advantages=(0.0,) * k, used=(False,) * k, beta=None, eff_n=eff_n, kl=None,
-                      saturated=False, degenerate=True, n_rewarded=n_rewarded)
+    return GroupStats(
+        advantages=(0.0,) * k,
+        used=(False,) * k,
+        beta=None,
+        eff_n=eff_n,
+        kl=None,
+        saturated=False,
+        degenerate=True,
+        n_rewarded=n_rewarded,
+    )
 
 
 def _split(rewards: Sequence[float | None]) -> tuple[list[int], list[float]]:
@@ -199,9 +208,17 @@ class EntropicAdvantage:
         logq = _log_q(vals, beta)
         eff_n = 1.0 / sum(math.exp(2.0 * lq) for lq in logq)
         used = tuple(r is not None for r in rewards)
-        return GroupStats(advantages=tuple(adv), used=used, beta=beta, eff_n=eff_n,
-                          kl=kl_to_uniform(vals, beta), saturated=saturated, degenerate=False,
-                          n_rewarded=k, capped=capped)
+        return GroupStats(
+            advantages=tuple(adv),
+            used=used,
+            beta=beta,
+            eff_n=eff_n,
+            kl=kl_to_uniform(vals, beta),
+            saturated=saturated,
+            degenerate=False,
+            n_rewarded=k,
+            capped=capped,
+        )
 
 
 class ExpectedAdvantage:
@@ -223,9 +240,16 @@ class ExpectedAdvantage:
         adv = [0.0] * len(rewards)
         for pos, i in enumerate(idx):
             adv[i] = (vals[pos] - mean) / std
-        return GroupStats(advantages=tuple(adv), used=tuple(r is not None for r in rewards),
-                          beta=None, eff_n=float(k), kl=None, saturated=False, degenerate=False,
-                          n_rewarded=k)
+        return GroupStats(
+            advantages=tuple(adv),
+            used=tuple(r is not None for r in rewards),
+            beta=None,
+            eff_n=float(k),
+            kl=None,
+            saturated=False,
+            degenerate=False,
+            n_rewarded=k,
+        )
 
 
 def group_advantages(rewards: Sequence[float | None], delta: float, cfg: TrainConfig) -> GroupStats:
@@ -270,16 +294,22 @@ class BatchStats:
 
     def signals(self, kl_ref: float | None) -> StepSignals:
         """The step's signals for the KL-budget schedule, with the measured reference KL."""
-        return StepSignals(kl_ref=kl_ref, eff_n=self.eff_n, const_frac=self.const_frac,
-                           beta_max_rate=self.beta_max_rate, batch_max_reward=self.max_reward)
+        return StepSignals(
+            kl_ref=kl_ref,
+            eff_n=self.eff_n,
+            const_frac=self.const_frac,
+            beta_max_rate=self.beta_max_rate,
+            batch_max_reward=self.max_reward,
+        )
 
 
 def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
-def batch_advantages(groups: Sequence[Sequence[float | None]], delta: float,
-                     cfg: TrainConfig) -> BatchStats:
+def batch_advantages(
+    groups: Sequence[Sequence[float | None]], delta: float, cfg: TrainConfig
+) -> BatchStats:
     """Advantages of every group of a step plus the step's aggregate signals."""
     estimator = make_advantage(cfg)
     stats = tuple(estimator(g, delta) for g in groups)

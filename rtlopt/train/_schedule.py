@@ -136,8 +136,10 @@ def cosine_delta(step: int, total_steps: int, start: float, end: float) -> float
 
 def _check_kind(data: Mapping[str, Any], kind: str) -> None:
     if data.get("kind") != kind:
-        raise RtloptError(f"saved KL schedule is {data.get('kind')!r}, configured {kind!r}",
-                          hint="resume with the run's own configuration")
+        raise RtloptError(
+            f"saved KL schedule is {data.get('kind')!r}, configured {kind!r}",
+            hint="resume with the run's own configuration",
+        )
 
 
 class _Stateless:
@@ -251,14 +253,28 @@ class AdaptiveSchedule:
             return Decision(a.delta0, "P1")
         if self.t <= a.t_warm:
             return Decision(a.delta0, "warmup")
-        if (e.beta_rate is not None and e.eff_n is not None
-                and e.beta_rate > a.tau_beta and e.eff_n < a.tau_n_wta):
+        if (
+            e.beta_rate is not None
+            and e.eff_n is not None
+            and e.beta_rate > a.tau_beta
+            and e.eff_n < a.tau_n_wta
+        ):
             return Decision(max(a.rho_minus * self.current, a.delta_min), "P2")
-        if (e.const_frac is not None and e.eff_n is not None and self.n_noimp >= a.t_stag
-                and e.const_frac < a.tau_const and e.eff_n < a.tau_n_stag):
+        if (
+            e.const_frac is not None
+            and e.eff_n is not None
+            and self.n_noimp >= a.t_stag
+            and e.const_frac < a.tau_const
+            and e.eff_n < a.tau_n_stag
+        ):
             return Decision(max(a.rho_minus * self.current, a.delta_min), "P3")
-        if (e.eff_n is not None and e.const_frac is not None and e.eff_n > a.tau_n
-                and e.const_frac < a.tau_const_lo and self.n_noimp < a.t_plat):
+        if (
+            e.eff_n is not None
+            and e.const_frac is not None
+            and e.eff_n > a.tau_n
+            and e.const_frac < a.tau_const_lo
+            and self.n_noimp < a.t_plat
+        ):
             return Decision(min(a.rho_plus * self.current, a.delta_max), "P4")
         return Decision(self.current, "hold")
 
@@ -278,9 +294,15 @@ class AdaptiveSchedule:
 
     def to_json(self) -> dict[str, Any]:
         """Controller state: delta, EMAs, peak tracker, counters."""
-        return {"kind": self.kind, "current": self.current, "ema": asdict(self.ema),
-                "peak": self.peak, "n_noimp": self.n_noimp, "t": self.t,
-                "last_rule": self.last_rule}
+        return {
+            "kind": self.kind,
+            "current": self.current,
+            "ema": asdict(self.ema),
+            "peak": self.peak,
+            "n_noimp": self.n_noimp,
+            "t": self.t,
+            "last_rule": self.last_rule,
+        }
 
     def load_json(self, data: Mapping[str, Any]) -> None:
         """Restore :meth:`to_json`."""

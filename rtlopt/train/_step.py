@@ -62,8 +62,9 @@ class StepStats:
     time_s: float
 
 
-def _batch(samples: Sequence[TokenizedSample], pad_id: int,
-           device: Any) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+def _batch(
+    samples: Sequence[TokenizedSample], pad_id: int, device: Any
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """Right-padded input ids, attention mask, next-token targets and completion mask."""
     import torch
 
@@ -77,13 +78,14 @@ def _batch(samples: Sequence[TokenizedSample], pad_id: int,
         attn[i, : len(seq)] = 1
         p = len(s.prompt_ids)
         # target position t predicts token t+1: completion tokens are targets p-1 .. len-2
-        cmask[i, p - 1: len(seq) - 1] = 1.0
+        cmask[i, p - 1 : len(seq) - 1] = 1.0
     targets = ids[:, 1:].clone()
     return ids.to(device), attn.to(device), targets.to(device), cmask.to(device)
 
 
-def token_logprobs(logits: torch.Tensor, targets: torch.Tensor,
-                   temperature: float = 1.0) -> torch.Tensor:
+def token_logprobs(
+    logits: torch.Tensor, targets: torch.Tensor, temperature: float = 1.0
+) -> torch.Tensor:
     """log p(target) per position from logits ``[B, T, V]`` (the last position dropped), under
     ``softmax(logits / temperature)``."""
     import torch.nn.functional as F  # noqa: N812
@@ -101,8 +103,7 @@ def _first_target(samples: Sequence[TokenizedSample]) -> int:
     return max(0, min(len(s.prompt_ids) for s in samples) - 1)
 
 
-def _call_logits(fn: Callable[..., Any], ids: torch.Tensor, attn: torch.Tensor,
-                 keep: int) -> Any:
+def _call_logits(fn: Callable[..., Any], ids: torch.Tensor, attn: torch.Tensor, keep: int) -> Any:
     """The last ``keep`` positions' logits: only completion positions need the vocabulary head.
 
     Long prompts (a whole reference module) would otherwise spend most of the step on logits
@@ -123,6 +124,7 @@ def _model_fn(model: Any) -> Callable[..., Any]:
             return model(input_ids=ids, attention_mask=attn, logits_to_keep=keep).logits
         except TypeError:
             return model(input_ids=ids, attention_mask=attn).logits[:, -keep:, :]
+
     return call
 
 
@@ -165,11 +167,15 @@ def policy_gradient_step(
     t0 = time.perf_counter()
     fwd = _model_fn(model)
     mb = max(1, micro_batch)
-    active = [s for s in samples if s.advantage != 0.0 and math.isfinite(s.advantage)
-              and s.completion_ids]
+    active = [
+        s for s in samples if s.advantage != 0.0 and math.isfinite(s.advantage) and s.completion_ids
+    ]
     active_ids = {id(s) for s in active}
-    passive = [s for s in samples if id(s) not in active_ids and s.completion_ids] \
-        if measure_kl_on_all and ref_logits is not None else []
+    passive = (
+        [s for s in samples if id(s) not in active_ids and s.completion_ids]
+        if measure_kl_on_all and ref_logits is not None
+        else []
+    )
     n = len(active)
     kl_sum = 0.0
     kl_tokens = 0
@@ -185,7 +191,7 @@ def policy_gradient_step(
     if passive and ref_logits is not None:
         with torch.no_grad():
             for start in range(0, len(passive), mb):
-                chunk = passive[start: start + mb]
+                chunk = passive[start : start + mb]
                 ids, attn, targets, cmask = _batch(chunk, pad_id, device)
                 first = _first_target(chunk)
                 keep = ids.shape[1] - first
@@ -199,7 +205,7 @@ def policy_gradient_step(
     if n:
         optimizer.zero_grad(set_to_none=True)
         for start in range(0, n, mb):
-            chunk = active[start: start + mb]
+            chunk = active[start : start + mb]
             ids, attn, targets, cmask = _batch(chunk, pad_id, device)
             first = _first_target(chunk)
             keep = ids.shape[1] - first
@@ -212,8 +218,7 @@ def policy_gradient_step(
             loss = -(seq_logp * adv).sum() / n
             if ref_logits is not None:
                 with torch.no_grad():
-                    ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets,
-                                            t)
+                    ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets, t)
                 r = (ref_lp - logp) * cmask
                 k3 = (torch.exp(r) - r - 1.0) * cmask
                 kl_sum += float(k3.detach().sum())
@@ -228,7 +233,8 @@ def policy_gradient_step(
             gn = torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
         else:
             gn = torch.linalg.vector_norm(
-                torch.stack([torch.linalg.vector_norm(p.grad.detach()) for p in params]))
+                torch.stack([torch.linalg.vector_norm(p.grad.detach()) for p in params])
+            )
         grad_norm = float(gn)
         if math.isfinite(grad_norm):
             optimizer.step()

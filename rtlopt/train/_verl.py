@@ -70,8 +70,19 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-REWARD_KEYS = ("score", "accepted", "r_syn", "r_func", "r_ppa", "metric",
-               "infrastructure_error", "duplicate", "status", "stage", "source_hash")
+REWARD_KEYS = (
+    "score",
+    "accepted",
+    "r_syn",
+    "r_func",
+    "r_ppa",
+    "metric",
+    "infrastructure_error",
+    "duplicate",
+    "status",
+    "stage",
+    "source_hash",
+)
 """The keys of every row's result, in order."""
 
 
@@ -99,8 +110,9 @@ class RewardTask:
 
     def to_ground_truth(self) -> str:
         """The JSON to put in a row's ``reward_model.ground_truth``."""
-        return json.dumps(dataclasses.asdict(self) | {"overrides": dict(self.overrides)},
-                          sort_keys=True)
+        return json.dumps(
+            dataclasses.asdict(self) | {"overrides": dict(self.overrides)}, sort_keys=True
+        )
 
     @property
     def key(self) -> str:
@@ -125,16 +137,21 @@ class RewardTask:
             except ValueError as exc:
                 raise UsageError(
                     f"the row's ground_truth is not rtlopt's task JSON: {spec[:80]!r}",
-                    hint="build rows with RewardTask(...).to_ground_truth()") from exc
+                    hint="build rows with RewardTask(...).to_ground_truth()",
+                ) from exc
         if not isinstance(spec, Mapping) or not spec.get("file"):
-            raise UsageError("the row names no design for rtlopt's reward",
-                             hint='put {"file": "rtl/x.v", ...} in reward_model.ground_truth '
-                                  '(RewardTask(...).to_ground_truth())')
+            raise UsageError(
+                "the row names no design for rtlopt's reward",
+                hint='put {"file": "rtl/x.v", ...} in reward_model.ground_truth '
+                "(RewardTask(...).to_ground_truth())",
+            )
         fields = {f.name for f in dataclasses.fields(RewardTask)}
         unknown = sorted(set(spec) - fields)
         if unknown:
-            raise UsageError(f"unknown field(s) in the row's rtlopt task: {', '.join(unknown)}",
-                             hint=f"known: {', '.join(sorted(fields))}")
+            raise UsageError(
+                f"unknown field(s) in the row's rtlopt task: {', '.join(unknown)}",
+                hint=f"known: {', '.join(sorted(fields))}",
+            )
         return RewardTask(**{**spec, "overrides": dict(spec.get("overrides") or {})})
 
 
@@ -152,8 +169,9 @@ class RewardScorer:
         infrastructure_score: ``score`` of a tool crash or timeout (default NaN: no reward).
     """
 
-    def __init__(self, workdir: Path | None = None,
-                 infrastructure_score: float | None = None) -> None:
+    def __init__(
+        self, workdir: Path | None = None, infrastructure_score: float | None = None
+    ) -> None:
         self._workdir = workdir
         self.infrastructure_score = infrastructure_score
         self._lock = threading.Lock()
@@ -271,10 +289,16 @@ def _open(task: RewardTask, workdir: Path) -> Evaluator:
     """Configuration -> design -> PDK -> evaluator, as ``rtlopt evaluate`` opens a target."""
     file = Path(task.file).expanduser().resolve()
     if not file.is_file():
-        raise UsageError("the rtlopt task's target file was not found", path=file,
-                         hint="reward workers need the repository at the same path")
-    cfg = load_config(file, overrides=dict(task.overrides),
-                      config_file=Path(task.config_file) if task.config_file else None).config
+        raise UsageError(
+            "the rtlopt task's target file was not found",
+            path=file,
+            hint="reward workers need the repository at the same path",
+        )
+    cfg = load_config(
+        file,
+        overrides=dict(task.overrides),
+        config_file=Path(task.config_file) if task.config_file else None,
+    ).config
     design = load_design(file, task.module, cfg.project)
     liberty = task.liberty or cfg.flow.liberty
     if liberty is not None and not Path(liberty).exists():
@@ -285,8 +309,13 @@ def _open(task: RewardTask, workdir: Path) -> Evaluator:
 
 def _no_module() -> EvalResult:
     """The loop's verdict on an answer without any Verilog module (no credit)."""
-    return EvalResult(status=Status.INVALID, stage=Stage.SCREEN,
-                      reason="the answer holds no Verilog module", reward=0.0, r_syn=0.0)
+    return EvalResult(
+        status=Status.INVALID,
+        stage=Stage.SCREEN,
+        reason="the answer holds no Verilog module",
+        reward=0.0,
+        r_syn=0.0,
+    )
 
 
 _SCORER: RewardScorer | None = None
@@ -311,9 +340,15 @@ def _with_score(row: dict[str, Any], infrastructure_score: float | None) -> dict
 # ------------------------------------------------------------------------------------ verl API
 
 
-def compute_score(data_source: Any, solution_str: str, ground_truth: Any,
-                  extra_info: Any = None, *, infrastructure_score: float | None = None,
-                  **kwargs: Any) -> dict[str, Any]:
+def compute_score(
+    data_source: Any,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Any = None,
+    *,
+    infrastructure_score: float | None = None,
+    **kwargs: Any,
+) -> dict[str, Any]:
     """verl's per-rollout reward function: rtlopt's reward of one answer.
 
     Args:
@@ -329,26 +364,44 @@ def compute_score(data_source: Any, solution_str: str, ground_truth: Any,
     return _with_score(row, infrastructure_score)
 
 
-async def compute_score_async(data_source: Any, solution_str: str, ground_truth: Any,
-                              extra_info: Any = None, *,
-                              infrastructure_score: float | None = None,
-                              **kwargs: Any) -> dict[str, Any]:
+async def compute_score_async(
+    data_source: Any,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Any = None,
+    *,
+    infrastructure_score: float | None = None,
+    **kwargs: Any,
+) -> dict[str, Any]:
     """:func:`compute_score` for verl's asynchronous reward loop (runs in a thread)."""
-    return await asyncio.to_thread(compute_score, data_source, solution_str, ground_truth,
-                                   extra_info, infrastructure_score=infrastructure_score)
+    return await asyncio.to_thread(
+        compute_score,
+        data_source,
+        solution_str,
+        ground_truth,
+        extra_info,
+        infrastructure_score=infrastructure_score,
+    )
 
 
-def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str],
-                        ground_truths: Sequence[Any], extra_infos: Sequence[Any] | None = None,
-                        *, infrastructure_score: float | None = None,
-                        **kwargs: Any) -> list[dict[str, Any]]:
+def compute_score_batch(
+    data_sources: Sequence[Any],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Sequence[Any] | None = None,
+    *,
+    infrastructure_score: float | None = None,
+    **kwargs: Any,
+) -> list[dict[str, Any]]:
     """verl's batch reward function: one result per answer, in order. Answers of one design
     are scored together (the executor spreads them over its workers)."""
     n = len(solution_strs)
     extras = list(extra_infos) if extra_infos is not None else [None] * n
     if not len(ground_truths) == len(extras) == n:
-        raise UsageError(f"verl passed {n} answers, {len(ground_truths)} ground truths and "
-                         f"{len(extras)} extra infos")
+        raise UsageError(
+            f"verl passed {n} answers, {len(ground_truths)} ground truths and "
+            f"{len(extras)} extra infos"
+        )
     tasks = [RewardTask.from_row(g, e) for g, e in zip(ground_truths, extras, strict=True)]
     groups: dict[str, list[int]] = {}
     for i, t in enumerate(tasks):
@@ -356,8 +409,9 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str
     rows: list[dict[str, Any] | None] = [None] * n
     scorer = _scorer()
     for idx in groups.values():
-        for i, row in zip(idx, scorer.score(tasks[idx[0]], [solution_strs[i] for i in idx]),
-                          strict=True):
+        for i, row in zip(
+            idx, scorer.score(tasks[idx[0]], [solution_strs[i] for i in idx]), strict=True
+        ):
             rows[i] = _with_score(row, infrastructure_score)
     return [r for r in rows if r is not None]
 
@@ -365,9 +419,13 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str
 # ------------------------------------------------------------------------------------ advantages
 
 
-def _group_advantages(name: str, token_level_rewards: torch.Tensor,
-                      response_mask: torch.Tensor, index: Sequence[Any],
-                      config: Any) -> tuple[torch.Tensor, torch.Tensor]:
+def _group_advantages(
+    name: str,
+    token_level_rewards: torch.Tensor,
+    response_mask: torch.Tensor,
+    index: Sequence[Any],
+    config: Any,
+) -> tuple[torch.Tensor, torch.Tensor]:
     import torch
 
     delta = float(_setting(config, "rtlopt_delta", LN2))
@@ -398,9 +456,13 @@ def _setting(config: Any, key: str, default: float) -> Any:
     return getattr(config, key, default)
 
 
-def entropic_advantage(token_level_rewards: torch.Tensor, response_mask: torch.Tensor,
-                       index: Sequence[Any], config: Any = None,
-                       **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+def entropic_advantage(
+    token_level_rewards: torch.Tensor,
+    response_mask: torch.Tensor,
+    index: Sequence[Any],
+    config: Any = None,
+    **kwargs: Any,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """rtlopt's entropic leave-one-out advantage per group (rollouts sharing ``index``), at
     KL budget ``config.rtlopt_delta`` (default ln 2). A row whose reward is NaN (tool error)
     gets 0 and takes no part in its group. Returns ``(advantages, returns)``, both
@@ -408,9 +470,13 @@ def entropic_advantage(token_level_rewards: torch.Tensor, response_mask: torch.T
     return _group_advantages("entropic", token_level_rewards, response_mask, index, config)
 
 
-def expected_advantage(token_level_rewards: torch.Tensor, response_mask: torch.Tensor,
-                       index: Sequence[Any], config: Any = None,
-                       **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+def expected_advantage(
+    token_level_rewards: torch.Tensor,
+    response_mask: torch.Tensor,
+    index: Sequence[Any],
+    config: Any = None,
+    **kwargs: Any,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """rtlopt's expected-reward (GRPO) advantage per group, NaN rewards left out."""
     return _group_advantages("expected", token_level_rewards, response_mask, index, config)
 

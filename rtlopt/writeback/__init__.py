@@ -15,6 +15,17 @@ from rtlopt.writeback._message import commit_message, percent_change
 from rtlopt.writeback._pr import PullRequest, compare_url, open_pull_request, remote_url
 from rtlopt.writeback._preflight import preflight_branch, preflight_optimize, results_kept
 
-__all__ = ["BranchResult", "PullRequest", "assert_clean", "commit_message", "compare_url",
-           "open_pull_request", "percent_change", "preflight_branch", "preflight_optimize",
-           "remote_url", "results_kept", "write_branch"]
+__all__ = [
+    "BranchResult",
+    "PullRequest",
+    "assert_clean",
+    "commit_message",
+    "compare_url",
+    "open_pull_request",
+    "percent_change",
+    "preflight_branch",
+    "preflight_optimize",
+    "remote_url",
+    "results_kept",
+    "write_branch",
+]

@@ -72,26 +72,33 @@ def _first_line(exc: git.GitCommandError) -> str:
 def _open_repo(repo_root: Path) -> git.Repo:
     root = Path(repo_root)
     if not root.exists():
-        raise RepoError("repository folder does not exist", path=root,
-                        hint="pass the folder of a git repository")
+        raise RepoError(
+            "repository folder does not exist",
+            path=root,
+            hint="pass the folder of a git repository",
+        )
     try:
         repo = git.Repo(str(root), search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise RepoError("not a git repository", path=root,
-                        hint="run `git init` and commit your sources first") from None
+        raise RepoError(
+            "not a git repository", path=root, hint="run `git init` and commit your sources first"
+        ) from None
     if repo.bare or repo.working_tree_dir is None:
-        raise RepoError("bare repository has no work tree", path=root,
-                        hint="run rtlopt inside a checkout")
+        raise RepoError(
+            "bare repository has no work tree", path=root, hint="run rtlopt inside a checkout"
+        )
     return repo
 
 
 def _head_commit(repo: git.Repo, root: Path) -> git.Commit:
     if not repo.head.is_valid():
-        raise RepoError("repository has no commits yet", path=root,
-                        hint="commit your sources first")
+        raise RepoError(
+            "repository has no commits yet", path=root, hint="commit your sources first"
+        )
     if repo.head.is_detached:
-        raise RepoError("HEAD is detached", path=root,
-                        hint="check out a branch first (git switch <branch>)")
+        raise RepoError(
+            "HEAD is detached", path=root, hint="check out a branch first (git switch <branch>)"
+        )
     return repo.head.commit
 
 
@@ -104,27 +111,37 @@ def _relpath(top: Path, target_file: Path) -> str:
     try:
         return target.relative_to(top).as_posix()
     except ValueError:
-        raise RepoError("target file is outside the repository", path=target,
-                        hint=f"pass a file under {top}") from None
+        raise RepoError(
+            "target file is outside the repository", path=target, hint=f"pass a file under {top}"
+        ) from None
 
 
 def _check_branch_name(repo: git.Repo, top: Path, branch: str) -> None:
     try:
         _git(top, "check-ref-format", "--branch", branch)
     except git.GitCommandError:
-        raise RepoError(f"'{branch}' is not a valid branch name", path=top,
-                        hint="use letters, digits, '/', '-', '_' and '.'") from None
+        raise RepoError(
+            f"'{branch}' is not a valid branch name",
+            path=top,
+            hint="use letters, digits, '/', '-', '_' and '.'",
+        ) from None
     heads = [h.name for h in repo.heads]
     if branch in heads:
-        raise RepoError(f"branch '{branch}' already exists", path=top,
-                        hint="pick another name or delete it (git branch -D " + branch + ")")
+        raise RepoError(
+            f"branch '{branch}' already exists",
+            path=top,
+            hint="pick another name or delete it (git branch -D " + branch + ")",
+        )
     # git stores branches as files: 'a/b' cannot exist beside 'a' or 'a/b/c'
     for h in heads:
         if branch.startswith(h + "/") or h.startswith(branch + "/"):
-            raise RepoError(f"branch '{branch}' cannot be created: branch '{h}' exists and git "
-                            "cannot hold both", path=top,
-                            hint=f"rename or delete '{h}' (git branch -m {h} <new name>), or "
-                                 "set writeback.branch_prefix")
+            raise RepoError(
+                f"branch '{branch}' cannot be created: branch '{h}' exists and git "
+                "cannot hold both",
+                path=top,
+                hint=f"rename or delete '{h}' (git branch -m {h} <new name>), or "
+                "set writeback.branch_prefix",
+            )
 
 
 def check_identity(top: Path) -> None:
@@ -133,23 +150,36 @@ def check_identity(top: Path) -> None:
         try:
             _git(top, "var", var)
         except git.GitCommandError:
-            raise RepoError("git does not know who commits (no user.name / user.email)",
-                            path=top, hint='git config user.name "Your Name" && git config '
-                                           'user.email you@example.com') from None
+            raise RepoError(
+                "git does not know who commits (no user.name / user.email)",
+                path=top,
+                hint='git config user.name "Your Name" && git config user.email you@example.com',
+            ) from None
 
 
 def _span_or_error(text: str, module_name: str, where: str, rel: str, top: Path) -> ModuleSpan:
     span = find_span(text, module_name)
     if span is None:
         present = ", ".join(s.name for s in module_spans(text)) or "none"
-        raise RepoError(f"module '{module_name}' not found in {where} of {rel}; modules: {present}",
-                        path=top / rel, hint="commit the file that defines the module")
+        raise RepoError(
+            f"module '{module_name}' not found in {where} of {rel}; modules: {present}",
+            path=top / rel,
+            hint="commit the file that defines the module",
+        )
     return span
 
 
-def write_branch(repo_root: Path, target_file: Path, module_name: str, new_module_text: str, *,
-                 branch: str, message: str, push: str | None = None,
-                 design: Design | None = None) -> BranchResult:
+def write_branch(
+    repo_root: Path,
+    target_file: Path,
+    module_name: str,
+    new_module_text: str,
+    *,
+    branch: str,
+    message: str,
+    push: str | None = None,
+    design: Design | None = None,
+) -> BranchResult:
     """Commit ``new_module_text`` in place of ``module_name`` on a new branch.
 
     Helper modules of the replacement that the repository already defines replace those
@@ -191,23 +221,35 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
     try:
         blob = head.tree / rel
     except KeyError:
-        raise RepoError("target file is not committed at HEAD", path=top / rel,
-                        hint=f"git add {rel} && git commit") from None
+        raise RepoError(
+            "target file is not committed at HEAD",
+            path=top / rel,
+            hint=f"git add {rel} && git commit",
+        ) from None
     head_text = blob.data_stream.read().decode("utf-8", errors="surrogateescape")
     head_span = _span_or_error(head_text, module_name, "HEAD", rel, top)
 
     work_file = top / rel
     if not work_file.is_file():
-        raise RepoError(f"{rel} is deleted in the work tree", path=work_file,
-                        hint=f"commit or stash your changes to {rel} first")
+        raise RepoError(
+            f"{rel} is deleted in the work tree",
+            path=work_file,
+            hint=f"commit or stash your changes to {rel} first",
+        )
     work_text = work_file.read_bytes().decode("utf-8", errors="surrogateescape")
     work_span = find_span(work_text, module_name, head_span.line)
-    head_mod = head_text[head_span.start:head_span.end].replace("\r\n", "\n")
-    work_mod = (work_text[work_span.start:work_span.end].replace("\r\n", "\n")
-                if work_span is not None else None)
+    head_mod = head_text[head_span.start : head_span.end].replace("\r\n", "\n")
+    work_mod = (
+        work_text[work_span.start : work_span.end].replace("\r\n", "\n")
+        if work_span is not None
+        else None
+    )
     if work_mod != head_mod:
-        raise RepoError(f"module '{module_name}' has uncommitted changes", path=work_file,
-                        hint=f"commit or stash your changes to {rel} first")
+        raise RepoError(
+            f"module '{module_name}' has uncommitted changes",
+            path=work_file,
+            hint=f"commit or stash your changes to {rel} first",
+        )
 
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-worktree-"))
     wt = tmp / "wt"
@@ -216,30 +258,44 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
         try:
             _git(top, "worktree", "add", "--quiet", "-b", branch, str(wt), head.hexsha)
         except git.GitCommandError as exc:
-            raise RepoError(f"git worktree add failed: {_first_line(exc)}", path=top,
-                            hint="run `git worktree prune` and retry") from None
+            raise RepoError(
+                f"git worktree add failed: {_first_line(exc)}",
+                path=top,
+                hint="run `git worktree prune` and retry",
+            ) from None
         created = True
         wt_file = wt / rel
         # the checked-out file is the HEAD version (with the repo's checkout filters applied)
         data = wt_file.read_bytes().decode("utf-8", errors="surrogateescape")
         span = find_span(data, module_name, head_span.line)
         if span is None:  # cannot happen unless a filter rewrites the file
-            raise RepoError(f"module '{module_name}' not found in the checkout of {rel}",
-                            path=top / rel, hint="check the repository's checkout filters")
+            raise RepoError(
+                f"module '{module_name}' not found in the checkout of {rel}",
+                path=top / rel,
+                hint="check the repository's checkout filters",
+            )
         modules = design.modules if design is not None else _file_modules(head_text, top / rel)
-        placement = place_candidate(new_module_text.replace("\r\n", "\n"), module_name,
-                                    modules, top,
-                                    design.sources if design is not None else None)
+        placement = place_candidate(
+            new_module_text.replace("\r\n", "\n"),
+            module_name,
+            modules,
+            top,
+            design.sources if design is not None else None,
+        )
         edits: dict[str, list[tuple[int, int, str]]] = {
-            rel: [(span.start, span.end, placement.target_text)]}
+            rel: [(span.start, span.end, placement.target_text)]
+        }
         for hrel, helpers in placement.helpers.items():
             htext = _read_checkout(wt, hrel, top)
             for name, helper_text, line in helpers:
                 hspan = find_span(htext, name, line)
                 if hspan is None:
-                    raise RepoError(f"module '{name}' not found in the checkout of {hrel}",
-                                    path=top / hrel, hint="commit the file that defines it")
-                if same_module_text(htext[hspan.start:hspan.end], helper_text):
+                    raise RepoError(
+                        f"module '{name}' not found in the checkout of {hrel}",
+                        path=top / hrel,
+                        hint="commit the file that defines it",
+                    )
+                if same_module_text(htext[hspan.start : hspan.end], helper_text):
                     continue  # unchanged helper: the original stays byte for byte
                 edits.setdefault(hrel, []).append((hspan.start, hspan.end, helper_text))
         for erel, spans in edits.items():
@@ -256,8 +312,11 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
             _git(wt, "add", "--", *changed)
             _git(wt, "commit", "--quiet", "--no-verify", "-m", message)
         except git.GitCommandError as exc:
-            raise RepoError(f"git commit failed: {_first_line(exc)}", path=top,
-                            hint="set git user.name and user.email") from None
+            raise RepoError(
+                f"git commit failed: {_first_line(exc)}",
+                path=top,
+                hint="set git user.name and user.email",
+            ) from None
         sha = _git(wt, "rev-parse", "HEAD")
         diff = _git(wt, "diff", f"{head.hexsha}..{sha}")
     except BaseException:
@@ -279,8 +338,11 @@ def write_branch(repo_root: Path, target_file: Path, module_name: str, new_modul
         try:
             _git(top, "push", "--quiet", push, f"refs/heads/{branch}:refs/heads/{branch}")
         except git.GitCommandError as exc:
-            raise PushFailed(f"push to '{push}' failed: {_first_line(exc)}", path=top,
-                             hint=f"the branch {branch} exists locally; push it by hand") from None
+            raise PushFailed(
+                f"push to '{push}' failed: {_first_line(exc)}",
+                path=top,
+                hint=f"the branch {branch} exists locally; push it by hand",
+            ) from None
         pushed = push
     return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=pushed, base=base)
 
@@ -289,8 +351,9 @@ def _read_checkout(wt: Path, rel: str, top: Path) -> str:
     try:
         return (wt / rel).read_bytes().decode("utf-8", errors="surrogateescape")
     except OSError:
-        raise RepoError(f"{rel} is not committed", path=top / rel,
-                        hint=f"git add {rel} && git commit") from None
+        raise RepoError(
+            f"{rel} is not committed", path=top / rel, hint=f"git add {rel} && git commit"
+        ) from None
 
 
 def _file_modules(text: str, path: Path) -> dict[str, Module]:
@@ -335,5 +398,6 @@ def assert_clean(repo_root: Path, paths: Sequence[Path] | None = None) -> None:
     if changed:
         more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
         shown = ", ".join(changed[:5]) + more
-        raise RepoError(f"work tree has uncommitted changes: {shown}", path=top,
-                        hint="commit or stash them")
+        raise RepoError(
+            f"work tree has uncommitted changes: {shown}", path=top, hint="commit or stash them"
+        )

@@ -71,8 +71,13 @@ def _parse(text: str, sources: SourceSet | None = None) -> list[Module]:
         return []
 
 
-def place_candidate(new_text: str, module_name: str, modules: Mapping[str, Module],
-                    top: Path, sources: SourceSet | None = None) -> Placement:
+def place_candidate(
+    new_text: str,
+    module_name: str,
+    modules: Mapping[str, Module],
+    top: Path,
+    sources: SourceSet | None = None,
+) -> Placement:
     """Decide where each module of ``new_text`` goes.
 
     Args:
@@ -89,10 +94,11 @@ def place_candidate(new_text: str, module_name: str, modules: Mapping[str, Modul
         orig = modules.get(m.name)
         if m.name == module_name or orig is None:
             continue
-        if same_module_text(new_text[m.start:m.end], _text(orig)):
+        if same_module_text(new_text[m.start : m.end], _text(orig)):
             continue
-        users = [u.name for u in modules.values()
-                 if m.name in u.instances and u.name not in defined]
+        users = [
+            u.name for u in modules.values() if m.name in u.instances and u.name not in defined
+        ]
         if users:
             rename[m.name] = _fresh(m.name, [*modules, *defined, *rename.values()])
     if rename:
@@ -110,11 +116,13 @@ def place_candidate(new_text: str, module_name: str, modules: Mapping[str, Modul
         cut.append((span.start, span.end))
         rel = _rel(orig.file, top)
         if rel is None:
-            raise RepoError(f"the candidate redefines module '{span.name}', which is defined "
-                            f"outside the repository ({orig.file})", path=orig.file,
-                            hint="keep the helper unchanged, or give it another name")
-        helpers.setdefault(rel, []).append((span.name, new_text[span.start:span.end],
-                                            orig.line))
+            raise RepoError(
+                f"the candidate redefines module '{span.name}', which is defined "
+                f"outside the repository ({orig.file})",
+                path=orig.file,
+                hint="keep the helper unchanged, or give it another name",
+            )
+        helpers.setdefault(rel, []).append((span.name, new_text[span.start : span.end], orig.line))
     target_text = _cut(new_text, cut)
     instances = frozenset(i for m in mods for i in m.instances)
     return Placement(target_text, helpers, rename, frozenset(defined), instances)
@@ -175,8 +183,15 @@ def _closure(names: Iterable[str], modules: Mapping[str, Module]) -> set[str]:
     return seen
 
 
-def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
-                 placement: Placement, design: Design | None, scratch: Path) -> None:
+def compile_gate(
+    wt: Path,
+    top: Path,
+    module_name: str,
+    changed: Sequence[str],
+    placement: Placement,
+    design: Design | None,
+    scratch: Path,
+) -> None:
     """Refuse to commit a branch that does not parse or compile.
 
     Args:
@@ -199,14 +214,20 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
         try:
             mods = parse_text(text, rel, sources=design.sources if design else None)
         except DesignError as exc:
-            raise RepoError(f"the branch's {rel} does not parse: {exc.message}",
-                            path=top / rel, line=exc.line,
-                            hint="the branch was not created; please report this") from None
+            raise RepoError(
+                f"the branch's {rel} does not parse: {exc.message}",
+                path=top / rel,
+                line=exc.line,
+                hint="the branch was not created; please report this",
+            ) from None
         for m in mods:
             if m.name in names:
-                raise RepoError(f"the branch would define module '{m.name}' twice ({names[m.name]}"
-                                f" and {rel})", path=top / rel, line=m.line,
-                                hint="the branch was not created; please report this")
+                raise RepoError(
+                    f"the branch would define module '{m.name}' twice ({names[m.name]} and {rel})",
+                    path=top / rel,
+                    line=m.line,
+                    hint="the branch was not created; please report this",
+                )
             names[m.name] = rel
     if design is None:
         return
@@ -231,21 +252,39 @@ def compile_gate(wt: Path, top: Path, module_name: str, changed: Sequence[str],
     for d in design.include_dirs:
         drel = _rel(d, top)
         incs.append(wt / drel if drel is not None else d)
-    res = compile_sources([*design.prelude, *files], scratch, top=module_name, include_dirs=incs,
-                          defines=design.defines, out=scratch / "branch.vvp", timeout=300)
-    if not res.ok and _elaborates_as_systemverilog(wt, top, module_name, files, incs, design,
-                                                   scratch):
+    res = compile_sources(
+        [*design.prelude, *files],
+        scratch,
+        top=module_name,
+        include_dirs=incs,
+        defines=design.defines,
+        out=scratch / "branch.vvp",
+        timeout=300,
+    )
+    if not res.ok and _elaborates_as_systemverilog(
+        wt, top, module_name, files, incs, design, scratch
+    ):
         return
     if not res.ok:
         lines = res.errors or tuple(res.output.strip().splitlines()[-1:]) or ("no message",)
         text = lines[0].replace(str(wt) + "/", "")
-        raise RepoError(f"the branch would not compile: {text}", path=top,
-                        hint="the branch was not created; it is made from HEAD, so commit "
-                             "every file the design needs")
+        raise RepoError(
+            f"the branch would not compile: {text}",
+            path=top,
+            hint="the branch was not created; it is made from HEAD, so commit "
+            "every file the design needs",
+        )
 
 
-def _elaborates_as_systemverilog(wt: Path, top: Path, module_name: str, files: Sequence[Path],
-                                 incs: Sequence[Path], design: Design, scratch: Path) -> bool:
+def _elaborates_as_systemverilog(
+    wt: Path,
+    top: Path,
+    module_name: str,
+    files: Sequence[Path],
+    incs: Sequence[Path],
+    design: Design,
+    scratch: Path,
+) -> bool:
     """The gate for SystemVerilog iverilog cannot compile: when the original files do not
     compile with iverilog either, the branch must elaborate with slang (the frontend its
     candidates were evaluated through, ``flow.systemverilog``).
@@ -259,20 +298,36 @@ def _elaborates_as_systemverilog(wt: Path, top: Path, module_name: str, files: S
 
     if not slang_available():
         return False
-    head = compile_sources(list(design.closure), scratch / "head", top=module_name,
-                           include_dirs=design.include_dirs, defines=design.defines,
-                           out=scratch / "head" / "head.vvp", timeout=300)
+    head = compile_sources(
+        list(design.closure),
+        scratch / "head",
+        top=module_name,
+        include_dirs=design.include_dirs,
+        defines=design.defines,
+        out=scratch / "head" / "head.vvp",
+        timeout=300,
+    )
     if head.ok:
         return False  # plain Verilog: iverilog's verdict stands
     packages = []
     for f in package_files(design):
         frel = _rel(f, top)
         packages.append(wt / frel if frel is not None else f)
-    res = elaborate([*packages, *files], module_name, scratch / "slang", root=wt,
-                    include_dirs=incs, defines=design.defines, timeout=900)
+    res = elaborate(
+        [*packages, *files],
+        module_name,
+        scratch / "slang",
+        root=wt,
+        include_dirs=incs,
+        defines=design.defines,
+        timeout=900,
+    )
     if not res.ok:
         text = res.first_error().replace(str(wt) + "/", "")
-        raise RepoError(f"the branch would not elaborate: {text}", path=top,
-                        hint="the branch was not created; it is made from HEAD, so commit "
-                             "every file the design needs")
+        raise RepoError(
+            f"the branch would not elaborate: {text}",
+            path=top,
+            hint="the branch was not created; it is made from HEAD, so commit "
+            "every file the design needs",
+        )
     return True

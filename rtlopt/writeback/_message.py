@@ -20,8 +20,16 @@ def _num(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.6g}"
 
 
-def commit_message(module_name: str, before: PPA, after: PPA, *, verdict: str, method: str,
-                   run_id: str, metric: str) -> str:
+def commit_message(
+    module_name: str,
+    before: PPA,
+    after: PPA,
+    *,
+    verdict: str,
+    method: str,
+    run_id: str,
+    metric: str,
+) -> str:
     """The commit message of an optimized module.
 
     Args:

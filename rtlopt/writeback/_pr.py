@@ -25,8 +25,10 @@ log = logging.getLogger(__name__)
 
 # git@host:owner/repo(.git), ssh://git@host[:port]/owner/repo(.git), https://host/owner/repo(.git)
 _SCP = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>(?!/)[^\s]+?)(?:\.git)?/?$")
-_URL = re.compile(r"^(?:https?|ssh|git)://(?:[^@/]+@)?(?P<host>[\w.-]+)(?::\d+)?/"
-                  r"(?P<path>[^\s]+?)(?:\.git)?/?$")
+_URL = re.compile(
+    r"^(?:https?|ssh|git)://(?:[^@/]+@)?(?P<host>[\w.-]+)(?::\d+)?/"
+    r"(?P<path>[^\s]+?)(?:\.git)?/?$"
+)
 
 
 @dataclass(frozen=True)
@@ -60,11 +62,15 @@ def remote_url(repo_root: Path, remote: str) -> str:
         RepoError: no such remote (with the fix).
     """
     try:
-        out = git.Git(str(repo_root)).execute(["git", "remote", "get-url", remote],
-                                              strip_newline_in_stdout=True)
+        out = git.Git(str(repo_root)).execute(
+            ["git", "remote", "get-url", remote], strip_newline_in_stdout=True
+        )
     except git.GitCommandError:
-        raise RepoError(f"git remote '{remote}' does not exist", path=repo_root,
-                        hint=f"git remote add {remote} URL, or pass --push REMOTE") from None
+        raise RepoError(
+            f"git remote '{remote}' does not exist",
+            path=repo_root,
+            hint=f"git remote add {remote} URL, or pass --push REMOTE",
+        ) from None
     return str(out).strip()
 
 
@@ -86,9 +92,11 @@ def compare_url(url: str, base: str, branch: str) -> str | None:
     if "github" in host:
         return f"https://{host}/{path}/compare/{quote(base)}...{quote(branch)}?expand=1"
     if "gitlab" in host:
-        return (f"https://{host}/{path}/-/merge_requests/new?"
-                f"merge_request%5Bsource_branch%5D={quote(branch, safe='')}&"
-                f"merge_request%5Btarget_branch%5D={quote(base, safe='')}")
+        return (
+            f"https://{host}/{path}/-/merge_requests/new?"
+            f"merge_request%5Bsource_branch%5D={quote(branch, safe='')}&"
+            f"merge_request%5Btarget_branch%5D={quote(base, safe='')}"
+        )
     return None
 
 
@@ -132,8 +140,19 @@ def open_pull_request(
         RepoError: ``remote`` does not exist.
     """
     url = remote_url(repo_root, remote)
-    command = ["gh", "pr", "create", "--head", branch, "--base", base, "--title", title,
-               "--body-file", str(body_file)]
+    command = [
+        "gh",
+        "pr",
+        "create",
+        "--head",
+        branch,
+        "--base",
+        base,
+        "--title",
+        title,
+        "--body-file",
+        str(body_file),
+    ]
     repo = _gh_repo(url)
     if repo is not None:  # never let gh ask which remote is meant (no terminal in CI)
         command += ["--repo", repo]
@@ -145,14 +164,20 @@ def open_pull_request(
 
     workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / "gh-pr-create.log"
-    run = run_tool(command, cwd=repo_root, log_path=log_path, limits=Limits(timeout),
-                   env={"TMPDIR": str(workdir), "GH_PROMPT_DISABLED": "1"},
-                   raise_on_timeout=False)
+    run = run_tool(
+        command,
+        cwd=repo_root,
+        log_path=log_path,
+        limits=Limits(timeout),
+        env={"TMPDIR": str(workdir), "GH_PROMPT_DISABLED": "1"},
+        raise_on_timeout=False,
+    )
     lines = [ln.strip() for ln in run.output().splitlines()[1:] if ln.strip()]
     if run.returncode != 0 or run.timed_out:
         why = "timed out" if run.timed_out else (lines[-1] if lines else f"exit {run.returncode}")
-        return PullRequest(tuple(command), page, error=f"gh pr create failed: {why}",
-                           log=log_path)
-    opened = next((ln for ln in reversed(lines) if ln.startswith(("http://", "https://"))),
-                  lines[-1] if lines else "(gh printed no address)")
+        return PullRequest(tuple(command), page, error=f"gh pr create failed: {why}", log=log_path)
+    opened = next(
+        (ln for ln in reversed(lines) if ln.startswith(("http://", "https://"))),
+        lines[-1] if lines else "(gh printed no address)",
+    )
     return PullRequest(tuple(command), page, url=opened, log=log_path)

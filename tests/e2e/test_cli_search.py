@@ -14,12 +14,35 @@ pytestmark = pytest.mark.tools
 
 
 @pytest.mark.parametrize("strategy", ["igr", "mcts"])
-def test_search_strategy_and_node_budget_from_the_command_line(example_repo: Path,
-                                                               strategy: str) -> None:
-    r = rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives",
-                "--pdk", "nangate45", "--metric", "adp", "--search", strategy, "--budget", "5",
-                "--steps", "20", "--parents", "2", "--rollouts", "2", "--no-branch"],
-               example_repo)
+def test_search_strategy_and_node_budget_from_the_command_line(
+    example_repo: Path, strategy: str
+) -> None:
+    r = rtlopt(
+        [
+            "optimize",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--candidates",
+            "alternatives",
+            "--pdk",
+            "nangate45",
+            "--metric",
+            "adp",
+            "--search",
+            strategy,
+            "--budget",
+            "5",
+            "--steps",
+            "20",
+            "--parents",
+            "2",
+            "--rollouts",
+            "2",
+            "--no-branch",
+        ],
+        example_repo,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     run_dir = Path(re.search(r"run directory: (\S+)", r.stdout).group(1))  # type: ignore[union-attr]
     state = json.loads((run_dir / "search.json").read_text())

@@ -31,8 +31,19 @@ def _repo(tmp_path: Path, name: str, text: str) -> Path:
 
 def _evaluate(repo: Path, target: str, cand: str, *extra: str) -> tuple[int, dict, str]:
     (repo.parent / "cand.v").write_text(cand)
-    r = rtlopt(["evaluate", target, "-c", str(repo.parent / "cand.v"), "--pdk", "nangate45",
-                "--json", *extra], repo)
+    r = rtlopt(
+        [
+            "evaluate",
+            target,
+            "-c",
+            str(repo.parent / "cand.v"),
+            "--pdk",
+            "nangate45",
+            "--json",
+            *extra,
+        ],
+        repo,
+    )
     try:
         out = json.loads(r.stdout)
     except json.JSONDecodeError:
@@ -42,7 +53,9 @@ def _evaluate(repo: Path, target: str, cand: str, *extra: str) -> tuple[int, dic
 
 def test_translate_off_candidate_exits_1_and_the_byte_copy_exits_0(tmp_path: Path) -> None:
     repo = _repo(tmp_path, "mul.v", MUL)
-    hostile = MUL.replace("a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b")
+    hostile = MUL.replace(
+        "a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"
+    )
     rc, out, log = _evaluate(repo, "mul.v", hostile)
     assert rc == 1, log
     assert out["candidate"]["stage"] == "screen" and "translate_off" in out["candidate"]["reason"]
@@ -55,9 +68,10 @@ def test_translate_off_candidate_exits_1_and_the_byte_copy_exits_0(tmp_path: Pat
 
 def test_gated_clock_candidate_exits_1(tmp_path: Path) -> None:
     repo = _repo(tmp_path, "reg32.v", REG32)
-    gated = REG32.replace("  always @(posedge clk) begin",
-                          "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n"
-                          "  always @(posedge gclk) begin")
+    gated = REG32.replace(
+        "  always @(posedge clk) begin",
+        "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n  always @(posedge gclk) begin",
+    )
     for extra in ((), ("--accept-unknown",), ("--no-formal",)):
         rc, out, log = _evaluate(repo, "reg32.v", gated, *extra)
         assert rc == 1, (extra, log)
@@ -65,10 +79,13 @@ def test_gated_clock_candidate_exits_1(tmp_path: Path) -> None:
 
 
 def test_netlist_check_rejects_what_synthesis_reads_differently(tmp_path: Path) -> None:
-    ref = MUL.replace("endmodule", "  // synopsys translate_off\n  // synopsys translate_on\n"
-                      "endmodule")
+    ref = MUL.replace(
+        "endmodule", "  // synopsys translate_off\n  // synopsys translate_on\nendmodule"
+    )
     repo = _repo(tmp_path, "mul.v", ref)
-    hostile = ref.replace("a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b")
+    hostile = ref.replace(
+        "a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"
+    )
     rc, out, log = _evaluate(repo, "mul.v", hostile, "--no-formal")
     assert rc == 1, log
     cand = out["candidate"]
@@ -80,8 +97,12 @@ def test_netlist_check_rejects_what_synthesis_reads_differently(tmp_path: Path) 
 def test_check_verifies_comment_only_changes(example_repo: Path) -> None:
     f = example_repo / "rtl" / "prio_enc.v"
     text = f.read_text()
-    f.write_text(text.replace("  assign zero = ~|v;", "  // synopsys translate_off\n"
-                              "  assign zero = ~|v;\n  // synopsys translate_on"))
+    f.write_text(
+        text.replace(
+            "  assign zero = ~|v;",
+            "  // synopsys translate_off\n  assign zero = ~|v;\n  // synopsys translate_on",
+        )
+    )
     git(example_repo, "add", "-A")
     r = rtlopt(["check", "--json"], example_repo)
     assert r.returncode == 1, r.stdout + r.stderr
@@ -89,8 +110,9 @@ def test_check_verifies_comment_only_changes(example_repo: Path) -> None:
     mods = {m["module"]: m for m in report["modules"]}
     assert "prio_enc" in mods and "translate_off" in " ".join(mods["prio_enc"]["findings"])
     # an innocent comment is still a change to verify (and it passes)
-    f.write_text(text.replace("  assign zero = ~|v;", "  // the all-zero flag\n"
-                              "  assign zero = ~|v;"))
+    f.write_text(
+        text.replace("  assign zero = ~|v;", "  // the all-zero flag\n  assign zero = ~|v;")
+    )
     git(example_repo, "add", "-A")
     r = rtlopt(["check", "--json", "--no-ppa"], example_repo)
     assert r.returncode == 0, r.stdout + r.stderr

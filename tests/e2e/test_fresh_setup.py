@@ -21,14 +21,21 @@ import pytest
 
 from tests.conftest import REPO
 
-DROP = ("PYTHONPATH", "RTLOPT_PDK_PATH", "RTLOPT_BENCH_PATH", "RTLOPT_LIBERTY_CACHE",
-        "VIRTUAL_ENV", "PYTHONHOME")
+DROP = (
+    "PYTHONPATH",
+    "RTLOPT_PDK_PATH",
+    "RTLOPT_BENCH_PATH",
+    "RTLOPT_LIBERTY_CACHE",
+    "VIRTUAL_ENV",
+    "PYTHONHOME",
+)
 
 
 def _fresh_copy(dest: Path) -> Path:
     """The tracked files of the checkout, as they are in the work tree (a clone's content)."""
-    files = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True,
-                           capture_output=True, text=True).stdout.split("\0")
+    files = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "-z"], check=True, capture_output=True, text=True
+    ).stdout.split("\0")
     for rel in filter(None, files):
         src = REPO / rel
         if src.is_file():
@@ -55,11 +62,17 @@ def test_readme_setup_and_demo_on_a_fresh_machine(tmp_path: Path) -> None:
     checkout = _fresh_copy(machine / "rtlopt")
     assert not (machine / "shared").exists()
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-                   check=True, timeout=300)
-    r = subprocess.run(["bash", "-c", "bash scripts/setup.sh && bash scripts/demo.sh"],
-                       cwd=checkout, env=_env(venv, tmp_path), capture_output=True, text=True,
-                       timeout=1800)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300
+    )
+    r = subprocess.run(
+        ["bash", "-c", "bash scripts/setup.sh && bash scripts/demo.sh"],
+        cwd=checkout,
+        env=_env(venv, tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-6000:]
     assert "[setup] installing the bundled PDKs" in out and "no liberty file" not in out
@@ -73,15 +86,23 @@ def test_readme_setup_and_demo_on_a_fresh_machine(tmp_path: Path) -> None:
     branch = re.search(r"^branch: (rtlopt/prio_enc/\S+)", scripted, re.M).group(1)  # type: ignore[union-attr]
     demo = Path(re.search(r"^demo repository: (\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     assert demo.is_relative_to(tmp_path)
-    listed = subprocess.run(["git", "-C", str(demo), "branch", "--list", "rtlopt/*"],
-                            capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run(
+        ["git", "-C", str(demo), "branch", "--list", "rtlopt/*"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert branch in listed
     # the liberty was the bundled one, installed in the virtual environment
     prov = (report.parent / "provenance.json").read_text()
     assert str(venv) in prov and "NangateOpenCellLibrary_typical.lib" in prov
-    listing = subprocess.run([str(venv / "bin" / "rtlopt"), "pdk", "list"],
-                             env=dict(_env(venv, tmp_path), COLUMNS="250"),
-                             capture_output=True, text=True, timeout=120)
+    listing = subprocess.run(
+        [str(venv / "bin" / "rtlopt"), "pdk", "list"],
+        env=dict(_env(venv, tmp_path), COLUMNS="250"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert listing.returncode == 0, listing.stderr
     for name in ("sky130hd", "nangate45"):
         row = next(ln for ln in listing.stdout.splitlines() if f" {name} " in ln)
@@ -96,8 +117,14 @@ def test_the_demo_does_not_mask_an_error(tmp_path: Path) -> None:
     env["PYTHONPATH"] = str(REPO)
     env["RTLOPT_PDK_PATH"] = os.environ["RTLOPT_PDK_PATH"]  # the built-in PDKs' liberty
     env["RTLOPT_POLICY__MODEL"] = str(tmp_path / "no-such-model")
-    r = subprocess.run(["bash", str(REPO / "scripts" / "demo.sh")], cwd=tmp_path, env=env,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        ["bash", str(REPO / "scripts" / "demo.sh")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
     assert "no-such-model not found" in r.stderr
     assert "demo: rtlopt optimize failed with exit 2" in r.stderr

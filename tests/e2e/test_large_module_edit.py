@@ -30,8 +30,10 @@ from tests.e2e.conftest import git
 pytestmark = [pytest.mark.tools, pytest.mark.model, pytest.mark.slow]
 
 PICORV32 = bench_path() / "repos" / "picorv32" / "picorv32.v"
-EDITS = [("\t\t\talu_eq = reg_op1 == reg_op2;", "\t\t\talu_eq = ~|(reg_op1 ^ reg_op2);"),
-         ("\t\t\talu_ltu = reg_op1 < reg_op2;", "\t\t\talu_ltu = reg_op2 > reg_op1;")]
+EDITS = [
+    ("\t\t\talu_eq = reg_op1 == reg_op2;", "\t\t\talu_eq = ~|(reg_op1 ^ reg_op2);"),
+    ("\t\t\talu_ltu = reg_op1 < reg_op2;", "\t\t\talu_ltu = reg_op2 > reg_op1;"),
+]
 
 
 class RecordingPolicy:
@@ -66,8 +68,7 @@ def _repo(tmp: Path) -> Path:
         pytest.skip(f"benchmark data not found: {PICORV32} (set RTLOPT_BENCH_PATH)")
     repo = tmp / "picorv32"
     repo.mkdir()
-    subprocess.run(["iverilog", "-E", "-o", str(repo / "picorv32.v"), str(PICORV32)],
-                   check=True)
+    subprocess.run(["iverilog", "-E", "-o", str(repo / "picorv32.v"), str(PICORV32)], check=True)
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "picorv32, preprocessed")
@@ -79,21 +80,36 @@ def test_edit_of_a_2000_line_core_is_proven_and_written_as_a_minimal_diff(tmp_pa
     text = (repo / "picorv32.v").read_text()
     for old, _ in EDITS:
         assert text.count(old + "\n") == 1
-    answer = "I change two comparisons of the ALU.\n```verilog\n" + "".join(
-        f"<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n" for old, new in EDITS) + "```\n"
+    answer = (
+        "I change two comparisons of the ALU.\n```verilog\n"
+        + "".join(f"<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n" for old, new in EDITS)
+        + "```\n"
+    )
     cands = tmp_path / "answers"
     cands.mkdir()
     (cands / "edit.v").write_text(answer)
     limit = 8192
-    target = session.open_target(session.TargetSpec(
-        repo / "picorv32.v", "picorv32", overrides={
-            "flow.pdk": "nangate45", "flow.metric": "adp", "flow.power": False,
-            "policy.backend": "scripted", "policy.scripted_path": str(cands),
-            "policy.max_prompt_tokens": limit, "run.steps": 1, "run.rollouts": 2,
-            "search.parents": 1, "eval.workers": 1,
-            # the structural proof (equiv_induct over ~1,600 registers) takes ~220 s CPU; it
-            # gets a quarter of the limit, which on a shared, loaded machine is wall time
-            "formal.timeout_s": 2400}))
+    target = session.open_target(
+        session.TargetSpec(
+            repo / "picorv32.v",
+            "picorv32",
+            overrides={
+                "flow.pdk": "nangate45",
+                "flow.metric": "adp",
+                "flow.power": False,
+                "policy.backend": "scripted",
+                "policy.scripted_path": str(cands),
+                "policy.max_prompt_tokens": limit,
+                "run.steps": 1,
+                "run.rollouts": 2,
+                "search.parents": 1,
+                "eval.workers": 1,
+                # the structural proof (equiv_induct over ~1,600 registers) takes ~220 s CPU; it
+                # gets a quarter of the limit, which on a shared, loaded machine is wall time
+                "formal.timeout_s": 2400,
+            },
+        )
+    )
     lines = target.design.target.text().count("\n") + 1
     assert lines > 2000
     plan = session.plan_run(target)
@@ -112,8 +128,9 @@ def test_edit_of_a_2000_line_core_is_proven_and_written_as_a_minimal_diff(tmp_pa
     (tmp_path / "prompt.txt").write_text(user)  # for a human reading a failure
     for old, _ in EDITS:  # the region around the critical path's signals is shown
         assert old in user
-    cpu = create_policy(PolicyConfig(backend="transformers", device="cpu"),
-                        TrainConfig(learning_rate=0.0), seed=0)
+    cpu = create_policy(
+        PolicyConfig(backend="transformers", device="cpu"), TrainConfig(learning_rate=0.0), seed=0
+    )
     try:
         tokens = len(cpu.prompt_ids(prompt))  # type: ignore[attr-defined]
     finally:
@@ -134,14 +151,20 @@ def test_edit_of_a_2000_line_core_is_proven_and_written_as_a_minimal_diff(tmp_pa
         from rtlopt.writeback import write_branch
 
         assert outcome.best_code is not None
-        branch = write_branch(target.design.root, target.design.target.file, "picorv32",
-                              outcome.best_code.strip() + "\n", branch=plan.branch or "x",
-                              message="the proven edit", design=target.design).branch
+        branch = write_branch(
+            target.design.root,
+            target.design.target.file,
+            "picorv32",
+            outcome.best_code.strip() + "\n",
+            branch=plan.branch or "x",
+            message="the proven edit",
+            design=target.design,
+        ).branch
     assert branch is not None
     diff = git(repo, "diff", "--unified=0", "main", branch, "--", "picorv32.v")
-    changed = [ln for ln in diff.splitlines()
-               if re.match(r"^[-+](?![-+])", ln)]
-    assert sorted(changed) == sorted([f"-{old}" for old, _ in EDITS]
-                                     + [f"+{new}" for _, new in EDITS])
+    changed = [ln for ln in diff.splitlines() if re.match(r"^[-+](?![-+])", ln)]
+    assert sorted(changed) == sorted(
+        [f"-{old}" for old, _ in EDITS] + [f"+{new}" for _, new in EDITS]
+    )
     rd = RunDir(outcome.run_dir)
     assert rd.read_steps()[0]["accepted"] == 2  # the one answer, twice (scripted cycles)

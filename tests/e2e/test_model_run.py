@@ -56,19 +56,50 @@ def _committed(run_dir: Path) -> int:
 def test_cpu_model_run_on_c910_updates_weights_and_resumes_after_kill(lza_repo: Path) -> None:
     torch = pytest.importorskip("torch")
     run_dir = lza_repo.parent / "run"
-    args = [sys.executable, "-m", "rtlopt", "optimize", "rtl/ct_vfmau_lza_simd_half.v",
-            "--pdk", "sky130hd", "--metric", "adp", "--steps", "3", "--parents", "1",
-            "--rollouts", "3", "--max-new-tokens", "16", "--lr", "1e-3", "--seed", "7",
-            "--run-dir", str(run_dir), "--no-branch"]
+    args = [
+        sys.executable,
+        "-m",
+        "rtlopt",
+        "optimize",
+        "rtl/ct_vfmau_lza_simd_half.v",
+        "--pdk",
+        "sky130hd",
+        "--metric",
+        "adp",
+        "--steps",
+        "3",
+        "--parents",
+        "1",
+        "--rollouts",
+        "3",
+        "--max-new-tokens",
+        "16",
+        "--lr",
+        "1e-3",
+        "--seed",
+        "7",
+        "--run-dir",
+        str(run_dir),
+        "--no-branch",
+    ]
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.Popen(args, cwd=lza_repo, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        args,
+        cwd=lza_repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 900
     # state.json is the run's commit point (written after the step record, pool and policy):
     # kill once step 2 is committed.
     while _committed(run_dir) < 2:
         if proc.poll() is not None:
-            pytest.fail(f"run ended early ({proc.returncode}):\n{proc.stdout.read() if proc.stdout else ''}")
+            pytest.fail(
+                f"run ended early ({proc.returncode}):\n{proc.stdout.read() if proc.stdout else ''}"
+            )
         if time.monotonic() > deadline:
             os.killpg(proc.pid, signal.SIGKILL)
             pytest.fail("two steps took longer than 15 minutes")
@@ -86,9 +117,14 @@ def test_cpu_model_run_on_c910_updates_weights_and_resumes_after_kill(lza_repo: 
     cands = list((run_dir / "candidates").glob("*.json"))
     assert cands, "no candidate reached the evaluator"
 
-    r = subprocess.run([sys.executable, "-m", "rtlopt", "optimize", "--resume", str(run_dir),
-                        "--no-branch"], cwd=lza_repo, env=env, capture_output=True, text=True,
-                       timeout=900)
+    r = subprocess.run(
+        [sys.executable, "-m", "rtlopt", "optimize", "--resume", str(run_dir), "--no-branch"],
+        cwd=lza_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     # 16 new tokens cannot hold an equivalent LZA: the run ends with "no improvement" (exit 1),
     # not with a crash (3) or a usage error (2).
     assert r.returncode == 1, r.stdout + r.stderr

@@ -28,8 +28,10 @@ from tests.e2e.conftest import git
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 BUNDLED = Path(__file__).resolve().parents[2] / "plugins"
 # md5 of the decompressed liberty files (shared pdk/README.md and the packages' READMEs)
-MD5 = {"sky130hd": "f2bbb4fb2aecd79bb0bddd87166b20be",
-       "nangate45": "fbd782231f674601393a42760f8f871c"}
+MD5 = {
+    "sky130hd": "f2bbb4fb2aecd79bb0bddd87166b20be",
+    "nangate45": "fbd782231f674601393a42760f8f871c",
+}
 SKY130_LIB = "sky130_fd_sc_hd__tt_025C_1v80.lib.gz"
 RUN_ARGS = ["rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives", "--steps", "2",
             "--parents", "1", "--rollouts", "2", "--no-branch"]  # fmt: skip
@@ -44,12 +46,17 @@ def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = tmp_path_factory.mktemp("plugin-src")
     site = tmp_path_factory.mktemp("plugin-site")
     dists = []
-    for folder in (PLUGINS / "rtlopt-newest-sampler", PLUGINS / "rtlopt-tinylib-pdk",
-                   PLUGINS / "rtlopt-echo-policy", BUNDLED / "rtlopt-pdk-sky130hd",
-                   BUNDLED / "rtlopt-pdk-nangate45"):
+    for folder in (
+        PLUGINS / "rtlopt-newest-sampler",
+        PLUGINS / "rtlopt-tinylib-pdk",
+        PLUGINS / "rtlopt-echo-policy",
+        BUNDLED / "rtlopt-pdk-sky130hd",
+        BUNDLED / "rtlopt-pdk-nangate45",
+    ):
         # the build writes next to the sources (build/, *.egg-info): build a copy
-        shutil.copytree(folder, src / folder.name,
-                        ignore=shutil.ignore_patterns("build", "*.egg-info"))
+        shutil.copytree(
+            folder, src / folder.name, ignore=shutil.ignore_patterns("build", "*.egg-info")
+        )
         dists.append(str(src / folder.name))
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
@@ -58,9 +65,12 @@ def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert sorted(p.name for p in site.glob("*.dist-info")) == [
-        "rtlopt_echo_policy-0.1.0.dist-info", "rtlopt_newest_sampler-0.1.0.dist-info",
-        "rtlopt_pdk_nangate45-0.1.0.dist-info", "rtlopt_pdk_sky130hd-0.1.0.dist-info",
-        "rtlopt_tinylib_pdk-0.1.0.dist-info"]
+        "rtlopt_echo_policy-0.1.0.dist-info",
+        "rtlopt_newest_sampler-0.1.0.dist-info",
+        "rtlopt_pdk_nangate45-0.1.0.dist-info",
+        "rtlopt_pdk_sky130hd-0.1.0.dist-info",
+        "rtlopt_tinylib_pdk-0.1.0.dist-info",
+    ]
     return site
 
 
@@ -73,8 +83,9 @@ def pdk_dir(tmp_path: Path) -> Path:
     return d
 
 
-def _rtlopt(args: Sequence[str], cwd: Path, site: Path | None, pdk: Path, log: Path,
-            shared: bool = True) -> subprocess.CompletedProcess[str]:
+def _rtlopt(
+    args: Sequence[str], cwd: Path, site: Path | None, pdk: Path, log: Path, shared: bool = True
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     paths = [str(site)] if site is not None else []
     env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")])
@@ -82,8 +93,14 @@ def _rtlopt(args: Sequence[str], cwd: Path, site: Path | None, pdk: Path, log: P
     env["ECHO_POLICY_LOG"] = str(log.with_name("echo.log"))
     env["NEWEST_SAMPLER_LOG"] = str(log)
     env["COLUMNS"] = "300"  # rich tables: one line per row
-    return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def _run_dir(repo: Path) -> Path:
@@ -118,8 +135,13 @@ def test_installed_plugins_are_listed(plugin_site: Path, pdk_dir: Path, tmp_path
     assert "[egreedy|greedy|igr|mcts|newest|none|puct]" in " ".join(r.stdout.split())
     assert "[echo|openai|scripted|transformers|vllm]" in " ".join(r.stdout.split())
     # a bundled PDK has nothing to download: the command says where its liberty is
-    r = _rtlopt(["pdk", "download", "sky130", "--dest", str(tmp_path / "dl")], tmp_path,
-                plugin_site, pdk_dir, log)
+    r = _rtlopt(
+        ["pdk", "download", "sky130", "--dest", str(tmp_path / "dl")],
+        tmp_path,
+        plugin_site,
+        pdk_dir,
+        log,
+    )
     assert r.returncode == 0, r.stderr
     assert "sky130hd: bundled, nothing to download; liberty " in r.stdout
     assert str(plugin_site / "rtlopt_pdk_sky130hd" / "data") in r.stdout
@@ -132,8 +154,13 @@ def test_plugins_chosen_by_name_on_the_command_line(
     plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
 ) -> None:
     log = tmp_path / "calls.log"
-    r = _rtlopt(["optimize", *RUN_ARGS, "--reuse", "newest", "--pdk", "tinylib"], example_repo,
-                plugin_site, pdk_dir, log)
+    r = _rtlopt(
+        ["optimize", *RUN_ARGS, "--reuse", "newest", "--pdk", "tinylib"],
+        example_repo,
+        plugin_site,
+        pdk_dir,
+        log,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "(tinylib, policy scripted" in r.stdout
     _assert_plugins_ran(_run_dir(example_repo), log)
@@ -142,8 +169,9 @@ def test_plugins_chosen_by_name_on_the_command_line(
 def test_plugins_chosen_by_name_in_rtlopt_toml(
     plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
 ) -> None:
-    (example_repo / "rtlopt.toml").write_text('[search]\nsampler = "newest"\n\n'
-                                              '[flow]\npdk = "tinylib"\n')
+    (example_repo / "rtlopt.toml").write_text(
+        '[search]\nsampler = "newest"\n\n[flow]\npdk = "tinylib"\n'
+    )
     git(example_repo, "add", "rtlopt.toml")
     git(example_repo, "commit", "-q", "-m", "use the plugins")
     log = tmp_path / "calls.log"
@@ -160,7 +188,8 @@ def test_without_the_distribution_the_names_are_unknown(
     assert r.returncode == 2
     assert r.stderr.strip() == (
         "error: --search: unknown search strategy 'newest' "
-        "(known: egreedy, greedy, igr, mcts, none, puct)")
+        "(known: egreedy, greedy, igr, mcts, none, puct)"
+    )
     (example_repo / "rtlopt.toml").write_text('[flow]\npdk = "tinylib"\n')
     r = _rtlopt(["optimize", *RUN_ARGS], example_repo, None, pdk_dir, log)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
@@ -185,8 +214,7 @@ def test_bundled_pdks_need_no_search_path(
     bytes and the same numbers as the built-in description with the shared file."""
     log = tmp_path / "calls.log"
     args = ["evaluate", "rtl/prio_enc.v", "--candidate", "alternatives/a_grouped.v", "--json"]
-    r = _rtlopt([*args, "--pdk", "sky130"], example_repo, plugin_site, pdk_dir, log,
-                shared=False)
+    r = _rtlopt([*args, "--pdk", "sky130"], example_repo, plugin_site, pdk_dir, log, shared=False)
     assert r.returncode == 0, r.stdout + r.stderr
     bundled = json.loads(r.stdout)
     flow = bundled["reference"]["provenance"]["flow"]
@@ -194,8 +222,9 @@ def test_bundled_pdks_need_no_search_path(
     assert flow["liberty_md5"] == MD5["sky130hd"]
     # the shared file given as the liberty: the built-in's measurement, whatever is installed
     shared_lib = pdk_path() / "sky130hd" / SKY130_LIB
-    r = _rtlopt([*args, "--pdk", "sky130hd", "--liberty", str(shared_lib)], example_repo, None,
-                pdk_dir, log)
+    r = _rtlopt(
+        [*args, "--pdk", "sky130hd", "--liberty", str(shared_lib)], example_repo, None, pdk_dir, log
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     builtin = json.loads(r.stdout)
     assert builtin["reference"]["provenance"]["flow"]["liberty"] == str(shared_lib)
@@ -212,13 +241,36 @@ def test_a_policy_plugin_runs_the_loop(
     plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
 ) -> None:
     log = tmp_path / "calls.log"
-    r = _rtlopt(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--policy", "echo", "--steps",
-                 "2", "--parents", "1", "--rollouts", "2", "--no-branch", "--pdk", "nangate45"],
-                example_repo, plugin_site, pdk_dir, log, shared=False)
+    r = _rtlopt(
+        [
+            "optimize",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--policy",
+            "echo",
+            "--steps",
+            "2",
+            "--parents",
+            "1",
+            "--rollouts",
+            "2",
+            "--no-branch",
+            "--pdk",
+            "nangate45",
+        ],
+        example_repo,
+        plugin_site,
+        pdk_dir,
+        log,
+        shared=False,
+    )
     assert r.returncode == 1, r.stdout + r.stderr  # the parent again: nothing better
     assert "policy echo" in r.stdout and "no equivalent design beat the reference" in r.stdout
     assert log.with_name("echo.log").read_text().splitlines() == [
-        "generate 1 prompt(s) x 2", "generate 1 prompt(s) x 2"]
+        "generate 1 prompt(s) x 2",
+        "generate 1 prompt(s) x 2",
+    ]
     rd = _run_dir(example_repo)
     cands = [json.loads(p.read_text()) for p in (rd / "candidates").glob("*.json")]
     assert cands and all(c["accepted"] for c in cands)  # the echoed design is equivalent

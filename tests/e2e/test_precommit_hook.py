@@ -27,14 +27,23 @@ _CACHE = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache"))
 _CHECKOUT = hashlib.sha256(str(REPO).encode()).hexdigest()[:10]
 PRE_COMMIT_HOME = _CACHE / f"pre-commit-{_CHECKOUT}"
 SNAPSHOTS = _CACHE / f"precommit-src-{_CHECKOUT}"
-_FIXED = {"GIT_AUTHOR_NAME": "rtlopt-test", "GIT_AUTHOR_EMAIL": "test@localhost",
-          "GIT_COMMITTER_NAME": "rtlopt-test", "GIT_COMMITTER_EMAIL": "test@localhost",
-          "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z"}
+_FIXED = {
+    "GIT_AUTHOR_NAME": "rtlopt-test",
+    "GIT_AUTHOR_EMAIL": "test@localhost",
+    "GIT_COMMITTER_NAME": "rtlopt-test",
+    "GIT_COMMITTER_EMAIL": "test@localhost",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
+}
 
 
 def _working_tree_files() -> list[str]:
-    out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others",
-                          "--exclude-standard"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return sorted({f for f in out.split("\0") if f and (REPO / f).is_file()})
 
 

@@ -38,8 +38,14 @@ def no_yosys(tmp_path: Path) -> dict[str, str]:
 
 
 def _rtlopt(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_auto_never_falls_back_to_pyosys(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -72,8 +78,11 @@ def test_optimize_without_yosys_stops_before_measuring(
 def test_evaluate_without_yosys_measures_nothing(
     example_repo: Path, no_yosys: dict[str, str]
 ) -> None:
-    r = _rtlopt(["evaluate", "rtl/prio_enc.v", "--candidate", "alternatives/a_grouped.v",
-                 "--no-formal"], example_repo, no_yosys)
+    r = _rtlopt(
+        ["evaluate", "rtl/prio_enc.v", "--candidate", "alternatives/a_grouped.v", "--no-formal"],
+        example_repo,
+        no_yosys,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
     assert "'yosys' (synthesis engine) was not found" in r.stderr
     assert "area" not in r.stdout
@@ -82,9 +91,13 @@ def test_evaluate_without_yosys_measures_nothing(
 def test_outputs_name_the_engine(example_repo: Path) -> None:
     r = _rtlopt(RUN, example_repo, dict(os.environ))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert re.search(r"^flow: yosys 0\.\d+, OpenSTA [\d.]+, nangate45 typical\nreference: area ",
-                     r.stdout, re.M), r.stdout
-    r = _rtlopt(["evaluate", "rtl/prio_enc.v", "--candidate", "alternatives/a_grouped.v"],
-                example_repo, dict(os.environ, COLUMNS="120"))
+    assert re.search(
+        r"^flow: yosys 0\.\d+, OpenSTA [\d.]+, nangate45 typical\nreference: area ", r.stdout, re.M
+    ), r.stdout
+    r = _rtlopt(
+        ["evaluate", "rtl/prio_enc.v", "--candidate", "alternatives/a_grouped.v"],
+        example_repo,
+        dict(os.environ, COLUMNS="120"),
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "flow: yosys 0." in r.stdout and "nangate45 typical" in r.stdout

@@ -21,9 +21,7 @@ from tests.e2e.conftest import git, rtlopt
 
 pytestmark = pytest.mark.tools
 
-_ENCODER = "\n".join(
-    f"      16'b{'0' * i}1{'?' * (15 - i)}: pos = 5'd{i};" for i in range(16)
-)
+_ENCODER = "\n".join(f"      16'b{'0' * i}1{'?' * (15 - i)}: pos = 5'd{i};" for i in range(16))
 
 REFERENCE = f"""// Two clock domains: a registered leading-one position (clk_a) and a registered zero
 // flag (clk_b).
@@ -68,15 +66,21 @@ _HEAD = """module cdc_enc (
     if (!rst_n) pos_q <= 5'd0; else pos_q <= p;
 """
 # Equivalent and smaller (the loop form of the encoder).
-LOOP = _HEAD + """  always @(posedge clk_b or negedge rst_n)
+LOOP = (
+    _HEAD
+    + """  always @(posedge clk_b or negedge rst_n)
     if (!rst_n) zero_q <= 1'b0; else zero_q <= ~|vec;
 endmodule
 """
+)
 # Not equivalent: the zero flag is an all-ones flag.
-WRONG = _HEAD + """  always @(posedge clk_b or negedge rst_n)
+WRONG = (
+    _HEAD
+    + """  always @(posedge clk_b or negedge rst_n)
     if (!rst_n) zero_q <= 1'b0; else zero_q <= &vec;
 endmodule
 """
+)
 
 TOML = """[project]
 exclude = ["alt/**"]
@@ -128,8 +132,9 @@ def test_evaluate_accept_unknown_accepts_it_reported_as_unknown(cdc_repo: Path) 
     assert cand["formal"]["verdict"] == "unknown"  # never shown as proven
     assert cand["ppa"]["area_um2"] < ref["ppa"]["area_um2"]
     # The table says so too.
-    r = rtlopt(["evaluate", "rtl/cdc_enc.v", "--candidate", "alt/a_loop.v", "--accept-unknown"],
-               cdc_repo)
+    r = rtlopt(
+        ["evaluate", "rtl/cdc_enc.v", "--candidate", "alt/a_loop.v", "--accept-unknown"], cdc_repo
+    )
     assert r.returncode == 0 and "ACCEPTED" in r.stdout and "formal: unknown" in r.stdout
 
 
@@ -142,8 +147,22 @@ def test_accept_unknown_still_rejects_a_non_equivalent_candidate(cdc_repo: Path)
 
 
 def _optimize(repo: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
-    r = rtlopt(["optimize", "rtl/cdc_enc.v", "--candidates", "alt", "--steps", "1",
-                "--parents", "1", "--rollouts", "2", "--no-branch"], repo)
+    r = rtlopt(
+        [
+            "optimize",
+            "rtl/cdc_enc.v",
+            "--candidates",
+            "alt",
+            "--steps",
+            "1",
+            "--parents",
+            "1",
+            "--rollouts",
+            "2",
+            "--no-branch",
+        ],
+        repo,
+    )
     m = re.search(r"run directory: (\S+)", r.stdout)
     assert m, r.stdout + r.stderr
     return r, Path(m.group(1))

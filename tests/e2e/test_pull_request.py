@@ -39,15 +39,25 @@ print("https://github.com/example/prio/pull/7")
 
 
 def _path_without_gh() -> str:
-    return os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
-                           if p and not (Path(p) / "gh").exists())
+    return os.pathsep.join(
+        p
+        for p in os.environ.get("PATH", "").split(os.pathsep)
+        if p and not (Path(p) / "gh").exists()
+    )
 
 
-def _run(args: list[str], cwd: Path, path: str, tmp: Path, **env: str
-         ) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], cwd: Path, path: str, tmp: Path, **env: str
+) -> subprocess.CompletedProcess[str]:
     full = dict(os.environ, PATH=path, FAKE_GH_LOG=str(tmp / "gh.jsonl"), COLUMNS="200", **env)
-    return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=cwd, env=full,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=cwd,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 @pytest.fixture
@@ -88,8 +98,18 @@ def test_pr_pushes_the_branch_and_calls_gh_with_the_body_file(
     assert body_path.name == "pr_body.md" and body_path.is_file()
     (call,) = [json.loads(line) for line in (tmp_path / "gh.jsonl").read_text().splitlines()]
     subject = git(example_repo, "log", "-1", "--format=%s", branch).strip()
-    assert call["argv"] == ["pr", "create", "--head", branch, "--base", "main",
-                            "--title", subject, "--body-file", str(body_path)]
+    assert call["argv"] == [
+        "pr",
+        "create",
+        "--head",
+        branch,
+        "--base",
+        "main",
+        "--title",
+        subject,
+        "--body-file",
+        str(body_path),
+    ]
     assert call["body"] == body_path.read_text() and "## rtlopt: `prio_enc`" in call["body"]
     assert Path(call["cwd"]).resolve() == example_repo.resolve()
     assert "pull request: https://github.com/example/prio/pull/7" in r.stdout
@@ -110,18 +130,26 @@ def test_without_gh_the_command_and_the_compare_page_are_printed(
     assert git(remote, "rev-parse", f"refs/heads/{branch}").strip()
     body = re.search(r"^pull request body: (\S+)", r.stdout, re.M).group(1)  # type: ignore[union-attr]
     assert "gh is not installed; open the pull request with:" in r.stdout
-    assert (f"gh pr create --head {branch} --base main --title " in r.stdout
-            and f"--body-file {body} --repo example/prio" in r.stdout)
-    assert (f"or in the browser: https://github.com/example/prio/compare/main...{branch}"
-            "?expand=1") in r.stdout
+    assert (
+        f"gh pr create --head {branch} --base main --title " in r.stdout
+        and f"--body-file {body} --repo example/prio" in r.stdout
+    )
+    assert (
+        f"or in the browser: https://github.com/example/prio/compare/main...{branch}?expand=1"
+    ) in r.stdout
     assert not (tmp_path / "gh.jsonl").exists()
 
 
 def test_a_failing_gh_is_a_tool_error_and_the_branch_stays_pushed(
     example_repo: Path, remote: Path, fake_gh: Path, tmp_path: Path
 ) -> None:
-    r = _run([*RUN, "--pr"], example_repo, f"{fake_gh}{os.pathsep}{_path_without_gh()}",
-             tmp_path, FAKE_GH_FAIL="1")
+    r = _run(
+        [*RUN, "--pr"],
+        example_repo,
+        f"{fake_gh}{os.pathsep}{_path_without_gh()}",
+        tmp_path,
+        FAKE_GH_FAIL="1",
+    )
     assert r.returncode == 3, r.stdout + r.stderr
     branch = _branch(r.stdout)
     assert git(remote, "rev-parse", f"refs/heads/{branch}").strip()
@@ -152,5 +180,7 @@ def test_push_alone_confirms_and_prints_the_body_path(
     steps = [ln for ln in r.stdout.splitlines() if ln.startswith("step ")]
     assert len(steps) == 1 and re.match(
         r"step 1/1 \| best reward [\d.]+, ADP [\d,.e+]+ \(-[\d.]+%\) \| valid \d+% \| mean "
-        r"[\d.]+ \| delta [\d.]+ \| \d:\d\d:\d\d$", steps[0]), steps
+        r"[\d.]+ \| delta [\d.]+ \| \d:\d\d:\d\d$",
+        steps[0],
+    ), steps
     assert "\x1b" not in r.stdout and "━" not in r.stdout

@@ -19,14 +19,20 @@ if TYPE_CHECKING:
     from rtlopt.config import HarnessConfig
     from rtlopt.harness import SimReport
 
-BENCH = Path(os.environ.get("RTLOPT_BENCH_PATH",
-                            Path(__file__).resolve().parents[2].parent / "shared" / "bench"))
+BENCH = Path(
+    os.environ.get(
+        "RTLOPT_BENCH_PATH", Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+    )
+)
 RTLLM = BENCH / "rtllm"
 LZA_DIR = BENCH / "c910" / "lza_simd_half"
 
 _RANGE = r"(?:\[\s*([^\]:]+?)\s*:\s*([^\]]+?)\s*\])?"
-_DECL = re.compile(r"\b(input|output|inout)\b\s*(?:wire|reg|logic|var)?\s*(signed)?\s*" + _RANGE
-                   + r"\s*([A-Za-z_][\w$]*(?:\s*,\s*(?!input|output|inout)[A-Za-z_][\w$]*)*)")
+_DECL = re.compile(
+    r"\b(input|output|inout)\b\s*(?:wire|reg|logic|var)?\s*(signed)?\s*"
+    + _RANGE
+    + r"\s*([A-Za-z_][\w$]*(?:\s*,\s*(?!input|output|inout)[A-Za-z_][\w$]*)*)"
+)
 _EDGE = re.compile(r"\b(posedge|negedge)\s+([A-Za-z_][\w$]*)")
 _RESET = re.compile(r"(rst|reset)", re.I)
 
@@ -42,8 +48,9 @@ def _eval(expr: str, params: dict[str, int]) -> int:
 
 def _params(code: str) -> dict[str, int]:
     out: dict[str, int] = {}
-    for m in re.finditer(r"\b(?:parameter|localparam)\b\s*(?:integer\s*)?([^;]*?)(?:;|\)\s*\()",
-                         code):
+    for m in re.finditer(
+        r"\b(?:parameter|localparam)\b\s*(?:integer\s*)?([^;]*?)(?:;|\)\s*\()", code
+    ):
         for part in m.group(1).split(","):
             part = re.sub(r"^\s*(?:parameter|localparam)\s*(?:integer\s*)?", "", part)
             kv = re.match(r"\s*(?:\[[^\]]*\]\s*)?([A-Za-z_]\w*)\s*=\s*(.+)", part)
@@ -62,7 +69,7 @@ def read_modules(path: Path) -> dict[str, Module]:
     spans = module_spans(text)
     names = [s.name for s in spans]
     for s in spans:
-        body = code[s.start:s.end]
+        body = code[s.start : s.end]
         params = _params(body)
         ports: list[Port] = []
         seen: set[str] = set()
@@ -75,8 +82,9 @@ def read_modules(path: Path) -> dict[str, Module]:
                     seen.add(n)
                     ports.append(Port(n, d, abs(hi - lo) + 1, hi, lo, bool(signed)))
         # order ports as in the header when non-ANSI
-        hdr = re.match(r"module\s+\w+\s*(?:#\s*\((?:[^()]|\([^()]*\))*\)\s*)?\(([^;]*?)\)\s*;",
-                       body, re.S)
+        hdr = re.match(
+            r"module\s+\w+\s*(?:#\s*\((?:[^()]|\([^()]*\))*\)\s*)?\(([^;]*?)\)\s*;", body, re.S
+        )
         if hdr:
             order = re.findall(r"([A-Za-z_][\w$]*)\s*(?=,|$)", hdr.group(1).strip())
             rank = {n: i for i, n in enumerate(order)}
@@ -86,12 +94,25 @@ def read_modules(path: Path) -> dict[str, Module]:
         resets = tuple(dict.fromkeys(n for n in inputs if _RESET.match(n)))
         clocks = tuple(dict.fromkeys(n for n in edges if n not in resets))
         low = {r: r.lower().endswith(("n", "_b")) or r.lower().startswith("n") for r in resets}
-        inst = tuple(dict.fromkeys(n for n in names if n != s.name
-                                   and re.search(rf"\b{n}\b\s*(#\s*\(.*?\))?\s*\w+\s*\(",
-                                                 body, re.S)))
-        mods[s.name] = Module(s.name, path.resolve(), s.line, s.start, s.end, tuple(ports),
-                              clocks=clocks, resets=resets, reset_active_low=low,
-                              instances=inst)
+        inst = tuple(
+            dict.fromkeys(
+                n
+                for n in names
+                if n != s.name and re.search(rf"\b{n}\b\s*(#\s*\(.*?\))?\s*\w+\s*\(", body, re.S)
+            )
+        )
+        mods[s.name] = Module(
+            s.name,
+            path.resolve(),
+            s.line,
+            s.start,
+            s.end,
+            tuple(ports),
+            clocks=clocks,
+            resets=resets,
+            reset_active_low=low,
+            instances=inst,
+        )
     return mods
 
 
@@ -121,8 +142,14 @@ def design_from_files(files: list[Path], top: str | None = None) -> Design:
 
     walk(top)
     root = files[-1].parent.resolve()
-    return Design(root, target, SourceSet(root, tuple(f.resolve() for f in files)), modules,
-                  tuple(f.resolve() for f in files), tuple(closure))
+    return Design(
+        root,
+        target,
+        SourceSet(root, tuple(f.resolve() for f in files)),
+        modules,
+        tuple(f.resolve() for f in files),
+        tuple(closure),
+    )
 
 
 def rtllm_design(name: str) -> Design:
@@ -146,9 +173,16 @@ def rtllm_names() -> list[str]:
     return sorted(p.name for p in RTLLM.iterdir() if p.is_dir()) if RTLLM.is_dir() else []
 
 
-def run_harness(design: Design, candidate_files: list[Path], workdir: Path,
-                cfg: HarnessConfig | None = None, *, timeout: float = 30.0,
-                memory_mb: int | None = 2048, only: set[str] | None = None) -> SimReport:
+def run_harness(
+    design: Design,
+    candidate_files: list[Path],
+    workdir: Path,
+    cfg: HarnessConfig | None = None,
+    *,
+    timeout: float = 30.0,
+    memory_mb: int | None = 2048,
+    only: set[str] | None = None,
+) -> SimReport:
     """Compile testbench + renamed reference + candidate and simulate; returns the report.
 
     Args:
@@ -168,14 +202,19 @@ def run_harness(design: Design, candidate_files: list[Path], workdir: Path,
     for name, content in tb.extra_files.items():
         (workdir / name).write_text(content)
     (workdir / "reference.v").write_text(reference_text(design))
-    comp = compile_sources([workdir / "rtlopt_tb.v", workdir / "reference.v", *candidate_files],
-                           workdir, top="rtlopt_tb", out=workdir / "sim.vvp",
-                           include_dirs=[design.target.file.parent], timeout=timeout,
-                           memory_mb=memory_mb)
+    comp = compile_sources(
+        [workdir / "rtlopt_tb.v", workdir / "reference.v", *candidate_files],
+        workdir,
+        top="rtlopt_tb",
+        out=workdir / "sim.vvp",
+        include_dirs=[design.target.file.parent],
+        timeout=timeout,
+        memory_mb=memory_mb,
+    )
     if not comp.ok:
         from rtlopt.results import SimResult
 
         return SimReport(SimResult(False, 0, 0), "compile failed: " + "; ".join(comp.errors[:3]))
-    return run_simulation(workdir / "sim.vvp", workdir, timeout=timeout, memory_mb=memory_mb,
-                          secret=secret)
-
+    return run_simulation(
+        workdir / "sim.vvp", workdir, timeout=timeout, memory_mb=memory_mb, secret=secret
+    )

@@ -35,8 +35,9 @@ needs_rtllm = pytest.mark.skipif(not RTLLM.is_dir(), reason="RTLLM not found")
 
 @needs_rtllm
 def test_scripted_bench_improves_adder_gates_it_and_skips_when_rerun(tmp_path: Path) -> None:
-    opts = BenchOptions("rtllm", RTLLM, tmp_path / "out", SMALL, designs=("adder_8bit",),
-                        candidates=REWRITES)
+    opts = BenchOptions(
+        "rtllm", RTLLM, tmp_path / "out", SMALL, designs=("adder_8bit",), candidates=REWRITES
+    )
     [res] = run_bench(opts)
     assert res.status == BenchStatus.IMPROVED, res
     assert res.ratio is not None and 0.0 < res.ratio < 1.0
@@ -60,18 +61,24 @@ def test_suite_testbench_falls_back_to_next_best_accepted(tmp_path: Path) -> Non
     right = tmp_path / "right.v"
     right.write_text((REWRITES / "adder_8bit" / "01_behavioral.v").read_text())
     accepted = [(1.0, "wrong", wrong), (2.0, "right", right)]
-    idx, verdict, rejected = _suite_gate(d, d.reference_file.read_text(), accepted,
-                                         tmp_path / "tb")
+    idx, verdict, rejected = _suite_gate(d, d.reference_file.read_text(), accepted, tmp_path / "tb")
     assert (idx, rejected) == (1, 1) and verdict.startswith("passed")
-    idx, verdict, rejected = _suite_gate(d, d.reference_file.read_text(), accepted[:1],
-                                         tmp_path / "tb2")
+    idx, verdict, rejected = _suite_gate(
+        d, d.reference_file.read_text(), accepted[:1], tmp_path / "tb2"
+    )
     assert idx is None and rejected == 1 and verdict.startswith("failed")
 
 
 @needs_rtllm
 def test_reference_pass_reports_broken_designs_without_crashing(tmp_path: Path) -> None:
-    opts = BenchOptions("rtllm", RTLLM, tmp_path / "out", {"flow.pdk": "nangate45"}, jobs=2,
-                        designs=("float_multi", "counter_12", "ring_counter"))
+    opts = BenchOptions(
+        "rtllm",
+        RTLLM,
+        tmp_path / "out",
+        {"flow.pdk": "nangate45"},
+        jobs=2,
+        designs=("float_multi", "counter_12", "ring_counter"),
+    )
     got = {r.design: r for r in measure_references(opts)}
     assert got["float_multi"].status == BenchStatus.UNMEASURABLE
     assert "known issue" in got["float_multi"].detail and not got["float_multi"].measurable
@@ -87,9 +94,13 @@ def test_reference_pass_reports_broken_designs_without_crashing(tmp_path: Path) 
 @pytest.mark.skipif(not C910.is_dir(), reason="C910 LZA not found")
 def test_c910_ablation_row_finds_grouped_encoder_and_rejects_mutant(tmp_path: Path) -> None:
     design = load_c910_design(C910)
-    opts = BenchOptions("folder", C910, tmp_path / "abl",
-                        {"flow.pdk": "sky130hd", "run.steps": 1, "search.parents": 1,
-                         "run.rollouts": 3}, candidates=C910_REWRITES)
+    opts = BenchOptions(
+        "folder",
+        C910,
+        tmp_path / "abl",
+        {"flow.pdk": "sky130hd", "run.steps": 1, "search.parents": 1, "run.rollouts": 3},
+        candidates=C910_REWRITES,
+    )
     [row] = run_ablation(design, opts, select_configs(["fixed-delta-ln2"]))
     assert row.result.status == BenchStatus.IMPROVED, row.result
     assert row.reduction is not None and row.reduction < 0.0

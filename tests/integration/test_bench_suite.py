@@ -24,8 +24,17 @@ RTLLM = BENCH / "rtllm"
 
 # A quick cross-section: combinational with submodules, the two renamed designs, data files,
 # sequential, the paper/folder name mismatch, and two known failures.
-QUICK = ["adder_8bit", "adder_pipe_64bit", "multi_pipe_4bit", "alu", "multi_booth_8bit",
-         "counter_12", "fixed_point_subtractor", "radix2_div", "ring_counter"]
+QUICK = [
+    "adder_8bit",
+    "adder_pipe_64bit",
+    "multi_pipe_4bit",
+    "alu",
+    "multi_booth_8bit",
+    "counter_12",
+    "fixed_point_subtractor",
+    "radix2_div",
+    "ring_counter",
+]
 
 
 def _need_tools() -> None:
@@ -92,7 +101,9 @@ def test_hanging_candidate_times_out(tmp_path: Path) -> None:
     _need_tools()
     (design,) = load_suite("rtllm", RTLLM, ["adder_8bit"])
     # The testbench has no $finish: a free-running process keeps the simulation alive forever.
-    hang = ("module adder_8bit(input [7:0] a, b, input cin, output [7:0] sum, output cout);\n"
-            "  reg r = 0; always #1 r = ~r;\n  assign {cout, sum} = a + b + cin;\nendmodule\n")
+    hang = (
+        "module adder_8bit(input [7:0] a, b, input cin, output [7:0] sum, output cout);\n"
+        "  reg r = 0; always #1 r = ~r;\n  assign {cout, sum} = a + b + cin;\nendmodule\n"
+    )
     res = run_suite_testbench(design, hang, tmp_path, timeout=2)
     assert not res.passed and "timed out" in res.detail

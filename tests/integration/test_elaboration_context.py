@@ -46,18 +46,36 @@ def repo(tmp_path: Path) -> Path:
     # uses the project's macro without the `include: the context provides it
     (r / "cand" / "equiv.v").write_text(
         "module ctx (input [`CTX_MSB:0] a, output [`CTX_MSB:0] y);\n"
-        "  assign y = {a[3], ~a[2], a[1], ~a[0]};\nendmodule\n")
+        "  assign y = {a[3], ~a[2], a[1], ~a[0]};\nendmodule\n"
+    )
     (r / "cand" / "sim_model.v").write_text(
-        "module ctx (input [3:0] a, output [3:0] y);\n  assign y = 4'd0;\nendmodule\n")
+        "module ctx (input [3:0] a, output [3:0] y);\n  assign y = 4'd0;\nendmodule\n"
+    )
     (r / "rtlopt.toml").write_text('[project]\nexclude = ["cand/**"]\n')
     subprocess.run(["git", "init", "-q", "-b", "main", str(r)], check=True)
     return r
 
 
 def _evaluate(repo: Path, cand: str) -> tuple[int, dict[str, object]]:
-    r = subprocess.run([sys.executable, "-m", "rtlopt", "evaluate", "rtl/ctx.v", "--candidate",
-                        cand, "--pdk", "nangate45", "--json"], cwd=repo, capture_output=True,
-                       text=True, timeout=600, env=dict(os.environ))
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rtlopt",
+            "evaluate",
+            "rtl/ctx.v",
+            "--candidate",
+            cand,
+            "--pdk",
+            "nangate45",
+            "--json",
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ),
+    )
     assert r.returncode in (0, 1), r.stderr[-800:]
     return r.returncode, json.loads(r.stdout)
 

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.tools
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "filelist_c910"
 TARGET = "gen_rtl/alu/rtl/ct_alu_sat.v"
 
+
 @pytest.fixture
 def c910_repo(tmp_path: Path) -> Path:
     """The fixture copied into a fresh git repository, as a user's checkout."""
@@ -38,18 +39,27 @@ def c910_repo(tmp_path: Path) -> Path:
     return repo
 
 
-def _rtlopt(args: Sequence[str], repo: Path, code_base: Path | None) -> subprocess.CompletedProcess[str]:
+def _rtlopt(
+    args: Sequence[str], repo: Path, code_base: Path | None
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env.pop("CODE_BASE_PATH", None)
     if code_base is not None:
         env["CODE_BASE_PATH"] = str(code_base)
-    return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=repo, env=env,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def _evaluate(repo: Path, candidate: str) -> tuple[int, dict[str, object]]:
-    r = _rtlopt(["evaluate", TARGET, "--candidate", candidate, "--pdk", "nangate45", "--json"],
-                repo, repo)
+    r = _rtlopt(
+        ["evaluate", TARGET, "--candidate", candidate, "--pdk", "nangate45", "--json"], repo, repo
+    )
     assert r.returncode in (0, 1), f"exit {r.returncode}: {r.stderr.strip()[-500:]}"
     return r.returncode, json.loads(r.stdout)
 

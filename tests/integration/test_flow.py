@@ -85,10 +85,12 @@ def test_c910_nangate45(ng_flow: PpaFlow, tmp_path: Path) -> None:
     assert m.ppa.delay_ps == pytest.approx(496, abs=1)
 
 
-@pytest.mark.parametrize("design,top", [("ROM", "ROM"),
-                                        ("traffic_light", "verified_traffic_light")])
-def test_netlist_with_constants_is_read_by_opensta(ng_flow: PpaFlow, tmp_path: Path,
-                                                   design: str, top: str) -> None:
+@pytest.mark.parametrize(
+    "design,top", [("ROM", "ROM"), ("traffic_light", "verified_traffic_light")]
+)
+def test_netlist_with_constants_is_read_by_opensta(
+    ng_flow: PpaFlow, tmp_path: Path, design: str, top: str
+) -> None:
     src = RTLLM / design / f"verified_{design}.v"
     _need(src)
     clocks = ["clk"] if design == "traffic_light" else []
@@ -100,14 +102,18 @@ def test_netlist_with_constants_is_read_by_opensta(ng_flow: PpaFlow, tmp_path: P
         assert re.search(r"^\s*LOGIC[01]_X1\b", netlist, re.M)
 
 
-def test_worker_matches_fresh_process_on_a_sequence(ng: PdkInfo, ng_flow: PpaFlow,
-                                                    tmp_path: Path) -> None:
+def test_worker_matches_fresh_process_on_a_sequence(
+    ng: PdkInfo, ng_flow: PpaFlow, tmp_path: Path
+) -> None:
     """A long-lived session gives the numbers of a fresh one, design after design."""
     _need(RTLLM / "traffic_light")
     Job = tuple[list[Path], str, list[str]]
     cnt: Job = ([RTLLM / "counter_12" / "verified_counter_12.v"], "verified_counter_12", ["clk"])
-    tl: Job = ([RTLLM / "traffic_light" / "verified_traffic_light.v"], "verified_traffic_light",
-          ["clk"])
+    tl: Job = (
+        [RTLLM / "traffic_light" / "verified_traffic_light.v"],
+        "verified_traffic_light",
+        ["clk"],
+    )
     rom: Job = ([RTLLM / "ROM" / "verified_ROM.v"], "ROM", [])
     # sequential after sequential is where OpenSTA 2.0.17 keeps stale power state
     jobs = [tl, cnt, rom]
@@ -143,8 +149,9 @@ def test_synthesis_error_is_tool_failed(ng_flow: PpaFlow, tmp_path: Path) -> Non
         ng_flow.measure([bad], "bad", [], tmp_path / "w")
 
 
-def test_fake_sta_hang_in_flow_is_timeout(ng: PdkInfo, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_sta_hang_in_flow_is_timeout(
+    ng: PdkInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Real Yosys (named by RTLOPT_YOSYS), a fake OpenSTA that hangs (first on PATH): the flow
     raises EvaluationTimeout."""
     _need(C910)
@@ -154,8 +161,10 @@ def test_fake_sta_hang_in_flow_is_timeout(ng: PdkInfo, tmp_path: Path,
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "hang")
     cfg = replace(FlowConfig(pdk="nangate45"), sta_timeout_s=1.0)
     with PpaFlow(ng, cfg, SandboxConfig()) as flow:
-        assert flow.provenance()["binaries"] == {"yosys": require_tool("yosys").path,
-                                                 "sta": str(FAKE / "sta")}
+        assert flow.provenance()["binaries"] == {
+            "yosys": require_tool("yosys").path,
+            "sta": str(FAKE / "sta"),
+        }
         with pytest.raises(EvaluationTimeout):
             flow.measure(C910_FILES, C910_TOP, [], tmp_path)
 

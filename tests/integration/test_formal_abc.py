@@ -111,18 +111,19 @@ def _design(tmp_path: Path, name: str, text: str) -> Design:
     return load_design(f, name, ProjectConfig())
 
 
-def _check(tmp_path: Path, design: Design, text: str, *, abc: bool,
-           timeout: float) -> FormalResult:
+def _check(tmp_path: Path, design: Design, text: str, *, abc: bool, timeout: float) -> FormalResult:
     work = tmp_path / f"work_{int(abc)}_{abs(hash(text)) % 10**8}"
     work.mkdir()
     cand = work / "candidate.v"
     cand.write_text(text)
-    return check_equivalence(design, [cand], work / "formal",
-                             FormalConfig(timeout_s=timeout, abc=abc))
+    return check_equivalence(
+        design, [cand], work / "formal", FormalConfig(timeout_s=timeout, abc=abc)
+    )
 
 
-def _engine(tmp_path: Path, design: Design, text: str, engine: str, *,
-            free_init: bool = False) -> str:
+def _engine(
+    tmp_path: Path, design: Design, text: str, engine: str, *, free_init: bool = False
+) -> str:
     """The status of one ABC engine on the AIGER miter, bypassing Yosys's own engines."""
     work = tmp_path / f"engine_{engine}_{int(free_init)}_{abs(hash(text)) % 10**8}"
     work.mkdir()
@@ -152,9 +153,12 @@ def test_broken_multiplier_never_proven(tmp_path: Path) -> None:
     res = _check(tmp_path, d, MUL8_BROKEN, abc=True, timeout=60)
     assert res.verdict is Verdict.REFUTED, res
     assert _engine(tmp_path, d, MUL8_BROKEN, "cec") == "failed"
-    assert _engine(tmp_path, d, MUL8_SHIFT_ADD.replace("({8'd0, a} << i)",
-                                                       "({8'd0, a} << (i & 6))"),
-                   "cec") == "failed"
+    assert (
+        _engine(
+            tmp_path, d, MUL8_SHIFT_ADD.replace("({8'd0, a} << i)", "({8'd0, a} << (i & 6))"), "cec"
+        )
+        == "failed"
+    )
 
 
 def test_one_hot_counter_proven_by_pdr_where_induction_fails(tmp_path: Path) -> None:
@@ -188,8 +192,11 @@ def test_renamed_registers_without_reset_paired_by_unique_width(tmp_path: Path) 
     assert res.verdict is Verdict.PROVEN, res
 
 
-@pytest.mark.parametrize("text", [ACC_BROKEN_STEP, ACC_BROKEN_HOLD, ACC_RENAMED_BROKEN],
-                         ids=["counter-step", "data-hold", "renamed"])
+@pytest.mark.parametrize(
+    "text",
+    [ACC_BROKEN_STEP, ACC_BROKEN_HOLD, ACC_RENAMED_BROKEN],
+    ids=["counter-step", "data-hold", "renamed"],
+)
 def test_registers_without_reset_broken_never_proven(tmp_path: Path, text: str) -> None:
     d = _design(tmp_path, "acc2", ACC)
     res = _check(tmp_path, d, text, abc=True, timeout=60)

@@ -19,21 +19,25 @@ _LZA_PRE = (LZA_DIR / "ct_vfmau_lza_simd_half.v").read_text() if LZA_DIR.exists(
 def grouped_lza(last_group_base: int = 20) -> str:
     """The LZA with a grouped (6 x 4-bit) leading-one encoder; ``last_group_base`` != 20
     mis-numbers the lowest group (the DESIGN.md mutant)."""
-    head = _LZA_PRE[_LZA_PRE.index("module ct_vfmau_lza_simd_half"):
-                    _LZA_PRE.index("// &CombBeg; @59")]
+    head = _LZA_PRE[
+        _LZA_PRE.index("module ct_vfmau_lza_simd_half") : _LZA_PRE.index("// &CombBeg; @59")
+    ]
     groups = []
     for j in range(6):
         hi = 23 - 4 * j
         base = last_group_base if j == 5 else 4 * j
         kw = "if" if j == 0 else "else if"
-        groups.append(f"  {kw} (|lza_precod[{hi}:{hi - 3}]) "
-                      f"lza_result[4:0] = 5'd{base} + enc4(lza_precod[{hi}:{hi - 3}]);")
-    return (head + "function [4:0] enc4(input [3:0] x);\n"
-            "  casez (x) 4'b1???: enc4 = 5'd0; 4'b01??: enc4 = 5'd1; 4'b001?: enc4 = 5'd2;\n"
-            "  default: enc4 = 5'd3; endcase\nendfunction\n"
-            "always @(*) begin\n" + "\n".join(groups) +
-            "\n  else lza_result[4:0] = 5'd24;\nend\n"
-            "assign lza_result_zero = ~|lza_precod[23:0];\nendmodule\n")
+        groups.append(
+            f"  {kw} (|lza_precod[{hi}:{hi - 3}]) "
+            f"lza_result[4:0] = 5'd{base} + enc4(lza_precod[{hi}:{hi - 3}]);"
+        )
+    return (
+        head + "function [4:0] enc4(input [3:0] x);\n"
+        "  casez (x) 4'b1???: enc4 = 5'd0; 4'b01??: enc4 = 5'd1; 4'b001?: enc4 = 5'd2;\n"
+        "  default: enc4 = 5'd3; endcase\nendfunction\n"
+        "always @(*) begin\n" + "\n".join(groups) + "\n  else lza_result[4:0] = 5'd24;\nend\n"
+        "assign lza_result_zero = ~|lza_precod[23:0];\nendmodule\n"
+    )
 
 
 needs_lza = pytest.mark.skipif(not LZA_DIR.exists(), reason=f"C910 LZA not found at {LZA_DIR}")
@@ -67,11 +71,13 @@ def test_lza_grouped_encoder_proven_and_mutant_refuted(tmp_path: Path) -> None:
 def test_counter_12_restructured_proven_wrap_at_12_refuted(tmp_path: Path) -> None:
     d = rtllm_design("counter_12")
     name = d.target.name
-    body = ("module {n}(input rst_n, input clk, input valid_count, output reg [3:0] out);\n"
-            "  always @(posedge clk or negedge rst_n)\n"
-            "    if (!rst_n) out <= 4'b0;\n"
-            "    else if (valid_count) out <= ({cond}) ? 4'b0 : out + 4'd1;\n"
-            "endmodule\n")
+    body = (
+        "module {n}(input rst_n, input clk, input valid_count, output reg [3:0] out);\n"
+        "  always @(posedge clk or negedge rst_n)\n"
+        "    if (!rst_n) out <= 4'b0;\n"
+        "    else if (valid_count) out <= ({cond}) ? 4'b0 : out + 4'd1;\n"
+        "endmodule\n"
+    )
     ok = tmp_path / "ok.v"
     ok.write_text(body.format(n=name, cond="out[3] & out[1] & out[0]"))  # wraps on 4'b1x11
     bad = tmp_path / "bad.v"
@@ -103,9 +109,11 @@ def test_sequential_induction_unknown_is_not_proven(tmp_path: Path) -> None:
         "    if (!rst_n) begin a <= 0; b <= 0; end\n"
         "    else if (valid_count) begin a <= (b == 4'd11) ? 4'd0 : b + 4'd1;"
         " b <= (b == 4'd11) ? 4'd0 : b + 4'd1; end\n"
-        "endmodule\n")
-    r = check_equivalence(d, [cand], tmp_path / "f", FormalConfig(timeout_s=60, induction_depth=1,
-                                                                  bmc_depth=16))
+        "endmodule\n"
+    )
+    r = check_equivalence(
+        d, [cand], tmp_path / "f", FormalConfig(timeout_s=60, induction_depth=1, bmc_depth=16)
+    )
     assert r.verdict in (Verdict.PROVEN, Verdict.UNKNOWN), r
     if r.verdict is Verdict.UNKNOWN:
         assert "no counterexample within 16 cycles" in r.reason

@@ -16,20 +16,33 @@ from rtlopt.frontend import get_frontend, load_design
 from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend.model import Module
 
-BENCH = Path(os.environ.get("RTLOPT_BENCH_PATH",
-                            Path(__file__).resolve().parents[2].parent / "shared" / "bench"))
+BENCH = Path(
+    os.environ.get(
+        "RTLOPT_BENCH_PATH", Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+    )
+)
 RTLLM = sorted((BENCH / "rtllm").glob("*/verified_*.v")) if (BENCH / "rtllm").is_dir() else []
 C910 = BENCH / "c910" / "lza_simd_half"
 
-needs_bench = pytest.mark.skipif(not RTLLM, reason=f"RTLLM benchmarks not found under {BENCH} "
-                                 "(set RTLOPT_BENCH_PATH)")
+needs_bench = pytest.mark.skipif(
+    not RTLLM, reason=f"RTLLM benchmarks not found under {BENCH} (set RTLOPT_BENCH_PATH)"
+)
 needs_iverilog = pytest.mark.skipif(
-    shutil.which("iverilog") is None, reason="iverilog not installed (pyverilog needs it)")
+    shutil.which("iverilog") is None, reason="iverilog not installed (pyverilog needs it)"
+)
 
 # pyverilog 1.3 cannot parse these three (DESIGN.md)
 PYVERILOG_FAILS = {"adder_32bit", "float_multi", "multi_8bit"}
-SUBSET = ["accu", "alu", "asyn_fifo", "counter_12", "adder_16bit", "multi_pipe_4bit",
-          "radix2_div", "signal_generator"]
+SUBSET = [
+    "accu",
+    "alu",
+    "asyn_fifo",
+    "counter_12",
+    "adder_16bit",
+    "multi_pipe_4bit",
+    "radix2_div",
+    "signal_generator",
+]
 
 
 def _target_name(path: Path, names: list[str], instantiated: set[str]) -> str:
@@ -55,8 +68,8 @@ def test_rtllm_reference_loads(path: Path) -> None:
     t = d.target
     assert t.name == name
     assert t.ports and all(p.width >= 1 for p in t.ports)
-    assert path.read_text()[t.start:t.end].startswith("module")
-    assert path.read_text()[t.start:t.end].endswith("endmodule")
+    assert path.read_text()[t.start : t.end].startswith("module")
+    assert path.read_text()[t.start : t.end].endswith("endmodule")
     assert set(d.submodules) <= set(names)
     assert set(t.clocks) <= {p.name for p in t.inputs}
     if any(("posedge" in line or "negedge" in line) for line in t.text().splitlines()):
@@ -87,8 +100,12 @@ def test_c910_lza() -> None:
     t = d.target
     assert t.name == "ct_vfmau_lza_simd_half"
     assert {p.name: (p.direction, p.width) for p in t.ports} == {
-        "addend": ("input", 24), "summand": ("input", 24), "sub_vld": ("input", 1),
-        "lza_result": ("output", 5), "lza_result_zero": ("output", 1)}
+        "addend": ("input", 24),
+        "summand": ("input", 24),
+        "sub_vld": ("input", 1),
+        "lza_result": ("output", 5),
+        "lza_result_zero": ("output", 1),
+    }
     assert not t.is_sequential
     # the half-precision LZA does not instantiate the 4:2 helper; the helper parses on its own
     assert "ct_vfmau_lza_42" not in t.instances and d.submodules == ()
@@ -98,8 +115,18 @@ def test_c910_lza() -> None:
 
 
 def _interface(m: Module) -> tuple[object, ...]:
-    return (m.name, m.start, m.end, m.ports, tuple((p.name, p.local) for p in m.parameters),
-            m.clocks, m.resets, dict(m.reset_active_low), m.instances, m.header_comment)
+    return (
+        m.name,
+        m.start,
+        m.end,
+        m.ports,
+        tuple((p.name, p.local) for p in m.parameters),
+        m.clocks,
+        m.resets,
+        dict(m.reset_active_low),
+        m.instances,
+        m.header_comment,
+    )
 
 
 def _compare(paths: list[Path]) -> int:
@@ -124,8 +151,9 @@ def _compare(paths: list[Path]) -> int:
 @pytest.mark.tools
 @needs_bench
 @needs_iverilog
-def test_pyslang_and_pyverilog_agree_on_a_subset(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pyslang_and_pyverilog_agree_on_a_subset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)  # pyverilog must not write parser tables here
     paths = [p for p in RTLLM if p.parent.name in SUBSET]
     assert _compare(paths) == len(SUBSET)
@@ -136,8 +164,9 @@ def test_pyslang_and_pyverilog_agree_on_a_subset(tmp_path: Path,
 @pytest.mark.slow
 @needs_bench
 @needs_iverilog
-def test_pyslang_and_pyverilog_agree_everywhere(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pyslang_and_pyverilog_agree_everywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     paths = RTLLM + sorted(C910.glob("*.v"))
     assert _compare(paths) == len(paths) - len(PYVERILOG_FAILS)
@@ -148,9 +177,11 @@ def test_pyslang_and_pyverilog_agree_everywhere(tmp_path: Path,
 @needs_iverilog
 def test_load_design_with_pyverilog(tmp_path: Path) -> None:
     f = tmp_path / "m.v"
-    f.write_text("`define W 5\nmodule leaf(input [`W-1:0] a, output y); assign y = ^a; endmodule\n"
-                 "module top(input clk, input [`W-1:0] a, output reg y);\n"
-                 "  wire t; leaf u(.a(a), .y(t));\n  always @(posedge clk) y <= t;\nendmodule\n")
+    f.write_text(
+        "`define W 5\nmodule leaf(input [`W-1:0] a, output y); assign y = ^a; endmodule\n"
+        "module top(input clk, input [`W-1:0] a, output reg y);\n"
+        "  wire t; leaf u(.a(a), .y(t));\n  always @(posedge clk) y <= t;\nendmodule\n"
+    )
     d = load_design(f, None, ProjectConfig(frontend="pyverilog"))
     assert d.target.name == "top" and d.submodules == ("leaf",)
     assert d.target.port("a").width == 5 and d.target.clocks == ("clk",)

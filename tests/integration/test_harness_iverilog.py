@@ -25,16 +25,18 @@ def test_clean_compile(tmp_path: Path) -> None:
 
 
 def test_syntax_errors_counted(tmp_path: Path) -> None:
-    r = _compile(tmp_path, "module m(input a, output y);\n assign y = a & ;\n"
-                           " assign z = ;\nendmodule\n")
+    r = _compile(
+        tmp_path, "module m(input a, output y);\n assign y = a & ;\n assign z = ;\nendmodule\n"
+    )
     assert not r.ok and r.n_errors >= 2
     assert not r.port_errors
     assert syntax_score(r, RewardConfig()) == pytest.approx(1 / (1 + r.n_errors))
 
 
 def test_port_binding_errors_scaled(tmp_path: Path) -> None:
-    r = _compile(tmp_path, "module m(input a, output y);\n nosuch u(.x(a));\n"
-                           " assign y = a;\nendmodule\n")
+    r = _compile(
+        tmp_path, "module m(input a, output y);\n nosuch u(.x(a));\n assign y = a;\nendmodule\n"
+    )
     assert not r.ok and r.port_errors and r.n_errors >= 1
     cfg = RewardConfig()
     assert syntax_score(r, cfg) == pytest.approx(cfg.port_error_factor / (1 + r.n_errors))

@@ -62,8 +62,13 @@ class RecordingFakePolicy:
             for _ in range(n):
                 text = self.texts[self.cursor % len(self.texts)]
                 self.cursor += 1
-                group.append(Completion(text=text, verilog=extract_verilog(text),
-                                        completion_tokens=len(text.split())))
+                group.append(
+                    Completion(
+                        text=text,
+                        verilog=extract_verilog(text),
+                        completion_tokens=len(text.split()),
+                    )
+                )
             out.append(group)
         self.prompts.append(list(prompts))
         self.groups.append([[c.text for c in g] for g in out])
@@ -71,8 +76,9 @@ class RecordingFakePolicy:
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         self.updates.append(list(samples))
-        return UpdateStats(loss=0.0, kl_ref=None, n_samples=len(samples), tokens=0,
-                           grad_norm=None, time_s=0.0)
+        return UpdateStats(
+            loss=0.0, kl_ref=None, n_samples=len(samples), tokens=0, grad_norm=None, time_s=0.0
+        )
 
     def save(self, path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
@@ -84,8 +90,9 @@ class RecordingFakePolicy:
         pass
 
 
-def _run(tmp_path: Path,
-         train: TrainConfig) -> tuple[RecordingFakePolicy, Evaluator, list[StepRecord], Config]:
+def _run(
+    tmp_path: Path, train: TrainConfig
+) -> tuple[RecordingFakePolicy, Evaluator, list[StepRecord], Config]:
     repo = tmp_path / "repo"
     shutil.copytree(EXAMPLE / "rtl", repo / "rtl")
     cfg = Config(
@@ -110,17 +117,26 @@ def _reward(ev: Evaluator, text: str) -> float | None:
     return 0.0 if cand is None else ev.evaluate(cand).reward  # memoized: the loop's own result
 
 
-def _check_advantages(policy: RecordingFakePolicy, ev: Evaluator, records: list[StepRecord],
-                      cfg: Config, deltas: list[float]) -> None:
+def _check_advantages(
+    policy: RecordingFakePolicy,
+    ev: Evaluator,
+    records: list[StepRecord],
+    cfg: Config,
+    deltas: list[float],
+) -> None:
     assert [r.delta for r in records] == pytest.approx(deltas)
     assert len(policy.updates) == len(records) == len(deltas)
     for step, (prompts, groups, samples, delta) in enumerate(
-            zip(policy.prompts, policy.groups, policy.updates, deltas, strict=True), 1):
+        zip(policy.prompts, policy.groups, policy.updates, deltas, strict=True), 1
+    ):
         rewards = [[_reward(ev, t) for t in g] for g in groups]
         expected = batch_advantages(rewards, delta, cfg.train)
-        want = [(prompts[gi], groups[gi][k], adv)
-                for gi, st in enumerate(expected.groups)
-                for k, (adv, used) in enumerate(zip(st.advantages, st.used, strict=True)) if used]
+        want = [
+            (prompts[gi], groups[gi][k], adv)
+            for gi, st in enumerate(expected.groups)
+            for k, (adv, used) in enumerate(zip(st.advantages, st.used, strict=True))
+            if used
+        ]
         got = [(s.prompt, s.completion, s.advantage) for s in samples]
         assert [(p, c) for p, c, _ in got] == [(p, c) for p, c, _ in want], step
         assert [a for _, _, a in got] == pytest.approx([a for _, _, a in want]), step

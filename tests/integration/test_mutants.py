@@ -34,8 +34,15 @@ def _module() -> ModuleType:
 
 
 def _args(**kw: object) -> argparse.Namespace:
-    base: dict[str, object] = dict(per_design=4, seed=3, cycles=20000, exhaustive_bits=16,
-                                   abc_timeout=30.0, formal_timeout=30.0, pdk="nangate45")
+    base: dict[str, object] = dict(
+        per_design=4,
+        seed=3,
+        cycles=20000,
+        exhaustive_bits=16,
+        abc_timeout=30.0,
+        formal_timeout=30.0,
+        pdk="nangate45",
+    )
     base.update(kw)
     return argparse.Namespace(**base)
 
@@ -46,8 +53,10 @@ def test_sampled_mutants_judged_independently_and_rejected(tmp_path: Path) -> No
 
     ma = _module()
     pdk = resolve_pdk("nangate45")
-    runs = [ma.run_design(n, _args(), tmp_path, pdk)
-            for n in ("lza", "counter_12", "comparator_4bit", "edge_detect")]
+    runs = [
+        ma.run_design(n, _args(), tmp_path, pdk)
+        for n in ("lza", "counter_12", "comparator_4bit", "edge_detect")
+    ]
     outcomes = [o for r in runs for o in r.outcomes]
     assert len(outcomes) >= 14
     for r in runs:  # the ground truth proves each reference equal to itself
@@ -82,9 +91,15 @@ def test_missed_and_stage_columns_come_from_outcomes() -> None:
         return ma.Outcome(m, ma.GroundTruth(truth, "test"), res, relaxed or res, 0.0, 0.0)
 
     ne, eq, unk = ma.Truth.NON_EQUIVALENT, ma.Truth.EQUIVALENT, ma.Truth.UNKNOWN
-    c = ma.count([outcome(ne, accepted), outcome(ne, unknown, accepted_unknown),
-                  outcome(ne, at_sim), outcome(eq, unknown, accepted_unknown),
-                  outcome(unk, unknown, accepted_unknown)])
+    c = ma.count(
+        [
+            outcome(ne, accepted),
+            outcome(ne, unknown, accepted_unknown),
+            outcome(ne, at_sim),
+            outcome(eq, unknown, accepted_unknown),
+            outcome(unk, unknown, accepted_unknown),
+        ]
+    )
     assert c["missed"] == 1 and c["missed_relaxed"] == 2
     assert c["caught@formal"] == 1 and c["caught@simulation"] == 1
     assert c["equiv_rejected"] == 1 and c["equiv_accepted_relaxed"] == 1

@@ -15,8 +15,10 @@ from rtlopt.pdk._liberty import iter_cells
 pytestmark = pytest.mark.tools
 
 # md5 of the decompressed files, from the shared pdk/README.md
-MD5 = {"sky130hd": "f2bbb4fb2aecd79bb0bddd87166b20be",
-       "nangate45": "fbd782231f674601393a42760f8f871c"}
+MD5 = {
+    "sky130hd": "f2bbb4fb2aecd79bb0bddd87166b20be",
+    "nangate45": "fbd782231f674601393a42760f8f871c",
+}
 
 
 def _pdk_root() -> Path:
@@ -46,7 +48,11 @@ def test_dont_use_keeps_cells_out_of_the_netlist(tmp_path: Path) -> None:
     with PpaFlow(info, cfg, SandboxConfig()) as flow:
         names = [c.name for c in iter_cells(flow.libs.abc.read_text())]
         assert names and not any("lpflow" in n for n in names)
-        m = flow.measure([src / "ct_vfmau_lza_42.v", src / "ct_vfmau_lza_simd_half.v"],
-                         "ct_vfmau_lza_simd_half", [], tmp_path)
+        m = flow.measure(
+            [src / "ct_vfmau_lza_42.v", src / "ct_vfmau_lza_simd_half.v"],
+            "ct_vfmau_lza_simd_half",
+            [],
+            tmp_path,
+        )
     assert "lpflow" not in m.netlist.read_text()
     assert m.ppa.area_um2 > 0 and m.ppa.adp != pytest.approx(3_402_207, rel=1e-4)

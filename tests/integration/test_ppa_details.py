@@ -38,8 +38,9 @@ def ng() -> PdkInfo:
 
 
 @pytest.mark.parametrize("persistent", [True, False])
-def test_details_name_the_critical_path_and_split_the_area(ng: PdkInfo, tmp_path: Path,
-                                                           persistent: bool) -> None:
+def test_details_name_the_critical_path_and_split_the_area(
+    ng: PdkInfo, tmp_path: Path, persistent: bool
+) -> None:
     src = tmp_path / "d.v"
     src.write_text(DESIGN)
     cfg = FlowConfig(pdk="nangate45", power=False, persistent=persistent)

@@ -68,13 +68,14 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))
         mp.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
         mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-        mp.setenv("RTLOPT_LIBERTY_CACHE", os.environ.get(
-            "RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache") + "/liberty")
+        mp.setenv(
+            "RTLOPT_LIBERTY_CACHE",
+            os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache") + "/liberty",
+        )
         mp.setenv("RAY_USAGE_STATS_ENABLED", "0")
         # the loopback binding and the subreaper are the product's doing (connect), not ours
         mp.delenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", raising=False)
-        mp.delenv("RAY_kill_child_processes_on_worker_exit_with_raylet_subreaper",
-                  raising=False)
+        mp.delenv("RAY_kill_child_processes_on_worker_exit_with_raylet_subreaper", raising=False)
         mp.delenv("RAY_ADDRESS", raising=False)
         assert not ray.is_initialized()
         connect(None, num_cpus=2)
@@ -90,8 +91,7 @@ def _target(path: Path = ADDER, **extra: Any) -> session.Target:
 
 def _numbers(r: EvalResult) -> tuple[Any, ...]:
     ppa = None if r.ppa is None else dataclasses.astuple(r.ppa)
-    return (r.status, r.stage, r.reward, r.r_syn, r.r_func, r.r_ppa, ppa, r.source_hash,
-            r.accepted)
+    return (r.status, r.stage, r.reward, r.r_syn, r.r_func, r.r_ppa, ppa, r.source_hash, r.accepted)
 
 
 def _ray_processes() -> list[Any]:
@@ -143,8 +143,10 @@ def test_evaluation_batch_on_ray_gives_the_local_numbers(cluster: Cluster, tmp_p
     assert [r.status for r in remote[:2]] == [Status.OK, Status.INVALID]
     assert remote[4].cached  # the duplicate was answered, not evaluated again
     assert {r.provenance["worker"]["pid"] for r in remote if "worker" in r.provenance} <= workers
-    assert all(r.provenance["evaluator_fingerprint"] == remote[0].provenance[
-        "evaluator_fingerprint"] for r in remote)
+    assert all(
+        r.provenance["evaluator_fingerprint"] == remote[0].provenance["evaluator_fingerprint"]
+        for r in remote
+    )
 
 
 def _wait_free_cpus(n: int = 2, timeout: float = 60.0) -> None:
@@ -155,8 +157,14 @@ def _wait_free_cpus(n: int = 2, timeout: float = 60.0) -> None:
         time.sleep(0.1)
 
 
-def _kill_worker_holding(executor: Any, text: str, already: set[int], tools: list[Any],
-                         during: str | None = None, timeout: float = 120.0) -> int:
+def _kill_worker_holding(
+    executor: Any,
+    text: str,
+    already: set[int],
+    tools: list[Any],
+    during: str | None = None,
+    timeout: float = 120.0,
+) -> int:
     """SIGKILL the worker process whose scratch folder shows ``text`` being evaluated (once
     it runs the tool ``during``, if given); its tool processes are added to ``tools``."""
     tag = f"-{source_hash(text)[:12]}"
@@ -213,8 +221,9 @@ def _run_in_thread(fn: Any) -> tuple[threading.Thread, dict[str, Any]]:
 
 
 @pytest.fixture
-def ray_evaluator(cluster: Cluster, tmp_path: Path,
-                  request: pytest.FixtureRequest) -> Iterator[tuple[Evaluator, Any]]:
+def ray_evaluator(
+    cluster: Cluster, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[tuple[Evaluator, Any]]:
     """An evaluator and a Ray executor of two workers (settings: the test's parameter)."""
     from rtlopt.evaluate._ray import RayExecutor
 
@@ -228,8 +237,8 @@ def ray_evaluator(cluster: Cluster, tmp_path: Path,
 
 
 def test_worker_killed_mid_candidate_is_retried_once(
-        ray_evaluator: tuple[Evaluator, Any], tmp_path: Path,
-        caplog: pytest.LogCaptureFixture) -> None:
+    ray_evaluator: tuple[Evaluator, Any], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     ev, ex = ray_evaluator
     ex.evaluate(ev, [WRONG])  # workers up and warm
     cand = GOOD.replace("endmodule", "// retried\nendmodule")
@@ -258,7 +267,8 @@ HANGS = GOOD.replace("endmodule", "  wire w;\n  assign w = a[0] ? ~w : 1'b0;\nen
 
 @pytest.mark.parametrize("ray_evaluator", [{"harness.sim_timeout_s": 3}], indirect=True)
 def test_worker_dying_twice_is_a_tool_error_not_a_score(
-        ray_evaluator: tuple[Evaluator, Any]) -> None:
+    ray_evaluator: tuple[Evaluator, Any],
+) -> None:
     ev, ex = ray_evaluator
     ex.evaluate(ev, [WRONG])
     thread, box = _run_in_thread(lambda: ex.evaluate(ev, [HANGS]))
@@ -280,24 +290,53 @@ def test_worker_dying_twice_is_a_tool_error_not_a_score(
 
 def _csv_rows(path: Path) -> dict[str, dict[str, str]]:
     with path.open() as f:
-        return {r["design"]: {k: v for k, v in r.items() if k != "seconds"}
-                for r in csv.DictReader(f)}
+        return {
+            r["design"]: {k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(f)
+        }
 
 
-def test_bench_reference_only_on_ray_gives_the_local_numbers(cluster: Cluster,
-                                                             tmp_path: Path) -> None:
-    local = measure_references(BenchOptions("rtllm", RTLLM, tmp_path / "local",
-                                            {"flow.pdk": "nangate45"}, designs=DESIGNS,
-                                            jobs=2))
+def test_bench_reference_only_on_ray_gives_the_local_numbers(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    local = measure_references(
+        BenchOptions(
+            "rtllm", RTLLM, tmp_path / "local", {"flow.pdk": "nangate45"}, designs=DESIGNS, jobs=2
+        )
+    )
     assert [r.status for r in local] == [BenchStatus.MEASURED] * 3
     out = tmp_path / "ray"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "120",
-           "RAY_AUTH_TOKEN_PATH": str(cluster.token)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "COLUMNS": "120",
+        "RAY_AUTH_TOKEN_PATH": str(cluster.token),
+    }
     run = subprocess.run(
-        [sys.executable, "-m", "rtlopt", "bench", "rtllm", "--suite-path", str(RTLLM),
-         "--designs", ",".join(DESIGNS), "--pdk", "nangate45", "--reference-only",
-         "--executor", "ray", "--ray-address", cluster.address, "--out", str(out)],
-        capture_output=True, text=True, env=env, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "rtlopt",
+            "bench",
+            "rtllm",
+            "--suite-path",
+            str(RTLLM),
+            "--designs",
+            ",".join(DESIGNS),
+            "--pdk",
+            "nangate45",
+            "--reference-only",
+            "--executor",
+            "ray",
+            "--ray-address",
+            cluster.address,
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     for d in DESIGNS:  # the same progress lines and table as a local bench
         assert f"{d}: measured" in run.stdout
@@ -309,12 +348,19 @@ def test_bench_reference_only_on_ray_gives_the_local_numbers(cluster: Cluster,
     assert got == _csv_rows(tmp_path / "local" / "references.csv")
 
 
-def test_bench_designs_run_as_ray_tasks_with_progress_and_resume(cluster: Cluster,
-                                                                 tmp_path: Path) -> None:
-    small = {"flow.pdk": "nangate45", "run.steps": 1, "search.parents": 1,
-             "run.rollouts": 2}
-    opts = BenchOptions("rtllm", RTLLM, tmp_path / "out", small, designs=("adder_8bit",),
-                        candidates=REWRITES, executor="ray")
+def test_bench_designs_run_as_ray_tasks_with_progress_and_resume(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    small = {"flow.pdk": "nangate45", "run.steps": 1, "search.parents": 1, "run.rollouts": 2}
+    opts = BenchOptions(
+        "rtllm",
+        RTLLM,
+        tmp_path / "out",
+        small,
+        designs=("adder_8bit",),
+        candidates=REWRITES,
+        executor="ray",
+    )
     steps: list[tuple[str, int, int]] = []
     done: list[Any] = []
     events = BenchEvents(on_step=lambda d, k, n: steps.append((d, k, n)), on_done=done.append)
@@ -323,6 +369,9 @@ def test_bench_designs_run_as_ray_tasks_with_progress_and_resume(cluster: Cluste
     assert steps == [("adder_8bit", 1, 1)] and done == [res]
     local = run_bench(dataclasses.replace(opts, out_dir=tmp_path / "local", executor="local"))
     assert (res.ratio, res.best_metric, res.candidate) == (
-        local[0].ratio, local[0].best_metric, local[0].candidate)
+        local[0].ratio,
+        local[0].best_metric,
+        local[0].candidate,
+    )
     # the result was recorded by the task: a rerun returns it without running anything
     assert run_bench(opts) == [res]

@@ -78,15 +78,17 @@ class FakeGenerator:
         pass
 
 
-ASIDES = ["Consider gray code counters for lower switching power.",
-          "Registers without reset need care in formal checks.",
-          "Wide multiplexers cost much area in this library.",
-          "Retiming the output register could help the clock period.",
-          "Document each optimization in a comment for reviewers.",
-          "Prefer synchronous resets on this technology.",
-          "Check that parameters keep their default values.",
-          "Latches appear when a combinational branch misses an assignment.",
-          "Avoid initial blocks in synthesizable code."]
+ASIDES = [
+    "Consider gray code counters for lower switching power.",
+    "Registers without reset need care in formal checks.",
+    "Wide multiplexers cost much area in this library.",
+    "Retiming the output register could help the clock period.",
+    "Document each optimization in a comment for reviewers.",
+    "Prefer synchronous resets on this technology.",
+    "Check that parameters keep their default values.",
+    "Latches appear when a combinational branch misses an assignment.",
+    "Avoid initial blocks in synthesizable code.",
+]
 
 
 @pytest.fixture
@@ -104,17 +106,26 @@ def reflector() -> Iterator[LocalOpenAIServer]:
             key = "compile"
         # the same lesson twice (merged), and a once-only aside that the bound drops first
         aside = ASIDES[next(count) % len(ASIDES)]
-        return (f"<think>looking at {key}</think>\nLESSON: {LESSONS[key]}\n"
-                f"LESSON: {LESSONS[key].upper()}\n"
-                f"LESSON: {aside}\n")
+        return (
+            f"<think>looking at {key}</think>\nLESSON: {LESSONS[key]}\n"
+            f"LESSON: {LESSONS[key].upper()}\n"
+            f"LESSON: {aside}\n"
+        )
 
     s = LocalOpenAIServer(answer)
     yield s
     s.close()
 
 
-def _run(tmp: Path, policy: Policy, reflect: ReflectConfig, *, steps: int, lr: float = 0.0,
-         policy_cfg: PolicyConfig | None = None) -> tuple[Optimizer, Path]:
+def _run(
+    tmp: Path,
+    policy: Policy,
+    reflect: ReflectConfig,
+    *,
+    steps: int,
+    lr: float = 0.0,
+    policy_cfg: PolicyConfig | None = None,
+) -> tuple[Optimizer, Path]:
     repo = tmp / "repo"
     shutil.copytree(EXAMPLE / "rtl", repo / "rtl")
     cfg = Config(
@@ -136,7 +147,8 @@ def _run(tmp: Path, policy: Policy, reflect: ReflectConfig, *, steps: int, lr: f
 
 
 def test_lessons_are_written_deduplicated_bounded_and_in_the_next_prompt(
-        tmp_path: Path, reflector: LocalOpenAIServer) -> None:
+    tmp_path: Path, reflector: LocalOpenAIServer
+) -> None:
     gen = FakeGenerator()
     cfg = ReflectConfig(endpoint=reflector.url, parallel=4, max_lessons=3, prompt_lessons=3)
     _opt, run_dir = _run(tmp_path, gen, cfg, steps=2)
@@ -171,11 +183,13 @@ def test_lessons_are_written_deduplicated_bounded_and_in_the_next_prompt(
 @pytest.mark.model
 @pytest.mark.slow
 def test_reflection_with_the_on_device_generator_learning(
-        tmp_path: Path, reflector: LocalOpenAIServer) -> None:
+    tmp_path: Path, reflector: LocalOpenAIServer
+) -> None:
     from rtlopt.policy import create_policy
 
-    pcfg = PolicyConfig(backend="transformers", model="auto", device="cpu", max_new_tokens=24,
-                        cpu_threads=1)
+    pcfg = PolicyConfig(
+        backend="transformers", model="auto", device="cpu", max_new_tokens=24, cpu_threads=1
+    )
     train = TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=4)
     policy = create_policy(pcfg, train, seed=3)
     try:

@@ -35,17 +35,23 @@ class _HalfBrokenPolicy:
         self.updates: list[list[Sample]] = []
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
-        out = [[Completion(text="", verilog=None, seed=j, error="prompt does not fit")
-                for j in range(n)]]
+        out = [
+            [
+                Completion(text="", verilog=None, seed=j, error="prompt does not fit")
+                for j in range(n)
+            ]
+        ]
         for i in range(1, len(prompts)):
-            out.append([Completion(text=self.code, verilog=self.code, seed=100 * i + j)
-                        for j in range(n)])
+            out.append(
+                [Completion(text=self.code, verilog=self.code, seed=100 * i + j) for j in range(n)]
+            )
         return out
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         self.updates.append(list(samples))
-        return UpdateStats(loss=None, kl_ref=None, n_samples=0, tokens=0, grad_norm=None,
-                           time_s=0.0)
+        return UpdateStats(
+            loss=None, kl_ref=None, n_samples=0, tokens=0, grad_norm=None, time_s=0.0
+        )
 
     def save(self, path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
@@ -60,8 +66,9 @@ class _HalfBrokenPolicy:
 def test_unsampled_rollouts_are_infrastructure_errors(tmp_path: Path) -> None:
     from rtlopt.pdk import resolve_pdk
 
-    cfg = dataclasses.replace(Config(), run=RunConfig(steps=1, rollouts=2),
-                              search=SearchConfig(parents=2, sampler="none"))
+    cfg = dataclasses.replace(
+        Config(), run=RunConfig(steps=1, rollouts=2), search=SearchConfig(parents=2, sampler="none")
+    )
     design = load_design(EXAMPLE / "rtl" / "prio_enc.v", "prio_enc", cfg.project)
     policy = _HalfBrokenPolicy(design.target.text())
     with Evaluator(design, cfg, tmp_path / "work", resolve_pdk("nangate45")) as ev:

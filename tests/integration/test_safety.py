@@ -27,8 +27,12 @@ from tests.e2e.conftest import EXAMPLE, git
 
 pytestmark = pytest.mark.tools
 
-INV = "module inv(input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = ~(a & b);\nendmodule\n"
-INV_ALT = "module inv(input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = ~a | ~b;\nendmodule\n"
+INV = (
+    "module inv(input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = ~(a & b);\nendmodule\n"
+)
+INV_ALT = (
+    "module inv(input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = ~a | ~b;\nendmodule\n"
+)
 
 
 @pytest.fixture
@@ -41,8 +45,13 @@ def tmp_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def run(args: Sequence[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rtlopt", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def one_line_error(r: subprocess.CompletedProcess[str]) -> str:
@@ -72,12 +81,15 @@ EVIL_PORTS = [r"c[l}k$\"", r"d;$(touch\x20{M})", r"{e}", r"f\\"]
 
 
 @pytest.mark.parametrize("name", EVIL_MODULES)
-def test_escaped_module_names_never_run_and_exit_2(tmp_path: Path, tmp_env: Path,
-                                                   name: str) -> None:
+def test_escaped_module_names_never_run_and_exit_2(
+    tmp_path: Path, tmp_env: Path, name: str
+) -> None:
     marker = tmp_path / f"PWNED-{uuid.uuid4().hex}"
     ident = name.replace("{M}", str(marker))
-    src = (f"module \\{ident} (input clk, input [3:0] a, output reg [3:0] y);\n"
-           "  always @(posedge clk) y <= ~a;\nendmodule\n")
+    src = (
+        f"module \\{ident} (input clk, input [3:0] a, output reg [3:0] y);\n"
+        "  always @(posedge clk) y <= ~a;\nendmodule\n"
+    )
     (tmp_path / "evil.v").write_text(src)
     r = run(["evaluate", "evil.v", "--candidate", "evil.v", "--pdk", "nangate45"], tmp_path)
     assert r.returncode == 2, r.stdout + r.stderr
@@ -86,12 +98,13 @@ def test_escaped_module_names_never_run_and_exit_2(tmp_path: Path, tmp_env: Path
 
 
 @pytest.mark.parametrize("port", EVIL_PORTS)
-def test_escaped_port_names_never_run_and_exit_2(tmp_path: Path, tmp_env: Path,
-                                                 port: str) -> None:
+def test_escaped_port_names_never_run_and_exit_2(tmp_path: Path, tmp_env: Path, port: str) -> None:
     marker = tmp_path / f"PWNED-{uuid.uuid4().hex}"
     p = port.replace("{M}", str(marker))
-    src = (f"module m (input \\{p} , input [3:0] a, output reg [3:0] y);\n"
-           f"  always @(posedge \\{p} ) y <= ~a;\nendmodule\n")
+    src = (
+        f"module m (input \\{p} , input [3:0] a, output reg [3:0] y);\n"
+        f"  always @(posedge \\{p} ) y <= ~a;\nendmodule\n"
+    )
     (tmp_path / "m.v").write_text(src)
     r = run(["evaluate", "m.v", "--candidate", "m.v", "--pdk", "nangate45"], tmp_path)
     assert r.returncode == 2, r.stdout + r.stderr
@@ -110,11 +123,13 @@ def test_eda_layer_measures_hostile_names_right(tmp_path: Path) -> None:
     marker = tmp_path / f"PWNED-{uuid.uuid4().hex}"
     evil_top = f"x}};[{{*}}exec\\x20touch\\x20{marker}];{{"
     evil_clk = 'c}k$";{'  # OpenSTA 2.0.17 itself crashes on clock ports with [ ] / \\
-    body = ("  reg [7:0] r;\n  always @(posedge {c}) r <= a + r;\n  assign y = r;\nendmodule\n")
+    body = "  reg [7:0] r;\n  always @(posedge {c}) r <= a + r;\n  assign y = r;\nendmodule\n"
     plain = "module top(input clk, input [7:0] a, output [7:0] y);\n" + body.format(c="clk")
-    evil = (f"module \\{evil_top} (input \\{evil_clk} , input [7:0] a, output [7:0] y);\n"
-            + body.format(c=f"\\{evil_clk} "))
-    d = tmp_path / f"w $(touch {marker.name}) \"q\" [1]"
+    evil = (
+        f"module \\{evil_top} (input \\{evil_clk} , input [7:0] a, output [7:0] y);\n"
+        + body.format(c=f"\\{evil_clk} ")
+    )
+    d = tmp_path / f'w $(touch {marker.name}) "q" [1]'
     d.mkdir()
     (d / "plain.v").write_text(plain)
     (d / "evil.v").write_text(evil)
@@ -137,13 +152,18 @@ def test_eda_layer_measures_hostile_names_right(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------- paths
 
 
-HOSTILE_DIRS = ["with space", "q\"u'o $(touch ~/PWNED1) `touch ~/PWNED2` ;{x}[y]", "nl\nname",
-                "ünï #c \\"]
+HOSTILE_DIRS = [
+    "with space",
+    "q\"u'o $(touch ~/PWNED1) `touch ~/PWNED2` ;{x}[y]",
+    "nl\nname",
+    "ünï #c \\",
+]
 
 
 @pytest.mark.parametrize("dirname", HOSTILE_DIRS)
-def test_repository_paths_with_hostile_characters_work(tmp_path: Path, tmp_env: Path,
-                                                       dirname: str) -> None:
+def test_repository_paths_with_hostile_characters_work(
+    tmp_path: Path, tmp_env: Path, dirname: str
+) -> None:
     repo = tmp_path / dirname
     (repo / "inc dir $(x)").mkdir(parents=True)
     (repo / "inc dir $(x)" / "w.vh").write_text("`define W 4\n")
@@ -151,7 +171,8 @@ def test_repository_paths_with_hostile_characters_work(tmp_path: Path, tmp_env: 
     (repo / "c.v").write_text(INV_ALT)
     (repo / "rtlopt.toml").write_text(
         '[project]\ninclude_dirs = ["inc dir $(x)"]\n'
-        'defines = ["MSG=\\"a b\\" $(touch ~/PWNED3)", "W2=4"]\n')
+        'defines = ["MSG=\\"a b\\" $(touch ~/PWNED3)", "W2=4"]\n'
+    )
     r = run(["evaluate", "inv.v", "--candidate", "c.v", "--pdk", "nangate45", "--json"], repo)
     assert r.returncode == 0, r.stdout + r.stderr
     out = json.loads(r.stdout)
@@ -178,25 +199,38 @@ def test_bad_liberty_files_are_input_errors(tmp_path: Path) -> None:
     (tmp_path / "inv.v").write_text(INV)
     (tmp_path / "random.lib").write_bytes(os.urandom(4000))
     (tmp_path / "text.lib").write_text("hello world\n")
-    (tmp_path / "nocell.lib").write_text("/* c */ library (x) {\n  time_unit : \"1ns\";\n}\n")
-    full = subprocess.run(["gzip", "-c", str(tmp_path / "text.lib")], capture_output=True,
-                          check=True).stdout
+    (tmp_path / "nocell.lib").write_text('/* c */ library (x) {\n  time_unit : "1ns";\n}\n')
+    full = subprocess.run(
+        ["gzip", "-c", str(tmp_path / "text.lib")], capture_output=True, check=True
+    ).stdout
     (tmp_path / "cut.lib.gz").write_bytes(full[: len(full) // 2])
-    expect = {"random.lib": "binary data", "text.lib": "found 'hello world'",
-              "nocell.lib": "no cell groups", "cut.lib.gz": "cannot decompress"}
+    expect = {
+        "random.lib": "binary data",
+        "text.lib": "found 'hello world'",
+        "nocell.lib": "no cell groups",
+        "cut.lib.gz": "cannot decompress",
+    }
     for name, words in expect.items():
-        r = run(["evaluate", "inv.v", "--candidate", "inv.v", "--pdk", "custom", "--liberty",
-                 name], tmp_path)
+        r = run(
+            ["evaluate", "inv.v", "--candidate", "inv.v", "--pdk", "custom", "--liberty", name],
+            tmp_path,
+        )
         assert r.returncode == 2, (name, r.stderr)
         line = one_line_error(r)
         assert name in line and words in line, line
 
 
-@pytest.mark.parametrize("src,where", [
-    ("module r(input a, output y);\n  r u(.a(a), .y(y));\nendmodule\n", "r.v:1"),
-    ("module p(input a, output y);\n  q u(.a(a), .y(y));\nendmodule\n"
-     "module q(input a, output y);\n  p u(.a(a), .y(y));\nendmodule\n", "r.v:4"),
-])
+@pytest.mark.parametrize(
+    "src,where",
+    [
+        ("module r(input a, output y);\n  r u(.a(a), .y(y));\nendmodule\n", "r.v:1"),
+        (
+            "module p(input a, output y);\n  q u(.a(a), .y(y));\nendmodule\n"
+            "module q(input a, output y);\n  p u(.a(a), .y(y));\nendmodule\n",
+            "r.v:4",
+        ),
+    ],
+)
 def test_recursive_instantiation_is_an_input_error(tmp_path: Path, src: str, where: str) -> None:
     (tmp_path / "r.v").write_text(src)
     top = "r" if "module r" in src else "p"
@@ -207,8 +241,9 @@ def test_recursive_instantiation_is_an_input_error(tmp_path: Path, src: str, whe
 
 
 def test_reference_yosys_cannot_read_is_an_input_error(tmp_path: Path, tmp_env: Path) -> None:
-    (tmp_path / "ua.v").write_text("module ua(input [3:0] a [0:1], output [3:0] y);\n"
-                                   "  assign y = a[0] ^ a[1];\nendmodule\n")
+    (tmp_path / "ua.v").write_text(
+        "module ua(input [3:0] a [0:1], output [3:0] y);\n  assign y = a[0] ^ a[1];\nendmodule\n"
+    )
     r = run(["evaluate", "ua.v", "--candidate", "ua.v", "--pdk", "nangate45"], tmp_path)
     assert r.returncode == 2, r.stdout + r.stderr
     line = one_line_error(r)
@@ -248,15 +283,21 @@ def _procs_under(prefix: str, exclude: int) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130),
-                                      (signal.SIGHUP, 129)])
+@pytest.mark.parametrize(
+    "sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)]
+)
 def test_signal_mid_synthesis_ends_every_tool_and_removes_scratch(
-        tmp_path: Path, tmp_env: Path, sig: int, code: int) -> None:
+    tmp_path: Path, tmp_env: Path, sig: int, code: int
+) -> None:
     repo = _lza_repo(tmp_path)
     f = "ct_vfmau_lza_simd_half.v"
-    proc = subprocess.Popen([sys.executable, "-m", "rtlopt", "evaluate", f, "--candidate", f,
-                             "--pdk", "sky130hd"], cwd=repo, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rtlopt", "evaluate", f, "--candidate", f, "--pdk", "sky130hd"],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         seen: list[str] = []
@@ -275,7 +316,8 @@ def test_signal_mid_synthesis_ends_every_tool_and_removes_scratch(
             proc.communicate()
     assert proc.returncode == code, err
     assert [ln for ln in err.splitlines() if ln.strip()] == (
-        ["interrupted"] if sig == signal.SIGINT else [f"stopped by {signal.Signals(sig).name}"])
+        ["interrupted"] if sig == signal.SIGINT else [f"stopped by {signal.Signals(sig).name}"]
+    )
     time.sleep(0.2)
     assert _procs_under(str(tmp_env), os.getpid()) == []
     assert _procs_under(str(repo), os.getpid()) == []
@@ -286,14 +328,22 @@ def test_signal_mid_synthesis_ends_every_tool_and_removes_scratch(
 
 
 @pytest.mark.slow
-def test_four_concurrent_evaluations_on_a_cold_cache_agree(tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_four_concurrent_evaluations_on_a_cold_cache_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("RTLOPT_LIBERTY_CACHE", str(tmp_path / "cache" / "liberty"))
     repo = tmp_path / "ex"
     shutil.copytree(EXAMPLE, repo)
-    args = ["evaluate", "rtl/prio_enc.v", "-m", "prio_enc", "--candidate",
-            "alternatives/b_loop.v", "--json"]
+    args = [
+        "evaluate",
+        "rtl/prio_enc.v",
+        "-m",
+        "prio_enc",
+        "--candidate",
+        "alternatives/b_loop.v",
+        "--json",
+    ]
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: run(args, repo), range(4)))
     outs = []
@@ -306,12 +356,16 @@ def test_four_concurrent_evaluations_on_a_cold_cache_agree(tmp_path: Path,
         assert o["reference"]["ppa"] == outs[0]["reference"]["ppa"]
     libs = list((tmp_path / "cache" / "liberty").glob("*.lib"))
     assert len(libs) == 1  # one decompressed copy, no partial files left
-    assert not [p for p in (tmp_path / "cache" / "liberty").iterdir()
-                if p.name.endswith((".partial", ".tmp"))]
+    assert not [
+        p
+        for p in (tmp_path / "cache" / "liberty").iterdir()
+        if p.name.endswith((".partial", ".tmp"))
+    ]
 
 
-def test_liberty_cache_prepared_by_many_threads_at_once(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_liberty_cache_prepared_by_many_threads_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from rtlopt.pdk._liberty import derive_liberties, plain_liberty
 
     monkeypatch.setenv("RTLOPT_LIBERTY_CACHE", str(tmp_path / "lib"))
@@ -326,7 +380,8 @@ def test_liberty_cache_prepared_by_many_threads_at_once(tmp_path: Path,
         derived = list(pool.map(lambda _: derive_liberties(plain, md5, ()), range(4)))
     assert len(set(derived)) == 1 and derived[0].abc.stat().st_size > 0
     assert sorted(p.name for p in (tmp_path / "lib").iterdir()) == sorted(
-        [plain.name, f"gz-{_md5(gz)}.ref", "derived"])
+        [plain.name, f"gz-{_md5(gz)}.ref", "derived"]
+    )
 
 
 def _md5(p: Path) -> str:
@@ -349,14 +404,31 @@ def test_late_write_back_failure_keeps_results_and_resume_finishes(tmp_path: Pat
     git(repo, "commit", "-q", "-m", "example")
     (repo / "rtl" / "nor16.v").write_text(
         "module nor16(input [15:0] d, input en, output z);\n  assign z = ~|(d & {16{en}});\n"
-        "endmodule\n")
+        "endmodule\n"
+    )
     cands = tmp_path / "cands"
     cands.mkdir()
     loop = (EXAMPLE / "alternatives" / "b_loop.v").read_text()
     (cands / "uses_helper.v").write_text(
-        loop.replace("assign zero = ~|(vec & {16{en}});", "nor16 z0(.d(vec), .en(en), .z(zero));"))
-    r = run(["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", str(cands),
-             "--steps", "1", "--parents", "1", "--rollouts", "2"], repo)
+        loop.replace("assign zero = ~|(vec & {16{en}});", "nor16 z0(.d(vec), .en(en), .z(zero));")
+    )
+    r = run(
+        [
+            "optimize",
+            "rtl/prio_enc.v",
+            "-m",
+            "prio_enc",
+            "--candidates",
+            str(cands),
+            "--steps",
+            "1",
+            "--parents",
+            "1",
+            "--rollouts",
+            "2",
+        ],
+        repo,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
     line = one_line_error(r)
     m = re.search(r"results kept; rerun with --resume (\S+)\)$", line)

@@ -39,12 +39,16 @@ pytestmark = pytest.mark.tools
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "priority_encoder"
 ALTS = [p.read_text() for p in sorted((EXAMPLE / "alternatives").glob("*.v"))]
 NO_MODULE = "I would rather not write Verilog today."
-EDIT_OK = ("<<<<<<< SEARCH\n  assign zero = ~|v;\n=======\n  assign zero = (v == 16'd0);\n"
-           ">>>>>>> REPLACE\n")
+EDIT_OK = (
+    "<<<<<<< SEARCH\n  assign zero = ~|v;\n=======\n  assign zero = (v == 16'd0);\n"
+    ">>>>>>> REPLACE\n"
+)
 EDIT_BAD = "<<<<<<< SEARCH\n  assign nothing = 1'b0;\n=======\n  assign x = 1;\n>>>>>>> REPLACE\n"
-IDEAS = ("IDEA: encode each group of four bits first, then pick the first non-empty group\n"
-         "IDEA: scan the bits in a loop from the least significant bit upwards\n"
-         "IDEA: compute the zero flag from the group flags instead of all sixteen bits\n")
+IDEAS = (
+    "IDEA: encode each group of four bits first, then pick the first non-empty group\n"
+    "IDEA: scan the bits in a loop from the least significant bit upwards\n"
+    "IDEA: compute the zero flag from the group flags instead of all sixteen bits\n"
+)
 
 
 class KilledError(KeyboardInterrupt):
@@ -62,9 +66,13 @@ class FakePolicy:
 
     name = "fake"
 
-    def __init__(self, answers: Sequence[str], kill_at: int | None = None,
-                 trainable: bool = False,
-                 chooser: Callable[[str, int], str] | None = None) -> None:
+    def __init__(
+        self,
+        answers: Sequence[str],
+        kill_at: int | None = None,
+        trainable: bool = False,
+        chooser: Callable[[str, int], str] | None = None,
+    ) -> None:
         self.answers = list(answers)
         self.chooser = chooser
         self.kill_at = kill_at
@@ -98,8 +106,14 @@ class FakePolicy:
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         self.updates.append(list(samples))
-        return UpdateStats(loss=0.0 if samples else None, kl_ref=None, n_samples=len(samples),
-                           tokens=0, grad_norm=None, time_s=0.0)
+        return UpdateStats(
+            loss=0.0 if samples else None,
+            kl_ref=None,
+            n_samples=len(samples),
+            tokens=0,
+            grad_norm=None,
+            time_s=0.0,
+        )
 
     def save(self, path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
@@ -111,8 +125,15 @@ class FakePolicy:
         pass
 
 
-def _config(tmp: Path, search: SearchConfig, *, steps: int = 10, rollouts: int = 2,
-            answer_format: str = "auto", lr: float = 0.0) -> Config:
+def _config(
+    tmp: Path,
+    search: SearchConfig,
+    *,
+    steps: int = 10,
+    rollouts: int = 2,
+    answer_format: str = "auto",
+    lr: float = 0.0,
+) -> Config:
     return Config(
         flow=FlowConfig(pdk="nangate45", metric="adp", power=False),
         eval=EvalConfig(workers=1, cache=True, cache_dir=str(tmp / "cache")),
@@ -130,8 +151,9 @@ def _repo(tmp: Path) -> Path:
     return repo / "rtl" / "prio_enc.v"
 
 
-def _run(tmp: Path, cfg: Config, policy: FakePolicy, run_dir: Path, resume: bool = False
-         ) -> Optimizer:
+def _run(
+    tmp: Path, cfg: Config, policy: FakePolicy, run_dir: Path, resume: bool = False
+) -> Optimizer:
     target = _repo(tmp)
     design = load_design(target, "prio_enc", cfg.project)
     with Evaluator(design, cfg, tmp / "work", resolve_pdk("nangate45")) as ev:
@@ -142,12 +164,15 @@ def _run(tmp: Path, cfg: Config, policy: FakePolicy, run_dir: Path, resume: bool
 
 
 def _steps(run_dir: Path) -> list[tuple[int, int | None, float, int]]:
-    return [(r["step"], r["nodes"], round(r["max_reward"], 6), r["accepted"])
-            for r in RunDir(run_dir).read_steps()]
+    return [
+        (r["step"], r["nodes"], round(r["max_reward"], 6), r["accepted"])
+        for r in RunDir(run_dir).read_steps()
+    ]
 
 
 def test_fake_policy_mcts_run_killed_mid_step_resumes_without_losing_anything(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     answers = [*ALTS, NO_MODULE]
     search = SearchConfig(sampler="mcts", parents=2, node_budget=14)
     cfg = _config(tmp_path, search)
@@ -182,7 +207,7 @@ def _edit_chooser(user: str, j: int) -> str:
     """The first idea's chain first gets only blocks that match nothing; then rollout 0 edits
     the line if the code shown still has it, rollout 1 sends a block that matches nothing; once
     the line is gone, a whole module or no module."""
-    shown = user[user.rindex("```verilog"):]
+    shown = user[user.rindex("```verilog") :]
     if "encode each group" in user and "## Feedback from Previous Attempt" not in user:
         return EDIT_BAD
     if "  assign zero = ~|v;" in shown:
@@ -207,34 +232,36 @@ def test_fake_policy_igr_run_with_edit_answers(tmp_path: Path) -> None:
     # an applied edit changed exactly one line of the reference and was judged
     ref = (EXAMPLE / "rtl" / "prio_enc.v").read_text()
     rd = RunDir(run_dir)
-    edited = [c for c in rd.iter_candidates()
-              if c.code_path is not None and "(v == 16'd0)" in c.code_path.read_text()]
+    edited = [
+        c
+        for c in rd.iter_candidates()
+        if c.code_path is not None and "(v == 16'd0)" in c.code_path.read_text()
+    ]
     assert edited and edited[0].result.accepted
     text = edited[0].code_path.read_text()  # type: ignore[union-attr]
-    ref_mod = ref[ref.index("module prio_enc"):ref.index("endmodule") + len("endmodule")]
-    diff = [(x, y) for x, y in zip(ref_mod.splitlines(), text.splitlines(), strict=True)
-            if x != y]
+    ref_mod = ref[ref.index("module prio_enc") : ref.index("endmodule") + len("endmodule")]
+    diff = [(x, y) for x, y in zip(ref_mod.splitlines(), text.splitlines(), strict=True) if x != y]
     assert diff == [("  assign zero = ~|v;", "  assign zero = (v == 16'd0);")]
     # an edit that does not apply is a syntax-stage failure whose feedback names the block
-    fed_back = [p[-1]["content"] for p in code_prompts
-                if "Syntax: FAIL (rejected: edit block 1: its SEARCH text was not found"
-                in p[-1]["content"]]
+    fed_back = [
+        p[-1]["content"]
+        for p in code_prompts
+        if "Syntax: FAIL (rejected: edit block 1: its SEARCH text was not found" in p[-1]["content"]
+    ]
     assert fed_back, "the failed edit's feedback never reached a later prompt"
 
 
 def test_fake_trainable_policy_learns_from_every_strategys_groups(tmp_path: Path) -> None:
     answers = [*ALTS, NO_MODULE]
     for sampler in ("mcts", "igr", "puct"):
-        search = SearchConfig(sampler=sampler, parents=2, igr_ideas=2, igr_steps=2,
-                              node_budget=8)
+        search = SearchConfig(sampler=sampler, parents=2, igr_ideas=2, igr_steps=2, node_budget=8)
         cfg = _config(tmp_path, search, rollouts=3, lr=1e-3)
         policy = FakePolicy(answers, trainable=True)
         _run(tmp_path, cfg, policy, tmp_path / f"ttt-{sampler}")
         samples = [s for batch in policy.updates for s in batch]
         assert policy.updates and samples, sampler
         # each sample is a rollout of one of the step's code prompts, with a non-zero advantage
-        code_prompts = {p[-1]["content"] for p in policy.prompts
-                        if "IDEA:" not in p[-1]["content"]}
+        code_prompts = {p[-1]["content"] for p in policy.prompts if "IDEA:" not in p[-1]["content"]}
         assert all(s.prompt[-1]["content"] in code_prompts for s in samples), sampler
         assert all(s.advantage != 0.0 for s in samples), sampler
         assert any(s.advantage > 0 for s in samples) and any(s.advantage < 0 for s in samples)

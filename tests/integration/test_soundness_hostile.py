@@ -29,62 +29,85 @@ pytestmark = pytest.mark.tools
 # --------------------------------------------------------------------------- designs
 
 DESIGNS: dict[str, dict[str, str]] = {
-    "mul": {"mul.v": (
-        "module mul(input [7:0] a, input [7:0] b, output [15:0] y);\n"
-        "  assign y = a * b;\n"
-        "endmodule\n")},
+    "mul": {
+        "mul.v": (
+            "module mul(input [7:0] a, input [7:0] b, output [15:0] y);\n"
+            "  assign y = a * b;\n"
+            "endmodule\n"
+        )
+    },
     # the reference itself carries the pragmas, so screening lets them through: the netlist
     # check (and the formal check, which reads what synthesis reads) must still catch misuse
-    "mulp": {"mulp.v": (
-        "module mulp(input [5:0] a, input [5:0] b, output [11:0] y);\n"
-        "  assign y = a * b;\n"
-        "  // synopsys translate_off\n"
-        "  // synopsys translate_on\n"
-        "endmodule\n")},
-    "alu": {"alu8.v": (
-        "module alu8(input [7:0] a, input [7:0] b, input [1:0] op, output reg [7:0] y,\n"
-        "            output z);\n"
-        "  always @(*) begin\n"
-        "    case (op)\n"
-        "      2'b00: y = a + b;\n"
-        "      2'b01: y = a - b;\n"
-        "      2'b10: y = a & b;\n"
-        "      default: y = a ^ b;\n"
-        "    endcase\n"
-        "  end\n"
-        "  assign z = ~|y;\n"
-        "endmodule\n")},
-    "logic": {"lg.v": (
-        "module lg(input [3:0] a, input [3:0] b, output y);\n"
-        "  assign y = a && b;\n"
-        "endmodule\n")},
-    "reg32": {"reg32.v": (
-        "module reg32(input clk, input rst, input [31:0] d, output reg [31:0] q);\n"
-        "  always @(posedge clk) begin\n"
-        "    if (rst) q <= 32'd0;\n"
-        "    else q <= d;\n"
-        "  end\n"
-        "endmodule\n")},
-    "cnt": {"cnt8.v": (
-        "module cnt8(input clk, input rst_n, input en, output reg [7:0] q);\n"
-        "  always @(posedge clk or negedge rst_n)\n"
-        "    if (!rst_n) q <= 8'd0;\n"
-        "    else if (en) q <= q + 8'd1;\n"
-        "endmodule\n")},
-    "xref": {"xref.v": (
-        "module xref(input [7:0] a, input [7:0] b, input [1:0] op, output [7:0] y);\n"
-        "  assign y = (op == 2'b11) ? 8'bx : (op[0] ? a - b : a + b);\n"
-        "endmodule\n")},
-    "wide": {"wide.v": (
-        "module wide(input [511:0] a, input [511:0] b, output [511:0] y);\n"
-        "  assign y = a ^ b;\n"
-        "endmodule\n")},
+    "mulp": {
+        "mulp.v": (
+            "module mulp(input [5:0] a, input [5:0] b, output [11:0] y);\n"
+            "  assign y = a * b;\n"
+            "  // synopsys translate_off\n"
+            "  // synopsys translate_on\n"
+            "endmodule\n"
+        )
+    },
+    "alu": {
+        "alu8.v": (
+            "module alu8(input [7:0] a, input [7:0] b, input [1:0] op, output reg [7:0] y,\n"
+            "            output z);\n"
+            "  always @(*) begin\n"
+            "    case (op)\n"
+            "      2'b00: y = a + b;\n"
+            "      2'b01: y = a - b;\n"
+            "      2'b10: y = a & b;\n"
+            "      default: y = a ^ b;\n"
+            "    endcase\n"
+            "  end\n"
+            "  assign z = ~|y;\n"
+            "endmodule\n"
+        )
+    },
+    "logic": {
+        "lg.v": (
+            "module lg(input [3:0] a, input [3:0] b, output y);\n  assign y = a && b;\nendmodule\n"
+        )
+    },
+    "reg32": {
+        "reg32.v": (
+            "module reg32(input clk, input rst, input [31:0] d, output reg [31:0] q);\n"
+            "  always @(posedge clk) begin\n"
+            "    if (rst) q <= 32'd0;\n"
+            "    else q <= d;\n"
+            "  end\n"
+            "endmodule\n"
+        )
+    },
+    "cnt": {
+        "cnt8.v": (
+            "module cnt8(input clk, input rst_n, input en, output reg [7:0] q);\n"
+            "  always @(posedge clk or negedge rst_n)\n"
+            "    if (!rst_n) q <= 8'd0;\n"
+            "    else if (en) q <= q + 8'd1;\n"
+            "endmodule\n"
+        )
+    },
+    "xref": {
+        "xref.v": (
+            "module xref(input [7:0] a, input [7:0] b, input [1:0] op, output [7:0] y);\n"
+            "  assign y = (op == 2'b11) ? 8'bx : (op[0] ? a - b : a + b);\n"
+            "endmodule\n"
+        )
+    },
+    "wide": {
+        "wide.v": (
+            "module wide(input [511:0] a, input [511:0] b, output [511:0] y);\n"
+            "  assign y = a ^ b;\n"
+            "endmodule\n"
+        )
+    },
     "add4": {
         "fa.v": (
             "module fa(input a, input b, input ci, output s, output co);\n"
             "  assign s = a ^ b ^ ci;\n"
             "  assign co = (a & b) | (ci & (a ^ b));\n"
-            "endmodule\n"),
+            "endmodule\n"
+        ),
         "add4.v": (
             "module add4(input [3:0] a, input [3:0] b, output [4:0] s);\n"
             "  wire [4:0] c;\n"
@@ -94,22 +117,39 @@ DESIGNS: dict[str, dict[str, str]] = {
             "    fa u(.a(a[i]), .b(b[i]), .ci(c[i]), .s(s[i]), .co(c[i+1]));\n"
             "  end endgenerate\n"
             "  assign s[4] = c[4];\n"
-            "endmodule\n"),
+            "endmodule\n"
+        ),
     },
-    "twoclk": {"twoclk.v": (
-        "module twoclk(input clk_a, input clk_b, input rst, input [15:0] d,\n"
-        "              output reg [15:0] qa, output reg [15:0] qb);\n"
-        "  always @(posedge clk_a) if (rst) qa <= 16'd0; else qa <= d;\n"
-        "  always @(posedge clk_b) if (rst) qb <= 16'd0; else qb <= qa;\n"
-        "endmodule\n")},
-    "dly": {"dly.v": (
-        "module dly(input clk, input d, output reg q);\n"
-        "  always @(posedge clk) q <= d;\n"
-        "endmodule\n")},
+    "twoclk": {
+        "twoclk.v": (
+            "module twoclk(input clk_a, input clk_b, input rst, input [15:0] d,\n"
+            "              output reg [15:0] qa, output reg [15:0] qb);\n"
+            "  always @(posedge clk_a) if (rst) qa <= 16'd0; else qa <= d;\n"
+            "  always @(posedge clk_b) if (rst) qb <= 16'd0; else qb <= qa;\n"
+            "endmodule\n"
+        )
+    },
+    "dly": {
+        "dly.v": (
+            "module dly(input clk, input d, output reg q);\n"
+            "  always @(posedge clk) q <= d;\n"
+            "endmodule\n"
+        )
+    },
 }
-TOPS = {"mul": "mul", "mulp": "mulp", "alu": "alu8", "logic": "lg", "reg32": "reg32",
-        "cnt": "cnt8", "xref": "xref", "wide": "wide", "add4": "add4", "twoclk": "twoclk",
-        "dly": "dly"}
+TOPS = {
+    "mul": "mul",
+    "mulp": "mulp",
+    "alu": "alu8",
+    "logic": "lg",
+    "reg32": "reg32",
+    "cnt": "cnt8",
+    "xref": "xref",
+    "wide": "wide",
+    "add4": "add4",
+    "twoclk": "twoclk",
+    "dly": "dly",
+}
 TARGET_FILE = {"add4": "add4.v"}
 
 
@@ -130,11 +170,15 @@ def before_end(design: str, extra: str) -> str:
     return text[:cut] + extra + text[cut:]
 
 
-ALU_HEAD = ("module alu8(input [7:0] a, input [7:0] b, input [1:0] op, output reg [7:0] y,\n"
-            "            output z);\n")
-ALU_OK_BODY = ("  always @(*) begin\n    case (op)\n      2'b00: y = a + b;\n"
-               "      2'b01: y = a - b;\n      2'b10: y = a & b;\n      default: y = a ^ b;\n"
-               "    endcase\n  end\n  assign z = ~|y;\n")
+ALU_HEAD = (
+    "module alu8(input [7:0] a, input [7:0] b, input [1:0] op, output reg [7:0] y,\n"
+    "            output z);\n"
+)
+ALU_OK_BODY = (
+    "  always @(*) begin\n    case (op)\n      2'b00: y = a + b;\n"
+    "      2'b01: y = a - b;\n      2'b10: y = a & b;\n      default: y = a ^ b;\n"
+    "    endcase\n  end\n  assign z = ~|y;\n"
+)
 
 
 def alu(body: str) -> str:
@@ -168,259 +212,797 @@ STRUCT = rej(Stage.FORMAL)
 
 CASES: list[Case] = [
     # --- 1. pragmas: translate_off / synthesis_off / comment directives (issue class 1) ---
-    Case("translate_off_line", "mul", edit("mul", "a * b", "// synopsys translate_off\n  a *\n"
-         "  // synopsys translate_on\n  b"), SCREEN, why="translate_off", klass="pragma"),
-    Case("translate_off_block", "mul", edit("mul", "a * b", "/* synthesis translate_off */ a * "
-         "/* synthesis translate_on */ b"), SCREEN, why="translate_off", klass="pragma"),
-    Case("pragma_translate_off", "mul", edit("mul", "a * b", "// pragma translate_off\n a *\n"
-         "// pragma translate_on\n b"), SCREEN, klass="pragma"),
-    Case("ambit_synthesis_off", "mul", edit("mul", "a * b", "// ambit synthesis off\n a *\n"
-         "// ambit synthesis on\n b"), SCREEN, klass="pragma"),
-    Case("cadence_translate_off", "mul", edit("mul", "a * b", "// cadence translate_off\n a *\n"
-         "// cadence translate_on\n b"), SCREEN, klass="pragma"),
-    Case("synthesis_off_word", "mul", edit("mul", "a * b", "/* rtl synthesis_off */ a * "
-         "/* rtl synthesis_on */ b"), SCREEN, klass="pragma"),
-    Case("full_case_comment", "alu", edit("alu", "case (op)", "case (op) // synopsys full_case "
-         "parallel_case").replace("      default: y = a ^ b;\n", ""), SCREEN, why="full_case",
-         klass="pragma"),
+    Case(
+        "translate_off_line",
+        "mul",
+        edit("mul", "a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"),
+        SCREEN,
+        why="translate_off",
+        klass="pragma",
+    ),
+    Case(
+        "translate_off_block",
+        "mul",
+        edit("mul", "a * b", "/* synthesis translate_off */ a * /* synthesis translate_on */ b"),
+        SCREEN,
+        why="translate_off",
+        klass="pragma",
+    ),
+    Case(
+        "pragma_translate_off",
+        "mul",
+        edit("mul", "a * b", "// pragma translate_off\n a *\n// pragma translate_on\n b"),
+        SCREEN,
+        klass="pragma",
+    ),
+    Case(
+        "ambit_synthesis_off",
+        "mul",
+        edit("mul", "a * b", "// ambit synthesis off\n a *\n// ambit synthesis on\n b"),
+        SCREEN,
+        klass="pragma",
+    ),
+    Case(
+        "cadence_translate_off",
+        "mul",
+        edit("mul", "a * b", "// cadence translate_off\n a *\n// cadence translate_on\n b"),
+        SCREEN,
+        klass="pragma",
+    ),
+    Case(
+        "synthesis_off_word",
+        "mul",
+        edit("mul", "a * b", "/* rtl synthesis_off */ a * /* rtl synthesis_on */ b"),
+        SCREEN,
+        klass="pragma",
+    ),
+    Case(
+        "full_case_comment",
+        "alu",
+        edit("alu", "case (op)", "case (op) // synopsys full_case parallel_case").replace(
+            "      default: y = a ^ b;\n", ""
+        ),
+        SCREEN,
+        why="full_case",
+        klass="pragma",
+    ),
     # --- attributes ---
-    Case("full_case_attribute", "alu", edit("alu", "    case (op)", "    (* full_case *)\n"
-         "    case (op)").replace("      default: y = a ^ b;\n", ""), SCREEN, why="attribute",
-         klass="attribute"),
-    Case("parallel_case_attribute", "alu", edit("alu", "    case (op)",
-         "    (* parallel_case *)\n    case (op)"), SCREEN, klass="attribute"),
-    Case("keep_attribute", "alu", before_end("alu", "  (* keep *) wire spare = a[0];\n"), SCREEN,
-         klass="attribute"),
-    Case("blackbox_helper", "alu", alu("  wire [7:0] t;\n  helper h(.i(a), .o(t));\n"
-         "  always @(*) y = t;\n  assign z = ~|y;\n")
-         + "(* blackbox *) module helper(input [7:0] i, output [7:0] o); endmodule\n", SCREEN,
-         klass="attribute"),
-    Case("keep_hierarchy_helper", "alu", alu("  wire [7:0] t;\n  helper h(.i(a), .o(t));\n"
-         "  always @(*) y = t;\n  assign z = ~|y;\n")
-         + "(* keep_hierarchy *) module helper(input [7:0] i, output [7:0] o);\n"
-         "  assign o = i; endmodule\n", SCREEN, klass="attribute"),
+    Case(
+        "full_case_attribute",
+        "alu",
+        edit("alu", "    case (op)", "    (* full_case *)\n    case (op)").replace(
+            "      default: y = a ^ b;\n", ""
+        ),
+        SCREEN,
+        why="attribute",
+        klass="attribute",
+    ),
+    Case(
+        "parallel_case_attribute",
+        "alu",
+        edit("alu", "    case (op)", "    (* parallel_case *)\n    case (op)"),
+        SCREEN,
+        klass="attribute",
+    ),
+    Case(
+        "keep_attribute",
+        "alu",
+        before_end("alu", "  (* keep *) wire spare = a[0];\n"),
+        SCREEN,
+        klass="attribute",
+    ),
+    Case(
+        "blackbox_helper",
+        "alu",
+        alu("  wire [7:0] t;\n  helper h(.i(a), .o(t));\n  always @(*) y = t;\n  assign z = ~|y;\n")
+        + "(* blackbox *) module helper(input [7:0] i, output [7:0] o); endmodule\n",
+        SCREEN,
+        klass="attribute",
+    ),
+    Case(
+        "keep_hierarchy_helper",
+        "alu",
+        alu("  wire [7:0] t;\n  helper h(.i(a), .o(t));\n  always @(*) y = t;\n  assign z = ~|y;\n")
+        + "(* keep_hierarchy *) module helper(input [7:0] i, output [7:0] o);\n"
+        "  assign o = i; endmodule\n",
+        SCREEN,
+        klass="attribute",
+    ),
     # --- 2. identical-source shortcut only for byte-identical text ---
     Case("identical_bytes", "mul", ref("mul"), ACCEPT, why="", klass="identical"),
     Case("identical_crlf", "mul", ref("mul").replace("\n", "\r\n"), ACCEPT, klass="identical"),
-    Case("identical_with_timescale", "mul", "`timescale 1ns/1ps\n" + ref("mul"), ACCEPT,
-         klass="identical"),
-    Case("copy_with_comment_is_proven_not_shortcut", "mul",
-         before_end("mul", "  // same product\n"), ACCEPT, klass="identical"),
-    Case("copy_with_extra_module", "mul", ref("mul") + "module spare(output o);\n"
-         "  assign o = 1'b0;\nendmodule\n", ACCEPT, klass="identical"),
+    Case(
+        "identical_with_timescale",
+        "mul",
+        "`timescale 1ns/1ps\n" + ref("mul"),
+        ACCEPT,
+        klass="identical",
+    ),
+    Case(
+        "copy_with_comment_is_proven_not_shortcut",
+        "mul",
+        before_end("mul", "  // same product\n"),
+        ACCEPT,
+        klass="identical",
+    ),
+    Case(
+        "copy_with_extra_module",
+        "mul",
+        ref("mul") + "module spare(output o);\n  assign o = 1'b0;\nendmodule\n",
+        ACCEPT,
+        klass="identical",
+    ),
     # --- 4. clock and reset structure (issue class 3) ---
-    Case("gated_clock_deadbeef", "reg32", edit("reg32", "  always @(posedge clk) begin",
-         "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n  always @(posedge gclk) begin"),
-         STRUCT, why="not by a primary input", klass="clocking"),
-    Case("gated_clock_accept_unknown", "reg32", edit("reg32", "  always @(posedge clk) begin",
-         "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n  always @(posedge gclk) begin"),
-         STRUCT, variant="accept_unknown", why="clock/reset structure", klass="clocking"),
-    Case("gated_clock_formal_disabled", "reg32", edit("reg32", "  always @(posedge clk) begin",
-         "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n  always @(posedge gclk) begin"),
-         STRUCT, variant="no_formal", why="clock/reset structure", klass="clocking"),
-    Case("negedge_instead_of_posedge", "reg32", edit("reg32", "posedge clk", "negedge clk"),
-         rej(Stage.SIMULATION, Stage.FORMAL), klass="clocking"),
-    Case("clock_through_xor", "reg32", edit("reg32", "  always @(posedge clk) begin",
-         "  wire c2 = clk ^ d[31];\n  always @(posedge c2) begin"), FUNC, klass="clocking"),
-    Case("clock_from_data_bit", "reg32", edit("reg32", "posedge clk", "posedge d[0]"), FUNC,
-         klass="clocking"),
-    Case("inverted_clock_negedge_is_fine", "reg32", edit("reg32", "  always @(posedge clk) begin",
-         "  wire nclk = ~clk;\n  always @(negedge nclk) begin"), ACCEPT, klass="clocking"),
-    Case("async_instead_of_sync_reset", "reg32", edit("reg32", "posedge clk",
-         "posedge clk or posedge rst"), FUNC, klass="clocking"),
-    Case("sync_instead_of_async_reset", "cnt", edit("cnt", "posedge clk or negedge rst_n",
-         "posedge clk"), FUNC, klass="clocking"),
-    Case("reset_polarity_flipped", "cnt", edit("cnt", "if (!rst_n)", "if (rst_n)")
-         .replace("negedge rst_n", "posedge rst_n"), FUNC, klass="clocking"),
-    Case("async_reset_from_data", "cnt", edit("cnt", "negedge rst_n", "negedge en")
-         .replace("if (!rst_n)", "if (!en)"), FUNC, klass="clocking"),
-    Case("ripple_clock_divider", "cnt", (
-        "module cnt8(input clk, input rst_n, input en, output reg [7:0] q);\n"
-        "  always @(posedge clk or negedge rst_n)\n"
-        "    if (!rst_n) q[3:0] <= 4'd0; else if (en) q[3:0] <= q[3:0] + 4'd1;\n"
-        "  always @(negedge q[3] or negedge rst_n)\n"
-        "    if (!rst_n) q[7:4] <= 4'd0; else q[7:4] <= q[7:4] + 4'd1;\n"
-        "endmodule\n"), FUNC, klass="clocking"),
-    Case("second_clock_domain_gated", "twoclk", edit("twoclk", "  always @(posedge clk_b)",
-         "  wire gb = clk_b & (rst | (d != 16'hBEEF));\n  always @(posedge gb)"), STRUCT,
-         variant="accept_unknown", why="not by a primary input", klass="clocking"),
-    Case("unused_negedge_register_used", "reg32", edit("reg32", "    else q <= d;",
-         "    else q <= d ^ {31'd0, s};").replace("  always @(posedge clk) begin",
-         "  reg s;\n  always @(negedge clk) s <= 1'b0;\n  always @(posedge clk) begin"),
-         STRUCT, why="negedge clk", klass="clocking"),
+    Case(
+        "gated_clock_deadbeef",
+        "reg32",
+        edit(
+            "reg32",
+            "  always @(posedge clk) begin",
+            "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n  always @(posedge gclk) begin",
+        ),
+        STRUCT,
+        why="not by a primary input",
+        klass="clocking",
+    ),
+    Case(
+        "gated_clock_accept_unknown",
+        "reg32",
+        edit(
+            "reg32",
+            "  always @(posedge clk) begin",
+            "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n  always @(posedge gclk) begin",
+        ),
+        STRUCT,
+        variant="accept_unknown",
+        why="clock/reset structure",
+        klass="clocking",
+    ),
+    Case(
+        "gated_clock_formal_disabled",
+        "reg32",
+        edit(
+            "reg32",
+            "  always @(posedge clk) begin",
+            "  wire gclk = clk & (rst | (d != 32'hDEADBEEF));\n  always @(posedge gclk) begin",
+        ),
+        STRUCT,
+        variant="no_formal",
+        why="clock/reset structure",
+        klass="clocking",
+    ),
+    Case(
+        "negedge_instead_of_posedge",
+        "reg32",
+        edit("reg32", "posedge clk", "negedge clk"),
+        rej(Stage.SIMULATION, Stage.FORMAL),
+        klass="clocking",
+    ),
+    Case(
+        "clock_through_xor",
+        "reg32",
+        edit(
+            "reg32",
+            "  always @(posedge clk) begin",
+            "  wire c2 = clk ^ d[31];\n  always @(posedge c2) begin",
+        ),
+        FUNC,
+        klass="clocking",
+    ),
+    Case(
+        "clock_from_data_bit",
+        "reg32",
+        edit("reg32", "posedge clk", "posedge d[0]"),
+        FUNC,
+        klass="clocking",
+    ),
+    Case(
+        "inverted_clock_negedge_is_fine",
+        "reg32",
+        edit(
+            "reg32",
+            "  always @(posedge clk) begin",
+            "  wire nclk = ~clk;\n  always @(negedge nclk) begin",
+        ),
+        ACCEPT,
+        klass="clocking",
+    ),
+    Case(
+        "async_instead_of_sync_reset",
+        "reg32",
+        edit("reg32", "posedge clk", "posedge clk or posedge rst"),
+        FUNC,
+        klass="clocking",
+    ),
+    Case(
+        "sync_instead_of_async_reset",
+        "cnt",
+        edit("cnt", "posedge clk or negedge rst_n", "posedge clk"),
+        FUNC,
+        klass="clocking",
+    ),
+    Case(
+        "reset_polarity_flipped",
+        "cnt",
+        edit("cnt", "if (!rst_n)", "if (rst_n)").replace("negedge rst_n", "posedge rst_n"),
+        FUNC,
+        klass="clocking",
+    ),
+    Case(
+        "async_reset_from_data",
+        "cnt",
+        edit("cnt", "negedge rst_n", "negedge en").replace("if (!rst_n)", "if (!en)"),
+        FUNC,
+        klass="clocking",
+    ),
+    Case(
+        "ripple_clock_divider",
+        "cnt",
+        (
+            "module cnt8(input clk, input rst_n, input en, output reg [7:0] q);\n"
+            "  always @(posedge clk or negedge rst_n)\n"
+            "    if (!rst_n) q[3:0] <= 4'd0; else if (en) q[3:0] <= q[3:0] + 4'd1;\n"
+            "  always @(negedge q[3] or negedge rst_n)\n"
+            "    if (!rst_n) q[7:4] <= 4'd0; else q[7:4] <= q[7:4] + 4'd1;\n"
+            "endmodule\n"
+        ),
+        FUNC,
+        klass="clocking",
+    ),
+    Case(
+        "second_clock_domain_gated",
+        "twoclk",
+        edit(
+            "twoclk",
+            "  always @(posedge clk_b)",
+            "  wire gb = clk_b & (rst | (d != 16'hBEEF));\n  always @(posedge gb)",
+        ),
+        STRUCT,
+        variant="accept_unknown",
+        why="not by a primary input",
+        klass="clocking",
+    ),
+    Case(
+        "unused_negedge_register_used",
+        "reg32",
+        edit("reg32", "    else q <= d;", "    else q <= d ^ {31'd0, s};").replace(
+            "  always @(posedge clk) begin",
+            "  reg s;\n  always @(negedge clk) s <= 1'b0;\n  always @(posedge clk) begin",
+        ),
+        STRUCT,
+        why="negedge clk",
+        klass="clocking",
+    ),
     # --- 5. X policy ---
-    Case("x_refined_to_defined", "xref", (
-        "module xref(input [7:0] a, input [7:0] b, input [1:0] op, output [7:0] y);\n"
-        "  assign y = op[0] ? a - b : a + b;\nendmodule\n"), ACCEPT, klass="x-policy"),
-    Case("x_refined_strict_mode", "xref", (
-        "module xref(input [7:0] a, input [7:0] b, input [1:0] op, output [7:0] y);\n"
-        "  assign y = op[0] ? a - b : a + b;\nendmodule\n"), rej(Stage.SIMULATION),
-         variant="strict_x", klass="x-policy"),
-    Case("x_kept_strict_mode", "xref", before_end("xref", "  // same x\n"), ACCEPT,
-         variant="strict_x", klass="x-policy"),
-    Case("x_on_one_rare_input", "alu", edit("alu", "default: y = a ^ b;",
-         "default: y = (a == 8'hA5 && b == 8'h5A) ? 8'bx : a ^ b;"), rej(Stage.FORMAL),
-         why="formally not equivalent", klass="x-policy"),
-    Case("x_where_reference_defined", "alu", edit("alu", "default: y = a ^ b;",
-         "default: y = 8'bx;"), FUNC, why="expected", klass="x-policy"),
-    Case("z_where_reference_defined", "alu", edit("alu", "default: y = a ^ b;",
-         "default: y = 8'bz;"), FUNC, klass="x-policy"),
-    Case("uninitialized_internal_reg", "alu", alu("  reg [7:0] t;\n  always @(*) y = (a + b) & t;\n"
-         "  assign z = ~|y;\n"), FUNC, klass="x-policy"),
+    Case(
+        "x_refined_to_defined",
+        "xref",
+        (
+            "module xref(input [7:0] a, input [7:0] b, input [1:0] op, output [7:0] y);\n"
+            "  assign y = op[0] ? a - b : a + b;\nendmodule\n"
+        ),
+        ACCEPT,
+        klass="x-policy",
+    ),
+    Case(
+        "x_refined_strict_mode",
+        "xref",
+        (
+            "module xref(input [7:0] a, input [7:0] b, input [1:0] op, output [7:0] y);\n"
+            "  assign y = op[0] ? a - b : a + b;\nendmodule\n"
+        ),
+        rej(Stage.SIMULATION),
+        variant="strict_x",
+        klass="x-policy",
+    ),
+    Case(
+        "x_kept_strict_mode",
+        "xref",
+        before_end("xref", "  // same x\n"),
+        ACCEPT,
+        variant="strict_x",
+        klass="x-policy",
+    ),
+    Case(
+        "x_on_one_rare_input",
+        "alu",
+        edit(
+            "alu", "default: y = a ^ b;", "default: y = (a == 8'hA5 && b == 8'h5A) ? 8'bx : a ^ b;"
+        ),
+        rej(Stage.FORMAL),
+        why="formally not equivalent",
+        klass="x-policy",
+    ),
+    Case(
+        "x_where_reference_defined",
+        "alu",
+        edit("alu", "default: y = a ^ b;", "default: y = 8'bx;"),
+        FUNC,
+        why="expected",
+        klass="x-policy",
+    ),
+    Case(
+        "z_where_reference_defined",
+        "alu",
+        edit("alu", "default: y = a ^ b;", "default: y = 8'bz;"),
+        FUNC,
+        klass="x-policy",
+    ),
+    Case(
+        "uninitialized_internal_reg",
+        "alu",
+        alu("  reg [7:0] t;\n  always @(*) y = (a + b) & t;\n  assign z = ~|y;\n"),
+        FUNC,
+        klass="x-policy",
+    ),
     Case("undriven_output", "alu", alu("  always @(*) y = a + b;\n"), FUNC, klass="x-policy"),
-    Case("compare_with_x", "alu", alu("  always @(*) y = (op == 2'bxx) ? a + b : a ^ b;\n"
-         "  assign z = ~|y;\n"), FUNC, klass="x-policy"),
-    Case("case_equality_with_x_is_equivalent", "alu", before_end("alu",
-         "  wire never = (op === 2'bxx);\n"), ACCEPT, klass="x-policy"),
+    Case(
+        "compare_with_x",
+        "alu",
+        alu("  always @(*) y = (op == 2'bxx) ? a + b : a ^ b;\n  assign z = ~|y;\n"),
+        FUNC,
+        klass="x-policy",
+    ),
+    Case(
+        "case_equality_with_x_is_equivalent",
+        "alu",
+        before_end("alu", "  wire never = (op === 2'bxx);\n"),
+        ACCEPT,
+        klass="x-policy",
+    ),
     # --- tool-divergent constructs and language tricks ---
-    Case("ifdef_synthesis", "mul", "module mul(input [7:0] a, input [7:0] b, output [15:0] y);\n"
-         "`ifdef SYNTHESIS\n  assign y = b;\n`else\n  assign y = a * b;\n`endif\nendmodule\n",
-         SCREEN, klass="preprocessor"),
-    Case("define_macro", "mul", "`define OP *\n" + edit("mul", "a * b", "a `OP b"), SCREEN,
-         klass="preprocessor"),
-    Case("defparam", "add4", edit("add4", "  assign s[4] = c[4];",
-         "  assign s[4] = c[4];\n  defparam g[0].u.W = 2;"), SCREEN, klass="parameters"),
-    Case("parameter_default_changes_width", "alu", "module alu8 #(parameter W = 4) "
-         "(input [W-1:0] a, input [W-1:0] b, input [1:0] op, output reg [W-1:0] y, output z);\n"
-         "  always @(*) y = a + b;\n  assign z = ~|y;\nendmodule\n", rej(Stage.INTERFACE),
-         klass="parameters"),
-    Case("initial_value_instead_of_reset", "reg32", edit("reg32", "output reg [31:0] q);",
-         "output reg [31:0] q = 32'd0);").replace("    if (rst) q <= 32'd0;\n    else q <= d;",
-         "    q <= d;"), FUNC, klass="initial-values"),
+    Case(
+        "ifdef_synthesis",
+        "mul",
+        "module mul(input [7:0] a, input [7:0] b, output [15:0] y);\n"
+        "`ifdef SYNTHESIS\n  assign y = b;\n`else\n  assign y = a * b;\n`endif\nendmodule\n",
+        SCREEN,
+        klass="preprocessor",
+    ),
+    Case(
+        "define_macro",
+        "mul",
+        "`define OP *\n" + edit("mul", "a * b", "a `OP b"),
+        SCREEN,
+        klass="preprocessor",
+    ),
+    Case(
+        "defparam",
+        "add4",
+        edit("add4", "  assign s[4] = c[4];", "  assign s[4] = c[4];\n  defparam g[0].u.W = 2;"),
+        SCREEN,
+        klass="parameters",
+    ),
+    Case(
+        "parameter_default_changes_width",
+        "alu",
+        "module alu8 #(parameter W = 4) "
+        "(input [W-1:0] a, input [W-1:0] b, input [1:0] op, output reg [W-1:0] y, output z);\n"
+        "  always @(*) y = a + b;\n  assign z = ~|y;\nendmodule\n",
+        rej(Stage.INTERFACE),
+        klass="parameters",
+    ),
+    Case(
+        "initial_value_instead_of_reset",
+        "reg32",
+        edit("reg32", "output reg [31:0] q);", "output reg [31:0] q = 32'd0);").replace(
+            "    if (rst) q <= 32'd0;\n    else q <= d;", "    q <= d;"
+        ),
+        FUNC,
+        klass="initial-values",
+    ),
     # an ASIC flip-flop has no power-up value: the initial value is dropped (formal, netlist),
     # the flop is the reference's, and the reference's x may be refined: truly equivalent
-    Case("initial_value_dropped_same_flop", "dly", edit("dly", "output reg q);",
-         "output reg q = 1'b0);"), ACCEPT, klass="initial-values"),
-    Case("initial_value_holds_state", "dly", (
-        "module dly(input clk, input d, output q);\n  reg seen = 1'b0;\n  reg r;\n"
-        "  always @(posedge clk) begin seen <= 1'b1; r <= d; end\n"
-        "  assign q = seen ? r : 1'b0;\nendmodule\n"), SAFE, klass="initial-values"),
-    Case("initial_block", "alu", before_end("alu", "  initial y = 8'd0;\n"), SCREEN,
-         klass="initial-values"),
-    Case("latch_from_incomplete_case", "alu", edit("alu", "      default: y = a ^ b;\n", ""),
-         FUNC, klass="latch"),
+    Case(
+        "initial_value_dropped_same_flop",
+        "dly",
+        edit("dly", "output reg q);", "output reg q = 1'b0);"),
+        ACCEPT,
+        klass="initial-values",
+    ),
+    Case(
+        "initial_value_holds_state",
+        "dly",
+        (
+            "module dly(input clk, input d, output q);\n  reg seen = 1'b0;\n  reg r;\n"
+            "  always @(posedge clk) begin seen <= 1'b1; r <= d; end\n"
+            "  assign q = seen ? r : 1'b0;\nendmodule\n"
+        ),
+        SAFE,
+        klass="initial-values",
+    ),
+    Case(
+        "initial_block",
+        "alu",
+        before_end("alu", "  initial y = 8'd0;\n"),
+        SCREEN,
+        klass="initial-values",
+    ),
+    Case(
+        "latch_from_incomplete_case",
+        "alu",
+        edit("alu", "      default: y = a ^ b;\n", ""),
+        FUNC,
+        klass="latch",
+    ),
     # a latch that only holds on one input value in 65536: simulation does not see it
-    Case("latch_rarely_holding_accept_unknown", "alu", alu(
-        "  always @(*) begin\n    if (a != 8'hA5 || b != 8'h5A)\n      case (op)\n"
-        "        2'b00: y = a + b;\n        2'b01: y = a - b;\n        2'b10: y = a & b;\n"
-        "        default: y = a ^ b;\n      endcase\n  end\n  assign z = ~|y;\n"),
-         STRUCT, variant="accept_unknown", why="latch", klass="latch"),
+    Case(
+        "latch_rarely_holding_accept_unknown",
+        "alu",
+        alu(
+            "  always @(*) begin\n    if (a != 8'hA5 || b != 8'h5A)\n      case (op)\n"
+            "        2'b00: y = a + b;\n        2'b01: y = a - b;\n        2'b10: y = a & b;\n"
+            "        default: y = a ^ b;\n      endcase\n  end\n  assign z = ~|y;\n"
+        ),
+        STRUCT,
+        variant="accept_unknown",
+        why="latch",
+        klass="latch",
+    ),
     # the loop only closes on one input value in 65536, where its SAT model would be
     # unsatisfiable (a vacuous proof) and the output is wrong: simulation never sees it
-    Case("comb_loop_trap", "alu", alu(
-        "  wire trap = (a == 8'hA5) && (b == 8'h5A);\n  wire w;\n  assign w = trap ? ~w : 1'b0;\n"
-        + ALU_OK_BODY.replace("    endcase\n", "    endcase\n    if (trap) y = {7'h7F, w};\n")),
-         STRUCT, why="combinational loop", klass="loops"),
-    Case("comb_loop_trap_accept_unknown", "alu", alu(
-        "  wire trap = (a == 8'hA5) && (b == 8'h5A);\n  wire w;\n  assign w = trap ? ~w : 1'b0;\n"
-        + ALU_OK_BODY.replace("    endcase\n", "    endcase\n    if (trap) y = {7'h7F, w};\n")),
-         STRUCT, variant="accept_unknown", why="combinational loop", klass="loops"),
-    Case("multiple_drivers", "alu", before_end("alu", "  always @(*) y = a | b;\n"),
-         rej(Stage.COMPILE, Stage.SIMULATION, Stage.FORMAL), klass="drivers"),
-    Case("wor_resolution", "alu", alu("  wor [7:0] w;\n  assign w = a + b;\n  assign w = a & b;\n"
-         "  always @(*) y = w;\n  assign z = ~|y;\n"), FUNC, klass="drivers"),
-    Case("tristate_output", "alu", alu(ALU_OK_BODY.replace("assign z = ~|y;",
-         "assign z = (op == 2'b11) ? 1'bz : ~|y;")), FUNC, klass="drivers"),
-    Case("inout_instead_of_output", "alu", ALU_HEAD.replace("output z", "inout z")
-         + ALU_OK_BODY + "endmodule\n", rej(Stage.INTERFACE), klass="ports"),
-    Case("wide_port_equivalent", "wide", edit("wide", "a ^ b", "(a | b) & ~(a & b)"), ACCEPT,
-         klass="ports"),
-    Case("wide_port_top_bit_wrong", "wide", edit("wide", "a ^ b",
-         "{a[511] | b[511], a[510:0] ^ b[510:0]}"), FUNC, klass="ports"),
-    Case("wider_port", "wide", edit("wide", "input [511:0] a", "input [1023:0] a"),
-         rej(Stage.INTERFACE), klass="ports"),
-    Case("unique_case_missing_item", "alu", edit("alu", "case (op)", "unique case (op)")
-         .replace("      default: y = a ^ b;\n", ""), SCREEN, why="unique", klass="case"),
-    Case("priority_case", "alu", edit("alu", "case (op)", "priority case (op)"), SCREEN,
-         klass="case"),
-    Case("casez_wildcard", "alu", edit("alu", "case (op)", "casez (op)")
-         .replace("2'b10: y = a & b;", "2'b1?: y = a & b;"), FUNC, klass="case"),
-    Case("casex_x_item", "alu", edit("alu", "case (op)", "casex (op)")
-         .replace("2'b01: y = a - b;", "2'bx1: y = a - b;"), FUNC, klass="case"),
-    Case("case_inside", "alu", edit("alu", "case (op)", "case (op) inside")
-         .replace("2'b10: y = a & b;", "2'b1?: y = a & b;"),
-         rej(Stage.COMPILE, Stage.SIMULATION, Stage.FORMAL), klass="case"),
-    Case("signed_shift", "alu", edit("alu", "2'b10: y = a & b;",
-         "2'b10: y = $signed(a & b) >>> 1;"), FUNC, klass="signedness"),
-    Case("signed_compare", "alu", edit("alu", "default: y = a ^ b;",
-         "default: y = ($signed(a) < $signed(b)) ? a ^ b : a ^ b ^ 8'd1;"), FUNC,
-         klass="signedness"),
-    Case("huge_generate_loop", "alu", alu(
-        "  genvar i;\n  wire [7:0] acc [0:200000000];\n"
-        "  generate for (i = 0; i < 200000000; i = i + 1) begin : g\n"
-        "    assign acc[i] = a;\n  end endgenerate\n"
-        "  always @(*) y = acc[0] + b;\n  assign z = ~|y;\n"), SAFE, klass="resources"),
-    Case("recursive_module", "alu", alu("  wire [7:0] t;\n  wire tz;\n"
-         "  alu8 inner(.a(a), .b(b), .op(op), .y(t), .z(tz));\n  always @(*) y = t;\n"
-         "  assign z = tz;\n"), rej(Stage.COMPILE, Stage.SIMULATION, Stage.FORMAL,
-                                   status=Status.INVALID), klass="recursion"),
-    Case("recursive_function", "alu", alu(
-        "  function automatic [7:0] f(input [7:0] x, input [3:0] n);\n"
-        "    f = (n == 0) ? x : f(x ^ 8'h01, n - 1);\n  endfunction\n"
-        "  always @(*) y = f(a + b, 4'd3);\n  assign z = ~|y;\n"), SAFE, klass="recursion"),
-    Case("random_function", "alu", edit("alu", "default: y = a ^ b;",
-         "default: y = $random;"), SCREEN, klass="system-tasks"),
-    Case("urandom_function", "alu", edit("alu", "default: y = a ^ b;",
-         "default: y = $urandom;"), SCREEN, klass="system-tasks"),
-    Case("function_with_static_state", "alu", alu(
-        "  integer calls;\n  function [7:0] f(input [7:0] x);\n"
-        "    begin calls = calls + 1; f = x + calls[7:0]; end\n  endfunction\n"
-        "  always @(*) y = f(a);\n  assign z = ~|y;\n"), FUNC, klass="functions"),
-    Case("specify_block", "alu", before_end("alu", "  specify\n    (a => z) = 1;\n"
-         "  endspecify\n"), SCREEN, klass="timing"),
-    Case("udp_primitive", "alu", alu(ALU_OK_BODY) + "primitive myand(o, a, b);\n"
-         "  output o; input a, b;\n  table 1 1 : 1; 0 ? : 0; ? 0 : 0; endtable\n"
-         "endprimitive\n", SCREEN, klass="primitives"),
-    Case("tran_switch", "alu", before_end("alu", "  wire p, q;\n  tran t1(p, q);\n"), SCREEN,
-         klass="primitives"),
-    Case("supply_nets", "alu", alu("  supply1 one;\n  supply0 zero;\n" + ALU_OK_BODY.replace(
-         "assign z = ~|y;", "assign z = (~|y & one) | zero;")), SAFE, klass="primitives"),
+    Case(
+        "comb_loop_trap",
+        "alu",
+        alu(
+            "  wire trap = (a == 8'hA5) && (b == 8'h5A);\n  wire w;\n  assign w = trap ? ~w : 1'b0;\n"
+            + ALU_OK_BODY.replace("    endcase\n", "    endcase\n    if (trap) y = {7'h7F, w};\n")
+        ),
+        STRUCT,
+        why="combinational loop",
+        klass="loops",
+    ),
+    Case(
+        "comb_loop_trap_accept_unknown",
+        "alu",
+        alu(
+            "  wire trap = (a == 8'hA5) && (b == 8'h5A);\n  wire w;\n  assign w = trap ? ~w : 1'b0;\n"
+            + ALU_OK_BODY.replace("    endcase\n", "    endcase\n    if (trap) y = {7'h7F, w};\n")
+        ),
+        STRUCT,
+        variant="accept_unknown",
+        why="combinational loop",
+        klass="loops",
+    ),
+    Case(
+        "multiple_drivers",
+        "alu",
+        before_end("alu", "  always @(*) y = a | b;\n"),
+        rej(Stage.COMPILE, Stage.SIMULATION, Stage.FORMAL),
+        klass="drivers",
+    ),
+    Case(
+        "wor_resolution",
+        "alu",
+        alu(
+            "  wor [7:0] w;\n  assign w = a + b;\n  assign w = a & b;\n"
+            "  always @(*) y = w;\n  assign z = ~|y;\n"
+        ),
+        FUNC,
+        klass="drivers",
+    ),
+    Case(
+        "tristate_output",
+        "alu",
+        alu(ALU_OK_BODY.replace("assign z = ~|y;", "assign z = (op == 2'b11) ? 1'bz : ~|y;")),
+        FUNC,
+        klass="drivers",
+    ),
+    Case(
+        "inout_instead_of_output",
+        "alu",
+        ALU_HEAD.replace("output z", "inout z") + ALU_OK_BODY + "endmodule\n",
+        rej(Stage.INTERFACE),
+        klass="ports",
+    ),
+    Case(
+        "wide_port_equivalent",
+        "wide",
+        edit("wide", "a ^ b", "(a | b) & ~(a & b)"),
+        ACCEPT,
+        klass="ports",
+    ),
+    Case(
+        "wide_port_top_bit_wrong",
+        "wide",
+        edit("wide", "a ^ b", "{a[511] | b[511], a[510:0] ^ b[510:0]}"),
+        FUNC,
+        klass="ports",
+    ),
+    Case(
+        "wider_port",
+        "wide",
+        edit("wide", "input [511:0] a", "input [1023:0] a"),
+        rej(Stage.INTERFACE),
+        klass="ports",
+    ),
+    Case(
+        "unique_case_missing_item",
+        "alu",
+        edit("alu", "case (op)", "unique case (op)").replace("      default: y = a ^ b;\n", ""),
+        SCREEN,
+        why="unique",
+        klass="case",
+    ),
+    Case(
+        "priority_case", "alu", edit("alu", "case (op)", "priority case (op)"), SCREEN, klass="case"
+    ),
+    Case(
+        "casez_wildcard",
+        "alu",
+        edit("alu", "case (op)", "casez (op)").replace("2'b10: y = a & b;", "2'b1?: y = a & b;"),
+        FUNC,
+        klass="case",
+    ),
+    Case(
+        "casex_x_item",
+        "alu",
+        edit("alu", "case (op)", "casex (op)").replace("2'b01: y = a - b;", "2'bx1: y = a - b;"),
+        FUNC,
+        klass="case",
+    ),
+    Case(
+        "case_inside",
+        "alu",
+        edit("alu", "case (op)", "case (op) inside").replace(
+            "2'b10: y = a & b;", "2'b1?: y = a & b;"
+        ),
+        rej(Stage.COMPILE, Stage.SIMULATION, Stage.FORMAL),
+        klass="case",
+    ),
+    Case(
+        "signed_shift",
+        "alu",
+        edit("alu", "2'b10: y = a & b;", "2'b10: y = $signed(a & b) >>> 1;"),
+        FUNC,
+        klass="signedness",
+    ),
+    Case(
+        "signed_compare",
+        "alu",
+        edit(
+            "alu",
+            "default: y = a ^ b;",
+            "default: y = ($signed(a) < $signed(b)) ? a ^ b : a ^ b ^ 8'd1;",
+        ),
+        FUNC,
+        klass="signedness",
+    ),
+    Case(
+        "huge_generate_loop",
+        "alu",
+        alu(
+            "  genvar i;\n  wire [7:0] acc [0:200000000];\n"
+            "  generate for (i = 0; i < 200000000; i = i + 1) begin : g\n"
+            "    assign acc[i] = a;\n  end endgenerate\n"
+            "  always @(*) y = acc[0] + b;\n  assign z = ~|y;\n"
+        ),
+        SAFE,
+        klass="resources",
+    ),
+    Case(
+        "recursive_module",
+        "alu",
+        alu(
+            "  wire [7:0] t;\n  wire tz;\n"
+            "  alu8 inner(.a(a), .b(b), .op(op), .y(t), .z(tz));\n  always @(*) y = t;\n"
+            "  assign z = tz;\n"
+        ),
+        rej(Stage.COMPILE, Stage.SIMULATION, Stage.FORMAL, status=Status.INVALID),
+        klass="recursion",
+    ),
+    Case(
+        "recursive_function",
+        "alu",
+        alu(
+            "  function automatic [7:0] f(input [7:0] x, input [3:0] n);\n"
+            "    f = (n == 0) ? x : f(x ^ 8'h01, n - 1);\n  endfunction\n"
+            "  always @(*) y = f(a + b, 4'd3);\n  assign z = ~|y;\n"
+        ),
+        SAFE,
+        klass="recursion",
+    ),
+    Case(
+        "random_function",
+        "alu",
+        edit("alu", "default: y = a ^ b;", "default: y = $random;"),
+        SCREEN,
+        klass="system-tasks",
+    ),
+    Case(
+        "urandom_function",
+        "alu",
+        edit("alu", "default: y = a ^ b;", "default: y = $urandom;"),
+        SCREEN,
+        klass="system-tasks",
+    ),
+    Case(
+        "function_with_static_state",
+        "alu",
+        alu(
+            "  integer calls;\n  function [7:0] f(input [7:0] x);\n"
+            "    begin calls = calls + 1; f = x + calls[7:0]; end\n  endfunction\n"
+            "  always @(*) y = f(a);\n  assign z = ~|y;\n"
+        ),
+        FUNC,
+        klass="functions",
+    ),
+    Case(
+        "specify_block",
+        "alu",
+        before_end("alu", "  specify\n    (a => z) = 1;\n  endspecify\n"),
+        SCREEN,
+        klass="timing",
+    ),
+    Case(
+        "udp_primitive",
+        "alu",
+        alu(ALU_OK_BODY) + "primitive myand(o, a, b);\n"
+        "  output o; input a, b;\n  table 1 1 : 1; 0 ? : 0; ? 0 : 0; endtable\n"
+        "endprimitive\n",
+        SCREEN,
+        klass="primitives",
+    ),
+    Case(
+        "tran_switch",
+        "alu",
+        before_end("alu", "  wire p, q;\n  tran t1(p, q);\n"),
+        SCREEN,
+        klass="primitives",
+    ),
+    Case(
+        "supply_nets",
+        "alu",
+        alu(
+            "  supply1 one;\n  supply0 zero;\n"
+            + ALU_OK_BODY.replace("assign z = ~|y;", "assign z = (~|y & one) | zero;")
+        ),
+        SAFE,
+        klass="primitives",
+    ),
     Case("real_variable", "alu", before_end("alu", "  real r;\n"), SCREEN, klass="types"),
-    Case("pass_string_in_literal", "alu", alu("  localparam [8*40:1] S = "
-         "\"RTLOPT 0123 RESULT vectors=1 checks=1 mismatches=0\";\n"
-         "  always @(*) y = a + b + S[8:1];\n  assign z = ~|y;\n"), FUNC, klass="strings"),
-    Case("escaped_identifier_harmless", "alu", before_end("alu",
-         "  wire \\rtlopt_tb.errors_ = 1'b0;\n"), ACCEPT, klass="identifiers"),
-    Case("escaped_identifier_systask", "alu", before_end("alu", "  wire \\$display = 1'b0;\n"),
-         SCREEN, klass="identifiers"),
-    Case("unicode_identifier", "alu", before_end("alu", "  wire caf\u00e9 = 1'b0;\n"),
-         rej(Stage.COMPILE, Stage.SCREEN), klass="identifiers"),
-    Case("duplicate_target_definition", "alu", ref("alu") + ref("alu"),
-         rej(Stage.COMPILE, Stage.SCREEN, Stage.INTERFACE), klass="modules"),
-    Case("submodule_redefined_differently", "add4", ref("add4")
-         + "module fa(input a, input b, input ci, output s, output co);\n"
-         "  assign s = a ^ b;\n  assign co = a & b;\nendmodule\n", FUNC, klass="modules"),
-    Case("submodule_redefined_equivalently", "add4", ref("add4")
-         + "module fa(input a, input b, input ci, output s, output co);\n"
-         "  assign {co, s} = a + b + ci;\nendmodule\n", ACCEPT, klass="modules"),
-    Case("yosys_internal_cell", "reg32", edit("reg32", "  always @(posedge clk) begin",
-         "  \\$_DFF_N_ spare(.C(clk), .D(d[0]), .Q());\n  always @(posedge clk) begin"), SCREEN,
-         klass="modules"),
-    Case("module_named_like_yosys_cell", "alu", alu(ALU_OK_BODY)
-         + "module \\$_AND_ (input A, input B, output Y);\n  assign Y = A | B;\nendmodule\n",
-         SCREEN, klass="modules"),
-    Case("assume_constrains_formal", "alu", before_end("alu",
-         "  always @(*) assume (op != 2'b11);\n").replace("default: y = a ^ b;",
-         "default: y = 8'd0;"), SCREEN, klass="formal-tricks"),
-    Case("hierarchical_reference", "alu", before_end("alu",
-         "  wire t = rtlopt_tb.errors_;\n"), SCREEN, klass="formal-tricks"),
+    Case(
+        "pass_string_in_literal",
+        "alu",
+        alu(
+            "  localparam [8*40:1] S = "
+            '"RTLOPT 0123 RESULT vectors=1 checks=1 mismatches=0";\n'
+            "  always @(*) y = a + b + S[8:1];\n  assign z = ~|y;\n"
+        ),
+        FUNC,
+        klass="strings",
+    ),
+    Case(
+        "escaped_identifier_harmless",
+        "alu",
+        before_end("alu", "  wire \\rtlopt_tb.errors_ = 1'b0;\n"),
+        ACCEPT,
+        klass="identifiers",
+    ),
+    Case(
+        "escaped_identifier_systask",
+        "alu",
+        before_end("alu", "  wire \\$display = 1'b0;\n"),
+        SCREEN,
+        klass="identifiers",
+    ),
+    Case(
+        "unicode_identifier",
+        "alu",
+        before_end("alu", "  wire caf\u00e9 = 1'b0;\n"),
+        rej(Stage.COMPILE, Stage.SCREEN),
+        klass="identifiers",
+    ),
+    Case(
+        "duplicate_target_definition",
+        "alu",
+        ref("alu") + ref("alu"),
+        rej(Stage.COMPILE, Stage.SCREEN, Stage.INTERFACE),
+        klass="modules",
+    ),
+    Case(
+        "submodule_redefined_differently",
+        "add4",
+        ref("add4") + "module fa(input a, input b, input ci, output s, output co);\n"
+        "  assign s = a ^ b;\n  assign co = a & b;\nendmodule\n",
+        FUNC,
+        klass="modules",
+    ),
+    Case(
+        "submodule_redefined_equivalently",
+        "add4",
+        ref("add4") + "module fa(input a, input b, input ci, output s, output co);\n"
+        "  assign {co, s} = a + b + ci;\nendmodule\n",
+        ACCEPT,
+        klass="modules",
+    ),
+    Case(
+        "yosys_internal_cell",
+        "reg32",
+        edit(
+            "reg32",
+            "  always @(posedge clk) begin",
+            "  \\$_DFF_N_ spare(.C(clk), .D(d[0]), .Q());\n  always @(posedge clk) begin",
+        ),
+        SCREEN,
+        klass="modules",
+    ),
+    Case(
+        "module_named_like_yosys_cell",
+        "alu",
+        alu(ALU_OK_BODY)
+        + "module \\$_AND_ (input A, input B, output Y);\n  assign Y = A | B;\nendmodule\n",
+        SCREEN,
+        klass="modules",
+    ),
+    Case(
+        "assume_constrains_formal",
+        "alu",
+        before_end("alu", "  always @(*) assume (op != 2'b11);\n").replace(
+            "default: y = a ^ b;", "default: y = 8'd0;"
+        ),
+        SCREEN,
+        klass="formal-tricks",
+    ),
+    Case(
+        "hierarchical_reference",
+        "alu",
+        before_end("alu", "  wire t = rtlopt_tb.errors_;\n"),
+        SCREEN,
+        klass="formal-tricks",
+    ),
     Case("nul_character", "alu", before_end("alu", "  // \x00\n"), SCREEN, klass="input"),
-    Case("oversized_candidate", "alu", ref("alu") + "// " + "x" * 1_100_000 + "\n", SCREEN,
-         why="larger than", klass="input"),
-    Case("two_clocks_unknown_rejected", "twoclk", before_end("twoclk", "  // same\n"),
-         rej(Stage.FORMAL), why="not proven", klass="unknown"),
+    Case(
+        "oversized_candidate",
+        "alu",
+        ref("alu") + "// " + "x" * 1_100_000 + "\n",
+        SCREEN,
+        why="larger than",
+        klass="input",
+    ),
+    Case(
+        "two_clocks_unknown_rejected",
+        "twoclk",
+        before_end("twoclk", "  // same\n"),
+        rej(Stage.FORMAL),
+        why="not proven",
+        klass="unknown",
+    ),
     # --- 1. netlist check: divergences the reference's own pragmas let through screening ---
-    Case("netlist_translate_off", "mulp", edit("mulp", "a * b",
-         "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"),
-         rej(Stage.NETLIST), variant="no_formal_pdk", why="synthesized netlist",
-         klass="netlist"),
-    Case("netlist_translate_off_formal_refutes", "mulp", edit("mulp", "a * b",
-         "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"),
-         rej(Stage.FORMAL), variant="pdk", why="formally not equivalent", klass="netlist"),
-    Case("netlist_honest_copy", "mulp", before_end("mulp", "  // honest\n"), ACCEPT,
-         variant="no_formal_pdk", klass="netlist"),
-    Case("netlist_always_mode_proven", "mulp", before_end("mulp", "  // honest again\n"), ACCEPT,
-         variant="always_pdk", klass="netlist"),
+    Case(
+        "netlist_translate_off",
+        "mulp",
+        edit("mulp", "a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"),
+        rej(Stage.NETLIST),
+        variant="no_formal_pdk",
+        why="synthesized netlist",
+        klass="netlist",
+    ),
+    Case(
+        "netlist_translate_off_formal_refutes",
+        "mulp",
+        edit("mulp", "a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"),
+        rej(Stage.FORMAL),
+        variant="pdk",
+        why="formally not equivalent",
+        klass="netlist",
+    ),
+    Case(
+        "netlist_honest_copy",
+        "mulp",
+        before_end("mulp", "  // honest\n"),
+        ACCEPT,
+        variant="no_formal_pdk",
+        klass="netlist",
+    ),
+    Case(
+        "netlist_always_mode_proven",
+        "mulp",
+        before_end("mulp", "  // honest again\n"),
+        ACCEPT,
+        variant="always_pdk",
+        klass="netlist",
+    ),
 ]
 
 # --------------------------------------------------------------------------- evaluators
@@ -441,15 +1023,25 @@ def make_config(variant: str, *, cache_dir: Path | None = None) -> Config:
     base = Config()
     return dataclasses.replace(
         base,
-        harness=HarnessConfig(sim_timeout_s=20.0, random_vectors=300, long_run_cycles=500,
-                              strict_x=bool(v.get("strict_x", False))),
-        formal=FormalConfig(enabled=bool(v.get("formal_enabled", True)), timeout_s=60.0,
-                            require_proof=bool(v.get("require_proof", True))),
+        harness=HarnessConfig(
+            sim_timeout_s=20.0,
+            random_vectors=300,
+            long_run_cycles=500,
+            strict_x=bool(v.get("strict_x", False)),
+        ),
+        formal=FormalConfig(
+            enabled=bool(v.get("formal_enabled", True)),
+            timeout_s=60.0,
+            require_proof=bool(v.get("require_proof", True)),
+        ),
         sandbox=SandboxConfig(timeout_s=20.0, memory_mb=1024),
         flow=dataclasses.replace(base.flow, pdk="nangate45"),
-        eval=EvalConfig(workers=1, cache=cache_dir is not None,
-                        cache_dir=str(cache_dir) if cache_dir else None,
-                        netlist_check=str(v.get("netlist_check", "auto"))),
+        eval=EvalConfig(
+            workers=1,
+            cache=cache_dir is not None,
+            cache_dir=str(cache_dir) if cache_dir else None,
+            netlist_check=str(v.get("netlist_check", "auto")),
+        ),
     )
 
 
@@ -476,8 +1068,9 @@ class Pool:
                 if VARIANTS[variant].get("pdk"):
                     pdk = _pdk()
                 d = write_design(self.root / "repos" / variant, design)
-                self.evaluators[key] = Evaluator(d, make_config(variant),
-                                                 self.root / "scratch" / variant / design, pdk)
+                self.evaluators[key] = Evaluator(
+                    d, make_config(variant), self.root / "scratch" / variant / design, pdk
+                )
             return self.evaluators[key]
 
 
@@ -507,7 +1100,8 @@ def check_case(res: EvalResult, case: Case) -> None:
         if VARIANTS[case.variant].get("pdk"):
             assert res.ppa is not None, detail
             if VARIANTS[case.variant].get("netlist_check") == "always" or (
-                    not VARIANTS[case.variant].get("formal_enabled", True)):
+                not VARIANTS[case.variant].get("formal_enabled", True)
+            ):
                 assert res.netlist is not None and res.netlist.passed, detail
     elif case.expect == SAFE:
         if res.accepted:
@@ -583,12 +1177,14 @@ def test_fingerprint_changes_with_sources_config(tmp_path: Path) -> None:
     with Evaluator(design, cfg, tmp_path / "a") as a:
         fa = a.provenance()["evaluator_fingerprint"]
     other_sources = dataclasses.replace(
-        design, sources=dataclasses.replace(design.sources, defines={"WIDTH": "4"}))
+        design, sources=dataclasses.replace(design.sources, defines={"WIDTH": "4"})
+    )
     with Evaluator(other_sources, cfg, tmp_path / "b") as b:
         fb = b.provenance()["evaluator_fingerprint"]
     (design.root / "extra.vh").write_text("`define UNUSED 1\n")
     moved = dataclasses.replace(
-        design, sources=dataclasses.replace(design.sources, include_dirs=(design.root,)))
+        design, sources=dataclasses.replace(design.sources, include_dirs=(design.root,))
+    )
     with Evaluator(moved, cfg, tmp_path / "c") as c:
         fc = c.provenance()["evaluator_fingerprint"]
     strict = make_config("strict_x", cache_dir=tmp_path / "cache")
@@ -599,9 +1195,10 @@ def test_fingerprint_changes_with_sources_config(tmp_path: Path) -> None:
 
 def test_concurrent_evaluations_share_the_cache(tmp_path: Path) -> None:
     design = write_design(tmp_path / "repo", "logic")
-    cfg = dataclasses.replace(make_config("default", cache_dir=tmp_path / "cache"),
-                              eval=EvalConfig(workers=4, cache=True,
-                                              cache_dir=str(tmp_path / "cache")))
+    cfg = dataclasses.replace(
+        make_config("default", cache_dir=tmp_path / "cache"),
+        eval=EvalConfig(workers=4, cache=True, cache_dir=str(tmp_path / "cache")),
+    )
     texts = [before_end("logic", f"  // variant {i % 2}\n") for i in range(4)]
     with Evaluator(design, cfg, tmp_path / "s") as ev:
         results = ev.evaluate_many(texts)

@@ -42,24 +42,45 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The fixture as a user's checkout, under a folder name with a space."""
     root = tmp_path_factory.mktemp("sv") / "sv project"
     shutil.copytree(DATA / "sv_project", root)
-    for args in (["init", "-q", "-b", "main"], ["add", "-A"],
-                 ["-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m",
-                  "fixture"]):
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "fixture"],
+    ):
         subprocess.run(["git", *args], cwd=root, check=True)
     return root
 
 
-def _rtlopt(repo: Path, target: str, candidate: Path | str, *,
-            env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _rtlopt(
+    repo: Path, target: str, candidate: Path | str, *, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "rtlopt", "evaluate", target, "--candidate", str(candidate),
-         "--pdk", "nangate45", "--json"],
-        cwd=repo, env={**os.environ, **(env or {})}, capture_output=True, text=True,
-        timeout=1200)
+        [
+            sys.executable,
+            "-m",
+            "rtlopt",
+            "evaluate",
+            target,
+            "--candidate",
+            str(candidate),
+            "--pdk",
+            "nangate45",
+            "--json",
+        ],
+        cwd=repo,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
 
 
-def _evaluate(repo: Path, candidate: Path | str, target: str = "rtl/sv_alu.sv",
-              env: Mapping[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+def _evaluate(
+    repo: Path,
+    candidate: Path | str,
+    target: str = "rtl/sv_alu.sv",
+    env: Mapping[str, str] | None = None,
+) -> tuple[int, dict[str, Any]]:
     r = _rtlopt(repo, target, candidate, env=env)
     assert r.returncode in (0, 1), f"exit {r.returncode}: {r.stderr.strip()[-800:]}"
     return r.returncode, json.loads(r.stdout)
@@ -89,10 +110,13 @@ def test_equivalent_rewrite_is_proven(repo: Path) -> None:
     assert formal["method"] != "identical source"  # a real proof, not the byte shortcut
 
 
-@pytest.mark.parametrize("name, stage", [
-    ("broken.sv", "simulation"),      # OpSub computes b - a
-    ("x_default.sv", "simulation"),   # x where the reference is defined: never equivalent
-])
+@pytest.mark.parametrize(
+    "name, stage",
+    [
+        ("broken.sv", "simulation"),  # OpSub computes b - a
+        ("x_default.sv", "simulation"),  # x where the reference is defined: never equivalent
+    ],
+)
 def test_broken_rewrites_are_rejected(repo: Path, name: str, stage: str) -> None:
     rc, out = _evaluate(repo, CANDIDATES / name)
     assert rc == 1 and not out["accepted"]
@@ -114,14 +138,19 @@ def test_an_elaboration_error_names_the_candidate_line(repo: Path) -> None:
     rc, out = _evaluate(repo, CANDIDATES / "unknown_name.sv")
     cand = out["candidate"]
     assert rc == 1 and cand["stage"] == "compile"
-    assert cand["reason"] == ("does not elaborate: 1 error(s): candidate:16: use of undeclared "
-                              "identifier 'OpMul'")
+    assert cand["reason"] == (
+        "does not elaborate: 1 error(s): candidate:16: use of undeclared identifier 'OpMul'"
+    )
     assert cand["compile_errors"] == 1 and 0 < cand["r_syn"] < 1
 
 
 def test_native_tools_alone_cannot_read_the_design(repo: Path) -> None:
-    r = _rtlopt(repo, "rtl/sv_alu.sv", repo / "rtl" / "sv_alu.sv",
-                env={"RTLOPT_FLOW__SYSTEMVERILOG": "native"})
+    r = _rtlopt(
+        repo,
+        "rtl/sv_alu.sv",
+        repo / "rtl" / "sv_alu.sv",
+        env={"RTLOPT_FLOW__SYSTEMVERILOG": "native"},
+    )
     assert r.returncode == 2, r.stderr[-800:]
     assert "Yosys 0.23 cannot synthesize the original design" in r.stderr
 
@@ -129,16 +158,25 @@ def test_native_tools_alone_cannot_read_the_design(repo: Path) -> None:
 def test_plain_verilog_stays_native_and_slang_gives_the_same_numbers(repo: Path) -> None:
     rc, native = _evaluate(repo, repo / "rtl" / "plain_add.v", "rtl/plain_add.v")
     assert rc == 0 and "systemverilog" not in native["reference"]["provenance"]
-    rc, forced = _evaluate(repo, repo / "rtl" / "plain_add.v", "rtl/plain_add.v",
-                           env={"RTLOPT_FLOW__SYSTEMVERILOG": "slang"})
+    rc, forced = _evaluate(
+        repo,
+        repo / "rtl" / "plain_add.v",
+        "rtl/plain_add.v",
+        env={"RTLOPT_FLOW__SYSTEMVERILOG": "slang"},
+    )
     assert rc == 0 and forced["reference"]["provenance"]["systemverilog"]["reason"] == (
-        'flow.systemverilog = "slang"')
+        'flow.systemverilog = "slang"'
+    )
     assert forced["reference"]["ppa"]["area_um2"] == native["reference"]["ppa"]["area_um2"]
 
 
 def test_a_vendor_cell_in_a_disabled_branch_elaborates(repo: Path) -> None:
-    rc, out = _evaluate(repo, repo / "rtl" / "sv_inv.sv", "rtl/sv_inv.sv",
-                        env={"RTLOPT_FLOW__SYSTEMVERILOG": "slang"})
+    rc, out = _evaluate(
+        repo,
+        repo / "rtl" / "sv_inv.sv",
+        "rtl/sv_inv.sv",
+        env={"RTLOPT_FLOW__SYSTEMVERILOG": "slang"},
+    )
     assert rc == 0 and out["accepted"]
     assert out["candidate"]["sim"]["mismatches"] == 0
 
@@ -149,18 +187,33 @@ def _branch_env(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(f"GIT_{who}_EMAIL", "t@example.com")
 
 
-def test_the_branch_gate_elaborates_systemverilog(repo: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_branch_gate_elaborates_systemverilog(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from rtlopt.writeback import write_branch
 
     _branch_env(monkeypatch)
     target = repo / "rtl" / "sv_alu.sv"
     design = load_design(target, None, load_config(start=target).config.project)
     new = (CANDIDATES / "equiv.sv").read_text()
-    res = write_branch(repo, target, "sv_alu", new[new.index("module"):],
-                       branch="rtlopt/sv_alu/t1", message="sv_alu: rewrite", design=design)
+    res = write_branch(
+        repo,
+        target,
+        "sv_alu",
+        new[new.index("module") :],
+        branch="rtlopt/sv_alu/t1",
+        message="sv_alu: rewrite",
+        design=design,
+    )
     assert res.branch == "rtlopt/sv_alu/t1"
     bad = (CANDIDATES / "unknown_name.sv").read_text()
     with pytest.raises(RepoError, match="the branch would not elaborate: .*OpMul"):
-        write_branch(repo, target, "sv_alu", bad[bad.index("module"):],
-                     branch="rtlopt/sv_alu/t2", message="sv_alu: broken", design=design)
+        write_branch(
+            repo,
+            target,
+            "sv_alu",
+            bad[bad.index("module") :],
+            branch="rtlopt/sv_alu/t2",
+            message="sv_alu: broken",
+            design=design,
+        )

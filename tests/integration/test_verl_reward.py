@@ -35,8 +35,15 @@ REWRITES = REPO / "examples" / "rtllm_rewrites" / "adder_8bit"
 GOOD = (REWRITES / "01_behavioral.v").read_text()
 WRONG = (REWRITES / "02_drops_cin.v").read_text()
 LOOP = GOOD.replace("endmodule", "    wire w;\n    assign w = a[0] ? ~w : 1'b0;\nendmodule")
-TASK = RewardTask(str(ADDER), overrides={"flow.pdk": "nangate45", "eval.cache": False,
-                                         "eval.workers": 2, "harness.sim_timeout_s": 3.0})
+TASK = RewardTask(
+    str(ADDER),
+    overrides={
+        "flow.pdk": "nangate45",
+        "eval.cache": False,
+        "eval.workers": 2,
+        "harness.sim_timeout_s": 3.0,
+    },
+)
 
 needs_rtllm = pytest.mark.skipif(not ADDER.is_file(), reason="RTLLM not found")
 
@@ -46,11 +53,18 @@ def fenced(code: str, before: str = "", after: str = "") -> str:
 
 
 def test_importing_the_adapter_imports_neither_verl_nor_torch_nor_ray() -> None:
-    code = ("import sys, rtlopt.train._verl\n"
-            "bad = sorted(m for m in ('verl', 'torch', 'ray', 'vllm') if m in sys.modules)\n"
-            "print(bad)\nsys.exit(1 if bad else 0)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+    code = (
+        "import sys, rtlopt.train._verl\n"
+        "bad = sorted(m for m in ('verl', 'torch', 'ray', 'vllm') if m in sys.modules)\n"
+        "print(bad)\nsys.exit(1 if bad else 0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 
@@ -82,25 +96,29 @@ def _scratch_dirs(root: Path, code: str) -> list[Path]:
 
 @pytest.mark.tools
 @needs_rtllm
-def test_batch_of_completions_valid_invalid_duplicate(scorer: RewardScorer,
-                                                      tmp_path: Path) -> None:
+def test_batch_of_completions_valid_invalid_duplicate(scorer: RewardScorer, tmp_path: Path) -> None:
     truncated = "Here it is:\n```verilog\nmodule verified_adder_8bit(input [7:0] a, b,\n"
     answers = [
         fenced(GOOD, "<think>one adder is enough</think>\n"),  # valid, better than reference
-        fenced(WRONG),                                         # compiles, not equivalent
-        "I cannot rewrite this module.",                       # no Verilog at all
-        truncated,                                             # cut off: partial syntax credit
-        fenced(GOOD, "Same again:\n", "\nDone."),              # duplicate of the first
+        fenced(WRONG),  # compiles, not equivalent
+        "I cannot rewrite this module.",  # no Verilog at all
+        truncated,  # cut off: partial syntax credit
+        fenced(GOOD, "Same again:\n", "\nDone."),  # duplicate of the first
     ]
     gt = TASK.to_ground_truth()
     rows = compute_score_batch(["rtllm"] * 5, answers, [gt] * 5, [None] * 5)
     assert [list(r) for r in rows] == [list(REWARD_KEYS)] * 5  # verl needs one key set
 
     # the same numbers as rtlopt's own evaluator gives the same code
-    with Evaluator(scorer.evaluator(TASK).design, scorer.evaluator(TASK).config,
-                   tmp_path / "own", scorer.evaluator(TASK).pdk) as own:
-        expect = [own.evaluate(c).reward if c is not None else 0.0
-                  for c in map(answer_code, answers)]
+    with Evaluator(
+        scorer.evaluator(TASK).design,
+        scorer.evaluator(TASK).config,
+        tmp_path / "own",
+        scorer.evaluator(TASK).pdk,
+    ) as own:
+        expect = [
+            own.evaluate(c).reward if c is not None else 0.0 for c in map(answer_code, answers)
+        ]
     assert [r["score"] for r in rows] == pytest.approx(expect)
 
     good, wrong, prose, cut, dup = rows
@@ -123,8 +141,9 @@ def test_concurrent_calls_evaluate_an_answer_once(scorer: RewardScorer) -> None:
     gt = TASK.to_ground_truth()
 
     async def main() -> list[dict[str, object]]:
-        return await asyncio.gather(*(compute_score_async("rtllm", fenced(GOOD), gt)
-                                      for _ in range(4)))
+        return await asyncio.gather(
+            *(compute_score_async("rtllm", fenced(GOOD), gt) for _ in range(4))
+        )
 
     rows = asyncio.run(main())
     assert len({r["score"] for r in rows}) == 1 and rows[0]["accepted"] == 1.0
@@ -177,8 +196,9 @@ def test_expected_advantage_is_grpo_without_nan_rows() -> None:
     assert adv[2, 0].item() == 0.0
 
 
-def test_register_with_a_fake_verl_registry(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_register_with_a_fake_verl_registry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """verl's registry decorator, as verl 0.9 defines it (verl itself is not installed here)."""
     pkg = tmp_path / "verl" / "trainer" / "ppo"
     pkg.mkdir(parents=True)
@@ -192,7 +212,8 @@ def test_register_with_a_fake_verl_registry(tmp_path: Path,
         "            raise ValueError(name)\n"
         "        ADV_ESTIMATOR_REGISTRY[name] = fn\n"
         "        return fn\n"
-        "    return deco\n")
+        "    return deco\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     for m in [m for m in sys.modules if m == "verl" or m.startswith("verl.")]:
         monkeypatch.delitem(sys.modules, m)

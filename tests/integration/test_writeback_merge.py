@@ -46,8 +46,9 @@ endmodule
 
 
 def _git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def _repo(root: Path, files: dict[str, str]) -> Path:
@@ -75,15 +76,19 @@ def _compiles(root: Path, sha: str, rels: list[str], top: str, tmp: Path) -> Non
         f = tmp / rel.replace("/", "_")
         f.write_text(_git(root, "show", f"{sha}:{rel}"))
         files.append(str(f))
-    subprocess.run(["iverilog", "-g2012", "-s", top, "-o", str(tmp / "x.vvp"), *files],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["iverilog", "-g2012", "-s", top, "-o", str(tmp / "x.vvp"), *files],
+        check=True,
+        capture_output=True,
+    )
 
 
 def test_helper_of_the_same_file_is_replaced_not_duplicated(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
     d = _design(root, "rtl/top.v", "top")
-    res = write_branch(root, d.target.file, "top", CAND_SAME_FILE, branch="rtlopt/top/r1",
-                       message="m", design=d)
+    res = write_branch(
+        root, d.target.file, "top", CAND_SAME_FILE, branch="rtlopt/top/r1", message="m", design=d
+    )
     assert _modules_at(root, res.commit_sha, "rtl/top.v") == ["top", "add8"]
     text = _git(root, "show", f"{res.commit_sha}:rtl/top.v")
     assert "{1'b0, a} + {1'b0, b}" in text and "assign s = a + b;" not in text
@@ -93,19 +98,18 @@ def test_helper_of_the_same_file_is_replaced_not_duplicated(tmp_path: Path) -> N
 
 def test_without_design_same_file_helper_is_still_replaced(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
-    res = write_branch(root, root / "rtl" / "top.v", "top", CAND_SAME_FILE, branch="b",
-                       message="m")
+    res = write_branch(root, root / "rtl" / "top.v", "top", CAND_SAME_FILE, branch="b", message="m")
     assert _modules_at(root, res.commit_sha, "rtl/top.v") == ["top", "add8"]
 
 
-def test_helper_of_another_file_used_only_by_the_target_is_replaced_there(
-        tmp_path: Path) -> None:
-    top_only = TOP[:TOP.index("module add8")]
-    helper = TOP[TOP.index("module add8"):]
+def test_helper_of_another_file_used_only_by_the_target_is_replaced_there(tmp_path: Path) -> None:
+    top_only = TOP[: TOP.index("module add8")]
+    helper = TOP[TOP.index("module add8") :]
     root = _repo(tmp_path / "r", {"rtl/top.v": top_only, "rtl/add8.v": helper})
     d = _design(root, "rtl/top.v", "top")
-    res = write_branch(root, d.target.file, "top", CAND_SAME_FILE, branch="b", message="m",
-                       design=d)
+    res = write_branch(
+        root, d.target.file, "top", CAND_SAME_FILE, branch="b", message="m", design=d
+    )
     # the target itself is unchanged: only the helper's file changes
     assert _git(root, "diff", "--name-only", "main", res.commit_sha).split() == ["rtl/add8.v"]
     assert _modules_at(root, res.commit_sha, "rtl/top.v") == ["top"]
@@ -113,12 +117,12 @@ def test_helper_of_another_file_used_only_by_the_target_is_replaced_there(
     _compiles(root, res.commit_sha, ["rtl/top.v", "rtl/add8.v"], "top", tmp_path)
 
 
-def test_helper_used_elsewhere_is_renamed_so_other_users_keep_the_original(
-        tmp_path: Path) -> None:
+def test_helper_used_elsewhere_is_renamed_so_other_users_keep_the_original(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP, "rtl/user.v": USER})
     d = _design(root, "rtl/top.v", "top")
-    res = write_branch(root, d.target.file, "top", CAND_SAME_FILE, branch="b", message="m",
-                       design=d)
+    res = write_branch(
+        root, d.target.file, "top", CAND_SAME_FILE, branch="b", message="m", design=d
+    )
     mods = _modules_at(root, res.commit_sha, "rtl/top.v")
     assert sorted(mods) == ["add8", "add8_rtlopt", "top"]
     text = _git(root, "show", f"{res.commit_sha}:rtl/top.v")
@@ -131,36 +135,43 @@ def test_helper_used_elsewhere_is_renamed_so_other_users_keep_the_original(
 def test_identical_helper_keeps_the_original_bytes(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
     d = _design(root, "rtl/top.v", "top")
-    cand = ("module top(input [7:0] a, input [7:0] b, output [8:0] y);\n"
-            "  wire [8:0] t;\n  add8 u(.a(a), .b(b), .s(t));\n  assign y = t;\nendmodule\n\n"
-            "// same helper, other comment\nmodule add8(input [7:0] a, input [7:0] b, "
-            "output [8:0] s);\n    assign s = a + b;\nendmodule\n")
+    cand = (
+        "module top(input [7:0] a, input [7:0] b, output [8:0] y);\n"
+        "  wire [8:0] t;\n  add8 u(.a(a), .b(b), .s(t));\n  assign y = t;\nendmodule\n\n"
+        "// same helper, other comment\nmodule add8(input [7:0] a, input [7:0] b, "
+        "output [8:0] s);\n    assign s = a + b;\nendmodule\n"
+    )
     res = write_branch(root, d.target.file, "top", cand, branch="b", message="m", design=d)
     text = _git(root, "show", f"{res.commit_sha}:rtl/top.v")
-    assert text.endswith(TOP[TOP.index("module add8"):])
+    assert text.endswith(TOP[TOP.index("module add8") :])
     assert "other comment" not in text and _modules_at(root, res.commit_sha, "rtl/top.v") == [
-        "top", "add8"]
+        "top",
+        "add8",
+    ]
 
 
 def test_compile_gate_refuses_a_branch_that_does_not_compile(tmp_path: Path) -> None:
     # the candidate uses a module that exists only in an uncommitted file: the working tree
     # compiles, the branch (made from HEAD) would not
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
-    (root / "rtl" / "new.v").write_text("module inc9(input [8:0] x, output [8:0] z);\n"
-                                        "  assign z = x;\nendmodule\n")
+    (root / "rtl" / "new.v").write_text(
+        "module inc9(input [8:0] x, output [8:0] z);\n  assign z = x;\nendmodule\n"
+    )
     d = _design(root, "rtl/top.v", "top")
-    cand = ("module top(input [7:0] a, input [7:0] b, output [8:0] y);\n  wire [8:0] t;\n"
-            "  add8 u(.a(a), .b(b), .s(t));\n  inc9 v(.x(t), .z(y));\nendmodule\n")
+    cand = (
+        "module top(input [7:0] a, input [7:0] b, output [8:0] y);\n  wire [8:0] t;\n"
+        "  add8 u(.a(a), .b(b), .s(t));\n  inc9 v(.x(t), .z(y));\nendmodule\n"
+    )
     with pytest.raises(RepoError, match="would not compile.*inc9|inc9.*would not compile") as ei:
-        write_branch(root, d.target.file, "top", cand, branch="rtlopt/top/x", message="m",
-                     design=d)
+        write_branch(root, d.target.file, "top", cand, branch="rtlopt/top/x", message="m", design=d)
     assert "branch was not created" in ei.value.one_line()
     assert "rtlopt/top/x" not in _git(root, "branch", "--list")
     assert _git(root, "worktree", "list").count("\n") == 1
 
 
 def test_preflight_finds_a_prefix_clash_and_a_missing_identity(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
     d = _design(root, "rtl/top.v", "top")
     _git(root, "branch", "rtlopt/top")
@@ -172,8 +183,7 @@ def test_preflight_finds_a_prefix_clash_and_a_missing_identity(
         preflight_optimize(d, Config(), "rtlopt/top/run-1")
     _git(root, "branch", "-D", "rtlopt/top/run-1/x")
     preflight_optimize(d, Config(), "rtlopt/top/run-1")
-    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
-                "GIT_COMMITTER_EMAIL"):
+    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("EMAIL", "")
@@ -194,6 +204,7 @@ def test_preflight_names_missing_tools(tmp_path: Path, monkeypatch: pytest.Monke
 
 def test_results_kept_ends_the_hint(tmp_path: Path) -> None:
     exc = results_kept(RepoError("git commit failed", hint="set git user.name"), tmp_path)
-    assert exc.one_line().endswith(f"(set git user.name; results kept; rerun with --resume "
-                                   f"{tmp_path})")
+    assert exc.one_line().endswith(
+        f"(set git user.name; results kept; rerun with --resume {tmp_path})"
+    )
     assert str(exc) == exc.one_line()

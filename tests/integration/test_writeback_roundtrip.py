@@ -36,8 +36,9 @@ endmodule"""
 
 
 def _git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
 
 
 @pytest.mark.tools
@@ -55,16 +56,25 @@ def test_roundtrip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _git(repo, "commit", "-q", "-m", "init")
 
     design = load_design(repo / "prio.v", "prio", ProjectConfig())
-    msg = commit_message("prio", PPA(100.0, 500.0, None), PPA(80.0, 400.0, None),
-                         verdict="proven", method="sat miter", run_id="run-1", metric="adp")
-    res = write_branch(design.root, design.target.file, "prio", NEW, branch="rtlopt/prio/run-1",
-                       message=msg)
+    msg = commit_message(
+        "prio",
+        PPA(100.0, 500.0, None),
+        PPA(80.0, 400.0, None),
+        verdict="proven",
+        method="sat miter",
+        run_id="run-1",
+        metric="adp",
+    )
+    res = write_branch(
+        design.root, design.target.file, "prio", NEW, branch="rtlopt/prio/run-1", message=msg
+    )
     text = _git(repo, "show", f"{res.commit_sha}:prio.v")
     mods = {m.name: m for m in parse_text(text, "prio.v")}
     new, old = mods["prio"], design.target
     assert [(p.name, p.direction, p.width) for p in new.ports] == [
-        (p.name, p.direction, p.width) for p in old.ports]
-    assert text[mods["user"].start:mods["user"].end] == SRC[SRC.index("module user"):].rstrip()
+        (p.name, p.direction, p.width) for p in old.ports
+    ]
+    assert text[mods["user"].start : mods["user"].end] == SRC[SRC.index("module user") :].rstrip()
     assert "Rtlopt-Run: run-1" in _git(repo, "log", "-1", "--format=%B", res.commit_sha)
     out = tmp_path / "a.out"
     (tmp_path / "branch.v").write_text(text)
@@ -74,5 +84,6 @@ def test_roundtrip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_replacement_must_define_the_module(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="does not define module 'prio'"):
-        write_branch(tmp_path, tmp_path / "x.v", "prio", "module other; endmodule",
-                     branch="b", message="m")
+        write_branch(
+            tmp_path, tmp_path / "x.v", "prio", "module other; endmodule", branch="b", message="m"
+        )

@@ -73,8 +73,12 @@ def test_plan_run_checks_first_then_names_the_run(repo: Path) -> None:
     assert plan.spec.startswith("Leading-one detector") and plan.workdir == plan.run_dir / "work"
     assert session.plan_run(tgt, branch=False).branch is None
     # The policy is checked before anything else happens.
-    no_cands = session.open_target(_spec(repo, overrides={
-        "policy.backend": "scripted", "policy.scripted_path": str(repo / "none")}))
+    no_cands = session.open_target(
+        _spec(
+            repo,
+            overrides={"policy.backend": "scripted", "policy.scripted_path": str(repo / "none")},
+        )
+    )
     with pytest.raises(UsageError, match="none"):
         session.plan_run(no_cands)
     f = repo / "rtl" / "prio_enc.v"
@@ -88,11 +92,22 @@ def test_resume_point_and_plan_keep_the_recorded_run(repo: Path, tmp_path: Path)
         session.read_resume(tmp_path)
     rd = RunDir(tmp_path / "run")
     rd.create()
-    rd.write_info(RunInfo("r7", "prio_enc", str(repo / "rtl" / "prio_enc.v"), str(repo),
-                          "nangate45", "interrupted"))
+    rd.write_info(
+        RunInfo(
+            "r7",
+            "prio_enc",
+            str(repo / "rtl" / "prio_enc.v"),
+            str(repo),
+            "nangate45",
+            "interrupted",
+        )
+    )
     point = session.read_resume(rd.path)
     assert (point.run_id, point.module, point.target_file) == (
-        "r7", "prio_enc", repo / "rtl" / "prio_enc.v")
+        "r7",
+        "prio_enc",
+        repo / "rtl" / "prio_enc.v",
+    )
     assert point.config_file == rd.config
     tgt = session.open_target(_spec(repo, overrides=_scripted(repo)))
     plan = session.plan_run(tgt, resume=point, branch=False)

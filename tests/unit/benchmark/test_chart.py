@@ -40,8 +40,13 @@ def test_chart_nothing_to_draw(tmp_path: Path) -> None:
 def test_write_tables(tmp_path: Path) -> None:
     rows = [
         BenchRow("accu", 82040.8, {"rtlopt": 0.8, "TTT-RTL": 0.76}, status="ok"),
-        BenchRow("alu", 3192539.6, {"rtlopt": None, "TTT-RTL": 0.241}, status="failed",
-                 detail="no equivalent | candidate"),
+        BenchRow(
+            "alu",
+            3192539.6,
+            {"rtlopt": None, "TTT-RTL": 0.241},
+            status="failed",
+            detail="no equivalent | candidate",
+        ),
     ]
     t = write_tables(rows, tmp_path / "out", "rtlopt")
     md = t.markdown.read_text()

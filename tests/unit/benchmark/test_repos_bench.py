@@ -41,8 +41,16 @@ def test_cases_cover_the_four_repositories_and_the_required_kinds() -> None:
     assert {c.repo for c in cases} == {"picorv32", "serv", "ibex", "cv32e40p"}
     assert sum(c.rare for c in cases) >= 3
     kinds = " ".join(c.kind for c in cases).lower()
-    for word in ("combinational", "no reset", "fsm", "multiplier", "divider", "filelist",
-                 "ifdef", "systemverilog"):
+    for word in (
+        "combinational",
+        "no reset",
+        "fsm",
+        "multiplier",
+        "divider",
+        "filelist",
+        "ifdef",
+        "systemverilog",
+    ):
         assert word in kinds, word
     names = [c.name for c in cases]
     assert len(names) == len(set(names))
@@ -66,15 +74,26 @@ def test_failure_classes_of_raw_results() -> None:
     assert cv("inspect", 0, "", {}, False) == ("ok", "", "")
     crash = "internal error: AttributeError: 'TypeParameterSymbol' object has no attribute"
     assert cv("inspect", 3, crash, {}, False)[:2] == ("error", "internal error: AttributeError")
-    screen = {"status": "invalid", "stage": "screen",
-              "reason": "rejected by screening: line 32: compiler directive `ifdef is not allowed"}
-    assert cv("self", 1, "", screen, False)[:2] == ("rejected",
-                                                    "screen: directives in the file")
-    sat = {"status": "invalid", "stage": "formal", "reason": "equivalence not proven: x",
-           "formal": {"verdict": "unknown", "reason": "SAT solving timed out after 107s"}}
+    screen = {
+        "status": "invalid",
+        "stage": "screen",
+        "reason": "rejected by screening: line 32: compiler directive `ifdef is not allowed",
+    }
+    assert cv("self", 1, "", screen, False)[:2] == ("rejected", "screen: directives in the file")
+    sat = {
+        "status": "invalid",
+        "stage": "formal",
+        "reason": "equivalence not proven: x",
+        "formal": {"verdict": "unknown", "reason": "SAT solving timed out after 107s"},
+    }
     assert cv("equiv", 1, "", sat, False)[1] == "SAT timeout"
-    noreset = {**sat, "formal": {"verdict": "unknown",
-                                 "reason": "no reset: bounded check only; no counterexample"}}
+    noreset = {
+        **sat,
+        "formal": {
+            "verdict": "unknown",
+            "reason": "no reset: bounded check only; no counterexample",
+        },
+    }
     assert cv("equiv", 1, "", noreset, False)[1].startswith("unknown-proof: no reset")
     ok_unknown = {"status": "ok", "stage": "done", "formal": {"verdict": "unknown"}}
     assert cv("equiv", 0, "", ok_unknown, True)[1] == "accepted without proof (unknown)"
@@ -89,8 +108,16 @@ def test_failure_classes_of_raw_results() -> None:
 @pytest.mark.skipif(not (REPOS / "serv").is_dir(), reason=f"serv not found at {REPOS}")
 def test_one_real_case_runs_resumes_and_reports(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    args = [sys.executable, str(SCRIPT), "--only", "serv/serv_aligner", "--out", str(out),
-            "--repos-path", str(REPOS)]
+    args = [
+        sys.executable,
+        str(SCRIPT),
+        "--only",
+        "serv/serv_aligner",
+        "--out",
+        str(out),
+        "--repos-path",
+        str(REPOS),
+    ]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     r = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
     assert r.returncode == 0, r.stderr

@@ -50,8 +50,10 @@ def test_accepted_candidates_are_ranked_by_metric_and_skip_rejected(tmp_path: Pa
 
 
 def test_helper_modules_of_the_reference_travel_with_a_candidate() -> None:
-    ref = ("module top(input a, output y); helper h(.a(a), .y(y)); endmodule\n"
-           "module helper(input a, output y); assign y = a; endmodule\n")
+    ref = (
+        "module top(input a, output y); helper h(.a(a), .y(y)); endmodule\n"
+        "module helper(input a, output y); assign y = a; endmodule\n"
+    )
     cand = "module top(input a, output y); helper h(.a(a), .y(y)); endmodule\n"
     out = _with_helpers(cand, ref, "top")
     assert out.count("module helper") == 1 and out.count("module top") == 1
@@ -62,8 +64,9 @@ def test_helper_modules_of_the_reference_travel_with_a_candidate() -> None:
 def test_bench_rows_carry_ratio_status_and_suite_tb_failures() -> None:
     results = [
         DesignResult("a", BenchStatus.IMPROVED, ratio=0.5, ref_metric=10.0, suite_tb="passed"),
-        DesignResult("b", BenchStatus.TB_REJECTED, ref_metric=20.0,
-                     suite_tb="failed: mismatch at 3"),
+        DesignResult(
+            "b", BenchStatus.TB_REJECTED, ref_metric=20.0, suite_tb="failed: mismatch at 3"
+        ),
         DesignResult("c", BenchStatus.LOAD_ERROR, "syntax error"),
     ]
     rows = bench_rows(results, "mine")
@@ -73,8 +76,24 @@ def test_bench_rows_carry_ratio_status_and_suite_tb_failures() -> None:
 
 
 def test_design_result_json_round_trip() -> None:
-    r = DesignResult("x", BenchStatus.IMPROVED, "d", "adp", 3.0, 1.5, 0.5, 20.0, 21.0, "h",
-                     "passed", 1, "/r", 2, 1.5, True)
+    r = DesignResult(
+        "x",
+        BenchStatus.IMPROVED,
+        "d",
+        "adp",
+        3.0,
+        1.5,
+        0.5,
+        20.0,
+        21.0,
+        "h",
+        "passed",
+        1,
+        "/r",
+        2,
+        1.5,
+        True,
+    )
     assert DesignResult.from_json({**r.to_json(), "future_field": 1}) == r
 
 
@@ -105,7 +124,10 @@ def test_ablation_grid_matches_the_paper_rows_and_builds_valid_configs() -> None
         assert cfg.flow.metric == "adp"
     full = load_config(None, overrides=dict(ABLATION_GRID[0].overrides)).config
     assert (full.search.sampler, full.train.advantage, full.train.delta) == (
-        "puct", "entropic", "adaptive")
+        "puct",
+        "entropic",
+        "adaptive",
+    )
     bon = load_config(None, overrides=dict(ABLATION_GRID[-1].overrides)).config
     assert bon.train.learning_rate == 0.0 and bon.search.sampler == "none"
     # reuse and train axes hold delta at the fixed ln 2 (paper section 4.3)
@@ -123,11 +145,16 @@ def test_select_configs_by_slug_and_unknown_lists_known() -> None:
 
 def test_ablation_markdown_has_table3_shape() -> None:
     rows = [
-        AblationRow(AblationConfig("good", "full"),
-                    DesignResult("good", BenchStatus.IMPROVED, best_metric=1.0e6, ratio=0.4,
-                                 max_reward=25.0)),
-        AblationRow(AblationConfig("never correct", "combined"),
-                    DesignResult("never correct", BenchStatus.NO_ACCEPTED, max_reward=0.89)),
+        AblationRow(
+            AblationConfig("good", "full"),
+            DesignResult(
+                "good", BenchStatus.IMPROVED, best_metric=1.0e6, ratio=0.4, max_reward=25.0
+            ),
+        ),
+        AblationRow(
+            AblationConfig("never correct", "combined"),
+            DesignResult("never correct", BenchStatus.NO_ACCEPTED, max_reward=0.89),
+        ),
     ]
     text = ablation_markdown(rows, 2.5e6, 11.1)
     lines = text.splitlines()

@@ -38,39 +38,46 @@ def test_rename_top_module_only_touches_top_declaration() -> None:
     assert rename_top_module(TWO, "top") == TWO
     with pytest.raises(DesignError, match="several top"):
         rename_top_module("module a; endmodule\nmodule b; endmodule", "x")
-    assert module_names(rename_top_module("module a; endmodule\nmodule b; endmodule", "x",
-                                          prefer=["b"])) == ["a", "x"]
+    assert module_names(
+        rename_top_module("module a; endmodule\nmodule b; endmodule", "x", prefer=["b"])
+    ) == ["a", "x"]
     with pytest.raises(DesignError, match="no module"):
         rename_top_module("// nothing", "x")
 
 
-@pytest.mark.parametrize("output", [
-    "===========Your Design Passed===========",
-    "=========== Your Design Passed ===========\ntestbench.v:40: $finish called at 100 (1s)",
-    "Starting ROM Testbench...\n=========== Your Design Passed ===========",
-    "At time 10, clock = 1, red = 1\n===========Your Design Passed===========",
-    "VCD info: dumpfile x.vcd opened for output.\n===========Your Design Passed===========",
-    "WARNING: tb.v:3: $readmemh: Not enough words\n===========Your Design Passed===========",
-    "=========== Test completed with 0 /100 failures ===========\n"
-    "===========Your Design Passed===========",
-])
+@pytest.mark.parametrize(
+    "output",
+    [
+        "===========Your Design Passed===========",
+        "=========== Your Design Passed ===========\ntestbench.v:40: $finish called at 100 (1s)",
+        "Starting ROM Testbench...\n=========== Your Design Passed ===========",
+        "At time 10, clock = 1, red = 1\n===========Your Design Passed===========",
+        "VCD info: dumpfile x.vcd opened for output.\n===========Your Design Passed===========",
+        "WARNING: tb.v:3: $readmemh: Not enough words\n===========Your Design Passed===========",
+        "=========== Test completed with 0 /100 failures ===========\n"
+        "===========Your Design Passed===========",
+    ],
+)
 def test_judge_passes(output: str) -> None:
     assert judge_testbench_output(output).passed
 
 
-@pytest.mark.parametrize(("output", "reason"), [
-    ("===========Error===========", "Error"),
-    ("=========== Failed ===========", "Failed"),
-    ("===========Failed===========          3", "Failed"),
-    ("===========Test completed with          7 / 100 failures===========", "7"),
-    ("=========== Test completed with 2/20 failures ===========", "2/20"),
-    ("Test failed: A = 1, B = 2\n=========== Your Design Passed ===========", "Test failed"),
-    ("Failed at i= 3, out=0001\n=========== Your Design Passed ===========", "Failed at"),
-    ("Error: More than 8 consecutive ones detected at time 100", "consecutive"),
-    ("ERROR: tb.v:12: $readmemh: Unable to open reference.dat", "Unable"),
-    ("", "no pass message"),
-    ("Simulation done\n", "no pass message"),
-])
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [
+        ("===========Error===========", "Error"),
+        ("=========== Failed ===========", "Failed"),
+        ("===========Failed===========          3", "Failed"),
+        ("===========Test completed with          7 / 100 failures===========", "7"),
+        ("=========== Test completed with 2/20 failures ===========", "2/20"),
+        ("Test failed: A = 1, B = 2\n=========== Your Design Passed ===========", "Test failed"),
+        ("Failed at i= 3, out=0001\n=========== Your Design Passed ===========", "Failed at"),
+        ("Error: More than 8 consecutive ones detected at time 100", "consecutive"),
+        ("ERROR: tb.v:12: $readmemh: Unable to open reference.dat", "Unable"),
+        ("", "no pass message"),
+        ("Simulation done\n", "no pass message"),
+    ],
+)
 def test_judge_fails(output: str, reason: str) -> None:
     res = judge_testbench_output(output)
     assert not res.passed
@@ -108,14 +115,16 @@ def test_rtllm_layout_rules(tmp_path: Path) -> None:
     (d / "verified_adder_64bit.v").write_text("module verified_adder_64bit(input a); endmodule\n")
     (d / "testbench.v").write_text(
         "module tb;\n  reg a;\n  adder_pipe_64bit #(.W(2)) uut (.a(a));\n"
-        "  initial begin if (a) $display(\"x\"); end\nendmodule\n")
+        '  initial begin if (a) $display("x"); end\nendmodule\n'
+    )
     (d / "design_description.txt").write_text("spec")
     (d / "reference.dat").write_text("00\n")
     e = tmp_path / "accu"
     e.mkdir()
     (e / "verified_accu.v").write_text(
         "module helper(input a); endmodule\nmodule verified_accu(input a);\n"
-        "  helper h (.a(a));\nendmodule\n")
+        "  helper h (.a(a));\nendmodule\n"
+    )
     (e / "testbench.v").write_text("module tb; reg a; accu dut(.a(a)); endmodule\n")
     suite = load_suite("rtllm", tmp_path)
     accu, adder = suite

@@ -53,7 +53,12 @@ def test_table1_common_subset_exact() -> None:
     s = summarize(load_paper_table4(), PAPER_METHODS)
     assert len(s.common) == 44
     assert set(load_paper_table4_names()) - set(s.common) == {
-        "asyn_fifo", "radix2_div", "freq_divbyeven", "freq_divbyfrac", "freq_divbyodd"}
+        "asyn_fifo",
+        "radix2_div",
+        "freq_divbyeven",
+        "freq_divbyfrac",
+        "freq_divbyodd",
+    }
     for name, (cov, geo, arith, improved, best, _pen) in TABLE1.items():
         m = s.method(name)
         assert m.coverage == cov, name
@@ -118,8 +123,13 @@ def test_non_positive_ratio_rejected() -> None:
 def test_csv_roundtrip_and_compare(tmp_path: Path) -> None:
     ours = [
         BenchRow("accu", None, {"rtlopt": 0.9}, status="ok"),
-        BenchRow("fixed_point_subtractor", 1.0, {"rtlopt": None}, status="failed",
-                 detail="no equivalent candidate"),
+        BenchRow(
+            "fixed_point_subtractor",
+            1.0,
+            {"rtlopt": None},
+            status="failed",
+            detail="no equivalent candidate",
+        ),
         BenchRow("not_in_paper", 5.0, {"rtlopt": 0.7}, status="ok"),
     ]
     path = write_rows_csv(ours, tmp_path / "ours.csv", comment="run 1")

@@ -12,7 +12,9 @@ from pathlib import Path
 from tests.conftest import REPO, FakeTools
 
 HEAVY = ("torch", "transformers", "pyslang", "rich", "rtlopt.config", "rtlopt.tools")
-ADDER = "module top(input [3:0] a, input [3:0] b, output [4:0] y);\n  assign y = a + b;\nendmodule\n"
+ADDER = (
+    "module top(input [3:0] a, input [3:0] b, output [4:0] y);\n  assign y = a + b;\nendmodule\n"
+)
 
 
 def _env() -> dict[str, str]:
@@ -20,10 +22,12 @@ def _env() -> dict[str, str]:
 
 
 def _loaded_after(code: str) -> list[str]:
-    probe = (f"import sys\n{code}\n"
-             f"print('LOADED:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", probe], env=_env(), capture_output=True,
-                         text=True, check=True)
+    probe = (
+        f"import sys\n{code}\nprint('LOADED:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], env=_env(), capture_output=True, text=True, check=True
+    )
     last = out.stdout.strip().splitlines()[-1]
     assert last.startswith("LOADED:"), out.stdout
     return [m for m in last.removeprefix("LOADED:").split(",") if m]
@@ -31,8 +35,10 @@ def _loaded_after(code: str) -> list[str]:
 
 def test_import_and_help_load_no_heavy_module() -> None:
     assert _loaded_after("import rtlopt.cli") == []
-    run_help = ("import rtlopt.cli as c\nsys.argv = ['rtlopt', '--help']\n"
-                "try:\n    c.main()\nexcept SystemExit:\n    pass")
+    run_help = (
+        "import rtlopt.cli as c\nsys.argv = ['rtlopt', '--help']\n"
+        "try:\n    c.main()\nexcept SystemExit:\n    pass"
+    )
     assert _loaded_after(run_help) == []
 
 
@@ -41,13 +47,26 @@ def test_cached_evaluate_starts_no_tool(fake_tools: FakeTools, tmp_path: Path) -
     (repo / "rtl").mkdir(parents=True)
     (repo / "rtl" / "top.v").write_text(ADDER)
     (repo / "rtlopt.toml").write_text(
-        "[flow]\npersistent = false\npower = false\n[eval]\nnetlist_check = \"never\"\n")
+        '[flow]\npersistent = false\npower = false\n[eval]\nnetlist_check = "never"\n'
+    )
     lib = tmp_path / "fake.lib"
     lib.write_text("library (fake) { }\n")
     cand = tmp_path / "cand.v"
     cand.write_text(ADDER.replace("a + b", "b + a"))
-    argv = [sys.executable, "-m", "rtlopt", "evaluate", str(repo / "rtl" / "top.v"), "-c",
-            str(cand), "--liberty", str(lib), "--pdk", "custom", "--json"]
+    argv = [
+        sys.executable,
+        "-m",
+        "rtlopt",
+        "evaluate",
+        str(repo / "rtl" / "top.v"),
+        "-c",
+        str(cand),
+        "--liberty",
+        str(lib),
+        "--pdk",
+        "custom",
+        "--json",
+    ]
 
     def run() -> dict[str, object]:
         out = subprocess.run(argv, env=_env(), capture_output=True, text=True, cwd=tmp_path)

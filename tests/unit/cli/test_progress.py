@@ -20,9 +20,15 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def _line(width: int, **kw: object) -> str:
-    args: dict[str, object] = dict(counter="step 13/100", key=KEY, key_short=SHORT,
-                                   elapsed="0:01:05", fraction=0.13, phase="evaluate",
-                                   details=DETAILS)
+    args: dict[str, object] = dict(
+        counter="step 13/100",
+        key=KEY,
+        key_short=SHORT,
+        elapsed="0:01:05",
+        fraction=0.13,
+        phase="evaluate",
+        details=DETAILS,
+    )
     args.update(kw)
     return layout(width, **args).plain  # type: ignore[arg-type]
 

@@ -43,8 +43,9 @@ def test_every_built_in_loads_as_a_factory() -> None:
 
 
 def test_config_rejects_an_unknown_plugin_name_with_the_known_ones() -> None:
-    with pytest.raises(ConfigError,
-                       match=r"search\.sampler.*known: egreedy, greedy, igr, mcts, none, puct"):
+    with pytest.raises(
+        ConfigError, match=r"search\.sampler.*known: egreedy, greedy, igr, mcts, none, puct"
+    ):
         Config(search=SearchConfig(sampler="newest"))
     with pytest.raises(ConfigError, match=r"flow\.pdk = 'tsmc3'.*from command line.*custom"):
         load_config(None, overrides={"flow.pdk": "tsmc3"}, env={})
@@ -68,7 +69,9 @@ def newest_sampler_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     )
     info = site / "newest_sampler_dist-1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: newest-sampler-dist\nVersion: 1.0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: newest-sampler-dist\nVersion: 1.0\n"
+    )
     (info / "entry_points.txt").write_text(
         "[rtlopt.samplers]\nnewest = newest_sampler_dist:Newest\n"
     )
@@ -81,7 +84,9 @@ def newest_sampler_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 @pytest.mark.usefixtures("newest_sampler_installed")
 def test_an_entry_point_name_is_valid_in_config_cli_and_the_factory() -> None:
-    assert "newest" in SAMPLERS and SAMPLERS.source("newest") == "entry point of newest-sampler-dist"
+    assert (
+        "newest" in SAMPLERS and SAMPLERS.source("newest") == "entry point of newest-sampler-dist"
+    )
     cfg = load_config(None, overrides={"search.sampler": "newest"}, env={}).config
     sampler = make_sampler(cfg.search)
     assert type(sampler).__name__ == "Newest"
@@ -91,8 +96,7 @@ def test_an_entry_point_name_is_valid_in_config_cli_and_the_factory() -> None:
     ctx = click.Context(click.Command("x"))
     assert [c.value for c in choice.shell_complete(ctx, param, "n")] == ["newest", "none"]
     assert "newest" in choice.get_metavar(param, ctx)
-    with pytest.raises(OneLineUsageError,
-                       match="--search: unknown search strategy 'old'.*newest"):
+    with pytest.raises(OneLineUsageError, match="--search: unknown search strategy 'old'.*newest"):
         choice.convert("old", param, ctx)
 
 

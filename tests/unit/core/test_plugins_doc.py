@@ -15,8 +15,10 @@ DOC = (REPO / "docs" / "plugins.md").read_text()
 
 def _declared() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
-    for pyproject in [*REPO.glob("plugins/*/pyproject.toml"),
-                      *REPO.glob("tests/plugins/*/pyproject.toml")]:
+    for pyproject in [
+        *REPO.glob("plugins/*/pyproject.toml"),
+        *REPO.glob("tests/plugins/*/pyproject.toml"),
+    ]:
         eps = tomllib.loads(pyproject.read_text())["project"].get("entry-points", {})
         for group, table in eps.items():
             out.setdefault(group, {}).update(table)

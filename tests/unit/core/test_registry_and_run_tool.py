@@ -52,7 +52,10 @@ def test_run_tool_timeout_kills_the_process_group(tmp_path: Path) -> None:
     )
     with pytest.raises(EvaluationTimeout):
         run_tool(
-            [sys.executable, "-c", script], cwd=tmp_path, log_path=tmp_path / "t.log", limits=Limits(1.5)
+            [sys.executable, "-c", script],
+            cwd=tmp_path,
+            log_path=tmp_path / "t.log",
+            limits=Limits(1.5),
         )
     child = int(marker.read_text())
     import time
@@ -89,8 +92,9 @@ def test_run_tool_cpu_limit_backs_up_the_wall_clock(tmp_path: Path) -> None:
 
 def test_tool_whose_watcher_is_gone_stops_at_its_cpu_limit() -> None:
     # what a tool of a killed Ray worker is left with: nobody enforces its wall clock
-    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"],
-                            preexec_fn=lambda: child_setup(None, cpu_s=0.5))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "while True: pass"], preexec_fn=lambda: child_setup(None, cpu_s=0.5)
+    )
     try:
         rc = proc.wait(timeout=120)
     finally:
@@ -112,7 +116,10 @@ def test_run_tool_check_raises_tool_failed(tmp_path: Path) -> None:
 def test_missing_tool(tmp_path: Path) -> None:
     with pytest.raises(ToolNotFound):
         run_tool(
-            ["definitely-not-a-tool-xyz"], cwd=tmp_path, log_path=tmp_path / "x.log", limits=Limits(5)
+            ["definitely-not-a-tool-xyz"],
+            cwd=tmp_path,
+            log_path=tmp_path / "x.log",
+            limits=Limits(5),
         )
     with pytest.raises(ToolNotFound, match="apt-get install"):
         require_tool("definitely-not-a-tool-xyz")

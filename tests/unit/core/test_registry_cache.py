@@ -21,8 +21,9 @@ def _install(site: Path, name: str, line: str) -> None:
     (info / "entry_points.txt").write_text(f"[rtlopt.test-cache]\n{line}\n")
 
 
-def test_a_later_install_is_seen_and_the_scan_is_reused(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_later_install_is_seen_and_the_scan_is_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     site = tmp_path / "site"
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))

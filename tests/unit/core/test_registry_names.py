@@ -51,8 +51,9 @@ def test_unknown_name_gets_did_you_mean() -> None:
     reg = _reg("rtlopt.test-alias-b")
     with pytest.raises(PluginError) as info:
         reg.check("alpah")
-    assert info.value.one_line() == ("unknown widget 'alpah' (did you mean 'alpha'? "
-                                     "known: alpha, beta)")
+    assert info.value.one_line() == (
+        "unknown widget 'alpah' (did you mean 'alpha'? known: alpha, beta)"
+    )
     with pytest.raises(PluginError) as info:
         reg.check("be")  # a prefix
     assert "did you mean 'beta'?" in info.value.one_line()
@@ -79,19 +80,26 @@ def test_pdk_names_users_type() -> None:
 
 
 def test_a_distribution_declares_aliases(site: Path) -> None:
-    _dist(site, "widget-x", "[rtlopt.test-alias-c]\ngamma = math:sqrt\n\n"
-                           "[rtlopt.test-alias-c.aliases]\ng = gamma\nb = beta\n")
+    _dist(
+        site,
+        "widget-x",
+        "[rtlopt.test-alias-c]\ngamma = math:sqrt\n\n"
+        "[rtlopt.test-alias-c.aliases]\ng = gamma\nb = beta\n",
+    )
     reg = _reg("rtlopt.test-alias-c")
     assert reg.canonical("g") == "gamma" and reg.get("g")(9.0) == 3.0
     assert reg.canonical("b") == "beta"  # an alias for a built-in
     assert reg.aliases("gamma") == ["g"] and reg.choices() == ["alpha", "b", "beta", "g", "gamma"]
 
 
-@pytest.mark.parametrize(("aliases", "message"), [
-    ("alpha = beta\n", "alias 'alpha' .* is also the name of a widget"),
-    ("x = nowhere\n", "alias 'x' .* names no widget: 'nowhere'"),
-    ("a = beta\n", "alias 'a' means 'alpha' \\(built-in\\) and 'beta'"),
-])
+@pytest.mark.parametrize(
+    ("aliases", "message"),
+    [
+        ("alpha = beta\n", "alias 'alpha' .* is also the name of a widget"),
+        ("x = nowhere\n", "alias 'x' .* names no widget: 'nowhere'"),
+        ("a = beta\n", "alias 'a' means 'alpha' \\(built-in\\) and 'beta'"),
+    ],
+)
 def test_bad_aliases_are_errors(site: Path, aliases: str, message: str) -> None:
     _dist(site, "widget-y", f"[rtlopt.test-alias-d.aliases]\n{aliases}")
     reg = _reg("rtlopt.test-alias-d", aliases={"a": "alpha"})
@@ -117,4 +125,3 @@ def test_only_the_named_distribution_replaces_a_builtin(site: Path) -> None:
     reg = _reg("rtlopt.test-alias-f", replaceable={"alpha": "widget-other"})
     with pytest.raises(PluginError, match="'alpha' is defined twice"):
         reg.names()
-

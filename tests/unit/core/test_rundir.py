@@ -36,13 +36,46 @@ def test_missing_files_read_as_none_and_the_layout_has_fixed_names(tmp_path: Pat
     assert rd.read_reference() is None and rd.read_provenance() == {}
     assert rd.read_config_table() == {} and rd.read_steps() == [] and not rd.policy_saved()
     assert list(rd.iter_candidates()) == []
-    names = [rd.config, rd.run_json, rd.provenance, rd.reference, rd.pool, rd.steps, rd.state,
-             rd.candidates, rd.policy, rd.best_v, rd.best_json, rd.report_md, rd.report_json,
-             rd.pr_body, rd.workdir, rd.bench_json, rd.bench_best_v, rd.suite_tb]
+    names = [
+        rd.config,
+        rd.run_json,
+        rd.provenance,
+        rd.reference,
+        rd.pool,
+        rd.steps,
+        rd.state,
+        rd.candidates,
+        rd.policy,
+        rd.best_v,
+        rd.best_json,
+        rd.report_md,
+        rd.report_json,
+        rd.pr_body,
+        rd.workdir,
+        rd.bench_json,
+        rd.bench_best_v,
+        rd.suite_tb,
+    ]
     assert [p.name for p in names] == [
-        "config.toml", "run.json", "provenance.json", "reference.json", "pool.json",
-        "steps.jsonl", "state.json", "candidates", "policy", "best.v", "best.json", "report.md",
-        "report.json", "pr_body.md", "work", "bench.json", "bench_best.v", "suite_tb"]
+        "config.toml",
+        "run.json",
+        "provenance.json",
+        "reference.json",
+        "pool.json",
+        "steps.jsonl",
+        "state.json",
+        "candidates",
+        "policy",
+        "best.v",
+        "best.json",
+        "report.md",
+        "report.json",
+        "pr_body.md",
+        "work",
+        "bench.json",
+        "bench_best.v",
+        "suite_tb",
+    ]
     assert all(p.parent == rd.path for p in names)
 
 

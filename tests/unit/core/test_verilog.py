@@ -54,10 +54,10 @@ def test_block_comments_do_not_nest() -> None:
 
 
 def test_attributes_and_star_sensitivity_are_code() -> None:
-    text = "(* keep *) reg r;\nalways @(*) r = a;\n(* src = \"x.v:1\" *) wire w;\n"
+    text = '(* keep *) reg r;\nalways @(*) r = a;\n(* src = "x.v:1" *) wire w;\n'
     out = blank_comments(text)
     assert "(* keep *) reg r;" in out and "always @(*) r = a;" in out
-    assert "(* src = \"" in out and "x.v:1" not in out and "wire w;" in out
+    assert '(* src = "' in out and "x.v:1" not in out and "wire w;" in out
     assert comments(text) == []
 
 
@@ -74,12 +74,14 @@ def test_escaped_quote_inside_a_string() -> None:
 
 
 def test_module_spans_ignore_comments_strings_and_escaped_names() -> None:
-    text = ("// module fake;\n/* module nope; endmodule */\n"
-            'module a; initial $display("endmodule"); endmodule\n'
-            "module \\b//c (input x); endmodule\n")
+    text = (
+        "// module fake;\n/* module nope; endmodule */\n"
+        'module a; initial $display("endmodule"); endmodule\n'
+        "module \\b//c (input x); endmodule\n"
+    )
     spans = module_spans(text)
     assert [s.name for s in spans] == ["a", "\\b//c"]
-    assert text[spans[0].start:spans[0].end].endswith("endmodule")
+    assert text[spans[0].start : spans[0].end].endswith("endmodule")
     assert spans[1].line == 4
 
 
@@ -91,7 +93,7 @@ def test_module_declarations_find_unfinished_modules() -> None:
 
 def test_first_module_start_in_an_answer() -> None:
     answer = "Here it is:\n```verilog\nmodule m(input a); endmodule\n```"
-    assert answer[first_module_start(answer) or 0:].startswith("module m(")
+    assert answer[first_module_start(answer) or 0 :].startswith("module m(")
     assert first_module_start("no verilog here") is None
 
 
@@ -104,8 +106,10 @@ def test_rename_declaration_skips_comments_and_strings() -> None:
 
 
 def test_rename_modules_declarations_instances_and_labels_only() -> None:
-    text = ("module sub(input a); endmodule\n"
-            "module top(input sub); sub u (.a(sub)); // sub\nendmodule : top\n")
+    text = (
+        "module sub(input a); endmodule\n"
+        "module top(input sub); sub u (.a(sub)); // sub\nendmodule : top\n"
+    )
     out = rename_modules(text, {"sub": "sub_r", "top": "top_r"})
     assert "module sub_r(" in out and "sub_r u (.a(sub))" in out
     assert "module top_r(input sub)" in out and "endmodule : top_r" in out

@@ -29,8 +29,29 @@ from rtlopt.tools import (
 
 HOSTILE = [
     "x};[{*}exec touch /tmp/PWNED];{",
-    'a"b', "a'b", "a;b", "a$b", "$(touch x)", "`touch x`", "a\\b", "a\\", "{", "}", "[", "]",
-    "a b", "a\nb", "a\tb", "#c", "-rf", "~root", "é\u4e2d\u00ff", "\\x20", "a\rb", "\\u0041", "\\n",
+    'a"b',
+    "a'b",
+    "a;b",
+    "a$b",
+    "$(touch x)",
+    "`touch x`",
+    "a\\b",
+    "a\\",
+    "{",
+    "}",
+    "[",
+    "]",
+    "a b",
+    "a\nb",
+    "a\tb",
+    "#c",
+    "-rf",
+    "~root",
+    "é\u4e2d\u00ff",
+    "\\x20",
+    "a\rb",
+    "\\u0041",
+    "\\n",
 ]
 
 
@@ -45,13 +66,19 @@ def test_tcl_word_is_read_back_verbatim_by_opensta_tcl(tmp_path: Path) -> None:
     for i, s in enumerate(strings):
         raw = tmp_path / f"raw{i}.txt"
         raw.write_bytes(s.encode())
-        lines.append(f"set f [open {tcl_word(str(raw))} rb]; set want [read $f]; close $f\n"
-                     f"set got [encoding convertto utf-8 {tcl_word(s)}]\n"
-                     f'puts "CASE {i} [expr {{$got eq $want}}]"\n')
+        lines.append(
+            f"set f [open {tcl_word(str(raw))} rb]; set want [read $f]; close $f\n"
+            f"set got [encoding convertto utf-8 {tcl_word(s)}]\n"
+            f'puts "CASE {i} [expr {{$got eq $want}}]"\n'
+        )
     script = tmp_path / "t.tcl"
     script.write_text("".join(lines) + "exit\n")
-    out = subprocess.run(["sta", "-no_init", "-no_splash", "-exit", str(script)],
-                         capture_output=True, text=True, timeout=60).stdout
+    out = subprocess.run(
+        ["sta", "-no_init", "-no_splash", "-exit", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
     for i in range(len(strings)):
         assert f"CASE {i} 1" in out, (strings[i], out)
     assert not marker.exists()
@@ -95,22 +122,30 @@ def test_yosys_reads_through_links_with_includes_and_spaced_defines(tmp_path: Pa
     if shutil.which("yosys") is None:
         pytest.skip("yosys not installed")
     marker = tmp_path / f"PWNED-{uuid.uuid4().hex}"
-    src = tmp_path / f"src $(touch {marker.name}) ;\"x\""
+    src = tmp_path / f'src $(touch {marker.name}) ;"x"'
     inc = tmp_path / "inc dir [1]"
     src.mkdir()
     inc.mkdir()
     (inc / "w.vh").write_text("`define W 4\n")
     (src / "local.vh").write_text("`define ONE 1'b1\n")
-    (src / "m.v").write_text('`include "w.vh"\n`include "local.vh"\n'
-                             "module m(output [`W-1:0] y, output o); assign y = `VAL; "
-                             "assign o = `ONE; endmodule\n")
-    lines = yosys_read_lines([src / "m.v"], [inc], {"VAL": f"(4'd3 + 4'd2) /* $(touch {marker.name}) */",
-                                                    "FLAG": ""})
+    (src / "m.v").write_text(
+        '`include "w.vh"\n`include "local.vh"\n'
+        "module m(output [`W-1:0] y, output o); assign y = `VAL; "
+        "assign o = `ONE; endmodule\n"
+    )
+    lines = yosys_read_lines(
+        [src / "m.v"], [inc], {"VAL": f"(4'd3 + 4'd2) /* $(touch {marker.name}) */", "FLAG": ""}
+    )
     script = tmp_path / "r.ys"
-    script.write_text("\n".join([*lines, "hierarchy -top m", "proc", "opt",
-                                 "sat -prove y 5 -prove o 1 -verify m"]) + "\n")
-    run = subprocess.run(["yosys", "-q", "-s", str(script)], capture_output=True, text=True,
-                         timeout=60, cwd=tmp_path)
+    script.write_text(
+        "\n".join(
+            [*lines, "hierarchy -top m", "proc", "opt", "sat -prove y 5 -prove o 1 -verify m"]
+        )
+        + "\n"
+    )
+    run = subprocess.run(
+        ["yosys", "-q", "-s", str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert not marker.exists()
     with pytest.raises(UsageError, match="line break"):
@@ -120,8 +155,12 @@ def test_yosys_reads_through_links_with_includes_and_spaced_defines(tmp_path: Pa
 
 
 def test_run_tool_registers_and_releases_process_groups(tmp_path: Path) -> None:
-    run = _runner.run_tool([sys.executable, "-c", "import os; print(os.getpgrp() == os.getpid())"],
-                        cwd=tmp_path, log_path=tmp_path / "l.log", limits=Limits(30))
+    run = _runner.run_tool(
+        [sys.executable, "-c", "import os; print(os.getpgrp() == os.getpid())"],
+        cwd=tmp_path,
+        log_path=tmp_path / "l.log",
+        limits=Limits(30),
+    )
     assert run.returncode == 0 and "True" in run.output()
     assert not _process.live_groups()
 
@@ -132,16 +171,22 @@ def test_kill_live_groups_ends_a_running_tool_and_its_children(tmp_path: Path) -
     import threading
 
     pidfile = tmp_path / "child.pid"
-    code = ("import subprocess, sys, time\n"
-            "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
-            f"open({str(pidfile)!r}, 'w').write(str(p.pid))\n"
-            "time.sleep(60)\n")
+    code = (
+        "import subprocess, sys, time\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pidfile)!r}, 'w').write(str(p.pid))\n"
+        "time.sleep(60)\n"
+    )
     result: dict[str, object] = {}
 
     def job() -> None:
         try:
-            result["run"] = _runner.run_tool([sys.executable, "-c", code], cwd=tmp_path,
-                                          log_path=tmp_path / "k.log", limits=Limits(120))
+            result["run"] = _runner.run_tool(
+                [sys.executable, "-c", code],
+                cwd=tmp_path,
+                log_path=tmp_path / "k.log",
+                limits=Limits(120),
+            )
         except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
             result["exc"] = exc
 

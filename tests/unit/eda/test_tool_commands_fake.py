@@ -22,7 +22,9 @@ from rtlopt.results import Verdict
 from rtlopt.tools import Tool, require_tool, tool_paths, tool_versions
 from tests.conftest import FAKE_TOOLS, FakeTools
 
-ADDER = "module top(input [3:0] a, input [3:0] b, output [4:0] y);\n  assign y = a + b;\nendmodule\n"
+ADDER = (
+    "module top(input [3:0] a, input [3:0] b, output [4:0] y);\n  assign y = a + b;\nendmodule\n"
+)
 
 
 def _design(tmp_path: Path) -> Design:
@@ -37,14 +39,34 @@ def test_fake_compile_command_line(fake_tools: FakeTools, tmp_path: Path) -> Non
     inc.mkdir()
     for f in (lib, a, b):
         f.write_text(f"module {f.stem}_m; endmodule\n")
-    res = compile_sources([a, b], tmp_path / "w", top="top", include_dirs=[inc],
-                          defines={"W": "8", "FLAG": ""}, libraries=[lib],
-                          out=tmp_path / "w" / "c.vvp", timeout=30)
+    res = compile_sources(
+        [a, b],
+        tmp_path / "w",
+        top="top",
+        include_dirs=[inc],
+        defines={"W": "8", "FLAG": ""},
+        libraries=[lib],
+        out=tmp_path / "w" / "c.vvp",
+        timeout=30,
+    )
     assert res.ok and res.vvp.is_file() and res.n_errors == 0
     (call,) = fake_tools.calls("iverilog")
     assert call["exe"] == str(FAKE_TOOLS / "iverilog")
-    assert call["argv"] == ["-g2012", "-o", str(tmp_path / "w" / "c.vvp"), "-s", "top",
-                            "-I", str(inc), "-DW=8", "-DFLAG", "-l", str(lib), str(a), str(b)]
+    assert call["argv"] == [
+        "-g2012",
+        "-o",
+        str(tmp_path / "w" / "c.vvp"),
+        "-s",
+        "top",
+        "-I",
+        str(inc),
+        "-DW=8",
+        "-DFLAG",
+        "-l",
+        str(lib),
+        str(a),
+        str(b),
+    ]
     assert call["cwd"] == str(tmp_path / "w")
 
 
@@ -63,11 +85,14 @@ def test_fake_simulate_command_line(fake_tools: FakeTools, tmp_path: Path) -> No
     (call,) = fake_tools.calls("vvp")
     assert call["exe"] == str(FAKE_TOOLS / "vvp") and call["argv"] == ["-n", str(vvp)]
     vvp.write_text(vvp.read_text() + "// FAKE_MISMATCH\n")
-    assert not run_simulation(vvp, tmp_path, timeout=30, memory_mb=None,
-                              secret="abc123").result.passed
+    assert not run_simulation(
+        vvp, tmp_path, timeout=30, memory_mb=None, secret="abc123"
+    ).result.passed
     # another secret: the lines do not count
-    assert "no result line" in run_simulation(vvp, tmp_path, timeout=30, memory_mb=None,
-                                              secret="other").reason
+    assert (
+        "no result line"
+        in run_simulation(vvp, tmp_path, timeout=30, memory_mb=None, secret="other").reason
+    )
 
 
 def test_fake_formal_command_lines(fake_tools: FakeTools, tmp_path: Path) -> None:
@@ -84,8 +109,9 @@ def test_fake_formal_command_lines(fake_tools: FakeTools, tmp_path: Path) -> Non
 
     fake_tools.clear()
     cand.write_text(ADDER.replace("a + b", "a - b") + "// FAKE_REFUTE\n")
-    assert check_equivalence(design, [cand], tmp_path / "g",
-                             FormalConfig()).verdict is Verdict.REFUTED
+    assert (
+        check_equivalence(design, [cand], tmp_path / "g", FormalConfig()).verdict is Verdict.REFUTED
+    )
     fake_tools.clear()
     assert check_structure(design, [cand], tmp_path / "s", FormalConfig()) == ""
     (call,) = fake_tools.calls("yosys")
@@ -112,14 +138,17 @@ def other_yosys(fake_tools: FakeTools, tmp_path: Path, monkeypatch: pytest.Monke
     return other
 
 
-def test_rtlopt_yosys_runs_and_records_that_binary(other_yosys: Path, fake_tools: FakeTools,
-                                                  tmp_path: Path) -> None:
+def test_rtlopt_yosys_runs_and_records_that_binary(
+    other_yosys: Path, fake_tools: FakeTools, tmp_path: Path
+) -> None:
     """RTLOPT_YOSYS names another binary (a fake yosys is first on PATH): synthesis and the
     formal check run that one, and it is the one whose path and version are recorded."""
     assert require_tool("yosys") == Tool("yosys", str(other_yosys), "9.9")
     assert tool_versions(("yosys",)) == {"yosys": "9.9"}
-    assert tool_paths(("yosys", "vvp")) == {"yosys": str(other_yosys),
-                                            "vvp": str(FAKE_TOOLS / "vvp")}
+    assert tool_paths(("yosys", "vvp")) == {
+        "yosys": str(other_yosys),
+        "vvp": str(FAKE_TOOLS / "vvp"),
+    }
     libs = SynthLibraries.single(tmp_path / "x.lib")
     synthesize([tmp_path / "a.v"], "top", tmp_path / "syn", libs, timeout=30)
     design = _design(tmp_path)
@@ -131,8 +160,9 @@ def test_rtlopt_yosys_runs_and_records_that_binary(other_yosys: Path, fake_tools
     assert calls[0]["argv"] == ["-s", str(tmp_path / "syn" / "synth.ys")]
 
 
-def test_rtlopt_tool_override_that_is_not_a_binary(fake_tools: FakeTools, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rtlopt_tool_override_that_is_not_a_binary(
+    fake_tools: FakeTools, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_IVERILOG", str(tmp_path / "missing"))
     with pytest.raises(ToolNotFound, match="RTLOPT_IVERILOG=.*missing is not an executable"):
         require_tool("iverilog")

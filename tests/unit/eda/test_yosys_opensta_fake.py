@@ -36,9 +36,17 @@ LIBS = SynthLibraries(Path("/lib/dff.lib"), Path("/lib/abc.lib"), Path("/lib/are
 
 
 def test_synth_script_is_the_paper_flow_with_tie_cells(tmp_path: Path) -> None:
-    text = synth_script([Path("/src/a.v"), Path("/src/b.sv")], "top", LIBS, tmp_path / "n.v",
-                        tmp_path / "s.txt", include_dirs=[Path("/inc")],
-                        defines={"W": "8", "FLAG": ""}, tie_hi=("TH", "Z"), tie_lo=("TL", "Z"))
+    text = synth_script(
+        [Path("/src/a.v"), Path("/src/b.sv")],
+        "top",
+        LIBS,
+        tmp_path / "n.v",
+        tmp_path / "s.txt",
+        include_dirs=[Path("/inc")],
+        defines={"W": "8", "FLAG": ""},
+        tie_hi=("TH", "Z"),
+        tie_lo=("TL", "Z"),
+    )
     assert text.splitlines() == [
         "read_verilog -sv -I/inc -DW=8 -DFLAG /src/a.v /src/b.sv",
         "hierarchy -check -top top",
@@ -72,16 +80,19 @@ def test_synth_script_routes_unsafe_paths_through_safe_links(tmp_path: Path) -> 
 
 
 def test_parse_stat_takes_the_top_module() -> None:
-    text = ("=== sub ===\n   Number of cells: 3\n   Chip area for module '\\sub': 5.5\n"
-            "=== top ===\n   Number of cells: 12\n   Chip area for module '\\top': 42.25\n")
+    text = (
+        "=== sub ===\n   Number of cells: 3\n   Chip area for module '\\sub': 5.5\n"
+        "=== top ===\n   Number of cells: 12\n   Chip area for module '\\top': 42.25\n"
+    )
     assert parse_stat(text, "top") == (42.25, 12)
     assert parse_stat(text, "sub") == (5.5, 3)
     with pytest.raises(ValueError):
         parse_stat(text, "other")
 
 
-def test_fake_synthesize_records_argv_and_parses(fake: Path, tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_synthesize_records_argv_and_parses(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_FAKE_AREA", "77.5")
     res = synthesize([Path("/src/a.v")], "top", tmp_path / "w", LIBS, timeout=30)
     assert res.area_um2 == 77.5 and res.cells == 7 and res.netlist.is_file()
@@ -90,22 +101,25 @@ def test_fake_synthesize_records_argv_and_parses(fake: Path, tmp_path: Path,
     assert "abc -liberty /lib/abc.lib" in str(call["script"])
 
 
-def test_fake_yosys_crash_is_tool_failed(fake: Path, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_yosys_crash_is_tool_failed(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "crash")
     with pytest.raises(ToolFailed, match="fake crash"):
         synthesize([Path("/a.v")], "top", tmp_path, LIBS, timeout=30)
 
 
 def test_fake_yosys_exit_zero_without_outputs_is_tool_failed(
-        fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "silent")
     with pytest.raises(ToolFailed, match="no netlist"):
         synthesize([Path("/a.v")], "top", tmp_path, LIBS, timeout=30)
 
 
-def test_fake_yosys_timeout_is_evaluation_timeout(fake: Path, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_yosys_timeout_is_evaluation_timeout(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "hang")
     with pytest.raises(EvaluationTimeout):
         synthesize([Path("/a.v")], "top", tmp_path, LIBS, timeout=1.0)
@@ -127,8 +141,10 @@ def test_sta_script_reads_liberty_first() -> None:
 
 
 def test_parse_sta_output_units_and_errors() -> None:
-    out = ("RTLOPT_CLOCKS vclk\nRTLOPT_REGISTERS 4\nRTLOPT_PATHS 9\nRTLOPT_DELAY_S 2.5e-10\n"
-           "RTLOPT_POWER_W 3e-5\nRTLOPT_DONE t\n")
+    out = (
+        "RTLOPT_CLOCKS vclk\nRTLOPT_REGISTERS 4\nRTLOPT_PATHS 9\nRTLOPT_DELAY_S 2.5e-10\n"
+        "RTLOPT_POWER_W 3e-5\nRTLOPT_DONE t\n"
+    )
     r = parse_sta_output(out, power=True)
     assert r.delay_ps == pytest.approx(250.0) and r.power_uw == pytest.approx(30.0)
     assert r.paths == 9 and r.clocks == ("vclk",)
@@ -147,8 +163,9 @@ def test_fake_run_sta_oneshot(fake: Path, tmp_path: Path) -> None:
     assert call["argv"] == ["-no_init", "-no_splash", "-exit", str(tmp_path / "sta.tcl")]
 
 
-def test_fake_sta_crash_is_tool_failed(fake: Path, tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_sta_crash_is_tool_failed(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "crash")
     with pytest.raises(ToolFailed):
         run_sta(Path("/l.lib"), Path("/n.v"), "top", [], 5.0, tmp_path, power=False)
@@ -171,8 +188,9 @@ def test_fake_worker_loads_liberty_once(fake: Path, tmp_path: Path) -> None:
     assert sum("read_liberty /l.lib" in str(k) for k in kinds) == 1
 
 
-def test_fake_worker_timeout_restarts(fake: Path, tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_worker_timeout_restarts(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     w = StaWorker(Path("/l.lib"), tmp_path / "w.log", timeout=10)
     try:
         w.run(_job(tmp_path, "a"))
@@ -188,8 +206,9 @@ def test_fake_worker_timeout_restarts(fake: Path, tmp_path: Path,
         w.close()
 
 
-def test_fake_worker_crash_is_tool_failed(fake: Path, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_worker_crash_is_tool_failed(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "crash")
     with StaWorker(Path("/l.lib"), tmp_path / "w.log", timeout=10) as w:
         with pytest.raises(ToolFailed, match="exited"):
@@ -197,9 +216,11 @@ def test_fake_worker_crash_is_tool_failed(fake: Path, tmp_path: Path,
 
 
 def test_parse_stat_newer_yosys_format() -> None:
-    text = ("=== top ===\n\n        +----------Local Count\n      282        - wires\n"
-            "      233 1.39E+03 cells\n        2   17.517   sky130_fd_sc_hd__a2111oi_0\n"
-            "   Chip area for module '\\top': 1391.334400\n")
+    text = (
+        "=== top ===\n\n        +----------Local Count\n      282        - wires\n"
+        "      233 1.39E+03 cells\n        2   17.517   sky130_fd_sc_hd__a2111oi_0\n"
+        "   Chip area for module '\\top': 1391.334400\n"
+    )
     assert parse_stat(text, "top") == (1391.3344, 233)
 
 

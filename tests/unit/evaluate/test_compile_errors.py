@@ -11,9 +11,11 @@ def test_first_errors_with_file_and_line_relative_to_the_scratch(tmp_path: Path)
     scratch = tmp_path / "00001-cand"
     errors = [f"{scratch}/candidate.v:{n}: error: Unable to bind wire `q{n}'" for n in (2, 3, 5, 9)]
     text = compile_error_summary(errors, "\n".join(errors), scratch)
-    assert text == ("candidate.v:2: error: Unable to bind wire `q2'; "
-                    "candidate.v:3: error: Unable to bind wire `q3'; "
-                    "candidate.v:5: error: Unable to bind wire `q5' (+1 more)")
+    assert text == (
+        "candidate.v:2: error: Unable to bind wire `q2'; "
+        "candidate.v:3: error: Unable to bind wire `q3'; "
+        "candidate.v:5: error: Unable to bind wire `q5' (+1 more)"
+    )
 
 
 def test_without_recognised_error_lines_the_log_speaks(tmp_path: Path) -> None:

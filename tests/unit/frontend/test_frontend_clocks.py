@@ -18,15 +18,27 @@ def _one(text: str, name: str) -> Module:
 @pytest.mark.parametrize(
     ("always", "resets", "low"),
     [
-        ("always @(posedge clk or negedge rst_n) if (!rst_n) q <= 0; else q <= d;",
-         ["rst_n"], True),
-        ("always @(posedge clk or negedge rst_n) begin if (~rst_n) q <= 0; else q <= d; end",
-         ["rst_n"], True),
+        (
+            "always @(posedge clk or negedge rst_n) if (!rst_n) q <= 0; else q <= d;",
+            ["rst_n"],
+            True,
+        ),
+        (
+            "always @(posedge clk or negedge rst_n) begin if (~rst_n) q <= 0; else q <= d; end",
+            ["rst_n"],
+            True,
+        ),
         ("always @(posedge clk or posedge rst) if (rst) q <= 0; else q <= d;", ["rst"], False),
-        ("always @(posedge clk or posedge arst) if (arst == 1'b1) q <= 0; else q <= d;",
-         ["arst"], False),
-        ("always @(posedge clk, negedge arst_n) if (arst_n == 0) q <= 0; else q <= d;",
-         ["arst_n"], True),
+        (
+            "always @(posedge clk or posedge arst) if (arst == 1'b1) q <= 0; else q <= d;",
+            ["arst"],
+            False,
+        ),
+        (
+            "always @(posedge clk, negedge arst_n) if (arst_n == 0) q <= 0; else q <= d;",
+            ["arst_n"],
+            True,
+        ),
         ("always @(posedge clk) if (reset) q <= 0; else q <= d;", ["reset"], False),
         ("always @(posedge clk) begin if (!resetn) q <= 0; else q <= d; end", ["resetn"], True),
         ("always @(posedge clk) if (en) q <= d;", [], False),
@@ -46,10 +58,13 @@ def test_reset_styles(always: str, resets: list[str], low: bool) -> None:
 
 
 def test_negedge_clock_and_two_domains() -> None:
-    m = _one("""module m(input wclk, input rclk, input wrstn, input d, output reg a, output reg b);
+    m = _one(
+        """module m(input wclk, input rclk, input wrstn, input d, output reg a, output reg b);
     always @(negedge wclk or negedge wrstn) if (!wrstn) a <= 0; else a <= d;
     always @(posedge rclk) b <= a;
-    endmodule""", "m")
+    endmodule""",
+        "m",
+    )
     assert m.clocks == ("wclk", "rclk")
     assert m.resets == ("wrstn",) and m.reset_active_low["wrstn"]
 
@@ -78,32 +93,48 @@ def test_combinational_has_no_clock_and_name_fallback() -> None:
     comb = _one("module c(input [3:0] a, output [3:0] y); assign y = ~a; endmodule", "c")
     assert comb.clocks == () and comb.resets == () and not comb.is_sequential
     # a combinational module with an unused clock port stays combinational: names are hints
-    unused = _one("module u(input clk, input rst_n, input a, output y); assign y = ~a; endmodule",
-                  "u")
+    unused = _one(
+        "module u(input clk, input rst_n, input a, output y); assign y = ~a; endmodule", "u"
+    )
     assert unused.clocks == () and unused.resets == () and not unused.is_sequential
     # clock only named, its use hidden in a module rtlopt cannot see into (a vendor cell)
-    named = _one("module n(input clk, input rst_n, input d, output y); "
-                 "VENDOR_DFF u (.CK(clk), .RN(rst_n), .D(d), .Q(y)); endmodule", "n")
+    named = _one(
+        "module n(input clk, input rst_n, input d, output y); "
+        "VENDOR_DFF u (.CK(clk), .RN(rst_n), .D(d), .Q(y)); endmodule",
+        "n",
+    )
     assert named.clocks == ("clk",) and named.resets == ("rst_n",)
     assert named.reset_active_low["rst_n"] is True
 
 
-@pytest.mark.parametrize(("body", "resets"), [
-    # forces every register to a constant: a reset, whatever its name
-    ("always @(posedge clk) if (clear) begin q <= {W{1'b0}}; v <= IDLE; end "
-     "else begin q <= d; v <= 1'b1; end", {"clear": False}),
-    ("always @(posedge clk) if (!RES) begin q <= 4'hF; v <= 0; end else begin q <= d; v <= 1; end",
-     {"RES": True}),
-    # loads data: an enable, not a reset
-    ("always @(posedge clk) if (clear) begin q <= d; v <= 0; end else begin q <= q + 1; v <= 1; "
-     "end", {}),
-    # forces only one of the block's registers: not a reset
-    ("always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= d[0]; end", {}),
-])
+@pytest.mark.parametrize(
+    ("body", "resets"),
+    [
+        # forces every register to a constant: a reset, whatever its name
+        (
+            "always @(posedge clk) if (clear) begin q <= {W{1'b0}}; v <= IDLE; end "
+            "else begin q <= d; v <= 1'b1; end",
+            {"clear": False},
+        ),
+        (
+            "always @(posedge clk) if (!RES) begin q <= 4'hF; v <= 0; end else begin q <= d; v <= 1; end",
+            {"RES": True},
+        ),
+        # loads data: an enable, not a reset
+        (
+            "always @(posedge clk) if (clear) begin q <= d; v <= 0; end else begin q <= q + 1; v <= 1; "
+            "end",
+            {},
+        ),
+        # forces only one of the block's registers: not a reset
+        ("always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= d[0]; end", {}),
+    ],
+)
 def test_reset_found_by_structure(body: str, resets: dict[str, bool]) -> None:
     ports = "input clk, input clear, input RES, input [3:0] d, output reg [3:0] q, output reg v"
-    m = _one(f"module s #(parameter W = 4) ({ports}); localparam IDLE = 1'b0; {body} endmodule",
-             "s")
+    m = _one(
+        f"module s #(parameter W = 4) ({ports}); localparam IDLE = 1'b0; {body} endmodule", "s"
+    )
     assert m.clocks == ("clk",)
     assert dict(m.reset_active_low) == resets
 
@@ -112,8 +143,11 @@ def test_roles_overridden_by_configuration() -> None:
     from rtlopt.errors import ConfigError
     from rtlopt.frontend import override_roles
 
-    m = _one("module o(input ck_a, input kill, input [3:0] d, output reg [3:0] q); "
-             "always @(posedge ck_a) q <= kill ? d : 4'd0; endmodule", "o")
+    m = _one(
+        "module o(input ck_a, input kill, input [3:0] d, output reg [3:0] q); "
+        "always @(posedge ck_a) q <= kill ? d : 4'd0; endmodule",
+        "o",
+    )
     assert m.clocks == ("ck_a",) and m.resets == ()
     o = override_roles(m, (), ("kill:low",))
     assert o.clocks == ("ck_a",) and o.resets == ("kill",) and o.reset_active_low == {"kill": True}
@@ -126,23 +160,33 @@ def test_roles_overridden_by_configuration() -> None:
 
 
 def test_ports_params_widths_signedness() -> None:
-    m = _one("""module p #(parameter W = 4, parameter D = W * 2)
+    m = _one(
+        """module p #(parameter W = 4, parameter D = W * 2)
       (input signed [W-1:0] a, input [D:1] b, output reg [$clog2(D)-1:0] c, inout e);
       localparam L = 3;
-    endmodule""", "p")
+    endmodule""",
+        "p",
+    )
     got = [(p.name, p.direction, p.width, p.msb, p.lsb, p.signed, p.is_reg) for p in m.ports]
-    assert got == [("a", "input", 4, 3, 0, True, False), ("b", "input", 8, 8, 1, False, False),
-                   ("c", "output", 3, 2, 0, False, True), ("e", "inout", 1, 0, 0, False, False)]
+    assert got == [
+        ("a", "input", 4, 3, 0, True, False),
+        ("b", "input", 8, 8, 1, False, False),
+        ("c", "output", 3, 2, 0, False, True),
+        ("e", "inout", 1, 0, 0, False, False),
+    ]
     assert [(q.name, q.value, q.local) for q in m.parameters] == [
-        ("W", "4", False), ("D", "W * 2", False), ("L", "3", True)]
+        ("W", "4", False),
+        ("D", "W * 2", False),
+        ("L", "3", True),
+    ]
 
 
 def test_parse_text_offsets_and_errors() -> None:
     text = "// c\nmodule a(input x, output y); assign y = x; endmodule\nmodule b(); endmodule\n"
     mods = parse_text(text)
     assert [m.name for m in mods] == ["a", "b"]
-    assert text[mods[0].start:mods[0].end].startswith("module a(")
-    assert text[mods[1].start:mods[1].end] == "module b(); endmodule"
+    assert text[mods[0].start : mods[0].end].startswith("module a(")
+    assert text[mods[1].start : mods[1].end] == "module b(); endmodule"
     with pytest.raises(DesignError, match=r"candidate.v:2: syntax error"):
         parse_text("module a(input x);\n assign = ;\nendmodule\n")
 

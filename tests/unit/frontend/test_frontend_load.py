@@ -51,8 +51,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "rtl" / "lib" / "flop.v").write_text(FLOP)
     (root / "include" / "defs.vh").write_text("`ifndef EXTRA\n`define EXTRA 2\n`endif\n")
     (root / "tb" / "broken_tb.v").write_text("module tb; initial begin $display(; end endmodule\n")
-    (root / "files.f").write_text("+incdir+include\n+define+WIDTH=6\nrtl/core/top.v\n"
-                                  "-v rtl/lib/adder.v\n")
+    (root / "files.f").write_text(
+        "+incdir+include\n+define+WIDTH=6\nrtl/core/top.v\n-v rtl/lib/adder.v\n"
+    )
     (root / "rtlopt.toml").write_text('[project]\nfilelists = ["files.f"]\ndefines = ["EXTRA=3"]\n')
     return root
 
@@ -61,8 +62,9 @@ def _project(root: Path) -> ProjectConfig:
     return load_config(root / "rtl" / "core" / "top.v").config.project
 
 
-def test_load_design_with_filelist_include_defines(repo: Path,
-                                                   caplog: pytest.LogCaptureFixture) -> None:
+def test_load_design_with_filelist_include_defines(
+    repo: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.WARNING):
         d = load_design(repo / "rtl" / "core" / "top.v", None, _project(repo))
     assert d.root == repo.resolve()
@@ -84,8 +86,7 @@ def test_load_design_with_filelist_include_defines(repo: Path,
 
 
 def test_command_line_defines_win(repo: Path) -> None:
-    d = load_design(repo / "rtl" / "core" / "top.v", "top", _project(repo),
-                    defines={"WIDTH": "10"})
+    d = load_design(repo / "rtl" / "core" / "top.v", "top", _project(repo), defines={"WIDTH": "10"})
     assert d.target.port("a").width == 10
 
 
@@ -116,19 +117,26 @@ def test_syntax_error_in_target(repo: Path) -> None:
 def test_undefined_submodule(repo: Path) -> None:
     (repo / "rtl" / "lib" / "adder.v").unlink()
     with pytest.raises(DesignError, match="module 'adder' instantiated in top is not defined"):
-        load_design(repo / "rtl" / "core" / "top.v", None, ProjectConfig(
-            include_dirs=("include",), defines=("WIDTH=4",)))
+        load_design(
+            repo / "rtl" / "core" / "top.v",
+            None,
+            ProjectConfig(include_dirs=("include",), defines=("WIDTH=4",)),
+        )
 
 
 def test_several_modules_pick_single_top_or_fail(tmp_path: Path) -> None:
     f = tmp_path / "multi.v"
-    f.write_text(ADDER + FLOP + "module wrap(input [1:0] a, output [2:0] s);\n"
-                 "  adder u(.a(a), .b(1'b0), .s(s));\nendmodule\n")
+    f.write_text(
+        ADDER + FLOP + "module wrap(input [1:0] a, output [2:0] s);\n"
+        "  adder u(.a(a), .b(1'b0), .s(s));\nendmodule\n"
+    )
     with pytest.raises(DesignError, match="several top modules: flop, wrap"):
         load_design(f, None, ProjectConfig())
     g = tmp_path / "single_top.v"
-    g.write_text(ADDER + "module wrap(input [1:0] a, output [2:0] s);\n"
-                 "  adder u(.a(a), .b(1'b0), .s(s));\nendmodule\n")
+    g.write_text(
+        ADDER + "module wrap(input [1:0] a, output [2:0] s);\n"
+        "  adder u(.a(a), .b(1'b0), .s(s));\nendmodule\n"
+    )
     d = load_design(g, None, ProjectConfig())
     assert d.target.name == "wrap" and d.submodules == ("adder",)
     assert d.closure == (g.resolve(),)

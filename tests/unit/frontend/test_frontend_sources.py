@@ -27,7 +27,8 @@ def test_filelist_nested_incdir_define(tmp_path: Path, monkeypatch: pytest.Monke
     (tmp_path / "sub.f").write_text("// nested\n-v lib/c.v\n+define+NESTED=1\n")
     (tmp_path / "top.f").write_text(
         "# comment\n+incdir+rtl/inc+rtl\n+define+W=8+FAST\n-Iinc2 -D X=3\n"
-        "$RTL_HOME/a.v  // trailing comment\n${RTL_HOME}/b.v\n-f sub.f\n")
+        "$RTL_HOME/a.v  // trailing comment\n${RTL_HOME}/b.v\n-f sub.f\n"
+    )
     lst = read_filelist(tmp_path / "top.f", tmp_path)
     assert lst.files == [tmp_path / "rtl" / "a.v", tmp_path / "rtl" / "b.v"]
     assert lst.library_files == [tmp_path / "lib" / "c.v"]
@@ -35,8 +36,9 @@ def test_filelist_nested_incdir_define(tmp_path: Path, monkeypatch: pytest.Monke
     assert lst.defines == {"W": "8", "FAST": "", "X": "3", "NESTED": "1"}
 
 
-def test_filelist_headers_are_the_prelude_in_order(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_filelist_headers_are_the_prelude_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A header listed as a source defines macros for later files: it is read first."""
     monkeypatch.setenv("BASE", str(tmp_path))
     (tmp_path / "cfg.h").write_text("`define W 4\n")
@@ -55,8 +57,9 @@ def test_filelist_headers_are_the_prelude_in_order(tmp_path: Path,
     assert tmp_path / "cfg.h" not in ss.files
 
 
-def test_filelist_unset_variable_names_file_line_and_fix(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_filelist_unset_variable_names_file_line_and_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("NOPE_BASE", raising=False)
     (tmp_path / "top.f").write_text("// header\n+incdir+${NOPE_BASE}/inc\n")
     with pytest.raises(ConfigError, match=r"NOPE_BASE is not set") as ei:

@@ -23,10 +23,10 @@ def test_spans_skip_comments_and_strings() -> None:
     spans = module_spans(SRC)
     assert [s.name for s in spans] == ["add", "\\esc-aped"]
     add = spans[0]
-    assert SRC[add.start:].startswith("module add(")
-    assert SRC[:add.end].endswith("endmodule")
+    assert SRC[add.start :].startswith("module add(")
+    assert SRC[: add.end].endswith("endmodule")
     assert add.line == 6
-    assert SRC[spans[1].start:spans[1].end].endswith("endmodule")
+    assert SRC[spans[1].start : spans[1].end].endswith("endmodule")
 
 
 def test_find_span_prefers_line() -> None:
@@ -51,5 +51,5 @@ def test_splice_keeps_everything_else() -> None:
     assert span is not None
     new = splice_module(SRC, span, "module add(input a, output y); assign y = ~~a; endmodule\n")
     assert new[: span.start] == SRC[: span.start]
-    assert new.endswith(SRC[span.end:])
+    assert new.endswith(SRC[span.end :])
     assert "~~a" in new and "initial" not in new

@@ -30,61 +30,87 @@ def test_comments_lists_every_comment_with_its_offset() -> None:
     text = 'a // one\n"not // a comment" /* two\n */ \\esc//aped b'
     found = comments(text)
     assert [c for _, c in found] == ["// one", "/* two\n */"]
-    assert all(text[o:o + len(c)] == c for o, c in found)
+    assert all(text[o : o + len(c)] == c for o, c in found)
 
 
-@pytest.mark.parametrize("comment", [
-    "// synopsys translate_off", "//synopsys translate_on", "/* synthesis translate_off */",
-    "// pragma translate_off", "// cadence translate_off", "// ambit synthesis off",
-    "// synopsys full_case parallel_case", "/* synthesis syn_black_box */",
-    "// my synthesis_off marker", "// a full_case here", "// Synopsys Translate_Off",
-    "// exemplar translate_off", "// synplify syn_keep",
-])
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "// synopsys translate_off",
+        "//synopsys translate_on",
+        "/* synthesis translate_off */",
+        "// pragma translate_off",
+        "// cadence translate_off",
+        "// ambit synthesis off",
+        "// synopsys full_case parallel_case",
+        "/* synthesis syn_black_box */",
+        "// my synthesis_off marker",
+        "// a full_case here",
+        "// Synopsys Translate_Off",
+        "// exemplar translate_off",
+        "// synplify syn_keep",
+    ],
+)
 def test_tool_pragmas_recognised(comment: str) -> None:
     assert tool_pragmas(f"wire w; {comment}\nassign w = 1;")
 
 
-@pytest.mark.parametrize("comment", [
-    "// Synthesis-friendly rewrite", "// synthesis: fewer gates", "// uses a pragma-free style",
-    "// translate the index", "/* case split */",
-])
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "// Synthesis-friendly rewrite",
+        "// synthesis: fewer gates",
+        "// uses a pragma-free style",
+        "// translate the index",
+        "/* case split */",
+    ],
+)
 def test_ordinary_comments_are_not_pragmas(comment: str) -> None:
     assert not tool_pragmas(f"wire w; {comment}\n")
 
 
 def test_attributes_but_not_event_star() -> None:
-    code = blank_comments("always @(*) x = 1; always @( * ) y = 2; (* keep = 1 *) wire w;\n"
-                          "(*full_case*) case (s)")
+    code = blank_comments(
+        "always @(*) x = 1; always @( * ) y = 2; (* keep = 1 *) wire w;\n(*full_case*) case (s)"
+    )
     assert [k for _, k in attributes(code)] == ["keep = 1", "full_case"]
 
 
 def test_screening_rejects_pragmas_and_attributes_unless_the_reference_has_them(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     d = _design(tmp_path)
     cand = REF.replace("~a;", "// synopsys translate_off\n ~a;\n// synopsys translate_on")
     problems = screen_candidate(cand, d)
     assert any("translate_off" in p for p in problems) and any("line 2" in p for p in problems)
-    assert any("attribute" in p for p in screen_candidate(
-        REF.replace("assign", "(* keep *) wire k; assign"), d))
+    assert any(
+        "attribute" in p
+        for p in screen_candidate(REF.replace("assign", "(* keep *) wire k; assign"), d)
+    )
     # the reference carries the same directive: allowed (the netlist check still applies)
-    carried = REF.replace("endmodule", "// synopsys translate_off\n// synopsys translate_on\n"
-                          "endmodule")
+    carried = REF.replace(
+        "endmodule", "// synopsys translate_off\n// synopsys translate_on\nendmodule"
+    )
     (tmp_path / "b").mkdir()
     assert screen_candidate(cand, _design(tmp_path / "b", carried)) == []
     assert screen_candidate(REF.replace("~a;", "~a; // plain note"), d) == []
 
 
-@pytest.mark.parametrize("snippet, needle", [
-    ("always @(*) assume (a != 0);", "assumptions"),
-    ("always @(*) assert (a != 0);", "assertions"),
-    ("wire p, q; tran t(p, q);", "tran"),
-    ("pullup (w);", "pullup"),
-    ("real r;", "real"),
-    ("defparam u.W = 3;", "defparam"),
-    ("specify (a => y) = 1; endspecify", "specify"),
-])
-def test_screening_rejects_constructs_that_mislead_a_tool(tmp_path: Path, snippet: str,
-                                                          needle: str) -> None:
+@pytest.mark.parametrize(
+    "snippet, needle",
+    [
+        ("always @(*) assume (a != 0);", "assumptions"),
+        ("always @(*) assert (a != 0);", "assertions"),
+        ("wire p, q; tran t(p, q);", "tran"),
+        ("pullup (w);", "pullup"),
+        ("real r;", "real"),
+        ("defparam u.W = 3;", "defparam"),
+        ("specify (a => y) = 1; endspecify", "specify"),
+    ],
+)
+def test_screening_rejects_constructs_that_mislead_a_tool(
+    tmp_path: Path, snippet: str, needle: str
+) -> None:
     d = _design(tmp_path)
     cand = REF.replace("endmodule", snippet + "\nendmodule")
     assert any(needle in p for p in screen_candidate(cand, d)), screen_candidate(cand, d)
@@ -102,8 +128,10 @@ def test_testbench_x_policy(tmp_path: Path) -> None:
     assert "ref_y[k_] !== 1'bx && ref_y[k_] !== cand_y[k_]" in refine
     strict = build_testbench(d, HarnessConfig(strict_x=True), "s3cr3t").text
     assert "1'bx" not in strict and "diff_ = 1;" in strict
-    assert build_testbench(d, HarnessConfig(strict_x=True), "s").digest != \
-        build_testbench(d, HarnessConfig(), "s").digest
+    assert (
+        build_testbench(d, HarnessConfig(strict_x=True), "s").digest
+        != build_testbench(d, HarnessConfig(), "s").digest
+    )
 
 
 def test_identical_source_is_byte_identical_only(tmp_path: Path) -> None:
@@ -115,6 +143,7 @@ def test_identical_source_is_byte_identical_only(tmp_path: Path) -> None:
     assert not identical_source(d, REF.replace("~a;", "~a; // note"))
     assert not identical_source(d, REF + REF)
     assert not identical_source(d, REF + "module extra; endmodule\n")
-    assert not identical_source(d, "// synopsys translate_off\n" + REF
-                                + "// synopsys translate_on\n")
+    assert not identical_source(
+        d, "// synopsys translate_off\n" + REF + "// synopsys translate_on\n"
+    )
     assert not identical_source(d, "`default_nettype wand\n" + REF)

@@ -12,17 +12,26 @@ from rtlopt.harness import VECTOR_FILE, build_testbench, parse_sim_output, parse
 from rtlopt.harness._stimulus import combinational, pack_fields, sequential
 
 
-def _design(tmp_path: Path, ports: tuple[Port, ...], clocks: tuple[str, ...] = (),
-            resets: tuple[str, ...] = (), low: dict[str, bool] | None = None) -> Design:
+def _design(
+    tmp_path: Path,
+    ports: tuple[Port, ...],
+    clocks: tuple[str, ...] = (),
+    resets: tuple[str, ...] = (),
+    low: dict[str, bool] | None = None,
+) -> Design:
     f = tmp_path / "m.v"
     f.write_text("module m(); endmodule\n")
-    m = Module("m", f, 1, 0, 21, ports, clocks=clocks, resets=resets,
-               reset_active_low=low or {})
+    m = Module("m", f, 1, 0, 21, ports, clocks=clocks, resets=resets, reset_active_low=low or {})
     return Design(tmp_path, m, SourceSet(tmp_path, (f,)), {"m": m}, (f,))
 
 
-LZA_LIKE = (Port("a", "input", 24, 23, 0), Port("sub", "input", 1), Port("b", "input", 24, 23, 0),
-            Port("y", "output", 5, 4, 0), Port("z", "output", 1))
+LZA_LIKE = (
+    Port("a", "input", 24, 23, 0),
+    Port("sub", "input", 1),
+    Port("b", "input", 24, 23, 0),
+    Port("y", "output", 5, 4, 0),
+    Port("z", "output", 1),
+)
 
 
 def test_combinational_classes_and_reproducibility() -> None:
@@ -84,8 +93,12 @@ def test_testbench_text(tmp_path: Path) -> None:
 
 
 def test_testbench_sequential(tmp_path: Path) -> None:
-    ports = (Port("clk", "input", 1), Port("rst_n", "input", 1), Port("d", "input", 8, 7, 0),
-             Port("q", "output", 8, 7, 0))
+    ports = (
+        Port("clk", "input", 1),
+        Port("rst_n", "input", 1),
+        Port("d", "input", 8, 7, 0),
+        Port("q", "output", 8, 7, 0),
+    )
     d = _design(tmp_path, ports, ("clk",), ("rst_n",), {"rst_n": True})
     tb = build_testbench(d, HarnessConfig(), "abc")
     assert tb.sequential
@@ -100,8 +113,10 @@ def test_testbench_rejects_bad_secret(tmp_path: Path) -> None:
 
 
 OK = "RTLOPT k3y RESULT vectors=10 checks=10 mismatches=0\n"
-BAD = ("RTLOPT k3y MISMATCH t=5 vec=4 phase=0 out=y exp=0101 got=0100 in:a=3 in:b=7\n"
-       "RTLOPT k3y RESULT vectors=10 checks=10 mismatches=2\n")
+BAD = (
+    "RTLOPT k3y MISMATCH t=5 vec=4 phase=0 out=y exp=0101 got=0100 in:a=3 in:b=7\n"
+    "RTLOPT k3y RESULT vectors=10 checks=10 mismatches=2\n"
+)
 
 
 def test_parse_pass_and_mismatch() -> None:
@@ -115,14 +130,17 @@ def test_parse_pass_and_mismatch() -> None:
     assert "vector 4" in r.first_mismatch.time
 
 
-@pytest.mark.parametrize("log, why", [
-    ("", "no result"),
-    (OK.replace("k3y", "guess"), "no result"),  # wrong secret does not count
-    (OK + OK, "duplicate"),
-    ("RTLOPT k3y RESULT vectors=x checks=1 mismatches=0\n", "malformed"),
-    ("RTLOPT k3y INTERFACE port=y expected=5 got=8\n" + OK, "width"),
-    ("RTLOPT k3y RESULT vectors=10 checks=10 mismatches=3\n", "without a report"),
-])
+@pytest.mark.parametrize(
+    "log, why",
+    [
+        ("", "no result"),
+        (OK.replace("k3y", "guess"), "no result"),  # wrong secret does not count
+        (OK + OK, "duplicate"),
+        ("RTLOPT k3y RESULT vectors=x checks=1 mismatches=0\n", "malformed"),
+        ("RTLOPT k3y INTERFACE port=y expected=5 got=8\n" + OK, "width"),
+        ("RTLOPT k3y RESULT vectors=10 checks=10 mismatches=3\n", "without a report"),
+    ],
+)
 def test_parse_rejects(log: str, why: str) -> None:
     rep = parse_sim_report(log, "k3y")
     assert not rep.result.passed

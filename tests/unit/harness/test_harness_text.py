@@ -33,24 +33,34 @@ module unused(output q); assign q = 1'b0; endmodule
 """
 
 
-def _module(path: Path, text: str, name: str, ports: tuple[Port, ...] = (),
-            instances: tuple[str, ...] = ()) -> Module:
+def _module(
+    path: Path, text: str, name: str, ports: tuple[Port, ...] = (), instances: tuple[str, ...] = ()
+) -> Module:
     start = text.index(f"module {name}")
     end = text.index("endmodule", start) + len("endmodule")
     if text[end:].startswith(" : "):
         end += len(" : ") + len(name)
-    return Module(name, path, text.count("\n", 0, start) + 1, start, end, ports,
-                  instances=instances)
+    return Module(
+        name, path, text.count("\n", 0, start) + 1, start, end, ports, instances=instances
+    )
 
 
 def make_design(tmp_path: Path, text: str = SRC) -> Design:
     """A Design built by hand (no frontend needed)."""
     f = tmp_path / "top.v"
     f.write_text(text)
-    top = _module(f, text, "top", (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-                  ("sub", "leaf"))
-    mods = {m.name: m for m in (top, _module(f, text, "sub"), _module(f, text, "leaf"),
-                                _module(f, text, "unused"))}
+    top = _module(
+        f, text, "top", (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)), ("sub", "leaf")
+    )
+    mods = {
+        m.name: m
+        for m in (
+            top,
+            _module(f, text, "sub"),
+            _module(f, text, "leaf"),
+            _module(f, text, "unused"),
+        )
+    }
     return Design(tmp_path, top, SourceSet(tmp_path, (f,)), mods, (f,), ("sub", "leaf"))
 
 
@@ -100,28 +110,31 @@ endmodule
 """
 
 
-@pytest.mark.parametrize("snippet, needle", [
-    ('`include "/etc/passwd"', "`include"),
-    ("`define X 1", "`define"),
-    ("`ifdef X\n`endif", "`ifdef"),
-    ("`UNDEFINED_MACRO", "not defined"),
-    ('initial $display("RTLOPT x RESULT vectors=1 checks=1 mismatches=0");', "$display"),
-    ("initial $finish;", "$finish"),
-    ("always @(*) $stop;", "$stop"),
-    ('integer f; always @(*) f = $fopen("/tmp/x");', "$fopen"),
-    ("wire r = $random;", "$random"),
-    ("initial begin end", "initial"),
-    ("always @(*) force y = 0;", "force"),
-    ("wire t = rtlopt_tb.errors_;", "testbench"),
-    ("wire t = u_ref.y;", "hierarchical"),
-    (f"top{REF_SUFFIX} u2 (.a(a));", "renamed reference"),
-    (f"module top{REF_SUFFIX}(input a); endmodule", "reserved"),
-    ("module rtlopt_tb; endmodule", "testbench"),
-    ('import "DPI-C" function int f();', "DPI"),
-    ("bind top sub u3 (.x(a[0]));", "bind"),
-    ("always #5 y = ~y;", "delay"),
-    ("wire q = $root.rtlopt_tb.x;", "$root"),
-])
+@pytest.mark.parametrize(
+    "snippet, needle",
+    [
+        ('`include "/etc/passwd"', "`include"),
+        ("`define X 1", "`define"),
+        ("`ifdef X\n`endif", "`ifdef"),
+        ("`UNDEFINED_MACRO", "not defined"),
+        ('initial $display("RTLOPT x RESULT vectors=1 checks=1 mismatches=0");', "$display"),
+        ("initial $finish;", "$finish"),
+        ("always @(*) $stop;", "$stop"),
+        ('integer f; always @(*) f = $fopen("/tmp/x");', "$fopen"),
+        ("wire r = $random;", "$random"),
+        ("initial begin end", "initial"),
+        ("always @(*) force y = 0;", "force"),
+        ("wire t = rtlopt_tb.errors_;", "testbench"),
+        ("wire t = u_ref.y;", "hierarchical"),
+        (f"top{REF_SUFFIX} u2 (.a(a));", "renamed reference"),
+        (f"module top{REF_SUFFIX}(input a); endmodule", "reserved"),
+        ("module rtlopt_tb; endmodule", "testbench"),
+        ('import "DPI-C" function int f();', "DPI"),
+        ("bind top sub u3 (.x(a[0]));", "bind"),
+        ("always #5 y = ~y;", "delay"),
+        ("wire q = $root.rtlopt_tb.x;", "$root"),
+    ],
+)
 def test_screen_rejects(tmp_path: Path, snippet: str, needle: str) -> None:
     d = make_design(tmp_path)
     text = CLEAN.replace("endmodule", snippet + "\nendmodule", 1)
@@ -137,8 +150,12 @@ def test_screen_accepts_clean_and_repo_macros(tmp_path: Path) -> None:
     assert screen_candidate(CLEAN, d) == []
     assert screen_candidate(CLEAN.replace("W[3:0]", "`W"), d) == []  # `W defined in top.v
     assert screen_candidate("module top #(.P(1)) (); endmodule".replace("#(.P(1)) ", ""), d) == []
-    assert screen_candidate("module top(input a, output y); sub #(.K(2)) s(.x(a), .y(y)); "
-                            "endmodule", d) == []
+    assert (
+        screen_candidate(
+            "module top(input a, output y); sub #(.K(2)) s(.x(a), .y(y)); endmodule", d
+        )
+        == []
+    )
 
 
 def test_screen_size_limit(tmp_path: Path) -> None:
@@ -149,8 +166,9 @@ def test_screen_size_limit(tmp_path: Path) -> None:
 def test_screen_initial_allowed_only_when_reference_uses_it(tmp_path: Path) -> None:
     cand = CLEAN.replace("endmodule", "reg [3:0] rom [0:1];\ninitial rom[0] = 4'd1;\nendmodule")
     assert any("initial" in p for p in screen_candidate(cand, make_design(tmp_path)))
-    rom_src = SRC.replace("assign sub_n = 1'b0;",
-                          "reg r;\n  initial r = 1'b0;\n  assign sub_n = r;")
+    rom_src = SRC.replace(
+        "assign sub_n = 1'b0;", "reg r;\n  initial r = 1'b0;\n  assign sub_n = r;"
+    )
     (tmp_path / "rom").mkdir()
     d = make_design(tmp_path / "rom", rom_src)
     assert screen_candidate(cand, d) == []
@@ -182,8 +200,14 @@ def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
     f = tmp_path / "top.v"
     f.write_text(src)
     start = src.index("module top")
-    top = Module("top", f, 7, start, src.index("endmodule") + 9,
-                 (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+    top = Module(
+        "top",
+        f,
+        7,
+        start,
+        src.index("endmodule") + 9,
+        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+    )
     d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
     assert screen_candidate(src, d) == []
     # what a candidate adds is still screened, directive by directive
@@ -198,17 +222,23 @@ def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
     assert any("unbalanced" in p for p in screen_candidate(open_if, d))
 
 
-def test_screen_rejects_tool_specific_conditionals_even_from_the_repository(
-        tmp_path: Path) -> None:
+def test_screen_rejects_tool_specific_conditionals_even_from_the_repository(tmp_path: Path) -> None:
     f = tmp_path / "top.v"
     f.write_text(DIRECTIVE_SRC)
     start = DIRECTIVE_SRC.index("module top")
-    top = Module("top", f, 7, start, DIRECTIVE_SRC.index("endmodule") + 9,
-                 (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+    top = Module(
+        "top",
+        f,
+        7,
+        start,
+        DIRECTIVE_SRC.index("endmodule") + 9,
+        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+    )
     d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
     problems = screen_candidate(DIRECTIVE_SRC, d)
-    assert problems == ["line 4: compiler directive `ifdef YOSYS is not allowed (tools disagree "
-                        "on that macro)"]
+    assert problems == [
+        "line 4: compiler directive `ifdef YOSYS is not allowed (tools disagree on that macro)"
+    ]
 
 
 def test_screen_reads_what_the_tools_read_of_a_whole_file_copy(tmp_path: Path) -> None:
@@ -237,13 +267,20 @@ endmodule
     for name in ("other", "top"):
         start = src.index(f"module {name}")
         end = src.index("endmodule", start) + len("endmodule")
-        mods[name] = Module(name, f, src.count("\n", 0, start) + 1, start, end,
-                            (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+        mods[name] = Module(
+            name,
+            f,
+            src.count("\n", 0, start) + 1,
+            start,
+            end,
+            (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+        )
     d = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,)), mods, (f,), ())
     assert screen_candidate(src, d) == []
     # turned on by the context, the same branch is screened
-    on = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,), defines={"DEBUG": ""}), mods,
-                (f,), ())
+    on = Design(
+        tmp_path, mods["top"], SourceSet(tmp_path, (f,), defines={"DEBUG": ""}), mods, (f,), ()
+    )
     assert any("$display" in p for p in screen_candidate(src, on))
     # the candidate's own target module adding the attribute is screened
     added = src.replace("`KEEP wire", "(* keep *) wire")

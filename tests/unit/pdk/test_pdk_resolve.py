@@ -78,9 +78,17 @@ def _builtins_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The built-in PDKs (liberty on the search path), also where the bundled PDK packages are
     installed (scripts/setup.sh): this file tests the search, not the packages."""
     table = {n: f"rtlopt.pdk._builtin:{n}" for n in ("sky130hd", "nangate45")}
-    monkeypatch.setattr(rtlopt.pdk, "PDKS", Registry(
-        "PDK", "rtlopt.test-builtin-pdks-only", table, reserved=(CUSTOM,),
-        aliases={"sky130": "sky130hd"}))
+    monkeypatch.setattr(
+        rtlopt.pdk,
+        "PDKS",
+        Registry(
+            "PDK",
+            "rtlopt.test-builtin-pdks-only",
+            table,
+            reserved=(CUSTOM,),
+            aliases={"sky130": "sky130hd"},
+        ),
+    )
 
 
 def _lib_tree(tmp_path: Path, pdk: str, fname: str, gz: bool) -> Path:
@@ -123,8 +131,9 @@ def test_missing_liberty_says_where_and_how(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("gz", [True, False])
-def test_resolve_on_search_path_decompresses_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  gz: bool) -> None:
+def test_resolve_on_search_path_decompresses_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gz: bool
+) -> None:
     root = _lib_tree(tmp_path, "nangate45", "NangateOpenCellLibrary_typical.lib", gz)
     monkeypatch.setenv("RTLOPT_PDK_PATH", str(root))
     info = resolve_pdk("nangate45")
@@ -156,8 +165,10 @@ def test_iter_cells_skips_comments_and_nested_groups() -> None:
 
 
 def test_tie_scan_without_tie_cells() -> None:
-    assert scan_tie_cells("library (x) { cell (A) { pin (Y) { function : \"!B\"; } } }") == (
-        None, None)
+    assert scan_tie_cells('library (x) { cell (A) { pin (Y) { function : "!B"; } } }') == (
+        None,
+        None,
+    )
 
 
 def test_strip_groups_removes_nested_power() -> None:
@@ -233,9 +244,17 @@ def test_a_plugin_with_a_bundled_liberty_resolves_without_a_search_path(
     module = type(sys)("bundled_pdk_for_test")
     module.Bundled = Bundled  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bundled_pdk_for_test", module)
-    monkeypatch.setattr(rtlopt.pdk, "PDKS", Registry(
-        "PDK", "rtlopt.test-bundled", {"bundled": "bundled_pdk_for_test:Bundled"},
-        reserved=(CUSTOM,), aliases={"bd": "bundled"}))
+    monkeypatch.setattr(
+        rtlopt.pdk,
+        "PDKS",
+        Registry(
+            "PDK",
+            "rtlopt.test-bundled",
+            {"bundled": "bundled_pdk_for_test:Bundled"},
+            reserved=(CUSTOM,),
+            aliases={"bd": "bundled"},
+        ),
+    )
     info = resolve_pdk("bd", search_path=[])
     assert info.name == "bundled" and info.liberty == lib and info.cell_models == models
     assert info.default_clock_period_ns == 5.0

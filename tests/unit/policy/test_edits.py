@@ -43,7 +43,8 @@ def test_apply_changes_only_the_matched_lines() -> None:
 
 def test_blocks_are_located_in_the_parent_in_any_order() -> None:
     answer = block("  assign y = t | a;", "  assign y = a;") + block(
-        "  assign t = a & b;", "  assign t = b & a;\n  // swapped")
+        "  assign t = a & b;", "  assign t = b & a;\n  // swapped"
+    )
     out = apply(answer)
     assert "assign t = b & a;\n  // swapped\n  assign y = a;" in out
     # the second block's SEARCH is the parent's text, not the first block's output
@@ -52,7 +53,8 @@ def test_blocks_are_located_in_the_parent_in_any_order() -> None:
 
 def test_not_found_names_the_block_and_the_closest_lines() -> None:
     answer = block("  assign t = a & b;", "  assign t = 0;") + block(
-        "  assign y = t | b;", "  assign y = 0;")
+        "  assign y = t | b;", "  assign y = 0;"
+    )
     with pytest.raises(EditError) as exc:
         apply(answer)
     assert exc.value.block == 2
@@ -65,14 +67,16 @@ def test_ambiguous_search_names_every_place() -> None:
     with pytest.raises(EditError, match=r"edit block 1: .*matches 2 places .*lines 6, 7"):
         apply(block("  assign z = ^t;", "  assign z = 1'b0;"), parent)
     # one more line of context makes it unique
-    out = apply(block("  // same line twice below\n  assign z = ^t;", "  // x\n  assign z = 1'b0;"),
-                parent)
+    out = apply(
+        block("  // same line twice below\n  assign z = ^t;", "  // x\n  assign z = 1'b0;"), parent
+    )
     assert out.count("assign z = ^t;") == 1 and "assign z = 1'b0;" in out
 
 
 def test_partial_overlap_is_a_conflict_naming_both_blocks() -> None:
     answer = block("  assign t = a & b;\n  assign y = t | a;", "  X") + block(
-        "  assign y = t | a;\n  // same line twice below", "  Y")
+        "  assign y = t | a;\n  // same line twice below", "  Y"
+    )
     with pytest.raises(EditError) as exc:
         apply(answer)
     assert exc.value.block == 2
@@ -123,6 +127,8 @@ def test_no_op_block_changes_nothing_and_deletion_is_allowed() -> None:
 
 
 def test_think_text_and_fences_around_blocks_are_ignored() -> None:
-    answer = ("<think>I will use SEARCH blocks; ======= is the divider</think>\n"
-              "```verilog\n" + block("  assign y = t | a;", "  assign y = a;") + "```\n")
+    answer = (
+        "<think>I will use SEARCH blocks; ======= is the divider</think>\n"
+        "```verilog\n" + block("  assign y = t | a;", "  assign y = a;") + "```\n"
+    )
     assert apply(answer) == PARENT.replace("t | a", "a")

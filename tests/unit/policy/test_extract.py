@@ -28,13 +28,14 @@ def test_unterminated_think_yields_nothing() -> None:
 
 
 def test_stray_closing_think_keeps_the_answer() -> None:
-    assert extract_verilog(f"reasoning {MOD_B} </think>\n```verilog\n{MOD_A}\n```") \
-        == MOD_A + "\n"
+    assert extract_verilog(f"reasoning {MOD_B} </think>\n```verilog\n{MOD_A}\n```") == MOD_A + "\n"
 
 
 def test_several_blocks_concatenate_modules_and_skip_other_languages() -> None:
-    ans = (f"```python\nprint('module x; endmodule')\n```\n```verilog\n{MOD_A}\n```\n"
-           f"text\n```verilog\n// helper\n{MOD_B}\n```\n```verilog\nassign q = 1;\n```")
+    ans = (
+        f"```python\nprint('module x; endmodule')\n```\n```verilog\n{MOD_A}\n```\n"
+        f"text\n```verilog\n// helper\n{MOD_B}\n```\n```verilog\nassign q = 1;\n```"
+    )
     out = extract_verilog(ans)
     assert out is not None
     assert out.index("module a") < out.index("module b")
@@ -50,8 +51,10 @@ def test_directives_above_module_stay() -> None:
 def test_bare_module_without_fences() -> None:
     ans = f"Sure.\n{MOD_A}\nThis inverts nothing."
     assert extract_verilog(ans) == MOD_A + "\n"
-    assert extract_verilog("one line: module m(input a); endmodule ok") \
+    assert (
+        extract_verilog("one line: module m(input a); endmodule ok")
         == "module m(input a); endmodule\n"
+    )
 
 
 def test_truncated_fence_without_endmodule_is_rejected() -> None:

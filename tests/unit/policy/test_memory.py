@@ -21,11 +21,17 @@ CARD_80 = int(79.2 * GiB)  # what torch reports for an 80 GB A100 / H100
 CARD_24 = int(22.5 * GiB)  # an L4 / A10G (a 4090 reports ~23.6)
 
 
-@pytest.mark.parametrize(("name", "billions"), [
-    ("Qwen/Qwen3-0.6B", 0.596), ("Qwen/Qwen3-1.7B", 1.721), ("Qwen/Qwen3-4B", 4.022),
-    ("Qwen/Qwen3-8B", 8.191), ("Qwen/Qwen3-14B", 14.77),
-    ("HuggingFaceTB/SmolLM2-135M-Instruct", 0.1345),
-])
+@pytest.mark.parametrize(
+    ("name", "billions"),
+    [
+        ("Qwen/Qwen3-0.6B", 0.596),
+        ("Qwen/Qwen3-1.7B", 1.721),
+        ("Qwen/Qwen3-4B", 4.022),
+        ("Qwen/Qwen3-8B", 8.191),
+        ("Qwen/Qwen3-14B", 14.77),
+        ("HuggingFaceTB/SmolLM2-135M-Instruct", 0.1345),
+    ],
+)
 def test_parameter_counts_match_the_published_sizes(name: str, billions: float) -> None:
     assert KNOWN_SHAPES[name].params / 1e9 == pytest.approx(billions, rel=0.01)
 
@@ -35,9 +41,15 @@ def test_parameter_count_equals_a_real_model(tied: bool) -> None:
     pytest.importorskip("transformers")
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    cfg = {"hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 3,
-           "num_attention_heads": 8, "num_key_value_heads": 2, "vocab_size": 300,
-           "tie_word_embeddings": tied}
+    cfg = {
+        "hidden_size": 64,
+        "intermediate_size": 96,
+        "num_hidden_layers": 3,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "vocab_size": 300,
+        "tie_word_embeddings": tied,
+    }
     model = LlamaForCausalLM(LlamaConfig(**cfg))
     assert ModelShape.from_config("t", cfg).params == sum(p.numel() for p in model.parameters())
 
@@ -49,8 +61,9 @@ def test_kv_cache_and_lora_sizes() -> None:
     assert s.lora_params(16) == 16 * 36 * 26624
 
 
-@pytest.mark.parametrize(("rank", "allowed"), [(1, 1), (4, 8), (16, 16), (48, 64),
-                                               (257, 320), (400, 512)])
+@pytest.mark.parametrize(
+    ("rank", "allowed"), [(1, 1), (4, 8), (16, 16), (48, 64), (257, 320), (400, 512)]
+)
 def test_vllm_rank_rounding(rank: int, allowed: int) -> None:
     assert vllm_max_lora_rank(rank) == allowed
 
@@ -61,10 +74,14 @@ def test_vllm_rank_out_of_range() -> None:
             vllm_max_lora_rank(bad)
 
 
-
 def test_qwen3_8b_fits_an_80gb_card() -> None:
-    plan = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-8B"], backend="vllm", device="cuda",
-                       capacity=CARD_80, ref_forward=True)
+    plan = plan_memory(
+        KNOWN_SHAPES["Qwen/Qwen3-8B"],
+        backend="vllm",
+        device="cuda",
+        capacity=CARD_80,
+        ref_forward=True,
+    )
     assert plan.fits and plan.gpu_memory_utilization is not None
     share = plan.gpu_memory_utilization
     assert 0.6 < share < 0.9
@@ -77,34 +94,56 @@ def test_qwen3_8b_fits_an_80gb_card() -> None:
 
 
 def test_qwen3_8b_does_not_fit_24gb_but_4b_does() -> None:
-    big = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-8B"], backend="vllm", device="cuda",
-                      capacity=CARD_24)
+    big = plan_memory(
+        KNOWN_SHAPES["Qwen/Qwen3-8B"], backend="vllm", device="cuda", capacity=CARD_24
+    )
     assert not big.fits and any("smaller model" in p for p in big.problems)
-    small = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-4B"], backend="vllm", device="cuda",
-                        capacity=CARD_24, ref_forward=True)
+    small = plan_memory(
+        KNOWN_SHAPES["Qwen/Qwen3-4B"],
+        backend="vllm",
+        device="cuda",
+        capacity=CARD_24,
+        ref_forward=True,
+    )
     assert small.fits, small.problems
     assert small.kv_tokens is not None and small.kv_tokens >= small.max_model_len
     assert small.notes  # fewer full-length sequences at once than rollouts: said, not fatal
 
 
 def test_too_large_a_share_is_refused_with_the_largest_that_fits() -> None:
-    plan = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-8B"], backend="vllm", device="cuda",
-                       capacity=CARD_80, gpu_memory_utilization=0.9)
+    plan = plan_memory(
+        KNOWN_SHAPES["Qwen/Qwen3-8B"],
+        backend="vllm",
+        device="cuda",
+        capacity=CARD_80,
+        gpu_memory_utilization=0.9,
+    )
     assert not plan.fits
     assert "policy.gpu_memory_utilization = 0.90" in plan.problems[0]
     assert "at most 0.7" in plan.problems[0]
 
 
 def test_long_answers_overflow_the_update_and_say_what_to_lower() -> None:
-    plan = plan_memory(KNOWN_SHAPES["Qwen/Qwen3-4B"], backend="vllm", device="cuda",
-                       capacity=CARD_24, max_new_tokens=16384, max_prompt_tokens=4096)
+    plan = plan_memory(
+        KNOWN_SHAPES["Qwen/Qwen3-4B"],
+        backend="vllm",
+        device="cuda",
+        capacity=CARD_24,
+        max_new_tokens=16384,
+        max_prompt_tokens=4096,
+    )
     assert not plan.fits
     assert any(p.startswith("update") and "policy.max_new_tokens" in p for p in plan.problems)
 
 
 def test_model_shape_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cfg = {"hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 3,
-           "num_attention_heads": 8, "vocab_size": 300}
+    cfg = {
+        "hidden_size": 64,
+        "intermediate_size": 96,
+        "num_hidden_layers": 3,
+        "num_attention_heads": 8,
+        "vocab_size": 300,
+    }
     (tmp_path / "config.json").write_text(json.dumps(cfg))
     local = model_shape(ResolvedModel(str(tmp_path), None, "mine"))
     assert local is not None and local.kv_heads == 8 and local.head_dim == 8

@@ -33,8 +33,7 @@ def _write(value: str, folder: Path) -> None:
 
 
 def _leftovers(cache: Path) -> list[str]:
-    return sorted(p.name for p in cache.parent.iterdir()
-                  if p.name.endswith((".tmp", ".stale")))
+    return sorted(p.name for p in cache.parent.iterdir() if p.name.endswith((".tmp", ".stale")))
 
 
 def test_threads_convert_once_and_all_read_the_same(tmp_path: Path) -> None:
@@ -98,9 +97,15 @@ _CHILD = textwrap.dedent("""
 def test_processes_convert_once_and_all_read_the_same(tmp_path: Path) -> None:
     cache = tmp_path / "models" / "m-abc"
     counter = tmp_path / "conversions.txt"
-    procs = [subprocess.Popen([sys.executable, "-c", _CHILD, str(cache), str(counter)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(4)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(cache), str(counter)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0] * 4, [e for _, e in outs]
     assert [o.strip() for o, _ in outs] == ["dequantized"] * 4

@@ -14,8 +14,10 @@ from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import InfrastructureError, UsageError
 from rtlopt.policy import Policy, create_policy, preflight_policy
 
-ANSWER = "<think>smaller</think>\n```verilog\nmodule m(input a, output y);\n" \
-         "  assign y = a;\nendmodule\n```"
+ANSWER = (
+    "<think>smaller</think>\n```verilog\nmodule m(input a, output y);\n"
+    "  assign y = a;\nendmodule\n```"
+)
 
 
 class _Server:
@@ -49,11 +51,20 @@ class _Server:
                 outer.requests.append(body)
                 outer.headers.append(dict(self.headers))
                 k = min(body["n"], outer.max_choices)
-                choices = [{"index": i, "message": {"role": "assistant",
-                                                    "content": ANSWER if i % 2 == 0 else "no"}}
-                           for i in range(k)]
-                self._send(200, {"choices": choices,
-                                 "usage": {"prompt_tokens": 11, "completion_tokens": 7 * k}})
+                choices = [
+                    {
+                        "index": i,
+                        "message": {"role": "assistant", "content": ANSWER if i % 2 == 0 else "no"},
+                    }
+                    for i in range(k)
+                ]
+                self._send(
+                    200,
+                    {
+                        "choices": choices,
+                        "usage": {"prompt_tokens": 11, "completion_tokens": 7 * k},
+                    },
+                )
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
@@ -77,8 +88,14 @@ PROMPT = ({"role": "system", "content": "sys"}, {"role": "user", "content": "mak
 
 def test_generate_round_trip(server: _Server, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RTLOPT_TEST_KEY", "sk-test")
-    cfg = PolicyConfig(backend="openai", endpoint=server.url, api_key_env="RTLOPT_TEST_KEY",
-                       temperature=0.7, top_p=0.9, max_new_tokens=64)
+    cfg = PolicyConfig(
+        backend="openai",
+        endpoint=server.url,
+        api_key_env="RTLOPT_TEST_KEY",
+        temperature=0.7,
+        top_p=0.9,
+        max_new_tokens=64,
+    )
     pol = create_policy(cfg, TrainConfig(), seed=0)
     assert pol.trainable is False and isinstance(pol, Policy)
     out = pol.generate([PROMPT, PROMPT], 3, seed=5)
@@ -89,8 +106,7 @@ def test_generate_round_trip(server: _Server, monkeypatch: pytest.MonkeyPatch) -
     assert len(server.requests) == 6
     for req in server.requests:
         assert req["model"] == "served-model"  # "auto" takes the first listed model
-        assert (req["n"], req["temperature"], req["top_p"], req["max_tokens"]) == \
-            (1, 0.7, 0.9, 64)
+        assert (req["n"], req["temperature"], req["top_p"], req["max_tokens"]) == (1, 0.7, 0.9, 64)
         assert req["messages"] == [dict(m) for m in PROMPT]
     assert sorted(r["seed"] for r in server.requests) == sorted(c.seed for g in out for c in g)
     assert server.headers[-1]["Authorization"] == "Bearer sk-test"
@@ -98,8 +114,9 @@ def test_generate_round_trip(server: _Server, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_repeated_prompts_get_distinct_seeds_across_steps(server: _Server) -> None:
-    pol = create_policy(PolicyConfig(backend="openai", endpoint=server.url, model="x"),
-                        TrainConfig(), seed=0)
+    pol = create_policy(
+        PolicyConfig(backend="openai", endpoint=server.url, model="x"), TrainConfig(), seed=0
+    )
     pol.generate([PROMPT] * 4, 8, seed=100)
     step1 = [r["seed"] for r in server.requests]
     assert len(step1) == 32 and len(set(step1)) == 32
@@ -110,8 +127,9 @@ def test_repeated_prompts_get_distinct_seeds_across_steps(server: _Server) -> No
 def test_server_returning_no_choice_is_an_infrastructure_error() -> None:
     s = _Server(max_choices=0)
     try:
-        pol = create_policy(PolicyConfig(backend="openai", endpoint=s.url, model="x"),
-                            TrainConfig(), seed=0)
+        pol = create_policy(
+            PolicyConfig(backend="openai", endpoint=s.url, model="x"), TrainConfig(), seed=0
+        )
         with pytest.raises(InfrastructureError, match="no choices"):
             pol.generate([PROMPT], 2, seed=0)
     finally:

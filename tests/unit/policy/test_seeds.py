@@ -23,7 +23,10 @@ def test_every_rollout_of_a_step_has_its_own_seed() -> None:
 def test_a_hash_collision_is_redrawn(monkeypatch: pytest.MonkeyPatch) -> None:
     real = _seeds.rollout_seed
     # Force every unsalted seed to the same value: distinctness must still hold.
-    monkeypatch.setattr(_seeds, "rollout_seed",
-                        lambda seed, i, j, salt=0: 7 if salt == 0 else real(seed, i, j, salt))
+    monkeypatch.setattr(
+        _seeds,
+        "rollout_seed",
+        lambda seed, i, j, salt=0: 7 if salt == 0 else real(seed, i, j, salt),
+    )
     flat = [s for row in rollout_seeds(1, 3, 3) for s in row]
     assert len(set(flat)) == 9 and flat[0] == 7

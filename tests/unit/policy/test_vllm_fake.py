@@ -43,8 +43,14 @@ class _FakeEngine:
         core = types.SimpleNamespace(shutdown=lambda: self.events.append("shutdown"))
         self.llm_engine = types.SimpleNamespace(engine_core=core)
 
-    def generate(self, prompts: list[dict[str, Any]], params: list[Any], *,
-                 lora_request: Any = None, use_tqdm: bool = True) -> list[Any]:
+    def generate(
+        self,
+        prompts: list[dict[str, Any]],
+        params: list[Any],
+        *,
+        lora_request: Any = None,
+        use_tqdm: bool = True,
+    ) -> list[Any]:
         assert not self.sleeping, "generate on a sleeping engine"
         assert isinstance(prompts, list) and len(prompts) == len(params)
         for p in prompts:
@@ -59,8 +65,11 @@ class _FakeEngine:
             rng = random.Random(sp.seed)  # a sample is a function of its seed and prompt
             text = ANSWER if sp.seed % 2 == 0 else f"sample {rng.random():.12f}"
             comp = types.SimpleNamespace(text=text, token_ids=[7, 8, 9])
-            outs.append(types.SimpleNamespace(prompt=None, outputs=[comp],
-                                              prompt_token_ids=p["prompt_token_ids"]))
+            outs.append(
+                types.SimpleNamespace(
+                    prompt=None, outputs=[comp], prompt_token_ids=p["prompt_token_ids"]
+                )
+            )
         return outs
 
     def sleep(self, level: int = 1) -> None:
@@ -106,8 +115,13 @@ class _FakeTrainer:
     def overlong_error(self, prompt: Prompt) -> str:
         return "too long"
 
-    def record_tokens(self, prompt: Prompt, completion: str, prompt_ids: Sequence[int],
-                      completion_ids: Sequence[int]) -> None:
+    def record_tokens(
+        self,
+        prompt: Prompt,
+        completion: str,
+        prompt_ids: Sequence[int],
+        completion_ids: Sequence[int],
+    ) -> None:
         self.recorded.append((completion, list(prompt_ids), list(completion_ids)))
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
@@ -115,8 +129,14 @@ class _FakeTrainer:
         if self.fail:
             raise RuntimeError("CUDA out of memory")
         n = sum(1 for s in samples if s.advantage != 0)
-        return UpdateStats(loss=0.5 if n else None, kl_ref=0.0, n_samples=n, tokens=3 * n,
-                           grad_norm=1.0 if n else None, time_s=0.0)
+        return UpdateStats(
+            loss=0.5 if n else None,
+            kl_ref=0.0,
+            n_samples=n,
+            tokens=3 * n,
+            grad_norm=1.0 if n else None,
+            time_s=0.0,
+        )
 
     def save_adapter(self, path: Path) -> Path:
         self.events.append("save_adapter")
@@ -161,8 +181,12 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> _Fake:
     lora = types.ModuleType("vllm.lora")
     req = types.ModuleType("vllm.lora.request")
     req.LoRARequest = _LoRARequest  # type: ignore[attr-defined]
-    for name, mod in (("vllm", vllm), ("vllm.inputs", inputs), ("vllm.lora", lora),
-                      ("vllm.lora.request", req)):
+    for name, mod in (
+        ("vllm", vllm),
+        ("vllm.inputs", inputs),
+        ("vllm.lora", lora),
+        ("vllm.lora.request", req),
+    ):
         monkeypatch.setitem(sys.modules, name, mod)
     monkeypatch.setattr(vmod, "release_cuda_cache", lambda: events.append("empty_cache"))
     monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: None)  # no GPU here
@@ -175,16 +199,28 @@ PROMPT: Prompt = ({"role": "system", "content": "S"}, {"role": "user", "content"
 
 
 def _cfg(fake: _Fake, **kw: Any) -> PolicyConfig:
-    base: dict[str, Any] = {"backend": "vllm", "model": str(fake.model), "temperature": 0.8,
-                            "top_p": 0.95, "max_new_tokens": 32, "max_prompt_tokens": 100}
+    base: dict[str, Any] = {
+        "backend": "vllm",
+        "model": str(fake.model),
+        "temperature": 0.8,
+        "top_p": 0.95,
+        "max_new_tokens": 32,
+        "max_prompt_tokens": 100,
+    }
     base.update(kw)
     return PolicyConfig(**base)
 
 
-def _policy(fake: _Fake, tmp_path: Path, trainer: Any, train: TrainConfig | None = None,
-            **kw: Any) -> VllmPolicy:
-    return VllmPolicy(_cfg(fake, **kw), train or TrainConfig(lora_r=8), seed=7, trainer=trainer,
-                      workdir=tmp_path / "work")
+def _policy(
+    fake: _Fake, tmp_path: Path, trainer: Any, train: TrainConfig | None = None, **kw: Any
+) -> VllmPolicy:
+    return VllmPolicy(
+        _cfg(fake, **kw),
+        train or TrainConfig(lora_r=8),
+        seed=7,
+        trainer=trainer,
+        workdir=tmp_path / "work",
+    )
 
 
 def test_vllm_fake_engine_settings(fake_vllm: _Fake, tmp_path: Path) -> None:
@@ -200,17 +236,33 @@ def test_vllm_fake_engine_settings(fake_vllm: _Fake, tmp_path: Path) -> None:
     assert fake_vllm.engines[-1].kwargs["gpu_memory_utilization"] == 0.3
 
 
-@pytest.mark.parametrize(("rank", "max_rank"), [(1, 1), (2, 8), (8, 8), (9, 16), (16, 16),
-                                                (17, 32), (33, 64), (100, 128), (200, 256),
-                                                (300, 320), (321, 512), (512, 512)])
-def test_vllm_fake_lora_rank_rounded_up_to_an_allowed_value(fake_vllm: _Fake, tmp_path: Path,
-                                                            rank: int, max_rank: int) -> None:
+@pytest.mark.parametrize(
+    ("rank", "max_rank"),
+    [
+        (1, 1),
+        (2, 8),
+        (8, 8),
+        (9, 16),
+        (16, 16),
+        (17, 32),
+        (33, 64),
+        (100, 128),
+        (200, 256),
+        (300, 320),
+        (321, 512),
+        (512, 512),
+    ],
+)
+def test_vllm_fake_lora_rank_rounded_up_to_an_allowed_value(
+    fake_vllm: _Fake, tmp_path: Path, rank: int, max_rank: int
+) -> None:
     _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), TrainConfig(lora_r=rank))
     assert fake_vllm.engines[-1].kwargs["max_lora_rank"] == max_rank
 
 
-def test_vllm_fake_rank_above_512_refused_before_the_engine(fake_vllm: _Fake,
-                                                            tmp_path: Path) -> None:
+def test_vllm_fake_rank_above_512_refused_before_the_engine(
+    fake_vllm: _Fake, tmp_path: Path
+) -> None:
     with pytest.raises(UsageError, match="up to 512"):
         _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), TrainConfig(lora_r=600))
     assert fake_vllm.engines == []
@@ -218,19 +270,34 @@ def test_vllm_fake_rank_above_512_refused_before_the_engine(fake_vllm: _Fake,
 
 def _write_config(model: Path, name: str) -> None:
     s = KNOWN_SHAPES[name]
-    (model / "config.json").write_text(json.dumps({
-        "hidden_size": s.hidden, "intermediate_size": s.intermediate,
-        "num_hidden_layers": s.layers, "num_attention_heads": s.heads,
-        "num_key_value_heads": s.kv_heads, "head_dim": s.head_dim, "vocab_size": s.vocab,
-        "tie_word_embeddings": s.tied}))
+    (model / "config.json").write_text(
+        json.dumps(
+            {
+                "hidden_size": s.hidden,
+                "intermediate_size": s.intermediate,
+                "num_hidden_layers": s.layers,
+                "num_attention_heads": s.heads,
+                "num_key_value_heads": s.kv_heads,
+                "head_dim": s.head_dim,
+                "vocab_size": s.vocab,
+                "tie_word_embeddings": s.tied,
+            }
+        )
+    )
 
 
 def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
-        fake_vllm: _Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_vllm: _Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _write_config(fake_vllm.model, "Qwen/Qwen3-8B")
     monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(79.2 * GiB))
-    pol = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), max_prompt_tokens=8192,
-                  max_new_tokens=2048)
+    pol = _policy(
+        fake_vllm,
+        tmp_path,
+        _FakeTrainer(fake_vllm.events),
+        max_prompt_tokens=8192,
+        max_new_tokens=2048,
+    )
     share = fake_vllm.engines[-1].kwargs["gpu_memory_utilization"]
     assert pol.memory_plan is not None and pol.memory_plan.fits
     assert share == pol.memory_plan.gpu_memory_utilization and 0.6 < share < 0.9
@@ -241,13 +308,17 @@ def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
     n = len(fake_vllm.engines)
     monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(22.5 * GiB))
     with pytest.raises(UsageError, match="smaller model"):
-        _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), max_prompt_tokens=8192,
-                max_new_tokens=2048)
+        _policy(
+            fake_vllm,
+            tmp_path,
+            _FakeTrainer(fake_vllm.events),
+            max_prompt_tokens=8192,
+            max_new_tokens=2048,
+        )
     assert len(fake_vllm.engines) == n
 
 
-def test_vllm_fake_every_rollout_its_own_request_and_seed(fake_vllm: _Fake,
-                                                          tmp_path: Path) -> None:
+def test_vllm_fake_every_rollout_its_own_request_and_seed(fake_vllm: _Fake, tmp_path: Path) -> None:
     trainer = _FakeTrainer(fake_vllm.events)
     pol = _policy(fake_vllm, tmp_path, trainer)
     engine = fake_vllm.engines[0]
@@ -276,8 +347,15 @@ def test_vllm_fake_sleep_train_release_wake_in_order(fake_vllm: _Fake, tmp_path:
     pol.generate([PROMPT], 2, seed=0)
     pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
     pol.generate([PROMPT], 2, seed=1)
-    assert ev == ["generate", "sleep(1)", "train", "save_adapter", "empty_cache", "wake_up",
-                  "generate[rtlopt-1]"]
+    assert ev == [
+        "generate",
+        "sleep(1)",
+        "train",
+        "save_adapter",
+        "empty_cache",
+        "wake_up",
+        "generate[rtlopt-1]",
+    ]
     # A failing update still wakes the engine (and releases the cache first).
     ev.clear()
     trainer.fail = True
@@ -293,8 +371,9 @@ def test_vllm_fake_sleep_train_release_wake_in_order(fake_vllm: _Fake, tmp_path:
     assert "sleep(1)" not in ev
 
 
-def test_vllm_fake_adapter_hot_loaded_with_new_id_each_step(fake_vllm: _Fake,
-                                                            tmp_path: Path) -> None:
+def test_vllm_fake_adapter_hot_loaded_with_new_id_each_step(
+    fake_vllm: _Fake, tmp_path: Path
+) -> None:
     trainer = _FakeTrainer(fake_vllm.events)
     pol = _policy(fake_vllm, tmp_path, trainer)
     engine = fake_vllm.engines[0]
@@ -366,11 +445,17 @@ def _real_trainer(tiny_dir: Path, **kw: Any) -> Any:
     return TransformersPolicy(cfg, TrainConfig(lora_r=4, learning_rate=1e-2), seed=0)
 
 
-def test_vllm_fake_token_id_prompts_single_bos(fake_vllm: _Fake, tmp_path: Path,
-                                               tiny_dir: Path) -> None:
+def test_vllm_fake_token_id_prompts_single_bos(
+    fake_vllm: _Fake, tmp_path: Path, tiny_dir: Path
+) -> None:
     trainer = _real_trainer(tiny_dir, max_prompt_tokens=4000)
-    pol = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=4000), TrainConfig(lora_r=4),
-                     seed=0, trainer=trainer, workdir=tmp_path / "w")
+    pol = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=4000),
+        TrainConfig(lora_r=4),
+        seed=0,
+        trainer=trainer,
+        workdir=tmp_path / "w",
+    )
     pol.generate([PROMPT], 2, seed=3)
     sent = fake_vllm.engines[0].calls[-1]["prompts"]
     ids = trainer.prompt_ids(PROMPT)
@@ -385,42 +470,60 @@ def test_vllm_fake_token_id_prompts_single_bos(fake_vllm: _Fake, tmp_path: Path,
     pol.close()
 
 
-def test_vllm_fake_answer_prefix_prepended(fake_vllm: _Fake, tmp_path: Path,
-                                           tiny_dir: Path) -> None:
+def test_vllm_fake_answer_prefix_prepended(
+    fake_vllm: _Fake, tmp_path: Path, tiny_dir: Path
+) -> None:
     trainer = _real_trainer(tiny_dir, answer_prefix="```verilog\n")
-    pol = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), answer_prefix="```verilog\n"),
-                     TrainConfig(lora_r=4), seed=0, trainer=trainer, workdir=tmp_path / "w")
+    pol = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir), answer_prefix="```verilog\n"),
+        TrainConfig(lora_r=4),
+        seed=0,
+        trainer=trainer,
+        workdir=tmp_path / "w",
+    )
     engine = fake_vllm.engines[0]
     out = pol.generate([PROMPT], 4, seed=5)
     for c in out[0]:
         assert c.text.startswith("```verilog\n")
     # The fake's ANSWER starts with its own fence; a raw module continuation gets the prefix.
     engine_text = "module m(input a, output y);\nassign y = a;\nendmodule\n```"
-    engine.generate = lambda prompts, params, **kw: [types.SimpleNamespace(
-        outputs=[types.SimpleNamespace(text=engine_text, token_ids=[1, 2])],
-        prompt_token_ids=p["prompt_token_ids"]) for p in prompts]
+    engine.generate = lambda prompts, params, **kw: [
+        types.SimpleNamespace(
+            outputs=[types.SimpleNamespace(text=engine_text, token_ids=[1, 2])],
+            prompt_token_ids=p["prompt_token_ids"],
+        )
+        for p in prompts
+    ]
     c = pol.generate([PROMPT], 1, seed=0)[0][0]
     assert c.text == "```verilog\n" + engine_text
     assert c.verilog is not None and c.verilog.startswith("module m")
-    assert ((json.dumps([[m["role"], m["content"]] for m in PROMPT]), c.text)
-            in trainer._tokens)
+    assert (json.dumps([[m["role"], m["content"]] for m in PROMPT]), c.text) in trainer._tokens
     pol.close()
 
 
 def _long_prompt(body_lines: int) -> Prompt:
-    code = "module big(input [7:0] a, input [7:0] b, output [7:0] y);\n" + "".join(
-        f"  wire w{i} = a[{i % 8}] ^ b[{(i + 3) % 8}];\n" for i in range(body_lines)) + \
-        "  assign y = a & b;\nendmodule"
-    return build_prompt(code, PPA(area_um2=100.0, delay_ps=200.0, power_uw=None), "A wide AND.", "adp")
+    code = (
+        "module big(input [7:0] a, input [7:0] b, output [7:0] y);\n"
+        + "".join(f"  wire w{i} = a[{i % 8}] ^ b[{(i + 3) % 8}];\n" for i in range(body_lines))
+        + "  assign y = a & b;\nendmodule"
+    )
+    return build_prompt(
+        code, PPA(area_um2=100.0, delay_ps=200.0, power_uw=None), "A wide AND.", "adp"
+    )
 
 
-def test_vllm_fake_long_prompts_are_shortened_not_fatal(fake_vllm: _Fake, tmp_path: Path,
-                                                        tiny_dir: Path) -> None:
+def test_vllm_fake_long_prompts_are_shortened_not_fatal(
+    fake_vllm: _Fake, tmp_path: Path, tiny_dir: Path
+) -> None:
     limit = 1500  # byte-level tokens
     trainer = _real_trainer(tiny_dir, max_prompt_tokens=limit, max_new_tokens=8)
-    pol = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=limit,
-                          max_new_tokens=8), TrainConfig(lora_r=4), seed=0, trainer=trainer,
-                     workdir=tmp_path / "w")
+    pol = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=limit, max_new_tokens=8),
+        TrainConfig(lora_r=4),
+        seed=0,
+        trainer=trainer,
+        workdir=tmp_path / "w",
+    )
     long = _long_prompt(200)
     assert len(trainer.prompt_ids(long)) > 3 * limit
     out = pol.generate([long, PROMPT], 2, seed=1)
@@ -434,10 +537,13 @@ def test_vllm_fake_long_prompts_are_shortened_not_fatal(fake_vllm: _Fake, tmp_pa
     assert "Output only Verilog code within ```verilog fences." in text
     # A prompt whose instruction alone is over the limit: its rollouts carry an error, the
     # other prompt is still served.
-    tiny = VllmPolicy(_cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=60,
-                           max_new_tokens=8), TrainConfig(lora_r=4), seed=0,
-                      trainer=_real_trainer(tiny_dir, max_prompt_tokens=60, max_new_tokens=8),
-                      workdir=tmp_path / "w2")
+    tiny = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=60, max_new_tokens=8),
+        TrainConfig(lora_r=4),
+        seed=0,
+        trainer=_real_trainer(tiny_dir, max_prompt_tokens=60, max_new_tokens=8),
+        workdir=tmp_path / "w2",
+    )
     out = tiny.generate([long, PROMPT], 2, seed=1)
     assert [c.error is not None for c in out[0]] == [True, True]
     assert "does not fit policy.max_prompt_tokens = 60" in (out[0][0].error or "")

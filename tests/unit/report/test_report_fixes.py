@@ -39,48 +39,111 @@ def test_literals_carry_width_and_radix() -> None:
 
 def _sim_reject(h: str) -> EvalResult:
     return EvalResult(
-        status=Status.INVALID, stage=Stage.SIMULATION, reward=1.1, r_syn=1.0, source_hash=h,
+        status=Status.INVALID,
+        stage=Stage.SIMULATION,
+        reward=1.1,
+        r_syn=1.0,
+        source_hash=h,
         reason="not equivalent in simulation",
-        sim=SimResult(False, 1300, 5, Mismatch("22000 ns (vector 21)", {"vec": "0001", "en": "1"},
-                                               "pos", "01111", "01110")))
+        sim=SimResult(
+            False,
+            1300,
+            5,
+            Mismatch("22000 ns (vector 21)", {"vec": "0001", "en": "1"}, "pos", "01111", "01110"),
+        ),
+    )
 
 
 def _formal_reject(h: str) -> EvalResult:
     return EvalResult(
-        status=Status.INVALID, stage=Stage.FORMAL, reward=1.1, r_syn=1.0, source_hash=h,
-        reason="formally not equivalent", sim=SimResult(True, 1300, 0),
-        formal=FormalResult(Verdict.REFUTED, "sat -tempinduct -seq 8",
-                            counterexample={"cycle": "3", "expected q": "0110", "got q": "0111",
-                                            "d@1": "1010", "rst@1": "0"}))
+        status=Status.INVALID,
+        stage=Stage.FORMAL,
+        reward=1.1,
+        r_syn=1.0,
+        source_hash=h,
+        reason="formally not equivalent",
+        sim=SimResult(True, 1300, 0),
+        formal=FormalResult(
+            Verdict.REFUTED,
+            "sat -tempinduct -seq 8",
+            counterexample={
+                "cycle": "3",
+                "expected q": "0110",
+                "got q": "0111",
+                "d@1": "1010",
+                "rst@1": "0",
+            },
+        ),
+    )
 
 
 def _ok(h: str, ppa: PPA) -> EvalResult:
-    return EvalResult(status=Status.OK, stage=Stage.DONE, reward=11.5, r_syn=1.0, r_func=1.0,
-                      r_ppa=1.0, ppa=ppa, source_hash=h, sim=SimResult(True, 1300, 0),
-                      formal=FormalResult(Verdict.PROVEN, "sat miter (combinational)"))
+    return EvalResult(
+        status=Status.OK,
+        stage=Stage.DONE,
+        reward=11.5,
+        r_syn=1.0,
+        r_func=1.0,
+        r_ppa=1.0,
+        ppa=ppa,
+        source_hash=h,
+        sim=SimResult(True, 1300, 0),
+        formal=FormalResult(Verdict.PROVEN, "sat miter (combinational)"),
+    )
 
 
-def _run_dir(root: Path, cands: list[tuple[EvalResult, int]], *, metric: str = "adp",
-             wall_s: float | None = None, step_time: float = 0.0332) -> Path:
+def _run_dir(
+    root: Path,
+    cands: list[tuple[EvalResult, int]],
+    *,
+    metric: str = "adp",
+    wall_s: float | None = None,
+    step_time: float = 0.0332,
+) -> Path:
     rd = root / "run"
     (rd / "candidates").mkdir(parents=True)
-    info: dict[str, Any] = {"run_id": "r1", "module": "m", "target_file": "m.v",
-                            "pdk": "nangate45", "status": "done"}
+    info: dict[str, Any] = {
+        "run_id": "r1",
+        "module": "m",
+        "target_file": "m.v",
+        "pdk": "nangate45",
+        "status": "done",
+    }
     if wall_s is not None:
         info["wall_s"] = wall_s
     (rd / "run.json").write_text(json.dumps(info))
     (rd / "provenance.json").write_text(json.dumps({"metric": metric}))
-    ref = EvalResult(status=Status.OK, stage=Stage.DONE, reward=11.1, r_syn=1.0, r_func=1.0,
-                     r_ppa=1.0, ppa=REF).to_json()
+    ref = EvalResult(
+        status=Status.OK, stage=Stage.DONE, reward=11.1, r_syn=1.0, r_func=1.0, r_ppa=1.0, ppa=REF
+    ).to_json()
     (rd / "reference.json").write_text(json.dumps({**ref, "code": REF_CODE}))
     for res, step in cands:
         (rd / "candidates" / f"{res.source_hash}.json").write_text(
-            json.dumps({**res.to_json(), "step": step, "parent": 0}))
+            json.dumps({**res.to_json(), "step": step, "parent": 0})
+        )
     steps = sorted({s for _, s in cands}) or [1]
-    (rd / "steps.jsonl").write_text("".join(json.dumps({
-        "step": s, "max_reward": 11.5, "mean_reward": 5.0, "best_reward": 11.5,
-        "best_metric": None, "metric": metric, "delta": 0.693, "rule": "fixed",
-        "accepted": 1, "rollouts": 2, "tokens": 0, "time_s": step_time}) + "\n" for s in steps))
+    (rd / "steps.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {
+                    "step": s,
+                    "max_reward": 11.5,
+                    "mean_reward": 5.0,
+                    "best_reward": 11.5,
+                    "best_metric": None,
+                    "metric": metric,
+                    "delta": 0.693,
+                    "rule": "fixed",
+                    "accepted": 1,
+                    "rollouts": 2,
+                    "tokens": 0,
+                    "time_s": step_time,
+                }
+            )
+            + "\n"
+            for s in steps
+        )
+    )
     return rd
 
 
@@ -144,8 +207,9 @@ def test_several_steps_get_whole_step_ticks(tmp_path: Path, figures: list[Any]) 
 
 
 @pytest.mark.parametrize("metric", ["adp", "ppa"])
-def test_the_curve_is_the_figure_of_merit_in_use(tmp_path: Path, figures: list[Any],
-                                                 metric: str) -> None:
+def test_the_curve_is_the_figure_of_merit_in_use(
+    tmp_path: Path, figures: list[Any], metric: str
+) -> None:
     best = PPA(80.0, 210.0, 3.0)
     rd = _run_dir(tmp_path, [(_ok("a" * 32, best), 1)], metric=metric)
     data = load_run(rd)

@@ -32,37 +32,77 @@ REF_PPA = PPA(area_um2=1552.74, delay_ps=2191.1, power_uw=None, cells=300)
 
 def _ok(ppa: PPA, h: str) -> EvalResult:
     return EvalResult(
-        status=Status.OK, stage=Stage.DONE, reward=0.1 + 1.0 + 10.0 * REF_PPA.adp / ppa.adp,
-        r_syn=1.0, r_func=1.0, r_ppa=REF_PPA.adp / ppa.adp, ppa=ppa,
-        sim=SimResult(passed=True, vectors=1050, mismatches=0, classes={"random": 1000,
-                                                                      "sparse": 50}),
+        status=Status.OK,
+        stage=Stage.DONE,
+        reward=0.1 + 1.0 + 10.0 * REF_PPA.adp / ppa.adp,
+        r_syn=1.0,
+        r_func=1.0,
+        r_ppa=REF_PPA.adp / ppa.adp,
+        ppa=ppa,
+        sim=SimResult(
+            passed=True, vectors=1050, mismatches=0, classes={"random": 1000, "sparse": 50}
+        ),
         formal=FormalResult(verdict=Verdict.PROVEN, method="sat miter (combinational)"),
-        source_hash=h)
+        source_hash=h,
+    )
 
 
 def _bad(h: str) -> EvalResult:
-    return EvalResult(status=Status.INVALID, stage=Stage.SIMULATION, reason="mismatch",
-                      reward=0.1, r_syn=1.0, source_hash=h)
+    return EvalResult(
+        status=Status.INVALID,
+        stage=Stage.SIMULATION,
+        reason="mismatch",
+        reward=0.1,
+        r_syn=1.0,
+        source_hash=h,
+    )
 
 
-def make_run_dir(root: Path, steps: int = 12, adaptive: bool = True, finished: bool = True,
-                 seed: int = 7) -> Path:
+def make_run_dir(
+    root: Path, steps: int = 12, adaptive: bool = True, finished: bool = True, seed: int = 7
+) -> Path:
     """A run directory as the run loop writes it, with plausible numbers."""
     rng = random.Random(seed)
     rd = root / "run"
     (rd / "candidates").mkdir(parents=True)
     cfg = Config(train=TrainConfig(delta="adaptive" if adaptive else "fixed"))
     (rd / "config.toml").write_text(to_toml(cfg))
-    (rd / "run.json").write_text(json.dumps({
-        "run_id": "20260101-000000-abcd", "module": "lza", "target_file": "rtl/lza.v",
-        "pdk": "sky130hd", "status": "done" if finished else "interrupted"}))
-    (rd / "provenance.json").write_text(json.dumps({
-        "tools": {"yosys": "0.23", "iverilog": "11.0", "sta": "2.0.17"},
-        "flow": {"pdk": "sky130hd", "corner": "tt", "clock_period_ns": 10.0,
-                 "synth_script": "read_verilog -sv <sources>\nsynth -top <top>\n"},
-        "metric": "adp", "seed": 42, "command": "rtlopt optimize rtl/lza.v"}))
-    ref = EvalResult(status=Status.OK, stage=Stage.DONE, reward=11.1, r_syn=1.0, r_func=1.0,
-                     r_ppa=1.0, ppa=REF_PPA).to_json()
+    (rd / "run.json").write_text(
+        json.dumps(
+            {
+                "run_id": "20260101-000000-abcd",
+                "module": "lza",
+                "target_file": "rtl/lza.v",
+                "pdk": "sky130hd",
+                "status": "done" if finished else "interrupted",
+            }
+        )
+    )
+    (rd / "provenance.json").write_text(
+        json.dumps(
+            {
+                "tools": {"yosys": "0.23", "iverilog": "11.0", "sta": "2.0.17"},
+                "flow": {
+                    "pdk": "sky130hd",
+                    "corner": "tt",
+                    "clock_period_ns": 10.0,
+                    "synth_script": "read_verilog -sv <sources>\nsynth -top <top>\n",
+                },
+                "metric": "adp",
+                "seed": 42,
+                "command": "rtlopt optimize rtl/lza.v",
+            }
+        )
+    )
+    ref = EvalResult(
+        status=Status.OK,
+        stage=Stage.DONE,
+        reward=11.1,
+        r_syn=1.0,
+        r_func=1.0,
+        r_ppa=1.0,
+        ppa=REF_PPA,
+    ).to_json()
     ref["code"] = REF_CODE
     (rd / "reference.json").write_text(json.dumps(ref))
     best: tuple[float, EvalResult, str] | None = None
@@ -81,8 +121,15 @@ def make_run_dir(root: Path, steps: int = 12, adaptive: bool = True, finished: b
                 res = _bad(h)
             else:
                 shrink = 1.0 - 0.04 * step * rng.random()
-                res = _ok(PPA(REF_PPA.area_um2 * shrink * rng.uniform(0.9, 1.15),
-                              REF_PPA.delay_ps * rng.uniform(0.8, 1.1), None, 280), h)
+                res = _ok(
+                    PPA(
+                        REF_PPA.area_um2 * shrink * rng.uniform(0.9, 1.15),
+                        REF_PPA.delay_ps * rng.uniform(0.8, 1.1),
+                        None,
+                        280,
+                    ),
+                    h,
+                )
                 accepted += 1
             data = res.to_json()
             data.update({"step": step, "parent": rng.randrange(0, 5)})
@@ -93,21 +140,38 @@ def make_run_dir(root: Path, steps: int = 12, adaptive: bool = True, finished: b
             if res.accepted and (best is None or res.reward > best[0]):
                 best = (res.reward, res, code)
         best_reward = max(best_reward, *rewards)
-        rule = ("warmup" if step <= 3 else rng.choice(["P2", "P3", "P4", "hold"])) if adaptive \
+        rule = (
+            ("warmup" if step <= 3 else rng.choice(["P2", "P3", "P4", "hold"]))
+            if adaptive
             else "fixed"
+        )
         rec: dict[str, Any] = {
-            "step": step, "max_reward": max(rewards), "mean_reward": sum(rewards) / 4,
+            "step": step,
+            "max_reward": max(rewards),
+            "mean_reward": sum(rewards) / 4,
             "best_reward": best_reward,
             "best_metric": best[1].ppa.adp if best and best[1].ppa else None,
-            "ref_metric": REF_PPA.adp, "metric": "adp", "delta": delta, "beta_mean": 3.2,
-            "eff_n": 2.5, "const_frac": 0.25, "beta_max_rate": 0.0,
-            "kl_ref": None if step == 1 else 0.01 * step, "rule": rule,
-            "valid_frac": accepted / 4, "accepted": accepted, "rollouts": 4, "tokens": 900,
-            "loss": 0.5 / step, "time_s": 2.5}
+            "ref_metric": REF_PPA.adp,
+            "metric": "adp",
+            "delta": delta,
+            "beta_mean": 3.2,
+            "eff_n": 2.5,
+            "const_frac": 0.25,
+            "beta_max_rate": 0.0,
+            "kl_ref": None if step == 1 else 0.01 * step,
+            "rule": rule,
+            "valid_frac": accepted / 4,
+            "accepted": accepted,
+            "rollouts": 4,
+            "tokens": 900,
+            "loss": 0.5 / step,
+            "time_s": 2.5,
+        }
         lines.append(json.dumps(rec))
         if adaptive:
             delta = {"P2": delta * 0.85, "P3": delta * 0.85, "P4": min(delta * 1.2, 2.77)}.get(
-                rule, delta)
+                rule, delta
+            )
     text = "\n".join(lines) + "\n"
     if not finished:
         text += '{"step": 99, "max_rew'  # torn last line
@@ -152,12 +216,14 @@ def test_report_of_finished_run(tmp_path: Path) -> None:
     assert rep["best"]["metric"] == pytest.approx(steps[-1]["best_metric"])
     assert rep["best"]["improvement_pct"] == pytest.approx(100 * (1 - best_adp / REF_PPA.adp))
     assert rep["best"]["equivalence"]["verdict"] == "proven"
-    assert (rd / "candidates" / f"{rep['best']['hash']}.v").read_text() == \
-        (rd / "best.v").read_text()
+    assert (rd / "candidates" / f"{rep['best']['hash']}.v").read_text() == (
+        rd / "best.v"
+    ).read_text()
     top = rep["top_candidates"]
     assert top[0]["reward"] == best["reward"]
     assert [c["reward"] for c in top if c["accepted"]] == sorted(
-        (c["reward"] for c in top if c["accepted"]), reverse=True)
+        (c["reward"] for c in top if c["accepted"]), reverse=True
+    )
     assert rep["tools"]["yosys"] == "0.23"
     assert rep["pareto"]
 

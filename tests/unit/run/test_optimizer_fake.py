@@ -52,21 +52,39 @@ class FakeEvaluator:
     def _ok(self, area: float, text: str) -> EvalResult:
         ppa = PPA(area_um2=area, delay_ps=10.0, power_uw=None, cells=1)
         r_ppa = (100.0 * 10.0) / ppa.adp
-        return EvalResult(status=Status.OK, stage=Stage.DONE, reward=2.0 + r_ppa, r_syn=1.0,
-                          r_func=1.0, r_ppa=r_ppa, ppa=ppa, source_hash=source_hash(text))
+        return EvalResult(
+            status=Status.OK,
+            stage=Stage.DONE,
+            reward=2.0 + r_ppa,
+            r_syn=1.0,
+            r_func=1.0,
+            r_ppa=r_ppa,
+            ppa=ppa,
+            source_hash=source_hash(text),
+        )
 
     def evaluate(self, text: str) -> EvalResult:
         if "WRONG" in text:
-            return EvalResult(status=Status.INVALID, stage=Stage.SIMULATION, reward=1.0,
-                              r_syn=1.0, reason="not equivalent", source_hash=source_hash(text))
+            return EvalResult(
+                status=Status.INVALID,
+                stage=Stage.SIMULATION,
+                reward=1.0,
+                r_syn=1.0,
+                reason="not equivalent",
+                source_hash=source_hash(text),
+            )
         if "FLAKY" in text:
-            return EvalResult(status=Status.TOOL_ERROR, stage=Stage.SYNTHESIS,
-                              reason="yosys crashed", source_hash=source_hash(text))
+            return EvalResult(
+                status=Status.TOOL_ERROR,
+                stage=Stage.SYNTHESIS,
+                reason="yosys crashed",
+                source_hash=source_hash(text),
+            )
         return self._ok(50.0 if "SMALLER" in text else 100.0, text)
 
-    def evaluate_many(self, texts: Sequence[str],
-                      progress: Callable[[int, EvalResult], None] | None = None
-                      ) -> list[EvalResult]:
+    def evaluate_many(
+        self, texts: Sequence[str], progress: Callable[[int, EvalResult], None] | None = None
+    ) -> list[EvalResult]:
         self.batches.append(list(texts))
         out = []
         for i, t in enumerate(texts):
@@ -103,8 +121,9 @@ class FakePolicy:
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         self.updates.append(list(samples))
-        return UpdateStats(loss=None, kl_ref=None, n_samples=len(samples), tokens=0,
-                           grad_norm=None, time_s=0.0)
+        return UpdateStats(
+            loss=None, kl_ref=None, n_samples=len(samples), tokens=0, grad_norm=None, time_s=0.0
+        )
 
     def save(self, path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
@@ -125,8 +144,9 @@ def design(tmp_path: Path) -> Design:
     return load_design(repo / "rtl" / "top.v", "top", ProjectConfig())
 
 
-def _optimizer(design: Design, tmp_path: Path, answers: Sequence[str], steps: int = 2,
-               rollouts: int = 4) -> tuple[Optimizer, FakeEvaluator, FakePolicy]:
+def _optimizer(
+    design: Design, tmp_path: Path, answers: Sequence[str], steps: int = 2, rollouts: int = 4
+) -> tuple[Optimizer, FakeEvaluator, FakePolicy]:
     cfg = dataclasses.replace(Config(), run=RunConfig(steps=steps, rollouts=rollouts, seed=3))
     ev, pol = FakeEvaluator(), FakePolicy(answers)
     opt = Optimizer(design, cfg, ev, pol, tmp_path / "run", "invert a")  # type: ignore[arg-type]
@@ -135,7 +155,8 @@ def _optimizer(design: Design, tmp_path: Path, answers: Sequence[str], steps: in
 
 
 def test_fake_loop_keeps_the_best_and_never_scores_infrastructure_errors(
-        design: Design, tmp_path: Path) -> None:
+    design: Design, tmp_path: Path
+) -> None:
     answers = [SAME, WRONG, FLAKY, "I would rather not write Verilog today.", SMALLER, SAME]
     opt, ev, pol = _optimizer(design, tmp_path, answers)
     out = opt.run()
@@ -171,8 +192,14 @@ def test_fake_loop_pauses_and_resumes(design: Design, tmp_path: Path) -> None:
     first = opt.run(stop_after=1)
     assert not first.finished and first.steps_done == 1
     cfg = opt.config
-    again = Optimizer(design, cfg, FakeEvaluator(), FakePolicy(answers),  # type: ignore[arg-type]
-                      tmp_path / "run", "invert a")
+    again = Optimizer(
+        design,
+        cfg,
+        FakeEvaluator(),
+        FakePolicy(answers),  # type: ignore[arg-type]
+        tmp_path / "run",
+        "invert a",
+    )
     again.prepare("run-1", resume=True)
     assert again.start_step == 2
     out = again.run()

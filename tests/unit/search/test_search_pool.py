@@ -24,8 +24,14 @@ from rtlopt.search import (
 
 
 def _child(code: str, reward: float | None, accepted: bool = True) -> Child:
-    return Child(code=code, reward=reward, metrics={"adp": 1.0}, eval_hash=code_hash(code),
-                 accepted=accepted, feedback="ok")
+    return Child(
+        code=code,
+        reward=reward,
+        metrics={"adp": 1.0},
+        eval_hash=code_hash(code),
+        accepted=accepted,
+        feedback="ok",
+    )
 
 
 def test_root_state() -> None:
@@ -110,8 +116,10 @@ def test_visits_back_propagate_to_ancestors() -> None:
 def test_prune_keeps_root_and_best() -> None:
     pool = StatePool(SearchConfig(top_k=10, pool_cap=4))
     # The best accepted design has a lower reward than an invalid one.
-    kids = [_child(f"module m{i};", r, accepted=(i == 0)) for i, r in
-            enumerate([0.5, 0.1, 0.2, 0.3, 0.9, 0.4])]
+    kids = [
+        _child(f"module m{i};", r, accepted=(i == 0))
+        for i, r in enumerate([0.5, 0.1, 0.2, 0.3, 0.9, 0.4])
+    ]
     pool.add_children(ROOT_ID, kids, 0)
     assert len(pool) == 7
     removed = pool.prune()
@@ -173,8 +181,9 @@ def test_load_rejects_bad_files(tmp_path: Path) -> None:
 def _hand_pool() -> StatePool:
     """Root expanded once into s1 (r=3) and s2 (r=2); a third child (r=1) not admitted."""
     pool = StatePool(SearchConfig(top_k=2))
-    pool.update(0, {ROOT_ID: [_child("module a;", 1.0), _child("module b;", 3.0),
-                              _child("module c;", 2.0)]})
+    pool.update(
+        0, {ROOT_ID: [_child("module a;", 1.0), _child("module b;", 3.0), _child("module c;", 2.0)]}
+    )
     return pool
 
 
@@ -210,7 +219,7 @@ def test_puct_selects_by_score_with_lineage_blocking() -> None:
     assert c.id in ids and ROOT_ID in ids  # the root is exempt from blocking
     assert len(ids) == len(set(ids)) == 3  # fewer than k: blocking left only three
     for i, s in enumerate(batch):
-        for t in batch[i + 1:]:
+        for t in batch[i + 1 :]:
             assert s.is_root or t.is_root or not pool.related(s, t)
     unblocked = make_sampler(SearchConfig(lineage_blocking=False)).select(pool, 4, random.Random(0))
     assert {s.id for s in unblocked} == {d.id, b.id, c.id, ROOT_ID}

@@ -28,8 +28,11 @@ def _explore_pool() -> tuple[StatePool, State, State]:
     """``hot`` (reward 10, expanded 20 times, never improved) and ``fresh`` (reward 9, never
     expanded), plus a low state; the root's children."""
     pool = StatePool(SearchConfig(top_k=3))
-    pool.add_children(ROOT_ID, [_child("module hot;", 10.0), _child("module fresh;", 9.0),
-                                _child("module low;", 1.0)], step=0)
+    pool.add_children(
+        ROOT_ID,
+        [_child("module hot;", 10.0), _child("module fresh;", 9.0), _child("module low;", 1.0)],
+        step=0,
+    )
     hot, fresh = _by_code(pool, "module hot;"), _by_code(pool, "module fresh;")
     # Expanding `hot` found nothing better: visits grow, Q stays its own reward.
     for _ in range(20):
@@ -103,7 +106,8 @@ def test_lineage_blocking_keeps_ancestors_out_of_a_batch(sampler: str) -> None:
     assert blocked[0] is c
     assert {s.id for s in blocked} == {c.id, u.id, ROOT_ID}
     free = make_sampler(SearchConfig(sampler=sampler, lineage_blocking=False)).select(
-        pool, 3, random.Random(0))
+        pool, 3, random.Random(0)
+    )
     assert free[0] is c and {p.id, g.id} & {s.id for s in free}
 
 
@@ -114,7 +118,7 @@ def test_lineage_blocking_applies_to_egreedy_exploration() -> None:
         batch = sampler.select(pool, 5, random.Random(seed))
         designs = [s for s in batch if not s.is_root]
         for i, s in enumerate(designs):
-            for t in designs[i + 1:]:
+            for t in designs[i + 1 :]:
                 assert not pool.related(s, t), (seed, s.code, t.code)
 
 
@@ -124,9 +128,13 @@ def test_top_k_admission_is_per_parent_and_by_reward() -> None:
     a, b = _by_code(pool, "module a;"), _by_code(pool, "module b;")
     # Parent a's children are all better than parent b's; admission is per parent: a keeps its
     # best two (not its three), b keeps both of its own (a global top-k would drop them).
-    admitted = pool.update(1, {a.id: [_child("module a1;", 7.0), _child("module a2;", 9.0),
-                                      _child("module a3;", 8.0)],
-                               b.id: [_child("module b1;", 0.5), _child("module b2;", 1.0)]})
+    admitted = pool.update(
+        1,
+        {
+            a.id: [_child("module a1;", 7.0), _child("module a2;", 9.0), _child("module a3;", 8.0)],
+            b.id: [_child("module b1;", 0.5), _child("module b2;", 1.0)],
+        },
+    )
     assert [s.code for s in admitted] == ["module a2;", "module a3;", "module b2;", "module b1;"]
     assert "module a1;" not in {s.code for s in pool.states}
     assert a.best_child_reward == 9.0 and b.best_child_reward == 1.0

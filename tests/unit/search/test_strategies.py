@@ -35,10 +35,16 @@ class Ctx(PlanContext):
     calls: list[tuple[tuple[str, ...], int]]
 
 
-def ctx(step: int = 1, budget: int | None = None, rollouts: int = 2,
-        ideas: Sequence[str] = ("idea one is about sharing adders",
-                                "idea two removes a redundant register",
-                                "idea three narrows the counter width")) -> Ctx:
+def ctx(
+    step: int = 1,
+    budget: int | None = None,
+    rollouts: int = 2,
+    ideas: Sequence[str] = (
+        "idea one is about sharing adders",
+        "idea two removes a redundant register",
+        "idea three narrows the counter width",
+    ),
+) -> Ctx:
     """A plan context whose idea source (a deterministic fake policy) records its calls."""
     calls: list[tuple[tuple[str, ...], int]] = []
 
@@ -52,30 +58,50 @@ def ctx(step: int = 1, budget: int | None = None, rollouts: int = 2,
 
 
 def ok(code: str, reward: float, h: str = "") -> Child:
-    return Child(code=code, reward=reward, eval_hash=h or f"h-{code}", accepted=True,
-                 feedback=f"Synthesis: ok {code}")
+    return Child(
+        code=code,
+        reward=reward,
+        eval_hash=h or f"h-{code}",
+        accepted=True,
+        feedback=f"Synthesis: ok {code}",
+    )
 
 
 def bad(code: str, reward: float = 1.1, feedback: str = "Functional Test: FAIL") -> Child:
-    return Child(code=code, reward=reward, eval_hash=f"h-{code}" if code else "",
-                 accepted=False, feedback=feedback)
+    return Child(
+        code=code,
+        reward=reward,
+        eval_hash=f"h-{code}" if code else "",
+        accepted=False,
+        feedback=feedback,
+    )
 
 
 # ------------------------------------------------------------------------------------ IGR
 
 
 def test_igr_asks_for_k_ideas_once_then_fills_from_notes_and_the_builtin_list(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     notes = tmp_path / "notes.md"
-    notes.write_text("# my notes\n- Use a Wallace tree for the partial products\n\n"
-                     "1. idea one is about sharing adders\n")
+    notes.write_text(
+        "# my notes\n- Use a Wallace tree for the partial products\n\n"
+        "1. idea one is about sharing adders\n"
+    )
     igr = IgrSearch(SearchConfig(sampler="igr", igr_ideas=5, igr_notes=str(notes), parents=2))
-    c = ctx(ideas=["idea one is about sharing adders", "Idea one: is about SHARING adders!",
-                   "idea two removes a redundant register"])
+    c = ctx(
+        ideas=[
+            "idea one is about sharing adders",
+            "Idea one: is about SHARING adders!",
+            "idea two removes a redundant register",
+        ]
+    )
     igr.plan(c)
     assert c.calls == [((), 5)]
-    assert igr.ideas[:2] == ["idea one is about sharing adders",
-                             "idea two removes a redundant register"]
+    assert igr.ideas[:2] == [
+        "idea one is about sharing adders",
+        "idea two removes a redundant register",
+    ]
     # the notes' lines after the model's (the duplicate of idea one skipped), then built-ins
     assert igr.ideas[2] == "Use a Wallace tree for the partial products"
     assert igr.ideas[3:] == list(BUILTIN_IDEAS[:2])
@@ -95,18 +121,31 @@ def test_igr_chains_implement_then_refine_the_best_and_retry_failures() -> None:
     igr = IgrSearch(SearchConfig(sampler="igr", igr_ideas=3, igr_steps=2, parents=2))
     e1 = igr.plan(ctx(step=1, rollouts=2))
     assert [(e.node_id, e.code, e.idea, e.tag, e.n) for e in e1] == [
-        (ROOT_ID, "", igr.ideas[0], 0, 2), (ROOT_ID, "", igr.ideas[1], 1, 2)]
+        (ROOT_ID, "", igr.ideas[0], 0, 2),
+        (ROOT_ID, "", igr.ideas[1], 1, 2),
+    ]
     assert all(e.is_root for e in e1)
-    igr.observe(1, e1, [
-        [ok("a1", 11.5), ok("a2", 12.0)],                                   # chain 0: two designs
-        [bad("", 0.0, "Syntax: FAIL (rejected: edit block 1: not found)"),  # chain 1: none
-         Child(code="", reward=None)]])                                     # infra: ignored
+    igr.observe(
+        1,
+        e1,
+        [
+            [ok("a1", 11.5), ok("a2", 12.0)],  # chain 0: two designs
+            [
+                bad("", 0.0, "Syntax: FAIL (rejected: edit block 1: not found)"),  # chain 1: none
+                Child(code="", reward=None),
+            ],
+        ],
+    )  # infra: ignored
     e2 = igr.plan(ctx(step=2))
     assert len(e2) == 2
     a2 = next(n for n in igr.nodes.values() if n.code == "a2")
     # chain 0 refines its best node with that node's feedback, knowing what it improved on
     assert (e2[0].node_id, e2[0].code, e2[0].feedback, e2[0].prev_hash) == (
-        a2.id, "a2", "Synthesis: ok a2", "")
+        a2.id,
+        "a2",
+        "Synthesis: ok a2",
+        "",
+    )
     # chain 1 stays on the reference and carries the failure's feedback
     assert e2[1].is_root and "edit block 1" in e2[1].feedback and e2[1].tag == 1
     igr.observe(2, e2, [[ok("a3", 12.5)], [ok("b1", 11.1)]])
@@ -171,7 +210,10 @@ def test_mcts_expands_the_root_then_every_new_child_before_revisiting() -> None:
     a, b, c = (m.nodes[i] for i in root.children)
     # new nodes start unvisited (Q aggregates what their children back up)
     assert [(n.visits, n.score, n.depth) for n in (a, b, c)] == [
-        (0, 12.0, 1), (0, 11.0, 1), (0, PENALTY, 1)]
+        (0, 12.0, 1),
+        (0, 11.0, 1),
+        (0, PENALTY, 1),
+    ]
     # unvisited children have UCT = +inf: two distinct leaves, oldest first
     es = m.plan(ctx(step=2))
     assert [x.node_id for x in es] == [a.id, b.id]
@@ -199,8 +241,11 @@ def test_mcts_failed_answer_without_a_design_is_repaired_from_its_ancestor() -> 
     m = MctsSearch(SearchConfig(sampler="mcts", parents=1))
     _expand(m, ROOT_ID, [ok("a", 12.0)])
     a = m.nodes[m.root.children[0]]
-    _expand(m, a.id, [bad("", 0.0, "Syntax: FAIL (edit block 2: overlaps)"),
-                      Child(code="", reward=None)])  # infra: no node, no backup
+    _expand(
+        m,
+        a.id,
+        [bad("", 0.0, "Syntax: FAIL (edit block 2: overlaps)"), Child(code="", reward=None)],
+    )  # infra: no node, no backup
     assert len(a.children) == 1 and a.visits == 1 and a.value == PENALTY
     hole = m.nodes[a.children[0]]
     (e,) = m.plan(ctx(step=3))

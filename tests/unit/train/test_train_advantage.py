@@ -167,7 +167,12 @@ def test_batch_signals() -> None:
     assert batch.n_used == 8
     sig = batch.signals(kl_ref=0.05)
     assert (sig.kl_ref, sig.eff_n, sig.const_frac, sig.beta_max_rate, sig.batch_max_reward) == (
-        0.05, batch.eff_n, batch.const_frac, batch.beta_max_rate, 11.1)
+        0.05,
+        batch.eff_n,
+        batch.const_frac,
+        batch.beta_max_rate,
+        11.1,
+    )
 
 
 def test_unknown_estimator() -> None:

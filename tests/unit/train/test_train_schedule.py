@@ -20,12 +20,14 @@ A = AdaptiveKLConfig()
 CFG = TrainConfig(delta="adaptive")
 
 # Neutral signals: no rule fires (moderate eff-n, some constant groups, no saturation).
-NEUTRAL = StepSignals(kl_ref=0.01, eff_n=4.5, const_frac=0.5, beta_max_rate=0.0,
-                      batch_max_reward=5.0)
+NEUTRAL = StepSignals(
+    kl_ref=0.01, eff_n=4.5, const_frac=0.5, beta_max_rate=0.0, batch_max_reward=5.0
+)
 
 
-def _past_warmup(cfg: TrainConfig = CFG, reward: float = 5.0,
-                 sig: StepSignals = NEUTRAL) -> AdaptiveSchedule:
+def _past_warmup(
+    cfg: TrainConfig = CFG, reward: float = 5.0, sig: StepSignals = NEUTRAL
+) -> AdaptiveSchedule:
     """A controller after its warm-up, fed ``sig`` (EMAs converge) with rising rewards."""
     sched = AdaptiveSchedule(cfg)
     for i in range(cfg.adaptive.t_warm):
@@ -119,8 +121,8 @@ def test_p3_stagnation() -> None:
     stag = StepSignals(0.0, A.tau_n_stag - 1, A.tau_const - 0.2, 0.0, 20.0)
     rules = _feed(sched, stag, A.t_stag + 3)
     assert "P3" not in rules[: A.t_stag - 1]
-    assert rules[A.t_stag - 1:] == ["P3"] * 4
-    assert sched.delta(0, 1) == pytest.approx(A.delta0 * A.rho_minus ** 4)
+    assert rules[A.t_stag - 1 :] == ["P3"] * 4
+    assert sched.delta(0, 1) == pytest.approx(A.delta0 * A.rho_minus**4)
     # A new peak (>= 2 % above the tracker) resets the counter.
     d = sched.observe(dataclasses.replace(stag, batch_max_reward=1000.0))
     assert d.rule == "hold" and sched.n_noimp == 0
@@ -166,8 +168,9 @@ def test_peak_tracker() -> None:
 
 
 def test_constants_come_from_config() -> None:
-    custom = dataclasses.replace(CFG, adaptive=AdaptiveKLConfig(t_warm=0, rho_plus=2.0,
-                                                                delta_max=1.0))
+    custom = dataclasses.replace(
+        CFG, adaptive=AdaptiveKLConfig(t_warm=0, rho_plus=2.0, delta_max=1.0)
+    )
     sched = AdaptiveSchedule(custom)
     d = sched.observe(StepSignals(0.0, 9.0, 0.0, 0.0, 1.0))
     assert d.rule == "P4" and d.delta == pytest.approx(1.0)
@@ -186,8 +189,9 @@ def test_resume_round_trip() -> None:
         make_schedule(TrainConfig(delta="cosine"), state)
     cos = make_schedule(TrainConfig(delta="cosine"))
     cos.delta(7, 100)
-    assert make_schedule(TrainConfig(delta="cosine"), cos.to_json()).observe(NEUTRAL) == \
-        cos.observe(NEUTRAL)
+    assert make_schedule(TrainConfig(delta="cosine"), cos.to_json()).observe(
+        NEUTRAL
+    ) == cos.observe(NEUTRAL)
 
 
 def test_registry_unknown_name() -> None:

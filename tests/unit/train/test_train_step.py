@@ -19,9 +19,15 @@ from rtlopt.train._step import TokenizedSample, policy_gradient_step  # noqa: E4
 
 def _tiny() -> Any:
     torch.manual_seed(0)
-    cfg = transformers.LlamaConfig(vocab_size=40, hidden_size=16, intermediate_size=32,
-                                   num_hidden_layers=1, num_attention_heads=2,
-                                   num_key_value_heads=2, max_position_embeddings=64)
+    cfg = transformers.LlamaConfig(
+        vocab_size=40,
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+    )
     return transformers.LlamaForCausalLM(cfg)
 
 
@@ -37,7 +43,7 @@ def _seq_logp(model: Any, s: TokenizedSample, temperature: float = 1.0) -> Any:
     lp = torch.log_softmax(model(input_ids=ids).logits[0, :-1].float() / temperature, dim=-1)
     tgt = ids[0, 1:]
     tok = lp.gather(1, tgt[:, None])[:, 0]
-    return tok[len(s.prompt_ids) - 1:].sum()
+    return tok[len(s.prompt_ids) - 1 :].sum()
 
 
 def test_loss_is_minus_logprob_times_advantage_over_nonzero_samples() -> None:
@@ -76,9 +82,12 @@ def test_gradient_matches_autograd_of_eq7_and_micro_batching_is_exact() -> None:
         named = list(model.named_parameters())
         opt.register_step_pre_hook(
             lambda *_a, named=named, grads=grads: grads.update(
-                {n: p.grad.clone() for n, p in named}))
-        policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", micro_batch=mb,
-                             max_grad_norm=0.0)
+                {n: p.grad.clone() for n, p in named}
+            )
+        )
+        policy_gradient_step(
+            model, opt, SAMPLES, pad_id=0, device="cpu", micro_batch=mb, max_grad_norm=0.0
+        )
         for n, g in want.items():
             assert torch.allclose(grads[n], g, atol=1e-5), (mb, n)
 
@@ -113,22 +122,23 @@ def test_kl_to_reference_zero_at_start_positive_after_update_and_penalty_pulls_b
         return frozen(input_ids=ids, attention_mask=attn).logits
 
     opt = torch.optim.AdamW(model.parameters(), lr=5e-2)
-    st0 = policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu",
-                               ref_logits=ref_logits)
+    st0 = policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", ref_logits=ref_logits)
     assert st0.kl_ref == pytest.approx(0.0, abs=1e-6)
-    st1 = policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu",
-                               ref_logits=ref_logits)
+    st1 = policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", ref_logits=ref_logits)
     assert st1.kl_ref is not None and st1.kl_ref > 1e-4
     # kl_ref is measured on zero-advantage samples too (forward only).
-    only_zero = policy_gradient_step(model, opt, [SAMPLES[2]], pad_id=0, device="cpu",
-                                     ref_logits=ref_logits)
+    only_zero = policy_gradient_step(
+        model, opt, [SAMPLES[2]], pad_id=0, device="cpu", ref_logits=ref_logits
+    )
     assert only_zero.loss is None and only_zero.kl_ref is not None and only_zero.kl_ref > 0
     # With a large penalty, the loss grows by kl_coef * KL.
     opt0 = torch.optim.SGD(model.parameters(), lr=0.0)
-    plain = policy_gradient_step(model, opt0, SAMPLES, pad_id=0, device="cpu",
-                                 ref_logits=ref_logits)
-    pen = policy_gradient_step(model, opt0, SAMPLES, pad_id=0, device="cpu",
-                               ref_logits=ref_logits, kl_coef=10.0)
+    plain = policy_gradient_step(
+        model, opt0, SAMPLES, pad_id=0, device="cpu", ref_logits=ref_logits
+    )
+    pen = policy_gradient_step(
+        model, opt0, SAMPLES, pad_id=0, device="cpu", ref_logits=ref_logits, kl_coef=10.0
+    )
     assert plain.loss is not None and pen.loss is not None and pen.loss > plain.loss
 
 

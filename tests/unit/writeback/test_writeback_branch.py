@@ -45,8 +45,9 @@ endmodule"""
 
 
 def _run(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
 
 
 @pytest.fixture(autouse=True)
@@ -92,8 +93,14 @@ def test_branch_changes_only_the_target_module(repo: Path) -> None:
     (repo / "rtl" / "other.v").write_text(OTHER.format("~a"))
     before = _digest_tree(repo)
 
-    res = write_branch(repo, repo / "rtl" / "top.v", "adder", NEW_ADDER,
-                       branch="rtlopt/adder/run1", message="optimize adder\n\narea -10%")
+    res = write_branch(
+        repo,
+        repo / "rtl" / "top.v",
+        "adder",
+        NEW_ADDER,
+        branch="rtlopt/adder/run1",
+        message="optimize adder\n\narea -10%",
+    )
 
     assert _digest_tree(repo) == before
     assert _run(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
@@ -107,10 +114,10 @@ def test_branch_changes_only_the_target_module(repo: Path) -> None:
     old_span = find_span(TWO_MODULES, "adder")
     new_span = find_span(new_text, "adder")
     assert old_span is not None and new_span is not None
-    assert new_text[new_span.start:new_span.end] == NEW_ADDER
+    assert new_text[new_span.start : new_span.end] == NEW_ADDER
     # everything outside the module is byte-identical (comments, spacing, other module)
     assert new_text[: new_span.start] == TWO_MODULES[: old_span.start]
-    assert new_text[new_span.end:] == TWO_MODULES[old_span.end:]
+    assert new_text[new_span.end :] == TWO_MODULES[old_span.end :]
     assert _run(repo, "log", "-1", "--format=%B", res.commit_sha).startswith("optimize adder")
     # no worktree left behind
     assert _run(repo, "worktree", "list").count("\n") == 1
@@ -129,8 +136,9 @@ def test_push_to_bare_remote(repo: Path, tmp_path: Path) -> None:
     remote = tmp_path / "remote.git"
     _run(tmp_path, "init", "-q", "--bare", str(remote))
     _run(repo, "remote", "add", "origin", str(remote))
-    res = write_branch(repo, repo / "rtl" / "top.v", "adder", NEW_ADDER, branch="opt/x",
-                       message="m", push="origin")
+    res = write_branch(
+        repo, repo / "rtl" / "top.v", "adder", NEW_ADDER, branch="opt/x", message="m", push="origin"
+    )
     assert res.pushed_to == "origin"
     assert _run(remote, "rev-parse", "opt/x").strip() == res.commit_sha
 
@@ -178,8 +186,14 @@ def test_error_module_changed_in_work_tree(repo: Path) -> None:
 
 def test_error_module_missing_at_head(repo: Path) -> None:
     with pytest.raises(RepoError, match="modules: adder, keep_me"):
-        write_branch(repo, repo / "rtl" / "top.v", "nosuch",
-                     NEW_ADDER.replace("module adder", "module nosuch"), branch="b", message="m")
+        write_branch(
+            repo,
+            repo / "rtl" / "top.v",
+            "nosuch",
+            NEW_ADDER.replace("module adder", "module nosuch"),
+            branch="b",
+            message="m",
+        )
 
 
 def test_error_bad_branch_name(repo: Path) -> None:

@@ -55,8 +55,9 @@ class EchoPolicy:
 
     def update(self, samples: Sequence[Any]) -> UpdateStats:
         """Frozen: nothing to learn (``loss=None`` tells the run so)."""
-        return UpdateStats(loss=None, kl_ref=None, n_samples=0, tokens=0, grad_norm=None,
-                           time_s=0.0)
+        return UpdateStats(
+            loss=None, kl_ref=None, n_samples=0, tokens=0, grad_norm=None, time_s=0.0
+        )
 
     def save(self, path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
