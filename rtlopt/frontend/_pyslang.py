@@ -174,8 +174,8 @@ def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> Clocke
             forces = cond is not None and _forces_constants(first, st.statement, constants)
     typed = tuple((e, s) for e, s in edges if e in ("posedge", "negedge"))
     return ClockedBlock(
-        edges=typed,
-        condition=cond,  # type: ignore[arg-type]
+        edges=typed,  # type: ignore[arg-type]
+        condition=cond,
         forces_constants=forces,
     )
 

@@ -446,10 +446,10 @@ class Optimizer:
         def render(view: str | None) -> Prompt:
             return build_prompt(
                 ref_code,
-                ref.ppa,
+                ref.ppa,  # type: ignore[arg-type]
                 self.spec,
                 kind,
-                parent,  # type: ignore[arg-type]
+                parent,
                 answer=fmt,
                 code_view=view,
                 lessons=lessons,
