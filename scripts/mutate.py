@@ -83,8 +83,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "loop-advantage-sign",
         "the run loop flips the sign of the advantage",
         "rtlopt/run/_loop.py",
-        r"advantage=adv\)",
-        "advantage=-adv)",
+        r"advantage=adv,",
+        "advantage=-adv,",
         ("tests/integration/test_loop_advantages.py",),
     ),
     Mutation(
