@@ -51,6 +51,7 @@ from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound, UsageErro
 from rtlopt.tools import (
     Limits,
     Tool,
+    check_define,
     is_simple_identifier,
     link_root,
     require_tool,
@@ -284,16 +285,7 @@ def _command_file(
         if Path(d).is_dir():
             lines.append(f"-I {_quote(mounts.guest(Path(d)))}")
     for k, v in defines.items():
-        if not is_simple_identifier(k):
-            raise UsageError(
-                f"define name {k!r} is not an identifier",
-                hint="use letters, digits and _ in -D / project.defines",
-            )
-        if "\n" in v or "\r" in v:
-            raise UsageError(
-                f"the value of define {k} holds a line break",
-                hint="write it on one line in -D / project.defines",
-            )
+        check_define(k, v)
         lines.append("-D " + _quote(f"{k}={v}" if v != "" else k))
     lines += [_quote(mounts.guest(Path(f))) for f in files]
     return "\n".join(lines) + "\n"

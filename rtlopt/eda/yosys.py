@@ -219,6 +219,42 @@ def _collect(
     return SynthResult(area, cells, netlist, log_path, duration, generic)
 
 
+def _write_synth_script(
+    workdir: Path,
+    files: Sequence[Path],
+    top: str,
+    libs: SynthLibraries,
+    include_dirs: Sequence[Path],
+    defines: Mapping[str, str] | None,
+    tie_hi: tuple[str, str] | None,
+    tie_lo: tuple[str, str] | None,
+    generic: bool,
+) -> tuple[Path, Path, Path | None, Path]:
+    """Remove the previous outputs and write ``synth.ys``; (netlist, stat, generic, script)."""
+    netlist = workdir / "netlist.v"
+    stat_file = workdir / "stat.txt"
+    gen = workdir / "generic.v" if generic else None
+    for stale in (netlist, stat_file, gen):
+        if stale is not None:
+            stale.unlink(missing_ok=True)
+    script = workdir / "synth.ys"
+    script.write_text(
+        synth_script(
+            files,
+            top,
+            libs,
+            netlist,
+            stat_file,
+            include_dirs=include_dirs,
+            defines=defines,
+            tie_hi=tie_hi,
+            tie_lo=tie_lo,
+            generic_netlist=gen,
+        )
+    )
+    return netlist, stat_file, gen, script
+
+
 def synthesize(
     files: Sequence[Path],
     top: str,
@@ -242,26 +278,8 @@ def synthesize(
         EvaluationTimeout: past ``timeout`` seconds (the process group is killed).
     """
     workdir.mkdir(parents=True, exist_ok=True)
-    netlist = workdir / "netlist.v"
-    stat_file = workdir / "stat.txt"
-    gen = workdir / "generic.v" if generic else None
-    for stale in (netlist, stat_file, gen):
-        if stale is not None:
-            stale.unlink(missing_ok=True)
-    script = workdir / "synth.ys"
-    script.write_text(
-        synth_script(
-            files,
-            top,
-            libs,
-            netlist,
-            stat_file,
-            include_dirs=include_dirs,
-            defines=defines,
-            tie_hi=tie_hi,
-            tie_lo=tie_lo,
-            generic_netlist=gen,
-        )
+    netlist, stat_file, gen, script = _write_synth_script(
+        workdir, files, top, libs, include_dirs, defines, tie_hi, tie_lo, generic
     )
     log_path = workdir / "synth.log"
     run = run_tool(
@@ -349,25 +367,9 @@ def synthesize_pyosys(
     from pyosys import libyosys as ys
 
     workdir.mkdir(parents=True, exist_ok=True)
-    netlist = workdir / "netlist.v"
-    stat_file = workdir / "stat.txt"
-    gen = workdir / "generic.v" if generic else None
-    for stale in (netlist, stat_file, gen):
-        if stale is not None:
-            stale.unlink(missing_ok=True)
-    text = synth_script(
-        files,
-        top,
-        libs,
-        netlist,
-        stat_file,
-        include_dirs=include_dirs,
-        defines=defines,
-        tie_hi=tie_hi,
-        tie_lo=tie_lo,
-        generic_netlist=gen,
+    netlist, stat_file, gen, _ = _write_synth_script(
+        workdir, files, top, libs, include_dirs, defines, tie_hi, tie_lo, generic
     )
-    (workdir / "synth.ys").write_text(text)
     log_path = workdir / "synth.log"
     start = time.monotonic()
     with _PYOSYS_LOCK:

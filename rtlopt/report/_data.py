@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from rtlopt.config import RewardConfig
 from rtlopt.errors import UsageError
 from rtlopt.results import PPA, EvalResult
-from rtlopt.rundir import RunDir
+from rtlopt.rundir import CandidateRecord, RunDir
 
 _T = TypeVar("_T")
 
@@ -29,22 +29,9 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Candidate:
-    """One evaluated candidate of the run.
-
-    Attributes:
-        hash: File stem in ``candidates/``.
-        result: Its evaluation.
-        step: Step that produced it (``None`` if not recorded).
-        parent: Id of the pool state it was generated from.
-        code_path: The candidate's Verilog file, if present.
-    """
-
-    hash: str
-    result: EvalResult
-    step: int | None
-    parent: int | None
-    code_path: Path | None
+class Candidate(CandidateRecord):
+    """One evaluated candidate of the run (a :class:`~rtlopt.rundir.CandidateRecord` that
+    knows its figure of merit)."""
 
     def metric(self, kind: str) -> float | None:
         """The figure of merit, or ``None`` without PPA (or without power for ``ppa``)."""

@@ -27,9 +27,14 @@ from typing import Any
 
 from rtlopt.config import SearchConfig
 from rtlopt.errors import UsageError
-from rtlopt.rundir import RunDir
 from rtlopt.search._pool import ROOT_ID, Child
-from rtlopt.search._strategy import Expansion, IdeaSource, PlanContext, split_budget
+from rtlopt.search._strategy import (
+    Expansion,
+    IdeaSource,
+    PlanContext,
+    SearchFileState,
+    split_budget,
+)
 
 __all__ = ["BUILTIN_IDEAS", "IgrSearch", "normalize_idea"]
 
@@ -82,7 +87,7 @@ class _Chain:
     done: bool = False
 
 
-class IgrSearch:
+class IgrSearch(SearchFileState):
     """EvolVE's idea-guided refinement (see the module docstring).
 
     Args:
@@ -278,13 +283,3 @@ class IgrSearch:
             n = _Node(**{**d, "focus": tuple(int(i) for i in d.get("focus", ()))})
             self.nodes[n.id] = n
         self.next_id = int(data["next_id"])
-
-    def save(self, rd: RunDir) -> None:
-        """``search.json``."""
-        rd.write_search(self.to_json())
-
-    def load(self, rd: RunDir) -> None:
-        """Read ``search.json`` when present."""
-        data = rd.read_search()
-        if data is not None:
-            self.load_json(data)

@@ -36,9 +36,8 @@ from typing import Any
 
 from rtlopt.config import SearchConfig
 from rtlopt.errors import UsageError
-from rtlopt.rundir import RunDir
 from rtlopt.search._pool import ROOT_ID, Child
-from rtlopt.search._strategy import Expansion, PlanContext, split_budget
+from rtlopt.search._strategy import Expansion, PlanContext, SearchFileState, split_budget
 
 __all__ = ["MctsSearch", "uct"]
 
@@ -91,7 +90,7 @@ class MctsNode:
     focus: tuple[int, ...] = ()
 
 
-class MctsSearch:
+class MctsSearch(SearchFileState):
     """EvolVE's MCTS (see the module docstring).
 
     Args:
@@ -267,13 +266,3 @@ class MctsSearch:
             )
             self.nodes[n.id] = n
         self.next_id = int(data["next_id"])
-
-    def save(self, rd: RunDir) -> None:
-        """``search.json``."""
-        rd.write_search(self.to_json())
-
-    def load(self, rd: RunDir) -> None:
-        """Read ``search.json`` when present."""
-        data = rd.read_search()
-        if data is not None:
-            self.load_json(data)

@@ -23,7 +23,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from rtlopt.config import SearchConfig
 from rtlopt.plugins import SAMPLERS
@@ -125,6 +125,27 @@ class SearchStrategy(Protocol):
     def load(self, rd: RunDir) -> None:
         """Restore the state :meth:`save` wrote (missing: keep the fresh state)."""
         ...
+
+
+class SearchFileState:
+    """Save and resume through the run directory's ``search.json`` for a strategy that
+    serializes itself with ``to_json`` / ``load_json`` (IGR, MCTS)."""
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def load_json(self, data: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def save(self, rd: RunDir) -> None:
+        """``search.json``."""
+        rd.write_search(self.to_json())
+
+    def load(self, rd: RunDir) -> None:
+        """Read ``search.json`` when present."""
+        data = rd.read_search()
+        if data is not None:
+            self.load_json(data)
 
 
 def split_budget(ns: Sequence[int], budget: int | None) -> list[int]:

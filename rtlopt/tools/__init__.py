@@ -41,6 +41,7 @@ from rtlopt.tools._runner import (
 from rtlopt.tools._script import (
     SIMPLE_IDENTIFIER,
     argv_path,
+    check_define,
     is_safe_word,
     is_simple_identifier,
     link_root,
@@ -59,6 +60,7 @@ __all__ = [
     "Tool",
     "ToolRun",
     "argv_path",
+    "check_define",
     "check_not_stopping",
     "child_setup",
     "install_signal_handlers",

@@ -39,6 +39,7 @@ from rtlopt.tools._process import register_cleanup
 __all__ = [
     "SIMPLE_IDENTIFIER",
     "argv_path",
+    "check_define",
     "is_safe_word",
     "is_simple_identifier",
     "link_root",
@@ -200,6 +201,24 @@ def sta_cell_name(name: str) -> str:
 # ---------------------------------------------------------------------------------- reads
 
 
+def check_define(name: str, value: str) -> None:
+    """Refuse a define that a tool script could not carry as one plain word and one line.
+
+    Raises:
+        UsageError: the name is not an identifier, or the value holds a line break.
+    """
+    if not is_simple_identifier(name):
+        raise UsageError(
+            f"define name {name!r} is not an identifier",
+            hint="use letters, digits and _ in -D / project.defines",
+        )
+    if "\n" in value or "\r" in value:
+        raise UsageError(
+            f"the value of define {name} holds a line break",
+            hint="write it on one line in -D / project.defines",
+        )
+
+
 def yosys_read_lines(
     files: Sequence[Path],
     include_dirs: Sequence[Path],
@@ -224,16 +243,7 @@ def yosys_read_lines(
     opts = ["-sv"] + [f"-I{script_path(d)}" for d in include_dirs]
     heredoc: list[str] = []
     for k, v in defines.items():
-        if not is_simple_identifier(k):
-            raise UsageError(
-                f"define name {k!r} is not an identifier",
-                hint="use letters, digits and _ in -D / project.defines",
-            )
-        if "\n" in v or "\r" in v:
-            raise UsageError(
-                f"the value of define {k} holds a line break",
-                hint="write it on one line in -D / project.defines",
-            )
+        check_define(k, v)
         if v == "":
             opts.append(f"-D{k}")
         elif is_safe_word(v) or re.fullmatch(r"[A-Za-z0-9_'.+-]+", v):

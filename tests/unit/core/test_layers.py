@@ -175,3 +175,19 @@ def test_no_circles_between_modules() -> None:
     circles = {frozenset(c) for c in _strongly_connected(_graph()) if len(c) > 1}
     assert circles <= KNOWN_CIRCLES, [sorted(c) for c in circles - KNOWN_CIRCLES]
     assert KNOWN_CIRCLES <= circles, "a known circle is gone: delete it from KNOWN_CIRCLES"
+
+
+def test_no_function_body_over_80_lines_in_the_presenters_and_the_loop() -> None:
+    """Issue 9: the command, the run loop and the evaluator read as short named steps (the
+    signature of a command with many options does not count, its body does)."""
+    import ast
+
+    long: list[str] = []
+    for pkg in ("cli", "run", "evaluate"):
+        for path in sorted((REPO / "rtlopt" / pkg).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    lines = (node.end_lineno or node.lineno) - node.body[0].lineno + 1
+                    if lines > 80:
+                        long.append(f"{path.relative_to(REPO)}:{node.lineno} {node.name} {lines}")
+    assert not long, long
