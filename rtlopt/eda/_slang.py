@@ -377,6 +377,11 @@ def elaborate(
             [
                 f"read_slang -j 1 -f {_WORK}/{args.name}",
                 f"hierarchy -top {yosys_id(top)}",
+                # cells write_verilog keeps as instances and Yosys 0.23 does not know
+                # (cv32e40p's hwloop registers give $bwmux): plain logic instead
+                "bwmuxmap",
+                "bmuxmap",
+                "demuxmap",
                 f"write_verilog -noattr {_WORK}/{view_name}",
             ]
         )

@@ -11,7 +11,8 @@ designs as JSON and :mod:`rtlopt.eda._clocking` checks that every candidate regi
 clocked (and asynchronously reset) by the primary inputs and edges the reference uses. A
 difference gives UNKNOWN with ``FormalResult.structure`` set (the evaluator rejects it); a
 reference with derived clocks gives UNKNOWN. The only shortcut is a candidate that holds the
-reference's modules byte for byte (line endings aside) and nothing else.
+reference's modules byte for byte (line endings aside) and nothing else, or that is the
+target's whole file byte for byte.
 
 A Yosys crash raises :class:`~rtlopt.errors.ToolFailed`; running past the wall-clock limit
 raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting its own
@@ -382,12 +383,17 @@ _TIMESCALE = re.compile(r"`timescale\s+[0-9]+\s*[munpf]?s\s*/\s*[0-9]+\s*[munpf]
 def identical_source(design: Design, candidate: str) -> bool:
     """The candidate is the reference, byte for byte (line endings aside).
 
-    Every reference module the candidate defines (the target always) appears in it exactly
-    once with its exact text, and nothing else is left but whitespace, comments that are not
-    tool directives, and ``timescale`` lines. Submodules it does not define come from the
-    repository unchanged.
+    Either the candidate is the target's whole file (every module and directive of it as the
+    repository has them), or every reference module the candidate defines (the target always)
+    appears in it exactly once with its exact text, and nothing else is left but whitespace,
+    comments that are not tool directives, and ``timescale`` lines. Submodules it does not
+    define come from the repository unchanged.
     """
     rest = _canon(candidate)
+    if _same_file(rest, design.target.file):
+        # a copy of the target's whole file: the tools read the repository's own bytes, in the
+        # same elaboration context (prelude, defines, include directories)
+        return True
     code = blank_comments(rest)
     for m in reference_modules(design):
         declared = len(re.findall(rf"\bmodule\s+{re.escape(m.name)}(?![\w$])", code))
@@ -402,6 +408,20 @@ def identical_source(design: Design, candidate: str) -> bool:
     if tool_pragmas(rest):
         return False
     return not _TIMESCALE.sub(" ", code).strip()
+
+
+def _same_file(text: str, path: Path) -> bool:
+    """``text`` (line endings canonical) is the file's bytes (line endings aside); a file that
+    is not UTF-8 never matches, so no replaced byte can hide a difference."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return False
+    raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    try:
+        return bool(text.strip()) and text.encode("utf-8") == raw
+    except UnicodeEncodeError:  # a lone surrogate: not the file's text
+        return False
 
 
 def _elapsed(start: float) -> float:

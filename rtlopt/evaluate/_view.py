@@ -106,8 +106,10 @@ class SvView:
         packages = package_files(d, [text], [*sorted(originals), tfile])
         # blanked copies live in the scratch folder: their own folders still serve includes
         dirs = [*d.include_dirs, *dict.fromkeys(f.parent for f in [tfile, *sorted(originals)])]
+        # the prelude (filelist headers, synthesis_semantics.vh) first, as for the reference
+        pre = list(d.prelude)
         res = elaborate(
-            [*packages, *lib, cand],
+            [*pre, *(f for f in packages if f not in pre), *(f for f in lib if f not in pre), cand],
             d.target.name,
             workdir,
             root=d.root,
@@ -260,8 +262,11 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
     start = time.monotonic()
     d = workdir / "view"
     packages = package_files(design)
+    # the elaboration context first, as the native tools read it: the prelude (headers a
+    # filelist lists as sources, synthesis_semantics.vh), then packages, then the closure
+    pre = list(design.prelude)
     res = elaborate(
-        [*packages, *design.closure],
+        [*pre, *(f for f in [*packages, *design.closure] if f not in pre)],
         design.target.name,
         d,
         root=design.root,

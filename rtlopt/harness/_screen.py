@@ -215,6 +215,14 @@ _TOOL_MACROS = frozenset(
 _CONDITIONALS = frozenset({"ifdef", "ifndef", "elsif"})
 
 
+def _inactive(text: str, design: Design, at: int, cache: list[list[tuple[int, int]]]) -> bool:
+    """Offset ``at`` lies in a preprocessor branch that is off in the design's context (a
+    conditional nested in ```ifdef FORMAL``: no tool reads it, so no tool can disagree)."""
+    if not cache:
+        cache.append(inactive_spans(text, design.sources))
+    return any(a <= at < b for a, b in cache[0])
+
+
 def _directive_key(code: str, start: int, name: str) -> str:
     """The directive at ``start`` with the rest of its line, whitespace collapsed."""
     end = code.find("\n", start)
@@ -425,6 +433,7 @@ def screen_candidate(
 
     macros: set[str] | None = None
     repo_lines: set[str] | None = None
+    inactive: list[list[tuple[int, int]]] = []  # inactive spans, computed when first needed
     depth = 0
     for m in _DIRECTIVE_RE.finditer(code):
         name = m.group(1)
@@ -440,7 +449,12 @@ def screen_candidate(
             if key and repo_lines is None:
                 repo_lines = _repo_directives(design)
             words = key.split()
-            if name in _CONDITIONALS and len(words) > 1 and words[1] in _TOOL_MACROS:
+            if (
+                name in _CONDITIONALS
+                and len(words) > 1
+                and words[1] in _TOOL_MACROS
+                and not _inactive(text, design, m.start(), inactive)
+            ):
                 problems.append(
                     (
                         line,

@@ -299,7 +299,7 @@ def _elaborates_as_systemverilog(
     if not slang_available():
         return False
     head = compile_sources(
-        list(design.closure),
+        [*design.prelude, *design.closure],
         scratch / "head",
         top=module_name,
         include_dirs=design.include_dirs,
@@ -313,8 +313,9 @@ def _elaborates_as_systemverilog(
     for f in package_files(design):
         frel = _rel(f, top)
         packages.append(wt / frel if frel is not None else f)
+    pre = list(design.prelude)
     res = elaborate(
-        [*packages, *files],
+        [*pre, *(f for f in [*packages, *files] if f not in pre)],
         module_name,
         scratch / "slang",
         root=wt,

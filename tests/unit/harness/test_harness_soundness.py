@@ -147,3 +147,33 @@ def test_identical_source_is_byte_identical_only(tmp_path: Path) -> None:
         d, "// synopsys translate_off\n" + REF + "// synopsys translate_on\n"
     )
     assert not identical_source(d, "`default_nettype wand\n" + REF)
+
+
+FILE = (
+    "`timescale 1ns/1ps\n`define W 4\n// synopsys translate_off\n"
+    "module other(input a, output y); assign y = a; endmodule\n// synopsys translate_on\n"
+    + REF.replace("[3:0]", "[`W-1:0]")
+    + "`ifdef FORMAL\nmodule checker_m; endmodule\n`endif\n"
+)
+
+
+def test_identical_source_accepts_a_copy_of_the_whole_file(tmp_path: Path) -> None:
+    """The target's whole file (other modules, defines, pragmas the repository has) is the
+    reference byte for byte; any difference the tools read is not."""
+    d = _design(tmp_path, FILE)
+    assert identical_source(d, FILE)
+    assert identical_source(d, FILE.replace("\n", "\r\n"))
+    assert not identical_source(d, FILE.replace("`define W 4", "`define W 5"))
+    assert not identical_source(d, FILE.replace("assign y = a;", "assign y = ~a;"))
+    assert not identical_source(d, FILE.replace("translate_on", "translate_on "))
+    assert not identical_source(d, FILE + "\n")
+    assert not identical_source(d, "`define FORMAL\n" + FILE)
+    assert not identical_source(d, "")
+
+
+def test_identical_source_whole_file_compares_bytes(tmp_path: Path) -> None:
+    """A file that is not UTF-8 is never matched through replaced characters."""
+    d = _design(tmp_path, REF)
+    d.target.file.write_bytes(b"// \xff\n" + REF.encode())
+    assert not identical_source(d, "// \ufffd\n" + REF)
+    assert not identical_source(d, "// \udcff\n" + REF)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,30 @@ endmodule
     # a changed copy of the other module is the candidate's doing
     changed = src.replace("assign y = w;", "assign y = ~w;")
     assert any("parallel_case" in p for p in screen_candidate(changed, d))
+
+
+def test_screen_allows_a_tool_conditional_in_an_inactive_branch(tmp_path: Path) -> None:
+    """ibex's ``ifdef FORMAL / ifdef YOSYS / include ... / endif / endif``: no tool defines
+    FORMAL, so no tool reads the inner conditional and none can disagree on it."""
+    nested = DIRECTIVE_SRC.replace(
+        "`ifdef YOSYS\n`define TOOL 1\n`endif\n",
+        "`ifdef FORMAL\n  `ifdef YOSYS\n  `define TOOL 1\n  `endif\n`endif\n",
+    )
+    f = tmp_path / "top.v"
+    f.write_text(nested)
+    start = nested.index("module top")
+    top = Module(
+        "top",
+        f,
+        9,
+        start,
+        nested.index("endmodule") + 9,
+        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+    )
+    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    assert screen_candidate(nested, d) == []
+    # defined by the project: the branch is on, and the tools disagree again
+    on = dataclasses.replace(d, sources=SourceSet(tmp_path, (f,), defines={"FORMAL": ""}))
+    assert screen_candidate(nested, on) == [
+        "line 5: compiler directive `ifdef YOSYS is not allowed (tools disagree on that macro)"
+    ]
