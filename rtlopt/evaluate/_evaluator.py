@@ -360,8 +360,19 @@ class Evaluator:
             elif not gold.is_file():
                 return False
         self._netlist_gold, self._netlist_note = gold, note
-        self._reference = dataclasses.replace(ref, cached=True)
+        self._reference = self._as_cached(ref)
         return True
+
+    def _as_cached(self, res: EvalResult) -> EvalResult:
+        """A result read from the disk cache, marked so, with this run's paths in its
+        provenance: the cache is keyed on content (liberty and tool bytes), so the same
+        numbers may have been measured with a liberty or binary at another path."""
+        prov = dict(res.provenance)
+        if "binaries" in prov:
+            prov["binaries"] = {**prov["binaries"], **tool_paths(self._tool_names)}
+        if isinstance(prov.get("flow"), dict) and self.pdk is not None:
+            prov["flow"] = {**prov["flow"], "liberty": str(self.pdk.liberty)}
+        return dataclasses.replace(res, cached=True, provenance=prov)
 
     def _choose_netlist_gold(self, outcome: _NetlistOutcome, generic: Path | None) -> None:
         """Decide what candidate netlists are compared with (see :meth:`reference`)."""
@@ -602,7 +613,7 @@ class Evaluator:
         if d is None:
             return None
         try:
-            return EvalResult.from_json(d)
+            return self._as_cached(EvalResult.from_json(d))
         except (ValueError, KeyError, TypeError):
             return None
 

@@ -93,7 +93,9 @@ def _condition(expr: Any) -> Condition | None:
 
 
 def _edges(ev: Any, out: list[tuple[str, str]]) -> bool:
-    """Collect edge events; False when the list holds a level-sensitive signal."""
+    """Collect edge events; False for an event that is not a signal. A level-sensitive signal
+    beside edges (``@(posedge clk or rst)``, which simulators accept and synthesis refuses)
+    adds nothing: the edges still name the block's clock for the testbench."""
     k = _kind(ev)
     if k == "SignalEventExpression":
         edge = ev.edge.valueText if ev.edge else ""
@@ -101,7 +103,7 @@ def _edges(ev: Any, out: list[tuple[str, str]]) -> bool:
         if edge in ("posedge", "negedge") and name is not None:
             out.append((edge, name))
             return True
-        return False
+        return name is not None and not edge
     if k == "BinaryEventExpression":
         return _edges(ev.left, out) and _edges(ev.right, out)
     if k == "ParenthesizedEventExpression":
