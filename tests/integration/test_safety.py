@@ -240,7 +240,12 @@ def test_recursive_instantiation_is_an_input_error(tmp_path: Path, src: str, whe
     assert "instantiates itself" in line and where in line
 
 
-def test_reference_yosys_cannot_read_is_an_input_error(tmp_path: Path, tmp_env: Path) -> None:
+def test_reference_yosys_cannot_read_is_an_input_error(
+    tmp_path: Path, tmp_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # native tools only: on the default `auto` path slang reads this SystemVerilog port and
+    # the design is evaluated (tests/integration/test_systemverilog.py)
+    monkeypatch.setenv("RTLOPT_FLOW__SYSTEMVERILOG", "native")
     (tmp_path / "ua.v").write_text(
         "module ua(input [3:0] a [0:1], output [3:0] y);\n  assign y = a[0] ^ a[1];\nendmodule\n"
     )
