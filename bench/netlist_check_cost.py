@@ -33,6 +33,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
 
+from _designs import bench_path, lza_and_rtllm  # noqa: E402
+
 from rtlopt.config import Config, EvalConfig, FormalConfig, ProjectConfig  # noqa: E402
 from rtlopt.errors import RtloptError  # noqa: E402
 from rtlopt.evaluate import Evaluator  # noqa: E402
@@ -41,22 +43,7 @@ from rtlopt.frontend.model import Design  # noqa: E402
 from rtlopt.pdk import resolve_pdk  # noqa: E402
 from rtlopt.results import EvalResult, Stage, Status  # noqa: E402
 
-
-def bench_path() -> Path:
-    return Path(os.environ.get("RTLOPT_BENCH_PATH", REPO.parent / "shared" / "bench"))
-
-
-def designs(only: set[str] | None) -> list[tuple[str, Path, str | None]]:
-    out: list[tuple[str, Path, str | None]] = []
-    lza = bench_path() / "c910" / "lza_simd_half" / "ct_vfmau_lza_simd_half.v"
-    if lza.is_file():
-        out.append(("c910_lza", lza, "ct_vfmau_lza_simd_half"))
-    root = bench_path() / "rtllm"
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
-        refs = sorted(p for p in folder.glob("*.v") if p.name != "testbench.v")
-        if refs:
-            out.append((folder.name, refs[0], None))
-    return [d for d in out if only is None or d[0] in only]
+designs = lza_and_rtllm
 
 
 def rewrite(design: Design, i: int) -> str:

@@ -25,6 +25,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from _designs import bench_path  # noqa: E402
+
 from rtlopt.config import FlowConfig, ProjectConfig, SandboxConfig  # noqa: E402
 from rtlopt.eda.flow import PpaFlow  # noqa: E402
 from rtlopt.errors import RtloptError  # noqa: E402
@@ -45,10 +47,6 @@ class Row:
     status: str = "ok"
     reason: str = ""
     seconds: float = 0.0
-
-
-def bench_path() -> Path:
-    return Path(os.environ.get("RTLOPT_BENCH_PATH", REPO.parent / "shared" / "bench"))
 
 
 def measure_design(flow: PpaFlow, folder: Path, work: Path) -> Row:
