@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -328,6 +328,32 @@ def run_options(fn: F) -> F:
     for option in reversed(_RUN_OPTIONS):
         fn = option(fn)
     return fn
+
+
+def run_overrides(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The configuration overrides of the :func:`run_options`, ``--pdk`` and ``--metric``,
+    from the command's options by name (unset options stay ``None``: they override nothing);
+    ``--seed`` also seeds the harness."""
+    out: dict[str, Any] = {
+        "flow.pdk": s["pdk"],
+        "flow.metric": s["metric"],
+        "policy.backend": s["policy"],
+        "policy.model": s["model"],
+        "policy.endpoint": s["endpoint"],
+        "policy.max_new_tokens": s["max_new_tokens"],
+        "run.steps": s["steps"],
+        "run.rollouts": s["rollouts"],
+        "run.seed": s["seed"],
+        "search.parents": s["parents"],
+        "search.sampler": s["reuse"],
+        "search.node_budget": s["budget"],
+        "train.delta": s["delta"],
+        "train.advantage": s["advantage"],
+        "train.learning_rate": s["lr"],
+    }
+    if s["seed"] is not None:
+        out["harness.seed"] = s["seed"]
+    return out
 
 
 _RUN_OPTIONS: list[Callable[[Any], Any]] = [

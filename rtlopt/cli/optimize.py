@@ -31,6 +31,7 @@ from rtlopt.cli._common import (
     parse_settings,
     pdk_options,
     run_options,
+    run_overrides,
     settings_option,
 )
 from rtlopt.cli._progress import LineProgress, status
@@ -195,32 +196,16 @@ def _overrides(
             raise UsageError("candidates not found", path=candidates)
         policy = "scripted"
     overrides: dict[str, Any] = {
-        "flow.pdk": s["pdk"],
-        "flow.metric": s["metric"],
+        **run_overrides({**s, "policy": policy}),
         "project.frontend": s["frontend"],
         "project.spec": str(spec) if spec else None,
-        "policy.backend": policy,
-        "policy.model": s["model"],
-        "policy.endpoint": s["endpoint"],
         "policy.scripted_path": str(candidates.resolve()) if candidates else None,
-        "policy.max_new_tokens": s["max_new_tokens"],
-        "run.steps": s["steps"],
-        "run.rollouts": s["rollouts"],
-        "run.seed": s["seed"],
-        "search.parents": s["parents"],
-        "search.sampler": s["reuse"],
-        "search.node_budget": s["budget"],
-        "train.delta": s["delta"],
-        "train.advantage": s["advantage"],
-        "train.learning_rate": s["lr"],
         "eval.workers": s["jobs"],
         "eval.executor": s["executor"],
         "eval.ray_address": s["ray_address"],
         "reflect.endpoint": s["reflect_endpoint"],
         "reflect.model": s["reflect_model"],
     }
-    if s["seed"] is not None:
-        overrides["harness.seed"] = s["seed"]
     return merge_settings(overrides, generic or {})
 
 
