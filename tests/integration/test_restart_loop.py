@@ -28,6 +28,7 @@ from rtlopt.frontend import load_design
 from rtlopt.pdk import resolve_pdk
 from rtlopt.policy import Completion, Prompt
 from rtlopt.policy._scripted import ScriptedPolicy
+from rtlopt.report import generate_report
 from rtlopt.run import Optimizer
 from rtlopt.rundir import RunDir
 
@@ -180,3 +181,5 @@ def test_a_paused_run_restarts_at_the_same_step_after_resume(tmp_path: Path, cac
     assert _column(run_dir, "restart") == [False, False, True, False]
     assert all(_is_root(p) and NOTE in p for p in policy.calls[0])
     assert json.loads((run_dir / "state.json").read_text())["coordinator"]["restarts"] == [3]
+    report = generate_report(run_dir).markdown.read_text()
+    assert "Restarted from the reference after stagnation at step 3 (" in report
