@@ -19,6 +19,12 @@ dropped terms) that compile are judged twice, by two parties that share no equiv
   configuration (``formal.require_proof = true``, no result cache), PPA on ``--pdk``. A
   mutant rejected at the formal stage with an "unknown" verdict is evaluated again with
   ``formal.require_proof = false`` (what ``--accept-unknown`` would do).
+* With ``--netlist``, every mutant is also evaluated with ``eval.netlist_check = always`` (the
+  synthesized netlist simulated against the reference on every candidate, not only on those
+  the formal check did not prove), with the default rule and, for formal unknowns, with
+  ``--accept-unknown``: the table's "netlist=always" columns show what the netlist stage adds
+  beyond simulation and formal (its "caught at netlist" are mutants the default pipeline
+  accepted or left to the proof rule).
 
 Per design the table counts, for the non-equivalent mutants, the stage that rejected each
 (columns follow rtlopt's ``Stage`` enum, so stages added later appear on their own), the
@@ -27,6 +33,7 @@ default rule and with ``--accept-unknown``; for equivalent mutants, how many wer
 rejected (false rejections), and how many ground-truth-unknown mutants were accepted.
 
     python bench/mutation_analysis.py [--designs a,b] [--per-design 6] [--seed 1] [--workers 2]
+                                      [--netlist]
 
 Needs iverilog, vvp, yosys, yosys-abc and (for PPA) sta; finds the benchmarks through
 RTLOPT_BENCH_PATH and the liberty files through RTLOPT_PDK_PATH (defaults: ../shared beside
@@ -36,6 +43,7 @@ the checkout). A missing tool or benchmark stops the script with an error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import enum
 import itertools
@@ -661,6 +669,8 @@ class Outcome:
     relaxed: EvalResult  # with formal.require_proof = false
     seconds_truth: float
     seconds_product: float
+    netlist: EvalResult | None = None  # eval.netlist_check = always (--netlist)
+    netlist_relaxed: EvalResult | None = None  # ... and formal.require_proof = false
 
 
 @dataclass
@@ -673,13 +683,25 @@ class DesignRun:
     not_compiling: int
 
 
-def _config(pdk: str | None, formal_timeout: float, require_proof: bool) -> Config:
+def _config(
+    pdk: str | None, formal_timeout: float, require_proof: bool, netlist_check: str = "auto"
+) -> Config:
     base = Config()
     return dataclasses.replace(
         base,
         flow=dataclasses.replace(base.flow, pdk=pdk or base.flow.pdk),
         formal=FormalConfig(timeout_s=formal_timeout, require_proof=require_proof),
-        eval=EvalConfig(workers=1, cache=False),
+        eval=EvalConfig(workers=1, cache=False, netlist_check=netlist_check),
+    )
+
+
+def _formal_unknown(res: EvalResult) -> bool:
+    """Rejected only because the formal check could not decide (the proof rule)."""
+    return (
+        res.status is Status.INVALID
+        and res.stage is Stage.FORMAL
+        and res.formal is not None
+        and res.formal.verdict is Verdict.UNKNOWN
     )
 
 
@@ -701,10 +723,27 @@ def run_design(name: str, args: argparse.Namespace, tmp: Path, pdk: object | Non
     relaxed_cfg = _config(args.pdk, args.formal_timeout, False)
     outcomes: list[Outcome] = []
     not_compiling = 0
-    with (
-        Evaluator(design, strict_cfg, root / "eval", pdk) as ev,
-        Evaluator(design, relaxed_cfg, root / "eval-relaxed", pdk) as ev_relaxed,
-    ):
+    with contextlib.ExitStack() as stack:
+        ev = stack.enter_context(Evaluator(design, strict_cfg, root / "eval", pdk))
+        ev_relaxed = stack.enter_context(Evaluator(design, relaxed_cfg, root / "eval-relaxed", pdk))
+        ev_nl = ev_nl_relaxed = None
+        if args.netlist:
+            ev_nl = stack.enter_context(
+                Evaluator(
+                    design,
+                    _config(args.pdk, args.formal_timeout, True, "always"),
+                    root / "eval-netlist",
+                    pdk,
+                )
+            )
+            ev_nl_relaxed = stack.enter_context(
+                Evaluator(
+                    design,
+                    _config(args.pdk, args.formal_timeout, False, "always"),
+                    root / "eval-netlist-relaxed",
+                    pdk,
+                )
+            )
         ev.reference()
         for m in generate_mutants(name, ref_text, args.per_design * 4, args.seed):
             if len(outcomes) >= args.per_design:
@@ -716,15 +755,13 @@ def run_design(name: str, args: argparse.Namespace, tmp: Path, pdk: object | Non
             truth = gt.judge(m.text)
             t1 = time.monotonic()
             res = ev.evaluate(m.text)
-            relaxed = res
-            if (
-                res.status is Status.INVALID
-                and res.stage is Stage.FORMAL
-                and res.formal is not None
-                and res.formal.verdict is Verdict.UNKNOWN
-            ):
-                relaxed = ev_relaxed.evaluate(m.text)
-            outcomes.append(Outcome(m, truth, res, relaxed, t1 - t0, time.monotonic() - t1))
+            relaxed = ev_relaxed.evaluate(m.text) if _formal_unknown(res) else res
+            t2 = time.monotonic()
+            nl = nl_relaxed = None
+            if ev_nl is not None and ev_nl_relaxed is not None:
+                nl = ev_nl.evaluate(m.text)
+                nl_relaxed = ev_nl_relaxed.evaluate(m.text) if _formal_unknown(nl) else nl
+            outcomes.append(Outcome(m, truth, res, relaxed, t1 - t0, t2 - t1, nl, nl_relaxed))
     return DesignRun(name, self_check, outcomes, not_compiling)
 
 
@@ -761,12 +798,35 @@ def count(outcomes: Sequence[Outcome]) -> Counter[str]:
         else:
             c["unknown_accepted"] += where == "accepted"
             c["unknown_accepted_relaxed"] += relaxed == "accepted"
+        if o.netlist is not None and o.netlist_relaxed is not None:
+            nl, nl_relaxed = _where(o.netlist), _where(o.netlist_relaxed)
+            c["nl_mutants"] += 1
+            if o.truth.truth is Truth.NON_EQUIVALENT:
+                c["nl_caught@netlist"] += nl == Stage.NETLIST.value
+                c["nl_caught_relaxed@netlist"] += nl_relaxed == Stage.NETLIST.value
+                c["nl_missed"] += nl == "accepted"
+                c["nl_missed_relaxed"] += nl_relaxed == "accepted"
+            elif o.truth.truth is Truth.EQUIVALENT:
+                c["nl_equiv_rejected@netlist"] += nl == Stage.NETLIST.value
     return c
 
 
+NETLIST_COLUMNS: list[tuple[str, str]] = [
+    ("nl_caught@netlist", "netlist=always: caught at netlist"),
+    ("nl_missed", "netlist=always: **missed**"),
+    ("nl_caught_relaxed@netlist", "netlist=always w/ accept-unknown: caught at netlist"),
+    ("nl_missed_relaxed", "netlist=always: missed w/ accept-unknown"),
+    ("nl_equiv_rejected@netlist", "netlist=always: equiv. rejected at netlist"),
+]
+"""The ``--netlist`` columns: counter key, heading."""
+
+
 def table(runs: Sequence[DesignRun]) -> str:
-    """Markdown table, one row per design plus a total."""
+    """Markdown table, one row per design plus a total (the netlist=always columns when
+    the mutants were also evaluated that way)."""
     stage_cols = [s.value for s in STAGES]
+    netlist = any(o.netlist is not None for r in runs for o in r.outcomes)
+    extra = NETLIST_COLUMNS if netlist else []
     head = (
         ["design", "mutants", "equiv.", "non-equiv.", "unknown"]
         + [f"caught at {s}" for s in stage_cols]
@@ -779,6 +839,7 @@ def table(runs: Sequence[DesignRun]) -> str:
             "unknown accepted",
             "unknown accepted w/ accept-unknown",
         ]
+        + [h for _, h in extra]
     )
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     total: Counter[str] = Counter()
@@ -795,6 +856,7 @@ def table(runs: Sequence[DesignRun]) -> str:
             c["unknown_accepted"],
             c["unknown_accepted_relaxed"],
         ]
+        cells += [c[k] for k, _ in extra]
         return "| " + " | ".join(str(x) for x in cells) + " |"
 
     for r in runs:
@@ -829,6 +891,11 @@ def main() -> int:
         type=float,
         default=FormalConfig().timeout_s,
         help="the product's formal.timeout_s",
+    )
+    ap.add_argument(
+        "--netlist",
+        action="store_true",
+        help="also evaluate every mutant with eval.netlist_check = always (extra columns)",
     )
     ap.add_argument(
         "--pdk",
@@ -874,6 +941,8 @@ def main() -> int:
             tag = "equivalent, rejected"
         elif o.truth.truth is Truth.UNKNOWN:
             tag = "ground truth unknown"
+        if o.netlist is not None and _where(o.netlist) == Stage.NETLIST.value:
+            tag = tag or f"caught at netlist ({o.truth.truth.value})"
         if tag:
             print(
                 f"{tag}: {m.design}:{m.line} {m.kind} {m.description} -> product {where} "

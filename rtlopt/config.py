@@ -406,6 +406,10 @@ class ReflectConfig:
     )
     prompt_lessons: int = _f(8, "Lessons shown in each generation prompt (best supported first).")
     request_timeout_s: float = _f(300.0, "Time limit of one reflection request.")
+    restart_after: int = _f(
+        3,
+        "ACE-RTL's restart: after this many steps in a row that lower no figure of merit and share a rejection (same stage and first error line, numbers and paths blurred), the next step starts again from the reference, with the playbook's lessons and a note naming the persisting error; every search strategy attributes its children to the root. Works with or without a reflector. 0: never restart.",
+    )
 
 
 @dataclass(frozen=True)
@@ -554,6 +558,8 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("search.temperature must be >= 0")
     if cfg.reflect.prompt_lessons < 0:
         raise ConfigError("reflect.prompt_lessons must be >= 0")
+    if cfg.reflect.restart_after < 0:
+        raise ConfigError("reflect.restart_after must be >= 0 (0: never restart)")
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
     if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2:

@@ -155,12 +155,15 @@ class RunState:
         schedule: The KL-budget schedule's state (``DeltaSchedule.to_json``).
         best_reward: Best reward of any rollout so far (accepted or not).
         nodes: Candidates generated so far (the node budget's count).
+        coordinator: The restart coordinator's state (``RestartCoordinator.to_json``; empty
+            in runs of older versions).
     """
 
     step: int
     schedule: dict[str, Any] = field(default_factory=dict)
     best_reward: float = 0.0
     nodes: int = 0
+    coordinator: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> RunState:
@@ -170,6 +173,7 @@ class RunState:
             schedule=dict(data.get("schedule") or {}),
             best_reward=float(data.get("best_reward", 0.0)),
             nodes=int(data.get("nodes", 0)),
+            coordinator=dict(data.get("coordinator") or {}),
         )
 
 
@@ -177,9 +181,11 @@ class RunState:
 class StepRecord:
     """Metrics of one step: one line of ``steps.jsonl``.
 
-    The last four are ``None`` in runs of older versions: ``nodes`` counts the candidates
+    The last six are ``None`` in runs of older versions: ``nodes`` counts the candidates
     generated so far (the node budget's count), ``expansions`` the prompts of the step,
-    ``reflections`` the reflector's requests and ``lessons`` the playbook's size after it.
+    ``reflections`` the reflector's requests and ``lessons`` the playbook's size after it,
+    ``restart`` whether the step started again from the reference after stagnation
+    (``reflect.restart_after``) and ``stagnant`` the stagnant steps in a row after it.
     """
 
     step: int
@@ -208,6 +214,8 @@ class StepRecord:
     expansions: int | None = None
     reflections: int | None = None
     lessons: int | None = None
+    restart: bool | None = None
+    stagnant: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""

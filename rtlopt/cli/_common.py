@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -330,6 +330,32 @@ def run_options(fn: F) -> F:
     return fn
 
 
+def run_overrides(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The configuration overrides of the :func:`run_options`, ``--pdk`` and ``--metric``,
+    from the command's options by name (unset options stay ``None``: they override nothing);
+    ``--seed`` also seeds the harness."""
+    out: dict[str, Any] = {
+        "flow.pdk": s["pdk"],
+        "flow.metric": s["metric"],
+        "policy.backend": s["policy"],
+        "policy.model": s["model"],
+        "policy.endpoint": s["endpoint"],
+        "policy.max_new_tokens": s["max_new_tokens"],
+        "run.steps": s["steps"],
+        "run.rollouts": s["rollouts"],
+        "run.seed": s["seed"],
+        "search.parents": s["parents"],
+        "search.sampler": s["reuse"],
+        "search.node_budget": s["budget"],
+        "train.delta": s["delta"],
+        "train.advantage": s["advantage"],
+        "train.learning_rate": s["lr"],
+    }
+    if s["seed"] is not None:
+        out["harness.seed"] = s["seed"]
+    return out
+
+
 _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     click.option(
         "--policy",
@@ -408,6 +434,74 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
 ]
 
 
+def parse_settings(items: Sequence[str]) -> dict[str, Any]:
+    """``--set KEY=VALUE`` items as dotted configuration overrides. VALUE is read as a TOML
+    value (``3``, ``0.5``, ``true``, ``"a b"``, ``["x", "y"]``); anything else is the string
+    itself (``--set flow.pdk=sky130hd``). Keys are checked later, by the configuration loader,
+    like the keys of ``rtlopt.toml``.
+
+    Raises:
+        UsageError: an item without ``=`` or with an empty key; a key given twice.
+    """
+    import tomllib
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise UsageError(
+                f"--set {item!r}: expected KEY=VALUE",
+                hint="e.g. --set reflect.restart_after=5 (see `rtlopt config show`)",
+            )
+        if key in out:
+            raise UsageError(f"--set {key}: given twice", hint="keep one --set per key")
+        try:
+            value: Any = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()
+        out[key] = value
+    return out
+
+
+def merge_settings(named: dict[str, Any], generic: dict[str, Any]) -> dict[str, Any]:
+    """The named options' overrides plus the ``--set`` ones.
+
+    Raises:
+        UsageError: one key set both ways (to different values).
+    """
+    out = dict(named)
+    for key, value in generic.items():
+        given = out.get(key)
+        if given is not None and given != value:
+            raise UsageError(
+                f"--set {key}={value!r} conflicts with the option that sets it to {given!r}",
+                hint="give the setting once",
+            )
+        out[key] = value
+    for key in out:
+        inner = next((k for k in out if k.startswith(key + ".") and out[k] is not None), None)
+        if inner is not None and out[key] is not None:
+            raise UsageError(
+                f"--set {key}: '{key}' is a section, and {inner} is set too",
+                hint="set the section's keys one by one",
+            )
+    return out
+
+
+def settings_option(fn: F) -> F:
+    """``--set KEY=VALUE`` (repeatable): any configuration setting."""
+    return click.option(
+        "--set",
+        "set_items",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Set any configuration key for this run (repeatable), e.g. "
+        "--set reflect.restart_after=5 --set flow.clock_period_ns=2.5; VALUE is read as TOML, "
+        "else as a string. Keys as in rtlopt.toml (`rtlopt config show`).",
+    )(fn)
+
+
 OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
     (
         "Target",
@@ -424,6 +518,7 @@ OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("Model", ["policy", "model", "endpoint", "candidates", "max_new_tokens"]),
+    ("Reflection (ACE-RTL)", ["reflect_endpoint", "reflect_model"]),
     (
         "Search",
         [
@@ -440,5 +535,6 @@ OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
     ),
     ("Training (research settings)", ["lr", "delta", "advantage"]),
     ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
+    ("Any setting", ["set_items"]),
 ]
 """The sections of ``rtlopt optimize --help`` (``bench`` uses the same for its run options)."""

@@ -40,12 +40,14 @@ from rtlopt.cli._common import (
     EXIT_OK,
     EXIT_REJECTED,
     OPTIMIZE_SECTIONS,
+    F,
     SectionedCommand,
     console,
     fmt,
     handle_errors,
     pdk_options,
     run_options,
+    run_overrides,
 )
 from rtlopt.cli._progress import LineProgress
 from rtlopt.config import RewardConfig
@@ -95,6 +97,77 @@ def _suite_path(suite: str, given: Path | None) -> Path:
     return (Path(base) / sub).resolve()
 
 
+_BENCH_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "--config",
+        "config_file",
+        type=click.Path(path_type=Path, exists=True, dir_okay=False),
+        default=None,
+        help="Configuration file for every design.",
+    ),
+    click.option(
+        "--designs",
+        type=str,
+        default=None,
+        help="Comma-separated design names (default: the whole suite).",
+    ),
+    click.option(
+        "--jobs",
+        type=int,
+        default=None,
+        help="Designs (or ablation rows) at once (default: one per core).",
+    ),
+    click.option(
+        "--eval-workers",
+        type=int,
+        default=None,
+        help="Evaluation workers per design (default: cores / jobs).",
+    ),
+    click.option(
+        "--out",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Bench output folder (default: rtlopt-bench/<suite>-<pdk>); rerunning with "
+        "the same folder skips finished designs and resumes interrupted ones.",
+    ),
+    click.option(
+        "--reference-only",
+        is_flag=True,
+        default=False,
+        help="Only measure the references (area, delay, power, metric).",
+    ),
+    click.option(
+        "--compare",
+        type=str,
+        default=None,
+        help="CSV of other methods' per-design ratios, or 'paper' for the TTT-RTL paper's Table 4.",
+    ),
+    click.option(
+        "--no-suite-tb",
+        is_flag=True,
+        default=False,
+        help="Do not run the suite's own testbench on accepted designs.",
+    ),
+    click.option("--method-name", type=str, default="rtlopt", help="Column name of our ratios."),
+    click.option(
+        "--rows",
+        type=str,
+        default=None,
+        help="c910-ablation: comma-separated row slugs (default: the whole grid).",
+    ),
+]
+"""The suite, output and parallelism options of `rtlopt bench` (the run options are
+:func:`~rtlopt.cli._common.run_options`, shared with `optimize`)."""
+
+
+def bench_options(fn: F) -> F:
+    """--config, --designs, --jobs, --eval-workers, --out, --reference-only, --compare,
+    --no-suite-tb, --method-name, --rows."""
+    for option in reversed(_BENCH_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
 @click.command(
     cls=SectionedCommand,
     sections=[
@@ -126,63 +199,7 @@ def _suite_path(suite: str, given: Path | None) -> Path:
     "$RTLOPT_BENCH_PATH/c910/lza_simd_half for c910-ablation).",
 )
 @pdk_options
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    default=None,
-    help="Configuration file for every design.",
-)
-@click.option(
-    "--designs",
-    type=str,
-    default=None,
-    help="Comma-separated design names (default: the whole suite).",
-)
-@click.option(
-    "--jobs",
-    type=int,
-    default=None,
-    help="Designs (or ablation rows) at once (default: one per core).",
-)
-@click.option(
-    "--eval-workers",
-    type=int,
-    default=None,
-    help="Evaluation workers per design (default: cores / jobs).",
-)
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Bench output folder (default: rtlopt-bench/<suite>-<pdk>); rerunning with "
-    "the same folder skips finished designs and resumes interrupted ones.",
-)
-@click.option(
-    "--reference-only",
-    is_flag=True,
-    default=False,
-    help="Only measure the references (area, delay, power, metric).",
-)
-@click.option(
-    "--compare",
-    type=str,
-    default=None,
-    help="CSV of other methods' per-design ratios, or 'paper' for the TTT-RTL paper's Table 4.",
-)
-@click.option(
-    "--no-suite-tb",
-    is_flag=True,
-    default=False,
-    help="Do not run the suite's own testbench on accepted designs.",
-)
-@click.option("--method-name", type=str, default="rtlopt", help="Column name of our ratios.")
-@click.option(
-    "--rows",
-    type=str,
-    default=None,
-    help="c910-ablation: comma-separated row slugs (default: the whole grid).",
-)
+@bench_options
 @run_options
 @click.option(
     "--candidates",
@@ -191,39 +208,7 @@ def _suite_path(suite: str, given: Path | None) -> Path:
     help="Scripted candidates: <DIR>/<design>/*.v per design; implies --policy scripted.",
 )
 @handle_errors
-def bench(
-    suite: str,
-    suite_path: Path | None,
-    pdk: str | None,
-    liberty: Path | None,
-    config_file: Path | None,
-    designs: str | None,
-    jobs: int | None,
-    eval_workers: int | None,
-    out: Path | None,
-    reference_only: bool,
-    compare: str | None,
-    no_suite_tb: bool,
-    method_name: str,
-    rows: str | None,
-    policy: str | None,
-    model: str | None,
-    endpoint: str | None,
-    candidates: Path | None,
-    steps: int | None,
-    parents: int | None,
-    rollouts: int | None,
-    seed: int | None,
-    delta: str | None,
-    reuse: str | None,
-    budget: int | None,
-    advantage: str | None,
-    lr: float | None,
-    max_new_tokens: int | None,
-    metric: str | None,
-    executor: str | None,
-    ray_address: str | None,
-) -> None:
+def bench(suite: str, **opts: Any) -> None:
     """Run a benchmark SUITE: `rtllm`, `folder` (a folder of modules) or `c910-ablation`.
 
     One optimization per design (--jobs designs at once), resumable: rerun the same command to
@@ -244,55 +229,48 @@ def bench(
     known = _known_suites()
     if suite not in known:
         raise UsageError(f"unknown suite kind '{suite}'", hint=f"known: {', '.join(known)}")
+    _SPECIAL.get(suite, _run_suite)(_args(suite, opts))
+
+
+def _args(suite: str, o: dict[str, Any]) -> _Args:
+    """The command's options (by option name) as the runners' arguments."""
+    candidates: Path | None = o["candidates"]
+    policy = o["policy"]
     if candidates is not None:
         if not candidates.exists():
             raise UsageError("candidates not found", path=candidates)
         policy = "scripted"
-    overrides: dict[str, Any] = {
-        "flow.pdk": pdk,
-        "flow.metric": metric,
-        "policy.backend": policy,
-        "policy.model": model,
-        "policy.endpoint": endpoint,
-        "policy.max_new_tokens": max_new_tokens,
-        "run.steps": steps,
-        "run.rollouts": rollouts,
-        "run.seed": seed,
-        "search.parents": parents,
-        "search.sampler": reuse,
-        "search.node_budget": budget,
-        "train.delta": delta,
-        "train.advantage": advantage,
-        "train.learning_rate": lr,
-        "eval.workers": eval_workers,
+    named = {
+        **run_overrides({**o, "policy": policy}),
+        "eval.workers": o["eval_workers"],
     }
-    if seed is not None:
-        overrides["harness.seed"] = seed
-    overrides = {k: v for k, v in overrides.items() if v is not None}
-    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    overrides = {k: v for k, v in named.items() if v is not None}
+    n_jobs = o["jobs"] if o["jobs"] is not None else (os.cpu_count() or 1)
     if n_jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    path = _suite_path(suite, suite_path)
-    out_dir = (out or Path("rtlopt-bench") / f"{suite}-{pdk or 'default'}").resolve()
-    args = _Args(
+    path = _suite_path(suite, o["suite_path"])
+    out: Path | None = o["out"]
+    out_dir = (out or Path("rtlopt-bench") / f"{suite}-{o['pdk'] or 'default'}").resolve()
+    designs: str | None = o["designs"]
+    rows: str | None = o["rows"]
+    return _Args(
         suite=suite,
         suite_path=path,
         out=out_dir,
         overrides=overrides,
-        liberty=liberty,
+        liberty=o["liberty"],
         designs=tuple(n.strip() for n in designs.split(",") if n.strip()) if designs else None,
         jobs=n_jobs,
-        config_file=config_file,
+        config_file=o["config_file"],
         candidates=candidates.resolve() if candidates else None,
-        reference_only=reference_only,
-        compare=compare,
-        suite_tb=not no_suite_tb,
-        method=method_name,
+        reference_only=o["reference_only"],
+        compare=o["compare"],
+        suite_tb=not o["no_suite_tb"],
+        method=o["method_name"],
         rows=tuple(r.strip() for r in rows.split(",") if r.strip()) if rows else (),
-        executor=executor or "local",
-        ray_address=ray_address,
+        executor=o["executor"] or "local",
+        ray_address=o["ray_address"],
     )
-    _SPECIAL.get(suite, _run_suite)(args)
 
 
 def _options(a: _Args) -> BenchOptions:

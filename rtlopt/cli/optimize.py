@@ -26,9 +26,13 @@ from rtlopt.cli._common import (
     flow_label,
     fmt,
     handle_errors,
+    merge_settings,
     parse_defines,
+    parse_settings,
     pdk_options,
     run_options,
+    run_overrides,
+    settings_option,
 )
 from rtlopt.cli._progress import LineProgress, status
 from rtlopt.errors import UsageError
@@ -74,6 +78,21 @@ from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
     default=None,
     help="Pause after this many steps in this session; continue later with --resume.",
 )
+@click.option(
+    "--reflect-endpoint",
+    type=str,
+    default=None,
+    metavar="URL",
+    help="Base URL of an OpenAI-compatible reflector model (reflect.endpoint): it reads the "
+    "step's failed and improved rollouts and writes lessons for the next prompts.",
+)
+@click.option(
+    "--reflect-model",
+    type=str,
+    default=None,
+    help="Reflector model id (reflect.model; default: the first model the endpoint lists).",
+)
+@settings_option
 @click.option("--no-branch", is_flag=True, default=False, help="Do not write a git branch.")
 @click.option("--push", type=str, default=None, help="Push the result branch to this remote.")
 @click.option(
@@ -99,7 +118,8 @@ def optimize(
     no_branch: bool,
     push: str | None,
     pr: bool,
-    **settings: Any,  # --frontend, --pdk, --jobs and the run options, by option name
+    set_items: tuple[str, ...],
+    **settings: Any,  # --frontend, --pdk, --jobs, --reflect-* and the run options, by name
 ) -> None:
     """Optimize the module in TARGET by test-time training.
 
@@ -116,6 +136,8 @@ def optimize(
           --endpoint http://gpu-box:8000/v1 --model Qwen/Qwen3-8B
       rtlopt optimize rtl/alu.v --candidates rewrites/ --steps 2   # your own rewrites
       rtlopt optimize rtl/alu.v --pdk nangate45 --push origin --pr # branch + pull request
+      rtlopt optimize rtl/alu.v --reflect-endpoint http://llm:8000/v1 \\
+          --set reflect.restart_after=5                      # ACE-style reflection
       rtlopt optimize --resume .rtlopt/runs/20260101-120000-ab12
     """
     point = session.read_resume(resume) if resume is not None else None
@@ -124,7 +146,8 @@ def optimize(
         target, module, config_file = point.target_file, module or point.module, point.config_file
     if target is None:
         raise UsageError("missing TARGET", hint="rtlopt optimize path/to/file.v [--module M]")
-    overrides = {} if point is not None else _overrides(candidates, spec, settings)
+    generic = parse_settings(set_items)
+    overrides = {} if point is not None else _overrides(candidates, spec, settings, generic)
     # Everything that can fail on bad input fails here, before tools or models start.
     tgt = session.open_target(
         session.TargetSpec(
@@ -159,39 +182,31 @@ def optimize(
     sys.exit(EXIT_OK if outcome.improved else EXIT_REJECTED)
 
 
-def _overrides(candidates: Path | None, spec: Path | None, s: dict[str, Any]) -> dict[str, Any]:
-    """Configuration overrides from the command line (unset options are ``None``)."""
+def _overrides(
+    candidates: Path | None,
+    spec: Path | None,
+    s: dict[str, Any],
+    generic: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Configuration overrides from the command line (unset options are ``None``): the named
+    options, then the ``--set`` ones (``generic``; a key set both ways must agree)."""
     policy = s["policy"]
     if candidates is not None:
         if not candidates.exists():
             raise UsageError("candidates not found", path=candidates)
         policy = "scripted"
     overrides: dict[str, Any] = {
-        "flow.pdk": s["pdk"],
-        "flow.metric": s["metric"],
+        **run_overrides({**s, "policy": policy}),
         "project.frontend": s["frontend"],
         "project.spec": str(spec) if spec else None,
-        "policy.backend": policy,
-        "policy.model": s["model"],
-        "policy.endpoint": s["endpoint"],
         "policy.scripted_path": str(candidates.resolve()) if candidates else None,
-        "policy.max_new_tokens": s["max_new_tokens"],
-        "run.steps": s["steps"],
-        "run.rollouts": s["rollouts"],
-        "run.seed": s["seed"],
-        "search.parents": s["parents"],
-        "search.sampler": s["reuse"],
-        "search.node_budget": s["budget"],
-        "train.delta": s["delta"],
-        "train.advantage": s["advantage"],
-        "train.learning_rate": s["lr"],
         "eval.workers": s["jobs"],
         "eval.executor": s["executor"],
         "eval.ray_address": s["ray_address"],
+        "reflect.endpoint": s["reflect_endpoint"],
+        "reflect.model": s["reflect_model"],
     }
-    if s["seed"] is not None:
-        overrides["harness.seed"] = s["seed"]
-    return overrides
+    return merge_settings(overrides, generic or {})
 
 
 def _run(tgt: session.Target, plan: session.RunPlan, stop_after: int | None) -> RunOutcome:

@@ -395,6 +395,14 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
     }
     for key, p in plots.items():
         out += [f"![{titles[key]}]({p.name})", ""]
+    restarts = [str(r["step"]) for r in data.steps if r.get("restart")]
+    if restarts:
+        out += [
+            f"Restarted from the reference after stagnation at step{'s' * (len(restarts) > 1)} "
+            f"{', '.join(restarts)} (`reflect.restart_after` steps in a row failing the same "
+            "way without improving).",
+            "",
+        ]
     if data.steps:
         rows = [
             [

@@ -5,6 +5,7 @@ The run directory's layout and files are :mod:`rtlopt.rundir` (re-exported here)
 
 from rtlopt.run._finish import FinishResult, finish_run, pr_body
 from rtlopt.run._loop import Optimizer, RunEvents, RunOutcome, candidate_text
+from rtlopt.run._restart import RestartCoordinator, failure_signature
 from rtlopt.rundir import (
     RunDir,
     RunInfo,
@@ -23,11 +24,13 @@ __all__ = [
     "RunDir",
     "RunEvents",
     "RunInfo",
+    "RestartCoordinator",
     "RunOutcome",
     "RunState",
     "StepRecord",
     "atomic_write",
     "candidate_text",
+    "failure_signature",
     "finish_run",
     "iter_jsonl",
     "new_run_id",

@@ -1,5 +1,9 @@
 """The run loop: plan, prompt, generate, evaluate, observe, reflect, advantages, update.
 
+A step the restart coordinator marks (``reflect.restart_after`` stagnant steps failing the same
+way, ACE-RTL's restart: :mod:`rtlopt.run._restart`) is planned by the strategy's ``restart``
+instead of ``plan``: its prompts start from the reference and name the persisting error.
+
 One loop for every search strategy (``search.sampler``: the TTT-RTL pool with PUCT, EvolVE's
 IGR and MCTS, the ablations) and every policy backend: a training policy learns from each
 expansion's rollouts (one advantage group per prompt) whatever strategy chose the prompts.
@@ -55,6 +59,7 @@ from rtlopt.policy import (
     unfinished_module,
 )
 from rtlopt.results import EvalResult, Stage, Status
+from rtlopt.run._restart import RestartCoordinator
 from rtlopt.rundir import RunDir, RunInfo, RunState, StepRecord
 from rtlopt.search import (
     Child,
@@ -221,6 +226,7 @@ class Optimizer:
         if reflector is None and config.reflect.endpoint:
             self.reflector = Reflector(config.reflect)
         self.playbook = Playbook(config.reflect.max_lessons) if self.reflector else None
+        self.coordinator = RestartCoordinator(config.reflect.restart_after)
 
     # ---------------------------------------------------------------- checkpointing
 
@@ -273,6 +279,7 @@ class Optimizer:
         self.schedule.load_json(state.schedule)
         self.best_reward_so_far = state.best_reward
         self.nodes = state.nodes
+        self.coordinator.load_json(state.coordinator)
         best = rd.read_best()
         if best is not None:
             self.best, self.best_code = best
@@ -299,6 +306,7 @@ class Optimizer:
                 schedule=self.schedule.to_json(),
                 best_reward=self.best_reward_so_far,
                 nodes=self.nodes,
+                coordinator=self.coordinator.to_json(),
             )
         )
 
@@ -371,24 +379,37 @@ class Optimizer:
         t0 = time.monotonic()
         events.phase(step, "planning")
         cfg = self.config
-        expansions = self.strategy.plan(
-            PlanContext(
-                step,
-                self._budget_left(),
-                cfg.run.rollouts,
-                random.Random(f"{cfg.run.seed}-{step}"),
-                self._ideas,
-            )
+        ctx = PlanContext(
+            step,
+            self._budget_left(),
+            cfg.run.rollouts,
+            random.Random(f"{cfg.run.seed}-{step}"),
+            self._ideas,
         )
+        if self.coordinator.best_metric is None:
+            self.coordinator.best_metric = self._best_metric()
+        note = self.coordinator.begin(step)
+        if note is not None:
+            log.warning("step %d: restart from the reference. %s", step, note)
+            expansions = self.strategy.restart(ctx)
+        else:
+            expansions = self.strategy.plan(ctx)
         if not expansions:
             return None
-        events.phase(step, "generating")
-        ro = self._generate(step, expansions)
+        events.phase(step, "restarting from the reference" if note else "generating")
+        ro = self._generate(step, expansions, note)
         ro.results = self._evaluate(step, ro, events)
         self._record_candidates(step, ro)
         self.strategy.observe(step, ro.expansions, self._children(ro))
         self._track_best(ro)
         self.nodes += len(ro.results)
+        if self.coordinator.observe(step, ro.results, self._best_metric()):
+            log.info(
+                "step %d: %d stagnant step(s) failing with %r; the next step restarts",
+                step,
+                self.coordinator.streak,
+                self.coordinator.persistent(),
+            )
         reflected = self._reflect(step, ro, events)
         delta = self.schedule.delta(step - 1, cfg.run.steps)
         batch = batch_advantages(self._group_rewards(ro), delta, cfg.train)
@@ -398,7 +419,16 @@ class Optimizer:
         rec = self._record(step, ro, delta, batch, stats, decision, time.monotonic() - t0)
         rec.reflections = reflected.requests if self.reflector else None
         rec.lessons = len(self.playbook.lessons) if self.playbook is not None else None
+        rec.restart = note is not None
+        rec.stagnant = self.coordinator.streak
         return rec
+
+    def _best_metric(self) -> float | None:
+        """The lowest figure of merit so far: the best accepted design's or the reference's."""
+        kind = self.evaluator.metric_kind
+        ref = self.evaluator.reference()
+        values = [r.ppa.metric(kind) for r in (ref, self.best) if r is not None and r.ppa]
+        return min(values) if values else None
 
     # ---------------------------------------------------------------- prompts
 
@@ -414,8 +444,9 @@ class Optimizer:
             return []
         return self.playbook.prompt_lines(self.config.reflect.prompt_lessons)
 
-    def _prompt_for(self, e: Expansion) -> tuple[Prompt, str, str]:
-        """The expansion's prompt, its answer format and the code its edits apply to."""
+    def _prompt_for(self, e: Expansion, note: str | None = None) -> tuple[Prompt, str, str]:
+        """The expansion's prompt, its answer format and the code its edits apply to; ``note``
+        (a restart's) follows the playbook's lessons."""
         ref = self.evaluator.reference()
         assert ref.ppa is not None
         kind = self.evaluator.metric_kind
@@ -441,7 +472,7 @@ class Optimizer:
                 feedback=tuple(e.feedback.splitlines()),
                 prev_metric=None,
             )
-        lessons = self._lessons()
+        lessons = [*self._lessons(), *([note] if note else [])]
 
         def render(view: str | None) -> Prompt:
             return build_prompt(
@@ -552,10 +583,13 @@ class Optimizer:
 
     # ---------------------------------------------------------------- phases of a step
 
-    def _generate(self, step: int, expansions: list[Expansion]) -> _Rollouts:
-        """Prompt the policy once per expansion for ``e.n`` answers each."""
+    def _generate(
+        self, step: int, expansions: list[Expansion], note: str | None = None
+    ) -> _Rollouts:
+        """Prompt the policy once per expansion for ``e.n`` answers each (``note``: a
+        restart's note for every prompt)."""
         cfg = self.config
-        built = [self._prompt_for(e) for e in expansions]
+        built = [self._prompt_for(e, note) for e in expansions]
         prompts = [b[0] for b in built]
         groups: list[list[Completion]] = [[] for _ in expansions]
         sizes = sorted({e.n for e in expansions}, key=[e.n for e in expansions].index)

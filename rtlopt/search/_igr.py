@@ -11,6 +11,9 @@
    samples ``run.rollouts`` answers; every scored design is a node, and the chain continues from
    the best of them. When no answer gives a design (no module, an edit that does not apply), the
    chain stays on its node and the next prompt carries that failure's feedback (debugging).
+3. *Restart* (ACE-RTL, after stagnation: :meth:`IgrSearch.restart`): the chains of the step
+   implement their ideas on the reference again; their earlier nodes are kept but never
+   continued.
 
 ``search.parents`` chains advance in parallel; a finished chain makes room for the next idea.
 The run ends when every chain is done (``k * m`` steps of chains) or the node budget is spent.
@@ -85,6 +88,8 @@ class _Chain:
     steps: int = 0
     pending_feedback: str | None = None
     done: bool = False
+    start: int = 0
+    """Index in ``nodes`` where the current trajectory begins (moved past by a restart)."""
 
 
 class IgrSearch(SearchFileState):
@@ -159,8 +164,9 @@ class IgrSearch(SearchFileState):
 
     # ------------------------------------------------------------------ planning
 
-    def plan(self, ctx: PlanContext) -> list[Expansion]:
-        """Advance up to ``search.parents`` unfinished chains by one step each."""
+    def _active(self, ctx: PlanContext) -> list[_Chain]:
+        """The chains this step advances: the unfinished ones, new chains filling up to
+        ``search.parents``."""
         if not self.asked:
             self._gather(ctx.ideas)
         active = [c for c in self.chains if not c.done]
@@ -168,12 +174,31 @@ class IgrSearch(SearchFileState):
             chain = _Chain(idea=len(self.chains))
             self.chains.append(chain)
             active.append(chain)
+        return active
+
+    def plan(self, ctx: PlanContext) -> list[Expansion]:
+        """Advance up to ``search.parents`` unfinished chains by one step each."""
+        active = self._active(ctx)
         ns = split_budget([ctx.rollouts] * len(active), ctx.budget)
         return [self._expansion(c, n) for c, n in zip(active, ns, strict=True) if n > 0]
 
+    def restart(self, ctx: PlanContext) -> list[Expansion]:
+        """The chains :meth:`plan` would advance, each implementing its idea on the reference
+        again: their trajectories so far are left behind (kept as nodes, never continued),
+        the failure feedback dropped, and the chain goes on from the restart's best design."""
+        active = self._active(ctx)
+        ns = split_budget([ctx.rollouts] * len(active), ctx.budget)
+        out = []
+        for c, n in zip(active, ns, strict=True):
+            if n > 0:
+                c.start = len(c.nodes)
+                c.pending_feedback = None
+                out.append(self._expansion(c, n))
+        return out
+
     def _expansion(self, chain: _Chain, n: int) -> Expansion:
         idea = self.ideas[chain.idea]
-        if not chain.nodes:
+        if len(chain.nodes) <= chain.start:
             return Expansion(
                 ROOT_ID, "", chain.pending_feedback or "", "", "", n, idea=idea, tag=chain.idea
             )
@@ -275,6 +300,7 @@ class IgrSearch(SearchFileState):
                 steps=int(c["steps"]),
                 pending_feedback=c["pending_feedback"],
                 done=bool(c["done"]),
+                start=int(c.get("start", 0)),
             )
             for c in data["chains"]
         ]

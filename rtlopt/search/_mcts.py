@@ -8,7 +8,8 @@ feedback, a visit count ``C`` and a cumulative quality ``Q``. One expansion:
        UCT = +inf                                          if C(child) = 0
              Q(child)/C(child) + c*sqrt(max(1, C(parent)))/(1 + C(child))   otherwise
 
-   (``c = search.mcts_c`` = 1.4; ties go to the older node) until a leaf.
+   (``c = search.mcts_c`` = 1.4; ties go to the node of the latest restart, then to the older
+   node) until a leaf.
 2. *Expansion*: the leaf's code and feedback prompt ``search.mcts_children`` (3) rollouts; each
    scored rollout becomes a child node. Its score is its reward when accepted (proven
    equivalent with PPA; larger is better, the reward is monotone in the figure of merit), else
@@ -17,6 +18,10 @@ feedback, a visit count ``C`` and a cumulative quality ``Q``. One expansion:
    ``Q += score``. As in the paper, ``Q`` aggregates what was propagated from a node's children:
    a new node starts at ``C = 0`` and so is expanded before its visited siblings (the paper's
    "unexplored children are prioritized maximally").
+
+A restart (:meth:`MctsSearch.restart`, after stagnation) expands the root again: the new
+children join the root's, unvisited and of a new *epoch*, so the next selections descend into
+them before the unvisited nodes of the stagnant trajectory.
 
 A rollout that gave no design (no module, an edit that does not apply) is a failing node without
 code: expanding it prompts with its nearest ancestor's code and its own feedback (the error),
@@ -72,6 +77,7 @@ class MctsNode:
         depth: Root 0.
         step: Step that created it.
         focus: Lines of ``code`` changed against the parent.
+        epoch: Restarts before the node was made (ties of selection go to the latest).
     """
 
     id: int
@@ -88,6 +94,7 @@ class MctsNode:
     depth: int = 0
     step: int = -1
     focus: tuple[int, ...] = ()
+    epoch: int = 0
 
 
 class MctsSearch(SearchFileState):
@@ -106,6 +113,7 @@ class MctsSearch(SearchFileState):
             ROOT_ID: MctsNode(ROOT_ID, None, "", None, 0.0, True, "", "")
         }
         self.next_id = ROOT_ID + 1
+        self.epoch = 0
 
     @property
     def root(self) -> MctsNode:
@@ -147,7 +155,7 @@ class MctsSearch(SearchFileState):
         node = self.root
         while node.children:
             options = [self.nodes[c] for c in node.children if not is_full(self.nodes[c])]
-            node = max(options, key=lambda n: (self.uct_of(n), -n.id))
+            node = max(options, key=lambda n: (self.uct_of(n), n.epoch, -n.id))
             path.append(node)
         return path
 
@@ -174,6 +182,15 @@ class MctsSearch(SearchFileState):
             blocked.add(leaf.id)
         ns = split_budget([self.cfg.mcts_children] * len(chosen), ctx.budget)
         return [self._expansion(n_, k) for n_, k in zip(chosen, ns, strict=True) if k > 0]
+
+    def restart(self, ctx: PlanContext) -> list[Expansion]:
+        """``search.parents`` expansions of the root, ``search.mcts_children`` rollouts each.
+        Their children are new, unvisited children of the root (UCT +inf) of a new epoch:
+        ties of selection (every unvisited node's +inf) go to the latest epoch, so selection
+        descends into them before the stagnant trajectory's unvisited nodes."""
+        self.epoch += 1
+        ns = split_budget([self.cfg.mcts_children] * self.cfg.parents, ctx.budget)
+        return [Expansion(ROOT_ID, "", "", "", "", k) for k in ns if k > 0]
 
     def _expansion(self, leaf: MctsNode, n: int) -> Expansion:
         base = self._base(leaf)
@@ -215,6 +232,7 @@ class MctsSearch(SearchFileState):
                     depth=leaf.depth + 1,
                     step=step,
                     focus=tuple(c.focus),
+                    epoch=self.epoch,
                 )
                 self.next_id += 1
                 self.nodes[node.id] = node
@@ -241,6 +259,7 @@ class MctsSearch(SearchFileState):
             "strategy": "mcts",
             "version": _FORMAT,
             "next_id": self.next_id,
+            "epoch": self.epoch,
             "nodes": [{**asdict(n), "focus": list(n.focus)} for n in self.nodes.values()],
         }
 
@@ -266,3 +285,4 @@ class MctsSearch(SearchFileState):
             )
             self.nodes[n.id] = n
         self.next_id = int(data["next_id"])
+        self.epoch = int(data.get("epoch", 0))

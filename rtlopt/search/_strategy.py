@@ -3,6 +3,7 @@
 The loop is one for every strategy (and every policy backend, frozen or training)::
 
     expansions = strategy.plan(PlanContext(step, budget, rollouts, rng, ideas))
+    #   (or strategy.restart(ctx) on a step the restart coordinator marks: ACE-RTL's restart)
     ...one prompt per expansion, ``e.n`` rollouts each, evaluate, learn...
     strategy.observe(step, expansions, children)      # per expansion, its evaluated rollouts
     strategy.save(run_dir)                             # every step: kill and resume lose nothing
@@ -108,6 +109,13 @@ class SearchStrategy(Protocol):
         strategy has nothing left to expand."""
         ...
 
+    def restart(self, ctx: PlanContext) -> list[Expansion]:
+        """This step's expansions after stagnation (ACE-RTL's restart): the same rollouts as
+        :meth:`plan` would spend, all from the reference (root expansions, no feedback), so
+        that :meth:`observe` attaches their children to the root and the search continues
+        from them instead of the stagnant trajectory. Empty when nothing is left to expand."""
+        ...
+
     def observe(
         self, step: int, expansions: Sequence[Expansion], children: Sequence[Sequence[Child]]
     ) -> None:
@@ -179,6 +187,12 @@ class PoolSearch:
         parents = self.sampler.select(self.pool, self.cfg.parents, ctx.rng)
         ns = split_budget([ctx.rollouts] * len(parents), ctx.budget)
         return [self._expansion(p, n) for p, n in zip(parents, ns, strict=True) if n > 0]
+
+    def restart(self, ctx: PlanContext) -> list[Expansion]:
+        """``search.parents`` expansions of the root, ``run.rollouts`` rollouts each: their
+        children enter the pool under the root (PUCT then weighs them like any state)."""
+        ns = split_budget([ctx.rollouts] * self.cfg.parents, ctx.budget)
+        return [self._expansion(self.pool.root, n) for n in ns if n > 0]
 
     def _expansion(self, s: State, n: int) -> Expansion:
         if s.is_root or not s.code:
