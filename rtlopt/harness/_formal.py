@@ -98,22 +98,30 @@ def _load(
     lines += [f"log {MARK} read_candidate"]
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory", "opt_clean"]
-    return lines + clock_gate_lines()
+    gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
+    return lines + clock_gate_lines([gold, gate])
 
 
 #: Files of the clock-gate step (relative to the script's folder).
 CLOCK_GATE_JSON = "rtlopt_clock_gates.json"
 CLOCK_GATE_SCRIPT = "rtlopt_clock_gates.ys"
+CLOCK_GATE_LATCHES = "rtlopt_clock_gate_latches.txt"
 
 
-def clock_gate_lines() -> list[str]:
+def clock_gate_lines(modules: Sequence[str]) -> list[str]:
     """Registers behind latch-based clock gates become enabled registers on the free clock
     (see :mod:`rtlopt.harness._clockgate`): the netlist goes to that program as JSON, its
-    rewrite script comes back. A failure leaves no script, and Yosys stops with an error."""
+    rewrite script comes back. The program starts only when ``modules`` hold a latch (a
+    clock gate has one), so designs without latches pay for a shell, not for Python. A failure
+    leaves no script, and Yosys stops with an error."""
     program = " ".join(shlex.quote(str(p)) for p in (sys.executable, "-I", _CLOCK_GATE_PROGRAM))
+    latches = " ".join(f"{m}/t:$dlatch" for m in modules)
     return [
+        f"tee -q -o {CLOCK_GATE_LATCHES} select -count {latches}",
         f"write_json {CLOCK_GATE_JSON}",
-        f"!rm -f {CLOCK_GATE_SCRIPT} && {program} {CLOCK_GATE_JSON} {CLOCK_GATE_SCRIPT}",
+        f"!rm -f {CLOCK_GATE_SCRIPT} && if grep -q '^0 objects' {CLOCK_GATE_LATCHES}; "
+        f"then echo '# rtlopt: no latch, no clock gate' > {CLOCK_GATE_SCRIPT}; "
+        f"else {program} {CLOCK_GATE_JSON} {CLOCK_GATE_SCRIPT}; fi",
         f"script {CLOCK_GATE_SCRIPT}",
         "opt_clean",
     ]
