@@ -30,6 +30,7 @@ the standard library so it starts fast in an isolated interpreter.
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -160,6 +161,17 @@ def _rank(name: str) -> int:
     return 1 if name.startswith("$") else 0
 
 
+def _safe(name: str) -> bool:
+    """Whether a name can go into a Yosys script as one word and nothing else: candidate
+    names reach the script, so a separator (``;``), a comment, a quote or a space would let
+    a candidate add commands; such a gate is left alone (the structure check rejects it)."""
+    return (
+        bool(name)
+        and all(c.isprintable() and not c.isspace() for c in name)
+        and not any(c in name for c in ';#"')
+    )
+
+
 def _ident(name: str) -> str:
     """A JSON net or cell name as a Yosys identifier (public names take a backslash)."""
     return name if name.startswith("$") else "\\" + name
@@ -236,7 +248,7 @@ def _module_gates(name: str, mod: Mapping[str, Any]) -> list[GatedRegister]:
                     )
                 )
             break
-    return [g for g in found if g.clock[0] and g.enable[0]]
+    return [g for g in found if all(_safe(n) for n in (g.module, g.cell, g.clock[0], g.enable[0]))]
 
 
 def _gated_registers(view: _View, gclk: Any) -> list[str] | None:
@@ -272,8 +284,15 @@ def find_gated_registers(netlist: Mapping[str, Any]) -> list[GatedRegister]:
     return out
 
 
-def script_lines(gated: Sequence[GatedRegister]) -> list[str]:
-    """Yosys commands that turn each gated register into an enabled one on the free clock."""
+def script_lines(gated: Sequence[GatedRegister], tag: str = "") -> list[str]:
+    """Yosys commands that turn each gated register into an enabled one on the free clock.
+
+    Args:
+        gated: From :func:`find_gated_registers`.
+        tag: Added to the new cell and wire names (random per run: a candidate cannot name
+            a signal so that a rename collides).
+    """
+    tag = tag or secrets.token_hex(4)
     lines: list[str] = []
     renamed: dict[tuple[str, str], str] = {}
 
@@ -285,13 +304,13 @@ def script_lines(gated: Sequence[GatedRegister]) -> list[str]:
             # a name a sigspec would misread (``$0\\q[0:0]``): give the wire a plain one
             key = (module, name)
             if key not in renamed:
-                renamed[key] = f"\\rtlopt_clock_gate_net_{len(renamed)}"
+                renamed[key] = f"\\rtlopt_clock_gate_{tag}_net_{len(renamed)}"
                 lines.append(f"rename {_ident(name)} {renamed[key]}")
             name = renamed[key][1:]
         return _ident(name) + (f" [{idx}]" if width > 1 else "")
 
     for i, g in enumerate(gated):
-        tmp = f"\\rtlopt_clock_gate_{i}"
+        tmp = f"\\rtlopt_clock_gate_{tag}_{i}"
         lines.append(f"cd {_ident(g.module)}")
         clock, enable = sig(g.module, g.clock), sig(g.module, g.enable)
         lines += [
