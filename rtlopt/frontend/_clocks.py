@@ -58,6 +58,19 @@ def is_clock_name(name: str) -> bool:
     return bool(_CLOCK_RE.match(name)) and not is_reset_name(name)
 
 
+#: A name ending like a clock (``clk_in``, ``forever_cpuclk``, ``sys_clock``); a hint only.
+_CLOCKISH_RE = re.compile(r"(?:clk|clock|ck)(?:_?(?:i|in|p|\d+))?$", re.IGNORECASE)
+
+
+def _actuals(sub: Module, inst: InstanceConnections) -> dict[str, str]:
+    """Formal port name -> the parent's plain signal, named and positional connections."""
+    out = dict(inst.named)
+    for port, actual in zip(sub.ports, inst.ordered, strict=False):
+        if actual is not None:
+            out.setdefault(port.name, actual)
+    return out
+
+
 def _name_active_low(name: str) -> bool:
     return bool(_LOW_SUFFIX_RE.search(name))
 
@@ -124,6 +137,33 @@ def infer_clocks_resets(
             actual = actual_of.get(formal)
             if actual is not None and actual in inputs and actual not in clocks:
                 resets.setdefault(actual, bool(sub.reset_active_low.get(formal, False)))
+
+    # a register clocked by a submodule's output (a clock-gate cell such as C910's
+    # gated_clk_cell): the clock is the input that instance passes through to that output;
+    # the cell's own clock ports when rtlopt found any, else the one 1-bit input named like a
+    # clock (on either side of the connection)
+    for blk in blocks:
+        for _, sig in blk.edges:
+            if sig in inputs or sig in resets:
+                continue
+            for inst in connections:
+                sub = submodule(inst.module)
+                if sub is None:
+                    continue
+                by_formal = _actuals(sub, inst)
+                outs = {p.name for p in sub.ports if p.direction == "output"}
+                if not any(a == sig and f in outs for f, a in by_formal.items()):
+                    continue
+                feeds = [
+                    (f, a)
+                    for f, a in by_formal.items()
+                    if a in inputs and inputs[a].width == 1 and a not in resets and f not in outs
+                ]
+                picked = [a for f, a in feeds if f in sub.clocks] or [
+                    a for f, a in feeds if _CLOCKISH_RE.search(f) or _CLOCKISH_RE.search(a)
+                ]
+                if len(set(picked)) == 1:
+                    add_clock(picked[0])
 
     # name-based fallbacks
     if not clocks and opaque:

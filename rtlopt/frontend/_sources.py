@@ -27,6 +27,7 @@ from pathlib import Path
 
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import ConfigError
+from rtlopt.frontend._unit import skeleton_file
 from rtlopt.frontend.model import SourceSet
 
 __all__ = ["Filelist", "collect_sources", "find_repo_root", "parse_defines", "read_filelist"]
@@ -75,6 +76,9 @@ class Filelist:
     library_files: list[Path] = field(default_factory=list)  # -v
     library_dirs: list[Path] = field(default_factory=list)  # -y
     library_ext: list[str] = field(default_factory=list)  # +libext+
+    units: list[Path] = field(
+        default_factory=list
+    )  # every listed file, sources and headers, in order
 
 
 def _expand(token: str, where: Path | None = None, line: int | None = None) -> str:
@@ -182,6 +186,7 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                 out.library_files += nested.library_files
                 out.library_dirs += nested.library_dirs
                 out.library_ext += nested.library_ext
+                out.units += nested.units
                 i += 1
             elif tok == "-v" and nxt is not None:
                 out.library_files.append(_resolve(nxt, base, root, path, lineno))
@@ -214,6 +219,7 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                         line=lineno,
                         hint="fix the path or remove the line",
                     )
+                out.units.append(f)
                 if f.suffix in SOURCE_SUFFIXES:
                     out.files.append(f)
                 else:
@@ -249,6 +255,25 @@ def _scan(root: Path, exclude: Sequence[str]) -> tuple[list[Path], list[Path]]:
     return sources, header_dirs
 
 
+def _unit_prelude(units: Sequence[Path], target: Path) -> list[Path]:
+    """The filelists' compilation unit as seen by the target's file, in list order: listed
+    headers whole; the macro skeletons of sources listed before the target's file (see
+    :mod:`rtlopt.frontend._unit`). Headers listed after it stay (as before: a submodule listed
+    later may need them); sources listed after it do not."""
+    out: list[Path] = []
+    before = True
+    for f in units:
+        if f.suffix not in SOURCE_SUFFIXES:
+            out.append(f)
+        elif f.resolve() == target:
+            before = False
+        elif before:
+            skel = skeleton_file(f)
+            if skel is not None:
+                out.append(skel)
+    return out
+
+
 def _dedupe(paths: Iterable[Path]) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(Path(p).resolve() for p in paths))
 
@@ -271,13 +296,13 @@ def collect_sources(
         defines: Extra defines (command line ``-D``); these win over every other source.
     """
     files: list[Path] = []
-    prelude: list[Path] = [SYNTHESIS_PRELUDE]
+    units: list[Path] = []
     incdirs: list[Path] = []
     defs: dict[str, str] = dict(CONTEXT_DEFINES)
     for fl in project.filelists:
         lst = read_filelist(root / fl, root)
         files += lst.files + lst.library_files
-        prelude += lst.prelude
+        units += lst.units
         incdirs += lst.include_dirs
         defs.update(lst.defines)
         exts = lst.library_ext or list(SOURCE_SUFFIXES)
@@ -300,6 +325,7 @@ def collect_sources(
     defs.update(defines or {})
     incdirs += header_dirs
     target = target.resolve()
+    prelude = [SYNTHESIS_PRELUDE, *_unit_prelude(units, target)]
     # the target's own folder: a candidate copy of its file finds the same relative includes
     incdirs.append(target.parent)
     pre = _dedupe(prelude)

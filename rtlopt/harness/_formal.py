@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+import shlex
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
+from rtlopt.harness._clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
 from rtlopt.harness._reference import ref_name
 from rtlopt.tools import yosys_id, yosys_read_lines
 from rtlopt.verilog import blank_comments
@@ -95,7 +98,33 @@ def _load(
     lines += [f"log {MARK} read_candidate"]
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory", "opt_clean"]
-    return lines
+    gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
+    return lines + clock_gate_lines([gold, gate])
+
+
+#: Files of the clock-gate step (relative to the script's folder).
+CLOCK_GATE_JSON = "rtlopt_clock_gates.json"
+CLOCK_GATE_SCRIPT = "rtlopt_clock_gates.ys"
+CLOCK_GATE_LATCHES = "rtlopt_clock_gate_latches.txt"
+
+
+def clock_gate_lines(modules: Sequence[str]) -> list[str]:
+    """Registers behind latch-based clock gates become enabled registers on the free clock
+    (see :mod:`rtlopt.harness._clockgate`): the netlist goes to that program as JSON, its
+    rewrite script comes back. The program starts only when ``modules`` hold a latch (a
+    clock gate has one), so designs without latches pay for a shell, not for Python. A failure
+    leaves no script, and Yosys stops with an error."""
+    program = " ".join(shlex.quote(str(p)) for p in (sys.executable, "-I", _CLOCK_GATE_PROGRAM))
+    latches = " ".join(f"{m}/t:$dlatch" for m in modules)
+    return [
+        f"tee -q -o {CLOCK_GATE_LATCHES} select -count {latches}",
+        f"write_json {CLOCK_GATE_JSON}",
+        f"!rm -f {CLOCK_GATE_SCRIPT} && if grep -q '^0 objects' {CLOCK_GATE_LATCHES}; "
+        f"then echo '# rtlopt: no latch, no clock gate' > {CLOCK_GATE_SCRIPT}; "
+        f"else {program} {CLOCK_GATE_JSON} {CLOCK_GATE_SCRIPT}; fi",
+        f"script {CLOCK_GATE_SCRIPT}",
+        "opt_clean",
+    ]
 
 
 def _prepare(
@@ -115,7 +144,14 @@ def _prepare(
     lines.append("attrmap -remove init")
     lines += [
         f"log {MARK} count_latches",
-        "select -count t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*",
+        # in the two compared modules only: a submodule's own definition stays in the design
+        # after flatten (a clock-gate cell keeps its latch there, unused)
+        "select -count "
+        + " ".join(
+            f"{mod}/t:{kind}"
+            for mod in (yosys_id(ref_name(design.target.name)), yosys_id(design.target.name))
+            for kind in ("$dlatch", "$adlatch", "$dlatchsr", "$sr", "$_DLATCH_*", "$_SR_*")
+        ),
     ]
     if plan.mode in ("seq", "bmc"):
         lines.append("clk2fflogic" if plan.clk2fflogic else "async2sync")

@@ -1,0 +1,107 @@
+"""Clock-gate cells modelled as enables (issue 16, class 7), on a C910-style filelist project.
+
+tests/data/clock_gate_c910: a ``-f`` list with ``${CODE_BASE_PATH}`` paths, a configuration
+header first, C910's ``gated_clk_cell`` (latch open on the low clock phase ANDed with the clock;
+an ``ifdef``-selected vendor cell otherwise) and a target whose registers are all clocked through
+instances of it. The formal check rewrites registers behind such a gate into enabled registers
+on the free clock (found by structure), so rewrites are proven; without it the reference's
+gated clocks and latches leave every verdict unknown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import load_config
+from rtlopt.eda.formal import check_equivalence
+from rtlopt.frontend import load_design
+from rtlopt.results import Verdict
+
+pytestmark = pytest.mark.tools
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "clock_gate_c910"
+TARGET = "gen_rtl/lsu/rtl/ct_lsu_cnt.v"
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    r = tmp_path / "c910"
+    shutil.copytree(FIXTURE, r)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(r)], check=True)
+    subprocess.run(["git", "-C", str(r), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(r), "commit", "-q", "-m", "fixture"], check=True)
+    monkeypatch.setenv("CODE_BASE_PATH", str(r))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return r
+
+
+def _rtlopt(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=repo,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def _evaluate(repo: Path, cand: str) -> tuple[int, dict[str, object]]:
+    r = _rtlopt(repo, "evaluate", TARGET, "--candidate", cand, "--pdk", "nangate45", "--json")
+    assert r.returncode in (0, 1), f"exit {r.returncode}: {r.stderr.strip()[-800:]}"
+    return r.returncode, json.loads(r.stdout)
+
+
+def test_inspect_finds_the_clock_behind_the_gate_cell(repo: Path) -> None:
+    r = _rtlopt(repo, "inspect", TARGET, "--json")
+    assert r.returncode == 0, r.stderr[-500:]
+    out = json.loads(r.stdout)
+    assert out["clocks"] == ["forever_cpuclk"], out
+    assert out["resets"] == {"cpurst_b": "low"}, out
+
+
+@pytest.mark.parametrize(
+    "cand", ["candidates/ct_lsu_cnt_equiv.v", "candidates/ct_lsu_cnt_enable.v"]
+)
+def test_equivalent_rewrites_are_proven(repo: Path, cand: str) -> None:
+    # the rewrite keeping the gate cells, and one moving the gates' enables into the registers
+    rc, out = _evaluate(repo, cand)
+    c = out["candidate"]
+    assert rc == 0 and out["accepted"], c
+    assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
+
+
+def test_broken_rewrite_is_rejected(repo: Path) -> None:
+    rc, out = _evaluate(repo, "candidates/ct_lsu_cnt_broken.v")
+    c = out["candidate"]
+    assert rc == 1 and not out["accepted"]
+    assert c["stage"] in ("simulation", "formal"), c  # type: ignore[index]
+
+
+def test_a_gate_without_its_latch_is_not_a_clock_gate(repo: Path) -> None:
+    rc, out = _evaluate(repo, "candidates/ct_lsu_cnt_glitchy.v")
+    c = out["candidate"]
+    assert rc == 1 and not out["accepted"]
+    assert "clocked by data_clk" in str(c["formal"]["structure"]), c  # type: ignore[index]
+
+
+def _formal(repo: Path, tmp_path: Path, cand: str) -> Verdict:
+    cfg = load_config(repo / TARGET).config
+    design = load_design(repo / TARGET, None, cfg.project)
+    files = [repo / "gen_rtl/clk/rtl/gated_clk_cell.v", repo / cand]
+    res = check_equivalence(design, files, tmp_path / Path(cand).stem, cfg.formal)
+    assert not res.structure, res
+    return res.verdict
+
+
+def test_the_formal_check_itself_refutes_the_broken_gate(repo: Path, tmp_path: Path) -> None:
+    # not only simulation: with the gates modelled as enables the miter finds the difference
+    assert _formal(repo, tmp_path, "candidates/ct_lsu_cnt_broken.v") is Verdict.REFUTED
+    assert _formal(repo, tmp_path, "candidates/ct_lsu_cnt_equiv.v") is Verdict.PROVEN

@@ -1,0 +1,86 @@
+"""A filelist is one compilation unit for macros (issue 16, class 1), through the real CLI.
+
+tests/data/filelist_unit: four Verilog sources (no headers) in a ``-f`` list with
+``${CODE_BASE_PATH}`` paths. The first defines macros (one over two lines), the second
+redefines one, undefines another and defines a third under ``SYNTHESIS``; the target uses
+them without ```include``; a file listed after the target defines a macro the target must not
+see. The frontend, iverilog, Yosys and the formal check all read the unit the same way, for
+reference and candidate alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.tools
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "filelist_unit"
+TARGET = "rtl/unit_alu.v"
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    r = tmp_path / "unit"
+    shutil.copytree(FIXTURE, r)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(r)], check=True)
+    subprocess.run(["git", "-C", str(r), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(r), "commit", "-q", "-m", "fixture"], check=True)
+    monkeypatch.setenv("CODE_BASE_PATH", str(r))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return r
+
+
+def _rtlopt(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rtlopt", *args],
+        cwd=repo,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def _evaluate(repo: Path, cand: str) -> tuple[int, dict[str, object]]:
+    r = _rtlopt(repo, "evaluate", TARGET, "--candidate", cand, "--pdk", "nangate45", "--json")
+    assert r.returncode in (0, 1), f"exit {r.returncode}: {r.stderr.strip()[-800:]}"
+    return r.returncode, json.loads(r.stdout)
+
+
+def test_inspect_sees_the_macros_of_earlier_sources_in_order(repo: Path) -> None:
+    r = _rtlopt(repo, "inspect", TARGET, "--json")
+    assert r.returncode == 0, r.stderr.strip()[-500:]
+    out = json.loads(r.stdout)
+    # UNIT_W redefined to 8 by the second file
+    assert {p["name"]: p["width"] for p in out["ports"]} == {"a": 8, "b": 8, "y": 8}
+    assert not (repo / ".rtlopt").exists()
+    assert (
+        subprocess.run(
+            ["git", "-C", str(repo), "status", "--porcelain"], capture_output=True, text=True
+        ).stdout
+        == ""
+    )
+
+
+@pytest.mark.parametrize("cand", [TARGET, "candidates/unit_alu_equiv.v"])
+def test_self_and_a_rewrite_using_the_unit_macros_are_proven(repo: Path, cand: str) -> None:
+    rc, out = _evaluate(repo, cand)
+    c = out["candidate"]
+    assert rc == 0 and out["accepted"], c
+    assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
+
+
+@pytest.mark.parametrize("cand", ["candidates/unit_alu_old.v", "candidates/unit_alu_broken.v"])
+def test_the_undefined_branch_and_a_broken_rewrite_are_rejected(repo: Path, cand: str) -> None:
+    # unit_alu_old.v is what the target would be if `undef UNIT_OLD were ignored
+    rc, out = _evaluate(repo, cand)
+    c = out["candidate"]
+    assert rc == 1 and not out["accepted"]
+    assert c["stage"] in ("simulation", "formal"), c  # type: ignore[index]
