@@ -35,6 +35,7 @@ import time
 import uuid
 from pathlib import Path
 
+from rtlopt.errors import ToolFailed
 from rtlopt.tools import check_not_stopping, child_setup, track_group, untrack_group
 
 __all__ = ["AbcServer", "abc_binary_from_log"]
@@ -136,7 +137,10 @@ class AbcServer:
 
     # ------------------------------------------------------------------ ABC process
     def _start(self) -> None:
-        check_not_stopping("ABC")
+        try:
+            check_not_stopping("ABC")
+        except ToolFailed as exc:
+            raise OSError(exc.message) from None
         argv = [self.abc, "-s"]
         stdbuf = shutil.which("stdbuf")
         if stdbuf is not None:  # ABC's stdout is a pipe: line-buffer it
@@ -301,21 +305,34 @@ class AbcServer:
         """Run the script as Yosys would have: a fresh ABC."""
         self.fallbacks += 1
         memory_mb = self.memory_mb
+        out = script.with_name("rtlopt-fresh.log")
         try:
-            run = subprocess.run(
-                [self.abc, "-s", "-f", str(script)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                cwd=script.parent,
-                timeout=self.timeout,
-                preexec_fn=lambda: child_setup(memory_mb),
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
+            check_not_stopping("ABC")
+            with out.open("wb") as f:
+                proc = subprocess.Popen(
+                    [self.abc, "-s", "-f", str(script)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=f,
+                    stderr=subprocess.STDOUT,
+                    cwd=script.parent,
+                    preexec_fn=lambda: child_setup(memory_mb, cpu_s=self.timeout),
+                )
+            try:
+                if not track_group(proc.pid):  # a signal: killed by track_group
+                    rc = proc.wait()
+                else:
+                    rc = proc.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                rc = proc.wait()
+            finally:
+                untrack_group(proc.pid)
+            text = out.read_text(errors="replace")
+            out.unlink()
+        except (OSError, ToolFailed) as exc:
             self._reply(reply, f"rtlopt ABC server: {exc}\n", 1)
             return
-        self._reply(reply, run.stdout.decode(errors="replace"), run.returncode)
+        self._reply(reply, text, rc)
 
     def _reply(self, reply: Path, text: str, status: int) -> None:
         """Write the output and the status to the client's FIFO (skipped when it is gone),
