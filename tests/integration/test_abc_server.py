@@ -24,18 +24,19 @@ pytestmark = pytest.mark.tools
 BENCH = Path(os.environ.get("RTLOPT_BENCH_PATH", Path(__file__).parents[3] / "shared" / "bench"))
 C910 = BENCH / "c910" / "lza_simd_half"
 RTLLM = BENCH / "rtllm"
-LZA = (
+Job = tuple[list[Path], str, list[str]]
+LZA: Job = (
     [C910 / "ct_vfmau_lza_42.v", C910 / "ct_vfmau_lza_simd_half.v"],
     "ct_vfmau_lza_simd_half",
     [],
 )
-COUNTER = ([RTLLM / "counter_12" / "verified_counter_12.v"], "verified_counter_12", ["clk"])
-TRAFFIC = (
+COUNTER: Job = ([RTLLM / "counter_12" / "verified_counter_12.v"], "verified_counter_12", ["clk"])
+TRAFFIC: Job = (
     [RTLLM / "traffic_light" / "verified_traffic_light.v"],
     "verified_traffic_light",
     ["clk"],
 )
-ADDER = ([RTLLM / "adder_16bit" / "verified_adder_16bit.v"], "verified_adder_16bit", [])
+ADDER: Job = ([RTLLM / "adder_16bit" / "verified_adder_16bit.v"], "verified_adder_16bit", [])
 
 
 def _pdk(name: str) -> PdkInfo:
