@@ -137,6 +137,8 @@ class AbcServer:
 
     # ------------------------------------------------------------------ ABC process
     def _start(self) -> None:
+        if self._closed:
+            raise OSError("the ABC server is closed")
         try:
             check_not_stopping("ABC")
         except ToolFailed as exc:
@@ -156,9 +158,9 @@ class AbcServer:
             close_fds=True,
             preexec_fn=lambda: child_setup(memory_mb),
         )
-        if not track_group(self._proc.pid):
+        if not track_group(self._proc.pid) or self._closed:
             self._stop()
-            raise OSError("rtlopt is stopping")
+            raise OSError("rtlopt is stopping, or the server was closed")
         self._buf = b""
         self.starts += 1
         self.jobs = 0
@@ -369,6 +371,7 @@ class AbcServer:
             os.write(self._req_fd, b"quit\n")
         except OSError:
             pass
+        self._stop()  # ends a running job or the start-up liberty read at once
         self._thread.join(timeout=5)
         self._stop()
         try:
