@@ -16,7 +16,11 @@ printed: whether `import rtlopt.cli` loads torch, transformers or pyslang. With
 ``--baseline DIR`` (another checkout, e.g. the main branch) the ratio baseline / this is
 printed per command.
 
-    python bench/cli_latency.py [--runs 5] [--baseline /work/main]
+Compiled modules: by default each checkout keeps them in a temporary ``PYTHONPYCACHEPREFIX``
+(filled by the warm-up), as an installed package has them; ``--bytecode env`` keeps the
+environment's setting (``PYTHONDONTWRITEBYTECODE=1`` recompiles rtlopt's sources every run).
+
+    python bench/cli_latency.py [--runs 5] [--baseline /work/main] [--bytecode cache|env]
 """
 
 from __future__ import annotations
@@ -95,6 +99,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare")
+    ap.add_argument(
+        "--bytecode",
+        choices=("cache", "env"),
+        default="cache",
+        help="cache: compiled modules are kept (a temporary PYTHONPYCACHEPREFIX per checkout, "
+        "filled by the warm-up), as in a pip install, which compiles them; env: as the "
+        "environment says (PYTHONDONTWRITEBYTECODE=1 recompiles rtlopt's sources every run)",
+    )
     a = ap.parse_args()
     lza = bench_root() / "c910" / "lza_simd_half" / "ct_vfmau_lza_simd_half.v"
     cand = REPO / "examples" / "c910_lza_rewrites" / "01_grouped_encoder.v"
@@ -146,6 +158,9 @@ def main() -> None:
                 "XDG_CACHE_HOME": str(home / "cache"),
                 "RTLOPT_PDK_PATH": os.environ.get("RTLOPT_PDK_PATH", str(SHARED / "pdk")),
             }
+            if a.bytecode == "cache":
+                envs[name].pop("PYTHONDONTWRITEBYTECODE", None)
+                envs[name]["PYTHONPYCACHEPREFIX"] = str(home / "pycache")
             repos[name] = {"repo1": make_repo(home, 1), "tmp": tmp}
             for argv, cached, where in commands.values():  # warm-up: fill the cache
                 if cached:
@@ -173,7 +188,7 @@ def main() -> None:
                     cpus.setdefault((cmd, name), []).append(cpu)
         print(
             f"\nwall seconds over {a.runs} runs (min / median / max); machine load "
-            f"{os.getloadavg()[0]:.1f}"
+            f"{os.getloadavg()[0]:.1f}; bytecode: {a.bytecode}"
         )
         for cmd in commands:
             cells = []

@@ -155,7 +155,11 @@ class FlowConfig:
         "auto",
         "Synthesis engine: yosys (the binary on PATH), pyosys (in-process from the pyosys wheel: a newer Yosys/ABC, so different numbers), or auto (= yosys; never falls back to pyosys).",
     )
-    persistent: bool = _f(True, "Keep the liberty loaded in long-lived Yosys/OpenSTA workers.")
+    persistent: bool = _f(
+        True,
+        "Keep the liberty loaded in long-lived tools: an OpenSTA worker, two ABC processes "
+        "for Yosys's mapping passes, and per-pass trimmed liberties for Yosys.",
+    )
     dont_use: tuple[str, ...] = _f(
         (), "Cell name patterns ABC must not use (default: the PDK's list)."
     )

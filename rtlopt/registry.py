@@ -26,6 +26,7 @@ import importlib
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -77,17 +78,42 @@ def _scan() -> dict[str, list[_EP]]:
     return out
 
 
+_DIST_ENTRIES = (".dist-info", ".egg-info", ".egg", ".egg-link", ".pth")
+
+
 def _path_key(path: tuple[str, ...]) -> str:
-    """What the installed distributions depend on: each folder of the path and its mtime (an
-    install or uninstall adds or removes a ``*.dist-info`` folder, which changes it)."""
+    """What the installed distributions depend on: for each folder of the path, its
+    distribution entries (``*.dist-info``, ``*.egg-info``, ``.pth`` ...) with their inode and
+    mtime and those of their ``entry_points.txt`` (an install, uninstall or reinstall changes
+    them); other files of the folder do not count, so a command run from a folder whose files
+    change (the current folder is on the path) does not scan again."""
     parts = []
     for p in path:
         full = os.path.abspath(p or ".")
         try:
             st = os.stat(full)
-            parts.append(f"{full}\0{st.st_ino}\0{st.st_mtime_ns}")
         except OSError:
             parts.append(f"{full}\0-")
+            continue
+        if not stat.S_ISDIR(st.st_mode):  # a zip file on the path
+            parts.append(f"{full}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_size}")
+            continue
+        found: list[str] = []
+        try:
+            with os.scandir(full) as it:
+                for e in it:
+                    if not e.name.lower().endswith(_DIST_ENTRIES):
+                        continue
+                    try:
+                        es = e.stat()
+                        found.append(f"{e.name}\0{es.st_ino}\0{es.st_mtime_ns}")
+                        ep = os.stat(os.path.join(e.path, "entry_points.txt"))
+                        found.append(f"\0{ep.st_ino}\0{ep.st_mtime_ns}\0{ep.st_size}")
+                    except OSError:
+                        continue
+        except OSError:
+            found.append(f"\0{st.st_ino}\0{st.st_mtime_ns}")  # unreadable: its own mtime
+        parts.append(full + "\0" + "\0".join(found))
     return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 

@@ -117,11 +117,20 @@ def _rows(table: Mapping[str, list[float]]) -> tuple[AreaShare, ...]:
     return tuple(rows)
 
 
-def ppa_details(netlist: Path, liberty: Path, critical_path: CriticalPath | None) -> PpaDetails:
+def ppa_details(
+    netlist: Path,
+    liberty: Path,
+    critical_path: CriticalPath | None,
+    liberty_md5: str | None = None,
+) -> PpaDetails:
     """The details of one measurement: the critical path OpenSTA reported and the area split.
+
+    ``liberty_md5`` (the liberty's content hash, when known) finds the cell table kept on disk
+    without hashing the file again.
 
     Raises:
         OSError: the netlist or liberty cannot be read.
     """
-    by_cell, by_inst = area_breakdown(netlist.read_text(errors="replace"), liberty_cells(liberty))
+    cells = liberty_cells(liberty, liberty_md5)
+    by_cell, by_inst = area_breakdown(netlist.read_text(errors="replace"), cells)
     return PpaDetails(critical_path=critical_path, area_by_cell=by_cell, area_by_instance=by_inst)

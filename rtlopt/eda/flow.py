@@ -15,6 +15,7 @@ serialized process-wide (pyosys has global state).
 from __future__ import annotations
 
 import logging
+import shutil
 import threading
 import time
 import uuid
@@ -25,6 +26,7 @@ from types import TracebackType
 from typing import Any
 
 from rtlopt.config import FlowConfig, SandboxConfig
+from rtlopt.eda._abcserver import AbcServer, abc_binary_from_log
 from rtlopt.eda._worker import StaWorker
 from rtlopt.eda.breakdown import ppa_details
 from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
@@ -36,10 +38,10 @@ from rtlopt.eda.yosys import (
     synthesize,
     synthesize_pyosys,
 )
-from rtlopt.errors import ConfigError, ToolNotFound
+from rtlopt.errors import ConfigError, ToolFailed, ToolNotFound
 from rtlopt.pdk import PdkInfo, derive_liberties
 from rtlopt.results import PPA, PpaDetails
-from rtlopt.tools import require_tool, tool_paths, tool_versions
+from rtlopt.tools import require_tool, script_path, tool_paths, tool_versions
 
 __all__ = ["PpaFlow", "PpaMeasurement", "resolve_engine"]
 
@@ -139,6 +141,11 @@ class PpaFlow:
         else:
             self.libs = SynthLibraries.single(pdk.liberty_plain)
         self._worker: StaWorker | None = None
+        self._sta_design: tuple[str, tuple[str, ...]] | None = None  # last timed in the worker
+        self._abc: AbcServer | None = None  # the liberty mapping's ABC
+        self._abc_generic: AbcServer | None = None  # synth's own abc -fast
+        # the ABC binary Yosys runs, learnt from the first synthesis log; "" = do not serve
+        self._abc_binary: str | None = None if cfg.persistent and self.engine == "yosys" else ""
         self._lock = threading.Lock()
         self._closed = False
 
@@ -229,7 +236,7 @@ class PpaFlow:
     def _details(self, netlist: Path, sta: StaResult) -> PpaDetails | None:
         """Critical path and area split for the feedback; None (logged) when unreadable."""
         try:
-            return ppa_details(netlist, self.pdk.liberty_plain, sta.critical_path)
+            return ppa_details(netlist, self.pdk.liberty_plain, sta.critical_path, self.pdk.md5)
         except (OSError, ValueError) as exc:
             log.info("no PPA details for %s: %s", netlist, exc)
             return None
@@ -253,7 +260,28 @@ class PpaFlow:
         }
         if self.engine == "pyosys":
             return synthesize_pyosys(files, top, workdir, self.libs, **kw)
-        return synthesize(
+        if self._abc is not None and self._abc_generic is not None:
+            try:
+                return synthesize(
+                    files,
+                    top,
+                    workdir,
+                    self.libs,
+                    timeout=self.cfg.synth_timeout_s,
+                    memory_mb=self.sandbox.memory_mb,
+                    abc_exe=self._abc.client,
+                    generic_abc_exe=self._abc_generic.client,
+                    **kw,
+                )
+            except ToolFailed as exc:
+                # whatever failed, the verdict must be the one of fresh ABC processes: run it
+                # again so, and keep to them from now on
+                log.info(
+                    "synthesis with the long-lived ABC failed (%s); again with fresh ones",
+                    exc.message,
+                )
+                self._close_abc()
+        syn = synthesize(
             files,
             top,
             workdir,
@@ -262,6 +290,48 @@ class PpaFlow:
             memory_mb=self.sandbox.memory_mb,
             **kw,
         )
+        if self._abc_binary is None:
+            self._start_abc_server(syn.log_path, workdir)
+        return syn
+
+    def _start_abc_server(self, log_path: Path, workdir: Path) -> None:
+        """Keep an ABC with the mapping liberty loaded for the next syntheses (persistent
+        flow): the binary Yosys ran for its ``abc -liberty`` call, named in its log."""
+        self._abc_binary = ""
+        try:
+            name = abc_binary_from_log(log_path.read_text(errors="replace"))
+        except OSError:
+            return
+        binary = shutil.which(name) if name else None
+        if binary is None or shutil.which("stdbuf") is None or shutil.which("mkfifo") is None:
+            log.info("no long-lived ABC (binary %r, stdbuf and mkfifo needed)", name)
+            return
+        try:
+            for liberty in (Path(script_path(self.libs.abc)), None):
+                server = AbcServer(
+                    binary,
+                    liberty,
+                    workdir.parent / f".abc-server-{uuid.uuid4().hex[:8]}",
+                    timeout=self.cfg.synth_timeout_s,
+                    memory_mb=self.sandbox.memory_mb,
+                )
+                if liberty is None:
+                    self._abc_generic = server
+                else:
+                    self._abc = server
+        except OSError as exc:
+            log.info("no long-lived ABC: %s", exc)
+            self._close_abc()
+            return
+        self._abc_binary = binary
+
+    def _close_abc(self) -> None:
+        """Stop the long-lived ABC processes; fresh ones from now on."""
+        self._abc_binary = ""
+        for server in (self._abc, self._abc_generic):
+            if server is not None:
+                server.close()
+        self._abc = self._abc_generic = None
 
     def _sta(self, netlist: Path, top: str, clocks: Sequence[str], workdir: Path) -> StaResult:
         if not self.cfg.persistent:
@@ -284,6 +354,13 @@ class PpaFlow:
                 timeout=self.cfg.sta_timeout_s,
                 memory_mb=self.sandbox.memory_mb,
             )
+        elif self.cfg.power and self._sta_design not in (None, (top, tuple(clocks))):
+            # another design in this session: OpenSTA 2.0.17 then misreports the power of a
+            # sequential design timed after a combinational one (157 vs 170 uW for RTLLM's
+            # traffic_light after adder_16bit, sky130hd); a run times one design, so this
+            # restart happens only when a caller switches designs
+            self._worker.recycle()
+        self._sta_design = (top, tuple(clocks))
         token = uuid.uuid4().hex
         script = workdir / "sta.tcl"
         script.write_text(
@@ -297,6 +374,7 @@ class PpaFlow:
             # OpenSTA 2.0.17 keeps sequential activity state across link_design: start afresh
             # (in the background, overlapping the next synthesis) to keep power exact.
             self._worker.recycle()
+            self._sta_design = None  # a fresh session: nothing timed in it yet
         return result
 
     # ------------------------------------------------------------------ provenance
@@ -341,6 +419,9 @@ class PpaFlow:
             "dont_use": list(self.dont_use),
             "tie_cells": {"hi": list(self.pdk.tie_hi or ()), "lo": list(self.pdk.tie_lo or ())},
             "persistent": self.cfg.persistent,
+            # both ABC calls of the synthesis in long-lived ABC processes (liberty read once;
+            # Yosys's `abc -exe`, `synth` spelt out as its steps): same binary, same results
+            "long_lived_abc": self._abc_binary != "",
             "trimmed_liberties": self.libs != SynthLibraries.single(self.pdk.liberty_plain),
             "synth_script": shown(
                 synth_script(
@@ -373,6 +454,7 @@ class PpaFlow:
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.close()
+        self._close_abc()
 
     def __enter__(self) -> PpaFlow:
         return self
@@ -389,3 +471,7 @@ class PpaFlow:
         worker = getattr(self, "_worker", None)
         if worker is not None:
             worker.close()
+        for name in ("_abc", "_abc_generic"):
+            abc = getattr(self, name, None)
+            if abc is not None:
+                abc.close()

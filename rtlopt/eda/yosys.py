@@ -111,6 +111,8 @@ def synth_script(
     tie_hi: tuple[str, str] | None = None,
     tie_lo: tuple[str, str] | None = None,
     generic_netlist: Path | None = None,
+    abc_exe: Path | None = None,
+    generic_abc_exe: Path | None = None,
 ) -> str:
     """The Yosys script synthesizing ``top`` from ``files`` onto the liberty.
 
@@ -128,14 +130,34 @@ def synth_script(
             written from a copy with initial values removed (ASIC flip-flops power up
             unknown); the mapping continues on the untouched design, so the numbers do not
             change.
+        abc_exe: Run the liberty mapping's ABC through this client (``abc -exe``): the
+            long-lived ABC of :class:`~rtlopt.eda._abcserver.AbcServer`, same binary, same
+            script, the liberty read once.
+        generic_abc_exe: Run the generic mapping inside ``synth`` (``abc -fast``) through this
+            client: ``synth`` is then written out as its own steps (``synth -help``: begin and
+            coarse, the fine steps with ``abc -fast -exe``, check), the same passes in the same
+            order.
     """
     top_id = yosys_id(top)
     lines = [
         *yosys_read_lines(files, include_dirs, defines or {}),
         f"hierarchy -check -top {top_id}",
         "flatten",
-        f"synth -top {top_id}",
     ]
+    if generic_abc_exe is None:
+        lines.append(f"synth -top {top_id}")
+    else:
+        lines += [
+            f"synth -top {top_id} -run begin:fine",
+            "opt -fast -full",
+            "memory_map",
+            "opt -full",
+            "techmap",
+            "opt -fast",
+            f"abc -fast -exe {_q(generic_abc_exe)}",
+            "opt -fast",
+            f"synth -top {top_id} -run check:",
+        ]
     if generic_netlist is not None:
         lines += [
             "design -push-copy",
@@ -145,7 +167,8 @@ def synth_script(
         ]
     lines += [
         f"dfflibmap -liberty {_q(libs.dff)}",
-        f"abc -liberty {_q(libs.abc)}",
+        (f"abc -exe {_q(abc_exe)} " if abc_exe is not None else "abc ")
+        + f"-liberty {_q(libs.abc)}",
         "opt_clean -purge",
     ]
     if tie_hi is not None and tie_lo is not None:
@@ -229,6 +252,8 @@ def _write_synth_script(
     tie_hi: tuple[str, str] | None,
     tie_lo: tuple[str, str] | None,
     generic: bool,
+    abc_exe: Path | None = None,
+    generic_abc_exe: Path | None = None,
 ) -> tuple[Path, Path, Path | None, Path]:
     """Remove the previous outputs and write ``synth.ys``; (netlist, stat, generic, script)."""
     netlist = workdir / "netlist.v"
@@ -250,6 +275,8 @@ def _write_synth_script(
             tie_hi=tie_hi,
             tie_lo=tie_lo,
             generic_netlist=gen,
+            abc_exe=abc_exe,
+            generic_abc_exe=generic_abc_exe,
         )
     )
     return netlist, stat_file, gen, script
@@ -268,10 +295,13 @@ def synthesize(
     timeout: float = 300.0,
     memory_mb: int | None = None,
     generic: bool = False,
+    abc_exe: Path | None = None,
+    generic_abc_exe: Path | None = None,
 ) -> SynthResult:
     """Synthesize with the Yosys binary (one process, script file ``synth.ys``).
 
-    ``generic`` also writes ``generic.v`` (see :func:`synth_script`).
+    ``generic`` also writes ``generic.v``; ``abc_exe`` and ``generic_abc_exe`` run the two ABC
+    calls through long-lived ABC processes (see :func:`synth_script`).
 
     Raises:
         ToolFailed: Yosys exited abnormally or did not write the netlist / stat report.
@@ -279,7 +309,17 @@ def synthesize(
     """
     workdir.mkdir(parents=True, exist_ok=True)
     netlist, stat_file, gen, script = _write_synth_script(
-        workdir, files, top, libs, include_dirs, defines, tie_hi, tie_lo, generic
+        workdir,
+        files,
+        top,
+        libs,
+        include_dirs,
+        defines,
+        tie_hi,
+        tie_lo,
+        generic,
+        abc_exe,
+        generic_abc_exe,
     )
     log_path = workdir / "synth.log"
     run = run_tool(

@@ -17,6 +17,7 @@ import fnmatch
 import functools
 import gzip
 import hashlib
+import json
 import logging
 import os
 import re
@@ -222,19 +223,45 @@ def cell_infos(text: str) -> dict[str, CellInfo]:
     return out
 
 
+_CELLS_VERSION = "1"  # bump when cell_infos or the table's format changes (cache key)
+
+
 @functools.lru_cache(maxsize=8)
-def _liberty_cells(path: str, mtime_ns: int, size: int) -> Mapping[str, CellInfo]:
-    return cell_infos(Path(path).read_text(errors="replace"))
+def _liberty_cells(path: str, mtime_ns: int, size: int, md5: str | None) -> Mapping[str, CellInfo]:
+    digest = md5 or file_md5(Path(path))
+    table = cache_dir() / "cells" / f"{digest}-v{_CELLS_VERSION}.json"
+    try:
+        raw = json.loads(table.read_text())
+        return {name: CellInfo(float(a), frozenset(outs)) for name, (a, outs) in raw.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        pass  # not there yet, or unreadable: parse the liberty and (re)write the table
+    cells = cell_infos(Path(path).read_text(errors="replace"))
+    try:
+        _write_text(
+            table,
+            json.dumps({n: [c.area, sorted(c.outputs)] for n, c in cells.items()}, sort_keys=True),
+        )
+    except OSError as exc:
+        log.debug("cell table not kept: %s", exc)
+    return cells
 
 
-def liberty_cells(liberty: Path) -> Mapping[str, CellInfo]:
-    """:func:`cell_infos` of a plain liberty file, cached per file (path, time and size).
+def liberty_cells(liberty: Path, md5: str | None = None) -> Mapping[str, CellInfo]:
+    """:func:`cell_infos` of a plain liberty file.
+
+    Kept in memory per file (path, time and size) and on disk in the liberty cache, keyed by
+    the file's content hash like the derived liberties: parsing the 12 MB sky130 file takes
+    ~0.8 s, reading the table back a few milliseconds.
+
+    Args:
+        liberty: A plain (decompressed) liberty file.
+        md5: The MD5 of its content when the caller knows it (``PdkInfo.md5``); else hashed.
 
     Raises:
         OSError: the file cannot be read.
     """
     st = liberty.stat()
-    return _liberty_cells(str(liberty), st.st_mtime_ns, st.st_size)
+    return _liberty_cells(str(liberty), st.st_mtime_ns, st.st_size, md5)
 
 
 def strip_groups(text: str, names: Sequence[str]) -> str:

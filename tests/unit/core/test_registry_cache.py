@@ -45,3 +45,22 @@ def test_a_later_install_is_seen_and_the_scan_is_reused(
     registry._all_entry_points.cache_clear()
     reg.reload()
     assert "gamma" in reg.names()
+
+
+def test_other_files_in_a_path_folder_keep_the_key(tmp_path: Path) -> None:
+    """The current folder is on the path of every command: files created there (a design
+    edited, a log written) must not cost a new scan; a distribution entry must."""
+    site = tmp_path / "site"
+    site.mkdir()
+    key = registry._path_key((str(site),))
+    (site / "notes.txt").write_text("x")
+    (site / "rtl").mkdir()
+    os.utime(site, ns=(0, 10**18))
+    assert registry._path_key((str(site),)) == key
+    _install(site, "widget-dist", "beta = math:ceil")
+    changed = registry._path_key((str(site),))
+    assert changed != key
+    # the entry points rewritten in place (same folder): still seen
+    ep = site / "widget-dist-1.0.dist-info" / "entry_points.txt"
+    ep.write_text("[rtlopt.test-cache]\nbeta = math:floor\ngamma = math:fabs\n")
+    assert registry._path_key((str(site),)) != changed

@@ -64,6 +64,39 @@ def test_synth_script_is_the_paper_flow_with_tie_cells(tmp_path: Path) -> None:
     ]
 
 
+def test_synth_script_through_long_lived_abc_spells_out_synth(tmp_path: Path) -> None:
+    """With ABC clients, ``synth`` becomes its own steps (``yosys -h synth`` of 0.23, no -lut /
+    -noabc) with the generic ``abc -fast`` through one client and the liberty mapping through
+    the other; everything else is the default script."""
+    kw = {"tie_hi": ("TH", "Z"), "tie_lo": ("TL", "Z")}
+    plain = synth_script([Path("/a.v")], "top", LIBS, tmp_path / "n.v", tmp_path / "s.txt", **kw)
+    text = synth_script(
+        [Path("/a.v")],
+        "top",
+        LIBS,
+        tmp_path / "n.v",
+        tmp_path / "s.txt",
+        abc_exe=Path("/srv/lib/abc-client.sh"),
+        generic_abc_exe=Path("/srv/gen/abc-client.sh"),
+        **kw,
+    )
+    steps = [
+        "synth -top top -run begin:fine",
+        "opt -fast -full",
+        "memory_map",
+        "opt -full",
+        "techmap",
+        "opt -fast",
+        "abc -fast -exe /srv/gen/abc-client.sh",
+        "opt -fast",
+        "synth -top top -run check:",
+    ]
+    expected = plain.replace("synth -top top\n", "\n".join(steps) + "\n").replace(
+        "abc -liberty /lib/abc.lib", "abc -exe /srv/lib/abc-client.sh -liberty /lib/abc.lib"
+    )
+    assert text == expected and text != plain
+
+
 def test_synth_script_without_tie_cells_skips_constant_mapping(tmp_path: Path) -> None:
     text = synth_script([Path("/a.v")], "t", LIBS, tmp_path / "n.v", tmp_path / "s.txt")
     assert "hilomap" not in text and "setundef" not in text
