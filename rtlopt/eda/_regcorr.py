@@ -9,8 +9,10 @@ greatest partition of all register bits (reference and candidate, each bit with 
 or complemented) that random simulation cannot refute as inductive: starting from one class,
 every round gives each class one random value per pattern (members complemented by their
 phase), random primary inputs, evaluates every register's next value, and splits the classes
-by that value (up to complement). The partition is stable when several rounds with fresh
-random values split nothing.
+by that value (complemented for complemented members). Phases are hypotheses fixed at the
+start: a first fixpoint with every bit equal, then one where the bits left alone are
+complements of the other side's. The partition is stable when several rounds with fresh random
+values split nothing.
 
 The result is only a *candidate* pairing: whether it is right is for the proof to decide. The
 miter uses it soundly whatever it is (each candidate bit is either free or the one source of
@@ -116,7 +118,6 @@ def _fixpoint(
     """Refine ``cls``/``phase`` until random next-state values split no class."""
     mask = (1 << _WIDTH) - 1
     nets = (gold, gate)
-    phase = dict(phase)
     stable = 0
     for _ in range(_MAX_ROUNDS):
         n_classes = len(set(cls.values()))
@@ -138,11 +139,9 @@ def _fixpoint(
         keys: dict[tuple[int, int], int] = {}
         new_cls: dict[Node, int] = {}
         for node in nodes:
-            v = nxt[node]
-            ph = v & 1
-            key = (cls[node], v ^ mask if ph else v)
-            new_cls[node] = keys.setdefault(key, len(keys))
-            phase[node] = ph
+            # the relation must hold again one step later with the same phases
+            v = nxt[node] ^ (mask if phase[node] else 0)
+            new_cls[node] = keys.setdefault((cls[node], v), len(keys))
         cls = new_cls
         if len(keys) == n_classes:
             stable += 1

@@ -626,7 +626,9 @@ def _run_abc_power_up(
     """
     common = (design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
     if plan.mode == "bmc":
-        first = _run_abc(*common, share=0.6, strict_x=strict_x)
+        # a failing proof is quick (a counterexample of the paired model), a hard one takes
+        # the time: most of it goes to the proof, the refutation search gets what is left
+        first = _run_abc(*common, share=0.85, strict_x=strict_x)
         if first is not None and first.verdict is Verdict.PROVEN:
             return first
         refuted = _run_abc(*common, share=1.0, strict_x=strict_x, model="x")
