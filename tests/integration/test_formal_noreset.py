@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -151,7 +152,9 @@ def test_a_state_only_difference_is_never_proven(tmp_path: Path) -> None:
     assert res.verdict is not Verdict.PROVEN, res
 
 
-def _replay(tmp_path: Path, ref: str, cand: str, cex: dict[str, str], outputs: list[str]) -> bool:
+def _replay(
+    tmp_path: Path, ref: str, cand: str, cex: Mapping[str, str], outputs: list[str]
+) -> bool:
     """Simulate both designs in iverilog (registers x at power-up) on the counterexample's
     inputs; True when an output differs (defined on both sides) at the counterexample's
     cycle."""
