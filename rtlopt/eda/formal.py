@@ -591,8 +591,8 @@ def _free_claim(pairing: str) -> str:
     """What a proof from a free power-up state says (``FormalResult.reason`` of PROVEN)."""
     return (
         "equivalent from every power-up state in which paired registers start equal "
-        f"({pairing}; every other register starts from any value, reset or not as in the "
-        "reference): whatever the candidate's registers hold at power-up, the reference "
+        f"({pairing}; every other register from any value; reset inputs forced in the first "
+        "step as usual): whatever the candidate's registers hold at power-up, the reference "
         "powered up in the paired state behaves the same"
     )
 
