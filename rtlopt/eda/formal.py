@@ -251,7 +251,7 @@ def check_equivalence(
     miter = _run_miter(*common, share=0.5)
     if miter.verdict is not Verdict.UNKNOWN:
         return miter
-    found = _run_abc(*common, share=1.0, strict_x=strict_x)
+    found = _run_abc_power_up(*common, strict_x=strict_x)
     return found if found is not None else miter
 
 
@@ -490,8 +490,13 @@ def _run_abc(
     *,
     share: float,
     strict_x: bool = False,
+    model: str = "auto",
 ) -> FormalResult | None:
     """ABC engines (``yosys-abc``) on the AIGER miter; a verdict only when one decides.
+
+    ``model``: ``auto`` (free power-up state without reset, x otherwise), ``free`` (free
+    power-up state) or ``x`` with bmc3 only (a search for refutations: designs without
+    reset, where an x power-up proves nothing).
 
     Combinational targets get ``&cec``; sequential ones ``dprove`` then ``pdr`` (unbounded
     proofs from the reset state). A target without reset is modelled with free, defined
@@ -510,7 +515,7 @@ def _run_abc(
         timeout=left,
         strict_x=strict_x,
         memory_mb=memory_mb,
-        free_init=plan.mode == "bmc",
+        free_init=model == "free" or (model == "auto" and plan.mode == "bmc"),
     )
     if prep.miter is None:
         log.debug("formal %s: no AIGER miter: %s", design.target.name, prep.reason)
@@ -518,6 +523,8 @@ def _run_abc(
     miter = prep.miter
     sequential = miter.gold_registers + miter.gate_registers > 0
     engines = ["dprove", "pdr"] if sequential else ["cec"]
+    if model == "x":
+        engines = ["bmc"] if sequential else []
     for i, engine in enumerate(engines):
         budget = (deadline - time.monotonic()) / (len(engines) - i)
         if budget < 1.0:
@@ -527,11 +534,17 @@ def _run_abc(
         method = f"abc {_ABC_NAMES[engine]}"
         if not miter.exact:
             method += " (free power-up state)"
-        if out.status == "proved":
+        if out.status == "proved" and model != "x":
             return _checked(
                 design,
                 _workdir_of(reference_file),
-                FormalResult(Verdict.PROVEN, method, "", {}, _elapsed(start)),
+                FormalResult(
+                    Verdict.PROVEN,
+                    method,
+                    "" if miter.exact else _free_claim(miter.pairing),
+                    {},
+                    _elapsed(start),
+                ),
                 start,
             )
         if out.status == "failed":
@@ -543,8 +556,7 @@ def _run_abc(
                 return FormalResult(
                     Verdict.UNKNOWN,
                     method,
-                    "no proof: ABC's counterexample leaves the candidate "
-                    "undefined where the reference is defined"
+                    f"no proof: ABC's counterexample {_X_PESSIMISM}"
                     + (f" (cycle {out.frame})" if sequential else ""),
                     out.counterexample,
                     _elapsed(start),
@@ -555,6 +567,11 @@ def _run_abc(
                     if sequential
                     else "the AIGER miter found differing outputs"
                 )
+                if model == "x":
+                    why += (
+                        " from every power-up state (every register x at power-up: the "
+                        "outputs differ whatever the registers without reset hold)"
+                    )
                 return FormalResult(
                     Verdict.REFUTED, method, why, out.counterexample, _elapsed(start)
                 )
@@ -568,6 +585,66 @@ def _run_abc(
                 _elapsed(start),
             )
     return None
+
+
+def _free_claim(pairing: str) -> str:
+    """What a proof from a free power-up state says (``FormalResult.reason`` of PROVEN)."""
+    return (
+        "equivalent from every power-up state in which paired registers start equal "
+        f"({pairing}; every other register from any value; reset inputs forced in the first "
+        "step as usual): whatever the candidate's registers hold at power-up, the reference "
+        "powered up in the paired state behaves the same"
+    )
+
+
+#: Why an x power-up counterexample may be x pessimism (see :func:`_run_abc`).
+_X_PESSIMISM = "leaves the candidate undefined where the reference is defined"
+
+
+def _run_abc_power_up(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    cfg: FormalConfig,
+    memory_mb: int | None,
+    extra_inc: list[Path],
+    start: float,
+    *,
+    strict_x: bool = False,
+) -> FormalResult | None:
+    """ABC on sequential targets, with both power-up models where one cannot decide.
+
+    * Without reset (``plan.mode == "bmc"``): a proof from a free power-up state of paired
+      registers first; if none, a bmc3 search on the x power-up model, whose counterexamples
+      (outputs defined on both sides and different) are differences from *every* power-up
+      state, so real refutations.
+    * With reset: the x power-up model first (registers without reset are x after reset); if
+      its counterexample only leaves the candidate x where the reference is defined (gate-level
+      x pessimism, such as a carry register without reset added in another order), a proof
+      from a free power-up state of paired registers with the remaining time.
+    """
+    common = (design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
+    if plan.mode == "bmc":
+        # a failing proof is quick (a counterexample of the paired model), a hard one takes
+        # the time: most of it goes to the proof, the refutation search gets what is left
+        first = _run_abc(*common, share=0.85, strict_x=strict_x)
+        if first is not None and first.verdict is Verdict.PROVEN:
+            return first
+        refuted = _run_abc(*common, share=1.0, strict_x=strict_x, model="x")
+        if refuted is not None and refuted.verdict is Verdict.REFUTED:
+            return refuted
+        return first
+    first = _run_abc(*common, share=1.0, strict_x=strict_x)
+    if (
+        first is None
+        or first.verdict is not Verdict.UNKNOWN
+        or _X_PESSIMISM not in first.reason
+        or strict_x
+    ):
+        return first
+    free = _run_abc(*common, share=1.0, strict_x=strict_x, model="free")
+    return free if free is not None and free.verdict is Verdict.PROVEN else first
 
 
 def _run_miter(

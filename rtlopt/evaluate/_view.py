@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.config import Config
+from rtlopt.eda._aload import normalise_async_polarity
 from rtlopt.eda._slang import (
     SlangResult,
     elaborate,
@@ -88,7 +89,9 @@ class SvView:
         d = self.original
         workdir.mkdir(parents=True, exist_ok=True)
         cand = workdir / "candidate.sv"
-        cand.write_text(text)
+        # legal asynchronous-reset forms slang refuses, rewritten to the form it reads
+        # (the same hardware; see rtlopt.eda._aload)
+        cand.write_text(normalise_async_polarity(text)[0])
         lib = list(library_files(d, defined, used, workdir / "lib"))
         originals = {d.modules[n].file for n in module_closure(used, d.modules) if n not in defined}
         tfile = d.target.file

@@ -123,6 +123,19 @@ def test_broken_rewrites_are_rejected(repo: Path, name: str, stage: str) -> None
     assert out["candidate"]["stage"] == stage, out["candidate"]["reason"]
 
 
+def test_an_inverted_asynchronous_reset_branch_is_read(repo: Path) -> None:
+    # `if (rst_ni == 1'b1) <load> else <reset>` under `negedge rst_ni`: legal, slang refuses
+    # it as written ("polarity of condition doesn't match edge sensitivity"); the view is
+    # elaborated from the branches swapped, so the equivalent rewrite is proven
+    rc, out = _evaluate(repo, CANDIDATES / "inverted_reset.sv")
+    assert rc == 0 and out["accepted"], out["candidate"]["reason"]
+    assert out["candidate"]["formal"]["verdict"] == "proven"
+    # the same form with a wrong reset value is still wrong
+    rc, out = _evaluate(repo, CANDIDATES / "inverted_reset_broken.sv")
+    assert rc == 1 and not out["accepted"]
+    assert out["candidate"]["stage"] in ("simulation", "formal"), out["candidate"]["reason"]
+
+
 def test_a_rare_bug_is_refuted_on_the_views(repo: Path) -> None:
     # wrong for one operand pair only: random stimulus passes, the miter on the views does not
     rc, out = _evaluate(repo, CANDIDATES / "rare.sv")

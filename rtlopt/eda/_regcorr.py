@@ -1,0 +1,222 @@
+"""Register correspondence without names: which reference and candidate register bits hold the
+same value, found from the next-state functions (van Eijk's fixpoint, by simulation).
+
+Designs without reset have no common starting state, so a sequential equivalence proof needs
+a pairing of the two designs' registers: paired bits start equal, the proof covers every such
+power-up state (see ``free_init`` in :mod:`rtlopt.eda._aigmiter`). Names are a weak guide (a
+rewrite renames registers, several may share one width). :func:`correspondence` computes the
+greatest partition of all register bits (reference and candidate, each bit with a phase: equal
+or complemented) that random simulation cannot refute as inductive: starting from one class,
+every round gives each class one random value per pattern (members complemented by their
+phase), random primary inputs, evaluates every register's next value, and splits the classes
+by that value (complemented for complemented members). Phases are hypotheses fixed at the
+start: a first fixpoint with every bit equal, then one where the bits left alone are
+complements of the other side's. The partition is stable when several rounds with fresh random
+values split nothing.
+
+The result is only a *candidate* pairing: whether it is right is for the proof to decide. The
+miter uses it soundly whatever it is (each candidate bit is either free or the one source of
+its class's shared value; reference bits copy it), so a wrong class can only make the proof
+fail, never make it pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol
+
+__all__ = ["Member", "correspondence", "pairs_of"]
+
+#: A register bit: (side, Q bit), side 0 = reference, 1 = candidate.
+Node = tuple[int, int | str]
+#: A class member: (node, phase); phase 1 = complemented against the class value.
+Member = tuple[Node, int]
+
+_WIDTH = 256  # patterns per round (bit-parallel)
+_STABLE_ROUNDS = 6
+_MAX_ROUNDS = 200
+
+_F = Callable[[int, Sequence[int]], int]
+#: Binary functions of Yosys's single-bit gates on bit-parallel words (m: all-ones mask).
+_FUN: dict[str, _F] = {
+    "$_BUF_": lambda m, i: i[0],
+    "$_NOT_": lambda m, i: ~i[0] & m,
+    "$_AND_": lambda m, i: i[0] & i[1],
+    "$_NAND_": lambda m, i: ~(i[0] & i[1]) & m,
+    "$_OR_": lambda m, i: i[0] | i[1],
+    "$_NOR_": lambda m, i: ~(i[0] | i[1]) & m,
+    "$_XOR_": lambda m, i: i[0] ^ i[1],
+    "$_XNOR_": lambda m, i: ~(i[0] ^ i[1]) & m,
+    "$_ANDNOT_": lambda m, i: i[0] & ~i[1] & m,
+    "$_ORNOT_": lambda m, i: (i[0] | ~i[1]) & m,
+    "$_MUX_": lambda m, i: (i[0] & ~i[2] | i[1] & i[2]) & m,
+    "$_NMUX_": lambda m, i: ~(i[0] & ~i[2] | i[1] & i[2]) & m,
+    "$_AOI3_": lambda m, i: ~((i[0] & i[1]) | i[2]) & m,
+    "$_OAI3_": lambda m, i: ~((i[0] | i[1]) & i[2]) & m,
+    "$_AOI4_": lambda m, i: ~((i[0] & i[1]) | (i[2] & i[3])) & m,
+    "$_OAI4_": lambda m, i: ~((i[0] | i[1]) & (i[2] | i[3])) & m,
+}
+
+
+class Net(Protocol):
+    """What :func:`correspondence` reads of a netlist (``rtlopt.eda._aigmiter._Netlist``)."""
+
+    inputs: dict[str, list[int | str]]
+    driver: dict[int | str, tuple[str, list[int | str]]]
+    ffs: list[tuple[int | str, int | str]]
+
+
+def correspondence(gold: Net, gate: Net, *, seed: int = 1) -> list[list[Member]]:
+    """Classes of register bits that random simulation finds inductively equal.
+
+    Args:
+        gold: The reference's netlist.
+        gate: The candidate's netlist (same input ports).
+        seed: Random seed (the result is deterministic for a seed).
+
+    Returns:
+        The classes with two or more members, members sorted (reference bits first).
+    """
+    rng = random.Random(seed)
+    nodes: list[Node] = [(0, q) for _, q in gold.ffs] + [(1, q) for _, q in gate.ffs]
+    if not nodes:
+        return []
+    # equal bits first (one class, every phase 0) ...
+    cls = _fixpoint(gold, gate, nodes, dict.fromkeys(nodes, 0), dict.fromkeys(nodes, 0), rng)
+    groups = _groups(nodes, cls)
+    # ... then the bits left alone, as complements of the other side's
+    alone = [g[0][0] for g in groups if len(g) == 1]
+    if {n[0] for n in alone} == {0, 1}:
+        start = {n: i + 1 for i, g in enumerate(groups) if len(g) > 1 for n, _ in g}
+        phase = {n: ph for g in groups for n, ph in g}
+        for n in alone:
+            start[n], phase[n] = 0, n[0]
+        cls = _fixpoint(gold, gate, nodes, start, phase, rng)
+        groups = _groups(nodes, cls)
+    return [g for g in groups if len(g) > 1]
+
+
+def _groups(
+    nodes: Sequence[Node], cls: tuple[dict[Node, int], dict[Node, int]]
+) -> list[list[Member]]:
+    ids, phase = cls
+    out: dict[int, list[Member]] = {}
+    for node in nodes:
+        out.setdefault(ids[node], []).append((node, phase[node]))
+    return [sorted(g, key=_order) for g in out.values()]
+
+
+def _fixpoint(
+    gold: Net,
+    gate: Net,
+    nodes: Sequence[Node],
+    cls: dict[Node, int],
+    phase: dict[Node, int],
+    rng: random.Random,
+) -> tuple[dict[Node, int], dict[Node, int]]:
+    """Refine ``cls``/``phase`` until random next-state values split no class."""
+    mask = (1 << _WIDTH) - 1
+    nets = (gold, gate)
+    stable = 0
+    for _ in range(_MAX_ROUNDS):
+        n_classes = len(set(cls.values()))
+        value = {c: rng.getrandbits(_WIDTH) for c in set(cls.values())}
+        ports = {p: [rng.getrandbits(_WIDTH) for _ in bits] for p, bits in gold.inputs.items()}
+        nxt: dict[Node, int] = {}
+        for side, net in enumerate(nets):
+            leaves: dict[int | str, int] = {}
+            for p, bits in net.inputs.items():
+                for b, v in zip(bits, ports.get(p, [0] * len(bits)), strict=False):
+                    if not isinstance(b, str):
+                        leaves[b] = v
+            for _, q in net.ffs:
+                node = (side, q)
+                leaves[q] = value[cls[node]] ^ (mask if phase[node] else 0)
+            ev = _Sim(net, leaves, mask, rng)
+            for d, q in net.ffs:
+                nxt[(side, q)] = ev.get(d)
+        keys: dict[tuple[int, int], int] = {}
+        new_cls: dict[Node, int] = {}
+        for node in nodes:
+            # the relation must hold again one step later with the same phases
+            v = nxt[node] ^ (mask if phase[node] else 0)
+            new_cls[node] = keys.setdefault((cls[node], v), len(keys))
+        cls = new_cls
+        if len(keys) == n_classes:
+            stable += 1
+            if stable >= _STABLE_ROUNDS:
+                break
+        else:
+            stable = 0
+    return cls, phase
+
+
+def _order(m: Member) -> tuple[int, str]:
+    return m[0][0], str(m[0][1])
+
+
+class _Sim:
+    """Bit-parallel binary values of a netlist's bits (x constants and undriven bits random)."""
+
+    def __init__(
+        self, net: Net, leaves: Mapping[int | str, int], mask: int, rng: random.Random
+    ) -> None:
+        self.net = net
+        self.memo: dict[int | str, int] = dict(leaves)
+        self.mask = mask
+        self.rng = rng
+
+    def _const(self, bit: int | str) -> int | None:
+        if bit == "0":
+            return 0
+        if bit == "1":
+            return self.mask
+        if isinstance(bit, str):
+            return self.rng.getrandbits(_WIDTH)
+        return None
+
+    def get(self, bit: int | str) -> int:
+        c = self._const(bit)
+        if c is not None:
+            return c
+        memo = self.memo
+        stack: list[int | str] = [bit]
+        visiting: set[int | str] = set()
+        while stack:
+            b = stack[-1]
+            if b in memo:
+                stack.pop()
+                continue
+            drv = self.net.driver.get(b)
+            if drv is None:
+                memo[b] = self.rng.getrandbits(_WIDTH)
+                stack.pop()
+                continue
+            kind, ins = drv
+            pending = [i for i in ins if not isinstance(i, str) and i not in memo]
+            if pending:
+                if b in visiting:
+                    raise ValueError("combinational loop")
+                visiting.add(b)
+                stack.extend(pending)
+                continue
+            vals = [self._value(i) for i in ins]
+            memo[b] = _FUN[kind](self.mask, vals)
+            stack.pop()
+        return memo[bit]
+
+    def _value(self, bit: int | str) -> int:
+        c = self._const(bit)
+        return c if c is not None else self.memo[bit]
+
+
+def pairs_of(classes: Iterable[list[Member]]) -> list[tuple[list[Member], Member | None]]:
+    """Per class: the reference members and the one candidate member they copy (or None)."""
+    out: list[tuple[list[Member], Member | None]] = []
+    for members in classes:
+        golds = [m for m in members if m[0][0] == 0]
+        gates = [m for m in members if m[0][0] == 1]
+        if golds:
+            out.append((golds, gates[0] if gates else None))
+    return out
