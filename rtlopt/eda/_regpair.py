@@ -1,0 +1,308 @@
+"""Register correspondence by simulation: which candidate register bit tracks which reference bit.
+
+The AIGER miter's free power-up model (:mod:`rtlopt.eda._aigmiter`, ``free_init``) gives every
+register a free defined power-up value and lets a reference and a candidate register bit share
+one. Any pairing is sound (a wrong one only makes the proof fail), but the proof needs the right
+one: a register that is not reset and holds its power-up value until it is first loaded (an
+operand or accumulator register of an iterative multiplier) must start equal to its counterpart,
+or the two differ while both hold junk that no output sees, and register correspondence
+(ABC ``scorr``) cannot prove them equal afterwards. A rewrite that renames registers defeats
+pairing by name.
+
+:func:`signature_pairs` pairs by behaviour instead: both designs are simulated together in
+ternary logic (every register x at power-up, the same random defined inputs, reset active in
+the first step and rarely later), many runs side by side as the bits of Python integers; a
+register bit's *signature* is its ternary value at every step. A reference and a candidate bit
+with the same signature are paired (x matches x: two registers that hold junk at the same
+times and the same values otherwise). Bits whose signature occurs several times are paired in
+order of bit index and width, so same-shaped registers go together.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rtlopt.eda._aigmiter import Bit, MiterSpec, _Netlist
+
+__all__ = ["signature_pairs"]
+
+#: A ternary word: (may be 1, may be 0) over the simulated runs, one run per bit.
+TWord = tuple[int, int]
+
+
+def _ops(mask: int) -> dict[str, Callable[[Sequence[TWord]], TWord]]:
+    def t_not(a: TWord) -> TWord:
+        return (a[1], a[0])
+
+    def t_and(a: TWord, b: TWord) -> TWord:
+        return (a[0] & b[0], a[1] | b[1])
+
+    def t_or(a: TWord, b: TWord) -> TWord:
+        return (a[0] | b[0], a[1] & b[1])
+
+    def t_xor(a: TWord, b: TWord) -> TWord:
+        return ((a[0] & b[1]) | (a[1] & b[0]), (a[0] & b[0]) | (a[1] & b[1]))
+
+    def t_mux(s: TWord, a: TWord, b: TWord) -> TWord:  # s ? b : a
+        return ((s[0] & b[0]) | (s[1] & a[0]), (s[0] & b[1]) | (s[1] & a[1]))
+
+    del mask
+    return {
+        "$_BUF_": lambda i: i[0],
+        "$_NOT_": lambda i: t_not(i[0]),
+        "$_AND_": lambda i: t_and(i[0], i[1]),
+        "$_NAND_": lambda i: t_not(t_and(i[0], i[1])),
+        "$_OR_": lambda i: t_or(i[0], i[1]),
+        "$_NOR_": lambda i: t_not(t_or(i[0], i[1])),
+        "$_XOR_": lambda i: t_xor(i[0], i[1]),
+        "$_XNOR_": lambda i: t_not(t_xor(i[0], i[1])),
+        "$_ANDNOT_": lambda i: t_and(i[0], t_not(i[1])),
+        "$_ORNOT_": lambda i: t_or(i[0], t_not(i[1])),
+        "$_MUX_": lambda i: t_mux(i[2], i[0], i[1]),
+        "$_NMUX_": lambda i: t_not(t_mux(i[2], i[0], i[1])),
+        "$_AOI3_": lambda i: t_not(t_or(t_and(i[0], i[1]), i[2])),
+        "$_OAI3_": lambda i: t_not(t_and(t_or(i[0], i[1]), i[2])),
+        "$_AOI4_": lambda i: t_not(t_or(t_and(i[0], i[1]), t_and(i[2], i[3]))),
+        "$_OAI4_": lambda i: t_not(t_and(t_or(i[0], i[1]), t_or(i[2], i[3]))),
+    }
+
+
+class _Sim:
+    """Ternary values of one netlist's bits in one step."""
+
+    def __init__(self, net: _Netlist, mask: int) -> None:
+        self.net = net
+        self.mask = mask
+        self.ops = _ops(mask)
+        self.x: TWord = (mask, mask)
+
+    def const(self, bit: str) -> TWord:
+        if bit == "0":
+            return (0, self.mask)
+        if bit == "1":
+            return (self.mask, 0)
+        return self.x  # x, z: undefined
+
+    def step(self, leaves: Mapping[Bit, TWord], wanted: Sequence[Bit]) -> list[TWord]:
+        memo: dict[Bit, TWord] = dict(leaves)
+        driver = self.net.driver
+
+        def val(b: Bit) -> TWord:
+            return self.const(b) if isinstance(b, str) else memo[b]
+
+        out: list[TWord] = []
+        for bit in wanted:
+            if isinstance(bit, str):
+                out.append(self.const(bit))
+                continue
+            stack: list[Bit] = [bit]
+            visiting: set[Bit] = set()
+            while stack:
+                b = stack[-1]
+                if b in memo:
+                    stack.pop()
+                    continue
+                drv = driver.get(b)
+                if drv is None:
+                    memo[b] = self.x
+                    stack.pop()
+                    continue
+                kind, ins = drv
+                pending = [i for i in ins if not isinstance(i, str) and i not in memo]
+                if pending:
+                    if b in visiting:  # a combinational loop: the miter refuses it anyway
+                        memo[b] = self.x
+                        stack.pop()
+                        continue
+                    visiting.add(b)
+                    stack.extend(pending)
+                    continue
+                memo[b] = self.ops[kind]([val(i) for i in ins])
+                stack.pop()
+            out.append(memo[bit])
+        return out
+
+
+def signature_pairs(
+    gold: _Netlist,
+    gate: _Netlist,
+    spec: MiterSpec,
+    *,
+    paired: Sequence[tuple[Bit, Bit]] = (),
+    runs: int = 64,
+    steps: int = 48,
+    seed: int = 1,
+) -> list[tuple[Bit, Bit]]:
+    """Pairs (reference Q bit, candidate Q bit) of registers that behave alike in simulation.
+
+    Args:
+        gold: The reference netlist.
+        gate: The candidate netlist (same ports).
+        spec: The miter's time model (clocks are not data; resets active at step 0).
+        paired: Register bits already paired (by name): (reference bit, candidate bit).
+        runs: Simulated runs side by side.
+        steps: Steps per run.
+        seed: The random inputs' seed (fixed: the same designs give the same pairs).
+    """
+    skip_gold = {g for g, _ in paired}
+    skip_gate = {t for _, t in paired}
+    free_g = [q for _, q in gold.ffs if q not in skip_gold]
+    free_t = [q for _, q in gate.ffs if q not in skip_gate]
+    if not free_g or not free_t:
+        return []
+    mask = (1 << runs) - 1
+    rng = random.Random(seed)
+    clocks = set(spec.clocks) if not spec.global_clock else set()
+    ports = [(p, len(bits)) for p, bits in gold.inputs.items() if p not in clocks]
+    sims = (_Sim(gold, mask), _Sim(gate, mask))
+    nets = (gold, gate)
+    state: list[dict[Bit, TWord]] = [{q: (mask, mask) for _, q in n.ffs} for n in nets]
+    traces: list[dict[Bit, list[TWord]]] = [{q: [] for q in free_g}, {q: [] for q in free_t}]
+    for step in range(steps):
+        values: dict[str, list[TWord]] = {}
+        for port, width in ports:
+            if port in spec.resets:
+                act = spec.resets[port]
+                # active at step 0, then in about one run in sixteen per step
+                on = mask
+                if step > 0:
+                    for _ in range(4):
+                        on &= rng.getrandbits(runs)
+                words = [(on, mask ^ on) if act else (mask ^ on, on) for _ in range(width)]
+            else:
+                words = []
+                for _ in range(width):
+                    v = rng.getrandbits(runs)
+                    words.append((v, mask ^ v))
+            values[port] = words
+        for side in (0, 1):
+            net = nets[side]
+            leaves: dict[Bit, TWord] = dict(state[side])
+            for port, bits in net.inputs.items():
+                for b, w in zip(bits, values.get(port, []), strict=False):
+                    if not isinstance(b, str):
+                        leaves[b] = w
+            nxt = sims[side].step(leaves, [d for d, _ in net.ffs])
+            state[side] = {q: v for (_, q), v in zip(net.ffs, nxt, strict=True)}
+            for q, tr in traces[side].items():
+                tr.append(state[side][q])
+    classes = _refine(nets, sims, ports, rng, mask, paired, free_g, free_t, traces)
+    return _match(gold, gate, free_g, free_t, classes[0], classes[1])
+
+
+def _refine(
+    nets: tuple[_Netlist, _Netlist],
+    sims: tuple[_Sim, _Sim],
+    ports: Sequence[tuple[str, int]],
+    rng: random.Random,
+    mask: int,
+    paired: Sequence[tuple[Bit, Bit]],
+    free_g: Sequence[Bit],
+    free_t: Sequence[Bit],
+    traces: Sequence[Mapping[Bit, list[TWord]]],
+    rounds: int = 40,
+) -> tuple[dict[Bit, object], dict[Bit, object]]:
+    """Split the simulation classes by next-state behaviour until nothing changes.
+
+    A run of the designs may never leave an idle state (a multiplier started by a rare
+    opcode), so registers that hold their power-up value throughout look alike. Each round
+    gives every class one random value per run (the same on both sides: the state where each
+    class's registers are equal, as correspondence assumes), draws random inputs, and splits
+    the classes by the registers' next values (signal correspondence, by simulation only).
+    """
+    cls: list[dict[Bit, object]] = [
+        {q: ("s", tuple(traces[0][q])) for q in free_g},
+        {q: ("s", tuple(traces[1][q])) for q in free_t},
+    ]
+    # registers paired by name are fixed classes of their own
+    fixed: list[dict[Bit, object]] = [{}, {}]
+    for k, (g, t) in enumerate(paired):
+        fixed[0][g] = fixed[1][t] = ("n", k)
+    for side in (0, 1):
+        for _, q in nets[side].ffs:
+            if q not in cls[side] and q not in fixed[side]:
+                fixed[side][q] = ("u", side, q)  # paired otherwise, or left alone
+    count = len(set(cls[0].values()) | set(cls[1].values()))
+    for _ in range(rounds):
+        values: dict[object, TWord] = {}
+
+        def word(key: object, values: dict[object, TWord] = values) -> TWord:
+            if key not in values:
+                v = rng.getrandbits(mask.bit_length())
+                values[key] = (v, mask ^ v)
+            return values[key]
+
+        inputs: dict[str, list[TWord]] = {}
+        for port, width in ports:
+            inputs[port] = [word(("i", port, i)) for i in range(width)]
+        new: list[dict[Bit, object]] = [{}, {}]
+        for side in (0, 1):
+            net = nets[side]
+            leaves: dict[Bit, TWord] = {}
+            for _, q in net.ffs:
+                key = cls[side].get(q, fixed[side].get(q))
+                leaves[q] = word(key)
+            for port, bits in net.inputs.items():
+                for b, w in zip(bits, inputs.get(port, []), strict=False):
+                    if not isinstance(b, str):
+                        leaves[b] = w
+            regs = [(d, q) for d, q in net.ffs if q in cls[side]]
+            nxt = sims[side].step(leaves, [d for d, _ in regs])
+            for (_, q), v in zip(regs, nxt, strict=True):
+                new[side][q] = (cls[side][q], v)
+        # canonical class ids, so the keys stay small
+        ids: dict[object, int] = {}
+        for side in (0, 1):
+            for q, key in new[side].items():
+                new[side][q] = ids.setdefault(key, len(ids))
+        cls = new
+        n = len(ids)
+        if n == count:
+            break
+        count = n
+    return cls[0], cls[1]
+
+
+def _shapes(net: _Netlist, qs: Sequence[Bit]) -> dict[Bit, tuple[int, int, str]]:
+    """(register width, bit index, name) of register bits, for pairing in order."""
+    widths: dict[str, int] = {}
+    for q in qs:
+        base = net.names.get(q, "").partition("[")[0]
+        widths[base] = widths.get(base, 0) + 1
+    out: dict[Bit, tuple[int, int, str]] = {}
+    for q in qs:
+        name = net.names.get(q, "")
+        base, _, index = name.partition("[")
+        try:
+            bit = int(index.rstrip("]")) if index else 0
+        except ValueError:
+            bit = 0
+        out[q] = (widths[base], bit, name)
+    return out
+
+
+def _match(
+    gold: _Netlist,
+    gate: _Netlist,
+    free_g: Sequence[Bit],
+    free_t: Sequence[Bit],
+    cls_g: Mapping[Bit, object],
+    cls_t: Mapping[Bit, object],
+) -> list[tuple[Bit, Bit]]:
+    groups: dict[object, tuple[list[Bit], list[Bit]]] = {}
+    for q in free_g:
+        groups.setdefault(cls_g[q], ([], []))[0].append(q)
+    for q in free_t:
+        groups.setdefault(cls_t[q], ([], []))[1].append(q)
+    shape_g, shape_t = _shapes(gold, free_g), _shapes(gate, free_t)
+    pairs: list[tuple[Bit, Bit]] = []
+    for gq, tq in groups.values():
+        if not gq or not tq:
+            continue
+        gq.sort(key=lambda q: shape_g[q])
+        tq.sort(key=lambda q: shape_t[q])
+        pairs += list(zip(gq, tq, strict=False))
+    return pairs
