@@ -33,97 +33,95 @@ __all__ = ["signature_pairs"]
 TWord = tuple[int, int]
 
 
-def _ops(mask: int) -> dict[str, Callable[[Sequence[TWord]], TWord]]:
-    def t_not(a: TWord) -> TWord:
-        return (a[1], a[0])
+def _t_not(a: TWord) -> TWord:
+    return (a[1], a[0])
 
-    def t_and(a: TWord, b: TWord) -> TWord:
-        return (a[0] & b[0], a[1] | b[1])
 
-    def t_or(a: TWord, b: TWord) -> TWord:
-        return (a[0] | b[0], a[1] & b[1])
+def _t_and(a: TWord, b: TWord) -> TWord:
+    return (a[0] & b[0], a[1] | b[1])
 
-    def t_xor(a: TWord, b: TWord) -> TWord:
-        return ((a[0] & b[1]) | (a[1] & b[0]), (a[0] & b[0]) | (a[1] & b[1]))
 
-    def t_mux(s: TWord, a: TWord, b: TWord) -> TWord:  # s ? b : a
-        return ((s[0] & b[0]) | (s[1] & a[0]), (s[0] & b[1]) | (s[1] & a[1]))
+def _t_or(a: TWord, b: TWord) -> TWord:
+    return (a[0] | b[0], a[1] & b[1])
 
-    del mask
-    return {
-        "$_BUF_": lambda i: i[0],
-        "$_NOT_": lambda i: t_not(i[0]),
-        "$_AND_": lambda i: t_and(i[0], i[1]),
-        "$_NAND_": lambda i: t_not(t_and(i[0], i[1])),
-        "$_OR_": lambda i: t_or(i[0], i[1]),
-        "$_NOR_": lambda i: t_not(t_or(i[0], i[1])),
-        "$_XOR_": lambda i: t_xor(i[0], i[1]),
-        "$_XNOR_": lambda i: t_not(t_xor(i[0], i[1])),
-        "$_ANDNOT_": lambda i: t_and(i[0], t_not(i[1])),
-        "$_ORNOT_": lambda i: t_or(i[0], t_not(i[1])),
-        "$_MUX_": lambda i: t_mux(i[2], i[0], i[1]),
-        "$_NMUX_": lambda i: t_not(t_mux(i[2], i[0], i[1])),
-        "$_AOI3_": lambda i: t_not(t_or(t_and(i[0], i[1]), i[2])),
-        "$_OAI3_": lambda i: t_not(t_and(t_or(i[0], i[1]), i[2])),
-        "$_AOI4_": lambda i: t_not(t_or(t_and(i[0], i[1]), t_and(i[2], i[3]))),
-        "$_OAI4_": lambda i: t_not(t_and(t_or(i[0], i[1]), t_or(i[2], i[3]))),
-    }
+
+def _t_xor(a: TWord, b: TWord) -> TWord:
+    return ((a[0] & b[1]) | (a[1] & b[0]), (a[0] & b[0]) | (a[1] & b[1]))
+
+
+def _t_mux(a: TWord, b: TWord, s: TWord) -> TWord:  # s ? b : a
+    return ((s[0] & b[0]) | (s[1] & a[0]), (s[0] & b[1]) | (s[1] & a[1]))
+
+
+#: Ternary word functions of the single-bit gates (inputs in the pin order of ``_GATES``).
+_OPS: dict[str, Callable[..., TWord]] = {
+    "$_BUF_": lambda a: a,
+    "$_NOT_": _t_not,
+    "$_AND_": _t_and,
+    "$_NAND_": lambda a, b: _t_not(_t_and(a, b)),
+    "$_OR_": _t_or,
+    "$_NOR_": lambda a, b: _t_not(_t_or(a, b)),
+    "$_XOR_": _t_xor,
+    "$_XNOR_": lambda a, b: _t_not(_t_xor(a, b)),
+    "$_ANDNOT_": lambda a, b: _t_and(a, _t_not(b)),
+    "$_ORNOT_": lambda a, b: _t_or(a, _t_not(b)),
+    "$_MUX_": _t_mux,
+    "$_NMUX_": lambda a, b, s: _t_not(_t_mux(a, b, s)),
+    "$_AOI3_": lambda a, b, c: _t_not(_t_or(_t_and(a, b), c)),
+    "$_OAI3_": lambda a, b, c: _t_not(_t_and(_t_or(a, b), c)),
+    "$_AOI4_": lambda a, b, c, d: _t_not(_t_or(_t_and(a, b), _t_and(c, d))),
+    "$_OAI4_": lambda a, b, c, d: _t_not(_t_and(_t_or(a, b), _t_or(c, d))),
+}
 
 
 class _Sim:
-    """Ternary values of one netlist's bits in one step."""
+    """Ternary values of one netlist's register inputs in one step (a compiled gate order)."""
 
-    def __init__(self, net: _Netlist, mask: int) -> None:
-        self.net = net
+    def __init__(self, net: _Netlist, mask: int, leaves: set[Bit]) -> None:
         self.mask = mask
-        self.ops = _ops(mask)
-        self.x: TWord = (mask, mask)
-
-    def const(self, bit: str) -> TWord:
-        if bit == "0":
-            return (0, self.mask)
-        if bit == "1":
-            return (self.mask, 0)
-        return self.x  # x, z: undefined
-
-    def step(self, leaves: Mapping[Bit, TWord], wanted: Sequence[Bit]) -> list[TWord]:
-        memo: dict[Bit, TWord] = dict(leaves)
-        driver = self.net.driver
-
-        def val(b: Bit) -> TWord:
-            return self.const(b) if isinstance(b, str) else memo[b]
-
-        out: list[TWord] = []
-        for bit in wanted:
-            if isinstance(bit, str):
-                out.append(self.const(bit))
+        x: TWord = (mask, mask)
+        self.consts: dict[Bit, TWord] = {"0": (0, mask), "1": (mask, 0), "x": x, "z": x}
+        self.order: list[tuple[Bit, Callable[..., TWord], tuple[Bit, ...]]] = []
+        self.undriven: list[Bit] = []
+        done: set[Bit] = set(leaves)
+        driver = net.driver
+        for root in [d for d, _ in net.ffs]:
+            if isinstance(root, str) or root in done:
                 continue
-            stack: list[Bit] = [bit]
+            stack: list[Bit] = [root]
             visiting: set[Bit] = set()
             while stack:
                 b = stack[-1]
-                if b in memo:
+                if b in done:
                     stack.pop()
                     continue
                 drv = driver.get(b)
                 if drv is None:
-                    memo[b] = self.x
+                    self.undriven.append(b)
+                    done.add(b)
                     stack.pop()
                     continue
                 kind, ins = drv
-                pending = [i for i in ins if not isinstance(i, str) and i not in memo]
-                if pending:
-                    if b in visiting:  # a combinational loop: the miter refuses it anyway
-                        memo[b] = self.x
-                        stack.pop()
-                        continue
+                pending = [i for i in ins if not isinstance(i, str) and i not in done]
+                if pending and b not in visiting:
                     visiting.add(b)
                     stack.extend(pending)
                     continue
-                memo[b] = self.ops[kind]([val(i) for i in ins])
+                if pending:  # a combinational loop: the miter refuses it anyway
+                    self.undriven.append(b)
+                else:
+                    self.order.append((b, _OPS[kind], tuple(ins)))
+                done.add(b)
                 stack.pop()
-            out.append(memo[bit])
-        return out
+
+    def step(self, leaves: Mapping[Bit, TWord], wanted: Sequence[Bit]) -> list[TWord]:
+        memo: dict[Bit, TWord] = {**self.consts, **leaves}
+        x = self.consts["x"]
+        for b in self.undriven:
+            memo[b] = x
+        for b, op, ins in self.order:
+            memo[b] = op(*[memo[i] for i in ins])
+        return [memo.get(b, x) for b in wanted]
 
 
 def signature_pairs(
@@ -133,7 +131,7 @@ def signature_pairs(
     *,
     paired: Sequence[tuple[Bit, Bit]] = (),
     runs: int = 64,
-    steps: int = 48,
+    steps: int = 32,
     seed: int = 1,
 ) -> list[tuple[Bit, Bit]]:
     """Pairs (reference Q bit, candidate Q bit) of registers that behave alike in simulation.
@@ -157,7 +155,11 @@ def signature_pairs(
     rng = random.Random(seed)
     clocks = set(spec.clocks) if not spec.global_clock else set()
     ports = [(p, len(bits)) for p, bits in gold.inputs.items() if p not in clocks]
-    sims = (_Sim(gold, mask), _Sim(gate, mask))
+    sims = tuple(
+        _Sim(n, mask, {b for bits in n.inputs.values() for b in bits} | {q for _, q in n.ffs})
+        for n in (gold, gate)
+    )
+    assert len(sims) == 2
     nets = (gold, gate)
     state: list[dict[Bit, TWord]] = [{q: (mask, mask) for _, q in n.ffs} for n in nets]
     traces: list[dict[Bit, list[TWord]]] = [{q: [] for q in free_g}, {q: [] for q in free_t}]
