@@ -155,6 +155,8 @@ def prepare_miter(
             strict_x=strict_x,
             free_init=free_init,
             x_first=x_first,
+            # pairing by simulation is a heuristic: at most half of the limit
+            pair_deadline=start + timeout / 2 if free_init else 0.0,
         )
         try:
             miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)

@@ -106,6 +106,7 @@ class MiterSpec:
             register x (the exact ternary check of that step), only the state it leaves is
             built from the free values (designs with a reset: a register the reset sets
             shows an undefined value before the first clock edge).
+        pair_deadline: ``time.monotonic()`` after which pairing by simulation stops (0: none).
     """
 
     gold: str
@@ -118,6 +119,7 @@ class MiterSpec:
     strict_x: bool = False
     free_init: bool = False
     x_first: bool = False
+    pair_deadline: float = 0.0
 
 
 @dataclass

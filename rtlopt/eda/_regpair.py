@@ -21,6 +21,7 @@ order of bit index and width, so same-shaped registers go together.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -163,7 +164,10 @@ def signature_pairs(
     nets = (gold, gate)
     state: list[dict[Bit, TWord]] = [{q: (mask, mask) for _, q in n.ffs} for n in nets]
     traces: list[dict[Bit, list[TWord]]] = [{q: [] for q in free_g}, {q: [] for q in free_t}]
+    late = spec.pair_deadline or float("inf")
     for step in range(steps):
+        if time.monotonic() > late:
+            return []
         values: dict[str, list[TWord]] = {}
         for port, width in ports:
             if port in spec.resets:
@@ -191,7 +195,7 @@ def signature_pairs(
             state[side] = {q: v for (_, q), v in zip(net.ffs, nxt, strict=True)}
             for q, tr in traces[side].items():
                 tr.append(state[side][q])
-    classes = _refine(nets, sims, ports, rng, mask, paired, free_g, free_t, traces)
+    classes = _refine(nets, sims, ports, rng, mask, paired, free_g, free_t, traces, late)
     return _match(gold, gate, free_g, free_t, classes[0], classes[1])
 
 
@@ -205,6 +209,7 @@ def _refine(
     free_g: Sequence[Bit],
     free_t: Sequence[Bit],
     traces: Sequence[Mapping[Bit, list[TWord]]],
+    late: float,
     rounds: int = 40,
 ) -> tuple[dict[Bit, object], dict[Bit, object]]:
     """Split the simulation classes by next-state behaviour until nothing changes.
@@ -229,6 +234,8 @@ def _refine(
                 fixed[side][q] = ("u", side, q)  # paired otherwise, or left alone
     count = len(set(cls[0].values()) | set(cls[1].values()))
     for _ in range(rounds):
+        if time.monotonic() > late:
+            break  # the classes so far: coarser, still a pairing
         values: dict[object, TWord] = {}
 
         def word(key: object, values: dict[object, TWord] = values) -> TWord:
