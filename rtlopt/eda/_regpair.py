@@ -9,13 +9,15 @@ or the two differ while both hold junk that no output sees, and register corresp
 (ABC ``scorr``) cannot prove them equal afterwards. A rewrite that renames registers defeats
 pairing by name.
 
-:func:`signature_pairs` pairs by behaviour instead: both designs are simulated together in
-ternary logic (every register x at power-up, the same random defined inputs, reset active in
-the first step and rarely later), many runs side by side as the bits of Python integers; a
-register bit's *signature* is its ternary value at every step. A reference and a candidate bit
-with the same signature are paired (x matches x: two registers that hold junk at the same
-times and the same values otherwise). Bits whose signature occurs several times are paired in
-order of bit index and width, so same-shaped registers go together.
+:func:`signature_pairs` pairs by behaviour instead, as signal correspondence does (van
+Eijk), by simulation only: start with every unpaired register bit of both designs in one class;
+each round gives every class one random value per run (the same on both sides: the states in
+which the registers of a class are equal), draws random inputs, evaluates every register's
+next value in ternary logic (many runs side by side as the bits of Python integers) and splits
+the classes by it; until a few rounds split nothing. A class holding reference and candidate
+bits is paired in order of register width and bit index, so same-shaped registers go together.
+No reachable state is needed, so a multiplier that a rare opcode starts is paired as well as one
+that runs all the time.
 """
 
 from __future__ import annotations
@@ -132,19 +134,17 @@ def signature_pairs(
     *,
     paired: Sequence[tuple[Bit, Bit]] = (),
     runs: int = 64,
-    steps: int = 32,
     seed: int = 1,
 ) -> list[tuple[Bit, Bit]]:
-    """Pairs (reference Q bit, candidate Q bit) of registers that behave alike in simulation.
+    """Pairs (reference Q bit, candidate Q bit) of registers whose next-state functions agree.
 
     Args:
         gold: The reference netlist.
         gate: The candidate netlist (same ports).
         spec: The miter's time model (clocks are not data; resets active at step 0).
         paired: Register bits already paired (by name): (reference bit, candidate bit).
-        runs: Simulated runs side by side.
-        steps: Steps per run.
-        seed: The random inputs' seed (fixed: the same designs give the same pairs).
+        runs: Random states and inputs simulated side by side per round.
+        seed: The random values' seed (fixed: the same designs give the same pairs).
     """
     skip_gold = {g for g, _ in paired}
     skip_gate = {t for _, t in paired}
@@ -162,40 +162,8 @@ def signature_pairs(
     )
     assert len(sims) == 2
     nets = (gold, gate)
-    state: list[dict[Bit, TWord]] = [{q: (mask, mask) for _, q in n.ffs} for n in nets]
-    traces: list[dict[Bit, list[TWord]]] = [{q: [] for q in free_g}, {q: [] for q in free_t}]
     late = spec.pair_deadline or float("inf")
-    for step in range(steps):
-        if time.monotonic() > late:
-            return []
-        values: dict[str, list[TWord]] = {}
-        for port, width in ports:
-            if port in spec.resets:
-                act = spec.resets[port]
-                # active at step 0, then in about one run in sixteen per step
-                on = mask
-                if step > 0:
-                    for _ in range(4):
-                        on &= rng.getrandbits(runs)
-                words = [(on, mask ^ on) if act else (mask ^ on, on) for _ in range(width)]
-            else:
-                words = []
-                for _ in range(width):
-                    v = rng.getrandbits(runs)
-                    words.append((v, mask ^ v))
-            values[port] = words
-        for side in (0, 1):
-            net = nets[side]
-            leaves: dict[Bit, TWord] = dict(state[side])
-            for port, bits in net.inputs.items():
-                for b, w in zip(bits, values.get(port, []), strict=False):
-                    if not isinstance(b, str):
-                        leaves[b] = w
-            nxt = sims[side].step(leaves, [d for d, _ in net.ffs])
-            state[side] = {q: v for (_, q), v in zip(net.ffs, nxt, strict=True)}
-            for q, tr in traces[side].items():
-                tr.append(state[side][q])
-    classes = _refine(nets, sims, ports, rng, mask, paired, free_g, free_t, traces, late)
+    classes = _refine(nets, sims, ports, rng, mask, paired, free_g, free_t, late)
     return _match(gold, gate, free_g, free_t, classes[0], classes[1])
 
 
@@ -208,9 +176,9 @@ def _refine(
     paired: Sequence[tuple[Bit, Bit]],
     free_g: Sequence[Bit],
     free_t: Sequence[Bit],
-    traces: Sequence[Mapping[Bit, list[TWord]]],
     late: float,
-    rounds: int = 40,
+    rounds: int = 200,
+    quiet: int = 4,
 ) -> tuple[dict[Bit, object], dict[Bit, object]]:
     """Split the simulation classes by next-state behaviour until nothing changes.
 
@@ -220,10 +188,7 @@ def _refine(
     class's registers are equal, as correspondence assumes), draws random inputs, and splits
     the classes by the registers' next values (signal correspondence, by simulation only).
     """
-    cls: list[dict[Bit, object]] = [
-        {q: ("s", tuple(traces[0][q])) for q in free_g},
-        {q: ("s", tuple(traces[1][q])) for q in free_t},
-    ]
+    cls: list[dict[Bit, object]] = [{q: 0 for q in free_g}, {q: 0 for q in free_t}]
     # registers paired by name are fixed classes of their own
     fixed: list[dict[Bit, object]] = [{}, {}]
     for k, (g, t) in enumerate(paired):
@@ -232,7 +197,8 @@ def _refine(
         for _, q in nets[side].ffs:
             if q not in cls[side] and q not in fixed[side]:
                 fixed[side][q] = ("u", side, q)  # paired otherwise, or left alone
-    count = len(set(cls[0].values()) | set(cls[1].values()))
+    count = 1
+    still = 0
     for _ in range(rounds):
         if time.monotonic() > late:
             break  # the classes so far: coarser, still a pairing
@@ -269,7 +235,8 @@ def _refine(
                 new[side][q] = ids.setdefault(key, len(ids))
         cls = new
         n = len(ids)
-        if n == count:
+        still = still + 1 if n == count else 0
+        if still >= quiet:
             break
         count = n
     return cls[0], cls[1]
