@@ -252,7 +252,7 @@ def check_equivalence(
         # registers paired by behaviour, from free power-up values: a trivial rewrite (renamed
         # registers, commuted operands, reordered statements) is proven in seconds where the
         # SAT miter's induction fails and its bounded check times out
-        paired = _run_abc_paired(*common, share=0.6)
+        paired = _run_abc_paired(*common, share=0.8)
         if paired is not None:
             return paired
     miter = _run_miter(*common, share=0.5)
