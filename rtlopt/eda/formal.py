@@ -21,6 +21,7 @@ raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -30,6 +31,7 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.eda._abc import run_engine
 from rtlopt.eda._abcflow import prepare_miter
+from rtlopt.eda._aigmiter import Miter
 from rtlopt.eda._clocking import clocking_problem, read_clocking
 from rtlopt.errors import ToolFailed
 from rtlopt.frontend.model import Design
@@ -650,8 +652,6 @@ def _run_abc_paired(
         reset_steps=plan_.reset_steps,
     )
     try:
-        import json
-
         exact = build_miter(json.loads((wd / NETLIST_JSON).read_text()), spec)
     except (NotModelled, OSError, ValueError):
         return None
@@ -675,11 +675,10 @@ def _run_abc_paired(
     )
 
 
-def _read_frames(wd: Path, engine: str, miter: object) -> list[list[int]]:
+def _read_frames(wd: Path, engine: str, miter: Miter) -> list[list[int]]:
+    """The input values per step of the engine's counterexample file."""
     from rtlopt.eda._abc import _read_cex
-    from rtlopt.eda._aigmiter import Miter
 
-    assert isinstance(miter, Miter)
     return _read_cex(wd / f"{engine}.cex", miter)
 
 
