@@ -105,6 +105,7 @@ def prepare_miter(
     memory_mb: int | None = None,
     candidate_texts: Sequence[str] = (),
     free_init: bool = False,
+    x_first: bool = False,
     global_clock: bool = False,
 ) -> Prepared:
     """Write ``workdir/miter.aig`` for the reference against the candidate.
@@ -112,6 +113,7 @@ def prepare_miter(
     Args:
         free_init: Registers start from free defined values, paired ones shared (designs
             without reset; see :mod:`rtlopt.eda._aigmiter`).
+        x_first: With ``free_init``, compare the power-up step's outputs from x registers.
         global_clock: Allow the ``clk2fflogic`` model (latches, both clock edges); otherwise
             such designs are not modelled.
     """
@@ -152,6 +154,9 @@ def prepare_miter(
             reset_steps=plan.reset_steps,
             strict_x=strict_x,
             free_init=free_init,
+            x_first=x_first,
+            # pairing by simulation is a heuristic: at most half of the limit
+            pair_deadline=start + timeout / 2 if free_init else 0.0,
         )
         try:
             miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)

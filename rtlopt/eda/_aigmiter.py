@@ -103,7 +103,13 @@ class MiterSpec:
         reset_steps: Steps from power-up during which the resets are forced.
         strict_x: A reference x must be matched by a candidate x.
         free_init: Every register starts from a free defined value instead of x; a
-            reference and a candidate register bit of the same (user-given) name share it.
+            reference and a candidate register bit of the same (user-given) name share it,
+            and so do bits that behave alike in simulation (:mod:`rtlopt.eda._regpair`).
+        x_first: With ``free_init``: the outputs of the power-up step are compared with every
+            register x (the exact ternary check of that step), only the state it leaves is
+            built from the free values (designs with a reset: a register the reset sets
+            shows an undefined value before the first clock edge).
+        pair_deadline: ``time.monotonic()`` after which pairing by simulation stops (0: none).
     """
 
     gold: str
@@ -115,6 +121,8 @@ class MiterSpec:
     reset_steps: int = 1
     strict_x: bool = False
     free_init: bool = False
+    x_first: bool = False
+    pair_deadline: float = 0.0
 
 
 @dataclass
@@ -377,6 +385,7 @@ def _free_init(
     gate: _Netlist,
     init_g: dict[Bit, Tern],
     init_t: dict[Bit, Tern],
+    spec: MiterSpec | None = None,
 ) -> str:
     """Free defined power-up values; paired register bits share one (see ``free_init``).
 
@@ -428,6 +437,17 @@ def _free_init(
     pairs += _renamed_pairs(
         {n: q for n, q in gq.items() if n not in tq}, {n: q for n, q in tq.items() if n not in gq}
     )
+    by_name = len(pairs)
+    if spec is not None:
+        # the rest by behaviour in ternary simulation (the classes above assume two-valued
+        # states; this one keeps x and stops at the miter's pairing deadline)
+        from rtlopt.eda._regpair import signature_pairs
+
+        done = (
+            {q for side, q in taken if side == 0},
+            {q for side, q in taken if side == 1},
+        )
+        pairs += signature_pairs(gold, gate, spec, paired=pairs, taken=done)
     for gbit, tbit in pairs:
         init_g[gbit] = init_t[tbit] = fresh()
     for init in (init_g, init_t):
@@ -437,7 +457,8 @@ def _free_init(
     paired = by_function + len(pairs)
     return (
         f"{paired} of {len(gold.ffs)} reference register bits paired with candidate bits "
-        f"({by_function} by next-state function, {len(pairs)} by name)"
+        f"({by_function} by next-state function, {by_name} by name"
+        + (f", {len(pairs) - by_name} by ternary simulation)" if len(pairs) > by_name else ")")
     )
 
 
@@ -506,9 +527,10 @@ def _sequential(
     # power-up values: x, or a shared free value for matched registers
     init_g: dict[Bit, Tern] = {q: X for _, q in gold.ffs}
     init_t: dict[Bit, Tern] = {q: X for _, q in gate.ffs}
+    x_g, x_t = dict(init_g), dict(init_t)
     pairing = ""
     if spec.free_init:
-        pairing = _free_init(aig, inputs, gold, gate, init_g, init_t)
+        pairing = _free_init(aig, inputs, gold, gate, init_g, init_t, spec)
 
     # step 0: registers at power-up, resets forced
     e0g = _Eval(aig, gold, {**_leaves(gold, port_lits, over0), **init_g}, undriven=X)
@@ -516,6 +538,9 @@ def _sequential(
     d0g = [e0g.get(d) for d, _ in gold.ffs]
     d0t = [e0t.get(d) for d, _ in gate.ffs]
     probes0: dict[str, tuple[list[Tern], list[Tern]]] = {}
+    if spec.free_init and spec.x_first:
+        e0g = _Eval(aig, gold, {**_leaves(gold, port_lits, over0), **x_g}, undriven=X)
+        e0t = _Eval(aig, gate, {**_leaves(gate, port_lits, over0), **x_t}, undriven=X)
     bad0 = _outputs_bad(aig, gold, gate, e0g, e0t, spec.strict_x, probes0)
 
     n_g = len(gold.ffs)

@@ -21,6 +21,7 @@ raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -30,6 +31,7 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.eda._abc import run_engine
 from rtlopt.eda._abcflow import prepare_miter
+from rtlopt.eda._aigmiter import Miter
 from rtlopt.eda._clocking import clocking_problem, read_clocking
 from rtlopt.errors import ToolFailed
 from rtlopt.frontend.model import Design
@@ -248,6 +250,13 @@ def check_equivalence(
         return checked
     if not cfg.abc:
         return _run_miter(*common, share=1.0)
+    if plan.mode == "seq" and not strict_x:
+        # registers paired by behaviour, from free power-up values: a trivial rewrite (renamed
+        # registers, commuted operands, reordered statements) is proven in seconds where the
+        # SAT miter's induction fails and its bounded check times out
+        paired = _run_abc_paired(*common, share=0.8)
+        if paired is not None:
+            return paired
     miter = _run_miter(*common, share=0.5)
     if miter.verdict is not Verdict.UNKNOWN:
         return miter
@@ -645,6 +654,109 @@ def _run_abc_power_up(
         return first
     free = _run_abc(*common, share=1.0, strict_x=strict_x, model="free")
     return free if free is not None and free.verdict is Verdict.PROVEN else first
+
+
+def _run_abc_paired(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    plan: FormalPlan,
+    cfg: FormalConfig,
+    memory_mb: int | None,
+    extra_inc: list[Path],
+    start: float,
+    *,
+    share: float,
+) -> FormalResult | None:
+    """ABC ``dprove`` on the miter with free power-up values, registers paired by behaviour.
+
+    For targets with a reset. Each candidate register bit starts from its own free defined
+    value, shared with the reference register bit it was paired with (by name, or by its
+    behaviour in simulation: :mod:`rtlopt.eda._regpair`); the outputs of the power-up step are
+    compared with every register x, as in the exact model. A proof covers every power-up state
+    of the candidate (each candidate behaviour is one of the reference's), so it is a proof of
+    the exact check except for ternary pessimism the testbench judges. A counterexample is
+    replayed on the exact (x power-up) miter: only when it shows a defined difference there is
+    it a refutation; otherwise None (the other engines decide).
+    """
+    from rtlopt.eda._abc import explain
+    from rtlopt.eda._abcflow import NETLIST_JSON
+    from rtlopt.eda._aigmiter import MiterSpec, NotModelled, build_miter
+
+    wd = _workdir_of(reference_file) / "abc_paired"
+    left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
+    deadline = time.monotonic() + left
+    prep = prepare_miter(
+        design,
+        reference_file,
+        candidate_files,
+        wd,
+        timeout=left,
+        memory_mb=memory_mb,
+        free_init=True,
+        x_first=True,
+    )
+    if prep.miter is None or prep.plan is None:
+        log.debug("formal %s: no paired miter: %s", design.target.name, prep.reason)
+        return None
+    budget = deadline - time.monotonic()
+    if budget < 1.0:
+        return None
+    out = run_engine("dprove", prep.aiger, prep.miter, timeout=budget, cwd=wd, memory_mb=memory_mb)
+    log.debug("formal %s: abc paired dprove: %s (%s)", design.target.name, out.status, out.detail)
+    method = "abc dprove (registers paired)"
+    if out.status == "proved":
+        return _checked(
+            design,
+            _workdir_of(reference_file),
+            FormalResult(Verdict.PROVEN, method, "", {}, _elapsed(start)),
+            start,
+        )
+    if out.status != "failed":
+        return None
+    # replay the inputs on the exact miter (x at power-up, nothing shared)
+    frames = _read_frames(wd, "dprove", prep.miter)
+    if not frames:
+        return None
+    plan_ = prep.plan
+    spec = MiterSpec(
+        ref_name(design.target.name),
+        design.target.name,
+        plan_.sequential,
+        global_clock=plan_.global_clock,
+        clocks=plan_.clocks,
+        resets=plan_.resets,
+        reset_steps=plan_.reset_steps,
+    )
+    try:
+        exact = build_miter(json.loads((wd / NETLIST_JSON).read_text()), spec)
+    except (NotModelled, OSError, ValueError):
+        return None
+    if [p for p in prep.miter.inputs if p[0] != "<init>"] != exact.inputs:
+        return None
+    keep = [i for i, p in enumerate(prep.miter.inputs) if p[0] != "<init>"]
+    replay = [[f[i] for i in keep] for f in frames]
+    rows = exact.aig.simulate(replay)
+    if not any(r[0] for r in rows):
+        return None
+    cex = explain(exact, replay[: next(i for i, r in enumerate(rows) if r[0]) + 1])
+    got = [v for k, v in cex.items() if k.startswith("got ")]
+    if not got or any("x" in v for v in got):
+        return None
+    return FormalResult(
+        Verdict.REFUTED,
+        "abc dprove (registers paired), replayed exactly",
+        f"counterexample at cycle {cex.get('cycle', '?')}",
+        cex,
+        _elapsed(start),
+    )
+
+
+def _read_frames(wd: Path, engine: str, miter: Miter) -> list[list[int]]:
+    """The input values per step of the engine's counterexample file."""
+    from rtlopt.eda._abc import _read_cex
+
+    return _read_cex(wd / f"{engine}.cex", miter)
 
 
 def _run_miter(
