@@ -104,12 +104,12 @@ class HarnessConfig:
         "In a biased vector, the chance that each compared slice of an input gets one of its constants (else random).",
     )
     bias_vectors: int = _f(
-        2000,
+        3000,
         "Biased vectors (combinational) or cycles (sequential) added when bias_constants is on and the design compares inputs against constants; 0 turns the class off.",
     )
     bias_hold_max: int = _f(
         128,
-        "Sequential designs: a biased input value is held for 1 to this many cycles (a third short, a third up to 32, a third up to this), so multi-cycle operations it starts can finish.",
+        "Sequential designs: a third of the biased cycles come in bursts of fresh values, the rest hold a biased input value for 1 to this many cycles (a third short, a third up to 32, a third up to this), so multi-cycle operations it starts can finish.",
     )
     clocks: tuple[str, ...] = _f(
         (),

@@ -130,7 +130,9 @@ def judge_stimulus(
         ),
     )
     compiled: set[int] | None = None
-    raw: dict[str, tuple[HarnessConfig, list[int], list[int], int, list[float], dict]] = {}
+    raw: dict[
+        str, tuple[HarnessConfig, list[int], list[int], int, list[float], dict[str, object]]
+    ] = {}
     for name in sets:
         harness = variants[name]
         cfg = dataclasses.replace(base, harness=harness)

@@ -13,8 +13,9 @@ occasional reset pulses, sparse cycles, and one long run without reset (inputs h
 Both add a *biased* class when the design compares its inputs against constants
 (:func:`rtlopt.frontend.compare_constants`): each compared slice of an input gets one of its
 constants with probability ``bias_probability`` (don't-care bits and the rest of the input
-random). Sequential designs hold a biased value for 1 to ``bias_hold_max`` cycles, with the
-uncompared inputs either held too or fresh every cycle, so that an operation an opcode starts
+random). Sequential designs get bursts of fresh biased values every cycle (decoders) and biased
+values held for 1 to ``bias_hold_max`` cycles, with the uncompared inputs either held too or
+fresh every cycle, so that an operation an opcode starts
 runs to its end (a 64-cycle multiplier needs its opcode for 64 cycles). The class comes after
 every other one, so the vectors of the other classes do not change with it.
 """
@@ -127,6 +128,11 @@ class _Bias:
             if f is None or f.reset_active is not None or c.lsb + c.width > f.width:
                 continue
             slices.setdefault(c.port, {}).setdefault((c.lsb, c.width), []).append(c)
+        for groups in slices.values():
+            for (lsb, width), group in groups.items():
+                if width == 1 and len(group) == 1:
+                    # a one-bit test has two branches: forcing its constant would starve the other
+                    group.append(FieldConstant(group[0].port, lsb, 1, 1 - group[0].value, 1))
         self.slices = {k: list(v.values()) for k, v in sorted(slices.items())}
 
     def __bool__(self) -> bool:
@@ -135,12 +141,16 @@ class _Bias:
     def value(self, rng: random.Random, f: Field) -> int:
         v = rng.getrandbits(f.width)
         groups = list(self.slices.get(f.name, ()))
-        rng.shuffle(groups)  # overlapping slices: either may win
+        rng.shuffle(groups)  # nested slices (insn[15:13] and insn[15:14]): either may win
+        taken = 0
         for group in groups:
-            if rng.random() < self.p:
-                c = rng.choice(group)
-                care = c.care << c.lsb
-                v = (v & ~care) | ((c.value << c.lsb) & care)
+            span = ((1 << group[0].width) - 1) << group[0].lsb
+            if span & taken or rng.random() >= self.p:
+                continue  # bits another slice already set keep its constant
+            c = rng.choice(group)
+            care = c.care << c.lsb
+            v = (v & ~care) | ((c.value << c.lsb) & care)
+            taken |= span
         return v & f.mask
 
 
@@ -149,9 +159,7 @@ def _bias_seed(cfg: HarnessConfig) -> str:
     return f"{cfg.seed}:biased"
 
 
-def _biased_combinational(
-    fields: Sequence[Field], bias: _Bias, cfg: HarnessConfig
-) -> list[int]:
+def _biased_combinational(fields: Sequence[Field], bias: _Bias, cfg: HarnessConfig) -> list[int]:
     rng = random.Random(_bias_seed(cfg))
     return [
         _put(fields, {f.name: bias.value(rng, f) for f in fields}) for _ in range(cfg.bias_vectors)
@@ -305,6 +313,11 @@ def sequential(
         while len(biased) < cfg.bias_vectors:
             if resets and brng.random() < 0.03:
                 biased += [word({}, reset=True)] * brng.randint(1, 2)
+                continue
+            if brng.random() < 1 / 3:
+                # a burst of fresh draws: decoders see as many distinct values as possible
+                for _ in range(brng.randint(8, 32)):
+                    biased.append(word({f.name: bias.value(brng, f) for f in data}))
                 continue
             held = {f.name: bias.value(brng, f) for f in data}
             n = _hold_length(brng, cfg.bias_hold_max)
