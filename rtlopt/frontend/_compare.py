@@ -71,7 +71,9 @@ def _const_bits(expr: Any, ctx: Any) -> str | None:
 
     cv = expr.constant
     if cv is None:
-        if _kind(expr) not in ("IntegerLiteral", "UnbasedUnsizedIntegerLiteral", "Conversion"):
+        k = _kind(expr)
+        param = k == "NamedValue" and _kind(expr.symbol) == "Parameter"
+        if not param and k not in ("IntegerLiteral", "UnbasedUnsizedIntegerLiteral", "Conversion"):
             return None
         try:
             cv = expr.eval(ctx)

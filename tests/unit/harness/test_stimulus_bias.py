@@ -47,6 +47,7 @@ def test_case_items_casez_masks_and_bit_order(tmp_path: Path) -> None:
     f = tmp_path / "dec.v"
     f.write_text(
         "module dec(input [15:0] i, input [0:7] r, input [3:0] k, output reg y);\n"
+        "  localparam [3:0] K = 4'b0110;\n"
         "  always @* begin\n"
         "    y = 1'b0;\n"
         "    casez (i[11:8]) 4'b1?0?: y = 1'b1; 4'b0011: y = 1'b0; endcase\n"
@@ -55,6 +56,7 @@ def test_case_items_casez_masks_and_bit_order(tmp_path: Path) -> None:
         "    if (i[4 +: 2] !== 2'b11) y = ~y;\n"
         "    if (k ==? 4'b01zz) y = 1'b0;\n"
         "    case (1'b1) i[15]: y = 1'b0; endcase\n"
+        "    if (k == K) y = 1'b1;\n"
         "  end\n"
         "endmodule\n"
     )
@@ -68,6 +70,7 @@ def test_case_items_casez_masks_and_bit_order(tmp_path: Path) -> None:
         _const("11", "i", 4),
         _const("01", "k", 2),  # ==? with z bits
         _const("1", "i", 15),  # case (1'b1): the item is the compared side
+        _const("0110", "k", 0),  # a parameter
     }
 
 
