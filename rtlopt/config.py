@@ -100,7 +100,7 @@ class HarnessConfig:
         "Add a 'biased' stimulus class derived from the design: constants the target compares its inputs against (==, !=, case/casez/casex items, through slices, plain wires and submodule ports; found structurally, not by names) are driven on the compared input bits, the other bits random. Catches rewrites wrong only for one opcode, state or address that random vectors never issue.",
     )
     bias_probability: float = _f(
-        0.8,
+        0.9,
         "In a biased vector, the chance that each compared slice of an input gets one of its constants (else random).",
     )
     bias_vectors: int = _f(
@@ -109,7 +109,7 @@ class HarnessConfig:
     )
     bias_hold_max: int = _f(
         128,
-        "Sequential designs: a third of the biased cycles come in bursts of fresh values, the rest hold a biased input value for 1 to this many cycles (a third short, a third up to 32, a third up to this), so multi-cycle operations it starts can finish.",
+        "Sequential designs: a third of the biased segments are bursts of fresh values every cycle, the others hold a biased input value for 1-8, 1-32 or (half of them) a quarter of this to this many cycles, so multi-cycle operations it starts can finish.",
     )
     clocks: tuple[str, ...] = _f(
         (),

@@ -240,6 +240,17 @@ def _fields(bits: Sequence[Bit], digits: str, dont_care: str) -> Iterator[FieldC
         yield FieldConstant(port, lo, hi - lo + 1, value, care)
 
 
+def _conjuncts(node: Any) -> Iterator[Any]:
+    """Operands of a chain of ``&&`` (conversions looked through)."""
+    while _kind(node) == "Conversion":
+        node = node.operand
+    if _kind(node) == "BinaryOp" and getattr(node.op, "name", "") == "LogicalAnd":
+        yield from _conjuncts(node.left)
+        yield from _conjuncts(node.right)
+    else:
+        yield node
+
+
 def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
     from pyslang import ast
 
@@ -247,6 +258,7 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
     ctx = ast.EvalContext(body)
     compares: list[tuple[Any, Any, str]] = []
     cases: list[Any] = []
+    ands: list[Any] = []
     ports_of_instances: list[Any] = []
 
     def visit(node: Any) -> Any:
@@ -263,6 +275,8 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
             op = getattr(node.op, "name", "")
             if op in _COMPARES:
                 compares.append((node.left, node.right, _COMPARES[op]))
+            elif op == "LogicalAnd":
+                ands.append(node)
         elif name == "CaseStatement":
             cases.append(node)
         return ast.VisitAction.Advance
@@ -286,14 +300,39 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
                 res.add_driver(internal, expr)
 
     found: set[FieldConstant] = set()
-    for left, right, mode in compares:
+
+    def compare(left: Any, right: Any, mode: str) -> set[FieldConstant]:
         for var, const in ((left, right), (right, left)):
             digits = _const_bits(const, ctx)
             if digits is None or _const_bits(var, ctx) is not None:
                 continue
-            dont = "xz" if mode == "wild" else ""
-            found.update(_fields(res.bits(var), digits, dont))
-            break
+            return set(_fields(res.bits(var), digits, "xz" if mode == "wild" else ""))
+        return set()
+
+    for left, right, mode in compares:
+        got = compare(left, right, mode)
+        for c in got:
+            if c.width == 1:
+                # a one-bit test has two branches: forcing its constant would starve the other
+                found.add(FieldConstant(c.port, c.lsb, 1, 1 - c.value, 1))
+        found |= got
+    # enables: one-bit inputs in a conjunction with such a compare (`valid && op == 7'h33`)
+    # get the value that makes the conjunction true, so the decode they gate can fire
+    for node in ands:
+        terms = list(_conjuncts(node))
+        if not any(
+            _kind(t) == "BinaryOp"
+            and getattr(t.op, "name", "") in ("Equality", "CaseEquality")
+            and compare(t.left, t.right, "exact")
+            for t in terms
+        ):
+            continue
+        for t in terms:
+            want = "1"
+            if _kind(t) == "UnaryOp" and getattr(t.op, "name", "") in ("LogicalNot", "BitwiseNot"):
+                t, want = t.operand, "0"
+            if _width(t) == 1:
+                found.update(_fields(res.bits(t), want, ""))
     for case in cases:
         cond = getattr(case.condition, "name", "")
         dont = {"WildcardJustZ": "z", "WildcardXOrZ": "xz"}.get(cond, "")

@@ -128,11 +128,6 @@ class _Bias:
             if f is None or f.reset_active is not None or c.lsb + c.width > f.width:
                 continue
             slices.setdefault(c.port, {}).setdefault((c.lsb, c.width), []).append(c)
-        for groups in slices.values():
-            for (lsb, width), group in groups.items():
-                if width == 1 and len(group) == 1:
-                    # a one-bit test has two branches: forcing its constant would starve the other
-                    group.append(FieldConstant(group[0].port, lsb, 1, 1 - group[0].value, 1))
         self.slices = {k: list(v.values()) for k, v in sorted(slices.items())}
 
     def __bool__(self) -> bool:
@@ -141,7 +136,10 @@ class _Bias:
     def value(self, rng: random.Random, f: Field) -> int:
         v = rng.getrandbits(f.width)
         groups = list(self.slices.get(f.name, ()))
-        rng.shuffle(groups)  # nested slices (insn[15:13] and insn[15:14]): either may win
+        rng.shuffle(groups)
+        # nested slices (insn[15:13] and insn[15:14]): the wider first, since random values
+        # cover a narrow slice's few values anyway but almost never a wide slice's one
+        groups.sort(key=lambda g: -g[0].width)
         taken = 0
         for group in groups:
             span = ((1 << group[0].width) - 1) << group[0].lsb
@@ -167,9 +165,13 @@ def _biased_combinational(fields: Sequence[Field], bias: _Bias, cfg: HarnessConf
 
 
 def _hold_length(rng: random.Random, hold_max: int) -> int:
-    third = rng.randrange(3)
-    top = (8, 32, hold_max)[third]
-    return rng.randint(1, max(1, min(top, hold_max)))
+    r = rng.random()
+    if r < 0.25:
+        return rng.randint(1, min(8, hold_max))
+    if r < 0.5:
+        return rng.randint(1, min(32, hold_max))
+    # long holds: an operation an opcode starts (a 32- or 64-cycle divider) runs to its end
+    return rng.randint(max(1, hold_max // 4), hold_max)
 
 
 def combinational(

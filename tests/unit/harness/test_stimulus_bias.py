@@ -39,8 +39,11 @@ def test_constants_through_slices_wires_concatenations_and_submodule_ports(
     assert _const("0100000", "insn", 25) in found
     # funct3 through the port of the instantiated decoder
     assert _const("101", "insn", 12) in found
+    # `valid` enables the compare in `valid && opcode == ...`: the value that lets it fire
+    assert _const("1", "valid", 0) in found
     # internal state and counters are not inputs: nothing for `state`, `cnt`
-    assert {c.port for c in found} == {"insn"}
+    assert {c.port for c in found} == {"insn", "valid"}
+    assert len(found) == 4
 
 
 def test_case_items_casez_masks_and_bit_order(tmp_path: Path) -> None:
@@ -57,6 +60,7 @@ def test_case_items_casez_masks_and_bit_order(tmp_path: Path) -> None:
         "    if (k ==? 4'b01zz) y = 1'b0;\n"
         "    case (1'b1) i[15]: y = 1'b0; endcase\n"
         "    if (k == K) y = 1'b1;\n"
+        "    if (i[0] == 1'b0 && r[7]) y = 1'b0;\n"
         "  end\n"
         "endmodule\n"
     )
@@ -71,6 +75,9 @@ def test_case_items_casez_masks_and_bit_order(tmp_path: Path) -> None:
         _const("01", "k", 2),  # ==? with z bits
         _const("1", "i", 15),  # case (1'b1): the item is the compared side
         _const("0110", "k", 0),  # a parameter
+        _const("0", "i", 0),  # a one-bit test: both values, so neither branch starves
+        _const("1", "i", 0),
+        _const("1", "r", 0),  # r[7] enables a compare in the same conjunction
     }
 
 
@@ -88,7 +95,12 @@ def test_biased_class_drives_the_constants_and_holds_them(tmp_path: Path) -> Non
     d = _copro(tmp_path)
     tb = build_testbench(d, HarnessConfig(seed=3), "s1")
     assert tb.classes["biased"] == HarnessConfig().bias_vectors
-    assert {c.to_dict()["slice"] for c in tb.constants} == {"[6:0]", "[31:25]", "[14:12]"}
+    assert {(c.port, c.to_dict()["slice"]) for c in tb.constants} == {
+        ("insn", "[6:0]"),
+        ("insn", "[31:25]"),
+        ("insn", "[14:12]"),
+        ("valid", "[0:0]"),
+    }
     rec = tb.stimulus_record()
     assert rec["seed"] == 3 and rec["constants"]
     insn = next(f for f in tb.fields if f.name == "insn")
