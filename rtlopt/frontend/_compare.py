@@ -265,8 +265,10 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
         name = type(node).__name__
         if name == "ContinuousAssignSymbol":
             a = node.assignment
-            if _kind(a.left) == "NamedValue":
-                res.add_driver(a.left.symbol, a.right)
+            # an assignment slang could not bind (an error elsewhere) is an InvalidExpression
+            left = getattr(a, "left", None)
+            if left is not None and _kind(left) == "NamedValue":
+                res.add_driver(left.symbol, a.right)
         elif name == "NetSymbol" and node.initializer is not None:
             res.add_driver(node, node.initializer)
         elif name == "InstanceSymbol":
@@ -381,7 +383,10 @@ def _compare_constants(design: Design) -> tuple[FieldConstant, ...]:
     copts.topModules = {t.name}
     bag = pyslang.Bag([popts, copts])
     comp = ast.Compilation(bag)
-    files = list(dict.fromkeys([*design.closure, t.file]))
+    from rtlopt.frontend._packages import package_files
+
+    # the packages the closure imports come first, as for every tool reading SystemVerilog
+    files = list(dict.fromkeys([*package_files(design), *design.closure, t.file]))
     prelude = [p for p in design.prelude if p not in files]
     if prelude:
         bufs = [sm.readSource(str(p)) for p in [*prelude, *files]]

@@ -144,3 +144,16 @@ def test_bias_keys_are_checked(tmp_path: Path) -> None:
     (tmp_path / "rtlopt.toml").write_text("[harness]\nbias_vectors = 500\nbias_hold_max = 64\n")
     cfg = load_config(tmp_path, env={}).config
     assert cfg.harness.bias_vectors == 500 and cfg.harness.bias_hold_max == 64
+
+
+def test_constants_from_a_package_in_another_file(tmp_path: Path) -> None:
+    (tmp_path / "pkg.sv").write_text(
+        "package op_pkg;\n  localparam logic [6:0] OP_MUL = 7'b0110011;\nendpackage\n"
+    )
+    (tmp_path / "dec.sv").write_text(
+        "module dec import op_pkg::*; (input logic [31:0] insn, output logic y);\n"
+        "  assign y = insn[6:0] == OP_MUL;\n"
+        "endmodule\n"
+    )
+    d = load_design(tmp_path / "dec.sv", "dec", ProjectConfig())
+    assert compare_constants(d) == (_const("0110011", "insn", 0),)
