@@ -56,7 +56,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +66,7 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("RTLOPT_BENCH_PATH", str(REPO.parent / "shared" / "bench"))
 os.environ.setdefault("RTLOPT_PDK_PATH", str(REPO.parent / "shared" / "pdk"))
 
+from rtlopt.benchmark.mutants import Mutant, generate_mutants  # noqa: E402
 from rtlopt.benchmark.suite import load_suite, module_names  # noqa: E402
 from rtlopt.config import Config, EvalConfig, FormalConfig, SandboxConfig  # noqa: E402
 from rtlopt.errors import ToolNotFound  # noqa: E402
@@ -74,7 +75,6 @@ from rtlopt.frontend import load_design  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
 from rtlopt.results import EvalResult, Stage, Status, Verdict  # noqa: E402
 from rtlopt.tools import Limits, require_tool, require_tools, run_tool  # noqa: E402
-from rtlopt.verilog import blank_comments  # noqa: E402
 
 DEFAULT_DESIGNS = [
     "lza",
@@ -102,113 +102,6 @@ TOOLS = ("iverilog", "vvp", "yosys", "yosys-abc")
 GOLD_SUFFIX = "__gt_gold"
 WARM_CYCLES = 2
 """Cycles with reset forced active at the start of every sequential check (not compared)."""
-
-# ------------------------------------------------------------------------------------ mutants
-
-_OPS: list[tuple[str, str, str]] = [
-    # (kind, regex of the operator in blanked code, replacement)
-    ("op_swap", r"(?<=[\w\)\]\s])\+(?=[\s\w\(\{~])", "-"),
-    ("op_swap", r"(?<=[\w\)\]\s])-(?=[\s\w\(\{~])", "+"),
-    ("op_swap", r"(?<![&])&(?![&])(?=[\s\w\(\{~!])", "|"),
-    ("op_swap", r"(?<![|])\|(?![|])(?=[\s\w\(\{~!])", "&"),
-    ("op_swap", r"\^(?=[\s\w\(\{~])", "&"),
-    ("op_swap", r"==", "!="),
-    ("op_swap", r"!=", "=="),
-    ("op_swap", r"&&", "||"),
-    ("op_swap", r"\|\|", "&&"),
-    ("op_swap", r"(?<![<>=!])>(?![>=])", "<"),
-    ("op_swap", r"~(?=[\w\(])", ""),
-]
-_CONST = re.compile(r"(\d+)\s*'\s*([dDhH])\s*([0-9a-fA-F_]+)")
-_BCONST = re.compile(r"(\d+)\s*'\s*[bB]\s*([01xzXZ?_]+)")
-_DROP = re.compile(
-    r"(?<=[\w\)\]])(\s*(?:\||&|\^|\+)\s*)(~?[A-Za-z_][\w]*(?:\[[^\]]*\])?)"
-    r"(?=\s*[;\)\|&\^+])"
-)
-
-Site = tuple[str, int, int, str, str]
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """One mutant of a design's target file."""
-
-    design: str
-    kind: str
-    line: int
-    text: str  # mutated target-file text
-    description: str
-
-
-def _sites(text: str) -> Iterator[Site]:
-    """(kind, start, end, replacement, description) of every mutation site in module bodies."""
-    code = blank_comments(text)
-    body_spans = [
-        (m.start(), m.end()) for m in re.finditer(r"\bmodule\b.*?\bendmodule\b", code, re.S)
-    ]
-    # skip declarations: ranges in port/wire declarations make boring (compile-only) mutants
-    decl = re.compile(r"\b(input|output|inout|wire|reg|parameter|localparam|integer)\b[^;]*;")
-    decl_spans = [(m.start(), m.end()) for m in decl.finditer(code)]
-
-    def ok(pos: int) -> bool:
-        return any(a <= pos < b for a, b in body_spans) and not any(
-            a <= pos < b for a, b in decl_spans
-        )
-
-    for kind, pat, rep in _OPS:
-        for m in re.finditer(pat, code):
-            if ok(m.start()):
-                yield kind, m.start(), m.end(), rep, f"'{m.group(0)}' -> '{rep}'"
-    for m in _CONST.finditer(code):
-        if not ok(m.start()):
-            continue
-        width, base, digits = int(m.group(1)), m.group(2).lower(), m.group(3).replace("_", "")
-        value = int(digits, 16 if base == "h" else 10)
-        for delta in (1, -1):
-            v = (value + delta) % (1 << width)
-            new = f"{width}'{base}{v:x}" if base == "h" else f"{width}'d{v}"
-            yield "const", m.start(), m.end(), new, f"{m.group(0)} -> {new}"
-    for m in _BCONST.finditer(code):
-        if not ok(m.start()):
-            continue
-        after = code[m.end() : m.end() + 3].lstrip()
-        kind = "case_item" if after.startswith(":") or after.startswith(",") else "const"
-        bits = m.group(2)
-        idx = [i for i, c in enumerate(bits) if c in "01"]
-        for i in idx[:: max(1, len(idx) // 3)]:
-            flipped = bits[:i] + ("1" if bits[i] == "0" else "0") + bits[i + 1 :]
-            new = f"{m.group(1)}'b{flipped}"
-            yield kind, m.start(), m.end(), new, f"bit {i} of {m.group(0)[:20]}"
-    for m in _DROP.finditer(code):
-        if ok(m.start()):
-            yield ("drop_term", m.start(), m.end(), "", f"dropped '{m.group(0).strip()[:30]}'")
-
-
-def generate_mutants(name: str, text: str, n: int, seed: int) -> list[Mutant]:
-    """Up to ``n`` distinct mutants of ``text``, sampled reproducibly, kinds round-robin."""
-    sites = list(_sites(text))
-    rng = random.Random(f"{seed}:{name}")
-    rng.shuffle(sites)
-    by_kind: dict[str, list[Site]] = {}
-    for s in sites:
-        by_kind.setdefault(s[0], []).append(s)
-    ordered: list[Site] = []
-    while any(by_kind.values()):
-        for k in sorted(by_kind):
-            if by_kind[k]:
-                ordered.append(by_kind[k].pop())
-    out: list[Mutant] = []
-    seen: set[str] = set()
-    for kind, a, b, rep, desc in ordered:
-        new = text[:a] + rep + text[b:]
-        if new in seen or new == text:
-            continue
-        seen.add(new)
-        out.append(Mutant(name, kind, text.count("\n", 0, a) + 1, new, desc))
-        if len(out) >= n:
-            break
-    return out
-
 
 # ------------------------------------------------------------------------------------ designs
 

@@ -95,6 +95,22 @@ class HarnessConfig:
         "Cycles of one long run without reset (inputs held for up to 64 cycles) to reach deep counter states.",
     )
     reset_cycles: int = _f(3, "Cycles reset is held active at the start of a sequential run.")
+    bias_constants: bool = _f(
+        True,
+        "Add a 'biased' stimulus class derived from the design: constants the target compares its inputs against (==, !=, case/casez/casex items, through slices, plain wires and submodule ports; found structurally, not by names) are driven on the compared input bits, the other bits random. Catches rewrites wrong only for one opcode, state or address that random vectors never issue.",
+    )
+    bias_probability: float = _f(
+        0.9,
+        "In a biased vector, the chance that each compared slice of an input gets one of its constants (else random).",
+    )
+    bias_vectors: int = _f(
+        3000,
+        "Biased vectors (combinational) or cycles (sequential) added when bias_constants is on and the design compares inputs against constants; 0 turns the class off.",
+    )
+    bias_hold_max: int = _f(
+        128,
+        "Sequential designs: a third of the biased segments are bursts of fresh values every cycle, the others hold a biased input value for 1-8, 1-32 or (half of them) a quarter of this to this many cycles, so multi-cycle operations it starts can finish.",
+    )
     clocks: tuple[str, ...] = _f(
         (),
         "Clock ports of the target, overriding inference. Empty (default): found from the "
@@ -556,6 +572,12 @@ def _validate(cfg: Config) -> None:
             raise ConfigError(f"{dotted} must be positive, got {get_dotted(cfg, dotted)}")
     if cfg.run.steps < 0:
         raise ConfigError("run.steps must be >= 0")
+    if not 0.0 <= cfg.harness.bias_probability <= 1.0:
+        raise ConfigError("harness.bias_probability must be in [0, 1]")
+    if cfg.harness.bias_vectors < 0:
+        raise ConfigError("harness.bias_vectors must be >= 0 (0: no biased class)")
+    if cfg.harness.bias_hold_max < 1:
+        raise ConfigError("harness.bias_hold_max must be at least 1")
     if cfg.search.node_budget < 0:
         raise ConfigError("search.node_budget must be >= 0 (0: no limit)")
     if cfg.search.temperature is not None and cfg.search.temperature < 0:

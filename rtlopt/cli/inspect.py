@@ -97,6 +97,7 @@ def _as_json(design: Design, hdir: Path, tb: Testbench) -> dict[str, Any]:
         "defines": dict(design.defines),
         "harness": str(hdir),
         "vectors": dict(tb.classes),
+        "stimulus": tb.stimulus_record(),
     }
 
 

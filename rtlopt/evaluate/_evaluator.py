@@ -195,6 +195,11 @@ class Evaluator:
         return d
 
     @property
+    def testbench(self) -> Any:
+        """The generated equivalence testbench (``rtlopt.harness.Testbench``)."""
+        return self._tb
+
+    @property
     def fingerprint(self) -> str:
         """Hash of everything besides a candidate's bytes that can change a verdict (two
         evaluators with the same fingerprint give the same result for the same bytes)."""
@@ -219,6 +224,7 @@ class Evaluator:
             if self.config.harness.strict_x
             else "refine (a reference x may be 0 or 1 in the candidate)",
             "netlist_check": self._netlist_provenance(),
+            "stimulus": self._tb.stimulus_record(),
         }
         if self._view is not None:
             prov["systemverilog"] = self._view.provenance()

@@ -5,6 +5,7 @@ Public API:
     parse_text(text, name="candidate.v", frontend="pyslang") -> list[Module]
     find_repo_root(path) -> Path
     override_roles(module, clocks, resets) -> Module  (harness.clocks / harness.resets)
+    compare_constants(design) -> tuple[FieldConstant, ...]  (values inputs are compared with)
     Frontend, FrontendFactory (Protocols); FRONTENDS (registry kept in rtlopt.plugins;
     entry-point group ``rtlopt.frontends``)
 """
@@ -19,6 +20,7 @@ from rtlopt.frontend._base import (
     SyntaxProblem,
 )
 from rtlopt.frontend._clocks import override_roles
+from rtlopt.frontend._compare import FieldConstant, compare_constants
 from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_text
 from rtlopt.frontend._sources import collect_sources, find_repo_root, parse_defines, read_filelist
 from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
@@ -29,6 +31,7 @@ __all__ = [
     "ClockedBlock",
     "Condition",
     "Design",
+    "FieldConstant",
     "Frontend",
     "FrontendFactory",
     "FrontendResult",
@@ -40,6 +43,7 @@ __all__ = [
     "SourceSet",
     "SyntaxProblem",
     "collect_sources",
+    "compare_constants",
     "find_repo_root",
     "find_span",
     "get_frontend",

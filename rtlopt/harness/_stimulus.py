@@ -9,6 +9,15 @@ combination is enumerated instead. Sequential designs get a reset sequence, dire
 values held for several cycles, walking bits, random cycles, slowly changing inputs with
 occasional reset pulses, sparse cycles, and one long run without reset (inputs held for up to
 64 cycles) that reaches deep counter and timer states.
+
+Both add a *biased* class when the design compares its inputs against constants
+(:func:`rtlopt.frontend.compare_constants`): each compared slice of an input gets one of its
+constants with probability ``bias_probability`` (don't-care bits and the rest of the input
+random). Sequential designs get bursts of fresh biased values every cycle (decoders) and biased
+values held for 1 to ``bias_hold_max`` cycles, with the uncompared inputs either held too or
+fresh every cycle, so that an operation an opcode starts
+runs to its end (a 64-cycle multiplier needs its opcode for 64 cycles). The class comes after
+every other one, so the vectors of the other classes do not change with it.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rtlopt.config import HarnessConfig
+from rtlopt.frontend import FieldConstant
 
 
 @dataclass(frozen=True)
@@ -103,8 +113,77 @@ def _modes(narrow: Sequence[Field]) -> Iterator[dict[str, int]]:
         yield dict(zip((f.name for f in narrow), combo, strict=True))
 
 
-def combinational(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
-    """Stimulus for a combinational module."""
+class _Bias:
+    """Draws input values that match the design's compared constants."""
+
+    def __init__(
+        self, fields: Sequence[Field], constants: Sequence[FieldConstant], cfg: HarnessConfig
+    ) -> None:
+        self.p = cfg.bias_probability
+        by_name = {f.name: f for f in fields}
+        # per input: its compared slices, each with the constants seen on it
+        slices: dict[str, dict[tuple[int, int], list[FieldConstant]]] = {}
+        for c in constants:
+            f = by_name.get(c.port)
+            if f is None or f.reset_active is not None or c.lsb + c.width > f.width:
+                continue
+            slices.setdefault(c.port, {}).setdefault((c.lsb, c.width), []).append(c)
+        self.slices = {k: list(v.values()) for k, v in sorted(slices.items())}
+
+    def __bool__(self) -> bool:
+        return bool(self.slices)
+
+    def value(self, rng: random.Random, f: Field) -> int:
+        v = rng.getrandbits(f.width)
+        groups = list(self.slices.get(f.name, ()))
+        rng.shuffle(groups)
+        # nested slices (insn[15:13] and insn[15:14]): the wider first, since random values
+        # cover a narrow slice's few values anyway but almost never a wide slice's one
+        groups.sort(key=lambda g: -g[0].width)
+        taken = 0
+        for group in groups:
+            span = ((1 << group[0].width) - 1) << group[0].lsb
+            if span & taken or rng.random() >= self.p:
+                continue  # bits another slice already set keep its constant
+            c = rng.choice(group)
+            care = c.care << c.lsb
+            v = (v & ~care) | ((c.value << c.lsb) & care)
+            taken |= span
+        return v & f.mask
+
+
+def _bias_seed(cfg: HarnessConfig) -> str:
+    # its own stream: the other classes' vectors do not depend on whether bias is on
+    return f"{cfg.seed}:biased"
+
+
+def _biased_combinational(fields: Sequence[Field], bias: _Bias, cfg: HarnessConfig) -> list[int]:
+    rng = random.Random(_bias_seed(cfg))
+    return [
+        _put(fields, {f.name: bias.value(rng, f) for f in fields}) for _ in range(cfg.bias_vectors)
+    ]
+
+
+def _hold_length(rng: random.Random, hold_max: int) -> int:
+    r = rng.random()
+    if r < 0.25:
+        return rng.randint(1, min(8, hold_max))
+    if r < 0.5:
+        return rng.randint(1, min(32, hold_max))
+    # long holds: an operation an opcode starts (a 32- or 64-cycle divider) runs to its end
+    return rng.randint(max(1, hold_max // 4), hold_max)
+
+
+def combinational(
+    fields: Sequence[Field], cfg: HarnessConfig, constants: Sequence[FieldConstant] = ()
+) -> Stimulus:
+    """Stimulus for a combinational module.
+
+    Args:
+        fields: Layout of the driven inputs.
+        cfg: Stimulus settings.
+        constants: Values the design compares inputs against (the biased class).
+    """
     rng = random.Random(cfg.seed)
     width = total_width(fields)
     if width <= cfg.exhaustive_max_bits:
@@ -145,8 +224,17 @@ def combinational(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
             close.append(_put(fields, vals))
     rand = [rng.getrandbits(width) for _ in range(cfg.random_vectors)]
     sparse = _sparse(rng, width, cfg.sparse_vectors)
+    bias = _Bias(fields, constants if cfg.bias_constants else (), cfg)
+    biased = _biased_combinational(fields, bias, cfg) if bias else []
     return Stimulus(
-        {"corner": corner, "walking": walking, "close": close, "random": rand, "sparse": sparse}
+        {
+            "corner": corner,
+            "walking": walking,
+            "close": close,
+            "random": rand,
+            "sparse": sparse,
+            "biased": biased,
+        }
     )
 
 
@@ -161,8 +249,16 @@ def _sparse(rng: random.Random, width: int, n: int) -> list[int]:
     return out
 
 
-def sequential(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
-    """Cycle-by-cycle stimulus for a clocked module (clocks are driven by the testbench)."""
+def sequential(
+    fields: Sequence[Field], cfg: HarnessConfig, constants: Sequence[FieldConstant] = ()
+) -> Stimulus:
+    """Cycle-by-cycle stimulus for a clocked module (clocks are driven by the testbench).
+
+    Args:
+        fields: Layout of the driven inputs (resets marked).
+        cfg: Stimulus settings.
+        constants: Values the design compares inputs against (the biased class).
+    """
     rng = random.Random(cfg.seed)
     resets = [f for f in fields if f.reset_active is not None]
     data = [f for f in fields if f.reset_active is None]
@@ -211,6 +307,32 @@ def sequential(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
         while len(long) < cfg.long_run_cycles:
             long += [word(rand_vals())] * rng.randint(1, 64)
         long = long[: cfg.long_run_cycles]
+    bias = _Bias(fields, constants if cfg.bias_constants else (), cfg)
+    biased: list[int] = []
+    if bias and cfg.bias_vectors > 0:
+        brng = random.Random(_bias_seed(cfg))
+        biased = [word({}, reset=True)] * (1 if resets else 0)
+        while len(biased) < cfg.bias_vectors:
+            if resets and brng.random() < 0.03:
+                biased += [word({}, reset=True)] * brng.randint(1, 2)
+                continue
+            if brng.random() < 1 / 3:
+                # a burst of fresh draws: decoders see as many distinct values as possible
+                for _ in range(brng.randint(8, 32)):
+                    biased.append(word({f.name: bias.value(brng, f) for f in data}))
+                continue
+            held = {f.name: bias.value(brng, f) for f in data}
+            n = _hold_length(brng, cfg.bias_hold_max)
+            if brng.random() < 0.5:
+                biased += [word(held)] * n
+            else:
+                # compared and narrow (control) inputs held, wide operands fresh every cycle
+                fresh = [f for f in data if f.name not in bias.slices and f.width > 2]
+                for _ in range(n):
+                    vals = dict(held)
+                    vals.update({f.name: brng.getrandbits(f.width) for f in fresh})
+                    biased.append(word(vals))
+        biased = biased[: cfg.bias_vectors]
     return Stimulus(
         {
             "reset": reset_seq,
@@ -219,5 +341,6 @@ def sequential(fields: Sequence[Field], cfg: HarnessConfig) -> Stimulus:
             "hold": hold,
             "sparse": sparse,
             "long": long,
+            "biased": biased,
         }
     )

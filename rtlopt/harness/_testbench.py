@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from rtlopt.config import HarnessConfig
 from rtlopt.errors import DesignError
+from rtlopt.frontend import FieldConstant, compare_constants
 from rtlopt.frontend.model import Design, Port
 from rtlopt.harness._reference import ref_name
 from rtlopt.harness._stimulus import Field, Stimulus, combinational, pack_fields, sequential
@@ -29,6 +30,9 @@ class Testbench:
         sequential: Whether clocks are driven.
         fields: Layout of the packed input word.
         digest: Hash of the text and vectors (same seed and design give the same digest).
+        constants: Values the design compares inputs against, behind the ``biased`` class
+            (empty when none were found or ``harness.bias_constants`` is off).
+        seed: The stimulus seed (``harness.seed``).
     """
 
     text: str
@@ -39,6 +43,16 @@ class Testbench:
     sequential: bool
     fields: tuple[Field, ...] = field(default_factory=tuple)
     digest: str = ""
+    constants: tuple[FieldConstant, ...] = ()
+    seed: int = 0
+
+    def stimulus_record(self) -> dict[str, object]:
+        """Seed, vectors per class and the constant set, for results and reports."""
+        return {
+            "seed": self.seed,
+            "classes": dict(self.classes),
+            "constants": [c.to_dict() for c in self.constants],
+        }
 
     @property
     def files(self) -> Mapping[str, str]:
@@ -74,6 +88,7 @@ def build_testbench(
     *,
     top_name: str = "rtlopt_tb",
     only: Collection[str] | None = None,
+    constants: tuple[FieldConstant, ...] | None = None,
 ) -> Testbench:
     """Generate the equivalence testbench for ``design``'s target.
 
@@ -94,6 +109,8 @@ def build_testbench(
         secret: Per-run token; it appears in the testbench text only.
         top_name: Name of the testbench module.
         only: Keep only these stimulus classes (e.g. ``{"random"}``); default all.
+        constants: Compared constants for the biased class; default: found in ``design``
+            (:func:`rtlopt.frontend.compare_constants`) when ``cfg.bias_constants`` is on.
 
     Raises:
         DesignError: The target has no outputs to compare.
@@ -112,7 +129,16 @@ def build_testbench(
     seq = bool(clocks)
     resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets}
     fields = pack_fields([(p.name, p.width) for p in others], resets)
-    stim: Stimulus = sequential(fields, cfg) if seq else combinational(fields, cfg)
+    if constants is None:
+        use_bias = cfg.bias_constants and cfg.bias_vectors > 0
+        constants = compare_constants(design) if use_bias else ()
+    driven = {f.name for f in fields if f.reset_active is None}
+    constants = tuple(c for c in constants if c.port in driven)
+    stim: Stimulus = (
+        sequential(fields, cfg, constants) if seq else combinational(fields, cfg, constants)
+    )
+    if not stim.classes.get("biased"):
+        constants = ()
     if only is not None:
         stim = Stimulus({k: v for k, v in stim.classes.items() if k in only})
     vectors = stim.vectors
@@ -234,4 +260,6 @@ def build_testbench(
         sequential=seq,
         fields=tuple(fields),
         digest=digest,
+        constants=constants,
+        seed=cfg.seed,
     )

@@ -130,4 +130,5 @@ def test_inspect_shows_interface_and_harness(example_repo: Path) -> None:
     info = json.loads(r.stdout)
     assert [p["name"] for p in info["ports"]] == ["vec", "en", "pos", "zero"]
     assert info["clocks"] == [] and Path(info["harness"], "rtlopt_tb.v").exists()
+    assert info["stimulus"]["seed"] == 42 and isinstance(info["stimulus"]["constants"], list)
     assert not (example_repo / ".rtlopt").exists()
