@@ -709,7 +709,14 @@ def _run_abc_paired(
         return _checked(
             design,
             _workdir_of(reference_file),
-            FormalResult(Verdict.PROVEN, method, "", {}, _elapsed(start)),
+            FormalResult(
+                Verdict.PROVEN,
+                method,
+                _free_claim(prep.miter.pairing)
+                + "; outputs of the power-up step compared with every register x",
+                {},
+                _elapsed(start),
+            ),
             start,
         )
     if out.status != "failed":
