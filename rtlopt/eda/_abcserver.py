@@ -36,7 +36,7 @@ import uuid
 from pathlib import Path
 
 from rtlopt.errors import ToolFailed
-from rtlopt.tools import check_not_stopping, child_setup, track_group, untrack_group
+from rtlopt.tools import check_not_stopping, child_setup, reap_group, track_group, untrack_group
 
 __all__ = ["AbcServer", "abc_binary_from_log"]
 
@@ -177,19 +177,7 @@ class AbcServer:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        proc.wait()
-        untrack_group(proc.pid)
-        for stream in (proc.stdin, proc.stdout):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        reap_group(proc)
 
     def _command(self, command: str, timeout: float, client: int | None) -> tuple[str, bool]:
         """Run one ABC command line; (its output, whether it finished).
@@ -337,9 +325,12 @@ class AbcServer:
         self._reply(reply, text, rc)
 
     def _reply(self, reply: Path, text: str, status: int) -> None:
-        """Write the output and the status to the client's FIFO (skipped when it is gone),
-        then remove the FIFO: Yosys's clean-up of its temporary folder asserts on anything
-        but regular files and folders (the client keeps reading its open end)."""
+        """Write the output and the status to the client's FIFO (skipped when it is gone).
+
+        The FIFO's name is removed as soon as both ends are open, before anything is written:
+        the client exits at end of input and Yosys then cleans its temporary folder, which
+        asserts on anything but regular files and folders, and on an entry removed while it
+        scans (the open ends keep working without the name)."""
         try:
             deadline = time.monotonic() + 5.0
             while True:
@@ -350,6 +341,7 @@ class AbcServer:
                     if exc.errno != errno.ENXIO or time.monotonic() > deadline:
                         return  # the client is gone
                     time.sleep(0.001)
+            reply.unlink(missing_ok=True)
             try:
                 os.set_blocking(fd, True)
                 data = (text if text.endswith("\n") or not text else text + "\n").encode()

@@ -33,11 +33,11 @@ from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound
 from rtlopt.tools import (
     check_not_stopping,
     child_setup,
+    reap_group,
     require_tool,
     script_path,
     tcl_word,
     track_group,
-    untrack_group,
 )
 
 log = logging.getLogger(__name__)
@@ -156,19 +156,7 @@ class StaWorker:
                     proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                proc.wait()
-            untrack_group(proc.pid)
-            for stream in (proc.stdin, proc.stdout):
-                if stream is not None:
-                    try:
-                        stream.close()
-                    except OSError:
-                        pass
+            reap_group(proc)
         if self._log is not None:
             self._log.close()
             self._log = None

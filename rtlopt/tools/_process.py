@@ -21,6 +21,7 @@ import os
 import resource
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -66,6 +67,21 @@ def untrack_group(pgid: int) -> None:
     """Forget a process group (its leader was reaped)."""
     with _groups_lock:
         _groups.discard(pgid)
+
+
+def reap_group(proc: subprocess.Popen[bytes]) -> None:
+    """End a long-lived tool started in its own process group: kill the group if the leader
+    still runs, reap the leader, forget the group and close its pipes."""
+    if proc.poll() is None:
+        _killpg(proc.pid)
+    proc.wait()
+    untrack_group(proc.pid)
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
 
 
 def live_groups() -> frozenset[int]:
