@@ -11,13 +11,11 @@ gated clocks and latches leave every verdict unknown.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _fixture_repo import evaluate_json, fixture_repo, run_rtlopt
 
 from rtlopt.config import load_config
 from rtlopt.eda.formal import check_equivalence
@@ -32,31 +30,15 @@ TARGET = "gen_rtl/lsu/rtl/ct_lsu_cnt.v"
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    r = tmp_path / "c910"
-    shutil.copytree(FIXTURE, r)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(r)], check=True)
-    subprocess.run(["git", "-C", str(r), "add", "-A"], check=True)
-    subprocess.run(["git", "-C", str(r), "commit", "-q", "-m", "fixture"], check=True)
-    monkeypatch.setenv("CODE_BASE_PATH", str(r))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    return r
+    return fixture_repo(FIXTURE, tmp_path / "c910", monkeypatch, tmp_path / "cache")
 
 
 def _rtlopt(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=repo,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return run_rtlopt(repo, *args)
 
 
 def _evaluate(repo: Path, cand: str) -> tuple[int, dict[str, object]]:
-    r = _rtlopt(repo, "evaluate", TARGET, "--candidate", cand, "--pdk", "nangate45", "--json")
-    assert r.returncode in (0, 1), f"exit {r.returncode}: {r.stderr.strip()[-800:]}"
-    return r.returncode, json.loads(r.stdout)
+    return evaluate_json(repo, TARGET, cand)
 
 
 def test_inspect_finds_the_clock_behind_the_gate_cell(repo: Path) -> None:
