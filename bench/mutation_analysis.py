@@ -770,7 +770,8 @@ def _check_tools(pdk: str | None) -> None:
         ) from None
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line; the tests build their arguments from it too."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--designs", default=",".join(DEFAULT_DESIGNS))
     ap.add_argument("--per-design", type=int, default=6, help="compiling mutants per design")
@@ -795,7 +796,11 @@ def main() -> int:
         default="nangate45",
         help="PDK of the product's PPA stages ('none': equivalence stages only)",
     )
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> int:
+    args = build_parser().parse_args()
     if args.pdk == "none":
         args.pdk = None
     _check_tools(args.pdk)

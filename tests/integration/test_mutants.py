@@ -33,18 +33,22 @@ def _module() -> ModuleType:
     return mod
 
 
-def _args(**kw: object) -> argparse.Namespace:
-    base: dict[str, object] = dict(
-        per_design=4,
-        seed=3,
-        cycles=20000,
-        exhaustive_bits=16,
-        abc_timeout=30.0,
-        formal_timeout=30.0,
-        pdk="nangate45",
+def _args(ma: ModuleType, **kw: object) -> argparse.Namespace:
+    """The bench script's own parser, so a new option cannot be missing here."""
+    args = ma.build_parser().parse_args(
+        [
+            "--per-design=4",
+            "--seed=3",
+            "--cycles=20000",
+            "--exhaustive-bits=16",
+            "--abc-timeout=30",
+            "--formal-timeout=30",
+            "--pdk=nangate45",
+        ]
     )
-    base.update(kw)
-    return argparse.Namespace(**base)
+    for key, value in kw.items():
+        setattr(args, key, value)
+    return args
 
 
 @pytest.mark.skipif(not (RTLLM.exists() and LZA_DIR.exists()), reason="benchmarks not found")
@@ -54,7 +58,7 @@ def test_sampled_mutants_judged_independently_and_rejected(tmp_path: Path) -> No
     ma = _module()
     pdk = resolve_pdk("nangate45")
     runs = [
-        ma.run_design(n, _args(), tmp_path, pdk)
+        ma.run_design(n, _args(ma), tmp_path, pdk)
         for n in ("lza", "counter_12", "comparator_4bit", "edge_detect")
     ]
     outcomes = [o for r in runs for o in r.outcomes]
