@@ -11,7 +11,6 @@ gated clocks and latches leave every verdict unknown.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -33,16 +32,8 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return fixture_repo(FIXTURE, tmp_path / "c910", monkeypatch, tmp_path / "cache")
 
 
-def _rtlopt(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_rtlopt(repo, *args)
-
-
-def _evaluate(repo: Path, cand: str) -> tuple[int, dict[str, object]]:
-    return evaluate_json(repo, TARGET, cand)
-
-
 def test_inspect_finds_the_clock_behind_the_gate_cell(repo: Path) -> None:
-    r = _rtlopt(repo, "inspect", TARGET, "--json")
+    r = run_rtlopt(repo, "inspect", TARGET, "--json")
     assert r.returncode == 0, r.stderr[-500:]
     out = json.loads(r.stdout)
     assert out["clocks"] == ["forever_cpuclk"], out
@@ -54,21 +45,21 @@ def test_inspect_finds_the_clock_behind_the_gate_cell(repo: Path) -> None:
 )
 def test_equivalent_rewrites_are_proven(repo: Path, cand: str) -> None:
     # the rewrite keeping the gate cells, and one moving the gates' enables into the registers
-    rc, out = _evaluate(repo, cand)
+    rc, out = evaluate_json(repo, TARGET, cand)
     c = out["candidate"]
     assert rc == 0 and out["accepted"], c
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
 
 
 def test_broken_rewrite_is_rejected(repo: Path) -> None:
-    rc, out = _evaluate(repo, "candidates/ct_lsu_cnt_broken.v")
+    rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_broken.v")
     c = out["candidate"]
     assert rc == 1 and not out["accepted"]
     assert c["stage"] in ("simulation", "formal"), c  # type: ignore[index]
 
 
 def test_a_gate_without_its_latch_is_not_a_clock_gate(repo: Path) -> None:
-    rc, out = _evaluate(repo, "candidates/ct_lsu_cnt_glitchy.v")
+    rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_glitchy.v")
     c = out["candidate"]
     assert rc == 1 and not out["accepted"]
     assert "clocked by data_clk" in str(c["formal"]["structure"]), c  # type: ignore[index]

@@ -28,16 +28,8 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return fixture_repo(FIXTURE, tmp_path / "unit", monkeypatch, tmp_path / "cache")
 
 
-def _rtlopt(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_rtlopt(repo, *args)
-
-
-def _evaluate(repo: Path, cand: str) -> tuple[int, dict[str, object]]:
-    return evaluate_json(repo, TARGET, cand)
-
-
 def test_inspect_sees_the_macros_of_earlier_sources_in_order(repo: Path) -> None:
-    r = _rtlopt(repo, "inspect", TARGET, "--json")
+    r = run_rtlopt(repo, "inspect", TARGET, "--json")
     assert r.returncode == 0, r.stderr.strip()[-500:]
     out = json.loads(r.stdout)
     # UNIT_W redefined to 8 by the second file
@@ -53,7 +45,7 @@ def test_inspect_sees_the_macros_of_earlier_sources_in_order(repo: Path) -> None
 
 @pytest.mark.parametrize("cand", [TARGET, "candidates/unit_alu_equiv.v"])
 def test_self_and_a_rewrite_using_the_unit_macros_are_proven(repo: Path, cand: str) -> None:
-    rc, out = _evaluate(repo, cand)
+    rc, out = evaluate_json(repo, TARGET, cand)
     c = out["candidate"]
     assert rc == 0 and out["accepted"], c
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
@@ -62,7 +54,7 @@ def test_self_and_a_rewrite_using_the_unit_macros_are_proven(repo: Path, cand: s
 @pytest.mark.parametrize("cand", ["candidates/unit_alu_old.v", "candidates/unit_alu_broken.v"])
 def test_the_undefined_branch_and_a_broken_rewrite_are_rejected(repo: Path, cand: str) -> None:
     # unit_alu_old.v is what the target would be if `undef UNIT_OLD were ignored
-    rc, out = _evaluate(repo, cand)
+    rc, out = evaluate_json(repo, TARGET, cand)
     c = out["candidate"]
     assert rc == 1 and not out["accepted"]
     assert c["stage"] in ("simulation", "formal"), c  # type: ignore[index]
