@@ -137,6 +137,10 @@ class FormalConfig:
     induction_depth: int = _f(8, "Temporal induction length for sequential designs.")
     bmc_depth: int = _f(20, "Bounded check depth used when induction cannot decide.")
     timeout_s: float = _f(120.0, "Wall-clock limit of one formal check.")
+    abc_bmc_frames: int = _f(
+        200,
+        "Deepest step of ABC's counterexample search (bmc3) on designs without reset, where no proof was found; the search ends there or at the time limit, whichever comes first.",
+    )
     abc: bool = _f(
         True,
         "When Yosys cannot decide, also try ABC's engines (yosys-abc) on an AIGER miter under the same time limit: &cec for combinational designs (arithmetic), dprove and pdr for sequential ones (unbounded proofs; designs without reset from any power-up state of same-named registers).",

@@ -37,7 +37,7 @@ ENGINES: dict[str, str] = {
     "cec": "&r {aig}; &cec -m",
     "pdr": "read {aig}; strash; pdr -T {t}",
     "dprove": "read {aig}; strash; dprove -T {t}",
-    "bmc": "read {aig}; strash; bmc3 -T {t}",
+    "bmc": "read {aig}; strash; bmc3 -F {f} -T {t}",
 }
 _PROVED = ("Networks are equivalent", "Property proved")
 _FAILED = ("was asserted in frame", "Networks are NOT EQUIVALENT", "Networks are not equivalent")
@@ -82,13 +82,21 @@ def build_aiger(json_path: Path, spec: MiterSpec, out: Path) -> Miter:
 
 
 def run_engine(
-    engine: str, aig: Path, miter: Miter, *, timeout: float, cwd: Path, memory_mb: int | None = None
+    engine: str,
+    aig: Path,
+    miter: Miter,
+    *,
+    timeout: float,
+    cwd: Path,
+    memory_mb: int | None = None,
+    frames: int = 0,
 ) -> AbcOutcome:
-    """Run one ABC engine on the AIGER miter ``aig`` (a file in ``cwd``)."""
+    """Run one ABC engine on the AIGER miter ``aig`` (a file in ``cwd``); ``frames`` bounds
+    the steps of ``bmc`` (0: until the time limit)."""
     cex = f"{engine}.cex"
     (cwd / cex).unlink(missing_ok=True)
     limit = max(1, int(timeout) - 1)  # ABC's own limit; the process limit is the backstop
-    cmd = ENGINES[engine].format(aig=aig.name, t=limit) + f"; write_cex -s {cex}"
+    cmd = ENGINES[engine].format(aig=aig.name, t=limit, f=max(0, frames)) + f"; write_cex -s {cex}"
     start = time.monotonic()
     run = run_tool(
         abc_argv(cmd),

@@ -538,7 +538,15 @@ def _run_abc(
         budget = (deadline - time.monotonic()) / (len(engines) - i)
         if budget < 1.0:
             break
-        out = run_engine(engine, prep.aiger, miter, timeout=budget, cwd=wd, memory_mb=memory_mb)
+        out = run_engine(
+            engine,
+            prep.aiger,
+            miter,
+            timeout=budget,
+            cwd=wd,
+            memory_mb=memory_mb,
+            frames=cfg.abc_bmc_frames,
+        )
         log.debug("formal %s: abc %s: %s (%s)", design.target.name, engine, out.status, out.detail)
         method = f"abc {_ABC_NAMES[engine]}"
         if not miter.exact:
