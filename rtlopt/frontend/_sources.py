@@ -255,7 +255,7 @@ def _scan(root: Path, exclude: Sequence[str]) -> tuple[list[Path], list[Path]]:
     return sources, header_dirs
 
 
-def _unit_prelude(units: Sequence[Path], target: Path) -> list[Path]:
+def _unit_prelude(units: Sequence[Path], target: Path, include_dirs: Sequence[Path]) -> list[Path]:
     """The filelists' compilation unit as seen by the target's file, in list order: listed
     headers whole; the macro skeletons of sources listed before the target's file (see
     :mod:`rtlopt.frontend._unit`). Headers listed after it stay (as before: a submodule listed
@@ -268,7 +268,7 @@ def _unit_prelude(units: Sequence[Path], target: Path) -> list[Path]:
         elif f.resolve() == target:
             before = False
         elif before:
-            skel = skeleton_file(f)
+            skel = skeleton_file(f, include_dirs)
             if skel is not None:
                 out.append(skel)
     return out
@@ -325,9 +325,9 @@ def collect_sources(
     defs.update(defines or {})
     incdirs += header_dirs
     target = target.resolve()
-    prelude = [SYNTHESIS_PRELUDE, *_unit_prelude(units, target)]
     # the target's own folder: a candidate copy of its file finds the same relative includes
     incdirs.append(target.parent)
+    prelude = [SYNTHESIS_PRELUDE, *_unit_prelude(units, target, incdirs)]
     pre = _dedupe(prelude)
     all_files = tuple(f for f in _dedupe([*files, target]) if f not in pre)
     return SourceSet(

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import ProjectConfig
+from rtlopt.frontend import load_design
 from rtlopt.frontend._sources import collect_sources
-from rtlopt.frontend._unit import macro_skeleton
+from rtlopt.frontend._unit import macro_skeleton, skeleton_file
 
 
 def test_skeleton_keeps_defines_undefs_and_conditionals_in_order() -> None:
@@ -89,3 +90,40 @@ def test_prelude_is_the_unit_before_the_target_in_list_order(unit: Path) -> None
 def test_the_target_listed_first_sees_no_later_source(unit: Path) -> None:
     src = collect_sources(unit / "a.v", unit, ProjectConfig(filelists=("u.f",)))
     assert [p.name for p in src.prelude] == ["synthesis_semantics.vh", "cfg.vh"]
+
+
+def test_skeleton_includes_resolved_from_the_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The skeleton lives in rtlopt's cache: a header beside its source is named by absolute
+    path, one in the include folders stays as written, one found nowhere is left out."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "rtl").mkdir()
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "rtl" / "near.vh").write_text("`define NEAR 1\n")
+    (tmp_path / "inc" / "far.vh").write_text("`define FAR 1\n")
+    src = tmp_path / "rtl" / "b.v"
+    src.write_text(
+        '`include "near.vh"\n`include "far.vh"\n`include "gone.svh"\n'
+        "`define B 1\nmodule b; endmodule\n"
+    )
+    skel = skeleton_file(src, [tmp_path / "inc"])
+    assert skel is not None
+    kept = [ln for ln in skel.read_text().splitlines() if ln.startswith("`")]
+    near = (tmp_path / "rtl" / "near.vh").resolve().as_posix()
+    assert kept == [f'`include "{near}"', '`include "far.vh"', "`define B 1"], kept
+
+
+def test_a_missing_header_of_an_earlier_source_does_not_stop_the_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "early.v").write_text(
+        '`include "dv_only_macros.svh"\n`define EARLY 3\nmodule early; endmodule\n'
+    )
+    (tmp_path / "t.v").write_text(
+        "module t (input [`EARLY-1:0] a, output [`EARLY-1:0] y);\n  assign y = ~a;\nendmodule\n"
+    )
+    (tmp_path / "u.f").write_text("early.v\nt.v\n")
+    design = load_design(tmp_path / "t.v", "t", ProjectConfig(filelists=("u.f",)))
+    assert {p.name: p.width for p in design.target.ports} == {"a": 3, "y": 3}
