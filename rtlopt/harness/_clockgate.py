@@ -18,9 +18,11 @@ Matched by structure only, never by name: a 1-bit AND (``$and``, ``$logic_and``,
 2-bit ``$reduce_and``) of a primary input ``clk`` (through buffers) and the output of a
 ``$dlatch`` whose enable is that same input, transparent while it is low; the latch's data
 cone must not depend on the latch or on the gated clock; the gated clock must drive only clock
-pins of rising-edge registers without their own enable, and the latch only gates. Anything
-else (an AND without a latch, a latch open on the high phase, a gated clock used as data) is
-left alone, so the structure check still rejects it.
+pins of rising-edge registers without their own enable and output ports, and the latch only
+gates. Anything else (an AND without a latch, a latch open on the high phase, a gated clock
+used as data) is left alone, so the structure check still rejects it. A gated clock that
+reaches an output port (a module exporting its gated clock) keeps its AND, and its 1-bit latch
+becomes a wire from its data input (see :func:`find_output_gates`).
 
 The formal scripts run this file as a program between Yosys commands (``write_json``, then
 ``python _clockgate.py in.json out.ys``, then ``script out.ys``); it imports nothing outside
@@ -37,7 +39,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GatedRegister", "find_gated_registers", "rewrite_script", "script_lines"]
+__all__ = [
+    "GatedRegister",
+    "find_gated_registers",
+    "find_output_gates",
+    "rewrite_script",
+    "script_lines",
+]
 
 _AND = frozenset({"$and", "$logic_and", "$_AND_"})
 _BUF = frozenset({"$pos", "$_BUF_"})
@@ -203,9 +211,12 @@ def _latch_for(view: _View, bit: Any) -> tuple[str, int] | None:
     return (drv[0], drv[2]) if cell.get("type") == "$dlatch" else None
 
 
-def _module_gates(name: str, mod: Mapping[str, Any]) -> list[GatedRegister]:
+def _module_gates(name: str, mod: Mapping[str, Any]) -> tuple[list[GatedRegister], list[str]]:
+    """The registers behind this module's clock gates, and the latches of gates whose gated
+    clock reaches an output port."""
     view = _View(mod)
     found: list[GatedRegister] = []
+    bypass: list[str] = []
     for gname, gate in view.cells.items():
         pins = _gate_inputs(gate)
         if pins is None:
@@ -232,9 +243,14 @@ def _module_gates(name: str, mod: Mapping[str, Any]) -> list[GatedRegister]:
                 continue
             if isinstance(d_bit, int) and view.cone_has([d_bit], {q_bit, gclk}):
                 continue
-            regs = _gated_registers(view, gclk)
-            if regs is None:
+            fanout = _gated_registers(view, gclk)
+            if fanout is None:
                 continue
+            regs, to_output = fanout
+            if to_output:
+                if len(lconn.get("Q", [])) != 1:
+                    continue  # opening a wider latch would open its other bits too
+                bypass.append(lname)
             for rname in regs:
                 found.append(
                     GatedRegister(
@@ -248,13 +264,16 @@ def _module_gates(name: str, mod: Mapping[str, Any]) -> list[GatedRegister]:
                     )
                 )
             break
-    return [g for g in found if all(_safe(n) for n in (g.module, g.cell, g.clock[0], g.enable[0]))]
+    safe = [g for g in found if all(_safe(n) for n in (g.module, g.cell, g.clock[0], g.enable[0]))]
+    return safe, [n for n in bypass if _safe(name) and _safe(n)]
 
 
-def _gated_registers(view: _View, gclk: Any) -> list[str] | None:
-    """Rising-edge registers without an enable clocked by ``gclk`` (through buffers); None
-    when ``gclk`` also drives anything else (a gated clock used as data is not a gate)."""
+def _gated_registers(view: _View, gclk: Any) -> tuple[list[str], bool] | None:
+    """Rising-edge registers without an enable clocked by ``gclk`` (through buffers), and
+    whether ``gclk`` also reaches an output port; None when it drives anything else (a gated
+    clock used as data is not a gate)."""
     regs: list[str] = []
+    to_output = False
     frontier = [gclk]
     seen: set[Any] = set()
     while frontier:
@@ -262,8 +281,7 @@ def _gated_registers(view: _View, gclk: Any) -> list[str] | None:
         if bit in seen:
             continue
         seen.add(bit)
-        if bit in view.outputs:
-            return None
+        to_output = to_output or bit in view.outputs
         for cname, pin in view.loads.get(bit, []):
             cell = view.cells[cname]
             kind = cell.get("type", "")
@@ -273,24 +291,45 @@ def _gated_registers(view: _View, gclk: Any) -> list[str] | None:
                 regs.append(cname)
             else:
                 return None
-    return regs
+    return regs, to_output
 
 
 def find_gated_registers(netlist: Mapping[str, Any]) -> list[GatedRegister]:
     """Every register behind a latch-based clock gate, in every module of a JSON netlist."""
     out: list[GatedRegister] = []
     for name, mod in netlist.get("modules", {}).items():
-        out += _module_gates(name, mod)
+        out += _module_gates(name, mod)[0]
     return out
 
 
-def script_lines(gated: Sequence[GatedRegister], tag: str = "") -> list[str]:
-    """Yosys commands that turn each gated register into an enabled one on the free clock.
+def find_output_gates(netlist: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(module, latch cell)`` of every clock gate whose gated clock reaches an output port
+    (a module that exports a gated clock, such as a core's sleep unit).
+
+    Per cycle such an output pulses at the clock's rising edge exactly when the enable, as
+    the latch holds it just before the edge, is 1: in the cycle model of the miter (one step
+    per cycle) the latch holds the enable's value of the same step, so the latch is replaced
+    by a wire from its data input (:func:`script_lines`). The output is then compared as
+    ``clk & en`` with ``clk`` a free input of every step, which is at least as strict as
+    comparing the enables."""
+    out: list[tuple[str, str]] = []
+    for name, mod in netlist.get("modules", {}).items():
+        out += [(name, latch) for latch in _module_gates(name, mod)[1]]
+    return out
+
+
+def script_lines(
+    gated: Sequence[GatedRegister], tag: str = "", latches: Sequence[tuple[str, str]] = ()
+) -> list[str]:
+    """Yosys commands that turn each gated register into an enabled one on the free clock,
+    and each latch of ``latches`` into a wire (an always-open latch, which ``opt_dff``
+    replaces by a connection).
 
     Args:
         gated: From :func:`find_gated_registers`.
         tag: Added to the new cell and wire names (random per run: a candidate cannot name
             a signal so that a rename collides).
+        latches: From :func:`find_output_gates`.
     """
     tag = tag or secrets.token_hex(4)
     lines: list[str] = []
@@ -324,14 +363,34 @@ def script_lines(gated: Sequence[GatedRegister], tag: str = "") -> list[str]:
             f"chtype -set {_WITH_ENABLE[g.kind]} {tmp[1:]}",
             "cd",
         ]
+    opened: list[str] = []
+    for i, (module, latch) in enumerate(latches):
+        if module.startswith("$"):
+            continue  # a selection names public modules only
+        tmp = f"rtlopt_clock_gate_{tag}_latch_{i}"
+        lines += [
+            f"cd {_ident(module)}",
+            f"rename {_ident(latch)} \\{tmp}",
+            f"setparam -set EN_POLARITY 1 {tmp}",
+            f"connect -port \\{tmp} \\EN 1'1",
+            "cd",
+        ]
+        opened.append(f"{module}/{tmp}")
+    if opened:
+        lines.append("opt_dff -nodffe -nosdff " + " ".join(opened))
     return lines
 
 
 def rewrite_script(json_text: str) -> str:
     """The script for a ``write_json`` text (a comment line when nothing is gated)."""
-    gated = find_gated_registers(json.loads(json_text))
-    head = f"# rtlopt: {len(gated)} register(s) behind clock gates modelled as enables"
-    return "\n".join([head, *script_lines(gated)]) + "\n"
+    netlist = json.loads(json_text)
+    gated = find_gated_registers(netlist)
+    latches = find_output_gates(netlist)
+    head = (
+        f"# rtlopt: {len(gated)} register(s) behind clock gates modelled as enables, "
+        f"{len(latches)} gated clock output(s) as clock AND enable"
+    )
+    return "\n".join([head, *script_lines(gated, latches=latches)]) + "\n"
 
 
 def main(argv: Sequence[str]) -> int:

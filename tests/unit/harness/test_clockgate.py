@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.harness._clockgate import find_gated_registers, script_lines
+from rtlopt.harness._clockgate import find_gated_registers, find_output_gates, script_lines
 
 pytestmark = pytest.mark.tools
 
@@ -62,7 +62,7 @@ def test_the_and_operand_order_and_logic_and_do_not_matter(tmp_path: Path) -> No
         {"open": "ck"},  # latch open on the high phase: glitches, not a gate
         {"and_expr": "ck & en"},  # no latch
         {"and_expr": "other & l"},  # the AND's clock is not the latch's clock
-        {"extra": "assign y = gck;", "extra_port": ", output y"},  # gated clock used as data
+        {"extra": "assign y = gck ^ d[0];", "extra_port": ", output y"},  # clock used as data
         {"and_expr": "ck | l"},  # not an AND
     ],
 )
@@ -76,3 +76,17 @@ def test_a_name_that_could_add_commands_is_left_alone(tmp_path: Path) -> None:
     cell = next(n for n, c in mod["cells"].items() if c["type"] == "$dff")
     mod["cells"]["x;!touch pwned"] = mod["cells"].pop(cell)
     assert find_gated_registers(net) == []
+
+
+def test_a_gated_clock_on_an_output_port_opens_its_latch(tmp_path: Path) -> None:
+    """A module that exports its gated clock: the registers still become enabled ones, and
+    the gate's latch is opened (the output compares as clock AND enable per cycle)."""
+    net = _netlist(tmp_path, extra="assign y = gck;", extra_port=", output y")
+    assert len(find_gated_registers(net)) == 1
+    latches = find_output_gates(net)
+    assert len(latches) == 1 and latches[0][0] == "g"
+    lines = script_lines([], tag="t", latches=latches)
+    assert "connect -port \\rtlopt_clock_gate_t_latch_0 \\EN 1'1" in lines
+    assert lines[-1] == "opt_dff -nodffe -nosdff g/rtlopt_clock_gate_t_latch_0"
+    # without the output, nothing is opened
+    assert find_output_gates(_netlist(tmp_path)) == []
