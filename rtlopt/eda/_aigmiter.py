@@ -110,6 +110,9 @@ class MiterSpec:
             built from the free values (designs with a reset: a register the reset sets
             shows an undefined value before the first clock edge).
         pair_deadline: ``time.monotonic()`` after which pairing by simulation stops (0: none).
+        by_function: With ``free_init``: pair registers by their next-state functions first
+            (:mod:`rtlopt.eda._regcorr`); false: by name and by simulation only (a pairing
+            by function can take a register that simulation would pair with another one).
     """
 
     gold: str
@@ -123,6 +126,7 @@ class MiterSpec:
     free_init: bool = False
     x_first: bool = False
     pair_deadline: float = 0.0
+    by_function: bool = True
 
 
 @dataclass
@@ -416,7 +420,7 @@ def _free_init(
     # rest by name or by a width unique on both sides
     taken: set[tuple[int, Bit]] = set()
     try:
-        classes = correspondence(gold, gate)
+        classes = correspondence(gold, gate) if spec is None or spec.by_function else []
     except ValueError:  # a combinational loop: the structure check rejects it anyway
         classes = []
     by_function = 0

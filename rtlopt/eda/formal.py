@@ -26,12 +26,13 @@ import logging
 import re
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
-from rtlopt.eda._abc import run_engine
-from rtlopt.eda._abcflow import prepare_miter
-from rtlopt.eda._aigmiter import Miter
+from rtlopt.eda._abc import build_aiger, explain, run_engine
+from rtlopt.eda._abcflow import NETLIST_JSON, prepare_miter
+from rtlopt.eda._aigmiter import Miter, MiterSpec, NotModelled, build_miter
 from rtlopt.eda._clocking import clocking_problem, read_clocking
 from rtlopt.errors import ToolFailed
 from rtlopt.frontend.model import Design
@@ -685,12 +686,10 @@ def _run_abc_paired(
     of the candidate (each candidate behaviour is one of the reference's), so it is a proof of
     the exact check except for ternary pessimism the testbench judges. A counterexample is
     replayed on the exact (x power-up) miter: only when it shows a defined difference there is
-    it a refutation; otherwise None (the other engines decide).
+    it a refutation. When the pairing took registers by next-state function and the proof
+    failed, the registers are paired once more by name and simulation alone; otherwise None
+    (the other engines decide).
     """
-    from rtlopt.eda._abc import explain
-    from rtlopt.eda._abcflow import NETLIST_JSON
-    from rtlopt.eda._aigmiter import MiterSpec, NotModelled, build_miter
-
     wd = _workdir_of(reference_file) / "abc_paired"
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     deadline = time.monotonic() + left
@@ -707,32 +706,6 @@ def _run_abc_paired(
     if prep.miter is None or prep.plan is None:
         log.debug("formal %s: no paired miter: %s", design.target.name, prep.reason)
         return None
-    budget = deadline - time.monotonic()
-    if budget < 1.0:
-        return None
-    out = run_engine("dprove", prep.aiger, prep.miter, timeout=budget, cwd=wd, memory_mb=memory_mb)
-    log.debug("formal %s: abc paired dprove: %s (%s)", design.target.name, out.status, out.detail)
-    method = "abc dprove (registers paired)"
-    if out.status == "proved":
-        return _checked(
-            design,
-            _workdir_of(reference_file),
-            FormalResult(
-                Verdict.PROVEN,
-                method,
-                _free_claim(prep.miter.pairing)
-                + "; outputs of the power-up step compared with every register x",
-                {},
-                _elapsed(start),
-            ),
-            start,
-        )
-    if out.status != "failed":
-        return None
-    # replay the inputs on the exact miter (x at power-up, nothing shared)
-    frames = _read_frames(wd, "dprove", prep.miter)
-    if not frames:
-        return None
     plan_ = prep.plan
     spec = MiterSpec(
         ref_name(design.target.name),
@@ -743,13 +716,72 @@ def _run_abc_paired(
         resets=plan_.resets,
         reset_steps=plan_.reset_steps,
     )
+    miter, aiger = prep.miter, prep.aiger
+    for by_function in (True, False):
+        if not by_function:
+            # the pairing by next-state function took registers and the proof failed: pair by
+            # name and simulation alone (another pairing is as sound; only a proof counts)
+            if "(0 by next-state function" in miter.pairing:
+                return None
+            left = deadline - time.monotonic()
+            retry = replace(
+                spec,
+                free_init=True,
+                x_first=True,
+                by_function=False,
+                pair_deadline=time.monotonic() + left / 2,
+            )
+            aiger = wd / "miter_by_simulation.aig"
+            try:
+                miter = build_aiger(wd / NETLIST_JSON, retry, aiger)
+            except NotModelled:
+                return None
+        budget = deadline - time.monotonic()
+        if budget < 1.0:
+            return None
+        out = run_engine("dprove", aiger, miter, timeout=budget, cwd=wd, memory_mb=memory_mb)
+        log.debug(
+            "formal %s: abc paired dprove: %s (%s; %s)",
+            design.target.name,
+            out.status,
+            out.detail,
+            miter.pairing,
+        )
+        if out.status == "proved":
+            return _checked(
+                design,
+                _workdir_of(reference_file),
+                FormalResult(
+                    Verdict.PROVEN,
+                    "abc dprove (registers paired)",
+                    _free_claim(miter.pairing)
+                    + "; outputs of the power-up step compared with every register x",
+                    {},
+                    _elapsed(start),
+                ),
+                start,
+            )
+        if out.status != "failed":
+            return None
+        refuted = _replay_exactly(wd, miter, spec, start)
+        if refuted is not None:
+            return refuted
+    return None
+
+
+def _replay_exactly(wd: Path, miter: Miter, spec: MiterSpec, start: float) -> FormalResult | None:
+    """The paired engine's counterexample replayed on the exact miter (x at power-up, nothing
+    shared): a refutation only when it shows a defined difference there."""
+    frames = _read_frames(wd, "dprove", miter)
+    if not frames:
+        return None
     try:
         exact = build_miter(json.loads((wd / NETLIST_JSON).read_text()), spec)
     except (NotModelled, OSError, ValueError):
         return None
-    if [p for p in prep.miter.inputs if p[0] != "<init>"] != exact.inputs:
+    if [p for p in miter.inputs if p[0] != "<init>"] != exact.inputs:
         return None
-    keep = [i for i, p in enumerate(prep.miter.inputs) if p[0] != "<init>"]
+    keep = [i for i, p in enumerate(miter.inputs) if p[0] != "<init>"]
     replay = [[f[i] for i in keep] for f in frames]
     rows = exact.aig.simulate(replay)
     if not any(r[0] for r in rows):
