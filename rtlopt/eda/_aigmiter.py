@@ -110,6 +110,8 @@ class MiterSpec:
             built from the free values (designs with a reset: a register the reset sets
             shows an undefined value before the first clock edge).
         pair_deadline: ``time.monotonic()`` after which pairing by simulation stops (0: none).
+        constants: Values input slices are compared against, ``(port, lsb, width, value,
+            care)``: pairing by simulation puts them on about half of its patterns.
     """
 
     gold: str
@@ -123,6 +125,7 @@ class MiterSpec:
     free_init: bool = False
     x_first: bool = False
     pair_deadline: float = 0.0
+    constants: tuple[tuple[str, int, int, int, int], ...] = ()
 
 
 @dataclass
@@ -416,7 +419,7 @@ def _free_init(
     # rest by name or by a width unique on both sides
     taken: set[tuple[int, Bit]] = set()
     try:
-        classes = correspondence(gold, gate)
+        classes = correspondence(gold, gate, constants=spec.constants if spec else ())
     except ValueError:  # a combinational loop: the structure check rejects it anyway
         classes = []
     by_function = 0

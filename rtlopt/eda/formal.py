@@ -702,9 +702,24 @@ def _run_abc_paired(
     budget = deadline - time.monotonic()
     if budget < 1.0:
         return None
-    out = run_engine("dprove", prep.aiger, prep.miter, timeout=budget, cwd=wd, memory_mb=memory_mb)
-    log.debug("formal %s: abc paired dprove: %s (%s)", design.target.name, out.status, out.detail)
-    method = "abc dprove (registers paired)"
+    # signal correspondence first, on a part of the budget: the proof when the paired designs
+    # correspond gate for gate (commuted products), where dprove's conflict limits give up
+    out = run_engine(
+        "scorr", prep.aiger, prep.miter, timeout=budget * 0.3, cwd=wd, memory_mb=memory_mb
+    )
+    log.debug("formal %s: abc paired scorr: %s (%s)", design.target.name, out.status, out.detail)
+    method = "abc scorr (registers paired)"
+    if out.status != "proved":
+        budget = deadline - time.monotonic()
+        if budget < 1.0:
+            return None
+        out = run_engine(
+            "dprove", prep.aiger, prep.miter, timeout=budget, cwd=wd, memory_mb=memory_mb
+        )
+        log.debug(
+            "formal %s: abc paired dprove: %s (%s)", design.target.name, out.status, out.detail
+        )
+        method = "abc dprove (registers paired)"
     if out.status == "proved":
         return _checked(
             design,
