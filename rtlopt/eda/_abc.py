@@ -12,12 +12,12 @@ JSON (:func:`netlist_script`); :func:`build_aiger` turns it into the miter AIGER
   induction, retiming, BMC, interpolation, then PDR), strongest when the two designs' registers
   correspond;
 * ``bmc`` (sequential): ``bmc3``, a counterexample search only;
-* ``scorr`` (sequential): ``scorr`` (signal correspondence by induction, with SAT sweeping in
-  the speculatively reduced frames) alone, then ``dprove`` on what is left: the proof when
-  the two designs' registers and logic correspond one to one (products in canonical operand
-  order, :func:`rtlopt.harness._formal.commute_mul_lines`), where ``dprove``'s own
-  conflict-limited correspondence step gives up. Its counterexamples are not read (the
-  reduced network has other registers): a difference is "undecided".
+* ``scorr`` (sequential): ``&scorr`` (signal correspondence by induction, with SAT sweeping
+  in the speculatively reduced frames) alone, then one second of ``dprove`` on what is left: the
+  proof when the two designs' registers and logic correspond one to one (products in
+  canonical operand order, :func:`rtlopt.harness._formal.commute_mul_lines`), where
+  ``dprove``'s own conflict-limited correspondence step gives up. Its counterexamples are
+  not read (the reduced network has other registers): a difference is "undecided".
 
 Only "proved" (every reachable state, every input) is a proof; a counterexample is a
 refutation only when the miter is exact (:attr:`~rtlopt.eda._aigmiter.Miter.exact`); anything
@@ -44,11 +44,14 @@ ENGINES: dict[str, str] = {
     "pdr": "read {aig}; strash; pdr -T {t}",
     "dprove": "read {aig}; strash; dprove -T {t}",
     "bmc": "read {aig}; strash; bmc3 -T {t}",
-    "scorr": "read {aig}; strash; scorr; dprove -T {t}",
+    # dprove only reads the verdict off what &scorr left: its first step proves the output
+    # constant with the remaining registers as free inputs (a stronger claim), or gives up
+    "scorr": "&r {aig}; &scorr; &put; dprove -T 1",
 }
 _PROVED = ("Networks are equivalent", "Property proved")
-#: ``dprove`` on a network ``scorr`` left without registers runs a CEC that says only this.
-_PROVED_COMB = re.compile(r"The network has no latches\. Running CEC\.\s+UNSATISFIABLE\b")
+#: ``dprove``'s first step (the output constant for every input and register value, by CEC)
+#: says only this when it succeeds (newer ABCs: "Networks are equivalent after CEC").
+_PROVED_COMB = re.compile(r"^UNSATISFIABLE\b", re.MULTILINE)
 _FAILED = ("was asserted in frame", "Networks are NOT EQUIVALENT", "Networks are not equivalent")
 
 
