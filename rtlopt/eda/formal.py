@@ -705,7 +705,7 @@ def _run_abc_paired(
     # signal correspondence first, on a part of the budget: the proof when the paired designs
     # correspond gate for gate (commuted products), where dprove's conflict limits give up
     out = run_engine(
-        "scorr", prep.aiger, prep.miter, timeout=budget * 0.5, cwd=wd, memory_mb=memory_mb
+        "scorr", prep.aiger, prep.miter, timeout=budget * 0.7, cwd=wd, memory_mb=memory_mb
     )
     log.debug("formal %s: abc paired scorr: %s (%s)", design.target.name, out.status, out.detail)
     method = "abc scorr (registers paired)"

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
+from rtlopt.eda._abc import run_engine
 from rtlopt.eda._abcflow import NETLIST_JSON, prepare_miter
 from rtlopt.eda._aigmiter import MiterSpec, _Netlist
 from rtlopt.eda._regcorr import correspondence
@@ -290,3 +291,31 @@ def test_compared_constants_tell_operand_registers_apart(tmp_path: Path) -> None
     assert {"rb[3]", "second[3]"} in classes(constants)
     lumped = next(c for c in classes([]) if "ra[3]" in c)
     assert "rb[3]" in lumped and "second[3]" in lumped
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (MAC_COMMUTED, "proved"),
+        (MAC_COMMUTED.replace("q <= x3 * x4;", "q <= x3 * x4 + 1'b1;"), "undecided"),
+    ],
+    ids=["commuted", "broken"],
+)
+def test_scorr_engine_verdict(tmp_path: Path, text: str, expected: str) -> None:
+    """The paired miter's ``&scorr`` step (real yosys-abc): a proof for the commuted products,
+    never one for a different product (its counterexamples are not read: undecided)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    f = repo / "mac.v"
+    f.write_text(MAC)
+    design = load_design(f, "mac", ProjectConfig())
+    ref = tmp_path / "reference.v"
+    ref.write_text(reference_text(design))
+    cand = tmp_path / "candidate.v"
+    cand.write_text(text)
+    prep = prepare_miter(
+        design, ref, [cand], tmp_path / "abc", timeout=60, free_init=True, x_first=True
+    )
+    assert prep.miter is not None, prep.reason
+    out = run_engine("scorr", prep.aiger, prep.miter, timeout=60, cwd=prep.aiger.parent)
+    assert out.status == expected, out
