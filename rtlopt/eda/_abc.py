@@ -11,7 +11,13 @@ JSON (:func:`netlist_script`); :func:`build_aiger` turns it into the miter AIGER
 * ``dprove`` (sequential): ABC's sequential equivalence flow (register correspondence by
   induction, retiming, BMC, interpolation, then PDR), strongest when the two designs' registers
   correspond;
-* ``bmc`` (sequential): ``bmc3``, a counterexample search only.
+* ``bmc`` (sequential): ``bmc3``, a counterexample search only;
+* ``scorr`` (sequential): ``&scorr`` (signal correspondence by induction, with SAT sweeping
+  in the speculatively reduced frames) alone, then one second of ``dprove`` on what is left: the
+  proof when the two designs' registers and logic correspond one to one (products in
+  canonical operand order, :func:`rtlopt.harness._formal.commute_mul_lines`), where
+  ``dprove``'s own conflict-limited correspondence step gives up. Its counterexamples are
+  not read (the reduced network has other registers): a difference is "undecided".
 
 Only "proved" (every reachable state, every input) is a proof; a counterexample is a
 refutation only when the miter is exact (:attr:`~rtlopt.eda._aigmiter.Miter.exact`); anything
@@ -38,8 +44,14 @@ ENGINES: dict[str, str] = {
     "pdr": "read {aig}; strash; pdr -T {t}",
     "dprove": "read {aig}; strash; dprove -T {t}",
     "bmc": "read {aig}; strash; bmc3 -F {f} -T {t}",
+    # dprove only reads the verdict off what &scorr left: its first step proves the output
+    # constant with the remaining registers as free inputs (a stronger claim), or gives up
+    "scorr": "&r {aig}; &scorr; &put; dprove -T 1",
 }
 _PROVED = ("Networks are equivalent", "Property proved")
+#: ``dprove``'s first step (the output constant for every input and register value, by CEC)
+#: says only this when it succeeds (newer ABCs: "Networks are equivalent after CEC").
+_PROVED_COMB = re.compile(r"^UNSATISFIABLE\b", re.MULTILINE)
 _FAILED = ("was asserted in frame", "Networks are NOT EQUIVALENT", "Networks are not equivalent")
 
 
@@ -110,6 +122,9 @@ def run_engine(
     last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
     if any(m in text for m in _PROVED) and not any(m in text for m in _FAILED):
         return AbcOutcome("proved", engine, seconds, detail=last)
+    if engine == "scorr":
+        proved = _PROVED_COMB.search(text) is not None and not run.timed_out
+        return AbcOutcome("proved" if proved else "undecided", engine, seconds, detail=last)
     if any(m in text for m in _FAILED):
         m = re.search(r"asserted in frame (\d+)", text)
         frame = int(m.group(1)) if m else 0

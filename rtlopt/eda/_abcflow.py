@@ -12,10 +12,17 @@ from rtlopt.eda._abc import build_aiger
 from rtlopt.eda._aigmiter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
 from rtlopt.frontend.model import Design
 from rtlopt.harness import FormalPlan, ref_name
-from rtlopt.harness._formal import MARK, _edges, _prepare
+from rtlopt.harness._formal import MARK, _edges, _prepare, array_mul_lines
 from rtlopt.tools import Limits, require_tool, run_tool
 
-__all__ = ["AigPlan", "Prepared", "aig_plan", "netlist_script", "prepare_miter"]
+__all__ = [
+    "AigPlan",
+    "Prepared",
+    "aig_plan",
+    "miter_constants",
+    "netlist_script",
+    "prepare_miter",
+]
 
 NETLIST_JSON = "miter_netlist.json"
 
@@ -76,6 +83,7 @@ def netlist_script(
     lines += [
         f"log {MARK} netlist",
         "dffunmap",
+        *array_mul_lines(),
         "techmap",
         "opt_clean",
         f"write_json {NETLIST_JSON}",
@@ -92,6 +100,14 @@ class Prepared:
     reason: str = ""
     plan: AigPlan | None = None
     yosys_s: float = 0.0
+
+
+def miter_constants(design: Design) -> tuple[tuple[str, int, int, int, int], ...]:
+    """The values the target compares input slices against, as :class:`MiterSpec` holds
+    them (pairing registers by simulation puts them on its patterns)."""
+    from rtlopt.frontend import compare_constants
+
+    return tuple((c.port, c.lsb, c.width, c.value, c.care) for c in compare_constants(design))
 
 
 def prepare_miter(
@@ -124,6 +140,7 @@ def prepare_miter(
     if plan.global_clock and not global_clock:
         return Prepared(None, aiger, "the clk2fflogic model is off", plan)
     start = time.monotonic()
+    constants = miter_constants(design) if free_init else ()
     for attempt in range(2):
         script = workdir / "netlist.ys"
         script.write_text(
@@ -157,6 +174,7 @@ def prepare_miter(
             x_first=x_first,
             # pairing by simulation is a heuristic: at most half of the limit
             pair_deadline=start + timeout / 2 if free_init else 0.0,
+            constants=constants,
         )
         try:
             miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)

@@ -113,6 +113,8 @@ class MiterSpec:
         by_function: With ``free_init``: pair registers by their next-state functions first
             (:mod:`rtlopt.eda._regcorr`); false: by name and by simulation only (a pairing
             by function can take a register that simulation would pair with another one).
+        constants: Values input slices are compared against, ``(port, lsb, width, value,
+            care)``: pairing by simulation puts them on about half of its patterns.
     """
 
     gold: str
@@ -127,6 +129,7 @@ class MiterSpec:
     x_first: bool = False
     pair_deadline: float = 0.0
     by_function: bool = True
+    constants: tuple[tuple[str, int, int, int, int], ...] = ()
 
 
 @dataclass
@@ -420,7 +423,11 @@ def _free_init(
     # rest by name or by a width unique on both sides
     taken: set[tuple[int, Bit]] = set()
     try:
-        classes = correspondence(gold, gate) if spec is None or spec.by_function else []
+        classes = (
+            correspondence(gold, gate, constants=spec.constants if spec else ())
+            if spec is None or spec.by_function
+            else []
+        )
     except ValueError:  # a combinational loop: the structure check rejects it anyway
         classes = []
     by_function = 0

@@ -32,6 +32,8 @@ __all__ = ["Member", "correspondence", "pairs_of"]
 Node = tuple[int, int | str]
 #: A class member: (node, phase); phase 1 = complemented against the class value.
 Member = tuple[Node, int]
+#: A value an input slice is compared against: (port, lsb, width, value, care mask).
+Constant = tuple[str, int, int, int, int]
 
 _WIDTH = 256  # patterns per round (bit-parallel)
 _STABLE_ROUNDS = 6
@@ -67,13 +69,16 @@ class Net(Protocol):
     ffs: list[tuple[int | str, int | str]]
 
 
-def correspondence(gold: Net, gate: Net, *, seed: int = 1) -> list[list[Member]]:
+def correspondence(
+    gold: Net, gate: Net, *, seed: int = 1, constants: Sequence[Constant] = ()
+) -> list[list[Member]]:
     """Classes of register bits that random simulation finds inductively equal.
 
     Args:
         gold: The reference's netlist.
         gate: The candidate's netlist (same input ports).
         seed: Random seed (the result is deterministic for a seed).
+        constants: Values input slices are compared against (biased patterns).
 
     Returns:
         The classes with two or more members, members sorted (reference bits first).
@@ -82,8 +87,14 @@ def correspondence(gold: Net, gate: Net, *, seed: int = 1) -> list[list[Member]]
     nodes: list[Node] = [(0, q) for _, q in gold.ffs] + [(1, q) for _, q in gate.ffs]
     if not nodes:
         return []
+    slices: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
+    for port, lsb, width, value, care in constants:
+        if port in gold.inputs:
+            slices.setdefault((port, lsb, width), []).append((value, care))
     # equal bits first (one class, every phase 0) ...
-    cls = _fixpoint(gold, gate, nodes, dict.fromkeys(nodes, 0), dict.fromkeys(nodes, 0), rng)
+    cls = _fixpoint(
+        gold, gate, nodes, dict.fromkeys(nodes, 0), dict.fromkeys(nodes, 0), rng, slices
+    )
     groups = _groups(nodes, cls)
     # ... then the bits left alone, as complements of the other side's
     alone = [g[0][0] for g in groups if len(g) == 1]
@@ -92,7 +103,7 @@ def correspondence(gold: Net, gate: Net, *, seed: int = 1) -> list[list[Member]]
         phase = {n: ph for g in groups for n, ph in g}
         for n in alone:
             start[n], phase[n] = 0, n[0]
-        cls = _fixpoint(gold, gate, nodes, start, phase, rng)
+        cls = _fixpoint(gold, gate, nodes, start, phase, rng, slices)
         groups = _groups(nodes, cls)
     return [g for g in groups if len(g) > 1]
 
@@ -114,6 +125,7 @@ def _fixpoint(
     cls: dict[Node, int],
     phase: dict[Node, int],
     rng: random.Random,
+    slices: Mapping[tuple[str, int, int], Sequence[tuple[int, int]]] | None = None,
 ) -> tuple[dict[Node, int], dict[Node, int]]:
     """Refine ``cls``/``phase`` until random next-state values split no class."""
     mask = (1 << _WIDTH) - 1
@@ -123,6 +135,7 @@ def _fixpoint(
         n_classes = len(set(cls.values()))
         value = {c: rng.getrandbits(_WIDTH) for c in set(cls.values())}
         ports = {p: [rng.getrandbits(_WIDTH) for _ in bits] for p, bits in gold.inputs.items()}
+        _bias(ports, slices or {}, rng)
         nxt: dict[Node, int] = {}
         for side, net in enumerate(nets):
             leaves: dict[int | str, int] = {}
@@ -150,6 +163,25 @@ def _fixpoint(
         else:
             stable = 0
     return cls, phase
+
+
+def _bias(
+    ports: dict[str, list[int]],
+    slices: Mapping[tuple[str, int, int], Sequence[tuple[int, int]]],
+    rng: random.Random,
+) -> None:
+    """Put compared constants on about half of the patterns of each compared slice (each
+    pattern gets one of the slice's constants; its don't-care bits stay random)."""
+    for (port, lsb, width), values in slices.items():
+        words = ports[port]
+        left = rng.getrandbits(_WIDTH)
+        for value, care in rng.sample(list(values), len(values)):
+            sel = left & rng.getrandbits(_WIDTH) if len(values) > 1 else left
+            left &= ~sel
+            for j in range(min(width, len(words) - lsb)):
+                if care >> j & 1:
+                    w = words[lsb + j]
+                    words[lsb + j] = (w | sel) if value >> j & 1 else (w & ~sel)
 
 
 def _order(m: Member) -> tuple[int, str]:

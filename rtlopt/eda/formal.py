@@ -31,7 +31,7 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.eda._abc import build_aiger, explain, run_engine
-from rtlopt.eda._abcflow import NETLIST_JSON, prepare_miter
+from rtlopt.eda._abcflow import NETLIST_JSON, miter_constants, prepare_miter
 from rtlopt.eda._aigmiter import Miter, MiterSpec, NotModelled, build_miter
 from rtlopt.eda._clocking import clocking_problem, read_clocking
 from rtlopt.errors import ToolFailed
@@ -730,30 +730,42 @@ def _run_abc_paired(
                 x_first=True,
                 by_function=False,
                 pair_deadline=time.monotonic() + left / 2,
+                constants=miter_constants(design),
             )
             aiger = wd / "miter_by_simulation.aig"
             try:
                 miter = build_aiger(wd / NETLIST_JSON, retry, aiger)
             except NotModelled:
                 return None
-        budget = deadline - time.monotonic()
-        if budget < 1.0:
-            return None
-        out = run_engine("dprove", aiger, miter, timeout=budget, cwd=wd, memory_mb=memory_mb)
-        log.debug(
-            "formal %s: abc paired dprove: %s (%s; %s)",
-            design.target.name,
-            out.status,
-            out.detail,
-            miter.pairing,
-        )
+        # signal correspondence first, on a part of the budget: the proof when the paired
+        # designs correspond gate for gate (commuted products), where dprove's conflict
+        # limits give up; then dprove
+        out = None
+        for engine, share in (("scorr", 0.7), ("dprove", 1.0)):
+            budget = deadline - time.monotonic()
+            if budget < 1.0:
+                return None
+            out = run_engine(
+                engine, aiger, miter, timeout=budget * share, cwd=wd, memory_mb=memory_mb
+            )
+            log.debug(
+                "formal %s: abc paired %s: %s (%s; %s)",
+                design.target.name,
+                engine,
+                out.status,
+                out.detail,
+                miter.pairing,
+            )
+            if out.status == "proved":
+                break
+        assert out is not None
         if out.status == "proved":
             return _checked(
                 design,
                 _workdir_of(reference_file),
                 FormalResult(
                     Verdict.PROVEN,
-                    "abc dprove (registers paired)",
+                    f"abc {out.engine} (registers paired)",
                     _free_claim(miter.pairing)
                     + "; outputs of the power-up step compared with every register x",
                     {},

@@ -12,7 +12,7 @@ from pathlib import Path
 from rtlopt.frontend.model import Design
 from rtlopt.harness._clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
 from rtlopt.harness._reference import ref_name
-from rtlopt.tools import yosys_id, yosys_read_lines
+from rtlopt.tools import script_path, yosys_id, yosys_read_lines
 from rtlopt.verilog import blank_comments
 
 MARK = "RTLOPT_PHASE"
@@ -99,7 +99,48 @@ def _load(
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory", "opt_clean"]
     gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
-    return lines + clock_gate_lines([gold, gate])
+    return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
+
+
+#: Yosys techmap file putting every multiplier's operands in a canonical order.
+COMMUTE_MUL_MAP = Path(__file__).resolve().parent.parent / "data" / "commute_mul.v"
+#: The cell type the techmap file emits (renamed back to ``$mul`` right after).
+_CMUL = "$__rtlopt_cmul"
+
+
+def commute_mul_lines(modules: Sequence[str]) -> list[str]:
+    """Every ``$mul`` cell becomes the same product of its operands in a canonical order
+    (:data:`COMMUTE_MUL_MAP`: both extended to the wider operand's width, then the unsigned
+    smaller one first, chosen by logic symmetric in the two operands), in ``modules`` (the two
+    compared ones).
+
+    Yosys's bit-blasted multiplier depends on the operand order, so ``a*b`` against ``b*a`` has
+    no internal equivalence for ABC's sweeping to find; in canonical order the two products are
+    built from structurally identical gates. The rewrite keeps each design's behaviour exactly
+    (``a*b == b*a``), so it cannot make different designs look equivalent. A design without a
+    multiplier selects no cell: nothing changes, and the cost is Yosys parsing the small map
+    file (about 2 ms)."""
+    muls = " ".join(f"{m}/t:$mul" for m in modules)
+    cmuls = " ".join(f"{m}/t:{_CMUL}" for m in modules)
+    return [
+        f"log {MARK} commute_mul",
+        f"techmap -map {script_path(COMMUTE_MUL_MAP)} {muls}",
+        f"chtype -map {_CMUL} $mul {cmuls}",
+    ]
+
+
+#: Yosys techmap file building multipliers as gates by bit position (for the gate netlist).
+ARRAY_MUL_MAP = Path(__file__).resolve().parent.parent / "data" / "array_mul.v"
+
+
+def array_mul_lines() -> list[str]:
+    """Before the generic ``techmap`` of the gate-level netlist (the ABC engines' and the AIG
+    miter's): every ``$mul`` becomes an array multiplier whose structure depends on bit
+    positions only (:data:`ARRAY_MUL_MAP`). Yosys's own mapping (``alumacc``, then
+    ``maccmap``'s adder tree) orders partial-product bits by their nets, so two copies of one
+    product over differently named but equivalent nets (after :func:`commute_mul_lines`) would
+    be built differently and share no internal node for ABC to merge."""
+    return [f"techmap -map {script_path(ARRAY_MUL_MAP)} t:$mul"]
 
 
 #: Files of the clock-gate step (relative to the script's folder).
