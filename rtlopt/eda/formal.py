@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from rtlopt.config import FormalConfig
 from rtlopt.eda._abc import build_aiger, explain, run_engine
@@ -212,14 +213,14 @@ def check_equivalence(
             Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start
         )
 
-    common = (design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
+    common = _Job(design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
     if plan.mode == "comb" or strict_x:
         # a SAT proof is cheapest for combinational logic; structural matching rescues the
         # cases where the whole-output SAT instance times out (e.g. identical multipliers).
         # equiv_simple accepts any candidate value where the reference is x, so the strict X
         # policy uses the miter only.
         share = 0.3 if plan.mode == "comb" and not strict_x else 1.0
-        first = _run_miter(*common, share=share, strict_x=strict_x, structure=True)
+        first = _run_miter(common, share=share, strict_x=strict_x, structure=True)
         checked = _checked(design, workdir, first, start)
         assert checked is not None
         if (
@@ -232,36 +233,36 @@ def check_equivalence(
         if cfg.abc:
             # SAT sweeping with internal equivalences: arithmetic where one SAT instance over
             # the whole outputs times out
-            found = _run_abc(*common, share=0.6, strict_x=strict_x)
+            found = _run_abc(common, share=0.6, strict_x=strict_x)
             if found is not None:
                 return found
-        structural = _run_structural(*common, share=0.4)
+        structural = _run_structural(common, share=0.4)
         if structural is not None:
             return structural
-        return _run_miter(*common, share=1.0)
-    structural = _run_structural(*common, share=0.25, structure=True)
+        return _run_miter(common, share=1.0)
+    structural = _run_structural(common, share=0.25, structure=True)
     checked = _checked(design, workdir, structural, start)
     if checked is not None:
         return checked
     if not (workdir / STRUCTURE_JSON).is_file():
         # Yosys stopped before writing the structure netlist: let the miter run write it
-        result = _run_miter(*common, share=1.0, structure=True)
+        result = _run_miter(common, share=1.0, structure=True)
         checked = _checked(design, workdir, result, start)
         assert checked is not None
         return checked
     if not cfg.abc:
-        return _run_miter(*common, share=1.0)
+        return _run_miter(common, share=1.0)
     if plan.mode == "seq" and not strict_x:
         # registers paired by behaviour, from free power-up values: a trivial rewrite (renamed
         # registers, commuted operands, reordered statements) is proven in seconds where the
         # SAT miter's induction fails and its bounded check times out
-        paired = _run_abc_paired(*common, share=0.8)
+        paired = _run_abc_paired(common, share=0.8)
         if paired is not None:
             return paired
-    miter = _run_miter(*common, share=0.5)
+    miter = _run_miter(common, share=0.5)
     if miter.verdict is not Verdict.UNKNOWN:
         return miter
-    found = _run_abc_power_up(*common, strict_x=strict_x)
+    found = _run_abc_power_up(common, strict_x=strict_x)
     return found if found is not None else miter
 
 
@@ -434,24 +435,31 @@ def _same_file(text: str, path: Path) -> bool:
         return False
 
 
+class _Job(NamedTuple):
+    """What every engine of one check works on (each unpacks it)."""
+
+    design: Design
+    reference_file: Path
+    candidate_files: Sequence[Path]
+    plan: FormalPlan
+    cfg: FormalConfig
+    memory_mb: int | None
+    extra_inc: list[Path]
+    start: float
+
+
 def _elapsed(start: float) -> float:
     return time.monotonic() - start
 
 
 def _run_structural(
-    design: Design,
-    reference_file: Path,
-    candidate_files: Sequence[Path],
-    plan: FormalPlan,
-    cfg: FormalConfig,
-    memory_mb: int | None,
-    extra_inc: list[Path],
-    start: float,
+    job: _Job,
     *,
     share: float,
     structure: bool = False,
 ) -> FormalResult | None:
     """equiv_make/equiv_simple/equiv_induct; a verdict only when everything is proven."""
+    design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start = job
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     eq_script = _workdir_of(reference_file) / "equiv_struct.ys"
     eq_script.write_text(
@@ -489,14 +497,7 @@ _ABC_NAMES = {"cec": "&cec", "dprove": "dprove", "pdr": "pdr", "bmc": "bmc3"}
 
 
 def _run_abc(
-    design: Design,
-    reference_file: Path,
-    candidate_files: Sequence[Path],
-    plan: FormalPlan,
-    cfg: FormalConfig,
-    memory_mb: int | None,
-    extra_inc: list[Path],
-    start: float,
+    job: _Job,
     *,
     share: float,
     strict_x: bool = False,
@@ -514,6 +515,7 @@ def _run_abc(
     every power-up state, and a counterexample refutes nothing (this pairing only). A proof
     still goes through the clock/reset structure check.
     """
+    design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start = job
     wd = _workdir_of(reference_file) / "abc"
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     deadline = time.monotonic() + left
@@ -620,14 +622,7 @@ _X_PESSIMISM = "leaves the candidate undefined where the reference is defined"
 
 
 def _run_abc_power_up(
-    design: Design,
-    reference_file: Path,
-    candidate_files: Sequence[Path],
-    plan: FormalPlan,
-    cfg: FormalConfig,
-    memory_mb: int | None,
-    extra_inc: list[Path],
-    start: float,
+    job: _Job,
     *,
     strict_x: bool = False,
 ) -> FormalResult | None:
@@ -642,18 +637,18 @@ def _run_abc_power_up(
       x pessimism, such as a carry register without reset added in another order), a proof
       from a free power-up state of paired registers with the remaining time.
     """
-    common = (design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
+    design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start = job
     if plan.mode == "bmc":
         # a failing proof is quick (a counterexample of the paired model), a hard one takes
         # the time: most of it goes to the proof, the refutation search gets what is left
-        first = _run_abc(*common, share=0.85, strict_x=strict_x)
+        first = _run_abc(job, share=0.85, strict_x=strict_x)
         if first is not None and first.verdict is Verdict.PROVEN:
             return first
-        refuted = _run_abc(*common, share=1.0, strict_x=strict_x, model="x")
+        refuted = _run_abc(job, share=1.0, strict_x=strict_x, model="x")
         if refuted is not None and refuted.verdict is Verdict.REFUTED:
             return refuted
         return first
-    first = _run_abc(*common, share=1.0, strict_x=strict_x)
+    first = _run_abc(job, share=1.0, strict_x=strict_x)
     if (
         first is None
         or first.verdict is not Verdict.UNKNOWN
@@ -661,19 +656,12 @@ def _run_abc_power_up(
         or strict_x
     ):
         return first
-    free = _run_abc(*common, share=1.0, strict_x=strict_x, model="free")
+    free = _run_abc(job, share=1.0, strict_x=strict_x, model="free")
     return free if free is not None and free.verdict is Verdict.PROVEN else first
 
 
 def _run_abc_paired(
-    design: Design,
-    reference_file: Path,
-    candidate_files: Sequence[Path],
-    plan: FormalPlan,
-    cfg: FormalConfig,
-    memory_mb: int | None,
-    extra_inc: list[Path],
-    start: float,
+    job: _Job,
     *,
     share: float,
 ) -> FormalResult | None:
@@ -690,6 +678,7 @@ def _run_abc_paired(
     failed, the registers are paired once more by name and simulation alone; otherwise None
     (the other engines decide).
     """
+    design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start = job
     wd = _workdir_of(reference_file) / "abc_paired"
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     deadline = time.monotonic() + left
@@ -819,20 +808,14 @@ def _read_frames(wd: Path, engine: str, miter: Miter) -> list[list[int]]:
 
 
 def _run_miter(
-    design: Design,
-    reference_file: Path,
-    candidate_files: Sequence[Path],
-    plan: FormalPlan,
-    cfg: FormalConfig,
-    memory_mb: int | None,
-    extra_inc: list[Path],
-    start: float,
+    job: _Job,
     *,
     share: float,
     strict_x: bool = False,
     structure: bool = False,
 ) -> FormalResult:
     """SAT miter: proof (combinational) or induction then a bounded check (sequential)."""
+    design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start = job
     wd = _workdir_of(reference_file)
     left = max(1.0, (cfg.timeout_s - _elapsed(start)) * share)
     n_inst = 1 if plan.mode == "comb" else 2 * cfg.induction_depth * (2 if plan.clk2fflogic else 1)
