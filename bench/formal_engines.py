@@ -35,7 +35,7 @@ os.environ.setdefault("RTLOPT_BENCH_PATH", str(REPO.parent / "shared" / "bench")
 
 from rtlopt.benchmark.suite import load_suite  # noqa: E402
 from rtlopt.config import FormalConfig, ProjectConfig  # noqa: E402
-from rtlopt.eda.formal import check_equivalence  # noqa: E402
+from rtlopt.formal import check_equivalence  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
 from rtlopt.frontend.model import Design  # noqa: E402
 from rtlopt.results import Verdict  # noqa: E402

@@ -1,7 +1,6 @@
-"""EDA tool wrappers: one module per tool plus the PPA flow.
+"""EDA tool wrappers and the PPA flow (the equivalence proof is :mod:`rtlopt.formal`).
 
 - ``rtlopt.eda.iverilog``: compile and simulate with Icarus Verilog.
-- ``rtlopt.eda.formal``: equivalence and clock/reset structure checks with Yosys.
 - ``rtlopt.eda.yosys``: synthesis to a liberty (Yosys binary or in-process pyosys).
 - ``rtlopt.eda.opensta``: timing and power with OpenSTA.
 - ``rtlopt.eda.flow``: ``PpaFlow``, synthesis + STA with long-lived workers.

@@ -823,7 +823,7 @@ class Evaluator:
         c.progress.stage = Stage.FORMAL
         files = [*c.lib, c.file]
         if cfg.formal.enabled:
-            from rtlopt.eda.formal import check_equivalence
+            from rtlopt.formal import check_equivalence
 
             formal = check_equivalence(
                 self._tools,
@@ -835,7 +835,7 @@ class Evaluator:
             )
             c.logs["formal"] = str(c.dir / "formal")
         else:
-            from rtlopt.eda.formal import check_structure
+            from rtlopt.formal import check_structure
 
             structure = check_structure(
                 self._tools, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb

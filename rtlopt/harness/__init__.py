@@ -1,16 +1,9 @@
-"""Equivalence harness: renamed reference, candidate screening, testbench, formal scripts.
+"""Equivalence harness: renamed reference, candidate screening, testbench.
 
-The harness never runs a tool; :mod:`rtlopt.eda.iverilog` and :mod:`rtlopt.eda.formal` do.
+The harness never runs a tool; :mod:`rtlopt.eda.iverilog` simulates the testbench and
+:mod:`rtlopt.formal` (which builds its own scripts) proves.
 """
 
-from rtlopt.harness._formal import (
-    STRUCTURE_JSON,
-    FormalPlan,
-    equiv_script,
-    formal_script,
-    plan_formal,
-    structure_script,
-)
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
 from rtlopt.harness._reference import (
     ref_name,
@@ -23,6 +16,7 @@ from rtlopt.harness._screen import (
     DEFAULT_TB_TOP,
     REF_SUFFIX,
     screen_candidate,
+    tool_pragmas,
 )
 from rtlopt.harness._stimulus import Field
 from rtlopt.harness._testbench import VECTOR_FILE, Testbench, build_testbench
@@ -32,24 +26,19 @@ __all__ = [
     "ALLOWED_SYSTEM_FUNCTIONS",
     "DEFAULT_TB_TOP",
     "REF_SUFFIX",
-    "STRUCTURE_JSON",
     "VECTOR_FILE",
     "Field",
-    "FormalPlan",
     "SimReport",
     "Testbench",
     "blank_comments",
     "build_testbench",
-    "equiv_script",
-    "formal_script",
     "parse_sim_output",
     "parse_sim_report",
-    "plan_formal",
     "ref_name",
     "reference_modules",
     "reference_text",
     "target_context_text",
     "rename_modules",
     "screen_candidate",
-    "structure_script",
+    "tool_pragmas",
 ]

@@ -17,7 +17,7 @@ import pytest
 from _fixture_repo import evaluate_json, fixture_repo, run_rtlopt
 
 from rtlopt.config import load_config
-from rtlopt.eda.formal import check_equivalence
+from rtlopt.formal import check_equivalence
 from rtlopt.frontend import load_design
 from rtlopt.results import Verdict
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
-from rtlopt.eda._abc import run_engine
-from rtlopt.eda._abcflow import prepare_miter
-from rtlopt.eda.formal import check_equivalence
+from rtlopt.formal import check_equivalence
+from rtlopt.formal.abc import run_engine
+from rtlopt.formal.prepare import prepare_miter
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.harness import reference_text

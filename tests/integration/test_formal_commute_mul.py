@@ -4,8 +4,8 @@ Yosys bit-blasts a multiplier into a structure that depends on the operand order
 nets' names), so ABC's sweeping finds no internal equivalence between ``a*b`` and ``b*a``: a
 registered 24x24 signed product and a 16x12 unsigned one, with the operand registers renamed
 and swapped, stayed unknown. The formal prepare phase now puts every multiplier's operands in a
-canonical order (:func:`rtlopt.harness._formal.commute_mul_lines`) and the gate netlist builds
-multipliers by bit position (:func:`rtlopt.harness._formal.array_mul_lines`): both products
+canonical order (:func:`rtlopt.formal.scripts.commute_mul_lines`) and the gate netlist builds
+multipliers by bit position (:func:`rtlopt.formal.scripts.array_mul_lines`): both products
 become the same gates and the paired engine proves the rewrite. Both rewrites keep each
 design's behaviour, so different products are still refuted. Pairing registers by simulation
 puts the constants the design compares its inputs against on half of its patterns, so operand
@@ -22,14 +22,14 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
-from rtlopt.eda._abc import run_engine
-from rtlopt.eda._abcflow import NETLIST_JSON, prepare_miter
-from rtlopt.eda._aigmiter import MiterSpec, _Netlist
-from rtlopt.eda._regcorr import correspondence
-from rtlopt.eda.formal import check_equivalence
+from rtlopt.formal import check_equivalence
+from rtlopt.formal.abc import run_engine
+from rtlopt.formal.netlist import MiterSpec, Netlist
+from rtlopt.formal.prepare import NETLIST_JSON, prepare_miter
+from rtlopt.formal.regcorr import correspondence
+from rtlopt.formal.scripts import array_mul_lines, commute_mul_lines
 from rtlopt.frontend import compare_constants, load_design
 from rtlopt.harness import ref_name, reference_text
-from rtlopt.harness._formal import array_mul_lines, commute_mul_lines
 from rtlopt.results import FormalResult, Verdict
 
 pytestmark = pytest.mark.tools
@@ -98,8 +98,8 @@ def test_commuted_multipliers_unknown_without_canonical_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the state before: Yosys's multipliers as they are; nothing proves the rewrite
-    monkeypatch.setattr("rtlopt.harness._formal.commute_mul_lines", lambda modules: [])
-    monkeypatch.setattr("rtlopt.eda._abcflow.array_mul_lines", lambda: [])
+    monkeypatch.setattr("rtlopt.formal.scripts.commute_mul_lines", lambda modules: [])
+    monkeypatch.setattr("rtlopt.formal.prepare.array_mul_lines", lambda: [])
     res = _check(tmp_path, MAC_COMMUTED, timeout=30)
     assert res.verdict is Verdict.UNKNOWN, res
 
@@ -275,8 +275,8 @@ def test_compared_constants_tell_operand_registers_apart(tmp_path: Path) -> None
     assert prep.miter is not None, prep.reason
     mods = json.loads((tmp_path / "abc" / NETLIST_JSON).read_text())["modules"]
     spec = MiterSpec(ref_name("opmul"), "opmul", True, clocks=("clk",), resets={"rst": 1})
-    gold = _Netlist(mods[ref_name("opmul")], "reference", spec)
-    gate = _Netlist(mods["opmul"], "candidate", spec)
+    gold = Netlist(mods[ref_name("opmul")], "reference", spec)
+    gate = Netlist(mods["opmul"], "candidate", spec)
     constants = [(c.port, c.lsb, c.width, c.value, c.care) for c in compare_constants(design)]
     assert ("insn", 0, 7, 0x33, 0x7F) in constants
 

@@ -8,7 +8,7 @@ import pytest
 from _harness_designs import LZA_DIR, RTLLM, lza_design, rtllm_design, run_harness
 
 from rtlopt.config import FormalConfig
-from rtlopt.eda.formal import check_equivalence
+from rtlopt.formal import check_equivalence
 from rtlopt.results import Verdict
 
 pytestmark = pytest.mark.tools

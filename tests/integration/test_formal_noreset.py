@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
-from rtlopt.eda.formal import check_equivalence
+from rtlopt.formal import check_equivalence
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.results import FormalResult, Verdict

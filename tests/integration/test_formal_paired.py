@@ -4,7 +4,7 @@ An iterative 16x16 multiplier (operand and accumulator registers without reset, 
 start pulse) against a rewrite that renames every register, commutes the adder's operands,
 reorders the statements and counts down by adding 31. Yosys's induction fails (states where the
 two designs' unloaded registers differ) and its bounded check times out; the paired miter
-(:mod:`rtlopt.eda._regpair`) proves it with ``abc dprove``. The one-operator broken rewrite
+(:mod:`rtlopt.formal.regpair`) proves it with ``abc dprove``. The one-operator broken rewrite
 is refuted: the paired miter's counterexample replayed on the exact (x power-up) miter.
 """
 
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
-from rtlopt.eda._abcflow import NETLIST_JSON, prepare_miter
-from rtlopt.eda._aigmiter import MiterSpec, _Netlist
-from rtlopt.eda._regpair import signature_pairs
-from rtlopt.eda.formal import check_equivalence
+from rtlopt.formal import check_equivalence
+from rtlopt.formal.netlist import MiterSpec, Netlist
+from rtlopt.formal.prepare import NETLIST_JSON, prepare_miter
+from rtlopt.formal.regpair import signature_pairs
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
@@ -148,8 +148,8 @@ def test_renamed_registers_paired_by_behaviour(tmp_path: Path) -> None:
     netlist = json.loads((work / "abc" / NETLIST_JSON).read_text())
     spec = MiterSpec(ref_name("imul16"), "imul16", True, clocks=("clk",), resets={"rst": 1})
     mods = netlist["modules"]
-    gold = _Netlist(mods[ref_name("imul16")], "reference", spec)
-    gate = _Netlist(mods["imul16"], "candidate", spec)
+    gold = Netlist(mods[ref_name("imul16")], "reference", spec)
+    gate = Netlist(mods["imul16"], "candidate", spec)
     named = [(g, t) for _, g in gold.ffs for _, t in gate.ffs if gold.names[g] == gate.names[t]]
     pairs = signature_pairs(gold, gate, spec, paired=named)
     got = {gold.names[g]: gate.names[t] for g, t in pairs}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
-from rtlopt.eda.formal import check_equivalence
+from rtlopt.formal import check_equivalence
 from rtlopt.frontend import load_design
 from rtlopt.results import FormalResult, Verdict
 from tests.conftest import bench_path
@@ -66,7 +66,7 @@ def test_a_failing_pairing_by_function_is_followed_by_pairing_by_simulation(
     classes the simulation of random inputs splits) pairs the operand registers wrongly and
     both engines fail on it; the second pairing proves it."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr("rtlopt.eda._abcflow.miter_constants", lambda design: ())
+    monkeypatch.setattr("rtlopt.formal.prepare.miter_constants", lambda design: ())
     res = _check(tmp_path)
     assert res.verdict is Verdict.PROVEN, res
     assert "(0 by next-state function" in res.reason and "by ternary simulation" in res.reason

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
-from rtlopt.eda.formal import check_equivalence, check_structure
 from rtlopt.eda.iverilog import compile_sources, run_simulation
 from rtlopt.eda.yosys import SynthLibraries, synthesize
 from rtlopt.errors import ToolNotFound
+from rtlopt.formal import check_equivalence, check_structure
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.results import Verdict

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import HarnessConfig
-from rtlopt.eda.formal import identical_source
+from rtlopt.formal import identical_source
 from rtlopt.frontend.model import Design, Module, Port, SourceSet
 from rtlopt.harness import build_testbench, screen_candidate
 from rtlopt.harness._screen import attributes, tool_pragmas

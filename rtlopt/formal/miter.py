@@ -5,7 +5,7 @@ initial values removed, ``async2sync`` or ``clk2fflogic``), then ``dffunmap; tec
 single-bit gates (``$_AND_``, ``$_MUX_``, ...) and plain flip-flops. This module reads that
 netlist and builds the miter itself, so that every modelling decision is here and explicit:
 
-* **Undefined values are ternary** (:mod:`rtlopt.eda._aig`): x constants, and every register
+* **Undefined values are ternary** (:mod:`rtlopt.formal.aig`): x constants, and every register
   at power-up, are x; a gate computes its exact ternary function. This is the semantics of
   Yosys's ``sat -enable_undef`` and of the testbench's 4-state simulation, and it is sound
   however synthesis later resolves an x (also differently at each place it is read).
@@ -26,7 +26,7 @@ netlist and builds the miter itself, so that every modelling decision is here an
 * **Correspondence** (``free_init``: designs without reset, and registers a reset leaves
   alone): every register starts from a free defined value instead of x; a reference register
   bit copies the value of the candidate bit it corresponds to (by next-state function, found
-  by :mod:`rtlopt.eda._regcorr` whatever the names, possibly complemented; else the same
+  by :mod:`rtlopt.formal.regcorr` whatever the names, possibly complemented; else the same
   name, or a renamed register whose width is unique on both sides). A
   proof then says: for every power-up state of the candidate, the reference started in the
   matched state (its other registers anything) behaves the same, so every
@@ -40,96 +40,22 @@ The miter's single output is 1 when the designs differ.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rtlopt.eda._aig import FALSE, TRUE, Aig, Tern, X, tern_const
-from rtlopt.eda._regcorr import correspondence, pairs_of
+from rtlopt.formal.aig import FALSE, TRUE, Aig, Tern, X, tern_const
+from rtlopt.formal.netlist import (
+    GATES,
+    Bit,
+    MiterSpec,
+    NeedsGlobalClock,
+    Netlist,
+    NotModelled,
+)
+from rtlopt.formal.regcorr import correspondence, pairs_of
 
 __all__ = ["Miter", "MiterSpec", "NeedsGlobalClock", "NotModelled", "build_miter"]
-
-
-class NotModelled(Exception):
-    """The netlist holds something this miter cannot model soundly (the reason is the text)."""
-
-
-class NeedsGlobalClock(NotModelled):
-    """Latches (or their global-clock model): build again with ``global_clock``."""
-
-
-#: Single-bit gates: input pins in order, and the function over ternary inputs.
-_GATES: dict[str, tuple[tuple[str, ...], Callable[[Aig, Sequence[Tern]], Tern]]] = {
-    "$_BUF_": (("A",), lambda g, i: i[0]),
-    "$_NOT_": (("A",), lambda g, i: g.t_not(i[0])),
-    "$_AND_": (("A", "B"), lambda g, i: g.t_and(i[0], i[1])),
-    "$_NAND_": (("A", "B"), lambda g, i: g.t_not(g.t_and(i[0], i[1]))),
-    "$_OR_": (("A", "B"), lambda g, i: g.t_or(i[0], i[1])),
-    "$_NOR_": (("A", "B"), lambda g, i: g.t_not(g.t_or(i[0], i[1]))),
-    "$_XOR_": (("A", "B"), lambda g, i: g.t_xor(i[0], i[1])),
-    "$_XNOR_": (("A", "B"), lambda g, i: g.t_not(g.t_xor(i[0], i[1]))),
-    "$_ANDNOT_": (("A", "B"), lambda g, i: g.t_and(i[0], g.t_not(i[1]))),
-    "$_ORNOT_": (("A", "B"), lambda g, i: g.t_or(i[0], g.t_not(i[1]))),
-    "$_MUX_": (("A", "B", "S"), lambda g, i: g.t_mux(i[2], i[0], i[1])),
-    "$_NMUX_": (("A", "B", "S"), lambda g, i: g.t_not(g.t_mux(i[2], i[0], i[1]))),
-    "$_AOI3_": (("A", "B", "C"), lambda g, i: g.t_not(g.t_or(g.t_and(i[0], i[1]), i[2]))),
-    "$_OAI3_": (("A", "B", "C"), lambda g, i: g.t_not(g.t_and(g.t_or(i[0], i[1]), i[2]))),
-    "$_AOI4_": (
-        ("A", "B", "C", "D"),
-        lambda g, i: g.t_not(g.t_or(g.t_and(i[0], i[1]), g.t_and(i[2], i[3]))),
-    ),
-    "$_OAI4_": (
-        ("A", "B", "C", "D"),
-        lambda g, i: g.t_not(g.t_and(g.t_or(i[0], i[1]), g.t_or(i[2], i[3]))),
-    ),
-}
-_STEP_FFS = {"$_DFF_P_", "$_DFF_N_"}
-_GLOBAL_FFS = {"$_FF_"}
-
-Bit = int | str
-
-
-@dataclass(frozen=True)
-class MiterSpec:
-    """What to compare and how time runs.
-
-    Attributes:
-        gold: The reference module's name in the netlist.
-        gate: The candidate module's name.
-        sequential: Registers step once per miter step; False: no registers allowed.
-        global_clock: Registers are ``$_FF_`` (``clk2fflogic``); clocks are data inputs.
-        clocks: Clock input ports (step mode: they may clock registers only).
-        resets: Reset input port -> active level, forced for ``reset_steps`` steps.
-        reset_steps: Steps from power-up during which the resets are forced.
-        strict_x: A reference x must be matched by a candidate x.
-        free_init: Every register starts from a free defined value instead of x; a
-            reference and a candidate register bit of the same (user-given) name share it,
-            and so do bits that behave alike in simulation (:mod:`rtlopt.eda._regpair`).
-        x_first: With ``free_init``: the outputs of the power-up step are compared with every
-            register x (the exact ternary check of that step), only the state it leaves is
-            built from the free values (designs with a reset: a register the reset sets
-            shows an undefined value before the first clock edge).
-        pair_deadline: ``time.monotonic()`` after which pairing by simulation stops (0: none).
-        by_function: With ``free_init``: pair registers by their next-state functions first
-            (:mod:`rtlopt.eda._regcorr`); false: by name and by simulation only (a pairing
-            by function can take a register that simulation would pair with another one).
-        constants: Values input slices are compared against, ``(port, lsb, width, value,
-            care)``: pairing by simulation puts them on about half of its patterns.
-    """
-
-    gold: str
-    gate: str
-    sequential: bool
-    global_clock: bool = False
-    clocks: tuple[str, ...] = ()
-    resets: Mapping[str, int] = field(default_factory=dict)
-    reset_steps: int = 1
-    strict_x: bool = False
-    free_init: bool = False
-    x_first: bool = False
-    pair_deadline: float = 0.0
-    by_function: bool = True
-    constants: tuple[tuple[str, int, int, int, int], ...] = ()
 
 
 @dataclass
@@ -159,88 +85,11 @@ class Miter:
     probes: dict[str, dict[str, tuple[list[Tern], list[Tern]]]] = field(default_factory=dict)
 
 
-class _Netlist:
-    """One module of the JSON netlist: ports, gate drivers, registers."""
-
-    def __init__(self, mod: Mapping[str, Any], name: str, spec: MiterSpec) -> None:
-        self.name = name
-        self.inputs: dict[str, list[Bit]] = {}
-        self.outputs: dict[str, list[Bit]] = {}
-        for pname, port in mod.get("ports", {}).items():
-            d = port.get("direction")
-            if d == "input":
-                self.inputs[pname] = list(port.get("bits", []))
-            elif d == "output":
-                self.outputs[pname] = list(port.get("bits", []))
-            else:
-                raise NotModelled(f"{name}: port '{pname}' is {d}")
-        self.driver: dict[Bit, tuple[str, list[Bit]]] = {}
-        self.ffs: list[tuple[Bit, Bit]] = []  # (D bit, Q bit)
-        clock_bits = {b for c in spec.clocks for b in self.inputs.get(c, [])}
-        for cname, cell in mod.get("cells", {}).items():
-            kind = str(cell.get("type", ""))
-            conns = cell.get("connections", {})
-            gate = _GATES.get(kind)
-            if gate is not None:
-                ins: list[Bit] = []
-                for pin in gate[0]:
-                    bits = conns.get(pin, [])
-                    if len(bits) != 1:
-                        raise NotModelled(f"{name}: cell {cname} has a malformed pin {pin}")
-                    ins.append(bits[0])
-                    if bits[0] in clock_bits and spec.sequential and not spec.global_clock:
-                        raise NotModelled(f"{name}: a clock is used as data")
-                out = conns.get("Y", [])
-                if len(out) != 1:
-                    raise NotModelled(f"{name}: cell {cname} has a malformed output")
-                self.driver[out[0]] = (kind, ins)
-                continue
-            if kind in _STEP_FFS or kind in _GLOBAL_FFS:
-                if not spec.sequential:
-                    raise NotModelled(f"{name}: registers in a combinational check")
-                if (kind in _GLOBAL_FFS) != spec.global_clock:
-                    if kind in _GLOBAL_FFS:
-                        raise NeedsGlobalClock(f"{name}: a latch needs the global-clock model")
-                    raise NotModelled(f"{name}: {kind} does not fit the clock model")
-                if kind in _STEP_FFS:
-                    c = conns.get("C", [None])[0]
-                    if c not in clock_bits:
-                        raise NotModelled(f"{name}: a register is not clocked by a clock input")
-                d, q = conns.get("D", []), conns.get("Q", [])
-                if len(d) != 1 or len(q) != 1:
-                    raise NotModelled(f"{name}: register {cname} is malformed")
-                self.ffs.append((d[0], q[0]))
-                continue
-            if "LATCH" in kind and not spec.global_clock:
-                raise NeedsGlobalClock(f"{name}: a latch needs the global-clock model")
-            raise NotModelled(f"{name}: {kind} cells are not modelled")
-        if spec.sequential and not spec.global_clock:
-            kinds = {str(c.get("type")) for c in mod.get("cells", {}).values()} & _STEP_FFS
-            if len(kinds) > 1:
-                raise NotModelled(f"{name}: registers on both clock edges")
-        for bits in self.outputs.values():
-            for b in bits:
-                if b in clock_bits and spec.sequential and not spec.global_clock:
-                    raise NotModelled(f"{name}: a clock drives an output")
-        self.input_bits = {b for bits in self.inputs.values() for b in bits}
-        self.q_bits = {q for _, q in self.ffs}
-        self.names: dict[Bit, str] = {}
-        for nname, net in mod.get("netnames", {}).items():
-            hidden = net.get("hide_name", 0)
-            bits = net.get("bits", [])
-            for i, b in enumerate(bits):
-                if isinstance(b, str):
-                    continue
-                label = nname if len(bits) == 1 else f"{nname}[{i}]"
-                if b not in self.names or (not hidden and self.names[b].startswith("$")):
-                    self.names[b] = label if not hidden else "$" + label.lstrip("$")
-
-
 class _Eval:
     """Ternary values of a module's bits for one view (leaf values given)."""
 
     def __init__(
-        self, aig: Aig, net: _Netlist, leaves: Mapping[Bit, Tern], *, undriven: Tern
+        self, aig: Aig, net: Netlist, leaves: Mapping[Bit, Tern], *, undriven: Tern
     ) -> None:
         self.aig = aig
         self.net = net
@@ -276,7 +125,7 @@ class _Eval:
                 stack.extend(pending)
                 continue
             vals = [self.get_const_or_memo(i) for i in ins]
-            memo[b] = _GATES[kind][1](self.aig, vals)
+            memo[b] = GATES[kind][1](self.aig, vals)
             stack.pop()
         return memo[bit]
 
@@ -311,8 +160,8 @@ def build_miter(netlist: Mapping[str, Any], spec: MiterSpec) -> Miter:
     tmod = mods.get(spec.gate) or mods.get("\\" + spec.gate)
     if gmod is None or tmod is None:
         raise NotModelled("the netlist lacks a module")
-    gold = _Netlist(gmod, "reference", spec)
-    gate = _Netlist(tmod, "candidate", spec)
+    gold = Netlist(gmod, "reference", spec)
+    gate = Netlist(tmod, "candidate", spec)
     if {k: len(v) for k, v in gold.inputs.items()} != {
         k: len(v) for k, v in gate.inputs.items()
     } or {k: len(v) for k, v in gold.outputs.items()} != {
@@ -350,7 +199,7 @@ def build_miter(netlist: Mapping[str, Any], spec: MiterSpec) -> Miter:
 
 
 def _leaves(
-    net: _Netlist, port_lits: Mapping[str, list[int]], override: Mapping[str, Sequence[Tern]]
+    net: Netlist, port_lits: Mapping[str, list[int]], override: Mapping[str, Sequence[Tern]]
 ) -> dict[Bit, Tern]:
     out: dict[Bit, Tern] = {}
     for pname, bits in net.inputs.items():
@@ -368,8 +217,8 @@ def _leaves(
 
 def _outputs_bad(
     aig: Aig,
-    gold: _Netlist,
-    gate: _Netlist,
+    gold: Netlist,
+    gate: Netlist,
     eg: _Eval,
     et: _Eval,
     strict: bool,
@@ -388,8 +237,8 @@ def _outputs_bad(
 def _free_init(
     aig: Aig,
     inputs: list[tuple[str, int]],
-    gold: _Netlist,
-    gate: _Netlist,
+    gold: Netlist,
+    gate: Netlist,
     init_g: dict[Bit, Tern],
     init_t: dict[Bit, Tern],
     spec: MiterSpec | None = None,
@@ -401,7 +250,7 @@ def _free_init(
         next-state function, 2 by name"``).
     """
 
-    def named(net: _Netlist) -> dict[str, Bit]:
+    def named(net: Netlist) -> dict[str, Bit]:
         out: dict[str, Bit] = {}
         for _, q in net.ffs:
             name = net.names.get(q, "")
@@ -452,7 +301,7 @@ def _free_init(
     if spec is not None:
         # the rest by behaviour in ternary simulation (the classes above assume two-valued
         # states; this one keeps x and stops at the miter's pairing deadline)
-        from rtlopt.eda._regpair import signature_pairs
+        from rtlopt.formal.regpair import signature_pairs
 
         done = (
             {q for side, q in taken if side == 0},
@@ -507,8 +356,8 @@ def _sequential(
     aig: Aig,
     inputs: list[tuple[str, int]],
     port_lits: dict[str, list[int]],
-    gold: _Netlist,
-    gate: _Netlist,
+    gold: Netlist,
+    gate: Netlist,
     spec: MiterSpec,
 ) -> Miter:
     steps = max(1, spec.reset_steps)

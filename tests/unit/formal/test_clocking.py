@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rtlopt.eda._clocking import analyze_clocking, clocking_problem, read_clocking
+from rtlopt.formal.clocking import analyze_clocking, clocking_problem, read_clocking
 
 IN = {"clk": [2], "rst": [3], "d": [4, 5]}
 

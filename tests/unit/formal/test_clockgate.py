@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.harness._clockgate import find_gated_registers, find_output_gates, script_lines
+from rtlopt.formal.clockgate import find_gated_registers, find_output_gates, script_lines
 
 pytestmark = pytest.mark.tools
 

@@ -1,6 +1,6 @@
 """Register correspondence by simulation: which candidate register bit tracks which reference bit.
 
-The AIGER miter's free power-up model (:mod:`rtlopt.eda._aigmiter`, ``free_init``) gives every
+The AIGER miter's free power-up model (:mod:`rtlopt.formal.miter`, ``free_init``) gives every
 register a free defined power-up value and lets a reference and a candidate register bit share
 one. Any pairing is sound (a wrong one only makes the proof fail), but the proof needs the right
 one: a register that is not reset and holds its power-up value until it is first loaded (an
@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rtlopt.eda._aigmiter import Bit, MiterSpec, _Netlist
+    from rtlopt.formal.netlist import Bit, MiterSpec, Netlist
 
 __all__ = ["signature_pairs"]
 
@@ -80,7 +80,7 @@ _OPS: dict[str, Callable[..., TWord]] = {
 class _Sim:
     """Ternary values of one netlist's register inputs in one step (a compiled gate order)."""
 
-    def __init__(self, net: _Netlist, mask: int, leaves: set[Bit]) -> None:
+    def __init__(self, net: Netlist, mask: int, leaves: set[Bit]) -> None:
         self.mask = mask
         x: TWord = (mask, mask)
         self.consts: dict[Bit, TWord] = {"0": (0, mask), "1": (mask, 0), "x": x, "z": x}
@@ -128,8 +128,8 @@ class _Sim:
 
 
 def signature_pairs(
-    gold: _Netlist,
-    gate: _Netlist,
+    gold: Netlist,
+    gate: Netlist,
     spec: MiterSpec,
     *,
     paired: Sequence[tuple[Bit, Bit]] = (),
@@ -145,7 +145,7 @@ def signature_pairs(
         spec: The miter's time model (clocks are not data; resets active at step 0).
         paired: Register bits already paired (by name): (reference bit, candidate bit).
         taken: Reference and candidate bits already placed otherwise (by next-state
-            function, :mod:`rtlopt.eda._regcorr`): left out of the classes.
+            function, :mod:`rtlopt.formal.regcorr`): left out of the classes.
         runs: Random states and inputs simulated side by side per round.
         seed: The random values' seed (fixed: the same designs give the same pairs).
     """
@@ -171,7 +171,7 @@ def signature_pairs(
 
 
 def _refine(
-    nets: tuple[_Netlist, _Netlist],
+    nets: tuple[Netlist, Netlist],
     sims: tuple[_Sim, _Sim],
     ports: Sequence[tuple[str, int]],
     rng: random.Random,
@@ -245,7 +245,7 @@ def _refine(
     return cls[0], cls[1]
 
 
-def _shapes(net: _Netlist, qs: Sequence[Bit]) -> dict[Bit, tuple[int, int, str]]:
+def _shapes(net: Netlist, qs: Sequence[Bit]) -> dict[Bit, tuple[int, int, str]]:
     """(register width, bit index, name) of register bits, for pairing in order."""
     widths: dict[str, int] = {}
     for q in qs:
@@ -264,8 +264,8 @@ def _shapes(net: _Netlist, qs: Sequence[Bit]) -> dict[Bit, tuple[int, int, str]]
 
 
 def _match(
-    gold: _Netlist,
-    gate: _Netlist,
+    gold: Netlist,
+    gate: Netlist,
     free_g: Sequence[Bit],
     free_t: Sequence[Bit],
     cls_g: Mapping[Bit, object],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rtlopt.eda._regcorr import correspondence, pairs_of
+from rtlopt.formal.regcorr import correspondence, pairs_of
 
 
 @dataclass

@@ -3,7 +3,7 @@ same value, found from the next-state functions (van Eijk's fixpoint, by simulat
 
 Designs without reset have no common starting state, so a sequential equivalence proof needs
 a pairing of the two designs' registers: paired bits start equal, the proof covers every such
-power-up state (see ``free_init`` in :mod:`rtlopt.eda._aigmiter`). Names are a weak guide (a
+power-up state (see ``free_init`` in :mod:`rtlopt.formal.miter`). Names are a weak guide (a
 rewrite renames registers, several may share one width). :func:`correspondence` computes the
 greatest partition of all register bits (reference and candidate, each bit with a phase: equal
 or complemented) that random simulation cannot refute as inductive: starting from one class,
@@ -62,7 +62,7 @@ _FUN: dict[str, _F] = {
 
 
 class Net(Protocol):
-    """What :func:`correspondence` reads of a netlist (``rtlopt.eda._aigmiter._Netlist``)."""
+    """What :func:`correspondence` reads of a netlist (``rtlopt.formal.netlist.Netlist``)."""
 
     inputs: dict[str, list[int | str]]
     driver: dict[int | str, tuple[str, list[int | str]]]

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlopt.formal.clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
 from rtlopt.frontend.model import Design
-from rtlopt.harness._clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
 from rtlopt.harness._reference import ref_name
 from rtlopt.tools import script_path, yosys_id, yosys_read_lines
 from rtlopt.verilog import blank_comments
@@ -36,7 +36,7 @@ class FormalPlan:
     clk2fflogic: bool = False
 
 
-def _edges(text: str, clocks: Sequence[str]) -> set[str]:
+def clock_edges(text: str, clocks: Sequence[str]) -> set[str]:
     code = blank_comments(text)
     found: set[str] = set()
     for kind, name in re.findall(r"\b(posedge|negedge)\s*\(?\s*([A-Za-z_][\w$]*)", code):
@@ -63,9 +63,9 @@ def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
     }
     edges: set[str] = set()
     for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
-        edges |= _edges(m.text(), clocks)
+        edges |= clock_edges(m.text(), clocks)
     for text in candidate_texts:
-        edges |= _edges(text, clocks)
+        edges |= clock_edges(text, clocks)
     both = edges == {"posedge", "negedge"}
     if not resets:
         return FormalPlan("bmc", "no reset: bounded check only", {}, both)
@@ -151,7 +151,7 @@ CLOCK_GATE_LATCHES = "rtlopt_clock_gate_latches.txt"
 
 def clock_gate_lines(modules: Sequence[str]) -> list[str]:
     """Registers behind latch-based clock gates become enabled registers on the free clock
-    (see :mod:`rtlopt.harness._clockgate`): the netlist goes to that program as JSON, its
+    (see :mod:`rtlopt.formal.clockgate`): the netlist goes to that program as JSON, its
     rewrite script comes back. The program starts only when ``modules`` hold a latch (a
     clock gate has one), so designs without latches pay for a shell, not for Python. A failure
     leaves no script, and Yosys stops with an error."""
@@ -168,7 +168,7 @@ def clock_gate_lines(modules: Sequence[str]) -> list[str]:
     ]
 
 
-def _prepare(
+def prepare_lines(
     design: Design,
     reference_file: Path,
     candidate_files: Sequence[Path],
@@ -234,7 +234,7 @@ def equiv_script(
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
-    lines = _prepare(
+    lines = prepare_lines(
         design, reference_file, candidate_files, plan, include_dirs, structure=structure
     )
     seq = plan.mode in ("seq", "bmc")
@@ -264,7 +264,7 @@ def formal_script(
     strict_x: bool = False,
     structure: bool = False,
 ) -> str:
-    """The miter script for :func:`rtlopt.eda.formal.check_equivalence`.
+    """The miter script for :func:`rtlopt.formal.check.check_equivalence`.
 
     Combinational: ``proc; flatten; miter -equiv; sat -prove-asserts`` (a proof over every
     input). Sequential: ``async2sync`` (or ``clk2fflogic`` when a clock's two edges are used),
@@ -290,7 +290,7 @@ def formal_script(
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
-    lines = _prepare(
+    lines = prepare_lines(
         design, reference_file, candidate_files, plan, include_dirs, structure=structure
     )
     seq = plan.mode in ("seq", "bmc")

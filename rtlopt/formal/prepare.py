@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.eda._abc import build_aiger
-from rtlopt.eda._aigmiter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
+from rtlopt.formal.abc import build_aiger
+from rtlopt.formal.miter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
+from rtlopt.formal.scripts import MARK, FormalPlan, array_mul_lines, clock_edges, prepare_lines
 from rtlopt.frontend.model import Design
-from rtlopt.harness import FormalPlan, ref_name
-from rtlopt.harness._formal import MARK, _edges, _prepare, array_mul_lines
+from rtlopt.harness import ref_name
 from rtlopt.tools import Limits, require_tool, run_tool
 
 __all__ = [
@@ -60,9 +60,9 @@ def aig_plan(design: Design, candidate_texts: Sequence[str], *, latches: bool = 
         return AigPlan(False, latches, (), {})
     edges: set[str] = set()
     for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
-        edges |= _edges(m.text(), list(clocks))
+        edges |= clock_edges(m.text(), list(clocks))
     for text in candidate_texts:
-        edges |= _edges(text, list(clocks))
+        edges |= clock_edges(text, list(clocks))
     both = edges == {"posedge", "negedge"}
     return AigPlan(True, len(clocks) > 1 or both or latches, clocks, resets)
 
@@ -77,7 +77,7 @@ def netlist_script(
     """Yosys script: prepare both designs as for the SAT miter, then write gate-level JSON."""
     mode = "seq" if plan.sequential or plan.global_clock else "comb"
     fplan = FormalPlan(mode, "", plan.resets, plan.global_clock)
-    lines = _prepare(design, reference_file, candidate_files, fplan, include_dirs)
+    lines = prepare_lines(design, reference_file, candidate_files, fplan, include_dirs)
     if plan.global_clock and not plan.sequential:
         lines += ["clk2fflogic", "opt_clean"]
     lines += [
@@ -128,7 +128,7 @@ def prepare_miter(
 
     Args:
         free_init: Registers start from free defined values, paired ones shared (designs
-            without reset; see :mod:`rtlopt.eda._aigmiter`).
+            without reset; see :mod:`rtlopt.formal.miter`).
         x_first: With ``free_init``, compare the power-up step's outputs from x registers.
         global_clock: Allow the ``clk2fflogic`` model (latches, both clock edges); otherwise
             such designs are not modelled.

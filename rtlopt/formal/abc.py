@@ -1,4 +1,4 @@
-"""ABC engines (``yosys-abc``) on the AIGER miter of :mod:`rtlopt.eda._aigmiter`.
+"""ABC engines (``yosys-abc``) on the AIGER miter of :mod:`rtlopt.formal.miter`.
 
 One Yosys run prepares both designs as for the SAT miter and writes the gate-level netlist as
 JSON (:func:`netlist_script`); :func:`build_aiger` turns it into the miter AIGER file; then
@@ -15,12 +15,12 @@ JSON (:func:`netlist_script`); :func:`build_aiger` turns it into the miter AIGER
 * ``scorr`` (sequential): ``&scorr`` (signal correspondence by induction, with SAT sweeping
   in the speculatively reduced frames) alone, then one second of ``dprove`` on what is left: the
   proof when the two designs' registers and logic correspond one to one (products in
-  canonical operand order, :func:`rtlopt.harness._formal.commute_mul_lines`), where
+  canonical operand order, :func:`rtlopt.formal.scripts.commute_mul_lines`), where
   ``dprove``'s own conflict-limited correspondence step gives up. Its counterexamples are
   not read (the reduced network has other registers): a difference is "undecided".
 
 Only "proved" (every reachable state, every input) is a proof; a counterexample is a
-refutation only when the miter is exact (:attr:`~rtlopt.eda._aigmiter.Miter.exact`); anything
+refutation only when the miter is exact (:attr:`~rtlopt.formal.miter.Miter.exact`); anything
 else is "undecided".
 """
 
@@ -33,10 +33,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtlopt.eda._aigmiter import Miter, MiterSpec, NotModelled, build_miter
+from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
 from rtlopt.tools import Limits, require_tool, run_tool
 
-__all__ = ["ENGINES", "AbcOutcome", "build_aiger", "run_engine"]
+__all__ = ["ENGINES", "AbcOutcome", "build_aiger", "explain", "read_cex", "run_engine"]
 
 #: ABC command per engine (after reading the miter); the proof/failure markers follow.
 ENGINES: dict[str, str] = {
@@ -128,7 +128,7 @@ def run_engine(
     if any(m in text for m in _FAILED):
         m = re.search(r"asserted in frame (\d+)", text)
         frame = int(m.group(1)) if m else 0
-        values = explain(miter, _read_cex(cwd / cex, miter))
+        values = explain(miter, read_cex(cwd / cex, miter))
         return AbcOutcome("failed", engine, seconds, frame, values, last)
     if run.timed_out:
         return AbcOutcome("timeout", engine, seconds, detail=last)
@@ -140,7 +140,7 @@ def abc_argv(commands: str) -> list[str]:
     return require_tool("yosys-abc").argv("-c", commands)
 
 
-def _read_cex(path: Path, miter: Miter) -> list[list[int]]:
+def read_cex(path: Path, miter: Miter) -> list[list[int]]:
     """The counterexample's input values per step (AIG input order).
 
     ``write_cex -s`` (no names) writes the initial latch values, then the inputs of each

@@ -1,0 +1,34 @@
+"""The equivalence proof: every verdict of rtlopt rests on this package.
+
+- :mod:`.check`: the only entry point (:func:`check_equivalence`, :func:`check_structure`);
+  it puts the engines in order and splits the time limit between them, nothing else.
+- :mod:`.engines`: one file per engine, each with one ``run(job, *, share, ...)``.
+- :mod:`.job`: the :class:`Job` every engine works on.
+- :mod:`.scripts`: the Yosys scripts (plan, miter, structural matching, structure netlist).
+- :mod:`.logparse`: reading the SAT miter's Yosys log.
+- :mod:`.prepare`, :mod:`.miter`, :mod:`.aig`, :mod:`.abc`: the AIGER miter built from a
+  Yosys gate netlist and the ABC runs on it.
+- :mod:`.regcorr`, :mod:`.regpair`: register correspondence and pairing by behaviour.
+- :mod:`.clocking`, :mod:`.clockgate`, :mod:`.structure`: the clock/reset structure check and
+  clock-gate modelling.
+- :mod:`.identical`: the byte-for-byte shortcut.
+
+Layering: ``formal`` sits beside ``eda`` and ``pdk`` (above ``harness`` and ``frontend``, below
+``evaluate``); it never imports ``eda``, and ``harness`` never imports it. Engine files never
+import :mod:`.check`.
+"""
+
+from __future__ import annotations
+
+from rtlopt.formal.check import check_equivalence, check_structure
+from rtlopt.formal.identical import identical_source
+from rtlopt.formal.job import yosys_argv
+from rtlopt.formal.logparse import parse_counterexample
+
+__all__ = [
+    "check_equivalence",
+    "check_structure",
+    "identical_source",
+    "parse_counterexample",
+    "yosys_argv",
+]

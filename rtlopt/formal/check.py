@@ -1,0 +1,191 @@
+"""Formal equivalence with Yosys 0.23: a SAT miter of the renamed reference against a candidate.
+
+Verdicts: PROVEN only when a SAT proof (combinational) or a temporal induction (sequential, from
+a reset state) succeeds; REFUTED with the counterexample's inputs and outputs when a base case
+or bounded check finds one (or the ports differ); UNKNOWN with the reason otherwise (induction
+inconclusive, several clocks, no reset, latches, constructs Yosys cannot read, a SAT instance
+that ran out of time). UNKNOWN is never reported as proven.
+
+The miter steps every register on one implicit clock, so the first Yosys run also writes both
+designs as JSON and :mod:`rtlopt.formal.clocking` checks that every candidate register is
+clocked (and asynchronously reset) by the primary inputs and edges the reference uses. A
+difference gives UNKNOWN with ``FormalResult.structure`` set (the evaluator rejects it); a
+reference with derived clocks gives UNKNOWN. The only shortcut is a candidate that holds the
+reference's modules byte for byte (line endings aside) and nothing else, or that is the
+target's whole file byte for byte.
+
+A Yosys crash raises :class:`~rtlopt.errors.ToolFailed`; running past the wall-clock limit
+raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting its own
+``-timeout`` (a hard multiplier, say) is UNKNOWN, not an infrastructure error.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rtlopt.config import FormalConfig
+from rtlopt.formal.engines import abc, paired, sat, structural
+from rtlopt.formal.identical import identical_source
+from rtlopt.formal.job import Job, read_text
+from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
+from rtlopt.formal.structure import checked, structure_only
+from rtlopt.frontend.model import Design
+from rtlopt.harness import reference_text
+from rtlopt.results import FormalResult, Verdict
+from rtlopt.tools import require_tool
+
+__all__ = ["check_equivalence", "check_structure"]
+
+
+def check_equivalence(
+    design: Design,
+    candidate_files: Sequence[Path],
+    workdir: Path,
+    cfg: FormalConfig,
+    *,
+    memory_mb: int | None = None,
+    reference_file: Path | None = None,
+    strict_x: bool = False,
+) -> FormalResult:
+    """Prove or refute that the candidate's target module equals the reference.
+
+    Args:
+        design: The design; its target (renamed) is the gold model.
+        candidate_files: Candidate sources, library files first and the candidate's own file
+            last; the gate module has the target's name.
+        workdir: Scratch directory (script, log, reference copy).
+        cfg: Depths and time limit.
+        memory_mb: Address-space limit of Yosys.
+        reference_file: A file with :func:`reference_text` (written into ``workdir`` if None).
+        strict_x: The strict X policy (see ``harness.strict_x``); by default a candidate may
+            refine an x of the reference.
+
+    Raises:
+        ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
+
+    A SAT problem that does not finish within the budget gives UNKNOWN ("... timed out"):
+    equivalence of two differently structured multipliers is hard for SAT, and that is a
+    property of the candidate, not an infrastructure failure.
+    """
+    require_tool("yosys")
+    start = time.monotonic()
+    workdir.mkdir(parents=True, exist_ok=True)
+    texts = [read_text(Path(f)) for f in candidate_files]
+    if texts and identical_source(design, texts[-1]):
+        return FormalResult(
+            Verdict.PROVEN,
+            "identical source",
+            "the candidate is the reference's target and submodules, byte for "
+            "byte (line endings aside)",
+            {},
+            time.monotonic() - start,
+        )
+    plan = plan_formal(design, texts)
+    if reference_file is None or reference_file.parent != workdir:
+        text = reference_text(design) if reference_file is None else read_text(reference_file)
+        reference_file = workdir / "reference.v"
+        reference_file.write_text(text)
+    (workdir / STRUCTURE_JSON).unlink(missing_ok=True)
+    extra_inc = [design.target.file.parent]
+    if plan.mode == "unsupported":
+        found = structure_only(
+            design, reference_file, candidate_files, extra_inc, cfg, memory_mb, start
+        )
+        if found is not None and found.structure:
+            return found
+        return FormalResult(
+            Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start
+        )
+
+    job = Job(design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
+    if plan.mode == "comb" or strict_x:
+        return _combinational(job, strict_x=strict_x)
+    return _sequential(job, strict_x=strict_x)
+
+
+def _combinational(job: Job, *, strict_x: bool) -> FormalResult:
+    """Combinational targets (and every target under the strict X policy).
+
+    A SAT proof is cheapest for combinational logic; ABC's SAT sweeping and structural
+    matching rescue the cases where the whole-output SAT instance times out (e.g. identical
+    multipliers). ``equiv_simple`` accepts any candidate value where the reference is x, so
+    the strict X policy uses the miter only.
+    """
+    wd = job.reference_file.parent
+    share = 0.3 if job.plan.mode == "comb" and not strict_x else 1.0
+    first = sat.run(job, share=share, strict_x=strict_x, structure=True)
+    ok = checked(job.design, wd, first, job.start)
+    assert ok is not None
+    if (
+        ok is not first
+        or share == 1.0
+        or first.verdict is not Verdict.UNKNOWN
+        or "timed out" not in first.reason
+    ):
+        return ok
+    if job.cfg.abc:
+        found = abc.run(job, share=0.6, strict_x=strict_x)
+        if found is not None:
+            return found
+    by_structure = structural.run(job, share=0.4)
+    if by_structure is not None:
+        return by_structure
+    return sat.run(job, share=1.0)
+
+
+def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
+    """Sequential targets: structural matching, then registers paired by behaviour, then the
+    SAT miter's induction and bounded check, then ABC on both power-up models."""
+    wd = job.reference_file.parent
+    by_structure = structural.run(job, share=0.25, structure=True)
+    ok = checked(job.design, wd, by_structure, job.start)
+    if ok is not None:
+        return ok
+    if not (wd / STRUCTURE_JSON).is_file():
+        # Yosys stopped before writing the structure netlist: let the miter run write it
+        ok = checked(job.design, wd, sat.run(job, share=1.0, structure=True), job.start)
+        assert ok is not None
+        return ok
+    if not job.cfg.abc:
+        return sat.run(job, share=1.0)
+    if job.plan.mode == "seq" and not strict_x:
+        # registers paired by behaviour, from free power-up values: a trivial rewrite (renamed
+        # registers, commuted operands, reordered statements) is proven in seconds where the
+        # SAT miter's induction fails and its bounded check times out
+        by_pairing = paired.run(job, share=0.8)
+        if by_pairing is not None:
+            return by_pairing
+    miter = sat.run(job, share=0.5)
+    if miter.verdict is not Verdict.UNKNOWN:
+        return miter
+    found = abc.run_power_up(job, strict_x=strict_x)
+    return found if found is not None else miter
+
+
+def check_structure(
+    design: Design,
+    candidate_files: Sequence[Path],
+    workdir: Path,
+    cfg: FormalConfig,
+    *,
+    memory_mb: int | None = None,
+) -> str:
+    """Only the clock/reset structure check (for when the formal check is disabled).
+
+    Returns:
+        Why the candidate's clocking differs from the reference's, or "" when it does not (or
+        when Yosys cannot read the designs: synthesis, which follows, reports that).
+    """
+    require_tool("yosys")
+    workdir.mkdir(parents=True, exist_ok=True)
+    texts = [read_text(Path(f)) for f in candidate_files]
+    if texts and identical_source(design, texts[-1]):
+        return ""
+    ref = workdir / "reference.v"
+    ref.write_text(reference_text(design))
+    found = structure_only(
+        design, ref, candidate_files, [design.target.file.parent], cfg, memory_mb, time.monotonic()
+    )
+    return found.structure if found is not None else ""

@@ -1,0 +1,184 @@
+"""ABC engines (``yosys-abc``) on the AIGER miter: ``&cec``, ``dprove``, ``pdr``, ``bmc3``."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from rtlopt.formal.abc import run_engine
+from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.prepare import prepare_miter
+from rtlopt.formal.structure import checked
+from rtlopt.results import FormalResult, Verdict
+
+log = logging.getLogger(__name__)
+
+__all__ = ["X_PESSIMISM", "free_claim", "run", "run_power_up"]
+
+
+#: How the result names each ABC engine (``FormalResult.method``).
+ABC_NAMES = {"cec": "&cec", "dprove": "dprove", "pdr": "pdr", "bmc": "bmc3"}
+
+
+def run(
+    job: Job,
+    *,
+    share: float,
+    strict_x: bool = False,
+    model: str = "auto",
+) -> FormalResult | None:
+    """ABC engines (``yosys-abc``) on the AIGER miter; a verdict only when one decides.
+
+    ``model``: ``auto`` (free power-up state without reset, x otherwise), ``free`` (free
+    power-up state) or ``x`` with bmc3 only (a search for refutations: designs without
+    reset, where an x power-up proves nothing).
+
+    Combinational targets get ``&cec``; sequential ones ``dprove`` then ``pdr`` (unbounded
+    proofs from the reset state). A target without reset is modelled with free, defined
+    power-up values shared by paired registers (``free_init``): a proof then holds for
+    every power-up state, and a counterexample refutes nothing (this pairing only). A proof
+    still goes through the clock/reset structure check.
+    """
+    wd = workdir_of(job.reference_file) / "abc"
+    left = job.budget(share)
+    deadline = time.monotonic() + left
+    prep = prepare_miter(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        wd,
+        timeout=left,
+        strict_x=strict_x,
+        memory_mb=job.memory_mb,
+        free_init=model == "free" or (model == "auto" and job.plan.mode == "bmc"),
+    )
+    if prep.miter is None:
+        log.debug("formal %s: no AIGER miter: %s", job.design.target.name, prep.reason)
+        return None
+    miter = prep.miter
+    sequential = miter.gold_registers + miter.gate_registers > 0
+    engines = ["dprove", "pdr"] if sequential else ["cec"]
+    if model == "x":
+        engines = ["bmc"] if sequential else []
+    for i, engine in enumerate(engines):
+        budget = (deadline - time.monotonic()) / (len(engines) - i)
+        if budget < 1.0:
+            break
+        out = run_engine(
+            engine,
+            prep.aiger,
+            miter,
+            timeout=budget,
+            cwd=wd,
+            memory_mb=job.memory_mb,
+            frames=job.cfg.abc_bmc_frames,
+        )
+        log.debug(
+            "formal %s: abc %s: %s (%s)", job.design.target.name, engine, out.status, out.detail
+        )
+        method = f"abc {ABC_NAMES[engine]}"
+        if not miter.exact:
+            method += " (free power-up state)"
+        if out.status == "proved" and model != "x":
+            return checked(
+                job.design,
+                workdir_of(job.reference_file),
+                FormalResult(
+                    Verdict.PROVEN,
+                    method,
+                    "" if miter.exact else free_claim(miter.pairing),
+                    {},
+                    elapsed(job.start),
+                ),
+                job.start,
+            )
+        if out.status == "failed":
+            got = [v for k, v in out.counterexample.items() if k.startswith("got ")]
+            if miter.exact and (not got or any("x" in v for v in got)):
+                # the candidate is undefined where the reference is defined: in the gate-level
+                # ternary model that can be pessimism (an x that cancels for every value, as
+                # in `a + b + x` against `x + b + a`), so it refutes nothing
+                return FormalResult(
+                    Verdict.UNKNOWN,
+                    method,
+                    f"no proof: ABC's counterexample {X_PESSIMISM}"
+                    + (f" (cycle {out.frame})" if sequential else ""),
+                    out.counterexample,
+                    elapsed(job.start),
+                )
+            if miter.exact:
+                why = (
+                    f"counterexample at cycle {out.frame}"
+                    if sequential
+                    else "the AIGER miter found differing outputs"
+                )
+                if model == "x":
+                    why += (
+                        " from every power-up state (every register x at power-up: the "
+                        "outputs differ whatever the registers without reset hold)"
+                    )
+                return FormalResult(
+                    Verdict.REFUTED, method, why, out.counterexample, elapsed(job.start)
+                )
+            return FormalResult(
+                Verdict.UNKNOWN,
+                method,
+                "no proof: outputs differ from a power-up state shared by "
+                "paired registers (not a refutation: the registers "
+                "without reset may correspond otherwise)",
+                {},
+                elapsed(job.start),
+            )
+    return None
+
+
+def free_claim(pairing: str) -> str:
+    """What a proof from a free power-up state says (``FormalResult.reason`` of PROVEN)."""
+    return (
+        "equivalent from every power-up state in which paired registers start equal "
+        f"({pairing}; every other register from any value; reset inputs forced in the first "
+        "step as usual): whatever the candidate's registers hold at power-up, the reference "
+        "powered up in the paired state behaves the same"
+    )
+
+
+#: Why an x power-up counterexample may be x pessimism (see :func:`run`).
+X_PESSIMISM = "leaves the candidate undefined where the reference is defined"
+
+
+def run_power_up(
+    job: Job,
+    *,
+    strict_x: bool = False,
+) -> FormalResult | None:
+    """ABC on sequential targets, with both power-up models where one cannot decide.
+
+    * Without reset (``plan.mode == "bmc"``): a proof from a free power-up state of paired
+      registers first; if none, a bmc3 search on the x power-up model, whose counterexamples
+      (outputs defined on both sides and different) are differences from *every* power-up
+      state, so real refutations.
+    * With reset: the x power-up model first (registers without reset are x after reset); if
+      its counterexample only leaves the candidate x where the reference is defined (gate-level
+      x pessimism, such as a carry register without reset added in another order), a proof
+      from a free power-up state of paired registers with the remaining time.
+    """
+    if job.plan.mode == "bmc":
+        # a failing proof is quick (a counterexample of the paired model), a hard one takes
+        # the time: most of it goes to the proof, the refutation search gets what is left
+        first = run(job, share=0.85, strict_x=strict_x)
+        if first is not None and first.verdict is Verdict.PROVEN:
+            return first
+        refuted = run(job, share=1.0, strict_x=strict_x, model="x")
+        if refuted is not None and refuted.verdict is Verdict.REFUTED:
+            return refuted
+        return first
+    first = run(job, share=1.0, strict_x=strict_x)
+    if (
+        first is None
+        or first.verdict is not Verdict.UNKNOWN
+        or X_PESSIMISM not in first.reason
+        or strict_x
+    ):
+        return first
+    free = run(job, share=1.0, strict_x=strict_x, model="free")
+    return free if free is not None and free.verdict is Verdict.PROVEN else first

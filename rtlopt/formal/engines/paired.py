@@ -1,0 +1,166 @@
+"""ABC on the miter with registers paired by behaviour, from free power-up values."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from rtlopt.formal.abc import build_aiger, explain, read_cex, run_engine
+from rtlopt.formal.engines.abc import free_claim
+from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
+from rtlopt.formal.prepare import NETLIST_JSON, miter_constants, prepare_miter
+from rtlopt.formal.structure import checked
+from rtlopt.harness import ref_name
+from rtlopt.results import FormalResult, Verdict
+
+log = logging.getLogger(__name__)
+
+__all__ = ["run"]
+
+
+def run(
+    job: Job,
+    *,
+    share: float,
+) -> FormalResult | None:
+    """ABC ``dprove`` on the miter with free power-up values, registers paired by behaviour.
+
+    For targets with a reset. Each candidate register bit starts from its own free defined
+    value, shared with the reference register bit it was paired with (by name, or by its
+    behaviour in simulation: :mod:`rtlopt.formal.regpair`); the outputs of the power-up step are
+    compared with every register x, as in the exact model. A proof covers every power-up state
+    of the candidate (each candidate behaviour is one of the reference's), so it is a proof of
+    the exact check except for ternary pessimism the testbench judges. A counterexample is
+    replayed on the exact (x power-up) miter: only when it shows a defined difference there is
+    it a refutation. When the pairing took registers by next-state function and the proof
+    failed, the registers are paired once more by name and simulation alone; otherwise None
+    (the other engines decide).
+    """
+    wd = workdir_of(job.reference_file) / "abc_paired"
+    left = job.budget(share)
+    deadline = time.monotonic() + left
+    prep = prepare_miter(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        wd,
+        timeout=left,
+        memory_mb=job.memory_mb,
+        free_init=True,
+        x_first=True,
+    )
+    if prep.miter is None or prep.plan is None:
+        log.debug("formal %s: no paired miter: %s", job.design.target.name, prep.reason)
+        return None
+    plan_ = prep.plan
+    spec = MiterSpec(
+        ref_name(job.design.target.name),
+        job.design.target.name,
+        plan_.sequential,
+        global_clock=plan_.global_clock,
+        clocks=plan_.clocks,
+        resets=plan_.resets,
+        reset_steps=plan_.reset_steps,
+    )
+    miter, aiger = prep.miter, prep.aiger
+    for by_function in (True, False):
+        if not by_function:
+            # the pairing by next-state function took registers and the proof failed: pair by
+            # name and simulation alone (another pairing is as sound; only a proof counts)
+            if "(0 by next-state function" in miter.pairing:
+                return None
+            left = deadline - time.monotonic()
+            retry = replace(
+                spec,
+                free_init=True,
+                x_first=True,
+                by_function=False,
+                pair_deadline=time.monotonic() + left / 2,
+                constants=miter_constants(job.design),
+            )
+            aiger = wd / "miter_by_simulation.aig"
+            try:
+                miter = build_aiger(wd / NETLIST_JSON, retry, aiger)
+            except NotModelled:
+                return None
+        # signal correspondence first, on a part of the budget: the proof when the paired
+        # designs correspond gate for gate (commuted products), where dprove's conflict
+        # limits give up; then dprove
+        out = None
+        for engine, share in (("scorr", 0.7), ("dprove", 1.0)):
+            budget = deadline - time.monotonic()
+            if budget < 1.0:
+                return None
+            out = run_engine(
+                engine, aiger, miter, timeout=budget * share, cwd=wd, memory_mb=job.memory_mb
+            )
+            log.debug(
+                "formal %s: abc paired %s: %s (%s; %s)",
+                job.design.target.name,
+                engine,
+                out.status,
+                out.detail,
+                miter.pairing,
+            )
+            if out.status == "proved":
+                break
+        assert out is not None
+        if out.status == "proved":
+            return checked(
+                job.design,
+                workdir_of(job.reference_file),
+                FormalResult(
+                    Verdict.PROVEN,
+                    f"abc {out.engine} (registers paired)",
+                    free_claim(miter.pairing)
+                    + "; outputs of the power-up step compared with every register x",
+                    {},
+                    elapsed(job.start),
+                ),
+                job.start,
+            )
+        if out.status != "failed":
+            return None
+        refuted = replay_exactly(wd, miter, spec, job.start)
+        if refuted is not None:
+            return refuted
+    return None
+
+
+def replay_exactly(wd: Path, miter: Miter, spec: MiterSpec, start: float) -> FormalResult | None:
+    """The paired engine's counterexample replayed on the exact miter (x at power-up, nothing
+    shared): a refutation only when it shows a defined difference there."""
+    frames = read_frames(wd, "dprove", miter)
+    if not frames:
+        return None
+    try:
+        exact = build_miter(json.loads((wd / NETLIST_JSON).read_text()), spec)
+    except (NotModelled, OSError, ValueError):
+        return None
+    if [p for p in miter.inputs if p[0] != "<init>"] != exact.inputs:
+        return None
+    keep = [i for i, p in enumerate(miter.inputs) if p[0] != "<init>"]
+    replay = [[f[i] for i in keep] for f in frames]
+    rows = exact.aig.simulate(replay)
+    if not any(r[0] for r in rows):
+        return None
+    cex = explain(exact, replay[: next(i for i, r in enumerate(rows) if r[0]) + 1])
+    got = [v for k, v in cex.items() if k.startswith("got ")]
+    if not got or any("x" in v for v in got):
+        return None
+    return FormalResult(
+        Verdict.REFUTED,
+        "abc dprove (registers paired), replayed exactly",
+        f"counterexample at cycle {cex.get('cycle', '?')}",
+        cex,
+        elapsed(start),
+    )
+
+
+def read_frames(wd: Path, engine: str, miter: Miter) -> list[list[int]]:
+    """The input values per step of the engine's counterexample file."""
+    return read_cex(wd / f"{engine}.cex", miter)

@@ -1,0 +1,79 @@
+"""Yosys's SAT miter: a proof (combinational) or induction then a bounded check."""
+
+from __future__ import annotations
+
+import logging
+
+from rtlopt.errors import ToolFailed
+from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
+from rtlopt.formal.logparse import method_name, miter_verdict, phases
+from rtlopt.formal.scripts import formal_script
+from rtlopt.results import FormalResult, Verdict
+from rtlopt.tools import Limits, run_tool
+
+log = logging.getLogger(__name__)
+
+__all__ = ["run"]
+
+
+def run(
+    job: Job,
+    *,
+    share: float,
+    strict_x: bool = False,
+    structure: bool = False,
+) -> FormalResult:
+    """SAT miter: proof (combinational) or induction then a bounded check (sequential)."""
+    wd = workdir_of(job.reference_file)
+    left = job.budget(share)
+    n_inst = (
+        1
+        if job.plan.mode == "comb"
+        else 2 * job.cfg.induction_depth * (2 if job.plan.clk2fflogic else 1)
+    )
+    sat_share = 0.9 if job.plan.mode == "comb" else 0.4
+    sat_timeout = max(1, int(left * sat_share / n_inst))
+    bmc_timeout = max(1, int(left * (0.8 if job.plan.mode == "bmc" else 0.4)))
+    script = formal_script(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        job.plan,
+        induction_depth=job.cfg.induction_depth,
+        bmc_depth=job.cfg.bmc_depth,
+        sat_timeout_s=sat_timeout,
+        bmc_timeout_s=bmc_timeout,
+        include_dirs=job.extra_inc,
+        strict_x=strict_x,
+        structure=structure,
+    )
+    ys = wd / "equiv.ys"
+    ys.write_text(script)
+    run = run_tool(
+        yosys_argv("equiv.log", ys.name),
+        cwd=wd,
+        log_path=wd / "equiv.out",
+        limits=Limits(left, job.memory_mb),
+        raise_on_timeout=False,
+    )
+    text = read_text(wd / "equiv.log") or run.output()
+    result = miter_verdict(text, run.returncode, job.plan, job.cfg, elapsed(job.start))
+    if run.timed_out and (result is None or result.verdict is Verdict.UNKNOWN):
+        phase = list(phases(text))[-1] if text else "start"
+        result = FormalResult(
+            Verdict.UNKNOWN,
+            method_name(job.plan, job.cfg),
+            f"SAT solving timed out after {left:.0f}s (in phase {phase})",
+            {},
+            elapsed(job.start),
+        )
+    if result is None:
+        raise ToolFailed(
+            f"yosys exited with {run.returncode} without a verdict",
+            command=list(run.argv),
+            returncode=run.returncode,
+            log_path=wd / "equiv.log",
+            stderr_tail=run.tail(),
+        )
+    log.debug("formal %s: %s (%s)", job.design.target.name, result.verdict.value, result.reason)
+    return result

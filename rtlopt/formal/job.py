@@ -1,0 +1,56 @@
+"""What every engine of one check works on, and the helpers they share."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.config import FormalConfig
+from rtlopt.formal.scripts import FormalPlan
+from rtlopt.frontend.model import Design
+from rtlopt.tools import require_tool
+
+__all__ = ["Job", "elapsed", "read_text", "workdir_of", "yosys_argv"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One formal check: the design, the files to compare, the plan and the time budget.
+
+    Every engine takes a job and a share of the time left (``cfg.timeout_s`` from ``start``).
+    """
+
+    design: Design
+    reference_file: Path
+    candidate_files: Sequence[Path]
+    plan: FormalPlan
+    cfg: FormalConfig
+    memory_mb: int | None
+    extra_inc: list[Path]
+    start: float
+
+    def budget(self, share: float) -> float:
+        """Seconds for an engine given ``share`` of the time left (at least one)."""
+        return max(1.0, (self.cfg.timeout_s - elapsed(self.start)) * share)
+
+
+def elapsed(start: float) -> float:
+    return time.monotonic() - start
+
+
+def yosys_argv(log_name: str, script_name: str) -> list[str]:
+    """The command line running a Yosys script quietly, its log in ``log_name``."""
+    return require_tool("yosys").argv("-q", "-l", log_name, "-s", script_name)
+
+
+def workdir_of(reference_file: Path) -> Path:
+    return reference_file.parent
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
