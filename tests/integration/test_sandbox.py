@@ -248,3 +248,70 @@ def test_require_auto_refuses_under_ci_and_warns_elsewhere(monkeypatch: pytest.M
     assert sb.sandbox_policy() == "warn"
     apply_sandbox(False, "always")
     assert sb.sandbox_policy() == "off"
+
+
+# ------------------------------------------------------------------ long-lived workers
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+    return out
+
+
+def _tool_namespaces(pid: int, names: tuple[str, ...]) -> set[str]:
+    """The network namespaces of the processes named ``names`` in ``pid``'s tree."""
+    found = set()
+    for p in _tree(pid):
+        try:
+            with open(f"/proc/{p}/comm") as f:
+                comm = f.read().strip()
+            if comm in names:
+                found.add(os.readlink(f"/proc/{p}/ns/net"))
+        except OSError:
+            continue
+    return found
+
+
+def test_long_lived_abc_and_opensta_run_sandboxed(tmp_path: Path) -> None:
+    """The warm ABC processes and the OpenSTA worker read candidate netlists for many
+    candidates: each runs in a network namespace of its own (bubblewrap), not in ours."""
+    from rtlopt.config import FlowConfig, SandboxConfig
+    from rtlopt.eda.flow import PpaFlow
+    from rtlopt.errors import UsageError
+    from rtlopt.pdk import resolve_pdk
+
+    _need_bwrap()
+    bench = Path(os.environ.get("RTLOPT_BENCH_PATH", "/nonexistent"))
+    counter = bench / "rtllm" / "counter_12" / "verified_counter_12.v"
+    if not counter.is_file():
+        pytest.skip(f"benchmark data not found: {counter}")
+    try:
+        pdk = resolve_pdk("nangate45")
+    except UsageError as exc:
+        pytest.skip(str(exc))
+    configure_sandbox(True, require=True)
+    ours = os.readlink("/proc/self/ns/net")
+    with PpaFlow(pdk, FlowConfig(persistent=True), SandboxConfig()) as flow:
+        for i in range(2):
+            flow.measure([counter], "verified_counter_12", ["clk"], tmp_path / f"c{i}")
+        procs = {"sta": flow._worker}
+        for key, server in (("abc", flow._abc), ("abc-generic", flow._abc_generic)):
+            procs[key] = server  # type: ignore[assignment]
+        for key, holder in procs.items():
+            proc = getattr(holder, "_proc", None)
+            if key == "sta":  # recycled after a design with registers: wait for its start
+                holder._finish_start()  # type: ignore[union-attr]
+            assert proc is not None and proc.poll() is None, key
+            names = ("sta",) if key == "sta" else ("yosys-abc", "berkeley-abc", "abc")
+            spaces = _tool_namespaces(proc.pid, names)
+            assert spaces and ours not in spaces, (key, spaces)
