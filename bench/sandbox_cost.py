@@ -7,8 +7,9 @@ so no cache answers and every stage runs) are evaluated by two evaluators that d
 Each evaluator's reference and one warm-up candidate are not timed (worker starts). Prints the
 median and p90 latency of each, the ratio sandboxed / plain of the medians, the median of each
 stage, and checks that both give the same verdict and PPA for every candidate (exit 1 if not).
-Also prints how many jobs the long-lived ABC servers ran warm and how many fell back to a fresh
-ABC (the sandboxed warm ABC writes its outputs in its own folder; a fallback would cost time).
+Also prints the cost of one tool start (``true``) with and without bubblewrap, and how many
+jobs the long-lived ABC servers ran warm and how many fell back to a fresh ABC (the sandboxed
+warm ABC writes its outputs in its own folder; a fallback would cost time).
 
     python bench/sandbox_cost.py [--n 8] [--pdk sky130hd]
 """
@@ -34,7 +35,7 @@ from rtlopt.evaluate import Evaluator  # noqa: E402
 from rtlopt.evaluate._evaluator import apply_sandbox  # noqa: E402
 from rtlopt.frontend import load_design  # noqa: E402
 from rtlopt.pdk import resolve_pdk  # noqa: E402
-from rtlopt.tools import sandbox_available  # noqa: E402
+from rtlopt.tools import Limits, configure_sandbox, run_tool, sandbox_available  # noqa: E402
 
 STAGES = ("compile", "simulation", "formal", "synthesis", "timing")
 
@@ -60,6 +61,21 @@ def _cfg(enabled: bool, pdk: str) -> Config:
 def _q(xs: list[float], q: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def start_cost(n: int = 40) -> tuple[float, float]:
+    """Median seconds of ``run_tool(["true"])`` with and without the sandbox, interleaved."""
+    with_s: list[float] = []
+    without_s: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        for _ in range(n):
+            for on, out in ((True, with_s), (False, without_s)):
+                configure_sandbox(on, require=on)
+                t0 = time.monotonic()
+                run_tool(["true"], cwd=d, log_path=d / "t.log", limits=Limits(30))
+                out.append(time.monotonic() - t0)
+    return statistics.median(with_s), statistics.median(without_s)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             for t in STAGES
         )
         print(f"{s:12s}{_q(secs[s], 0.5):10.3f}{_q(secs[s], 0.9):9.3f}  {cells}")
+    on, off = start_cost()
+    print(f"one tool start (true): {on * 1e3:.1f} ms sandboxed, {off * 1e3:.1f} ms plain")
     a, b = _q(secs["sandboxed"], 0.5), _q(secs["plain"], 0.5)
     print(f"ratio sandboxed/plain, median latency: {a:.3f} s / {b:.3f} s = {a / b:.3f}x")
     if verdicts["sandboxed"] != verdicts["plain"]:
