@@ -106,3 +106,36 @@ def test_evaluation_in_hostile_repository_and_runs_folder(name: str, tmp_path: P
             r = ev.evaluate(text[:cut] + f"// cosmetic {i}\n" + text[cut:])
             assert r.status is Status.OK, r.reason
     assert not _pwned(tmp_path)
+
+
+def test_optimize_with_a_hostile_runs_dir_in_the_repository_config(tmp_path: Path) -> None:
+    """`rtlopt optimize` (scripted policy, real tools) with the repository's rtlopt.toml naming
+    a runs_dir with ``$(...)``, backquotes, quotes, spaces and a line break: the run works and
+    no command runs."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.e2e.conftest import EXAMPLE, git
+
+    repo = tmp_path / "repo $(touch pwned)"
+    shutil.copytree(EXAMPLE, repo)
+    runs = "runs $(touch pwned) `touch pwned` \"q\" 'x'\nnl"
+    toml = repo / "rtlopt.toml"
+    toml.write_text(
+        toml.read_text().replace("[flow]", f"[run]\nruns_dir = {json.dumps(runs)}\n\n[flow]")
+    )
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "example")
+    r = subprocess.run(
+        [sys.executable, "-m", "rtlopt", "optimize", "rtl/prio_enc.v", "-m", "prio_enc",
+         "--candidates", "alternatives", "--steps", "1", "--parents", "1", "--rollouts", "2",
+         "--no-branch"],
+        cwd=repo, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    run_dirs = list((repo / runs).iterdir())
+    assert any((d / "report.md").is_file() for d in run_dirs if d.is_dir()), run_dirs
+    assert (repo / runs / ".gitignore").is_file() and not (repo / ".gitignore").exists()
+    assert not _pwned(tmp_path)
