@@ -22,6 +22,7 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -92,6 +93,14 @@ def _base_args(binary: str, die_with_parent: bool = True) -> list[str]:
     ]
 
 
+def _probe_program() -> str:
+    """A program that exists and does nothing, by absolute path (PATH may be minimal)."""
+    for p in ("/bin/true", "/usr/bin/true"):
+        if os.access(p, os.X_OK):
+            return p
+    return shutil.which("true") or sys.executable
+
+
 @functools.cache
 def _probe(binary: str | None) -> str | None:
     """Why bubblewrap cannot start here (None: it works). Run once per binary."""
@@ -99,7 +108,7 @@ def _probe(binary: str | None) -> str | None:
         return "bwrap is not installed (Debian/Ubuntu package bubblewrap)"
     try:
         out = subprocess.run(
-            [*_base_args(binary), "--", "true"],
+            [*_base_args(binary), "--", _probe_program()],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
