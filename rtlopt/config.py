@@ -219,6 +219,14 @@ class SandboxConfig:
     timeout_s: float = _f(120.0, "Wall-clock limit of any single tool run on a candidate.")
     memory_mb: int = _f(4096, "Address-space limit of each tool process on a candidate.")
     max_source_bytes: int = _f(1_000_000, "Largest candidate accepted.")
+    enabled: bool = _f(
+        True,
+        "Run every tool that reads candidate-derived text (iverilog, vvp, Yosys, WebAssembly Yosys, ABC, OpenSTA) under bubblewrap: read-only file system except its scratch folder, no network. false: no sandbox (trusted candidates only).",
+    )
+    require: str = _f(
+        "auto",
+        "When bubblewrap cannot start: always = refuse to run the tools (a tool error, exit 3); never = warn once and run them without the sandbox; auto = refuse in `rtlopt check` and under CI (CI or GITHUB_ACTIONS set), warn elsewhere.",
+    )
 
 
 @dataclass(frozen=True)
@@ -515,6 +523,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "policy.device": ("auto", "cpu", "cuda"),
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
     "policy.answer_format": ("auto", "whole", "edit"),
+    "sandbox.require": ("auto", "always", "never"),
 }
 """Settings with a fixed vocabulary. Plugin names are not listed here: their registries are."""
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -354,8 +355,9 @@ def plan_run(
         rdir = run_dir.resolve()
     else:
         runs = Path(cfg.run.runs_dir)
-        rdir = (runs if runs.is_absolute() else design.root / runs) / run_id
-        _ignore_runs_dir(design.root, rdir)
+        runs = runs if runs.is_absolute() else design.root / runs
+        rdir = runs / run_id
+        _ignore_runs_dir(design.root, runs)
     return RunPlan(
         run_id,
         rdir,
@@ -368,17 +370,23 @@ def plan_run(
     )
 
 
-def _ignore_runs_dir(root: Path, rdir: Path) -> None:
-    """Keep run folders inside the repository out of git status."""
+def _ignore_runs_dir(root: Path, runs: Path) -> None:
+    """Keep rtlopt's runs folder inside the repository out of git status.
+
+    The ``.gitignore`` goes inside the runs folder itself, and only when rtlopt creates that
+    folder: a folder that exists already may be the user's (``runs_dir = "rtl"``), and a
+    ``.gitignore`` beside it or above it would hide the user's own files. Nothing the user
+    owns is written.
+    """
+    runs = Path(os.path.abspath(runs))
     try:
-        rel = rdir.relative_to(root)
+        rel = runs.relative_to(Path(os.path.abspath(root)))
     except ValueError:
         return
-    top = root / rel.parts[0]
-    top.mkdir(parents=True, exist_ok=True)
-    gi = top / ".gitignore"
-    if not gi.exists():
-        gi.write_text("# rtlopt run data\n*\n")
+    if not rel.parts or ".." in rel.parts or runs.exists():
+        return
+    runs.mkdir(parents=True)
+    (runs / ".gitignore").write_text("# rtlopt run data\n*\n")
 
 
 def load_policy(config: Config) -> Policy:

@@ -23,7 +23,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "ESCAPED_IDENTIFIER",
     "IDENTIFIER",
+    "WHITESPACE",
     "ModuleSpan",
     "blank_comments",
     "blank_spans",
@@ -46,7 +48,14 @@ __all__ = [
 
 IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_$]*"
 _IDENT = re.compile(IDENTIFIER)
-_ESCAPED = re.compile(r"\\\S+")
+#: IEEE 1364/1800 white space: space, tab, newline, carriage return, form feed. It ends an
+#: escaped identifier, as in iverilog; Python's ``\s`` would also end one at a vertical tab,
+#: ``\x1c``-``\x1f`` or a Unicode space, which iverilog and Yosys read as part of the name.
+#: (Yosys 0.23 does not end one at a carriage return or form feed either: the screen rejects
+#: an escaped identifier ended by those.)
+WHITESPACE = " \t\n\r\f"
+ESCAPED_IDENTIFIER = r"\\[^ \t\n\r\f]+"
+_ESCAPED = re.compile(ESCAPED_IDENTIFIER)
 
 # ---------------------------------------------------------------------------------- lexing
 
@@ -182,7 +191,9 @@ def normalized_hash(text: str) -> str:
 # ---------------------------------------------------------------------------------- modules
 
 _MODULE_RE = re.compile(r"\b(module|macromodule|endmodule)\b")
-_NAME_RE = re.compile(r"\s*(?:(?:static|automatic)\s+)?(\\\S+|[A-Za-z_][A-Za-z0-9_$]*)")
+_NAME_RE = re.compile(
+    r"\s*(?:(?:static|automatic)\s+)?(" + ESCAPED_IDENTIFIER + r"|[A-Za-z_][A-Za-z0-9_$]*)"
+)
 _DECLARATION = re.compile(rf"\b(?:module|macromodule)\s+({IDENTIFIER})")
 # an answer's Verilog starts at its first `module <name>` (also when it is never finished)
 _MODULE_START = re.compile(r"\bmodule\s+[A-Za-z_]")

@@ -12,11 +12,13 @@ sudo_cmd=""
 if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
 
 need_apt=0
-for t in iverilog vvp yosys sta; do command -v "$t" >/dev/null 2>&1 || need_apt=1; done
+# bwrap (package bubblewrap): the sandbox every tool on candidate text runs in
+for t in iverilog vvp yosys sta bwrap; do command -v "$t" >/dev/null 2>&1 || need_apt=1; done
 if [ "$need_apt" = 1 ]; then
-  echo "[setup] installing iverilog, yosys, opensta (Debian packages)"
+  echo "[setup] installing iverilog, yosys, opensta, bubblewrap (Debian packages)"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq iverilog yosys opensta >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq iverilog yosys opensta \
+    bubblewrap >/dev/null
 fi
 
 py="${PYTHON:-python3}"
@@ -55,3 +57,7 @@ if [ "$dev" = 1 ]; then
   fi
 fi
 echo "[setup] tools: $(iverilog -V 2>&1 | head -1 | cut -c1-40); $(yosys -V); OpenSTA $(sta -version)"
+if ! bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net true >/dev/null 2>&1; then
+  echo "[setup] warning: bubblewrap cannot start here (user namespaces off?): candidate tools" \
+    "run without a sandbox (sandbox.require = never) or are refused (check, CI)"
+fi

@@ -181,4 +181,15 @@ def fake_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTools:
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "ok")
     for tool in ("IVERILOG", "VVP", "YOSYS", "STA", "YOSYS_ABC"):
         monkeypatch.delenv(f"RTLOPT_{tool}", raising=False)
+    no_sandbox(monkeypatch)
     return FakeTools(log)
+
+
+def no_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run tools without the bubblewrap sandbox: fake tools append to a call log outside their
+    scratch folder, which the sandbox forbids (in this process and in rtlopt commands the test
+    starts)."""
+    import rtlopt.tools._sandbox as sandbox
+
+    monkeypatch.setattr(sandbox, "sandbox_policy", lambda: "off")
+    monkeypatch.setenv("RTLOPT_SANDBOX__ENABLED", "false")

@@ -9,6 +9,7 @@ equivalent (simulation and formal); and the figure of merit must not worsen by m
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import logging
 import os
@@ -116,6 +117,8 @@ def run_check(
 
     repo, top = open_repo(start)
     cfg = load_config(top, overrides=overrides).config
+    if cfg.sandbox.require == "auto":  # a gate: never judge a commit with unsandboxed tools
+        cfg = dataclasses.replace(cfg, sandbox=dataclasses.replace(cfg.sandbox, require="always"))
     staged = base is None
     base_rev = resolve_base(repo, base)
     if files:

@@ -36,7 +36,16 @@ import uuid
 from pathlib import Path
 
 from rtlopt.errors import ToolFailed
-from rtlopt.tools import check_not_stopping, child_setup, reap_group, track_group, untrack_group
+from rtlopt.tools import (
+    SandboxUnavailable,
+    check_not_stopping,
+    child_setup,
+    reap_group,
+    sandboxed,
+    script_path,
+    track_group,
+    untrack_group,
+)
 
 __all__ = ["AbcServer", "abc_binary_from_log"]
 
@@ -51,9 +60,10 @@ _PROMPT = re.compile(r"^abc \d+> ")
 _OWN_GENLIB = re.compile(r"^read_library \S+/stdcells\.genlib;?$")
 _GENLIB = ("/stdcells.genlib", "/stdcells.genlib;")
 
-# The client Yosys runs as ABC: ``<client> -s -f <dir>/abc.script``. POSIX sh; every name it
-# writes is inside Yosys's own temporary folder. The request is one line (< PIPE_BUF bytes, so
-# written atomically): reply FIFO, script, client pid.
+# The client Yosys runs as ABC: ``<client> -s -f <dir>/abc.script``. POSIX sh, a constant text
+# (no path is pasted into it): the request FIFO is the file ``requests`` beside the client
+# itself (``$0``), and every name it writes is inside Yosys's own temporary folder. The request
+# is one line (< PIPE_BUF bytes, so written atomically): reply FIFO, script, client pid.
 _CLIENT = """\
 #!/bin/sh
 # rtlopt: runs one Yosys `abc` job in rtlopt's long-lived ABC (rtlopt/eda/_abcserver.py)
@@ -63,19 +73,22 @@ while [ $# -gt 0 ]; do
   shift
 done
 case "$s" in /*) ;; *) s="$PWD/$s";; esac
-[ -p "{req}" ] || {{ echo "rtlopt ABC server is not running"; exit 70; }}
-r="${{s%/*}}/rtlopt-abc-reply"
+case "$0" in */*) q="${0%/*}/requests";; *) q="./requests";; esac
+[ -p "$q" ] || { echo "rtlopt ABC server is not running"; exit 70; }
+r="${s%/*}/rtlopt-abc-reply"
 mkfifo "$r" || exit 71
-printf '%s\\t%s\\t%s\\n' "$r" "$s" "$$" > "{req}" || {{ rm -f "$r"; exit 73; }}
+printf '%s\\t%s\\t%s\\n' "$r" "$s" "$$" > "$q" || { rm -f "$r"; exit 73; }
 st=72
 while IFS= read -r l; do
   case "$l" in
-    "RTLOPT_ABC_STATUS "*) st="${{l#RTLOPT_ABC_STATUS }}";;
+    "RTLOPT_ABC_STATUS "*) st="${l#RTLOPT_ABC_STATUS }";;
     *) printf '%s\\n' "$l";;
   esac
 done < "$r"
 exit "$st"
 """
+# an ABC command writing a file, as Yosys writes it: write_blif <dir>/output.blif
+_WRITE = re.compile(r'^(write_\w+)\s+"?([^";\s]+)"?;?\s*$')
 
 
 def abc_binary_from_log(log_text: str) -> str | None:
@@ -127,7 +140,7 @@ class AbcServer:
         self._closed = False
         self._ready = False
         os.mkfifo(self._req, 0o600)
-        self.client.write_text(_CLIENT.format(req=self._req))
+        self.client.write_text(_CLIENT)
         self.client.chmod(0o700)
         # read and write: the FIFO never reports end-of-file between clients
         self._req_fd = os.open(self._req, os.O_RDWR)
@@ -147,6 +160,12 @@ class AbcServer:
         stdbuf = shutil.which("stdbuf")
         if stdbuf is not None:  # ABC's stdout is a pipe: line-buffer it
             argv = [stdbuf, "-oL", *argv]
+        # it maps candidate netlists: sandboxed, writing only in its own folder (the outputs
+        # of each job are written there and copied out, see _job)
+        try:
+            argv = sandboxed(argv, [self.workdir], die_with_parent=False)
+        except SandboxUnavailable as exc:
+            raise OSError(exc.message) from None
         memory_mb = self.memory_mb
         self._proc = subprocess.Popen(
             argv,
@@ -166,7 +185,9 @@ class AbcServer:
         self.jobs = 0
         if self.liberty is None:
             return
-        text, ok = self._command(f'read_lib -w "{self.liberty}"', self.timeout * 4, None)
+        text, ok = self._command(
+            f'read_lib -w "{script_path(self.liberty)}"', self.timeout * 4, None
+        )
         self._log.write(text)
         self._log.flush()
         if not ok or "Parsing finished successfully" not in text:
@@ -252,7 +273,34 @@ class AbcServer:
         except OSError as exc:
             self._reply(reply, f"rtlopt ABC server: cannot read {script}: {exc}\n", 1)
             return
+        kept, outputs, foreign = self._warm_script(text, script.parent)
+        if foreign:
+            self._fresh(reply, script, client)
+            return
+        warm = script.with_name("rtlopt-warm.script")
+        warm.write_text("\n".join(kept) + "\n")
+        out, ok = self._warm(f'source "{script_path(warm)}"', client)
+        for staged, target in outputs:  # the sandboxed ABC wrote them in its own folder
+            try:
+                if ok:
+                    shutil.move(staged, target)
+            except OSError as exc:
+                out, ok = out + f"rtlopt ABC server: cannot move {staged}: {exc}\n", False
+            finally:
+                staged.unlink(missing_ok=True)
+        self._reply(reply, out, 0 if ok else 1)
+
+    def _warm_script(
+        self, text: str, folder: Path
+    ) -> tuple[list[str], list[tuple[Path, Path]], bool]:
+        """The script for the warm ABC: (its lines, (staged, target) outputs, foreign).
+
+        The preloaded ``read_lib`` is left out; each ``write_*`` into Yosys's folder writes a
+        file in the server's own folder instead (the only one the sandboxed ABC may write),
+        moved to its target after the job. Foreign: another library, a write elsewhere, or
+        anything else unexpected (run by a fresh ABC instead)."""
         kept: list[str] = []
+        outputs: list[tuple[Path, Path]] = []
         preloaded = False
         foreign = False
         for raw in text.splitlines():
@@ -266,14 +314,16 @@ class AbcServer:
                 self.liberty is None and _OWN_GENLIB.match(raw) and raw.endswith(_GENLIB)
             ):
                 foreign = True
+            w = _WRITE.match(raw)
+            if w is not None:
+                target = Path(w.group(2))
+                if not target.is_absolute() or target.parent != folder:
+                    foreign = True
+                staged = self.workdir / f"out-{uuid.uuid4().hex[:12]}{target.suffix[:8]}"
+                outputs.append((staged, target))
+                raw = f"{w.group(1)} {script_path(staged)}"
             kept.append(raw)
-        if foreign or preloaded != (self.liberty is not None):
-            self._fresh(reply, script, client)
-            return
-        warm = script.with_name("rtlopt-warm.script")
-        warm.write_text("\n".join(kept) + "\n")
-        out, ok = self._warm(f'source "{warm}"', client)
-        self._reply(reply, out, 0 if ok else 1)
+        return kept, outputs, foreign or preloaded != (self.liberty is not None)
 
     def _warm(self, command: str, client: int) -> tuple[str, bool]:
         try:
@@ -298,9 +348,10 @@ class AbcServer:
         out = script.with_name("rtlopt-fresh.log")
         try:
             check_not_stopping("ABC")
+            argv = sandboxed([self.abc, "-s", "-f", str(script)], [script.parent])
             with out.open("wb") as f:
                 proc = subprocess.Popen(
-                    [self.abc, "-s", "-f", str(script)],
+                    argv,
                     stdin=subprocess.DEVNULL,
                     stdout=f,
                     stderr=subprocess.STDOUT,
@@ -319,7 +370,7 @@ class AbcServer:
                 untrack_group(proc.pid)
             text = out.read_text(errors="replace")
             out.unlink()
-        except (OSError, ToolFailed) as exc:
+        except (OSError, ToolFailed, SandboxUnavailable) as exc:
             self._reply(reply, f"rtlopt ABC server: {exc}\n", 1)
             return
         self._reply(reply, text, rc)

@@ -172,6 +172,7 @@ def _launcher_version() -> str:
                 log_path=d / "version.log",
                 limits=Limits(900.0),
                 env={"YOWASP_MOUNT": f"{_WORK}={d}"},
+                writable=[Path(wasm_cache_dir())],  # the first run compiles the module there
             )
         except (ToolFailed, EvaluationTimeout):
             return "unknown"
@@ -394,6 +395,7 @@ def elaborate(
         log_path=log_path,
         limits=Limits(timeout),
         env={"YOWASP_MOUNT": mounts.env()},
+        writable=[Path(wasm_cache_dir())],  # YoWASP caches the compiled module there
     )
     errors, warnings = _diagnostics(diag, mounts)
     ok = run.returncode == 0 and view.is_file()

@@ -35,6 +35,7 @@ from rtlopt.tools import (
     child_setup,
     reap_group,
     require_tool,
+    sandboxed,
     script_path,
     tcl_word,
     track_group,
@@ -88,7 +89,10 @@ class StaWorker:
         self._home.mkdir(parents=True, exist_ok=True)
         if self._log is None:
             self._log = self.log_path.open("a")
-        argv = self.sta.argv("-no_init", "-no_splash")
+        # it reads candidate netlists: sandboxed, writing only in its own folder
+        argv = sandboxed(
+            self.sta.argv("-no_init", "-no_splash"), [self.log_path.parent], die_with_parent=False
+        )
         self._log.write(f"$ {' '.join(argv)}  # liberty {self.liberty}\n")
         self._log.flush()
         env = dict(os.environ)

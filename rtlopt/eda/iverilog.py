@@ -136,7 +136,13 @@ def compile_sources(
         defines=defines,
         libraries=libraries,
     )
-    run = run_tool(argv, cwd=workdir, log_path=log_path, limits=Limits(timeout, memory_mb))
+    run = run_tool(
+        argv,
+        cwd=workdir,
+        log_path=log_path,
+        limits=Limits(timeout, memory_mb),
+        writable=[written.parent],
+    )
     text = run.output()
     n, port, lines = count_errors(text)
     ok = run.returncode == 0 and written.exists()

@@ -47,7 +47,7 @@ from rtlopt.results import (
     Status,
     Verdict,
 )
-from rtlopt.tools import tool_paths, tool_versions
+from rtlopt.tools import configure_sandbox, tool_paths, tool_versions
 from rtlopt.verilog import source_hash
 
 if TYPE_CHECKING:
@@ -94,6 +94,7 @@ class Evaluator:
         self.pdk = pdk
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
+        apply_sandbox(config.sandbox.enabled, config.sandbox.require)
         # SystemVerilog the native tools cannot read: every tool reads slang views instead
         self._view = open_view(design, config, workdir)
         self._tools = self._view.design if self._view is not None else design
@@ -1149,6 +1150,19 @@ def _code_fingerprint() -> str:
         h.update(f.relative_to(root).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
+
+
+def apply_sandbox(enabled: bool, require: str) -> None:
+    """Put the ``[sandbox]`` settings in force for this process's tools (and its children).
+
+    ``require = "auto"`` refuses to run without bubblewrap under CI (``CI`` or
+    ``GITHUB_ACTIONS`` set); ``rtlopt check`` turns ``auto`` into ``always`` itself.
+    """
+    ci = any(os.environ.get(k, "").lower() not in ("", "0", "false") for k in _CI_VARS)
+    configure_sandbox(enabled, require == "always" or (require == "auto" and ci))
+
+
+_CI_VARS = ("CI", "GITHUB_ACTIONS")
 
 
 def make_workdir(prefix: str = "rtlopt-eval-") -> Path:

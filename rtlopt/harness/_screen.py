@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend.model import Design
-from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans
+from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans, scan
 
 REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"
@@ -382,6 +382,57 @@ def attributes(code: str) -> list[tuple[int, str]]:
     return [(m.start(), " ".join(m.group(1).split())) for m in _ATTRIBUTE_RE.finditer(code)]
 
 
+#: Characters allowed outside comments and strings: printable ASCII and IEEE white space
+#: (NUL is reported on its own).
+_FOREIGN_CHAR = re.compile(r"[^\x00\t\n\r\f\x20-\x7e]")
+
+
+def _odd_characters(text: str, code: str) -> dict[str, int]:
+    """Control and non-ASCII characters outside comments and strings, and escaped identifiers
+    ended by a carriage return or form feed (iverilog ends them there, Yosys does not), each
+    with its first offset. Keys: the character, or ``"\\" + char`` for an identifier end."""
+    found: dict[str, int] = {}
+    for m in _FOREIGN_CHAR.finditer(code):
+        found.setdefault(m.group(), m.start())
+    for kind, _, end in scan(text):
+        if kind == "escaped" and end < len(text) and text[end] in "\r\f":
+            found.setdefault("\\" + text[end], end)
+    return found
+
+
+def _character_problems(text: str, code: str, design: Design) -> list[tuple[int, str]]:
+    """Characters the tools read differently from the screen's lexer, unless the reference
+    has them already (a copy of the original file is not the candidate's doing): control
+    characters other than IEEE white space and non-ASCII characters outside comments and
+    strings (a vertical tab inside an escaped identifier hid code from the screen), and escaped
+    identifiers ended by a carriage return or form feed."""
+    found = _odd_characters(text, code)
+    if not found:
+        return []
+    allowed: set[str] = set()
+    for ref in _reference_texts(design):
+        allowed |= set(_odd_characters(ref, blank_comments(ref)))
+    problems: list[tuple[int, str]] = []
+    for key, at in sorted(found.items(), key=lambda kv: kv[1]):
+        if key in allowed:
+            continue
+        ch = key[-1]
+        if key.startswith("\\"):
+            what = "carriage return" if ch == "\r" else "form feed"
+            msg = (
+                f"escaped identifier ended by a {what} is not allowed (iverilog ends it there, "
+                "Yosys does not); end it with a space"
+            )
+        else:
+            kind = "control character" if ord(ch) < 0x80 else "non-ASCII character"
+            msg = (
+                f"{kind} U+{ord(ch):04X} outside comments and strings is not allowed "
+                "(the tools read it differently); remove it"
+            )
+        problems.append((line_of(text, at), msg))
+    return problems
+
+
 def screen_candidate(
     text: str,
     design: Design,
@@ -430,6 +481,7 @@ def screen_candidate(
         problems.append((line_of(text, text.index("\x00")), "NUL character in source"))
     code = blank_comments(text)
     code_with_strings = blank_comments(text, strings=False)
+    problems += _character_problems(text, code, design)
 
     macros: set[str] | None = None
     repo_lines: set[str] | None = None

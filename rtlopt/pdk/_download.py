@@ -90,6 +90,7 @@ def _via_ciel(pdk: Downloadable, dest: Path) -> Path | None:
             cwd=dest,
             log_path=root / "ls-remote.log",
             limits=Limits(120),
+            sandbox=False,  # a download: the network, no candidate text
         )
         hashes = re.findall(r"\b[0-9a-f]{40}\b", run.output())
         if run.returncode != 0 or not hashes:
@@ -103,6 +104,7 @@ def _via_ciel(pdk: Downloadable, dest: Path) -> Path | None:
         cwd=dest,
         log_path=root / "enable.log",
         limits=Limits(1800),
+        sandbox=False,  # a download: the network, no candidate text
     )
     src = root / pdk.ciel_lib_path
     if run.returncode != 0 or not src.is_file():

@@ -4,6 +4,8 @@
   ``RTLOPT_<NAME>``), :func:`require_tools`, :func:`tool_versions`, :func:`tool_paths`.
 - :func:`run_tool` with :class:`Limits` (timeout, memory): the one subprocess runner;
   :class:`ToolRun` records what ran.
+- :func:`sandboxed` / :func:`configure_sandbox`: tools on candidate-derived text run under
+  bubblewrap (:mod:`rtlopt.tools._sandbox`); ``run_tool`` wraps every run unless told not to.
 - Process groups, signals, clean-ups and scratch folders (:mod:`rtlopt.tools._process`).
 - Names and paths in tool scripts (:mod:`rtlopt.tools._script`): ``script_path``, ``argv_path``,
   ``yosys_id``, ``tcl_word``, ``sta_cell_name``, ``yosys_read_lines``, ``original_path``.
@@ -39,6 +41,15 @@ from rtlopt.tools._runner import (
     tool_paths,
     tool_versions,
 )
+from rtlopt.tools._sandbox import (
+    POLICY_ENV,
+    SandboxUnavailable,
+    bwrap_binary,
+    configure_sandbox,
+    sandbox_available,
+    sandbox_policy,
+    sandboxed,
+)
 from rtlopt.tools._script import (
     SIMPLE_IDENTIFIER,
     argv_path,
@@ -55,6 +66,13 @@ from rtlopt.tools._script import (
 )
 
 __all__ = [
+    "POLICY_ENV",
+    "SandboxUnavailable",
+    "bwrap_binary",
+    "configure_sandbox",
+    "sandbox_available",
+    "sandbox_policy",
+    "sandboxed",
     "SIGNAL_GRACE_S",
     "SIMPLE_IDENTIFIER",
     "Limits",

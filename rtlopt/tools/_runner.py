@@ -33,6 +33,7 @@ from rtlopt.tools._process import (
     track_group,
     untrack_group,
 )
+from rtlopt.tools._sandbox import sandboxed
 from rtlopt.tools._script import script_path
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,8 @@ def run_tool(
     env: Mapping[str, str] | None = None,
     check: bool = False,
     raise_on_timeout: bool = True,
+    sandbox: bool = True,
+    writable: Sequence[Path] = (),
 ) -> ToolRun:
     """Run a tool and wait for it.
 
@@ -114,8 +117,25 @@ def run_tool(
         check: Raise ToolFailed on a non-zero exit.
         raise_on_timeout: Raise EvaluationTimeout when the time limit is hit; otherwise return a
             ToolRun with ``timed_out`` set.
+        sandbox: Run it under bubblewrap (:mod:`rtlopt.tools._sandbox`): read-only file system
+            but ``cwd`` and ``writable``, no network. Every tool that reads candidate-derived
+            text must; only tools on the user's own trusted input (git, a PDK download) opt out.
+        writable: Folders the tool writes besides ``cwd`` (created when missing).
+
+    Raises:
+        SandboxUnavailable: the sandbox is required and bubblewrap cannot start.
     """
     argv = [str(a) for a in argv]
+    name = Path(argv[0]).name
+    if sandbox:
+        # inside bubblewrap a missing program is bwrap's exit 1: find it out here
+        found = shutil.which(argv[0])
+        if found is None:
+            raise ToolNotFound(
+                f"'{argv[0]}' is not installed or not on PATH",
+                hint="run scripts/setup.sh or install it",
+            )
+        argv = sandboxed([found, *argv[1:]], [cwd, *writable])
     timeout, memory_mb = limits.timeout_s, limits.memory_mb
     log_path.parent.mkdir(parents=True, exist_ok=True)
     full_env = dict(os.environ)
@@ -126,7 +146,7 @@ def run_tool(
     full_env.update(env or {})
     start = time.monotonic()
     timed_out = False
-    check_not_stopping(Path(argv[0]).name)
+    check_not_stopping(name)
     with log_path.open("w") as logf:
         logf.write("$ " + " ".join(argv) + "\n")
         logf.flush()
@@ -149,7 +169,7 @@ def run_tool(
         try:
             if not track_group(proc.pid):
                 proc.wait()
-                raise ToolFailed(f"{Path(argv[0]).name} stopped: rtlopt is stopping")
+                raise ToolFailed(f"{name} stopped: rtlopt is stopping")
             try:
                 rc = _wait(proc, timeout)
             except subprocess.TimeoutExpired:
@@ -162,14 +182,12 @@ def run_tool(
         finally:
             untrack_group(proc.pid)
     run = ToolRun(tuple(argv), cwd, rc, time.monotonic() - start, log_path, timed_out)
-    log.debug("%s -> %s in %.2fs", argv[0], rc, run.duration_s)
+    log.debug("%s -> %s in %.2fs", name, rc, run.duration_s)
     if timed_out and raise_on_timeout:
-        raise EvaluationTimeout(
-            f"{Path(argv[0]).name} timed out after {timeout:g}s", hint=f"see {log_path}"
-        )
+        raise EvaluationTimeout(f"{name} timed out after {timeout:g}s", hint=f"see {log_path}")
     if check and rc != 0:
         raise ToolFailed(
-            f"{Path(argv[0]).name} exited with {rc}",
+            f"{name} exited with {rc}",
             command=list(argv),
             returncode=rc,
             log_path=log_path,

@@ -171,6 +171,7 @@ def open_pull_request(
         limits=Limits(timeout),
         env={"TMPDIR": str(workdir), "GH_PROMPT_DISABLED": "1"},
         raise_on_timeout=False,
+        sandbox=False,  # gh needs the network and the user's credentials; no candidate text
     )
     lines = [ln.strip() for ln in run.output().splitlines()[1:] if ln.strip()]
     if run.returncode != 0 or run.timed_out:

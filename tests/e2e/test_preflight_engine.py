@@ -32,6 +32,9 @@ def no_yosys(tmp_path: Path) -> dict[str, str]:
         found = shutil.which(tool)
         assert found, tool
         (bin_dir / tool).symlink_to(found)
+    bwrap = shutil.which("bwrap")  # the tool sandbox, when installed
+    if bwrap:
+        (bin_dir / "bwrap").symlink_to(bwrap)
     env = {k: v for k, v in os.environ.items() if k != "RTLOPT_YOSYS"}
     env["PATH"] = str(bin_dir)
     return env

@@ -68,7 +68,8 @@ def test_plan_run_checks_first_then_names_the_run(repo: Path) -> None:
     tgt = session.open_target(_spec(repo, overrides=_scripted(repo)))
     plan = session.plan_run(tgt, command=("rtlopt", "optimize"))
     assert plan.run_dir == repo / ".rtlopt" / "runs" / plan.run_id
-    assert (repo / ".rtlopt" / ".gitignore").read_text().endswith("*\n")
+    assert (repo / ".rtlopt" / "runs" / ".gitignore").read_text().endswith("*\n")
+    assert not (repo / ".rtlopt" / ".gitignore").exists()
     assert plan.branch == f"rtlopt/prio_enc/{plan.run_id}" and not plan.resume
     assert plan.spec.startswith("Leading-one detector") and plan.workdir == plan.run_dir / "work"
     assert session.plan_run(tgt, branch=False).branch is None
@@ -133,3 +134,40 @@ def test_evaluate_scores_a_candidate_against_the_reference(repo: Path, tmp_path:
     assert phases == ["measuring the reference ...", "evaluating the candidate ..."]
     assert ev.candidate.accepted and ev.metric == "adp" and ev.reference.ppa is not None
     assert ev.candidate.formal is not None and ev.candidate.formal.verdict.value == "proven"
+
+
+def test_gitignore_only_inside_a_runs_folder_rtlopt_creates(repo: Path) -> None:
+    """runs_dir = rtl/runs: rtl/runs/.gitignore, never rtl/.gitignore (it would hide the user's
+    new sources from git status); an existing folder (the user's rtl/) gets nothing, and a
+    user's .gitignore is never touched."""
+    import subprocess
+
+    nested = session.plan_run(
+        session.open_target(_spec(repo, overrides={**_scripted(repo), "run.runs_dir": "rtl/runs"}))
+    )
+    assert nested.run_dir.parent == repo / "rtl" / "runs"
+    assert not (repo / "rtl" / ".gitignore").exists()
+    assert (repo / "rtl" / "runs" / ".gitignore").read_text() == "# rtlopt run data\n*\n"
+    new_source = repo / "rtl" / "new_module.v"
+    new_source.write_text("module new_module; endmodule\n")
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "rtl/new_module.v" in status and "runs" not in status
+    new_source.unlink()
+    before = sorted(p.name for p in (repo / "rtl").iterdir())
+    session.plan_run(
+        session.open_target(_spec(repo, overrides={**_scripted(repo), "run.runs_dir": "rtl"}))
+    )
+    assert sorted(p.name for p in (repo / "rtl").iterdir()) == before  # the user's folder
+    mine = repo / "own"
+    mine.mkdir()
+    (mine / ".gitignore").write_text("keep-me\n")
+    session.plan_run(
+        session.open_target(_spec(repo, overrides={**_scripted(repo), "run.runs_dir": "own"}))
+    )
+    assert (mine / ".gitignore").read_text() == "keep-me\n"

@@ -99,4 +99,5 @@ def test_installed_package_runs_through_the_launcher(
     assert res.ok, res.first_error()
     view = res.view.read_text()
     assert "module top(" in view and "assign y = a;" in view
-    assert res.log_path.read_text().startswith(f"$ {sys.executable} ")
+    first = res.log_path.read_text().splitlines()[0]  # "$ [bwrap ... --] python launcher"
+    assert first.startswith("$ ") and f" {sys.executable} {argv[1]} " in first

@@ -12,6 +12,7 @@ from rtlopt.eda._worker import StaWorker
 from rtlopt.eda.opensta import candidate_tcl, parse_sta_output, run_sta, sta_script
 from rtlopt.eda.yosys import SynthLibraries, parse_stat, synth_script, synthesize
 from rtlopt.errors import EvaluationTimeout, ToolFailed
+from tests.conftest import no_sandbox
 
 FAKE = Path(__file__).resolve().parents[2] / "fake_tools"
 
@@ -25,6 +26,7 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RTLOPT_FAKE_LOG", str(log))
     monkeypatch.setenv("RTLOPT_FAKE_MODE", "ok")
+    no_sandbox(monkeypatch)
     return log
 
 
