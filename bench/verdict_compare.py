@@ -65,8 +65,9 @@ _FLIP = {"+": "-", "&": "|", "|": "&"}
 
 
 def _mutant(text: str) -> str | None:
-    """The first binary ``+``, ``&`` or ``|`` in an assignment flipped (a likely bug)."""
-    m = re.search(r"(assign\s[^;]*?[\w\])]\s*)([+&|])(\s*[\w(~])", text)
+    """The first binary ``+``, ``&`` or ``|`` of an assignment (``assign``, ``=``, ``<=``)
+    flipped (a likely bug)."""
+    m = re.search(r"((?:assign\s|[^<>=!]=\s|<=\s)[^;]*?[\w\])]\s*)([+&|])(\s*[\w(~])", text)
     if not m:
         return None
     return text[: m.start(2)] + _FLIP[m.group(2)] + text[m.end(2) :]
@@ -137,8 +138,8 @@ def summary(res: dict[str, Any]) -> dict[str, Any]:
         "verdict": formal.get("verdict"),
         "engine": formal.get("method"),
         "area": ppa.get("area_um2"),
-        "delay": ppa.get("delay_ns"),
-        "power": ppa.get("power_mw"),
+        "delay": ppa.get("delay_ps"),
+        "power": ppa.get("power_uw"),
     }
 
 
