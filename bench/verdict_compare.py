@@ -88,7 +88,8 @@ def rtllm_cases(limit: int, scratch: Path) -> Iterator[Case]:
         target = folder / ref.name
         target.write_text(text)
         seen += 1
-        module = ref.parent.name if ref.parent.name in mods else mods[-1]
+        name = ref.parent.name
+        module = next((m for m in (f"verified_{name}", name) if m in mods), mods[0])
         yield Case(f"rtllm/{ref.parent.name}/equiv", target, module, _reindent(text), folder)
         bad = _mutant(text)
         if bad is not None:
