@@ -33,7 +33,7 @@ _HELP: dict[str, str] = {
     "bench": "Run a benchmark suite (RTLLM v2.0, a folder of modules) with the paper's metrics.",
     "config": "Show the effective configuration and where each value comes from.",
     "doctor": "Print the plan of a run (model, memory per part, versions) without starting it.",
-    "profile": "Attribute a design's area, power and worst paths to its modules; what to optimize first.",
+    "profile": "Which module first: a design's area, power and worst paths per module.",
 }
 
 
