@@ -15,8 +15,18 @@ from rtlopt import session
 from rtlopt.cli._common import console, design_options, handle_errors, parse_defines, pdk_options
 from rtlopt.errors import UsageError
 from rtlopt.frontend import find_repo_root
-from rtlopt.profile import Profile, ProfileSettings, find_tops, profile_design, suggestions
+from rtlopt.profile import (
+    CLAIM,
+    ContextResult,
+    Profile,
+    ProfileSettings,
+    find_tops,
+    measure_in_context,
+    profile_design,
+    suggestions,
+)
 from rtlopt.profile._suggest import skipped
+from rtlopt.verilog import find_span
 
 _SOURCE = re.compile(r"\.(s?v|vh|svh)$")
 _MODULE = re.compile(r"^\s*(?:macro)?module\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)", re.M)
@@ -72,6 +82,13 @@ def _spec(top: str | None, module: str | None, **kw: Any) -> session.TargetSpec:
 @click.option("--count", type=int, default=3, show_default=True, help="Commands suggested.")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Output folder.")
 @click.option("--no-cache", is_flag=True, default=False, help="Profile again, ignore the cache.")
+@click.option(
+    "--replace",
+    "replacements",
+    multiple=True,
+    metavar="MODULE=FILE",
+    help="PPA in context: also measure the top with MODULE taken from FILE (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print JSON.")
 @handle_errors
 def profile(
@@ -87,6 +104,7 @@ def profile(
     count: int,
     out: Path | None,
     no_cache: bool,
+    replacements: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Attribute a design's area, power and worst paths to its modules, from TOP down.
@@ -133,15 +151,71 @@ def profile(
 
     picture = plot_profile(prof, folder / "profile.png")
     tips = suggestions(prof, count=count, pdk=tgt.pdk.name, root=design.root)
+    context = None
+    if replacements:
+        context = measure_in_context(
+            design,
+            tgt.pdk,
+            tgt.config.flow,
+            tgt.config.sandbox,
+            _rewrites(replacements),
+            folder / "context",
+        )
     if as_json:
         data = {
             **prof.to_json(),
             "picture": str(picture),
             "suggestions": [t.__dict__ for t in tips],
+            "in_context": context.to_json() if context else None,
         }
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
     _show(prof, tips, picture, folder)
+    if context is not None:
+        _show_context(context)
+
+
+def _rewrites(items: tuple[str, ...]) -> dict[str, str]:
+    """``MODULE=FILE`` -> {module: the module's text in FILE}."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, file = item.partition("=")
+        if not sep or not name or not file:
+            raise UsageError(f"--replace {item!r}: expected MODULE=FILE")
+        path = Path(file)
+        if not path.is_file():
+            raise UsageError("file not found", path=path, hint="--replace MODULE=FILE")
+        text = path.read_text(errors="replace")
+        span = find_span(text, name)
+        if span is None:
+            raise UsageError(f"module {name} is not defined in this file", path=path)
+        out[name] = text[span.start : span.end]
+    return out
+
+
+def _show_context(ctx: ContextResult) -> None:
+    table = Table(title=f"in context: {ctx.top} (flattened)", title_justify="left")
+    for col in ("design", "area before", "area after", "area", "delay"):
+        table.add_column(col, justify="left" if col == "design" else "right")
+    for m in ctx.modules:
+        d = m.alone_after.delay_ps / m.alone_before.delay_ps if m.alone_before.delay_ps else 1.0
+        table.add_row(
+            f"{m.module} alone",
+            f"{m.alone_before.area_um2:,.1f}",
+            f"{m.alone_after.area_um2:,.1f}",
+            f"{m.area_ratio - 1:+.1%}",
+            f"{d - 1:+.1%}",
+        )
+    table.add_row(
+        f"{ctx.top} (top)",
+        f"{ctx.before.area_um2:,.1f}",
+        f"{ctx.after.area_um2:,.1f}",
+        f"{ctx.area_ratio - 1:+.1%}",
+        f"{ctx.delay_ratio - 1:+.1%}",
+    )
+    console.print(table)
+    console.print(ctx.summary() + ".")
+    console.print(f"[dim]{CLAIM}[/]")
 
 
 def _show(prof: Profile, tips: list[Any], picture: Path, folder: Path) -> None:

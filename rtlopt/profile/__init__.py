@@ -4,6 +4,7 @@ Public API:
     profile_design(design, pdk, workdir, settings=None) -> Profile
     suggestions(profile, *, count=3, pdk="sky130hd") -> list[Suggestion]
     find_tops(modules) -> list[str]
+    measure_in_context(design, pdk, flow, sandbox, rewrites, workdir) -> ContextResult
     Profile, ModuleProfile, PathProfile, ProfileSettings
 
 The profile synthesizes the design from its top with Yosys, modules kept (no ``flatten``),
@@ -14,11 +15,16 @@ they sum to the top's area exactly; the report cross-checks Yosys's own ``stat``
 
 from __future__ import annotations
 
+from rtlopt.profile._context import CLAIM, ContextResult, ModuleGain, measure_in_context
 from rtlopt.profile._flow import ProfileSettings, profile_cache_dir, profile_design
 from rtlopt.profile._model import ModuleProfile, PathProfile, Profile, base_name
 from rtlopt.profile._suggest import Suggestion, find_tops, suggestions
 
 __all__ = [
+    "CLAIM",
+    "ContextResult",
+    "ModuleGain",
+    "measure_in_context",
     "ModuleProfile",
     "PathProfile",
     "Profile",

@@ -88,7 +88,9 @@ def plot_profile(profile: Profile, path: Path, *, max_depth: int = 6) -> Path:
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0], ["0", "25%", "50%", "75%", "100%"])
     ax.set_xlabel(f"share of {profile.top}'s cell area ({profile.area_um2:,.0f} um^2)")
     handles: list[Any] = [Patch(color=_PATH_COLOR, label="on the worst timing path")]
-    ax.legend(handles=handles, loc="lower right", fontsize=8, frameon=False)
+    ax.legend(
+        handles=handles, loc="upper right", bbox_to_anchor=(1.0, -0.08), fontsize=8, frameon=False
+    )
     ax.set_title(
         f"{profile.top}: area by hierarchy (each box: an instance with everything below it)",
         fontsize=10,

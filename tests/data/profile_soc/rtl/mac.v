@@ -1,16 +1,16 @@
 module mac (
     input  wire        clk,
     input  wire        rst,
-    input  wire [15:0] a,
-    input  wire [15:0] b,
-    output reg  [31:0] acc
+    input  wire [7:0]  a,
+    input  wire [7:0]  b,
+    output reg  [15:0] acc
 );
-    reg [15:0] ra, rb;
+    reg [7:0] ra, rb;
     always @(posedge clk) begin
         if (rst) begin
-            ra <= 16'd0;
-            rb <= 16'd0;
-            acc <= 32'd0;
+            ra <= 8'd0;
+            rb <= 8'd0;
+            acc <= 16'd0;
         end else begin
             ra <= a;
             rb <= b;
