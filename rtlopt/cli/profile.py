@@ -36,8 +36,9 @@ def _files_defining(root: Path, name: str | None) -> list[tuple[Path, str]]:
     """(file, module) for every module declaration under ``root`` (of ``name`` if given)."""
     out: list[tuple[Path, str]] = []
     for path in sorted(root.rglob("*")):
-        if not _SOURCE.search(path.name) or ".git" in path.parts or not path.is_file():
-            continue
+        hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
+        if hidden or not _SOURCE.search(path.name) or not path.is_file():
+            continue  # rtlopt's own runs (.rtlopt/) and tool folders are not sources
         if path.is_symlink() or path.stat().st_size > 16 << 20:
             continue
         text = path.read_text(errors="replace")

@@ -78,7 +78,11 @@ def test_cli_profile_json_picture_and_cache(soc: Path, tmp_path: Path) -> None:
     png = Path(data["picture"])
     assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "profile.json").is_file()
-    # without TOP: the repository's top is found (the only module nothing instantiates)
+    # without TOP: the repository's top is found (the only module nothing instantiates); the
+    # netlists of an earlier profile in the repository's runs folder are not sources
+    r1 = run_rtlopt(soc, "profile", "soc_top", "--pdk", "nangate45", "--no-cache", "--json")
+    assert r1.returncode == 0, r1.stderr[-800:]
+    assert list((soc / ".rtlopt" / "runs" / "profile").rglob("netlist.v"))
     r2 = run_rtlopt(soc, "profile", "--pdk", "nangate45", "--out", str(out), "--json")
     assert r2.returncode == 0, r2.stderr[-800:]
     assert json.loads(r2.stdout)["top"] == "soc_top"
