@@ -9,6 +9,7 @@ width and radix). matplotlib is imported only when plots are drawn.
 
 from rtlopt.report._cex import counterexample_lines, literal
 from rtlopt.report._data import Candidate, RunData, load_run, pareto_front
+from rtlopt.report._profile_chart import plot_profile
 from rtlopt.report._report import ReportPaths, build_report_json, generate_report
 
 __all__ = [
@@ -21,4 +22,5 @@ __all__ = [
     "literal",
     "load_run",
     "pareto_front",
+    "plot_profile",
 ]

@@ -23,6 +23,7 @@ COMMANDS = [
     "inspect",
     "optimize",
     "pdk",
+    "profile",
     "report",
     "config show",
     "pdk list",
