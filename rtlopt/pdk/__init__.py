@@ -202,7 +202,7 @@ def find_liberty(pdk: Pdk, search_path: Sequence[Path]) -> tuple[Path | None, li
 
 
 def _load(name: str) -> Pdk:
-    factory = PDKS.get(name)
+    factory: PdkFactory = PDKS.get(name)  # the table is untyped: bind its type
     pdk = factory()
     if not isinstance(pdk, Pdk):
         raise PluginError(
