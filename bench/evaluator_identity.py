@@ -42,7 +42,7 @@ for job in jobs:
         for kind, r in rows:
             out.append({
                 "design": job["name"], "candidate": kind, "status": str(r.status),
-                "stage": str(r.stage), "reason": r.reason,
+                "stage": str(r.stage), "reason": r.reason.replace(str(work), "<work>"),
                 "formal": None if r.formal is None else [str(r.formal.verdict), r.formal.method],
                 "ppa": None if r.ppa is None else [r.ppa.area_um2, r.ppa.delay_ps, r.ppa.power_uw],
                 "reward": r.reward,

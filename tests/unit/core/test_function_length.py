@@ -30,7 +30,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "PyverilogFrontend._module": 118,  # frontend/_pyverilog.py
     "read_filelist": 101,  # frontend/_sources.py
     "sequential": 92,  # harness/_stimulus.py
-    "build_testbench": 173,  # harness/_testbench.py
     "resolve_pdk": 84,  # pdk/__init__.py
     "diagnose": 150,  # policy/_doctor.py
     "plan_memory": 144,  # policy/_memory.py
