@@ -35,7 +35,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "plan_memory": 144,  # policy/_memory.py
     "build_prompt": 89,  # policy/_prompts.py
     "plot_pareto": 89,  # report/_plots.py
-    "_markdown": 227,  # report/_report.py
     "policy_gradient_step": 110,  # train/_step.py
     "write_branch": 165,  # writeback/_branch.py
     "compile_gate": 82,  # writeback/_merge.py
