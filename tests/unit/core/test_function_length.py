@@ -31,7 +31,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "read_filelist": 101,  # frontend/_sources.py
     "sequential": 92,  # harness/_stimulus.py
     "resolve_pdk": 84,  # pdk/__init__.py
-    "diagnose": 150,  # policy/_doctor.py
     "plan_memory": 144,  # policy/_memory.py
     "build_prompt": 89,  # policy/_prompts.py
     "plot_pareto": 89,  # report/_plots.py
