@@ -29,7 +29,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "PyslangFrontend.parse": 161,  # frontend/_pyslang.py
     "PyverilogFrontend._module": 118,  # frontend/_pyverilog.py
     "read_filelist": 101,  # frontend/_sources.py
-    "resolve_pdk": 84,  # pdk/__init__.py
     "plan_memory": 144,  # policy/_memory.py
     "build_prompt": 89,  # policy/_prompts.py
     "plot_pareto": 89,  # report/_plots.py
