@@ -34,7 +34,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "plot_pareto": 89,  # report/_plots.py
     "policy_gradient_step": 110,  # train/_step.py
     "write_branch": 165,  # writeback/_branch.py
-    "compile_gate": 82,  # writeback/_merge.py
 }
 
 
