@@ -31,7 +31,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "read_filelist": 101,  # frontend/_sources.py
     "plan_memory": 144,  # policy/_memory.py
     "build_prompt": 89,  # policy/_prompts.py
-    "plot_pareto": 89,  # report/_plots.py
     "policy_gradient_step": 110,  # train/_step.py
     "write_branch": 165,  # writeback/_branch.py
 }
