@@ -29,7 +29,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "PyslangFrontend.parse": 161,  # frontend/_pyslang.py
     "PyverilogFrontend._module": 118,  # frontend/_pyverilog.py
     "read_filelist": 101,  # frontend/_sources.py
-    "plan_memory": 144,  # policy/_memory.py
     "policy_gradient_step": 110,  # train/_step.py
     "write_branch": 165,  # writeback/_branch.py
 }
