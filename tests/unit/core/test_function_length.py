@@ -30,7 +30,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "PyverilogFrontend._module": 118,  # frontend/_pyverilog.py
     "read_filelist": 101,  # frontend/_sources.py
     "policy_gradient_step": 110,  # train/_step.py
-    "write_branch": 165,  # writeback/_branch.py
 }
 
 
