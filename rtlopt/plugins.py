@@ -5,25 +5,19 @@ command line's choices and shell completion, and the layers that build plugins a
 name an installed distribution adds through the entry-point group is accepted everywhere.
 
 The tables live on the ground floor, beside the configuration, so that configuration and the
-command line can ask them without importing the layers that implement the plugins. A built-in
-is a ``"module:attribute"`` string imported on first use, exactly like an entry point. The
-factory Protocols (what :meth:`Registry.get` returns) belong to the layers that use the plugins;
-they are imported here for the type checker only, which never runs this module's imports.
+command line can ask them without importing the layers that implement the plugins. This module
+holds names and ``"module:attribute"`` strings only (a built-in is imported on first use,
+exactly like an entry point) and imports no layer, not even for the type checker. The factory
+Protocols (what :meth:`Registry.get` returns) belong to the layers that use the plugins, and each
+layer binds its type where it builds from the table
+(``factory: PolicyFactory = POLICIES.get(name)``); mypy checks the built-ins against them there.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rtlopt.registry import Registry
-
-if TYPE_CHECKING:
-    from rtlopt.evaluate import ExecutorFactory
-    from rtlopt.frontend import FrontendFactory
-    from rtlopt.pdk import PdkFactory
-    from rtlopt.policy import PolicyFactory
-    from rtlopt.search import SamplerFactory
-    from rtlopt.train import AdvantageFactory, DeltaScheduleFactory
 
 __all__ = [
     "ADVANTAGES",
@@ -37,7 +31,7 @@ __all__ = [
     "SAMPLERS",
 ]
 
-FRONTENDS: Registry[FrontendFactory] = Registry(
+FRONTENDS: Registry[Any] = Registry(
     "frontend",
     "rtlopt.frontends",
     {
@@ -50,7 +44,7 @@ FRONTENDS: Registry[FrontendFactory] = Registry(
 CUSTOM_PDK = "custom"
 """The PDK name of a user's own liberty file (``--liberty FILE``): no plugin stands behind it."""
 
-PDKS: Registry[PdkFactory] = Registry(
+PDKS: Registry[Any] = Registry(
     "PDK",
     "rtlopt.pdks",
     {
@@ -67,7 +61,7 @@ PDKS: Registry[PdkFactory] = Registry(
 liberty on the search path (``RTLOPT_PDK_PATH``); the bundled packages under ``plugins/``
 (``rtlopt-pdk-sky130hd``, ``rtlopt-pdk-nangate45``) replace them with the file inside."""
 
-SAMPLERS: Registry[SamplerFactory] = Registry(
+SAMPLERS: Registry[Any] = Registry(
     "search strategy",
     "rtlopt.samplers",
     {
@@ -83,7 +77,7 @@ SAMPLERS: Registry[SamplerFactory] = Registry(
 Sampler | SearchStrategy``: a parent sampler over the TTT-RTL state pool (``puct`` and the
 ablations) or a whole strategy (EvolVE's ``igr`` and ``mcts``)."""
 
-ADVANTAGES: Registry[AdvantageFactory] = Registry(
+ADVANTAGES: Registry[Any] = Registry(
     "advantage estimator",
     "rtlopt.advantages",
     {
@@ -94,7 +88,7 @@ ADVANTAGES: Registry[AdvantageFactory] = Registry(
 """Group advantage estimators (``train.advantage``, ``--advantage``):
 ``(TrainConfig) -> AdvantageEstimator``."""
 
-DELTA_SCHEDULES: Registry[DeltaScheduleFactory] = Registry(
+DELTA_SCHEDULES: Registry[Any] = Registry(
     "KL-budget schedule",
     "rtlopt.delta_schedules",
     {
@@ -106,7 +100,7 @@ DELTA_SCHEDULES: Registry[DeltaScheduleFactory] = Registry(
 )
 """KL-budget schedules (``train.delta``, ``--delta``): ``(TrainConfig) -> DeltaSchedule``."""
 
-POLICIES: Registry[PolicyFactory] = Registry(
+POLICIES: Registry[Any] = Registry(
     "policy",
     "rtlopt.policies",
     {
@@ -119,7 +113,7 @@ POLICIES: Registry[PolicyFactory] = Registry(
 """Policy backends (``policy.backend``, ``--policy``): ``(PolicyConfig, TrainConfig, *, seed)
 -> Policy`` with a ``preflight(PolicyConfig)`` check."""
 
-EXECUTORS: Registry[ExecutorFactory] = Registry(
+EXECUTORS: Registry[Any] = Registry(
     "executor",
     "rtlopt.executors",
     {

@@ -9,6 +9,7 @@ reduction.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -19,12 +20,16 @@ from typing import Any
 from rtlopt.benchmark._runner import (
     BenchEvents,
     BenchOptions,
+    BenchStatus,
     DesignResult,
-    _parallel,
     guarded_optimize,
+    run_tasks,
+    task_events,
+    task_options,
 )
 from rtlopt.benchmark.suite import SuiteDesign, load_suite
 from rtlopt.errors import UsageError
+from rtlopt.evaluate import TaskContext
 
 __all__ = [
     "ABLATION_GRID",
@@ -205,25 +210,49 @@ def run_ablation(
         KeyboardInterrupt: interrupted (every row stays resumable).
     """
     events = events or BenchEvents()
-    base = replace(opts, designs=None)
     opts.out_dir.mkdir(parents=True, exist_ok=True)
+    task = functools.partial(_ablation_task, design=design)
 
-    def one(cfg: AblationConfig) -> AblationRow:
-        overrides = {**_ABLATION_BASE, **cfg.overrides}
-        res = guarded_optimize(
-            design,
-            base,
-            events,
-            rdir=opts.out_dir / "ablation" / cfg.slug,
-            overrides=overrides,
-            label=cfg.name,
+    def lost(cfg: AblationConfig, exc: BaseException) -> AblationRow:
+        log.error("%s: lost its worker twice: %s", cfg.name, exc)
+        res = DesignResult(
+            cfg.name,
+            BenchStatus.ERROR,
+            f"worker lost: {exc}",
+            run_dir=str(opts.out_dir / "ablation" / cfg.slug),
         )
+        if events.on_done:
+            events.on_done(res)
         row = AblationRow(cfg, res)
         if on_row:
             on_row(row)
         return row
 
-    return _parallel(list(configs), one, opts.jobs, events)
+    return run_tasks(
+        list(configs), task, opts, events, lost, cpus=_cpus(opts), handlers={"row": on_row}
+    )
+
+
+def _cpus(opts: BenchOptions) -> int:
+    return int(opts.overrides.get("eval.workers") or 1)
+
+
+def _ablation_task(
+    cfg: AblationConfig, ctx: TaskContext, opts: BenchOptions, design: SuiteDesign
+) -> AblationRow:
+    """One row: the design optimized under the row's overrides (an executor task)."""
+    base = replace(task_options(opts, ctx), designs=None)
+    res = guarded_optimize(
+        design,
+        base,
+        task_events(ctx),
+        rdir=opts.out_dir / "ablation" / cfg.slug,
+        overrides={**_ABLATION_BASE, **cfg.overrides},
+        label=cfg.name,
+    )
+    row = AblationRow(cfg, res)
+    ctx.report(("row", row))
+    return row
 
 
 def ablation_rows(rows: Sequence[AblationRow]) -> list[dict[str, Any]]:

@@ -24,7 +24,6 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -655,7 +654,7 @@ def run_bench(
 # Designs as executor tasks (threads here, or Ray tasks on a cluster)
 
 
-def _task_options(opts: BenchOptions, ctx: TaskContext) -> BenchOptions:
+def task_options(opts: BenchOptions, ctx: TaskContext) -> BenchOptions:
     """A remote task evaluates its design's candidates itself, on the CPUs it reserved."""
     if not ctx.remote:
         return opts
@@ -667,22 +666,69 @@ def _task_options(opts: BenchOptions, ctx: TaskContext) -> BenchOptions:
 
 def _reference_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> ReferenceResult:
     ctx.report(("start", d.name))
-    res = _measure_one(d, _task_options(opts, ctx))
+    res = _measure_one(d, task_options(opts, ctx))
     ctx.report(("done", res))
     return res
 
 
-def _optimize_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> DesignResult:
+def task_events(ctx: TaskContext) -> BenchEvents:
+    """Bench events of a task that reach the caller's :class:`BenchEvents` through
+    ``ctx.report`` (and the task's cancel flag)."""
+
     def step(name: str, k: int, n: int) -> None:
         ctx.report(("step", name, k, n))
 
-    events = BenchEvents(
+    return BenchEvents(
         on_start=lambda name: ctx.report(("start", name)),
         on_step=step,
         on_done=lambda res: ctx.report(("done", res)),
         cancel=ctx.cancel,
     )
-    return guarded_optimize(d, _task_options(opts, ctx), events)
+
+
+def _optimize_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> DesignResult:
+    return guarded_optimize(d, task_options(opts, ctx), task_events(ctx))
+
+
+def run_tasks(
+    items: Sequence[_T],
+    task: Callable[..., _R],
+    opts: BenchOptions,
+    events: BenchEvents,
+    lost: Callable[[_T, BaseException], _R],
+    *,
+    cpus: int,
+    handlers: Mapping[str, Callable[..., None] | None] | None = None,
+) -> list[_R]:
+    """``task(item, ctx, opts=opts)`` per item on the bench's executor (``opts.executor``:
+    threads here, or Ray tasks), results in input order; the tasks' progress events reach
+    ``events`` (and ``handlers``, by event name) in this process."""
+    table = {
+        "start": events.on_start,
+        "step": events.on_step,
+        "done": events.on_done,
+        **(handlers or {}),
+    }
+
+    def deliver(event: object) -> None:
+        assert isinstance(event, tuple)
+        handler: Any = table[event[0]]
+        if handler is not None:
+            handler(*event[1:])
+
+    executor = make_executor(EvalConfig(executor=opts.executor, ray_address=opts.ray_address))
+    try:
+        return executor.map(
+            functools.partial(task, opts=opts),
+            items,
+            parallel=opts.jobs,
+            cpus=cpus,
+            on_event=deliver,
+            cancel=events.cancel,
+            on_lost=lost,
+        )
+    finally:
+        executor.close()
 
 
 def _run_designs(
@@ -694,18 +740,7 @@ def _run_designs(
     *,
     cpus: int,
 ) -> list[_R]:
-    """``task`` per design on the bench's executor, results in suite order; the tasks'
-    progress events reach ``events`` in this process."""
-
-    def deliver(event: object) -> None:
-        assert isinstance(event, tuple)
-        kind: str = event[0]
-        args: tuple[Any, ...] = event[1:]
-        handler: Any = {"start": events.on_start, "step": events.on_step, "done": events.on_done}[
-            kind
-        ]
-        if handler is not None:
-            handler(*args)
+    """``task`` per design on the bench's executor, results in suite order."""
 
     def on_lost(d: SuiteDesign, exc: BaseException) -> _R:
         log.error("%s: lost its worker twice: %s", d.name, _reason(exc))
@@ -714,39 +749,7 @@ def _run_designs(
             events.on_done(res)  # type: ignore[arg-type]
         return res
 
-    executor = make_executor(EvalConfig(executor=opts.executor, ray_address=opts.ray_address))
-    try:
-        return executor.map(
-            functools.partial(task, opts=opts),
-            items,
-            parallel=opts.jobs,
-            cpus=cpus,
-            on_event=deliver,
-            cancel=events.cancel,
-            on_lost=on_lost,
-        )
-    finally:
-        executor.close()
-
-
-def _parallel(
-    items: Sequence[_T], fn: Callable[[_T], _R], jobs: int, events: BenchEvents
-) -> list[_R]:
-    """``fn`` over ``items`` on ``jobs`` threads, results in input order; Ctrl-C cancels."""
-    if jobs <= 1:
-        return [fn(d) for d in items]
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bench")
-    futures: list[Future[_R]] = [pool.submit(fn, d) for d in items]
-    try:
-        out = [f.result() for f in futures]
-    except BaseException:
-        events.cancel.set()
-        for f in futures:
-            f.cancel()
-        pool.shutdown(wait=True)
-        raise
-    pool.shutdown(wait=True)
-    return out
+    return run_tasks(items, task, opts, events, on_lost, cpus=cpus)
 
 
 def bench_rows(results: Sequence[DesignResult], method: str = "rtlopt") -> list[BenchRow]:

@@ -51,6 +51,7 @@ from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound, UsageErro
 from rtlopt.tools import (
     Limits,
     Tool,
+    ToolRun,
     check_define,
     is_simple_identifier,
     link_root,
@@ -373,21 +374,7 @@ def elaborate(
         _command_file(files, top, mounts, include_dirs, defines or {}, f"{_WORK}/{diag.name}")
     )
     script = workdir / "slang.ys"
-    script.write_text(
-        "\n".join(
-            [
-                f"read_slang -j 1 -f {_WORK}/{args.name}",
-                f"hierarchy -top {yosys_id(top)}",
-                # cells write_verilog keeps as instances and Yosys 0.23 does not know
-                # (cv32e40p's hwloop registers give $bwmux): plain logic instead
-                "bwmuxmap",
-                "bmuxmap",
-                "demuxmap",
-                f"write_verilog -noattr {_WORK}/{view_name}",
-            ]
-        )
-        + "\n"
-    )
+    script.write_text(_view_script(args.name, top, view_name))
     log_path = workdir / "slang.log"
     run = run_tool(
         slang_argv(tool, "-q", "-l", f"{_WORK}/slang.out", "-s", f"{_WORK}/{script.name}"),
@@ -400,19 +387,7 @@ def elaborate(
     errors, warnings = _diagnostics(diag, mounts)
     ok = run.returncode == 0 and view.is_file()
     if not ok and not errors:
-        text = run.output()
-        found = _LOG_ERROR.findall(text)
-        if run.returncode > 0 and found:
-            # a Yosys error after elaboration (hierarchy) names the design, not a crash
-            errors = [SlangDiagnostic("error", found[0].strip())]
-        else:
-            raise ToolFailed(
-                f"{SLANG_TOOL} exited with {run.returncode} without a diagnostic",
-                command=list(run.argv),
-                returncode=run.returncode,
-                log_path=log_path,
-                stderr_tail=run.tail(),
-            )
+        errors = [_log_error(run, log_path)]
     return SlangResult(
         ok=ok,
         view=view,
@@ -420,4 +395,43 @@ def elaborate(
         duration_s=run.duration_s,
         errors=tuple(errors),
         warnings=tuple(warnings),
+    )
+
+
+def _view_script(args_name: str, top: str, view_name: str) -> str:
+    """The Yosys script that elaborates ``top`` with slang and writes its view."""
+    return (
+        "\n".join(
+            [
+                f"read_slang -j 1 -f {_WORK}/{args_name}",
+                f"hierarchy -top {yosys_id(top)}",
+                # cells write_verilog keeps as instances and Yosys 0.23 does not know
+                # (cv32e40p's hwloop registers give $bwmux): plain logic instead
+                "bwmuxmap",
+                "bmuxmap",
+                "demuxmap",
+                f"write_verilog -noattr {_WORK}/{view_name}",
+            ]
+        )
+        + "\n"
+    )
+
+
+def _log_error(run: ToolRun, log_path: Path) -> SlangDiagnostic:
+    """A failed run without slang's diagnostics: Yosys's error after elaboration (the design's
+    fault), else a crash.
+
+    Raises:
+        ToolFailed: no error line in the log.
+    """
+    found = _LOG_ERROR.findall(run.output())
+    if run.returncode > 0 and found:
+        # a Yosys error after elaboration (hierarchy) names the design, not a crash
+        return SlangDiagnostic("error", found[0].strip())
+    raise ToolFailed(
+        f"{SLANG_TOOL} exited with {run.returncode} without a diagnostic",
+        command=list(run.argv),
+        returncode=run.returncode,
+        log_path=log_path,
+        stderr_tail=run.tail(),
     )

@@ -4,12 +4,16 @@ An executor is a plugin (:data:`rtlopt.plugins.EXECUTORS`, ``eval.executor``) wi
 
 * :meth:`Executor.evaluate` scores a batch of candidates of one :class:`Evaluator` and returns
   the results in submission order. ``local`` runs them on ``eval.workers`` threads of this
-  process, each thread with its own long-lived synthesis/timing flow (what
-  ``Evaluator.evaluate_many`` always did); ``ray`` (:mod:`rtlopt.evaluate._ray`) sends them to
+  process, each thread with its own long-lived synthesis/timing flow (as
+  ``Evaluator.evaluate_many`` does); ``ray`` (:mod:`rtlopt.evaluate._ray`) sends them to
   Ray actors that each hold a warm evaluator.
 * :meth:`Executor.map` runs ``fn(item, context)`` over items (the designs of a bench) and
   returns the results in input order. A task reports progress through ``context.report(event)``
   (delivered to ``on_event`` in the calling process) and watches ``context.cancel``.
+
+The caller owns its executor: it makes one with :func:`make_executor` and closes it (the
+evaluator knows no executor). ``rtlopt bench`` and its ablation grid run their designs with
+:meth:`Executor.map` of the same executors.
 
 A worker that dies while it holds a candidate is an infrastructure error: the candidate is
 retried once, and if that fails too it gets ``Status.TOOL_ERROR`` (no reward), never a score.
@@ -18,13 +22,13 @@ retried once, and if that fails too it gets ``Status.TOOL_ERROR`` (no reward), n
 from __future__ import annotations
 
 import dataclasses
-import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from rtlopt.config import EvalConfig
+from rtlopt.evaluate._batch import Progress, evaluate_on_threads
 from rtlopt.plugins import EXECUTORS
 from rtlopt.results import EvalResult
 
@@ -40,9 +44,6 @@ __all__ = [
     "TaskContext",
     "make_executor",
 ]
-
-Progress = Callable[[int, EvalResult], None]
-"""Told ``(index, result)`` as each candidate of a batch finishes (in completion order)."""
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -121,7 +122,8 @@ def make_executor(cfg: EvalConfig) -> Executor:
     Raises:
         PluginError: unknown executor name (the message lists the known ones).
     """
-    return EXECUTORS.get(cfg.executor)(cfg)
+    factory: ExecutorFactory = EXECUTORS.get(cfg.executor)  # the table is untyped: bind its type
+    return factory(cfg)
 
 
 @dataclasses.dataclass
@@ -145,23 +147,8 @@ class LocalExecutor:
         self, evaluator: Evaluator, texts: Sequence[str], progress: Progress | None = None
     ) -> list[EvalResult]:
         """Evaluate a batch on a thread pool (workers each keep their own tool processes)."""
-        workers = evaluator.config.eval.workers or (os.cpu_count() or 1)
-        workers = max(1, min(workers, len(texts)))
-        results: list[EvalResult | None] = [None] * len(texts)
-
-        def job(i: int) -> None:
-            res = evaluator.evaluate(texts[i])
-            results[i] = res
-            if progress is not None:
-                progress(i, res)
-
-        if workers == 1:
-            for i in range(len(texts)):
-                job(i)
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(job, range(len(texts))))
-        return [r for r in results if r is not None]
+        workers = evaluator.config.eval.workers
+        return evaluate_on_threads(evaluator.evaluate, texts, workers, progress)
 
     def map(
         self,

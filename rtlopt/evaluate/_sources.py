@@ -9,10 +9,13 @@ Files are copied into the candidate's scratch directory with the replaced module
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlopt.config import Config
 from rtlopt.frontend.model import Design, Module
 from rtlopt.verilog import blank_spans
 
@@ -80,6 +83,21 @@ def library_files(
     return (*design.prelude, *(f for f in out if f not in design.prelude))
 
 
+def cache_root(config: Config) -> Path | None:
+    """The evaluation cache's folder (None when ``eval.cache`` is off)."""
+    cfg = config.eval
+    if not cfg.cache:
+        return None
+    base = cfg.cache_dir or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / ("rtlopt" if not cfg.cache_dir else "") / "eval"
+
+
+def deps_dir(config: Config) -> Path | None:
+    """Where the lists of files the preprocessor reads are kept (see ``files_read``)."""
+    root = cache_root(config)
+    return None if root is None else root / "deps"
+
+
 def _file_digest(path: Path) -> str:
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -87,18 +105,125 @@ def _file_digest(path: Path) -> str:
         return "missing"
 
 
-def _repository_digest(design: Design) -> str:
-    """Hash of every repository file a candidate could compile with (path and bytes)."""
-    files: set[Path] = set(design.sources.files) | set(design.closure) | set(design.prelude)
-    files |= {m.file for m in design.modules.values()}
-    for inc in design.include_dirs:
-        for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
-            files.update(inc.glob(pattern))
+def _repository_digest(design: Design, timeout: float = 60.0, memo_dir: Path | None = None) -> str:
+    """Hash of every repository file a candidate could compile with (path and bytes): the
+    sources, and every file the preprocessor reads for them (see :func:`files_read`)."""
     h = hashlib.sha256()
-    for f in sorted(files):
+    for f in sorted(files_read(design, timeout, memo_dir)):
         h.update(_where(f, design.root).encode("utf-8", "surrogateescape"))
         h.update(b"\0" + _file_digest(f).encode() + b"\n")
     return h.hexdigest()
+
+
+def files_read(design: Design, timeout: float = 60.0, memo_dir: Path | None = None) -> set[Path]:
+    """The sources and every file the tools read for them: ```include``'d files of any name
+    (``x.vinc``, no suffix), the prelude, filelist entries.
+
+    The list comes from the preprocessor itself (``iverilog -E -Mall=``, run with the design's
+    include folders and defines over prelude and sources), so it follows the includes the tools
+    follow (Yosys's ``read_verilog`` searches the same folders with the same macros). When the
+    preprocessor cannot run over them, every regular file in the include folders counts.
+
+    ``memo_dir`` keeps the list between runs under a key of the sources' bytes, the include
+    folders' listings and the defines; it is served only while every listed file still has
+    the bytes it had (an include that changed may include other files: the list is made again).
+    """
+    known: set[Path] = set(design.sources.files) | set(design.closure) | set(design.prelude)
+    known |= {m.file for m in design.modules.values()}
+    key = _reads_key(design, known)
+    deps = _memo_load(memo_dir, key)
+    if deps is None:
+        order = [*design.prelude, *sorted(known - set(design.prelude))]
+        deps = _preprocessor_reads(order, design, timeout)
+        if deps is not None:
+            _memo_store(memo_dir, key, deps)
+    if deps is None:
+        for inc in design.include_dirs:
+            deps = (deps or set()) | {f for f in _listing(inc) if f.is_file()}
+    resolved = {f.resolve() for f in known}
+    return known | {f for f in deps or () if f.resolve() not in resolved}
+
+
+def _reads_key(design: Design, known: set[Path]) -> str:
+    """What decides which files the preprocessor reads: the sources' paths and bytes, the
+    defines, and the names in every folder an include is looked up in."""
+    h = hashlib.sha256(repr(sorted(design.defines.items())).encode())
+    for f in sorted(known):
+        h.update(f"{f}\0{_file_digest(f)}\n".encode("utf-8", "surrogateescape"))
+    for d in [*design.include_dirs, *sorted({f.parent for f in known})]:
+        names = ",".join(p.name for p in _listing(d))
+        h.update(f"{d}\0{names}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _memo_load(memo_dir: Path | None, key: str) -> set[Path] | None:
+    if memo_dir is None:
+        return None
+    try:
+        entry = json.loads((memo_dir / f"{key}.json").read_text())
+        listed = {Path(p): str(digest) for p, digest in entry.items()}
+    except (OSError, ValueError, AttributeError):
+        return None
+    if any(_file_digest(p) != digest for p, digest in listed.items()):
+        return None
+    return set(listed)
+
+
+def _memo_store(memo_dir: Path | None, key: str, deps: set[Path]) -> None:
+    if memo_dir is None:
+        return
+    entry = {str(p): _file_digest(p) for p in deps}
+    tmp = memo_dir / f".{key}.{os.getpid()}.tmp"
+    try:
+        memo_dir.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(entry))
+        os.replace(tmp, memo_dir / f"{key}.json")
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def _listing(folder: Path, limit: int = 5000) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())[:limit]
+    except OSError:
+        return []
+
+
+def _preprocessor_reads(files: Sequence[Path], design: Design, timeout: float) -> set[Path] | None:
+    """The files ``iverilog -E`` opens for ``files`` (None when it fails)."""
+    import tempfile
+
+    from rtlopt.eda.iverilog import compile_argv
+    from rtlopt.errors import RtloptError
+    from rtlopt.tools import Limits, argv_path, require_tool, run_tool
+
+    if not files:
+        return set()
+    with tempfile.TemporaryDirectory(prefix="rtlopt-deps-") as tmp:
+        cwd = Path(tmp)
+        deps = cwd / "deps.txt"
+        try:
+            argv = compile_argv(
+                require_tool("iverilog"),
+                files,
+                cwd / "pre.v",
+                include_dirs=design.include_dirs,
+                defines=design.defines,
+            )
+            argv[1:1] = ["-E", "-Mall=" + argv_path(deps)]
+            run = run_tool(
+                argv,
+                cwd=cwd,
+                log_path=cwd / "pre.log",
+                limits=Limits(timeout),
+                raise_on_timeout=False,
+            )
+            if run.returncode != 0 or run.timed_out:
+                return None
+            lines = deps.read_text(errors="surrogateescape").splitlines()
+        except (OSError, RtloptError):
+            return None
+        return {cwd / ln if not Path(ln).is_absolute() else Path(ln) for ln in lines if ln}
 
 
 def _where(path: Path, root: Path) -> str:

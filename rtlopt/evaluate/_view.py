@@ -200,7 +200,7 @@ def _native_problem_cached(design: Design, config: Config, workdir: Path) -> str
     import json
     import os
 
-    from rtlopt.evaluate._sources import _repository_digest, _where
+    from rtlopt.evaluate._sources import _repository_digest, _where, deps_dir
     from rtlopt.tools import tool_paths, tool_versions
 
     timeout = config.sandbox.timeout_s
@@ -209,7 +209,7 @@ def _native_problem_cached(design: Design, config: Config, workdir: Path) -> str
     names = ("iverilog", "yosys")
     parts = {
         "top": design.target.name,
-        "files": _repository_digest(design),
+        "files": _repository_digest(design, timeout, deps_dir(config)),
         "closure": [_where(f, design.root) for f in design.closure],
         "include_dirs": [_where(d, design.root) for d in design.include_dirs],
         "defines": dict(design.defines),

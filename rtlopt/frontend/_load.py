@@ -35,7 +35,8 @@ _SIMPLE_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 
 def get_frontend(name: str) -> Frontend:
     """An instance of the frontend plugin ``name`` (PluginError lists the known ones)."""
-    return FRONTENDS.get(name)()
+    factory: FrontendFactory = FRONTENDS.get(name)  # the table is untyped: bind its type
+    return factory()
 
 
 def _syntax_error(problem: SyntaxProblem, hint: str) -> DesignError:

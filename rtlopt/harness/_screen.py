@@ -474,15 +474,36 @@ def screen_candidate(
     Returns:
         Violations as ``"line N: message"`` strings; empty when the candidate is clean.
     """
-    problems: list[tuple[int, str]] = []
     if max_bytes is not None and len(text.encode(errors="replace")) > max_bytes:
         return [f"line 1: candidate is larger than {max_bytes} bytes"]
+    problems: list[tuple[int, str]] = []
     if "\x00" in text:
         problems.append((line_of(text, text.index("\x00")), "NUL character in source"))
     code = blank_comments(text)
     code_with_strings = blank_comments(text, strings=False)
     problems += _character_problems(text, code, design)
+    directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
+    problems += directive_problems
+    # every later check reads what the tools read of what the candidate adds
+    code = _active_code(text, code, design)
+    problems += _word_problems(code, code_with_strings, design, tb_top)
+    problems += _pragma_problems(text, code, design)
+    problems += _structure_problems(code, depth, tb_top, dotted_names)
+    seen: set[tuple[int, str]] = set()
+    out: list[str] = []
+    for line, msg in sorted(problems):
+        if (line, msg) not in seen:
+            seen.add((line, msg))
+            out.append(f"line {line}: {msg}")
+    return out
 
+
+def _directive_problems(
+    text: str, code: str, code_with_strings: str, design: Design
+) -> tuple[list[tuple[int, str]], int]:
+    """Compiler directives and macros the candidate adds, and the `ifdef depth it leaves
+    (``code``: comments blanked; ``code_with_strings``: strings kept too)."""
+    problems: list[tuple[int, str]] = []
     macros: set[str] | None = None
     repo_lines: set[str] | None = None
     inactive: list[list[tuple[int, int]]] = []  # inactive spans, computed when first needed
@@ -522,10 +543,14 @@ def screen_candidate(
             macros = _repo_macros(design)
         if name not in macros:
             problems.append((line, f"macro `{name} is not defined by the repository"))
+    return problems, depth
 
-    # every later check reads what the tools read of what the candidate adds
-    raw_code = code
-    code = _active_code(text, raw_code, design)
+
+def _word_problems(
+    code: str, code_with_strings: str, design: Design, tb_top: str
+) -> list[tuple[int, str]]:
+    """System tasks, DPI, forbidden keywords and names of the harness in the active code."""
+    problems: list[tuple[int, str]] = []
     for m in _SYSTASK_RE.finditer(code):
         name = m.group(0)
         if name not in ALLOWED_SYSTEM_FUNCTIONS:
@@ -551,37 +576,51 @@ def screen_candidate(
             problems.append((line, f"reference to the testbench '{tb_top}' is not allowed"))
         elif word.endswith(REF_SUFFIX):
             problems.append((line, f"reference to the renamed reference '{word}' is not allowed"))
+    return problems
 
-    ref_texts: list[str] | None = None
+
+def _pragma_problems(text: str, code: str, design: Design) -> list[tuple[int, str]]:
+    """Tool directive comments and attributes the reference does not carry (``code``: the
+    active code)."""
+    problems: list[tuple[int, str]] = []
     unchanged = _unchanged_modules(text, design)
     pragmas = [
         (off, k) for off, k in tool_pragmas(text) if not any(a <= off < b for a, b in unchanged)
     ]
     attrs = attributes(code)
-    if pragmas or attrs:
-        ref_texts = _reference_texts(design)
-        ref_pragmas = {k for t in ref_texts for _, k in tool_pragmas(t)}
-        ref_attrs = {k for t in ref_texts for _, k in attributes(blank_comments(t))}
-        for off, key in pragmas:
-            if key not in ref_pragmas:
-                problems.append(
-                    (
-                        line_of(text, off),
-                        f"tool directive comment '{key[:60]}' is not allowed (synthesis "
-                        "would read a different design than simulation; the reference "
-                        "has no such comment)",
-                    )
+    if not (pragmas or attrs):
+        return problems
+    ref_texts = _reference_texts(design)
+    ref_pragmas = {k for t in ref_texts for _, k in tool_pragmas(t)}
+    ref_attrs = {k for t in ref_texts for _, k in attributes(blank_comments(t))}
+    for off, key in pragmas:
+        if key not in ref_pragmas:
+            problems.append(
+                (
+                    line_of(text, off),
+                    f"tool directive comment '{key[:60]}' is not allowed (synthesis "
+                    "would read a different design than simulation; the reference "
+                    "has no such comment)",
                 )
-        for off, key in attrs:
-            if key not in ref_attrs:
-                problems.append(
-                    (
-                        line_of(code, off),
-                        f"attribute (* {key[:60]} *) is not allowed (the reference has "
-                        "no such attribute)",
-                    )
+            )
+    for off, key in attrs:
+        if key not in ref_attrs:
+            problems.append(
+                (
+                    line_of(code, off),
+                    f"attribute (* {key[:60]} *) is not allowed (the reference has "
+                    "no such attribute)",
                 )
+            )
+    return problems
 
+
+def _structure_problems(
+    code: str, depth: int, tb_top: str, dotted_names: bool
+) -> list[tuple[int, str]]:
+    """Open conditionals, ``$root``, delays, hierarchical names and reserved module names in
+    the active code."""
+    problems: list[tuple[int, str]] = []
     if depth != 0:
         # an open conditional would swallow the files compiled after the candidate
         problems.append((line_of(code, len(code)), "unbalanced `ifdef/`endif"))
@@ -616,11 +655,4 @@ def screen_candidate(
             problems.append(
                 (line_of(code, m.start()), f"module name '{name}' is reserved for {owner}")
             )
-
-    seen: set[tuple[int, str]] = set()
-    out: list[str] = []
-    for line, msg in sorted(problems):
-        if (line, msg) not in seen:
-            seen.add((line, msg))
-            out.append(f"line {line}: {msg}")
-    return out
+    return problems

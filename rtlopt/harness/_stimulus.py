@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rtlopt.config import HarnessConfig
@@ -310,29 +310,7 @@ def sequential(
     bias = _Bias(fields, constants if cfg.bias_constants else (), cfg)
     biased: list[int] = []
     if bias and cfg.bias_vectors > 0:
-        brng = random.Random(_bias_seed(cfg))
-        biased = [word({}, reset=True)] * (1 if resets else 0)
-        while len(biased) < cfg.bias_vectors:
-            if resets and brng.random() < 0.03:
-                biased += [word({}, reset=True)] * brng.randint(1, 2)
-                continue
-            if brng.random() < 1 / 3:
-                # a burst of fresh draws: decoders see as many distinct values as possible
-                for _ in range(brng.randint(8, 32)):
-                    biased.append(word({f.name: bias.value(brng, f) for f in data}))
-                continue
-            held = {f.name: bias.value(brng, f) for f in data}
-            n = _hold_length(brng, cfg.bias_hold_max)
-            if brng.random() < 0.5:
-                biased += [word(held)] * n
-            else:
-                # compared and narrow (control) inputs held, wide operands fresh every cycle
-                fresh = [f for f in data if f.name not in bias.slices and f.width > 2]
-                for _ in range(n):
-                    vals = dict(held)
-                    vals.update({f.name: brng.getrandbits(f.width) for f in fresh})
-                    biased.append(word(vals))
-        biased = biased[: cfg.bias_vectors]
+        biased = _biased_cycles(word, data, bool(resets), bias, cfg)
     return Stimulus(
         {
             "reset": reset_seq,
@@ -344,3 +322,37 @@ def sequential(
             "biased": biased,
         }
     )
+
+
+def _biased_cycles(
+    word: Callable[..., int],
+    data: Sequence[Field],
+    has_reset: bool,
+    bias: _Bias,
+    cfg: HarnessConfig,
+) -> list[int]:
+    """The biased class of a clocked module: compared constants held for a few cycles, bursts
+    of fresh draws, wide operands fresh under held control inputs (its own seed)."""
+    brng = random.Random(_bias_seed(cfg))
+    biased = [word({}, reset=True)] * (1 if has_reset else 0)
+    while len(biased) < cfg.bias_vectors:
+        if has_reset and brng.random() < 0.03:
+            biased += [word({}, reset=True)] * brng.randint(1, 2)
+            continue
+        if brng.random() < 1 / 3:
+            # a burst of fresh draws: decoders see as many distinct values as possible
+            for _ in range(brng.randint(8, 32)):
+                biased.append(word({f.name: bias.value(brng, f) for f in data}))
+            continue
+        held = {f.name: bias.value(brng, f) for f in data}
+        n = _hold_length(brng, cfg.bias_hold_max)
+        if brng.random() < 0.5:
+            biased += [word(held)] * n
+        else:
+            # compared and narrow (control) inputs held, wide operands fresh every cycle
+            fresh = [f for f in data if f.name not in bias.slices and f.width > 2]
+            for _ in range(n):
+                vals = dict(held)
+                vals.update({f.name: brng.getrandbits(f.width) for f in fresh})
+                biased.append(word(vals))
+    return biased[: cfg.bias_vectors]

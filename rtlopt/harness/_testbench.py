@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from rtlopt.config import HarnessConfig
 from rtlopt.errors import DesignError
 from rtlopt.frontend import FieldConstant, compare_constants
-from rtlopt.frontend.model import Design, Port
+from rtlopt.frontend.model import Design, Module, Port
 from rtlopt.harness._reference import ref_name
 from rtlopt.harness._stimulus import Field, Stimulus, combinational, pack_fields, sequential
 
@@ -129,6 +129,51 @@ def build_testbench(
     seq = bool(clocks)
     resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets}
     fields = pack_fields([(p.name, p.width) for p in others], resets)
+    stim, constants = _stimulus(design, cfg, fields, seq, constants, only)
+    vectors = stim.vectors
+    width = max(1, sum(f.width for f in fields))
+    hexw = (width + 3) // 4
+    if not vectors:
+        vectors = [0]
+        stim.classes["idle"] = [0]
+    mem = "".join(f"{v:0{hexw}x}\n" for v in vectors)
+    n = len(vectors)
+    tag = f"{TAG} {secret}"
+    suffix = hashlib.sha256(secret.encode()).hexdigest()[:8]
+    u_ref, u_cand = f"u_ref_{suffix}", f"u_cand_{suffix}"
+    L = [
+        *_tb_declarations(t, top_name, width, n, clocks, fields, (u_ref, u_cand)),
+        *_tb_check_task(t, fields, tag, cfg.strict_x),
+        *_tb_main(t, u_cand, tag, n, clocks),
+    ]
+    text = "\n".join(L) + "\n"
+    counts = stim.counts()
+    neutral = text.replace(secret, "").replace(suffix, "")
+    digest = hashlib.sha256((neutral + mem).encode()).hexdigest()[:16]
+    return Testbench(
+        text=text,
+        top=top_name,
+        extra_files={VECTOR_FILE: mem},
+        classes=counts,
+        total=n,
+        sequential=seq,
+        fields=tuple(fields),
+        digest=digest,
+        constants=constants,
+        seed=cfg.seed,
+    )
+
+
+def _stimulus(
+    design: Design,
+    cfg: HarnessConfig,
+    fields: list[Field],
+    seq: bool,
+    constants: tuple[FieldConstant, ...] | None,
+    only: Collection[str] | None,
+) -> tuple[Stimulus, tuple[FieldConstant, ...]]:
+    """The stimulus classes, and the compared constants behind the biased class (none when
+    that class is empty)."""
     if constants is None:
         use_bias = cfg.bias_constants and cfg.bias_vectors > 0
         constants = compare_constants(design) if use_bias else ()
@@ -141,18 +186,21 @@ def build_testbench(
         constants = ()
     if only is not None:
         stim = Stimulus({k: v for k, v in stim.classes.items() if k in only})
-    vectors = stim.vectors
-    width = max(1, sum(f.width for f in fields))
-    hexw = (width + 3) // 4
-    if not vectors:
-        vectors = [0]
-        stim.classes["idle"] = [0]
-    mem = "".join(f"{v:0{hexw}x}\n" for v in vectors)
-    n = len(vectors)
-    tag = f"{TAG} {secret}"
-    suffix = hashlib.sha256(secret.encode()).hexdigest()[:8]
-    u_ref, u_cand = f"u_ref_{suffix}", f"u_cand_{suffix}"
+    return stim, constants
 
+
+def _tb_declarations(
+    t: Module,
+    top_name: str,
+    width: int,
+    n: int,
+    clocks: list[Port],
+    fields: list[Field],
+    units: tuple[str, str],
+) -> list[str]:
+    """The module header, the vector memory, the input and output wires and the two
+    instances (reference, candidate)."""
+    u_ref, u_cand = units
     L: list[str] = []
     a = L.append
     a("`timescale 1ns/1ps")
@@ -182,8 +230,13 @@ def build_testbench(
 
     a(f"  {ref_name(t.name)} {u_ref} ({conns('ref')});")
     a(f"  {t.name} {u_cand} ({conns('cand')});")
+    return L
 
-    # compare task: counts a mismatching vector/cycle once, reports the first one
+
+def _tb_check_task(t: Module, fields: list[Field], tag: str, strict_x: bool) -> list[str]:
+    """The compare task: counts a mismatching vector/cycle once, reports the first one."""
+    L: list[str] = []
+    a = L.append
     a("  task check_;")
     a("    input integer idx_;")
     a("    input integer phase_;")
@@ -195,7 +248,7 @@ def build_testbench(
     inputs_args = ", ".join(f"in_{f.name}" for f in fields)
     for p in t.outputs:
         a(f"      if (ref_{p.name} !== cand_{p.name}) begin")
-        if cfg.strict_x:
+        if strict_x:
             a("        diff_ = 1;")
         else:
             # X policy: an x bit of the reference may be refined to anything; every other bit
@@ -217,7 +270,14 @@ def build_testbench(
     a("      if (bad_) errors_ = errors_ + 1;")
     a("    end")
     a("  endtask")
+    return L
 
+
+def _tb_main(t: Module, u_cand: str, tag: str, n: int, clocks: list[Port]) -> list[str]:
+    """The initial block: the port-width check, then every vector (both clock phases of a
+    cycle for sequential designs), then the result line."""
+    L: list[str] = []
+    a = L.append
     a("  initial begin")
     a("    errors_ = 0; checks_ = 0;")
     for p in t.ports:
@@ -231,7 +291,7 @@ def build_testbench(
     a(f'    $readmemh("{VECTOR_FILE}", mem_);')
     a(f"    for (i_ = 0; i_ < {n}; i_ = i_ + 1) begin")
     a("      vec_ = mem_[i_];")
-    if seq:
+    if clocks:
         a("      #2; check_(i_, 0);")
         a("      #3;")
         for c in clocks:
@@ -247,19 +307,4 @@ def build_testbench(
     a("    $finish;")
     a("  end")
     a("endmodule")
-    text = "\n".join(L) + "\n"
-    counts = stim.counts()
-    neutral = text.replace(secret, "").replace(suffix, "")
-    digest = hashlib.sha256((neutral + mem).encode()).hexdigest()[:16]
-    return Testbench(
-        text=text,
-        top=top_name,
-        extra_files={VECTOR_FILE: mem},
-        classes=counts,
-        total=n,
-        sequential=seq,
-        fields=tuple(fields),
-        digest=digest,
-        constants=constants,
-        seed=cfg.seed,
-    )
+    return L

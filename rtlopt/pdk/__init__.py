@@ -202,7 +202,7 @@ def find_liberty(pdk: Pdk, search_path: Sequence[Path]) -> tuple[Path | None, li
 
 
 def _load(name: str) -> Pdk:
-    factory = PDKS.get(name)
+    factory: PdkFactory = PDKS.get(name)  # the table is untyped: bind its type
     pdk = factory()
     if not isinstance(pdk, Pdk):
         raise PluginError(
@@ -251,44 +251,24 @@ def resolve_pdk(
                 10.0,
                 f"user liberty {liberty.name}",
             )
-        pdk = _load(name)
-        return PdkInfo(
-            pdk.name,
-            liberty,
-            plain,
-            pdk.tie_hi,
-            pdk.tie_lo,
-            tuple(pdk.dont_use),
-            pdk.corner,
-            md5,
-            pdk.default_clock_period_ns,
-            pdk.description,
-            _cell_models(pdk),
-        )
+        return _info(_load(name), liberty, plain, md5)
     if name == CUSTOM:
         raise UsageError("PDK 'custom' needs a liberty file", hint="pass --liberty FILE")
     pdk = _load(name)
     path = list(search_path) if search_path is not None else pdk_search_path()
     found, tried = find_liberty(pdk, path)
     if found is None:
-        where = ", ".join(str(p) for p in tried[:6]) + (" ..." if len(tried) > 6 else "")
-        fname = Path(pdk.liberty_files[0]).name
-        bundled = (
-            f"reinstall the package that provides PDK '{pdk.name}' ({PDKS.source(pdk.name)}), "
-            if any(Path(f).is_absolute() for f in pdk.liberty_files)
-            else ""
-        )
-        raise UsageError(
-            f"no liberty file for PDK '{pdk.name}' (looked for {where})",
-            hint=f"{bundled}install the bundled PDK packages (bash scripts/setup.sh), set "
-            f"RTLOPT_PDK_PATH to a folder holding {pdk.name}/{fname}[.gz], run "
-            f"`rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
-        )
+        raise _no_liberty(pdk, tried)
     plain, md5 = plain_liberty(found)
     check_liberty(found, plain)
+    return _info(pdk, found, plain, md5)
+
+
+def _info(pdk: Pdk, liberty: Path, plain: Path, md5: str) -> PdkInfo:
+    """A registered PDK's files and settings with the liberty in use."""
     return PdkInfo(
         pdk.name,
-        found,
+        liberty,
         plain,
         pdk.tie_hi,
         pdk.tie_lo,
@@ -298,6 +278,23 @@ def resolve_pdk(
         pdk.default_clock_period_ns,
         pdk.description,
         _cell_models(pdk),
+    )
+
+
+def _no_liberty(pdk: Pdk, tried: Sequence[Path]) -> UsageError:
+    """The error of a PDK whose liberty is nowhere on the search path."""
+    where = ", ".join(str(p) for p in tried[:6]) + (" ..." if len(tried) > 6 else "")
+    fname = Path(pdk.liberty_files[0]).name
+    bundled = (
+        f"reinstall the package that provides PDK '{pdk.name}' ({PDKS.source(pdk.name)}), "
+        if any(Path(f).is_absolute() for f in pdk.liberty_files)
+        else ""
+    )
+    return UsageError(
+        f"no liberty file for PDK '{pdk.name}' (looked for {where})",
+        hint=f"{bundled}install the bundled PDK packages (bash scripts/setup.sh), set "
+        f"RTLOPT_PDK_PATH to a folder holding {pdk.name}/{fname}[.gz], run "
+        f"`rtlopt pdk download {pdk.name}`, or pass --liberty FILE",
     )
 
 

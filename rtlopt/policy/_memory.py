@@ -375,7 +375,6 @@ def plan_memory(
     problems: list[str] = []
     notes: list[str] = []
     resident = _trainer_resident(shape, lora=lora, lora_rank=lora_rank, dtype_bytes=db, cuda=cuda)
-    res_total = sum(p.bytes for p in resident)
     update = _update_parts(
         shape,
         seq_len=seq,
@@ -390,68 +389,14 @@ def plan_memory(
     kv_tokens: int | None = None
 
     if backend == "vllm":
-        try:
-            max_rank = vllm_max_lora_rank(lora_rank)
-        except ValueError as exc:
-            problems.append(f"{exc}: set train.lora_r to 512 or less")
-            max_rank = VLLM_LORA_RANKS[-1]
-        runtime = VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2)
-        fixed = [
-            MemoryPart("vLLM weights (bf16)", shape.params * 2),
-            MemoryPart(
-                "vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank), f"max_lora_rank {max_rank}"
-            ),
-            MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime),
-        ]
-        fixed_total = sum(p.bytes for p in fixed)
-        per_seq = seq * shape.kv_bytes_per_token()
-        if capacity:
-            if gpu_memory_utilization > 0:
-                share = gpu_memory_utilization
-                if share * capacity + res_total + margin > capacity:
-                    most = (capacity - res_total - margin) / capacity
-                    problems.append(
-                        f"policy.gpu_memory_utilization = {share:.2f} leaves "
-                        f"{gib(capacity * (1 - share))} for the trainer, which needs "
-                        f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
-                        "(or 0 to choose)"
-                    )
-            else:
-                share = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
-                share = min(share, VLLM_MAX_SHARE)
-            pool = int(max(share, 0.0) * capacity)
-            kv = pool - fixed_total
-            kv_tokens = max(kv, 0) // shape.kv_bytes_per_token()
-            if kv < per_seq:
-                problems.append(
-                    f"vLLM's share ({gib(pool)}) holds the weights and runtime "
-                    f"({gib(fixed_total)}) but not one {seq}-token sequence "
-                    f"({gib(per_seq)} of KV cache): use a smaller model or lower "
-                    "policy.max_prompt_tokens / policy.max_new_tokens"
-                )
-            elif kv < parents * rollouts * per_seq:
-                notes.append(
-                    f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
-                    f"{parents * rollouts} rollouts of a step run in waves (slower, still "
-                    "correct)"
-                )
-            kv_part = MemoryPart(
-                "vLLM KV cache",
-                max(kv, 0),
-                f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024} KiB/token",
-            )
-        else:
-            kv_part = MemoryPart(
-                "vLLM KV cache (one sequence)",
-                per_seq,
-                f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
-            )
-        phases = (
-            Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
-            Phase(
-                "update (vLLM asleep, level 1)",
-                tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)] + update),
-            ),
+        phases, share, kv_tokens = _vllm_phases(
+            shape,
+            _VllmRun(lora_rank, seq, capacity, gpu_memory_utilization, parents * rollouts),
+            resident,
+            update,
+            margin,
+            problems,
+            notes,
         )
     else:
         rows = max(1, rollouts)
@@ -464,22 +409,8 @@ def plan_memory(
             Phase("generation", tuple(resident + [gen_kv])),
             Phase("update", tuple(resident + update)),
         )
-
     if capacity:
-        for ph in phases:
-            if ph.total + margin > capacity:
-                what = "card" if cuda else "RAM"
-                fix = (
-                    "lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
-                    "train.micro_batch = 1"
-                    + (" and train.gradient_checkpointing on" if cuda else "")
-                    if ph.name.startswith("update")
-                    else "use a smaller model"
-                )
-                problems.append(
-                    f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
-                    f"but the {what} has {gib(capacity)}: {fix}"
-                )
+        problems += _over_capacity(phases, capacity, margin, cuda)
     return MemoryPlan(
         device=device,
         capacity=capacity,
@@ -492,6 +423,125 @@ def plan_memory(
         problems=tuple(problems),
         notes=tuple(notes),
     )
+
+
+@dataclass(frozen=True)
+class _VllmRun:
+    """What the vLLM part of a plan depends on besides the model."""
+
+    lora_rank: int
+    seq: int
+    capacity: int | None
+    gpu_memory_utilization: float
+    sequences: int  # rollouts of one step
+
+
+def _vllm_phases(
+    shape: ModelShape,
+    run: _VllmRun,
+    resident: list[MemoryPart],
+    update: list[MemoryPart],
+    margin: int,
+    problems: list[str],
+    notes: list[str],
+) -> tuple[tuple[Phase, ...], float | None, int | None]:
+    """Generation in vLLM beside the idle trainer, and the update with vLLM asleep; vLLM's
+    share of the card and the KV cache's tokens (None without a capacity)."""
+    try:
+        max_rank = vllm_max_lora_rank(run.lora_rank)
+    except ValueError as exc:
+        problems.append(f"{exc}: set train.lora_r to 512 or less")
+        max_rank = VLLM_LORA_RANKS[-1]
+    runtime = VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2)
+    fixed = [
+        MemoryPart("vLLM weights (bf16)", shape.params * 2),
+        MemoryPart(
+            "vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank), f"max_lora_rank {max_rank}"
+        ),
+        MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime),
+    ]
+    seq, capacity = run.seq, run.capacity
+    per_seq = seq * shape.kv_bytes_per_token()
+    share: float | None = None
+    kv_tokens: int | None = None
+    if capacity:
+        res_total = sum(p.bytes for p in resident)
+        share = _vllm_share(run, res_total, margin, problems)
+        pool = int(max(share, 0.0) * capacity)
+        fixed_total = sum(p.bytes for p in fixed)
+        kv = pool - fixed_total
+        kv_tokens = max(kv, 0) // shape.kv_bytes_per_token()
+        if kv < per_seq:
+            problems.append(
+                f"vLLM's share ({gib(pool)}) holds the weights and runtime "
+                f"({gib(fixed_total)}) but not one {seq}-token sequence "
+                f"({gib(per_seq)} of KV cache): use a smaller model or lower "
+                "policy.max_prompt_tokens / policy.max_new_tokens"
+            )
+        elif kv < run.sequences * per_seq:
+            notes.append(
+                f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
+                f"{run.sequences} rollouts of a step run in waves (slower, still "
+                "correct)"
+            )
+        kv_part = MemoryPart(
+            "vLLM KV cache",
+            max(kv, 0),
+            f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024} KiB/token",
+        )
+    else:
+        kv_part = MemoryPart(
+            "vLLM KV cache (one sequence)",
+            per_seq,
+            f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
+        )
+    phases = (
+        Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
+        Phase(
+            "update (vLLM asleep, level 1)",
+            tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)] + update),
+        ),
+    )
+    return phases, share, kv_tokens
+
+
+def _vllm_share(run: _VllmRun, res_total: int, margin: int, problems: list[str]) -> float:
+    """vLLM's share of the card: the one set (checked against the trainer's needs), else the
+    largest that leaves the trainer its resident memory and the margin."""
+    capacity = run.capacity
+    assert capacity
+    if run.gpu_memory_utilization > 0:
+        share = run.gpu_memory_utilization
+        if share * capacity + res_total + margin > capacity:
+            most = (capacity - res_total - margin) / capacity
+            problems.append(
+                f"policy.gpu_memory_utilization = {share:.2f} leaves "
+                f"{gib(capacity * (1 - share))} for the trainer, which needs "
+                f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
+                "(or 0 to choose)"
+            )
+        return share
+    share = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
+    return min(share, VLLM_MAX_SHARE)
+
+
+def _over_capacity(phases: tuple[Phase, ...], capacity: int, margin: int, cuda: bool) -> list[str]:
+    """A problem for every phase that does not fit the card (or RAM) with the margin."""
+    problems = []
+    for ph in phases:
+        if ph.total + margin > capacity:
+            what = "card" if cuda else "RAM"
+            fix = (
+                "lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
+                "train.micro_batch = 1" + (" and train.gradient_checkpointing on" if cuda else "")
+                if ph.name.startswith("update")
+                else "use a smaller model"
+            )
+            problems.append(
+                f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
+                f"but the {what} has {gib(capacity)}: {fix}"
+            )
+    return problems
 
 
 def cpu_ram_bytes() -> int | None:

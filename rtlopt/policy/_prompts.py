@@ -322,29 +322,11 @@ def build_prompt(
     analysis = details_lines(ref_ppa.details, ref_ppa.area_um2)
     if analysis:
         user += "## Reference Analysis\n" + "".join(f"- {line}\n" for line in analysis)
-    extra = ""
-    if lessons:
-        extra += "## Lessons from Earlier Attempts\n" + "".join(
-            f"- {line.strip()}\n" for line in lessons
-        )
-    if idea:
-        extra += f"## Idea to Implement\n{idea.strip()}\n"
+    extra = _extra_sections(lessons, idea)
     tail = "Output only Verilog code within ```verilog fences."
     if parent is not None:
-        shown = (code_view if code_view is not None else parent.code).strip()
-        user += f"## Previous Attempt\n```verilog\n{shown}\n```\n"
-        user += "## Feedback from Previous Attempt\n"
-        user += "".join(f"- {line}\n" for line in parent.feedback)
-        if parent.ppa is not None:
-            target = fmt_number(parent.ppa.metric(metric))
-            if parent.prev_metric is not None and parent.prev_metric > 0:
-                cur = parent.ppa.metric(metric)
-                rel = (parent.prev_metric - cur) / parent.prev_metric * 100.0
-                verdict = f"improved by {rel:.1f}%" if rel >= 0 else f"worse by {-rel:.1f}%"
-                user += (
-                    f"Previous {name}: {fmt_number(parent.prev_metric)} -> current: "
-                    f"{target} ({verdict})\n"
-                )
+        attempt, target = _previous_attempt(parent, code_view, metric, target)
+        user += attempt
         user += extra
         user += f"You are iteratively optimizing {name} (lower is better).\n"
         if edit:
@@ -364,6 +346,41 @@ def build_prompt(
     user += "Output only SEARCH/REPLACE blocks." if edit else tail
     system: Message = {"role": "system", "content": SYSTEM_PROMPT_EDIT if edit else SYSTEM_PROMPT}
     return (system, {"role": "user", "content": user})
+
+
+def _extra_sections(lessons: Sequence[str], idea: str | None) -> str:
+    """The reflection playbook's lessons and the IGR idea, when there are any."""
+    extra = ""
+    if lessons:
+        extra += "## Lessons from Earlier Attempts\n" + "".join(
+            f"- {line.strip()}\n" for line in lessons
+        )
+    if idea:
+        extra += f"## Idea to Implement\n{idea.strip()}\n"
+    return extra
+
+
+def _previous_attempt(
+    parent: ParentInfo, code_view: str | None, metric: str, target: str
+) -> tuple[str, str]:
+    """The parent's code, its feedback and its change of the figure of merit; and the value a
+    child must beat (the parent's, when measured, else ``target``)."""
+    name = metric_name(metric)
+    shown = (code_view if code_view is not None else parent.code).strip()
+    text = f"## Previous Attempt\n```verilog\n{shown}\n```\n"
+    text += "## Feedback from Previous Attempt\n"
+    text += "".join(f"- {line}\n" for line in parent.feedback)
+    if parent.ppa is not None:
+        target = fmt_number(parent.ppa.metric(metric))
+        if parent.prev_metric is not None and parent.prev_metric > 0:
+            cur = parent.ppa.metric(metric)
+            rel = (parent.prev_metric - cur) / parent.prev_metric * 100.0
+            verdict = f"improved by {rel:.1f}%" if rel >= 0 else f"worse by {-rel:.1f}%"
+            text += (
+                f"Previous {name}: {fmt_number(parent.prev_metric)} -> current: "
+                f"{target} ({verdict})\n"
+            )
+    return text, target
 
 
 def answer_format(code: str, setting: str, min_lines: int) -> str:

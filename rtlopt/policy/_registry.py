@@ -40,12 +40,13 @@ def preflight_policy(cfg: PolicyConfig) -> None:
         UsageError: one line with a fix (unknown backend, missing model, no GPU for a GPU-only
             backend, unreachable endpoint, missing candidate path).
     """
-    POLICIES.get(cfg.backend).preflight(cfg)
+    factory: PolicyFactory = POLICIES.get(cfg.backend)  # the table is untyped: bind its type
+    factory.preflight(cfg)
 
 
 def create_policy(cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> Policy:
     """Run :func:`preflight_policy`, then load the backend."""
-    factory = POLICIES.get(cfg.backend)
+    factory: PolicyFactory = POLICIES.get(cfg.backend)
     factory.preflight(cfg)
     policy = factory(cfg, train, seed=seed)
     log.info("policy backend %s ready (trainable=%s)", cfg.backend, policy.trainable)

@@ -248,30 +248,7 @@ def plot_pareto(data: RunData, path: Path) -> Path:
         )
     ref_pt = tradeoff_point(data.reference.ppa if data.reference is not None else None, kind)
     if ref_pt is not None:
-        ax.scatter(
-            [ref_pt[0]],
-            [ref_pt[1]],
-            marker="*",
-            s=260,
-            color=_REF_COLOR,
-            edgecolors="black",
-            linewidths=0.6,
-            zorder=5,
-            label="reference",
-        )
-        # The figure of merit is x*y in this plane: its curve through the reference.
-        level = ref_pt[0] * ref_pt[1]
-        xs_all = [p[0] for p in pts] + [ref_pt[0]]
-        lo, hi = min(xs_all) * 0.85, max(xs_all) * 1.15
-        grid = [lo + (hi - lo) * i / 100 for i in range(101)]
-        ax.plot(
-            grid,
-            [level / a for a in grid],
-            color=_REF_COLOR,
-            ls=":",
-            lw=1,
-            label=f"reference {kind.upper()}",
-        )
+        _reference_and_iso_curve(ax, ref_pt, pts, kind)
     best_pt = tradeoff_point(data.best.ppa if data.best is not None else None, kind)
     if best_pt is not None:
         ax.scatter(
@@ -304,6 +281,36 @@ def plot_pareto(data: RunData, path: Path) -> Path:
         ax.legend(loc="upper right", fontsize=9, frameon=True, framealpha=0.9)
     fig.tight_layout()
     return _save(fig, path)
+
+
+def _reference_and_iso_curve(
+    ax: Any, ref_pt: tuple[float, float], pts: list[tuple[float, float]], kind: str
+) -> None:
+    """The reference's star and the curve of its figure of merit through it."""
+    ax.scatter(
+        [ref_pt[0]],
+        [ref_pt[1]],
+        marker="*",
+        s=260,
+        color=_REF_COLOR,
+        edgecolors="black",
+        linewidths=0.6,
+        zorder=5,
+        label="reference",
+    )
+    # The figure of merit is x*y in this plane: its curve through the reference.
+    level = ref_pt[0] * ref_pt[1]
+    xs_all = [p[0] for p in pts] + [ref_pt[0]]
+    lo, hi = min(xs_all) * 0.85, max(xs_all) * 1.15
+    grid = [lo + (hi - lo) * i / 100 for i in range(101)]
+    ax.plot(
+        grid,
+        [level / a for a in grid],
+        color=_REF_COLOR,
+        ls=":",
+        lw=1,
+        label=f"reference {kind.upper()}",
+    )
 
 
 def plot_kl_budget(data: RunData, path: Path) -> Path:

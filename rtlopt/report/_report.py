@@ -296,10 +296,20 @@ def _diff(data: RunData) -> str:
 
 
 def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> str:
+    out = [
+        *_md_header(data, rep),
+        *_md_result(data, rep),
+        *_md_progress(data, plots),
+        *_md_top(data, rep),
+        *_md_rejected(rep),
+        *_md_flow(data, rep),
+    ]
+    return "\n".join(out)
+
+
+def _md_header(data: RunData, rep: dict[str, Any]) -> list[str]:
     kind = data.metric
     s = rep["summary"]
-    ref = data.reference.ppa if data.reference else None
-    best = data.best
     out = [f"# rtlopt report: `{data.module}`", ""]
     steps_txt = f"{s['steps_done']}" + (
         f" of {s['steps_configured']}" if s["steps_configured"] else ""
@@ -325,6 +335,14 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
             f"> The run is **{data.status}**: this report covers the steps recorded so far.",
             "",
         ]
+    return out
+
+
+def _md_result(data: RunData, rep: dict[str, Any]) -> list[str]:
+    kind = data.metric
+    ref = data.reference.ppa if data.reference else None
+    best = data.best
+    out: list[str] = []
     out += ["## Result", ""]
     if best is None or best.ppa is None:
         out += ["No candidate has passed every equivalence gate yet: the module is unchanged.", ""]
@@ -386,6 +404,12 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
             ),
             "",
         ]
+    return out
+
+
+def _md_progress(data: RunData, plots: Mapping[str, Path]) -> list[str]:
+    kind = data.metric
+    out: list[str] = []
     out += ["## Progress", ""]
     titles = {
         "rewards": "Reward trajectory",
@@ -435,6 +459,12 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
         out += ["", "</details>", ""]
     else:
         out += ["No step has been recorded yet.", ""]
+    return out
+
+
+def _md_top(data: RunData, rep: dict[str, Any]) -> list[str]:
+    kind = data.metric
+    out: list[str] = []
     top = rep["top_candidates"]
     if top:
         out += ["## Top candidates", ""]
@@ -469,6 +499,11 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
             rows,
             "lrrlrrrrl",
         ) + [""]
+    return out
+
+
+def _md_rejected(rep: dict[str, Any]) -> list[str]:
+    out: list[str] = []
     rejected = rep["rejected"]
     if rejected:
         out += [
@@ -485,6 +520,11 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
             ]
             out += [f"  - {_cell(line)}" for line in c["counterexample"]]
         out += [""]
+    return out
+
+
+def _md_flow(data: RunData, rep: dict[str, Any]) -> list[str]:
+    out: list[str] = []
     diff = _diff(data)
     if diff:
         out += ["## Module diff", "", "```diff", diff.rstrip("\n"), "```", ""]
@@ -522,7 +562,7 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
         "the tool versions above.",
         "",
     ]
-    return "\n".join(out)
+    return out
 
 
 def generate_report(run_dir: Path) -> ReportPaths:

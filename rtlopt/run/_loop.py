@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import Config
-from rtlopt.errors import UsageError
-from rtlopt.evaluate import Evaluator
+from rtlopt.evaluate import Evaluator, Executor, make_executor
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
     Case,
@@ -68,6 +67,7 @@ from rtlopt.search import (
     effective_temperature,
     make_strategy,
     normalize_idea,
+    read_igr_notes,
 )
 from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
 from rtlopt.verilog import source_hash
@@ -194,6 +194,9 @@ class Optimizer:
         spec: Specification text for prompts.
         command: The command line, for provenance.
         reflector: The reflector (default: built from ``[reflect]`` when its endpoint is set).
+        executor: Where candidates are evaluated (default: one made from ``eval.executor``
+            when the first batch is evaluated, and closed when :meth:`run` returns; one passed
+            in stays the caller's to close).
     """
 
     def __init__(
@@ -206,6 +209,7 @@ class Optimizer:
         spec: str,
         command: Sequence[str] = (),
         reflector: Reflector | None = None,
+        executor: Executor | None = None,
     ) -> None:
         self.design = design
         self.config = config
@@ -227,6 +231,8 @@ class Optimizer:
             self.reflector = Reflector(config.reflect)
         self.playbook = Playbook(config.reflect.max_lessons) if self.reflector else None
         self.coordinator = RestartCoordinator(config.reflect.restart_after)
+        self.executor = executor
+        self._own_executor: Executor | None = None
 
     # ---------------------------------------------------------------- checkpointing
 
@@ -357,6 +363,7 @@ class Optimizer:
         finally:
             if self.reflector is not None:
                 self.reflector.close()
+            self._close_executor()
         finished = done >= cfg.run.steps or self.exhausted
         self.rd.update_info(status="done" if finished else "paused")
         ref = self.evaluator.reference()
@@ -547,17 +554,7 @@ class Optimizer:
         assert ref.ppa is not None
         code = self._reference_code()
         shown = interface_view(code) if self._format(code) == "edit" else code
-        notes = ""
-        if self.config.search.igr_notes:
-            path = Path(self.config.search.igr_notes).expanduser()
-            try:
-                notes = path.read_text(errors="replace")
-            except OSError as exc:
-                raise UsageError(
-                    f"cannot read the IGR notes file: {exc.strerror}",
-                    path=path,
-                    hint="set search.igr_notes to a readable text file",
-                ) from exc
+        notes, _ = read_igr_notes(self.config.search.igr_notes)
         out: list[str] = []
         seen = {normalize_idea(i) for i in existing}
         rounds = 0
@@ -661,12 +658,24 @@ class Optimizer:
             if events.on_eval:
                 events.on_eval(step, done, res)
 
-        results = self.evaluator.evaluate_many(to_eval, progress)
+        results = self._executor().evaluate(self.evaluator, to_eval, progress)
         by_text = dict(zip(to_eval, results, strict=True))
         return [
             d if d is not None else by_text[t] if t else _no_module_result()
             for t, d in zip(ro.texts, ro.decided, strict=True)
         ]
+
+    def _executor(self) -> Executor:
+        if self.executor is not None:
+            return self.executor
+        if self._own_executor is None:
+            self._own_executor = make_executor(self.config.eval)
+        return self._own_executor
+
+    def _close_executor(self) -> None:
+        executor, self._own_executor = self._own_executor, None
+        if executor is not None:
+            executor.close()
 
     def _record_candidates(self, step: int, ro: _Rollouts) -> None:
         """Write every new candidate and its result to ``candidates/``."""

@@ -16,6 +16,7 @@ Public API:
 
 from rtlopt.search._igr import BUILTIN_IDEAS, IgrSearch, normalize_idea
 from rtlopt.search._mcts import MctsNode, MctsSearch, uct
+from rtlopt.search._notes import read_igr_notes
 from rtlopt.search._pool import ROOT_ID, Child, State, StatePool, code_hash
 from rtlopt.search._samplers import (
     SAMPLERS,
@@ -24,7 +25,6 @@ from rtlopt.search._samplers import (
     PuctSampler,
     RootSampler,
     Sampler,
-    SamplerFactory,
     ScoredState,
     make_sampler,
     puct_score,
@@ -35,6 +35,7 @@ from rtlopt.search._strategy import (
     IdeaSource,
     PlanContext,
     PoolSearch,
+    SamplerFactory,
     SearchStrategy,
     effective_temperature,
     make_strategy,
@@ -70,6 +71,7 @@ __all__ = [
     "normalize_idea",
     "puct_score",
     "puct_scores",
+    "read_igr_notes",
     "split_budget",
     "uct",
 ]

@@ -25,11 +25,11 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from rtlopt.config import SearchConfig
 from rtlopt.errors import UsageError
+from rtlopt.search._notes import read_igr_notes
 from rtlopt.search._pool import ROOT_ID, Child
 from rtlopt.search._strategy import (
     Expansion,
@@ -116,19 +116,7 @@ class IgrSearch(SearchFileState):
 
     def _notes(self) -> tuple[str, list[str]]:
         """The notes file's text and its idea lines (non-empty, not comments)."""
-        if not self.cfg.igr_notes:
-            return "", []
-        path = Path(self.cfg.igr_notes).expanduser()
-        try:
-            text = path.read_text(errors="replace")
-        except OSError as exc:
-            raise UsageError(
-                f"cannot read the IGR notes file: {exc.strerror}",
-                path=path,
-                hint="set search.igr_notes to a readable text file",
-            ) from exc
-        lines = [re.sub(r"^\s*(?:[-*]|\d+[.)])\s*", "", ln).strip() for ln in text.splitlines()]
-        return text, [ln for ln in lines if ln and not ln.startswith("#")]
+        return read_igr_notes(self.cfg.igr_notes)
 
     def _gather(self, source: IdeaSource) -> None:
         """Ask for ``k`` ideas once; fill up from the notes, then the built-in list."""

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rtlopt.config import SearchConfig
 from rtlopt.plugins import SAMPLERS
 from rtlopt.search._pool import State, StatePool
-
-if TYPE_CHECKING:
-    from rtlopt.search._strategy import SearchStrategy
 
 __all__ = [
     "SAMPLERS",
@@ -30,7 +27,6 @@ __all__ = [
     "PuctSampler",
     "RootSampler",
     "Sampler",
-    "SamplerFactory",
     "ScoredState",
     "make_sampler",
     "puct_score",
@@ -46,16 +42,6 @@ class Sampler(Protocol):
         ...
 
 
-class SamplerFactory(Protocol):
-    """What the :data:`~rtlopt.plugins.SAMPLERS` registry holds (entry points
-    ``rtlopt.samplers``): builds a parent sampler over the state pool, or a whole search
-    strategy (:class:`~rtlopt.search.SearchStrategy`), from the search configuration."""
-
-    def __call__(self, cfg: SearchConfig) -> Sampler | SearchStrategy:
-        """A sampler or strategy configured by ``cfg``."""
-        ...
-
-
 def make_sampler(cfg: SearchConfig) -> Sampler:
     """The parent sampler named by ``cfg.sampler`` (see :func:`~rtlopt.search.make_strategy`
     for every strategy).
@@ -64,7 +50,8 @@ def make_sampler(cfg: SearchConfig) -> Sampler:
         PluginError: unknown name (the message lists the known ones).
         TypeError: the name is a whole strategy (``igr``, ``mcts``), not a pool sampler.
     """
-    built = SAMPLERS.get(cfg.sampler)(cfg)
+    factory: Callable[[SearchConfig], object] = SAMPLERS.get(cfg.sampler)
+    built = factory(cfg)
     if not callable(getattr(built, "select", None)):
         raise TypeError(f"{cfg.sampler!r} is a search strategy, not a pool sampler")
     return built  # type: ignore[return-value]
@@ -188,12 +175,3 @@ class RootSampler:
     def select(self, pool: StatePool, k: int, rng: random.Random) -> list[State]:
         """``k`` copies of the root."""
         return [pool.root] * k
-
-
-if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.SAMPLERS are SamplerFactory values
-    _BUILTINS: tuple[SamplerFactory, ...] = (
-        PuctSampler,
-        GreedySampler,
-        EpsilonGreedySampler,
-        RootSampler,
-    )

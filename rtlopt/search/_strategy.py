@@ -24,13 +24,19 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rtlopt.config import SearchConfig
 from rtlopt.plugins import SAMPLERS
 from rtlopt.rundir import RunDir
 from rtlopt.search._pool import ROOT_ID, Child, State, StatePool
-from rtlopt.search._samplers import Sampler
+from rtlopt.search._samplers import (
+    EpsilonGreedySampler,
+    GreedySampler,
+    PuctSampler,
+    RootSampler,
+    Sampler,
+)
 
 __all__ = [
     "Expansion",
@@ -38,6 +44,7 @@ __all__ = [
     "IdeaSource",
     "PlanContext",
     "PoolSearch",
+    "SamplerFactory",
     "SearchStrategy",
     "make_strategy",
     "split_budget",
@@ -248,7 +255,8 @@ def make_strategy(cfg: SearchConfig) -> SearchStrategy:
         PluginError: unknown name (the message lists the known ones).
         TypeError: the plugin builds neither a strategy nor a sampler.
     """
-    built = SAMPLERS.get(cfg.sampler)(cfg)
+    factory: SamplerFactory = SAMPLERS.get(cfg.sampler)  # the table is untyped: bind its type
+    built = factory(cfg)
     if isinstance(built, SearchStrategy):
         return built
     if callable(getattr(built, "select", None)):
@@ -256,4 +264,23 @@ def make_strategy(cfg: SearchConfig) -> SearchStrategy:
     raise TypeError(
         f"search plugin {cfg.sampler!r} built a {type(built).__name__}, which has "
         "neither plan/observe (a strategy) nor select (a parent sampler)"
+    )
+
+
+class SamplerFactory(Protocol):
+    """What the :data:`~rtlopt.plugins.SAMPLERS` registry holds (entry points
+    ``rtlopt.samplers``): builds a parent sampler over the state pool, or a whole search
+    strategy (:class:`~rtlopt.search.SearchStrategy`), from the search configuration."""
+
+    def __call__(self, cfg: SearchConfig) -> Sampler | SearchStrategy:
+        """A sampler or strategy configured by ``cfg``."""
+        ...
+
+
+if TYPE_CHECKING:  # the built-ins named in rtlopt.plugins.SAMPLERS are SamplerFactory values
+    _BUILTINS: tuple[SamplerFactory, ...] = (
+        PuctSampler,
+        GreedySampler,
+        EpsilonGreedySampler,
+        RootSampler,
     )

@@ -112,7 +112,8 @@ def make_advantage(cfg: TrainConfig) -> AdvantageEstimator:
     Raises:
         PluginError: unknown estimator name (the message lists the known ones).
     """
-    return ADVANTAGES.get(cfg.advantage)(cfg)
+    factory: AdvantageFactory = ADVANTAGES.get(cfg.advantage)  # untyped table: bind its type
+    return factory(cfg)
 
 
 def _logsumexp(xs: Sequence[float]) -> float:

@@ -120,7 +120,8 @@ def make_schedule(cfg: TrainConfig, state: Mapping[str, Any] | None = None) -> D
         PluginError: unknown schedule name.
         RtloptError: ``state`` belongs to another schedule.
     """
-    schedule = DELTA_SCHEDULES.get(cfg.delta)(cfg)
+    factory: DeltaScheduleFactory = DELTA_SCHEDULES.get(cfg.delta)  # untyped table: bind it
+    schedule = factory(cfg)
     if state is not None:
         schedule.load_json(state)
     return schedule

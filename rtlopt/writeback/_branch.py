@@ -19,7 +19,7 @@ import git
 from rtlopt.errors import DesignError, RepoError
 from rtlopt.frontend.model import Design, Module
 from rtlopt.verilog import ModuleSpan, find_span, module_spans
-from rtlopt.writeback._merge import compile_gate, place_candidate, same_module_text
+from rtlopt.writeback._merge import Placement, compile_gate, place_candidate, same_module_text
 
 __all__ = ["BranchResult", "PushFailed", "assert_clean", "write_branch"]
 
@@ -218,6 +218,115 @@ def write_branch(
     base = repo.active_branch.name  # HEAD is on a branch (checked above)
     rel = _relpath(top, target_file)
     _check_branch_name(repo, top, branch)
+    head_text, head_span = _head_module(head, top, rel, module_name)
+    _check_committed(top, rel, module_name, head_text, head_span)
+
+    tmp = Path(tempfile.mkdtemp(prefix="rtlopt-worktree-"))
+    wt = tmp / "wt"
+    created = False
+    try:
+        try:
+            _git(top, "worktree", "add", "--quiet", "-b", branch, str(wt), head.hexsha)
+        except git.GitCommandError as exc:
+            raise RepoError(
+                f"git worktree add failed: {_first_line(exc)}",
+                path=top,
+                hint="run `git worktree prune` and retry",
+            ) from None
+        created = True
+        sha, diff = _commit_replacement(
+            wt,
+            top,
+            rel,
+            (module_name, new_module_text),
+            (head.hexsha, head_text, head_span.line),
+            design,
+            message,
+        )
+    except BaseException:
+        if created:
+            _remove_worktree(top, wt)
+            created = False
+            try:
+                _git(top, "branch", "-D", branch)
+            except git.GitCommandError:
+                log.warning("could not delete branch %s after a failure", branch)
+        raise
+    finally:
+        if created:
+            _remove_worktree(top, wt)
+        shutil.rmtree(tmp, ignore_errors=True)
+    log.info("wrote %s on branch %s (%s)", module_name, branch, sha[:10])
+    if push:
+        _push(top, push, branch)
+    return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=push or None, base=base)
+
+
+def _commit_replacement(
+    wt: Path,
+    top: Path,
+    rel: str,
+    replacement: tuple[str, str],
+    head_info: tuple[str, str, int],
+    design: Design | None,
+    message: str,
+) -> tuple[str, str]:
+    """Place the replacement (and its helpers) in the branch's work tree, pass the compile
+    gate and commit; the commit and its diff against HEAD.
+
+    Args:
+        wt: The branch's work tree (checked out at HEAD).
+        top: The repository's top folder.
+        rel: The target file, relative to ``top``.
+        replacement: The module's name and its new text.
+        head_info: HEAD's commit, the target file's text there and the module's line.
+        design: The parsed design, if any.
+        message: Commit message.
+    """
+    module_name, new_module_text = replacement
+    head_sha, head_text, head_line = head_info
+    wt_file = wt / rel
+    # the checked-out file is the HEAD version (with the repo's checkout filters applied)
+    data = wt_file.read_bytes().decode("utf-8", errors="surrogateescape")
+    span = find_span(data, module_name, head_line)
+    if span is None:  # cannot happen unless a filter rewrites the file
+        raise RepoError(
+            f"module '{module_name}' not found in the checkout of {rel}",
+            path=top / rel,
+            hint="check the repository's checkout filters",
+        )
+    modules = design.modules if design is not None else _file_modules(head_text, top / rel)
+    placement = place_candidate(
+        new_module_text.replace("\r\n", "\n"),
+        module_name,
+        modules,
+        top,
+        design.sources if design is not None else None,
+    )
+    edits = _edits(wt, top, rel, (span.start, span.end), placement)
+    _apply_edits(wt, top, rel, data, edits)
+    changed = sorted(edits)
+    compile_gate(wt, top, module_name, changed, placement, design, wt.parent / "gate")
+    try:
+        _git(wt, "add", "--", *changed)
+        _git(wt, "commit", "--quiet", "--no-verify", "-m", message)
+    except git.GitCommandError as exc:
+        raise RepoError(
+            f"git commit failed: {_first_line(exc)}",
+            path=top,
+            hint="set git user.name and user.email",
+        ) from None
+    sha = _git(wt, "rev-parse", "HEAD")
+    diff = _git(wt, "diff", f"{head_sha}..{sha}")
+    return sha, diff
+
+
+def _head_module(head: git.Commit, top: Path, rel: str, module_name: str) -> tuple[str, ModuleSpan]:
+    """The target file's text at HEAD and the module's span in it.
+
+    Raises:
+        RepoError: the file is not committed, or the module is not in it.
+    """
     try:
         blob = head.tree / rel
     except KeyError:
@@ -227,8 +336,17 @@ def write_branch(
             hint=f"git add {rel} && git commit",
         ) from None
     head_text = blob.data_stream.read().decode("utf-8", errors="surrogateescape")
-    head_span = _span_or_error(head_text, module_name, "HEAD", rel, top)
+    return head_text, _span_or_error(head_text, module_name, "HEAD", rel, top)
 
+
+def _check_committed(
+    top: Path, rel: str, module_name: str, head_text: str, head_span: ModuleSpan
+) -> None:
+    """The module in the work tree is the one at HEAD (line endings aside).
+
+    Raises:
+        RepoError: the file is deleted or the module has uncommitted changes.
+    """
     work_file = top / rel
     if not work_file.is_file():
         raise RepoError(
@@ -251,100 +369,62 @@ def write_branch(
             hint=f"commit or stash your changes to {rel} first",
         )
 
-    tmp = Path(tempfile.mkdtemp(prefix="rtlopt-worktree-"))
-    wt = tmp / "wt"
-    created = False
+
+def _edits(
+    wt: Path, top: Path, rel: str, target: tuple[int, int], placement: Placement
+) -> dict[str, list[tuple[int, int, str]]]:
+    """The spans to replace, by file: the target's, and every changed helper's.
+
+    Raises:
+        RepoError: a helper module is not in the checkout.
+    """
+    edits: dict[str, list[tuple[int, int, str]]] = {
+        rel: [(target[0], target[1], placement.target_text)]
+    }
+    for hrel, helpers in placement.helpers.items():
+        htext = _read_checkout(wt, hrel, top)
+        for name, helper_text, line in helpers:
+            hspan = find_span(htext, name, line)
+            if hspan is None:
+                raise RepoError(
+                    f"module '{name}' not found in the checkout of {hrel}",
+                    path=top / hrel,
+                    hint="commit the file that defines it",
+                )
+            if same_module_text(htext[hspan.start : hspan.end], helper_text):
+                continue  # unchanged helper: the original stays byte for byte
+            edits.setdefault(hrel, []).append((hspan.start, hspan.end, helper_text))
+    return edits
+
+
+def _apply_edits(
+    wt: Path, top: Path, rel: str, data: str, edits: dict[str, list[tuple[int, int, str]]]
+) -> None:
+    """Write every edited file of the checkout (``data``: the target file's text)."""
+    for erel, spans in edits.items():
+        new_data = data if erel == rel else _read_checkout(wt, erel, top)
+        for start, end, text in sorted(spans, reverse=True):
+            text = text.strip()
+            if "\r\n" in new_data[start:end]:  # keep the module's line endings
+                text = text.replace("\n", "\r\n")
+            new_data = new_data[:start] + text + new_data[end:]
+        (wt / erel).write_bytes(new_data.encode("utf-8", errors="surrogateescape"))
+
+
+def _push(top: Path, remote: str, branch: str) -> None:
+    """Push the new branch.
+
+    Raises:
+        PushFailed: git push failed (the branch stays local).
+    """
     try:
-        try:
-            _git(top, "worktree", "add", "--quiet", "-b", branch, str(wt), head.hexsha)
-        except git.GitCommandError as exc:
-            raise RepoError(
-                f"git worktree add failed: {_first_line(exc)}",
-                path=top,
-                hint="run `git worktree prune` and retry",
-            ) from None
-        created = True
-        wt_file = wt / rel
-        # the checked-out file is the HEAD version (with the repo's checkout filters applied)
-        data = wt_file.read_bytes().decode("utf-8", errors="surrogateescape")
-        span = find_span(data, module_name, head_span.line)
-        if span is None:  # cannot happen unless a filter rewrites the file
-            raise RepoError(
-                f"module '{module_name}' not found in the checkout of {rel}",
-                path=top / rel,
-                hint="check the repository's checkout filters",
-            )
-        modules = design.modules if design is not None else _file_modules(head_text, top / rel)
-        placement = place_candidate(
-            new_module_text.replace("\r\n", "\n"),
-            module_name,
-            modules,
-            top,
-            design.sources if design is not None else None,
-        )
-        edits: dict[str, list[tuple[int, int, str]]] = {
-            rel: [(span.start, span.end, placement.target_text)]
-        }
-        for hrel, helpers in placement.helpers.items():
-            htext = _read_checkout(wt, hrel, top)
-            for name, helper_text, line in helpers:
-                hspan = find_span(htext, name, line)
-                if hspan is None:
-                    raise RepoError(
-                        f"module '{name}' not found in the checkout of {hrel}",
-                        path=top / hrel,
-                        hint="commit the file that defines it",
-                    )
-                if same_module_text(htext[hspan.start : hspan.end], helper_text):
-                    continue  # unchanged helper: the original stays byte for byte
-                edits.setdefault(hrel, []).append((hspan.start, hspan.end, helper_text))
-        for erel, spans in edits.items():
-            new_data = data if erel == rel else _read_checkout(wt, erel, top)
-            for start, end, text in sorted(spans, reverse=True):
-                text = text.strip()
-                if "\r\n" in new_data[start:end]:  # keep the module's line endings
-                    text = text.replace("\n", "\r\n")
-                new_data = new_data[:start] + text + new_data[end:]
-            (wt / erel).write_bytes(new_data.encode("utf-8", errors="surrogateescape"))
-        changed = sorted(edits)
-        compile_gate(wt, top, module_name, changed, placement, design, tmp / "gate")
-        try:
-            _git(wt, "add", "--", *changed)
-            _git(wt, "commit", "--quiet", "--no-verify", "-m", message)
-        except git.GitCommandError as exc:
-            raise RepoError(
-                f"git commit failed: {_first_line(exc)}",
-                path=top,
-                hint="set git user.name and user.email",
-            ) from None
-        sha = _git(wt, "rev-parse", "HEAD")
-        diff = _git(wt, "diff", f"{head.hexsha}..{sha}")
-    except BaseException:
-        if created:
-            _remove_worktree(top, wt)
-            created = False
-            try:
-                _git(top, "branch", "-D", branch)
-            except git.GitCommandError:
-                log.warning("could not delete branch %s after a failure", branch)
-        raise
-    finally:
-        if created:
-            _remove_worktree(top, wt)
-        shutil.rmtree(tmp, ignore_errors=True)
-    log.info("wrote %s on branch %s (%s)", module_name, branch, sha[:10])
-    pushed: str | None = None
-    if push:
-        try:
-            _git(top, "push", "--quiet", push, f"refs/heads/{branch}:refs/heads/{branch}")
-        except git.GitCommandError as exc:
-            raise PushFailed(
-                f"push to '{push}' failed: {_first_line(exc)}",
-                path=top,
-                hint=f"the branch {branch} exists locally; push it by hand",
-            ) from None
-        pushed = push
-    return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=pushed, base=base)
+        _git(top, "push", "--quiet", remote, f"refs/heads/{branch}:refs/heads/{branch}")
+    except git.GitCommandError as exc:
+        raise PushFailed(
+            f"push to '{remote}' failed: {_first_line(exc)}",
+            path=top,
+            hint=f"the branch {branch} exists locally; push it by hand",
+        ) from None
 
 
 def _read_checkout(wt: Path, rel: str, top: Path) -> str:

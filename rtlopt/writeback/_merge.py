@@ -206,29 +206,7 @@ def compile_gate(
     Raises:
         RepoError: naming the file and the first error, with "the branch was not created".
     """
-    from rtlopt.frontend import parse_text
-
-    names: dict[str, str] = {}
-    for rel in changed:
-        text = (wt / rel).read_text(errors="replace")
-        try:
-            mods = parse_text(text, rel, sources=design.sources if design else None)
-        except DesignError as exc:
-            raise RepoError(
-                f"the branch's {rel} does not parse: {exc.message}",
-                path=top / rel,
-                line=exc.line,
-                hint="the branch was not created; please report this",
-            ) from None
-        for m in mods:
-            if m.name in names:
-                raise RepoError(
-                    f"the branch would define module '{m.name}' twice ({names[m.name]} and {rel})",
-                    path=top / rel,
-                    line=m.line,
-                    hint="the branch was not created; please report this",
-                )
-            names[m.name] = rel
+    _parse_changed(wt, top, changed, design)
     if design is None:
         return
     from rtlopt.eda.iverilog import compile_sources
@@ -274,6 +252,37 @@ def compile_gate(
             hint="the branch was not created; it is made from HEAD, so commit "
             "every file the design needs",
         )
+
+
+def _parse_changed(wt: Path, top: Path, changed: Sequence[str], design: Design | None) -> None:
+    """Every changed file parses, and no module is defined twice among them.
+
+    Raises:
+        RepoError: naming the file and the problem.
+    """
+    from rtlopt.frontend import parse_text
+
+    names: dict[str, str] = {}
+    for rel in changed:
+        text = (wt / rel).read_text(errors="replace")
+        try:
+            mods = parse_text(text, rel, sources=design.sources if design else None)
+        except DesignError as exc:
+            raise RepoError(
+                f"the branch's {rel} does not parse: {exc.message}",
+                path=top / rel,
+                line=exc.line,
+                hint="the branch was not created; please report this",
+            ) from None
+        for m in mods:
+            if m.name in names:
+                raise RepoError(
+                    f"the branch would define module '{m.name}' twice ({names[m.name]} and {rel})",
+                    path=top / rel,
+                    line=m.line,
+                    hint="the branch was not created; please report this",
+                )
+            names[m.name] = rel
 
 
 def _elaborates_as_systemverilog(

@@ -24,7 +24,7 @@ import pytest
 
 from rtlopt import session
 from rtlopt.benchmark import BenchEvents, BenchOptions, BenchStatus, measure_references, run_bench
-from rtlopt.evaluate import EvalResult, Evaluator, Status, source_hash
+from rtlopt.evaluate import EvalResult, Evaluator, Status, make_executor, source_hash
 
 pytestmark = [pytest.mark.tools]
 
@@ -133,10 +133,14 @@ def test_evaluation_batch_on_ray_gives_the_local_numbers(cluster: Cluster, tmp_p
     ray_t = _target(**{"eval.executor": "ray"})
     _wait_free_cpus()
     seen: list[int] = []
-    with Evaluator(ray_t.design, ray_t.config, tmp_path / "ray", ray_t.pdk) as ev:
-        remote = ev.evaluate_many(texts, progress=lambda i, r: seen.append(i))
-        workers = {w["pid"] for w in ev._executor.workers()}  # type: ignore[union-attr]
-        assert len(workers) == 2 and os.getpid() not in workers
+    ex = make_executor(ray_t.config.eval)  # the caller owns the executor
+    try:
+        with Evaluator(ray_t.design, ray_t.config, tmp_path / "ray", ray_t.pdk) as ev:
+            remote = ex.evaluate(ev, texts, progress=lambda i, r: seen.append(i))
+            workers = {w["pid"] for w in ex.workers()}  # type: ignore[attr-defined]
+            assert len(workers) == 2 and os.getpid() not in workers
+    finally:
+        ex.close()
     assert [r.source_hash for r in remote] == [source_hash(t) for t in texts]  # in order
     assert [_numbers(r) for r in remote] == [_numbers(r) for r in local]
     assert sorted(seen) == list(range(len(texts)))

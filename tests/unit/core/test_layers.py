@@ -20,7 +20,8 @@ ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
 # Known arrows from a lower floor to a higher one, as (importing module prefix, imported module):
 # none since the ground-floor step of issue 9. An entry would be deleted with its fix.
 KNOWN_UP_ARROWS: set[tuple[str, str]] = set()
-# Circles still to remove: none.
+# Circles still to remove (type-checking imports count): the formal wing's netlist model, shared
+# by two files until it moves into rtlopt/formal/ (issue 21): delete the entry with the move.
 KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
@@ -57,10 +58,11 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def _imports(tree: ast.AST, known: dict[str, Path]) -> Iterator[str]:
-    """rtlopt modules imported anywhere in ``tree`` except under ``if TYPE_CHECKING``."""
+def _imports(tree: ast.AST, known: dict[str, Path], checking: bool = False) -> Iterator[str]:
+    """rtlopt modules imported anywhere in ``tree``; under ``if TYPE_CHECKING`` only with
+    ``checking``."""
     for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node):
+        if isinstance(node, ast.If) and _is_type_checking(node) and not checking:
             yield from (m for n in node.orelse for m in _imports(n, known))
             continue
         if isinstance(node, ast.Import):
@@ -69,16 +71,16 @@ def _imports(tree: ast.AST, known: dict[str, Path]) -> Iterator[str]:
             for a in node.names:  # `from rtlopt import session` imports a module
                 sub = f"{node.module}.{a.name}"
                 yield sub if sub in known else str(node.module)
-        yield from _imports(node, known)
+        yield from _imports(node, known, checking)
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(checking: bool = False) -> dict[str, set[str]]:
     """Module -> the rtlopt modules it imports. An import of one's own package (``__init__``)
     is left out: the package is already being imported, so it cannot close a circle."""
     known = _modules()
     graph = {}
     for name, path in known.items():
-        targets = set(_imports(ast.parse(path.read_text()), known))
+        targets = set(_imports(ast.parse(path.read_text()), known, checking))
         graph[name] = {t for t in targets if t != name and not name.startswith(t + ".")}
     return graph
 
@@ -172,7 +174,8 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
 
 
 def test_no_circles_between_modules() -> None:
-    circles = {frozenset(c) for c in _strongly_connected(_graph()) if len(c) > 1}
+    """Type-checking imports included: a circle the type checker sees is still a circle."""
+    circles = {frozenset(c) for c in _strongly_connected(_graph(checking=True)) if len(c) > 1}
     assert circles <= KNOWN_CIRCLES, [sorted(c) for c in circles - KNOWN_CIRCLES]
     assert KNOWN_CIRCLES <= circles, "a known circle is gone: delete it from KNOWN_CIRCLES"
 

@@ -94,6 +94,22 @@ class FakeEvaluator:
         return out
 
 
+class FakeExecutor:
+    """The caller's executor: runs a batch through the fake evaluator's recording
+    ``evaluate_many``."""
+
+    def evaluate(
+        self,
+        evaluator: FakeEvaluator,
+        texts: Sequence[str],
+        progress: Callable[[int, EvalResult], None] | None = None,
+    ) -> list[EvalResult]:
+        return evaluator.evaluate_many(texts, progress)
+
+    def close(self) -> None:
+        pass
+
+
 class FakePolicy:
     """Answers from a fixed list in turn; records prompts and updates."""
 
@@ -149,7 +165,15 @@ def _optimizer(
 ) -> tuple[Optimizer, FakeEvaluator, FakePolicy]:
     cfg = dataclasses.replace(Config(), run=RunConfig(steps=steps, rollouts=rollouts, seed=3))
     ev, pol = FakeEvaluator(), FakePolicy(answers)
-    opt = Optimizer(design, cfg, ev, pol, tmp_path / "run", "invert a")  # type: ignore[arg-type]
+    opt = Optimizer(
+        design,
+        cfg,
+        ev,  # type: ignore[arg-type]
+        pol,
+        tmp_path / "run",
+        "invert a",
+        executor=FakeExecutor(),  # type: ignore[arg-type]
+    )
     opt.prepare("run-1", resume=False)
     return opt, ev, pol
 
@@ -199,6 +223,7 @@ def test_fake_loop_pauses_and_resumes(design: Design, tmp_path: Path) -> None:
         FakePolicy(answers),  # type: ignore[arg-type]
         tmp_path / "run",
         "invert a",
+        executor=FakeExecutor(),  # type: ignore[arg-type]
     )
     again.prepare("run-1", resume=True)
     assert again.start_step == 2

@@ -1,0 +1,51 @@
+"""One candidate on its way through the stages, and the rejection a stage returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import RewardConfig
+from rtlopt.frontend.model import Module
+from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status
+
+__all__ = ["Candidate", "Progress", "invalid"]
+
+
+@dataclass
+class Progress:
+    """The stage an evaluation is in (read when a tool times out or fails)."""
+
+    stage: Stage = Stage.SCREEN
+
+
+@dataclass
+class Candidate:
+    """One candidate on its way through the stages: what each stage leaves for the next."""
+
+    text: str
+    dir: Path
+    file: Path
+    progress: Progress
+    mods: list[Module] = field(default_factory=list)
+    lib: tuple[Path, ...] = ()
+    logs: dict[str, str] = field(default_factory=dict)
+    sim: SimResult | None = None
+    formal: FormalResult | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def invalid(
+    rw: RewardConfig, stage: Stage, reason: str, *, r_syn: float, r_func: float = 0.0, **kw: Any
+) -> EvalResult:
+    """A rejection at ``stage`` with its partial reward ``w_syn*r_syn + w_func*r_func``."""
+    return EvalResult(
+        status=Status.INVALID,
+        stage=stage,
+        reason=reason,
+        reward=rw.w_syn * r_syn + rw.w_func * r_func,
+        r_syn=r_syn,
+        r_func=r_func,
+        **kw,
+    )

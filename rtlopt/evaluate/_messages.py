@@ -1,0 +1,68 @@
+"""The one-line reasons an evaluation gives: compiler errors, simulation mismatches, interface
+differences."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from rtlopt.frontend.model import Module
+from rtlopt.results import SimResult
+
+__all__ = ["compile_error_summary", "first_error", "interface_problem", "mismatch_reason"]
+
+
+def mismatch_reason(head: str, sim: SimResult) -> str:
+    """``head`` with the first mismatching output, its values, time and inputs."""
+    fm = sim.first_mismatch
+    if fm is None:
+        return head
+    ins = ", ".join(f"{k}={v}" for k, v in list(fm.inputs.items())[:6])
+    reason = f"{head}: {fm.output} expected {fm.expected} got {fm.got} at {fm.time}"
+    return reason + (f" for inputs {ins}" if ins else "")
+
+
+def compile_error_summary(errors: Sequence[str], output: str, scratch: Path, limit: int = 3) -> str:
+    """The first compiler errors as ``file:line: message``, joined by ``; ``.
+
+    Paths inside the candidate's scratch folder are shown relative to it (``candidate.v:3``,
+    ``lib/lib0_x.v:12``); repository paths stay as they are.
+    """
+    lines = list(errors) or [first_error(output)]
+    prefix = str(scratch).rstrip("/") + "/"
+    shown = [" ".join(e.replace(prefix, "").split())[:200] for e in lines[:limit]]
+    more = f" (+{len(lines) - limit} more)" if len(lines) > limit else ""
+    return "; ".join(shown) + more
+
+
+def first_error(output: str) -> str:
+    """The first line of a tool's output that mentions an error (else its last line)."""
+    for line in output.splitlines():
+        if "error" in line.lower():
+            return line.strip()[:200]
+    return output.strip().splitlines()[-1][:200] if output.strip() else "unknown error"
+
+
+def interface_problem(target: Module, mods: Mapping[str, Module]) -> str:
+    """Why a candidate's interface differs from the target's, or "" when it is the same."""
+    cand = mods.get(target.name)
+    if cand is None:
+        names = ", ".join(sorted(mods)) or "none"
+        return f"no module named '{target.name}' in the candidate (modules: {names})"
+    want = {p.name: p for p in target.ports}
+    got = {p.name: p for p in cand.ports}
+    missing = [n for n in want if n not in got]
+    extra = [n for n in got if n not in want]
+    if missing:
+        return f"missing port(s): {', '.join(missing)}"
+    if extra:
+        return f"extra port(s): {', '.join(extra)}"
+    for n, p in want.items():
+        q = got[n]
+        if p.direction != q.direction:
+            return f"port '{n}' is {q.direction}, expected {p.direction}"
+        if p.width != q.width:
+            return f"port '{n}' is {q.width} bits wide, expected {p.width}"
+        if p.signed != q.signed:
+            return f"port '{n}' signedness differs from the reference"
+    return ""

@@ -1,0 +1,263 @@
+"""The stage pipeline: the equivalence stages in order, then synthesis, the netlist check
+(beside timing) and the PPA score.
+
+With ``eval.overlap`` the formal check runs on the calling thread while synthesis and timing
+run on another; the verdict is the one of the sequential order.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from rtlopt.errors import EvaluationTimeout, InfrastructureError
+from rtlopt.evaluate._candidate import Candidate, Progress, invalid
+from rtlopt.evaluate._messages import mismatch_reason
+from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check
+from rtlopt.evaluate._reference import ReferenceMeasurement
+from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
+from rtlopt.evaluate._stages import compile_stage, formal_stage, interface_stage, simulation_stage
+from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status, Verdict
+
+__all__ = ["Pipeline"]
+
+_Stage = Callable[[EvalSetup, Candidate], EvalResult | None]
+
+
+class Pipeline:
+    """Runs one candidate through the stages (shared by the evaluator's threads)."""
+
+    def __init__(
+        self, setup: EvalSetup, flows: FlowPool, reference: ReferenceMeasurement, gold: NetlistGold
+    ) -> None:
+        self._s = setup
+        self._flows = flows
+        self._reference = reference
+        self._gold = gold
+
+    def run(
+        self, text: str, d: Path, equivalence: bool, progress: Progress, timings: dict[str, float]
+    ) -> EvalResult:
+        """The stages in order; each returns the rejection that ends the evaluation, or None."""
+        s = self._s
+        c = Candidate(text, d, d / "candidate.v", progress, timings=timings)
+        c.file.write_text(text)
+        overlap = equivalence and s.config.eval.overlap and self._flows.flow() is not None
+        stages: list[tuple[str, _Stage]] = [
+            ("compile", compile_stage),
+            ("interface", interface_stage),
+        ]
+        if equivalence:
+            stages.append(("simulation", simulation_stage))
+        if equivalence and not overlap:
+            stages.append(("formal", formal_stage))
+        for name, stage in stages:
+            t0 = time.monotonic()
+            try:
+                rejected = stage(s, c)
+            finally:
+                c.timings[name] = time.monotonic() - t0
+            if rejected is not None:
+                return rejected
+        if not equivalence:
+            return self._synthesize(c, check=False)
+        if overlap:
+            return self._formal_and_synthesis(c)
+        return self._synthesize(c, check=self._needs_netlist_check(c.formal))
+
+    def _needs_netlist_check(self, formal: FormalResult | None) -> bool:
+        mode = self._s.config.eval.netlist_check
+        return mode == "always" or (
+            mode == "auto" and (formal is None or formal.verdict is not Verdict.PROVEN)
+        )
+
+    def _gold_missing(self, c: Candidate) -> EvalResult:
+        return invalid(
+            self._s.config.reward,
+            Stage.NETLIST,
+            f"the netlist check is {self._gold.note}",
+            r_syn=1.0,
+            sim=c.sim,
+            formal=c.formal,
+            logs=c.logs,
+        )
+
+    def _formal_and_synthesis(self, c: Candidate) -> EvalResult:
+        """The formal check on this thread while synthesis and timing run on another.
+
+        The verdict is the one of the sequential order: a formal rejection (or a formal
+        timeout/tool error) wins over whatever synthesis found; the netlist check, which
+        depends on the formal verdict, waits for it on the flow's second thread.
+        """
+        ref = self._reference.get()  # measured once, before any overlap (it has its own lock)
+        assert ref.ppa is not None
+        formal_done = threading.Event()
+        along = self._overlapped_check(c, formal_done)
+        timed: dict[str, float] = {}
+        flow = self._flows.flow()
+
+        def measure() -> Any:
+            t0 = time.monotonic()
+            try:
+                return self._flows.measure([*c.lib, c.file], c.dir / "ppa", along, flow)
+            finally:
+                timed["synthesis"] = time.monotonic() - t0
+
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rtlopt-synth")
+        try:
+            synth = pool.submit(measure)
+            t0 = time.monotonic()
+            try:
+                rejected = formal_stage(self._s, c)
+            finally:
+                c.timings["formal"] = time.monotonic() - t0
+                formal_done.set()
+            try:
+                meas = synth.result()
+                synth_error: BaseException | None = None
+            except (InfrastructureError, EvaluationTimeout) as exc:
+                meas, synth_error = None, exc
+        finally:
+            formal_done.set()
+            pool.shutdown(wait=True)
+        c.timings["synthesis"] = timed.get("synthesis", 0.0)
+        if rejected is not None:
+            return rejected
+        if synth_error is not None:
+            c.progress.stage = Stage.SYNTHESIS
+            raise synth_error
+        assert meas is not None
+        return self._after_overlap(c, ref, meas)
+
+    def _overlapped_check(
+        self, c: Candidate, formal_done: threading.Event
+    ) -> Callable[[Path], Any] | None:
+        """The netlist check for the flow's second thread: it waits for the formal verdict
+        and runs only when that verdict asks for it."""
+        gold = self._gold.path
+        if self._s.config.eval.netlist_check == "never" or gold is None:
+            return None
+
+        def along(netlist: Path) -> NetlistOutcome | None:
+            formal_done.wait()
+            if c.formal is None or not self._needs_netlist_check(c.formal):
+                return None
+            return netlist_check(self._s, c.dir / "netlist", gold, netlist)
+
+        return along
+
+    def _after_overlap(self, c: Candidate, ref: EvalResult, meas: Any) -> EvalResult:
+        _record_flow_timings(c.timings, meas.timings)
+        check = self._needs_netlist_check(c.formal)
+        if check and self._gold.path is None:
+            return self._gold_missing(c)
+        if not check:
+            c.timings.pop("netlist", None)  # the callable only waited for the formal verdict
+        return self._score(c, ref, meas, check=check)
+
+    def _synthesize(self, c: Candidate, *, check: bool) -> EvalResult:
+        """Synthesis, the netlist check (beside timing) and timing/power."""
+        rw = self._s.config.reward
+        if self._flows.flow() is None:
+            return EvalResult(
+                status=Status.OK,
+                stage=Stage.DONE,
+                reward=rw.w_syn + rw.w_func,
+                r_syn=1.0,
+                r_func=1.0,
+                sim=c.sim,
+                formal=c.formal,
+                logs=c.logs,
+            )
+        ref = self._reference.get()
+        assert ref.ppa is not None
+        along = None
+        if check:
+            gold = self._gold.path
+            if gold is None:
+                return self._gold_missing(c)
+            along = functools.partial(netlist_check, self._s, c.dir / "netlist", gold)
+        c.progress.stage = Stage.SYNTHESIS
+        t0 = time.monotonic()
+        try:
+            meas = self._flows.measure([*c.lib, c.file], c.dir / "ppa", alongside=along)
+        finally:
+            c.timings.setdefault("synthesis", time.monotonic() - t0)
+        _record_flow_timings(c.timings, meas.timings)
+        return self._score(c, ref, meas, check=along is not None)
+
+    def _score(self, c: Candidate, ref: EvalResult, meas: Any, *, check: bool) -> EvalResult:
+        """The netlist check's verdict, then the PPA reward of a measured candidate."""
+        assert ref.ppa is not None
+        rw = self._s.config.reward
+        c.logs.update(meas.logs)
+        netlist: SimResult | None = None
+        if check:
+            netlist, rejected = self._netlist_verdict(c, meas.alongside)
+            if rejected is not None:
+                return rejected
+        kind = self._s.config.flow.metric_kind
+        m_ref, m = ref.ppa.metric(kind), meas.ppa.metric(kind)
+        r_ppa = m_ref / m if m > 0 else 0.0
+        c.progress.stage = Stage.DONE
+        return EvalResult(
+            status=Status.OK,
+            stage=Stage.DONE,
+            reward=rw.w_syn + rw.w_func + rw.w_ppa * r_ppa,
+            r_syn=1.0,
+            r_func=1.0,
+            r_ppa=r_ppa,
+            ppa=meas.ppa,
+            sim=c.sim,
+            formal=c.formal,
+            netlist=netlist,
+            metrics=ppa_metrics(meas.ppa),
+            logs=c.logs,
+        )
+
+    def _netlist_verdict(
+        self, c: Candidate, outcome: NetlistOutcome
+    ) -> tuple[SimResult | None, EvalResult | None]:
+        """The netlist check's result and the rejection it makes, if any.
+
+        Raises:
+            EvaluationTimeout: the netlist simulation ran out of time (never scored).
+        """
+        c.progress.stage = Stage.NETLIST
+        c.logs["netlist"] = str(c.dir / "netlist")
+        if outcome.timeout:
+            raise EvaluationTimeout(
+                f"netlist check: {outcome.reason}", hint=f"see {c.dir / 'netlist'}"
+            )
+        netlist = outcome.result
+        if netlist is not None and netlist.passed:
+            return netlist, None
+        reason = "the synthesized netlist is not equivalent to the reference"
+        if netlist is not None and netlist.first_mismatch is not None:
+            reason = mismatch_reason(reason, netlist)
+        elif outcome.reason:
+            reason += f": {outcome.reason}"
+        rejected = invalid(
+            self._s.config.reward,
+            Stage.NETLIST,
+            reason,
+            r_syn=1.0,
+            sim=c.sim,
+            formal=c.formal,
+            netlist=netlist,
+            logs=c.logs,
+        )
+        return netlist, rejected
+
+
+def _record_flow_timings(timings: dict[str, float], flow: Mapping[str, float]) -> None:
+    """The flow's own split of its wall time: synthesis, timing, and the netlist check beside
+    timing."""
+    for key, name in (("synth_s", "synthesis"), ("alongside_s", "netlist"), ("sta_s", "timing")):
+        if key in flow:
+            timings[name] = flow[key]

