@@ -139,7 +139,8 @@ def _lhs_name(lhs: str) -> str:
 
 
 def _forces_constants(first: Any, block: Any, constants: frozenset[str]) -> bool:
-    """Whether ``first``'s then-branch sets every register of ``block`` to a constant."""
+    """Whether ``first``'s then-branch assigns only constants, and every register ``block``
+    assigns outside ``first`` among them."""
     then = getattr(first, "statement", None)
     if then is None:
         return False
@@ -151,8 +152,15 @@ def _forces_constants(first: Any, block: Any, constants: frozenset[str]) -> bool
     for _, rhs in forced:
         if any(w not in constants for w in _WORD.findall(literal.sub(" ", rhs))):
             return False
-    assigned = {_lhs_name(lhs) for lhs, _ in _assignments(block)}
-    return assigned <= {_lhs_name(lhs) for lhs, _ in forced}
+    # a register the branch leaves alone holds its value (a partial reset: data registers
+    # without reset); one assigned outside the ``if`` is not reached by the branch at all
+    inside = {id(n) for n in [first, *_walk(first)]}
+    outside = {
+        _lhs_name(str(n.left).strip())
+        for n in [block, *_walk(block)]
+        if _kind(n) in _ASSIGN_KINDS and id(n) not in inside
+    }
+    return outside <= {_lhs_name(lhs) for lhs, _ in forced}
 
 
 def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:

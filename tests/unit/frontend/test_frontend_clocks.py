@@ -195,3 +195,36 @@ def test_registry_names_and_unknown() -> None:
     assert {"pyslang", "pyverilog"} <= set(FRONTENDS.names())
     with pytest.raises(PluginError, match="known: .*pyslang"):
         parse_text("module a; endmodule", frontend="nope")
+
+
+@pytest.mark.parametrize(
+    ("body", "resets"),
+    [
+        # named like a reset, used as data: not a reset (the name alone never decides)
+        ("always @(posedge clk) q <= d ^ {4{rst}};", {}),
+        ("always @(posedge clk) if (rst) q <= d; else q <= ~d;", {}),
+        ("always @(posedge clk) begin if (reset) q <= q + 1; end", {}),
+        # forces the registers it reaches to constants; a data register it leaves alone holds
+        (
+            "always @(posedge clk) if (rst) begin q <= 0; end else begin q <= d; v <= d[0]; end",
+            {"rst": False},
+        ),
+        # drives an asynchronous reset pin: a reset whatever it is called
+        ("always @(posedge clk or negedge go) if (!go) q <= 0; else q <= d;", {"go": True}),
+    ],
+)
+def test_reset_by_structure_never_by_name(body: str, resets: dict[str, bool]) -> None:
+    ports = "input clk, input rst, input reset, input go, input [3:0] d, output reg [3:0] q"
+    m = _one(f"module s({ports}, output reg v); {body} endmodule", "s")
+    assert m.clocks == ("clk",)
+    assert dict(m.reset_active_low) == resets
+
+
+def test_reset_named_input_used_beside_an_opaque_cell_is_data() -> None:
+    # an opaque cell and a reset-named input that the module's own logic also reads: data
+    m = _one(
+        "module n(input clk, input rst_n, input d, output y, output z); "
+        "VENDOR_DFF u (.CK(clk), .RN(rst_n), .D(d), .Q(y)); assign z = d & rst_n; endmodule",
+        "n",
+    )
+    assert m.clocks == ("clk",) and m.resets == ()
