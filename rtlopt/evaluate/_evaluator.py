@@ -87,7 +87,12 @@ class Evaluator:
         self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
     ) -> None:
         from rtlopt.evaluate._view import open_view
-        from rtlopt.harness import build_testbench, reference_text, target_context_text
+        from rtlopt.harness import (
+            build_testbench,
+            power_up_text,
+            reference_text,
+            target_context_text,
+        )
 
         self.design = design
         self.config = config
@@ -99,7 +104,8 @@ class Evaluator:
         self._tools = self._view.design if self._view is not None else design
         self._secret = secrets.token_hex(16)
         self._tb = build_testbench(self._tools, config.harness, self._secret)
-        self._ref_text = reference_text(self._tools)
+        # one power-up model for every tool (harness.initial_values)
+        self._ref_text = power_up_text(reference_text(self._tools), config.harness.initial_values)
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
@@ -498,7 +504,7 @@ class Evaluator:
 
     def screen(self, text: str) -> EvalResult | None:
         """The size limit and screening (no tool runs): the rejection, or None when clean."""
-        from rtlopt.harness import screen_candidate
+        from rtlopt.harness import event_violations, screen_candidate
 
         sb = self.config.sandbox
         if len(text.encode("utf-8", "surrogatepass")) > sb.max_source_bytes:
@@ -506,6 +512,7 @@ class Evaluator:
                 Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
             )
         violations = screen_candidate(text, self.design, dotted_names=self._view is not None)
+        violations += event_violations(text, self.design.target.text())
         if violations:
             return self._invalid(
                 Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0
@@ -773,14 +780,16 @@ class Evaluator:
     def _simulation_stage(self, c: _Candidate) -> EvalResult | None:
         """Equivalence by simulation against the renamed reference."""
         from rtlopt.eda.iverilog import compile_sources, simulate
+        from rtlopt.harness import power_up_file
 
         cfg = self.config
         sb = cfg.sandbox
         c.progress.stage = Stage.SIMULATION
         for name, content in self._tb.files.items():
             (c.dir / name).write_text(content)
+        sim_file = power_up_file(c.file, cfg.harness.initial_values)
         sim_comp = compile_sources(
-            [*c.lib, c.file, self._shared_dir / "reference.v", self._tb_file],
+            [*c.lib, sim_file, self._shared_dir / "reference.v", self._tb_file],
             c.dir,
             top=self._tb.top,
             include_dirs=self._tools.include_dirs,
@@ -832,6 +841,8 @@ class Evaluator:
                 cfg.formal,
                 memory_mb=cfg.sandbox.memory_mb,
                 strict_x=cfg.harness.strict_x,
+                initial_values=cfg.harness.initial_values,
+                source=(self.design, c.text),
             )
             c.logs["formal"] = str(c.dir / "formal")
         else:

