@@ -86,6 +86,7 @@ class Evaluator:
     def __init__(
         self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
     ) -> None:
+        from rtlopt.evaluate._params import ParameterCheck
         from rtlopt.evaluate._view import open_view
         from rtlopt.harness import (
             build_testbench,
@@ -107,6 +108,7 @@ class Evaluator:
         # one power-up model for every tool (harness.initial_values)
         self._ref_text = power_up_text(reference_text(self._tools), config.harness.initial_values)
         self._local = threading.local()
+        self._params = ParameterCheck(design, config, workdir)
         self._flows: list[Any] = []
         self._lock = threading.Lock()
         self._executor: Executor | None = None  # eval.executor, made by the first evaluate_many
@@ -262,6 +264,7 @@ class Evaluator:
             executor.close()
         for f in flows:
             f.close()
+        self._params.close()
 
     def __enter__(self) -> Evaluator:
         return self
@@ -678,6 +681,8 @@ class Evaluator:
             stages.append(("simulation", self._simulation_stage))
         if equivalence and not overlap:
             stages.append(("formal", self._formal_stage))
+        if equivalence and self.config.harness.parameterizations:
+            stages.append(("parameters", self._parameter_stage))
         for name, stage in stages:
             t0 = time.monotonic()
             try:
@@ -694,6 +699,13 @@ class Evaluator:
         assert c.formal is not None
         check = mode == "always" or (mode == "auto" and c.formal.verdict is not Verdict.PROVEN)
         return self._synthesize(c, check=check)
+
+    def _parameter_stage(self, c: _Candidate) -> EvalResult | None:
+        """The repository's other parameterizations of the target (evaluate/_params.py)."""
+        found = self._params.check(c.text)
+        if found is None:
+            return None
+        return self._invalid(found[0], found[1], r_syn=1.0, logs=c.logs)
 
     def _compile_stage(self, c: _Candidate) -> EvalResult | None:
         """Syntax: parse to learn which modules the candidate defines and uses, then compile."""

