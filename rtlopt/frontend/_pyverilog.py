@@ -137,7 +137,7 @@ def _condition(node: Any) -> Condition | None:
     return None
 
 
-def _clocked(always: Any) -> ClockedBlock | None:
+def _clocked(always: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:
     sens = always.sens_list
     edges: list[tuple[str, str]] = []
     for s in getattr(sens, "list", ()) or ():
@@ -154,7 +154,40 @@ def _clocked(always: Any) -> ClockedBlock | None:
             break
         st = st.statements[0]
     cond = _condition(st.cond) if type(st).__name__ == "IfStatement" else None
-    return ClockedBlock(edges=tuple(edges), condition=cond)  # type: ignore[arg-type]
+    forces = cond is not None and _forces_constants(st, always.statement, constants)
+    return ClockedBlock(
+        edges=tuple(edges),  # type: ignore[arg-type]
+        condition=cond,
+        forces_constants=forces,
+    )
+
+
+_ASSIGNS = ("NonblockingSubstitution", "BlockingSubstitution")
+
+
+def _target(assign: Any) -> str | None:
+    node = assign.left.var
+    while type(node).__name__ in ("Pointer", "Partselect"):
+        node = node.var
+    return _name(node)
+
+
+def _forces_constants(first: Any, block: Any, constants: frozenset[str]) -> bool:
+    """Whether ``first``'s then-branch assigns only constants, and every register ``block``
+    assigns outside ``first`` among them (the rule of the pyslang frontend)."""
+    forced = [n for n in _nodes(first.true_statement) if type(n).__name__ in _ASSIGNS]
+    if not forced:
+        return False
+    for a in forced:
+        if any(
+            type(n).__name__ == "Identifier" and n.name not in constants for n in _nodes(a.right)
+        ):
+            return False
+    inside = {id(n) for n in _nodes(first)}
+    outside = {
+        _target(n) for n in _nodes(block) if type(n).__name__ in _ASSIGNS and id(n) not in inside
+    }
+    return outside <= {_target(a) for a in forced}
 
 
 _DIRS: dict[str, Direction] = {"Input": "input", "Output": "output", "Inout": "inout"}
@@ -292,7 +325,7 @@ class PyverilogFrontend:
             elif k in ("Input", "Output", "Inout", "Reg", "Wire") and node.name in order:
                 declare(node)
             elif k == "Always":
-                blk = _clocked(node)
+                blk = _clocked(node, frozenset(q.name for q in params))
                 if blk is not None:
                     blocks.append(blk)
             elif k == "InstanceList":
