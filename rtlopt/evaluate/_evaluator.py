@@ -705,7 +705,11 @@ class Evaluator:
         found = self._params.check(c.text)
         if found is None:
             return None
-        return self._invalid(found[0], found[1], r_syn=1.0, logs=c.logs)
+        stage, reason, sub = found
+        if sub is not None and sub.status is not Status.INVALID:
+            # a tool crash or timeout there is an infrastructure error here too
+            return dataclasses.replace(sub, reason=reason, logs=c.logs)
+        return self._invalid(stage, reason, r_syn=1.0, logs=c.logs)
 
     def _compile_stage(self, c: _Candidate) -> EvalResult | None:
         """Syntax: parse to learn which modules the candidate defines and uses, then compile."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
 from rtlopt.frontend.model import Design
-from rtlopt.results import Stage
+from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._evaluator import Evaluator
@@ -63,8 +63,9 @@ class ParameterCheck:
     def labels(self) -> str:
         return "; ".join(f"{p.label()} ({', '.join(p.where[:2])})" for p in self._settings or [])
 
-    def check(self, text: str) -> tuple[Stage, str] | None:
-        """The stage and reason of a rejection, or None when the candidate passes under every
+    def check(self, text: str) -> tuple[Stage, str, EvalResult | None] | None:
+        """The stage and reason of a rejection (with the other parameterization's result, whose
+        status says whether a tool failed), or None when the candidate passes under every
         parameterization (or the target has only its defaults)."""
         from rtlopt.frontend._params import never_elaborated
 
@@ -78,6 +79,7 @@ class ParameterCheck:
                 Stage.FORMAL,
                 f"unchecked for parameters {self.labels()}: the candidate changes code that "
                 "none of the repository's parameterizations of the target elaborates",
+                None,
             )
         base = settings[0]
         for k, pz in enumerate(settings[1:], start=1):
@@ -87,7 +89,7 @@ class ParameterCheck:
             res = self._sub(k, values).evaluate(_specialized(text, name, values))
             if not res.accepted:
                 where = ", ".join(pz.where[:3])
-                return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}")
+                return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
         return None
 
     def _sub(self, k: int, values: dict[str, str]) -> Evaluator:
