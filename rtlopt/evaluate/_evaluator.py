@@ -108,7 +108,7 @@ class Evaluator:
         # one power-up model for every tool (harness.initial_values)
         self._ref_text = power_up_text(reference_text(self._tools), config.harness.initial_values)
         self._local = threading.local()
-        self._params = ParameterCheck(design, config, workdir)
+        self._params = ParameterCheck(design, config, workdir, type(self))
         self._flows: list[Any] = []
         self._lock = threading.Lock()
         self._executor: Executor | None = None  # eval.executor, made by the first evaluate_many

@@ -14,16 +14,26 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import Config
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
-    from rtlopt.evaluate._evaluator import Evaluator
     from rtlopt.frontend._params import Parameterization
+
+
+class _Evaluates(Protocol):
+    def evaluate(self, text: str) -> EvalResult: ...
+
+    def close(self) -> None: ...
+
+
+#: Makes the second evaluator: ``(design, config, workdir) -> evaluator`` (the Evaluator class).
+Factory = Callable[[Design, Config, Path], _Evaluates]
 
 __all__ = ["ParameterCheck"]
 
@@ -33,14 +43,15 @@ log = logging.getLogger(__name__)
 class ParameterCheck:
     """Checks a candidate under the repository's other parameterizations of the target."""
 
-    def __init__(self, design: Design, config: Config, workdir: Path) -> None:
+    def __init__(self, design: Design, config: Config, workdir: Path, factory: Factory) -> None:
+        self.factory = factory
         self.design = design
         self.config = config
         self.workdir = workdir
         self._lock = threading.Lock()
         self._settings: list[Parameterization] | None = None
         self._ref_dead: list[str] = []
-        self._subs: dict[int, Evaluator] = {}
+        self._subs: dict[int, _Evaluates] = {}
 
     def _found(self) -> list[Parameterization]:
         from rtlopt.frontend._params import never_elaborated, parameterizations
@@ -92,8 +103,7 @@ class ParameterCheck:
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
         return None
 
-    def _sub(self, k: int, values: dict[str, str]) -> Evaluator:
-        from rtlopt.evaluate._evaluator import Evaluator
+    def _sub(self, k: int, values: dict[str, str]) -> _Evaluates:
         from rtlopt.frontend import parse_text
 
         with self._lock:
@@ -130,7 +140,7 @@ class ParameterCheck:
                 harness=dataclasses.replace(self.config.harness, parameterizations=False),
                 eval=dataclasses.replace(self.config.eval, cache=False),
             )
-            self._subs[k] = Evaluator(special, cfg, folder / "eval", None)
+            self._subs[k] = self.factory(special, cfg, folder / "eval")
             return self._subs[k]
 
     def close(self) -> None:
