@@ -228,3 +228,22 @@ def test_reset_named_input_used_beside_an_opaque_cell_is_data() -> None:
         "n",
     )
     assert m.clocks == ("clk",) and m.resets == ()
+
+
+@pytest.mark.parametrize("frontend", ["pyslang", "pyverilog"])
+def test_both_frontends_find_resets_by_the_same_structure(frontend: str) -> None:
+    ports = "input clk, input rst, input clear, input [3:0] d, output reg [3:0] q, output reg v"
+    cases = {
+        "always @(posedge clk) if (rst) q <= 0; else q <= d;": {"rst": False},
+        "always @(posedge clk) if (clear) begin q <= W; end else begin q <= d; v <= d[0]; end": {
+            "clear": False
+        },
+        "always @(posedge clk) q <= d ^ {4{rst}};": {},
+        "always @(posedge clk) begin if (rst) q <= 0; else q <= d; v <= d[0]; end": {},
+        "always @(posedge clk) if (rst) q <= d; else q <= ~d;": {},
+    }
+    for body, resets in cases.items():
+        text = f"module s #(parameter W = 4) ({ports}); {body} endmodule\n"
+        (m,) = parse_text(text, "s.v", frontend=frontend)
+        assert m.clocks == ("clk",), body
+        assert dict(m.reset_active_low) == resets, (frontend, body)
