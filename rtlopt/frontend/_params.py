@@ -113,9 +113,11 @@ def _values(inst: Any) -> Parameterization | None:
         if _kind(p) != "Parameter" or p.isLocalParam:
             continue
         try:
-            out.append((p.name, str(p.value)))
+            value = str(p.value)
         except Exception:  # noqa: BLE001 - a value slang cannot print: not comparable
             return None
+        if value and not value.startswith("<"):  # <unset>: slang could not evaluate it
+            out.append((p.name, value))
     return Parameterization(tuple(out))
 
 
@@ -125,7 +127,7 @@ def parameterizations(design: Design) -> list[Parameterization]:
     name = design.target.name
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:
-        alone = _compile(design.closure, {}, design, tops=[name]).getRoot()
+        alone = _compile(files, {}, design, tops=[name]).getRoot()
         every = _compile(files, {}, design).getRoot()
     except Exception as exc:  # noqa: BLE001 - no parameterizations known: defaults only
         log.info("parameterizations of %s not found: %s", name, exc)
@@ -196,7 +198,12 @@ def never_elaborated(
     """The text of every generate block of ``module`` in ``text`` that none of ``settings``
     elaborates, in source order (``module`` as the top, each setting as overrides)."""
     path = Path("rtlopt_params_probe.sv")
-    lib = [f for f in design.closure if f != design.target.file]
+    # the whole repository beside the text: packages, headers and submodules as the tops see
+    lib = [
+        f
+        for f in dict.fromkeys([*design.sources.files, *design.closure])
+        if f != design.target.file
+    ]
     ends: dict[int, int] = {}
     used: dict[int, int] = {}
     for pz in settings or [Parameterization(())]:
