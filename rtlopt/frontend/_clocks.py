@@ -200,6 +200,12 @@ def infer_clocks_resets(
                 if len(set(picked)) == 1:
                     add_clock(picked[0])
 
+    if text is None:
+        try:
+            text = module.text()
+        except OSError:
+            text = ""
+
     # name-based fallbacks
     if not clocks and opaque:
         for name, port in inputs.items():
@@ -209,11 +215,6 @@ def infer_clocks_resets(
         # a reset-like name breaks the tie only for an input that reaches nothing but pins of
         # modules rtlopt cannot see into (a vendor flip-flop's reset pin): never one that
         # rtlopt's own view uses as data
-        if text is None:
-            try:
-                text = module.text()
-            except OSError:
-                text = ""
         for name in _opaque_only(inputs, connections, submodule, text):
             if name not in resets and name not in clocks and is_reset_name(name):
                 resets[name] = _name_active_low(name)

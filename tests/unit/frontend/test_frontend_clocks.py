@@ -126,8 +126,17 @@ def test_combinational_has_no_clock_and_name_fallback() -> None:
             "end",
             {},
         ),
-        # forces only one of the block's registers: not a reset
-        ("always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= d[0]; end", {}),
+        # forces the one register it reaches; v is data it never reaches: a reset
+        (
+            "always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= d[0]; end",
+            {"clear": False},
+        ),
+        # reaches v as data too: not a reset
+        ("always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= clear; end", {}),
+        # a later statement gives a forced register data: not forced
+        ("always @(posedge clk) begin if (clear) q <= 0; q <= d; end", {}),
+        # a last `if` that overrides the data assigned before it: a reset
+        ("always @(posedge clk) begin q <= d; v <= d[1]; if (!RES) q <= 4'h0; end", {"RES": True}),
     ],
 )
 def test_reset_found_by_structure(body: str, resets: dict[str, bool]) -> None:
@@ -239,7 +248,12 @@ def test_both_frontends_find_resets_by_the_same_structure(frontend: str) -> None
             "clear": False
         },
         "always @(posedge clk) q <= d ^ {4{rst}};": {},
-        "always @(posedge clk) begin if (rst) q <= 0; else q <= d; v <= d[0]; end": {},
+        "always @(posedge clk) begin if (rst) q <= 0; else q <= d; v <= d[0]; end": {"rst": False},
+        "always @(posedge clk) begin if (rst) q <= 0; else q <= d; v <= d[0] ^ rst; end": {},
+        "always @(posedge clk) begin v <= 0; if (!rst) v <= d[0]; else if (clear) q <= 0; end": {},
+        "always @(posedge clk) begin v <= 1'b0; q <= d; if (clear) q <= 4'd0; end": {
+            "clear": False
+        },
         "always @(posedge clk) if (rst) q <= d; else q <= ~d;": {},
     }
     for body, resets in cases.items():
