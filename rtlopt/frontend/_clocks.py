@@ -5,9 +5,10 @@ Rules, in order:
 1. A port in a ``posedge``/``negedge`` event of an always block is a clock, unless the block's
    first ``if`` tests it: then it is an asynchronous reset, active low when the test is ``!x``,
    ``~x`` or ``x == 0`` (or, without a usable test, when the event is ``negedge``).
-2. A 1-bit input tested by the first ``if`` of a clocked block is a synchronous reset when
-   that branch forces every register of the block to a constant (the structure of a reset:
-   ``clear``, ``RES``, ...), whatever its name. A name alone never makes a reset: the miter
+2. A 1-bit input tested by an ``if`` at the top of a clocked block is a synchronous reset when
+   that branch forces the registers it reaches to constants (the frontends' ``forces_constants``:
+   only constants assigned there, no later statement giving those registers data, the signal
+   read nowhere else in the block; ``clear``, ``RES``, ...), whatever its name. A name alone never makes a reset: the miter
    and the testbench force a reset in the first cycles, and an input the design uses as data
    (``q <= d ^ {8{rst}}``) must be compared as data.
 3. Ports connected to a submodule's clock/reset ports inherit the role (and polarity).
