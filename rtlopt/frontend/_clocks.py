@@ -8,9 +8,9 @@ Rules, in order:
 2. A 1-bit input tested by an ``if`` at the top of a clocked block is a synchronous reset when
    that branch forces the registers it reaches to constants (the frontends' ``forces_constants``:
    only constants assigned there, no later statement giving those registers data, the signal
-   read nowhere else in the block; ``clear``, ``RES``, ...), whatever its name. A name alone never makes a reset: the miter
-   and the testbench force a reset in the first cycles, and an input the design uses as data
-   (``q <= d ^ {8{rst}}``) must be compared as data.
+   read nowhere else in the block; ``clear``, ``RES``, ...), whatever its name. A name
+   alone never makes a reset: the miter and the testbench force a reset in the first cycles,
+   and an input the design uses as data (``q <= d ^ {8{rst}}``) must be compared as data.
 3. Ports connected to a submodule's clock/reset ports inherit the role (and polarity).
 4. Names are hints: without any clocked logic found, a 1-bit input named like a clock (clk,
    clock, clk_i, ...) is taken as a clock only when the module instantiates a module rtlopt
