@@ -48,6 +48,7 @@ STAGES = (
     "interface",
     "simulation",
     "formal",
+    "parameters",
     "synthesis",
     "netlist",
     "timing",

@@ -127,6 +127,14 @@ class HarnessConfig:
         "X policy. false (default, as logic-equivalence tools do): an output bit that is x in the reference (an uninitialized or un-reset register) may be 0 or 1 in the candidate. true: the candidate must reproduce every x of the reference exactly. Either way, a candidate x (or z) where the reference is defined is never equivalent; the testbench, the netlist check and the formal miter apply the same policy.",
     )
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
+    parameterizations: bool = _f(
+        True,
+        "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults; a change in code none of them elaborates is reported as unchecked and not accepted.",
+    )
+    initial_values: str = _f(
+        "ignore",
+        "Power-up model, the same for simulation, the formal check and the netlist check. ignore (default, ASIC): registers start unknown; initial values (reg r = 0, initial r = 0) are dropped by every tool. honor (FPGA flows): simulation keeps them, and the formal check, whose models start from unknown registers, proves nothing for a target with initial values (the verdict rests on simulation).",
+    )
 
 
 @dataclass(frozen=True)
@@ -516,6 +524,7 @@ class Config:
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
+    "harness.initial_values": ("ignore", "honor"),
     "flow.power_activity": ("default", "sim"),
     "flow.engine": ("auto", "yosys", "pyosys"),
     "flow.systemverilog": ("auto", "slang", "native"),

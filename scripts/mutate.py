@@ -200,6 +200,60 @@ MUTATIONS: tuple[Mutation, ...] = (
         "ref_{p.name}[k_] !== 1'bx && cand_{p.name}[k_] !== 1'bx && ref_",
         ("tests/integration/test_x_policy_simulation.py",),
     ),
+    Mutation(
+        "reset-by-name",
+        "a name makes a synchronous reset again (an input named rst used as data is forced)",
+        "rtlopt/frontend/_clocks.py",
+        r"and blk\.forces_constants\n",
+        "and (blk.forces_constants or is_reset_name(cond.signal))\n",
+        (
+            "tests/unit/frontend/test_frontend_clocks.py",
+            "tests/integration/test_semantics_models.py",
+        ),
+    ),
+    Mutation(
+        "reset-name-fallback",
+        "every reset-like input of a clocked module is a reset, used as data or not",
+        "rtlopt/frontend/_clocks.py",
+        r"for name in _opaque_only\(inputs, connections, submodule, text\):",
+        "for name in inputs:",
+        (
+            "tests/unit/frontend/test_frontend_clocks.py",
+            "tests/integration/test_semantics_models.py",
+        ),
+    ),
+    Mutation(
+        "initial-values-simulated",
+        "simulation keeps initial values the formal check drops (two power-up models)",
+        "rtlopt/harness/_semantics.py",
+        r"spans = sorted\(\{s for _, s in _spans\(text\)\}\)",
+        "spans: list[tuple[int, int]] = []",
+        ("tests/integration/test_semantics_models.py",),
+    ),
+    Mutation(
+        "event-lists-unchecked",
+        "an incomplete event list is no longer rejected (the slang view makes it combinational)",
+        "rtlopt/evaluate/_evaluator.py",
+        r"violations \+= event_violations\(text, self\.design\.target\.text\(\)\)",
+        "violations += []",
+        ("tests/integration/test_semantics_models.py",),
+    ),
+    Mutation(
+        "parameters-defaults-only",
+        "the candidate is checked under the default parameters only",
+        "rtlopt/evaluate/_evaluator.py",
+        r"if equivalence and self\.config\.harness\.parameterizations:",
+        "if False:",
+        ("tests/integration/test_semantics_models.py",),
+    ),
+    Mutation(
+        "identical-views",
+        '"identical source" compares the slang views, not the candidate\'s own bytes',
+        "rtlopt/formal/check.py",
+        r"own = source if source is not None else",
+        "own = None or",
+        ("tests/integration/test_semantics_models.py",),
+    ),
 )
 
 

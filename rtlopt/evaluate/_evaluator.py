@@ -36,6 +36,7 @@ from rtlopt.evaluate._candidate import Progress as StageProgress
 from rtlopt.evaluate._candidate import invalid
 from rtlopt.evaluate._messages import compile_error_summary, interface_problem
 from rtlopt.evaluate._netlist import NetlistGold
+from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._pipeline import Pipeline
 from rtlopt.evaluate._provenance import provenance
 from rtlopt.evaluate._reference import ReferenceMeasurement
@@ -90,7 +91,11 @@ class Evaluator:
         self._reference = ReferenceMeasurement(
             self._setup, self._flows, self._cache, self._gold, self._scratch, self.provenance
         )
-        self._pipeline = Pipeline(self._setup, self._flows, self._reference, self._gold)
+        # the repository's other parameterizations of the target (harness.parameterizations)
+        self._params = ParameterCheck(design, config, workdir, type(self))
+        self._pipeline = Pipeline(
+            self._setup, self._flows, self._reference, self._gold, self._params
+        )
 
     @property
     def testbench(self) -> Any:
@@ -119,6 +124,7 @@ class Evaluator:
     def close(self) -> None:
         """Stop long-lived tool workers."""
         self._flows.close()
+        self._params.close()
 
     def __enter__(self) -> Evaluator:
         return self
@@ -138,7 +144,7 @@ class Evaluator:
 
     def screen(self, text: str) -> EvalResult | None:
         """The size limit and screening (no tool runs): the rejection, or None when clean."""
-        from rtlopt.harness import screen_candidate
+        from rtlopt.harness import event_violations, screen_candidate
 
         sb = self.config.sandbox
         rw = self.config.reward
@@ -147,6 +153,7 @@ class Evaluator:
                 rw, Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
             )
         violations = screen_candidate(text, self.design, dotted_names=self._view is not None)
+        violations += event_violations(text, self.design.target.text())
         if violations:
             return invalid(
                 rw, Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0

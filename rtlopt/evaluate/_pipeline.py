@@ -7,6 +7,7 @@ run on another; the verdict is the one of the sequential order.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 import time
@@ -19,6 +20,7 @@ from rtlopt.errors import EvaluationTimeout, InfrastructureError
 from rtlopt.evaluate._candidate import Candidate, Progress, invalid
 from rtlopt.evaluate._messages import mismatch_reason
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check
+from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
 from rtlopt.evaluate._stages import compile_stage, formal_stage, interface_stage, simulation_stage
@@ -33,12 +35,18 @@ class Pipeline:
     """Runs one candidate through the stages (shared by the evaluator's threads)."""
 
     def __init__(
-        self, setup: EvalSetup, flows: FlowPool, reference: ReferenceMeasurement, gold: NetlistGold
+        self,
+        setup: EvalSetup,
+        flows: FlowPool,
+        reference: ReferenceMeasurement,
+        gold: NetlistGold,
+        params: ParameterCheck | None = None,
     ) -> None:
         self._s = setup
         self._flows = flows
         self._reference = reference
         self._gold = gold
+        self._params = params
 
     def run(
         self, text: str, d: Path, equivalence: bool, progress: Progress, timings: dict[str, float]
@@ -56,6 +64,8 @@ class Pipeline:
             stages.append(("simulation", simulation_stage))
         if equivalence and not overlap:
             stages.append(("formal", formal_stage))
+        if equivalence and s.config.harness.parameterizations and self._params is not None:
+            stages.append(("parameters", self._parameter_stage))
         for name, stage in stages:
             t0 = time.monotonic()
             try:
@@ -69,6 +79,18 @@ class Pipeline:
         if overlap:
             return self._formal_and_synthesis(c)
         return self._synthesize(c, check=self._needs_netlist_check(c.formal))
+
+    def _parameter_stage(self, s: EvalSetup, c: Candidate) -> EvalResult | None:
+        """The repository's other parameterizations of the target (evaluate/_params.py)."""
+        assert self._params is not None
+        found = self._params.check(c.text)
+        if found is None:
+            return None
+        stage, reason, sub = found
+        if sub is not None and sub.status is not Status.INVALID:
+            # a tool crash or timeout there is an infrastructure error here too
+            return dataclasses.replace(sub, reason=reason, logs=c.logs)
+        return invalid(s.config.reward, stage, reason, r_syn=1.0, logs=c.logs)
 
     def _needs_netlist_check(self, formal: FormalResult | None) -> bool:
         mode = self._s.config.eval.netlist_check

@@ -70,7 +70,7 @@ class EvalSetup:
 def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -> EvalSetup:
     """Open the view, build the testbench and write the shared files under ``workdir``."""
     from rtlopt.evaluate._view import open_view
-    from rtlopt.harness import build_testbench, reference_text, target_context_text
+    from rtlopt.harness import build_testbench, power_up_text, reference_text, target_context_text
 
     workdir.mkdir(parents=True, exist_ok=True)
     # SystemVerilog the native tools cannot read: every tool reads slang views instead
@@ -78,7 +78,8 @@ def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -
     tools = view.design if view is not None else design
     secret = secrets.token_hex(16)
     tb = build_testbench(tools, config.harness, secret)
-    ref_text = reference_text(tools)
+    # one power-up model for every tool (harness.initial_values)
+    ref_text = power_up_text(reference_text(tools), config.harness.initial_values)
     tool_names: tuple[str, ...] = ("iverilog", "vvp", "yosys", "sta")
     if config.formal.enabled and config.formal.abc:
         tool_names += ("yosys-abc",)

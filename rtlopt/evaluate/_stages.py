@@ -126,14 +126,16 @@ def interface_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
 def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     """Equivalence by simulation against the renamed reference."""
     from rtlopt.eda.iverilog import compile_sources, simulate
+    from rtlopt.harness import power_up_file
 
     cfg = s.config
     sb = cfg.sandbox
     c.progress.stage = Stage.SIMULATION
     for name, content in s.tb.files.items():
         (c.dir / name).write_text(content)
+    sim_file = power_up_file(c.file, cfg.harness.initial_values)
     sim_comp = compile_sources(
-        [*c.lib, c.file, s.reference_file, s.tb_file],
+        [*c.lib, sim_file, s.reference_file, s.tb_file],
         c.dir,
         top=s.tb.top,
         include_dirs=s.tools.include_dirs,
@@ -207,6 +209,8 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
             cfg.formal,
             memory_mb=cfg.sandbox.memory_mb,
             strict_x=cfg.harness.strict_x,
+            initial_values=cfg.harness.initial_values,
+            source=(s.design, c.text),
         )
         c.logs["formal"] = str(c.dir / "formal")
         return formal

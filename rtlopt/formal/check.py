@@ -48,6 +48,8 @@ def check_equivalence(
     memory_mb: int | None = None,
     reference_file: Path | None = None,
     strict_x: bool = False,
+    initial_values: str = "ignore",
+    source: tuple[Design, str] | None = None,
 ) -> FormalResult:
     """Prove or refute that the candidate's target module equals the reference.
 
@@ -61,6 +63,10 @@ def check_equivalence(
         reference_file: A file with :func:`reference_text` (written into ``workdir`` if None).
         strict_x: The strict X policy (see ``harness.strict_x``); by default a candidate may
             refine an x of the reference.
+        initial_values: The power-up model (``harness.initial_values``).
+        source: The design as the repository has it and the candidate's own text, when
+            ``design`` and the files are views (SystemVerilog through slang): "identical
+            source" means these bytes, never two equal views.
 
     Raises:
         ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
@@ -73,7 +79,8 @@ def check_equivalence(
     start = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
     texts = [read_text(Path(f)) for f in candidate_files]
-    if texts and identical_source(design, texts[-1]):
+    own = source if source is not None else (design, texts[-1] if texts else "")
+    if texts and identical_source(*own):
         return FormalResult(
             Verdict.PROVEN,
             "identical source",
@@ -82,7 +89,7 @@ def check_equivalence(
             {},
             time.monotonic() - start,
         )
-    plan = plan_formal(design, texts)
+    plan = plan_formal(design, texts, initial_values=initial_values)
     if reference_file is None or reference_file.parent != workdir:
         text = reference_text(design) if reference_file is None else read_text(reference_file)
         reference_file = workdir / "reference.v"

@@ -45,9 +45,26 @@ def clock_edges(text: str, clocks: Sequence[str]) -> set[str]:
     return found
 
 
-def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
-    """Decide how to check equivalence of ``design``'s target against a candidate."""
+def plan_formal(
+    design: Design, candidate_texts: Sequence[str], *, initial_values: str = "ignore"
+) -> FormalPlan:
+    """Decide how to check equivalence of ``design``'s target against a candidate.
+
+    ``initial_values`` is the power-up model (``harness.initial_values``): the miters start
+    from unknown registers (``attrmap -remove init``), so under ``honor`` a target with
+    initial values, in the reference or the candidate, is not proven here.
+    """
     t = design.target
+    if initial_values == "honor":
+        from rtlopt.harness import initial_values as powered
+
+        found = powered(t.text()) + [n for x in candidate_texts[-1:] for n in powered(x)]
+        if found:
+            return FormalPlan(
+                "unsupported",
+                f"initial values honored (harness.initial_values = honor; {found[0]} has "
+                "one): the formal models start from unknown registers",
+            )
     clocks = [c for c in t.clocks if c in {p.name for p in t.inputs}]
     if not clocks:
         return FormalPlan("comb")

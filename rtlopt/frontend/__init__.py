@@ -22,6 +22,12 @@ from rtlopt.frontend._base import (
 from rtlopt.frontend._clocks import override_roles
 from rtlopt.frontend._compare import FieldConstant, compare_constants
 from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_text
+from rtlopt.frontend._params import (
+    Parameterization,
+    never_elaborated,
+    parameterizations,
+    specialize,
+)
 from rtlopt.frontend._sources import collect_sources, find_repo_root, parse_defines, read_filelist
 from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
 from rtlopt.verilog import ModuleSpan, find_span, header_comment, module_spans, splice_module
@@ -39,6 +45,7 @@ __all__ = [
     "Module",
     "ModuleSpan",
     "Parameter",
+    "Parameterization",
     "Port",
     "SourceSet",
     "SyntaxProblem",
@@ -48,6 +55,9 @@ __all__ = [
     "find_span",
     "get_frontend",
     "header_comment",
+    "never_elaborated",
+    "parameterizations",
+    "specialize",
     "load_design",
     "module_spans",
     "override_roles",

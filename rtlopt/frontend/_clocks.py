@@ -5,16 +5,20 @@ Rules, in order:
 1. A port in a ``posedge``/``negedge`` event of an always block is a clock, unless the block's
    first ``if`` tests it: then it is an asynchronous reset, active low when the test is ``!x``,
    ``~x`` or ``x == 0`` (or, without a usable test, when the event is ``negedge``).
-2. A 1-bit input tested by the first ``if`` of a clocked block is a synchronous reset when
-   that branch forces every register of the block to a constant (the structure of a reset:
-   ``clear``, ``RES``, ...) or, as a hint only, when its name looks like a reset (rst, reset,
-   rst_n, resetn, areset, arst_n, ...).
+2. A 1-bit input tested by an ``if`` at the top of a clocked block is a synchronous reset when
+   that branch forces the registers it reaches to constants (the frontends' ``forces_constants``:
+   only constants assigned there, no later statement giving those registers data, the signal
+   read nowhere else in the block; ``clear``, ``RES``, ...), whatever its name. A name
+   alone never makes a reset: the miter and the testbench force a reset in the first cycles,
+   and an input the design uses as data (``q <= d ^ {8{rst}}``) must be compared as data.
 3. Ports connected to a submodule's clock/reset ports inherit the role (and polarity).
 4. Names are hints: without any clocked logic found, a 1-bit input named like a clock (clk,
    clock, clk_i, ...) is taken as a clock only when the module instantiates a module rtlopt
    cannot see into (a combinational module with an unused clock port stays combinational); in
-   a clocked module, an unused 1-bit input named like a reset is a reset with polarity from its
-   name (``_n``/``n``/``_b``/``_l`` suffix: active low).
+   a clocked module, a 1-bit input named like a reset that reaches only ports of such opaque
+   instances (used nowhere else) is a reset with polarity from its name (``_n``/``n``/``_b``/
+   ``_l`` suffix: active low): the structure says it drives pins rtlopt cannot see, the name
+   breaks the tie between reset and data.
 
 ``harness.clocks`` / ``harness.resets`` in rtlopt.toml override all of this for the target
 (:func:`override_roles`).
@@ -30,6 +34,7 @@ from pathlib import Path
 from rtlopt.errors import ConfigError
 from rtlopt.frontend._base import ClockedBlock, InstanceConnections
 from rtlopt.frontend.model import Module
+from rtlopt.verilog import blank_comments
 
 __all__ = [
     "infer_clocks_resets",
@@ -45,6 +50,8 @@ _RESET_RE = re.compile(
     re.IGNORECASE,
 )
 _CLOCK_RE = re.compile(r"^(?:[a-z0-9]+_)?(?:clk|clock|ck)(?:_?(?:i|in|p|\d+))?$", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+_DECL_RE = re.compile(r"\b(?:input|output|inout|wire|logic|tri)\b[^;=]*;")
 _LOW_SUFFIX_RE = re.compile(r"(?:_n|n|_b|_l|_ni|_x)$", re.IGNORECASE)
 
 
@@ -75,11 +82,39 @@ def _name_active_low(name: str) -> bool:
     return bool(_LOW_SUFFIX_RE.search(name))
 
 
+def _opaque_only(
+    inputs: Mapping[str, object],
+    connections: Sequence[InstanceConnections],
+    submodule: Callable[[str], Module | None],
+    text: str,
+) -> list[str]:
+    """1-bit inputs connected to an opaque instance and named nowhere else in ``text``."""
+    out: list[str] = []
+    opaque = [c for c in connections if submodule(c.module) is None]
+    if not opaque or not text:
+        return out
+    # the body without the header and the declarations: what is left are uses
+    body = blank_comments(text)
+    body = body[body.find(";") + 1 :]
+    body = _DECL_RE.sub(" ", body)
+    words = _WORD.findall(body)
+    for name, port in inputs.items():
+        if getattr(port, "width", 0) != 1:
+            continue
+        hits = sum(
+            1 for c in opaque for actual in (*c.named.values(), *c.ordered) if actual == name
+        )
+        if hits and sum(1 for w in words if w == name) == hits:
+            out.append(name)
+    return out
+
+
 def infer_clocks_resets(
     module: Module,
     blocks: Sequence[ClockedBlock],
     connections: Sequence[InstanceConnections],
     submodule: Callable[[str], Module | None],
+    text: str | None = None,
 ) -> Module:
     """The module with ``clocks``, ``resets`` and ``reset_active_low`` filled in.
 
@@ -88,6 +123,7 @@ def infer_clocks_resets(
         blocks: Its clocked always blocks.
         connections: Its instances' connections.
         submodule: Looks up an already-inferred submodule by name (None if unknown).
+        text: The module's source text (read from its file when None).
     """
     inputs = {p.name: p for p in module.ports if p.direction == "input"}
     clocks: list[str] = []
@@ -114,7 +150,7 @@ def infer_clocks_resets(
             and cond.signal not in edge_names
             and cond.signal in inputs
             and inputs[cond.signal].width == 1
-            and (blk.forces_constants or is_reset_name(cond.signal))
+            and blk.forces_constants
         ):
             resets.setdefault(cond.signal, cond.active_low)
 
@@ -165,19 +201,23 @@ def infer_clocks_resets(
                 if len(set(picked)) == 1:
                     add_clock(picked[0])
 
+    if text is None:
+        try:
+            text = module.text()
+        except OSError:
+            text = ""
+
     # name-based fallbacks
     if not clocks and opaque:
         for name, port in inputs.items():
             if port.width == 1 and is_clock_name(name) and name not in resets:
                 clocks.append(name)
     if clocks:
-        for name, port in inputs.items():
-            if (
-                port.width == 1
-                and name not in resets
-                and name not in clocks
-                and is_reset_name(name)
-            ):
+        # a reset-like name breaks the tie only for an input that reaches nothing but pins of
+        # modules rtlopt cannot see into (a vendor flip-flop's reset pin): never one that
+        # rtlopt's own view uses as data
+        for name in _opaque_only(inputs, connections, submodule, text):
+            if name not in resets and name not in clocks and is_reset_name(name):
                 resets[name] = _name_active_low(name)
     # keep port order for stable output
     order = {p.name: i for i, p in enumerate(module.ports)}
@@ -195,6 +235,7 @@ def resolve_hierarchy(
     modules: Mapping[str, Module],
     blocks: Mapping[tuple[Path, str], Sequence[ClockedBlock]],
     connections: Mapping[tuple[Path, str], Sequence[InstanceConnections]],
+    texts: Mapping[Path, str] | None = None,
 ) -> dict[str, Module]:
     """Infer clocks/resets of every module, submodules first (cycles are cut).
 
@@ -202,6 +243,7 @@ def resolve_hierarchy(
         modules: The chosen definition of each module name.
         blocks: Clocked blocks by (file, name).
         connections: Instance connections by (file, name).
+        texts: Source texts by file, for files not on disk (a candidate's text).
     """
     done: dict[str, Module] = {}
     visiting: set[str] = set()
@@ -212,9 +254,15 @@ def resolve_hierarchy(
         if name not in modules or name in visiting:
             return None
         visiting.add(name)
-        key = (modules[name].file, name)
+        m = modules[name]
+        key = (m.file, name)
+        given = (texts or {}).get(m.file)
         mod = infer_clocks_resets(
-            modules[name], blocks.get(key, ()), connections.get(key, ()), visit
+            m,
+            blocks.get(key, ()),
+            connections.get(key, ()),
+            visit,
+            None if given is None else given[m.start : m.end],
         )
         visiting.discard(name)
         done[name] = mod

@@ -45,7 +45,11 @@ def _syntax_error(problem: SyntaxProblem, hint: str) -> DesignError:
     )
 
 
-def _with_roles(result: FrontendResult, prefer: Path | None = None) -> dict[str, Module]:
+def _with_roles(
+    result: FrontendResult,
+    prefer: Path | None = None,
+    texts: Mapping[Path, str] | None = None,
+) -> dict[str, Module]:
     """One definition per module name, with clocks/resets inferred.
 
     When several files define a name, the target's file wins, then its folder, then the first
@@ -64,7 +68,7 @@ def _with_roles(result: FrontendResult, prefer: Path | None = None) -> dict[str,
             log.info(
                 "module %s is defined in %s and %s; using the first", m.name, kept.file, m.file
             )
-    return resolve_hierarchy(by_name, result.blocks, result.connections)
+    return resolve_hierarchy(by_name, result.blocks, result.connections, texts)
 
 
 def parse_text(
@@ -102,7 +106,7 @@ def parse_text(
     problems = result.errors.get(path)
     if problems:
         raise _syntax_error(problems[0], "fix the candidate")
-    mods = _with_roles(result)
+    mods = _with_roles(result, texts={path: text})
     return sorted(mods.values(), key=lambda m: m.start)
 
 

@@ -138,21 +138,61 @@ def _lhs_name(lhs: str) -> str:
     return m.group(0) if m else lhs
 
 
-def _forces_constants(first: Any, block: Any, constants: frozenset[str]) -> bool:
-    """Whether ``first``'s then-branch sets every register of ``block`` to a constant."""
-    then = getattr(first, "statement", None)
+def _forces_constants(
+    item: Any, block: Any, constants: frozenset[str], signal: str = "", later: Any = ()
+) -> bool:
+    """Whether ``item``'s then-branch forces the registers ``signal`` reaches to constants:
+    it assigns only constants, no statement after ``item`` (``later``) assigns data to one of
+    them, and nothing else in ``block`` reads ``signal`` (as data, or in another test)."""
+    then = getattr(item, "statement", None)
     if then is None:
         return False
     forced = _assignments(then)
-    if not forced:
+    if not forced or not all(_constant(rhs, constants) for _, rhs in forced):
         return False
-    # based literals (8'hff) hold letters: blank them before looking for signal names
-    literal = re.compile(r"\d*\s*'\s*[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ_?]+|'[01xXzZ]")
-    for _, rhs in forced:
-        if any(w not in constants for w in _WORD.findall(literal.sub(" ", rhs))):
+    names = {_lhs_name(lhs) for lhs, _ in forced}
+    for st in later:
+        for lhs, rhs in _assignments(st):
+            if _lhs_name(lhs) in names and not _constant(rhs, constants):
+                return False
+    if not signal:
+        return True
+    # a register that reads the signal as data is reached by it without being forced
+    test = _where(item.predicate)
+    for n in [block, *_walk(block)]:
+        k = _kind(n)
+        if k in _ASSIGN_KINDS and signal in _WORD.findall(str(n.right)):
             return False
-    assigned = {_lhs_name(lhs) for lhs, _ in _assignments(block)}
-    return assigned <= {_lhs_name(lhs) for lhs, _ in forced}
+        pred = getattr(n, "predicate", None) if k == "ConditionalStatement" else None
+        if pred is not None and _where(pred) != test and signal in _WORD.findall(str(pred)):
+            return False
+        if k == "CaseStatement" and signal in _WORD.findall(str(n.expr)):
+            return False
+    return True
+
+
+# based literals (8'hff) hold letters: blanked before looking for signal names
+_LITERAL = re.compile(r"\d*\s*'\s*[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ_?]+|'[01xXzZ]")
+
+
+def _where(node: Any) -> tuple[int, int]:
+    """A node's place in its buffer (pyslang's Python wrappers have no stable identity)."""
+    r = node.sourceRange
+    return int(r.start.offset), int(r.end.offset)
+
+
+def _constant(rhs: str, constants: frozenset[str]) -> bool:
+    return all(w in constants for w in _WORD.findall(_LITERAL.sub(" ", rhs)))
+
+
+def _top_items(st: Any) -> list[Any]:
+    """The statements at the top of a block (the statement itself when not a block)."""
+    while _kind(st) == "SequentialBlockStatement":
+        items = [i for i in st.items if "Declaration" not in _kind(i)]
+        if len(items) != 1:
+            return items
+        st = items[0]
+    return [st]
 
 
 def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:
@@ -168,12 +208,28 @@ def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> Clocke
     cond: Condition | None = None
     forces = False
     first = _first_statement(st.statement)
-    if _kind(first) == "ConditionalStatement":
-        conds = list(first.predicate.conditions)
+    # the first ``if`` (an asynchronous reset's test), else any ``if`` at the top of the block
+    # whose branch forces the registers its signal reaches to constants (``done <= 0; if
+    # (!resetn) ...``, or a last ``if (rst)`` that overrides what came before)
+    items = _top_items(st.statement)
+    starts = [_where(i) for i in items]
+    for item in [first, *items]:
+        if _kind(item) != "ConditionalStatement":
+            continue
+        conds = list(item.predicate.conditions)
         pattern = conds[0] if conds else None
-        if pattern is not None and hasattr(pattern, "expr"):
-            cond = _condition(pattern.expr)
-            forces = cond is not None and _forces_constants(first, st.statement, constants)
+        if pattern is None or not hasattr(pattern, "expr"):
+            continue
+        found = _condition(pattern.expr)
+        if found is None:
+            continue
+        at = starts.index(_where(item)) if _where(item) in starts else len(items)
+        later = items[at + 1 :]
+        if _forces_constants(item, st.statement, constants, found.signal, later):
+            cond, forces = found, True
+            break
+        if cond is None and _where(item) == _where(first):
+            cond = found
     typed = tuple((e, s) for e, s in edges if e in ("posedge", "negedge"))
     return ClockedBlock(
         edges=typed,  # type: ignore[arg-type]

@@ -137,7 +137,7 @@ def _condition(node: Any) -> Condition | None:
     return None
 
 
-def _clocked(always: Any) -> ClockedBlock | None:
+def _clocked(always: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:
     sens = always.sens_list
     edges: list[tuple[str, str]] = []
     for s in getattr(sens, "list", ()) or ():
@@ -153,8 +153,78 @@ def _clocked(always: Any) -> ClockedBlock | None:
             st = None
             break
         st = st.statements[0]
-    cond = _condition(st.cond) if type(st).__name__ == "IfStatement" else None
-    return ClockedBlock(edges=tuple(edges), condition=cond)  # type: ignore[arg-type]
+    first_cond = _condition(st.cond) if type(st).__name__ == "IfStatement" else None
+    cond, forces = first_cond, False
+    # the rule of the pyslang frontend: the first ``if``, else any ``if`` at the top of the
+    # block whose branch forces the registers its signal reaches to constants
+    items = _top_items(always.statement)
+    for k, item in enumerate(items):
+        if type(item).__name__ != "IfStatement":
+            continue
+        found = _condition(item.cond)
+        if found is not None and _forces_constants(
+            item, always.statement, constants, found.signal, items[k + 1 :]
+        ):
+            cond, forces = found, True
+            break
+    return ClockedBlock(
+        edges=tuple(edges),  # type: ignore[arg-type]
+        condition=cond,
+        forces_constants=forces,
+    )
+
+
+def _top_items(st: Any) -> list[Any]:
+    while type(st).__name__ == "Block":
+        if len(st.statements) != 1:
+            return list(st.statements)
+        st = st.statements[0]
+    return [st]
+
+
+_ASSIGNS = ("NonblockingSubstitution", "BlockingSubstitution")
+
+
+def _target(assign: Any) -> str | None:
+    node = assign.left.var
+    while type(node).__name__ in ("Pointer", "Partselect"):
+        node = node.var
+    return _name(node)
+
+
+def _reads(node: Any, signal: str) -> bool:
+    return any(type(n).__name__ == "Identifier" and n.name == signal for n in _nodes(node))
+
+
+def _is_constant(node: Any, constants: frozenset[str]) -> bool:
+    return not any(
+        type(n).__name__ == "Identifier" and n.name not in constants for n in _nodes(node)
+    )
+
+
+def _forces_constants(
+    item: Any, block: Any, constants: frozenset[str], signal: str, later: list[Any]
+) -> bool:
+    """Whether ``item``'s then-branch forces the registers ``signal`` reaches to constants
+    (the rule of the pyslang frontend)."""
+    forced = [n for n in _nodes(item.true_statement) if type(n).__name__ in _ASSIGNS]
+    if not forced or not all(_is_constant(a.right, constants) for a in forced):
+        return False
+    names = {_target(a) for a in forced}
+    for st in later:
+        for n in _nodes(st):
+            if type(n).__name__ in _ASSIGNS and _target(n) in names:
+                if not _is_constant(n.right, constants):
+                    return False
+    for n in _nodes(block):
+        k = type(n).__name__
+        if k in _ASSIGNS and _reads(n.right, signal):
+            return False
+        if k == "IfStatement" and n is not item and _reads(n.cond, signal):
+            return False
+        if k in ("CaseStatement", "CasexStatement", "CasezStatement") and _reads(n.comp, signal):
+            return False
+    return True
 
 
 _DIRS: dict[str, Direction] = {"Input": "input", "Output": "output", "Inout": "inout"}
@@ -292,7 +362,7 @@ class PyverilogFrontend:
             elif k in ("Input", "Output", "Inout", "Reg", "Wire") and node.name in order:
                 declare(node)
             elif k == "Always":
-                blk = _clocked(node)
+                blk = _clocked(node, frozenset(q.name for q in params))
                 if blk is not None:
                     blocks.append(blk)
             elif k == "InstanceList":

@@ -18,11 +18,23 @@ from rtlopt.harness._screen import (
     screen_candidate,
     tool_pragmas,
 )
+from rtlopt.harness._semantics import (
+    event_violations,
+    initial_values,
+    power_up_file,
+    power_up_text,
+    strip_initial_values,
+)
 from rtlopt.harness._stimulus import Field
 from rtlopt.harness._testbench import VECTOR_FILE, Testbench, build_testbench
 from rtlopt.verilog import blank_comments, rename_modules
 
 __all__ = [
+    "event_violations",
+    "initial_values",
+    "power_up_file",
+    "power_up_text",
+    "strip_initial_values",
     "ALLOWED_SYSTEM_FUNCTIONS",
     "DEFAULT_TB_TOP",
     "REF_SUFFIX",

@@ -206,6 +206,7 @@ def test_fake_timings_name_each_stage_that_ran(evaluator: Evaluator, fake_tools:
         "interface",
         "simulation",
         "formal",
+        "parameters",
         "synthesis",
         "timing",
     ]

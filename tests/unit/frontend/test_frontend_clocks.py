@@ -126,8 +126,17 @@ def test_combinational_has_no_clock_and_name_fallback() -> None:
             "end",
             {},
         ),
-        # forces only one of the block's registers: not a reset
-        ("always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= d[0]; end", {}),
+        # forces the one register it reaches; v is data it never reaches: a reset
+        (
+            "always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= d[0]; end",
+            {"clear": False},
+        ),
+        # reaches v as data too: not a reset
+        ("always @(posedge clk) begin if (clear) q <= 0; else q <= d; v <= clear; end", {}),
+        # a later statement gives a forced register data: not forced
+        ("always @(posedge clk) begin if (clear) q <= 0; q <= d; end", {}),
+        # a last `if` that overrides the data assigned before it: a reset
+        ("always @(posedge clk) begin q <= d; v <= d[1]; if (!RES) q <= 4'h0; end", {"RES": True}),
     ],
 )
 def test_reset_found_by_structure(body: str, resets: dict[str, bool]) -> None:
@@ -195,3 +204,60 @@ def test_registry_names_and_unknown() -> None:
     assert {"pyslang", "pyverilog"} <= set(FRONTENDS.names())
     with pytest.raises(PluginError, match="known: .*pyslang"):
         parse_text("module a; endmodule", frontend="nope")
+
+
+@pytest.mark.parametrize(
+    ("body", "resets"),
+    [
+        # named like a reset, used as data: not a reset (the name alone never decides)
+        ("always @(posedge clk) q <= d ^ {4{rst}};", {}),
+        ("always @(posedge clk) if (rst) q <= d; else q <= ~d;", {}),
+        ("always @(posedge clk) begin if (reset) q <= q + 1; end", {}),
+        # forces the registers it reaches to constants; a data register it leaves alone holds
+        (
+            "always @(posedge clk) if (rst) begin q <= 0; end else begin q <= d; v <= d[0]; end",
+            {"rst": False},
+        ),
+        # drives an asynchronous reset pin: a reset whatever it is called
+        ("always @(posedge clk or negedge go) if (!go) q <= 0; else q <= d;", {"go": True}),
+    ],
+)
+def test_reset_by_structure_never_by_name(body: str, resets: dict[str, bool]) -> None:
+    ports = "input clk, input rst, input reset, input go, input [3:0] d, output reg [3:0] q"
+    m = _one(f"module s({ports}, output reg v); {body} endmodule", "s")
+    assert m.clocks == ("clk",)
+    assert dict(m.reset_active_low) == resets
+
+
+def test_reset_named_input_used_beside_an_opaque_cell_is_data() -> None:
+    # an opaque cell and a reset-named input that the module's own logic also reads: data
+    m = _one(
+        "module n(input clk, input rst_n, input d, output y, output z); "
+        "VENDOR_DFF u (.CK(clk), .RN(rst_n), .D(d), .Q(y)); assign z = d & rst_n; endmodule",
+        "n",
+    )
+    assert m.clocks == ("clk",) and m.resets == ()
+
+
+@pytest.mark.parametrize("frontend", ["pyslang", "pyverilog"])
+def test_both_frontends_find_resets_by_the_same_structure(frontend: str) -> None:
+    ports = "input clk, input rst, input clear, input [3:0] d, output reg [3:0] q, output reg v"
+    cases = {
+        "always @(posedge clk) if (rst) q <= 0; else q <= d;": {"rst": False},
+        "always @(posedge clk) if (clear) begin q <= W; end else begin q <= d; v <= d[0]; end": {
+            "clear": False
+        },
+        "always @(posedge clk) q <= d ^ {4{rst}};": {},
+        "always @(posedge clk) begin if (rst) q <= 0; else q <= d; v <= d[0]; end": {"rst": False},
+        "always @(posedge clk) begin if (rst) q <= 0; else q <= d; v <= d[0] ^ rst; end": {},
+        "always @(posedge clk) begin v <= 0; if (!rst) v <= d[0]; else if (clear) q <= 0; end": {},
+        "always @(posedge clk) begin v <= 1'b0; q <= d; if (clear) q <= 4'd0; end": {
+            "clear": False
+        },
+        "always @(posedge clk) if (rst) q <= d; else q <= ~d;": {},
+    }
+    for body, resets in cases.items():
+        text = f"module s #(parameter W = 4) ({ports}); {body} endmodule\n"
+        (m,) = parse_text(text, "s.v", frontend=frontend)
+        assert m.clocks == ("clk",), body
+        assert dict(m.reset_active_low) == resets, (frontend, body)

@@ -1,0 +1,287 @@
+"""What a design means, the same for every tool: power-up values and event controls.
+
+* **Power-up.** ASIC flip-flops have no power-up value: under ``harness.initial_values =
+  "ignore"`` (the default) a register's initial value (``reg [15:0] c = 0;``, or an ``initial``
+  block that only assigns constants to registers) is dropped by every tool. The formal scripts
+  drop Yosys's ``init`` attributes (``attrmap -remove init``); simulation reads the same texts
+  with those initializers blanked (:func:`strip_initial_values`), so neither tool sees a value
+  the other does not. ``"honor"`` (FPGA flows) keeps them in simulation and the netlist check;
+  the formal models start from unknown registers, so they refuse to prove a design whose
+  target has initial values (:func:`initial_values`).
+* **Event controls.** Synthesis, the formal check and the slang view ignore an ``always``
+  block's level-sensitive event list: ``always @(a) y = a + b;`` becomes combinational there,
+  while a simulator updates ``y`` only when ``a`` changes. A candidate whose explicit event
+  list misses a signal its block reads is rejected (:func:`incomplete_event_controls`), on the
+  Verilog and the SystemVerilog path alike.
+
+Both work on the syntax tree (pyslang), not on names or patterns; blanked text keeps every
+line and column, so tool messages still point into the user's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "EventProblem",
+    "event_violations",
+    "incomplete_event_controls",
+    "initial_values",
+    "power_up_file",
+    "power_up_text",
+    "strip_initial_values",
+]
+
+#: Procedural or subprogram scopes: a declaration there is not a register's power-up value.
+_SCOPES = frozenset(
+    {
+        "FunctionDeclaration",
+        "TaskDeclaration",
+        "AlwaysBlock",
+        "AlwaysCombBlock",
+        "AlwaysFFBlock",
+        "AlwaysLatchBlock",
+        "InitialBlock",
+        "FinalBlock",
+        "ClassDeclaration",
+    }
+)
+_NET_WORDS = frozenset(
+    {"wire", "tri", "wand", "wor", "tri0", "tri1", "supply0", "supply1", "uwire"}
+)
+
+
+def _kind(node: Any) -> str:
+    k = getattr(node, "kind", None)
+    return getattr(k, "name", "") if k is not None else ""
+
+
+def _children(node: Any) -> Iterator[Any]:
+    if hasattr(node, "valueText"):
+        return
+    try:
+        for c in node:
+            if c is not None:
+                yield c
+    except TypeError:
+        return
+
+
+def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        if cur is not node and _kind(cur) in stop:
+            continue
+        stack.extend(reversed(list(_children(cur))))
+
+
+def _tree(text: str) -> Any:
+    from pyslang import syntax
+
+    return syntax.SyntaxTree.fromText(text)
+
+
+def _span(node: Any) -> tuple[int, int]:
+    r = node.sourceRange
+    return int(r.start.offset), int(r.end.offset)
+
+
+def _tokens(node: Any) -> list[str]:
+    return [n.valueText for n in _walk(node) if hasattr(n, "valueText")]
+
+
+def _is_constant(expr: Any) -> bool:
+    return not any(_kind(n) in ("IdentifierName", "ScopedName") for n in _walk(expr))
+
+
+def _initializers(root: Any) -> Iterator[tuple[str, Any]]:
+    """``(name, EqualsValueClause)`` of every module-level variable with an initializer."""
+    for node in _walk(root, _SCOPES):
+        k = _kind(node)
+        if k == "DataDeclaration":
+            items = [d for d in _children(node.declarators) if _kind(d) == "Declarator"]
+        elif k == "ImplicitAnsiPort":
+            header = getattr(node, "header", None)
+            if header is None or set(_tokens(header)) & _NET_WORDS:
+                continue
+            if not {"reg", "logic", "bit", "var", "integer"} & set(_tokens(header)):
+                continue
+            items = [getattr(node, "declarator", None)]
+        else:
+            continue
+        for d in items:
+            init = getattr(d, "initializer", None)
+            if d is not None and init is not None:
+                yield d.name.valueText, init
+
+
+def _constant_initial(node: Any) -> list[str] | None:
+    """The registers an ``initial`` block sets to constants, or None when it does more."""
+    items = [node.statement]
+    names: list[str] = []
+    while items:
+        st = items.pop(0)
+        k = _kind(st)
+        if k == "SequentialBlockStatement":
+            items = [i for i in _children(st) if not hasattr(i, "valueText")] + items
+            items = [i for i in items if _kind(i) != "SyntaxList"] + [
+                x for i in items if _kind(i) == "SyntaxList" for x in _children(i)
+            ]
+            continue
+        expr: Any = getattr(st, "expr", None)
+        if k != "ExpressionStatement" or _kind(expr) != "AssignmentExpression":
+            return None
+        if _kind(expr.left) != "IdentifierName" or not _is_constant(expr.right):
+            return None
+        names.append(expr.left.identifier.valueText)
+    return names or None
+
+
+def _spans(text: str) -> list[tuple[str, tuple[int, int]]]:
+    root = _tree(text).root
+    out = [(name, _span(init)) for name, init in _initializers(root)]
+    for node in _walk(root, _SCOPES - {"InitialBlock"}):
+        if _kind(node) == "InitialBlock":
+            names = _constant_initial(node)
+            if names:
+                out += [(n, _span(node)) for n in names]
+    return out
+
+
+def initial_values(text: str) -> list[str]:
+    """Names of the registers ``text`` gives a power-up value (declaration initializers and
+    ``initial`` blocks that only assign constants), in source order."""
+    return [name for name, _ in sorted(_spans(text), key=lambda s: s[1])]
+
+
+def strip_initial_values(text: str) -> str:
+    """``text`` with every register's power-up value blanked (spaces; lines keep their place).
+
+    Net declaration assignments (``wire w = a & b;``), initializers in functions, tasks and
+    procedural blocks, and ``initial`` blocks that do more than assign constants to registers
+    (``$readmemh``, loops) are kept.
+    """
+    spans = sorted({s for _, s in _spans(text)})
+    if not spans:
+        return text
+    raw = text.encode("utf-8", "surrogateescape")
+    out = bytearray(raw)
+    for a, b in spans:
+        for i in range(a, min(b, len(out))):
+            if out[i] not in (0x0A, 0x0D):
+                out[i] = 0x20
+    return out.decode("utf-8", "surrogateescape")
+
+
+@dataclass(frozen=True)
+class EventProblem:
+    """An ``always`` block whose event list misses signals its body reads."""
+
+    line: int
+    missing: tuple[str, ...]
+
+    def __str__(self) -> str:
+        names = ", ".join(self.missing)
+        return (
+            f"line {self.line}: the event list of this always block misses {names}, which it "
+            "reads: simulators update it only on the listed signals, while synthesis and the "
+            "formal check treat it as combinational; write @* (or always_comb)"
+        )
+
+
+def _declared_signals(root: Any) -> set[str]:
+    names: set[str] = set()
+    for node in _walk(root, _SCOPES):
+        k = _kind(node)
+        if k == "ImplicitAnsiPort" and getattr(node, "declarator", None) is not None:
+            names.add(node.declarator.name.valueText)
+        elif k in ("DataDeclaration", "NetDeclaration", "PortDeclaration"):
+            for d in _children(node.declarators):
+                if _kind(d) == "Declarator":
+                    names.add(d.name.valueText)
+    return names
+
+
+def _assigned(node: Any) -> set[str]:
+    out: set[str] = set()
+    for n in _walk(node):
+        if "Assignment" in _kind(n) and hasattr(n, "left"):
+            for x in _walk(n.left):
+                if _kind(x) == "IdentifierName":
+                    out.add(x.identifier.valueText)
+                    break
+    return out
+
+
+def incomplete_event_controls(text: str) -> list[EventProblem]:
+    """``always`` blocks with an explicit level-sensitive event list (no edges) that misses a
+    signal of the module the block reads (and does not assign first)."""
+    tree = _tree(text)
+    root = tree.root
+    signals = _declared_signals(root)
+    out: list[EventProblem] = []
+    for node in _walk(root):
+        if _kind(node) != "AlwaysBlock":
+            continue
+        st = node.statement
+        if _kind(st) != "TimingControlStatement":
+            continue
+        tc = st.timingControl
+        if _kind(tc) != "EventControlWithExpression":
+            continue
+        events = list(_walk(tc.expr))
+        if any(_kind(e) == "SignalEventExpression" and e.edge.valueText for e in events):
+            continue
+        listed = {e.identifier.valueText for e in events if _kind(e) == "IdentifierName"}
+        body = st.statement
+        assigned = _assigned(body)
+        read = {
+            n.identifier.valueText
+            for n in _walk(body)
+            if _kind(n) == "IdentifierName" and n.identifier.valueText in signals
+        }
+        missing = sorted(read - listed - assigned)
+        if missing:
+            line = text.count("\n", 0, _span(node)[0]) + 1
+            out.append(EventProblem(line, tuple(missing)))
+    return out
+
+
+def event_violations(candidate: str, reference: str) -> list[str]:
+    """Screening messages for the candidate's incomplete event lists that the reference (the
+    target's own text) does not have itself."""
+    try:
+        ref = [p.missing for p in incomplete_event_controls(reference)]
+    except Exception:  # noqa: BLE001 - a reference pyslang cannot read has no known problems
+        ref = []
+    out: list[str] = []
+    for p in incomplete_event_controls(candidate):
+        if p.missing in ref:
+            ref.remove(p.missing)
+            continue
+        out.append(str(p))
+    return out
+
+
+def power_up_file(path: Path, mode: str) -> Path:
+    """The file simulation reads for ``path`` under ``harness.initial_values = mode``: itself
+    (``honor``, or nothing to drop), else a copy beside it with initial values blanked."""
+    if mode == "honor":
+        return path
+    text = path.read_text(errors="surrogateescape")
+    stripped = strip_initial_values(text)
+    if stripped == text:
+        return path
+    out = path.with_name(path.stem + "_powerup" + path.suffix)
+    out.write_text(stripped, errors="surrogateescape")
+    return out
+
+
+def power_up_text(text: str, mode: str) -> str:
+    """``text`` as simulation reads it under ``harness.initial_values = mode``."""
+    return text if mode == "honor" else strip_initial_values(text)

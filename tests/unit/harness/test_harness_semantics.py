@@ -1,0 +1,75 @@
+"""Power-up values and event controls read from the syntax tree (rtlopt.harness._semantics)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtlopt.harness import initial_values, strip_initial_values
+from rtlopt.harness._semantics import event_violations, incomplete_event_controls
+
+INIT = """module ct(input clk, input en, output [15:0] y, output reg [1:0] z = 2'b01);
+  reg [15:0] c = 0, e;
+  wire w = en;
+  reg [7:0] rom [0:3];
+  initial e = 16'd5;
+  initial $readmemh("rom.hex", rom);
+  function [3:0] f(input [3:0] a); reg [3:0] t; begin t = a; f = t; end endfunction
+  always @(posedge clk) if (en) c <= c + 1;
+  assign y = c ^ e ^ {15'd0, w};
+endmodule
+"""
+
+
+def test_initial_values_found_and_blanked_in_place() -> None:
+    assert initial_values(INIT) == ["z", "c", "e"]
+    out = strip_initial_values(INIT)
+    assert len(out) == len(INIT) and out.count("\n") == INIT.count("\n")
+    assert initial_values(out) == []
+    # net assignments, memory loads and function locals are not power-up values
+    assert "wire w = en;" in out and "$readmemh" in out and "t = a;" in out
+    assert "reg [15:0] c  " in out and "initial e" not in out
+    assert strip_initial_values("module m(input a, output y); assign y = a; endmodule") == (
+        "module m(input a, output y); assign y = a; endmodule"
+    )
+
+
+def test_initial_block_doing_more_than_constants_is_kept() -> None:
+    text = "module m(input a, output reg q); initial begin q = 0; q = a; end endmodule"
+    assert initial_values(text) == []
+    text2 = (
+        "module m(input a, output reg q, output reg r); initial begin q = 0; r = 1; end endmodule"
+    )
+    assert initial_values(text2) == ["q", "r"]
+
+
+@pytest.mark.parametrize(
+    ("body", "missing"),
+    [
+        ("always @(a) y = a + b;", [("b",)]),
+        ("always @(a or b) y = a + b;", []),
+        ("always @(a, b) begin t = a; y = t + b; end", []),
+        ("always @(b) begin t = a; y = t + b; end", [("a",)]),
+        ("always @(a) y = a + K;", []),  # a parameter is no signal
+        ("always @* y = a + b;", []),
+        ("always @(posedge a) y <= b;", []),
+    ],
+)
+def test_incomplete_event_lists(body: str, missing: list[tuple[str, ...]]) -> None:
+    text = (
+        "module m(input [3:0] a, input [3:0] b, output reg [3:0] y); localparam K = 1; "
+        f"reg [3:0] t; {body} endmodule"
+    )
+    assert [p.missing for p in incomplete_event_controls(text)] == missing
+    nonansi = (
+        "module m(a, b, y); input [3:0] a; input [3:0] b; output reg [3:0] y; "
+        f"localparam K = 1; reg [3:0] t; {body} endmodule"
+    )
+    assert [p.missing for p in incomplete_event_controls(nonansi)] == missing
+
+
+def test_event_problems_the_reference_has_are_not_the_candidates() -> None:
+    ref = "module m(input a, input b, output reg y); always @(a) y = a & b; endmodule"
+    assert event_violations(ref, ref) == []
+    worse = ref.replace("endmodule", "reg z; always @(b) z = a; endmodule")
+    (msg,) = event_violations(worse, ref)
+    assert "misses a" in msg and msg.startswith("line 1")
