@@ -71,6 +71,10 @@ class ProjectConfig:
     spec: str | None = _f(
         None, "Specification text file for the target; default: the module's header comments."
     )
+    max_file_bytes: int = _f(
+        16 * 1024 * 1024,
+        "Largest repository source file read (bytes); larger files, and anything that is not a regular file or a symlink to one inside the repository (FIFOs, devices), are skipped with a warning.",
+    )
 
 
 @dataclass(frozen=True)

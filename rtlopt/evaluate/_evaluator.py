@@ -740,10 +740,13 @@ class Evaluator:
         )
         c.logs["compile"] = str(comp.log_path)
         if not comp.ok:
+            from rtlopt.evaluate._hints import missing_include
+
+            hint = missing_include(c.text, self.design)
             return self._invalid(
                 Stage.COMPILE,
                 f"does not compile: {comp.n_errors} error(s): "
-                + compile_error_summary(comp.errors, comp.output, c.dir),
+                + (hint or compile_error_summary(comp.errors, comp.output, c.dir)),
                 r_syn=syntax_score(comp, cfg.reward),
                 compile_errors=comp.n_errors,
                 logs=c.logs,

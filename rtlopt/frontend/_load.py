@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from rtlopt.config import ProjectConfig
 from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
 from rtlopt.frontend._clocks import resolve_hierarchy
+from rtlopt.frontend._files import read_source, source_problem, unsafe_include
 from rtlopt.frontend._sources import collect_sources, find_repo_root
 from rtlopt.frontend.model import Design, Module, SourceSet
 from rtlopt.plugins import FRONTENDS
@@ -181,6 +183,30 @@ def _check_names(top: Module, closure: Sequence[Module]) -> None:
             )
 
 
+def _read_all(sources: SourceSet, target: Path, limit: int) -> dict[Path, str]:
+    """Every source's text, read by rtlopt (regular files only, bounded, never blocking) and
+    with its includes checked, before an in-process parser opens anything: a parser blocked
+    on a FIFO inside a C extension no longer reacts to SIGTERM or Ctrl-C. A file other than
+    the target whose include would open a FIFO or device is left out with a warning."""
+    texts: dict[Path, str] = {}
+    for f in (*sources.prelude, *sources.files):
+        text = read_source(f, None, limit)
+        bad = unsafe_include(text, f, sources.include_dirs, limit)
+        if bad is not None:
+            if f == target or f in sources.prelude:
+                raise bad
+            log.warning(
+                "%s:%s: %s; file skipped (project.exclude silences this)",
+                bad.path,
+                bad.line,
+                bad.message,
+            )
+            continue
+        if f in sources.files:
+            texts[f] = text
+    return texts
+
+
 def load_design(
     target: Path,
     module: str | None,
@@ -188,6 +214,7 @@ def load_design(
     *,
     include_dirs: Sequence[Path] = (),
     defines: Mapping[str, str] | None = None,
+    root: Path | None = None,
 ) -> Design:
     """Parse the repository around ``target`` and locate the module to optimize.
 
@@ -197,6 +224,8 @@ def load_design(
         project: Sources configuration (include dirs, defines, filelists, exclude, frontend).
         include_dirs: Extra include directories (``-I``).
         defines: Extra defines (``-D``), winning over the project's.
+        root: The repository root; default: the git top level above ``target`` (a copy of a
+            repository without ``.git``, as ``rtlopt check`` makes, names its root here).
 
     Returns:
         The design: target module with ports, parameters, clocks and resets; every module;
@@ -208,16 +237,21 @@ def load_design(
         ConfigError: a bad filelist or include directory in the project configuration.
     """
     target = Path(target)
-    if not target.is_file():
+    if not os.path.lexists(target):
         raise DesignError("file not found", path=target, hint="check the path of the target file")
+    why = source_problem(target, None, project.max_file_bytes)
+    if why is not None:
+        raise DesignError(f"not read: the file {why}", path=target, hint="pass a regular file")
     target = target.resolve()
-    root = find_repo_root(target)
+    root = find_repo_root(target) if root is None else Path(root).resolve()
     sources = collect_sources(target, root, project, include_dirs=include_dirs, defines=defines)
+    texts = _read_all(sources, target, project.max_file_bytes)
     result = get_frontend(project.frontend).parse(
-        sources.files,
+        [f for f in sources.files if f in texts],
         include_dirs=sources.include_dirs,
         defines=sources.defines,
         prelude=sources.prelude,
+        texts=texts,
     )
     for w in result.warnings:
         log.warning("%s", w)
@@ -234,9 +268,8 @@ def load_design(
     # names defined in files that failed to parse, to blame the right file
     broken: dict[str, Path] = {}
     for path in result.errors:
-        try:
-            text = path.read_text(errors="replace")
-        except OSError:
+        text = texts.get(path)
+        if text is None:
             continue
         for span in module_spans(text):
             broken.setdefault(span.name, path)

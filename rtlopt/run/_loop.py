@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import Config
-from rtlopt.errors import UsageError
+from rtlopt.errors import Terminated, UsageError
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
@@ -351,7 +351,7 @@ class Optimizer:
                     events.on_step(rec)
             else:
                 self.exhausted = self._budget_left() == 0 or self.strategy.finished()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Terminated):  # Ctrl-C, SIGTERM, SIGHUP
             self.rd.update_info(status="interrupted")
             raise
         finally:
