@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, FlowConfig, load_config
-from rtlopt.errors import UsageError
+from rtlopt.errors import Terminated, UsageError
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import Design, load_design
 from rtlopt.pdk import PdkInfo
@@ -417,7 +417,11 @@ def optimize(
     opt = Optimizer(
         target.design, target.config, evaluator, policy, plan.run_dir, plan.spec, plan.command
     )
-    opt.prepare(plan.run_id, resume=plan.resume)
+    try:
+        opt.prepare(plan.run_id, resume=plan.resume)
+    except (KeyboardInterrupt, Terminated):  # while measuring the reference
+        opt.rd.update_info(status="interrupted")
+        raise
     return opt.run(events, stop_after=stop_after)
 
 

@@ -207,6 +207,43 @@ def _read_all(sources: SourceSet, target: Path, limit: int) -> dict[Path, str]:
     return texts
 
 
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _warn_unneeded(problems: Sequence[tuple[Path, SyntaxProblem]], root: Path, top: str) -> None:
+    """One warning for files the target does not need that do not parse (a board folder of
+    other FPGA tops): paths relative to the repository, the first few errors, and the
+    ``project.exclude`` patterns that silence it."""
+    if not problems:
+        return
+    shown = [f"{_shown(p.path, root)}:{p.line}: {p.message}" for _, p in problems[:3]]
+    more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""
+    globs = [
+        f"{_shown(f.parent, root)}/**" if _shown(f.parent, root) != "." else _shown(f, root)
+        for f, _ in problems
+    ]
+    # a folder's pattern covers its subfolders'
+    kept = [
+        g
+        for g in dict.fromkeys(globs)
+        if not any(h != g and h.endswith("/**") and g.startswith(h[:-2]) for h in globs)
+    ]
+    pats = ", ".join(f'"{g}"' for g in kept[:4])
+    log.warning(
+        "%d file(s) that %s does not need do not parse; ignored: %s%s. "
+        "To silence this, set project.exclude = [%s] in rtlopt.toml",
+        len(problems),
+        top,
+        "; ".join(shown),
+        more,
+        pats,
+    )
+
+
 def load_design(
     target: Path,
     module: str | None,
@@ -329,9 +366,9 @@ def load_design(
     submodules = tuple(n for n in order if n != top.name)
     closure_files = [modules[n].file for n in order]
     closure = tuple(dict.fromkeys([f for f in closure_files if f != target] + [target]))
-    for path, problems in result.errors.items():
-        if path not in closure:
-            log.warning("%s (not needed by %s; ignored)", problems[0], top.name)
+    _warn_unneeded(
+        [(p, probs[0]) for p, probs in result.errors.items() if p not in closure], root, top.name
+    )
     target_mod = modules[top.name]
     log.info(
         "target %s in %s: %d ports, %d submodules, clocks %s, resets %s",

@@ -223,7 +223,9 @@ def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
     assert any("unbalanced" in p for p in screen_candidate(open_if, d))
 
 
-def test_screen_rejects_conditionals_tools_disagree_on_even_from_the_repository(tmp_path: Path) -> None:
+def test_screen_rejects_conditionals_tools_disagree_on_even_from_the_repository(
+    tmp_path: Path,
+) -> None:
     f = tmp_path / "top.v"
     f.write_text(DIRECTIVE_SRC)
     start = DIRECTIVE_SRC.index("module top")
