@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,8 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
 from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend._files import read_source, source_problem, unsafe_include
+from rtlopt.frontend._index import ModuleIndex, build_index, scope_names
+from rtlopt.frontend._lazy import LazyModules
 from rtlopt.frontend._sources import collect_sources, find_repo_root
 from rtlopt.frontend.model import Design, Module, SourceSet
 from rtlopt.plugins import FRONTENDS
@@ -183,13 +186,16 @@ def _check_names(top: Module, closure: Sequence[Module]) -> None:
             )
 
 
-def _read_all(sources: SourceSet, target: Path, limit: int) -> dict[Path, str]:
-    """Every source's text, read by rtlopt (regular files only, bounded, never blocking) and
-    with its includes checked, before an in-process parser opens anything: a parser blocked
-    on a FIFO inside a C extension no longer reacts to SIGTERM or Ctrl-C. A file other than
-    the target whose include would open a FIFO or device is left out with a warning."""
+def _read_all(
+    sources: SourceSet, files: Iterable[Path], target: Path, limit: int, *, prelude: bool
+) -> dict[Path, str]:
+    """The texts of ``files`` (and a check of the prelude), read by rtlopt (regular files
+    only, bounded, never blocking) with their includes checked, before an in-process parser
+    opens anything: a parser blocked on a FIFO inside a C extension no longer reacts to
+    SIGTERM or Ctrl-C. A file other than the target whose include would open a FIFO or device
+    is left out with a warning."""
     texts: dict[Path, str] = {}
-    for f in (*sources.prelude, *sources.files):
+    for f in (*(sources.prelude if prelude else ()), *files):
         text = read_source(f, None, limit)
         bad = unsafe_include(text, f, sources.include_dirs, limit)
         if bad is not None:
@@ -205,6 +211,63 @@ def _read_all(sources: SourceSet, target: Path, limit: int) -> dict[Path, str]:
         if f in sources.files:
             texts[f] = text
     return texts
+
+
+def _parse(
+    frontend: Frontend, sources: SourceSet, files: Sequence[Path], texts: Mapping[Path, str]
+) -> FrontendResult:
+    return frontend.parse(
+        list(files),
+        include_dirs=sources.include_dirs,
+        defines=sources.defines,
+        prelude=sources.prelude,
+        texts={f: texts[f] for f in files},
+    )
+
+
+def _parse_needed(
+    sources: SourceSet, target: Path, project: ProjectConfig
+) -> tuple[FrontendResult, dict[Path, str], ModuleIndex | None]:
+    """Parse the files the target needs: its own, then the files the index names for every
+    module or package still undefined, until none is left (``project.lazy_parse``; off:
+    every file)."""
+    limit = project.max_file_bytes
+    frontend = get_frontend(project.frontend)
+    if not project.lazy_parse:
+        texts = _read_all(sources, sources.files, target, limit, prelude=True)
+        files = [f for f in sources.files if f in texts]
+        return _parse(frontend, sources, files, texts), texts, None
+    index = build_index(sources.root, sources.files, limit)
+    order = {f: i for i, f in enumerate(sources.files)}
+    texts = _read_all(sources, [target], target, limit, prelude=True)
+    tried: set[Path] = {target}
+    while True:
+        files = sorted(texts, key=lambda f: order.get(f, len(order)))
+        result = _parse(frontend, sources, files, texts)
+        defined = {m.name for m in result.modules}
+        wanted = {i for m in result.modules for i in m.instances}
+        for f in files:
+            wanted |= scope_names(texts[f])
+        new = [f for n in sorted(wanted - defined) for f in index.files(n) if f not in tried]
+        if not new:
+            log.debug("parsed %d of %d files", len(files), len(sources.files))
+            return result, texts, index
+        tried.update(new)
+        texts.update(_read_all(sources, dict.fromkeys(new), target, limit, prelude=False))
+
+
+@dataclass(frozen=True)
+class _ContextParser:
+    """Parses more files of the repository in the design's context (picklable)."""
+
+    sources: SourceSet
+    frontend: str
+    limit: int
+
+    def __call__(self, files: list[Path]) -> dict[str, Module]:
+        texts = _read_all(self.sources, files, Path(), self.limit, prelude=False)
+        parsed = [f for f in files if f in texts]
+        return _with_roles(_parse(get_frontend(self.frontend), self.sources, parsed, texts))
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -282,14 +345,7 @@ def load_design(
     target = target.resolve()
     root = find_repo_root(target) if root is None else Path(root).resolve()
     sources = collect_sources(target, root, project, include_dirs=include_dirs, defines=defines)
-    texts = _read_all(sources, target, project.max_file_bytes)
-    result = get_frontend(project.frontend).parse(
-        [f for f in sources.files if f in texts],
-        include_dirs=sources.include_dirs,
-        defines=sources.defines,
-        prelude=sources.prelude,
-        texts=texts,
-    )
+    result, texts, index = _parse_needed(sources, target, project)
     for w in result.warnings:
         log.warning("%s", w)
     if target in result.errors:
@@ -379,11 +435,16 @@ def load_design(
         list(target_mod.clocks),
         list(target_mod.resets),
     )
+    if index is not None:  # the rest of the repository, parsed when a candidate names it
+        parser = _ContextParser(sources, project.frontend, project.max_file_bytes)
+        lazy: Mapping[str, Module] = LazyModules(modules, index.by_name, parser)
+    else:
+        lazy = modules
     return Design(
         root=root,
         target=target_mod,
         sources=sources,
-        modules=modules,
+        modules=lazy,
         closure=closure,
         submodules=submodules,
     )

@@ -112,8 +112,10 @@ def test_include_of_a_fifo_is_refused_before_the_parser_opens_it(
     # in a file the target does not need: that file is skipped with a warning
     (repo / "rtl" / "top.v").write_text(TOP)
     (repo / "rtl" / "other.v").write_text(inc + "module other; endmodule\n")
+    d = load_design(repo / "rtl" / "top.v", None, ProjectConfig())  # lazy: never read
+    assert "other" not in d.modules
     with caplog.at_level(logging.WARNING):
-        d = load_design(repo / "rtl" / "top.v", None, ProjectConfig())
+        d = load_design(repo / "rtl" / "top.v", None, ProjectConfig(lazy_parse=False))
     assert "other" not in d.modules
     assert "other.v:1" in caplog.text and "skipped" in caplog.text
 
