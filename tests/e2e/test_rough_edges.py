@@ -177,3 +177,47 @@ def test_sigterm_marks_the_run_interrupted(example_repo: Path) -> None:
     assert "Traceback" not in err
     r = rtlopt(["report", str(info[0].parent)], example_repo)
     assert "running" not in r.stdout
+
+
+def test_doctor_checks_the_eda_tools_and_the_pdk(tmp_path: Path) -> None:
+    def doctor(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "rtlopt", "doctor", "--policy", "scripted", "--json", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **env},
+            timeout=300,
+        )
+
+    r = doctor()
+    out = json.loads(r.stdout)
+    assert out["eda"]["tools"]["yosys"]["version"] and out["eda"]["pdk"]["liberty"]
+    assert not [p for p in out["problems"] if p.startswith(("EDA", "PDK"))]
+    r = doctor(RTLOPT_YOSYS=str(tmp_path / "no-yosys"))
+    out = json.loads(r.stdout)
+    assert r.returncode == 1 and out["ready"] is False and out["eda"]["tools"]["yosys"] is None
+    assert any(p.startswith("EDA tool yosys") for p in out["problems"])
+    (tmp_path / "rtlopt.toml").write_text('[flow]\nliberty = "missing.lib"\n')
+    r = doctor()
+    out = json.loads(r.stdout)
+    assert r.returncode == 1 and any(p.startswith("PDK") for p in out["problems"]), out
+
+
+def test_config_show_is_short_by_default(tmp_path: Path) -> None:
+    (tmp_path / "rtlopt.toml").write_text('[flow]\npdk = "nangate45"\n')
+    r = rtlopt(["config", "show"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) < 30, r.stdout
+    assert "sections: project" in r.stdout and "flow.pdk" in r.stdout and "nangate45" in r.stdout
+    assert "harness.seed" not in r.stdout  # unchanged settings only with --all or a section
+    full = rtlopt(["config", "show", "--all"], tmp_path).stdout
+    assert "harness.seed" in full and len(full.splitlines()) > 5 * len(lines)
+    assert "harness.seed" in rtlopt(["config", "show", "harness"], tmp_path).stdout
+
+
+def test_ci_doc_says_how_to_install_pre_commit() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
+    assert "pipx install\npre-commit" in text or "pipx install pre-commit" in text
+    assert "pre-commit install" in text
