@@ -104,7 +104,8 @@ class ScriptedPolicy:
             for _ in range(n):
                 text = self.texts[self.cursor]
                 verilog = text if self.verbatim[self.cursor] else extract_verilog(text)
-                group.append(Completion(text=text, verilog=verilog))
+                source = self.paths[self.cursor].name
+                group.append(Completion(text=text, verilog=verilog, source=source))
                 self.cursor += 1
                 if self.cursor == len(self.texts):
                     self.cursor = 0

@@ -134,6 +134,11 @@ def test_candidates_without_steps_replays_each_file_once(example_repo: Path) -> 
     n_files = len(list((example_repo / "alternatives").glob("*.v")))
     assert sum(s["rollouts"] for s in steps) == n_files, steps
     assert len(steps) <= n_files
+    # the report names the candidates by their files
+    report = (rd / "report.md").read_text()
+    assert "`b_loop.v` (`" in report, report
+    cands = [json.loads(p.read_text()) for p in (rd / "candidates").glob("*.json")]
+    assert {c.get("source") for c in cands} >= {"b_loop.v", "c_wrong_last_group.v"}
 
 
 def test_sigterm_marks_the_run_interrupted(example_repo: Path) -> None:
@@ -221,3 +226,27 @@ def test_ci_doc_says_how_to_install_pre_commit() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
     assert "pipx install\npre-commit" in text or "pipx install pre-commit" in text
     assert "pre-commit install" in text
+
+
+def test_self_evaluation_with_a_simulator_conditional_in_the_reference(tmp_path: Path) -> None:
+    """darkriscv's core has ```ifdef MODEL_TECH`` blocks (ModelSim): no tool rtlopt runs
+    defines that macro, so the reference's conditional reads the same everywhere."""
+    from tests.e2e._darkstyle import EQUIVALENT, edit
+
+    repo = write_darkstyle(tmp_path / "dark")
+    uart = repo / "rtl" / "darkuart.v"
+    text = edit(
+        uart.read_text(),
+        "    assign TXD  = SHIFT[0];",
+        '`ifdef MODEL_TECH\n    initial $display("darkuart");\n`endif\n    assign TXD  = SHIFT[0];',
+    )
+    uart.write_text(text)
+    r = rtlopt(["evaluate", "rtl/darkuart.v", "-c", "rtl/darkuart.v", "--no-formal"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for old, new in EQUIVALENT:
+        text = edit(text, old, new)
+    (tmp_path / "cand.v").write_text(text)
+    r = rtlopt(["evaluate", "rtl/darkuart.v", "-c", str(tmp_path / "cand.v"), "--json"], repo)
+    out = json.loads(r.stdout)
+    assert "MODEL_TECH" not in out["candidate"]["reason"], out["candidate"]["reason"]
+    assert r.returncode == 0 and out["accepted"], out["candidate"]["reason"]
