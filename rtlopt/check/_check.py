@@ -279,9 +279,14 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         return mc
     try:
         cand_mods = {m.name: m for m in parse_text(job.new_text, rel, sources=design.sources)}
-    except DesignError as exc:
-        mc.findings.append(gate_wording(exc.one_line(), rel))
-        return mc
+    except DesignError as exc:  # the user's file does not parse: an input error (exit 2)
+        where = exc.path if exc.path is not None and exc.path != Path(rel) else Path(rel)
+        raise DesignError(
+            f"syntax error in the change: {exc.message.removeprefix('syntax error: ')}",
+            path=where,
+            line=exc.line,
+            hint="fix the change",
+        ) from None
     problem = interface_problem(design.target, cand_mods)
     if problem:
         mc.interface = problem
