@@ -22,17 +22,20 @@ from pathlib import Path
 from rtlopt.errors import DesignError
 from rtlopt.frontend._files import DEFAULT_LIMIT, read_source
 
-__all__ = ["ModuleIndex", "build_index", "scope_names"]
+__all__ = ["MACRO_NAMED", "ModuleIndex", "build_index", "scope_names"]
 
 log = logging.getLogger(__name__)
 
 _DECL = re.compile(
     r"(?<![\w$`\\])(?:macromodule|module|interface|program|package|primitive)\s+"
-    r"(?:(?:automatic|static)\s+)?([A-Za-z_][\w$]*)"
+    r"(?:(?:automatic|static)\s+)?([A-Za-z_][\w$]*|`)"
 )
+#: The index entry of files declaring a module whose name is a macro (``module `NAME``): the
+#: name is known only after preprocessing, so a name found nowhere else is looked for there.
+MACRO_NAMED = "`"
 _SCOPE = re.compile(r"(?<![\w$:])([A-Za-z_][\w$]*)\s*::")
 _IMPORT = re.compile(r"\bimport\s+([A-Za-z_][\w$]*)\s*::")
-_VERSION = 1
+_VERSION = 2
 
 
 def scope_names(text: str) -> set[str]:

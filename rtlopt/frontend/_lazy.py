@@ -49,7 +49,9 @@ class LazyModules(Mapping[str, Module]):
             hit = self._loaded.get(name)
             if hit is not None:
                 return hit
-            files = [f for f in self._index.get(name, ()) if f not in self._tried]
+            # a name declared nowhere by name may be declared under a macro (``module `M``)
+            named = self._index.get(name) or self._index.get("`", ())
+            files = [f for f in named if f not in self._tried]
             if not files:
                 return None
             self._tried.update(files)

@@ -15,7 +15,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
 from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend._files import read_source, source_problem, unsafe_include
-from rtlopt.frontend._index import ModuleIndex, build_index, scope_names
+from rtlopt.frontend._index import MACRO_NAMED, ModuleIndex, build_index, scope_names
 from rtlopt.frontend._lazy import LazyModules
 from rtlopt.frontend._sources import collect_sources, find_repo_root
 from rtlopt.frontend.model import Design, Module, SourceSet
@@ -248,7 +248,10 @@ def _parse_needed(
         wanted = {i for m in result.modules for i in m.instances}
         for f in files:
             wanted |= scope_names(texts[f])
-        new = [f for n in sorted(wanted - defined) for f in index.files(n) if f not in tried]
+        missing = sorted(wanted - defined)
+        new = [f for n in missing for f in index.files(n) if f not in tried]
+        if missing and not new:  # declared under a macro name, perhaps
+            new = [f for f in index.files(MACRO_NAMED) if f not in tried]
         if not new:
             log.debug("parsed %d of %d files", len(files), len(sources.files))
             return result, texts, index

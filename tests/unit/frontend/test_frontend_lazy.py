@@ -88,3 +88,20 @@ def test_candidate_may_instantiate_a_module_the_reference_does_not_use(tmp_path:
 
     lib = library_files(d, ["top"], ["add4"], tmp_path / "scratch")
     assert (tmp_path / "lib" / "add4.v").resolve() in lib
+
+
+def test_a_module_declared_under_a_macro_name_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _git(tmp_path)
+    (tmp_path / "names.vh").write_text("`define SUB_NAME ct_sub\n")
+    (tmp_path / "sub.v").write_text(
+        '`include "names.vh"\nmodule `SUB_NAME (input a, output y);\nassign y = ~a;\nendmodule\n'
+    )
+    (tmp_path / "top.v").write_text(
+        "module top(input a, output y);\nct_sub u (.a(a), .y(y));\nendmodule\n"
+    )
+    d = load_design(tmp_path / "top.v", None, ProjectConfig())
+    assert d.submodules == ("ct_sub",)
+    assert d.closure[0] == (tmp_path / "sub.v").resolve()
