@@ -310,6 +310,17 @@ def _warn_unneeded(problems: Sequence[tuple[Path, SyntaxProblem]], root: Path, t
     )
 
 
+def _checked_target(target: Path, limit: int) -> Path:
+    """The target's resolved path; a missing file, or one that is not a regular file within
+    the size limit (a FIFO, a device), is an input error."""
+    if not os.path.lexists(target):
+        raise DesignError("file not found", path=target, hint="check the path of the target file")
+    why = source_problem(target, None, limit)
+    if why is not None:
+        raise DesignError(f"not read: the file {why}", path=target, hint="pass a regular file")
+    return target.resolve()
+
+
 def load_design(
     target: Path,
     module: str | None,
@@ -339,13 +350,7 @@ def load_design(
             target needs, a module the target instantiates that is defined nowhere.
         ConfigError: a bad filelist or include directory in the project configuration.
     """
-    target = Path(target)
-    if not os.path.lexists(target):
-        raise DesignError("file not found", path=target, hint="check the path of the target file")
-    why = source_problem(target, None, project.max_file_bytes)
-    if why is not None:
-        raise DesignError(f"not read: the file {why}", path=target, hint="pass a regular file")
-    target = target.resolve()
+    target = _checked_target(Path(target), project.max_file_bytes)
     root = find_repo_root(target) if root is None else Path(root).resolve()
     sources = collect_sources(target, root, project, include_dirs=include_dirs, defines=defines)
     result, texts, index = _parse_needed(sources, target, project)
