@@ -707,11 +707,14 @@ class Evaluator:
                 c.text, defined, used, c.dir / "view", timeout=cfg.sandbox.timeout_s
             )
             if not elab.ok:
+                from rtlopt.evaluate._hints import missing_include
+
                 n = len(elab.errors)
                 c.logs["elaborate"] = str(elab.log_path)
+                hint = missing_include(c.text, self.design)
                 return self._invalid(
                     Stage.COMPILE,
-                    f"does not elaborate: {n} error(s): {elab.first_error()}",
+                    f"does not elaborate: {n} error(s): {hint or elab.first_error()}",
                     r_syn=1.0 / (1.0 + n) if n else cfg.reward.unparseable_syn,
                     compile_errors=n,
                     logs=c.logs,
