@@ -10,14 +10,17 @@ far (the target's closure and whatever was looked up since).
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from rtlopt.errors import DesignError
+from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Module
 
-__all__ = ["LazyModules"]
+__all__ = ["LazyModules", "module_users", "with_module"]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,32 @@ class LazyModules(Mapping[str, Module]):
             log.debug("module %s parsed on first use from %s", name, files)
             return self._loaded.get(name)
 
+    def users_of(self, name: str) -> list[str]:
+        """Every repository module that instantiates ``name``: the files that mention the
+        name as a word are parsed first (the others cannot instantiate it)."""
+        word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+        with self._lock:
+            files = {f for fs in self._index.values() for f in fs} - self._tried
+        mention: list[Path] = []
+        for f in sorted(files):
+            try:
+                if word.search(read_source(f)):
+                    mention.append(f)
+            except (OSError, DesignError):
+                continue
+        with self._lock:
+            todo = [f for f in mention if f not in self._tried]
+            self._tried.update(todo)
+            if todo:
+                try:
+                    found = self._parse(todo)
+                except Exception as exc:
+                    log.info("modules of %s do not parse (%s)", todo, exc)
+                    found = {}
+                for n, m in found.items():
+                    self._loaded.setdefault(n, m)
+            return [u.name for u in self._loaded.values() if name in u.instances]
+
     def __getitem__(self, name: str) -> Module:
         m = self._load(name)
         if m is None:
@@ -89,3 +118,23 @@ class LazyModules(Mapping[str, Module]):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
+
+
+def with_module(modules: Mapping[str, Module], module: Module) -> Mapping[str, Module]:
+    """``modules`` with ``module`` in place of the one of its name (a lazily loaded mapping
+    stays lazy: the rest of the repository is still found on lookup)."""
+    if isinstance(modules, LazyModules):
+        with modules._lock:
+            loaded = {**modules._loaded, module.name: module}
+        out = LazyModules(loaded, modules._index, modules._parse)
+        out._tried |= modules._tried
+        return out
+    return {**modules, module.name: module}
+
+
+def module_users(modules: Mapping[str, Module], name: str) -> list[str]:
+    """Names of the repository's modules that instantiate ``name`` (parsing, for a lazily
+    loaded design, the files that could)."""
+    if isinstance(modules, LazyModules):
+        return modules.users_of(name)
+    return [u.name for u in modules.values() if name in u.instances]
