@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.config import ProjectConfig
-from rtlopt.frontend import load_design
+from rtlopt.frontend import load_design, module_users, with_module
 from rtlopt.frontend._index import build_index
 from tests.c910_tree import write_tree
 
@@ -47,6 +47,15 @@ def test_only_the_needed_files_of_a_filelist_tree_are_parsed(
     # picklable (Ray workers receive the design)
     again = pickle.loads(pickle.dumps(d.modules))
     assert other in again
+    # replacing the target (clock/reset overrides) keeps the rest of the repository reachable
+    used = {i for u in full.modules.values() for i in u.instances}
+    other2 = next(n for n in sorted(used) if n not in list(d.modules) and n.startswith("ct_"))
+    replaced = with_module(d.modules, d.target)
+    assert replaced[d.target.name] is d.target and other2 in replaced
+    # every user of a module, also in files nothing parsed yet
+    users = {u.name for u in full.modules.values() if other2 in u.instances}
+    assert users
+    assert set(module_users(load_design(tree.target, None, project).modules, other2)) == users
 
 
 def test_index_is_cached_and_follows_edits(
