@@ -71,6 +71,14 @@ class ProjectConfig:
     spec: str | None = _f(
         None, "Specification text file for the target; default: the module's header comments."
     )
+    lazy_parse: bool = _f(
+        True,
+        "Parse only the files the target needs, found through an index of declared module and package names cached in rtlopt's cache folder; false parses every source file (slower on large trees; also warns about unrelated files that do not parse).",
+    )
+    max_file_bytes: int = _f(
+        16 * 1024 * 1024,
+        "Largest repository source file read (bytes); larger files, and anything that is not a regular file or a symlink to one inside the repository (FIFOs, devices), are skipped with a warning.",
+    )
 
 
 @dataclass(frozen=True)

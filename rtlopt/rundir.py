@@ -232,6 +232,7 @@ class CandidateRecord:
         step: Step that produced it (``None`` if not recorded).
         parent: Id of the pool state it was generated from.
         code_path: The candidate's Verilog file, if present.
+        source: The name it came with (a ``--candidates`` file), if any.
     """
 
     hash: str
@@ -239,6 +240,7 @@ class CandidateRecord:
     step: int | None
     parent: int | None
     code_path: Path | None
+    source: str | None = None
 
 
 def _opt_int(v: Any) -> int | None:
@@ -519,11 +521,22 @@ class RunDir:
         return self.candidate_v(h).exists()
 
     def write_candidate(
-        self, h: str, code: str, result: EvalResult, *, step: int, parent: int
+        self,
+        h: str,
+        code: str,
+        result: EvalResult,
+        *,
+        step: int,
+        parent: int,
+        source: str | None = None,
     ) -> None:
-        """Record a candidate's source and result with the step and parent that made it."""
+        """Record a candidate's source and result with the step and parent that made it (and
+        the name it came with, e.g. a ``--candidates`` file)."""
         self.candidate_v(h).write_text(code)
-        write_json(self.candidate_json(h), {**result.to_json(), "step": step, "parent": parent})
+        extra = {"source": source} if source else {}
+        write_json(
+            self.candidate_json(h), {**result.to_json(), "step": step, "parent": parent, **extra}
+        )
 
     def read_candidate(self, h: str) -> EvalResult | None:
         """A candidate's result; ``None`` when missing or unreadable (it is then re-judged)."""
@@ -558,6 +571,7 @@ class RunDir:
                 step=_opt_int(raw.get("step")),
                 parent=_opt_int(raw.get("parent")),
                 code_path=vpath if vpath.exists() else None,
+                source=str(raw["source"]) if isinstance(raw.get("source"), str) else None,
             )
 
     # ------------------------------------------------------------------------------ policy/

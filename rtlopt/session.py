@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, FlowConfig, load_config
-from rtlopt.errors import UsageError
+from rtlopt.errors import Terminated, UsageError
 from rtlopt.evaluate import Evaluator
-from rtlopt.frontend import Design, load_design
+from rtlopt.frontend import Design, load_design, with_module
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
 from rtlopt.results import EvalResult
@@ -155,7 +155,7 @@ def open_target(spec: TargetSpec) -> Target:
         from rtlopt.frontend import override_roles
 
         target = override_roles(design.target, cfg.harness.clocks, cfg.harness.resets)
-        design = replace(design, target=target, modules={**design.modules, target.name: target})
+        design = replace(design, target=target, modules=with_module(design.modules, target))
     pdk = resolve_pdk(cfg.flow, spec.liberty) if spec.with_pdk else None
     return Target(cfg, design, pdk)
 
@@ -425,7 +425,11 @@ def optimize(
     opt = Optimizer(
         target.design, target.config, evaluator, policy, plan.run_dir, plan.spec, plan.command
     )
-    opt.prepare(plan.run_id, resume=plan.resume)
+    try:
+        opt.prepare(plan.run_id, resume=plan.resume)
+    except (KeyboardInterrupt, Terminated):  # while measuring the reference
+        opt.rd.update_info(status="interrupted")
+        raise
     return opt.run(events, stop_after=stop_after)
 
 

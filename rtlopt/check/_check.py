@@ -13,6 +13,7 @@ import dataclasses
 import fnmatch
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from rtlopt.config import Config, load_config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator, interface_problem
 from rtlopt.results import EvalResult, Status, Verdict
+from rtlopt.verilog import module_spans
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,7 @@ class CheckReport:
     metric: str
     threshold: float
     modules: list[ModuleCheck]
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -95,6 +98,17 @@ def _optimization_only(cfg: Config, rel: str, name: str) -> bool:
     )
 
 
+def _relative(files: Sequence[Path], top: Path) -> list[str]:
+    rels = []
+    for f in files:
+        p = Path(f).resolve() if Path(f).is_absolute() else (Path.cwd() / f).resolve()
+        try:
+            rels.append(p.relative_to(top).as_posix())
+        except ValueError:
+            raise DesignError("file is outside the repository", path=f) from None
+    return rels
+
+
 def run_check(
     start: Path,
     files: Sequence[Path] = (),
@@ -105,15 +119,20 @@ def run_check(
 ) -> CheckReport:
     """Check the changed modules of the repository containing ``start``.
 
+    Each changed module is judged in the context ``rtlopt evaluate`` uses: the repository
+    after the change (the index for a commit, the work tree in CI, plus untracked files git
+    does not ignore) with the changed files at their base version as the reference; the new
+    file is the candidate, so messages point at its own lines.
+
     Args:
         start: A path inside the repository.
         files: Files to check (pre-commit passes the staged ones); default: every changed file.
+            A named file whose change is not staged is judged from the work tree (noted).
         base: Compare with the merge base of this revision; default: HEAD vs the index.
         overrides: Configuration overrides (dotted keys).
         pdk: A resolved PDK for the PPA comparison, or None to resolve ``flow.pdk``.
     """
-    from rtlopt.check._git import changed_files, export_tree, new_content, open_repo, resolve_base
-    from rtlopt.frontend import parse_text
+    from rtlopt.check._git import changed_files, open_repo, resolve_base
 
     repo, top = open_repo(start)
     cfg = load_config(top, overrides=overrides).config
@@ -121,63 +140,99 @@ def run_check(
         cfg = dataclasses.replace(cfg, sandbox=dataclasses.replace(cfg.sandbox, require="always"))
     staged = base is None
     base_rev = resolve_base(repo, base)
+    unstaged: set[str] = set()
     if files:
-        rels = []
-        for f in files:
-            p = Path(f).resolve() if Path(f).is_absolute() else (Path.cwd() / f).resolve()
-            try:
-                rels.append(str(p.relative_to(top)))
-            except ValueError:
-                raise DesignError("file is outside the repository", path=f) from None
         wanted = set(changed_files(repo, base_rev, staged=staged))
-        rels = [r for r in rels if r in wanted]
+        rels = []
+        for r in _relative(files, top):
+            if r in wanted:
+                rels.append(r)
+            elif staged and r in changed_files(repo, base_rev, staged=False):
+                rels.append(r)  # named on the command line, edited but not staged
+                unstaged.add(r)
     else:
         rels = changed_files(repo, base_rev, staged=staged)
     if pdk is None and cfg.check.ppa:
         from rtlopt.session import resolve_pdk
 
         pdk = resolve_pdk(cfg.flow)
-    modules: list[ModuleCheck | _Job] = []
     if not rels:  # nothing changed: no export, no tools
-        return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
+        report = CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
+        pending = changed_files(repo, base_rev, staged=False) if staged else []
+        if pending:
+            report.notes.append(
+                f"not staged, so not checked: {', '.join(pending[:5])}"
+                + (" ..." if len(pending) > 5 else "")
+                + " (git add them, or name them: rtlopt check FILE)"
+            )
+        return report
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
     try:
-        base_tree = export_tree(repo, base_rev, tmp / "base")
-        for rel in rels:
-            text = new_content(repo, top, rel, staged=staged)
-            if text is None:
-                continue
-            new_mods = {m.name: m for m in parse_text(text, rel)}
-            old_path = base_tree / rel
-            old_text = old_path.read_text(errors="replace") if old_path.exists() else ""
-            old_mods = {m.name: m for m in parse_text(old_text, rel)} if old_text else {}
-            for name, mod in new_mods.items():
-                new_src = text[mod.start : mod.end]
-                if name not in old_mods:
-                    modules.append(ModuleCheck(rel, name, "added", notes=["new module"]))
-                    continue
-                old = old_mods[name]
-                # any byte counts: a comment can be a tool directive (translate_off, full_case)
-                if old_text[old.start : old.end] == new_src:
-                    continue
-                modules.append(_Job(rel, name, new_src))
-            for name in old_mods:
-                if name not in new_mods:
-                    modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
-        done = _run_jobs(cfg, base_tree, [m for m in modules if isinstance(m, _Job)], pdk, tmp)
-        checked = [done[id(m)] if isinstance(m, _Job) else m for m in modules]
+        checked = _check_files(cfg, repo, top, base_rev, rels, unstaged, staged, pdk, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, checked)
 
 
+def _check_files(
+    cfg: Config,
+    repo: Any,
+    top: Path,
+    base_rev: str,
+    rels: Sequence[str],
+    unstaged: set[str],
+    staged: bool,
+    pdk: Any,
+    tmp: Path,
+) -> list[ModuleCheck]:
+    """The changed modules of ``rels``: added and removed ones noted, changed ones evaluated
+    in one context tree whose changed files hold their base version."""
+    from rtlopt.check._git import base_content, context_tree, new_content
+
+    tree = context_tree(repo, top, tmp / "tree", staged=staged)
+    modules: list[ModuleCheck | _Job] = []
+    for rel in rels:
+        text = new_content(repo, top, rel, staged=staged and rel not in unstaged)
+        if text is None:
+            continue
+        old_text = base_content(repo, base_rev, rel) or ""
+        new_mods = {m.name: m for m in module_spans(text)}
+        old_mods = {m.name: m for m in module_spans(old_text)}
+        changed = False
+        for name, mod in new_mods.items():
+            if name not in old_mods:
+                modules.append(ModuleCheck(rel, name, "added", notes=["new module"]))
+                continue
+            old = old_mods[name]
+            # any byte counts: a comment can be a tool directive (translate_off, full_case)
+            if old_text[old.start : old.end] == text[mod.start : mod.end]:
+                continue
+            changed = True
+            job = _Job(rel, name, text, mod.line)
+            modules.append(job)
+        if changed:
+            # the reference: this file at its base version, in the context after the change
+            (tree / rel).unlink(missing_ok=True)
+            (tree / rel).write_text(old_text)
+        for name in old_mods:
+            if name not in new_mods:
+                modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
+    done = _run_jobs(cfg, tree, [m for m in modules if isinstance(m, _Job)], pdk, tmp)
+    out = [done[id(m)] if isinstance(m, _Job) else m for m in modules]
+    for m in out:
+        if m.file in unstaged:
+            m.notes.append("not staged: judged the work tree's version (git add it to commit it)")
+    return out
+
+
 @dataclass(frozen=True)
 class _Job:
-    """A changed module waiting for its evaluation."""
+    """A changed module waiting for its evaluation: the whole new file is the candidate."""
 
     rel: str
     name: str
-    new_src: str
+    new_text: str
+    line: int = 0
 
 
 def _run_jobs(
@@ -189,9 +244,7 @@ def _run_jobs(
 
     def one(job: _Job) -> ModuleCheck:
         # a folder per job: two files may define modules of one name
-        return _check_module(
-            cfg, base_tree, job.rel, job.name, job.new_src, pdk, tmp / f"job{jobs.index(job)}"
-        )
+        return _check_module(cfg, base_tree, job, pdk, tmp / f"job{jobs.index(job)}")
 
     if workers == 1:
         return {id(j): one(j) for j in jobs}
@@ -199,33 +252,64 @@ def _run_jobs(
         return {id(j): r for j, r in zip(jobs, pool.map(one, jobs), strict=True)}
 
 
-def _check_module(
-    cfg: Config, base_tree: Path, rel: str, name: str, new_src: str, pdk: Any, tmp: Path
-) -> ModuleCheck:
+_CANDIDATE_LINE = re.compile(r"\bcandidate\.v:(\d+)")
+
+
+def gate_wording(reason: str, rel: str) -> str:
+    """An evaluator's reason in the words of a gate: the user's file and its own lines, "the
+    change" instead of "the candidate"."""
+    text = _CANDIDATE_LINE.sub(lambda m: f"{rel}:{m.group(1)}", reason)
+    text = text.replace("fix the candidate", "fix the change")
+    text = re.sub(r"\bthe candidate\b", "the change", text)
+    text = re.sub(r"\bcandidate\b", "change", text)
+    first = re.search(re.escape(rel) + r":(\d+):?\s*", text)
+    if first is None:
+        return f"the change to {rel}: {text}"
+    if first.start() == 0:  # "rel:N: message": said once
+        text = text[first.end() :]
+    return f"the change to {rel} at line {first.group(1)}: {text}"
+
+
+def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
     from rtlopt.frontend import load_design, parse_text
 
+    rel, name = job.rel, job.name
     mc = ModuleCheck(rel, name, "modified")
-    design = load_design(base_tree / rel, name, cfg.project)
-    cand_mods = {m.name: m for m in parse_text(new_src, rel, sources=design.sources)}
+    try:
+        design = load_design(tree / rel, name, cfg.project, root=tree)
+    except DesignError as exc:
+        mc.findings.append(f"could not check: the base version of {rel}: {exc.one_line()}")
+        return mc
+    try:
+        cand_mods = {m.name: m for m in parse_text(job.new_text, rel, sources=design.sources)}
+    except DesignError as exc:  # the user's file does not parse: an input error (exit 2)
+        where = exc.path if exc.path is not None and exc.path != Path(rel) else Path(rel)
+        raise DesignError(
+            f"syntax error in the change: {exc.message.removeprefix('syntax error: ')}",
+            path=where,
+            line=exc.line,
+            hint="fix the change",
+        ) from None
     problem = interface_problem(design.target, cand_mods)
     if problem:
         mc.interface = problem
         mc.findings.append(f"interface changed: {problem}")
         return mc
+    new_src = job.new_text
     opt_only = _optimization_only(cfg, rel, name)
     with Evaluator(design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None) as ev:
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
         kind = ev.metric_kind
     if res.is_infrastructure_error:
-        mc.findings.append(f"could not be checked: {res.reason}")
+        mc.findings.append(f"could not check the change to {rel}: {res.reason}")
         return mc
     if opt_only:
         if res.status is not Status.OK:
             mc.equivalence = (
                 "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
             )
-            mc.findings.append(res.reason)
+            mc.findings.append(gate_wording(res.reason, rel))
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
@@ -233,7 +317,7 @@ def _check_module(
     else:
         mc.equivalence = "not required"
         if res.status is not Status.OK:
-            mc.findings.append(res.reason)
+            mc.findings.append(gate_wording(res.reason, rel))
             return mc
     if ref is not None and ref.ppa is not None and res.ppa is not None:
         mc.before, mc.after = ref.ppa, res.ppa

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import shutil
 import tarfile
 from pathlib import Path
 
@@ -54,6 +56,41 @@ def new_content(repo: git.Repo, top: Path, rel: str, *, staged: bool) -> str | N
             return None
     p = top / rel
     return p.read_text(errors="replace") if p.exists() else None
+
+
+def base_content(repo: git.Repo, base: str, rel: str) -> str | None:
+    """A file's content at ``base``; None when the file does not exist there."""
+    try:
+        return str(repo.git.show(f"{base}:{rel}", strip_newline_in_stdout=False))
+    except git.GitCommandError:
+        return None
+
+
+def context_tree(repo: git.Repo, top: Path, dest: Path, *, staged: bool) -> Path:
+    """The repository as ``rtlopt evaluate`` would see it after the change, in ``dest``.
+
+    Tracked files come from the index (staged: what the commit will hold) or the work tree;
+    untracked files that git does not ignore (a filelist or ``rtlopt.toml`` not yet committed)
+    come from the work tree. Symlinks stay symlinks. ``.git`` is not copied.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    if staged:
+        repo.git.checkout_index("--all", f"--prefix={dest.as_posix()}/")
+        names = repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0")
+    else:
+        names = repo.git.ls_files("-z", "--cached", "--others", "--exclude-standard").split("\0")
+    for rel in names:
+        if not rel:
+            continue
+        src, out = top / rel, dest / rel
+        if not os.path.lexists(src) or os.path.lexists(out):
+            continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_symlink():
+            os.symlink(os.readlink(src), out)
+        elif src.is_file():  # regular files only: a FIFO is never opened
+            shutil.copyfile(src, out)
+    return dest
 
 
 def export_tree(repo: git.Repo, rev: str, dest: Path) -> Path:

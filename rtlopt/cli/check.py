@@ -85,6 +85,7 @@ def _print_json(report: CheckReport) -> None:
         "base": report.base,
         "ok": report.ok,
         "metric": report.metric,
+        "notes": report.notes,
         "modules": [
             {
                 "file": m.file,
@@ -164,3 +165,5 @@ def _print_table(report: CheckReport) -> None:
                 console.print(f"[dim]{escape(m.file)}: {escape(m.module)}: {escape(n)}[/]")
     else:
         console.print("rtlopt check: no Verilog module changed")
+    for n in report.notes:
+        console.print(f"[dim]{escape(n)}[/]")

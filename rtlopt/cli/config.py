@@ -83,8 +83,16 @@ def _wanted(key: str, filters: list[str]) -> bool:
     default=False,
     help="Only the settings that differ from the defaults.",
 )
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    default=False,
+    help="Every setting with its help (without it and without SECTION|KEY: the sections and "
+    "the settings that differ from the defaults).",
+)
 @handle_errors
-def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
+def show(names: tuple[str, ...], as_toml: bool, changed: bool, show_all: bool) -> None:
     """Show settings, their effective values and their sources.
 
     SECTION (``flow``, ``train.adaptive``) or KEY (``flow.pdk``) limit the output; PATH (a
@@ -93,7 +101,9 @@ def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
 
     \b
     Examples:
+      rtlopt config show                 # sections and the changed settings
       rtlopt config show flow
+      rtlopt config show --all           # every setting with its help
       rtlopt config show flow.pdk search rtl/alu.v
       rtlopt config show --changed --toml > rtlopt.toml
     """
@@ -106,6 +116,9 @@ def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
     ]
     if changed:
         rows = [r for r in rows if r[3] != "default"]
+    if not (filters or show_all or changed or as_toml):
+        _summary(rows, rc.project_file)
+        return
     if as_toml:
         click.echo(_as_toml(rows, rc.project_file))
         return
@@ -127,6 +140,31 @@ def show(names: tuple[str, ...], as_toml: bool, changed: bool) -> None:
         shown = "(unset)" if value is None else toml_value(value)
         t.add_row(key, escape(shown), escape(source), escape(help_text))
     console.print(t)
+
+
+def _summary(rows: list[tuple[str, str, Any, str]], project_file: Path | None) -> None:
+    """The short view: each section with its number of settings, then the changed ones."""
+    counts: dict[str, int] = {}
+    for key, *_ in rows:
+        sec = key.rsplit(".", 1)[0]
+        counts[sec] = counts.get(sec, 0) + 1
+    console.print(f"configuration (project file: {escape(str(project_file or 'none'))})")
+    console.print("sections: " + ", ".join(f"{escape(sec)} ({n})" for sec, n in counts.items()))
+    moved = [r for r in rows if r[3] != "default"]
+    if not moved:
+        console.print("every setting has its default value")
+    else:
+        t = Table(title="changed from the defaults", title_justify="left", box=box.SIMPLE_HEAD)
+        for col in ("key", "value", "source"):
+            t.add_column(col, overflow="fold")
+        for key, _help, value, source in moved:
+            shown = "(unset)" if value is None else toml_value(value)
+            t.add_row(key, escape(shown), escape(source))
+        console.print(t)
+    console.print(
+        "[dim]rtlopt config show SECTION (or KEY) for one part with its help; "
+        "--all for every setting; --toml for a file[/]"
+    )
 
 
 def _as_toml(rows: list[tuple[str, str, Any, str]], project_file: Path | None) -> str:

@@ -67,7 +67,7 @@ def doctor(
     gpu_memory: float | None,
     as_json: bool,
 ) -> None:
-    """Print the plan of a run: backend, model, downloads, versions, memory per part.
+    """Print the plan of a run: EDA tools, PDK, backend, model, downloads, versions, memory.
 
     Nothing is loaded or started. TARGET (default: the current folder) locates the project
     configuration. Exit 0 when the run can start as planned, 1 when something stops it (no GPU
@@ -99,11 +99,66 @@ def doctor(
         rollouts=cfg.run.rollouts,
         gpu_memory=gpu_memory,
     )
+    eda, eda_problems = _eda(cfg)
     if as_json:
-        click.echo(json.dumps(_as_json(d), indent=2))
+        out = _as_json(d)
+        out["eda"] = eda
+        out["problems"] = [*out["problems"], *eda_problems]
+        out["ready"] = d.ready and not eda_problems
+        click.echo(json.dumps(out, indent=2))
     else:
+        _print_eda(eda, eda_problems)
         _print(d)
-    sys.exit(EXIT_OK if d.ready else EXIT_REJECTED)
+    sys.exit(EXIT_OK if d.ready and not eda_problems else EXIT_REJECTED)
+
+
+#: The programs every evaluation starts.
+EDA_TOOLS = ("iverilog", "vvp", "yosys", "sta")
+
+
+def _eda(cfg: Any) -> tuple[dict[str, Any], list[str]]:
+    """The EDA tools (binary and version) and the configured PDK (liberty file), and what is
+    missing, without running a flow."""
+    from rtlopt.errors import RtloptError
+    from rtlopt.session import resolve_pdk
+    from rtlopt.tools import require_tool
+
+    tools: dict[str, Any] = {}
+    problems: list[str] = []
+    for name in EDA_TOOLS:
+        try:
+            t = require_tool(name)
+            tools[name] = {"path": str(t.path), "version": t.version}
+        except RtloptError as exc:
+            tools[name] = None
+            problems.append(f"EDA tool {name}: {exc.one_line()}")
+    pdk: dict[str, Any] = {"name": cfg.flow.pdk}
+    try:
+        info = resolve_pdk(cfg.flow)
+        pdk.update(liberty=str(info.liberty), corner=info.corner)
+    except RtloptError as exc:
+        pdk["error"] = exc.one_line()
+        problems.append(f"PDK {cfg.flow.pdk}: {exc.one_line()}")
+    return {"tools": tools, "pdk": pdk}, problems
+
+
+def _print_eda(eda: dict[str, Any], problems: list[str]) -> None:
+    t = Table(title="EDA tools and PDK", title_justify="left")
+    for col in ("part", "found", "version"):
+        t.add_column(col)
+    for name, found in eda["tools"].items():
+        if found is None:
+            t.add_row(name, "[red]missing[/]", "-")
+        else:
+            t.add_row(name, escape(found["path"]), escape(found["version"]))
+    pdk = eda["pdk"]
+    if "error" in pdk:
+        t.add_row(f"PDK {escape(pdk['name'])}", "[red]not found[/]", "-")
+    else:
+        t.add_row(f"PDK {escape(pdk['name'])}", escape(pdk["liberty"]), escape(pdk["corner"]))
+    console.print(t)
+    for p in problems:
+        console.print(f"[bold red]problem:[/] {escape(p)}")
 
 
 def _gib(n: int | None) -> str:

@@ -187,8 +187,10 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
         )
     console.print(f"metric: {kind}; flow: {escape(flow_label(ref))}")
     if res.accepted:
+        worse = bool(cp and rp and cp.metric(kind) > rp.metric(kind) * (1 + 1e-9))
         console.print(
             "[bold green]ACCEPTED[/]: equivalent to the reference"
+            + (", but worse" if worse else "")
             + (
                 f"; {kind.upper()} ratio {ratio(cp.metric(kind), rp.metric(kind))}"
                 if cp and rp

@@ -206,6 +206,12 @@ def _overrides(
         "reflect.endpoint": s["reflect_endpoint"],
         "reflect.model": s["reflect_model"],
     }
+    if candidates is not None and s["steps"] is None and s["budget"] is None:
+        from rtlopt.policy import candidate_paths
+
+        # your own rewrites: each file once (the budget ends the run), not once per rollout
+        # of the default 100 steps
+        overrides["search.node_budget"] = len(candidate_paths(candidates.resolve()))
     return merge_settings(overrides, generic or {})
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.config import Config
+from rtlopt.frontend._files import source_problem
 from rtlopt.frontend.model import Design, Module
 from rtlopt.verilog import blank_spans
 
@@ -99,6 +100,9 @@ def deps_dir(config: Config) -> Path | None:
 
 
 def _file_digest(path: Path) -> str:
+    why = source_problem(path, None)
+    if why is not None:  # a FIFO or device in an include folder is never opened
+        return "not read: " + why
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:

@@ -46,11 +46,14 @@ def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     )
     c.logs["compile"] = str(comp.log_path)
     if not comp.ok:
+        from rtlopt.evaluate._hints import missing_include
+
+        hint = missing_include(c.text, s.design)
         return invalid(
             cfg.reward,
             Stage.COMPILE,
             f"does not compile: {comp.n_errors} error(s): "
-            + compile_error_summary(comp.errors, comp.output, c.dir),
+            + (hint or compile_error_summary(comp.errors, comp.output, c.dir)),
             r_syn=syntax_score(comp, cfg.reward),
             compile_errors=comp.n_errors,
             logs=c.logs,
@@ -90,12 +93,15 @@ def _elaborate_view(
     assert s.view is not None
     elab = s.view.candidate(c.text, defined, used, c.dir / "view", timeout=cfg.sandbox.timeout_s)
     if not elab.ok:
+        from rtlopt.evaluate._hints import missing_include
+
         n = len(elab.errors)
         c.logs["elaborate"] = str(elab.log_path)
+        hint = missing_include(c.text, s.design)
         return invalid(
             cfg.reward,
             Stage.COMPILE,
-            f"does not elaborate: {n} error(s): {elab.first_error()}",
+            f"does not elaborate: {n} error(s): {hint or elab.first_error()}",
             r_syn=1.0 / (1.0 + n) if n else cfg.reward.unparseable_syn,
             compile_errors=n,
             logs=c.logs,

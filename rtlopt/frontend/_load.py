@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +14,9 @@ from rtlopt.config import ProjectConfig
 from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
 from rtlopt.frontend._clocks import resolve_hierarchy
+from rtlopt.frontend._files import read_source, source_problem, unsafe_include
+from rtlopt.frontend._index import MACRO_NAMED, ModuleIndex, build_index, scope_names
+from rtlopt.frontend._lazy import LazyModules
 from rtlopt.frontend._sources import collect_sources, find_repo_root
 from rtlopt.frontend.model import Design, Module, SourceSet
 from rtlopt.plugins import FRONTENDS
@@ -186,6 +191,141 @@ def _check_names(top: Module, closure: Sequence[Module]) -> None:
             )
 
 
+def _read_all(
+    sources: SourceSet, files: Iterable[Path], target: Path, limit: int, *, prelude: bool
+) -> dict[Path, str]:
+    """The texts of ``files`` (and a check of the prelude), read by rtlopt (regular files
+    only, bounded, never blocking) with their includes checked, before an in-process parser
+    opens anything: a parser blocked on a FIFO inside a C extension no longer reacts to
+    SIGTERM or Ctrl-C. A file other than the target whose include would open a FIFO or device
+    is left out with a warning."""
+    texts: dict[Path, str] = {}
+    for f in (*(sources.prelude if prelude else ()), *files):
+        text = read_source(f, None, limit)
+        bad = unsafe_include(text, f, sources.include_dirs, limit)
+        if bad is not None:
+            if f == target or f in sources.prelude:
+                raise bad
+            log.warning(
+                "%s:%s: %s; file skipped (project.exclude silences this)",
+                bad.path,
+                bad.line,
+                bad.message,
+            )
+            continue
+        if f in sources.files:
+            texts[f] = text
+    return texts
+
+
+def _parse(
+    frontend: Frontend, sources: SourceSet, files: Sequence[Path], texts: Mapping[Path, str]
+) -> FrontendResult:
+    return frontend.parse(
+        list(files),
+        include_dirs=sources.include_dirs,
+        defines=sources.defines,
+        prelude=sources.prelude,
+        texts={f: texts[f] for f in files},
+    )
+
+
+def _parse_needed(
+    sources: SourceSet, target: Path, project: ProjectConfig
+) -> tuple[FrontendResult, dict[Path, str], ModuleIndex | None]:
+    """Parse the files the target needs: its own, then the files the index names for every
+    module or package still undefined, until none is left (``project.lazy_parse``; off:
+    every file)."""
+    limit = project.max_file_bytes
+    frontend = get_frontend(project.frontend)
+    if not project.lazy_parse:
+        texts = _read_all(sources, sources.files, target, limit, prelude=True)
+        files = [f for f in sources.files if f in texts]
+        return _parse(frontend, sources, files, texts), texts, None
+    index = build_index(sources.root, sources.files, limit)
+    order = {f: i for i, f in enumerate(sources.files)}
+    texts = _read_all(sources, [target], target, limit, prelude=True)
+    tried: set[Path] = {target}
+    while True:
+        files = sorted(texts, key=lambda f: order.get(f, len(order)))
+        result = _parse(frontend, sources, files, texts)
+        defined = {m.name for m in result.modules}
+        wanted = {i for m in result.modules for i in m.instances}
+        for f in files:
+            wanted |= scope_names(texts[f])
+        missing = sorted(wanted - defined)
+        new = [f for n in missing for f in index.files(n) if f not in tried]
+        if missing and not new:  # declared under a macro name, perhaps
+            new = [f for f in index.files(MACRO_NAMED) if f not in tried]
+        if not new:
+            log.debug("parsed %d of %d files", len(files), len(sources.files))
+            return result, texts, index
+        tried.update(new)
+        texts.update(_read_all(sources, dict.fromkeys(new), target, limit, prelude=False))
+
+
+@dataclass(frozen=True)
+class _ContextParser:
+    """Parses more files of the repository in the design's context (picklable)."""
+
+    sources: SourceSet
+    frontend: str
+    limit: int
+
+    def __call__(self, files: list[Path]) -> dict[str, Module]:
+        texts = _read_all(self.sources, files, Path(), self.limit, prelude=False)
+        parsed = [f for f in files if f in texts]
+        return _with_roles(_parse(get_frontend(self.frontend), self.sources, parsed, texts))
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _warn_unneeded(problems: Sequence[tuple[Path, SyntaxProblem]], root: Path, top: str) -> None:
+    """One warning for files the target does not need that do not parse (a board folder of
+    other FPGA tops): paths relative to the repository, the first few errors, and the
+    ``project.exclude`` patterns that silence it."""
+    if not problems:
+        return
+    shown = [f"{_shown(p.path, root)}:{p.line}: {p.message}" for _, p in problems[:3]]
+    more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""
+    globs = [
+        f"{_shown(f.parent, root)}/**" if _shown(f.parent, root) != "." else _shown(f, root)
+        for f, _ in problems
+    ]
+    # a folder's pattern covers its subfolders'
+    kept = [
+        g
+        for g in dict.fromkeys(globs)
+        if not any(h != g and h.endswith("/**") and g.startswith(h[:-2]) for h in globs)
+    ]
+    pats = ", ".join(f'"{g}"' for g in kept[:4])
+    log.warning(
+        "%d file(s) that %s does not need do not parse; ignored: %s%s. "
+        "To silence this, set project.exclude = [%s] in rtlopt.toml",
+        len(problems),
+        top,
+        "; ".join(shown),
+        more,
+        pats,
+    )
+
+
+def _checked_target(target: Path, limit: int) -> Path:
+    """The target's resolved path; a missing file, or one that is not a regular file within
+    the size limit (a FIFO, a device), is an input error."""
+    if not os.path.lexists(target):
+        raise DesignError("file not found", path=target, hint="check the path of the target file")
+    why = source_problem(target, None, limit)
+    if why is not None:
+        raise DesignError(f"not read: the file {why}", path=target, hint="pass a regular file")
+    return target.resolve()
+
+
 def load_design(
     target: Path,
     module: str | None,
@@ -193,6 +333,7 @@ def load_design(
     *,
     include_dirs: Sequence[Path] = (),
     defines: Mapping[str, str] | None = None,
+    root: Path | None = None,
 ) -> Design:
     """Parse the repository around ``target`` and locate the module to optimize.
 
@@ -202,6 +343,8 @@ def load_design(
         project: Sources configuration (include dirs, defines, filelists, exclude, frontend).
         include_dirs: Extra include directories (``-I``).
         defines: Extra defines (``-D``), winning over the project's.
+        root: The repository root; default: the git top level above ``target`` (a copy of a
+            repository without ``.git``, as ``rtlopt check`` makes, names its root here).
 
     Returns:
         The design: target module with ports, parameters, clocks and resets; every module;
@@ -212,18 +355,10 @@ def load_design(
             target needs, a module the target instantiates that is defined nowhere.
         ConfigError: a bad filelist or include directory in the project configuration.
     """
-    target = Path(target)
-    if not target.is_file():
-        raise DesignError("file not found", path=target, hint="check the path of the target file")
-    target = target.resolve()
-    root = find_repo_root(target)
+    target = _checked_target(Path(target), project.max_file_bytes)
+    root = find_repo_root(target) if root is None else Path(root).resolve()
     sources = collect_sources(target, root, project, include_dirs=include_dirs, defines=defines)
-    result = get_frontend(project.frontend).parse(
-        sources.files,
-        include_dirs=sources.include_dirs,
-        defines=sources.defines,
-        prelude=sources.prelude,
-    )
+    result, texts, index = _parse_needed(sources, target, project)
     for w in result.warnings:
         log.warning("%s", w)
     if target in result.errors:
@@ -239,9 +374,8 @@ def load_design(
     # names defined in files that failed to parse, to blame the right file
     broken: dict[str, Path] = {}
     for path in result.errors:
-        try:
-            text = path.read_text(errors="replace")
-        except OSError:
+        text = texts.get(path)
+        if text is None:
             continue
         for span in module_spans(text):
             broken.setdefault(span.name, path)
@@ -301,9 +435,9 @@ def load_design(
     submodules = tuple(n for n in order if n != top.name)
     closure_files = [modules[n].file for n in order]
     closure = tuple(dict.fromkeys([f for f in closure_files if f != target] + [target]))
-    for path, problems in result.errors.items():
-        if path not in closure:
-            log.warning("%s (not needed by %s; ignored)", problems[0], top.name)
+    _warn_unneeded(
+        [(p, probs[0]) for p, probs in result.errors.items() if p not in closure], root, top.name
+    )
     target_mod = modules[top.name]
     log.info(
         "target %s in %s: %d ports, %d submodules, clocks %s, resets %s",
@@ -314,11 +448,16 @@ def load_design(
         list(target_mod.clocks),
         list(target_mod.resets),
     )
+    if index is not None:  # the rest of the repository, parsed when a candidate names it
+        parser = _ContextParser(sources, project.frontend, project.max_file_bytes)
+        lazy: Mapping[str, Module] = LazyModules(modules, index.by_name, parser)
+    else:
+        lazy = modules
     return Design(
         root=root,
         target=target_mod,
         sources=sources,
-        modules=modules,
+        modules=lazy,
         closure=closure,
         submodules=submodules,
     )

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from rtlopt.errors import DesignError
+from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.verilog import blank_comments
 
@@ -24,9 +26,11 @@ _SCOPE_USE = re.compile(r"(?<![\w$:])([A-Za-z_][\w$]*)\s*::")
 def _code(path: Path, texts: dict[Path, str]) -> str:
     if path not in texts:
         try:
-            texts[path] = blank_comments(path.read_text(errors="replace"))
-        except OSError:
-            texts[path] = ""
+            raw = read_source(path)
+        except (OSError, DesignError):
+            raw = ""
+        # most files of a large tree neither declare nor use a package: no lexing for them
+        texts[path] = blank_comments(raw) if "package" in raw or "::" in raw else ""
     return texts[path]
 
 

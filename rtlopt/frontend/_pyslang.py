@@ -305,6 +305,17 @@ def _parameter(prm: Any) -> Parameter:
     return Parameter(name=prm.name, value=text, local=bool(prm.isLocalParam))
 
 
+def _buffer(sm: Any, path: Path, texts: Mapping[Path, str]) -> Any:
+    """The source buffer of ``path``: its given text, unless an earlier file already
+    included it (a header listed as a source), whose buffer the source manager keeps."""
+    if path not in texts:
+        return sm.readSource(str(path))
+    try:
+        return sm.assignText(str(path), texts[path])
+    except Exception:  # pyslang: "already been assigned"
+        return sm.readSource(str(path))
+
+
 class PyslangFrontend:
     """Frontend on pyslang: SystemVerilog-2017, fast, with elaboration."""
 
@@ -343,11 +354,7 @@ class PyslangFrontend:
                 # one unit: the prelude's macros reach the file, as in a filelist
                 try:
                     bufs = [sm.readSource(str(p)) for p in prelude if p != path]
-                    bufs.append(
-                        sm.assignText(str(path), texts[path])
-                        if path in texts
-                        else sm.readSource(str(path))
-                    )
+                    bufs.append(_buffer(sm, path, texts))
                     tree = syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
                 except Exception as exc:  # pyslang raises plain exceptions for unreadable files
                     result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import ConfigError
+from rtlopt.frontend._files import DEFAULT_LIMIT, read_source, source_problem
 from rtlopt.frontend._unit import skeleton_file
 from rtlopt.frontend.model import SourceSet
 
@@ -38,6 +39,7 @@ SOURCE_SUFFIXES = (".v", ".sv")
 HEADER_SUFFIXES = (".vh", ".svh", ".vinc", ".inc")
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv"}
 _ENV_RE = re.compile(r"\$\{(\w+)\}|\$\((\w+)\)|\$(\w+)")
+_EXCLUDE_TIP = "project.exclude silences this"
 #: Read first by every tool: undoes simulator-only predefined macros (see the module doc).
 SYNTHESIS_PRELUDE = Path(__file__).resolve().parents[1] / "data" / "synthesis_semantics.vh"
 #: Defined for every tool: the design is evaluated as synthesis reads it.
@@ -139,13 +141,16 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
     path = path.resolve()
     if path in _seen:
         raise ConfigError("filelist includes itself", path=path, hint="remove the -f cycle")
-    if not path.is_file():
+    if not path.exists():
         raise ConfigError(
             "filelist not found", path=path, hint="fix project.filelists in rtlopt.toml"
         )
+    why = source_problem(path, None)
+    if why is not None:
+        raise ConfigError(f"filelist not read: it {why}", path=path, hint="make it a regular file")
     out = Filelist()
     base = path.parent
-    lines = path.read_text(errors="replace").splitlines()
+    lines = read_source(path).splitlines()
     for lineno, raw in enumerate(lines, 1):
         line = re.sub(r"(^|\s)(//|#).*$", "", raw).strip()
         if not line:
@@ -212,12 +217,20 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
                 log.warning("%s:%d: ignoring filelist option %s", path, lineno, tok)
             else:
                 f = _resolve(tok, base, root, path, lineno)
-                if not f.is_file():
+                if not os.path.lexists(f):
                     raise ConfigError(
                         f"file '{tok}' listed but not found",
                         path=path,
                         line=lineno,
                         hint="fix the path or remove the line",
+                    )
+                why = source_problem(f, None)
+                if why is not None:
+                    raise ConfigError(
+                        f"file '{tok}' listed but not read: it {why}",
+                        path=path,
+                        line=lineno,
+                        hint="list a regular file or remove the line",
                     )
                 out.units.append(f)
                 if f.suffix in SOURCE_SUFFIXES:
@@ -233,8 +246,15 @@ def _excluded(rel: str, patterns: Sequence[str]) -> bool:
     return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch("/" + rel, pat) for pat in patterns)
 
 
-def _scan(root: Path, exclude: Sequence[str]) -> tuple[list[Path], list[Path]]:
-    """Source files and header folders under root (hidden and tool folders skipped)."""
+def _scan(
+    root: Path, exclude: Sequence[str], limit: int = DEFAULT_LIMIT
+) -> tuple[list[Path], list[Path]]:
+    """Source files and header folders under root (hidden and tool folders skipped).
+
+    Only regular files (or symlinks to regular files inside the repository) within the size
+    limit count; anything else named like a source (a FIFO, a device, a link out of the
+    repository) is skipped with a warning and never opened.
+    """
     sources: list[Path] = []
     header_dirs: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -246,9 +266,14 @@ def _scan(root: Path, exclude: Sequence[str]) -> tuple[list[Path], list[Path]]:
             rel = p.relative_to(root).as_posix()
             if _excluded(rel, exclude):
                 continue
-            if name.endswith(SOURCE_SUFFIXES):
+            if not name.endswith(SOURCE_SUFFIXES + HEADER_SUFFIXES):
+                continue
+            why = source_problem(p, root, limit)
+            if why is not None:
+                log.warning("%s: skipped: the file %s (%s)", rel, why, _EXCLUDE_TIP)
+            elif name.endswith(SOURCE_SUFFIXES):
                 sources.append(p)
-            elif name.endswith(HEADER_SUFFIXES):
+            else:
                 has_header = True
         if has_header:
             header_dirs.append(here)
@@ -311,7 +336,7 @@ def collect_sources(
                 log.warning("%s: library directory %s not found; ignored", fl, d)
                 continue
             files += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
-    scanned, header_dirs = _scan(root, project.exclude)
+    scanned, header_dirs = _scan(root, project.exclude, project.max_file_bytes)
     files += scanned
     for rel in project.include_dirs:
         p = (root / rel).resolve()

@@ -25,6 +25,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from rtlopt.errors import DesignError
+from rtlopt.frontend._files import read_source
 from rtlopt.verilog import blank_comments
 
 __all__ = ["macro_skeleton", "skeleton_file"]
@@ -111,8 +113,8 @@ def skeleton_file(source: Path, include_dirs: Sequence[Path] = ()) -> Path | Non
     in rtlopt's cache folder: nothing is written into the user's repository.
     """
     try:
-        text = source.read_text(errors="replace")
-    except OSError:
+        text = read_source(source)
+    except DesignError:
         return None
     body = macro_skeleton(text)
     if not body:

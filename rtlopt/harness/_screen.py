@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
+from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans, scan
 
@@ -212,7 +214,23 @@ _LINE_DIRECTIVES = frozenset(
 _TOOL_MACROS = frozenset(
     {"YOSYS", "VERILATOR", "COCOTB_SIM", "XILINX_SIMULATOR", "MODEL_TECH", "VCS", "INCA", "RTLOPT"}
 )
+#: Of those, the macros the tools rtlopt runs read differently (Yosys defines YOSYS, iverilog
+#: does not). The others no tool rtlopt runs defines: a conditional on them reads the same in
+#: every tool, so one the reference already has is not a finding.
+_DISAGREEING_MACROS = frozenset({"YOSYS"})
 _CONDITIONALS = frozenset({"ifdef", "ifndef", "elsif"})
+
+
+def _same_as_reference(text: str, design: Design) -> bool:
+    """The candidate is the reference's own text (its file, or its module), line endings
+    aside: an identical text adds nothing to judge, whatever the reference holds."""
+    mine = text.replace("\r\n", "\n")
+    try:
+        if mine == design.target.text().replace("\r\n", "\n"):
+            return True
+        return mine == design.target.file.read_text(errors="replace").replace("\r\n", "\n")
+    except OSError:
+        return False
 
 
 def _inactive(text: str, design: Design, at: int, cache: list[list[tuple[int, int]]]) -> bool:
@@ -296,9 +314,9 @@ def _repo_macros(design: Design) -> set[str]:
         for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
             files.extend(sorted(inc.glob(pattern)))
     for f in dict.fromkeys(files):
-        try:
-            names.update(_DEFINE_RE.findall(f.read_text(errors="replace")))
-        except OSError:
+        try:  # regular files only: an include folder may hold a FIFO or a device
+            names.update(_DEFINE_RE.findall(read_source(f)))
+        except (OSError, DesignError):
             continue
     return names
 
@@ -476,6 +494,8 @@ def screen_candidate(
     """
     if max_bytes is not None and len(text.encode(errors="replace")) > max_bytes:
         return [f"line 1: candidate is larger than {max_bytes} bytes"]
+    if _same_as_reference(text, design):
+        return []
     problems: list[tuple[int, str]] = []
     if "\x00" in text:
         problems.append((line_of(text, text.index("\x00")), "NUL character in source"))
@@ -526,6 +546,7 @@ def _directive_problems(
                 name in _CONDITIONALS
                 and len(words) > 1
                 and words[1] in _TOOL_MACROS
+                and (words[1] in _DISAGREEING_MACROS or repo_lines is None or key not in repo_lines)
                 and not _inactive(text, design, m.start(), inactive)
             ):
                 problems.append(

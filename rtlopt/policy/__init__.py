@@ -50,10 +50,12 @@ from rtlopt.policy._reflect import (
     reflection_prompt,
 )
 from rtlopt.policy._registry import PolicyFactory, create_policy, preflight_policy
+from rtlopt.policy._scripted import candidate_paths
 from rtlopt.policy._types import Completion, Message, Policy, Prompt, Sample, UpdateStats
 
 __all__ = [
     "GPU_DEFAULT_MODEL",
+    "candidate_paths",
     "Case",
     "Evidence",
     "Lesson",

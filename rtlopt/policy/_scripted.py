@@ -18,6 +18,7 @@ from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import UsageError
 from rtlopt.policy._extract import extract_verilog
 from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
+from rtlopt.verilog import module_spans
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,12 @@ class ScriptedPolicy:
     ) -> None:
         self.paths = candidate_paths(cfg.scripted_path)
         self.texts = [p.read_text(errors="replace") for p in self.paths]
+        # a Verilog file is the candidate as written (its lines keep their numbers in every
+        # message); other files are answers to extract the Verilog from
+        self.verbatim = [
+            p.suffix in (".v", ".sv") and bool(module_spans(t))
+            for p, t in zip(self.paths, self.texts, strict=True)
+        ]
         self.cursor = 0
         self.cycles = 0
 
@@ -96,7 +103,9 @@ class ScriptedPolicy:
             group = []
             for _ in range(n):
                 text = self.texts[self.cursor]
-                group.append(Completion(text=text, verilog=extract_verilog(text)))
+                verilog = text if self.verbatim[self.cursor] else extract_verilog(text)
+                source = self.paths[self.cursor].name
+                group.append(Completion(text=text, verilog=verilog, source=source))
                 self.cursor += 1
                 if self.cursor == len(self.texts):
                     self.cursor = 0

@@ -32,6 +32,8 @@ class Completion:
         error: Why no answer was sampled (e.g. a prompt that cannot fit the model's context
             even shortened); None for a normal sample. The run records such a rollout as an
             infrastructure error: no reward, no gradient.
+        source: Where the answer came from when it has a name (the scripted policy's file),
+            shown in the report beside the candidate's hash.
     """
 
     text: str
@@ -40,6 +42,7 @@ class Completion:
     completion_tokens: int = 0
     seed: int | None = None
     error: str | None = None
+    source: str | None = None
 
 
 @dataclass(frozen=True)

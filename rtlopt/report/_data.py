@@ -165,7 +165,7 @@ def load_run(run_dir: Path) -> RunData:
         data.reference, data.reference_code = ref
     data.steps = rd.read_steps()
     data.candidates = [
-        Candidate(c.hash, c.result, c.step, c.parent, c.code_path)
+        Candidate(c.hash, c.result, c.step, c.parent, c.code_path, c.source)
         for c in rd.iter_candidates(lambda path, exc: log.warning("%s", exc.one_line()))
     ]
     best = _tolerant(rd.read_best, None)

@@ -94,11 +94,18 @@ def _formal_json(res: EvalResult | None) -> dict[str, Any] | None:
     }
 
 
+def _name(c: Mapping[str, Any]) -> str:
+    """A candidate as the report names it: its file (``--candidates``) and hash, or its hash."""
+    h = f"`{str(c['hash'])[:12]}`"
+    return f"`{_cell(str(c['source']))}` ({h})" if c.get("source") else h
+
+
 def _candidate_row(c: Candidate, kind: str, ref_metric: float | None) -> dict[str, Any]:
     r = c.result
     m = c.metric(kind)
     return {
         "hash": c.hash,
+        "source": c.source,
         "step": c.step,
         "parent": c.parent,
         "status": r.status.value,
@@ -217,6 +224,7 @@ def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any
             "rejected": [
                 {
                     "hash": c.hash,
+                    "source": c.source,
                     "step": c.step,
                     "stage": c.result.stage.value,
                     "reason": c.result.reason,
@@ -473,7 +481,7 @@ def _md_top(data: RunData, rep: dict[str, Any]) -> list[str]:
             ppa = c["ppa"] or {}
             rows.append(
                 [
-                    f"`{c['hash'][:12]}`",
+                    _name(c),
                     _fmt(c["step"]),
                     _fmt(c["reward"]),
                     "yes" if c["accepted"] else f"no ({c['stage']})",
@@ -515,7 +523,7 @@ def _md_rejected(rep: dict[str, Any]) -> list[str]:
         ]
         for c in rejected:
             out += [
-                f"- `{c['hash'][:12]}` (step {_fmt(c['step'])}), rejected at "
+                f"- {_name(c)} (step {_fmt(c['step'])}), rejected at "
                 f"**{c['stage']}**: {_cell(c['reason'])}"
             ]
             out += [f"  - {_cell(line)}" for line in c["counterexample"]]

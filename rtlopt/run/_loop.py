@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import Config
+from rtlopt.errors import Terminated
 from rtlopt.evaluate import Evaluator, Executor, make_executor
 from rtlopt.frontend.model import Design
 from rtlopt.policy import (
@@ -357,7 +358,7 @@ class Optimizer:
                     events.on_step(rec)
             else:
                 self.exhausted = self._budget_left() == 0 or self.strategy.finished()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Terminated):  # Ctrl-C, SIGTERM, SIGHUP
             self.rd.update_info(status="interrupted")
             raise
         finally:
@@ -679,12 +680,19 @@ class Optimizer:
 
     def _record_candidates(self, step: int, ro: _Rollouts) -> None:
         """Write every new candidate and its result to ``candidates/``."""
-        for gi, text, res in zip(ro.group, ro.texts, ro.results, strict=True):
+        for k, (gi, text, res) in enumerate(zip(ro.group, ro.texts, ro.results, strict=True)):
             if not text:
                 continue
             h = source_hash(text)
             if not self.rd.has_candidate(h):
-                self.rd.write_candidate(h, text, res, step=step, parent=ro.expansions[gi].node_id)
+                self.rd.write_candidate(
+                    h,
+                    text,
+                    res,
+                    step=step,
+                    parent=ro.expansions[gi].node_id,
+                    source=ro.completions[k].source,
+                )
 
     def _children(self, ro: _Rollouts) -> list[list[Child]]:
         """Each expansion's rollouts as the strategy sees them (``code == ""``: no design)."""

@@ -196,7 +196,38 @@ def _watchdog(signum: int) -> None:
         os._exit(128 + signum)
 
 
+_LOGGING_FILE = os.path.join("logging", "__init__.py")
+#: logging's lock functions that Python runs as fork hooks around every tool start (tools are
+#: started with a ``preexec_fn``): an exception raised inside them is printed as "Exception
+#: ignored in: <function _releaseLock ...>" and lost, and the lock may stay held.
+_FORK_HOOKS = frozenset({"_acquireLock", "_releaseLock", "_after_at_fork_child_reinit_locks"})
+DEFER_S = 0.02
+
+
+def _in_fork_hook(frame: FrameType | None) -> bool:
+    for _ in range(3):  # the hook, or a function it called
+        if frame is None:
+            return False
+        code = frame.f_code
+        if code.co_name in _FORK_HOOKS and code.co_filename.endswith(_LOGGING_FILE):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _redeliver(signum: int) -> None:
+    time.sleep(DEFER_S)
+    os.kill(os.getpid(), signum)
+
+
 def _on_signal(signum: int, frame: FrameType | None) -> None:
+    if _in_fork_hook(frame) and not _stopping.is_set():
+        # not here: raised inside a fork hook the interrupt would be lost (and a traceback
+        # printed); the same signal comes again a moment later, outside the hook
+        threading.Thread(
+            target=_redeliver, args=(signum,), name="rtlopt-signal-again", daemon=True
+        ).start()
+        return
     again = _stopping.is_set()
     kill_live_groups()
     if again:  # a second signal: no more unwinding

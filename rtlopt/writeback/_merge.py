@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import DesignError, RepoError
+from rtlopt.frontend import module_users
 from rtlopt.frontend.model import Design, Module, SourceSet
 from rtlopt.verilog import blank_comments, module_spans
 
@@ -96,9 +97,7 @@ def place_candidate(
             continue
         if same_module_text(new_text[m.start : m.end], _text(orig)):
             continue
-        users = [
-            u.name for u in modules.values() if m.name in u.instances and u.name not in defined
-        ]
+        users = [u for u in module_users(modules, m.name) if u not in defined]
         if users:
             rename[m.name] = _fresh(m.name, [*modules, *defined, *rename.values()])
     if rename:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import subprocess
 from pathlib import Path
@@ -81,8 +82,15 @@ def test_load_design_with_filelist_include_defines(
     assert d.defines["WIDTH"] == "6"
     assert "Top-level spec" in t.header_comment
     assert t.text().startswith("module top") and t.text().endswith("endmodule")
-    # the broken testbench is not needed: a warning, not an error
+    # the broken testbench is not needed: never parsed (lazy), or a warning, not an error
+    assert not any("broken_tb.v" in r.getMessage() for r in caplog.records)
+    full = dataclasses.replace(_project(repo), lazy_parse=False)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        d2 = load_design(repo / "rtl" / "core" / "top.v", None, full)
     assert any("broken_tb.v" in r.getMessage() for r in caplog.records)
+    assert d2.closure == d.closure and d2.submodules == d.submodules
+    assert set(d.modules) == set(d2.modules)  # the broken file defines none
 
 
 def test_command_line_defines_win(repo: Path) -> None:

@@ -5,6 +5,7 @@ No EDA tool runs here: pyslang only.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import subprocess
@@ -34,7 +35,8 @@ def _project(root: Path) -> ProjectConfig:
 
 def test_a_parameter_type_elsewhere_does_not_stop_another_module(repo: Path) -> None:
     # sv_flop.sv (type parameter T, a parameter of type T) is parsed but not needed
-    d = load_design(repo / "rtl" / "plain_add.v", None, _project(repo))
+    full = dataclasses.replace(_project(repo), lazy_parse=False)
+    d = load_design(repo / "rtl" / "plain_add.v", None, full)
     assert d.target.name == "plain_add"
     assert "sv_flop" in d.modules
     assert d.closure == ((repo / "rtl" / "plain_add.v").resolve(),)

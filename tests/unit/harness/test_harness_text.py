@@ -223,7 +223,9 @@ def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
     assert any("unbalanced" in p for p in screen_candidate(open_if, d))
 
 
-def test_screen_rejects_tool_specific_conditionals_even_from_the_repository(tmp_path: Path) -> None:
+def test_screen_rejects_conditionals_tools_disagree_on_even_from_the_repository(
+    tmp_path: Path,
+) -> None:
     f = tmp_path / "top.v"
     f.write_text(DIRECTIVE_SRC)
     start = DIRECTIVE_SRC.index("module top")
@@ -236,10 +238,39 @@ def test_screen_rejects_tool_specific_conditionals_even_from_the_repository(tmp_
         (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
     )
     d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
-    problems = screen_candidate(DIRECTIVE_SRC, d)
+    # identical text adds nothing to judge (issue 22): never refused
+    assert screen_candidate(DIRECTIVE_SRC, d) == []
+    # any other candidate keeping the conditional on YOSYS (Yosys defines it, iverilog not)
+    changed = DIRECTIVE_SRC.replace("assign y = ~a;", "assign y = a ^ 4'b1111;")
+    problems = screen_candidate(changed, d)
     assert problems == [
         "line 4: compiler directive `ifdef YOSYS is not allowed (tools disagree on that macro)"
     ]
+
+
+def test_screen_allows_the_references_conditional_on_a_macro_no_tool_defines(
+    tmp_path: Path,
+) -> None:
+    """`ifdef MODEL_TECH (ModelSim) in the reference: no tool rtlopt runs defines it, so it
+    reads the same in every tool; kept by a candidate it is not a finding, added it is."""
+    src = DIRECTIVE_SRC.replace("`ifdef YOSYS", "`ifdef MODEL_TECH")
+    f = tmp_path / "top.v"
+    f.write_text(src)
+    start = src.index("module top")
+    top = Module(
+        "top",
+        f,
+        7,
+        start,
+        src.index("endmodule") + 9,
+        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+    )
+    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    assert screen_candidate(src, d) == []
+    changed = src.replace("assign y = ~a;", "assign y = a ^ 4'b1111;")
+    assert screen_candidate(changed, d) == []
+    added = changed.replace("`define W 4", "`define W 4\n`ifdef VCS\n`define V 1\n`endif")
+    assert any("`ifdef VCS is not allowed" in p for p in screen_candidate(added, d))
 
 
 def test_screen_reads_what_the_tools_read_of_a_whole_file_copy(tmp_path: Path) -> None:
@@ -277,12 +308,14 @@ endmodule
             (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
         )
     d = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,)), mods, (f,), ())
-    assert screen_candidate(src, d) == []
+    # an edited copy (an identical one adds nothing to judge and is never refused)
+    edited = src.replace("assign y = t;", "assign y = t; // edited")
+    assert screen_candidate(edited, d) == []
     # turned on by the context, the same branch is screened
     on = Design(
         tmp_path, mods["top"], SourceSet(tmp_path, (f,), defines={"DEBUG": ""}), mods, (f,), ()
     )
-    assert any("$display" in p for p in screen_candidate(src, on))
+    assert any("$display" in p for p in screen_candidate(edited, on))
     # the candidate's own target module adding the attribute is screened
     added = src.replace("`KEEP wire", "(* keep *) wire")
     assert any("(* keep *)" in p for p in screen_candidate(added, d))
@@ -313,6 +346,8 @@ def test_screen_allows_a_tool_conditional_in_an_inactive_branch(tmp_path: Path) 
     assert screen_candidate(nested, d) == []
     # defined by the project: the branch is on, and the tools disagree again
     on = dataclasses.replace(d, sources=SourceSet(tmp_path, (f,), defines={"FORMAL": ""}))
-    assert screen_candidate(nested, on) == [
+    edited = nested.replace("assign y = ~a;", "assign y = ~a; // edited")
+    assert screen_candidate(nested, on) == []  # identical text: nothing to judge
+    assert screen_candidate(edited, on) == [
         "line 5: compiler directive `ifdef YOSYS is not allowed (tools disagree on that macro)"
     ]
