@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
         ev = stack.enter_context(Evaluator(design, cfg, Path(tmp) / "ev", pdk))
         ev.reference()
         ev.evaluate(case.texts[0] + "\n// warm-up\n")
-        print(f"{'#':>3s} {'verdict':>9s} {'method':>34s} {'vacuity':>9s} {'formal':>8s} {'eval':>8s}")
+        print(
+            f"{'#':>3s} {'verdict':>9s} {'method':>34s} {'vacuity':>9s} {'formal':>8s} {'eval':>8s}"
+        )
         for i, (text, kind) in enumerate(zip(case.texts, case.kinds, strict=True)):
             if kind != "ok":
                 continue
