@@ -233,13 +233,33 @@ def drivers_lines(design: Design, secret: str) -> list[str]:
 
 
 def witness_lines(
-    module: str, secret: str, init: Sequence[str], steps: int, timeout: int
+    design: Design,
+    plan: FormalPlan,
+    module: str,
+    secret: str,
+    init: Sequence[str],
+    steps: int,
+    timeout: int,
 ) -> list[str]:
     """A SAT run that must find one trace of ``module`` (the miter) where every assumption
     of the proof holds (inputs defined, power-up and reset values as in the proof): a proof
-    over a model without such a trace would be vacuous."""
+    over a model without such a trace would be vacuous. The trace is the one with every
+    input but the forced resets at 0 (the same model as the proof's; fixed inputs make the
+    search a propagation, a fraction of the proof's time)."""
     seq = ["-seq", str(steps)] if steps else []
-    opts = ["-enable_undef", "-set-def-inputs", *seq, *init, "-timeout", str(max(1, timeout))]
+    fixed: list[str] = []
+    for port in design.target.inputs:
+        if port.name not in (plan.resets or {}):
+            fixed += ["-set", yosys_id(f"in_{port.name}"), "0"]
+    opts = [
+        "-enable_undef",
+        "-set-def-inputs",
+        *fixed,
+        *seq,
+        *init,
+        "-timeout",
+        str(max(1, timeout)),
+    ]
     return [
         stamp(secret, "witness_start"),
         tee(secret, "witness", "sat " + " ".join(opts) + f" {module}"),
@@ -282,6 +302,8 @@ def equiv_script(
         f"log {MARK} witness",
         f"miter -equiv -flatten -ignore_gold_x {gold} {gate} rtlopt_witness",
         *witness_lines(
+            design,
+            plan,
             "rtlopt_witness",
             secret,
             reset_init(plan) if seq else [],
@@ -377,7 +399,7 @@ def formal_script(
     if not seq:
         lines += [
             f"log {MARK} witness",
-            *witness_lines("miter", secret, [], 0, sat_timeout_s),
+            *witness_lines(design, plan, "miter", secret, [], 0, sat_timeout_s),
             f"log {MARK} sat",
             tee(
                 secret,
@@ -393,7 +415,7 @@ def formal_script(
             init += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
     lines += [
         f"log {MARK} witness",
-        *witness_lines("miter", secret, init, 2 * scale, sat_timeout_s),
+        *witness_lines(design, plan, "miter", secret, init, 2 * scale, sat_timeout_s),
     ]
     if plan.mode == "seq":
         lines += [
