@@ -358,10 +358,8 @@ def formal_script(
     input). Sequential: ``async2sync`` (or ``clk2fflogic`` when a clock's two edges are used),
     then ``sat -tempinduct`` from a state where reset is active in the first cycle (registers
     start undefined, inputs defined), then a bounded check of ``bmc_depth`` cycles. Phases are
-    separated by ``log RTLOPT_PHASE_<secret> <name>`` lines so the runner can split the log;
-    each verdict command (``sat``, ``induction``, ``bmc``, and the ``witness`` run that must
-    find one trace where the proof's assumptions hold) writes its output to a result file
-    named with ``secret`` (:mod:`rtlopt.formal.channel`), from which alone the verdict is read.
+    sealed with ``secret``; each verdict command (``sat``, ``induction``, ``bmc``, ``witness``)
+    writes its output to a result file named with it (:mod:`rtlopt.formal.channel`).
 
     Args:
         design: The design (its target is the gold module, renamed).
@@ -379,7 +377,6 @@ def formal_script(
             either way, as in the testbench.
         structure: Also write :data:`STRUCTURE_JSON` and the drivers check in the prepare
             phase.
-        secret: The run's secret (phase markers and result file names).
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
@@ -396,56 +393,28 @@ def formal_script(
         "hierarchy -top miter",
     ]
     common = ["-prove-asserts", "-enable_undef", "-set-def-inputs", "-show-inputs", "-show-outputs"]
+
+    def sat(name: str, opts: list[str]) -> list[str]:
+        # a verdict command: its output alone in the result file ``name``
+        return [f"log {MARK} {name}", tee(secret, name, "sat " + " ".join(opts) + " miter")]
+
     if not seq:
-        lines += [
-            f"log {MARK} witness",
-            *witness_lines(design, plan, "miter", secret, [], 0, sat_timeout_s),
-            f"log {MARK} sat",
-            tee(
-                secret,
-                "sat",
-                "sat " + " ".join([*common, "-timeout", str(max(1, sat_timeout_s))]) + " miter",
-            ),
-        ]
+        lines += [f"log {MARK} witness"]
+        lines += witness_lines(design, plan, "miter", secret, [], 0, sat_timeout_s)
+        lines += sat("sat", [*common, "-timeout", str(max(1, sat_timeout_s))])
         return seal("\n".join(lines) + "\n", secret)
     scale = 2 if plan.clk2fflogic else 1
     init = ["-set-init-undef"]
     for r, active in (plan.resets or {}).items():
         for step in range(1, scale + 1):
             init += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
-    lines += [
-        f"log {MARK} witness",
-        *witness_lines(design, plan, "miter", secret, init, 2 * scale, sat_timeout_s),
-    ]
+    lines += [f"log {MARK} witness"]
+    lines += witness_lines(design, plan, "miter", secret, init, 2 * scale, sat_timeout_s)
     if plan.mode == "seq":
-        lines += [
-            f"log {MARK} induction",
-            tee(
-                secret,
-                "induction",
-                "sat -tempinduct "
-                + " ".join(
-                    [
-                        *common,
-                        *init,
-                        "-maxsteps",
-                        str(induction_depth * scale),
-                        "-timeout",
-                        str(max(1, sat_timeout_s)),
-                    ]
-                )
-                + " miter",
-            ),
-        ]
+        steps = ["-maxsteps", str(induction_depth * scale)]
+        limit = ["-timeout", str(max(1, sat_timeout_s))]
+        lines += sat("induction", ["-tempinduct", *common, *init, *steps, *limit])
     bmc_t = max(1, bmc_timeout_s if bmc_timeout_s is not None else sat_timeout_s)
-    lines += [
-        f"log {MARK} bmc",
-        tee(
-            secret,
-            "bmc",
-            "sat "
-            + " ".join([*common, *init, "-seq", str(bmc_depth * scale), "-timeout", str(bmc_t)])
-            + " miter",
-        ),
-    ]
+    steps = ["-seq", str(bmc_depth * scale)]
+    lines += sat("bmc", [*common, *init, *steps, "-timeout", str(bmc_t)])
     return seal("\n".join(lines) + "\n", secret)
