@@ -33,6 +33,9 @@ DRIVER_KINDS: Mapping[str, str] = {
     "logic loops": "Warning: found logic loop",
 }
 
+#: Node evaluations :func:`aig_witness` allows itself (frames are cut to fit, at least 2).
+_NODE_STEPS = 2_000_000
+
 #: What :func:`drivers_problem` says when a result file is missing or incomplete.
 NOT_RUN = "the drivers check (yosys check) did not run"
 
@@ -80,10 +83,12 @@ def drivers_problem(gold_text: str, gate_text: str) -> str:
 def aig_witness(aig: Aig, *, frames: int = 8, lanes: int = 64, seed: int = 1) -> str:
     """Simulate the proven miter ``aig`` from its power-up state on ``lanes`` random input
     traces of ``frames`` steps, bit-parallel; "" when its output stays 0 everywhere, else
-    the first step where it is 1 (the proof and the model disagree)."""
+    the first step where it is 1 (the proof and the model disagree). Large graphs get fewer
+    steps (at least 2: the power-up step and one after it), about a second of Python."""
     rng = random.Random(seed)
     mask = (1 << lanes) - 1
     kinds = aig._kind
+    frames = max(2, min(frames, _NODE_STEPS // max(1, len(kinds))))
     fanins = aig._fanins
     state = {v: 0 for v in aig.latches}
     nxt = aig._next
