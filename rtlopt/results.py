@@ -78,6 +78,9 @@ class FormalResult:
     counterexample: Mapping[str, str] = field(default_factory=dict)
     duration_s: float = 0.0
     structure: str = ""
+    #: Seconds of the verification steps beside the engines (``vacuity``: the drivers check,
+    #: the witness runs and the simulation of proven AIG miters).
+    timings: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

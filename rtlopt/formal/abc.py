@@ -19,24 +19,37 @@ JSON (:func:`netlist_script`); :func:`build_aiger` turns it into the miter AIGER
   ``dprove``'s own conflict-limited correspondence step gives up. Its counterexamples are
   not read (the reduced network has other registers): a difference is "undecided".
 
-Only "proved" (every reachable state, every input) is a proof; a counterexample is a
+Verdicts come from the files ABC writes for rtlopt's own commands, under names with a fresh
+secret (:mod:`rtlopt.formal.channel`): ``write_status`` (``snl_UNSAT``: proved, ``snl_SAT``: a
+counterexample) and ``write_cex``, plus the exit status; ABC's printed text is only shown in the
+log. Only "proved" (every reachable state, every input) is a proof; a counterexample is a
 refutation only when the miter is exact (:attr:`~rtlopt.formal.miter.Miter.exact`); anything
-else is "undecided".
+else is "undecided". A failure whose ``write_cex`` is empty (``&cec`` writes none) gets its
+trace from a second engine (:func:`find_trace`: ``dsat`` or ``bmc3``).
 """
 
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rtlopt.formal.channel import new_secret, result_name
 from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
-from rtlopt.tools import Limits, require_tool, run_tool
+from rtlopt.tools import Limits, ToolRun, require_tool, run_tool
 
-__all__ = ["ENGINES", "AbcOutcome", "build_aiger", "explain", "read_cex", "run_engine"]
+__all__ = [
+    "ENGINES",
+    "AbcOutcome",
+    "build_aiger",
+    "explain",
+    "find_trace",
+    "read_cex",
+    "replays",
+    "run_engine",
+]
 
 #: ABC command per engine (after reading the miter); the proof/failure markers follow.
 ENGINES: dict[str, str] = {
@@ -48,11 +61,11 @@ ENGINES: dict[str, str] = {
     # constant with the remaining registers as free inputs (a stronger claim), or gives up
     "scorr": "&r {aig}; &scorr; &put; dprove -T 1",
 }
-_PROVED = ("Networks are equivalent", "Property proved")
-#: ``dprove``'s first step (the output constant for every input and register value, by CEC)
-#: says only this when it succeeds (newer ABCs: "Networks are equivalent after CEC").
-_PROVED_COMB = re.compile(r"^UNSATISFIABLE\b", re.MULTILINE)
-_FAILED = ("was asserted in frame", "Networks are NOT EQUIVALENT", "Networks are not equivalent")
+#: Engines that search a counterexample trace when a failure came without one.
+TRACE_ENGINES: dict[str, str] = {
+    "comb": "read {aig}; strash; dsat",
+    "seq": "read {aig}; strash; bmc3 -F {f} -T {t}",
+}
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,7 @@ class AbcOutcome:
         frame: The counterexample's last step (sequential), or -1.
         counterexample: Input values of the counterexample, ``port@step`` -> binary string.
         detail: ABC's last line, for the log.
+        trace: The counterexample's input values per step (AIG input order), [] if none.
     """
 
     status: str
@@ -74,6 +88,7 @@ class AbcOutcome:
     frame: int = -1
     counterexample: dict[str, str] = field(default_factory=dict)
     detail: str = ""
+    trace: list[list[int]] = field(default_factory=list)
 
 
 def build_aiger(json_path: Path, spec: MiterSpec, out: Path) -> Miter:
@@ -104,35 +119,86 @@ def run_engine(
     frames: int = 0,
 ) -> AbcOutcome:
     """Run one ABC engine on the AIGER miter ``aig`` (a file in ``cwd``); ``frames`` bounds
-    the steps of ``bmc`` (0: until the time limit)."""
-    cex = f"{engine}.cex"
-    (cwd / cex).unlink(missing_ok=True)
-    limit = max(1, int(timeout) - 1)  # ABC's own limit; the process limit is the backstop
-    cmd = ENGINES[engine].format(aig=aig.name, t=limit, f=max(0, frames)) + f"; write_cex -s {cex}"
+    the steps of ``bmc`` (0: until the time limit). The status is read from ABC's
+    ``write_status`` file and the exit status only."""
     start = time.monotonic()
+    status, trace, run = _abc(ENGINES[engine], engine, aig, miter, timeout, cwd, memory_mb, frames)
+    text = run.output()
+    last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
+    clean = run.returncode == 0 and not run.timed_out
+    if status == "snl_UNSAT" and clean:
+        return AbcOutcome("proved", engine, time.monotonic() - start, detail=last)
+    if engine == "scorr" or status != "snl_SAT":
+        # scorr's reduced network has other registers: its counterexamples are not read
+        why = "timeout" if run.timed_out else "undecided"
+        return AbcOutcome(why, engine, time.monotonic() - start, detail=last)
+    if not replays(miter, trace):
+        left = timeout - (time.monotonic() - start)
+        trace = find_trace(aig, miter, timeout=left, cwd=cwd, memory_mb=memory_mb, frames=frames)
+    frame = len(trace) - 1 if trace else 0
+    values = explain(miter, trace)
+    return AbcOutcome("failed", engine, time.monotonic() - start, frame, values, last, trace=trace)
+
+
+def _abc(
+    commands: str,
+    engine: str,
+    aig: Path,
+    miter: Miter,
+    timeout: float,
+    cwd: Path,
+    memory_mb: int | None,
+    frames: int,
+) -> tuple[str, list[list[int]], ToolRun]:
+    """Run ``commands`` then rtlopt's ``write_status``/``write_cex`` under secret names:
+    ABC's status word (``snl_UNSAT``, ``snl_SAT``, ...) and the counterexample trace."""
+    secret = new_secret()
+    status, cex = result_name(secret, f"{engine}_status"), result_name(secret, f"{engine}_cex")
+    limit = max(1, int(timeout) - 1)  # ABC's own limit; the process limit is the backstop
+    cmd = commands.format(aig=aig.name, t=limit, f=max(0, frames))
+    cmd += f"; write_status {status}; write_cex -s {cex}"
     run = run_tool(
         abc_argv(cmd),
         cwd=cwd,
         log_path=cwd / f"abc_{engine}.log",
-        limits=Limits(timeout + 1, memory_mb),
+        limits=Limits(max(1.0, timeout) + 1, memory_mb),
         raise_on_timeout=False,
     )
-    seconds = time.monotonic() - start
-    text = run.output()
-    last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
-    if any(m in text for m in _PROVED) and not any(m in text for m in _FAILED):
-        return AbcOutcome("proved", engine, seconds, detail=last)
-    if engine == "scorr":
-        proved = _PROVED_COMB.search(text) is not None and not run.timed_out
-        return AbcOutcome("proved" if proved else "undecided", engine, seconds, detail=last)
-    if any(m in text for m in _FAILED):
-        m = re.search(r"asserted in frame (\d+)", text)
-        frame = int(m.group(1)) if m else 0
-        values = explain(miter, read_cex(cwd / cex, miter))
-        return AbcOutcome("failed", engine, seconds, frame, values, last)
-    if run.timed_out:
-        return AbcOutcome("timeout", engine, seconds, detail=last)
-    return AbcOutcome("undecided", engine, seconds, detail=last)
+    try:
+        words = (cwd / status).read_text(errors="replace").split()
+    except OSError:
+        words = []
+    trace = read_cex(cwd / cex, miter)
+    for name in (status, cex):
+        (cwd / name).unlink(missing_ok=True)
+    return (words[0] if words else ""), trace, run
+
+
+def replays(miter: Miter, trace: Sequence[Sequence[int]]) -> bool:
+    """Does simulating the miter on ``trace`` set its output (a real counterexample)?"""
+    if not trace:
+        return False
+    return any(row[0] for row in miter.aig.simulate(trace))
+
+
+def find_trace(
+    aig: Path,
+    miter: Miter,
+    *,
+    timeout: float,
+    cwd: Path,
+    memory_mb: int | None = None,
+    frames: int = 0,
+) -> list[list[int]]:
+    """A counterexample trace from a second engine (``dsat``, or ``bmc3`` on sequential
+    miters) when the first one failed without writing one; [] when none replays."""
+    if timeout < 1.0:
+        return []
+    kind = "seq" if miter.aig.latches else "comb"
+    status, trace, _ = _abc(
+        TRACE_ENGINES[kind], "trace", aig, miter, timeout, cwd, memory_mb, frames
+    )
+    return trace if status == "snl_SAT" and replays(miter, trace) else []
 
 
 def abc_argv(commands: str) -> list[str]:

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
+from rtlopt.formal.channel import new_secret
 from rtlopt.formal.engines import abc, paired, sat, structural
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import Job, read_text
 from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
-from rtlopt.formal.structure import checked, structure_only
+from rtlopt.formal.structure import checked, clear, structure_only
 from rtlopt.frontend.model import Design
 from rtlopt.harness import reference_text
 from rtlopt.results import FormalResult, Verdict
@@ -94,11 +96,12 @@ def check_equivalence(
         text = reference_text(design) if reference_file is None else read_text(reference_file)
         reference_file = workdir / "reference.v"
         reference_file.write_text(text)
-    (workdir / STRUCTURE_JSON).unlink(missing_ok=True)
+    secret = new_secret()
+    clear(workdir, secret)
     extra_inc = [design.target.file.parent]
     if plan.mode == "unsupported":
         found = structure_only(
-            design, reference_file, candidate_files, extra_inc, cfg, memory_mb, start
+            design, reference_file, candidate_files, extra_inc, cfg, memory_mb, start, secret
         )
         if found is not None and found.structure:
             return found
@@ -106,10 +109,14 @@ def check_equivalence(
             Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start
         )
 
-    job = Job(design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start)
+    job = Job(
+        design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start, secret
+    )
     if plan.mode == "comb" or strict_x:
-        return _combinational(job, strict_x=strict_x)
-    return _sequential(job, strict_x=strict_x)
+        result = _combinational(job, strict_x=strict_x)
+    else:
+        result = _sequential(job, strict_x=strict_x)
+    return replace(result, timings={**result.timings, **job.timings})
 
 
 def _combinational(job: Job, *, strict_x: bool) -> FormalResult:
@@ -120,10 +127,9 @@ def _combinational(job: Job, *, strict_x: bool) -> FormalResult:
     multipliers). ``equiv_simple`` accepts any candidate value where the reference is x, so
     the strict X policy uses the miter only.
     """
-    wd = job.reference_file.parent
     share = 0.3 if job.plan.mode == "comb" and not strict_x else 1.0
     first = sat.run(job, share=share, strict_x=strict_x, structure=True)
-    ok = checked(job.design, wd, first, job.start)
+    ok = checked(job, first)
     assert ok is not None
     if (
         ok is not first
@@ -147,12 +153,12 @@ def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
     SAT miter's induction and bounded check, then ABC on both power-up models."""
     wd = job.reference_file.parent
     by_structure = structural.run(job, share=0.25, structure=True)
-    ok = checked(job.design, wd, by_structure, job.start)
+    ok = checked(job, by_structure)
     if ok is not None:
         return ok
     if not (wd / STRUCTURE_JSON).is_file():
         # Yosys stopped before writing the structure netlist: let the miter run write it
-        ok = checked(job.design, wd, sat.run(job, share=1.0, structure=True), job.start)
+        ok = checked(job, sat.run(job, share=1.0, structure=True))
         assert ok is not None
         return ok
     if not job.cfg.abc:
@@ -193,6 +199,13 @@ def check_structure(
     ref = workdir / "reference.v"
     ref.write_text(reference_text(design))
     found = structure_only(
-        design, ref, candidate_files, [design.target.file.parent], cfg, memory_mb, time.monotonic()
+        design,
+        ref,
+        candidate_files,
+        [design.target.file.parent],
+        cfg,
+        memory_mb,
+        time.monotonic(),
+        new_secret(),
     )
     return found.structure if found is not None else ""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
+from rtlopt.formal.channel import new_secret
 from rtlopt.formal.scripts import FormalPlan
 from rtlopt.frontend.model import Design
 from rtlopt.tools import require_tool
@@ -20,6 +21,9 @@ class Job:
     """One formal check: the design, the files to compare, the plan and the time budget.
 
     Every engine takes a job and a share of the time left (``cfg.timeout_s`` from ``start``).
+    ``secret`` seals the phase markers and names the result files of every script run of
+    this check (:mod:`rtlopt.formal.channel`); each engine removes its result files first.
+    ``timings`` collects seconds per verification step beside the engines (``vacuity``).
     """
 
     design: Design
@@ -30,6 +34,12 @@ class Job:
     memory_mb: int | None
     extra_inc: list[Path]
     start: float
+    secret: str = field(default_factory=new_secret)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def add_time(self, step: str, seconds: float) -> None:
+        """Count ``seconds`` for ``step`` in :attr:`timings`."""
+        self.timings[step] = self.timings.get(step, 0.0) + seconds
 
     def budget(self, share: float) -> float:
         """Seconds for an engine given ``share`` of the time left (at least one)."""

@@ -140,6 +140,8 @@ class Netlist:
                 out = conns.get("Y", [])
                 if len(out) != 1:
                     raise NotModelled(f"{name}: cell {cname} has a malformed output")
+                if out[0] in self.driver or isinstance(out[0], str):
+                    raise NotModelled(f"{name}: net {out[0]} has more than one driver")
                 self.driver[out[0]] = (kind, ins)
                 continue
             if kind in STEP_FFS or kind in GLOBAL_FFS:
@@ -171,6 +173,7 @@ class Netlist:
                     raise NotModelled(f"{name}: a clock drives an output")
         self.input_bits = {b for bits in self.inputs.values() for b in bits}
         self.q_bits = {q for _, q in self.ffs}
+        self._single_drivers()
         self.names: dict[Bit, str] = {}
         for nname, net in mod.get("netnames", {}).items():
             hidden = net.get("hide_name", 0)
@@ -181,3 +184,17 @@ class Netlist:
                 label = nname if len(bits) == 1 else f"{nname}[{i}]"
                 if b not in self.names or (not hidden and self.names[b].startswith("$")):
                     self.names[b] = label if not hidden else "$" + label.lstrip("$")
+
+    def _single_drivers(self) -> None:
+        """Every net has one driver: a gate, a register or an input port (a second one would
+        make the model contradictory where the two disagree: a vacuous proof)."""
+        inputs = [b for bits in self.inputs.values() for b in bits if not isinstance(b, str)]
+        qs = [q for _, q in self.ffs]
+        if (
+            len(set(inputs)) != len(inputs)
+            or len(set(qs)) != len(qs)
+            or any(isinstance(q, str) for q in qs)
+            or self.q_bits & self.input_bits
+            or (self.q_bits | self.input_bits) & self.driver.keys()
+        ):
+            raise NotModelled(f"{self.name}: a net has more than one driver")

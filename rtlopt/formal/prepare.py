@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.formal.abc import build_aiger
+from rtlopt.formal.channel import MARK
 from rtlopt.formal.miter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
-from rtlopt.formal.scripts import MARK, FormalPlan, array_mul_lines, clock_edges, prepare_lines
+from rtlopt.formal.scripts import FormalPlan, array_mul_lines, clock_edges, prepare_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
 from rtlopt.tools import Limits, require_tool, run_tool

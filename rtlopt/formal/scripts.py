@@ -9,13 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlopt.formal.channel import MARK, seal, stamp, tee
 from rtlopt.formal.clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name
 from rtlopt.tools import script_path, yosys_id, yosys_read_lines
 from rtlopt.verilog import blank_comments
-
-MARK = "RTLOPT_PHASE"
 
 
 @dataclass(frozen=True)
@@ -223,12 +222,65 @@ def structure_script(
     candidate_files: Sequence[Path],
     *,
     include_dirs: Sequence[Path] = (),
+    secret: str,
 ) -> str:
-    """Read both designs and write :data:`STRUCTURE_JSON` only (the clock/reset check when the
-    miter does not run)."""
+    """Read both designs and write :data:`STRUCTURE_JSON` and the drivers check only (the
+    clock/reset check when the miter does not run)."""
     lines = _load(design, reference_file, candidate_files, include_dirs)
     lines.append(f"write_json {STRUCTURE_JSON}")
-    return "\n".join(lines) + "\n"
+    lines += drivers_lines(design, secret)
+    return seal("\n".join(lines) + "\n", secret)
+
+
+#: Result files of the drivers check (``check`` on each compared module), by side.
+DRIVERS = {"gold": "check_gold", "gate": "check_gate"}
+
+
+def drivers_lines(design: Design, secret: str) -> list[str]:
+    """Yosys ``check`` (conflicting drivers, used nets without driver, logic loops) on the
+    reference and on the candidate, each into its own result file: a candidate with more of
+    them than the reference is rejected (see :mod:`rtlopt.formal.vacuity`)."""
+    gold = yosys_id(ref_name(design.target.name))
+    gate = yosys_id(design.target.name)
+    return [
+        stamp(secret, "drivers_start"),
+        tee(secret, DRIVERS["gold"], f"check {gold}"),
+        tee(secret, DRIVERS["gate"], f"check {gate}"),
+    ]
+
+
+def witness_lines(
+    design: Design,
+    plan: FormalPlan,
+    module: str,
+    secret: str,
+    init: Sequence[str],
+    steps: int,
+    timeout: int,
+) -> list[str]:
+    """A SAT run that must find one trace of ``module`` (the miter) where every assumption
+    of the proof holds (inputs defined, power-up and reset values as in the proof): a proof
+    over a model without such a trace would be vacuous. The trace is the one with every
+    input but the forced resets at 0 (the same model as the proof's; fixed inputs make the
+    search a propagation, a fraction of the proof's time)."""
+    seq = ["-seq", str(steps)] if steps else []
+    fixed: list[str] = []
+    for port in design.target.inputs:
+        if port.name not in (plan.resets or {}):
+            fixed += ["-set", yosys_id(f"in_{port.name}"), "0"]
+    opts = [
+        "-enable_undef",
+        "-set-def-inputs",
+        *fixed,
+        *seq,
+        *init,
+        "-timeout",
+        str(max(1, timeout)),
+    ]
+    return [
+        stamp(secret, "witness_start"),
+        tee(secret, "witness", "sat " + " ".join(opts) + f" {module}"),
+    ]
 
 
 def equiv_script(
@@ -240,22 +292,41 @@ def equiv_script(
     depth: int,
     include_dirs: Sequence[Path] = (),
     structure: bool = False,
+    secret: str,
+    witness_timeout_s: int = 10,
 ) -> str:
     """Structural equivalence first: ``equiv_make; equiv_simple; equiv_induct; equiv_status``.
 
     Fast when the candidate keeps most signal names (the reference against itself, local
-    rewrites). "Equivalence successfully proven!" in the log is a proof; unproven cells prove
-    nothing either way and the miter script decides. An ``$equiv`` cell accepts any candidate
-    value where the reference is x, so this method matches the default X policy only (the
-    runner skips it in strict mode). ``structure`` also writes :data:`STRUCTURE_JSON`.
+    rewrites). ``equiv_status -assert`` stops Yosys with an error unless every cell is
+    proven, and its output goes to the result file ``equiv_status`` (see
+    :mod:`rtlopt.formal.channel`); unproven cells prove nothing either way and the miter
+    script decides. Before the matching, a witness run on the miter of the two designs
+    (result ``witness``) shows that the assumptions are satisfiable. An ``$equiv`` cell
+    accepts any candidate value where the reference is x, so this method matches the default
+    X policy only (the runner skips it in strict mode). ``structure`` also writes
+    :data:`STRUCTURE_JSON` and the drivers check.
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     lines = prepare_lines(
         design, reference_file, candidate_files, plan, include_dirs, structure=structure
     )
+    if structure:
+        lines += drivers_lines(design, secret)
     seq = plan.mode in ("seq", "bmc")
     lines += [
+        f"log {MARK} witness",
+        f"miter -equiv -flatten -ignore_gold_x {gold} {gate} rtlopt_witness",
+        *witness_lines(
+            design,
+            plan,
+            "rtlopt_witness",
+            secret,
+            reset_init(plan) if seq else [],
+            reset_steps(plan) if seq else 0,
+            witness_timeout_s,
+        ),
         f"log {MARK} equiv",
         f"equiv_make {gold} {gate} rtlopt_equiv",
         "hierarchy -top rtlopt_equiv",
@@ -263,8 +334,24 @@ def equiv_script(
     ]
     if seq:
         lines.append(f"equiv_induct -undef -seq {depth}")
-    lines.append("equiv_status")
-    return "\n".join(lines) + "\n"
+    lines.append(tee(secret, "equiv_status", "equiv_status -assert"))
+    return seal("\n".join(lines) + "\n", secret)
+
+
+def reset_init(plan: FormalPlan) -> list[str]:
+    """``sat`` options of the power-up and reset model: registers undefined, every reset
+    input at its active level in the first clock period."""
+    scale = 2 if plan.clk2fflogic else 1
+    init = ["-set-init-undef"]
+    for r, active in (plan.resets or {}).items():
+        for step in range(1, scale + 1):
+            init += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
+    return init
+
+
+def reset_steps(plan: FormalPlan) -> int:
+    """Steps of a witness trace: the reset period and one step after it."""
+    return 2 * (2 if plan.clk2fflogic else 1)
 
 
 def formal_script(
@@ -280,6 +367,7 @@ def formal_script(
     include_dirs: Sequence[Path] = (),
     strict_x: bool = False,
     structure: bool = False,
+    secret: str,
 ) -> str:
     """The miter script for :func:`rtlopt.formal.check.check_equivalence`.
 
@@ -287,7 +375,8 @@ def formal_script(
     input). Sequential: ``async2sync`` (or ``clk2fflogic`` when a clock's two edges are used),
     then ``sat -tempinduct`` from a state where reset is active in the first cycle (registers
     start undefined, inputs defined), then a bounded check of ``bmc_depth`` cycles. Phases are
-    separated by ``log RTLOPT_PHASE <name>`` lines so the runner can split the log.
+    sealed with ``secret``; each verdict command (``sat``, ``induction``, ``bmc``, ``witness``)
+    writes its output to a result file named with it (:mod:`rtlopt.formal.channel`).
 
     Args:
         design: The design (its target is the gold module, renamed).
@@ -303,13 +392,16 @@ def formal_script(
             (``-ignore_gold_x``) an x bit of the reference accepts any candidate value; with
             ``-enable_undef`` a candidate x where the reference is defined is a difference
             either way, as in the testbench.
-        structure: Also write :data:`STRUCTURE_JSON` in the prepare phase.
+        structure: Also write :data:`STRUCTURE_JSON` and the drivers check in the prepare
+            phase.
     """
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     lines = prepare_lines(
         design, reference_file, candidate_files, plan, include_dirs, structure=structure
     )
+    if structure:
+        lines += drivers_lines(design, secret)
     seq = plan.mode in ("seq", "bmc")
     ignore = "" if strict_x else "-ignore_gold_x "
     lines += [
@@ -318,38 +410,28 @@ def formal_script(
         "hierarchy -top miter",
     ]
     common = ["-prove-asserts", "-enable_undef", "-set-def-inputs", "-show-inputs", "-show-outputs"]
+
+    def sat(name: str, opts: list[str]) -> list[str]:
+        # a verdict command: its output alone in the result file ``name``
+        return [f"log {MARK} {name}", tee(secret, name, "sat " + " ".join(opts) + " miter")]
+
     if not seq:
-        lines += [
-            f"log {MARK} sat",
-            "sat " + " ".join([*common, "-timeout", str(max(1, sat_timeout_s))]) + " miter",
-        ]
-        return "\n".join(lines) + "\n"
+        lines += [f"log {MARK} witness"]
+        lines += witness_lines(design, plan, "miter", secret, [], 0, sat_timeout_s)
+        lines += sat("sat", [*common, "-timeout", str(max(1, sat_timeout_s))])
+        return seal("\n".join(lines) + "\n", secret)
     scale = 2 if plan.clk2fflogic else 1
     init = ["-set-init-undef"]
     for r, active in (plan.resets or {}).items():
         for step in range(1, scale + 1):
             init += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
+    lines += [f"log {MARK} witness"]
+    lines += witness_lines(design, plan, "miter", secret, init, 2 * scale, sat_timeout_s)
     if plan.mode == "seq":
-        lines += [
-            f"log {MARK} induction",
-            "sat -tempinduct "
-            + " ".join(
-                [
-                    *common,
-                    *init,
-                    "-maxsteps",
-                    str(induction_depth * scale),
-                    "-timeout",
-                    str(max(1, sat_timeout_s)),
-                ]
-            )
-            + " miter",
-        ]
+        steps = ["-maxsteps", str(induction_depth * scale)]
+        limit = ["-timeout", str(max(1, sat_timeout_s))]
+        lines += sat("induction", ["-tempinduct", *common, *init, *steps, *limit])
     bmc_t = max(1, bmc_timeout_s if bmc_timeout_s is not None else sat_timeout_s)
-    lines += [
-        f"log {MARK} bmc",
-        "sat "
-        + " ".join([*common, *init, "-seq", str(bmc_depth * scale), "-timeout", str(bmc_t)])
-        + " miter",
-    ]
-    return "\n".join(lines) + "\n"
+    steps = ["-seq", str(bmc_depth * scale)]
+    lines += sat("bmc", [*common, *init, *steps, "-timeout", str(bmc_t)])
+    return seal("\n".join(lines) + "\n", secret)

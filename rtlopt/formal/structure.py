@@ -6,9 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
+from rtlopt.formal.channel import result_name, result_text
 from rtlopt.formal.clocking import clocking_problem, read_clocking
-from rtlopt.formal.job import elapsed, read_text, yosys_argv
-from rtlopt.formal.scripts import STRUCTURE_JSON, structure_script
+from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
+from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, structure_script
+from rtlopt.formal.vacuity import NOT_RUN, drivers_problem
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
@@ -25,12 +27,15 @@ def structure_only(
     cfg: FormalConfig,
     memory_mb: int | None,
     start: float,
+    secret: str,
 ) -> FormalResult | None:
     wd = reference_file.parent
-    (wd / STRUCTURE_JSON).unlink(missing_ok=True)
+    clear(wd, secret)
     script = wd / "structure.ys"
     script.write_text(
-        structure_script(design, reference_file, candidate_files, include_dirs=extra_inc)
+        structure_script(
+            design, reference_file, candidate_files, include_dirs=extra_inc, secret=secret
+        )
     )
     run_tool(
         yosys_argv("structure.log", script.name),
@@ -39,12 +44,20 @@ def structure_only(
         limits=Limits(max(1.0, cfg.timeout_s), memory_mb),
         raise_on_timeout=False,
     )
-    return structure_verdict(design, wd, start)
+    return structure_verdict(design, wd, start, secret)
 
 
-def structure_verdict(design: Design, wd: Path, start: float) -> FormalResult | None:
-    """UNKNOWN when the clock/reset structure rules out a proof; None when it does not, or
-    when the JSON was not written (Yosys failed before; its own verdict says why)."""
+def clear(wd: Path, secret: str) -> None:
+    """Remove the structure netlist and the drivers check's result files (before a run)."""
+    (wd / STRUCTURE_JSON).unlink(missing_ok=True)
+    for name in DRIVERS.values():
+        (wd / result_name(secret, name)).unlink(missing_ok=True)
+
+
+def structure_verdict(design: Design, wd: Path, start: float, secret: str) -> FormalResult | None:
+    """UNKNOWN when the clock/reset structure or the drivers check rules out a proof; None
+    when they do not, or when the JSON was not written (Yosys failed before; its own verdict
+    says why)."""
     text = read_text(wd / STRUCTURE_JSON)
     if not text:
         return None
@@ -78,14 +91,31 @@ def structure_verdict(design: Design, wd: Path, start: float) -> FormalResult | 
             {},
             elapsed(start),
         )
+    drivers = drivers_of(wd, secret)
+    if drivers and drivers != NOT_RUN:
+        return FormalResult(
+            Verdict.UNKNOWN,
+            "drivers check",
+            f"drivers check: {drivers}",
+            {},
+            elapsed(start),
+            structure=drivers,
+        )
     return None
 
 
-def checked(
-    design: Design, wd: Path, result: FormalResult | None, start: float
-) -> FormalResult | None:
-    """``result`` unless the clock/reset structure rules it out; never PROVEN unchecked."""
-    found = structure_verdict(design, wd, start)
+def drivers_of(wd: Path, secret: str) -> str:
+    """The drivers check's verdict from its two result files (see :func:`drivers_problem`)."""
+    return drivers_problem(
+        result_text(wd, secret, DRIVERS["gold"]), result_text(wd, secret, DRIVERS["gate"])
+    )
+
+
+def checked(job: Job, result: FormalResult | None) -> FormalResult | None:
+    """``result`` unless the clock/reset structure or the drivers check rules it out; never
+    PROVEN unchecked. The time of the drivers check counts as ``vacuity``."""
+    wd = workdir_of(job.reference_file)
+    found = structure_verdict(job.design, wd, job.start, job.secret)
     if found is not None:
         return found
     if (
@@ -98,6 +128,10 @@ def checked(
             result.method,
             "the clock/reset structure could not be checked",
             {},
-            elapsed(start),
+            elapsed(job.start),
+        )
+    if result is not None and result.verdict is Verdict.PROVEN and drivers_of(wd, job.secret):
+        return FormalResult(
+            Verdict.UNKNOWN, result.method, f"no proof: {NOT_RUN}", {}, elapsed(job.start)
         )
     return result

@@ -7,13 +7,15 @@ import time
 
 from rtlopt.formal.abc import run_engine
 from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.miter import Miter
 from rtlopt.formal.prepare import prepare_miter
 from rtlopt.formal.structure import checked
+from rtlopt.formal.vacuity import aig_witness
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["X_PESSIMISM", "free_claim", "run", "run_power_up"]
+__all__ = ["X_PESSIMISM", "free_claim", "proven", "run", "run_power_up"]
 
 
 #: How the result names each ABC engine (``FormalResult.method``).
@@ -80,9 +82,9 @@ def run(
         if not miter.exact:
             method += " (free power-up state)"
         if out.status == "proved" and model != "x":
-            return checked(
-                job.design,
-                workdir_of(job.reference_file),
+            return proven(
+                job,
+                miter,
                 FormalResult(
                     Verdict.PROVEN,
                     method,
@@ -90,46 +92,76 @@ def run(
                     {},
                     elapsed(job.start),
                 ),
-                job.start,
             )
         if out.status == "failed":
-            got = [v for k, v in out.counterexample.items() if k.startswith("got ")]
-            if miter.exact and (not got or any("x" in v for v in got)):
-                # the candidate is undefined where the reference is defined: in the gate-level
-                # ternary model that can be pessimism (an x that cancels for every value, as
-                # in `a + b + x` against `x + b + a`), so it refutes nothing
-                return FormalResult(
-                    Verdict.UNKNOWN,
-                    method,
-                    f"no proof: ABC's counterexample {X_PESSIMISM}"
-                    + (f" (cycle {out.frame})" if sequential else ""),
-                    out.counterexample,
-                    elapsed(job.start),
-                )
-            if miter.exact:
-                why = (
-                    f"counterexample at cycle {out.frame}"
-                    if sequential
-                    else "the AIGER miter found differing outputs"
-                )
-                if model == "x":
-                    why += (
-                        " from every power-up state (every register x at power-up: the "
-                        "outputs differ whatever the registers without reset hold)"
-                    )
-                return FormalResult(
-                    Verdict.REFUTED, method, why, out.counterexample, elapsed(job.start)
-                )
-            return FormalResult(
-                Verdict.UNKNOWN,
-                method,
-                "no proof: outputs differ from a power-up state shared by "
-                "paired registers (not a refutation: the registers "
-                "without reset may correspond otherwise)",
-                {},
-                elapsed(job.start),
-            )
+            return _failed(job, out.counterexample, out.frame, method, miter, sequential, model)
     return None
+
+
+def proven(job: Job, miter: Miter, result: FormalResult) -> FormalResult | None:
+    """A proof of the AIG miter, after the structure and drivers checks and the simulation
+    witness (:func:`rtlopt.formal.vacuity.aig_witness`, counted as ``vacuity``)."""
+    t0 = time.monotonic()
+    why = aig_witness(miter.aig)
+    job.add_time("vacuity", time.monotonic() - t0)
+    if why:
+        log.warning("formal %s: %s", job.design.target.name, why)
+        return FormalResult(
+            Verdict.UNKNOWN, result.method, f"no proof: {why}", {}, elapsed(job.start)
+        )
+    return checked(job, result)
+
+
+def _failed(
+    job: Job,
+    cex: dict[str, str],
+    frame: int,
+    method: str,
+    miter: Miter,
+    sequential: bool,
+    model: str,
+) -> FormalResult:
+    """ABC said the designs differ. On the exact miter that is a refutation, with the
+    trace when one replays; only a replayed trace whose difference is an x of the candidate
+    (gate-level x pessimism, as in ``a + b + x`` against ``x + b + a``) is UNKNOWN."""
+    if not miter.exact:
+        return FormalResult(
+            Verdict.UNKNOWN,
+            method,
+            "no proof: outputs differ from a power-up state shared by "
+            "paired registers (not a refutation: the registers "
+            "without reset may correspond otherwise)",
+            {},
+            elapsed(job.start),
+        )
+    if not cex:
+        return FormalResult(
+            Verdict.REFUTED,
+            method,
+            "ABC found the designs different; no counterexample trace could be replayed "
+            "(neither its own nor a second engine's)",
+            {},
+            elapsed(job.start),
+        )
+    got = [v for k, v in cex.items() if k.startswith("got ")]
+    at = f" (cycle {frame})" if sequential else ""
+    if any("x" in v for v in got):
+        return FormalResult(
+            Verdict.UNKNOWN,
+            method,
+            f"no proof: ABC's counterexample {X_PESSIMISM}{at}, replayed on the miter",
+            cex,
+            elapsed(job.start),
+        )
+    why = "the AIGER miter found differing outputs"
+    if sequential:
+        why = f"counterexample at cycle {frame}"
+    if model == "x":
+        why += (
+            " from every power-up state (every register x at power-up: the "
+            "outputs differ whatever the registers without reset hold)"
+        )
+    return FormalResult(Verdict.REFUTED, method, why, cex, elapsed(job.start))
 
 
 def free_claim(pairing: str) -> str:

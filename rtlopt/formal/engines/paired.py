@@ -8,12 +8,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from rtlopt.formal.abc import build_aiger, explain, read_cex, run_engine
-from rtlopt.formal.engines.abc import free_claim
+from rtlopt.formal.abc import build_aiger, explain, run_engine
+from rtlopt.formal.engines.abc import free_claim, proven
 from rtlopt.formal.job import Job, elapsed, workdir_of
 from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
 from rtlopt.formal.prepare import NETLIST_JSON, miter_constants, prepare_miter
-from rtlopt.formal.structure import checked
 from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
 
@@ -110,9 +109,9 @@ def run(
                 break
         assert out is not None
         if out.status == "proved":
-            return checked(
-                job.design,
-                workdir_of(job.reference_file),
+            return proven(
+                job,
+                miter,
                 FormalResult(
                     Verdict.PROVEN,
                     f"abc {out.engine} (registers paired)",
@@ -121,20 +120,20 @@ def run(
                     {},
                     elapsed(job.start),
                 ),
-                job.start,
             )
         if out.status != "failed":
             return None
-        refuted = replay_exactly(wd, miter, spec, job.start)
+        refuted = replay_exactly(wd, miter, spec, job.start, out.trace)
         if refuted is not None:
             return refuted
     return None
 
 
-def replay_exactly(wd: Path, miter: Miter, spec: MiterSpec, start: float) -> FormalResult | None:
-    """The paired engine's counterexample replayed on the exact miter (x at power-up, nothing
-    shared): a refutation only when it shows a defined difference there."""
-    frames = read_frames(wd, "dprove", miter)
+def replay_exactly(
+    wd: Path, miter: Miter, spec: MiterSpec, start: float, frames: list[list[int]]
+) -> FormalResult | None:
+    """The paired engine's counterexample ``frames`` replayed on the exact miter (x at
+    power-up, nothing shared): a refutation only when it shows a defined difference there."""
     if not frames:
         return None
     try:
@@ -159,8 +158,3 @@ def replay_exactly(wd: Path, miter: Miter, spec: MiterSpec, start: float) -> For
         cex,
         elapsed(start),
     )
-
-
-def read_frames(wd: Path, engine: str, miter: Miter) -> list[list[int]]:
-    """The input values per step of the engine's counterexample file."""
-    return read_cex(wd / f"{engine}.cex", miter)

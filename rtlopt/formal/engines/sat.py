@@ -5,15 +5,19 @@ from __future__ import annotations
 import logging
 
 from rtlopt.errors import ToolFailed
+from rtlopt.formal.channel import result_name, result_text, span
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
-from rtlopt.formal.logparse import method_name, miter_verdict, phases
-from rtlopt.formal.scripts import formal_script
+from rtlopt.formal.logparse import MiterRun, method_name, miter_verdict, phases
+from rtlopt.formal.scripts import DRIVERS, formal_script
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import Limits, run_tool
 
 log = logging.getLogger(__name__)
 
-__all__ = ["run"]
+__all__ = ["RESULTS", "run"]
+
+#: The result files of the miter script (see :func:`rtlopt.formal.scripts.formal_script`).
+RESULTS = ("witness_start", "witness", "sat", "induction", "bmc")
 
 
 def run(
@@ -46,7 +50,10 @@ def run(
         include_dirs=job.extra_inc,
         strict_x=strict_x,
         structure=structure,
+        secret=job.secret,
     )
+    for name in RESULTS:
+        (wd / result_name(job.secret, name)).unlink(missing_ok=True)
     ys = wd / "equiv.ys"
     ys.write_text(script)
     run = run_tool(
@@ -57,9 +64,19 @@ def run(
         raise_on_timeout=False,
     )
     text = read_text(wd / "equiv.log") or run.output()
-    result = miter_verdict(text, run.returncode, job.plan, job.cfg, elapsed(job.start))
+    job.add_time("vacuity", span(wd, job.secret, "witness_start", "witness"))
+    if structure:
+        job.add_time("vacuity", span(wd, job.secret, "drivers_start", DRIVERS["gate"]))
+    found = MiterRun(
+        text,
+        job.secret,
+        run.returncode,
+        run.timed_out,
+        {name: result_text(wd, job.secret, name) for name in RESULTS},
+    )
+    result = miter_verdict(found, job.plan, job.cfg, elapsed(job.start))
     if run.timed_out and (result is None or result.verdict is Verdict.UNKNOWN):
-        phase = list(phases(text))[-1] if text else "start"
+        phase = list(phases(text, job.secret))[-1] if text else "start"
         result = FormalResult(
             Verdict.UNKNOWN,
             method_name(job.plan, job.cfg),

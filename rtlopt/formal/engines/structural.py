@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from rtlopt.formal.channel import first_marker, result_name, result_text, span
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
-from rtlopt.formal.logparse import early_verdict, method_name
-from rtlopt.formal.scripts import equiv_script
+from rtlopt.formal.logparse import (
+    MiterRun,
+    early_verdict,
+    is_vacuous,
+    method_name,
+    witness_problem,
+)
+from rtlopt.formal.scripts import DRIVERS, equiv_script
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import Limits, run_tool
 
@@ -29,9 +36,13 @@ def run(
             depth=max(1, min(job.cfg.induction_depth, 4)),
             include_dirs=job.extra_inc,
             structure=structure,
+            secret=job.secret,
+            witness_timeout_s=max(1, int(left / 4)),
         )
     )
     wd = eq_script.parent
+    for name in ("witness_start", "witness", "equiv_status"):
+        (wd / result_name(job.secret, name)).unlink(missing_ok=True)
     run = run_tool(
         yosys_argv("equiv_struct.log", eq_script.name),
         cwd=wd,
@@ -40,15 +51,37 @@ def run(
         raise_on_timeout=False,
     )
     text = read_text(wd / "equiv_struct.log") or run.output()
-    early = early_verdict(text, job.plan, job.cfg, elapsed(job.start))
+    job.add_time("vacuity", span(wd, job.secret, "witness_start", "witness"))
+    if structure:
+        job.add_time("vacuity", span(wd, job.secret, "drivers_start", DRIVERS["gate"]))
+    found = MiterRun(text, job.secret, run.returncode, run.timed_out)
+    early = early_verdict(found, job.plan, job.cfg, elapsed(job.start))
     if early is not None:
         return early
-    if "Equivalence successfully proven!" in text and not run.timed_out:
+    # the verdict: exit status 0 (``equiv_status -assert`` stops Yosys on an unproven cell)
+    # and equiv_status's own output, failure first; never the log
+    status = result_text(wd, job.secret, "equiv_status")
+    state = first_marker(
+        status, ("unproven $equiv", "ERROR"), ("Equivalence successfully proven!",)
+    )
+    if run.returncode != 0 or run.timed_out or state != "pass":
+        return None
+    why = witness_problem(result_text(wd, job.secret, "witness"))
+    if why and not is_vacuous(why):
+        return None  # no witness in time: the other engines decide
+    if why:
         return FormalResult(
-            Verdict.PROVEN,
+            Verdict.UNKNOWN,
             method_name(job.plan, job.cfg, structural=True),
-            "",
+            why,
             {},
             elapsed(job.start),
+            structure=why,
         )
-    return None
+    return FormalResult(
+        Verdict.PROVEN,
+        method_name(job.plan, job.cfg, structural=True),
+        "",
+        {},
+        elapsed(job.start),
+    )
