@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
 from rtlopt.tools import Limits, require_tool, run_tool
 
@@ -117,6 +118,7 @@ def run_engine(
         limits=Limits(timeout + 1, memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, f"ABC {engine}")
     seconds = time.monotonic() - start
     text = run.output()
     last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.clocking import clocking_problem, read_clocking
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import elapsed, read_text, yosys_argv
 from rtlopt.formal.scripts import STRUCTURE_JSON, structure_script
 from rtlopt.frontend.model import Design
@@ -32,13 +33,14 @@ def structure_only(
     script.write_text(
         structure_script(design, reference_file, candidate_files, include_dirs=extra_inc)
     )
-    run_tool(
+    run = run_tool(
         yosys_argv("structure.log", script.name),
         cwd=wd,
         log_path=wd / "structure.out",
         limits=Limits(max(1.0, cfg.timeout_s), memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, "the clock/reset structure check")
     return structure_verdict(design, wd, start)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from rtlopt.errors import ToolFailed
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.logparse import method_name, miter_verdict, phases
 from rtlopt.formal.scripts import formal_script
@@ -56,6 +57,7 @@ def run(
         limits=Limits(left, job.memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, "the SAT miter")
     text = read_text(wd / "equiv.log") or run.output()
     result = miter_verdict(text, run.returncode, job.plan, job.cfg, elapsed(job.start))
     if run.timed_out and (result is None or result.verdict is Verdict.UNKNOWN):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.logparse import early_verdict, method_name
 from rtlopt.formal.scripts import equiv_script
@@ -39,6 +40,7 @@ def run(
         limits=Limits(left, job.memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, "the structural proof")
     text = read_text(wd / "equiv_struct.log") or run.output()
     early = early_verdict(text, job.plan, job.cfg, elapsed(job.start))
     if early is not None:
