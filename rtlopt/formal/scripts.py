@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.formal.clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
+from rtlopt.formal.unreached import hierarchy_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name
 from rtlopt.tools import script_path, yosys_id, yosys_read_lines
@@ -97,8 +98,9 @@ def _load(
     lines += _reads([*pre, reference_file], dirs, design.defines)
     lines += [f"log {MARK} read_candidate"]
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
-    lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory", "opt_clean"]
     gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
+    lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
+    lines += ["proc", "flatten", "memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
 
