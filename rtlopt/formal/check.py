@@ -157,6 +157,13 @@ def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
         by_pairing = paired.run(job, share=0.8)
         if by_pairing is not None:
             return by_pairing
+    if job.plan.mode == "bmc" and not strict_x:
+        # no reset: the SAT miter's bounded check can only refute, and it is slow on a
+        # whole block; a proof from every power-up state of paired registers comes first
+        # (a failure here is quick: a counterexample of the paired model)
+        early = abc.run(job, share=0.5)
+        if early is not None and early.verdict is Verdict.PROVEN:
+            return early
     miter = sat.run(job, share=0.5)
     if miter.verdict is not Verdict.UNKNOWN:
         return miter

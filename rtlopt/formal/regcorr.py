@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
-__all__ = ["Member", "correspondence", "pairs_of"]
+__all__ = ["Member", "correspondence", "match_classes", "pairs_of"]
 
 #: A register bit: (side, Q bit), side 0 = reference, 1 = candidate.
 Node = tuple[int, int | str]
@@ -252,3 +252,154 @@ def pairs_of(classes: Iterable[list[Member]]) -> list[tuple[list[Member], Member
         if golds:
             out.append((golds, gates[0] if gates else None))
     return out
+
+
+#: At most this many gate evaluations for :func:`match_classes` (a few seconds of Python).
+_MATCH_BUDGET = 4_000_000
+_MATCH_ROUNDS = 2
+
+
+def match_classes(
+    gold: Net, gate: Net, classes: Sequence[list[Member]], *, seed: int = 1
+) -> list[list[Member]]:
+    """Split classes holding several bits of each side into one-to-one pairs.
+
+    Bits whose next-state functions agree under the class hypothesis (the six always-zero bits
+    of a status register, the bits of a register that only holds its power-up value) land in
+    one class; pairing every reference bit of it with one candidate bit would leave the
+    candidate's other bits free and the proof would fail. Here each bit of such a class gets
+    an observation signature (what flipping it alone changes on the outputs and on the next
+    values of the paired registers, in random simulation), and reference bits pair with
+    candidate bits of the same signature; the rest pair in order. Classes with one candidate
+    bit are kept (every reference bit copies it: registers the candidate merged).
+
+    Any pairing is sound (see :mod:`rtlopt.formal.miter`'s ``free_init``): a wrong one only
+    makes the proof fail.
+
+    Returns:
+        Classes with at most one candidate bit each (its reference bits copy it).
+    """
+    multi = [c for c in classes if _count(c, 0) > 1 and _count(c, 1) > 1]
+    size = len(getattr(gold, "driver", {})) + len(getattr(gate, "driver", {}))
+    flips = sum(len(c) for c in multi)
+    if not multi or flips * size * _MATCH_ROUNDS > _MATCH_BUDGET:
+        return _in_order(classes)
+    sigs = _signatures(gold, gate, classes, multi, random.Random(seed))
+    out: list[list[Member]] = []
+    for c in classes:
+        if c not in multi:
+            out.append(c)
+            continue
+        golds = [m for m in c if m[0][0] == 0]
+        gates = [m for m in c if m[0][0] == 1]
+        left: list[Member] = []
+        for g in golds:
+            t = next((t for t in gates if sigs.get(t[0]) == sigs.get(g[0])), None)
+            if t is None:
+                left.append(g)
+                continue
+            gates.remove(t)
+            out.append([g, t])
+        out += _in_order([left + gates]) if left else []
+    return out
+
+
+def _count(c: Sequence[Member], side: int) -> int:
+    return sum(1 for m in c if m[0][0] == side)
+
+
+def _in_order(classes: Sequence[list[Member]]) -> list[list[Member]]:
+    """Pair the reference and candidate bits of each class in order; surplus reference bits
+    copy the last candidate bit, surplus candidate bits stay free."""
+    out: list[list[Member]] = []
+    for c in classes:
+        golds = [m for m in c if m[0][0] == 0]
+        gates = [m for m in c if m[0][0] == 1]
+        if len(gates) <= 1:
+            out.append(c)
+            continue
+        for i, g in enumerate(golds):
+            if i < len(gates) - 1 or i == len(golds) - 1:
+                out.append([g, gates[min(i, len(gates) - 1)]])
+            else:
+                out.append([g, gates[-1]])
+    return out
+
+
+def _signatures(
+    gold: Net,
+    gate: Net,
+    classes: Sequence[list[Member]],
+    multi: Sequence[list[Member]],
+    rng: random.Random,
+) -> dict[Node, tuple[object, ...]]:
+    """What flipping each bit of ``multi`` alone changes (outputs by port and bit, next values
+    by class), over a few rounds of random patterns; equal for bits that play one role."""
+    mask = (1 << _WIDTH) - 1
+    cls = {m[0]: i for i, c in enumerate(classes) for m in c}
+    phase = {m[0]: m[1] for c in classes for m in c}
+    nets = (gold, gate)
+    sigs: dict[Node, list[object]] = {m[0]: [] for c in multi for m in c}
+    for _ in range(_MATCH_ROUNDS):
+        value = {i: rng.getrandbits(_WIDTH) for i in range(len(classes))}
+        ports = {p: [rng.getrandbits(_WIDTH) for _ in bits] for p, bits in gold.inputs.items()}
+        for side, net in enumerate(nets):
+            leaves: dict[int | str, int] = {}
+            for p, bits in net.inputs.items():
+                for b, v in zip(bits, ports.get(p, [0] * len(bits)), strict=False):
+                    if not isinstance(b, str):
+                        leaves[b] = v
+            for _, q in net.ffs:
+                node = (side, q)
+                if node in cls:
+                    leaves[q] = value[cls[node]] ^ (mask if phase[node] else 0)
+                else:
+                    leaves[q] = rng.getrandbits(_WIDTH)
+            sim_seed = rng.getrandbits(32)
+            base = _observe(net, leaves, mask, side, cls, sim_seed)
+            for node in sigs:
+                if node[0] != side:
+                    continue
+                flipped = dict(leaves)
+                flipped[node[1]] ^= mask
+                seen = _observe(net, flipped, mask, side, cls, sim_seed)
+                sigs[node].append(_diff(base, seen))
+    return {n: tuple(s) for n, s in sigs.items()}
+
+
+def _observe(
+    net: Net,
+    leaves: Mapping[int | str, int],
+    mask: int,
+    side: int,
+    cls: Mapping[Node, int],
+    sim_seed: int,
+) -> dict[object, int]:
+    """Output bits (by port and index) and next values of classed registers (by class)."""
+    ev = _Sim(net, leaves, mask, random.Random(sim_seed))
+    seen: dict[object, int] = {}
+    for port, bits in getattr(net, "outputs", {}).items():
+        for i, b in enumerate(bits):
+            seen[(port, i)] = ev.get(b)
+    for d, q in net.ffs:
+        c = cls.get((side, q))
+        if c is not None:
+            seen[("next", c, q)] = ev.get(d)
+    return seen
+
+
+def _diff(base: Mapping[object, int], seen: Mapping[object, int]) -> object:
+    outs = []
+    nexts: dict[object, list[int]] = {}
+    for k, v in base.items():
+        d = v ^ seen[k]
+        if not d:
+            continue
+        if isinstance(k, tuple) and k[0] == "next":
+            nexts.setdefault(k[1], []).append(d)
+        else:
+            outs.append((k, d))
+    return (
+        tuple(sorted(outs, key=repr)),
+        tuple(sorted((c, tuple(sorted(v))) for c, v in nexts.items())),
+    )
