@@ -52,11 +52,6 @@ def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
     clocks = [c for c in t.clocks if c in {p.name for p in t.inputs}]
     if not clocks:
         return FormalPlan("comb")
-    if len(clocks) > 1:
-        return FormalPlan(
-            "unsupported",
-            f"multiple clocks ({', '.join(clocks)}) are not supported by the formal check",
-        )
     resets = {
         r: (0 if t.reset_active_low.get(r, False) else 1)
         for r in t.resets
@@ -68,6 +63,9 @@ def plan_formal(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
     for text in candidate_texts:
         edges |= clock_edges(text, clocks)
     both = edges == {"posedge", "negedge"}
+    # several clocks (a gated clock from outside beside a free-running one): every clock an
+    # input of Yosys's clk2fflogic model, so their edges come in any order or together
+    both = both or len(clocks) > 1
     if not resets:
         return FormalPlan("bmc", "no reset: bounded check only", {}, both)
     return FormalPlan("seq", "", resets, both)
