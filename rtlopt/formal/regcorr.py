@@ -279,6 +279,7 @@ def match_classes(
     Returns:
         Classes with at most one candidate bit each (its reference bits copy it).
     """
+    classes = _by_name(gold, gate, classes)
     multi = [c for c in classes if _count(c, 0) > 1 and _count(c, 1) > 1]
     size = len(getattr(gold, "driver", {})) + len(getattr(gate, "driver", {}))
     flips = sum(len(c) for c in multi)
@@ -301,6 +302,39 @@ def match_classes(
             gates.remove(t)
             out.append([g, t])
         out += _in_order([left + gates]) if left else []
+    return out
+
+
+def _by_name(gold: Net, gate: Net, classes: Sequence[list[Member]]) -> list[list[Member]]:
+    """Pairs of one class whose register bits have the same name on both sides first (a
+    register the rewrite kept, such as a register file beside renamed pipeline registers)."""
+    names = (getattr(gold, "names", {}), getattr(gate, "names", {}))
+    out: list[list[Member]] = []
+    for c in classes:
+        if _count(c, 0) <= 1 or _count(c, 1) <= 1:
+            out.append(c)
+            continue
+        gates: dict[str, Member] = {}
+        for m in c:
+            name = names[1].get(m[0][1], "")
+            if m[0][0] == 1 and name and not name.startswith("$"):
+                gates.setdefault(name, m)
+        rest: list[Member] = []
+        used: list[Member] = []
+        for m in c:
+            if m[0][0] != 0:
+                continue
+            t = gates.pop(names[0].get(m[0][1], "") or "\0", None)
+            if t is None:
+                rest.append(m)
+            else:
+                out.append([m, t])
+                used.append(t)
+        rest += [m for m in c if m[0][0] == 1 and m not in used]
+        if rest and used and _count(rest, 1) == 0:
+            out[-1] += rest  # surplus reference bits copy a matched candidate bit
+        elif rest:
+            out.append(rest)
     return out
 
 

@@ -36,7 +36,7 @@ module uartlite (
         if (rx_state == 4'd1) rx_req <= !rx_ack;
         if (rx_idle) rx_count <= {1'b0, divisor[15:1]};
         else if (rx_count != 0) rx_count <= rx_count - 1;
-        else rx_count <= divisor - 1;
+        else rx_count <= divisor;
         if (RES || rx_state == 4'd1) rx_state <= 4'd6;
         else if (rx_idle) rx_state <= rx_state + {3'd0, rx_sync[2:1] == 2'b10};
         else rx_state <= rx_state + {3'd0, rx_count == 0};
@@ -50,7 +50,7 @@ module uartlite (
     end
 
     always @(posedge CLK) begin
-        if (RES || (RD && BE[0])) irq_seen <= status;
+        if (RES || (RD && BE[1])) irq_seen <= status;
         if (RES || (RD && BE[1])) rx_ack <= rx_req;
         if (WR && BE[1]) begin
             tx_req  <= !tx_ack;
