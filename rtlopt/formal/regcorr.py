@@ -255,7 +255,7 @@ def pairs_of(classes: Iterable[list[Member]]) -> list[tuple[list[Member], Member
 
 
 #: At most this many gate evaluations for :func:`match_classes` (a few seconds of Python).
-_MATCH_BUDGET = 4_000_000
+_MATCH_BUDGET = 1_000_000
 _MATCH_ROUNDS = 2
 
 
