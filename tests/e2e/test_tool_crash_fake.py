@@ -39,7 +39,10 @@ def aborting_yosys(tmp_path: Path) -> dict[str, str]:
     fake.parent.mkdir()
     fake.write_text(_FAKE.format(python=sys.executable, real=real))
     fake.chmod(0o755)
-    return dict(os.environ, RTLOPT_YOSYS=str(fake), TERM="dumb", COLUMNS="200")
+    env = dict(os.environ, TERM="dumb", COLUMNS="200")
+    env.pop("RTLOPT_YOSYS", None)
+    env["PATH"] = f"{fake.parent}{os.pathsep}{env.get('PATH', '')}"  # found first on PATH
+    return env
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
