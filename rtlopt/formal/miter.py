@@ -274,7 +274,14 @@ def _free_init(
     try:
         classes = (
             match_classes(
-                gold, gate, correspondence(gold, gate, constants=spec.constants if spec else ())
+                gold,
+                gate,
+                correspondence(
+                    gold,
+                    gate,
+                    constants=spec.constants if spec else (),
+                    deadline=spec.pair_deadline if spec else 0.0,
+                ),
             )
             if spec is None or spec.by_function
             else []

@@ -23,6 +23,7 @@ fail, never make it pass.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
@@ -70,7 +71,12 @@ class Net(Protocol):
 
 
 def correspondence(
-    gold: Net, gate: Net, *, seed: int = 1, constants: Sequence[Constant] = ()
+    gold: Net,
+    gate: Net,
+    *,
+    seed: int = 1,
+    constants: Sequence[Constant] = (),
+    deadline: float = 0.0,
 ) -> list[list[Member]]:
     """Classes of register bits that random simulation finds inductively equal.
 
@@ -79,6 +85,9 @@ def correspondence(
         gate: The candidate's netlist (same input ports).
         seed: Random seed (the result is deterministic for a seed).
         constants: Values input slices are compared against (biased patterns).
+        deadline: ``time.monotonic()`` after which refinement stops (0: none); the classes
+            are then coarser than the fixpoint, which is as sound (a wrong class only fails
+            the proof) and keeps a large design within the proof's time limit.
 
     Returns:
         The classes with two or more members, members sorted (reference bits first).
@@ -93,7 +102,7 @@ def correspondence(
             slices.setdefault((port, lsb, width), []).append((value, care))
     # equal bits first (one class, every phase 0) ...
     cls = _fixpoint(
-        gold, gate, nodes, dict.fromkeys(nodes, 0), dict.fromkeys(nodes, 0), rng, slices
+        gold, gate, nodes, dict.fromkeys(nodes, 0), dict.fromkeys(nodes, 0), rng, slices, deadline
     )
     groups = _groups(nodes, cls)
     # ... then the bits left alone, as complements of the other side's
@@ -103,7 +112,7 @@ def correspondence(
         phase = {n: ph for g in groups for n, ph in g}
         for n in alone:
             start[n], phase[n] = 0, n[0]
-        cls = _fixpoint(gold, gate, nodes, start, phase, rng, slices)
+        cls = _fixpoint(gold, gate, nodes, start, phase, rng, slices, deadline)
         groups = _groups(nodes, cls)
     return [g for g in groups if len(g) > 1]
 
@@ -126,12 +135,16 @@ def _fixpoint(
     phase: dict[Node, int],
     rng: random.Random,
     slices: Mapping[tuple[str, int, int], Sequence[tuple[int, int]]] | None = None,
+    deadline: float = 0.0,
 ) -> tuple[dict[Node, int], dict[Node, int]]:
-    """Refine ``cls``/``phase`` until random next-state values split no class."""
+    """Refine ``cls``/``phase`` until random next-state values split no class (or until
+    ``deadline``)."""
     mask = (1 << _WIDTH) - 1
     nets = (gold, gate)
     stable = 0
     for _ in range(_MAX_ROUNDS):
+        if deadline and time.monotonic() > deadline:
+            break
         n_classes = len(set(cls.values()))
         value = {c: rng.getrandbits(_WIDTH) for c in set(cls.values())}
         ports = {p: [rng.getrandbits(_WIDTH) for _ in bits] for p, bits in gold.inputs.items()}
