@@ -45,3 +45,33 @@ def test_two_clocks_with_a_gate_cell_between_them_are_checked(tmp_path: Path) ->
     res = _check(tmp_path, d, "broken", 60)
     assert res.verdict is Verdict.REFUTED, res
     assert "ctrl_clk@0" in res.counterexample and "free_clk@0" in res.counterexample
+
+
+TWO = """module two(input ca, input cb, input rst, input [3:0] d, output reg [3:0] qa,
+           output reg [3:0] qb);
+  always @(posedge ca) if (rst) qa <= 4'd0; else qa <= qa + d;
+  always @(posedge cb) if (rst) qb <= 4'd0; else qb <= qa ^ qb;
+endmodule
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new"),
+    [
+        # the second register moved to the other clock: equal whenever both clocks tick
+        # together, different when they do not
+        ("moved", "always @(posedge cb)", "always @(posedge ca)"),
+        # a state-only difference in the second domain
+        ("broken", "qb <= qa ^ qb;", "qb <= qa ^ qb ^ {3'd0, d[0]};"),
+    ],
+)
+def test_two_independent_clocks_are_never_proven_wrong(
+    tmp_path: Path, name: str, old: str, new: str
+) -> None:
+    (tmp_path / "two.v").write_text(TWO)
+    d = load_design(tmp_path / "two.v", "two", ProjectConfig())
+    cand = tmp_path / f"{name}.v"
+    assert old in TWO
+    cand.write_text(TWO.replace(old, new))
+    res = check_equivalence(d, [cand], tmp_path / "formal", FormalConfig(timeout_s=30))
+    assert res.verdict is not Verdict.PROVEN, res
