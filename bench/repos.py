@@ -48,6 +48,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "repos_cases"
 TOMLS = REPO / "examples" / "repos"
+#: Repositories written for rtlopt in the styles found in real ones (include folders, in-module
+#: includes, vendor cells behind parameters, clock gates between clock domains, registers
+#: without reset, a generated core); they ship with the checkout and need no --repos-path.
+FIXTURES = Path(__file__).resolve().parent / "fixture_repos"
 REPOS = ("picorv32", "serv", "ibex", "cv32e40p")
 STEPS = ("inspect", "self", "equiv", "broken")
 #: Bumped when the result format or the commands change; older results are rerun.
@@ -138,6 +142,11 @@ def repo_env(repo: str, root: Path) -> dict[str, str]:
     with f.open("rb") as fh:
         data = tomllib.load(fh)
     return {k: str(v).replace("{root}", str(root)) for k, v in data.get("env", {}).items()}
+
+
+def repo_source(src_root: Path, repo: str) -> Path:
+    """Where a case's repository is copied from: the fixtures of the checkout, else the data."""
+    return FIXTURES / repo if (FIXTURES / repo).is_dir() else src_root / repo
 
 
 def default_repos_path() -> Path:
@@ -712,7 +721,7 @@ def main(argv: list[str] | None = None) -> int:
     todo = [c for c in cases if stored(c) is None]
     commit = product_version()
     if todo and not args.report_only:
-        missing = sorted({c.repo for c in todo if not (src_root / c.repo).is_dir()})
+        missing = sorted({c.repo for c in todo if not repo_source(src_root, c.repo).is_dir()})
         if missing:
             print(
                 f"repositories not found under {src_root}: {', '.join(missing)} "
@@ -734,7 +743,8 @@ def main(argv: list[str] | None = None) -> int:
             ),
         )
         roots = {
-            r: prepare_repo(src_root / r, out / "work" / r) for r in sorted({c.repo for c in todo})
+            r: prepare_repo(repo_source(src_root, r), out / "work" / r)
+            for r in sorted({c.repo for c in todo})
         }
         heads = {r: _git(p, "rev-parse", "HEAD").strip() for r, p in roots.items()}
         print(

@@ -58,7 +58,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "evaluator-accepts-unknown",
         'the evaluator no longer rejects a formal verdict of "unknown"',
-        "rtlopt/evaluate/_evaluator.py",
+        "rtlopt/evaluate/_stages.py",
         r"formal\.verdict is not Verdict\.PROVEN and cfg\.formal\.require_proof",
         "False",
         ("tests/e2e/test_proof_rule.py",),
@@ -227,7 +227,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "fingerprint-no-liberty",
         "the evaluator's fingerprint drops the liberty checksum (stale PPA after a new liberty)",
-        "rtlopt/evaluate/_evaluator.py",
+        "rtlopt/evaluate/_cache.py",
         r'"liberty_md5": getattr\(pdk, "md5", None\),',
         '"liberty_md5": None,',
         ("tests/integration/test_cache_liberty.py",),
@@ -236,8 +236,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "check-tool-error-as-note",
         "rtlopt check files a tool error under notes: the module passes (exit 0)",
         "rtlopt/check/_check.py",
-        r'mc\.findings\.append\(f"could not be checked: \{res\.reason\}"\)',
-        'mc.notes.append(f"could not be checked: {res.reason}")',
+        r'mc\.findings\.append\(f"could not check the change to \{rel\}: \{res\.reason\}"\)'
+        r"\n        mc\.tool_error = True",
+        'mc.notes.append(f"could not check the change to {rel}: {res.reason}")',
         ("tests/e2e/test_check_tool_errors.py",),
     ),
     Mutation(
@@ -289,8 +290,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "parameters-defaults-only",
         "the candidate is checked under the default parameters only",
-        "rtlopt/evaluate/_evaluator.py",
-        r"if equivalence and self\.config\.harness\.parameterizations:",
+        "rtlopt/evaluate/_pipeline.py",
+        r"if equivalence and s\.config\.harness\.parameterizations and self\._params is not None:",
         "if False:",
         ("tests/integration/test_semantics_models.py",),
     ),

@@ -45,6 +45,7 @@ class ModuleCheck:
     metric_change: float | None = None  # relative change of the figure of merit
     findings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    tool_error: bool = False  # a tool crashed or timed out: not checked, no verdict
 
     @property
     def ok(self) -> bool:
@@ -62,6 +63,11 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return all(m.ok for m in self.modules)
+
+    @property
+    def could_not_check(self) -> bool:
+        """Only tool failures stand in the way (exit 3, not a finding against the change)."""
+        return not self.ok and all(m.ok or m.tool_error for m in self.modules)
 
     def markdown(self) -> str:
         lines = [
@@ -169,7 +175,12 @@ def run_check(
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
     try:
         checked = _check_files(cfg, repo, top, base_rev, rels, unstaged, staged, pdk, tmp)
-    finally:
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if any(m.tool_error for m in checked):  # the crashed tool's log is named in the finding
+        log.warning("logs of the tool failure kept in %s", tmp)
+    else:
         shutil.rmtree(tmp, ignore_errors=True)
     return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, checked)
 
@@ -303,6 +314,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         kind = ev.metric_kind
     if res.is_infrastructure_error:
         mc.findings.append(f"could not check the change to {rel}: {res.reason}")
+        mc.tool_error = True
         return mc
     if opt_only:
         if res.status is not Status.OK:

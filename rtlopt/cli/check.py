@@ -12,7 +12,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from rtlopt.check import CheckReport, run_check
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, PluginChoice, console, fmt, handle_errors
+from rtlopt.cli._common import (
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_REJECTED,
+    PluginChoice,
+    console,
+    fmt,
+    handle_errors,
+)
 from rtlopt.plugins import PDKS
 
 
@@ -56,7 +64,8 @@ def check(
 
     Every changed module must keep its interface; modules listed in `check.optimization_only`
     must stay equivalent (simulation and formal); and area x delay (x power) must not worsen by
-    more than the threshold. Exit 0 clean, 1 findings, 2 configuration or input error.
+    more than the threshold. Exit 0 clean, 1 findings, 2 configuration or input error, 3 when
+    only a tool failure (a crash, a timeout) kept a module from being checked.
 
     \b
     Examples:
@@ -77,6 +86,8 @@ def check(
         _print_json(report)
     else:
         _print_table(report)
+    if report.could_not_check:  # a tool crash is no verdict on the change
+        sys.exit(EXIT_INTERNAL)
     sys.exit(EXIT_OK if report.ok else EXIT_REJECTED)
 
 
@@ -150,7 +161,9 @@ def _print_table(report: CheckReport) -> None:
             area,
             delay,
             mc,
-            "[green]pass[/]" if m.ok else "[red]FAIL[/]",
+            "[green]pass[/]"
+            if m.ok
+            else ("[yellow]not checked[/]" if m.tool_error else "[red]FAIL[/]"),
         ]
         t.add_row(*row)
     if report.modules:

@@ -26,6 +26,7 @@ from rtlopt.cli._common import (
     ratio,
 )
 from rtlopt.config import choices
+from rtlopt.errors import InfrastructureError
 from rtlopt.results import PPA, EvalResult
 from rtlopt.tools import scratch_dir
 
@@ -126,19 +127,25 @@ def evaluate(
         else:
             with console.status("measuring the reference ...") as status:
                 ev = session.evaluate(tgt, text, wd, on_phase=status.update)
-    if as_json:
-        out = {
-            "reference": ev.reference.to_json(),
-            "candidate": ev.candidate.to_json(),
-            "metric": ev.metric,
-            "accepted": ev.candidate.accepted,
-            "workdir": str(wd) if keep else None,
-        }
-        sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
-    else:
-        _print_table(
-            tgt.design.target.name, ev.reference, ev.candidate, ev.metric, wd if keep else None
-        )
+        # a tool crash or timeout is no verdict: exit 3, the scratch folder with its logs kept
+        failed = ev.candidate.is_infrastructure_error
+        shown = wd if keep or failed else None
+        if as_json:
+            out = {
+                "reference": ev.reference.to_json(),
+                "candidate": ev.candidate.to_json(),
+                "metric": ev.metric,
+                "accepted": ev.candidate.accepted,
+                "workdir": str(shown) if shown else None,
+            }
+            sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
+        else:
+            _print_table(tgt.design.target.name, ev.reference, ev.candidate, ev.metric, shown)
+        if failed:
+            raise InfrastructureError(
+                f"could not check the candidate: {ev.candidate.reason}",
+                hint=f"logs kept in {wd}",
+            )
     sys.exit(EXIT_OK if ev.candidate.accepted else EXIT_REJECTED)
 
 
@@ -196,6 +203,11 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
                 if cp and rp
                 else ""
             )
+        )
+    elif res.is_infrastructure_error:
+        console.print(
+            f"[bold yellow]COULD NOT CHECK[/] ({res.status.value} at {res.stage.value}): "
+            + escape(res.reason)
         )
     else:
         console.print(

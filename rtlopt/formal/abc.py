@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.formal.channel import new_secret, result_name
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
 from rtlopt.tools import Limits, ToolRun, require_tool, run_tool
 
@@ -164,6 +165,7 @@ def _abc(
         limits=Limits(max(1.0, timeout) + 1, memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, f"ABC {engine}")
     try:
         words = (cwd / status).read_text(errors="replace").split()
     except OSError:

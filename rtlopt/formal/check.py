@@ -170,11 +170,30 @@ def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
         by_pairing = paired.run(job, share=0.8)
         if by_pairing is not None:
             return by_pairing
+    if job.plan.mode == "bmc" and not strict_x:
+        return _without_reset(job)
     miter = sat.run(job, share=0.5)
     if miter.verdict is not Verdict.UNKNOWN:
         return miter
     found = abc.run_power_up(job, strict_x=strict_x)
     return found if found is not None else miter
+
+
+def _without_reset(job: Job) -> FormalResult:
+    """No reset: a proof from every power-up state of paired registers first (the SAT miter's
+    bounded check can only refute, and is slow on a whole block; a failing proof is quick, a
+    counterexample of the paired model), then the refutation searches: the SAT miter's
+    bounded check and ABC's bmc3 on the x power-up model."""
+    early = abc.run(job, share=0.7)
+    if early is not None and early.verdict is Verdict.PROVEN:
+        return early
+    miter = sat.run(job, share=0.5)
+    if miter.verdict is not Verdict.UNKNOWN:
+        return miter
+    refuted = abc.run(job, share=1.0, model="x")
+    if refuted is not None and refuted.verdict is Verdict.REFUTED:
+        return refuted
+    return early if early is not None else miter
 
 
 def check_structure(

@@ -53,7 +53,7 @@ from rtlopt.formal.netlist import (
     Netlist,
     NotModelled,
 )
-from rtlopt.formal.regcorr import correspondence, pairs_of
+from rtlopt.formal.regcorr import correspondence, match_classes, pairs_of
 
 __all__ = ["Miter", "MiterSpec", "NeedsGlobalClock", "NotModelled", "build_miter"]
 
@@ -273,7 +273,16 @@ def _free_init(
     taken: set[tuple[int, Bit]] = set()
     try:
         classes = (
-            correspondence(gold, gate, constants=spec.constants if spec else ())
+            match_classes(
+                gold,
+                gate,
+                correspondence(
+                    gold,
+                    gate,
+                    constants=spec.constants if spec else (),
+                    deadline=spec.pair_deadline if spec else 0.0,
+                ),
+            )
             if spec is None or spec.by_function
             else []
         )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rtlopt.formal.abc import build_aiger
 from rtlopt.formal.channel import MARK
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.miter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
 from rtlopt.formal.scripts import FormalPlan, array_mul_lines, clock_edges, prepare_lines
 from rtlopt.frontend.model import Design
@@ -158,6 +159,7 @@ def prepare_miter(
             limits=Limits(timeout, memory_mb),
             raise_on_timeout=False,
         )
+        raise_if_crashed(run, "the netlist of the AIGER miter")
         if not (workdir / NETLIST_JSON).is_file():
             err = re.search(r"ERROR: (.*)", run.output())
             why = "timed out" if run.timed_out else (err.group(1) if err else "no netlist")

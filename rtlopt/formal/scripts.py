@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rtlopt.formal.channel import MARK, seal, stamp, tee
 from rtlopt.formal.clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
+from rtlopt.formal.unreached import hierarchy_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name
 from rtlopt.tools import script_path, yosys_id, yosys_read_lines
@@ -67,11 +68,6 @@ def plan_formal(
     clocks = [c for c in t.clocks if c in {p.name for p in t.inputs}]
     if not clocks:
         return FormalPlan("comb")
-    if len(clocks) > 1:
-        return FormalPlan(
-            "unsupported",
-            f"multiple clocks ({', '.join(clocks)}) are not supported by the formal check",
-        )
     resets = {
         r: (0 if t.reset_active_low.get(r, False) else 1)
         for r in t.resets
@@ -83,6 +79,9 @@ def plan_formal(
     for text in candidate_texts:
         edges |= clock_edges(text, clocks)
     both = edges == {"posedge", "negedge"}
+    # several clocks (a gated clock from outside beside a free-running one): every clock an
+    # input of Yosys's clk2fflogic model, so their edges come in any order or together
+    both = both or len(clocks) > 1
     if not resets:
         return FormalPlan("bmc", "no reset: bounded check only", {}, both)
     return FormalPlan("seq", "", resets, both)
@@ -113,8 +112,9 @@ def _load(
     lines += _reads([*pre, reference_file], dirs, design.defines)
     lines += [f"log {MARK} read_candidate"]
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
-    lines += [f"log {MARK} prepare", "hierarchy -check", "proc", "flatten", "memory", "opt_clean"]
     gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
+    lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
+    lines += ["proc", "flatten", "memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import result_name, result_text
 from rtlopt.formal.clocking import clocking_problem, read_clocking
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, structure_script
 from rtlopt.formal.vacuity import NOT_RUN, drivers_problem
@@ -37,13 +38,14 @@ def structure_only(
             design, reference_file, candidate_files, include_dirs=extra_inc, secret=secret
         )
     )
-    run_tool(
+    run = run_tool(
         yosys_argv("structure.log", script.name),
         cwd=wd,
         log_path=wd / "structure.out",
         limits=Limits(max(1.0, cfg.timeout_s), memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, "the clock/reset structure check")
     return structure_verdict(design, wd, start, secret)
 
 

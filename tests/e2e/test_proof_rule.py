@@ -1,7 +1,7 @@
 """The proof rule: a candidate whose formal verdict is "unknown" is rejected unless asked.
 
-The design has two clock domains, which the formal check does not handle: its verdict on any
-rewrite is "unknown" (never "proven"). By default (`formal.require_proof = true`) such a
+The design holds a latch (a zero flag transparent while clk_b is high), which the formal check
+does not model: its verdict on any rewrite is "unknown" (never "proven"). By default (`formal.require_proof = true`) such a
 candidate is rejected at the formal stage even though it passes simulation and is smaller;
 `rtlopt evaluate --accept-unknown` / `formal.require_proof = false` accept it (reported as
 unknown). A non-equivalent candidate is rejected either way. Checked through `rtlopt evaluate`
@@ -23,8 +23,7 @@ pytestmark = pytest.mark.tools
 
 _ENCODER = "\n".join(f"      16'b{'0' * i}1{'?' * (15 - i)}: pos = 5'd{i};" for i in range(16))
 
-REFERENCE = f"""// Two clock domains: a registered leading-one position (clk_a) and a registered zero
-// flag (clk_b).
+REFERENCE = f"""// A registered leading-one position (clk_a) and a zero flag latched while clk_b is high.
 module cdc_enc (
   input  wire        clk_a,
   input  wire        clk_b,
@@ -42,8 +41,8 @@ module cdc_enc (
   end
   always @(posedge clk_a or negedge rst_n)
     if (!rst_n) pos_q <= 5'd0; else pos_q <= pos;
-  always @(posedge clk_b or negedge rst_n)
-    if (!rst_n) zero_q <= 1'b0; else zero_q <= ~|vec;
+  always @(*)
+    if (clk_b) zero_q = ~|vec;
 endmodule
 """
 
@@ -68,16 +67,16 @@ _HEAD = """module cdc_enc (
 # Equivalent and smaller (the loop form of the encoder).
 LOOP = (
     _HEAD
-    + """  always @(posedge clk_b or negedge rst_n)
-    if (!rst_n) zero_q <= 1'b0; else zero_q <= ~|vec;
+    + """  always @(*)
+    if (clk_b) zero_q = ~|vec;
 endmodule
 """
 )
 # Not equivalent: the zero flag is an all-ones flag.
 WRONG = (
     _HEAD
-    + """  always @(posedge clk_b or negedge rst_n)
-    if (!rst_n) zero_q <= 1'b0; else zero_q <= &vec;
+    + """  always @(*)
+    if (clk_b) zero_q = &vec;
 endmodule
 """
 )
@@ -117,7 +116,7 @@ def test_evaluate_rejects_unknown_verdict_by_default(cdc_repo: Path) -> None:
     cand = out["candidate"]
     assert isinstance(cand, dict)
     assert cand["sim"]["passed"] and cand["sim"]["mismatches"] == 0
-    assert cand["formal"]["verdict"] == "unknown" and "clocks" in cand["formal"]["reason"]
+    assert cand["formal"]["verdict"] == "unknown" and "latch" in cand["formal"]["reason"]
     assert (cand["status"], cand["stage"]) == ("invalid", "formal")
     assert "not proven" in cand["reason"]
     assert cand["ppa"] is None and not out["accepted"] and rc == 1

@@ -53,6 +53,7 @@ def run(
         strict_x=strict_x,
         memory_mb=job.memory_mb,
         free_init=model == "free" or (model == "auto" and job.plan.mode == "bmc"),
+        global_clock=job.plan.clk2fflogic,
     )
     if prep.miter is None:
         log.debug("formal %s: no AIGER miter: %s", job.design.target.name, prep.reason)

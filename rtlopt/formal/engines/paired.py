@@ -51,6 +51,7 @@ def run(
         memory_mb=job.memory_mb,
         free_init=True,
         x_first=True,
+        global_clock=job.plan.clk2fflogic,
     )
     if prep.miter is None or prep.plan is None:
         log.debug("formal %s: no paired miter: %s", job.design.target.name, prep.reason)

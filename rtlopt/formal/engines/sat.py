@@ -6,6 +6,7 @@ import logging
 
 from rtlopt.errors import ToolFailed
 from rtlopt.formal.channel import result_name, result_text, span
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.logparse import MiterRun, method_name, miter_verdict, phases
 from rtlopt.formal.scripts import DRIVERS, formal_script
@@ -63,6 +64,7 @@ def run(
         limits=Limits(left, job.memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, "the SAT miter")
     text = read_text(wd / "equiv.log") or run.output()
     job.add_time("vacuity", span(wd, job.secret, "witness_start", "witness"))
     if structure:

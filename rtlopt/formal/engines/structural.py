@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rtlopt.formal.channel import first_marker, result_name, result_text, span
+from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.logparse import (
     MiterRun,
@@ -50,6 +51,7 @@ def run(
         limits=Limits(left, job.memory_mb),
         raise_on_timeout=False,
     )
+    raise_if_crashed(run, "the structural proof")
     text = read_text(wd / "equiv_struct.log") or run.output()
     job.add_time("vacuity", span(wd, job.secret, "witness_start", "witness"))
     if structure:

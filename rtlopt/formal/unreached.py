@@ -1,0 +1,47 @@
+"""Modules defined nowhere that the active configuration never instantiates.
+
+Real repositories keep vendor primitives (``RAM16X1D``, ``BUFGCE``) in generate branches or in
+wrapper modules that their parameters turn off. Simulation and synthesis elaborate from the
+top and never meet them, but the proof's Yosys scripts read every file of the closure and
+``hierarchy -check`` without a top checks every module read, so a wrapper nothing
+instantiates failed the proof with "Module RAM16X1D referenced ... is not part of the design".
+
+When the reference's modules instantiate a module type defined nowhere, :func:`hierarchy_lines`
+elaborates from the two compared modules only: a throw-away module instantiating both is the
+top of ``hierarchy -check``, so Yosys removes what neither reaches and still stops on an
+undefined module that one of them does reach (an active vendor primitive stays a reason for
+"unknown", never a guess). Without undefined module types the script is unchanged.
+"""
+
+from __future__ import annotations
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["BOTH", "hierarchy_lines", "undefined_modules"]
+
+#: The throw-away top instantiating the reference and the candidate (deleted right after).
+BOTH = "rtlopt_both_tops"
+
+
+def undefined_modules(design: Design) -> list[str]:
+    """Module types the design's modules instantiate that no file of the design defines."""
+    closure = set(design.closure)
+    used = {
+        inst
+        for m in design.modules.values()
+        if m.file in closure or m.name == design.target.name
+        for inst in m.instances
+    }
+    return sorted(n for n in used if n not in design.modules and not n.startswith("$"))
+
+
+def hierarchy_lines(design: Design, gold: str, gate: str) -> list[str]:
+    """The script lines checking the hierarchy of the two compared modules (Yosys ids)."""
+    if not undefined_modules(design):
+        return ["hierarchy -check"]
+    return [
+        f"read_verilog <<RTLOPT_EOT\nmodule {BOTH}; {gold} gold_i (); {gate} gate_i (); endmodule"
+        "\nRTLOPT_EOT",
+        f"hierarchy -check -top {BOTH}",
+        f"delete {BOTH}",
+    ]
