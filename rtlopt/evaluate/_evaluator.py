@@ -679,15 +679,37 @@ class Evaluator:
             finally:
                 c.timings[name] = time.monotonic() - t0
             if rejected is not None:
-                return rejected
+                return self._traced(c, rejected)
         if not equivalence:
             return self._synthesize(c, check=False)
         if overlap:
-            return self._formal_and_synthesis(c)
+            return self._traced(c, self._formal_and_synthesis(c))
         mode = self.config.eval.netlist_check
         assert c.formal is not None
         check = mode == "always" or (mode == "auto" and c.formal.verdict is not Verdict.PROVEN)
         return self._synthesize(c, check=check)
+
+    def _traced(self, c: _Candidate, res: EvalResult) -> EvalResult:
+        """A refuted candidate with its counterexample replayed as a VCD (``eval.traces``)."""
+        if not self.config.eval.traces or res.stage not in (Stage.SIMULATION, Stage.FORMAL):
+            return res
+        from rtlopt.evaluate._trace import record_trace
+
+        sb = self.config.sandbox
+        return record_trace(
+            res,
+            target=self._tools.target,
+            tb=self._tb,
+            sources=[*c.lib, c.file],
+            reference=self._shared_dir / "reference.v",
+            out_dir=c.dir / "trace",
+            root=self.workdir,
+            include_dirs=self._tools.include_dirs,
+            defines=self._tools.defines,
+            strict_x=self.config.harness.strict_x,
+            timeout=sb.timeout_s,
+            memory_mb=sb.memory_mb,
+        )
 
     def _compile_stage(self, c: _Candidate) -> EvalResult | None:
         """Syntax: parse to learn which modules the candidate defines and uses, then compile."""
