@@ -25,6 +25,7 @@ import re
 import secrets
 import shlex
 import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,6 +41,8 @@ __all__ = [
     "Replay",
     "Sample",
     "Trace",
+    "failing_lines",
+    "keep_trace",
     "load_replay",
     "record_trace",
     "replay",
@@ -555,3 +558,46 @@ def record_trace(
     if not rep.reproduced:
         reason += f" [counterexample replay: {rep.note}]"
     return dataclasses.replace(res, logs=logs, reason=reason)
+
+
+def keep_trace(res: EvalResult) -> EvalResult:
+    """``res`` with its trace folder copied to a fresh folder of the system's temp area, for
+    callers whose scratch root is removed at exit; unchanged when it has no trace."""
+    src = res.logs.get("trace")
+    if not src:
+        return res
+    old = Path(src).parent
+    new = Path(tempfile.mkdtemp(prefix="rtlopt-trace-"))
+    shutil.copytree(old, new, dirs_exist_ok=True)
+    data = (new / "trace.json").read_text().replace(json.dumps(str(old))[1:-1], str(new))
+    (new / "trace.json").write_text(data)
+    logs = {
+        k: v.replace(str(old), str(new)) if k.startswith("trace") else v
+        for k, v in res.logs.items()
+    }
+    return dataclasses.replace(res, logs=logs)
+
+
+def _value_text(digits: str) -> str:
+    return digits if len(digits) <= 16 or any(c not in "01" for c in digits) else _hex(digits)
+
+
+def _hex(digits: str) -> str:
+    return "0x" + format(int(digits, 2), f"0{(len(digits) + 3) // 4}x")
+
+
+def failing_lines(rep: Replay) -> list[str]:
+    """The first failing sample in words: the step, every input there, each differing output
+    (expected / got), and the waveform's path."""
+    if rep.first < 0:
+        return [f"counterexample replay: {rep.note or 'no mismatch'} ({rep.vcd})"]
+    s = rep.samples[rep.first]
+    step = s.step + rep.first_index
+    when = f"cycle {step}" + (", after the clock edge" if s.phase else "") if rep.sequential else ""
+    ins = ", ".join(f"{k}={_value_text(v)}" for k, v in s.inputs.items()) or "(none)"
+    out = [f"failing input{' at ' + when if when else ''}: {ins}"]
+    for n in s.bad:
+        ref, cand = s.reference.get(n, "?"), s.candidate.get(n, "?")
+        out.append(f"output {n}: expected {_value_text(ref)}, got {_value_text(cand)}")
+    out.append(f"waveform: {rep.vcd}")
+    return out
