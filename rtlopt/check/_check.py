@@ -199,6 +199,15 @@ def _run_jobs(
         return {id(j): r for j, r in zip(jobs, pool.map(one, jobs), strict=True)}
 
 
+def _trace_notes(res: EvalResult) -> list[str]:
+    """The failing input and the kept waveform of a refuted module (its scratch folder goes)."""
+    from rtlopt.evaluate import failing_lines, keep_trace, load_replay
+
+    kept = keep_trace(res)
+    path = kept.logs.get("trace")
+    return failing_lines(load_replay(Path(path))) if path else []
+
+
 def _check_module(
     cfg: Config, base_tree: Path, rel: str, name: str, new_src: str, pdk: Any, tmp: Path
 ) -> ModuleCheck:
@@ -226,6 +235,7 @@ def _check_module(
                 "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
             )
             mc.findings.append(res.reason)
+            mc.notes += _trace_notes(res)
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
