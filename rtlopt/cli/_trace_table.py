@@ -71,13 +71,13 @@ def trace_table(rep: Replay) -> Table:
 
 
 def trace_caption(rep: Replay) -> str:
-    """One line under the table: where the mismatch is and the VCD."""
+    """Two lines under the table: what it shows, and the VCD."""
     shown = len(rep.samples[: rep.first + 1]) if rep.first >= 0 else len(rep.samples)
     more = f" (last {MAX_ROWS} of {shown} samples)" if shown > MAX_ROWS else ""
     head = "counterexample" if rep.reproduced else "counterexample NOT reproduced"
     note = f": {rep.note}" if rep.note else ""
     edge = "; '+': after the clock edge" if rep.sequential else ""
-    return f"{head}{more}{note}{edge}; waveform {rep.vcd}"
+    return f"{head}{more}{note}{edge}\nwaveform: {rep.vcd}"
 
 
 def print_trace(console: Any, path: str) -> None:

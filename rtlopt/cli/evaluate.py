@@ -205,7 +205,7 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
             f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): "
             + escape(res.reason)
         )
-        if res.logs.get("trace"):
+        if res.logs.get("trace") and Path(res.logs["trace"]).is_file():
             from rtlopt.cli._trace_table import print_trace
 
             print_trace(console, res.logs["trace"])

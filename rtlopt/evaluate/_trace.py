@@ -566,6 +566,9 @@ def keep_trace(res: EvalResult) -> EvalResult:
     src = res.logs.get("trace")
     if not src:
         return res
+    if not Path(src).is_file():  # a cached result whose scratch folder is gone
+        logs = {k: v for k, v in res.logs.items() if not k.startswith("trace")}
+        return dataclasses.replace(res, logs=logs)
     old = Path(src).parent
     new = Path(tempfile.mkdtemp(prefix="rtlopt-trace-"))
     shutil.copytree(old, new, dirs_exist_ok=True)

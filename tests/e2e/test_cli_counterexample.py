@@ -49,7 +49,8 @@ def test_evaluate_prints_the_counterexample_table(tmp_path: Path) -> None:
     last = table[-1].split()
     assert last[0] == "15+" and last[-2] != last[-1], table[-1]  # the differing row
     assert len(table) <= 2 + 16
-    vcd = caption.rsplit("waveform ", 1)[1].strip()
+    wave = lines[lines.index(caption) + 1]
+    vcd = wave.removeprefix("waveform: ").strip()
     assert vcd.endswith("trace.vcd") and Path(vcd).is_file()  # kept after the scratch is gone
     assert "inputs rst@0" not in r.stdout  # no one-line dump of the whole trace
 
