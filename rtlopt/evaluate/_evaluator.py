@@ -696,7 +696,8 @@ class Evaluator:
         from rtlopt.evaluate._trace import record_trace
 
         sb = self.config.sandbox
-        return record_trace(
+        t0 = time.monotonic()
+        traced = record_trace(
             res,
             target=self._tools.target,
             tb=self._tb,
@@ -710,6 +711,8 @@ class Evaluator:
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
         )
+        c.timings["trace"] = time.monotonic() - t0
+        return traced
 
     def _compile_stage(self, c: _Candidate) -> EvalResult | None:
         """Syntax: parse to learn which modules the candidate defines and uses, then compile."""
