@@ -625,6 +625,11 @@ class Evaluator:
             return None
 
     def _cache_store(self, key: str, res: EvalResult) -> None:
+        if self._cache_dir is not None and res.logs.get("trace"):
+            from rtlopt.evaluate._trace import keep_trace
+
+            # a cached refutation keeps its waveform: the scratch folder does not last
+            res = keep_trace(res, self._cache_dir / "traces" / key)
         self._cache_write(key, res.to_json())
 
     def evaluate_many(

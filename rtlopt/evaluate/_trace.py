@@ -560,18 +560,25 @@ def record_trace(
     return dataclasses.replace(res, logs=logs, reason=reason)
 
 
-def keep_trace(res: EvalResult) -> EvalResult:
-    """``res`` with its trace folder copied to a fresh folder of the system's temp area, for
-    callers whose scratch root is removed at exit; unchanged when it has no trace."""
+def keep_trace(res: EvalResult, dest: Path | None = None) -> EvalResult:
+    """``res`` with its trace folder copied to ``dest`` (default: a fresh folder of the system's
+    temp area), for callers whose scratch root is removed at exit; unchanged when it has no
+    trace, without the trace entries when the folder is gone."""
     src = res.logs.get("trace")
     if not src:
         return res
-    if not Path(src).is_file():  # a cached result whose scratch folder is gone
+    if not Path(src).is_file():  # a cached result whose folder is gone
         logs = {k: v for k, v in res.logs.items() if not k.startswith("trace")}
         return dataclasses.replace(res, logs=logs)
     old = Path(src).parent
-    new = Path(tempfile.mkdtemp(prefix="rtlopt-trace-"))
-    shutil.copytree(old, new, dirs_exist_ok=True)
+    if dest is not None and old.resolve() == dest.resolve():
+        return res
+    new = dest if dest is not None else Path(tempfile.mkdtemp(prefix="rtlopt-trace-"))
+    try:
+        shutil.copytree(old, new, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.vvp"))
+    except OSError as exc:
+        log.debug("could not keep the trace %s: %s", old, exc)
+        return res
     data = (new / "trace.json").read_text().replace(json.dumps(str(old))[1:-1], str(new))
     (new / "trace.json").write_text(data)
     logs = {

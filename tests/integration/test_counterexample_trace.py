@@ -172,3 +172,29 @@ def test_trace_png_renders_the_waveform(tmp_path: Path) -> None:
     out = tmp_path / "wave.png"
     mod.render(Path(res.logs["trace_vcd"]), out, 6)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
+
+
+def test_a_cached_refutation_keeps_its_waveform(tmp_path: Path) -> None:
+    """The disk cache outlives the scratch folder: a hit still names a readable trace."""
+    import shutil
+
+    src = tmp_path / "c16.v"
+    src.write_text(C16.format(body=GOOD_C16))
+    base = Config()
+    cfg = dataclasses.replace(
+        base,
+        harness=HarnessConfig(sim_timeout_s=20.0, random_vectors=200),
+        eval=dataclasses.replace(base.eval, cache=True, cache_dir=str(tmp_path / "cache")),
+    )
+    design = load_design(src, "c16", cfg.project)
+    bad = C16.format(body=SIM_C16)
+    with Evaluator(design, cfg, tmp_path / "s1", pdk=None) as ev:
+        first = ev.evaluate(bad)
+    shutil.rmtree(tmp_path / "s1")
+    with Evaluator(design, cfg, tmp_path / "s2", pdk=None) as ev:
+        again = ev.evaluate(bad)
+    assert again.cached and again.stage is Stage.SIMULATION
+    assert Path(again.logs["trace_vcd"]).is_file()
+    assert Path(again.logs["trace_vcd"]).is_relative_to(tmp_path / "cache")
+    assert load_replay(Path(again.logs["trace"])).reproduced
+    assert first.reason == again.reason
