@@ -198,3 +198,19 @@ def test_a_cached_refutation_keeps_its_waveform(tmp_path: Path) -> None:
     assert Path(again.logs["trace_vcd"]).is_relative_to(tmp_path / "cache")
     assert load_replay(Path(again.logs["trace"])).reproduced
     assert first.reason == again.reason
+
+
+def test_port_names_that_look_like_testbench_names(tmp_path: Path) -> None:
+    """Ports named like the replay's own signals (``ref_y``, ``cand_y``, ``k_``) still replay."""
+    tpl = """module odd(input clk, input [3:0] ref_y, input [3:0] k_, output reg [3:0] y,
+  output [3:0] cand_y);
+  always @(posedge clk) y <= {body};
+  assign cand_y = ref_y & k_;
+endmodule
+"""
+    res = _evaluate(tmp_path, tpl, "ref_y + k_", "(ref_y == 4'd3) ? 4'd0 : ref_y + k_", "odd", 500)
+    assert res.stage in (Stage.SIMULATION, Stage.FORMAL), res.reason
+    rep = load_replay(Path(res.logs["trace"]))
+    assert rep.reproduced and not rep.note, rep.note
+    assert set(rep.inputs) == {"ref_y", "k_"} and set(rep.outputs) == {"y", "cand_y"}
+    _replays(res)
