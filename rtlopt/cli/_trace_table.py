@@ -72,7 +72,7 @@ def trace_table(rep: Replay) -> Table:
 
 def trace_caption(rep: Replay) -> str:
     """Two lines under the table: what it shows, and the VCD."""
-    shown = len(rep.samples[: rep.first + 1]) if rep.first >= 0 else len(rep.samples)
+    shown = rep.omitted + (rep.first + 1 if rep.first >= 0 else len(rep.samples))
     more = f" (last {MAX_ROWS} of {shown} samples)" if shown > MAX_ROWS else ""
     head = "counterexample" if rep.reproduced else "counterexample NOT reproduced"
     note = f": {rep.note}" if rep.note else ""

@@ -51,6 +51,7 @@ __all__ = [
 ]
 
 TOP = "rtlopt_replay"
+JSON_SAMPLES = 64  # samples kept in trace.json (the terminal table shows at most 16)
 _DATA = Path(__file__).resolve().parent.parent / "data"
 STEP_NS = 10
 _VEC = re.compile(r"vector (\d+)")
@@ -128,7 +129,17 @@ class Replay:
     script: str = ""
     command: str = ""
     first_index: int = 0
+    omitted: int = 0
     extra: Mapping[str, str] = field(default_factory=dict)
+
+    def window(self, n: int) -> Replay:
+        """The last ``n`` samples up to the first mismatch (the end when none); ``omitted``
+        counts the samples left out before them."""
+        end = self.first + 1 if self.first >= 0 else len(self.samples)
+        lo = max(0, end - n)
+        first = self.first - lo if self.first >= 0 else -1
+        kept = self.samples[lo:end]
+        return dataclasses.replace(self, samples=kept, first=first, omitted=self.omitted + lo)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -484,7 +495,8 @@ def _finish(
         first_index=trace.first_index,
     )
     write_vcd(out_dir / "trace.vcd", rep)
-    (out_dir / "trace.json").write_text(json.dumps(rep.to_json(), indent=1))
+    # the table's window; the VCD holds every sample
+    (out_dir / "trace.json").write_text(json.dumps(rep.window(JSON_SAMPLES).to_json()))
     if note:
         log.warning("%s counterexample: %s (%s)", trace.kind, note, out_dir)
     return rep
