@@ -216,3 +216,30 @@ endmodule
     assert rep.reproduced and not rep.note, rep.note
     assert set(rep.inputs) == {"ref_y", "k_"} and set(rep.outputs) == {"y", "cand_y"}
     _replays(res)
+
+
+DUAL = """module dual(input clk, input rst, input [7:0] a, output [15:0] y);
+  reg [7:0] p, n;
+  always @(posedge clk) if (rst) p <= 0; else p <= p + a;
+  always @(negedge clk) if (rst) n <= 0; else n <= {body};
+  assign y = {{p, n}};
+endmodule
+"""
+
+
+@pytest.mark.slow  # the clk2fflogic proof attempt before the counterexample: about 13 s
+def test_formal_counterexample_with_the_clock_as_data(tmp_path: Path) -> None:
+    """Both clock edges: Yosys models the clock as an input (clk2fflogic) and numbers steps from
+    1; the replay drives the clock from the trace and reproduces at the named step."""
+    bad = "(p == 8'd201 && a == (p ^ 8'h5a)) ? 8'd0 : p ^ a"
+    res = _evaluate(tmp_path, DUAL, "p ^ a", bad, "dual", 5)
+    assert res.stage is Stage.FORMAL and res.formal is not None, res.reason
+    cex = res.formal.counterexample
+    assert any(k.startswith("clk@") for k in cex), cex
+    rep = load_replay(Path(res.logs["trace"]))
+    assert rep.reproduced and not rep.note, rep.note
+    s = rep.samples[rep.first]
+    assert s.step + rep.first_index == int(cex["cycle"])
+    assert s.candidate["y"] == cex["got y"] and s.reference["y"] == cex["expected y"]
+    _check_vcd(res, STEP_NS * s.step, "y", 16)
+    _replays(res)
