@@ -256,6 +256,10 @@ class EvalConfig:
     )
     cache_dir: str | None = _f(None, "Cache folder (default: $XDG_CACHE_HOME/rtlopt).")
     keep_scratch: bool = _f(False, "Keep every candidate's scratch directory.")
+    traces: bool = _f(
+        True,
+        "Replay every refutation (simulation mismatch, formal counterexample) in iverilog and keep it in the candidate's scratch folder as a VCD (trace/trace.vcd), a replay testbench and the reproducing command; runs only after a candidate is refuted.",
+    )
     overlap: bool = _f(
         True,
         "Once simulation passes, run the formal check and synthesis/timing concurrently (each on its own thread) instead of one after the other; the verdict is the same (a formal rejection still wins), the latency is about the longer of the two. false: strictly one stage after the other.",

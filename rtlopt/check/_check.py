@@ -281,6 +281,15 @@ def gate_wording(reason: str, rel: str) -> str:
     return f"the change to {rel} at line {first.group(1)}: {text}"
 
 
+def _trace_notes(res: EvalResult) -> list[str]:
+    """The failing input and the kept waveform of a refuted module (its scratch folder goes)."""
+    from rtlopt.evaluate import failing_lines, keep_trace, load_replay
+
+    kept = keep_trace(res)
+    path = kept.logs.get("trace")
+    return failing_lines(load_replay(Path(path))) if path else []
+
+
 def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
     from rtlopt.frontend import load_design, parse_text
 
@@ -322,6 +331,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
                 "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
             )
             mc.findings.append(gate_wording(res.reason, rel))
+            mc.notes += _trace_notes(res)
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:

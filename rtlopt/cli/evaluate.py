@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -130,6 +131,10 @@ def evaluate(
         # a tool crash or timeout is no verdict: exit 3, the scratch folder with its logs kept
         failed = ev.candidate.is_infrastructure_error
         shown = wd if keep or failed else None
+        if not keep:  # the scratch folder goes: the counterexample's waveform stays
+            from rtlopt.evaluate import keep_trace
+
+            ev = dataclasses.replace(ev, candidate=keep_trace(ev.candidate))
         if as_json:
             out = {
                 "reference": ev.reference.to_json(),
@@ -214,7 +219,12 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
             f"[bold red]REJECTED[/] ({res.status.value} at {res.stage.value}): "
             + escape(res.reason)
         )
-        for line in counterexample_lines(res):
-            console.print("  " + escape(line), soft_wrap=True)
+        if res.logs.get("trace") and Path(res.logs["trace"]).is_file():
+            from rtlopt.cli._trace_table import print_trace
+
+            print_trace(console, res.logs["trace"])
+        else:
+            for line in counterexample_lines(res):
+                console.print("  " + escape(line), soft_wrap=True)
     if wd is not None:
         console.print(f"[dim]scratch: {escape(str(wd))}[/]")

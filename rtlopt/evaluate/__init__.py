@@ -9,6 +9,13 @@ from rtlopt.evaluate._executor import (
     TaskContext,
     make_executor,
 )
+from rtlopt.evaluate._trace import (
+    Replay,
+    Sample,
+    failing_lines,
+    keep_trace,
+    load_replay,
+)
 from rtlopt.results import (
     PPA,
     EvalResult,
@@ -23,6 +30,11 @@ from rtlopt.results import (
 from rtlopt.verilog import normalize_source, normalized_hash, source_hash
 
 __all__ = [
+    "Replay",
+    "Sample",
+    "failing_lines",
+    "keep_trace",
+    "load_replay",
     "EXECUTORS",
     "PPA",
     "EvalResult",

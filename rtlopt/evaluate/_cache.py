@@ -126,7 +126,12 @@ class ResultCache:
             return None
 
     def store(self, key: str, res: EvalResult) -> None:
-        """Keep ``res`` under ``key``."""
+        """Keep ``res`` under ``key`` (a refutation with its waveform: the scratch folder does
+        not last)."""
+        if self.dir is not None and res.logs.get("trace"):
+            from rtlopt.evaluate._trace import keep_trace
+
+            res = keep_trace(res, self.dir / "traces" / key)
         self.write(key, res.to_json())
 
     def as_cached(self, res: EvalResult) -> EvalResult:

@@ -73,12 +73,40 @@ class Pipeline:
             finally:
                 c.timings[name] = time.monotonic() - t0
             if rejected is not None:
-                return rejected
+                return self._traced(c, rejected)
         if not equivalence:
             return self._synthesize(c, check=False)
         if overlap:
-            return self._formal_and_synthesis(c)
+            return self._traced(c, self._formal_and_synthesis(c))
         return self._synthesize(c, check=self._needs_netlist_check(c.formal))
+
+    def _traced(self, c: Candidate, res: EvalResult) -> EvalResult:
+        """A refuted candidate with its counterexample replayed as a VCD (``eval.traces``)."""
+        s = self._s
+        if not s.config.eval.traces or res.stage not in (Stage.SIMULATION, Stage.FORMAL):
+            return res
+        from rtlopt.evaluate._trace import record_trace
+        from rtlopt.harness import power_up_file
+
+        sb = s.config.sandbox
+        t0 = time.monotonic()
+        traced = record_trace(
+            res,
+            target=s.tools.target,
+            tb=s.tb,
+            # what the simulation compiled: the candidate under the power-up model
+            sources=[*c.lib, power_up_file(c.file, s.config.harness.initial_values)],
+            reference=s.reference_file,
+            out_dir=c.dir / "trace",
+            root=s.workdir,
+            include_dirs=s.tools.include_dirs,
+            defines=s.tools.defines,
+            strict_x=s.config.harness.strict_x,
+            timeout=sb.timeout_s,
+            memory_mb=sb.memory_mb,
+        )
+        c.timings["trace"] = time.monotonic() - t0
+        return traced
 
     def _parameter_stage(self, s: EvalSetup, c: Candidate) -> EvalResult | None:
         """The repository's other parameterizations of the target (evaluate/_params.py)."""

@@ -229,6 +229,7 @@ def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any
                     "stage": c.result.stage.value,
                     "reason": c.result.reason,
                     "counterexample": counterexample_lines(c.result),
+                    "waveform": _trace_link(data.path, c.result.logs.get("trace_vcd")),
                 }
                 for c in _rejected(data)
             ],
@@ -283,6 +284,18 @@ def _flat(d: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
         else:
             rows.append((f"{prefix}{k}", v))
     return rows
+
+
+def _trace_link(run_dir: Path, vcd: str | None) -> str | None:
+    """A counterexample VCD relative to the run directory (where report.md is), or None when
+    there is none or it is gone."""
+    if not vcd or not Path(vcd).is_file():
+        return None
+    p = Path(vcd).resolve()
+    try:
+        return p.relative_to(Path(run_dir).resolve()).as_posix()
+    except ValueError:
+        return str(p)
 
 
 def _cell(v: Any) -> str:
@@ -527,6 +540,8 @@ def _md_rejected(rep: dict[str, Any]) -> list[str]:
                 f"**{c['stage']}**: {_cell(c['reason'])}"
             ]
             out += [f"  - {_cell(line)}" for line in c["counterexample"]]
+            if c.get("waveform"):
+                out += [f"  - waveform: [{_cell(c['waveform'])}]({c['waveform']})"]
         out += [""]
     return out
 

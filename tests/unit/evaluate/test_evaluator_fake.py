@@ -44,8 +44,13 @@ def evaluator(fake_tools: FakeTools, tmp_path: Path) -> Evaluator:
         flow=FlowConfig(pdk="custom", liberty=str(lib), persistent=False, power=False),
         # one stage after the other: the exact tool order below (overlap: see the tests at the
         # end)
+        # the fake simulator cannot replay a counterexample (eval.traces)
         eval=EvalConfig(
-            workers=1, cache_dir=str(tmp_path / "cache"), netlist_check="never", overlap=False
+            workers=1,
+            cache_dir=str(tmp_path / "cache"),
+            netlist_check="never",
+            overlap=False,
+            traces=False,
         ),
         harness=HarnessConfig(sim_timeout_s=2.0),
     )
