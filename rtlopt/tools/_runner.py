@@ -19,6 +19,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -136,7 +137,7 @@ def run_tool(
                 hint="run scripts/setup.sh or install it",
             )
         argv = sandboxed([found, *argv[1:]], [cwd, *writable])
-    timeout, memory_mb = limits.timeout_s, limits.memory_mb
+    timeout = limits.timeout_s
     log_path.parent.mkdir(parents=True, exist_ok=True)
     full_env = dict(os.environ)
     # Temporary files of the tool (yosys-abc-XXXXXX, iverilog's) go into its working folder, so
@@ -145,8 +146,37 @@ def run_tool(
     full_env["TMPDIR"] = script_path(cwd)
     full_env.update(env or {})
     start = time.monotonic()
-    timed_out = False
     check_not_stopping(name)
+    rc, timed_out = _spawn(argv, cwd, log_path, full_env, limits, name)
+    if sandbox:
+        rc = _signal_status(rc)
+    run = ToolRun(tuple(argv), cwd, rc, time.monotonic() - start, log_path, timed_out)
+    log.debug("%s -> %s in %.2fs", name, rc, run.duration_s)
+    if timed_out and raise_on_timeout:
+        raise EvaluationTimeout(f"{name} timed out after {timeout:g}s", hint=f"see {log_path}")
+    if check and rc != 0:
+        raise ToolFailed(
+            f"{name} exited with {rc}",
+            command=list(argv),
+            returncode=rc,
+            log_path=log_path,
+            stderr_tail=run.tail(),
+        )
+    return run
+
+
+def _spawn(
+    argv: list[str],
+    cwd: Path,
+    log_path: Path,
+    full_env: Mapping[str, str],
+    limits: Limits,
+    name: str,
+) -> tuple[int, bool]:
+    """Start the tool in its own process group, its output to ``log_path``, and wait for it:
+    ``(exit status, timed out)``; the group is killed on a timeout or any exception."""
+    timeout, memory_mb = limits.timeout_s, limits.memory_mb
+    timed_out = False
     with log_path.open("w") as logf:
         logf.write("$ " + " ".join(argv) + "\n")
         logf.flush()
@@ -181,19 +211,18 @@ def run_tool(
             raise
         finally:
             untrack_group(proc.pid)
-    run = ToolRun(tuple(argv), cwd, rc, time.monotonic() - start, log_path, timed_out)
-    log.debug("%s -> %s in %.2fs", name, rc, run.duration_s)
-    if timed_out and raise_on_timeout:
-        raise EvaluationTimeout(f"{name} timed out after {timeout:g}s", hint=f"see {log_path}")
-    if check and rc != 0:
-        raise ToolFailed(
-            f"{name} exited with {rc}",
-            command=list(argv),
-            returncode=rc,
-            log_path=log_path,
-            stderr_tail=run.tail(),
-        )
-    return run
+    return rc, timed_out
+
+
+def _signal_status(rc: int) -> int:
+    """The tool's own status from bubblewrap's: bwrap exits with 128 + N when the tool died
+    from signal N, where a tool run directly gives -N (a crash must read as a crash)."""
+    if rc > 128:
+        try:
+            return -int(signal.Signals(rc - 128))
+        except ValueError:
+            return rc
+    return rc
 
 
 def _wait(proc: subprocess.Popen[bytes], timeout: float) -> int:

@@ -83,5 +83,5 @@ def test_fake_yosys_abort_in_check_says_could_not_check(
     r = _run(["check", "--no-ppa"], example_repo, aborting_yosys)
     out = r.stdout + r.stderr
     assert r.returncode == 3, out
-    assert "could not be checked" in out and "SIGABRT" in out, out
+    assert "could not check the change" in out and "SIGABRT" in out, out
     assert "not checked" in out and "FAIL" not in out, out

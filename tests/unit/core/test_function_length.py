@@ -21,7 +21,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "_sequential": 90,  # formal: _aigmiter
     "_free_init": 86,  # formal/miter.py (one-to-one pairing, issue 22)
     "run": 103,  # formal/engines/abc.py (103) and paired.py (102)
-    "run_tool": 89,  # tools/_runner.py (the sandbox wrapping)
     "infer_clocks_resets": 113,  # frontend/_clocks.py (resets by structure, issue 20)
     "_collect": 100,  # frontend/_compare.py
     "load_design": 128,  # frontend/_load.py
