@@ -20,6 +20,7 @@ _COMMANDS: dict[str, str] = {
     "bench": "rtlopt.cli.bench:bench",
     "config": "rtlopt.cli.config:config",
     "doctor": "rtlopt.cli.doctor:doctor",
+    "train": "rtlopt.cli.train:train",
 }
 
 _HELP: dict[str, str] = {
@@ -32,6 +33,7 @@ _HELP: dict[str, str] = {
     "bench": "Run a benchmark suite (RTLLM v2.0, a folder of modules) with the paper's metrics.",
     "config": "Show the effective configuration and where each value comes from.",
     "doctor": "Print the plan of a run (model, memory per part, versions) without starting it.",
+    "train": "Test-time training on verl (GPU machines): rows, estimator, launch.",
 }
 
 
