@@ -22,8 +22,10 @@ from rtlopt.policy._memory import (
     ModelShape,
     cpu_ram_bytes,
     gib,
+    host_available_bytes,
     model_shape,
     plan_for,
+    shape_source,
 )
 from rtlopt.policy._preflight import (
     GPU_DEFAULT_MODEL,
@@ -269,15 +271,19 @@ def diagnose(
             shape=shape,
             parents=parents,
             rollouts=rollouts,
+            # a card planned with --gpu-memory sits in another host: its memory is unknown
+            host_capacity=host_available_bytes() if backend == "vllm" and gpu else None,
         )
         problems.extend(plan.problems)
         notes.extend(plan.notes)
+        if resolved is not None:
+            notes.append(f"model shape from {shape_source(resolved)}")
     elif resolved is not None:
         notes.append(f"the shape of {label} is unknown (no config.json found): no memory estimate")
 
     if backend == "vllm":
         share = (
-            f"{plan.gpu_memory_utilization:.2f}"
+            f"{plan.gpu_memory_utilization:.3f}"
             if plan and plan.gpu_memory_utilization
             else "chosen from the card at start"
         )

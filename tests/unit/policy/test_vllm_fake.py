@@ -291,6 +291,7 @@ def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
 ) -> None:
     _write_config(fake_vllm.model, "Qwen/Qwen3-8B")
     monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(79.2 * GiB))
+    monkeypatch.setattr(vmod, "host_available_bytes", lambda: 64 * GiB)
     pol = _policy(
         fake_vllm,
         tmp_path,
@@ -300,7 +301,11 @@ def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
     )
     share = fake_vllm.engines[-1].kwargs["gpu_memory_utilization"]
     assert pol.memory_plan is not None and pol.memory_plan.fits
-    assert share == pol.memory_plan.gpu_memory_utilization and 0.6 < share < 0.9
+    assert share == pol.memory_plan.gpu_memory_utilization
+    kv = pol.memory_plan.kv_tokens
+    assert kv is not None and 1.1 <= kv / (16 * 10240) < 1.11  # the need plus 10 %
+    kwargs = fake_vllm.engines[-1].kwargs
+    assert kwargs["max_model_len"] == 10240 and kwargs["dtype"] == "bfloat16"
     # The trainer's resident memory fits beside vLLM's share.
     resident = sum(p.bytes for p in pol.memory_plan.phases[0].parts if p.name.startswith("trainer"))
     assert share * 79.2 * GiB + resident < 79.2 * GiB
@@ -315,6 +320,12 @@ def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
             max_prompt_tokens=8192,
             max_new_tokens=2048,
         )
+    assert len(fake_vllm.engines) == n
+    # too little host memory for sleep level 1's copy of the weights: refused before LLM()
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(79.2 * GiB))
+    monkeypatch.setattr(vmod, "host_available_bytes", lambda: 8 * GiB)
+    with pytest.raises(UsageError, match="pinned host memory"):
+        _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events))
     assert len(fake_vllm.engines) == n
 
 
