@@ -419,6 +419,7 @@ def plan_memory(
     dtype_bytes: int | None = None,
     host_capacity: int | None = None,
     dtype: str | None = None,
+    frozen: bool = False,
 ) -> MemoryPlan:
     """Estimate the memory of a run; see the module docstring.
 
@@ -442,6 +443,7 @@ def plan_memory(
         dtype_bytes: Bytes per weight; default 2 on CUDA (bf16), 4 on the CPU (fp32).
         host_capacity: Host memory available (vLLM: the sleeping engine's weights go there).
         dtype: The weights' dtype by name (wins over ``dtype_bytes``).
+        frozen: ``learning_rate = 0``: with vLLM no trainer copy and no update phase.
     """
     cuda = device == "cuda"
     db = DTYPE_BYTES[dtype] if dtype in DTYPE_BYTES else dtype_bytes or (2 if cuda else 4)
@@ -458,6 +460,8 @@ def plan_memory(
             f"policy.max_prompt_tokens to at most {max(shape.context - max_new_tokens, 0)}"
         )
     resident = _trainer_resident(shape, lora=lora, lora_rank=lora_rank, dtype_bytes=db, cuda=cuda)
+    if frozen and backend == "vllm":
+        resident = []  # the vLLM backend keeps only a tokenizer beside a frozen engine
     res_total = sum(p.bytes for p in resident)
     update = _update_parts(
         shape,
@@ -532,15 +536,17 @@ def plan_memory(
                 per_seq,
                 f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
             )
-        phases = (
+        phases: tuple[Phase, ...] = (
             Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
             Phase(
                 "update (vLLM asleep, level 1)",
                 tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)] + update),
             ),
         )
-        host = shape.params * db
-        if host_capacity is not None and host + HOST_MARGIN_BYTES > host_capacity:
+        if frozen:
+            phases = (Phase("generation (frozen policy: no trainer, no update)", phases[0].parts),)
+        host = 0 if frozen else shape.params * db  # a frozen engine never sleeps
+        if host and host_capacity is not None and host + HOST_MARGIN_BYTES > host_capacity:
             problems.append(
                 f"sleep level 1 copies vLLM's weights ({gib(host)}) to pinned host memory at "
                 f"every update, but the host has {gib(host_capacity)} available "
@@ -585,7 +591,7 @@ def plan_memory(
         problems=tuple(problems),
         notes=tuple(notes),
         kv_need_tokens=parents * rollouts * seq if backend == "vllm" else None,
-        host_bytes=shape.params * db if backend == "vllm" else None,
+        host_bytes=(0 if frozen else shape.params * db) if backend == "vllm" else None,
         host_capacity=host_capacity if backend == "vllm" else None,
         dtype=dtype,
     )
@@ -641,6 +647,7 @@ def plan_for(
         dtype=vllm_dtype(policy.dtype, shape) if device == "cuda" else None,
         dtype_bytes=DTYPE_BYTES.get(policy.dtype),
         host_capacity=host_capacity,
+        frozen=train.learning_rate == 0,
     )
 
 

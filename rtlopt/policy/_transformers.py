@@ -243,7 +243,10 @@ class TransformersPolicy:
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
     ) -> None:
-        """Remember the sampled token ids of a completion for the next update."""
+        """Remember the sampled token ids of a completion for the next update (a frozen policy
+        has no update: nothing is kept)."""
+        if not self.trainable:
+            return
         self._tokens[(_prompt_key(prompt), completion)] = (tuple(prompt_ids), tuple(completion_ids))
 
     def _cut(self, ids: list[int]) -> list[int]:
@@ -383,6 +386,7 @@ class TransformersPolicy:
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """One policy-gradient step (paper eq. 7) over ``samples``; see rtlopt.train._step."""
         if not self.trainable or self.optimizer is None:
+            self._tokens.clear()  # a frozen run keeps nothing from step to step
             return frozen_stats()
         from rtlopt.train._step import policy_gradient_step
 
@@ -533,6 +537,54 @@ def _nucleus(probs: Any, top_p: float) -> Any:
     sorted_p = sorted_p.masked_fill(before >= top_p, 0.0)
     kept = torch.zeros_like(probs).scatter(-1, order, sorted_p)
     return kept / kept.sum(dim=-1, keepdim=True)
+
+
+class FrozenTrainer:
+    """What the vLLM backend needs of its trainer when the policy is frozen (``learning_rate =
+    0``): the tokenizer and the prompt fitting, no weights on the GPU (the trainer's copy of the
+    model would sit there unused for the whole run)."""
+
+    trainable = False
+
+    def __init__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> None:
+        from transformers import AutoTokenizer
+
+        resolved = resolve_model(cfg, gpu=True)
+        kw: dict[str, Any] = {}
+        if resolved.gguf_file is not None:
+            kw["gguf_file"] = resolved.gguf_file
+        self.cfg = cfg
+        self.tokenizer: Any = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
+        self.answer_prefix = cfg.answer_prefix if cfg.answer_prefix != "auto" else ""
+
+    chat_text = TransformersPolicy.chat_text
+    prompt_ids = TransformersPolicy.prompt_ids
+    fitted_prompt_ids = TransformersPolicy.fitted_prompt_ids
+    overlong_error = TransformersPolicy.overlong_error
+
+    def record_tokens(
+        self,
+        prompt: Prompt,
+        completion: str,
+        prompt_ids: Sequence[int],
+        completion_ids: Sequence[int],
+    ) -> None:
+        """Nothing to remember: no update follows."""
+
+    def update(self, samples: Sequence[Sample]) -> UpdateStats:
+        return frozen_stats()
+
+    def save_adapter(self, path: Path) -> Path:
+        raise UsageError("a frozen policy has no adapter to save")
+
+    def save(self, path: Path) -> None:
+        """Nothing to save: the policy does not change."""
+
+    def load(self, path: Path) -> None:
+        """Nothing to restore."""
+
+    def close(self) -> None:
+        """Nothing held."""
 
 
 def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:

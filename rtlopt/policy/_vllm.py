@@ -241,9 +241,11 @@ class VllmPolicy:
             enable_sleep_mode=True,
         )
         if trainer is None:
-            from rtlopt.policy._transformers import TransformersPolicy
+            from rtlopt.policy._transformers import FrozenTrainer, TransformersPolicy
 
-            trainer = TransformersPolicy(cfg, train, seed=seed)
+            # lr = 0: tokenizer only, no second copy of the model on the GPU
+            cls = TransformersPolicy if train.learning_rate > 0 else FrozenTrainer
+            trainer = cls(cfg, train, seed=seed)
         self.trainer = trainer
         self.trainable = trainer.trainable
         self.step = 0

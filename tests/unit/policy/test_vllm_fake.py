@@ -560,3 +560,47 @@ def test_vllm_fake_long_prompts_are_shortened_not_fatal(
     assert "does not fit policy.max_prompt_tokens = 60" in (out[0][0].error or "")
     assert [c.error for c in out[1]] == [None, None]
     assert len(fake_vllm.engines[-1].calls[-1]["prompts"]) == 2
+
+
+def test_vllm_fake_frozen_policy_keeps_no_trainer_copy(
+    fake_vllm: _Fake, tmp_path: Path, tiny_dir: Path
+) -> None:
+    """Issue 25, finding 4: at lr = 0 the vLLM backend built a full trainer (a second copy of
+    the model on the GPU) that never trained; now a tokenizer only, and no update phase."""
+    from rtlopt.policy._transformers import FrozenTrainer
+
+    pol = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=4000),
+        TrainConfig(learning_rate=0.0),
+        seed=0,
+        workdir=tmp_path / "w",
+    )
+    assert isinstance(pol.trainer, FrozenTrainer) and not hasattr(pol.trainer, "model")
+    out = pol.generate([PROMPT], 2, seed=3)
+    assert len(out[0]) == 2
+    stats = pol.update([Sample(PROMPT, c.text, 1.0) for c in out[0]])
+    assert stats.n_samples == 0
+    assert not any(e.startswith("sleep") for e in fake_vllm.events)  # never slept
+    plan = pol.memory_plan
+    if plan is not None:
+        assert not any(p.name.startswith("trainer") for ph in plan.phases for p in ph.parts)
+        assert len(plan.phases) == 1
+    pol.close()
+
+
+def test_frozen_transformers_policy_keeps_no_token_records(tiny_dir: Path) -> None:
+    """Issue 25, finding 4: a frozen policy returned before clearing its token records, so a
+    frozen run's memory grew with every rollout."""
+    from rtlopt.policy._transformers import TransformersPolicy
+
+    cfg = PolicyConfig(model=str(tiny_dir), device="cpu", cpu_threads=1, max_new_tokens=8)
+    pol = TransformersPolicy(cfg, TrainConfig(learning_rate=0.0), seed=0)
+    for step in range(2):
+        out = pol.generate([PROMPT], 2, seed=step)
+        pol.update([Sample(PROMPT, c.text, 1.0) for c in out[0]])
+        assert pol._tokens == {}
+    trained = TransformersPolicy(cfg, TrainConfig(lora_r=4, learning_rate=1e-2), seed=0)
+    out = trained.generate([PROMPT], 2, seed=0)
+    assert trained._tokens  # the trainable one keeps them until its update
+    trained.update([Sample(PROMPT, c.text, float(i)) for i, c in enumerate(out[0])])
+    assert trained._tokens == {}
