@@ -342,7 +342,7 @@ class TrainConfig:
     degenerate_eps: float = _f(1e-12, "Groups with reward range below this get zero advantage.")
     budget_cap: float = _f(
         0.75,
-        "A group with one best rollout gets at most this fraction of ln(k), the KL it can only approach: beyond it that rollout's leave-one-out advantage grows without bound.",
+        "A group with one best rollout gets at most this fraction of ln(k), the KL it can only approach: beyond it that rollout's leave-one-out advantage grows without bound. Not in the paper: 0 turns it off (the paper-faithful setting; then such a group's advantage can reach ~1e6 once the budget passes ln k).",
     )
     learning_rate: float = _f(4e-5, "Optimizer learning rate (0 freezes the policy: best-of-N).")
     kl_coef: float = _f(0.0, "Weight of the KL penalty to the reference policy (adapters off).")
@@ -598,8 +598,8 @@ def _validate(cfg: Config) -> None:
         )
     if not cfg.train.beta_lo < cfg.train.beta_hi:
         raise ConfigError("train.beta_lo must be below train.beta_hi")
-    if not 0.0 < cfg.train.budget_cap < 1.0:
-        raise ConfigError("train.budget_cap must be in (0, 1)")
+    if not 0.0 <= cfg.train.budget_cap < 1.0:
+        raise ConfigError("train.budget_cap must be in [0, 1) (0: off)")
     if not 0.0 <= cfg.policy.gpu_memory_utilization < 1.0:
         raise ConfigError(
             "policy.gpu_memory_utilization must be in [0, 1)", hint="0 lets rtlopt choose"
