@@ -275,12 +275,20 @@ class SearchConfig:
     igr_steps: int = _f(
         5, "IGR: nodes per idea chain (m): the implementation, then m-1 refinements of it."
     )
+    igr_children: int = _f(
+        1,
+        "IGR: children per chain step: 1 as EvolVE (one child per step, the chain continues from it); 0: run.rollouts answers per step, the best continues (the batched variant, also --search igr-batched).",
+    )
     igr_notes: str | None = _f(
         None,
         "IGR: a text file of notes (papers, design guides) shown when asking for ideas; its non-empty lines also fill the idea list when the model gives too few.",
     )
     mcts_c: float = _f(1.4, "MCTS: exploration constant c of UCT.")
     mcts_children: int = _f(3, "MCTS: children generated per expanded leaf.")
+    mcts_leaves: int = _f(
+        1,
+        "MCTS: leaves selected and expanded per iteration, with back-up after each: 1 as EvolVE; 0: search.parents leaves per step without back-up between them (the batched variant, also --search mcts-batched).",
+    )
     mcts_penalty: float = _f(
         -1e5, "MCTS: score of a rejected candidate (failing nodes) in the backed-up quality."
     )
@@ -590,9 +598,12 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("reflect.prompt_lessons must be >= 0")
     if cfg.reflect.restart_after < 0:
         raise ConfigError("reflect.restart_after must be >= 0 (0: never restart)")
+    if cfg.search.igr_children < 0 or cfg.search.mcts_leaves < 0:
+        raise ConfigError("search.igr_children and search.mcts_leaves must be >= 0")
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
-    if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2:
+    one_child = cfg.search.sampler in ("igr", "mcts")  # EvolVE's: run.rollouts not used
+    if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2 and not one_child:
         raise ConfigError(
             "run.rollouts must be at least 2 for group advantages", hint="set --rollouts 2 or more"
         )
