@@ -15,6 +15,7 @@ completed step without losing anything.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import random
@@ -73,6 +74,10 @@ from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
 from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
+
+ROLLOUTS_FILE = "rollouts.jsonl"
+"""Every rollout of the run, one JSON line each: step, parent, status, stage, reason, reward,
+candidate hash and the answer's text (the report summarizes the reasons)."""
 
 
 @dataclass
@@ -669,7 +674,21 @@ class Optimizer:
         ]
 
     def _record_candidates(self, step: int, ro: _Rollouts) -> None:
-        """Write every new candidate and its result to ``candidates/``."""
+        """Write every new candidate and its result to ``candidates/``, and every rollout
+        (its answer, the stage it reached, why it stopped there) to ``rollouts.jsonl``."""
+        with (self.rd.path / ROLLOUTS_FILE).open("a") as f:
+            for k, (gi, res) in enumerate(zip(ro.group, ro.results, strict=True)):
+                row = {
+                    "step": step,
+                    "parent": ro.expansions[gi].node_id,
+                    "status": str(res.status),
+                    "stage": str(res.stage),
+                    "reason": res.reason,
+                    "reward": res.reward,
+                    "hash": res.source_hash,
+                    "text": ro.completions[k].text,
+                }
+                f.write(json.dumps(row) + "\n")
         for gi, text, res in zip(ro.group, ro.texts, ro.results, strict=True):
             if not text:
                 continue
