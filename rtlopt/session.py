@@ -140,7 +140,10 @@ def open_target(spec: TargetSpec) -> Target:
     if spec.file.is_dir():
         raise UsageError("expected a target file, got a directory", path=spec.file)
     file = spec.file.resolve()
-    cfg = load_config(file, overrides=spec.overrides, config_file=spec.config_file).config
+    resolved = load_config(file, overrides=spec.overrides, config_file=spec.config_file)
+    from rtlopt.policy._sizing import size_for_hardware
+
+    cfg, _ = size_for_hardware(resolved.config, resolved.sources)  # the CPU path: a finishing run
     design = load_design(
         file,
         spec.module,

@@ -20,13 +20,14 @@ Prompts longer than ``policy.max_prompt_tokens`` are shortened by
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -587,6 +588,53 @@ class FrozenTrainer:
         """Nothing held."""
 
 
+PROGRESS_EVERY = 0.10
+"""The GGUF conversion logs its progress at every tenth of its tensors."""
+
+
+class _LoggedProgress:
+    """Stands in for transformers' tqdm bar over the GGUF tensors: the same iteration, its
+    progress as rtlopt's own log lines (no carriage returns in a pipe)."""
+
+    def __init__(self, iterable: Any = None, desc: str | None = None, **_: Any) -> None:
+        self.items = list(iterable) if iterable is not None else []
+
+    def __iter__(self) -> Any:
+        total = len(self.items)
+        step = max(1, int(total * PROGRESS_EVERY))
+        t0 = time.perf_counter()
+        for i, item in enumerate(self.items, 1):
+            yield item
+            if i % step == 0 or i == total:
+                log.info(
+                    "converting the GGUF model (once; kept in the model cache): %d/%d tensors, "
+                    "%.0f s",
+                    i,
+                    total,
+                    time.perf_counter() - t0,
+                )
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+@contextlib.contextmanager
+def gguf_progress() -> Iterator[None]:
+    """Replace transformers' GGUF conversion bar by :class:`_LoggedProgress` meanwhile."""
+    try:
+        import transformers.modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:  # no GGUF support in this transformers: nothing to replace
+        yield
+        return
+    saved = getattr(gguf_utils, "tqdm", None)
+    gguf_utils.tqdm = _LoggedProgress  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        if saved is not None:
+            gguf_utils.tqdm = saved  # type: ignore[attr-defined]
+
+
 def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
     """Model and tokenizer, from the dequantized cache when a GGUF file was converted before.
 
@@ -599,8 +647,11 @@ def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
         kw: dict[str, Any] = {}
         if resolved.gguf_file is not None:
             kw["gguf_file"] = resolved.gguf_file
-        tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
-        model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
+        with gguf_progress():
+            tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
+            model: Any = AutoModelForCausalLM.from_pretrained(
+                resolved.name_or_path, dtype=dtype, **kw
+            )
         return model, tok
 
     cache = _gguf_cache_dir(resolved)
