@@ -606,7 +606,7 @@ class _LoggedProgress:
         for i, item in enumerate(self.items, 1):
             yield item
             if i % step == 0 or i == total:
-                log.info(
+                logging.getLogger("rtlopt.progress").info(
                     "converting the GGUF model (once; kept in the model cache): %d/%d tensors, "
                     "%.0f s",
                     i,

@@ -74,6 +74,8 @@ from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
 from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
+progress_log = logging.getLogger("rtlopt.progress")
+"""One line per generation call and per evaluated rollout (the CLI shows it, also in a pipe)."""
 
 ROLLOUTS_FILE = "rollouts.jsonl"
 """Every rollout of the run, one JSON line each: step, parent, status, stage, reason, reward,
@@ -601,7 +603,14 @@ class Optimizer:
         for si, n in enumerate(sizes):  # one call per rollout count (usually one)
             idx = [i for i, e in enumerate(expansions) if e.n == n]
             seed = cfg.run.seed * 100003 + step + 7919 * si
+            t0 = time.perf_counter()
             out = self.policy.generate([prompts[i] for i in idx], n, seed=seed)
+            progress_log.info(
+                "step %d: %d rollout(s) generated in %.0f s",
+                step,
+                sum(len(g) for g in out),
+                time.perf_counter() - t0,
+            )
             for i, comps in zip(idx, out, strict=True):
                 groups[i] = list(comps)
         group = [gi for gi, comps in enumerate(groups) for _ in comps]
@@ -663,6 +672,12 @@ class Optimizer:
         def progress(i: int, res: EvalResult) -> None:
             nonlocal done
             done += 1
+            verdict = (
+                f"accepted, reward {res.reward:.3f}"
+                if res.accepted and res.reward is not None
+                else f"{res.status} at {res.stage}: {(res.reason or '').strip()[:100]}"
+            )
+            progress_log.info("step %d: candidate %d/%d %s", step, done, len(to_eval), verdict)
             if events.on_eval:
                 events.on_eval(step, done, res)
 

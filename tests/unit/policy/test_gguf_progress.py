@@ -22,7 +22,7 @@ def test_gguf_conversion_progress_is_logged_without_carriage_returns(
     caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = gguf_utils.tqdm
-    with caplog.at_level(logging.INFO, logger="rtlopt.policy._transformers"), gguf_progress():
+    with caplog.at_level(logging.INFO, logger="rtlopt.progress"), gguf_progress():
         seen = list(
             gguf_utils.tqdm(range(272), desc="Converting and de-quantizing GGUF tensors...")
         )
