@@ -24,6 +24,7 @@ COMMANDS = [
     "optimize",
     "pdk",
     "report",
+    "train",
     "config show",
     "pdk list",
     "pdk download",
