@@ -186,5 +186,5 @@ def test_optimize_example_is_sized_for_a_hosted_runner() -> None:
     steps = int(opt[True]["workflow_dispatch"]["inputs"]["steps"]["default"])
     assert job["runs-on"] == "ubuntu-latest"
     assert steps <= 10 and job["timeout-minutes"] <= 90
-    # about a minute a step once sized (rtlopt.policy._sizing), plus install and conversion
+    # about a minute a step once sized (rtlopt.session.size_for_hardware), plus install and conversion
     assert steps * 2 + 20 <= job["timeout-minutes"]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from rtlopt import session as _sizing
 from rtlopt.config import Config, PolicyConfig, load_config
-from rtlopt.policy import _sizing
-from rtlopt.policy._sizing import size_for_hardware
+from rtlopt.session import size_for_hardware
 
 
 @pytest.fixture(autouse=True)
