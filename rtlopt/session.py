@@ -190,7 +190,7 @@ def size_for_hardware(
         + ", ".join(f"{k} = {v}" for k, v in changed.items())
         + " (set them to override; the paper's budget needs a GPU)"
     )
-    logging.getLogger("rtlopt.progress").info("%s", note)  # shown without -v
+    log.info("%s", note)  # the run header shows the sized values
     return out, note
 
 
