@@ -606,7 +606,8 @@ class Optimizer:
             t0 = time.perf_counter()
             out = self.policy.generate([prompts[i] for i in idx], n, seed=seed)
             progress_log.info(
-                "step %d: %d rollout(s) generated in %.0f s",
+                "%s step %d: %d rollout(s) generated in %.0f s",
+                self.design.target.name,
                 step,
                 sum(len(g) for g in out),
                 time.perf_counter() - t0,
@@ -677,7 +678,14 @@ class Optimizer:
                 if res.accepted and res.reward is not None
                 else f"{res.status} at {res.stage}: {(res.reason or '').strip()[:100]}"
             )
-            progress_log.info("step %d: candidate %d/%d %s", step, done, len(to_eval), verdict)
+            progress_log.info(
+                "%s step %d: candidate %d/%d %s",
+                self.design.target.name,
+                step,
+                done,
+                len(to_eval),
+                verdict,
+            )
             if events.on_eval:
                 events.on_eval(step, done, res)
 

@@ -75,8 +75,8 @@ def test_scripted_run_selects_best_equivalent_and_leaves_user_work_untouched(
     assert (rd / "report.md").exists() and (rd / "config.toml").exists()
     # progress per rollout in a pipe (issue 25, finding 8), every rollout kept with its reason
     out = r.stdout + r.stderr
-    assert "step 1: 4 rollout(s) generated" in out and "\r" not in out
-    assert re.search(r"step 1: candidate 1/\d+ (accepted|invalid)", out), out
+    assert "prio_enc step 1: 4 rollout(s) generated" in out and "\r" not in out
+    assert re.search(r"prio_enc step 1: candidate 1/\d+ (accepted|invalid)", out), out
     rows = [json.loads(x) for x in (rd / "rollouts.jsonl").read_text().splitlines()]
     assert len(rows) == 8 and all({"stage", "reason", "text"} <= set(x) for x in rows)
     assert "## Rollouts" in (rd / "report.md").read_text()
