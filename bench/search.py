@@ -61,6 +61,8 @@ from rtlopt.rundir import RunDir  # noqa: E402
 from rtlopt.search import effective_temperature  # noqa: E402
 
 STRATEGIES = ("puct", "igr", "mcts")
+"""With the seeds' settings: igr one child per chain step (EvolVE), mcts one leaf per iteration,
+the entropic budget cap off (TTT-RTL has none). ``--batched`` adds the earlier variants."""
 LZA = Path(os.environ["RTLOPT_BENCH_PATH"]) / "c910" / "lza_simd_half"
 LZA_TOP = "ct_vfmau_lza_simd_half"
 REWRITES = REPO / "examples" / "c910_lza_rewrites"
@@ -102,6 +104,11 @@ def _search(name: str, args: argparse.Namespace, budget: int) -> SearchConfig:
         igr_steps=args.igr_steps,
         temperature=args.temperature,
     )
+
+
+def _paper_train(cfg: Config) -> Config:
+    """TTT-RTL's estimator as the paper has it: no budget cap."""
+    return replace(cfg, train=replace(cfg.train, budget_cap=0.0))
 
 
 def _run(name: str, cfg: Config, ev: Evaluator, run_dir: Path, spec: str) -> Row:
@@ -208,10 +215,11 @@ def proxy(args: argparse.Namespace) -> str:
     with tempfile.TemporaryDirectory(prefix="rtlopt-search-") as tmp_s:
         tmp = Path(tmp_s)
         repo = learning.proxy_repo(tmp)
-        for name in STRATEGIES:
+        for name in _strategies(args):
             cfg = learning.proxy_config(
                 ns, args.lr, tmp / "cache", _search(name, args, args.budget)
             )
+            cfg = _paper_train(cfg)
             design = load_design(repo / "rtl" / "inv4.v", "inv4", cfg.project)
             with Evaluator(design, cfg, tmp / f"work-{name}", resolve_pdk(args.pdk)) as ev:
                 rows.append(_run(name, cfg, ev, tmp / name, learning.SPEC))
@@ -238,7 +246,7 @@ def lza(args: argparse.Namespace) -> str:
         for f in LZA.glob("*.v"):
             shutil.copy(f, repo / "rtl" / f.name)
         subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-        for name in STRATEGIES:
+        for name in _strategies(args):
             cfg = Config(
                 flow=FlowConfig(pdk="sky130hd", metric="adp"),
                 eval=EvalConfig(workers=1, cache=True, cache_dir=str(tmp / "cache")),
@@ -258,9 +266,64 @@ def lza(args: argparse.Namespace) -> str:
     )
 
 
+def _strategies(args: argparse.Namespace) -> tuple[str, ...]:
+    return STRATEGIES + (("igr-batched", "mcts-batched") if args.batched else ())
+
+
+def step_cost(args: argparse.Namespace) -> str:
+    """One step of `rtlopt optimize` with the default CPU policy on the bundled priority
+    encoder: the paper-sized defaults of before (4 parents x 4 rollouts, 2048-token answers,
+    8192-token prompts, given explicitly) against the run sized to this machine, in one run."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "priority_encoder"
+    runs = {
+        "before (4 x 4, 2048 tokens)": [
+            "--parents", "4", "--rollouts", "4", "--max-new-tokens", "2048",
+            "--set", "policy.max_prompt_tokens=8192",
+        ],
+        "after (sized to the cores)": [],
+    }  # fmt: skip
+    rows, times = [], {}
+    for label, extra in runs.items():
+        with tempfile.TemporaryDirectory(prefix="rtlopt-step-") as tmp_s:
+            repo = Path(tmp_s) / "repo"
+            shutil.copytree(example, repo)
+            subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+            rd = Path(tmp_s) / "run"
+            argv = [
+                sys.executable, "-m", "rtlopt", "optimize", "rtl/prio_enc.v", "-m", "prio_enc",
+                "--pdk", args.pdk, "--steps", "1", "--no-branch", "--run-dir", str(rd), *extra,
+            ]  # fmt: skip
+            t0 = time.monotonic()
+            r = subprocess.run(argv, cwd=repo, capture_output=True, text=True)
+            wall = time.monotonic() - t0
+            steps = (
+                [json.loads(x) for x in (rd / "steps.jsonl").read_text().splitlines()]
+                if (rd / "steps.jsonl").is_file()
+                else []
+            )
+            step = float(steps[0]["time_s"]) if steps else float("nan")
+            n = (
+                sum(1 for _ in (rd / "rollouts.jsonl").open())
+                if (rd / "rollouts.jsonl").is_file()
+                else 0
+            )
+            times[label] = step
+            rows.append(f"| {label} | {n} | {step:.0f} s | {wall:.0f} s | {r.returncode} |")
+    a, b = times.values()
+    head = [
+        f"one step of the default CPU run on {os.cpu_count()} cores (load average "
+        f"{os.getloadavg()[0]:.1f}); ratio after / before: {b / a:.2f}",
+        "",
+        "| run | rollouts | step | whole command | exit |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    return "\n".join(head + rows)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--task", choices=("proxy", "lza", "both"), default="both")
+    ap.add_argument("--task", choices=("proxy", "lza", "both", "step-cost"), default="both")
+    ap.add_argument("--batched", action="store_true", help="also igr-batched and mcts-batched")
     ap.add_argument("--budget", type=int, default=24, help="proxy task: node budget")
     ap.add_argument("--lza-budget", type=int, default=9, help="LZA: node budget")
     ap.add_argument("--parents", type=int, default=2)
@@ -276,6 +339,8 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None, help="also write the tables here")
     args = ap.parse_args()
     tables = []
+    if args.task == "step-cost":
+        tables.append(step_cost(args))
     if args.task in ("lza", "both"):
         tables.append(lza(args))
     if args.task in ("proxy", "both"):

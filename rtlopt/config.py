@@ -303,12 +303,20 @@ class SearchConfig:
     igr_steps: int = _f(
         5, "IGR: nodes per idea chain (m): the implementation, then m-1 refinements of it."
     )
+    igr_children: int = _f(
+        1,
+        "IGR: children per chain step: 1 as EvolVE (one child per step, the chain continues from it); 0: run.rollouts answers per step, the best continues (the batched variant, also --search igr-batched).",
+    )
     igr_notes: str | None = _f(
         None,
         "IGR: a text file of notes (papers, design guides) shown when asking for ideas; its non-empty lines also fill the idea list when the model gives too few.",
     )
     mcts_c: float = _f(1.4, "MCTS: exploration constant c of UCT.")
     mcts_children: int = _f(3, "MCTS: children generated per expanded leaf.")
+    mcts_leaves: int = _f(
+        1,
+        "MCTS: leaves selected and expanded per iteration, with back-up after each: 1 as EvolVE; 0: search.parents leaves per step without back-up between them (the batched variant, also --search mcts-batched).",
+    )
     mcts_penalty: float = _f(
         -1e5, "MCTS: score of a rejected candidate (failing nodes) in the backed-up quality."
     )
@@ -370,7 +378,7 @@ class TrainConfig:
     degenerate_eps: float = _f(1e-12, "Groups with reward range below this get zero advantage.")
     budget_cap: float = _f(
         0.75,
-        "A group with one best rollout gets at most this fraction of ln(k), the KL it can only approach: beyond it that rollout's leave-one-out advantage grows without bound.",
+        "A group with one best rollout gets at most this fraction of ln(k), the KL it can only approach: beyond it that rollout's leave-one-out advantage grows without bound. Not in the paper: 0 turns it off (the paper-faithful setting; then such a group's advantage can reach ~1e6 once the budget passes ln k).",
     )
     learning_rate: float = _f(4e-5, "Optimizer learning rate (0 freezes the policy: best-of-N).")
     kl_coef: float = _f(0.0, "Weight of the KL penalty to the reference policy (adapters off).")
@@ -620,16 +628,19 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("reflect.prompt_lessons must be >= 0")
     if cfg.reflect.restart_after < 0:
         raise ConfigError("reflect.restart_after must be >= 0 (0: never restart)")
+    if cfg.search.igr_children < 0 or cfg.search.mcts_leaves < 0:
+        raise ConfigError("search.igr_children and search.mcts_leaves must be >= 0")
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
-    if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2:
+    one_child = cfg.search.sampler in ("igr", "mcts")  # EvolVE's: run.rollouts not used
+    if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2 and not one_child:
         raise ConfigError(
             "run.rollouts must be at least 2 for group advantages", hint="set --rollouts 2 or more"
         )
     if not cfg.train.beta_lo < cfg.train.beta_hi:
         raise ConfigError("train.beta_lo must be below train.beta_hi")
-    if not 0.0 < cfg.train.budget_cap < 1.0:
-        raise ConfigError("train.budget_cap must be in (0, 1)")
+    if not 0.0 <= cfg.train.budget_cap < 1.0:
+        raise ConfigError("train.budget_cap must be in [0, 1) (0: off)")
     if not 0.0 <= cfg.policy.gpu_memory_utilization < 1.0:
         raise ConfigError(
             "policy.gpu_memory_utilization must be in [0, 1)", hint="0 lets rtlopt choose"

@@ -68,6 +68,8 @@ SAMPLERS: Registry[Any] = Registry(
         "puct": "rtlopt.search._samplers:PuctSampler",
         "igr": "rtlopt.search._igr:IgrSearch",
         "mcts": "rtlopt.search._mcts:MctsSearch",
+        "igr-batched": "rtlopt.search._igr:batched_igr",
+        "mcts-batched": "rtlopt.search._mcts:batched_mcts",
         "egreedy": "rtlopt.search._samplers:EpsilonGreedySampler",
         "greedy": "rtlopt.search._samplers:GreedySampler",
         "none": "rtlopt.search._samplers:RootSampler",
@@ -75,7 +77,8 @@ SAMPLERS: Registry[Any] = Registry(
 )
 """Search strategies (``search.sampler``, ``--search``, also ``--reuse``): ``(SearchConfig) ->
 Sampler | SearchStrategy``: a parent sampler over the TTT-RTL state pool (``puct`` and the
-ablations) or a whole strategy (EvolVE's ``igr`` and ``mcts``)."""
+ablations) or a whole strategy (EvolVE's ``igr`` and ``mcts``; ``igr-batched`` and
+``mcts-batched`` are rtlopt's earlier variants that expand several rollouts or leaves per step)."""
 
 ADVANTAGES: Registry[Any] = Registry(
     "advantage estimator",

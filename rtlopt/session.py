@@ -18,6 +18,7 @@ state) fails in :func:`open_target` and :func:`plan_run`, before any tool or mod
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import os
@@ -129,6 +130,75 @@ def resolve_pdk(flow: FlowConfig, liberty: Path | None = None) -> PdkInfo:
     return _resolve_pdk_name(flow.pdk, lib)
 
 
+# ------------------------------------------------- a default run the machine can finish
+#
+# The defaults of search.parents (4), run.rollouts (4), policy.max_new_tokens (2048) and
+# policy.max_prompt_tokens (8192) are the paper's GPU budget. On a CPU the transformers backend
+# generates, scores and trains every token of every rollout itself: the paper's step took 451 s
+# on two cores (issue 25). size_for_hardware scales what the user left at its default to the
+# cores of this machine; anything set in a file, the environment or on the command line is
+# kept. No torch (nor rtlopt.policy) import: a GPU is read from the NVIDIA device files.
+
+CPU_ANSWER_TOKENS = 512
+"""Longest answer on the CPU (the bundled examples' modules take 150-400 tokens)."""
+
+CPU_PROMPT_TOKENS = 4096
+"""Prompt budget on the CPU (within the CPU model's 8192-token context with the answer)."""
+
+
+def has_nvidia_gpu() -> bool:
+    """An NVIDIA GPU on this machine (its device files)."""
+    return Path("/dev/nvidia0").exists() or Path("/proc/driver/nvidia/gpus").is_dir()
+
+
+def _on_cpu(cfg: Config) -> bool:
+    p = cfg.policy
+    if p.backend != "transformers":
+        return False
+    return p.device == "cpu" or (p.device == "auto" and not has_nvidia_gpu())
+
+
+def size_for_hardware(
+    cfg: Config, sources: Mapping[str, str], cores: int | None = None
+) -> tuple[Config, str | None]:
+    """``cfg`` with the paper-sized defaults scaled to a CPU run, and a sentence saying what
+    changed (None when nothing did: a GPU, another backend, or every value set by the user).
+
+    On ``cores`` CPU cores (default: this machine's): ``search.parents`` = ``max(1, cores //
+    4)`` up to 4, ``run.rollouts`` = 2 below 8 cores (the least a group advantage needs), else
+    4, answers up to :data:`CPU_ANSWER_TOKENS` and prompts up to :data:`CPU_PROMPT_TOKENS`.
+    """
+    if not _on_cpu(cfg):
+        return cfg, None
+    n = cores or os.cpu_count() or 1
+    want = {
+        "search.parents": min(4, max(1, n // 4)),
+        "run.rollouts": 2 if n < 8 else 4,
+        "policy.max_new_tokens": min(cfg.policy.max_new_tokens, CPU_ANSWER_TOKENS),
+        "policy.max_prompt_tokens": min(cfg.policy.max_prompt_tokens, CPU_PROMPT_TOKENS),
+    }
+    changed = {k: v for k, v in want.items() if k not in sources and _get(cfg, k) != v}
+    if not changed:
+        return cfg, None
+    out = cfg
+    for key, value in changed.items():
+        section, field = key.split(".")
+        sub = dataclasses.replace(getattr(out, section), **{field: value})
+        out = dataclasses.replace(out, **{section: sub})
+    note = (
+        f"CPU run sized for {n} core(s): "
+        + ", ".join(f"{k} = {v}" for k, v in changed.items())
+        + " (set them to override; the paper's budget needs a GPU)"
+    )
+    log.info("%s", note)  # the run header shows the sized values
+    return out, note
+
+
+def _get(cfg: Config, key: str) -> object:
+    section, field = key.split(".")
+    return getattr(getattr(cfg, section), field)
+
+
 def open_target(spec: TargetSpec) -> Target:
     """Resolve the configuration, parse the design and resolve the PDK.
 
@@ -141,7 +211,8 @@ def open_target(spec: TargetSpec) -> Target:
     if spec.file.is_dir():
         raise UsageError("expected a target file, got a directory", path=spec.file)
     file = spec.file.resolve()
-    cfg = load_config(file, overrides=spec.overrides, config_file=spec.config_file).config
+    resolved = load_config(file, overrides=spec.overrides, config_file=spec.config_file)
+    cfg, _ = size_for_hardware(resolved.config, resolved.sources)  # the CPU path: a finishing run
     design = load_design(
         file,
         spec.module,

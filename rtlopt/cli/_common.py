@@ -227,6 +227,8 @@ def setup_logging(verbose: int) -> None:
         format="%(levelname)s %(name)s: %(message)s",
         handlers=[_ConsoleLogHandler()],
     )
+    # per-rollout progress and the model's first conversion: shown without -v, also in a pipe
+    logging.getLogger("rtlopt.progress").setLevel(min(level, logging.INFO))
 
 
 def parse_defines(items: Sequence[str]) -> dict[str, str]:

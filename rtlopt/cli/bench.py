@@ -77,6 +77,7 @@ class _Args:
     rows: tuple[str, ...]
     executor: str = "local"
     ray_address: str | None = None
+    jobs_note: str = ""
 
 
 def _known_suites() -> list[str]:
@@ -115,7 +116,8 @@ _BENCH_OPTIONS: list[Callable[[Any], Any]] = [
         "--jobs",
         type=int,
         default=None,
-        help="Designs (or ablation rows) at once (default: one per core).",
+        help="Designs (or ablation rows) at once (default: one per core; 1 with a GPU policy, "
+        "which holds the GPU).",
     ),
     click.option(
         "--eval-workers",
@@ -245,10 +247,10 @@ def _args(suite: str, o: dict[str, Any]) -> _Args:
         "eval.workers": o["eval_workers"],
     }
     overrides = {k: v for k, v in named.items() if v is not None}
-    n_jobs = o["jobs"] if o["jobs"] is not None else (os.cpu_count() or 1)
-    if n_jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     path = _suite_path(suite, o["suite_path"])
+    n_jobs, jobs_note = design_jobs(
+        o["jobs"], None if o["reference_only"] else _gpu_policy(path, overrides, o["config_file"])
+    )
     out: Path | None = o["out"]
     out_dir = (out or Path("rtlopt-bench") / f"{suite}-{o['pdk'] or 'default'}").resolve()
     designs: str | None = o["designs"]
@@ -270,7 +272,40 @@ def _args(suite: str, o: dict[str, Any]) -> _Args:
         rows=tuple(r.strip() for r in rows.split(",") if r.strip()) if rows else (),
         executor=o["executor"] or "local",
         ray_address=o["ray_address"],
+        jobs_note=jobs_note,
     )
+
+
+def _has_gpu() -> bool:
+    """An NVIDIA GPU on this machine (its device file; no torch import)."""
+    return Path("/dev/nvidia0").exists() or Path("/proc/driver/nvidia/gpus").is_dir()
+
+
+def _gpu_policy(path: Path, overrides: dict[str, Any], config_file: Path | None) -> str | None:
+    """The policy backend if it runs on the GPU (vllm; transformers on cuda), else None."""
+    from rtlopt.config import load_config
+
+    p = load_config(path, overrides=overrides, config_file=config_file).config.policy
+    cuda = p.device == "cuda" or (p.device == "auto" and _has_gpu())
+    return p.backend if p.backend == "vllm" or (p.backend == "transformers" and cuda) else None
+
+
+def design_jobs(jobs: int | None, gpu_policy: str | None) -> tuple[int, str]:
+    """Designs at once, and the sentence that says why. A GPU policy builds its engine (vLLM,
+    the trainer) per design: two designs on one GPU fail vLLM's free-memory check, so designs
+    run one at a time, one engine on the GPU."""
+    if jobs is not None and jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if gpu_policy is None:
+        n = jobs if jobs is not None else (os.cpu_count() or 1)
+        return n, f"{n} design(s) at once" + ("" if jobs else " (one per core)")
+    if jobs is not None and jobs > 1:
+        raise UsageError(
+            f"--jobs {jobs} with the {gpu_policy} policy would start {jobs} engines on one GPU",
+            hint="drop --jobs (designs run one at a time on the GPU), or run one bench per GPU "
+            "with CUDA_VISIBLE_DEVICES and --designs",
+        )
+    return 1, f"designs one at a time: the {gpu_policy} policy holds the GPU (one engine)"
 
 
 def _options(a: _Args) -> BenchOptions:
@@ -330,6 +365,8 @@ def _run_suite(a: _Args) -> None:
     suite = load_suite(a.suite, a.suite_path, a.designs)
     other = _compare_rows(a.compare)
     console.print(f"{len(suite)} {a.suite} designs from {a.suite_path}; output {a.out}")
+    if a.jobs_note:
+        console.print(a.jobs_note)
     if a.reference_only:
         _reference_only(a, suite)
     else:

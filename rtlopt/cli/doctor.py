@@ -14,6 +14,7 @@ from rich.table import Table
 from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, PluginChoice, console, handle_errors
 from rtlopt.config import load_config
 from rtlopt.plugins import POLICIES
+from rtlopt.policy._memory import KV_HEADROOM
 
 
 @click.command()
@@ -186,7 +187,7 @@ def _print(d: Any) -> None:
     plan = d.plan
     if plan is not None:
         share = (
-            f", vLLM share (gpu_memory_utilization) {plan.gpu_memory_utilization:.2f}"
+            f", vLLM share (gpu_memory_utilization) {plan.gpu_memory_utilization:.3f}"
             if plan.gpu_memory_utilization
             else ""
         )
@@ -196,6 +197,29 @@ def _print(d: Any) -> None:
             f"{plan.params / 1e9:.2f} B parameters, sequences up to "
             f"{plan.max_model_len} tokens{share}{kv} (estimates)"
         )
+        if plan.kv_need_tokens is not None and plan.kv_tokens is not None:
+            console.print(
+                f"KV cache: a step needs {plan.kv_need_tokens:,} tokens (every rollout at "
+                f"{plan.max_model_len} tokens at once); vLLM's share holds {plan.kv_tokens:,} "
+                f"({plan.kv_tokens / max(plan.kv_need_tokens, 1):.2f}x the need: "
+                f"{KV_HEADROOM:.0%} headroom); weights "
+                f"{plan.dtype}"
+            )
+        if plan.headroom is not None:
+            console.print(
+                f"headroom: {_gib(plan.headroom)} free at the busiest phase "
+                f"(peak {_gib(plan.peak)} of {_gib(plan.capacity)})"
+            )
+        if plan.host_bytes is not None:
+            console.print(
+                f"host memory: {_gib(plan.host_bytes)} of vLLM weights while it sleeps "
+                f"(level 1, pinned), "
+                + (
+                    f"{_gib(plan.host_capacity)} available"
+                    if plan.host_capacity is not None
+                    else "checked when the run starts on the GPU's host"
+                )
+            )
         for ph in plan.phases:
             pt = Table(title=f"{ph.name}: {_gib(ph.total)}", title_justify="left")
             for col in ("part", "memory", "how"):
@@ -236,6 +260,11 @@ def _as_json(d: Any) -> dict[str, Any]:
             "max_model_len": plan.max_model_len,
             "gpu_memory_utilization": plan.gpu_memory_utilization,
             "kv_tokens": plan.kv_tokens,
+            "kv_need_tokens": plan.kv_need_tokens,
+            "headroom_bytes": plan.headroom,
+            "host_bytes": plan.host_bytes,
+            "host_capacity_bytes": plan.host_capacity,
+            "dtype": plan.dtype,
             "phases": [
                 {
                     "name": ph.name,

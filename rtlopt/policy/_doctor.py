@@ -22,8 +22,10 @@ from rtlopt.policy._memory import (
     ModelShape,
     cpu_ram_bytes,
     gib,
+    host_available_bytes,
     model_shape,
     plan_for,
+    shape_source,
 )
 from rtlopt.policy._preflight import (
     GPU_DEFAULT_MODEL,
@@ -184,13 +186,50 @@ def diagnose(
     POLICIES.get(backend)  # unknown names fail here with the known ones listed
     gpu, card, torch_cuda = _gpu()
     packages = tuple(PackageStatus(n, installed_version(n), MIN_VERSIONS.get(n)) for n in REPORTED)
-    problems = _outdated(packages)
+    problems: list[str] = []
     notes: list[str] = []
+    for p in packages:
+        if not p.ok:
+            problems.append(
+                f"{p.name} {p.version} is older than the {p.minimum} rtlopt needs: "
+                f"pip install -U 'rtlopt[{'vllm' if p.name == 'vllm' else 'train'}]'"
+            )
+
     if backend not in MODEL_BACKENDS:
-        return _frozen(policy, gpu, torch_cuda, packages, problems)
+        what = {
+            "openai": f"the OpenAI-compatible endpoint {policy.endpoint or '(none set)'}",
+            "scripted": f"the candidate files at {policy.scripted_path or '(none set)'}",
+        }
+        path = (
+            f"the {backend} backend: candidates come from "
+            f"{what.get(backend, 'a plugin')}; no model is loaded on this machine "
+            "(the policy is frozen)"
+        )
+        if gpu is None:
+            notes.append("no CUDA GPU is visible (not needed by this backend)")
+        return Diagnosis(
+            gpu=gpu,
+            torch_cuda=torch_cuda,
+            packages=packages,
+            backend=backend,
+            device="-",
+            path=path,
+            model=None,
+            model_source="-",
+            downloads=(),
+            plan=None,
+            plan_for="-",
+            problems=tuple(problems),
+            notes=tuple(notes),
+        )
 
     hypothetical = gpu_memory is not None
-    on_gpu = _on_gpu(policy, gpu, hypothetical)
+    if backend in GPU_BACKENDS:
+        on_gpu = True
+    else:
+        on_gpu = policy.device == "cuda" or (
+            policy.device == "auto" and (gpu is not None or hypothetical)
+        )
     if on_gpu and gpu is None and not hypothetical:
         problems.append(
             f"the {backend} backend needs a CUDA GPU and none is visible: use "
@@ -198,13 +237,29 @@ def diagnose(
             if backend in GPU_BACKENDS
             else "policy.device = cuda but no CUDA GPU is visible: use --device cpu"
         )
-    (notes if hypothetical and gpu is None else problems).extend(_missing_packages(backend))
+    for need in (["vllm"] if backend == "vllm" else []) + ["torch", "transformers", "peft"]:
+        if installed_version(need) is None:
+            extra = "vllm" if need == "vllm" else "train"
+            fix = "pip install torch" if need == "torch" else f"pip install 'rtlopt[{extra}]'"
+            (notes if hypothetical and gpu is None else problems).append(
+                f"{need} is not installed: {fix}"
+            )
 
     resolved, source, downloads, model_problems = _model(policy, on_gpu)
     problems.extend(model_problems)
     shape: ModelShape | None = model_shape(resolved) if resolved is not None else None
     label = resolved.label if resolved is not None else None
-    capacity, plan_label = _capacity(on_gpu, gpu_memory, card, gpu)
+
+    if on_gpu:
+        capacity = int(gpu_memory * GiB) if gpu_memory is not None else card
+        plan_label = (
+            f"a {gpu_memory:g} GiB card (--gpu-memory)"
+            if hypothetical
+            else (gpu or "no card (parts only; --gpu-memory GIB gives a verdict)")
+        )
+    else:
+        capacity = cpu_ram_bytes()
+        plan_label = f"{gib(capacity)} of RAM" if capacity else "RAM (size unknown)"
     plan = None
     if shape is not None:
         plan = plan_for(
@@ -216,15 +271,39 @@ def diagnose(
             shape=shape,
             parents=parents,
             rollouts=rollouts,
+            # a card planned with --gpu-memory sits in another host: its memory is unknown
+            host_capacity=host_available_bytes() if backend == "vllm" and gpu else None,
         )
         problems.extend(plan.problems)
         notes.extend(plan.notes)
+        if resolved is not None:
+            notes.append(f"model shape from {shape_source(resolved)}")
     elif resolved is not None:
         notes.append(f"the shape of {label} is unknown (no config.json found): no memory estimate")
-    path = _run_path(backend, on_gpu, plan, label)
+
+    if backend == "vllm":
+        share = (
+            f"{plan.gpu_memory_utilization:.3f}"
+            if plan and plan.gpu_memory_utilization
+            else "chosen from the card at start"
+        )
+        path = (
+            f"the vllm backend: rollouts in vLLM (gpu_memory_utilization {share}, sleep "
+            f"mode, LoRA hot-loaded every step) and LoRA training with transformers + peft "
+            f"on the same GPU, model {label}"
+        )
+    elif on_gpu:
+        path = f"the transformers backend on the GPU (bf16): generation and training of {label}"
+    else:
+        path = (
+            f"the transformers backend on the CPU (fp32): generation and training of "
+            f"{label}; vLLM is not used"
+        )
     if gpu is None:
-        plan_note = f"; the memory plan is for {plan_label}" if hypothetical else ""
-        path = f"no CUDA GPU is visible{plan_note}: {path}"
+        head = "no CUDA GPU is visible"
+        if hypothetical:
+            head += f"; the memory plan is for {plan_label}"
+        path = f"{head}: {path}"
     return Diagnosis(
         gpu=gpu,
         torch_cuda=torch_cuda,
@@ -239,105 +318,4 @@ def diagnose(
         plan_for=plan_label,
         problems=tuple(problems),
         notes=tuple(notes),
-    )
-
-
-def _frozen(
-    policy: PolicyConfig,
-    gpu: str | None,
-    torch_cuda: str | None,
-    packages: tuple[PackageStatus, ...],
-    problems: list[str],
-) -> Diagnosis:
-    """The diagnosis of a backend that loads no model (endpoint, scripted, a plugin)."""
-    backend = policy.backend
-    what = {
-        "openai": f"the OpenAI-compatible endpoint {policy.endpoint or '(none set)'}",
-        "scripted": f"the candidate files at {policy.scripted_path or '(none set)'}",
-    }
-    path = (
-        f"the {backend} backend: candidates come from "
-        f"{what.get(backend, 'a plugin')}; no model is loaded on this machine "
-        "(the policy is frozen)"
-    )
-    notes = ["no CUDA GPU is visible (not needed by this backend)"] if gpu is None else []
-    return Diagnosis(
-        gpu=gpu,
-        torch_cuda=torch_cuda,
-        packages=packages,
-        backend=backend,
-        device="-",
-        path=path,
-        model=None,
-        model_source="-",
-        downloads=(),
-        plan=None,
-        plan_for="-",
-        problems=tuple(problems),
-        notes=tuple(notes),
-    )
-
-
-def _outdated(packages: tuple[PackageStatus, ...]) -> list[str]:
-    return [
-        f"{p.name} {p.version} is older than the {p.minimum} rtlopt needs: "
-        f"pip install -U 'rtlopt[{'vllm' if p.name == 'vllm' else 'train'}]'"
-        for p in packages
-        if not p.ok
-    ]
-
-
-def _on_gpu(policy: PolicyConfig, gpu: str | None, hypothetical: bool) -> bool:
-    if policy.backend in GPU_BACKENDS:
-        return True
-    return policy.device == "cuda" or (
-        policy.device == "auto" and (gpu is not None or hypothetical)
-    )
-
-
-def _missing_packages(backend: str) -> list[str]:
-    """What the model backends need and is not installed, with the command that installs it."""
-    out = []
-    for need in (["vllm"] if backend == "vllm" else []) + ["torch", "transformers", "peft"]:
-        if installed_version(need) is None:
-            extra = "vllm" if need == "vllm" else "train"
-            fix = "pip install torch" if need == "torch" else f"pip install 'rtlopt[{extra}]'"
-            out.append(f"{need} is not installed: {fix}")
-    return out
-
-
-def _capacity(
-    on_gpu: bool, gpu_memory: float | None, card: int | None, gpu: str | None
-) -> tuple[int | None, str]:
-    """The memory the plan is for, and how to name it."""
-    if on_gpu:
-        capacity = int(gpu_memory * GiB) if gpu_memory is not None else card
-        label = (
-            f"a {gpu_memory:g} GiB card (--gpu-memory)"
-            if gpu_memory is not None
-            else (gpu or "no card (parts only; --gpu-memory GIB gives a verdict)")
-        )
-        return capacity, label
-    capacity = cpu_ram_bytes()
-    return capacity, f"{gib(capacity)} of RAM" if capacity else "RAM (size unknown)"
-
-
-def _run_path(backend: str, on_gpu: bool, plan: MemoryPlan | None, label: str | None) -> str:
-    """Where generation and training run."""
-    if backend == "vllm":
-        share = (
-            f"{plan.gpu_memory_utilization:.2f}"
-            if plan and plan.gpu_memory_utilization
-            else "chosen from the card at start"
-        )
-        return (
-            f"the vllm backend: rollouts in vLLM (gpu_memory_utilization {share}, sleep "
-            f"mode, LoRA hot-loaded every step) and LoRA training with transformers + peft "
-            f"on the same GPU, model {label}"
-        )
-    if on_gpu:
-        return f"the transformers backend on the GPU (bf16): generation and training of {label}"
-    return (
-        f"the transformers backend on the CPU (fp32): generation and training of "
-        f"{label}; vLLM is not used"
     )

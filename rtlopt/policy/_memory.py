@@ -50,6 +50,13 @@ reserved inside the vLLM share."""
 VLLM_MAX_SHARE = 0.90
 """Never give vLLM more of the card than this (vLLM's own default)."""
 
+KV_HEADROOM = 0.10
+"""KV cache given to vLLM beyond the step's need (all rollouts of a step at full length at
+once): block rounding and prefix-cache slack."""
+
+HOST_MARGIN_BYTES = 4 * GiB
+"""Host memory kept free beside the sleeping engine's weights (the OS, Python, the tools)."""
+
 
 def vllm_max_lora_rank(rank: int) -> int:
     """The smallest ``max_lora_rank`` vLLM accepts that can serve a rank-``rank`` adapter.
@@ -78,6 +85,8 @@ class ModelShape:
     head_dim: int
     vocab: int
     tied: bool
+    context: int | None = None
+    dtype: str | None = None
 
     @property
     def q_dim(self) -> int:
@@ -138,26 +147,74 @@ class ModelShape:
             head_dim=int(c.get("head_dim") or hidden // heads),
             vocab=int(c["vocab_size"]),
             tied=bool(c.get("tie_word_embeddings", cfg.get("tie_word_embeddings", False))),
+            context=int(c["max_position_embeddings"]) if c.get("max_position_embeddings") else None,
+            dtype=str(c.get("torch_dtype") or c.get("dtype") or cfg.get("torch_dtype") or "")
+            or None,
         )
 
 
 def _qwen3(name: str, hidden: int, inter: int, layers: int, heads: int, tied: bool) -> ModelShape:
-    return ModelShape(name, hidden, inter, layers, heads, 8, 128, 151936, tied)
+    return ModelShape(name, hidden, inter, layers, heads, 8, 128, 151936, tied, 40960, "bfloat16")
+
+
+def _coder(name: str, hidden: int, inter: int, layers: int, heads: int, kv: int) -> ModelShape:
+    tied = hidden < 2048  # the 0.5B, 1.5B and 3B models tie their embeddings
+    vocab = 151936 if tied else 152064
+    return ModelShape(name, hidden, inter, layers, heads, kv, 128, vocab, tied, 32768, "bfloat16")
 
 
 KNOWN_SHAPES: dict[str, ModelShape] = {
     s.name: s
     for s in (
-        # From each model's config.json on the Hugging Face hub.
+        # From each model's config.json on the Hugging Face hub (hidden_size,
+        # intermediate_size, num_hidden_layers, num_attention_heads, num_key_value_heads,
+        # head_dim, vocab_size, tie_word_embeddings, max_position_embeddings, torch_dtype).
         _qwen3("Qwen/Qwen3-0.6B", 1024, 3072, 28, 16, True),
         _qwen3("Qwen/Qwen3-1.7B", 2048, 6144, 28, 16, True),
         _qwen3("Qwen/Qwen3-4B", 2560, 9728, 36, 32, True),
         _qwen3("Qwen/Qwen3-8B", 4096, 12288, 36, 32, False),
         _qwen3("Qwen/Qwen3-14B", 5120, 17408, 40, 40, False),
-        ModelShape("HuggingFaceTB/SmolLM2-135M-Instruct", 576, 1536, 30, 9, 3, 64, 49152, True),
+        _coder("Qwen/Qwen2.5-Coder-1.5B-Instruct", 1536, 8960, 28, 12, 2),
+        _coder("Qwen/Qwen2.5-Coder-7B-Instruct", 3584, 18944, 28, 28, 4),
+        _coder("Qwen/Qwen2.5-Coder-14B-Instruct", 5120, 13824, 48, 40, 8),
+        ModelShape(
+            "HuggingFaceTB/SmolLM2-135M-Instruct",
+            576,
+            1536,
+            30,
+            9,
+            3,
+            64,
+            49152,
+            True,
+            8192,
+            "bfloat16",
+        ),  # fmt: skip
     )
 }
-"""Shapes of models rtlopt suggests, for planning before they are downloaded."""
+"""Shapes of models rtlopt suggests, for planning before they are downloaded (a local
+``config.json`` wins: :func:`model_shape`)."""
+
+
+def shape_source(resolved: ResolvedModel) -> str:
+    """Where :func:`model_shape` takes the numbers from, for the plan's reader."""
+    cfg = _config_json(resolved)
+    if cfg is not None and resolved.gguf_file is None:
+        return str(cfg)
+    return "rtlopt's table of known configs (policy/_memory.py: KNOWN_SHAPES)"
+
+
+DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+
+
+def vllm_dtype(policy_dtype: str, shape: ModelShape | None) -> str:
+    """The dtype vLLM loads the weights in: ``policy.dtype`` when set, else the model's own
+    (its config's ``torch_dtype``) when it is a 16-bit type, else bfloat16."""
+    if policy_dtype != "auto":
+        return policy_dtype
+    if shape is not None and shape.dtype in ("bfloat16", "float16"):
+        return shape.dtype
+    return "bfloat16"
 
 
 def _config_json(resolved: ResolvedModel) -> Path | None:
@@ -226,6 +283,10 @@ class MemoryPlan:
         max_model_len: Longest sequence (prompt + answer) in tokens.
         problems: What does not fit, each with the change that makes it fit. Empty: it fits.
         notes: What fits but deserves a word (e.g. fewer sequences at once than rollouts).
+        kv_need_tokens: Tokens all rollouts of a step need at once at full length (vLLM).
+        host_bytes: Host memory the sleeping engine's weights take (vLLM sleep level 1).
+        host_capacity: Host memory available, None when unknown.
+        dtype: The weights' dtype.
     """
 
     device: str
@@ -238,6 +299,10 @@ class MemoryPlan:
     kv_tokens: int | None = None
     problems: tuple[str, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = field(default_factory=tuple)
+    kv_need_tokens: int | None = None
+    host_bytes: int | None = None
+    host_capacity: int | None = None
+    dtype: str = "bfloat16"
 
     @property
     def fits(self) -> bool:
@@ -246,6 +311,11 @@ class MemoryPlan:
     @property
     def peak(self) -> int:
         return max(p.total for p in self.phases)
+
+    @property
+    def headroom(self) -> int | None:
+        """Memory free at the busiest phase (the margin is part of it); None without a card."""
+        return None if self.capacity is None else self.capacity - self.peak
 
 
 def gib(n: float) -> str:
@@ -347,6 +417,9 @@ def plan_memory(
     gradient_checkpointing: bool = True,
     gpu_memory_utilization: float = 0.0,
     dtype_bytes: int | None = None,
+    host_capacity: int | None = None,
+    dtype: str | None = None,
+    frozen: bool = False,
 ) -> MemoryPlan:
     """Estimate the memory of a run; see the module docstring.
 
@@ -368,13 +441,28 @@ def plan_memory(
         gpu_memory_utilization: vLLM share; 0 chooses the largest that leaves the trainer its
             resident memory and the margin.
         dtype_bytes: Bytes per weight; default 2 on CUDA (bf16), 4 on the CPU (fp32).
+        host_capacity: Host memory available (vLLM: the sleeping engine's weights go there).
+        dtype: The weights' dtype by name (wins over ``dtype_bytes``).
+        frozen: ``learning_rate = 0``: with vLLM no trainer copy and no update phase.
     """
     cuda = device == "cuda"
-    db = dtype_bytes or (2 if cuda else 4)
+    db = DTYPE_BYTES[dtype] if dtype in DTYPE_BYTES else dtype_bytes or (2 if cuda else 4)
+    dtype = dtype or {4: "float32"}.get(db, "bfloat16")
     seq = max_prompt_tokens + max_new_tokens
     problems: list[str] = []
     notes: list[str] = []
+    if shape.context is not None and seq > shape.context:
+        # vLLM refuses a max_model_len beyond the model's context at start-up; transformers
+        # runs on, with positions the model never saw
+        (problems if backend == "vllm" else notes).append(
+            f"policy.max_prompt_tokens + policy.max_new_tokens = {seq} tokens exceed the "
+            f"model's context of {shape.context} (max_position_embeddings): set "
+            f"policy.max_prompt_tokens to at most {max(shape.context - max_new_tokens, 0)}"
+        )
     resident = _trainer_resident(shape, lora=lora, lora_rank=lora_rank, dtype_bytes=db, cuda=cuda)
+    if frozen and backend == "vllm":
+        resident = []  # the vLLM backend keeps only a tokenizer beside a frozen engine
+    res_total = sum(p.bytes for p in resident)
     update = _update_parts(
         shape,
         seq_len=seq,
@@ -389,15 +477,81 @@ def plan_memory(
     kv_tokens: int | None = None
 
     if backend == "vllm":
-        phases, share, kv_tokens = _vllm_phases(
-            shape,
-            _VllmRun(lora_rank, seq, capacity, gpu_memory_utilization, parents * rollouts),
-            resident,
-            update,
-            margin,
-            problems,
-            notes,
+        try:
+            max_rank = vllm_max_lora_rank(lora_rank)
+        except ValueError as exc:
+            problems.append(f"{exc}: set train.lora_r to 512 or less")
+            max_rank = VLLM_LORA_RANKS[-1]
+        runtime = VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2)
+        fixed = [
+            MemoryPart("vLLM weights", shape.params * db, f"{dtype}"),
+            MemoryPart(
+                "vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank), f"max_lora_rank {max_rank}"
+            ),
+            MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime),
+        ]
+        fixed_total = sum(p.bytes for p in fixed)
+        per_seq = seq * shape.kv_bytes_per_token()
+        need_tokens = parents * rollouts * seq
+        if capacity:
+            most = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
+            if gpu_memory_utilization > 0:
+                share = gpu_memory_utilization
+                if share * capacity + res_total + margin > capacity:
+                    problems.append(
+                        f"policy.gpu_memory_utilization = {share:.2f} leaves "
+                        f"{gib(capacity * (1 - share))} for the trainer, which needs "
+                        f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
+                        "(or 0 to choose)"
+                    )
+            else:
+                # the step's need plus headroom, never everything left over
+                kv_alloc = int(need_tokens * shape.kv_bytes_per_token() * (1 + KV_HEADROOM))
+                share = math.ceil(1000 * (fixed_total + kv_alloc) / capacity) / 1000
+                share = min(share, most, VLLM_MAX_SHARE)
+            pool = int(max(share, 0.0) * capacity)
+            kv = pool - fixed_total
+            kv_tokens = max(kv, 0) // shape.kv_bytes_per_token()
+            if kv < per_seq:
+                problems.append(
+                    f"vLLM's share ({gib(pool)}) holds the weights and runtime "
+                    f"({gib(fixed_total)}) but not one {seq}-token sequence "
+                    f"({gib(per_seq)} of KV cache): use a smaller model or lower "
+                    "policy.max_prompt_tokens / policy.max_new_tokens"
+                )
+            elif kv < parents * rollouts * per_seq:
+                notes.append(
+                    f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
+                    f"{parents * rollouts} rollouts of a step run in waves (slower, still "
+                    "correct)"
+                )
+            kv_part = MemoryPart(
+                "vLLM KV cache",
+                max(kv, 0),
+                f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024} KiB/token",
+            )
+        else:
+            kv_part = MemoryPart(
+                "vLLM KV cache (one sequence)",
+                per_seq,
+                f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
+            )
+        phases: tuple[Phase, ...] = (
+            Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
+            Phase(
+                "update (vLLM asleep, level 1)",
+                tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)] + update),
+            ),
         )
+        if frozen:
+            phases = (Phase("generation (frozen policy: no trainer, no update)", phases[0].parts),)
+        host = 0 if frozen else shape.params * db  # a frozen engine never sleeps
+        if host and host_capacity is not None and host + HOST_MARGIN_BYTES > host_capacity:
+            problems.append(
+                f"sleep level 1 copies vLLM's weights ({gib(host)}) to pinned host memory at "
+                f"every update, but the host has {gib(host_capacity)} available "
+                f"(+{gib(HOST_MARGIN_BYTES)} kept free): add host memory or use a smaller model"
+            )
     else:
         rows = max(1, rollouts)
         gen_kv = MemoryPart(
@@ -409,8 +563,22 @@ def plan_memory(
             Phase("generation", tuple(resident + [gen_kv])),
             Phase("update", tuple(resident + update)),
         )
+
     if capacity:
-        problems += _over_capacity(phases, capacity, margin, cuda)
+        for ph in phases:
+            if ph.total + margin > capacity:
+                what = "card" if cuda else "RAM"
+                fix = (
+                    "lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
+                    "train.micro_batch = 1"
+                    + (" and train.gradient_checkpointing on" if cuda else "")
+                    if ph.name.startswith("update")
+                    else "use a smaller model"
+                )
+                problems.append(
+                    f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
+                    f"but the {what} has {gib(capacity)}: {fix}"
+                )
     return MemoryPlan(
         device=device,
         capacity=capacity,
@@ -422,126 +590,22 @@ def plan_memory(
         kv_tokens=kv_tokens,
         problems=tuple(problems),
         notes=tuple(notes),
+        kv_need_tokens=parents * rollouts * seq if backend == "vllm" else None,
+        host_bytes=(0 if frozen else shape.params * db) if backend == "vllm" else None,
+        host_capacity=host_capacity if backend == "vllm" else None,
+        dtype=dtype,
     )
 
 
-@dataclass(frozen=True)
-class _VllmRun:
-    """What the vLLM part of a plan depends on besides the model."""
-
-    lora_rank: int
-    seq: int
-    capacity: int | None
-    gpu_memory_utilization: float
-    sequences: int  # rollouts of one step
-
-
-def _vllm_phases(
-    shape: ModelShape,
-    run: _VllmRun,
-    resident: list[MemoryPart],
-    update: list[MemoryPart],
-    margin: int,
-    problems: list[str],
-    notes: list[str],
-) -> tuple[tuple[Phase, ...], float | None, int | None]:
-    """Generation in vLLM beside the idle trainer, and the update with vLLM asleep; vLLM's
-    share of the card and the KV cache's tokens (None without a capacity)."""
+def host_available_bytes() -> int | None:
+    """Host memory available now (``MemAvailable`` of /proc/meminfo), else physical RAM."""
     try:
-        max_rank = vllm_max_lora_rank(run.lora_rank)
-    except ValueError as exc:
-        problems.append(f"{exc}: set train.lora_r to 512 or less")
-        max_rank = VLLM_LORA_RANKS[-1]
-    runtime = VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2)
-    fixed = [
-        MemoryPart("vLLM weights (bf16)", shape.params * 2),
-        MemoryPart(
-            "vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank), f"max_lora_rank {max_rank}"
-        ),
-        MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime),
-    ]
-    seq, capacity = run.seq, run.capacity
-    per_seq = seq * shape.kv_bytes_per_token()
-    share: float | None = None
-    kv_tokens: int | None = None
-    if capacity:
-        res_total = sum(p.bytes for p in resident)
-        share = _vllm_share(run, res_total, margin, problems)
-        pool = int(max(share, 0.0) * capacity)
-        fixed_total = sum(p.bytes for p in fixed)
-        kv = pool - fixed_total
-        kv_tokens = max(kv, 0) // shape.kv_bytes_per_token()
-        if kv < per_seq:
-            problems.append(
-                f"vLLM's share ({gib(pool)}) holds the weights and runtime "
-                f"({gib(fixed_total)}) but not one {seq}-token sequence "
-                f"({gib(per_seq)} of KV cache): use a smaller model or lower "
-                "policy.max_prompt_tokens / policy.max_new_tokens"
-            )
-        elif kv < run.sequences * per_seq:
-            notes.append(
-                f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
-                f"{run.sequences} rollouts of a step run in waves (slower, still "
-                "correct)"
-            )
-        kv_part = MemoryPart(
-            "vLLM KV cache",
-            max(kv, 0),
-            f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024} KiB/token",
-        )
-    else:
-        kv_part = MemoryPart(
-            "vLLM KV cache (one sequence)",
-            per_seq,
-            f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
-        )
-    phases = (
-        Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
-        Phase(
-            "update (vLLM asleep, level 1)",
-            tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)] + update),
-        ),
-    )
-    return phases, share, kv_tokens
-
-
-def _vllm_share(run: _VllmRun, res_total: int, margin: int, problems: list[str]) -> float:
-    """vLLM's share of the card: the one set (checked against the trainer's needs), else the
-    largest that leaves the trainer its resident memory and the margin."""
-    capacity = run.capacity
-    assert capacity
-    if run.gpu_memory_utilization > 0:
-        share = run.gpu_memory_utilization
-        if share * capacity + res_total + margin > capacity:
-            most = (capacity - res_total - margin) / capacity
-            problems.append(
-                f"policy.gpu_memory_utilization = {share:.2f} leaves "
-                f"{gib(capacity * (1 - share))} for the trainer, which needs "
-                f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
-                "(or 0 to choose)"
-            )
-        return share
-    share = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
-    return min(share, VLLM_MAX_SHARE)
-
-
-def _over_capacity(phases: tuple[Phase, ...], capacity: int, margin: int, cuda: bool) -> list[str]:
-    """A problem for every phase that does not fit the card (or RAM) with the margin."""
-    problems = []
-    for ph in phases:
-        if ph.total + margin > capacity:
-            what = "card" if cuda else "RAM"
-            fix = (
-                "lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
-                "train.micro_batch = 1" + (" and train.gradient_checkpointing on" if cuda else "")
-                if ph.name.startswith("update")
-                else "use a smaller model"
-            )
-            problems.append(
-                f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
-                f"but the {what} has {gib(capacity)}: {fix}"
-            )
-    return problems
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return cpu_ram_bytes()
 
 
 def cpu_ram_bytes() -> int | None:
@@ -562,6 +626,7 @@ def plan_for(
     shape: ModelShape,
     parents: int = 4,
     rollouts: int = 4,
+    host_capacity: int | None = None,
 ) -> MemoryPlan:
     """:func:`plan_memory` with the settings of a configuration."""
     return plan_memory(
@@ -579,7 +644,10 @@ def plan_for(
         ref_forward=train.kl_coef > 0 or train.delta == "adaptive",
         gradient_checkpointing=train.gradient_checkpointing,
         gpu_memory_utilization=policy.gpu_memory_utilization,
-        dtype_bytes={"float32": 4, "bfloat16": 2, "float16": 2}.get(policy.dtype),
+        dtype=vllm_dtype(policy.dtype, shape) if device == "cuda" else None,
+        dtype_bytes=DTYPE_BYTES.get(policy.dtype),
+        host_capacity=host_capacity,
+        frozen=train.learning_rate == 0,
     )
 
 

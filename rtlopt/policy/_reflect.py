@@ -82,6 +82,9 @@ class Lesson:
         support: How many reflections wrote it (merged duplicates included).
         first_step: When it was first written.
         last_step: When it was last confirmed.
+        applied: Steps whose prompts showed it (ACE-RTL's coordinator: was the fix tried?).
+        fixed: Of those, steps with a proven improvement (did the fix work?).
+        outcomes: The last few of those steps' outcomes, one line each.
     """
 
     text: str
@@ -89,6 +92,9 @@ class Lesson:
     support: int = 1
     first_step: int = 0
     last_step: int = 0
+    applied: int = 0
+    fixed: int = 0
+    outcomes: list[str] = field(default_factory=list)
 
 
 def _words(text: str) -> list[str]:
@@ -140,16 +146,43 @@ class Playbook:
         return "new"
 
     def top(self, k: int) -> list[Lesson]:
-        """The ``k`` best supported lessons (then the most recently confirmed)."""
-        ranked = sorted(self.lessons, key=lambda x: (-x.support, -x.last_step, x.first_step))
-        return ranked[:k]
+        """The ``k`` best lessons: those whose fix worked most often, then the best supported,
+        then the most recently confirmed; a lesson tried twice or more without a fix ranks
+        below the untried ones."""
+
+        def key(x: Lesson) -> tuple[int, int, int, int, int]:
+            failing = 1 if x.applied >= 2 and x.fixed == 0 else 0
+            return (failing, -x.fixed, -x.support, -x.last_step, x.first_step)
+
+        return sorted(self.lessons, key=key)[:k]
+
+    def record_outcomes(self, shown: Sequence[str], cases: Sequence[Case], step: int) -> None:
+        """The step's prompts showed the lessons ``shown``: count the step for each, as fixed
+        when one of its rollouts improved the design (``cases``: the step's failed and
+        improved rollouts)."""
+        improved = [c for c in cases if c.kind == "improved"]
+        outcome = (
+            f"step {step}: fixed ({improved[0].outcome})"
+            if improved
+            else f"step {step}: no improvement" + (f" ({cases[0].outcome[:120]})" if cases else "")
+        )
+        for lesson in self.lessons:
+            if lesson.text in shown:
+                lesson.applied += 1
+                lesson.fixed += 1 if improved else 0
+                lesson.outcomes = [*lesson.outcomes, outcome][-MAX_EVIDENCE:]
 
     def prompt_lines(self, k: int) -> list[str]:
-        """The ``k`` top lessons as prompt lines."""
-        return [
-            lesson.text + (f" (seen {lesson.support} times)" if lesson.support > 1 else "")
-            for lesson in self.top(k)
-        ]
+        """The ``k`` top lessons as prompt lines, with how often they were seen and worked."""
+        out = []
+        for lesson in self.top(k):
+            notes = []
+            if lesson.support > 1:
+                notes.append(f"seen {lesson.support} times")
+            if lesson.applied:
+                notes.append(f"worked {lesson.fixed} of {lesson.applied} times")
+            out.append(lesson.text + (f" ({', '.join(notes)})" if notes else ""))
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The playbook as a JSON-ready dict."""
@@ -162,6 +195,9 @@ class Playbook:
                     "support": x.support,
                     "first_step": x.first_step,
                     "last_step": x.last_step,
+                    "applied": x.applied,
+                    "fixed": x.fixed,
+                    "outcomes": list(x.outcomes),
                     "evidence": [e.__dict__ for e in x.evidence],
                 }
                 for x in self.lessons
@@ -180,6 +216,9 @@ class Playbook:
                     int(d["support"]),
                     int(d["first_step"]),
                     int(d["last_step"]),
+                    int(d.get("applied", 0)),
+                    int(d.get("fixed", 0)),
+                    [str(o) for o in d.get("outcomes", [])],
                 )
             )
         while len(pb.lessons) > max_lessons:
@@ -353,6 +392,8 @@ class Reflector:
     ) -> ReflectStats:
         """Reflect on up to ``reflect.parallel`` of ``cases`` at once and put the lessons in
         ``playbook``."""
+        shown = [x.text for x in playbook.top(self.cfg.prompt_lessons)]  # this step's prompts
+        playbook.record_outcomes(shown, cases, cases[0].step if cases else 0)
         chosen = pick_cases(cases, self.cfg.parallel)
         if not chosen:
             return ReflectStats()

@@ -20,13 +20,14 @@ Prompts longer than ``policy.max_prompt_tokens`` are shortened by
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -243,7 +244,10 @@ class TransformersPolicy:
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
     ) -> None:
-        """Remember the sampled token ids of a completion for the next update."""
+        """Remember the sampled token ids of a completion for the next update (a frozen policy
+        has no update: nothing is kept)."""
+        if not self.trainable:
+            return
         self._tokens[(_prompt_key(prompt), completion)] = (tuple(prompt_ids), tuple(completion_ids))
 
     def _cut(self, ids: list[int]) -> list[int]:
@@ -383,6 +387,7 @@ class TransformersPolicy:
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """One policy-gradient step (paper eq. 7) over ``samples``; see rtlopt.train._step."""
         if not self.trainable or self.optimizer is None:
+            self._tokens.clear()  # a frozen run keeps nothing from step to step
             return frozen_stats()
         from rtlopt.train._step import policy_gradient_step
 
@@ -535,6 +540,101 @@ def _nucleus(probs: Any, top_p: float) -> Any:
     return kept / kept.sum(dim=-1, keepdim=True)
 
 
+class FrozenTrainer:
+    """What the vLLM backend needs of its trainer when the policy is frozen (``learning_rate =
+    0``): the tokenizer and the prompt fitting, no weights on the GPU (the trainer's copy of the
+    model would sit there unused for the whole run)."""
+
+    trainable = False
+
+    def __init__(self, cfg: PolicyConfig, train: TrainConfig, *, seed: int) -> None:
+        from transformers import AutoTokenizer
+
+        resolved = resolve_model(cfg, gpu=True)
+        kw: dict[str, Any] = {}
+        if resolved.gguf_file is not None:
+            kw["gguf_file"] = resolved.gguf_file
+        self.cfg = cfg
+        self.tokenizer: Any = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
+        self.answer_prefix = cfg.answer_prefix if cfg.answer_prefix != "auto" else ""
+
+    chat_text = TransformersPolicy.chat_text
+    prompt_ids = TransformersPolicy.prompt_ids
+    fitted_prompt_ids = TransformersPolicy.fitted_prompt_ids
+    overlong_error = TransformersPolicy.overlong_error
+
+    def record_tokens(
+        self,
+        prompt: Prompt,
+        completion: str,
+        prompt_ids: Sequence[int],
+        completion_ids: Sequence[int],
+    ) -> None:
+        """Nothing to remember: no update follows."""
+
+    def update(self, samples: Sequence[Sample]) -> UpdateStats:
+        return frozen_stats()
+
+    def save_adapter(self, path: Path) -> Path:
+        raise UsageError("a frozen policy has no adapter to save")
+
+    def save(self, path: Path) -> None:
+        """Nothing to save: the policy does not change."""
+
+    def load(self, path: Path) -> None:
+        """Nothing to restore."""
+
+    def close(self) -> None:
+        """Nothing held."""
+
+
+PROGRESS_EVERY = 0.10
+"""The GGUF conversion logs its progress at every tenth of its tensors."""
+
+
+class _LoggedProgress:
+    """Stands in for transformers' tqdm bar over the GGUF tensors: the same iteration, its
+    progress as rtlopt's own log lines (no carriage returns in a pipe)."""
+
+    def __init__(self, iterable: Any = None, desc: str | None = None, **_: Any) -> None:
+        self.items = list(iterable) if iterable is not None else []
+
+    def __iter__(self) -> Any:
+        total = len(self.items)
+        step = max(1, int(total * PROGRESS_EVERY))
+        t0 = time.perf_counter()
+        for i, item in enumerate(self.items, 1):
+            yield item
+            if i % step == 0 or i == total:
+                logging.getLogger("rtlopt.progress").info(
+                    "converting the GGUF model (once; kept in the model cache): %d/%d tensors, "
+                    "%.0f s",
+                    i,
+                    total,
+                    time.perf_counter() - t0,
+                )
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+@contextlib.contextmanager
+def gguf_progress() -> Iterator[None]:
+    """Replace transformers' GGUF conversion bar by :class:`_LoggedProgress` meanwhile."""
+    try:
+        import transformers.modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:  # no GGUF support in this transformers: nothing to replace
+        yield
+        return
+    saved = getattr(gguf_utils, "tqdm", None)
+    gguf_utils.tqdm = _LoggedProgress  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        if saved is not None:
+            gguf_utils.tqdm = saved  # type: ignore[attr-defined]
+
+
 def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
     """Model and tokenizer, from the dequantized cache when a GGUF file was converted before.
 
@@ -547,8 +647,11 @@ def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:
         kw: dict[str, Any] = {}
         if resolved.gguf_file is not None:
             kw["gguf_file"] = resolved.gguf_file
-        tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
-        model: Any = AutoModelForCausalLM.from_pretrained(resolved.name_or_path, dtype=dtype, **kw)
+        with gguf_progress():
+            tok = AutoTokenizer.from_pretrained(resolved.name_or_path, **kw)
+            model: Any = AutoModelForCausalLM.from_pretrained(
+                resolved.name_or_path, dtype=dtype, **kw
+            )
         return model, tok
 
     cache = _gguf_cache_dir(resolved)

@@ -48,8 +48,10 @@ from rtlopt.policy._extract import extract_verilog
 from rtlopt.policy._memory import (
     MemoryPlan,
     cuda_card_bytes,
+    host_available_bytes,
     model_shape,
     plan_for,
+    vllm_dtype,
     vllm_max_lora_rank,
 )
 from rtlopt.policy._preflight import cuda_available, require_package, resolve_model
@@ -135,7 +137,15 @@ def vllm_memory_plan(
     shape = model_shape(resolve_model(cfg, gpu=True))
     if shape is None:
         return None
-    return plan_for(cfg, train, backend="vllm", device="cuda", capacity=capacity, shape=shape)
+    return plan_for(
+        cfg,
+        train,
+        backend="vllm",
+        device="cuda",
+        capacity=capacity,
+        shape=shape,
+        host_capacity=host_available_bytes(),
+    )
 
 
 class VllmPolicy:
@@ -196,7 +206,7 @@ class VllmPolicy:
         model = resolve_model(cfg, gpu=True).name_or_path
         self.memory_plan = vllm_memory_plan(cfg, train, cuda_card_bytes())
         share = cfg.gpu_memory_utilization
-        if self.memory_plan is not None and self.memory_plan.capacity:
+        if self.memory_plan is not None:
             if not self.memory_plan.fits:
                 raise UsageError(
                     self.memory_plan.problems[0],
@@ -225,15 +235,17 @@ class VllmPolicy:
             max_lora_rank=max_rank,
             max_loras=1,
             seed=seed,
-            dtype="bfloat16",
+            dtype=self.memory_plan.dtype if self.memory_plan else vllm_dtype(cfg.dtype, None),
             gpu_memory_utilization=share,
             max_model_len=cfg.max_prompt_tokens + cfg.max_new_tokens,
             enable_sleep_mode=True,
         )
         if trainer is None:
-            from rtlopt.policy._transformers import TransformersPolicy
+            from rtlopt.policy._transformers import FrozenTrainer, TransformersPolicy
 
-            trainer = TransformersPolicy(cfg, train, seed=seed)
+            # lr = 0: tokenizer only, no second copy of the model on the GPU
+            cls = TransformersPolicy if train.learning_rate > 0 else FrozenTrainer
+            trainer = cls(cfg, train, seed=seed)
         self.trainer = trainer
         self.trainable = trainer.trainable
         self.step = 0

@@ -6,6 +6,8 @@ import difflib
 import json
 import logging
 import math
+import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,6 +235,7 @@ def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any
                 }
                 for c in _rejected(data)
             ],
+            "rollouts": rollout_reasons(data.path),
             "pareto": on_front,
             "delta_schedule": data.delta_schedule,
             "tools": prov.get("tools", {}),
@@ -243,6 +246,39 @@ def build_report_json(data: RunData, plots: Mapping[str, Path]) -> dict[str, Any
         }
     )
     return rep
+
+
+def _reason_key(reason: str) -> str:
+    """A reason without its numbers and paths, so that rollouts failing alike count together."""
+    first = (reason or "").strip().splitlines()[0] if (reason or "").strip() else ""
+    first = re.sub(r"(/[^\s:]+)+", "<path>", first)
+    return re.sub(r"\d+(\.\d+)?", "N", first)[:120]
+
+
+def rollout_reasons(run_dir: Path, top: int = 8) -> dict[str, Any] | None:
+    """Every rollout of ``rollouts.jsonl`` counted by how far it got (status at stage) and the
+    most common reasons; None for runs that kept no rollout log."""
+    path = run_dir / "rollouts.jsonl"
+    if not path.is_file():
+        return None
+    outcomes: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    n = 0
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # a line cut by a kill
+        n += 1
+        outcomes[f"{row.get('status')} at {row.get('stage')}"] += 1
+        if row.get("status") != "ok":
+            reasons[_reason_key(str(row.get("reason") or ""))] += 1
+    return {
+        "count": n,
+        "outcomes": dict(outcomes.most_common()),
+        "reasons": [{"reason": r, "count": c} for r, c in reasons.most_common(top)],
+        "file": path.name,
+    }
 
 
 # ------------------------------------------------------------------------ markdown
@@ -487,6 +523,25 @@ def _md_top(data: RunData, rep: dict[str, Any]) -> list[str]:
     kind = data.metric
     out: list[str] = []
     top = rep["top_candidates"]
+    ro = rep.get("rollouts")
+    if ro:
+        out += ["## Rollouts", ""]
+        out += [
+            f"{ro['count']} rollouts, each kept in `{ro['file']}` (answer, stage reached, "
+            "reason). How far they got:",
+            "",
+        ]
+        out += _md_table(
+            ["outcome", "rollouts"], [[k, str(v)] for k, v in ro["outcomes"].items()], "lr"
+        )
+        if ro["reasons"]:
+            out += ["", "Most common reasons (numbers and paths blurred):", ""]
+            out += _md_table(
+                ["reason", "rollouts"],
+                [[_cell(r["reason"] or "(none given)"), str(r["count"])] for r in ro["reasons"]],
+                "lr",
+            )
+        out += [""]
     if top:
         out += ["## Top candidates", ""]
         rows = []

@@ -15,6 +15,7 @@ completed step without losing anything.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import random
@@ -74,6 +75,12 @@ from rtlopt.train import BatchStats, Decision, batch_advantages, make_schedule
 from rtlopt.verilog import source_hash
 
 log = logging.getLogger(__name__)
+progress_log = logging.getLogger("rtlopt.progress")
+"""One line per generation call and per evaluated rollout (the CLI shows it, also in a pipe)."""
+
+ROLLOUTS_FILE = "rollouts.jsonl"
+"""Every rollout of the run, one JSON line each: step, parent, status, stage, reason, reward,
+candidate hash and the answer's text (the report summarizes the reasons)."""
 
 
 @dataclass
@@ -594,7 +601,15 @@ class Optimizer:
         for si, n in enumerate(sizes):  # one call per rollout count (usually one)
             idx = [i for i, e in enumerate(expansions) if e.n == n]
             seed = cfg.run.seed * 100003 + step + 7919 * si
+            t0 = time.perf_counter()
             out = self.policy.generate([prompts[i] for i in idx], n, seed=seed)
+            progress_log.info(
+                "%s step %d: %d rollout(s) generated in %.0f s",
+                self.design.target.name,
+                step,
+                sum(len(g) for g in out),
+                time.perf_counter() - t0,
+            )
             for i, comps in zip(idx, out, strict=True):
                 groups[i] = list(comps)
         group = [gi for gi, comps in enumerate(groups) for _ in comps]
@@ -656,6 +671,19 @@ class Optimizer:
         def progress(i: int, res: EvalResult) -> None:
             nonlocal done
             done += 1
+            verdict = (
+                f"accepted, reward {res.reward:.3f}"
+                if res.accepted and res.reward is not None
+                else f"{res.status} at {res.stage}: {(res.reason or '').strip()[:100]}"
+            )
+            progress_log.info(
+                "%s step %d: candidate %d/%d %s",
+                self.design.target.name,
+                step,
+                done,
+                len(to_eval),
+                verdict,
+            )
             if events.on_eval:
                 events.on_eval(step, done, res)
 
@@ -679,7 +707,21 @@ class Optimizer:
             executor.close()
 
     def _record_candidates(self, step: int, ro: _Rollouts) -> None:
-        """Write every new candidate and its result to ``candidates/``."""
+        """Write every new candidate and its result to ``candidates/``, and every rollout
+        (its answer, the stage it reached, why it stopped there) to ``rollouts.jsonl``."""
+        with (self.rd.path / ROLLOUTS_FILE).open("a") as f:
+            for k, (gi, res) in enumerate(zip(ro.group, ro.results, strict=True)):
+                row = {
+                    "step": step,
+                    "parent": ro.expansions[gi].node_id,
+                    "status": str(res.status),
+                    "stage": str(res.stage),
+                    "reason": res.reason,
+                    "reward": res.reward,
+                    "hash": res.source_hash,
+                    "text": ro.completions[k].text,
+                }
+                f.write(json.dumps(row) + "\n")
         for k, (gi, text, res) in enumerate(zip(ro.group, ro.texts, ro.results, strict=True)):
             if not text:
                 continue

@@ -7,9 +7,11 @@
    idea records where it came from.
 2. *Sequential refinement*: idea ``I_k`` starts chain ``C_k`` whose first node implements it on
    the reference; each of the next ``m - 1`` steps (``m = search.igr_steps``) edits the chain's
-   latest node with that node's feedback (for long modules with SEARCH/REPLACE edits). A step
-   samples ``run.rollouts`` answers; every scored design is a node, and the chain continues from
-   the best of them. When no answer gives a design (no module, an edit that does not apply), the
+   latest node with that node's feedback (for long modules with SEARCH/REPLACE edits). As in
+   EvolVE a chain step makes one child (``search.igr_children = 1``), so ``k x m`` nodes run
+   every idea to its end; the batched variant (``igr_children = 0``, ``--search igr-batched``)
+   samples ``run.rollouts`` answers per step and continues from the best. Every scored design is
+   a node. When no answer gives a design (no module, an edit that does not apply), the
    chain stays on its node and the next prompt carries that failure's feedback (debugging).
 3. *Restart* (ACE-RTL, after stagnation: :meth:`IgrSearch.restart`): the chains of the step
    implement their ideas on the reference again; their earlier nodes are kept but never
@@ -21,6 +23,7 @@ The run ends when every chain is done (``k * m`` steps of chains) or the node bu
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Sequence
@@ -39,7 +42,7 @@ from rtlopt.search._strategy import (
     split_budget,
 )
 
-__all__ = ["BUILTIN_IDEAS", "IgrSearch", "normalize_idea"]
+__all__ = ["BUILTIN_IDEAS", "IgrSearch", "batched_igr", "normalize_idea"]
 
 log = logging.getLogger(__name__)
 
@@ -164,10 +167,13 @@ class IgrSearch(SearchFileState):
             active.append(chain)
         return active
 
+    def _children(self, ctx: PlanContext) -> int:
+        return self.cfg.igr_children or ctx.rollouts
+
     def plan(self, ctx: PlanContext) -> list[Expansion]:
         """Advance up to ``search.parents`` unfinished chains by one step each."""
         active = self._active(ctx)
-        ns = split_budget([ctx.rollouts] * len(active), ctx.budget)
+        ns = split_budget([self._children(ctx)] * len(active), ctx.budget)
         return [self._expansion(c, n) for c, n in zip(active, ns, strict=True) if n > 0]
 
     def restart(self, ctx: PlanContext) -> list[Expansion]:
@@ -175,7 +181,7 @@ class IgrSearch(SearchFileState):
         again: their trajectories so far are left behind (kept as nodes, never continued),
         the failure feedback dropped, and the chain goes on from the restart's best design."""
         active = self._active(ctx)
-        ns = split_budget([ctx.rollouts] * len(active), ctx.budget)
+        ns = split_budget([self._children(ctx)] * len(active), ctx.budget)
         out = []
         for c, n in zip(active, ns, strict=True):
             if n > 0:
@@ -297,3 +303,8 @@ class IgrSearch(SearchFileState):
             n = _Node(**{**d, "focus": tuple(int(i) for i in d.get("focus", ()))})
             self.nodes[n.id] = n
         self.next_id = int(data["next_id"])
+
+
+def batched_igr(cfg: SearchConfig) -> IgrSearch:
+    """``--search igr-batched``: ``run.rollouts`` answers per chain step, the best continues."""
+    return IgrSearch(dataclasses.replace(cfg, igr_children=0))

@@ -27,12 +27,16 @@ A rollout that gave no design (no module, an edit that does not apply) is a fail
 code: expanding it prompts with its nearest ancestor's code and its own feedback (the error),
 so the next rollouts repair it. Infrastructure failures make no node.
 
-``search.parents`` leaves are expanded per step: selection runs again for each, skipping leaves
-already chosen this step (and subtrees with no other leaf), so a step never expands a leaf twice.
+As in EvolVE one leaf is selected, expanded and backed up per iteration (``search.mcts_leaves =
+1``): every selection sees the scores of all earlier expansions. The batched variant
+(``mcts_leaves = 0``, ``--search mcts-batched``) expands ``search.parents`` leaves per step,
+selection running again for each and skipping leaves already chosen this step (and subtrees with
+no other leaf), with no back-up between them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 from collections.abc import Sequence
@@ -44,7 +48,7 @@ from rtlopt.errors import UsageError
 from rtlopt.search._pool import ROOT_ID, Child
 from rtlopt.search._strategy import Expansion, PlanContext, SearchFileState, split_budget
 
-__all__ = ["MctsSearch", "uct"]
+__all__ = ["MctsSearch", "batched_mcts", "uct"]
 
 log = logging.getLogger(__name__)
 
@@ -170,10 +174,11 @@ class MctsSearch(SearchFileState):
     # ------------------------------------------------------------------ a step
 
     def plan(self, ctx: PlanContext) -> list[Expansion]:
-        """Up to ``search.parents`` distinct leaves, ``search.mcts_children`` rollouts each."""
+        """``search.mcts_leaves`` distinct leaves (0: ``search.parents``), ``search.mcts_children``
+        rollouts each."""
         chosen: list[MctsNode] = []
         blocked: set[int] = set()
-        for _ in range(self.cfg.parents):
+        for _ in range(self.cfg.mcts_leaves or self.cfg.parents):
             path = self.select(blocked)
             if path is None:
                 break
@@ -189,7 +194,8 @@ class MctsSearch(SearchFileState):
         ties of selection (every unvisited node's +inf) go to the latest epoch, so selection
         descends into them before the stagnant trajectory's unvisited nodes."""
         self.epoch += 1
-        ns = split_budget([self.cfg.mcts_children] * self.cfg.parents, ctx.budget)
+        leaves = self.cfg.mcts_leaves or self.cfg.parents
+        ns = split_budget([self.cfg.mcts_children] * leaves, ctx.budget)
         return [Expansion(ROOT_ID, "", "", "", "", k) for k in ns if k > 0]
 
     def _expansion(self, leaf: MctsNode, n: int) -> Expansion:
@@ -286,3 +292,8 @@ class MctsSearch(SearchFileState):
             self.nodes[n.id] = n
         self.next_id = int(data["next_id"])
         self.epoch = int(data.get("epoch", 0))
+
+
+def batched_mcts(cfg: SearchConfig) -> MctsSearch:
+    """``--search mcts-batched``: ``search.parents`` leaves per step, no back-up between them."""
+    return MctsSearch(dataclasses.replace(cfg, mcts_leaves=0))

@@ -23,7 +23,8 @@ at ``train.budget_cap x ln k`` (default 0.75): with k = 8 the lone winner's adva
 near 62, with k = 4 near 36, instead of 1e6; the canonical ``ln 2`` is below the cap for every
 k >= 4 and is unchanged. ``saturated`` still reports whether the *requested* budget was out of
 reach (the controller's beta-max rate), ``capped`` that the cap was applied. The ratio is also
-clamped at :data:`MAX_LOG_RATIO` as a last numeric guard.
+clamped at :data:`MAX_LOG_RATIO` as a last numeric guard. The cap is rtlopt's, not the paper's:
+``train.budget_cap = 0`` turns it off (the paper-faithful setting; bench/search.py runs so).
 
 Expected reward (GRPO): ``A_i = (r_i - mean) / std`` with the sample standard deviation.
 """
@@ -197,7 +198,7 @@ class EntropicAdvantage:
         top = max(vals)
         lone = sum(1 for r in vals if top - r <= self.cfg.degenerate_eps) == 1
         cap = self.cfg.budget_cap * math.log(k)
-        capped = lone and delta > cap
+        capped = lone and cap > 0 and delta > cap
         if capped:
             beta, _ = solve_beta(vals, cap, self.cfg)
         z = [beta * (r - top) for r in vals]

@@ -16,12 +16,14 @@ Adaptive controller (TTT-RTL appendix I, table 9; constants in ``AdaptiveKLConfi
   eff-n, const-frac and beta-max rate. The first observation initialises an EMA; a missing
   signal (``None``) leaves its EMA unchanged, and a rule whose EMA does not exist yet does not
   fire.
-* A slow peak tracker with ``alpha_r``: a batch maximum above the tracked peak by at least
-  ``delta_r_min`` relative to it (``max > peak + delta_r_min * |peak|``) is a new peak: the
-  tracker jumps to it and the no-improvement counter resets. Otherwise the counter increments
-  and the tracker moves to ``max(batch_max, (1 - alpha_r) peak + alpha_r batch_max)``: it rises
-  with small gains and slowly decays towards the recent maxima.
-* Warm-up: for the first ``t_warm`` observed steps only P1 may fire; delta stays ``delta0``.
+* A slower EMA with ``alpha_r`` tracks the running peak reward (appendix I): a batch maximum
+  above the tracked value by at least ``delta_r_min`` relative to it (``max > peak +
+  delta_r_min * |peak|``) is a new peak and resets the no-improvement counter; otherwise the
+  counter increments. Either way the tracker then moves by the EMA, ``(1 - alpha_r) peak +
+  alpha_r batch_max`` (it does not jump to a new maximum). The first maximum initialises it.
+* Warm-up: for the first ``t_warm`` steps delta is ``delta0`` and only P1 may fire: the budget
+  of step ``t_warm + 1`` (1-based) is the first the ladder sets, from the ``t_warm`` batches
+  observed.
 * Then the priority ladder P1 (KL brake: reset to delta0), P2 (winner-take-all: shrink),
   P3 (stagnation: shrink), P4 (over-exploring: grow), else hold; shrink/grow are clamped to
   ``[delta_min, delta_max]``.
@@ -240,19 +242,21 @@ class AdaptiveSchedule:
         if batch_max is None:
             self.n_noimp += 1
             return
-        if self.peak is None or batch_max > self.peak + self.a.delta_r_min * abs(self.peak):
+        if self.peak is None:
             self.peak = batch_max
             self.n_noimp = 0
             return
-        self.n_noimp += 1
-        decayed = (1.0 - self.a.alpha_r) * self.peak + self.a.alpha_r * batch_max
-        self.peak = max(batch_max, decayed)
+        if batch_max > self.peak + self.a.delta_r_min * abs(self.peak):
+            self.n_noimp = 0
+        else:
+            self.n_noimp += 1
+        self.peak = (1.0 - self.a.alpha_r) * self.peak + self.a.alpha_r * batch_max
 
     def _rule(self) -> Decision:
         a, e = self.a, self.ema
         if e.kl is not None and e.kl > a.tau_kl:
             return Decision(a.delta0, "P1")
-        if self.t <= a.t_warm:
+        if self.t < a.t_warm:  # self.t batches seen: this decides the budget of step t + 1
             return Decision(a.delta0, "warmup")
         if (
             e.beta_rate is not None

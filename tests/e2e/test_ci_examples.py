@@ -176,3 +176,15 @@ def test_the_check_step_runs_in_a_repository(example_repo: Path, tmp_path: Path)
     assert out.read_text().strip() == "status=1"
     table = (example_repo / "rtlopt-check.md").read_text()
     assert "parity16" in table and "FAIL" in table
+
+
+def test_optimize_example_is_sized_for_a_hosted_runner() -> None:
+    """Issue 25, finding 8: the example defaulted to 20 steps (and a 6-hour job) on a 2-core
+    hosted runner, where the default CPU run took minutes a step."""
+    opt = _load(OPTIMIZE)
+    job = opt["jobs"]["optimize"]
+    steps = int(opt[True]["workflow_dispatch"]["inputs"]["steps"]["default"])
+    assert job["runs-on"] == "ubuntu-latest"
+    assert steps <= 10 and job["timeout-minutes"] <= 90
+    # about a minute a step once sized (rtlopt.session.size_for_hardware), plus install and conversion
+    assert steps * 2 + 20 <= job["timeout-minutes"]

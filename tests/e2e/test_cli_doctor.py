@@ -90,13 +90,18 @@ def test_doctor_plans_an_80gb_card_for_qwen3_8b(tmp_path: Path) -> None:
     assert d["model_source"] == "the local Hugging Face cache"
     plan = d["plan"]
     assert plan["params"] == KNOWN_SHAPES["Qwen/Qwen3-8B"].params
-    assert 0.6 < plan["gpu_memory_utilization"] < 0.9
+    assert plan["kv_need_tokens"] == 32 * plan["max_model_len"]  # 4 parents x 8 rollouts
+    # 32 full-length sequences of Qwen3-8B do not fit beside the trainer: vLLM gets what is
+    # left (never more than the need plus 10 %), and the plan says the rollouts run in waves
+    assert plan["kv_tokens"] < plan["kv_need_tokens"] * 1.11
+    assert plan["kv_tokens"] >= plan["kv_need_tokens"] or any("waves" in n for n in d["notes"])
+    assert plan["dtype"] == "bfloat16" and plan["headroom_bytes"] > 0
     gen, upd = plan["phases"]
     assert gen["name"].startswith("generation") and upd["name"].startswith("update")
     assert max(gen["total_bytes"], upd["total_bytes"]) < plan["capacity_bytes"]
     assert {p["name"] for p in gen["parts"]} >= {
         "trainer weights",
-        "vLLM weights (bf16)",
+        "vLLM weights",
         "vLLM KV cache",
     }
     if NO_GPU:

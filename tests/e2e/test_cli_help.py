@@ -25,6 +25,7 @@ COMMANDS = [
     "pdk",
     "profile",
     "report",
+    "train",
     "config show",
     "pdk list",
     "pdk download",

@@ -73,6 +73,13 @@ def test_scripted_run_selects_best_equivalent_and_leaves_user_work_untouched(
     assert any(c["stage"] == "simulation" and c["status"] == "invalid" for c in cands)
     assert "5'd14" not in new_file
     assert (rd / "report.md").exists() and (rd / "config.toml").exists()
+    # progress per rollout in a pipe (issue 25, finding 8), every rollout kept with its reason
+    out = r.stdout + r.stderr
+    assert "prio_enc step 1: 4 rollout(s) generated" in out and "\r" not in out
+    assert re.search(r"prio_enc step 1: candidate 1/\d+ (accepted|invalid)", out), out
+    rows = [json.loads(x) for x in (rd / "rollouts.jsonl").read_text().splitlines()]
+    assert len(rows) == 8 and all({"stage", "reason", "text"} <= set(x) for x in rows)
+    assert "## Rollouts" in (rd / "report.md").read_text()
 
 
 def test_no_improvement_exits_1_without_branch(example_repo: Path, tmp_path: Path) -> None:

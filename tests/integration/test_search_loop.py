@@ -216,7 +216,8 @@ def _edit_chooser(user: str, j: int) -> str:
 
 
 def test_fake_policy_igr_run_with_edit_answers(tmp_path: Path) -> None:
-    search = SearchConfig(sampler="igr", parents=2, igr_ideas=3, igr_steps=2, node_budget=9)
+    # the batched variant (2 answers per chain step): the budget of 9 ends the run mid-chain
+    search = SearchConfig(sampler="igr-batched", parents=2, igr_ideas=3, igr_steps=2, node_budget=9)
     cfg = _config(tmp_path, search, rollouts=2, answer_format="edit")
     run_dir = tmp_path / "igr"
     policy = FakePolicy([], chooser=_edit_chooser)
@@ -253,7 +254,9 @@ def test_fake_policy_igr_run_with_edit_answers(tmp_path: Path) -> None:
 
 def test_fake_trainable_policy_learns_from_every_strategys_groups(tmp_path: Path) -> None:
     answers = [*ALTS, NO_MODULE]
-    for sampler in ("mcts", "igr", "puct"):
+    # EvolVE's igr and mcts make one child per expansion: a group of one has no advantage, so
+    # a training policy learns from the batched variants (and the pool) only
+    for sampler in ("mcts-batched", "igr-batched", "puct"):
         search = SearchConfig(sampler=sampler, parents=2, igr_ideas=2, igr_steps=2, node_budget=8)
         cfg = _config(tmp_path, search, rollouts=3, lr=1e-3)
         policy = FakePolicy(answers, trainable=True)

@@ -15,18 +15,17 @@ import pytest
 from rtlopt.config import TrainConfig
 from rtlopt.evaluate import Evaluator, source_hash
 from rtlopt.policy import answer_code
-from rtlopt.train import _verl
-from rtlopt.train._advantage import make_advantage
-from rtlopt.train._verl import (
+from rtlopt.run import verl as _verl
+from rtlopt.run.verl import (
     REWARD_KEYS,
     RewardScorer,
     RewardTask,
     compute_score,
     compute_score_async,
-    compute_score_batch,
-    entropic_advantage,
-    expected_advantage,
 )
+from rtlopt.train import _verl as _verl_adv
+from rtlopt.train._advantage import make_advantage
+from rtlopt.train._verl import entropic_advantage, expected_advantage
 
 REPO = Path(__file__).resolve().parents[2]
 RTLLM = Path(os.environ["RTLOPT_BENCH_PATH"]) / "rtllm"
@@ -54,7 +53,7 @@ def fenced(code: str, before: str = "", after: str = "") -> str:
 
 def test_importing_the_adapter_imports_neither_verl_nor_torch_nor_ray() -> None:
     code = (
-        "import sys, rtlopt.train._verl\n"
+        "import sys, rtlopt.run.verl\n"
         "bad = sorted(m for m in ('verl', 'torch', 'ray', 'vllm') if m in sys.modules)\n"
         "print(bad)\nsys.exit(1 if bad else 0)\n"
     )
@@ -106,7 +105,7 @@ def test_batch_of_completions_valid_invalid_duplicate(scorer: RewardScorer, tmp_
         fenced(GOOD, "Same again:\n", "\nDone."),  # duplicate of the first
     ]
     gt = TASK.to_ground_truth()
-    rows = compute_score_batch(["rtllm"] * 5, answers, [gt] * 5, [None] * 5)
+    rows = scorer.score(RewardTask.from_row(gt), answers)
     assert [list(r) for r in rows] == [list(REWARD_KEYS)] * 5  # verl needs one key set
 
     # the same numbers as rtlopt's own evaluator gives the same code
@@ -217,8 +216,8 @@ def test_register_with_a_fake_verl_registry(
     monkeypatch.syspath_prepend(str(tmp_path))
     for m in [m for m in sys.modules if m == "verl" or m.startswith("verl.")]:
         monkeypatch.delitem(sys.modules, m)
-    assert _verl.register_advantage_estimators() == ("rtlopt_entropic", "rtlopt_expected")
-    assert _verl.register_advantage_estimators()  # idempotent
+    assert _verl_adv.register_advantage_estimators() == ("rtlopt_entropic", "rtlopt_expected")
+    assert _verl_adv.register_advantage_estimators()  # idempotent
     from verl.trainer.ppo import core_algos  # type: ignore[import-not-found]
 
     assert core_algos.ADV_ESTIMATOR_REGISTRY["rtlopt_entropic"] is entropic_advantage

@@ -3,6 +3,7 @@ one that keeps its arguments)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,24 @@ def test_bad_options_are_usage_errors(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "--jobs must be at least 1" in res.output
     res = CliRunner().invoke(bench_cli.bench, ["folder", "--candidates", str(tmp_path / "none")])
     assert res.exit_code == 2 and "candidates not found" in res.output
+
+
+def test_a_gpu_policy_runs_designs_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25, finding 2: `--policy vllm` defaulted to one design per core, each building
+    its own engine on the one GPU."""
+    a = _captured(monkeypatch, ["folder", "--suite-path", str(tmp_path), "--policy", "vllm"])
+    assert a.jobs == 1 and "one at a time" in a.jobs_note and "vllm" in a.jobs_note
+    monkeypatch.setattr(bench_cli, "_run_suite", lambda a: None)
+    res = CliRunner().invoke(
+        bench_cli.bench,
+        ["folder", "--suite-path", str(tmp_path), "--policy", "vllm", "--jobs", "2"],
+    )
+    assert res.exit_code == 2 and "2 engines on one GPU" in res.output
+    monkeypatch.setattr(bench_cli, "_has_gpu", lambda: True)
+    a = _captured(monkeypatch, ["folder", "--suite-path", str(tmp_path)])  # transformers, auto
+    assert a.jobs == 1 and "transformers" in a.jobs_note
+    monkeypatch.setattr(bench_cli, "_has_gpu", lambda: False)
+    a = _captured(monkeypatch, ["folder", "--suite-path", str(tmp_path)])
+    assert a.jobs == (os.cpu_count() or 1) and "per core" in a.jobs_note

@@ -44,7 +44,8 @@ def test_every_built_in_loads_as_a_factory() -> None:
 
 def test_config_rejects_an_unknown_plugin_name_with_the_known_ones() -> None:
     with pytest.raises(
-        ConfigError, match=r"search\.sampler.*known: egreedy, greedy, igr, mcts, none, puct"
+        ConfigError,
+        match=r"search\.sampler.*known: egreedy, greedy, igr, igr-batched, mcts, mcts-batched, none, puct",
     ):
         Config(search=SearchConfig(sampler="newest"))
     with pytest.raises(ConfigError, match=r"flow\.pdk = 'tsmc3'.*from command line.*custom"):

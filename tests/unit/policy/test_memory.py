@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
+from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.policy._memory import (
     KNOWN_SHAPES,
+    KV_HEADROOM,
     GiB,
     ModelShape,
     model_shape,
+    plan_for,
     plan_memory,
+    vllm_dtype,
     vllm_max_lora_rank,
 )
 from rtlopt.policy._preflight import ResolvedModel
@@ -84,13 +89,71 @@ def test_qwen3_8b_fits_an_80gb_card() -> None:
     )
     assert plan.fits and plan.gpu_memory_utilization is not None
     share = plan.gpu_memory_utilization
-    assert 0.6 < share < 0.9
+    # the KV cache is sized to the step's need (16 rollouts at full length) plus headroom,
+    # not everything the trainer leaves over (issue 25, finding 3: 0.78 of the card before)
+    need = 16 * plan.max_model_len
+    assert plan.kv_need_tokens == need
+    step = 0.001 * CARD_80 / KNOWN_SHAPES["Qwen/Qwen3-8B"].kv_bytes_per_token()
+    assert plan.kv_tokens is not None
+    assert need * (1 + KV_HEADROOM) <= plan.kv_tokens <= need * (1 + KV_HEADROOM) + step + 1
+    assert share < 0.6 and plan.headroom is not None and plan.headroom > 20 * GiB
     gen, upd = plan.phases
     assert gen.total <= CARD_80 and upd.total < gen.total
     # vLLM's share plus the trainer's resident memory is the generation phase.
     trainer = sum(p.bytes for p in gen.parts if p.name.startswith("trainer"))
     assert gen.total == pytest.approx(trainer + share * CARD_80, rel=0.01)
-    assert plan.kv_tokens is not None and plan.kv_tokens > 30 * plan.max_model_len
+
+
+def test_coder_7b_on_80gb_kv_share_matches_the_need() -> None:
+    """Issue 25, finding 3: Qwen2.5-Coder-7B on an H100 got 0.78 of the card (45 GiB of KV
+    cache where ~164k tokens are needed)."""
+    shape = KNOWN_SHAPES["Qwen/Qwen2.5-Coder-7B-Instruct"]
+    assert shape.context == 32768 and shape.dtype == "bfloat16"
+    plan = plan_memory(shape, backend="vllm", device="cuda", capacity=CARD_80)
+    assert plan.fits, plan.problems
+    assert plan.kv_need_tokens == 16 * 10240 == 163840
+    assert plan.kv_tokens is not None
+    assert 1.0 + KV_HEADROOM <= plan.kv_tokens / plan.kv_need_tokens < 1.0 + KV_HEADROOM + 0.01
+    assert plan.gpu_memory_utilization is not None and plan.gpu_memory_utilization < 0.4
+
+
+def test_context_beyond_the_models_is_refused_for_vllm() -> None:
+    short = dataclasses.replace(KNOWN_SHAPES["Qwen/Qwen3-4B"], context=8192)
+    plan = plan_memory(short, backend="vllm", device="cuda", capacity=CARD_80)
+    assert not plan.fits
+    assert any("context of 8192" in p and "at most 6144" in p for p in plan.problems)
+    ok = plan_memory(short, backend="vllm", device="cuda", capacity=CARD_80, max_prompt_tokens=6144)
+    assert ok.fits and ok.max_model_len == 8192
+
+
+def test_dtype_comes_from_the_config_and_the_models_own() -> None:
+    fp16 = dataclasses.replace(KNOWN_SHAPES["Qwen/Qwen3-4B"], dtype="float16")
+    assert vllm_dtype("auto", fp16) == "float16"
+    assert vllm_dtype("auto", dataclasses.replace(fp16, dtype="float32")) == "bfloat16"
+    assert vllm_dtype("float32", fp16) == "float32"
+    plan = plan_for(
+        PolicyConfig(dtype="float32"),
+        TrainConfig(),
+        backend="vllm",
+        device="cuda",
+        capacity=CARD_80,
+        shape=fp16,
+    )
+    assert plan.dtype == "float32"
+    weights = next(p for p in plan.phases[0].parts if p.name == "vLLM weights")
+    assert weights.bytes == fp16.params * 4
+
+
+def test_host_memory_for_sleep_level_1_is_checked() -> None:
+    shape = KNOWN_SHAPES["Qwen/Qwen2.5-Coder-7B-Instruct"]
+    small = plan_memory(
+        shape, backend="vllm", device="cuda", capacity=CARD_80, host_capacity=12 * GiB
+    )
+    assert any("pinned host memory" in p for p in small.problems)
+    big = plan_memory(
+        shape, backend="vllm", device="cuda", capacity=CARD_80, host_capacity=64 * GiB
+    )
+    assert big.fits and big.host_bytes == shape.params * 2
 
 
 def test_qwen3_8b_does_not_fit_24gb_but_4b_does() -> None:

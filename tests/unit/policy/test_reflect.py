@@ -163,3 +163,33 @@ def test_reflector_failure_costs_the_lessons_not_the_run(server: LocalOpenAIServ
     assert stats.errors == 1 and pb.lessons == []
     with pytest.raises(UsageError, match="reflector: "):
         preflight_reflector(ReflectConfig(endpoint=server.url))
+
+
+def test_playbook_records_whether_a_lessons_fix_worked() -> None:
+    """Issue 25, finding 6: ACE-RTL's coordinator tracks whether a fix worked; the playbook
+    only ranked lessons by recurrence."""
+    from rtlopt.policy._reflect import Case, Evidence, Playbook
+
+    pb = Playbook(8)
+    ev = Evidence(1, "", "rejected at simulation: mismatch")
+    pb.add("Keep the reset value of every register", ev)
+    pb.add("Do not drop the carry input of the adder", ev)
+    pb.add("Do not drop the carry input of the adder", ev)  # support 2: ranked first
+    failed = Case("failed", 2, "h1", "b", "c", (), "rejected at simulation: mismatch at cycle 3")
+    improved = Case("improved", 3, "h2", "b", "c", (), "ADP 10 -> 8 (-20.0%), proven equivalent")
+    carry = "Do not drop the carry input of the adder"
+    pb.record_outcomes([carry], [failed], 2)
+    pb.record_outcomes([carry], [failed], 3)
+    lesson = next(x for x in pb.lessons if x.text == carry)
+    assert (lesson.applied, lesson.fixed) == (2, 0)
+    assert pb.top(1)[0].text != carry  # tried twice without a fix: below the untried lesson
+    reset = "Keep the reset value of every register"
+    pb.record_outcomes([reset], [failed, improved], 4)
+    first = pb.top(1)[0]
+    assert first.text == reset and (first.applied, first.fixed) == (1, 1)
+    assert "fixed (ADP 10 -> 8" in first.outcomes[-1]
+    assert "worked 1 of 1 times" in pb.prompt_lines(1)[0]
+    again = Playbook.from_json(pb.to_json(), 8)
+    assert [(x.applied, x.fixed, x.outcomes) for x in again.lessons] == [
+        (x.applied, x.fixed, x.outcomes) for x in pb.lessons
+    ]

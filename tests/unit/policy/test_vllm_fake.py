@@ -1,9 +1,16 @@
 """vllm backend with a fake engine module (vLLM needs a GPU; these tests say "fake").
 
 The fake ``vllm`` module stands in for ``LLM``, ``SamplingParams``, ``TokensPrompt`` and
-``LoRARequest`` and behaves like the real engine where it matters: it refuses prompts longer than
-``max_model_len`` (vLLM raises for the whole batch), derives each sample from its seed, and
-records sleep / wake-up / shutdown calls. Where the trainer matters (token ids, BOS, prompt
+``LoRARequest`` and fails like the real engine: every argument is checked against vLLM 0.11.1's
+signatures recorded in tests/fixtures/vllm-0.11.1-signatures.json (``LLM``'s own parameters plus
+``EngineArgs`` fields, ``generate``, ``sleep``, ``wake_up``, ``SamplingParams`` fields,
+``LoRARequest`` with its id > 0, the dtype names); an engine takes ``gpu_memory_utilization`` of
+a fake card and the next refuses to start when that much is not free (vLLM's message); the
+adapter a request names is loaded from its files (adapter_config.json with PEFT's required
+fields and a rank within ``max_lora_rank``, safetensors with LoRA keys of known modules); a
+completion ends with the EOS token. It refuses prompts longer than ``max_model_len`` (vLLM
+raises for the whole batch), derives each sample from its seed, and records sleep / wake-up /
+shutdown calls. Where the trainer matters (token ids, BOS, prompt
 fitting, answer prefix) the real transformers trainer runs on a tiny Llama on the CPU.
 """
 
@@ -30,6 +37,60 @@ from rtlopt.results import PPA
 from tests.tiny_llama import write_tiny_llama
 
 ANSWER = "```verilog\nmodule m(input a, output y);\nassign y = a;\nendmodule\n```"
+SIG = json.loads(
+    (Path(__file__).resolve().parents[2] / "fixtures" / "vllm-0.11.1-signatures.json").read_text()
+)
+EOS = 2
+LORA_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+def _check_kwargs(what: str, given: Any, allowed: Sequence[str]) -> None:
+    unknown = sorted(set(given) - set(allowed))
+    if unknown:
+        raise TypeError(f"{what} got unexpected keyword argument(s) {unknown} (vLLM 0.11.1)")
+
+
+def _load_adapter(path: Path, max_rank: int) -> None:
+    """What vLLM does with a LoRARequest's folder before the first request that names it."""
+    from safetensors import safe_open
+
+    cfg_file = path / "adapter_config.json"
+    if not cfg_file.is_file():
+        raise ValueError(f"{cfg_file} not found")
+    cfg = json.loads(cfg_file.read_text())
+    missing = set(SIG["PEFTHelper.required"]) - set(cfg)
+    if missing:
+        raise ValueError(f"Missing required configuration fields: {missing}")
+    if cfg["r"] > max_rank:
+        raise ValueError(f"LoRA rank {cfg['r']} is greater than max_lora_rank {max_rank}.")
+    with safe_open(str(path / "adapter_model.safetensors"), "pt") as f:
+        keys = list(f.keys())
+    if not keys:
+        raise ValueError(f"{path} doesn't contain tensors")
+    for k in keys:
+        module = k.split(".lora_")[0].split(".")[-1]
+        if ".lora_A." not in k and ".lora_B." not in k or module not in LORA_MODULES:
+            raise ValueError(f"While loading {path}, expected target modules in {LORA_MODULES}")
+
+
+def write_adapter(path: Path, rank: int, tag: int = 0) -> Path:
+    """A small PEFT adapter folder in the layout vLLM loads."""
+    import torch
+    from safetensors.torch import save_file
+
+    path.mkdir(parents=True, exist_ok=True)
+    pre = "base_model.model.model.layers.0.self_attn.q_proj"
+    save_file(
+        {
+            f"{pre}.lora_A.weight": torch.full((rank, 4), float(tag)),
+            f"{pre}.lora_B.weight": torch.zeros(4, rank),
+        },
+        str(path / "adapter_model.safetensors"),
+    )
+    (path / "adapter_config.json").write_text(
+        json.dumps({"r": rank, "lora_alpha": 2 * rank, "target_modules": ["q_proj"]})
+    )
+    return path
 
 
 @dataclass
@@ -39,19 +100,56 @@ class _FakeEngine:
     calls: list[dict[str, Any]] = field(default_factory=list)
     sleeping: bool = False
 
+    loaded: dict[int, str] = field(default_factory=dict)
+    card: dict[str, float] | None = None
+
     def __post_init__(self) -> None:
-        core = types.SimpleNamespace(shutdown=lambda: self.events.append("shutdown"))
+        _check_kwargs(
+            "LLM()", self.kwargs, [*SIG["LLM.__init__"]["params"], *SIG["EngineArgs.fields"]]
+        )
+        if self.kwargs.get("dtype", "auto") not in SIG["ModelDType"]:
+            raise ValueError(f"unknown dtype {self.kwargs['dtype']!r}")
+        share = float(self.kwargs.get("gpu_memory_utilization", 0.9))
+        if self.card is not None:
+            want = share * self.card["total"]
+            if want > self.card["free"]:
+                raise ValueError(
+                    SIG["free memory error"].format(
+                        free=round(self.card["free"] / GiB, 2),
+                        total=round(self.card["total"] / GiB, 2),
+                        share=share,
+                        requested=round(want / GiB, 2),
+                    )
+                )
+            self.card["free"] -= want
+        core = types.SimpleNamespace(shutdown=self._shutdown)
         self.llm_engine = types.SimpleNamespace(engine_core=core)
+
+    def _shutdown(self) -> None:
+        self.events.append("shutdown")
+        if self.card is not None:
+            self.card["free"] += (
+                float(self.kwargs.get("gpu_memory_utilization", 0.9)) * (self.card["total"])
+            )
 
     def generate(
         self,
         prompts: list[dict[str, Any]],
-        params: list[Any],
+        sampling_params: list[Any] | None = None,
         *,
-        lora_request: Any = None,
         use_tqdm: bool = True,
+        lora_request: Any = None,
+        priority: list[int] | None = None,
     ) -> list[Any]:
+        params = sampling_params
+        assert params is not None
         assert not self.sleeping, "generate on a sleeping engine"
+        if lora_request is not None:
+            if not self.kwargs.get("enable_lora"):
+                raise ValueError("LoRA is not enabled")
+            if lora_request.lora_int_id not in self.loaded:
+                _load_adapter(Path(lora_request.lora_path), self.kwargs.get("max_lora_rank", 16))
+                self.loaded[lora_request.lora_int_id] = lora_request.lora_path
         assert isinstance(prompts, list) and len(prompts) == len(params)
         for p in prompts:
             # vLLM refuses the whole batch when one prompt is longer than max_model_len.
@@ -64,7 +162,7 @@ class _FakeEngine:
             assert sp.n == 1
             rng = random.Random(sp.seed)  # a sample is a function of its seed and prompt
             text = ANSWER if sp.seed % 2 == 0 else f"sample {rng.random():.12f}"
-            comp = types.SimpleNamespace(text=text, token_ids=[7, 8, 9])
+            comp = types.SimpleNamespace(text=text, token_ids=[7, 8, EOS], finish_reason="stop")
             outs.append(
                 types.SimpleNamespace(
                     prompt=None, outputs=[comp], prompt_token_ids=p["prompt_token_ids"]
@@ -73,8 +171,12 @@ class _FakeEngine:
         return outs
 
     def sleep(self, level: int = 1) -> None:
+        if not self.kwargs.get("enable_sleep_mode"):
+            raise ValueError("Sleep mode is not enabled")
         self.events.append(f"sleep({level})")
         self.sleeping = True
+        if level == 2:
+            self.loaded.clear()
 
     def wake_up(self, tags: list[str] | None = None) -> None:
         self.events.append("wake_up")
@@ -83,6 +185,7 @@ class _FakeEngine:
 
 class _SamplingParams:
     def __init__(self, **kw: Any) -> None:
+        _check_kwargs("SamplingParams()", kw, SIG["SamplingParams.fields"])
         self.__dict__.update(kw)
 
 
@@ -90,11 +193,17 @@ class _SamplingParams:
 class _LoRARequest:
     lora_name: str
     lora_int_id: int
-    lora_path: str
+    lora_path: str = ""
+
+    def __post_init__(self) -> None:
+        if self.lora_int_id < 1:
+            raise ValueError(f"id must be > 0, got {self.lora_int_id}")
+        assert self.lora_path, "lora_path cannot be empty"
 
 
-def _tokens_prompt(*, prompt_token_ids: list[int]) -> dict[str, Any]:
-    return {"prompt_token_ids": prompt_token_ids}  # vllm.inputs.TokensPrompt is a TypedDict
+def _tokens_prompt(**kw: Any) -> dict[str, Any]:
+    _check_kwargs("TokensPrompt()", kw, SIG["TokensPrompt.keys"])
+    return dict(kw)  # vllm.inputs.TokensPrompt is a TypedDict
 
 
 class _FakeTrainer:
@@ -108,6 +217,7 @@ class _FakeTrainer:
         self.recorded: list[tuple[str, list[int], list[int]]] = []
         self.saved: list[Path] = []
         self.fail = False
+        self.rank = 8
 
     def fitted_prompt_ids(self, prompt: Prompt) -> list[int] | None:
         return [len(w) for w in " ".join(m["content"] for m in prompt).split()]
@@ -140,8 +250,7 @@ class _FakeTrainer:
 
     def save_adapter(self, path: Path) -> Path:
         self.events.append("save_adapter")
-        path.mkdir(parents=True, exist_ok=True)
-        (path / "adapter_model.safetensors").write_bytes(str(len(self.saved)).encode())
+        write_adapter(path, self.rank, tag=len(self.saved))
         self.saved.append(path)
         return path
 
@@ -161,6 +270,7 @@ class _Fake:
     engines: list[_FakeEngine]
     events: list[str]
     model: Path
+    card: dict[str, float] | None = None
 
 
 @pytest.fixture
@@ -169,7 +279,7 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> _Fake:
     engines: list[_FakeEngine] = []
 
     def make_llm(**kw: Any) -> _FakeEngine:
-        e = _FakeEngine(kw, events)
+        e = _FakeEngine(kw, events, card=fake.card)
         engines.append(e)
         return e
 
@@ -192,7 +302,8 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> _Fake:
     monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: None)  # no GPU here
     model = tmp_path / "model"
     model.mkdir()
-    return _Fake(engines, events, model)
+    fake = _Fake(engines, events, model)
+    return fake
 
 
 PROMPT: Prompt = ({"role": "system", "content": "S"}, {"role": "user", "content": "U"})
@@ -291,6 +402,7 @@ def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
 ) -> None:
     _write_config(fake_vllm.model, "Qwen/Qwen3-8B")
     monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(79.2 * GiB))
+    monkeypatch.setattr(vmod, "host_available_bytes", lambda: 64 * GiB)
     pol = _policy(
         fake_vllm,
         tmp_path,
@@ -300,7 +412,11 @@ def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
     )
     share = fake_vllm.engines[-1].kwargs["gpu_memory_utilization"]
     assert pol.memory_plan is not None and pol.memory_plan.fits
-    assert share == pol.memory_plan.gpu_memory_utilization and 0.6 < share < 0.9
+    assert share == pol.memory_plan.gpu_memory_utilization
+    kv = pol.memory_plan.kv_tokens
+    assert kv is not None and 1.1 <= kv / (16 * 10240) < 1.11  # the need plus 10 %
+    kwargs = fake_vllm.engines[-1].kwargs
+    assert kwargs["max_model_len"] == 10240 and kwargs["dtype"] == "bfloat16"
     # The trainer's resident memory fits beside vLLM's share.
     resident = sum(p.bytes for p in pol.memory_plan.phases[0].parts if p.name.startswith("trainer"))
     assert share * 79.2 * GiB + resident < 79.2 * GiB
@@ -315,6 +431,12 @@ def test_vllm_fake_memory_preflight_sets_the_share_or_refuses(
             max_prompt_tokens=8192,
             max_new_tokens=2048,
         )
+    assert len(fake_vllm.engines) == n
+    # too little host memory for sleep level 1's copy of the weights: refused before LLM()
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(79.2 * GiB))
+    monkeypatch.setattr(vmod, "host_available_bytes", lambda: 8 * GiB)
+    with pytest.raises(UsageError, match="pinned host memory"):
+        _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events))
     assert len(fake_vllm.engines) == n
 
 
@@ -549,3 +671,113 @@ def test_vllm_fake_long_prompts_are_shortened_not_fatal(
     assert "does not fit policy.max_prompt_tokens = 60" in (out[0][0].error or "")
     assert [c.error for c in out[1]] == [None, None]
     assert len(fake_vllm.engines[-1].calls[-1]["prompts"]) == 2
+
+
+def test_vllm_fake_frozen_policy_keeps_no_trainer_copy(
+    fake_vllm: _Fake, tmp_path: Path, tiny_dir: Path
+) -> None:
+    """Issue 25, finding 4: at lr = 0 the vLLM backend built a full trainer (a second copy of
+    the model on the GPU) that never trained; now a tokenizer only, and no update phase."""
+    from rtlopt.policy._transformers import FrozenTrainer
+
+    pol = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir), max_prompt_tokens=4000),
+        TrainConfig(learning_rate=0.0),
+        seed=0,
+        workdir=tmp_path / "w",
+    )
+    assert isinstance(pol.trainer, FrozenTrainer) and not hasattr(pol.trainer, "model")
+    out = pol.generate([PROMPT], 2, seed=3)
+    assert len(out[0]) == 2
+    stats = pol.update([Sample(PROMPT, c.text, 1.0) for c in out[0]])
+    assert stats.n_samples == 0
+    assert not any(e.startswith("sleep") for e in fake_vllm.events)  # never slept
+    plan = pol.memory_plan
+    if plan is not None:
+        assert not any(p.name.startswith("trainer") for ph in plan.phases for p in ph.parts)
+        assert len(plan.phases) == 1
+    pol.close()
+
+
+def test_frozen_transformers_policy_keeps_no_token_records(tiny_dir: Path) -> None:
+    """Issue 25, finding 4: a frozen policy returned before clearing its token records, so a
+    frozen run's memory grew with every rollout."""
+    from rtlopt.policy._transformers import TransformersPolicy
+
+    cfg = PolicyConfig(model=str(tiny_dir), device="cpu", cpu_threads=1, max_new_tokens=8)
+    pol = TransformersPolicy(cfg, TrainConfig(learning_rate=0.0), seed=0)
+    for step in range(2):
+        out = pol.generate([PROMPT], 2, seed=step)
+        pol.update([Sample(PROMPT, c.text, 1.0) for c in out[0]])
+        assert pol._tokens == {}
+    trained = TransformersPolicy(cfg, TrainConfig(lora_r=4, learning_rate=1e-2), seed=0)
+    out = trained.generate([PROMPT], 2, seed=0)
+    assert trained._tokens  # the trainable one keeps them until its update
+    trained.update([Sample(PROMPT, c.text, float(i)) for i, c in enumerate(out[0])])
+    assert trained._tokens == {}
+
+
+def test_vllm_fake_refuses_what_vllm_0_11_refuses(fake_vllm: _Fake, tmp_path: Path) -> None:
+    """The fake is held to vLLM 0.11.1's recorded signatures and checks, so a wrong call in
+    rtlopt fails here as it would on the GPU."""
+    import vllm  # the fake module
+
+    with pytest.raises(TypeError, match="enable_sleep"):
+        vllm.LLM(model="m", enable_sleep=True)
+    with pytest.raises(ValueError, match="dtype"):
+        vllm.LLM(model="m", dtype="bf16")
+    with pytest.raises(TypeError, match="max_new_tokens"):
+        vllm.SamplingParams(max_new_tokens=5)
+    from vllm.lora.request import LoRARequest
+
+    with pytest.raises(ValueError, match="id must be > 0"):
+        LoRARequest("a", 0, str(tmp_path))
+    engine = vllm.LLM(model="m", enable_lora=True, max_lora_rank=8, max_model_len=64)
+    prompt = [{"prompt_token_ids": [1, 2]}]
+    params = [vllm.SamplingParams(n=1, seed=0, max_tokens=4)]
+    big = write_adapter(tmp_path / "r16", 16)
+    with pytest.raises(ValueError, match="greater than max_lora_rank 8"):
+        engine.generate(prompt, params, lora_request=LoRARequest("a", 1, str(big)))
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "adapter_config.json").write_text('{"r": 8, "lora_alpha": 16}')
+    with pytest.raises(ValueError, match="target_modules"):
+        engine.generate(prompt, params, lora_request=LoRARequest("b", 2, str(junk)))
+    with pytest.raises(ValueError, match="Sleep mode is not enabled"):
+        engine.sleep(level=1)
+    [out] = engine.generate(
+        prompt, params, lora_request=LoRARequest("c", 3, str(write_adapter(tmp_path / "ok", 8)))
+    )
+    assert out.outputs[0].token_ids[-1] == EOS and out.outputs[0].finish_reason == "stop"
+
+
+def test_vllm_fake_second_engine_on_one_card_fails_the_free_memory_check(
+    fake_vllm: _Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25, finding 2: two designs' engines on one GPU. The second fails vLLM's start-up
+    check, which is why `rtlopt bench` runs designs one at a time with a GPU policy."""
+    _write_config(fake_vllm.model, "Qwen/Qwen3-4B")
+    card = 79.2 * GiB
+    fake_vllm.card = {"total": card, "free": card}
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(card))
+    monkeypatch.setattr(vmod, "host_available_bytes", lambda: 64 * GiB)
+    one = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), max_prompt_tokens=8192)
+    assert one.gpu_memory_utilization < 0.5
+    # what the first engine and its trainer leave is less than the share a second asks for
+    fake_vllm.card["free"] -= 0.6 * card
+    with pytest.raises(ValueError, match="less than desired GPU memory utilization"):
+        _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), max_prompt_tokens=8192)
+    one.close()
+    fake_vllm.card["free"] += 0.6 * card
+    two = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), max_prompt_tokens=8192)
+    two.close()
+
+
+def test_vllm_fake_completions_end_with_eos_for_the_trainer(
+    fake_vllm: _Fake, tmp_path: Path
+) -> None:
+    trainer = _FakeTrainer(fake_vllm.events)
+    pol = _policy(fake_vllm, tmp_path, trainer)
+    pol.generate([PROMPT], 2, seed=1)
+    assert trainer.recorded and all(c_ids[-1] == EOS for _, _, c_ids in trainer.recorded)
+    pol.close()

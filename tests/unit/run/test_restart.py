@@ -151,7 +151,9 @@ def test_pool_restart_expands_the_root_and_admits_its_children_there() -> None:
 
 
 def test_mcts_restart_adds_unvisited_root_children_that_selection_prefers() -> None:
-    m = MctsSearch(SearchConfig(sampler="mcts", parents=2, mcts_children=2))
+    # the batched variant: two leaves per step (EvolVE's one leaf per iteration is tested in
+    # tests/unit/search/test_strategies.py)
+    m = MctsSearch(SearchConfig(sampler="mcts", parents=2, mcts_children=2, mcts_leaves=0))
     (e,) = m.plan(ctx(1))
     m.observe(1, [e], [[bad("a"), bad("b")]])
     es = m.plan(ctx(2))

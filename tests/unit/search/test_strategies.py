@@ -118,7 +118,9 @@ def test_igr_missing_notes_file_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_igr_chains_implement_then_refine_the_best_and_retry_failures() -> None:
-    igr = IgrSearch(SearchConfig(sampler="igr", igr_ideas=3, igr_steps=2, parents=2))
+    igr = IgrSearch(
+        SearchConfig(sampler="igr", igr_ideas=3, igr_steps=2, parents=2, igr_children=0)
+    )
     e1 = igr.plan(ctx(step=1, rollouts=2))
     assert [(e.node_id, e.code, e.idea, e.tag, e.n) for e in e1] == [
         (ROOT_ID, "", igr.ideas[0], 0, 2),
@@ -162,7 +164,7 @@ def test_igr_chains_implement_then_refine_the_best_and_retry_failures() -> None:
 
 
 def test_igr_node_budget_trims_the_last_chain() -> None:
-    igr = IgrSearch(SearchConfig(sampler="igr", parents=3))
+    igr = IgrSearch(SearchConfig(sampler="igr", parents=3, igr_children=0))
     es = igr.plan(ctx(budget=5, rollouts=2))
     assert [e.n for e in es] == [2, 2, 1]
     assert igr.plan(ctx(budget=0)) == []
@@ -201,7 +203,7 @@ def _expand(m: MctsSearch, node_id: int, kids: list[Child], step: int = 1) -> No
 
 
 def test_mcts_expands_the_root_then_every_new_child_before_revisiting() -> None:
-    m = MctsSearch(SearchConfig(sampler="mcts", parents=2))
+    m = MctsSearch(SearchConfig(sampler="mcts", parents=2, mcts_leaves=0))
     (e,) = m.plan(ctx())  # only the root exists: one leaf, n = mcts_children
     assert (e.node_id, e.is_root, e.n) == (ROOT_ID, True, 3)
     m.observe(1, [e], [[ok("a", 12.0), ok("b", 11.0), bad("c")]])
@@ -254,7 +256,7 @@ def test_mcts_failed_answer_without_a_design_is_repaired_from_its_ancestor() -> 
 
 
 def test_mcts_distinct_leaves_per_step_and_budget() -> None:
-    m = MctsSearch(SearchConfig(sampler="mcts", parents=4))
+    m = MctsSearch(SearchConfig(sampler="mcts", parents=4, mcts_leaves=0))
     _expand(m, ROOT_ID, [ok("a", 12.0), ok("b", 11.0), ok("c", 11.5)])
     es = m.plan(ctx(step=2))
     assert len({e.node_id for e in es}) == len(es) == 3  # only three leaves exist
@@ -302,3 +304,60 @@ def test_strategy_temperature_defaults() -> None:
     assert effective_temperature(SearchConfig(sampler="mcts"), 1.0) == 0.6
     assert effective_temperature(SearchConfig(sampler="puct"), 0.9) == 0.9
     assert effective_temperature(SearchConfig(sampler="igr", temperature=0.2), 1.0) == 0.2
+
+
+# ------------------------------------------------------------- EvolVE's budgets (issue 25)
+
+
+def test_igr_one_child_per_chain_step_runs_every_idea_at_300_nodes() -> None:
+    """Issue 25, finding 5: each chain step sampled run.rollouts (4) answers and kept the best,
+    so a 300-node budget ran 15 ideas; EvolVE's k = 60 x m = 5 is one child per step."""
+    cfg = SearchConfig(sampler="igr", parents=4)
+    assert (cfg.igr_ideas, cfg.igr_steps, cfg.igr_children) == (60, 5, 1)
+    igr = IgrSearch(cfg)
+    ideas = [f"idea number {i} changes structure {i}" for i in range(60)]
+    budget, nodes, step = 300, 0, 0
+    while not igr.finished() and nodes < budget:
+        step += 1
+        es = igr.plan(ctx(step=step, budget=budget - nodes, rollouts=4, ideas=ideas))
+        assert es and all(e.n == 1 for e in es)  # one child per chain step
+        kids = [[ok(f"s{step}-{e.tag}", 10.0 + step)] for e in es]
+        igr.observe(step, es, kids)
+        nodes += sum(e.n for e in es)
+    assert igr.finished() and nodes == 300 and len(igr.chains) == 60
+    assert all(len(c.nodes) == 5 for c in igr.chains)
+    batched = make_strategy(SearchConfig(sampler="igr-batched", parents=4))
+    assert isinstance(batched, IgrSearch)
+    es = batched.plan(ctx(rollouts=4, ideas=ideas))
+    assert [e.n for e in es] == [4, 4, 4, 4]  # the earlier variant, kept by name
+
+
+def test_mcts_one_leaf_per_iteration_with_backup_between() -> None:
+    """Issue 25, finding 5: MCTS expanded 4 leaves per step with no back-up between them;
+    EvolVE selects one leaf per iteration, and the next selection sees its back-up."""
+    m = MctsSearch(SearchConfig(sampler="mcts", parents=4))
+    (e,) = m.plan(ctx())
+    m.observe(1, [e], [[ok("a", 12.0), ok("b", 11.0), bad("c")]])
+    es = m.plan(ctx(step=2))
+    assert len(es) == 1 and es[0].code == "a"  # one leaf, not four
+    m.observe(2, es, [[bad("a1"), bad("a2"), bad("a3")]])  # a's subtree fails: backed up
+    (nxt,) = m.plan(ctx(step=3))
+    assert nxt.code == "b"  # unvisited sibling first (+inf), after a's back-up
+    m.observe(3, [nxt], [[ok("b1", 13.0), ok("b2", 12.5), ok("b3", 12.0)]])
+    a, b = (m.nodes[i] for i in m.root.children[:2])
+    assert a.visits == 3 and b.visits == 3 and b.value > a.value
+    batched = make_strategy(SearchConfig(sampler="mcts-batched", parents=4))
+    assert isinstance(batched, MctsSearch) and batched.cfg.mcts_leaves == 0
+
+
+def test_evolve_strategies_take_one_rollout_under_the_entropic_estimator(tmp_path: Path) -> None:
+    """`--rollouts 1` was refused with igr under the entropic estimator, though EvolVE's
+    strategies do not use run.rollouts."""
+    from rtlopt.config import load_config
+    from rtlopt.errors import ConfigError
+
+    for name in ("igr", "mcts"):
+        cfg = load_config(tmp_path, overrides={"search.sampler": name, "run.rollouts": 1}).config
+        assert cfg.run.rollouts == 1
+    with pytest.raises(ConfigError, match="at least 2"):
+        load_config(tmp_path, overrides={"search.sampler": "puct", "run.rollouts": 1})

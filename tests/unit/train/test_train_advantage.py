@@ -84,6 +84,9 @@ def test_lone_winner_budget_capped_at_fraction_of_ln_k() -> None:
     # Without the cap (a cap fraction near 1) the winner's advantage explodes again.
     loose = TrainConfig(budget_cap=0.999999)
     assert _lone_winner_advantage(8, 4 * LN2, loose) > 1e4
+    # 0 turns the cap off: the paper has none (issue 25, finding 7)
+    off = group_advantages([1.0] + [0.0] * 7, 4 * LN2, TrainConfig(budget_cap=0.0))
+    assert not off.capped and off.saturated and off.advantages[0] > 1e4
 
 
 def test_budget_cap_leaves_the_canonical_budget_and_ties_alone() -> None:

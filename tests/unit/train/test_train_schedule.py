@@ -28,9 +28,11 @@ NEUTRAL = StepSignals(
 def _past_warmup(
     cfg: TrainConfig = CFG, reward: float = 5.0, sig: StepSignals = NEUTRAL
 ) -> AdaptiveSchedule:
-    """A controller after its warm-up, fed ``sig`` (EMAs converge) with rising rewards."""
+    """A controller after its warm-up, fed ``sig`` (EMAs converge) with rising rewards: the
+    budgets of steps 1..t_warm are delta0, so the t_warm - 1 decisions after the first
+    t_warm - 1 batches are warm-up and the next one is the ladder's."""
     sched = AdaptiveSchedule(cfg)
-    for i in range(cfg.adaptive.t_warm):
+    for i in range(cfg.adaptive.t_warm - 1):
         d = sched.observe(dataclasses.replace(sig, batch_max_reward=reward * 1.05**i))
         assert d.rule == "warmup" and d.delta == cfg.adaptive.delta0
     return sched
@@ -70,11 +72,13 @@ def test_warmup_holds_delta0_and_p1_fires_during_warmup() -> None:
     # Over-exploring signals do not move delta during the warm-up.
     sched = AdaptiveSchedule(CFG)
     grow = StepSignals(0.0, A.tau_n + 1, 0.0, 0.0, 1.0)
-    for i in range(A.t_warm):
+    for i in range(A.t_warm - 1):
         d = sched.observe(dataclasses.replace(grow, batch_max_reward=1.0 + i))
         assert (d.rule, d.delta) == ("warmup", A.delta0)
+    # after t_warm = 20 batches the ladder sets the budget of step 21 (1-based), as the paper
+    # (issue 25, finding 7: the ladder started at step 22)
     d = sched.observe(dataclasses.replace(grow, batch_max_reward=100.0))
-    assert d.rule == "P4"
+    assert d.rule == "P4" and sched.t == A.t_warm
 
 
 def test_p4_grows_to_delta_max() -> None:
@@ -117,8 +121,8 @@ def test_p2_gated_by_eff_n() -> None:
 
 def test_p3_stagnation() -> None:
     sched = _past_warmup(reward=10.0)
-    # Peak tracker is at the last warm-up maximum (10 * 1.05^19); stagnant batches below it.
-    stag = StepSignals(0.0, A.tau_n_stag - 1, A.tau_const - 0.2, 0.0, 20.0)
+    # The peak tracker (an EMA of the warm-up maxima) is above 5: stagnant batches below it.
+    stag = StepSignals(0.0, A.tau_n_stag - 1, A.tau_const - 0.2, 0.0, 5.0)
     rules = _feed(sched, stag, A.t_stag + 3)
     assert "P3" not in rules[: A.t_stag - 1]
     assert rules[A.t_stag - 1 :] == ["P3"] * 4
@@ -159,12 +163,16 @@ def test_peak_tracker() -> None:
     sched = AdaptiveSchedule(CFG)
     sched.observe(dataclasses.replace(NEUTRAL, batch_max_reward=10.0))
     assert (sched.peak, sched.n_noimp) == (10.0, 0)
+    # the paper's tracker is an EMA with alpha_r = 0.10 (issue 25, finding 7: it jumped)
     sched.observe(dataclasses.replace(NEUTRAL, batch_max_reward=10.1))  # +1 %: not a peak
-    assert sched.n_noimp == 1 and sched.peak == 10.1
+    p1 = 0.9 * 10.0 + 0.1 * 10.1
+    assert sched.n_noimp == 1 and sched.peak == pytest.approx(p1)
     sched.observe(dataclasses.replace(NEUTRAL, batch_max_reward=5.0))  # decays slowly
-    assert sched.peak == pytest.approx((1 - A.alpha_r) * 10.1 + A.alpha_r * 5.0)
-    sched.observe(dataclasses.replace(NEUTRAL, batch_max_reward=11.0))
-    assert (sched.peak, sched.n_noimp) == (11.0, 0)
+    p2 = (1 - A.alpha_r) * p1 + A.alpha_r * 5.0
+    assert sched.n_noimp == 2 and sched.peak == pytest.approx(p2)
+    sched.observe(dataclasses.replace(NEUTRAL, batch_max_reward=11.0))  # a new peak
+    assert sched.n_noimp == 0 and sched.peak == pytest.approx(0.9 * p2 + 0.1 * 11.0)
+    assert sched.peak < 11.0  # not a jump to the new maximum
 
 
 def test_constants_come_from_config() -> None:

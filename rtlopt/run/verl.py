@@ -1,0 +1,643 @@
+"""verl integration: rtlopt's evaluator as verl's reward, its estimators in verl's trainer, and
+the launch (``rtlopt train --engine verl``).
+
+docs/scale.md explains how the test-time-training loop maps onto verl 0.9. Nothing here imports
+verl, Ray or torch when the module is imported (verl pulls torch and vLLM; CPU installs of
+rtlopt do not have it).
+
+Reward. verl 0.9's reward loop calls ``compute_score(data_source, solution_str, ground_truth,
+extra_info)`` per rollout (its ``naive`` reward manager; :func:`compute_score_async` is the
+coroutine it awaits). verl 0.9 has no batch reward manager, so rtlopt offers none. A row's
+``ground_truth`` (or ``extra_info["rtlopt"]``) names the design as JSON (:class:`RewardTask`).
+The answer is extracted exactly as ``rtlopt optimize`` does (:func:`rtlopt.policy.answer_code`)
+and scored by the design's :class:`~rtlopt.evaluate.Evaluator`, which stays open (warm tools,
+cache) across calls. Identical answers of concurrent calls are evaluated once.
+
+Every row's result is a dict with the same keys (verl collects each key into a column):
+``score`` (rtlopt's reward), ``accepted``, ``r_syn``, ``r_func``, ``r_ppa``, ``metric`` (the
+figure of merit, NaN without PPA), ``infrastructure_error``, ``duplicate``, ``status``,
+``stage``, ``source_hash``. A tool crash or timeout is not a verdict on the answer: its
+``score`` is NaN, which rtlopt's estimators leave out of their group (advantage 0); with
+another estimator, pass ``infrastructure_score`` (verl: ``reward.custom_reward_function.
+reward_kwargs``) to give such rows a number instead.
+
+Advantages. verl 0.9 loads the reward file only inside its reward-loop workers, but computes
+advantages in the trainer's task runner, another Ray actor. :func:`setup_worker` registers
+rtlopt's estimators (:mod:`rtlopt.train._verl`) and is given to Ray as the job's
+``worker_process_setup_hook`` (``+ray_kwargs.ray_init.runtime_env.worker_process_setup_hook``),
+so every worker process of the job, the task runner included, has them before it runs.
+
+Launch. :func:`plan_verl_launch` writes the dataset rows (the prompts rtlopt builds) and the
+Hydra overrides of ``python -m verl.trainer.main_ppo``: lengths from the prompts actually
+built, micro-batch sizes, no foreign data set, ``+algorithm.rtlopt_delta``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import dataclasses
+import json
+import logging
+import math
+import shlex
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import Config, load_config
+from rtlopt.errors import UsageError
+from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status, make_workdir, source_hash
+from rtlopt.frontend import load_design
+from rtlopt.pdk import resolve_pdk
+from rtlopt.policy import Prompt, answer_code, answer_format, build_prompt, load_spec
+from rtlopt.train._verl import (
+    ESTIMATOR_NAMES,
+    entropic_advantage,
+    expected_advantage,
+    register_advantage_estimators,
+)
+
+__all__ = [
+    "ESTIMATOR_NAMES",
+    "REWARD_KEYS",
+    "SETUP_HOOK",
+    "RewardScorer",
+    "RewardTask",
+    "VerlLaunch",
+    "compute_score",
+    "compute_score_async",
+    "entropic_advantage",
+    "expected_advantage",
+    "plan_verl_launch",
+    "register_advantage_estimators",
+    "setup_worker",
+]
+
+log = logging.getLogger(__name__)
+
+REWARD_KEYS = (
+    "score",
+    "accepted",
+    "r_syn",
+    "r_func",
+    "r_ppa",
+    "metric",
+    "infrastructure_error",
+    "duplicate",
+    "status",
+    "stage",
+    "source_hash",
+)
+"""The keys of every row's result, in order."""
+
+
+# ------------------------------------------------------------------------------------- the task
+
+
+@dataclasses.dataclass(frozen=True)
+class RewardTask:
+    """The design a dataset row's answers are scored against.
+
+    Attributes:
+        file: The file that defines the target module (absolute, or relative to the reward
+            worker's working folder).
+        module: The module (optional when the file has one).
+        config_file: A configuration file instead of the one found upward of ``file``.
+        overrides: Dotted configuration overrides (``{"flow.pdk": "nangate45"}``).
+        liberty: A liberty file instead of the PDK's.
+    """
+
+    file: str
+    module: str | None = None
+    config_file: str | None = None
+    overrides: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    liberty: str | None = None
+
+    def to_ground_truth(self) -> str:
+        """The JSON to put in a row's ``reward_model.ground_truth``."""
+        return json.dumps(
+            dataclasses.asdict(self) | {"overrides": dict(self.overrides)}, sort_keys=True
+        )
+
+    @property
+    def key(self) -> str:
+        return self.to_ground_truth()
+
+    @staticmethod
+    def from_row(ground_truth: Any, extra_info: Any = None) -> RewardTask:
+        """The task of a row: ``extra_info["rtlopt"]`` if present, else ``ground_truth``
+        (a JSON object or a mapping).
+
+        Raises:
+            UsageError: the row names no design, or names unknown fields.
+        """
+        spec: Any = None
+        if isinstance(extra_info, Mapping) and extra_info.get("rtlopt") is not None:
+            spec = extra_info["rtlopt"]
+        elif ground_truth is not None:
+            spec = ground_truth
+        if isinstance(spec, str):
+            try:
+                spec = json.loads(spec)
+            except ValueError as exc:
+                raise UsageError(
+                    f"the row's ground_truth is not rtlopt's task JSON: {spec[:80]!r}",
+                    hint="build rows with RewardTask(...).to_ground_truth()",
+                ) from exc
+        if not isinstance(spec, Mapping) or not spec.get("file"):
+            raise UsageError(
+                "the row names no design for rtlopt's reward",
+                hint='put {"file": "rtl/x.v", ...} in reward_model.ground_truth '
+                "(RewardTask(...).to_ground_truth())",
+            )
+        fields = {f.name for f in dataclasses.fields(RewardTask)}
+        unknown = sorted(set(spec) - fields)
+        if unknown:
+            raise UsageError(
+                f"unknown field(s) in the row's rtlopt task: {', '.join(unknown)}",
+                hint=f"known: {', '.join(sorted(fields))}",
+            )
+        return RewardTask(**{**spec, "overrides": dict(spec.get("overrides") or {})})
+
+
+# ------------------------------------------------------------------------------------ the scorer
+
+
+class RewardScorer:
+    """Scores answers against their design; keeps one open evaluator per design.
+
+    Thread-safe: verl's reward loop calls from several threads (or coroutines) at once, and an
+    answer being evaluated for one call is waited for, not evaluated again, by another.
+
+    Args:
+        workdir: Scratch root (default: a fresh folder in the temp folder).
+        infrastructure_score: ``score`` of a tool crash or timeout (default NaN: no reward).
+    """
+
+    def __init__(
+        self, workdir: Path | None = None, infrastructure_score: float | None = None
+    ) -> None:
+        self._workdir = workdir
+        self.infrastructure_score = infrastructure_score
+        self._lock = threading.Lock()
+        self._evaluators: dict[str, Evaluator] = {}
+        self._opening: dict[str, threading.Lock] = {}
+        self._inflight: dict[tuple[str, str], Future[EvalResult]] = {}
+
+    def evaluator(self, task: RewardTask) -> Evaluator:
+        """The task's evaluator, opened (and its reference measured) on first use."""
+        with self._lock:
+            ev = self._evaluators.get(task.key)
+            if ev is not None:
+                return ev
+            gate = self._opening.setdefault(task.key, threading.Lock())
+        with gate:
+            with self._lock:
+                ev = self._evaluators.get(task.key)
+            if ev is None:
+                ev = _open(task, self._root() / f"task-{len(self._evaluators):03d}")
+                ev.reference()
+                with self._lock:
+                    self._evaluators[task.key] = ev
+            return ev
+
+    def _root(self) -> Path:
+        with self._lock:
+            if self._workdir is None:
+                self._workdir = make_workdir("rtlopt-verl-")
+            return self._workdir
+
+    def score(self, task: RewardTask, answers: Sequence[str]) -> list[dict[str, Any]]:
+        """One result dict per answer (keys :data:`REWARD_KEYS`), in order."""
+        ev = self.evaluator(task)
+        codes = [answer_code(a) for a in answers]
+        hashes = [source_hash(c) if c is not None else None for c in codes]
+        mine: dict[str, str] = {}  # hash -> code this call evaluates
+        waits: dict[str, Future[EvalResult]] = {}
+        with self._lock:
+            for h, c in zip(hashes, codes, strict=True):
+                if h is None or h in mine or h in waits:
+                    continue
+                fut = self._inflight.get((task.key, h))
+                if fut is None:
+                    self._inflight[(task.key, h)] = Future()
+                    mine[h] = c  # type: ignore[assignment]
+                else:
+                    waits[h] = fut
+        results: dict[str, EvalResult] = {}
+        try:
+            if mine:
+                order = list(mine)
+                for h, res in zip(order, ev.evaluate_many([mine[h] for h in order]), strict=True):
+                    results[h] = res
+                    self._inflight[(task.key, h)].set_result(res)
+        except BaseException as exc:
+            with self._lock:
+                for h in mine:
+                    fut = self._inflight[(task.key, h)]
+                    if not fut.done():
+                        fut.set_exception(exc)
+            raise
+        finally:
+            with self._lock:
+                for h in mine:
+                    self._inflight.pop((task.key, h), None)
+        for h, fut in waits.items():
+            results[h] = fut.result()
+        seen: set[str] = set()
+        rows = []
+        for h in hashes:
+            dup = h is not None and h in seen
+            if h is not None:
+                seen.add(h)
+            res = results[h] if h is not None else _no_module()
+            rows.append(self._row(res, ev.metric_kind, duplicate=dup or h in waits))
+        return rows
+
+    def _row(self, res: EvalResult, kind: str, *, duplicate: bool) -> dict[str, Any]:
+        infra = res.is_infrastructure_error
+        if res.reward is not None:
+            score = float(res.reward)
+        elif self.infrastructure_score is not None:
+            score = float(self.infrastructure_score)
+        else:
+            score = math.nan
+        metric = math.nan
+        if res.ppa is not None:
+            try:
+                metric = float(res.ppa.metric(kind))
+            except ValueError:
+                metric = math.nan
+        return {
+            "score": score,
+            "accepted": 1.0 if res.accepted else 0.0,
+            "r_syn": float(res.r_syn or 0.0),
+            "r_func": float(res.r_func or 0.0),
+            "r_ppa": float(res.r_ppa or 0.0),
+            "metric": metric,
+            "infrastructure_error": 1.0 if infra else 0.0,
+            "duplicate": 1.0 if duplicate else 0.0,
+            "status": str(res.status),
+            "stage": str(res.stage),
+            "source_hash": res.source_hash or "",
+        }
+
+    def close(self) -> None:
+        """Close every evaluator (their tool workers and executors)."""
+        with self._lock:
+            evs, self._evaluators = list(self._evaluators.values()), {}
+        for ev in evs:
+            ev.close()
+
+
+def _open(task: RewardTask, workdir: Path) -> Evaluator:
+    """Configuration -> design -> PDK -> evaluator, as ``rtlopt evaluate`` opens a target."""
+    file = Path(task.file).expanduser().resolve()
+    if not file.is_file():
+        raise UsageError(
+            "the rtlopt task's target file was not found",
+            path=file,
+            hint="reward workers need the repository at the same path",
+        )
+    cfg = load_config(
+        file,
+        overrides=dict(task.overrides),
+        config_file=Path(task.config_file) if task.config_file else None,
+    ).config
+    design = load_design(file, task.module, cfg.project)
+    liberty = task.liberty or cfg.flow.liberty
+    if liberty is not None and not Path(liberty).exists():
+        raise UsageError("liberty file not found", path=Path(liberty))
+    pdk = resolve_pdk(cfg.flow.pdk, Path(liberty) if liberty else None)
+    return Evaluator(design, cfg, workdir, pdk)
+
+
+def _no_module() -> EvalResult:
+    """The loop's verdict on an answer without any Verilog module (no credit)."""
+    return EvalResult(
+        status=Status.INVALID,
+        stage=Stage.SCREEN,
+        reason="the answer holds no Verilog module",
+        reward=0.0,
+        r_syn=0.0,
+    )
+
+
+_SCORER: RewardScorer | None = None
+_SCORER_LOCK = threading.Lock()
+
+
+def _scorer() -> RewardScorer:
+    global _SCORER
+    with _SCORER_LOCK:
+        if _SCORER is None:
+            _SCORER = RewardScorer()
+            atexit.register(_SCORER.close)
+        return _SCORER
+
+
+def _with_score(row: dict[str, Any], infrastructure_score: float | None) -> dict[str, Any]:
+    if infrastructure_score is not None and row["infrastructure_error"]:
+        return {**row, "score": float(infrastructure_score)}
+    return row
+
+
+# ------------------------------------------------------------------------------------ verl API
+
+
+def compute_score(
+    data_source: Any,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Any = None,
+    *,
+    infrastructure_score: float | None = None,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """verl's per-rollout reward function: rtlopt's reward of one answer.
+
+    Args:
+        data_source: The row's data source (not used).
+        solution_str: The model's answer.
+        ground_truth: The row's :class:`RewardTask` JSON.
+        extra_info: The row's extra info (``extra_info["rtlopt"]`` wins over ground_truth).
+        infrastructure_score: ``score`` of a tool crash or timeout (default NaN).
+        kwargs: Other arguments verl passes (ignored).
+    """
+    task = RewardTask.from_row(ground_truth, extra_info)
+    [row] = _scorer().score(task, [solution_str])
+    return _with_score(row, infrastructure_score)
+
+
+async def compute_score_async(
+    data_source: Any,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Any = None,
+    *,
+    infrastructure_score: float | None = None,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """:func:`compute_score` for verl's asynchronous reward loop (runs in a thread)."""
+    return await asyncio.to_thread(
+        compute_score,
+        data_source,
+        solution_str,
+        ground_truth,
+        extra_info,
+        infrastructure_score=infrastructure_score,
+    )
+
+
+# ------------------------------------------------------------------------ the trainer's processes
+
+SETUP_HOOK = "rtlopt.run.verl.setup_worker"
+"""The import path Ray calls in every worker process of the job (``worker_process_setup_hook``)."""
+
+
+def setup_worker() -> None:
+    """Ray's ``worker_process_setup_hook``: register rtlopt's advantage estimators in this
+    worker process (verl's task runner computes advantages in one of them). A worker without
+    verl (an rtlopt evaluation actor) has nothing to register."""
+    try:
+        names = register_advantage_estimators()
+    except UsageError:
+        return
+    log.debug("registered %s with verl in this process", ", ".join(names))
+
+
+# ---------------------------------------------------------------------------------- the launch
+
+PROMPT_ROUND = 64
+"""Prompt and response lengths are rounded up to a multiple of this many tokens."""
+
+TEMPLATE_TOKENS = 32
+"""Chat-template tokens counted per message when no tokenizer is at hand (role markers)."""
+
+
+def bytes_upper_bound(prompt: Prompt) -> int:
+    """An upper bound of the prompt's tokens for a byte-level BPE tokenizer (Qwen, Llama,
+    GPT-2 families): every token covers at least one UTF-8 byte, plus the template's markers."""
+    return sum(len(m["content"].encode()) + TEMPLATE_TOKENS for m in prompt)
+
+
+def _round_up(n: int, step: int = PROMPT_ROUND) -> int:
+    return -(-n // step) * step
+
+
+@dataclasses.dataclass(frozen=True)
+class VerlLaunch:
+    """What ``rtlopt train --engine verl`` starts: verl's PPO entry point with these overrides.
+
+    Attributes:
+        rows_file: The dataset rows (JSON lines: ``prompt``, ``reward_model``, ``extra_info``).
+        overrides: Hydra overrides of ``python -m verl.trainer.main_ppo``.
+        prompt_tokens: The longest prompt built, in tokens (``token_count`` says how counted).
+        token_count: How prompts were counted: the model's tokenizer, or a byte upper bound.
+        response_tokens: ``data.max_response_length``.
+    """
+
+    rows_file: Path
+    overrides: tuple[str, ...]
+    prompt_tokens: int
+    token_count: str
+    response_tokens: int
+
+    def argv(self) -> list[str]:
+        return [sys.executable, "-m", "verl.trainer.main_ppo", *self.overrides]
+
+    def command(self) -> str:
+        return shlex.join(self.argv())
+
+    def override(self, key: str) -> str:
+        """The value given to ``key`` (with or without its ``+``)."""
+        for o in self.overrides:
+            k, _, v = o.partition("=")
+            if k.lstrip("+") == key:
+                return v
+        raise KeyError(key)
+
+
+@dataclasses.dataclass(frozen=True)
+class VerlResources:
+    """Where verl runs: GPUs per node, nodes, the model, and vLLM's share of each GPU."""
+
+    model: str
+    gpus_per_node: int = 8
+    nodes: int = 1
+    gpu_memory_utilization: float = 0.5
+    max_model_len: int | None = None
+
+
+def _check_batches(batch: int, rollouts: int, gpus: int, micro: int) -> None:
+    """verl's own checks (``validate_config``, the FSDP worker's mini-batch split) before any
+    GPU starts, with what to change."""
+    total = batch * rollouts
+    if total % gpus:
+        raise UsageError(
+            f"{batch} prompts x {rollouts} rollouts = {total} sequences per step do not divide "
+            f"over {gpus} GPUs (verl needs an equal share per GPU)",
+            hint="choose --gpus that divides parents x rollouts, or change search.parents",
+        )
+    share = total // gpus
+    if share % micro:
+        raise UsageError(
+            f"each GPU's {share} sequences do not divide into micro-batches of {micro}",
+            hint=f"set train.micro_batch to a divisor of {share}",
+        )
+
+
+def verl_overrides(
+    cfg: Config,
+    res: VerlResources,
+    rows_file: Path,
+    out_dir: Path,
+    prompt_tokens: int,
+    experiment: str,
+) -> tuple[str, ...]:
+    """The Hydra overrides of verl 0.9's ``ppo_trainer`` config for one rtlopt run."""
+    t, batch, n = cfg.train, cfg.search.parents, cfg.run.rollouts
+    micro = t.micro_batch
+    _check_batches(batch, n, res.gpus_per_node * res.nodes, micro)
+    response = _round_up(cfg.policy.max_new_tokens)
+    temperature = cfg.search.temperature or cfg.policy.temperature
+    ar = "actor_rollout_ref"
+    out = [
+        f"data.train_files={rows_file}",
+        f"data.val_files={rows_file}",  # never verl's default (another data set)
+        f"data.train_batch_size={batch}",
+        f"data.max_prompt_length={prompt_tokens}",
+        f"data.max_response_length={response}",
+        f"{ar}.model.path={res.model}",
+        f"{ar}.actor.optim.lr={t.learning_rate}",
+        f"{ar}.actor.ppo_epochs=1",
+        f"{ar}.actor.ppo_mini_batch_size={batch}",
+        f"{ar}.actor.ppo_micro_batch_size_per_gpu={micro}",
+        f"{ar}.actor.use_kl_loss={t.kl_coef > 0}",
+        f"{ar}.actor.kl_loss_coef={t.kl_coef}",
+        f"{ar}.actor.loss_agg_mode=seq-mean-token-sum",
+        f"{ar}.actor.grad_clip={t.max_grad_norm}",
+        f"{ar}.rollout.name=vllm",
+        f"{ar}.rollout.n={n}",
+        f"{ar}.rollout.temperature={temperature}",
+        f"{ar}.rollout.top_p={cfg.policy.top_p}",
+        f"{ar}.rollout.gpu_memory_utilization={res.gpu_memory_utilization}",
+        f"{ar}.rollout.max_model_len={res.max_model_len or prompt_tokens + response}",
+        f"{ar}.rollout.log_prob_micro_batch_size_per_gpu={micro}",
+        f"{ar}.ref.log_prob_micro_batch_size_per_gpu={micro}",
+        f"algorithm.adv_estimator=rtlopt_{t.advantage}",
+        f"+algorithm.rtlopt_delta={t.delta_fixed}",
+        "algorithm.use_kl_in_reward=False",
+        "reward.custom_reward_function.path=pkg://rtlopt.run.verl",
+        "reward.custom_reward_function.name=compute_score_async",
+        f"+ray_kwargs.ray_init.runtime_env.worker_process_setup_hook={SETUP_HOOK}",
+        f"trainer.n_gpus_per_node={res.gpus_per_node}",
+        f"trainer.nnodes={res.nodes}",
+        f"trainer.total_epochs={cfg.run.steps}",
+        f"trainer.total_training_steps={cfg.run.steps}",
+        "trainer.val_before_train=False",
+        "trainer.test_freq=-1",
+        "trainer.logger=[console]",
+        "trainer.project_name=rtlopt",
+        f"trainer.experiment_name={experiment}",
+        f"trainer.default_local_dir={out_dir / 'checkpoints'}",
+    ]
+    if t.lora:
+        out += [f"{ar}.model.lora_rank={t.lora_r}", f"{ar}.model.lora_alpha={t.lora_alpha}"]
+    return tuple(out)
+
+
+def write_rows(task: RewardTask, prompts: Sequence[Prompt], copies: int, path: Path) -> None:
+    """The dataset: each prompt ``copies`` times (verl drops an incomplete last batch, so a
+    file needs at least ``data.train_batch_size`` rows), JSON lines verl's dataset reads."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as f:
+        for i, prompt in enumerate(p for p in prompts for _ in range(copies)):
+            row = {
+                "data_source": "rtlopt",
+                "prompt": [dict(m) for m in prompt],
+                "reward_model": {"style": "rule", "ground_truth": task.to_ground_truth()},
+                "extra_info": {"index": i},
+            }
+            f.write(json.dumps(row) + "\n")
+
+
+def plan_verl_launch(
+    task: RewardTask,
+    cfg: Config,
+    prompts: Sequence[Prompt],
+    out_dir: Path,
+    res: VerlResources,
+    count_tokens: Callable[[Prompt], int] | None = None,
+) -> VerlLaunch:
+    """Write the rows and build the overrides of a verl run of ``task``'s design.
+
+    Args:
+        task: The design (the reward's ground truth).
+        cfg: The resolved configuration (search.parents, run.rollouts, run.steps, train.*).
+        prompts: The prompts rtlopt built for the design (at least the root prompt).
+        out_dir: Where the rows and verl's checkpoints go.
+        res: GPUs, nodes, the model and vLLM's memory share.
+        count_tokens: The model's tokenizer with its chat template; None: a byte upper bound.
+
+    Raises:
+        UsageError: no prompt; a batch verl would refuse; a prompt plus answer beyond
+            ``res.max_model_len``.
+    """
+    if not prompts:
+        raise UsageError("no prompt to train on")
+    counter = count_tokens or bytes_upper_bound
+    how = "the model's tokenizer" if count_tokens else "UTF-8 bytes (an upper bound)"
+    longest = max(counter(p) for p in prompts)
+    prompt_tokens = _round_up(longest)
+    response = _round_up(cfg.policy.max_new_tokens)
+    if res.max_model_len is not None and prompt_tokens + response > res.max_model_len:
+        raise UsageError(
+            f"the longest prompt ({prompt_tokens} tokens by {how}) plus the answer "
+            f"({response}) exceed the model's context of {res.max_model_len} tokens",
+            hint="lower policy.max_new_tokens or policy.max_prompt_tokens",
+        )
+    rows = out_dir / "rows.jsonl"
+    write_rows(task, prompts, cfg.search.parents, rows)
+    overrides = verl_overrides(cfg, res, rows, out_dir, prompt_tokens, Path(task.file).stem)
+    return VerlLaunch(rows, overrides, prompt_tokens, how, response)
+
+
+def root_prompt(task: RewardTask, scorer: RewardScorer | None = None) -> Prompt:
+    """The prompt ``rtlopt optimize`` sends for the design's reference (its first step), with
+    the reference measured by the same evaluator the reward uses."""
+    ev = (scorer or _scorer()).evaluator(task)
+    ref = ev.reference()
+    if ref.ppa is None:
+        raise UsageError(
+            f"the reference of {task.file} has no PPA ({ref.status}: {ref.reason})",
+            hint="rtlopt evaluate the module first",
+        )
+    cfg, target = ev.config, ev.design.target
+    code = target.text()
+    fmt = answer_format(code, cfg.policy.answer_format, cfg.policy.edit_min_lines)
+    spec = load_spec(cfg.project.spec, target.header_comment)
+    return build_prompt(code, ref.ppa, spec, ev.metric_kind, None, answer=fmt)
+
+
+def tokenizer_counter(model: str) -> Callable[[Prompt], int] | None:
+    """Count a prompt's tokens with ``model``'s own tokenizer and chat template, if it is on
+    this machine (no hub access); None otherwise (the caller falls back to a byte bound)."""
+    try:
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained(model, local_files_only=True)
+    except Exception as exc:  # not installed, not cached, no tokenizer: the byte bound
+        log.info("no local tokenizer of %s (%s); prompts counted by bytes", model, exc)
+        return None
+
+    def count(prompt: Prompt) -> int:
+        msgs = [{"role": m["role"], "content": m["content"]} for m in prompt]
+        ids = tok.apply_chat_template(msgs, tokenize=True, add_generation_prompt=True)
+        return len(ids)
+
+    return count

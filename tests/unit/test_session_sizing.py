@@ -1,0 +1,43 @@
+"""The default CPU run sized to the machine (issue 25, finding 8: the paper's 4 x 4 x 2048-token
+step took 451 s on two cores)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt import session as _sizing
+from rtlopt.config import Config, PolicyConfig, load_config
+from rtlopt.session import size_for_hardware
+
+
+@pytest.fixture(autouse=True)
+def _no_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_sizing, "has_nvidia_gpu", lambda: False)
+
+
+def test_two_cores_get_one_parent_two_rollouts_short_answers() -> None:
+    cfg, note = size_for_hardware(Config(), {}, cores=2)
+    assert (cfg.search.parents, cfg.run.rollouts) == (1, 2)
+    assert (cfg.policy.max_new_tokens, cfg.policy.max_prompt_tokens) == (512, 4096)
+    assert note is not None and "2 core(s)" in note and "run.rollouts = 2" in note
+    big, _ = size_for_hardware(Config(), {}, cores=16)
+    assert (big.search.parents, big.run.rollouts) == (4, 4)
+
+
+def test_what_the_user_set_is_kept(tmp_path: Path) -> None:
+    (tmp_path / "rtlopt.toml").write_text("[run]\nrollouts = 3\n")
+    resolved = load_config(tmp_path, overrides={"search.parents": 2})
+    cfg, note = size_for_hardware(resolved.config, resolved.sources, cores=2)
+    assert (cfg.search.parents, cfg.run.rollouts) == (2, 3)
+    assert cfg.policy.max_new_tokens == 512 and note is not None
+    assert "search.parents" not in note and "run.rollouts" not in note
+
+
+def test_gpu_and_other_backends_are_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    for policy in (PolicyConfig(backend="vllm"), PolicyConfig(device="cuda")):
+        cfg = Config(policy=policy)
+        assert size_for_hardware(cfg, {}, cores=2) == (cfg, None)
+    monkeypatch.setattr(_sizing, "has_nvidia_gpu", lambda: True)
+    assert size_for_hardware(Config(), {}, cores=2) == (Config(), None)
