@@ -113,6 +113,8 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     if workers > 1:
         config.option.numprocesses = workers
         config.option.dist = "loadfile"
+        # files in the collected order (long modules first), not by their count of tests
+        config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
