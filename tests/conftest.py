@@ -90,7 +90,8 @@ def suite_workers() -> int:
     explicit = os.environ.get("RTLOPT_TEST_WORKERS", "").strip()
     if explicit:
         return int(explicit)
-    return min(2, len(os.sched_getaffinity(0)))
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2, cpus or 1)
 
 
 @pytest.hookimpl(tryfirst=True)
