@@ -108,7 +108,8 @@ def test_cpu_model_run_updates_weights_and_resumes_after_kill(design_repo: Path)
         text=True,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 900
+    # a hang guard, not a speed check: at load 15 on 2 cores the first step alone took 531 s
+    deadline = time.monotonic() + 2400
     # state.json is the run's commit point (written after the step record, pool and policy):
     # kill once step 2 is committed.
     while _committed(run_dir) < 2:
@@ -118,7 +119,7 @@ def test_cpu_model_run_updates_weights_and_resumes_after_kill(design_repo: Path)
             )
         if time.monotonic() > deadline:
             os.killpg(proc.pid, signal.SIGKILL)
-            pytest.fail("two steps took longer than 15 minutes")
+            pytest.fail("two steps took longer than 40 minutes")
         time.sleep(0.5)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -139,7 +140,7 @@ def test_cpu_model_run_updates_weights_and_resumes_after_kill(design_repo: Path)
         env=env,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=2400,
     )
     # 16 new tokens cannot hold an equivalent design: the run ends with "no improvement" (exit 1),
     # not with a crash (3) or a usage error (2).
