@@ -84,6 +84,40 @@ def _missing(*tools: str) -> list[str]:
     return [t for t in tools if shutil.which(t) is None]
 
 
+def suite_workers() -> int:
+    """Parallel workers for the whole suite: ``$RTLOPT_TEST_WORKERS``, else one per CPU (at
+    most 2, the CI machine's count; 0 or 1 runs in this process)."""
+    explicit = os.environ.get("RTLOPT_TEST_WORKERS", "").strip()
+    if explicit:
+        return int(explicit)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2, cpus or 1)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """The whole suite (``pytest`` without paths, as in the README and .ci/run) runs on
+    pytest-xdist workers, a test file per worker at a time (``--dist loadfile``: a module's
+    fixtures, such as the Ray cluster or a loaded model, are set up once). A run of named files
+    or tests, a run with ``-n`` of its own, and an xdist worker itself are left alone."""
+    if (
+        not config.pluginmanager.hasplugin("xdist")
+        or os.environ.get("PYTEST_XDIST_WORKER")
+        or config.args_source is not pytest.Config.ArgsSource.TESTPATHS
+        or config.option.numprocesses is not None
+        or config.option.dist != "no"
+        or config.option.collectonly
+        or config.option.usepdb
+    ):
+        return
+    workers = suite_workers()
+    if workers > 1:
+        config.option.numprocesses = workers
+        config.option.dist = "loadfile"
+        # files in the collected order (long modules first), not by their count of tests
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     skip_gpu = pytest.mark.skip(reason=GPU_SKIP_REASON)
     # Importing torch costs seconds; a GPU machine has the NVIDIA device nodes.
@@ -99,6 +133,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.stash[_MISSING_TOOLS] = missing
             else:
                 item.add_marker(skip_tools)
+    long_modules_first(items)
+
+
+def long_modules_first(items: list[pytest.Item]) -> None:
+    """Modules with a ``slow`` or ``model`` test go first, each group in the order it had
+    (pytest-randomly's shuffle): the workers do not end on one long module while the other
+    idles."""
+    long = {
+        item.nodeid.split("::")[0]
+        for item in items
+        if item.get_closest_marker("slow") or item.get_closest_marker("model")
+    }
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in long)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The shuffled order's seed, also under ``-q`` (pytest-randomly prints it in the header,
+    which ``-q`` hides): ``--randomly-seed=N`` runs the same order again."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int) and config.pluginmanager.hasplugin("randomly"):
+        terminalreporter.write_line(
+            f"test order: pytest-randomly seed {seed} (the same order: --randomly-seed={seed})"
+        )
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

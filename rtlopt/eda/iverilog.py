@@ -197,7 +197,6 @@ def run_vvp(vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str) -> 
     )
 
 
-@functools.cache
 def yosys_simulation_libraries() -> tuple[Path, ...]:
     """Yosys's Verilog models of its internal cells (``simcells.v``, ``simlib.v``).
 
@@ -205,11 +204,9 @@ def yosys_simulation_libraries() -> tuple[Path, ...]:
     recorded ``yosys`` binary, else the one on PATH), then
     ``<prefix>/share/yosys`` beside the ``yosys`` binary. Empty when none is found: the generic
     netlists rtlopt writes are plain Verilog, so these only back up cells that
-    ``write_verilog`` leaves as instances.
+    ``write_verilog`` leaves as instances. Read once per (datdir, binary, yosys-config): a
+    changed ``RTLOPT_YOSYS`` or PATH is honoured, as by ``require_tool``.
     """
-    candidates: list[Path] = []
-    if os.environ.get("RTLOPT_YOSYS_DATDIR"):
-        candidates.append(Path(os.environ["RTLOPT_YOSYS_DATDIR"]))
     binary: Path | None
     try:
         binary = Path(require_tool("yosys").path)
@@ -220,6 +217,14 @@ def yosys_simulation_libraries() -> tuple[Path, ...]:
     config = (
         str(beside) if beside is not None and beside.is_file() else shutil.which("yosys-config")
     )
+    return _simulation_libraries(os.environ.get("RTLOPT_YOSYS_DATDIR", ""), binary, config)
+
+
+@functools.cache
+def _simulation_libraries(datdir: str, binary: Path | None, config: str | None) -> tuple[Path, ...]:
+    candidates: list[Path] = []
+    if datdir:
+        candidates.append(Path(datdir))
     if config:
         try:
             out = subprocess.run(

