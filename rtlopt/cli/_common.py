@@ -184,6 +184,23 @@ class _ConsoleLogHandler(logging.Handler):
         target.print(Text(text), soft_wrap=True, crop=False)
 
 
+class _ProgressLogHandler(logging.Handler):
+    """Progress records (``rtlopt.progress``: per rollout, the model's first conversion) as
+    plain lines on stdout, beside the per-step lines: stderr keeps errors and warnings only, so a
+    failing command's stderr stays its one-line error."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - logging must never raise
+            self.handleError(record)
+            return
+        from rich.text import Text
+
+        target = _log_target if _log_target is not None else console
+        target.print(Text(text), soft_wrap=True, crop=False)
+
+
 class SectionedCommand(click.Command):
     """A command whose ``--help`` lists its options in named sections (everyday ones first).
 
@@ -228,7 +245,10 @@ def setup_logging(verbose: int) -> None:
         handlers=[_ConsoleLogHandler()],
     )
     # per-rollout progress and the model's first conversion: shown without -v, also in a pipe
-    logging.getLogger("rtlopt.progress").setLevel(min(level, logging.INFO))
+    progress = logging.getLogger("rtlopt.progress")
+    progress.setLevel(min(level, logging.INFO))
+    progress.handlers = [_ProgressLogHandler()]
+    progress.propagate = False
 
 
 def parse_defines(items: Sequence[str]) -> dict[str, str]:

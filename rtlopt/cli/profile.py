@@ -66,10 +66,17 @@ def _spec(top: str | None, module: str | None, **kw: Any) -> session.TargetSpec:
     if not every:
         raise UsageError(f"no Verilog module under {root}", hint="run it inside a repository")
     first = session.open_target(session.TargetSpec(every[0][0], every[0][1], **kw))
-    tops = find_tops(first.design.modules)
+    # every module declared in the repository (the design's module map parses on lookup)
+    modules = {}
+    for _path, name in every:
+        try:
+            modules[name] = first.design.modules[name]
+        except KeyError:
+            continue
+    tops = find_tops(modules)
     if not tops:
         raise UsageError("no top module found (every module is instantiated)")
-    chosen = first.design.modules[tops[0]]
+    chosen = modules[tops[0]]
     if len(tops) > 1:
         console.print(f"tops found: {', '.join(tops[:8])}; profiling {chosen.name}")
     return session.TargetSpec(chosen.file, chosen.name, **kw)

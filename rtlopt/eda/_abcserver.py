@@ -43,6 +43,7 @@ from rtlopt.tools import (
     reap_group,
     sandboxed,
     script_path,
+    stopping,
     track_group,
     untrack_group,
 )
@@ -261,7 +262,10 @@ class AbcServer:
                 try:
                     self._job(line.decode(errors="replace"))
                 except Exception:  # keep serving: the client sees a failure status
-                    log.exception("ABC server job failed")
+                    if stopping() or self._closed:  # a signal ends rtlopt: not a failure to report
+                        log.debug("ABC server job ended while stopping", exc_info=True)
+                    else:
+                        log.exception("ABC server job failed")
 
     def _job(self, line: str) -> None:
         parts = line.split("\t")

@@ -104,7 +104,7 @@ def _rtlopt(
 
 
 def _run_dir(repo: Path) -> Path:
-    (rd,) = (repo / ".rtlopt" / "runs").iterdir()
+    (rd,) = [p for p in (repo / ".rtlopt" / "runs").iterdir() if p.is_dir()]
     return rd
 
 
@@ -132,7 +132,9 @@ def test_installed_plugins_are_listed(plugin_site: Path, pdk_dir: Path, tmp_path
         assert f"entry point of rtlopt-pdk-{name}" in row and f" {alias} " in row, row
         assert str(plugin_site / f"rtlopt_pdk_{name}" / "data") in row, row
     r = _rtlopt(["optimize", "--help"], tmp_path, plugin_site, pdk_dir, log)
-    assert "[egreedy|greedy|igr|mcts|newest|none|puct]" in " ".join(r.stdout.split())
+    assert "[egreedy|greedy|igr|igr-batched|mcts|mcts-batched|newest|none|puct]" in " ".join(
+        r.stdout.split()
+    )
     assert "[echo|openai|scripted|transformers|vllm]" in " ".join(r.stdout.split())
     # a bundled PDK has nothing to download: the command says where its liberty is
     r = _rtlopt(
@@ -188,7 +190,7 @@ def test_without_the_distribution_the_names_are_unknown(
     assert r.returncode == 2
     assert r.stderr.strip() == (
         "error: --search: unknown search strategy 'newest' "
-        "(known: egreedy, greedy, igr, mcts, none, puct)"
+        "(known: egreedy, greedy, igr, igr-batched, mcts, mcts-batched, none, puct)"
     )
     (example_repo / "rtlopt.toml").write_text('[flow]\npdk = "tinylib"\n')
     r = _rtlopt(["optimize", *RUN_ARGS], example_repo, None, pdk_dir, log)

@@ -92,6 +92,12 @@ def test_unrelated_broken_files_give_one_relative_warning_with_the_exclude_hint(
     for i in range(5):
         (repo / "boards" / f"b{i}").mkdir()
         (repo / "boards" / f"b{i}" / "top.v").write_text("module t(; endmodule\n")
+    # lazily loaded (the default), files the target does not need are not even read
+    r = rtlopt(["inspect", "rtl/darkuart.v"], repo)
+    assert r.returncode == 0, r.stderr
+    assert "boards/" not in r.stderr, r.stderr
+    # parsed whole, the broken ones give one relative warning with the fix
+    (repo / "rtlopt.toml").write_text('[project]\nfilelists = ["rtl/rtl.f"]\nlazy_parse = false\n')
     r = rtlopt(["inspect", "rtl/darkuart.v"], repo)
     assert r.returncode == 0, r.stderr
     warnings = [ln for ln in r.stderr.splitlines() if "WARNING" in ln]

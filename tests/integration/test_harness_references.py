@@ -17,7 +17,7 @@ pytestmark = pytest.mark.tools
 # designs whose formal verdict is legitimately not "proven", and why
 EXPECTED_UNKNOWN = {
     "asyn_fifo": "clocks",  # two clocks
-    "synchronizer": "clocks",  # two clocks
+    "synchronizer": "edge",  # two clocks: "Multiple edge sensitive events" in the clk2fflogic model
     "fsm": "latch",  # the reference infers latches
     "float_multi": "cannot read",  # non-synthesizable event list
     "multi_8bit": "timed out",  # multiplier loop: SAT against a copy does not finish
