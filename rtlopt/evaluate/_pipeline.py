@@ -308,6 +308,11 @@ class Pipeline:
 def _record_flow_timings(timings: dict[str, float], flow: Mapping[str, float]) -> None:
     """The flow's own split of its wall time: synthesis, timing, and the netlist check beside
     timing."""
-    for key, name in (("synth_s", "synthesis"), ("alongside_s", "netlist"), ("sta_s", "timing")):
+    for key, name in (
+        ("synth_s", "synthesis"),
+        ("alongside_s", "netlist"),
+        ("sta_s", "timing"),
+        ("activity_s", "activity"),
+    ):
         if key in flow:
             timings[name] = flow[key]
