@@ -30,6 +30,8 @@ from rtlopt.tools import Limits, require_tool, run_tool, script_path, sta_cell_n
 
 __all__ = [
     "ActivityPower",
+    "MappedForSimulation",
+    "mapped_wrapper",
     "NetActivity",
     "bus_ranges",
     "activity_power",
@@ -131,29 +133,52 @@ MAPPED_SUFFIX = "__rtlopt_mapped"
 MAPPED_INSTANCE = "u_mapped"
 
 
-def mapped_wrapper(netlist_text: str, top: str) -> tuple[str, dict[str, tuple[int, int]]]:
-    """The mapped netlist with its top renamed ``<top>__rtlopt_mapped``, plus a module
-    ``<top>`` with the RTL's vector ports around it (the flow splits ports into escaped bits,
-    ``\\a[3]``, for OpenSTA; a testbench connects ``.a(...)``).
+@dataclass(frozen=True)
+class MappedForSimulation:
+    """The mapped netlist made ready for a testbench (:func:`mapped_wrapper`).
 
-    Returns:
-        The text, and the wrapper's vector ranges ``name -> (msb, lsb)``.
+    Attributes:
+        text: The renamed netlist and its wrapper.
+        ranges: The wrapper's vector ports, ``name -> (msb, lsb)``.
+        names: Plain identifier in ``text`` -> the net's name in the netlist (OpenSTA's).
     """
+
+    text: str
+    ranges: dict[str, tuple[int, int]]
+    names: dict[str, str]
+
+
+_ESCAPED = re.compile(r"\\(\S+)\s")
+
+
+def mapped_wrapper(netlist_text: str, top: str) -> MappedForSimulation:
+    """The mapped netlist with its top renamed ``<top>__rtlopt_mapped`` and its escaped
+    identifiers (``\\s[3]``: the flow splits ports and nets into bits for OpenSTA) made plain
+    (``rtlopt_e7``: pywellen reads the ``[3]`` of an escaped scalar as a bit index and drops
+    it), plus a module ``<top>`` with the RTL's vector ports around it (a testbench connects
+    ``.a(...)``)."""
     from rtlopt.verilog import rename_modules
 
+    plain: dict[str, str] = {}  # escaped name (without the backslash) -> plain identifier
+
+    def unescape(m: re.Match[str]) -> str:
+        return plain.setdefault(m.group(1), f"rtlopt_e{len(plain)}") + " "
+
+    text = _ESCAPED.sub(unescape, netlist_text)
+    names = {v: k for k, v in plain.items()}
     ports: dict[str, tuple[str, list[int] | None, tuple[int, int] | None]] = {}
     conns: list[str] = []
-    for m in _PORT.finditer(netlist_text):
+    for m in _PORT.finditer(text):
         d, msb, lsb, name = m.group(1), m.group(2), m.group(3), m.group(4)
-        bit = re.fullmatch(r"\\(.+)\[(-?\d+)\]", name)
+        bit = re.fullmatch(r"(.+)\[(-?\d+)\]", names.get(name, ""))
         if bit is not None:
             base, idx = bit.group(1), int(bit.group(2))
             ports.setdefault(base, (d, [], None))[1].append(idx)  # type: ignore[union-attr]
-            conns.append(f".{name} ({base}[{idx}])")
+            conns.append(f".{name}({base}[{idx}])")
             continue
         rng = (int(msb), int(lsb)) if msb is not None else None
         ports[name] = (d, None, rng)
-        conns.append(f".{name} ({name})")
+        conns.append(f".{name}({name})")
     decls: list[str] = []
     ranges: dict[str, tuple[int, int]] = {}
     for name, (d, bits, rng) in ports.items():
@@ -163,17 +188,21 @@ def mapped_wrapper(netlist_text: str, top: str) -> tuple[str, dict[str, tuple[in
             ranges[name] = rng
         decls.append(f"  {d} {'' if rng is None else f'[{rng[0]}:{rng[1]}] '}{name};")
     mapped = top + MAPPED_SUFFIX
-    text = rename_modules(netlist_text, {top: mapped})
     wrapper = (
         f"module {top}({', '.join(ports)});\n"
         + "\n".join(decls)
         + f"\n  {mapped} {MAPPED_INSTANCE}({', '.join(conns)});\nendmodule\n"
     )
-    return text + "\n" + wrapper, ranges
+    text = rename_modules(text, {top: mapped}) + "\n" + wrapper
+    return MappedForSimulation(text, {**bus_ranges(text), **ranges}, names)
 
 
 def read_activity(
-    vcd: Path, scopes: Sequence[str], cycles: int, ranges: Mapping[str, tuple[int, int]]
+    vcd: Path,
+    scopes: Sequence[str],
+    cycles: int,
+    ranges: Mapping[str, tuple[int, int]],
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, NetActivity]:
     """Toggle rate and duty of every net bit declared directly in ``scopes`` of a VCD.
 
@@ -184,6 +213,7 @@ def read_activity(
             and drops it (the wrapper's vector ``a`` carries those bits).
         cycles: Clock periods the simulation spans (the activity's denominator).
         ranges: Declared ``(msb, lsb)`` of vector nets (default ``[width-1:0]``).
+        names: Identifier in the VCD -> the name to report (:class:`MappedForSimulation`).
 
     Returns:
         Net bit name (``q[3]``, ``_12_``) -> activity. Several changes at one time step count
@@ -213,14 +243,15 @@ def read_activity(
     wave.stream_changes(lambda t, sid, val: changes[str(sid)].append((t, val)), chosen)
     end = max((c[-1][0] for c in changes.values() if c), default=0)
     out: dict[str, NetActivity] = {}
-    for sid, names in by_id.items():
-        width = names[0][1]
+    rename = names or {}
+    for sid, aliases in by_id.items():
+        width = aliases[0][1]
         per_bit = _bit_activity(changes[sid], width, end, cycles)
-        for name, _w in names:
+        for name, _w in aliases:
             msb, lsb = ranges.get(name, (width - 1, 0))
             for i, act in enumerate(per_bit):  # i counts from the MSB, as the value's digits
                 if width == 1 and name not in ranges:
-                    out[name] = act
+                    out[rename.get(name, name)] = act
                 else:
                     idx = msb - i if msb >= lsb else msb + i
                     out[f"{name}[{idx}]"] = act

@@ -29,7 +29,6 @@ def netlist_activity(s: EvalSetup, wd: Path, netlist: Path) -> dict[str, NetActi
     """
     from rtlopt.eda.activity import (
         MAPPED_INSTANCE,
-        bus_ranges,
         cell_models,
         mapped_wrapper,
         read_activity,
@@ -50,8 +49,8 @@ def netlist_activity(s: EvalSetup, wd: Path, netlist: Path) -> dict[str, NetActi
     head, _, _tail = s.tb.text.rstrip().rpartition("endmodule")
     dump = f"$dumpvars(1, {inst}); $dumpvars(1, {inst}.{MAPPED_INSTANCE});"
     tb.write_text(f'{head}  initial begin $dumpfile("{VCD}"); {dump} end\nendmodule\n')
-    wrapped, ports = mapped_wrapper(netlist.read_text(errors="replace"), target)
-    (wd / "mapped.v").write_text(wrapped)
+    mapped = mapped_wrapper(netlist.read_text(errors="replace"), target)
+    (wd / "mapped.v").write_text(mapped.text)
     models = cell_models(s.pdk.liberty_plain, memory_mb=sb.memory_mb)
     comp = compile_sources(
         [*s.tools.prelude, s.reference_file, wd / "mapped.v", tb],
@@ -83,6 +82,6 @@ def netlist_activity(s: EvalSetup, wd: Path, netlist: Path) -> dict[str, NetActi
         raise EvaluationTimeout(f"activity simulation: {exc.one_line()}") from exc
     if not (wd / VCD).is_file():
         raise ToolFailed("the activity simulation wrote no waveform", log_path=wd)
-    ranges = {**bus_ranges(wrapped), **ports}
     scope = f"{s.tb.top}.{inst}"
-    return read_activity(wd / VCD, (scope, f"{scope}.{MAPPED_INSTANCE}"), s.tb.total, ranges)
+    scopes = (scope, f"{scope}.{MAPPED_INSTANCE}")
+    return read_activity(wd / VCD, scopes, s.tb.total, mapped.ranges, mapped.names)
