@@ -297,6 +297,40 @@ def _bit_activity(
     return [NetActivity(toggles[i] / n, high[i] / span) for i in range(width)]
 
 
+# An input port that drives asynchronous set/clear pins (directly or through buffers and
+# inverters): OpenSTA 2.0.17's activity propagation would cross a register's set/clear arc and
+# make its output constant, overwriting the simulated activity of the register and of its
+# fan-out. Such a port becomes a clock of the power run (propagation never starts at a clock);
+# its period makes the clock's 2 transitions per period the simulated transitions per second.
+_ASYNC_TCL = """\
+proc rtlopt_reaches_setclr {pin depth} {
+  foreach rtlopt_e [get_timing_edges -from $pin] {
+    if {[$rtlopt_e role] eq "Reg Set/Clr"} { return 1 }
+  }
+  if {$depth == 0 || [$pin is_top_level_port]} { return 0 }
+  set rtlopt_inst [get_cells -of_objects $pin]
+  if {[llength [get_pins -of_objects $rtlopt_inst -filter "direction == input"]] != 1} {
+    return 0
+  }
+  foreach rtlopt_o [get_pins -of_objects $rtlopt_inst -filter "direction == output"] {
+    set rtlopt_net [get_nets -of_objects $rtlopt_o]
+    if {$rtlopt_net in {"" NULL}} { continue }
+    foreach rtlopt_l [get_pins -of_objects $rtlopt_net] {
+      if {[get_property $rtlopt_l direction] eq "input"
+          && [rtlopt_reaches_setclr $rtlopt_l [expr {$depth - 1}]]} { return 1 }
+    }
+  }
+  return 0
+}
+proc rtlopt_async_source {net} {
+  foreach rtlopt_l [get_pins -of_objects $net] {
+    if {[get_property $rtlopt_l direction] eq "input"
+        && [rtlopt_reaches_setclr $rtlopt_l 4]} { return 1 }
+  }
+  return 0
+}"""
+
+
 def activity_tcl(
     netlist: Path,
     top: str,
@@ -328,6 +362,26 @@ foreach rtlopt_c [list {clock_list}] {{
 if {{[llength $rtlopt_clks] == 0}} {{ create_clock -name vclk -period {p}; set rtlopt_clks vclk }}
 set rtlopt_ref [lindex $rtlopt_clks 0]
 set rtlopt_acts [dict create {acts}]
+{_ASYNC_TCL}
+set rtlopt_nets [dict create]
+foreach rtlopt_net [get_nets *] {{ dict set rtlopt_nets [get_full_name $rtlopt_net] $rtlopt_net }}
+set rtlopt_nasync 0
+foreach rtlopt_p [all_inputs] {{
+  set rtlopt_name [get_full_name $rtlopt_p]
+  if {{[lsearch -exact $rtlopt_clks $rtlopt_name] >= 0}} {{ continue }}
+  if {{![dict exists $rtlopt_nets $rtlopt_name]}} {{ continue }}
+  if {{![rtlopt_async_source [dict get $rtlopt_nets $rtlopt_name]]}} {{ continue }}
+  set rtlopt_a 0.0
+  if {{[dict exists $rtlopt_acts $rtlopt_name]}} {{
+    set rtlopt_a [lindex [dict get $rtlopt_acts $rtlopt_name] 0]
+  }}
+  # a clock of 2 transitions per its period: the same transitions per second as simulated
+  set rtlopt_per [expr {{$rtlopt_a > 0 ? {p} * 2.0 / $rtlopt_a : {p} * 1e6}}]
+  create_clock -name rtlopt_async_$rtlopt_nasync -period $rtlopt_per $rtlopt_p
+  lappend rtlopt_clks $rtlopt_name
+  incr rtlopt_nasync
+}}
+puts "RTLOPT_ACT_ASYNC_SOURCES $rtlopt_nasync"
 set rtlopt_n 0
 set rtlopt_all 0
 foreach rtlopt_p [all_inputs] {{
