@@ -11,7 +11,7 @@ import dataclasses
 import functools
 import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,8 +117,15 @@ def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -
 class FlowPool:
     """One long-lived synthesis/timing flow per worker thread (none without a PDK)."""
 
-    def __init__(self, setup: EvalSetup) -> None:
+    def __init__(
+        self,
+        setup: EvalSetup,
+        activity: Callable[[EvalSetup, Path, Path], Mapping[str, Any]] | None = None,
+    ) -> None:
+        """``activity(setup, folder, mapped netlist)``: each net's simulated activity, for
+        ``flow.power_mode = "activity"`` (``evaluate._activity.netlist_activity``)."""
         self._setup = setup
+        self._activity = activity
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
@@ -155,10 +162,8 @@ class FlowPool:
         tools = s.tools
         pre = tools.prelude
         activity = None
-        if s.config.flow.power and s.config.flow.power_mode == "activity":
-            from rtlopt.evaluate._activity import netlist_activity
-
-            activity = functools.partial(netlist_activity, s, d / "activity")
+        if self._activity is not None and s.config.flow.power_mode == "activity":
+            activity = functools.partial(self._activity, s, d / "activity")
         return flow.measure(
             [*pre, *(f for f in files if f not in pre)],
             tools.target.name,
