@@ -630,6 +630,11 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("reflect.restart_after must be >= 0 (0: never restart)")
     if cfg.search.igr_children < 0 or cfg.search.mcts_leaves < 0:
         raise ConfigError("search.igr_children and search.mcts_leaves must be >= 0")
+    if cfg.flow.power_mode == "activity" and not cfg.flow.power:
+        raise ConfigError(
+            "flow.power_mode = 'activity' but flow.power = false: no power is measured",
+            hint="set flow.power = true, or flow.power_mode = 'vectorless'",
+        )
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
     one_child = cfg.search.sampler in ("igr", "mcts")  # EvolVE's: run.rollouts not used
