@@ -11,7 +11,9 @@ What OpenSTA 2.0.17 (Debian's build, git c018cb2) does with the numbers: ``set_p
 before the first power query. Its propagation then recomputes the pins in the combinational
 fan-out of the input ports from their inputs' annotated values (its probabilistic model of the
 cell function); register outputs and the logic they alone drive keep the simulated numbers.
-Clock pins keep OpenSTA's clock activity (2.0 per period).
+Its propagation also crosses a register's asynchronous set/clear arc and makes the register's
+output constant: an input port driving set/clear pins is therefore a clock of the power run
+(see ``_ASYNC_TCL``). Clock pins keep OpenSTA's clock activity (2.0 per period).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -116,6 +119,7 @@ def cell_models(liberty: Path, *, timeout: float = 300.0, memory_mb: int | None 
             stderr_tail=run.tail(),
         )
     os.replace(tmp / "models.v", out)
+    shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 
