@@ -374,7 +374,8 @@ foreach rtlopt_p [all_inputs] {{
   set rtlopt_name [get_full_name $rtlopt_p]
   if {{[lsearch -exact $rtlopt_clks $rtlopt_name] >= 0}} {{ continue }}
   if {{![dict exists $rtlopt_nets $rtlopt_name]}} {{ continue }}
-  if {{![rtlopt_async_source [dict get $rtlopt_nets $rtlopt_name]]}} {{ continue }}
+  set rtlopt_net [dict get $rtlopt_nets $rtlopt_name]
+  if {{[catch {{rtlopt_async_source $rtlopt_net}} rtlopt_async] || !$rtlopt_async}} {{ continue }}
   set rtlopt_a 0.0
   if {{[dict exists $rtlopt_acts $rtlopt_name]}} {{
     set rtlopt_a [lindex [dict get $rtlopt_acts $rtlopt_name] 0]
