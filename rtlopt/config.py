@@ -183,9 +183,9 @@ class FlowConfig:
         "Figure of merit: adp (area*delay), ppa (area*delay*power), or auto (ppa if power is measured).",
     )
     power: bool = _f(True, "Measure power with OpenSTA report_power.")
-    power_activity: str = _f(
-        "default",
-        "Switching activity for power: default (OpenSTA's) or sim (from the harness's simulation).",
+    power_mode: str = _f(
+        "vectorless",
+        "Which power the figure of merit uses. vectorless: OpenSTA's estimate with its default activity (inputs toggle 0.1 per clock period, duty 0.5, propagated through the logic). activity: the synthesized netlist is also simulated with the harness stimulus (iverilog, cell models from the liberty), the toggle rate (per clock period) and duty of every net are read from the VCD (pywellen) and given to OpenSTA per pin; costs one netlist simulation and one extra OpenSTA run per evaluation. Both numbers are reported either way in activity mode.",
     )
     engine: str = _f(
         "auto",
@@ -545,7 +545,7 @@ class Config:
 _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "harness.initial_values": ("ignore", "honor"),
-    "flow.power_activity": ("default", "sim"),
+    "flow.power_mode": ("vectorless", "activity"),
     "flow.engine": ("auto", "yosys", "pyosys"),
     "flow.systemverilog": ("auto", "slang", "native"),
     "eval.netlist_check": ("auto", "always", "never"),
@@ -630,6 +630,11 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("reflect.restart_after must be >= 0 (0: never restart)")
     if cfg.search.igr_children < 0 or cfg.search.mcts_leaves < 0:
         raise ConfigError("search.igr_children and search.mcts_leaves must be >= 0")
+    if cfg.flow.power_mode == "activity" and not cfg.flow.power:
+        raise ConfigError(
+            "flow.power_mode = 'activity' but flow.power = false: no power is measured",
+            hint="set flow.power = true, or flow.power_mode = 'vectorless'",
+        )
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
     one_child = cfg.search.sampler in ("igr", "mcts")  # EvolVE's: run.rollouts not used

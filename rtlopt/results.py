@@ -166,13 +166,20 @@ class PpaDetails:
 
 @dataclass(frozen=True)
 class PPA:
-    """Synthesis + STA numbers of one design in one flow."""
+    """Synthesis + STA numbers of one design in one flow.
+
+    ``power_uw`` is the power the figure of merit uses (``flow.power_mode``); with the
+    activity mode both estimates are kept: ``power_vectorless_uw`` (OpenSTA's default
+    activity) and ``power_activity_uw`` (activity simulated with the harness stimulus).
+    """
 
     area_um2: float
     delay_ps: float
     power_uw: float | None
     cells: int = 0
     details: PpaDetails | None = None
+    power_vectorless_uw: float | None = None
+    power_activity_uw: float | None = None
 
     @property
     def adp(self) -> float:

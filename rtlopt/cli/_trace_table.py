@@ -75,6 +75,8 @@ def trace_caption(rep: Replay) -> str:
     shown = rep.omitted + (rep.first + 1 if rep.first >= 0 else len(rep.samples))
     more = f" (last {MAX_ROWS} of {shown} samples)" if shown > MAX_ROWS else ""
     head = "counterexample" if rep.reproduced else "counterexample NOT reproduced"
+    if rep.kind == "netlist":
+        head = "synthesized netlist's " + head
     note = f": {rep.note}" if rep.note else ""
     edge = "; '+': after the clock edge" if rep.sequential else ""
     return f"{head}{more}{note}{edge}\nwaveform: {rep.vcd}"

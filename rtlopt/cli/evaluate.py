@@ -170,6 +170,13 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
         ("area (um^2)", lambda p: p.area_um2),
         ("delay (ps)", lambda p: p.delay_ps),
         ("power (uW)", lambda p: p.power_uw),
+    ]
+    if any(p is not None and p.power_activity_uw is not None for p in (rp, cp)):
+        rows += [
+            ("power (vectorless)", lambda p: p.power_vectorless_uw),
+            ("power (activity)", lambda p: p.power_activity_uw),
+        ]
+    rows += [
         ("ADP (um^2*ps)", lambda p: p.adp),
         ("PPA product", lambda p: p.ppa_product),
     ]

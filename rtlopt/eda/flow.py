@@ -28,6 +28,7 @@ from typing import Any
 from rtlopt.config import FlowConfig, SandboxConfig
 from rtlopt.eda._abcserver import AbcServer, abc_binary_from_log
 from rtlopt.eda._worker import StaWorker
+from rtlopt.eda.activity import ActivityPower, NetActivity, activity_power
 from rtlopt.eda.breakdown import ppa_details
 from rtlopt.eda.opensta import StaResult, candidate_tcl, parse_sta_output, run_sta, sta_script
 from rtlopt.eda.yosys import (
@@ -118,17 +119,10 @@ class PpaFlow:
         sandbox: Memory limit of each tool process.
 
     Raises:
-        ConfigError: an unsupported setting (``power_activity = "sim"``: OpenSTA 2.0.17 has no
-            VCD/SAIF reader) or an unavailable engine.
+        ConfigError: an unavailable engine.
     """
 
     def __init__(self, pdk: PdkInfo, cfg: FlowConfig, sandbox: SandboxConfig) -> None:
-        if cfg.power and cfg.power_activity == "sim":
-            raise ConfigError(
-                "flow.power_activity = 'sim' is not supported by this OpenSTA (2.0.17 has no "
-                "read_vcd/read_saif)",
-                hint="set flow.power_activity = 'default'",
-            )
         self.pdk = pdk
         self.cfg = cfg
         self.sandbox = sandbox
@@ -160,6 +154,7 @@ class PpaFlow:
         include_dirs: Sequence[Path] = (),
         defines: Mapping[str, str] | None = None,
         alongside: Callable[[Path], Any] | None = None,
+        activity: Callable[[Path], Mapping[str, NetActivity]] | None = None,
     ) -> PpaMeasurement:
         """Synthesize ``top`` from ``files`` and time it.
 
@@ -174,6 +169,10 @@ class PpaFlow:
                 run) on a second thread while OpenSTA times the mapped netlist; its result is
                 ``PpaMeasurement.alongside`` and its exception is raised after timing ends.
                 The evaluator's netlist check runs here.
+            activity: With ``flow.power``: simulates the mapped netlist and returns each net's
+                activity; OpenSTA then measures the power with it (``power_activity_uw``;
+                ``power_uw`` too with ``flow.power_mode = "activity"``). None: vectorless only,
+                nothing simulated.
 
         Raises:
             ToolFailed: Yosys or OpenSTA crashed or produced no result.
@@ -213,25 +212,73 @@ class PpaFlow:
                     thread.join()
             if "error" in side:
                 raise side["error"]
+            act = None
+            if activity is not None and self.cfg.power:
+                t0 = time.monotonic()
+                act = self._activity_power(syn.netlist, top, clocks, workdir, activity)
+                side["activity_s"] = time.monotonic() - t0
             total = time.monotonic() - start
             logs: dict[str, str] = {"synth": str(syn.log_path), "sta": str(workdir / "sta.log")}
             if sta.warnings:
                 logs["warnings"] = "; ".join(sta.warnings)
                 for w in sta.warnings:
                     log.info("%s: %s", top, w)
-            ppa = PPA(
-                area_um2=syn.area_um2,
-                delay_ps=sta.delay_ps,
-                power_uw=sta.power_uw,
-                cells=syn.cells,
-                details=self._details(syn.netlist, sta),
-            )
+            if act is not None:
+                logs["sta_activity"] = str(workdir / "activity" / "sta_activity.log")
+            ppa = self._ppa(syn, sta, act)
             timings = {"synth_s": t_syn, "sta_s": t_sta}
-            if "seconds" in side:
-                timings["alongside_s"] = side["seconds"]
+            for key, name in (("seconds", "alongside_s"), ("activity_s", "activity_s")):
+                if key in side:
+                    timings[name] = side[key]
             return PpaMeasurement(
                 ppa, logs, syn.netlist, sta, total, timings, syn.generic_netlist, side.get("value")
             )
+
+    def _ppa(self, syn: SynthResult, sta: StaResult, act: ActivityPower | None) -> PPA:
+        """The numbers; with activity, ``power_uw`` is the one ``flow.power_mode`` names."""
+        power = sta.power_uw
+        if act is not None and self.cfg.power_mode == "activity":
+            power = act.total_uw
+        return PPA(
+            area_um2=syn.area_um2,
+            delay_ps=sta.delay_ps,
+            power_uw=power,
+            cells=syn.cells,
+            details=self._details(syn.netlist, sta),
+            power_vectorless_uw=sta.power_uw if act is not None else None,
+            power_activity_uw=act.total_uw if act is not None else None,
+        )
+
+    def _activity_power(
+        self,
+        netlist: Path,
+        top: str,
+        clocks: Sequence[str],
+        workdir: Path,
+        activity: Callable[[Path], Mapping[str, NetActivity]],
+    ) -> ActivityPower:
+        """Simulate the mapped netlist (``activity``) and measure its power with the nets'
+        activity in a fresh OpenSTA."""
+        acts = activity(netlist)
+        res = activity_power(
+            self.pdk.liberty_plain,
+            netlist,
+            top,
+            clocks,
+            self.period_ns,
+            acts,
+            workdir / "activity",
+            timeout=self.cfg.sta_timeout_s,
+            memory_mb=self.sandbox.memory_mb,
+        )
+        log.info(
+            "%s: power %.4g uW with simulated activity (%d of %d nets annotated)",
+            top,
+            res.total_uw,
+            res.annotated,
+            res.nets,
+        )
+        return res
 
     def _details(self, netlist: Path, sta: StaResult) -> PpaDetails | None:
         """Critical path and area split for the feedback; None (logged) when unreadable."""
@@ -415,7 +462,14 @@ class PpaFlow:
             "liberty_md5": self.pdk.md5,
             "clock_period_ns": self.period_ns,
             "power": self.cfg.power,
-            "power_activity": "input activity 0.1, duty 0.5 (OpenSTA default)",
+            "power_mode": self.cfg.power_mode,
+            "power_activity": "input activity 0.1, duty 0.5 (OpenSTA default)"
+            if self.cfg.power_mode == "vectorless"
+            else "simulated: the mapped netlist in the harness testbench (iverilog, cell models "
+            "from the liberty by Yosys read_liberty), toggles per clock period and duty per "
+            "net read with pywellen, set on every pin and input port before OpenSTA's first "
+            "power query (its propagation recomputes the fan-out of the inputs); the "
+            "vectorless estimate is reported beside it",
             "dont_use": list(self.dont_use),
             "tie_cells": {"hi": list(self.pdk.tie_hi or ()), "lo": list(self.pdk.tie_lo or ())},
             "persistent": self.cfg.persistent,

@@ -80,7 +80,12 @@ class Evaluator:
         apply_sandbox(config.sandbox.enabled, config.sandbox.require)
         self._setup = open_setup(design, config, workdir, pdk)
         self._view = self._setup.view
-        self._flows = FlowPool(self._setup)
+        activity = None
+        if config.flow.power and config.flow.power_mode == "activity":
+            from rtlopt.evaluate._activity import netlist_activity
+
+            activity = netlist_activity
+        self._flows = FlowPool(self._setup, activity)
         self._lock = threading.Lock()
         self._memo: dict[str, EvalResult] = {}
         self._inflight: dict[str, threading.Event] = {}  # keys being evaluated right now

@@ -13,7 +13,13 @@ from rtlopt.evaluate._messages import first_error
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.results import SimResult
 
-__all__ = ["NetlistGold", "NetlistOutcome", "netlist_check", "netlist_provenance"]
+__all__ = [
+    "NetlistGold",
+    "NetlistOutcome",
+    "netlist_check",
+    "netlist_provenance",
+    "netlist_sources",
+]
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +126,15 @@ def netlist_check(s: EvalSetup, wd: Path, gold: Path, netlist: Path) -> NetlistO
     except SimulationTimeout as exc:
         return NetlistOutcome(None, exc.one_line(), timeout=True)
     return NetlistOutcome(rep.result, rep.reason)
+
+
+def netlist_sources(s: EvalSetup, netlist: Path) -> list[Path]:
+    """What a replay of a netlist-check mismatch compiles as the candidate: the prelude, the
+    netlist, and Yosys's cell models when the netlist still instantiates a cell."""
+    from rtlopt.eda.iverilog import yosys_simulation_libraries
+
+    libs = yosys_simulation_libraries() if _instantiates_cells(netlist) else ()
+    return [*s.tools.prelude, netlist, *libs]
 
 
 def netlist_provenance(s: EvalSetup, gold: NetlistGold) -> dict[str, Any]:

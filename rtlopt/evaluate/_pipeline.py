@@ -19,7 +19,7 @@ from typing import Any
 from rtlopt.errors import EvaluationTimeout, InfrastructureError
 from rtlopt.evaluate._candidate import Candidate, Progress, invalid
 from rtlopt.evaluate._messages import mismatch_reason
-from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check
+from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check, netlist_sources
 from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
@@ -80,23 +80,35 @@ class Pipeline:
             return self._traced(c, self._formal_and_synthesis(c))
         return self._synthesize(c, check=self._needs_netlist_check(c.formal))
 
-    def _traced(self, c: Candidate, res: EvalResult) -> EvalResult:
-        """A refuted candidate with its counterexample replayed as a VCD (``eval.traces``)."""
+    def _traced(
+        self, c: Candidate, res: EvalResult, netlist: tuple[Path, Path] | None = None
+    ) -> EvalResult:
+        """A refuted candidate with its counterexample replayed as a VCD (``eval.traces``).
+
+        ``netlist``: (synthesized netlist, its gold) for a netlist-check mismatch."""
         s = self._s
-        if not s.config.eval.traces or res.stage not in (Stage.SIMULATION, Stage.FORMAL):
+        stages = (Stage.SIMULATION, Stage.FORMAL, Stage.NETLIST)
+        if not s.config.eval.traces or res.stage not in stages:
             return res
         from rtlopt.evaluate._trace import record_trace
         from rtlopt.harness import power_up_file
 
         sb = s.config.sandbox
+        # what the simulation compiled: the candidate under the power-up model, or the
+        # netlist check's netlist (with Yosys's cell models when it still instantiates cells)
+        sources = [*c.lib, power_up_file(c.file, s.config.harness.initial_values)]
+        reference = s.reference_file
+        if res.stage is Stage.NETLIST:
+            if netlist is None:
+                return res
+            sources, reference = netlist_sources(s, netlist[0]), netlist[1]
         t0 = time.monotonic()
         traced = record_trace(
             res,
             target=s.tools.target,
             tb=s.tb,
-            # what the simulation compiled: the candidate under the power-up model
-            sources=[*c.lib, power_up_file(c.file, s.config.harness.initial_values)],
-            reference=s.reference_file,
+            sources=sources,
+            reference=reference,
             out_dir=c.dir / "trace",
             root=s.workdir,
             include_dirs=s.tools.include_dirs,
@@ -250,7 +262,9 @@ class Pipeline:
         if check:
             netlist, rejected = self._netlist_verdict(c, meas.alongside)
             if rejected is not None:
-                return rejected
+                gold, generic = self._gold.path, meas.generic_netlist
+                pair = (generic, gold) if generic is not None and gold is not None else None
+                return self._traced(c, rejected, pair)
         kind = self._s.config.flow.metric_kind
         m_ref, m = ref.ppa.metric(kind), meas.ppa.metric(kind)
         r_ppa = m_ref / m if m > 0 else 0.0
@@ -308,6 +322,11 @@ class Pipeline:
 def _record_flow_timings(timings: dict[str, float], flow: Mapping[str, float]) -> None:
     """The flow's own split of its wall time: synthesis, timing, and the netlist check beside
     timing."""
-    for key, name in (("synth_s", "synthesis"), ("alongside_s", "netlist"), ("sta_s", "timing")):
+    for key, name in (
+        ("synth_s", "synthesis"),
+        ("alongside_s", "netlist"),
+        ("sta_s", "timing"),
+        ("activity_s", "activity"),
+    ):
         if key in flow:
             timings[name] = flow[key]

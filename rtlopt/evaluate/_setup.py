@@ -8,9 +8,10 @@ each worker thread its own long-lived flow (Yosys and OpenSTA workers) and stops
 from __future__ import annotations
 
 import dataclasses
+import functools
 import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,8 +117,15 @@ def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -
 class FlowPool:
     """One long-lived synthesis/timing flow per worker thread (none without a PDK)."""
 
-    def __init__(self, setup: EvalSetup) -> None:
+    def __init__(
+        self,
+        setup: EvalSetup,
+        activity: Callable[[EvalSetup, Path, Path], Mapping[str, Any]] | None = None,
+    ) -> None:
+        """``activity(setup, folder, mapped netlist)``: each net's simulated activity, for
+        ``flow.power_mode = "activity"`` (``evaluate._activity.netlist_activity``)."""
         self._setup = setup
+        self._activity = activity
         self._local = threading.local()
         self._flows: list[Any] = []
         self._lock = threading.Lock()
@@ -145,11 +153,17 @@ class FlowPool:
         flow: Any = None,
     ) -> Any:
         """Synthesis and timing of ``files`` (the prelude first) in ``d``; ``alongside`` runs
-        on the flow's second thread with the synthesized netlist while OpenSTA times it."""
+        on the flow's second thread with the synthesized netlist while OpenSTA times it.
+        With ``flow.power_mode = "activity"`` the mapped netlist is also simulated
+        (``evaluate._activity``) and its power measured with that activity."""
         flow = flow or self.flow()  # a helper thread measures with its caller's flow
         assert flow is not None
-        tools = self._setup.tools
+        s = self._setup
+        tools = s.tools
         pre = tools.prelude
+        activity = None
+        if self._activity is not None and s.config.flow.power_mode == "activity":
+            activity = functools.partial(self._activity, s, d / "activity")
         return flow.measure(
             [*pre, *(f for f in files if f not in pre)],
             tools.target.name,
@@ -158,6 +172,7 @@ class FlowPool:
             include_dirs=tools.include_dirs,
             defines=tools.defines,
             alongside=alongside,
+            activity=activity,
         )
 
     def close(self) -> None:
@@ -178,4 +193,8 @@ def ppa_metrics(ppa: PPA) -> dict[str, Metric]:
     if ppa.power_uw is not None:
         m["power"] = Metric(ppa.power_uw, "uW")
         m["ppa"] = Metric(ppa.adp * ppa.power_uw, "um^2*ps*uW")
+    if ppa.power_activity_uw is not None:
+        m["power_activity"] = Metric(ppa.power_activity_uw, "uW")
+    if ppa.power_vectorless_uw is not None:
+        m["power_vectorless"] = Metric(ppa.power_vectorless_uw, "uW")
     return m

@@ -1,13 +1,14 @@
 """Counterexamples engineers can open: a VCD and a replay testbench for every refutation.
 
-A refutation (a simulation mismatch, a formal counterexample) becomes a :class:`Trace`: the
-input values per step, the claimed first failing step and output. :func:`replay` writes a
-self-contained replay testbench (the steps as literal assignments, the renamed reference and
-the candidate side by side), runs it in iverilog, reads the sampled values back and writes
-them as a VCD with ``pyvcd``: the inputs, the reference's and the candidate's outputs, the
-differing bits per output and a ``mismatch`` marker that is 1 at the first failing sample
-only. The VCD therefore shows what the replay simulated, not what the engine claimed; a trace
-that does not reproduce is reported as such (:attr:`Replay.reproduced`).
+A refutation (a simulation mismatch, a formal counterexample, a netlist-check mismatch) becomes
+a :class:`Trace`: the input values per step, the claimed first failing step and output.
+:func:`replay` writes a self-contained replay testbench (the steps as literal assignments, the
+renamed reference and the candidate side by side), runs it in iverilog, reads the sampled
+values back and writes them as a VCD with ``pyvcd``: the inputs, the reference's and the
+candidate's outputs, the differing bits per output and a ``mismatch`` marker that is 1 at the
+first failing sample only. The VCD therefore shows what the replay simulated, not what the
+engine claimed; a trace that does not reproduce is reported as such
+(:attr:`Replay.reproduced`).
 
 Time in the VCD: step ``k`` spans ``[10k, 10k+10)`` ns; in sequential traces the clock rises
 at ``10k+5``, the first sample of a step is at ``10k`` (before the edge, the formal engines'
@@ -64,7 +65,7 @@ class Trace:
     """Input values per step of one refutation.
 
     Attributes:
-        kind: ``simulation`` or ``formal``.
+        kind: ``simulation``, ``formal`` or ``netlist`` (the netlist check's mismatch).
         sequential: Clocks are driven (else every step is independent).
         steps: Per step, input name -> binary digits (MSB first; ``x``/``z`` allowed).
         claimed_step: The step the engine names as the first failing one.
@@ -101,7 +102,7 @@ class Replay:
     """The replayed counterexample.
 
     Attributes:
-        kind: ``simulation`` or ``formal``.
+        kind: ``simulation``, ``formal`` or ``netlist`` (the netlist check's mismatch).
         reproduced: The replay shows a mismatch.
         first: Index into ``samples`` of the first mismatching sample (-1: none).
         claimed_step: The step the engine named (in the engine's own numbering).
@@ -542,6 +543,12 @@ def record_trace(
     elif res.sim is not None and res.sim.first_mismatch is not None:
         vectors = tb.extra_files.get(VECTOR_FILE, "")
         trace = trace_from_mismatch(res.sim.first_mismatch, vectors, tb.fields, tb.sequential)
+    elif res.netlist is not None and res.netlist.first_mismatch is not None:
+        # the netlist check's mismatch: the same testbench, the synthesized netlist as the
+        # candidate (``sources``) against its gold (``reference``)
+        vectors = tb.extra_files.get(VECTOR_FILE, "")
+        found = trace_from_mismatch(res.netlist.first_mismatch, vectors, tb.fields, tb.sequential)
+        trace = None if found is None else dataclasses.replace(found, kind="netlist")
     if trace is None:
         return res
     try:

@@ -38,13 +38,15 @@ def literal(value: str) -> str:
 
 
 def _sim_lines(res: EvalResult) -> list[str]:
-    sim = res.sim
+    sim, what = res.sim, "simulation"
+    if (sim is None or sim.first_mismatch is None) and res.netlist is not None:
+        sim, what = res.netlist, "netlist check (the synthesized netlist)"
     if sim is None or sim.first_mismatch is None:
         return []
     m = sim.first_mismatch
     ins = ", ".join(f"{k} = {literal(v)}" for k, v in m.inputs.items())
     return [
-        f"simulation, first of {sim.mismatches} mismatching vectors, at {m.time}:",
+        f"{what}, first of {sim.mismatches} mismatching vectors, at {m.time}:",
         f"inputs {ins}" if ins else "inputs: (none recorded)",
         f"output {m.output}: expected {literal(m.expected)}, got {literal(m.got)}",
     ]
