@@ -316,6 +316,165 @@ def _buffer(sm: Any, path: Path, texts: Mapping[Path, str]) -> Any:
         return sm.readSource(str(path))
 
 
+def _syntax_tree(
+    sm: Any, bag: Any, path: Path, texts: Mapping[Path, str], prelude: Sequence[Path]
+) -> Any:
+    """The syntax tree of one file (the prelude in front of it), or a :class:`SyntaxProblem`
+    when the file cannot be read."""
+    from pyslang import syntax
+
+    if path in texts and not prelude:
+        return syntax.SyntaxTree.fromText(texts[path], sm, path.name, str(path), bag)
+    try:
+        if prelude:
+            # one unit: the prelude's macros reach the file, as in a filelist
+            bufs = [sm.readSource(str(p)) for p in prelude if p != path]
+            bufs.append(_buffer(sm, path, texts))
+            return syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
+        return syntax.SyntaxTree.fromFile(str(path), sm, bag)
+    except Exception as exc:  # pyslang raises plain exceptions for unreadable files
+        return SyntaxProblem(path, 0, f"cannot read: {exc}")
+
+
+def _syntax_trees(
+    sm: Any,
+    bag: Any,
+    files: Sequence[Path],
+    texts: Mapping[Path, str],
+    prelude: Sequence[Path],
+    result: FrontendResult,
+) -> list[tuple[Path, Any]]:
+    """The syntax trees of the files that parse; the others' problems go to ``result``."""
+    import pyslang
+
+    engine = pyslang.DiagnosticEngine(sm)
+    good: list[tuple[Path, Any]] = []
+    for path in files:
+        tree = _syntax_tree(sm, bag, path, texts, prelude)
+        if isinstance(tree, SyntaxProblem):
+            result.errors[path] = [tree]
+            continue
+        problems = [
+            SyntaxProblem(
+                Path(sm.getFullPath(d.location.buffer)) if d.location.buffer else path,
+                sm.getLineNumber(d.location),
+                engine.formatMessage(d),
+            )
+            for d in tree.diagnostics
+            if d.isError()
+        ]
+        if problems:
+            result.errors[path] = problems
+        else:
+            good.append((path, tree))
+    return good
+
+
+def _declared_in(sm: Any, node: Any, path: Path, texts: Mapping[Path, str]) -> tuple[Path, int]:
+    """The file and line of a module's header: an included file's, when it is a real file
+    (or a given text), else the parsed file's."""
+    loc = node.header.moduleKeyword.location
+    src = Path(str(sm.getFullPath(loc.buffer))) if loc.buffer else path
+    if not sm.isFileLoc(loc) or str(src) in ("", ".") or (src not in texts and not src.is_file()):
+        src = path
+    return src, sm.getLineNumber(loc)
+
+
+def _syntax_facts(node: Any) -> tuple[list[ClockedBlock], list[InstanceConnections]]:
+    """A module declaration's clocked blocks and instance connections."""
+    blocks: list[ClockedBlock] = []
+    conns: list[InstanceConnections] = []
+    constants = frozenset(
+        str(d.name.valueText)
+        for p in _walk(node, frozenset({"ModuleDeclaration"}))
+        if _kind(p) == "ParameterDeclaration"
+        for d in _walk(p)
+        if _kind(d) == "Declarator"
+    )
+    for sub in _walk(node, frozenset({"ModuleDeclaration"})):
+        k = _kind(sub)
+        if k in ("AlwaysBlock", "AlwaysFFBlock"):
+            blk = _clocked_block(sub, constants)
+            if blk is not None:
+                blocks.append(blk)
+        elif k == "HierarchyInstantiation":
+            conns.extend(_instance_connections(sub))
+    return blocks, conns
+
+
+#: (file, module name) -> (line, index of the syntax tree that declares it)
+_Declarations = dict[tuple[Path, str], tuple[int, int]]
+
+
+def _declarations(
+    sm: Any, good: Sequence[tuple[Path, Any]], texts: Mapping[Path, str], result: FrontendResult
+) -> tuple[_Declarations, list[set[str]]]:
+    """Where each module is declared, and the module names of each tree; the syntax facts
+    (clocked blocks, connections) go to ``result``. A name defined in several files is kept
+    per file."""
+    decls: _Declarations = {}
+    tree_names: list[set[str]] = []
+    for idx, (path, tree) in enumerate(good):
+        names: set[str] = set()
+        # a file holding a single module has that module as its root node
+        for node in [tree.root, *_walk(tree.root, frozenset({"ModuleDeclaration"}))]:
+            if _kind(node) != "ModuleDeclaration":
+                continue
+            name = node.header.name.valueText
+            src, line = _declared_in(sm, node, path, texts)
+            key = (src, name)
+            names.add(name)
+            if key in decls:
+                continue  # the same header included twice
+            decls[key] = (line, idx)
+            result.blocks[key], result.connections[key] = _syntax_facts(node)
+        tree_names.append(names)
+    return decls, tree_names
+
+
+def _compilation_groups(tree_names: Sequence[set[str]]) -> list[tuple[set[str], list[int]]]:
+    """The trees in groups whose module names do not clash (greedy, in order), so each
+    definition is elaborated on its own: ``(names, tree indices)`` per group."""
+    groups: list[tuple[set[str], list[int]]] = []
+    for idx, names in enumerate(tree_names):
+        for used, members in groups:
+            if not used & names:
+                used |= names
+                members.append(idx)
+                break
+        else:
+            groups.append((set(names), [idx]))
+    return groups
+
+
+def _module(
+    src: Path, name: str, line: int, text: str, body: Any, result: FrontendResult
+) -> Module:
+    """The module declared at ``line`` of ``src``, with the ports and parameters of its
+    elaborated ``body`` (none, with a warning, when it could not be elaborated)."""
+    span = find_span(text, name, line)
+    start, end = (span.start, span.end) if span is not None else (0, 0)
+    ports: tuple[Port, ...] = ()
+    params: tuple[Parameter, ...] = ()
+    if body is None:
+        result.warnings.append(f"{src}:{line}: module '{name}' could not be elaborated")
+    else:
+        ports = tuple(_port(p) for p in body.portList if type(p).__name__ == "PortSymbol")
+        params = tuple(_parameter(p) for p in body.parameters)
+    instances = tuple(dict.fromkeys(c.module for c in result.connections[(src, name)]))
+    return Module(
+        name=name,
+        file=src,
+        line=line,
+        start=start,
+        end=end,
+        ports=ports,
+        parameters=params,
+        instances=instances,
+        header_comment=header_comment(text, start) if span is not None else "",
+    )
+
+
 class PyslangFrontend:
     """Frontend on pyslang: SystemVerilog-2017, fast, with elaboration."""
 
@@ -335,7 +494,7 @@ class PyslangFrontend:
     ) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         import pyslang
-        from pyslang import ast, parsing, syntax
+        from pyslang import parsing
 
         texts = texts or {}
         result = FrontendResult()
@@ -345,102 +504,41 @@ class PyslangFrontend:
                 sm.addUserDirectories(str(d))
         popts = parsing.PreprocessorOptions()
         popts.predefines = [f"{k}={v}" if v != "" else k for k, v in (defines or {}).items()]
-        bag = pyslang.Bag([popts])
-        engine = pyslang.DiagnosticEngine(sm)
+        good = _syntax_trees(sm, pyslang.Bag([popts]), files, texts, prelude, result)
+        decls, tree_names = _declarations(sm, good, texts, result)
+        bodies = self._elaborate(popts, good, tree_names, result)
+        file_texts: dict[Path, str] = {}
+        for (src, name), (line, idx) in decls.items():
+            if src not in file_texts:
+                file_texts[src] = texts[src] if src in texts else src.read_text(errors="replace")
+            body = bodies.get((idx, name))
+            result.modules.append(_module(src, name, line, file_texts[src], body, result))
+        self._keep.clear()
+        result.modules.sort(key=lambda m: (str(m.file), m.start))
+        return result
 
-        good: list[tuple[Path, Any]] = []
-        for path in files:
-            if prelude:
-                # one unit: the prelude's macros reach the file, as in a filelist
-                try:
-                    bufs = [sm.readSource(str(p)) for p in prelude if p != path]
-                    bufs.append(_buffer(sm, path, texts))
-                    tree = syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
-                except Exception as exc:  # pyslang raises plain exceptions for unreadable files
-                    result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
-                    continue
-            elif path in texts:
-                tree = syntax.SyntaxTree.fromText(texts[path], sm, path.name, str(path), bag)
-            else:
-                try:
-                    tree = syntax.SyntaxTree.fromFile(str(path), sm, bag)
-                except Exception as exc:  # pyslang raises plain exceptions for unreadable files
-                    result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
-                    continue
-            problems = [
-                SyntaxProblem(
-                    Path(sm.getFullPath(d.location.buffer)) if d.location.buffer else path,
-                    sm.getLineNumber(d.location),
-                    engine.formatMessage(d),
-                )
-                for d in tree.diagnostics
-                if d.isError()
-            ]
-            if problems:
-                result.errors[path] = problems
-            else:
-                good.append((path, tree))
+    def _elaborate(
+        self,
+        popts: Any,
+        good: Sequence[tuple[Path, Any]],
+        tree_names: Sequence[set[str]],
+        result: FrontendResult,
+    ) -> dict[tuple[int, str], Any]:
+        """Elaborate every module with default parameters, one compilation per group of trees
+        whose names do not clash (kept alive in ``self._keep`` until ``parse`` has read them).
 
-        # syntax facts and module locations; a name defined in several files is kept per file
-        decls: dict[tuple[Path, str], tuple[int, int]] = {}  # (file, name) -> (line, tree)
-        tree_names: list[set[str]] = []
-        for idx, (path, tree) in enumerate(good):
-            names: set[str] = set()
-            # a file holding a single module has that module as its root node
-            for node in [tree.root, *_walk(tree.root, frozenset({"ModuleDeclaration"}))]:
-                if _kind(node) != "ModuleDeclaration":
-                    continue
-                name = node.header.name.valueText
-                loc = node.header.moduleKeyword.location
-                src = Path(str(sm.getFullPath(loc.buffer))) if loc.buffer else path
-                if (
-                    not sm.isFileLoc(loc)
-                    or str(src) in ("", ".")
-                    or (src not in texts and not src.is_file())
-                ):
-                    src = path
-                key = (src, name)
-                names.add(name)
-                if key in decls:
-                    continue  # the same header included twice
-                decls[key] = (sm.getLineNumber(loc), idx)
-                blocks: list[ClockedBlock] = []
-                conns: list[InstanceConnections] = []
-                constants = frozenset(
-                    str(d.name.valueText)
-                    for p in _walk(node, frozenset({"ModuleDeclaration"}))
-                    if _kind(p) == "ParameterDeclaration"
-                    for d in _walk(p)
-                    if _kind(d) == "Declarator"
-                )
-                for sub in _walk(node, frozenset({"ModuleDeclaration"})):
-                    k = _kind(sub)
-                    if k in ("AlwaysBlock", "AlwaysFFBlock"):
-                        blk = _clocked_block(sub, constants)
-                        if blk is not None:
-                            blocks.append(blk)
-                    elif k == "HierarchyInstantiation":
-                        conns.extend(_instance_connections(sub))
-                result.blocks[key] = blocks
-                result.connections[key] = conns
-            tree_names.append(names)
+        Returns:
+            ``(tree index, module name) -> instance body``; ``result.elaborated_unknown``
+            gets the undefined modules elaboration reached, by top.
+        """
+        import pyslang
+        from pyslang import ast
 
-        # elaborate every module with default parameters; trees whose module names clash go
-        # to separate compilations so each definition is elaborated on its own
-        groups: list[tuple[set[str], list[int]]] = []
-        for idx, names in enumerate(tree_names):
-            for used, members in groups:
-                if not used & names:
-                    used |= names
-                    members.append(idx)
-                    break
-            else:
-                groups.append((set(names), [idx]))
-        bodies: dict[tuple[int, str], Any] = {}  # (tree index, name) -> instance body
+        bodies: dict[tuple[int, str], Any] = {}
         # undefined modules reached by elaboration: an instance in a generate branch that its
         # parameters turn off (a vendor cell) is never elaborated and not reported
         result.elaborated_unknown = {}
-        for used, members in groups:
+        for used, members in _compilation_groups(tree_names):
             copts = ast.CompilationOptions()
             copts.topModules = set(used)
             comp = ast.Compilation(pyslang.Bag([popts, copts]))
@@ -457,36 +555,4 @@ class PyslangFrontend:
                     result.elaborated_unknown.setdefault(top, set()).update(
                         str(a) for a in diag.args[:1]
                     )
-
-        file_texts: dict[Path, str] = {}
-        for (src, name), (line, idx) in decls.items():
-            if src not in file_texts:
-                file_texts[src] = texts[src] if src in texts else src.read_text(errors="replace")
-            text = file_texts[src]
-            span = find_span(text, name, line)
-            start, end = (span.start, span.end) if span is not None else (0, 0)
-            body = bodies.get((idx, name))
-            ports: tuple[Port, ...] = ()
-            params: tuple[Parameter, ...] = ()
-            if body is None:
-                result.warnings.append(f"{src}:{line}: module '{name}' could not be elaborated")
-            else:
-                ports = tuple(_port(p) for p in body.portList if type(p).__name__ == "PortSymbol")
-                params = tuple(_parameter(p) for p in body.parameters)
-            instances = tuple(dict.fromkeys(c.module for c in result.connections[(src, name)]))
-            result.modules.append(
-                Module(
-                    name=name,
-                    file=src,
-                    line=line,
-                    start=start,
-                    end=end,
-                    ports=ports,
-                    parameters=params,
-                    instances=instances,
-                    header_comment=header_comment(text, start) if span is not None else "",
-                )
-            )
-        self._keep.clear()
-        result.modules.sort(key=lambda m: (str(m.file), m.start))
-        return result
+        return bodies
