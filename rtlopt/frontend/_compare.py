@@ -18,9 +18,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Design
 
 __all__ = ["FieldConstant", "compare_constants"]
@@ -60,19 +60,14 @@ class FieldConstant:
         return {"port": self.port, "slice": f"[{self.lsb + w - 1}:{self.lsb}]", "value": bits}
 
 
-def _kind(node: Any) -> str:
-    k = getattr(node, "kind", None)
-    return getattr(k, "name", "") if k is not None else ""
-
-
 def _const_bits(expr: Any, ctx: Any) -> str | None:
     """The constant's digits ``0 1 x z``, LSB first, or None when ``expr`` is not constant."""
     import pyslang
 
     cv = expr.constant
     if cv is None:
-        k = _kind(expr)
-        param = k == "NamedValue" and _kind(expr.symbol) == "Parameter"
+        k = node_kind(expr)
+        param = k == "NamedValue" and node_kind(expr.symbol) == "Parameter"
         if not param and k not in ("IntegerLiteral", "UnbasedUnsizedIntegerLiteral", "Conversion"):
             return None
         try:
@@ -110,7 +105,7 @@ class _Resolver:
             return []
         if depth > _MAX_DEPTH:
             return [None] * width
-        k = _kind(expr)
+        k = node_kind(expr)
         if k == "NamedValue":
             sym = expr.symbol
             key = str(sym.hierarchicalPath)
@@ -242,9 +237,9 @@ def _fields(bits: Sequence[Bit], digits: str, dont_care: str) -> Iterator[FieldC
 
 def _conjuncts(node: Any) -> Iterator[Any]:
     """Operands of a chain of ``&&`` (conversions looked through)."""
-    while _kind(node) == "Conversion":
+    while node_kind(node) == "Conversion":
         node = node.operand
-    if _kind(node) == "BinaryOp" and getattr(node.op, "name", "") == "LogicalAnd":
+    if node_kind(node) == "BinaryOp" and getattr(node.op, "name", "") == "LogicalAnd":
         yield from _conjuncts(node.left)
         yield from _conjuncts(node.right)
     else:
@@ -274,7 +269,7 @@ def _scan(body: Any, res: _Resolver) -> _Scan:
             a = node.assignment
             # an assignment slang could not bind (an error elsewhere) is an InvalidExpression
             left = getattr(a, "left", None)
-            if left is not None and _kind(left) == "NamedValue":
+            if left is not None and node_kind(left) == "NamedValue":
                 res.add_driver(left.symbol, a.right)
         elif name == "NetSymbol" and node.initializer is not None:
             res.add_driver(node, node.initializer)
@@ -345,7 +340,7 @@ def _from_enables(res: _Resolver, ctx: Any, ands: Sequence[Any]) -> set[FieldCon
     for node in ands:
         terms = list(_conjuncts(node))
         if not any(
-            _kind(t) == "BinaryOp"
+            node_kind(t) == "BinaryOp"
             and getattr(t.op, "name", "") in ("Equality", "CaseEquality")
             and _compare(res, ctx, t.left, t.right, "exact")
             for t in terms
@@ -353,7 +348,8 @@ def _from_enables(res: _Resolver, ctx: Any, ands: Sequence[Any]) -> set[FieldCon
             continue
         for t in terms:
             want = "1"
-            if _kind(t) == "UnaryOp" and getattr(t.op, "name", "") in ("LogicalNot", "BitwiseNot"):
+            unary = node_kind(t) == "UnaryOp"
+            if unary and getattr(t.op, "name", "") in ("LogicalNot", "BitwiseNot"):
                 t, want = t.operand, "0"
             if _width(t) == 1:
                 found.update(_fields(res.bits(t), want, ""))
@@ -413,15 +409,10 @@ def compare_constants(design: Design) -> tuple[FieldConstant, ...]:
 
 def _compare_constants(design: Design) -> tuple[FieldConstant, ...]:
     import pyslang
-    from pyslang import ast, parsing, syntax
+    from pyslang import ast, syntax
 
     t = design.target
-    sm = pyslang.SourceManager()
-    for d in design.include_dirs:
-        if Path(d).is_dir():
-            sm.addUserDirectories(str(d))
-    popts = parsing.PreprocessorOptions()
-    popts.predefines = [f"{k}={v}" if v != "" else k for k, v in design.defines.items()]
+    sm, popts = preprocessor(design.include_dirs, design.defines)
     copts = ast.CompilationOptions()
     copts.topModules = {t.name}
     bag = pyslang.Bag([popts, copts])

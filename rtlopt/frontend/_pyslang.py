@@ -22,6 +22,7 @@ from rtlopt.frontend._base import (
     InstanceConnections,
     SyntaxProblem,
 )
+from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Direction, Module, Parameter, Port
 from rtlopt.verilog import find_span, header_comment
 
@@ -41,11 +42,6 @@ def _children(node: Any) -> Iterator[Any]:
         return
 
 
-def _kind(node: Any) -> str:
-    k = getattr(node, "kind", None)
-    return getattr(k, "name", "") if k is not None else ""
-
-
 def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
     """Every syntax node below ``node`` (tokens skipped), not entering kinds in ``stop``."""
     stack = [node]
@@ -55,7 +51,7 @@ def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
             if hasattr(child, "valueText") or child is None:
                 continue  # a token
             yield child
-            if _kind(child) not in stop:
+            if node_kind(child) not in stop:
                 stack.append(child)
 
 
@@ -96,7 +92,7 @@ def _edges(ev: Any, out: list[tuple[str, str]]) -> bool:
     """Collect edge events; False for an event that is not a signal. A level-sensitive signal
     beside edges (``@(posedge clk or rst)``, which simulators accept and synthesis refuses)
     adds nothing: the edges still name the block's clock for the testbench."""
-    k = _kind(ev)
+    k = node_kind(ev)
     if k == "SignalEventExpression":
         edge = ev.edge.valueText if ev.edge else ""
         name = _plain_name(ev.expr)
@@ -112,8 +108,8 @@ def _edges(ev: Any, out: list[tuple[str, str]]) -> bool:
 
 
 def _first_statement(st: Any) -> Any:
-    while _kind(st) == "SequentialBlockStatement":
-        items = [i for i in st.items if "Declaration" not in _kind(i)]
+    while node_kind(st) == "SequentialBlockStatement":
+        items = [i for i in st.items if "Declaration" not in node_kind(i)]
         if not items:
             return None
         st = items[0]
@@ -129,7 +125,7 @@ def _assignments(node: Any) -> list[tuple[str, str]]:
     return [
         (str(n.left).strip(), str(n.right).strip())
         for n in [node, *_walk(node)]
-        if _kind(n) in _ASSIGN_KINDS
+        if node_kind(n) in _ASSIGN_KINDS
     ]
 
 
@@ -160,7 +156,7 @@ def _forces_constants(
     # a register that reads the signal as data is reached by it without being forced
     test = _where(item.predicate)
     for n in [block, *_walk(block)]:
-        k = _kind(n)
+        k = node_kind(n)
         if k in _ASSIGN_KINDS and signal in _WORD.findall(str(n.right)):
             return False
         pred = getattr(n, "predicate", None) if k == "ConditionalStatement" else None
@@ -187,8 +183,8 @@ def _constant(rhs: str, constants: frozenset[str]) -> bool:
 
 def _top_items(st: Any) -> list[Any]:
     """The statements at the top of a block (the statement itself when not a block)."""
-    while _kind(st) == "SequentialBlockStatement":
-        items = [i for i in st.items if "Declaration" not in _kind(i)]
+    while node_kind(st) == "SequentialBlockStatement":
+        items = [i for i in st.items if "Declaration" not in node_kind(i)]
         if len(items) != 1:
             return items
         st = items[0]
@@ -197,10 +193,10 @@ def _top_items(st: Any) -> list[Any]:
 
 def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:
     st = proc.statement
-    if _kind(st) != "TimingControlStatement":
+    if node_kind(st) != "TimingControlStatement":
         return None
     tc = st.timingControl
-    if _kind(tc) != "EventControlWithExpression":
+    if node_kind(tc) != "EventControlWithExpression":
         return None
     edges: list[tuple[str, str]] = []
     if not _edges(tc.expr, edges) or not edges:
@@ -214,7 +210,7 @@ def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> Clocke
     items = _top_items(st.statement)
     starts = [_where(i) for i in items]
     for item in [first, *items]:
-        if _kind(item) != "ConditionalStatement":
+        if node_kind(item) != "ConditionalStatement":
             continue
         conds = list(item.predicate.conditions)
         pattern = conds[0] if conds else None
@@ -242,12 +238,12 @@ def _instance_connections(inst: Any) -> list[InstanceConnections]:
     out: list[InstanceConnections] = []
     mod = inst.type.valueText
     for hi in inst.instances:
-        if _kind(hi) != "HierarchicalInstance":
+        if node_kind(hi) != "HierarchicalInstance":
             continue
         named: dict[str, str] = {}
         ordered: list[str | None] = []
         for conn in hi.connections:
-            k = _kind(conn)
+            k = node_kind(conn)
             if k == "NamedPortConnection":
                 actual = _plain_name(conn.expr) if conn.expr is not None else None
                 if actual is not None:
@@ -387,12 +383,12 @@ def _syntax_facts(node: Any) -> tuple[list[ClockedBlock], list[InstanceConnectio
     constants = frozenset(
         str(d.name.valueText)
         for p in _walk(node, frozenset({"ModuleDeclaration"}))
-        if _kind(p) == "ParameterDeclaration"
+        if node_kind(p) == "ParameterDeclaration"
         for d in _walk(p)
-        if _kind(d) == "Declarator"
+        if node_kind(d) == "Declarator"
     )
     for sub in _walk(node, frozenset({"ModuleDeclaration"})):
-        k = _kind(sub)
+        k = node_kind(sub)
         if k in ("AlwaysBlock", "AlwaysFFBlock"):
             blk = _clocked_block(sub, constants)
             if blk is not None:
@@ -418,7 +414,7 @@ def _declarations(
         names: set[str] = set()
         # a file holding a single module has that module as its root node
         for node in [tree.root, *_walk(tree.root, frozenset({"ModuleDeclaration"}))]:
-            if _kind(node) != "ModuleDeclaration":
+            if node_kind(node) != "ModuleDeclaration":
                 continue
             name = node.header.name.valueText
             src, line = _declared_in(sm, node, path, texts)
@@ -494,16 +490,10 @@ class PyslangFrontend:
     ) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         import pyslang
-        from pyslang import parsing
 
         texts = texts or {}
         result = FrontendResult()
-        sm = pyslang.SourceManager()
-        for d in include_dirs:
-            if Path(d).is_dir():
-                sm.addUserDirectories(str(d))
-        popts = parsing.PreprocessorOptions()
-        popts.predefines = [f"{k}={v}" if v != "" else k for k, v in (defines or {}).items()]
+        sm, popts = preprocessor(include_dirs, defines or {})
         good = _syntax_trees(sm, pyslang.Bag([popts]), files, texts, prelude, result)
         decls, tree_names = _declarations(sm, good, texts, result)
         bodies = self._elaborate(popts, good, tree_names, result)
