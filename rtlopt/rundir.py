@@ -373,6 +373,15 @@ class RunDir:
         except (OSError, ValueError) as exc:
             raise self._damaged(path, exc) from None
 
+    def _json_object(self, path: Path) -> dict[str, Any] | None:
+        """The parsed file, ``None`` when missing; damaged or not a JSON object: UsageError."""
+        data = self._json(path)
+        if data is None:
+            return None
+        if not isinstance(data, Mapping):
+            raise self._damaged(path, ValueError("not a JSON object"))
+        return dict(data)
+
     def _result(self, path: Path, data: Any) -> EvalResult:
         if not isinstance(data, Mapping):
             raise self._damaged(path, ValueError("not a JSON object"))
@@ -406,11 +415,9 @@ class RunDir:
         write_json(self.run_json, info.to_json())
 
     def read_info(self) -> RunInfo | None:
-        data = self._json(self.run_json)
+        data = self._json_object(self.run_json)
         if data is None:
             return None
-        if not isinstance(data, Mapping):
-            raise self._damaged(self.run_json, ValueError("not a JSON object"))
         try:
             return RunInfo.from_json(data)
         except TypeError as exc:
@@ -493,12 +500,7 @@ class RunDir:
 
     def read_search(self) -> dict[str, Any] | None:
         """The strategy state, ``None`` when missing; damaged: UsageError."""
-        data = self._json(self.search_state)
-        if data is None:
-            return None
-        if not isinstance(data, Mapping):
-            raise self._damaged(self.search_state, ValueError("not a JSON object"))
-        return dict(data)
+        return self._json_object(self.search_state)
 
     # ------------------------------------------------------------------------------ playbook
 
@@ -508,12 +510,7 @@ class RunDir:
 
     def read_playbook(self) -> dict[str, Any] | None:
         """The playbook, ``None`` when missing; damaged: UsageError."""
-        data = self._json(self.playbook)
-        if data is None:
-            return None
-        if not isinstance(data, Mapping):
-            raise self._damaged(self.playbook, ValueError("not a JSON object"))
-        return dict(data)
+        return self._json_object(self.playbook)
 
     # ------------------------------------------------------------------------------ candidates
 

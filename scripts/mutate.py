@@ -264,8 +264,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "reset-name-fallback",
         "every reset-like input of a clocked module is a reset, used as data or not",
         "rtlopt/frontend/_clocks.py",
-        r"for name in _opaque_only\(inputs, connections, submodule, text\):",
-        "for name in inputs:",
+        r"for name in _opaque_only\(roles\.inputs, connections, submodule, text\):",
+        "for name in roles.inputs:",
         (
             "tests/unit/frontend/test_frontend_clocks.py",
             "tests/integration/test_semantics_models.py",

@@ -215,14 +215,7 @@ def _load_rtllm_design(folder: Path) -> SuiteDesign:
         matches.sort(key=lambda m: (plain(m) != folder.name, m not in tops))
         module, tb_name = matches[0], plain(matches[0])
     else:
-        tops = top_modules(ref_text)
-        if len(tops) != 1:
-            raise UsageError(
-                f"cannot tell which module of {ref.name} to optimize",
-                path=ref,
-                hint=f"top modules: {', '.join(tops) or 'none'}",
-            )
-        module = tops[0]
+        module = _only_top(ref_text, ref)
         candidates = sorted(tb_used, key=lambda n: n != folder.name)
         tb_name = candidates[0] if candidates else plain(module)
     desc_path = folder / "design_description.txt"
@@ -247,6 +240,22 @@ def _load_rtllm_design(folder: Path) -> SuiteDesign:
         data_files=data,
         known_issue="; ".join(issues) or None,
     )
+
+
+def _only_top(text: str, path: Path, hint: str | None = None) -> str:
+    """The one top module of the file ``path`` (its ``text``).
+
+    Raises:
+        UsageError: none or several (``hint``: default, the top modules found).
+    """
+    tops = top_modules(text)
+    if len(tops) != 1:
+        raise UsageError(
+            f"cannot tell which module of {path.name} to optimize",
+            path=path,
+            hint=hint or f"top modules: {', '.join(tops) or 'none'}",
+        )
+    return tops[0]
 
 
 def _load_rtllm(path: Path) -> list[SuiteDesign]:
@@ -278,14 +287,7 @@ def _load_folder(path: Path) -> list[SuiteDesign]:
         if f.stem in mods:
             module = f.stem
         else:
-            tops = top_modules(text)
-            if len(tops) != 1:
-                raise UsageError(
-                    f"cannot tell which module of {f.name} to optimize",
-                    path=f,
-                    hint="name the file after the module, or keep one top module",
-                )
-            module = tops[0]
+            module = _only_top(text, f, "name the file after the module, or keep one top module")
         tb = next(
             (
                 c

@@ -170,35 +170,37 @@ def set_log_console(target: Console | None) -> None:
 
 
 class _ConsoleLogHandler(logging.Handler):
-    """Log records as plain text through the console that currently owns the terminal."""
+    """Log records as plain text through the console that currently owns the terminal (else
+    stderr)."""
+
+    def _text(self, record: logging.LogRecord) -> str:
+        return self.format(record)
+
+    def _console(self) -> Console:
+        return err_console
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            text = self.format(record)
+            text = self._text(record)
         except Exception:  # noqa: BLE001 - logging must never raise
             self.handleError(record)
             return
         from rich.text import Text
 
-        target = _log_target if _log_target is not None else err_console
+        target = _log_target if _log_target is not None else self._console()
         target.print(Text(text), soft_wrap=True, crop=False)
 
 
-class _ProgressLogHandler(logging.Handler):
+class _ProgressLogHandler(_ConsoleLogHandler):
     """Progress records (``rtlopt.progress``: per rollout, the model's first conversion) as
     plain lines on stdout, beside the per-step lines: stderr keeps errors and warnings only, so a
     failing command's stderr stays its one-line error."""
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            text = record.getMessage()
-        except Exception:  # noqa: BLE001 - logging must never raise
-            self.handleError(record)
-            return
-        from rich.text import Text
+    def _text(self, record: logging.LogRecord) -> str:
+        return record.getMessage()
 
-        target = _log_target if _log_target is not None else console
-        target.print(Text(text), soft_wrap=True, crop=False)
+    def _console(self) -> Console:
+        return console
 
 
 class SectionedCommand(click.Command):

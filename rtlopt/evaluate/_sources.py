@@ -11,27 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.config import Config
+from rtlopt.frontend import module_closure
 from rtlopt.frontend._files import source_problem
 from rtlopt.frontend.model import Design, Module
 from rtlopt.verilog import blank_spans
-
-
-def module_closure(names: Iterable[str], modules: Mapping[str, Module]) -> list[str]:
-    """Every repository module reachable from ``names`` through instantiations."""
-    seen: list[str] = []
-    stack = [n for n in names if n in modules]
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.append(n)
-        stack.extend(i for i in modules[n].instances if i in modules and i not in seen)
-    return seen
 
 
 @dataclass(frozen=True)

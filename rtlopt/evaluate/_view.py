@@ -83,7 +83,8 @@ class SvView:
         target's file with every module the candidate replaces blanked (that file's macros
         and includes stay in force, as for the reference).
         """
-        from rtlopt.evaluate._sources import library_files, module_closure
+        from rtlopt.evaluate._sources import library_files
+        from rtlopt.frontend import module_closure
         from rtlopt.verilog import blank_spans
 
         d = self.original

@@ -22,7 +22,7 @@ from rtlopt.frontend._base import (
 from rtlopt.frontend._clocks import override_roles
 from rtlopt.frontend._compare import FieldConstant, compare_constants
 from rtlopt.frontend._files import read_source, source_problem
-from rtlopt.frontend._lazy import module_users, with_module
+from rtlopt.frontend._lazy import module_closure, module_users, with_module
 from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_text
 from rtlopt.frontend._params import (
     Parameterization,
@@ -35,6 +35,7 @@ from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
 from rtlopt.verilog import ModuleSpan, find_span, header_comment, module_spans, splice_module
 
 __all__ = [
+    "module_closure",
     "module_users",
     "with_module",
     "read_source",

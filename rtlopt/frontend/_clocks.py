@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rtlopt.errors import ConfigError
 from rtlopt.frontend._base import ClockedBlock, InstanceConnections
-from rtlopt.frontend.model import Module
+from rtlopt.frontend.model import Module, Port
 from rtlopt.verilog import blank_comments
 
 __all__ = [
@@ -109,6 +109,135 @@ def _opaque_only(
     return out
 
 
+@dataclass
+class _Roles:
+    """The clocks and resets found so far among a module's inputs (port order comes last)."""
+
+    inputs: dict[str, Port]
+    clocks: list[str] = field(default_factory=list)
+    #: reset name -> active low
+    resets: dict[str, bool] = field(default_factory=dict)
+
+    def add_clock(self, name: str) -> None:
+        """Take an input as a clock unless it already has a role."""
+        if name in self.inputs and name not in self.clocks and name not in self.resets:
+            self.clocks.append(name)
+
+
+def _roles_from_blocks(roles: _Roles, blocks: Sequence[ClockedBlock]) -> None:
+    """Rules 1 and 2: the event lists of the clocked blocks and the resets their first ``if``
+    tests (asynchronous in the event list, synchronous when the branch forces constants)."""
+    inputs, resets = roles.inputs, roles.resets
+    for blk in blocks:
+        cond = blk.condition
+        edge_names = [s for _, s in blk.edges]
+        for edge, sig in blk.edges:
+            if cond is not None and cond.signal == sig and len(edge_names) > 1:
+                if sig in inputs:
+                    resets[sig] = cond.active_low
+            elif cond is None and len(edge_names) > 1 and is_reset_name(sig) and sig in inputs:
+                resets[sig] = edge == "negedge"
+        for _, sig in blk.edges:
+            if sig not in resets:
+                roles.add_clock(sig)
+        if (
+            cond is not None
+            and cond.signal not in edge_names
+            and cond.signal in inputs
+            and inputs[cond.signal].width == 1
+            and blk.forces_constants
+        ):
+            resets.setdefault(cond.signal, cond.active_low)
+
+
+def _roles_from_instances(
+    roles: _Roles,
+    connections: Sequence[InstanceConnections],
+    submodule: Callable[[str], Module | None],
+) -> bool:
+    """Rule 3: the roles inherited from submodules' clock and reset ports.
+
+    Returns:
+        Whether the module instantiates a module rtlopt cannot see into (vendor cell, black box).
+    """
+    opaque = False
+    for inst in connections:
+        sub = submodule(inst.module)
+        if sub is None:
+            opaque = True
+            continue
+        actual_of = _actuals(sub, inst)
+        for formal in sub.clocks:
+            actual = actual_of.get(formal)
+            if actual is not None:
+                roles.add_clock(actual)
+        for formal in sub.resets:
+            actual = actual_of.get(formal)
+            if actual is not None and actual in roles.inputs and actual not in roles.clocks:
+                active_low = bool(sub.reset_active_low.get(formal, False))
+                roles.resets.setdefault(actual, active_low)
+    return opaque
+
+
+def _clocks_through_cells(
+    roles: _Roles,
+    blocks: Sequence[ClockedBlock],
+    connections: Sequence[InstanceConnections],
+    submodule: Callable[[str], Module | None],
+) -> None:
+    """A register clocked by a submodule's output (a clock-gate cell such as C910's
+    gated_clk_cell): the clock is the input that instance passes through to that output; the
+    cell's own clock ports when rtlopt found any, else the one 1-bit input named like a clock
+    (on either side of the connection)."""
+    inputs = roles.inputs
+    for blk in blocks:
+        for _, sig in blk.edges:
+            if sig in inputs or sig in roles.resets:
+                continue
+            for inst in connections:
+                sub = submodule(inst.module)
+                if sub is None:
+                    continue
+                by_formal = _actuals(sub, inst)
+                outs = {p.name for p in sub.ports if p.direction == "output"}
+                if not any(a == sig and f in outs for f, a in by_formal.items()):
+                    continue
+                feeds = [
+                    (f, a)
+                    for f, a in by_formal.items()
+                    if a in inputs
+                    and inputs[a].width == 1
+                    and a not in roles.resets
+                    and f not in outs
+                ]
+                picked = [a for f, a in feeds if f in sub.clocks] or [
+                    a for f, a in feeds if _CLOCKISH_RE.search(f) or _CLOCKISH_RE.search(a)
+                ]
+                if len(set(picked)) == 1:
+                    roles.add_clock(picked[0])
+
+
+def _roles_from_names(
+    roles: _Roles,
+    opaque: bool,
+    connections: Sequence[InstanceConnections],
+    submodule: Callable[[str], Module | None],
+    text: str,
+) -> None:
+    """Rule 4: names as tie-breakers, only where the structure points at opaque instances."""
+    if not roles.clocks and opaque:
+        for name, port in roles.inputs.items():
+            if port.width == 1 and is_clock_name(name) and name not in roles.resets:
+                roles.clocks.append(name)
+    if roles.clocks:
+        # a reset-like name breaks the tie only for an input that reaches nothing but pins of
+        # modules rtlopt cannot see into (a vendor flip-flop's reset pin): never one that
+        # rtlopt's own view uses as data
+        for name in _opaque_only(roles.inputs, connections, submodule, text):
+            if name not in roles.resets and name not in roles.clocks and is_reset_name(name):
+                roles.resets[name] = _name_active_low(name)
+
+
 def infer_clocks_resets(
     module: Module,
     blocks: Sequence[ClockedBlock],
@@ -125,109 +254,25 @@ def infer_clocks_resets(
         submodule: Looks up an already-inferred submodule by name (None if unknown).
         text: The module's source text (read from its file when None).
     """
-    inputs = {p.name: p for p in module.ports if p.direction == "input"}
-    clocks: list[str] = []
-    resets: dict[str, bool] = {}
-
-    def add_clock(name: str) -> None:
-        if name in inputs and name not in clocks and name not in resets:
-            clocks.append(name)
-
-    for blk in blocks:
-        cond = blk.condition
-        edge_names = [s for _, s in blk.edges]
-        for edge, sig in blk.edges:
-            if cond is not None and cond.signal == sig and len(edge_names) > 1:
-                if sig in inputs:
-                    resets[sig] = cond.active_low
-            elif cond is None and len(edge_names) > 1 and is_reset_name(sig) and sig in inputs:
-                resets[sig] = edge == "negedge"
-        for _, sig in blk.edges:
-            if sig not in resets:
-                add_clock(sig)
-        if (
-            cond is not None
-            and cond.signal not in edge_names
-            and cond.signal in inputs
-            and inputs[cond.signal].width == 1
-            and blk.forces_constants
-        ):
-            resets.setdefault(cond.signal, cond.active_low)
-
-    # roles inherited through instance connections
-    opaque = False  # an instance of a module rtlopt cannot see into (vendor cell, black box)
-    for inst in connections:
-        sub = submodule(inst.module)
-        if sub is None:
-            opaque = True
-            continue
-        actual_of: dict[str, str] = dict(inst.named)
-        for port, actual in zip(sub.ports, inst.ordered, strict=False):
-            if actual is not None:
-                actual_of.setdefault(port.name, actual)
-        for formal in sub.clocks:
-            actual = actual_of.get(formal)
-            if actual is not None:
-                add_clock(actual)
-        for formal in sub.resets:
-            actual = actual_of.get(formal)
-            if actual is not None and actual in inputs and actual not in clocks:
-                resets.setdefault(actual, bool(sub.reset_active_low.get(formal, False)))
-
-    # a register clocked by a submodule's output (a clock-gate cell such as C910's
-    # gated_clk_cell): the clock is the input that instance passes through to that output;
-    # the cell's own clock ports when rtlopt found any, else the one 1-bit input named like a
-    # clock (on either side of the connection)
-    for blk in blocks:
-        for _, sig in blk.edges:
-            if sig in inputs or sig in resets:
-                continue
-            for inst in connections:
-                sub = submodule(inst.module)
-                if sub is None:
-                    continue
-                by_formal = _actuals(sub, inst)
-                outs = {p.name for p in sub.ports if p.direction == "output"}
-                if not any(a == sig and f in outs for f, a in by_formal.items()):
-                    continue
-                feeds = [
-                    (f, a)
-                    for f, a in by_formal.items()
-                    if a in inputs and inputs[a].width == 1 and a not in resets and f not in outs
-                ]
-                picked = [a for f, a in feeds if f in sub.clocks] or [
-                    a for f, a in feeds if _CLOCKISH_RE.search(f) or _CLOCKISH_RE.search(a)
-                ]
-                if len(set(picked)) == 1:
-                    add_clock(picked[0])
-
+    roles = _Roles({p.name: p for p in module.ports if p.direction == "input"})
+    _roles_from_blocks(roles, blocks)
+    opaque = _roles_from_instances(roles, connections, submodule)
+    _clocks_through_cells(roles, blocks, connections, submodule)
     if text is None:
         try:
             text = module.text()
         except OSError:
             text = ""
-
-    # name-based fallbacks
-    if not clocks and opaque:
-        for name, port in inputs.items():
-            if port.width == 1 and is_clock_name(name) and name not in resets:
-                clocks.append(name)
-    if clocks:
-        # a reset-like name breaks the tie only for an input that reaches nothing but pins of
-        # modules rtlopt cannot see into (a vendor flip-flop's reset pin): never one that
-        # rtlopt's own view uses as data
-        for name in _opaque_only(inputs, connections, submodule, text):
-            if name not in resets and name not in clocks and is_reset_name(name):
-                resets[name] = _name_active_low(name)
+    _roles_from_names(roles, opaque, connections, submodule, text)
     # keep port order for stable output
     order = {p.name: i for i, p in enumerate(module.ports)}
-    clocks.sort(key=lambda n: order.get(n, 0))
-    reset_names = sorted(resets, key=lambda n: order.get(n, 0))
+    clocks = sorted(roles.clocks, key=lambda n: order.get(n, 0))
+    reset_names = sorted(roles.resets, key=lambda n: order.get(n, 0))
     return replace(
         module,
         clocks=tuple(clocks),
         resets=tuple(reset_names),
-        reset_active_low={n: resets[n] for n in reset_names},
+        reset_active_low={n: roles.resets[n] for n in reset_names},
     )
 
 

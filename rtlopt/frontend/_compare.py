@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
+from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Design
 
 __all__ = ["FieldConstant", "compare_constants"]
@@ -60,19 +60,14 @@ class FieldConstant:
         return {"port": self.port, "slice": f"[{self.lsb + w - 1}:{self.lsb}]", "value": bits}
 
 
-def _kind(node: Any) -> str:
-    k = getattr(node, "kind", None)
-    return getattr(k, "name", "") if k is not None else ""
-
-
 def _const_bits(expr: Any, ctx: Any) -> str | None:
     """The constant's digits ``0 1 x z``, LSB first, or None when ``expr`` is not constant."""
     import pyslang
 
     cv = expr.constant
     if cv is None:
-        k = _kind(expr)
-        param = k == "NamedValue" and _kind(expr.symbol) == "Parameter"
+        k = node_kind(expr)
+        param = k == "NamedValue" and node_kind(expr.symbol) == "Parameter"
         if not param and k not in ("IntegerLiteral", "UnbasedUnsizedIntegerLiteral", "Conversion"):
             return None
         try:
@@ -110,7 +105,7 @@ class _Resolver:
             return []
         if depth > _MAX_DEPTH:
             return [None] * width
-        k = _kind(expr)
+        k = node_kind(expr)
         if k == "NamedValue":
             sym = expr.symbol
             key = str(sym.hierarchicalPath)
@@ -242,24 +237,31 @@ def _fields(bits: Sequence[Bit], digits: str, dont_care: str) -> Iterator[FieldC
 
 def _conjuncts(node: Any) -> Iterator[Any]:
     """Operands of a chain of ``&&`` (conversions looked through)."""
-    while _kind(node) == "Conversion":
+    while node_kind(node) == "Conversion":
         node = node.operand
-    if _kind(node) == "BinaryOp" and getattr(node.op, "name", "") == "LogicalAnd":
+    if node_kind(node) == "BinaryOp" and getattr(node.op, "name", "") == "LogicalAnd":
         yield from _conjuncts(node.left)
         yield from _conjuncts(node.right)
     else:
         yield node
 
 
-def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
+@dataclass
+class _Scan:
+    """What one walk over the elaborated body collects (besides the wires' drivers)."""
+
+    compares: list[tuple[Any, Any, str]] = field(default_factory=list)  # left, right, mode
+    cases: list[Any] = field(default_factory=list)
+    ands: list[Any] = field(default_factory=list)
+    instances: list[Any] = field(default_factory=list)
+
+
+def _scan(body: Any, res: _Resolver) -> _Scan:
+    """Walk the body once: record the drivers of plain wires in ``res``, collect the compares,
+    ``case`` statements, ``&&`` chains and instances."""
     from pyslang import ast
 
-    res = _Resolver(body, inputs)
-    ctx = ast.EvalContext(body)
-    compares: list[tuple[Any, Any, str]] = []
-    cases: list[Any] = []
-    ands: list[Any] = []
-    ports_of_instances: list[Any] = []
+    found = _Scan()
 
     def visit(node: Any) -> Any:
         name = type(node).__name__
@@ -267,25 +269,29 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
             a = node.assignment
             # an assignment slang could not bind (an error elsewhere) is an InvalidExpression
             left = getattr(a, "left", None)
-            if left is not None and _kind(left) == "NamedValue":
+            if left is not None and node_kind(left) == "NamedValue":
                 res.add_driver(left.symbol, a.right)
         elif name == "NetSymbol" and node.initializer is not None:
             res.add_driver(node, node.initializer)
         elif name == "InstanceSymbol":
-            ports_of_instances.append(node)
+            found.instances.append(node)
         elif name == "BinaryExpression":
             op = getattr(node.op, "name", "")
             if op in _COMPARES:
-                compares.append((node.left, node.right, _COMPARES[op]))
+                found.compares.append((node.left, node.right, _COMPARES[op]))
             elif op == "LogicalAnd":
-                ands.append(node)
+                found.ands.append(node)
         elif name == "CaseStatement":
-            cases.append(node)
+            found.cases.append(node)
         return ast.VisitAction.Advance
 
     body.visit(visit)
-    # input ports of submodules are driven by their connection in the parent
-    for inst in ports_of_instances:
+    return found
+
+
+def _drive_instance_ports(res: _Resolver, instances: Sequence[Any]) -> None:
+    """Input ports of submodules are driven by their connection in the parent."""
+    for inst in instances:
         try:
             conns = list(inst.portConnections)
         except Exception:  # an instance of an unknown module
@@ -301,40 +307,60 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
             ):
                 res.add_driver(internal, expr)
 
+
+def _compare(res: _Resolver, ctx: Any, left: Any, right: Any, mode: str) -> set[FieldConstant]:
+    """The per-port constants of one compare, whichever side the constant stands on."""
+    for var, const in ((left, right), (right, left)):
+        digits = _const_bits(const, ctx)
+        if digits is None or _const_bits(var, ctx) is not None:
+            continue
+        return set(_fields(res.bits(var), digits, "xz" if mode == "wild" else ""))
+    return set()
+
+
+def _from_compares(
+    res: _Resolver, ctx: Any, compares: Sequence[tuple[Any, Any, str]]
+) -> set[FieldConstant]:
+    """The constants of the ``==``-like compares; a one-bit test gets both its values."""
     found: set[FieldConstant] = set()
-
-    def compare(left: Any, right: Any, mode: str) -> set[FieldConstant]:
-        for var, const in ((left, right), (right, left)):
-            digits = _const_bits(const, ctx)
-            if digits is None or _const_bits(var, ctx) is not None:
-                continue
-            return set(_fields(res.bits(var), digits, "xz" if mode == "wild" else ""))
-        return set()
-
     for left, right, mode in compares:
-        got = compare(left, right, mode)
+        got = _compare(res, ctx, left, right, mode)
         for c in got:
             if c.width == 1:
                 # a one-bit test has two branches: forcing its constant would starve the other
                 found.add(FieldConstant(c.port, c.lsb, 1, 1 - c.value, 1))
         found |= got
-    # enables: one-bit inputs in a conjunction with such a compare (`valid && op == 7'h33`)
-    # get the value that makes the conjunction true, so the decode they gate can fire
+    return found
+
+
+def _from_enables(res: _Resolver, ctx: Any, ands: Sequence[Any]) -> set[FieldConstant]:
+    """Enables: one-bit inputs in a conjunction with such a compare (``valid && op == 7'h33``)
+    get the value that makes the conjunction true, so the decode they gate can fire."""
+    found: set[FieldConstant] = set()
     for node in ands:
         terms = list(_conjuncts(node))
         if not any(
-            _kind(t) == "BinaryOp"
+            node_kind(t) == "BinaryOp"
             and getattr(t.op, "name", "") in ("Equality", "CaseEquality")
-            and compare(t.left, t.right, "exact")
+            and _compare(res, ctx, t.left, t.right, "exact")
             for t in terms
         ):
             continue
         for t in terms:
             want = "1"
-            if _kind(t) == "UnaryOp" and getattr(t.op, "name", "") in ("LogicalNot", "BitwiseNot"):
+            unary = node_kind(t) == "UnaryOp"
+            if unary and getattr(t.op, "name", "") in ("LogicalNot", "BitwiseNot"):
                 t, want = t.operand, "0"
             if _width(t) == 1:
                 found.update(_fields(res.bits(t), want, ""))
+    return found
+
+
+def _add_case_items(
+    found: set[FieldConstant], res: _Resolver, ctx: Any, cases: Sequence[Any]
+) -> None:
+    """Add the constants of ``case`` items (don't-care digits of ``casez``/``casex`` left
+    random) to ``found``, until it holds more than :data:`_MAX_CONSTANTS`."""
     for case in cases:
         cond = getattr(case.condition, "name", "")
         dont = {"WildcardJustZ": "z", "WildcardXOrZ": "xz"}.get(cond, "")
@@ -351,6 +377,19 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
                     found.update(_fields(res.bits(e), subject_digits, dont))
         if len(found) > _MAX_CONSTANTS:
             break
+
+
+def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
+    """Every constant the body compares a slice of an input port against."""
+    from pyslang import ast
+
+    res = _Resolver(body, inputs)
+    ctx = ast.EvalContext(body)
+    scan = _scan(body, res)
+    _drive_instance_ports(res, scan.instances)
+    found = _from_compares(res, ctx, scan.compares)
+    found |= _from_enables(res, ctx, scan.ands)
+    _add_case_items(found, res, ctx, scan.cases)
     return found
 
 
@@ -370,15 +409,10 @@ def compare_constants(design: Design) -> tuple[FieldConstant, ...]:
 
 def _compare_constants(design: Design) -> tuple[FieldConstant, ...]:
     import pyslang
-    from pyslang import ast, parsing, syntax
+    from pyslang import ast, syntax
 
     t = design.target
-    sm = pyslang.SourceManager()
-    for d in design.include_dirs:
-        if Path(d).is_dir():
-            sm.addUserDirectories(str(d))
-    popts = parsing.PreprocessorOptions()
-    popts.predefines = [f"{k}={v}" if v != "" else k for k, v in design.defines.items()]
+    sm, popts = preprocessor(design.include_dirs, design.defines)
     copts = ast.CompilationOptions()
     copts.topModules = {t.name}
     bag = pyslang.Bag([popts, copts])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Module
 
-__all__ = ["LazyModules", "module_users", "with_module"]
+__all__ = ["LazyModules", "module_closure", "module_users", "with_module"]
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,19 @@ def with_module(modules: Mapping[str, Module], module: Module) -> Mapping[str, M
         out._tried |= modules._tried
         return out
     return {**modules, module.name: module}
+
+
+def module_closure(names: Iterable[str], modules: Mapping[str, Module]) -> list[str]:
+    """Every repository module reachable from ``names`` through instantiations."""
+    seen: list[str] = []
+    stack = [n for n in names if n in modules]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.append(n)
+        stack.extend(i for i in modules[n].instances if i in modules and i not in seen)
+    return seen
 
 
 def module_users(modules: Mapping[str, Module], name: str) -> list[str]:

@@ -326,6 +326,107 @@ def _checked_target(target: Path, limit: int) -> Path:
     return target.resolve()
 
 
+def _names_in_broken_files(result: FrontendResult, texts: Mapping[Path, str]) -> dict[str, Path]:
+    """Module names defined in files that failed to parse, to blame the right file."""
+    broken: dict[str, Path] = {}
+    for path in result.errors:
+        text = texts.get(path)
+        if text is None:
+            continue
+        for span in module_spans(text):
+            broken.setdefault(span.name, path)
+    return broken
+
+
+def _check_recursion(
+    ring: Sequence[str], name: str, parent: Module, modules: Mapping[str, Module]
+) -> None:
+    """A module that instantiates itself (``ring``: the path from ``name`` back to it).
+
+    A recursion can only end through a parameter (a generate-if base case); without one it
+    never does, and Yosys 0.23 crashes on it.
+
+    Raises:
+        DesignError: a module of the ring has no parameter that could end the recursion.
+    """
+    if not all(any(not p.local for p in modules[n].parameters) for n in ring):
+        cycle = " -> ".join([*ring, name])
+        raise DesignError(
+            f"module '{parent.name}' instantiates itself ({cycle}) and "
+            "has no parameter that could end the recursion",
+            path=parent.file,
+            line=parent.line,
+            hint="remove the recursive instance",
+        )
+
+
+def _check_undefined(
+    name: str, parent: Module, top: Module, result: FrontendResult, broken: Mapping[str, Path]
+) -> None:
+    """An instantiated module defined nowhere: the syntax error of the file that defines it,
+    if that file did not parse; nothing (a black box, logged) when the elaborated design of the
+    target does not contain it; else an error.
+
+    Raises:
+        DesignError: naming the file that does not parse, or the instantiating module.
+    """
+    if name in broken:
+        raise _syntax_error(result.errors[broken[name]][0], _EXCLUDE_HINT)
+    unknown = result.elaborated_unknown
+    if unknown is not None and name not in unknown.get(top.name, ()):
+        # only in a generate branch the parameters turn off (a vendor cell): a black
+        # box that no tool elaborates
+        log.info(
+            "module '%s' instantiated in %s is not defined; not in the elaborated "
+            "design of %s, so it is left undefined",
+            name,
+            parent.name,
+            top.name,
+        )
+        return
+    raise DesignError(
+        f"module '{name}' instantiated in {parent.name} is not defined in the repository",
+        path=parent.file,
+        line=parent.line,
+        hint="add its file to project.filelists or the repository",
+    )
+
+
+def _closure_order(
+    top: Module, modules: Mapping[str, Module], result: FrontendResult, texts: Mapping[Path, str]
+) -> list[str]:
+    """The names of the modules the target instantiates, directly or not, submodules first
+    and the target last (undefined black boxes left out).
+
+    Raises:
+        DesignError: a recursion that cannot end, a module defined nowhere.
+    """
+    broken = _names_in_broken_files(result, texts)
+    order: list[str] = []
+    seen: set[str] = set()
+    stack: list[str] = []  # the instantiation path being visited
+
+    def visit(name: str, parent: Module) -> None:
+        if name in stack:
+            _check_recursion(stack[stack.index(name) :], name, parent, modules)
+            return
+        if name in seen:
+            return
+        seen.add(name)
+        mod = modules.get(name)
+        if mod is None:
+            _check_undefined(name, parent, top, result, broken)
+            return
+        stack.append(name)
+        for sub in mod.instances:
+            visit(sub, mod)
+        stack.pop()
+        order.append(name)
+
+    visit(top.name, top)
+    return order
+
+
 def load_design(
     target: Path,
     module: str | None,
@@ -370,67 +471,7 @@ def load_design(
         if m.file == target and modules[m.name].file == target
     ]
     top = _pick_target(target, module, here, modules)
-
-    # names defined in files that failed to parse, to blame the right file
-    broken: dict[str, Path] = {}
-    for path in result.errors:
-        text = texts.get(path)
-        if text is None:
-            continue
-        for span in module_spans(text):
-            broken.setdefault(span.name, path)
-
-    order: list[str] = []
-    seen: set[str] = set()
-    stack: list[str] = []  # the instantiation path being visited
-
-    def visit(name: str, parent: Module) -> None:
-        if name in stack:
-            ring = stack[stack.index(name) :]
-            # A recursion can only end through a parameter (a generate-if base case); without
-            # one it never does, and Yosys 0.23 crashes on it.
-            if not all(any(not p.local for p in modules[n].parameters) for n in ring):
-                cycle = " -> ".join([*ring, name])
-                raise DesignError(
-                    f"module '{parent.name}' instantiates itself ({cycle}) and "
-                    "has no parameter that could end the recursion",
-                    path=parent.file,
-                    line=parent.line,
-                    hint="remove the recursive instance",
-                )
-            return
-        if name in seen:
-            return
-        seen.add(name)
-        mod = modules.get(name)
-        if mod is None:
-            if name in broken:
-                raise _syntax_error(result.errors[broken[name]][0], _EXCLUDE_HINT)
-            unknown = result.elaborated_unknown
-            if unknown is not None and name not in unknown.get(top.name, ()):
-                # only in a generate branch the parameters turn off (a vendor cell): a black
-                # box that no tool elaborates
-                log.info(
-                    "module '%s' instantiated in %s is not defined; not in the elaborated "
-                    "design of %s, so it is left undefined",
-                    name,
-                    parent.name,
-                    top.name,
-                )
-                return
-            raise DesignError(
-                f"module '{name}' instantiated in {parent.name} is not defined in the repository",
-                path=parent.file,
-                line=parent.line,
-                hint="add its file to project.filelists or the repository",
-            )
-        stack.append(name)
-        for sub in mod.instances:
-            visit(sub, mod)
-        stack.pop()
-        order.append(name)
-
-    visit(top.name, top)
+    order = _closure_order(top, modules, result, texts)
     _check_names(top, [modules[n] for n in order])
     submodules = tuple(n for n in order if n != top.name)
     closure_files = [modules[n].file for n in order]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Design
 
 __all__ = ["Parameterization", "never_elaborated", "parameterizations", "specialize"]
@@ -50,11 +51,6 @@ class Parameterization:
         return {k: v for k, v in self.values if theirs.get(k) != v}
 
 
-def _kind(node: Any) -> str:
-    k = getattr(node, "kind", None)
-    return getattr(k, "name", "") if k is not None else ""
-
-
 def _compile(
     files: Sequence[Path],
     texts: Mapping[Path, str],
@@ -63,14 +59,9 @@ def _compile(
     overrides: Sequence[str] = (),
 ) -> Any:
     import pyslang
-    from pyslang import ast, parsing, syntax
+    from pyslang import ast, syntax
 
-    sm = pyslang.SourceManager()
-    for d in design.include_dirs:
-        if Path(d).is_dir():
-            sm.addUserDirectories(str(d))
-    popts = parsing.PreprocessorOptions()
-    popts.predefines = [f"{k}={v}" if v != "" else k for k, v in design.defines.items()]
+    sm, popts = preprocessor(design.include_dirs, design.defines)
     copts = ast.CompilationOptions()
     if tops:
         copts.topModules = set(tops)
@@ -93,7 +84,7 @@ def _compile(
 
 def _instances(sym: Any, path: str) -> Iterator[tuple[str, Any]]:
     """``(hierarchical name, InstanceSymbol)`` below ``sym`` (itself included)."""
-    k = _kind(sym)
+    k = node_kind(sym)
     if k == "Instance":
         name = f"{path}.{sym.name}" if path else sym.name
         yield name, sym
@@ -110,7 +101,7 @@ def _instances(sym: Any, path: str) -> Iterator[tuple[str, Any]]:
 def _values(inst: Any) -> Parameterization | None:
     out: list[tuple[str, str]] = []
     for p in inst.body.parameters:
-        if _kind(p) != "Parameter" or p.isLocalParam:
+        if node_kind(p) != "Parameter" or p.isLocalParam:
             continue
         try:
             value = str(p.value)
@@ -155,12 +146,12 @@ def _declarators(root: Any, module: str) -> Iterator[Any]:
     stack = [root]
     while stack:
         node = stack.pop()
-        k = _kind(node)
+        k = node_kind(node)
         if k == "ModuleDeclaration" and node.header.name.valueText != module:
             continue
         if k == "ParameterDeclaration" and node.keyword.valueText == "parameter":
             for d in node.declarators:
-                if _kind(d) == "Declarator":
+                if node_kind(d) == "Declarator":
                     yield d
             continue
         if k in ("FunctionDeclaration", "TaskDeclaration"):
@@ -226,8 +217,8 @@ def never_elaborated(
 
 
 def _generate_blocks(sym: Any) -> Iterator[Any]:
-    for m in sym.body if _kind(sym) == "Instance" else sym:
-        k = _kind(m)
+    for m in sym.body if node_kind(sym) == "Instance" else sym:
+        k = node_kind(m)
         if k == "GenerateBlock":
             yield m
             if not m.isUninstantiated:

@@ -22,6 +22,7 @@ from rtlopt.frontend._base import (
     InstanceConnections,
     SyntaxProblem,
 )
+from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Direction, Module, Parameter, Port
 from rtlopt.verilog import find_span, header_comment
 
@@ -41,11 +42,6 @@ def _children(node: Any) -> Iterator[Any]:
         return
 
 
-def _kind(node: Any) -> str:
-    k = getattr(node, "kind", None)
-    return getattr(k, "name", "") if k is not None else ""
-
-
 def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
     """Every syntax node below ``node`` (tokens skipped), not entering kinds in ``stop``."""
     stack = [node]
@@ -55,7 +51,7 @@ def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
             if hasattr(child, "valueText") or child is None:
                 continue  # a token
             yield child
-            if _kind(child) not in stop:
+            if node_kind(child) not in stop:
                 stack.append(child)
 
 
@@ -96,7 +92,7 @@ def _edges(ev: Any, out: list[tuple[str, str]]) -> bool:
     """Collect edge events; False for an event that is not a signal. A level-sensitive signal
     beside edges (``@(posedge clk or rst)``, which simulators accept and synthesis refuses)
     adds nothing: the edges still name the block's clock for the testbench."""
-    k = _kind(ev)
+    k = node_kind(ev)
     if k == "SignalEventExpression":
         edge = ev.edge.valueText if ev.edge else ""
         name = _plain_name(ev.expr)
@@ -112,8 +108,8 @@ def _edges(ev: Any, out: list[tuple[str, str]]) -> bool:
 
 
 def _first_statement(st: Any) -> Any:
-    while _kind(st) == "SequentialBlockStatement":
-        items = [i for i in st.items if "Declaration" not in _kind(i)]
+    while node_kind(st) == "SequentialBlockStatement":
+        items = [i for i in st.items if "Declaration" not in node_kind(i)]
         if not items:
             return None
         st = items[0]
@@ -129,7 +125,7 @@ def _assignments(node: Any) -> list[tuple[str, str]]:
     return [
         (str(n.left).strip(), str(n.right).strip())
         for n in [node, *_walk(node)]
-        if _kind(n) in _ASSIGN_KINDS
+        if node_kind(n) in _ASSIGN_KINDS
     ]
 
 
@@ -160,7 +156,7 @@ def _forces_constants(
     # a register that reads the signal as data is reached by it without being forced
     test = _where(item.predicate)
     for n in [block, *_walk(block)]:
-        k = _kind(n)
+        k = node_kind(n)
         if k in _ASSIGN_KINDS and signal in _WORD.findall(str(n.right)):
             return False
         pred = getattr(n, "predicate", None) if k == "ConditionalStatement" else None
@@ -187,8 +183,8 @@ def _constant(rhs: str, constants: frozenset[str]) -> bool:
 
 def _top_items(st: Any) -> list[Any]:
     """The statements at the top of a block (the statement itself when not a block)."""
-    while _kind(st) == "SequentialBlockStatement":
-        items = [i for i in st.items if "Declaration" not in _kind(i)]
+    while node_kind(st) == "SequentialBlockStatement":
+        items = [i for i in st.items if "Declaration" not in node_kind(i)]
         if len(items) != 1:
             return items
         st = items[0]
@@ -197,10 +193,10 @@ def _top_items(st: Any) -> list[Any]:
 
 def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> ClockedBlock | None:
     st = proc.statement
-    if _kind(st) != "TimingControlStatement":
+    if node_kind(st) != "TimingControlStatement":
         return None
     tc = st.timingControl
-    if _kind(tc) != "EventControlWithExpression":
+    if node_kind(tc) != "EventControlWithExpression":
         return None
     edges: list[tuple[str, str]] = []
     if not _edges(tc.expr, edges) or not edges:
@@ -214,7 +210,7 @@ def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> Clocke
     items = _top_items(st.statement)
     starts = [_where(i) for i in items]
     for item in [first, *items]:
-        if _kind(item) != "ConditionalStatement":
+        if node_kind(item) != "ConditionalStatement":
             continue
         conds = list(item.predicate.conditions)
         pattern = conds[0] if conds else None
@@ -242,12 +238,12 @@ def _instance_connections(inst: Any) -> list[InstanceConnections]:
     out: list[InstanceConnections] = []
     mod = inst.type.valueText
     for hi in inst.instances:
-        if _kind(hi) != "HierarchicalInstance":
+        if node_kind(hi) != "HierarchicalInstance":
             continue
         named: dict[str, str] = {}
         ordered: list[str | None] = []
         for conn in hi.connections:
-            k = _kind(conn)
+            k = node_kind(conn)
             if k == "NamedPortConnection":
                 actual = _plain_name(conn.expr) if conn.expr is not None else None
                 if actual is not None:
@@ -316,6 +312,165 @@ def _buffer(sm: Any, path: Path, texts: Mapping[Path, str]) -> Any:
         return sm.readSource(str(path))
 
 
+def _syntax_tree(
+    sm: Any, bag: Any, path: Path, texts: Mapping[Path, str], prelude: Sequence[Path]
+) -> Any:
+    """The syntax tree of one file (the prelude in front of it), or a :class:`SyntaxProblem`
+    when the file cannot be read."""
+    from pyslang import syntax
+
+    if path in texts and not prelude:
+        return syntax.SyntaxTree.fromText(texts[path], sm, path.name, str(path), bag)
+    try:
+        if prelude:
+            # one unit: the prelude's macros reach the file, as in a filelist
+            bufs = [sm.readSource(str(p)) for p in prelude if p != path]
+            bufs.append(_buffer(sm, path, texts))
+            return syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
+        return syntax.SyntaxTree.fromFile(str(path), sm, bag)
+    except Exception as exc:  # pyslang raises plain exceptions for unreadable files
+        return SyntaxProblem(path, 0, f"cannot read: {exc}")
+
+
+def _syntax_trees(
+    sm: Any,
+    bag: Any,
+    files: Sequence[Path],
+    texts: Mapping[Path, str],
+    prelude: Sequence[Path],
+    result: FrontendResult,
+) -> list[tuple[Path, Any]]:
+    """The syntax trees of the files that parse; the others' problems go to ``result``."""
+    import pyslang
+
+    engine = pyslang.DiagnosticEngine(sm)
+    good: list[tuple[Path, Any]] = []
+    for path in files:
+        tree = _syntax_tree(sm, bag, path, texts, prelude)
+        if isinstance(tree, SyntaxProblem):
+            result.errors[path] = [tree]
+            continue
+        problems = [
+            SyntaxProblem(
+                Path(sm.getFullPath(d.location.buffer)) if d.location.buffer else path,
+                sm.getLineNumber(d.location),
+                engine.formatMessage(d),
+            )
+            for d in tree.diagnostics
+            if d.isError()
+        ]
+        if problems:
+            result.errors[path] = problems
+        else:
+            good.append((path, tree))
+    return good
+
+
+def _declared_in(sm: Any, node: Any, path: Path, texts: Mapping[Path, str]) -> tuple[Path, int]:
+    """The file and line of a module's header: an included file's, when it is a real file
+    (or a given text), else the parsed file's."""
+    loc = node.header.moduleKeyword.location
+    src = Path(str(sm.getFullPath(loc.buffer))) if loc.buffer else path
+    if not sm.isFileLoc(loc) or str(src) in ("", ".") or (src not in texts and not src.is_file()):
+        src = path
+    return src, sm.getLineNumber(loc)
+
+
+def _syntax_facts(node: Any) -> tuple[list[ClockedBlock], list[InstanceConnections]]:
+    """A module declaration's clocked blocks and instance connections."""
+    blocks: list[ClockedBlock] = []
+    conns: list[InstanceConnections] = []
+    constants = frozenset(
+        str(d.name.valueText)
+        for p in _walk(node, frozenset({"ModuleDeclaration"}))
+        if node_kind(p) == "ParameterDeclaration"
+        for d in _walk(p)
+        if node_kind(d) == "Declarator"
+    )
+    for sub in _walk(node, frozenset({"ModuleDeclaration"})):
+        k = node_kind(sub)
+        if k in ("AlwaysBlock", "AlwaysFFBlock"):
+            blk = _clocked_block(sub, constants)
+            if blk is not None:
+                blocks.append(blk)
+        elif k == "HierarchyInstantiation":
+            conns.extend(_instance_connections(sub))
+    return blocks, conns
+
+
+#: (file, module name) -> (line, index of the syntax tree that declares it)
+_Declarations = dict[tuple[Path, str], tuple[int, int]]
+
+
+def _declarations(
+    sm: Any, good: Sequence[tuple[Path, Any]], texts: Mapping[Path, str], result: FrontendResult
+) -> tuple[_Declarations, list[set[str]]]:
+    """Where each module is declared, and the module names of each tree; the syntax facts
+    (clocked blocks, connections) go to ``result``. A name defined in several files is kept
+    per file."""
+    decls: _Declarations = {}
+    tree_names: list[set[str]] = []
+    for idx, (path, tree) in enumerate(good):
+        names: set[str] = set()
+        # a file holding a single module has that module as its root node
+        for node in [tree.root, *_walk(tree.root, frozenset({"ModuleDeclaration"}))]:
+            if node_kind(node) != "ModuleDeclaration":
+                continue
+            name = node.header.name.valueText
+            src, line = _declared_in(sm, node, path, texts)
+            key = (src, name)
+            names.add(name)
+            if key in decls:
+                continue  # the same header included twice
+            decls[key] = (line, idx)
+            result.blocks[key], result.connections[key] = _syntax_facts(node)
+        tree_names.append(names)
+    return decls, tree_names
+
+
+def _compilation_groups(tree_names: Sequence[set[str]]) -> list[tuple[set[str], list[int]]]:
+    """The trees in groups whose module names do not clash (greedy, in order), so each
+    definition is elaborated on its own: ``(names, tree indices)`` per group."""
+    groups: list[tuple[set[str], list[int]]] = []
+    for idx, names in enumerate(tree_names):
+        for used, members in groups:
+            if not used & names:
+                used |= names
+                members.append(idx)
+                break
+        else:
+            groups.append((set(names), [idx]))
+    return groups
+
+
+def _module(
+    src: Path, name: str, line: int, text: str, body: Any, result: FrontendResult
+) -> Module:
+    """The module declared at ``line`` of ``src``, with the ports and parameters of its
+    elaborated ``body`` (none, with a warning, when it could not be elaborated)."""
+    span = find_span(text, name, line)
+    start, end = (span.start, span.end) if span is not None else (0, 0)
+    ports: tuple[Port, ...] = ()
+    params: tuple[Parameter, ...] = ()
+    if body is None:
+        result.warnings.append(f"{src}:{line}: module '{name}' could not be elaborated")
+    else:
+        ports = tuple(_port(p) for p in body.portList if type(p).__name__ == "PortSymbol")
+        params = tuple(_parameter(p) for p in body.parameters)
+    instances = tuple(dict.fromkeys(c.module for c in result.connections[(src, name)]))
+    return Module(
+        name=name,
+        file=src,
+        line=line,
+        start=start,
+        end=end,
+        ports=ports,
+        parameters=params,
+        instances=instances,
+        header_comment=header_comment(text, start) if span is not None else "",
+    )
+
+
 class PyslangFrontend:
     """Frontend on pyslang: SystemVerilog-2017, fast, with elaboration."""
 
@@ -335,112 +490,45 @@ class PyslangFrontend:
     ) -> FrontendResult:
         """See :meth:`rtlopt.frontend.Frontend.parse`."""
         import pyslang
-        from pyslang import ast, parsing, syntax
 
         texts = texts or {}
         result = FrontendResult()
-        sm = pyslang.SourceManager()
-        for d in include_dirs:
-            if Path(d).is_dir():
-                sm.addUserDirectories(str(d))
-        popts = parsing.PreprocessorOptions()
-        popts.predefines = [f"{k}={v}" if v != "" else k for k, v in (defines or {}).items()]
-        bag = pyslang.Bag([popts])
-        engine = pyslang.DiagnosticEngine(sm)
+        sm, popts = preprocessor(include_dirs, defines or {})
+        good = _syntax_trees(sm, pyslang.Bag([popts]), files, texts, prelude, result)
+        decls, tree_names = _declarations(sm, good, texts, result)
+        bodies = self._elaborate(popts, good, tree_names, result)
+        file_texts: dict[Path, str] = {}
+        for (src, name), (line, idx) in decls.items():
+            if src not in file_texts:
+                file_texts[src] = texts[src] if src in texts else src.read_text(errors="replace")
+            body = bodies.get((idx, name))
+            result.modules.append(_module(src, name, line, file_texts[src], body, result))
+        self._keep.clear()
+        result.modules.sort(key=lambda m: (str(m.file), m.start))
+        return result
 
-        good: list[tuple[Path, Any]] = []
-        for path in files:
-            if prelude:
-                # one unit: the prelude's macros reach the file, as in a filelist
-                try:
-                    bufs = [sm.readSource(str(p)) for p in prelude if p != path]
-                    bufs.append(_buffer(sm, path, texts))
-                    tree = syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
-                except Exception as exc:  # pyslang raises plain exceptions for unreadable files
-                    result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
-                    continue
-            elif path in texts:
-                tree = syntax.SyntaxTree.fromText(texts[path], sm, path.name, str(path), bag)
-            else:
-                try:
-                    tree = syntax.SyntaxTree.fromFile(str(path), sm, bag)
-                except Exception as exc:  # pyslang raises plain exceptions for unreadable files
-                    result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
-                    continue
-            problems = [
-                SyntaxProblem(
-                    Path(sm.getFullPath(d.location.buffer)) if d.location.buffer else path,
-                    sm.getLineNumber(d.location),
-                    engine.formatMessage(d),
-                )
-                for d in tree.diagnostics
-                if d.isError()
-            ]
-            if problems:
-                result.errors[path] = problems
-            else:
-                good.append((path, tree))
+    def _elaborate(
+        self,
+        popts: Any,
+        good: Sequence[tuple[Path, Any]],
+        tree_names: Sequence[set[str]],
+        result: FrontendResult,
+    ) -> dict[tuple[int, str], Any]:
+        """Elaborate every module with default parameters, one compilation per group of trees
+        whose names do not clash (kept alive in ``self._keep`` until ``parse`` has read them).
 
-        # syntax facts and module locations; a name defined in several files is kept per file
-        decls: dict[tuple[Path, str], tuple[int, int]] = {}  # (file, name) -> (line, tree)
-        tree_names: list[set[str]] = []
-        for idx, (path, tree) in enumerate(good):
-            names: set[str] = set()
-            # a file holding a single module has that module as its root node
-            for node in [tree.root, *_walk(tree.root, frozenset({"ModuleDeclaration"}))]:
-                if _kind(node) != "ModuleDeclaration":
-                    continue
-                name = node.header.name.valueText
-                loc = node.header.moduleKeyword.location
-                src = Path(str(sm.getFullPath(loc.buffer))) if loc.buffer else path
-                if (
-                    not sm.isFileLoc(loc)
-                    or str(src) in ("", ".")
-                    or (src not in texts and not src.is_file())
-                ):
-                    src = path
-                key = (src, name)
-                names.add(name)
-                if key in decls:
-                    continue  # the same header included twice
-                decls[key] = (sm.getLineNumber(loc), idx)
-                blocks: list[ClockedBlock] = []
-                conns: list[InstanceConnections] = []
-                constants = frozenset(
-                    str(d.name.valueText)
-                    for p in _walk(node, frozenset({"ModuleDeclaration"}))
-                    if _kind(p) == "ParameterDeclaration"
-                    for d in _walk(p)
-                    if _kind(d) == "Declarator"
-                )
-                for sub in _walk(node, frozenset({"ModuleDeclaration"})):
-                    k = _kind(sub)
-                    if k in ("AlwaysBlock", "AlwaysFFBlock"):
-                        blk = _clocked_block(sub, constants)
-                        if blk is not None:
-                            blocks.append(blk)
-                    elif k == "HierarchyInstantiation":
-                        conns.extend(_instance_connections(sub))
-                result.blocks[key] = blocks
-                result.connections[key] = conns
-            tree_names.append(names)
+        Returns:
+            ``(tree index, module name) -> instance body``; ``result.elaborated_unknown``
+            gets the undefined modules elaboration reached, by top.
+        """
+        import pyslang
+        from pyslang import ast
 
-        # elaborate every module with default parameters; trees whose module names clash go
-        # to separate compilations so each definition is elaborated on its own
-        groups: list[tuple[set[str], list[int]]] = []
-        for idx, names in enumerate(tree_names):
-            for used, members in groups:
-                if not used & names:
-                    used |= names
-                    members.append(idx)
-                    break
-            else:
-                groups.append((set(names), [idx]))
-        bodies: dict[tuple[int, str], Any] = {}  # (tree index, name) -> instance body
+        bodies: dict[tuple[int, str], Any] = {}
         # undefined modules reached by elaboration: an instance in a generate branch that its
         # parameters turn off (a vendor cell) is never elaborated and not reported
         result.elaborated_unknown = {}
-        for used, members in groups:
+        for used, members in _compilation_groups(tree_names):
             copts = ast.CompilationOptions()
             copts.topModules = set(used)
             comp = ast.Compilation(pyslang.Bag([popts, copts]))
@@ -457,36 +545,4 @@ class PyslangFrontend:
                     result.elaborated_unknown.setdefault(top, set()).update(
                         str(a) for a in diag.args[:1]
                     )
-
-        file_texts: dict[Path, str] = {}
-        for (src, name), (line, idx) in decls.items():
-            if src not in file_texts:
-                file_texts[src] = texts[src] if src in texts else src.read_text(errors="replace")
-            text = file_texts[src]
-            span = find_span(text, name, line)
-            start, end = (span.start, span.end) if span is not None else (0, 0)
-            body = bodies.get((idx, name))
-            ports: tuple[Port, ...] = ()
-            params: tuple[Parameter, ...] = ()
-            if body is None:
-                result.warnings.append(f"{src}:{line}: module '{name}' could not be elaborated")
-            else:
-                ports = tuple(_port(p) for p in body.portList if type(p).__name__ == "PortSymbol")
-                params = tuple(_parameter(p) for p in body.parameters)
-            instances = tuple(dict.fromkeys(c.module for c in result.connections[(src, name)]))
-            result.modules.append(
-                Module(
-                    name=name,
-                    file=src,
-                    line=line,
-                    start=start,
-                    end=end,
-                    ports=ports,
-                    parameters=params,
-                    instances=instances,
-                    header_comment=header_comment(text, start) if span is not None else "",
-                )
-            )
-        self._keep.clear()
-        result.modules.sort(key=lambda m: (str(m.file), m.start))
-        return result
+        return bodies

@@ -13,6 +13,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -228,6 +229,132 @@ def _forces_constants(
 
 
 _DIRS: dict[str, Direction] = {"Input": "input", "Output": "output", "Inout": "inout"}
+_EVAL_ERRORS = (KeyError, ValueError, TypeError, AttributeError)
+
+
+@dataclass
+class _Declarations:
+    """A module's parameters (values evaluated in order) and its ports' declarations."""
+
+    #: with a parameter port list, body parameters are local (IEEE 1800 6.20.1)
+    port_params: bool
+    env: dict[str, int] = field(default_factory=dict)
+    params: list[Parameter] = field(default_factory=list)
+    #: port name -> what its declarations say: dir, reg, width, dims, signed
+    decls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)  # the ports in header order
+
+    def param(self, p: Any, in_body: bool) -> None:
+        """Add a parameter; its value is ``?`` when it is not a constant rtlopt evaluates."""
+        local = type(p).__name__ == "Localparam" or (in_body and self.port_params)
+        try:
+            value = _eval(p.value.var if type(p.value).__name__ == "Rvalue" else p.value, self.env)
+            self.env[p.name] = value
+            shown = str(value)
+        except _EVAL_ERRORS:
+            shown = "?"
+        self.params.append(Parameter(p.name, shown, local))
+
+    def declare(self, v: Any) -> None:
+        """Add what one declaration (``input``, ``reg``, ``wire``...) says about a port."""
+        k = type(v).__name__
+        d = self.decls.setdefault(v.name, {})
+        if k in _DIRS:
+            d["dir"] = _DIRS[k]
+        if k == "Reg":
+            d["reg"] = True
+        if v.width is not None:
+            d["width"] = v.width
+        if getattr(v, "dimensions", None) is not None:
+            d["dims"] = v.dimensions
+        if getattr(v, "signed", False):
+            d["signed"] = True
+
+    def read_header(self, mod: Any) -> None:
+        """The parameter port list and the port list."""
+        for p in getattr(mod.paramlist, "params", ()) or ():
+            for item in getattr(p, "list", [p]):
+                if type(item).__name__ in ("Parameter", "Localparam"):
+                    self.param(item, False)
+        for item in getattr(mod.portlist, "ports", ()) or ():
+            k = type(item).__name__
+            if k == "Ioport":
+                self.declare(item.first)
+                if item.second is not None:
+                    self.declare(item.second)
+                self.order.append(item.first.name)
+            elif k == "Port":
+                self.order.append(item.name)
+
+    def port(self, name: str, path: Path, warnings: list[str]) -> Port:
+        """The port ``name``, its width evaluated from the parameters (1 bit, with a warning
+        in ``warnings``, when its range is not constant)."""
+        d = self.decls.get(name, {})
+        msb = lsb = 0
+        width = 1
+        if "width" in d:
+            try:
+                msb, lsb = _eval(d["width"].msb, self.env), _eval(d["width"].lsb, self.env)
+                width = abs(msb - lsb) + 1
+            except _EVAL_ERRORS:
+                warnings.append(f"{path}: width of port {name} is not constant")
+        if "dims" in d:
+            for length in getattr(d["dims"], "lengths", ()) or ():
+                try:
+                    width *= abs(_eval(length.msb, self.env) - _eval(length.lsb, self.env)) + 1
+                except _EVAL_ERRORS:
+                    pass
+            msb, lsb = (width - 1, 0) if width > 1 else (0, 0)
+        direction = d.get("dir", "input")
+        return Port(
+            name=name,
+            direction=direction,
+            width=width,
+            msb=msb,
+            lsb=lsb,
+            signed=bool(d.get("signed", False)),
+            is_reg=bool(d.get("reg", False)) and direction != "input",
+        )
+
+
+def _instance_connections(node: Any) -> list[InstanceConnections]:
+    """The connections of each instance of an ``InstanceList`` (plain signals only)."""
+    out: list[InstanceConnections] = []
+    for inst in node.instances:
+        named: dict[str, str] = {}
+        ordered: list[str | None] = []
+        for arg in inst.portlist or ():
+            actual = _name(arg.argname) if arg.argname is not None else None
+            if arg.portname is None:
+                ordered.append(actual)
+            elif actual is not None:
+                named[arg.portname] = actual
+        out.append(InstanceConnections(inst.module, named, tuple(ordered)))
+    return out
+
+
+def _read_body(
+    mod: Any, seen: _Declarations
+) -> tuple[list[ClockedBlock], list[InstanceConnections]]:
+    """The module's body: parameters and port declarations go to ``seen``; returns the
+    clocked blocks (constants: the parameters declared before each block) and connections."""
+    blocks: list[ClockedBlock] = []
+    conns: list[InstanceConnections] = []
+    for node in _nodes(mod):
+        k = type(node).__name__
+        if node is mod:
+            continue
+        if k in ("Parameter", "Localparam") and not any(q.name == node.name for q in seen.params):
+            seen.param(node, True)
+        elif k in ("Input", "Output", "Inout", "Reg", "Wire") and node.name in seen.order:
+            seen.declare(node)
+        elif k == "Always":
+            blk = _clocked(node, frozenset(q.name for q in seen.params))
+            if blk is not None:
+                blocks.append(blk)
+        elif k == "InstanceList":
+            conns.extend(_instance_connections(node))
+    return blocks, conns
 
 
 class PyverilogFrontend:
@@ -306,107 +433,12 @@ class PyverilogFrontend:
             self._module(path, text, mod, result)
 
     def _module(self, path: Path, text: str, mod: Any, result: FrontendResult) -> None:
-        env: dict[str, int] = {}
-        params: list[Parameter] = []
-        decls: dict[str, dict[str, Any]] = {}
-        order: list[str] = []
-        blocks: list[ClockedBlock] = []
-        conns: list[InstanceConnections] = []
-
-        port_params = bool(getattr(mod.paramlist, "params", None))
-
-        def param(p: Any, in_body: bool) -> None:
-            # IEEE 1800 6.20.1: with a parameter port list, body parameters are local
-            local = type(p).__name__ == "Localparam" or (in_body and port_params)
-            try:
-                value = _eval(p.value.var if type(p.value).__name__ == "Rvalue" else p.value, env)
-                env[p.name] = value
-                shown = str(value)
-            except (KeyError, ValueError, TypeError, AttributeError):
-                shown = "?"
-            params.append(Parameter(p.name, shown, local))
-
-        def declare(v: Any) -> None:
-            k = type(v).__name__
-            d = decls.setdefault(v.name, {})
-            if k in _DIRS:
-                d["dir"] = _DIRS[k]
-            if k == "Reg":
-                d["reg"] = True
-            if v.width is not None:
-                d["width"] = v.width
-            if getattr(v, "dimensions", None) is not None:
-                d["dims"] = v.dimensions
-            if getattr(v, "signed", False):
-                d["signed"] = True
-
-        for p in getattr(mod.paramlist, "params", ()) or ():
-            for item in getattr(p, "list", [p]):
-                if type(item).__name__ in ("Parameter", "Localparam"):
-                    param(item, False)
-        for item in getattr(mod.portlist, "ports", ()) or ():
-            k = type(item).__name__
-            if k == "Ioport":
-                declare(item.first)
-                if item.second is not None:
-                    declare(item.second)
-                order.append(item.first.name)
-            elif k == "Port":
-                order.append(item.name)
-        for node in _nodes(mod):
-            k = type(node).__name__
-            if node is mod:
-                continue
-            if k in ("Parameter", "Localparam") and not any(q.name == node.name for q in params):
-                param(node, True)
-            elif k in ("Input", "Output", "Inout", "Reg", "Wire") and node.name in order:
-                declare(node)
-            elif k == "Always":
-                blk = _clocked(node, frozenset(q.name for q in params))
-                if blk is not None:
-                    blocks.append(blk)
-            elif k == "InstanceList":
-                for inst in node.instances:
-                    named: dict[str, str] = {}
-                    ordered: list[str | None] = []
-                    for arg in inst.portlist or ():
-                        actual = _name(arg.argname) if arg.argname is not None else None
-                        if arg.portname is None:
-                            ordered.append(actual)
-                        elif actual is not None:
-                            named[arg.portname] = actual
-                    conns.append(InstanceConnections(inst.module, named, tuple(ordered)))
-
-        ports: list[Port] = []
-        for name in order:
-            d = decls.get(name, {})
-            msb = lsb = 0
-            width = 1
-            if "width" in d:
-                try:
-                    msb, lsb = _eval(d["width"].msb, env), _eval(d["width"].lsb, env)
-                    width = abs(msb - lsb) + 1
-                except (KeyError, ValueError, TypeError, AttributeError):
-                    result.warnings.append(f"{path}: width of port {name} is not constant")
-            if "dims" in d:
-                for length in getattr(d["dims"], "lengths", ()) or ():
-                    try:
-                        width *= abs(_eval(length.msb, env) - _eval(length.lsb, env)) + 1
-                    except (KeyError, ValueError, TypeError, AttributeError):
-                        pass
-                msb, lsb = (width - 1, 0) if width > 1 else (0, 0)
-            direction = d.get("dir", "input")
-            ports.append(
-                Port(
-                    name=name,
-                    direction=direction,
-                    width=width,
-                    msb=msb,
-                    lsb=lsb,
-                    signed=bool(d.get("signed", False)),
-                    is_reg=bool(d.get("reg", False)) and direction != "input",
-                )
-            )
+        """Add one module definition (its ports, parameters, clocked blocks and instance
+        connections) to ``result``."""
+        seen = _Declarations(port_params=bool(getattr(mod.paramlist, "params", None)))
+        seen.read_header(mod)
+        blocks, conns = _read_body(mod, seen)
+        ports = [seen.port(name, path, result.warnings) for name in seen.order]
         span = find_span(text, mod.name, mod.lineno)
         start, end = (span.start, span.end) if span is not None else (0, 0)
         result.blocks[(path, mod.name)] = blocks
@@ -419,7 +451,7 @@ class PyverilogFrontend:
                 start=start,
                 end=end,
                 ports=tuple(ports),
-                parameters=tuple(params),
+                parameters=tuple(seen.params),
                 instances=tuple(dict.fromkeys(c.module for c in conns)),
                 header_comment=header_comment(text, start) if span is not None else "",
             )

@@ -82,6 +82,17 @@ class Filelist:
         default_factory=list
     )  # every listed file, sources and headers, in order
 
+    def extend(self, nested: Filelist) -> None:
+        """Add what a nested filelist (``-f``) contributes, after what this one has so far."""
+        self.files += nested.files
+        self.prelude += nested.prelude
+        self.include_dirs += nested.include_dirs
+        self.defines.update(nested.defines)
+        self.library_files += nested.library_files
+        self.library_dirs += nested.library_dirs
+        self.library_ext += nested.library_ext
+        self.units += nested.units
+
 
 def _expand(token: str, where: Path | None = None, line: int | None = None) -> str:
     """``${VAR}``, ``$(VAR)`` and ``$VAR`` from the environment.
@@ -127,6 +138,120 @@ def _include_dirs(dirs: list[Path], filelist: Path, lineno: int) -> list[Path]:
     return [d for d in dirs if d.is_dir()]
 
 
+@dataclass(frozen=True)
+class _At:
+    """A line of a filelist being read (for paths relative to it and for errors)."""
+
+    path: Path  # the filelist, resolved
+    root: Path  # the repository root
+    lineno: int
+    seen: frozenset[Path]  # the filelists that include this one, for cycles
+
+    def resolve(self, token: str) -> Path:
+        """A listed path: from the filelist's folder, else from the repository root."""
+        return _resolve(token, self.path.parent, self.root, self.path, self.lineno)
+
+    def include_dirs(self, tokens: Iterable[str]) -> list[Path]:
+        """The listed include folders that exist (see :func:`_include_dirs`)."""
+        return _include_dirs([self.resolve(d) for d in tokens], self.path, self.lineno)
+
+
+def _checked_filelist(path: Path, seen: frozenset[Path]) -> None:
+    """Raise ConfigError for a filelist that includes itself, is missing or is not a regular
+    file."""
+    if path in seen:
+        raise ConfigError("filelist includes itself", path=path, hint="remove the -f cycle")
+    if not path.exists():
+        raise ConfigError(
+            "filelist not found", path=path, hint="fix project.filelists in rtlopt.toml"
+        )
+    why = source_problem(path, None)
+    if why is not None:
+        raise ConfigError(f"filelist not read: it {why}", path=path, hint="make it a regular file")
+
+
+def _line_tokens(raw: str) -> list[str]:
+    """A filelist line's words, comments (``//``, ``#``) removed, shell quoting honoured."""
+    line = re.sub(r"(^|\s)(//|#).*$", "", raw).strip()
+    if not line:
+        return []
+    try:
+        return shlex.split(line, posix=True)
+    except ValueError:
+        return line.split()
+
+
+def _listed_file(tok: str, at: _At, out: Filelist) -> None:
+    """A listed file: a source, or a header whose macros reach every later file (prelude)."""
+    f = at.resolve(tok)
+    if not os.path.lexists(f):
+        raise ConfigError(
+            f"file '{tok}' listed but not found",
+            path=at.path,
+            line=at.lineno,
+            hint="fix the path or remove the line",
+        )
+    why = source_problem(f, None)
+    if why is not None:
+        raise ConfigError(
+            f"file '{tok}' listed but not read: it {why}",
+            path=at.path,
+            line=at.lineno,
+            hint="list a regular file or remove the line",
+        )
+    out.units.append(f)
+    if f.suffix in SOURCE_SUFFIXES:
+        out.files.append(f)
+    else:
+        # a header listed as a source: its macros reach every later file
+        out.prelude.append(f)
+
+
+def _read_token(tok: str, nxt: str | None, at: _At, out: Filelist) -> int:
+    """Add what one option or file of a filelist line says to ``out``.
+
+    Returns:
+        How many tokens it used: 2 for an option with its argument (``-f x``), else 1.
+    """
+    if tok.startswith("+incdir+"):
+        out.include_dirs += at.include_dirs(d for d in tok[8:].split("+") if d)
+    elif tok.startswith("+define+"):
+        out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
+    elif tok.startswith("+libext+"):
+        out.library_ext += [e for e in tok[8:].split("+") if e]
+    elif tok in ("-f", "-F", "-v", "-y", "-I", "-D") and nxt is None:
+        raise ConfigError(
+            f"option {tok} needs an argument",
+            path=at.path,
+            line=at.lineno,
+            hint="add the missing path",
+        )
+    elif tok in ("-f", "-F") and nxt is not None:
+        out.extend(read_filelist(at.resolve(nxt), at.root, at.seen | {at.path}))
+        return 2
+    elif tok == "-v" and nxt is not None:
+        out.library_files.append(at.resolve(nxt))
+        return 2
+    elif tok == "-y" and nxt is not None:
+        out.library_dirs.append(at.resolve(nxt))
+        return 2
+    elif tok == "-I" and nxt is not None:
+        out.include_dirs += at.include_dirs([nxt])
+        return 2
+    elif tok.startswith("-I"):
+        out.include_dirs += at.include_dirs([tok[2:]])
+    elif tok == "-D" and nxt is not None:
+        out.defines.update(parse_defines([nxt]))
+        return 2
+    elif tok.startswith("-D"):
+        out.defines.update(parse_defines([tok[2:]]))
+    elif tok.startswith(("-", "+")):
+        log.warning("%s:%d: ignoring filelist option %s", at.path, at.lineno, tok)
+    else:
+        _listed_file(tok, at, out)
+    return 1
+
+
 def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) -> Filelist:
     """Parse a filelist: sources, ``+incdir+``, ``+define+``, ``-I``, ``-D``, ``-f``/``-F``
     (nested), ``-v``, ``-y``, ``+libext+``; ``//`` and ``#`` comments; ``${VAR}``/``$VAR``
@@ -139,106 +264,15 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             nesting cycle (file and line).
     """
     path = path.resolve()
-    if path in _seen:
-        raise ConfigError("filelist includes itself", path=path, hint="remove the -f cycle")
-    if not path.exists():
-        raise ConfigError(
-            "filelist not found", path=path, hint="fix project.filelists in rtlopt.toml"
-        )
-    why = source_problem(path, None)
-    if why is not None:
-        raise ConfigError(f"filelist not read: it {why}", path=path, hint="make it a regular file")
+    _checked_filelist(path, _seen)
     out = Filelist()
-    base = path.parent
-    lines = read_source(path).splitlines()
-    for lineno, raw in enumerate(lines, 1):
-        line = re.sub(r"(^|\s)(//|#).*$", "", raw).strip()
-        if not line:
-            continue
-        try:
-            tokens = shlex.split(line, posix=True)
-        except ValueError:
-            tokens = line.split()
+    for lineno, raw in enumerate(read_source(path).splitlines(), 1):
+        at = _At(path, root, lineno, _seen)
+        tokens = _line_tokens(raw)
         i = 0
         while i < len(tokens):
-            tok = tokens[i]
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-            if tok.startswith("+incdir+"):
-                out.include_dirs += _include_dirs(
-                    [_resolve(d, base, root, path, lineno) for d in tok[8:].split("+") if d],
-                    path,
-                    lineno,
-                )
-            elif tok.startswith("+define+"):
-                out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
-            elif tok.startswith("+libext+"):
-                out.library_ext += [e for e in tok[8:].split("+") if e]
-            elif tok in ("-f", "-F", "-v", "-y", "-I", "-D") and nxt is None:
-                raise ConfigError(
-                    f"option {tok} needs an argument",
-                    path=path,
-                    line=lineno,
-                    hint="add the missing path",
-                )
-            elif tok in ("-f", "-F") and nxt is not None:
-                nested = read_filelist(
-                    _resolve(nxt, base, root, path, lineno), root, _seen | {path}
-                )
-                out.files += nested.files
-                out.prelude += nested.prelude
-                out.include_dirs += nested.include_dirs
-                out.defines.update(nested.defines)
-                out.library_files += nested.library_files
-                out.library_dirs += nested.library_dirs
-                out.library_ext += nested.library_ext
-                out.units += nested.units
-                i += 1
-            elif tok == "-v" and nxt is not None:
-                out.library_files.append(_resolve(nxt, base, root, path, lineno))
-                i += 1
-            elif tok == "-y" and nxt is not None:
-                out.library_dirs.append(_resolve(nxt, base, root, path, lineno))
-                i += 1
-            elif tok == "-I" and nxt is not None:
-                out.include_dirs += _include_dirs(
-                    [_resolve(nxt, base, root, path, lineno)], path, lineno
-                )
-                i += 1
-            elif tok.startswith("-I"):
-                out.include_dirs += _include_dirs(
-                    [_resolve(tok[2:], base, root, path, lineno)], path, lineno
-                )
-            elif tok == "-D" and nxt is not None:
-                out.defines.update(parse_defines([nxt]))
-                i += 1
-            elif tok.startswith("-D"):
-                out.defines.update(parse_defines([tok[2:]]))
-            elif tok.startswith(("-", "+")):
-                log.warning("%s:%d: ignoring filelist option %s", path, lineno, tok)
-            else:
-                f = _resolve(tok, base, root, path, lineno)
-                if not os.path.lexists(f):
-                    raise ConfigError(
-                        f"file '{tok}' listed but not found",
-                        path=path,
-                        line=lineno,
-                        hint="fix the path or remove the line",
-                    )
-                why = source_problem(f, None)
-                if why is not None:
-                    raise ConfigError(
-                        f"file '{tok}' listed but not read: it {why}",
-                        path=path,
-                        line=lineno,
-                        hint="list a regular file or remove the line",
-                    )
-                out.units.append(f)
-                if f.suffix in SOURCE_SUFFIXES:
-                    out.files.append(f)
-                else:
-                    # a header listed as a source: its macros reach every later file
-                    out.prelude.append(f)
-            i += 1
+            i += _read_token(tokens[i], nxt, at, out)
     return out
 
 

@@ -11,6 +11,7 @@ Problems are what would stop the run or make it fail; each says what to change.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rtlopt.config import PolicyConfig, TrainConfig
@@ -157,6 +158,127 @@ def _model(cfg: PolicyConfig, gpu: bool) -> tuple[ResolvedModel | None, str, lis
     return resolved, f"the local folder {resolved.name_or_path}", [], []
 
 
+def _package_problems(packages: Sequence[PackageStatus]) -> list[str]:
+    """An installed package older than rtlopt's minimum, with the upgrade that fixes it."""
+    return [
+        f"{p.name} {p.version} is older than the {p.minimum} rtlopt needs: "
+        f"pip install -U 'rtlopt[{'vllm' if p.name == 'vllm' else 'train'}]'"
+        for p in packages
+        if not p.ok
+    ]
+
+
+def _remote_diagnosis(
+    policy: PolicyConfig,
+    gpu: str | None,
+    torch_cuda: str | None,
+    packages: tuple[PackageStatus, ...],
+    problems: Sequence[str],
+) -> Diagnosis:
+    """The plan of a backend without local weights (an endpoint, files, a plugin): no model,
+    no memory plan."""
+    backend = policy.backend
+    what = {
+        "openai": f"the OpenAI-compatible endpoint {policy.endpoint or '(none set)'}",
+        "scripted": f"the candidate files at {policy.scripted_path or '(none set)'}",
+    }
+    path = (
+        f"the {backend} backend: candidates come from "
+        f"{what.get(backend, 'a plugin')}; no model is loaded on this machine "
+        "(the policy is frozen)"
+    )
+    return Diagnosis(
+        gpu=gpu,
+        torch_cuda=torch_cuda,
+        packages=packages,
+        backend=backend,
+        device="-",
+        path=path,
+        model=None,
+        model_source="-",
+        downloads=(),
+        plan=None,
+        plan_for="-",
+        problems=tuple(problems),
+        notes=("no CUDA GPU is visible (not needed by this backend)",) if gpu is None else (),
+    )
+
+
+def _on_gpu(policy: PolicyConfig, gpu: str | None, hypothetical: bool) -> bool:
+    """Whether the model would run on a CUDA GPU (a planned card counts as one)."""
+    if policy.backend in GPU_BACKENDS:
+        return True
+    return policy.device == "cuda" or (
+        policy.device == "auto" and (gpu is not None or hypothetical)
+    )
+
+
+def _setup_problems(
+    backend: str, on_gpu: bool, gpu: str | None, hypothetical: bool
+) -> tuple[list[str], list[str]]:
+    """A GPU that is needed and missing, packages that are not installed (only notes when a
+    card is planned on a machine without one).
+
+    Returns:
+        ``(problems, notes)``.
+    """
+    problems: list[str] = []
+    notes: list[str] = []
+    if on_gpu and gpu is None and not hypothetical:
+        problems.append(
+            f"the {backend} backend needs a CUDA GPU and none is visible: use "
+            "--policy transformers here, or pass --gpu-memory GIB to plan for a card"
+            if backend in GPU_BACKENDS
+            else "policy.device = cuda but no CUDA GPU is visible: use --device cpu"
+        )
+    for need in (["vllm"] if backend == "vllm" else []) + ["torch", "transformers", "peft"]:
+        if installed_version(need) is None:
+            extra = "vllm" if need == "vllm" else "train"
+            fix = "pip install torch" if need == "torch" else f"pip install 'rtlopt[{extra}]'"
+            (notes if hypothetical and gpu is None else problems).append(
+                f"{need} is not installed: {fix}"
+            )
+    return problems, notes
+
+
+def _capacity(
+    on_gpu: bool, gpu: str | None, card: int | None, gpu_memory: float | None
+) -> tuple[int | None, str]:
+    """The memory the plan is for (``--gpu-memory``, the detected card, or RAM) and what it
+    is, in words."""
+    if on_gpu:
+        capacity = int(gpu_memory * GiB) if gpu_memory is not None else card
+        plan_label = (
+            f"a {gpu_memory:g} GiB card (--gpu-memory)"
+            if gpu_memory is not None
+            else (gpu or "no card (parts only; --gpu-memory GIB gives a verdict)")
+        )
+        return capacity, plan_label
+    capacity = cpu_ram_bytes()
+    return capacity, f"{gib(capacity)} of RAM" if capacity else "RAM (size unknown)"
+
+
+def _local_path(backend: str, on_gpu: bool, plan: MemoryPlan | None, label: str | None) -> str:
+    """The path a backend with local weights takes."""
+    if backend == "vllm":
+        share = (
+            f"{plan.gpu_memory_utilization:.3f}"
+            if plan and plan.gpu_memory_utilization
+            else "chosen from the card at start"
+        )
+        return (
+            f"the vllm backend: rollouts in vLLM (gpu_memory_utilization {share}, sleep "
+            f"mode, LoRA hot-loaded every step) and LoRA training with transformers + peft "
+            f"on the same GPU, model {label}"
+        )
+    if on_gpu:
+        return f"the transformers backend on the GPU (bf16): generation and training of {label}"
+    return (
+        f"the transformers backend on the CPU (fp32): generation and training of "
+        f"{label}; vLLM is not used"
+    )
+
+
 def diagnose(
     policy: PolicyConfig,
     train: TrainConfig,
@@ -186,80 +308,18 @@ def diagnose(
     POLICIES.get(backend)  # unknown names fail here with the known ones listed
     gpu, card, torch_cuda = _gpu()
     packages = tuple(PackageStatus(n, installed_version(n), MIN_VERSIONS.get(n)) for n in REPORTED)
-    problems: list[str] = []
-    notes: list[str] = []
-    for p in packages:
-        if not p.ok:
-            problems.append(
-                f"{p.name} {p.version} is older than the {p.minimum} rtlopt needs: "
-                f"pip install -U 'rtlopt[{'vllm' if p.name == 'vllm' else 'train'}]'"
-            )
-
+    problems = _package_problems(packages)
     if backend not in MODEL_BACKENDS:
-        what = {
-            "openai": f"the OpenAI-compatible endpoint {policy.endpoint or '(none set)'}",
-            "scripted": f"the candidate files at {policy.scripted_path or '(none set)'}",
-        }
-        path = (
-            f"the {backend} backend: candidates come from "
-            f"{what.get(backend, 'a plugin')}; no model is loaded on this machine "
-            "(the policy is frozen)"
-        )
-        if gpu is None:
-            notes.append("no CUDA GPU is visible (not needed by this backend)")
-        return Diagnosis(
-            gpu=gpu,
-            torch_cuda=torch_cuda,
-            packages=packages,
-            backend=backend,
-            device="-",
-            path=path,
-            model=None,
-            model_source="-",
-            downloads=(),
-            plan=None,
-            plan_for="-",
-            problems=tuple(problems),
-            notes=tuple(notes),
-        )
-
+        return _remote_diagnosis(policy, gpu, torch_cuda, packages, problems)
     hypothetical = gpu_memory is not None
-    if backend in GPU_BACKENDS:
-        on_gpu = True
-    else:
-        on_gpu = policy.device == "cuda" or (
-            policy.device == "auto" and (gpu is not None or hypothetical)
-        )
-    if on_gpu and gpu is None and not hypothetical:
-        problems.append(
-            f"the {backend} backend needs a CUDA GPU and none is visible: use "
-            "--policy transformers here, or pass --gpu-memory GIB to plan for a card"
-            if backend in GPU_BACKENDS
-            else "policy.device = cuda but no CUDA GPU is visible: use --device cpu"
-        )
-    for need in (["vllm"] if backend == "vllm" else []) + ["torch", "transformers", "peft"]:
-        if installed_version(need) is None:
-            extra = "vllm" if need == "vllm" else "train"
-            fix = "pip install torch" if need == "torch" else f"pip install 'rtlopt[{extra}]'"
-            (notes if hypothetical and gpu is None else problems).append(
-                f"{need} is not installed: {fix}"
-            )
-
+    on_gpu = _on_gpu(policy, gpu, hypothetical)
+    setup_problems, notes = _setup_problems(backend, on_gpu, gpu, hypothetical)
+    problems += setup_problems
     resolved, source, downloads, model_problems = _model(policy, on_gpu)
     problems.extend(model_problems)
     shape: ModelShape | None = model_shape(resolved) if resolved is not None else None
     label = resolved.label if resolved is not None else None
-
-    if on_gpu:
-        capacity = int(gpu_memory * GiB) if gpu_memory is not None else card
-        plan_label = (
-            f"a {gpu_memory:g} GiB card (--gpu-memory)"
-            if hypothetical
-            else (gpu or "no card (parts only; --gpu-memory GIB gives a verdict)")
-        )
-    else:
-        capacity = cpu_ram_bytes()
-        plan_label = f"{gib(capacity)} of RAM" if capacity else "RAM (size unknown)"
+    capacity, plan_label = _capacity(on_gpu, gpu, card, gpu_memory)
     plan = None
     if shape is not None:
         plan = plan_for(
@@ -280,25 +340,7 @@ def diagnose(
             notes.append(f"model shape from {shape_source(resolved)}")
     elif resolved is not None:
         notes.append(f"the shape of {label} is unknown (no config.json found): no memory estimate")
-
-    if backend == "vllm":
-        share = (
-            f"{plan.gpu_memory_utilization:.3f}"
-            if plan and plan.gpu_memory_utilization
-            else "chosen from the card at start"
-        )
-        path = (
-            f"the vllm backend: rollouts in vLLM (gpu_memory_utilization {share}, sleep "
-            f"mode, LoRA hot-loaded every step) and LoRA training with transformers + peft "
-            f"on the same GPU, model {label}"
-        )
-    elif on_gpu:
-        path = f"the transformers backend on the GPU (bf16): generation and training of {label}"
-    else:
-        path = (
-            f"the transformers backend on the CPU (fp32): generation and training of "
-            f"{label}; vLLM is not used"
-        )
+    path = _local_path(backend, on_gpu, plan, label)
     if gpu is None:
         head = "no CUDA GPU is visible"
         if hypothetical:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -205,6 +206,13 @@ def shape_source(resolved: ResolvedModel) -> str:
 
 
 DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+
+
+def _weight_dtype(dtype: str | None, dtype_bytes: int | None, cuda: bool) -> tuple[int, str]:
+    """Bytes per weight and the dtype's name: the name when given, else the bytes when given,
+    else bf16 on CUDA and fp32 on the CPU."""
+    db = DTYPE_BYTES[dtype] if dtype in DTYPE_BYTES else dtype_bytes or (2 if cuda else 4)
+    return db, dtype or {4: "float32"}.get(db, "bfloat16")
 
 
 def vllm_dtype(policy_dtype: str, shape: ModelShape | None) -> str:
@@ -400,6 +408,197 @@ def _trainer_resident(
     return parts
 
 
+def _context_findings(
+    shape: ModelShape, seq: int, max_new_tokens: int, backend: str
+) -> tuple[list[str], list[str]]:
+    """The plan's first ``(problems, notes)``: a sequence longer than the model's context.
+    vLLM refuses a ``max_model_len`` beyond it at start-up (a problem); transformers runs on,
+    with positions the model never saw (a note)."""
+    problems: list[str] = []
+    notes: list[str] = []
+    if shape.context is not None and seq > shape.context:
+        (problems if backend == "vllm" else notes).append(
+            f"policy.max_prompt_tokens + policy.max_new_tokens = {seq} tokens exceed the "
+            f"model's context of {shape.context} (max_position_embeddings): set "
+            f"policy.max_prompt_tokens to at most {max(shape.context - max_new_tokens, 0)}"
+        )
+    return problems, notes
+
+
+def _vllm_fixed(
+    shape: ModelShape, lora_rank: int, db: int, dtype: str, problems: list[str]
+) -> list[MemoryPart]:
+    """What vLLM holds whatever its share: the weights, the LoRA slot, its runtime."""
+    try:
+        max_rank = vllm_max_lora_rank(lora_rank)
+    except ValueError as exc:
+        problems.append(f"{exc}: set train.lora_r to 512 or less")
+        max_rank = VLLM_LORA_RANKS[-1]
+    runtime = VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2)
+    return [
+        MemoryPart("vLLM weights", shape.params * db, f"{dtype}"),
+        MemoryPart(
+            "vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank), f"max_lora_rank {max_rank}"
+        ),
+        MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime),
+    ]
+
+
+def _vllm_share(
+    capacity: int,
+    res_total: int,
+    margin: int,
+    fixed_total: int,
+    kv_need: int,
+    gpu_memory_utilization: float,
+    problems: list[str],
+) -> float:
+    """vLLM's share of the card: the one set (checked against what the trainer needs), else
+    the step's KV need (``kv_need`` bytes) plus headroom, never everything left over."""
+    most = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
+    if gpu_memory_utilization > 0:
+        share = gpu_memory_utilization
+        if share * capacity + res_total + margin > capacity:
+            problems.append(
+                f"policy.gpu_memory_utilization = {share:.2f} leaves "
+                f"{gib(capacity * (1 - share))} for the trainer, which needs "
+                f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
+                "(or 0 to choose)"
+            )
+        return share
+    kv_alloc = int(kv_need * (1 + KV_HEADROOM))
+    share = math.ceil(1000 * (fixed_total + kv_alloc) / capacity) / 1000
+    return min(share, most, VLLM_MAX_SHARE)
+
+
+@dataclass(frozen=True)
+class _KVCache:
+    """vLLM's KV cache: its part of the plan, the share that gives it, the tokens it holds."""
+
+    part: MemoryPart
+    share: float | None = None
+    tokens: int | None = None
+
+
+def _vllm_kv_cache(
+    shape: ModelShape,
+    *,
+    seq: int,
+    sequences: int,
+    capacity: int | None,
+    res_total: int,
+    margin: int,
+    fixed_total: int,
+    gpu_memory_utilization: float,
+    problems: list[str],
+    notes: list[str],
+) -> _KVCache:
+    """The KV cache left in vLLM's share after the weights and runtime (``fixed_total``);
+    without a capacity, one sequence's. ``sequences``: the rollouts of a step."""
+    per_seq = seq * shape.kv_bytes_per_token()
+    if not capacity:
+        return _KVCache(
+            MemoryPart(
+                "vLLM KV cache (one sequence)",
+                per_seq,
+                f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
+            )
+        )
+    kv_need = sequences * seq * shape.kv_bytes_per_token()
+    share = _vllm_share(
+        capacity, res_total, margin, fixed_total, kv_need, gpu_memory_utilization, problems
+    )
+    pool = int(max(share, 0.0) * capacity)
+    kv = pool - fixed_total
+    kv_tokens = max(kv, 0) // shape.kv_bytes_per_token()
+    if kv < per_seq:
+        problems.append(
+            f"vLLM's share ({gib(pool)}) holds the weights and runtime "
+            f"({gib(fixed_total)}) but not one {seq}-token sequence "
+            f"({gib(per_seq)} of KV cache): use a smaller model or lower "
+            "policy.max_prompt_tokens / policy.max_new_tokens"
+        )
+    elif kv < sequences * per_seq:
+        notes.append(
+            f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
+            f"{sequences} rollouts of a step run in waves (slower, still correct)"
+        )
+    part = MemoryPart(
+        "vLLM KV cache",
+        max(kv, 0),
+        f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024} KiB/token",
+    )
+    return _KVCache(part, share, kv_tokens)
+
+
+def _vllm_phases(
+    resident: list[MemoryPart],
+    fixed: list[MemoryPart],
+    kv_part: MemoryPart,
+    update: list[MemoryPart],
+    frozen: bool,
+) -> tuple[Phase, ...]:
+    """Generation (vLLM awake) and update (vLLM asleep); a frozen policy generates only."""
+    generation = Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part]))
+    if frozen:
+        return (Phase("generation (frozen policy: no trainer, no update)", generation.parts),)
+    asleep = MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)
+    return (generation, Phase("update (vLLM asleep, level 1)", tuple(resident + [asleep] + update)))
+
+
+def _check_host(host: int, host_capacity: int | None, problems: list[str]) -> None:
+    """Sleep level 1 copies vLLM's weights (``host`` bytes) to pinned host memory."""
+    if host and host_capacity is not None and host + HOST_MARGIN_BYTES > host_capacity:
+        problems.append(
+            f"sleep level 1 copies vLLM's weights ({gib(host)}) to pinned host memory at "
+            f"every update, but the host has {gib(host_capacity)} available "
+            f"(+{gib(HOST_MARGIN_BYTES)} kept free): add host memory or use a smaller model"
+        )
+
+
+def _check_phases(
+    phases: Sequence[Phase], capacity: int | None, margin: int, cuda: bool, problems: list[str]
+) -> None:
+    """A phase that does not fit the card (or RAM) with the margin, with what to change
+    (no verdict without a capacity)."""
+    if not capacity:
+        return
+    for ph in phases:
+        if ph.total + margin > capacity:
+            what = "card" if cuda else "RAM"
+            fix = (
+                "lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
+                "train.micro_batch = 1" + (" and train.gradient_checkpointing on" if cuda else "")
+                if ph.name.startswith("update")
+                else "use a smaller model"
+            )
+            problems.append(
+                f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
+                f"but the {what} has {gib(capacity)}: {fix}"
+            )
+
+
+def _transformers_phases(
+    shape: ModelShape,
+    resident: list[MemoryPart],
+    update: list[MemoryPart],
+    seq: int,
+    db: int,
+    rollouts: int,
+) -> tuple[Phase, ...]:
+    """Generation (one prompt's rollouts at once) and update, beside the trainer's memory."""
+    rows = max(1, rollouts)
+    gen_kv = MemoryPart(
+        "generation KV cache (one prompt's rollouts)",
+        seq * shape.kv_bytes_per_token(db) * rows,
+        f"{rows} sequences x {seq} tokens",
+    )
+    return (
+        Phase("generation", tuple(resident + [gen_kv])),
+        Phase("update", tuple(resident + update)),
+    )
+
+
 def plan_memory(
     shape: ModelShape,
     *,
@@ -446,23 +645,12 @@ def plan_memory(
         frozen: ``learning_rate = 0``: with vLLM no trainer copy and no update phase.
     """
     cuda = device == "cuda"
-    db = DTYPE_BYTES[dtype] if dtype in DTYPE_BYTES else dtype_bytes or (2 if cuda else 4)
-    dtype = dtype or {4: "float32"}.get(db, "bfloat16")
+    db, dtype = _weight_dtype(dtype, dtype_bytes, cuda)
     seq = max_prompt_tokens + max_new_tokens
-    problems: list[str] = []
-    notes: list[str] = []
-    if shape.context is not None and seq > shape.context:
-        # vLLM refuses a max_model_len beyond the model's context at start-up; transformers
-        # runs on, with positions the model never saw
-        (problems if backend == "vllm" else notes).append(
-            f"policy.max_prompt_tokens + policy.max_new_tokens = {seq} tokens exceed the "
-            f"model's context of {shape.context} (max_position_embeddings): set "
-            f"policy.max_prompt_tokens to at most {max(shape.context - max_new_tokens, 0)}"
-        )
+    problems, notes = _context_findings(shape, seq, max_new_tokens, backend)
     resident = _trainer_resident(shape, lora=lora, lora_rank=lora_rank, dtype_bytes=db, cuda=cuda)
     if frozen and backend == "vllm":
         resident = []  # the vLLM backend keeps only a tokenizer beside a frozen engine
-    res_total = sum(p.bytes for p in resident)
     update = _update_parts(
         shape,
         seq_len=seq,
@@ -473,112 +661,29 @@ def plan_memory(
         ref_forward=ref_forward,
     )
     margin = margin_bytes(capacity) if capacity else 0
-    share: float | None = None
-    kv_tokens: int | None = None
-
+    # sleep level 1 copies the weights to the host; a frozen engine never sleeps
+    host = (0 if frozen else shape.params * db) if backend == "vllm" else None
     if backend == "vllm":
-        try:
-            max_rank = vllm_max_lora_rank(lora_rank)
-        except ValueError as exc:
-            problems.append(f"{exc}: set train.lora_r to 512 or less")
-            max_rank = VLLM_LORA_RANKS[-1]
-        runtime = VLLM_RUNTIME_BYTES + VLLM_PROFILE_TOKENS * shape.activation_bytes_per_token(2)
-        fixed = [
-            MemoryPart("vLLM weights", shape.params * db, f"{dtype}"),
-            MemoryPart(
-                "vLLM LoRA slot", shape.vllm_lora_slot_bytes(max_rank), f"max_lora_rank {max_rank}"
-            ),
-            MemoryPart("vLLM runtime (context, CUDA graphs, profiling peak)", runtime),
-        ]
-        fixed_total = sum(p.bytes for p in fixed)
-        per_seq = seq * shape.kv_bytes_per_token()
-        need_tokens = parents * rollouts * seq
-        if capacity:
-            most = math.floor(100 * (capacity - res_total - margin) / capacity) / 100
-            if gpu_memory_utilization > 0:
-                share = gpu_memory_utilization
-                if share * capacity + res_total + margin > capacity:
-                    problems.append(
-                        f"policy.gpu_memory_utilization = {share:.2f} leaves "
-                        f"{gib(capacity * (1 - share))} for the trainer, which needs "
-                        f"{gib(res_total + margin)}: set it to at most {max(most, 0):.2f} "
-                        "(or 0 to choose)"
-                    )
-            else:
-                # the step's need plus headroom, never everything left over
-                kv_alloc = int(need_tokens * shape.kv_bytes_per_token() * (1 + KV_HEADROOM))
-                share = math.ceil(1000 * (fixed_total + kv_alloc) / capacity) / 1000
-                share = min(share, most, VLLM_MAX_SHARE)
-            pool = int(max(share, 0.0) * capacity)
-            kv = pool - fixed_total
-            kv_tokens = max(kv, 0) // shape.kv_bytes_per_token()
-            if kv < per_seq:
-                problems.append(
-                    f"vLLM's share ({gib(pool)}) holds the weights and runtime "
-                    f"({gib(fixed_total)}) but not one {seq}-token sequence "
-                    f"({gib(per_seq)} of KV cache): use a smaller model or lower "
-                    "policy.max_prompt_tokens / policy.max_new_tokens"
-                )
-            elif kv < parents * rollouts * per_seq:
-                notes.append(
-                    f"the KV cache holds {kv // per_seq} full-length sequences at once; the "
-                    f"{parents * rollouts} rollouts of a step run in waves (slower, still "
-                    "correct)"
-                )
-            kv_part = MemoryPart(
-                "vLLM KV cache",
-                max(kv, 0),
-                f"{kv_tokens:,} tokens at {shape.kv_bytes_per_token() // 1024} KiB/token",
-            )
-        else:
-            kv_part = MemoryPart(
-                "vLLM KV cache (one sequence)",
-                per_seq,
-                f"{seq} tokens x {shape.kv_bytes_per_token() // 1024} KiB",
-            )
-        phases: tuple[Phase, ...] = (
-            Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part])),
-            Phase(
-                "update (vLLM asleep, level 1)",
-                tuple(resident + [MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)] + update),
-            ),
+        fixed = _vllm_fixed(shape, lora_rank, db, dtype, problems)
+        kv = _vllm_kv_cache(
+            shape,
+            seq=seq,
+            sequences=parents * rollouts,
+            capacity=capacity,
+            res_total=sum(p.bytes for p in resident),
+            margin=margin,
+            fixed_total=sum(p.bytes for p in fixed),
+            gpu_memory_utilization=gpu_memory_utilization,
+            problems=problems,
+            notes=notes,
         )
-        if frozen:
-            phases = (Phase("generation (frozen policy: no trainer, no update)", phases[0].parts),)
-        host = 0 if frozen else shape.params * db  # a frozen engine never sleeps
-        if host and host_capacity is not None and host + HOST_MARGIN_BYTES > host_capacity:
-            problems.append(
-                f"sleep level 1 copies vLLM's weights ({gib(host)}) to pinned host memory at "
-                f"every update, but the host has {gib(host_capacity)} available "
-                f"(+{gib(HOST_MARGIN_BYTES)} kept free): add host memory or use a smaller model"
-            )
+        phases = _vllm_phases(resident, fixed, kv.part, update, frozen)
+        share, kv_tokens = kv.share, kv.tokens
+        _check_host(host or 0, host_capacity, problems)
     else:
-        rows = max(1, rollouts)
-        gen_kv = MemoryPart(
-            "generation KV cache (one prompt's rollouts)",
-            seq * shape.kv_bytes_per_token(db) * rows,
-            f"{rows} sequences x {seq} tokens",
-        )
-        phases = (
-            Phase("generation", tuple(resident + [gen_kv])),
-            Phase("update", tuple(resident + update)),
-        )
-
-    if capacity:
-        for ph in phases:
-            if ph.total + margin > capacity:
-                what = "card" if cuda else "RAM"
-                fix = (
-                    "lower policy.max_new_tokens or policy.max_prompt_tokens, keep "
-                    "train.micro_batch = 1"
-                    + (" and train.gradient_checkpointing on" if cuda else "")
-                    if ph.name.startswith("update")
-                    else "use a smaller model"
-                )
-                problems.append(
-                    f"{ph.name} needs {gib(ph.total)} (+{gib(margin)} margin) "
-                    f"but the {what} has {gib(capacity)}: {fix}"
-                )
+        phases = _transformers_phases(shape, resident, update, seq, db, rollouts)
+        share, kv_tokens = None, None
+    _check_phases(phases, capacity, margin, cuda, problems)
     return MemoryPlan(
         device=device,
         capacity=capacity,
@@ -591,7 +696,7 @@ def plan_memory(
         problems=tuple(problems),
         notes=tuple(notes),
         kv_need_tokens=parents * rollouts * seq if backend == "vllm" else None,
-        host_bytes=(0 if frozen else shape.params * db) if backend == "vllm" else None,
+        host_bytes=host,
         host_capacity=host_capacity if backend == "vllm" else None,
         dtype=dtype,
     )

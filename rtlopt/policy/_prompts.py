@@ -547,6 +547,19 @@ def relevant_lines(code: str, names: Iterable[str]) -> tuple[int, ...]:
     return tuple(i for i, line in enumerate(code.split("\n")) if pat.search(line))
 
 
+def _largest_fitting(lo: int, hi: int, fits: Callable[[int], bool]) -> int:
+    """The largest ``k`` in ``[lo, hi)`` that ``fits`` (``lo`` when none above it does), by
+    bisection: ``fits(hi)`` is taken as false, and a smaller ``k`` fits whenever a larger one
+    does."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 def fit_view(
     render: Callable[[int], Prompt], total_free: int, limit: int, estimate: Callable[[Prompt], int]
 ) -> Prompt:
@@ -556,14 +569,7 @@ def fit_view(
     full = render(total_free)
     if estimate(full) <= limit:
         return full
-    lo, hi = 0, total_free
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if estimate(render(mid)) <= limit:
-            lo = mid
-        else:
-            hi = mid
-    return render(lo)
+    return render(_largest_fitting(0, total_free, lambda k: estimate(render(k)) <= limit))
 
 
 CHARS_PER_TOKEN = 1.8
@@ -742,11 +748,5 @@ def fit_prompt(prompt: Prompt, count_tokens: Callable[[Prompt], int], limit: int
 
     if count_tokens(build(0)) > limit:
         return None
-    lo, hi = 0, _SHARE_STEPS  # build(lo) fits, build(hi) (the whole prompt) does not
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if count_tokens(build(mid)) <= limit:
-            lo = mid
-        else:
-            hi = mid
-    return build(lo)
+    # build(0) fits, build(_SHARE_STEPS) (the whole prompt) does not
+    return build(_largest_fitting(0, _SHARE_STEPS, lambda k: count_tokens(build(k)) <= limit))

@@ -139,7 +139,8 @@ def _policy_error_result(error: str) -> EvalResult:
     return EvalResult(status=Status.TOOL_ERROR, stage=Stage.SCREEN, reason=f"policy: {error}")
 
 
-def _no_module_result() -> EvalResult:
+def no_module_result() -> EvalResult:
+    """The loop's verdict on an answer without any Verilog module (no credit)."""
     return EvalResult(
         status=Status.INVALID,
         stage=Stage.SCREEN,
@@ -659,7 +660,7 @@ class Optimizer:
                     ),
                     (),
                 )
-            return None, _no_module_result(), ()
+            return None, no_module_result(), ()
         return text, None, changed_lines(base, text)
 
     def _evaluate(self, step: int, ro: _Rollouts, events: RunEvents) -> list[EvalResult]:
@@ -690,7 +691,7 @@ class Optimizer:
         results = self._executor().evaluate(self.evaluator, to_eval, progress)
         by_text = dict(zip(to_eval, results, strict=True))
         return [
-            d if d is not None else by_text[t] if t else _no_module_result()
+            d if d is not None else by_text[t] if t else no_module_result()
             for t, d in zip(ro.texts, ro.decided, strict=True)
         ]
 

@@ -50,10 +50,11 @@ from typing import Any
 
 from rtlopt.config import Config, load_config
 from rtlopt.errors import UsageError
-from rtlopt.evaluate import EvalResult, Evaluator, Stage, Status, make_workdir, source_hash
+from rtlopt.evaluate import EvalResult, Evaluator, make_workdir, source_hash
 from rtlopt.frontend import load_design
 from rtlopt.pdk import resolve_pdk
 from rtlopt.policy import Prompt, answer_code, answer_format, build_prompt, load_spec
+from rtlopt.run._loop import no_module_result
 from rtlopt.train._verl import (
     ESTIMATOR_NAMES,
     entropic_advantage,
@@ -254,7 +255,7 @@ class RewardScorer:
             dup = h is not None and h in seen
             if h is not None:
                 seen.add(h)
-            res = results[h] if h is not None else _no_module()
+            res = results[h] if h is not None else no_module_result()
             rows.append(self._row(res, ev.metric_kind, duplicate=dup or h in waits))
         return rows
 
@@ -314,17 +315,6 @@ def _open(task: RewardTask, workdir: Path) -> Evaluator:
         raise UsageError("liberty file not found", path=Path(liberty))
     pdk = resolve_pdk(cfg.flow.pdk, Path(liberty) if liberty else None)
     return Evaluator(design, cfg, workdir, pdk)
-
-
-def _no_module() -> EvalResult:
-    """The loop's verdict on an answer without any Verilog module (no credit)."""
-    return EvalResult(
-        status=Status.INVALID,
-        stage=Stage.SCREEN,
-        reason="the answer holds no Verilog module",
-        reward=0.0,
-        r_syn=0.0,
-    )
 
 
 _SCORER: RewardScorer | None = None

@@ -31,7 +31,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rtlopt.config import SearchConfig
-from rtlopt.errors import UsageError
 from rtlopt.search._notes import read_igr_notes
 from rtlopt.search._pool import ROOT_ID, Child
 from rtlopt.search._strategy import (
@@ -279,11 +278,7 @@ class IgrSearch(SearchFileState):
         Raises:
             UsageError: the state belongs to another strategy or format.
         """
-        if data.get("strategy") != "igr" or data.get("version") != _FORMAT:
-            raise UsageError(
-                "search.json holds another strategy's state",
-                hint="resume with the run's own search strategy",
-            )
+        self.check_state(data, "igr", _FORMAT)
         self.ideas = [str(i["text"]) for i in data["ideas"]]
         self.sources = [str(i["source"]) for i in data["ideas"]]
         self.asked = bool(data["asked"])

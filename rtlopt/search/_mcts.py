@@ -44,7 +44,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rtlopt.config import SearchConfig
-from rtlopt.errors import UsageError
 from rtlopt.search._pool import ROOT_ID, Child
 from rtlopt.search._strategy import Expansion, PlanContext, SearchFileState, split_budget
 
@@ -275,11 +274,7 @@ class MctsSearch(SearchFileState):
         Raises:
             UsageError: the state belongs to another strategy or format.
         """
-        if data.get("strategy") != "mcts" or data.get("version") != _FORMAT:
-            raise UsageError(
-                "search.json holds another strategy's state",
-                hint="resume with the run's own search strategy",
-            )
+        self.check_state(data, "mcts", _FORMAT)
         self.nodes = {}
         for d in data["nodes"]:
             n = MctsNode(

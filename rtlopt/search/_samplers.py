@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -103,6 +103,17 @@ def _pick(ordered: Iterable[State], chosen: list[State], pool: StatePool, blocki
     return False
 
 
+def _pick_unrelated(
+    ordered: Sequence[State], k: int, pool: StatePool, blocking: bool
+) -> list[State]:
+    """Up to ``k`` states in the order of ``ordered``, none related to another (lineage
+    blocking) and none twice."""
+    chosen: list[State] = []
+    while len(chosen) < k and _pick(ordered, chosen, pool, blocking):
+        pass
+    return chosen
+
+
 def _eligible(s: State, chosen: list[State], pool: StatePool, blocking: bool) -> bool:
     for c in chosen:
         if c.id == s.id:
@@ -125,10 +136,7 @@ class PuctSampler:
     def select(self, pool: StatePool, k: int, rng: random.Random) -> list[State]:
         """The ``k`` best-scored mutually unrelated states (deterministic; ``rng`` unused)."""
         ordered = [x.state for x in puct_scores(pool, self.cfg.puct_c)]
-        chosen: list[State] = []
-        while len(chosen) < k and _pick(ordered, chosen, pool, self.cfg.lineage_blocking):
-            pass
-        return chosen
+        return _pick_unrelated(ordered, k, pool, self.cfg.lineage_blocking)
 
 
 class GreedySampler:
@@ -139,11 +147,7 @@ class GreedySampler:
 
     def select(self, pool: StatePool, k: int, rng: random.Random) -> list[State]:
         """The ``k`` highest-reward mutually unrelated states."""
-        ordered = _by_reward(pool)
-        chosen: list[State] = []
-        while len(chosen) < k and _pick(ordered, chosen, pool, self.cfg.lineage_blocking):
-            pass
-        return chosen
+        return _pick_unrelated(_by_reward(pool), k, pool, self.cfg.lineage_blocking)
 
 
 class EpsilonGreedySampler:

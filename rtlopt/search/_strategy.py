@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rtlopt.config import SearchConfig
+from rtlopt.errors import UsageError
 from rtlopt.plugins import SAMPLERS
 from rtlopt.rundir import RunDir
 from rtlopt.search._pool import ROOT_ID, Child, State, StatePool
@@ -161,6 +162,19 @@ class SearchFileState:
         data = rd.read_search()
         if data is not None:
             self.load_json(data)
+
+    @staticmethod
+    def check_state(data: dict[str, Any], strategy: str, version: int) -> None:
+        """Raise unless ``data`` is the state of ``strategy`` in format ``version``.
+
+        Raises:
+            UsageError: the state belongs to another strategy or format.
+        """
+        if data.get("strategy") != strategy or data.get("version") != version:
+            raise UsageError(
+                "search.json holds another strategy's state",
+                hint="resume with the run's own search strategy",
+            )
 
 
 def split_budget(ns: Sequence[int], budget: int | None) -> list[int]:

@@ -22,7 +22,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -377,23 +377,22 @@ def require_tools(names: Sequence[str]) -> list[Tool]:
     return found
 
 
-def tool_versions(names: Sequence[str] = ("iverilog", "yosys", "sta")) -> dict[str, str]:
-    """Versions of the named tools ("missing" for absent ones), for result records."""
+def _per_tool(names: Sequence[str], field: Callable[[Tool], str]) -> dict[str, str]:
+    """``field`` of each named tool ("missing" for absent ones)."""
     out: dict[str, str] = {}
     for n in names:
         try:
-            out[n] = require_tool(n).version
+            out[n] = field(require_tool(n))
         except ToolNotFound:
             out[n] = "missing"
     return out
+
+
+def tool_versions(names: Sequence[str] = ("iverilog", "yosys", "sta")) -> dict[str, str]:
+    """Versions of the named tools ("missing" for absent ones), for result records."""
+    return _per_tool(names, lambda t: t.version)
 
 
 def tool_paths(names: Sequence[str] = ("iverilog", "yosys", "sta")) -> dict[str, str]:
     """The binary each named tool runs ("missing" for absent ones), for result records."""
-    out: dict[str, str] = {}
-    for n in names:
-        try:
-            out[n] = require_tool(n).path
-        except ToolNotFound:
-            out[n] = "missing"
-    return out
+    return _per_tool(names, lambda t: t.path)

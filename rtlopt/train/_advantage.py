@@ -180,20 +180,39 @@ def _split(rewards: Sequence[float | None]) -> tuple[list[int], list[float]]:
     return idx, [float(r) for r in rewards if r is not None]
 
 
-class EntropicAdvantage:
-    """Entropic leave-one-out advantages at a KL budget (TTT-Discover / TTT-RTL)."""
+class _GroupEstimator:
+    """What every built-in estimator does first: a group without two different rewards (none,
+    one, or all within ``degenerate_eps``) is degenerate, every advantage 0."""
 
     def __init__(self, cfg: TrainConfig) -> None:
         self.cfg = cfg
 
     def __call__(self, rewards: Sequence[float | None], delta: float) -> GroupStats:
-        """Advantages of one group; see the module docstring."""
+        """Advantages of one group (``None``: a reward that does not count)."""
         idx, vals = _split(rewards)
         k = len(vals)
         if k == 0:
             return _degenerate(rewards, 0, None)
         if k < 2 or max(vals) - min(vals) < self.cfg.degenerate_eps:
             return _degenerate(rewards, k, float(k))
+        return self._estimate(rewards, idx, vals, delta)
+
+    def _estimate(
+        self, rewards: Sequence[float | None], idx: list[int], vals: list[float], delta: float
+    ) -> GroupStats:
+        """The advantages of a group with at least two different rewards ``vals``, at the
+        positions ``idx`` of ``rewards``."""
+        raise NotImplementedError
+
+
+class EntropicAdvantage(_GroupEstimator):
+    """Entropic leave-one-out advantages at a KL budget (TTT-Discover / TTT-RTL); see the
+    module docstring."""
+
+    def _estimate(
+        self, rewards: Sequence[float | None], idx: list[int], vals: list[float], delta: float
+    ) -> GroupStats:
+        k = len(vals)
         beta, saturated = solve_beta(vals, delta, self.cfg)
         top = max(vals)
         lone = sum(1 for r in vals if top - r <= self.cfg.degenerate_eps) == 1
@@ -223,20 +242,14 @@ class EntropicAdvantage:
         )
 
 
-class ExpectedAdvantage:
-    """Expected-reward advantages (GRPO): mean-centred, divided by the sample std."""
+class ExpectedAdvantage(_GroupEstimator):
+    """Expected-reward advantages (GRPO): mean-centred, divided by the sample std; ``delta``
+    is ignored."""
 
-    def __init__(self, cfg: TrainConfig) -> None:
-        self.cfg = cfg
-
-    def __call__(self, rewards: Sequence[float | None], delta: float) -> GroupStats:
-        """Advantages of one group; ``delta`` is ignored."""
-        idx, vals = _split(rewards)
+    def _estimate(
+        self, rewards: Sequence[float | None], idx: list[int], vals: list[float], delta: float
+    ) -> GroupStats:
         k = len(vals)
-        if k == 0:
-            return _degenerate(rewards, 0, None)
-        if k < 2 or max(vals) - min(vals) < self.cfg.degenerate_eps:
-            return _degenerate(rewards, k, float(k))
         mean = sum(vals) / k
         std = math.sqrt(sum((r - mean) ** 2 for r in vals) / (k - 1))
         adv = [0.0] * len(rewards)

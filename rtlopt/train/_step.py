@@ -128,6 +128,126 @@ def _model_fn(model: Any) -> Callable[..., Any]:
     return call
 
 
+@dataclass(frozen=True)
+class _Pass:
+    """How a micro-batch goes through the policy and the reference."""
+
+    fwd: Callable[..., Any]  # the policy's logits (see _model_fn)
+    ref_logits: RefLogits | None
+    pad_id: int
+    device: Any
+    temperature: float
+
+    def tensors(
+        self, chunk: Sequence[TokenizedSample]
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, int]:
+        """Input ids, attention mask, targets and completion mask from the first completion
+        target on, and how many positions' logits that needs (``keep``)."""
+        ids, attn, targets, cmask = _batch(chunk, self.pad_id, self.device)
+        first = _first_target(chunk)
+        keep = ids.shape[1] - first
+        return ids, attn, targets[:, first:], cmask[:, first:], keep
+
+    def logprobs(
+        self,
+        fn: Callable[..., Any],
+        ids: torch.Tensor,
+        attn: torch.Tensor,
+        keep: int,
+        targets: torch.Tensor,
+    ) -> torch.Tensor:
+        """log p(target) per kept position under ``fn``'s logits at the sampling temperature."""
+        return token_logprobs(_call_logits(fn, ids, attn, keep), targets, self.temperature)
+
+
+@dataclass
+class _KL:
+    """The k3 estimate of KL(policy || reference), summed over completion tokens."""
+
+    total: float = 0.0
+    tokens: int = 0
+
+    def add(self, ref_lp: torch.Tensor, logp: torch.Tensor, cmask: torch.Tensor) -> torch.Tensor:
+        """Add a micro-batch's estimate; returns its per-token k3 terms (masked)."""
+        import torch
+
+        r = (ref_lp - logp) * cmask
+        k3 = (torch.exp(r) - r - 1.0) * cmask
+        self.total += float(k3.detach().sum())
+        self.tokens += int(cmask.sum())
+        return k3
+
+
+def _measure_kl(
+    run: _Pass, ref_logits: RefLogits, passive: Sequence[TokenizedSample], mb: int, kl: _KL
+) -> None:
+    """Forward only: the KL to the reference of samples that do not enter the loss."""
+    import torch
+
+    with torch.no_grad():
+        for start in range(0, len(passive), mb):
+            ids, attn, targets, cmask, keep = run.tensors(passive[start : start + mb])
+            logp = run.logprobs(run.fwd, ids, attn, keep, targets)
+            ref_lp = run.logprobs(ref_logits, ids, attn, keep, targets)
+            kl.add(ref_lp, logp, cmask)
+
+
+def _accumulate_gradients(
+    run: _Pass, active: Sequence[TokenizedSample], mb: int, kl_coef: float, kl: _KL
+) -> tuple[float, int]:
+    """Backward passes of the loss over ``active`` in micro-batches (each term divided by
+    the number of samples, so the gradients sum to the whole batch's).
+
+    Returns:
+        The loss and the number of completion tokens it covers.
+    """
+    import torch
+
+    n = len(active)
+    loss_total = 0.0
+    tokens = 0
+    for start in range(0, n, mb):
+        chunk = active[start : start + mb]
+        ids, attn, targets, cmask, keep = run.tensors(chunk)
+        adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=run.device)
+        logits = _call_logits(run.fwd, ids, attn, keep)
+        logp = token_logprobs(logits, targets, run.temperature)
+        del logits
+        seq_logp = (logp * cmask).sum(dim=1)
+        loss = -(seq_logp * adv).sum() / n
+        if run.ref_logits is not None:
+            with torch.no_grad():
+                ref_lp = run.logprobs(run.ref_logits, ids, attn, keep, targets)
+            k3 = kl.add(ref_lp, logp, cmask)
+            if kl_coef > 0:
+                loss = loss + kl_coef * k3.sum() / n
+        loss.backward()  # type: ignore[no-untyped-call]
+        loss_total += float(loss.detach())
+        tokens += int(cmask.sum())
+    return loss_total, tokens
+
+
+def _clip_and_step(optimizer: Any, max_grad_norm: float) -> float:
+    """Clip the gradients (``max_grad_norm <= 0``: measure only), step unless their norm is
+    not finite, clear them. Returns the norm before clipping."""
+    import torch
+
+    params = [p for g in optimizer.param_groups for p in g["params"] if p.grad is not None]
+    if max_grad_norm > 0:
+        gn = torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
+    else:
+        gn = torch.linalg.vector_norm(
+            torch.stack([torch.linalg.vector_norm(p.grad.detach()) for p in params])
+        )
+    grad_norm = float(gn)
+    if math.isfinite(grad_norm):
+        optimizer.step()
+    else:
+        log.warning("non-finite gradient norm %s: step skipped", grad_norm)
+    optimizer.zero_grad(set_to_none=True)
+    return grad_norm
+
+
 def policy_gradient_step(
     model: Any,
     optimizer: Any,
@@ -162,10 +282,7 @@ def policy_gradient_step(
         StepStats; ``loss`` and ``grad_norm`` are None when no sample had a non-zero advantage
         (then the weights and the optimizer state are left untouched).
     """
-    import torch
-
     t0 = time.perf_counter()
-    fwd = _model_fn(model)
     mb = max(1, micro_batch)
     active = [
         s for s in samples if s.advantage != 0.0 and math.isfinite(s.advantage) and s.completion_ids
@@ -177,76 +294,24 @@ def policy_gradient_step(
         else []
     )
     n = len(active)
-    kl_sum = 0.0
-    kl_tokens = 0
-    loss_total = 0.0
-    tokens = 0
     if kl_coef > 0 and ref_logits is None:
         raise ValueError("kl_coef > 0 needs a reference policy")
     if not temperature > 0:
         raise ValueError(f"temperature must be positive, got {temperature}")
-    t = temperature
-
+    run = _Pass(_model_fn(model), ref_logits, pad_id, device, temperature)
+    kl = _KL()
     # Before the step, so every sample's KL refers to the same (pre-update) policy.
     if passive and ref_logits is not None:
-        with torch.no_grad():
-            for start in range(0, len(passive), mb):
-                chunk = passive[start : start + mb]
-                ids, attn, targets, cmask = _batch(chunk, pad_id, device)
-                first = _first_target(chunk)
-                keep = ids.shape[1] - first
-                targets, cmask = targets[:, first:], cmask[:, first:]
-                logp = token_logprobs(_call_logits(fwd, ids, attn, keep), targets, t)
-                ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets, t)
-                r = (ref_lp - logp) * cmask
-                kl_sum += float(((torch.exp(r) - r - 1.0) * cmask).sum())
-                kl_tokens += int(cmask.sum())
-
+        _measure_kl(run, ref_logits, passive, mb, kl)
+    loss_total, tokens = 0.0, 0
+    grad_norm: float | None = None
     if n:
         optimizer.zero_grad(set_to_none=True)
-        for start in range(0, n, mb):
-            chunk = active[start : start + mb]
-            ids, attn, targets, cmask = _batch(chunk, pad_id, device)
-            first = _first_target(chunk)
-            keep = ids.shape[1] - first
-            targets, cmask = targets[:, first:], cmask[:, first:]
-            adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=device)
-            logits = _call_logits(fwd, ids, attn, keep)
-            logp = token_logprobs(logits, targets, t)
-            del logits
-            seq_logp = (logp * cmask).sum(dim=1)
-            loss = -(seq_logp * adv).sum() / n
-            if ref_logits is not None:
-                with torch.no_grad():
-                    ref_lp = token_logprobs(_call_logits(ref_logits, ids, attn, keep), targets, t)
-                r = (ref_lp - logp) * cmask
-                k3 = (torch.exp(r) - r - 1.0) * cmask
-                kl_sum += float(k3.detach().sum())
-                kl_tokens += int(cmask.sum())
-                if kl_coef > 0:
-                    loss = loss + kl_coef * k3.sum() / n
-            loss.backward()  # type: ignore[no-untyped-call]
-            loss_total += float(loss.detach())
-            tokens += int(cmask.sum())
-        params = [p for g in optimizer.param_groups for p in g["params"] if p.grad is not None]
-        if max_grad_norm > 0:
-            gn = torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
-        else:
-            gn = torch.linalg.vector_norm(
-                torch.stack([torch.linalg.vector_norm(p.grad.detach()) for p in params])
-            )
-        grad_norm = float(gn)
-        if math.isfinite(grad_norm):
-            optimizer.step()
-        else:
-            log.warning("non-finite gradient norm %s: step skipped", grad_norm)
-        optimizer.zero_grad(set_to_none=True)
-    else:
-        grad_norm = None
-
+        loss_total, tokens = _accumulate_gradients(run, active, mb, kl_coef, kl)
+        grad_norm = _clip_and_step(optimizer, max_grad_norm)
     return StepStats(
         loss=loss_total if n else None,
-        kl_ref=kl_sum / kl_tokens if kl_tokens else None,
+        kl_ref=kl.total / kl.tokens if kl.tokens else None,
         n_samples=n,
         tokens=tokens,
         grad_norm=grad_norm,

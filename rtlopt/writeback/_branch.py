@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,18 @@ def _first_line(exc: git.GitCommandError) -> str:
         if line:
             return line
     return str(exc.status)
+
+
+@contextmanager
+def _git_failure(
+    what: str, top: Path, hint: str | None = None, error: type[RepoError] = RepoError
+) -> Iterator[None]:
+    """Turn a git command failing in the block into ``error``: ``{what} failed: <git's first
+    line>``, naming the repository ``top``."""
+    try:
+        yield
+    except git.GitCommandError as exc:
+        raise error(f"{what} failed: {_first_line(exc)}", path=top, hint=hint) from None
 
 
 def _open_repo(repo_root: Path) -> git.Repo:
@@ -225,14 +238,8 @@ def write_branch(
     wt = tmp / "wt"
     created = False
     try:
-        try:
+        with _git_failure("git worktree add", top, hint="run `git worktree prune` and retry"):
             _git(top, "worktree", "add", "--quiet", "-b", branch, str(wt), head.hexsha)
-        except git.GitCommandError as exc:
-            raise RepoError(
-                f"git worktree add failed: {_first_line(exc)}",
-                path=top,
-                hint="run `git worktree prune` and retry",
-            ) from None
         created = True
         sha, diff = _commit_replacement(
             wt,
@@ -307,15 +314,9 @@ def _commit_replacement(
     _apply_edits(wt, top, rel, data, edits)
     changed = sorted(edits)
     compile_gate(wt, top, module_name, changed, placement, design, wt.parent / "gate")
-    try:
+    with _git_failure("git commit", top, hint="set git user.name and user.email"):
         _git(wt, "add", "--", *changed)
         _git(wt, "commit", "--quiet", "--no-verify", "-m", message)
-    except git.GitCommandError as exc:
-        raise RepoError(
-            f"git commit failed: {_first_line(exc)}",
-            path=top,
-            hint="set git user.name and user.email",
-        ) from None
     sha = _git(wt, "rev-parse", "HEAD")
     diff = _git(wt, "diff", f"{head_sha}..{sha}")
     return sha, diff
@@ -417,14 +418,9 @@ def _push(top: Path, remote: str, branch: str) -> None:
     Raises:
         PushFailed: git push failed (the branch stays local).
     """
-    try:
+    hint = f"the branch {branch} exists locally; push it by hand"
+    with _git_failure(f"push to '{remote}'", top, hint=hint, error=PushFailed):
         _git(top, "push", "--quiet", remote, f"refs/heads/{branch}:refs/heads/{branch}")
-    except git.GitCommandError as exc:
-        raise PushFailed(
-            f"push to '{remote}' failed: {_first_line(exc)}",
-            path=top,
-            hint=f"the branch {branch} exists locally; push it by hand",
-        ) from None
 
 
 def _read_checkout(wt: Path, rel: str, top: Path) -> str:
@@ -470,10 +466,8 @@ def assert_clean(repo_root: Path, paths: Sequence[Path] | None = None) -> None:
     repo = _open_repo(repo_root)
     top = Path(str(repo.working_tree_dir)).resolve()
     rels = [_relpath(top, p) for p in paths] if paths else []
-    try:
+    with _git_failure("git status", top):
         status = _git(top, "status", "--porcelain", "--untracked-files=no", "--", *rels)
-    except git.GitCommandError as exc:
-        raise RepoError(f"git status failed: {_first_line(exc)}", path=top) from None
     changed = [line[3:] for line in status.splitlines() if line.strip()]
     if changed:
         more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.errors import DesignError, RepoError
-from rtlopt.frontend import module_users
+from rtlopt.frontend import module_closure, module_users
 from rtlopt.frontend.model import Design, Module, SourceSet
 from rtlopt.verilog import blank_comments, module_spans
 
@@ -170,18 +170,6 @@ def _cut(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return out.strip()
 
 
-def _closure(names: Iterable[str], modules: Mapping[str, Module]) -> set[str]:
-    seen: set[str] = set()
-    stack = [n for n in names if n in modules]
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        stack.extend(i for i in modules[n].instances if i in modules)
-    return seen
-
-
 def compile_gate(
     wt: Path,
     top: Path,
@@ -212,7 +200,7 @@ def compile_gate(
     from rtlopt.tools import require_tool
 
     require_tool("iverilog")
-    reach = _closure([module_name, *placement.instances], design.modules)
+    reach = set(module_closure([module_name, *placement.instances], design.modules))
     needed = [design.modules[n].file for n in sorted(reach) if n not in placement.defined]
     files: list[Path] = []
     for f in [*design.closure, *needed]:

@@ -21,15 +21,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "_sequential": 90,  # formal: _aigmiter
     "_free_init": 86,  # formal/miter.py (one-to-one pairing, issue 22)
     "run": 103,  # formal/engines/abc.py (103) and paired.py (102)
-    "infer_clocks_resets": 113,  # frontend/_clocks.py (resets by structure, issue 20)
-    "_collect": 100,  # frontend/_compare.py
-    "load_design": 128,  # frontend/_load.py
-    "PyslangFrontend.parse": 161,  # frontend/_pyslang.py
-    "PyverilogFrontend._module": 118,  # frontend/_pyverilog.py
-    "read_filelist": 112,  # frontend/_sources.py (regular files only, issue 20)
-    "policy_gradient_step": 110,  # train/_step.py
-    "diagnose": 154,  # policy/_doctor.py (the memory plan of issue 25; to split again)
-    "plan_memory": 174,  # policy/_memory.py (the memory plan of issue 25; to split again)
 }
 
 
