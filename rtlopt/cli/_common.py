@@ -556,6 +556,7 @@ OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("Training (research settings)", ["lr", "delta", "advantage"]),
+    ("Several modules", ["from_profile", "profile_json", "in_context", "no_in_context"]),
     ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
     ("Any setting", ["set_items"]),
 ]
