@@ -165,6 +165,7 @@ class BatchPlan:
     context_spec: session.TargetSpec | None = None
     want_branch: bool = True
     written: tuple[str, ...] = ()
+    commits: tuple[tuple[str, str, str], ...] = ()  # (module, commit, base) on ``branch``
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ class BatchRecord:
     context: session.TargetSpec | None
     written: tuple[str, ...] = ()
     module_runs: tuple[str, ...] = ()
+    commits: tuple[tuple[str, str, str], ...] = ()
 
 
 def read_batch(run_dir: Path) -> BatchRecord:
@@ -250,12 +252,17 @@ def read_batch(run_dir: Path) -> BatchRecord:
             _spec_from_json(d["context"]) if d.get("context") else None,
             tuple(d.get("written", [])),
             tuple(m.get("run_dir", "") for m in d["modules"]),
+            tuple((str(m), str(c), str(b)) for m, c, b in d.get("commits", [])),
         )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"not a batch folder: {exc}", path=path) from None
 
 
-def _write_record(plan: BatchPlan, written: Sequence[str] = ()) -> None:
+def _write_record(
+    plan: BatchPlan,
+    written: Sequence[str] = (),
+    commits: Mapping[str, tuple[str, str]] | None = None,
+) -> None:
     data = {
         "run_id": plan.run_id,
         "mode": plan.mode,
@@ -270,6 +277,9 @@ def _write_record(plan: BatchPlan, written: Sequence[str] = ()) -> None:
             for s, i in zip(plan.specs, plan.items, strict=True)
         ],
         "written": list(written or plan.written),
+        "commits": [[m, c, b] for m, (c, b) in commits.items()]
+        if commits
+        else [list(x) for x in plan.commits],
     }
     plan.run_dir.mkdir(parents=True, exist_ok=True)
     (plan.run_dir / BATCH_FILE).write_text(json.dumps(data, indent=2) + "\n")
@@ -331,6 +341,35 @@ def _one_branch(
     return name
 
 
+def _plan_items(
+    targets: Sequence[session.Target],
+    bdir: Path,
+    resume: bool,
+    each: tuple[bool, str | None, bool],
+    command: tuple[str, ...],
+) -> list[BatchItem]:
+    """Each module's run plan in ``bdir/<module>`` (continued when it has a run.json);
+    ``each``: a branch per module, its remote, a pull request per module."""
+    branch, remote, pr = each
+    items = []
+    for t in targets:
+        rdir = bdir / t.design.target.name
+        point = None
+        if resume and (rdir / "run.json").is_file():
+            point = session.read_resume(rdir)
+        mplan = session.plan_run(
+            t,
+            run_dir=rdir,
+            resume=point,
+            branch=branch,
+            push=remote if branch else None,
+            pr=pr and branch,
+            command=command,
+        )
+        items.append(BatchItem(t, mplan))
+    return items
+
+
 def plan_batch(
     specs: Sequence[session.TargetSpec],
     *,
@@ -389,22 +428,7 @@ def plan_batch(
         session._ignore_runs_dir(root, runs)
         bdir = runs / f"multi-{run_id}"
     each = branch and name is None and not written
-    items = []
-    for t in targets:
-        rdir = bdir / t.design.target.name
-        point = None
-        if resume is not None and (rdir / "run.json").is_file():
-            point = session.read_resume(rdir)
-        mplan = session.plan_run(
-            t,
-            run_dir=rdir,
-            resume=point,
-            branch=each,
-            push=remote if each else None,
-            pr=pr and each,
-            command=command,
-        )
-        items.append(BatchItem(t, mplan))
+    items = _plan_items(targets, bdir, resume is not None, (each, remote, pr), command)
     ctx_spec = (
         context
         if isinstance(context, session.TargetSpec) or context is None
@@ -428,6 +452,7 @@ def plan_batch(
         ctx_spec,
         branch,
         written,
+        resume.commits if resume else (),
     )
     _write_record(plan)
     return plan
@@ -562,10 +587,11 @@ def finish_batch(
     ]
     improved = _rewrites(plan, outcomes) if done else []
     ctx, ctx_err = _in_context(plan, improved) if done else (None, "the run is paused")
-    commits: dict[str, tuple[str, str]] = {}
+    ctx_err = ctx_err if plan.context is not None else ""
+    commits = {m: (c, b) for m, c, b in plan.commits}
     if done and improved and plan.branch is not None and not plan.written:
         commits = _write_one_branch(plan, improved)
-        _write_record(plan, written=(plan.branch,))
+        _write_record(plan, written=(plan.branch,), commits=commits)
     rows = [
         replace(r, commit=commits[r.module][0], branch=plan.branch) if r.module in commits else r
         for r in rows
@@ -593,7 +619,7 @@ def finish_batch(
         )
         + "\n"
     )
-    request = _pull_request(plan, commits, body_path)
+    request = _pull_request(plan, commits, body_path) if not plan.written else None
     return BatchResult(
         report,
         body_path,

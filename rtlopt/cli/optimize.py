@@ -179,29 +179,12 @@ def optimize(
     many = ManyOptions(from_profile, profile_json, in_context, no_in_context)
     if many.wanted(targets, resume):
         generic = parse_settings(set_items)
-        overrides = _overrides(None, spec, settings, generic) if resume is None else {}
-        kw = {
-            "overrides": overrides,
-            "config_file": config_file,
-            "include_dirs": include_dirs,
-            "defines": parse_defines(defines),
-            "liberty": liberty,
-        }
-        code = optimize_many(
-            targets,
-            module,
-            kw,
-            many,
-            run_dir=run_dir,
-            resume=resume,
-            stop_after=stop_after,
-            branch=not no_branch,
-            push=push,
-            pr=pr,
-            candidates=candidates,
-            run=_run,
-        )
-        sys.exit(code)
+        kw: dict[str, Any] = {"config_file": config_file, "include_dirs": include_dirs}
+        kw["overrides"] = _overrides(None, spec, settings, generic) if resume is None else {}
+        kw |= {"defines": parse_defines(defines), "liberty": liberty}
+        out: dict[str, Any] = {"run_dir": run_dir, "resume": resume, "push": push, "pr": pr}
+        out |= {"branch": not no_branch, "candidates": candidates, "stop_after": stop_after}
+        sys.exit(optimize_many(targets, module, kw, many, run=_run, **out))
     target = split_target(targets[0])[0] if targets else None
     if targets:
         module = module or split_target(targets[0])[1]
