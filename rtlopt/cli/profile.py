@@ -249,6 +249,12 @@ def _show(prof: Profile, tips: list[Any], picture: Path, folder: Path) -> None:
     console.print("[red]*[/] on the worst timing path; worst: share of its cell delay")
     for t in tips:
         console.print(f"  {t.command}   [dim]# {t.why}[/]")
+    if len(tips) > 1:
+        pdk = tips[0].command.rsplit("--pdk ", 1)[-1]
+        console.print(
+            f"  rtlopt optimize --from-profile {len(tips)} --pdk {pdk}   "
+            f"[dim]# all {len(tips)} in one run, one branch, {prof.top} measured in context[/]"
+        )
     for m in skipped(prof)[:5]:
         console.print(f"  [dim]skipped {m.name}: {m.why_not}[/]")
     console.print(f"picture: {picture}\nJSON: {folder / 'profile.json'}")

@@ -144,3 +144,19 @@ def test_bad_batch_input_is_a_usage_error(repo: Path) -> None:
     r = run_rtlopt(repo, "optimize", "rtl/scale.v:scale", "rtl/scale.v:scale")
     assert r.returncode == 2 and "named twice" in r.stderr
     assert git(repo, "branch", "--list").split() == ["*", "main"]
+
+
+@pytest.mark.slow
+def test_from_profile_runs_the_suggestions_and_measures_the_top(repo: Path) -> None:
+    r = run_rtlopt(repo, "profile", "multi_top", "--pdk", "nangate45")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "rtlopt optimize --from-profile 2 --pdk nangate45" in r.stdout
+    r = run_rtlopt(repo, "optimize", "--from-profile", "3", "--candidates", "candidates")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    data = json.loads((_batch_dir(r.stdout) / "report.json").read_text())
+    status = {m["module"]: (m["status"], m["reason"]) for m in data["modules"]}
+    assert status["mulsel"][0] == status["scale"][0] == "improved"
+    # the top has no cells of its own: skipped, with the profile's reason
+    assert status["multi_top"][0] == "skipped" and "no cells of its own" in status["multi_top"][1]
+    assert data["in_context"]["top"] == "multi_top"  # the profile's top, by default
+    assert data["in_context"]["vanished"] == ["scale"]
