@@ -341,6 +341,14 @@ def _one_branch(
     return name
 
 
+def _branch_written(run_dir: Path) -> bool:
+    """The module's run wrote its own branch already (``each`` mode)."""
+    from rtlopt.rundir import RunDir
+
+    info = RunDir(run_dir).read_info()
+    return info is not None and bool(info.branch)
+
+
 def _plan_items(
     targets: Sequence[session.Target],
     bdir: Path,
@@ -354,16 +362,17 @@ def _plan_items(
     items = []
     for t in targets:
         rdir = bdir / t.design.target.name
-        point = None
+        point, own = None, branch
         if resume and (rdir / "run.json").is_file():
             point = session.read_resume(rdir)
+            own = branch and not _branch_written(rdir)  # each mode: written once, kept
         mplan = session.plan_run(
             t,
             run_dir=rdir,
             resume=point,
-            branch=branch,
-            push=remote if branch else None,
-            pr=pr and branch,
+            branch=own,
+            push=remote if own else None,
+            pr=pr and own,
             command=command,
         )
         items.append(BatchItem(t, mplan))
@@ -474,10 +483,19 @@ def _row(item: BatchItem, outcome: RunOutcome | None, fin: FinishResult | None) 
         before=outcome.reference.ppa,
         after=best.ppa if best is not None else None,
         verdict=f"{f.verdict.value} ({f.method})" if f else "",
-        commit=fin.commit if fin is not None else None,
-        branch=fin.branch if fin is not None else None,
+        commit=(fin.commit if fin is not None else None) or _recorded(item, "commit"),
+        branch=(fin.branch if fin is not None else None) or _recorded(item, "branch"),
         run_dir=_rel(item.plan.run_dir, d.root),
     )
+
+
+def _recorded(item: BatchItem, key: str) -> str | None:
+    """The branch or commit a module's run recorded (a resumed ``each`` batch keeps them)."""
+    from rtlopt.rundir import RunDir
+
+    info = RunDir(item.plan.run_dir).read_info()
+    value = getattr(info, key, "") if info is not None else ""
+    return str(value) if value else None
 
 
 def _rel(path: Path, root: Path) -> str:

@@ -109,8 +109,14 @@ def test_each_mode_writes_a_branch_per_module(repo: Path) -> None:
     assert sorted(b.split("/")[1] for b in branches) == ["mulsel", "scale"]
     for b in branches:
         assert len(_commits(repo, b)) == 1
-    report = (_batch_dir(r.stdout) / "report.md").read_text()
+    bd = _batch_dir(r.stdout)
+    report = (bd / "report.md").read_text()
     assert all(f"Branch: `{b}`" in report for b in branches)
+    # resumed once finished: each branch is kept as written, not written again
+    r = run_rtlopt(repo, "optimize", "--resume", str(bd))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert all(f"Branch: `{b}`" in (bd / "report.md").read_text() for b in branches)
+    assert all(len(_commits(repo, b)) == 1 for b in branches)
 
 
 @pytest.mark.slow
