@@ -72,6 +72,14 @@ def _candidates_for(module: str | None, candidates: Path | None, kw: Mapping[str
     return overrides
 
 
+def _newest_profile(kw: Mapping[str, Any]) -> Path:
+    """The newest profile.json under the runs folder of the configuration here."""
+    from rtlopt.config import load_config
+
+    cfg = load_config(Path.cwd(), config_file=kw.get("config_file")).config
+    return batch.find_profile(Path.cwd(), cfg.run.runs_dir)
+
+
 def _specs(
     targets: tuple[str, ...],
     module: str | None,
@@ -90,7 +98,7 @@ def _specs(
     skipped: list[batch.Skip] = []
     context = many.in_context
     if many.from_profile is not None:
-        path = many.profile_json or batch.find_profile(Path.cwd())
+        path = many.profile_json or _newest_profile(kw)
         prof = batch.read_profile(path)
         picks, skipped = batch.targets_from_profile(prof, many.from_profile)
         have = {m for _, m in pairs}

@@ -149,6 +149,8 @@ def test_bad_batch_input_is_a_usage_error(repo: Path) -> None:
     assert r.returncode == 2 and "not part of scale's design" in r.stderr
     r = run_rtlopt(repo, "optimize", "rtl/scale.v:scale", "rtl/scale.v:scale")
     assert r.returncode == 2 and "named twice" in r.stderr
+    r = run_rtlopt(repo, "optimize", "--from-profile", "2")
+    assert r.returncode == 2 and "no profile under" in r.stderr and "rtlopt profile" in r.stderr
     assert git(repo, "branch", "--list").split() == ["*", "main"]
 
 
