@@ -503,6 +503,10 @@ class WritebackConfig:
         False,
         "Open a pull request from the pushed branch with gh (else print the gh command and the compare page); pushes to origin unless push is set.",
     )
+    multi_branch: str = _f(
+        "one",
+        "Several modules in one run (rtlopt optimize A.v:m1 B.v:m2, or --from-profile N): 'one' writes one branch <prefix>/multi/<run-id> with one commit per improved module, 'each' one branch per improved module.",
+    )
 
 
 @dataclass(frozen=True)
@@ -553,6 +557,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "policy.dtype": ("auto", "bfloat16", "float16", "float32"),
     "policy.answer_format": ("auto", "whole", "edit"),
     "sandbox.require": ("auto", "always", "never"),
+    "writeback.multi_branch": ("one", "each"),
 }
 """Settings with a fixed vocabulary. Plugin names are not listed here: their registries are."""
 

@@ -559,6 +559,7 @@ OPTIMIZE_SECTIONS: list[tuple[str, list[str]]] = [
     ),
     ("Training (research settings)", ["lr", "delta", "advantage"]),
     ("Output", ["run_dir", "resume", "stop_after", "no_branch", "push", "pr"]),
+    ("Several modules", ["from_profile", "profile_json", "in_context", "no_in_context"]),
     ("Any setting", ["set_items"]),
 ]
 """The sections of ``rtlopt optimize --help`` (``bench`` uses the same for its run options)."""

@@ -34,6 +34,7 @@ from rtlopt.cli._common import (
     run_overrides,
     settings_option,
 )
+from rtlopt.cli._optimize_many import ManyOptions, optimize_many, split_target
 from rtlopt.cli._progress import LineProgress, status
 from rtlopt.errors import UsageError
 from rtlopt.results import EvalResult
@@ -41,7 +42,7 @@ from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 
 
 @click.command(cls=SectionedCommand, sections=OPTIMIZE_SECTIONS)
-@click.argument("target", type=click.Path(path_type=Path), required=False)
+@click.argument("targets", nargs=-1, metavar="[TARGET]...")
 @design_options
 @pdk_options
 @run_options
@@ -92,6 +93,34 @@ from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
     default=None,
     help="Reflector model id (reflect.model; default: the first model the endpoint lists).",
 )
+@click.option(
+    "--from-profile",
+    "from_profile",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Optimize the first N modules the newest `rtlopt profile` suggests (skipping, with "
+    "the reason, those rtlopt cannot evaluate); measures its top in context.",
+)
+@click.option(
+    "--profile",
+    "profile_json",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    default=None,
+    help="The profile.json for --from-profile (default: the newest under the runs folder).",
+)
+@click.option(
+    "--in-context",
+    "in_context",
+    type=str,
+    default=None,
+    metavar="TOP",
+    help="After the run, synthesize TOP (module, file or FILE:MODULE) with the improved "
+    "modules in place and report its area, delay and power beside the modules' own.",
+)
+@click.option(
+    "--no-in-context", is_flag=True, default=False, help="Do not measure the profile's top."
+)
 @settings_option
 @click.option("--no-branch", is_flag=True, default=False, help="Do not write a git branch.")
 @click.option("--push", type=str, default=None, help="Push the result branch to this remote.")
@@ -104,7 +133,7 @@ from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 )
 @handle_errors
 def optimize(
-    target: Path | None,
+    targets: tuple[str, ...],
     module: str | None,
     config_file: Path | None,
     include_dirs: tuple[Path, ...],
@@ -118,10 +147,15 @@ def optimize(
     no_branch: bool,
     push: str | None,
     pr: bool,
+    from_profile: int | None,
+    profile_json: Path | None,
+    in_context: str | None,
+    no_in_context: bool,
     set_items: tuple[str, ...],
     **settings: Any,  # --frontend, --pdk, --jobs, --reflect-* and the run options, by name
 ) -> None:
-    """Optimize the module in TARGET by test-time training.
+    """Optimize the module in TARGET by test-time training (several TARGETs, FILE or
+    FILE:MODULE, or --from-profile N: one module after another, one report).
 
     Each step samples parent designs from the state pool, asks the policy for rewrites, scores
     every rewrite (syntax, simulation and formal equivalence, synthesis PPA), admits the best
@@ -139,7 +173,21 @@ def optimize(
       rtlopt optimize rtl/alu.v --reflect-endpoint http://llm:8000/v1 \\
           --set reflect.restart_after=5                      # ACE-style reflection
       rtlopt optimize --resume .rtlopt/runs/20260101-120000-ab12
+      rtlopt optimize rtl/alu.v:alu rtl/fifo.v:fifo --in-context top   # one branch, 2 commits
+      rtlopt optimize --from-profile 3 --pdk sky130        # the profile's first 3 suggestions
     """
+    many = ManyOptions(from_profile, profile_json, in_context, no_in_context)
+    if many.wanted(targets, resume):
+        generic = parse_settings(set_items)
+        kw: dict[str, Any] = {"config_file": config_file, "include_dirs": include_dirs}
+        kw["overrides"] = _overrides(None, spec, settings, generic) if resume is None else {}
+        kw |= {"defines": parse_defines(defines), "liberty": liberty}
+        out: dict[str, Any] = {"run_dir": run_dir, "resume": resume, "push": push, "pr": pr}
+        out |= {"branch": not no_branch, "candidates": candidates, "stop_after": stop_after}
+        sys.exit(optimize_many(targets, module, kw, many, run=_run, **out))
+    target = split_target(targets[0])[0] if targets else None
+    if targets:
+        module = module or split_target(targets[0])[1]
     point = session.read_resume(resume) if resume is not None else None
     if point is not None:
         # A resumed run keeps its recorded target and configuration.

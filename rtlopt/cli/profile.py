@@ -33,19 +33,26 @@ _MODULE = re.compile(r"^\s*(?:macro)?module\s+(?:automatic\s+|static\s+)?([A-Za-
 
 
 def _files_defining(root: Path, name: str | None) -> list[tuple[Path, str]]:
-    """(file, module) for every module declaration under ``root`` (of ``name`` if given)."""
-    out: list[tuple[Path, str]] = []
+    """(file, module) for every module declaration under ``root`` (of ``name`` if given),
+    from the frontend's module index (cached per file: a warm index reads no file again)."""
+    from rtlopt.frontend._index import MACRO_NAMED, build_index
+
+    files = []
     for path in sorted(root.rglob("*")):
         hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
         if hidden or not _SOURCE.search(path.name) or not path.is_file():
             continue  # rtlopt's own runs (.rtlopt/) and tool folders are not sources
         if path.is_symlink() or path.stat().st_size > 16 << 20:
             continue
-        text = path.read_text(errors="replace")
-        for m in _MODULE.finditer(text):
-            if name is None or m.group(1) == name:
-                out.append((path, m.group(1)))
-    return out
+        files.append(path)
+    index = build_index(root, files)
+    out = [
+        (f, n)
+        for n, found in index.by_name.items()
+        if n != MACRO_NAMED and (name is None or n == name)
+        for f in found
+    ]
+    return sorted(out, key=lambda fn: str(fn[0]))
 
 
 def _spec(top: str | None, module: str | None, **kw: Any) -> session.TargetSpec:
@@ -65,7 +72,12 @@ def _spec(top: str | None, module: str | None, **kw: Any) -> session.TargetSpec:
     every = _files_defining(root, None)
     if not every:
         raise UsageError(f"no Verilog module under {root}", hint="run it inside a repository")
-    first = session.open_target(session.TargetSpec(every[0][0], every[0][1], **kw))
+    # the design is opened from a module (the index also holds packages and interfaces)
+    file, first_name = next(
+        ((f, n) for f, n in every if n in _MODULE.findall(f.read_text(errors="replace"))),
+        every[0],
+    )
+    first = session.open_target(session.TargetSpec(file, first_name, **kw))
     # every module declared in the repository (the design's module map parses on lookup)
     modules = {}
     for _path, name in every:
@@ -249,6 +261,12 @@ def _show(prof: Profile, tips: list[Any], picture: Path, folder: Path) -> None:
     console.print("[red]*[/] on the worst timing path; worst: share of its cell delay")
     for t in tips:
         console.print(f"  {t.command}   [dim]# {t.why}[/]")
+    if len(tips) > 1:
+        pdk = tips[0].command.rsplit("--pdk ", 1)[-1]
+        console.print(
+            f"  rtlopt optimize --from-profile {len(tips)} --pdk {pdk}   "
+            f"[dim]# all {len(tips)} in one run, one branch, {prof.top} measured in context[/]"
+        )
     for m in skipped(prof)[:5]:
         console.print(f"  [dim]skipped {m.name}: {m.why_not}[/]")
     console.print(f"picture: {picture}\nJSON: {folder / 'profile.json'}")

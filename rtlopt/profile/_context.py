@@ -44,6 +44,7 @@ class ModuleGain:
     module: str
     alone_before: PPA
     alone_after: PPA
+    top_after: PPA | None = None  # the top with only this module replaced (several rewrites)
 
     @property
     def area_ratio(self) -> float:
@@ -71,11 +72,37 @@ class ContextResult:
     def delay_ratio(self) -> float:
         return self.after.delay_ps / self.before.delay_ps if self.before.delay_ps else 1.0
 
+    def top_ratio(self, gain: ModuleGain) -> float:
+        """The top's area after / before with ``gain``'s module replaced (alone when several
+        modules were measured one by one, else with every rewrite)."""
+        after = gain.top_after if gain.top_after is not None else self.after
+        return after.area_um2 / self.before.area_um2 if self.before.area_um2 else 1.0
+
     def vanished(self) -> list[str]:
         """Modules that are smaller alone while the top is not."""
-        if self.area_ratio < 1.0 - _NOISE:
-            return []
-        return [m.module for m in self.modules if m.area_ratio < 1.0 - _NOISE]
+        return [
+            m.module
+            for m in self.modules
+            if m.area_ratio < 1.0 - _NOISE and self.top_ratio(m) >= 1.0 - _NOISE
+        ]
+
+    def sentences(self) -> list[str]:
+        """One plain sentence per module: its area change alone and in the flattened top."""
+        out = []
+        gone = self.vanished()
+        for m in self.modules:
+            alone, ctx = m.area_ratio - 1, self.top_ratio(m) - 1
+            line = (
+                f"{m.module}: {_pct_words(alone)} alone, {_pct_words(ctx)} in the flattened "
+                f"{self.top}"
+            )
+            if m.module in gone:
+                line += (
+                    f": the {-alone:.0%} smaller module is {max(0.0, -ctx):.0%} smaller in the "
+                    "flattened top, its gain vanishes in context"
+                )
+            out.append(line)
+        return out
 
     def summary(self) -> str:
         """One plain sentence on what survives in context."""
@@ -102,12 +129,20 @@ class ContextResult:
                     "alone_before": ppa(m.alone_before),
                     "alone_after": ppa(m.alone_after),
                     "area_ratio": m.area_ratio,
+                    "top_area_ratio": self.top_ratio(m),
                 }
                 for m in self.modules
             ],
             "vanished": self.vanished(),
             "claim": CLAIM,
         }
+
+
+def _pct_words(change: float) -> str:
+    """``-0.378`` -> ``37.8 % smaller``; a change within the noise is ``0.0 % smaller``."""
+    if abs(change) < _NOISE:
+        return "0.0 % smaller"
+    return f"{abs(change) * 100:.1f} % {'smaller' if change < 0 else 'larger'}"
 
 
 def _replaced_files(
@@ -171,11 +206,20 @@ def measure_in_context(
         gains = []
         for name in rewrites:
             clocks = design.modules[name].clocks
+            top_after = None
+            if len(rewrites) > 1:  # the top with this module alone replaced: its own share
+                files, more = _replaced_files(
+                    design, {name: rewrites[name]}, workdir / f"sources_{name}"
+                )
+                inc = (*design.include_dirs, *more)
+                top_after = run(files, top.name, top.clocks, f"top_with_{name}")
+                inc = (*design.include_dirs, *folders)
             gains.append(
                 ModuleGain(
                     name,
                     run(old_files, name, clocks, f"{name}_before"),
                     run(new_files, name, clocks, f"{name}_after"),
+                    top_after,
                 )
             )
     return ContextResult(top.name, before, after, tuple(gains))

@@ -9,11 +9,13 @@ width and radix). matplotlib is imported only when plots are drawn.
 
 from rtlopt.report._cex import counterexample_lines, literal
 from rtlopt.report._data import Candidate, RunData, load_run, pareto_front
+from rtlopt.report._multi import ModuleRow, multi_pr_body, multi_report
 from rtlopt.report._profile_chart import plot_profile
 from rtlopt.report._report import ReportPaths, build_report_json, generate_report
 
 __all__ = [
     "Candidate",
+    "ModuleRow",
     "ReportPaths",
     "RunData",
     "build_report_json",
@@ -21,6 +23,8 @@ __all__ = [
     "generate_report",
     "literal",
     "load_run",
+    "multi_pr_body",
+    "multi_report",
     "pareto_front",
     "plot_profile",
 ]

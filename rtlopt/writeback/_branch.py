@@ -192,8 +192,10 @@ def write_branch(
     message: str,
     push: str | None = None,
     design: Design | None = None,
+    extend: bool = False,
 ) -> BranchResult:
-    """Commit ``new_module_text`` in place of ``module_name`` on a new branch.
+    """Commit ``new_module_text`` in place of ``module_name`` on a new branch (or, with
+    ``extend``, on top of ``branch``, which this run created before: one commit per module).
 
     Helper modules of the replacement that the repository already defines replace those
     definitions (or are renamed when other modules use the originals; see
@@ -212,6 +214,7 @@ def write_branch(
         design: The parsed design: where helper modules live and how to compile the branch.
             Without it only helpers of the target's own file are matched and the gate only
             parses.
+        extend: Add the commit to the existing ``branch`` instead of creating it from HEAD.
 
     Returns:
         The branch, its commit and the diff.
@@ -230,43 +233,84 @@ def write_branch(
     head = _head_commit(repo, top)
     base = repo.active_branch.name  # HEAD is on a branch (checked above)
     rel = _relpath(top, target_file)
-    _check_branch_name(repo, top, branch)
+    if extend:
+        head = _branch_tip(repo, top, branch)
+    else:
+        _check_branch_name(repo, top, branch)
     head_text, head_span = _head_module(head, top, rel, module_name)
     _check_committed(top, rel, module_name, head_text, head_span)
 
+    sha, diff = _in_worktree(
+        top,
+        (branch, extend),
+        rel,
+        (module_name, new_module_text),
+        (head.hexsha, head_text, head_span.line),
+        design,
+        message,
+    )
+    log.info("wrote %s on branch %s (%s)", module_name, branch, sha[:10])
+    if push:
+        _push(top, push, branch)
+    return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=push or None, base=base)
+
+
+def _in_worktree(
+    top: Path,
+    where_to: tuple[str, bool],
+    rel: str,
+    replacement: tuple[str, str],
+    head_info: tuple[str, str, int],
+    design: Design | None,
+    message: str,
+) -> tuple[str, str]:
+    """Check the branch out in a temporary worktree outside the repository (a new branch from
+    HEAD, or the existing one with ``extend``), commit the replacement there and remove the
+    worktree; a new branch is deleted again when the commit fails."""
+    branch, extend = where_to
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-worktree-"))
     wt = tmp / "wt"
     created = False
+    where = (str(wt), branch) if extend else ("-b", branch, str(wt), head_info[0])
     try:
         with _git_failure("git worktree add", top, hint="run `git worktree prune` and retry"):
-            _git(top, "worktree", "add", "--quiet", "-b", branch, str(wt), head.hexsha)
+            _git(top, "worktree", "add", "--quiet", *where)
         created = True
-        sha, diff = _commit_replacement(
-            wt,
-            top,
-            rel,
-            (module_name, new_module_text),
-            (head.hexsha, head_text, head_span.line),
-            design,
-            message,
-        )
+        sha, diff = _commit_replacement(wt, top, rel, replacement, head_info, design, message)
     except BaseException:
         if created:
             _remove_worktree(top, wt)
             created = False
-            try:
-                _git(top, "branch", "-D", branch)
-            except git.GitCommandError:
-                log.warning("could not delete branch %s after a failure", branch)
+            _drop_new_branch(top, branch, extend)
         raise
     finally:
         if created:
             _remove_worktree(top, wt)
         shutil.rmtree(tmp, ignore_errors=True)
-    log.info("wrote %s on branch %s (%s)", module_name, branch, sha[:10])
-    if push:
-        _push(top, push, branch)
-    return BranchResult(branch=branch, commit_sha=sha, diff=diff, pushed_to=push or None, base=base)
+    return sha, diff
+
+
+def _drop_new_branch(top: Path, branch: str, extend: bool) -> None:
+    """Delete the branch this call created after a failure (an extended one keeps its
+    earlier commits)."""
+    if extend:
+        return
+    try:
+        _git(top, "branch", "-D", branch)
+    except git.GitCommandError:
+        log.warning("could not delete branch %s after a failure", branch)
+
+
+def _branch_tip(repo: git.Repo, top: Path, branch: str) -> git.Commit:
+    """The last commit of ``branch``, which must exist.
+
+    Raises:
+        RepoError: no such branch.
+    """
+    for h in repo.heads:
+        if h.name == branch:
+            return h.commit
+    raise RepoError(f"branch '{branch}' does not exist", path=top, hint="write its first commit")
 
 
 def _commit_replacement(

@@ -211,3 +211,36 @@ def test_assert_clean(repo: Path) -> None:
     assert_clean(repo, [repo / "rtl" / "top.v"])
     with pytest.raises(RepoError, match="commit or stash them"):
         assert_clean(repo, [repo / "rtl" / "other.v"])
+
+
+def test_extend_adds_a_commit_per_module_on_one_branch(repo: Path) -> None:
+    """Two modules of one file on one branch: the second commit keeps the first's change, the
+    user's checkout stays as it was."""
+    before = _digest_tree(repo)
+    first = write_branch(
+        repo, repo / "rtl" / "top.v", "adder", NEW_ADDER, branch="rtlopt/multi/r1", message="a"
+    )
+    new_keep = "module keep_me(input x, output y);\n  assign y = x ^ 1'b1;\nendmodule"
+    second = write_branch(
+        repo,
+        repo / "rtl" / "top.v",
+        "keep_me",
+        new_keep,
+        branch="rtlopt/multi/r1",
+        message="b",
+        extend=True,
+    )
+    assert _digest_tree(repo) == before
+    assert _run(repo, "rev-list", "main..rtlopt/multi/r1").split() == [
+        second.commit_sha,
+        first.commit_sha,
+    ]
+    text = _run(repo, "show", "rtlopt/multi/r1:rtl/top.v")
+    assert NEW_ADDER in text and new_keep in text and text.startswith("// Copyright header")
+    assert _run(repo, "worktree", "list").count("\n") == 1
+    with pytest.raises(RepoError, match="does not exist"):
+        write_branch(
+            repo, repo / "rtl" / "top.v", "adder", NEW_ADDER, branch="nope", message="m",
+            extend=True,
+        )  # fmt: skip
+    assert "nope" not in _run(repo, "branch", "--list")
