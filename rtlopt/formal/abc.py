@@ -12,6 +12,8 @@ JSON (:func:`netlist_script`); :func:`build_aiger` turns it into the miter AIGER
   induction, retiming, BMC, interpolation, then PDR), strongest when the two designs' registers
   correspond;
 * ``bmc`` (sequential): ``bmc3``, a counterexample search only;
+* ``lcorr`` (sequential): ``lcorr`` (latch correspondence by induction) then ``dprove``;
+  its counterexamples are replayed on the miter like every other engine's.
 * ``scorr`` (sequential): ``&scorr`` (signal correspondence by induction, with SAT sweeping
   in the speculatively reduced frames) alone, then one second of ``dprove`` on what is left: the
   proof when the two designs' registers and logic correspond one to one (products in
@@ -61,6 +63,10 @@ ENGINES: dict[str, str] = {
     # dprove only reads the verdict off what &scorr left: its first step proves the output
     # constant with the remaining registers as free inputs (a stronger claim), or gives up
     "scorr": "&r {aig}; &scorr; &put; dprove -T 1",
+    # latch correspondence by induction from the initial state first (equal registers merged,
+    # whatever their names): on a renamed, reordered core the miter halves and dprove proves
+    # it at once, where dprove alone spends a minute on its own correspondence step
+    "lcorr": "read {aig}; strash; lcorr; dprove -T {t}",
 }
 #: Engines that search a counterexample trace when a failure came without one.
 TRACE_ENGINES: dict[str, str] = {

@@ -10,7 +10,8 @@ When the reference's modules instantiate a module type defined nowhere, :func:`h
 elaborates from the two compared modules only: a throw-away module instantiating both is the
 top of ``hierarchy -check``, so Yosys removes what neither reaches and still stops on an
 undefined module that one of them does reach (an active vendor primitive stays a reason for
-"unknown", never a guess). Without undefined module types the script is unchanged.
+"unknown", never a guess). Designs without undefined module types get the same lines (fewer
+modules for every later pass).
 """
 
 from __future__ import annotations
@@ -36,9 +37,14 @@ def undefined_modules(design: Design) -> list[str]:
 
 
 def hierarchy_lines(design: Design, gold: str, gate: str) -> list[str]:
-    """The script lines checking the hierarchy of the two compared modules (Yosys ids)."""
-    if not undefined_modules(design):
-        return ["hierarchy -check"]
+    """The script lines checking the hierarchy of the two compared modules (Yosys ids).
+
+    Always from the two compared modules, also without undefined module types: Yosys then
+    removes every module neither reaches (a wrapper's parameterized copy of the core, the
+    file's other modules), which nothing compared depends on, so the later passes and the
+    netlists hold the two designs only (picorv32.v: the AIG netlist run 14 -> 3.5 CPU s, its
+    JSON 105 -> 29 MB)."""
+    del design  # the same lines whatever the design holds
     return [
         f"read_verilog <<RTLOPT_EOT\nmodule {BOTH}; {gold} gold_i (); {gate} gate_i (); endmodule"
         "\nRTLOPT_EOT",

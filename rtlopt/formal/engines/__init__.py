@@ -9,4 +9,5 @@ alone puts engines in order and splits the time.
 - :mod:`.abc`: ABC on the AIGER miter (``&cec``, ``dprove``, ``pdr``, ``bmc3``), both power-up
   models.
 - :mod:`.paired`: ABC with registers paired by behaviour from free power-up values.
+- :mod:`.lcorr`: ABC's latch correspondence, then ``dprove``, on the exact miter.
 """
