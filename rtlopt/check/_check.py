@@ -290,6 +290,17 @@ def _trace_notes(res: EvalResult) -> list[str]:
     return failing_lines(load_replay(Path(path))) if path else []
 
 
+def _failed_equivalence(res: EvalResult) -> str:
+    """What a rejected module's equivalence column says: ``refuted`` (a formal
+    counterexample), ``unknown`` (no proof either way: not a counterexample), ``mismatch``
+    (simulation or the netlist disagreed), or the stage that stopped the check."""
+    if res.formal is not None and res.stage == "formal":
+        return "refuted" if res.formal.verdict is Verdict.REFUTED else "unknown"
+    if res.stage in ("simulation", "netlist"):
+        return "mismatch"
+    return f"not checked ({res.stage})"
+
+
 def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
     from rtlopt.frontend import load_design, parse_text
 
@@ -327,9 +338,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         return mc
     if opt_only:
         if res.status is not Status.OK:
-            mc.equivalence = (
-                "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
-            )
+            mc.equivalence = _failed_equivalence(res)
             mc.findings.append(gate_wording(res.reason, rel))
             mc.notes += _trace_notes(res)
             return mc
