@@ -34,12 +34,14 @@ from tests.acceptance.runner import (
     repo_source,
     run_case,
 )
+from tests.conftest import ACCEPTANCE_FULL_SKIP_REASON
 
 pytestmark = [pytest.mark.acceptance, pytest.mark.tools]
 
 FULL = os.environ.get("RTLOPT_ACCEPTANCE_FULL", "").strip() == "1"
-#: The start of the skip reason; tests/conftest.py lets this skip stand in CI mode.
-FULL_SKIP_REASON = "long acceptance case: set RTLOPT_ACCEPTANCE_FULL=1 to run it"
+#: The skip reason starts with conftest's, so that the skip stands in CI mode (a choice, not a
+#: missing tool or data set).
+FULL_SKIP_REASON = f"{ACCEPTANCE_FULL_SKIP_REASON} to run it"
 #: The benchmark's own limit per command (the product's limits are the defaults).
 TIMEOUT = 900.0
 
