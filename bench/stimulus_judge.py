@@ -2,7 +2,7 @@
 """Kill rate of the equivalence stimulus per design: plain random vs biased by compared constants.
 
 For every design, mutants of the target module (``rtlopt.benchmark.mutants``; for the
-repository cases also the case's own broken rewrite, ``bench/repos_cases``) are simulated
+repository cases also the case's own broken rewrite, ``tests/acceptance/cases``) are simulated
 through the product's evaluator (equivalence only, formal off) with three stimulus sets of
 the same seed (``rtlopt.benchmark.stimulus``): ``random`` (every class but the biased one:
 the stimulus before this change), ``random+`` (the same plus as many extra random

@@ -11,7 +11,7 @@ measured first and not timed. Prints per design the median evaluation time of ea
 added time and the ratio, the time of one candidate elaboration alone, and whether the two
 paths give the reference the same area; then the medians over all designs.
 
-With ``--repos`` it also times the SystemVerilog cases of bench/repos_cases (ibex, cv32e40p),
+With ``--repos`` it also times the SystemVerilog cases of tests/acceptance/cases (ibex, cv32e40p),
 which only the slang path can read: the reference, the hand-written equivalent rewrite, and
 the share of that evaluation spent in the candidate's elaboration.
 
@@ -187,7 +187,7 @@ def verilog_designs(args: argparse.Namespace, pdk_name: str) -> int:
 
 
 def repo_cases(args: argparse.Namespace, pdk_name: str) -> int:
-    """The SystemVerilog cases of bench/repos_cases through the slang path only."""
+    """The SystemVerilog cases of tests/acceptance/cases through the slang path only."""
     sys.path.insert(0, str(REPO / "bench"))
     import repos  # bench/repos.py: the cases and the repository copies
 
@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--repos",
         action="store_true",
-        help="also time the ibex/cv32e40p cases of bench/repos_cases",
+        help="also time the ibex/cv32e40p cases of tests/acceptance/cases",
     )
     ap.add_argument("--no-verilog", action="store_true", help="skip the plain Verilog designs")
     args = ap.parse_args(argv)

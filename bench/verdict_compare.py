@@ -12,7 +12,7 @@ Cases:
 * ``rtllm``: every RTLLM v2.0 reference against a copy whose lines are re-indented (the same
   design, not byte-identical, so the whole pipeline runs: simulation, formal proof,
   synthesis), and against a one-operator mutant of it (the first ``+``/``&``/``|`` flipped).
-* ``repos``: the hand-written equivalent and broken rewrites of ``bench/repos_cases``
+* ``repos``: the hand-written equivalent and broken rewrites of ``tests/acceptance/cases``
   (applied as ``bench/repos.py`` applies them).
 
     python bench/verdict_compare.py --before c586b5f [--rtllm 10] [--repos 'serv/*'] [--jobs 2]

@@ -24,8 +24,8 @@ from typing import Any
 
 from rtlopt.config import Config, load_config
 from rtlopt.errors import DesignError
-from rtlopt.evaluate import Evaluator, interface_problem
-from rtlopt.results import EvalResult, Status, Verdict
+from rtlopt.evaluate import Evaluator
+from rtlopt.results import EvalResult, Stage, Status, Verdict
 from rtlopt.verilog import module_spans
 
 log = logging.getLogger(__name__)
@@ -290,8 +290,44 @@ def _trace_notes(res: EvalResult) -> list[str]:
     return failing_lines(load_replay(Path(path))) if path else []
 
 
+def _failed_equivalence(res: EvalResult) -> str:
+    """What a rejected module's equivalence column says: ``refuted`` (a formal
+    counterexample), ``unknown`` (no proof either way: not a counterexample), ``mismatch``
+    (simulation or the netlist disagreed), or the stage that stopped the check."""
+    if res.formal is not None and res.stage == "formal":
+        return "refuted" if res.formal.verdict is Verdict.REFUTED else "unknown"
+    if res.stage in ("simulation", "netlist"):
+        return "mismatch"
+    return f"not checked ({res.stage})"
+
+
+def _parse_change(design: Any, job: _Job, tmp: Path) -> None:
+    """Parse the changed file as ``evaluate`` parses a candidate: with the design's sources
+    and the macros the target's module sees in its file (its include folders, its in-module
+    includes, the filelist's defines). A file that does not parse is an input error (exit 2),
+    said at its own line."""
+    from rtlopt.frontend import parse_text
+    from rtlopt.harness import target_context_text
+
+    tmp.mkdir(parents=True, exist_ok=True)
+    context = tmp / "target_context.vh"
+    context.write_text(target_context_text(design))
+    sources = dataclasses.replace(design.sources, prelude=(*design.prelude, context))
+    try:
+        parse_text(job.new_text, job.rel, sources=sources)
+    except DesignError as exc:
+        rel = Path(job.rel)
+        where = rel if exc.path in (None, rel, context) else exc.path
+        raise DesignError(
+            f"syntax error in the change: {exc.message.removeprefix('syntax error: ')}",
+            path=where,
+            line=None if exc.path == context else exc.line,
+            hint="fix the change",
+        ) from None
+
+
 def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
-    from rtlopt.frontend import load_design, parse_text
+    from rtlopt.frontend import load_design
 
     rel, name = job.rel, job.name
     mc = ModuleCheck(rel, name, "modified")
@@ -300,21 +336,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
     except DesignError as exc:
         mc.findings.append(f"could not check: the base version of {rel}: {exc.one_line()}")
         return mc
-    try:
-        cand_mods = {m.name: m for m in parse_text(job.new_text, rel, sources=design.sources)}
-    except DesignError as exc:  # the user's file does not parse: an input error (exit 2)
-        where = exc.path if exc.path is not None and exc.path != Path(rel) else Path(rel)
-        raise DesignError(
-            f"syntax error in the change: {exc.message.removeprefix('syntax error: ')}",
-            path=where,
-            line=exc.line,
-            hint="fix the change",
-        ) from None
-    problem = interface_problem(design.target, cand_mods)
-    if problem:
-        mc.interface = problem
-        mc.findings.append(f"interface changed: {problem}")
-        return mc
+    _parse_change(design, job, tmp)
     new_src = job.new_text
     opt_only = _optimization_only(cfg, rel, name)
     with Evaluator(design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None) as ev:
@@ -325,11 +347,14 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         mc.findings.append(f"could not check the change to {rel}: {res.reason}")
         mc.tool_error = True
         return mc
+    if res.status is not Status.OK and res.stage is Stage.INTERFACE:
+        # the evaluator's interface stage: SystemVerilog ports through the elaborated view
+        mc.interface = res.reason
+        mc.findings.append(f"interface changed: {res.reason}")
+        return mc
     if opt_only:
         if res.status is not Status.OK:
-            mc.equivalence = (
-                "refuted" if res.formal and res.formal.verdict is Verdict.REFUTED else "mismatch"
-            )
+            mc.equivalence = _failed_equivalence(res)
             mc.findings.append(gate_wording(res.reason, rel))
             mc.notes += _trace_notes(res)
             return mc

@@ -15,17 +15,18 @@ from rtlopt.formal import check_equivalence
 from rtlopt.formal.regcorr import match_classes
 from rtlopt.frontend import load_design
 from rtlopt.results import FormalResult, Verdict
+from tests.acceptance.runner import FIXTURES, fixture_file
 
 pytestmark = pytest.mark.tools
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "noreset_uart"
+#: the acceptance fixture repository fx_noreset and its case's rewrites (one copy for both)
+UART = FIXTURES / "fx_noreset" / "rtl" / "uartlite.v"
 
 
 def _check(tmp_path: Path, name: str, timeout: float) -> FormalResult:
-    d = load_design(DATA / "uartlite.v", "uartlite", ProjectConfig())
-    return check_equivalence(
-        d, [DATA / f"{name}.v"], tmp_path / name, FormalConfig(timeout_s=timeout)
-    )
+    d = load_design(UART, "uartlite", ProjectConfig())
+    cand = fixture_file("fx_noreset", name.removeprefix("uartlite_"), tmp_path / f"{name}.v")
+    return check_equivalence(d, [cand], tmp_path / name, FormalConfig(timeout_s=timeout))
 
 
 def test_renamed_registers_without_reset_are_proven_from_every_power_up(tmp_path: Path) -> None:

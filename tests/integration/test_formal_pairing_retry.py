@@ -3,13 +3,11 @@ function fails: picorv32's iterative multiplier rewritten (renamed registers, op
 commuted) is proven that way, and the proof states the pairing that was used.
 
 Uses the picorv32 copy of the benchmark data (ISC, see its COPYING) and the equivalent
-rewrite of bench/repos_cases, applied at run time; nothing of it is stored here."""
+rewrite of tests/acceptance/cases, applied at run time; nothing of it is stored here."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,24 +16,18 @@ from rtlopt.config import FormalConfig, ProjectConfig
 from rtlopt.formal import check_equivalence
 from rtlopt.frontend import load_design
 from rtlopt.results import FormalResult, Verdict
+from tests.acceptance.edits import apply_edit
+from tests.acceptance.runner import CASES
 from tests.conftest import bench_path
 
 pytestmark = pytest.mark.tools
 
-ROOT = Path(__file__).resolve().parents[2]
-CASE = ROOT / "bench" / "repos_cases" / "picorv32" / "picorv32_pcpi_mul"
+CASE = CASES / "picorv32" / "picorv32_pcpi_mul"
 UPSTREAM = bench_path() / "repos" / "picorv32" / "picorv32.v"
 
 
 def _apply(edit: Path, base: Path) -> str:
-    spec = importlib.util.spec_from_file_location(
-        "rtlopt_repos_edits", ROOT / "bench" / "repos_edits.py"
-    )
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return str(mod.apply_edit(edit.read_text(), base.read_bytes()))
+    return apply_edit(edit.read_text(), base.read_bytes())
 
 
 def _check(tmp_path: Path) -> FormalResult:

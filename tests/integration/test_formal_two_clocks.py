@@ -17,10 +17,12 @@ from rtlopt.formal.scripts import plan_formal
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.results import FormalResult, Verdict
+from tests.acceptance.runner import FIXTURES, fixture_file
 
 pytestmark = pytest.mark.tools
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "two_clock_gate"
+#: the acceptance fixture repository fx_clockgate and its case's rewrites (one copy for both)
+DATA = FIXTURES / "fx_clockgate" / "rtl"
 
 
 def _design(tmp_path: Path) -> Design:
@@ -32,7 +34,8 @@ def _design(tmp_path: Path) -> Design:
 
 
 def _check(tmp_path: Path, d: Design, name: str, timeout: float) -> FormalResult:
-    files = [d.root / "gated_clk_cell.v", DATA / f"wtab_entry_{name}.v"]
+    cand = fixture_file("fx_clockgate", name, tmp_path / f"wtab_entry_{name}.v")
+    files = [d.root / "gated_clk_cell.v", cand]
     return check_equivalence(d, files, tmp_path / name, FormalConfig(timeout_s=timeout))
 
 

@@ -1,33 +1,23 @@
-"""bench/repos.py: its cases, its failure classes, and one real case through the CLI."""
+"""The acceptance cases' runner (tests/acceptance/runner.py) and bench/repos.py, the script
+that measures them: the cases, their failure classes, and one real case through the CLI."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.acceptance import runner as bench
+from tests.acceptance.edits import EditError, apply_edit, make_edit
 
 REPO = Path(__file__).resolve().parents[3]
 SCRIPT = REPO / "bench" / "repos.py"
 REPOS = Path(os.environ.get("RTLOPT_BENCH_PATH", str(REPO.parent / "shared" / "bench"))) / "repos"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_repos", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["bench_repos"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-bench = _load()
 
 
 def _normal(text: str) -> str:
@@ -129,6 +119,8 @@ def test_one_real_case_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert steps["equiv"]["outcome"] == "accepted"
     assert steps["equiv"]["formal"]["verdict"] == "proven"
     assert steps["broken"]["outcome"] == "rejected" and steps["broken"]["class"] == "sim mismatch"
+    assert steps["check_equiv"]["rc"] == 0 and steps["check_broken"]["rc"] == 1
+    assert steps["check_broken"]["class"] == "", steps["check_broken"]  # a counterexample
     assert "| serv/serv_aligner |" in (out / "table.md").read_text()
     # the user's copy is untouched, and a second run serves the stored result
     assert "modified by rtlopt" not in r.stderr
@@ -138,9 +130,6 @@ def test_one_real_case_runs_resumes_and_reports(tmp_path: Path) -> None:
 
 def test_edits_ship_no_upstream_lines_and_refuse_another_base(tmp_path: Path) -> None:
     """An edit stores only new lines; applied to a different upstream file it is refused."""
-    sys.path.insert(0, str(REPO / "bench"))
-    from repos_edits import EditError, apply_edit, make_edit
-
     base = b"// upstream\nmodule m(input a, output y);\n  assign y = a;\nendmodule\n// tail\n"
     new = "// mine\nmodule m(input a, output y);\n  assign y = ~~a;\nendmodule\n"
     edit = make_edit(base, new, "rtl/m.v")
@@ -148,7 +137,7 @@ def test_edits_ship_no_upstream_lines_and_refuse_another_base(tmp_path: Path) ->
     assert "assign y = a;" not in edit and "upstream" not in edit and "tail" not in edit
     with pytest.raises(EditError, match="differs from the one the edit was made from"):
         apply_edit(edit, base.replace(b"tail", b"tale"))
-    for f in (REPO / "bench" / "repos_cases").rglob("*"):
+    for f in bench.CASES.rglob("*"):
         assert f.suffix not in (".v", ".sv", ".vh", ".svh"), f"full third-party copy: {f}"
 
 
@@ -167,3 +156,40 @@ def test_fixture_repositories_cover_the_styles_of_real_ones() -> None:
         assert bench.repo_source(Path("/nonexistent"), c.repo) == bench.FIXTURES / c.repo
         for name in ("equiv", "broken"):
             assert _normal(bench.candidate_text(c, name, src)) != _normal(src.read_text())
+
+
+def test_check_steps_are_classified_by_exit_code_and_counterexample() -> None:
+    cc = bench.classify_check
+    cex = [
+        {
+            "module": "m",
+            "equivalence": "mismatch",
+            "findings": ["the change to rtl/m.v: not equivalent in simulation: y expected 0"],
+            "notes": ["failing input at cycle 3, after the clock edge: a=1"],
+        }
+    ]
+    assert cc("check_equiv", 0, "", []) == ("pass", "", "")
+    assert cc("check_broken", 1, "", cex) == ("fail", "", "")
+    assert cc("check_broken", 0, "", [])[:2] == ("pass", "PASSED (not caught)")
+    unknown = [{**cex[0], "equivalence": "unknown", "notes": []}]
+    unknown[0]["findings"] = ["the change to rtl/m.v: equivalence not proven: no proof"]
+    assert cc("check_broken", 1, "", unknown)[1] == "rejected without counterexample"
+    assert cc("check_equiv", 1, "", unknown)[1] == "gate: unknown proof"
+    crash = [{**unknown[0], "findings": ["could not check the change to rtl/m.v: yosys died"]}]
+    assert cc("check_broken", 3, "", crash)[:2] == ("could not check", "could not check (exit 3)")
+    assert cc("check_equiv", 2, "error: rtl/m.v:3: syntax error", [])[1] == "parse"
+    assert cc("check_equiv", -1, "modified", [])[1] == "modified the repository"
+
+
+def test_the_gate_repository_lists_the_module_and_keeps_a_user_section(tmp_path: Path) -> None:
+    case = next(c for c in bench.load_cases() if c.repo == "fx_incdir")
+    root = bench.prepare_repo(bench.FIXTURES / case.repo, tmp_path / "src")
+    gate = bench.gate_repo(case, root, tmp_path / "gate")
+    toml = (gate / "rtlopt.toml").read_text()
+    assert 'include_dirs = ["include"]' in toml
+    assert f'optimization_only = ["{case.module}"]' in toml
+    assert bench._git(gate, "status", "--porcelain").strip() == ""
+    (root / "rtlopt.toml").write_text("[check]\nppa = false\n")
+    bench._git(root, "commit", "-qam", "the user's own gate settings")
+    with pytest.raises(bench.GateSetupError, match="already has a"):
+        bench.gate_repo(case, root, tmp_path / "gate2")

@@ -52,6 +52,8 @@ def test_the_layer_contracts_hold() -> None:
         ("rtlopt/verilog.py", "def _up() -> None:\n    import rtlopt.run\n", "layer"),
         # the library importing a measurement script of bench/
         ("rtlopt/registry.py", "import _designs\n", "bench/ scripts"),
+        # the library importing the acceptance runner of the tests
+        ("rtlopt/registry.py", "from tests.acceptance import runner\n", "or the tests"),
     ],
 )
 def test_a_bad_import_breaks_a_contract(

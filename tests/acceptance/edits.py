@@ -1,4 +1,4 @@
-"""Edit files of bench/repos.py: a rewrite stored as its difference to the upstream file.
+"""Edit files of the acceptance cases (tests/acceptance/cases): a rewrite stored as its difference to the upstream file.
 
 The benchmark's rewrites are modified versions of third-party modules. This repository ships
 only what was written for it: each ``equiv.edit`` / ``broken.edit`` holds the SHA-256 of the
@@ -15,7 +15,7 @@ Format (line oriented)::
     @@ -START,COUNT          replace COUNT upstream lines from 1-based line START ...
     +new line                ... by these lines (none: a deletion; COUNT 0: an insertion)
 
-Usage: ``python bench/repos_edits.py make BASE NEW EDIT`` writes an edit file from a
+Usage: ``python tests/acceptance/edits.py make BASE NEW EDIT`` writes an edit file from a
 hand-edited full copy (keep that copy outside the repository).
 """
 
@@ -70,7 +70,7 @@ def apply_edit(edit: str, base: bytes, where: str = "edit") -> str:
     if want != _digest(base):
         raise EditError(
             f"{where}: the upstream file differs from the one the edit was made "
-            "from (another commit?); use the commit named in bench/repos_cases/"
+            "from (another commit?); use the commit named in tests/acceptance/cases/"
             "README.md"
         )
     a = base.decode(errors="replace").splitlines()

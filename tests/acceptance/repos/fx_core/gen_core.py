@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Write rtl/gen_core.v: a generated 2-4k-line core for bench/repos.py (written for rtlopt).
+"""Write rtl/gen_core.v: a generated 2-4k-line core for the acceptance cases (written for rtlopt).
 
 A controller steps LANES lanes; each lane is a three-stage pipeline (operand registers, an
 ALU picked by a per-lane opcode register, an accumulator with saturation and flags), all with
 a synchronous reset. Every lane is written out (no generate loop), as generated RTL is.
 
-    python bench/fixture_repos/fx_core/gen_core.py > bench/fixture_repos/fx_core/rtl/gen_core.v
+    python tests/acceptance/repos/fx_core/gen_core.py > tests/acceptance/repos/fx_core/rtl/gen_core.v
 """
 
 from __future__ import annotations
