@@ -48,12 +48,17 @@ from rtlopt.formal.aig import FALSE, TRUE, Aig, Tern, X, tern_const
 from rtlopt.formal.netlist import (
     GATES,
     Bit,
+    CombinationalLoop,
     MiterSpec,
     NeedsGlobalClock,
     Netlist,
     NotModelled,
+    fanin_order,
+    input_leaves,
+    user_name,
 )
-from rtlopt.formal.regcorr import correspondence, match_classes, pairs_of
+from rtlopt.formal.regcorr import Member, correspondence, match_classes, pairs_of
+from rtlopt.formal.regpair import signature_pairs
 
 __all__ = ["Miter", "MiterSpec", "NeedsGlobalClock", "NotModelled", "build_miter"]
 
@@ -98,35 +103,16 @@ class _Eval:
 
     def get(self, bit: Bit) -> Tern:
         if isinstance(bit, str):
-            if bit in ("0", "1", "x"):
-                return tern_const(bit)
-            raise NotModelled(f"{self.net.name}: a '{bit}' constant is not modelled")
+            return self.get_const_or_memo(bit)
         memo = self.memo
         if bit in memo:
             return memo[bit]
-        stack: list[Bit] = [bit]
-        visiting: set[Bit] = set()
-        while stack:
-            b = stack[-1]
-            if b in memo:
-                stack.pop()
-                continue
-            drv = self.net.driver.get(b)
+        for b, drv in fanin_order(self.net.driver, (bit,), memo, name=self.net.name):
             if drv is None:
                 memo[b] = self.undriven
-                stack.pop()
-                continue
-            kind, ins = drv
-            pending = [i for i in ins if not isinstance(i, str) and i not in memo]
-            if pending:
-                if b in visiting:
-                    raise NotModelled(f"{self.net.name}: combinational loop")
-                visiting.add(b)
-                stack.extend(pending)
-                continue
-            vals = [self.get_const_or_memo(i) for i in ins]
-            memo[b] = GATES[kind][1](self.aig, vals)
-            stack.pop()
+            else:
+                vals = [self.get_const_or_memo(i) for i in drv[1]]
+                memo[b] = GATES[drv[0]][1](self.aig, vals)
         return memo[bit]
 
     def get_const_or_memo(self, bit: Bit) -> Tern:
@@ -201,18 +187,8 @@ def build_miter(netlist: Mapping[str, Any], spec: MiterSpec) -> Miter:
 def _leaves(
     net: Netlist, port_lits: Mapping[str, list[int]], override: Mapping[str, Sequence[Tern]]
 ) -> dict[Bit, Tern]:
-    out: dict[Bit, Tern] = {}
-    for pname, bits in net.inputs.items():
-        vals: Sequence[Tern] | None = override.get(pname)
-        if vals is None:
-            lits = port_lits.get(pname)
-            if lits is None:
-                continue
-            vals = [Aig.binary(x) for x in lits]
-        for b, v in zip(bits, vals, strict=True):
-            if not isinstance(b, str):
-                out[b] = v
-    return out
+    values = {p: [Aig.binary(x) for x in lits] for p, lits in port_lits.items()}
+    return input_leaves(net.inputs, {**values, **override})
 
 
 def _outputs_bad(
@@ -234,6 +210,22 @@ def _outputs_bad(
     return aig.or_all(terms)
 
 
+class _Fresh:
+    """Free defined power-up values, one new AIG input each (``rtlopt_init<k>``, recorded in
+    the miter's inputs as ``("<init>", k)``)."""
+
+    def __init__(self, aig: Aig, inputs: list[tuple[str, int]]) -> None:
+        self.aig = aig
+        self.inputs = inputs
+        self.count = 0
+
+    def __call__(self) -> Tern:
+        lit = self.aig.input(f"rtlopt_init{self.count}")
+        self.inputs.append(("<init>", self.count))
+        self.count += 1
+        return Aig.binary(lit)
+
+
 def _free_init(
     aig: Aig,
     inputs: list[tuple[str, int]],
@@ -249,69 +241,17 @@ def _free_init(
         What was paired, for the result (``"12 of 12 reference register bits paired: 10 by
         next-state function, 2 by name"``).
     """
-
-    def named(net: Netlist) -> dict[str, Bit]:
-        out: dict[str, Bit] = {}
-        for _, q in net.ffs:
-            name = net.names.get(q, "")
-            if name and not name.startswith("$"):
-                out[name] = q
-        return out
-
-    gq, tq = named(gold), named(gate)
-    k = 0
-
-    def fresh() -> Tern:
-        nonlocal k
-        lit = aig.input(f"rtlopt_init{k}")
-        inputs.append(("<init>", k))
-        k += 1
-        return Aig.binary(lit)
-
+    fresh = _Fresh(aig, inputs)
     # registers paired by their next-state functions first (names do not matter), then the
-    # rest by name or by a width unique on both sides
+    # rest by name or by a width unique on both sides, then by ternary simulation
     taken: set[tuple[int, Bit]] = set()
-    try:
-        classes = (
-            match_classes(
-                gold,
-                gate,
-                correspondence(
-                    gold,
-                    gate,
-                    constants=spec.constants if spec else (),
-                    deadline=spec.pair_deadline if spec else 0.0,
-                ),
-            )
-            if spec is None or spec.by_function
-            else []
-        )
-    except ValueError:  # a combinational loop: the structure check rejects it anyway
-        classes = []
-    by_function = 0
-    for golds, source in pairs_of(classes):
-        if source is None:
-            v, ref_phase = fresh(), 0
-        else:
-            (_, tbit), ref_phase = source
-            init_t[tbit] = v = fresh()
-            taken.add((1, tbit))
-            by_function += len(golds)
-        for (_, gbit), ph in golds:
-            init_g[gbit] = v if ph == ref_phase else aig.t_not(v)
-            taken.add((0, gbit))
-    gq = {n: q for n, q in gq.items() if (0, q) not in taken}
-    tq = {n: q for n, q in tq.items() if (1, q) not in taken}
-    pairs = [(gq[name], tq[name]) for name in sorted(set(gq) & set(tq))]
-    pairs += _renamed_pairs(
-        {n: q for n, q in gq.items() if n not in tq}, {n: q for n, q in tq.items() if n not in gq}
-    )
+    classes = _function_classes(gold, gate, spec)
+    by_function = _share_classes(aig, classes, fresh, init_g, init_t, taken)
+    pairs = _name_pairs(gold, gate, taken)
     by_name = len(pairs)
     if spec is not None:
-        # the rest by behaviour in ternary simulation (the classes above assume two-valued
-        # states; this one keeps x and stops at the miter's pairing deadline)
-        from rtlopt.formal.regpair import signature_pairs
-
+        # the classes above assume two-valued states; this one keeps x and stops at the
+        # miter's pairing deadline
         done = (
             {q for side, q in taken if side == 0},
             {q for side, q in taken if side == 1},
@@ -329,6 +269,72 @@ def _free_init(
         f"({by_function} by next-state function, {by_name} by name"
         + (f", {len(pairs) - by_name} by ternary simulation)" if len(pairs) > by_name else ")")
     )
+
+
+def _function_classes(gold: Netlist, gate: Netlist, spec: MiterSpec | None) -> list[list[Member]]:
+    """Register bits with one next-state function (:mod:`rtlopt.formal.regcorr`), split into
+    one-to-one pairs; none when ``spec.by_function`` is off."""
+    if spec is not None and not spec.by_function:
+        return []
+    try:
+        return match_classes(
+            gold,
+            gate,
+            correspondence(
+                gold,
+                gate,
+                constants=spec.constants if spec else (),
+                deadline=spec.pair_deadline if spec else 0.0,
+            ),
+        )
+    except CombinationalLoop:  # the structure check rejects it anyway
+        return []
+
+
+def _share_classes(
+    aig: Aig,
+    classes: list[list[Member]],
+    fresh: _Fresh,
+    init_g: dict[Bit, Tern],
+    init_t: dict[Bit, Tern],
+    taken: set[tuple[int, Bit]],
+) -> int:
+    """Each class's reference bits copy its candidate bit's free value (complemented by
+    phase), or share a value of their own; returns the reference bits paired."""
+    by_function = 0
+    for golds, source in pairs_of(classes):
+        if source is None:
+            v, ref_phase = fresh(), 0
+        else:
+            (_, tbit), ref_phase = source
+            init_t[tbit] = v = fresh()
+            taken.add((1, tbit))
+            by_function += len(golds)
+        for (_, gbit), ph in golds:
+            init_g[gbit] = v if ph == ref_phase else aig.t_not(v)
+            taken.add((0, gbit))
+    return by_function
+
+
+def _named(net: Netlist, side: int, taken: set[tuple[int, Bit]]) -> dict[str, Bit]:
+    """The user's register names of ``net`` (side 0: reference) -> their Q bits, those not
+    ``taken``."""
+    out: dict[str, Bit] = {}
+    for _, q in net.ffs:
+        name = user_name(net.names, q)
+        if name:
+            out[name] = q
+    return {n: q for n, q in out.items() if (side, q) not in taken}
+
+
+def _name_pairs(gold: Netlist, gate: Netlist, taken: set[tuple[int, Bit]]) -> list[tuple[Bit, Bit]]:
+    """Register bits not ``taken`` paired by name, then by a width unique on both sides."""
+    gq, tq = _named(gold, 0, taken), _named(gate, 1, taken)
+    pairs = [(gq[name], tq[name]) for name in sorted(set(gq) & set(tq))]
+    pairs += _renamed_pairs(
+        {n: q for n, q in gq.items() if n not in tq}, {n: q for n, q in tq.items() if n not in gq}
+    )
+    return pairs
 
 
 def _renamed_pairs(gold: dict[str, Bit], gate: dict[str, Bit]) -> list[tuple[Bit, Bit]]:
@@ -369,29 +375,10 @@ def _sequential(
     gate: Netlist,
     spec: MiterSpec,
 ) -> Miter:
-    steps = max(1, spec.reset_steps)
-    started = [aig.latch(f"rtlopt_started{i}") for i in range(steps)]
-    aig.set_next(started[0], TRUE)
-    for i in range(1, steps):
-        aig.set_next(started[i], started[i - 1])
-    first = started[0] ^ 1
-    forcing = started[-1] ^ 1  # reset still forced (steps 0 .. steps-1)
-
-    def active(pname: str, width: int) -> list[Tern]:
-        level = spec.resets[pname]
-        return [Aig.binary(TRUE if level else FALSE)] * width
-
-    def forced(pname: str) -> list[Tern]:
-        # the steady copy runs at steps >= 1: forced only while steps are left
-        lits = port_lits[pname]
-        act = TRUE if spec.resets[pname] else FALSE
-        if steps == 1:
-            return [Aig.binary(x) for x in lits]
-        return [Aig.binary(aig.mux(forcing, x, act)) for x in lits]
-
-    resets = [r for r in spec.resets if r in gold.inputs and r in port_lits]
-    over0 = {r: active(r, len(gold.inputs[r])) for r in resets}
-    overs = {r: forced(r) for r in resets}
+    """The sequential miter: a copy of the logic for the power-up step (step 0) and one for
+    every later step, the registers as latches between them."""
+    first, forcing = _step_counter(aig, max(1, spec.reset_steps))
+    over0, overs = _reset_values(aig, spec, gold, port_lits, forcing)
 
     # power-up values: x, or a shared free value for matched registers
     init_g: dict[Bit, Tern] = {q: X for _, q in gold.ffs}
@@ -404,18 +391,76 @@ def _sequential(
     # step 0: registers at power-up, resets forced
     e0g = _Eval(aig, gold, {**_leaves(gold, port_lits, over0), **init_g}, undriven=X)
     e0t = _Eval(aig, gate, {**_leaves(gate, port_lits, over0), **init_t}, undriven=X)
-    d0g = [e0g.get(d) for d, _ in gold.ffs]
-    d0t = [e0t.get(d) for d, _ in gate.ffs]
+    d0 = [e0g.get(d) for d, _ in gold.ffs] + [e0t.get(d) for d, _ in gate.ffs]
     probes0: dict[str, tuple[list[Tern], list[Tern]]] = {}
     if spec.free_init and spec.x_first:
         e0g = _Eval(aig, gold, {**_leaves(gold, port_lits, over0), **x_g}, undriven=X)
         e0t = _Eval(aig, gate, {**_leaves(gate, port_lits, over0), **x_t}, undriven=X)
     bad0 = _outputs_bad(aig, gold, gate, e0g, e0t, spec.strict_x, probes0)
 
+    # the later steps, then the outputs compared in the copy of the current step
+    esg, est, dual = _registers(aig, port_lits, gold, gate, overs, first, d0)
+    probes: dict[str, tuple[list[Tern], list[Tern]]] = {}
+    bads = _outputs_bad(aig, gold, gate, esg, est, spec.strict_x, probes)
+    aig.output(aig.mux(first, bads, bad0))
+    return Miter(
+        aig,
+        inputs,
+        gold_registers=len(gold.ffs),
+        gate_registers=len(gate.ffs),
+        dual=dual,
+        exact=not spec.free_init,
+        pairing=pairing,
+        probes={"first": probes0, "steady": probes},
+    )
+
+
+def _step_counter(aig: Aig, steps: int) -> tuple[int, int]:
+    """Latches counting the first ``steps`` steps: ``(first, forcing)``, the literals that are
+    1 at step 0 and while the resets are still forced (steps 0 .. steps-1)."""
+    started = [aig.latch(f"rtlopt_started{i}") for i in range(steps)]
+    aig.set_next(started[0], TRUE)
+    for i in range(1, steps):
+        aig.set_next(started[i], started[i - 1])
+    return started[0] ^ 1, started[-1] ^ 1
+
+
+def _reset_values(
+    aig: Aig, spec: MiterSpec, gold: Netlist, port_lits: Mapping[str, list[int]], forcing: int
+) -> tuple[dict[str, list[Tern]], dict[str, list[Tern]]]:
+    """The reset inputs' values in the power-up copy (active) and in the steady copy (forced
+    while ``forcing``: that copy runs at steps >= 1)."""
+    resets = [r for r in spec.resets if r in gold.inputs and r in port_lits]
+    over0: dict[str, list[Tern]] = {}
+    for r in resets:
+        over0[r] = [Aig.binary(TRUE if spec.resets[r] else FALSE)] * len(gold.inputs[r])
+    overs: dict[str, list[Tern]] = {}
+    for r in resets:
+        act = TRUE if spec.resets[r] else FALSE
+        if max(1, spec.reset_steps) == 1:
+            overs[r] = [Aig.binary(x) for x in port_lits[r]]
+        else:
+            overs[r] = [Aig.binary(aig.mux(forcing, x, act)) for x in port_lits[r]]
+    return over0, overs
+
+
+def _registers(
+    aig: Aig,
+    port_lits: Mapping[str, list[int]],
+    gold: Netlist,
+    gate: Netlist,
+    overs: Mapping[str, Sequence[Tern]],
+    first: int,
+    d0: Sequence[Tern],
+) -> tuple[_Eval, _Eval, int]:
+    """The register latches and the steady copy of the logic that reads them.
+
+    A register keeps one latch while its next value is binary in both copies (a greatest
+    fixpoint: a round that finds a non-binary one builds again), else two (its rails). Returns
+    the steady copy's evaluators and the number of registers with two rails.
+    """
     n_g = len(gold.ffs)
-    all_ffs = [*gold.ffs, *gate.ffs]
-    d0 = [*d0g, *d0t]
-    binary = [True] * len(all_ffs)
+    binary = [True] * (n_g + len(gate.ffs))
     while True:
         latches: list[tuple[int, int | None]] = []  # (p latch, complemented n latch or None)
         values: list[Tern] = []
@@ -446,16 +491,4 @@ def _sequential(
             aig.set_next(p_latch, v[0])
             if n_latch is not None:
                 aig.set_next(n_latch, v[1] ^ 1)
-        probes: dict[str, tuple[list[Tern], list[Tern]]] = {}
-        bads = _outputs_bad(aig, gold, gate, esg, est, spec.strict_x, probes)
-        aig.output(aig.mux(first, bads, bad0))
-        return Miter(
-            aig,
-            inputs,
-            gold_registers=n_g,
-            gate_registers=len(gate.ffs),
-            dual=binary.count(False),
-            exact=not spec.free_init,
-            pairing=pairing,
-            probes={"first": probes0, "steady": probes},
-        )
+        return esg, est, binary.count(False)

@@ -1,14 +1,18 @@
-"""One module of a Yosys gate-level JSON netlist, as the miter and the register pairing read it.
+"""One module of a Yosys gate-level JSON netlist, and the one walk of its fan-in cones.
 
-Both :mod:`rtlopt.formal.miter` (the AIG miter) and :mod:`rtlopt.formal.regpair` (register
-pairing by simulation) walk this model; it imports neither.
+:mod:`rtlopt.formal.miter` (the AIG miter), :mod:`rtlopt.formal.regcorr` (register
+correspondence by next-state function) and :mod:`rtlopt.formal.regpair` (register pairing by
+simulation) read this model: its ports, gate drivers and registers (:class:`Netlist`), the bits
+of a fan-in cone in evaluation order (:func:`fanin_order`), the input port bits given values
+(:func:`input_leaves`) and the user's register names (:func:`user_name`). It imports none
+of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from rtlopt.formal.aig import Aig, Tern
 
@@ -17,10 +21,15 @@ __all__ = [
     "GLOBAL_FFS",
     "STEP_FFS",
     "Bit",
+    "CombinationalLoop",
+    "Driver",
     "MiterSpec",
     "NeedsGlobalClock",
     "Netlist",
     "NotModelled",
+    "fanin_order",
+    "input_leaves",
+    "user_name",
 ]
 
 
@@ -30,6 +39,10 @@ class NotModelled(Exception):
 
 class NeedsGlobalClock(NotModelled):
     """Latches (or their global-clock model): build again with ``global_clock``."""
+
+
+class CombinationalLoop(NotModelled):
+    """A gate's fan-in cone reaches the gate itself."""
 
 
 #: Single-bit gates: input pins in order, and the function over ternary inputs.
@@ -61,6 +74,9 @@ STEP_FFS = {"$_DFF_P_", "$_DFF_N_"}
 GLOBAL_FFS = {"$_FF_"}
 
 Bit = int | str
+#: What drives a net: the gate's cell type and its input bits in the pin order of ``GATES``.
+Driver = tuple[str, list[Bit]]
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -198,3 +214,78 @@ class Netlist:
             or (self.q_bits | self.input_bits) & self.driver.keys()
         ):
             raise NotModelled(f"{self.name}: a net has more than one driver")
+
+
+def fanin_order(
+    driver: Mapping[Bit, Driver],
+    roots: Iterable[Bit],
+    known: Container[Bit],
+    *,
+    name: str = "",
+    loops_undriven: bool = False,
+) -> Iterator[tuple[Bit, Driver | None]]:
+    """The bits of the fan-in cones of ``roots`` that are not ``known``, each after its inputs.
+
+    A depth-first walk from each root in turn (constant bits and known bits stop it), yielding
+    ``(bit, its driver)``, or ``(bit, None)`` for a bit that no gate drives. The caller
+    evaluates each bit as it comes and adds it to ``known`` (a value in its memo) before it
+    asks for the next one: every value a gate reads is then computed, and no bit comes twice.
+
+    Raises:
+        CombinationalLoop: a gate reaches itself (``"<name>: combinational loop"``); with
+            ``loops_undriven`` the gate where the walk finds the loop is yielded as undriven
+            instead.
+    """
+    for root in roots:
+        if isinstance(root, str) or root in known:
+            continue
+        stack: list[Bit] = [root]
+        visiting: set[Bit] = set()
+        while stack:
+            b = stack[-1]
+            if b in known:
+                stack.pop()
+                continue
+            drv = driver.get(b)
+            if drv is not None:
+                pending = [i for i in drv[1] if not isinstance(i, str) and i not in known]
+                if pending and b not in visiting:
+                    visiting.add(b)
+                    stack.extend(pending)
+                    continue
+                if pending:
+                    if not loops_undriven:
+                        raise CombinationalLoop(f"{name}: combinational loop")
+                    drv = None
+            stack.pop()
+            yield b, drv
+
+
+def input_leaves(
+    inputs: Mapping[str, Sequence[Bit]],
+    values: Mapping[str, Sequence[V]],
+    *,
+    missing: V | None = None,
+) -> dict[Bit, V]:
+    """Input port bits -> the values given for their port (constant bits left out).
+
+    A port without values is left out, or gets ``missing`` on every bit when it is given; a
+    shorter value list covers the low bits only.
+    """
+    out: dict[Bit, V] = {}
+    for pname, bits in inputs.items():
+        vals = values.get(pname)
+        if vals is None:
+            if missing is None:
+                continue
+            vals = [missing] * len(bits)
+        for b, v in zip(bits, vals, strict=False):
+            if not isinstance(b, str):
+                out[b] = v
+    return out
+
+
+def user_name(names: Mapping[Bit, str], bit: Bit) -> str:
+    """The name the user gave ``bit`` (``Netlist.names``), or "" for a hidden or nameless one."""
+    name = names.get(bit, "")
+    return "" if name.startswith("$") else name

@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
+from rtlopt.formal.netlist import fanin_order, input_leaves, user_name
+
 __all__ = ["Member", "correspondence", "match_classes", "pairs_of"]
 
 #: A register bit: (side, Q bit), side 0 = reference, 1 = candidate.
@@ -151,11 +153,7 @@ def _fixpoint(
         _bias(ports, slices or {}, rng)
         nxt: dict[Node, int] = {}
         for side, net in enumerate(nets):
-            leaves: dict[int | str, int] = {}
-            for p, bits in net.inputs.items():
-                for b, v in zip(bits, ports.get(p, [0] * len(bits)), strict=False):
-                    if not isinstance(b, str):
-                        leaves[b] = v
+            leaves = input_leaves(net.inputs, ports, missing=0)
             for _, q in net.ffs:
                 node = (side, q)
                 leaves[q] = value[cls[node]] ^ (mask if phase[node] else 0)
@@ -226,29 +224,13 @@ class _Sim:
         if c is not None:
             return c
         memo = self.memo
-        stack: list[int | str] = [bit]
-        visiting: set[int | str] = set()
-        while stack:
-            b = stack[-1]
-            if b in memo:
-                stack.pop()
-                continue
-            drv = self.net.driver.get(b)
+        if bit in memo:
+            return memo[bit]
+        for b, drv in fanin_order(self.net.driver, (bit,), memo):
             if drv is None:
                 memo[b] = self.rng.getrandbits(_WIDTH)
-                stack.pop()
-                continue
-            kind, ins = drv
-            pending = [i for i in ins if not isinstance(i, str) and i not in memo]
-            if pending:
-                if b in visiting:
-                    raise ValueError("combinational loop")
-                visiting.add(b)
-                stack.extend(pending)
-                continue
-            vals = [self._value(i) for i in ins]
-            memo[b] = _FUN[kind](self.mask, vals)
-            stack.pop()
+            else:
+                memo[b] = _FUN[drv[0]](self.mask, [self._value(i) for i in drv[1]])
         return memo[bit]
 
     def _value(self, bit: int | str) -> int:
@@ -329,8 +311,8 @@ def _by_name(gold: Net, gate: Net, classes: Sequence[list[Member]]) -> list[list
             continue
         gates: dict[str, Member] = {}
         for m in c:
-            name = names[1].get(m[0][1], "")
-            if m[0][0] == 1 and name and not name.startswith("$"):
+            name = user_name(names[1], m[0][1])
+            if m[0][0] == 1 and name:
                 gates.setdefault(name, m)
         rest: list[Member] = []
         used: list[Member] = []
@@ -391,11 +373,7 @@ def _signatures(
         value = {i: rng.getrandbits(_WIDTH) for i in range(len(classes))}
         ports = {p: [rng.getrandbits(_WIDTH) for _ in bits] for p, bits in gold.inputs.items()}
         for side, net in enumerate(nets):
-            leaves: dict[int | str, int] = {}
-            for p, bits in net.inputs.items():
-                for b, v in zip(bits, ports.get(p, [0] * len(bits)), strict=False):
-                    if not isinstance(b, str):
-                        leaves[b] = v
+            leaves = input_leaves(net.inputs, ports, missing=0)
             for _, q in net.ffs:
                 node = (side, q)
                 if node in cls:

@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
+from rtlopt.formal.netlist import fanin_order, input_leaves
+
 if TYPE_CHECKING:
     from rtlopt.formal.netlist import Bit, MiterSpec, Netlist
 
@@ -87,35 +89,12 @@ class _Sim:
         self.order: list[tuple[Bit, Callable[..., TWord], tuple[Bit, ...]]] = []
         self.undriven: list[Bit] = []
         done: set[Bit] = set(leaves)
-        driver = net.driver
-        for root in [d for d, _ in net.ffs]:
-            if isinstance(root, str) or root in done:
-                continue
-            stack: list[Bit] = [root]
-            visiting: set[Bit] = set()
-            while stack:
-                b = stack[-1]
-                if b in done:
-                    stack.pop()
-                    continue
-                drv = driver.get(b)
-                if drv is None:
-                    self.undriven.append(b)
-                    done.add(b)
-                    stack.pop()
-                    continue
-                kind, ins = drv
-                pending = [i for i in ins if not isinstance(i, str) and i not in done]
-                if pending and b not in visiting:
-                    visiting.add(b)
-                    stack.extend(pending)
-                    continue
-                if pending:  # a combinational loop: the miter refuses it anyway
-                    self.undriven.append(b)
-                else:
-                    self.order.append((b, _OPS[kind], tuple(ins)))
-                done.add(b)
-                stack.pop()
+        for b, drv in fanin_order(net.driver, [d for d, _ in net.ffs], done, loops_undriven=True):
+            done.add(b)
+            if drv is None:  # undriven, or a combinational loop: the miter refuses it anyway
+                self.undriven.append(b)
+            else:
+                self.order.append((b, _OPS[drv[0]], tuple(drv[1])))
 
     def step(self, leaves: Mapping[Bit, TWord], wanted: Sequence[Bit]) -> list[TWord]:
         memo: dict[Bit, TWord] = {**self.consts, **leaves}
@@ -223,10 +202,7 @@ def _refine(
             for _, q in net.ffs:
                 key = cls[side].get(q, fixed[side].get(q))
                 leaves[q] = word(key)
-            for port, bits in net.inputs.items():
-                for b, w in zip(bits, inputs.get(port, []), strict=False):
-                    if not isinstance(b, str):
-                        leaves[b] = w
+            leaves.update(input_leaves(net.inputs, inputs))
             regs = [(d, q) for d, q in net.ffs if q in cls[side]]
             nxt = sims[side].step(leaves, [d for d, _ in regs])
             for (_, q), v in zip(regs, nxt, strict=True):

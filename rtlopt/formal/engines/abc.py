@@ -5,17 +5,17 @@ from __future__ import annotations
 import logging
 import time
 
-from rtlopt.formal.abc import run_engine
+from rtlopt.formal.abc import AbcOutcome, run_engine
 from rtlopt.formal.job import Job, elapsed, workdir_of
 from rtlopt.formal.miter import Miter
-from rtlopt.formal.prepare import prepare_miter
+from rtlopt.formal.prepare import Prepared, prepare_miter
 from rtlopt.formal.structure import checked
 from rtlopt.formal.vacuity import aig_witness
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["X_PESSIMISM", "free_claim", "proven", "run", "run_power_up"]
+__all__ = ["X_PESSIMISM", "free_claim", "prepare", "proven", "run", "run_power_up"]
 
 
 #: How the result names each ABC engine (``FormalResult.method``).
@@ -41,19 +41,12 @@ def run(
     every power-up state, and a counterexample refutes nothing (this pairing only). A proof
     still goes through the clock/reset structure check.
     """
-    wd = workdir_of(job.reference_file) / "abc"
-    left = job.budget(share)
-    deadline = time.monotonic() + left
-    prep = prepare_miter(
-        job.design,
-        job.reference_file,
-        job.candidate_files,
-        wd,
-        timeout=left,
+    prep, deadline = prepare(
+        job,
+        "abc",
+        share,
         strict_x=strict_x,
-        memory_mb=job.memory_mb,
         free_init=model == "free" or (model == "auto" and job.plan.mode == "bmc"),
-        global_clock=job.plan.clk2fflogic,
     )
     if prep.miter is None:
         log.debug("formal %s: no AIGER miter: %s", job.design.target.name, prep.reason)
@@ -72,30 +65,69 @@ def run(
             prep.aiger,
             miter,
             timeout=budget,
-            cwd=wd,
+            cwd=prep.aiger.parent,
             memory_mb=job.memory_mb,
             frames=job.cfg.abc_bmc_frames,
         )
         log.debug(
             "formal %s: abc %s: %s (%s)", job.design.target.name, engine, out.status, out.detail
         )
-        method = f"abc {ABC_NAMES[engine]}"
-        if not miter.exact:
-            method += " (free power-up state)"
-        if out.status == "proved" and model != "x":
-            return proven(
-                job,
-                miter,
-                FormalResult(
-                    Verdict.PROVEN,
-                    method,
-                    "" if miter.exact else free_claim(miter.pairing),
-                    {},
-                    elapsed(job.start),
-                ),
-            )
-        if out.status == "failed":
-            return _failed(job, out.counterexample, out.frame, method, miter, sequential, model)
+        decided = _decided(job, out, miter, sequential, model)
+        if decided is not None:
+            return decided
+    return None
+
+
+def prepare(
+    job: Job,
+    folder: str,
+    share: float,
+    *,
+    free_init: bool,
+    x_first: bool = False,
+    strict_x: bool = False,
+) -> tuple[Prepared, float]:
+    """The AIGER miter in the job's ``folder`` on ``share`` of the time left, its power-up
+    model as :func:`prepare_miter` takes it; and the ``time.monotonic()`` deadline of the
+    engine's share."""
+    left = job.budget(share)
+    deadline = time.monotonic() + left
+    prep = prepare_miter(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        workdir_of(job.reference_file) / folder,
+        timeout=left,
+        strict_x=strict_x,
+        memory_mb=job.memory_mb,
+        free_init=free_init,
+        x_first=x_first,
+        global_clock=job.plan.clk2fflogic,
+    )
+    return prep, deadline
+
+
+def _decided(
+    job: Job, out: AbcOutcome, miter: Miter, sequential: bool, model: str
+) -> FormalResult | None:
+    """The verdict of one engine's run: a proof (checked), a failure, or None (undecided)."""
+    method = f"abc {ABC_NAMES[out.engine]}"
+    if not miter.exact:
+        method += " (free power-up state)"
+    if out.status == "proved" and model != "x":
+        return proven(
+            job,
+            miter,
+            FormalResult(
+                Verdict.PROVEN,
+                method,
+                "" if miter.exact else free_claim(miter.pairing),
+                {},
+                elapsed(job.start),
+            ),
+        )
+    if out.status == "failed":
+        return _failed(job, out.counterexample, out.frame, method, miter, sequential, model)
     return None
 
 

@@ -8,11 +8,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from rtlopt.formal.abc import build_aiger, explain, run_engine
-from rtlopt.formal.engines.abc import free_claim, proven
-from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.abc import AbcOutcome, build_aiger, explain, run_engine
+from rtlopt.formal.engines.abc import free_claim, prepare, proven
+from rtlopt.formal.job import Job, elapsed
 from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
-from rtlopt.formal.prepare import NETLIST_JSON, miter_constants, prepare_miter
+from rtlopt.formal.prepare import NETLIST_JSON, miter_constants
 from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
 
@@ -39,20 +39,7 @@ def run(
     failed, the registers are paired once more by name and simulation alone; otherwise None
     (the other engines decide).
     """
-    wd = workdir_of(job.reference_file) / "abc_paired"
-    left = job.budget(share)
-    deadline = time.monotonic() + left
-    prep = prepare_miter(
-        job.design,
-        job.reference_file,
-        job.candidate_files,
-        wd,
-        timeout=left,
-        memory_mb=job.memory_mb,
-        free_init=True,
-        x_first=True,
-        global_clock=job.plan.clk2fflogic,
-    )
+    prep, deadline = prepare(job, "abc_paired", share, free_init=True, x_first=True)
     if prep.miter is None or prep.plan is None:
         log.debug("formal %s: no paired miter: %s", job.design.target.name, prep.reason)
         return None
@@ -66,6 +53,7 @@ def run(
         resets=plan_.resets,
         reset_steps=plan_.reset_steps,
     )
+    wd = prep.aiger.parent
     miter, aiger = prep.miter, prep.aiger
     for by_function in (True, False):
         if not by_function:
@@ -73,42 +61,14 @@ def run(
             # name and simulation alone (another pairing is as sound; only a proof counts)
             if "(0 by next-state function" in miter.pairing:
                 return None
-            left = deadline - time.monotonic()
-            retry = replace(
-                spec,
-                free_init=True,
-                x_first=True,
-                by_function=False,
-                pair_deadline=time.monotonic() + left / 2,
-                constants=miter_constants(job.design),
-            )
             aiger = wd / "miter_by_simulation.aig"
             try:
-                miter = build_aiger(wd / NETLIST_JSON, retry, aiger)
+                miter = _by_simulation(job, spec, aiger, deadline)
             except NotModelled:
                 return None
-        # signal correspondence first, on a part of the budget: the proof when the paired
-        # designs correspond gate for gate (commuted products), where dprove's conflict
-        # limits give up; then dprove
-        out = None
-        for engine, share in (("scorr", 0.7), ("dprove", 1.0)):
-            budget = deadline - time.monotonic()
-            if budget < 1.0:
-                return None
-            out = run_engine(
-                engine, aiger, miter, timeout=budget * share, cwd=wd, memory_mb=job.memory_mb
-            )
-            log.debug(
-                "formal %s: abc paired %s: %s (%s; %s)",
-                job.design.target.name,
-                engine,
-                out.status,
-                out.detail,
-                miter.pairing,
-            )
-            if out.status == "proved":
-                break
-        assert out is not None
+        out = _prove(job, aiger, miter, deadline)
+        if out is None or out.status not in ("proved", "failed"):
+            return None
         if out.status == "proved":
             return proven(
                 job,
@@ -122,12 +82,59 @@ def run(
                     elapsed(job.start),
                 ),
             )
-        if out.status != "failed":
-            return None
         refuted = replay_exactly(wd, miter, spec, job.start, out.trace)
         if refuted is not None:
             return refuted
     return None
+
+
+def _by_simulation(job: Job, spec: MiterSpec, aiger: Path, deadline: float) -> Miter:
+    """The paired miter again, its registers paired by name and simulation alone (the
+    simulation stops at half the time left), written to ``aiger``.
+
+    Raises:
+        NotModelled: as :func:`build_aiger`.
+    """
+    left = deadline - time.monotonic()
+    retry = replace(
+        spec,
+        free_init=True,
+        x_first=True,
+        by_function=False,
+        pair_deadline=time.monotonic() + left / 2,
+        constants=miter_constants(job.design),
+    )
+    return build_aiger(aiger.parent / NETLIST_JSON, retry, aiger)
+
+
+def _prove(job: Job, aiger: Path, miter: Miter, deadline: float) -> AbcOutcome | None:
+    """Signal correspondence first, on a part of the budget: the proof when the paired designs
+    correspond gate for gate (commuted products), where dprove's conflict limits give up; then
+    dprove. The last engine's outcome, or None when the time is up before one runs."""
+    out = None
+    for engine, share in (("scorr", 0.7), ("dprove", 1.0)):
+        budget = deadline - time.monotonic()
+        if budget < 1.0:
+            return None
+        out = run_engine(
+            engine,
+            aiger,
+            miter,
+            timeout=budget * share,
+            cwd=aiger.parent,
+            memory_mb=job.memory_mb,
+        )
+        log.debug(
+            "formal %s: abc paired %s: %s (%s; %s)",
+            job.design.target.name,
+            engine,
+            out.status,
+            out.detail,
+            miter.pairing,
+        )
+        if out.status == "proved":
+            break
+    return out
 
 
 def replay_exactly(
