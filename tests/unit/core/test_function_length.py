@@ -14,6 +14,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 LIMIT = 80
 
+
 def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, int, int]]:
     """``(qualified name, line, body lines)`` of every function, nested ones included."""
     for node in ast.iter_child_nodes(tree):
