@@ -57,7 +57,7 @@ def _env(venv: Path | None, tmp: Path) -> dict[str, str]:
 @pytest.mark.tools
 @pytest.mark.model
 @pytest.mark.slow
-def test_readme_setup_and_demo_on_a_fresh_machine(tmp_path: Path) -> None:
+def test_readme_setup_and_demo_on_a_fresh_machine(tmp_path: Path, model_cpu_share: None) -> None:
     machine = tmp_path / "machine"
     checkout = _fresh_copy(machine / "rtlopt")
     assert not (machine / "shared").exists()
