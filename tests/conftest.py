@@ -27,6 +27,8 @@ os.environ.setdefault("RTLOPT_BENCH_PATH", str(SHARED / "bench"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 _LIB_CACHE = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache"))
+# caches of downloads and derived data that tests share (content-keyed or read-only)
+TEST_CACHE = _LIB_CACHE
 # WebAssembly Yosys compiled to machine code (minutes, once per machine): the user's copy is
 # kept when HOME and XDG_CACHE_HOME are isolated below
 os.environ.setdefault(
