@@ -137,7 +137,11 @@ class HarnessConfig:
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
     parameterizations: bool = _f(
         True,
-        "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults; a change in code none of them elaborates is reported as unchecked and not accepted.",
+        "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults; a change in code none of them elaborates is checked under probe parameterizations (harness.parameter_probes) or reported as unchecked and not accepted.",
+    )
+    parameter_probes: int = _f(
+        2,
+        "When a candidate changes a generate branch that none of the repository's parameterizations elaborates: how many extra parameterizations (values no instance uses, one parameter changed from its default, chosen to elaborate those branches) the candidate is also checked under. Each probe is used only if the reference evaluates against itself under it; the report names it as a probe. 0: such a candidate is reported as unchecked and not accepted.",
     )
     initial_values: str = _f(
         "ignore",
@@ -623,6 +627,8 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("harness.bias_probability must be in [0, 1]")
     if cfg.harness.bias_vectors < 0:
         raise ConfigError("harness.bias_vectors must be >= 0 (0: no biased class)")
+    if cfg.harness.parameter_probes < 0:
+        raise ConfigError("harness.parameter_probes must be >= 0 (0: no probes)")
     if cfg.harness.bias_hold_max < 1:
         raise ConfigError("harness.bias_hold_max must be at least 1")
     if cfg.search.node_budget < 0:

@@ -28,6 +28,7 @@ from rtlopt.frontend._params import (
     Parameterization,
     never_elaborated,
     parameterizations,
+    probe_parameterizations,
     specialize,
 )
 from rtlopt.frontend._sources import collect_sources, find_repo_root, parse_defines, read_filelist
@@ -64,6 +65,7 @@ __all__ = [
     "header_comment",
     "never_elaborated",
     "parameterizations",
+    "probe_parameterizations",
     "specialize",
     "load_design",
     "module_spans",

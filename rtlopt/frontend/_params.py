@@ -16,6 +16,7 @@ nothing.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,13 @@ from typing import Any
 from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Design
 
-__all__ = ["Parameterization", "never_elaborated", "parameterizations", "specialize"]
+__all__ = [
+    "Parameterization",
+    "never_elaborated",
+    "parameterizations",
+    "probe_parameterizations",
+    "specialize",
+]
 
 log = logging.getLogger(__name__)
 
@@ -183,37 +190,131 @@ def specialize(text: str, module: str, values: Mapping[str, str]) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def never_elaborated(
-    text: str, module: str, design: Design, settings: Sequence[Parameterization]
-) -> list[str]:
-    """The text of every generate block of ``module`` in ``text`` that none of ``settings``
-    elaborates, in source order (``module`` as the top, each setting as overrides)."""
+@dataclass
+class _Blocks:
+    """The generate blocks of one elaboration of ``module`` as the top (offsets in its text)."""
+
+    ends: dict[int, int] = field(default_factory=dict)
+    used: set[int] = field(default_factory=set)
+    guards: dict[int, str] = field(default_factory=dict)
+    errors: int = 0
+    values: Parameterization | None = None
+
+
+def _elaborate(text: str, module: str, design: Design, overrides: Sequence[str]) -> _Blocks:
+    """Elaborate ``text``'s ``module`` as the top with ``overrides``, beside the whole
+    repository (packages, headers and submodules as the tops see them)."""
     path = Path("rtlopt_params_probe.sv")
-    # the whole repository beside the text: packages, headers and submodules as the tops see
     lib = [
         f
         for f in dict.fromkeys([*design.sources.files, *design.closure])
         if f != design.target.file
     ]
+    comp = _compile([*lib, path], {path: text}, design, tops=[module], overrides=overrides)
+    out = _Blocks()
+    for top in comp.getRoot().topInstances:
+        out.values = _values(top)
+        for blk in _generate_blocks(top):
+            syn = blk.syntax
+            if syn is None or str(syn.sourceRange.start.buffer) == "":
+                continue
+            a, b = int(syn.sourceRange.start.offset), int(syn.sourceRange.end.offset)
+            out.ends[a] = b
+            out.guards.setdefault(a, _guard(syn))
+            if not blk.isUninstantiated:
+                out.used.add(a)
+    out.errors = sum(1 for d in comp.getAllDiagnostics() if d.isError())
+    return out
+
+
+def _guard(syn: Any) -> str:
+    """The text of the generate construct that decides whether block ``syn`` is elaborated."""
+    node = syn.parent
+    for _ in range(4):
+        if node is None:
+            break
+        k = node_kind(node)
+        if k in ("IfGenerate", "CaseGenerate"):
+            return str(node.condition) + (str(node) if k == "CaseGenerate" else "")
+        if k == "LoopGenerate":
+            return str(node)
+        node = node.parent
+    return ""
+
+
+def never_elaborated(
+    text: str, module: str, design: Design, settings: Sequence[Parameterization]
+) -> list[str]:
+    """The text of every generate block of ``module`` in ``text`` that none of ``settings``
+    elaborates, in source order (``module`` as the top, each setting as overrides)."""
     ends: dict[int, int] = {}
-    used: dict[int, int] = {}
+    used: set[int] = set()
     for pz in settings or [Parameterization(())]:
-        overrides = [f"{k}={v}" for k, v in pz.values]
-        comp = _compile([*lib, path], {path: text}, design, tops=[module], overrides=overrides)
-        for top in comp.getRoot().topInstances:
-            for blk in _generate_blocks(top):
-                syn = blk.syntax
-                if syn is None or str(syn.sourceRange.start.buffer) == "":
-                    continue
-                a, b = int(syn.sourceRange.start.offset), int(syn.sourceRange.end.offset)
-                ends[a] = b
-                used[a] = used.get(a, 0) + (0 if blk.isUninstantiated else 1)
+        blocks = _elaborate(text, module, design, [f"{k}={v}" for k, v in pz.values])
+        ends.update(blocks.ends)
+        used |= blocks.used
     raw = text.encode("utf-8", "surrogateescape")
-    return [
-        raw[a:b].decode("utf-8", "surrogateescape")
-        for a, b in sorted(ends.items())
-        if used.get(a, 0) == 0
-    ]
+    dead = [(a, b) for a, b in sorted(ends.items()) if a not in used]
+    return [raw[a:b].decode("utf-8", "surrogateescape") for a, b in dead]
+
+
+#: Values tried for an integer parameter that guards a block nobody elaborates, after the
+#: numbers its guard compares with (and their neighbours).
+PROBE_INTEGERS = ("2", "4", "1", "8", "3", "5", "16", "32", "0", "6", "7", "12")
+#: At most this many single-parameter elaborations are tried when looking for probes.
+PROBE_TRIES = 32
+
+
+def _probe_values(
+    text: str, guards: Sequence[str], base: Parameterization
+) -> list[tuple[str, str]]:
+    """``(parameter, value)`` pairs to try, most targeted first: for each parameter named in a
+    guard, the numbers the guard compares with (and their neighbours) then common widths; for a
+    string parameter, the strings of the module's text."""
+    defaults = dict(base.values)
+    strings = list(dict.fromkeys(re.findall(r'"[^"\n]*"', text)))
+    out: list[tuple[str, str]] = []
+    for guard in guards:
+        numbers = [int(n) for n in re.findall(r"\b\d+\b", guard)]
+        near = [str(v) for n in numbers for v in (n, n + 1, n - 1) if v >= 0]
+        for name in dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", guard)):
+            if name not in defaults:
+                continue
+            values = strings if defaults[name].startswith('"') else [*near, *PROBE_INTEGERS]
+            out += [(name, v) for v in values if v != defaults[name]]
+    return list(dict.fromkeys(out))[:PROBE_TRIES]
+
+
+def probe_parameterizations(
+    text: str, module: str, design: Design, settings: Sequence[Parameterization], limit: int
+) -> list[Parameterization]:
+    """Up to ``limit`` parameterizations no instance uses that elaborate the generate blocks
+    of ``module`` none of ``settings`` elaborates: one parameter changed from the defaults
+    (the values from :func:`_probe_values`), no more slang errors than the defaults have,
+    chosen greedily by how many of those blocks each elaborates."""
+    if limit <= 0 or not settings:
+        return []
+    seen = [_elaborate(text, module, design, [f"{n}={v}" for n, v in pz.values]) for pz in settings]
+    guards = {a: g for blocks in seen for a, g in blocks.guards.items()}
+    dead = set(guards) - {a for blocks in seen for a in blocks.used}
+    base_errors = seen[0].errors
+    if not dead:
+        return []
+    found: list[tuple[Parameterization, set[int]]] = []
+    for name, value in _probe_values(text, [guards[a] for a in sorted(dead)], settings[0]):
+        blocks = _elaborate(text, module, design, [f"{name}={value}"])
+        covers = dead & blocks.used
+        if covers and blocks.errors <= base_errors and blocks.values is not None:
+            label = f"a probe: {name}={value}, no instance of the repository uses it"
+            found.append((Parameterization(blocks.values.values, (label,)), covers))
+    chosen: list[Parameterization] = []
+    while found and len(chosen) < limit and dead:
+        pz, covers = max(found, key=lambda fc: len(fc[1] & dead))
+        if not covers & dead:
+            break
+        chosen.append(pz)
+        dead -= covers
+    return chosen
 
 
 def _generate_blocks(sym: Any) -> Iterator[Any]:

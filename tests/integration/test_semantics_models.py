@@ -218,10 +218,41 @@ def test_edit_in_a_branch_only_an_instantiation_takes_is_checked(tmp_path: Path)
     assert ok.accepted, ok.reason
 
 
-def test_edit_in_a_branch_nobody_elaborates_is_unchecked(tmp_path: Path) -> None:
+def test_edit_in_a_branch_nobody_elaborates_is_checked_under_a_probe(tmp_path: Path) -> None:
+    """BASE == 2 is taken by no instance: a change there is checked under a probe (BASE=2, one
+    parameter changed from the defaults), named as such; without probes it is unchecked."""
     dead = RF.replace("(s && t) ? b : a", "(s || t) ? b : a")
-    res = _rf_eval(tmp_path, dead)
-    assert not res.accepted and "unchecked for parameters" in res.reason, res.reason
+    res = _rf_eval(tmp_path / "broken", dead)
+    assert not res.accepted, res.reason
+    assert "BASE=2" in res.reason and "a probe" in res.reason, res.reason
+    same = RF.replace("(s && t) ? b : a", "(t && s) ? b : a")
+    ok = _rf_eval(tmp_path / "same", same)
+    assert ok.accepted, ok.reason
+    off = _rf_eval(tmp_path / "off", dead, parameter_probes=0)
+    assert not off.accepted and "unchecked for parameters" in off.reason, off.reason
+
+
+# the branch nobody takes instantiates a vendor cell the repository does not have: no probe
+# elaborates it without errors, so a change there stays unchecked
+RF_VENDOR = RF.replace(
+    "assign y = (s && t) ? b : a;", "VENDOR_MUX u_mux (.a(a), .b(b), .s(s), .t(t), .y(y));"
+)
+
+
+def test_edit_in_a_branch_no_probe_can_elaborate_is_unchecked(tmp_path: Path) -> None:
+    from rtlopt.frontend import parameterizations, probe_parameterizations
+
+    repo = tmp_path / "repo"
+    repo.mkdir(parents=True)
+    (repo / "rf.v").write_text(RF_VENDOR)
+    (repo / "top.v").write_text(RF_TOP)
+    _git(repo)
+    d = load_design(repo / "rf.v", None, Config().project)
+    found = parameterizations(d)
+    assert probe_parameterizations(RF_VENDOR, "rf", d, found, 2) == []
+    edit = RF_VENDOR.replace(".s(s), .t(t)", ".s(t), .t(s)")
+    res = _evaluate(tmp_path, {}, "rf.v", edit)
+    assert not res.accepted and "no probe parameterization" in res.reason, res.reason
 
 
 def test_identical_source_means_identical_bytes_on_the_slang_path(tmp_path: Path) -> None:
