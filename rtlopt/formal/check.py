@@ -160,6 +160,12 @@ def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
         if by_correspondence is not None:
             return by_correspondence
     by_structure = structural.run(job, share=0.25, structure=True)
+    if (
+        by_structure is not None
+        and by_structure.verdict is Verdict.PROVEN
+        and not _induction_has_a_base(job)
+    ):
+        by_structure = None  # the other engines decide from the power-up state
     ok = checked(job, by_structure)
     if ok is not None:
         return ok
@@ -184,6 +190,16 @@ def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
         return miter
     found = abc.run_power_up(job, strict_x=strict_x)
     return found if found is not None else miter
+
+
+def _induction_has_a_base(job: Job) -> bool:
+    """Whether Yosys's ``equiv_induct`` proves this sequential pair. It proves only that the
+    designs do not diverge once every matched signal agreed for some cycles: it has no base
+    case. From a reset that holds when every register reaches its reset value from the
+    reference's logic; it does not without reset (no common starting state: an un-reset
+    register that never changes can set the candidate apart from its first cycle on), nor when
+    the exact miter saw the candidate undefined where the reference is defined after reset."""
+    return job.plan.mode == "seq" and "power_up" not in job.findings
 
 
 def _without_reset(job: Job) -> FormalResult:
