@@ -48,6 +48,7 @@ def test_a_register_without_reset_equal_only_from_zero_is_refuted(tmp_path: Path
     "different make the candidate differ at every cycle, and it is 'proven' (lcorr's exact "
     "miter sees the candidate's x and defers)",
 )
-def test_registers_out_of_step_from_power_up_are_not_proven(tmp_path: Path) -> None:
-    res = _check(tmp_path, "k3_induct")
+@pytest.mark.parametrize("case", ["k3_induct", "k4_glitch"])
+def test_registers_out_of_step_from_power_up_are_not_proven(tmp_path: Path, case: str) -> None:
+    res = _check(tmp_path, case)
     assert res.verdict is not Verdict.PROVEN, res
