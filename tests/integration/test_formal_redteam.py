@@ -44,11 +44,12 @@ def test_a_register_without_reset_equal_only_from_zero_is_refuted(tmp_path: Path
 
 @pytest.mark.xfail(
     strict=True,
-    reason="equiv_induct has no base case: two registers without reset that power up "
-    "different make the candidate differ at every cycle, and it is 'proven' (lcorr's exact "
-    "miter sees the candidate's x and defers)",
+    reason="equiv_induct has no base case: a register without reset that powers up "
+    "'wrong' makes the candidate differ from the first cycle on, and it is 'proven' (with a "
+    "reset, lcorr's exact miter sees the candidate's x and defers; without reset lcorr does "
+    "not run)",
 )
-@pytest.mark.parametrize("case", ["k3_induct", "k4_glitch"])
+@pytest.mark.parametrize("case", ["k3_induct", "k4_glitch", "l_noreset"])
 def test_registers_out_of_step_from_power_up_are_not_proven(tmp_path: Path, case: str) -> None:
     res = _check(tmp_path, case)
     assert res.verdict is not Verdict.PROVEN, res
