@@ -1,0 +1,6 @@
+module t(input clk, input rst, input d, output y);
+  reg qa, qb;
+  always @(posedge clk) if (rst) qa <= 1'b0; else qa <= d;
+  always @(negedge clk) if (rst) qb <= 1'b0; else qb <= qa;
+  assign y = qb;
+endmodule
