@@ -1,9 +1,10 @@
 """Red-team cases for the sequential proof (wave 8): the exact miter with latch correspondence
 first (:mod:`rtlopt.formal.engines.lcorr`) refutes what differs from reset, also registers
-without reset that only power-up values would make equal; and a case the whole check wrongly
-proves today (``equiv_induct`` proves only that two designs do not diverge once their outputs
-agreed for some cycles: it has no base case from reset). The designs are in
-``redteam_cases/`` (each with a testbench showing the difference in iverilog)."""
+without reset that only power-up values would make equal; and cases the whole check wrongly
+proved (``equiv_induct`` proves only that two designs do not diverge once their outputs
+agreed for some cycles: it has no base case from reset), so it no longer decides without reset
+or after the exact miter saw the candidate undefined. The designs are in
+``tests/data/formal_redteam/`` (each with a testbench showing the difference in iverilog)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from rtlopt.results import FormalResult, Verdict
 
 pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
-CASES = Path(__file__).resolve().parents[2] / "redteam_cases"
+CASES = Path(__file__).resolve().parents[1] / "data" / "formal_redteam"
 
 
 def _check(tmp_path: Path, case: str) -> FormalResult:
@@ -42,14 +43,13 @@ def test_a_register_without_reset_equal_only_from_zero_is_refuted(tmp_path: Path
     assert res.verdict is Verdict.REFUTED, res
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="equiv_induct has no base case: a register without reset that powers up "
-    "'wrong' makes the candidate differ from the first cycle on, and it is 'proven' (with a "
-    "reset, lcorr's exact miter sees the candidate's x and defers; without reset lcorr does "
-    "not run)",
-)
-@pytest.mark.parametrize("case", ["k3_induct", "k4_glitch", "l_noreset"])
+@pytest.mark.parametrize("case", ["k_unreset", "k3_induct", "k4_glitch", "l_noreset"])
 def test_registers_out_of_step_from_power_up_are_not_proven(tmp_path: Path, case: str) -> None:
     res = _check(tmp_path, case)
     assert res.verdict is not Verdict.PROVEN, res
+
+
+def test_an_equivalent_reset_rewrite_is_still_proven(tmp_path: Path) -> None:
+    """The check is not blind: ``if (!rst)`` with the branches swapped is the same design."""
+    res = _check(tmp_path, "c_polarity")
+    assert res.verdict is Verdict.PROVEN, res
