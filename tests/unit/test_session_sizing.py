@@ -20,10 +20,12 @@ def _no_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_two_cores_get_one_parent_two_rollouts_short_answers() -> None:
     cfg, note = size_for_hardware(Config(), {}, cores=2)
     assert (cfg.search.parents, cfg.run.rollouts) == (1, 2)
-    assert (cfg.policy.max_new_tokens, cfg.policy.max_prompt_tokens) == (512, 4096)
+    assert (cfg.policy.max_new_tokens, cfg.policy.max_prompt_tokens) == (512, 2048)
+    assert (cfg.train.micro_batch, cfg.policy.cpu_threads) == (2, 2)
     assert note is not None and "2 core(s)" in note and "run.rollouts = 2" in note
     big, _ = size_for_hardware(Config(), {}, cores=16)
     assert (big.search.parents, big.run.rollouts) == (4, 4)
+    assert (big.train.micro_batch, big.policy.cpu_threads) == (4, 16)
 
 
 def test_what_the_user_set_is_kept(tmp_path: Path) -> None:
@@ -32,6 +34,7 @@ def test_what_the_user_set_is_kept(tmp_path: Path) -> None:
     cfg, note = size_for_hardware(resolved.config, resolved.sources, cores=2)
     assert (cfg.search.parents, cfg.run.rollouts) == (2, 3)
     assert cfg.policy.max_new_tokens == 512 and note is not None
+    assert cfg.train.micro_batch == 4  # the user's 2 x 3 rollouts, capped at 4 per pass
     assert "search.parents" not in note and "run.rollouts" not in note
 
 
