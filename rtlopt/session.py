@@ -168,7 +168,7 @@ def _on_cpu(cfg: Config) -> bool:
 
 
 def size_for_hardware(
-    cfg: Config, sources: Mapping[str, str], cores: int | None = None
+    cfg: Config, sources: Mapping[str, str], cores: int | None = None, load: float | None = None
 ) -> tuple[Config, str | None]:
     """``cfg`` with the paper-sized defaults scaled to a CPU run, and a sentence saying what
     changed (None when nothing did: a GPU, another backend, or every value set by the user).
@@ -177,7 +177,8 @@ def size_for_hardware(
     4)`` up to 4, ``run.rollouts`` = 2 below 8 cores (the least a group advantage needs), else
     4, answers up to :data:`CPU_ANSWER_TOKENS` and prompts up to :data:`CPU_PROMPT_TOKENS`,
     the step's rollouts in one update pass (``train.micro_batch``, up to
-    :data:`CPU_MICRO_BATCH`) and one torch thread per core (``policy.cpu_threads``).
+    :data:`CPU_MICRO_BATCH`) and one torch thread per core that other jobs leave free
+    (``policy.cpu_threads``; ``load``: the 1-minute load average, default this machine's).
     """
     if not _on_cpu(cfg):
         return cfg, None
@@ -190,7 +191,7 @@ def size_for_hardware(
         "policy.max_new_tokens": min(cfg.policy.max_new_tokens, CPU_ANSWER_TOKENS),
         "policy.max_prompt_tokens": min(cfg.policy.max_prompt_tokens, CPU_PROMPT_TOKENS),
         "train.micro_batch": max(1, min(CPU_MICRO_BATCH, parents * rollouts)),
-        "policy.cpu_threads": n,
+        "policy.cpu_threads": _threads(n, load),
     }
     changed = {k: v for k, v in want.items() if k not in sources and _get(cfg, k) != v}
     if not changed:
@@ -207,6 +208,18 @@ def size_for_hardware(
     )
     log.info("%s", note)  # the run header shows the sized values
     return out, note
+
+
+def _threads(cores: int, load: float | None) -> int:
+    """torch threads: one per core that the load average leaves idle, at least one. torch's
+    threads wait for each other at every matrix product, so on cores that other jobs keep busy
+    a second thread spins more than it computes."""
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:
+            load = 0.0
+    return max(1, min(cores, cores - int(load)))
 
 
 def _kept(cfg: Config, sources: Mapping[str, str], key: str, sized: int) -> int:
