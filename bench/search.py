@@ -270,52 +270,122 @@ def _strategies(args: argparse.Namespace) -> tuple[str, ...]:
     return STRATEGIES + (("igr-batched", "mcts-batched") if args.batched else ())
 
 
+BEFORE_B7AE690 = [
+    "--parents", "1", "--rollouts", "2", "--max-new-tokens", "512",
+    "--set", "policy.max_prompt_tokens=4096", "--set", "train.micro_batch=1",
+    "--set", "policy.cpu_threads=0",
+]  # fmt: skip
+"""The CPU sizing of main at b7ae690 on 2 cores, given explicitly (``before``)."""
+
+PHASES = (("load", "policy"), ("generate", "policy"), ("evaluate", "loop"), ("update", "policy"))
+
+
+def _phase_child(out: Path, argv: list[str]) -> None:
+    """Run ``rtlopt argv`` in this process and write the CPU seconds of each phase of a step
+    (this process's own CPU, all threads; the tools' CPU as children) to ``out``."""
+    import atexit
+    import resource
+
+    from rtlopt.policy import _transformers
+    from rtlopt.run import _loop
+
+    phases: dict[str, dict[str, float]] = {}
+
+    def cpu() -> tuple[float, float]:
+        me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
+    def wrap(owner: Any, attr: str, label: str) -> None:
+        fn = getattr(owner, attr)
+
+        def timed(*a: Any, **k: Any) -> Any:
+            (s0, c0), t0 = cpu(), time.monotonic()
+            try:
+                return fn(*a, **k)
+            finally:
+                (s1, c1), d = (
+                    cpu(),
+                    phases.setdefault(label, dict.fromkeys(("cpu", "tools", "wall"), 0.0)),
+                )
+                d["cpu"] += s1 - s0
+                d["tools"] += c1 - c0
+                d["wall"] += time.monotonic() - t0
+
+        setattr(owner, attr, timed)
+
+    owners = {"policy": _transformers.TransformersPolicy, "loop": _loop.Optimizer}
+    for label, owner in PHASES:
+        wrap(
+            owners[owner],
+            "__init__" if label == "load" else f"_{label}" if owner == "loop" else label,
+            label,
+        )
+    t_start = time.monotonic()
+
+    def dump() -> None:
+        s, c = cpu()
+        phases["command"] = {"cpu": s, "tools": c, "wall": time.monotonic() - t_start}
+        out.write_text(json.dumps(phases))
+
+    atexit.register(dump)
+    sys.argv = ["rtlopt", *argv]
+    from rtlopt.cli import main as cli_main
+
+    cli_main()
+
+
 def step_cost(args: argparse.Namespace) -> str:
     """One step of `rtlopt optimize` with the default CPU policy on the bundled priority
-    encoder: the paper-sized defaults of before (4 parents x 4 rollouts, 2048-token answers,
-    8192-token prompts, given explicitly) against the run sized to this machine, in one run."""
-    example = Path(__file__).resolve().parents[1] / "examples" / "priority_encoder"
-    runs = {
-        "before (4 x 4, 2048 tokens)": [
-            "--parents", "4", "--rollouts", "4", "--max-new-tokens", "2048",
-            "--set", "policy.max_prompt_tokens=8192",
-        ],
-        "after (sized to the cores)": [],
-    }  # fmt: skip
+    encoder: main's CPU sizing at b7ae690 (given explicitly) against today's default, in one
+    run, with the CPU seconds of each phase (load, generation, evaluation, update)."""
+    example = REPO / "examples" / "priority_encoder"
+    runs = {"before (b7ae690's sizing)": BEFORE_B7AE690, "after (default)": []}
     rows, times = [], {}
     for label, extra in runs.items():
         with tempfile.TemporaryDirectory(prefix="rtlopt-step-") as tmp_s:
             repo = Path(tmp_s) / "repo"
             shutil.copytree(example, repo)
             subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-            rd = Path(tmp_s) / "run"
+            rd, js = Path(tmp_s) / "run", Path(tmp_s) / "phases.json"
             argv = [
-                sys.executable, "-m", "rtlopt", "optimize", "rtl/prio_enc.v", "-m", "prio_enc",
-                "--pdk", args.pdk, "--steps", "1", "--no-branch", "--run-dir", str(rd), *extra,
+                sys.executable, str(Path(__file__).resolve()), "--phase-child", str(js),
+                "optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--pdk", args.pdk,
+                "--steps", "1", "--no-branch", "--run-dir", str(rd), *extra,
             ]  # fmt: skip
-            t0 = time.monotonic()
+            load0 = os.getloadavg()[0]
             r = subprocess.run(argv, cwd=repo, capture_output=True, text=True)
-            wall = time.monotonic() - t0
+            ph = json.loads(js.read_text()) if js.is_file() else {}
             steps = (
                 [json.loads(x) for x in (rd / "steps.jsonl").read_text().splitlines()]
                 if (rd / "steps.jsonl").is_file()
                 else []
             )
-            step = float(steps[0]["time_s"]) if steps else float("nan")
-            n = (
-                sum(1 for _ in (rd / "rollouts.jsonl").open())
-                if (rd / "rollouts.jsonl").is_file()
-                else 0
+            rollouts = rd / "rollouts.jsonl"
+            n = len(rollouts.read_text().splitlines()) if rollouts.is_file() else 0
+            toks = steps[0].get("tokens", "-") if steps else "-"
+            cells = [f"{ph.get(k, {}).get('cpu', float('nan')):.1f}" for k, _ in PHASES]
+            tools = ph.get("evaluate", {}).get("tools", float("nan"))
+            step_cpu = sum(
+                ph.get(k, {}).get("cpu", 0.0) for k in ("generate", "evaluate", "update")
+            ) + (0.0 if tools != tools else tools)
+            times[label] = step_cpu
+            wall = float(steps[0]["time_s"]) if steps else float("nan")
+            rows.append(
+                f"| {label} | {n} | {toks} | "
+                + " | ".join(cells)
+                + f" | {tools:.1f} | {step_cpu:.0f} | {wall:.0f} | "
+                f"{(load0 + os.getloadavg()[0]) / 2:.1f} | {r.returncode} |"
             )
-            times[label] = step
-            rows.append(f"| {label} | {n} | {step:.0f} s | {wall:.0f} s | {r.returncode} |")
+            if r.returncode not in (0, 1):
+                print(r.stderr[-2000:], file=sys.stderr)
     a, b = times.values()
     head = [
-        f"one step of the default CPU run on {os.cpu_count()} cores (load average "
-        f"{os.getloadavg()[0]:.1f}); ratio after / before: {b / a:.2f}",
+        f"one step of the default CPU run on {os.cpu_count()} cores: CPU seconds per phase "
+        f"(rtlopt's own, all threads; tools as children); step CPU after / before: {b / a:.2f}",
         "",
-        "| run | rollouts | step | whole command | exit |",
-        "|---|---:|---:|---:|---:|",
+        "| run | rollouts | answer tokens | load | generate | evaluate | update | tools | "
+        "step CPU s | step wall s | load avg | exit |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     return "\n".join(head + rows)
 
@@ -337,6 +407,9 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--pdk", default="nangate45")
     ap.add_argument("--json", type=Path, default=None, help="also write the tables here")
+    if len(sys.argv) > 2 and sys.argv[1] == "--phase-child":
+        _phase_child(Path(sys.argv[2]), sys.argv[3:])
+        return 0
     args = ap.parse_args()
     tables = []
     if args.task == "step-cost":

@@ -135,15 +135,24 @@ def resolve_pdk(flow: FlowConfig, liberty: Path | None = None) -> PdkInfo:
 # The defaults of search.parents (4), run.rollouts (4), policy.max_new_tokens (2048) and
 # policy.max_prompt_tokens (8192) are the paper's GPU budget. On a CPU the transformers backend
 # generates, scores and trains every token of every rollout itself: the paper's step took 451 s
-# on two cores (issue 25). size_for_hardware scales what the user left at its default to the
+# on two cores (issue 25); `python bench/search.py --task step-cost` measures a CPU step phase
+# by phase (docs/STATUS.md). size_for_hardware scales what the user left at its default to the
 # cores of this machine; anything set in a file, the environment or on the command line is
 # kept. No torch (nor rtlopt.policy) import: a GPU is read from the NVIDIA device files.
 
 CPU_ANSWER_TOKENS = 512
 """Longest answer on the CPU (the bundled examples' modules take 150-400 tokens)."""
 
-CPU_PROMPT_TOKENS = 4096
-"""Prompt budget on the CPU (within the CPU model's 8192-token context with the answer)."""
+CPU_PROMPT_TOKENS = 2048
+"""Prompt budget on the CPU. The update's forward and backward pass over prompt + answer is the
+costliest part of a CPU step, and a prompt longer than this holds more than the 512-token answer
+can rewrite: a root prompt shows the module once, a child's prompt twice (reference and parent),
+so 2048 tokens hold both views of any module whose rewrite fits the answer."""
+
+CPU_MICRO_BATCH = 4
+"""Largest micro-batch on the CPU: a step's rollouts go through the update in one batched
+forward/backward pass (larger matrix products, one pass of Python overhead); 4 bounds the
+completion logits kept for the loss (~4 x 512 x 49k floats)."""
 
 
 def has_nvidia_gpu() -> bool:
@@ -159,23 +168,30 @@ def _on_cpu(cfg: Config) -> bool:
 
 
 def size_for_hardware(
-    cfg: Config, sources: Mapping[str, str], cores: int | None = None
+    cfg: Config, sources: Mapping[str, str], cores: int | None = None, load: float | None = None
 ) -> tuple[Config, str | None]:
     """``cfg`` with the paper-sized defaults scaled to a CPU run, and a sentence saying what
     changed (None when nothing did: a GPU, another backend, or every value set by the user).
 
     On ``cores`` CPU cores (default: this machine's): ``search.parents`` = ``max(1, cores //
     4)`` up to 4, ``run.rollouts`` = 2 below 8 cores (the least a group advantage needs), else
-    4, answers up to :data:`CPU_ANSWER_TOKENS` and prompts up to :data:`CPU_PROMPT_TOKENS`.
+    4, answers up to :data:`CPU_ANSWER_TOKENS` and prompts up to :data:`CPU_PROMPT_TOKENS`,
+    the step's rollouts in one update pass (``train.micro_batch``, up to
+    :data:`CPU_MICRO_BATCH`) and one torch thread per core that other jobs leave free
+    (``policy.cpu_threads``; ``load``: the 1-minute load average, default this machine's).
     """
     if not _on_cpu(cfg):
         return cfg, None
     n = cores or os.cpu_count() or 1
+    parents = _kept(cfg, sources, "search.parents", min(4, max(1, n // 4)))
+    rollouts = _kept(cfg, sources, "run.rollouts", 2 if n < 8 else 4)
     want = {
-        "search.parents": min(4, max(1, n // 4)),
-        "run.rollouts": 2 if n < 8 else 4,
+        "search.parents": parents,
+        "run.rollouts": rollouts,
         "policy.max_new_tokens": min(cfg.policy.max_new_tokens, CPU_ANSWER_TOKENS),
         "policy.max_prompt_tokens": min(cfg.policy.max_prompt_tokens, CPU_PROMPT_TOKENS),
+        "train.micro_batch": max(1, min(CPU_MICRO_BATCH, parents * rollouts)),
+        "policy.cpu_threads": _threads(n, load),
     }
     changed = {k: v for k, v in want.items() if k not in sources and _get(cfg, k) != v}
     if not changed:
@@ -192,6 +208,24 @@ def size_for_hardware(
     )
     log.info("%s", note)  # the run header shows the sized values
     return out, note
+
+
+def _threads(cores: int, load: float | None) -> int:
+    """torch threads: one per core that the load average leaves idle, at least one. torch's
+    threads wait for each other at every matrix product, so on cores that other jobs keep busy
+    a second thread spins more than it computes."""
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:
+            load = 0.0
+    return max(1, min(cores, cores - int(load)))
+
+
+def _kept(cfg: Config, sources: Mapping[str, str], key: str, sized: int) -> int:
+    """``sized``, or the user's value of ``key`` when they set it."""
+    value = _get(cfg, key)
+    return int(value) if key in sources and isinstance(value, int) else sized
 
 
 def _get(cfg: Config, key: str) -> object:

@@ -299,7 +299,9 @@ class TransformersPolicy:
         out_ids: list[list[int]] = [[] for _ in range(n)]
         out_lp: list[list[float]] = [[] for _ in range(n)]
         done = [False] * n
-        with torch.no_grad():
+        # inference_mode (no autograd records, no version counters): the cache and logits of
+        # sampling never enter the update, which re-scores the sampled tokens itself.
+        with torch.inference_mode():
             # The prompt is encoded once and its KV cache copied to the n rows.
             try:
                 out = self.model(input_ids=ids, use_cache=True, logits_to_keep=1)
