@@ -77,6 +77,10 @@ class Case:
     long: tuple[str, ...] = ()
     #: commands whose broken rewrite is rejected for a missing proof, not refuted (why: notes)
     unknown: tuple[str, ...] = ()
+    #: why the "equivalent" rewrite is equivalent only under some parameters (rtlopt must then
+    #: reject it, naming the parameters under which it differs); "" for a rewrite equivalent
+    #: under every parameterization
+    equiv_differs: str = ""
 
     @property
     def name(self) -> str:
@@ -126,6 +130,7 @@ def load_cases(folder: Path = CASES) -> list[Case]:
                 notes=m.get("notes", ""),
                 long=_steps(meta, m.get("long", [])),
                 unknown=_steps(meta, m.get("unknown", [])),
+                equiv_differs=m.get("equiv_differs", ""),
             )
         )
     return cases

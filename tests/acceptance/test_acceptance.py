@@ -75,12 +75,17 @@ def _env(root: Path, repo: str) -> dict[str, str]:
 
 def _expect(step: str, s: Mapping[str, Any], case: Case) -> None:
     """What each command must show; a case's ``unknown`` list names the broken rewrites whose
-    rejection is a missing proof, not a refutation (said in its ``meta.toml``)."""
+    rejection is a missing proof, not a refutation, and ``equiv_differs`` an "equivalent"
+    rewrite that holds only for some parameters (said in its ``meta.toml``)."""
     where = f"{case.name} {step}: {s['class']} {s['detail'] or s['error']}"
     if step == "inspect":
         assert s["outcome"] == "ok", where
     elif step == "self":
         assert s["outcome"] == "accepted", where
+    elif step == "equiv" and case.equiv_differs:
+        assert s["outcome"] == "rejected" and "under parameters" in where, where
+    elif step == "check_equiv" and case.equiv_differs:
+        assert s["rc"] == 1 and s["outcome"] == "fail", where
     elif step == "equiv":
         assert s["outcome"] == "accepted", where
         assert (s["formal"] or {}).get("verdict") == "proven", where
