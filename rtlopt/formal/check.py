@@ -28,13 +28,14 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import new_secret
+from rtlopt.formal.clocking import read_clocking
 from rtlopt.formal.engines import abc, lcorr, paired, sat, structural
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import Job, read_text
 from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
 from rtlopt.formal.structure import checked, clear, structure_only
 from rtlopt.frontend.model import Design
-from rtlopt.harness import reference_text
+from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import require_tool
 
@@ -195,11 +196,24 @@ def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
 def _induction_has_a_base(job: Job) -> bool:
     """Whether Yosys's ``equiv_induct`` proves this sequential pair. It proves only that the
     designs do not diverge once every matched signal agreed for some cycles: it has no base
-    case. From a reset that holds when every register reaches its reset value from the
-    reference's logic; it does not without reset (no common starting state: an un-reset
-    register that never changes can set the candidate apart from its first cycle on), nor when
-    the exact miter saw the candidate undefined where the reference is defined after reset."""
-    return job.plan.mode == "seq" and "power_up" not in job.findings
+    case. With a reset and the same registers on both sides (names and widths, as
+    ``equiv_make`` pairs them) the reset state is its base: the reset input is free at every
+    step, so a differing reset value fails the induction step, and a register without reset
+    starts as the reference's x, which the X policy lets the candidate refine. Without reset,
+    or with a register one side lacks (a candidate register that never changes, say, can set
+    the candidate apart from its first cycle on while the induction holds), it proves
+    nothing: the other engines decide from the power-up state."""
+    if job.plan.mode != "seq":
+        return False
+    text = read_text(job.reference_file.parent / STRUCTURE_JSON)
+    gold, gate = ref_name(job.design.target.name), job.design.target.name
+    try:
+        found = read_clocking(text, [gold, gate]) if text else {}
+    except ValueError:
+        return False
+    if gold not in found or gate not in found:
+        return False
+    return found[gold].register_names == found[gate].register_names
 
 
 def _without_reset(job: Job) -> FormalResult:

@@ -87,6 +87,7 @@ class Clocking:
         problems: Structures the miter cannot model or a candidate may not use (derived
             clocks, constant clocks, black boxes, verification cells), each as one phrase.
         examples: For each clock/async pair, the name of one register that uses it.
+        register_names: ``(name, width)`` of every register cell, sorted (the nets they drive).
     """
 
     clocks: frozenset[tuple[str, str]] = frozenset()
@@ -95,6 +96,7 @@ class Clocking:
     latches: int = 0
     problems: tuple[str, ...] = ()
     examples: Mapping[tuple[str, Any], str] = field(default_factory=dict)
+    register_names: tuple[tuple[str, int], ...] = ()
 
 
 def _param(cell: Mapping[str, Any], name: str, default: int = 1) -> int:
@@ -227,6 +229,7 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
     problems: list[str] = []
     examples: dict[tuple[str, Any], str] = {}
     registers = latches = 0
+    named: list[tuple[str, int]] = []
     for cell in mod.get("cells", {}).values():
         kind = str(cell.get("type", ""))
         conns = cell.get("connections", {})
@@ -251,6 +254,7 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
         if kind not in _FF_ASYNC:
             continue
         registers += 1
+        named.append((reg, len(conns.get("Q", []))))
         clk_bits = conns.get("CLK", [])
         edge_pol = _param(cell, "CLK_POLARITY")
         how, name, inv = view.trace(clk_bits[0]) if clk_bits else ("derived", "nothing", False)
@@ -285,6 +289,7 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
         latches,
         tuple(dict.fromkeys(problems)),
         examples,
+        tuple(sorted(named)),
     )
 
 

@@ -24,8 +24,6 @@ class Job:
     ``secret`` seals the phase markers and names the result files of every script run of
     this check (:mod:`rtlopt.formal.channel`); each engine removes its result files first.
     ``timings`` collects seconds per verification step beside the engines (``vacuity``).
-    ``findings`` holds what one engine learnt that limits another's verdict: ``power_up``, why
-    a proof without a base case (Yosys's ``equiv_induct``) is not a proof of this pair.
     """
 
     design: Design
@@ -38,7 +36,6 @@ class Job:
     start: float
     secret: str = field(default_factory=new_secret)
     timings: dict[str, float] = field(default_factory=dict)
-    findings: dict[str, str] = field(default_factory=dict)
 
     def add_time(self, step: str, seconds: float) -> None:
         """Count ``seconds`` for ``step`` in :attr:`timings`."""

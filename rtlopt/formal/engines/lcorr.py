@@ -12,8 +12,7 @@ The model is the exact one of :func:`rtlopt.formal.engines.abc.run` (x power-up,
 in the first step, the default X policy), so a proof is a proof of the check, after the same
 structure, drivers and witness checks; a counterexample is a refutation only when it replays
 on the miter with the candidate's outputs defined. Anything else gives None: the other engines
-decide; a counterexample whose candidate outputs are x is recorded in ``job.findings`` so that
-no induction without a base case (the structural proof) decides after it.
+decide.
 """
 
 from __future__ import annotations
@@ -90,16 +89,7 @@ def run(job: Job, *, share: float) -> FormalResult | None:
     if out.status == "proved":
         return proven(job, miter, FormalResult(Verdict.PROVEN, METHOD, "", {}, elapsed(job.start)))
     got = [v for k, v in out.counterexample.items() if k.startswith("got ")]
-    if out.status == "failed" and out.trace and any("x" in v for v in got):
-        # the candidate is undefined where the reference is not, from the power-up state: x
-        # pessimism, or registers without reset that real power-up values set apart; either
-        # way no proof without a base case (equiv_induct) may follow
-        job.findings["power_up"] = (
-            f"the exact miter leaves the candidate undefined where the reference is defined "
-            f"(cycle {out.frame})"
-        )
-        return None
-    if out.status != "failed" or not out.trace or not got:
+    if out.status != "failed" or not out.trace or not got or any("x" in v for v in got):
         return None
     return checked(
         job,
