@@ -2,8 +2,8 @@
 first (:mod:`rtlopt.formal.engines.lcorr`) refutes what differs from reset, also registers
 without reset that only power-up values would make equal; and cases the whole check wrongly
 proved (``equiv_induct`` proves only that two designs do not diverge once their outputs
-agreed for some cycles: it has no base case from reset), so it no longer decides without reset
-or after the exact miter saw the candidate undefined. The designs are in
+agreed for some cycles: it has no base case from reset), so it decides only with a reset and the
+same registers on both sides (the reset state is then its base). The designs are in
 ``tests/data/formal_redteam/`` (each with a testbench showing the difference in iverilog)."""
 
 from __future__ import annotations
