@@ -137,11 +137,11 @@ class HarnessConfig:
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
     parameterizations: bool = _f(
         True,
-        "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults; a change in code none of them elaborates is checked under probe parameterizations (harness.parameter_probes) or reported as unchecked and not accepted.",
+        "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults; a change whose meaning depends on a parameter is also checked under probe values of it (harness.parameter_probes), and one that no probe can check is reported as unchecked and not accepted.",
     )
     parameter_probes: int = _f(
-        2,
-        "When a candidate changes a generate branch that none of the repository's parameterizations elaborates: how many extra parameterizations (values no instance uses, one parameter changed from its default, chosen to elaborate those branches) the candidate is also checked under. Each probe is used only if the reference evaluates against itself under it; the report names it as a probe. 0: such a candidate is reported as unchecked and not accepted.",
+        3,
+        "Probe values per parameter. A candidate whose change depends on a parameter (found from the token diff: the changed items, the signals that link them to the outputs, the declarations they use, localparams and functions closed over) is also checked with that parameter changed from its default (no instance uses these values): up to this many values from the numbers the change itself compares with (each with its neighbours), and up to this many more from the numbers the module writes beside the parameter and common widths; a change to a generate block or guard none of the repository's parameterizations elaborates also gets a value under which the candidate elaborates other blocks than the reference, and values that elaborate the unused blocks. A probe is used only if the reference under it passes against itself; the report names it as a probe. 0: a change that depends on a parameter is reported as unchecked and not accepted.",
     )
     initial_values: str = _f(
         "ignore",

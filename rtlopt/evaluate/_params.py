@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -30,7 +30,8 @@ from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
-    from rtlopt.frontend._params import Parameterization
+    from rtlopt.frontend._param_deps import ParamDependence
+    from rtlopt.frontend._params import Elaborations, Parameterization
 
 
 class _Evaluates(Protocol):
@@ -48,7 +49,8 @@ log = logging.getLogger(__name__)
 
 
 class ParameterCheck:
-    """Checks a candidate under the repository's other parameterizations of the target."""
+    """Checks a candidate under the repository's other parameterizations of the target, and
+    under probes of the parameters its change depends on."""
 
     def __init__(self, design: Design, config: Config, workdir: Path, factory: Factory) -> None:
         self.factory = factory
@@ -57,11 +59,15 @@ class ParameterCheck:
         self.workdir = workdir
         self._lock = threading.Lock()
         self._settings: list[Parameterization] | None = None
+        self._ref = ""
         self._ref_dead: list[str] = []
+        self._elab: Elaborations = {}  # the reference's elaborations, shared by every search
         self._subs: dict[int, _Evaluates] = {}
-        self._probe_lock = threading.Lock()
+        self._keys: dict[tuple[tuple[str, str], ...], int] = {}
+        self._probe_lock = threading.RLock()
         self._probes: list[Parameterization] | None = None
-        self._ref_dead_probed: list[str] = []
+        self._valid: dict[tuple[str, str], Parameterization | None] = {}
+        self._values: dict[str, list[str]] = {}
 
     def _found(self) -> list[Parameterization]:
         from rtlopt.frontend._params import never_elaborated, parameterizations
@@ -70,8 +76,9 @@ class ParameterCheck:
             if self._settings is None:
                 t = self.design.target
                 self._settings = parameterizations(self.design)
+                self._ref = t.file.read_text(errors="surrogateescape")
                 self._ref_dead = never_elaborated(
-                    t.file.read_text(errors="surrogateescape"), t.name, self.design, self._settings
+                    self._ref, t.name, self.design, self._settings, self._elab
                 )
                 log.info(
                     "%s: %d parameterization(s): %s",
@@ -87,74 +94,182 @@ class ParameterCheck:
     def check(self, text: str) -> tuple[Stage, str, EvalResult | None] | None:
         """The stage and reason of a rejection (with the other parameterization's result, whose
         status says whether a tool failed), or None when the candidate passes under every
-        parameterization (or the target has only its defaults)."""
+        parameterization and probe (or the target has only its defaults)."""
         from rtlopt.frontend._params import never_elaborated
 
         settings = self._found()
         if not settings:
             return None
         name = self.design.target.name
-        extra: list[Parameterization] = []
-        if never_elaborated(text, name, self.design, settings) != self._ref_dead:
-            extra = self._probed()
-            reached = extra and (
-                never_elaborated(text, name, self.design, [*settings, *extra])
-                == self._ref_dead_probed
-            )
-            if not reached:
-                return (
-                    Stage.FORMAL,
-                    f"unchecked for parameters {self.labels()}: the candidate changes code that "
-                    "none of the repository's parameterizations of the target elaborates"
-                    + ("" if extra else " (and no probe parameterization reaches it)"),
-                    None,
-                )
+        deps = self._depends(text)
+        probes, missing = self._probes_for(deps)
+        if missing:
+            return (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
+        local: Elaborations = {}
+        dead = never_elaborated(text, name, self.design, settings, local) != self._ref_dead
+        if dead:
+            more = [*self._probed(), *self._diverging(text, deps, local)]
+            probes += [pz for pz in dict.fromkeys(more) if pz not in probes]
         base = settings[0]
-        for k, pz in enumerate([*settings[1:], *extra], start=1):
+        for pz in [*settings[1:], *probes]:
             values = pz.differs(base)
             if not values:
                 continue
-            res = self._sub(k, values).evaluate(_specialized(text, name, values))
+            res = self._sub(values).evaluate(_specialized(text, name, values))
             if not res.accepted:
                 where = ", ".join(pz.where[:3])
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
+        every = [*settings, *probes]
+        if dead and never_elaborated(text, name, self.design, every, local) != never_elaborated(
+            self._ref, name, self.design, every, self._elab
+        ):
+            return (
+                Stage.FORMAL,
+                f"unchecked for parameters {self.labels()}: the candidate changes code (a "
+                "generate block or its guard) that none of the repository's parameterizations "
+                "of the target elaborates, and no probe parameterization elaborates it",
+                None,
+            )
         return None
+
+    def _depends(self, text: str) -> ParamDependence:
+        """What the candidate's change depends on (:func:`rtlopt.frontend.changed_parameters`)."""
+        from rtlopt.frontend._param_deps import changed_parameters
+
+        t = self.design.target
+        defaults = dict(self._found()[0].values)
+        return changed_parameters(
+            self._ref, text, t.name, list(defaults), [p.name for p in t.inputs]
+        )
+
+    def _diverging(
+        self, text: str, deps: ParamDependence, local: Elaborations
+    ) -> list[Parameterization]:
+        """For each parameter the change depends on, the first probe (of at most
+        :data:`rtlopt.frontend._params.PROBE_TRIES` values) under which the candidate
+        elaborates other generate blocks or guards than the reference does: a value that
+        exercises a changed guard, bound or block."""
+        from rtlopt.frontend._params import PROBE_TRIES, around, elaborated_blocks
+
+        t = self.design.target
+        out: list[Parameterization] = []
+        for p in deps.params:
+            own = around(deps.numbers, "$clog2" in text, common=False)
+            for v in list(dict.fromkeys([*own, *self._module_values(p)]))[:PROBE_TRIES]:
+                o = [f"{p}={v}"]
+                cand = elaborated_blocks(text, t.name, self.design, o, local)
+                if cand != elaborated_blocks(self._ref, t.name, self.design, o, self._elab):
+                    found = self._pick(p, [v], 1)
+                    out += found
+                    if found:
+                        break
+        return out
+
+    def _probes_for(self, deps: ParamDependence) -> tuple[list[Parameterization], str]:
+        """The probes of the parameters the candidate's change depends on: for each, up to
+        ``harness.parameter_probes`` values from the change's own numbers and as many from the
+        module's (:func:`rtlopt.frontend.probe_values`); or why the change is unchecked."""
+        from rtlopt.frontend._params import around
+
+        t = self.design.target
+        k = self.config.harness.parameter_probes
+        chosen: list[Parameterization] = []
+        for p in deps.params:
+            own = around(deps.numbers, "$clog2" in self._ref, common=False)
+            got = self._pick(p, own, k)
+            got += self._pick(p, self._module_values(p), k, got)
+            if not got:
+                return [], (
+                    f"the candidate changes code whose meaning depends on parameter {p}, and "
+                    + (
+                        "parameter probes are off (harness.parameter_probes = 0)"
+                        if k <= 0
+                        else f"no other value of {p} elaborates the reference and passes it "
+                        "against itself"
+                    )
+                )
+            chosen += [pz for pz in got if pz not in chosen]
+        if deps.params:
+            log.info(
+                "%s: the change depends on %s; probes %s",
+                t.name,
+                ", ".join(deps.params),
+                "; ".join(pz.label() for pz in chosen),
+            )
+        return chosen, ""
+
+    def _module_values(self, p: str) -> list[str]:
+        from rtlopt.frontend._params import probe_values
+
+        with self._probe_lock:
+            if p not in self._values:
+                default = dict(self._found()[0].values)[p]
+                self._values[p] = probe_values(self._ref, p, default)
+            return self._values[p]
+
+    def _pick(
+        self, p: str, values: list[str], k: int, taken: Sequence[Parameterization] = ()
+    ) -> list[Parameterization]:
+        """Up to ``k`` probes ``p=value`` for the first usable of ``values`` (at most
+        :data:`rtlopt.frontend._params.PROBE_TRIES` tried): a value some repository
+        parameterization has is checked there already and skipped."""
+        from rtlopt.frontend._params import PROBE_TRIES, probe
+
+        settings = self._found()
+        default = dict(settings[0].values)[p]
+        out: list[Parameterization] = []
+        tried = 0
+        for v in dict.fromkeys(values):
+            if len(out) >= k or tried >= PROBE_TRIES:
+                break
+            if v == default:
+                continue
+            with self._probe_lock:
+                if (p, v) not in self._valid:
+                    tried += 1
+                    t = self.design.target
+                    pz = probe(self._ref, t.name, self.design, settings[0], p, v, self._elab)
+                    if pz is not None and (pz in settings or not self._probe_holds(pz)):
+                        pz = None
+                    self._valid[(p, v)] = pz
+                pz = self._valid[(p, v)]
+            if pz is not None and pz not in out and pz not in taken:
+                out.append(pz)
+        return out
 
     def _probed(self) -> list[Parameterization]:
         """The probes of the reference's never-elaborated blocks that the reference passes
         (found once; :func:`rtlopt.frontend.probe_parameterizations`)."""
-        from rtlopt.frontend._params import never_elaborated, probe_parameterizations
+        from rtlopt.frontend._params import probe_parameterizations
 
         with self._probe_lock:
             if self._probes is None:
                 settings = self._found()
                 t = self.design.target
-                ref = t.file.read_text(errors="surrogateescape")
                 found = probe_parameterizations(
-                    ref, t.name, self.design, settings, self.config.harness.parameter_probes
+                    self._ref,
+                    t.name,
+                    self.design,
+                    settings,
+                    max(self.config.harness.parameter_probes, 0),
+                    self._elab,
                 )
-                first = len(settings)
-                self._probes = [
-                    pz for j, pz in enumerate(found) if self._probe_holds(first + j, pz, ref)
-                ]
-                self._ref_dead_probed = never_elaborated(
-                    ref, t.name, self.design, [*settings, *self._probes]
-                )
+                self._probes = [pz for pz in found if self._probe_holds(pz)]
                 log.info(
-                    "%s: probe parameterization(s): %s",
+                    "%s: probe parameterization(s) of its unused blocks: %s",
                     t.name,
                     "; ".join(p.label() for p in self._probes) or "none",
                 )
             return self._probes
 
-    def _probe_holds(self, k: int, pz: Parameterization, ref: str) -> bool:
+    def _probe_holds(self, pz: Parameterization) -> bool:
         """Whether the reference specialized to probe ``pz`` evaluates against itself (a copy
         with a comment appended: simulated and proven, not short-cut as identical text)."""
         values = pz.differs(self._found()[0])
-        copy = _specialized(ref, self.design.target.name, values)
+        copy = _specialized(self._ref, self.design.target.name, values)
         copy += "\n// the reference under a probe parameterization\n"
         try:
-            res = self._sub(k, values).evaluate(copy)
+            res = self._sub(values).evaluate(copy)
         except RtloptError as exc:
             log.info("probe %s not used: %s", pz.label(), exc)
             return False
@@ -162,10 +277,12 @@ class ParameterCheck:
             log.info("probe %s not used: the reference under it: %s", pz.label(), res.reason)
         return res.accepted
 
-    def _sub(self, k: int, values: dict[str, str]) -> _Evaluates:
+    def _sub(self, values: dict[str, str]) -> _Evaluates:
+        """The evaluator of the target specialized to ``values`` (one per parameterization)."""
         from rtlopt.frontend import parse_text
 
         with self._lock:
+            k = self._keys.setdefault(tuple(sorted(values.items())), len(self._keys) + 1)
             if k in self._subs:
                 return self._subs[k]
             d = self.design

@@ -29,7 +29,12 @@ __all__ = [
     "Parameterization",
     "never_elaborated",
     "parameterizations",
+    "Elaborations",
+    "elaborated_blocks",
+    "probe",
     "probe_parameterizations",
+    "probe_values",
+    "around",
     "specialize",
 ]
 
@@ -227,39 +232,114 @@ def _elaborate(text: str, module: str, design: Design, overrides: Sequence[str])
     return out
 
 
+def _words(raw: bytes) -> str:
+    """A block's text with its white space normalized (a re-indented block is the same)."""
+    return " ".join(raw.decode("utf-8", "surrogateescape").split())
+
+
+def _flat(node: Any) -> str:
+    return " ".join(str(node).split())
+
+
+def _start(node: Any) -> int:
+    return int(node.sourceRange.start.offset)
+
+
 def _guard(syn: Any) -> str:
-    """The text of the generate construct that decides whether block ``syn`` is elaborated."""
-    node = syn.parent
-    for _ in range(4):
+    """Every condition that decides whether block ``syn`` is elaborated, innermost first: each
+    enclosing if-generate's condition with the branch taken, case-generate's expression with
+    the item's labels (a default item: all labels), loop-generate's header."""
+    parts: list[str] = []
+    child, node = syn, syn.parent
+    for _ in range(256):
         if node is None:
             break
         k = node_kind(node)
-        if k in ("IfGenerate", "CaseGenerate"):
-            return str(node.condition) + (str(node) if k == "CaseGenerate" else "")
-        if k == "LoopGenerate":
-            return str(node)
-        node = node.parent
-    return ""
+        if k == "ModuleDeclaration":
+            break
+        if k == "IfGenerate":
+            branch = "then" if _start(node.block) == _start(child) else "else"
+            parts.append(f"if ({_flat(node.condition)}) {branch}")
+        elif k == "CaseGenerate":
+            labels = [
+                _flat(i.expressions)
+                for i in node.items
+                if node_kind(child) == "DefaultCaseItem" or _start(i) == _start(child)
+                if node_kind(i) == "StandardCaseItem"
+            ]
+            default = "default " if node_kind(child) == "DefaultCaseItem" else ""
+            parts.append(f"case ({_flat(node.condition)}) {default}{' | '.join(labels)}")
+        elif k == "LoopGenerate":
+            parts.append(
+                f"for ({_flat(node.identifier)} = {_flat(node.initialExpr)}; "
+                f"{_flat(node.stopExpr)}; {_flat(node.iterationExpr)})"
+            )
+        child, node = node, node.parent
+    return " / ".join(parts)
+
+
+#: Elaborations already done, ``(text, module, overrides) -> blocks``.
+Elaborations = dict[tuple[str, str, tuple[str, ...]], _Blocks]
+
+
+def _overrides(pz: Parameterization) -> tuple[str, ...]:
+    return tuple(f"{k}={v}" for k, v in pz.values)
+
+
+def _elaborated(
+    text: str, module: str, design: Design, overrides: Sequence[str], cache: Elaborations | None
+) -> _Blocks:
+    """:func:`_elaborate`, each ``(text, module, overrides)`` once per ``cache``."""
+    key = (text, module, tuple(overrides))
+    if cache is None:
+        return _elaborate(text, module, design, overrides)
+    if key not in cache:
+        cache[key] = _elaborate(text, module, design, overrides)
+    return cache[key]
 
 
 def never_elaborated(
-    text: str, module: str, design: Design, settings: Sequence[Parameterization]
+    text: str,
+    module: str,
+    design: Design,
+    settings: Sequence[Parameterization],
+    cache: Elaborations | None = None,
 ) -> list[str]:
-    """The text of every generate block of ``module`` in ``text`` that none of ``settings``
-    elaborates, in source order (``module`` as the top, each setting as overrides)."""
+    """Every generate block of ``module`` in ``text`` that none of ``settings`` elaborates, in
+    source order, each as ``[its guard]`` and its text (``module`` as the top, each setting as
+    overrides): two texts whose lists are equal leave the same code unchecked under the same
+    conditions."""
     ends: dict[int, int] = {}
     used: set[int] = set()
+    guards: dict[int, str] = {}
     for pz in settings or [Parameterization(())]:
-        blocks = _elaborate(text, module, design, [f"{k}={v}" for k, v in pz.values])
+        blocks = _elaborated(text, module, design, _overrides(pz), cache)
         ends.update(blocks.ends)
         used |= blocks.used
+        guards.update(blocks.guards)
     raw = text.encode("utf-8", "surrogateescape")
     dead = [(a, b) for a, b in sorted(ends.items()) if a not in used]
-    return [raw[a:b].decode("utf-8", "surrogateescape") for a, b in dead]
+    return [f"[{guards.get(a, '')}]\n" + _words(raw[a:b]) for a, b in dead]
 
 
-#: Values tried for an integer parameter that guards a block nobody elaborates, after the
-#: numbers its guard compares with (and their neighbours).
+def elaborated_blocks(
+    text: str,
+    module: str,
+    design: Design,
+    overrides: Sequence[str],
+    cache: Elaborations | None = None,
+) -> frozenset[str]:
+    """The generate blocks of ``module`` in ``text`` that ``overrides`` elaborate, each as
+    ``[its guard]`` and its text: two texts elaborate the same code where these are equal."""
+    blocks = _elaborated(text, module, design, overrides, cache)
+    raw = text.encode("utf-8", "surrogateescape")
+    return frozenset(
+        f"[{blocks.guards.get(a, '')}]\n" + _words(raw[a : blocks.ends[a]]) for a in blocks.used
+    )
+
+
+#: Values tried for an integer parameter, after the numbers the module compares it with (and
+#: their neighbours): common widths.
 PROBE_INTEGERS = ("2", "4", "1", "8", "3", "5", "16", "32", "0", "6", "7", "12")
 #: At most this many single-parameter elaborations are tried when looking for probes.
 PROBE_TRIES = 32
@@ -285,8 +365,70 @@ def _probe_values(
     return list(dict.fromkeys(out))[:PROBE_TRIES]
 
 
+def probe_values(text: str, name: str, default: str, numbers: Sequence[int] = ()) -> list[str]:
+    """Values to try for parameter ``name`` (default ``default``) of the module in ``text``,
+    most targeted first, the default left out: for a string parameter, the strings of the
+    text; else ``numbers`` (a change's own literals), then the numbers the text writes beside
+    ``name`` or a localparam derived from it (a comparison, a bound, a width; beside ``$clog2``
+    also the powers of two around them), each with its neighbours, then common widths."""
+    from rtlopt.frontend._param_deps import compared, literal_numbers
+
+    if default.startswith('"'):
+        strings = dict.fromkeys(re.findall(r'"[^"\n]*"', text))
+        return [s for s in strings if s != default]
+    toks = re.findall(
+        r"\$?[A-Za-z_][A-Za-z0-9_$]*|\d*'[sS]?[bBoOdDhH][0-9a-fA-F_]+|\d[\d_]*|\S", text
+    )
+    related = {name}
+    for decl in re.findall(r"\blocalparam\b[^;]*", text):
+        if related & set(re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", decl)):
+            related |= set(re.findall(r"([A-Za-z_][A-Za-z0-9_$]*)\s*=(?!=)", decl))
+    near = compared(text, related)
+    for i, t in enumerate(toks):
+        if t in related:
+            near += literal_numbers(toks[max(0, i - 8) : i + 9])
+    return [v for v in around([*numbers, *near], "$clog2" in text) if v != default]
+
+
+def around(numbers: Sequence[int], clog2: bool = False, common: bool = True) -> list[str]:
+    """Each of ``numbers`` followed by its neighbours (n, n + 1, n - 1: both sides of any
+    comparison with n; with ``clog2`` also the powers of two they give, and one past), then
+    (``common``) common widths: non-negative, each once."""
+    values: list[int] = []
+    for n in numbers:
+        values += [n, n + 1, n - 1]
+        if clog2 and n <= 20:
+            values += [2**n, 2**n + 1, 2**n - 1]
+    out = [str(v) for v in values if v >= 0]
+    return list(dict.fromkeys([*out, *(PROBE_INTEGERS if common else ())]))
+
+
+def probe(
+    text: str,
+    module: str,
+    design: Design,
+    base: Parameterization,
+    name: str,
+    value: str,
+    cache: Elaborations | None = None,
+) -> Parameterization | None:
+    """The parameterization of ``module`` with ``name=value`` and the others as in ``base``
+    (the defaults), if it elaborates with no more slang errors than ``base`` does."""
+    ref = _elaborated(text, module, design, _overrides(base), cache)
+    blocks = _elaborated(text, module, design, [f"{name}={value}"], cache)
+    if blocks.errors > ref.errors or blocks.values is None:
+        return None
+    label = f"a probe: {name}={value}, no instance of the repository uses it"
+    return Parameterization(blocks.values.values, (label,))
+
+
 def probe_parameterizations(
-    text: str, module: str, design: Design, settings: Sequence[Parameterization], limit: int
+    text: str,
+    module: str,
+    design: Design,
+    settings: Sequence[Parameterization],
+    limit: int,
+    cache: Elaborations | None = None,
 ) -> list[Parameterization]:
     """Up to ``limit`` parameterizations no instance uses that elaborate the generate blocks
     of ``module`` none of ``settings`` elaborates: one parameter changed from the defaults
@@ -294,19 +436,19 @@ def probe_parameterizations(
     chosen greedily by how many of those blocks each elaborates."""
     if limit <= 0 or not settings:
         return []
-    seen = [_elaborate(text, module, design, [f"{n}={v}" for n, v in pz.values]) for pz in settings]
+    seen = [_elaborated(text, module, design, _overrides(pz), cache) for pz in settings]
     guards = {a: g for blocks in seen for a, g in blocks.guards.items()}
     dead = set(guards) - {a for blocks in seen for a in blocks.used}
-    base_errors = seen[0].errors
     if not dead:
         return []
     found: list[tuple[Parameterization, set[int]]] = []
     for name, value in _probe_values(text, [guards[a] for a in sorted(dead)], settings[0]):
-        blocks = _elaborate(text, module, design, [f"{name}={value}"])
-        covers = dead & blocks.used
-        if covers and blocks.errors <= base_errors and blocks.values is not None:
-            label = f"a probe: {name}={value}, no instance of the repository uses it"
-            found.append((Parameterization(blocks.values.values, (label,)), covers))
+        pz = probe(text, module, design, settings[0], name, value, cache)
+        if pz is None:
+            continue
+        covers = dead & _elaborated(text, module, design, [f"{name}={value}"], cache).used
+        if covers:
+            found.append((pz, covers))
     chosen: list[Parameterization] = []
     while found and len(chosen) < limit and dead:
         pz, covers = max(found, key=lambda fc: len(fc[1] & dead))

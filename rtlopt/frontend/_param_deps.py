@@ -1,0 +1,305 @@
+"""Which parameters a candidate's change depends on (text work, once per candidate).
+
+A change whose meaning depends on a parameter (a generate guard, a loop bound, a condition or
+case on a parameter, a width, a localparam or function of parameters) can fold away under the
+parameterizations the repository uses; :func:`changed_parameters` names the parameters whose
+other values could show it, so that the candidate is also checked under probes of them.
+
+The module's items (header parameters and ports, declarations, assignments, always blocks,
+instances, and each generate construct whole, guard included) are linked through the names
+they share. From every item the token diff touches, the search follows: an internal signal or
+output to every item naming it (its drivers, readers and declaration: the fan-in and fan-out
+that could show or mask the change); an input, localparam, function or genvar to its
+declaration only (its width or value); a name the changed item declares to every item that
+uses it. The parameters found on the way are the answer; a change outside every item (the
+header, another module of the file) depends on every parameter. Over-approximating is safe:
+a parameter too many costs probes, one too few would accept unchecked code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rtlopt.frontend._slang import node_kind
+
+__all__ = ["ParamDependence", "changed_parameters", "compared", "literal_numbers"]
+
+_TOKEN = re.compile(
+    r"""(?P<comment>//[^\n]*|/\*.*?\*/)
+    |(?P<string>"(?:\\.|[^"\\\n])*")
+    |(?P<escaped>\\\S+)
+    |(?P<number>(?:\d[\d_]*)?'[sS]?[bBoOdDhH][0-9a-fA-FxXzZ?_]+|\d[\d_]*(?:\.\d+)?)
+    |(?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)
+    |(?P<op>[^\sA-Za-z0-9_$])""",
+    re.S | re.X,
+)
+
+#: Words that name no signal (a name not listed here is treated as one: safe, only coarser).
+_KEYWORDS = frozenset(
+    """always always_comb always_ff always_latch and assign automatic begin bit buf byte case
+    casex casez cell default defparam disable do else end endcase endfunction endgenerate
+    endmodule endtask enum event for force forever fork function generate genvar if iff
+    initial inout input int integer join localparam logic longint module negedge nand nor not
+    or output packed parameter posedge real realtime reg release repeat return shortint signed
+    specify struct supply0 supply1 task time tri tri0 tri1 triand trior typedef union unique
+    unsigned var void wand while wire wor xnor xor""".split()
+)
+
+
+@dataclass(frozen=True)
+class ParamDependence:
+    """What a candidate's change depends on.
+
+    Attributes:
+        changed: Whether the candidate's tokens differ from the reference's at all.
+        params: The parameters (of those asked about) the change depends on, in their order.
+        numbers: The integer literals that the changed items (both sides) write near a
+            parameter or localparam (a comparison, a bound, a width), then their others, then
+            those of the changed tokens, first seen first: the values a change tests.
+    """
+
+    changed: bool
+    params: tuple[str, ...] = ()
+    numbers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+def _tokens(raw: str) -> list[_Tok]:
+    out = []
+    for m in _TOKEN.finditer(raw):
+        kind = m.lastgroup or "op"
+        if kind != "comment":
+            out.append(_Tok(kind, m.group(), m.start(), m.end()))
+    return out
+
+
+def literal_numbers(texts: Sequence[str]) -> list[int]:
+    """The non-negative integer values of the literals in ``texts`` (x/z digits skipped)."""
+    out: list[int] = []
+    for t in texts:
+        m = re.fullmatch(r"(?:\d[\d_]*)?'[sS]?([bBoOdDhH])([0-9a-fA-F_]+)|(\d[\d_]*)", t)
+        if m is None:
+            continue
+        if m.group(3) is not None:
+            out.append(int(m.group(3).replace("_", "")))
+        else:
+            base = {"b": 2, "o": 8, "d": 10, "h": 16}[m.group(1).lower()]
+            try:
+                out.append(int(m.group(2).replace("_", ""), base))
+            except ValueError:
+                continue
+    return out
+
+
+def _module(root: Any, module: str) -> Any:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        k = node_kind(node)
+        if k == "ModuleDeclaration":
+            if node.header.name.valueText == module:
+                return node
+            continue
+        if k == "CompilationUnit":
+            stack.extend(node.members)
+    return None
+
+
+def _item_nodes(mod: Any) -> Iterator[Any]:
+    """The module's items: header parameters and ports, then its members (a generate region's
+    members one by one; any other generate construct whole, with its guard)."""
+    params = mod.header.parameters
+    if params is not None:
+        yield from (d for d in params.declarations if node_kind(d) != "Comma")
+    ports = getattr(mod.header, "ports", None)
+    for p in getattr(ports, "ports", None) or ():
+        if node_kind(p) != "Comma":
+            yield p
+    stack = list(mod.members)[::-1]
+    while stack:
+        node = stack.pop()
+        if node_kind(node) == "GenerateRegion":
+            stack.extend(list(node.members)[::-1])
+        else:
+            yield node
+
+
+@dataclass
+class _Module:
+    """One text's module: its tokens (the whole text), items as token index ranges."""
+
+    raw: str
+    toks: list[_Tok]
+    span: tuple[int, int]
+    items: list[tuple[int, int, str]]  # first token, past-last token, node kind
+    names: list[set[str]]  # the identifiers of each item
+
+
+def _read(text: str, module: str) -> _Module | None:
+    from pyslang import syntax
+
+    raw = text.encode("utf-8", "surrogateescape").decode("latin-1")  # byte offsets
+    toks = _tokens(raw)
+    mod = _module(syntax.SyntaxTree.fromText(text).root, module)
+    if mod is None:
+        return None
+    starts = [t.start for t in toks]
+
+    def index(offset: int) -> int:
+        import bisect
+
+        return bisect.bisect_left(starts, offset)
+
+    r = mod.sourceRange
+    items = []
+    for node in _item_nodes(mod):
+        s = node.sourceRange
+        items.append((index(int(s.start.offset)), index(int(s.end.offset)), node_kind(node)))
+    names = [{t.text for t in toks[a:b] if t.kind in ("ident", "escaped")} for a, b, _ in items]
+    return _Module(raw, toks, (index(int(r.start.offset)), index(int(r.end.offset))), items, names)
+
+
+def _declared(m: _Module, k: int) -> set[str]:
+    """The constant names item ``k`` declares: parameters (a name before ``=``), functions,
+    tasks, genvars."""
+    a, b, kind = m.items[k]
+    toks = m.toks[a:b]
+    if "Parameter" in kind:
+        return {
+            t.text
+            for i, t in enumerate(toks[:-2])
+            if t.kind == "ident" and toks[i + 1].text == "=" and toks[i + 2].text != "="
+        }
+    if kind in ("FunctionDeclaration", "TaskDeclaration"):
+        head = [t for t in toks if t.text in ("(", ";")][:1]
+        before = [t for t in toks if head and t.start < head[0].start and t.kind == "ident"]
+        return {before[-1].text} if before else set()
+    if kind == "GenvarDeclaration":
+        return {t.text for t in toks if t.kind == "ident"} - _KEYWORDS
+    return set()
+
+
+def _closure(m: _Module, start: set[int], params: set[str], inputs: set[str]) -> set[str]:
+    """The parameters of every item reachable from ``start`` (see the module docstring)."""
+    consts: dict[str, set[int]] = {}
+    users: dict[str, set[int]] = {}
+    for k, names in enumerate(m.names):
+        for n in names:
+            users.setdefault(n, set()).add(k)
+        for n in _declared(m, k):
+            consts.setdefault(n, set()).add(k)
+    for n in inputs:
+        consts[n] = {k for k in users.get(n, ()) if "Port" in m.items[k][2]}
+    found: set[str] = set()
+    todo = list(start)
+    for k in start:  # a changed declaration changes every use of what it declares
+        todo += [u for n in m.names[k] if k in consts.get(n, ()) for u in users[n]]
+    seen: set[int] = set()
+    while todo:
+        k = todo.pop()
+        if k in seen:
+            continue
+        seen.add(k)
+        for n in m.names[k]:
+            if n in params:
+                found.add(n)
+            elif n in consts:
+                todo += consts[n]
+            elif n not in _KEYWORDS and not n.startswith("$"):
+                todo += users[n]
+    return found
+
+
+def _touched(m: _Module, spans: list[tuple[int, int]]) -> set[int] | None:
+    """The items that token ranges (or, when empty, insertion points) fall in; None when one
+    falls outside every item of the module."""
+    out: set[int] = set()
+    for a, b in spans:
+        points = range(a, b) if b > a else [a]
+        for i in points:
+            hit = {k for k, (s, e, _) in enumerate(m.items) if (s <= i < e if b > a else s < i < e)}
+            inside = m.span[0] < i < m.span[1]
+            if not hit and (b > a or not inside):
+                return None
+            out |= hit
+    return out
+
+
+def changed_parameters(
+    ref: str, cand: str, module: str, params: Sequence[str], inputs: Sequence[str]
+) -> ParamDependence:
+    """The parameters among ``params`` that the difference of ``cand`` from ``ref`` (the
+    texts holding ``module``) depends on; ``inputs``: the module's input ports."""
+    r, c = _read(ref, module), _read(cand, module)
+    rt = [t.text for t in (r.toks if r else _tokens(ref))]
+    ct = [t.text for t in (c.toks if c else _tokens(cand))]
+    if rt == ct:
+        return ParamDependence(False)
+    ops = [
+        op
+        for op in difflib.SequenceMatcher(None, rt, ct, autojunk=False).get_opcodes()
+        if op[0] != "equal"
+    ]
+    numbers: list[int] = []
+    changed = literal_numbers(
+        [rt[i] for op in ops for i in range(op[1], op[2])]
+        + [ct[j] for op in ops for j in range(op[3], op[4])]
+    )
+    wanted, ins = set(params), set(inputs)
+    found: set[str] = set()
+    for m, spans in ((r, [(o[1], o[2]) for o in ops]), (c, [(o[3], o[4]) for o in ops])):
+        hit = _touched(m, spans) if m is not None else None
+        if m is None or hit is None:
+            found = set(wanted)
+            break
+        found |= _closure(m, hit, wanted, ins)
+        numbers += _near(m, hit, wanted)
+    return ParamDependence(
+        True, tuple(p for p in params if p in found), tuple(dict.fromkeys(numbers + changed))
+    )
+
+
+_NUM = r"(\d*'[sS]?[bBoOdDhH][0-9a-fA-F_]+|\d[\d_]*)"
+_CMP = r"\s*(?:[<>]=?|[!=]==?)\s*"
+
+
+def compared(text: str, names: set[str]) -> list[int]:
+    """The numbers ``text`` compares one of ``names`` with (``W > 6``, ``5 == W``), in
+    order."""
+    if not names:
+        return []
+    alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pat = re.compile(rf"(?<![\w$])(?:{alt})(?![\w$]){_CMP}{_NUM}|{_NUM}{_CMP}(?:{alt})(?![\w$])")
+    return literal_numbers([a or b for a, b in pat.findall(text)])
+
+
+def _near(m: _Module, items: set[int], params: set[str]) -> list[int]:
+    """The numbers ``items`` compare a parameter or a constant with, those they write within 8
+    tokens of one, then their other numbers (a case label far from its case expression)."""
+    consts = set(params)
+    for k in range(len(m.items)):
+        consts |= _declared(m, k)
+    out: list[int] = []
+    rest: list[int] = []
+    for k in sorted(items):
+        a, b = m.items[k][0], m.items[k][1]
+        if b > a:
+            out += compared(m.raw[m.toks[a].start : m.toks[b - 1].end], consts)
+    for k in sorted(items):
+        toks = [t.text for t in m.toks[m.items[k][0] : m.items[k][1]]]
+        for i, t in enumerate(toks):
+            if t in consts:
+                out += literal_numbers(toks[max(0, i - 8) : i + 9])
+        rest += literal_numbers(toks)
+    return out + rest

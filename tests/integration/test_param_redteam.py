@@ -1,0 +1,101 @@
+"""Parameter-dependent changes are checked at parameter values that exercise them.
+
+Each folder of ``tests/data/param_redteam`` holds a reference ``ref.v`` (module ``m``, default
+``W = 4``) and a candidate ``cand.v``; ``top.v`` instantiates ``m`` with ``W = 4`` only, so the
+repository's parameterizations never show the difference. The candidates whose folder starts
+with ``ok_`` are equivalent for every ``W`` and must be accepted; every other one is wrong for
+some ``W`` other than 4 (a changed generate guard, a loop bound, a condition or case on ``W``
+outside a generate block, a width or slice, a localparam, a function or ``$clog2`` of ``W``, a
+change masked downstream under ``W = 4``) and must be rejected under a probe value, never
+accepted on the strength of ``W = 4``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.evaluate import Evaluator
+from rtlopt.frontend import load_design
+from rtlopt.frontend._param_deps import changed_parameters
+
+pytestmark = pytest.mark.tools
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "param_redteam"
+CASES = sorted(p.name for p in DATA.iterdir() if p.is_dir())
+
+
+def _evaluate(tmp: Path, case: str, **harness: object) -> tuple[bool, str]:
+    repo = tmp / "repo"
+    repo.mkdir(parents=True)
+    shutil.copy(DATA / case / "ref.v", repo / "m.v")
+    shutil.copy(DATA / "top.v", repo / "top.v")
+    for argv in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "m"],
+    ):
+        subprocess.run(argv, cwd=repo, check=True)
+    base = Config()
+    cfg = dataclasses.replace(
+        base,
+        harness=dataclasses.replace(base.harness, sim_timeout_s=20.0, **harness),
+        formal=dataclasses.replace(base.formal, timeout_s=60.0),
+    )
+    design = load_design(repo / "m.v", None, cfg.project)
+    ev = Evaluator(design, cfg, tmp / "scratch", None)
+    try:
+        res = ev.evaluate((DATA / case / "cand.v").read_text())
+    finally:
+        ev.close()
+    return res.accepted, res.reason
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_parameter_dependent_change_is_checked_where_it_shows(tmp_path: Path, case: str) -> None:
+    accepted, reason = _evaluate(tmp_path, case)
+    if case.startswith("ok_"):
+        assert accepted, f"{case}: {reason}"
+    else:
+        assert not accepted, f"{case}: accepted"
+        assert "a probe" in reason or "unchecked for parameters" in reason, f"{case}: {reason}"
+
+
+def test_without_probes_a_parameter_dependent_change_is_unchecked(tmp_path: Path) -> None:
+    accepted, reason = _evaluate(tmp_path, "ok_commute_in_ternary", parameter_probes=0)
+    assert not accepted and "unchecked for parameters" in reason, reason
+    assert "depends on parameter W" in reason, reason
+
+
+def test_the_parameters_a_change_depends_on() -> None:
+    """Text work only: the changed items, the signals linking them, the declarations used."""
+    head = (
+        "module m #(parameter W = 4, parameter D = 2) (input [W-1:0] a, input [7:0] c,\n"
+        "  output [W-1:0] y, output [7:0] z, output [7:0] q);\n"
+    )
+    body = (
+        "  localparam L = D * 2;\n"
+        "  wire [7:0] t = c + 1;\n"
+        "  assign z = t;\n"
+        "  assign q = c << L;\n"
+        "  assign y = a;\n"
+        "endmodule\n"
+    )
+    ref = head + body
+    inputs = ["a", "c"]
+
+    def deps(cand: str) -> tuple[str, ...]:
+        return changed_parameters(ref, cand, "m", ["W", "D"], inputs).params
+
+    assert not changed_parameters(ref, ref + "// c\n", "m", ["W", "D"], inputs).changed
+    assert deps(ref.replace("c + 1", "c + 2")) == ()  # fixed widths, no parameter near
+    assert deps(ref.replace("c << L", "c << 3")) == ("D",)  # a localparam of D
+    assert deps(ref.replace("localparam L = D * 2", "localparam L = D + D")) == ("D",)
+    assert deps(ref.replace("assign y = a", "assign y = ~a")) == ("W",)  # a's width
+    # a change outside the module's items depends on every parameter
+    assert deps(ref + "module extra(output e);\n  assign e = 1;\nendmodule\n") == ("W", "D")
