@@ -213,16 +213,17 @@ class ParameterCheck:
         """Up to ``k`` probes ``p=value`` for the first usable of ``values`` (at most
         :data:`rtlopt.frontend._params.PROBE_TRIES` tried): a value some repository
         parameterization has is checked there already and skipped."""
-        from rtlopt.frontend._params import PROBE_TRIES, probe
+        from rtlopt.frontend._params import PROBE_TRIES, probe, sizes
 
         settings = self._found()
         default = dict(settings[0].values)[p]
+        size = sizes(self._ref, p)
         out: list[Parameterization] = []
         tried = 0
         for v in dict.fromkeys(values):
             if len(out) >= k or tried >= PROBE_TRIES:
                 break
-            if v == default:
+            if v == default or (size and v == "0"):
                 continue
             with self._probe_lock:
                 if (p, v) not in self._valid:

@@ -34,6 +34,7 @@ __all__ = [
     "probe",
     "probe_parameterizations",
     "probe_values",
+    "sizes",
     "around",
     "specialize",
 ]
@@ -401,6 +402,14 @@ def around(numbers: Sequence[int], clog2: bool = False, common: bool = True) -> 
             values += [2**n, 2**n + 1, 2**n - 1]
     out = [str(v) for v in values if v >= 0]
     return list(dict.fromkeys([*out, *(PROBE_INTEGERS if common else ())]))
+
+
+def sizes(text: str, name: str) -> bool:
+    """Whether ``text`` sizes something with parameter ``name`` (``[NAME-1:0]``,
+    ``$clog2(NAME)``): then 0 is no configuration (zero register sets, an empty range) and is
+    not probed."""
+    n = re.escape(name)
+    return re.search(rf"(?<![\w$]){n}\s*-\s*1(?![\w])|\$clog2\s*\(\s*{n}\s*\)", text) is not None
 
 
 def probe(
