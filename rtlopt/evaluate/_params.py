@@ -6,13 +6,18 @@ other parameterization with which the repository instantiates the target
 specialized (the values written as defaults) and evaluated by a second evaluator without PPA,
 through the same simulation and formal check.
 
-A candidate that changes code none of the parameterizations elaborates (a generate branch
-nobody takes) is also checked under probes (``harness.parameter_probes``): parameterizations
-no instance uses, one parameter changed from its default, chosen to elaborate those branches
-(:func:`rtlopt.frontend.probe_parameterizations`). A probe counts only if the reference,
-specialized to it, evaluates against itself (a copy with a comment, so that it is simulated and
-proven, not short-cut); the reasons name it as a probe. A change that no probe reaches either is
-"unchecked for parameters ...", never accepted.
+A candidate whose change depends on a parameter (``_param_deps.changed_parameters``:
+the changed items closed over the signals that link them to the outputs, the declarations they
+use, localparams and functions) is also checked under probes (``harness.parameter_probes``):
+parameterizations no instance uses, that parameter changed from its default to the values the
+change itself compares with (and their neighbours), then to the module's own numbers beside it
+and common widths. A change to a generate block or guard none of the parameterizations
+elaborates also gets the probes that elaborate the reference's unused blocks and, per
+parameter, a value under which the candidate elaborates other blocks than the reference. A
+probe counts only if the reference, specialized to it, evaluates against itself (a copy with a
+comment, so that it is simulated and proven, not short-cut); the reasons name it as a probe.
+A change that depends on a parameter no probe value can check, or a changed block no probe
+elaborates, is "unchecked for parameters ...", never accepted.
 """
 
 from __future__ import annotations
@@ -133,7 +138,7 @@ class ParameterCheck:
         return None
 
     def _depends(self, text: str) -> ParamDependence:
-        """What the candidate's change depends on (:func:`rtlopt.frontend.changed_parameters`)."""
+        """What the candidate's change depends on (``_param_deps.changed_parameters``)."""
         from rtlopt.frontend._param_deps import changed_parameters
 
         t = self.design.target
@@ -168,7 +173,7 @@ class ParameterCheck:
     def _probes_for(self, deps: ParamDependence) -> tuple[list[Parameterization], str]:
         """The probes of the parameters the candidate's change depends on: for each, up to
         ``harness.parameter_probes`` values from the change's own numbers and as many from the
-        module's (:func:`rtlopt.frontend.probe_values`); or why the change is unchecked."""
+        module's (:func:`rtlopt.frontend._params.probe_values`); or why the change is unchecked."""
         from rtlopt.frontend._params import around
 
         t = self.design.target

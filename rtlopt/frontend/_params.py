@@ -9,8 +9,9 @@ top). Two instances with the same values are one parameterization.
 :func:`specialize` writes a parameterization into a module's text as its defaults (an
 instance override and a changed default elaborate alike), so that every tool (iverilog, Yosys,
 the formal engines) reads it without options of its own. :func:`never_elaborated` lists the
-generate blocks that none of the parameterizations elaborates: a change there is checked by
-nothing.
+generate blocks that none of the parameterizations elaborates, each with the guard chain that
+decides it: a change there (or to its guard) is checked by nothing but probes
+(:func:`probe_parameterizations`, :func:`probe_values`).
 """
 
 from __future__ import annotations
