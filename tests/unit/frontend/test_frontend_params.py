@@ -61,3 +61,16 @@ def test_specialize_writes_values_as_defaults_only_for_the_module() -> None:
     assert "parameter MODE = 2, parameter W = 4, localparam L = W * 2" in out
     assert "parameter M = 1" in out  # another module's parameter is left alone
     assert specialize(text, "leaf", {}) == text
+
+
+def test_unused_blocks_are_compared_with_their_guards(tmp_path: Path) -> None:
+    """A changed guard with the same block text is a change to unused code."""
+    d = _design(tmp_path)
+    settings = parameterizations(d)
+    dead = never_elaborated(LEAF, "leaf", d, settings)
+    assert dead[0].startswith("[if (MODE == 2) then / if (MODE == 1) else]"), dead
+    moved = LEAF.replace("MODE == 2", "MODE == 3")
+    assert never_elaborated(moved, "leaf", d, settings) != dead
+    # re-indenting a block changes nothing
+    spaced = LEAF.replace("assign y = a + 1;", "assign   y = a + 1;")
+    assert never_elaborated(spaced, "leaf", d, settings) == dead
