@@ -12,7 +12,8 @@ output to every item naming it (its drivers, readers and declaration: the fan-in
 that could show or mask the change); an input, localparam, function or genvar to its
 declaration only (its width or value); a name the changed item declares to every item that
 uses it. The parameters found on the way are the answer; a change outside every item (the
-header, another module of the file) depends on every parameter. Over-approximating is safe:
+header, another module of the file) or a changed item that uses a text macro depends on every
+parameter. Over-approximating is safe:
 a parameter too many costs probes, one too few would accept unchecked code.
 """
 
@@ -221,6 +222,22 @@ def _closure(m: _Module, start: set[int], params: set[str], inputs: set[str]) ->
     return found
 
 
+_DIRECTIVES = frozenset(
+    "define undef ifdef ifndef elsif else endif include timescale default_nettype resetall "
+    "celldefine endcelldefine line pragma begin_keywords end_keywords".split()
+)
+
+
+def _macro(m: _Module, k: int) -> bool:
+    """Whether item ``k`` uses a text macro (whose body may name any parameter)."""
+    a, b, _ = m.items[k]
+    toks = m.toks[a:b]
+    return any(
+        t.text == "`" and i + 1 < len(toks) and toks[i + 1].text not in _DIRECTIVES
+        for i, t in enumerate(toks)
+    )
+
+
 def _touched(m: _Module, spans: list[tuple[int, int]]) -> set[int] | None:
     """The items that token ranges (or, when empty, insertion points) fall in; None when one
     falls outside every item of the module."""
@@ -260,7 +277,7 @@ def changed_parameters(
     found: set[str] = set()
     for m, spans in ((r, [(o[1], o[2]) for o in ops]), (c, [(o[3], o[4]) for o in ops])):
         hit = _touched(m, spans) if m is not None else None
-        if m is None or hit is None:
+        if m is None or hit is None or any(_macro(m, k) for k in hit):
             found = set(wanted)
             break
         found |= _closure(m, hit, wanted, ins)

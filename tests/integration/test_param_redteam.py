@@ -97,5 +97,7 @@ def test_the_parameters_a_change_depends_on() -> None:
     assert deps(ref.replace("c << L", "c << 3")) == ("D",)  # a localparam of D
     assert deps(ref.replace("localparam L = D * 2", "localparam L = D + D")) == ("D",)
     assert deps(ref.replace("assign y = a", "assign y = ~a")) == ("W",)  # a's width
+    # a macro's body may name any parameter
+    assert deps(ref.replace("c + 1", "c + `ONE")) == ("W", "D")
     # a change outside the module's items depends on every parameter
     assert deps(ref + "module extra(output e);\n  assign e = 1;\nendmodule\n") == ("W", "D")
