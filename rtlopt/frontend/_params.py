@@ -345,6 +345,8 @@ def elaborated_blocks(
 PROBE_INTEGERS = ("2", "4", "1", "8", "3", "5", "16", "32", "0", "6", "7", "12")
 #: At most this many single-parameter elaborations are tried when looking for probes.
 PROBE_TRIES = 32
+#: No value above this is probed (a 32'hffff_ffff in the text is no width to elaborate).
+PROBE_MAX = 1024
 
 
 def _probe_values(
@@ -358,7 +360,7 @@ def _probe_values(
     out: list[tuple[str, str]] = []
     for guard in guards:
         numbers = [int(n) for n in re.findall(r"\b\d+\b", guard)]
-        near = [str(v) for n in numbers for v in (n, n + 1, n - 1) if v >= 0]
+        near = [str(v) for n in numbers for v in (n, n + 1, n - 1) if 0 <= v <= PROBE_MAX]
         for name in dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", guard)):
             if name not in defaults:
                 continue
@@ -395,13 +397,13 @@ def probe_values(text: str, name: str, default: str, numbers: Sequence[int] = ()
 def around(numbers: Sequence[int], clog2: bool = False, common: bool = True) -> list[str]:
     """Each of ``numbers`` followed by its neighbours (n, n + 1, n - 1: both sides of any
     comparison with n; with ``clog2`` also the powers of two they give, and one past), then
-    (``common``) common widths: non-negative, each once."""
+    (``common``) common widths: from 0 to :data:`PROBE_MAX`, each once."""
     values: list[int] = []
     for n in numbers:
         values += [n, n + 1, n - 1]
         if clog2 and n <= 20:
             values += [2**n, 2**n + 1, 2**n - 1]
-    out = [str(v) for v in values if v >= 0]
+    out = [str(v) for v in values if 0 <= v <= PROBE_MAX]
     return list(dict.fromkeys([*out, *(PROBE_INTEGERS if common else ())]))
 
 
