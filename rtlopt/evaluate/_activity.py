@@ -13,6 +13,7 @@ from rtlopt.eda.activity import NetActivity
 from rtlopt.errors import EvaluationTimeout, ToolFailed
 from rtlopt.evaluate._messages import first_error
 from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.evaluate._tbsim import simulate_in_testbench
 
 __all__ = ["netlist_activity"]
 
@@ -33,53 +34,31 @@ def netlist_activity(s: EvalSetup, wd: Path, netlist: Path) -> dict[str, NetActi
         mapped_wrapper,
         read_activity,
     )
-    from rtlopt.eda.iverilog import SimulationTimeout, compile_sources, run_simulation
 
     assert s.pdk is not None
-    sb = s.config.sandbox
-    wd.mkdir(parents=True, exist_ok=True)
-    for name, content in s.tb.files.items():
-        (wd / name).write_text(content)
     target = s.tools.target.name
     m = re.search(rf"^\s*{re.escape(target)} (u_cand_\w+) \(", s.tb.text, re.M)
     if m is None:
         raise ToolFailed("the testbench has no candidate instance to dump")
     inst = m.group(1)
-    tb = wd / "activity_tb.v"
     head, _, _tail = s.tb.text.rstrip().rpartition("endmodule")
     dump = f"$dumpvars(1, {inst}); $dumpvars(1, {inst}.{MAPPED_INSTANCE});"
-    tb.write_text(f'{head}  initial begin $dumpfile("{VCD}"); {dump} end\nendmodule\n')
     mapped = mapped_wrapper(netlist.read_text(errors="replace"), target)
-    (wd / "mapped.v").write_text(mapped.text)
-    models = cell_models(s.pdk.liberty_plain, memory_mb=sb.memory_mb)
-    comp = compile_sources(
-        [*s.tools.prelude, s.reference_file, wd / "mapped.v", tb],
-        wd,
-        top=s.tb.top,
-        include_dirs=s.tools.include_dirs,
-        defines=s.tools.defines,
-        out=wd / "activity.vvp",
-        timeout=sb.timeout_s,
-        memory_mb=sb.memory_mb,
-        libraries=(models,),
-    )
-    if not comp.ok:
+    files = {
+        "activity_tb.v": f'{head}  initial begin $dumpfile("{VCD}"); {dump} end\nendmodule\n',
+        "mapped.v": mapped.text,
+    }
+    models = cell_models(s.pdk.liberty_plain, memory_mb=s.config.sandbox.memory_mb)
+    sources = [*s.tools.prelude, s.reference_file, wd / "mapped.v", wd / "activity_tb.v"]
+    run = simulate_in_testbench(s, wd, sources, name="activity", files=files, libraries=(models,))
+    if not run.compiled.ok:
         raise ToolFailed(
             "the mapped netlist does not simulate with the liberty's cell models: "
-            + first_error(comp.output),
-            log_path=comp.log_path,
+            + first_error(run.compiled.output),
+            log_path=run.compiled.log_path,
         )
-    try:
-        run_simulation(
-            wd / "activity.vvp",
-            wd,
-            timeout=min(sb.timeout_s, s.config.harness.sim_timeout_s),
-            memory_mb=sb.memory_mb,
-            secret=s.secret,
-            log_name="activity_sim.log",
-        )
-    except SimulationTimeout as exc:
-        raise EvaluationTimeout(f"activity simulation: {exc.one_line()}") from exc
+    if run.timeout is not None:
+        raise EvaluationTimeout(f"activity simulation: {run.timeout.one_line()}") from run.timeout
     if not (wd / VCD).is_file():
         raise ToolFailed("the activity simulation wrote no waveform", log_path=wd)
     scope = f"{s.tb.top}.{inst}"

@@ -11,6 +11,7 @@ from typing import Any
 
 from rtlopt.evaluate._messages import first_error
 from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.evaluate._tbsim import simulate_in_testbench
 from rtlopt.results import SimResult
 
 __all__ = [
@@ -84,48 +85,23 @@ def netlist_check(s: EvalSetup, wd: Path, gold: Path, netlist: Path) -> NetlistO
 
     Runs on the flow's second thread while OpenSTA times the mapped netlist.
     """
-    from rtlopt.eda.iverilog import (
-        SimulationTimeout,
-        compile_sources,
-        run_simulation,
-        yosys_simulation_libraries,
-    )
+    from rtlopt.eda.iverilog import yosys_simulation_libraries
 
-    sb = s.config.sandbox
-    wd.mkdir(parents=True, exist_ok=True)
-    for name, content in s.tb.files.items():
-        (wd / name).write_text(content)
-    comp = compile_sources(
-        [*s.tools.prelude, gold, netlist, s.tb_file],
-        wd,
-        top=s.tb.top,
-        include_dirs=s.tools.include_dirs,
-        defines=s.tools.defines,
-        out=wd / "netlist.vvp",
-        timeout=sb.timeout_s,
-        memory_mb=sb.memory_mb,
-        # write_verilog expresses Yosys's cells as plain Verilog; the cell models are only
-        # read (an extra parse per candidate) when the netlist still instantiates a cell
-        libraries=yosys_simulation_libraries() if _instantiates_cells(netlist) else (),
-    )
-    if not comp.ok:
+    # write_verilog expresses Yosys's cells as plain Verilog; the cell models are only read (an
+    # extra parse per candidate) when the netlist still instantiates a cell
+    libraries = yosys_simulation_libraries() if _instantiates_cells(netlist) else ()
+    sources = [*s.tools.prelude, gold, netlist, s.tb_file]
+    run = simulate_in_testbench(s, wd, sources, name="netlist", libraries=libraries)
+    if not run.compiled.ok:
         return NetlistOutcome(
             None,
             "the synthesized netlist does not compile in the testbench: "
-            + first_error(comp.output),
+            + first_error(run.compiled.output),
         )
-    try:
-        rep = run_simulation(
-            wd / "netlist.vvp",
-            wd,
-            timeout=min(sb.timeout_s, s.config.harness.sim_timeout_s),
-            memory_mb=sb.memory_mb,
-            secret=s.secret,
-            log_name="netlist_sim.log",
-        )
-    except SimulationTimeout as exc:
-        return NetlistOutcome(None, exc.one_line(), timeout=True)
-    return NetlistOutcome(rep.result, rep.reason)
+    if run.timeout is not None:
+        return NetlistOutcome(None, run.timeout.one_line(), timeout=True)
+    assert run.report is not None
+    return NetlistOutcome(run.report.result, run.report.reason)
 
 
 def netlist_sources(s: EvalSetup, netlist: Path) -> list[Path]:

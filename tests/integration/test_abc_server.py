@@ -62,6 +62,7 @@ def _abc_commands(log: Path) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # tens of seconds: its module is scheduled first
 @pytest.mark.parametrize("pdk_name", ["sky130hd", "nangate45"])
 def test_long_lived_abc_gives_the_fresh_netlists(pdk_name: str, tmp_path: Path) -> None:
     """Designs interleaved through one persistent flow: after the first synthesis both ABC calls

@@ -144,6 +144,7 @@ def _engine(
     ).status
 
 
+@pytest.mark.slow  # tens of seconds: its module is scheduled first
 def test_multiplier_shift_add_proven_by_cec_where_sat_times_out(tmp_path: Path) -> None:
     d = _design(tmp_path, "mul8", MUL8)
     old = _check(tmp_path, d, MUL8_SHIFT_ADD, abc=False, timeout=8)

@@ -115,6 +115,7 @@ def _check(tmp_path: Path, design: Design, text: str, *, abc: bool, timeout: flo
     )
 
 
+@pytest.mark.slow  # tens of seconds: its module is scheduled first
 def test_iterative_multiplier_rewrite_proven_with_paired_registers(tmp_path: Path) -> None:
     d = _design(tmp_path)
     old = _check(tmp_path, d, IMUL_EQUIVALENT, abc=False, timeout=30)

@@ -20,7 +20,7 @@ from tests.acceptance.edits import apply_edit
 from tests.acceptance.runner import CASES
 from tests.conftest import bench_path
 
-pytestmark = pytest.mark.tools
+pytestmark = [pytest.mark.tools, pytest.mark.slow]  # picorv32's core, tens of seconds each
 
 CASE = CASES / "picorv32" / "picorv32_pcpi_mul"
 UPSTREAM = bench_path() / "repos" / "picorv32" / "picorv32.v"

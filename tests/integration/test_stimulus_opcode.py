@@ -65,6 +65,7 @@ def test_broken_opcode_path_passes_random_and_fails_biased(tmp_path: Path) -> No
     assert {"port": "insn", "slice": "[6:0]", "value": "0001011"} in stim["constants"]
 
 
+@pytest.mark.slow  # tens of seconds: its module is scheduled first
 def test_judge_keeps_the_set_that_kills_more_mutants(tmp_path: Path) -> None:
     design = _design(tmp_path)
     text = design.target.file.read_text()
