@@ -96,6 +96,9 @@ def test_in_context_numbers_say_when_a_module_gain_vanishes(repo: Path, tmp_path
     scale_line, mulsel_line = ctx.sentences()
     assert "0% smaller in the flattened top, its gain vanishes in context" in scale_line
     assert "vanishes" not in mulsel_line
+    # both are faster alone; only mulsel's speed-up reaches the top
+    assert "its speed-up does not reach the top" in scale_line
+    assert "its delay -" in mulsel_line and "does not reach" not in mulsel_line
     text = "\n".join(context_section(ctx))
     assert "The gain of `scale` vanishes in context" in text and CLAIM in text
     assert "| `multi_top` with `scale` |" in text and "| `multi_top` with `mulsel` |" in text
