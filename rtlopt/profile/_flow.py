@@ -27,7 +27,14 @@ from rtlopt.profile._attribute import (
     read_hierarchy,
 )
 from rtlopt.profile._model import ModuleProfile, PathProfile, Profile, base_name
-from rtlopt.profile._sv import needs_slang, slang_hierarchy, view_read_lines
+from rtlopt.profile._sv import (
+    may_read_through_slang,
+    needs_slang,
+    slang_files,
+    slang_hierarchy,
+    slang_version,
+    view_read_lines,
+)
 from rtlopt.tools import (
     Limits,
     require_tool,
@@ -86,7 +93,11 @@ def _key(design: Design, pdk: PdkInfo, settings: ProfileSettings) -> str:
     h.update(json.dumps(dict(design.defines), sort_keys=True).encode())
     for d in design.include_dirs:
         h.update(f"I{d}\0".encode())
-    for f in _files(design):
+    files = _files(design)
+    if may_read_through_slang(design, settings.systemverilog):
+        h.update(f"slang {slang_version()}\0".encode())
+        files = [*files, *(f for f in slang_files(design) if f not in files)]  # + packages
+    for f in files:
         h.update(f"F{f}\0".encode())
         h.update(hashlib.sha256(f.read_bytes()).digest())
     return h.hexdigest()[:32]

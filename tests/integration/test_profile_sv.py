@@ -94,3 +94,23 @@ def test_native_reader_is_refused_and_slang_errors_name_the_line(tmp_path: Path)
     assert err.value.path is not None and Path(err.value.path).name == "sv_lane.sv"
     assert err.value.line == text.splitlines().index("  logic unused_in = a_i[0] & b_i[0];") + 1
     assert "wire logic" in (err.value.hint or "")
+
+
+@pytest.mark.slow
+def test_package_change_is_not_served_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache key covers the packages slang reads (no module's closure lists them)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    repo = _repo(tmp_path / "sv")
+    tgt = _target(repo)
+    assert tgt.pdk is not None
+    first = profile_design(tgt.design, tgt.pdk, tmp_path / "w1", ProfileSettings(paths=5))
+    again = profile_design(tgt.design, tgt.pdk, tmp_path / "w2", ProfileSettings(paths=5))
+    assert again == first and not (tmp_path / "w2").exists()  # served from the cache
+    pkg = repo / "rtl" / "soc_pkg.sv"
+    pkg.write_text(pkg.read_text().replace("Lanes = 3", "Lanes = 2"))
+    tgt = _target(repo)
+    assert tgt.pdk is not None
+    second = profile_design(tgt.design, tgt.pdk, tmp_path / "w3", ProfileSettings(paths=5))
+    assert first.module("sv_lane").instances == 3 and second.module("sv_lane").instances == 2
