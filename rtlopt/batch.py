@@ -7,8 +7,13 @@ The command line drives it::
     plan = plan_batch(specs, ...)                    # every target opened, every preflight run
     for item in plan.items:                          # the command shows each run's progress
         outcome = session.optimize(item.target, ev, policy, item.plan, ...)
-        finished = finish_module(plan, item, outcome)
-    result = finish_batch(plan, outcomes)            # in context, report, branch, PR
+        finished = session.finish(item.target, outcome, item.plan)
+    result = finish_batch(plan, outcomes, finished)  # in context, report, branch, PR
+
+With ``run.parallel_modules`` other than 1, :func:`run_parallel` runs the modules at once, each
+on its own thread with its own evaluator and policy, and returns the outcomes in the order of
+``plan.items``; the modules' own finishing (report, ``each`` branch) and the batch's then run
+one after another in that order, so the commits and the report are those of the sequential run.
 
 A module's run is an ordinary run in ``<batch dir>/<module>/`` (its report, candidates and
 proofs; ``--resume`` of that folder works alone too). ``batch.json`` in the batch folder lists
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +52,8 @@ __all__ = [
     "is_batch_dir",
     "plan_batch",
     "read_batch",
+    "run_module",
+    "run_parallel",
     "targets_from_profile",
 ]
 
@@ -548,23 +555,13 @@ def _write_one_branch(
 ) -> dict[str, tuple[str, str]]:
     """One commit per improved module on ``plan.branch``: module -> (commit, base); pushed
     after the last commit."""
-    from rtlopt.writeback import commit_message, results_kept, write_branch
+    from rtlopt.writeback import commit_message_for, results_kept, write_branch
 
     assert plan.branch is not None
     out: dict[str, tuple[str, str]] = {}
     for n, (item, o) in enumerate(improved):
         d = item.target.design
-        assert o.best is not None and o.best.ppa is not None and o.reference.ppa is not None
-        f = o.best.formal
-        msg = commit_message(
-            d.target.name,
-            o.reference.ppa,
-            o.best.ppa,
-            verdict=f.verdict.value if f else "not run",
-            method=f.method if f else "simulation only",
-            run_id=item.plan.run_id,
-            metric=o.metric,
-        )
+        msg = commit_message_for(d.target.name, o, item.plan.run_id)
         try:
             res = write_branch(
                 d.root,
@@ -678,3 +675,42 @@ def _pull_request(
         body_file=body,
         workdir=plan.run_dir / "work",
     )
+
+
+def run_module(item: BatchItem, stop_after: int | None = None) -> RunOutcome:
+    """One module's run without a progress display: its evaluator, its policy, the loop."""
+    from contextlib import closing
+
+    t = item.target
+    with session.open_evaluator(t, item.plan.workdir) as ev:
+        ev.reference()
+        with closing(session.load_policy(t.config)) as policy:
+            return session.optimize(t, ev, policy, item.plan, stop_after=stop_after)
+
+
+def run_parallel(
+    plan: BatchPlan,
+    stop_after: int | None = None,
+    *,
+    workers: int = 0,
+    run_one: Callable[[BatchItem, int | None], RunOutcome] = run_module,
+    on_done: Callable[[BatchItem, RunOutcome], None] | None = None,
+) -> list[RunOutcome]:
+    """Every module's run at once (at most ``workers`` at a time, 0: all), each on its own
+    thread; the outcomes in the order of ``plan.items``, whatever order they end in.
+
+    Raises:
+        The first module's error (in the order of ``plan.items``) once every run has ended.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    n = len(plan.items) if workers <= 0 else min(workers, len(plan.items))
+    with ThreadPoolExecutor(max_workers=max(1, n), thread_name_prefix="rtlopt-module") as pool:
+        futures = [pool.submit(run_one, item, stop_after) for item in plan.items]
+        outcomes: list[RunOutcome] = []
+        for item, fut in zip(plan.items, futures, strict=True):
+            outcome = fut.result()
+            if on_done is not None:
+                on_done(item, outcome)
+            outcomes.append(outcome)
+    return outcomes

@@ -484,6 +484,10 @@ class RunConfig:
     rollouts: int = _f(4, "Rollouts per parent prompt (n).")
     seed: int = _f(42, "Seed of sampling, training and the harness.")
     runs_dir: str = _f(".rtlopt/runs", "Where run directories go, relative to the repository root.")
+    parallel_modules: int = _f(
+        1,
+        "Several modules in one run (rtlopt optimize A.v:m1 B.v:m2, or --from-profile N): how many modules are optimized at once, each run on its own thread with its own evaluator (eval.workers each). 1: one after another; 0: all at once. The results, commits and report are those of the run one after another (commits in the order the modules are named).",
+    )
 
 
 @dataclass(frozen=True)
@@ -623,6 +627,8 @@ def _validate(cfg: Config) -> None:
             raise ConfigError(f"{dotted} must be positive, got {get_dotted(cfg, dotted)}")
     if cfg.run.steps < 0:
         raise ConfigError("run.steps must be >= 0")
+    if cfg.run.parallel_modules < 0:
+        raise ConfigError("run.parallel_modules must be >= 0 (0: all modules at once)")
     if not 0.0 <= cfg.harness.bias_probability <= 1.0:
         raise ConfigError("harness.bias_probability must be in [0, 1]")
     if cfg.harness.bias_vectors < 0:

@@ -164,10 +164,18 @@ def optimize_many(
     return _run_batch(plan, stop_after, run)
 
 
+def _parallel(plan: batch.BatchPlan) -> int:
+    """How many modules run at once (``run.parallel_modules``; 0: all)."""
+    n = plan.items[0].target.config.run.parallel_modules if plan.items else 1
+    return len(plan.items) if n == 0 else min(n, len(plan.items))
+
+
 def _run_batch(plan: batch.BatchPlan, stop_after: int | None, run: RunOne) -> int:
     names = [i.target.design.target.name for i in plan.items]
+    at_once = _parallel(plan)
+    how = "one after another" if at_once <= 1 else f"{at_once} at a time"
     console.print(
-        f"[bold]{len(names)} modules[/] one after another: {', '.join(names)}"
+        f"[bold]{len(names)} modules[/] {how}: {', '.join(names)}"
         + (f"; in context: {plan.context.design.target.name}" if plan.context else "")
     )
     console.print(f"batch directory: {plan.run_dir}")
@@ -175,7 +183,13 @@ def _run_batch(plan: batch.BatchPlan, stop_after: int | None, run: RunOne) -> in
         console.print(f"  [dim]skipped {escape(s.module)}: {escape(s.reason)}[/]")
     outcomes: list[RunOutcome | None] = []
     finished: list[FinishResult | None] = []
-    for n, item in enumerate(plan.items, 1):
+    if at_once > 1:
+        with status(f"optimizing {len(names)} modules, {at_once} at a time ..."):
+            runs = batch.run_parallel(plan, stop_after, workers=at_once, on_done=_done)
+        for item, outcome in zip(plan.items, runs, strict=True):
+            finished.append(session.finish(item.target, outcome, item.plan))
+            outcomes.append(outcome)
+    for n, item in enumerate(plan.items if at_once <= 1 else (), 1):
         console.rule(f"module {n}/{len(plan.items)}: {item.target.design.target.name}")
         outcome = run(item.target, item.plan, stop_after)
         finished.append(session.finish(item.target, outcome, item.plan))
@@ -196,6 +210,19 @@ def _run_batch(plan: batch.BatchPlan, stop_after: int | None, run: RunOne) -> in
         err_console.print(f"[bold red]error:[/] in context: {escape(result.context_error)}")
         return EXIT_INTERNAL
     return EXIT_OK if result.improved else EXIT_REJECTED
+
+
+def _done(item: batch.BatchItem, outcome: RunOutcome) -> None:
+    """One line per module of a parallel batch, in the order the modules are named."""
+    name = item.target.design.target.name
+    best = outcome.best if outcome.improved else None
+    ref = outcome.reference.ppa
+    if best is not None and best.ppa is not None and ref is not None:
+        change = best.ppa.metric(outcome.metric) / ref.metric(outcome.metric) - 1
+        what = f"improved, {outcome.metric.upper()} {change:+.1%}"
+    else:
+        what = "paused" if not outcome.finished else "no improvement"
+    console.print(f"module {escape(name)}: {what} ({outcome.steps_done} steps, {outcome.run_dir})")
 
 
 def _show(result: batch.BatchResult) -> None:

@@ -153,7 +153,11 @@ def profile(
         out or design.root / tgt.config.run.runs_dir / "profile" / design.target.name
     ).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    settings = ProfileSettings(paths=paths, memory_mb=tgt.config.sandbox.memory_mb)
+    settings = ProfileSettings(
+        paths=paths,
+        memory_mb=tgt.config.sandbox.memory_mb,
+        systemverilog=tgt.config.flow.systemverilog,
+    )
     if as_json:
         prof = profile_design(design, tgt.pdk, folder / "work", settings, use_cache=not no_cache)
     else:

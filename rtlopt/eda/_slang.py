@@ -327,6 +327,7 @@ def elaborate(
     defines: Mapping[str, str] | None = None,
     view_name: str = "view.v",
     timeout: float = 300.0,
+    keep_hierarchy: bool = False,
 ) -> SlangResult:
     """Elaborate ``top`` from ``files`` with ``read_slang`` and write its Verilog-2005 view.
 
@@ -340,6 +341,9 @@ def elaborate(
         defines: ``-D`` macros (empty value: defined without a value).
         view_name: File name of the view in ``workdir``.
         timeout: Seconds before the process is killed.
+        keep_hierarchy: Keep every module instance a module of the view (``read_slang
+            --keep-hierarchy``; one module per distinct parameterization) instead of one
+            flattened module: the hierarchical view ``rtlopt profile`` synthesizes.
 
     Returns:
         The result; elaboration errors (the design's fault) are in ``errors`` with ``ok``
@@ -374,7 +378,7 @@ def elaborate(
         _command_file(files, top, mounts, include_dirs, defines or {}, f"{_WORK}/{diag.name}")
     )
     script = workdir / "slang.ys"
-    script.write_text(_view_script(args.name, top, view_name))
+    script.write_text(_view_script(args.name, top, view_name, keep_hierarchy))
     log_path = workdir / "slang.log"
     run = run_tool(
         slang_argv(tool, "-q", "-l", f"{_WORK}/slang.out", "-s", f"{_WORK}/{script.name}"),
@@ -398,12 +402,13 @@ def elaborate(
     )
 
 
-def _view_script(args_name: str, top: str, view_name: str) -> str:
+def _view_script(args_name: str, top: str, view_name: str, keep_hierarchy: bool = False) -> str:
     """The Yosys script that elaborates ``top`` with slang and writes its view."""
+    keep = " --keep-hierarchy" if keep_hierarchy else ""
     return (
         "\n".join(
             [
-                f"read_slang -j 1 -f {_WORK}/{args_name}",
+                f"read_slang -j 1{keep} -f {_WORK}/{args_name}",
                 f"hierarchy -top {yosys_id(top)}",
                 # cells write_verilog keeps as instances and Yosys 0.23 does not know
                 # (cv32e40p's hwloop registers give $bwmux): plain logic instead

@@ -163,7 +163,8 @@ _ARRIVAL = re.compile(rf"^\s*({_NUM})\s+data arrival time", re.M)
 
 
 def parse_paths(text: str, nodes: Mapping[str, str], lib_cells: Iterable[str]) -> list[PathProfile]:
-    """The paths of ``report_checks -format full``, each with the delay spent per module.
+    """The paths of ``report_checks -format full``, each with the delay spent per module,
+    the latest arrival first.
 
     A row's delay is the delay up to that pin; rows on a cell's output pin carry the cell's
     delay, rows on input pins the wire's, and both go to the module holding the cell. Rows of
@@ -190,4 +191,6 @@ def parse_paths(text: str, nodes: Mapping[str, str], lib_cells: Iterable[str]) -
             spent[mod] += max(0.0, float(m.group(1)))
         order = sorted(spent.items(), key=lambda kv: -kv[1])
         out.append(PathProfile(start.group(1), end.group(1), float(arrival.group(1)), tuple(order)))
-    return out
+    # OpenSTA lists the paths by path group (a design with asynchronous resets gets its
+    # recovery checks in a group of their own, maybe first): latest arrival first
+    return sorted(out, key=lambda p: -p.arrival_ns)

@@ -54,6 +54,14 @@ class ModuleGain:
             else 1.0
         )
 
+    @property
+    def delay_ratio(self) -> float:
+        return (
+            self.alone_after.delay_ps / self.alone_before.delay_ps
+            if self.alone_before.delay_ps
+            else 1.0
+        )
+
 
 @dataclass(frozen=True)
 class ContextResult:
@@ -78,6 +86,11 @@ class ContextResult:
         after = gain.top_after if gain.top_after is not None else self.after
         return after.area_um2 / self.before.area_um2 if self.before.area_um2 else 1.0
 
+    def top_delay_ratio(self, gain: ModuleGain) -> float:
+        """The top's worst delay after / before with ``gain``'s module replaced."""
+        after = gain.top_after if gain.top_after is not None else self.after
+        return after.delay_ps / self.before.delay_ps if self.before.delay_ps else 1.0
+
     def vanished(self) -> list[str]:
         """Modules that are smaller alone while the top is not."""
         return [
@@ -87,7 +100,8 @@ class ContextResult:
         ]
 
     def sentences(self) -> list[str]:
-        """One plain sentence per module: its area change alone and in the flattened top."""
+        """One plain sentence per module: its area change alone and in the flattened top, and
+        its delay change beside the top's when the module got faster."""
         out = []
         gone = self.vanished()
         for m in self.modules:
@@ -100,6 +114,11 @@ class ContextResult:
                 line += (
                     f": the {-alone:.0%} smaller module is {max(0.0, -ctx):.0%} smaller in the "
                     "flattened top, its gain vanishes in context"
+                )
+            fast, top_fast = m.delay_ratio - 1, self.top_delay_ratio(m) - 1
+            if fast < -_NOISE:
+                line += f"; its delay {fast:+.1%} alone, the top's worst delay {top_fast:+.1%}" + (
+                    ": its speed-up does not reach the top" if top_fast > -_NOISE else ""
                 )
             out.append(line)
         return out

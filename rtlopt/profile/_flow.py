@@ -11,7 +11,7 @@ import os
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rtlopt import __version__
@@ -27,6 +27,14 @@ from rtlopt.profile._attribute import (
     read_hierarchy,
 )
 from rtlopt.profile._model import ModuleProfile, PathProfile, Profile, base_name
+from rtlopt.profile._sv import (
+    may_read_through_slang,
+    needs_slang,
+    slang_files,
+    slang_hierarchy,
+    slang_version,
+    view_read_lines,
+)
 from rtlopt.tools import (
     Limits,
     require_tool,
@@ -43,7 +51,7 @@ __all__ = ["ProfileSettings", "profile_design", "profile_cache_dir"]
 log = logging.getLogger(__name__)
 
 #: Bumped when the attribution or the scripts change, so older cache entries are not served.
-_FORMAT = 2
+_FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -55,12 +63,16 @@ class ProfileSettings:
         clock_period_ns: Clock period of the constraints (the PDK's default when None).
         timeout_s: Wall-clock limit of each tool run.
         memory_mb: Address-space limit of each tool run.
+        systemverilog: ``flow.systemverilog``: ``slang`` reads the sources through the slang
+            frontend (``read_slang --keep-hierarchy``), ``native`` with Yosys's own reader,
+            ``auto`` through slang when Yosys cannot read a design with ``.sv`` files.
     """
 
     paths: int = 10
     clock_period_ns: float | None = None
     timeout_s: float = 1800.0
     memory_mb: int | None = None
+    systemverilog: str = "auto"
 
 
 def profile_cache_dir() -> Path:
@@ -77,21 +89,30 @@ def _key(design: Design, pdk: PdkInfo, settings: ProfileSettings) -> str:
     h = hashlib.sha256()
     h.update(f"{_FORMAT}\0{__version__}\0{design.target.name}\0{pdk.md5}\0".encode())
     h.update(json.dumps(tool_versions(("yosys", "sta")), sort_keys=True).encode())
-    h.update(repr((settings.paths, settings.clock_period_ns)).encode())
+    h.update(repr((settings.paths, settings.clock_period_ns, settings.systemverilog)).encode())
     h.update(json.dumps(dict(design.defines), sort_keys=True).encode())
     for d in design.include_dirs:
         h.update(f"I{d}\0".encode())
-    for f in _files(design):
+    files = _files(design)
+    if may_read_through_slang(design, settings.systemverilog):
+        h.update(f"slang {slang_version()}\0".encode())
+        files = [*files, *(f for f in slang_files(design) if f not in files)]  # + packages
+    for f in files:
         h.update(f"F{f}\0".encode())
         h.update(hashlib.sha256(f.read_bytes()).digest())
     return h.hexdigest()[:32]
 
 
-def _synth_script(design: Design, pdk: PdkInfo, wd: Path) -> str:
+def _synth_script(design: Design, pdk: PdkInfo, wd: Path, view: Path | None = None) -> str:
+    """The hierarchical synthesis, from the sources or from slang's hierarchical ``view``."""
     lib = script_path(pdk.liberty_plain)
     top = yosys_id(design.target.name)
     lines = [
-        *yosys_read_lines(_files(design), design.include_dirs, dict(design.defines)),
+        *(
+            view_read_lines(view, design.target.name)
+            if view is not None
+            else yosys_read_lines(_files(design), design.include_dirs, dict(design.defines))
+        ),
         f"hierarchy -check -top {top}",
         f"synth -top {top}",
         f"dfflibmap -liberty {lib}",
@@ -114,7 +135,9 @@ def _synth_script(design: Design, pdk: PdkInfo, wd: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _sta_script(design: Design, pdk: PdkInfo, wd: Path, settings: ProfileSettings) -> str:
+def _sta_script(
+    design: Design, pdk: PdkInfo, wd: Path, settings: ProfileSettings, global_activity: bool
+) -> str:
     period = settings.clock_period_ns or pdk.default_clock_period_ns
     clocks = [c for c in design.target.clocks if any(p.name == c for p in design.target.ports)]
     lines = [
@@ -130,16 +153,45 @@ def _sta_script(design: Design, pdk: PdkInfo, wd: Path, settings: ProfileSetting
             f"foreach c [list {ports}] {{ set inputs [delete_from_list $inputs [get_ports $c]] }}",
         ]
     else:
-        lines += [f"create_clock -name rtlopt_clk -period {period}", "set inputs [all_inputs]"]
+        lines += _netlist_clocks(period)
     lines += [
         "set_input_delay 0 -clock rtlopt_clk $inputs",
         "set_output_delay 0 -clock rtlopt_clk [all_outputs]",
         f"report_checks -path_delay max -group_count {settings.paths} -endpoint_count 1 "
         f"-format full -digits 4 > {tcl_word(str(wd / 'paths.txt'))}",
+        *(["set_power_activity -global -activity 0.1 -duty 0.5"] if global_activity else []),
         "report_power -instances [get_cells -hierarchical *] -digits 8 > "
         + tcl_word(str(wd / "instance_power.txt")),
     ]
     return "\n".join(lines) + "\n"
+
+
+#: Clocks from the netlist when the frontend found none on the top (a top with no process of
+#: its own, as SystemVerilog tops often are): the input ports whose fan-out reaches a
+#: register's clock pin (through clock buffers and gates); a virtual clock when there is none.
+_NETLIST_CLOCKS_TCL = """\
+array set rtlopt_isclk {{}}
+foreach rtlopt_p [all_registers -clock_pins] {{ set rtlopt_isclk([get_full_name $rtlopt_p]) 1 }}
+set rtlopt_clocks {{}}
+foreach rtlopt_port [all_inputs] {{
+  foreach rtlopt_p [get_fanout -from $rtlopt_port -flat -trace_arcs all] {{
+    if {{[info exists rtlopt_isclk([get_full_name $rtlopt_p])]}} {{
+      lappend rtlopt_clocks $rtlopt_port
+      break
+    }}
+  }}
+}}
+set inputs [all_inputs]
+if {{[llength $rtlopt_clocks]}} {{
+  create_clock -name rtlopt_clk -period {period} $rtlopt_clocks
+  foreach c $rtlopt_clocks {{ set inputs [delete_from_list $inputs $c] }}
+}} else {{
+  create_clock -name rtlopt_clk -period {period}
+}}"""
+
+
+def _netlist_clocks(period: float) -> list[str]:
+    return _NETLIST_CLOCKS_TCL.format(period=period).splitlines()
 
 
 def _run(argv: Sequence[str], wd: Path, name: str, settings: ProfileSettings) -> None:
@@ -157,6 +209,44 @@ def _run(argv: Sequence[str], wd: Path, name: str, settings: ProfileSettings) ->
             log_path=wd / f"{name}.log",
             stderr_tail=run.tail(),
         )
+
+
+def _slang_view(
+    design: Design,
+    workdir: Path,
+    settings: ProfileSettings,
+    step: Callable[[str], None],
+    times: dict[str, float],
+) -> Path | None:
+    """slang's hierarchical view when the design is read through slang, else None."""
+    t0 = time.monotonic()
+    if not needs_slang(design, settings.systemverilog, workdir / "probe", settings.timeout_s):
+        return None
+    step(f"elaborating {design.target.name} with slang (SystemVerilog)")
+    view = slang_hierarchy(design, workdir / "slang", settings.timeout_s)
+    times["slang_s"] = time.monotonic() - t0
+    return view
+
+
+def _sta(design: Design, pdk: PdkInfo, wd: Path, settings: ProfileSettings) -> str:
+    """Run OpenSTA: the worst paths and per-instance power. Returns "" or, when OpenSTA 2.0.17
+    crashed propagating the vectorless activity (it does on ibex_top's netlist), how the power
+    was measured instead: every net at activity 0.1, duty 0.5."""
+    argv = require_tool("sta").argv("-no_splash", "-exit", "profile.tcl")
+    (wd / "profile.tcl").write_text(_sta_script(design, pdk, wd, settings, False))
+    try:
+        _run(argv, wd, "sta", settings)
+        return ""
+    except ToolFailed as exc:
+        if exc.returncode is None or exc.returncode >= 0:
+            raise
+        log.warning("OpenSTA crashed (%s); measuring power with a global activity", exc.returncode)
+    (wd / "profile.tcl").write_text(_sta_script(design, pdk, wd, settings, True))
+    _run(argv, wd, "sta", settings)
+    return (
+        "OpenSTA report_power -instances, every net at activity 0.1 and duty 0.5 (OpenSTA "
+        "crashed propagating the vectorless activity), leaf cells summed"
+    )
 
 
 def profile_design(
@@ -186,18 +276,21 @@ def profile_design(
             log.warning("ignoring an unreadable profile cache entry %s", cached)
     workdir.mkdir(parents=True, exist_ok=True)
     times: dict[str, float] = {}
+    view = _slang_view(design, workdir, settings, step, times)
     t0 = time.monotonic()
     step(f"synthesizing {design.target.name} with its hierarchy kept")
-    (workdir / "profile.ys").write_text(_synth_script(design, pdk, workdir))
+    (workdir / "profile.ys").write_text(_synth_script(design, pdk, workdir, view))
     _run(require_tool("yosys").argv("-q", "-s", "profile.ys"), workdir, "yosys", settings)
     times["synthesis_s"] = time.monotonic() - t0
     t1 = time.monotonic()
     step("timing and power per instance (OpenSTA)")
-    (workdir / "profile.tcl").write_text(_sta_script(design, pdk, workdir, settings))
-    _run(require_tool("sta").argv("-no_splash", "-exit", "profile.tcl"), workdir, "sta", settings)
+    power = _sta(design, pdk, workdir, settings)
     times["sta_s"] = time.monotonic() - t1
     step("attributing to modules")
     result = attribute(design, pdk, workdir, settings, times)
+    reader = "slang (read_slang --keep-hierarchy)" if view else "yosys read_verilog -sv"
+    prov = {**result.provenance, "reader": reader, **({"power": power} if power else {})}
+    result = replace(result, provenance=prov)
     if use_cache:
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f".{os.getpid()}.tmp")
@@ -234,6 +327,7 @@ def attribute(
     # a NaN on some hierarchical netlists; the per-instance rows do not)
     total_w = sum(acc[3] for acc in power.values())
     paths = parse_paths((wd / "paths.txt").read_text(errors="replace"), tree.nodes, cells)
+    paths = paths[: settings.paths]  # report_checks gives that many per path group
     top_area = tree.total_area()
     modules = _modules(design, tree, power, paths, top_area, total_w)
     return Profile(

@@ -159,20 +159,10 @@ def _write_branch(
     """Commit the best design on ``branch``; returns the result and the commit's subject."""
     # Lazy: importing gitpython adds ~0.25 s to every command's start-up (evaluate, inspect,
     # report), and only a finished run that writes a branch needs it.
-    from rtlopt.writeback import commit_message, results_kept, write_branch
+    from rtlopt.writeback import commit_message_for, results_kept, write_branch
 
-    assert outcome.best is not None and outcome.best_code is not None
-    assert outcome.reference.ppa is not None and outcome.best.ppa is not None
-    f = outcome.best.formal
-    msg = commit_message(
-        design.target.name,
-        outcome.reference.ppa,
-        outcome.best.ppa,
-        verdict=f.verdict.value if f else "not run",
-        method=f.method if f else "simulation only",
-        run_id=run_id,
-        metric=outcome.metric,
-    )
+    assert outcome.best_code is not None
+    msg = commit_message_for(design.target.name, outcome, run_id)
     try:
         res = write_branch(
             design.root,

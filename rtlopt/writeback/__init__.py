@@ -7,11 +7,12 @@ Public API:
     open_pull_request(repo_root, remote, *, branch, base, title, body_file, workdir)
         -> PullRequest
     commit_message(module_name, before, after, *, verdict, method, run_id, metric) -> str
+    commit_message_for(module_name, outcome, run_id) -> str   (a run's best rewrite)
     assert_clean(repo_root, paths=None) -> None
 """
 
 from rtlopt.writeback._branch import BranchResult, assert_clean, write_branch
-from rtlopt.writeback._message import commit_message, percent_change
+from rtlopt.writeback._message import commit_message, commit_message_for, percent_change
 from rtlopt.writeback._pr import PullRequest, compare_url, open_pull_request, remote_url
 from rtlopt.writeback._preflight import preflight_branch, preflight_optimize, results_kept
 
@@ -20,6 +21,7 @@ __all__ = [
     "PullRequest",
     "assert_clean",
     "commit_message",
+    "commit_message_for",
     "compare_url",
     "open_pull_request",
     "percent_change",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from rtlopt.results import PPA
+from typing import Protocol
 
-__all__ = ["commit_message", "percent_change"]
+from rtlopt.results import PPA, EvalResult
+
+__all__ = ["RunResult", "commit_message", "commit_message_for", "percent_change"]
 
 _METRIC_LABEL = {"adp": "ADP", "ppa": "PPA"}
 
@@ -78,3 +80,38 @@ def commit_message(
         f"Rtlopt-Equivalence: {verdict}",
     ]
     return subject + "\n\n" + "\n".join(body) + "\n"
+
+
+class RunResult(Protocol):
+    """What a finished run gives the commit message (``rtlopt.run.RunOutcome`` is one)."""
+
+    @property
+    def reference(self) -> EvalResult: ...
+
+    @property
+    def best(self) -> EvalResult | None: ...
+
+    @property
+    def metric(self) -> str: ...
+
+
+def commit_message_for(module_name: str, outcome: RunResult, run_id: str) -> str:
+    """The commit message of a run's best rewrite of ``module_name`` (one run, or one module
+    of a run over several): its PPA against the reference's and its equivalence verdict.
+
+    Raises:
+        ValueError: the run has no measured best rewrite.
+    """
+    best = outcome.best
+    if best is None or best.ppa is None or outcome.reference.ppa is None:
+        raise ValueError(f"{module_name}: the run has no measured rewrite to commit")
+    f = best.formal
+    return commit_message(
+        module_name,
+        outcome.reference.ppa,
+        best.ppa,
+        verdict=f.verdict.value if f else "not run",
+        method=f.method if f else "simulation only",
+        run_id=run_id,
+        metric=outcome.metric,
+    )

@@ -96,6 +96,9 @@ def test_in_context_numbers_say_when_a_module_gain_vanishes(repo: Path, tmp_path
     scale_line, mulsel_line = ctx.sentences()
     assert "0% smaller in the flattened top, its gain vanishes in context" in scale_line
     assert "vanishes" not in mulsel_line
+    # both are faster alone; only mulsel's speed-up reaches the top
+    assert "its speed-up does not reach the top" in scale_line
+    assert "its delay -" in mulsel_line and "does not reach" not in mulsel_line
     text = "\n".join(context_section(ctx))
     assert "The gain of `scale` vanishes in context" in text and CLAIM in text
     assert "| `multi_top` with `scale` |" in text and "| `multi_top` with `mulsel` |" in text
@@ -168,3 +171,33 @@ def test_from_profile_runs_the_suggestions_and_measures_the_top(repo: Path) -> N
     assert status["multi_top"][0] == "skipped" and "no cells of its own" in status["multi_top"][1]
     assert data["in_context"]["top"] == "multi_top"  # the profile's top, by default
     assert data["in_context"]["vanished"] == ["scale"]
+
+
+def _rows(bd: Path) -> list[dict[str, object]]:
+    """The report's module rows without what differs between two runs (ids, folders)."""
+    keep = ("module", "file", "status", "metric", "before", "after", "verdict", "reason")
+    rows = json.loads((bd / "report.json").read_text())["modules"]
+    return [{k: r.get(k) for k in keep} for r in rows]
+
+
+@pytest.mark.slow
+def test_parallel_batch_gives_the_sequential_result(repo: Path) -> None:
+    """run.parallel_modules = 2 runs both modules at once: the same rows, the same commits in
+    the order the modules are named, the same files on the branch."""
+    seq = run_rtlopt(repo, *TWO)
+    assert seq.returncode == 0, seq.stdout[-2000:] + seq.stderr[-2000:]
+    par = run_rtlopt(repo, *TWO, "--set", "run.parallel_modules=2")
+    assert par.returncode == 0, par.stdout[-2000:] + par.stderr[-2000:]
+    assert "2 modules 2 at a time" in par.stdout and "one after another" in seq.stdout
+    branches = []
+    for r in (seq, par):
+        branches.append(re.search(r"branch: (rtlopt/multi/\S+)", r.stdout).group(1))  # type: ignore[union-attr]
+    assert branches[0] != branches[1]
+    a, b = (_commits(repo, br) for br in branches)
+    assert a == b and [files for _, files in a] == [["rtl/scale.v"], ["rtl/mulsel.v"]]
+    trees = [git(repo, "rev-parse", f"{br}^{{tree}}").strip() for br in branches]
+    assert trees[0] == trees[1]
+    assert _rows(_batch_dir(seq.stdout)) == _rows(_batch_dir(par.stdout))
+    assert [line for line in par.stdout.splitlines() if line.startswith("module ")][:2] == [
+        line for line in par.stdout.splitlines() if line.startswith("module scale")
+    ] + [line for line in par.stdout.splitlines() if line.startswith("module mulsel")]

@@ -1,6 +1,6 @@
 """`rtlopt profile` on a fixture system with real Yosys and OpenSTA (nangate45).
 
-The fixture (tests/data/profile_soc) has a multiply-accumulate block with the only long path,
+The fixture (tests/data/profile_soc, with ``scale`` from tests/data/multi_soc) has a multiply-accumulate block with the only long path,
 a small flag block instantiated twice and off every long path, and a top with no logic of its
 own. The attribution must sum to the top's area, mark the multiplier and not the flags, count
 both flag instances, and suggest the multiplier first.
@@ -9,6 +9,7 @@ both flag instances, and suggest the multiplier first.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,19 @@ from tests.integration._fixture_repo import fixture_repo, run_rtlopt
 pytestmark = pytest.mark.tools
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "profile_soc"
+#: ``scale`` and its one-multiplier rewrite are shared with the several-modules fixture
+MULTI = Path(__file__).resolve().parents[1] / "data" / "multi_soc"
+REWRITE = MULTI / "candidates" / "scale" / "scale_one_mul.v"
 
 
 @pytest.fixture(scope="module")
 def soc(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("soc")
+    stage = base / "stage"
+    shutil.copytree(DATA, stage)
+    shutil.copy(MULTI / "rtl" / "scale.v", stage / "rtl" / "scale.v")
     mp = pytest.MonkeyPatch()
-    repo = fixture_repo(DATA, tmp_path_factory.mktemp("soc") / "soc", mp, Path("/nonexistent"))
+    repo = fixture_repo(stage, base / "soc", mp, Path("/nonexistent"))
     mp.undo()
     return repo
 
@@ -97,7 +105,7 @@ def test_cli_profile_unknown_top_is_a_usage_error(soc: Path) -> None:
 def test_in_context_says_when_a_gain_vanishes(soc: Path, tmp_path: Path) -> None:
     """scale's rewrite drops a redundant multiplier that drives only an output the top leaves
     unconnected: smaller alone, the same in the flattened top."""
-    rewrite = DATA / "rewrites" / "scale_one_mul.v"
+    rewrite = REWRITE
     r = run_rtlopt(
         soc,
         "profile",
@@ -127,7 +135,7 @@ def test_in_context_keeps_a_gain_that_survives(soc: Path, tmp_path: Path) -> Non
         session.TargetSpec(soc / "rtl" / "scale.v", "scale", {"flow.pdk": "nangate45"})
     )
     assert tgt.pdk is not None
-    text = (DATA / "rewrites" / "scale_one_mul.v").read_text()
+    text = REWRITE.read_text()
     ctx = measure_in_context(
         tgt.design, tgt.pdk, tgt.config.flow, tgt.config.sandbox, {"scale": text}, tmp_path
     )
