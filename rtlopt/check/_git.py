@@ -47,6 +47,19 @@ def changed_files(repo: git.Repo, base: str, *, staged: bool) -> list[str]:
     return [f for f in out.splitlines() if f.endswith(VERILOG_SUFFIXES)]
 
 
+def renamed_files(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
+    """Files git sees as renamed between ``base`` and the index (staged) or the work tree:
+    new path -> old path."""
+    args = ["--cached"] if staged else []
+    out = repo.git.diff(*args, "--name-status", "-M", "--diff-filter=R", base, "--")
+    renames: dict[str, str] = {}
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 3 and parts[0].startswith("R"):
+            renames[parts[2]] = parts[1]
+    return renames
+
+
 def new_content(repo: git.Repo, top: Path, rel: str, *, staged: bool) -> str | None:
     """A file's content in the index (staged) or the work tree; None when absent."""
     if staged:

@@ -185,8 +185,9 @@ _PRAGMA_WORD = re.compile(
     r"dc_script_begin|dc_script_end)",
     re.I,
 )
-#: ``(* name = value *)`` attributes; ``@(*)`` is an event control, not an attribute.
-_ATTRIBUTE_RE = re.compile(r"\(\*(?!\s*\))(.*?)\*\)", re.S)
+#: ``(* name = value *)`` attributes; ``@(*)`` is an event control, not an attribute: what
+#: follows ``(*`` when it is not one.
+_EVENT_STAR_RE = re.compile(r"\s*\)")
 
 _DIRECTIVE_RE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
 _SYSTASK_RE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_$]*")
@@ -397,7 +398,19 @@ def tool_pragmas(text: str) -> list[tuple[int, str]]:
 
 def attributes(code: str) -> list[tuple[int, str]]:
     """``(* ... *)`` attributes of comment-blanked code as ``(offset, normalized text)``."""
-    return [(m.start(), " ".join(m.group(1).split())) for m in _ATTRIBUTE_RE.finditer(code)]
+    # one pass (a lazy regex would scan to the end from every unclosed ``(*``: quadratic)
+    found: list[tuple[int, str]] = []
+    at = code.find("(*")
+    while at >= 0:
+        if _EVENT_STAR_RE.match(code, at + 2):
+            at = code.find("(*", at + 1)
+            continue
+        end = code.find("*)", at + 2)
+        if end < 0:
+            break  # no attribute closes after this one, so none after a later one either
+        found.append((at, " ".join(code[at + 2 : end].split())))
+        at = code.find("(*", end + 2)
+    return found
 
 
 #: Characters allowed outside comments and strings: printable ASCII and IEEE white space
