@@ -1,0 +1,138 @@
+"""Red team, wave 9: candidates and staged edits that the verdict accepted wrongly.
+
+Each case is a real run (the `rtlopt` command line in a git repository, real iverilog and Yosys)
+of a fixture in ``tests/data/attack_w9``; the control beside it is an equivalent edit that must
+still pass, so the fix cannot simply reject everything.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import git, rtlopt
+
+pytestmark = pytest.mark.tools
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "attack_w9"
+
+
+def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    git(repo, "init", "-q", ".")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
+    return repo
+
+
+def _evaluate(tmp_path: Path, case: str, cand: str) -> dict:
+    repo = _repo(tmp_path, {"ref.v": (DATA / case / "ref.v").read_text()})
+    shutil.copy(DATA / case / cand, repo / "cand.v")
+    r = rtlopt(["evaluate", "ref.v", "--candidate", "cand.v", "--json"], repo)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    return dict(json.loads(r.stdout)["candidate"])
+
+
+@pytest.mark.parametrize(
+    "case, why", [("port_order", "ports are in a different order"), ("param_order", "parameters")]
+)
+def test_reordered_interface_is_rejected(tmp_path: Path, case: str, why: str) -> None:
+    """By name the same function, so simulation and the miter (both by name) pass it; an
+    instance that connects ports or sets parameters by position would be rewired."""
+    res = _evaluate(tmp_path, case, "cand.v")
+    assert not res["accepted"], res
+    assert (res["stage"], why in res["reason"]) == ("interface", True), res["reason"]
+
+
+@pytest.mark.parametrize("case", ["port_order", "param_order"])
+def test_equivalent_rewrite_in_the_same_order_is_proven(tmp_path: Path, case: str) -> None:
+    res = _evaluate(tmp_path, case, "equiv.v")
+    assert res["accepted"], res["reason"]
+    assert res["formal"]["verdict"] == "proven"
+
+
+def test_unclosed_attributes_are_screened_in_one_pass(tmp_path: Path) -> None:
+    """A candidate of 987 kB of unclosed ``(*`` made the screen's lazy regex scan to the end
+    from every one (quadratic: about 1,000 CPU s, with no timeout around the screen). Screened
+    in one pass it takes well under a second; the subprocess limit is 100 times that."""
+    repo = _repo(tmp_path, {"ref.v": (DATA / "port_order" / "ref.v").read_text()})
+    body = "  wire w;\n  assign w = " + "(* " * 329_000 + ";\n"
+    cand = (DATA / "port_order" / "ref.v").read_text().replace("endmodule", body + "endmodule")
+    (tmp_path / "cand.v").write_text(cand)
+    code = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from rtlopt.config import ProjectConfig
+        from rtlopt.frontend import load_design
+        from rtlopt.harness import screen_candidate
+        from rtlopt.harness._screen import attributes
+        d = load_design(Path({str(repo / "ref.v")!r}), None, ProjectConfig())
+        text = Path({str(tmp_path / "cand.v")!r}).read_text()
+        assert screen_candidate(text, d) == [], "unclosed (* is no attribute"
+        assert attributes("(* a *) x (* b = 1 *) @(*) (* c") == [(0, "a"), (10, "b = 1")]
+        print("screened")
+        """
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=100, cwd=repo
+    )
+    assert r.stdout.strip() == "screened", r.stderr[-2000:]
+
+
+# --------------------------------------------------------------------------- rtlopt check
+
+REF = """`define K 4'd3
+module m(input [3:0] a, output [3:0] y);
+  assign y = a + `K;
+endmodule
+"""
+CONFIG = '[check]\noptimization_only = ["*"]\nppa = false\n'
+
+
+def _check(repo: Path) -> tuple[int, dict]:
+    r = rtlopt(["check", "--json"], repo)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    return r.returncode, json.loads(r.stdout)
+
+
+def _staged(tmp_path: Path, change: str) -> Path:
+    repo = _repo(tmp_path, {"m.v": REF, "rtlopt.toml": CONFIG})
+    if change == "define":  # outside the module: the module's text is unchanged
+        (repo / "m.v").write_text(REF.replace("4'd3", "4'd4"))
+    elif change == "comment":
+        (repo / "m.v").write_text("// a comment above\n" + REF)
+    elif change in ("rename", "rename_edit"):
+        git(repo, "mv", "m.v", "m2.v")
+        if change == "rename_edit":
+            (repo / "m2.v").write_text(REF.replace("a + ", "a - "))
+    elif change == "move_edit":  # the module leaves m.v for a new file, changed
+        (repo / "m.v").write_text("`define K 4'd3\n")
+        (repo / "n.v").write_text(REF.split("\n", 1)[1].replace("a + ", "a - "))
+    git(repo, "add", "-A")
+    return repo
+
+
+@pytest.mark.parametrize("change", ["define", "rename_edit", "move_edit"])
+def test_check_fails_a_change_it_cannot_prove(tmp_path: Path, change: str) -> None:
+    """Each passed the gate: a `define outside the module ("no Verilog module changed"), a
+    renamed file ("added"), a module moved to another file ("removed" + "added")."""
+    rc, out = _check(_staged(tmp_path, change))
+    assert rc == 1, out
+    assert any(m["findings"] for m in out["modules"]), out
+
+
+@pytest.mark.parametrize("change", ["comment", "rename"])
+def test_check_passes_the_same_kinds_of_equivalent_change(tmp_path: Path, change: str) -> None:
+    rc, out = _check(_staged(tmp_path, change))
+    assert rc == 0, out
+    [m] = out["modules"]
+    assert (m["module"], m["equivalence"]) == ("m", "proven"), out
