@@ -60,6 +60,20 @@ def test_equivalent_rewrite_in_the_same_order_is_proven(tmp_path: Path, case: st
     assert res["formal"]["verdict"] == "proven"
 
 
+def test_a_test_for_x_is_read_as_synthesis_builds_it(tmp_path: Path) -> None:
+    """``r[0] === 1'bx`` (an out-of-range part-select) picks the reference's function in
+    simulation and in an x-modelling miter, so the candidate was proven; its synthesized
+    netlist computes ``a + b`` for every input. The miter now reads ``===`` as synthesis does."""
+    res = _evaluate(tmp_path, "eqx_test", "cand.v")
+    assert not res["accepted"], res
+    assert res["stage"] == "formal" and res["formal"]["verdict"] == "refuted", res["reason"]
+
+
+def test_case_equality_on_defined_values_is_still_proven(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path, "eqx_test", "equiv.v")
+    assert res["accepted"] and res["formal"]["verdict"] == "proven", res["reason"]
+
+
 def test_unclosed_attributes_are_screened_in_one_pass(tmp_path: Path) -> None:
     """A candidate of 987 kB of unclosed ``(*`` made the screen's lazy regex scan to the end
     from every one (quadratic: about 1,000 CPU s, with no timeout around the screen). Screened
