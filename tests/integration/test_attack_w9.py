@@ -74,6 +74,29 @@ def test_case_equality_on_defined_values_is_still_proven(tmp_path: Path) -> None
     assert res["accepted"] and res["formal"]["verdict"] == "proven", res["reason"]
 
 
+@pytest.mark.parametrize("cand", ["cand_assign.v", "cand_wor.v", "cand_instance.v"])
+def test_a_driver_of_an_input_port_is_rejected(tmp_path: Path, cand: str) -> None:
+    res = _evaluate(tmp_path, "input_driven", cand)
+    assert not res["accepted"], res
+    assert res["stage"] == "interface" and "input port 'a' is driven" in res["reason"], res
+
+
+def test_the_testbench_keeps_a_driven_input_port_off_the_reference(tmp_path: Path) -> None:
+    """Defence in depth, below the interface stage: the simulation alone fails the candidate
+    (its inputs are copies, so its own driver makes only its side x)."""
+    from _harness_designs import design_from_files, run_harness
+
+    src = tmp_path / "repo" / "m.v"
+    src.parent.mkdir()
+    src.write_text((DATA / "input_driven" / "ref.v").read_text())
+    design = design_from_files([src], "m")
+    cand = tmp_path / "cand" / "candidate.v"
+    cand.parent.mkdir()
+    cand.write_text((DATA / "input_driven" / "cand_assign.v").read_text())
+    rep = run_harness(design, [cand], tmp_path / "scratch", timeout=30)
+    assert not rep.result.passed, rep
+
+
 def test_unclosed_attributes_are_screened_in_one_pass(tmp_path: Path) -> None:
     """A candidate of 987 kB of unclosed ``(*`` made the screen's lazy regex scan to the end
     from every one (quadratic: about 1,000 CPU s, with no timeout around the screen). Screened
