@@ -43,20 +43,22 @@ def resolve_base(repo: git.Repo, base: str | None) -> str:
 def changed_files(repo: git.Repo, base: str, *, staged: bool) -> list[str]:
     """Verilog files that differ between ``base`` and the index (staged) or the work tree."""
     args = ["--cached"] if staged else []
-    out = repo.git.diff(*args, "--name-only", "--diff-filter=AMR", base, "--")
-    return [f for f in out.splitlines() if f.endswith(VERILOG_SUFFIXES)]
+    # -z: names as they are (without it git quotes a name with a non-ASCII character,
+    # "m\303\263dulo.v", and the quoted name matches no suffix and no file)
+    out = repo.git.diff(*args, "-z", "--name-only", "--diff-filter=AMR", base, "--")
+    return [f for f in out.split("\0") if f.endswith(VERILOG_SUFFIXES)]
 
 
 def renamed_files(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     """Files git sees as renamed between ``base`` and the index (staged) or the work tree:
     new path -> old path."""
     args = ["--cached"] if staged else []
-    out = repo.git.diff(*args, "--name-status", "-M", "--diff-filter=R", base, "--")
+    out = repo.git.diff(*args, "-z", "--name-status", "-M", "--diff-filter=R", base, "--")
+    fields = out.split("\0")
     renames: dict[str, str] = {}
-    for line in out.splitlines():
-        parts = line.split("\t")
-        if len(parts) == 3 and parts[0].startswith("R"):
-            renames[parts[2]] = parts[1]
+    for i in range(0, len(fields) - 2, 3):  # status, old path, new path
+        if fields[i].startswith("R"):
+            renames[fields[i + 2]] = fields[i + 1]
     return renames
 
 

@@ -173,3 +173,15 @@ def test_check_passes_the_same_kinds_of_equivalent_change(tmp_path: Path, change
     assert rc == 0, out
     [m] = out["modules"]
     assert (m["module"], m["equivalence"]) == ("m", "proven"), out
+
+
+def test_check_reads_a_file_name_git_would_quote(tmp_path: Path) -> None:
+    """``git diff --name-only`` quotes a name with a non-ASCII character
+    (``"m\\303\\263dulo.v"``): the gate saw no Verilog file and passed a broken edit."""
+    repo = _repo(tmp_path, {"m\u00f3dulo.v": REF, "rtlopt.toml": CONFIG})
+    (repo / "m\u00f3dulo.v").write_text(REF.replace("a + ", "a - "))
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 1, out
+    [m] = out["modules"]
+    assert m["file"] == "m\u00f3dulo.v" and m["equivalence"] == "mismatch", out
