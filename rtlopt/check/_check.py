@@ -208,6 +208,8 @@ def _check_files(
     added: dict[str, str] = {}  # name -> its new text
     for rel in rels:
         text = new_content(repo, top, rel, staged=staged and rel not in unstaged)
+        if (tree / rel).is_symlink():  # what the tools read: the target's text
+            text = (tree / rel).read_text(errors="replace") if (tree / rel).exists() else None
         if text is None:
             continue
         old_text = base_content(repo, base_rev, renames.get(rel, rel)) or ""

@@ -154,23 +154,33 @@ def _staged(tmp_path: Path, change: str) -> Path:
     elif change == "move_edit":  # the module leaves m.v for a new file, changed
         (repo / "m.v").write_text("`define K 4'd3\n")
         (repo / "n.v").write_text(REF.split("\n", 1)[1].replace("a + ", "a - "))
+    elif change in ("symlink", "symlink_edit"):  # m.v becomes a link to a (changed) copy
+        new = REF if change == "symlink" else REF.replace("a + ", "a - ")
+        (repo / "lib").mkdir()
+        (repo / "lib" / "m_copy.vh").write_text(new)
+        (repo / "m.v").unlink()
+        (repo / "m.v").symlink_to("lib/m_copy.vh")
     git(repo, "add", "-A")
     return repo
 
 
-@pytest.mark.parametrize("change", ["define", "rename_edit", "move_edit"])
+@pytest.mark.parametrize("change", ["define", "rename_edit", "move_edit", "symlink_edit"])
 def test_check_fails_a_change_it_cannot_prove(tmp_path: Path, change: str) -> None:
     """Each passed the gate: a `define outside the module ("no Verilog module changed"), a
-    renamed file ("added"), a module moved to another file ("removed" + "added")."""
+    renamed file ("added"), a module moved to another file ("removed" + "added"), a file
+    replaced by a symlink to a changed copy (git's type change, "T", was not read)."""
     rc, out = _check(_staged(tmp_path, change))
     assert rc == 1, out
     assert any(m["findings"] for m in out["modules"]), out
 
 
-@pytest.mark.parametrize("change", ["comment", "rename"])
+@pytest.mark.parametrize("change", ["comment", "rename", "symlink"])
 def test_check_passes_the_same_kinds_of_equivalent_change(tmp_path: Path, change: str) -> None:
     rc, out = _check(_staged(tmp_path, change))
     assert rc == 0, out
+    if change == "symlink":  # the same text through the link: only the copy is new
+        assert [(m["file"], m["change"]) for m in out["modules"]] == [("lib/m_copy.vh", "added")]
+        return
     [m] = out["modules"]
     assert (m["module"], m["equivalence"]) == ("m", "proven"), out
 
