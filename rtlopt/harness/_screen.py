@@ -377,6 +377,46 @@ def _reference_texts(design: Design) -> list[str]:
     return out
 
 
+#: Binary operators (and ``?``): a chain of them is one left-deep tree that slang binds by
+#: recursion, so some tens of thousands in one statement overflow the stack of the process
+#: that parses the candidate (a segmentation fault of rtlopt itself, not of a tool).
+_OPERATOR_RE = re.compile(r"<<<|>>>|===|!==|==|!=|<=|>=|<<|>>|&&|\|\||\*\*|~\^|\^~|[-+*/%&|^<>?]")
+#: The longest operator chain of one statement a candidate may have when the reference has no
+#: longer one (far above hand-written code, far below the ~30,000 that crashed pyslang 12).
+MAX_OPERATORS = 10_000
+
+
+def _longest_statement(code: str) -> tuple[int, int]:
+    """The most operators in one ``;``-separated statement of comment-blanked code, and where
+    that statement starts."""
+    best, where, at = 0, 0, 0
+    for part in code.split(";"):
+        n = len(_OPERATOR_RE.findall(part))
+        if n > best:
+            best, where = n, at
+        at += len(part) + 1
+    return best, where
+
+
+def _operator_problems(code: str, design: Design) -> list[tuple[int, str]]:
+    """A statement with more operators than the parser can bind (see :data:`MAX_OPERATORS`)."""
+    n, where = _longest_statement(code)
+    if n <= MAX_OPERATORS:
+        return []
+    limit = max(
+        [MAX_OPERATORS]
+        + [_longest_statement(blank_comments(t))[0] for t in _reference_texts(design)]
+    )
+    if n <= limit:
+        return []
+    return [
+        (
+            line_of(code, where),
+            f"a statement with {n} operators (the parser binds at most {limit} here: split it)",
+        )
+    ]
+
+
 def _pragma_key(comment: str) -> str:
     body = comment[2:-2] if comment.startswith("/*") else comment[2:]
     return " ".join(body.lower().split())
@@ -522,6 +562,7 @@ def screen_candidate(
     problems += _word_problems(code, code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
+    problems += _operator_problems(code, design)
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
     for line, msg in sorted(problems):

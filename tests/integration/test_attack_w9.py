@@ -97,6 +97,31 @@ def test_the_testbench_keeps_a_driven_input_port_off_the_reference(tmp_path: Pat
     assert not rep.result.passed, rep
 
 
+HEAD16 = "module m(input [15:0] a, input [15:0] b, output [15:0] y);\n"
+
+
+@pytest.mark.parametrize(
+    "body, why",
+    [
+        # pyslang raised a bare RuntimeError in the screen: "internal error", exit 3, no JSON
+        ("  assign y = " + "(" * 20_000 + "a" + ")" * 20_000 + ";\n", "nests deeper"),
+        # a 40,000-operator chain: slang's binding recursion overflowed the stack, and rtlopt
+        # itself died of a segmentation fault (exit 139) in the frontend's parse
+        ("  assign y = a" + " + b" * 40_000 + ";\n", "40000 operators"),
+    ],
+    ids=["nesting", "operator_chain"],
+)
+def test_a_text_the_parser_cannot_take_is_rejected_not_a_crash(
+    tmp_path: Path, body: str, why: str
+) -> None:
+    repo = _repo(tmp_path, {"ref.v": (DATA / "input_driven" / "ref.v").read_text()})
+    (repo / "cand.v").write_text(HEAD16 + body + "endmodule\n")
+    r = rtlopt(["evaluate", "ref.v", "--candidate", "cand.v", "--json"], repo)
+    assert r.returncode == 1, (r.returncode, r.stderr[-2000:])
+    res = json.loads(r.stdout)["candidate"]
+    assert res["stage"] == "screen" and why in res["reason"], res["reason"]
+
+
 def test_unclosed_attributes_are_screened_in_one_pass(tmp_path: Path) -> None:
     """A candidate of 987 kB of unclosed ``(*`` made the screen's lazy regex scan to the end
     from every one (quadratic: about 1,000 CPU s, with no timeout around the screen). Screened
