@@ -458,6 +458,9 @@ def attributes(code: str) -> list[tuple[int, str]]:
 _FOREIGN_CHAR = re.compile(r"[^\x00\t\n\r\f\x20-\x7e]")
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
 def _odd_characters(text: str, code: str) -> dict[str, int]:
     """Control and non-ASCII characters outside comments and strings, and escaped identifiers
     ended by a carriage return or form feed (iverilog ends them there, Yosys does not), each
@@ -465,9 +468,15 @@ def _odd_characters(text: str, code: str) -> dict[str, int]:
     found: dict[str, int] = {}
     for m in _FOREIGN_CHAR.finditer(code):
         found.setdefault(m.group(), m.start())
-    for kind, _, end in scan(text):
+    for kind, start, end in scan(text):
         if kind == "escaped" and end < len(text) and text[end] in "\r\f":
             found.setdefault("\\" + text[end], end)
+        elif kind == "comment" and text.startswith("//", start):
+            # iverilog and Yosys end a line comment at a lone carriage return, the screen's
+            # lexer at a line feed: what follows it would be code the screen never read
+            cr = _LONE_CR.search(text, start, min(end + 1, len(text)))
+            if cr and cr.start() < end:
+                found.setdefault("//\r", cr.start())
     return found
 
 
@@ -488,7 +497,12 @@ def _character_problems(text: str, code: str, design: Design) -> list[tuple[int,
         if key in allowed:
             continue
         ch = key[-1]
-        if key.startswith("\\"):
+        if key == "//\r":
+            msg = (
+                "carriage return without a line feed in a // comment is not allowed (the "
+                "tools end the comment there); end the line with a line feed"
+            )
+        elif key.startswith("\\"):
             what = "carriage return" if ch == "\r" else "form feed"
             msg = (
                 f"escaped identifier ended by a {what} is not allowed (iverilog ends it there, "

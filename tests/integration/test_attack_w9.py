@@ -122,6 +122,24 @@ def test_a_text_the_parser_cannot_take_is_rejected_not_a_crash(
     assert res["stage"] == "screen" and why in res["reason"], res["reason"]
 
 
+def test_a_lone_carriage_return_cannot_hide_code_from_the_screen(tmp_path: Path) -> None:
+    """iverilog and Yosys end a ``//`` comment at a lone carriage return; the screen's lexer
+    ended it at the next line feed, so ``$random`` (or ``initial``, a delay, ``force``) after it
+    was never screened. A CRLF line ending stays fine."""
+    from rtlopt.config import ProjectConfig
+    from rtlopt.frontend import load_design
+    from rtlopt.harness import screen_candidate
+
+    repo = _repo(tmp_path, {"ref.v": (DATA / "port_order" / "ref.v").read_text()})
+    design = load_design(repo / "ref.v", None, ProjectConfig())
+    head = "module m(input [3:0] a, input [3:0] b, output [3:0] y);\n  // note"
+    rest = "  wire [3:0] r = $random;\n  assign y = a - b;\nendmodule\n"
+    [problem] = screen_candidate(head + "\r" + rest, design)
+    assert "carriage return" in problem and problem.startswith("line 2:"), problem
+    crlf = screen_candidate(head + "\r\n" + rest, design)
+    assert crlf == ["line 3: system task/function $random is not allowed"], crlf
+
+
 def test_unclosed_attributes_are_screened_in_one_pass(tmp_path: Path) -> None:
     """A candidate of 987 kB of unclosed ``(*`` made the screen's lazy regex scan to the end
     from every one (quadratic: about 1,000 CPU s, with no timeout around the screen). Screened
