@@ -135,7 +135,15 @@ def _driven_inputs(s: EvalSetup, c: Candidate) -> str:
     """A driver of one of the target's own input ports inside the candidate."""
     from rtlopt.frontend import driven_inputs
 
-    found = driven_inputs(c.text, s.design.target.name, s.cand_sources)
+    name = s.design.target.name
+    found = driven_inputs(c.text, name, s.cand_sources)
+    if found:  # a port the reference drives itself (an inout pad's path) is not the candidate's
+        try:
+            own = s.design.target.file.read_text(errors="replace")
+        except OSError:
+            own = ""
+        ref = {port for port, _ in driven_inputs(own, name, s.design.sources)}
+        found = [f for f in found if f[0] not in ref]
     if not found:
         return ""
     port, line = found[0]

@@ -81,6 +81,11 @@ def test_a_driver_of_an_input_port_is_rejected(tmp_path: Path, cand: str) -> Non
     assert res["stage"] == "interface" and "input port 'a' is driven" in res["reason"], res
 
 
+def test_a_driver_the_reference_has_itself_is_not_the_candidates(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path, "input_driven_ref", "cand.v")
+    assert res["stage"] != "interface", res["reason"]
+
+
 def test_the_testbench_keeps_a_driven_input_port_off_the_reference(tmp_path: Path) -> None:
     """Defence in depth, below the interface stage: the simulation alone fails the candidate
     (its inputs are copies, so its own driver makes only its side x)."""
