@@ -218,6 +218,7 @@ def _check_files(
             (tree / rel).unlink(missing_ok=True)
             (tree / rel).write_text(old_text)
     _moved_modules(modules, removed, added)
+    _duplicate_modules(tree, modules)
     done = _run_jobs(cfg, tree, [m for m in modules if isinstance(m, _Job)], pdk, tmp)
     out = [done[id(m)] if isinstance(m, _Job) else m for m in modules]
     for m in out:
@@ -259,6 +260,30 @@ def _file_changes(
             modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
             removed[name] = (rel, old_text[old.start : old.end])
     return changed
+
+
+def _duplicate_modules(tree: Path, modules: list[ModuleCheck | _Job]) -> None:
+    """A new module whose name another file of the repository after the change also defines:
+    which one a tool reads depends on its file order, so the change is a finding."""
+    from rtlopt.check._git import VERILOG_SUFFIXES
+
+    new = {m.module: m for m in modules if isinstance(m, ModuleCheck) and m.change == "added"}
+    if not new:
+        return
+    for path in sorted(tree.rglob("*")):
+        if not path.name.endswith(VERILOG_SUFFIXES) or not path.is_file():
+            continue
+        rel = path.relative_to(tree).as_posix()
+        text = path.read_text(errors="replace")
+        for span in module_spans(text):
+            m = new.get(span.name)
+            if m is None or rel == m.file or any("also defined" in f for f in m.findings):
+                continue
+            if path.resolve() != (tree / m.file).resolve():  # a symlink to it is the same file
+                m.findings.append(
+                    f"module {span.name} is also defined in {rel}: which one a tool reads "
+                    "depends on the file order; rename one of them"
+                )
 
 
 def _outside_modules(text: str, spans: Iterable[ModuleSpan]) -> list[str]:

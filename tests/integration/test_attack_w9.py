@@ -213,6 +213,8 @@ def _staged(tmp_path: Path, change: str) -> Path:
     elif change == "move_edit":  # the module leaves m.v for a new file, changed
         (repo / "m.v").write_text("`define K 4'd3\n")
         (repo / "n.v").write_text(REF.split("\n", 1)[1].replace("a + ", "a - "))
+    elif change == "duplicate":  # a second, different definition of m in a new file
+        (repo / "z.v").write_text(REF.split("\n", 1)[1].replace("a + ", "a - "))
     elif change in ("symlink", "symlink_edit"):  # m.v becomes a link to a (changed) copy
         new = REF if change == "symlink" else REF.replace("a + ", "a - ")
         (repo / "lib").mkdir()
@@ -223,11 +225,15 @@ def _staged(tmp_path: Path, change: str) -> Path:
     return repo
 
 
-@pytest.mark.parametrize("change", ["define", "rename_edit", "move_edit", "symlink_edit"])
+@pytest.mark.parametrize(
+    "change", ["define", "rename_edit", "move_edit", "symlink_edit", "duplicate"]
+)
 def test_check_fails_a_change_it_cannot_prove(tmp_path: Path, change: str) -> None:
     """Each passed the gate: a `define outside the module ("no Verilog module changed"), a
     renamed file ("added"), a module moved to another file ("removed" + "added"), a file
-    replaced by a symlink to a changed copy (git's type change, "T", was not read)."""
+    replaced by a symlink to a changed copy (git's type change, "T", was not read), a second
+    definition of a module in a new file ("added": which one a tool reads depends on the
+    file order)."""
     rc, out = _check(_staged(tmp_path, change))
     assert rc == 1, out
     assert any(m["findings"] for m in out["modules"]), out
