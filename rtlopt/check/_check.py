@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +26,7 @@ from rtlopt.config import Config, load_config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator
 from rtlopt.results import EvalResult, Stage, Status, Verdict
-from rtlopt.verilog import module_spans
+from rtlopt.verilog import ModuleSpan, module_spans
 
 log = logging.getLogger(__name__)
 
@@ -197,43 +197,124 @@ def _check_files(
     tmp: Path,
 ) -> list[ModuleCheck]:
     """The changed modules of ``rels``: added and removed ones noted, changed ones evaluated
-    in one context tree whose changed files hold their base version."""
-    from rtlopt.check._git import base_content, context_tree, new_content
+    in one context tree whose changed files hold their base version (a renamed file's base
+    version is its old path's)."""
+    from rtlopt.check._git import base_content, context_tree, new_content, renamed_files
 
     tree = context_tree(repo, top, tmp / "tree", staged=staged)
+    renames = renamed_files(repo, base_rev, staged=staged)
     modules: list[ModuleCheck | _Job] = []
+    removed: dict[str, tuple[str, str]] = {}  # name -> (file, its base text)
+    added: dict[str, str] = {}  # name -> its new text
     for rel in rels:
         text = new_content(repo, top, rel, staged=staged and rel not in unstaged)
+        if (tree / rel).is_symlink():  # what the tools read: the target's text
+            text = (tree / rel).read_text(errors="replace") if (tree / rel).exists() else None
         if text is None:
             continue
-        old_text = base_content(repo, base_rev, rel) or ""
-        new_mods = {m.name: m for m in module_spans(text)}
-        old_mods = {m.name: m for m in module_spans(old_text)}
-        changed = False
-        for name, mod in new_mods.items():
-            if name not in old_mods:
-                modules.append(ModuleCheck(rel, name, "added", notes=["new module"]))
-                continue
-            old = old_mods[name]
-            # any byte counts: a comment can be a tool directive (translate_off, full_case)
-            if old_text[old.start : old.end] == text[mod.start : mod.end]:
-                continue
-            changed = True
-            job = _Job(rel, name, text, mod.line)
-            modules.append(job)
-        if changed:
+        old_text = base_content(repo, base_rev, renames.get(rel, rel)) or ""
+        if _file_changes(rel, text, old_text, modules, removed, added):
             # the reference: this file at its base version, in the context after the change
             (tree / rel).unlink(missing_ok=True)
             (tree / rel).write_text(old_text)
-        for name in old_mods:
-            if name not in new_mods:
-                modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
+    _moved_modules(modules, removed, added)
+    _duplicate_modules(tree, modules)
     done = _run_jobs(cfg, tree, [m for m in modules if isinstance(m, _Job)], pdk, tmp)
     out = [done[id(m)] if isinstance(m, _Job) else m for m in modules]
     for m in out:
         if m.file in unstaged:
             m.notes.append("not staged: judged the work tree's version (git add it to commit it)")
     return out
+
+
+def _file_changes(
+    rel: str,
+    text: str,
+    old_text: str,
+    modules: list[ModuleCheck | _Job],
+    removed: dict[str, tuple[str, str]],
+    added: dict[str, str],
+) -> bool:
+    """Append one file's added, changed and removed modules; True when a module is to be
+    evaluated. A change outside the modules (a `define, an `include, a `default_nettype the
+    modules read) makes every module of the file a changed one."""
+    new_mods = {m.name: m for m in module_spans(text)}
+    old_mods = {m.name: m for m in module_spans(old_text)}
+    outside = _outside_modules(text, new_mods.values()) != _outside_modules(
+        old_text, old_mods.values()
+    )
+    changed = False
+    for name, mod in new_mods.items():
+        if name not in old_mods:
+            modules.append(ModuleCheck(rel, name, "added", notes=["new module"]))
+            added[name] = text[mod.start : mod.end]
+            continue
+        old = old_mods[name]
+        # any byte counts: a comment can be a tool directive (translate_off, full_case)
+        if not outside and old_text[old.start : old.end] == text[mod.start : mod.end]:
+            continue
+        changed = True
+        modules.append(_Job(rel, name, text, mod.line))
+    for name, old in old_mods.items():
+        if name not in new_mods:
+            modules.append(ModuleCheck(rel, name, "removed", notes=["module removed"]))
+            removed[name] = (rel, old_text[old.start : old.end])
+    return changed
+
+
+def _duplicate_modules(tree: Path, modules: list[ModuleCheck | _Job]) -> None:
+    """A new module whose name another file of the repository after the change also defines:
+    which one a tool reads depends on its file order, so the change is a finding."""
+    from rtlopt.check._git import VERILOG_SUFFIXES
+
+    new = {m.module: m for m in modules if isinstance(m, ModuleCheck) and m.change == "added"}
+    if not new:
+        return
+    for path in sorted(tree.rglob("*")):
+        if not path.name.endswith(VERILOG_SUFFIXES) or not path.is_file():
+            continue
+        rel = path.relative_to(tree).as_posix()
+        text = path.read_text(errors="replace")
+        for span in module_spans(text):
+            m = new.get(span.name)
+            if m is None or rel == m.file or any("also defined" in f for f in m.findings):
+                continue
+            if path.resolve() != (tree / m.file).resolve():  # a symlink to it is the same file
+                m.findings.append(
+                    f"module {span.name} is also defined in {rel}: which one a tool reads "
+                    "depends on the file order; rename one of them"
+                )
+
+
+def _outside_modules(text: str, spans: Iterable[ModuleSpan]) -> list[str]:
+    """The text of a file between its modules."""
+    parts, at = [], 0
+    for m in sorted(spans, key=lambda m: m.start):
+        if m.start < at:
+            continue  # nested in the one before
+        parts.append(text[at : m.start])
+        at = m.end
+    return [*parts, text[at:]]
+
+
+def _moved_modules(
+    modules: list[ModuleCheck | _Job], removed: dict[str, tuple[str, str]], added: dict[str, str]
+) -> None:
+    """A module removed from one file and added to another was moved: with any byte changed,
+    the check cannot compare it (its reference would be defined twice in one context), so it
+    is a finding, never a new module that passes."""
+    for m in modules:
+        if not isinstance(m, ModuleCheck) or m.change != "added" or m.module not in removed:
+            continue
+        src, old = removed[m.module]
+        m.notes = [f"moved from {src}"]
+        if added[m.module] == old:
+            continue
+        m.findings.append(
+            f"module {m.module} moved from {src} and changed: rtlopt check compares a module "
+            "only within its file; move it unchanged in a commit of its own, or keep it in "
+            f"{src}"
+        )
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import posixpath
 import shutil
 import tarfile
 from pathlib import Path
@@ -43,8 +44,24 @@ def resolve_base(repo: git.Repo, base: str | None) -> str:
 def changed_files(repo: git.Repo, base: str, *, staged: bool) -> list[str]:
     """Verilog files that differ between ``base`` and the index (staged) or the work tree."""
     args = ["--cached"] if staged else []
-    out = repo.git.diff(*args, "--name-only", "--diff-filter=AMR", base, "--")
-    return [f for f in out.splitlines() if f.endswith(VERILOG_SUFFIXES)]
+    # -z: names as they are (without it git quotes a name with a non-ASCII character,
+    # "m\303\263dulo.v", and the quoted name matches no suffix and no file)
+    # T: a file that became a symlink (or stopped being one) changes what the tools read
+    out = repo.git.diff(*args, "-z", "--name-only", "--diff-filter=AMRT", base, "--")
+    return [f for f in out.split("\0") if f.endswith(VERILOG_SUFFIXES)]
+
+
+def renamed_files(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
+    """Files git sees as renamed between ``base`` and the index (staged) or the work tree:
+    new path -> old path."""
+    args = ["--cached"] if staged else []
+    out = repo.git.diff(*args, "-z", "--name-status", "-M", "--diff-filter=R", base, "--")
+    fields = out.split("\0")
+    renames: dict[str, str] = {}
+    for i in range(0, len(fields) - 2, 3):  # status, old path, new path
+        if fields[i].startswith("R"):
+            renames[fields[i + 2]] = fields[i + 1]
+    return renames
 
 
 def new_content(repo: git.Repo, top: Path, rel: str, *, staged: bool) -> str | None:
@@ -59,11 +76,23 @@ def new_content(repo: git.Repo, top: Path, rel: str, *, staged: bool) -> str | N
 
 
 def base_content(repo: git.Repo, base: str, rel: str) -> str | None:
-    """A file's content at ``base``; None when the file does not exist there."""
-    try:
-        return str(repo.git.show(f"{base}:{rel}", strip_newline_in_stdout=False))
-    except git.GitCommandError:
-        return None
+    """A file's content at ``base`` (a symlink's: its target's, as the tools read it); None
+    when the file does not exist there."""
+    for _hop in range(8):
+        try:
+            text = str(repo.git.show(f"{base}:{rel}", strip_newline_in_stdout=False))
+            mode = str(repo.git.ls_tree(base, "--", rel)).split(" ", 1)[0]
+        except git.GitCommandError:
+            return None
+        if mode != "120000":
+            return text
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), text.strip()))
+        if posixpath.isabs(target) or target.startswith("../"):
+            # outside the repository: not versioned, so its base version is what is there now
+            p = Path(repo.working_tree_dir or ".") / rel
+            return p.read_text(errors="replace") if p.exists() else None
+        rel = target
+    return None
 
 
 def context_tree(repo: git.Repo, top: Path, dest: Path, *, staged: bool) -> Path:

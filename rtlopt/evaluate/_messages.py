@@ -65,4 +65,26 @@ def interface_problem(target: Module, mods: Mapping[str, Module]) -> str:
             return f"port '{n}' is {q.width} bits wide, expected {p.width}"
         if p.signed != q.signed:
             return f"port '{n}' signedness differs from the reference"
+    return _order_problem(target, cand)
+
+
+def _order_problem(target: Module, cand: Module) -> str:
+    """Port and parameter order: an instance that connects ports or sets parameters by
+    position (``m u(a, b, y)``, ``m #(8, 2) u(...)``) binds them by this order, which the
+    testbench and the miter (by name) never see."""
+    want = [p.name for p in target.ports]
+    got = [p.name for p in cand.ports]
+    if want != got:
+        return (
+            f"ports are in a different order ({', '.join(got)}; expected {', '.join(want)}): "
+            "an instance that connects them by position would connect them wrongly"
+        )
+    ref_params = [p.name for p in target.parameters if not p.local]
+    cand_params = [p.name for p in cand.parameters if not p.local]
+    if cand_params[: len(ref_params)] != ref_params:
+        return (
+            f"parameters differ in name or order ({', '.join(cand_params) or 'none'}; "
+            f"expected {', '.join(ref_params)} first): an instance that sets them by name or "
+            "position would set others"
+        )
     return ""

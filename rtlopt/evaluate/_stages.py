@@ -118,6 +118,8 @@ def interface_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     """Same ports, directions, widths, signedness."""
     c.progress.stage = Stage.INTERFACE
     problem = interface_problem(s.tools.target, {m.name: m for m in c.mods})
+    if not problem:
+        problem = _driven_inputs(s, c)
     if problem:
         return invalid(
             s.config.reward,
@@ -127,6 +129,28 @@ def interface_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             logs=c.logs,
         )
     return None
+
+
+def _driven_inputs(s: EvalSetup, c: Candidate) -> str:
+    """A driver of one of the target's own input ports inside the candidate."""
+    from rtlopt.frontend import driven_inputs
+
+    name = s.design.target.name
+    found = driven_inputs(c.text, name, s.cand_sources)
+    if found:  # a port the reference drives itself (an inout pad's path) is not the candidate's
+        try:
+            own = s.design.target.file.read_text(errors="replace")
+        except OSError:
+            own = ""
+        ref = {port for port, _ in driven_inputs(own, name, s.design.sources)}
+        found = [f for f in found if f[0] not in ref]
+    if not found:
+        return ""
+    port, line = found[0]
+    return (
+        f"input port '{port}' is driven inside the module (line {line}): it would drive the "
+        "net of every instance, and synthesis ties the port to that driver"
+    )
 
 
 def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:

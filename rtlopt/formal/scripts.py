@@ -99,6 +99,13 @@ def _reads(
 STRUCTURE_JSON = "structure.json"
 
 
+#: ``===`` / ``!==`` (and case items, ``$isunknown``) as synthesis builds them: the
+#: ``$eqx``/``$nex`` cells become ``$eq``/``$ne`` (what ``simplemap`` gives them), so a miter
+#: with ``-enable_undef`` cannot prove a candidate that tests a value for ``x`` (which hardware
+#: never computes) as if the test were real.
+EQX_AS_SYNTHESIS = ("chtype -map $eqx $eq", "chtype -map $nex $ne")
+
+
 def _load(
     design: Design,
     reference_file: Path,
@@ -114,7 +121,7 @@ def _load(
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
-    lines += ["proc", "flatten", "memory", "opt_clean"]
+    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", "memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
 

@@ -21,6 +21,7 @@ from rtlopt.frontend._base import (
 )
 from rtlopt.frontend._clocks import override_roles
 from rtlopt.frontend._compare import FieldConstant, compare_constants
+from rtlopt.frontend._drivers import driven_inputs
 from rtlopt.frontend._files import read_source, source_problem
 from rtlopt.frontend._lazy import module_closure, module_users, with_module
 from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_text
@@ -36,6 +37,7 @@ from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
 from rtlopt.verilog import ModuleSpan, find_span, header_comment, module_spans, splice_module
 
 __all__ = [
+    "driven_inputs",
     "module_closure",
     "module_users",
     "with_module",

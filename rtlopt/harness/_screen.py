@@ -185,8 +185,9 @@ _PRAGMA_WORD = re.compile(
     r"dc_script_begin|dc_script_end)",
     re.I,
 )
-#: ``(* name = value *)`` attributes; ``@(*)`` is an event control, not an attribute.
-_ATTRIBUTE_RE = re.compile(r"\(\*(?!\s*\))(.*?)\*\)", re.S)
+#: ``(* name = value *)`` attributes; ``@(*)`` is an event control, not an attribute: what
+#: follows ``(*`` when it is not one.
+_EVENT_STAR_RE = re.compile(r"\s*\)")
 
 _DIRECTIVE_RE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
 _SYSTASK_RE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_$]*")
@@ -376,6 +377,46 @@ def _reference_texts(design: Design) -> list[str]:
     return out
 
 
+#: Binary operators (and ``?``): a chain of them is one left-deep tree that slang binds by
+#: recursion, so some tens of thousands in one statement overflow the stack of the process
+#: that parses the candidate (a segmentation fault of rtlopt itself, not of a tool).
+_OPERATOR_RE = re.compile(r"<<<|>>>|===|!==|==|!=|<=|>=|<<|>>|&&|\|\||\*\*|~\^|\^~|[-+*/%&|^<>?]")
+#: The longest operator chain of one statement a candidate may have when the reference has no
+#: longer one (far above hand-written code, far below the ~30,000 that crashed pyslang 12).
+MAX_OPERATORS = 10_000
+
+
+def _longest_statement(code: str) -> tuple[int, int]:
+    """The most operators in one ``;``-separated statement of comment-blanked code, and where
+    that statement starts."""
+    best, where, at = 0, 0, 0
+    for part in code.split(";"):
+        n = len(_OPERATOR_RE.findall(part))
+        if n > best:
+            best, where = n, at
+        at += len(part) + 1
+    return best, where
+
+
+def _operator_problems(code: str, design: Design) -> list[tuple[int, str]]:
+    """A statement with more operators than the parser can bind (see :data:`MAX_OPERATORS`)."""
+    n, where = _longest_statement(code)
+    if n <= MAX_OPERATORS:
+        return []
+    limit = max(
+        [MAX_OPERATORS]
+        + [_longest_statement(blank_comments(t))[0] for t in _reference_texts(design)]
+    )
+    if n <= limit:
+        return []
+    return [
+        (
+            line_of(code, where),
+            f"a statement with {n} operators (the parser binds at most {limit} here: split it)",
+        )
+    ]
+
+
 def _pragma_key(comment: str) -> str:
     body = comment[2:-2] if comment.startswith("/*") else comment[2:]
     return " ".join(body.lower().split())
@@ -397,12 +438,27 @@ def tool_pragmas(text: str) -> list[tuple[int, str]]:
 
 def attributes(code: str) -> list[tuple[int, str]]:
     """``(* ... *)`` attributes of comment-blanked code as ``(offset, normalized text)``."""
-    return [(m.start(), " ".join(m.group(1).split())) for m in _ATTRIBUTE_RE.finditer(code)]
+    # one pass (a lazy regex would scan to the end from every unclosed ``(*``: quadratic)
+    found: list[tuple[int, str]] = []
+    at = code.find("(*")
+    while at >= 0:
+        if _EVENT_STAR_RE.match(code, at + 2):
+            at = code.find("(*", at + 1)
+            continue
+        end = code.find("*)", at + 2)
+        if end < 0:
+            break  # no attribute closes after this one, so none after a later one either
+        found.append((at, " ".join(code[at + 2 : end].split())))
+        at = code.find("(*", end + 2)
+    return found
 
 
 #: Characters allowed outside comments and strings: printable ASCII and IEEE white space
 #: (NUL is reported on its own).
 _FOREIGN_CHAR = re.compile(r"[^\x00\t\n\r\f\x20-\x7e]")
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _odd_characters(text: str, code: str) -> dict[str, int]:
@@ -412,9 +468,15 @@ def _odd_characters(text: str, code: str) -> dict[str, int]:
     found: dict[str, int] = {}
     for m in _FOREIGN_CHAR.finditer(code):
         found.setdefault(m.group(), m.start())
-    for kind, _, end in scan(text):
+    for kind, start, end in scan(text):
         if kind == "escaped" and end < len(text) and text[end] in "\r\f":
             found.setdefault("\\" + text[end], end)
+        elif kind == "comment" and text.startswith("//", start):
+            # iverilog and Yosys end a line comment at a lone carriage return, the screen's
+            # lexer at a line feed: what follows it would be code the screen never read
+            cr = _LONE_CR.search(text, start, min(end + 1, len(text)))
+            if cr and cr.start() < end:
+                found.setdefault("//\r", cr.start())
     return found
 
 
@@ -435,7 +497,12 @@ def _character_problems(text: str, code: str, design: Design) -> list[tuple[int,
         if key in allowed:
             continue
         ch = key[-1]
-        if key.startswith("\\"):
+        if key == "//\r":
+            msg = (
+                "carriage return without a line feed in a // comment is not allowed (the "
+                "tools end the comment there); end the line with a line feed"
+            )
+        elif key.startswith("\\"):
             what = "carriage return" if ch == "\r" else "form feed"
             msg = (
                 f"escaped identifier ended by a {what} is not allowed (iverilog ends it there, "
@@ -509,6 +576,7 @@ def screen_candidate(
     problems += _word_problems(code, code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
+    problems += _operator_problems(code, design)
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
     for line, msg in sorted(problems):

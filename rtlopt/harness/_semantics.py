@@ -259,8 +259,12 @@ def event_violations(candidate: str, reference: str) -> list[str]:
         ref = [p.missing for p in incomplete_event_controls(reference)]
     except Exception:  # noqa: BLE001 - a reference pyslang cannot read has no known problems
         ref = []
+    try:
+        found = incomplete_event_controls(candidate)
+    except RuntimeError:  # pyslang's own limit (nesting depth): no tool is to read it either
+        return ["line 1: the candidate nests deeper than the parser allows"]
     out: list[str] = []
-    for p in incomplete_event_controls(candidate):
+    for p in found:
         if p.missing in ref:
             ref.remove(p.missing)
             continue

@@ -213,6 +213,12 @@ def _tb_declarations(
         a(f"  reg {c.name}_clk_ = 1'b0;")
     for f in fields:
         a(f"  wire {_decl(f.width)}in_{f.name} = vec_[{f.offset + f.width - 1}:{f.offset}];")
+    for f in fields:
+        # the candidate's own copy: a simulator joins an input port's net with the net it is
+        # connected to, so a candidate that drives its input port (``assign a[0] = 0``) would
+        # drive the reference's input too (both outputs x: any candidate passes); through a
+        # copy its driver meets only the copy's, and the conflict shows on its side
+        a(f"  wire {_decl(f.width)}cin_{f.name} = in_{f.name};")
     for p in t.outputs:
         # always a range, so that the X-refinement check below can index a 1-bit output
         a(f"  wire [{p.width - 1}:0] ref_{p.name};")
@@ -222,7 +228,8 @@ def _tb_declarations(
         items = []
         for p in t.ports:
             if p.direction == "input":
-                sig = f"{p.name}_clk_" if p in clocks else f"in_{p.name}"
+                copy = "cin" if prefix == "cand" else "in"
+                sig = f"{p.name}_clk_" if p in clocks else f"{copy}_{p.name}"
             else:
                 sig = f"{prefix}_{p.name}"
             items.append(f".{p.name}({sig})")

@@ -1,0 +1,4 @@
+module m(input [15:0] a, input [15:0] b, output [15:0] y);
+  assign a[0] = 1'b0;
+  assign y = a + b;
+endmodule
