@@ -189,6 +189,8 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     why = ""
     if formal.structure:
         why = f"clock/reset structure check: {formal.structure}"
+    elif formal.unchecked:
+        why = formal.unchecked
     elif formal.verdict is Verdict.REFUTED:
         cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
         why = f"formally not equivalent (counterexample: {cex})"
@@ -217,6 +219,7 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
             strict_x=cfg.harness.strict_x,
             initial_values=cfg.harness.initial_values,
             source=(s.design, c.text),
+            x_outputs=c.sim.x_outputs if c.sim is not None else (),
         )
         c.logs["formal"] = str(c.dir / "formal")
         return formal

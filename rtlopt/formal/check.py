@@ -29,9 +29,9 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import new_secret
 from rtlopt.formal.clocking import read_clocking
-from rtlopt.formal.engines import abc, lcorr, paired, sat, structural
+from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
-from rtlopt.formal.job import Job, read_text
+from rtlopt.formal.job import Job, elapsed, read_text
 from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
 from rtlopt.formal.structure import checked, clear, structure_only
 from rtlopt.frontend.model import Design
@@ -53,6 +53,7 @@ def check_equivalence(
     strict_x: bool = False,
     initial_values: str = "ignore",
     source: tuple[Design, str] | None = None,
+    x_outputs: Sequence[str] = (),
 ) -> FormalResult:
     """Prove or refute that the candidate's target module equals the reference.
 
@@ -70,6 +71,10 @@ def check_equivalence(
         source: The design as the repository has it and the candidate's own text, when
             ``design`` and the files are views (SystemVerilog through slang): "identical
             source" means these bytes, never two equal views.
+        x_outputs: Outputs the reference leaves x throughout the simulation (un-reset state;
+            :attr:`~rtlopt.results.SimResult.x_outputs`): a proof on the x power-up model
+            says nothing there, so they are proven from a shared power-up state, or the
+            result is UNKNOWN with ``unchecked`` set (see :func:`_x_outputs_checked`).
 
     Raises:
         ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
@@ -117,7 +122,59 @@ def check_equivalence(
         result = _combinational(job, strict_x=strict_x)
     else:
         result = _sequential(job, strict_x=strict_x)
+    if x_outputs and plan.mode != "comb" and result.verdict is Verdict.PROVEN:
+        result = _x_outputs_checked(job, result, x_outputs)
     return replace(result, timings={**result.timings, **job.timings})
+
+
+#: Method names of the proofs from free power-up values (every register defined, paired ones
+#: shared): they already cover the outputs an x power-up leaves undefined.
+_FREE_POWER_UP = ("(registers paired)", "(free power-up state)", powerup.METHOD)
+
+
+def _x_outputs_checked(job: Job, result: FormalResult, outputs: Sequence[str]) -> FormalResult:
+    """``result`` (a proof) where it does not rest on the X policy for ``outputs``.
+
+    A proof from the x power-up model accepts any candidate value on an output the reference
+    leaves x, and an un-reset counter or state machine leaves it x forever although every
+    real power-up value gives it a behaviour. Those outputs are proven again from every
+    shared power-up state (:mod:`rtlopt.formal.engines.powerup`); when that fails, the result
+    is UNKNOWN with ``unchecked`` set, which the evaluator rejects."""
+    if any(m in result.method for m in _FREE_POWER_UP):
+        return result
+    t0 = time.monotonic()
+    found = powerup.run(job, outputs, share=1.0)
+    job.add_time("x_outputs", time.monotonic() - t0)
+    if found.result is not None:
+        return replace(
+            result,
+            method=f"{result.method}; {found.result.method}",
+            reason="; ".join(r for r in (result.reason, found.result.reason) if r),
+            duration_s=elapsed(job.start),
+        )
+    names = ", ".join(outputs)
+    s = "s" if len(outputs) > 1 else ""
+    verb = "are" if s else "is"
+    why = (
+        f"unchecked: output{s} {names} {verb} x throughout the stimulus in the reference "
+        f"(un-reset state), where the comparison proves nothing; {found.why}"
+    )
+    if found.counterexample:
+        first = ("cycle", "expected", "got")
+        items = sorted(
+            found.counterexample.items(),
+            key=lambda kv: next((i for i, w in enumerate(first) if kv[0].startswith(w)), 3),
+        )
+        cex = ", ".join(f"{k}={v}" for k, v in items[:8])
+        why += f": {cex}"
+    return FormalResult(
+        Verdict.UNKNOWN,
+        f"{result.method}; {powerup.METHOD}",
+        why,
+        found.counterexample,
+        elapsed(job.start),
+        unchecked=why,
+    )
 
 
 def _combinational(job: Job, *, strict_x: bool) -> FormalResult:

@@ -125,6 +125,7 @@ def prepare_miter(
     free_init: bool = False,
     x_first: bool = False,
     global_clock: bool = False,
+    outputs: tuple[str, ...] = (),
 ) -> Prepared:
     """Write ``workdir/miter.aig`` for the reference against the candidate.
 
@@ -134,6 +135,7 @@ def prepare_miter(
         x_first: With ``free_init``, compare the power-up step's outputs from x registers.
         global_clock: Allow the ``clk2fflogic`` model (latches, both clock edges); otherwise
             such designs are not modelled.
+        outputs: Compare only these output ports (empty: all).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     aiger = workdir / "miter.aig"
@@ -178,6 +180,7 @@ def prepare_miter(
             # pairing by simulation is a heuristic: at most half of the limit
             pair_deadline=start + timeout / 2 if free_init else 0.0,
             constants=constants,
+            outputs=outputs,
         )
         try:
             miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)
