@@ -28,12 +28,11 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import new_secret
-from rtlopt.formal.clocking import read_clocking
 from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import Job, elapsed, read_text
 from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
-from rtlopt.formal.structure import checked, clear, structure_only
+from rtlopt.formal.structure import checked, clear, read_structure, structure_only
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
@@ -262,13 +261,9 @@ def _induction_has_a_base(job: Job) -> bool:
     nothing: the other engines decide from the power-up state."""
     if job.plan.mode != "seq":
         return False
-    text = read_text(job.reference_file.parent / STRUCTURE_JSON)
+    found = read_structure(job.design, job.reference_file.parent, job.clocking)
     gold, gate = ref_name(job.design.target.name), job.design.target.name
-    try:
-        found = read_clocking(text, [gold, gate]) if text else {}
-    except ValueError:
-        return False
-    if gold not in found or gate not in found:
+    if not isinstance(found, dict) or gold not in found or gate not in found:
         return False
     return found[gold].register_names == found[gate].register_names
 
