@@ -97,8 +97,8 @@ class SimResult:
     first_mismatch: Mismatch | None = None
     classes: Mapping[str, int] = field(default_factory=dict)  # vectors per stimulus class
     duration_s: float = 0.0
-    #: Outputs of a sequential target with bits x in the reference at every check of the
-    #: stimulus's second half (un-reset state the stimulus never defined).
+    #: Outputs of a sequential target that are x in the reference (some bit, at some check)
+    #: in the stimulus's second half: un-reset state the stimulus has not defined.
     x_outputs: tuple[str, ...] = ()
 
 

@@ -228,4 +228,23 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
     structure = check_structure(
         s.tools, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
     )
-    return FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false", structure=structure)
+    unchecked = ""
+    if c.sim is not None and c.sim.x_outputs and not structure:
+        from rtlopt.formal import check_x_outputs
+
+        unchecked = check_x_outputs(
+            s.tools,
+            files,
+            c.dir / "formal",
+            cfg.formal,
+            c.sim.x_outputs,
+            memory_mb=cfg.sandbox.memory_mb,
+            initial_values=cfg.harness.initial_values,
+        )
+    return FormalResult(
+        Verdict.SKIPPED,
+        "disabled",
+        "formal.enabled = false",
+        structure=structure,
+        unchecked=unchecked,
+    )

@@ -5,7 +5,7 @@ says nothing where the reference's outputs are x: the X policy lets the candidat
 such bit. When an un-reset counter, LFSR or state machine drives an output, the reference is x
 there forever in that model although every real power-up value makes it toggle, so a
 candidate that freezes it would be proven. This engine checks exactly those outputs (the ones
-simulation saw x in the reference throughout the stimulus's second half) on the miter with
+simulation saw x in the reference in the stimulus's second half) on the miter with
 free, defined power-up values, reference registers sharing the value of the candidate
 registers they pair with (:mod:`rtlopt.formal.miter`, ``free_init``): a proof says that for
 every power-up state of the candidate, the reference powered up in the paired state gives the
@@ -16,17 +16,19 @@ difference from a shared power-up state (of this pairing).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rtlopt.formal.engines.abc import prepare, proven
+from rtlopt.formal.engines.abc import proven
 from rtlopt.formal.engines.paired import prove
-from rtlopt.formal.job import Job, elapsed
+from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.prepare import prepare_miter
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["METHOD", "PowerUpCheck", "run"]
+__all__ = ["METHOD", "PowerUpCheck", "run", "unchecked_reason"]
 
 #: How a proof of the x outputs is named (appended to ``FormalResult.method``).
 METHOD = "abc dprove from a shared power-up state (outputs x in the reference)"
@@ -42,10 +44,21 @@ class PowerUpCheck:
     counterexample: dict[str, str] = field(default_factory=dict)
 
 
-def run(job: Job, outputs: Sequence[str], *, share: float) -> PowerUpCheck:
-    """Prove ``outputs`` equal from every shared power-up state (registers paired)."""
-    prep, deadline = prepare(
-        job, "abc_x_outputs", share, free_init=True, x_first=True, outputs=tuple(outputs)
+def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
+    """Prove ``outputs`` equal from every shared power-up state (registers paired), within
+    ``seconds`` (the netlist, the miter and ABC)."""
+    deadline = time.monotonic() + seconds
+    prep = prepare_miter(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        workdir_of(job.reference_file) / "abc_x_outputs",
+        timeout=seconds,
+        memory_mb=job.memory_mb,
+        free_init=True,
+        x_first=True,
+        global_clock=job.plan.clk2fflogic,
+        outputs=tuple(outputs),
     )
     if prep.miter is None:
         log.debug("formal %s: no x-output miter: %s", job.design.target.name, prep.reason)
@@ -76,3 +89,23 @@ def run(job: Job, outputs: Sequence[str], *, share: float) -> PowerUpCheck:
         )
     status = out.status if out is not None else "timeout"
     return PowerUpCheck(why=f"no proof from a shared power-up state (abc: {status})")
+
+
+def unchecked_reason(outputs: Sequence[str], found: PowerUpCheck) -> str:
+    """Why ``outputs`` are unchecked (``FormalResult.unchecked``), with the counterexample from
+    a shared power-up state when there is one (its difference first)."""
+    names = ", ".join(outputs)
+    s = "s" if len(outputs) > 1 else ""
+    verb = "are" if s else "is"
+    why = (
+        f"unchecked: output{s} {names} {verb} still x in the reference in the second half of "
+        f"the stimulus (un-reset state), where the comparison proves nothing; {found.why}"
+    )
+    if found.counterexample:
+        first = ("cycle", "expected", "got")
+        items = sorted(
+            found.counterexample.items(),
+            key=lambda kv: next((i for i, w in enumerate(first) if kv[0].startswith(w)), 3),
+        )
+        why += ": " + ", ".join(f"{k}={v}" for k, v in items[:8])
+    return why
