@@ -166,7 +166,7 @@ def _x_outputs_checked(job: Job, result: FormalResult, outputs: Sequence[str]) -
     why = powerup.unchecked_reason(outputs, found)
     return FormalResult(
         Verdict.UNKNOWN,
-        f"{result.method}; {powerup.METHOD}",
+        f"{result.method}; abc {powerup.METHOD}",
         why,
         found.counterexample,
         elapsed(job.start),

@@ -19,10 +19,12 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from rtlopt.formal.abc import AbcOutcome, run_engine
 from rtlopt.formal.engines.abc import proven
-from rtlopt.formal.engines.paired import prove
 from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.miter import Miter
 from rtlopt.formal.prepare import prepare_miter
 from rtlopt.results import FormalResult, Verdict
 
@@ -30,8 +32,9 @@ log = logging.getLogger(__name__)
 
 __all__ = ["METHOD", "PowerUpCheck", "run", "unchecked_reason"]
 
-#: How a proof of the x outputs is named (appended to ``FormalResult.method``).
-METHOD = "abc dprove from a shared power-up state (outputs x in the reference)"
+#: How a proof of the x outputs is named (after the ABC engine, appended to
+#: ``FormalResult.method``).
+METHOD = "from a shared power-up state (outputs x in the reference)"
 
 
 @dataclass(frozen=True)
@@ -63,14 +66,14 @@ def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
     if prep.miter is None:
         log.debug("formal %s: no x-output miter: %s", job.design.target.name, prep.reason)
         return PowerUpCheck(why=f"no miter from a shared power-up state ({prep.reason})")
-    out = prove(job, prep.aiger, prep.miter, deadline)
+    out = _prove(job, prep.aiger, prep.miter, deadline)
     if out is not None and out.status == "proved":
         found = proven(
             job,
             prep.miter,
             FormalResult(
                 Verdict.PROVEN,
-                METHOD,
+                f"abc {out.engine} {METHOD}",
                 f"registers paired: {prep.miter.pairing}",
                 {},
                 elapsed(job.start),
@@ -89,6 +92,29 @@ def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
         )
     status = out.status if out is not None else "timeout"
     return PowerUpCheck(why=f"no proof from a shared power-up state (abc: {status})")
+
+
+#: ABC engines in order, each on a share of the time left: latch correspondence (a renamed
+#: pipelined multiplier: 9 CPU s where dprove alone times out), signal correspondence (gate for
+#: gate), then dprove.
+_ENGINES = (("lcorr", 0.5), ("scorr", 0.5), ("dprove", 1.0))
+
+
+def _prove(job: Job, aiger: Path, miter: Miter, deadline: float) -> AbcOutcome | None:
+    """The first proof or counterexample of :data:`_ENGINES`, else the last outcome (None
+    when the time is up before one runs)."""
+    out = None
+    for engine, share in _ENGINES:
+        budget = deadline - time.monotonic()
+        if budget < 1.0:
+            break
+        out = run_engine(
+            engine, aiger, miter, timeout=budget * share, cwd=aiger.parent, memory_mb=job.memory_mb
+        )
+        log.debug("formal %s: x outputs, %s: %s", job.design.target.name, engine, out.status)
+        if out.status == "proved" or (out.status == "failed" and out.counterexample):
+            break
+    return out
 
 
 def unchecked_reason(outputs: Sequence[str], found: PowerUpCheck) -> str:
