@@ -62,6 +62,8 @@ def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
         x_first=True,
         global_clock=job.plan.clk2fflogic,
         outputs=tuple(outputs),
+        # the same netlist as the engines before (latch correspondence, pairing)
+        reuse_from=[workdir_of(job.reference_file) / d for d in ("abc_lcorr", "abc_paired")],
     )
     if prep.miter is None:
         log.debug("formal %s: no x-output miter: %s", job.design.target.name, prep.reason)
