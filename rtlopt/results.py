@@ -81,6 +81,10 @@ class FormalResult:
     #: Seconds of the verification steps beside the engines (``vacuity``: the drivers check,
     #: the witness runs and the simulation of proven AIG miters).
     timings: Mapping[str, float] = field(default_factory=dict)
+    #: Set (with verdict UNKNOWN) when the proof rests on the X policy where the reference's
+    #: outputs stay x (un-reset state) and no check from a shared power-up state covers them:
+    #: the evaluator rejects the candidate whatever ``formal.require_proof`` says.
+    unchecked: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,9 @@ class SimResult:
     first_mismatch: Mismatch | None = None
     classes: Mapping[str, int] = field(default_factory=dict)  # vectors per stimulus class
     duration_s: float = 0.0
+    #: Outputs of a sequential target that are x in the reference (some bit, at some check)
+    #: in the stimulus's second half: un-reset state the stimulus has not defined.
+    x_outputs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -308,4 +315,10 @@ def _sim_from_json(sim: Mapping[str, Any] | None) -> SimResult | None:
     if not sim:
         return None
     mism = sim.get("first_mismatch")
-    return SimResult(**{**sim, "first_mismatch": Mismatch(**mism) if mism else None})
+    return SimResult(
+        **{
+            **sim,
+            "first_mismatch": Mismatch(**mism) if mism else None,
+            "x_outputs": tuple(sim.get("x_outputs", ())),
+        }
+    )

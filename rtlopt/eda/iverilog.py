@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rtlopt.config import RewardConfig
@@ -293,17 +293,13 @@ def run_simulation(
     report = parse_sim_report(run.output(), secret)
     res = report.result
     duration = time.monotonic() - start
-    res = SimResult(
-        res.passed, res.vectors, res.mismatches, res.first_mismatch, res.classes, duration
-    )
+    res = replace(res, duration_s=duration)
     reason = report.reason
     if run.returncode < 0 or (run.returncode != 0 and not reason):
         reason = reason or f"vvp exited with {run.returncode}"
     if run.returncode != 0 and res.passed:
         # a pass line followed by a crash is not a pass
-        res = SimResult(
-            False, res.vectors, res.mismatches, res.first_mismatch, res.classes, duration
-        )
+        res = replace(res, passed=False)
         reason = f"vvp exited with {run.returncode}"
     if not res.passed and "no result line" in reason:
         tail = run.tail(5).replace("\n", " | ")
@@ -329,9 +325,7 @@ def simulate(
     r = rep.result
     if rep.reason:
         log.info("simulation failed: %s", rep.reason)
-    return SimResult(
-        r.passed, r.vectors, r.mismatches, r.first_mismatch, dict(classes or {}), r.duration_s
-    )
+    return replace(r, classes=dict(classes or {}))
 
 
 __all__ = [

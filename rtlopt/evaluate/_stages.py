@@ -213,6 +213,8 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     why = ""
     if formal.structure:
         why = f"clock/reset structure check: {formal.structure}"
+    elif formal.unchecked:
+        why = formal.unchecked
     elif formal.verdict is Verdict.REFUTED:
         cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
         why = f"formally not equivalent (counterexample: {cex})"
@@ -241,6 +243,7 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
             strict_x=cfg.harness.strict_x,
             initial_values=cfg.harness.initial_values,
             source=(s.design, c.text),
+            x_outputs=c.sim.x_outputs if c.sim is not None else (),
         )
         c.logs["formal"] = str(c.dir / "formal")
         return formal
@@ -249,4 +252,23 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
     structure = check_structure(
         s.tools, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
     )
-    return FormalResult(Verdict.SKIPPED, "disabled", "formal.enabled = false", structure=structure)
+    unchecked = ""
+    if c.sim is not None and c.sim.x_outputs and not structure:
+        from rtlopt.formal import check_x_outputs
+
+        unchecked = check_x_outputs(
+            s.tools,
+            files,
+            c.dir / "formal",
+            cfg.formal,
+            c.sim.x_outputs,
+            memory_mb=cfg.sandbox.memory_mb,
+            initial_values=cfg.harness.initial_values,
+        )
+    return FormalResult(
+        Verdict.SKIPPED,
+        "disabled",
+        "formal.enabled = false",
+        structure=structure,
+        unchecked=unchecked,
+    )

@@ -1,6 +1,7 @@
 """The equivalence proof: every verdict of rtlopt rests on this package.
 
-- :mod:`.check`: the only entry point (:func:`check_equivalence`, :func:`check_structure`);
+- :mod:`.check`: the only entry point (:func:`check_equivalence`, :func:`check_structure`,
+  :func:`check_x_outputs`);
   it puts the engines in order and splits the time limit between them, nothing else.
 - :mod:`.engines`: one file per engine, each with one ``run(job, *, share, ...)``.
 - :mod:`.job`: the :class:`Job` every engine works on.
@@ -20,7 +21,7 @@ import :mod:`.check`.
 
 from __future__ import annotations
 
-from rtlopt.formal.check import check_equivalence, check_structure
+from rtlopt.formal.check import check_equivalence, check_structure, check_x_outputs
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import yosys_argv
 from rtlopt.formal.logparse import parse_counterexample
@@ -28,6 +29,7 @@ from rtlopt.formal.logparse import parse_counterexample
 __all__ = [
     "check_equivalence",
     "check_structure",
+    "check_x_outputs",
     "identical_source",
     "parse_counterexample",
     "yosys_argv",

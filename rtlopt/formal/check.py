@@ -28,18 +28,17 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import new_secret
-from rtlopt.formal.clocking import read_clocking
-from rtlopt.formal.engines import abc, lcorr, paired, sat, structural
+from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
-from rtlopt.formal.job import Job, read_text
+from rtlopt.formal.job import Job, elapsed, read_text
 from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
-from rtlopt.formal.structure import checked, clear, structure_only
+from rtlopt.formal.structure import checked, clear, read_structure, structure_only
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import require_tool
 
-__all__ = ["check_equivalence", "check_structure"]
+__all__ = ["check_equivalence", "check_structure", "check_x_outputs"]
 
 
 def check_equivalence(
@@ -53,6 +52,7 @@ def check_equivalence(
     strict_x: bool = False,
     initial_values: str = "ignore",
     source: tuple[Design, str] | None = None,
+    x_outputs: Sequence[str] = (),
 ) -> FormalResult:
     """Prove or refute that the candidate's target module equals the reference.
 
@@ -70,6 +70,10 @@ def check_equivalence(
         source: The design as the repository has it and the candidate's own text, when
             ``design`` and the files are views (SystemVerilog through slang): "identical
             source" means these bytes, never two equal views.
+        x_outputs: Outputs the reference leaves x late in the simulation (un-reset state;
+            :attr:`~rtlopt.results.SimResult.x_outputs`): a proof on the x power-up model
+            says nothing there, so they are proven from a shared power-up state, or the
+            result is UNKNOWN with ``unchecked`` set (see :func:`_x_outputs_checked`).
 
     Raises:
         ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
@@ -117,7 +121,57 @@ def check_equivalence(
         result = _combinational(job, strict_x=strict_x)
     else:
         result = _sequential(job, strict_x=strict_x)
+    if x_outputs and plan.mode != "comb" and _rests_on_x(result, cfg):
+        result = _x_outputs_checked(job, result, x_outputs)
     return replace(result, timings={**result.timings, **job.timings})
+
+
+#: Method names of the proofs from free power-up values (every register defined, paired ones
+#: shared): they already cover the outputs an x power-up leaves undefined.
+_FREE_POWER_UP = ("(registers paired)", "(free power-up state)", powerup.METHOD)
+
+
+def _rests_on_x(result: FormalResult, cfg: FormalConfig) -> bool:
+    """Whether an accepted candidate would rest on the X policy where the reference is x: a
+    proof on the x power-up model, or (``require_proof`` off) an undecided check that leaves
+    the verdict to the netlist simulation, which compares with the same policy."""
+    if any(m in result.method for m in _FREE_POWER_UP):
+        return False
+    if result.verdict is Verdict.PROVEN:
+        return True
+    return result.verdict is Verdict.UNKNOWN and not cfg.require_proof and not result.structure
+
+
+def _x_outputs_checked(job: Job, result: FormalResult, outputs: Sequence[str]) -> FormalResult:
+    """``result`` (a proof) where it does not rest on the X policy for ``outputs``.
+
+    A proof from the x power-up model accepts any candidate value on an output the reference
+    leaves x, and an un-reset counter or state machine leaves it x forever although every
+    real power-up value gives it a behaviour. Those outputs are proven again from every
+    shared power-up state (:mod:`rtlopt.formal.engines.powerup`); when that fails, the result
+    is UNKNOWN with ``unchecked`` set, which the evaluator rejects."""
+    t0 = time.monotonic()
+    # at least a quarter of the limit, also after a proof that took most of it
+    found = powerup.run(job, outputs, seconds=max(job.budget(1.0), job.cfg.timeout_s / 4))
+    job.add_time("x_outputs", time.monotonic() - t0)
+    if found.result is not None:
+        if result.verdict is not Verdict.PROVEN:
+            return result  # the x outputs hold; the netlist simulation decides the others
+        return replace(
+            result,
+            method=f"{result.method}; {found.result.method}",
+            reason="; ".join(r for r in (result.reason, found.result.reason) if r),
+            duration_s=elapsed(job.start),
+        )
+    why = powerup.unchecked_reason(outputs, found)
+    return FormalResult(
+        Verdict.UNKNOWN,
+        f"{result.method}; abc {powerup.METHOD}",
+        why,
+        found.counterexample,
+        elapsed(job.start),
+        unchecked=why,
+    )
 
 
 def _combinational(job: Job, *, strict_x: bool) -> FormalResult:
@@ -205,13 +259,9 @@ def _induction_has_a_base(job: Job) -> bool:
     nothing: the other engines decide from the power-up state."""
     if job.plan.mode != "seq":
         return False
-    text = read_text(job.reference_file.parent / STRUCTURE_JSON)
+    found = read_structure(job.design, job.reference_file.parent, job.clocking)
     gold, gate = ref_name(job.design.target.name), job.design.target.name
-    try:
-        found = read_clocking(text, [gold, gate]) if text else {}
-    except ValueError:
-        return False
-    if gold not in found or gate not in found:
+    if not isinstance(found, dict) or gold not in found or gate not in found:
         return False
     return found[gold].register_names == found[gate].register_names
 
@@ -231,6 +281,45 @@ def _without_reset(job: Job) -> FormalResult:
     if refuted is not None and refuted.verdict is Verdict.REFUTED:
         return refuted
     return early if early is not None else miter
+
+
+def check_x_outputs(
+    design: Design,
+    candidate_files: Sequence[Path],
+    workdir: Path,
+    cfg: FormalConfig,
+    x_outputs: Sequence[str],
+    *,
+    memory_mb: int | None = None,
+    initial_values: str = "ignore",
+) -> str:
+    """Only the check of the outputs the reference leaves x (for when the formal check is
+    disabled: simulation and the netlist check compare them with the X policy, which proves
+    nothing there).
+
+    Returns:
+        Why they are unchecked (the evaluator rejects), or "" when they are proven from a
+        shared power-up state, the candidate is the reference's source, or the miter does not
+        model the target (combinational, several clocks: nothing to add to simulation).
+    """
+    require_tool("yosys")
+    workdir.mkdir(parents=True, exist_ok=True)
+    texts = [read_text(Path(f)) for f in candidate_files]
+    if not x_outputs or (texts and identical_source(design, texts[-1])):
+        return ""
+    plan = plan_formal(design, texts, initial_values=initial_values)
+    if plan.mode in ("comb", "unsupported"):
+        return ""
+    ref = workdir / "reference.v"
+    ref.write_text(reference_text(design))
+    extra_inc = [design.target.file.parent]
+    job = Job(design, ref, candidate_files, plan, cfg, memory_mb, extra_inc, time.monotonic())
+    # a proof goes through the structure and drivers checks of this job (its own secret)
+    structure_only(
+        design, ref, candidate_files, extra_inc, cfg, memory_mb, job.start, job.secret, job.clocking
+    )
+    found = powerup.run(job, x_outputs, seconds=cfg.timeout_s)
+    return "" if found.result is not None else powerup.unchecked_reason(x_outputs, found)
 
 
 def check_structure(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import new_secret
+from rtlopt.formal.clocking import Clocking
 from rtlopt.formal.scripts import FormalPlan
 from rtlopt.frontend.model import Design
 from rtlopt.tools import require_tool
@@ -24,6 +25,10 @@ class Job:
     ``secret`` seals the phase markers and names the result files of every script run of
     this check (:mod:`rtlopt.formal.channel`); each engine removes its result files first.
     ``timings`` collects seconds per verification step beside the engines (``vacuity``).
+    ``clocking`` keeps the analysis of the structure netlist (the file's times, size and
+    inode -> the analysis of both modules, or why it is unreadable), so the netlist, which is
+    tens of megabytes for a core, is parsed once per version however often it is consulted
+    (:func:`rtlopt.formal.structure.read_structure`).
     """
 
     design: Design
@@ -36,6 +41,7 @@ class Job:
     start: float
     secret: str = field(default_factory=new_secret)
     timings: dict[str, float] = field(default_factory=dict)
+    clocking: dict[tuple[int, ...], dict[str, Clocking] | str] = field(default_factory=dict)
 
     def add_time(self, step: str, seconds: float) -> None:
         """Count ``seconds`` for ``step`` in :attr:`timings`."""

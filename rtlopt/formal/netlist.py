@@ -105,6 +105,7 @@ class MiterSpec:
             by function can take a register that simulation would pair with another one).
         constants: Values input slices are compared against, ``(port, lsb, width, value,
             care)``: pairing by simulation puts them on about half of its patterns.
+        outputs: Compare only these output ports (empty: all of them).
     """
 
     gold: str
@@ -120,6 +121,8 @@ class MiterSpec:
     pair_deadline: float = 0.0
     by_function: bool = True
     constants: tuple[tuple[str, int, int, int, int], ...] = ()
+    #: Compare only these output ports (empty: every output).
+    outputs: tuple[str, ...] = ()
 
 
 class Netlist:

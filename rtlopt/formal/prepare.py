@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -125,6 +126,8 @@ def prepare_miter(
     free_init: bool = False,
     x_first: bool = False,
     global_clock: bool = False,
+    outputs: tuple[str, ...] = (),
+    reuse_from: Sequence[Path] = (),
 ) -> Prepared:
     """Write ``workdir/miter.aig`` for the reference against the candidate.
 
@@ -134,6 +137,9 @@ def prepare_miter(
         x_first: With ``free_init``, compare the power-up step's outputs from x registers.
         global_clock: Allow the ``clk2fflogic`` model (latches, both clock edges); otherwise
             such designs are not modelled.
+        outputs: Compare only these output ports (empty: all).
+        reuse_from: Folders of earlier miters of this check: a netlist written there by the
+            same script is copied instead of running Yosys again.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     aiger = workdir / "miter.aig"
@@ -144,25 +150,11 @@ def prepare_miter(
     start = time.monotonic()
     constants = miter_constants(design) if free_init else ()
     for attempt in range(2):
-        script = workdir / "netlist.ys"
-        script.write_text(
-            netlist_script(
-                design, reference_file, candidate_files, plan, [design.target.file.parent]
-            )
+        text = netlist_script(
+            design, reference_file, candidate_files, plan, [design.target.file.parent]
         )
-        (workdir / NETLIST_JSON).unlink(missing_ok=True)
-        argv = require_tool("yosys").argv("-q", "-l", "netlist.log", "-s", script.name)
-        run = run_tool(
-            argv,
-            cwd=workdir,
-            log_path=workdir / "netlist.out",
-            limits=Limits(timeout, memory_mb),
-            raise_on_timeout=False,
-        )
-        raise_if_crashed(run, "the netlist of the AIGER miter")
-        if not (workdir / NETLIST_JSON).is_file():
-            err = re.search(r"ERROR: (.*)", run.output())
-            why = "timed out" if run.timed_out else (err.group(1) if err else "no netlist")
+        why = _netlist(workdir, text, Limits(timeout, memory_mb), reuse_from)
+        if why:
             return Prepared(None, aiger, f"yosys: {why}", plan, time.monotonic() - start)
         spec = MiterSpec(
             ref_name(design.target.name),
@@ -178,6 +170,7 @@ def prepare_miter(
             # pairing by simulation is a heuristic: at most half of the limit
             pair_deadline=start + timeout / 2 if free_init else 0.0,
             constants=constants,
+            outputs=outputs,
         )
         try:
             miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)
@@ -193,3 +186,28 @@ def prepare_miter(
             return Prepared(None, aiger, str(exc), plan, time.monotonic() - start)
         return Prepared(miter, aiger, "", plan, time.monotonic() - start)
     return Prepared(None, aiger, "latches", plan, time.monotonic() - start)
+
+
+def _netlist(workdir: Path, text: str, limits: Limits, reuse_from: Sequence[Path]) -> str:
+    """Write the gate netlist of the miter (script ``text``) into ``workdir``, or copy the one
+    an earlier miter of the same check wrote with the same script; "" or why it failed."""
+    script = workdir / "netlist.ys"
+    script.write_text(text)
+    out = workdir / NETLIST_JSON
+    out.unlink(missing_ok=True)
+    for folder in reuse_from:
+        try:
+            if (folder / "netlist.ys").read_text() == text:
+                shutil.copyfile(folder / NETLIST_JSON, out)
+                return ""
+        except OSError:
+            continue
+    argv = require_tool("yosys").argv("-q", "-l", "netlist.log", "-s", script.name)
+    run = run_tool(
+        argv, cwd=workdir, log_path=workdir / "netlist.out", limits=limits, raise_on_timeout=False
+    )
+    raise_if_crashed(run, "the netlist of the AIGER miter")
+    if not out.is_file():
+        err = re.search(r"ERROR: (.*)", run.output())
+        return "timed out" if run.timed_out else (err.group(1) if err else "no netlist")
+    return ""

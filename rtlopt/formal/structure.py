@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import result_name, result_text
-from rtlopt.formal.clocking import clocking_problem, read_clocking
+from rtlopt.formal.clocking import Clocking, clocking_problem, read_clocking
 from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, structure_script
@@ -17,7 +17,7 @@ from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import Limits, run_tool
 
-__all__ = ["checked", "structure_only", "structure_verdict"]
+__all__ = ["checked", "read_structure", "structure_only", "structure_verdict"]
 
 
 def structure_only(
@@ -29,6 +29,7 @@ def structure_only(
     memory_mb: int | None,
     start: float,
     secret: str,
+    cache: dict[tuple[int, ...], dict[str, Clocking] | str] | None = None,
 ) -> FormalResult | None:
     wd = reference_file.parent
     clear(wd, secret)
@@ -46,7 +47,7 @@ def structure_only(
         raise_on_timeout=False,
     )
     raise_if_crashed(run, "the clock/reset structure check")
-    return structure_verdict(design, wd, start, secret)
+    return structure_verdict(design, wd, start, secret, cache)
 
 
 def clear(wd: Path, secret: str) -> None:
@@ -56,20 +57,54 @@ def clear(wd: Path, secret: str) -> None:
         (wd / result_name(secret, name)).unlink(missing_ok=True)
 
 
-def structure_verdict(design: Design, wd: Path, start: float, secret: str) -> FormalResult | None:
+def read_structure(
+    design: Design,
+    wd: Path,
+    cache: dict[tuple[int, ...], dict[str, Clocking] | str] | None = None,
+) -> dict[str, Clocking] | str | None:
+    """The clocking of the reference and the candidate from the structure netlist; a string
+    when it is unreadable; None when it was not written. With ``cache`` (a job's
+    :attr:`~rtlopt.formal.job.Job.clocking`) each version of the file is parsed once."""
+    path = wd / STRUCTURE_JSON
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+    if cache is not None and key in cache:
+        return cache[key]
+    text = read_text(path)
+    if not text:
+        return None
+    found: dict[str, Clocking] | str
+    try:
+        found = read_clocking(text, [ref_name(design.target.name), design.target.name])
+    except ValueError as exc:
+        found = str(exc) or "unreadable"
+    if cache is not None:
+        cache.clear()
+        cache[key] = found
+    return found
+
+
+def structure_verdict(
+    design: Design,
+    wd: Path,
+    start: float,
+    secret: str,
+    cache: dict[tuple[int, ...], dict[str, Clocking] | str] | None = None,
+) -> FormalResult | None:
     """UNKNOWN when the clock/reset structure or the drivers check rules out a proof; None
     when they do not, or when the JSON was not written (Yosys failed before; its own verdict
-    says why)."""
-    text = read_text(wd / STRUCTURE_JSON)
-    if not text:
+    says why). ``cache``: as :func:`read_structure`."""
+    found = read_structure(design, wd, cache)
+    if found is None:
         return None
     gold, gate = ref_name(design.target.name), design.target.name
     method = "clock/reset structure"
-    try:
-        found = read_clocking(text, [gold, gate])
-    except ValueError as exc:
+    if isinstance(found, str):
         return FormalResult(
-            Verdict.UNKNOWN, method, f"unreadable structure netlist: {exc}", {}, elapsed(start)
+            Verdict.UNKNOWN, method, f"unreadable structure netlist: {found}", {}, elapsed(start)
         )
     if gold not in found or gate not in found:
         return FormalResult(
@@ -117,7 +152,7 @@ def checked(job: Job, result: FormalResult | None) -> FormalResult | None:
     """``result`` unless the clock/reset structure or the drivers check rules it out; never
     PROVEN unchecked. The time of the drivers check counts as ``vacuity``."""
     wd = workdir_of(job.reference_file)
-    found = structure_verdict(job.design, wd, job.start, job.secret)
+    found = structure_verdict(job.design, wd, job.start, job.secret, job.clocking)
     if found is not None:
         return found
     if (

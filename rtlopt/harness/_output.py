@@ -38,6 +38,7 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
     results: list[dict[str, str]] = []
     mismatches: list[dict[str, str]] = []
     interface: list[dict[str, str]] = []
+    x_outputs: list[str] = []
     for raw in log_text.splitlines():
         pos = raw.find(prefix)
         if pos < 0:
@@ -49,6 +50,8 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
             mismatches.append(_fields(rest))
         elif kind == "INTERFACE":
             interface.append(_fields(rest))
+        elif kind == "XREF":
+            x_outputs.append(_fields(rest).get("out", "?"))
         else:
             return SimReport(SimResult(False, 0, 0), f"unknown harness line kind '{kind}'")
     if not results:
@@ -90,13 +93,14 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
     if first is not None and not errors:
         return SimReport(SimResult(False, vectors, 1, first), "mismatch line without a count")
     passed = errors == 0
+    xs = tuple(sorted(set(x_outputs)))
     reason = ""
     if not passed and first is not None:
         reason = (
             f"{errors} of {vectors} vectors mismatch; first: output {first.output} at "
             f"{first.time} expected {first.expected} got {first.got}"
         )
-    return SimReport(SimResult(passed, vectors, errors, first), reason)
+    return SimReport(SimResult(passed, vectors, errors, first, x_outputs=xs), reason)
 
 
 def parse_sim_output(log_text: str, secret: str) -> SimResult:

@@ -143,7 +143,7 @@ def build_testbench(
     u_ref, u_cand = f"u_ref_{suffix}", f"u_cand_{suffix}"
     L = [
         *_tb_declarations(t, top_name, width, n, clocks, fields, (u_ref, u_cand)),
-        *_tb_check_task(t, fields, tag, cfg.strict_x),
+        *_tb_check_task(t, fields, tag, cfg.strict_x, n // 2 if seq else -1),
         *_tb_main(t, u_cand, tag, n, clocks),
     ]
     text = "\n".join(L) + "\n"
@@ -223,6 +223,9 @@ def _tb_declarations(
         # always a range, so that the X-refinement check below can index a 1-bit output
         a(f"  wire [{p.width - 1}:0] ref_{p.name};")
         a(f"  wire [{p.width - 1}:0] cand_{p.name};")
+        if clocks:
+            a(f"  reg [{p.width - 1}:0] xseen_{p.name};")
+            a(f"  integer xn_{p.name};")
 
     def conns(prefix: str) -> str:
         items = []
@@ -240,8 +243,15 @@ def _tb_declarations(
     return L
 
 
-def _tb_check_task(t: Module, fields: list[Field], tag: str, strict_x: bool) -> list[str]:
-    """The compare task: counts a mismatching vector/cycle once, reports the first one."""
+def _tb_check_task(
+    t: Module, fields: list[Field], tag: str, strict_x: bool, half: int
+) -> list[str]:
+    """The compare task: counts a mismatching vector/cycle once, reports the first one.
+
+    From cycle ``half`` on (sequential testbenches; -1: never) it also records, in
+    ``xseen_<output>``, every bit the reference shows x, and counts in ``xn_<output>`` the
+    checks where one is: un-reset state the stimulus has not defined after thousands of
+    cycles (see :func:`_tb_main`)."""
     L: list[str] = []
     a = L.append
     a("  task check_;")
@@ -251,6 +261,13 @@ def _tb_check_task(t: Module, fields: list[Field], tag: str, strict_x: bool) -> 
     a("    begin")
     a("      checks_ = checks_ + 1;")
     a("      bad_ = 0;")
+    if half >= 0:
+        for p in t.outputs:
+            a(f"      if (idx_ >= {half} && ^ref_{p.name} === 1'bx) begin")
+            a(f"        xn_{p.name} = xn_{p.name} + 1;")
+            a(f"        for (k_ = 0; k_ < {p.width}; k_ = k_ + 1)")
+            a(f"          if (ref_{p.name}[k_] === 1'bx) xseen_{p.name}[k_] = 1'b1;")
+            a("      end")
     inputs_fmt = " ".join(f"in:{f.name}=%h" for f in fields)
     inputs_args = ", ".join(f"in_{f.name}" for f in fields)
     for p in t.outputs:
@@ -287,6 +304,8 @@ def _tb_main(t: Module, u_cand: str, tag: str, n: int, clocks: list[Port]) -> li
     a = L.append
     a("  initial begin")
     a("    errors_ = 0; checks_ = 0;")
+    for p in t.outputs if clocks else ():
+        a(f"    xseen_{p.name} = {p.width}'d0; xn_{p.name} = 0;")
     for p in t.ports:
         a(f"    if ($bits({u_cand}.{p.name}) != {p.width}) begin")
         a(
@@ -310,6 +329,14 @@ def _tb_main(t: Module, u_cand: str, tag: str, n: int, clocks: list[Port]) -> li
     else:
         a("      #1; check_(i_, 0);")
     a("    end")
+    for p in t.outputs if clocks else ():
+        # the reference's outputs still x in the second half: un-reset state the stimulus
+        # never defined (the formal check must not rest on the X policy there)
+        a(f"    if (xseen_{p.name} != {p.width}'d0)")
+        a(
+            f'      $display("{tag} XREF out={p.name} mask=%b checks=%0d", '
+            f"xseen_{p.name}, xn_{p.name});"
+        )
     a(f'    $display("{tag} RESULT vectors={n} checks=%0d mismatches=%0d", checks_, errors_);')
     a("    $finish;")
     a("  end")

@@ -10,4 +10,5 @@ alone puts engines in order and splits the time.
   models.
 - :mod:`.paired`: ABC with registers paired by behaviour from free power-up values.
 - :mod:`.lcorr`: ABC's latch correspondence, then ``dprove``, on the exact miter.
+- :mod:`.powerup`: the outputs the reference leaves x, from a shared power-up state.
 """

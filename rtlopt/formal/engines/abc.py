@@ -86,6 +86,7 @@ def prepare(
     free_init: bool,
     x_first: bool = False,
     strict_x: bool = False,
+    outputs: tuple[str, ...] = (),
 ) -> tuple[Prepared, float]:
     """The AIGER miter in the job's ``folder`` on ``share`` of the time left, its power-up
     model as :func:`prepare_miter` takes it; and the ``time.monotonic()`` deadline of the
@@ -103,6 +104,7 @@ def prepare(
         free_init=free_init,
         x_first=x_first,
         global_clock=job.plan.clk2fflogic,
+        outputs=outputs,
     )
     return prep, deadline
 

@@ -54,6 +54,7 @@ def run(job: Job, *, share: float) -> FormalResult | None:
             job.memory_mb,
             job.start,
             job.secret,
+            job.clocking,
         )
         if found is not None:
             return found

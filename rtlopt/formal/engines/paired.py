@@ -18,7 +18,7 @@ from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["run"]
+__all__ = ["prove", "run"]
 
 
 def run(
@@ -66,7 +66,7 @@ def run(
                 miter = _by_simulation(job, spec, aiger, deadline)
             except NotModelled:
                 return None
-        out = _prove(job, aiger, miter, deadline)
+        out = prove(job, aiger, miter, deadline)
         if out is None or out.status not in ("proved", "failed"):
             return None
         if out.status == "proved":
@@ -107,7 +107,7 @@ def _by_simulation(job: Job, spec: MiterSpec, aiger: Path, deadline: float) -> M
     return build_aiger(aiger.parent / NETLIST_JSON, retry, aiger)
 
 
-def _prove(job: Job, aiger: Path, miter: Miter, deadline: float) -> AbcOutcome | None:
+def prove(job: Job, aiger: Path, miter: Miter, deadline: float) -> AbcOutcome | None:
     """Signal correspondence first, on a part of the budget: the proof when the paired designs
     correspond gate for gate (commuted products), where dprove's conflict limits give up; then
     dprove. The last engine's outcome, or None when the time is up before one runs."""
