@@ -65,4 +65,11 @@ def interface_problem(target: Module, mods: Mapping[str, Module]) -> str:
             return f"port '{n}' is {q.width} bits wide, expected {p.width}"
         if p.signed != q.signed:
             return f"port '{n}' signedness differs from the reference"
+    settable = {p.name for p in cand.parameters if not p.local}
+    lost = [p.name for p in target.parameters if not p.local and p.name not in settable]
+    if lost:
+        return (
+            f"parameter(s) {', '.join(lost)} missing or local in the candidate: an instance "
+            "that sets them would not elaborate"
+        )
     return ""

@@ -107,7 +107,7 @@ class ParameterCheck:
             return None
         name = self.design.target.name
         deps = self._depends(text)
-        probes, missing = self._probes_for(deps)
+        probes, missing = self._probes_for(deps, text)
         if missing:
             return (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
         local: Elaborations = {}
@@ -170,11 +170,12 @@ class ParameterCheck:
                         break
         return out
 
-    def _probes_for(self, deps: ParamDependence) -> tuple[list[Parameterization], str]:
+    def _probes_for(self, deps: ParamDependence, text: str) -> tuple[list[Parameterization], str]:
         """The probes of the parameters the candidate's change depends on: for each, up to
-        ``harness.parameter_probes`` values from the change's own numbers and as many from the
-        module's (:func:`rtlopt.frontend._params.probe_values`); or why the change is unchecked."""
-        from rtlopt.frontend._params import around
+        ``harness.parameter_probes`` values from the change's own numbers, as many from the
+        module's (:func:`rtlopt.frontend._params.probe_values`) and one above every width the
+        texts write (:func:`rtlopt.frontend._params.beyond`); or why the change is unchecked."""
+        from rtlopt.frontend._params import around, beyond
 
         t = self.design.target
         k = self.config.harness.parameter_probes
@@ -183,6 +184,8 @@ class ParameterCheck:
             own = around(deps.numbers, "$clog2" in self._ref, common=False)
             got = self._pick(p, own, k)
             got += self._pick(p, self._module_values(p), k, got)
+            if k > 0:
+                got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
             if not got:
                 return [], (
                     f"the candidate changes code whose meaning depends on parameter {p}, and "

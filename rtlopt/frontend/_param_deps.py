@@ -29,13 +29,16 @@ from rtlopt.frontend._slang import node_kind
 
 __all__ = ["ParamDependence", "changed_parameters", "compared", "literal_numbers"]
 
+#: Operators are read whole, as a lexer does (``a && b`` is not ``a & &b``, the AND of ``a``
+#: and the reduction AND of ``b``): two texts with equal tokens mean the same.
 _TOKEN = re.compile(
     r"""(?P<comment>//[^\n]*|/\*.*?\*/)
     |(?P<string>"(?:\\.|[^"\\\n])*")
     |(?P<escaped>\\\S+)
     |(?P<number>(?:\d[\d_]*)?'[sS]?[bBoOdDhH][0-9a-fA-FxXzZ?_]+|\d[\d_]*(?:\.\d+)?)
     |(?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)
-    |(?P<op>[^\sA-Za-z0-9_$])""",
+    |(?P<op><<<=|>>>=|===|!==|==\?|!=\?|<<=|>>=|<<<|>>>|<->|->>|\*\*|==|!=|<=|>=|&&|\|\||<<|>>
+        |~&|~\||~\^|\^~|\+:|-:|->|\+\+|--|[-+*/%&|^]=|::|\#\#|=>|[^\sA-Za-z0-9_$])""",
     re.S | re.X,
 )
 
