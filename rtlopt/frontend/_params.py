@@ -412,16 +412,21 @@ def beyond(numbers: Sequence[int], text: str) -> str:
     return str(min(max(w for w in widths if w <= PROBE_BEYOND_MAX), PROBE_MAX))
 
 
-def around(numbers: Sequence[int], clog2: bool = False, common: bool = True) -> list[str]:
+def around(
+    numbers: Sequence[int], clog2: bool = False, common: bool = True, negative: bool = False
+) -> list[str]:
     """Each of ``numbers`` followed by its neighbours (n, n + 1, n - 1: both sides of any
     comparison with n; with ``clog2`` also the powers of two they give, and one past), then
-    (``common``) common widths: from 0 to :data:`PROBE_MAX`, each once."""
+    (``common``) common widths: from 0 to :data:`PROBE_MAX`, each once; with ``negative`` (a
+    parameter that sizes nothing: an override may make it negative) the negative ones after
+    the others."""
     values: list[int] = []
     for n in numbers:
         values += [n, n + 1, n - 1]
         if clog2 and n <= 20:
             values += [2**n, 2**n + 1, 2**n - 1]
     out = [str(v) for v in values if 0 <= v <= PROBE_MAX]
+    out += [str(v) for v in values if negative and -PROBE_MAX <= v < 0]
     return list(dict.fromkeys([*out, *(PROBE_INTEGERS if common else ())]))
 
 

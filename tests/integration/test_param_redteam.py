@@ -118,5 +118,16 @@ def test_the_parameters_a_change_depends_on() -> None:
     assert deps(ref.replace("assign y = a", "assign y = ~a")) == ("W",)  # a's width
     # a macro's body may name any parameter
     assert deps(ref.replace("c + 1", "c + `ONE")) == ("W", "D")
+    # operators are read whole: `a & &b` (AND with a reduction AND) is not `a && b`
+    anded = ref.replace("c << L", "c && L")
+    glued = changed_parameters(anded, ref.replace("c << L", "c & &L"), "m", ["W", "D"], inputs)
+    assert glued.changed
+    assert glued.params == ("D",)
+    # a fixed width written by the change (sized literal, literal MSB, integer) is noted
+    fixed = ref.replace("c + 1", "c + 8'd1")
+    assert changed_parameters(ref, fixed, "m", ["W", "D"], inputs).fixed
+    integer = ref.replace("wire [7:0] t", "integer t")
+    assert changed_parameters(ref, integer, "m", ["W", "D"], inputs).fixed
+    assert not changed_parameters(ref, ref.replace("c + 1", "c + 2"), "m", ["W"], inputs).fixed
     # a change outside the module's items depends on every parameter
     assert deps(ref + "module extra(output e);\n  assign e = 1;\nendmodule\n") == ("W", "D")
