@@ -79,6 +79,13 @@ def _order_problem(target: Module, cand: Module) -> str:
             f"ports are in a different order ({', '.join(got)}; expected {', '.join(want)}): "
             "an instance that connects them by position would connect them wrongly"
         )
+    settable = {p.name for p in cand.parameters if not p.local}
+    lost = [p.name for p in target.parameters if not p.local and p.name not in settable]
+    if lost:
+        return (
+            f"parameter(s) {', '.join(lost)} missing or local in the candidate: an instance "
+            "that sets them would not elaborate"
+        )
     ref_params = [p.name for p in target.parameters if not p.local]
     cand_params = [p.name for p in cand.parameters if not p.local]
     if cand_params[: len(ref_params)] != ref_params:

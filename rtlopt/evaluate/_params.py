@@ -107,7 +107,7 @@ class ParameterCheck:
             return None
         name = self.design.target.name
         deps = self._depends(text)
-        probes, missing = self._probes_for(deps)
+        probes, missing, soft = self._probes_for(deps, text)
         if missing:
             return (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
         local: Elaborations = {}
@@ -121,6 +121,9 @@ class ParameterCheck:
             if not values:
                 continue
             res = self._sub(values).evaluate(_specialized(text, name, values))
+            if not res.accepted and pz in soft and _inconclusive(res):
+                log.info("probe %s inconclusive, not counted: %s", pz.label(), res.reason)
+                continue
             if not res.accepted:
                 where = ", ".join(pz.where[:3])
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
@@ -170,29 +173,45 @@ class ParameterCheck:
                         break
         return out
 
-    def _probes_for(self, deps: ParamDependence) -> tuple[list[Parameterization], str]:
+    def _probes_for(
+        self, deps: ParamDependence, text: str
+    ) -> tuple[list[Parameterization], str, list[Parameterization]]:
         """The probes of the parameters the candidate's change depends on: for each, up to
-        ``harness.parameter_probes`` values from the change's own numbers and as many from the
-        module's (:func:`rtlopt.frontend._params.probe_values`); or why the change is unchecked."""
-        from rtlopt.frontend._params import around
+        ``harness.parameter_probes`` values from the change's own numbers, as many from the
+        module's (:func:`rtlopt.frontend._params.probe_values`) and, when the change writes a
+        fixed width, one above every width the texts write
+        (:func:`rtlopt.frontend._params.beyond`; those last, the third item, reject only on a
+        difference found, not on a proof that did not finish: a wide datapath can be too hard
+        to prove); or why the change is unchecked."""
+        from rtlopt.frontend._params import around, beyond, sizes
 
         t = self.design.target
         k = self.config.harness.parameter_probes
         chosen: list[Parameterization] = []
+        soft: list[Parameterization] = []
         for p in deps.params:
-            own = around(deps.numbers, "$clog2" in self._ref, common=False)
+            signed = not sizes(self._ref, p)
+            own = around(deps.numbers, "$clog2" in self._ref, common=False, negative=signed)
             got = self._pick(p, own, k)
             got += self._pick(p, self._module_values(p), k, got)
             if not got:
-                return [], (
-                    f"the candidate changes code whose meaning depends on parameter {p}, and "
-                    + (
-                        "parameter probes are off (harness.parameter_probes = 0)"
-                        if k <= 0
-                        else f"no other value of {p} elaborates the reference and passes it "
-                        "against itself"
-                    )
+                return (
+                    [],
+                    (
+                        f"the candidate changes code whose meaning depends on parameter {p}, and "
+                        + (
+                            "parameter probes are off (harness.parameter_probes = 0)"
+                            if k <= 0
+                            else f"no other value of {p} elaborates the reference and passes it "
+                            "against itself"
+                        )
+                    ),
+                    [],
                 )
+            if k > 0 and deps.fixed:
+                wide = self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
+                soft += [pz for pz in wide if pz not in chosen and pz not in got]
+                got += wide
             chosen += [pz for pz in got if pz not in chosen]
         if deps.params:
             log.info(
@@ -201,7 +220,7 @@ class ParameterCheck:
                 ", ".join(deps.params),
                 "; ".join(pz.label() for pz in chosen),
             )
-        return chosen, ""
+        return chosen, "", soft
 
     def _module_values(self, p: str) -> list[str]:
         from rtlopt.frontend._params import probe_values
@@ -328,6 +347,14 @@ class ParameterCheck:
     def close(self) -> None:
         for ev in self._subs.values():
             ev.close()
+
+
+def _inconclusive(res: EvalResult) -> bool:
+    """Whether a rejection is a proof that did not finish (no difference found)."""
+    from rtlopt.results import Verdict
+
+    sim_ok = res.sim is None or res.sim.passed
+    return sim_ok and res.formal is not None and res.formal.verdict == Verdict.UNKNOWN
 
 
 def _specialized(text: str, module: str, values: dict[str, str]) -> str:

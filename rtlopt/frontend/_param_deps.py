@@ -29,13 +29,16 @@ from rtlopt.frontend._slang import node_kind
 
 __all__ = ["ParamDependence", "changed_parameters", "compared", "literal_numbers"]
 
+#: Operators are read whole, as a lexer does (``a && b`` is not ``a & &b``, the AND of ``a``
+#: and the reduction AND of ``b``): two texts with equal tokens mean the same.
 _TOKEN = re.compile(
     r"""(?P<comment>//[^\n]*|/\*.*?\*/)
     |(?P<string>"(?:\\.|[^"\\\n])*")
     |(?P<escaped>\\\S+)
     |(?P<number>(?:\d[\d_]*)?'[sS]?[bBoOdDhH][0-9a-fA-FxXzZ?_]+|\d[\d_]*(?:\.\d+)?)
     |(?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)
-    |(?P<op>[^\sA-Za-z0-9_$])""",
+    |(?P<op><<<=|>>>=|===|!==|==\?|!=\?|<<=|>>=|<<<|>>>|<->|->>|\*\*|==|!=|<=|>=|&&|\|\||<<|>>
+        |~&|~\||~\^|\^~|\+:|-:|->|\+\+|--|[-+*/%&|^]=|::|\#\#|=>|[^\sA-Za-z0-9_$])""",
     re.S | re.X,
 )
 
@@ -61,11 +64,14 @@ class ParamDependence:
         numbers: The integer literals that the changed items (both sides) write near a
             parameter or localparam (a comparison, a bound, a width), then their others, then
             those of the changed tokens, first seen first: the values a change tests.
+        fixed: Whether the changed tokens write a fixed width (a sized literal, a literal MSB
+            ``[7:``, an ``integer`` or ``int``): then a parameter past it may show the change.
     """
 
     changed: bool
     params: tuple[str, ...] = ()
     numbers: tuple[int, ...] = ()
+    fixed: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,6 +275,9 @@ def changed_parameters(
         if op[0] != "equal"
     ]
     numbers: list[int] = []
+    fixed = _fixed(r.toks if r else _tokens(ref), [(o[1], o[2]) for o in ops]) or _fixed(
+        c.toks if c else _tokens(cand), [(o[3], o[4]) for o in ops]
+    )
     changed = literal_numbers(
         [rt[i] for op in ops for i in range(op[1], op[2])]
         + [ct[j] for op in ops for j in range(op[3], op[4])]
@@ -283,8 +292,28 @@ def changed_parameters(
         found |= _closure(m, hit, wanted, ins)
         numbers += _near(m, hit, wanted)
     return ParamDependence(
-        True, tuple(p for p in params if p in found), tuple(dict.fromkeys(numbers + changed))
+        True,
+        tuple(p for p in params if p in found),
+        tuple(dict.fromkeys(numbers + changed)),
+        fixed,
     )
+
+
+_FIXED_TYPES = frozenset("integer int longint shortint byte".split())
+
+
+def _fixed(toks: list[_Tok], spans: list[tuple[int, int]]) -> bool:
+    """Whether the tokens in ``spans`` write a fixed width: a sized literal (``32'hffff``), a
+    literal MSB (``[7:``) or a fixed-width integer type."""
+    for a, b in spans:
+        for i in range(a, b):
+            t = toks[i]
+            if t.text in _FIXED_TYPES or re.match(r"\d[\d_]*\s*'", t.text):
+                return True
+            if t.kind == "number" and 0 < i < len(toks) - 1:
+                if toks[i - 1].text == "[" and toks[i + 1].text == ":":
+                    return True
+    return False
 
 
 _NUM = r"(\d*'[sS]?[bBoOdDhH][0-9a-fA-F_]+|\d[\d_]*)"

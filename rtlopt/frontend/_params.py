@@ -37,6 +37,7 @@ __all__ = [
     "probe_values",
     "sizes",
     "around",
+    "beyond",
     "specialize",
 ]
 
@@ -347,6 +348,12 @@ PROBE_INTEGERS = ("2", "4", "1", "8", "3", "5", "16", "32", "0", "6", "7", "12")
 PROBE_TRIES = 32
 #: No value above this is probed (a 32'hffff_ffff in the text is no width to elaborate).
 PROBE_MAX = 1024
+#: The least value of the one probe per parameter above every width (:func:`beyond`): an
+#: ``integer``'s 32 bits, plus one.
+PROBE_ABOVE = 33
+#: Numbers and sizes above this are left out of :func:`beyond` (a counter's terminal count is
+#: no width).
+PROBE_BEYOND_MAX = 258
 
 
 def _probe_values(
@@ -394,16 +401,32 @@ def probe_values(text: str, name: str, default: str, numbers: Sequence[int] = ()
     return [v for v in around([*numbers, *near], "$clog2" in text) if v != default]
 
 
-def around(numbers: Sequence[int], clog2: bool = False, common: bool = True) -> list[str]:
+def beyond(numbers: Sequence[int], text: str) -> str:
+    """A value past every width that ``numbers`` (a change's own) and the sized literals of
+    ``text`` (``32'hffff_ffff``) can hold, at least :data:`PROBE_ABOVE`: two more than the
+    largest number (an MSB index n holds n + 1 bits), one more than the largest size, at most
+    :data:`PROBE_MAX`. A change wrong only above a fixed width (an 8-bit temporary, a 32-bit
+    ``integer``, a parameter declared ``[4:0]``) shows there; no other rule picks such a value."""
+    sized = [int(n) for n in re.findall(r"(?<![\w$'])(\d+)\s*'[sS]?[bBoOdDhH]", text)]
+    widths = [PROBE_ABOVE, *(n + 2 for n in numbers), *(n + 1 for n in sized)]
+    return str(min(max(w for w in widths if w <= PROBE_BEYOND_MAX), PROBE_MAX))
+
+
+def around(
+    numbers: Sequence[int], clog2: bool = False, common: bool = True, negative: bool = False
+) -> list[str]:
     """Each of ``numbers`` followed by its neighbours (n, n + 1, n - 1: both sides of any
     comparison with n; with ``clog2`` also the powers of two they give, and one past), then
-    (``common``) common widths: from 0 to :data:`PROBE_MAX`, each once."""
+    (``common``) common widths: from 0 to :data:`PROBE_MAX`, each once; with ``negative`` (a
+    parameter that sizes nothing: an override may make it negative) the negative ones after
+    the others."""
     values: list[int] = []
     for n in numbers:
         values += [n, n + 1, n - 1]
         if clog2 and n <= 20:
             values += [2**n, 2**n + 1, 2**n - 1]
     out = [str(v) for v in values if 0 <= v <= PROBE_MAX]
+    out += [str(v) for v in values if negative and -PROBE_MAX <= v < 0]
     return list(dict.fromkeys([*out, *(PROBE_INTEGERS if common else ())]))
 
 

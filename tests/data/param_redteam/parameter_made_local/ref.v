@@ -1,0 +1,3 @@
+module m #(parameter W = 4, parameter INIT = 0) (input [W-1:0] a, input [W-1:0] b, output [W-1:0] y);
+  assign y = a ^ b;
+endmodule
