@@ -158,7 +158,10 @@ def _read(text: str, module: str) -> _Module | None:
 
     raw = text.encode("utf-8", "surrogateescape").decode("latin-1")  # byte offsets
     toks = _tokens(raw)
-    mod = _module(syntax.SyntaxTree.fromText(text).root, module)
+    # the tree owns every node: it stays referenced until the last node is read (a node of a
+    # collected tree is freed memory, and reading it crashes the interpreter)
+    tree = syntax.SyntaxTree.fromText(text)
+    mod = _module(tree.root, module)
     if mod is None:
         return None
     starts = [t.start for t in toks]
@@ -174,7 +177,9 @@ def _read(text: str, module: str) -> _Module | None:
         s = node.sourceRange
         items.append((index(int(s.start.offset)), index(int(s.end.offset)), node_kind(node)))
     names = [{t.text for t in toks[a:b] if t.kind in ("ident", "escaped")} for a, b, _ in items]
-    return _Module(raw, toks, (index(int(r.start.offset)), index(int(r.end.offset))), items, names)
+    span = (index(int(r.start.offset)), index(int(r.end.offset)))
+    del tree
+    return _Module(raw, toks, span, items, names)
 
 
 def _declared(m: _Module, k: int) -> set[str]:
