@@ -6,15 +6,19 @@ parameterizations the repository uses; :func:`changed_parameters` names the para
 other values could show it, so that the candidate is also checked under probes of them.
 
 The module's items (header parameters and ports, declarations, assignments, always blocks,
-instances, and each generate construct whole, guard included) are linked through the names
-they share. From every item the token diff touches, the search follows: an internal signal or
-output to every item naming it (its drivers, readers and declaration: the fan-in and fan-out
-that could show or mask the change); an input, localparam, function or genvar to its
-declaration only (its width or value); a name the changed item declares to every item that
-uses it. The parameters found on the way are the answer; a change outside every item (the
-header, another module of the file) or a changed item that uses a text macro depends on every
-parameter. Over-approximating is safe:
-a parameter too many costs probes, one too few would accept unchecked code.
+instances; an if or case generate construct as its guard, the text outside its branches, and
+each branch's members; any other generate construct, a loop with its bounds, whole) are linked
+through the names they share. A change inside a branch depends on the guard's parameters only
+through what the branch names: where the guard selects the branch, the branch is the same text,
+checked under the parameterization that elaborates it (a branch no setting elaborates is the
+unused-block check's). From every item the token diff touches, the search follows: an internal
+signal or output to every item naming it (its drivers, readers and declaration: the fan-in and
+fan-out that could show or mask the change); an input, localparam, function or genvar to its
+declaration only (its width or value); a name the changed item declares to every item that uses
+it. The parameters found on the way are the answer; a change outside every item (the header,
+another module of the file) or a changed item that uses a text macro depends on every
+parameter. Over-approximating is safe: a parameter too many costs probes, one too few would
+accept unchecked code.
 """
 
 from __future__ import annotations
@@ -123,23 +127,62 @@ def _module(root: Any, module: str) -> Any:
     return None
 
 
-def _item_nodes(mod: Any) -> Iterator[Any]:
-    """The module's items: header parameters and ports, then its members (a generate region's
-    members one by one; any other generate construct whole, with its guard)."""
+def _span(node: Any) -> tuple[int, int]:
+    r = node.sourceRange
+    return int(r.start.offset), int(r.end.offset)
+
+
+def _item_spans(mod: Any) -> Iterator[tuple[int, int, str]]:
+    """The module's items as ``(start, end, kind)`` byte ranges: header parameters and ports,
+    then its members (a generate region's members one by one; an if or case generate split
+    into its guard (the text outside its branches) and each branch's members, so a change in
+    a branch depends on the guard's parameters only through what the branch itself names;
+    any other generate construct, a loop with its bounds, whole)."""
     params = mod.header.parameters
     if params is not None:
-        yield from (d for d in params.declarations if node_kind(d) != "Comma")
+        for d in params.declarations:
+            if node_kind(d) != "Comma":
+                yield (*_span(d), node_kind(d))
     ports = getattr(mod.header, "ports", None)
     for p in getattr(ports, "ports", None) or ():
         if node_kind(p) != "Comma":
-            yield p
-    stack = list(mod.members)[::-1]
+            yield (*_span(p), node_kind(p))
+    yield from _members(list(mod.members))
+
+
+def _branches(node: Any) -> list[Any]:
+    """The branch bodies of an if or case generate construct (an else-if is its own
+    construct, so it is a branch here and split again below)."""
+    if node_kind(node) == "IfGenerate":
+        out = [node.block]
+        if node.elseClause is not None:
+            out.append(node.elseClause.clause)
+        return out
+    return [item.clause for item in node.items]
+
+
+def _members(nodes: list[Any]) -> Iterator[tuple[int, int, str]]:
+    stack = nodes[::-1]
     while stack:
         node = stack.pop()
-        if node_kind(node) == "GenerateRegion":
+        kind = node_kind(node)
+        if kind == "GenerateRegion":
             stack.extend(list(node.members)[::-1])
+        elif kind in ("IfGenerate", "CaseGenerate"):
+            branches = _branches(node)
+            at, end = _span(node)
+            for b in sorted(branches, key=lambda b: _span(b)[0]):
+                b0, b1 = _span(b)
+                if b0 > at:
+                    yield at, b0, "GenerateGuard"
+                at = max(at, b1)
+            if end > at:
+                yield at, end, "GenerateGuard"
+            for b in branches:
+                inner = list(b.members) if node_kind(b) == "GenerateBlock" else [b]
+                yield from _members(inner)
         else:
-            yield node
+            yield (*_span(node), kind)
 
 
 @dataclass
@@ -173,9 +216,8 @@ def _read(text: str, module: str) -> _Module | None:
 
     r = mod.sourceRange
     items = []
-    for node in _item_nodes(mod):
-        s = node.sourceRange
-        items.append((index(int(s.start.offset)), index(int(s.end.offset)), node_kind(node)))
+    for start, end, kind in _item_spans(mod):
+        items.append((index(start), index(end), kind))
     names = [{t.text for t in toks[a:b] if t.kind in ("ident", "escaped")} for a, b, _ in items]
     span = (index(int(r.start.offset)), index(int(r.end.offset)))
     del tree

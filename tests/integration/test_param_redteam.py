@@ -141,3 +141,48 @@ def test_the_parameters_a_change_depends_on() -> None:
     assert not changed_parameters(ref, ref.replace("c + 1", "c + 2"), "m", ["W"], inputs).fixed
     # a change outside the module's items depends on every parameter
     assert deps(ref + "module extra(output e);\n  assign e = 1;\nendmodule\n") == ("W", "D")
+
+
+def test_a_change_inside_a_generate_branch_depends_on_its_guard_only_through_what_it_names() -> (
+    None
+):
+    """An if or case generate is its guard plus its branches' members: a change inside a
+    branch (checked where the guard selects it, the same text for every value that does) does
+    not depend on a parameter the guard alone names; a change of the guard, or of a branch
+    that names the parameter, does; a loop keeps its bounds."""
+    ref = (
+        "module m #(parameter V = 0, parameter W = 4) (input clk, input [7:0] d,\n"
+        "  output [7:0] y, output [7:0] z, output [W-1:0] u);\n"
+        "  generate\n"
+        "  if (V) begin : g_v\n"
+        "    vendor_ram u_v (.clk(clk), .d(d), .q(y));\n"
+        "  end else begin : g_r\n"
+        "    reg [7:0] q;\n"
+        "    always @(posedge clk) q <= d;\n"
+        "    assign y = q;\n"
+        "  end\n"
+        "  case (V)\n"
+        "    0: begin : c0 assign z = d; end\n"
+        "    default: begin : c1 assign z = ~d; end\n"
+        "  endcase\n"
+        "  genvar i;\n"
+        "  for (i = 0; i < W; i = i + 1) begin : g_l\n"
+        "    assign u[i] = d[i];\n"
+        "  end\n"
+        "  endgenerate\n"
+        "endmodule\n"
+    )
+
+    def deps(cand: str) -> tuple[str, ...]:
+        assert cand != ref
+        return changed_parameters(ref, cand, "m", ["V", "W"], ["clk", "d"]).params
+
+    assert deps(ref.replace("reg [7:0] q;", "reg [7:0] q_r;").replace("= q;", "= q_r;")) == ()
+    assert deps(ref.replace("q <= d;", "q <= d ^ 8'd0;")) == ()
+    assert (
+        deps(ref.replace("0: begin : c0 assign z = d;", "0: begin : c0 assign z = d | 8'd0;")) == ()
+    )
+    assert deps(ref.replace("if (V) begin", "if (V > 1) begin")) == ("V",)  # the guard
+    assert deps(ref.replace("    0: begin", "    1: begin")) == ("V",)  # a case label
+    assert deps(ref.replace("q <= d;", "q <= V ? d : ~d;")) == ("V",)  # named in the branch
+    assert deps(ref.replace("assign u[i] = d[i];", "assign u[i] = d[7 - i];")) == ("W",)
