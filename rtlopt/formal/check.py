@@ -163,6 +163,11 @@ def _x_outputs_checked(job: Job, result: FormalResult, outputs: Sequence[str]) -
             reason="; ".join(r for r in (result.reason, found.result.reason) if r),
             duration_s=elapsed(job.start),
         )
+    if found.partial:
+        # the pairing did not cover every register, so its difference decides nothing: the
+        # outputs rest on the X policy, as the result says
+        note = f"outputs {', '.join(outputs)} rest on the X policy: {powerup.PARTIAL}"
+        return replace(result, reason="; ".join(r for r in (result.reason, note) if r))
     why = powerup.unchecked_reason(outputs, found)
     return FormalResult(
         Verdict.UNKNOWN,
@@ -319,7 +324,9 @@ def check_x_outputs(
         design, ref, candidate_files, extra_inc, cfg, memory_mb, job.start, job.secret, job.clocking
     )
     found = powerup.run(job, x_outputs, seconds=cfg.timeout_s)
-    return "" if found.result is not None else powerup.unchecked_reason(x_outputs, found)
+    if found.result is not None or found.partial:
+        return ""
+    return powerup.unchecked_reason(x_outputs, found)
 
 
 def check_structure(

@@ -86,6 +86,9 @@ class Miter:
     written_latches: int = 0
     #: With ``free_init``: which register bits start equal (see :func:`_free_init`).
     pairing: str = ""
+    #: With ``free_init``: every reference register bit shares its power-up value with a
+    #: candidate bit (the reference's state is a function of the candidate's).
+    paired_all: bool = False
     #: Output bits per copy ("first" for step 0, "steady" after): port -> (gold, gate) bits.
     probes: dict[str, dict[str, tuple[list[Tern], list[Tern]]]] = field(default_factory=dict)
 
@@ -390,8 +393,11 @@ def _sequential(
     init_t: dict[Bit, Tern] = {q: X for _, q in gate.ffs}
     x_g, x_t = dict(init_g), dict(init_t)
     pairing = ""
+    paired_all = False
     if spec.free_init:
         pairing = _free_init(aig, inputs, gold, gate, init_g, init_t, spec)
+        # every bit got a fresh value of its own or one shared with its pair
+        paired_all = set(init_g.values()) <= set(init_t.values())
 
     # step 0: registers at power-up, resets forced
     e0g = _Eval(aig, gold, {**_leaves(gold, port_lits, over0), **init_g}, undriven=X)
@@ -416,6 +422,7 @@ def _sequential(
         dual=dual,
         exact=not spec.free_init,
         pairing=pairing,
+        paired_all=paired_all,
         probes={"first": probes0, "steady": probes},
     )
 

