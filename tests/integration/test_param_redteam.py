@@ -27,7 +27,9 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
 from rtlopt.frontend._param_deps import changed_parameters
 
-pytestmark = pytest.mark.tools
+# slow: about 30 evaluations with parameter probes (~7 s each) in one file, which the suite
+# starts early so that no worker ends on it alone (tests/conftest.py, long_modules_first)
+pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "param_redteam"
 #: Known holes, each with its own test below.
