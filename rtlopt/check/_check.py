@@ -10,19 +10,17 @@ equivalent (simulation and formal); and the figure of merit must not worsen by m
 from __future__ import annotations
 
 import dataclasses
-import math
 import logging
+import math
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtlopt.config import Config, load_config
+from rtlopt.config import Config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator
 from rtlopt.results import EvalResult, Stage, Status, Verdict
@@ -381,17 +379,24 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
             mc.findings.append(gate_wording(res.reason, rel))
             return mc
     if ref is not None and ref.ppa is not None and res.ppa is not None:
-        mc.before, mc.after = ref.ppa, res.ppa
-        old, new = ref.ppa.metric(kind), res.ppa.metric(kind)
-        mc.metric_change = _ratio(old, new)
-        if mc.metric_change is None and not _measured(old, new):
+        _compare_ppa(mc, ref.ppa, res.ppa, kind, cfg.check.ppa_threshold)
+    return mc
+
+
+def _compare_ppa(mc: ModuleCheck, before: Any, after: Any, kind: str, threshold: float) -> None:
+    """The figure of merit before and after; a figure that is no finite measurement is said,
+    never turned into a percentage."""
+    mc.before, mc.after = before, after
+    old, new = before.metric(kind), after.metric(kind)
+    mc.metric_change = _ratio(old, new)
+    if mc.metric_change is None:
+        if not _measured(old, new):
             mc.findings.append(
                 f"{kind.upper()} not compared: the figures ({old!r} before, {new!r} after) are "
-                "not finite positive measurements"
+                "not finite measurements"
             )
-        elif mc.metric_change > cfg.check.ppa_threshold:
-            mc.findings.append(
-                f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
-                f"(threshold {cfg.check.ppa_threshold * 100:.1f}%)"
-            )
-    return mc
+    elif mc.metric_change > threshold:
+        mc.findings.append(
+            f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
+            f"(threshold {threshold * 100:.1f}%)"
+        )

@@ -201,7 +201,8 @@ class _Gate:
             if rel in deleted:
                 text: str | None = ""
             else:
-                text = new_content(self.repo, self.top, rel, staged=self.staged and rel not in unstaged)
+                index = self.staged and rel not in unstaged
+                text = new_content(self.repo, self.top, rel, staged=index)
             if rel not in deleted and (tree / rel).is_symlink():  # the tools read the target
                 text = (tree / rel).read_text(errors="replace") if (tree / rel).exists() else None
             if text is None:
@@ -222,7 +223,9 @@ class _Gate:
         out = [by_key[(m.rel, m.name)] if isinstance(m, _Job) else m for m in modules]
         for m in out:
             if m.file in unstaged:
-                m.notes.append("not staged: judged the work tree's version (git add it to commit it)")
+                m.notes.append(
+                    "not staged: judged the work tree's version (git add it to commit it)"
+                )
         return out
 
     def _with_rule(self, job: _Job) -> _Job:
@@ -257,9 +260,12 @@ class _Gate:
             except DesignError as exc:
                 for span in module_spans((self.new_tree / rel).read_text(errors="replace")):
                     modules.append(
-                        ModuleCheck(rel, span.name, "reached", findings=[
-                            f"could not check: {why}, and {exc.one_line()}"
-                        ])
+                        ModuleCheck(
+                            rel,
+                            span.name,
+                            "reached",
+                            findings=[f"could not check: {why}, and {exc.one_line()}"],
+                        )
                     )
                 continue
             (tree / rel).unlink(missing_ok=True)
@@ -315,9 +321,7 @@ def _still_instantiated(graph: Any, modules: list[ModuleCheck | _Job]) -> None:
         users = graph.instances_of(m.module)
         if users:
             where = ", ".join(f"{f}:{line}" for f, line in users[:3])
-            m.findings.append(
-                f"module {m.module} was removed but is still instantiated ({where})"
-            )
+            m.findings.append(f"module {m.module} was removed but is still instantiated ({where})")
 
 
 def _package_findings(

@@ -107,6 +107,7 @@ def load_rules(
     """
     found = _project_text(read_base)
     base = _load(scratch, found, overrides)
+
     def read_new(rel: str) -> str | None:
         p = new_tree / rel
         return p.read_text(errors="replace") if p.is_file() else None
@@ -146,9 +147,7 @@ def _collect_files(rules: Rules, read_base: Any, new_tree: Path, changed: Sequen
     """Name every changed filelist, and keep the base texts of every file the rules read
     (None: absent at the base). The project files' changes are the settings they change."""
     listed = set(rules.base.project.filelists) | set(rules.new.project.filelists)
-    names = sorted(
-        {*CONFIG_FILES, *listed} | {c for c in changed if c.endswith(FILELIST_SUFFIXES)}
-    )
+    names = sorted({*CONFIG_FILES, *listed} | {c for c in changed if c.endswith(FILELIST_SUFFIXES)})
     for rel in names:
         old = read_base(rel)
         p = new_tree / rel

@@ -90,9 +90,7 @@ def check(
         "flow.pdk": pdk,
         "check.ppa": False if no_ppa else None,
     }
-    report = run_check(
-        Path.cwd(), files, base=base, overrides=overrides, trust_config=trust_config
-    )
+    report = run_check(Path.cwd(), files, base=base, overrides=overrides, trust_config=trust_config)
     if summary is not None:
         with summary.open("a") as fh:
             fh.write(report.markdown())

@@ -125,7 +125,8 @@ def config_text(found: Detected) -> str:
 # against, and reports a change to this file (or a filelist) as a finding.
 
 [project]
-# filelists (.f) with sources, +incdir+ and +define+ (their defines: {", ".join(found.defines) or "none"})
+# filelists (.f) with sources, +incdir+ and +define+
+# (their defines: {", ".join(found.defines) or "none"})
 filelists = {arr(found.filelists)}
 # folders holding headers (`include)
 include_dirs = {arr(found.include_dirs)}

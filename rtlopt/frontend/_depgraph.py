@@ -26,6 +26,7 @@ _MACRO_TEST = re.compile(rf"`(?:ifdef|ifndef|elsif|undef)\s+({IDENTIFIER})")
 _PACKAGE = re.compile(rf"\bpackage\s+(?:automatic\s+|static\s+)?({IDENTIFIER})")
 _PACKAGE_USE = re.compile(rf"\b({IDENTIFIER})\s*::")
 _WORD = re.compile(IDENTIFIER)
+_DECLARED = re.compile(r"\b(?:macro)?module\s+$")
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,10 @@ class DesignGraph:
             text = (self.root / rel).read_text(errors="replace")
             code = blank_comments(text)
             for start, _end, _n in module_name_sites(code, [name]):
-                if not re.match(rf"(?:macro)?module\s+$", code[max(0, start - 12) : start]):
-                    if not code[:start].rstrip().endswith(":"):  # endmodule : name
-                        out.append((rel, line_of(text, start)))
+                before = code[max(0, start - 40) : start]
+                if _DECLARED.search(before) or before.rstrip().endswith(":"):
+                    continue  # its declaration, or an `endmodule : name` label
+                out.append((rel, line_of(text, start)))
         return out
 
     def defines_module(self, name: str) -> bool:

@@ -24,7 +24,7 @@ BROKEN = MOD.replace("a + ", "a - ")
 EQUIVALENT = MOD.replace("a + 4'd3", "4'd3 + a")
 STRICT = '[check]\noptimization_only = ["*"]\nppa = false\n'
 LOOSE = (
-    '[check]\noptimization_only = []\nppa = false\n\n[formal]\nenabled = false\n\n'
+    "[check]\noptimization_only = []\nppa = false\n\n[formal]\nenabled = false\n\n"
     '[eval]\nnetlist_check = "never"\n'
 )
 
@@ -168,7 +168,7 @@ def test_a_changed_header_re_judges_the_modules_that_include_it(tmp_path: Path) 
 @pytest.mark.parametrize("where", ["config", "filelist"])
 def test_a_changed_define_re_judges_the_modules_that_read_it(tmp_path: Path, where: str) -> None:
     if where == "config":
-        files = {"m.v": USES_D, "rtlopt.toml": STRICT + "\n[project]\ndefines = [\"D=4'd3\"]\n"}
+        files = {"m.v": USES_D, "rtlopt.toml": STRICT + '\n[project]\ndefines = ["D=4\'d3"]\n'}
         old, new, changed = "D=4'd3", "D=4'd4", "rtlopt.toml"
     else:
         files = {
