@@ -20,6 +20,8 @@ from rtlopt.frontend._depgraph import DesignGraph
 
 log = logging.getLogger(__name__)
 
+_MARKER = "// rtlopt check: the file starts here"
+
 
 @dataclass(frozen=True)
 class Reach:
@@ -77,9 +79,13 @@ def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
     sources = collect_sources(target, tree, project)
     scratch.mkdir(parents=True, exist_ok=True)
     out = scratch / "expanded.v"
+    # the design's prelude first (rtlopt's synthesis semantics, the filelist's headers and
+    # macro skeletons), as every tool reads it; its text is cut at the marker
+    marker = scratch / "marker.v"
+    marker.write_text(_MARKER + "\n")
     argv = compile_argv(
         require_tool("iverilog"),
-        [target],
+        [*sources.prelude, marker, target],
         out,
         include_dirs=sources.include_dirs,
         defines=sources.defines,
@@ -95,4 +101,8 @@ def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
             f"could not preprocess: {tail[0] if tail else 'iverilog -E failed'}",
             path=Path(rel),
         )
-    return out.read_text(errors="replace")
+    text = out.read_text(errors="replace")
+    at = text.find(_MARKER + "\n")
+    if at < 0:
+        raise DesignError("could not preprocess: the expansion lost its marker", path=Path(rel))
+    return text[at + len(_MARKER) + 1 :]

@@ -116,12 +116,13 @@ def _names_file(include: str, rel: str) -> bool:
 
 
 def package_spans(text: str) -> dict[str, str]:
-    """Each package a file defines: name -> its text (``package`` to ``endpackage``)."""
-    code = blank_comments(text)
+    """Each package a file defines: name -> its code (``package`` to ``endpackage``, comments
+    out, white space collapsed: a reworded comment is no change)."""
+    code = blank_comments(text, strings=False)
     out: dict[str, str] = {}
     for m in _PACKAGE.finditer(code):
         end = re.compile(r"\bendpackage\b").search(code, m.end())
-        out[m.group(1)] = text[m.start() : end.end() if end else len(text)]
+        out[m.group(1)] = " ".join(code[m.start() : end.end() if end else len(code)].split())
     return out
 
 
