@@ -369,6 +369,10 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
             mc.equivalence = _failed_equivalence(res)
             mc.findings.append(gate_wording(res.reason, rel))
             mc.notes += _trace_notes(res)
+            if mc.equivalence == "unknown":  # no failing input: search from a shared power-up
+                from rtlopt.check._powerup_search import shared_powerup_trace
+
+                mc.notes += shared_powerup_trace(design, new_src, tmp / f"search-{name}")
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
