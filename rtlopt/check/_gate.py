@@ -163,7 +163,7 @@ class _Gate:
 
             pdk = resolve_pdk(cfg.flow)
         report.modules += self._judge(cfg, rules, rels, unstaged, pdk)
-        judged = [m for m in report.modules if m.rule]
+        judged = [m for m in report.modules if m.rule and m.change != "config"]
         if judged and not any(m.rule.startswith("required") for m in judged):
             report.headline = (
                 "rtlopt check: no changed module is required to stay equivalent (only "

@@ -65,7 +65,11 @@ def _rule_context(tree: Path, cfg: Config) -> tuple[dict[str, str | None], list[
             defs[f"<filelist {fl}>"] = None
             continue
         defs.update(lst.defines)
-        incs += [p.relative_to(tree.resolve()).as_posix() for p in lst.include_dirs]
+        for p in lst.include_dirs:
+            try:
+                incs.append(p.relative_to(tree.resolve()).as_posix())
+            except ValueError:  # outside the repository: the same folder on both sides
+                incs.append(str(p))
     return defs, incs
 
 
