@@ -113,8 +113,8 @@ def _script(design: Any, cand_file: Path, ref_file: Path, steps: int, timeout_s:
             f"{target.name} {MITER}",
             f"hierarchy -top {MITER}",
             "opt_clean",
-            f"sat -seq {steps} -enable_undef -set-init-zero -prove trigger 0 -show-ports "
-            f"-dump_vcd trace.vcd -timeout {int(timeout_s)} {MITER}",
+            f"sat -seq {steps} -enable_undef -set-def-inputs -set-init-zero -prove trigger 0 "
+            f"-show-ports -dump_vcd trace.vcd -timeout {int(timeout_s)} {MITER}",
         ]
     )
 

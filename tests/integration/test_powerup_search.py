@@ -35,6 +35,9 @@ def test_a_broken_edit_of_unreset_registers_shows_its_failing_input(tmp_path: Pa
     assert lines and lines[0].startswith("failing input from a shared power-up state"), lines
     assert any(ln.startswith("cycle 0:") and "RD=" in ln for ln in lines), lines
     assert any("outputs differ: IRQ: reference" in ln for ln in lines), lines
+    cycles = [ln for ln in lines if ln.startswith("cycle") and "differ" not in ln]
+    values = [t.split("=", 1)[1] for ln in cycles for t in ln.split(":", 1)[1].split()]
+    assert values and all(v.startswith("0x") or v.isdigit() for v in values), cycles
     vcd = Path(lines[-1].removeprefix("waveform: "))
     assert vcd.is_file() and "trigger" in vcd.read_text()
     assert "CLK=" not in " ".join(lines)  # the clock is the cycle, not an input
