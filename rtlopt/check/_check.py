@@ -2,9 +2,11 @@
 
 For every Verilog file changed against a base revision (HEAD for a pre-commit hook, the merge
 base with ``--base REF`` in CI), each changed module is checked against its version at the base:
-the interface must be unchanged; modules the configuration marks as optimization-only must be
-equivalent (simulation and formal); and the figure of merit must not worsen by more than
-``check.ppa_threshold``.
+the interface must be unchanged; modules required to stay equivalent (the base's
+``check.optimization_only``, commit trailers: :mod:`rtlopt.check._rules`) must be equivalent
+(simulation and formal); and the figure of merit must not worsen by more than
+``check.ppa_threshold``. This file holds the report and the judging of one module;
+:mod:`rtlopt.check._gate` runs a check.
 """
 
 from __future__ import annotations
