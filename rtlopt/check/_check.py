@@ -2,27 +2,27 @@
 
 For every Verilog file changed against a base revision (HEAD for a pre-commit hook, the merge
 base with ``--base REF`` in CI), each changed module is checked against its version at the base:
-the interface must be unchanged; modules the configuration marks as optimization-only must be
-equivalent (simulation and formal); and the figure of merit must not worsen by more than
-``check.ppa_threshold``.
+the interface must be unchanged; modules required to stay equivalent (the base's
+``check.optimization_only``, commit trailers: :mod:`rtlopt.check._rules`) must be equivalent
+(simulation and formal); and the figure of merit must not worsen by more than
+``check.ppa_threshold``. This file holds the report and the judging of one module;
+:mod:`rtlopt.check._gate` runs a check.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import logging
+import math
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtlopt.config import Config, load_config
+from rtlopt.config import Config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator
 from rtlopt.results import EvalResult, Stage, Status, Verdict
@@ -46,6 +46,7 @@ class ModuleCheck:
     findings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     tool_error: bool = False  # a tool crashed or timed out: not checked, no verdict
+    rule: str = ""  # "required (why)" / "not required"; empty when nothing was judged
 
     @property
     def ok(self) -> bool:
@@ -59,6 +60,7 @@ class CheckReport:
     threshold: float
     modules: list[ModuleCheck]
     notes: list[str] = field(default_factory=list)
+    headline: str = ""  # said first: e.g. that no changed module is required to stay equivalent
 
     @property
     def ok(self) -> bool:
@@ -70,38 +72,76 @@ class CheckReport:
         return not self.ok and all(m.ok or m.tool_error for m in self.modules)
 
     def markdown(self) -> str:
-        lines = [
-            f"### rtlopt check against `{self.base[:12]}`",
-            "",
-            "| module | file | change | interface | equivalence | area | delay | "
+        """The pull-request summary: one row per judged module with its rule."""
+        lines = [f"### rtlopt check against `{self.base[:12]}`", ""]
+        if self.headline:
+            lines += [f"**{cell(self.headline)}**", ""]
+        lines += [
+            "| module | file | change | rule | interface | equivalence | area | delay | "
             f"{self.metric.upper()} | result |",
-            "|---|---|---|---|---|---:|---:|---:|---|",
+            "|---|---|---|---|---|---|---:|---:|---:|---|",
         ]
         for m in self.modules:
 
             def delta(attr: str, m: ModuleCheck = m) -> str:
                 if m.before is None or m.after is None:
                     return "-"
-                old, new = getattr(m.before, attr), getattr(m.after, attr)
-                return f"{(new / old - 1) * 100:+.1f}%" if old else "-"
+                return percent_text(_ratio(getattr(m.before, attr), getattr(m.after, attr)))
 
-            mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
             result = "pass" if m.ok else "FAIL: " + "; ".join(m.findings)
-            lines.append(
-                f"| `{m.module}` | `{m.file}` | {m.change} | {m.interface} | {m.equivalence} "
-                f"| {delta('area_um2')} | {delta('delay_ps')} | {mc} | {result} |"
-            )
+            cells = [
+                code_cell(m.module),
+                code_cell(m.file),
+                m.change,
+                m.rule or "-",
+                m.interface,
+                m.equivalence,
+                delta("area_um2"),
+                delta("delay_ps"),
+                percent_text(m.metric_change),
+                result,
+            ]
+            lines.append("| " + " | ".join(cell(c) for c in cells) + " |")
         if not self.modules:
-            lines.append("| - | - | no Verilog module changed | | | | | | pass |")
+            lines.append("| - | - | no Verilog module changed | | | | | | | pass |")
         return "\n".join(lines) + "\n"
 
 
-def _optimization_only(cfg: Config, rel: str, name: str) -> bool:
-    """Whether a module must stay equivalent: patterns match module names or file paths."""
-    return any(
-        fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(rel, pat)
-        for pat in cfg.check.optimization_only
-    )
+def cell(text: str) -> str:
+    """One markdown table cell: the one place a cell's text is formatted (a pipe or a line
+    break would end the cell or the row)."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def code_cell(text: str) -> str:
+    return "`" + text.replace("`", "'") + "`"
+
+
+def _ratio(old: Any, new: Any) -> float | None:
+    """The relative change new/old - 1, or None when either figure is missing, zero or not
+    finite (a failed measurement is never a percentage)."""
+    try:
+        old_f, new_f = float(old), float(new)
+    except (TypeError, ValueError):
+        return None
+    if not (math.isfinite(old_f) and math.isfinite(new_f)) or old_f <= 0 or new_f < 0:
+        return None
+    return new_f / old_f - 1
+
+
+def _measured(*figures: Any) -> bool:
+    """Whether every figure is a finite, non-negative number (a real measurement)."""
+    try:
+        return all(math.isfinite(float(f)) and float(f) >= 0 for f in figures)
+    except (TypeError, ValueError):
+        return False
+
+
+def percent_text(change: float | None) -> str:
+    """A relative change as a percentage; "-" when there is none or it is not finite."""
+    if change is None or not math.isfinite(change):
+        return "-"
+    return f"{change * 100:+.1f}%"
 
 
 def _relative(files: Sequence[Path], top: Path) -> list[str]:
@@ -113,118 +153,6 @@ def _relative(files: Sequence[Path], top: Path) -> list[str]:
         except ValueError:
             raise DesignError("file is outside the repository", path=f) from None
     return rels
-
-
-def run_check(
-    start: Path,
-    files: Sequence[Path] = (),
-    *,
-    base: str | None = None,
-    overrides: dict[str, Any] | None = None,
-    pdk: Any | None = None,
-) -> CheckReport:
-    """Check the changed modules of the repository containing ``start``.
-
-    Each changed module is judged in the context ``rtlopt evaluate`` uses: the repository
-    after the change (the index for a commit, the work tree in CI, plus untracked files git
-    does not ignore) with the changed files at their base version as the reference; the new
-    file is the candidate, so messages point at its own lines.
-
-    Args:
-        start: A path inside the repository.
-        files: Files to check (pre-commit passes the staged ones); default: every changed file.
-            A named file whose change is not staged is judged from the work tree (noted).
-        base: Compare with the merge base of this revision; default: HEAD vs the index.
-        overrides: Configuration overrides (dotted keys).
-        pdk: A resolved PDK for the PPA comparison, or None to resolve ``flow.pdk``.
-    """
-    from rtlopt.check._git import changed_files, open_repo, resolve_base
-
-    repo, top = open_repo(start)
-    cfg = load_config(top, overrides=overrides).config
-    if cfg.sandbox.require == "auto":  # a gate: never judge a commit with unsandboxed tools
-        cfg = dataclasses.replace(cfg, sandbox=dataclasses.replace(cfg.sandbox, require="always"))
-    staged = base is None
-    base_rev = resolve_base(repo, base)
-    unstaged: set[str] = set()
-    if files:
-        wanted = set(changed_files(repo, base_rev, staged=staged))
-        rels = []
-        for r in _relative(files, top):
-            if r in wanted:
-                rels.append(r)
-            elif staged and r in changed_files(repo, base_rev, staged=False):
-                rels.append(r)  # named on the command line, edited but not staged
-                unstaged.add(r)
-    else:
-        rels = changed_files(repo, base_rev, staged=staged)
-    if pdk is None and cfg.check.ppa:
-        from rtlopt.session import resolve_pdk
-
-        pdk = resolve_pdk(cfg.flow)
-    if not rels:  # nothing changed: no export, no tools
-        report = CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
-        pending = changed_files(repo, base_rev, staged=False) if staged else []
-        if pending:
-            report.notes.append(
-                f"not staged, so not checked: {', '.join(pending[:5])}"
-                + (" ..." if len(pending) > 5 else "")
-                + " (git add them, or name them: rtlopt check FILE)"
-            )
-        return report
-    tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
-    try:
-        checked = _check_files(cfg, repo, top, base_rev, rels, unstaged, staged, pdk, tmp)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if any(m.tool_error for m in checked):  # the crashed tool's log is named in the finding
-        log.warning("logs of the tool failure kept in %s", tmp)
-    else:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, checked)
-
-
-def _check_files(
-    cfg: Config,
-    repo: Any,
-    top: Path,
-    base_rev: str,
-    rels: Sequence[str],
-    unstaged: set[str],
-    staged: bool,
-    pdk: Any,
-    tmp: Path,
-) -> list[ModuleCheck]:
-    """The changed modules of ``rels``: added and removed ones noted, changed ones evaluated
-    in one context tree whose changed files hold their base version (a renamed file's base
-    version is its old path's)."""
-    from rtlopt.check._git import base_content, context_tree, new_content, renamed_files
-
-    tree = context_tree(repo, top, tmp / "tree", staged=staged)
-    renames = renamed_files(repo, base_rev, staged=staged)
-    modules: list[ModuleCheck | _Job] = []
-    removed: dict[str, tuple[str, str]] = {}  # name -> (file, its base text)
-    added: dict[str, str] = {}  # name -> its new text
-    for rel in rels:
-        text = new_content(repo, top, rel, staged=staged and rel not in unstaged)
-        if (tree / rel).is_symlink():  # what the tools read: the target's text
-            text = (tree / rel).read_text(errors="replace") if (tree / rel).exists() else None
-        if text is None:
-            continue
-        old_text = base_content(repo, base_rev, renames.get(rel, rel)) or ""
-        if _file_changes(rel, text, old_text, modules, removed, added):
-            # the reference: this file at its base version, in the context after the change
-            (tree / rel).unlink(missing_ok=True)
-            (tree / rel).write_text(old_text)
-    _moved_modules(modules, removed, added)
-    _duplicate_modules(tree, modules)
-    done = _run_jobs(cfg, tree, [m for m in modules if isinstance(m, _Job)], pdk, tmp)
-    out = [done[id(m)] if isinstance(m, _Job) else m for m in modules]
-    for m in out:
-        if m.file in unstaged:
-            m.notes.append("not staged: judged the work tree's version (git add it to commit it)")
-    return out
 
 
 def _file_changes(
@@ -325,6 +253,8 @@ class _Job:
     name: str
     new_text: str
     line: int = 0
+    required: str | None = None  # why it must stay equivalent; None: not required
+    why: str = ""  # why a module whose text did not change is judged
 
 
 def _run_jobs(
@@ -411,7 +341,10 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
     from rtlopt.frontend import load_design
 
     rel, name = job.rel, job.name
-    mc = ModuleCheck(rel, name, "modified")
+    mc = ModuleCheck(rel, name, "modified" if not job.why else "reached")
+    mc.rule = f"required ({job.required})" if job.required else "not required"
+    if job.why:
+        mc.notes.append(f"judged because {job.why}")
     try:
         design = load_design(tree / rel, name, cfg.project, root=tree)
     except DesignError as exc:
@@ -419,7 +352,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         return mc
     _parse_change(design, job, tmp)
     new_src = job.new_text
-    opt_only = _optimization_only(cfg, rel, name)
+    opt_only = job.required is not None
     with Evaluator(design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None) as ev:
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
@@ -438,6 +371,10 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
             mc.equivalence = _failed_equivalence(res)
             mc.findings.append(gate_wording(res.reason, rel))
             mc.notes += _trace_notes(res)
+            if mc.equivalence == "unknown":  # no failing input: search from a shared power-up
+                from rtlopt.check._powerup_search import shared_powerup_trace
+
+                mc.notes += shared_powerup_trace(design, new_src, tmp / f"search-{name}")
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
@@ -448,12 +385,24 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
             mc.findings.append(gate_wording(res.reason, rel))
             return mc
     if ref is not None and ref.ppa is not None and res.ppa is not None:
-        mc.before, mc.after = ref.ppa, res.ppa
-        old, new = ref.ppa.metric(kind), res.ppa.metric(kind)
-        mc.metric_change = new / old - 1 if old else None
-        if mc.metric_change is not None and mc.metric_change > cfg.check.ppa_threshold:
-            mc.findings.append(
-                f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
-                f"(threshold {cfg.check.ppa_threshold * 100:.1f}%)"
-            )
+        _compare_ppa(mc, ref.ppa, res.ppa, kind, cfg.check.ppa_threshold)
     return mc
+
+
+def _compare_ppa(mc: ModuleCheck, before: Any, after: Any, kind: str, threshold: float) -> None:
+    """The figure of merit before and after; a figure that is no finite measurement is said,
+    never turned into a percentage."""
+    mc.before, mc.after = before, after
+    old, new = before.metric(kind), after.metric(kind)
+    mc.metric_change = _ratio(old, new)
+    if mc.metric_change is None:
+        if not _measured(old, new):
+            mc.findings.append(
+                f"{kind.upper()} not compared: the figures ({old!r} before, {new!r} after) are "
+                "not finite measurements"
+            )
+    elif mc.metric_change > threshold:
+        mc.findings.append(
+            f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
+            f"(threshold {threshold * 100:.1f}%)"
+        )

@@ -51,6 +51,32 @@ def changed_files(repo: git.Repo, base: str, *, staged: bool) -> list[str]:
     return [f for f in out.split("\0") if f.endswith(VERILOG_SUFFIXES)]
 
 
+def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
+    """Every path that differs between ``base`` and the index (staged) or the work tree, of
+    any kind (headers, filelists, configuration; deleted files too): path -> git's status
+    letter. Untracked files git does not ignore count as added."""
+    args = ["--cached"] if staged else []
+    out = repo.git.diff(*args, "-z", "--name-status", "--no-renames", base, "--")
+    fields = out.split("\0")
+    changes: dict[str, str] = {}
+    for i in range(0, len(fields) - 1, 2):
+        if fields[i]:
+            changes[fields[i + 1]] = fields[i][0]
+    for rel in repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0"):
+        if rel:
+            changes.setdefault(rel, "A")
+    return changes
+
+
+def range_commits(repo: git.Repo, base: str) -> list[tuple[str, str, list[str]]]:
+    """The commits from ``base`` (excluded) to HEAD: (sha, message, files it changed)."""
+    out = []
+    for c in repo.iter_commits(f"{base}..HEAD"):
+        files = [str(f) for f in c.stats.files]
+        out.append((c.hexsha, str(c.message), files))
+    return out
+
+
 def renamed_files(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     """Files git sees as renamed between ``base`` and the index (staged) or the work tree:
     new path -> old path."""

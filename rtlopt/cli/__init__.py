@@ -20,6 +20,7 @@ _COMMANDS: dict[str, str] = {
     "bench": "rtlopt.cli.bench:bench",
     "config": "rtlopt.cli.config:config",
     "doctor": "rtlopt.cli.doctor:doctor",
+    "init": "rtlopt.cli.init:init",
     "profile": "rtlopt.cli.profile:profile",
     "train": "rtlopt.cli.train:train",
 }
@@ -33,6 +34,7 @@ _HELP: dict[str, str] = {
     "check": "Pre-commit/CI gate: changed modules keep their interface, equivalence and PPA.",
     "bench": "Run a benchmark suite (RTLLM v2.0, a folder of modules) with the paper's metrics.",
     "config": "Show the effective configuration and where each value comes from.",
+    "init": "Write a starting rtlopt.toml and the gate's pre-commit and CI files.",
     "doctor": "Print the plan of a run (model, memory per part, versions) without starting it.",
     "profile": "Which module first: a design's area, power and worst paths per module.",
     "train": "Test-time training on verl (GPU machines): rows, estimator, launch.",

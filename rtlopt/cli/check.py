@@ -11,7 +11,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from rtlopt.check import CheckReport, run_check
+from rtlopt.check import CheckReport, percent_text, run_check
 from rtlopt.cli._common import (
     EXIT_INTERNAL,
     EXIT_OK,
@@ -49,6 +49,13 @@ from rtlopt.plugins import PDKS
     default=None,
     help="Append the markdown table to this file (e.g. $GITHUB_STEP_SUMMARY).",
 )
+@click.option(
+    "--trust-config",
+    is_flag=True,
+    default=False,
+    help="Judge by the change's rtlopt.toml / [tool.rtlopt] / filelists instead of the base's "
+    "(a change to them is then a note, not a finding).",
+)
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print JSON.")
 @handle_errors
 def check(
@@ -58,13 +65,18 @@ def check(
     pdk: str | None,
     no_ppa: bool,
     summary: Path | None,
+    trust_config: bool,
     as_json: bool,
 ) -> None:
     """Check changed Verilog modules against their base version.
 
     Every changed module must keep its interface; modules listed in `check.optimization_only`
-    must stay equivalent (simulation and formal); and area x delay (x power) must not worsen by
-    more than the threshold. Exit 0 clean, 1 findings, 2 configuration or input error, 3 when
+    or named by an `Rtlopt-Equivalent: <module>` trailer of a commit in the range must stay
+    equivalent (simulation and formal); and area x delay (x power) must not worsen by more
+    than the threshold. The rules come from the base revision's configuration: a change to
+    rtlopt.toml or a filelist is itself a finding unless --trust-config. Modules a changed
+    header, package or define reaches are judged too; a removed module still instantiated
+    fails. Exit 0 clean, 1 findings, 2 configuration or input error, 3 when
     only a tool failure (a crash, a timeout) kept a module from being checked.
 
     \b
@@ -78,7 +90,7 @@ def check(
         "flow.pdk": pdk,
         "check.ppa": False if no_ppa else None,
     }
-    report = run_check(Path.cwd(), files, base=base, overrides=overrides)
+    report = run_check(Path.cwd(), files, base=base, overrides=overrides, trust_config=trust_config)
     if summary is not None:
         with summary.open("a") as fh:
             fh.write(report.markdown())
@@ -93,6 +105,7 @@ def check(
 
 def _print_json(report: CheckReport) -> None:
     out = {
+        "headline": report.headline,
         "base": report.base,
         "ok": report.ok,
         "metric": report.metric,
@@ -104,6 +117,7 @@ def _print_json(report: CheckReport) -> None:
                 "change": m.change,
                 "interface": m.interface,
                 "equivalence": m.equivalence,
+                "rule": m.rule,
                 "metric_change": m.metric_change,
                 "findings": m.findings,
                 "notes": m.notes,
@@ -123,6 +137,8 @@ def _before_after(before: float | None, after: float | None) -> str:
 def _print_table(report: CheckReport) -> None:
     """One row per changed module, units in the headers, fitting 80 columns: in a narrow
     terminal the file column gives way (the file is named in the title or below the table)."""
+    if report.headline:
+        console.print(f"[yellow]{escape(report.headline)}[/]")
     kind = report.metric.upper()
     unit = "um^2*ps*uW" if report.metric == "ppa" else "um^2*ps"
     files = sorted({m.file for m in report.modules})
@@ -150,7 +166,7 @@ def _print_table(report: CheckReport) -> None:
         delay = _before_after(
             before.delay_ps if before else None, after.delay_ps if after else None
         )
-        mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
+        mc = percent_text(m.metric_change)
         name = m.module if m.change == "modified" else f"{m.module} ({m.change})"
         if m.interface != "same":
             name += " (ports)"

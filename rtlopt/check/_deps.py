@@ -1,0 +1,108 @@
+"""Modules a change reaches without touching their text: through a header, a package, a define
+or an include folder (the design's dependency graph, :mod:`rtlopt.frontend._depgraph`).
+
+Such a module is judged with both sides preprocessed (``iverilog -E``): the reference is its
+file at the base, expanded with the base's headers, defines and include folders; the candidate
+is its file after the change, expanded with the change's. Both then read no macro and no
+header, so the comparison sees exactly what the change did to the module.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.config import ProjectConfig
+from rtlopt.errors import DesignError, RtloptError
+from rtlopt.frontend._depgraph import DesignGraph
+
+log = logging.getLogger(__name__)
+
+_MARKER = "// rtlopt check: the file starts here"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Files a change reaches and why, and packages whose users cannot be re-judged."""
+
+    files: dict[str, str]  # rel -> why it is re-judged
+    packages: dict[str, list[str]]  # changed package -> files that use it
+
+
+def reached_files(
+    graph: DesignGraph,
+    changed: Iterable[str],
+    defines: set[str],
+    include_dirs_changed: bool,
+    packages: set[str],
+) -> Reach:
+    """The files whose meaning a change can alter besides their own text.
+
+    Args:
+        graph: The design after the change.
+        changed: Every path the change touches (deleted ones included).
+        defines: Names of defines whose value the change alters (config or filelist).
+        include_dirs_changed: Whether the include folders differ.
+        packages: Packages defined in a changed file (at the base or after the change).
+    """
+    out: dict[str, str] = {}
+    for path in sorted(changed):
+        for rel in sorted(graph.includers(path)):
+            out.setdefault(rel, f"it includes {path}, which changed")
+    if defines:
+        names = ", ".join(sorted(defines))
+        for rel in sorted(graph.files):
+            if graph.reads_macros(rel, defines):
+                out.setdefault(rel, f"it reads the define {names}, which changed")
+    if include_dirs_changed:
+        for rel in sorted(graph.files):
+            if graph.has_includes(rel):
+                out.setdefault(rel, "the include folders changed")
+    users = {p: sorted(graph.users_of_packages([p])) for p in sorted(packages)}
+    return Reach(out, {p: u for p, u in users.items() if u})
+
+
+def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
+    """``rel`` of ``tree`` preprocessed with the tree's include folders and defines (its
+    ```include`` lines read in, its macros replaced).
+
+    Raises:
+        DesignError: the preprocessor failed (a missing header, an undefined macro).
+    """
+    from rtlopt.eda.iverilog import compile_argv
+    from rtlopt.frontend import collect_sources
+    from rtlopt.tools import Limits, require_tool, run_tool
+
+    target = tree / rel
+    sources = collect_sources(target, tree, project)
+    scratch.mkdir(parents=True, exist_ok=True)
+    out = scratch / "expanded.v"
+    # the design's prelude first (rtlopt's synthesis semantics, the filelist's headers and
+    # macro skeletons), as every tool reads it; its text is cut at the marker
+    marker = scratch / "marker.v"
+    marker.write_text(_MARKER + "\n")
+    argv = compile_argv(
+        require_tool("iverilog"),
+        [*sources.prelude, marker, target],
+        out,
+        include_dirs=sources.include_dirs,
+        defines=sources.defines,
+    )
+    argv.insert(1, "-E")
+    try:
+        run = run_tool(argv, cwd=scratch, log_path=scratch / "expand.log", limits=Limits(60.0))
+    except RtloptError as exc:
+        raise DesignError(f"could not preprocess: {exc}", path=Path(rel)) from None
+    if run.returncode != 0 or not out.is_file():
+        tail = (scratch / "expand.log").read_text(errors="replace").strip().splitlines()[-1:]
+        raise DesignError(
+            f"could not preprocess: {tail[0] if tail else 'iverilog -E failed'}",
+            path=Path(rel),
+        )
+    text = out.read_text(errors="replace")
+    at = text.find(_MARKER + "\n")
+    if at < 0:
+        raise DesignError("could not preprocess: the expansion lost its marker", path=Path(rel))
+    return text[at + len(_MARKER) + 1 :]

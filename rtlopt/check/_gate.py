@@ -1,0 +1,343 @@
+"""One run of `rtlopt check`: the trees, the rules, what the change reaches, the verdicts.
+
+Three trees, all temporary: ``new`` is the repository after the change (the index for a
+commit, the work tree in CI, plus untracked files git does not ignore); ``tree`` is the
+context the modules are judged in: ``new`` with every changed file at its base version (the
+reference) and, unless the configuration is trusted, the base's configuration and filelists;
+``base`` is the base revision itself, exported only when a module is judged preprocessed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rtlopt.check._check import (
+    CheckReport,
+    ModuleCheck,
+    _duplicate_modules,
+    _file_changes,
+    _Job,
+    _moved_modules,
+    _relative,
+    _run_jobs,
+)
+from rtlopt.check._rules import HOW_TO_REQUIRE, Required, Rules, load_rules, required_modules
+from rtlopt.config import Config
+from rtlopt.errors import DesignError
+from rtlopt.verilog import module_spans
+
+log = logging.getLogger(__name__)
+
+VERILOG = (".v", ".sv", ".vh", ".svh")
+
+
+def run_check(
+    start: Path,
+    files: Sequence[Path] = (),
+    *,
+    base: str | None = None,
+    overrides: dict[str, Any] | None = None,
+    pdk: Any | None = None,
+    trust_config: bool = False,
+) -> CheckReport:
+    """Check the changed modules of the repository containing ``start``.
+
+    Each changed module is judged in the context ``rtlopt evaluate`` uses: the repository
+    after the change with the changed files at their base version as the reference; the new
+    file is the candidate, so messages point at its own lines. The rules (the configuration
+    and its filelists) are the base's: a change to them is a finding (see
+    :mod:`rtlopt.check._rules`), unless ``trust_config``. Modules a changed header, package,
+    define or include folder reaches are judged too (:mod:`rtlopt.check._deps`); a deleted
+    module that is still instantiated fails.
+
+    Args:
+        start: A path inside the repository.
+        files: Files to check (pre-commit passes the staged ones); default: every changed file.
+            A named file whose change is not staged is judged from the work tree (noted).
+        base: Compare with the merge base of this revision; default: HEAD vs the index.
+        overrides: Configuration overrides (dotted keys).
+        pdk: A resolved PDK for the PPA comparison, or None to resolve ``flow.pdk``.
+        trust_config: Judge by the change's configuration instead of the base's.
+    """
+    from rtlopt.check._git import all_changes, open_repo, range_commits, resolve_base
+
+    repo, top = open_repo(start)
+    staged = base is None
+    base_rev = resolve_base(repo, base)
+    tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
+    try:
+        gate = _Gate(repo, top, base_rev, staged, tmp, all_changes(repo, base_rev, staged=staged))
+        rules = load_rules(
+            gate.read_base,
+            gate.new_tree,
+            tmp / "base-config",
+            overrides,
+            trust=trust_config,
+            changed=list(gate.changes),
+        )
+        commits = range_commits(repo, base_rev) if base is not None else []
+        gate.required = required_modules(rules.config, commits)
+        report = gate.run(rules, files, pdk)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if any(m.tool_error for m in report.modules):  # the crashed tool's log is named there
+        log.warning("logs of the tool failure kept in %s", tmp)
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return report
+
+
+def _with_gate_sandbox(cfg: Config) -> Config:
+    if cfg.sandbox.require == "auto":  # a gate: never judge a commit with unsandboxed tools
+        return dataclasses.replace(cfg, sandbox=dataclasses.replace(cfg.sandbox, require="always"))
+    return cfg
+
+
+class _Gate:
+    def __init__(
+        self, repo: Any, top: Path, base_rev: str, staged: bool, tmp: Path, changes: dict[str, str]
+    ) -> None:
+        from rtlopt.check._git import context_tree
+
+        self.repo, self.top, self.base_rev, self.staged, self.tmp = repo, top, base_rev, staged, tmp
+        self.changes = changes
+        self.new_tree = context_tree(repo, top, tmp / "new", staged=staged)
+        self.required = Required()
+        self._base_tree: Path | None = None
+
+    def read_base(self, rel: str) -> str | None:
+        from rtlopt.check._git import base_content
+
+        return base_content(self.repo, self.base_rev, rel)
+
+    def base_tree(self) -> Path:
+        from rtlopt.check._git import export_tree
+
+        if self._base_tree is None:
+            self._base_tree = export_tree(self.repo, self.base_rev, self.tmp / "base")
+        return self._base_tree
+
+    def _rels(self, files: Sequence[Path]) -> tuple[list[str], set[str]]:
+        """The changed Verilog files to judge, and those named but not staged."""
+        from rtlopt.check._git import changed_files
+
+        staged, repo, base_rev = self.staged, self.repo, self.base_rev
+        if not files:
+            return changed_files(repo, base_rev, staged=staged), set()
+        wanted = set(changed_files(repo, base_rev, staged=staged))
+        rels, unstaged = [], set()
+        for r in _relative(files, self.top):
+            if r in wanted:
+                rels.append(r)
+            elif staged and r in changed_files(repo, base_rev, staged=False):
+                rels.append(r)  # named on the command line, edited but not staged
+                unstaged.add(r)
+        return rels, unstaged
+
+    def run(self, rules: Rules, files: Sequence[Path], pdk: Any) -> CheckReport:
+        from rtlopt.check._git import changed_files
+
+        cfg = _with_gate_sandbox(rules.config)
+        rels, unstaged = self._rels(files)
+        report = CheckReport(self.base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
+        if rules.changes:
+            report.modules.append(_config_check(rules))
+        if not rels and not self.changes:  # nothing changed: no tools
+            pending = changed_files(self.repo, self.base_rev, staged=False) if self.staged else []
+            if pending:
+                report.notes.append(
+                    f"not staged, so not checked: {', '.join(pending[:5])}"
+                    + (" ..." if len(pending) > 5 else "")
+                    + " (git add them, or name them: rtlopt check FILE)"
+                )
+            return report
+        if pdk is None and cfg.check.ppa:
+            from rtlopt.session import resolve_pdk
+
+            pdk = resolve_pdk(cfg.flow)
+        report.modules += self._judge(cfg, rules, rels, unstaged, pdk)
+        judged = [m for m in report.modules if m.rule and m.change != "config"]
+        if judged and not any(m.rule.startswith("required") for m in judged):
+            report.headline = (
+                "rtlopt check: no changed module is required to stay equivalent (only "
+                f"interfaces{' and PPA' if cfg.check.ppa else ''} are checked); to require "
+                f"it, {HOW_TO_REQUIRE}"
+            )
+        return report
+
+    def _context(self, rules: Rules) -> Path:
+        """The judging tree: the change's, with the base's configuration unless trusted."""
+        tree = self.tmp / "tree"
+        shutil.copytree(self.new_tree, tree, symlinks=True)
+        if not rules.trusted:
+            for rel, text in rules.base_texts.items():
+                (tree / rel).unlink(missing_ok=True)
+                if text is not None:
+                    (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+                    (tree / rel).write_text(text)
+        return tree
+
+    def _judge(
+        self, cfg: Config, rules: Rules, rels: list[str], unstaged: set[str], pdk: Any
+    ) -> list[ModuleCheck]:
+        from rtlopt.check._git import base_content, new_content, renamed_files
+        from rtlopt.frontend._depgraph import design_graph
+
+        tree = self._context(rules)
+        renames = renamed_files(self.repo, self.base_rev, staged=self.staged)
+        modules: list[ModuleCheck | _Job] = []
+        removed: dict[str, tuple[str, str]] = {}  # name -> (file, its base text)
+        added: dict[str, str] = {}  # name -> its new text
+        gone = set(renames.values())
+        deleted = [p for p, s in self.changes.items() if s == "D" and p not in gone]
+        for rel in [*rels, *(p for p in deleted if p.endswith(VERILOG))]:
+            if rel in deleted:
+                text: str | None = ""
+            else:
+                index = self.staged and rel not in unstaged
+                text = new_content(self.repo, self.top, rel, staged=index)
+            if rel not in deleted and (tree / rel).is_symlink():  # the tools read the target
+                text = (tree / rel).read_text(errors="replace") if (tree / rel).exists() else None
+            if text is None:
+                continue
+            old_text = base_content(self.repo, self.base_rev, renames.get(rel, rel)) or ""
+            if _file_changes(rel, text, old_text, modules, removed, added):
+                # the reference: this file at its base version, in the context after the change
+                (tree / rel).unlink(missing_ok=True)
+                (tree / rel).write_text(old_text)
+        _moved_modules(modules, removed, added)
+        _duplicate_modules(tree, modules)
+        graph = design_graph(self.new_tree, cfg.project.exclude)
+        _still_instantiated(graph, modules)
+        self._reached(cfg, rules, graph, tree, modules)
+        jobs = [self._with_rule(m) for m in modules if isinstance(m, _Job)]
+        done = _run_jobs(cfg, tree, jobs, pdk, self.tmp)
+        by_key = {(j.rel, j.name): done[id(j)] for j in jobs}
+        out = [by_key[(m.rel, m.name)] if isinstance(m, _Job) else m for m in modules]
+        for m in out:
+            if m.file in unstaged:
+                m.notes.append(
+                    "not staged: judged the work tree's version (git add it to commit it)"
+                )
+        return out
+
+    def _with_rule(self, job: _Job) -> _Job:
+        return dataclasses.replace(job, required=self.required.why(job.rel, job.name))
+
+    def _reached(
+        self,
+        cfg: Config,
+        rules: Rules,
+        graph: Any,
+        tree: Path,
+        modules: list[ModuleCheck | _Job],
+    ) -> None:
+        """Add the modules a changed header, package, define or include folder reaches, each
+        judged preprocessed; a changed package's users are a finding (see the module doc)."""
+        from rtlopt.check._deps import expand, reached_files
+
+        defines: set[str] = set()
+        incdirs = False
+        if rules.changes:
+            defines, incdirs = rules.define_changes(self.base_tree(), self.new_tree)
+        packages = self._changed_packages()
+        reach = reached_files(graph, self.changes, defines, incdirs, set(packages))
+        _package_findings(reach.packages, packages, modules)
+        for rel, why in sorted(reach.files.items()):
+            if self.read_base(rel) is None or not (self.new_tree / rel).is_file():
+                continue  # a new file: its modules are new; a deleted one: removed
+            scratch = self.tmp / "expand" / rel.replace("/", "__")
+            try:
+                old = expand(self.base_tree(), rel, rules.base.project, scratch / "base")
+                new = expand(self.new_tree, rel, rules.new.project, scratch / "new")
+            except DesignError as exc:
+                for span in module_spans((self.new_tree / rel).read_text(errors="replace")):
+                    modules.append(
+                        ModuleCheck(
+                            rel,
+                            span.name,
+                            "reached",
+                            findings=[f"could not check: {why}, and {exc.one_line()}"],
+                        )
+                    )
+                continue
+            (tree / rel).unlink(missing_ok=True)
+            (tree / rel).write_text(old)
+            kept = [m for m in modules if not (isinstance(m, _Job) and m.rel == rel)]
+            modules[:] = kept
+            for span in module_spans(new):
+                if span.name in {s.name for s in module_spans(old)}:
+                    modules.append(_Job(rel, span.name, new, span.line, why=why))
+
+    def _changed_packages(self) -> dict[str, str]:
+        """Packages whose text differs between the base and the change: name -> file."""
+        from rtlopt.frontend._depgraph import package_spans
+
+        out: dict[str, str] = {}
+        for rel, status in self.changes.items():
+            if not rel.endswith(VERILOG):
+                continue
+            old = self.read_base(rel) or ""
+            p = self.new_tree / rel
+            new = p.read_text(errors="replace") if status != "D" and p.is_file() else ""
+            old_p, new_p = package_spans(old), package_spans(new)
+            for name in old_p:  # a new package has no base to compare with
+                if old_p[name] != new_p.get(name):
+                    out[name] = rel
+        return out
+
+
+def _config_check(rules: Rules) -> ModuleCheck:
+    """The configuration as one row: its changes a finding, or a note under trust."""
+    first = rules.changes[0].split(":")[0].removeprefix("filelist ")
+    where = first.removesuffix(" changed").removesuffix(" added").removesuffix(" removed")
+    mc = ModuleCheck(where, "(configuration)", "config")
+    if rules.trusted:
+        mc.notes += [f"trusted (--trust-config): {c}" for c in rules.changes]
+        mc.rule = "trusted"
+        return mc
+    mc.findings += [
+        f"the change alters the rules: {c}; judged by the base's rules (review it in a "
+        "commit of its own, or pass --trust-config)"
+        for c in rules.changes
+    ]
+    return mc
+
+
+def _still_instantiated(graph: Any, modules: list[ModuleCheck | _Job]) -> None:
+    """A removed module that another file still instantiates fails; a new one is noted."""
+    for m in modules:
+        if not isinstance(m, ModuleCheck) or m.change != "removed":
+            continue
+        if graph.defines_module(m.module):
+            continue
+        users = graph.instances_of(m.module)
+        if users:
+            where = ", ".join(f"{f}:{line}" for f, line in users[:3])
+            m.findings.append(f"module {m.module} was removed but is still instantiated ({where})")
+
+
+def _package_findings(
+    users: dict[str, list[str]], packages: dict[str, str], modules: list[ModuleCheck | _Job]
+) -> None:
+    for name, files in users.items():
+        modules.append(
+            ModuleCheck(
+                packages[name],
+                f"{name} (package)",
+                "modified",
+                findings=[
+                    f"package {name} changed; the modules that use it ({', '.join(files[:4])}"
+                    f"{' ...' if len(files) > 4 else ''}) cannot be compared with the base's "
+                    "package by rtlopt check: change the package in a commit of its own and "
+                    "review it"
+                ],
+            )
+        )

@@ -1,0 +1,255 @@
+"""The rules `rtlopt check` judges by: read from the base revision, never from the change.
+
+The configuration (``rtlopt.toml``, ``[tool.rtlopt]`` in ``pyproject.toml``) and the filelists
+it names come from the base the change is compared against; a commit that loosens them (empties
+``check.optimization_only``, turns ``formal.enabled`` off, sets ``eval.netlist_check`` to
+``never``) is judged by the rules it tried to change, and the change is itself a finding.
+``--trust-config`` takes the changed configuration instead, and says so. Which modules must stay
+equivalent: those ``check.optimization_only`` matches and those that a commit in the range
+names in a trailer (``Rtlopt-Equivalent: <module>``), or whose files a commit with rtlopt's own
+``Rtlopt-Equivalence:`` trailer changed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.config import Config, load_config, to_dict
+from rtlopt.errors import ConfigError, RtloptError
+
+CONFIG_FILES = ("rtlopt.toml", "pyproject.toml")
+FILELIST_SUFFIXES = (".f", ".F", ".vc", ".flist")
+#: How to require equivalence, for the message that says nothing is required.
+HOW_TO_REQUIRE = (
+    'set [check] optimization_only = ["*"] (or module/file patterns) in rtlopt.toml, or add a '
+    "'Rtlopt-Equivalent: <module>' trailer to the commit"
+)
+
+
+@dataclass
+class Rules:
+    """The configuration a check judges by, and what changed in it."""
+
+    config: Config  # the rules (the base's, or the change's with trust)
+    base: Config
+    new: Config
+    trusted: bool
+    changes: list[str] = field(default_factory=list)  # one line per changed setting or file
+    base_texts: dict[str, str | None] = field(default_factory=dict)  # config files at the base
+
+    def define_changes(self, base_tree: Path, new_tree: Path) -> tuple[set[str], bool]:
+        """Names of defines whose value differs between the base's rules and the change's
+        (config and filelists), and whether the include folders differ."""
+        b_defs, b_inc = _rule_context(base_tree, self.base)
+        n_defs, n_inc = _rule_context(new_tree, self.new)
+        names = {k for k in b_defs.keys() | n_defs.keys() if b_defs.get(k) != n_defs.get(k)}
+        return names, b_inc != n_inc
+
+
+def _rule_context(tree: Path, cfg: Config) -> tuple[dict[str, str | None], list[str]]:
+    from rtlopt.frontend import parse_defines, read_filelist
+
+    defs: dict[str, str | None] = dict(parse_defines(cfg.project.defines))
+    incs = list(cfg.project.include_dirs)
+    for fl in cfg.project.filelists:
+        try:
+            lst = read_filelist(tree / fl, tree)
+        except RtloptError:
+            defs[f"<filelist {fl}>"] = None
+            continue
+        defs.update(lst.defines)
+        for p in lst.include_dirs:
+            try:
+                incs.append(p.relative_to(tree.resolve()).as_posix())
+            except ValueError:  # outside the repository: the same folder on both sides
+                incs.append(str(p))
+    return defs, incs
+
+
+def _project_text(show: Any) -> tuple[str, str] | None:
+    """The base's project file: (name, text), rtlopt.toml first, then a pyproject.toml that
+    has [tool.rtlopt]."""
+    for name in CONFIG_FILES:
+        text = show(name)
+        if text is None:
+            continue
+        if name == "pyproject.toml":
+            try:
+                if "rtlopt" not in tomllib.loads(text).get("tool", {}):
+                    continue
+            except tomllib.TOMLDecodeError:
+                pass  # a broken one is read (and reported) by load_config
+        return name, text
+    return None
+
+
+def load_rules(
+    read_base: Any,
+    new_tree: Path,
+    scratch: Path,
+    overrides: Mapping[str, Any] | None,
+    *,
+    trust: bool,
+    changed: Sequence[str],
+) -> Rules:
+    """The base's and the change's configuration, which one rules, and what changed.
+
+    Args:
+        read_base: ``rel -> text | None`` at the base revision.
+        new_tree: The repository after the change.
+        scratch: A folder for the base's project file.
+        overrides: Command-line overrides (apply to both sides).
+        trust: Take the change's configuration (``--trust-config``).
+        changed: Every path the change touches (any kind of file).
+    """
+    found = _project_text(read_base)
+    base = _load(scratch, found, overrides)
+
+    def read_new(rel: str) -> str | None:
+        p = new_tree / rel
+        return p.read_text(errors="replace") if p.is_file() else None
+
+    found_new = _project_text(read_new)
+    try:
+        new = _load(new_tree, found_new, overrides)
+    except ConfigError as exc:
+        if trust:
+            raise
+        bad = f"the changed configuration does not load: {exc.one_line()}"
+        rules = Rules(base, base, base, False, [bad])
+        _collect_files(rules, read_base, new_tree, changed)
+        return rules
+    rules = Rules(new if trust else base, base, new, trust)
+    where = (found_new or found or ("the configuration", ""))[0]
+    rules.changes += [f"{where}: {c}" for c in _setting_changes(base, new)]
+    _collect_files(rules, read_base, new_tree, changed)
+    return rules
+
+
+def _load(
+    folder: Path, found: tuple[str, str] | None, overrides: Mapping[str, Any] | None
+) -> Config:
+    """The configuration of one side: its project file (written to ``folder`` when it is not
+    there), the user's file, the environment and the command line."""
+    if found is None:
+        return load_config(None, overrides=overrides).config
+    path = folder / found[0]
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(found[1])
+    return load_config(None, overrides=overrides, config_file=path).config
+
+
+def _collect_files(rules: Rules, read_base: Any, new_tree: Path, changed: Sequence[str]) -> None:
+    """Name every changed filelist, and keep the base texts of every file the rules read
+    (None: absent at the base). The project files' changes are the settings they change."""
+    listed = set(rules.base.project.filelists) | set(rules.new.project.filelists)
+    names = sorted({*CONFIG_FILES, *listed} | {c for c in changed if c.endswith(FILELIST_SUFFIXES)})
+    for rel in names:
+        old = read_base(rel)
+        p = new_tree / rel
+        new = p.read_text(errors="replace") if p.is_file() else None
+        rules.base_texts[rel] = old
+        if old == new or rel in CONFIG_FILES:
+            continue
+        if old is None:
+            rules.changes.append(f"filelist {rel} added")
+        elif new is None:
+            rules.changes.append(f"filelist {rel} removed")
+        else:
+            rules.changes.append(f"filelist {rel} changed: {_line_diff(old, new)}")
+
+
+def _line_diff(old: str, new: str) -> str:
+    lines = [
+        ln
+        for ln in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0)
+        if ln[:1] in "+-" and not ln.startswith(("+++", "---"))
+    ]
+    out = ", ".join(f"{ln[0]}{ln[1:].strip()!r}" for ln in lines[:6])
+    return out + (" ..." if len(lines) > 6 else "")
+
+
+def _setting_changes(base: Config, new: Config) -> list[str]:
+    """``section.key: old -> new`` for every setting that differs."""
+    out: list[str] = []
+
+    def walk(a: Any, b: Any, prefix: str) -> None:
+        if isinstance(a, dict) and isinstance(b, dict):
+            for k in sorted(a.keys() | b.keys()):
+                walk(a.get(k), b.get(k), f"{prefix}{k}.")
+        elif a != b:
+            out.append(f"{prefix[:-1]}: {_show(a)} -> {_show(b)}")
+
+    walk(to_dict(base), to_dict(new), "")
+    return out
+
+
+def _show(v: Any) -> str:
+    s = repr(v) if isinstance(v, str) else str(v).replace("'", '"')
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+# ------------------------------------------------------------------ what must stay equivalent
+
+_VERDICT_WORDS = ("proven", "simulated", "unknown", "refuted", "equivalent")
+_SUBJECT = re.compile(r"^rtlopt: optimize (\S+)")
+
+
+@dataclass
+class Required:
+    """Module-name (or file) patterns that must stay equivalent, with why."""
+
+    patterns: dict[str, str] = field(default_factory=dict)  # pattern -> why
+    files: dict[str, str] = field(default_factory=dict)  # file -> why
+
+    def why(self, rel: str, name: str) -> str | None:
+        for pat, why in self.patterns.items():
+            if fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(rel, pat):
+                return why
+        return self.files.get(rel)
+
+
+def required_modules(cfg: Config, commits: Sequence[tuple[str, str, list[str]]]) -> Required:
+    """What must stay equivalent: ``check.optimization_only`` of the rules, and the trailers of
+    the commits in the range (``(sha, message, files it changed)`` each)."""
+    req = Required()
+    for pat in cfg.check.optimization_only:
+        req.patterns.setdefault(pat, f"optimization_only {pat!r}")
+    for sha, message, files in commits:
+        short = sha[:10]
+        for key, value in _trailers(message):
+            if key == "rtlopt-equivalent":
+                for name in re.split(r"[\s,]+", value):
+                    if name:
+                        req.patterns.setdefault(name, f"trailer of {short}")
+            elif key == "rtlopt-equivalence":
+                head = value.split()[0].lower() if value.split() else ""
+                if head and head not in _VERDICT_WORDS:
+                    req.patterns.setdefault(head, f"trailer of {short}")
+                m = _SUBJECT.match(message)
+                if m:
+                    req.patterns.setdefault(m.group(1), f"trailer of {short}")
+                for f in files:  # the commit claims its change is equivalent
+                    req.files.setdefault(f, f"Rtlopt-Equivalence trailer of {short}")
+    return req
+
+
+def _trailers(message: str) -> list[tuple[str, str]]:
+    """``Key: value`` lines of the message's last paragraph, keys lower-cased."""
+    paras = [p for p in message.strip().split("\n\n") if p.strip()]
+    if len(paras) < 2:
+        return []
+    out = []
+    for line in paras[-1].splitlines():
+        key, sep, value = line.partition(":")
+        if sep and re.fullmatch(r"[A-Za-z0-9-]+", key.strip()):
+            out.append((key.strip().lower(), value.strip()))
+    return out

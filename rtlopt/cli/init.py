@@ -1,0 +1,194 @@
+"""`rtlopt init`: a starting configuration and the gate's pre-commit / CI files for a repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from rtlopt.cli._common import EXIT_OK, EXIT_USAGE, console, handle_errors
+
+_SKIP = {"build", "node_modules", "__pycache__", "venv", ".venv"}
+_SOURCES = (".v", ".sv")
+_HEADERS = (".vh", ".svh")
+_FILELISTS = (".f", ".vc", ".flist")
+
+PRE_COMMIT = """\
+# rtlopt check before every commit (written by `rtlopt init`; see docs/ci.md of rtlopt).
+# Needs rtlopt, iverilog and Yosys installed (OpenSTA and a liberty file for PPA).
+repos:
+  - repo: local
+    hooks:
+      - id: rtlopt-check
+        name: rtlopt check
+        entry: rtlopt check
+        language: system
+        files: '\\.(v|sv|vh|svh|f)$|(^|/)(rtlopt|pyproject)\\.toml$'
+        require_serial: true
+"""
+
+WORKFLOW = """\
+# Pull-request gate (written by `rtlopt init`): rtlopt check against the base branch.
+# Set RTLOPT_GIT / RTLOPT_REF to a reviewed commit of rtlopt. See docs/ci.md of rtlopt.
+name: rtlopt check
+
+on:
+  pull_request:
+
+permissions:
+  contents: read
+
+env:
+  RTLOPT_GIT: https://github.com/your-org/rtlopt
+  RTLOPT_REF: 0123456789abcdef0123456789abcdef01234567
+
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
+      - name: EDA tools
+        run: |
+          sudo apt-get update -qq
+          sudo apt-get install -y -qq iverilog yosys opensta bubblewrap
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - name: Install rtlopt
+        run: |
+          src="git+${RTLOPT_GIT}@${RTLOPT_REF}"
+          python -m pip install "rtlopt @ ${src}" \\
+            "rtlopt-pdk-sky130hd @ ${src}#subdirectory=plugins/rtlopt-pdk-sky130hd"
+      - name: rtlopt check
+        env:
+          BASE: ${{ github.base_ref }}
+        run: rtlopt check --base "origin/$BASE" --summary "$GITHUB_STEP_SUMMARY"
+"""
+
+
+@dataclass
+class Detected:
+    """What a repository's files say about how to read it."""
+
+    filelists: list[str] = field(default_factory=list)
+    include_dirs: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    sources: int = 0
+
+
+def detect(root: Path) -> Detected:
+    """Filelists, folders holding headers, and the defines the filelists set."""
+    from rtlopt.errors import RtloptError
+    from rtlopt.frontend import read_filelist
+
+    found = Detected()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP and not d.startswith("."))
+        here = Path(dirpath)
+        rel_dir = here.relative_to(root).as_posix()
+        if any(n.endswith(_HEADERS) for n in filenames):
+            found.include_dirs.append(rel_dir)
+        for name in sorted(filenames):
+            rel = (here / name).relative_to(root).as_posix()
+            if name.endswith(_SOURCES):
+                found.sources += 1
+            elif name.endswith(_FILELISTS):
+                try:
+                    lst = read_filelist(here / name, root)
+                except RtloptError:
+                    continue  # not a filelist rtlopt can read: not proposed
+                found.filelists.append(rel)
+                for k, v in lst.defines.items():
+                    item = f"{k}={v}" if v else k
+                    if item not in found.defines:
+                        found.defines.append(item)
+    return found
+
+
+def config_text(found: Detected) -> str:
+    """The starting rtlopt.toml."""
+
+    def arr(items: list[str]) -> str:
+        return json.dumps(items)
+
+    return f"""\
+# rtlopt configuration, written by `rtlopt init`. Review it, then commit it in a commit of
+# its own: `rtlopt check` judges every change by the configuration of the revision it compares
+# against, and reports a change to this file (or a filelist) as a finding.
+
+[project]
+# filelists (.f) with sources, +incdir+ and +define+
+# (their defines: {", ".join(found.defines) or "none"})
+filelists = {arr(found.filelists)}
+# folders holding headers (`include)
+include_dirs = {arr(found.include_dirs)}
+# defines (like -D NAME=VALUE) besides the filelists'
+defines = []
+
+[check]
+# modules (names or file globs) that must stay equivalent to the base revision; "*" is every
+# module. Narrow it to the optimization-only parts of the design, or require it per commit
+# with an "Rtlopt-Equivalent: <module>" trailer.
+optimization_only = ["*"]
+# synthesize changed modules and fail when area x delay worsens by more than ppa_threshold
+# (needs OpenSTA and a liberty file; false checks interfaces and equivalence only)
+ppa = false
+ppa_threshold = 0.02
+"""
+
+
+@click.command()
+@click.option(
+    "--force", is_flag=True, default=False, help="Overwrite files that exist (default: keep them)."
+)
+@handle_errors
+def init(force: bool) -> None:
+    """Write a starting rtlopt.toml and the gate's pre-commit and CI files.
+
+    Detects filelists, folders holding headers and the filelists' defines, writes
+    rtlopt.toml (with a [check] section), .pre-commit-config.yaml and
+    .github/workflows/rtlopt-check.yml, and prints what it detected. Existing files are kept
+    unless --force.
+
+    \b
+    Examples:
+      rtlopt init            # in the repository's top folder
+      rtlopt init --force    # rewrite the files
+    """
+    from rtlopt.frontend import find_repo_root
+
+    root = find_repo_root(Path.cwd())
+    found = detect(root)
+    if not found.sources:
+        console.print(f"[red]rtlopt init: no .v/.sv file under {escape(str(root))}[/]")
+        sys.exit(EXIT_USAGE)
+    console.print(f"rtlopt init in {escape(str(root))}: {found.sources} Verilog sources")
+    console.print(f"  filelists: {escape(', '.join(found.filelists) or 'none')}")
+    console.print(f"  include folders: {escape(', '.join(found.include_dirs) or 'none')}")
+    console.print(f"  defines (from the filelists): {escape(', '.join(found.defines) or 'none')}")
+    files = {
+        "rtlopt.toml": config_text(found),
+        ".pre-commit-config.yaml": PRE_COMMIT,
+        ".github/workflows/rtlopt-check.yml": WORKFLOW,
+    }
+    for rel, text in files.items():
+        path = root / rel
+        if path.exists() and not force:
+            console.print(f"  kept {escape(rel)} (it exists; --force rewrites it)")
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        console.print(f"  wrote {escape(rel)}")
+    console.print(
+        "next: review rtlopt.toml, commit it, then `pre-commit install`; "
+        "`rtlopt check` judges staged changes"
+    )
+    sys.exit(EXIT_OK)

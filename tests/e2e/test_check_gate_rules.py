@@ -1,0 +1,214 @@
+"""`rtlopt check` judges by rules the change cannot set (issue 33).
+
+Real git repositories in temporary folders, the real command line, iverilog and Yosys; tiny
+modules and ``ppa = false`` keep each case to a few seconds. Each failing case has a control
+beside it that must pass, so a gate that rejects everything fails the suite too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import git, rtlopt
+
+pytestmark = pytest.mark.tools
+
+MOD = """module m(input [3:0] a, output [3:0] y);
+  assign y = a + 4'd3;
+endmodule
+"""
+BROKEN = MOD.replace("a + ", "a - ")
+EQUIVALENT = MOD.replace("a + 4'd3", "4'd3 + a")
+STRICT = '[check]\noptimization_only = ["*"]\nppa = false\n'
+LOOSE = (
+    "[check]\noptimization_only = []\nppa = false\n\n[formal]\nenabled = false\n\n"
+    '[eval]\nnetlist_check = "never"\n'
+)
+
+
+def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    git(repo, "init", "-q", "-b", "main", ".")
+    git(repo, "config", "user.email", "t@localhost")
+    git(repo, "config", "user.name", "t")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    return repo
+
+
+def _check(repo: Path, *args: str) -> tuple[int, dict]:
+    r = rtlopt(["check", "--json", *args], repo)
+    assert r.returncode in (0, 1), r.stdout[-2000:] + r.stderr[-2000:]
+    return r.returncode, json.loads(r.stdout)
+
+
+def _module(out: dict, name: str) -> dict:
+    return next(m for m in out["modules"] if m["module"] == name)
+
+
+def _commit(repo: Path, files: dict[str, str], message: str) -> None:
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", message)
+
+
+# ------------------------------------------------------------------ rules from the base
+
+
+def test_a_commit_that_loosens_the_rules_is_judged_by_the_bases(tmp_path: Path) -> None:
+    """One commit empties optimization_only, turns the proof off and the netlist check to
+    never, and breaks the module: the broken edit is still refuted, and the configuration
+    change is a finding of its own that names the settings."""
+    repo = _repo(tmp_path, {"m.v": MOD, "rtlopt.toml": STRICT})
+    (repo / "rtlopt.toml").write_text(LOOSE)
+    (repo / "m.v").write_text(BROKEN)
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 1, out
+    m = _module(out, "m")
+    assert m["equivalence"] in ("mismatch", "refuted") and m["findings"], m
+    assert m["rule"].startswith("required (optimization_only"), m
+    config = _module(out, "(configuration)")
+    said = " ".join(config["findings"])
+    for key in ("check.optimization_only", "formal.enabled", "eval.netlist_check"):
+        assert key in said, said
+    # opting in to the change's rules: said in the output, and the loosened rules apply
+    rc, out = _check(repo, "--trust-config")
+    assert rc == 0, out
+    config = _module(out, "(configuration)")
+    assert not config["findings"] and any("--trust-config" in n for n in config["notes"])
+    assert _module(out, "m")["equivalence"] == "not required"
+
+
+def test_an_unchanged_configuration_is_no_finding(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, {"m.v": MOD, "rtlopt.toml": STRICT})
+    (repo / "rtlopt.toml").write_text("# a comment\n" + STRICT)
+    (repo / "m.v").write_text(EQUIVALENT)
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 0, out
+    assert [m["module"] for m in out["modules"]] == ["m"]
+    assert _module(out, "m")["equivalence"] == "proven"
+
+
+# ------------------------------------------------------------------ what must stay equivalent
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "tweak the adder\n\nRtlopt-Equivalent: m",
+        # rtlopt's own branches (rtlopt/writeback/_message.py)
+        "rtlopt: optimize m (ADP -3.0%)\n\nRewrite of module m found by rtlopt.\n\n"
+        "Rtlopt-Run: r1\nRtlopt-Metric: ADP 10 -> 9\nRtlopt-Equivalence: proven",
+    ],
+    ids=["equivalent-trailer", "writeback-trailer"],
+)
+def test_a_trailer_requires_equivalence(tmp_path: Path, message: str) -> None:
+    repo = _repo(tmp_path, {"m.v": MOD, "rtlopt.toml": "[check]\nppa = false\n"})
+    git(repo, "checkout", "-qb", "work")
+    _commit(repo, {"m.v": BROKEN}, message)
+    rc, out = _check(repo, "--base", "main")
+    assert rc == 1, out
+    m = _module(out, "m")
+    assert m["equivalence"] in ("mismatch", "refuted") and "trailer" in m["rule"], m
+
+
+def test_without_a_trailer_nothing_is_required_and_the_first_line_says_so(
+    tmp_path: Path,
+) -> None:
+    repo = _repo(tmp_path, {"m.v": MOD, "rtlopt.toml": "[check]\nppa = false\n"})
+    git(repo, "checkout", "-qb", "work")
+    _commit(repo, {"m.v": BROKEN}, "tweak the adder")
+    rc, out = _check(repo, "--base", "main")
+    assert rc == 0, out
+    assert _module(out, "m")["rule"] == "not required"
+    r = rtlopt(["check", "--base", "main"], repo)
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("rtlopt check: no changed module is required to stay equivalent")
+    assert "optimization_only" in r.stdout and "Rtlopt-Equivalent" in r.stdout
+    assert "no changed module is required" in out["headline"]
+
+
+# ------------------------------------------------------------------ the dependency graph
+
+USES_K = """`include "defs.vh"
+module m(input [3:0] a, output [3:0] y);
+  assign y = a + `K;
+endmodule
+"""
+USES_D = MOD.replace("4'd3", "`D")
+
+
+def test_a_changed_header_re_judges_the_modules_that_include_it(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, {"defs.vh": "`define K 4'd3\n", "m.v": USES_K, "rtlopt.toml": STRICT})
+    (repo / "defs.vh").write_text("`define K 4'd4\n")
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 1, out
+    m = _module(out, "m")
+    assert m["equivalence"] in ("mismatch", "refuted"), m
+    assert any("defs.vh" in n for n in m["notes"]), m
+    # control: a header change that means the same passes
+    (repo / "defs.vh").write_text("// the offset\n`define K (4'd1 + 4'd2)\n")
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 0, out
+    assert _module(out, "m")["equivalence"] == "proven"
+
+
+@pytest.mark.parametrize("where", ["config", "filelist"])
+def test_a_changed_define_re_judges_the_modules_that_read_it(tmp_path: Path, where: str) -> None:
+    if where == "config":
+        files = {"m.v": USES_D, "rtlopt.toml": STRICT + '\n[project]\ndefines = ["D=4\'d3"]\n'}
+        old, new, changed = "D=4'd3", "D=4'd4", "rtlopt.toml"
+    else:
+        files = {
+            "m.v": USES_D,
+            "rtl.f": "+define+D=4'd3\nm.v\n",
+            "rtlopt.toml": STRICT + '\n[project]\nfilelists = ["rtl.f"]\n',
+        }
+        old, new, changed = "+define+D=4'd3", "+define+D=4'd4", "rtl.f"
+    repo = _repo(tmp_path, files)
+    (repo / changed).write_text((repo / changed).read_text().replace(old, new))
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 1, out
+    assert any(changed in f for f in _module(out, "(configuration)")["findings"]), out
+    # trusted, the configuration change is accepted, and the module it reaches still fails
+    rc, out = _check(repo, "--trust-config")
+    assert rc == 1, out
+    m = _module(out, "m")
+    assert m["equivalence"] in ("mismatch", "refuted") and m["change"] == "reached", m
+    # control: the same define with an equal value, trusted, passes
+    (repo / changed).write_text(
+        (repo / changed).read_text().replace(new, new.replace("4'd4", "4'b0011"))
+    )
+    git(repo, "add", "-A")
+    rc, out = _check(repo, "--trust-config")
+    assert rc == 0, out
+
+
+def test_a_deleted_module_that_is_still_instantiated_fails(tmp_path: Path) -> None:
+    top = "module top(input [3:0] a, output [3:0] y);\n  m u(.a(a), .y(y));\nendmodule\n"
+    other = "module n(input x, output z);\n  assign z = ~x;\nendmodule\n"
+    repo = _repo(tmp_path, {"m.v": MOD, "n.v": other, "top.v": top, "rtlopt.toml": STRICT})
+    git(repo, "rm", "-q", "m.v")
+    rc, out = _check(repo)
+    assert rc == 1, out
+    m = _module(out, "m")
+    assert m["change"] == "removed" and "still instantiated (top.v:2)" in m["findings"][0], m
+    # control: a module nothing instantiates may go
+    git(repo, "reset", "-q", "--hard")
+    git(repo, "rm", "-q", "n.v")
+    rc, out = _check(repo)
+    assert rc == 0, out
+    assert [(m["module"], m["change"]) for m in out["modules"]] == [("n", "removed")]

@@ -1,0 +1,69 @@
+"""`rtlopt init` on a darkriscv-style repository: what it detects, what it writes, and that
+`rtlopt check` runs with the written configuration (issue 33)."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import load_config
+from tests.e2e._darkstyle import BROKEN, EQUIVALENT, edit, write_darkstyle
+from tests.e2e.conftest import git, rtlopt
+
+UART = "rtl/darkuart.v"
+
+
+def _without_config(tmp_path: Path) -> Path:
+    repo = write_darkstyle(tmp_path / "dark")
+    git(repo, "rm", "-q", "rtlopt.toml")
+    (repo / "rtl" / "rtl.f").write_text("+incdir+rtl\n+define+FAST_UART\nrtl/darkuart.v\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "no rtlopt configuration")
+    return repo
+
+
+def test_init_writes_what_it_detected_and_keeps_existing_files(tmp_path: Path) -> None:
+    repo = _without_config(tmp_path)
+    r = rtlopt(["init"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "filelists: rtl/rtl.f" in r.stdout and "include folders: rtl" in r.stdout
+    assert "FAST_UART" in r.stdout
+    data = tomllib.loads((repo / "rtlopt.toml").read_text())
+    assert data["project"]["filelists"] == ["rtl/rtl.f"]
+    assert data["project"]["include_dirs"] == ["rtl"]
+    assert data["check"]["optimization_only"] == ["*"]
+    cfg = load_config(None, config_file=repo / "rtlopt.toml").config  # unknown keys would raise
+    assert cfg.project.filelists == ("rtl/rtl.f",)
+    for rel in (".pre-commit-config.yaml", ".github/workflows/rtlopt-check.yml"):
+        assert "rtlopt check" in (repo / rel).read_text(), rel
+    # never overwritten without --force
+    (repo / "rtlopt.toml").write_text("# mine\n")
+    r = rtlopt(["init"], repo)
+    assert r.returncode == 0 and "kept rtlopt.toml" in r.stdout, r.stdout
+    assert (repo / "rtlopt.toml").read_text() == "# mine\n"
+    r = rtlopt(["init", "--force"], repo)
+    assert r.returncode == 0 and "wrote rtlopt.toml" in r.stdout
+    assert "[check]" in (repo / "rtlopt.toml").read_text()
+
+
+@pytest.mark.tools
+def test_check_runs_with_the_written_configuration(tmp_path: Path) -> None:
+    repo = _without_config(tmp_path)
+    assert rtlopt(["init"], repo).returncode == 0
+    git(repo, "add", "rtlopt.toml")
+    git(repo, "commit", "-qm", "rtlopt configuration")
+    p = repo / UART
+    base = p.read_text()
+    p.write_text(edit(base, *EQUIVALENT[0]))
+    git(repo, "add", UART)
+    r = rtlopt(["check", "--json"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    [m] = json.loads(r.stdout)["modules"]
+    assert (m["module"], m["equivalence"]) == ("darkuart", "proven"), m
+    p.write_text(edit(base, *BROKEN[0]))
+    git(repo, "add", UART)
+    r = rtlopt(["check", "--json"], repo)
+    assert r.returncode == 1, r.stdout + r.stderr
