@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import logging
+import math
 import os
 import re
 import shutil
@@ -25,7 +26,7 @@ from typing import Any
 from rtlopt.config import Config, load_config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator
-from rtlopt.results import EvalResult, Stage, Status, Verdict
+from rtlopt.results import PPA, EvalResult, Stage, Status, Verdict, ppa_problem
 from rtlopt.verilog import ModuleSpan, module_spans
 
 log = logging.getLogger(__name__)
@@ -449,11 +450,30 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
             return mc
     if ref is not None and ref.ppa is not None and res.ppa is not None:
         mc.before, mc.after = ref.ppa, res.ppa
-        old, new = ref.ppa.metric(kind), res.ppa.metric(kind)
-        mc.metric_change = new / old - 1 if old else None
+        mc.metric_change = _metric_change(mc, ref.ppa, res.ppa, kind)
         if mc.metric_change is not None and mc.metric_change > cfg.check.ppa_threshold:
             mc.findings.append(
                 f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
                 f"(threshold {cfg.check.ppa_threshold * 100:.1f}%)"
             )
     return mc
+
+
+def _metric_change(mc: ModuleCheck, before: PPA, after: PPA, kind: str) -> float | None:
+    """The relative change of the figure of merit, or None (with a note saying why) when a
+    figure is not credible or the change is not a finite number: never a percentage then."""
+    for side, ppa in (("reference", before), ("change", after)):
+        problem = ppa_problem(ppa)
+        if problem:
+            mc.notes.append(f"PPA of the {side} not credible ({problem}): not compared")
+            return None
+    try:
+        old, new = before.metric(kind), after.metric(kind)
+    except ValueError as exc:
+        mc.notes.append(f"PPA not compared: {exc}")
+        return None
+    change = new / old - 1 if old else math.inf
+    if not math.isfinite(change):
+        mc.notes.append(f"PPA change not finite ({kind} {old:g} -> {new:g}): not compared")
+        return None
+    return change
