@@ -421,7 +421,11 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
     _parse_change(design, job, tmp)
     new_src = job.new_text
     opt_only = _optimization_only(cfg, rel, name)
-    with Evaluator(design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None) as ev:
+    # the commit keeps its text: ports in another order would rewire positional instances
+    evaluator = Evaluator(
+        design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None, reorder_ports=False
+    )
+    with evaluator as ev:
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
         kind = ev.metric_kind

@@ -43,7 +43,12 @@ def evaluator_tools(config: Config) -> tuple[str, ...]:
 
 
 def make_fingerprint(
-    design: Design, config: Config, pdk: Any | None, *, systemverilog: bool
+    design: Design,
+    config: Config,
+    pdk: Any | None,
+    *,
+    systemverilog: bool,
+    reorder_ports: bool = True,
 ) -> str:
     """Hash of everything besides the candidate's bytes that can change a verdict.
 
@@ -52,6 +57,7 @@ def make_fingerprint(
     served before any of them exists. The renamed reference, the testbench and its stimulus
     are functions of these inputs (the per-evaluator secret aside, which never changes a
     verdict). ``systemverilog``: the tools read the slang view (its tool's version counts).
+    ``reorder_ports``: candidates are evaluated with their ports in the reference's order.
     """
     from rtlopt.eda.iverilog import yosys_simulation_libraries
 
@@ -66,6 +72,7 @@ def make_fingerprint(
             design.target.text().encode("utf-8", "surrogateescape")
         ).hexdigest(),
         "systemverilog_view": systemverilog,
+        "reorder_ports": reorder_ports,
         "repository_files": _repository_digest(design, cfg.sandbox.timeout_s, deps_dir(cfg)),
         "sources": {
             "include_dirs": [_where(d, design.root) for d in design.include_dirs],

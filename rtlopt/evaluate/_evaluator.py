@@ -64,6 +64,9 @@ class Evaluator:
         config: Resolved configuration.
         workdir: Scratch root; each candidate gets its own folder below it.
         pdk: A resolved PDK (``rtlopt.pdk.PdkInfo``); None skips synthesis (equivalence only).
+        reorder_ports: Evaluate a candidate with its ports in the reference's order (the
+            written-back module gets the same order). False where the text is kept as it is
+            (``rtlopt check`` judges a commit): another order is then an interface change.
 
     One Evaluator may be shared by threads: each thread keeps its own long-lived
     synthesis/timing flow. Batches run on an executor the caller owns
@@ -71,9 +74,16 @@ class Evaluator:
     """
 
     def __init__(
-        self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
+        self,
+        design: Design,
+        config: Config,
+        workdir: Path,
+        pdk: Any | None = None,
+        *,
+        reorder_ports: bool = True,
     ) -> None:
         self.design = design
+        self.reorder_ports = reorder_ports
         self.config = config
         self.pdk = pdk
         self.workdir = workdir
@@ -82,7 +92,9 @@ class Evaluator:
         # the fingerprint and the cache come from bytes: the view, the testbench and its
         # stimulus are built on the first evaluation the cache cannot answer
         self._sv = bool(view_reason(design, config, workdir))
-        self._fingerprint = make_fingerprint(design, config, pdk, systemverilog=self._sv)
+        self._fingerprint = make_fingerprint(
+            design, config, pdk, systemverilog=self._sv, reorder_ports=reorder_ports
+        )
         self._cache = ResultCache(config, pdk, evaluator_tools(config), self._fingerprint)
         self._lock = threading.Lock()
         self._parts_lock = threading.Lock()
@@ -192,6 +204,8 @@ class Evaluator:
         a design change; the same rewrite is applied to the written-back module)."""
         from rtlopt.harness import in_reference_order
 
+        if not self.reorder_ports:
+            return text
         target = self.design.target
         return in_reference_order(text, target.name, [p.name for p in target.ports])
 
