@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -205,6 +206,40 @@ class PPA:
                 raise ValueError("power was not measured; use the adp metric")
             return self.ppa_product
         return self.adp
+
+
+#: Physical bounds of one standard cell: no cell of any library here draws 100 uW (a sky130hd
+#: gate switching every cycle at 100 MHz draws a few uW) or takes 5 ns through one stage.
+MAX_POWER_PER_CELL_UW = 100.0
+MAX_DELAY_PER_CELL_PS = 5000.0
+
+
+def ppa_problem(ppa: PPA | None) -> str:
+    """Why a PPA figure is not credible ("" when it is): not finite, negative, or outside the
+    physical bounds for its cell count (a power model or a measurement gone wrong). Such a
+    figure is reported as not credible, never compared as a percentage."""
+    if ppa is None:
+        return ""
+    cells = max(ppa.cells, 1)
+    figures = {"area": ppa.area_um2, "delay": ppa.delay_ps}
+    for name, value in (("power", ppa.power_uw), ("vectorless power", ppa.power_vectorless_uw)):
+        if value is not None:
+            figures[name] = value
+    for name, value in figures.items():
+        if not math.isfinite(value) or value < 0:
+            return f"{name} is {value}"
+    for name in ("power", "vectorless power"):
+        if name in figures and figures[name] > cells * MAX_POWER_PER_CELL_UW:
+            return (
+                f"{name} {figures[name]:.4g} uW for {ppa.cells} cells is beyond "
+                f"{MAX_POWER_PER_CELL_UW:g} uW per cell"
+            )
+    if ppa.delay_ps > cells * MAX_DELAY_PER_CELL_PS:
+        return (
+            f"delay {ppa.delay_ps:.4g} ps for {ppa.cells} cells is beyond "
+            f"{MAX_DELAY_PER_CELL_PS:g} ps per cell"
+        )
+    return ""
 
 
 @dataclass(frozen=True)

@@ -194,6 +194,7 @@ _MODULE_RE = re.compile(r"\b(module|macromodule|endmodule)\b")
 _NAME_RE = re.compile(
     r"\s*(?:(?:static|automatic)\s+)?(" + ESCAPED_IDENTIFIER + r"|[A-Za-z_][A-Za-z0-9_$]*)"
 )
+_END_LABEL = re.compile(r"\s*:\s*(?:" + ESCAPED_IDENTIFIER + r"|[A-Za-z_][A-Za-z0-9_$]*)")
 _DECLARATION = re.compile(rf"\b(?:module|macromodule)\s+({IDENTIFIER})")
 # an answer's Verilog starts at its first `module <name>` (also when it is never finished)
 _MODULE_START = re.compile(r"\bmodule\s+[A-Za-z_]")
@@ -206,7 +207,7 @@ class ModuleSpan:
     Attributes:
         name: Module name.
         start: Offset of the ``module`` keyword.
-        end: Offset just past ``endmodule``.
+        end: Offset just past ``endmodule`` (and its ``: name`` label, if any).
         line: 1-based line of the ``module`` keyword.
     """
 
@@ -231,7 +232,10 @@ def module_spans(text: str) -> list[ModuleSpan]:
         if m.group(1) == "endmodule":
             if stack:
                 name, start = stack.pop()
-                spans.append(ModuleSpan(name, start, m.end(), line_of(text, start)))
+                # SystemVerilog's ``endmodule : name`` label belongs to the module
+                label = _END_LABEL.match(clean, m.end())
+                end = label.end() if label is not None else m.end()
+                spans.append(ModuleSpan(name, start, end, line_of(text, start)))
             continue
         nm = _NAME_RE.match(clean, m.end())
         if nm is None:

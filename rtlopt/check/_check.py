@@ -25,7 +25,7 @@ from typing import Any
 from rtlopt.config import Config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator
-from rtlopt.results import EvalResult, Stage, Status, Verdict
+from rtlopt.results import PPA, EvalResult, Stage, Status, Verdict, ppa_problem
 from rtlopt.verilog import ModuleSpan, module_spans
 
 log = logging.getLogger(__name__)
@@ -127,14 +127,6 @@ def _ratio(old: Any, new: Any) -> float | None:
     if not (math.isfinite(old_f) and math.isfinite(new_f)) or old_f <= 0 or new_f < 0:
         return None
     return new_f / old_f - 1
-
-
-def _measured(*figures: Any) -> bool:
-    """Whether every figure is a finite, non-negative number (a real measurement)."""
-    try:
-        return all(math.isfinite(float(f)) and float(f) >= 0 for f in figures)
-    except (TypeError, ValueError):
-        return False
 
 
 def percent_text(change: float | None) -> str:
@@ -353,7 +345,11 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
     _parse_change(design, job, tmp)
     new_src = job.new_text
     opt_only = job.required is not None
-    with Evaluator(design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None) as ev:
+    # the commit keeps its text: ports in another order would rewire positional instances
+    evaluator = Evaluator(
+        design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None, reorder_ports=False
+    )
+    with evaluator as ev:
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
         kind = ev.metric_kind
@@ -389,20 +385,34 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
     return mc
 
 
-def _compare_ppa(mc: ModuleCheck, before: Any, after: Any, kind: str, threshold: float) -> None:
-    """The figure of merit before and after; a figure that is no finite measurement is said,
-    never turned into a percentage."""
+def _compare_ppa(mc: ModuleCheck, before: PPA, after: PPA, kind: str, threshold: float) -> None:
+    """The figure of merit before and after; a figure that is not credible or no finite
+    measurement is said, never turned into a percentage."""
     mc.before, mc.after = before, after
-    old, new = before.metric(kind), after.metric(kind)
-    mc.metric_change = _ratio(old, new)
-    if mc.metric_change is None:
-        if not _measured(old, new):
-            mc.findings.append(
-                f"{kind.upper()} not compared: the figures ({old!r} before, {new!r} after) are "
-                "not finite measurements"
-            )
-    elif mc.metric_change > threshold:
+    mc.metric_change = _metric_change(mc, before, after, kind)
+    if mc.metric_change is not None and mc.metric_change > threshold:
         mc.findings.append(
             f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
             f"(threshold {threshold * 100:.1f}%)"
         )
+
+
+def _metric_change(mc: ModuleCheck, before: PPA, after: PPA, kind: str) -> float | None:
+    """The relative change of the figure of merit, or None (with a note saying why) when a
+    figure is not credible or the change is not a finite number: never a percentage then."""
+    for side, ppa in (("reference", before), ("change", after)):
+        problem = ppa_problem(ppa)
+        if problem:
+            mc.notes.append(f"PPA of the {side} not credible ({problem}): not compared")
+            return None
+    try:
+        old, new = before.metric(kind), after.metric(kind)
+    except ValueError as exc:
+        mc.notes.append(f"PPA not compared: {exc}")
+        return None
+    change = _ratio(old, new)
+    if change is None:
+        mc.notes.append(
+            f"PPA change not finite ({kind} {old!r} before, {new!r} after): not compared"
+        )
+    return change

@@ -463,7 +463,7 @@ class PpaFlow:
             "clock_period_ns": self.period_ns,
             "power": self.cfg.power,
             "power_mode": self.cfg.power_mode,
-            "power_activity": "input activity 0.1, duty 0.5 (OpenSTA default)"
+            "power_activity": "every net at activity 0.1, duty 0.5 (clocks at their own)"
             if self.cfg.power_mode == "vectorless"
             else "simulated: the mapped netlist in the harness testbench (iverilog, cell models "
             "from the liberty by Yosys read_liberty), toggles per clock period and duty per "

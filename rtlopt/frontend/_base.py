@@ -46,11 +46,15 @@ class ClockedBlock:
         forces_constants: The branch that ``condition`` selects assigns only constants
             (literals, parameters) to every register the block assigns: the structure of a
             reset, whatever the signal is called.
+        data_reads: Signals the block reads as data: in an assigned value, a ``case``
+            expression, or the test of an ``if`` none of whose branches forces constants only
+            (a start or load signal: ``if (i_wr) r <= i_num``). A reset is never among them.
     """
 
     edges: tuple[tuple[Edge, str], ...]
     condition: Condition | None = None
     forces_constants: bool = False
+    data_reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ Rules, in order:
 2. A 1-bit input tested by an ``if`` at the top of a clocked block is a synchronous reset when
    that branch forces the registers it reaches to constants (the frontends' ``forces_constants``:
    only constants assigned there, no later statement giving those registers data, the signal
-   read nowhere else in the block; ``clear``, ``RES``, ...), whatever its name. A name
+   read nowhere else in the block; ``clear``, ``RES``, ...), whatever its name, and no clocked
+   block reads it as data (a start or load input such as a divider's ``i_wr`` forces one
+   register to zero and loads operands elsewhere: it is data, so the stimulus drives it). A name
    alone never makes a reset: the miter and the testbench force a reset in the first cycles,
    and an input the design uses as data (``q <= d ^ {8{rst}}``) must be compared as data.
 3. Ports connected to a submodule's clock/reset ports inherit the role (and polarity).
@@ -146,6 +148,7 @@ def _roles_from_blocks(roles: _Roles, blocks: Sequence[ClockedBlock]) -> None:
             and cond.signal in inputs
             and inputs[cond.signal].width == 1
             and blk.forces_constants
+            and not any(cond.signal in b.data_reads for b in blocks)
         ):
             resets.setdefault(cond.signal, cond.active_low)
 

@@ -231,7 +231,31 @@ def _clocked_block(proc: Any, constants: frozenset[str] = frozenset()) -> Clocke
         edges=typed,  # type: ignore[arg-type]
         condition=cond,
         forces_constants=forces,
+        data_reads=_data_reads(st.statement, constants),
     )
+
+
+def _only_constants(st: Any, constants: frozenset[str]) -> bool:
+    forced = _assignments(st)
+    return bool(forced) and all(_constant(rhs, constants) for _, rhs in forced)
+
+
+def _data_reads(block: Any, constants: frozenset[str]) -> frozenset[str]:
+    """The names ``block`` reads as data (:attr:`ClockedBlock.data_reads`)."""
+    out: set[str] = set()
+    for n in [block, *_walk(block)]:
+        k = node_kind(n)
+        if k in _ASSIGN_KINDS:
+            out.update(_WORD.findall(_LITERAL.sub(" ", str(n.right))))
+        elif k == "CaseStatement":
+            out.update(_WORD.findall(str(n.expr)))
+        elif k == "ConditionalStatement":
+            branches = [getattr(n, "statement", None)]
+            if n.elseClause is not None:
+                branches.append(n.elseClause.clause)
+            if not any(b is not None and _only_constants(b, constants) for b in branches):
+                out.update(_WORD.findall(_LITERAL.sub(" ", str(n.predicate))))
+    return frozenset(out)
 
 
 def _instance_connections(inst: Any) -> list[InstanceConnections]:

@@ -172,7 +172,33 @@ def _clocked(always: Any, constants: frozenset[str] = frozenset()) -> ClockedBlo
         edges=tuple(edges),  # type: ignore[arg-type]
         condition=cond,
         forces_constants=forces,
+        data_reads=_data_reads(always.statement, constants),
     )
+
+
+def _names(node: Any) -> set[str]:
+    return {n.name for n in _nodes(node) if type(n).__name__ == "Identifier"}
+
+
+def _only_constants(st: Any, constants: frozenset[str]) -> bool:
+    forced = [n for n in _nodes(st) if type(n).__name__ in _ASSIGNS]
+    return bool(forced) and all(_is_constant(a.right, constants) for a in forced)
+
+
+def _data_reads(block: Any, constants: frozenset[str]) -> frozenset[str]:
+    """The names ``block`` reads as data (the rule of the pyslang frontend)."""
+    out: set[str] = set()
+    for n in _nodes(block):
+        k = type(n).__name__
+        if k in _ASSIGNS:
+            out |= _names(n.right)
+        elif k in ("CaseStatement", "CasexStatement", "CasezStatement"):
+            out |= _names(n.comp)
+        elif k == "IfStatement":
+            branches = [n.true_statement, n.false_statement]
+            if not any(b is not None and _only_constants(b, constants) for b in branches):
+                out |= _names(n.cond)
+    return frozenset(out)
 
 
 def _top_items(st: Any) -> list[Any]:

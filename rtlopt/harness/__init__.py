@@ -5,6 +5,7 @@ The harness never runs a tool; :mod:`rtlopt.eda.iverilog` simulates the testbenc
 """
 
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
+from rtlopt.harness._ports import in_reference_order
 from rtlopt.harness._reference import (
     ref_name,
     reference_modules,
@@ -44,6 +45,7 @@ __all__ = [
     "Testbench",
     "blank_comments",
     "build_testbench",
+    "in_reference_order",
     "parse_sim_output",
     "parse_sim_report",
     "ref_name",

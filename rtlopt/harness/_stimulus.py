@@ -8,7 +8,8 @@ sparse vectors (few bits set or cleared). When the total input width is small ev
 combination is enumerated instead. Sequential designs get a reset sequence, directed corner
 values held for several cycles, walking bits, random cycles, slowly changing inputs with
 occasional reset pulses, sparse cycles, and one long run without reset (inputs held for up to
-64 cycles) that reaches deep counter and timer states.
+64 cycles) that reaches deep counter and timer states; with several resets, every reset state
+(each asserted alone, each released alone) under random inputs.
 
 Both add a *biased* class when the design compares its inputs against constants
 (:func:`rtlopt.frontend.compare_constants`): each compared slice of an input gets one of its
@@ -320,8 +321,39 @@ def sequential(
             "sparse": sparse,
             "long": long,
             "biased": biased,
+            "each_reset": _each_reset(fields, resets, data, cfg),
         }
     )
+
+
+def _each_reset(
+    fields: Sequence[Field], resets: Sequence[Field], data: Sequence[Field], cfg: HarnessConfig
+) -> list[int]:
+    """With several resets: every reset state, not only all asserted or all released.
+
+    Each reset is asserted alone (the others released) and each is released alone (the
+    others asserted), for one to three cycles at a time between runs of random inputs, so the
+    other control inputs are exercised in every combination a design can see (its own seed:
+    the other classes do not change)."""
+    if len(resets) < 2:
+        return []
+    rng = random.Random(cfg.seed * 7919 + 17)
+    states: list[set[str]] = [{r.name} for r in resets]
+    states += [{q.name for q in resets if q is not r} for r in resets]
+    out: list[int] = []
+    for _ in range(8):
+        for active in states:
+            vals = {f.name: rng.getrandbits(f.width) for f in data}
+            for r in resets:
+                level = r.reset_active if r.reset_active is not None else 1
+                vals[r.name] = level if r.name in active else 1 - level
+            out += [_put(fields, vals)] * rng.randint(1, 3)
+            released = {f.name: rng.getrandbits(f.width) for f in data}
+            for r in resets:
+                level = r.reset_active if r.reset_active is not None else 1
+                released[r.name] = 1 - level
+            out += [_put(fields, released)] * rng.randint(1, 8)
+    return out
 
 
 def _biased_cycles(

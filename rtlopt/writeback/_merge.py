@@ -88,6 +88,11 @@ def place_candidate(
         top: The repository's top folder (files are reported relative to it).
         sources: The design's elaboration context (the candidate may use project macros).
     """
+    from rtlopt.harness import in_reference_order
+
+    target = modules.get(module_name)
+    if target is not None:  # as evaluated: the ports in the reference's order
+        new_text = in_reference_order(new_text, module_name, [p.name for p in target.ports])
     mods = _parse(new_text, sources)
     defined = {m.name for m in mods}
     rename: dict[str, str] = {}
