@@ -6,7 +6,6 @@ Runs only in the activity mode; the vectorless mode simulates nothing.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,9 +44,7 @@ def netlist_activity(s: EvalSetup, wd: Path, netlist: Path) -> dict[str, NetActi
 
     def dump(bench: SealedBench) -> str:
         inst = bench.candidate
-        return (
-            f'$dumpfile("{VCD}"); $dumpvars(1, {inst}); $dumpvars(1, {inst}.{MAPPED_INSTANCE});'
-        )
+        return f'$dumpfile("{VCD}"); $dumpvars(1, {inst}); $dumpvars(1, {inst}.{MAPPED_INSTANCE});'
 
     models = cell_models(s.pdk.liberty_plain, memory_mb=s.config.sandbox.memory_mb)
     sources = [*s.tools.prelude, s.reference_file, wd / "mapped.v"]
