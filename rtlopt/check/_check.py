@@ -26,6 +26,7 @@ from rtlopt.config import Config, load_config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator
 from rtlopt.results import EvalResult, Stage, Status, Verdict
+from rtlopt.shown import md_code, md_text
 from rtlopt.verilog import ModuleSpan, module_spans
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ class CheckReport:
 
     def markdown(self) -> str:
         lines = [
-            f"### rtlopt check against `{self.base[:12]}`",
+            f"### rtlopt check against {md_code(self.base[:12])}",
             "",
             "| module | file | change | interface | equivalence | area | delay | "
             f"{self.metric.upper()} | result |",
@@ -86,9 +87,12 @@ class CheckReport:
                 return f"{(new / old - 1) * 100:+.1f}%" if old else "-"
 
             mc = f"{m.metric_change * 100:+.1f}%" if m.metric_change is not None else "-"
-            result = "pass" if m.ok else "FAIL: " + "; ".join(m.findings)
+            # every cell that carries a name, a path or a reason is escaped: a module named
+            # `x | pass |` or a finding quoting a comment must not forge a cell
+            result = "pass" if m.ok else "FAIL: " + md_text("; ".join(m.findings))
             lines.append(
-                f"| `{m.module}` | `{m.file}` | {m.change} | {m.interface} | {m.equivalence} "
+                f"| {md_code(m.module)} | {md_code(m.file)} | {md_text(m.change)} "
+                f"| {md_text(m.interface)} | {md_text(m.equivalence)} "
                 f"| {delta('area_um2')} | {delta('delay_ps')} | {mc} | {result} |"
             )
         if not self.modules:
