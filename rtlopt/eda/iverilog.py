@@ -190,14 +190,19 @@ def compile_argv(
     return argv + [argv_path(f) for f in files]
 
 
-def run_vvp(vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str) -> ToolRun:
-    """Run ``vvp -n`` on a compiled file (a timeout is returned, not raised)."""
+def run_vvp(
+    vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str, proc: bool = True
+) -> ToolRun:
+    """Run ``vvp -n`` on a compiled file (a timeout is returned, not raised); ``proc`` False:
+    a sandbox without ``/proc``. A verdict never comes from this run: see
+    :func:`run_simulation`."""
     return run_tool(
         require_tool("vvp").argv("-n", argv_path(vvp_file)),
         cwd=workdir,
         log_path=workdir / log_name,
         limits=limits,
         raise_on_timeout=False,
+        proc=proc,
     )
 
 
@@ -423,6 +428,7 @@ __all__ = [
     "compile_argv",
     "compile_sources",
     "count_errors",
+    "foreign_system_calls",
     "run_simulation",
     "run_vvp",
     "simulate",

@@ -212,3 +212,21 @@ def test_the_guard_fails_closed_on_unreadable_text() -> None:
     assert foreign_system_calls("S_0x2 .scope ???\n", guard)[0].startswith("unreadable scope")
     loose = '    %vpi_call/w 3 1 "$fopen", "x" {0 0 0};\n'
     assert "outside any scope" in foreign_system_calls(loose, guard)[0]
+
+
+def test_a_counterexample_replay_does_not_run_candidate_system_tasks(tmp_path: Path) -> None:
+    """The replay explains a verdict: a candidate's own output must not feed it."""
+    from rtlopt.evaluate._trace import Trace, replay
+
+    src = tmp_path / "add4.v"
+    src.write_text(REF)
+    design = load_design(src, "add4", ProjectConfig())
+    ref = tmp_path / "reference.v"
+    ref.write_text(reference_text(design))
+    cand = tmp_path / "cand.v"
+    cand.write_text(HEAD + WRONG + '  initial $display("CANDIDATE RAN");\nendmodule\n')
+    trace = Trace("formal", False, ({"a": "0001", "b": "0001"},), 0, "s")
+    rep = replay(trace, design.target, [cand], ref, tmp_path / "trace", scratch=tmp_path)
+    log = tmp_path / "trace" / "replay.log"
+    assert not log.exists() or "CANDIDATE RAN" not in log.read_text()
+    assert not rep.reproduced and "0 of 1" in rep.note
