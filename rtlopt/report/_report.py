@@ -608,7 +608,7 @@ def _md_rejected(rep: dict[str, Any]) -> list[str]:
             out += [f"  - {_cell(line)}" for line in c["counterexample"]]
             if c.get("waveform"):
                 link = quote(str(c["waveform"]), safe="/._-")
-                out += [f"  - waveform: [{_cell(c['waveform'])}](<{link}>)"]
+                out += [f"  - waveform: [{_cell(c['waveform'])}]({link})"]
         out += [""]
     return out
 
