@@ -163,3 +163,26 @@ def test_evaluate_and_check_print_inert_text(monkeypatch: pytest.MonkeyPatch) ->
     assert not re.search(r"\x1b(?!\[[0-9;]*m)", out), repr(out)
     assert "\r" not in out and "\x07" not in out and "\x1b[2J" not in out
     assert out.count("[bold red]PROVEN[/]") >= 3  # the markup is shown, not obeyed
+
+
+def test_the_pull_request_body_escapes(tmp_path: Path) -> None:
+    from rtlopt.config import ProjectConfig
+    from rtlopt.frontend import load_design
+    from rtlopt.run import pr_body
+
+    rtl = tmp_path / "a|b`x`<img src=x onerror=alert(1)>[l](http:e)"
+    rtl.mkdir()
+    src = rtl / "m.v"
+    src.write_text("module m(input a, output y);\n  assign y = ~a;\nendmodule\n")
+    design = load_design(src, "m", ProjectConfig(), root=tmp_path)
+    ppa = PPA(area_um2=2.0, delay_ps=2.0, power_uw=1.0)
+    ref = EvalResult(Status.OK, Stage.DONE, ppa=ppa)
+    best = EvalResult(
+        Status.OK,
+        Stage.DONE,
+        ppa=PPA(area_um2=1.0, delay_ps=1.0, power_uw=1.0),
+        formal=FormalResult(Verdict.PROVEN, method=MARKUP, reason=COMMENT),
+    )
+    body = pr_body(design, ref, best, "adp", "run|`1`")
+    _inert_markdown(body)
+    assert "a\\|b" in body and "&lt;script&gt;" in body
