@@ -83,6 +83,9 @@ endmodule
 )
 
 
+# the same, aimed at the shared copy that the sealed testbench reads
+ZERO_SHARED = ZERO_VECTORS.replace('"rtlopt_vectors.hex"', '"../shared/rtlopt_vectors.hex"')
+
 # a hierarchical reference into the testbench's compare task
 FORCE = HEAD + WRONG + "  initial force rtlopt_tb.check_.diff_ = 0;\nendmodule\n"
 
@@ -184,12 +187,20 @@ def test_the_guard_allows_what_the_reference_holds(tmp_path: Path) -> None:
     [
         _steal_from("sim.vvp", "sim_tb.v", "sim.log", "../shared/rtlopt_tb.v"),
         ZERO_VECTORS,
+        ZERO_SHARED,
         FORCE,
         HEAD + WRONG + "  initial #3 $finish;\nendmodule\n",
         HEAD + WRONG + '  initial $display("RTLOPT 0 RESULT vectors=1 checks=1 mismatches=0");\n'
         "endmodule\n",
     ],
-    ids=["steals_the_secret", "rewrites_the_vectors", "forces_the_compare", "finish", "prints"],
+    ids=[
+        "steals_the_secret",
+        "rewrites_the_vectors",
+        "rewrites_the_shared_vectors",
+        "forces_the_compare",
+        "finish",
+        "prints",
+    ],
 )
 def test_no_forged_pass_when_the_guard_is_bypassed(
     setup: EvalSetup, monkeypatch: pytest.MonkeyPatch, text: str
