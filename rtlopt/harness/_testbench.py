@@ -61,12 +61,12 @@ class Testbench:
         read it, and a design cannot name the testbench's signals (``rtlopt_tb.errors_``) in
         a hierarchical reference, because it was written before the names were drawn.
         """
+        if not self.token:
+            raise ValueError("the testbench was not built with a secret (build_testbench)")
         new = secrets.token_hex(16)
         old_suffix, suffix = _suffix(self.token), _suffix(new)
         top = f"{self.top}_{suffix}"
-        text = self.text
-        if self.token:
-            text = text.replace(self.token, new).replace(old_suffix, suffix)
+        text = self.text.replace(self.token, new).replace(old_suffix, suffix)
         head = f"module {self.top};"
         if head not in text:
             raise ValueError("the testbench text has no top module header")
