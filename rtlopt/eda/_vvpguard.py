@@ -36,7 +36,8 @@ _SCOPE_DECL = re.compile(
     r"[^;]*?(?:,\s*(S_0x[0-9a-f]+))?\s*;"
 )
 _SCOPE_SWITCH = re.compile(r"^\s+\.scope\s+(S_0x[0-9a-f]+)\s*;")
-_CALL = re.compile(r'^\s+%vpi_(?:call|func)\S*\s+\d+\s+\d+\s+"((?:[^"\\]|\\.)*)"')
+_CALL = re.compile(r'^\s+%vpi_(?:call|func)\S*\s+(\d+)\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_FILE_NAME = re.compile(r'^\s+"((?:[^"\\]|\\.)*)";')
 
 
 @dataclass
@@ -46,6 +47,8 @@ class _Scope:
     definition: str
     parent: str | None
     calls: Counter[str] = field(default_factory=Counter)
+    # the first place of each call: (file index, line)
+    places: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,33 @@ def _scopes(vvp_text: str) -> dict[str, _Scope]:
         if m3 is not None:
             if current is None or current not in scopes:
                 raise ValueError(f"a system call outside any scope: {line.strip()[:120]}")
-            scopes[current].calls[m3.group(1)] += 1
+            name = m3.group(3)
+            scopes[current].calls[name] += 1
+            scopes[current].places.setdefault(name, (int(m3.group(1)), int(m3.group(2))))
     return scopes
+
+
+def _file_names(vvp_text: str) -> list[str]:
+    """The ``:file_names`` table (a call names its file by index), base names only."""
+    head, sep, tail = vvp_text.rpartition(":file_names ")
+    if not sep:
+        return []
+    names = []
+    for line in tail.splitlines()[1:]:
+        m = _FILE_NAME.match(line)
+        if m is None:
+            break
+        names.append(m.group(1).rsplit("/", 1)[-1])
+    return names
+
+
+def _place(s: _Scope, name: str, files: list[str]) -> str:
+    """`` at FILE:LINE`` of the first call of ``name`` in ``s`` (as the compiler recorded it;
+    for the message only, never for the decision)."""
+    if name not in s.places:
+        return ""
+    idx, line = s.places[name]
+    return f" at {files[idx]}:{line}" if 0 <= idx < len(files) else f" at line {line}"
 
 
 def _module_of(sid: str, scopes: dict[str, _Scope]) -> str:
@@ -163,11 +191,15 @@ def foreign_system_calls(vvp_text: str, guard: VvpGuard) -> list[str]:
     except ValueError as exc:
         return [str(exc)]
     sides = {sid: _side(sid, scopes, guard) for sid in scopes}
+    files = _file_names(vvp_text)
     cand_by_mod: dict[str, Counter[str]] = {}
+    places: dict[tuple[str, str], str] = {}
     for sid, s in scopes.items():
         mod = _module_of(sid, scopes)
         if sides[sid] == "candidate":
             cand_by_mod.setdefault(mod, Counter()).update(s.calls)
+            for name in s.calls:
+                places.setdefault((mod, name), _place(s, name, files))
     findings: list[str] = []
     for mod, calls in cand_by_mod.items():
         d = _definition(mod, scopes, guard)
@@ -176,13 +208,18 @@ def foreign_system_calls(vvp_text: str, guard: VvpGuard) -> list[str]:
         for name, n in sorted(calls.items()):
             if name in PURE_FUNCTIONS or n <= limit[name]:
                 continue
-            findings.append(f"{name} in {_where(mod, scopes)} (module {scopes[mod].definition})")
+            # named from the candidate's module down (the testbench's names are drawn per run)
+            inner = [scopes[p].instance for p in _path(mod, scopes)[2:]]
+            where = ".".join([guard.candidate, *inner])
+            place = places.get((mod, name), "")
+            findings.append(f"{name}{place} in {where} (module {scopes[mod].definition})")
     for sid, s in scopes.items():
         if sides[sid] in ("package", "other"):
             for name in sorted(s.calls):
                 if name not in PURE_FUNCTIONS:
                     findings.append(
-                        f"{name} in {_where(sid, scopes)} (outside the testbench's two sides)"
+                        f"{name}{_place(s, name, files)} in {_where(sid, scopes)} "
+                        "(outside the testbench's two sides)"
                     )
     found_cand = any(v == "candidate" for v in sides.values())
     if not found_cand:

@@ -167,6 +167,7 @@ def test_the_guard_rejects_system_tasks_in_candidate_scopes(setup: EvalSetup, bo
     passed, reason = _run(setup, HEAD + "  assign s = a + b;\n" + body + "endmodule\n")
     assert not passed
     assert reason.startswith(iv.FOREIGN_CALL), reason
+    assert "at candidate.v:" in reason and " in add4" in reason, reason
 
 
 def test_the_guard_allows_what_the_reference_holds(tmp_path: Path) -> None:
