@@ -26,6 +26,7 @@ from rtlopt.config import Config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate import Evaluator
 from rtlopt.results import PPA, EvalResult, Stage, Status, Verdict, ppa_problem
+from rtlopt.shown import md_code, md_text
 from rtlopt.verilog import ModuleSpan, module_spans
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class CheckReport:
 
     def markdown(self) -> str:
         """The pull-request summary: one row per judged module with its rule."""
-        lines = [f"### rtlopt check against `{self.base[:12]}`", ""]
+        lines = [f"### rtlopt check against {md_code(self.base[:12])}", ""]
         if self.headline:
             lines += [f"**{cell(self.headline)}**", ""]
         lines += [
@@ -89,19 +90,23 @@ class CheckReport:
                 return percent_text(_ratio(getattr(m.before, attr), getattr(m.after, attr)))
 
             result = "pass" if m.ok else "FAIL: " + "; ".join(m.findings)
-            cells = [
-                code_cell(m.module),
-                code_cell(m.file),
-                m.change,
-                m.rule or "-",
-                m.interface,
-                m.equivalence,
-                delta("area_um2"),
-                delta("delay_ps"),
-                percent_text(m.metric_change),
-                result,
+            # every cell that carries a name, a path or a reason is escaped: a module named
+            # `x | pass |` or a finding quoting a comment must not forge a cell
+            cells = [code_cell(m.module), code_cell(m.file)]
+            cells += [
+                cell(c)
+                for c in (
+                    m.change,
+                    m.rule or "-",
+                    m.interface,
+                    m.equivalence,
+                    delta("area_um2"),
+                    delta("delay_ps"),
+                    percent_text(m.metric_change),
+                    result,
+                )
             ]
-            lines.append("| " + " | ".join(cell(c) for c in cells) + " |")
+            lines.append("| " + " | ".join(cells) + " |")
         if not self.modules:
             lines.append("| - | - | no Verilog module changed | | | | | | | pass |")
         return "\n".join(lines) + "\n"
@@ -109,12 +114,14 @@ class CheckReport:
 
 def cell(text: str) -> str:
     """One markdown table cell: the one place a cell's text is formatted (a pipe or a line
-    break would end the cell or the row)."""
-    return text.replace("|", "\\|").replace("\n", " ")
+    break would end the cell or the row; HTML, links and backticks from a candidate or the
+    repository are shown as text: ``rtlopt.shown.md_text``)."""
+    return md_text(text)
 
 
 def code_cell(text: str) -> str:
-    return "`" + text.replace("`", "'") + "`"
+    """A name or path as a code span no backtick inside it can close."""
+    return md_code(text)
 
 
 def _ratio(old: Any, new: Any) -> float | None:

@@ -26,6 +26,7 @@ from rtlopt.plugins import (
     SAMPLERS,
 )
 from rtlopt.registry import Registry
+from rtlopt.shown import terminal_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,10 +59,17 @@ def real_console(con: Console) -> Console:
 
 
 def escape(text: str) -> str:
-    """``rich.markup.escape``, imported when first needed."""
+    """Text to print as it is: control characters blanked (``rtlopt.shown.terminal_text``,
+    line breaks kept), rich's markup escaped (``[bold red]PROVEN`` prints those characters).
+    Everything the CLI prints of a candidate, a repository or a reason goes through here."""
     from rich.markup import escape as rich_escape
 
-    return rich_escape(text)
+    return rich_escape(terminal_text(text, lines=True))
+
+
+def shown(text: object) -> str:
+    """:func:`escape` of one line: a module name, a path or a reason in a table cell."""
+    return escape(terminal_text(text))
 
 
 console = cast("Console", _LazyConsole(highlight=False, soft_wrap=True))
@@ -188,7 +196,8 @@ class _ConsoleLogHandler(logging.Handler):
         from rich.text import Text
 
         target = _log_target if _log_target is not None else self._console()
-        target.print(Text(text), soft_wrap=True, crop=False)
+        # a log message may quote a candidate: its control characters are not obeyed
+        target.print(Text(terminal_text(text, lines=True)), soft_wrap=True, crop=False)
 
 
 class _ProgressLogHandler(_ConsoleLogHandler):

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
 from rich.table import Table
 
 from rtlopt import batch, session
-from rtlopt.cli._common import EXIT_INTERNAL, EXIT_OK, EXIT_REJECTED, console, err_console
+from rtlopt.cli._common import EXIT_INTERNAL, EXIT_OK, EXIT_REJECTED, console, err_console, escape
 from rtlopt.cli._progress import status
 from rtlopt.errors import UsageError
 from rtlopt.profile import CLAIM

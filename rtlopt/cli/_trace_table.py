@@ -84,7 +84,7 @@ def trace_caption(rep: Replay) -> str:
 
 def print_trace(console: Any, path: str) -> None:
     """Print the table and caption of the replay at ``path`` (its ``trace.json``)."""
-    from rich.markup import escape
+    from rtlopt.cli._common import escape
 
     rep = load_replay(Path(path))
     console.print(trace_table(rep))

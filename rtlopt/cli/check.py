@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 
 from rtlopt.check import CheckReport, percent_text, run_check
@@ -18,8 +17,10 @@ from rtlopt.cli._common import (
     EXIT_REJECTED,
     PluginChoice,
     console,
+    escape,
     fmt,
     handle_errors,
+    shown,
 )
 from rtlopt.plugins import PDKS
 
@@ -171,9 +172,9 @@ def _print_table(report: CheckReport) -> None:
         if m.interface != "same":
             name += " (ports)"
         row = [
-            name,
-            *([m.file] if wide else []),
-            m.equivalence,
+            shown(name),
+            *([shown(m.file)] if wide else []),
+            shown(m.equivalence),
             area,
             delay,
             mc,

@@ -9,10 +9,9 @@ from typing import Any
 
 import click
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 
-from rtlopt.cli._common import console, handle_errors
+from rtlopt.cli._common import console, escape, handle_errors
 from rtlopt.config import describe, get_dotted, load_config
 from rtlopt.errors import UsageError
 

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.markup import escape
 from rich.table import Table
 
-from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, PluginChoice, console, handle_errors
+from rtlopt.cli._common import EXIT_OK, EXIT_REJECTED, PluginChoice, console, escape, handle_errors
 from rtlopt.config import load_config
 from rtlopt.plugins import POLICIES
 from rtlopt.policy._memory import KV_HEADROOM

@@ -25,6 +25,7 @@ from rtlopt.cli._common import (
     parse_defines,
     pdk_options,
     ratio,
+    shown,
 )
 from rtlopt.config import choices
 from rtlopt.errors import InfrastructureError
@@ -160,7 +161,7 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
 
     from rtlopt.report import counterexample_lines
 
-    t = Table(title=f"{name}: reference vs candidate", title_justify="left")
+    t = Table(title=f"{shown(name)}: reference vs candidate", title_justify="left")
     t.add_column("")
     t.add_column("reference", justify="right")
     t.add_column("candidate", justify="right")

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.markup import escape
 
 from rtlopt import session
 from rtlopt.cli._common import (
@@ -23,6 +22,7 @@ from rtlopt.cli._common import (
     console,
     design_options,
     err_console,
+    escape,
     flow_label,
     fmt,
     handle_errors,

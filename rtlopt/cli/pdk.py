@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.markup import escape
 from rich.table import Table
 
-from rtlopt.cli._common import PluginChoice, console, handle_errors
+from rtlopt.cli._common import PluginChoice, console, escape, handle_errors
 from rtlopt.pdk import PDKS, download_pdk, list_pdks, pdk_search_path
 
 

@@ -15,14 +15,18 @@ import functools
 import logging
 import os
 import re
+import secrets
 import shutil
 import subprocess
+import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rtlopt.config import RewardConfig
+from rtlopt.eda._vvpguard import VvpGuard, foreign_system_calls
 from rtlopt.errors import EvaluationTimeout, ToolNotFound, UsageError
 from rtlopt.harness import SimReport, parse_sim_report
 from rtlopt.results import SimResult
@@ -186,14 +190,19 @@ def compile_argv(
     return argv + [argv_path(f) for f in files]
 
 
-def run_vvp(vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str) -> ToolRun:
-    """Run ``vvp -n`` on a compiled file (a timeout is returned, not raised)."""
+def run_vvp(
+    vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str, proc: bool = True
+) -> ToolRun:
+    """Run ``vvp -n`` on a compiled file (a timeout is returned, not raised); ``proc`` False:
+    a sandbox without ``/proc``. A verdict never comes from this run: see
+    :func:`run_simulation`."""
     return run_tool(
         require_tool("vvp").argv("-n", argv_path(vvp_file)),
         cwd=workdir,
         log_path=workdir / log_name,
         limits=limits,
         raise_on_timeout=False,
+        proc=proc,
     )
 
 
@@ -269,42 +278,121 @@ def run_simulation(
     memory_mb: int | None,
     secret: str,
     log_name: str = "sim.log",
+    guard: VvpGuard | None = None,
 ) -> SimReport:
-    """Run ``vvp -n`` on a compiled testbench and read its tagged verdict.
+    """Run ``vvp -n`` on a compiled testbench, sealed, and read its tagged verdict.
+
+    Sealed: the design cannot read the secret nor touch the verdict's channel, even when it
+    reaches ``$fopen`` or ``$fgets``. The compiled file (it holds the secret) is read into
+    memory and deleted before anything runs; ``vvp`` reads it through a named pipe that is
+    empty once read (a second open blocks until the timeout). The simulator writes its output
+    to a log in a private folder that the sandbox covers, through the descriptor it inherits;
+    the sandbox has no ``/proc``, so the design cannot open that descriptor by name. The log
+    in ``workdir`` is written afterwards with the secret blanked. With ``guard``, the compiled
+    text is first checked for system tasks in the candidate's scopes
+    (:func:`rtlopt.eda._vvpguard.foreign_system_calls`): any such call fails the run unrun.
 
     Args:
-        vvp_file: Output of :func:`compile_sources`.
+        vvp_file: Output of :func:`compile_sources` (deleted here).
         workdir: Working directory; the vector files must be there.
         timeout: Seconds before the simulation is killed.
         memory_mb: Address-space limit (a runaway candidate fails to allocate and the run fails).
-        secret: The per-run token of the testbench.
+        secret: The testbench's token (fresh for every compile: see ``Testbench.sealed``).
         log_name: Log file name in ``workdir``.
+        guard: Whose scopes are whose in the compiled testbench.
 
     Raises:
         SimulationTimeout: The simulation did not finish in time.
     """
     log_path = workdir / log_name
+    text = vvp_file.read_text(errors="replace")
+    vvp_file.unlink()
+    if guard is not None:
+        found = foreign_system_calls(text, guard)
+        if found:
+            more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
+            log_path.write_text("not run: " + "\n".join(found) + "\n")
+            return SimReport(
+                SimResult(False, 0, 0),
+                f"{FOREIGN_CALL}: {'; '.join(found[:3])}{more}",
+            )
     start = time.monotonic()
-    run = run_vvp(vvp_file, workdir, limits=Limits(timeout, memory_mb), log_name=log_name)
-    if run.timed_out:
+    rc, timed_out, output = _sealed_vvp(text, workdir, Limits(timeout, memory_mb))
+    log_path.write_text(output.replace(secret, "<secret>"))
+    if timed_out:
         raise SimulationTimeout(
             f"simulation timed out after {timeout:g}s", timeout_s=timeout, log_path=log_path
         )
-    report = parse_sim_report(run.output(), secret)
-    res = report.result
-    duration = time.monotonic() - start
-    res = replace(res, duration_s=duration)
+    report = parse_sim_report(output, secret)
+    res = replace(report.result, duration_s=time.monotonic() - start)
     reason = report.reason
-    if run.returncode < 0 or (run.returncode != 0 and not reason):
-        reason = reason or f"vvp exited with {run.returncode}"
-    if run.returncode != 0 and res.passed:
+    if rc < 0 or (rc != 0 and not reason):
+        reason = reason or f"vvp exited with {rc}"
+    if rc != 0 and res.passed:
         # a pass line followed by a crash is not a pass
         res = replace(res, passed=False)
-        reason = f"vvp exited with {run.returncode}"
+        reason = f"vvp exited with {rc}"
     if not res.passed and "no result line" in reason:
-        tail = run.tail(5).replace("\n", " | ")
-        reason += f" (rc {run.returncode}; log tail: {tail[-300:]})"
+        tail = " | ".join(output.replace(secret, "<secret>").splitlines()[-5:])
+        reason += f" (rc {rc}; log tail: {tail[-300:]})"
     return SimReport(res, reason)
+
+
+#: The start of the reason of a run refused by the structural check.
+FOREIGN_CALL = "system task or function in the candidate's code"
+
+
+def _sealed_vvp(text: str, workdir: Path, limits: Limits) -> tuple[int, bool, str]:
+    """Run ``vvp -n`` on ``text`` served through a named pipe in ``workdir``, its output into a
+    hidden private log: (exit status, timed out, output)."""
+    with tempfile.TemporaryDirectory(prefix="rtlopt-sim-") as private:
+        priv = Path(private)
+        pipe = workdir / f".rtlopt_{secrets.token_hex(8)}.vvp"
+        os.mkfifo(pipe, 0o600)
+        feeder = threading.Thread(target=_feed, args=(pipe, text.encode()), daemon=True)
+        feeder.start()
+        try:
+            run = run_tool(
+                require_tool("vvp").argv("-n", argv_path(pipe)),
+                cwd=workdir,
+                log_path=priv / "sim.log",
+                limits=limits,
+                raise_on_timeout=False,
+                proc=False,
+                hidden=[priv],
+            )
+            output = run.output()
+        finally:
+            _release(pipe, feeder)
+    return run.returncode, run.timed_out, output
+
+
+def _feed(pipe: Path, data: bytes) -> None:
+    """Write ``data`` into the named pipe once a reader opens it, then close it."""
+    try:
+        fd = os.open(pipe, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _release(pipe: Path, feeder: threading.Thread) -> None:
+    """End the feeder when no simulator read the pipe (it did not start), then remove it."""
+    if feeder.is_alive():
+        try:
+            fd = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+            os.close(fd)  # the feeder's open returns and its write fails: no reader
+        except OSError:
+            pass
+        feeder.join(timeout=10)
+    pipe.unlink(missing_ok=True)
 
 
 def simulate(
@@ -315,13 +403,16 @@ def simulate(
     memory_mb: int | None,
     secret: str,
     classes: Mapping[str, int] | None = None,
+    guard: VvpGuard | None = None,
 ) -> SimResult:
     """:func:`run_simulation`, returning only the :class:`SimResult`.
 
     Args:
         classes: Vector counts per stimulus class to record in the result.
     """
-    rep = run_simulation(vvp_file, workdir, timeout=timeout, memory_mb=memory_mb, secret=secret)
+    rep = run_simulation(
+        vvp_file, workdir, timeout=timeout, memory_mb=memory_mb, secret=secret, guard=guard
+    )
     r = rep.result
     if rep.reason:
         log.info("simulation failed: %s", rep.reason)
@@ -330,11 +421,14 @@ def simulate(
 
 __all__ = [
     "PORT_ERROR_KEYWORDS",
+    "FOREIGN_CALL",
     "CompileResult",
+    "VvpGuard",
     "SimulationTimeout",
     "compile_argv",
     "compile_sources",
     "count_errors",
+    "foreign_system_calls",
     "run_simulation",
     "run_vvp",
     "simulate",

@@ -6,14 +6,17 @@ Runs only in the activity mode; the vectorless mode simulates nothing.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rtlopt.eda.activity import NetActivity
 from rtlopt.errors import EvaluationTimeout, ToolFailed
 from rtlopt.evaluate._messages import first_error
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._tbsim import simulate_in_testbench
+
+if TYPE_CHECKING:
+    from rtlopt.harness import SealedBench
 
 __all__ = ["netlist_activity"]
 
@@ -37,20 +40,23 @@ def netlist_activity(s: EvalSetup, wd: Path, netlist: Path) -> dict[str, NetActi
 
     assert s.pdk is not None
     target = s.tools.target.name
-    m = re.search(rf"^\s*{re.escape(target)} (u_cand_\w+) \(", s.tb.text, re.M)
-    if m is None:
-        raise ToolFailed("the testbench has no candidate instance to dump")
-    inst = m.group(1)
-    head, _, _tail = s.tb.text.rstrip().rpartition("endmodule")
-    dump = f"$dumpvars(1, {inst}); $dumpvars(1, {inst}.{MAPPED_INSTANCE});"
     mapped = mapped_wrapper(netlist.read_text(errors="replace"), target)
-    files = {
-        "activity_tb.v": f'{head}  initial begin $dumpfile("{VCD}"); {dump} end\nendmodule\n',
-        "mapped.v": mapped.text,
-    }
+
+    def dump(bench: SealedBench) -> str:
+        inst = bench.candidate
+        return f'$dumpfile("{VCD}"); $dumpvars(1, {inst}); $dumpvars(1, {inst}.{MAPPED_INSTANCE});'
+
     models = cell_models(s.pdk.liberty_plain, memory_mb=s.config.sandbox.memory_mb)
-    sources = [*s.tools.prelude, s.reference_file, wd / "mapped.v", wd / "activity_tb.v"]
-    run = simulate_in_testbench(s, wd, sources, name="activity", files=files, libraries=(models,))
+    sources = [*s.tools.prelude, s.reference_file, wd / "mapped.v"]
+    run = simulate_in_testbench(
+        s,
+        wd,
+        sources,
+        name="activity",
+        files={"mapped.v": mapped.text},
+        libraries=(models,),
+        extra=dump,
+    )
     if not run.compiled.ok:
         raise ToolFailed(
             "the mapped netlist does not simulate with the liberty's cell models: "
@@ -61,6 +67,6 @@ def netlist_activity(s: EvalSetup, wd: Path, netlist: Path) -> dict[str, NetActi
         raise EvaluationTimeout(f"activity simulation: {run.timeout.one_line()}") from run.timeout
     if not (wd / VCD).is_file():
         raise ToolFailed("the activity simulation wrote no waveform", log_path=wd)
-    scope = f"{s.tb.top}.{inst}"
+    scope = f"{run.bench.top}.{run.bench.candidate}"
     scopes = (scope, f"{scope}.{MAPPED_INSTANCE}")
     return read_activity(wd / VCD, scopes, s.tb.total, mapped.ranges, mapped.names)

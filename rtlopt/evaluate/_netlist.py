@@ -90,7 +90,7 @@ def netlist_check(s: EvalSetup, wd: Path, gold: Path, netlist: Path) -> NetlistO
     # write_verilog expresses Yosys's cells as plain Verilog; the cell models are only read (an
     # extra parse per candidate) when the netlist still instantiates a cell
     libraries = yosys_simulation_libraries() if _instantiates_cells(netlist) else ()
-    sources = [*s.tools.prelude, gold, netlist, s.tb_file]
+    sources = [*s.tools.prelude, gold, netlist]
     run = simulate_in_testbench(s, wd, sources, name="netlist", libraries=libraries)
     if not run.compiled.ok:
         return NetlistOutcome(

@@ -6,6 +6,8 @@ that ends the evaluation, or None to go on.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._candidate import Candidate, invalid
 from rtlopt.evaluate._messages import compile_error_summary, interface_problem, mismatch_reason
@@ -154,26 +156,19 @@ def _driven_inputs(s: EvalSetup, c: Candidate) -> str:
 
 
 def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
-    """Equivalence by simulation against the renamed reference."""
-    from rtlopt.eda.iverilog import compile_sources, simulate
+    """Equivalence by simulation against the renamed reference (sealed and guarded:
+    :func:`rtlopt.evaluate._tbsim.simulate_in_testbench`)."""
+    from rtlopt.eda.iverilog import FOREIGN_CALL
+    from rtlopt.evaluate._tbsim import simulate_in_testbench
     from rtlopt.harness import power_up_file
 
     cfg = s.config
-    sb = cfg.sandbox
     c.progress.stage = Stage.SIMULATION
-    for name, content in s.tb.files.items():
-        (c.dir / name).write_text(content)
     sim_file = power_up_file(c.file, cfg.harness.initial_values)
-    sim_comp = compile_sources(
-        [*c.lib, sim_file, s.reference_file, s.tb_file],
-        c.dir,
-        top=s.tb.top,
-        include_dirs=s.tools.include_dirs,
-        defines=s.tools.defines,
-        out=c.dir / "sim.vvp",
-        timeout=sb.timeout_s,
-        memory_mb=sb.memory_mb,
+    run = simulate_in_testbench(
+        s, c.dir, [*c.lib, sim_file, s.reference_file], name="sim", log_name="sim.log"
     )
+    sim_comp = run.compiled
     c.logs["sim_compile"] = str(sim_comp.log_path)
     if not sim_comp.ok:
         return invalid(
@@ -184,15 +179,13 @@ def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             r_syn=cfg.reward.port_error_factor,
             logs=c.logs,
         )
-    c.sim = simulate(
-        c.dir / "sim.vvp",
-        c.dir,
-        timeout=min(sb.timeout_s, cfg.harness.sim_timeout_s),
-        memory_mb=sb.memory_mb,
-        secret=s.secret,
-        classes=s.tb.classes,
-    )
+    if run.timeout is not None:
+        raise run.timeout
+    assert run.report is not None
+    c.sim = replace(run.report.result, classes=dict(s.tb.classes))
     c.logs["simulation"] = str(c.dir / "sim.log")
+    if run.report.reason.startswith(FOREIGN_CALL):
+        return invalid(cfg.reward, Stage.SIMULATION, run.report.reason, r_syn=1.0, logs=c.logs)
     if not c.sim.passed:
         return invalid(
             cfg.reward,

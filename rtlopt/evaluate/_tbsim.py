@@ -1,9 +1,12 @@
-"""A netlist simulated in the equivalence testbench: the sandboxed compile and run that the
-netlist check (``_netlist``) and the activity simulation (``_activity``) share."""
+"""A design simulated in the equivalence testbench: the sealed compile and run that the
+simulation stage, the netlist check (``_netlist``) and the activity simulation (``_activity``)
+share."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +15,7 @@ from rtlopt.evaluate._setup import EvalSetup
 
 if TYPE_CHECKING:
     from rtlopt.eda.iverilog import CompileResult, SimulationTimeout
-    from rtlopt.harness import SimReport
+    from rtlopt.harness import SealedBench, SimReport
 
 __all__ = ["NetlistSim", "simulate_in_testbench"]
 
@@ -23,13 +26,33 @@ class NetlistSim:
 
     Attributes:
         compiled: The compiler's result (``compiled.ok`` False: nothing ran).
+        bench: The run's testbench (its top and instance names).
         report: The simulation's verdict; None when it did not compile or timed out.
         timeout: The simulation's timeout, when it ran out of time.
     """
 
     compiled: CompileResult
+    bench: SealedBench
     report: SimReport | None = None
     timeout: SimulationTimeout | None = None
+
+
+def _shared_vectors(s: EvalSetup) -> Path:
+    """The vector file in the shared folder, which no simulation can write (written once,
+    atomically: parallel evaluations write the same bytes)."""
+    from rtlopt.harness import VECTOR_FILE
+
+    dest = s.shared_dir / VECTOR_FILE
+    text = s.tb.files[VECTOR_FILE]
+    try:
+        if dest.read_text() == text:
+            return dest
+    except OSError:
+        pass
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, dest)
+    return dest
 
 
 def simulate_in_testbench(
@@ -40,39 +63,57 @@ def simulate_in_testbench(
     name: str,
     files: Mapping[str, str] | None = None,
     libraries: Sequence[Path] = (),
+    extra: Callable[[SealedBench], str] | None = None,
+    log_name: str = "",
 ) -> NetlistSim:
-    """Write the testbench's files (then ``files``) into ``wd``, compile ``sources`` with the
-    testbench's top, include folders and defines into ``<name>.vvp``, and run it with its
-    secret; both under the sandbox's time and memory limits (the run also under the harness's
-    simulation limit), the run's log in ``<name>_sim.log``."""
-    from rtlopt.eda.iverilog import SimulationTimeout, compile_sources, run_simulation
+    """Write the testbench's files (then ``files``) into ``wd`` (the testbench reads its
+    vectors from the shared folder, which the design cannot write), compile ``sources`` and this
+    run's sealed testbench (``Testbench.sealed``: a fresh secret and fresh names; ``extra``
+    gives the statements of one more ``initial`` block) with the testbench's include folders
+    and defines into ``<name>.vvp``, delete the testbench's text, and run the compiled file
+    sealed and guarded (:func:`rtlopt.eda.iverilog.run_simulation`: no system task in the
+    candidate's scopes, no secret or verdict the design can open); both under the sandbox's
+    time and memory limits (the run also under the harness's simulation limit), the run's log
+    in ``log_name`` (default ``<name>_sim.log``)."""
+    from rtlopt.eda.iverilog import SimulationTimeout, VvpGuard, compile_sources, run_simulation
+    from rtlopt.harness import ref_name
 
     sb = s.config.sandbox
     wd.mkdir(parents=True, exist_ok=True)
     for fname, content in {**s.tb.files, **(files or {})}.items():
         (wd / fname).write_text(content)
-    comp = compile_sources(
-        sources,
-        wd,
-        top=s.tb.top,
-        include_dirs=s.tools.include_dirs,
-        defines=s.tools.defines,
-        out=wd / f"{name}.vvp",
-        timeout=sb.timeout_s,
-        memory_mb=sb.memory_mb,
-        libraries=libraries,
-    )
+    bench = s.tb.sealed(_shared_vectors(s))
+    if extra is not None:
+        bench = bench.with_initial(extra(bench))
+    tb_file = wd / f"{name}_tb.v"
+    tb_file.write_text(bench.text)
+    try:
+        comp = compile_sources(
+            [*sources, tb_file],
+            wd,
+            top=bench.top,
+            include_dirs=s.tools.include_dirs,
+            defines=s.tools.defines,
+            out=wd / f"{name}.vvp",
+            timeout=sb.timeout_s,
+            memory_mb=sb.memory_mb,
+            libraries=libraries,
+        )
+    finally:
+        tb_file.unlink(missing_ok=True)
     if not comp.ok:
-        return NetlistSim(comp)
+        return NetlistSim(comp, bench)
+    target = s.tools.target.name
     try:
         rep = run_simulation(
             wd / f"{name}.vvp",
             wd,
             timeout=min(sb.timeout_s, s.config.harness.sim_timeout_s),
             memory_mb=sb.memory_mb,
-            secret=s.secret,
-            log_name=f"{name}_sim.log",
+            secret=bench.secret,
+            log_name=log_name or f"{name}_sim.log",
+            guard=VvpGuard(bench.top, ref_name(target), target),
         )
     except SimulationTimeout as exc:
-        return NetlistSim(comp, timeout=exc)
-    return NetlistSim(comp, rep)
+        return NetlistSim(comp, bench, timeout=exc)
+    return NetlistSim(comp, bench, rep)

@@ -386,7 +386,13 @@ def replay(
     Raises:
         InfrastructureError: iverilog could not compile or run the replay.
     """
-    from rtlopt.eda.iverilog import compile_argv, compile_sources, run_vvp
+    from rtlopt.eda.iverilog import (
+        VvpGuard,
+        compile_argv,
+        compile_sources,
+        foreign_system_calls,
+        run_vvp,
+    )
     from rtlopt.errors import ToolFailed
     from rtlopt.tools import Limits, require_tool
 
@@ -415,9 +421,24 @@ def replay(
             stderr_tail=comp.output[-400:],
             log_path=comp.log_path,
         )
-    run = run_vvp(
-        out_dir / "replay.vvp", out_dir, limits=Limits(timeout, memory_mb), log_name="replay.log"
+    # the replay explains a verdict made elsewhere, never makes one; still, a candidate that
+    # prints its own samples could misreport it: no system task in its scopes (the same
+    # structural check as the simulation's), and no /proc to reach its output through
+    found = foreign_system_calls(
+        (out_dir / "replay.vvp").read_text(errors="replace"),
+        VvpGuard(TOP, ref_name(target.name), target.name),
     )
+    if found:
+        log.warning("counterexample not replayed: %s in the candidate", "; ".join(found[:3]))
+        output = ""
+    else:
+        output = run_vvp(
+            out_dir / "replay.vvp",
+            out_dir,
+            limits=Limits(timeout, memory_mb),
+            log_name="replay.log",
+            proc=False,
+        ).output()
     rel = [Path(f.name) if f.parent == out_dir else f for f in [*files, tb]]
     argv = compile_argv(
         require_tool("iverilog"),
@@ -430,7 +451,7 @@ def replay(
     command = shlex.join(argv) + " && " + shlex.join(["vvp", "-n", "replay.vvp"])
     script = out_dir / "replay.sh"
     script.write_text(f'#!/bin/sh\n# replays the counterexample\ncd "$(dirname "$0")"\n{command}\n')
-    samples = parse_samples(run.output(), tag, target)
+    samples = parse_samples(output, tag, target)
     return _finish(trace, target, samples, out_dir, tb, script, command)
 
 

@@ -27,7 +27,7 @@ from rtlopt.harness._semantics import (
     strip_initial_values,
 )
 from rtlopt.harness._stimulus import Field
-from rtlopt.harness._testbench import VECTOR_FILE, Testbench, build_testbench
+from rtlopt.harness._testbench import VECTOR_FILE, SealedBench, Testbench, build_testbench
 from rtlopt.verilog import blank_comments, rename_modules
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "VECTOR_FILE",
     "Field",
     "SimReport",
+    "SealedBench",
     "Testbench",
     "blank_comments",
     "build_testbench",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rtlopt.config import HarnessConfig
 from rtlopt.errors import DesignError
@@ -33,6 +35,7 @@ class Testbench:
         constants: Values the design compares inputs against, behind the ``biased`` class
             (empty when none were found or ``harness.bias_constants`` is off).
         seed: The stimulus seed (``harness.seed``).
+        token: The secret the text was built with; :meth:`sealed` replaces it for each run.
     """
 
     text: str
@@ -45,6 +48,35 @@ class Testbench:
     digest: str = ""
     constants: tuple[FieldConstant, ...] = ()
     seed: int = 0
+    token: str = field(default="", repr=False)
+
+    def sealed(self, vectors: Path | None = None) -> SealedBench:
+        """The text with a fresh secret, and fresh names for the top and the two instances;
+        with ``vectors``, reading its vectors from that file (a folder the design cannot
+        write: a design that rewrote the vectors before the testbench read them would choose
+        its own stimulus).
+
+        Every compile and run of the testbench uses its own: a secret that a file somewhere
+        (the shared testbench, an earlier run's log) shows is dead by the time a design could
+        read it, and a design cannot name the testbench's signals (``rtlopt_tb.errors_``) in
+        a hierarchical reference, because it was written before the names were drawn.
+        """
+        if not self.token:
+            raise ValueError("the testbench was not built with a secret (build_testbench)")
+        new = secrets.token_hex(16)
+        old_suffix, suffix = _suffix(self.token), _suffix(new)
+        top = f"{self.top}_{suffix}"
+        text = self.text.replace(self.token, new).replace(old_suffix, suffix)
+        head = f"module {self.top};"
+        if head not in text:
+            raise ValueError("the testbench text has no top module header")
+        text = text.replace(head, f"module {top};", 1)
+        if vectors is not None:
+            quoted = str(vectors).replace("\\", "\\\\").replace('"', '\\"')
+            if "\n" in quoted or "\r" in quoted:
+                raise ValueError(f"a line break in the vector file's path: {vectors!r}")
+            text = text.replace(f'$readmemh("{VECTOR_FILE}"', f'$readmemh("{quoted}"', 1)
+        return SealedBench(text, top, new, f"u_ref_{suffix}", f"u_cand_{suffix}")
 
     def stimulus_record(self) -> dict[str, object]:
         """Seed, vectors per class and the constant set, for results and reports."""
@@ -66,6 +98,35 @@ class Testbench:
                 return name
             index -= n
         return "?"
+
+
+@dataclass(frozen=True)
+class SealedBench:
+    """One run's testbench (:meth:`Testbench.sealed`).
+
+    Attributes:
+        text: The Verilog text.
+        top: Its top module's name.
+        secret: The token its result lines carry.
+        reference: The reference's instance name.
+        candidate: The candidate's instance name.
+    """
+
+    text: str
+    top: str
+    secret: str = field(repr=False)
+    reference: str
+    candidate: str
+
+    def with_initial(self, body: str) -> SealedBench:
+        """The bench with one more ``initial`` block (``body``: its statements)."""
+        head, _, _ = self.text.rstrip().rpartition("endmodule")
+        text = f"{head}  initial begin {body} end\nendmodule\n"
+        return SealedBench(text, self.top, self.secret, self.reference, self.candidate)
+
+
+def _suffix(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()[:8]
 
 
 def _driven_inputs(design: Design) -> tuple[list[Port], list[Port]]:
@@ -139,7 +200,7 @@ def build_testbench(
     mem = "".join(f"{v:0{hexw}x}\n" for v in vectors)
     n = len(vectors)
     tag = f"{TAG} {secret}"
-    suffix = hashlib.sha256(secret.encode()).hexdigest()[:8]
+    suffix = _suffix(secret)
     u_ref, u_cand = f"u_ref_{suffix}", f"u_cand_{suffix}"
     L = [
         *_tb_declarations(t, top_name, width, n, clocks, fields, (u_ref, u_cand)),
@@ -161,6 +222,7 @@ def build_testbench(
         digest=digest,
         constants=constants,
         seed=cfg.seed,
+        token=secret,
     )
 
 

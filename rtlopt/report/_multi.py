@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from rtlopt.profile import CLAIM, ContextResult
 from rtlopt.results import PPA
+from rtlopt.shown import md_code, md_text
 
 __all__ = ["ModuleRow", "multi_pr_body", "multi_report"]
 
@@ -80,11 +81,11 @@ def _module_table(rows: Sequence[ModuleRow]) -> list[str]:
                 f"{_num(b.power_uw)} -> {_num(a.power_uw)} ({_pct(a.power_uw, b.power_uw)})",
                 f"{r.metric.upper()} {_pct(_metric(a, r.metric), _metric(b, r.metric))}",
             ]
-        result = r.status + (f": {r.reason}" if r.reason else "")
-        commit = f"`{r.commit[:10]}`" if r.commit else "-"
+        result = md_text(r.status + (f": {r.reason}" if r.reason else ""))
+        commit = f"{md_code(r.commit[:10])}" if r.commit else "-"
         lines.append(
-            f"| `{r.module}` | `{r.file}` | {result} | " + " | ".join(cells) + f" | "
-            f"{r.verdict or '-'} | {commit} |"
+            f"| {md_code(r.module)} | {md_code(r.file)} | {result} | " + " | ".join(cells) + f" | "
+            f"{md_text(r.verdict or '-')} | {commit} |"
         )
     return lines
 
@@ -103,27 +104,32 @@ def _ppa_cells(before: PPA, after: PPA) -> str:
 def context_section(ctx: ContextResult) -> list[str]:
     """The in-context table: each module alone, the top with it, the top with all."""
     lines = [
-        f"## In context: `{ctx.top}` (flattened) beside the modules alone",
+        f"## In context: {md_code(ctx.top)} (flattened) beside the modules alone",
         "",
         "| design | area before | area after | area | delay before | delay after | delay | "
         "power before | power after | power |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for m in ctx.modules:
-        lines.append(f"| `{m.module}` alone | " + _ppa_cells(m.alone_before, m.alone_after) + " |")
+        lines.append(
+            f"| {md_code(m.module)} alone | " + _ppa_cells(m.alone_before, m.alone_after) + " |"
+        )
         if m.top_after is not None:
             lines.append(
-                f"| `{ctx.top}` with `{m.module}` | " + _ppa_cells(ctx.before, m.top_after) + " |"
+                f"| {md_code(ctx.top)} with {md_code(m.module)} | "
+                + _ppa_cells(ctx.before, m.top_after)
+                + " |"
             )
-    names = ", ".join(f"`{m.module}`" for m in ctx.modules)
-    lines.append(f"| `{ctx.top}` with {names} | " + _ppa_cells(ctx.before, ctx.after) + " |")
+    names = ", ".join(f"{md_code(m.module)}" for m in ctx.modules)
+    lines.append(f"| {md_code(ctx.top)} with {names} | " + _ppa_cells(ctx.before, ctx.after) + " |")
     lines += ["", *(f"- {s}." for s in ctx.sentences())]
     gone = ctx.vanished()
     if gone:
         lines += [
             "",
-            f"**The gain of {', '.join(f'`{g}`' for g in gone)} vanishes in context**: "
-            f"synthesis of the flattened `{ctx.top}` removes the same logic from the original "
+            f"**The gain of {', '.join(f'{md_code(g)}' for g in gone)} vanishes in context**: "
+            f"synthesis of the flattened {md_code(ctx.top)} removes the same logic from the "
+            "original "
             "(outputs the top leaves unconnected, inputs it ties to constants), so the rewrite "
             "saves nothing in the chip.",
         ]
@@ -142,17 +148,17 @@ def multi_report(
     """The markdown report of a run over several modules."""
     improved = [r for r in rows if r.status == "improved"]
     lines = [
-        f"# rtlopt run `{run_id}`: {len(rows)} modules, {len(improved)} improved",
+        f"# rtlopt run {md_code(run_id)}: {len(rows)} modules, {len(improved)} improved",
         "",
         *_module_table(rows),
         "",
     ]
     if branches:
-        lines += [f"Branch: `{b}`" for b in branches] + [""]
+        lines += [f"Branch: {md_code(b)}" for b in branches] + [""]
     lines += [
         "Each module's run directory holds its own report (`report.md`), candidates and proofs:",
         "",
-        *(f"- `{r.module}`: `{r.run_dir}`" for r in rows if r.run_dir),
+        *(f"- {md_code(r.module)}: {md_code(r.run_dir)}" for r in rows if r.run_dir),
         "",
     ]
     if context is not None:
@@ -167,7 +173,7 @@ def multi_report(
 def multi_pr_body(rows: Sequence[ModuleRow], context: ContextResult | None, run_id: str) -> str:
     """The pull-request description of a run over several modules."""
     improved = [r for r in rows if r.status == "improved"]
-    names = ", ".join(f"`{r.module}`" for r in improved)
+    names = ", ".join(f"{md_code(r.module)}" for r in improved)
     lines = [
         f"## rtlopt: {len(improved)} module(s) rewritten ({names})",
         "",
@@ -180,5 +186,5 @@ def multi_pr_body(rows: Sequence[ModuleRow], context: ContextResult | None, run_
         lines += [*context_section(context), ""]
     else:
         lines += [f"- Equivalence: {CLAIM}"]
-    lines.append(f"- Run: `{run_id}`")
+    lines.append(f"- Run: {md_code(run_id)}")
     return "\n".join(lines) + "\n"

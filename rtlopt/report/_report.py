@@ -12,12 +12,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from rtlopt.report._cex import counterexample_lines
 from rtlopt.report._data import Candidate, RunData, load_run, pareto_front, tradeoff_point
 from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
 from rtlopt.results import PPA, EvalResult
 from rtlopt.rundir import RunDir, atomic_write
+from rtlopt.shown import md_code, md_text
 
 __all__ = ["TOP_CANDIDATES", "ReportPaths", "build_report_json", "generate_report"]
 
@@ -98,8 +100,8 @@ def _formal_json(res: EvalResult | None) -> dict[str, Any] | None:
 
 def _name(c: Mapping[str, Any]) -> str:
     """A candidate as the report names it: its file (``--candidates``) and hash, or its hash."""
-    h = f"`{str(c['hash'])[:12]}`"
-    return f"`{_cell(str(c['source']))}` ({h})" if c.get("source") else h
+    h = md_code(str(c["hash"])[:12])
+    return f"{md_code(str(c['source']))} ({h})" if c.get("source") else h
 
 
 def _candidate_row(c: Candidate, kind: str, ref_metric: float | None) -> dict[str, Any]:
@@ -335,8 +337,15 @@ def _trace_link(run_dir: Path, vcd: str | None) -> str | None:
 
 
 def _cell(v: Any) -> str:
-    """A value for a markdown table cell (no pipes or backticks breaking the table)."""
-    return str(v).replace("|", "\\|").replace("`", "'")
+    """A value as inert Markdown text, also in a table cell (``rtlopt.shown.md_text``)."""
+    return md_text(v)
+
+
+def _fenced(lang: str, body: str) -> list[str]:
+    """A fenced block that no backtick line in ``body`` (a candidate's code) can close."""
+    runs = [len(r) for r in re.findall("`{3,}", body)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return [f"{fence}{lang}", body, fence]
 
 
 def _diff(data: RunData) -> str:
@@ -367,14 +376,16 @@ def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> 
 def _md_header(data: RunData, rep: dict[str, Any]) -> list[str]:
     kind = data.metric
     s = rep["summary"]
-    out = [f"# rtlopt report: `{data.module}`", ""]
+    out = [f"# rtlopt report: {md_code(data.module)}", ""]
     steps_txt = f"{s['steps_done']}" + (
         f" of {s['steps_configured']}" if s["steps_configured"] else ""
     )
     out += [
-        f"- Run: `{data.run.get('run_id', data.path.name)}`, status **{data.status}**, "
+        f"- Run: {md_code(data.run.get('run_id', data.path.name))}, "
+        f"status **{md_text(data.status)}**, "
         f"{steps_txt} steps",
-        f"- Target: `{data.run.get('target_file', '?')}`, PDK `{data.run.get('pdk', '?')}`, "
+        f"- Target: {md_code(data.run.get('target_file', '?'))}, "
+        f"PDK {md_code(data.run.get('pdk', '?'))}, "
         f"figure of merit **{kind.upper()}**",
         f"- Rollouts {_fmt(s['rollouts'])}, accepted {_fmt(s['accepted'])}, "
         f"tokens {_fmt(s['tokens'])}, "
@@ -450,8 +461,8 @@ def _md_result(data: RunData, rep: dict[str, Any]) -> list[str]:
         out += [
             "### Equivalence",
             "",
-            f"- Formal: **{eq['verdict']}** ({eq['method']})"
-            + (f": {eq['reason']}" if eq["reason"] else ""),
+            f"- Formal: **{md_text(eq['verdict'])}** ({md_text(eq['method'])})"
+            + (f": {md_text(eq['reason'])}" if eq["reason"] else ""),
             f"- Simulation: {_fmt(eq['sim_vectors'])} vectors, "
             f"{_fmt(eq['sim_mismatches'])} mismatches"
             + (
@@ -527,7 +538,7 @@ def _md_top(data: RunData, rep: dict[str, Any]) -> list[str]:
     if ro:
         out += ["## Rollouts", ""]
         out += [
-            f"{ro['count']} rollouts, each kept in `{ro['file']}` (answer, stage reached, "
+            f"{ro['count']} rollouts, each kept in {md_code(ro['file'])} (answer, stage reached, "
             "reason). How far they got:",
             "",
         ]
@@ -552,12 +563,12 @@ def _md_top(data: RunData, rep: dict[str, Any]) -> list[str]:
                     _name(c),
                     _fmt(c["step"]),
                     _fmt(c["reward"]),
-                    "yes" if c["accepted"] else f"no ({c['stage']})",
+                    "yes" if c["accepted"] else f"no ({md_text(c['stage'])})",
                     _fmt(ppa.get("area_um2")),
                     _fmt(ppa.get("delay_ps")),
                     _fmt(c["metric"]),
                     _pct(c["metric"], rep["reference"]["metric"]),
-                    c["verdict"] or "-",
+                    md_text(c["verdict"] or "-"),
                 ]
             )
         out += _md_table(
@@ -592,11 +603,12 @@ def _md_rejected(rep: dict[str, Any]) -> list[str]:
         for c in rejected:
             out += [
                 f"- {_name(c)} (step {_fmt(c['step'])}), rejected at "
-                f"**{c['stage']}**: {_cell(c['reason'])}"
+                f"**{_cell(c['stage'])}**: {_cell(c['reason'])}"
             ]
             out += [f"  - {_cell(line)}" for line in c["counterexample"]]
             if c.get("waveform"):
-                out += [f"  - waveform: [{_cell(c['waveform'])}]({c['waveform']})"]
+                link = quote(str(c["waveform"]), safe="/._-")
+                out += [f"  - waveform: [{_cell(c['waveform'])}]({link})"]
         out += [""]
     return out
 
@@ -605,12 +617,12 @@ def _md_flow(data: RunData, rep: dict[str, Any]) -> list[str]:
     out: list[str] = []
     diff = _diff(data)
     if diff:
-        out += ["## Module diff", "", "```diff", diff.rstrip("\n"), "```", ""]
+        out += ["## Module diff", "", *_fenced("diff", diff.rstrip("\n")), ""]
     out += ["## Flow and tools", ""]
     tools = rep["tools"]
     if tools:
         out += _md_table(
-            ["tool", "version"], [[str(k), f"`{_cell(v)}`"] for k, v in tools.items()], "ll"
+            ["tool", "version"], [[_cell(k), md_code(v)] for k, v in tools.items()], "ll"
         ) + [""]
     flow = rep["flow"]
     if isinstance(flow, Mapping) and flow:
@@ -619,21 +631,19 @@ def _md_flow(data: RunData, rep: dict[str, Any]) -> list[str]:
         scripts = [(k, v) for k, v in items if isinstance(v, str) and "\n" in v]
         if short:
             out += _md_table(
-                ["flow setting", "value"], [[k, f"`{_cell(v)}`"] for k, v in short], "ll"
+                ["flow setting", "value"], [[_cell(k), md_code(v)] for k, v in short], "ll"
             ) + [""]
         for k, v in scripts:
             out += [
-                f"<details><summary>{k}</summary>",
+                f"<details><summary>{md_text(k)}</summary>",
                 "",
-                "```tcl",
-                v.rstrip("\n"),
-                "```",
+                *_fenced("tcl", v.rstrip("\n")),
                 "",
                 "</details>",
                 "",
             ]
     extra = [("seed", rep["seed"]), ("KL budget", data.delta_schedule), ("command", rep["command"])]
-    out += [f"- {k}: `{v}`" for k, v in extra if v is not None]
+    out += [f"- {k}: {md_code(v)}" for k, v in extra if v is not None]
     out += [
         "",
         "Ratios compare designs measured in this one flow; absolute numbers depend on "

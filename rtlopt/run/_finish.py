@@ -14,6 +14,7 @@ from rtlopt.report import generate_report
 from rtlopt.results import EvalResult
 from rtlopt.run._loop import RunOutcome
 from rtlopt.rundir import RunDir
+from rtlopt.shown import md_code, md_text
 
 if TYPE_CHECKING:  # gitpython is imported only by runs that write a branch
     from rtlopt.writeback import BranchResult, PullRequest
@@ -60,7 +61,8 @@ def pr_body(
     run_id: str,
     report_rel: str | None = None,
 ) -> str:
-    """A pull-request description in markdown."""
+    """A pull-request description in markdown (names, paths and reasons escaped:
+    ``rtlopt.shown``)."""
     assert ref.ppa is not None and best.ppa is not None
     r, b = ref.ppa, best.ppa
     rows = [
@@ -72,10 +74,11 @@ def pr_body(
     if r.ppa_product is not None and b.ppa_product is not None:
         rows.append(("PPA product", r.ppa_product, b.ppa_product))
     lines = [
-        f"## rtlopt: `{design.target.name}` "
+        f"## rtlopt: {md_code(design.target.name)} "
         f"({metric.upper()} {_pct(b.metric(metric), r.metric(metric))})",
         "",
-        f"Rewrites `{design.target.name}` in `{design.target.file.relative_to(design.root)}`; "
+        f"Rewrites {md_code(design.target.name)} in "
+        f"{md_code(design.target.file.relative_to(design.root))}; "
         "its ports and cycle behaviour are unchanged.",
         "",
         "| metric | before | after | change |",
@@ -84,17 +87,18 @@ def pr_body(
     for label, old, new in rows:
         lines.append(f"| {label} | {_num(old)} | {_num(new)} | {_pct(new, old)} |")
     f = best.formal
-    verdict = f"{f.verdict.value} ({f.method})" if f else "not run"
+    verdict = md_text(f"{f.verdict.value} ({f.method})" if f else "not run")
     sim = f"{best.sim.vectors} vectors, 0 mismatches" if best.sim else "not run"
     lines += [
         "",
-        f"- Equivalence, formal: **{verdict}**" + (f" - {f.reason}" if f and f.reason else ""),
+        f"- Equivalence, formal: **{verdict}**"
+        + (f" - {md_text(f.reason)}" if f and f.reason else ""),
         f"- Equivalence, simulation: {sim}",
-        f"- Run: `{run_id}`" + (f", report `{report_rel}`" if report_rel else ""),
+        f"- Run: {md_code(run_id)}" + (f", report {md_code(report_rel)}" if report_rel else ""),
     ]
     prov = best.provenance or {}
     if prov:
-        lines.append(f"- Evaluator: `{prov.get('evaluator_fingerprint', '')}`")
+        lines.append(f"- Evaluator: {md_code(prov.get('evaluator_fingerprint', ''))}")
     return "\n".join(lines) + "\n"
 
 

@@ -105,6 +105,8 @@ def run_tool(
     raise_on_timeout: bool = True,
     sandbox: bool = True,
     writable: Sequence[Path] = (),
+    proc: bool = True,
+    hidden: Sequence[Path] = (),
 ) -> ToolRun:
     """Run a tool and wait for it.
 
@@ -122,6 +124,9 @@ def run_tool(
             but ``cwd`` and ``writable``, no network. Every tool that reads candidate-derived
             text must; only tools on the user's own trusted input (git, a PDK download) opt out.
         writable: Folders the tool writes besides ``cwd`` (created when missing).
+        proc: Give the sandbox a ``/proc`` (False: the tool cannot open its own descriptors or
+            memory by name).
+        hidden: Folders the sandboxed tool cannot see (an empty file system over each).
 
     Raises:
         SandboxUnavailable: the sandbox is required and bubblewrap cannot start.
@@ -136,7 +141,7 @@ def run_tool(
                 f"'{argv[0]}' is not installed or not on PATH",
                 hint="run scripts/setup.sh or install it",
             )
-        argv = sandboxed([found, *argv[1:]], [cwd, *writable])
+        argv = sandboxed([found, *argv[1:]], [cwd, *writable], proc=proc, hidden=hidden)
     timeout = limits.timeout_s
     log_path.parent.mkdir(parents=True, exist_ok=True)
     full_env = dict(os.environ)

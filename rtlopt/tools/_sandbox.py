@@ -76,17 +76,12 @@ def bwrap_binary() -> str | None:
     return shutil.which("bwrap")
 
 
-def _base_args(binary: str, die_with_parent: bool = True) -> list[str]:
+def _base_args(binary: str, die_with_parent: bool = True, proc: bool = True) -> list[str]:
     tail = ["--die-with-parent"] if die_with_parent else []
-    return [
-        binary,
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
+    # without /proc, /dev/stdout, /dev/fd/N and /proc/self/{fd,mem} name nothing: a process
+    # can still write to its inherited descriptors but not open them again by name
+    procfs = ["--proc", "/proc"] if proc else []
+    return [binary, "--ro-bind", "/", "/", "--dev", "/dev", *procfs] + [
         "--unshare-net",
         "--unshare-ipc",
         *tail,
@@ -146,9 +141,18 @@ def _unavailable(why: str) -> None:
 
 
 def sandboxed(
-    argv: Sequence[str], writable: Iterable[Path], *, die_with_parent: bool = True
+    argv: Sequence[str],
+    writable: Iterable[Path],
+    *,
+    die_with_parent: bool = True,
+    proc: bool = True,
+    hidden: Iterable[Path] = (),
 ) -> list[str]:
     """``argv`` wrapped in bubblewrap with only ``writable`` folders writable.
+
+    ``proc`` False: no ``/proc`` (nor, through it, ``/dev/stdout`` and ``/dev/fd``).
+    ``hidden``: folders covered by an empty file system, so that nothing in them can be opened
+    by name (a descriptor the tool inherits still works: the simulation's log).
 
     ``die_with_parent``: kill the tool when the thread that started it ends (Linux ties the
     parent-death signal to the thread). Long-lived workers, started from one thread and used
@@ -177,4 +181,7 @@ def sandboxed(
             continue
         seen.add(real)
         binds += ["--bind", real, real]
-    return [*_base_args(binary, die_with_parent), *binds, "--", *argv]
+    for h in hidden:
+        h.mkdir(parents=True, exist_ok=True)
+        binds += ["--tmpfs", os.path.realpath(h)]
+    return [*_base_args(binary, die_with_parent, proc), *binds, "--", *argv]

@@ -79,16 +79,23 @@ def test_fake_compile_errors_are_counted(fake_tools: FakeTools, tmp_path: Path) 
 
 def test_fake_simulate_command_line(fake_tools: FakeTools, tmp_path: Path) -> None:
     vvp = tmp_path / "sim.vvp"
-    vvp.write_text('$display("RTLOPT abc123 RESULT vectors=7 checks=%0d mismatches=%0d");\n')
+    text = '$display("RTLOPT abc123 RESULT vectors=7 checks=%0d mismatches=%0d");\n'
+    vvp.write_text(text)
     rep = run_simulation(vvp, tmp_path, timeout=30, memory_mb=None, secret="abc123")
     assert rep.result.passed and rep.result.vectors == 7 and rep.reason == ""
+    # the compiled file is gone; vvp read it through a named pipe that is gone too
+    assert not vvp.exists() and not list(tmp_path.glob(".rtlopt_*"))
     (call,) = fake_tools.calls("vvp")
-    assert call["exe"] == str(FAKE_TOOLS / "vvp") and call["argv"] == ["-n", str(vvp)]
-    vvp.write_text(vvp.read_text() + "// FAKE_MISMATCH\n")
+    assert call["exe"] == str(FAKE_TOOLS / "vvp") and call["argv"][0] == "-n"
+    assert Path(call["argv"][1]).parent == tmp_path and call["argv"][1].endswith(".vvp")
+    # the log keeps no live secret
+    assert "abc123" not in (tmp_path / "sim.log").read_text()
+    vvp.write_text(text + "// FAKE_MISMATCH\n")
     assert not run_simulation(
         vvp, tmp_path, timeout=30, memory_mb=None, secret="abc123"
     ).result.passed
     # another secret: the lines do not count
+    vvp.write_text(text + "// FAKE_MISMATCH\n")
     assert (
         "no result line"
         in run_simulation(vvp, tmp_path, timeout=30, memory_mb=None, secret="other").reason
