@@ -106,7 +106,7 @@ def test_check_summary_keeps_its_cells() -> None:
     _inert_markdown(md)
     rows = [r for r in md.splitlines() if r.startswith("|")]
     assert len(rows) == 2 + len(HOSTILE)  # no row split by a line break
-    assert {_cells(r) for r in rows} == {9}
+    assert {_cells(r) for r in rows} == {10}  # with the rule column
     assert all(r.rstrip().endswith("|") and "FAIL" in r for r in rows[2:])
 
 
