@@ -407,6 +407,16 @@ def _parse_change(design: Any, job: _Job, tmp: Path) -> None:
         ) from None
 
 
+def _second_proof(ev: Evaluator, text: str, res: EvalResult) -> Any:
+    """The second, independent proof of a module about to pass on a proof (``None`` when its
+    pass does not rest on one): ``rtlopt.formal.second``."""
+    if res.status is not Status.OK or res.formal is None:
+        return None
+    if res.formal.verdict is not Verdict.PROVEN:
+        return None
+    return ev.confirm(text, res)
+
+
 def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
     from rtlopt.frontend import load_design
 
@@ -424,6 +434,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
         kind = ev.metric_kind
+        second = _second_proof(ev, new_src, res) if opt_only else None
     if res.is_infrastructure_error:
         mc.findings.append(f"could not check the change to {rel}: {res.reason}")
         mc.tool_error = True
@@ -442,6 +453,10 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
             mc.notes.append(f"formal: {res.formal.reason}")
+        if second is not None and not second.agrees:
+            mc.equivalence = "unknown"
+            mc.findings.append(f"not kept: the two proofs disagree: {second.reason}")
+            return mc
     else:
         mc.equivalence = "not required"
         if res.status is not Status.OK:
