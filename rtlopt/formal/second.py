@@ -293,6 +293,9 @@ def miter_script(design: Design, plan: FormalPlan, strict_x: bool) -> str:
         # x constants and undriven nets: free inputs on both sides (never a don't-care)
         "setundef -undriven -anyseq",
         "setundef -anyseq",
+        # registers without a reset value start equal on both sides (zero; a free value per
+        # side would set apart two copies of one un-reset register)
+        "setundef -zero -init",
         "opt_clean",
         f"write_rtlil {_WORK}/{REPLAY_DIR}/miter.il",
         "techmap",

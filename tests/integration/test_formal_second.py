@@ -129,6 +129,48 @@ def test_reset_period_follows_the_first_proof(tmp_path: Path) -> None:
     assert not second.agrees and "found a difference" in second.reason
 
 
+_ENC_REF = """module enc(input clk, input rst, input en, input [3:0] d, output [3:0] y);
+  reg [3:0] q;
+  always @(posedge clk) if (rst) q <= 4'd5; else if (en) q <= d;
+  assign y = q;
+endmodule
+"""
+#: the register holds q ^ 5: equal after the reset, different from a power-up state of zeros
+_ENC_GOOD = """module enc(input clk, input rst, input en, input [3:0] d, output [3:0] y);
+  reg [3:0] r;
+  always @(posedge clk) if (rst) r <= 4'd0; else if (en) r <= d ^ 4'd5;
+  assign y = r ^ 4'd5;
+endmodule
+"""
+
+
+def test_reencoded_register_is_proven_after_the_reset_period(tmp_path: Path) -> None:
+    d = _design(tmp_path / "repo", _ENC_REF, "enc")
+    cand = _cand(tmp_path, _ENC_GOOD)
+    cfg = FormalConfig(timeout_s=60)
+    first = check_equivalence(d, [cand], tmp_path / "first", cfg)
+    assert first.verdict is Verdict.PROVEN, first
+    second = confirm_proof(d, [cand], tmp_path / "second", cfg, first)
+    assert second.agrees, second
+
+
+def test_unreset_register_copies_start_equal(tmp_path: Path) -> None:
+    """A register without reset on both sides (a pipeline stage): the same power-up value."""
+    ref = _REF.replace("output y);", "output y, output reg [3:0] p);").replace(
+        "endmodule", "  always @(posedge clk) if (en) p <= d;\nendmodule"
+    )
+    good = _GOOD.replace("output y);", "output y, output reg [3:0] p);").replace(
+        "endmodule", "  always @(posedge clk) if (en) p <= d;\nendmodule"
+    )
+    d = _design(tmp_path / "repo", ref, "acc")
+    cand = _cand(tmp_path, good)
+    second = confirm_proof(
+        d, [cand], tmp_path / "second", FormalConfig(timeout_s=60),
+        FormalResult(Verdict.PROVEN, "abc lcorr; dprove", ""),
+    )
+    assert second.agrees, second
+
+
 def test_first_verdict_not_proven_is_not_confirmed(tmp_path: Path) -> None:
     d = _design(tmp_path / "repo", _COMB_REF, "mix")
     cand = _cand(tmp_path, _COMB_GOOD)
