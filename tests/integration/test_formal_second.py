@@ -165,7 +165,10 @@ def test_unreset_register_copies_start_equal(tmp_path: Path) -> None:
     d = _design(tmp_path / "repo", ref, "acc")
     cand = _cand(tmp_path, good)
     second = confirm_proof(
-        d, [cand], tmp_path / "second", FormalConfig(timeout_s=60),
+        d,
+        [cand],
+        tmp_path / "second",
+        FormalConfig(timeout_s=60),
         FormalResult(Verdict.PROVEN, "abc lcorr; dprove", ""),
     )
     assert second.agrees, second

@@ -53,9 +53,7 @@ def _repo(tmp: Path) -> Path:
     repo = tmp / "repo"
     (repo / "rtl").mkdir(parents=True)
     (repo / "rtl" / "cmp32.v").write_text(_REF)
-    (repo / "rtlopt.toml").write_text(
-        '[check]\noptimization_only = ["cmp32"]\nppa = false\n'
-    )
+    (repo / "rtlopt.toml").write_text('[check]\noptimization_only = ["cmp32"]\nppa = false\n')
     _git(repo, "init", "-q", "-b", "main")
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "add", "-A")
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base")
