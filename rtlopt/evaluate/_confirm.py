@@ -34,5 +34,4 @@ def confirm(s: EvalSetup, text: str, d: Path, first: FormalResult) -> SecondProo
         cfg.formal,
         first,
         initial_values=cfg.harness.initial_values,
-        strict_x=cfg.harness.strict_x,
     )

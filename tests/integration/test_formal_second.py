@@ -187,3 +187,34 @@ def test_engine_differs_from_the_first() -> None:
     assert choose_engine("abc cec", True) == "dsat"
     assert choose_engine("abc lcorr; dprove", False) == "pdr"
     assert choose_engine("sat induction", False) == "dprove"
+
+
+_X_REF = """module xsel(input [7:0] a, input [7:0] b, input s, output [7:0] y);
+  assign y = s ? a & b : 8'bx;
+endmodule
+"""
+_X_GOOD = """module xsel(input [7:0] a, input [7:0] b, input s, output [7:0] y);
+  assign y = {8{s}} & b & a;
+endmodule
+"""
+#: wrong only where the reference's output is 0 (s, a = 8'hc3, b = 0)
+_X_BAD = _X_GOOD.replace("& b & a;", "& ((b & a) | {7'd0, a == 8'hc3 && b == 8'h00});")
+
+
+def test_reference_x_refined_to_zero_is_proven(tmp_path: Path) -> None:
+    d = _design(tmp_path / "repo", _X_REF, "xsel")
+    cand = _cand(tmp_path, _X_GOOD)
+    cfg = FormalConfig(timeout_s=60)
+    first = check_equivalence(d, [cand], tmp_path / "first", cfg)
+    assert first.verdict is Verdict.PROVEN, first
+    assert confirm_proof(d, [cand], tmp_path / "second", cfg, first).agrees
+
+
+def test_fake_first_proof_of_a_difference_where_the_reference_is_zero(tmp_path: Path) -> None:
+    """The x constants become zero: an x test (``-ignore_gold_x``) would then read every zero
+    of the reference as x and hide this difference."""
+    d = _design(tmp_path / "repo", _X_REF, "xsel")
+    cand = _cand(tmp_path, _X_BAD)
+    fake_first = FormalResult(Verdict.PROVEN, "sat miter", "")
+    second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=60), fake_first)
+    assert not second.agrees and "found a difference" in second.reason
