@@ -46,6 +46,7 @@ class ModuleCheck:
     findings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     tool_error: bool = False  # a tool crashed or timed out: not checked, no verdict
+    proof: str = ""  # the second proof's replay folder (kept with run_check(proofs=...))
 
     @property
     def ok(self) -> bool:
@@ -122,6 +123,7 @@ def run_check(
     base: str | None = None,
     overrides: dict[str, Any] | None = None,
     pdk: Any | None = None,
+    proofs: Path | None = None,
 ) -> CheckReport:
     """Check the changed modules of the repository containing ``start``.
 
@@ -137,6 +139,8 @@ def run_check(
         base: Compare with the merge base of this revision; default: HEAD vs the index.
         overrides: Configuration overrides (dotted keys).
         pdk: A resolved PDK for the PPA comparison, or None to resolve ``flow.pdk``.
+        proofs: A folder receiving each proven module's replay files (the second proof's
+            miter and ``replay.sh``, :mod:`rtlopt.formal.second`) as ``<module>/``.
     """
     from rtlopt.check._git import changed_files, open_repo, resolve_base
 
@@ -178,11 +182,24 @@ def run_check(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    _keep_proofs(checked, proofs)
     if any(m.tool_error for m in checked):  # the crashed tool's log is named in the finding
         log.warning("logs of the tool failure kept in %s", tmp)
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     return CheckReport(base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, checked)
+
+
+def _keep_proofs(checked: Sequence[ModuleCheck], proofs: Path | None) -> None:
+    """Copy the replay folders out of the scratch folder (``proofs``), or forget them."""
+    for mc in checked:
+        if mc.proof and proofs is not None and Path(mc.proof).is_dir():
+            dest = proofs / mc.module
+            shutil.rmtree(dest, ignore_errors=True)
+            shutil.copytree(mc.proof, dest)
+            mc.proof = str(dest)
+        else:
+            mc.proof = ""
 
 
 def _check_files(
@@ -453,6 +470,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
             mc.notes.append(f"formal: {res.formal.reason}")
+        mc.proof = str(second.replay) if second is not None and second.replay else ""
         if second is not None and not second.agrees:
             mc.equivalence = "unknown"
             mc.findings.append(f"not kept: the two proofs disagree: {second.reason}")

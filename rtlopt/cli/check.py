@@ -49,6 +49,13 @@ from rtlopt.plugins import PDKS
     default=None,
     help="Append the markdown table to this file (e.g. $GITHUB_STEP_SUMMARY).",
 )
+@click.option(
+    "--proofs",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Keep each proven module's replay files (miter, replay.sh for stock yosys-abc) "
+    "in DIR/<module>.",
+)
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print JSON.")
 @handle_errors
 def check(
@@ -58,6 +65,7 @@ def check(
     pdk: str | None,
     no_ppa: bool,
     summary: Path | None,
+    proofs: Path | None,
     as_json: bool,
 ) -> None:
     """Check changed Verilog modules against their base version.
@@ -78,7 +86,7 @@ def check(
         "flow.pdk": pdk,
         "check.ppa": False if no_ppa else None,
     }
-    report = run_check(Path.cwd(), files, base=base, overrides=overrides)
+    report = run_check(Path.cwd(), files, base=base, overrides=overrides, proofs=proofs)
     if summary is not None:
         with summary.open("a") as fh:
             fh.write(report.markdown())

@@ -87,13 +87,20 @@ def test_check_fake_first_proof_of_a_trojan_is_rejected(
     assert any("the two proofs disagree" in f and "found a difference" in f for f in mc.findings)
 
 
-def test_check_passes_a_correct_change_on_both_proofs(tmp_path: Path) -> None:
+def test_check_passes_a_correct_change_on_both_proofs_and_keeps_the_replay(
+    tmp_path: Path,
+) -> None:
     repo = _repo(tmp_path)
     _stage(repo, _GOOD)
-    report = run_check(repo)
+    report = run_check(repo, proofs=tmp_path / "proofs")
     (mc,) = report.modules
     assert mc.ok, mc
     assert mc.equivalence == "proven"
+    assert mc.proof == str(tmp_path / "proofs" / "cmp32")
+    replay = subprocess.run(
+        ["sh", str(tmp_path / "proofs" / "cmp32" / "replay.sh")], capture_output=True, text=True
+    )
+    assert replay.returncode == 0 and "PROVEN" in replay.stdout
 
 
 def _outcome(text: str) -> Any:
