@@ -14,7 +14,7 @@ shares none of those parts but the text files:
   disagreement, a false rejection, never an accept; a candidate x where the reference is
   defined was rejected by the first proof already);
 * **engine**: ABC, with an algorithm the first proof did not use: ``&cec`` or ``dprove`` after
-  a Yosys SAT proof, ``dsat`` or ``pdr`` after an ABC one.
+  a Yosys SAT proof, ``dsat`` or ``lcorr`` then ``pdr`` after an ABC one.
 
 The power-up and reset conventions are the first proof's (:func:`~rtlopt.formal.scripts
 .reset_init`): initial values dropped, every reset input at its active level for the first
@@ -160,17 +160,20 @@ ENGINES: dict[str, str] = {
     "dsat": "dsat",
     "dprove": "dprove -T {t}",
     "pdr": "pdr -T {t}",
+    # latch correspondence by induction from the initial state (a sound reduction: on a
+    # renamed core it merges the two copies), then property-directed reachability
+    "lcorr_pdr": "lcorr; pdr -T {t}",
 }
 
 
 def choose_engine(first_method: str, combinational: bool) -> str:
     """An ABC algorithm the first proof did not use: after ABC (``abc ...`` methods),
-    ``dsat`` (combinational) or ``pdr``; after Yosys (SAT, induction, ``equiv_*``), ``&cec``
-    or ``dprove``."""
+    ``dsat`` (combinational) or ``lcorr`` then ``pdr`` (``pdr`` alone does not finish a core
+    in minutes); after Yosys (SAT, induction, ``equiv_*``), ``&cec`` or ``dprove``."""
     by_abc = "abc" in first_method.lower()
     if combinational:
         return "dsat" if by_abc else "cec"
-    return "pdr" if by_abc else "dprove"
+    return "lcorr_pdr" if by_abc else "dprove"
 
 
 def replay_script(module: str, engine: str, timeout_s: float) -> str:

@@ -185,7 +185,7 @@ def test_first_verdict_not_proven_is_not_confirmed(tmp_path: Path) -> None:
 def test_engine_differs_from_the_first() -> None:
     assert choose_engine("sat miter", True) == "cec"
     assert choose_engine("abc cec", True) == "dsat"
-    assert choose_engine("abc lcorr; dprove", False) == "pdr"
+    assert choose_engine("abc lcorr; dprove", False) == "lcorr_pdr"
     assert choose_engine("sat induction", False) == "dprove"
 
 
