@@ -218,3 +218,21 @@ def test_fake_first_proof_of_a_difference_where_the_reference_is_zero(tmp_path: 
     fake_first = FormalResult(Verdict.PROVEN, "sat miter", "")
     second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=60), fake_first)
     assert not second.agrees and "found a difference" in second.reason
+
+
+@pytest.mark.slow
+def test_picorv32_core_edit_is_confirmed(tmp_path: Path) -> None:
+    """picorv32's core with renamed and reordered registers (the first proof's lcorr; dprove
+    case): the second path proves it too (lcorr then pdr on its own miter; about 45 s here)."""
+    from tests.integration.test_formal_core_renamed import UPSTREAM, renamed_core
+
+    if not UPSTREAM.exists():
+        pytest.skip(f"benchmark data not found: {UPSTREAM}")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(UPSTREAM, repo / "picorv32.v")
+    cand = _cand(tmp_path, renamed_core(UPSTREAM.read_text(), broken=False))
+    d = load_design(repo / "picorv32.v", "picorv32", ProjectConfig())
+    first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")  # the first proof's verdict
+    second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=300), first)
+    assert second.agrees, second
