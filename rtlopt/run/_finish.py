@@ -169,10 +169,13 @@ def second_proof(outcome: RunOutcome, design: Design, config: Config, rd: RunDir
     """The second, independent proof of the best design (:mod:`rtlopt.formal.second`), once
     per run, before anything is written back: the pull-request body's lines on it and its
     replay files (copied to :data:`PROOF_DIR` in the run folder), or ``"rejected: <why>"``
-    when the two proofs disagree."""
-    from rtlopt.evaluate import Evaluator
+    when the two proofs disagree; "" when the design is kept without a proof (as ``check``
+    passes one: ``formal.require_proof`` off)."""
+    from rtlopt.evaluate import Evaluator, Verdict
 
     assert outcome.best is not None and outcome.best_code is not None
+    if outcome.best.formal is None or outcome.best.formal.verdict is not Verdict.PROVEN:
+        return ""  # kept without a proof (formal.require_proof off): nothing to prove again
     with Evaluator(design, config, rd.workdir / "second_proof", None) as ev:
         found = ev.confirm(outcome.best_code, outcome.best)
     target = rd.path / PROOF_DIR
