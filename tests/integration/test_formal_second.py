@@ -236,3 +236,26 @@ def test_picorv32_core_edit_is_confirmed(tmp_path: Path) -> None:
     first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")  # the first proof's verdict
     second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=300), first)
     assert second.agrees, second
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_exported_gated_clock_latch(tmp_path: Path, broken: bool) -> None:
+    """A latch-based clock gate (every clock edge modelled): the equivalent enable is proven on
+    both paths; the other enable, with a fake first proof, is a difference on the second."""
+    from tests.integration.test_clock_gate_output import BROKEN, CELL, EQUIVALENT, REFERENCE
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "cg_cell.v").write_text(CELL)
+    (repo / "sleep.v").write_text(REFERENCE)
+    d = load_design(repo / "sleep.v", "sleep", ProjectConfig())
+    files = [repo / "cg_cell.v", _cand(tmp_path, BROKEN if broken else EQUIVALENT)]
+    cfg = FormalConfig(timeout_s=60)
+    first = (
+        FormalResult(Verdict.PROVEN, "sat miter", "")
+        if broken
+        else check_equivalence(d, files, tmp_path / "first", cfg)
+    )
+    assert first.verdict is Verdict.PROVEN, first
+    second = confirm_proof(d, files, tmp_path / "second", cfg, first)
+    assert second.agrees is not broken, second
