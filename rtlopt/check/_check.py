@@ -16,6 +16,7 @@ import logging
 import math
 import os
 import re
+import shutil
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ class ModuleCheck:
     notes: list[str] = field(default_factory=list)
     tool_error: bool = False  # a tool crashed or timed out: not checked, no verdict
     rule: str = ""  # "required (why)" / "not required"; empty when nothing was judged
+    proof: str = ""  # the second proof's replay folder (kept with run_check(proofs=...))
 
     @property
     def ok(self) -> bool:
@@ -152,6 +154,18 @@ def _relative(files: Sequence[Path], top: Path) -> list[str]:
         except ValueError:
             raise DesignError("file is outside the repository", path=f) from None
     return rels
+
+
+def keep_proofs(checked: Sequence[ModuleCheck], proofs: Path | None) -> None:
+    """Copy the replay folders out of the scratch folder (``proofs``), or forget them."""
+    for mc in checked:
+        if mc.proof and proofs is not None and Path(mc.proof).is_dir():
+            dest = proofs / mc.module
+            shutil.rmtree(dest, ignore_errors=True)
+            shutil.copytree(mc.proof, dest)
+            mc.proof = str(dest)
+        else:
+            mc.proof = ""
 
 
 def _file_changes(
@@ -336,6 +350,16 @@ def _parse_change(design: Any, job: _Job, tmp: Path) -> None:
         ) from None
 
 
+def _second_proof(ev: Evaluator, text: str, res: EvalResult) -> Any:
+    """The second, independent proof of a module about to pass on a proof (``None`` when its
+    pass does not rest on one): ``rtlopt.formal.second``."""
+    if res.status is not Status.OK or res.formal is None:
+        return None
+    if res.formal.verdict is not Verdict.PROVEN:
+        return None
+    return ev.confirm(text, res)
+
+
 def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
     from rtlopt.frontend import load_design
 
@@ -360,6 +384,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
         kind = ev.metric_kind
+        second = _second_proof(ev, new_src, res) if opt_only else None
     if res.is_infrastructure_error:
         mc.findings.append(f"could not check the change to {rel}: {res.reason}")
         mc.tool_error = True
@@ -382,6 +407,11 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
             mc.notes.append(f"formal: {res.formal.reason}")
+        mc.proof = str(second.replay) if second is not None and second.replay else ""
+        if second is not None and not second.agrees:
+            mc.equivalence = "unknown"
+            mc.findings.append(f"not kept: the two proofs disagree: {second.reason}")
+            return mc
     else:
         mc.equivalence = "not required"
         if res.status is not Status.OK:

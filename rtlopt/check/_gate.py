@@ -26,6 +26,7 @@ from rtlopt.check._check import (
     _moved_modules,
     _relative,
     _run_jobs,
+    keep_proofs,
 )
 from rtlopt.check._rules import HOW_TO_REQUIRE, Required, Rules, load_rules, required_modules
 from rtlopt.config import Config
@@ -45,6 +46,7 @@ def run_check(
     overrides: dict[str, Any] | None = None,
     pdk: Any | None = None,
     trust_config: bool = False,
+    proofs: Path | None = None,
 ) -> CheckReport:
     """Check the changed modules of the repository containing ``start``.
 
@@ -64,6 +66,8 @@ def run_check(
         overrides: Configuration overrides (dotted keys).
         pdk: A resolved PDK for the PPA comparison, or None to resolve ``flow.pdk``.
         trust_config: Judge by the change's configuration instead of the base's.
+        proofs: A folder receiving each proven module's replay files (the second proof's
+            miter and ``replay.sh``, :mod:`rtlopt.formal.second`) as ``<module>/``.
     """
     from rtlopt.check._git import all_changes, open_repo, range_commits, resolve_base
 
@@ -87,6 +91,7 @@ def run_check(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    keep_proofs(report.modules, proofs)
     if any(m.tool_error for m in report.modules):  # the crashed tool's log is named there
         log.warning("logs of the tool failure kept in %s", tmp)
     else:

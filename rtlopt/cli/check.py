@@ -57,6 +57,13 @@ from rtlopt.plugins import PDKS
     help="Judge by the change's rtlopt.toml / [tool.rtlopt] / filelists instead of the base's "
     "(a change to them is then a note, not a finding).",
 )
+@click.option(
+    "--proofs",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Keep each proven module's replay files (miter, replay.sh for stock yosys-abc) "
+    "in DIR/<module>.",
+)
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print JSON.")
 @handle_errors
 def check(
@@ -67,6 +74,7 @@ def check(
     no_ppa: bool,
     summary: Path | None,
     trust_config: bool,
+    proofs: Path | None,
     as_json: bool,
 ) -> None:
     """Check changed Verilog modules against their base version.
@@ -91,7 +99,9 @@ def check(
         "flow.pdk": pdk,
         "check.ppa": False if no_ppa else None,
     }
-    report = run_check(Path.cwd(), files, base=base, overrides=overrides, trust_config=trust_config)
+    report = run_check(
+        Path.cwd(), files, base=base, overrides=overrides, trust_config=trust_config, proofs=proofs
+    )
     if summary is not None:
         with summary.open("a") as fh:
             fh.write(report.markdown())

@@ -225,6 +225,9 @@ def optimize(
         sys.exit(EXIT_OK)
     result = session.finish(tgt, outcome, plan)
     _show_result(outcome, result)
+    if result.rejected:  # the two proofs disagree: nothing was written back
+        console.print(f"[red]not kept:[/] the two proofs disagree: {result.rejected}")
+        sys.exit(EXIT_REJECTED)
     if result.pull_request is not None and result.pull_request.error is not None:
         sys.exit(EXIT_INTERNAL)  # gh failed: a tool error; the branch and results stand
     sys.exit(EXIT_OK if outcome.improved else EXIT_REJECTED)

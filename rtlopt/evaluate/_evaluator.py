@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config
 from rtlopt.errors import EvaluationTimeout, InfrastructureError
@@ -48,6 +48,9 @@ from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.tools import configure_sandbox
 from rtlopt.verilog import source_hash
+
+if TYPE_CHECKING:
+    from rtlopt.formal.second import SecondProof
 
 __all__ = [
     "Evaluator",
@@ -160,6 +163,17 @@ class Evaluator:
     def reference(self) -> EvalResult:
         """The original module's result (see :meth:`ReferenceMeasurement.get`)."""
         return self._reference.get()
+
+    def confirm(self, text: str, result: EvalResult) -> SecondProof:
+        """The second, independent proof of a design to keep (``result``: its evaluation):
+        once per kept design, before ``optimize`` writes it back or ``check`` passes it
+        (:mod:`rtlopt.formal.second`). Not cached: it is the check of the cache's claim."""
+        from rtlopt.evaluate._confirm import confirm
+        from rtlopt.formal.second import SecondProof
+
+        if result.formal is None:
+            return SecondProof(False, "", "unchecked: the design has no formal proof", 0.0)
+        return confirm(self._built().setup, text, self._scratch("second"), result.formal)
 
     def close(self) -> None:
         """Stop long-lived tool workers."""

@@ -13,6 +13,8 @@
 - :mod:`.clocking`, :mod:`.clockgate`, :mod:`.structure`: the clock/reset structure check and
   clock-gate modelling.
 - :mod:`.identical`: the byte-for-byte shortcut.
+- :mod:`.second`: the second, independent proof of a kept design (``confirm_proof``: another
+  frontend, miter builder and engine) and its replay files for stock ``yosys-abc``.
 
 Layering: ``formal`` sits beside ``eda`` and ``pdk`` (above ``harness`` and ``frontend``, below
 ``evaluate``); it never imports ``eda``, and ``harness`` never imports it. Engine files never

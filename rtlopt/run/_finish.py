@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +37,8 @@ class FinishResult:
         pushed_to: The remote the branch was pushed to.
         base: The branch the result branch was made from.
         pull_request: The pull-request step's outcome (``--pr``), else ``None``.
+        rejected: Why the best design was not kept although it beat the reference (the
+            second proof disagrees with the first: :mod:`rtlopt.formal.second`), else "".
     """
 
     report: Path
@@ -45,6 +49,7 @@ class FinishResult:
     pushed_to: str | None = None
     base: str | None = None
     pull_request: PullRequest | None = None
+    rejected: str = ""
 
 
 def _pct(new: float | None, old: float | None) -> str:
@@ -126,7 +131,10 @@ def finish_run(
     run_id = info.run_id if info is not None and info.run_id else rd.path.name
     if not (outcome.improved and outcome.best is not None and outcome.best_code is not None):
         return FinishResult(Path(paths.markdown), None, None, "")
-    body = pr_body(design, outcome.reference, outcome.best, outcome.metric, run_id)
+    proof = second_proof(outcome, design, config, rd)
+    if proof.startswith("rejected: "):
+        return FinishResult(Path(paths.markdown), None, None, "", rejected=proof[10:])
+    body = pr_body(design, outcome.reference, outcome.best, outcome.metric, run_id) + proof
     rd.write_pr_body(body)  # before the branch: `gh pr create --body-file` reads it
     if branch is None:
         return FinishResult(Path(paths.markdown), None, None, body, rd.pr_body)
@@ -154,6 +162,39 @@ def finish_run(
         res.pushed_to,
         res.base,
         request,
+    )
+
+
+#: The run folder's copy of the second proof's replay files (miter, script, sources).
+PROOF_DIR = "proof"
+
+
+def second_proof(outcome: RunOutcome, design: Design, config: Config, rd: RunDir) -> str:
+    """The second, independent proof of the best design (:mod:`rtlopt.formal.second`), once
+    per run, before anything is written back: the pull-request body's lines on it and its
+    replay files (copied to :data:`PROOF_DIR` in the run folder), or ``"rejected: <why>"``
+    when the two proofs disagree; "" when the design is kept without a proof (as ``check``
+    passes one: ``formal.require_proof`` off)."""
+    from rtlopt.evaluate import Evaluator, Verdict
+
+    assert outcome.best is not None and outcome.best_code is not None
+    if outcome.best.formal is None or outcome.best.formal.verdict is not Verdict.PROVEN:
+        return ""  # kept without a proof (formal.require_proof off): nothing to prove again
+    with Evaluator(design, config, rd.workdir / "second_proof", None) as ev:
+        found = ev.confirm(outcome.best_code, outcome.best)
+    target = rd.path / PROOF_DIR
+    if found.replay is not None and found.replay.is_dir():
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(found.replay, target)
+    if not found.agrees:
+        log.warning("the best design is not kept: the two proofs disagree: %s", found.reason)
+        (rd.path / "second_proof.txt").write_text(found.reason + "\n")
+        return f"rejected: {found.reason}"
+    digest = hashlib.sha256((target / "miter.aig").read_bytes()).hexdigest()
+    return (
+        f"- Second proof: **proven** ({found.method}, {found.duration_s:.1f} s)\n"
+        f"- Replay without rtlopt: `sh {PROOF_DIR}/replay.sh` in the run folder (stock "
+        f"`yosys-abc` on `{PROOF_DIR}/miter.aig`, sha256 `{digest[:16]}`)\n"
     )
 
 

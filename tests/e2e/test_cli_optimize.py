@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,10 @@ def test_scripted_run_selects_best_equivalent_and_leaves_user_work_untouched(
     assert any(c["stage"] == "simulation" and c["status"] == "invalid" for c in cands)
     assert "5'd14" not in new_file
     assert (rd / "report.md").exists() and (rd / "config.toml").exists()
+    # the second, independent proof ran before the branch, and its replay is in the run folder
+    assert "Second proof: **proven**" in (rd / "pr_body.md").read_text()
+    replay = subprocess.run(["sh", str(rd / "proof" / "replay.sh")], capture_output=True)
+    assert replay.returncode == 0, replay.stdout
     # progress per rollout in a pipe (issue 25, finding 8), every rollout kept with its reason
     out = r.stdout + r.stderr
     assert "prio_enc step 1: 4 rollout(s) generated" in out and "\r" not in out
