@@ -86,7 +86,8 @@ class ReferenceMeasurement:
             if s.config.eval.netlist_check != "never":
                 along = functools.partial(netlist_check, s, d / "netlist", s.reference_file)
             try:
-                meas = self._flows.measure(list(s.tools.closure), d, alongside=along)
+                files = [s.design_file] if s.design_file is not None else list(s.tools.closure)
+                meas = self._flows.measure(files, d, alongside=along)
             except ToolFailed as exc:  # the user's own design: an input error when Yosys
                 raise reference_error(exc) from exc  # says what it cannot read
             ppa, logs = meas.ppa, dict(meas.logs)

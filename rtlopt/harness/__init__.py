@@ -16,6 +16,7 @@ from rtlopt.harness._screen import (
     DEFAULT_TB_TOP,
     REF_SUFFIX,
     screen_candidate,
+    screen_preprocessed,
     tool_pragmas,
 )
 from rtlopt.harness._semantics import (
@@ -52,5 +53,6 @@ __all__ = [
     "target_context_text",
     "rename_modules",
     "screen_candidate",
+    "screen_preprocessed",
     "tool_pragmas",
 ]

@@ -293,14 +293,15 @@ def _active_code(text: str, code: str, design: Design) -> str:
 
 
 def _repo_directives(design: Design) -> set[str]:
-    """Directive lines (see :func:`_directive_key`) of the target's file and its closure."""
+    """Directive lines (see :func:`_directive_key`) of the target module's own text.
+
+    A candidate is preprocessed in the macro state at the target module's position (its
+    file's and earlier files' directives are in force already), so it may carry only the
+    directives the original module text holds; any other is rejected."""
     out: set[str] = set()
-    for f in dict.fromkeys([design.target.file, *design.closure]):
-        try:
-            # strings kept: an `include's file name is part of its key
-            code = blank_comments(f.read_text(errors="replace"), strings=False)
-        except OSError:
-            continue
+    for text in [design.target.text()]:
+        # strings kept: an `include's file name is part of its key
+        code = blank_comments(text, strings=False)
         for m in _DIRECTIVE_RE.finditer(code):
             if m.group(1) in _LINE_DIRECTIVES:
                 out.add(_directive_key(code, m.start(), m.group(1)))
@@ -584,6 +585,21 @@ def screen_candidate(
             seen.add((line, msg))
             out.append(f"line {line}: {msg}")
     return out
+
+
+def screen_preprocessed(
+    text: str, raw: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP, dotted_names: bool = False
+) -> list[str]:
+    """:func:`screen_candidate` and the event checks on a candidate's preprocessed text (what
+    every tool reads: a body under ```ifdef`` or a macro that expands to ``$fopen`` is judged
+    as the tools see it). ``raw`` is the candidate's own text: the repository's own module
+    (or file) is not judged, as in :func:`screen_candidate`."""
+    from rtlopt.harness._semantics import event_violations
+
+    if _same_as_reference(raw, design):
+        return []
+    found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names)
+    return found + event_violations(text, design.target.text())
 
 
 def _directive_problems(
