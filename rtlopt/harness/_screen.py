@@ -293,15 +293,19 @@ def _active_code(text: str, code: str, design: Design) -> str:
 
 
 def _repo_directives(design: Design) -> set[str]:
-    """Directive lines (see :func:`_directive_key`) of the target module's own text.
+    """Directive lines (see :func:`_directive_key`) of the target's file and its closure.
 
-    A candidate is preprocessed in the macro state at the target module's position (its
-    file's and earlier files' directives are in force already), so it may carry only the
-    directives the original module text holds; any other is rejected."""
+    A candidate may carry only these (a copy of its file, as ``rtlopt check`` passes it, keeps
+    them). They cannot make the tools read different designs: every tool reads the
+    candidate's one preprocessed text, which the screen judges too
+    (:func:`screen_preprocessed`)."""
     out: set[str] = set()
-    for text in [design.target.text()]:
-        # strings kept: an `include's file name is part of its key
-        code = blank_comments(text, strings=False)
+    for f in dict.fromkeys([design.target.file, *design.closure]):
+        try:
+            # strings kept: an `include's file name is part of its key
+            code = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
         for m in _DIRECTIVE_RE.finditer(code):
             if m.group(1) in _LINE_DIRECTIVES:
                 out.add(_directive_key(code, m.start(), m.group(1)))

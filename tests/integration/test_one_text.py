@@ -96,8 +96,16 @@ def test_the_reference_is_the_preprocessed_repository_module(
     rc, out = evaluate_json(repo, "rtl/top.v", "cand/right.v") if target == "opm" else (0, {})
     if target != "opm":
         r = run_rtlopt(
-            repo, "evaluate", "rtl/top.v", "-m", target, "--candidate", "cand/right.v",
-            "--pdk", "nangate45", "--json",
+            repo,
+            "evaluate",
+            "rtl/top.v",
+            "-m",
+            target,
+            "--candidate",
+            "cand/right.v",
+            "--pdk",
+            "nangate45",
+            "--json",
         )
         import json
 
@@ -106,8 +114,16 @@ def test_the_reference_is_the_preprocessed_repository_module(
     assert rc == 0 and out["accepted"], c
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
     r = run_rtlopt(
-        repo, "evaluate", "rtl/top.v", "-m", target, "--candidate", "cand/wrong.v",
-        "--pdk", "nangate45", "--json",
+        repo,
+        "evaluate",
+        "rtl/top.v",
+        "-m",
+        target,
+        "--candidate",
+        "cand/wrong.v",
+        "--pdk",
+        "nangate45",
+        "--json",
     )
     assert r.returncode == 1, r.stderr[-600:]
 
