@@ -132,9 +132,16 @@ def test_check_rejects_a_wrong_rewrite_against_the_reconstructed_operator(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": ELSE_OP})
-    (repo / "rtl" / "top.v").write_text(ELSE_OP.replace("`OPM_OP(a, b)", "a & b"))
+    with (repo / "rtlopt.toml").open("a") as f:
+        f.write('[check]\noptimization_only = ["opm"]\n')
+    subprocess.run(["git", "-C", str(repo), "commit", "-qam", "gate"], check=True)
+    top = repo / "rtl" / "top.v"
+    top.write_text(ELSE_OP.replace("`OPM_OP(a, b)", "a & b"))
     r = run_rtlopt(repo, "check", "--base", "HEAD", "--pdk", "nangate45")
     assert r.returncode == 1, (r.stdout[-800:], r.stderr[-800:])
+    top.write_text(ELSE_OP.replace("`OPM_OP(a, b)", "b ^ a"))
+    r = run_rtlopt(repo, "check", "--base", "HEAD", "--pdk", "nangate45")
+    assert r.returncode == 0, (r.stdout[-800:], r.stderr[-800:])
 
 
 # --- 2. macro state set inside the reference does not reach the candidate ---------------
