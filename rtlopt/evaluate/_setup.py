@@ -98,9 +98,7 @@ def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -
         unit = UnitText(design, shared / "unit", timeout=config.sandbox.timeout_s)
         design_file = shared / "design.v"
         design_file.write_text(unit.unit_text())
-        tools = dataclasses.replace(
-            design, sources=dataclasses.replace(design.sources, prelude=())
-        )
+        tools = dataclasses.replace(design, sources=dataclasses.replace(design.sources, prelude=()))
         ref_body = unit.reference_text()
         formal_reference = shared / "reference_rtl.v"
         formal_reference.write_text(ref_body)
