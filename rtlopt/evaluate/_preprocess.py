@@ -294,6 +294,7 @@ class UnitText:
             (self.file_state, self._file_depth) if whole else (self.state_file, self._depth)
         )
         marker = "rtlopt-candidate-" + secrets.token_hex(8)
+        wd.mkdir(parents=True, exist_ok=True)
         src = wd / "candidate.in.v"
         src.write_text(f"// {marker}\n{text}\n" + "`endif\n" * depth)
         out, errors = self._preprocess([state, src], wd / "preprocess")
