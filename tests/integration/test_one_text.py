@@ -177,10 +177,28 @@ def test_a_trojan_behind_the_references_own_guard_is_rejected(
     c = out["candidate"]
     assert rc == 1 and not out["accepted"], c
     assert c["stage"] in ("simulation", "formal"), c  # type: ignore[index]
-    # the repository's own module is still accepted
-    (repo / "cand" / "self.v").write_text(GUARDED)
-    rc, out = evaluate_json(repo, "rtl/gt.v", "cand/self.v")
-    assert rc == 0 and out["accepted"], out["candidate"]
+    # the repository's own module is still accepted, and what synthesis measured is the
+    # candidate's preprocessed text alone (no prelude, no macro left to resolve)
+    (repo / "cand" / "self.v").write_text(GUARDED.replace("a + 32'd1", "32'd1 + a"))
+    wd = tmp_path / "wd"
+    r = run_rtlopt(
+        repo,
+        "evaluate",
+        "rtl/gt.v",
+        "--candidate",
+        "cand/self.v",
+        "--pdk",
+        "nangate45",
+        "--json",
+        "--workdir",
+        str(wd),
+    )
+    assert r.returncode == 0, r.stdout[-800:]
+    (synth,) = wd.glob("0*-*/ppa/synth.ys")
+    reads = [ln for ln in synth.read_text().splitlines() if ln.startswith("read_verilog")]
+    assert len(reads) == 1 and reads[0].endswith("candidate.pp.v"), reads
+    measured = (synth.parent.parent / "candidate.pp.v").read_text()
+    assert "`" not in measured and "32'd1 + a" in measured
 
 
 # --- 3. the screen judges what the tools read -----------------------------------------
