@@ -188,7 +188,11 @@ def _driven_inputs(s: EvalSetup, c: Candidate) -> str:
     from rtlopt.frontend import driven_inputs
 
     name = s.design.target.name
-    found = driven_inputs(c.text, name, s.cand_sources)
+    if c.pp is not None:  # what the tools read
+        found = driven_inputs(c.pp.text, name, s.tools.sources)
+        found = [(port, c.pp.source_line(line)) for port, line in found]
+    else:
+        found = driven_inputs(c.text, name, s.cand_sources)
     if found:  # a port the reference drives itself (an inout pad's path) is not the candidate's
         try:
             own = s.design.target.file.read_text(errors="replace")
