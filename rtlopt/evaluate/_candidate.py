@@ -34,6 +34,7 @@ class Candidate:
     sim: SimResult | None = None
     formal: FormalResult | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    pp: Any = None  # the preprocessed text (``evaluate._preprocess.Preprocessed``)
 
 
 def invalid(

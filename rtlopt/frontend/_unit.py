@@ -29,7 +29,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._files import read_source
 from rtlopt.verilog import blank_comments
 
-__all__ = ["macro_skeleton", "skeleton_file"]
+__all__ = ["directive_skeleton", "macro_skeleton", "skeleton_file"]
 
 log = logging.getLogger(__name__)
 
@@ -135,3 +135,30 @@ def skeleton_file(source: Path, include_dirs: Sequence[Path] = ()) -> Path | Non
         os.replace(tmp, out)
     log.debug("compilation unit: macros of %s in %s", source, out)
     return out
+
+
+_ANY_DIRECTIVE = re.compile(
+    r"^[ \t]*`(define|undef|undefineall|ifdef|ifndef|elsif|else|endif|include|timescale"
+    r"|default_nettype|celldefine|endcelldefine|unconnected_drive|nounconnected_drive"
+    r"|resetall)\b"
+)
+
+
+def directive_skeleton(text: str, source: Path, include_dirs: Sequence[Path] = ()) -> str:
+    """Every compiler directive line of ``text`` in order (```define`` with continuations,
+    conditionals, ```undef``, ```include``, ```timescale``-like state), everything else blank:
+    the macro state ``text`` leaves, for a preprocessor to read in front of other text.
+
+    Unlike :func:`macro_skeleton` nothing is dropped (the text is read once, so an include
+    guard stays); includes beside ``source`` get their absolute path.
+    """
+    if "`" not in text:
+        return ""
+    code = blank_comments(text, strings=False)
+    out: list[str] = []
+    keep = False
+    for line in code.splitlines():
+        keep = keep or _ANY_DIRECTIVE.match(line) is not None
+        out.append(line.rstrip() if keep else "")
+        keep = keep and line.rstrip().endswith("\\")  # a `define continued
+    return _resolve_includes("\n".join(out) + "\n", source, include_dirs)

@@ -17,6 +17,7 @@ from rtlopt.harness._screen import (
     DEFAULT_TB_TOP,
     REF_SUFFIX,
     screen_candidate,
+    screen_preprocessed,
     tool_pragmas,
 )
 from rtlopt.harness._semantics import (
@@ -55,5 +56,6 @@ __all__ = [
     "target_context_text",
     "rename_modules",
     "screen_candidate",
+    "screen_preprocessed",
     "tool_pragmas",
 ]

@@ -293,7 +293,12 @@ def _active_code(text: str, code: str, design: Design) -> str:
 
 
 def _repo_directives(design: Design) -> set[str]:
-    """Directive lines (see :func:`_directive_key`) of the target's file and its closure."""
+    """Directive lines (see :func:`_directive_key`) of the target's file and its closure.
+
+    A candidate may carry only these (a copy of its file, as ``rtlopt check`` passes it, keeps
+    them). They cannot make the tools read different designs: every tool reads the
+    candidate's one preprocessed text, which the screen judges too
+    (:func:`screen_preprocessed`)."""
     out: set[str] = set()
     for f in dict.fromkeys([design.target.file, *design.closure]):
         try:
@@ -584,6 +589,21 @@ def screen_candidate(
             seen.add((line, msg))
             out.append(f"line {line}: {msg}")
     return out
+
+
+def screen_preprocessed(
+    text: str, raw: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP, dotted_names: bool = False
+) -> list[str]:
+    """:func:`screen_candidate` and the event checks on a candidate's preprocessed text (what
+    every tool reads: a body under ```ifdef`` or a macro that expands to ``$fopen`` is judged
+    as the tools see it). ``raw`` is the candidate's own text: the repository's own module
+    (or file) is not judged, as in :func:`screen_candidate`."""
+    from rtlopt.harness._semantics import event_violations
+
+    if _same_as_reference(raw, design):
+        return []
+    found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names)
+    return found + event_violations(text, design.target.text())
 
 
 def _directive_problems(

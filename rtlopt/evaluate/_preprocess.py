@@ -1,0 +1,363 @@
+"""One preprocessed, macro-free text per side: what the screen judges and every tool reads.
+
+The compilation unit (the prelude, then the target's closure files in order) is run once
+through the simulator's own preprocessor (``iverilog -E``, with the design's include folders,
+``-grelative-include`` and defines). Its output has no ```define``, conditional, ```include``
+or macro use left; comments, line counts of include-free files, ```timescale``,
+```default_nettype`` and ```celldefine`` are kept, and SystemVerilog's ```` `` ```` and
+```"`` and ```__FILE__``/```__LINE__`` are expanded. Yosys 0.23 ``read_verilog`` and iverilog
+read that output without a macro of their own to resolve, so every tool reads the same design.
+
+- The **reference** is the renamed copy of the target and its submodule closure cut from that
+  output (never rebuilt from directive lines).
+- A **candidate** is preprocessed in the macro state at the target module's position in the
+  unit: a skeleton of every directive line before it (prelude, earlier closure files, the
+  target's file up to the module), made once per design, is read in front of the candidate's
+  text. Macro state the reference module sets inside itself does not reach the candidate.
+- The **library** a candidate compiles with is the preprocessed text of the repository modules
+  it instantiates.
+
+A macro the candidate uses but the unit does not define is a rejection (``iverilog -E`` would
+expand it to nothing). Messages name the candidate's own lines through a line map.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import logging
+import re
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.errors import DesignError
+from rtlopt.frontend import module_closure
+from rtlopt.frontend._unit import directive_skeleton
+from rtlopt.frontend.model import Design
+from rtlopt.harness._reference import ref_name, reference_modules
+from rtlopt.verilog import (
+    ModuleSpan,
+    blank_comments,
+    first_module_start,
+    module_spans,
+    rename_modules,
+)
+
+__all__ = ["Preprocessed", "UnitText"]
+
+log = logging.getLogger(__name__)
+
+#: Directives the preprocessor passes through: the state a module is read in.
+_PASS = re.compile(
+    r"^[ \t]*`(timescale|default_nettype|celldefine|endcelldefine|unconnected_drive"
+    r"|nounconnected_drive|resetall)\b[^\n]*",
+    re.M,
+)
+_UNDEFINED = re.compile(r"warning: macro (\S+) undefined")
+CANDIDATE_NAME = "candidate.pp.v"
+
+
+@dataclass(frozen=True)
+class Preprocessed:
+    """A candidate's macro-free text.
+
+    Attributes:
+        text: What the screen judges and every tool reads.
+        lines: For each line of ``text`` (0-based), the candidate's own line (0: generated).
+        errors: Preprocessor errors, ``"line N: message"`` with the candidate's lines.
+    """
+
+    text: str
+    lines: tuple[int, ...]
+    errors: tuple[str, ...] = ()
+
+    def source_line(self, n: int) -> int:
+        """The candidate's line of line ``n`` (1-based) of :attr:`text`."""
+        if 1 <= n <= len(self.lines):
+            return self.lines[n - 1] or n
+        return n
+
+    def relabel(self, message: str) -> str:
+        """``message`` with ``candidate.pp.v:N`` / ``line N`` read as the candidate's lines."""
+        out = re.sub(
+            re.escape(CANDIDATE_NAME) + r":(\d+)",
+            lambda m: f"candidate.v:{self.source_line(int(m.group(1)))}",
+            message,
+        )
+        return re.sub(r"^line (\d+):", lambda m: f"line {self.source_line(int(m.group(1)))}:", out)
+
+
+def _state(directives: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The header that sets the pass-through state the ``directives`` leave, and the footer
+    that restores the defaults after the text."""
+    last: dict[str, str] = {}
+    for d in directives:
+        word = d.split()[0].lstrip("`")
+        if word == "resetall":
+            last.clear()
+        kind = {"endcelldefine": "celldefine", "nounconnected_drive": "unconnected_drive"}
+        last[kind.get(word, word)] = d.strip()
+    head = [v for v in last.values() if not v.startswith(("`endcell", "`nounconn", "`resetall"))]
+    foot = []
+    if "default_nettype" in last and not last["default_nettype"].endswith(" wire"):
+        foot.append("`default_nettype wire")
+    if last.get("celldefine", "").startswith("`celldefine"):
+        foot.append("`endcelldefine")
+    if last.get("unconnected_drive", "").startswith("`unconnected_drive"):
+        foot.append("`nounconnected_drive")
+    return head, foot
+
+
+def _line_map(source: list[str], out: list[str]) -> list[int]:
+    """For each output line, the source line it came from (1-based): matching lines by
+    alignment, an expanded line (a macro over several lines) to the line it was written on."""
+    if len(source) == len(out):
+        return list(range(1, len(out) + 1))
+    mapping = [1] * len(out)
+    sm = difflib.SequenceMatcher(None, source, out, autojunk=False)
+    for _, i1, i2, j1, j2 in sm.get_opcodes():
+        for k in range(j2 - j1):
+            mapping[j1 + k] = min(i1 + k, max(i2 - 1, i1)) + 1
+    return mapping
+
+
+class UnitText:
+    """The design's compilation unit, preprocessed once; candidates preprocessed in its state.
+
+    Args:
+        design: The design (its prelude, closure, include folders and defines).
+        folder: Where the unit's files are written.
+        timeout: Limit of one preprocessor run.
+    """
+
+    def __init__(self, design: Design, folder: Path, timeout: float = 60.0) -> None:
+        self.design = design
+        self.folder = folder
+        self.timeout = timeout
+        folder.mkdir(parents=True, exist_ok=True)
+        self.unit = self._run([*design.prelude, *design.closure], folder / "unit")
+        self._spans = {s.name: s for s in module_spans(self.unit)}
+        self._pass = [(m.start(), m.group(0)) for m in _PASS.finditer(self.unit)]
+        self._extra: dict[str, tuple[str, ModuleSpan]] = {}
+        self._unit_lines: list[tuple[int, Path, int]] = []
+        self._lock = threading.Lock()
+        self.state_file, self._depth = self._state_file("target_state.vh", True)
+        self.file_state, self._file_depth = self._state_file("file_state.vh", False)
+        self._header, self._footer = self._state_at_target()
+
+    # --- the unit -----------------------------------------------------------------------
+
+    def _run(self, files: Sequence[Path], wd: Path) -> str:
+        """``iverilog -E`` over ``files`` (one unit); the output text.
+
+        Raises:
+            DesignError: the preprocessor rejects the repository's own files.
+        """
+        text, errors = self._preprocess(files, wd)
+        if errors:
+            raise DesignError(
+                f"the preprocessor rejects the design's compilation unit: {errors[0]}",
+                hint=f"see {wd / 'pre.log'}",
+            )
+        return text
+
+    def _preprocess(self, files: Sequence[Path], wd: Path) -> tuple[str, list[str]]:
+        from rtlopt.eda.iverilog import compile_argv
+        from rtlopt.tools import Limits, require_tool, run_tool
+
+        wd.mkdir(parents=True, exist_ok=True)
+        out = wd / "pre.v"
+        d = self.design
+        argv = compile_argv(
+            require_tool("iverilog"), files, out, include_dirs=d.include_dirs, defines=d.defines
+        )
+        argv[1:1] = ["-E", "-grelative-include"]
+        run = run_tool(argv, cwd=wd, log_path=wd / "pre.log", limits=Limits(self.timeout))
+        msgs = [m for m in run.output().splitlines() if not m.startswith("$ ")]
+        errors = [m for m in msgs if m.strip() and "warning" not in m]
+        errors += [m for m in msgs if _UNDEFINED.search(m)]
+        if run.returncode != 0 and not errors:
+            errors = [f"iverilog -E exited with {run.returncode}"]
+        try:
+            return out.read_text(errors="replace"), errors
+        except OSError:
+            return "", errors or ["iverilog -E wrote nothing"]
+
+    def _state_file(self, name: str, with_prefix: bool) -> tuple[Path, int]:
+        """The directive skeleton of everything before the target's file (and, with
+        ``with_prefix``, of its file up to the target module): made once per design.
+        Returns the file and the conditional depth it leaves open."""
+        d = self.design
+        tfile = d.target.file
+        before = [*d.prelude]
+        for f in d.closure:
+            if f.resolve() == tfile.resolve():
+                break
+            before.append(f)
+        parts: list[str] = []
+        for f in before:
+            parts.append(directive_skeleton(f.read_text(errors="replace"), f, d.include_dirs))
+        if with_prefix:
+            text = tfile.read_text(errors="replace")[: d.target.start]
+            parts.append(directive_skeleton(text, tfile, d.include_dirs))
+        body = "\n".join(parts)
+        depth = 0
+        for m in re.finditer(r"^[ \t]*`(ifdef|ifndef|endif)\b", body, re.M):
+            depth += -1 if m.group(1) == "endif" else 1
+        out = self.folder / name
+        out.write_text(
+            "// Generated by rtlopt: the macro state a candidate is read in. Do not edit.\n"
+            + body
+            + "\n"
+        )
+        return out, max(depth, 0)
+
+    def _state_at_target(self) -> tuple[list[str], list[str]]:
+        span = self._spans.get(self.design.target.name)
+        if span is None:
+            raise DesignError(
+                f"module {self.design.target.name} is not in the preprocessed compilation unit "
+                "(it sits in a branch the design's defines turn off)",
+                hint="set the defines that select it (-D / project.defines)",
+            )
+        return self._state_before(span.start)
+
+    def _state_before(self, offset: int) -> tuple[list[str], list[str]]:
+        k = bisect.bisect_left([a for a, _ in self._pass], offset)
+        return _state([d for _, d in self._pass[:k]])
+
+    def _module(self, name: str) -> str | None:
+        """Module ``name``'s preprocessed text with the state it is read in (None if absent)."""
+        span = self._spans.get(name)
+        if span is not None:
+            head, foot = self._state_before(span.start)
+            return "\n".join([*head, self.unit[span.start : span.end], *foot])
+        mod = self.design.modules.get(name)
+        if mod is None:
+            return None
+        with self._lock:  # a module outside the closure: its own file in the unit's state
+            if name not in self._extra:
+                text = self._run([*self.design.prelude, mod.file], self.folder / f"m_{name}")
+                for s in module_spans(text):
+                    self._extra.setdefault(s.name, (text, s))
+            found = self._extra.get(name)
+        if found is None:
+            return None
+        text, span = found
+        head, foot = _state([m.group(0) for m in _PASS.finditer(text[: span.start])])
+        return "\n".join([*head, text[span.start : span.end], *foot])
+
+    def reference_text(self) -> str:
+        """The target and its submodule closure, preprocessed, every module renamed."""
+        mods = reference_modules(self.design)
+        mapping = {m.name: ref_name(m.name) for m in mods}
+        parts = ["// Generated by rtlopt: the reference design, preprocessed and renamed."]
+        for m in mods:
+            body = self._module(m.name)
+            if body is None:
+                raise DesignError(f"module {m.name} is not in the preprocessed compilation unit")
+            parts.append(f"// rtlopt reference: {m.name} from {m.file.name}:{m.line}")
+            parts.append(rename_modules(body, mapping))
+        return "\n".join(parts) + "\n"
+
+    def unit_text(self) -> str:
+        """The target and its submodule closure, preprocessed, under their own names (what the
+        reference is measured from); :meth:`source_of` maps its lines back."""
+        parts = ["// Generated by rtlopt: the design, preprocessed."]
+        at = 2  # the line the next part starts on
+        self._unit_lines = []
+        for m in reference_modules(self.design):
+            body = self._module(m.name)
+            if body is None:
+                continue
+            # the pass-through header lines come first, then the ``module`` keyword's line
+            lines = body.split("\n")
+            keyword = next((i for i, ln in enumerate(lines) if not ln.startswith("`")), 0)
+            self._unit_lines.append((at + keyword, m.file, m.line))
+            parts.append(body)
+            at += body.count("\n") + 1
+        return "\n".join(parts) + "\n"
+
+    def source_of(self, line: int) -> tuple[Path, int] | None:
+        """The repository file and line of line ``line`` of :meth:`unit_text` (a module's
+        lines counted from its ``module`` keyword), or None before the first module."""
+        found = None
+        for start, path, src in self._unit_lines:
+            if start <= line:
+                found = (path, src + line - start)
+        return found
+
+    def library_text(self, defined: Sequence[str], used: Sequence[str]) -> str:
+        """The preprocessed repository modules a candidate instantiates (its own shadow them)."""
+        target = self.design.target.name
+        wanted = [
+            n for n in module_closure(used, self.design.modules) if n not in defined and n != target
+        ]
+        parts = [t for t in (self._module(n) for n in reversed(wanted)) if t is not None]
+        if not parts:
+            return ""
+        return "// Generated by rtlopt: repository modules, preprocessed.\n" + "\n".join(parts)
+
+    # --- a candidate --------------------------------------------------------------------
+
+    def candidate(self, text: str, wd: Path) -> Preprocessed:
+        """``text`` preprocessed in the macro state at the target module's position; a copy
+        of the whole file (directives before its first module, as ``rtlopt check`` passes a
+        changed file) in the state at the start of the target's file."""
+        whole = _directives_before_module(text)
+        state, depth = (
+            (self.file_state, self._file_depth) if whole else (self.state_file, self._depth)
+        )
+        marker = "rtlopt-candidate-" + secrets.token_hex(8)
+        wd.mkdir(parents=True, exist_ok=True)
+        src = wd / "candidate.in.v"
+        src.write_text(f"// {marker}\n{text}\n" + "`endif\n" * depth)
+        out, errors = self._preprocess([state, src], wd / "preprocess")
+        at = out.find(marker)
+        if at < 0:
+            return Preprocessed("", (), tuple(errors or ["the candidate was not read"]))
+        body = out[out.index("\n", at) + 1 :].split("\n")
+        source = text.split("\n")
+        body = body[: len(body) - depth] if depth else body
+        lines = _line_map(source, body)
+        msgs = tuple(_error_line(e, src.name) for e in errors)
+        head, foot = self._header, self._footer
+        full = "\n".join([*head, *body, *foot])
+        lmap = tuple([0] * len(head) + lines + [0] * len(foot))
+        (wd / CANDIDATE_NAME).write_text(full)
+        return Preprocessed(full, lmap, msgs)
+
+
+def _directives_before_module(text: str) -> bool:
+    """``text`` holds a compiler directive (other than pass-through state) before its first
+    ``module``: a copy of a file rather than of a module."""
+    start = first_module_start(text)
+    head = blank_comments(text[: start if start is not None else len(text)], strings=False)
+    return any(
+        m.group(1) not in _PASS_NAMES for m in re.finditer(r"^[ \t]*`([A-Za-z_]\w*)", head, re.M)
+    )
+
+
+_PASS_NAMES = frozenset(
+    {
+        "timescale",
+        "default_nettype",
+        "celldefine",
+        "endcelldefine",
+        "resetall",
+        "unconnected_drive",
+        "nounconnected_drive",
+    }
+)
+
+
+def _error_line(message: str, name: str) -> str:
+    """A preprocessor message as ``line N: message`` in the candidate's lines (the marker line
+    written in front of the candidate is not counted)."""
+    m = re.search(re.escape(name) + r":(\d+):\s*(.*)", message)
+    if m is None:
+        return message.strip()
+    return f"line {max(int(m.group(1)) - 1, 1)}: {m.group(2).strip()}"

@@ -1,0 +1,89 @@
+"""The preprocessed unit (evaluate._preprocess) with the real ``iverilog -E``: the state a
+candidate is read in, the pass-through directives around each text, and the line map that
+keeps messages on the candidate's own lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.evaluate._preprocess import UnitText
+from rtlopt.frontend import load_design
+from rtlopt.harness import screen_preprocessed
+
+pytestmark = pytest.mark.tools
+
+SRC = """`default_nettype none
+`define TWO_LINES(n) \\
+  wire n``_a; \\
+  wire n``_b;
+module early (input wire a, output wire y);
+`define INSIDE_EARLY 1
+  assign y = a;
+endmodule
+module top (input wire [3:0] a, output wire [3:0] y);
+`define INSIDE_TOP 1
+  assign y = ~a;
+endmodule
+"""
+
+
+@pytest.fixture
+def unit(tmp_path: Path) -> UnitText:
+    f = tmp_path / "top.v"
+    f.write_text(SRC)
+    design = load_design(f, "top", Config().project)
+    return UnitText(design, tmp_path / "unit")
+
+
+def test_the_line_map_names_the_candidates_own_line_after_an_expansion(
+    unit: UnitText, tmp_path: Path
+) -> None:
+    cand = (
+        "module top (input wire [3:0] a, output wire [3:0] y);\n"  # 1
+        "  `TWO_LINES(x)\n"  # 2: three lines once expanded
+        "  assign y = ~a;\n"  # 3
+        '  integer f; initial f = $fopen("p", "w");\n'  # 4
+        "endmodule\n"
+    )
+    pp = unit.candidate(cand, tmp_path)
+    assert not pp.errors, pp.errors
+    assert "wire x_a;" in pp.text and "`" not in pp.text.replace("`default_nettype", "")
+    found = screen_preprocessed(pp.text, cand, unit.design)
+    fopen = [pp.relabel(v) for v in found if "$fopen" in v]
+    assert fopen and fopen[0].startswith("line 4:"), (found, pp.lines)
+
+
+def test_a_candidate_reads_the_state_before_the_target_not_inside_it(
+    unit: UnitText, tmp_path: Path
+) -> None:
+    # INSIDE_EARLY (set in an earlier module) is in force; INSIDE_TOP (set inside the
+    # reference module itself) is not, and an unknown macro is an error, not nothing
+    ok = unit.candidate(
+        "module top (input wire [3:0] a, output wire [3:0] y);\n"
+        "  assign y = ~a ^ {4{`INSIDE_EARLY == 2}};\nendmodule\n",
+        tmp_path / "ok",
+    )
+    assert not ok.errors, ok.errors
+    leak = unit.candidate(
+        "module top (input wire [3:0] a, output wire [3:0] y);\n"
+        "  assign y = ~a ^ `INSIDE_TOP;\nendmodule\n",
+        tmp_path / "leak",
+    )
+    assert leak.errors and "INSIDE_TOP" in leak.errors[0] and leak.errors[0].startswith("line 2")
+
+
+def test_each_text_carries_the_pass_through_state_it_is_read_in(
+    unit: UnitText, tmp_path: Path
+) -> None:
+    pp = unit.candidate(
+        "module top (input wire [3:0] a, output wire [3:0] y);\n  assign y = ~a;\nendmodule\n",
+        tmp_path,
+    )
+    lines = [ln for ln in pp.text.splitlines() if ln.strip()]
+    assert lines[0] == "`default_nettype none" and lines[-1] == "`default_nettype wire"
+    ref = unit.reference_text()
+    assert "module top__rtlopt_ref" in ref and "`default_nettype none" in ref
+    assert "`define" not in ref and "`INSIDE" not in ref
