@@ -141,6 +141,9 @@ def evaluate(
                 "candidate": ev.candidate.to_json(),
                 "metric": ev.metric,
                 "accepted": ev.candidate.accepted,
+                # every parameter configuration checked, with its verdict, and the scope
+                "scope": ev.candidate.scope,
+                "configurations": list(ev.candidate.configurations),
                 "workdir": str(shown) if shown else None,
             }
             sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
@@ -198,6 +201,9 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
             + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
         )
     )
+    if res.configurations:
+        checked = "; ".join(f"{c['values']}: {c['verdict']}" for c in res.configurations)
+        console.print(escape(f"parameters: {res.scope or 'rejected'} ({checked})"))
     if res.netlist is not None:
         nl = res.netlist
         console.print(

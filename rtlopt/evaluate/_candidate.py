@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,8 @@ class Candidate:
     sim: SimResult | None = None
     formal: FormalResult | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    scope: str = ""  # what the parameter check covered (evaluate/_param_scope.py)
+    configurations: tuple[Mapping[str, str], ...] = ()
 
 
 def invalid(

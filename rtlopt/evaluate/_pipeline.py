@@ -51,10 +51,17 @@ class Pipeline:
     def run(
         self, text: str, d: Path, equivalence: bool, progress: Progress, timings: dict[str, float]
     ) -> EvalResult:
+        """The stages in order, the result with the scope of the parameter check."""
+        c = Candidate(text, d, d / "candidate.v", progress, timings=timings)
+        res = self._run(c, equivalence)
+        if not c.configurations:
+            return res
+        return dataclasses.replace(res, scope=c.scope, configurations=c.configurations)
+
+    def _run(self, c: Candidate, equivalence: bool) -> EvalResult:
         """The stages in order; each returns the rejection that ends the evaluation, or None."""
         s = self._s
-        c = Candidate(text, d, d / "candidate.v", progress, timings=timings)
-        c.file.write_text(text)
+        c.file.write_text(c.text)
         overlap = equivalence and s.config.eval.overlap and self._flows.flow() is not None
         stages: list[tuple[str, _Stage]] = [
             ("compile", compile_stage),
@@ -121,12 +128,23 @@ class Pipeline:
         return traced
 
     def _parameter_stage(self, s: EvalSetup, c: Candidate) -> EvalResult | None:
-        """The repository's other parameterizations of the target (evaluate/_params.py)."""
+        """The repository's other parameterizations of the target (evaluate/_params.py),
+        within what is left of the verdict's one time budget (``formal.timeout_s``)."""
         assert self._params is not None
-        found = self._params.check(c.text)
-        if found is None:
+        from rtlopt.formal.budget import Deadline
+
+        deadline = Deadline.after(s.config.formal.timeout_s - c.timings.get("formal", 0.0))
+        f = c.formal
+        base = (
+            "see formal" if f is None else ("proven" if f.verdict is Verdict.PROVEN else "accepted")
+        )
+        outcome = self._params.check(c.text, deadline, base)
+        if outcome is None:
             return None
-        stage, reason, sub = found
+        c.scope, c.configurations = outcome.scope, outcome.configurations
+        if outcome.rejection is None:
+            return None
+        stage, reason, sub = outcome.rejection
         if sub is not None and sub.status is not Status.INVALID:
             # a tool crash or timeout there is an infrastructure error here too
             return dataclasses.replace(sub, reason=reason, logs=c.logs)
