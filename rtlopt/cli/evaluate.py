@@ -157,6 +157,13 @@ def evaluate(
     sys.exit(EXIT_OK if ev.candidate.accepted else EXIT_REJECTED)
 
 
+def _print_parameters(res: EvalResult) -> None:
+    """The scope of a parameterized verdict and every configuration checked."""
+    if res.configurations:
+        checked = "; ".join(f"{c['values']}: {c['verdict']}" for c in res.configurations)
+        console.print(escape(f"parameters: {res.scope or 'rejected'} ({checked})"))
+
+
 def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None) -> None:
     # rich's tables and the report layer only when a table is printed (not with --json)
     from rich.table import Table
@@ -201,9 +208,7 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
             + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
         )
     )
-    if res.configurations:
-        checked = "; ".join(f"{c['values']}: {c['verdict']}" for c in res.configurations)
-        console.print(escape(f"parameters: {res.scope or 'rejected'} ({checked})"))
+    _print_parameters(res)
     if res.netlist is not None:
         nl = res.netlist
         console.print(
