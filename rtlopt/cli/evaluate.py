@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +128,7 @@ def evaluate(
         if as_json:
             ev = session.evaluate(tgt, text, wd)
         else:
-            with console.status("measuring the reference ...") as status:
+            with console.status("measuring the reference ...") as status, _shown(status.update):
                 ev = session.evaluate(tgt, text, wd, on_phase=status.update)
         # a tool crash or timeout is no verdict: exit 3, the scratch folder with its logs kept
         failed = ev.candidate.is_infrastructure_error
@@ -155,6 +157,28 @@ def evaluate(
                 hint=f"logs kept in {wd}",
             )
     sys.exit(EXIT_OK if ev.candidate.accepted else EXIT_REJECTED)
+
+
+@contextlib.contextmanager
+def _shown(update: Callable[[str], object]) -> Iterator[None]:
+    """The configuration being checked (``rtlopt.evaluate.configuration``) as the status."""
+
+    class _Status(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            update(escape(record.getMessage()) + " ...")
+
+    logger = logging.getLogger("rtlopt.evaluate.configuration")
+    handler, level, propagate = _Status(), logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    # the log shows it too only when it shows INFO (-v)
+    logger.propagate = logging.getLogger().getEffectiveLevel() <= logging.INFO
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = propagate
 
 
 def _print_parameters(res: EvalResult) -> None:

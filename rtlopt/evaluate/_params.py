@@ -64,6 +64,8 @@ _PARAMETRIC = re.compile(
 COMBINATIONS = 6
 
 log = logging.getLogger(__name__)
+#: One INFO line per configuration checked (the CLI shows it as its progress).
+progress = logging.getLogger("rtlopt.evaluate.configuration")
 
 
 class ParameterCheck:
@@ -264,7 +266,7 @@ class ParameterCheck:
         if kind == "probe" and deadline.left() < 1.0:
             scope.add(pz.label(), kind, where, NOT_FINISHED, "the time budget was spent")
             return None
-        log.info("%s: checking the %s configuration %s (%s)", name, kind, pz.label(), where)
+        progress.info("%s: checking the %s configuration %s (%s)", name, kind, pz.label(), where)
         with within(deadline):
             res = self._sub(values).evaluate(_specialized(text, name, values))
         scope.add(pz.label(), kind, where, verdict_of(res), res.reason)
