@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.config import RewardConfig
+from rtlopt.formal.budget import Deadline
 from rtlopt.frontend.model import Module
 from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status
 
@@ -37,6 +38,7 @@ class Candidate:
     timings: dict[str, float] = field(default_factory=dict)
     scope: str = ""  # what the parameter check covered (evaluate/_param_scope.py)
     configurations: tuple[Mapping[str, str], ...] = ()
+    deadline: Deadline | None = None  # the verdict's one time budget (formal/budget.py)
 
 
 def invalid(

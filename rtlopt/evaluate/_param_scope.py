@@ -7,14 +7,27 @@ every configuration checked (``EvalResult.configurations``) with its verdict.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rtlopt.results import EvalResult, Stage, Verdict
+from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
-__all__ = ["ParamOutcome", "Scope", "verdict_of"]
+__all__ = ["NOT_FINISHED", "PENDING", "ParamOutcome", "Scope", "verdict_of", "with_defaults"]
 
 #: A configuration's verdict when its check did not finish (the time budget, a tool error).
 NOT_FINISHED = "not finished"
+#: The defaults' verdict while their formal check has not run yet (it runs beside synthesis).
+PENDING = "pending"
+
+
+def with_defaults(
+    rows: tuple[Mapping[str, str], ...], formal: FormalResult | None
+) -> tuple[Mapping[str, str], ...]:
+    """``rows`` with the defaults' verdict filled in from their formal check, when it ran
+    after the parameter check."""
+    if not rows or rows[0].get("verdict") != PENDING or formal is None:
+        return rows
+    return ({**rows[0], "verdict": formal.verdict.value}, *rows[1:])
 
 
 def verdict_of(res: EvalResult) -> str:
@@ -60,9 +73,9 @@ class Scope:
 
     def text(self) -> str:
         """One line: what was proven, for which configurations, and what was left out."""
-        done = [r for r in self.rows if r["verdict"] in ("proven", "accepted")]
-        verb = "proven" if all(r["verdict"] == "proven" for r in done) else "checked"
-        probes = sum(1 for r in done if r["kind"] == "probe")
+        kept = [r for r in self.rows if r["verdict"] not in (NOT_FINISHED, "refuted", PENDING)]
+        verb = "proven" if all(r["verdict"] == "proven" for r in kept) else "checked"
+        probes = sum(1 for r in kept if r["kind"] == "probe")
         more = f" and {probes} probe{'s' if probes != 1 else ''}" if probes else ""
         if self.instantiated:
             n = self.used

@@ -20,10 +20,12 @@ from rtlopt.errors import EvaluationTimeout, InfrastructureError
 from rtlopt.evaluate._candidate import Candidate, Progress, invalid
 from rtlopt.evaluate._messages import mismatch_reason
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check, netlist_sources
+from rtlopt.evaluate._param_scope import PENDING, with_defaults
 from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
 from rtlopt.evaluate._stages import compile_stage, formal_stage, interface_stage, simulation_stage
+from rtlopt.formal.budget import Deadline, within
 from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status, Verdict
 
 __all__ = ["Pipeline"]
@@ -56,7 +58,9 @@ class Pipeline:
         res = self._run(c, equivalence)
         if not c.configurations:
             return res
-        return dataclasses.replace(res, scope=c.scope, configurations=c.configurations)
+        rows = with_defaults(c.configurations, c.formal)
+        scope = c.scope if res.accepted else ""  # a rejection's reason says what failed
+        return dataclasses.replace(res, scope=scope, configurations=rows)
 
     def _run(self, c: Candidate, equivalence: bool) -> EvalResult:
         """The stages in order; each returns the rejection that ends the evaluation, or None."""
@@ -76,7 +80,11 @@ class Pipeline:
         for name, stage in stages:
             t0 = time.monotonic()
             try:
-                rejected = stage(s, c)
+                if name in ("formal", "parameters"):
+                    with within(_deadline(s, c)):
+                        rejected = stage(s, c)
+                else:
+                    rejected = stage(s, c)
             finally:
                 c.timings[name] = time.monotonic() - t0
             if rejected is not None:
@@ -131,13 +139,10 @@ class Pipeline:
         """The repository's other parameterizations of the target (evaluate/_params.py),
         within what is left of the verdict's one time budget (``formal.timeout_s``)."""
         assert self._params is not None
-        from rtlopt.formal.budget import Deadline
-
-        deadline = Deadline.after(s.config.formal.timeout_s - c.timings.get("formal", 0.0))
-        f = c.formal
-        base = (
-            "see formal" if f is None else ("proven" if f.verdict is Verdict.PROVEN else "accepted")
-        )
+        deadline = _deadline(s, c)
+        if c.formal is None:  # the defaults' formal check runs after (beside synthesis)
+            deadline = deadline.share(2)
+        base = PENDING if c.formal is None else c.formal.verdict.value
         outcome = self._params.check(c.text, deadline, base)
         if outcome is None:
             return None
@@ -193,7 +198,8 @@ class Pipeline:
             synth = pool.submit(measure)
             t0 = time.monotonic()
             try:
-                rejected = formal_stage(self._s, c)
+                with within(_deadline(self._s, c)):
+                    rejected = formal_stage(self._s, c)
             finally:
                 c.timings["formal"] = time.monotonic() - t0
                 formal_done.set()
@@ -335,6 +341,14 @@ class Pipeline:
             logs=c.logs,
         )
         return netlist, rejected
+
+
+def _deadline(s: EvalSetup, c: Candidate) -> Deadline:
+    """The candidate's one verdict deadline, ``formal.timeout_s`` from its first formal or
+    parameter check (``rtlopt.formal.budget``)."""
+    if c.deadline is None:
+        c.deadline = Deadline.after(s.config.formal.timeout_s)
+    return c.deadline
 
 
 def _record_flow_timings(timings: dict[str, float], flow: Mapping[str, float]) -> None:

@@ -254,7 +254,12 @@ def test_evaluate_json_lists_every_configuration_and_the_scope(tmp_path: Path) -
     assert r.returncode in (0, 1), r.stderr[-2000:]
     out = json.loads(r.stdout)
     rows = out["configurations"]
-    assert [c["values"] for c in rows] == ["W=4", "W=8"], rows
-    assert rows[1]["where"] == "top.u8" and rows[1]["kind"] == "repository", rows
+    assert [(c["values"], c["kind"]) for c in rows[:2]] == [
+        ("W=4", "defaults"),
+        ("W=8", "repository"),
+    ], rows
+    assert rows[1]["where"] == "top.u8", rows
+    assert all(c["verdict"] == "proven" for c in rows), rows  # the defaults' too
+    assert all(c["kind"] == "probe" for c in rows[2:]), rows
     assert out["accepted"], out["candidate"]["reason"]
     assert "2 configurations the repository uses" in out["scope"], out["scope"]
