@@ -1,23 +1,37 @@
 """Equivalence for the configurations that exist (``harness.parameterizations``).
 
 The evaluator's stages check the target under its default parameters. This stage adds every
-other parameterization with which the repository instantiates the target
+other parameterization with which the repository elaborates the target
 (:func:`rtlopt.frontend.parameterizations`): for each, the reference and the candidate are
 specialized (the values written as defaults) and evaluated by a second evaluator without PPA,
 through the same simulation and formal check.
 
-A candidate whose change depends on a parameter (``_param_deps.changed_parameters``:
-the changed items closed over the signals that link them to the outputs, the declarations they
-use, localparams and functions) is also checked under probes (``harness.parameter_probes``):
-parameterizations no instance uses, that parameter changed from its default to the values the
-change itself compares with (and their neighbours), then to the module's own numbers beside it
-and common widths. A change to a generate block or guard none of the parameterizations
-elaborates also gets the probes that elaborate the reference's unused blocks and, per
-parameter, a value under which the candidate elaborates other blocks than the reference. A
-probe counts only if the reference, specialized to it, evaluates against itself (a copy with a
-comment, so that it is simulated and proven, not short-cut); the reasons name it as a probe.
-A change that depends on a parameter no probe value can check, or a changed block no probe
-elaborates, is "unchecked for parameters ...", never accepted.
+The guarantee depends on whether the repository instantiates the target. For a module it
+instantiates, the configurations it elaborates are the guarantee (each checked first; one
+undecided rejects); probes of other values are extra assurance: a difference they find
+rejects (a real counterexample), a probe that cannot be built or finish is reported in the
+scope, never a rejection, and a parameter no other value of which elaborates the reference is
+fixed. For a module nothing instantiates (a library module, a top), its parameters are its
+interface: a change that depends on them is checked under probes, tied parameters together
+and combinations of two or more, and a probe that cannot finish, a parameter with no legal
+probe value, or a type parameter or text macro the change depends on leaves it "unchecked for
+parameters", rejected.
+
+A candidate whose change depends on a parameter (``_param_deps.changed_parameters``: the
+changed items closed over the signals that link them to the outputs, the declarations they
+use, localparams and functions) is checked under probes (``harness.parameter_probes``):
+parameterizations no instance uses, that parameter (or the ones its default is tied to)
+changed from its default to the values the change itself compares with (and their
+neighbours), then to the module's own numbers beside it and common widths. A change to a
+generate block or guard none of the parameterizations elaborates also gets the probes that
+elaborate the reference's unused blocks and, per parameter, a value under which the
+candidate elaborates other blocks than the reference. A probe counts only if the reference,
+specialized to it, does not fail against itself (a copy with a comment, so that it is
+simulated and proven, not short-cut); the reasons name it as a probe.
+
+The whole verdict shares one deadline (:mod:`rtlopt.formal.budget`, ``formal.timeout_s``):
+the repository's configurations get their shares first, then the probes. The result names
+its scope and every configuration with its verdict (:mod:`._param_scope`).
 """
 
 from __future__ import annotations
@@ -225,6 +239,9 @@ class ParameterCheck:
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
             if verdict == NOT_FINISHED:
                 why = res.reason if res is not None else "the time budget was spent"
+                if not inst and res is not None and res.is_infrastructure_error:
+                    # a tool crash or timeout is no verdict on the candidate
+                    return (res.stage, f"under parameters {pz.label()}: {why}", res)
                 if not inst:
                     return (
                         Stage.FORMAL,
