@@ -137,7 +137,7 @@ class HarnessConfig:
     sim_timeout_s: float = _f(60.0, "Wall-clock limit of one simulation.")
     parameterizations: bool = _f(
         True,
-        "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults; a change whose meaning depends on a parameter is also checked under probe values of it (harness.parameter_probes), and one that no probe can check is reported as unchecked and not accepted.",
+        "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults: for a module the repository instantiates, those configurations are the guarantee and probes of other values (harness.parameter_probes) are extra assurance (a difference found rejects; a probe that cannot be built or finish is reported). A module nothing instantiates has its parameters as its interface: a change that depends on a parameter is checked under probes of it (tied parameters together, two or more in combination), and one that no probe can check or finish is reported as unchecked and not accepted.",
     )
     parameter_probes: int = _f(
         3,
@@ -156,7 +156,10 @@ class FormalConfig:
     enabled: bool = _f(True, "Run the formal check on every candidate that passes simulation.")
     induction_depth: int = _f(8, "Temporal induction length for sequential designs.")
     bmc_depth: int = _f(20, "Bounded check depth used when induction cannot decide.")
-    timeout_s: float = _f(120.0, "Wall-clock limit of one formal check.")
+    timeout_s: float = _f(
+        120.0,
+        "Wall-clock limit of a candidate's whole formal verdict: the check under the default parameters, the repository's other parameterizations of the target and parameter probes share it (the repository's configurations first); the engines of each check split their share, with no fixed limit per phase.",
+    )
     abc_bmc_frames: int = _f(
         200,
         "Deepest step of ABC's counterexample search (bmc3) on designs without reset, where no proof was found; the search ends there or at the time limit, whichever comes first.",

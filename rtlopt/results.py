@@ -270,6 +270,10 @@ class EvalResult:
             ``timing`` or ``formal`` beside ``synthesis``, are timed on their own thread, so
             the sum may exceed ``duration_s``). A cached result keeps the timings of the run
             that made it; ``duration_s`` of a hit is the lookup's.
+        scope: For a parameterized target, what the verdict covers ("proven for the 2
+            configurations the repository uses", "proven for the defaults and 4 probes").
+        configurations: Every parameter configuration checked, in order: ``values``,
+            ``kind`` (defaults, repository, probe), ``where``, ``verdict``, ``reason``.
     """
 
     status: Status
@@ -291,6 +295,8 @@ class EvalResult:
     duration_s: float = 0.0
     cached: bool = False
     timings: Mapping[str, float] = field(default_factory=dict)
+    scope: str = ""
+    configurations: tuple[Mapping[str, str], ...] = ()
 
     @property
     def accepted(self) -> bool:
@@ -343,6 +349,8 @@ class EvalResult:
             duration_s=d.get("duration_s", 0.0),
             cached=d.get("cached", False),
             timings={k: float(v) for k, v in d.get("timings", {}).items()},
+            scope=d.get("scope", ""),
+            configurations=tuple(dict(c) for c in d.get("configurations", ())),
         )
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +129,7 @@ def evaluate(
         if as_json:
             ev = session.evaluate(tgt, text, wd)
         else:
-            with console.status("measuring the reference ...") as status:
+            with console.status("measuring the reference ...") as status, _shown(status.update):
                 ev = session.evaluate(tgt, text, wd, on_phase=status.update)
         # a tool crash or timeout is no verdict: exit 3, the scratch folder with its logs kept
         failed = ev.candidate.is_infrastructure_error
@@ -142,6 +144,9 @@ def evaluate(
                 "candidate": ev.candidate.to_json(),
                 "metric": ev.metric,
                 "accepted": ev.candidate.accepted,
+                # every parameter configuration checked, with its verdict, and the scope
+                "scope": ev.candidate.scope,
+                "configurations": list(ev.candidate.configurations),
                 "workdir": str(shown) if shown else None,
             }
             sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
@@ -153,6 +158,35 @@ def evaluate(
                 hint=f"logs kept in {wd}",
             )
     sys.exit(EXIT_OK if ev.candidate.accepted else EXIT_REJECTED)
+
+
+@contextlib.contextmanager
+def _shown(update: Callable[[str], object]) -> Iterator[None]:
+    """The configuration being checked (``rtlopt.evaluate.configuration``) as the status."""
+
+    class _Status(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            update(escape(record.getMessage()) + " ...")
+
+    logger = logging.getLogger("rtlopt.evaluate.configuration")
+    handler, level, propagate = _Status(), logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    # the log shows it too only when it shows INFO (-v)
+    logger.propagate = logging.getLogger().getEffectiveLevel() <= logging.INFO
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = propagate
+
+
+def _print_parameters(res: EvalResult) -> None:
+    """The scope of a parameterized verdict and every configuration checked."""
+    if res.configurations:
+        checked = "; ".join(f"{c['values']}: {c['verdict']}" for c in res.configurations)
+        console.print(escape(f"parameters: {res.scope or 'rejected'} ({checked})"))
 
 
 def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None) -> None:
@@ -199,6 +233,7 @@ def _print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Pat
             + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
         )
     )
+    _print_parameters(res)
     if res.netlist is not None:
         nl = res.netlist
         console.print(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rtlopt.config import RewardConfig
+from rtlopt.formal.budget import Deadline
 from rtlopt.frontend.model import Module
 from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status
 
@@ -35,6 +37,9 @@ class Candidate:
     formal: FormalResult | None = None
     timings: dict[str, float] = field(default_factory=dict)
     pp: Any = None  # the preprocessed text (``evaluate._preprocess.Preprocessed``)
+    scope: str = ""  # what the parameter check covered (evaluate/_param_scope.py)
+    configurations: tuple[Mapping[str, str], ...] = ()
+    deadline: Deadline | None = None  # the verdict's one time budget (formal/budget.py)
 
 
 def invalid(

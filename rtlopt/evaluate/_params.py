@@ -1,29 +1,44 @@
 """Equivalence for the configurations that exist (``harness.parameterizations``).
 
 The evaluator's stages check the target under its default parameters. This stage adds every
-other parameterization with which the repository instantiates the target
+other parameterization with which the repository elaborates the target
 (:func:`rtlopt.frontend.parameterizations`): for each, the reference and the candidate are
 specialized (the values written as defaults) and evaluated by a second evaluator without PPA,
 through the same simulation and formal check.
 
-A candidate whose change depends on a parameter (``_param_deps.changed_parameters``:
-the changed items closed over the signals that link them to the outputs, the declarations they
-use, localparams and functions) is also checked under probes (``harness.parameter_probes``):
-parameterizations no instance uses, that parameter changed from its default to the values the
-change itself compares with (and their neighbours), then to the module's own numbers beside it
-and common widths. A change to a generate block or guard none of the parameterizations
-elaborates also gets the probes that elaborate the reference's unused blocks and, per
-parameter, a value under which the candidate elaborates other blocks than the reference. A
-probe counts only if the reference, specialized to it, evaluates against itself (a copy with a
-comment, so that it is simulated and proven, not short-cut); the reasons name it as a probe.
-A change that depends on a parameter no probe value can check, or a changed block no probe
-elaborates, is "unchecked for parameters ...", never accepted.
+The guarantee depends on whether the repository instantiates the target. For a module it
+instantiates, the configurations it elaborates are the guarantee (each checked first; one
+undecided rejects); probes of other values are extra assurance: a difference they find
+rejects (a real counterexample), a probe that cannot be built or finish is reported in the
+scope, never a rejection, and a parameter no other value of which elaborates the reference is
+fixed. For a module nothing instantiates (a library module, a top), its parameters are its
+interface: a change that depends on them is checked under probes, tied parameters together
+and combinations of two or more, and a probe that cannot finish, a parameter with no legal
+probe value, or a type parameter or text macro the change depends on leaves it "unchecked for
+parameters", rejected.
+
+A candidate whose change depends on a parameter (``_param_deps.changed_parameters``: the
+changed items closed over the signals that link them to the outputs, the declarations they
+use, localparams and functions) is checked under probes (``harness.parameter_probes``):
+parameterizations no instance uses, that parameter (or the ones its default is tied to)
+changed from its default to the values the change itself compares with (and their
+neighbours), then to the module's own numbers beside it and common widths. A change to a
+generate block or guard none of the parameterizations elaborates also gets the probes that
+elaborate the reference's unused blocks and, per parameter, a value under which the
+candidate elaborates other blocks than the reference. A probe counts only if the reference,
+specialized to it, does not fail against itself (a copy with a comment, so that it is
+simulated and proven, not short-cut); the reasons name it as a probe.
+
+The whole verdict shares one deadline (:mod:`rtlopt.formal.budget`, ``formal.timeout_s``):
+the repository's configurations get their shares first, then the probes. The result names
+its scope and every configuration with its verdict (:mod:`._param_scope`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -31,6 +46,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import Config
 from rtlopt.errors import RtloptError
+from rtlopt.evaluate._param_scope import NOT_FINISHED, ParamOutcome, Scope, verdict_of
+from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
 
@@ -50,7 +67,19 @@ Factory = Callable[[Design, Config, Path], _Evaluates]
 
 __all__ = ["ParameterCheck"]
 
+#: A parameter (``parameter``, an SV header ``#(``) or a text macro other than a directive.
+_PARAMETRIC = re.compile(
+    r"\bparameter\b|#\s*\(|`(?!(?:define|undef|ifdef|ifndef|elsif|else|endif|include|"
+    r"timescale|default_nettype|resetall|celldefine|endcelldefine|line|pragma|begin_keywords|"
+    r"end_keywords)\b)[A-Za-z_]"
+)
+
+#: At most this many probes combine parameters (pairs, then all together).
+COMBINATIONS = 6
+
 log = logging.getLogger(__name__)
+#: One INFO line per configuration checked (the CLI shows it as its progress).
+progress = logging.getLogger("rtlopt.evaluate.configuration")
 
 
 class ParameterCheck:
@@ -71,7 +100,8 @@ class ParameterCheck:
         self._keys: dict[tuple[tuple[str, str], ...], int] = {}
         self._probe_lock = threading.RLock()
         self._probes: list[Parameterization] | None = None
-        self._valid: dict[tuple[str, str], Parameterization | None] = {}
+        self._valid: dict[tuple[tuple[str, str], ...], Parameterization | None] = {}
+        self._declared: dict[str, tuple[str, ...]] | None = None
         self._values: dict[str, list[str]] = {}
 
     def _found(self) -> list[Parameterization]:
@@ -96,41 +126,143 @@ class ParameterCheck:
     def labels(self) -> str:
         return "; ".join(f"{p.label()} ({', '.join(p.where[:2])})" for p in self._settings or [])
 
-    def check(self, text: str) -> tuple[Stage, str, EvalResult | None] | None:
-        """The stage and reason of a rejection (with the other parameterization's result, whose
-        status says whether a tool failed), or None when the candidate passes under every
-        parameterization and probe (or the target has only its defaults)."""
-        from rtlopt.frontend._params import never_elaborated
+    def instantiated(self) -> bool:
+        """Whether an instance in the repository (below one of its tops) uses the target:
+        then its parameterizations are the guarantee and probes are extra assurance."""
+        return any("." in w for pz in self._found() for w in pz.where)
 
+    def _has_parameters(self) -> bool:
+        """Whether the target declares a parameter or uses a text macro (a module with
+        neither costs nothing here)."""
+        t = self.design.target
+        if any(not p.local for p in t.parameters):
+            return True
+        return _PARAMETRIC.search(self._text()) is not None
+
+    def _text(self) -> str:
+        if not self._ref:
+            self._ref = self.design.target.file.read_text(errors="surrogateescape")
+        return self._ref
+
+    def check(
+        self, text: str, deadline: Deadline | None = None, base: str = "proven"
+    ) -> ParamOutcome | None:
+        """The rejection (stage, reason, the failing configuration's result, whose status says
+        whether a tool failed) or None, with the scope: every configuration the repository
+        elaborates is checked first; then probes of the parameters the candidate's change
+        depends on. A probe's difference rejects; a probe that does not finish, or a
+        parameter with no other legal value, rejects only a target nothing instantiates.
+        ``deadline``: the verdict's time budget (``formal.timeout_s`` by default); ``base``:
+        the verdict under the defaults (the evaluator's own stages)."""
+        if not self._has_parameters():
+            return None
         settings = self._found()
         if not settings:
             return None
-        name = self.design.target.name
+        deadline = deadline or Deadline.after(self.config.formal.timeout_s)
+        inst = self.instantiated()
+        used = [pz for pz in settings if any("." in w for w in pz.where)]
+        scope = Scope(inst, len(used))
+        scope.add(settings[0].label(), "defaults", ", ".join(settings[0].where[:3]), base)
         deps = self._depends(text)
-        probes, missing, soft = self._probes_for(deps, text)
+        why = self._unchecked(deps, inst, scope)
+        if why:
+            return self._done(scope, (Stage.FORMAL, f"unchecked for parameters: {why}", None))
+        others = [pz for pz in settings[1:] if pz.differs(settings[0])]
+        for i, pz in enumerate(others):
+            res = self._run(text, pz, "repository", deadline.share(len(others) - i), scope)
+            if res is not None and not res.accepted:
+                where = ", ".join(pz.where[:3])
+                reason = f"under parameters {pz.label()} ({where}): {res.reason}"
+                return self._done(scope, (res.stage, reason, res))
+        with within(deadline.share(2)):
+            probes, missing = self._probes_for(deps, text, inst, scope)
         if missing:
-            return (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
+            return self._done(
+                scope, (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
+            )
+        return self._done(scope, self._probe_all(text, deps, probes, deadline, scope))
+
+    def _unchecked(self, deps: ParamDependence, inst: bool, scope: Scope) -> str:
+        """Why a change to a target nothing instantiates cannot be checked (a type parameter
+        or a macro it depends on: no probe sets those); for an instantiated target they are
+        fixed by the repository's configurations, which are checked, and noted."""
+        types = [p for p in deps.params if self._ties().get(p) == ("type",)]
+        if inst:
+            if deps.macros:
+                scope.notes.append(
+                    f"{', '.join(deps.macros)} as this compilation defines "
+                    f"{'them' if len(deps.macros) > 1 else 'it'}"
+                )
+            return ""
+        if types:
+            return (
+                f"the candidate changes code that depends on type parameter {types[0]}, and "
+                "rtlopt does not probe other types of a module nothing in the repository "
+                "instantiates"
+            )
+        if deps.macros:
+            return (
+                f"the candidate changes code that depends on text macro {deps.macros[0]} (a "
+                "define sets it, or a localparam the change uses), and a module nothing in the "
+                "repository instantiates may be compiled with other definitions, which rtlopt "
+                "does not probe"
+            )
+        return ""
+
+    def _probe_all(
+        self,
+        text: str,
+        deps: ParamDependence,
+        probes: list[Parameterization],
+        deadline: Deadline,
+        scope: Scope,
+    ) -> tuple[Stage, str, EvalResult | None] | None:
+        """The candidate under each probe (with the unused-block probes when it changes a
+        generate block none of the configurations elaborates): a difference rejects; a probe
+        that does not finish rejects a target nothing instantiates, else it is noted."""
+        from rtlopt.frontend._params import never_elaborated
+
+        settings, name, inst = self._found(), self.design.target.name, self.instantiated()
         local: Elaborations = {}
         dead = never_elaborated(text, name, self.design, settings, local) != self._ref_dead
         if dead:
-            more = [*self._probed(), *self._diverging(text, deps, local)]
+            with within(deadline.share(2)):
+                more = [*self._probed(), *self._diverging(text, deps, local)]
             probes += [pz for pz in dict.fromkeys(more) if pz not in probes]
-        base = settings[0]
-        for pz in [*settings[1:], *probes]:
-            values = pz.differs(base)
-            if not values:
-                continue
-            res = self._sub(values).evaluate(_specialized(text, name, values))
-            if not res.accepted and pz in soft and _inconclusive(res):
-                log.info("probe %s inconclusive, not counted: %s", pz.label(), res.reason)
-                continue
-            if not res.accepted:
+        unfinished: list[str] = []
+        for i, pz in enumerate(probes):
+            res = self._run(text, pz, "probe", deadline.share(len(probes) - i), scope)
+            verdict = verdict_of(res) if res is not None else NOT_FINISHED
+            if verdict == "refuted" and res is not None:
                 where = ", ".join(pz.where[:3])
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
+            if verdict == NOT_FINISHED:
+                why = res.reason if res is not None else "the time budget was spent"
+                if not inst and res is not None and res.is_infrastructure_error:
+                    # a tool crash or timeout is no verdict on the candidate
+                    return (res.stage, f"under parameters {pz.label()}: {why}", res)
+                if not inst:
+                    return (
+                        Stage.FORMAL,
+                        f"unchecked for parameters: probe {pz.label()} did not finish within "
+                        f"the verdict's time budget (formal.timeout_s = "
+                        f"{self.config.formal.timeout_s:g} s): {why}",
+                        None,
+                    )
+                unfinished.append(pz.label())
+        if unfinished:
+            scope.notes.append(f"probe {'; '.join(unfinished)} not finished (reported only)")
         every = [*settings, *probes]
         if dead and never_elaborated(text, name, self.design, every, local) != never_elaborated(
             self._ref, name, self.design, every, self._elab
         ):
+            if inst:
+                scope.notes.append(
+                    "a changed generate block that no configuration of the repository "
+                    "elaborates, nor any probe, is not checked"
+                )
+                return None
             return (
                 Stage.FORMAL,
                 f"unchecked for parameters {self.labels()}: the candidate changes code (a "
@@ -139,6 +271,38 @@ class ParameterCheck:
                 None,
             )
         return None
+
+    def _run(
+        self, text: str, pz: Parameterization, kind: str, deadline: Deadline, scope: Scope
+    ) -> EvalResult | None:
+        """The candidate under ``pz`` within ``deadline`` (None when no time is left for a
+        probe), its verdict added to ``scope``."""
+        where = ", ".join(pz.where[:3])
+        values = pz.differs(self._found()[0])
+        name = self.design.target.name
+        if kind == "probe" and deadline.left() < 1.0:
+            scope.add(pz.label(), kind, where, NOT_FINISHED, "the time budget was spent")
+            return None
+        progress.info("%s: checking the %s configuration %s (%s)", name, kind, pz.label(), where)
+        with within(deadline):
+            res = self._sub(values).evaluate(_specialized(text, name, values))
+        scope.add(pz.label(), kind, where, verdict_of(res), res.reason)
+        return res
+
+    def _done(
+        self, scope: Scope, rejection: tuple[Stage, str, EvalResult | None] | None
+    ) -> ParamOutcome:
+        line = scope.text()
+        log.info("%s: %s", self.design.target.name, line if rejection is None else "rejected")
+        return ParamOutcome(rejection, line if rejection is None else "", tuple(scope.rows))
+
+    def _ties(self) -> dict[str, tuple[str, ...]]:
+        from rtlopt.frontend._params import declared_parameters
+
+        with self._probe_lock:
+            if self._declared is None:
+                self._declared = declared_parameters(self._text(), self.design.target.name)
+            return self._declared
 
     def _depends(self, text: str) -> ParamDependence:
         """What the candidate's change depends on (``_param_deps.changed_parameters``)."""
@@ -161,7 +325,7 @@ class ParameterCheck:
 
         t = self.design.target
         out: list[Parameterization] = []
-        for p in deps.params:
+        for p in self._roots(deps):
             own = around(deps.numbers, "$clog2" in text, common=False)
             for v in list(dict.fromkeys([*own, *self._module_values(p)]))[:PROBE_TRIES]:
                 o = [f"{p}={v}"]
@@ -173,54 +337,91 @@ class ParameterCheck:
                         break
         return out
 
-    def _probes_for(
-        self, deps: ParamDependence, text: str
-    ) -> tuple[list[Parameterization], str, list[Parameterization]]:
-        """The probes of the parameters the candidate's change depends on: for each, up to
-        ``harness.parameter_probes`` values from the change's own numbers, as many from the
-        module's (:func:`rtlopt.frontend._params.probe_values`) and, when the change writes a
-        fixed width, one above every width the texts write
-        (:func:`rtlopt.frontend._params.beyond`; those last, the third item, reject only on a
-        difference found, not on a proof that did not finish: a wide datapath can be too hard
-        to prove); or why the change is unchecked."""
-        from rtlopt.frontend._params import around, beyond, sizes
+    def _roots(self, deps: ParamDependence) -> list[str]:
+        """The parameters to probe for ``deps``: a parameter whose default names others
+        (``W = B + 1``) is probed through them, so tied parameters change together; type
+        parameters are not probed."""
+        from rtlopt.frontend._params import tied_roots
 
-        t = self.design.target
+        ties = self._ties()
+        defaults = dict(self._found()[0].values)
+        roots = [r for p in deps.params for r in tied_roots(ties, p)]
+        return [r for r in dict.fromkeys(roots) if r in defaults and ties.get(r) != ("type",)]
+
+    def _probes_for(
+        self, deps: ParamDependence, text: str, inst: bool, scope: Scope
+    ) -> tuple[list[Parameterization], str]:
+        """The probes of the parameters the candidate's change depends on (tied ones through
+        their roots, :meth:`_roots`): for each, up to ``harness.parameter_probes`` values from
+        the change's own numbers, as many from the module's
+        (:func:`rtlopt.frontend._params.probe_values`) and, when the change writes a fixed
+        width, one above every width the texts write (:func:`rtlopt.frontend._params.beyond`);
+        for a target nothing instantiates whose change depends on two or more parameters,
+        their combinations too (:meth:`_combined`). Or why the change is unchecked: a
+        parameter of such a target with no other legal value (for an instantiated target
+        that parameter is fixed: noted in ``scope``)."""
+        from rtlopt.frontend._params import beyond
+
         k = self.config.harness.parameter_probes
         chosen: list[Parameterization] = []
-        soft: list[Parameterization] = []
-        for p in deps.params:
-            signed = not sizes(self._ref, p)
-            own = around(deps.numbers, "$clog2" in self._ref, common=False, negative=signed)
-            got = self._pick(p, own, k)
-            got += self._pick(p, self._module_values(p), k, got)
+        firsts: dict[str, str] = {}
+        for p in self._roots(deps):
+            got = self._values_of(p, deps, k)
             if not got:
-                return (
-                    [],
-                    (
-                        f"the candidate changes code whose meaning depends on parameter {p}, and "
-                        + (
-                            "parameter probes are off (harness.parameter_probes = 0)"
-                            if k <= 0
-                            else f"no other value of {p} elaborates the reference and passes it "
-                            "against itself"
-                        )
-                    ),
-                    [],
-                )
+                if k > 0 and inst:
+                    scope.notes.append(
+                        f"{p} fixed: no other value of {p} elaborates the reference and "
+                        "passes it against itself"
+                    )
+                    continue
+                return [], self._missing(p, k)
+            firsts[p] = dict(got[0].values)[p]
             if k > 0 and deps.fixed:
-                wide = self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
-                soft += [pz for pz in wide if pz not in chosen and pz not in got]
-                got += wide
+                got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
             chosen += [pz for pz in got if pz not in chosen]
+        if not inst and len(firsts) >= 2:
+            chosen += [pz for pz in self._combined(firsts) if pz not in chosen]
         if deps.params:
             log.info(
                 "%s: the change depends on %s; probes %s",
-                t.name,
+                self.design.target.name,
                 ", ".join(deps.params),
-                "; ".join(pz.label() for pz in chosen),
+                "; ".join(pz.label() for pz in chosen) or "none",
             )
-        return chosen, "", soft
+        return chosen, ""
+
+    def _values_of(self, p: str, deps: ParamDependence, k: int) -> list[Parameterization]:
+        """Up to ``k`` probes of ``p`` from the change's own numbers, then up to ``k`` more
+        from the module's."""
+        from rtlopt.frontend._params import around, sizes
+
+        signed = not sizes(self._ref, p)
+        own = around(deps.numbers, "$clog2" in self._ref, common=False, negative=signed)
+        got = self._pick(p, own, k)
+        return got + self._pick(p, self._module_values(p), k, got)
+
+    def _combined(self, firsts: dict[str, str]) -> list[Parameterization]:
+        """Probes that set two parameters at once (each pair, at each one's first probe
+        value) and, for three or more, all of them: a change wrong only when several differ
+        from their defaults together shows there."""
+        names = list(firsts)
+        sets = [{a: firsts[a], b: firsts[b]} for i, a in enumerate(names) for b in names[i + 1 :]]
+        if len(names) > 2:
+            sets.append(dict(firsts))
+        out: list[Parameterization] = []
+        for values in sets[:COMBINATIONS]:
+            pz = self._legal(values)
+            if pz is not None and pz not in out:
+                out.append(pz)
+        return out
+
+    @staticmethod
+    def _missing(p: str, k: int) -> str:
+        return f"the candidate changes code whose meaning depends on parameter {p}, and " + (
+            "parameter probes are off (harness.parameter_probes = 0)"
+            if k <= 0
+            else f"no other value of {p} elaborates the reference and passes it against itself"
+        )
 
     def _module_values(self, p: str) -> list[str]:
         from rtlopt.frontend._params import probe_values
@@ -237,10 +438,9 @@ class ParameterCheck:
         """Up to ``k`` probes ``p=value`` for the first usable of ``values`` (at most
         :data:`rtlopt.frontend._params.PROBE_TRIES` tried): a value some repository
         parameterization has is checked there already and skipped."""
-        from rtlopt.frontend._params import PROBE_TRIES, probe, sizes
+        from rtlopt.frontend._params import PROBE_TRIES, sizes
 
-        settings = self._found()
-        default = dict(settings[0].values)[p]
+        default = dict(self._found()[0].values)[p]
         size = sizes(self._ref, p)
         out: list[Parameterization] = []
         tried = 0
@@ -250,17 +450,30 @@ class ParameterCheck:
             if v == default or (size and v == "0"):
                 continue
             with self._probe_lock:
-                if (p, v) not in self._valid:
-                    tried += 1
-                    t = self.design.target
-                    pz = probe(self._ref, t.name, self.design, settings[0], p, v, self._elab)
-                    if pz is not None and (pz in settings or not self._probe_holds(pz)):
-                        pz = None
-                    self._valid[(p, v)] = pz
-                pz = self._valid[(p, v)]
+                tried += ((p, v),) not in self._valid
+            pz = self._legal({p: v})
             if pz is not None and pz not in out and pz not in taken:
                 out.append(pz)
         return out
+
+    def _legal(self, values: dict[str, str]) -> Parameterization | None:
+        """The probe that sets ``values`` if it is legal: it elaborates the reference, is
+        no configuration of the repository, and the reference under it does not fail against
+        itself (a check that did not finish is not remembered: the probe is used, and the
+        candidate's own check under it decides)."""
+        from rtlopt.frontend._params import probe
+
+        key = tuple(sorted(values.items()))
+        with self._probe_lock:
+            if key in self._valid:
+                return self._valid[key]
+            settings = self._found()
+            t = self.design.target
+            pz = probe(self._ref, t.name, self.design, settings[0], values, self._elab)
+            holds = pz is not None and pz not in settings and self._probe_holds(pz)
+            if holds is not None:
+                self._valid[key] = pz if holds else None
+            return pz if holds is not False else None
 
     def _probed(self) -> list[Parameterization]:
         """The probes of the reference's never-elaborated blocks that the reference passes
@@ -279,7 +492,7 @@ class ParameterCheck:
                     max(self.config.harness.parameter_probes, 0),
                     self._elab,
                 )
-                self._probes = [pz for pz in found if self._probe_holds(pz)]
+                self._probes = [pz for pz in found if self._probe_holds(pz) is not False]
                 log.info(
                     "%s: probe parameterization(s) of its unused blocks: %s",
                     t.name,
@@ -287,9 +500,10 @@ class ParameterCheck:
                 )
             return self._probes
 
-    def _probe_holds(self, pz: Parameterization) -> bool:
+    def _probe_holds(self, pz: Parameterization) -> bool | None:
         """Whether the reference specialized to probe ``pz`` evaluates against itself (a copy
-        with a comment appended: simulated and proven, not short-cut as identical text)."""
+        with a comment appended: simulated and proven, not short-cut as identical text); None
+        when that check did not finish."""
         values = pz.differs(self._found()[0])
         copy = _specialized(self._ref, self.design.target.name, values)
         copy += "\n// the reference under a probe parameterization\n"
@@ -298,6 +512,10 @@ class ParameterCheck:
         except RtloptError as exc:
             log.info("probe %s not used: %s", pz.label(), exc)
             return False
+        verdict = verdict_of(res)
+        if verdict == NOT_FINISHED:
+            log.info("probe %s: the reference under it did not finish: %s", pz.label(), res.reason)
+            return None
         if not res.accepted:
             log.info("probe %s not used: the reference under it: %s", pz.label(), res.reason)
         return res.accepted
@@ -347,14 +565,6 @@ class ParameterCheck:
     def close(self) -> None:
         for ev in self._subs.values():
             ev.close()
-
-
-def _inconclusive(res: EvalResult) -> bool:
-    """Whether a rejection is a proof that did not finish (no difference found)."""
-    from rtlopt.results import Verdict
-
-    sim_ok = res.sim is None or res.sim.passed
-    return sim_ok and res.formal is not None and res.formal.verdict == Verdict.UNKNOWN
 
 
 def _specialized(text: str, module: str, values: dict[str, str]) -> str:

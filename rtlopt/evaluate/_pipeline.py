@@ -20,6 +20,7 @@ from rtlopt.errors import EvaluationTimeout, InfrastructureError
 from rtlopt.evaluate._candidate import Candidate, Progress, invalid
 from rtlopt.evaluate._messages import mismatch_reason
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check, netlist_sources
+from rtlopt.evaluate._param_scope import PENDING, with_defaults
 from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
@@ -30,6 +31,7 @@ from rtlopt.evaluate._stages import (
     preprocess_stage,
     simulation_stage,
 )
+from rtlopt.formal.budget import Deadline, within
 from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status, Verdict
 
 __all__ = ["Pipeline"]
@@ -57,10 +59,19 @@ class Pipeline:
     def run(
         self, text: str, d: Path, equivalence: bool, progress: Progress, timings: dict[str, float]
     ) -> EvalResult:
+        """The stages in order, the result with the scope of the parameter check."""
+        c = Candidate(text, d, d / "candidate.v", progress, timings=timings)
+        res = self._run(c, equivalence)
+        if not c.configurations:
+            return res
+        rows = with_defaults(c.configurations, c.formal)
+        scope = c.scope if res.accepted else ""  # a rejection's reason says what failed
+        return dataclasses.replace(res, scope=scope, configurations=rows)
+
+    def _run(self, c: Candidate, equivalence: bool) -> EvalResult:
         """The stages in order; each returns the rejection that ends the evaluation, or None."""
         s = self._s
-        c = Candidate(text, d, d / "candidate.v", progress, timings=timings)
-        c.file.write_text(text)
+        c.file.write_text(c.text)
         overlap = equivalence and s.config.eval.overlap and self._flows.flow() is not None
         stages: list[tuple[str, _Stage]] = [
             ("preprocess", preprocess_stage),
@@ -76,7 +87,11 @@ class Pipeline:
         for name, stage in stages:
             t0 = time.monotonic()
             try:
-                rejected = stage(s, c)
+                if name in ("formal", "parameters"):
+                    with within(_deadline(s, c)):
+                        rejected = stage(s, c)
+                else:
+                    rejected = stage(s, c)
             finally:
                 c.timings[name] = time.monotonic() - t0
             if rejected is not None:
@@ -128,12 +143,20 @@ class Pipeline:
         return traced
 
     def _parameter_stage(self, s: EvalSetup, c: Candidate) -> EvalResult | None:
-        """The repository's other parameterizations of the target (evaluate/_params.py)."""
+        """The repository's other parameterizations of the target (evaluate/_params.py),
+        within what is left of the verdict's one time budget (``formal.timeout_s``)."""
         assert self._params is not None
-        found = self._params.check(c.text)
-        if found is None:
+        deadline = _deadline(s, c)
+        if c.formal is None:  # the defaults' formal check runs after (beside synthesis)
+            deadline = deadline.share(2)
+        base = PENDING if c.formal is None else c.formal.verdict.value
+        outcome = self._params.check(c.text, deadline, base)
+        if outcome is None:
             return None
-        stage, reason, sub = found
+        c.scope, c.configurations = outcome.scope, outcome.configurations
+        if outcome.rejection is None:
+            return None
+        stage, reason, sub = outcome.rejection
         if sub is not None and sub.status is not Status.INVALID:
             # a tool crash or timeout there is an infrastructure error here too
             return dataclasses.replace(sub, reason=reason, logs=c.logs)
@@ -182,7 +205,8 @@ class Pipeline:
             synth = pool.submit(measure)
             t0 = time.monotonic()
             try:
-                rejected = formal_stage(self._s, c)
+                with within(_deadline(self._s, c)):
+                    rejected = formal_stage(self._s, c)
             finally:
                 c.timings["formal"] = time.monotonic() - t0
                 formal_done.set()
@@ -324,6 +348,14 @@ class Pipeline:
             logs=c.logs,
         )
         return netlist, rejected
+
+
+def _deadline(s: EvalSetup, c: Candidate) -> Deadline:
+    """The candidate's one verdict deadline, ``formal.timeout_s`` from its first formal or
+    parameter check (``rtlopt.formal.budget``)."""
+    if c.deadline is None:
+        c.deadline = Deadline.after(s.config.formal.timeout_s)
+    return c.deadline
 
 
 def _record_flow_timings(timings: dict[str, float], flow: Mapping[str, float]) -> None:

@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
+from rtlopt.formal.budget import bounded
 from rtlopt.formal.channel import new_secret
 from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
@@ -84,6 +85,7 @@ def check_equivalence(
     """
     require_tool("yosys")
     start = time.monotonic()
+    cfg = bounded(cfg)  # the verdict's one time budget (rtlopt.formal.budget)
     workdir.mkdir(parents=True, exist_ok=True)
     texts = [read_text(Path(f)) for f in candidate_files]
     own = source if source is not None else (design, texts[-1] if texts else "")

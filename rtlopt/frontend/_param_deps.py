@@ -70,12 +70,17 @@ class ParamDependence:
             those of the changed tokens, first seen first: the values a change tests.
         fixed: Whether the changed tokens write a fixed width (a sized literal, a literal MSB
             ``[7:``, an ``integer`` or ``int``): then a parameter past it may show the change.
+        macros: The text macros the change depends on: used by a changed item, or by a
+            constant declaration (a localparam or parameter default) the change reaches. A
+            macro is set outside the module (a define), so it is checked only at the value
+            this compilation gives it.
     """
 
     changed: bool
     params: tuple[str, ...] = ()
     numbers: tuple[int, ...] = ()
     fixed: bool = False
+    macros: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,12 +91,23 @@ class _Tok:
     end: int
 
 
+#: An escaped identifier that names a simple one (``\\W`` is ``W``: IEEE 1800 5.6.1).
+_SIMPLE = re.compile(r"\\([A-Za-z_][A-Za-z0-9_$]*)")
+
+
 def _tokens(raw: str) -> list[_Tok]:
+    """The tokens of ``raw``, comments left out; an escaped identifier whose name is a simple
+    identifier is read as that identifier, so ``\\W`` names parameter ``W``."""
     out = []
     for m in _TOKEN.finditer(raw):
         kind = m.lastgroup or "op"
+        text = m.group()
+        if kind == "escaped":
+            simple = _SIMPLE.fullmatch(text)
+            if simple is not None:
+                kind, text = "ident", simple.group(1)
         if kind != "comment":
-            out.append(_Tok(kind, m.group(), m.start(), m.end()))
+            out.append(_Tok(kind, text, m.start(), m.end()))
     return out
 
 
@@ -244,8 +260,11 @@ def _declared(m: _Module, k: int) -> set[str]:
     return set()
 
 
-def _closure(m: _Module, start: set[int], params: set[str], inputs: set[str]) -> set[str]:
-    """The parameters of every item reachable from ``start`` (see the module docstring)."""
+def _closure(
+    m: _Module, start: set[int], params: set[str], inputs: set[str]
+) -> tuple[set[str], set[str]]:
+    """The parameters of every item reachable from ``start`` (see the module docstring), and
+    the macros that the constant declarations on the way use."""
     consts: dict[str, set[int]] = {}
     users: dict[str, set[int]] = {}
     for k, names in enumerate(m.names):
@@ -256,6 +275,7 @@ def _closure(m: _Module, start: set[int], params: set[str], inputs: set[str]) ->
     for n in inputs:
         consts[n] = {k for k in users.get(n, ()) if "Port" in m.items[k][2]}
     found: set[str] = set()
+    macros: set[str] = set()
     todo = list(start)
     for k in start:  # a changed declaration changes every use of what it declares
         todo += [u for n in m.names[k] if k in consts.get(n, ()) for u in users[n]]
@@ -265,6 +285,8 @@ def _closure(m: _Module, start: set[int], params: set[str], inputs: set[str]) ->
         if k in seen:
             continue
         seen.add(k)
+        if _declared(m, k):
+            macros |= _macros(m, k)
         for n in m.names[k]:
             if n in params:
                 found.add(n)
@@ -272,7 +294,7 @@ def _closure(m: _Module, start: set[int], params: set[str], inputs: set[str]) ->
                 todo += consts[n]
             elif n not in _KEYWORDS and not n.startswith("$"):
                 todo += users[n]
-    return found
+    return found, macros
 
 
 _DIRECTIVES = frozenset(
@@ -281,14 +303,15 @@ _DIRECTIVES = frozenset(
 )
 
 
-def _macro(m: _Module, k: int) -> bool:
-    """Whether item ``k`` uses a text macro (whose body may name any parameter)."""
+def _macros(m: _Module, k: int) -> set[str]:
+    """The text macros item ``k`` uses (a macro's body may name any parameter)."""
     a, b, _ = m.items[k]
     toks = m.toks[a:b]
-    return any(
-        t.text == "`" and i + 1 < len(toks) and toks[i + 1].text not in _DIRECTIVES
+    return {
+        "`" + toks[i + 1].text
         for i, t in enumerate(toks)
-    )
+        if t.text == "`" and i + 1 < len(toks) and toks[i + 1].text not in _DIRECTIVES
+    }
 
 
 def _touched(m: _Module, spans: list[tuple[int, int]]) -> set[int] | None:
@@ -331,19 +354,37 @@ def changed_parameters(
     )
     wanted, ins = set(params), set(inputs)
     found: set[str] = set()
+    macros: set[str] = set()
     for m, spans in ((r, [(o[1], o[2]) for o in ops]), (c, [(o[3], o[4]) for o in ops])):
         hit = _touched(m, spans) if m is not None else None
-        if m is None or hit is None or any(_macro(m, k) for k in hit):
+        used = set().union(*(_macros(m, k) for k in hit)) if m is not None and hit else set()
+        macros |= used
+        if m is None or hit is None or used:
             found = set(wanted)
+            macros |= _changed_macros(rt, ct, ops)
             break
-        found |= _closure(m, hit, wanted, ins)
+        deps, through = _closure(m, hit, wanted, ins)
+        found |= deps
+        macros |= through
         numbers += _near(m, hit, wanted)
     return ParamDependence(
         True,
         tuple(p for p in params if p in found),
         tuple(dict.fromkeys(numbers + changed)),
         fixed,
+        tuple(sorted(macros)),
     )
+
+
+def _changed_macros(rt: list[str], ct: list[str], ops: list[Any]) -> set[str]:
+    """The macros the changed tokens of either side use."""
+    out: set[str] = set()
+    for toks, lo, hi in [(rt, 1, 2), (ct, 3, 4)]:
+        for op in ops:
+            for i in range(op[lo], op[hi]):
+                if toks[i] == "`" and i + 1 < len(toks) and toks[i + 1] not in _DIRECTIVES:
+                    out.add("`" + toks[i + 1])
+    return out
 
 
 _FIXED_TYPES = frozenset("integer int longint shortint byte".split())

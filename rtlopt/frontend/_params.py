@@ -34,6 +34,8 @@ __all__ = [
     "elaborated_blocks",
     "probe",
     "probe_parameterizations",
+    "declared_parameters",
+    "tied_roots",
     "probe_values",
     "sizes",
     "around",
@@ -114,12 +116,15 @@ def _instances(sym: Any, path: str) -> Iterator[tuple[str, Any]]:
 
 
 def _values(inst: Any) -> Parameterization | None:
+    """The instance's non-local parameters; a type parameter's value is its type as slang
+    prints it (an instance that gives it another type is another configuration)."""
     out: list[tuple[str, str]] = []
     for p in inst.body.parameters:
-        if node_kind(p) != "Parameter" or p.isLocalParam:
+        kind = node_kind(p)
+        if kind not in ("Parameter", "TypeParameter") or p.isLocalParam:
             continue
         try:
-            value = str(p.value)
+            value = str(p.value) if kind == "Parameter" else str(p.targetType.type)
         except Exception:  # noqa: BLE001 - a value slang cannot print: not comparable
             return None
         if value and not value.startswith("<"):  # <unset>: slang could not evaluate it
@@ -154,20 +159,21 @@ def parameterizations(design: Design) -> list[Parameterization]:
     return [Parameterization(p.values, tuple(w)) for p, w in found.items()]
 
 
-def _declarators(root: Any, module: str) -> Iterator[Any]:
-    """Declarators of the non-local parameters of ``module`` in a syntax tree."""
-    from pyslang import syntax  # noqa: F401 - the tree types
-
+def _declarators(root: Any, module: str) -> Iterator[tuple[Any, Any]]:
+    """``(declaration, declarator)`` of the non-local parameters of ``module`` in a syntax
+    tree: value parameters (``Declarator``) and type parameters (``TypeAssignment``)."""
     stack = [root]
     while stack:
         node = stack.pop()
         k = node_kind(node)
         if k == "ModuleDeclaration" and node.header.name.valueText != module:
             continue
-        if k == "ParameterDeclaration" and node.keyword.valueText == "parameter":
+        if k in ("ParameterDeclaration", "TypeParameterDeclaration") and (
+            node.keyword.valueText != "localparam"
+        ):
             for d in node.declarators:
-                if node_kind(d) == "Declarator":
-                    yield d
+                if node_kind(d) in ("Declarator", "TypeAssignment"):
+                    yield node, d
             continue
         if k in ("FunctionDeclaration", "TaskDeclaration"):
             continue
@@ -179,23 +185,90 @@ def _declarators(root: Any, module: str) -> Iterator[Any]:
             continue
 
 
+#: Data types whose values a plain literal sets (any other named type, an enum say, takes a
+#: cast: ``base_isa_e'(1)``, since SystemVerilog converts no integer to an enum implicitly).
+_PLAIN_TYPES = re.compile(
+    r"(?:(?:integer|int|shortint|longint|byte|bit|logic|reg|signed|unsigned|real|"
+    r"realtime|string|time)\b|\[|$)"
+)
+
+
+def _written(decl: Any, d: Any, value: str) -> tuple[Any, str]:
+    """The node a parameterization's ``value`` replaces in declarator ``d`` of ``decl``, and
+    the text that replaces it: a type for a type parameter, a value cast to the declared type
+    when that is a named type (an enum), else the value as slang printed it."""
+    if node_kind(d) == "TypeAssignment":
+        return (d.assignment.type if d.assignment is not None else None), value
+    declared = " ".join(str(getattr(decl, "type", "") or "").split())
+    if declared and not _PLAIN_TYPES.match(declared) and not value.startswith('"'):
+        value = f"{declared}'({value})"
+    return (d.initializer.expr if d.initializer is not None else None), value
+
+
 def specialize(text: str, module: str, values: Mapping[str, str]) -> str:
-    """``text`` with ``module``'s parameter defaults set to ``values`` (others unchanged)."""
+    """``text`` with ``module``'s parameter defaults set to ``values`` (others unchanged),
+    each written as the frontend read it: a type as a type, an enum's value cast to the
+    enum."""
     from pyslang import syntax
 
     if not values:
         return text
     tree = syntax.SyntaxTree.fromText(text)
     edits: list[tuple[int, int, str]] = []
-    for d in _declarators(tree.root, module):
+    for decl, d in _declarators(tree.root, module):
         name = d.name.valueText
-        if name in values and d.initializer is not None:
-            r = d.initializer.expr.sourceRange
-            edits.append((int(r.start.offset), int(r.end.offset), values[name]))
+        if name not in values:
+            continue
+        node, value = _written(decl, d, values[name])
+        if node is not None:
+            r = node.sourceRange
+            edits.append((int(r.start.offset), int(r.end.offset), value))
     raw = text.encode("utf-8", "surrogateescape")
     for a, b, v in sorted(edits, reverse=True):
         raw = raw[:a] + v.encode() + raw[b:]
     return raw.decode("utf-8", "surrogateescape")
+
+
+def declared_parameters(text: str, module: str) -> dict[str, tuple[str, ...]]:
+    """``module``'s non-local parameters in ``text``, each with the other parameters its
+    default names (``W = B + 1``: ``W`` -> ``(B,)``; ``KEEP_WIDTH = DATA_WIDTH / 8``); a type
+    parameter maps to ``("type",)``."""
+    from pyslang import syntax
+
+    tree = syntax.SyntaxTree.fromText(text)
+    found: dict[str, str] = {}
+    types: set[str] = set()
+    for _decl, d in _declarators(tree.root, module):
+        name = d.name.valueText
+        if node_kind(d) == "TypeAssignment":
+            types.add(name)
+        found[name] = str(d.initializer.expr) if getattr(d, "initializer", None) else ""
+    del tree
+    out: dict[str, tuple[str, ...]] = {}
+    for name, default in found.items():
+        named = set(re.findall(r"(?<![\w$`'])[A-Za-z_][A-Za-z0-9_$]*", default))
+        out[name] = ("type",) if name in types else tuple(p for p in found if p in named)
+    return out
+
+
+def tied_roots(ties: Mapping[str, Sequence[str]], name: str) -> tuple[str, ...]:
+    """The parameters that set ``name`` through defaults (``ties`` from
+    :func:`declared_parameters`): ``name`` itself when its default names no other parameter,
+    else the roots of those it names (``B = W - 1``: ``W``), so that a probe changes the root
+    and the tied ones follow as the module declares them."""
+    out: list[str] = []
+    todo, seen = [name], set()
+    while todo:
+        p = todo.pop(0)
+        if p in seen:
+            continue
+        seen.add(p)
+        named = [q for q in ties.get(p, ()) if q != "type"]
+        if named:
+            todo += named
+        else:
+            out.append(p)
+    return tuple(dict.fromkeys(out))
 
 
 @dataclass
@@ -443,17 +516,18 @@ def probe(
     module: str,
     design: Design,
     base: Parameterization,
-    name: str,
-    value: str,
+    values: Mapping[str, str],
     cache: Elaborations | None = None,
 ) -> Parameterization | None:
-    """The parameterization of ``module`` with ``name=value`` and the others as in ``base``
-    (the defaults), if it elaborates with no more slang errors than ``base`` does."""
+    """The parameterization of ``module`` with ``values`` (``name -> value``; parameters tied
+    to them by their defaults follow) and the others as in ``base`` (the defaults), if it
+    elaborates with no more slang errors than ``base`` does."""
     ref = _elaborated(text, module, design, _overrides(base), cache)
-    blocks = _elaborated(text, module, design, [f"{name}={value}"], cache)
+    set_ = [f"{k}={v}" for k, v in values.items()]
+    blocks = _elaborated(text, module, design, set_, cache)
     if blocks.errors > ref.errors or blocks.values is None:
         return None
-    label = f"a probe: {name}={value}, no instance of the repository uses it"
+    label = f"a probe: {', '.join(set_)}, no instance of the repository uses it"
     return Parameterization(blocks.values.values, (label,))
 
 
@@ -478,7 +552,7 @@ def probe_parameterizations(
         return []
     found: list[tuple[Parameterization, set[int]]] = []
     for name, value in _probe_values(text, [guards[a] for a in sorted(dead)], settings[0]):
-        pz = probe(text, module, design, settings[0], name, value, cache)
+        pz = probe(text, module, design, settings[0], {name: value}, cache)
         if pz is None:
             continue
         covers = dead & _elaborated(text, module, design, [f"{name}={value}"], cache).used

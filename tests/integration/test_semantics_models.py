@@ -228,12 +228,17 @@ def test_edit_in_a_branch_nobody_elaborates_is_checked_under_a_probe(tmp_path: P
     same = RF.replace("(s && t) ? b : a", "(t && s) ? b : a")
     ok = _rf_eval(tmp_path / "same", same)
     assert ok.accepted, ok.reason
+    # without probes the guarantee is the repository's configurations, which do not
+    # elaborate that branch: the scope says so
     off = _rf_eval(tmp_path / "off", dead, parameter_probes=0)
-    assert not off.accepted and "unchecked for parameters" in off.reason, off.reason
+    assert off.accepted, off.reason
+    assert "2 configurations the repository uses" in off.scope, off.scope
+    assert "no configuration of the repository elaborates" in off.scope, off.scope
 
 
 # the branch nobody takes instantiates a vendor cell the repository does not have: no probe
-# elaborates it without errors, so a change there stays unchecked
+# elaborates it without errors; a change there is outside every configuration the repository
+# uses (accepted, the scope says so), and unchecked in a module nothing instantiates
 RF_VENDOR = RF.replace(
     "assign y = (s && t) ? b : a;", "VENDOR_MUX u_mux (.a(a), .b(b), .s(s), .t(t), .y(y));"
 )
@@ -252,7 +257,14 @@ def test_edit_in_a_branch_no_probe_can_elaborate_is_unchecked(tmp_path: Path) ->
     assert probe_parameterizations(RF_VENDOR, "rf", d, found, 2) == []
     edit = RF_VENDOR.replace(".s(s), .t(t)", ".s(t), .t(s)")
     res = _evaluate(tmp_path, {}, "rf.v", edit)
-    assert not res.accepted and "no probe parameterization" in res.reason, res.reason
+    assert res.accepted, res.reason
+    assert "no configuration of the repository elaborates" in res.scope, res.scope
+    alone = tmp_path / "alone" / "repo"
+    alone.mkdir(parents=True)
+    (alone / "rf.v").write_text(RF_VENDOR)
+    _git(alone)
+    lib = _evaluate(tmp_path / "alone", {}, "rf.v", edit)
+    assert not lib.accepted and "no probe parameterization" in lib.reason, lib.reason
 
 
 def test_identical_source_means_identical_bytes_on_the_slang_path(tmp_path: Path) -> None:

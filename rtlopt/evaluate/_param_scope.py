@@ -1,0 +1,95 @@
+"""What a parameter check covered: every configuration with its verdict, and the scope.
+
+The verdict of a parameterized target names its scope ("proven for the 2 configurations the
+repository uses", "proven for the defaults and 4 probes"); ``rtlopt evaluate --json`` lists
+every configuration checked (``EvalResult.configurations``) with its verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
+
+__all__ = ["NOT_FINISHED", "PENDING", "ParamOutcome", "Scope", "verdict_of", "with_defaults"]
+
+#: A configuration's verdict when its check did not finish (the time budget, a tool error).
+NOT_FINISHED = "not finished"
+#: The defaults' verdict while their formal check has not run yet (it runs beside synthesis).
+PENDING = "pending"
+
+
+def with_defaults(
+    rows: tuple[Mapping[str, str], ...], formal: FormalResult | None
+) -> tuple[Mapping[str, str], ...]:
+    """``rows`` with the defaults' verdict filled in from their formal check, when it ran
+    after the parameter check."""
+    if not rows or rows[0].get("verdict") != PENDING or formal is None:
+        return rows
+    return ({**rows[0], "verdict": formal.verdict.value}, *rows[1:])
+
+
+def verdict_of(res: EvalResult) -> str:
+    """``proven``, ``accepted`` (not proven, ``formal.require_proof`` off), ``not finished``
+    (a proof that did not finish, a tool crash or timeout) or ``refuted`` (a difference)."""
+    if res.accepted:
+        return (
+            "proven"
+            if res.formal is not None and res.formal.verdict is Verdict.PROVEN
+            else ("accepted")
+        )
+    if res.is_infrastructure_error:
+        return NOT_FINISHED
+    sim_ok = res.sim is None or res.sim.passed
+    if sim_ok and res.formal is not None and res.formal.verdict is Verdict.UNKNOWN:
+        return NOT_FINISHED
+    return "refuted"
+
+
+@dataclass
+class Scope:
+    """The configurations one candidate's verdict covers (collected as they are checked).
+
+    Attributes:
+        instantiated: Whether the repository instantiates the target (its configurations are
+            the guarantee; probes are extra assurance).
+        used: How many configurations the repository elaborates.
+        rows: ``{"values", "kind", "where", "verdict", "reason"}`` per configuration, in the
+            order checked (``kind``: ``defaults``, ``repository`` or ``probe``).
+        notes: What the scope leaves out (a parameter no other value of which elaborates, a
+            probe that did not finish).
+    """
+
+    instantiated: bool
+    used: int
+    rows: list[dict[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, values: str, kind: str, where: str, verdict: str, reason: str = "") -> None:
+        self.rows.append(
+            {"values": values, "kind": kind, "where": where, "verdict": verdict, "reason": reason}
+        )
+
+    def text(self) -> str:
+        """One line: what was proven, for which configurations, and what was left out."""
+        kept = [r for r in self.rows if r["verdict"] not in (NOT_FINISHED, "refuted", PENDING)]
+        verb = "proven" if all(r["verdict"] == "proven" for r in kept) else "checked"
+        probes = sum(1 for r in kept if r["kind"] == "probe")
+        more = f" and {probes} probe{'s' if probes != 1 else ''}" if probes else ""
+        if self.instantiated:
+            n = self.used
+            what = f"{verb} for the {n} configuration{'s' if n != 1 else ''} the repository uses"
+        else:
+            what = f"{verb} for the defaults"
+        return "; ".join([what + more, *self.notes])
+
+
+@dataclass(frozen=True)
+class ParamOutcome:
+    """The parameter stage's answer: the rejection (stage, reason, the failing configuration's
+    result) or None, the scope line and the configurations checked."""
+
+    rejection: tuple[Stage, str, EvalResult | None] | None
+    scope: str
+    configurations: tuple[dict[str, str], ...]
