@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rtlopt.evaluate._candidate import Candidate, Progress
 from rtlopt.evaluate._setup import EvalSetup
-from rtlopt.evaluate._stages import compile_stage
+from rtlopt.evaluate._stages import compile_stage, preprocess_stage
 from rtlopt.formal.second import SecondProof, confirm_proof
 from rtlopt.results import FormalResult
 
@@ -23,7 +23,9 @@ def confirm(s: EvalSetup, text: str, d: Path, first: FormalResult) -> SecondProo
     """The second proof of ``text``, whose first proof is ``first``, in the folder ``d``."""
     c = Candidate(text, d, d / "candidate.v", Progress())
     c.file.write_text(text)
-    rejected = compile_stage(s, c)
+    # the same text the first proof read: preprocessed as an evaluation does, beside the same
+    # preprocessed reference (never a reference rebuilt from the repository's directives)
+    rejected = preprocess_stage(s, c) or compile_stage(s, c)
     if rejected is not None:
         return SecondProof(False, "", f"unchecked: the design did not stage: {rejected.reason}", 0)
     cfg = s.config
@@ -33,5 +35,6 @@ def confirm(s: EvalSetup, text: str, d: Path, first: FormalResult) -> SecondProo
         d / "second",
         cfg.formal,
         first,
+        reference_file=s.formal_reference,
         initial_values=cfg.harness.initial_values,
     )
