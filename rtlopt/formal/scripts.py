@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.formal.channel import MARK, seal, stamp, tee
+from rtlopt.formal.channel import MARK, result_name, seal, stamp, tee
 from rtlopt.formal.clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
 from rtlopt.formal.unreached import hierarchy_lines
 from rtlopt.frontend.model import Design
@@ -111,6 +111,7 @@ def _load(
     reference_file: Path,
     candidate_files: Sequence[Path],
     include_dirs: Sequence[Path],
+    rtlil: str = "",
 ) -> list[str]:
     dirs = [*design.include_dirs, *include_dirs]
     pre = design.prelude
@@ -121,7 +122,10 @@ def _load(
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
-    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", "memory", "opt_clean"]
+    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten"]
+    if rtlil:  # for the drivers count: before memory's and opt_clean's clean-up
+        lines.append(f"write_rtlil {rtlil}")
+    lines += ["memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
 
@@ -199,8 +203,10 @@ def prepare_lines(
     include_dirs: Sequence[Path],
     *,
     structure: bool = False,
+    secret: str = "",
 ) -> list[str]:
-    lines = _load(design, reference_file, candidate_files, include_dirs)
+    rtlil = result_name(secret, DRIVERS["rtlil"]) if structure and secret else ""
+    lines = _load(design, reference_file, candidate_files, include_dirs, rtlil)
     if structure:
         lines.append(f"write_json {STRUCTURE_JSON}")
     # ASIC flip-flops have no power-up value: initial values (``reg r = 1``) are dropped on both
@@ -233,14 +239,16 @@ def structure_script(
 ) -> str:
     """Read both designs and write :data:`STRUCTURE_JSON` and the drivers check only (the
     clock/reset check when the miter does not run)."""
-    lines = _load(design, reference_file, candidate_files, include_dirs)
+    rtlil = result_name(secret, DRIVERS["rtlil"])
+    lines = _load(design, reference_file, candidate_files, include_dirs, rtlil)
     lines.append(f"write_json {STRUCTURE_JSON}")
     lines += drivers_lines(design, secret)
     return seal("\n".join(lines) + "\n", secret)
 
 
-#: Result files of the drivers check (``check`` on each compared module), by side.
-DRIVERS = {"gold": "check_gold", "gate": "check_gate"}
+#: Result files of the drivers check (``check`` on each compared module, by side, and the
+#: design after ``proc; flatten`` whose drivers :mod:`rtlopt.formal.drivers` counts).
+DRIVERS = {"gold": "check_gold", "gate": "check_gate", "rtlil": "drivers_rtlil"}
 
 
 def drivers_lines(design: Design, secret: str) -> list[str]:
@@ -317,7 +325,13 @@ def equiv_script(
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     lines = prepare_lines(
-        design, reference_file, candidate_files, plan, include_dirs, structure=structure
+        design,
+        reference_file,
+        candidate_files,
+        plan,
+        include_dirs,
+        structure=structure,
+        secret=secret,
     )
     if structure:
         lines += drivers_lines(design, secret)
@@ -405,7 +419,13 @@ def formal_script(
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     lines = prepare_lines(
-        design, reference_file, candidate_files, plan, include_dirs, structure=structure
+        design,
+        reference_file,
+        candidate_files,
+        plan,
+        include_dirs,
+        structure=structure,
+        secret=secret,
     )
     if structure:
         lines += drivers_lines(design, secret)
