@@ -4,7 +4,8 @@ Yosys's ``check`` misses a net that a constant drives beside a signal (``assign 
 assign t = hit;``): it counts cell outputs only, and ``opt_clean`` then keeps the constant and
 drops the other driver, so the miter proves a model in which ``t`` is 0 while simulation and
 the chip see something else. This module counts the drivers itself, on the RTLIL that the
-proof scripts write right after ``proc`` and ``flatten`` (before ``memory`` and ``opt_clean``):
+proof scripts write from a copy of the design after ``proc -noopt; flatten`` (before any
+clean-up: ``proc``'s own ``opt_expr`` already replaces such a cell's output by the constant):
 
 * module-level ``connect`` statements join wire bits into nets (no direction is needed); a
   constant 0, 1 or x joined to a net drives it (Yosys reads ``z`` as ``x`` outside tri-state
@@ -14,10 +15,11 @@ proof scripts write right after ``proc`` and ``flatten`` (before ``memory`` and 
 * every input (or inout) port of the module is driven from outside.
 
 A net driven only through a ``case`` or an ``always`` block is a ``$mux``, ``$pmux``,
-``$dff`` or ROM cell's output after ``proc``, so it counts as driven once.
+``$dff`` or ROM cell's output after ``proc``, so it counts as driven once (Yosys's ``check``
+after ``memory`` calls the data wire of a case turned into a ROM "used but has no driver").
 :func:`extra_drivers` compares the candidate's nets with the reference's by their wires'
 names: a candidate net with more drivers than the reference's net of the same name (0 when
-there is none) is reported, named.
+there is none) is reported, named, and so are more nets that are read but never driven.
 """
 
 from __future__ import annotations
@@ -148,16 +150,21 @@ def _items(toks: list[str], widths: Mapping[str, int]) -> Iterator[list[WireBit 
 
 @dataclass(frozen=True)
 class ModuleDrivers:
-    """Drivers per net of one module: each net's wire bits and its driver count."""
+    """Drivers per net of one module: each net's wire bits, its driver count and whether
+    something reads it (a cell input or an output port)."""
 
-    nets: list[tuple[list[WireBit], int]]
-    #: Cell output bits tied to a constant (``proc``'s own clean-up puts the constant in place
-    #: of a net that a constant drives too), as ``(cell, count)``.
+    nets: list[tuple[list[WireBit], int, bool]]
+    #: Cell output bits tied to a constant (what ``opt_expr`` makes of a net that a constant
+    #: drives beside the cell, should a dump come after it), by cell.
     tied: dict[str, int] = field(default_factory=dict)
 
     def by_name(self) -> dict[WireBit, int]:
         """Driver count of the net of each public wire bit."""
-        return {b: n for bits, n in self.nets for b in bits if b[0].startswith("\\")}
+        return {b: n for bits, n, _ in self.nets for b in bits if b[0].startswith("\\")}
+
+    def undriven(self) -> list[WireBit]:
+        """A wire bit of every net that is read but has no driver (public names first)."""
+        return [_first(bits) for bits, n, read in self.nets if read and n == 0]
 
 
 class _Nets:
@@ -203,19 +210,26 @@ def module_drivers(mods: Mapping[str, _Module], name: str) -> ModuleDrivers | No
         for a, b in zip(_bits(lhs, mod.widths), _bits(rhs, mod.widths), strict=False):
             uf.join(a, b)
     tied: dict[str, int] = {}
+    read: list[WireBit] = []
     for kind, cell, conns in mod.cells:
         for port, sig in conns.items():
-            if _drives(mods, kind, port):
-                for b in _bits(sig, mod.widths):
-                    if not isinstance(b, str):
+            drives = _drives(mods, kind, port)
+            for b in _bits(sig, mod.widths):
+                if not isinstance(b, str):
+                    if drives:
                         uf.drive(b)
-                    elif b in "01x":
-                        where = f"{kind} {_source(cell)}".strip()
-                        tied[where] = tied.get(where, 0) + 1
+                    else:
+                        read.append(b)
+                elif drives and b in "01x":
+                    where = f"{kind} {_source(cell)}".strip()
+                    tied[where] = tied.get(where, 0) + 1
     for wire, direction in mod.ports.items():
-        if direction in ("input", "inout"):
-            for k in range(mod.widths[wire]):
-                uf.drive((wire, k))
+        bits = [(wire, k) for k in range(mod.widths[wire])]
+        for b in bits:
+            if direction in ("input", "inout"):
+                uf.drive(b)
+            else:
+                read.append(b)
     nets: dict[WireBit, list[WireBit]] = {}
     total: dict[WireBit, int] = {}
     for wire, width in mod.widths.items():
@@ -224,7 +238,10 @@ def module_drivers(mods: Mapping[str, _Module], name: str) -> ModuleDrivers | No
     for b, n in uf.count.items():
         root = uf.find(b)
         total[root] = total.get(root, 0) + n
-    return ModuleDrivers([(bits, total.get(root, 0)) for root, bits in nets.items()], tied)
+    used = {uf.find(b) for b in read}
+    return ModuleDrivers(
+        [(bits, total.get(root, 0), root in used) for root, bits in nets.items()], tied
+    )
 
 
 def _drives(mods: Mapping[str, _Module], kind: str, port: str) -> bool:
@@ -244,7 +261,7 @@ def extra_drivers(gold: ModuleDrivers, gate: ModuleDrivers, *, limit: int = 3) -
     ("" when there are none): e.g. ``t (2 drivers, the reference has 1)``."""
     allowed = gold.by_name()
     found: list[str] = []
-    for bits, n in gate.nets:
+    for bits, n, _ in gate.nets:
         if n < 2:
             continue
         public = [b for b in bits if b[0].startswith("\\")] or bits
@@ -252,18 +269,28 @@ def extra_drivers(gold: ModuleDrivers, gate: ModuleDrivers, *, limit: int = 3) -
         if n > ref:
             found.append(f"{_show(public[0])} ({n} drivers, the reference has {ref or 'none'})")
     if sum(gate.tied.values()) > sum(gold.tied.values()):
-        where = ", ".join(sorted(gate.tied)[:limit])
-        found.append(f"a constant beside the output of {where}")
-    if not found:
-        return ""
-    more = f" and {len(found) - limit} more" if len(found) > limit else ""
-    return "more drivers than the reference on net " + ", ".join(found[:limit]) + more
+        found.append(f"the output of {', '.join(sorted(gate.tied)[:limit])} (and a constant)")
+    out = []
+    if found:
+        more = f" and {len(found) - limit} more" if len(found) > limit else ""
+        out.append("more drivers than the reference on net " + ", ".join(found[:limit]) + more)
+    lone, ref_lone = gate.undriven(), gold.undriven()
+    if len(lone) > len(ref_lone):
+        names = ", ".join(_show(b) for b in lone[:limit])
+        out.append(
+            f"{len(lone)} used nets without a driver (the reference has {len(ref_lone)}): {names}"
+        )
+    return "; ".join(out)
 
 
 def _source(cell: str) -> str:
     """Where an automatically named cell comes from (``$and$m.v:5$5`` -> ``at m.v:5``)."""
     parts = cell.split("$")
     return f"at {parts[2]}" if len(parts) > 3 and ":" in parts[2] else ""
+
+
+def _first(bits: list[WireBit]) -> WireBit:
+    return next((b for b in bits if b[0].startswith("\\")), bits[0])
 
 
 def _show(bit: WireBit) -> str:

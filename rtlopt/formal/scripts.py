@@ -106,6 +106,14 @@ STRUCTURE_JSON = "structure.json"
 EQX_AS_SYNTHESIS = ("chtype -map $eqx $eq", "chtype -map $nex $ne")
 
 
+#: Division and modulo as synthesis builds them (Yosys's own ``techmap.v``): the SAT model
+#: of a ``$div``/``$mod`` cell is x for a zero divisor, as simulation is, so a candidate
+#: could refine it (return 0 there, say) although the synthesized reference gives all ones
+#: (the remainder: the dividend). Mapped on both sides, the miter compares what synthesis
+#: builds. A design without division selects no cell.
+DIV_AS_SYNTHESIS = "techmap -map +/techmap.v t:$div t:$mod t:$divfloor t:$modfloor"
+
+
 def _load(
     design: Design,
     reference_file: Path,
@@ -122,10 +130,10 @@ def _load(
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
-    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten"]
-    if rtlil:  # for the drivers count: before memory's and opt_clean's clean-up
-        lines.append(f"write_rtlil {rtlil}")
-    lines += ["memory", "opt_clean"]
+    if rtlil:  # for the drivers count, a copy before any clean-up (see drivers_lines)
+        lines += ["design -push-copy", "proc -noopt", "flatten", f"write_rtlil {rtlil}"]
+        lines += ["design -pop"]
+    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", DIV_AS_SYNTHESIS, "memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
 
@@ -254,7 +262,10 @@ DRIVERS = {"gold": "check_gold", "gate": "check_gate", "rtlil": "drivers_rtlil"}
 def drivers_lines(design: Design, secret: str) -> list[str]:
     """Yosys ``check`` (conflicting drivers, used nets without driver, logic loops) on the
     reference and on the candidate, each into its own result file: a candidate with more of
-    them than the reference is rejected (see :mod:`rtlopt.formal.vacuity`)."""
+    them than the reference is rejected (see :mod:`rtlopt.formal.vacuity`). The scripts that
+    run it also write the design right after ``proc -noopt; flatten`` (a copy: ``proc``'s
+    own ``opt_expr`` already puts a constant in place of a net that a constant drives beside
+    a cell) for :mod:`rtlopt.formal.drivers`."""
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     return [

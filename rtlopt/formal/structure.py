@@ -172,7 +172,11 @@ def checked(job: Job, result: FormalResult | None) -> FormalResult | None:
             {},
             elapsed(job.start),
         )
-    if result is not None and result.verdict is Verdict.PROVEN and drivers_of(job.design, wd, job.secret):
+    if (
+        result is not None
+        and result.verdict is Verdict.PROVEN
+        and drivers_of(job.design, wd, job.secret)
+    ):
         return FormalResult(
             Verdict.UNKNOWN, result.method, f"no proof: {NOT_RUN}", {}, elapsed(job.start)
         )

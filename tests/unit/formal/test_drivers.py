@@ -1,5 +1,5 @@
-"""Drivers per net bit, counted by rtlopt in Yosys's design right after ``proc; flatten``
-(the point where the proof scripts write it): a constant beside a signal, which Yosys's
+"""Drivers per net bit, counted by rtlopt in Yosys's design right after ``proc -noopt;
+flatten`` (what the proof scripts write): a constant beside a signal, which Yosys's
 ``check`` reports as 0 problems, is counted; a net driven through a ``case`` is not undriven."""
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ BODIES = {
     "input_driven": (
         "  assign a[0] = 1'b0;\n  assign y = a ^ b;\n  always @(posedge clk) q <= a + b;\n"
     ),
+    # read but never driven
+    "undriven": "  wire [1:0] u;\n  assign y = a ^ b ^ {2'b0, u};\n  always @(posedge clk) q <= a + b;\n",
     # driven once, through a case: not undriven and not doubly driven
     "case_rewrite": (
         "  assign y = a ^ b;\n  reg [3:0] v;\n  always @* case (a[1:0])\n"
@@ -65,7 +67,7 @@ HEADER = "module m(input [3:0] a, input [3:0] b, input clk, output [3:0] y, outp
 
 def _rtlil(tmp_path: Path, body: str) -> str:
     (tmp_path / "d.v").write_text(REF + HEADER + body + "endmodule\n")
-    script = "read_verilog d.v\nhierarchy\nproc\nflatten\nwrite_rtlil d.il\n"
+    script = "read_verilog d.v\nhierarchy\nproc -noopt\nflatten\nwrite_rtlil d.il\n"
     (tmp_path / "d.ys").write_text(script)
     subprocess.run(["yosys", "-q", "-s", "d.ys"], cwd=tmp_path, check=True, capture_output=True)
     return (tmp_path / "d.il").read_text()
@@ -100,5 +102,18 @@ def test_the_net_is_named_and_the_reference_sets_the_allowance(tmp_path: Path) -
     assert "t[0] (2 drivers, the reference has none)" in extra_drivers(ref, gate)
     # the same net, as doubly driven in the reference: not more
     assert extra_drivers(gate, gate) == ""
+    # a net read but never driven is named
+    lone = counted_drivers(_rtlil(tmp_path, BODIES["undriven"]), "ref_m", "m")
+    assert "2 used nets without a driver (the reference has 0): u[0], u[1]" in lone, lone
     # a dump without the module decides nothing: fail closed
     assert counted_drivers("", "ref_m", "m") == NOT_RUN
+
+
+def test_a_clocked_case_turned_into_a_rom_is_driven(tmp_path: Path) -> None:
+    """Yosys's ``check`` after ``memory`` reports the data wire of a clocked ``case`` that
+    ``proc`` made a ROM as "used but has no driver" (an equivalent rewrite of ``10 + sel*3``
+    was rejected for it); before the clean-up every bit has its driver."""
+    case = "".join(f"      3'd{i}: q <= 4'd{(10 + 3 * i) % 16};\n" for i in range(8))
+    body = f"  assign y = a ^ b;\n  always @(posedge clk) begin\n    case (a[2:0])\n{case}"
+    body += "    endcase\n  end\n"
+    assert counted_drivers(_rtlil(tmp_path, body), "ref_m", "m") == ""
