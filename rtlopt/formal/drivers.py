@@ -135,7 +135,7 @@ def _items(toks: list[str], widths: Mapping[str, int]) -> Iterator[list[WireBit 
             continue
         const = _CONST.match(tok)
         if const is not None and not tok.startswith(("\\", "$")):
-            yield list(reversed(const.group(2)))
+            yield _const_bits(int(const.group(1)), const.group(2))
             continue
         if tok.lstrip("-").isdigit():  # a plain integer: 32 bits
             yield [str((int(tok) >> k) & 1) for k in range(32)]
@@ -146,6 +146,14 @@ def _items(toks: list[str], widths: Mapping[str, int]) -> Iterator[list[WireBit 
             i += 1
             hi, lo = int(sel[0]), int(sel[-1])
         yield [(tok, k) for k in range(lo, hi + 1)]
+
+
+def _const_bits(width: int, digits: str) -> list[WireBit | str]:
+    """The bits of an RTLIL constant, least significant first; Yosys writes ``5'x`` for five
+    x bits: missing high bits repeat an x or z at the top, else they are 0."""
+    bits: list[WireBit | str] = list(reversed(digits[-width:] if width else ""))
+    top = bits[-1] if bits and bits[-1] in ("x", "z") else "0"
+    return bits + [top] * (width - len(bits))
 
 
 @dataclass(frozen=True)

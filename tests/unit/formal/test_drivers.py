@@ -47,6 +47,13 @@ BODIES = {
     "input_driven": (
         "  assign a[0] = 1'b0;\n  assign y = a ^ b;\n  always @(posedge clk) q <= a + b;\n"
     ),
+    # a function called in one branch of a comb block: its variables are x elsewhere
+    # (Yosys writes ``4'x`` for four x bits)
+    "function_in_branch": (
+        "  function [3:0] inc(input [3:0] v);\n    inc = v + 4'd1;\n  endfunction\n"
+        "  reg [3:0] w;\n  always @* if (a[0]) w = inc(b); else w = b;\n"
+        "  assign y = w;\n  always @(posedge clk) q <= a + b;\n"
+    ),
     # read but never driven
     "undriven": "  wire [1:0] u;\n  assign y = a ^ b ^ {2'b0, u};\n  always @(posedge clk) q <= a + b;\n",
     # driven once, through a case: not undriven and not doubly driven
@@ -89,7 +96,7 @@ def test_a_second_driver_is_counted(tmp_path: Path, case: str) -> None:
     assert "more drivers than the reference" in why, why
 
 
-@pytest.mark.parametrize("case", ["copy", "case_rewrite"])
+@pytest.mark.parametrize("case", ["copy", "case_rewrite", "function_in_branch"])
 def test_one_driver_is_not_a_problem(tmp_path: Path, case: str) -> None:
     assert counted_drivers(_rtlil(tmp_path, BODIES[case]), "ref_m", "m") == ""
 
