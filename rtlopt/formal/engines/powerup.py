@@ -87,12 +87,12 @@ def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
     miter = prep.miter
     if _differs(out) and "(0 by next-state function" not in miter.pairing:
         # a difference from this pairing is no verdict: pair once more by name and
-        # simulation alone (issue 31: spimemio's renamed registers were paired wrongly by
-        # next-state function), and prove again
+        # simulation alone (a pairing by function can take a register that simulation
+        # would pair with another one), and prove again
         again = _next_pairing(job, prep, outputs, deadline)
         if again is not None:
             retry = _prove(job, again[1], again[0], deadline)
-            if retry is not None and (retry.status == "proved" or out is None):
+            if retry is not None and retry.status == "proved":
                 out, miter = retry, again[0]
     if out is not None and out.status == "proved":
         found = proven(
