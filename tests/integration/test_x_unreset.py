@@ -86,6 +86,17 @@ def test_the_other_settings_do_not_accept_it_either(tmp_path: Path, knobs: dict[
     assert r.reason.startswith("unchecked: output z"), r.reason
 
 
+@pytest.mark.parametrize("knobs", [{"enabled": False}, {"require_proof": False}])
+def test_a_deleted_counter_is_not_accepted_with_formal_off_either(
+    tmp_path: Path, knobs: dict[str, bool]
+) -> None:
+    """With reference register bits unpaired, the x-output check alone (formal off) or after
+    an undecided check does not leave the outputs to the X policy either."""
+    r = _evaluate(tmp_path, "counter_deleted", **knobs)
+    assert r.status is Status.INVALID and r.stage is Stage.FORMAL, (r.status, r.stage, r.reason)
+    assert r.reason.startswith("unchecked: output z"), r.reason
+
+
 def test_with_formal_off_a_kept_counter_is_still_accepted(tmp_path: Path) -> None:
     r = _evaluate(tmp_path, "ok_counter_renamed", enabled=False)
     assert r.status is Status.OK, (r.stage, r.reason)
