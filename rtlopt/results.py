@@ -86,6 +86,10 @@ class FormalResult:
     #: outputs stay x (un-reset state) and no check from a shared power-up state covers them:
     #: the evaluator rejects the candidate whatever ``formal.require_proof`` says.
     unchecked: str = ""
+    #: The proof starts from free defined power-up values (every register defined, paired
+    #: reference and candidate bits sharing one), not from x registers: it already covers
+    #: the outputs an x power-up leaves undefined, so it does not rest on the X policy there.
+    free_power_up: bool = False
 
 
 @dataclass(frozen=True)

@@ -128,16 +128,11 @@ def check_equivalence(
     return replace(result, timings={**result.timings, **job.timings})
 
 
-#: Method names of the proofs from free power-up values (every register defined, paired ones
-#: shared): they already cover the outputs an x power-up leaves undefined.
-_FREE_POWER_UP = ("(registers paired)", "(free power-up state)", powerup.METHOD)
-
-
 def _rests_on_x(result: FormalResult, cfg: FormalConfig) -> bool:
     """Whether an accepted candidate would rest on the X policy where the reference is x: a
     proof on the x power-up model, or (``require_proof`` off) an undecided check that leaves
     the verdict to the netlist simulation, which compares with the same policy."""
-    if any(m in result.method for m in _FREE_POWER_UP):
+    if result.free_power_up:  # every register defined: it covers the x outputs already
         return False
     if result.verdict is Verdict.PROVEN:
         return True
@@ -165,11 +160,6 @@ def _x_outputs_checked(job: Job, result: FormalResult, outputs: Sequence[str]) -
             reason="; ".join(r for r in (result.reason, found.result.reason) if r),
             duration_s=elapsed(job.start),
         )
-    if found.partial:
-        # the pairing did not cover every register, so its difference decides nothing: the
-        # outputs rest on the X policy, as the result says
-        note = f"outputs {', '.join(outputs)} rest on the X policy: {powerup.PARTIAL}"
-        return replace(result, reason="; ".join(r for r in (result.reason, note) if r))
     why = powerup.unchecked_reason(outputs, found)
     return FormalResult(
         Verdict.UNKNOWN,
@@ -333,7 +323,7 @@ def check_x_outputs(
         design, ref, candidate_files, extra_inc, cfg, memory_mb, job.start, job.secret, job.clocking
     )
     found = powerup.run(job, x_outputs, seconds=cfg.timeout_s)
-    if found.result is not None or found.partial:
+    if found.result is not None:
         return ""
     return powerup.unchecked_reason(x_outputs, found)
 

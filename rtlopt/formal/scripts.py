@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.formal.channel import MARK, seal, stamp, tee
+from rtlopt.formal.channel import MARK, result_name, seal, stamp, tee
 from rtlopt.formal.clockgate import PROGRAM as _CLOCK_GATE_PROGRAM
 from rtlopt.formal.unreached import hierarchy_lines
 from rtlopt.frontend.model import Design
@@ -106,11 +106,20 @@ STRUCTURE_JSON = "structure.json"
 EQX_AS_SYNTHESIS = ("chtype -map $eqx $eq", "chtype -map $nex $ne")
 
 
+#: Division and modulo as synthesis builds them (Yosys's own ``techmap.v``): the SAT model
+#: of a ``$div``/``$mod`` cell is x for a zero divisor, as simulation is, so a candidate
+#: could refine it (return 0 there, say) although the synthesized reference gives all ones
+#: (the remainder: the dividend). Mapped on both sides, the miter compares what synthesis
+#: builds. A design without division selects no cell.
+DIV_AS_SYNTHESIS = "techmap -map +/techmap.v t:$div t:$mod t:$divfloor t:$modfloor"
+
+
 def _load(
     design: Design,
     reference_file: Path,
     candidate_files: Sequence[Path],
     include_dirs: Sequence[Path],
+    rtlil: str = "",
 ) -> list[str]:
     dirs = [*design.include_dirs, *include_dirs]
     pre = design.prelude
@@ -121,7 +130,10 @@ def _load(
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
     gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
-    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", "memory", "opt_clean"]
+    if rtlil:  # for the drivers count, a copy before any clean-up (see drivers_lines)
+        lines += ["design -push-copy", "proc -noopt", "flatten", f"write_rtlil {rtlil}"]
+        lines += ["design -pop"]
+    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", DIV_AS_SYNTHESIS, "memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
 
@@ -199,8 +211,10 @@ def prepare_lines(
     include_dirs: Sequence[Path],
     *,
     structure: bool = False,
+    secret: str = "",
 ) -> list[str]:
-    lines = _load(design, reference_file, candidate_files, include_dirs)
+    rtlil = result_name(secret, DRIVERS["rtlil"]) if structure and secret else ""
+    lines = _load(design, reference_file, candidate_files, include_dirs, rtlil)
     if structure:
         lines.append(f"write_json {STRUCTURE_JSON}")
     # ASIC flip-flops have no power-up value: initial values (``reg r = 1``) are dropped on both
@@ -233,20 +247,25 @@ def structure_script(
 ) -> str:
     """Read both designs and write :data:`STRUCTURE_JSON` and the drivers check only (the
     clock/reset check when the miter does not run)."""
-    lines = _load(design, reference_file, candidate_files, include_dirs)
+    rtlil = result_name(secret, DRIVERS["rtlil"])
+    lines = _load(design, reference_file, candidate_files, include_dirs, rtlil)
     lines.append(f"write_json {STRUCTURE_JSON}")
     lines += drivers_lines(design, secret)
     return seal("\n".join(lines) + "\n", secret)
 
 
-#: Result files of the drivers check (``check`` on each compared module), by side.
-DRIVERS = {"gold": "check_gold", "gate": "check_gate"}
+#: Result files of the drivers check (``check`` on each compared module, by side, and the
+#: design after ``proc; flatten`` whose drivers :mod:`rtlopt.formal.drivers` counts).
+DRIVERS = {"gold": "check_gold", "gate": "check_gate", "rtlil": "drivers_rtlil"}
 
 
 def drivers_lines(design: Design, secret: str) -> list[str]:
     """Yosys ``check`` (conflicting drivers, used nets without driver, logic loops) on the
     reference and on the candidate, each into its own result file: a candidate with more of
-    them than the reference is rejected (see :mod:`rtlopt.formal.vacuity`)."""
+    them than the reference is rejected (see :mod:`rtlopt.formal.vacuity`). The scripts that
+    run it also write the design right after ``proc -noopt; flatten`` (a copy: ``proc``'s
+    own ``opt_expr`` already puts a constant in place of a net that a constant drives beside
+    a cell) for :mod:`rtlopt.formal.drivers`."""
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     return [
@@ -317,7 +336,13 @@ def equiv_script(
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     lines = prepare_lines(
-        design, reference_file, candidate_files, plan, include_dirs, structure=structure
+        design,
+        reference_file,
+        candidate_files,
+        plan,
+        include_dirs,
+        structure=structure,
+        secret=secret,
     )
     if structure:
         lines += drivers_lines(design, secret)
@@ -405,7 +430,13 @@ def formal_script(
     gold = yosys_id(ref_name(design.target.name))
     gate = yosys_id(design.target.name)
     lines = prepare_lines(
-        design, reference_file, candidate_files, plan, include_dirs, structure=structure
+        design,
+        reference_file,
+        candidate_files,
+        plan,
+        include_dirs,
+        structure=structure,
+        secret=secret,
     )
     if structure:
         lines += drivers_lines(design, secret)

@@ -11,7 +11,7 @@ from rtlopt.formal.clocking import Clocking, clocking_problem, read_clocking
 from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, structure_script
-from rtlopt.formal.vacuity import NOT_RUN, drivers_problem
+from rtlopt.formal.vacuity import NOT_RUN, counted_drivers, drivers_problem
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
@@ -128,7 +128,7 @@ def structure_verdict(
             {},
             elapsed(start),
         )
-    drivers = drivers_of(wd, secret)
+    drivers = drivers_of(design, wd, secret)
     if drivers and drivers != NOT_RUN:
         return FormalResult(
             Verdict.UNKNOWN,
@@ -141,11 +141,16 @@ def structure_verdict(
     return None
 
 
-def drivers_of(wd: Path, secret: str) -> str:
-    """The drivers check's verdict from its two result files (see :func:`drivers_problem`)."""
-    return drivers_problem(
+def drivers_of(design: Design, wd: Path, secret: str) -> str:
+    """The drivers check's verdict from its result files (see :func:`drivers_problem` and
+    :func:`counted_drivers`)."""
+    found = drivers_problem(
         result_text(wd, secret, DRIVERS["gold"]), result_text(wd, secret, DRIVERS["gate"])
     )
+    if found:
+        return found
+    rtlil = result_text(wd, secret, DRIVERS["rtlil"])
+    return counted_drivers(rtlil, ref_name(design.target.name), design.target.name)
 
 
 def checked(job: Job, result: FormalResult | None) -> FormalResult | None:
@@ -167,7 +172,11 @@ def checked(job: Job, result: FormalResult | None) -> FormalResult | None:
             {},
             elapsed(job.start),
         )
-    if result is not None and result.verdict is Verdict.PROVEN and drivers_of(wd, job.secret):
+    if (
+        result is not None
+        and result.verdict is Verdict.PROVEN
+        and drivers_of(job.design, wd, job.secret)
+    ):
         return FormalResult(
             Verdict.UNKNOWN, result.method, f"no proof: {NOT_RUN}", {}, elapsed(job.start)
         )

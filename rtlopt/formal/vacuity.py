@@ -9,6 +9,10 @@ exactly there: a miter over it is "proven" while simulation sees ``x``. So:
   the command's own result file): a candidate with more of one kind than the reference is
   rejected (``FormalResult.structure``); the AIG builder refuses a second driver as well
   (:class:`rtlopt.formal.netlist.Netlist`).
+* ``check`` misses a constant beside another driver, and ``opt_clean`` removes the evidence,
+  so :func:`counted_drivers` counts the drivers of every net bit in the design right after
+  ``proc; flatten`` (:mod:`rtlopt.formal.drivers`): a candidate net with more drivers than
+  the reference's net of the same name is rejected the same way.
 * Every Yosys proof script runs a witness ``sat`` on the miter that must find one trace
   where the proof's assumptions hold (:func:`rtlopt.formal.logparse.witness_problem`).
 * Every proof of the AIG miter (ABC engines) is checked against bit-parallel simulation of
@@ -23,13 +27,22 @@ import re
 from collections.abc import Mapping
 
 from rtlopt.formal.aig import FALSE, Aig
+from rtlopt.formal.drivers import extra_drivers, module_drivers, parse_rtlil
 
-__all__ = ["DRIVER_KINDS", "NOT_RUN", "aig_witness", "count_problems", "drivers_problem"]
+__all__ = [
+    "DRIVER_KINDS",
+    "NOT_RUN",
+    "aig_witness",
+    "count_problems",
+    "counted_drivers",
+    "drivers_problem",
+]
 
-#: ``check`` warnings counted per kind (the start of the warning line).
+#: ``check`` warnings counted per kind (the start of the warning line). Used nets without a
+#: driver are counted by :mod:`rtlopt.formal.drivers` instead: ``check`` runs after
+#: ``memory``, which leaves the data wire of a ``case`` turned into a ROM "used" and undriven.
 DRIVER_KINDS: Mapping[str, str] = {
     "conflicting drivers": "Warning: multiple conflicting drivers for ",
-    "used nets without a driver": "Warning: Wire ",
     "logic loops": "Warning: found logic loop",
 }
 
@@ -55,9 +68,7 @@ def count_problems(text: str) -> dict[str, int] | None:
     out = {kind: 0 for kind in DRIVER_KINDS}
     for line in lines:
         for kind, start in DRIVER_KINDS.items():
-            if line.startswith(start) and (
-                kind != "used nets without a driver" or line.endswith("is used but has no driver.")
-            ):
+            if line.startswith(start):
                 out[kind] += 1
     return out
 
@@ -78,6 +89,18 @@ def drivers_problem(gold_text: str, gate_text: str) -> str:
     if not worse:
         return ""
     return "the candidate has " + ", ".join(worse) + ": a proof over it would be vacuous"
+
+
+def counted_drivers(rtlil: str, gold: str, gate: str) -> str:
+    """Why the candidate ``gate`` has more drivers on a net than the reference ``gold`` ("" when
+    it has not), counted in ``rtlil`` (the design after ``proc; flatten``, see
+    :mod:`rtlopt.formal.drivers`); :data:`NOT_RUN` when the dump lacks a module."""
+    mods = parse_rtlil(rtlil)
+    ref, cand = module_drivers(mods, gold), module_drivers(mods, gate)
+    if ref is None or cand is None:
+        return NOT_RUN
+    found = extra_drivers(ref, cand)
+    return f"the candidate has {found}: a proof over it would be vacuous" if found else ""
 
 
 def aig_witness(aig: Aig, *, frames: int = 8, lanes: int = 64, seed: int = 1) -> str:

@@ -126,6 +126,7 @@ def _decided(
                 "" if miter.exact else free_claim(miter.pairing),
                 {},
                 elapsed(job.start),
+                free_power_up=not miter.exact,
             ),
         )
     if out.status == "failed":

@@ -80,6 +80,7 @@ def run(
                     + "; outputs of the power-up step compared with every register x",
                     {},
                     elapsed(job.start),
+                    free_power_up=True,
                 ),
             )
         refuted = replay_exactly(wd, miter, spec, job.start, out.trace)

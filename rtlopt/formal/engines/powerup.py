@@ -10,7 +10,10 @@ free, defined power-up values, reference registers sharing the value of the cand
 registers they pair with (:mod:`rtlopt.formal.miter`, ``free_init``): a proof says that for
 every power-up state of the candidate, the reference powered up in the paired state gives the
 same values on those outputs, so no behaviour is hidden behind an x. A counterexample shows a
-difference from a shared power-up state (of this pairing).
+difference from a shared power-up state of this pairing only: the registers are then paired
+once more (by name and simulation alone) and proven again. Without a proof the outputs are
+unchecked and the candidate is rejected, whether the pairing was complete or not (a difference
+from a partial pairing is no refutation, but no proof either: fail closed).
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtlopt.formal.abc import AbcOutcome, run_engine
+from rtlopt.formal.abc import AbcOutcome, build_aiger, run_engine
 from rtlopt.formal.engines.abc import proven
 from rtlopt.formal.job import Job, elapsed, workdir_of
-from rtlopt.formal.miter import Miter
-from rtlopt.formal.prepare import prepare_miter
+from rtlopt.formal.miter import Miter, MiterSpec, NotModelled
+from rtlopt.formal.prepare import NETLIST_JSON, Prepared, miter_constants, prepare_miter
+from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
@@ -40,17 +44,22 @@ METHOD = "from a shared power-up state (outputs x in the reference)"
 @dataclass(frozen=True)
 class PowerUpCheck:
     """The outcome: ``result`` (a checked proof) when proven; otherwise ``why`` it is not,
-    and the counterexample from a shared power-up state when one was found."""
+    and the counterexample from a shared power-up state when one was found. Either way
+    without a proof the outputs are unchecked (the evaluator rejects)."""
 
     result: FormalResult | None = None
     why: str = ""
     counterexample: dict[str, str] = field(default_factory=dict)
-    #: A difference was found, but not every register bit was paired: not a verdict.
+    #: The difference was found with reference register bits left unpaired: it may be the
+    #: pairing's, so it is no refutation, and the outputs stay unchecked.
     partial: bool = False
 
 
 #: Why a difference from a partially paired power-up state decides nothing.
-PARTIAL = "a difference from a power-up state whose register pairing is partial (not a verdict)"
+PARTIAL = (
+    "a difference from a power-up state whose register pairing is partial: unpaired "
+    "reference registers start from values of their own, so neither a proof nor a refutation"
+)
 
 
 def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
@@ -75,43 +84,90 @@ def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
         log.debug("formal %s: no x-output miter: %s", job.design.target.name, prep.reason)
         return PowerUpCheck(why=f"no miter from a shared power-up state ({prep.reason})")
     out = _prove(job, prep.aiger, prep.miter, deadline)
+    miter = prep.miter
+    if _differs(out) and "(0 by next-state function" not in miter.pairing:
+        # a difference from this pairing is no verdict: pair once more by name and
+        # simulation alone (a pairing by function can take a register that simulation
+        # would pair with another one), and prove again
+        again = _next_pairing(job, prep, outputs, deadline)
+        if again is not None:
+            retry = _prove(job, again[1], again[0], deadline)
+            if retry is not None and retry.status == "proved":
+                out, miter = retry, again[0]
     if out is not None and out.status == "proved":
         found = proven(
             job,
-            prep.miter,
+            miter,
             FormalResult(
                 Verdict.PROVEN,
                 f"abc {out.engine} {METHOD}",
-                f"registers paired: {prep.miter.pairing}",
+                f"registers paired: {miter.pairing}",
                 {},
                 elapsed(job.start),
+                free_power_up=True,
             ),
         )
         if found is not None and found.verdict is Verdict.PROVEN:
             return PowerUpCheck(result=found)
         return PowerUpCheck(why=found.reason if found is not None else "no proof")
-    if out is not None and out.status == "failed" and out.counterexample:
-        if not prep.miter.paired_all and not _undefined_candidate(out.counterexample):
-            # reference registers left unpaired start from values of their own, so a
-            # difference of defined values may be the pairing's: no verdict. (A candidate bit
-            # x where the reference is defined is a difference whatever the pairing: every
-            # candidate register starts defined, so its x is the design's.)
+    if out is not None and _differs(out):
+        if not miter.paired_all and not _undefined_candidate(out.counterexample):
+            # reference registers left unpaired start from values of their own, so the
+            # difference may be the pairing's: no verdict either way, and what cannot be
+            # decided is rejected (fail closed)
             log.info(
-                "formal %s: x outputs differ from a shared power-up state, but the pairing is "
-                "partial (%s): left to the X policy",
+                "formal %s: x outputs differ from a partially paired power-up state (%s)",
                 job.design.target.name,
-                prep.miter.pairing,
+                miter.pairing,
             )
-            return PowerUpCheck(why=PARTIAL, partial=True)
+            return PowerUpCheck(
+                why=f"{PARTIAL} (registers paired: {miter.pairing})",
+                counterexample=dict(out.counterexample),
+                partial=True,
+            )
         return PowerUpCheck(
             why=(
                 "the candidate differs from the reference powered up in the same state "
-                f"(registers paired: {prep.miter.pairing})"
+                f"(registers paired: {miter.pairing})"
             ),
             counterexample=dict(out.counterexample),
         )
     status = out.status if out is not None else "timeout"
     return PowerUpCheck(why=f"no proof from a shared power-up state (abc: {status})")
+
+
+def _differs(out: AbcOutcome | None) -> bool:
+    return out is not None and out.status == "failed" and bool(out.counterexample)
+
+
+def _next_pairing(
+    job: Job, prep: Prepared, outputs: Sequence[str], deadline: float
+) -> tuple[Miter, Path] | None:
+    """The x-output miter again, its registers paired by name and simulation alone (the
+    simulation stops at half the time left); None when it cannot be built."""
+    plan = prep.plan
+    if plan is None or deadline - time.monotonic() < 2.0:
+        return None
+    spec = MiterSpec(
+        ref_name(job.design.target.name),
+        job.design.target.name,
+        plan.sequential,
+        global_clock=plan.global_clock,
+        clocks=plan.clocks,
+        resets=plan.resets,
+        reset_steps=plan.reset_steps,
+        free_init=True,
+        x_first=True,
+        by_function=False,
+        pair_deadline=time.monotonic() + (deadline - time.monotonic()) / 2,
+        constants=miter_constants(job.design),
+        outputs=tuple(outputs),
+    )
+    aiger = prep.aiger.parent / "miter_by_simulation.aig"
+    try:
+        return build_aiger(prep.aiger.parent / NETLIST_JSON, spec, aiger), aiger
+    except NotModelled:
+        return None
 
 
 #: ABC engines in order, each on a share of the time left: latch correspondence (a renamed

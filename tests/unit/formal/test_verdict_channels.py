@@ -105,11 +105,9 @@ CHECK_TWO = (
 
 
 def test_drivers_are_counted_against_the_reference() -> None:
-    assert count_problems(CHECK_TWO) == {
-        "conflicting drivers": 1,
-        "used nets without a driver": 1,
-        "logic loops": 0,
-    }
+    # used nets without a driver are counted on the design before memory's clean-up
+    # (rtlopt.formal.drivers), not from check
+    assert count_problems(CHECK_TWO) == {"conflicting drivers": 1, "logic loops": 0}
     why = drivers_problem(CHECK_CLEAN, CHECK_TWO)
     assert "1 conflicting drivers (the reference has 0)" in why
     assert drivers_problem(CHECK_TWO, CHECK_TWO) == ""

@@ -1,0 +1,6 @@
+module s(input clk, input rst, input [3:0] x, output [3:0] y, output [3:0] z);
+  assign z = 4'd0;
+  reg [3:0] d;
+  always @(posedge clk) if (rst) d <= 4'd0; else d <= x;
+  assign y = d;
+endmodule
