@@ -23,8 +23,30 @@ from rtlopt.results import Stage, Status
 pytestmark = pytest.mark.tools
 
 
+#: A top that instantiates the targets: their macro-dependent changes are then judged under the
+#: repository's own definitions (a module nothing instantiates could be compiled with other
+#: definitions, and a change through a macro there is unchecked: test_param_scope.py).
+INSTANCES = {
+    "opm": "  opm u_opm (.a(a), .b(b), .y(y));\n",
+    "tgt": "  tgt u_tgt (.a(a), .y(z));\n",
+}
+
+
+def _soc(files: dict[str, str]) -> str:
+    body = "".join(
+        i for name, i in INSTANCES.items() if f"module {name} " in files.get("rtl/top.v", "")
+    )
+    return (
+        "module soc (input [3:0] a, input [3:0] b, output [3:0] y, output [3:0] z);\n"
+        + body
+        + "endmodule\n"
+    )
+
+
 def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:
     r = tmp_path / "repo"
+    if "rtl/top.v" in files:
+        files = {"rtl/soc.v": _soc(files), **files}
     for rel, text in files.items():
         (r / rel).parent.mkdir(parents=True, exist_ok=True)
         (r / rel).write_text(text)
