@@ -348,15 +348,24 @@ class AdaptiveKLConfig:
     alpha_r: float = _f(0.10, "EMA mixing of the reward peak tracker.")
     tau_kl: float = _f(0.40, "P1 KL-brake threshold.")
     tau_beta: float = _f(0.60, "P2 winner-take-all beta-rate threshold.")
-    tau_n_wta: float = _f(3.5, "P2 eff-n joint gate.")
+    tau_n_wta: float = _f(3.5, "P2 eff-n joint gate (at k_ref rollouts; scaled by k / k_ref).")
     t_stag: int = _f(15, "P3 stagnation steps.")
-    delta_r_min: float = _f(0.02, "P3 minimum improvement over the running peak.")
+    delta_r_min: float = _f(
+        0.02, "P3 minimum relative improvement over the best batch maximum so far."
+    )
     tau_const: float = _f(0.70, "P3 const-frac guard.")
-    tau_n_stag: float = _f(4.0, "P3 eff-n joint gate.")
-    tau_n: float = _f(5.5, "P4 effective-n threshold.")
+    tau_n_stag: float = _f(4.0, "P3 eff-n joint gate (at k_ref rollouts; scaled by k / k_ref).")
+    tau_n: float = _f(5.5, "P4 effective-n threshold (at k_ref rollouts; scaled by k / k_ref).")
     tau_const_lo: float = _f(0.30, "P4 const-frac threshold.")
     t_plat: int = _f(5, "P4 plateau guard (steps).")
     t_warm: int = _f(20, "Warm-up steps (P1 only).")
+    k_ref: int = _f(
+        8,
+        "Rollouts per group the paper's eff-n thresholds were set for: at k rollouts (the step's mean rewarded group size) tau_n, tau_n_wta and tau_n_stag are multiplied by k / k_ref, since eff-n ranges over 1..k.",
+    )
+    off: tuple[str, ...] = _f(
+        (), "Rules switched off, for ablations: any of P1, P2, P3, P4 (e.g. [\"P3\"])."
+    )
 
 
 @dataclass(frozen=True)
@@ -670,6 +679,14 @@ def _validate(cfg: Config) -> None:
     a = cfg.train.adaptive
     if not a.delta_min <= a.delta0 <= a.delta_max:
         raise ConfigError("train.adaptive: need delta_min <= delta0 <= delta_max")
+    if a.k_ref < 2:
+        raise ConfigError("train.adaptive.k_ref must be at least 2")
+    unknown = sorted(set(a.off) - {"P1", "P2", "P3", "P4"})
+    if unknown:
+        raise ConfigError(
+            f"train.adaptive.off names unknown rule(s): {', '.join(unknown)}",
+            hint="use P1, P2, P3 or P4",
+        )
 
 
 # --------------------------------------------------------------------------- loading
