@@ -295,6 +295,8 @@ class MemoryPlan:
         host_bytes: Host memory the sleeping engine's weights take (vLLM sleep level 1).
         host_capacity: Host memory available, None when unknown.
         dtype: The weights' dtype.
+        update_awake: (vLLM) the update fits beside the awake engine (its weights and KV
+            cache stay on the card): the backend then skips the sleep / wake-up cycle.
     """
 
     device: str
@@ -311,6 +313,7 @@ class MemoryPlan:
     host_bytes: int | None = None
     host_capacity: int | None = None
     dtype: str = "bfloat16"
+    update_awake: bool = False
 
     @property
     def fits(self) -> bool:
@@ -679,10 +682,12 @@ def plan_memory(
         )
         phases = _vllm_phases(resident, fixed, kv.part, update, frozen)
         share, kv_tokens = kv.share, kv.tokens
+        awake_total = sum(p.bytes for p in [*resident, *fixed, kv.part, *update])
+        awake = bool(capacity) and not frozen and awake_total + margin <= (capacity or 0)
         _check_host(host or 0, host_capacity, problems)
     else:
         phases = _transformers_phases(shape, resident, update, seq, db, rollouts)
-        share, kv_tokens = None, None
+        share, kv_tokens, awake = None, None, False
     _check_phases(phases, capacity, margin, cuda, problems)
     return MemoryPlan(
         device=device,
@@ -699,6 +704,7 @@ def plan_memory(
         host_bytes=host,
         host_capacity=host_capacity if backend == "vllm" else None,
         dtype=dtype,
+        update_awake=awake,
     )
 
 

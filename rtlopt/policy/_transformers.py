@@ -585,6 +585,7 @@ class FrozenTrainer:
         completion: str,
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
+        logprobs: Sequence[float] | None = None,
     ) -> None:
         """Nothing to remember: no update follows."""
 
