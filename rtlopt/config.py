@@ -375,7 +375,7 @@ class AdaptiveKLConfig:
         "Rollouts per group the paper's eff-n thresholds were set for: at k rollouts (the step's mean rewarded group size) tau_n, tau_n_wta and tau_n_stag are multiplied by k / k_ref, since eff-n ranges over 1..k.",
     )
     off: tuple[str, ...] = _f(
-        (), "Rules switched off, for ablations: any of P1, P2, P3, P4 (e.g. [\"P3\"])."
+        (), 'Rules switched off, for ablations: any of P1, P2, P3, P4 (e.g. ["P3"]).'
     )
 
 
@@ -413,9 +413,9 @@ class TrainConfig:
         2.0,
         "Truncated importance sampling: each completion token's loss term is weighted by min(pi_train / pi_sampler, is_cap) from the sampler's log-probabilities (verl's rollout correction, TRL's vLLM correction); 0: no correction (the gap is still reported).",
     )
-    mask_truncated: bool = _f(
-        True,
-        "Answers cut off at policy.max_new_tokens stay out of the loss (DAPO's overlong filtering); they keep their reward for the search.",
+    mask_truncated: str = _f(
+        "thinking",
+        "Answers cut off at policy.max_new_tokens that stay out of the loss (DAPO's overlong filtering; they keep their reward for the search): thinking = those cut off inside an unterminated <think> block (no answer begun: their reward says nothing about an answer), all = every one (DAPO), none. An answer cut off mid-module keeps its partial syntax credit (TTT-RTL's r_syn) and its gradient under thinking.",
     )
     kl_coef: float = _f(0.0, "Weight of the KL penalty to the reference policy (adapters off).")
     lora: bool = _f(True, "Train LoRA adapters (false: full fine-tuning).")
@@ -599,6 +599,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "sandbox.require": ("auto", "always", "never"),
     "writeback.multi_branch": ("one", "each"),
     "train.pool_degenerate": ("auto", "always", "never"),
+    "train.mask_truncated": ("thinking", "all", "none"),
 }
 """Settings with a fixed vocabulary. Plugin names are not listed here: their registries are."""
 

@@ -155,7 +155,12 @@ class Evaluator:
         rw = self.config.reward
         if len(text.encode("utf-8", "surrogatepass")) > sb.max_source_bytes:
             return dataclasses.replace(
-                invalid(rw, Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0),
+                invalid(
+                    rw,
+                    Stage.SCREEN,
+                    f"candidate larger than {sb.max_source_bytes} bytes",
+                    r_syn=0.0,
+                ),
                 reward=rw.screened,
             )
         violations = screen_candidate(text, self.design, dotted_names=self._view is not None)

@@ -36,8 +36,8 @@ class Completion:
         source: Where the answer came from when it has a name (the scripted policy's file),
             shown in the report beside the candidate's hash.
         truncated: Sampling stopped at ``policy.max_new_tokens`` before the model ended its
-            answer (the step's truncation rate; such answers stay out of the loss when
-            ``train.mask_truncated``, as DAPO's overlong filtering does).
+            answer (the step's truncation rate; ``train.mask_truncated`` says which stay out
+            of the loss, as DAPO's overlong filtering does).
     """
 
     text: str

@@ -117,9 +117,9 @@ def sampled_logprobs(output: Any, token_ids: Sequence[int]) -> list[float] | Non
     per_pos = getattr(output, "logprobs", None)
     if not per_pos or len(per_pos) < len(token_ids):
         return None
-    out = []
+    out: list[float] = []
     for tok, entry in zip(token_ids, per_pos, strict=False):
-        lp = entry.get(tok) if isinstance(entry, dict) else None
+        lp: Any = entry.get(tok) if isinstance(entry, dict) else None
         if lp is None:
             return None
         out.append(float(getattr(lp, "logprob", lp)))

@@ -5,7 +5,8 @@ Public API: :func:`generate_report` (``run_dir -> ReportPaths``), :class:`Report
 interrupted one), :func:`build_report_json`, :func:`pareto_front` and
 :func:`counterexample_lines` (why a rejected candidate is not equivalent, values labelled with
 width and radix); :func:`learning_line`, :func:`learning_section` and :func:`no_update_note`
-(whether and how the policy's weights changed, per step and per run). matplotlib is imported only when plots are drawn.
+(whether and how the policy's weights changed, per step and per run). matplotlib is imported
+only when plots are drawn.
 """
 
 from rtlopt.report._cex import counterexample_lines, literal

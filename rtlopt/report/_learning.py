@@ -70,8 +70,12 @@ def learning_section(steps: Sequence[Mapping[str, Any]], trainable: bool) -> lis
         return [*out, "Frozen policy: no weight changes (best-of-N search).", ""]
     updated = sum(1 for r in rec if r.get("updated"))
     note = no_update_note(rec)
-    out += [note[0].upper() + note[1:] + "." if note else f"{updated} of {len(rec)} steps updated "
-            "the policy's weights.", ""]
+    out += [
+        note[0].upper() + note[1:] + "."
+        if note
+        else f"{updated} of {len(rec)} steps updated the policy's weights.",
+        "",
+    ]
     out += ["| step | updated | samples | loss | grad norm | KL | cut off | logprob gap |"]
     out += ["|---:|:--|---:|---:|---:|---:|---:|---:|"]
     for r in rec:

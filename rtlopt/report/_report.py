@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.config import TRAINING_BACKENDS
-from rtlopt.report._learning import learning_section
 from rtlopt.report._cex import counterexample_lines
 from rtlopt.report._data import Candidate, RunData, load_run, pareto_front, tradeoff_point
+from rtlopt.report._learning import learning_section
 from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
 from rtlopt.results import PPA, EvalResult
 from rtlopt.rundir import RunDir, atomic_write

@@ -53,6 +53,7 @@ from rtlopt.policy import (
     free_lines,
     has_edit_blocks,
     idea_prompt,
+    in_thought,
     interface_view,
     metric_name,
     parse_edit_blocks,
@@ -699,8 +700,9 @@ class Optimizer:
 
         results = self._executor().evaluate(self.evaluator, to_eval, progress)
         by_text = dict(zip(to_eval, results, strict=True))
+        none = no_module_result(self.config.reward.no_module)
         return [
-            d if d is not None else by_text[t] if t else no_module_result(self.config.reward.no_module)
+            d if d is not None else by_text[t] if t else none
             for t, d in zip(ro.texts, ro.decided, strict=True)
         ]
 
@@ -849,10 +851,14 @@ class Optimizer:
             rewards[gi].append(res.reward)
         return rewards
 
+    def _masked(self, c: Completion) -> bool:
+        """Whether a rollout cut off at ``policy.max_new_tokens`` stays out of the loss."""
+        mode = self.config.train.mask_truncated
+        return c.truncated and (mode == "all" or (mode == "thinking" and in_thought(c.text)))
+
     def _samples(self, ro: _Rollouts, batch: BatchStats) -> list[Sample]:
         """The rollouts that enter the loss, with their advantages (answers cut off at
-        ``policy.max_new_tokens`` stay out when ``train.mask_truncated``, as in DAPO)."""
-        mask = self.config.train.mask_truncated
+        ``policy.max_new_tokens`` stay out as ``train.mask_truncated`` says, as in DAPO)."""
         index: list[list[int]] = [[] for _ in ro.expansions]
         for k, gi in enumerate(ro.group):
             index[gi].append(k)
@@ -860,7 +866,7 @@ class Optimizer:
         for gi, idx in enumerate(index):
             stats_g = batch.trained[gi]
             for k, adv, used in zip(idx, stats_g.advantages, stats_g.used, strict=True):
-                if used and not (mask and ro.completions[k].truncated):
+                if used and not self._masked(ro.completions[k]):
                     samples.append(
                         Sample(
                             prompt=ro.prompts[gi],

@@ -218,6 +218,9 @@ def test_igr_chains_share_a_pooled_baseline(tmp_path: Path) -> None:
         assert records[0].const_frac == 1.0  # every group is one rollout
         (samples,) = policy.updates
         assert len(samples) == 2
-        assert {s.completion: s.advantage > 0 for s in samples} == {texts[0]: True, NO_MODULE: False}
+        assert {s.completion: s.advantage > 0 for s in samples} == {
+            texts[0]: True,
+            NO_MODULE: False,
+        }
     finally:
         ev.close()
