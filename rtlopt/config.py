@@ -419,6 +419,10 @@ class TrainConfig:
     )
     kl_coef: float = _f(0.0, "Weight of the KL penalty to the reference policy (adapters off).")
     lora: bool = _f(True, "Train LoRA adapters (false: full fine-tuning).")
+    lora_targets: str = _f(
+        "all-linear",
+        "LoRA target modules, the same for the in-process trainer (peft) and the verl launch: all-linear (every linear layer but the output head: TRL's and 'LoRA Without Regret''s advice) or a comma-separated list of module names (e.g. q_proj,k_proj,v_proj,o_proj).",
+    )
     lora_r: int = _f(16, "LoRA rank.")
     lora_alpha: int = _f(32, "LoRA alpha.")
     micro_batch: int = _f(
@@ -689,6 +693,15 @@ def _validate(cfg: Config) -> None:
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
     _check_baseline(cfg)
+    if not 0.0 <= cfg.policy.gpu_memory_utilization < 1.0:
+        raise ConfigError(
+            "policy.gpu_memory_utilization must be in [0, 1)", hint="0 lets rtlopt choose"
+        )
+    _check_learning(cfg)
+
+
+def _check_learning(cfg: Config) -> None:
+    """The reward classes, the advantage and the adaptive controller's settings."""
     if not cfg.train.beta_lo < cfg.train.beta_hi:
         raise ConfigError("train.beta_lo must be below train.beta_hi")
     rw = cfg.reward
@@ -698,10 +711,6 @@ def _validate(cfg: Config) -> None:
         )
     if not 0.0 <= cfg.train.budget_cap < 1.0:
         raise ConfigError("train.budget_cap must be in [0, 1) (0: off)")
-    if not 0.0 <= cfg.policy.gpu_memory_utilization < 1.0:
-        raise ConfigError(
-            "policy.gpu_memory_utilization must be in [0, 1)", hint="0 lets rtlopt choose"
-        )
     a = cfg.train.adaptive
     if not a.delta_min <= a.delta0 <= a.delta_max:
         raise ConfigError("train.adaptive: need delta_min <= delta0 <= delta_max")
@@ -729,6 +738,13 @@ def restart_after(reflect: ReflectConfig) -> int:
 
 TRAINING_BACKENDS = ("transformers", "vllm")
 """Policy backends whose weights a run updates (when ``train.learning_rate > 0``)."""
+
+
+def lora_target_modules(train: TrainConfig) -> str | list[str]:
+    """``train.lora_targets`` as peft's ``target_modules`` takes it (``all-linear`` or names)."""
+    if train.lora_targets.strip() == "all-linear":
+        return "all-linear"
+    return [t.strip() for t in train.lora_targets.split(",") if t.strip()]
 
 
 def pools_degenerate(cfg: Config) -> bool:

@@ -112,9 +112,10 @@ class ModelShape:
         return 2 * self.layers * self.kv_dim * dtype_bytes
 
     def lora_params(self, rank: int) -> int:
-        """Trainable LoRA parameters on q, k, v, o (rtlopt's targets for llama-family models)."""
-        h, q, kv = self.hidden, self.q_dim, self.kv_dim
-        return rank * self.layers * ((h + q) + 2 * (h + kv) + (q + h))
+        """Trainable LoRA parameters on every linear layer of the blocks (``train.lora_targets
+        = all-linear``): q, k, v, o and the MLP's gate, up and down projections."""
+        h, q, kv, i = self.hidden, self.q_dim, self.kv_dim, self.intermediate
+        return rank * self.layers * ((h + q) + 2 * (h + kv) + (q + h) + 3 * (h + i))
 
     def vllm_lora_slot_bytes(self, max_rank: int, dtype_bytes: int = 2) -> int:
         """One vLLM LoRA slot: A and B stacks for every LoRA-capable linear layer at max rank."""
@@ -216,12 +217,11 @@ def _weight_dtype(dtype: str | None, dtype_bytes: int | None, cuda: bool) -> tup
 
 
 def vllm_dtype(policy_dtype: str, shape: ModelShape | None) -> str:
-    """The dtype vLLM loads the weights in: ``policy.dtype`` when set, else the model's own
-    (its config's ``torch_dtype``) when it is a 16-bit type, else bfloat16."""
+    """The dtype vLLM loads the weights in: ``policy.dtype`` when set, else bfloat16, the
+    trainer's on a GPU, so the sampler and the scorer compute in the same precision (a
+    float16 checkpoint is served in bfloat16 too: the trainer would score it so)."""
     if policy_dtype != "auto":
         return policy_dtype
-    if shape is not None and shape.dtype in ("bfloat16", "float16"):
-        return shape.dtype
     return "bfloat16"
 
 
@@ -549,6 +549,13 @@ def _vllm_phases(
     return (generation, Phase("update (vLLM asleep, level 1)", tuple(resident + [asleep] + update)))
 
 
+def _fits_awake(
+    parts: Sequence[MemoryPart], capacity: int | None, margin: int, frozen: bool
+) -> bool:
+    """Whether the update fits beside the awake engine (its weights and KV cache)."""
+    return bool(capacity) and not frozen and sum(p.bytes for p in parts) + margin <= (capacity or 0)
+
+
 def _check_host(host: int, host_capacity: int | None, problems: list[str]) -> None:
     """Sleep level 1 copies vLLM's weights (``host`` bytes) to pinned host memory."""
     if host and host_capacity is not None and host + HOST_MARGIN_BYTES > host_capacity:
@@ -682,8 +689,7 @@ def plan_memory(
         )
         phases = _vllm_phases(resident, fixed, kv.part, update, frozen)
         share, kv_tokens = kv.share, kv.tokens
-        awake_total = sum(p.bytes for p in [*resident, *fixed, kv.part, *update])
-        awake = bool(capacity) and not frozen and awake_total + margin <= (capacity or 0)
+        awake = _fits_awake([*resident, *fixed, kv.part, *update], capacity, margin, frozen)
         _check_host(host or 0, host_capacity, problems)
     else:
         phases = _transformers_phases(shape, resident, update, seq, db, rollouts)

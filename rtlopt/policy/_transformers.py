@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.config import PolicyConfig, TrainConfig, lora_target_modules
 from rtlopt.errors import UsageError
 from rtlopt.policy._extract import extract_verilog
 from rtlopt.policy._model_cache import cached_folder
@@ -49,25 +49,9 @@ from rtlopt.policy._versions import require_min_version
 
 log = logging.getLogger(__name__)
 
-LLAMA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj")
-"""LoRA target modules of llama-family attention blocks (Llama, Qwen, SmolLM, Mistral)."""
-
 
 def _prompt_key(prompt: Prompt) -> str:
     return json.dumps([[m["role"], m["content"]] for m in prompt])
-
-
-def lora_targets(model: Any) -> list[str] | str:
-    """The llama-family attention projections present in ``model``, else ``all-linear``."""
-    import torch
-
-    present = {
-        name.rsplit(".", 1)[-1]
-        for name, mod in model.named_modules()
-        if isinstance(mod, torch.nn.Linear)
-    }
-    found = [t for t in LLAMA_TARGETS if t in present]
-    return found if found else "all-linear"
 
 
 class TransformersPolicy:
@@ -145,7 +129,7 @@ class TransformersPolicy:
             if train.lora:
                 from peft import LoraConfig, get_peft_model
 
-                targets = lora_targets(model)
+                targets = lora_target_modules(train)
                 lcfg = LoraConfig(
                     r=train.lora_r,
                     lora_alpha=train.lora_alpha,

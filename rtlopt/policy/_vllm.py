@@ -325,8 +325,8 @@ class VllmPolicy:
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """Sleep vLLM, train, publish the adapter, release the trainer's cache, wake vLLM."""
-        if not self.trainable or not samples:
-            return self.trainer.update(samples)
+        if not self.trainable or not any(s.advantage != 0.0 for s in samples):
+            return self.trainer.update([])  # nothing to learn: no sleep / wake-up cycle
         if self.memory_plan is not None and self.memory_plan.update_awake:
             # the plan fits the update beside the awake engine: no sleep / wake-up cycle
             stats = self.trainer.update(samples)

@@ -857,8 +857,9 @@ class Optimizer:
         return c.truncated and (mode == "all" or (mode == "thinking" and in_thought(c.text)))
 
     def _samples(self, ro: _Rollouts, batch: BatchStats) -> list[Sample]:
-        """The rollouts that enter the loss, with their advantages (answers cut off at
-        ``policy.max_new_tokens`` stay out as ``train.mask_truncated`` says, as in DAPO)."""
+        """Every rewarded rollout of the step with its advantage (0 in degenerate groups: it
+        counts in the loss's mean, as in verl's batch, and takes no backward pass); answers cut
+        off at ``policy.max_new_tokens`` stay out as ``train.mask_truncated`` says (DAPO)."""
         index: list[list[int]] = [[] for _ in ro.expansions]
         for k, gi in enumerate(ro.group):
             index[gi].append(k)
@@ -866,14 +867,15 @@ class Optimizer:
         for gi, idx in enumerate(index):
             stats_g = batch.trained[gi]
             for k, adv, used in zip(idx, stats_g.advantages, stats_g.used, strict=True):
-                if used and not self._masked(ro.completions[k]):
-                    samples.append(
-                        Sample(
-                            prompt=ro.prompts[gi],
-                            completion=ro.completions[k].text,
-                            advantage=adv,
-                        )
+                if ro.results[k].reward is None or self._masked(ro.completions[k]):
+                    continue
+                samples.append(
+                    Sample(
+                        prompt=ro.prompts[gi],
+                        completion=ro.completions[k].text,
+                        advantage=adv if used else 0.0,
                     )
+                )
         return samples
 
     def _record(

@@ -6,8 +6,11 @@ where pi is the distribution the tokens were sampled from: ``softmax(logits / T)
 sampling temperature T (verl divides the logits by the temperature in its actor the same way);
 at T = 1 that is the model itself.
 
-over the N rollouts with a non-zero advantage (degenerate groups carry A = 0 and drop out),
-with no importance-ratio clip. KL_i is the k3 estimate ``exp(r) - r - 1`` with
+where N is the number of rollouts handed to the step (those with A = 0 included: they add
+nothing to the sum but count in the mean, as verl's ``loss_agg_mode = seq-mean-token-sum`` over
+the batch does, so both engines normalise the same way; the run loop hands every rewarded
+rollout of the step, degenerate groups' with A = 0), with no importance-ratio clip. Only the
+rollouts with A != 0 go through the backward pass. KL_i is the k3 estimate ``exp(r) - r - 1`` with
 ``r = log pi_ref - log pi`` summed over the sampled completion tokens, where pi_ref is the
 policy with its LoRA adapters disabled (or a frozen copy under full fine-tuning). The mean
 per-token KL estimate is reported on every step, penalty or not: the adaptive KL-budget
@@ -251,6 +254,7 @@ def _accumulate_gradients(
     kl_coef: float,
     kl: _KL,
     off: _OffPolicy,
+    norm: int,
 ) -> tuple[float, int]:
     """Backward passes of the loss over ``active`` in micro-batches (each term divided by
     the number of samples, so the gradients sum to the whole batch's).
@@ -260,7 +264,7 @@ def _accumulate_gradients(
     """
     import torch
 
-    n = len(active)
+    n = max(norm, len(active))
     loss_total = 0.0
     tokens = 0
     for start in range(0, n, mb):
@@ -369,7 +373,8 @@ def policy_gradient_step(
     grad_norm: float | None = None
     if n:
         optimizer.zero_grad(set_to_none=True)
-        loss_total, tokens = _accumulate_gradients(run, active, mb, kl_coef, kl, off)
+        norm = sum(1 for s in samples if s.completion_ids)
+        loss_total, tokens = _accumulate_gradients(run, active, mb, kl_coef, kl, off, norm)
         grad_norm = _clip_and_step(optimizer, max_grad_norm)
     return StepStats(
         loss=loss_total if n else None,

@@ -138,11 +138,12 @@ def _check_advantages(
     ):
         rewards = [[_reward(ev, t) for t in g] for g in groups]
         expected = batch_advantages(rewards, delta, cfg.train)
+        # every rewarded rollout, degenerate groups' with advantage 0 (the loss's mean)
         want = [
-            (prompts[gi], groups[gi][k], adv)
+            (prompts[gi], groups[gi][k], adv if used else 0.0)
             for gi, st in enumerate(expected.groups)
             for k, (adv, used) in enumerate(zip(st.advantages, st.used, strict=True))
-            if used
+            if rewards[gi][k] is not None
         ]
         got = [(s.prompt, s.completion, s.advantage) for s in samples]
         assert [(p, c) for p, c, _ in got] == [(p, c) for p, c, _ in want], step
