@@ -540,20 +540,22 @@ def _vllm_phases(
     kv_part: MemoryPart,
     update: list[MemoryPart],
     frozen: bool,
-) -> tuple[Phase, ...]:
-    """Generation (vLLM awake) and update (vLLM asleep); a frozen policy generates only."""
+    capacity: int | None = None,
+    margin: int = 0,
+) -> tuple[tuple[Phase, ...], bool]:
+    """Generation (vLLM awake) and update (vLLM asleep); a frozen policy generates only. Also
+    whether the update fits beside the awake engine (then it need not sleep)."""
     generation = Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part]))
     if frozen:
-        return (Phase("generation (frozen policy: no trainer, no update)", generation.parts),)
+        return (
+            Phase("generation (frozen policy: no trainer, no update)", generation.parts),
+        ), False
+    awake = bool(capacity) and generation.total + sum(p.bytes for p in update) + margin <= (
+        capacity or 0
+    )
     asleep = MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)
-    return (generation, Phase("update (vLLM asleep, level 1)", tuple(resident + [asleep] + update)))
-
-
-def _fits_awake(
-    parts: Sequence[MemoryPart], capacity: int | None, margin: int, frozen: bool
-) -> bool:
-    """Whether the update fits beside the awake engine (its weights and KV cache)."""
-    return bool(capacity) and not frozen and sum(p.bytes for p in parts) + margin <= (capacity or 0)
+    update_phase = Phase("update (vLLM asleep, level 1)", tuple(resident + [asleep] + update))
+    return (generation, update_phase), awake
 
 
 def _check_host(host: int, host_capacity: int | None, problems: list[str]) -> None:
@@ -641,8 +643,7 @@ def plan_memory(
         lora_rank: LoRA rank.
         max_prompt_tokens: Prompt budget; with ``max_new_tokens`` it sets ``max_model_len``.
         max_new_tokens: Longest answer.
-        parents: Parent prompts per step.
-        rollouts: Rollouts per parent prompt.
+        parents, rollouts: Parent prompts per step and rollouts per parent prompt.
         micro_batch: Sequences per forward/backward pass.
         ref_forward: Whether the update also runs the reference policy (KL penalty or the
             adaptive controller).
@@ -687,9 +688,8 @@ def plan_memory(
             problems=problems,
             notes=notes,
         )
-        phases = _vllm_phases(resident, fixed, kv.part, update, frozen)
+        phases, awake = _vllm_phases(resident, fixed, kv.part, update, frozen, capacity, margin)
         share, kv_tokens = kv.share, kv.tokens
-        awake = _fits_awake([*resident, *fixed, kv.part, *update], capacity, margin, frozen)
         _check_host(host or 0, host_capacity, problems)
     else:
         phases = _transformers_phases(shape, resident, update, seq, db, rollouts)
