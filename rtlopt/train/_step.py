@@ -257,17 +257,18 @@ def _accumulate_gradients(
     norm: int,
 ) -> tuple[float, int]:
     """Backward passes of the loss over ``active`` in micro-batches (each term divided by
-    the number of samples, so the gradients sum to the whole batch's).
+    ``norm``, the number of samples handed to the step, so the gradients sum to the whole
+    batch's).
 
     Returns:
         The loss and the number of completion tokens it covers.
     """
     import torch
 
-    n = max(norm, len(active))
+    n = max(norm, len(active))  # the mean's denominator: every sample handed in
     loss_total = 0.0
     tokens = 0
-    for start in range(0, n, mb):
+    for start in range(0, len(active), mb):
         chunk = active[start : start + mb]
         ids, attn, targets, cmask, keep = run.tensors(chunk)
         adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=run.device)
