@@ -64,7 +64,7 @@ from rtlopt.policy._memory import (
 )
 from rtlopt.policy._preflight import cuda_available, require_package, resolve_model
 from rtlopt.policy._seeds import rollout_seeds
-from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats
+from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
 from rtlopt.policy._versions import require_min_version
 
 log = logging.getLogger(__name__)
@@ -325,8 +325,10 @@ class VllmPolicy:
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """Sleep vLLM, train, publish the adapter, release the trainer's cache, wake vLLM."""
-        if not self.trainable or not any(s.advantage != 0.0 for s in samples):
-            return self.trainer.update([])  # nothing to learn: no sleep / wake-up cycle
+        if not self.trainable:
+            return self.trainer.update(samples)
+        if not any(s.advantage != 0.0 for s in samples):
+            return frozen_stats()  # nothing to learn: no sleep / wake-up cycle, no step
         if self.memory_plan is not None and self.memory_plan.update_awake:
             # the plan fits the update beside the awake engine: no sleep / wake-up cycle
             stats = self.trainer.update(samples)

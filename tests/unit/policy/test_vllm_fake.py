@@ -515,20 +515,22 @@ def test_vllm_fake_adapter_hot_loaded_with_new_id_each_step(
         assert Path(req.lora_path) == trainer.saved[-1] and Path(req.lora_path).is_dir()
         ids.append(req.lora_int_id)
     assert ids == [1, 2, 3]
-    # A degenerate batch (all advantages zero) trains nothing: the same adapter folder is
-    # served again, under a new id, so vLLM reloads it after the sleep.
+    # A degenerate batch (all advantages zero) has nothing to learn: no sleep, no step, and the
+    # same adapter stays served under its id (no sleep: its LoRA slot was never dropped).
+    seen = len(fake_vllm.events)
     pol.update([Sample(PROMPT, "a", 0.0)])
+    assert "sleep(1)" not in fake_vllm.events[seen:] and "train" not in fake_vllm.events[seen:]
     pol.generate([PROMPT], 1, seed=0)
     req = engine.calls[-1]["lora"]
-    assert req.lora_int_id == 4 and Path(req.lora_path) == trainer.saved[-1]
+    assert req.lora_int_id == 3 and Path(req.lora_path) == trainer.saved[-1]
     assert len(trainer.saved) == 3
     # Resume: the restored adapter is served under a fresh id.
     pol.save(tmp_path / "state")
     pol.load(tmp_path / "state")
     pol.generate([PROMPT], 1, seed=0)
-    assert engine.calls[-1]["lora"].lora_int_id == 5
+    assert engine.calls[-1]["lora"].lora_int_id == 4
     ids = [c["lora"].lora_int_id for c in engine.calls if c["lora"]]
-    assert ids == sorted(set(ids))  # never an id twice
+    assert ids == sorted(ids)  # a new adapter always gets a new id
 
 
 def test_vllm_fake_only_the_last_adapters_are_kept(fake_vllm: _Fake, tmp_path: Path) -> None:
