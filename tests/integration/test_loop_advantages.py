@@ -208,6 +208,22 @@ def test_screened_and_module_less_answers_get_a_gradient(tmp_path: Path) -> None
         ev.close()
 
 
+def test_mcts_leaf_group_trains(tmp_path: Path) -> None:
+    """EvolVE's MCTS expands one leaf into mcts_children rollouts: one group, trained."""
+    texts = [(EXAMPLE / "rtl" / "prio_enc.v").read_text(), NO_MODULE]
+    search = SearchConfig(sampler="mcts", parents=1, mcts_children=2)
+    policy, ev, records, cfg = _run(tmp_path, TrainConfig(), texts, search, 1)
+    try:
+        (samples,) = policy.updates
+        assert len(samples) == 2 and all(s.advantage != 0.0 for s in samples)
+        assert {s.completion: s.advantage > 0 for s in samples} == {
+            texts[0]: True,
+            NO_MODULE: False,
+        }
+    finally:
+        ev.close()
+
+
 def test_igr_chains_share_a_pooled_baseline(tmp_path: Path) -> None:
     """EvolVE's IGR makes one child per chain and step: its groups are single rollouts, and
     only the pooled group (the step's chains together) gives the loss any sample."""
