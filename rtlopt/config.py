@@ -233,6 +233,17 @@ class RewardConfig:
         0.3, "Syntax score factor when the log shows port-binding errors."
     )
     unparseable_syn: float = _f(0.5, "Syntax score when the compiler log cannot be parsed.")
+    screened: float = _f(
+        -0.01,
+        "Reward of a module rejected before any tool runs (screening, size limit): below every answer that reaches the compiler (those earn w_syn / (1 + errors) > 0), above a failed edit.",
+    )
+    edit_failed: float = _f(
+        -0.02, "Reward of an edit answer whose SEARCH blocks do not apply: above no module."
+    )
+    no_module: float = _f(
+        -0.03,
+        "Reward of an answer with no Verilog module: the lowest class, so a group of weak answers still ranks them and gives a gradient.",
+    )
 
 
 @dataclass(frozen=True)
@@ -351,15 +362,24 @@ class AdaptiveKLConfig:
     alpha_r: float = _f(0.10, "EMA mixing of the reward peak tracker.")
     tau_kl: float = _f(0.40, "P1 KL-brake threshold.")
     tau_beta: float = _f(0.60, "P2 winner-take-all beta-rate threshold.")
-    tau_n_wta: float = _f(3.5, "P2 eff-n joint gate.")
+    tau_n_wta: float = _f(3.5, "P2 eff-n joint gate (at k_ref rollouts; scaled by k / k_ref).")
     t_stag: int = _f(15, "P3 stagnation steps.")
-    delta_r_min: float = _f(0.02, "P3 minimum improvement over the running peak.")
+    delta_r_min: float = _f(
+        0.02, "P3 minimum relative improvement over the best batch maximum so far."
+    )
     tau_const: float = _f(0.70, "P3 const-frac guard.")
-    tau_n_stag: float = _f(4.0, "P3 eff-n joint gate.")
-    tau_n: float = _f(5.5, "P4 effective-n threshold.")
+    tau_n_stag: float = _f(4.0, "P3 eff-n joint gate (at k_ref rollouts; scaled by k / k_ref).")
+    tau_n: float = _f(5.5, "P4 effective-n threshold (at k_ref rollouts; scaled by k / k_ref).")
     tau_const_lo: float = _f(0.30, "P4 const-frac threshold.")
     t_plat: int = _f(5, "P4 plateau guard (steps).")
     t_warm: int = _f(20, "Warm-up steps (P1 only).")
+    k_ref: int = _f(
+        8,
+        "Rollouts per group the paper's eff-n thresholds were set for: at k rollouts (the step's mean rewarded group size) tau_n, tau_n_wta and tau_n_stag are multiplied by k / k_ref, since eff-n ranges over 1..k.",
+    )
+    off: tuple[str, ...] = _f(
+        (), 'Rules switched off, for ablations: any of P1, P2, P3, P4 (e.g. ["P3"]).'
+    )
 
 
 @dataclass(frozen=True)
@@ -387,9 +407,25 @@ class TrainConfig:
         0.75,
         "A group with one best rollout gets at most this fraction of ln(k), the KL it can only approach: beyond it that rollout's leave-one-out advantage grows without bound. Not in the paper: 0 turns it off (the paper-faithful setting; then such a group's advantage can reach ~1e6 once the budget passes ln k).",
     )
+    pool_degenerate: str = _f(
+        "auto",
+        "Pool a step's degenerate groups (one rollout, or constant rewards) into one group, a cross-state baseline as in GRPO-SMu: always, never, or auto (on for igr and mcts, whose one child per chain or leaf makes single-rollout groups; off for the pool samplers, as in TTT-RTL).",
+    )
     learning_rate: float = _f(4e-5, "Optimizer learning rate (0 freezes the policy: best-of-N).")
+    is_cap: float = _f(
+        2.0,
+        "Truncated importance sampling: each completion token's loss term is weighted by min(pi_train / pi_sampler, is_cap) from the sampler's log-probabilities (verl's rollout correction, TRL's vLLM correction); 0: no correction (the gap is still reported).",
+    )
+    mask_truncated: str = _f(
+        "thinking",
+        "Answers cut off at policy.max_new_tokens that stay out of the loss (DAPO's overlong filtering; they keep their reward for the search): thinking = those cut off inside an unterminated <think> block (no answer begun: their reward says nothing about an answer), all = every one (DAPO), none. An answer cut off mid-module keeps its partial syntax credit (TTT-RTL's r_syn) and its gradient under thinking.",
+    )
     kl_coef: float = _f(0.0, "Weight of the KL penalty to the reference policy (adapters off).")
     lora: bool = _f(True, "Train LoRA adapters (false: full fine-tuning).")
+    lora_targets: str = _f(
+        "all-linear",
+        "LoRA target modules, the same for the in-process trainer (peft) and the verl launch: all-linear (every linear layer but the output head: TRL's and 'LoRA Without Regret''s advice) or a comma-separated list of module names (e.g. q_proj,k_proj,v_proj,o_proj).",
+    )
     lora_r: int = _f(16, "LoRA rank.")
     lora_alpha: int = _f(32, "LoRA alpha.")
     micro_batch: int = _f(
@@ -473,9 +509,9 @@ class ReflectConfig:
     )
     prompt_lessons: int = _f(8, "Lessons shown in each generation prompt (best supported first).")
     request_timeout_s: float = _f(300.0, "Time limit of one reflection request.")
-    restart_after: int = _f(
-        3,
-        "ACE-RTL's restart: after this many steps in a row that lower no figure of merit and share a rejection (same stage and first error line, numbers and paths blurred), the next step starts again from the reference, with the playbook's lessons and a note naming the persisting error; every search strategy attributes its children to the root. Works with or without a reflector. 0: never restart.",
+    restart_after: int | None = _f(
+        None,
+        "ACE-RTL's restart: after this many steps in a row that lower no figure of merit and share a rejection (same stage and first error line, numbers and paths blurred), the next step starts again from the reference, with the playbook's lessons and a note naming the persisting error; every search strategy attributes its children to the root. Unset: 3 when a reflector is configured (reflect.endpoint), else 0: plain TTT-RTL runs keep the strategy's choice of parents (the restart is ACE-RTL's addition). 0: never restart.",
     )
 
 
@@ -569,6 +605,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "policy.answer_format": ("auto", "whole", "edit"),
     "sandbox.require": ("auto", "always", "never"),
     "writeback.multi_branch": ("one", "each"),
+    "train.pool_degenerate": ("auto", "always", "never"),
+    "train.mask_truncated": ("thinking", "all", "none"),
 }
 """Settings with a fixed vocabulary. Plugin names are not listed here: their registries are."""
 
@@ -646,7 +684,7 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("search.temperature must be >= 0")
     if cfg.reflect.prompt_lessons < 0:
         raise ConfigError("reflect.prompt_lessons must be >= 0")
-    if cfg.reflect.restart_after < 0:
+    if cfg.reflect.restart_after is not None and cfg.reflect.restart_after < 0:
         raise ConfigError("reflect.restart_after must be >= 0 (0: never restart)")
     if cfg.search.igr_children < 0 or cfg.search.mcts_leaves < 0:
         raise ConfigError("search.igr_children and search.mcts_leaves must be >= 0")
@@ -657,22 +695,95 @@ def _validate(cfg: Config) -> None:
         )
     if not 0.0 <= cfg.search.epsilon <= 1.0:
         raise ConfigError("search.epsilon must be in [0, 1]")
-    one_child = cfg.search.sampler in ("igr", "mcts")  # EvolVE's: run.rollouts not used
-    if cfg.train.advantage == "entropic" and cfg.run.rollouts < 2 and not one_child:
-        raise ConfigError(
-            "run.rollouts must be at least 2 for group advantages", hint="set --rollouts 2 or more"
-        )
-    if not cfg.train.beta_lo < cfg.train.beta_hi:
-        raise ConfigError("train.beta_lo must be below train.beta_hi")
-    if not 0.0 <= cfg.train.budget_cap < 1.0:
-        raise ConfigError("train.budget_cap must be in [0, 1) (0: off)")
+    _check_baseline(cfg)
     if not 0.0 <= cfg.policy.gpu_memory_utilization < 1.0:
         raise ConfigError(
             "policy.gpu_memory_utilization must be in [0, 1)", hint="0 lets rtlopt choose"
         )
+    _check_learning(cfg)
+
+
+def _check_learning(cfg: Config) -> None:
+    """The reward classes, the advantage and the adaptive controller's settings."""
+    if not cfg.train.beta_lo < cfg.train.beta_hi:
+        raise ConfigError("train.beta_lo must be below train.beta_hi")
+    rw = cfg.reward
+    if not rw.no_module < rw.edit_failed < rw.screened < 0.0:
+        raise ConfigError(
+            "reward: need no_module < edit_failed < screened < 0 (below any compiled answer)"
+        )
+    if not 0.0 <= cfg.train.budget_cap < 1.0:
+        raise ConfigError("train.budget_cap must be in [0, 1) (0: off)")
     a = cfg.train.adaptive
     if not a.delta_min <= a.delta0 <= a.delta_max:
         raise ConfigError("train.adaptive: need delta_min <= delta0 <= delta_max")
+    if a.k_ref < 2:
+        raise ConfigError("train.adaptive.k_ref must be at least 2")
+    unknown = sorted(set(a.off) - {"P1", "P2", "P3", "P4"})
+    if unknown:
+        raise ConfigError(
+            f"train.adaptive.off names unknown rule(s): {', '.join(unknown)}",
+            hint="use P1, P2, P3 or P4",
+        )
+
+
+ACE_RESTART_AFTER = 3
+"""``reflect.restart_after`` when unset and a reflector is configured."""
+
+
+def restart_after(reflect: ReflectConfig) -> int:
+    """Stagnant steps before ACE-RTL's restart: the setting, or 3 with a reflector and 0
+    (off) without one."""
+    if reflect.restart_after is not None:
+        return reflect.restart_after
+    return ACE_RESTART_AFTER if reflect.endpoint else 0
+
+
+TRAINING_BACKENDS = ("transformers", "vllm")
+"""Policy backends whose weights a run updates (when ``train.learning_rate > 0``)."""
+
+
+def lora_target_modules(train: TrainConfig) -> str | list[str]:
+    """``train.lora_targets`` as peft's ``target_modules`` takes it (``all-linear`` or names)."""
+    if train.lora_targets.strip() == "all-linear":
+        return "all-linear"
+    return [t.strip() for t in train.lora_targets.split(",") if t.strip()]
+
+
+def pools_degenerate(cfg: Config) -> bool:
+    """Whether a run pools its degenerate groups (``train.pool_degenerate``; auto: igr, mcts)."""
+    mode = cfg.train.pool_degenerate
+    if mode == "auto":
+        return cfg.search.sampler.split("-")[0] in ("igr", "mcts")
+    return mode == "always"
+
+
+def rollouts_per_baseline(cfg: Config) -> int:
+    """The most rollouts of one step that can share an advantage baseline: a group's, or the
+    step's when degenerate groups are pooled."""
+    s = cfg.search
+    sampler = s.sampler
+    if sampler == "igr" and s.igr_children > 0:
+        group, groups = s.igr_children, s.parents
+    elif sampler == "mcts" and s.mcts_leaves > 0:
+        group, groups = s.mcts_children, s.mcts_leaves
+    elif sampler.startswith("mcts"):
+        group, groups = s.mcts_children, s.parents
+    else:
+        group, groups = cfg.run.rollouts, s.parents
+    return group * groups if pools_degenerate(cfg) else group
+
+
+def _check_baseline(cfg: Config) -> None:
+    """A learning policy needs two rollouts that share a baseline, or nothing ever trains."""
+    learning = cfg.policy.backend in TRAINING_BACKENDS and cfg.train.learning_rate > 0
+    if learning and rollouts_per_baseline(cfg) < 2:
+        raise ConfigError(
+            f"search.sampler = {cfg.search.sampler!r} with a learning policy: fewer than 2 "
+            "rollouts of a step share an advantage baseline, so no weight would ever change",
+            hint="set --rollouts 2 or more, --parents 2 or more (igr/mcts), "
+            "train.pool_degenerate = 'always', or train.learning_rate = 0 (a frozen policy)",
+        )
 
 
 # --------------------------------------------------------------------------- loading

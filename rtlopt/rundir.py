@@ -186,6 +186,11 @@ class StepRecord:
     ``reflections`` the reflector's requests and ``lessons`` the playbook's size after it,
     ``restart`` whether the step started again from the reference after stagnation
     (``reflect.restart_after``) and ``stagnant`` the stagnant steps in a row after it.
+    The learning telemetry (``None`` in older runs): ``updated`` whether the policy's weights
+    changed this step, ``samples`` the rollouts in the loss, ``grad_norm`` the gradient norm
+    before clipping, ``trunc_frac`` the share of answers cut off at ``policy.max_new_tokens``
+    and ``logprob_gap`` the mean per-token gap between the sampler's and the trainer's
+    log-probabilities (``loss`` and ``kl_ref`` are above).
     """
 
     step: int
@@ -216,6 +221,11 @@ class StepRecord:
     lessons: int | None = None
     restart: bool | None = None
     stagnant: int | None = None
+    updated: bool | None = None
+    samples: int | None = None
+    grad_norm: float | None = None
+    trunc_frac: float | None = None
+    logprob_gap: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""

@@ -184,6 +184,9 @@ def size_for_hardware(
         return cfg, None
     n = cores or os.cpu_count() or 1
     parents = _kept(cfg, sources, "search.parents", min(4, max(1, n // 4)))
+    if cfg.search.sampler == "igr" and cfg.search.igr_children == 1:
+        # one child per chain: a learning step needs two chains to share a baseline
+        parents = _kept(cfg, sources, "search.parents", max(2, parents))
     rollouts = _kept(cfg, sources, "run.rollouts", 2 if n < 8 else 4)
     want = {
         "search.parents": parents,

@@ -37,6 +37,7 @@ from rtlopt.cli._common import (
 from rtlopt.cli._optimize_many import ManyOptions, optimize_many, split_target
 from rtlopt.cli._progress import LineProgress, status
 from rtlopt.errors import UsageError
+from rtlopt.report import learning_line, no_update_note
 from rtlopt.results import EvalResult
 from rtlopt.run import FinishResult, RunEvents, RunOutcome, StepRecord
 
@@ -298,6 +299,12 @@ def _show_reference(ref: EvalResult, kind: str) -> None:
 
 def _show_result(outcome: RunOutcome, result: FinishResult) -> None:
     console.print(f"report: {result.report}")
+    note = no_update_note(outcome.records, outcome.trainable)
+    if note is not None:
+        console.print(f"[yellow]{escape(note)}[/]")
+    elif outcome.trainable and outcome.records:
+        n = sum(1 for r in outcome.records if r.updated)
+        console.print(f"learning: {n} of {len(outcome.records)} step(s) updated the policy")
     kind = outcome.metric
     best, ref = outcome.best, outcome.reference
     if best is not None and best.ppa is not None and ref.ppa is not None:
@@ -378,6 +385,7 @@ def _progress_events(progress: LineProgress, kind: str, ref: EvalResult) -> RunE
                 f"valid {rec.valid_frac:.0%}",
                 f"mean {rec.mean_reward:.2f}",
                 f"delta {rec.delta:.3f}",
+                learning_line(rec),
             ],
         )
         progress.emit()

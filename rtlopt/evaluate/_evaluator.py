@@ -204,14 +204,21 @@ class Evaluator:
         sb = self.config.sandbox
         rw = self.config.reward
         if len(text.encode("utf-8", "surrogatepass")) > sb.max_source_bytes:
-            return invalid(
-                rw, Stage.SCREEN, f"candidate larger than {sb.max_source_bytes} bytes", r_syn=0.0
+            return dataclasses.replace(
+                invalid(
+                    rw,
+                    Stage.SCREEN,
+                    f"candidate larger than {sb.max_source_bytes} bytes",
+                    r_syn=0.0,
+                ),
+                reward=rw.screened,
             )
         violations = screen_candidate(text, self.design, dotted_names=self._sv)
         violations += event_violations(text, self.design.target.text())
         if violations:
-            return invalid(
-                rw, Stage.SCREEN, "rejected by screening: " + "; ".join(violations[:3]), r_syn=0.0
+            reason = "rejected by screening: " + "; ".join(violations[:3])
+            return dataclasses.replace(
+                invalid(rw, Stage.SCREEN, reason, r_syn=0.0), reward=rw.screened
             )
         return None
 

@@ -16,7 +16,7 @@ from rtlopt.policy._edits import (
     has_edit_blocks,
     parse_edit_blocks,
 )
-from rtlopt.policy._extract import answer_code, extract_verilog, unfinished_module
+from rtlopt.policy._extract import answer_code, extract_verilog, in_thought, unfinished_module
 from rtlopt.policy._preflight import GPU_DEFAULT_MODEL, ResolvedModel, resolve_model
 from rtlopt.policy._prompts import (
     NO_SPEC,
@@ -98,6 +98,7 @@ __all__ = [
     "build_prompt",
     "create_policy",
     "extract_verilog",
+    "in_thought",
     "feedback_lines",
     "fmt_number",
     "load_spec",

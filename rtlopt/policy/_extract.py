@@ -33,6 +33,13 @@ def _drop_think(text: str) -> str:
     return text
 
 
+def in_thought(answer: str) -> bool:
+    """Whether the answer ends inside an unterminated ``<think>`` block (a reasoning model cut
+    off before it began to answer)."""
+    text = _THINK_BLOCK.sub("", answer)
+    return _THINK_OPEN.search(text) is not None
+
+
 def _modules(text: str) -> list[str]:
     found = [m.group(0).strip("\n") for m in _MODULE.finditer(text)]
     if not found:  # e.g. "Here it is: module m(...); ... endmodule" on one line

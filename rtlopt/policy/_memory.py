@@ -112,9 +112,10 @@ class ModelShape:
         return 2 * self.layers * self.kv_dim * dtype_bytes
 
     def lora_params(self, rank: int) -> int:
-        """Trainable LoRA parameters on q, k, v, o (rtlopt's targets for llama-family models)."""
-        h, q, kv = self.hidden, self.q_dim, self.kv_dim
-        return rank * self.layers * ((h + q) + 2 * (h + kv) + (q + h))
+        """Trainable LoRA parameters on every linear layer of the blocks (``train.lora_targets
+        = all-linear``): q, k, v, o and the MLP's gate, up and down projections."""
+        h, q, kv, i = self.hidden, self.q_dim, self.kv_dim, self.intermediate
+        return rank * self.layers * ((h + q) + 2 * (h + kv) + (q + h) + 3 * (h + i))
 
     def vllm_lora_slot_bytes(self, max_rank: int, dtype_bytes: int = 2) -> int:
         """One vLLM LoRA slot: A and B stacks for every LoRA-capable linear layer at max rank."""
@@ -216,12 +217,11 @@ def _weight_dtype(dtype: str | None, dtype_bytes: int | None, cuda: bool) -> tup
 
 
 def vllm_dtype(policy_dtype: str, shape: ModelShape | None) -> str:
-    """The dtype vLLM loads the weights in: ``policy.dtype`` when set, else the model's own
-    (its config's ``torch_dtype``) when it is a 16-bit type, else bfloat16."""
+    """The dtype vLLM loads the weights in: ``policy.dtype`` when set, else bfloat16, the
+    trainer's on a GPU, so the sampler and the scorer compute in the same precision (a
+    float16 checkpoint is served in bfloat16 too: the trainer would score it so)."""
     if policy_dtype != "auto":
         return policy_dtype
-    if shape is not None and shape.dtype in ("bfloat16", "float16"):
-        return shape.dtype
     return "bfloat16"
 
 
@@ -295,6 +295,8 @@ class MemoryPlan:
         host_bytes: Host memory the sleeping engine's weights take (vLLM sleep level 1).
         host_capacity: Host memory available, None when unknown.
         dtype: The weights' dtype.
+        update_awake: (vLLM) the update fits beside the awake engine (its weights and KV
+            cache stay on the card): the backend then skips the sleep / wake-up cycle.
     """
 
     device: str
@@ -311,6 +313,7 @@ class MemoryPlan:
     host_bytes: int | None = None
     host_capacity: int | None = None
     dtype: str = "bfloat16"
+    update_awake: bool = False
 
     @property
     def fits(self) -> bool:
@@ -537,13 +540,22 @@ def _vllm_phases(
     kv_part: MemoryPart,
     update: list[MemoryPart],
     frozen: bool,
-) -> tuple[Phase, ...]:
-    """Generation (vLLM awake) and update (vLLM asleep); a frozen policy generates only."""
+    capacity: int | None = None,
+    margin: int = 0,
+) -> tuple[tuple[Phase, ...], bool]:
+    """Generation (vLLM awake) and update (vLLM asleep); a frozen policy generates only. Also
+    whether the update fits beside the awake engine (then it need not sleep)."""
     generation = Phase("generation (vLLM awake, trainer idle)", tuple(resident + fixed + [kv_part]))
     if frozen:
-        return (Phase("generation (frozen policy: no trainer, no update)", generation.parts),)
+        return (
+            Phase("generation (frozen policy: no trainer, no update)", generation.parts),
+        ), False
+    awake = bool(capacity) and generation.total + sum(p.bytes for p in update) + margin <= (
+        capacity or 0
+    )
     asleep = MemoryPart("vLLM asleep (level 1)", VLLM_ASLEEP_BYTES)
-    return (generation, Phase("update (vLLM asleep, level 1)", tuple(resident + [asleep] + update)))
+    update_phase = Phase("update (vLLM asleep, level 1)", tuple(resident + [asleep] + update))
+    return (generation, update_phase), awake
 
 
 def _check_host(host: int, host_capacity: int | None, problems: list[str]) -> None:
@@ -631,8 +643,7 @@ def plan_memory(
         lora_rank: LoRA rank.
         max_prompt_tokens: Prompt budget; with ``max_new_tokens`` it sets ``max_model_len``.
         max_new_tokens: Longest answer.
-        parents: Parent prompts per step.
-        rollouts: Rollouts per parent prompt.
+        parents, rollouts: Parent prompts per step and rollouts per parent prompt.
         micro_batch: Sequences per forward/backward pass.
         ref_forward: Whether the update also runs the reference policy (KL penalty or the
             adaptive controller).
@@ -677,12 +688,12 @@ def plan_memory(
             problems=problems,
             notes=notes,
         )
-        phases = _vllm_phases(resident, fixed, kv.part, update, frozen)
+        phases, awake = _vllm_phases(resident, fixed, kv.part, update, frozen, capacity, margin)
         share, kv_tokens = kv.share, kv.tokens
         _check_host(host or 0, host_capacity, problems)
     else:
         phases = _transformers_phases(shape, resident, update, seq, db, rollouts)
-        share, kv_tokens = None, None
+        share, kv_tokens, awake = None, None, False
     _check_phases(phases, capacity, margin, cuda, problems)
     return MemoryPlan(
         device=device,
@@ -699,6 +710,7 @@ def plan_memory(
         host_bytes=host,
         host_capacity=host_capacity if backend == "vllm" else None,
         dtype=dtype,
+        update_awake=awake,
     )
 
 

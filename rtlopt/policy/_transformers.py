@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.config import PolicyConfig, TrainConfig, lora_target_modules
 from rtlopt.errors import UsageError
 from rtlopt.policy._extract import extract_verilog
 from rtlopt.policy._model_cache import cached_folder
@@ -49,25 +49,9 @@ from rtlopt.policy._versions import require_min_version
 
 log = logging.getLogger(__name__)
 
-LLAMA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj")
-"""LoRA target modules of llama-family attention blocks (Llama, Qwen, SmolLM, Mistral)."""
-
 
 def _prompt_key(prompt: Prompt) -> str:
     return json.dumps([[m["role"], m["content"]] for m in prompt])
-
-
-def lora_targets(model: Any) -> list[str] | str:
-    """The llama-family attention projections present in ``model``, else ``all-linear``."""
-    import torch
-
-    present = {
-        name.rsplit(".", 1)[-1]
-        for name, mod in model.named_modules()
-        if isinstance(mod, torch.nn.Linear)
-    }
-    found = [t for t in LLAMA_TARGETS if t in present]
-    return found if found else "all-linear"
 
 
 class TransformersPolicy:
@@ -145,7 +129,7 @@ class TransformersPolicy:
             if train.lora:
                 from peft import LoraConfig, get_peft_model
 
-                targets = lora_targets(model)
+                targets = lora_target_modules(train)
                 lcfg = LoraConfig(
                     r=train.lora_r,
                     lora_alpha=train.lora_alpha,
@@ -170,7 +154,9 @@ class TransformersPolicy:
             self.optimizer = None
         self.model: Any = model
         self.model.eval()
-        self._tokens: dict[tuple[str, str], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._tokens: dict[
+            tuple[str, str], tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...] | None]
+        ] = {}
 
     # ----------------------------------------------------------------- helpers
 
@@ -243,12 +229,19 @@ class TransformersPolicy:
         completion: str,
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
+        logprobs: Sequence[float] | None = None,
     ) -> None:
-        """Remember the sampled token ids of a completion for the next update (a frozen policy
-        has no update: nothing is kept)."""
+        """Remember the sampled token ids of a completion (and the sampler's log-probability of
+        each, when known) for the next update (a frozen policy has no update: nothing is
+        kept)."""
         if not self.trainable:
             return
-        self._tokens[(_prompt_key(prompt), completion)] = (tuple(prompt_ids), tuple(completion_ids))
+        lps = tuple(float(x) for x in logprobs) if logprobs is not None else None
+        self._tokens[(_prompt_key(prompt), completion)] = (
+            tuple(prompt_ids),
+            tuple(completion_ids),
+            lps,
+        )
 
     def _cut(self, ids: list[int]) -> list[int]:
         """Completion ids up to and including the first end-of-sequence token."""
@@ -347,10 +340,10 @@ class TransformersPolicy:
                 )
                 continue
             group: list[Completion] = []
-            for s, (c_ids, _lps) in zip(row_seeds, self.sample(p_ids, row_seeds), strict=True):
+            for s, (c_ids, lps) in zip(row_seeds, self.sample(p_ids, row_seeds), strict=True):
                 c_ids = self._cut(c_ids)
                 text = self.answer_prefix + self.tokenizer.decode(c_ids, skip_special_tokens=True)
-                self.record_tokens(prompt, text, p_ids, c_ids)
+                self.record_tokens(prompt, text, p_ids, c_ids, lps[: len(c_ids)])
                 group.append(
                     Completion(
                         text=text,
@@ -358,6 +351,7 @@ class TransformersPolicy:
                         prompt_tokens=len(p_ids),
                         completion_tokens=len(c_ids),
                         seed=s,
+                        truncated=not (c_ids and c_ids[-1] in self.eos_ids),
                     )
                 )
             out.append(group)
@@ -374,9 +368,10 @@ class TransformersPolicy:
                 p_ids = tuple(self.fitted_prompt_ids(s.prompt) or self.prompt_ids(s.prompt))
                 c = self.tokenizer(s.completion, add_special_tokens=False)["input_ids"]
                 c_ids = tuple(int(i) for i in c) + ((int(eos),) if eos is not None else ())
+                lps = None
             else:
-                p_ids, c_ids = hit
-            result.append(TokenizedSample(p_ids, c_ids, float(s.advantage)))
+                p_ids, c_ids, lps = hit
+            result.append(TokenizedSample(p_ids, c_ids, float(s.advantage), lps))
         return result
 
     def _ref_logits(self, ids: Any, attn: Any, keep: int | None = None) -> Any:
@@ -413,6 +408,7 @@ class TransformersPolicy:
                 # Score the tokens under the distribution they were sampled from (verl does
                 # the same): logits / T. T = 0 (greedy) has no such distribution; use T = 1.
                 temperature=self.cfg.temperature if self.cfg.temperature > 0 else 1.0,
+                is_cap=self.train_cfg.is_cap,
             )
         finally:
             self.model.eval()
@@ -430,6 +426,8 @@ class TransformersPolicy:
             tokens=st.tokens,
             grad_norm=st.grad_norm,
             time_s=st.time_s,
+            logprob_gap=st.logprob_gap,
+            is_clipped=st.is_clipped,
         )
 
     def trainable_state(self) -> dict[str, Any]:
@@ -571,6 +569,7 @@ class FrozenTrainer:
         completion: str,
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
+        logprobs: Sequence[float] | None = None,
     ) -> None:
         """Nothing to remember: no update follows."""
 

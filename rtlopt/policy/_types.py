@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,9 @@ class Completion:
             infrastructure error: no reward, no gradient.
         source: Where the answer came from when it has a name (the scripted policy's file),
             shown in the report beside the candidate's hash.
+        truncated: Sampling stopped at ``policy.max_new_tokens`` before the model ended its
+            answer (the step's truncation rate; ``train.mask_truncated`` says which stay out
+            of the loss, as DAPO's overlong filtering does).
     """
 
     text: str
@@ -43,6 +47,7 @@ class Completion:
     seed: int | None = None
     error: str | None = None
     source: str | None = None
+    truncated: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,13 @@ class UpdateStats:
         tokens: Completion tokens in those samples.
         grad_norm: Gradient norm before clipping, None when no step was taken.
         time_s: Wall-clock time of the update.
+        logprob_gap: Mean absolute difference, per completion token of the samples in the
+            loss, between the log-probability the sampler reported and the one the trainer
+            computes before its step (0 when both are the same model in the same precision;
+            a vLLM sampler or another dtype shows here); None when not measured.
+        is_clipped: Fraction of those tokens whose importance weight
+            ``pi_train / pi_sampler`` was truncated at ``train.is_cap``; None when no sampler
+            log-probabilities were available.
     """
 
     loss: float | None
@@ -76,6 +88,15 @@ class UpdateStats:
     tokens: int
     grad_norm: float | None
     time_s: float
+    logprob_gap: float | None = None
+    is_clipped: float | None = None
+
+    @property
+    def updated(self) -> bool:
+        """Whether the weights changed (a loss was computed and a step taken)."""
+        return (
+            self.loss is not None and self.grad_norm is not None and math.isfinite(self.grad_norm)
+        )
 
 
 @runtime_checkable

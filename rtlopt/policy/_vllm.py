@@ -9,7 +9,15 @@ gradient). They take turns:
 * Around every update: ``llm.sleep(level=1)`` (weights to CPU RAM, KV cache dropped; level 1
   because the base weights never change, only the adapter does), the trainer's step,
   ``torch.cuda.empty_cache()`` (the trainer's cached blocks go back to the driver), then
-  ``llm.wake_up()``.
+  ``llm.wake_up()``. When the memory plan fits the update beside the awake engine
+  (``MemoryPlan.update_awake``), vLLM stays awake: a level-1 cycle of an 8B model costs
+  seconds per step.
+* Each request asks for the sampled token's log-probability (``SamplingParams(logprobs=0)``,
+  ``logprobs_mode = "processed_logprobs"``: after the temperature, the distribution the trainer
+  scores; with ``top_p < 1`` also after the nucleus cut). The trainer weights each token by the
+  truncated importance ratio ``min(pi_train / pi_vllm, train.is_cap)`` and reports the
+  logprob gap (``rtlopt.train._step``). ``finish_reason == "length"`` marks an answer cut off
+  at ``policy.max_new_tokens`` (``Completion.truncated``).
 
 Requests: every rollout is its own request with ``n = 1`` and its own seed
 (``rtlopt.policy._seeds``; vLLM's parallel sampling would give the children of a request with
@@ -56,7 +64,7 @@ from rtlopt.policy._memory import (
 )
 from rtlopt.policy._preflight import cuda_available, require_package, resolve_model
 from rtlopt.policy._seeds import rollout_seeds
-from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats
+from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
 from rtlopt.policy._versions import require_min_version
 
 log = logging.getLogger(__name__)
@@ -89,6 +97,7 @@ class Trainer(Protocol):
         completion: str,
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
+        logprobs: Sequence[float] | None = None,
     ) -> None: ...
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats: ...
@@ -100,6 +109,21 @@ class Trainer(Protocol):
     def load(self, path: Path) -> None: ...
 
     def close(self) -> None: ...
+
+
+def sampled_logprobs(output: Any, token_ids: Sequence[int]) -> list[float] | None:
+    """The log-probability of each sampled token from a vLLM ``CompletionOutput`` (its
+    ``logprobs``: one ``{token_id: Logprob}`` per position); None when not reported."""
+    per_pos = getattr(output, "logprobs", None)
+    if not per_pos or len(per_pos) < len(token_ids):
+        return None
+    out: list[float] = []
+    for tok, entry in zip(token_ids, per_pos, strict=False):
+        lp: Any = entry.get(tok) if isinstance(entry, dict) else None
+        if lp is None:
+            return None
+        out.append(float(getattr(lp, "logprob", lp)))
+    return out
 
 
 def release_cuda_cache() -> None:
@@ -239,6 +263,8 @@ class VllmPolicy:
             gpu_memory_utilization=share,
             max_model_len=cfg.max_prompt_tokens + cfg.max_new_tokens,
             enable_sleep_mode=True,
+            # log-probabilities after the temperature (the distribution the trainer scores)
+            logprobs_mode="processed_logprobs",
         )
         if trainer is None:
             from rtlopt.policy._transformers import FrozenTrainer, TransformersPolicy
@@ -259,6 +285,7 @@ class VllmPolicy:
             top_p=self.cfg.top_p,
             seed=seed,
             max_tokens=self.cfg.max_new_tokens,
+            logprobs=0,  # the sampled token's log-probability: the update's IS correction
         )
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
@@ -284,20 +311,31 @@ class VllmPolicy:
                 o = out.outputs[0]
                 c_ids = [int(t) for t in o.token_ids]
                 text = self.trainer.answer_prefix + o.text
-                self.trainer.record_tokens(prompts[i], text, ids, c_ids)
+                lps = sampled_logprobs(o, c_ids)
+                self.trainer.record_tokens(prompts[i], text, ids, c_ids, lps)
                 slots[i][j] = Completion(
                     text=text,
                     verilog=extract_verilog(text),
                     prompt_tokens=len(ids),
                     completion_tokens=len(c_ids),
                     seed=seeds[i][j],
+                    truncated=getattr(o, "finish_reason", None) == "length",
                 )
         return [[c for c in row if c is not None] for row in slots]
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """Sleep vLLM, train, publish the adapter, release the trainer's cache, wake vLLM."""
-        if not self.trainable or not samples:
+        if not self.trainable:
             return self.trainer.update(samples)
+        if not any(s.advantage != 0.0 for s in samples):
+            return frozen_stats()  # nothing to learn: no sleep / wake-up cycle, no step
+        if self.memory_plan is not None and self.memory_plan.update_awake:
+            # the plan fits the update beside the awake engine: no sleep / wake-up cycle
+            stats = self.trainer.update(samples)
+            if stats.n_samples > 0:
+                self._publish_adapter()
+            release_cuda_cache()
+            return stats
         self.llm.sleep(level=SLEEP_LEVEL)
         published = False
         try:

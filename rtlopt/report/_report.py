@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from rtlopt.config import TRAINING_BACKENDS
 from rtlopt.report._cex import counterexample_lines
 from rtlopt.report._data import Candidate, RunData, load_run, pareto_front, tradeoff_point
+from rtlopt.report._learning import learning_section
 from rtlopt.report._plots import plot_kl_budget, plot_metric, plot_pareto, plot_rewards
 from rtlopt.results import PPA, EvalResult
 from rtlopt.rundir import RunDir, atomic_write
@@ -361,11 +363,21 @@ def _diff(data: RunData) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
+def _trainable(data: RunData) -> bool:
+    """Whether the run's policy learns (its recorded configuration: a training backend and a
+    positive learning rate)."""
+    policy, train = data.config.get("policy", {}), data.config.get("train", {})
+    return policy.get("backend", "transformers") in TRAINING_BACKENDS and (
+        float(train.get("learning_rate", 1.0)) > 0
+    )
+
+
 def _markdown(data: RunData, rep: dict[str, Any], plots: Mapping[str, Path]) -> str:
     out = [
         *_md_header(data, rep),
         *_md_result(data, rep),
         *_md_progress(data, plots),
+        *learning_section(data.steps, _trainable(data)),
         *_md_top(data, rep),
         *_md_rejected(rep),
         *_md_flow(data, rep),

@@ -1,8 +1,9 @@
 """The run loop: plan, prompt, generate, evaluate, observe, reflect, advantages, update.
 
 A step the restart coordinator marks (``reflect.restart_after`` stagnant steps failing the same
-way, ACE-RTL's restart: :mod:`rtlopt.run._restart`) is planned by the strategy's ``restart``
-instead of ``plan``: its prompts start from the reference and name the persisting error.
+way, ACE-RTL's restart, by default on only with a reflector: :mod:`rtlopt.run._restart`) is
+planned by the strategy's ``restart`` instead of ``plan``: its prompts start from the
+reference and name the persisting error.
 
 One loop for every search strategy (``search.sampler``: the TTT-RTL pool with PUCT, EvolVE's
 IGR and MCTS, the ablations) and every policy backend: a training policy learns from each
@@ -25,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtlopt.config import Config
+from rtlopt.config import Config, RewardConfig, pools_degenerate, restart_after
 from rtlopt.errors import Terminated
 from rtlopt.evaluate import Evaluator, Executor, make_executor
 from rtlopt.frontend.model import Design
@@ -52,6 +53,7 @@ from rtlopt.policy import (
     free_lines,
     has_edit_blocks,
     idea_prompt,
+    in_thought,
     interface_view,
     metric_name,
     parse_edit_blocks,
@@ -110,6 +112,7 @@ class RunOutcome:
     metric: str
     records: list[StepRecord] = field(default_factory=list)
     finished: bool = True
+    trainable: bool = False
 
 
 _FENCE_OPEN = re.compile(r"```[A-Za-z]*\n")
@@ -139,21 +142,23 @@ def _policy_error_result(error: str) -> EvalResult:
     return EvalResult(status=Status.TOOL_ERROR, stage=Stage.SCREEN, reason=f"policy: {error}")
 
 
-def no_module_result() -> EvalResult:
-    """The loop's verdict on an answer without any Verilog module (no credit)."""
+def no_module_result(reward: float = RewardConfig.no_module) -> EvalResult:
+    """The loop's verdict on an answer without any Verilog module: ``reward.no_module``, the
+    lowest reward class (below a failed edit, a screened module and any compiled answer)."""
     return EvalResult(
         status=Status.INVALID,
         stage=Stage.SCREEN,
         reason="the answer holds no Verilog module",
-        reward=0.0,
+        reward=reward,
         r_syn=0.0,
     )
 
 
-def _edit_failure_result(exc: EditError) -> EvalResult:
-    """An edit answer that does not apply: a syntax-stage failure naming the block."""
+def _edit_failure_result(exc: EditError, reward: float = RewardConfig.edit_failed) -> EvalResult:
+    """An edit answer that does not apply: a syntax-stage failure naming the block, rewarded
+    ``reward.edit_failed``."""
     return EvalResult(
-        status=Status.INVALID, stage=Stage.SCREEN, reason=str(exc), reward=0.0, r_syn=0.0
+        status=Status.INVALID, stage=Stage.SCREEN, reason=str(exc), reward=reward, r_syn=0.0
     )
 
 
@@ -239,7 +244,7 @@ class Optimizer:
         if reflector is None and config.reflect.endpoint:
             self.reflector = Reflector(config.reflect)
         self.playbook = Playbook(config.reflect.max_lessons) if self.reflector else None
-        self.coordinator = RestartCoordinator(config.reflect.restart_after)
+        self.coordinator = RestartCoordinator(restart_after(config.reflect))
         self.executor = executor
         self._own_executor: Executor | None = None
 
@@ -387,6 +392,7 @@ class Optimizer:
             self.evaluator.metric_kind,
             records,
             finished=finished,
+            trainable=self.policy.trainable,
         )
 
     def _step(self, step: int, events: RunEvents) -> StepRecord | None:
@@ -428,7 +434,9 @@ class Optimizer:
             )
         reflected = self._reflect(step, ro, events)
         delta = self.schedule.delta(step - 1, cfg.run.steps)
-        batch = batch_advantages(self._group_rewards(ro), delta, cfg.train)
+        batch = batch_advantages(
+            self._group_rewards(ro), delta, cfg.train, pool=pools_degenerate(cfg)
+        )
         events.phase(step, "updating the policy")
         stats = self.policy.update(self._samples(ro, batch))
         decision = self.schedule.observe(batch.signals(stats.kl_ref))
@@ -640,13 +648,14 @@ class Optimizer:
     ) -> tuple[str | None, EvalResult | None, tuple[int, ...]]:
         """The design an answer gives (an edit applied to ``base``, or a whole module), or the
         result that rejects it, and the lines it changed."""
+        rw = self.config.reward
         if getattr(c, "error", None):
             return None, _policy_error_result(str(c.error)), ()
         if has_edit_blocks(c.text):
             try:
                 edited = apply_edits(base, parse_edit_blocks(c.text))
             except EditError as exc:
-                return None, _edit_failure_result(exc), ()
+                return None, _edit_failure_result(exc, rw.edit_failed), ()
             return edited.text, None, changed_lines(base, edited.text)
         text = candidate_text(c)
         if text is None:
@@ -656,11 +665,12 @@ class Optimizer:
                     _edit_failure_result(
                         EditError(
                             None, "the answer holds no <<<<<<< SEARCH block and no complete module"
-                        )
+                        ),
+                        rw.edit_failed,
                     ),
                     (),
                 )
-            return None, no_module_result(), ()
+            return None, no_module_result(rw.no_module), ()
         return text, None, changed_lines(base, text)
 
     def _evaluate(self, step: int, ro: _Rollouts, events: RunEvents) -> list[EvalResult]:
@@ -690,8 +700,9 @@ class Optimizer:
 
         results = self._executor().evaluate(self.evaluator, to_eval, progress)
         by_text = dict(zip(to_eval, results, strict=True))
+        none = no_module_result(self.config.reward.no_module)
         return [
-            d if d is not None else by_text[t] if t else no_module_result()
+            d if d is not None else by_text[t] if t else none
             for t, d in zip(ro.texts, ro.decided, strict=True)
         ]
 
@@ -840,23 +851,31 @@ class Optimizer:
             rewards[gi].append(res.reward)
         return rewards
 
+    def _masked(self, c: Completion) -> bool:
+        """Whether a rollout cut off at ``policy.max_new_tokens`` stays out of the loss."""
+        mode = self.config.train.mask_truncated
+        return c.truncated and (mode == "all" or (mode == "thinking" and in_thought(c.text)))
+
     def _samples(self, ro: _Rollouts, batch: BatchStats) -> list[Sample]:
-        """The rollouts that enter the loss, with their advantages."""
+        """Every rewarded rollout of the step with its advantage (0 in degenerate groups: it
+        counts in the loss's mean, as in verl's batch, and takes no backward pass); answers cut
+        off at ``policy.max_new_tokens`` stay out as ``train.mask_truncated`` says (DAPO)."""
         index: list[list[int]] = [[] for _ in ro.expansions]
         for k, gi in enumerate(ro.group):
             index[gi].append(k)
         samples = []
         for gi, idx in enumerate(index):
-            stats_g = batch.groups[gi]
+            stats_g = batch.trained[gi]
             for k, adv, used in zip(idx, stats_g.advantages, stats_g.used, strict=True):
-                if used:
-                    samples.append(
-                        Sample(
-                            prompt=ro.prompts[gi],
-                            completion=ro.completions[k].text,
-                            advantage=adv,
-                        )
+                if ro.results[k].reward is None or self._masked(ro.completions[k]):
+                    continue
+                samples.append(
+                    Sample(
+                        prompt=ro.prompts[gi],
+                        completion=ro.completions[k].text,
+                        advantage=adv if used else 0.0,
                     )
+                )
         return samples
 
     def _record(
@@ -899,4 +918,9 @@ class Optimizer:
             infra_errors=sum(1 for r in ro.results if r.is_infrastructure_error),
             nodes=self.nodes,
             expansions=len(ro.expansions),
+            updated=stats.updated,
+            samples=stats.n_samples,
+            grad_norm=stats.grad_norm,
+            trunc_frac=sum(1 for c in ro.completions if c.truncated) / max(1, len(ro.completions)),
+            logprob_gap=stats.logprob_gap,
         )

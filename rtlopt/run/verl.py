@@ -48,7 +48,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from rtlopt.config import Config, load_config
+from rtlopt.config import Config, TrainConfig, load_config, lora_target_modules
 from rtlopt.errors import UsageError
 from rtlopt.evaluate import EvalResult, Evaluator, make_workdir, source_hash
 from rtlopt.frontend import load_design
@@ -495,6 +495,8 @@ def verl_overrides(
     _check_batches(batch, n, res.gpus_per_node * res.nodes, micro)
     response = _round_up(cfg.policy.max_new_tokens)
     temperature = cfg.search.temperature or cfg.policy.temperature
+    # the in-process trainer's and vLLM's dtype on a GPU (rtlopt.policy._memory.vllm_dtype)
+    dtype = cfg.policy.dtype if cfg.policy.dtype != "auto" else "bfloat16"
     ar = "actor_rollout_ref"
     out = [
         f"data.train_files={rows_file}",
@@ -509,7 +511,7 @@ def verl_overrides(
         f"{ar}.actor.ppo_micro_batch_size_per_gpu={micro}",
         f"{ar}.actor.use_kl_loss={t.kl_coef > 0}",
         f"{ar}.actor.kl_loss_coef={t.kl_coef}",
-        f"{ar}.actor.loss_agg_mode=seq-mean-token-sum",
+        f"{ar}.actor.loss_agg_mode=seq-mean-token-sum",  # the in-process step's normalisation
         f"{ar}.actor.grad_clip={t.max_grad_norm}",
         f"{ar}.rollout.name=vllm",
         f"{ar}.rollout.n={n}",
@@ -518,6 +520,9 @@ def verl_overrides(
         f"{ar}.rollout.gpu_memory_utilization={res.gpu_memory_utilization}",
         f"{ar}.rollout.max_model_len={res.max_model_len or prompt_tokens + response}",
         f"{ar}.rollout.log_prob_micro_batch_size_per_gpu={micro}",
+        f"{ar}.rollout.dtype={dtype}",  # one precision for sampling and scoring
+        f"{ar}.actor.fsdp_config.model_dtype={dtype}",
+        f"{ar}.rollout.calculate_log_probs=True",
         f"{ar}.ref.log_prob_micro_batch_size_per_gpu={micro}",
         f"algorithm.adv_estimator=rtlopt_{t.advantage}",
         f"+algorithm.rtlopt_delta={t.delta_fixed}",
@@ -536,9 +541,25 @@ def verl_overrides(
         f"trainer.experiment_name={experiment}",
         f"trainer.default_local_dir={out_dir / 'checkpoints'}",
     ]
+    if t.is_cap > 0:  # the in-process step's truncated importance weights
+        out += [
+            "algorithm.rollout_correction.rollout_is=token",
+            f"algorithm.rollout_correction.rollout_is_threshold={t.is_cap}",
+        ]
     if t.lora:
-        out += [f"{ar}.model.lora_rank={t.lora_r}", f"{ar}.model.lora_alpha={t.lora_alpha}"]
+        out += [
+            f"{ar}.model.lora_rank={t.lora_r}",
+            f"{ar}.model.lora_alpha={t.lora_alpha}",
+            f"{ar}.model.target_modules={verl_target_modules(t)}",
+        ]
     return tuple(out)
+
+
+def verl_target_modules(train: TrainConfig) -> str:
+    """``train.lora_targets`` as a verl override value: ``all-linear`` or ``[a,b]``, the
+    modules the in-process trainer adapts (:func:`rtlopt.config.lora_target_modules`)."""
+    targets = lora_target_modules(train)
+    return targets if isinstance(targets, str) else "[" + ",".join(targets) + "]"
 
 
 def write_rows(task: RewardTask, prompts: Sequence[Prompt], copies: int, path: Path) -> None:

@@ -27,10 +27,18 @@ clamped at :data:`MAX_LOG_RATIO` as a last numeric guard. The cap is rtlopt's, n
 ``train.budget_cap = 0`` turns it off (the paper-faithful setting; bench/search.py runs so).
 
 Expected reward (GRPO): ``A_i = (r_i - mean) / std`` with the sample standard deviation.
+
+Pooling (``pool = True`` in :func:`batch_advantages`, ``train.pool_degenerate``): the
+degenerate groups of a step (one rollout, or constant rewards) are pooled into one group, a
+cross-state baseline as in GRPO-SMu: each such rollout's advantage is measured against the
+step's other such rollouts, whatever prompt they answered. EvolVE's IGR makes one child per
+chain and step, so without pooling every group is a single rollout and nothing ever trains.
+The controller's signals still describe the groups as sampled.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -280,18 +288,23 @@ def group_advantages(rewards: Sequence[float | None], delta: float, cfg: TrainCo
 class BatchStats:
     """Advantages of one step's groups and the aggregate signals of the KL controller.
 
-    Signals are averaged over groups with at least one reward; ``beta_max_rate`` and
-    ``beta_mean`` over non-degenerate groups with a beta. A signal with nothing to average is
-    ``None``.
+    Signals are averaged over groups with at least one reward (``beta_max_rate`` too: a
+    degenerate group counts as not saturated, so three constant groups and one saturated group
+    read 0.25); ``beta_mean`` over non-degenerate groups with a beta. A signal with nothing to
+    average is ``None``.
 
     Attributes:
-        groups: Per-group statistics, in input order.
+        groups: Per-group statistics, in input order (as sampled: the controller's signals).
         eff_n: Mean effective number of rollouts.
         const_frac: Fraction of degenerate (constant-reward) groups.
         beta_max_rate: Fraction of groups whose beta* saturated at ``beta_hi``.
         beta_mean: Mean beta*.
         max_reward: Largest reward of the step.
         mean_reward: Mean reward over rewarded rollouts.
+        group_size: Mean number of rewarded rollouts per group.
+        train_groups: Per-group advantages the loss uses: ``groups``, except that pooled
+            degenerate groups carry their share of the pooled group (``None``: ``groups``).
+        pooled: Rollouts whose advantage came from the pooled group.
     """
 
     groups: tuple[GroupStats, ...]
@@ -301,11 +314,19 @@ class BatchStats:
     beta_mean: float | None
     max_reward: float | None
     mean_reward: float | None
+    group_size: float | None = None
+    train_groups: tuple[GroupStats, ...] | None = None
+    pooled: int = 0
+
+    @property
+    def trained(self) -> tuple[GroupStats, ...]:
+        """The per-group advantages the loss uses."""
+        return self.train_groups if self.train_groups is not None else self.groups
 
     @property
     def n_used(self) -> int:
         """Rollouts that enter the loss."""
-        return sum(sum(g.used) for g in self.groups)
+        return sum(sum(g.used) for g in self.trained)
 
     def signals(self, kl_ref: float | None) -> StepSignals:
         """The step's signals for the KL-budget schedule, with the measured reference KL."""
@@ -315,6 +336,7 @@ class BatchStats:
             const_frac=self.const_frac,
             beta_max_rate=self.beta_max_rate,
             batch_max_reward=self.max_reward,
+            group_size=self.group_size,
         )
 
 
@@ -322,23 +344,60 @@ def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
+def _pool(
+    groups: Sequence[Sequence[float | None]],
+    stats: tuple[GroupStats, ...],
+    delta: float,
+    estimator: AdvantageEstimator,
+) -> tuple[tuple[GroupStats, ...] | None, int]:
+    """The degenerate groups with a reward pooled into one group (see the module docstring):
+    the per-group statistics the loss uses, or None when the pool is degenerate too."""
+    members = [gi for gi, s in enumerate(stats) if s.degenerate and s.n_rewarded > 0]
+    if len(members) < 2:
+        return None, 0
+    flat = [r for gi in members for r in groups[gi]]
+    joint = estimator(flat, delta)
+    if joint.degenerate:
+        return None, 0
+    out = list(stats)
+    at = 0
+    for gi in members:
+        k = len(groups[gi])
+        out[gi] = dataclasses.replace(
+            joint,
+            advantages=joint.advantages[at : at + k],
+            used=joint.used[at : at + k],
+        )
+        at += k
+    return tuple(out), sum(sum(out[gi].used) for gi in members)
+
+
 def batch_advantages(
-    groups: Sequence[Sequence[float | None]], delta: float, cfg: TrainConfig
+    groups: Sequence[Sequence[float | None]],
+    delta: float,
+    cfg: TrainConfig,
+    *,
+    pool: bool = False,
 ) -> BatchStats:
-    """Advantages of every group of a step plus the step's aggregate signals."""
+    """Advantages of every group of a step plus the step's aggregate signals; ``pool``: the
+    step's degenerate groups share one pooled group (a cross-state baseline)."""
     estimator = make_advantage(cfg)
     stats = tuple(estimator(g, delta) for g in groups)
     live = [s for s in stats if s.n_rewarded > 0]
     sharp = [s for s in live if s.beta is not None]
     rewards = [float(r) for g in groups for r in g if r is not None]
+    train_groups, pooled = _pool(groups, stats, delta, estimator) if pool else (None, 0)
     return BatchStats(
         groups=stats,
         eff_n=_mean([s.eff_n for s in live if s.eff_n is not None]),
         const_frac=_mean([1.0 if s.degenerate else 0.0 for s in live]),
-        beta_max_rate=_mean([1.0 if s.saturated else 0.0 for s in sharp]),
+        beta_max_rate=_mean([1.0 if s.saturated else 0.0 for s in live]),
         beta_mean=_mean([s.beta for s in sharp if s.beta is not None]),
         max_reward=max(rewards) if rewards else None,
         mean_reward=_mean(rewards),
+        group_size=_mean([float(s.n_rewarded) for s in live]),
+        train_groups=train_groups,
+        pooled=pooled,
     )
 
 

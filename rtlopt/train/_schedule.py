@@ -16,11 +16,18 @@ Adaptive controller (TTT-RTL appendix I, table 9; constants in ``AdaptiveKLConfi
   eff-n, const-frac and beta-max rate. The first observation initialises an EMA; a missing
   signal (``None``) leaves its EMA unchanged, and a rule whose EMA does not exist yet does not
   fire.
-* A slower EMA with ``alpha_r`` tracks the running peak reward (appendix I): a batch maximum
-  above the tracked value by at least ``delta_r_min`` relative to it (``max > peak +
-  delta_r_min * |peak|``) is a new peak and resets the no-improvement counter; otherwise the
-  counter increments. Either way the tracker then moves by the EMA, ``(1 - alpha_r) peak +
-  alpha_r batch_max`` (it does not jump to a new maximum). The first maximum initialises it.
+* Stagnation is measured against the best batch maximum so far (the paper's "new peak"): a
+  batch maximum above it by at least ``delta_r_min`` relative to it (``max > best +
+  delta_r_min * |best|``) resets the no-improvement counter; anything else increments it, and
+  the best so far becomes the larger of the two. (An EMA of the batch maximum, ``alpha_r``,
+  dips after a weak batch, so a noisy maximum would read as a new peak and P3 would never
+  fire; ``alpha_r`` is kept in the configuration but unused.) The first maximum initialises it.
+* Thresholds on eff-n scale with the group size: eff-n ranges over ``1..k``, and the paper's
+  ``tau_n``, ``tau_n_wta`` and ``tau_n_stag`` were set for ``k_ref = 8`` rollouts, so at ``k``
+  rollouts (the step's mean number of rewarded rollouts per group) each is multiplied by
+  ``k / k_ref``. Unscaled, P4 (``eff-n > 5.5``) could never fire at 4 rollouts.
+* ``train.adaptive.off`` switches rules off one at a time (ablations): a rule named there never
+  fires and the ladder goes on to the next.
 * Warm-up: for the first ``t_warm`` steps delta is ``delta0`` and only P1 may fire: the budget
   of step ``t_warm + 1`` (1-based) is the first the ladder sets, from the ``t_warm`` batches
   observed.
@@ -65,6 +72,8 @@ class StepSignals:
         const_frac: Fraction of constant-reward groups.
         beta_max_rate: Fraction of groups whose beta* saturated.
         batch_max_reward: Largest reward of the step.
+        group_size: Mean number of rewarded rollouts per group (the ``k`` the eff-n
+            thresholds scale with); ``None``: ``k_ref``.
     """
 
     kl_ref: float | None
@@ -72,6 +81,7 @@ class StepSignals:
     const_frac: float | None
     beta_max_rate: float | None
     batch_max_reward: float | None
+    group_size: float | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +220,7 @@ class _Ema:
     eff_n: float | None = None
     const_frac: float | None = None
     beta_rate: float | None = None
+    k: float | None = None
 
 
 class AdaptiveSchedule:
@@ -239,6 +250,7 @@ class AdaptiveSchedule:
         return (1.0 - self.a.alpha) * old + self.a.alpha * new
 
     def _track_peak(self, batch_max: float | None) -> None:
+        """Stagnation counter against the best batch maximum so far (``self.peak``)."""
         if batch_max is None:
             self.n_noimp += 1
             return
@@ -250,33 +262,37 @@ class AdaptiveSchedule:
             self.n_noimp = 0
         else:
             self.n_noimp += 1
-        self.peak = (1.0 - self.a.alpha_r) * self.peak + self.a.alpha_r * batch_max
+        self.peak = max(self.peak, batch_max)
+
+    def _on(self, rule: str) -> bool:
+        return rule not in self.a.off
 
     def _rule(self) -> Decision:
         a, e = self.a, self.ema
-        if e.kl is not None and e.kl > a.tau_kl:
+        if self._on("P1") and e.kl is not None and e.kl > a.tau_kl:
             return Decision(a.delta0, "P1")
         if self.t < a.t_warm:  # self.t batches seen: this decides the budget of step t + 1
             return Decision(a.delta0, "warmup")
+        scale = (e.k if e.k is not None else a.k_ref) / a.k_ref
+        if e.eff_n is None or e.const_frac is None:
+            return Decision(self.current, "hold")
         if (
-            e.beta_rate is not None
-            and e.eff_n is not None
+            self._on("P2")
+            and e.beta_rate is not None
             and e.beta_rate > a.tau_beta
-            and e.eff_n < a.tau_n_wta
+            and e.eff_n < a.tau_n_wta * scale
         ):
             return Decision(max(a.rho_minus * self.current, a.delta_min), "P2")
         if (
-            e.const_frac is not None
-            and e.eff_n is not None
+            self._on("P3")
             and self.n_noimp >= a.t_stag
             and e.const_frac < a.tau_const
-            and e.eff_n < a.tau_n_stag
+            and e.eff_n < a.tau_n_stag * scale
         ):
             return Decision(max(a.rho_minus * self.current, a.delta_min), "P3")
         if (
-            e.eff_n is not None
-            and e.const_frac is not None
-            and e.eff_n > a.tau_n
+            self._on("P4")
+            and e.eff_n > a.tau_n * scale
             and e.const_frac < a.tau_const_lo
             and self.n_noimp < a.t_plat
         ):
@@ -290,6 +306,7 @@ class AdaptiveSchedule:
         e.eff_n = self._mix(e.eff_n, signals.eff_n)
         e.const_frac = self._mix(e.const_frac, signals.const_frac)
         e.beta_rate = self._mix(e.beta_rate, signals.beta_max_rate)
+        e.k = self._mix(e.k, signals.group_size)
         self._track_peak(signals.batch_max_reward)
         self.t += 1
         decision = self._rule()

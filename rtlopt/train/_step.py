@@ -6,12 +6,24 @@ where pi is the distribution the tokens were sampled from: ``softmax(logits / T)
 sampling temperature T (verl divides the logits by the temperature in its actor the same way);
 at T = 1 that is the model itself.
 
-over the N rollouts with a non-zero advantage (degenerate groups carry A = 0 and drop out),
-with no importance-ratio clip. KL_i is the k3 estimate ``exp(r) - r - 1`` with
+where N is the number of rollouts handed to the step (those with A = 0 included: they add
+nothing to the sum but count in the mean, as verl's ``loss_agg_mode = seq-mean-token-sum`` over
+the batch does, so both engines normalise the same way; the run loop hands every rewarded
+rollout of the step, degenerate groups' with A = 0), with no importance-ratio clip. Only the
+rollouts with A != 0 go through the backward pass. KL_i is the k3 estimate ``exp(r) - r - 1`` with
 ``r = log pi_ref - log pi`` summed over the sampled completion tokens, where pi_ref is the
 policy with its LoRA adapters disabled (or a frozen copy under full fine-tuning). The mean
 per-token KL estimate is reported on every step, penalty or not: the adaptive KL-budget
 controller reads it.
+
+Truncated importance sampling. When the sampler reported each completion token's
+log-probability (``TokenizedSample.sample_logprobs``: vLLM, or the in-process sampler), each
+token's term is weighted by ``w_t = min(pi_train(v_t) / pi_sampler(v_t), is_cap)`` (detached),
+where ``pi_train`` is the policy before this step: the truncated importance-sampling correction
+of verl's rollout correction and TRL's vLLM importance sampling (cap 2 by default). A sampler in
+another precision or engine than the trainer makes the two differ; with the same model in the
+same precision ``w_t`` is 1. The mean ``|log pi_train - log pi_sampler|`` per token is reported
+as the logprob gap, and the fraction of capped weights as ``is_clipped``.
 
 torch is imported lazily so that ``import rtlopt.train`` works without it.
 """
@@ -43,11 +55,14 @@ class TokenizedSample:
         completion_ids: The sampled completion tokens (with the end-of-sequence token if the
             model stopped on its own).
         advantage: Its advantage A_i.
+        sample_logprobs: The sampler's log-probability of each completion token (at the
+            sampling temperature), or None when the sampler did not report them.
     """
 
     prompt_ids: tuple[int, ...]
     completion_ids: tuple[int, ...]
     advantage: float
+    sample_logprobs: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +75,8 @@ class StepStats:
     tokens: int
     grad_norm: float | None
     time_s: float
+    logprob_gap: float | None = None
+    is_clipped: float | None = None
 
 
 def _batch(
@@ -161,6 +178,44 @@ class _Pass:
 
 
 @dataclass
+class _OffPolicy:
+    """Sampler-vs-trainer log-probabilities: the truncated importance weights and their gap."""
+
+    cap: float
+    gap: float = 0.0
+    clipped: int = 0
+    tokens: int = 0
+
+    def weights(
+        self, chunk: Sequence[TokenizedSample], logp: torch.Tensor, cmask: torch.Tensor
+    ) -> torch.Tensor | None:
+        """Per-position weights ``min(exp(logp - sampler logp), cap)`` on completion tokens
+        (1 elsewhere, and for samples without sampler log-probabilities); None when no sample
+        of ``chunk`` has them."""
+        import torch
+
+        if all(s.sample_logprobs is None for s in chunk):
+            return None
+        old = torch.zeros_like(logp)
+        have = torch.zeros_like(cmask)
+        for i, s in enumerate(chunk):
+            if s.sample_logprobs is None:
+                continue
+            pos = (cmask[i] > 0).nonzero().flatten()
+            n = min(len(pos), len(s.sample_logprobs))
+            vals = torch.tensor(s.sample_logprobs[:n], dtype=logp.dtype, device=logp.device)
+            old[i, pos[:n]] = vals
+            have[i, pos[:n]] = 1.0
+        diff = (logp.detach() - old) * have
+        ratio = torch.exp(diff)
+        capped = torch.clamp(ratio, max=self.cap) if self.cap > 0 else ratio
+        self.gap += float(diff.abs().sum())
+        self.clipped += int(((ratio > self.cap) & (have > 0)).sum()) if self.cap > 0 else 0
+        self.tokens += int(have.sum())
+        return torch.where(have > 0, capped, torch.ones_like(capped)) if self.cap > 0 else None
+
+
+@dataclass
 class _KL:
     """The k3 estimate of KL(policy || reference), summed over completion tokens."""
 
@@ -193,27 +248,35 @@ def _measure_kl(
 
 
 def _accumulate_gradients(
-    run: _Pass, active: Sequence[TokenizedSample], mb: int, kl_coef: float, kl: _KL
+    run: _Pass,
+    active: Sequence[TokenizedSample],
+    mb: int,
+    kl_coef: float,
+    kl: _KL,
+    off: _OffPolicy,
+    norm: int,
 ) -> tuple[float, int]:
     """Backward passes of the loss over ``active`` in micro-batches (each term divided by
-    the number of samples, so the gradients sum to the whole batch's).
+    ``norm``, the number of samples handed to the step, so the gradients sum to the whole
+    batch's).
 
     Returns:
         The loss and the number of completion tokens it covers.
     """
     import torch
 
-    n = len(active)
+    n = max(norm, len(active))  # the mean's denominator: every sample handed in
     loss_total = 0.0
     tokens = 0
-    for start in range(0, n, mb):
+    for start in range(0, len(active), mb):
         chunk = active[start : start + mb]
         ids, attn, targets, cmask, keep = run.tensors(chunk)
         adv = torch.tensor([s.advantage for s in chunk], dtype=torch.float32, device=run.device)
         logits = _call_logits(run.fwd, ids, attn, keep)
         logp = token_logprobs(logits, targets, run.temperature)
         del logits
-        seq_logp = (logp * cmask).sum(dim=1)
+        w = off.weights(chunk, logp, cmask)
+        seq_logp = (logp * cmask * (w if w is not None else 1.0)).sum(dim=1)
         loss = -(seq_logp * adv).sum() / n
         if run.ref_logits is not None:
             with torch.no_grad():
@@ -261,6 +324,7 @@ def policy_gradient_step(
     ref_logits: RefLogits | None = None,
     measure_kl_on_all: bool = True,
     temperature: float = 1.0,
+    is_cap: float = 2.0,
 ) -> StepStats:
     """One optimizer step of the entropic policy gradient over ``samples``.
 
@@ -277,6 +341,8 @@ def policy_gradient_step(
         measure_kl_on_all: Also measure kl_ref on zero-advantage samples (forward only).
         temperature: The sampling temperature: logits (policy and reference) are divided by it
             so the loss scores the distribution the tokens came from.
+        is_cap: Cap of the truncated importance weights (module docstring); <= 0: no
+            correction (the gap is still measured).
 
     Returns:
         StepStats; ``loss`` and ``grad_norm`` are None when no sample had a non-zero advantage
@@ -300,6 +366,7 @@ def policy_gradient_step(
         raise ValueError(f"temperature must be positive, got {temperature}")
     run = _Pass(_model_fn(model), ref_logits, pad_id, device, temperature)
     kl = _KL()
+    off = _OffPolicy(is_cap)
     # Before the step, so every sample's KL refers to the same (pre-update) policy.
     if passive and ref_logits is not None:
         _measure_kl(run, ref_logits, passive, mb, kl)
@@ -307,7 +374,8 @@ def policy_gradient_step(
     grad_norm: float | None = None
     if n:
         optimizer.zero_grad(set_to_none=True)
-        loss_total, tokens = _accumulate_gradients(run, active, mb, kl_coef, kl)
+        norm = sum(1 for s in samples if s.completion_ids)
+        loss_total, tokens = _accumulate_gradients(run, active, mb, kl_coef, kl, off, norm)
         grad_norm = _clip_and_step(optimizer, max_grad_norm)
     return StepStats(
         loss=loss_total if n else None,
@@ -316,4 +384,6 @@ def policy_gradient_step(
         tokens=tokens,
         grad_norm=grad_norm,
         time_s=time.perf_counter() - t0,
+        logprob_gap=off.gap / off.tokens if off.tokens else None,
+        is_clipped=off.clipped / off.tokens if off.tokens else None,
     )

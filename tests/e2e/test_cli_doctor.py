@@ -124,7 +124,8 @@ def test_doctor_24gb_card_refuses_8b_and_takes_4b(tmp_path: Path) -> None:
         env=env,
     )
     assert small.returncode == 0, small.stdout
-    assert "gpu_memory_utilization 0.59" in small.stdout
+    # LoRA on every linear layer (0.49 GiB of trainer state) leaves vLLM 0.57 of the card
+    assert "gpu_memory_utilization 0.57" in small.stdout
 
 
 def test_doctor_bad_options_exit_2(tmp_path: Path) -> None:

@@ -91,19 +91,24 @@ class RecordingFakePolicy:
 
 
 def _run(
-    tmp_path: Path, train: TrainConfig
+    tmp_path: Path,
+    train: TrainConfig,
+    texts: Sequence[str] | None = None,
+    search: SearchConfig | None = None,
+    steps: int = 3,
 ) -> tuple[RecordingFakePolicy, Evaluator, list[StepRecord], Config]:
     repo = tmp_path / "repo"
     shutil.copytree(EXAMPLE / "rtl", repo / "rtl")
     cfg = Config(
         flow=FlowConfig(pdk="nangate45", metric="adp"),
         eval=EvalConfig(workers=1, cache=False),
-        search=SearchConfig(parents=2),
-        run=RunConfig(steps=3, rollouts=5, seed=3),
+        search=search or SearchConfig(parents=2),
+        run=RunConfig(steps=steps, rollouts=5 if texts is None else len(texts), seed=3),
         train=train,
     )
     design = load_design(repo / "rtl" / "prio_enc.v", "prio_enc", cfg.project)
-    texts = [p.read_text() for p in ALTS] + [NO_MODULE]
+    if texts is None:
+        texts = [p.read_text() for p in ALTS] + [NO_MODULE]
     policy = RecordingFakePolicy(texts)
     ev = Evaluator(design, cfg, tmp_path / "work", resolve_pdk("nangate45"))
     opt = Optimizer(design, cfg, ev, policy, tmp_path / "run", "spec")
@@ -114,7 +119,9 @@ def _run(
 
 def _reward(ev: Evaluator, text: str) -> float | None:
     cand = candidate_text(Completion(text=text, verilog=extract_verilog(text)))
-    return 0.0 if cand is None else ev.evaluate(cand).reward  # memoized: the loop's own result
+    if cand is None:
+        return ev.config.reward.no_module
+    return ev.evaluate(cand).reward  # memoized: the loop's own result
 
 
 def _check_advantages(
@@ -131,11 +138,12 @@ def _check_advantages(
     ):
         rewards = [[_reward(ev, t) for t in g] for g in groups]
         expected = batch_advantages(rewards, delta, cfg.train)
+        # every rewarded rollout, degenerate groups' with advantage 0 (the loss's mean)
         want = [
-            (prompts[gi], groups[gi][k], adv)
+            (prompts[gi], groups[gi][k], adv if used else 0.0)
             for gi, st in enumerate(expected.groups)
             for k, (adv, used) in enumerate(zip(st.advantages, st.used, strict=True))
-            if used
+            if rewards[gi][k] is not None
         ]
         got = [(s.prompt, s.completion, s.advantage) for s in samples]
         assert [(p, c) for p, c, _ in got] == [(p, c) for p, c, _ in want], step
@@ -172,5 +180,64 @@ def test_loop_gives_fake_policy_batch_advantages_at_adaptive_delta(tmp_path: Pat
         assert [r.rule for r in records] == ["P4", "P4", "P4"]
         _check_advantages(policy, ev, records, cfg, [LN2, 1.5 * LN2, 2.25 * LN2])
         assert records[-1].next_delta == pytest.approx(3.375 * LN2)
+    finally:
+        ev.close()
+
+
+def _screened_module() -> str:
+    """The bundled priority encoder with a $display: screening rejects it before any tool."""
+    text = (EXAMPLE / "rtl" / "prio_enc.v").read_text()
+    head, _, tail = text.rpartition("endmodule")
+    return head + '  initial $display("hello");\nendmodule' + tail
+
+
+def test_screened_and_module_less_answers_get_a_gradient(tmp_path: Path) -> None:
+    """A weak policy's group of a screened module and an answer without a module is ranked
+    (screened above no module), so it trains instead of reading as a constant group."""
+    texts = [_screened_module(), NO_MODULE]
+    policy, ev, records, cfg = _run(tmp_path, TrainConfig(), texts, SearchConfig(parents=1), 1)
+    try:
+        rewards = [_reward(ev, t) for t in texts]
+        assert rewards == [cfg.reward.screened, cfg.reward.no_module]
+        assert cfg.reward.no_module < cfg.reward.screened < 0.0
+        (samples,) = policy.updates
+        adv = {s.completion: s.advantage for s in samples}
+        assert adv[texts[0]] > 0 > adv[NO_MODULE]
+        assert records[0].const_frac == 0.0
+    finally:
+        ev.close()
+
+
+def test_mcts_leaf_group_trains(tmp_path: Path) -> None:
+    """EvolVE's MCTS expands one leaf into mcts_children rollouts: one group, trained."""
+    texts = [(EXAMPLE / "rtl" / "prio_enc.v").read_text(), NO_MODULE]
+    search = SearchConfig(sampler="mcts", parents=1, mcts_children=2)
+    policy, ev, records, cfg = _run(tmp_path, TrainConfig(), texts, search, 1)
+    try:
+        (samples,) = policy.updates
+        assert len(samples) == 2 and all(s.advantage != 0.0 for s in samples)
+        assert {s.completion: s.advantage > 0 for s in samples} == {
+            texts[0]: True,
+            NO_MODULE: False,
+        }
+    finally:
+        ev.close()
+
+
+def test_igr_chains_share_a_pooled_baseline(tmp_path: Path) -> None:
+    """EvolVE's IGR makes one child per chain and step: its groups are single rollouts, and
+    only the pooled group (the step's chains together) gives the loss any sample."""
+    texts = [(EXAMPLE / "rtl" / "prio_enc.v").read_text(), NO_MODULE]
+    search = SearchConfig(sampler="igr", parents=2, igr_ideas=2, igr_steps=1)
+    policy, ev, records, cfg = _run(tmp_path, TrainConfig(), texts, search, 1)
+    try:
+        assert records[0].expansions == 2 and records[0].rollouts == 2
+        assert records[0].const_frac == 1.0  # every group is one rollout
+        (samples,) = policy.updates
+        assert len(samples) == 2
+        assert {s.completion: s.advantage > 0 for s in samples} == {
+            texts[0]: True,
+            NO_MODULE: False,
+        }
     finally:
         ev.close()

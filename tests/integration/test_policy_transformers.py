@@ -182,3 +182,26 @@ def test_two_loaders_share_one_gguf_conversion(
     cache = _gguf_cache_dir(resolved)
     assert cache is not None and (cache / "config.json").is_file()
     assert [p.name for p in cache.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_screened_and_module_less_group_trains_the_real_model(policy: Any) -> None:
+    """The default CPU step's typical group: one screened module and one answer without a
+    module. Their distinct rewards give advantages, and the real model takes a step; the
+    sampler's and the trainer's log-probabilities agree (same model, same precision), so the
+    importance weights are 1."""
+    from rtlopt.config import RewardConfig
+    from rtlopt.train import batch_advantages
+
+    out = policy.generate([PROMPT], 2, seed=5)[0]
+    rw = RewardConfig()
+    batch = batch_advantages([[rw.screened, rw.no_module]], 0.693, TrainConfig())
+    (group,) = batch.trained
+    assert group.used == (True, True) and group.advantages[0] > 0 > group.advantages[1]
+    before = _lora(policy)
+    stats = policy.update(
+        [Sample(PROMPT, c.text, a) for c, a in zip(out, group.advantages, strict=True)]
+    )
+    assert stats.updated and stats.loss is not None and stats.n_samples == 2
+    assert not _same(before, _lora(policy))
+    assert stats.logprob_gap is not None and stats.logprob_gap < 1e-3
+    assert stats.is_clipped == 0.0

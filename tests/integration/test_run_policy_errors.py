@@ -78,7 +78,9 @@ def test_unsampled_rollouts_are_infrastructure_errors(tmp_path: Path) -> None:
     rec = outcome.records[0]
     assert rec.rollouts == 4 and rec.infra_errors == 2
     # The errored rollouts enter neither the loss nor the candidate records.
-    assert [s.completion for s in policy.updates[0]] == []  # the other group is constant
+    # the other group is constant: its two rollouts count in the loss's mean with advantage 0
+    assert len(policy.updates[0]) == 2 and all(s.advantage == 0.0 for s in policy.updates[0])
+    assert all(s.completion for s in policy.updates[0])
     recorded = list((tmp_path / "run" / "candidates").glob("*.json"))
     assert len(recorded) == 1
     assert json.loads(recorded[0].read_text())["status"] == "ok"

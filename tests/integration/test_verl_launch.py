@@ -229,3 +229,47 @@ def test_rtlopt_train_dry_run_writes_a_launch_verl_accepts(tmp_path: Path) -> No
     if VERL_PYTHON.is_file():
         [out] = verl_validate(argv[3:])
         assert "error" not in out, out
+
+
+def _override(overrides: tuple[str, ...], key: str) -> str:
+    (value,) = [o.partition("=")[2] for o in overrides if o.partition("=")[0] == key]
+    return value
+
+
+@pytest.mark.parametrize("targets", ["all-linear", "q_proj,v_proj"])
+def test_fake_verl_both_engines_adapt_the_same_modules(tmp_path: Path, targets: str) -> None:
+    """The verl launch and the in-process peft trainer read one setting, train.lora_targets:
+    all linear layers by default (verl's target_modules and peft's adapted modules), the same
+    loss normalisation and precision, and the truncated importance correction."""
+    from rtlopt.policy._transformers import TransformersPolicy
+    from tests.tiny_llama import write_tiny_llama
+
+    train = TrainConfig(lora_r=4, lora_targets=targets)
+    overrides = plan(tmp_path, Config(train=train)).overrides
+    keys = _schema()
+    assert all(o.partition("=")[0] in keys for o in overrides if not o.startswith("+"))
+    verl_value = _override(overrides, "actor_rollout_ref.model.target_modules")
+    assert _override(overrides, "actor_rollout_ref.actor.loss_agg_mode") == "seq-mean-token-sum"
+    assert _override(overrides, "actor_rollout_ref.rollout.dtype") == "bfloat16"
+    assert _override(overrides, "actor_rollout_ref.actor.fsdp_config.model_dtype") == "bfloat16"
+    assert _override(overrides, "algorithm.rollout_correction.rollout_is_threshold") == "2.0"
+    trainer = TransformersPolicy(
+        PolicyConfig(model=str(write_tiny_llama(tmp_path / "tiny")), device="cpu", cpu_threads=1),
+        TrainConfig(lora_r=4, learning_rate=1e-3, lora_targets=targets),
+        seed=0,
+    )
+    adapted = {
+        n.rsplit(".", 1)[-1] for n, _ in trainer.model.named_modules() if n.endswith("_proj")
+    }
+    lora = {
+        n.split(".lora_A")[0].rsplit(".", 1)[-1]
+        for n, _ in trainer.model.named_parameters()
+        if ".lora_A." in n
+    }
+    if targets == "all-linear":
+        assert verl_value == "all-linear"
+        assert lora == adapted >= {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "down_proj"}
+    else:
+        assert verl_value == "[q_proj,v_proj]"
+        assert lora == {"q_proj", "v_proj"}
+    trainer.close()

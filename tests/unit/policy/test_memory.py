@@ -62,8 +62,9 @@ def test_parameter_count_equals_a_real_model(tied: bool) -> None:
 def test_kv_cache_and_lora_sizes() -> None:
     s = KNOWN_SHAPES["Qwen/Qwen3-8B"]
     assert s.kv_bytes_per_token() == 2 * 36 * 8 * 128 * 2  # 144 KiB
-    # LoRA on q, k, v, o at rank 16: 16 * 36 * ((4096+4096) + 2 (4096+1024) + (4096+4096)).
-    assert s.lora_params(16) == 16 * 36 * 26624
+    # LoRA on every linear layer at rank 16: q, k, v, o, 16 * 36 * ((4096+4096) +
+    # 2 (4096+1024) + (4096+4096)), and gate, up, down, 16 * 36 * 3 (4096+12288).
+    assert s.lora_params(16) == 16 * 36 * (26624 + 3 * (4096 + 12288))
 
 
 @pytest.mark.parametrize(
@@ -128,7 +129,9 @@ def test_context_beyond_the_models_is_refused_for_vllm() -> None:
 
 def test_dtype_comes_from_the_config_and_the_models_own() -> None:
     fp16 = dataclasses.replace(KNOWN_SHAPES["Qwen/Qwen3-4B"], dtype="float16")
-    assert vllm_dtype("auto", fp16) == "float16"
+    # the trainer's dtype on a GPU (bfloat16), whatever the checkpoint: one precision for
+    # sampling and scoring
+    assert vllm_dtype("auto", fp16) == "bfloat16"
     assert vllm_dtype("auto", dataclasses.replace(fp16, dtype="float32")) == "bfloat16"
     assert vllm_dtype("float32", fp16) == "float32"
     plan = plan_for(

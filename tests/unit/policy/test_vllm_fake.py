@@ -41,6 +41,7 @@ SIG = json.loads(
     (Path(__file__).resolve().parents[2] / "fixtures" / "vllm-0.11.1-signatures.json").read_text()
 )
 EOS = 2
+FAKE_LOGPROB = -40.0  # far below the trainer's: every importance ratio is above the cap
 LORA_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
 
@@ -163,6 +164,10 @@ class _FakeEngine:
             rng = random.Random(sp.seed)  # a sample is a function of its seed and prompt
             text = ANSWER if sp.seed % 2 == 0 else f"sample {rng.random():.12f}"
             comp = types.SimpleNamespace(text=text, token_ids=[7, 8, EOS], finish_reason="stop")
+            if getattr(sp, "logprobs", None) is not None:  # the sampled token's, as vLLM's
+                comp.logprobs = [
+                    {t: types.SimpleNamespace(logprob=FAKE_LOGPROB)} for t in comp.token_ids
+                ]
             outs.append(
                 types.SimpleNamespace(
                     prompt=None, outputs=[comp], prompt_token_ids=p["prompt_token_ids"]
@@ -231,6 +236,7 @@ class _FakeTrainer:
         completion: str,
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
+        logprobs: Sequence[float] | None = None,
     ) -> None:
         self.recorded.append((completion, list(prompt_ids), list(completion_ids)))
 
@@ -509,20 +515,22 @@ def test_vllm_fake_adapter_hot_loaded_with_new_id_each_step(
         assert Path(req.lora_path) == trainer.saved[-1] and Path(req.lora_path).is_dir()
         ids.append(req.lora_int_id)
     assert ids == [1, 2, 3]
-    # A degenerate batch (all advantages zero) trains nothing: the same adapter folder is
-    # served again, under a new id, so vLLM reloads it after the sleep.
+    # A degenerate batch (all advantages zero) has nothing to learn: no sleep, no step, and the
+    # same adapter stays served under its id (no sleep: its LoRA slot was never dropped).
+    seen = len(fake_vllm.events)
     pol.update([Sample(PROMPT, "a", 0.0)])
+    assert "sleep(1)" not in fake_vllm.events[seen:] and "train" not in fake_vllm.events[seen:]
     pol.generate([PROMPT], 1, seed=0)
     req = engine.calls[-1]["lora"]
-    assert req.lora_int_id == 4 and Path(req.lora_path) == trainer.saved[-1]
+    assert req.lora_int_id == 3 and Path(req.lora_path) == trainer.saved[-1]
     assert len(trainer.saved) == 3
     # Resume: the restored adapter is served under a fresh id.
     pol.save(tmp_path / "state")
     pol.load(tmp_path / "state")
     pol.generate([PROMPT], 1, seed=0)
-    assert engine.calls[-1]["lora"].lora_int_id == 5
+    assert engine.calls[-1]["lora"].lora_int_id == 4
     ids = [c["lora"].lora_int_id for c in engine.calls if c["lora"]]
-    assert ids == sorted(set(ids))  # never an id twice
+    assert ids == sorted(ids)  # a new adapter always gets a new id
 
 
 def test_vllm_fake_only_the_last_adapters_are_kept(fake_vllm: _Fake, tmp_path: Path) -> None:
@@ -588,7 +596,7 @@ def test_vllm_fake_token_id_prompts_single_bos(
     as_text = trainer.tokenizer(trainer.chat_text(PROMPT))["input_ids"]
     assert as_text.count(bos) == 2
     # The trainer scores exactly the ids that were sent.
-    assert trainer._tokens and all(p == tuple(ids) for p, _ in trainer._tokens.values())
+    assert trainer._tokens and all(p == tuple(ids) for p, *_ in trainer._tokens.values())
     pol.close()
 
 
@@ -781,3 +789,56 @@ def test_vllm_fake_completions_end_with_eos_for_the_trainer(
     pol.generate([PROMPT], 2, seed=1)
     assert trainer.recorded and all(c_ids[-1] == EOS for _, _, c_ids in trainer.recorded)
     pol.close()
+
+
+def test_vllm_fake_logprobs_requested_and_the_correction_applied(
+    fake_vllm: _Fake, tmp_path: Path, tiny_dir: Path
+) -> None:
+    """Every request asks vLLM for the sampled token's log-probability after the temperature;
+    the trainer weights each token by min(pi_train / pi_vllm, is_cap) and reports the gap."""
+    trainer = _real_trainer(tiny_dir)
+    pol = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir)),
+        TrainConfig(lora_r=4),
+        seed=0,
+        trainer=trainer,
+        workdir=tmp_path / "w",
+    )
+    (group,) = pol.generate([PROMPT], 2, seed=3)
+    engine = fake_vllm.engines[0]
+    assert engine.kwargs["logprobs_mode"] == "processed_logprobs"
+    assert all(sp.logprobs == 0 for sp in engine.calls[-1]["params"])
+    assert all(lps == (FAKE_LOGPROB,) * 3 for *_, lps in trainer._tokens.values())
+    assert not any(c.truncated for c in group)
+    stats = pol.update([Sample(PROMPT, group[0].text, 1.0), Sample(PROMPT, group[1].text, -1.0)])
+    assert stats.updated and stats.n_samples == 2
+    # the trainer's log-probabilities are near -ln(vocab), far above -40: every ratio capped
+    assert stats.is_clipped == 1.0
+    assert stats.logprob_gap is not None and stats.logprob_gap > 30
+    pol.close()
+
+
+def test_vllm_fake_stays_awake_when_the_plan_fits(
+    fake_vllm: _Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card the update fits on beside the awake engine: no sleep / wake-up cycle."""
+    _write_config(fake_vllm.model, "Qwen/Qwen3-8B")
+    monkeypatch.setattr(vmod, "host_available_bytes", lambda: 64 * GiB)
+    small = {"max_prompt_tokens": 2048, "max_new_tokens": 1024}
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(79.2 * GiB))
+    pol = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), **small)
+    assert pol.memory_plan is not None and pol.memory_plan.update_awake
+    ev = fake_vllm.events
+    pol.generate([PROMPT], 2, seed=0)
+    pol.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
+    pol.generate([PROMPT], 2, seed=1)
+    assert "sleep(1)" not in ev and "wake_up" not in ev
+    assert ev[-1] == "generate[rtlopt-1]"  # the new adapter is served all the same
+    # the default share on a 40 GB card leaves no room awake: the cycle is kept
+    ev.clear()
+    monkeypatch.setattr(vmod, "cuda_card_bytes", lambda: int(39.4 * GiB))
+    tight = _policy(fake_vllm, tmp_path, _FakeTrainer(fake_vllm.events), **small)
+    assert tight.memory_plan is not None and not tight.memory_plan.update_awake
+    tight.generate([PROMPT], 2, seed=0)
+    tight.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
+    assert "sleep(1)" in ev and "wake_up" in ev

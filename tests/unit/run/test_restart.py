@@ -106,7 +106,13 @@ def test_coordinator_state_survives_the_checkpoint(tmp_path: Path) -> None:
 
 
 def test_restart_after_is_a_checked_setting() -> None:
-    assert ReflectConfig().restart_after == 3
+    from rtlopt.config import restart_after
+
+    # ACE-RTL's restart is off in a plain TTT-RTL run, on (3) once a reflector is configured
+    assert restart_after(ReflectConfig()) == 0
+    assert restart_after(ReflectConfig(endpoint="http://127.0.0.1:9/v1")) == 3
+    assert restart_after(ReflectConfig(restart_after=5)) == 5
+    assert restart_after(ReflectConfig(endpoint="http://127.0.0.1:9/v1", restart_after=0)) == 0
     with pytest.raises(ConfigError, match="restart_after"):
         Config(reflect=ReflectConfig(restart_after=-1))
 

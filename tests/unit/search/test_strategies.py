@@ -350,14 +350,22 @@ def test_mcts_one_leaf_per_iteration_with_backup_between() -> None:
     assert isinstance(batched, MctsSearch) and batched.cfg.mcts_leaves == 0
 
 
-def test_evolve_strategies_take_one_rollout_under_the_entropic_estimator(tmp_path: Path) -> None:
-    """`--rollouts 1` was refused with igr under the entropic estimator, though EvolVE's
-    strategies do not use run.rollouts."""
-    from rtlopt.config import load_config
+def test_evolve_strategies_train_or_are_refused(tmp_path: Path) -> None:
+    """EvolVE's strategies do not use run.rollouts; with a learning policy they train through
+    pooled groups (one child per chain: the step's chains share a baseline), and a set-up where
+    fewer than two rollouts of a step share one is refused, not silently left untrained."""
+    from rtlopt.config import load_config, pools_degenerate, rollouts_per_baseline
     from rtlopt.errors import ConfigError
 
     for name in ("igr", "mcts"):
         cfg = load_config(tmp_path, overrides={"search.sampler": name, "run.rollouts": 1}).config
-        assert cfg.run.rollouts == 1
-    with pytest.raises(ConfigError, match="at least 2"):
+        assert cfg.run.rollouts == 1 and pools_degenerate(cfg)
+        assert rollouts_per_baseline(cfg) >= 2
+    with pytest.raises(ConfigError, match="at least 2|fewer than 2"):
         load_config(tmp_path, overrides={"search.sampler": "puct", "run.rollouts": 1})
+    one_chain = {"search.sampler": "igr", "search.parents": 1}
+    with pytest.raises(ConfigError, match="no weight would ever change"):
+        load_config(tmp_path, overrides=one_chain)
+    # a frozen policy (best-of-N) needs no baseline
+    load_config(tmp_path, overrides={**one_chain, "train.learning_rate": 0.0})
+    load_config(tmp_path, overrides={**one_chain, "policy.backend": "scripted"})

@@ -159,7 +159,7 @@ def test_batch_signals() -> None:
     batch = batch_advantages(groups, 2 * LN2, CFG)
     assert len(batch.groups) == 4
     assert batch.const_frac == pytest.approx(1 / 3)
-    assert batch.beta_max_rate == pytest.approx(1 / 2)
+    assert batch.beta_max_rate == pytest.approx(1 / 3)  # over every group with a reward
     sharp = [g for g in batch.groups if g.beta is not None]
     assert batch.beta_mean == pytest.approx(sum(g.beta for g in sharp if g.beta) / 2)
     effs = [g.eff_n for g in batch.groups[:3]]
@@ -176,6 +176,31 @@ def test_batch_signals() -> None:
         batch.beta_max_rate,
         11.1,
     )
+
+
+def test_beta_max_rate_counts_every_group() -> None:
+    """Three constant groups and one saturated group: 0.25, not 1.0 (issue 32)."""
+    groups: list[list[float | None]] = [[0.5] * 4, [0.2] * 4, [1.0] * 4, [1.0, 1.0, 1.0, 0.0]]
+    batch = batch_advantages(groups, LN2, CFG)
+    assert batch.groups[3].saturated
+    assert batch.beta_max_rate == pytest.approx(0.25)
+    assert batch.group_size == pytest.approx(4.0)
+
+
+def test_pooling_trains_single_rollout_groups() -> None:
+    """IGR's one child per chain: four groups of one rollout train only when pooled."""
+    groups: list[list[float | None]] = [[0.1], [3.0], [None], [0.05]]
+    plain = batch_advantages(groups, LN2, CFG)
+    assert plain.n_used == 0 and plain.pooled == 0
+    pooled = batch_advantages(groups, LN2, CFG, pool=True)
+    assert pooled.n_used == 3 and pooled.pooled == 3
+    adv = [g.advantages[0] for g in pooled.trained]
+    assert adv[1] > 0 > adv[0] and adv[2] == 0.0 and not pooled.trained[2].used[0]
+    # the controller still sees the groups as sampled
+    assert pooled.const_frac == plain.const_frac == 1.0
+    # sharp groups keep their own advantages; a constant pool stays degenerate
+    mixed = batch_advantages([[0.0, 1.0], [2.0, 2.0], [2.0]], LN2, CFG, pool=True)
+    assert mixed.trained[0] == mixed.groups[0] and mixed.n_used == 2 and mixed.pooled == 0
 
 
 def test_unknown_estimator() -> None:

@@ -47,8 +47,10 @@ def _seq_logp(model: Any, s: TokenizedSample, temperature: float = 1.0) -> Any:
 
 
 def test_loss_is_minus_logprob_times_advantage_over_nonzero_samples() -> None:
+    """The mean is over every sample handed in (the zero-advantage one counts, as in verl's
+    seq-mean-token-sum over the batch); only the two non-zero ones take a backward pass."""
     model = _tiny()
-    expected = -sum(float(_seq_logp(model, s)) * s.advantage for s in SAMPLES) / 2
+    expected = -sum(float(_seq_logp(model, s)) * s.advantage for s in SAMPLES) / 3
     opt = torch.optim.SGD(model.parameters(), lr=0.0)
     st = policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", micro_batch=2)
     assert st.loss == pytest.approx(expected, rel=1e-5)
@@ -60,8 +62,8 @@ def test_loss_is_minus_logprob_times_advantage_over_nonzero_samples() -> None:
 @pytest.mark.parametrize("temp", [0.6, 1.3])
 def test_loss_scores_tokens_at_the_sampling_temperature(temp: float) -> None:
     model = _tiny()
-    expected = -sum(float(_seq_logp(model, s, temp)) * s.advantage for s in SAMPLES) / 2
-    plain = -sum(float(_seq_logp(model, s)) * s.advantage for s in SAMPLES) / 2
+    expected = -sum(float(_seq_logp(model, s, temp)) * s.advantage for s in SAMPLES) / 3
+    plain = -sum(float(_seq_logp(model, s)) * s.advantage for s in SAMPLES) / 3
     opt = torch.optim.SGD(model.parameters(), lr=0.0)
     st = policy_gradient_step(model, opt, SAMPLES, pad_id=0, device="cpu", temperature=temp)
     assert st.loss == pytest.approx(expected, rel=1e-5)
@@ -72,7 +74,7 @@ def test_loss_scores_tokens_at_the_sampling_temperature(temp: float) -> None:
 
 def test_gradient_matches_autograd_of_eq7_and_micro_batching_is_exact() -> None:
     ref = _tiny()
-    loss = -sum(_seq_logp(ref, s) * s.advantage for s in SAMPLES) / 2
+    loss = -sum(_seq_logp(ref, s) * s.advantage for s in SAMPLES) / 3
     loss.backward()
     want = {n: p.grad.clone() for n, p in ref.named_parameters()}
     for mb in (1, 3):
