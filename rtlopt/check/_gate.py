@@ -307,6 +307,8 @@ def _config_check(rules: Rules) -> ModuleCheck:
     if rules.trusted:
         mc.notes += [f"trusted (--trust-config): {c}" for c in rules.changes]
         mc.rule = "trusted"
+        # fail closed: what trust cannot make the gate judge stays a finding
+        mc.findings += [f"{c} (review it in a commit of its own)" for c in rules.unjudged]
         return mc
     mc.findings += [
         f"the change alters the rules: {c}; judged by the base's rules (review it in a "

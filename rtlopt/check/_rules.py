@@ -43,6 +43,9 @@ class Rules:
     trusted: bool
     changes: list[str] = field(default_factory=list)  # one line per changed setting or file
     base_texts: dict[str, str | None] = field(default_factory=dict)  # config files at the base
+    # changes the gate cannot re-judge even when the configuration is trusted: a filelist
+    # whose sources (their set or order) changed, which changes what every later file means
+    unjudged: list[str] = field(default_factory=list)
 
     def define_changes(self, base_tree: Path, new_tree: Path) -> tuple[set[str], bool]:
         """Names of defines whose value differs between the base's rules and the change's
@@ -165,6 +168,22 @@ def _collect_files(rules: Rules, read_base: Any, new_tree: Path, changed: Sequen
             rules.changes.append(f"filelist {rel} removed")
         else:
             rules.changes.append(f"filelist {rel} changed: {_line_diff(old, new)}")
+            if _sources(old) != _sources(new):
+                rules.unjudged.append(
+                    f"filelist {rel} changes its sources or their order, which changes the "
+                    "macros every later file sees; the gate does not re-judge that"
+                )
+
+
+def _sources(text: str) -> list[str]:
+    """A filelist's entries other than defines and include folders, in order (comments and
+    blank lines dropped)."""
+    out = []
+    for line in text.splitlines():
+        entry = line.split("//")[0].split("#")[0].strip()
+        if entry and not entry.startswith(("+define+", "+incdir+", "-D", "-I")):
+            out.append(entry)
+    return out
 
 
 def _line_diff(old: str, new: str) -> str:
