@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -31,9 +32,11 @@ from rtlopt.check._check import (
 from rtlopt.check._rules import HOW_TO_REQUIRE, Required, Rules, load_rules, required_modules
 from rtlopt.config import Config
 from rtlopt.errors import DesignError
-from rtlopt.verilog import module_spans
+from rtlopt.verilog import blank_comments, module_spans
 
 log = logging.getLogger(__name__)
+
+_DEFINE = re.compile(r"^[ \t]*`(?:define|undef)\s+([A-Za-z_]\w*)", re.M)
 
 VERILOG = (".v", ".sv", ".vh", ".svh")
 
@@ -253,8 +256,24 @@ class _Gate:
         if rules.changes:
             defines, incdirs = rules.define_changes(self.base_tree(), self.new_tree)
         packages = self._changed_packages()
+        headers = self._changed_headers()
+        for names in headers.values():  # a changed header's macros, however it is reached
+            defines |= names
         reach = reached_files(graph, self.changes, defines, incdirs, set(packages))
         _package_findings(reach.packages, packages, modules)
+        for rel, names in sorted(headers.items()):
+            if not names and not graph.includers(rel):
+                modules.append(  # fail closed: a change nothing the gate can see reads
+                    ModuleCheck(
+                        rel,
+                        "(header)",
+                        "changed",
+                        findings=[
+                            f"{rel} changed, holds no module and defines no macro, and the gate "
+                            "found no file that includes it: review it in a commit of its own"
+                        ],
+                    )
+                )
         for rel, why in sorted(reach.files.items()):
             if self.read_base(rel) is None or not (self.new_tree / rel).is_file():
                 continue  # a new file: its modules are new; a deleted one: removed
@@ -280,6 +299,28 @@ class _Gate:
             for span in module_spans(new):
                 if span.name in {s.name for s in module_spans(old)}:
                     modules.append(_Job(rel, span.name, new, span.line, why=why))
+
+    def _changed_headers(self) -> dict[str, set[str]]:
+        """Changed Verilog files that hold no module and no package, each with the macros it
+        defines at the base or after the change: every file that reads one of them is
+        re-judged, also when it reaches the header through a macro file name or a filelist."""
+        from rtlopt.frontend._depgraph import package_spans
+
+        out: dict[str, set[str]] = {}
+        for rel, status in self.changes.items():
+            if not rel.endswith(VERILOG):
+                continue
+            old = self.read_base(rel) or ""
+            p = self.new_tree / rel
+            new = p.read_text(errors="replace") if status != "D" and p.is_file() else ""
+            if any(module_spans(t) or package_spans(t) for t in (old, new)):
+                continue
+            out[rel] = {
+                m.group(1)
+                for t in (old, new)
+                for m in _DEFINE.finditer(blank_comments(t, strings=False))
+            }
+        return out
 
     def _changed_packages(self) -> dict[str, str]:
         """Packages whose text differs between the base and the change: name -> file."""

@@ -73,6 +73,9 @@ class Preprocessed:
     text: str
     lines: tuple[int, ...]
     errors: tuple[str, ...] = ()
+    # the target module's lines the preprocessor dropped: switched-off branches, directives
+    # (:func:`switched_off`)
+    off: tuple[str, ...] = ()
 
     def source_line(self, n: int) -> int:
         """The candidate's line of line ``n`` (1-based) of :attr:`text`."""
@@ -142,6 +145,8 @@ class UnitText:
         self._spans = {s.name: s for s in module_spans(self.unit)}
         self._pass = [(m.start(), m.group(0)) for m in _PASS.finditer(self.unit)]
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
+        self._off: tuple[str, ...] | None = None
+        self._off_lock = threading.Lock()
         self._unit_lines: list[tuple[int, Path, int]] = []
         self._lock = threading.Lock()
         self.state_file, self._depth = self._state_file("target_state.vh", True)
@@ -290,6 +295,21 @@ class UnitText:
                 found = (path, src + line - start)
         return found
 
+    def reference_off(self) -> tuple[str, ...]:
+        """:attr:`Preprocessed.off` of the repository's own target module, read as a candidate
+        would be (once per design)."""
+        with self._off_lock:
+            if self._off is None:
+                t = self.design.target
+                text = t.file.read_text(errors="replace")
+                span = next(
+                    (m for m in module_spans(text) if m.name == t.name and m.line == t.line),
+                    None,
+                ) or next(m for m in module_spans(text) if m.name == t.name)
+                pp = self.candidate(text[span.start : span.end], self.folder / "reference-off")
+                self._off = pp.off
+            return self._off
+
     def library_text(self, defined: Sequence[str], used: Sequence[str]) -> str:
         """The preprocessed repository modules a candidate instantiates (its own shadow them)."""
         target = self.design.target.name
@@ -328,7 +348,47 @@ class UnitText:
         full = "\n".join([*head, *body, *foot])
         lmap = tuple([0] * len(head) + lines + [0] * len(foot))
         (wd / CANDIDATE_NAME).write_text(full)
-        return Preprocessed(full, lmap, msgs)
+        off = switched_off(text, body, self.design.target.name)
+        return Preprocessed(full, lmap, msgs, off)
+
+
+def switched_off(source: str, body: list[str], module: str) -> tuple[str, ...]:
+    """The lines of ``module`` in ``source`` that the preprocessor dropped: code in branches
+    the current defines switch off, and the directive lines themselves (``define`` / ``undef``
+    inside the module change what later files of the unit see), white space normalised.
+
+    ``iverilog -E`` keeps a dropped line as an empty line, so in an include-free text the
+    source's line ``i`` is the output's line ``i``; otherwise the lines are aligned (an
+    include or a multi-line macro adds output lines) and a source line aligned with an empty
+    output line, or with none, counts as dropped.
+    """
+    lines = source.split("\n")
+    code = blank_comments(source, strings=False).split("\n")
+    span = next((m for m in module_spans(source) if m.name == module), None)
+    first, last = (0, len(lines)) if span is None else (span.line - 1, _end_line(source, span))
+    dropped: set[int] = set()
+    if len(body) > len(lines) and not "".join(body[len(lines) :]).strip():
+        body = body[: len(lines)]  # the newline written after the candidate's text
+    if len(lines) == len(body):
+        dropped = {i for i in range(len(lines)) if not body[i].strip()}
+    else:
+        sm = difflib.SequenceMatcher(None, lines, body, autojunk=False)
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag == "equal":
+                continue
+            for k in range(i2 - i1):
+                if j1 + k >= j2 or not body[j1 + k].strip():
+                    dropped.add(i1 + k)
+    return tuple(
+        " ".join(code[i].split())
+        for i in range(first, min(last, len(code)))
+        if code[i].strip() and i in dropped
+    )
+
+
+def _end_line(text: str, span: ModuleSpan) -> int:
+    """The 0-based line after the one that ends ``span``."""
+    return text.count("\n", 0, span.end) + 1
 
 
 def _directives_before_module(text: str) -> bool:

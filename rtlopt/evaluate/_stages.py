@@ -6,6 +6,7 @@ that ends the evaluation, or None to go on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rtlopt.errors import DesignError
@@ -55,9 +56,34 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             r_syn=0.0,
             logs=c.logs,
         )
+    off = switched_off_change(pp.off, s.unit.reference_off())
+    if off:
+        return invalid(
+            cfg.reward,
+            Stage.SCREEN,
+            "unchecked: " + off,
+            r_syn=0.0,
+            logs=c.logs,
+        )
     c.pp = pp
     c.file = c.dir / CANDIDATE_NAME
     return None
+
+
+def switched_off_change(cand: Sequence[str], ref: Sequence[str]) -> str:
+    """Why a candidate's code that the current defines switch off (or its directive lines)
+    differs from the reference's, or "" when it does not: rtlopt proves only the
+    configuration this compilation selects, so every other one must stay as it is."""
+    if list(cand) == list(ref):
+        return ""
+    extra = [ln for ln in cand if ln not in ref] or [ln for ln in ref if ln not in cand]
+    shown = extra[0] if extra else "their order"
+    return (
+        "the change touches code that this compilation's defines switch off, or a compiler "
+        f"directive inside the module ({shown[:80]!r}); rtlopt proves only the configuration "
+        "the defines select, so keep every switched-off branch and directive as the "
+        "repository has it"
+    )
 
 
 def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:

@@ -21,6 +21,7 @@ raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -38,6 +39,7 @@ from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import require_tool
+from rtlopt.verilog import blank_comments
 
 __all__ = ["check_equivalence", "check_structure", "check_x_outputs"]
 
@@ -103,6 +105,15 @@ def check_equivalence(
         text = reference_text(design) if reference_file is None else read_text(reference_file)
         reference_file = workdir / "reference.v"
         reference_file.write_text(text)
+    high_z = drives_high_z(read_text(reference_file))
+    if high_z:
+        why = (
+            f"unchecked: the reference can drive z ({high_z}); the proof reads z as x, so a "
+            "candidate that drives a value where the reference releases the net would pass"
+        )
+        return FormalResult(
+            Verdict.UNKNOWN, "none", why, duration_s=time.monotonic() - start, unchecked=why
+        )
     secret = new_secret()
     clear(workdir, secret)
     extra_inc = [design.target.file.parent]
@@ -126,6 +137,26 @@ def check_equivalence(
     if x_outputs and plan.mode != "comb" and _rests_on_x(result, cfg):
         result = _x_outputs_checked(job, result, x_outputs)
     return replace(result, timings={**result.timings, **job.timings})
+
+
+#: A based literal with a z digit (``32'bz``, ``4'b1z0z``, ``'hZ``), an unsized ``'z``, and
+#: the primitives and switches that release a net.
+_HIGH_Z = re.compile(
+    r"'[sS]?[bBoOhH]\s*[0-9a-fA-FxX_?]*[zZ]|'[zZ]\b"
+    r"|\b(bufif[01]|notif[01]|r?tranif[01]|r?tran|r?[cnp]mos|pullup|pulldown)\b"
+)
+
+
+def drives_high_z(text: str) -> str:
+    """Where ``text`` can release a net (``line N: ...``), or "" when it cannot. The miter
+    reads z as x and the X policy lets a candidate refine an x, so a reference that drives z
+    is never proven (fail closed)."""
+    code = blank_comments(text)
+    m = _HIGH_Z.search(code)
+    if m is None:
+        return ""
+    line = code.count("\n", 0, m.start()) + 1
+    return f"line {line}: {text[m.start() : m.end()].strip()!r}"
 
 
 def _rests_on_x(result: FormalResult, cfg: FormalConfig) -> bool:
