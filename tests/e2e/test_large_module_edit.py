@@ -27,10 +27,27 @@ from rtlopt import session
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.policy import Completion, Policy, Prompt, Sample, UpdateStats, create_policy
 from rtlopt.rundir import RunDir
-from tests.conftest import bench_path
+from tests.conftest import ACCEPTANCE_FULL_SKIP_REASON, bench_path
 from tests.e2e.conftest import git
 
-pytestmark = [pytest.mark.tools, pytest.mark.model, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.tools,
+    pytest.mark.model,
+    pytest.mark.slow,
+    # Since partial pairing fails closed (issue 30), the outputs picorv32's core leaves x (its
+    # un-reset registers and explicit 'bx assignments) go to the check from a shared power-up
+    # state, which does not decide this edit within the limit: a known false rejection that
+    # waits out most of the 2,400 s limit. Run it with RTLOPT_ACCEPTANCE_FULL=1.
+    pytest.mark.skipif(
+        os.environ.get("RTLOPT_ACCEPTANCE_FULL") != "1",
+        reason=ACCEPTANCE_FULL_SKIP_REASON + " (picorv32's core edit: a known false rejection)",
+    ),
+    pytest.mark.xfail(
+        strict=True,
+        reason="known false rejection: the x outputs of picorv32's core are not re-proven "
+        "from a shared power-up state within the limit",
+    ),
+]
 
 PICORV32 = bench_path() / "repos" / "picorv32" / "picorv32.v"
 # the smaller configuration: parameter defaults of the core changed in the test's copy
