@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from rtlopt.config import RewardConfig
 from tests.conftest import bench_path
 from tests.e2e.conftest import git
 
@@ -164,7 +165,9 @@ def test_cpu_model_run_updates_weights_and_resumes_after_kill(
     assert all(isinstance(x, float) for x in rewards), rewards
     assert max(rewards) > 0, results
     assert max(s["max_reward"] for s in after) == pytest.approx(max(rewards))
-    assert all(0 <= s["mean_reward"] <= s["max_reward"] + 1e-9 for s in after)
+    # the lowest reward is a module-less answer's (below zero, so that weak groups still rank)
+    floor = RewardConfig().no_module
+    assert all(floor <= s["mean_reward"] <= s["max_reward"] + 1e-9 for s in after)
     assert all(s["step"] in (1, 2) for s in results)
 
     # LoRA starts with B = 0: any non-zero B means the policy-gradient step changed the weights.
