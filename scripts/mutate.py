@@ -51,8 +51,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "policy-advantage-sign",
         "TransformersPolicy.update flips the sign of the advantage",
         "rtlopt/policy/_transformers.py",
-        r"TokenizedSample\(p_ids, c_ids, float\(s\.advantage\)\)",
-        "TokenizedSample(p_ids, c_ids, -float(s.advantage))",
+        r"TokenizedSample\(p_ids, c_ids, float\(s\.advantage\), lps\)",
+        "TokenizedSample(p_ids, c_ids, -float(s.advantage), lps)",
         ("tests/integration/test_policy_direction.py",),
     ),
     Mutation(
@@ -83,8 +83,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "loop-advantage-sign",
         "the run loop flips the sign of the advantage",
         "rtlopt/run/_loop.py",
-        r"advantage=adv,",
-        "advantage=-adv,",
+        r"advantage=adv if used else 0\.0,",
+        "advantage=-adv if used else 0.0,",
         ("tests/integration/test_loop_advantages.py",),
     ),
     Mutation(
