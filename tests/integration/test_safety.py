@@ -168,7 +168,9 @@ def test_repository_paths_with_hostile_characters_work(
     (repo / "inc dir $(x)").mkdir(parents=True)
     (repo / "inc dir $(x)" / "w.vh").write_text("`define W 4\n")
     (repo / "inv.v").write_text('`include "w.vh"\n' + INV.replace("[3:0]", "[`W-1:0]"))
-    (repo / "c.v").write_text(INV_ALT)
+    # the candidate keeps the macro: a module nothing instantiates could be compiled with
+    # another W, so a change through it would be unchecked
+    (repo / "c.v").write_text(INV_ALT.replace("[3:0]", "[`W-1:0]"))
     (repo / "rtlopt.toml").write_text(
         '[project]\ninclude_dirs = ["inc dir $(x)"]\n'
         'defines = ["MSG=\\"a b\\" $(touch ~/PWNED3)", "W2=4"]\n'
