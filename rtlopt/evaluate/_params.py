@@ -201,12 +201,18 @@ class ParameterCheck:
                 "rtlopt does not probe other types of a module nothing in the repository "
                 "instantiates"
             )
-        if deps.macros:
+        open_macros = overridable_macros(self.design, deps.macros)
+        if deps.macros and not open_macros:
+            scope.notes.append(
+                f"{', '.join(deps.macros)} as the repository defines "
+                f"{'them' if len(deps.macros) > 1 else 'it'} (unconditionally)"
+            )
+        if open_macros:
             return (
-                f"the candidate changes code that depends on text macro {deps.macros[0]} (a "
-                "define sets it, or a localparam the change uses), and a module nothing in the "
-                "repository instantiates may be compiled with other definitions, which rtlopt "
-                "does not probe"
+                f"the candidate changes code that depends on text macro {open_macros[0]} (a "
+                "define sets it under a condition, or a localparam the change uses), and a module "
+                "nothing in the repository instantiates may be compiled with other definitions, "
+                "which rtlopt does not probe"
             )
         return ""
 
@@ -571,3 +577,50 @@ def _specialized(text: str, module: str, values: dict[str, str]) -> str:
     from rtlopt.frontend._params import specialize
 
     return specialize(text, module, values)
+
+
+_DIRECTIVE = re.compile(r"^[ \t]*`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)", re.M)
+
+
+def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
+    """The macros of ``names`` another build of the repository may define differently: one
+    the repository's files define inside a conditional (other than a file's include guard),
+    so that another define on the command line selects another definition, or one they do not
+    define at all outside the configuration's defines (then any build sets it). A macro the
+    configuration defines, or a file defines unconditionally, is fixed."""
+    from rtlopt.evaluate._sources import files_read
+    from rtlopt.verilog import blank_comments
+
+    wanted = {n.lstrip("`") for n in names}  # the dependence names them as used: `W
+    fixed: set[str] = {n for n in wanted if n in design.defines}
+    guarded: set[str] = set()
+    try:
+        files = sorted(files_read(design))
+    except Exception:  # noqa: BLE001 - fail closed: every macro stays open
+        return list(names)
+    for f in files:
+        try:
+            text = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
+        guard = _include_guard(text)
+        depth = 0
+        for m in _DIRECTIVE.finditer(text):
+            kind, word = m.group(1), m.group(2)
+            if kind in ("ifdef", "ifndef"):
+                depth += 1
+            elif kind == "endif":
+                depth = max(0, depth - 1)
+            elif kind == "define" and word in wanted and word != guard:
+                # inside the file's own include guard is unconditional
+                (fixed if depth == (1 if guard else 0) else guarded).add(word)
+    return [n for n in names if n.lstrip("`") in guarded or n.lstrip("`") not in fixed]
+
+
+def _include_guard(text: str) -> str:
+    """The include guard's macro when ``text`` opens with ```ifndef G`` then ```define G``
+    (no value) and closes with its ```endif``; else ""."""
+    m = re.match(r"\s*`ifndef\s+(\w+)\s*\n\s*`define\s+(\w+)[ \t]*\n", text)
+    if m is None or m.group(1) != m.group(2):
+        return ""
+    return m.group(1) if text.rstrip().endswith("`endif") else ""

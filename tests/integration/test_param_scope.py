@@ -186,7 +186,10 @@ def test_a_parameter_named_by_its_escaped_name_is_probed(tmp_path: Path) -> None
     assert ok.accepted, ok.reason
 
 
-MACRO = """`define DEPTH 4
+#: A default another build may override (``+define+DEPTH=8``): the macro is open.
+MACRO = """`ifndef DEPTH
+`define DEPTH 4
+`endif
 module m (input [3:0] a, output [3:0] y);
   localparam D = `DEPTH;
   assign y = (D == 4) ? a : ~a;
@@ -206,6 +209,11 @@ def test_a_change_through_a_localparam_a_define_sets_is_unchecked_in_a_library_m
     used = _evaluate(tmp_path / "used", {"m.v": MACRO, "top.v": top}, cand)
     assert used.accepted, used.reason
     assert "`DEPTH as this compilation defines it" in used.scope, used.scope
+    # defined unconditionally, the macro is fixed in every build of the repository
+    fixed = MACRO.replace("`ifndef DEPTH\n", "").replace("`endif\n", "")
+    module = cand[cand.index("module m") :]
+    res = _evaluate(tmp_path / "fixed", {"m.v": fixed, "top.v": ALONE}, module)
+    assert res.accepted, res.reason
 
 
 ENUM_PKG = """package p;
