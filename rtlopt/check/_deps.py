@@ -71,7 +71,7 @@ def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
     Raises:
         DesignError: the preprocessor failed (a missing header, an undefined macro).
     """
-    from rtlopt.eda.iverilog import compile_argv
+    from rtlopt.eda.iverilog import preprocess_argv
     from rtlopt.frontend import collect_sources
     from rtlopt.tools import Limits, require_tool, run_tool
 
@@ -83,14 +83,13 @@ def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
     # macro skeletons), as every tool reads it; its text is cut at the marker
     marker = scratch / "marker.v"
     marker.write_text(_MARKER + "\n")
-    argv = compile_argv(
+    argv = preprocess_argv(
         require_tool("iverilog"),
         [*sources.prelude, marker, target],
-        out,
+        out.name,
         include_dirs=sources.include_dirs,
         defines=sources.defines,
     )
-    argv.insert(1, "-E")
     try:
         run = run_tool(argv, cwd=scratch, log_path=scratch / "expand.log", limits=Limits(60.0))
     except RtloptError as exc:

@@ -190,6 +190,32 @@ def compile_argv(
     return argv + [argv_path(f) for f in files]
 
 
+def preprocess_argv(
+    iverilog: Tool,
+    files: Sequence[Path],
+    out_name: str,
+    *,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The ``iverilog -E`` command line writing ``out_name`` in the working folder.
+
+    With ``-E`` the iverilog driver runs its preprocessor through a shell (``ivlpp ... >
+    out``), so the output is named by a plain file name relative to the folder the command
+    runs in, never by a path a user or a run folder chose.
+
+    Raises:
+        UsageError: ``out_name`` is not a plain file name; a define with a line break.
+    """
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", out_name):
+        raise UsageError(f"preprocessor output {out_name!r} is not a plain file name")
+    argv = compile_argv(
+        iverilog, files, Path(out_name), include_dirs=include_dirs, defines=defines
+    )
+    argv[1:1] = ["-E"]
+    return argv
+
+
 def run_vvp(
     vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str, proc: bool = True
 ) -> ToolRun:
@@ -424,6 +450,7 @@ __all__ = [
     "FOREIGN_CALL",
     "CompileResult",
     "VvpGuard",
+    "preprocess_argv",
     "SimulationTimeout",
     "compile_argv",
     "compile_sources",

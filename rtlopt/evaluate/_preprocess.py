@@ -170,18 +170,22 @@ class UnitText:
         return text
 
     def _preprocess(self, files: Sequence[Path], wd: Path) -> tuple[str, list[str]]:
-        from rtlopt.eda.iverilog import compile_argv
+        from rtlopt.eda.iverilog import preprocess_argv
         from rtlopt.tools import Limits, require_tool, run_tool
 
         wd.mkdir(parents=True, exist_ok=True)
         out = wd / "pre.v"
         d = self.design
-        argv = compile_argv(
-            require_tool("iverilog"), files, out, include_dirs=d.include_dirs, defines=d.defines
+        argv = preprocess_argv(
+            require_tool("iverilog"),
+            files,
+            out.name,
+            include_dirs=d.include_dirs,
+            defines=d.defines,
         )
-        argv[1:1] = ["-E", "-grelative-include"]
+        argv[1:1] = ["-grelative-include"]
         run = run_tool(argv, cwd=wd, log_path=wd / "pre.log", limits=Limits(self.timeout))
-        msgs = [m for m in run.output().splitlines() if not m.startswith("$ ")]
+        msgs = run.messages()
         errors = [m for m in msgs if m.strip() and "warning" not in m]
         errors += [m for m in msgs if _UNDEFINED.search(m)]
         if run.returncode != 0 and not errors:

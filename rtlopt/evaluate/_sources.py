@@ -185,7 +185,7 @@ def _preprocessor_reads(files: Sequence[Path], design: Design, timeout: float) -
     """The files ``iverilog -E`` opens for ``files`` (None when it fails)."""
     import tempfile
 
-    from rtlopt.eda.iverilog import compile_argv
+    from rtlopt.eda.iverilog import preprocess_argv
     from rtlopt.errors import RtloptError
     from rtlopt.tools import Limits, argv_path, require_tool, run_tool
 
@@ -195,15 +195,15 @@ def _preprocessor_reads(files: Sequence[Path], design: Design, timeout: float) -
         cwd = Path(tmp)
         deps = cwd / "deps.txt"
         try:
-            argv = compile_argv(
+            argv = preprocess_argv(
                 require_tool("iverilog"),
                 files,
-                cwd / "pre.v",
+                "pre.v",
                 include_dirs=design.include_dirs,
                 defines=design.defines,
             )
             # the include lookup of evaluate._preprocess (a file's own folder first)
-            argv[1:1] = ["-E", "-grelative-include", "-Mall=" + argv_path(deps)]
+            argv[1:1] = ["-grelative-include", "-Mall=" + argv_path(deps)]
             run = run_tool(
                 argv,
                 cwd=cwd,

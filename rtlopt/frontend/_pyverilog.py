@@ -418,8 +418,9 @@ class PyverilogFrontend:
                         result.errors[path] = [SyntaxProblem(path, 0, f"cannot read: {exc}")]
                         continue
                 out = work / f"pp{idx}.v"
+                # -E hands the output path to a shell: a plain name in the working folder;
                 # paths iverilog would mangle (quotes, line breaks) go through safe links
-                argv = iverilog.argv("-E", "-o", argv_path(out))
+                argv = iverilog.argv("-E", "-o", out.name)
                 argv += [f"-I{argv_path(d)}" for d in [path.parent, *include_dirs]]
                 argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
                 pre = [argv_path(p) for p in prelude if p != path]

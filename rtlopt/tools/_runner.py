@@ -40,6 +40,10 @@ from rtlopt.tools._script import script_path
 log = logging.getLogger(__name__)
 
 
+def _shown(arg: str) -> str:
+    return arg if arg.isprintable() else arg.encode("unicode_escape", "replace").decode()
+
+
 @dataclass(frozen=True)
 class ToolRun:
     """What one tool invocation did."""
@@ -60,6 +64,11 @@ class ToolRun:
 
     def tail(self, n: int = 20) -> str:
         return "\n".join(self.output().splitlines()[-n:])
+
+    def messages(self) -> list[str]:
+        """The tool's own output lines: the log without its ``$ command`` header line."""
+        lines = self.output().splitlines()
+        return lines[1:] if lines and lines[0].startswith("$ ") else lines
 
 
 @dataclass(frozen=True)
@@ -183,7 +192,8 @@ def _spawn(
     timeout, memory_mb = limits.timeout_s, limits.memory_mb
     timed_out = False
     with log_path.open("w") as logf:
-        logf.write("$ " + " ".join(argv) + "\n")
+        # one header line: control characters in a (user-chosen) path are shown escaped
+        logf.write("$ " + " ".join(_shown(a) for a in argv) + "\n")
         logf.flush()
         try:
             proc = subprocess.Popen(
