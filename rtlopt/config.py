@@ -139,6 +139,10 @@ class HarnessConfig:
         True,
         "Check a candidate under every parameterization with which the repository instantiates the target (found by elaborating the repository from its tops), not only under its defaults: for a module the repository instantiates, those configurations are the guarantee and probes of other values (harness.parameter_probes) are extra assurance (a difference found rejects; a probe that cannot be built or finish is reported). A module nothing instantiates has its parameters as its interface: a change that depends on a parameter is checked under probes of it (tied parameters together, two or more in combination), and one that no probe can check or finish is reported as unchecked and not accepted.",
     )
+    unused_parameters: str = _f(
+        "interface",
+        "What the parameters (and text macros) of a target nothing in the repository instantiates mean. interface (default): they are the module's interface, so a change that depends on them is checked under probes, and one no probe can check (a type parameter, a macro defined under a condition) is unchecked and not accepted. defaults: you state the module is only ever built with its defaults (a chip top, a module whose users pass nothing): such a change is checked at the defaults, and the report's scope says it rests on this setting.",
+    )
     parameter_probes: int = _f(
         3,
         "Probe values per parameter. A candidate whose change depends on a parameter (found from the token diff: the changed items, the signals that link them to the outputs, the declarations they use, localparams and functions closed over) is also checked with that parameter changed from its default (no instance uses these values): up to this many values from the numbers the change itself compares with (each with its neighbours), and up to this many more from the numbers the module writes beside the parameter and common widths; a change to a generate block or guard none of the repository's parameterizations elaborates also gets a value under which the candidate elaborates other blocks than the reference, and values that elaborate the unused blocks. A probe is used only if the reference under it passes against itself; the report names it as a probe. 0: a change that depends on a parameter is reported as unchecked and not accepted.",
@@ -596,6 +600,7 @@ class Config:
 _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "harness.initial_values": ("ignore", "honor"),
+    "harness.unused_parameters": ("interface", "defaults"),
     "flow.power_mode": ("vectorless", "activity"),
     "flow.engine": ("auto", "yosys", "pyosys"),
     "flow.systemverilog": ("auto", "slang", "native"),

@@ -164,6 +164,12 @@ class ParameterCheck:
         used = [pz for pz in settings if any("." in w for w in pz.where)]
         scope = Scope(inst, len(used))
         scope.add(settings[0].label(), "defaults", ", ".join(settings[0].where[:3]), base)
+        if not inst and self.config.harness.unused_parameters == "defaults":
+            scope.notes.append(
+                "parameters and macros at their defaults only (harness.unused_parameters = "
+                "defaults: the module is only built with them)"
+            )
+            return self._done(scope, None)
         deps = self._depends(text)
         why = self._unchecked(deps, inst, scope)
         if why:
@@ -199,7 +205,8 @@ class ParameterCheck:
             return (
                 f"the candidate changes code that depends on type parameter {types[0]}, and "
                 "rtlopt does not probe other types of a module nothing in the repository "
-                "instantiates"
+                "instantiates (if it is only built with its defaults, set "
+                "harness.unused_parameters = \"defaults\")"
             )
         open_macros = overridable_macros(self.design, deps.macros)
         if deps.macros and not open_macros:
@@ -212,7 +219,8 @@ class ParameterCheck:
                 f"the candidate changes code that depends on text macro {open_macros[0]} (a "
                 "define sets it under a condition, or a localparam the change uses), and a module "
                 "nothing in the repository instantiates may be compiled with other definitions, "
-                "which rtlopt does not probe"
+                "which rtlopt does not probe (if it is only built with these, set "
+                "harness.unused_parameters = \"defaults\")"
             )
         return ""
 

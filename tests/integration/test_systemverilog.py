@@ -108,6 +108,19 @@ def test_equivalent_rewrite_is_proven(repo: Path) -> None:
     formal = out["candidate"]["formal"]
     assert formal["verdict"] == "proven"
     assert formal["method"] != "identical source"  # a real proof, not the byte shortcut
+    assert "harness.unused_parameters" in out["candidate"]["scope"]
+
+
+def test_a_change_through_a_type_parameter_of_a_library_module_is_unchecked(repo: Path) -> None:
+    # as a library module (the default reading of a module nothing instantiates) sv_alu may be
+    # built with another data_t, which no probe sets: the rewrite is not accepted, and the
+    # reason names the setting that states the module is only built with its defaults
+    rc, out = _evaluate(
+        repo, CANDIDATES / "equiv.sv", env={"RTLOPT_HARNESS__UNUSED_PARAMETERS": "interface"}
+    )
+    assert rc == 1 and not out["accepted"]
+    reason = out["candidate"]["reason"]
+    assert "type parameter data_t" in reason and "harness.unused_parameters" in reason, reason
 
 
 @pytest.mark.parametrize(
