@@ -597,6 +597,7 @@ def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
     define at all outside the configuration's defines (then any build sets it). A macro the
     configuration defines, or a file defines unconditionally, is fixed."""
     from rtlopt.evaluate._sources import files_read
+    from rtlopt.frontend._unit import is_skeleton
     from rtlopt.verilog import blank_comments
 
     wanted = {n.lstrip("`") for n in names}  # the dependence names them as used: `W
@@ -607,6 +608,8 @@ def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
     except Exception:  # noqa: BLE001 - fail closed: every macro stays open
         return list(names)
     for f in files:
+        if is_skeleton(f):
+            continue  # the directives of a repository file that is read here itself
         try:
             text = blank_comments(f.read_text(errors="replace"), strings=False)
         except OSError:

@@ -74,7 +74,7 @@ class Preprocessed:
     lines: tuple[int, ...]
     errors: tuple[str, ...] = ()
     # the target module's lines the preprocessor dropped: switched-off branches, directives
-    # (:func:`switched_off`)
+    # (``UnitText._switched_off``)
     off: tuple[str, ...] = ()
 
     def source_line(self, n: int) -> int:
@@ -352,42 +352,44 @@ class UnitText:
         full = "\n".join([*head, *body, *foot])
         lmap = tuple([0] * len(head) + lines + [0] * len(foot))
         (wd / CANDIDATE_NAME).write_text(full)
-        off = switched_off(text, body, self.design.target.name)
+        off = self._switched_off(text, state, depth, wd / "preprocess-off")
         return Preprocessed(full, lmap, msgs, off)
 
+    def _switched_off(self, text: str, state: Path, depth: int, wd: Path) -> tuple[str, ...]:
+        """The lines of the target module in ``text`` that this compilation drops: code in
+        branches the current defines switch off, and the directive lines themselves (a
+        ``define`` / ``undef`` inside the module changes what later files of the unit see),
+        white space normalised; () for a module with no directive line (no second run).
 
-def switched_off(source: str, body: list[str], module: str) -> tuple[str, ...]:
-    """The lines of ``module`` in ``source`` that the preprocessor dropped: code in branches
-    the current defines switch off, and the directive lines themselves (``define`` / ``undef``
-    inside the module change what later files of the unit see), white space normalised.
-
-    ``iverilog -E`` keeps a dropped line as an empty line, so in an include-free text the
-    source's line ``i`` is the output's line ``i``; otherwise the lines are aligned (an
-    include or a multi-line macro adds output lines) and a source line aligned with an empty
-    output line, or with none, counts as dropped.
-    """
-    lines = source.split("\n")
-    code = blank_comments(source, strings=False).split("\n")
-    span = next((m for m in module_spans(source) if m.name == module), None)
-    first, last = (0, len(lines)) if span is None else (span.line - 1, _end_line(source, span))
-    dropped: set[int] = set()
-    if len(body) > len(lines) and not "".join(body[len(lines) :]).strip():
-        body = body[: len(lines)]  # the newline written after the candidate's text
-    if len(lines) == len(body):
-        dropped = {i for i in range(len(lines)) if not body[i].strip()}
-    else:
-        sm = difflib.SequenceMatcher(None, lines, body, autojunk=False)
-        for tag, i1, i2, j1, j2 in sm.get_opcodes():
-            if tag == "equal":
-                continue
-            for k in range(i2 - i1):
-                if j1 + k >= j2 or not body[j1 + k].strip():
-                    dropped.add(i1 + k)
-    return tuple(
-        " ".join(code[i].split())
-        for i in range(first, min(last, len(code)))
-        if code[i].strip() and i in dropped
-    )
+        Which lines survive is read from a second ``iverilog -E`` of the text with a marker
+        token in front of every module line, in the same macro state as the candidate: no
+        alignment of output to source lines (an include or a multi-line macro adds lines)."""
+        lines = text.split("\n")
+        code = blank_comments(text, strings=False).split("\n")
+        name = self.design.target.name
+        span = next((m for m in module_spans(text) if m.name == name), None)
+        first, last = (0, len(lines)) if span is None else (span.line - 1, _end_line(text, span))
+        last = min(last, len(code))
+        directives = {i for i in range(first, last) if _DIRECTIVE.match(code[i])}
+        if not directives:
+            return ()
+        tag = "rtlopt_line_" + secrets.token_hex(6) + "_"
+        marked: list[str] = []
+        for i, line in enumerate(lines):
+            continued = i > 0 and lines[i - 1].rstrip().endswith("\\")
+            if first <= i < last and not continued:
+                marked.append(f"{tag}{i}")
+            marked.append(line)
+        wd.mkdir(parents=True, exist_ok=True)
+        src = wd / "marked.in.v"
+        src.write_text("\n".join(marked) + "\n" + "`endif\n" * depth)
+        out, _ = self._preprocess([state, src], wd)
+        seen = {int(n) for n in re.findall(re.escape(tag) + r"(\d+)", out)}
+        return tuple(
+            " ".join(code[i].split())
+            for i in range(first, last)
+            if code[i].strip() and (i in directives or i not in seen)
+        )
 
 
 def _end_line(text: str, span: ModuleSpan) -> int:
@@ -404,6 +406,11 @@ def _directives_before_module(text: str) -> bool:
         m.group(1) not in _PASS_NAMES for m in re.finditer(r"^[ \t]*`([A-Za-z_]\w*)", head, re.M)
     )
 
+
+#: A conditional or macro-state directive line (``switched_off`` counts it as dropped).
+_DIRECTIVE = re.compile(
+    r"^[ \t]*`(ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include)\b"
+)
 
 _PASS_NAMES = frozenset(
     {

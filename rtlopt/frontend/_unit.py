@@ -105,6 +105,15 @@ def _resolve_includes(body: str, source: Path, include_dirs: Sequence[Path]) -> 
     return re.sub(r'^[ \t]*`include\s+"([^"]+)"[^\n]*$', one, body, flags=re.M)
 
 
+def is_skeleton(path: Path) -> bool:
+    """Whether ``path`` is a file :func:`skeleton_file` wrote (in rtlopt's cache folder, never
+    in a repository): the directives of a repository file that is read itself."""
+    try:
+        return path.resolve().parent == _cache_root().resolve()
+    except OSError:
+        return False
+
+
 def skeleton_file(source: Path, include_dirs: Sequence[Path] = ()) -> Path | None:
     """A file holding :func:`macro_skeleton` of ``source`` (None when it has no macros), its
     header includes resolved against ``source``'s folder and ``include_dirs``.

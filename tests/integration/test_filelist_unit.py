@@ -51,6 +51,14 @@ def test_self_and_a_rewrite_using_the_unit_macros_are_proven(repo: Path, cand: s
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
 
 
+def test_a_rewrite_that_drops_the_switched_off_branches_is_not_accepted(repo: Path) -> None:
+    # equivalent in this unit, but a build that defines UNIT_OLD would get another module
+    rc, out = evaluate_json(repo, TARGET, "candidates/unit_alu_flat.v")
+    c = out["candidate"]
+    assert rc == 1 and not out["accepted"]
+    assert "switch off" in c["reason"], c  # type: ignore[index]
+
+
 @pytest.mark.parametrize("cand", ["candidates/unit_alu_old.v", "candidates/unit_alu_broken.v"])
 def test_the_undefined_branch_and_a_broken_rewrite_are_rejected(repo: Path, cand: str) -> None:
     # unit_alu_old.v is what the target would be if `undef UNIT_OLD were ignored

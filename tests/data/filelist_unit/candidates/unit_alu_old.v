@@ -1,8 +1,18 @@
-// The branch UNIT_OLD selects: not the design once unit_mid.v has undefined UNIT_OLD.
+// The UNIT_OLD branch's function in the branch the unit selects: what a tool that ignored the
+// `undef of unit_mid.v would build.
 module unit_alu (
   input  [`UNIT_W-1:0] a,
   input  [`UNIT_W-1:0] b,
   output [`UNIT_W-1:0] y
 );
+`ifdef UNIT_LATE
+  // defined only by a file listed after this one: never seen here
+  assign y = {`UNIT_W{1'b0}};
+`elsif UNIT_OLD
   assign y = a + b;
+`elsif UNIT_MODE_ROT
+  assign y = a + b;
+`else
+  assign y = a - b;
+`endif
 endmodule
