@@ -38,10 +38,13 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.progress.stage = Stage.SCREEN
     pp = s.unit.candidate(c.text, c.dir)
     if pp.errors:
+        from rtlopt.evaluate._hints import missing_include
+
+        hint = missing_include(c.text, s.design)
         return invalid(
             cfg.reward,
             Stage.COMPILE,
-            "does not preprocess: " + "; ".join(pp.errors[:3]),
+            "does not preprocess: " + (hint or "; ".join(pp.errors[:3])),
             r_syn=cfg.reward.unparseable_syn,
             compile_errors=len(pp.errors),
             logs=c.logs,

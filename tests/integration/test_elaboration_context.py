@@ -36,6 +36,17 @@ endmodule
 """
 
 
+def _keeping_the_model(synthesized: str) -> str:
+    """A candidate ``ctx`` whose synthesized branch is ``synthesized``."""
+    return (
+        "module ctx (input [`CTX_MSB:0] a, output [`CTX_MSB:0] y);\n"
+        "`ifdef __ICARUS__\n"
+        "  // behavioural model used in simulation only: not what synthesis builds\n"
+        "  assign y = {(`CTX_MSB + 1){1'b0}};\n"
+        f"`else\n{synthesized}\n`endif\nendmodule\n"
+    )
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     r = tmp_path / "ctx"
@@ -44,12 +55,15 @@ def repo(tmp_path: Path) -> Path:
     (r / "rtl" / "ctx_defs.vh").write_text("`define CTX_MSB 3\n")
     (r / "cand").mkdir()
     # uses the project's macro without the `include: the context provides it
+    # (each keeps the simulation-only branch as it is: another build selects it)
     (r / "cand" / "equiv.v").write_text(
+        _keeping_the_model("  assign y = {a[3], ~a[2], a[1], ~a[0]};")
+    )
+    (r / "cand" / "sim_model.v").write_text(_keeping_the_model("  assign y = 4'd0;"))
+    # equivalent in the synthesized view, the simulation model dropped
+    (r / "cand" / "flat.v").write_text(
         "module ctx (input [`CTX_MSB:0] a, output [`CTX_MSB:0] y);\n"
         "  assign y = {a[3], ~a[2], a[1], ~a[0]};\nendmodule\n"
-    )
-    (r / "cand" / "sim_model.v").write_text(
-        "module ctx (input [3:0] a, output [3:0] y);\n  assign y = 4'd0;\nendmodule\n"
     )
     (r / "rtlopt.toml").write_text('[project]\nexclude = ["cand/**"]\n')
     subprocess.run(["git", "init", "-q", "-b", "main", str(r)], check=True)
@@ -93,3 +107,11 @@ def test_the_simulation_model_is_not_the_reference(repo: Path) -> None:
     c = out["candidate"]
     assert rc == 1 and not out["accepted"]
     assert c["stage"] == "simulation", c  # type: ignore[index]
+
+
+def test_a_rewrite_that_drops_the_simulation_model_is_not_accepted(repo: Path) -> None:
+    # proven in the synthesized view, but the simulation build would lose its model
+    rc, out = _evaluate(repo, "cand/flat.v")
+    c = out["candidate"]
+    assert rc == 1 and not out["accepted"]
+    assert "switch off" in c["reason"], c  # type: ignore[index]

@@ -198,7 +198,9 @@ def test_a_trojan_behind_the_references_own_guard_is_rejected(
     rc, out = evaluate_json(repo, "rtl/gt.v", "cand/trojan.v")
     c = out["candidate"]
     assert rc == 1 and not out["accepted"], c
-    assert c["stage"] in ("simulation", "formal"), c  # type: ignore[index]
+    # its switched-off branch differs from the reference's (screen), and read as one text
+    # the trojan is what every tool sees (simulation, formal)
+    assert c["stage"] in ("screen", "simulation", "formal"), c  # type: ignore[index]
     # the repository's own module is still accepted, and what synthesis measured is the
     # candidate's preprocessed text alone (no prelude, no macro left to resolve)
     (repo / "cand" / "self.v").write_text(GUARDED.replace("a + 32'd1", "32'd1 + a"))
