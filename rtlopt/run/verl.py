@@ -255,7 +255,7 @@ class RewardScorer:
             dup = h is not None and h in seen
             if h is not None:
                 seen.add(h)
-            res = results[h] if h is not None else no_module_result()
+            res = results[h] if h is not None else no_module_result(ev.config.reward.no_module)
             rows.append(self._row(res, ev.metric_kind, duplicate=dup or h in waits))
         return rows
 

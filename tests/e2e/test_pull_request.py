@@ -180,7 +180,8 @@ def test_push_alone_confirms_and_prints_the_body_path(
     steps = [ln for ln in r.stdout.splitlines() if ln.startswith("step ")]
     assert len(steps) == 1 and re.match(
         r"step 1/1 \| best reward [\d.]+, ADP [\d,.e+]+ \(-[\d.]+%\) \| valid \d+% \| mean "
-        r"[\d.]+ \| delta [\d.]+ \| \d:\d\d:\d\d$",
+        r"-?[\d.]+ \| delta [\d.]+ \| (updated: |no update \(|learning: )[^|]+ \| "
+        r"\d:\d\d:\d\d$",
         steps[0],
     ), steps
     assert "\x1b" not in r.stdout and "━" not in r.stdout
