@@ -23,10 +23,8 @@ from rtlopt.benchmark._runner import (
     BenchStatus,
     DesignResult,
     guarded_optimize,
-    run_tasks,
-    task_events,
-    task_options,
 )
+from rtlopt.benchmark._tasks import run_tasks, task_events, task_options
 from rtlopt.benchmark.suite import SuiteDesign, load_suite
 from rtlopt.errors import UsageError
 from rtlopt.evaluate import TaskContext

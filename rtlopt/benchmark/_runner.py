@@ -14,23 +14,34 @@ never an exception.
 
 from __future__ import annotations
 
-import csv
-import functools
-import io
 import json
 import logging
 import os
 import shutil
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import closing
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from rtlopt import session
-from rtlopt.benchmark.chart import plot_ratios, write_tables
+from rtlopt.benchmark._outputs import (
+    BenchOutputs,
+    bench_rows,
+    reference_rows,
+    write_bench_outputs,
+    write_reference_tables,
+)
+from rtlopt.benchmark._results import (
+    BenchEvents,
+    BenchOptions,
+    BenchStatus,
+    DesignResult,
+    ReferenceResult,
+    _Cancelled,
+)
+from rtlopt.benchmark._tasks import _reason, _run_designs, task_events, task_options
 from rtlopt.benchmark.suite import (
     SuiteDesign,
     SuiteTbResult,
@@ -38,10 +49,8 @@ from rtlopt.benchmark.suite import (
     module_names,
     run_suite_testbench,
 )
-from rtlopt.benchmark.summary import BenchRow, BenchSummary, compare, summarize
-from rtlopt.config import EvalConfig
 from rtlopt.errors import RtloptError, UsageError
-from rtlopt.evaluate import Evaluator, TaskContext, make_executor
+from rtlopt.evaluate import Evaluator, TaskContext
 from rtlopt.policy import load_spec
 from rtlopt.run import RunEvents, StepRecord
 from rtlopt.rundir import RunDir, write_json
@@ -68,148 +77,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_T = TypeVar("_T")
-_R = TypeVar("_R")
-
-
-class BenchStatus:
-    """Status words of a design in a bench table (plain strings so CSVs stay readable)."""
-
-    IMPROVED = "improved"
-    NO_IMPROVEMENT = "no improvement"
-    NO_ACCEPTED = "no accepted design"
-    TB_REJECTED = "suite tb rejected"
-    UNMEASURABLE = "unmeasurable"
-    LOAD_ERROR = "load error"
-    SKIPPED = "skipped"
-    ERROR = "error"
-    MEASURED = "measured"
-
-
-@dataclass(frozen=True)
-class BenchOptions:
-    """Everything a bench run needs besides the designs.
-
-    Attributes:
-        kind: Suite layout (a key of ``rtlopt.benchmark.SUITE_KINDS``).
-        suite_path: The suite's folder.
-        out_dir: Bench output folder (run directories, tables, chart).
-        overrides: Dotted configuration overrides (``{"flow.pdk": "nangate45", ...}``), applied
-            to every design.
-        liberty: A liberty file instead of the PDK's.
-        designs: Design names to run (default: all).
-        jobs: Designs optimized at once.
-        config_file: A configuration file for every design.
-        candidates: Scripted backend root: ``<candidates>/<design>/`` holds a design's
-            candidates (a folder of ``.v`` files directly under it serves every design).
-        suite_tb: Run the suite's testbench as an extra gate on accepted designs.
-        command: The command line, for provenance.
-        executor: Where the designs run (``local``: ``jobs`` threads here; ``ray``: Ray tasks
-            of ``eval.workers`` CPUs each (default 1) that evaluate their candidates in the
-            task; the output folder must be at the same path on every node).
-        ray_address: The Ray cluster (see ``eval.ray_address``).
-    """
-
-    kind: str
-    suite_path: Path
-    out_dir: Path
-    overrides: Mapping[str, Any] = field(default_factory=dict)
-    liberty: Path | None = None
-    designs: tuple[str, ...] | None = None
-    jobs: int = 1
-    config_file: Path | None = None
-    candidates: Path | None = None
-    suite_tb: bool = True
-    command: tuple[str, ...] = ()
-    executor: str = "local"
-    ray_address: str | None = None
-
-
-@dataclass(frozen=True)
-class ReferenceResult:
-    """The reference measurement of one design (``--reference-only``)."""
-
-    design: str
-    status: str
-    detail: str = ""
-    area_um2: float | None = None
-    delay_ps: float | None = None
-    power_uw: float | None = None
-    metric: str = ""
-    ref_metric: float | None = None
-    seconds: float = 0.0
-
-    @property
-    def measurable(self) -> bool:
-        """The reference has a positive figure of merit."""
-        return self.ref_metric is not None and self.ref_metric > 0.0
-
-
-@dataclass(frozen=True)
-class DesignResult:
-    """The outcome of optimizing one design.
-
-    Attributes:
-        design: Design name.
-        status: A :class:`BenchStatus` word.
-        detail: Why (failure reason, suite testbench verdict, ...).
-        metric: Figure of merit (``adp`` or ``ppa``).
-        ref_metric: The reference's metric.
-        best_metric: Metric of the chosen design (best accepted that passes the suite gate).
-        ratio: ``best_metric / ref_metric`` (``None`` without a chosen design).
-        best_reward: Reward of the chosen design.
-        max_reward: Best reward of any rollout of the run (accepted or not).
-        candidate: Source hash of the chosen design.
-        suite_tb: Suite testbench verdict of the chosen design (or why it was not run).
-        tb_fallbacks: Accepted candidates tried before the chosen one that failed the suite
-            testbench.
-        run_dir: The design's run directory.
-        steps: Steps completed.
-        seconds: Wall-clock time of this invocation on the design.
-        resumed: The run continued an interrupted one.
-    """
-
-    design: str
-    status: str
-    detail: str = ""
-    metric: str = ""
-    ref_metric: float | None = None
-    best_metric: float | None = None
-    ratio: float | None = None
-    best_reward: float | None = None
-    max_reward: float | None = None
-    candidate: str | None = None
-    suite_tb: str = ""
-    tb_fallbacks: int = 0
-    run_dir: str = ""
-    steps: int = 0
-    seconds: float = 0.0
-    resumed: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> DesignResult:
-        """Inverse of :meth:`to_json` (unknown keys are ignored)."""
-        names = DesignResult.__dataclass_fields__
-        return DesignResult(**{k: v for k, v in data.items() if k in names})
-
-
-@dataclass
-class BenchEvents:
-    """Progress callbacks (all optional; called from worker threads)."""
-
-    on_start: Callable[[str], None] | None = None
-    on_step: Callable[[str, int, int], None] | None = None  # design, step, steps
-    on_done: Callable[[DesignResult | ReferenceResult], None] | None = None
-    cancel: threading.Event = field(default_factory=threading.Event)
-
-
-class _Cancelled(KeyboardInterrupt):
-    """Raised inside a design's run when the bench is being interrupted."""
-
 
 # ---------------------------------------------------------------------------------------------
 # Per-design set-up
@@ -234,12 +101,6 @@ def _target(d: SuiteDesign, opts: BenchOptions, extra: Mapping[str, Any]) -> ses
             liberty=opts.liberty,
         )
     )
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, RtloptError):
-        return exc.one_line()
-    return f"{type(exc).__name__}: {exc}"
 
 
 def _known(d: SuiteDesign, reason: str) -> str:
@@ -310,11 +171,6 @@ def measure_references(
         return ReferenceResult(d.name, BenchStatus.ERROR, f"worker lost: {_reason(exc)}")
 
     return _run_designs(suite, _reference_task, opts, events, lost, cpus=1)
-
-
-def reference_rows(results: Sequence[ReferenceResult]) -> list[BenchRow]:
-    """Bench rows (no method columns) of a reference-only pass."""
-    return [BenchRow(r.design, r.ref_metric, {}, r.status, r.detail) for r in results]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,16 +510,6 @@ def run_bench(
 # Designs as executor tasks (threads here, or Ray tasks on a cluster)
 
 
-def task_options(opts: BenchOptions, ctx: TaskContext) -> BenchOptions:
-    """A remote task evaluates its design's candidates itself, on the CPUs it reserved."""
-    if not ctx.remote:
-        return opts
-    workers = int(opts.overrides.get("eval.workers") or 1)
-    return replace(
-        opts, overrides={**opts.overrides, "eval.executor": "local", "eval.workers": workers}
-    )
-
-
 def _reference_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> ReferenceResult:
     ctx.report(("start", d.name))
     res = _measure_one(d, task_options(opts, ctx))
@@ -671,195 +517,5 @@ def _reference_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> Ref
     return res
 
 
-def task_events(ctx: TaskContext) -> BenchEvents:
-    """Bench events of a task that reach the caller's :class:`BenchEvents` through
-    ``ctx.report`` (and the task's cancel flag)."""
-
-    def step(name: str, k: int, n: int) -> None:
-        ctx.report(("step", name, k, n))
-
-    return BenchEvents(
-        on_start=lambda name: ctx.report(("start", name)),
-        on_step=step,
-        on_done=lambda res: ctx.report(("done", res)),
-        cancel=ctx.cancel,
-    )
-
-
 def _optimize_task(d: SuiteDesign, ctx: TaskContext, opts: BenchOptions) -> DesignResult:
     return guarded_optimize(d, task_options(opts, ctx), task_events(ctx))
-
-
-def run_tasks(
-    items: Sequence[_T],
-    task: Callable[..., _R],
-    opts: BenchOptions,
-    events: BenchEvents,
-    lost: Callable[[_T, BaseException], _R],
-    *,
-    cpus: int,
-    handlers: Mapping[str, Callable[..., None] | None] | None = None,
-) -> list[_R]:
-    """``task(item, ctx, opts=opts)`` per item on the bench's executor (``opts.executor``:
-    threads here, or Ray tasks), results in input order; the tasks' progress events reach
-    ``events`` (and ``handlers``, by event name) in this process."""
-    table = {
-        "start": events.on_start,
-        "step": events.on_step,
-        "done": events.on_done,
-        **(handlers or {}),
-    }
-
-    def deliver(event: object) -> None:
-        assert isinstance(event, tuple)
-        handler: Any = table[event[0]]
-        if handler is not None:
-            handler(*event[1:])
-
-    executor = make_executor(EvalConfig(executor=opts.executor, ray_address=opts.ray_address))
-    try:
-        return executor.map(
-            functools.partial(task, opts=opts),
-            items,
-            parallel=opts.jobs,
-            cpus=cpus,
-            on_event=deliver,
-            cancel=events.cancel,
-            on_lost=lost,
-        )
-    finally:
-        executor.close()
-
-
-def _run_designs(
-    items: Sequence[SuiteDesign],
-    task: Callable[..., _R],
-    opts: BenchOptions,
-    events: BenchEvents,
-    lost: Callable[[SuiteDesign, BaseException], _R],
-    *,
-    cpus: int,
-) -> list[_R]:
-    """``task`` per design on the bench's executor, results in suite order."""
-
-    def on_lost(d: SuiteDesign, exc: BaseException) -> _R:
-        log.error("%s: lost its worker twice: %s", d.name, _reason(exc))
-        res = lost(d, exc)
-        if events.on_done:
-            events.on_done(res)  # type: ignore[arg-type]
-        return res
-
-    return run_tasks(items, task, opts, events, on_lost, cpus=cpus)
-
-
-def bench_rows(results: Sequence[DesignResult], method: str = "rtlopt") -> list[BenchRow]:
-    """Bench rows with one method column (``method``) holding each design's ratio."""
-    rows = []
-    for r in results:
-        detail = r.detail
-        if r.suite_tb and not r.suite_tb.startswith("passed"):
-            detail = f"{detail}; suite tb {r.suite_tb}" if detail else f"suite tb {r.suite_tb}"
-        rows.append(BenchRow(r.design, r.ref_metric, {method: r.ratio}, r.status, detail))
-    return rows
-
-
-# ---------------------------------------------------------------------------------------------
-# Output files
-
-
-@dataclass(frozen=True)
-class BenchOutputs:
-    """Files and summary of a finished bench."""
-
-    rows: list[BenchRow]
-    summary: BenchSummary
-    csv: Path
-    markdown: Path
-    chart: Path | None
-    results_json: Path
-
-
-def write_bench_outputs(
-    results: Sequence[DesignResult],
-    out_dir: Path,
-    method: str = "rtlopt",
-    compare_rows: Sequence[BenchRow] | None = None,
-    title: str | None = None,
-) -> BenchOutputs:
-    """Write the per-design CSV/markdown tables (with the paper's summary) and the chart.
-
-    Args:
-        results: Per-design results.
-        out_dir: Bench output folder.
-        method: Column name of our ratios.
-        compare_rows: Other methods' per-design ratios (merged as extra columns).
-        title: Chart title.
-    """
-    rows = bench_rows(results, method)
-    if compare_rows is not None:
-        rows = compare(rows, compare_rows)
-    tables = write_tables(rows, out_dir, method)
-    methods = [method, *[m for r in rows[:1] for m in r.ratios if m != method]]
-    summary = summarize(rows, methods)
-    chart: Path | None = None
-    if any(r.ratio(m) is not None for r in rows for m in methods):
-        try:
-            chart = plot_ratios(rows, out_dir / "ratios.png", methods, title=title)
-        except (ImportError, UsageError) as exc:
-            log.warning("no chart: %s", exc)
-    results_json = out_dir / "results.json"
-    write_json(results_json, [r.to_json() for r in results])
-    return BenchOutputs(rows, summary, tables.csv, tables.markdown, chart, results_json)
-
-
-def write_reference_tables(
-    results: Sequence[ReferenceResult], out_dir: Path, stem: str = "references"
-) -> tuple[Path, Path]:
-    """Write a reference-only pass as CSV and markdown; returns ``(csv, md)``."""
-    cols = [
-        "design",
-        "status",
-        "area_um2",
-        "delay_ps",
-        "power_uw",
-        "metric",
-        "ref_metric",
-        "seconds",
-        "detail",
-    ]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(cols)
-
-    def g(x: float | None) -> str:
-        return "" if x is None else f"{x:.6g}"
-
-    lines = [
-        "| design | status | area (um^2) | delay (ps) | power (uW) | metric | detail |",
-        "|---|---|---:|---:|---:|---:|---|",
-    ]
-    for r in results:
-        w.writerow(
-            [
-                r.design,
-                r.status,
-                g(r.area_um2),
-                g(r.delay_ps),
-                g(r.power_uw),
-                r.metric,
-                g(r.ref_metric),
-                f"{r.seconds:.2f}",
-                r.detail,
-            ]
-        )
-        lines.append(
-            f"| {r.design} | {r.status} | {g(r.area_um2)} | {g(r.delay_ps)} | "
-            f"{g(r.power_uw)} | {g(r.ref_metric)} | {r.detail.replace('|', '/')} |"
-        )
-    n_ok = sum(1 for r in results if r.measurable)
-    lines += ["", f"{n_ok}/{len(results)} designs measurable."]
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path, md_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.md"
-    csv_path.write_text(buf.getvalue())
-    md_path.write_text("\n".join(lines) + "\n")
-    return csv_path, md_path
