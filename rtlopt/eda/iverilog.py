@@ -209,9 +209,7 @@ def preprocess_argv(
     """
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", out_name):
         raise UsageError(f"preprocessor output {out_name!r} is not a plain file name")
-    argv = compile_argv(
-        iverilog, files, Path(out_name), include_dirs=include_dirs, defines=defines
-    )
+    argv = compile_argv(iverilog, files, Path(out_name), include_dirs=include_dirs, defines=defines)
     argv[1:1] = ["-E"]
     return argv
 

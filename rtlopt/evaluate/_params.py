@@ -206,7 +206,7 @@ class ParameterCheck:
                 f"the candidate changes code that depends on type parameter {types[0]}, and "
                 "rtlopt does not probe other types of a module nothing in the repository "
                 "instantiates (if it is only built with its defaults, set "
-                "harness.unused_parameters = \"defaults\")"
+                'harness.unused_parameters = "defaults")'
             )
         open_macros = overridable_macros(self.design, deps.macros)
         if deps.macros and not open_macros:
@@ -220,7 +220,7 @@ class ParameterCheck:
                 "define sets it under a condition, or a localparam the change uses), and a module "
                 "nothing in the repository instantiates may be compiled with other definitions, "
                 "which rtlopt does not probe (if it is only built with these, set "
-                "harness.unused_parameters = \"defaults\")"
+                'harness.unused_parameters = "defaults")'
             )
         return ""
 

@@ -126,7 +126,11 @@ def test_batch_of_completions_valid_invalid_duplicate(scorer: RewardScorer, tmp_
     assert good["status"] == "ok" and good["metric"] > 0 and good["r_ppa"] > 1.0
     assert wrong["accepted"] == 0.0 and wrong["stage"] == "simulation"
     assert wrong["score"] == pytest.approx(0.1 * 1.0)  # w_syn * r_syn, no function, no PPA
-    assert prose["score"] == pytest.approx(-0.03) and prose["stage"] == "screen" and prose["source_hash"] == ""
+    assert (
+        prose["score"] == pytest.approx(-0.03)
+        and prose["stage"] == "screen"
+        and prose["source_hash"] == ""
+    )
     assert cut["stage"] == "compile" and 0.0 < cut["score"] < 0.1  # partial r_syn
     assert dup["score"] == good["score"] and dup["source_hash"] == good["source_hash"]
     assert (dup["duplicate"], good["duplicate"]) == (1.0, 0.0)
