@@ -36,7 +36,7 @@ from rtlopt.verilog import blank_comments, module_spans
 
 log = logging.getLogger(__name__)
 
-_DEFINE = re.compile(r"^[ \t]*`(?:define|undef)\s+([A-Za-z_]\w*)", re.M)
+_DEFINE = re.compile(r"`(?:define|undef)\s+([A-Za-z_]\w*)")
 
 VERILOG = (".v", ".sv", ".vh", ".svh")
 
@@ -119,6 +119,7 @@ class _Gate:
         self.new_tree = context_tree(repo, top, tmp / "new", staged=staged)
         self.required = Required()
         self._base_tree: Path | None = None
+        self._sources_with_macros: set[str] = set()
 
     def read_base(self, rel: str) -> str | None:
         from rtlopt.check._git import base_content
@@ -274,9 +275,26 @@ class _Gate:
                         ],
                     )
                 )
+        for rel in self._unjudged_files():
+            modules.append(
+                ModuleCheck(
+                    rel,
+                    "(file)",
+                    "changed",
+                    findings=[
+                        f"{rel} changed and the design may read it (a filelist or an include "
+                        "names it), but rtlopt judges only Verilog sources (.v .sv .vh .svh), "
+                        "filelists (.f .F .vc .flist) and its configuration: review it in a "
+                        "commit of its own"
+                    ],
+                )
+            )
+        sources = {rel for rel in headers if rel in self._sources_with_macros}
         for rel, why in sorted(reach.files.items()):
             if self.read_base(rel) is None or not (self.new_tree / rel).is_file():
                 continue  # a new file: its modules are new; a deleted one: removed
+            if rel in sources:
+                continue  # its own modules are judged as changed, directives and all
             scratch = self.tmp / "expand" / rel.replace("/", "__")
             try:
                 old = expand(self.base_tree(), rel, rules.base.project, scratch / "base")
@@ -314,6 +332,14 @@ class _Gate:
             p = self.new_tree / rel
             new = p.read_text(errors="replace") if status != "D" and p.is_file() else ""
             if any(module_spans(t) or package_spans(t) for t in (old, new)):
+                # a source: the macros whose definitions (or their place) it changed
+                moved = _macro_sequence(old) != _macro_sequence(new)
+                names = (
+                    {n for t in (old, new) for n, _ in _macro_sequence(t) if n} if moved else set()
+                )
+                if names:
+                    out[rel] = names
+                    self._sources_with_macros.add(rel)
                 continue
             out[rel] = {
                 m.group(1)
@@ -321,6 +347,29 @@ class _Gate:
                 for m in _DEFINE.finditer(blank_comments(t, strings=False))
             }
         return out
+
+    def _unjudged_files(self) -> list[str]:
+        """Changed files of other kinds that a Verilog source or a filelist of either tree
+        names (a listed ``.inc``, a nested ``-f defs.txt``): fail closed, each a finding."""
+        from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+
+        other = [
+            rel
+            for rel in self.changes
+            if not rel.endswith((*VERILOG, *FILELIST_SUFFIXES))
+            and Path(rel).name not in CONFIG_FILES
+        ]
+        if not other:
+            return []
+        texts: list[str] = []
+        for root in (self.base_tree(), self.new_tree):
+            for p in root.rglob("*"):
+                if p.suffix in (*VERILOG, *FILELIST_SUFFIXES) and p.is_file():
+                    try:
+                        texts.append(p.read_text(errors="replace"))
+                    except OSError:
+                        continue
+        return sorted(rel for rel in other if any(Path(rel).name in t for t in texts))
 
     def _changed_packages(self) -> dict[str, str]:
         """Packages whose text differs between the base and the change: name -> file."""
@@ -338,6 +387,18 @@ class _Gate:
                 if old_p[name] != new_p.get(name):
                     out[name] = rel
         return out
+
+
+def _macro_sequence(text: str) -> list[tuple[str, str]]:
+    """The ``define`` / ``undef`` lines of ``text`` in order (name, the line normalised), with
+    an entry ("", module name) where each module starts: where a define stands matters."""
+    code = blank_comments(text, strings=False)
+    marks = [(span.start, "", span.name) for span in module_spans(code)]
+    for d in _DEFINE.finditer(code):
+        eol = code.find("\n", d.start())
+        line = code[d.start() : eol if eol >= 0 else len(code)]
+        marks.append((d.start(), d.group(1), " ".join(line.split())))
+    return [(name, line) for _, name, line in sorted(marks)]
 
 
 def _config_check(rules: Rules) -> ModuleCheck:

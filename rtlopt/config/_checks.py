@@ -74,6 +74,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "flow.metric": ("auto", "adp", "ppa"),
     "harness.initial_values": ("ignore", "honor"),
     "harness.unused_parameters": ("interface", "defaults"),
+    "harness.other_configurations": ("check", "ignore"),
     "flow.power_mode": ("vectorless", "activity"),
     "flow.engine": ("auto", "yosys", "pyosys"),
     "flow.systemverilog": ("auto", "slang", "native"),

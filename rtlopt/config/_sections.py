@@ -137,6 +137,10 @@ class HarnessConfig:
         "interface",
         "What the parameters (and text macros) of a target nothing in the repository instantiates mean. interface (default): they are the module's interface, so a change that depends on them is checked under probes, and one no probe can check (a type parameter, a macro defined under a condition) is unchecked and not accepted. defaults: you state the module is only ever built with its defaults (a chip top, a module whose users pass nothing): such a change is checked at the defaults, and the report's scope says it rests on this setting.",
     )
+    other_configurations: str = _f(
+        "check",
+        "Other builds of a module whose body tests macros (`ifdef M). check (default): rtlopt proves the configuration the project's defines select, and a change that reads differently in another assignment of the tested macros (code several configurations share) is unchecked and not accepted; a change confined to branches this configuration alone selects passes. ignore: you state that only this configuration is built. SYNTHESIS and tools' own macros (__ICARUS__, VERILATOR, YOSYS) are never enumerated.",
+    )
     parameter_probes: int = _f(
         3,
         "Probe values per parameter. A candidate whose change depends on a parameter (found from the token diff: the changed items, the signals that link them to the outputs, the declarations they use, localparams and functions closed over) is also checked with that parameter changed from its default (no instance uses these values): up to this many values from the numbers the change itself compares with (each with its neighbours), and up to this many more from the numbers the module writes beside the parameter and common widths; a change to a generate block or guard none of the repository's parameterizations elaborates also gets a value under which the candidate elaborates other blocks than the reference, and values that elaborate the unused blocks. A probe is used only if the reference under it passes against itself; the report names it as a probe. 0: a change that depends on a parameter is reported as unchecked and not accepted.",

@@ -37,6 +37,7 @@ its scope and every configuration with its verdict (:mod:`._param_scope`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import re
 import threading
@@ -587,7 +588,7 @@ def _specialized(text: str, module: str, values: dict[str, str]) -> str:
     return specialize(text, module, values)
 
 
-_DIRECTIVE = re.compile(r"^[ \t]*`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)", re.M)
+_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)")
 
 
 def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
@@ -607,6 +608,13 @@ def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
         files = sorted(files_read(design))
     except Exception:  # noqa: BLE001 - fail closed: every macro stays open
         return list(names)
+    read = {f.resolve() for f in files}
+    # a file of the repository the design does not read (another configuration's header,
+    # cfg/fpga/config.vh beside cfg/asic/config.vh) that defines the macro: another build
+    # reads it
+    for f, defined in _repository_defines(design.root).items():
+        if f not in read:
+            guarded |= defined & wanted
     for f in files:
         if is_skeleton(f):
             continue  # the directives of a repository file that is read here itself
@@ -630,8 +638,39 @@ def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
 
 def _include_guard(text: str) -> str:
     """The include guard's macro when ``text`` opens with ```ifndef G`` then ```define G``
-    (no value) and closes with its ```endif``; else ""."""
+    (no value) and the ```endif`` that closes that ```ifndef`` ends the file; else ""."""
     m = re.match(r"\s*`ifndef\s+(\w+)\s*\n\s*`define\s+(\w+)[ \t]*\n", text)
-    if m is None or m.group(1) != m.group(2):
+    if m is None or m.group(1) != m.group(2) or not text.rstrip().endswith("`endif"):
         return ""
-    return m.group(1) if text.rstrip().endswith("`endif") else ""
+    depth = 0
+    for d in _DIRECTIVE.finditer(text):
+        if d.group(1) in ("ifdef", "ifndef"):
+            depth += 1
+        elif d.group(1) == "endif":
+            depth -= 1
+            if depth == 0 and text[d.end() :].strip():
+                return ""  # the guard closes before the end: what follows is not guarded
+    return m.group(1)
+
+
+_SOURCE_SUFFIXES = (".v", ".sv", ".vh", ".svh", ".inc", ".h", ".vinc")
+
+
+@functools.lru_cache(maxsize=8)
+def _repository_defines(root: Path) -> dict[Path, frozenset[str]]:
+    """The macros each Verilog source or header of the repository defines (outside rtlopt's
+    own folders), read once per run."""
+    from rtlopt.verilog import blank_comments
+
+    out: dict[Path, frozenset[str]] = {}
+    for f in root.rglob("*"):
+        if f.suffix not in _SOURCE_SUFFIXES or {".rtlopt", ".git"} & set(f.parts):
+            continue
+        try:
+            text = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
+        names = frozenset(m.group(2) for m in _DIRECTIVE.finditer(text) if m.group(1) == "define")
+        if names:
+            out[f.resolve()] = names
+    return out

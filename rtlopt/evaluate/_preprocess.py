@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.errors import DesignError
+from rtlopt.evaluate._configs import tested_macros
 from rtlopt.frontend import module_closure
 from rtlopt.frontend._unit import directive_skeleton
 from rtlopt.frontend.model import Design
@@ -74,8 +75,10 @@ class Preprocessed:
     lines: tuple[int, ...]
     errors: tuple[str, ...] = ()
     # the target module's lines the preprocessor dropped: switched-off branches, directives
-    # (``UnitText._switched_off``)
+    # (``UnitText._switched_off``), and the macros its conditionals test that are defined
+    # where it starts
     off: tuple[str, ...] = ()
+    defined: frozenset[str] = frozenset()
 
     def source_line(self, n: int) -> int:
         """The candidate's line of line ``n`` (1-based) of :attr:`text`."""
@@ -146,6 +149,7 @@ class UnitText:
         self._pass = [(m.start(), m.group(0)) for m in _PASS.finditer(self.unit)]
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
         self._off: tuple[str, ...] | None = None
+        self._module_text = ""
         self._off_lock = threading.Lock()
         self._unit_lines: list[tuple[int, Path, int]] = []
         self._lock = threading.Lock()
@@ -310,9 +314,19 @@ class UnitText:
                     (m for m in module_spans(text) if m.name == t.name and m.line == t.line),
                     None,
                 ) or next(m for m in module_spans(text) if m.name == t.name)
-                pp = self.candidate(text[span.start : span.end], self.folder / "reference-off")
+                self._module_text = text[span.start : span.end]
+                pp = self.candidate(self._module_text, self.folder / "reference-off")
                 self._off = pp.off
             return self._off
+
+    def reference_file_text(self) -> str:
+        """The text of the repository file that holds the target."""
+        return self.design.target.file.read_text(errors="replace")
+
+    def reference_module(self) -> str:
+        """The text of the repository's own target module (as :meth:`reference_off` reads it)."""
+        self.reference_off()
+        return self._module_text
 
     def library_text(self, defined: Sequence[str], used: Sequence[str]) -> str:
         """The preprocessed repository modules a candidate instantiates (its own shadow them)."""
@@ -352,30 +366,39 @@ class UnitText:
         full = "\n".join([*head, *body, *foot])
         lmap = tuple([0] * len(head) + lines + [0] * len(foot))
         (wd / CANDIDATE_NAME).write_text(full)
-        off = self._switched_off(text, state, depth, wd / "preprocess-off")
-        return Preprocessed(full, lmap, msgs, off)
+        off, defined = self._switched_off(text, state, depth, wd / "preprocess-off")
+        return Preprocessed(full, lmap, msgs, off, defined)
 
-    def _switched_off(self, text: str, state: Path, depth: int, wd: Path) -> tuple[str, ...]:
-        """The lines of the target module in ``text`` that this compilation drops: code in
-        branches the current defines switch off, and the directive lines themselves (a
-        ``define`` / ``undef`` inside the module changes what later files of the unit see),
-        white space normalised; () for a module with no directive line (no second run).
+    def _switched_off(
+        self, text: str, state: Path, depth: int, wd: Path
+    ) -> tuple[tuple[str, ...], frozenset[str]]:
+        """The lines of the target module in ``text`` that this compilation drops (code and
+        comments in branches the current defines switch off, and every line holding a
+        directive: a ``define`` / ``undef`` inside the module changes what later files of the
+        unit see), white space normalised, and which of the macros the module's conditionals
+        test are defined where the module starts; ((), {}) for a module without directives.
 
-        Which lines survive is read from a second ``iverilog -E`` of the text with a marker
-        token in front of every module line, in the same macro state as the candidate: no
-        alignment of output to source lines (an include or a multi-line macro adds lines)."""
+        Both come from a second ``iverilog -E`` of the text, in the same macro state as the
+        candidate, with a marker token in front of every module line and a probe per tested
+        macro in front of the module: no alignment of output to source lines. The lines
+        between two directives are switched off together: they are dropped when none of their
+        markers survives (a marker inside a block comment never does)."""
         lines = text.split("\n")
         code = blank_comments(text, strings=False).split("\n")
         name = self.design.target.name
         span = next((m for m in module_spans(text) if m.name == name), None)
         first, last = (0, len(lines)) if span is None else (span.line - 1, _end_line(text, span))
         last = min(last, len(code))
-        directives = {i for i in range(first, last) if _DIRECTIVE.match(code[i])}
+        directives = {i for i in range(first, last) if _DIRECTIVE.search(code[i])}
         if not directives:
-            return ()
+            return (), frozenset()
+        tested = sorted(tested_macros("\n".join(code[first:last])))
         tag = "rtlopt_line_" + secrets.token_hex(6) + "_"
         marked: list[str] = []
         for i, line in enumerate(lines):
+            if i == first:
+                for k, macro in enumerate(tested):
+                    marked += [f"`ifdef {macro}", f"{tag}d{k}", "`endif"]
             continued = i > 0 and lines[i - 1].rstrip().endswith("\\")
             if first <= i < last and not continued:
                 marked.append(f"{tag}{i}")
@@ -385,11 +408,22 @@ class UnitText:
         src.write_text("\n".join(marked) + "\n" + "`endif\n" * depth)
         out, _ = self._preprocess([state, src], wd)
         seen = {int(n) for n in re.findall(re.escape(tag) + r"(\d+)", out)}
-        return tuple(
-            " ".join(code[i].split())
+        defined = frozenset(tested[int(k)] for k in re.findall(re.escape(tag) + r"d(\d+)", out))
+        dropped: set[int] = set()
+        segment: list[int] = []
+        for i in [*range(first, last), last]:
+            if i == last or i in directives:
+                if not any(j in seen for j in segment):
+                    dropped.update(segment)
+                segment = []
+            else:
+                segment.append(i)
+        off = tuple(
+            " ".join(lines[i].split())
             for i in range(first, last)
-            if code[i].strip() and (i in directives or i not in seen)
+            if lines[i].strip() and (i in directives or i in dropped)
         )
+        return off, defined
 
 
 def _end_line(text: str, span: ModuleSpan) -> int:
@@ -408,9 +442,7 @@ def _directives_before_module(text: str) -> bool:
 
 
 #: A conditional or macro-state directive line (``switched_off`` counts it as dropped).
-_DIRECTIVE = re.compile(
-    r"^[ \t]*`(ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include)\b"
-)
+_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include)\b")
 
 _PASS_NAMES = frozenset(
     {

@@ -6,8 +6,10 @@ that ends the evaluation, or None to go on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._candidate import Candidate, invalid
@@ -15,6 +17,9 @@ from rtlopt.evaluate._messages import compile_error_summary, interface_problem, 
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
+
+if TYPE_CHECKING:
+    from rtlopt.evaluate._preprocess import Preprocessed
 
 __all__ = [
     "compile_stage",
@@ -59,7 +64,14 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             r_syn=0.0,
             logs=c.logs,
         )
-    off = switched_off_change(pp.off, s.unit.reference_off())
+    name = s.design.target.name
+    off = (
+        _copies(c.text, name)
+        or _outside_directives(c.text, s.unit.reference_file_text(), name)
+        or switched_off_change(pp.off, s.unit.reference_off())
+    )
+    if not off and cfg.harness.other_configurations == "check":
+        off = _other_configurations(c.text, s.unit.reference_module(), s.design.target.name, pp)
     if off:
         return invalid(
             cfg.reward,
@@ -71,6 +83,56 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.pp = pp
     c.file = c.dir / CANDIDATE_NAME
     return None
+
+
+def _copies(text: str, name: str) -> str:
+    """Why ``text`` defines the target more than once (a copy per configuration), or ""."""
+    from rtlopt.verilog import module_spans
+
+    n = sum(1 for m in module_spans(text) if m.name == name)
+    if n <= 1:
+        return ""
+    return (
+        f"the candidate defines module {name} {n} times (a copy under conditional "
+        "compilation); write one definition"
+    )
+
+
+_OUTSIDE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include)\b[^\n]*")
+
+
+def _outside_directives(text: str, reference: str, name: str) -> str:
+    """Why ``text`` holds macro or conditional directives outside the target module that its
+    repository file does not hold there (a ``define`` after ``endmodule`` changes what later
+    files of the unit read), or ""."""
+    from rtlopt.verilog import blank_comments, module_spans
+
+    def outside(t: str) -> list[str]:
+        code = blank_comments(t, strings=False)
+        span = next((m for m in module_spans(code) if m.name == name), None)
+        rest = code if span is None else code[: span.start] + "\n" + code[span.end :]
+        return [" ".join(m.group(0).split()) for m in _OUTSIDE.finditer(rest)]
+
+    found = outside(text)
+    if not found or found == outside(reference):
+        return ""
+    return (
+        f"the candidate holds a compiler directive outside module {name} ({found[0][:60]!r}), "
+        "which changes what other files read; write the module alone"
+    )
+
+
+def _other_configurations(text: str, reference: str, name: str, pp: Preprocessed) -> str:
+    """Why the candidate's module reads differently from the reference's in another
+    configuration of the macros its conditionals test (``evaluate._configs``), or ""."""
+    from rtlopt.evaluate._configs import other_configuration_change
+    from rtlopt.verilog import blank_comments, module_spans
+
+    span = next((m for m in module_spans(text) if m.name == name), None)
+    module = text if span is None else text[span.start : span.end]
+    return other_configuration_change(
+        blank_comments(reference, strings=False), blank_comments(module, strings=False), pp.defined
+    )
 
 
 def switched_off_change(cand: Sequence[str], ref: Sequence[str]) -> str:
