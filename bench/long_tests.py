@@ -12,6 +12,11 @@ test process and its children) with the ratio full / suite:
             C910 LZA with sky130hd (the suite: RTLLM counter_12 with nangate45)
     refute  tests/integration/test_formal_commute_mul.py::test_different_products_still_refuted
             different products refuted on the 24x24 / 16x12 MAC (the suite: 8x8 / 6x4)
+    refs    tests/integration/test_harness_references.py::test_every_rtllm_reference
+            every RTLLM reference against its own harness and proof (the suite: a quarter)
+    bench   tests/e2e/test_bench_cli.py::test_model_bench_smoke_resumes_after_interrupt
+            two designs benchmarked with the CPU model, interrupted and resumed (the suite:
+            one design)
 
     python bench/long_tests.py [--only edit,model,refute] [--rounds 1]
 
@@ -34,6 +39,8 @@ CASES = {
     "edit": "tests/e2e/test_large_module_edit.py",
     "model": "tests/e2e/test_model_run.py",
     "refute": "tests/integration/test_formal_commute_mul.py::test_different_products_still_refuted",
+    "refs": "tests/integration/test_harness_references.py::test_every_rtllm_reference",
+    "bench": "tests/e2e/test_bench_cli.py::test_model_bench_smoke_resumes_after_interrupt",
 }
 
 

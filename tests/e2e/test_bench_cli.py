@@ -17,6 +17,8 @@ from tests.e2e.conftest import REPO, rtlopt
 BENCH = Path(os.environ["RTLOPT_BENCH_PATH"])
 RTLLM = BENCH / "rtllm"
 needs_rtllm = pytest.mark.skipif(not RTLLM.is_dir(), reason="RTLLM not found")
+# bench/long_tests.py (case bench) runs the model smoke at full size
+FULL = os.environ.get("RTLOPT_TEST_FULL_SIZE", "") == "1"
 
 
 def test_unknown_suite_kind_lists_known_ones(tmp_path: Path) -> None:
@@ -147,7 +149,8 @@ def test_model_bench_smoke_resumes_after_interrupt(tmp_path: Path, model_cpu_sha
         "--pdk",
         "nangate45",
         "--designs",
-        "comparator_3bit,counter_12",
+        # the second design (the suite: none) shows a later design starts fresh, not resumed
+        "comparator_3bit,counter_12" if FULL else "comparator_3bit",
         "--policy",
         "transformers",
         "--steps",
@@ -188,7 +191,8 @@ def test_model_bench_smoke_resumes_after_interrupt(tmp_path: Path, model_cpu_sha
     assert done["resumed"] is True and done["steps"] == 2
     steps = [json.loads(ln)["step"] for ln in (first / "steps.jsonl").read_text().splitlines()]
     assert steps == [1, 2]
-    second = json.loads((out / "runs" / "counter_12" / "bench.json").read_text())
-    assert second["resumed"] is False and second["steps"] == 2
+    if FULL:
+        second = json.loads((out / "runs" / "counter_12" / "bench.json").read_text())
+        assert second["resumed"] is False and second["steps"] == 2
     assert (first / "policy" / "done").read_text() == "2"
     assert "coverage" in res.stdout.lower() or "Coverage" in res.stdout

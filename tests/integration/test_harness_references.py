@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -67,8 +68,19 @@ def test_lza_reference_passes_own_harness_and_formal(tmp_path: Path) -> None:
     _check(lza_design(), tmp_path, "lza")
 
 
+def _sweep() -> list[str]:
+    """Every RTLLM design with ``RTLOPT_TEST_FULL_SIZE=1`` (bench/long_tests.py, case refs);
+    in the suite every fourth one beyond the representative ones, and each expected-unknown
+    design (the sweep's time goes to proofs that repeat the same engines)."""
+    names = rtllm_names()
+    if os.environ.get("RTLOPT_TEST_FULL_SIZE", "") == "1":
+        return names
+    rest = [n for n in names if n not in REPRESENTATIVE]
+    return sorted({*rest[::4], *(n for n in EXPECTED_UNKNOWN if n in rest)})
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not RTLLM.exists(), reason=f"RTLLM not found at {RTLLM}")
-@pytest.mark.parametrize("name", rtllm_names())
+@pytest.mark.parametrize("name", _sweep())
 def test_every_rtllm_reference(name: str, tmp_path: Path) -> None:
     _check(rtllm_design(name), tmp_path, name)
