@@ -139,7 +139,7 @@ class HarnessConfig:
     )
     other_configurations: str = _f(
         "check",
-        "Other builds of a module whose body tests macros (`ifdef M). check (default): rtlopt proves the configuration the project's defines select, and a change that reads differently in another assignment of the tested macros (code several configurations share) is unchecked and not accepted; a change confined to branches this configuration alone selects passes. ignore: you state that only this configuration is built. SYNTHESIS and tools' own macros (__ICARUS__, VERILATOR, YOSYS) are never enumerated.",
+        "Other builds of a module whose body tests macros (`ifdef M). check (default): every assignment of the tested macros in which the candidate reads differently from the reference (code several configurations share) is proven as well, the macros set in front of the module (at most 4 such configurations, within formal.timeout_s; a configuration in which the reference does not build is skipped); a change confined to branches this configuration alone selects needs no extra proof. ignore: you state that only this configuration is built. SYNTHESIS and tools' own macros (__ICARUS__, VERILATOR, YOSYS) are never enumerated.",
     )
     parameter_probes: int = _f(
         3,

@@ -40,6 +40,10 @@ class Candidate:
     scope: str = ""  # what the parameter check covered (evaluate/_param_scope.py)
     configurations: tuple[Mapping[str, str], ...] = ()
     deadline: Deadline | None = None  # the verdict's one time budget (formal/budget.py)
+    # the macros the module's conditionals test, and the other assignments of them in which
+    # the candidate reads differently (evaluate/_configs.py): each is proven
+    macros: list[str] = field(default_factory=list)
+    other_configs: list[frozenset[str]] = field(default_factory=list)
 
 
 def invalid(

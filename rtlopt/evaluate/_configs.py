@@ -7,14 +7,13 @@ selects) is proven only in this one: a rewrite that moves a statement across a b
 uses what one branch drives where another drives something else, reads the same here and
 differently there.
 
-:func:`other_configuration_change` reads the reference module and the candidate under every
+:func:`differing_configurations` reads the reference module and the candidate under every
 assignment of the tested macros (defined or not where the module starts, then as the module's
-own ```define`` / ```undef`` lines change them) and compares their token streams: a change
-that only touches branches this configuration alone selects reads the same everywhere else
-and passes; any other is named, with the configuration in which it differs (rtlopt does not
-prove other configurations, so the evaluator rejects it as unchecked). The macros the flow
-itself fixes (``SYNTHESIS``: rtlopt proves the synthesized view) and the identity macros of
-tools are not enumerated.
+own ```define`` / ```undef`` lines change them) and compares their token streams: a change that
+only touches branches this configuration alone selects reads the same everywhere else; every
+other configuration is proven by ``evaluate/_config_check.py``. The macros the flow itself
+fixes (``SYNTHESIS``: rtlopt proves the synthesized view) and the identity macros of tools are
+not enumerated.
 """
 
 from __future__ import annotations
@@ -23,7 +22,14 @@ import itertools
 import re
 from collections.abc import Iterable
 
-__all__ = ["TOOL_MACROS", "active_tokens", "other_configuration_change", "tested_macros"]
+__all__ = [
+    "TOOL_MACROS",
+    "active_tokens",
+    "differing_configurations",
+    "label",
+    "other_configuration_change",
+    "tested_macros",
+]
 
 #: Macros that name the flow or a tool rather than a configuration of the design.
 TOOL_MACROS = frozenset({"SYNTHESIS", "__ICARUS__", "VERILATOR", "YOSYS", "XILINX_SIMULATOR"})
@@ -109,23 +115,28 @@ def active_tokens(code: str, defined: Iterable[str]) -> list[str]:
     return out
 
 
-def other_configuration_change(
+def differing_configurations(
     reference: str, candidate: str, defined: frozenset[str], *, limit: int = MAX_MACROS
-) -> str:
-    """Why ``candidate`` (the module's text, comments blanked) reads differently from
-    ``reference`` in a configuration other than this one, or "" when it reads the same in
-    every one. ``defined``: the tested macros defined where the module starts in this
-    configuration (the one that is proven)."""
+) -> tuple[list[str], list[frozenset[str]], str]:
+    """The tested macros, the assignments of them (the macros defined where the module starts)
+    other than this configuration's under which ``candidate`` reads differently from
+    ``reference`` (both the module's text, comments blanked), and why none can be listed ("":
+    they can). ``defined``: the tested macros defined here (the configuration proven)."""
     macros = sorted((tested_macros(reference) | tested_macros(candidate)) - TOOL_MACROS)
     if not macros:
-        return ""
+        return [], [], ""
     if len(macros) > limit:
         return (
-            f"the module's conditionals test {len(macros)} macros ({', '.join(macros[:4])}, "
-            f"...); rtlopt compares a change in at most {limit}"
+            macros,
+            [],
+            (
+                f"the module's conditionals test {len(macros)} macros ({', '.join(macros[:4])}, "
+                f"...); rtlopt compares a change in at most {limit}"
+            ),
         )
     fixed = {m for m in defined if m in TOOL_MACROS}
     here = frozenset(m for m in macros if m in defined)
+    out: list[frozenset[str]] = []
     for bits in itertools.product((False, True), repeat=len(macros)):
         config = frozenset(m for m, on in zip(macros, bits, strict=True) if on)
         if config == here:
@@ -135,13 +146,26 @@ def other_configuration_change(
                 candidate, config | fixed
             )
         except ValueError as exc:
-            return f"the module's conditionals do not nest ({exc})"
+            return macros, [], f"the module's conditionals do not nest ({exc})"
         if not same:
-            shown = ", ".join(f"{m} {'defined' if m in config else 'undefined'}" for m in macros)
-            return (
-                f"with {shown} (another configuration of the module's `ifdef) the change "
-                "reads differently, and rtlopt proves only the configuration the project's "
-                "defines select; keep the code other configurations share as it is (or, if "
-                'only this configuration is built, set harness.other_configurations = "ignore")'
-            )
-    return ""
+            out.append(config)
+    return macros, out, ""
+
+
+def label(macros: list[str], config: frozenset[str]) -> str:
+    """``A defined, B undefined``: one configuration of ``macros``."""
+    return ", ".join(f"{m} {'defined' if m in config else 'undefined'}" for m in macros)
+
+
+def other_configuration_change(
+    reference: str, candidate: str, defined: frozenset[str], *, limit: int = MAX_MACROS
+) -> str:
+    """Why ``candidate`` reads differently from ``reference`` in another configuration (the
+    first one), or "" when it reads the same in every one."""
+    macros, configs, why = differing_configurations(reference, candidate, defined, limit=limit)
+    if why or not configs:
+        return why
+    return (
+        f"with {label(macros, configs[0])} (another configuration of the module's `ifdef) "
+        "the change reads differently"
+    )

@@ -36,6 +36,7 @@ from rtlopt.evaluate._batch import Progress, evaluate_on_threads
 from rtlopt.evaluate._cache import ResultCache, evaluator_tools, make_fingerprint
 from rtlopt.evaluate._candidate import Progress as StageProgress
 from rtlopt.evaluate._candidate import invalid
+from rtlopt.evaluate._config_check import ConfigurationCheck
 from rtlopt.evaluate._messages import compile_error_summary, interface_problem
 from rtlopt.evaluate._netlist import NetlistGold
 from rtlopt.evaluate._params import ParameterCheck
@@ -119,6 +120,7 @@ class Evaluator:
         )
         # the repository's other parameterizations of the target (harness.parameterizations)
         self._params = ParameterCheck(design, config, workdir, type(self))
+        self._configs = ConfigurationCheck(design, config, workdir, type(self))
 
     def _built(self) -> _Parts:
         """The view, the testbench, the shared files and the stage pipeline (built once)."""
@@ -131,7 +133,9 @@ class Evaluator:
 
                     activity = netlist_activity
                 flows = FlowPool(setup, activity)
-                pipeline = Pipeline(setup, flows, self._reference, self._gold, self._params)
+                pipeline = Pipeline(
+                    setup, flows, self._reference, self._gold, self._params, self._configs
+                )
                 self._parts = _Parts(setup, flows, pipeline)
             return self._parts
 
@@ -180,6 +184,7 @@ class Evaluator:
         if self._parts is not None:
             self._parts.flows.close()
         self._params.close()
+        self._configs.close()
 
     def __enter__(self) -> Evaluator:
         return self

@@ -18,6 +18,7 @@ from typing import Any
 
 from rtlopt.errors import EvaluationTimeout, InfrastructureError
 from rtlopt.evaluate._candidate import Candidate, Progress, invalid
+from rtlopt.evaluate._config_check import ConfigurationCheck
 from rtlopt.evaluate._messages import mismatch_reason
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check, netlist_sources
 from rtlopt.evaluate._param_scope import PENDING, with_defaults
@@ -49,12 +50,14 @@ class Pipeline:
         reference: ReferenceMeasurement,
         gold: NetlistGold,
         params: ParameterCheck | None = None,
+        configs: ConfigurationCheck | None = None,
     ) -> None:
         self._s = setup
         self._flows = flows
         self._reference = reference
         self._gold = gold
         self._params = params
+        self._configs = configs
 
     def run(
         self, text: str, d: Path, equivalence: bool, progress: Progress, timings: dict[str, float]
@@ -84,10 +87,12 @@ class Pipeline:
             stages.append(("formal", formal_stage))
         if equivalence and s.config.harness.parameterizations and self._params is not None:
             stages.append(("parameters", self._parameter_stage))
+        if equivalence and self._configs is not None:
+            stages.append(("configurations", self._configuration_stage))
         for name, stage in stages:
             t0 = time.monotonic()
             try:
-                if name in ("formal", "parameters"):
+                if name in ("formal", "parameters", "configurations"):
                     with within(_deadline(s, c)):
                         rejected = stage(s, c)
                 else:
@@ -159,6 +164,22 @@ class Pipeline:
         stage, reason, sub = outcome.rejection
         if sub is not None and sub.status is not Status.INVALID:
             # a tool crash or timeout there is an infrastructure error here too
+            return dataclasses.replace(sub, reason=reason, logs=c.logs)
+        return invalid(s.config.reward, stage, reason, r_syn=1.0, logs=c.logs)
+
+    def _configuration_stage(self, s: EvalSetup, c: Candidate) -> EvalResult | None:
+        """The other configurations of the module's `ifdef in which the candidate reads
+        differently (evaluate/_config_check.py), within the verdict's one time budget."""
+        if not c.other_configs or self._configs is None:
+            return None
+        deadline = _deadline(s, c)
+        if c.formal is None:  # the defaults' formal check runs after (beside synthesis)
+            deadline = deadline.share(2)
+        rejection = self._configs.check(c.text, c.macros, c.other_configs, deadline)
+        if rejection is None:
+            return None
+        stage, reason, sub = rejection
+        if sub is not None and sub.status is not Status.INVALID:
             return dataclasses.replace(sub, reason=reason, logs=c.logs)
         return invalid(s.config.reward, stage, reason, r_syn=1.0, logs=c.logs)
 

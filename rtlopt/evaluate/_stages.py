@@ -71,7 +71,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     if not off and cfg.harness.other_configurations == "check":
-        off = _other_configurations(c.text, s.unit.reference_module(), s.design.target.name, pp)
+        off = _other_configurations(c, s.unit.reference_module(), name, pp)
     if off:
         return invalid(
             cfg.reward,
@@ -122,17 +122,19 @@ def _outside_directives(text: str, reference: str, name: str) -> str:
     )
 
 
-def _other_configurations(text: str, reference: str, name: str, pp: Preprocessed) -> str:
-    """Why the candidate's module reads differently from the reference's in another
-    configuration of the macros its conditionals test (``evaluate._configs``), or ""."""
-    from rtlopt.evaluate._configs import other_configuration_change
+def _other_configurations(c: Candidate, reference: str, name: str, pp: Preprocessed) -> str:
+    """Why the candidate's other configurations cannot be checked, or "" (those in which it
+    reads differently from the reference are left in ``c.other_configs`` to be proven)."""
+    from rtlopt.evaluate._configs import differing_configurations
     from rtlopt.verilog import blank_comments, module_spans
 
-    span = next((m for m in module_spans(text) if m.name == name), None)
-    module = text if span is None else text[span.start : span.end]
-    return other_configuration_change(
+    span = next((m for m in module_spans(c.text) if m.name == name), None)
+    module = c.text if span is None else c.text[span.start : span.end]
+    macros, configs, why = differing_configurations(
         blank_comments(reference, strings=False), blank_comments(module, strings=False), pp.defined
     )
+    c.macros, c.other_configs = macros, configs
+    return why
 
 
 def switched_off_change(cand: Sequence[str], ref: Sequence[str]) -> str:

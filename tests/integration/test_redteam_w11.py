@@ -98,16 +98,17 @@ def test_active_code_moved_across_a_switched_off_branch_is_rejected(
     assert moved != NARROWED
     repo = _repo(tmp_path, monkeypatch, {"rtl/soc.v": SOC, "rtl/top.v": NARROWED})
     in_place = NARROWED.replace("a ^ b", "(a | b) & ~(a & b)")
-    # code both configurations share is proven in this one only: unchecked by default, and
-    # accepted (control) when the user states only this configuration is built
+    # code both configurations share: proven in this one and in the one NARROW selects
     rc, out = _evaluate(repo, "rtl/top.v", in_place)
-    assert not _accepted(rc, out) and "NARROW defined" in out["candidate"]["reason"], out  # type: ignore[index]
-    monkeypatch.setenv("RTLOPT_HARNESS__OTHER_CONFIGURATIONS", "ignore")
-    rc, out = _evaluate(repo, "rtl/top.v", in_place)
-    assert _accepted(rc, out), out
-    monkeypatch.delenv("RTLOPT_HARNESS__OTHER_CONFIGURATIONS")
+    assert _accepted(rc, out), out  # control
     rc, out = _evaluate(repo, "rtl/top.v", moved)
     assert not _accepted(rc, out), out
+    assert "in the configuration NARROW defined" in out["candidate"]["reason"], out  # type: ignore[index]
+    # the user may state that only this configuration is built
+    monkeypatch.setenv("RTLOPT_HARNESS__OTHER_CONFIGURATIONS", "ignore")
+    rc, out = _evaluate(repo, "rtl/top.v", moved)
+    assert _accepted(rc, out), out
+    monkeypatch.delenv("RTLOPT_HARNESS__OTHER_CONFIGURATIONS")
     rc, report = _check(repo, {"rtl/top.v": moved})
     assert rc == 1, report
 

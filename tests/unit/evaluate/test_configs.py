@@ -31,7 +31,7 @@ def test_a_statement_moved_across_a_branch_reads_differently_in_the_other_config
         "`endif\nend", "`endif\n  y = a ^ b;\nend"
     )
     why = other_configuration_change(REF, moved, frozenset())
-    assert "NARROW defined" in why and "harness.other_configurations" in why
+    assert "NARROW defined" in why
 
 
 def test_a_change_in_shared_code_is_named_and_one_confined_to_this_branch_passes() -> None:

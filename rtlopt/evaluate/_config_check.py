@@ -1,0 +1,135 @@
+"""Proofs in the other configurations of a module's ```ifdef``s.
+
+``evaluate/_configs.py`` lists the assignments of the macros a module's conditionals test
+under which the candidate reads differently from the reference. Each is checked here like
+the defaults: the target's file is copied with ```define`` / ```undef`` lines for those
+macros in front of the module, and an evaluator of that design (its own reference, testbench
+and proof) judges the candidate's text, read in that macro state. A difference rejects (a
+counterexample of that configuration); a configuration in which the reference itself does not
+build is not one the repository can use and is skipped (logged); a tool error or no time left
+leaves the change unchecked (rejected). All of it within the verdict's one time budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from pathlib import Path
+
+from rtlopt.config import Config
+from rtlopt.errors import DesignError
+from rtlopt.evaluate._configs import label
+from rtlopt.evaluate._params import Factory, _Evaluates
+from rtlopt.formal.budget import Deadline, within
+from rtlopt.frontend.model import Design
+from rtlopt.results import EvalResult, Stage
+
+__all__ = ["ConfigurationCheck"]
+
+log = logging.getLogger(__name__)
+progress = logging.getLogger("rtlopt.evaluate.configuration")
+
+#: At most this many other configurations are proven per candidate.
+MAX_PROOFS = 4
+
+
+class ConfigurationCheck:
+    """Evaluates a candidate in other configurations of the target's tested macros."""
+
+    def __init__(self, design: Design, config: Config, workdir: Path, factory: Factory) -> None:
+        self.design = design
+        self.config = config
+        self.workdir = workdir
+        self.factory = factory
+        self._lock = threading.Lock()
+        self._subs: dict[tuple[str, ...], _Evaluates] = {}
+
+    def check(
+        self,
+        text: str,
+        macros: list[str],
+        configs: list[frozenset[str]],
+        deadline: Deadline,
+    ) -> tuple[Stage, str, EvalResult | None] | None:
+        """The rejection (stage, reason, the failing configuration's result) or None."""
+        if len(configs) > MAX_PROOFS:
+            return (
+                Stage.FORMAL,
+                f"unchecked: the change reads differently in {len(configs)} other "
+                f"configurations of the module's `ifdef ({label(macros, configs[0])}, ...); "
+                f"rtlopt proves at most {MAX_PROOFS}",
+                None,
+            )
+        name = self.design.target.name
+        for i, config in enumerate(configs):
+            what = label(macros, config)
+            if deadline.left() < 1.0:
+                return (
+                    Stage.FORMAL,
+                    f"unchecked: no time was left to check the configuration {what}",
+                    None,
+                )
+            progress.info("%s: checking the configuration %s", name, what)
+            try:
+                with within(deadline.share(len(configs) - i)):
+                    res = self._sub(macros, config).evaluate(text)
+            except DesignError as exc:  # the reference itself does not build there
+                log.info("%s: configuration %s skipped: %s", name, what, exc.one_line())
+                continue
+            if not res.accepted:
+                return res.stage, f"in the configuration {what}: {res.reason}", res
+        return None
+
+    def close(self) -> None:
+        with self._lock:
+            for ev in self._subs.values():
+                close = getattr(ev, "close", None)
+                if close is not None:
+                    close()
+            self._subs.clear()
+
+    def _sub(self, macros: list[str], config: frozenset[str]) -> _Evaluates:
+        """The evaluator of the target read with ``config`` (one per configuration)."""
+        from rtlopt.frontend import parse_text
+        from rtlopt.verilog import module_spans
+
+        key = tuple(f"{m}={int(m in config)}" for m in macros)
+        with self._lock:
+            if key in self._subs:
+                return self._subs[key]
+            d = self.design
+            t = d.target
+            folder = self.workdir / "configurations" / str(len(self._subs) + 1)
+            folder.mkdir(parents=True, exist_ok=True)
+            text = t.file.read_text(errors="surrogateescape")
+            spans = [m for m in module_spans(text) if m.name == t.name]
+            span = next((m for m in spans if m.line == t.line), spans[0])
+            head = "".join(f"`define {m}\n" if m in config else f"`undef {m}\n" for m in macros)
+            path = folder / t.file.name
+            path.write_text(
+                text[: span.start] + head + text[span.start :], errors="surrogateescape"
+            )
+            mods = {m.name: m for m in parse_text(path.read_text(), str(path), sources=d.sources)}
+            target = dataclasses.replace(
+                mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
+            )
+            sources = dataclasses.replace(
+                d.sources, include_dirs=(*d.sources.include_dirs, t.file.parent)
+            )
+            special = dataclasses.replace(
+                d,
+                target=target,
+                modules={**d.modules, t.name: target},
+                closure=tuple(path if f == t.file else f for f in d.closure),
+                sources=sources,
+            )
+            cfg = dataclasses.replace(
+                self.config,
+                harness=dataclasses.replace(
+                    self.config.harness, parameterizations=False, other_configurations="ignore"
+                ),
+                eval=dataclasses.replace(self.config.eval, cache=False),
+            )
+            self._subs[key] = self.factory(special, cfg, folder / "eval")
+            return self._subs[key]
