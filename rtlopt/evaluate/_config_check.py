@@ -5,9 +5,10 @@ under which the candidate reads differently from the reference. Each is checked 
 the defaults: the target's file is copied with ```define`` / ```undef`` lines for those
 macros in front of the module, and an evaluator of that design (its own reference, testbench
 and proof) judges the candidate's text, read in that macro state. A difference rejects (a
-counterexample of that configuration); a configuration in which the reference itself does not
-build is not one the repository can use and is skipped (logged); a tool error or no time left
-leaves the change unchecked (rejected). All of it within the verdict's one time budget.
+counterexample of that configuration); a configuration in which the repository's module itself
+does not build or pass (checked first, once) is not one rtlopt can judge and is skipped
+(logged); a tool error, an error building the candidate's evaluation or no time left leaves the
+change unchecked (rejected). All of it within the verdict's one time budget.
 """
 
 from __future__ import annotations
@@ -25,13 +26,36 @@ from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
 
-__all__ = ["ConfigurationCheck"]
+__all__ = ["CONFIG_CLOSE", "CONFIG_OPEN", "ConfigurationCheck"]
 
 log = logging.getLogger(__name__)
 progress = logging.getLogger("rtlopt.evaluate.configuration")
 
+#: The lines that set a configuration in the copied target file (``_outside_directives``
+#: compares a candidate with the repository's file, without them).
+CONFIG_OPEN = "// rtlopt: configuration\n"
+CONFIG_CLOSE = "// rtlopt: end of configuration\n"
+
 #: At most this many other configurations are proven per candidate.
 MAX_PROOFS = 4
+
+
+def configured(
+    text: str, name: str, macros: list[str], config: frozenset[str], line: int = 0
+) -> str:
+    """``text`` with the lines that set ``config`` in front of module ``name`` (the one at
+    ``line`` when there are several; the start of the text when there is none)."""
+    from rtlopt.verilog import module_spans
+
+    head = (
+        CONFIG_OPEN
+        + "".join(f"`define {m}\n" if m in config else f"`undef {m}\n" for m in macros)
+        + CONFIG_CLOSE
+    )
+    spans = [m for m in module_spans(text) if m.name == name]
+    span = next((m for m in spans if m.line == line), spans[0] if spans else None)
+    at = 0 if span is None else span.start
+    return text[:at] + head + text[at:]
 
 
 class ConfigurationCheck:
@@ -44,6 +68,7 @@ class ConfigurationCheck:
         self.factory = factory
         self._lock = threading.Lock()
         self._subs: dict[tuple[str, ...], _Evaluates] = {}
+        self._valid: dict[tuple[str, ...], bool] = {}
 
     def check(
         self,
@@ -71,15 +96,54 @@ class ConfigurationCheck:
                     None,
                 )
             progress.info("%s: checking the configuration %s", name, what)
-            try:
-                with within(deadline.share(len(configs) - i)):
-                    res = self._sub(macros, config).evaluate(text)
-            except DesignError as exc:  # the reference itself does not build there
-                log.info("%s: configuration %s skipped: %s", name, what, exc.one_line())
+            if not self._reference_passes(macros, config, deadline):
+                log.info("%s: configuration %s skipped: the reference fails there", name, what)
                 continue
+            try:
+                # the candidate read with the configuration's lines in front of its module,
+                # also a copy of the whole file (read from the state at the file's start)
+                with within(deadline.share(len(configs) - i)):
+                    res = self._sub(macros, config).evaluate(configured(text, name, macros, config))
+            except DesignError as exc:  # the reference passed there: never a skip
+                return (
+                    Stage.FORMAL,
+                    f"unchecked in the configuration {what}: {exc.one_line()}",
+                    None,
+                )
             if not res.accepted:
                 return res.stage, f"in the configuration {what}: {res.reason}", res
         return None
+
+    def _reference_passes(
+        self, macros: list[str], config: frozenset[str], deadline: Deadline
+    ) -> bool:
+        """Whether the repository's module itself passes in ``config`` (once per
+        configuration): one in which it does not build or is refused (a simulator's model
+        with system tasks) is not a configuration rtlopt can judge, nor one a candidate must
+        match."""
+        from rtlopt.verilog import module_spans
+
+        key = tuple(f"{m}={int(m in config)}" for m in macros)
+        with self._lock:
+            if key in self._valid:
+                return self._valid[key]
+        t = self.design.target
+        text = t.file.read_text(errors="surrogateescape")
+        spans = [m for m in module_spans(text) if m.name == t.name]
+        span = next((m for m in spans if m.line == t.line), spans[0])
+        module = text[span.start : span.end]
+        try:
+            with within(deadline.share(2)):
+                ok = (
+                    self._sub(macros, config)
+                    .evaluate(configured(module, t.name, macros, config))
+                    .accepted
+                )
+        except DesignError:
+            ok = False
+        with self._lock:
+            self._valid[key] = ok
+        return ok
 
     def close(self) -> None:
         with self._lock:
@@ -92,7 +156,6 @@ class ConfigurationCheck:
     def _sub(self, macros: list[str], config: frozenset[str]) -> _Evaluates:
         """The evaluator of the target read with ``config`` (one per configuration)."""
         from rtlopt.frontend import parse_text
-        from rtlopt.verilog import module_spans
 
         key = tuple(f"{m}={int(m in config)}" for m in macros)
         with self._lock:
@@ -102,14 +165,11 @@ class ConfigurationCheck:
             t = d.target
             folder = self.workdir / "configurations" / str(len(self._subs) + 1)
             folder.mkdir(parents=True, exist_ok=True)
-            text = t.file.read_text(errors="surrogateescape")
-            spans = [m for m in module_spans(text) if m.name == t.name]
-            span = next((m for m in spans if m.line == t.line), spans[0])
-            head = "".join(f"`define {m}\n" if m in config else f"`undef {m}\n" for m in macros)
-            path = folder / t.file.name
-            path.write_text(
-                text[: span.start] + head + text[span.start :], errors="surrogateescape"
+            text = configured(
+                t.file.read_text(errors="surrogateescape"), t.name, macros, config, t.line
             )
+            path = folder / t.file.name
+            path.write_text(text, errors="surrogateescape")
             mods = {m.name: m for m in parse_text(path.read_text(), str(path), sources=d.sources)}
             target = dataclasses.replace(
                 mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low

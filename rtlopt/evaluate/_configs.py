@@ -32,7 +32,21 @@ __all__ = [
 ]
 
 #: Macros that name the flow or a tool rather than a configuration of the design.
-TOOL_MACROS = frozenset({"SYNTHESIS", "__ICARUS__", "VERILATOR", "YOSYS", "XILINX_SIMULATOR"})
+TOOL_MACROS = frozenset(
+    {
+        "SYNTHESIS",
+        "__ICARUS__",
+        "VERILATOR",
+        "YOSYS",
+        "XILINX_SIMULATOR",
+        "MODEL_TECH",
+        "QUESTA",
+        "VCS",
+        "INCA",
+        "XCELIUM",
+        "RIVIERA",
+    }
+)
 
 #: At most this many tested macros are enumerated (2**n readings of each text).
 MAX_MACROS = 10

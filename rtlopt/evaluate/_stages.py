@@ -113,6 +113,19 @@ def _outside_directives(text: str, reference: str, name: str) -> str:
         rest = code if span is None else code[: span.start] + "\n" + code[span.end :]
         return [" ".join(m.group(0).split()) for m in _OUTSIDE.finditer(rest)]
 
+    from rtlopt.evaluate._config_check import CONFIG_CLOSE, CONFIG_OPEN
+
+    def unset(t: str) -> str:
+        at = t.find(CONFIG_OPEN)
+        if at < 0 or CONFIG_CLOSE not in t[at:]:
+            return t
+        return t[:at] + t[t.index(CONFIG_CLOSE, at) + len(CONFIG_CLOSE) :]
+
+    # in a configuration's evaluation (evaluate/_config_check.py) the target's copy and the
+    # candidate carry the lines that set it: both are compared without them (a candidate's
+    # own such block counts, as everything else, where the repository file holds none)
+    if unset(reference) != reference:
+        reference, text = unset(reference), unset(text)
     found = outside(text)
     if not found or found == outside(reference):
         return ""

@@ -49,12 +49,6 @@ def _check(repo: Path) -> tuple[int, dict]:
     return r.returncode, json.loads(r.stdout)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open here: the SystemVerilog view blanks the module but keeps its `endmodule : "
-    "name` label ('sv_alu' doesn't match previous name 'sv_pkg'); check takes evaluate's path, "
-    "so the view's fix (evaluate, a parallel branch) makes this pass",
-)
 def test_a_module_with_a_package_import_and_an_end_label_is_judged(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     _stage(repo, ALU, "OpAdd:   result = a_i[0] + b_i;", "OpAdd:   result = b_i + a_i[0];")
