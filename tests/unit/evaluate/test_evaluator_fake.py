@@ -215,6 +215,7 @@ def test_fake_timings_name_each_stage_that_ran(evaluator: Evaluator, fake_tools:
         "simulation",
         "formal",
         "parameters",
+        "configurations",
         "synthesis",
         "timing",
     ]
