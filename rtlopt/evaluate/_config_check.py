@@ -6,9 +6,10 @@ the defaults: the target's file is copied with ```define`` / ```undef`` lines fo
 macros in front of the module, and an evaluator of that design (its own reference, testbench
 and proof) judges the candidate's text, read in that macro state. A difference rejects (a
 counterexample of that configuration); a configuration in which the repository's module itself
-does not build or pass (checked first, once) is not one rtlopt can judge and is skipped
-(logged); a tool error, an error building the candidate's evaluation or no time left leaves the
-change unchecked (rejected). All of it within the verdict's one time budget.
+does not build or pass (checked first, once: an empty define of a valued macro, a module the
+default closure lacks), a tool error, an error building the candidate's evaluation or no time
+left leaves the change unchecked (rejected): nothing is skipped. All of it within the
+verdict's one time budget.
 """
 
 from __future__ import annotations
@@ -97,8 +98,14 @@ class ConfigurationCheck:
                 )
             progress.info("%s: checking the configuration %s", name, what)
             if not self._reference_passes(macros, config, deadline):
-                log.info("%s: configuration %s skipped: the reference fails there", name, what)
-                continue
+                # rtlopt's own reading of the configuration (an empty define of a valued
+                # macro, a module the closure lacks) may be what fails: never a skip
+                return (
+                    Stage.FORMAL,
+                    f"unchecked: the repository's module does not pass against itself in the "
+                    f"configuration {what}, so the change cannot be checked there",
+                    None,
+                )
             try:
                 # the candidate read with the configuration's lines in front of its module,
                 # also a copy of the whole file (read from the state at the file's start)
@@ -174,8 +181,14 @@ class ConfigurationCheck:
             target = dataclasses.replace(
                 mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
             )
+            # the same lines first in the unit, as a command-line define would set them: the
+            # modules of other files (a submodule's own `ifdef) read the configuration too
+            first = folder / "rtlopt_configuration.vh"
+            first.write_text(configured("", t.name, macros, config))
             sources = dataclasses.replace(
-                d.sources, include_dirs=(*d.sources.include_dirs, t.file.parent)
+                d.sources,
+                include_dirs=(*d.sources.include_dirs, t.file.parent),
+                prelude=(first, *d.sources.prelude),
             )
             special = dataclasses.replace(
                 d,

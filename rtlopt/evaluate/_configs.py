@@ -21,11 +21,15 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
+from pathlib import Path
+
+from rtlopt.verilog import blank_comments
 
 __all__ = [
     "TOOL_MACROS",
     "active_tokens",
     "differing_configurations",
+    "external_macros",
     "label",
     "other_configuration_change",
     "tested_macros",
@@ -129,14 +133,52 @@ def active_tokens(code: str, defined: Iterable[str]) -> list[str]:
     return out
 
 
+_INCLUDE = re.compile(r'`include\s+"([^"\n]+)"')
+_GUARD = re.compile(r"`ifndef\s+([A-Za-z_][\w$]*)\s+`define\s+\1\b")
+
+
+def external_macros(files: Iterable[Path], include_dirs: Iterable[Path]) -> frozenset[str]:
+    """The macros the conditionals of ``files`` and of the headers they include (searched in
+    the including file's folder, then ``include_dirs``) test, include guards and the flow's
+    own macros aside: switches of code outside the target module's own text (its submodules,
+    a header it includes) that the token comparison cannot see."""
+    dirs = tuple(include_dirs)
+    seen: set[Path] = set()
+    out: set[str] = set()
+    todo = [Path(f) for f in files]
+    while todo and len(seen) < 500:
+        f = todo.pop()
+        try:
+            key = f.resolve()
+            if key in seen or not f.is_file():
+                continue
+            seen.add(key)
+            code = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
+        out |= tested_macros(code) - set(_GUARD.findall(code))
+        for name in _INCLUDE.findall(code):
+            todo += [d / name for d in (f.parent, *dirs) if (d / name).is_file()][:1]
+    return frozenset(out - TOOL_MACROS)
+
+
 def differing_configurations(
-    reference: str, candidate: str, defined: frozenset[str], *, limit: int = MAX_MACROS
+    reference: str,
+    candidate: str,
+    defined: frozenset[str],
+    *,
+    external: frozenset[str] = frozenset(),
+    limit: int = MAX_MACROS,
 ) -> tuple[list[str], list[frozenset[str]], str]:
     """The tested macros, the assignments of them (the macros defined where the module starts)
-    other than this configuration's under which ``candidate`` reads differently from
-    ``reference`` (both the module's text, comments blanked), and why none can be listed ("":
-    they can). ``defined``: the tested macros defined here (the configuration proven)."""
-    macros = sorted((tested_macros(reference) | tested_macros(candidate)) - TOOL_MACROS)
+    other than this configuration's that must be proven, and why none can be listed ("": they
+    can). ``defined``: the tested macros defined here (the configuration proven).
+
+    An assignment is left out only when it gives ``external`` macros (tested outside the
+    module's own text) their values here, the module includes no header (whose directives
+    this reading does not apply), and ``candidate`` reads the same as ``reference`` under it
+    (both the module's text, comments blanked)."""
+    macros = sorted((tested_macros(reference) | tested_macros(candidate) | external) - TOOL_MACROS)
     if not macros:
         return [], [], ""
     if len(macros) > limit:
@@ -144,16 +186,20 @@ def differing_configurations(
             macros,
             [],
             (
-                f"the module's conditionals test {len(macros)} macros ({', '.join(macros[:4])}, "
-                f"...); rtlopt compares a change in at most {limit}"
+                f"the design's conditionals test {len(macros)} macros ({', '.join(macros[:4])}, "
+                f"...); rtlopt checks a change in at most {limit}"
             ),
         )
     fixed = {m for m in defined if m in TOOL_MACROS}
     here = frozenset(m for m in macros if m in defined)
+    opaque = bool(_INCLUDE.search(reference) or _INCLUDE.search(candidate))
     out: list[frozenset[str]] = []
     for bits in itertools.product((False, True), repeat=len(macros)):
         config = frozenset(m for m, on in zip(macros, bits, strict=True) if on)
         if config == here:
+            continue
+        if opaque or any((m in config) != (m in here) for m in external):
+            out.append(config)
             continue
         try:
             same = active_tokens(reference, config | fixed) == active_tokens(

@@ -150,6 +150,8 @@ class UnitText:
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
         self._off: tuple[str, ...] | None = None
         self._module_text = ""
+        self._external: dict[tuple[str, ...], frozenset[str]] = {}
+        self._ext_lock = threading.Lock()
         self._off_lock = threading.Lock()
         self._unit_lines: list[tuple[int, Path, int]] = []
         self._lock = threading.Lock()
@@ -319,6 +321,32 @@ class UnitText:
                 self._off = pp.off
             return self._off
 
+    def external_macros(self, candidate: str = "") -> frozenset[str]:
+        """The macros tested outside the target module's own text that can change the design
+        (``evaluate._configs.external_macros``): in the files of the modules the reference or
+        ``candidate`` instantiates and the headers the module or those files include."""
+        from rtlopt.evaluate._configs import external_macros
+
+        d = self.design
+        t = d.target
+        names = set(d.submodules) | {
+            w for w in re.findall(r"[A-Za-z_][\w$]*", candidate) if w in d.modules
+        }
+        names.discard(t.name)
+        files = {d.modules[n].file for n in names if n in d.modules}
+        files.discard(t.file)
+        module = self._module_text + "\n" + candidate
+        heads = [
+            p
+            for name in re.findall(r'`include\s+"([^"\n]+)"', module)
+            for p in [t.file.parent / name, *(i / name for i in d.include_dirs)][:1]
+        ]
+        key = tuple(sorted(str(f) for f in [*files, *heads]))
+        with self._ext_lock:
+            if key not in self._external:
+                self._external[key] = external_macros([*files, *heads], d.include_dirs)
+            return self._external[key]
+
     def reference_file_text(self) -> str:
         """The text of the repository file that holds the target."""
         return self.design.target.file.read_text(errors="replace")
@@ -366,11 +394,12 @@ class UnitText:
         full = "\n".join([*head, *body, *foot])
         lmap = tuple([0] * len(head) + lines + [0] * len(foot))
         (wd / CANDIDATE_NAME).write_text(full)
-        off, defined = self._switched_off(text, state, depth, wd / "preprocess-off")
+        extra = self.external_macros(text) if self._module_text else frozenset()
+        off, defined = self._switched_off(text, state, depth, wd / "preprocess-off", extra)
         return Preprocessed(full, lmap, msgs, off, defined)
 
     def _switched_off(
-        self, text: str, state: Path, depth: int, wd: Path
+        self, text: str, state: Path, depth: int, wd: Path, extra: frozenset[str] = frozenset()
     ) -> tuple[tuple[str, ...], frozenset[str]]:
         """The lines of the target module in ``text`` that this compilation drops (code and
         comments in branches the current defines switch off, and every line holding a
@@ -390,9 +419,9 @@ class UnitText:
         first, last = (0, len(lines)) if span is None else (span.line - 1, _end_line(text, span))
         last = min(last, len(code))
         directives = {i for i in range(first, last) if _DIRECTIVE.search(code[i])}
-        if not directives:
+        if not directives and not extra:
             return (), frozenset()
-        tested = sorted(tested_macros("\n".join(code[first:last])))
+        tested = sorted(tested_macros("\n".join(code[first:last])) | extra)
         tag = "rtlopt_line_" + secrets.token_hex(6) + "_"
         marked: list[str] = []
         for i, line in enumerate(lines):

@@ -19,7 +19,7 @@ from rtlopt.evaluate._sources import library_files
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
 if TYPE_CHECKING:
-    from rtlopt.evaluate._preprocess import Preprocessed
+    from rtlopt.evaluate._preprocess import Preprocessed, UnitText
 
 __all__ = [
     "compile_stage",
@@ -38,7 +38,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     from rtlopt.harness import screen_preprocessed
 
     if s.unit is None:
-        return None
+        return _view_configurations(s, c)
     cfg = s.config
     c.progress.stage = Stage.SCREEN
     pp = s.unit.candidate(c.text, c.dir)
@@ -71,7 +71,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     if not off and cfg.harness.other_configurations == "check":
-        off = _other_configurations(c, s.unit.reference_module(), name, pp)
+        off = _other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
     if off:
         return invalid(
             cfg.reward,
@@ -83,6 +83,36 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.pp = pp
     c.file = c.dir / CANDIDATE_NAME
     return None
+
+
+def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """On the SystemVerilog view path (one slang view per side, no preprocessed unit): a
+    candidate whose design tests macros other than the flow's is unchecked, since no other
+    configuration is read there (``harness.other_configurations = "ignore"`` states there
+    is none)."""
+    from rtlopt.evaluate._configs import TOOL_MACROS, external_macros, tested_macros
+    from rtlopt.verilog import blank_comments
+
+    if s.config.harness.other_configurations != "check":
+        return None
+    d = s.design
+    files = [d.modules[n].file for n in d.submodules if n in d.modules]
+    found = (
+        tested_macros(blank_comments(d.target.file.read_text(errors="replace"), strings=False))
+        | tested_macros(blank_comments(c.text, strings=False))
+        | external_macros(files, d.include_dirs)
+    ) - TOOL_MACROS
+    if not found:
+        return None
+    return invalid(
+        s.config.reward,
+        Stage.SCREEN,
+        f"unchecked: the design's conditionals test {', '.join(sorted(found)[:3])}, and on the "
+        "SystemVerilog view path rtlopt reads only the configuration the project's defines "
+        'select (set harness.other_configurations = "ignore" if only it is built)',
+        r_syn=0.0,
+        logs=c.logs,
+    )
 
 
 def _copies(text: str, name: str) -> str:
@@ -135,7 +165,9 @@ def _outside_directives(text: str, reference: str, name: str) -> str:
     )
 
 
-def _other_configurations(c: Candidate, reference: str, name: str, pp: Preprocessed) -> str:
+def _other_configurations(
+    c: Candidate, reference: str, name: str, pp: Preprocessed, s_unit: UnitText | None
+) -> str:
     """Why the candidate's other configurations cannot be checked, or "" (those in which it
     reads differently from the reference are left in ``c.other_configs`` to be proven)."""
     from rtlopt.evaluate._configs import differing_configurations
@@ -143,8 +175,12 @@ def _other_configurations(c: Candidate, reference: str, name: str, pp: Preproces
 
     span = next((m for m in module_spans(c.text) if m.name == name), None)
     module = c.text if span is None else c.text[span.start : span.end]
+    assert s_unit is not None
     macros, configs, why = differing_configurations(
-        blank_comments(reference, strings=False), blank_comments(module, strings=False), pp.defined
+        blank_comments(reference, strings=False),
+        blank_comments(module, strings=False),
+        pp.defined,
+        external=s_unit.external_macros(c.text),
     )
     c.macros, c.other_configs = macros, configs
     return why
