@@ -51,6 +51,18 @@ def test_equivalent_rewrites_are_proven(repo: Path, cand: str) -> None:
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
 
 
+def test_the_vendor_configuration_leaves_a_rewrite_unchecked_by_default(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # without the fixture's statement, the CT_VENDOR_ICG build (a cell this tree lacks) is a
+    # configuration rtlopt must prove and cannot: the rewrite is not accepted, and says why
+    monkeypatch.setenv("RTLOPT_HARNESS__OTHER_CONFIGURATIONS", "check")
+    rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_equiv.v")
+    c = out["candidate"]
+    assert rc == 1 and not out["accepted"]
+    assert "CT_VENDOR_ICG defined" in c["reason"], c  # type: ignore[index]
+
+
 def test_broken_rewrite_is_rejected(repo: Path) -> None:
     rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_broken.v")
     c = out["candidate"]
