@@ -20,12 +20,13 @@ and docs/gpu.md walks through the same arithmetic.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from rtlopt.config import PolicyConfig, TrainConfig
+from rtlopt.policy._machine import cpu_ram_bytes as cpu_ram_bytes
+from rtlopt.policy._machine import cuda_card_bytes as cuda_card_bytes
+from rtlopt.policy._machine import host_available_bytes as host_available_bytes
 from rtlopt.policy._shapes import DTYPE_BYTES as DTYPE_BYTES
 from rtlopt.policy._shapes import KNOWN_SHAPES as KNOWN_SHAPES
 from rtlopt.policy._shapes import ModelShape as ModelShape
@@ -536,25 +537,6 @@ def plan_memory(
     )
 
 
-def host_available_bytes() -> int | None:
-    """Host memory available now (``MemAvailable`` of /proc/meminfo), else physical RAM."""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return cpu_ram_bytes()
-
-
-def cpu_ram_bytes() -> int | None:
-    """Physical RAM, or None where the platform does not say."""
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def plan_for(
     policy: PolicyConfig,
     train: TrainConfig,
@@ -588,14 +570,3 @@ def plan_for(
         host_capacity=host_capacity,
         frozen=train.learning_rate == 0,
     )
-
-
-def cuda_card_bytes(index: int = 0) -> int | None:
-    """Total memory of CUDA device ``index`` as torch reports it, or None without a GPU."""
-    from rtlopt.policy._preflight import cuda_available
-
-    if not cuda_available():
-        return None
-    import torch
-
-    return int(torch.cuda.get_device_properties(index).total_memory)
