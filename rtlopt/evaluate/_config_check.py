@@ -22,7 +22,7 @@ from pathlib import Path
 from rtlopt.config import Config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._configs import label
-from rtlopt.evaluate._params import Factory, _Evaluates
+from rtlopt.evaluate._params import Factory, _Evaluates, design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
@@ -162,8 +162,6 @@ class ConfigurationCheck:
 
     def _sub(self, macros: list[str], config: frozenset[str]) -> _Evaluates:
         """The evaluator of the target read with ``config`` (one per configuration)."""
-        from rtlopt.frontend import parse_text
-
         key = tuple(f"{m}={int(m in config)}" for m in macros)
         with self._lock:
             if key in self._subs:
@@ -172,31 +170,14 @@ class ConfigurationCheck:
             t = d.target
             folder = self.workdir / "configurations" / str(len(self._subs) + 1)
             folder.mkdir(parents=True, exist_ok=True)
-            text = configured(
-                t.file.read_text(errors="surrogateescape"), t.name, macros, config, t.line
-            )
-            path = folder / t.file.name
-            path.write_text(text, errors="surrogateescape")
-            mods = {m.name: m for m in parse_text(path.read_text(), str(path), sources=d.sources)}
-            target = dataclasses.replace(
-                mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
-            )
             # the same lines first in the unit, as a command-line define would set them: the
             # modules of other files (a submodule's own `ifdef) read the configuration too
             first = folder / "rtlopt_configuration.vh"
             first.write_text(configured("", t.name, macros, config))
-            sources = dataclasses.replace(
-                d.sources,
-                include_dirs=(*d.sources.include_dirs, t.file.parent),
-                prelude=(first, *d.sources.prelude),
+            text = configured(
+                t.file.read_text(errors="surrogateescape"), t.name, macros, config, t.line
             )
-            special = dataclasses.replace(
-                d,
-                target=target,
-                modules={**d.modules, t.name: target},
-                closure=tuple(path if f == t.file else f for f in d.closure),
-                sources=sources,
-            )
+            special = design_with_target_text(d, text, folder, (first,))
             cfg = dataclasses.replace(
                 self.config,
                 harness=dataclasses.replace(

@@ -538,8 +538,6 @@ class ParameterCheck:
 
     def _sub(self, values: dict[str, str]) -> _Evaluates:
         """The evaluator of the target specialized to ``values`` (one per parameterization)."""
-        from rtlopt.frontend import parse_text
-
         with self._lock:
             k = self._keys.setdefault(tuple(sorted(values.items())), len(self._keys) + 1)
             if k in self._subs:
@@ -548,27 +546,8 @@ class ParameterCheck:
             t = d.target
             folder = self.workdir / "parameters" / str(k)
             folder.mkdir(parents=True, exist_ok=True)
-            path = folder / t.file.name
-            path.write_text(
-                _specialized(t.file.read_text(errors="surrogateescape"), t.name, values),
-                errors="surrogateescape",
-            )
-            mods = {m.name: m for m in parse_text(path.read_text(), str(path), sources=d.sources)}
-            target = dataclasses.replace(
-                mods[t.name],
-                clocks=t.clocks,
-                resets=t.resets,
-                reset_active_low=t.reset_active_low,
-            )
-            sources = dataclasses.replace(
-                d.sources, include_dirs=(*d.sources.include_dirs, t.file.parent)
-            )
-            special = dataclasses.replace(
-                d,
-                target=target,
-                modules={**d.modules, t.name: target},
-                closure=tuple(path if f == t.file else f for f in d.closure),
-                sources=sources,
+            special = design_with_target_text(
+                d, _specialized(t.file.read_text(errors="surrogateescape"), t.name, values), folder
             )
             cfg = dataclasses.replace(
                 self.config,
@@ -581,6 +560,34 @@ class ParameterCheck:
     def close(self) -> None:
         for ev in self._subs.values():
             ev.close()
+
+
+def design_with_target_text(
+    design: Design, text: str, folder: Path, prelude: tuple[Path, ...] = ()
+) -> Design:
+    """``design`` with its target's file replaced by ``text`` (written into ``folder``; the
+    original folder still searched for includes) and ``prelude`` read before everything."""
+    from rtlopt.frontend import parse_text
+
+    d, t = design, design.target
+    path = folder / t.file.name
+    path.write_text(text, errors="surrogateescape")
+    mods = {m.name: m for m in parse_text(path.read_text(), str(path), sources=d.sources)}
+    target = dataclasses.replace(
+        mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
+    )
+    sources = dataclasses.replace(
+        d.sources,
+        include_dirs=(*d.sources.include_dirs, t.file.parent),
+        prelude=(*prelude, *d.sources.prelude),
+    )
+    return dataclasses.replace(
+        d,
+        target=target,
+        modules={**d.modules, t.name: target},
+        closure=tuple(path if f == t.file else f for f in d.closure),
+        sources=sources,
+    )
 
 
 def _specialized(text: str, module: str, values: dict[str, str]) -> str:
