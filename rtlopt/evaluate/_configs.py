@@ -52,6 +52,9 @@ TOOL_MACROS = frozenset(
     }
 )
 
+#: Stands for a header included through a macro name (```include `HDR``) among the macros.
+UNFOLLOWED = "`include `"
+
 #: At most this many tested macros are enumerated (2**n readings of each text).
 MAX_MACROS = 10
 
@@ -157,6 +160,8 @@ def external_macros(files: Iterable[Path], include_dirs: Iterable[Path]) -> froz
         except OSError:
             continue
         out |= tested_macros(code) - set(_GUARD.findall(code))
+        if re.search(r"`include\s*`", code):
+            out.add(UNFOLLOWED)  # a header named by a macro: not followed, fail closed
         for name in _INCLUDE.findall(code):
             todo += [d / name for d in (f.parent, *dirs) if (d / name).is_file()][:1]
     return frozenset(out - TOOL_MACROS)
@@ -178,6 +183,13 @@ def differing_configurations(
     module's own text) their values here, the module includes no header (whose directives
     this reading does not apply), and ``candidate`` reads the same as ``reference`` under it
     (both the module's text, comments blanked)."""
+    if UNFOLLOWED in external:
+        return (
+            [],
+            [],
+            "a file of the design includes a header through a macro name, whose conditionals "
+            "rtlopt cannot follow",
+        )
     macros = sorted((tested_macros(reference) | tested_macros(candidate) | external) - TOOL_MACROS)
     if not macros:
         return [], [], ""
@@ -192,7 +204,7 @@ def differing_configurations(
         )
     fixed = {m for m in defined if m in TOOL_MACROS}
     here = frozenset(m for m in macros if m in defined)
-    opaque = bool(_INCLUDE.search(reference) or _INCLUDE.search(candidate))
+    opaque = "`include" in reference or "`include" in candidate  # also `include `NAME
     out: list[frozenset[str]] = []
     for bits in itertools.product((False, True), repeat=len(macros)):
         config = frozenset(m for m, on in zip(macros, bits, strict=True) if on)

@@ -341,10 +341,22 @@ class UnitText:
             for name in re.findall(r'`include\s+"([^"\n]+)"', module)
             for p in [t.file.parent / name, *(i / name for i in d.include_dirs)][:1]
         ]
-        key = tuple(sorted(str(f) for f in [*files, *heads]))
+        # submodules in the target's own file: their text (the target's is compared by tokens)
+        local = sorted(n for n in names if n in d.modules and d.modules[n].file == t.file)
+        key = (*sorted(str(f) for f in [*files, *heads]), *local)
         with self._ext_lock:
             if key not in self._external:
-                self._external[key] = external_macros([*files, *heads], d.include_dirs)
+                found = external_macros([*files, *heads], d.include_dirs)
+                if local:
+                    from rtlopt.evaluate._configs import TOOL_MACROS, tested_macros
+
+                    # the whole file but the target itself: a conditional may also stand
+                    # around a submodule's definition
+                    text = blank_comments(t.file.read_text(errors="replace"), strings=False)
+                    own = [m for m in module_spans(text) if m.name == t.name]
+                    rest = text if not own else text[: own[0].start] + text[own[0].end :]
+                    found |= tested_macros(rest) - TOOL_MACROS
+                self._external[key] = frozenset(found)
             return self._external[key]
 
     def reference_file_text(self) -> str:
@@ -395,6 +407,7 @@ class UnitText:
         lmap = tuple([0] * len(head) + lines + [0] * len(foot))
         (wd / CANDIDATE_NAME).write_text(full)
         extra = self.external_macros(text) if self._module_text else frozenset()
+        extra = frozenset(m for m in extra if m.isidentifier())  # not the unfollowed marker
         off, defined = self._switched_off(text, state, depth, wd / "preprocess-off", extra)
         return Preprocessed(full, lmap, msgs, off, defined)
 

@@ -274,3 +274,42 @@ def test_the_view_path_checks_other_configurations(
     assert wired != STREAMED
     rc, out = _evaluate(repo, "rtl/top.sv", wired)
     assert not _accepted(rc, out), out
+
+
+# --- 7. a submodule in the target's file under a file-level conditional ------------------------
+
+SUB_TGT = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  sub s (.a(a), .b(b), .y(y));
+endmodule
+"""
+FOLDED = (
+    "module tgt (input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = a ^ b;\nendmodule\n"
+)
+
+
+def test_a_submodule_defined_under_a_file_level_ifdef_is_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    both = (
+        "`ifdef FAST\nmodule sub (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  assign y = a + b;\nendmodule\n`else\n"
+        "module sub (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  assign y = a ^ b;\nendmodule\n`endif\n"
+    )
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": SUB_TGT + both})
+    rc, out = _evaluate(repo, "rtl/top.v", FOLDED)
+    assert not _accepted(rc, out), out
+
+
+def test_a_header_included_through_a_macro_name_is_not_followed_and_fails_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sub = (
+        '`define HDR "k.vh"\n`include `HDR\n'
+        "module sub (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  assign y = (a ^ b) + `K;\nendmodule\n"
+    )
+    k = "`ifdef FAST\n`define K 4'd3\n`else\n`define K 4'd0\n`endif\n"
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": SUB_TGT, "rtl/sub.v": sub, "rtl/k.vh": k})
+    rc, out = _evaluate(repo, "rtl/top.v", FOLDED)
+    assert not _accepted(rc, out), out
