@@ -17,6 +17,12 @@ test process and its children) with the ratio full / suite:
     bench   tests/e2e/test_bench_cli.py::test_model_bench_smoke_resumes_after_interrupt
             two designs benchmarked with the CPU model, interrupted and resumed (the suite:
             one design)
+    tbs     tests/integration/test_bench_suite.py::test_rtllm_all_references
+            every RTLLM reference against RTLLM's own testbench (the suite: a quarter)
+    mutants tests/integration/test_mutants.py::test_sampled_mutants_judged_independently_and_rejected
+            mutants of four designs judged by the ground truth and the product (the suite: two)
+    reflect tests/integration/test_reflection_loop.py::test_reflection_with_the_on_device_generator_learning
+            two learning steps with reflection (the suite: one)
 
     python bench/long_tests.py [--only edit,model,refute] [--rounds 1]
 
@@ -41,6 +47,14 @@ CASES = {
     "refute": "tests/integration/test_formal_commute_mul.py::test_different_products_still_refuted",
     "refs": "tests/integration/test_harness_references.py::test_every_rtllm_reference",
     "bench": "tests/e2e/test_bench_cli.py::test_model_bench_smoke_resumes_after_interrupt",
+    "tbs": "tests/integration/test_bench_suite.py::test_rtllm_all_references",
+    "mutants": (
+        "tests/integration/test_mutants.py::test_sampled_mutants_judged_independently_and_rejected"
+    ),
+    "reflect": (
+        "tests/integration/test_reflection_loop.py"
+        "::test_reflection_with_the_on_device_generator_learning"
+    ),
 }
 
 

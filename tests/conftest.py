@@ -37,6 +37,12 @@ os.environ.setdefault(
 )
 
 
+def full_size() -> bool:
+    """``RTLOPT_TEST_FULL_SIZE=1``: the longest cases at full size (bench/long_tests.py runs
+    them beside the size the suite keeps, which still exercises every path)."""
+    return os.environ.get("RTLOPT_TEST_FULL_SIZE", "") == "1"
+
+
 def bench_path() -> Path:
     return Path(os.environ["RTLOPT_BENCH_PATH"])
 

@@ -15,6 +15,7 @@ from rtlopt.benchmark.suite import (
     load_suite,
     run_suite_testbench,
 )
+from tests.conftest import full_size
 
 pytestmark = pytest.mark.tools
 
@@ -62,10 +63,18 @@ def test_rtllm_reference_passes_own_testbench_quick(name: str, tmp_path: Path) -
 
 @pytest.mark.slow
 def test_rtllm_all_references(tmp_path: Path) -> None:
+    """All 50 with ``RTLOPT_TEST_FULL_SIZE=1`` (bench/long_tests.py, case tbs); in the suite
+    every fourth design beyond the quick cross-section, and each known testbench failure."""
     _need_tools()
     suite = load_suite("rtllm", RTLLM)
     assert len(suite) == 50
-    for design in suite:
+    rest = [d for d in suite if d.name not in QUICK]
+    picked = (
+        suite
+        if full_size()
+        else [d for i, d in enumerate(rest) if i % 4 == 0 or d.name in RTLLM_TB_FAILURES]
+    )
+    for design in picked:
         _check_reference(design, tmp_path)
 
 

@@ -118,7 +118,8 @@ def _check(tmp_path: Path, design: Design, text: str, *, abc: bool, timeout: flo
 @pytest.mark.slow  # tens of seconds: its module is scheduled first
 def test_iterative_multiplier_rewrite_proven_with_paired_registers(tmp_path: Path) -> None:
     d = _design(tmp_path)
-    old = _check(tmp_path, d, IMUL_EQUIVALENT, abc=False, timeout=30)
+    # Yosys alone cannot decide it at any limit (a shorter one only gets there sooner)
+    old = _check(tmp_path, d, IMUL_EQUIVALENT, abc=False, timeout=10)
     assert old.verdict is Verdict.UNKNOWN, old
     new = _check(tmp_path, d, IMUL_EQUIVALENT, abc=True, timeout=120)
     assert new.verdict is Verdict.PROVEN, new

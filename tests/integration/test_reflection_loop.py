@@ -30,6 +30,7 @@ from rtlopt.pdk import resolve_pdk
 from rtlopt.policy import Completion, Policy, Prompt, Sample, UpdateStats, extract_verilog
 from rtlopt.run import Optimizer
 from rtlopt.rundir import RunDir
+from tests.conftest import full_size
 from tests.openai_server import LocalOpenAIServer
 
 pytestmark = pytest.mark.tools
@@ -192,13 +193,16 @@ def test_reflection_with_the_on_device_generator_learning(
     )
     train = TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=4)
     policy = create_policy(pcfg, train, seed=3)
+    # one step in the suite (its group trains and is reflected on); two with
+    # RTLOPT_TEST_FULL_SIZE=1 (bench/long_tests.py, case reflect)
+    steps = 2 if full_size() else 1
     try:
         cfg = ReflectConfig(endpoint=reflector.url, parallel=2, max_lessons=4)
-        _opt, run_dir = _run(tmp_path, policy, cfg, steps=2, lr=1e-3, policy_cfg=pcfg)
+        _opt, run_dir = _run(tmp_path, policy, cfg, steps=steps, lr=1e-3, policy_cfg=pcfg)
     finally:
         policy.close()
     recs = RunDir(run_dir).read_steps()
-    assert len(recs) == 2 and recs[0]["reflections"] >= 1
+    assert len(recs) == steps and recs[0]["reflections"] >= 1
     assert any(r["loss"] is not None for r in recs)  # the generator trained
     book = json.loads((run_dir / "playbook.json").read_text())
     assert book["lessons"] and all(x["evidence"] for x in book["lessons"])
