@@ -237,6 +237,7 @@ class _FakeTrainer:
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
         logprobs: Sequence[float] | None = None,
+        forced: Sequence[int] = (),
     ) -> None:
         self.recorded.append((completion, list(prompt_ids), list(completion_ids)))
 
@@ -808,7 +809,7 @@ def test_vllm_fake_logprobs_requested_and_the_correction_applied(
     engine = fake_vllm.engines[0]
     assert engine.kwargs["logprobs_mode"] == "processed_logprobs"
     assert all(sp.logprobs == 0 for sp in engine.calls[-1]["params"])
-    assert all(lps == (FAKE_LOGPROB,) * 3 for *_, lps in trainer._tokens.values())
+    assert all(lps == (FAKE_LOGPROB,) * 3 for _, _, lps, _ in trainer._tokens.values())
     assert not any(c.truncated for c in group)
     stats = pol.update([Sample(PROMPT, group[0].text, 1.0), Sample(PROMPT, group[1].text, -1.0)])
     assert stats.updated and stats.n_samples == 2
