@@ -150,7 +150,9 @@ def test_sampling_closes_the_think_block_and_the_loss_skips_the_forced_tokens(
         max_new_tokens=budget + len(THINK_CLOSE.encode()) + 4,
     )
     pol = TransformersPolicy(cfg, TrainConfig(lora_r=4, learning_rate=1e-2), seed=0)
-    pol.tokenizer.chat_template = CHAT_TEMPLATE + "{% if add_generation_prompt %}<think>\n{% endif %}"
+    pol.tokenizer.chat_template = (
+        CHAT_TEMPLATE + "{% if add_generation_prompt %}<think>\n{% endif %}"
+    )
     (group,) = pol.generate([PROMPT], 2, seed=1)
     n_close = len(pol.think_budget(PROMPT).close_ids)  # type: ignore[union-attr]
     for c in group:
