@@ -13,7 +13,10 @@ Prints area, delay and the figures of merit of every variant, then per
 design the spread ``max / min - 1`` of ADP and of the configured metric, and the largest.
 
 The default of ``train.ppa_tie`` (answers of a group whose figure of merit differs by less than
-this relative amount are tied before the advantage is computed) comes from this measurement.
+this relative amount are tied before the advantage is computed) comes from this measurement. At
+the commit that added it, every design measured 0.00 % over the same bytes, fresh tools, comments,
+whitespace, renamed signals and reordered assigns; swapping the operands of ``& | ^`` moved
+adder_32bit's ADP by 11.9 % (a different, reproducible netlist) and no other design.
 
     python bench/noise_floor.py [--only c910_lza adder_8bit ...] [--limit 10]
 
