@@ -92,7 +92,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "answers cut off at the token limit enter the loss (no overlong filtering)",
         "rtlopt/run/_loop.py",
         r"return c\.truncated and \(mode == \"all\"",
-        "return False and (mode == \"all\"",
+        'return False and (mode == "all"',
         ("tests/unit/run/test_optimizer_fake.py",),
     ),
     Mutation(
