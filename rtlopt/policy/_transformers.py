@@ -42,7 +42,13 @@ from rtlopt.policy._preflight import (
 )
 from rtlopt.policy._prompts import fit_prompt
 from rtlopt.policy._seeds import rollout_seeds
-from rtlopt.policy._thinking import ForcedClose, ThinkBudget, template_kwargs, think_budget
+from rtlopt.policy._thinking import (
+    ForcedClose,
+    ThinkBudget,
+    budget_tokens,
+    template_kwargs,
+    think_budget,
+)
 from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
 from rtlopt.policy._versions import require_min_version
 
@@ -184,6 +190,8 @@ class TransformersPolicy:
     def think_budget(self, prompt: Prompt) -> ThinkBudget | None:
         """The think budget of ``prompt``'s rollouts (``rtlopt.policy._thinking``); None when
         thinking is off or no budget applies."""
+        if budget_tokens(self.cfg) == 0:
+            return None  # no prompt to render
         return think_budget(self.tokenizer, self.cfg, self.chat_text(prompt))
 
     def prompt_ids(self, prompt: Prompt) -> list[int]:
