@@ -87,7 +87,9 @@ def train(
     with console.status("measuring the reference ..."):
         prompt = root_prompt(task)
     res = VerlResources(model, gpus, nodes, gpu_memory_utilization)
-    launch = plan_verl_launch(task, cfg, [prompt], out.resolve(), res, tokenizer_counter(model))
+    launch = plan_verl_launch(
+        task, cfg, [prompt], out.resolve(), res, tokenizer_counter(model, cfg.policy)
+    )
     script = out / "launch.sh"
     script.write_text("#!/bin/sh\nexec " + launch.command() + "\n")
     script.chmod(0o755)

@@ -201,6 +201,10 @@ def _check_learning(cfg: Config) -> None:
         )
     if not 0.0 <= cfg.train.budget_cap < 1.0:
         raise ConfigError("train.budget_cap must be in [0, 1) (0: off)")
+    if not 0.0 <= cfg.train.ppa_tie < 1.0:
+        raise ConfigError("train.ppa_tie must be in [0, 1) (a relative difference; 0: off)")
+    if cfg.policy.think_budget is not None and cfg.policy.think_budget < 0:
+        raise ConfigError("policy.think_budget must be >= 0 (0: no budget; unset: auto)")
     a = cfg.train.adaptive
     if not a.delta_min <= a.delta0 <= a.delta_max:
         raise ConfigError("train.adaptive: need delta_min <= delta0 <= delta_max")

@@ -404,7 +404,10 @@ class TrainConfig:
     beta_lo: float = _f(1e-6, "Lower end of the beta* bisection.")
     beta_hi: float = _f(1e6, "Upper end of the beta* bisection.")
     beta_iters: int = _f(64, "Bisection iterations.")
-    degenerate_eps: float = _f(1e-12, "Groups with reward range below this get zero advantage.")
+    degenerate_eps: float = _f(
+        1e-12,
+        "Groups with reward range below this get zero advantage (after measured answers within train.ppa_tie of each other are tied).",
+    )
     budget_cap: float = _f(
         0.75,
         "A group with one best rollout gets at most this fraction of ln(k), the KL it can only approach: beyond it that rollout's leave-one-out advantage grows without bound. Not in the paper: 0 turns it off (the paper-faithful setting; then such a group's advantage can reach ~1e6 once the budget passes ln k).",
@@ -417,6 +420,10 @@ class TrainConfig:
     is_cap: float = _f(
         2.0,
         "Truncated importance sampling: each completion token's loss term is weighted by min(pi_train / pi_sampler, is_cap) from the sampler's log-probabilities (verl's rollout correction, TRL's vLLM correction); 0: no correction (the gap is still reported).",
+    )
+    ppa_tie: float = _f(
+        0.001,
+        "Relative figure-of-merit difference below which two measured answers of a group are tied: their rewards become their cluster's mean before the advantage (degenerate_eps then sees a group of tied answers as constant), so the policy is not pushed apart by differences the PPA flow cannot tell from noise. Measured (bench/noise_floor.py, the C910 LZA on sky130hd and 8 RTLLM designs on nangate45): the flow is deterministic and blind to names, layout and statement order (0.00 % spread over the same bytes twice, fresh tool processes, comments, whitespace, renamed signals, reordered assigns), while swapping the operands of & | ^ moved one design's ADP by 11.9 % (adder_32bit: a different netlist, reproducible, so a real difference, not noise). The default 0.1 % lies above the measured noise (0) and far below real improvements; 0: exact ties only.",
     )
     mask_truncated: str = _f(
         "thinking",
@@ -454,6 +461,14 @@ class PolicyConfig:
     device: str = _f("auto", "cpu, cuda or auto.")
     dtype: str = _f("auto", "auto (bf16 on GPU, fp32 on CPU), bfloat16, float16 or float32.")
     max_new_tokens: int = _f(2048, "Largest answer in tokens.")
+    enable_thinking: bool = _f(
+        False,
+        "Let a reasoning model think before it answers: passed as enable_thinking to the chat template where the template reads it (transformers and vllm backends; the openai backend sends chat_template_kwargs). Off by default because the default GPU model, Qwen3-8B, thinks for thousands of tokens (Qwen advises up to 32,768 new tokens in thinking mode), so at max_new_tokens = 2048 most answers would be cut off inside their <think> block; off, its template writes an empty think block and the model answers at once. Templates without the switch (SmolLM2) are not affected.",
+    )
+    think_budget: int | None = _f(
+        None,
+        "With enable_thinking: the most answer tokens spent inside the <think> block. A row still thinking at the budget has the block closed for it (a short note and </think> are written into the answer, Qwen's advice for a thinking budget) and goes on to answer within max_new_tokens; the forced tokens stay out of the loss. Unset: half of max_new_tokens; 0: no budget. The openai backend cannot write into an answer: there an answer past max_new_tokens is only counted as cut off.",
+    )
     max_prompt_tokens: int = _f(
         8192,
         "Prompt budget in tokens: longer prompts lose lines of the specification and code bodies (interfaces and instruction kept); one that still does not fit is skipped as an infrastructure error.",

@@ -51,6 +51,7 @@ from rtlopt.policy._reflect import (
 )
 from rtlopt.policy._registry import PolicyFactory, create_policy, preflight_policy
 from rtlopt.policy._scripted import candidate_paths
+from rtlopt.policy._thinking import template_kwargs
 from rtlopt.policy._types import Completion, Message, Policy, Prompt, Sample, UpdateStats
 
 __all__ = [
@@ -95,6 +96,7 @@ __all__ = [
     "Sample",
     "UpdateStats",
     "answer_code",
+    "template_kwargs",
     "build_prompt",
     "create_policy",
     "extract_verilog",

@@ -3,6 +3,12 @@
 The policy is frozen (search only). Requests use the standard library: POST
 ``{endpoint}/chat/completions`` with ``n = 1``, ``temperature``, ``top_p``, ``seed`` and
 ``max_tokens``; the API key comes from the environment variable ``policy.api_key_env``.
+``policy.enable_thinking`` goes as ``chat_template_kwargs`` (vLLM's and SGLang's servers hand
+it to the chat template); a server that refuses the field (HTTP 4xx naming it) is asked again
+without it, once per run, with a warning. ``finish_reason == "length"`` marks an answer cut off
+at ``max_tokens`` (``Completion.truncated``). The think budget cannot be applied here (no
+server writes into an answer it is generating): answers that think past ``max_tokens`` are
+counted as cut off.
 
 Every rollout is its own request with its own seed (``rtlopt.policy._seeds``): a server asked
 for ``n`` choices with one seed derives the choices' seeds from it (vLLM's server uses seed,
@@ -63,6 +69,7 @@ class OpenAIPolicy:
         self.cfg = cfg
         self.base = cfg.endpoint.rstrip("/")
         self.model = cfg.model if cfg.model != "auto" else self._first_model()
+        self.template_kwargs = True  # send chat_template_kwargs until the server refuses it
 
     def _request(
         self, method: str, route: str, body: dict[str, Any] | None, timeout: float
@@ -99,7 +106,7 @@ class OpenAIPolicy:
 
     def _chat(self, prompt: Prompt, seed: int) -> Completion:
         """One rollout: a request for one choice with its own seed."""
-        body = {
+        body: dict[str, Any] = {
             "model": self.model,
             "messages": [dict(m) for m in prompt],
             "n": 1,
@@ -108,7 +115,22 @@ class OpenAIPolicy:
             "seed": seed,
             "max_tokens": self.cfg.max_new_tokens,
         }
-        resp = self._request("POST", "/chat/completions", body, self.cfg.request_timeout_s)
+        if self.template_kwargs:
+            body["chat_template_kwargs"] = {"enable_thinking": self.cfg.enable_thinking}
+        try:
+            resp = self._request("POST", "/chat/completions", body, self.cfg.request_timeout_s)
+        except UsageError as exc:
+            if "chat_template_kwargs" not in body or "chat_template_kwargs" not in exc.message:
+                raise
+            if self.template_kwargs:
+                log.warning(
+                    "endpoint %s refuses chat_template_kwargs: policy.enable_thinking is not "
+                    "sent (the model's own default applies)",
+                    self.base,
+                )
+            self.template_kwargs = False
+            del body["chat_template_kwargs"]
+            resp = self._request("POST", "/chat/completions", body, self.cfg.request_timeout_s)
         choices = resp.get("choices") or []
         if not choices:
             raise InfrastructureError(f"endpoint {self.base} returned no choices")
@@ -120,6 +142,7 @@ class OpenAIPolicy:
             prompt_tokens=int(usage.get("prompt_tokens", 0)),
             completion_tokens=int(usage.get("completion_tokens", 0)),
             seed=seed,
+            truncated=choices[0].get("finish_reason") == "length",
         )
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:

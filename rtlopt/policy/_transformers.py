@@ -42,6 +42,13 @@ from rtlopt.policy._preflight import (
 )
 from rtlopt.policy._prompts import fit_prompt
 from rtlopt.policy._seeds import rollout_seeds
+from rtlopt.policy._thinking import (
+    ForcedClose,
+    ThinkBudget,
+    budget_tokens,
+    template_kwargs,
+    think_budget,
+)
 from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
 from rtlopt.policy._versions import require_min_version
 
@@ -153,7 +160,8 @@ class TransformersPolicy:
         self.model: Any = model
         self.model.eval()
         self._tokens: dict[
-            tuple[str, str], tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...] | None]
+            tuple[str, str],
+            tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...] | None, tuple[int, ...]],
         ] = {}
 
     # ----------------------------------------------------------------- helpers
@@ -172,9 +180,19 @@ class TransformersPolicy:
     def chat_text(self, prompt: Prompt) -> str:
         """The prompt rendered with the model's chat template, ready for generation."""
         text = self.tokenizer.apply_chat_template(
-            [dict(m) for m in prompt], tokenize=False, add_generation_prompt=True
+            [dict(m) for m in prompt],
+            tokenize=False,
+            add_generation_prompt=True,
+            **template_kwargs(self.tokenizer, self.cfg),
         )
         return str(text) + self.answer_prefix
+
+    def think_budget(self, prompt: Prompt) -> ThinkBudget | None:
+        """The think budget of ``prompt``'s rollouts (``rtlopt.policy._thinking``); None when
+        thinking is off or no budget applies."""
+        if budget_tokens(self.cfg) == 0:
+            return None  # no prompt to render
+        return think_budget(self.tokenizer, self.cfg, self.chat_text(prompt))
 
     def prompt_ids(self, prompt: Prompt) -> list[int]:
         """Token ids of the rendered prompt (as is; see :meth:`fitted_prompt_ids`).
@@ -228,10 +246,11 @@ class TransformersPolicy:
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
         logprobs: Sequence[float] | None = None,
+        forced: Sequence[int] = (),
     ) -> None:
         """Remember the sampled token ids of a completion (and the sampler's log-probability of
-        each, when known) for the next update (a frozen policy has no update: nothing is
-        kept)."""
+        each, when known; ``forced``: positions written by the think budget, not sampled) for
+        the next update (a frozen policy has no update: nothing is kept)."""
         if not self.trainable:
             return
         lps = tuple(float(x) for x in logprobs) if logprobs is not None else None
@@ -239,6 +258,7 @@ class TransformersPolicy:
             tuple(prompt_ids),
             tuple(completion_ids),
             lps,
+            tuple(int(k) for k in forced if k < len(completion_ids)),
         )
 
     def _cut(self, ids: list[int]) -> list[int]:
@@ -270,17 +290,18 @@ class TransformersPolicy:
         return toks, lps
 
     def sample(
-        self, prompt_ids: Sequence[int], seeds: Sequence[int]
-    ) -> list[tuple[list[int], list[float]]]:
+        self, prompt_ids: Sequence[int], seeds: Sequence[int], think: ThinkBudget | None = None
+    ) -> list[tuple[list[int], list[float], list[int]]]:
         """Sample one completion per seed after ``prompt_ids``.
 
         Row ``r`` is driven by a generator seeded ``seeds[r]`` alone, so it is reproducible
         and independent of the other rows. A row stops after its first end-of-sequence token or
-        ``policy.max_new_tokens`` tokens.
+        ``policy.max_new_tokens`` tokens. With a think budget, a row still thinking after
+        ``think.tokens`` tokens is fed the tokens that close its block (``ForcedClose``).
 
         Returns:
-            Per seed: the completion token ids and their log-probabilities under the
-            temperature-scaled distribution.
+            Per seed: the completion token ids, their log-probabilities under the
+            temperature-scaled distribution (NaN for forced tokens) and the forced positions.
         """
         import torch
 
@@ -290,6 +311,7 @@ class TransformersPolicy:
         out_ids: list[list[int]] = [[] for _ in range(n)]
         out_lp: list[list[float]] = [[] for _ in range(n)]
         done = [False] * n
+        guard = ForcedClose(think, n)
         # inference_mode (no autograd records, no version counters): the cache and logits of
         # sampling never enter the update, which re-scores the sampled tokens itself.
         with torch.inference_mode():
@@ -311,16 +333,20 @@ class TransformersPolicy:
                 toks, lps = self._pick(logits, gens)
                 for r in range(n):
                     if not done[r]:
+                        forced = guard.next_token(r, len(out_ids[r]))
+                        if forced is not None:
+                            toks[r], lps[r] = forced, float("nan")
                         out_ids[r].append(toks[r])
                         out_lp[r].append(lps[r])
                         done[r] = toks[r] in self.eos_ids
+                guard.check(out_ids, done)
                 if all(done) or step + 1 == self.cfg.max_new_tokens:
                     break
                 nxt = torch.tensor([[tok] for tok in toks], dtype=torch.long, device=self.device)
                 out = self.model(input_ids=nxt, past_key_values=past, use_cache=True)
                 past = out.past_key_values
                 logits = out.logits[:, -1, :].float()
-        return list(zip(out_ids, out_lp, strict=True))
+        return list(zip(out_ids, out_lp, guard.forced, strict=True))
 
     # ----------------------------------------------------------------- Policy API
 
@@ -338,10 +364,11 @@ class TransformersPolicy:
                 )
                 continue
             group: list[Completion] = []
-            for s, (c_ids, lps) in zip(row_seeds, self.sample(p_ids, row_seeds), strict=True):
+            rows = self.sample(p_ids, row_seeds, self.think_budget(prompt))
+            for s, (c_ids, lps, forced) in zip(row_seeds, rows, strict=True):
                 c_ids = self._cut(c_ids)
                 text = self.answer_prefix + self.tokenizer.decode(c_ids, skip_special_tokens=True)
-                self.record_tokens(prompt, text, p_ids, c_ids, lps[: len(c_ids)])
+                self.record_tokens(prompt, text, p_ids, c_ids, lps[: len(c_ids)], forced)
                 group.append(
                     Completion(
                         text=text,
@@ -350,6 +377,7 @@ class TransformersPolicy:
                         completion_tokens=len(c_ids),
                         seed=s,
                         truncated=not (c_ids and c_ids[-1] in self.eos_ids),
+                        think_closed=bool(forced),
                     )
                 )
             out.append(group)
@@ -362,14 +390,15 @@ class TransformersPolicy:
         eos = self.tokenizer.eos_token_id
         for s in samples:
             hit = self._tokens.get((_prompt_key(s.prompt), s.completion))
+            forced: tuple[int, ...] = ()
             if hit is None:
                 p_ids = tuple(self.fitted_prompt_ids(s.prompt) or self.prompt_ids(s.prompt))
                 c = self.tokenizer(s.completion, add_special_tokens=False)["input_ids"]
                 c_ids = tuple(int(i) for i in c) + ((int(eos),) if eos is not None else ())
                 lps = None
             else:
-                p_ids, c_ids, lps = hit
-            result.append(TokenizedSample(p_ids, c_ids, float(s.advantage), lps))
+                p_ids, c_ids, lps, forced = hit
+            result.append(TokenizedSample(p_ids, c_ids, float(s.advantage), lps, forced))
         return result
 
     def _ref_logits(self, ids: Any, attn: Any, keep: int | None = None) -> Any:
@@ -536,6 +565,7 @@ class FrozenTrainer:
         self.answer_prefix = cfg.answer_prefix if cfg.answer_prefix != "auto" else ""
 
     chat_text = TransformersPolicy.chat_text
+    think_budget = TransformersPolicy.think_budget
     prompt_ids = TransformersPolicy.prompt_ids
     fitted_prompt_ids = TransformersPolicy.fitted_prompt_ids
     overlong_error = TransformersPolicy.overlong_error
@@ -547,6 +577,7 @@ class FrozenTrainer:
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
         logprobs: Sequence[float] | None = None,
+        forced: Sequence[int] = (),
     ) -> None:
         """Nothing to remember: no update follows."""
 

@@ -38,6 +38,8 @@ class Completion:
         truncated: Sampling stopped at ``policy.max_new_tokens`` before the model ended its
             answer (the step's truncation rate; ``train.mask_truncated`` says which stay out
             of the loss, as DAPO's overlong filtering does).
+        think_closed: The think block reached ``policy.think_budget`` and was closed for the
+            model (``rtlopt.policy._thinking``); the answer after it is the model's own.
     """
 
     text: str
@@ -48,6 +50,7 @@ class Completion:
     error: str | None = None
     source: str | None = None
     truncated: bool = False
+    think_closed: bool = False
 
 
 @dataclass(frozen=True)

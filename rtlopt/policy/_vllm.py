@@ -18,6 +18,11 @@ gradient). They take turns:
   truncated importance ratio ``min(pi_train / pi_vllm, train.is_cap)`` and reports the
   logprob gap (``rtlopt.train._step``). ``finish_reason == "length"`` marks an answer cut off
   at ``policy.max_new_tokens`` (``Completion.truncated``).
+* Thinking (``rtlopt.policy._thinking``): the trainer renders the prompt ids with
+  ``policy.enable_thinking``. With a think budget each request first asks for ``budget``
+  tokens; an answer that used them all continues in a second request from its own token ids,
+  after the tokens that close its think block when it is still thinking (those forced tokens
+  stay out of the loss).
 
 Requests: every rollout is its own request with ``n = 1`` and its own seed
 (``rtlopt.policy._seeds``; vLLM's parallel sampling would give the children of a request with
@@ -43,10 +48,12 @@ from __future__ import annotations
 import gc
 import importlib
 import logging
+import math
 import re
 import shutil
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -63,7 +70,8 @@ from rtlopt.policy._memory import (
     vllm_max_lora_rank,
 )
 from rtlopt.policy._preflight import cuda_available, require_package, resolve_model
-from rtlopt.policy._seeds import rollout_seeds
+from rtlopt.policy._seeds import rollout_seed, rollout_seeds
+from rtlopt.policy._thinking import ThinkBudget
 from rtlopt.policy._types import Completion, Prompt, Sample, UpdateStats, frozen_stats
 from rtlopt.policy._versions import require_min_version
 
@@ -79,6 +87,56 @@ KEEP_ADAPTERS = 3
 """How many ``lora/step-*`` folders (~60 MB each for Qwen3-8B at rank 16) are kept."""
 
 _STEP_DIR = re.compile(r"step-(\d+)\Z")
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One rollout's request: the prompt ``i``, rollout ``j``, its prompt ids and seed, and
+    the think budget of its prompt."""
+
+    i: int
+    j: int
+    ids: list[int]
+    seed: int
+    think: ThinkBudget | None
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """A completion as vLLM returned it (or two requests' joined)."""
+
+    text: str
+    ids: list[int]
+    logprobs: list[float] | None
+    finish: str | None
+    forced: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, o: Any) -> _Answer:
+        ids = [int(t) for t in o.token_ids]
+        return cls(o.text, ids, sampled_logprobs(o, ids), getattr(o, "finish_reason", None))
+
+    def then(self, close: list[int], close_text: str, rest: _Answer) -> _Answer:
+        """This answer, the forced ``close`` tokens, then ``rest``."""
+        lps = (
+            [*self.logprobs, *([math.nan] * len(close)), *rest.logprobs]
+            if self.logprobs is not None and rest.logprobs is not None
+            else None
+        )
+        at = len(self.ids)
+        return _Answer(
+            text=self.text + close_text + rest.text,
+            ids=[*self.ids, *close, *rest.ids],
+            logprobs=lps,
+            finish=rest.finish,
+            forced=tuple(range(at, at + len(close))),
+        )
+
+
+def continuation_seed(seed: int) -> int:
+    """The seed of the second request of a rollout (after its think budget): another stream
+    than the first request's, a function of it."""
+    return rollout_seed(seed, 0, 0, salt=1)
 
 
 class Trainer(Protocol):
@@ -98,6 +156,7 @@ class Trainer(Protocol):
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
         logprobs: Sequence[float] | None = None,
+        forced: Sequence[int] = (),
     ) -> None: ...
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats: ...
@@ -278,50 +337,94 @@ class VllmPolicy:
         self._lora_id = 0
         self.lora_request: Any = None
 
-    def _sampling(self, seed: int) -> Any:
+    def _sampling(self, seed: int, max_tokens: int | None = None) -> Any:
         return self._vllm.SamplingParams(
             n=1,
             temperature=self.cfg.temperature,
             top_p=self.cfg.top_p,
             seed=seed,
-            max_tokens=self.cfg.max_new_tokens,
+            max_tokens=max_tokens or self.cfg.max_new_tokens,
             logprobs=0,  # the sampled token's log-probability: the update's IS correction
         )
+
+    def _think_budget(self, prompt: Prompt) -> ThinkBudget | None:
+        budget = getattr(self.trainer, "think_budget", None)
+        return budget(prompt) if callable(budget) else None
 
     def generate(self, prompts: Sequence[Prompt], n: int, *, seed: int) -> list[list[Completion]]:
         """Sample ``n`` completions per prompt, one request per rollout with its own seed."""
         seeds = rollout_seeds(seed, len(prompts), n)
         slots: list[list[Completion | None]] = [[None] * n for _ in prompts]
-        requests: list[tuple[int, int, list[int]]] = []
+        requests: list[_Request] = []
         for i, prompt in enumerate(prompts):
             ids = self.trainer.fitted_prompt_ids(prompt)
             if ids is None:
                 err = self.trainer.overlong_error(prompt)
                 slots[i] = [Completion(text="", verilog=None, seed=s, error=err) for s in seeds[i]]
                 continue
-            requests.extend((i, j, ids) for j in range(n))
-        if requests:
-            outputs = self.llm.generate(
-                [self._tokens_prompt_cls(prompt_token_ids=ids) for _, _, ids in requests],
-                [self._sampling(seeds[i][j]) for i, j, _ in requests],
-                lora_request=self.lora_request,
-                use_tqdm=False,
+            think = self._think_budget(prompt)
+            requests.extend(_Request(i, j, ids, seeds[i][j], think) for j in range(n))
+        for req, ans in zip(requests, self._answers(requests), strict=True):
+            text = self.trainer.answer_prefix + ans.text
+            self.trainer.record_tokens(
+                prompts[req.i], text, req.ids, ans.ids, ans.logprobs, ans.forced
             )
-            for (i, j, ids), out in zip(requests, outputs, strict=True):
-                o = out.outputs[0]
-                c_ids = [int(t) for t in o.token_ids]
-                text = self.trainer.answer_prefix + o.text
-                lps = sampled_logprobs(o, c_ids)
-                self.trainer.record_tokens(prompts[i], text, ids, c_ids, lps)
-                slots[i][j] = Completion(
-                    text=text,
-                    verilog=extract_verilog(text),
-                    prompt_tokens=len(ids),
-                    completion_tokens=len(c_ids),
-                    seed=seeds[i][j],
-                    truncated=getattr(o, "finish_reason", None) == "length",
-                )
+            slots[req.i][req.j] = Completion(
+                text=text,
+                verilog=extract_verilog(text),
+                prompt_tokens=len(req.ids),
+                completion_tokens=len(ans.ids),
+                seed=req.seed,
+                truncated=ans.finish == "length",
+                think_closed=bool(ans.forced),
+            )
         return [[c for c in row if c is not None] for row in slots]
+
+    def _run(self, prompts: list[list[int]], params: list[Any]) -> list[Any]:
+        outputs = self.llm.generate(
+            [self._tokens_prompt_cls(prompt_token_ids=ids) for ids in prompts],
+            params,
+            lora_request=self.lora_request,
+            use_tqdm=False,
+        )
+        return [out.outputs[0] for out in outputs]
+
+    def _answers(self, requests: Sequence[_Request]) -> list[_Answer]:
+        """Every request's answer. A request with a think budget asks for ``budget`` tokens
+        first; an answer that used them all goes on in a second request from its own token
+        ids, after the tokens that close its think block when it is still thinking (their
+        log-probabilities NaN, their positions ``forced``)."""
+        if not requests:
+            return []
+        first = self._run(
+            [r.ids for r in requests],
+            [self._sampling(r.seed, r.think.tokens if r.think else None) for r in requests],
+        )
+        answers = [_Answer.of(o) for o in first]
+        more: list[tuple[int, list[int]]] = []
+        for k, (r, a) in enumerate(zip(requests, answers, strict=True)):
+            if r.think is None or a.finish != "length" or len(a.ids) != r.think.tokens:
+                continue
+            close = list(r.think.close_ids) if r.think.thinking(a.ids) else []
+            if len(a.ids) + len(close) < self.cfg.max_new_tokens:
+                more.append((k, close))
+        if not more:
+            return answers
+        second = self._run(
+            [[*requests[k].ids, *answers[k].ids, *close] for k, close in more],
+            [
+                self._sampling(
+                    continuation_seed(requests[k].seed),
+                    self.cfg.max_new_tokens - len(answers[k].ids) - len(close),
+                )
+                for k, close in more
+            ],
+        )
+        for (k, close), o in zip(more, second, strict=True):
+            think = requests[k].think
+            assert think is not None
+            answers[k] = answers[k].then(close, think.decode(close), _Answer.of(o))
+        return answers
 
     def update(self, samples: Sequence[Sample]) -> UpdateStats:
         """Sleep vLLM, train, publish the adapter, release the trainer's cache, wake vLLM."""

@@ -1,8 +1,9 @@
 """Learning telemetry: did the policy's weights change, and how (terminal line, report.md).
 
 Reads step records as written to ``steps.jsonl`` (dicts, or :class:`~rtlopt.rundir.StepRecord`):
-``updated``, ``samples``, ``loss``, ``grad_norm``, ``kl_ref``, ``trunc_frac`` and
-``logprob_gap``. Runs of older versions lack these fields; then nothing is claimed.
+``updated``, ``samples``, ``loss``, ``grad_norm``, ``kl_ref``, ``trunc_frac``, ``masked``,
+``think_closed``, ``tied`` and ``logprob_gap``. Runs of older versions lack these fields; then
+nothing is claimed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ __all__ = ["learning_line", "learning_section", "no_update_note"]
 
 def _get(rec: Mapping[str, Any] | Any, key: str) -> Any:
     return rec.get(key) if isinstance(rec, Mapping) else getattr(rec, key, None)
+
+
+def _count(x: Any) -> str:
+    return "-" if not isinstance(x, int) or isinstance(x, bool) else str(x)
 
 
 def _num(x: Any, digits: int = 3) -> str:
@@ -37,13 +42,25 @@ def learning_line(rec: Mapping[str, Any] | Any) -> str:
     kl = _get(rec, "kl_ref")
     if kl is not None:
         text += f", KL {_num(kl, 2)}"
-    trunc = _get(rec, "trunc_frac")
-    if trunc:
-        text += f", {trunc:.0%} cut off"
+    text += _cut_off(rec)
+    closed, tied = _get(rec, "think_closed"), _get(rec, "tied")
+    if closed:
+        text += f", {closed} think block{'s' * (closed != 1)} closed at the budget"
+    if tied:
+        text += f", {tied} tied within the noise floor"
     gap = _get(rec, "logprob_gap")
     if gap is not None:
         text += f", logprob gap {_num(gap, 2)}"
     return text
+
+
+def _cut_off(rec: Mapping[str, Any] | Any) -> str:
+    """``, 25% cut off (1 masked)``: the truncation rate and the answers kept out of the loss
+    for it; empty when nothing was cut off."""
+    trunc, masked = _get(rec, "trunc_frac"), _get(rec, "masked")
+    if not trunc:
+        return ""
+    return f", {trunc:.0%} cut off" + (f" ({masked} masked)" if masked is not None else "")
 
 
 def no_update_note(steps: Sequence[Mapping[str, Any] | Any], trainable: bool = True) -> str | None:
@@ -76,13 +93,18 @@ def learning_section(steps: Sequence[Mapping[str, Any]], trainable: bool) -> lis
         else f"{updated} of {len(rec)} steps updated the policy's weights.",
         "",
     ]
-    out += ["| step | updated | samples | loss | grad norm | KL | cut off | logprob gap |"]
-    out += ["|---:|:--|---:|---:|---:|---:|---:|---:|"]
+    out += [
+        "| step | updated | samples | loss | grad norm | KL | cut off | masked | think closed "
+        "| tied | logprob gap |"
+    ]
+    out += ["|---:|:--|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rec:
         trunc = r.get("trunc_frac")
         out.append(
             f"| {r.get('step')} | {'yes' if r.get('updated') else 'no'} | {r.get('samples')} | "
             f"{_num(r.get('loss'))} | {_num(r.get('grad_norm'))} | {_num(r.get('kl_ref'), 2)} | "
-            f"{'-' if trunc is None else f'{trunc:.0%}'} | {_num(r.get('logprob_gap'), 2)} |"
+            f"{'-' if trunc is None else f'{trunc:.0%}'} | {_count(r.get('masked'))} | "
+            f"{_count(r.get('think_closed'))} | {_count(r.get('tied'))} | "
+            f"{_num(r.get('logprob_gap'), 2)} |"
         )
     return [*out, ""]

@@ -306,7 +306,11 @@ class Optimizer(_Generation):
         reflected = self._reflect(step, ro, events)
         delta = self.schedule.delta(step - 1, cfg.run.steps)
         batch = batch_advantages(
-            self._group_rewards(ro), delta, cfg.train, pool=pools_degenerate(cfg)
+            self._group_rewards(ro),
+            delta,
+            cfg.train,
+            pool=pools_degenerate(cfg),
+            metrics=self._group_metrics(ro),
         )
         events.phase(step, "updating the policy")
         stats = self.policy.update(self._samples(ro, batch))
@@ -505,6 +509,16 @@ class Optimizer(_Generation):
             rewards[gi].append(res.reward)
         return rewards
 
+    def _group_metrics(self, ro: _Rollouts) -> list[list[float | None]]:
+        """The figure of merit of every accepted, measured rollout per group (None for the
+        others): the ties within ``train.ppa_tie``."""
+        kind = self.evaluator.metric_kind
+        out: list[list[float | None]] = [[] for _ in ro.expansions]
+        for gi, res in zip(ro.group, ro.results, strict=True):
+            ok = res.accepted and res.ppa is not None and res.reward is not None
+            out[gi].append(res.ppa.metric(kind) if ok and res.ppa is not None else None)
+        return out
+
     def _masked(self, c: Completion) -> bool:
         """Whether a rollout cut off at ``policy.max_new_tokens`` stays out of the loss."""
         mode = self.config.train.mask_truncated
@@ -577,4 +591,11 @@ class Optimizer(_Generation):
             grad_norm=stats.grad_norm,
             trunc_frac=sum(1 for c in ro.completions if c.truncated) / max(1, len(ro.completions)),
             logprob_gap=stats.logprob_gap,
+            masked=sum(
+                1
+                for c, r in zip(ro.completions, ro.results, strict=True)
+                if r.reward is not None and self._masked(c)
+            ),
+            think_closed=sum(1 for c in ro.completions if c.think_closed),
+            tied=batch.tied,
         )

@@ -46,9 +46,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtlopt.config import Config, TrainConfig, lora_target_modules
+from rtlopt.config import Config, PolicyConfig, TrainConfig, lora_target_modules
 from rtlopt.errors import UsageError
-from rtlopt.policy import Prompt, answer_format, build_prompt, load_spec
+from rtlopt.policy import Prompt, answer_format, build_prompt, load_spec, template_kwargs
 from rtlopt.run._verl_scorer import REWARD_KEYS as REWARD_KEYS
 from rtlopt.run._verl_scorer import RewardScorer as RewardScorer
 from rtlopt.run._verl_scorer import RewardTask as RewardTask
@@ -268,6 +268,8 @@ def verl_overrides(
         f"data.train_batch_size={batch}",
         f"data.max_prompt_length={prompt_tokens}",
         f"data.max_response_length={response}",
+        # the chat template's thinking switch, as the in-process backends render prompts
+        f"+data.apply_chat_template_kwargs.enable_thinking={cfg.policy.enable_thinking}",
         f"{ar}.model.path={res.model}",
         f"{ar}.actor.optim.lr={t.learning_rate}",
         f"{ar}.actor.ppo_epochs=1",
@@ -399,9 +401,12 @@ def root_prompt(task: RewardTask, scorer: RewardScorer | None = None) -> Prompt:
     return build_prompt(code, ref.ppa, spec, ev.metric_kind, None, answer=fmt)
 
 
-def tokenizer_counter(model: str) -> Callable[[Prompt], int] | None:
-    """Count a prompt's tokens with ``model``'s own tokenizer and chat template, if it is on
-    this machine (no hub access); None otherwise (the caller falls back to a byte bound)."""
+def tokenizer_counter(
+    model: str, policy: PolicyConfig | None = None
+) -> Callable[[Prompt], int] | None:
+    """Count a prompt's tokens with ``model``'s own tokenizer and chat template (with
+    ``policy.enable_thinking`` where the template reads it), if it is on this machine (no hub
+    access); None otherwise (the caller falls back to a byte bound)."""
     try:
         from transformers import AutoTokenizer
 
@@ -412,7 +417,8 @@ def tokenizer_counter(model: str) -> Callable[[Prompt], int] | None:
 
     def count(prompt: Prompt) -> int:
         msgs = [{"role": m["role"], "content": m["content"]} for m in prompt]
-        ids = tok.apply_chat_template(msgs, tokenize=True, add_generation_prompt=True)
+        extra = template_kwargs(tok, policy or PolicyConfig())
+        ids = tok.apply_chat_template(msgs, tokenize=True, add_generation_prompt=True, **extra)
         return len(ids)
 
     return count

@@ -114,7 +114,10 @@ class StepRecord:
     changed this step, ``samples`` the rollouts in the loss, ``grad_norm`` the gradient norm
     before clipping, ``trunc_frac`` the share of answers cut off at ``policy.max_new_tokens``
     and ``logprob_gap`` the mean per-token gap between the sampler's and the trainer's
-    log-probabilities (``loss`` and ``kl_ref`` are above).
+    log-probabilities (``loss`` and ``kl_ref`` are above); ``masked`` the rewarded answers kept
+    out of the loss for being cut off (``train.mask_truncated``), ``think_closed`` the answers
+    whose think block was closed at ``policy.think_budget`` and ``tied`` the answers whose
+    reward was merged with others' within ``train.ppa_tie``.
     """
 
     step: int
@@ -150,6 +153,9 @@ class StepRecord:
     grad_norm: float | None = None
     trunc_frac: float | None = None
     logprob_gap: float | None = None
+    masked: int | None = None
+    think_closed: int | None = None
+    tied: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""

@@ -34,6 +34,12 @@ cross-state baseline as in GRPO-SMu: each such rollout's advantage is measured a
 step's other such rollouts, whatever prompt they answered. EvolVE's IGR makes one child per
 chain and step, so without pooling every group is a single rollout and nothing ever trains.
 The controller's signals still describe the groups as sampled.
+
+Ties (``metrics`` in :func:`batch_advantages`, ``train.ppa_tie``): before any of this, the
+measured answers of a group whose figures of merit differ by less than the flow's noise floor
+get their cluster's mean reward (``rtlopt.train._ties``), so a group whose answers differ only
+by noise is degenerate by ``degenerate_eps`` like a constant one; a pooled group is tied again
+over its members.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from typing import TYPE_CHECKING, Protocol
 from rtlopt.config import TrainConfig
 from rtlopt.plugins import ADVANTAGES
 from rtlopt.train._schedule import StepSignals
+from rtlopt.train._ties import tie_rewards
 
 __all__ = [
     "ADVANTAGES",
@@ -305,6 +312,7 @@ class BatchStats:
         train_groups: Per-group advantages the loss uses: ``groups``, except that pooled
             degenerate groups carry their share of the pooled group (``None``: ``groups``).
         pooled: Rollouts whose advantage came from the pooled group.
+        tied: Rollouts whose reward was merged with others' within the noise floor.
     """
 
     groups: tuple[GroupStats, ...]
@@ -317,6 +325,7 @@ class BatchStats:
     group_size: float | None = None
     train_groups: tuple[GroupStats, ...] | None = None
     pooled: int = 0
+    tied: int = 0
 
     @property
     def trained(self) -> tuple[GroupStats, ...]:
@@ -349,13 +358,17 @@ def _pool(
     stats: tuple[GroupStats, ...],
     delta: float,
     estimator: AdvantageEstimator,
+    tie: tuple[Sequence[Sequence[float | None]], float] | None = None,
 ) -> tuple[tuple[GroupStats, ...] | None, int]:
     """The degenerate groups with a reward pooled into one group (see the module docstring):
-    the per-group statistics the loss uses, or None when the pool is degenerate too."""
+    the per-group statistics the loss uses, or None when the pool is degenerate too;
+    ``tie``: the groups' figures of merit and the noise floor, to tie the pooled group."""
     members = [gi for gi, s in enumerate(stats) if s.degenerate and s.n_rewarded > 0]
     if len(members) < 2:
         return None, 0
     flat = [r for gi in members for r in groups[gi]]
+    if tie is not None:
+        flat, _ = tie_rewards(flat, [m for gi in members for m in tie[0][gi]], tie[1])
     joint = estimator(flat, delta)
     if joint.degenerate:
         return None, 0
@@ -378,15 +391,25 @@ def batch_advantages(
     cfg: TrainConfig,
     *,
     pool: bool = False,
+    metrics: Sequence[Sequence[float | None]] | None = None,
 ) -> BatchStats:
     """Advantages of every group of a step plus the step's aggregate signals; ``pool``: the
-    step's degenerate groups share one pooled group (a cross-state baseline)."""
+    step's degenerate groups share one pooled group (a cross-state baseline); ``metrics``:
+    each rollout's figure of merit (None: not measured), to tie answers within
+    ``cfg.ppa_tie`` (see the module docstring)."""
     estimator = make_advantage(cfg)
+    tied = 0
+    tie = None
+    if metrics is not None and cfg.ppa_tie > 0:
+        tie = (metrics, cfg.ppa_tie)
+        merged = [tie_rewards(g, m, cfg.ppa_tie) for g, m in zip(groups, metrics, strict=True)]
+        groups = [g for g, _ in merged]
+        tied = sum(n for _, n in merged)
     stats = tuple(estimator(g, delta) for g in groups)
     live = [s for s in stats if s.n_rewarded > 0]
     sharp = [s for s in live if s.beta is not None]
     rewards = [float(r) for g in groups for r in g if r is not None]
-    train_groups, pooled = _pool(groups, stats, delta, estimator) if pool else (None, 0)
+    train_groups, pooled = _pool(groups, stats, delta, estimator, tie) if pool else (None, 0)
     return BatchStats(
         groups=stats,
         eff_n=_mean([s.eff_n for s in live if s.eff_n is not None]),
@@ -398,6 +421,7 @@ def batch_advantages(
         group_size=_mean([float(s.n_rewarded) for s in live]),
         train_groups=train_groups,
         pooled=pooled,
+        tied=tied,
     )
 
 

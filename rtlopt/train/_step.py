@@ -57,12 +57,25 @@ class TokenizedSample:
         advantage: Its advantage A_i.
         sample_logprobs: The sampler's log-probability of each completion token (at the
             sampling temperature), or None when the sampler did not report them.
+        forced: Positions in ``completion_ids`` that were written into the answer rather than
+            sampled (the think budget's close, ``rtlopt.policy._thinking``): they stay out of
+            the loss, the KL and the importance weights, and their ``sample_logprobs`` entries
+            are ignored.
     """
 
     prompt_ids: tuple[int, ...]
     completion_ids: tuple[int, ...]
     advantage: float
     sample_logprobs: tuple[float, ...] | None = None
+    forced: tuple[int, ...] = ()
+
+    def scored_logprobs(self) -> tuple[float, ...] | None:
+        """The sampler's log-probabilities of the tokens that enter the loss (forced ones
+        dropped), in order."""
+        if self.sample_logprobs is None or not self.forced:
+            return self.sample_logprobs
+        skip = set(self.forced)
+        return tuple(lp for k, lp in enumerate(self.sample_logprobs) if k not in skip)
 
 
 @dataclass(frozen=True)
@@ -96,6 +109,9 @@ def _batch(
         p = len(s.prompt_ids)
         # target position t predicts token t+1: completion tokens are targets p-1 .. len-2
         cmask[i, p - 1 : len(seq) - 1] = 1.0
+        for k in s.forced:  # written by the think budget, not sampled: no loss term
+            if 0 <= k < len(s.completion_ids):
+                cmask[i, p - 1 + k] = 0.0
     targets = ids[:, 1:].clone()
     return ids.to(device), attn.to(device), targets.to(device), cmask.to(device)
 
@@ -199,11 +215,12 @@ class _OffPolicy:
         old = torch.zeros_like(logp)
         have = torch.zeros_like(cmask)
         for i, s in enumerate(chunk):
-            if s.sample_logprobs is None:
+            lps = s.scored_logprobs()
+            if lps is None:
                 continue
             pos = (cmask[i] > 0).nonzero().flatten()
-            n = min(len(pos), len(s.sample_logprobs))
-            vals = torch.tensor(s.sample_logprobs[:n], dtype=logp.dtype, device=logp.device)
+            n = min(len(pos), len(lps))
+            vals = torch.tensor(lps[:n], dtype=logp.dtype, device=logp.device)
             old[i, pos[:n]] = vals
             have[i, pos[:n]] = 1.0
         diff = (logp.detach() - old) * have

@@ -128,7 +128,7 @@ def test_loss_scores_the_sampling_distribution(tiny_model_dir: Path) -> None:
         pol = create_policy(cfg, TrainConfig(learning_rate=1e-3, lora_r=2), seed=0)
         try:
             p_ids = pol.prompt_ids(PROMPT)
-            c_ids, sampled_lp = pol.sample(p_ids, [99])[0]
+            c_ids, sampled_lp, _ = pol.sample(p_ids, [99])[0]
             # The update's loss (one sample, A = 1, no KL) is -sum log p of the sampled tokens
             # under the sampling distribution (LoRA B = 0: the policy is still the base).
             pol.record_tokens(PROMPT, "x", p_ids, c_ids)

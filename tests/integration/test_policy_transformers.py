@@ -117,7 +117,7 @@ def test_loss_log_probs_match_the_sampling_distribution_at_t_below_1() -> None:
     pol = create_policy(cfg, TrainConfig(learning_rate=1e-4, lora_r=4, lora_alpha=8), seed=0)
     try:
         p_ids = pol.prompt_ids(PROMPT)
-        c_ids, sampled_lp = pol.sample(p_ids, [2024])[0]
+        c_ids, sampled_lp, _ = pol.sample(p_ids, [2024])[0]
         pol.record_tokens(PROMPT, "x", p_ids, c_ids)
         stats = pol.update([Sample(PROMPT, "x", 1.0)])  # LoRA B = 0: still the base model
         assert stats.loss == pytest.approx(-sum(sampled_lp), rel=1e-4)

@@ -10,6 +10,7 @@ rollouts and FSDP updates (GPU).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -273,3 +274,12 @@ def test_fake_verl_both_engines_adapt_the_same_modules(tmp_path: Path, targets: 
         assert verl_value == "[q_proj,v_proj]"
         assert lora == {"q_proj", "v_proj"}
     trainer.close()
+
+
+def test_launch_renders_prompts_with_the_thinking_switch(tmp_path: Path) -> None:
+    """verl's dataset and agent loop read ``data.apply_chat_template_kwargs``: the same switch
+    as the in-process backends' chat template."""
+    key = "data.apply_chat_template_kwargs.enable_thinking"
+    assert plan(tmp_path).override(key) == "False"  # the default: Qwen3-8B answers at once
+    on = dataclasses.replace(Config(), policy=PolicyConfig(enable_thinking=True))
+    assert plan(tmp_path, on).override(key) == "True"

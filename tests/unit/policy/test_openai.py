@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections.abc import Iterator
@@ -21,8 +22,12 @@ ANSWER = (
 
 
 class _Server:
-    def __init__(self, max_choices: int = 100) -> None:
+    def __init__(
+        self, max_choices: int = 100, refuse_template_kwargs: bool = False, finish: str = "stop"
+    ) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.refuse_template_kwargs = refuse_template_kwargs
+        self.finish = finish
         self.headers: list[dict[str, str]] = []
         self.max_choices = max_choices
         outer = self
@@ -50,11 +55,17 @@ class _Server:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 outer.requests.append(body)
                 outer.headers.append(dict(self.headers))
+                if outer.refuse_template_kwargs and "chat_template_kwargs" in body:
+                    # what api.openai.com answers to a field it does not know
+                    msg = "Unrecognized request argument supplied: chat_template_kwargs"
+                    self._send(400, {"error": {"message": msg}})
+                    return
                 k = min(body["n"], outer.max_choices)
                 choices = [
                     {
                         "index": i,
                         "message": {"role": "assistant", "content": ANSWER if i % 2 == 0 else "no"},
+                        "finish_reason": outer.finish,
                     }
                     for i in range(k)
                 ]
@@ -146,3 +157,43 @@ def test_unreachable_endpoint_is_a_usage_error() -> None:
     assert "\n" not in str(err.value)
     with pytest.raises(UsageError, match="needs an endpoint"):
         preflight_policy(PolicyConfig(backend="openai"))
+
+
+def test_fake_vllm_server_gets_enable_thinking_and_reports_cut_off_answers() -> None:
+    """A vLLM server reads ``chat_template_kwargs``; a hosted API that refuses the field is
+    asked again without it (once), so the run goes on with the model's own default."""
+    s = _Server(max_choices=2)
+    try:
+        cfg = PolicyConfig(backend="openai", endpoint=s.url, model="x", enable_thinking=True)
+        pol = create_policy(cfg, TrainConfig(), seed=0)
+        out = pol.generate([PROMPT], 1, seed=0)
+        assert s.requests[-1]["chat_template_kwargs"] == {"enable_thinking": True}
+        assert out[0][0].truncated is False
+        default = create_policy(
+            dataclasses.replace(cfg, enable_thinking=False), TrainConfig(), seed=0
+        )
+        default.generate([PROMPT], 1, seed=0)
+        assert s.requests[-1]["chat_template_kwargs"] == {"enable_thinking": False}
+    finally:
+        s.close()
+    s = _Server(max_choices=2, refuse_template_kwargs=True)
+    try:
+        pol = create_policy(dataclasses.replace(cfg, endpoint=s.url), TrainConfig(), seed=0)
+        (group,) = pol.generate([PROMPT], 1, seed=0)
+        assert len(s.requests) == 2 and "chat_template_kwargs" not in s.requests[1]
+        assert group[0].verilog is not None
+        pol.generate([PROMPT], 1, seed=1)
+        assert len(s.requests) == 3  # not offered again
+    finally:
+        s.close()
+
+
+def test_fake_server_finish_reason_length_marks_the_answer_cut_off() -> None:
+    for finish, cut in (("length", True), ("stop", False)):
+        s = _Server(finish=finish)
+        try:
+            cfg = PolicyConfig(backend="openai", endpoint=s.url, model="x")
+            (group,) = create_policy(cfg, TrainConfig(), seed=0).generate([PROMPT], 2, seed=0)
+            assert [c.truncated for c in group] == [cut, cut]
+        finally:
+            s.close()

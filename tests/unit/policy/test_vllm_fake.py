@@ -237,6 +237,7 @@ class _FakeTrainer:
         prompt_ids: Sequence[int],
         completion_ids: Sequence[int],
         logprobs: Sequence[float] | None = None,
+        forced: Sequence[int] = (),
     ) -> None:
         self.recorded.append((completion, list(prompt_ids), list(completion_ids)))
 
@@ -808,7 +809,7 @@ def test_vllm_fake_logprobs_requested_and_the_correction_applied(
     engine = fake_vllm.engines[0]
     assert engine.kwargs["logprobs_mode"] == "processed_logprobs"
     assert all(sp.logprobs == 0 for sp in engine.calls[-1]["params"])
-    assert all(lps == (FAKE_LOGPROB,) * 3 for *_, lps in trainer._tokens.values())
+    assert all(lps == (FAKE_LOGPROB,) * 3 for _, _, lps, _ in trainer._tokens.values())
     assert not any(c.truncated for c in group)
     stats = pol.update([Sample(PROMPT, group[0].text, 1.0), Sample(PROMPT, group[1].text, -1.0)])
     assert stats.updated and stats.n_samples == 2
@@ -842,3 +843,71 @@ def test_vllm_fake_stays_awake_when_the_plan_fits(
     tight.generate([PROMPT], 2, seed=0)
     tight.update([Sample(PROMPT, "a", 1.0), Sample(PROMPT, "b", -1.0)])
     assert "sleep(1)" in ev and "wake_up" in ev
+
+
+def test_vllm_fake_think_budget_continues_after_the_forced_close(
+    fake_vllm: _Fake, tmp_path: Path, tiny_dir: Path
+) -> None:
+    """With a think budget each request first asks for ``budget`` tokens; an answer that used
+    them all goes on in a second request from its own ids, after the close of its think block
+    when it is still thinking (the forced tokens out of the loss), else straight on."""
+    import math
+
+    from rtlopt.policy._thinking import THINK_CLOSE
+
+    budget, max_new = 10, 200
+    kw = {"enable_thinking": True, "think_budget": budget, "max_new_tokens": max_new}
+    trainer = _real_trainer(tiny_dir, **kw)
+    tok = trainer.tokenizer
+    tok.chat_template += "{% if add_generation_prompt %}<think>\n{% endif %}"  # opened for it
+    pol = VllmPolicy(
+        _cfg(fake_vllm, model=str(tiny_dir), **kw),
+        TrainConfig(lora_r=4),
+        seed=0,
+        trainer=trainer,
+        workdir=tmp_path / "w",
+    )
+    engine = fake_vllm.engines[0]
+    calls: list[tuple[list[list[int]], list[Any]]] = []
+    code = "```verilog\nmodule m;\nendmodule\n```"
+
+    def generate(prompts: list[dict[str, Any]], params: list[Any], **_: Any) -> list[Any]:
+        calls.append(([p["prompt_token_ids"] for p in prompts], params))
+        outs = []
+        for r, sp in enumerate(params):
+            if sp.max_tokens == budget:  # first request: thinking (row 0) or answering (row 1)
+                text, finish = ("a" * budget if r == 0 else "</think>bb"), "length"
+                ids = tok(text, add_special_tokens=False)["input_ids"]
+            else:
+                text, finish = code, "stop"
+                ids = [*tok(text, add_special_tokens=False)["input_ids"], tok.eos_token_id]
+            comp = types.SimpleNamespace(
+                text=text,
+                token_ids=ids,
+                finish_reason=finish,
+                logprobs=[{t: types.SimpleNamespace(logprob=-1.0)} for t in ids],
+            )
+            outs.append(types.SimpleNamespace(outputs=[comp]))
+        return outs
+
+    engine.generate = generate  # type: ignore[method-assign]
+    (group,) = pol.generate([PROMPT], 2, seed=3)
+    assert len(calls) == 2 and [sp.max_tokens for sp in calls[0][1]] == [budget, budget]
+    p_ids = trainer.prompt_ids(PROMPT)
+    close = list(trainer.think_budget(PROMPT).close_ids)
+    first = [tok("a" * budget)["input_ids"][-budget:], tok("</think>bb")["input_ids"][-budget:]]
+    assert calls[1][0] == [[*p_ids, *first[0], *close], [*p_ids, *first[1]]]
+    assert [sp.max_tokens for sp in calls[1][1]] == [
+        max_new - budget - len(close),
+        max_new - budget,
+    ]
+    assert {sp.seed for sp in calls[1][1]}.isdisjoint({sp.seed for sp in calls[0][1]})
+    assert [c.think_closed for c in group] == [True, False]
+    assert THINK_CLOSE in group[0].text and THINK_CLOSE not in group[1].text
+    assert all(c.verilog == "module m;\nendmodule\n" and not c.truncated for c in group)
+    _, c_ids, lps, forced = trainer._tokens[(next(iter(trainer._tokens))[0], group[0].text)]
+    assert forced == tuple(range(budget, budget + len(close)))
+    assert lps is not None and [k for k, x in enumerate(lps) if math.isnan(x)] == list(forced)
+    stats = pol.update([Sample(PROMPT, c.text, a) for c, a in zip(group, (1.0, -1.0), strict=True)])
+    assert stats.updated and stats.tokens == sum(c.completion_tokens for c in group) - len(close)
+    pol.close()

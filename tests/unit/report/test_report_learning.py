@@ -33,3 +33,16 @@ def test_a_run_without_any_update_says_so() -> None:
     ok = learning_section([_rec(1, True, loss=1.0)], trainable=True)
     assert "1 of 1 steps updated the policy's weights." in ok
     assert learning_section([{"step": 1}], trainable=True) == []
+
+
+def test_cut_off_masked_think_closed_and_ties_are_shown() -> None:
+    rec = _rec(1, True, loss=0.4, grad_norm=1.0, trunc_frac=0.5, masked=1, think_closed=2, tied=3)
+    line = learning_line(rec)
+    assert "50% cut off (1 masked)" in line
+    assert "2 think blocks closed at the budget" in line and "3 tied within the noise floor" in line
+    assert "masked" not in learning_line(_rec(1, True, trunc_frac=0.0, masked=0))
+    table = "\n".join(learning_section([rec], trainable=True))
+    assert "| cut off | masked | think closed | tied |" in table
+    assert "| 50% | 1 | 2 | 3 |" in table
+    old = "\n".join(learning_section([_rec(1, True, trunc_frac=0.25)], trainable=True))
+    assert "| 25% | - | - | - |" in old  # a run of an older version: not recorded

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from rtlopt.config import Config, ProjectConfig, RunConfig
+from rtlopt.config import Config, ProjectConfig, RunConfig, SearchConfig, TrainConfig
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.policy import Completion, Prompt, Sample, UpdateStats
@@ -32,6 +32,9 @@ SMALLER = REF.replace("~a", "a ^ 4'hf") + "// SMALLER\n"
 SAME = REF.replace("~a", "~(a)")
 WRONG = REF.replace("~a", "a") + "// WRONG\n"
 FLAKY = REF.replace("~a", "~a | 4'h0") + "// FLAKY\n"
+NEAR = REF.replace("~a", "~a & 4'hf") + "// NEAR\n"  # 0.04 % larger than SMALLER
+THINK_CUT = "<think>\nThe inverter could be"  # cut off at the token limit while thinking
+MODULE_CUT = "```verilog\nmodule top(input [3:0] a, output [3:0] y);\n  assign y ="  # mid-module
 
 
 class FakeEvaluator:
@@ -80,7 +83,8 @@ class FakeEvaluator:
                 reason="yosys crashed",
                 source_hash=source_hash(text),
             )
-        return self._ok(50.0 if "SMALLER" in text else 100.0, text)
+        area = 50.0 if "SMALLER" in text else 50.02 if "NEAR" in text else 100.0
+        return self._ok(area, text)
 
     def evaluate_many(
         self, texts: Sequence[str], progress: Callable[[int, EvalResult], None] | None = None
@@ -130,6 +134,9 @@ class FakePolicy:
             for _ in range(n):
                 text = self.answers[self.n % len(self.answers)]
                 self.n += 1
+                if text in (THINK_CUT, MODULE_CUT):  # answers that hit the token limit
+                    group.append(Completion(text=text, verilog=None, truncated=True))
+                    continue
                 verilog = text if "module" in text else None
                 group.append(Completion(text=f"```verilog\n{text}```", verilog=verilog))
             out.append(group)
@@ -161,9 +168,20 @@ def design(tmp_path: Path) -> Design:
 
 
 def _optimizer(
-    design: Design, tmp_path: Path, answers: Sequence[str], steps: int = 2, rollouts: int = 4
+    design: Design,
+    tmp_path: Path,
+    answers: Sequence[str],
+    steps: int = 2,
+    rollouts: int = 4,
+    train: TrainConfig | None = None,
+    parents: int = SearchConfig.parents,
 ) -> tuple[Optimizer, FakeEvaluator, FakePolicy]:
-    cfg = dataclasses.replace(Config(), run=RunConfig(steps=steps, rollouts=rollouts, seed=3))
+    cfg = dataclasses.replace(
+        Config(),
+        run=RunConfig(steps=steps, rollouts=rollouts, seed=3),
+        train=train or TrainConfig(),
+        search=SearchConfig(parents=parents),
+    )
     ev, pol = FakeEvaluator(), FakePolicy(answers)
     opt = Optimizer(
         design,
@@ -230,3 +248,40 @@ def test_fake_loop_pauses_and_resumes(design: Design, tmp_path: Path) -> None:
     out = again.run()
     assert out.finished and [r["step"] for r in RunDir(tmp_path / "run").read_steps()] == [1, 2, 3]
     shutil.rmtree(tmp_path / "run")
+
+
+@pytest.mark.parametrize(("mode", "masked"), [("thinking", 1), ("all", 2), ("none", 0)])
+def test_fake_loop_keeps_cut_off_answers_out_of_the_loss_and_counts_them(
+    design: Design, tmp_path: Path, mode: str, masked: int
+) -> None:
+    """DAPO's overlong filtering: a cut-off answer is not handed to the update (no gradient
+    towards or away from it), and the step records how many were cut off and masked."""
+    answers = [SMALLER, SAME, THINK_CUT, MODULE_CUT]
+    train = TrainConfig(mask_truncated=mode)
+    opt, _, pol = _optimizer(design, tmp_path, answers, steps=1, train=train, parents=1)
+    opt.run()
+    (samples,) = pol.updates
+    texts = [s.completion for s in samples]
+    assert (THINK_CUT in texts) == (mode == "none")
+    assert (MODULE_CUT in texts) == (mode != "all")
+    assert len(samples) == 4 - masked
+    (rec,) = RunDir(tmp_path / "run").read_steps()
+    assert rec["trunc_frac"] == 0.5 and rec["masked"] == masked and rec["think_closed"] == 0
+
+
+def test_fake_loop_ties_answers_within_the_noise_floor(design: Design, tmp_path: Path) -> None:
+    answers = [SMALLER, NEAR, SAME, WRONG]
+    opt, _, pol = _optimizer(
+        design, tmp_path, answers, steps=1, train=TrainConfig(ppa_tie=0.001), parents=1
+    )
+    opt.run()
+    adv = {s.completion.split("// ")[-1][:4]: s.advantage for s in pol.updates[0]}
+    assert adv["SMAL"] == pytest.approx(adv["NEAR"]) and adv["SMAL"] > 0
+    (rec,) = RunDir(tmp_path / "run").read_steps()
+    assert rec["tied"] == 2
+    opt, _, pol = _optimizer(
+        design, tmp_path / "b", answers, steps=1, train=TrainConfig(ppa_tie=0), parents=1
+    )
+    opt.run()
+    adv = {s.completion.split("// ")[-1][:4]: s.advantage for s in pol.updates[0]}
+    assert adv["SMAL"] > adv["NEAR"]  # exact ranking when the floor is off
