@@ -46,6 +46,10 @@ class BenchOptions:
             of ``eval.workers`` CPUs each (default 1) that evaluate their candidates in the
             task; the output folder must be at the same path on every node).
         ray_address: The Ray cluster (see ``eval.ray_address``).
+        seeds: ``run.seed`` of each learning run of a design (``bench.seeds``); empty: one run
+            with the configured seed in ``<out>/runs/<design>/``.
+        frozen_control: Beside each seed, a frozen best-of-N run with the same sample budget
+            (``bench.frozen_control``).
     """
 
     kind: str
@@ -61,6 +65,8 @@ class BenchOptions:
     command: tuple[str, ...] = ()
     executor: str = "local"
     ray_address: str | None = None
+    seeds: tuple[int, ...] = ()
+    frozen_control: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,9 @@ class DesignResult:
         steps: Steps completed.
         seconds: Wall-clock time of this invocation on the design.
         resumed: The run continued an interrupted one.
+        arm: With several seeds or a frozen control: ``learning`` or ``frozen`` (empty: the
+            bench's one run of the design).
+        seed: The run's ``run.seed`` when the bench ran several seeds or a control.
     """
 
     design: str
@@ -123,6 +132,8 @@ class DesignResult:
     steps: int = 0
     seconds: float = 0.0
     resumed: bool = False
+    arm: str = ""
+    seed: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
