@@ -109,6 +109,7 @@ class DesignResult:
             testbench.
         run_dir: The design's run directory.
         steps: Steps completed.
+        rollouts: Candidates the run generated (its sample budget as spent).
         seconds: Wall-clock time of this invocation on the design.
         resumed: The run continued an interrupted one.
         arm: With several seeds or a frozen control: ``learning`` or ``frozen`` (empty: the
@@ -130,6 +131,7 @@ class DesignResult:
     tb_fallbacks: int = 0
     run_dir: str = ""
     steps: int = 0
+    rollouts: int = 0
     seconds: float = 0.0
     resumed: bool = False
     arm: str = ""

@@ -23,7 +23,7 @@ import logging
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +177,9 @@ class SeedSummary:
         delta: Learning minus frozen ratio per seed where both runs measured the design
             (negative: training helped); ``None``: no control.
         unscored: ``arm seed: status`` of runs that count nowhere.
+        rollouts: Candidates generated per arm, summed over its seeds (the sample budget as
+            spent: the control samples every parent slot of every step, a pool sampler with
+            lineage blocking may fill fewer, so learning never gets more samples).
     """
 
     design: str
@@ -185,6 +188,7 @@ class SeedSummary:
     frozen: Spread | None
     delta: Spread | None
     unscored: tuple[str, ...] = ()
+    rollouts: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def verdict(self) -> str:
@@ -236,6 +240,7 @@ def seed_summaries(results: Sequence[DesignResult]) -> list[SeedSummary]:
                 Spread.of([frozen[s] for s in sorted(frozen)]) if control else None,
                 Spread.of(paired) if control else None,
                 tuple(unscored),
+                {arm: sum(r.rollouts for r in runs if r.arm == arm) for arm in arms},
             )
         )
     return out
@@ -266,6 +271,7 @@ def arm_results(results: Sequence[DesignResult], arm: str) -> list[DesignResult]
                     (r.max_reward for r in runs if r.max_reward is not None), default=None
                 ),
                 steps=max(r.steps for r in runs),
+                rollouts=sum(r.rollouts for r in runs),
                 seconds=math.fsum(r.seconds for r in runs),
                 arm=arm,
             )
@@ -276,15 +282,17 @@ def arm_results(results: Sequence[DesignResult], arm: str) -> list[DesignResult]
 def seeds_markdown(summaries: Sequence[SeedSummary], method: str = "rtlopt") -> str:
     """The per-design table: each arm's mean (min to max, sd) and learning minus frozen."""
     out = [
-        f"| design | seeds | {method}: learning | frozen best-of-N | learning - frozen | verdict |",
-        "|---|---:|---|---|---|---|",
+        f"| design | seeds | {method}: learning | frozen best-of-N | learning - frozen | verdict "
+        "| rollouts (learning / frozen) |",
+        "|---|---:|---|---|---|---|---|",
     ]
     for s in summaries:
         frozen = s.frozen.text() if s.frozen is not None else "–"
         delta = s.delta.text() if s.delta is not None else "–"
+        spent = f"{s.rollouts.get(LEARNING, 0)} / {s.rollouts.get(FROZEN, 0)}"
         out.append(
             f"| {s.design} | {s.learning.n} | {s.learning.text()} | {frozen} | {delta} | "
-            f"{s.verdict} |"
+            f"{s.verdict} | {spent if s.frozen is not None else s.rollouts.get(LEARNING, 0)} |"
         )
     counts = {v: sum(1 for s in summaries if s.verdict == v) for v in ("helped", "hurt")}
     deltas = [s.delta.mean for s in summaries if s.delta is not None and s.delta.mean is not None]
@@ -292,7 +300,8 @@ def seeds_markdown(summaries: Sequence[SeedSummary], method: str = "rtlopt") -> 
         "",
         "Ratios are best accepted metric / reference metric (lower is better; a run with no "
         "accepted design counts 1). learning - frozen is paired by seed: negative means the "
-        "learning run beat its frozen control.",
+        "learning run beat its frozen control. Both arms run the same steps, parents and "
+        "rollouts; the rollouts column counts the candidates each generated.",
     ]
     if deltas:
         out.append(

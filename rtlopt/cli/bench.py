@@ -60,7 +60,7 @@ from rtlopt.cli._common import (
     run_overrides,
 )
 from rtlopt.cli._progress import LineProgress
-from rtlopt.config import Config, RewardConfig
+from rtlopt.config import TRAINING_BACKENDS, Config, RewardConfig
 from rtlopt.errors import UsageError
 from rtlopt.rundir import write_json
 
@@ -313,11 +313,14 @@ def _config(path: Path, overrides: dict[str, Any], config_file: Path | None) -> 
 
 def _seeds(cfg: Config, seeds: int | None, control: bool | None) -> tuple[tuple[int, ...], bool]:
     """The learning runs' seeds and whether a frozen control runs beside them; one seed and
-    no control is the bench's one run per design (no seeds: the run's own seed and folder)."""
+    no control is the bench's one run per design (no seeds: the run's own seed and folder).
+    By default a policy that does not train (scripted, openai, learning rate 0) gets no
+    control: its runs are the control's already."""
     n = cfg.bench.seeds if seeds is None else seeds
     if n < 1:
         raise UsageError(f"--seeds must be at least 1, got {n}")
-    frozen = cfg.bench.frozen_control if control is None else control
+    learns = cfg.policy.backend in TRAINING_BACKENDS and cfg.train.learning_rate > 0
+    frozen = (cfg.bench.frozen_control and learns) if control is None else control
     if n == 1 and not frozen:
         return (), False
     return tuple(cfg.run.seed + i for i in range(n)), frozen

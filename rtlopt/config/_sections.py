@@ -542,7 +542,7 @@ class BenchConfig:
     )
     frozen_control: bool = _f(
         True,
-        "Run a frozen best-of-N control beside every seed: the same design, seed, steps, parents and rollouts (the same sample budget) with the policy frozen and no reuse (train.learning_rate = 0, search.sampler = none: the paper's Table 3 best-of-N row); the report gives learning minus frozen per design with its spread. false: no control (--no-frozen-control).",
+        "Run a frozen best-of-N control beside every seed: the same design, seed, steps, parents and rollouts (the same sample budget) with the policy frozen and no reuse (train.learning_rate = 0, search.sampler = none: the paper's Table 3 best-of-N row); the report gives learning minus frozen per design with its spread (the control samples every parent slot of every step; a pool sampler with lineage blocking may fill fewer, so learning never gets more samples; seeds.md counts both). false: no control (--no-frozen-control). A policy that does not train (scripted, openai, learning rate 0) gets no control unless --frozen-control asks for one.",
     )
 
 

@@ -150,7 +150,7 @@ def test_fake_bench_cli_writes_the_seed_table_and_a_frozen_column(
         return [
             DesignResult(
                 t.design.name, BenchStatus.IMPROVED, ref_metric=10.0, ratio=ratios[(t.arm, t.seed)],
-                arm=t.arm, seed=t.seed,
+                arm=t.arm, seed=t.seed, rollouts=12 if t.arm == LEARNING else 16,
             )
             for t in bench_trials(designs, opts)
         ]  # fmt: skip
@@ -173,8 +173,26 @@ def test_fake_bench_cli_writes_the_seed_table_and_a_frozen_column(
         "| m | 2 | 0.550 (0.500 to 0.600, sd 0.071) | 0.850 (0.800 to 0.900, sd 0.071) |"
         in seeds_md
     )
-    assert "-0.300 (-0.400 to -0.200, sd 0.141) | helped |" in seeds_md
+    assert "-0.300 (-0.400 to -0.200, sd 0.141) | helped | 24 / 32 |" in seeds_md
     header, row = (out / "benchmark.csv").read_text().splitlines()[:2]
     assert header.startswith("design,ref_metric,rtlopt,rtlopt frozen")
     assert row.startswith("m,10,0.55,0.85")
     assert "helped" in res.output
+
+
+def test_the_control_is_a_valid_frozen_configuration(tmp_path: Path) -> None:
+    """The overrides a frozen trial gets resolve to a frozen policy sampling from the root
+    with the learning run's steps, parents and rollouts."""
+    from rtlopt.config import load_config
+
+    d = _design(tmp_path, "z")
+    base = {"run.steps": 3, "search.parents": 2, "run.rollouts": 4}
+    learn, frozen = (
+        load_config(d.reference_file, overrides={**base, **_seeds.Trial(d, arm, 5).overrides()})
+        .config for arm in (LEARNING, FROZEN)
+    )  # fmt: skip
+    assert frozen.train.learning_rate == 0.0 and frozen.search.sampler == "none"
+    assert learn.train.learning_rate > 0.0 and learn.search.sampler == "puct"
+    for cfg in (learn, frozen):
+        assert (cfg.run.seed, cfg.run.steps, cfg.search.parents, cfg.run.rollouts) == (5, 3, 2, 4)
+    assert learn.harness.seed == frozen.harness.seed  # both checked against the same vectors
