@@ -1,7 +1,8 @@
 """rtlopt's verl launch against verl 0.9.0's own code (issue 25, finding 1).
 
-The real tests run verl's config composition, ``validate_config`` and advantage-estimator
-registry in a Python that has verl 0.9.0 without vLLM or a GPU (``scripts/verl-cpu-env.sh``;
+The real tests run verl's config composition, ``validate_config``, advantage-estimator
+registry and (for the state-pool dataset) its dataset loader, sampler, collate function and
+``DataProto`` in a Python that has verl 0.9.0 without vLLM or a GPU (``scripts/verl-cpu-env.sh``;
 ``RTLOPT_VERL_PYTHON`` or /opt/rtlopt-verl-cpu); they skip where it is missing. The ``fake``
 tests check the same overrides against verl 0.9.0's config keys recorded in
 tests/fixtures/verl-0.9.0-ppo_trainer-keys.txt. Not run anywhere here: verl's trainer, vLLM
@@ -102,42 +103,21 @@ def test_launch_overrides_pass_verl_0_9_validate_config(tmp_path: Path) -> None:
     launch = plan(tmp_path)
     adaptive = plan(tmp_path / "adaptive", Config(train=TrainConfig(delta="adaptive")))
     no_plus = [o.lstrip("+") if "rtlopt_delta" in o else o for o in launch.overrides]
-    n = RunConfig().rollouts * SearchConfig().parents
-    script = [[(GOOD, 14.0)] + [(WRONG, 1.0)] * (n - 1), [(WRONG, 1.0)] * n]
-    out, old, bare, adapt, pool = verl_validate(
-        launch.overrides,
-        OLD_DOCS_COMMAND,
-        no_plus,
-        adaptive.overrides,
-        drive={"script": script, "keys": list(rv.REWARD_KEYS)},
+    out, old, bare, adapt = verl_validate(
+        launch.overrides, OLD_DOCS_COMMAND, no_plus, adaptive.overrides
     )
     assert "error" not in out, out
     assert out["verl"] == "0.9.0"
     spec = str(tmp_path / "pool-spec.json")
     assert out["train_files"] == out["val_files"] == spec  # no foreign data set
-    # the state pool's dataset, loaded by verl's own get_dataset_class, in the trainer
-    # that calls its on_batch_end, with no loader workers holding copies of it
-    assert out["dataset_cls"] == "rtlopt.run.verl_dataset.PoolDataset"
+    # the state pool's dataset (verl's own loader takes it: the slow test below), in the
+    # trainer that calls its on_batch_end, with no loader workers holding copies of it
+    assert out["dataset_cls"] == "pkg://rtlopt.run.verl_dataset:PoolDataset"
     assert (out["use_v1"], out["num_workers"], out["shuffle"]) == (False, 0, False)
     assert out["use_kl_loss"] is False
     # the adaptive controller's KL signal: reference log-probs, no KL term in the loss
     assert "error" not in adapt, adapt
     assert (adapt["use_kl_loss"], adapt["kl_loss_coef"], adapt["use_ref"]) == (True, 0.0, True)
-    # the pool dataset through verl's create_rl_dataset, sampler, collate_fn and DataProto
-    # (fake rollouts and scores): step 1 starts from the root; its best answer enters the
-    # pool and step 2's prompts are built from it; verl's trainer calls the hook we rely on
-    assert pool["dataset"] == "rtlopt.run.verl_dataset.PoolDataset"
-    first, second = pool["steps"]
-    assert set(first["states"]) == {0} and set(first["step"]) == {1}
-    assert set(second["step"]) == {2} and len(second["states"]) == n
-    [good] = [sid for sid, reward, acc in pool["pool"] if acc]
-    assert good in second["states"]
-    assert any("GOOD" in p for p in second["prompts"]) and not any(
-        "GOOD" in p for p in first["prompts"]
-    )
-    for call in ("fit_calls_on_batch_end", "fit_computes_advantage", "use_v1_false_runs_v0"):
-        assert pool[call], call
-    assert pool["v0_builds_datasets"]
     assert out["adv_estimator"] == "rtlopt_entropic"
     assert out["rtlopt_delta"] == pytest.approx(TrainConfig().delta_fixed)
     assert out["setup_hook"] == "rtlopt.run.verl.setup_worker"
@@ -145,6 +125,38 @@ def test_launch_overrides_pass_verl_0_9_validate_config(tmp_path: Path) -> None:
     assert out["reward_manager"] == "naive" and out["reward_path"] == "pkg://rtlopt.run.verl"
     assert "ppo_micro_batch_size_per_gpu" in str(old["error"])
     assert "rtlopt_delta" in str(bare["error"])
+
+
+@needs_verl
+@pytest.mark.slow
+def test_fake_rollouts_pool_dataset_runs_through_verls_own_data_path(tmp_path: Path) -> None:
+    """Issue 32: the state-pool dataset through verl 0.9.0's create_rl_dataset, sampler,
+    collate_fn and DataProto (fake rollouts and scores): step 1 starts from the root; its
+    accepted answer enters the pool and step 2's prompts are built from it; verl's legacy
+    trainer still calls the hook the pool relies on. Slow: importing verl's data path takes
+    ~25 s here, on top of its config."""
+    launch = plan(tmp_path)
+    n = RunConfig().rollouts * SearchConfig().parents
+    script = [[(GOOD, 14.0)] + [(WRONG, 1.0)] * (n - 1), [(WRONG, 1.0)] * n]
+    out, pool = verl_validate(
+        launch.overrides, drive={"script": script, "keys": list(rv.REWARD_KEYS)}
+    )
+    assert "error" not in out, out
+    assert pool["dataset"] == "rtlopt.run.verl_dataset.PoolDataset"
+    first, second = pool["steps"]
+    assert set(first["states"]) == {0} and set(first["step"]) == {1}
+    assert set(second["step"]) == {2} and len(second["states"]) == n
+    [good] = [sid for sid, _reward, acc in pool["pool"] if acc]
+    assert good in second["states"]
+    assert any("GOOD" in p for p in second["prompts"])
+    assert not any("GOOD" in p for p in first["prompts"])
+    for call in (
+        "fit_calls_on_batch_end",
+        "fit_computes_advantage",
+        "use_v1_false_runs_v0",
+        "v0_builds_datasets",
+    ):
+        assert pool[call], call
 
 
 def _estimator_in_actor(hook: str) -> dict[str, object]:

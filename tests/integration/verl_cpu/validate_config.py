@@ -90,11 +90,8 @@ def check(overrides: list[str]) -> dict[str, Any]:
         "kl_loss_coef": float(cfg.actor_rollout_ref.actor.kl_loss_coef),
         "use_ref": bool(need_reference_policy(cfg)),
     }
-    if cfg.data.custom_cls.get("path"):
-        from verl.utils.dataset.rl_dataset import get_dataset_class
-
-        cls = get_dataset_class(cfg.data)  # verl's own loader and its Dataset check
-        out["dataset_cls"] = f"{cls.__module__}.{cls.__qualname__}"
+    custom = cfg.data.custom_cls  # loaded by verl's own loader in pool_dataset.py (slow)
+    out["dataset_cls"] = f"{custom.get('path')}:{custom.get('name')}"
     return out
 
 
