@@ -19,9 +19,9 @@ test process and its children) with the ratio full / suite:
             one design)
     tbs     tests/integration/test_bench_suite.py::test_rtllm_all_references
             every RTLLM reference against RTLLM's own testbench (the suite: a quarter)
-    mutants tests/integration/test_mutants.py::test_sampled_mutants_judged_independently_and_rejected
+    mutants tests/integration/test_mutants.py (the sampled mutants)
             mutants of four designs judged by the ground truth and the product (the suite: two)
-    reflect tests/integration/test_reflection_loop.py::test_reflection_with_the_on_device_generator_learning
+    reflect tests/integration/test_reflection_loop.py (the learning generator with reflection)
             two learning steps with reflection (the suite: one)
 
     python bench/long_tests.py [--only edit,model,refute] [--rounds 1]

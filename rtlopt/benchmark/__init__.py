@@ -28,6 +28,19 @@ from rtlopt.benchmark._runner import (
     write_bench_outputs,
     write_reference_tables,
 )
+from rtlopt.benchmark._seeds import (
+    FROZEN,
+    FROZEN_CONTROL,
+    LEARNING,
+    SeedSummary,
+    Spread,
+    Trial,
+    arm_results,
+    bench_trials,
+    run_trials,
+    seed_summaries,
+    seeds_markdown,
+)
 from rtlopt.benchmark.chart import BenchTables, plot_ratios, write_tables
 from rtlopt.benchmark.suite import (
     RTLLM_SYNTH_FAILURES,
@@ -82,6 +95,17 @@ __all__ = [
     "run_bench",
     "write_bench_outputs",
     "write_reference_tables",
+    "FROZEN",
+    "FROZEN_CONTROL",
+    "LEARNING",
+    "SeedSummary",
+    "Spread",
+    "Trial",
+    "arm_results",
+    "bench_trials",
+    "run_trials",
+    "seed_summaries",
+    "seeds_markdown",
     "BenchTables",
     "plot_ratios",
     "write_tables",

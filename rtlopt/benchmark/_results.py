@@ -46,6 +46,10 @@ class BenchOptions:
             of ``eval.workers`` CPUs each (default 1) that evaluate their candidates in the
             task; the output folder must be at the same path on every node).
         ray_address: The Ray cluster (see ``eval.ray_address``).
+        seeds: ``run.seed`` of each learning run of a design (``bench.seeds``); empty: one run
+            with the configured seed in ``<out>/runs/<design>/``.
+        frozen_control: Beside each seed, a frozen best-of-N run with the same sample budget
+            (``bench.frozen_control``).
     """
 
     kind: str
@@ -61,6 +65,8 @@ class BenchOptions:
     command: tuple[str, ...] = ()
     executor: str = "local"
     ray_address: str | None = None
+    seeds: tuple[int, ...] = ()
+    frozen_control: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,12 @@ class DesignResult:
             testbench.
         run_dir: The design's run directory.
         steps: Steps completed.
+        rollouts: Candidates the run generated (its sample budget as spent).
         seconds: Wall-clock time of this invocation on the design.
         resumed: The run continued an interrupted one.
+        arm: With several seeds or a frozen control: ``learning`` or ``frozen`` (empty: the
+            bench's one run of the design).
+        seed: The run's ``run.seed`` when the bench ran several seeds or a control.
     """
 
     design: str
@@ -121,8 +131,11 @@ class DesignResult:
     tb_fallbacks: int = 0
     run_dir: str = ""
     steps: int = 0
+    rollouts: int = 0
     seconds: float = 0.0
     resumed: bool = False
+    arm: str = ""
+    seed: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""

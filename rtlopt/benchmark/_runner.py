@@ -322,6 +322,7 @@ def optimize_design(
         "steps": steps_done,
         "resumed": resumed,
         "max_reward": _max_reward(rd),
+        "rollouts": _rollouts(rd),
     }
     memory_mb = target.config.sandbox.memory_mb
     return _record(_choose(d, rd, kind, ref_m, opts.suite_tb, result, base, memory_mb), rd)
@@ -426,6 +427,15 @@ def _max_reward(rd: RunDir) -> float | None:
     except UsageError:
         return None
     return state.best_reward if state is not None else None
+
+
+def _rollouts(rd: RunDir) -> int:
+    """Candidates the run generated (its node count), from its checkpoint."""
+    try:
+        state = rd.read_state()
+    except UsageError:
+        return 0
+    return state.nodes if state is not None else 0
 
 
 def _record(res: DesignResult, rd: RunDir) -> DesignResult:

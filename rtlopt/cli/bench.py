@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -14,6 +15,8 @@ import click
 from rich.table import Table
 
 from rtlopt.benchmark import (
+    FROZEN,
+    LEARNING,
     SUITE_KINDS,
     BenchEvents,
     BenchOptions,
@@ -23,6 +26,10 @@ from rtlopt.benchmark import (
     SuiteDesign,
     ablation_markdown,
     ablation_rows,
+    arm_results,
+    bench_rows,
+    bench_trials,
+    compare,
     load_c910_design,
     load_paper_table4,
     load_suite,
@@ -30,6 +37,9 @@ from rtlopt.benchmark import (
     read_rows_csv,
     run_ablation,
     run_bench,
+    run_trials,
+    seed_summaries,
+    seeds_markdown,
     select_configs,
     summarize,
     summary_markdown,
@@ -50,7 +60,7 @@ from rtlopt.cli._common import (
     run_overrides,
 )
 from rtlopt.cli._progress import LineProgress
-from rtlopt.config import RewardConfig
+from rtlopt.config import TRAINING_BACKENDS, Config, RewardConfig
 from rtlopt.errors import UsageError
 from rtlopt.rundir import write_json
 
@@ -78,6 +88,8 @@ class _Args:
     executor: str = "local"
     ray_address: str | None = None
     jobs_note: str = ""
+    seeds: tuple[int, ...] = ()
+    frozen_control: bool = False
 
 
 def _known_suites() -> list[str]:
@@ -152,6 +164,19 @@ _BENCH_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option("--method-name", type=str, default="rtlopt", help="Column name of our ratios."),
     click.option(
+        "--seeds",
+        type=int,
+        default=None,
+        help="Runs of every design, each with its own seed (run.seed, +1, ...): the report "
+        "gives each design's mean and spread (default: bench.seeds, 3).",
+    ),
+    click.option(
+        "--frozen-control/--no-frozen-control",
+        default=None,
+        help="A frozen best-of-N run beside every seed with the same sample budget, and "
+        "learning minus frozen in the report (default: bench.frozen_control, on).",
+    ),
+    click.option(
         "--rows",
         type=str,
         default=None,
@@ -164,7 +189,7 @@ _BENCH_OPTIONS: list[Callable[[Any], Any]] = [
 
 def bench_options(fn: F) -> F:
     """--config, --designs, --jobs, --eval-workers, --out, --reference-only, --compare,
-    --no-suite-tb, --method-name, --rows."""
+    --no-suite-tb, --method-name, --seeds, --frozen-control, --rows."""
     for option in reversed(_BENCH_OPTIONS):
         fn = option(fn)
     return fn
@@ -180,6 +205,8 @@ def bench_options(fn: F) -> F:
                 "designs",
                 "reference_only",
                 "compare",
+                "seeds",
+                "frozen_control",
                 "rows",
                 "no_suite_tb",
                 "method_name",
@@ -248,9 +275,9 @@ def _args(suite: str, o: dict[str, Any]) -> _Args:
     }
     overrides = {k: v for k, v in named.items() if v is not None}
     path = _suite_path(suite, o["suite_path"])
-    n_jobs, jobs_note = design_jobs(
-        o["jobs"], None if o["reference_only"] else _gpu_policy(path, overrides, o["config_file"])
-    )
+    cfg = _config(path, overrides, o["config_file"])
+    n_jobs, jobs_note = design_jobs(o["jobs"], None if o["reference_only"] else _gpu_policy(cfg))
+    seeds, control = _seeds(cfg, o["seeds"], o["frozen_control"])
     out: Path | None = o["out"]
     out_dir = (out or Path("rtlopt-bench") / f"{suite}-{o['pdk'] or 'default'}").resolve()
     designs: str | None = o["designs"]
@@ -273,7 +300,30 @@ def _args(suite: str, o: dict[str, Any]) -> _Args:
         executor=o["executor"] or "local",
         ray_address=o["ray_address"],
         jobs_note=jobs_note,
+        seeds=seeds,
+        frozen_control=control,
     )
+
+
+def _config(path: Path, overrides: dict[str, Any], config_file: Path | None) -> Config:
+    from rtlopt.config import load_config
+
+    return load_config(path, overrides=overrides, config_file=config_file).config
+
+
+def _seeds(cfg: Config, seeds: int | None, control: bool | None) -> tuple[tuple[int, ...], bool]:
+    """The learning runs' seeds and whether a frozen control runs beside them; one seed and
+    no control is the bench's one run per design (no seeds: the run's own seed and folder).
+    By default a policy that does not train (scripted, openai, learning rate 0) gets no
+    control: its runs are the control's already."""
+    n = cfg.bench.seeds if seeds is None else seeds
+    if n < 1:
+        raise UsageError(f"--seeds must be at least 1, got {n}")
+    learns = cfg.policy.backend in TRAINING_BACKENDS and cfg.train.learning_rate > 0
+    frozen = (cfg.bench.frozen_control and learns) if control is None else control
+    if n == 1 and not frozen:
+        return (), False
+    return tuple(cfg.run.seed + i for i in range(n)), frozen
 
 
 def _has_gpu() -> bool:
@@ -281,11 +331,9 @@ def _has_gpu() -> bool:
     return Path("/dev/nvidia0").exists() or Path("/proc/driver/nvidia/gpus").is_dir()
 
 
-def _gpu_policy(path: Path, overrides: dict[str, Any], config_file: Path | None) -> str | None:
+def _gpu_policy(cfg: Config) -> str | None:
     """The policy backend if it runs on the GPU (vllm; transformers on cuda), else None."""
-    from rtlopt.config import load_config
-
-    p = load_config(path, overrides=overrides, config_file=config_file).config.policy
+    p = cfg.policy
     cuda = p.device == "cuda" or (p.device == "auto" and _has_gpu())
     return p.backend if p.backend == "vllm" or (p.backend == "transformers" and cuda) else None
 
@@ -325,6 +373,8 @@ def _options(a: _Args) -> BenchOptions:
         command=tuple(sys.argv),
         executor=a.executor,
         ray_address=a.ray_address,
+        seeds=a.seeds,
+        frozen_control=a.frozen_control,
     )
 
 
@@ -407,8 +457,11 @@ def _reference_only(a: _Args, suite: list[SuiteDesign]) -> None:
 def _optimize_suite(a: _Args, suite: list[SuiteDesign], other: list[BenchRow] | None) -> None:
 
     opts = _options(a)
-    with _progress(len(suite), "designs") as progress:
-        results = run_bench(opts, _events(progress), suite)
+    if opts.seeds:
+        results, other = _seeded(a, opts, suite, other)
+    else:
+        with _progress(len(suite), "designs") as progress:
+            results = run_bench(opts, _events(progress), suite)
     outputs = write_bench_outputs(
         results, a.out, a.method, other, title=f"{a.suite}: best ratio per design"
     )
@@ -436,6 +489,32 @@ def _optimize_suite(a: _Args, suite: list[SuiteDesign], other: list[BenchRow] | 
     improved = sum(1 for r in results if r.status == "improved")
     console.print(f"{improved}/{len(results)} designs improved")
     sys.exit(EXIT_OK if improved else EXIT_REJECTED)
+
+
+def _seeded(
+    a: _Args, opts: BenchOptions, suite: list[SuiteDesign], other: list[BenchRow] | None
+) -> tuple[list[DesignResult], list[BenchRow] | None]:
+    """Every seed (and its frozen control) of every design; the per-design means for the usual
+    tables (the control as a method column of its own), and seeds.md / trials.json."""
+    arms = "learning + frozen control" if opts.frozen_control else "learning"
+    console.print(f"{len(opts.seeds)} seed(s) per design ({arms}): seeds {list(opts.seeds)}")
+    with _progress(len(bench_trials(suite, opts)), "runs") as progress:
+        trials = run_trials(opts, suite, _events(progress))
+    write_json(a.out / "trials.json", [t.to_json() for t in trials])
+    summaries = seed_summaries(trials)
+    text = seeds_markdown(summaries, a.method)
+    (a.out / "seeds.md").write_text(text)
+    write_json(
+        a.out / "seeds.json",
+        [{**dataclasses.asdict(s), "verdict": s.verdict} for s in summaries],
+    )
+    console.print("\n[bold]seeds[/] (learning vs frozen best-of-N)\n")
+    console.print(text, markup=False, soft_wrap=True)
+    console.print(f"seeds: {a.out / 'seeds.md'}")
+    if not opts.frozen_control:
+        return arm_results(trials, LEARNING), other
+    frozen = bench_rows(arm_results(trials, FROZEN), f"{a.method} frozen")
+    return arm_results(trials, LEARNING), (frozen if other is None else compare(frozen, other))
 
 
 def _run_ablation(a: _Args) -> None:

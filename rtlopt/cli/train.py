@@ -61,7 +61,9 @@ def train(
 ) -> None:
     """Train on TARGET's module with verl (GPU machines; docs/scale.md).
 
-    Builds the prompt rtlopt optimize starts from, writes it as verl's dataset, and starts
+    Measures the reference, writes the pool spec from which verl's dataset builds each
+    batch's prompts out of rtlopt's state pool (fed back with each batch's rewards, the
+    KL-budget controller updated between batches), and starts
     `python -m verl.trainer.main_ppo` with rtlopt's reward (`rtlopt.run.verl`), rtlopt's
     advantage estimator registered in every Ray worker of the job, and lengths and batch
     sizes that pass verl's own checks.
@@ -76,7 +78,7 @@ def train(
         RewardTask,
         VerlResources,
         plan_verl_launch,
-        root_prompt,
+        pool_spec,
         tokenizer_counter,
     )
 
@@ -85,11 +87,9 @@ def train(
     cfg = load_config(file, overrides=overrides).config
     task = RewardTask(str(file), module, overrides=overrides)
     with console.status("measuring the reference ..."):
-        prompt = root_prompt(task)
+        spec = pool_spec(task)
     res = VerlResources(model, gpus, nodes, gpu_memory_utilization)
-    launch = plan_verl_launch(
-        task, cfg, [prompt], out.resolve(), res, tokenizer_counter(model, cfg.policy)
-    )
+    launch = plan_verl_launch(spec, cfg, out.resolve(), res, tokenizer_counter(model, cfg.policy))
     script = out / "launch.sh"
     script.write_text("#!/bin/sh\nexec " + launch.command() + "\n")
     script.chmod(0o755)
@@ -97,7 +97,10 @@ def train(
         f"prompt: {launch.prompt_tokens} tokens (counted by {launch.token_count}); "
         f"answer: {launch.response_tokens} tokens"
     )
-    console.print(f"rows: {escape(str(launch.rows_file))}")
+    console.print(
+        f"state pool: {escape(str(launch.spec_file))} (prompts from the {cfg.search.sampler} "
+        f"sampler's parents each step; the pool's state in {escape(str(out / 'pool'))})"
+    )
     console.print(f"launch: {escape(str(script))}")
     if dry_run:
         sys.exit(EXIT_OK)

@@ -33,6 +33,7 @@ from rtlopt.config._load import (
 from rtlopt.config._sections import (
     LN2,
     AdaptiveKLConfig,
+    BenchConfig,
     CheckConfig,
     EvalConfig,
     FlowConfig,
@@ -54,6 +55,7 @@ __all__ = [
     "LN2",
     "ACE_RESTART_AFTER",
     "AdaptiveKLConfig",
+    "BenchConfig",
     "CheckConfig",
     "Config",
     "ConfigError",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rtlopt.config._sections import (
+    BenchConfig,
     CheckConfig,
     EvalConfig,
     FlowConfig,
@@ -62,6 +63,9 @@ class Config:
     )
     run: RunConfig = field(default_factory=RunConfig, metadata={"help": "Run settings."})
     check: CheckConfig = field(default_factory=CheckConfig, metadata={"help": "Pre-commit check."})
+    bench: BenchConfig = field(
+        default_factory=BenchConfig, metadata={"help": "Benchmark seeds and control."}
+    )
     writeback: WritebackConfig = field(
         default_factory=WritebackConfig, metadata={"help": "Git output."}
     )
@@ -149,6 +153,7 @@ def _validate(cfg: Config) -> None:
         "policy.edit_min_lines",
         "reflect.parallel",
         "reflect.max_lessons",
+        "bench.seeds",
     ]
     for dotted in positive:
         if get_dotted(cfg, dotted) <= 0:

@@ -547,6 +547,21 @@ class RunConfig:
 
 
 @dataclass(frozen=True)
+class BenchConfig:
+    """`rtlopt bench`: repeated runs and the frozen control that make "training helped" a
+    measured claim."""
+
+    seeds: int = _f(
+        3,
+        "Runs of every design, each with its own sampling and training seed (run.seed, run.seed + 1, ...; the harness seed stays): the benchmark reports each design's mean and spread (min-max, standard deviation) over them. 1: one run per design, as before, in <out>/runs/<design>/ when there is no frozen control (--seeds).",
+    )
+    frozen_control: bool = _f(
+        True,
+        "Run a frozen best-of-N control beside every seed: the same design, seed, steps, parents and rollouts (the same sample budget) with the policy frozen and no reuse (train.learning_rate = 0, search.sampler = none: the paper's Table 3 best-of-N row); the report gives learning minus frozen per design with its spread (the control samples every parent slot of every step; a pool sampler with lineage blocking may fill fewer, so learning never gets more samples; seeds.md counts both). false: no control (--no-frozen-control). A policy that does not train (scripted, openai, learning rate 0) gets no control unless --frozen-control asks for one.",
+    )
+
+
+@dataclass(frozen=True)
 class CheckConfig:
     """`rtlopt check`: the pre-commit / CI gate."""
 

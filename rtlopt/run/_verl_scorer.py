@@ -17,7 +17,7 @@ from rtlopt.errors import UsageError
 from rtlopt.evaluate import EvalResult, Evaluator, make_workdir, source_hash
 from rtlopt.frontend import load_design
 from rtlopt.pdk import resolve_pdk
-from rtlopt.policy import answer_code
+from rtlopt.policy import answer_code, feedback_lines
 from rtlopt.run._loop import no_module_result
 
 REWARD_KEYS = (
@@ -32,8 +32,16 @@ REWARD_KEYS = (
     "status",
     "stage",
     "source_hash",
+    "area_um2",
+    "delay_ps",
+    "power_uw",
+    "feedback",
+    "code",
 )
-"""The keys of every row's result, in order."""
+"""The keys of every row's result, in order. The last five carry what the state pool needs
+to admit the answer as a state (:mod:`rtlopt.run._verl_pool`): its PPA numbers (NaN without),
+the EDA feedback a prompt built from it shows, and the code that was evaluated ("" for an
+answer with no module)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -185,12 +193,13 @@ class RewardScorer:
             results[h] = fut.result()
         seen: set[str] = set()
         rows = []
-        for h in hashes:
+        for h, code in zip(hashes, codes, strict=True):
             dup = h is not None and h in seen
             if h is not None:
                 seen.add(h)
             res = results[h] if h is not None else no_module_result(ev.config.reward.no_module)
-            rows.append(self._row(res, ev.metric_kind, duplicate=dup or h in waits))
+            row = self._row(res, ev.metric_kind, duplicate=dup or h in waits)
+            rows.append({**row, "code": code or ""})
         return rows
 
     def _row(self, res: EvalResult, kind: str, *, duplicate: bool) -> dict[str, Any]:
@@ -219,6 +228,11 @@ class RewardScorer:
             "status": str(res.status),
             "stage": str(res.stage),
             "source_hash": res.source_hash or "",
+            "area_um2": res.ppa.area_um2 if res.ppa is not None else math.nan,
+            "delay_ps": res.ppa.delay_ps if res.ppa is not None else math.nan,
+            "power_uw": _number(res.ppa.power_uw if res.ppa is not None else None),
+            "feedback": "\n".join(feedback_lines(res, kind)),
+            "code": "",
         }
 
     def close(self) -> None:
@@ -227,6 +241,10 @@ class RewardScorer:
             evs, self._evaluators = list(self._evaluators.values()), {}
         for ev in evs:
             ev.close()
+
+
+def _number(x: float | None) -> float:
+    return math.nan if x is None else float(x)
 
 
 def _open(task: RewardTask, workdir: Path) -> Evaluator:

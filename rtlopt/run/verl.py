@@ -27,9 +27,11 @@ rtlopt's estimators (:mod:`rtlopt.train._verl`) and is given to Ray as the job's
 ``worker_process_setup_hook`` (``+ray_kwargs.ray_init.runtime_env.worker_process_setup_hook``),
 so every worker process of the job, the task runner included, has them before it runs.
 
-Launch. :func:`plan_verl_launch` writes the dataset rows (the prompts rtlopt builds) and the
-Hydra overrides of ``python -m verl.trainer.main_ppo``: lengths from the prompts actually
-built, micro-batch sizes, no foreign data set, ``+algorithm.rtlopt_delta``.
+Launch. :func:`plan_verl_launch` writes the pool spec (the design and its measured reference,
+from which :mod:`rtlopt.run.verl_dataset` builds each batch's prompts out of the state pool:
+:mod:`rtlopt.run._verl_pool`) and the Hydra overrides of ``python -m verl.trainer.main_ppo``:
+the pool dataset and the trainer that calls it back between batches, lengths from the prompt
+budget, micro-batch sizes, no foreign data set, ``+algorithm.rtlopt_delta``.
 """
 
 from __future__ import annotations
@@ -37,18 +39,18 @@ from __future__ import annotations
 import asyncio
 import atexit
 import dataclasses
-import json
 import logging
 import shlex
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rtlopt.config import Config, PolicyConfig, TrainConfig, lora_target_modules
 from rtlopt.errors import UsageError
 from rtlopt.policy import Prompt, answer_format, build_prompt, load_spec, template_kwargs
+from rtlopt.run._verl_pool import PoolSpec
 from rtlopt.run._verl_scorer import REWARD_KEYS as REWARD_KEYS
 from rtlopt.run._verl_scorer import RewardScorer as RewardScorer
 from rtlopt.run._verl_scorer import RewardTask as RewardTask
@@ -65,13 +67,17 @@ __all__ = [
     "SETUP_HOOK",
     "RewardScorer",
     "RewardTask",
+    "DATASET_CLASS",
+    "PoolSpec",
     "VerlLaunch",
     "compute_score",
     "compute_score_async",
     "entropic_advantage",
     "expected_advantage",
     "plan_verl_launch",
+    "pool_spec",
     "register_advantage_estimators",
+    "root_prompt",
     "setup_worker",
 ]
 
@@ -188,14 +194,16 @@ class VerlLaunch:
     """What ``rtlopt train --engine verl`` starts: verl's PPO entry point with these overrides.
 
     Attributes:
-        rows_file: The dataset rows (JSON lines: ``prompt``, ``reward_model``, ``extra_info``).
+        spec_file: The pool spec the dataset reads (``data.train_files``).
         overrides: Hydra overrides of ``python -m verl.trainer.main_ppo``.
-        prompt_tokens: The longest prompt built, in tokens (``token_count`` says how counted).
+        prompt_tokens: ``data.max_prompt_length``: the prompt budget
+            (``policy.max_prompt_tokens``), or the root prompt if it is longer
+            (``token_count`` says how it was counted).
         token_count: How prompts were counted: the model's tokenizer, or a byte upper bound.
         response_tokens: ``data.max_response_length``.
     """
 
-    rows_file: Path
+    spec_file: Path
     overrides: tuple[str, ...]
     prompt_tokens: int
     token_count: str
@@ -245,10 +253,14 @@ def _check_batches(batch: int, rollouts: int, gpus: int, micro: int) -> None:
         )
 
 
+DATASET_CLASS = ("pkg://rtlopt.run.verl_dataset", "PoolDataset")
+"""``data.custom_cls.path`` and ``.name`` of the state-pool dataset."""
+
+
 def verl_overrides(
     cfg: Config,
     res: VerlResources,
-    rows_file: Path,
+    spec_file: Path,
     out_dir: Path,
     prompt_tokens: int,
     experiment: str,
@@ -262,9 +274,19 @@ def verl_overrides(
     # the in-process trainer's and vLLM's dtype on a GPU (rtlopt.policy._memory.vllm_dtype)
     dtype = cfg.policy.dtype if cfg.policy.dtype != "auto" else "bfloat16"
     ar = "actor_rollout_ref"
+    kl_signal = t.delta == "adaptive"  # the controller's KL brake (P1) reads ref log-probs
     out = [
-        f"data.train_files={rows_file}",
-        f"data.val_files={rows_file}",  # never verl's default (another data set)
+        f"data.train_files={spec_file}",
+        f"data.val_files={spec_file}",  # never verl's default (another data set)
+        f"data.custom_cls.path={DATASET_CLASS[0]}",
+        f"data.custom_cls.name={DATASET_CLASS[1]}",
+        # the dataset lives in the trainer's process: no loader workers holding copies of it,
+        # and its rows in order (row i: the step's i-th parent)
+        "data.dataloader_num_workers=0",
+        "data.shuffle=False",
+        # verl 0.9's legacy trainer calls the dataset's on_batch_end after each step; the v1
+        # trainer (its default) calls no dataset hook
+        "trainer.use_v1=False",
         f"data.train_batch_size={batch}",
         f"data.max_prompt_length={prompt_tokens}",
         f"data.max_response_length={response}",
@@ -275,7 +297,7 @@ def verl_overrides(
         f"{ar}.actor.ppo_epochs=1",
         f"{ar}.actor.ppo_mini_batch_size={batch}",
         f"{ar}.actor.ppo_micro_batch_size_per_gpu={micro}",
-        f"{ar}.actor.use_kl_loss={t.kl_coef > 0}",
+        f"{ar}.actor.use_kl_loss={t.kl_coef > 0 or kl_signal}",
         f"{ar}.actor.kl_loss_coef={t.kl_coef}",
         f"{ar}.actor.loss_agg_mode=seq-mean-token-sum",  # the in-process step's normalisation
         f"{ar}.actor.grad_clip={t.max_grad_norm}",
@@ -291,7 +313,7 @@ def verl_overrides(
         f"{ar}.rollout.calculate_log_probs=True",
         f"{ar}.ref.log_prob_micro_batch_size_per_gpu={micro}",
         f"algorithm.adv_estimator=rtlopt_{t.advantage}",
-        f"+algorithm.rtlopt_delta={t.delta_fixed}",
+        f"+algorithm.rtlopt_delta={t.adaptive.delta0 if kl_signal else t.delta_fixed}",
         "algorithm.use_kl_in_reward=False",
         "reward.custom_reward_function.path=pkg://rtlopt.run.verl",
         "reward.custom_reward_function.name=compute_score_async",
@@ -328,65 +350,58 @@ def verl_target_modules(train: TrainConfig) -> str:
     return targets if isinstance(targets, str) else "[" + ",".join(targets) + "]"
 
 
-def write_rows(task: RewardTask, prompts: Sequence[Prompt], copies: int, path: Path) -> None:
-    """The dataset: each prompt ``copies`` times (verl drops an incomplete last batch, so a
-    file needs at least ``data.train_batch_size`` rows), JSON lines verl's dataset reads."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as f:
-        for i, prompt in enumerate(p for p in prompts for _ in range(copies)):
-            row = {
-                "data_source": "rtlopt",
-                "prompt": [dict(m) for m in prompt],
-                "reward_model": {"style": "rule", "ground_truth": task.to_ground_truth()},
-                "extra_info": {"index": i},
-            }
-            f.write(json.dumps(row) + "\n")
-
-
 def plan_verl_launch(
-    task: RewardTask,
+    spec: PoolSpec,
     cfg: Config,
-    prompts: Sequence[Prompt],
     out_dir: Path,
     res: VerlResources,
     count_tokens: Callable[[Prompt], int] | None = None,
 ) -> VerlLaunch:
-    """Write the rows and build the overrides of a verl run of ``task``'s design.
+    """Write the pool spec and build the overrides of a verl run of ``spec``'s design.
 
     Args:
-        task: The design (the reward's ground truth).
-        cfg: The resolved configuration (search.parents, run.rollouts, run.steps, train.*).
-        prompts: The prompts rtlopt built for the design (at least the root prompt).
-        out_dir: Where the rows and verl's checkpoints go.
+        spec: The design and its measured reference (:func:`pool_spec`).
+        cfg: The resolved configuration (search.*, run.rollouts, run.steps, train.*, policy.*).
+        out_dir: Where the spec, the pool's state and verl's checkpoints go.
         res: GPUs, nodes, the model and vLLM's memory share.
         count_tokens: The model's tokenizer with its chat template; None: a byte upper bound.
 
     Raises:
-        UsageError: no prompt; a batch verl would refuse; a prompt plus answer beyond
-            ``res.max_model_len``.
+        UsageError: a batch verl would refuse; a prompt plus answer beyond
+            ``res.max_model_len``; a search strategy or answer format the pool dataset
+            cannot feed.
     """
-    if not prompts:
-        raise UsageError("no prompt to train on")
     counter = count_tokens or bytes_upper_bound
     how = "the model's tokenizer" if count_tokens else "UTF-8 bytes (an upper bound)"
-    longest = max(counter(p) for p in prompts)
-    prompt_tokens = _round_up(longest)
+    root = root_prompt_of(spec, cfg)
+    prompt_tokens = _round_up(max(counter(root), cfg.policy.max_prompt_tokens))
     response = _round_up(cfg.policy.max_new_tokens)
     if res.max_model_len is not None and prompt_tokens + response > res.max_model_len:
         raise UsageError(
-            f"the longest prompt ({prompt_tokens} tokens by {how}) plus the answer "
+            f"the prompt budget ({prompt_tokens} tokens by {how}) plus the answer "
             f"({response}) exceed the model's context of {res.max_model_len} tokens",
             hint="lower policy.max_new_tokens or policy.max_prompt_tokens",
         )
-    rows = out_dir / "rows.jsonl"
-    write_rows(task, prompts, cfg.search.parents, rows)
-    overrides = verl_overrides(cfg, res, rows, out_dir, prompt_tokens, Path(task.file).stem)
-    return VerlLaunch(rows, overrides, prompt_tokens, how, response)
+    spec = dataclasses.replace(spec, out_dir=out_dir, max_prompt_tokens=prompt_tokens)
+    _check_pool(spec, cfg)
+    spec_file = out_dir / "pool-spec.json"
+    spec.write(spec_file)
+    overrides = verl_overrides(
+        cfg, res, spec_file, out_dir, prompt_tokens, Path(spec.task.file).stem
+    )
+    return VerlLaunch(spec_file, overrides, prompt_tokens, how, response)
 
 
-def root_prompt(task: RewardTask, scorer: RewardScorer | None = None) -> Prompt:
-    """The prompt ``rtlopt optimize`` sends for the design's reference (its first step), with
-    the reference measured by the same evaluator the reward uses."""
+def _check_pool(spec: PoolSpec, cfg: Config) -> None:
+    """The pool dataset's own refusals (strategy, answer format), before anything starts."""
+    from rtlopt.run._verl_pool import PoolFeeder
+
+    PoolFeeder(spec, config=cfg)
+
+
+def pool_spec(task: RewardTask, scorer: RewardScorer | None = None) -> PoolSpec:
+    """The design's pool spec: its reference measured by the same evaluator the reward uses,
+    the reference's code and the specification ``rtlopt optimize`` shows."""
     ev = (scorer or _scorer()).evaluator(task)
     ref = ev.reference()
     if ref.ppa is None:
@@ -395,10 +410,22 @@ def root_prompt(task: RewardTask, scorer: RewardScorer | None = None) -> Prompt:
             hint="rtlopt evaluate the module first",
         )
     cfg, target = ev.config, ev.design.target
-    code = target.text()
-    fmt = answer_format(code, cfg.policy.answer_format, cfg.policy.edit_min_lines)
     spec = load_spec(cfg.project.spec, target.header_comment)
-    return build_prompt(code, ref.ppa, spec, ev.metric_kind, None, answer=fmt)
+    return PoolSpec(task, ref, target.text(), spec, ev.metric_kind, Path("."), 0)
+
+
+def root_prompt_of(spec: PoolSpec, cfg: Config) -> Prompt:
+    """The prompt ``rtlopt optimize`` sends for the design's reference (its first step)."""
+    assert spec.reference.ppa is not None
+    fmt = answer_format(spec.code, cfg.policy.answer_format, cfg.policy.edit_min_lines)
+    return build_prompt(spec.code, spec.reference.ppa, spec.spec, spec.metric, None, answer=fmt)
+
+
+def root_prompt(task: RewardTask, scorer: RewardScorer | None = None) -> Prompt:
+    """The prompt ``rtlopt optimize`` sends for the design's reference, with the reference
+    measured by the same evaluator the reward uses."""
+    scorer = scorer or _scorer()
+    return root_prompt_of(pool_spec(task, scorer), scorer.evaluator(task).config)
 
 
 def tokenizer_counter(

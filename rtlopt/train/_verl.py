@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ESTIMATOR_NAMES",
+    "budget_override",
+    "set_budget",
     "entropic_advantage",
     "expected_advantage",
     "register_advantage_estimators",
@@ -35,6 +37,30 @@ __all__ = [
 
 ESTIMATOR_NAMES = ("rtlopt_entropic", "rtlopt_expected")
 """The names rtlopt's estimators have in verl's registry (``algorithm.adv_estimator``)."""
+
+
+# ------------------------------------------------------------------------------------ the budget
+
+_BUDGET: list[float] = []
+
+
+def set_budget(delta: float | None) -> None:
+    """The KL budget of the coming step, set by the state-pool dataset's controller
+    (:mod:`rtlopt.run._verl_pool`) in this process; ``None``: the launch's
+    ``algorithm.rtlopt_delta`` again.
+
+    verl 0.9's legacy trainer (``RayPPOTrainer.fit``) builds its datasets, computes advantages
+    and calls the dataset's ``on_batch_end`` in one process (its TaskRunner), so the budget the
+    dataset sets between batches is the one the estimators read in the next step.
+    """
+    _BUDGET.clear()
+    if delta is not None:
+        _BUDGET.append(float(delta))
+
+
+def budget_override() -> float | None:
+    """The budget :func:`set_budget` set in this process, if any."""
+    return _BUDGET[0] if _BUDGET else None
 
 
 # ------------------------------------------------------------------------------------ advantages
@@ -49,7 +75,8 @@ def _group_advantages(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     import torch
 
-    delta = float(_setting(config, "rtlopt_delta", LN2))
+    override = budget_override()
+    delta = override if override is not None else float(_setting(config, "rtlopt_delta", LN2))
     estimator = make_advantage(TrainConfig(advantage=name))
     scores = token_level_rewards.sum(dim=-1).detach().cpu().tolist()
     groups: dict[Any, list[int]] = {}

@@ -104,6 +104,9 @@ def test_compare_paper_prints_published_geomeans(tmp_path: Path) -> None:
             str(out),
             "--compare",
             "paper",
+            "--seeds",  # one run, no control: the seeded bench is tests/unit/benchmark
+            "1",
+            "--no-frozen-control",
         ],
         cwd=tmp_path,
     )
@@ -163,6 +166,9 @@ def test_model_bench_smoke_resumes_after_interrupt(tmp_path: Path, model_cpu_sha
         "16",
         "--jobs",
         "1",
+        "--seeds",
+        "1",
+        "--no-frozen-control",
         "--out",
         str(out),
     ]

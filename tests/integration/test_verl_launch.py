@@ -1,7 +1,8 @@
 """rtlopt's verl launch against verl 0.9.0's own code (issue 25, finding 1).
 
-The real tests run verl's config composition, ``validate_config`` and advantage-estimator
-registry in a Python that has verl 0.9.0 without vLLM or a GPU (``scripts/verl-cpu-env.sh``;
+The real tests run verl's config composition, ``validate_config``, advantage-estimator
+registry and (for the state-pool dataset) its dataset loader, sampler, collate function and
+``DataProto`` in a Python that has verl 0.9.0 without vLLM or a GPU (``scripts/verl-cpu-env.sh``;
 ``RTLOPT_VERL_PYTHON`` or /opt/rtlopt-verl-cpu); they skip where it is missing. The ``fake``
 tests check the same overrides against verl 0.9.0's config keys recorded in
 tests/fixtures/verl-0.9.0-ppo_trainer-keys.txt. Not run anywhere here: verl's trainer, vLLM
@@ -16,14 +17,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rtlopt.config import Config, PolicyConfig, RunConfig, SearchConfig, TrainConfig
 from rtlopt.errors import UsageError
-from rtlopt.policy import Prompt
+from rtlopt.results import PPA, EvalResult, Stage, Status
 from rtlopt.run import verl as rv
-from rtlopt.run.verl import RewardTask, VerlResources, plan_verl_launch
+from rtlopt.run.verl import PoolSpec, RewardTask, VerlResources, plan_verl_launch
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent / "verl_cpu"
@@ -33,24 +35,34 @@ needs_verl = pytest.mark.skipif(
     not VERL_PYTHON.is_file(), reason="no verl 0.9 CPU env (bash scripts/verl-cpu-env.sh)"
 )
 
-PROMPT: Prompt = [
-    {"role": "system", "content": "You optimize Verilog."},
-    {"role": "user", "content": "module m(input a, output y); assign y = a; endmodule\n" * 40},
-]
+GOOD = "module m(input a, output y);\n  assign y = a;  // GOOD\nendmodule\n"
+WRONG = "module m(input a, output y);\n  assign y = ~a;\nendmodule\n"
+CODE = "module m(input a, output y);\n" + "  assign y = a;  // keep\n" * 40 + "endmodule\n"
 TASK = RewardTask("/repo/rtl/m.v", overrides={"flow.pdk": "nangate45"})
+REFERENCE = EvalResult(Status.OK, Stage.DONE, reward=11.0, ppa=PPA(10.0, 50.0, 1.0))
+SPEC = PoolSpec(TASK, REFERENCE, CODE, "A buffer.", "adp", Path("."), 0)
 
 
 def plan(tmp_path: Path, cfg: Config | None = None, **res: object) -> rv.VerlLaunch:
     resources = VerlResources(model="Qwen/Qwen2.5-Coder-7B-Instruct", **res)  # type: ignore[arg-type]
-    return plan_verl_launch(TASK, cfg or Config(), [PROMPT], tmp_path, resources)
+    return plan_verl_launch(SPEC, cfg or Config(), tmp_path, resources)
 
 
-def verl_validate(*sets: list[str] | tuple[str, ...]) -> list[dict[str, object]]:
+def verl_validate(
+    *sets: list[str] | tuple[str, ...], drive: dict[str, object] | None = None
+) -> list[dict[str, Any]]:
     """verl's own config composition and validate_config on each set of overrides (one
-    process: importing verl takes most of the time)."""
+    process: importing verl takes most of the time); ``drive``: then the first set's pool
+    dataset through verl's data path (verl_cpu/pool_dataset.py)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    extra = [json.dumps(drive)] if drive is not None else []
     proc = subprocess.run(
-        [str(VERL_PYTHON), str(HERE / "validate_config.py"), json.dumps([list(o) for o in sets])],
+        [
+            str(VERL_PYTHON),
+            str(HERE / "validate_config.py"),
+            json.dumps([list(o) for o in sets]),
+            *extra,
+        ],
         capture_output=True,
         text=True,
         env=env,
@@ -61,7 +73,7 @@ def verl_validate(*sets: list[str] | tuple[str, ...]) -> list[dict[str, object]]
     return results(proc)
 
 
-def results(proc: subprocess.CompletedProcess[str]) -> list[dict[str, object]]:
+def results(proc: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
     lines = [x for x in proc.stdout.splitlines() if x.startswith("RESULT ")]
     return [json.loads(x[len("RESULT ") :]) for x in lines]
 
@@ -90,12 +102,23 @@ def test_launch_overrides_pass_verl_0_9_validate_config(tmp_path: Path) -> None:
     """Ours pass verl's own checks; the command docs/scale.md showed before (no micro-batch
     sizes) and ours with ``rtlopt_delta`` lacking its ``+`` are refused by them."""
     launch = plan(tmp_path)
+    adaptive = plan(tmp_path / "adaptive", Config(train=TrainConfig(delta="adaptive")))
     no_plus = [o.lstrip("+") if "rtlopt_delta" in o else o for o in launch.overrides]
-    out, old, bare = verl_validate(launch.overrides, OLD_DOCS_COMMAND, no_plus)
+    out, old, bare, adapt = verl_validate(
+        launch.overrides, OLD_DOCS_COMMAND, no_plus, adaptive.overrides
+    )
     assert "error" not in out, out
     assert out["verl"] == "0.9.0"
-    rows = str(tmp_path / "rows.jsonl")
-    assert out["train_files"] == out["val_files"] == rows  # no foreign data set
+    spec = str(tmp_path / "pool-spec.json")
+    assert out["train_files"] == out["val_files"] == spec  # no foreign data set
+    # the state pool's dataset (verl's own loader takes it: the slow test below), in the
+    # trainer that calls its on_batch_end, with no loader workers holding copies of it
+    assert out["dataset_cls"] == "pkg://rtlopt.run.verl_dataset:PoolDataset"
+    assert (out["use_v1"], out["num_workers"], out["shuffle"]) == (False, 0, False)
+    assert out["use_kl_loss"] is False
+    # the adaptive controller's KL signal: reference log-probs, no KL term in the loss
+    assert "error" not in adapt, adapt
+    assert (adapt["use_kl_loss"], adapt["kl_loss_coef"], adapt["use_ref"]) == (True, 0.0, True)
     assert out["adv_estimator"] == "rtlopt_entropic"
     assert out["rtlopt_delta"] == pytest.approx(TrainConfig().delta_fixed)
     assert out["setup_hook"] == "rtlopt.run.verl.setup_worker"
@@ -103,6 +126,38 @@ def test_launch_overrides_pass_verl_0_9_validate_config(tmp_path: Path) -> None:
     assert out["reward_manager"] == "naive" and out["reward_path"] == "pkg://rtlopt.run.verl"
     assert "ppo_micro_batch_size_per_gpu" in str(old["error"])
     assert "rtlopt_delta" in str(bare["error"])
+
+
+@needs_verl
+@pytest.mark.slow
+def test_fake_rollouts_pool_dataset_runs_through_verls_own_data_path(tmp_path: Path) -> None:
+    """Issue 32: the state-pool dataset through verl 0.9.0's create_rl_dataset, sampler,
+    collate_fn and DataProto (fake rollouts and scores): step 1 starts from the root; its
+    accepted answer enters the pool and step 2's prompts are built from it; verl's legacy
+    trainer still calls the hook the pool relies on. Slow: importing verl's data path takes
+    ~25 s here, on top of its config."""
+    launch = plan(tmp_path)
+    n = RunConfig().rollouts * SearchConfig().parents
+    script = [[(GOOD, 14.0)] + [(WRONG, 1.0)] * (n - 1), [(WRONG, 1.0)] * n]
+    out, pool = verl_validate(
+        launch.overrides, drive={"script": script, "keys": list(rv.REWARD_KEYS)}
+    )
+    assert "error" not in out, out
+    assert pool["dataset"] == "rtlopt.run.verl_dataset.PoolDataset"
+    first, second = pool["steps"]
+    assert set(first["states"]) == {0} and set(first["step"]) == {1}
+    assert set(second["step"]) == {2} and len(second["states"]) == n
+    [good] = [sid for sid, _reward, acc in pool["pool"] if acc]
+    assert good in second["states"]
+    assert any("GOOD" in p for p in second["prompts"])
+    assert not any("GOOD" in p for p in first["prompts"])
+    for call in (
+        "fit_calls_on_batch_end",
+        "fit_computes_advantage",
+        "use_v1_false_runs_v0",
+        "v0_builds_datasets",
+    ):
+        assert pool[call], call
 
 
 def _estimator_in_actor(hook: str) -> dict[str, object]:
@@ -172,18 +227,26 @@ def test_no_batch_reward_function_is_offered() -> None:
     assert "compute_score_batch" not in (REPO / "docs" / "scale.md").read_text()
 
 
-def test_lengths_come_from_the_prompts_built(tmp_path: Path) -> None:
+def test_lengths_come_from_the_prompt_budget_and_the_root_prompt(tmp_path: Path) -> None:
+    """data.max_prompt_length is the prompt budget (pool prompts show a parent too), or the
+    root prompt when that is longer; the dataset reads the spec written beside it."""
     launch = plan(tmp_path)
-    longest = rv.bytes_upper_bound(PROMPT)
-    assert longest <= launch.prompt_tokens < longest + rv.PROMPT_ROUND
+    assert launch.prompt_tokens == PolicyConfig().max_prompt_tokens  # 8192: a multiple of 64
     assert launch.override("data.max_prompt_length") == str(launch.prompt_tokens)
     assert launch.override("data.max_response_length") == str(PolicyConfig().max_new_tokens)
-    rows = [json.loads(x) for x in (tmp_path / "rows.jsonl").read_text().splitlines()]
-    assert len(rows) == SearchConfig().parents  # verl drops an incomplete batch
-    assert rows[0]["prompt"] == PROMPT
-    assert RewardTask.from_row(rows[0]["reward_model"]["ground_truth"]) == TASK
+    small = Config(policy=PolicyConfig(max_prompt_tokens=200))
+    tight = plan(tmp_path / "tight", small)
+    root = rv.bytes_upper_bound(rv.root_prompt_of(SPEC, small))
+    assert root > 200 and root <= tight.prompt_tokens < root + rv.PROMPT_ROUND
+    spec = PoolSpec.read(launch.spec_file)
+    assert (spec.task, spec.code, spec.metric) == (TASK, CODE, "adp")
+    assert spec.reference.ppa == REFERENCE.ppa and spec.out_dir == tmp_path
+    assert spec.max_prompt_tokens == launch.prompt_tokens
+    assert launch.override("data.train_batch_size") == str(SearchConfig().parents)
     with pytest.raises(UsageError, match="context of 4096"):
         plan(tmp_path, max_model_len=4096)
+    with pytest.raises(UsageError, match="whole search strategy"):
+        plan(tmp_path, Config(search=SearchConfig(sampler="mcts")))
 
 
 def test_batches_verl_would_refuse_are_refused_first(tmp_path: Path) -> None:
@@ -225,8 +288,11 @@ def test_rtlopt_train_dry_run_writes_a_launch_verl_accepts(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stdout + proc.stderr
     argv = shlex.split((out / "launch.sh").read_text().splitlines()[1])[1:]
     assert argv[1:3] == ["-m", "verl.trainer.main_ppo"]
-    rows = [json.loads(x) for x in (out / "rows.jsonl").read_text().splitlines()]
-    assert rtl.read_text().strip().splitlines()[-1] in rows[0]["prompt"][-1]["content"]
+    from rtlopt.run._verl_pool import PoolFeeder
+
+    spec = PoolSpec.read(out / "pool-spec.json")
+    first = PoolFeeder(spec).item(0)  # the dataset's first row: the reference's prompt
+    assert rtl.read_text().strip().splitlines()[-1] in first["raw_prompt"][-1]["content"]
     if VERL_PYTHON.is_file():
         [out] = verl_validate(argv[3:])
         assert "error" not in out, out

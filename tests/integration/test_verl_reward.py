@@ -228,3 +228,25 @@ def test_register_with_a_fake_verl_registry(
     assert core_algos.ADV_ESTIMATOR_REGISTRY["rtlopt_entropic"] is entropic_advantage
     for m in [m for m in sys.modules if m == "verl" or m.startswith("verl.")]:
         monkeypatch.delitem(sys.modules, m)
+
+
+def test_the_pool_datasets_budget_is_the_one_the_estimator_uses() -> None:
+    """Issue 32: the KL budget the state-pool dataset sets between batches (same process as
+    verl's advantage computation) overrides the launch's algorithm.rtlopt_delta."""
+    torch = pytest.importorskip("torch")
+    rewards = torch.zeros(4, 2)
+    rewards[:, -1] = torch.tensor([30.0, 0.0, 10.0, 0.0])
+    mask = torch.ones(4, 2)
+    est = make_advantage(TrainConfig(advantage="entropic"))
+    try:
+        _verl_adv.set_budget(0.25)
+        got, _ = entropic_advantage(rewards, mask, ["a"] * 4, {"rtlopt_delta": math.log(2)})
+        assert got[:, -1].tolist() == pytest.approx(
+            list(est([30.0, 0.0, 10.0, 0.0], 0.25).advantages), rel=1e-5
+        )
+    finally:
+        _verl_adv.set_budget(None)
+    got, _ = entropic_advantage(rewards, mask, ["a"] * 4, {"rtlopt_delta": math.log(2)})
+    want = est([30.0, 0.0, 10.0, 0.0], math.log(2)).advantages
+    assert got[:, -1].tolist() == pytest.approx(list(want), rel=1e-5)
+    assert est([30.0, 0.0, 10.0, 0.0], 0.25).advantages != want  # the budget matters

@@ -109,3 +109,27 @@ def test_a_gpu_policy_runs_designs_one_at_a_time(
     monkeypatch.setattr(bench_cli, "_has_gpu", lambda: False)
     a = _captured(monkeypatch, ["folder", "--suite-path", str(tmp_path)])
     assert a.jobs == (os.cpu_count() or 1) and "per core" in a.jobs_note
+
+
+def test_seeds_and_frozen_control_are_on_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: three seeds from run.seed and a frozen control unless told otherwise; one
+    seed without control is the bench's one run per design (no seeds)."""
+    a = _captured(monkeypatch, ["folder", "--suite-path", str(tmp_path)])
+    assert (a.seeds, a.frozen_control) == ((42, 43, 44), True)
+    a = _captured(monkeypatch, ["folder", "--suite-path", str(tmp_path), "--seed", "7"])
+    assert a.seeds == (7, 8, 9)
+    args = ["folder", "--suite-path", str(tmp_path), "--seeds", "2", "--no-frozen-control"]
+    a = _captured(monkeypatch, args)
+    assert (a.seeds, a.frozen_control) == ((42, 43), False)
+    args = ["folder", "--suite-path", str(tmp_path), "--seeds", "1", "--no-frozen-control"]
+    assert _captured(monkeypatch, args).seeds == ()
+    cfg = tmp_path / "rtlopt.toml"
+    cfg.write_text("[bench]\nseeds = 5\nfrozen_control = false\n")
+    a = _captured(monkeypatch, ["folder", "--suite-path", str(tmp_path), "--config", str(cfg)])
+    assert (a.seeds, a.frozen_control) == ((42, 43, 44, 45, 46), False)
+    res = CliRunner().invoke(
+        bench_cli.bench, ["folder", "--suite-path", str(tmp_path), "--seeds", "0"]
+    )
+    assert res.exit_code == 2 and "--seeds must be at least 1" in res.output
