@@ -118,7 +118,7 @@ def test_seeded_bench_runs_a_seed_and_its_frozen_control_and_resumes(tmp_path: P
     one run directory per arm and seed, the control's resolved configuration frozen with no
     reuse and the learning run's seed and budget, every run's rollouts counted; a rerun
     returns the recorded results. Slow: two real optimizations (25 s at load 12 here); the
-    pairing over several seeds is tests/unit/benchmark/test_seeds.py's."""
+    pairing over several seeds is tests/unit/benchmark/test_bench_seeds.py's."""
     import tomllib
 
     from rtlopt.benchmark import FROZEN, LEARNING, run_trials, seed_summaries
