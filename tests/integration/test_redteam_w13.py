@@ -87,6 +87,13 @@ def _reason(out: dict[str, object]) -> str:
 # the module tests no macro, so no configuration is enumerated; with FAST (a build option the
 # repository holds) OP is `&` and y = a & b, where the candidate hard-wires the defaults' a ^ b
 OPS = "`ifdef FAST\n`define OP &\n`else\n`define OP ^\n`endif\n"
+DEFAULTED = """`ifndef BIAS
+`define BIAS 4'd0
+`endif
+module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = (a ^ b) + `BIAS;
+endmodule
+"""
 USES_OP = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
   assign y = a `OP b;
 endmodule
@@ -102,6 +109,7 @@ endmodule
         "in-the-file",
         pytest.param("header-at-file-level", marks=pytest.mark.slow),
         pytest.param("earlier-filelist-file", marks=pytest.mark.slow),
+        pytest.param("project-define-over-a-file-default", marks=pytest.mark.slow),
     ],
 )
 def test_a_macro_a_conditional_outside_the_module_selects_is_a_configuration(
@@ -116,9 +124,17 @@ def test_a_macro_a_conditional_outside_the_module_selects_is_a_configuration(
             "files.f": "rtl/defs.vh\nrtl/top.v\nrtl/soc.v\n",
             "rtlopt.toml": LISTED,
         },
+        # [project] defines sets BIAS=4'd3 over the file's `ifndef default (0): the candidate
+        # hard-codes 3, and the build without the define reads (a ^ b) + 0
+        "project-define-over-a-file-default": {
+            "rtl/top.v": DEFAULTED,
+            "rtlopt.toml": '[project]\nexclude = ["cand/**"]\ndefines = ["BIAS=4\'d3"]\n',
+        },
     }[where]
     repo = _repo(tmp_path, monkeypatch, files)
-    rc, out = _evaluate(repo, "rtl/top.v", FOLDED)
+    defaulted = where == "project-define-over-a-file-default"
+    cand = FOLDED.replace("a ^ b;", "(a ^ b) + 4'd3;") if defaulted else FOLDED
+    rc, out = _evaluate(repo, "rtl/top.v", cand)
     assert not _accepted(rc, out), out
 
 
@@ -220,32 +236,45 @@ def test_a_parameterization_only_a_parents_other_configuration_elaborates_is_che
     assert not _accepted(rc, out), out
 
 
-# --- 5. another build's configuration header, for an instantiated module ---------------------
+# --- 5. another build of the repository, for an instantiated module --------------------------
 
-# test_redteam_w11 closed this for a module nothing instantiates; tgt is instantiated, and the
-# repository's other build (include folder cfg/fpga) shifts by 2 where the candidate shifts by 1
+# test_redteam_w11 closed this for a module nothing instantiates (another build's header); tgt
+# is instantiated, and the repository's other build shifts by 2 (include folder cfg/fpga) or
+# links another op (fpga.f lists rtl/fpga/op.v) where the candidate hard-wires this build's
 SHIFTING = """`include "config.vh"
 module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
   assign y = (a ^ b) << `SHIFT;
 endmodule
 """
+OP = "module op (input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = a {} b;\nendmodule\n"
 
 
-@pytest.mark.xfail(strict=True, reason="another build's header is read only for library modules")
-def test_another_builds_config_header_reaches_an_instantiated_module(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.xfail(strict=True, reason="another build is considered only for library modules")
+@pytest.mark.parametrize(
+    "what", ["config-header", pytest.param("filelist", marks=pytest.mark.slow)]
+)
+def test_another_build_of_the_repository_reaches_an_instantiated_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
 ) -> None:
-    repo = _repo(
-        tmp_path,
-        monkeypatch,
-        {
+    if what == "config-header":
+        files = {
             "rtl/top.v": SHIFTING,
             "cfg/asic/config.vh": "`define SHIFT 1\n",
             "cfg/fpga/config.vh": "`define SHIFT 2\n",
             "rtlopt.toml": '[project]\nexclude = ["cand/**"]\ninclude_dirs = ["cfg/asic"]\n',
-        },
-    )
-    cand = FOLDED.replace("a ^ b;", "{a[2:0] ^ b[2:0], 1'b0};")
+        }
+        cand = FOLDED.replace("a ^ b;", "{a[2:0] ^ b[2:0], 1'b0};")
+    else:
+        files = {
+            "rtl/top.v": USES_SUB,
+            "rtl/asic/op.v": OP.format("^"),
+            "rtl/fpga/op.v": OP.format("&"),
+            "asic.f": "rtl/asic/op.v\nrtl/top.v\nrtl/soc.v\n",
+            "fpga.f": "rtl/fpga/op.v\nrtl/top.v\nrtl/soc.v\n",
+            "rtlopt.toml": LISTED.replace("files.f", "asic.f"),
+        }
+        cand = FOLDED
+    repo = _repo(tmp_path, monkeypatch, files)
     rc, out = _evaluate(repo, "rtl/top.v", cand)
     assert not _accepted(rc, out), out
 
