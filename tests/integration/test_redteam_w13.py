@@ -373,6 +373,39 @@ def test_the_gate_judges_a_headers_switched_off_branch(
     assert r.returncode == 1, r.stdout
 
 
+# --- 9. a candidate that redefines a repository module others instantiate ----------------------
+
+# tgt ties op's b to 0; the candidate carries its own `op` that agrees only for b = 0, so its tgt
+# is proven, while soc's own op instance (b free) now reads a & b wherever a tool takes the
+# later definition. `rtlopt check` refuses the same file ("also defined in rtl/op.v"); evaluate
+# (and so optimize's kept design) accepts it
+TIED = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  op o (.a(a), .b(4'd0), .y(y));
+endmodule
+"""
+SOC_TWO = """module soc (input [3:0] a, input [3:0] b, output [3:0] y, output [3:0] z);
+  tgt u (.a(a), .b(b), .y(y));
+  op v (.a(a), .b(b), .y(z));
+endmodule
+"""
+
+
+@pytest.mark.xfail(
+    strict=True, reason="evaluate accepts a candidate that redefines a shared module"
+)
+def test_a_candidate_redefining_a_module_others_instantiate_is_rejected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(
+        tmp_path,
+        monkeypatch,
+        {"rtl/top.v": TIED, "rtl/op.v": OP.format("^"), "rtl/soc.v": SOC_TWO},
+    )
+    shadow = OP.format("^").replace("a ^ b", "(b == 4'd0) ? a : a & b")
+    rc, out = _evaluate(repo, "rtl/top.v", TIED + shadow)
+    assert not _accepted(rc, out), out
+
+
 # --- rejected today: coverage the earlier rounds lack ------------------------------------------
 
 CONFIG_PARAM = """module tgt #(parameter K = 0) (input [3:0] a, input [3:0] b, output [3:0] y);
