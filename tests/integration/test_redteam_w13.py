@@ -1,21 +1,32 @@
-"""Red team of wave 13 (held out, main 157705f): non-equivalent changes ``rtlopt evaluate``
-accepts at default settings, found by class, not by example. Each test asserts the rejection the
-change deserves; a class accepted today is a strict xfail, so the test turns green (and the
-xfail must be removed) when the class is closed. Small repositories in temporary folders, the
-real CLI (one rtlopt process at a time).
+"""Red team of wave 13 (held out, main 157705f): non-equivalent changes ``rtlopt evaluate`` or
+``rtlopt check`` accepts at default settings, found by class, not by example. Each test asserts
+the rejection the change deserves; a class accepted today is a strict xfail, so the test turns
+green (and the xfail must be removed) when the class is closed. Small repositories in temporary
+folders, the real CLI (one rtlopt process at a time).
 
-Accepted classes: a macro whose definition a conditional outside the module selects (in the
-target's file, a header it includes at file level, an earlier file of the filelist); an
-overridable default (```ifndef M `define M v `endif``) in a submodule's file taken for an
-include guard; a header included inside the module from an include folder (not found, so its
-conditionals are not read); a package's ```ifdef``-selected localparam; a parameter value only a
-parent's other configuration passes; another build's configuration header for an instantiated
-module; the configuration lines rtlopt writes in front of the module replacing a valued macro
-with an empty one that still builds.
+Accepted classes:
+1. a macro whose definition a conditional outside the module selects (the target's file, a
+   header it includes at file level, an earlier filelist file, a project define over a file's
+   ```ifndef`` default): the module tests no macro, so no other configuration is read;
+2. an overridable default (```ifndef M `define M v `endif``) in a submodule's file taken for
+   an include guard;
+3. a header included inside the module from an include folder, or through a macro name: its
+   conditionals are never read;
+4. a parameter value only a parent's other configuration elaborates;
+5. another build of the repository (a configuration header in another include folder, another
+   filelist linking another submodule) for an instantiated module;
+6. the configuration lines rtlopt writes in front of the module replace a valued macro with an
+   empty one that still builds;
+7. a package's ```ifdef``-selected localparam (SystemVerilog);
+8. the gate re-judges a module a changed header reaches in this configuration only;
+9. a candidate that redefines a repository module others instantiate (evaluate; check refuses);
+10. the SystemVerilog view path leaves code the SYNTHESIS define switches off uncompared;
+11. a candidate's relative ```include`` is resolved from rtlopt's scratch folder, not beside
+    the target (evaluate; and check for a header added beside the file);
+12. a pass-through directive after ``endmodule`` (```default_nettype none``) reaches later files.
 
-Rejected, kept for coverage the earlier rounds lack: a configuration proven under the
-instance's parameters (not only the defaults); a candidate whose text depends on where it is
-read (```__LINE__``).
+Rejected, kept for coverage the earlier rounds lack: another configuration proven under the
+instance's parameters (not only the defaults); a candidate reading ```__LINE__``.
 """
 
 from __future__ import annotations
@@ -520,6 +531,51 @@ def test_the_gate_reads_a_header_added_beside_the_file(
     r = run_rtlopt(repo, "check", "--base", "HEAD", "--no-ppa", "--json")
     assert r.returncode in (0, 1), r.stderr[-800:]
     assert r.returncode == 1, r.stdout
+
+
+# --- 12. a pass-through directive after endmodule leaks into later files ----------------------
+
+# the candidate's text ends with `default_nettype none after endmodule: its own preprocessed
+# text gets a footer that restores the default, so it is proven; written back (and passed by
+# `rtlopt check` alike), every later file of the unit reads `none`, and usr's implicit net
+# no longer compiles in iverilog: the repository stops building. Only conditional and macro
+# directives outside the module are compared with the repository's file
+IMPLICIT_USER = """module usr (input [3:0] a, output [3:0] y);
+  par p (.a(a), .y(mid));
+  assign y = {4{mid}};
+endmodule
+module par (input [3:0] a, output y);
+  assign y = ^a;
+endmodule
+"""
+SOC_USR = """module soc (input [3:0] a, input [3:0] b, output [3:0] y, output [3:0] z);
+  tgt u (.a(a), .b(b), .y(y));
+  usr v (.a(a), .y(z));
+endmodule
+"""
+
+
+@pytest.mark.xfail(
+    strict=True, reason="a pass-through directive after endmodule reaches later files"
+)
+def test_a_nettype_directive_left_for_later_files_is_rejected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(
+        tmp_path,
+        monkeypatch,
+        {
+            "rtl/top.v": FOLDED,
+            "rtl/usr.v": IMPLICIT_USER,
+            "rtl/soc.v": SOC_USR,
+            "files.f": "rtl/top.v\nrtl/usr.v\nrtl/soc.v\n",
+            "rtlopt.toml": LISTED,
+        },
+    )
+    rc, out = _evaluate(
+        repo, "rtl/top.v", FOLDED.replace("a ^ b", "b ^ a") + "`default_nettype none\n"
+    )
+    assert not _accepted(rc, out), out
 
 
 # --- rejected today: coverage the earlier rounds lack ------------------------------------------
