@@ -23,7 +23,9 @@ Accepted classes:
 10. the SystemVerilog view path leaves code the SYNTHESIS define switches off uncompared;
 11. a candidate's relative ```include`` is resolved from rtlopt's scratch folder, not beside
     the target (evaluate; and check for a header added beside the file);
-12. a pass-through directive after ``endmodule`` (```default_nettype none``) reaches later files.
+12. a pass-through directive after ``endmodule`` (```default_nettype none``) reaches later files;
+13. a repository module the candidate instantiates (outside the target's closure) is read in the
+    prelude's macro state, not at its place in the unit.
 
 Rejected, kept for coverage the earlier rounds lack: another configuration proven under the
 instance's parameters (not only the defaults); a candidate reading ```__LINE__``.
@@ -575,6 +577,39 @@ def test_a_nettype_directive_left_for_later_files_is_rejected(
     rc, out = _evaluate(
         repo, "rtl/top.v", FOLDED.replace("a ^ b", "b ^ a") + "`default_nettype none\n"
     )
+    assert not _accepted(rc, out), out
+
+
+# --- 13. a module the candidate instantiates, read in another macro state ----------------------
+
+# alt_op lies outside the target's closure, after mid.v, which redefines OP as `&`; the unit
+# builds it as a & b. The candidate's library reads alt_op's file alone behind the prelude
+# (defs.vh: OP is `^`), so "tgt = alt_op" is proven equal to a ^ b; written back, tgt is a & b
+MID = "module mid (input a, output y);\n  assign y = a;\nendmodule\n`undef OP\n`define OP &\n"
+ALT = """module alt_op (input [3:0] a, input [3:0] b, output [3:0] y);
+  assign y = a `OP b;
+endmodule
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="a library module is read in the prelude's macro state")
+def test_a_module_the_candidate_instantiates_is_read_at_its_place_in_the_unit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(
+        tmp_path,
+        monkeypatch,
+        {
+            "rtl/defs.vh": "`define OP ^\n",
+            "rtl/top.v": FOLDED,
+            "rtl/mid.v": MID,
+            "rtl/alt.v": ALT,
+            "files.f": "rtl/defs.vh\nrtl/top.v\nrtl/mid.v\nrtl/alt.v\nrtl/soc.v\n",
+            "rtlopt.toml": LISTED,
+        },
+    )
+    cand = FOLDED.replace("assign y = a ^ b;", "alt_op o (.a(a), .b(b), .y(y));")
+    rc, out = _evaluate(repo, "rtl/top.v", cand)
     assert not _accepted(rc, out), out
 
 
