@@ -262,6 +262,8 @@ class _Gate:
             defines |= names
         reach = reached_files(graph, self.changes, defines, incdirs, set(packages))
         _package_findings(reach.packages, packages, modules)
+        if cfg.harness.other_configurations == "check":
+            modules += self._other_configurations(rules, headers)
         for rel, names in sorted(headers.items()):
             if not names and not graph.includers(rel):
                 modules.append(  # fail closed: a change nothing the gate can see reads
@@ -317,6 +319,47 @@ class _Gate:
             for span in module_spans(new):
                 if span.name in {s.name for s in module_spans(old)}:
                     modules.append(_Job(rel, span.name, new, span.line, why=why))
+
+    def _other_configurations(
+        self, rules: Rules, headers: dict[str, set[str]]
+    ) -> list[ModuleCheck]:
+        """A finding for each changed header (a file with no module nor package) that reads
+        differently in another configuration of its own ```ifdef``s: the modules it reaches
+        are judged preprocessed, in this configuration only. The configuration here is the
+        project's defines, known only when no repository file defines a tested macro."""
+        from rtlopt.evaluate import text_change_elsewhere
+
+        headers = {r: n for r, n in headers.items() if r not in self._sources_with_macros}
+        if not headers:
+            return []
+        defines = {d.split("=", 1)[0] for d in rules.new.project.defines}
+        defined_by_files: set[str] = set()
+        for p in self.new_tree.rglob("*"):
+            if p.suffix in VERILOG and p.is_file() and ".git" not in p.parts:
+                code = blank_comments(p.read_text(errors="replace"), strings=False)
+                defined_by_files |= set(re.findall(r"`define\s+([A-Za-z_]\w*)", code))
+        out: list[ModuleCheck] = []
+        for rel in sorted(headers):
+            old = self.read_base(rel) or ""
+            p = self.new_tree / rel
+            new = p.read_text(errors="replace") if p.is_file() else ""
+            tested = set(re.findall(r"`(?:ifdef|ifndef|elsif)\s+(\w+)", old + new))
+            why = text_change_elsewhere(old, new, defines, not (tested & defined_by_files))
+            if why:
+                out.append(
+                    ModuleCheck(
+                        rel,
+                        "(header)",
+                        "changed",
+                        findings=[
+                            f"unchecked: {rel} changed, and {why} (another configuration of "
+                            "its `ifdef); the gate judges the modules it reaches in this "
+                            'configuration only (set harness.other_configurations = "ignore" '
+                            "if only it is built)"
+                        ],
+                    )
+                )
+        return out
 
     def _changed_headers(self) -> dict[str, set[str]]:
         """Changed Verilog files that hold no module and no package, each with the macros it

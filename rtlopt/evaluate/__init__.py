@@ -1,5 +1,6 @@
 """Candidate evaluation: screen, compile, interface, simulation, formal, synthesis, timing."""
 
+from rtlopt.evaluate._configs import text_change_elsewhere
 from rtlopt.evaluate._evaluator import Evaluator, interface_problem, make_workdir
 from rtlopt.evaluate._executor import (
     EXECUTORS,
@@ -56,4 +57,5 @@ __all__ = [
     "normalize_source",
     "normalized_hash",
     "source_hash",
+    "text_change_elsewhere",
 ]

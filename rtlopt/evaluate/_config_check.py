@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import threading
 from pathlib import Path
 
@@ -37,25 +38,36 @@ progress = logging.getLogger("rtlopt.evaluate.configuration")
 CONFIG_OPEN = "// rtlopt: configuration\n"
 CONFIG_CLOSE = "// rtlopt: end of configuration\n"
 
+#: A directive before a text's module that makes it a copy of the whole file.
+_FILE_DIRECTIVE = re.compile(r"^[ \t]*`(?:ifdef|ifndef|define|undef|include|undefineall)\b", re.M)
+
 #: At most this many other configurations are proven per candidate.
 MAX_PROOFS = 4
 
 
 def configured(
-    text: str, name: str, macros: list[str], config: frozenset[str], line: int = 0
+    text: str,
+    name: str,
+    macros: list[str],
+    config: frozenset[str],
+    line: int = 0,
+    derived: frozenset[str] = frozenset(),
 ) -> str:
     """``text`` with the lines that set ``config`` in front of module ``name`` (the one at
-    ``line`` when there are several; the start of the text when there is none)."""
+    ``line`` when there are several; the start of the text when there is none). In front of
+    a module, the ``derived`` macros (which the repository defines with a value) are left as
+    the lines before it set them: an empty define of one is no build of the repository."""
     from rtlopt.verilog import module_spans
 
-    head = (
-        CONFIG_OPEN
-        + "".join(f"`define {m}\n" if m in config else f"`undef {m}\n" for m in macros)
-        + CONFIG_CLOSE
-    )
     spans = [m for m in module_spans(text) if m.name == name]
     span = next((m for m in spans if m.line == line), spans[0] if spans else None)
     at = 0 if span is None else span.start
+    own = [m for m in macros if span is None or m not in derived]
+    head = (
+        CONFIG_OPEN
+        + "".join(f"`define {m}\n" if m in config else f"`undef {m}\n" for m in own)
+        + CONFIG_CLOSE
+    )
     return text[:at] + head + text[at:]
 
 
@@ -70,6 +82,20 @@ class ConfigurationCheck:
         self._lock = threading.Lock()
         self._subs: dict[tuple[str, ...], _Evaluates] = {}
         self._valid: dict[tuple[str, ...], bool] = {}
+        self._derived: frozenset[str] | None = None
+        self._derived_lock = threading.Lock()
+
+    def derived(self) -> frozenset[str]:
+        """The macros the design's sources (and the headers they include) define with a
+        value: set by the repository's own lines, never by an empty one of rtlopt's."""
+        from rtlopt.evaluate._configs import read_files, valued_macros
+
+        with self._derived_lock:
+            if self._derived is None:
+                d = self.design
+                known = dict.fromkeys([*d.prelude, *d.sources.files, *d.closure])
+                self._derived = valued_macros(read_files(known, d.include_dirs))
+            return self._derived
 
     def check(
         self,
@@ -110,7 +136,7 @@ class ConfigurationCheck:
                 # the candidate read with the configuration's lines in front of its module,
                 # also a copy of the whole file (read from the state at the file's start)
                 with within(deadline.share(len(configs) - i)):
-                    res = self._sub(macros, config).evaluate(configured(text, name, macros, config))
+                    res = self._sub(macros, config).evaluate(self._read_as(text, macros, config))
             except DesignError as exc:  # the reference passed there: never a skip
                 return (
                     Stage.FORMAL,
@@ -141,16 +167,32 @@ class ConfigurationCheck:
         module = text[span.start : span.end]
         try:
             with within(deadline.share(2)):
-                ok = (
-                    self._sub(macros, config)
-                    .evaluate(configured(module, t.name, macros, config))
-                    .accepted
-                )
-        except DesignError:
+                res = self._sub(macros, config).evaluate(self._read_as(module, macros, config))
+            ok = res.accepted
+            if not ok:
+                log.info("%s: the reference in %s: %s", t.name, key, res.reason)
+        except DesignError as exc:
+            log.info("%s: the reference in %s: %s", t.name, key, exc.one_line())
             ok = False
         with self._lock:
             self._valid[key] = ok
         return ok
+
+    def _read_as(self, text: str, macros: list[str], config: frozenset[str]) -> str:
+        """The text the configuration's evaluator judges: a module alone as it is (read in
+        the macro state at the target's position in the configured copy of its file, after
+        the file's own lines before it: a conditional there may select a macro it uses); a
+        copy of the whole file with the configuration's lines in front of its module."""
+        from rtlopt.verilog import blank_comments, module_spans
+
+        name = self.design.target.name
+        span = next((m for m in module_spans(text) if m.name == name), None)
+        head = blank_comments(text[: span.start if span else len(text)], strings=False)
+        if not re.search(
+            r"^[ \t]*`(?:ifdef|ifndef|define|undef|include|undefineall)\b", head, re.M
+        ):
+            return text
+        return configured(text, name, macros, config, derived=self.derived())
 
     def close(self) -> None:
         with self._lock:
@@ -175,13 +217,25 @@ class ConfigurationCheck:
             first = folder / "rtlopt_configuration.vh"
             first.write_text(configured("", t.name, macros, config))
             text = configured(
-                t.file.read_text(errors="surrogateescape"), t.name, macros, config, t.line
+                t.file.read_text(errors="surrogateescape"),
+                t.name,
+                macros,
+                config,
+                t.line,
+                self.derived(),
             )
             special = design_with_target_text(d, text, folder, (first,))
+            # a parent's instance under one of these conditionals may give the target other
+            # parameters here: the configuration's own parameterizations are checked then
+            from rtlopt.evaluate._macros import instance_conditions
+
+            params = bool(set(macros) & instance_conditions(d)) and (
+                self.config.harness.parameterizations
+            )
             cfg = dataclasses.replace(
                 self.config,
                 harness=dataclasses.replace(
-                    self.config.harness, parameterizations=False, other_configurations="ignore"
+                    self.config.harness, parameterizations=params, other_configurations="ignore"
                 ),
                 eval=dataclasses.replace(self.config.eval, cache=False),
             )

@@ -30,9 +30,16 @@ __all__ = [
     "active_tokens",
     "differing_configurations",
     "external_macros",
+    "include_guard",
     "label",
     "other_configuration_change",
+    "read_files",
+    "selecting_macros",
+    "switched_off_tokens",
     "tested_macros",
+    "text_change_elsewhere",
+    "used_macros",
+    "valued_macros",
 ]
 
 #: Macros that name the flow or a tool rather than a configuration of the design.
@@ -54,6 +61,10 @@ TOOL_MACROS = frozenset(
 
 #: Stands for a header included through a macro name (```include `HDR``) among the macros.
 UNFOLLOWED = "`include `"
+
+#: Marks what another build of the repository reads otherwise among the macros (a macro or
+#: a module a file this build does not read defines: ``evaluate._macros``).
+OTHER_BUILD = "`other build: "
 
 #: At most this many tested macros are enumerated (2**n readings of each text).
 MAX_MACROS = 10
@@ -89,20 +100,41 @@ def active_tokens(code: str, defined: Iterable[str]) -> list[str]:
     Raises:
         ValueError: unbalanced conditionals.
     """
+    return _readings(code, defined)[0]
+
+
+def switched_off_tokens(code: str, defined: Iterable[str]) -> list[str]:
+    """The tokens of ``code`` (comments blanked) that a compilation in which ``defined`` are
+    the defined macros does not read, and every conditional directive (as one token each).
+
+    Raises:
+        ValueError: unbalanced conditionals.
+    """
+    return _readings(code, defined)[1]
+
+
+def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(:func:`active_tokens`, :func:`switched_off_tokens`) of ``code``.
+
+    Raises:
+        ValueError: unbalanced conditionals.
+    """
     state = set(defined)
     out: list[str] = []
+    off: list[str] = []
     stack: list[tuple[bool, bool]] = []  # (the enclosing region is active, a branch was taken)
     active, pos = True, 0
     for m in _DIRECTIVE.finditer(code):
         if m.start() < pos:
             continue  # inside a define's body
-        if active:
-            out += _TOKEN.findall(code[pos : m.start()])
+        (out if active else off).extend(_TOKEN.findall(code[pos : m.start()]))
         kind, arg, pos = m.group(1), "", m.end()
         if kind not in ("else", "endif", "undefineall"):
             a = _ARGUMENT.match(code, pos)
             assert a is not None  # the pattern matches the empty string
             arg, pos = a.group(1) or "", a.end()
+        if kind in ("ifdef", "ifndef", "elsif", "else", "endif"):
+            off.append(f"`{kind} {arg}".rstrip())
         if kind in ("ifdef", "ifndef"):
             taken = (arg in state) == (kind == "ifdef")
             stack.append((active, taken))
@@ -120,6 +152,8 @@ def active_tokens(code: str, defined: Iterable[str]) -> list[str]:
             active = stack.pop()[0]
         else:
             end = _line_end(code, pos) if kind == "define" else pos
+            if not active:
+                off.append(f"`{kind} {arg} {' '.join(code[pos:end].split())}".rstrip())
             if active:
                 out.append(f"`{kind} {arg} {' '.join(code[pos:end].split())}".rstrip())
                 if kind == "define":
@@ -131,25 +165,43 @@ def active_tokens(code: str, defined: Iterable[str]) -> list[str]:
             pos = end
     if stack:
         raise ValueError("`ifdef without `endif")
-    if active:
-        out += _TOKEN.findall(code[pos:])
-    return out
+    (out if active else off).extend(_TOKEN.findall(code[pos:]))
+    return out, off
 
 
 _INCLUDE = re.compile(r'`include\s+"([^"\n]+)"')
-_GUARD = re.compile(r"`ifndef\s+([A-Za-z_][\w$]*)\s+`define\s+\1\b")
+_GUARD_HEAD = re.compile(r"\s*`ifndef\s+(\w+)\s*\n\s*`define\s+(\w+)\b[^\n]*\n")
+_NESTING = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*([A-Za-z_][\w$]*)?")
 
 
-def external_macros(files: Iterable[Path], include_dirs: Iterable[Path]) -> frozenset[str]:
-    """The macros the conditionals of ``files`` and of the headers they include (searched in
-    the including file's folder, then ``include_dirs``) test, include guards and the flow's
-    own macros aside: switches of code outside the target module's own text (its submodules,
-    a header it includes) that the token comparison cannot see."""
+def include_guard(code: str) -> str:
+    """The include guard's macro of ``code`` (comments blanked): it opens with ```ifndef G``
+    then ```define G``, the ```endif`` that closes that ```ifndef`` ends the file, and code
+    follows the define; else "". ```ifndef M `define M v `endif`` alone, or followed by more
+    text, is an overridable default (``+define+M=...`` selects another value), not a guard."""
+    m = _GUARD_HEAD.match(code)
+    if m is None or m.group(1) != m.group(2) or not code.rstrip().endswith("`endif"):
+        return ""
+    depth = 0
+    for d in _NESTING.finditer(code):
+        if d.group(1) in ("ifdef", "ifndef"):
+            depth += 1
+        elif d.group(1) == "endif":
+            depth -= 1
+            if depth == 0 and code[d.end() :].strip():
+                return ""  # the guard closes before the end: what follows is not guarded
+    body = code[m.end() : code.rstrip().rfind("`endif")]
+    return m.group(1) if body.strip() else ""
+
+
+def read_files(files: Iterable[Path], include_dirs: Iterable[Path]) -> list[tuple[Path, str]]:
+    """``files`` and the headers they include (searched in the including file's folder, then
+    ``include_dirs``), each once with its text (comments blanked)."""
     dirs = tuple(include_dirs)
     seen: set[Path] = set()
-    out: set[str] = set()
+    out: list[tuple[Path, str]] = []
     todo = [Path(f) for f in files]
-    while todo and len(seen) < 500:
+    while todo and len(seen) < 2000:
         f = todo.pop()
         try:
             key = f.resolve()
@@ -159,12 +211,82 @@ def external_macros(files: Iterable[Path], include_dirs: Iterable[Path]) -> froz
             code = blank_comments(f.read_text(errors="replace"), strings=False)
         except OSError:
             continue
-        out |= tested_macros(code) - set(_GUARD.findall(code))
-        if re.search(r"`include\s*`", code):
-            out.add(UNFOLLOWED)  # a header named by a macro: not followed, fail closed
+        out.append((f, code))
         for name in _INCLUDE.findall(code):
             todo += [d / name for d in (f.parent, *dirs) if (d / name).is_file()][:1]
+    return out
+
+
+def external_macros(files: Iterable[Path], include_dirs: Iterable[Path]) -> frozenset[str]:
+    """The macros the conditionals of ``files`` and of the headers they include (searched in
+    the including file's folder, then ``include_dirs``) test, include guards and the flow's
+    own macros aside: switches of code outside the target module's own text (its submodules,
+    a header it includes) that the token comparison cannot see."""
+    out: set[str] = set()
+    for _, code in read_files(files, include_dirs):
+        out |= tested_macros(code) - {include_guard(code)}
+        if re.search(r"`include\s*`", code):
+            out.add(UNFOLLOWED)  # a header named by a macro: not followed, fail closed
     return frozenset(out - TOOL_MACROS)
+
+
+_USE = re.compile(r"`([A-Za-z_][\w$]*)")
+_KEYWORDS = frozenset(
+    "ifdef ifndef elsif else endif define undef undefineall include timescale resetall "
+    "default_nettype celldefine endcelldefine line pragma begin_keywords end_keywords "
+    "unconnected_drive nounconnected_drive __FILE__ __LINE__".split()
+)
+
+
+def used_macros(code: str) -> set[str]:
+    """The text macros ``code`` (comments blanked) expands."""
+    return set(_USE.findall(code)) - _KEYWORDS
+
+
+def selecting_macros(
+    sources: list[tuple[Path, str]], used: Iterable[str]
+) -> tuple[frozenset[str], dict[str, Path]]:
+    """The macros whose conditionals select a definition of a macro of ``used`` in
+    ``sources`` (``(file, text)``; include guards aside), and those selecting theirs: with
+    ```ifdef FAST `define OP & `else `define OP ^ `endif`` a module that uses ```OP`` reads
+    another operator in the configuration FAST defined, though it tests no macro itself. Also
+    the macros among them with an overridable default (```ifndef M `define M v``: any
+    ``+define+M=...`` selects another value), each with the file that holds it."""
+    wanted, found = set(used), set[str]()
+    defaults: dict[str, Path] = {}
+    while True:
+        more: set[str] = set()
+        for f, code in sources:
+            guard, stack = include_guard(code), list[list[str]]()
+            for d in _NESTING.finditer(code):
+                kind, word = d.group(1), d.group(2) or ""
+                if kind in ("ifdef", "ifndef"):
+                    stack.append([word])
+                elif kind == "elsif" and stack:
+                    stack[-1].append(word)
+                elif kind == "endif" and stack:
+                    stack.pop()
+                elif kind == "define" and word in wanted:
+                    chain = {m for c in stack for m in c if m and m != guard}
+                    more |= chain
+                    if word in chain:
+                        defaults.setdefault(word, f)
+        more -= TOOL_MACROS | found
+        if not more:
+            return frozenset(found), defaults
+        found |= more
+        wanted |= more
+
+
+def valued_macros(sources: list[tuple[Path, str]]) -> frozenset[str]:
+    """The macros ``sources`` define with a value (an empty ```define`` of one is no build
+    of the repository: the configuration lines never set it in front of the module)."""
+    out: set[str] = set()
+    for _, code in sources:
+        for d in re.finditer(r"`define[ \t]+([A-Za-z_][\w$]*)(\([^)]*\))?[ \t]*(\S?)", code):
+            if d.group(3) and d.group(3) != "\n":
+                out.add(d.group(1))
+    return frozenset(out)
 
 
 def differing_configurations(
@@ -189,6 +311,15 @@ def differing_configurations(
             [],
             "a file of the design includes a header through a macro name, whose conditionals "
             "rtlopt cannot follow",
+        )
+    other = sorted(m for m in external if m.startswith(OTHER_BUILD))
+    if other:
+        return (
+            [],
+            [],
+            f"another build of the repository reads the design differently "
+            f"({other[0].removeprefix(OTHER_BUILD)}), and rtlopt proves only this build (set "
+            'harness.other_configurations = "ignore" if only it is built)',
         )
     macros = sorted((tested_macros(reference) | tested_macros(candidate) | external) - TOOL_MACROS)
     if not macros:
@@ -241,3 +372,29 @@ def other_configuration_change(
         f"with {label(macros, configs[0])} (another configuration of the module's `ifdef) "
         "the change reads differently"
     )
+
+
+def text_change_elsewhere(old: str, new: str, defined: Iterable[str], fixed: bool) -> str:
+    """The configuration (of the macros the conditionals of ``old`` and ``new`` test, include
+    guards and the flow's macros aside) other than this one in which a changed header reads
+    differently, labelled, or "" when there is none. ``defined``: the macros defined here;
+    ``fixed``: whether that is known (else every configuration counts as another)."""
+    a, b = blank_comments(old, strings=False), blank_comments(new, strings=False)
+    macros = sorted(
+        (tested_macros(a) | tested_macros(b)) - {include_guard(a), include_guard(b)} - TOOL_MACROS
+    )
+    if not macros:
+        return ""
+    if len(macros) > MAX_MACROS:
+        return f"its conditionals test {len(macros)} macros ({', '.join(macros[:4])}, ...)"
+    here = frozenset(m for m in macros if m in set(defined))
+    for bits in itertools.product((False, True), repeat=len(macros)):
+        config = frozenset(m for m, on in zip(macros, bits, strict=True) if on)
+        if fixed and config == here:
+            continue
+        try:
+            if active_tokens(a, config) != active_tokens(b, config):
+                return f"with {label(macros, config)} it reads differently"
+        except ValueError as exc:
+            return f"its conditionals do not nest ({exc})"
+    return ""

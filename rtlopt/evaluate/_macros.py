@@ -14,9 +14,15 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["overridable_macros"]
+__all__ = [
+    "configuration_macros",
+    "instance_conditions",
+    "overridable_macros",
+    "package_files",
+]
 
 _DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)")
+_NESTING = re.compile(r"`(ifdef|ifndef|elsif|endif)\b[ \t]*(\w*)")
 
 
 def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
@@ -25,6 +31,7 @@ def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
     so that another define on the command line selects another definition, or one they do not
     define at all outside the configuration's defines (then any build sets it). A macro the
     configuration defines, or a file defines unconditionally, is fixed."""
+    from rtlopt.evaluate._configs import include_guard
     from rtlopt.evaluate._sources import files_read
     from rtlopt.frontend._unit import is_skeleton
     from rtlopt.verilog import blank_comments
@@ -50,7 +57,7 @@ def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
             text = blank_comments(f.read_text(errors="replace"), strings=False)
         except OSError:
             continue
-        guard = _include_guard(text)
+        guard = include_guard(text)
         depth = 0
         for m in _DIRECTIVE.finditer(text):
             kind, word = m.group(1), m.group(2)
@@ -62,23 +69,6 @@ def overridable_macros(design: Design, names: Sequence[str]) -> list[str]:
                 # inside the file's own include guard is unconditional
                 (fixed if depth == (1 if guard else 0) else guarded).add(word)
     return [n for n in names if n.lstrip("`") in guarded or n.lstrip("`") not in fixed]
-
-
-def _include_guard(text: str) -> str:
-    """The include guard's macro when ``text`` opens with ```ifndef G`` then ```define G``
-    (no value) and the ```endif`` that closes that ```ifndef`` ends the file; else ""."""
-    m = re.match(r"\s*`ifndef\s+(\w+)\s*\n\s*`define\s+(\w+)[ \t]*\n", text)
-    if m is None or m.group(1) != m.group(2) or not text.rstrip().endswith("`endif"):
-        return ""
-    depth = 0
-    for d in _DIRECTIVE.finditer(text):
-        if d.group(1) in ("ifdef", "ifndef"):
-            depth += 1
-        elif d.group(1) == "endif":
-            depth -= 1
-            if depth == 0 and text[d.end() :].strip():
-                return ""  # the guard closes before the end: what follows is not guarded
-    return m.group(1)
 
 
 _SOURCE_SUFFIXES = (".v", ".sv", ".vh", ".svh", ".inc", ".h", ".vinc")
@@ -102,3 +92,160 @@ def _repository_defines(root: Path) -> dict[Path, frozenset[str]]:
         if names:
             out[f.resolve()] = names
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
+    """The modules each Verilog source of the repository defines (outside rtlopt's own
+    folders): ``(name, its text with white space normalised)``, read once per run."""
+    from rtlopt.verilog import blank_comments, module_spans
+
+    out: dict[Path, tuple[tuple[str, str], ...]] = {}
+    for f in root.rglob("*"):
+        rel = f.relative_to(root).parts
+        if f.suffix not in _SOURCE_SUFFIXES or any(p.startswith(".") for p in rel):
+            continue
+        try:
+            text = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
+        if "module" in text:
+            spans = module_spans(text)
+            out[f.resolve()] = tuple(
+                (m.name, " ".join(text[m.start : m.end].split())) for m in spans
+            )
+    return out
+
+
+def configuration_macros(design: Design, module: str, files: Sequence[Path]) -> frozenset[str]:
+    """What outside the module's own text (``module``: the reference's and the candidate's,
+    comments blanked) selects what the design reads, besides the macros the submodules'
+    ``files`` test: the macros whose conditionals select a definition of a macro the module
+    or those files use (anywhere in the sources, the prelude or a header they include); and
+    an :data:`OTHER_BUILD` mark for a macro the module or those files use that a repository
+    file this build does not read defines (another build's configuration header), or a
+    module of ``files`` another repository file defines otherwise (another filelist's)."""
+    from rtlopt.evaluate._configs import OTHER_BUILD, read_files, selecting_macros, used_macros
+
+    known = [*design.prelude, *design.sources.files, *design.closure]
+    sources = read_files(dict.fromkeys(known), design.include_dirs)
+    used = used_macros(module)
+    for f in files:
+        try:
+            used |= used_macros(blank_comments_of(f))
+        except OSError:
+            continue
+    found, defaults = selecting_macros(sources, used)
+    out = set(found) | instance_conditions(design)
+    for name, f in defaults.items():
+        if name not in design.defines:
+            out.add(
+                f"{OTHER_BUILD}{_rel(design, f)} gives macro {name} an overridable default "
+                f"(`ifndef {name}), so a build that defines {name} reads another value"
+            )
+    read = {f.resolve() for f, _ in sources}
+    for f, defined in _repository_defines(design.root).items():
+        for name in sorted(defined & used) if f not in read else ():
+            out.add(
+                f"{OTHER_BUILD}macro {name} is also defined by {_rel(design, f)}, which this "
+                "build does not read"
+            )
+    mine = {f.resolve() for f in files}
+    defs = _repository_modules(design.root)
+    here = {n: t for f in mine for n, t in defs.get(f, ())}
+    for f, mods in defs.items():
+        if f in mine:
+            continue
+        for name, text in mods:
+            if name in here and text != here[name]:
+                out.add(
+                    f"{OTHER_BUILD}module {name} is also defined, otherwise, by "
+                    f"{_rel(design, f)}, which another filelist may read"
+                )
+    return frozenset(out)
+
+
+def blank_comments_of(f: Path) -> str:
+    from rtlopt.verilog import blank_comments
+
+    return blank_comments(f.read_text(errors="replace"), strings=False)
+
+
+def _rel(design: Design, f: Path) -> str:
+    try:
+        return str(f.relative_to(design.root.resolve()))
+    except ValueError:
+        return str(f)
+
+
+_PACKAGE_USE = re.compile(r"\b([A-Za-z_][\w$]*)\s*::")
+_PACKAGE = re.compile(r"^[ \t]*package\s+(?:(?:static|automatic)\s+)?([A-Za-z_][\w$]*)", re.M)
+
+
+def package_files(design: Design, texts: Sequence[str]) -> list[Path]:
+    """The source files that define a package ``texts`` (or a package they name) use
+    (``cfg_pkg::K``, ``import cfg_pkg::*``): their conditionals select what the module
+    reads too."""
+    wanted = {n for t in texts for n in _PACKAGE_USE.findall(t)}
+    table = _packages(tuple(dict.fromkeys([*design.prelude, *design.sources.files])))
+    out: list[Path] = []
+    grew = True
+    while grew and wanted:
+        grew = False
+        for f, defined, used in table:
+            if f not in out and wanted & defined:
+                out.append(f)
+                wanted |= used
+                grew = True
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _packages(files: tuple[Path, ...]) -> tuple[tuple[Path, frozenset[str], frozenset[str]], ...]:
+    """``(file, the packages it defines, the packages it names)`` of each file defining one."""
+    from rtlopt.verilog import blank_comments
+
+    out = []
+    for f in files:
+        try:
+            code = blank_comments(f.read_text(errors="replace"), strings=False)
+        except OSError:
+            continue
+        defined = frozenset(_PACKAGE.findall(code))
+        if defined:
+            out.append((f, defined, frozenset(_PACKAGE_USE.findall(code))))
+    return tuple(out)
+
+
+def instance_conditions(design: Design) -> frozenset[str]:
+    """The macros of the conditionals around an instance of the target in the design's
+    sources (include guards and the flow's macros aside): a parent may give it other
+    parameters in another configuration (```ifdef FAST tgt #(.K(5)) u ...``), which that
+    configuration's proof elaborates."""
+    from rtlopt.evaluate._configs import TOOL_MACROS, include_guard, read_files
+
+    name = re.escape(design.target.name)
+    site = re.compile(rf"(?<![\w$`.]){name}\s*(?:#\s*\(|[A-Za-z_\\][\w$]*\s*[\[(])")
+    known = dict.fromkeys([*design.prelude, *design.sources.files])
+    out: set[str] = set()
+    for _, code in read_files(known, ()):
+        sites = [
+            m.start()
+            for m in site.finditer(code)
+            if not re.search(r"\b(?:macro)?module\s+$", code[max(0, m.start() - 40) : m.start()])
+        ]
+        if not sites or "`if" not in code:
+            continue
+        guard, stack, at = include_guard(code), list[list[str]](), 0
+        for d in _NESTING.finditer(code):
+            while at < len(sites) and sites[at] < d.start():
+                out |= {m for chain in stack for m in chain if m and m != guard}
+                at += 1
+            kind, word = d.group(1), d.group(2)
+            if kind in ("ifdef", "ifndef"):
+                stack.append([word])
+            elif kind == "elsif" and stack:
+                stack[-1].append(word)
+            elif kind == "endif" and stack:
+                stack.pop()
+    return frozenset(out - TOOL_MACROS)

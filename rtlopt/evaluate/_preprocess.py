@@ -334,8 +334,11 @@ class UnitText:
         }
         names.discard(t.name)
         files = {d.modules[n].file for n in names if n in d.modules}
-        files.discard(t.file)
         module = self._module_text + "\n" + candidate
+        from rtlopt.evaluate._macros import package_files
+
+        files |= set(package_files(d, [module]))
+        files.discard(t.file)
         heads = [
             p
             for name in re.findall(r'`include\s+"([^"\n]+)"', module)
@@ -346,7 +349,12 @@ class UnitText:
         key = (*sorted(str(f) for f in [*files, *heads]), *local)
         with self._ext_lock:
             if key not in self._external:
+                from rtlopt.evaluate._macros import configuration_macros
+
                 found = external_macros([*files, *heads], d.include_dirs)
+                found |= configuration_macros(
+                    d, blank_comments(module, strings=False), sorted(files)
+                )
                 if local:
                     from rtlopt.evaluate._configs import TOOL_MACROS, tested_macros
 
@@ -406,7 +414,9 @@ class UnitText:
         full = "\n".join([*head, *body, *foot])
         lmap = tuple([0] * len(head) + lines + [0] * len(foot))
         (wd / CANDIDATE_NAME).write_text(full)
-        extra = self.external_macros(text) if self._module_text else frozenset()
+        if not self._module_text:
+            self.reference_off()  # the module's own text first: the macros outside it
+        extra = self.external_macros(text)
         extra = frozenset(m for m in extra if m.isidentifier())  # not the unfollowed marker
         off, defined = self._switched_off(text, state, depth, wd / "preprocess-off", extra)
         return Preprocessed(full, lmap, msgs, off, defined)

@@ -91,12 +91,17 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
     configuration is read there (``harness.other_configurations = "ignore"`` states there
     is none)."""
     from rtlopt.evaluate._configs import TOOL_MACROS, external_macros, tested_macros
+    from rtlopt.evaluate._macros import package_files
     from rtlopt.verilog import blank_comments
 
+    off = _view_switched_off(s, c)
+    if off:
+        return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + off, r_syn=0.0, logs=c.logs)
     if s.config.harness.other_configurations != "check":
         return None
     d = s.design
     files = [d.modules[n].file for n in d.submodules if n in d.modules]
+    files += package_files(d, [d.target.file.read_text(errors="replace"), c.text])
     found = (
         tested_macros(blank_comments(d.target.file.read_text(errors="replace"), strings=False))
         | tested_macros(blank_comments(c.text, strings=False))
@@ -112,6 +117,37 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
         'select (set harness.other_configurations = "ignore" if only it is built)',
         r_syn=0.0,
         logs=c.logs,
+    )
+
+
+def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
+    """Why the candidate's module changes code the SystemVerilog view's defines (the
+    project's, and ``SYNTHESIS``) switch off, or a conditional directive in it: the view
+    reads one branch, so every other one must stay as the repository has it (as
+    :func:`switched_off_change` on the Verilog path); "" when it does not."""
+    from rtlopt.evaluate._configs import switched_off_tokens
+    from rtlopt.verilog import blank_comments, module_spans
+
+    name = s.design.target.name
+    defined = {*s.design.defines, "SYNTHESIS"}
+
+    def module(text: str, line: int = 0) -> str:
+        spans = [m for m in module_spans(text) if m.name == name]
+        span = next((m for m in spans if m.line == line), spans[0] if spans else None)
+        return blank_comments(text if span is None else text[span.start : span.end], strings=False)
+
+    ref = module(s.design.target.file.read_text(errors="replace"), s.design.target.line)
+    try:
+        same = switched_off_tokens(ref, defined) == switched_off_tokens(module(c.text), defined)
+    except ValueError as exc:
+        return f"the module's conditionals do not nest ({exc})"
+    if same:
+        return ""
+    return (
+        "the change touches code that the defines of the SystemVerilog view (SYNTHESIS and the "
+        "project's) switch off, or a conditional directive inside the module; rtlopt proves "
+        "only the branches they select, so keep every other branch and directive as the "
+        "repository has it"
     )
 
 

