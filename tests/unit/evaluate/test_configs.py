@@ -48,3 +48,50 @@ def test_the_flows_own_macros_are_not_configurations() -> None:
     ref = "module m; assign y = a ^ b;\n`ifndef SYNTHESIS\ninitial $display(y);\n`endif\nendmodule"
     cand = ref.replace("a ^ b", "b ^ a")
     assert other_configuration_change(ref, cand, frozenset({"SYNTHESIS"})) == ""
+
+
+def test_an_overridable_default_is_no_include_guard() -> None:
+    guard = "`ifndef H_VH\n`define H_VH\n`define W 4\n`endif\n"
+    assert _configs.include_guard(guard) == "H_VH"
+    assert _configs.include_guard("`ifndef B\n`define B 4'd0\n`endif\n") == ""
+    assert _configs.include_guard("`ifndef B\n`define B 4'd0\n`endif\nmodule m; endmodule\n") == ""
+
+
+def test_the_conditionals_that_select_a_used_macro_are_configurations() -> None:
+    from pathlib import Path
+
+    ops = "`ifdef FAST\n`define OP &\n`else\n`define OP ^\n`endif\n"
+    fast = "`ifdef ASIC\n`define FAST\n`endif\n"
+    dflt = "`ifndef BIAS\n`define BIAS 4'd0\n`endif\n"
+    src = [(Path("a.vh"), ops), (Path("b.vh"), fast), (Path("c.v"), dflt)]
+    found, defaults = _configs.selecting_macros(src, {"OP"})
+    assert found == {"FAST", "ASIC"} and not defaults
+    found, defaults = _configs.selecting_macros(src, {"BIAS"})
+    assert found == {"BIAS"} and defaults == {"BIAS": Path("c.v")}
+    assert _configs.used_macros("assign y = a `OP b; `ifdef X `endif") == {"OP"}
+    assert _configs.valued_macros(src) == {"OP", "BIAS"}
+
+
+def test_switched_off_tokens_hold_the_other_branches_and_the_conditionals() -> None:
+    code = "a\n`ifdef SYNTHESIS\nb\n`else\nc\n`endif\n"
+    assert _configs.switched_off_tokens(code, {"SYNTHESIS"}) == [
+        "`ifdef SYNTHESIS",
+        "`else",
+        "c",
+        "`endif",
+    ]
+    assert _configs.switched_off_tokens(code.replace("c\n", "d\n"), {"SYNTHESIS"}) != (
+        _configs.switched_off_tokens(code, {"SYNTHESIS"})
+    )
+
+
+def test_a_header_change_in_another_configuration_is_named() -> None:
+    ops = "`ifdef FAST\n`define OP &\n`else\n`define OP ^\n`endif\n"
+    other = ops.replace("OP &", "OP |")
+    assert "FAST defined" in _configs.text_change_elsewhere(ops, other, set(), True)
+    here = ops.replace("OP ^", "OP ~^")
+    assert _configs.text_change_elsewhere(ops, here, set(), True) == ""
+    # where this configuration is not known, every one counts
+    assert _configs.text_change_elsewhere(ops, here, set(), False) != ""
+    guarded = "`ifndef G\n`define G\n`define W 4\n`endif\n"
+    assert _configs.text_change_elsewhere(guarded, guarded.replace("4", "5"), set(), True) == ""
