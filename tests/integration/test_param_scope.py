@@ -53,12 +53,18 @@ def _evaluate(
     target: str = "m.v",
     probes: int = 3,
     timeout: float = 60.0,
+    other_configurations: str = "check",
 ) -> EvalResult:
     repo = _repo(tmp, files)
     base = Config()
     cfg = dataclasses.replace(
         base,
-        harness=dataclasses.replace(base.harness, sim_timeout_s=20.0, parameter_probes=probes),
+        harness=dataclasses.replace(
+            base.harness,
+            sim_timeout_s=20.0,
+            parameter_probes=probes,
+            other_configurations=other_configurations,
+        ),
         formal=dataclasses.replace(base.formal, timeout_s=timeout),
     )
     design = load_design(repo / target, None, cfg.project)
@@ -205,10 +211,19 @@ def test_a_change_through_a_localparam_a_define_sets_is_unchecked_in_a_library_m
     cand = MACRO.replace("assign y = (D == 4) ? a : ~a;", "assign y = a;")
     res = _evaluate(tmp_path, {"m.v": MACRO, "top.v": ALONE}, cand)
     assert not res.accepted
-    assert "unchecked for parameters" in res.reason and "`DEPTH" in res.reason, res.reason
-    # instantiated, the macro is the repository's: checked as this compilation defines it
+    assert "unchecked" in res.reason and "DEPTH" in res.reason, res.reason
+    ignored = _evaluate(
+        tmp_path / "ignored", {"m.v": MACRO, "top.v": ALONE}, cand, other_configurations="ignore"
+    )
+    assert "unchecked for parameters" in ignored.reason and "`DEPTH" in ignored.reason
+    # instantiated, the overridable default is another build too (test_redteam_w13); stated
+    # as the only build, the macro is checked as this compilation defines it
     top = _top("m u(.a(a), .y(y));", "input [3:0] a, output [3:0] y")
     used = _evaluate(tmp_path / "used", {"m.v": MACRO, "top.v": top}, cand)
+    assert not used.accepted and "overridable default" in used.reason, used.reason
+    used = _evaluate(
+        tmp_path / "one", {"m.v": MACRO, "top.v": top}, cand, other_configurations="ignore"
+    )
     assert used.accepted, used.reason
     assert "`DEPTH as this compilation defines it" in used.scope, used.scope
     # defined unconditionally, the macro is fixed in every build of the repository
