@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 
@@ -319,6 +319,22 @@ class EvalResult:
             d["formal"]["verdict"] = self.formal.verdict.value
         d["accepted"] = self.accepted
         return d
+
+    def served_from_cache(self, binaries: Mapping[str, str], liberty: str | None) -> EvalResult:
+        """This result read from the disk cache, marked so, with this run's paths in its
+        provenance: the cache is keyed on content (liberty and tool bytes), so the same
+        numbers may have been measured with a liberty or binary at another path.
+
+        Args:
+            binaries: The binary each tool runs now (``rtlopt.tools.tool_paths``).
+            liberty: The liberty file in use now (None without a PDK).
+        """
+        prov = dict(self.provenance)
+        if "binaries" in prov:
+            prov["binaries"] = {**prov["binaries"], **binaries}
+        if isinstance(prov.get("flow"), dict) and liberty is not None:
+            prov["flow"] = {**prov["flow"], "liberty": liberty}
+        return replace(self, cached=True, provenance=prov)
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> EvalResult:

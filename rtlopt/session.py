@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, FlowConfig, load_config
 from rtlopt.errors import Terminated, UsageError
-from rtlopt.evaluate import Evaluator
+from rtlopt.evaluate import CacheInputs, Evaluator
 from rtlopt.frontend import Design, load_design, with_module
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
@@ -298,12 +298,15 @@ class Evaluation:
         candidate: The candidate's result.
         metric: The figure of merit in use.
         workdir: Where the scratch files are.
+        cache: Where the results are kept and what the evaluator's fingerprint was made from
+            (asked for with ``observe``; for a memo of the command, ``rtlopt.inputs``).
     """
 
     reference: EvalResult
     candidate: EvalResult
     metric: str
     workdir: Path
+    cache: CacheInputs | None = None
 
 
 def evaluate(
@@ -311,6 +314,8 @@ def evaluate(
     text: str,
     workdir: Path,
     on_phase: Callable[[str], None] | None = None,
+    *,
+    observe: bool = False,
 ) -> Evaluation:
     """Measure the reference, then score ``text`` (screen, equivalence, PPA).
 
@@ -319,6 +324,8 @@ def evaluate(
         text: The candidate's source.
         workdir: Scratch root.
         on_phase: Told ``"measuring the reference ..."`` and ``"evaluating the candidate ..."``.
+        observe: Also say where the results are kept and what they depend on
+            (``Evaluation.cache``).
     """
     with open_evaluator(target, workdir) as ev:
         if on_phase:
@@ -327,7 +334,8 @@ def evaluate(
         if on_phase:
             on_phase("evaluating the candidate ...")
         res = ev.evaluate(text)
-        return Evaluation(ref, res, ev.metric_kind, workdir)
+        cache = ev.cache_inputs() if observe else None
+        return Evaluation(ref, res, ev.metric_kind, workdir, cache)
 
 
 # ------------------------------------------------------------------------------------- optimize

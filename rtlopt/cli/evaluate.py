@@ -13,7 +13,6 @@ from typing import Any
 
 import click
 
-from rtlopt import session
 from rtlopt.cli._common import (
     EXIT_OK,
     EXIT_REJECTED,
@@ -103,6 +102,9 @@ def evaluate(
       rtlopt evaluate rtl/alu.v --candidate alu_fast.v --pdk sky130
       rtlopt evaluate rtl/core.v -m lza --candidate lza_new.v --json > verdict.json
     """
+    from rtlopt import session
+    from rtlopt.cli._fast import remember_evaluate, wants_memo
+
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {
         "flow.pdk": pdk,
@@ -126,11 +128,12 @@ def evaluate(
     text = cand_path.read_text(errors="replace")
     keep = workdir is not None or tgt.config.eval.keep_scratch
     with scratch_dir(workdir.resolve() if workdir else None, "rtlopt-eval-", keep=keep) as wd:
+        memo = wants_memo() and not keep
         if as_json:
-            ev = session.evaluate(tgt, text, wd)
+            ev = session.evaluate(tgt, text, wd, observe=memo)
         else:
             with console.status("measuring the reference ...") as status, _shown(status.update):
-                ev = session.evaluate(tgt, text, wd, on_phase=status.update)
+                ev = session.evaluate(tgt, text, wd, on_phase=status.update, observe=memo)
         # a tool crash or timeout is no verdict: exit 3, the scratch folder with its logs kept
         failed = ev.candidate.is_infrastructure_error
         shown = wd if keep or failed else None
@@ -152,6 +155,8 @@ def evaluate(
             sys.stdout.write(json.dumps(out, indent=2, default=str) + "\n")
         else:
             _print_table(tgt.design.target.name, ev.reference, ev.candidate, ev.metric, shown)
+        if memo and not failed:  # the same command again: answered before anything loads
+            remember_evaluate(spec, tgt.design.target.name, candidate, ev, keep)
         if failed:
             raise InfrastructureError(
                 f"could not check the candidate: {ev.candidate.reason}",

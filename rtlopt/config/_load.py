@@ -135,6 +135,28 @@ def find_project_file(start: Path) -> tuple[Path, dict[str, Any]] | None:
     return None
 
 
+def config_observations(
+    start: Path | None, config_file: Path | None = None
+) -> list[tuple[str, str]]:
+    """What :func:`load_config` reads for a target at ``start``, as observations of
+    ``rtlopt.inputs``: the user file; the given project file, or every file the upward search
+    looks at, to the file system's root (and every ``.git`` on the way, which ends the search
+    and names the repository's root)."""
+    out = [("bytes", str(user_config_file()))]
+    if config_file is not None:
+        return [*out, ("real", str(config_file)), ("bytes", str(config_file))]
+    if start is None:
+        return out
+    here = (start if start.is_dir() else start.parent).resolve()
+    for d in [here, *here.parents]:
+        out += [
+            ("bytes", str(d / "rtlopt.toml")),
+            ("bytes", str(d / "pyproject.toml")),
+            ("exists", str(d / ".git")),
+        ]
+    return out
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:

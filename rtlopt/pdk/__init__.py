@@ -43,6 +43,7 @@ __all__ = [
     "download_pdk",
     "PdkListing",
     "find_liberty",
+    "liberty_candidates",
     "liberty_cells",
     "list_pdks",
     "pdk_search_path",
@@ -199,6 +200,14 @@ def find_liberty(pdk: Pdk, search_path: Sequence[Path]) -> tuple[Path | None, li
         if cand.is_file():
             return cand, tried
     return None, tried
+
+
+def liberty_candidates(name: str) -> list[Path]:
+    """Every path the liberty search of PDK ``name`` looks at, in order (:func:`find_liberty`
+    on :func:`pdk_search_path`; none for ``custom``, whose liberty is given)."""
+    if name == CUSTOM:
+        return []
+    return _candidates(_load(name), pdk_search_path())
 
 
 def _load(name: str) -> Pdk:
