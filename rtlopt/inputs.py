@@ -14,10 +14,13 @@ the standard library only, it is answered from a *memo* instead:
   interpreter), every observation with its value and what the answer needs; it is served
   only while every observation gives the same value again.
 
-A memo is written only when nothing it observes changed from shortly before the command
-started until it was written (the change time of every file, folder and binary involved):
-the values recorded are then those the command itself read, and a file that changed while
-the command ran is never tied to an answer made from its older bytes.
+A memo is written only when every observation gives, at the end of the command, the value it
+gave right after the command read its inputs, and nothing present among them (file, folder,
+binary) changed from shortly before the command started (their change times): the values
+recorded are then those the command itself read, and a file that changed while the command
+ran is never tied to an answer made from its older bytes. (Paths that are absent have no
+change time; the files a command did read are present, and a deletion between the reading and
+the first observation is what the caller checks: ``config_files`` of ``session.Target``.)
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ __all__ = [
     "load_memo",
     "locate_tool",
     "observe",
+    "observe_all",
     "python_observations",
     "store_memo",
     "tool_env_key",
@@ -136,19 +140,10 @@ def _ctime(path: str, times: list[int] | None, follow: bool = True) -> os.stat_r
     return st
 
 
-def _parent_time(path: str, times: list[int] | None) -> None:
-    """An absent path: its nearest existing folder's change time (an entry made or removed
-    there changes it)."""
-    d = os.path.dirname(os.path.abspath(path))
-    while _ctime(d, times) is None and d != os.path.dirname(d):
-        d = os.path.dirname(d)
-
-
 def identity(path: str, times: list[int] | None = None) -> str:
     """A file's identity (inode, size, modification and change times), "absent" without it."""
     st = _ctime(path, times)
     if st is None:
-        _parent_time(path, times)
         return "absent"
     return f"{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_mode:o}"
 
@@ -159,7 +154,6 @@ def _file_bytes(path: str, times: list[int] | None) -> str:
     lst = _ctime(path, times, follow=False)
     st = _ctime(path, times)
     if lst is None:
-        _parent_time(path, times)
         return "absent"
     real = os.path.realpath(path)
     if st is None:
@@ -186,7 +180,6 @@ def _file_bytes(path: str, times: list[int] | None) -> str:
 def _names(path: str, times: list[int] | None) -> str:
     """A folder's entries (name and kind), "absent" without the folder."""
     if _ctime(path, times) is None:
-        _parent_time(path, times)
         return "absent"
     try:
         with os.scandir(path) as it:
@@ -221,12 +214,11 @@ def _scanned(entry: os.DirEntry[str], times: list[int] | None) -> str:
 def _tree(root: str, times: list[int] | None) -> str:
     """The repository as its source scan sees it (``rtlopt.frontend._sources._scan``): every
     folder it enters (hidden ones and :data:`SKIP_DIRS` skipped, symlinked folders not
-    entered), every entry's name and kind, and for sources and headers their kind, size and
-    link target."""
+    entered) and every source and header there with its kind, size and link target (other
+    files, which the scan never looks at, do not count)."""
     h = hashlib.sha256()
     stack = [root]
     if _ctime(root, times) is None:
-        _parent_time(root, times)
         return "absent"
     while stack:
         here = stack.pop()
@@ -238,41 +230,31 @@ def _tree(root: str, times: list[int] | None) -> str:
             continue
         for e in entries:
             kind = _kind(e)
-            row = f"{e.path}\0{kind}"
-            if kind == "l":
-                row += "\0" + os.path.realpath(e.path)
             if e.name.endswith(SCANNED_SUFFIXES):
-                row += "\0" + _scanned(e, times)
+                row = f"{e.path}\0{kind}\0{_scanned(e, times)}"
             elif kind == "d" and e.name not in SKIP_DIRS and not e.name.startswith("."):
                 stack.append(e.path)
                 _ctime(e.path, times)
+                row = f"{e.path}\0d"
+            else:
+                continue
             h.update((row + "\n").encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
 def _real(path: str, times: list[int] | None) -> str:
-    """Where ``path`` leads (every folder on the way counted: a link replaced there changes
-    its folder's change time)."""
-    p = os.path.abspath(path)
-    while True:
-        _ctime(p, times, follow=False)
-        up = os.path.dirname(p)
-        if up == p:
-            break
-        p = up
+    """Where ``path`` leads."""
+    del times
     return os.path.realpath(path)
 
 
 def _exists(path: str, times: list[int] | None) -> str:
-    _parent_time(path, times)
+    del times
     return "yes" if os.path.lexists(path) else "no"
 
 
 def _tool(name: str, times: list[int] | None) -> str:
-    """The binary a tool name starts and its identity ("missing" without one); every folder
-    of PATH counted (a binary added before it would be started instead)."""
-    for d in os.environ.get("PATH", "").split(os.pathsep):
-        _ctime(d or ".", times)
+    """The binary a tool name starts and its identity ("missing" without one)."""
     found = locate_tool(name)
     if found is None:
         return "missing"
@@ -293,6 +275,11 @@ _OBSERVERS = {
 def observe(kind: str, arg: str, times: list[int] | None = None) -> str:
     """The value of one observation now (``times`` collects the change times it saw)."""
     return _OBSERVERS[kind](arg, times)
+
+
+def observe_all(observations: Iterable[Observation]) -> list[tuple[str, str, str]]:
+    """Every observation (once) with its value now."""
+    return [(k, a, observe(k, a)) for k, a in dict.fromkeys(observations)]
 
 
 def holds(observed: Iterable[Sequence[str]]) -> bool:
@@ -362,23 +349,23 @@ def load_memo(key: str) -> dict[str, Any] | None:
 
 
 def store_memo(
-    key: str, observations: Iterable[Observation], answer: Mapping[str, Any], started_ns: int
+    key: str,
+    observed: Sequence[tuple[str, str, str]],
+    answer: Mapping[str, Any],
+    started_ns: int,
 ) -> bool:
-    """Keep ``answer`` under ``key`` with the values of ``observations``; not kept (False)
-    when anything observed changed since :data:`MARGIN_NS` before ``started_ns``, or while it
-    was observed."""
+    """Keep ``answer`` under ``key`` with ``observed`` (the values the command's inputs gave
+    right after it read them). Not kept (False) when any value differs now, or anything
+    present among them changed since :data:`MARGIN_NS` before ``started_ns``."""
     times: list[int] = []
-    observed = [(k, a, observe(k, a, times)) for k, a in dict.fromkeys(observations)]
-    again: list[int] = []
-    for k, a, v in observed:  # a write during the hashing above
-        if observe(k, a, again) != v:
+    for k, a, v in observed:
+        if observe(k, a, times) != v:
             return False
-    limit = started_ns - MARGIN_NS
-    if any(t >= limit for t in (*times, *again)) or time.time_ns() < started_ns:
+    if any(t >= started_ns - MARGIN_NS for t in times) or time.time_ns() < started_ns:
         return False
     d = memo_dir()
     tmp = d / f".{key}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
-    entry = {"format": FORMAT, "observed": observed, "answer": dict(answer)}
+    entry = {"format": FORMAT, "observed": [list(o) for o in observed], "answer": dict(answer)}
     try:
         d.mkdir(parents=True, exist_ok=True)
         tmp.write_text(json.dumps(entry))

@@ -101,11 +101,13 @@ class Target:
         config: The resolved configuration.
         design: The parsed design (target module in its repository).
         pdk: The resolved PDK, ``None`` when opened without one.
+        config_files: The configuration files read (the user file, the project file).
     """
 
     config: Config
     design: Design
     pdk: PdkInfo | None
+    config_files: tuple[Path, ...] = ()
 
     @property
     def metric(self) -> str:
@@ -265,7 +267,7 @@ def open_target(spec: TargetSpec) -> Target:
         target = override_roles(design.target, cfg.harness.clocks, cfg.harness.resets)
         design = replace(design, target=target, modules=with_module(design.modules, target))
     pdk = resolve_pdk(cfg.flow, spec.liberty) if spec.with_pdk else None
-    return Target(cfg, design, pdk)
+    return Target(cfg, design, pdk, resolved.files)
 
 
 def open_evaluator(target: Target, workdir: Path) -> Evaluator:
@@ -328,13 +330,13 @@ def evaluate(
             (``Evaluation.cache``).
     """
     with open_evaluator(target, workdir) as ev:
+        cache = ev.cache_inputs() if observe else None  # right after the fingerprint's reads
         if on_phase:
             on_phase("measuring the reference ...")
         ref = ev.reference()
         if on_phase:
             on_phase("evaluating the candidate ...")
         res = ev.evaluate(text)
-        cache = ev.cache_inputs() if observe else None
         return Evaluation(ref, res, ev.metric_kind, workdir, cache)
 
 

@@ -23,16 +23,21 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rtlopt.evaluate import CacheInputs
-    from rtlopt.results import EvalResult
     from rtlopt.session import Evaluation, TargetSpec
 
-__all__ = ["answer_evaluate", "note_command", "remember_evaluate", "wants_memo"]
+__all__ = [
+    "answer_evaluate",
+    "note_command",
+    "observe_command",
+    "remember_evaluate",
+    "wants_memo",
+]
 
 _COMMAND: dict[str, Any] = {}
 _KIND = "evaluate"
@@ -85,39 +90,71 @@ def _answer(argv: Sequence[str], start: float) -> tuple[Callable[[], None], int]
     if text is None:
         return None
     folder = Path(str(memo["folder"]))
-    ref = _reference(folder, str(memo["target_hash"]))
     h = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    res = _result(folder / f"{h}.json", h)
+    ref, res = _reference(folder, str(memo["target_hash"])), _result(folder / f"{h}.json", h)
     if ref is None or res is None:
         return None
-    import dataclasses
-
     binaries, liberty = dict(memo["binaries"]), memo["liberty"]
-    ref = ref.served_from_cache(binaries, liberty)
-    res = res.served_from_cache(binaries, liberty)
-    res = dataclasses.replace(res, duration_s=time.monotonic() - start)
-    code = 0 if res.accepted else 1
-    if res.logs.get("trace"):  # the scratch folder goes: the counterexample's waveform stays
-        from rtlopt.evaluate import keep_trace
-
-        res = keep_trace(res)
-    if "--json" not in argv:
-        return functools.partial(_table, str(memo["target"]), ref, res, str(memo["metric"])), code
+    ref = served(ref, binaries, liberty)
+    res = {**served(res, binaries, liberty), "duration_s": time.monotonic() - start}
+    accepted = res["status"] == "ok"
+    if res["logs"].get("trace") or "--json" not in argv:
+        return _shown(argv, memo, ref, res), int(not accepted)
     out = {
-        "reference": ref.to_json(),
-        "candidate": res.to_json(),
+        "reference": ref,
+        "candidate": res,
         "metric": memo["metric"],
-        "accepted": res.accepted,
-        "scope": res.scope,
-        "configurations": list(res.configurations),
+        "accepted": accepted,
+        "scope": res["scope"],
+        "configurations": list(res["configurations"]),
         "workdir": None,
     }
     text = json.dumps(out, indent=2, default=str) + "\n"
-    return functools.partial(_write, text), code
+    return functools.partial(_write, text), int(not accepted)
+
+
+def served(entry: Mapping[str, Any], binaries: Mapping[str, str], liberty: Any) -> dict[str, Any]:
+    """A stored result (``EvalResult.to_json``) as the evaluator serves it from the cache:
+    ``EvalResult.served_from_cache`` on the JSON form (the test holds the two together)."""
+    prov = dict(entry["provenance"])
+    if "binaries" in prov:
+        prov["binaries"] = {**prov["binaries"], **binaries}
+    if isinstance(prov.get("flow"), dict) and liberty is not None:
+        prov["flow"] = {**prov["flow"], "liberty": liberty}
+    return {**entry, "cached": True, "provenance": prov}
 
 
 def _write(text: str) -> None:
     sys.stdout.write(text)
+
+
+def _shown(
+    argv: Sequence[str], memo: Mapping[str, Any], ref: dict[str, Any], res: dict[str, Any]
+) -> Callable[[], None]:
+    """The table, or a result with a waveform to keep: through the result types (loaded only
+    here) as the full command does."""
+
+    def show() -> None:
+        from rtlopt.results import EvalResult, keep_trace
+
+        r, c = EvalResult.from_json(ref), keep_trace(EvalResult.from_json(res))
+        if "--json" not in argv:
+            from rtlopt.cli import evaluate as command
+
+            command._print_table(str(memo["target"]), r, c, str(memo["metric"]), None)
+            return
+        out = {
+            "reference": r.to_json(),
+            "candidate": c.to_json(),
+            "metric": memo["metric"],
+            "accepted": c.accepted,
+            "scope": c.scope,
+            "configurations": list(c.configurations),
+            "workdir": None,
+        }
+        _write(json.dumps(out, indent=2, default=str) + "\n")
+
+    return show
 
 
 def _candidate_text(path: str) -> str | None:
@@ -130,62 +167,115 @@ def _candidate_text(path: str) -> str | None:
         return None
 
 
-def _reference(folder: Path, target_hash: str) -> EvalResult | None:
-    """The reference's result as the evaluator reads it (``evaluate._reference``), or None
-    where the evaluator would not serve it."""
-    from rtlopt.results import EvalResult
-
+def _reference(folder: Path, target_hash: str) -> dict[str, Any] | None:
+    """The reference's stored result where the evaluator would serve it
+    (``evaluate._reference``), else None."""
     try:
         entry = json.loads((folder / "reference.json").read_text())
-        ref = EvalResult.from_json(entry["result"])
         gold, gold_text = entry["netlist_gold"], entry["netlist_gold_text"]
         str(entry["netlist_note"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if gold is not None and gold_text is None and Path(str(gold)).name != "reference.v":
         return None
-    return ref if ref.source_hash == target_hash else None
+    return _checked(entry.get("result"), target_hash)
 
 
-def _result(path: Path, h: str) -> EvalResult | None:
-    from rtlopt.results import EvalResult
-
+def _result(path: Path, h: str) -> dict[str, Any] | None:
     try:
-        res = EvalResult.from_json(json.loads(path.read_text()))
-    except (OSError, ValueError, KeyError, TypeError):
+        return _checked(json.loads(path.read_text()), h)
+    except (OSError, ValueError):
         return None
-    return res if res.source_hash == h and not res.is_infrastructure_error else None
 
 
-def _table(name: str, ref: EvalResult, res: EvalResult, metric: str) -> None:
-    """The full command's table (rich and the command's module load only here)."""
-    from rtlopt.cli import evaluate as command
+#: What a stored result must hold to be served here (the evaluator reads it through
+#: ``EvalResult.from_json``; the memo is kept only when that reads its entries back as
+#: they are). A timeout or tool crash is never stored, nor served.
+_FIELDS = ("status", "stage", "source_hash", "provenance", "logs", "scope", "configurations")
+_SERVED_STATUS = ("ok", "invalid")
 
-    command._print_table(name, ref, res, metric, None)
+
+def _checked(entry: Any, h: str) -> dict[str, Any] | None:
+    if not isinstance(entry, dict) or any(k not in entry for k in _FIELDS):
+        return None
+    if entry["status"] not in _SERVED_STATUS or entry["source_hash"] != h:
+        return None
+    if not isinstance(entry["provenance"], dict) or not isinstance(entry["logs"], dict):
+        return None
+    return entry
+
+
+def observe_command(
+    spec: TargetSpec, config_files: Sequence[Path]
+) -> list[tuple[str, str, str]] | None:
+    """The command's own inputs with their values, right after the target was opened: where
+    its paths lead, the configuration files and their upward search; None when a
+    configuration file it read is gone already (no memo then)."""
+    from rtlopt.config import config_observations
+    from rtlopt.inputs import observe_all
+
+    observed = observe_all(
+        [*_command_observations(spec), *config_observations(spec.file.resolve(), spec.config_file)]
+    )
+    present = {a for k, a, v in observed if k == "bytes" and v != "absent"}
+    return observed if all(str(f) in present for f in config_files) else None
 
 
 def remember_evaluate(
-    spec: TargetSpec, target: str, candidate: Path, evaluation: Evaluation, kept: bool
+    command: Sequence[tuple[str, str, str]] | None,
+    target: str,
+    candidate: Path,
+    evaluation: Evaluation,
+    kept: bool,
 ) -> bool:
     """Keep the memo of the command ``main`` runs (a full ``rtlopt evaluate`` that ended with
-    both results in the cache): True when kept."""
+    both results in the cache): True when kept. ``command``: :func:`observe_command`."""
     cache = evaluation.cache
-    if not wants_memo() or cache is None or cache.folder is None:
+    if not wants_memo() or command is None or cache is None or cache.folder is None:
         return False
     if kept or evaluation.candidate.is_infrastructure_error:
         return False
     import rtlopt
-    from rtlopt.config import config_observations
-    from rtlopt.inputs import python_observations, store_memo
+    from rtlopt.inputs import observe_all, python_observations, store_memo
 
     observed = [
-        *_command_observations(spec),
-        *config_observations(spec.file.resolve(), spec.config_file),
+        *command,
         *cache.observations,
-        *python_observations(Path(rtlopt.__file__).parent),
+        *observe_all(python_observations(Path(rtlopt.__file__).parent)),
     ]
+    if not _faithful(evaluation, cache):
+        return False
     answer = _answer_of(target, candidate, evaluation, cache)
     return store_memo(str(_COMMAND["key"]), observed, answer, int(_COMMAND["started_ns"]))
+
+
+def _faithful(evaluation: Evaluation, cache: CacheInputs) -> bool:
+    """Whether the stored results, served here, read as the full command's (the time taken,
+    the cached mark and a waveform's paths aside), and read back through the result types as
+    they are."""
+    from rtlopt.results import EvalResult
+
+    assert cache.folder is not None
+    ref, cand = evaluation.reference, evaluation.candidate
+    pairs = (
+        (_reference(cache.folder, ref.source_hash), ref),
+        (_result(cache.folder / f"{cand.source_hash}.json", cand.source_hash), cand),
+    )
+    for entry, made in pairs:
+        if entry is None or _plain(EvalResult.from_json(entry).to_json()) != _plain(entry):
+            return False
+        mine = _plain(served(entry, cache.binaries, cache.liberty))
+        theirs = _plain(made.to_json())
+        for d in (mine, theirs):
+            for k in ("cached", "duration_s", *(("logs",) if made.logs.get("trace") else ())):
+                d.pop(k, None)
+        if mine != theirs:
+            return False
+    return True
+
+
+def _plain(d: Any) -> Any:
+    return json.loads(json.dumps(d, default=str))
 
 
 def _command_observations(spec: TargetSpec) -> list[tuple[str, str]]:

@@ -103,7 +103,7 @@ def evaluate(
       rtlopt evaluate rtl/core.v -m lza --candidate lza_new.v --json > verdict.json
     """
     from rtlopt import session
-    from rtlopt.cli._fast import remember_evaluate, wants_memo
+    from rtlopt.cli._fast import observe_command, remember_evaluate, wants_memo
 
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {
@@ -125,6 +125,8 @@ def evaluate(
         liberty=liberty,
     )
     tgt = session.open_target(spec)
+    # what the command read, right after reading it (for a memo of this command line)
+    command = observe_command(spec, tgt.config_files) if wants_memo() else None
     text = cand_path.read_text(errors="replace")
     keep = workdir is not None or tgt.config.eval.keep_scratch
     with scratch_dir(workdir.resolve() if workdir else None, "rtlopt-eval-", keep=keep) as wd:
@@ -156,7 +158,7 @@ def evaluate(
         else:
             _print_table(tgt.design.target.name, ev.reference, ev.candidate, ev.metric, shown)
         if memo and not failed:  # the same command again: answered before anything loads
-            remember_evaluate(spec, tgt.design.target.name, candidate, ev, keep)
+            remember_evaluate(command, tgt.design.target.name, candidate, ev, keep)
         if failed:
             raise InfrastructureError(
                 f"could not check the candidate: {ev.candidate.reason}",

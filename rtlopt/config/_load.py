@@ -174,6 +174,7 @@ class ResolvedConfig:
     config: Config
     sources: Mapping[str, Source]
     project_file: Path | None
+    files: tuple[Path, ...] = ()  # every file read: the user file, the project file
 
 
 def user_config_file() -> Path:
@@ -200,8 +201,10 @@ def load_config(
     sources: dict[str, Source] = {}
     cfg = Config()
     ufile = user_config_file()
+    read: list[Path] = []
     if ufile.is_file():
         cfg = _merge(Config, cfg, _read_toml(ufile), str(ufile), "", sources)
+        read.append(ufile)
     project_file: Path | None = None
     if config_file is not None:
         data = _read_toml(config_file)
@@ -232,7 +235,9 @@ def load_config(
         given = {k: v for k, v in overrides.items() if v is not None}
         if given:
             cfg = _merge(Config, cfg, _nest(given), "command line", "", sources)
-    return ResolvedConfig(cfg, sources, project_file)
+    if project_file is not None:
+        read.append(project_file)
+    return ResolvedConfig(cfg, sources, project_file, tuple(read))
 
 
 def to_dict(cfg: Any) -> dict[str, Any]:

@@ -156,13 +156,13 @@ class CacheInputs:
 
     Attributes:
         folder: The fingerprint's cache folder (None when the cache is off).
-        observations: :func:`fingerprint_observations`.
+        observations: :func:`fingerprint_observations`, each with its value when made.
         binaries: The binary each tool runs (for :meth:`EvalResult.served_from_cache`).
         liberty: The liberty file in use.
     """
 
     folder: Path | None
-    observations: tuple[Observation, ...]
+    observations: tuple[tuple[str, str, str], ...]
     binaries: dict[str, str]
     liberty: str | None
 

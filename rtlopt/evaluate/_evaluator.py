@@ -52,6 +52,7 @@ from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, open_setup
 from rtlopt.evaluate._view import view_reason
 from rtlopt.frontend.model import Design
+from rtlopt.inputs import observe_all
 from rtlopt.results import EvalResult, Stage, Status
 from rtlopt.tools import configure_sandbox, tool_paths
 from rtlopt.verilog import source_hash
@@ -162,9 +163,10 @@ class Evaluator:
 
     def cache_inputs(self) -> CacheInputs:
         """Where this evaluator's results are kept and what its fingerprint was made from, as
-        observations (a memo of a command answered from this cache: ``rtlopt.inputs``)."""
-        observed = fingerprint_observations(
-            self.design, self.config, self.pdk, systemverilog=self._sv
+        observations with their values now (for a memo of a command answered from this cache:
+        ``rtlopt.inputs``; made right after the fingerprint, they are what it read)."""
+        observed = observe_all(
+            fingerprint_observations(self.design, self.config, self.pdk, systemverilog=self._sv)
         )
         tools = evaluator_tools(self.config)
         return CacheInputs(
