@@ -139,9 +139,9 @@ def _shown(
 
         r, c = EvalResult.from_json(ref), keep_trace(EvalResult.from_json(res))
         if "--json" not in argv:
-            from rtlopt.cli import evaluate as command
+            from rtlopt.cli._evaluate_table import print_table
 
-            command._print_table(str(memo["target"]), r, c, str(memo["metric"]), None)
+            print_table(str(memo["target"]), r, c, str(memo["metric"]), None)
             return
         out = {
             "reference": r.to_json(),
