@@ -155,7 +155,11 @@ def _append(path: str, text: str) -> Callable[[Path], Callable[[], None]]:
         f = root / path
         old = f.read_text()
         f.write_text(old + text)
-        return lambda: f.write_text(old)
+
+        def undo() -> None:
+            f.write_text(old)
+
+        return undo
 
     return change
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def test_the_tree_sees_what_the_source_scan_sees(tmp_path: Path) -> None:
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "h.v").write_text("module h; endmodule\n")
     assert inputs.observe("tree", str(tmp_path)) == tree  # nothing the scan looks at
-    changes = [
+    changes: list[Callable[[], object]] = [
         lambda: (tmp_path / "rtl" / "b.v").write_text("module b; endmodule\n"),
         lambda: (tmp_path / "rtl" / "a.v").write_text("module a; wire w; endmodule\n"),
         lambda: (tmp_path / "rtl" / "sub").mkdir(),
