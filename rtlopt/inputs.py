@@ -28,11 +28,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import stat
 import sys
 import time
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,7 +54,7 @@ FORMAT = "rtlopt-inputs-1"
 
 #: Observation kinds: ``bytes`` (a file), ``names`` (a folder), ``tree`` (a repository's
 #: source scan), ``real`` (where a path leads), ``exists``, ``stat`` (a file's identity),
-#: ``tool`` (the binary a tool name starts).
+#: ``tool`` (the binary a tool name starts), ``shadows`` (files named like loaded modules).
 Observation = tuple[str, str]
 
 #: A change time this close to the command's start may still belong to a write the command
@@ -97,7 +95,7 @@ _CHUNK = 1 << 20
 
 def tool_env_key(name: str) -> str:
     """The environment variable naming a tool's binary: ``RTLOPT_YOSYS``, ``RTLOPT_YOSYS_ABC``."""
-    return "RTLOPT_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+    return "RTLOPT_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in name.upper())
 
 
 def locate_tool(name: str) -> str | None:
@@ -253,6 +251,21 @@ def _exists(path: str, times: list[int] | None) -> str:
     return "yes" if os.path.lexists(path) else "no"
 
 
+def _shadows(arg: str, times: list[int] | None) -> str:
+    """``folder NUL name,name,...``: the entries of a folder on the module search path named
+    like one of the modules (``name``, ``name.py``, ``name.<abi>.so``: it would be imported
+    instead)."""
+    del times
+    folder, _, names = arg.partition("\0")
+    wanted = set(names.split(","))
+    try:
+        with os.scandir(folder) as it:
+            found = sorted(e.name for e in it if e.name.partition(".")[0] in wanted)
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    return ",".join(found)
+
+
 def _tool(name: str, times: list[int] | None) -> str:
     """The binary a tool name starts and its identity ("missing" without one)."""
     found = locate_tool(name)
@@ -267,6 +280,7 @@ _OBSERVERS = {
     "tree": _tree,
     "real": _real,
     "exists": _exists,
+    "shadows": _shadows,
     "stat": identity,
     "tool": _tool,
 }
@@ -310,13 +324,10 @@ def python_observations(package: Path) -> list[Observation]:
         if isinstance(f, str) and name.partition(".")[0] not in std and not f.startswith(pkg):
             out.append(("stat", f))
     cwd = os.getcwd()
+    tops -= set(sys.builtin_module_names)
     for p in sys.path:
         if p in ("", cwd):
-            for top in sorted(tops):
-                out += [
-                    ("exists", os.path.join(cwd, top)),
-                    ("exists", os.path.join(cwd, top + ".py")),
-                ]
+            out.append(("shadows", cwd + "\0" + ",".join(sorted(tops))))
         elif os.path.isdir(p):
             out.append(("stat", p))
     return list(dict.fromkeys(out))
@@ -364,7 +375,7 @@ def store_memo(
     if any(t >= started_ns - MARGIN_NS for t in times) or time.time_ns() < started_ns:
         return False
     d = memo_dir()
-    tmp = d / f".{key}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
+    tmp = d / f".{key}.{os.getpid()}.{os.urandom(8).hex()}.tmp"
     entry = {"format": FORMAT, "observed": [list(o) for o in observed], "answer": dict(answer)}
     try:
         d.mkdir(parents=True, exist_ok=True)
