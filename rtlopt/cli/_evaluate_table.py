@@ -23,8 +23,6 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
     # rich's tables and the report layer only when a table is printed (not with --json)
     from rich.table import Table
 
-    from rtlopt.report import counterexample_lines
-
     t = Table(title=f"{shown(name)}: reference vs candidate", title_justify="left")
     t.add_column("")
     t.add_column("reference", justify="right")
@@ -97,6 +95,8 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
 
             print_trace(console, res.logs["trace"])
         else:
+            from rtlopt.report import counterexample_lines
+
             for line in counterexample_lines(res):
                 console.print("  " + escape(line), soft_wrap=True)
     if wd is not None:
