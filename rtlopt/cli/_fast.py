@@ -98,8 +98,8 @@ def _answer(argv: Sequence[str], start: float) -> tuple[Callable[[], None], int]
     ref = served(ref, binaries, liberty)
     res = {**served(res, binaries, liberty), "duration_s": time.monotonic() - start}
     accepted = res["status"] == "ok"
-    if res["logs"].get("trace") or "--json" not in argv:
-        return _shown(argv, memo, ref, res), int(not accepted)
+    if res["logs"].get("trace") or not memo["json"]:
+        return _shown(memo, ref, res), int(not accepted)
     out = {
         "reference": ref,
         "candidate": res,
@@ -128,9 +128,7 @@ def _write(text: str) -> None:
     sys.stdout.write(text)
 
 
-def _shown(
-    argv: Sequence[str], memo: Mapping[str, Any], ref: dict[str, Any], res: dict[str, Any]
-) -> Callable[[], None]:
+def _shown(memo: Mapping[str, Any], ref: dict[str, Any], res: dict[str, Any]) -> Callable[[], None]:
     """The table, or a result with a waveform to keep: through the result types (loaded only
     here) as the full command does."""
 
@@ -138,7 +136,7 @@ def _shown(
         from rtlopt.results import EvalResult, keep_trace
 
         r, c = EvalResult.from_json(ref), keep_trace(EvalResult.from_json(res))
-        if "--json" not in argv:
+        if not memo["json"]:
             from rtlopt.cli._evaluate_table import print_table
 
             print_table(str(memo["target"]), r, c, str(memo["metric"]), None)
@@ -226,10 +224,13 @@ def remember_evaluate(
     target: str,
     candidate: Path,
     evaluation: Evaluation,
+    *,
     kept: bool,
+    as_json: bool,
 ) -> bool:
     """Keep the memo of the command ``main`` runs (a full ``rtlopt evaluate`` that ended with
-    both results in the cache): True when kept. ``command``: :func:`observe_command`."""
+    both results in the cache): True when kept. ``command``: :func:`observe_command`;
+    ``as_json``: the output asked for (as the command line was read)."""
     cache = evaluation.cache
     if not wants_memo() or command is None or cache is None or cache.folder is None:
         return False
@@ -245,7 +246,7 @@ def remember_evaluate(
     ]
     if not _faithful(evaluation, cache):
         return False
-    answer = _answer_of(target, candidate, evaluation, cache)
+    answer = {**_answer_of(target, candidate, evaluation, cache), "json": as_json}
     return store_memo(str(_COMMAND["key"]), observed, answer, int(_COMMAND["started_ns"]))
 
 

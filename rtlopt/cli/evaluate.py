@@ -154,7 +154,8 @@ def evaluate(
         else:
             print_table(tgt.design.target.name, ev.reference, ev.candidate, ev.metric, shown)
         if memo and not failed:  # the same command again: answered before anything loads
-            remember_evaluate(command, tgt.design.target.name, candidate, ev, keep)
+            name = tgt.design.target.name
+            remember_evaluate(command, name, candidate, ev, kept=keep, as_json=as_json)
         if failed:
             raise InfrastructureError(
                 f"could not check the candidate: {ev.candidate.reason}",

