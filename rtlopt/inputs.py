@@ -146,6 +146,22 @@ def identity(path: str, times: list[int] | None = None) -> str:
     return f"{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_mode:o}"
 
 
+#: Where folders lead, for one round of observations (cleared at its start: a link made
+#: between two rounds is seen).
+_REAL_DIRS: dict[str, str] = {}
+
+
+def _realpath(path: str, lst: os.stat_result) -> str:
+    """``os.path.realpath(path)``, each folder resolved once per round."""
+    if stat.S_ISLNK(lst.st_mode):
+        return os.path.realpath(path)
+    folder, name = os.path.split(os.path.abspath(path))
+    real = _REAL_DIRS.get(folder)
+    if real is None:
+        real = _REAL_DIRS[folder] = os.path.realpath(folder)
+    return os.path.join(real, name)
+
+
 def _file_bytes(path: str, times: list[int] | None) -> str:
     """The SHA-256 of a regular file (opened without blocking: a FIFO is never read), with
     where its path leads; else what it is."""
@@ -153,7 +169,7 @@ def _file_bytes(path: str, times: list[int] | None) -> str:
     st = _ctime(path, times)
     if lst is None:
         return "absent"
-    real = os.path.realpath(path)
+    real = _realpath(path, lst)
     if st is None:
         return f"broken link to {real}"
     if not stat.S_ISREG(st.st_mode):
@@ -293,11 +309,13 @@ def observe(kind: str, arg: str, times: list[int] | None = None) -> str:
 
 def observe_all(observations: Iterable[Observation]) -> list[tuple[str, str, str]]:
     """Every observation (once) with its value now."""
+    _REAL_DIRS.clear()
     return [(k, a, observe(k, a)) for k, a in dict.fromkeys(observations)]
 
 
 def holds(observed: Iterable[Sequence[str]]) -> bool:
     """Whether every ``(kind, arg, value)`` gives the same value again."""
+    _REAL_DIRS.clear()
     for kind, arg, value in observed:
         if kind not in _OBSERVERS or observe(kind, arg) != value:
             return False
@@ -369,6 +387,7 @@ def store_memo(
     right after it read them). Not kept (False) when any value differs now, or anything
     present among them changed since :data:`MARGIN_NS` before ``started_ns``."""
     times: list[int] = []
+    _REAL_DIRS.clear()
     for k, a, v in observed:
         if observe(k, a, times) != v:
             return False
