@@ -50,6 +50,7 @@ def run_check(
     pdk: Any | None = None,
     trust_config: bool = False,
     proofs: Path | None = None,
+    message_file: Path | None = None,
 ) -> CheckReport:
     """Check the changed modules of the repository containing ``start``.
 
@@ -71,8 +72,10 @@ def run_check(
         trust_config: Judge by the change's configuration instead of the base's.
         proofs: A folder receiving each proven module's replay files (the second proof's
             miter and ``replay.sh``, :mod:`rtlopt.formal.second`) as ``<module>/``.
+        message_file: The message of the commit being made (the ``commit-msg`` hook's
+            argument): its trailers count, for the files the commit changes.
     """
-    from rtlopt.check._git import all_changes, open_repo, range_commits, resolve_base
+    from rtlopt.check._git import all_changes, open_repo, resolve_base
 
     repo, top = open_repo(start)
     staged = base is None
@@ -88,9 +91,11 @@ def run_check(
             trust=trust_config,
             changed=list(gate.changes),
         )
-        commits = range_commits(repo, base_rev) if base is not None else []
+        commits, said = _trailer_commits(repo, base, base_rev, message_file, list(gate.changes))
         gate.required = required_modules(rules.config, commits)
         report = gate.run(rules, files, pdk)
+        if report.modules:
+            report.notes.append(said)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -100,6 +105,45 @@ def run_check(
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     return report
+
+
+#: The trailers that require equivalence, as the output names them.
+TRAILERS = "Rtlopt-Equivalent / Rtlopt-Equivalence trailers"
+
+
+def _trailer_commits(
+    repo: Any, base: str | None, base_rev: str, message_file: Path | None, changed: list[str]
+) -> tuple[list[tuple[str, str, list[str]]], str]:
+    """The commits whose trailers say what must stay equivalent, and a line saying which.
+
+    With ``--base``: the commits from the merge base to HEAD. Without it (pre-commit, or
+    ``rtlopt check FILE`` on a branch): the commits from the merge base with the branch's
+    upstream (else ``origin/HEAD``) to HEAD, when there is one. With ``--message-file`` (the
+    ``commit-msg`` stage): also the message of the commit being made, for the files it
+    changes.
+    """
+    from rtlopt.check._git import message_file_text, range_commits, upstream_merge_base
+
+    commits: list[tuple[str, str, list[str]]] = []
+    where: list[str] = []
+    if base is not None:
+        commits = range_commits(repo, base_rev)
+        where.append(f"{len(commits)} commit(s) since the merge base with {base}")
+    else:
+        found = upstream_merge_base(repo)
+        if found is not None:
+            commits = range_commits(repo, found[0])
+            where.append(f"{len(commits)} commit(s) since the merge base with {found[1]}")
+    if message_file is not None:
+        commits.append(("the commit message", message_file_text(message_file), changed))
+        where.append(f"the commit message {message_file}")
+    if not where:
+        return commits, (
+            f"{TRAILERS}: none read (no --base, no upstream branch, no --message-file); a "
+            "trailer counts on a commit since the upstream branch or in the message of the "
+            "commit being made (the commit-msg hook)"
+        )
+    return commits, f"{TRAILERS} read from {' and '.join(where)}"
 
 
 def _with_gate_sandbox(cfg: Config) -> Config:
