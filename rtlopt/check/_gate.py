@@ -293,7 +293,8 @@ class _Gate:
         modules: list[ModuleCheck | _Job],
     ) -> None:
         """Add the modules a changed header, package, define or include folder reaches, each
-        judged preprocessed; a changed package's users are a finding (see the module doc)."""
+        judged preprocessed, and the modules that use a changed package (judged against the
+        base's package, :mod:`rtlopt.check._packages`)."""
         from rtlopt.check._deps import expand, reached_files
 
         defines: set[str] = set()
@@ -305,7 +306,6 @@ class _Gate:
         for names in headers.values():  # a changed header's macros, however it is reached
             defines |= names
         reach = reached_files(graph, self.changes, defines, incdirs, set(packages))
-        _package_findings(reach.packages, packages, modules)
         for rel, names in sorted(headers.items()):
             if not names and not graph.includers(rel):
                 modules.append(  # fail closed: a change nothing the gate can see reads
@@ -361,6 +361,47 @@ class _Gate:
             for span in module_spans(new):
                 if span.name in {s.name for s in module_spans(old)}:
                     modules.append(_Job(rel, span.name, new, span.line, why=why))
+        self._package_users(graph, reach.packages, packages, tree, modules)
+
+    def _package_users(
+        self,
+        graph: Any,
+        users: dict[str, list[str]],
+        packages: dict[str, str],
+        tree: Path,
+        modules: list[ModuleCheck | _Job],
+    ) -> None:
+        """Re-judge the modules that use a changed package against the base's package
+        (:mod:`rtlopt.check._packages`); where that cannot be set up, a finding."""
+        from rtlopt.check._packages import blocked_finding, plan_packages, rename_packages
+
+        plan = plan_packages(graph, users, packages, self.read_base, self.new_tree)
+        for name, why in plan.blocked.items():
+            modules.append(
+                ModuleCheck(
+                    packages[name],
+                    f"{name} (package)",
+                    "modified",
+                    findings=[blocked_finding(name, why, users[name])],
+                )
+            )
+        for rel, texts in plan.base_texts.items():
+            with (tree / rel).open("a") as fh:
+                fh.write("\n// rtlopt check: the base's version, renamed\n" + "\n".join(texts))
+        jobs = {(m.rel, m.name): m for m in modules if isinstance(m, _Job)}
+        for rel, why in sorted(plan.users.items()):
+            here = [j for (r, _), j in jobs.items() if r == rel]
+            if here:  # the tree holds its reference already (its base text, an expansion)
+                ref, new = (tree / rel).read_text(errors="replace"), here[0].new_text
+            else:
+                ref = self.read_base(rel) or ""
+                new = (self.new_tree / rel).read_text(errors="replace")
+            old_names = {s.name for s in module_spans(ref)}
+            for span in module_spans(new):
+                if span.name in old_names and (rel, span.name) not in jobs:
+                    modules.append(_Job(rel, span.name, new, span.line, why=why))
+            (tree / rel).unlink(missing_ok=True)
+            (tree / rel).write_text(rename_packages(ref, plan.renames))
 
     def _changed_headers(self) -> dict[str, set[str]]:
         """Changed Verilog files that hold no module and no package, each with the macros it
@@ -475,22 +516,3 @@ def _still_instantiated(graph: Any, modules: list[ModuleCheck | _Job]) -> None:
         if users:
             where = ", ".join(f"{f}:{line}" for f, line in users[:3])
             m.findings.append(f"module {m.module} was removed but is still instantiated ({where})")
-
-
-def _package_findings(
-    users: dict[str, list[str]], packages: dict[str, str], modules: list[ModuleCheck | _Job]
-) -> None:
-    for name, files in users.items():
-        modules.append(
-            ModuleCheck(
-                packages[name],
-                f"{name} (package)",
-                "modified",
-                findings=[
-                    f"package {name} changed; the modules that use it ({', '.join(files[:4])}"
-                    f"{' ...' if len(files) > 4 else ''}) cannot be compared with the base's "
-                    "package by rtlopt check: change the package in a commit of its own and "
-                    "review it"
-                ],
-            )
-        )
