@@ -368,7 +368,7 @@ def _first_search(cfg: Config, design: Any, job: _Job, tmp: Path) -> Any:
 
     target = design.target
     cycles = cfg.check.first_search_cycles
-    if cycles <= 0 or not target.is_sequential or target.resets:
+    if cycles <= 0 or len(target.clocks) != 1 or target.resets:
         return None
     return search_shared_powerup(
         design, job.new_text, tmp / f"first-search-{job.name}", steps=cycles, timeout_s=20.0

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.errors import RtloptError
+from rtlopt.verilog import blank_comments
 
 log = logging.getLogger(__name__)
 
@@ -176,6 +177,20 @@ def _confirm_script(
     )
 
 
+def _one_clock_edge(design: Any, candidate: str) -> bool:
+    """Whether the search's model, every register stepping once per step, is one real clock
+    schedule: one clock, and no register on its falling edge in either version (those would
+    update half a cycle later). Elsewhere a difference found is shown, never a refutation."""
+    from rtlopt.harness import reference_text
+
+    clocks = list(design.target.clocks)
+    if len(clocks) != 1:
+        return False
+    falling = re.compile(rf"\bnegedge\s+\(?\s*{re.escape(clocks[0])}\b")
+    texts = (reference_text(design), candidate)
+    return not any(falling.search(blank_comments(t)) for t in texts)
+
+
 @dataclass(frozen=True)
 class PowerUpTrace:
     """What the search found: report lines (empty: no failing input), and whether the
@@ -236,7 +251,7 @@ def search_shared_powerup(
     kept.write_bytes(vcd.read_bytes())
     inputs = _trace_inputs(text)
     refuted = False
-    if inputs:
+    if inputs and _one_clock_edge(design, candidate):
         script = _confirm_script(design, cand_file, ref_file, inputs, timeout_s)
         proof = _yosys(workdir, "confirm", script, timeout_s)
         refuted = proof is not None and not proof.timed_out and proof.returncode == 0

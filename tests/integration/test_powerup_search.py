@@ -98,6 +98,20 @@ def test_a_difference_only_from_the_initialisers_is_no_refutation(tmp_path: Path
     assert found.lines[0].startswith("failing input from a shared power-up state"), found.lines
 
 
+def test_registers_on_the_falling_edge_are_never_refuted(tmp_path: Path) -> None:
+    """Registers on both edges of the clock step at different times on a chip but together
+    in the search's model: a difference there is shown, never called a refutation."""
+    design = _toggle(tmp_path)
+    both = TOGGLE.replace(
+        "assign y = q;", "reg p = 1'b0;\n    always @(negedge clk) p <= q;\n    assign y = q;"
+    )
+    frozen = both.replace("if (en) q <= ~q;", "if (en) q <= q;")
+    (design.target.file).write_text(both)
+    design = load_design(design.target.file, "toggle", ProjectConfig())
+    found = search_shared_powerup(design, frozen, tmp_path / "search", steps=4)
+    assert found.lines and not found.refuted, found
+
+
 def test_failing_input_reads_the_first_cycle_the_trigger_is_high() -> None:
     vcd = """$scope module m $end
 $var wire 1 a \\in_x $end
