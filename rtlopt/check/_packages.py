@@ -11,7 +11,8 @@ against the change's with the change's.
 
 Where that cannot be set up the change fails closed, naming the package and what stands in
 the way: a package removed while still used, a package whose file also holds modules or is
-included by another file, and a package read outside a module (another package, a header).
+included by another file, and a package read outside a module (another package, a header,
+a compilation-unit import) or in a ```define`` (which files that never name it can use).
 """
 
 from __future__ import annotations
@@ -107,6 +108,13 @@ def plan_packages(
             why = f"{rel} is read through `include, not as a source"
         elif not_modules:
             why = f"{', '.join(not_modules[:3])} read it outside a module"
+        else:
+            spread = [f for f in others if _reaches_other_files(new_text(f) or "", name)]
+            if spread:
+                why = (
+                    f"{', '.join(spread[:3])} read it in a `define or outside a module, "
+                    "where other files can take it up"
+                )
         if why:
             plan.blocked[name] = why
             continue
@@ -119,6 +127,22 @@ def plan_packages(
         if old is not None:
             plan.base_texts.setdefault(rel, []).append(rename_packages(old, plan.renames))
     return plan
+
+
+def _reaches_other_files(text: str, name: str) -> bool:
+    """Whether ``text`` uses package ``name`` where a file that never names it can take it
+    up: a `define (its macro may be used anywhere) or outside every module (a
+    compilation-unit import)."""
+    code = blank_comments(text)
+    use = re.compile(rf"(?<![\w$]){re.escape(name)}\s*::")
+    spans = [(m.start, m.end) for m in module_spans(text)]
+    for m in use.finditer(code):
+        if not any(a <= m.start() < b for a, b in spans):
+            return True
+        line_start = code.rfind("\n", 0, m.start()) + 1
+        if re.match(r"\s*`define\b", code[line_start : m.start()]):
+            return True
+    return False
 
 
 def blocked_finding(name: str, why: str, users: list[str]) -> str:

@@ -64,6 +64,12 @@ def test_what_cannot_be_re_judged_is_a_finding(tmp_path: Path) -> None:
     )
     assert "b.sv read it outside a module" in plan.blocked["pkg_a"], plan
     assert not plan.renames and not plan.users
+    # a macro or a compilation-unit import can carry it into files that never name it
+    (tmp_path / "b.sv").unlink()
+    for user in ("`define WIDTH pkg_a::W\n" + USER, "import pkg_a::*;\n" + USER):
+        plan = _plan(tmp_path, {"pkg.sv": new, "u.sv": user}, {"pkg.sv": PKG, "u.sv": user})
+        assert "u.sv read it in a `define or outside a module" in plan.blocked["pkg_a"], plan
+    (tmp_path / "b.sv").write_text(other)
     # a package removed while a module still uses it
     (tmp_path / "b.sv").unlink()
     plan = _plan(tmp_path, {"pkg.sv": "// gone\n"}, {"pkg.sv": PKG, "u.sv": USER})
