@@ -70,10 +70,23 @@ def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
 
 def range_commits(repo: git.Repo, base: str) -> list[tuple[str, str, list[str]]]:
     """The commits from ``base`` (excluded) to HEAD: (sha, message, files it changed)."""
+    # one git call however long the range (a branch far ahead of its upstream): each commit
+    # is "\x1e<sha>\x1f<message>\x1f" and then its files, NUL-separated
+    text = str(
+        repo.git.log(
+            "-z",
+            "--no-renames",
+            "--name-only",
+            "--format=%x1e%H%x1f%B%x1f",
+            f"{base}..HEAD",
+            strip_newline_in_stdout=False,
+        )
+    )
     out = []
-    for c in repo.iter_commits(f"{base}..HEAD"):
-        files = [str(f) for f in c.stats.files]
-        out.append((c.hexsha, str(c.message), files))
+    for chunk in text.split("\x1e")[1:]:
+        sha, message, rest = chunk.split("\x1f", 2)
+        files = [f.strip("\n") for f in rest.split("\0") if f.strip("\n")]
+        out.append((sha, message, files))
     return out
 
 
