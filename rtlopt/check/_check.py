@@ -379,15 +379,18 @@ def _search_undecided(
     cfg: Config, design: Any, job: _Job, mc: ModuleCheck, early: Any, tmp: Path
 ) -> None:
     """A required module the proof left undecided: the failing input from the shared
-    power-up state (the first search's, else a search of ``check.search_cycles``), a
-    refutation when no power-up state of the reference follows the change through it."""
+    power-up state (a search of ``check.search_cycles``, which may find one that refutes
+    where the first, shorter search's did not; else the first search's), a refutation when
+    no power-up state of the reference follows the change through it."""
     from rtlopt.check._powerup_search import search_shared_powerup
 
-    found = early if early is not None and early.lines else None
-    if found is None and cfg.check.search_cycles > 0:
+    found = None
+    if cfg.check.search_cycles > 0:
         found = search_shared_powerup(
             design, job.new_text, tmp / f"search-{job.name}", steps=cfg.check.search_cycles
         )
+    if (found is None or not found.lines) and early is not None:
+        found = early
     if found is None:
         return
     if found.refuted:  # the undecided proof is no longer the reason
