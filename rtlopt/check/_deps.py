@@ -25,7 +25,7 @@ _MARKER = "// rtlopt check: the file starts here"
 
 @dataclass(frozen=True)
 class Reach:
-    """Files a change reaches and why, and packages whose users cannot be re-judged."""
+    """Files a change reaches and why, and the files that use each changed package."""
 
     files: dict[str, str]  # rel -> why it is re-judged
     packages: dict[str, list[str]]  # changed package -> files that use it
