@@ -392,7 +392,10 @@ class UnitText:
         marker = "rtlopt-candidate-" + secrets.token_hex(8)
         wd.mkdir(parents=True, exist_ok=True)
         src = wd / "candidate.in.v"
-        src.write_text(f"// {marker}\n{text}\n" + "`endif\n" * depth)
+        resolved, unresolved = self._as_repository_includes(text)
+        if unresolved:
+            return Preprocessed("", (), unresolved)
+        src.write_text(f"// {marker}\n{resolved}\n" + "`endif\n" * depth)
         out, errors = self._preprocess([state, src], wd / "preprocess")
         at = out.find(marker)
         if at < 0:
@@ -410,6 +413,44 @@ class UnitText:
         extra = frozenset(m for m in extra if m.isidentifier())  # not the unfollowed marker
         off, defined = self._switched_off(text, state, depth, wd / "preprocess-off", extra)
         return Preprocessed(full, lmap, msgs, off, defined)
+
+    def _as_repository_includes(self, text: str) -> tuple[str, tuple[str, ...]]:
+        """``text`` with each ```include "name"`` (outside comments) naming the file the
+        repository's module reads: ``name`` beside the target's file, else in the first include
+        folder that holds it (``-grelative-include``, as the unit is read). The candidate is
+        preprocessed from rtlopt's scratch folder, where a relative name would resolve
+        elsewhere. Also why it cannot be (a name found nowhere, a name given by a macro): the
+        candidate's lines, ``line N: message``."""
+        code = blank_comments(text, strings=False)
+        d = self.design
+        folders = [d.target.file.parent, *d.include_dirs]
+        parts: list[str] = []
+        errors: list[str] = []
+        at = 0
+        for m in re.finditer(r"`include\b[ \t]*(<)?(\"([^\"\n]*)\")?", code):
+            line = code.count("\n", 0, m.start()) + 1
+            if m.group(1):  # <name>: the include folders only, from any folder
+                continue
+            if m.group(2) is None:
+                errors.append(
+                    f"line {line}: an `include whose file is not named by a string (a macro) "
+                    "is read from rtlopt's scratch folder, not where the repository reads it: "
+                    "name the file"
+                )
+                continue
+            name = m.group(3)
+            if Path(name).is_absolute():
+                continue
+            found = next((f / name for f in folders if (f / name).is_file()), None)
+            if found is None:
+                errors.append(
+                    f"line {line}: `include \"{name}\" is found neither beside "
+                    f"{d.target.file.name} nor in the include folders"
+                )
+                continue
+            parts += [text[at : m.start(2)], f'"{found.resolve().as_posix()}"']
+            at = m.end(2)
+        return "".join([*parts, text[at:]]), tuple(errors)
 
     def _switched_off(
         self, text: str, state: Path, depth: int, wd: Path, extra: frozenset[str] = frozenset()
@@ -447,7 +488,8 @@ class UnitText:
             marked.append(line)
         wd.mkdir(parents=True, exist_ok=True)
         src = wd / "marked.in.v"
-        src.write_text("\n".join(marked) + "\n" + "`endif\n" * depth)
+        resolved, _ = self._as_repository_includes("\n".join(marked))
+        src.write_text(resolved + "\n" + "`endif\n" * depth)
         out, _ = self._preprocess([state, src], wd)
         seen = {int(n) for n in re.findall(re.escape(tag) + r"(\d+)", out)}
         defined = frozenset(tested[int(k)] for k in re.findall(re.escape(tag) + r"d(\d+)", out))

@@ -493,7 +493,6 @@ SHADOWED = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="a candidate's relative include resolves from scratch")
 def test_a_candidates_include_resolves_as_the_repositorys(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -87,3 +87,47 @@ def test_each_text_carries_the_pass_through_state_it_is_read_in(
     ref = unit.reference_text()
     assert "module top__rtlopt_ref" in ref and "`default_nettype none" in ref
     assert "`define" not in ref and "`INSIDE" not in ref
+
+
+def _shadowed(tmp_path: Path) -> UnitText:
+    """A module including "op.vh", found beside it and, shadowed, in an include folder."""
+    import dataclasses
+
+    rtl, inc = tmp_path / "rtl", tmp_path / "include"
+    rtl.mkdir()
+    inc.mkdir()
+    (rtl / "op.vh").write_text("  assign k = a ^ b;\n")
+    (inc / "op.vh").write_text("  assign k = a & b;\n")
+    (rtl / "top.v").write_text(SHADOWED)
+    project = dataclasses.replace(Config().project, include_dirs=(str(inc),))
+    return UnitText(load_design(rtl / "top.v", "top", project), tmp_path / "unit")
+
+
+SHADOWED = """module top (input wire [3:0] a, input wire [3:0] b, output wire [3:0] y);
+  wire [3:0] k;
+`include "op.vh"
+  assign y = k;
+endmodule
+"""
+
+
+def test_a_candidates_include_reads_the_header_the_repositorys_module_reads(
+    tmp_path: Path,
+) -> None:
+    # the candidate is read from a scratch folder: its relative include still names the header
+    # beside the target's file (the unit's -grelative-include), not the include folder's
+    unit = _shadowed(tmp_path)
+    pp = unit.candidate(SHADOWED, tmp_path / "cand")
+    assert not pp.errors, pp.errors
+    assert "a ^ b" in pp.text and "a & b" not in pp.text
+    assert "assign k = a ^ b;" in unit.reference_text()
+
+
+def test_a_candidates_include_named_by_a_macro_or_found_nowhere_is_an_error(
+    tmp_path: Path,
+) -> None:
+    unit = _shadowed(tmp_path)
+    named = unit.candidate(SHADOWED.replace('"op.vh"', "`OP_FILE"), tmp_path / "named")
+    assert named.errors and named.errors[0].startswith("line 3:") and "macro" in named.errors[0]
+    gone = unit.candidate(SHADOWED.replace('"op.vh"', '"nowhere.vh"'), tmp_path / "gone")
+    assert gone.errors and "nowhere.vh" in gone.errors[0]
