@@ -336,10 +336,15 @@ class UnitText:
         files = {d.modules[n].file for n in names if n in d.modules}
         files.discard(t.file)
         module = self._module_text + "\n" + candidate
+        # each header the module includes where the repository finds it: beside the target's
+        # file, else the first include folder holding it (a name found nowhere does not
+        # preprocess; one given by a macro is refused in :meth:`_as_repository_includes`)
         heads = [
             p
             for name in re.findall(r'`include\s+"([^"\n]+)"', module)
-            for p in [t.file.parent / name, *(i / name for i in d.include_dirs)][:1]
+            for p in [
+                f / name for f in [t.file.parent, *d.include_dirs] if (f / name).is_file()
+            ][:1]
         ]
         # submodules in the target's own file: their text (the target's is compared by tokens)
         local = sorted(n for n in names if n in d.modules and d.modules[n].file == t.file)

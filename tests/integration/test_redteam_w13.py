@@ -193,9 +193,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an in-module header outside the target's folder is not read"
-)
 @pytest.mark.parametrize(
     "how", ["include-folder", pytest.param("macro-name", marks=pytest.mark.slow)]
 )

@@ -131,3 +131,15 @@ def test_a_candidates_include_named_by_a_macro_or_found_nowhere_is_an_error(
     assert named.errors and named.errors[0].startswith("line 3:") and "macro" in named.errors[0]
     gone = unit.candidate(SHADOWED.replace('"op.vh"', '"nowhere.vh"'), tmp_path / "gone")
     assert gone.errors and "nowhere.vh" in gone.errors[0]
+
+
+def test_the_macros_a_header_from_an_include_folder_tests_are_read(tmp_path: Path) -> None:
+    # the module includes "op.vh" found only in the include folder: its conditional's FAST
+    # is a configuration of the module like one tested in the module's own text
+    unit = _shadowed(tmp_path)
+    (tmp_path / "rtl" / "op.vh").unlink()
+    (tmp_path / "include" / "op.vh").write_text(
+        "`ifdef FAST\n  assign k = a & b;\n`else\n  assign k = a ^ b;\n`endif\n"
+    )
+    unit.reference_off()
+    assert "FAST" in unit.external_macros(SHADOWED)
