@@ -227,6 +227,38 @@ def _operator_problems(code: str, design: Design) -> list[tuple[int, str]]:
     ]
 
 
+def _redefined_modules(text: str, design: Design) -> list[tuple[int, str]]:
+    """Modules of the candidate (the target aside) that the repository defines in another
+    file than the target's: written back, the repository defines them twice, and a tool
+    taking the candidate's would change every other instance (its own copy is proven only
+    where the target uses it). A module of the target's own file may be copied with it."""
+    spans = [m for m in module_spans(text) if m.name != design.target.name]
+    if not spans:
+        return []
+    try:
+        own = {m.name for m in module_spans(design.target.file.read_text(errors="replace"))}
+    except OSError:
+        own = set()
+    problems: list[tuple[int, str]] = []
+    for span in spans:
+        mod = design.modules.get(span.name)
+        if mod is None or span.name in own:
+            continue
+        try:
+            where = mod.file.relative_to(design.root).as_posix()
+        except ValueError:
+            where = mod.file.name
+        problems.append(
+            (
+                span.line,
+                f"module {span.name} is also defined in {where}: the candidate may not "
+                "redefine a repository module (its other instances would change); give the "
+                "helper another name",
+            )
+        )
+    return problems
+
+
 def _pragma_key(comment: str) -> str:
     body = comment[2:-2] if comment.startswith("/*") else comment[2:]
     return " ".join(body.lower().split())
@@ -386,6 +418,7 @@ def screen_candidate(
     problems += _word_problems(code, code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
+    problems += _redefined_modules(text, design)
     problems += _operator_problems(code, design)
     seen: set[tuple[int, str]] = set()
     out: list[str] = []

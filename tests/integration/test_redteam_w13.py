@@ -400,9 +400,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="evaluate accepts a candidate that redefines a shared module"
-)
 def test_a_candidate_redefining_a_module_others_instantiate_is_rejected(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
