@@ -96,9 +96,8 @@ class Preprocessed:
         return re.sub(r"^line (\d+):", lambda m: f"line {self.source_line(int(m.group(1)))}:", out)
 
 
-def _state(directives: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The header that sets the pass-through state the ``directives`` leave, and the footer
-    that restores the defaults after the text."""
+def _last(directives: Sequence[str]) -> dict[str, str]:
+    """The pass-through directive of each kind in force after ``directives``."""
     last: dict[str, str] = {}
     for d in directives:
         word = d.split()[0].lstrip("`")
@@ -106,6 +105,23 @@ def _state(directives: Sequence[str]) -> tuple[list[str], list[str]]:
             last.clear()
         kind = {"endcelldefine": "celldefine", "nounconnected_drive": "unconnected_drive"}
         last[kind.get(word, word)] = d.strip()
+    return last
+
+
+#: The pass-through state every compilation starts in (``resetall``'s).
+_DEFAULT_STATE = frozenset({"`default_nettypewire", "`endcelldefine", "`nounconnected_drive"})
+
+
+def _end_state(directives: Sequence[str]) -> dict[str, str]:
+    """The state ``directives`` leave for what follows, white space aside, defaults dropped."""
+    keys = {k: "".join(v.split()) for k, v in _last(directives).items()}
+    return {k: v for k, v in keys.items() if v not in _DEFAULT_STATE and k != "resetall"}
+
+
+def _state(directives: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The header that sets the pass-through state the ``directives`` leave, and the footer
+    that restores the defaults after the text."""
+    last = _last(directives)
     head = [v for v in last.values() if not v.startswith(("`endcell", "`nounconn", "`resetall"))]
     foot = []
     if "default_nettype" in last and not last["default_nettype"].endswith(" wire"):
@@ -363,6 +379,44 @@ class UnitText:
                     found |= tested_macros(rest) - TOOL_MACROS
                 self._external[key] = frozenset(found)
             return self._external[key]
+
+    def state_left(self, text: str) -> str:
+        """Why ``text`` leaves later files of the unit another pass-through state
+        (```default_nettype``, ```unconnected_drive``, ```timescale``, ...) than the
+        repository's module (or, for a copy of the file, its file) leaves them, or "".
+
+        The candidate is read with a footer that restores the defaults, so its own proof
+        cannot see what such a directive does to the files after it once written back."""
+        whole = _directives_before_module(text)
+        ref = self.reference_file_text() if whole else self.reference_module()
+        before = [d for _, d in self._pass_before_target()]
+
+        def left(t: str) -> dict[str, str]:
+            code = blank_comments(t, strings=False)
+            return _end_state([*before, *(m.group(0) for m in _PASS.finditer(code))])
+
+        mine, theirs = left(text), left(ref)
+        if mine == theirs:
+            return ""
+        kind = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))[0]
+        shown = next(
+            (
+                " ".join(m.group(0).split())
+                for m in _PASS.finditer(blank_comments(text, strings=False))
+                if kind in m.group(0) or m.group(0).strip() == "`resetall"
+            ),
+            f"no `{kind}",
+        )
+        return (
+            f"the candidate leaves another `{kind} in force after module "
+            f"{self.design.target.name} than the repository ({shown[:60]!r}): the files read "
+            "after it would change, which its own proof cannot see; keep the module's "
+            "directives (and those around it) as the repository has them"
+        )
+
+    def _pass_before_target(self) -> list[tuple[int, str]]:
+        span = self._spans[self.design.target.name]
+        return [(a, d) for a, d in self._pass if a < span.start]
 
     def reference_file_text(self) -> str:
         """The text of the repository file that holds the target."""

@@ -68,6 +68,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     off = (
         _copies(c.text, name)
         or _outside_directives(c.text, s.unit.reference_file_text(), name)
+        or s.unit.state_left(c.text)
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     if not off and cfg.harness.other_configurations == "check":

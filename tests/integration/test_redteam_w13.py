@@ -549,9 +549,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a pass-through directive after endmodule reaches later files"
-)
 def test_a_nettype_directive_left_for_later_files_is_rejected(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

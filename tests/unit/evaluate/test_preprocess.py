@@ -143,3 +143,26 @@ def test_the_macros_a_header_from_an_include_folder_tests_are_read(tmp_path: Pat
     )
     unit.reference_off()
     assert "FAST" in unit.external_macros(SHADOWED)
+
+
+@pytest.mark.parametrize(
+    ("after", "refused"),
+    [
+        ("", False),
+        ("`default_nettype none\n", False),  # the state the repository leaves already
+        ("`default_nettype wire\n", True),
+        ("`unconnected_drive pull1\n", True),
+        ("`resetall\n", True),
+        ("`timescale 1ns/1ps\n", True),
+    ],
+)
+def test_a_candidate_may_not_leave_later_files_another_pass_through_state(
+    unit: UnitText, after: str, refused: bool
+) -> None:
+    # SRC sets `default_nettype none before the target: the files after it read none
+    cand = "module top (input wire [3:0] a, output wire [3:0] y);\n  assign y = ~a;\nendmodule\n"
+    why = unit.state_left(cand + after)
+    assert bool(why) is refused, why
+    if refused:
+        assert after.split()[0].lstrip("`")[:8] in why or "resetall" in after, why
+    assert unit.state_left(after + cand) == why  # in front of the module it reaches them too
