@@ -581,7 +581,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a library module is read in the prelude's macro state")
 def test_a_module_the_candidate_instantiates_is_read_at_its_place_in_the_unit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
