@@ -382,9 +382,9 @@ class UnitText:
         heads = [
             p
             for name in re.findall(r'`include\s+"([^"\n]+)"', module)
-            for p in [
-                f / name for f in [t.file.parent, *d.include_dirs] if (f / name).is_file()
-            ][:1]
+            for p in [f / name for f in [t.file.parent, *d.include_dirs] if (f / name).is_file()][
+                :1
+            ]
         ]
         # submodules in the target's own file: their text (the target's is compared by tokens)
         local = sorted(n for n in names if n in d.modules and d.modules[n].file == t.file)
@@ -527,7 +527,7 @@ class UnitText:
             found = next((f / name for f in folders if (f / name).is_file()), None)
             if found is None:
                 errors.append(
-                    f"line {line}: `include \"{name}\" is found neither beside "
+                    f'line {line}: `include "{name}" is found neither beside '
                     f"{d.target.file.name} nor in the include folders"
                 )
                 continue
