@@ -35,6 +35,12 @@ from pathlib import Path
 
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._configs import tested_macros
+from rtlopt.evaluate._placement import (
+    PASS_DIRECTIVE,
+    last_state,
+    repository_includes,
+    state_left,
+)
 from rtlopt.frontend import module_closure
 from rtlopt.frontend._unit import directive_skeleton, is_skeleton
 from rtlopt.frontend.model import Design
@@ -51,12 +57,6 @@ __all__ = ["Preprocessed", "UnitText"]
 
 log = logging.getLogger(__name__)
 
-#: Directives the preprocessor passes through: the state a module is read in.
-_PASS = re.compile(
-    r"^[ \t]*`(timescale|default_nettype|celldefine|endcelldefine|unconnected_drive"
-    r"|nounconnected_drive|resetall)\b[^\n]*",
-    re.M,
-)
 _UNDEFINED = re.compile(r"warning: macro (\S+) undefined")
 CANDIDATE_NAME = "candidate.pp.v"
 
@@ -96,32 +96,10 @@ class Preprocessed:
         return re.sub(r"^line (\d+):", lambda m: f"line {self.source_line(int(m.group(1)))}:", out)
 
 
-def _last(directives: Sequence[str]) -> dict[str, str]:
-    """The pass-through directive of each kind in force after ``directives``."""
-    last: dict[str, str] = {}
-    for d in directives:
-        word = d.split()[0].lstrip("`")
-        if word == "resetall":
-            last.clear()
-        kind = {"endcelldefine": "celldefine", "nounconnected_drive": "unconnected_drive"}
-        last[kind.get(word, word)] = d.strip()
-    return last
-
-
-#: The pass-through state every compilation starts in (``resetall``'s).
-_DEFAULT_STATE = frozenset({"`default_nettypewire", "`endcelldefine", "`nounconnected_drive"})
-
-
-def _end_state(directives: Sequence[str]) -> dict[str, str]:
-    """The state ``directives`` leave for what follows, white space aside, defaults dropped."""
-    keys = {k: "".join(v.split()) for k, v in _last(directives).items()}
-    return {k: v for k, v in keys.items() if v not in _DEFAULT_STATE and k != "resetall"}
-
-
 def _state(directives: Sequence[str]) -> tuple[list[str], list[str]]:
     """The header that sets the pass-through state the ``directives`` leave, and the footer
     that restores the defaults after the text."""
-    last = _last(directives)
+    last = last_state(directives)
     head = [v for v in last.values() if not v.startswith(("`endcell", "`nounconn", "`resetall"))]
     foot = []
     if "default_nettype" in last and not last["default_nettype"].endswith(" wire"):
@@ -162,7 +140,7 @@ class UnitText:
         folder.mkdir(parents=True, exist_ok=True)
         self.unit = self._run([*design.prelude, *design.closure], folder / "unit")
         self._spans = {s.name: s for s in module_spans(self.unit)}
-        self._pass = [(m.start(), m.group(0)) for m in _PASS.finditer(self.unit)]
+        self._pass = [(m.start(), m.group(0)) for m in PASS_DIRECTIVE.finditer(self.unit)]
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
         self._off: tuple[str, ...] | None = None
         self._module_text = ""
@@ -279,7 +257,7 @@ class UnitText:
         if found is None:
             return None
         text, span = found
-        head, foot = _state([m.group(0) for m in _PASS.finditer(text[: span.start])])
+        head, foot = _state([m.group(0) for m in PASS_DIRECTIVE.finditer(text[: span.start])])
         return "\n".join([*head, text[span.start : span.end], *foot])
 
     def _state_at_file(self, path: Path, wd: Path) -> list[Path]:
@@ -378,7 +356,7 @@ class UnitText:
         module = self._module_text + "\n" + candidate
         # each header the module includes where the repository finds it: beside the target's
         # file, else the first include folder holding it (a name found nowhere does not
-        # preprocess; one given by a macro is refused in :meth:`_as_repository_includes`)
+        # preprocess; one given by a macro is refused in :func:`_placement.repository_includes`)
         heads = [
             p
             for name in re.findall(r'`include\s+"([^"\n]+)"', module)
@@ -405,38 +383,12 @@ class UnitText:
             return self._external[key]
 
     def state_left(self, text: str) -> str:
-        """Why ``text`` leaves later files of the unit another pass-through state
-        (```default_nettype``, ```unconnected_drive``, ```timescale``, ...) than the
-        repository's module (or, for a copy of the file, its file) leaves them, or "".
-
-        The candidate is read with a footer that restores the defaults, so its own proof
-        cannot see what such a directive does to the files after it once written back."""
+        """Why ``text`` leaves later files another pass-through state than the repository's
+        module (or, for a copy of the file, its file), or "" (:func:`_placement.state_left`)."""
         whole = _directives_before_module(text)
         ref = self.reference_file_text() if whole else self.reference_module()
         before = [d for _, d in self._pass_before_target()]
-
-        def left(t: str) -> dict[str, str]:
-            code = blank_comments(t, strings=False)
-            return _end_state([*before, *(m.group(0) for m in _PASS.finditer(code))])
-
-        mine, theirs = left(text), left(ref)
-        if mine == theirs:
-            return ""
-        kind = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))[0]
-        shown = next(
-            (
-                " ".join(m.group(0).split())
-                for m in _PASS.finditer(blank_comments(text, strings=False))
-                if kind in m.group(0) or m.group(0).strip() == "`resetall"
-            ),
-            f"no `{kind}",
-        )
-        return (
-            f"the candidate leaves another `{kind} in force after module "
-            f"{self.design.target.name} than the repository ({shown[:60]!r}): the files read "
-            "after it would change, which its own proof cannot see; keep the module's "
-            "directives (and those around it) as the repository has them"
-        )
+        return state_left(text, ref, before, self.design.target.name)
 
     def _pass_before_target(self) -> list[tuple[int, str]]:
         span = self._spans[self.design.target.name]
@@ -475,7 +427,7 @@ class UnitText:
         marker = "rtlopt-candidate-" + secrets.token_hex(8)
         wd.mkdir(parents=True, exist_ok=True)
         src = wd / "candidate.in.v"
-        resolved, unresolved = self._as_repository_includes(text)
+        resolved, unresolved = repository_includes(self.design, text)
         if unresolved:
             return Preprocessed("", (), unresolved)
         src.write_text(f"// {marker}\n{resolved}\n" + "`endif\n" * depth)
@@ -496,44 +448,6 @@ class UnitText:
         extra = frozenset(m for m in extra if m.isidentifier())  # not the unfollowed marker
         off, defined = self._switched_off(text, state, depth, wd / "preprocess-off", extra)
         return Preprocessed(full, lmap, msgs, off, defined)
-
-    def _as_repository_includes(self, text: str) -> tuple[str, tuple[str, ...]]:
-        """``text`` with each ```include "name"`` (outside comments) naming the file the
-        repository's module reads: ``name`` beside the target's file, else in the first include
-        folder that holds it (``-grelative-include``, as the unit is read). The candidate is
-        preprocessed from rtlopt's scratch folder, where a relative name would resolve
-        elsewhere. Also why it cannot be (a name found nowhere, a name given by a macro): the
-        candidate's lines, ``line N: message``."""
-        code = blank_comments(text, strings=False)
-        d = self.design
-        folders = [d.target.file.parent, *d.include_dirs]
-        parts: list[str] = []
-        errors: list[str] = []
-        at = 0
-        for m in re.finditer(r"`include\b[ \t]*(<)?(\"([^\"\n]*)\")?", code):
-            line = code.count("\n", 0, m.start()) + 1
-            if m.group(1):  # <name>: the include folders only, from any folder
-                continue
-            if m.group(2) is None:
-                errors.append(
-                    f"line {line}: an `include whose file is not named by a string (a macro) "
-                    "is read from rtlopt's scratch folder, not where the repository reads it: "
-                    "name the file"
-                )
-                continue
-            name = m.group(3)
-            if Path(name).is_absolute():
-                continue
-            found = next((f / name for f in folders if (f / name).is_file()), None)
-            if found is None:
-                errors.append(
-                    f'line {line}: `include "{name}" is found neither beside '
-                    f"{d.target.file.name} nor in the include folders"
-                )
-                continue
-            parts += [text[at : m.start(2)], f'"{found.resolve().as_posix()}"']
-            at = m.end(2)
-        return "".join([*parts, text[at:]]), tuple(errors)
 
     def _switched_off(
         self, text: str, state: Path, depth: int, wd: Path, extra: frozenset[str] = frozenset()
@@ -571,7 +485,7 @@ class UnitText:
             marked.append(line)
         wd.mkdir(parents=True, exist_ok=True)
         src = wd / "marked.in.v"
-        resolved, _ = self._as_repository_includes("\n".join(marked))
+        resolved, _ = repository_includes(self.design, "\n".join(marked))
         src.write_text(resolved + "\n" + "`endif\n" * depth)
         out, _ = self._preprocess([state, src], wd)
         seen = {int(n) for n in re.findall(re.escape(tag) + r"(\d+)", out)}
