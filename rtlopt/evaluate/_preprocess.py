@@ -239,21 +239,32 @@ class UnitText:
         return _state([d for _, d in self._pass[:k]])
 
     def _module(self, name: str) -> str | None:
-        """Module ``name``'s preprocessed text with the state it is read in (None if absent)."""
+        """Module ``name``'s preprocessed text with the state it is read in (None if absent):
+        the target's file's modules as the unit reads them; a module of another file at its
+        place in the repository's order (a file listed between may redefine a macro it
+        reads), the unit's reading when that place does not preprocess."""
         span = self._spans.get(name)
-        if span is not None:
+        mod = self.design.modules.get(name)
+        if span is not None and (mod is None or mod.file == self.design.target.file):
             head, foot = self._state_before(span.start)
             return "\n".join([*head, self.unit[span.start : span.end], *foot])
-        mod = self.design.modules.get(name)
         if mod is None:
             return None
-        with self._lock:  # a module outside the closure: its own file in the unit's state
+        with self._lock:  # its own file, behind the state of its place
             if name not in self._extra:
                 wd = self.folder / f"m_{name}"
-                text = self._run([*self._state_at_file(mod.file, wd), mod.file], wd)
+                try:
+                    text = self._run([*self._state_at_file(mod.file, wd), mod.file], wd)
+                except DesignError:
+                    if span is None:
+                        raise
+                    text = ""
                 for s in module_spans(text):
                     self._extra.setdefault(s.name, (text, s))
             found = self._extra.get(name)
+        if found is None and span is not None:
+            head, foot = self._state_before(span.start)
+            return "\n".join([*head, self.unit[span.start : span.end], *foot])
         if found is None:
             return None
         text, span = found

@@ -166,3 +166,32 @@ def test_a_candidate_may_not_leave_later_files_another_pass_through_state(
     if refused:
         assert after.split()[0].lstrip("`")[:8] in why or "resetall" in after, why
     assert unit.state_left(after + cand) == why  # in front of the module it reaches them too
+
+
+@pytest.mark.parametrize("used", ["instantiated", "library"])
+def test_a_module_of_another_file_is_read_at_its_place_in_the_filelist(
+    tmp_path: Path, used: str
+) -> None:
+    # files.f: defs.vh (OP is ^), top.v, mid.v (OP becomes &), alt.v: every build reads alt_op
+    # as a & b, whether the target instantiates it (the closure reads alt.v before top.v) or
+    # only a candidate does
+    import dataclasses
+
+    inst = "alt_op o (.a(a), .b(b), .y(y));" if used == "instantiated" else "assign y = a;"
+    files = {
+        "defs.vh": "`define OP ^\n",
+        "top.v": f"module top (input [3:0] a, input [3:0] b, output [3:0] y);\n  {inst}\n"
+        "endmodule\n",
+        "mid.v": "module mid (input a, output y);\n  assign y = a;\nendmodule\n"
+        "`undef OP\n`define OP &\n",
+        "alt.v": "module alt_op (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  assign y = a `OP b;\nendmodule\n",
+        "files.f": "defs.vh\ntop.v\nmid.v\nalt.v\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    project = dataclasses.replace(Config().project, filelists=("files.f",))
+    design = load_design(tmp_path / "top.v", "top", project, root=tmp_path)
+    unit = UnitText(design, tmp_path / "unit")
+    text = unit.reference_text() if used == "instantiated" else unit.library_text([], ["alt_op"])
+    assert "a & b" in text and "a ^ b" not in text, text
