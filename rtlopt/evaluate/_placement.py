@@ -1,7 +1,7 @@
 """What a candidate's text does where it is written back, which its own preprocessed text
 cannot show: the headers its ```include`` lines name (read from the target's folder, as the
 repository reads them, not from rtlopt's scratch folder), and the pass-through state
-(```default_nettype``, ```unconnected_drive``, ```timescale``, ...) it leaves the files read
+(```default_nettype``, ```unconnected_drive``, ```celldefine``) it leaves the files read
 after it."""
 
 from __future__ import annotations
@@ -38,10 +38,17 @@ def last_state(directives: Sequence[str]) -> dict[str, str]:
     return last
 
 
+#: Kinds whose state after a module is not compared: ``resetall`` is no state, and a
+#: ``timescale`` sets only the unit of delays (which a candidate may not write) and of
+#: ``$time`` in later files that have none of their own, never what any tool synthesizes; a
+#: candidate's ``timescale`` line in front of its module is an everyday habit.
+_UNCOMPARED = frozenset({"resetall", "timescale"})
+
+
 def _end_state(directives: Sequence[str]) -> dict[str, str]:
     """The state ``directives`` leave for what follows, white space aside, defaults dropped."""
     keys = {k: "".join(v.split()) for k, v in last_state(directives).items()}
-    return {k: v for k, v in keys.items() if v not in _DEFAULT_STATE and k != "resetall"}
+    return {k: v for k, v in keys.items() if v not in _DEFAULT_STATE and k not in _UNCOMPARED}
 
 
 def state_left(text: str, reference: str, before: Sequence[str], name: str) -> str:
