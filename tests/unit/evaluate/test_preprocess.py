@@ -196,3 +196,24 @@ def test_a_module_of_another_file_is_read_at_its_place_in_the_filelist(
     unit = UnitText(design, tmp_path / "unit")
     text = unit.reference_text() if used == "instantiated" else unit.library_text([], ["alt_op"])
     assert "a & b" in text and "a ^ b" not in text, text
+
+
+def test_a_copy_of_the_targets_file_reads_the_headers_beside_the_original(
+    tmp_path: Path,
+) -> None:
+    # another configuration is read from a copy of the target's file in a scratch folder: its
+    # relative include still names rtl/op.vh, not the include folder's op.vh of the same name
+    from rtlopt.evaluate._params import design_with_target_text
+
+    unit = _shadowed(tmp_path)
+    (tmp_path / "rtl" / "op.vh").write_text(
+        "`ifdef FAST\n  assign k = a | b;\n`else\n  assign k = a ^ b;\n`endif\n"
+    )
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    (folder / "fast.vh").write_text("`define FAST\n")
+    special = design_with_target_text(unit.design, SHADOWED, folder, (folder / "fast.vh",))
+    copy = UnitText(special, tmp_path / "unit-fast")
+    assert "a | b" in copy.reference_text()
+    pp = copy.candidate(SHADOWED, tmp_path / "cand")
+    assert not pp.errors and "a | b" in pp.text, (pp.errors, pp.text)
