@@ -396,7 +396,7 @@ class UnitText:
     def state_left(self, text: str) -> str:
         """Why ``text`` leaves later files another pass-through state than the repository's
         module (or, for a copy of the file, its file), or "" (:func:`_placement.state_left`)."""
-        whole = _directives_before_module(text)
+        whole = directives_before_module(text)
         ref = self.reference_file_text() if whole else self.reference_module()
         before = [d for _, d in self._pass_before_target()]
         return state_left(text, ref, before, self.design.target.name)
@@ -431,7 +431,7 @@ class UnitText:
         """``text`` preprocessed in the macro state at the target module's position; a copy
         of the whole file (directives before its first module, as ``rtlopt check`` passes a
         changed file) in the state at the start of the target's file."""
-        whole = _directives_before_module(text)
+        whole = directives_before_module(text)
         state, depth = (
             (self.file_state, self._file_depth) if whole else (self.state_file, self._depth)
         )
@@ -523,7 +523,7 @@ def _end_line(text: str, span: ModuleSpan) -> int:
     return text.count("\n", 0, span.end) + 1
 
 
-def _directives_before_module(text: str) -> bool:
+def directives_before_module(text: str) -> bool:
     """``text`` holds a compiler directive (other than pass-through state) before its first
     ``module``: a copy of a file rather than of a module."""
     start = first_module_start(text)
