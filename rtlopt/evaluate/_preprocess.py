@@ -138,7 +138,7 @@ class UnitText:
         self.folder = folder
         self.timeout = timeout
         folder.mkdir(parents=True, exist_ok=True)
-        self.unit = self._run([*design.prelude, *design.closure], folder / "unit")
+        self.order, self.unit = self._unit_in_order(folder / "unit")
         self._spans = {s.name: s for s in module_spans(self.unit)}
         self._pass = [(m.start(), m.group(0)) for m in PASS_DIRECTIVE.finditer(self.unit)]
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
@@ -168,6 +168,21 @@ class UnitText:
                 hint=f"see {wd / 'pre.log'}",
             )
         return text
+
+    def _unit_in_order(self, wd: Path) -> tuple[tuple[Path, ...], str]:
+        """The closure files in the repository's order (a filelist's; a file listed after
+        the target's must not set the macros the target is read with), and the unit they
+        make; the closure's own order (dependencies first) when the repository's does not
+        preprocess (a file that needs a macro a later one defines)."""
+        d = self.design
+        listed = {f.resolve(): i for i, f in enumerate(d.sources.files)}
+        order = tuple(sorted(d.closure, key=lambda f: listed.get(f.resolve(), -1)))
+        if order != d.closure:
+            try:
+                return order, self._run([*d.prelude, *order], wd)
+            except DesignError as exc:
+                log.info("the closure in the repository's order does not preprocess: %s", exc)
+        return d.closure, self._run([*d.prelude, *d.closure], wd)
 
     def _preprocess(self, files: Sequence[Path], wd: Path) -> tuple[str, list[str]]:
         from rtlopt.eda.iverilog import preprocess_argv
@@ -202,7 +217,7 @@ class UnitText:
         d = self.design
         tfile = d.target.file
         before = [*d.prelude]
-        for f in d.closure:
+        for f in self.order:
             if f.resolve() == tfile.resolve():
                 break
             before.append(f)

@@ -217,3 +217,26 @@ def test_a_copy_of_the_targets_file_reads_the_headers_beside_the_original(
     assert "a | b" in copy.reference_text()
     pp = copy.candidate(SHADOWED, tmp_path / "cand")
     assert not pp.errors and "a | b" in pp.text, (pp.errors, pp.text)
+
+
+def test_the_target_is_read_before_the_files_listed_after_it(tmp_path: Path) -> None:
+    # alt.v (which top instantiates: a dependency, read first in the closure's order) is listed
+    # after top.v and redefines OP: top reads OP as defs.vh sets it, in the unit as in a build
+    import dataclasses
+
+    files = {
+        "defs.vh": "`define OP ^\n",
+        "top.v": "module top (input [3:0] a, input [3:0] b, output [3:0] y, output [3:0] z);\n"
+        "  alt_op o (.a(a), .b(b), .y(z));\n  assign y = a `OP b;\nendmodule\n",
+        "alt.v": "module alt_op (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  assign y = a | b;\nendmodule\n`undef OP\n`define OP &\n",
+        "files.f": "defs.vh\ntop.v\nalt.v\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    project = dataclasses.replace(Config().project, filelists=("files.f",))
+    design = load_design(tmp_path / "top.v", "top", project, root=tmp_path)
+    unit = UnitText(design, tmp_path / "unit")
+    assert "assign y = a ^ b;" in unit.reference_text()
+    pp = unit.candidate(files["top.v"], tmp_path / "cand")
+    assert not pp.errors and "assign y = a ^ b;" in pp.text, (pp.errors, pp.text)
