@@ -9,6 +9,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
+from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
     _CONDITIONALS,
@@ -227,38 +228,6 @@ def _operator_problems(code: str, design: Design) -> list[tuple[int, str]]:
     ]
 
 
-def _redefined_modules(text: str, design: Design) -> list[tuple[int, str]]:
-    """Modules of the candidate (the target aside) that the repository defines in another
-    file than the target's: written back, the repository defines them twice, and a tool
-    taking the candidate's would change every other instance (its own copy is proven only
-    where the target uses it). A module of the target's own file may be copied with it."""
-    spans = [m for m in module_spans(text) if m.name != design.target.name]
-    if not spans:
-        return []
-    try:
-        own = {m.name for m in module_spans(design.target.file.read_text(errors="replace"))}
-    except OSError:
-        own = set()
-    problems: list[tuple[int, str]] = []
-    for span in spans:
-        mod = design.modules.get(span.name)
-        if mod is None or span.name in own:
-            continue
-        try:
-            where = mod.file.relative_to(design.root).as_posix()
-        except ValueError:
-            where = mod.file.name
-        problems.append(
-            (
-                span.line,
-                f"module {span.name} is also defined in {where}: the candidate may not "
-                "redefine a repository module (its other instances would change); give the "
-                "helper another name",
-            )
-        )
-    return problems
-
-
 def _pragma_key(comment: str) -> str:
     body = comment[2:-2] if comment.startswith("/*") else comment[2:]
     return " ".join(body.lower().split())
@@ -367,6 +336,7 @@ def screen_candidate(
     tb_top: str = DEFAULT_TB_TOP,
     max_bytes: int | None = None,
     dotted_names: bool = False,
+    raw: str | None = None,
 ) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
@@ -397,6 +367,7 @@ def screen_candidate(
         dotted_names: Allow ``a.b`` names (struct members): the caller elaborates the candidate
             on its own (the SystemVerilog path), so a name can only resolve inside it and the
             tools read a flattened view without hierarchical names.
+        raw: The candidate's own text when ``text`` is its preprocessed reading.
 
     Returns:
         Violations as ``"line N: message"`` strings; empty when the candidate is clean.
@@ -418,7 +389,7 @@ def screen_candidate(
     problems += _word_problems(code, code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
-    problems += _redefined_modules(text, design)
+    problems += redefined_modules(text, design, text if raw is None else raw)
     problems += _operator_problems(code, design)
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
@@ -440,7 +411,7 @@ def screen_preprocessed(
 
     if _same_as_reference(raw, design):
         return []
-    found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names)
+    found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names, raw=raw)
     return found + event_violations(text, design.target.text())
 
 

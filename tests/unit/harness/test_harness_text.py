@@ -375,3 +375,15 @@ def test_screen_refuses_a_module_the_repository_defines_in_another_file(tmp_path
 
 
 OTHER = "module other (input x, output y);\n  assign y = ~x;\nendmodule\n"
+
+
+def test_screen_does_not_count_the_candidates_own_file_as_another(tmp_path: Path) -> None:
+    # `rtlopt evaluate --candidate cand.v` of a file inside the repository: its helper is read
+    # as a repository module of cand.v, which is the candidate itself
+    d = make_design(tmp_path)
+    cand = CLEAN + OTHER
+    (tmp_path / "cand.v").write_text(cand)
+    helper = _module(tmp_path / "cand.v", cand, "other")
+    d = dataclasses.replace(d, modules={**d.modules, "other": helper})
+    assert not any("also defined" in p for p in screen_candidate(cand, d))
+    assert any("also defined" in p for p in screen_candidate(CLEAN + "\n" + OTHER, d))
