@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from _fixture_repo import run_rtlopt
 
-pytestmark = pytest.mark.tools
+# three CLI evaluations on the slang view path: about 10 s each on a loaded machine
+pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
 BODY = """module tgt (input [3:0] a, input [3:0] b, output [3:0] y);
   wire [3:0] k;
