@@ -581,9 +581,11 @@ def design_with_target_text(
     target = dataclasses.replace(
         mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
     )
+    # the original folder first: the copy's relative includes name the headers beside the
+    # repository's file (-grelative-include), never a header of that name in an include folder
     sources = dataclasses.replace(
         d.sources,
-        include_dirs=(*d.sources.include_dirs, t.file.parent),
+        include_dirs=(t.file.parent, *(i for i in d.sources.include_dirs if i != t.file.parent)),
         prelude=(*prelude, *d.sources.prelude),
     )
     return dataclasses.replace(
