@@ -28,7 +28,8 @@ Accepted classes:
     prelude's macro state, not at its place in the unit.
 
 Rejected, kept for coverage the earlier rounds lack: another configuration proven under the
-instance's parameters (not only the defaults); a candidate reading ```__LINE__``.
+instance's parameters (not only the defaults); a candidate reading ```__LINE__``; a macro tested
+two instances down.
 """
 
 from __future__ import annotations
@@ -640,3 +641,22 @@ def test_a_candidate_reading_its_own_line_number_is_rejected(
     cand = FOLDED.replace("a ^ b;", "a ^ b ^ (`__LINE__ - 2);")
     rc, out = _evaluate(repo, "rtl/top.v", cand)
     assert not _accepted(rc, out), out
+
+
+def test_a_macro_tested_two_instances_down_is_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tgt -> midm -> op; only op's file tests FAST (test_redteam_w12 covers one level down)
+    op = (
+        "module op (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "`ifdef FAST\n  assign y = a & b;\n`else\n  assign y = a ^ b;\n`endif\nendmodule\n"
+    )
+    midm = (
+        "module midm (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  op o (.a(a), .b(b), .y(y));\nendmodule\n"
+    )
+    tgt = FOLDED.replace("assign y = a ^ b;", "midm m (.a(a), .b(b), .y(y));")
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": tgt, "rtl/midm.v": midm, "rtl/op.v": op})
+    rc, out = _evaluate(repo, "rtl/top.v", FOLDED)
+    assert not _accepted(rc, out), out
+    assert "FAST defined" in _reason(out), out
