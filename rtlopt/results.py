@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import enum
+import json
+import logging
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 
 class Status(enum.StrEnum):
@@ -320,6 +325,22 @@ class EvalResult:
         d["accepted"] = self.accepted
         return d
 
+    def served_from_cache(self, binaries: Mapping[str, str], liberty: str | None) -> EvalResult:
+        """This result read from the disk cache, marked so, with this run's paths in its
+        provenance: the cache is keyed on content (liberty and tool bytes), so the same
+        numbers may have been measured with a liberty or binary at another path.
+
+        Args:
+            binaries: The binary each tool runs now (``rtlopt.tools.tool_paths``).
+            liberty: The liberty file in use now (None without a PDK).
+        """
+        prov = dict(self.provenance)
+        if "binaries" in prov:
+            prov["binaries"] = {**prov["binaries"], **binaries}
+        if isinstance(prov.get("flow"), dict) and liberty is not None:
+            prov["flow"] = {**prov["flow"], "liberty": liberty}
+        return replace(self, cached=True, provenance=prov)
+
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> EvalResult:
         formal = d.get("formal")
@@ -369,3 +390,34 @@ def _sim_from_json(sim: Mapping[str, Any] | None) -> SimResult | None:
             "x_outputs": tuple(sim.get("x_outputs", ())),
         }
     )
+
+
+def keep_trace(res: EvalResult, dest: Path | None = None) -> EvalResult:
+    """``res`` with its trace folder copied to ``dest`` (default: a fresh folder of the system's
+    temp area), for callers whose scratch root is removed at exit; unchanged when it has no
+    trace, without the trace entries when the folder is gone."""
+    src = res.logs.get("trace")
+    if not src:
+        return res
+    if not Path(src).is_file():  # a cached result whose folder is gone
+        logs = {k: v for k, v in res.logs.items() if not k.startswith("trace")}
+        return replace(res, logs=logs)
+    import shutil
+    import tempfile
+
+    old = Path(src).parent
+    if dest is not None and old.resolve() == dest.resolve():
+        return res
+    new = dest if dest is not None else Path(tempfile.mkdtemp(prefix="rtlopt-trace-"))
+    try:
+        shutil.copytree(old, new, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.vvp"))
+    except OSError as exc:
+        log.debug("could not keep the trace %s: %s", old, exc)
+        return res
+    data = (new / "trace.json").read_text().replace(json.dumps(str(old))[1:-1], str(new))
+    (new / "trace.json").write_text(data)
+    logs = {
+        k: v.replace(str(old), str(new)) if k.startswith("trace") else v
+        for k, v in res.logs.items()
+    }
+    return replace(res, logs=logs)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, FlowConfig, load_config
 from rtlopt.errors import Terminated, UsageError
-from rtlopt.evaluate import Evaluator
+from rtlopt.evaluate import CacheInputs, Evaluator
 from rtlopt.frontend import Design, load_design, with_module
 from rtlopt.pdk import PdkInfo
 from rtlopt.pdk import resolve_pdk as _resolve_pdk_name
@@ -101,11 +101,13 @@ class Target:
         config: The resolved configuration.
         design: The parsed design (target module in its repository).
         pdk: The resolved PDK, ``None`` when opened without one.
+        config_files: The configuration files read (the user file, the project file).
     """
 
     config: Config
     design: Design
     pdk: PdkInfo | None
+    config_files: tuple[Path, ...] = ()
 
     @property
     def metric(self) -> str:
@@ -265,7 +267,7 @@ def open_target(spec: TargetSpec) -> Target:
         target = override_roles(design.target, cfg.harness.clocks, cfg.harness.resets)
         design = replace(design, target=target, modules=with_module(design.modules, target))
     pdk = resolve_pdk(cfg.flow, spec.liberty) if spec.with_pdk else None
-    return Target(cfg, design, pdk)
+    return Target(cfg, design, pdk, resolved.files)
 
 
 def open_evaluator(target: Target, workdir: Path) -> Evaluator:
@@ -298,12 +300,15 @@ class Evaluation:
         candidate: The candidate's result.
         metric: The figure of merit in use.
         workdir: Where the scratch files are.
+        cache: Where the results are kept and what the evaluator's fingerprint was made from
+            (asked for with ``observe``; for a memo of the command, ``rtlopt.inputs``).
     """
 
     reference: EvalResult
     candidate: EvalResult
     metric: str
     workdir: Path
+    cache: CacheInputs | None = None
 
 
 def evaluate(
@@ -311,6 +316,8 @@ def evaluate(
     text: str,
     workdir: Path,
     on_phase: Callable[[str], None] | None = None,
+    *,
+    observe: bool = False,
 ) -> Evaluation:
     """Measure the reference, then score ``text`` (screen, equivalence, PPA).
 
@@ -319,15 +326,18 @@ def evaluate(
         text: The candidate's source.
         workdir: Scratch root.
         on_phase: Told ``"measuring the reference ..."`` and ``"evaluating the candidate ..."``.
+        observe: Also say where the results are kept and what they depend on
+            (``Evaluation.cache``).
     """
     with open_evaluator(target, workdir) as ev:
+        cache = ev.cache_inputs() if observe else None  # right after the fingerprint's reads
         if on_phase:
             on_phase("measuring the reference ...")
         ref = ev.reference()
         if on_phase:
             on_phase("evaluating the candidate ...")
         res = ev.evaluate(text)
-        return Evaluation(ref, res, ev.metric_kind, workdir)
+        return Evaluation(ref, res, ev.metric_kind, workdir, cache)
 
 
 # ------------------------------------------------------------------------------------- optimize

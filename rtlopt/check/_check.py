@@ -360,6 +360,60 @@ def _second_proof(ev: Evaluator, text: str, res: EvalResult) -> Any:
     return ev.confirm(text, res)
 
 
+def _first_search(cfg: Config, design: Any, job: _Job, tmp: Path) -> Any:
+    """A short search for a failing input from the shared power-up state, before the proof,
+    for a design without reset (whose proof of a broken edit often runs to the formal limit
+    undecided); None when not run."""
+    from rtlopt.check._powerup_search import search_shared_powerup
+
+    target = design.target
+    cycles = cfg.check.first_search_cycles
+    if cycles <= 0 or len(target.clocks) != 1 or target.resets:
+        return None
+    return search_shared_powerup(
+        design, job.new_text, tmp / f"first-search-{job.name}", steps=cycles, timeout_s=20.0
+    )
+
+
+def _search_undecided(
+    cfg: Config, design: Any, job: _Job, mc: ModuleCheck, early: Any, tmp: Path
+) -> None:
+    """A required module the proof left undecided: the failing input from the shared
+    power-up state (a search of ``check.search_cycles``, which may find one that refutes
+    where the first, shorter search's did not; else the first search's), a refutation when
+    no power-up state of the reference follows the change through it."""
+    from rtlopt.check._powerup_search import search_shared_powerup
+
+    found = None
+    if cfg.check.search_cycles > 0:
+        found = search_shared_powerup(
+            design, job.new_text, tmp / f"search-{job.name}", steps=cfg.check.search_cycles
+        )
+    if (found is None or not found.lines) and early is not None:
+        found = early
+    if found is None:
+        return
+    if found.refuted:  # the undecided proof is no longer the reason
+        mc.notes += [f"formal: {f}" for f in mc.findings]
+        mc.findings.clear()
+        _refuted_by_search(mc, found)
+        return
+    mc.notes += found.lines
+
+
+def _refuted_by_search(mc: ModuleCheck, found: Any) -> ModuleCheck:
+    """A required module refuted by a failing input from the shared power-up state."""
+    mc.equivalence = "refuted"
+    differ = next((ln for ln in found.lines if "outputs differ" in ln), "")
+    mc.findings.append(
+        f"the change to {mc.file} is not equivalent: from the power-up state it shares with "
+        "the reference, the failing input below makes the outputs differ, and no power-up "
+        f"state of the reference gives the change's outputs ({differ or 'see the waveform'})"
+    )
+    mc.notes += found.lines
+    return mc
+
+
 def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
     from rtlopt.frontend import load_design
 
@@ -376,6 +430,9 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
     _parse_change(design, job, tmp)
     new_src = job.new_text
     opt_only = job.required is not None
+    early = _first_search(cfg, design, job, tmp) if opt_only else None
+    if early is not None and early.refuted:
+        return _refuted_by_search(mc, early)
     # the commit keeps its text: ports in another order would rewire positional instances
     evaluator = Evaluator(
         design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None, reorder_ports=False
@@ -400,9 +457,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
             mc.findings.append(gate_wording(res.reason, rel))
             mc.notes += _trace_notes(res)
             if mc.equivalence == "unknown":  # no failing input: search from a shared power-up
-                from rtlopt.check._powerup_search import shared_powerup_trace
-
-                mc.notes += shared_powerup_trace(design, new_src, tmp / f"search-{name}")
+                _search_undecided(cfg, design, job, mc, early, tmp)
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:

@@ -25,7 +25,7 @@ _MARKER = "// rtlopt check: the file starts here"
 
 @dataclass(frozen=True)
 class Reach:
-    """Files a change reaches and why, and packages whose users cannot be re-judged."""
+    """Files a change reaches and why, and the files that use each changed package."""
 
     files: dict[str, str]  # rel -> why it is re-judged
     packages: dict[str, list[str]]  # changed package -> files that use it
@@ -90,6 +90,9 @@ def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
         include_dirs=sources.include_dirs,
         defines=sources.defines,
     )
+    # the repository's include lookup (evaluate._preprocess): the including file's own folder
+    # first, then the include folders; without it a header added beside the file is not read
+    argv[1:1] = ["-grelative-include"]
     try:
         run = run_tool(argv, cwd=scratch, log_path=scratch / "expand.log", limits=Limits(60.0))
     except RtloptError as exc:

@@ -50,6 +50,7 @@ def run_check(
     pdk: Any | None = None,
     trust_config: bool = False,
     proofs: Path | None = None,
+    message_file: Path | None = None,
 ) -> CheckReport:
     """Check the changed modules of the repository containing ``start``.
 
@@ -71,8 +72,10 @@ def run_check(
         trust_config: Judge by the change's configuration instead of the base's.
         proofs: A folder receiving each proven module's replay files (the second proof's
             miter and ``replay.sh``, :mod:`rtlopt.formal.second`) as ``<module>/``.
+        message_file: The message of the commit being made (the ``commit-msg`` hook's
+            argument): its trailers count, for the files the commit changes.
     """
-    from rtlopt.check._git import all_changes, open_repo, range_commits, resolve_base
+    from rtlopt.check._git import all_changes, open_repo, resolve_base
 
     repo, top = open_repo(start)
     staged = base is None
@@ -88,9 +91,11 @@ def run_check(
             trust=trust_config,
             changed=list(gate.changes),
         )
-        commits = range_commits(repo, base_rev) if base is not None else []
+        commits, said = _trailer_commits(repo, base, base_rev, message_file, list(gate.changes))
         gate.required = required_modules(rules.config, commits)
         report = gate.run(rules, files, pdk)
+        if report.modules:
+            report.notes.append(said)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -100,6 +105,45 @@ def run_check(
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     return report
+
+
+#: The trailers that require equivalence, as the output names them.
+TRAILERS = "Rtlopt-Equivalent / Rtlopt-Equivalence trailers"
+
+
+def _trailer_commits(
+    repo: Any, base: str | None, base_rev: str, message_file: Path | None, changed: list[str]
+) -> tuple[list[tuple[str, str, list[str]]], str]:
+    """The commits whose trailers say what must stay equivalent, and a line saying which.
+
+    With ``--base``: the commits from the merge base to HEAD. Without it (pre-commit, or
+    ``rtlopt check FILE`` on a branch): the commits from the merge base with the branch's
+    upstream (else ``origin/HEAD``) to HEAD, when there is one. With ``--message-file`` (the
+    ``commit-msg`` stage): also the message of the commit being made, for the files it
+    changes.
+    """
+    from rtlopt.check._git import message_file_text, range_commits, upstream_merge_base
+
+    commits: list[tuple[str, str, list[str]]] = []
+    where: list[str] = []
+    if base is not None:
+        commits = range_commits(repo, base_rev)
+        where.append(f"{len(commits)} commit(s) since the merge base with {base}")
+    else:
+        found = upstream_merge_base(repo)
+        if found is not None:
+            commits = range_commits(repo, found[0])
+            where.append(f"{len(commits)} commit(s) since the merge base with {found[1]}")
+    if message_file is not None:
+        commits.append(("the commit message", message_file_text(message_file), changed))
+        where.append(f"the commit message {message_file}")
+    if not where:
+        return commits, (
+            f"{TRAILERS}: none read (no --base, no upstream branch, no --message-file); a "
+            "trailer counts on a commit since the upstream branch or in the message of the "
+            "commit being made (the commit-msg hook)"
+        )
+    return commits, f"{TRAILERS} read from {' and '.join(where)}"
 
 
 def _with_gate_sandbox(cfg: Config) -> Config:
@@ -249,7 +293,8 @@ class _Gate:
         modules: list[ModuleCheck | _Job],
     ) -> None:
         """Add the modules a changed header, package, define or include folder reaches, each
-        judged preprocessed; a changed package's users are a finding (see the module doc)."""
+        judged preprocessed, and the modules that use a changed package (judged against the
+        base's package, :mod:`rtlopt.check._packages`)."""
         from rtlopt.check._deps import expand, reached_files
 
         defines: set[str] = set()
@@ -261,7 +306,6 @@ class _Gate:
         for names in headers.values():  # a changed header's macros, however it is reached
             defines |= names
         reach = reached_files(graph, self.changes, defines, incdirs, set(packages))
-        _package_findings(reach.packages, packages, modules)
         if cfg.harness.other_configurations == "check":
             modules += self._other_configurations(rules, headers)
         for rel, names in sorted(headers.items()):
@@ -319,6 +363,47 @@ class _Gate:
             for span in module_spans(new):
                 if span.name in {s.name for s in module_spans(old)}:
                     modules.append(_Job(rel, span.name, new, span.line, why=why))
+        self._package_users(graph, reach.packages, packages, tree, modules)
+
+    def _package_users(
+        self,
+        graph: Any,
+        users: dict[str, list[str]],
+        packages: dict[str, str],
+        tree: Path,
+        modules: list[ModuleCheck | _Job],
+    ) -> None:
+        """Re-judge the modules that use a changed package against the base's package
+        (:mod:`rtlopt.check._packages`); where that cannot be set up, a finding."""
+        from rtlopt.check._packages import blocked_finding, plan_packages, rename_packages
+
+        plan = plan_packages(graph, users, packages, self.read_base, self.new_tree)
+        for name, why in plan.blocked.items():
+            modules.append(
+                ModuleCheck(
+                    packages[name],
+                    f"{name} (package)",
+                    "modified",
+                    findings=[blocked_finding(name, why, users[name])],
+                )
+            )
+        for rel, texts in plan.base_texts.items():
+            with (tree / rel).open("a") as fh:
+                fh.write("\n// rtlopt check: the base's version, renamed\n" + "\n".join(texts))
+        jobs = {(m.rel, m.name): m for m in modules if isinstance(m, _Job)}
+        for rel, why in sorted(plan.users.items()):
+            here = [j for (r, _), j in jobs.items() if r == rel]
+            if here:  # the tree holds its reference already (its base text, an expansion)
+                ref, new = (tree / rel).read_text(errors="replace"), here[0].new_text
+            else:
+                ref = self.read_base(rel) or ""
+                new = (self.new_tree / rel).read_text(errors="replace")
+            old_names = {s.name for s in module_spans(ref)}
+            for span in module_spans(new):
+                if span.name in old_names and (rel, span.name) not in jobs:
+                    modules.append(_Job(rel, span.name, new, span.line, why=why))
+            (tree / rel).unlink(missing_ok=True)
+            (tree / rel).write_text(rename_packages(ref, plan.renames))
 
     def _other_configurations(
         self, rules: Rules, headers: dict[str, set[str]]
@@ -474,22 +559,3 @@ def _still_instantiated(graph: Any, modules: list[ModuleCheck | _Job]) -> None:
         if users:
             where = ", ".join(f"{f}:{line}" for f, line in users[:3])
             m.findings.append(f"module {m.module} was removed but is still instantiated ({where})")
-
-
-def _package_findings(
-    users: dict[str, list[str]], packages: dict[str, str], modules: list[ModuleCheck | _Job]
-) -> None:
-    for name, files in users.items():
-        modules.append(
-            ModuleCheck(
-                packages[name],
-                f"{name} (package)",
-                "modified",
-                findings=[
-                    f"package {name} changed; the modules that use it ({', '.join(files[:4])}"
-                    f"{' ...' if len(files) > 4 else ''}) cannot be compared with the base's "
-                    "package by rtlopt check: change the package in a commit of its own and "
-                    "review it"
-                ],
-            )
-        )

@@ -70,11 +70,58 @@ def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
 
 def range_commits(repo: git.Repo, base: str) -> list[tuple[str, str, list[str]]]:
     """The commits from ``base`` (excluded) to HEAD: (sha, message, files it changed)."""
+    # one git call however long the range (a branch far ahead of its upstream): each commit
+    # is "\x1e<sha>\x1f<message>\x1f" and then its files, NUL-separated
+    text = str(
+        repo.git.log(
+            "-z",
+            "--no-renames",
+            "--name-only",
+            "--format=%x1e%H%x1f%B%x1f",
+            f"{base}..HEAD",
+            strip_newline_in_stdout=False,
+        )
+    )
     out = []
-    for c in repo.iter_commits(f"{base}..HEAD"):
-        files = [str(f) for f in c.stats.files]
-        out.append((c.hexsha, str(c.message), files))
+    for chunk in text.split("\x1e")[1:]:
+        sha, message, rest = chunk.split("\x1f", 2)
+        files = [f.strip("\n") for f in rest.split("\0") if f.strip("\n")]
+        out.append((sha, message, files))
     return out
+
+
+def upstream_merge_base(repo: git.Repo) -> tuple[str, str] | None:
+    """The merge base of HEAD with the branch's upstream (else the remote's default branch,
+    ``origin/HEAD``): ``(its sha, the upstream's name)``; None when there is neither."""
+    for ref in ("@{upstream}", "origin/HEAD"):
+        try:
+            name = str(repo.git.rev_parse("--abbrev-ref", "--symbolic-full-name", ref)).strip()
+            sha = str(repo.git.merge_base(name, "HEAD")).strip()
+        except git.GitCommandError:
+            continue
+        if name and sha:
+            return sha, name
+    return None
+
+
+def message_file_text(path: Path) -> str:
+    """A commit message being written (git's ``commit-msg`` hook argument) as git will store
+    it: comment lines and everything below the scissors line of ``commit -v`` dropped."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as exc:
+        raise RepoError(
+            f"cannot read the commit message file: {exc.strerror}",
+            path=path,
+            hint="pass the file git gives the commit-msg hook (.git/COMMIT_EDITMSG)",
+        ) from None
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("# ") and ">8" in line:
+            break
+        if not line.startswith("#"):
+            lines.append(line)
+    return "\n".join(lines).strip() + "\n"
 
 
 def renamed_files(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:

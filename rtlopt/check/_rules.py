@@ -29,7 +29,8 @@ FILELIST_SUFFIXES = (".f", ".F", ".vc", ".flist")
 #: How to require equivalence, for the message that says nothing is required.
 HOW_TO_REQUIRE = (
     'set [check] optimization_only = ["*"] (or module/file patterns) in rtlopt.toml, or add a '
-    "'Rtlopt-Equivalent: <module>' trailer to the commit"
+    "'Rtlopt-Equivalent: <module>' trailer to the commit (read with --message-file in the "
+    "commit-msg hook, and from the commits since --base or the upstream branch)"
 )
 
 
@@ -243,7 +244,7 @@ def required_modules(cfg: Config, commits: Sequence[tuple[str, str, list[str]]])
     for pat in cfg.check.optimization_only:
         req.patterns.setdefault(pat, f"optimization_only {pat!r}")
     for sha, message, files in commits:
-        short = sha[:10]
+        short = sha[:10] if re.fullmatch(r"[0-9a-f]{40}", sha) else sha
         for key, value in _trailers(message):
             if key == "rtlopt-equivalent":
                 for name in re.split(r"[\s,]+", value):

@@ -1,13 +1,16 @@
-"""The `rtlopt` command line. Only this package prints; rich lives here."""
+"""The `rtlopt` command line. Only this package prints; rich lives here.
+
+``main`` answers a cached ``rtlopt evaluate`` from its memo (:mod:`rtlopt.cli._fast`) before
+click or anything heavy is imported; every other command runs through the click group
+(:mod:`rtlopt.cli._group`, also reachable as ``rtlopt.cli.cli``)."""
 
 from __future__ import annotations
 
-import importlib
 import sys
+from typing import TYPE_CHECKING, Any
 
-import click
-
-from rtlopt import __version__
+if TYPE_CHECKING:
+    import click
 
 # name -> "module:attribute"; commands import lazily so `rtlopt --help` stays fast and light.
 _COMMANDS: dict[str, str] = {
@@ -41,59 +44,19 @@ _HELP: dict[str, str] = {
 }
 
 
-class _LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(_COMMANDS)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = _COMMANDS.get(cmd_name)
-        if target is None:
-            return None
-        module_name, _, attr = target.partition(":")
-        cmd: click.Command = getattr(importlib.import_module(module_name), attr)
-        return cmd
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, _HELP[name]) for name in sorted(_COMMANDS)]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
-
-
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="rtlopt")
-@click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
-def cli(verbose: int) -> None:
-    """rtlopt: make a Verilog/SystemVerilog module smaller, faster and cooler, provably unchanged.
-
-    \b
-    Examples:
-      rtlopt inspect rtl/alu.v
-      rtlopt optimize rtl/alu.v --pdk sky130 --pr
-      rtlopt check --base origin/main
-      rtlopt config show flow --toml
-
-    Exit codes: 0 success, 1 rejected / no improvement / check failed, 2 usage or input error,
-    3 internal or tool error, 130 interrupted (Ctrl-C), 128+N stopped by signal N (143 for
-    SIGTERM).
-
-    \b
-    Shell completion of commands, options, PDK and policy names:
-      bash: eval "$(_RTLOPT_COMPLETE=bash_source rtlopt)"   # in ~/.bashrc
-      zsh:  eval "$(_RTLOPT_COMPLETE=zsh_source rtlopt)"    # in ~/.zshrc
-      fish: _RTLOPT_COMPLETE=fish_source rtlopt | source    # in config.fish
-    """
-    # lazy: the shared plumbing imports the configuration and plugin tables, which the group's
-    # own `--help` does not need
-    from rtlopt.cli._common import setup_logging
-
-    setup_logging(verbose)
-
-
 _ONLY_TEXT = frozenset(("-h", "--help", "--version"))
 
 
 def main() -> None:
     args = sys.argv[1:]
+    if args[:1] == ["evaluate"] and not _ONLY_TEXT.intersection(args):
+        # a candidate already judged: answered from the evaluation cache, nothing else loaded
+        from rtlopt.cli._fast import answer_evaluate, note_command
+
+        note_command(args)
+        code = answer_evaluate(args)
+        if code is not None:
+            sys.exit(code)
     # Tools run in their own sessions: a signal to rtlopt must end them (and clean scratch).
     # Help and version runs no command (click answers them before any command starts), so
     # they skip rtlopt.tools and its imports.
@@ -101,7 +64,20 @@ def main() -> None:
         from rtlopt.tools import install_signal_handlers
 
         install_signal_handlers()
+    from rtlopt.cli._group import cli
+
     cli(prog_name="rtlopt")
 
+
+def __getattr__(name: str) -> Any:
+    if name == "cli":  # the click group, imported on first use
+        from rtlopt.cli._group import cli
+
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+if TYPE_CHECKING:
+    cli: click.Group
 
 __all__ = ["cli", "main"]

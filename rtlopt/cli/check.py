@@ -64,6 +64,13 @@ from rtlopt.plugins import PDKS
     help="Keep each proven module's replay files (miter, replay.sh for stock yosys-abc) "
     "in DIR/<module>.",
 )
+@click.option(
+    "--message-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="The message of the commit being made (pre-commit's commit-msg stage passes "
+    ".git/COMMIT_EDITMSG): its Rtlopt-Equivalent / Rtlopt-Equivalence trailers count too.",
+)
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print JSON.")
 @handle_errors
 def check(
@@ -75,13 +82,15 @@ def check(
     summary: Path | None,
     trust_config: bool,
     proofs: Path | None,
+    message_file: Path | None,
     as_json: bool,
 ) -> None:
     """Check changed Verilog modules against their base version.
 
     Every changed module must keep its interface; modules listed in `check.optimization_only`
-    or named by an `Rtlopt-Equivalent: <module>` trailer of a commit in the range must stay
-    equivalent (simulation and formal); and area x delay (x power) must not worsen by more
+    or named by an `Rtlopt-Equivalent: <module>` trailer must stay equivalent (simulation and
+    formal): trailers of the commits since the merge base with --base, else with the branch's
+    upstream, and of --message-file; and area x delay (x power) must not worsen by more
     than the threshold. The rules come from the base revision's configuration: a change to
     rtlopt.toml or a filelist is itself a finding unless --trust-config. Modules a changed
     header, package or define reaches are judged too; a removed module still instantiated
@@ -93,6 +102,7 @@ def check(
       rtlopt check                                   # staged changes (pre-commit)
       rtlopt check --base origin/main --summary "$GITHUB_STEP_SUMMARY"   # CI
       rtlopt check rtl/alu.v --no-ppa                # equivalence only
+      rtlopt check --message-file .git/COMMIT_EDITMSG   # commit-msg hook: its trailers
     """
     overrides = {
         "check.ppa_threshold": threshold,
@@ -100,7 +110,13 @@ def check(
         "check.ppa": False if no_ppa else None,
     }
     report = run_check(
-        Path.cwd(), files, base=base, overrides=overrides, trust_config=trust_config, proofs=proofs
+        Path.cwd(),
+        files,
+        base=base,
+        overrides=overrides,
+        trust_config=trust_config,
+        proofs=proofs,
+        message_file=message_file,
     )
     if summary is not None:
         with summary.open("a") as fh:

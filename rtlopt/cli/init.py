@@ -30,6 +30,11 @@ repos:
         language: system
         files: '\\.(v|sv|vh|svh|f)$|(^|/)(rtlopt|pyproject)\\.toml$'
         require_serial: true
+        # to count an "Rtlopt-Equivalent: <module>" trailer of the commit's own message, run
+        # it when the message is written instead (pre-commit install --hook-type commit-msg):
+        # entry: rtlopt check --message-file
+        # stages: [commit-msg]
+        # files: ''    (the one file passed is the message: .git/COMMIT_EDITMSG)
 """
 
 WORKFLOW = """\

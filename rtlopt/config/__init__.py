@@ -23,6 +23,7 @@ from rtlopt.config._checks import (
 from rtlopt.config._load import (
     ResolvedConfig,
     Source,
+    config_observations,
     describe,
     find_project_file,
     load_config,
@@ -78,6 +79,7 @@ __all__ = [
     "_CHOICES",
     "_validate",
     "choices",
+    "config_observations",
     "describe",
     "find_project_file",
     "get_dotted",

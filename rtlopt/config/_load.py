@@ -135,6 +135,28 @@ def find_project_file(start: Path) -> tuple[Path, dict[str, Any]] | None:
     return None
 
 
+def config_observations(
+    start: Path | None, config_file: Path | None = None
+) -> list[tuple[str, str]]:
+    """What :func:`load_config` reads for a target at ``start``, as observations of
+    ``rtlopt.inputs``: the user file; the given project file, or every file the upward search
+    looks at, to the file system's root (and every ``.git`` on the way, which ends the search
+    and names the repository's root)."""
+    out = [("bytes", str(user_config_file()))]
+    if config_file is not None:
+        return [*out, ("real", str(config_file)), ("bytes", str(config_file))]
+    if start is None:
+        return out
+    here = (start if start.is_dir() else start.parent).resolve()
+    for d in [here, *here.parents]:
+        out += [
+            ("bytes", str(d / "rtlopt.toml")),
+            ("bytes", str(d / "pyproject.toml")),
+            ("exists", str(d / ".git")),
+        ]
+    return out
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
@@ -152,6 +174,7 @@ class ResolvedConfig:
     config: Config
     sources: Mapping[str, Source]
     project_file: Path | None
+    files: tuple[Path, ...] = ()  # every file read: the user file, the project file
 
 
 def user_config_file() -> Path:
@@ -178,8 +201,10 @@ def load_config(
     sources: dict[str, Source] = {}
     cfg = Config()
     ufile = user_config_file()
+    read: list[Path] = []
     if ufile.is_file():
         cfg = _merge(Config, cfg, _read_toml(ufile), str(ufile), "", sources)
+        read.append(ufile)
     project_file: Path | None = None
     if config_file is not None:
         data = _read_toml(config_file)
@@ -210,7 +235,9 @@ def load_config(
         given = {k: v for k, v in overrides.items() if v is not None}
         if given:
             cfg = _merge(Config, cfg, _nest(given), "command line", "", sources)
-    return ResolvedConfig(cfg, sources, project_file)
+    if project_file is not None:
+        read.append(project_file)
+    return ResolvedConfig(cfg, sources, project_file, tuple(read))
 
 
 def to_dict(cfg: Any) -> dict[str, Any]:

@@ -570,6 +570,14 @@ class CheckConfig:
     )
     ppa_threshold: float = _f(0.02, "Largest accepted relative worsening of the figure of merit.")
     ppa: bool = _f(True, "Measure PPA of changed modules.")
+    search_cycles: int = _f(
+        24,
+        "Cycles of the search for a failing input from the power-up state the reference and the change share (each register at its initial value, else 0), for a required module the proof leaves undecided (registers without reset); a failing input that no power-up state of the reference follows is a refutation. 0: no search.",
+    )
+    first_search_cycles: int = _f(
+        6,
+        "For a required module of a design without reset: a first, shorter search of this many cycles before the proof (a refutation then ends the check in seconds instead of after the formal limit). 0: none.",
+    )
 
 
 @dataclass(frozen=True)

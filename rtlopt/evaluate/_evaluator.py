@@ -33,7 +33,13 @@ from typing import TYPE_CHECKING, Any
 from rtlopt.config import Config
 from rtlopt.errors import EvaluationTimeout, InfrastructureError
 from rtlopt.evaluate._batch import Progress, evaluate_on_threads
-from rtlopt.evaluate._cache import ResultCache, evaluator_tools, make_fingerprint
+from rtlopt.evaluate._cache import (
+    CacheInputs,
+    ResultCache,
+    evaluator_tools,
+    fingerprint_observations,
+    make_fingerprint,
+)
 from rtlopt.evaluate._candidate import Progress as StageProgress
 from rtlopt.evaluate._candidate import invalid
 from rtlopt.evaluate._config_check import ConfigurationCheck
@@ -46,8 +52,9 @@ from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, open_setup
 from rtlopt.evaluate._view import view_reason
 from rtlopt.frontend.model import Design
+from rtlopt.inputs import observe_all
 from rtlopt.results import EvalResult, Stage, Status
-from rtlopt.tools import configure_sandbox
+from rtlopt.tools import configure_sandbox, tool_paths
 from rtlopt.verilog import source_hash
 
 if TYPE_CHECKING:
@@ -153,6 +160,18 @@ class Evaluator:
         """Hash of everything besides a candidate's bytes that can change a verdict (two
         evaluators with the same fingerprint give the same result for the same bytes)."""
         return self._fingerprint
+
+    def cache_inputs(self) -> CacheInputs:
+        """Where this evaluator's results are kept and what its fingerprint was made from, as
+        observations with their values now (for a memo of a command answered from this cache:
+        ``rtlopt.inputs``; made right after the fingerprint, they are what it read)."""
+        observed = observe_all(
+            fingerprint_observations(self.design, self.config, self.pdk, systemverilog=self._sv)
+        )
+        tools = evaluator_tools(self.config)
+        return CacheInputs(
+            self._cache.dir, tuple(observed), tool_paths(tools), self._cache.liberty()
+        )
 
     @property
     def metric_kind(self) -> str:

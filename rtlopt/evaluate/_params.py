@@ -74,6 +74,9 @@ _PARAMETRIC = re.compile(
     r"end_keywords)\b)[A-Za-z_]"
 )
 
+#: An include inside the module: what it declares or uses is not in the module's own text.
+_INCLUDE = re.compile(r"`\s*include\b")
+
 #: At most this many probes combine parameters (pairs, then all together).
 COMBINATIONS = 6
 
@@ -132,12 +135,14 @@ class ParameterCheck:
         return any("." in w for pz in self._found() for w in pz.where)
 
     def _has_parameters(self) -> bool:
-        """Whether the target declares a parameter or uses a text macro (a module with
-        neither costs nothing here)."""
+        """Whether the target declares a parameter or uses a text macro or an include in its
+        own text (a module with none of them costs nothing here: other modules of its file
+        and what they declare do not count)."""
         t = self.design.target
         if any(not p.local for p in t.parameters):
             return True
-        return _PARAMETRIC.search(self._text()) is not None
+        own = t.text()
+        return _PARAMETRIC.search(own) is not None or _INCLUDE.search(own) is not None
 
     def _text(self) -> str:
         if not self._ref:
@@ -576,9 +581,11 @@ def design_with_target_text(
     target = dataclasses.replace(
         mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
     )
+    # the original folder first: the copy's relative includes name the headers beside the
+    # repository's file (-grelative-include), never a header of that name in an include folder
     sources = dataclasses.replace(
         d.sources,
-        include_dirs=(*d.sources.include_dirs, t.file.parent),
+        include_dirs=(t.file.parent, *(i for i in d.sources.include_dirs if i != t.file.parent)),
         prelude=(*prelude, *d.sources.prelude),
     )
     return dataclasses.replace(

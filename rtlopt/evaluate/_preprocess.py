@@ -35,8 +35,14 @@ from pathlib import Path
 
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._configs import tested_macros
+from rtlopt.evaluate._placement import (
+    PASS_DIRECTIVE,
+    last_state,
+    repository_includes,
+    state_left,
+)
 from rtlopt.frontend import module_closure
-from rtlopt.frontend._unit import directive_skeleton
+from rtlopt.frontend._unit import directive_skeleton, is_skeleton
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name, reference_modules
 from rtlopt.verilog import (
@@ -51,12 +57,6 @@ __all__ = ["Preprocessed", "UnitText"]
 
 log = logging.getLogger(__name__)
 
-#: Directives the preprocessor passes through: the state a module is read in.
-_PASS = re.compile(
-    r"^[ \t]*`(timescale|default_nettype|celldefine|endcelldefine|unconnected_drive"
-    r"|nounconnected_drive|resetall)\b[^\n]*",
-    re.M,
-)
 _UNDEFINED = re.compile(r"warning: macro (\S+) undefined")
 CANDIDATE_NAME = "candidate.pp.v"
 
@@ -99,13 +99,7 @@ class Preprocessed:
 def _state(directives: Sequence[str]) -> tuple[list[str], list[str]]:
     """The header that sets the pass-through state the ``directives`` leave, and the footer
     that restores the defaults after the text."""
-    last: dict[str, str] = {}
-    for d in directives:
-        word = d.split()[0].lstrip("`")
-        if word == "resetall":
-            last.clear()
-        kind = {"endcelldefine": "celldefine", "nounconnected_drive": "unconnected_drive"}
-        last[kind.get(word, word)] = d.strip()
+    last = last_state(directives)
     head = [v for v in last.values() if not v.startswith(("`endcell", "`nounconn", "`resetall"))]
     foot = []
     if "default_nettype" in last and not last["default_nettype"].endswith(" wire"):
@@ -144,9 +138,9 @@ class UnitText:
         self.folder = folder
         self.timeout = timeout
         folder.mkdir(parents=True, exist_ok=True)
-        self.unit = self._run([*design.prelude, *design.closure], folder / "unit")
+        self.order, self.unit = self._unit_in_order(folder / "unit")
         self._spans = {s.name: s for s in module_spans(self.unit)}
-        self._pass = [(m.start(), m.group(0)) for m in _PASS.finditer(self.unit)]
+        self._pass = [(m.start(), m.group(0)) for m in PASS_DIRECTIVE.finditer(self.unit)]
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
         self._off: tuple[str, ...] | None = None
         self._module_text = ""
@@ -174,6 +168,21 @@ class UnitText:
                 hint=f"see {wd / 'pre.log'}",
             )
         return text
+
+    def _unit_in_order(self, wd: Path) -> tuple[tuple[Path, ...], str]:
+        """The closure files in the repository's order (a filelist's; a file listed after
+        the target's must not set the macros the target is read with), and the unit they
+        make; the closure's own order (dependencies first) when the repository's does not
+        preprocess (a file that needs a macro a later one defines)."""
+        d = self.design
+        listed = {f.resolve(): i for i, f in enumerate(d.sources.files)}
+        order = tuple(sorted(d.closure, key=lambda f: listed.get(f.resolve(), -1)))
+        if order != d.closure:
+            try:
+                return order, self._run([*d.prelude, *order], wd)
+            except DesignError as exc:
+                log.info("the closure in the repository's order does not preprocess: %s", exc)
+        return d.closure, self._run([*d.prelude, *d.closure], wd)
 
     def _preprocess(self, files: Sequence[Path], wd: Path) -> tuple[str, list[str]]:
         from rtlopt.eda.iverilog import preprocess_argv
@@ -208,7 +217,7 @@ class UnitText:
         d = self.design
         tfile = d.target.file
         before = [*d.prelude]
-        for f in d.closure:
+        for f in self.order:
             if f.resolve() == tfile.resolve():
                 break
             before.append(f)
@@ -245,25 +254,60 @@ class UnitText:
         return _state([d for _, d in self._pass[:k]])
 
     def _module(self, name: str) -> str | None:
-        """Module ``name``'s preprocessed text with the state it is read in (None if absent)."""
+        """Module ``name``'s preprocessed text with the state it is read in (None if absent):
+        the target's file's modules as the unit reads them; a module of another file at its
+        place in the repository's order (a file listed between may redefine a macro it
+        reads), the unit's reading when that place does not preprocess."""
         span = self._spans.get(name)
-        if span is not None:
+        mod = self.design.modules.get(name)
+        if span is not None and (mod is None or mod.file == self.design.target.file):
             head, foot = self._state_before(span.start)
             return "\n".join([*head, self.unit[span.start : span.end], *foot])
-        mod = self.design.modules.get(name)
         if mod is None:
             return None
-        with self._lock:  # a module outside the closure: its own file in the unit's state
+        with self._lock:  # its own file, behind the state of its place
             if name not in self._extra:
-                text = self._run([*self.design.prelude, mod.file], self.folder / f"m_{name}")
+                wd = self.folder / f"m_{name}"
+                try:
+                    text = self._run([*self._state_at_file(mod.file, wd), mod.file], wd)
+                except DesignError:
+                    if span is None:
+                        raise
+                    text = ""
                 for s in module_spans(text):
                     self._extra.setdefault(s.name, (text, s))
             found = self._extra.get(name)
+        if found is None and span is not None:
+            head, foot = self._state_before(span.start)
+            return "\n".join([*head, self.unit[span.start : span.end], *foot])
         if found is None:
             return None
         text, span = found
-        head, foot = _state([m.group(0) for m in _PASS.finditer(text[: span.start])])
+        head, foot = _state([m.group(0) for m in PASS_DIRECTIVE.finditer(text[: span.start])])
         return "\n".join([*head, text[span.start : span.end], *foot])
+
+    def _state_at_file(self, path: Path, wd: Path) -> list[Path]:
+        """What a file outside the unit is read after in the repository's order: the
+        prelude's headers, then the directive skeleton of every source listed before it (not
+        the prelude's state at the target's file: a file between may redefine a macro)."""
+        d = self.design
+        heads = [p for p in d.prelude if not is_skeleton(p)]
+        key = path.resolve()
+        order = [f.resolve() for f in d.sources.files]
+        if key not in order:
+            return [*d.prelude]
+        parts = [
+            directive_skeleton(f.read_text(errors="replace"), f, d.include_dirs)
+            for f in order[: order.index(key)]
+        ]
+        wd.mkdir(parents=True, exist_ok=True)
+        state = wd / "file_state.vh"
+        state.write_text(
+            "// Generated by rtlopt: the macro state a repository file is read in.\n"
+            + "\n".join(parts)
+            + "\n"
+        )
+        return [*heads, state]
 
     def reference_text(self) -> str:
         """The target and its submodule closure, preprocessed, every module renamed."""
@@ -339,10 +383,15 @@ class UnitText:
 
         files |= set(package_files(d, [module]))
         files.discard(t.file)
+        # each header the module includes where the repository finds it: beside the target's
+        # file, else the first include folder holding it (a name found nowhere does not
+        # preprocess; one given by a macro is refused in :func:`_placement.repository_includes`)
         heads = [
             p
             for name in re.findall(r'`include\s+"([^"\n]+)"', module)
-            for p in [t.file.parent / name, *(i / name for i in d.include_dirs)][:1]
+            for p in [f / name for f in [t.file.parent, *d.include_dirs] if (f / name).is_file()][
+                :1
+            ]
         ]
         # submodules in the target's own file: their text (the target's is compared by tokens)
         local = sorted(n for n in names if n in d.modules and d.modules[n].file == t.file)
@@ -366,6 +415,18 @@ class UnitText:
                     found |= tested_macros(rest) - TOOL_MACROS
                 self._external[key] = frozenset(found)
             return self._external[key]
+
+    def state_left(self, text: str) -> str:
+        """Why ``text`` leaves later files another pass-through state than the repository's
+        module (or, for a copy of the file, its file), or "" (:func:`_placement.state_left`)."""
+        whole = directives_before_module(text)
+        ref = self.reference_file_text() if whole else self.reference_module()
+        before = [d for _, d in self._pass_before_target()]
+        return state_left(text, ref, before, self.design.target.name)
+
+    def _pass_before_target(self) -> list[tuple[int, str]]:
+        span = self._spans[self.design.target.name]
+        return [(a, d) for a, d in self._pass if a < span.start]
 
     def reference_file_text(self) -> str:
         """The text of the repository file that holds the target."""
@@ -393,14 +454,17 @@ class UnitText:
         """``text`` preprocessed in the macro state at the target module's position; a copy
         of the whole file (directives before its first module, as ``rtlopt check`` passes a
         changed file) in the state at the start of the target's file."""
-        whole = _directives_before_module(text)
+        whole = directives_before_module(text)
         state, depth = (
             (self.file_state, self._file_depth) if whole else (self.state_file, self._depth)
         )
         marker = "rtlopt-candidate-" + secrets.token_hex(8)
         wd.mkdir(parents=True, exist_ok=True)
         src = wd / "candidate.in.v"
-        src.write_text(f"// {marker}\n{text}\n" + "`endif\n" * depth)
+        resolved, unresolved = repository_includes(self.design, text)
+        if unresolved:
+            return Preprocessed("", (), unresolved)
+        src.write_text(f"// {marker}\n{resolved}\n" + "`endif\n" * depth)
         out, errors = self._preprocess([state, src], wd / "preprocess")
         at = out.find(marker)
         if at < 0:
@@ -457,7 +521,8 @@ class UnitText:
             marked.append(line)
         wd.mkdir(parents=True, exist_ok=True)
         src = wd / "marked.in.v"
-        src.write_text("\n".join(marked) + "\n" + "`endif\n" * depth)
+        resolved, _ = repository_includes(self.design, "\n".join(marked))
+        src.write_text(resolved + "\n" + "`endif\n" * depth)
         out, _ = self._preprocess([state, src], wd)
         seen = {int(n) for n in re.findall(re.escape(tag) + r"(\d+)", out)}
         defined = frozenset(tested[int(k)] for k in re.findall(re.escape(tag) + r"d(\d+)", out))
@@ -483,7 +548,7 @@ def _end_line(text: str, span: ModuleSpan) -> int:
     return text.count("\n", 0, span.end) + 1
 
 
-def _directives_before_module(text: str) -> bool:
+def directives_before_module(text: str) -> bool:
     """``text`` holds a compiler directive (other than pass-through state) before its first
     ``module``: a copy of a file rather than of a module."""
     start = first_module_start(text)

@@ -38,7 +38,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     from rtlopt.harness import screen_preprocessed
 
     if s.unit is None:
-        return _view_configurations(s, c)
+        return _view_state_left(s, c) or _view_configurations(s, c)
     cfg = s.config
     c.progress.stage = Stage.SCREEN
     pp = s.unit.candidate(c.text, c.dir)
@@ -68,6 +68,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     off = (
         _copies(c.text, name)
         or _outside_directives(c.text, s.unit.reference_file_text(), name)
+        or s.unit.state_left(c.text)
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     if not off and cfg.harness.other_configurations == "check":
@@ -83,6 +84,25 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.pp = pp
     c.file = c.dir / CANDIDATE_NAME
     return None
+
+
+def _view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """On the SystemVerilog view path: a candidate that leaves the files after it another
+    pass-through state than the repository's module (``_placement.state_left``, the target's
+    file's directives before it as the state it starts from) is unchecked."""
+    from rtlopt.evaluate._placement import PASS_DIRECTIVE, state_left
+    from rtlopt.evaluate._preprocess import directives_before_module
+    from rtlopt.verilog import blank_comments
+
+    t = s.design.target
+    whole = t.file.read_text(errors="replace")
+    head = blank_comments(whole[: t.start], strings=False)
+    before = [m.group(0) for m in PASS_DIRECTIVE.finditer(head)]
+    ref = whole if directives_before_module(c.text) else t.text()
+    why = state_left(c.text, ref, before, t.name)
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
 
 
 def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:

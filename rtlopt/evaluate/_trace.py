@@ -25,7 +25,6 @@ import logging
 import secrets
 import shlex
 import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -38,6 +37,7 @@ from rtlopt.evaluate._trace_model import Trace as Trace
 from rtlopt.frontend.model import Module
 from rtlopt.harness import Testbench, ref_name
 from rtlopt.results import EvalResult, Verdict
+from rtlopt.results import keep_trace as keep_trace
 
 log = logging.getLogger(__name__)
 
@@ -297,34 +297,6 @@ def record_trace(
     if not rep.reproduced:
         reason += f" [counterexample replay: {rep.note}]"
     return dataclasses.replace(res, logs=logs, reason=reason)
-
-
-def keep_trace(res: EvalResult, dest: Path | None = None) -> EvalResult:
-    """``res`` with its trace folder copied to ``dest`` (default: a fresh folder of the system's
-    temp area), for callers whose scratch root is removed at exit; unchanged when it has no
-    trace, without the trace entries when the folder is gone."""
-    src = res.logs.get("trace")
-    if not src:
-        return res
-    if not Path(src).is_file():  # a cached result whose folder is gone
-        logs = {k: v for k, v in res.logs.items() if not k.startswith("trace")}
-        return dataclasses.replace(res, logs=logs)
-    old = Path(src).parent
-    if dest is not None and old.resolve() == dest.resolve():
-        return res
-    new = dest if dest is not None else Path(tempfile.mkdtemp(prefix="rtlopt-trace-"))
-    try:
-        shutil.copytree(old, new, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.vvp"))
-    except OSError as exc:
-        log.debug("could not keep the trace %s: %s", old, exc)
-        return res
-    data = (new / "trace.json").read_text().replace(json.dumps(str(old))[1:-1], str(new))
-    (new / "trace.json").write_text(data)
-    logs = {
-        k: v.replace(str(old), str(new)) if k.startswith("trace") else v
-        for k, v in res.logs.items()
-    }
-    return dataclasses.replace(res, logs=logs)
 
 
 def _value_text(digits: str) -> str:

@@ -114,7 +114,12 @@ class SvView:
             lib.append(context)
         packages = package_files(d, [text], [*sorted(originals), tfile])
         # blanked copies live in the scratch folder: their own folders still serve includes
-        dirs = [*d.include_dirs, *dict.fromkeys(f.parent for f in [tfile, *sorted(originals)])]
+        # (the target's folder first: the candidate's and the copy's relative includes name
+        # the headers beside the repository's file, as -grelative-include reads them)
+        dirs = [
+            *dict.fromkeys([tfile.parent, *d.include_dirs]),
+            *dict.fromkeys(f.parent for f in sorted(originals)),
+        ]
         # the prelude (filelist headers, synthesis_semantics.vh) first, as for the reference
         pre = list(d.prelude)
         res = elaborate(

@@ -30,14 +30,21 @@ from rtlopt.errors import ConfigError
 from rtlopt.frontend._files import DEFAULT_LIMIT, read_source, source_problem
 from rtlopt.frontend._unit import skeleton_file
 from rtlopt.frontend.model import SourceSet
+from rtlopt.inputs import SKIP_DIRS as _SKIP_DIRS
 
-__all__ = ["Filelist", "collect_sources", "find_repo_root", "parse_defines", "read_filelist"]
+__all__ = [
+    "Filelist",
+    "collect_sources",
+    "filelist_inputs",
+    "find_repo_root",
+    "parse_defines",
+    "read_filelist",
+]
 
 log = logging.getLogger(__name__)
 
 SOURCE_SUFFIXES = (".v", ".sv")
 HEADER_SUFFIXES = (".vh", ".svh", ".vinc", ".inc")
-_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv"}
 _ENV_RE = re.compile(r"\$\{(\w+)\}|\$\((\w+)\)|\$(\w+)")
 _EXCLUDE_TIP = "project.exclude silences this"
 #: Read first by every tool: undoes simulator-only predefined macros (see the module doc).
@@ -81,6 +88,7 @@ class Filelist:
     units: list[Path] = field(
         default_factory=list
     )  # every listed file, sources and headers, in order
+    lists: list[Path] = field(default_factory=list)  # this filelist and every nested one
 
     def extend(self, nested: Filelist) -> None:
         """Add what a nested filelist (``-f``) contributes, after what this one has so far."""
@@ -92,6 +100,7 @@ class Filelist:
         self.library_dirs += nested.library_dirs
         self.library_ext += nested.library_ext
         self.units += nested.units
+        self.lists += nested.lists
 
 
 def _expand(token: str, where: Path | None = None, line: int | None = None) -> str:
@@ -265,7 +274,7 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
     """
     path = path.resolve()
     _checked_filelist(path, _seen)
-    out = Filelist()
+    out = Filelist(lists=[path])
     for lineno, raw in enumerate(read_source(path).splitlines(), 1):
         at = _At(path, root, lineno, _seen)
         tokens = _line_tokens(raw)
@@ -274,6 +283,18 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             i += _read_token(tokens[i], nxt, at, out)
     return out
+
+
+def filelist_inputs(root: Path, project: ProjectConfig) -> tuple[list[Path], list[Path]]:
+    """The filelists :func:`collect_sources` reads (nested ones too) and the library folders
+    (``-y``) whose listings it reads."""
+    lists: list[Path] = []
+    folders: list[Path] = []
+    for fl in project.filelists:
+        lst = read_filelist(root / fl, root)
+        lists += lst.lists
+        folders += lst.library_dirs
+    return lists, folders
 
 
 def _excluded(rel: str, patterns: Sequence[str]) -> bool:

@@ -9,6 +9,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
+from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
     _CONDITIONALS,
@@ -335,6 +336,7 @@ def screen_candidate(
     tb_top: str = DEFAULT_TB_TOP,
     max_bytes: int | None = None,
     dotted_names: bool = False,
+    raw: str | None = None,
 ) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
@@ -365,6 +367,7 @@ def screen_candidate(
         dotted_names: Allow ``a.b`` names (struct members): the caller elaborates the candidate
             on its own (the SystemVerilog path), so a name can only resolve inside it and the
             tools read a flattened view without hierarchical names.
+        raw: The candidate's own text when ``text`` is its preprocessed reading.
 
     Returns:
         Violations as ``"line N: message"`` strings; empty when the candidate is clean.
@@ -386,6 +389,7 @@ def screen_candidate(
     problems += _word_problems(code, code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
+    problems += redefined_modules(text, design, text if raw is None else raw)
     problems += _operator_problems(code, design)
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
@@ -407,7 +411,7 @@ def screen_preprocessed(
 
     if _same_as_reference(raw, design):
         return []
-    found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names)
+    found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names, raw=raw)
     return found + event_violations(text, design.target.text())
 
 

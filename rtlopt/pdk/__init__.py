@@ -43,6 +43,8 @@ __all__ = [
     "download_pdk",
     "PdkListing",
     "find_liberty",
+    "liberty_candidates",
+    "provider_files",
     "liberty_cells",
     "list_pdks",
     "pdk_search_path",
@@ -199,6 +201,37 @@ def find_liberty(pdk: Pdk, search_path: Sequence[Path]) -> tuple[Path | None, li
         if cand.is_file():
             return cand, tried
     return None, tried
+
+
+def liberty_candidates(name: str) -> list[Path]:
+    """Every path the liberty search of PDK ``name`` looks at, in order (:func:`find_liberty`
+    on :func:`pdk_search_path`; none for ``custom``, whose liberty is given)."""
+    if name == CUSTOM:
+        return []
+    return _candidates(_load(name), pdk_search_path())
+
+
+def provider_files(name: str) -> list[Path]:
+    """The files of the package that provides PDK ``name`` (its code and the data it reads:
+    dont-use lists, tie cells), every folder of it first; just the module's file for a plugin
+    that is a single module; none for ``custom``."""
+    import sys
+
+    if name == CUSTOM:
+        return []
+    module = sys.modules.get(getattr(PDKS.get(name), "__module__", ""), None)
+    where = getattr(module, "__file__", None)
+    if not isinstance(where, str):
+        return []
+    path = Path(where)
+    if path.name != "__init__.py":
+        return [path]
+    out: list[Path] = []
+    for d, dirs, files in os.walk(path.parent):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+        out.append(Path(d))
+        out += [Path(d) / f for f in sorted(files)]
+    return out
 
 
 def _load(name: str) -> Pdk:

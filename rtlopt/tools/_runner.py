@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound
+from rtlopt.inputs import locate_tool
+from rtlopt.inputs import tool_env_key as tool_env_key
 from rtlopt.tools._process import (
     check_not_stopping,
     child_setup,
@@ -277,27 +279,20 @@ _INSTALL_HINT = (
 )
 
 
-def tool_env_key(name: str) -> str:
-    """The environment variable naming a tool's binary: ``RTLOPT_YOSYS``, ``RTLOPT_YOSYS_ABC``."""
-    return "RTLOPT_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
-
-
 def _locate(name: str) -> str:
-    """The binary of ``name``: ``RTLOPT_<NAME>`` (a path, or a program name on PATH), else PATH."""
+    """The binary of ``name``: ``RTLOPT_<NAME>`` (a path, or a program name on PATH), else PATH
+    (``rtlopt.inputs.locate_tool``: a memo of a command sees the same binary)."""
+    found = locate_tool(name)
+    if found is not None:
+        return found
     key = tool_env_key(name)
     override = os.environ.get(key)
     if override:
-        found = os.path.abspath(override) if os.sep in override else shutil.which(override)
-        if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
-            raise ToolNotFound(
-                f"{key}={override} is not an executable file",
-                hint=f"point {key} at the {name} binary, or unset it",
-            )
-        return found
-    found = shutil.which(name)
-    if not found:
-        raise ToolNotFound(f"required tool '{name}' was not found on PATH", hint=_INSTALL_HINT)
-    return found
+        raise ToolNotFound(
+            f"{key}={override} is not an executable file",
+            hint=f"point {key} at the {name} binary, or unset it",
+        )
+    raise ToolNotFound(f"required tool '{name}' was not found on PATH", hint=_INSTALL_HINT)
 
 
 def _versions_file() -> Path:

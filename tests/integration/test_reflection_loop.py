@@ -30,12 +30,15 @@ from rtlopt.pdk import resolve_pdk
 from rtlopt.policy import Completion, Policy, Prompt, Sample, UpdateStats, extract_verilog
 from rtlopt.run import Optimizer
 from rtlopt.rundir import RunDir
-from tests.conftest import full_size
+from tests.conftest import bench_path, full_size
 from tests.openai_server import LocalOpenAIServer
 
 pytestmark = pytest.mark.tools
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "priority_encoder"
+#: the learning run's design: a short prompt (361 tokens against the priority encoder's 837)
+#: makes the real model's generation and update cost less
+SMALL = bench_path() / "rtllm" / "counter_12" / "verified_counter_12.v"
 ALTS = [p.read_text() for p in sorted((EXAMPLE / "alternatives").glob("*.v"))]
 LESSONS = {
     "simulation": "Keep the numbering of the lowest group: bit 0 alone must give position 15.",
@@ -126,9 +129,11 @@ def _run(
     steps: int,
     lr: float = 0.0,
     policy_cfg: PolicyConfig | None = None,
+    rtl: Path = EXAMPLE / "rtl" / "prio_enc.v",
 ) -> tuple[Optimizer, Path]:
     repo = tmp / "repo"
-    shutil.copytree(EXAMPLE / "rtl", repo / "rtl")
+    (repo / "rtl").mkdir(parents=True)
+    shutil.copy(rtl, repo / "rtl" / rtl.name)
     cfg = Config(
         flow=FlowConfig(pdk="nangate45", metric="adp", power=False),
         eval=EvalConfig(workers=1, cache=True, cache_dir=str(tmp / "cache")),
@@ -138,7 +143,7 @@ def _run(
         policy=policy_cfg or PolicyConfig(),
         reflect=reflect,
     )
-    design = load_design(repo / "rtl" / "prio_enc.v", "prio_enc", cfg.project)
+    design = load_design(repo / "rtl" / rtl.name, None, cfg.project)
     run_dir = tmp / "run"
     with Evaluator(design, cfg, tmp / "work", resolve_pdk("nangate45")) as ev:
         opt = Optimizer(design, cfg, ev, policy, run_dir, "spec")
@@ -198,7 +203,9 @@ def test_reflection_with_the_on_device_generator_learning(
     steps = 2 if full_size() else 1
     try:
         cfg = ReflectConfig(endpoint=reflector.url, parallel=2, max_lessons=4)
-        _opt, run_dir = _run(tmp_path, policy, cfg, steps=steps, lr=1e-3, policy_cfg=pcfg)
+        _opt, run_dir = _run(
+            tmp_path, policy, cfg, steps=steps, lr=1e-3, policy_cfg=pcfg, rtl=SMALL
+        )
     finally:
         policy.close()
     recs = RunDir(run_dir).read_steps()

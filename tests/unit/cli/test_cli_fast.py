@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tests.conftest import REPO, FakeTools
@@ -42,7 +43,25 @@ def test_import_and_help_load_no_heavy_module() -> None:
     assert _loaded_after(run_help) == []
 
 
-def test_cached_evaluate_starts_no_tool(fake_tools: FakeTools, tmp_path: Path) -> None:
+#: Loaded by the full `rtlopt evaluate`, and by none of a cached one (issue 31): neither click,
+#: the configuration, the frontend, the evaluator, the harness, the tools' runner nor the
+#: result types.
+NOT_FOR_A_HIT = (
+    "click",
+    "pyslang",
+    "rich",
+    "rtlopt.config",
+    "rtlopt.frontend",
+    "rtlopt.evaluate",
+    "rtlopt.harness",
+    "rtlopt.tools",
+    "rtlopt.results",
+)
+
+
+def test_cached_evaluate_starts_no_tool_and_loads_nothing_heavy(
+    fake_tools: FakeTools, tmp_path: Path
+) -> None:
     repo = tmp_path / "repo"
     (repo / "rtl").mkdir(parents=True)
     (repo / "rtl" / "top.v").write_text(ADDER)
@@ -54,9 +73,6 @@ def test_cached_evaluate_starts_no_tool(fake_tools: FakeTools, tmp_path: Path) -
     cand = tmp_path / "cand.v"
     cand.write_text(ADDER.replace("a + b", "b + a"))
     argv = [
-        sys.executable,
-        "-m",
-        "rtlopt",
         "evaluate",
         str(repo / "rtl" / "top.v"),
         "-c",
@@ -67,18 +83,31 @@ def test_cached_evaluate_starts_no_tool(fake_tools: FakeTools, tmp_path: Path) -
         "custom",
         "--json",
     ]
+    # `rtlopt ARGV` in a fresh interpreter, then the modules it loaded
+    probe = (
+        "import sys\nfrom rtlopt.cli import main\n"
+        f"sys.argv = ['rtlopt', *{argv!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        f"print('\\nLOADED:' + ','.join(m for m in {NOT_FOR_A_HIT!r} if m in sys.modules), code)"
+    )
 
-    def run() -> dict[str, object]:
-        out = subprocess.run(argv, env=_env(), capture_output=True, text=True, cwd=tmp_path)
+    def run() -> tuple[dict[str, object], str]:
+        out = subprocess.run(
+            [sys.executable, "-c", probe], env=_env(), capture_output=True, text=True, cwd=tmp_path
+        )
         assert out.returncode == 0, out.stderr
-        data: dict[str, object] = json.loads(out.stdout)
-        return data
+        text, _, loaded = out.stdout.rpartition("\nLOADED:")
+        data: dict[str, object] = json.loads(text)
+        return data, loaded.strip()
 
-    first = run()
+    time.sleep(0.1)  # a memo is kept only for inputs that did not change just before
+    first, loaded = run()
     assert fake_tools.calls(), "the first evaluation runs the tools"
+    assert "rtlopt.evaluate" in loaded and loaded.endswith(" 0"), loaded
     fake_tools.clear()
-    second = run()
+    second, loaded = run()
     assert fake_tools.calls() == []
+    assert loaded == "0"  # nothing of NOT_FOR_A_HIT, exit 0
     cand_json = second["candidate"]
     ref_json = second["reference"]
     assert isinstance(cand_json, dict) and isinstance(ref_json, dict)

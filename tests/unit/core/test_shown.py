@@ -140,8 +140,8 @@ def test_report_pages_escape(tmp_path: Path) -> None:
 def test_evaluate_and_check_print_inert_text(monkeypatch: pytest.MonkeyPatch) -> None:
     from rich.console import Console
 
+    import rtlopt.cli._evaluate_table as cli_eval
     import rtlopt.cli.check as cli_check
-    import rtlopt.cli.evaluate as cli_eval
 
     buf = io.StringIO()
     con = Console(file=buf, force_terminal=True, width=200, highlight=False)
@@ -155,7 +155,7 @@ def test_evaluate_and_check_print_inert_text(monkeypatch: pytest.MonkeyPatch) ->
         reason=f"{COMMENT} {MARKUP}",
         formal=FormalResult(Verdict.UNKNOWN, method=MARKUP, reason=COMMENT),
     )
-    cli_eval._print_table(NAME + MARKUP, ref, bad, "adp", None)
+    cli_eval.print_table(NAME + MARKUP, ref, bad, "adp", None)
     mods = [ModuleCheck(file=s, module=s, change="modified", findings=[COMMENT]) for s in HOSTILE]
     cli_check._print_table(CheckReport("abc", "adp", 0.0, mods, notes=[COMMENT]))
     out = buf.getvalue()

@@ -87,3 +87,156 @@ def test_each_text_carries_the_pass_through_state_it_is_read_in(
     ref = unit.reference_text()
     assert "module top__rtlopt_ref" in ref and "`default_nettype none" in ref
     assert "`define" not in ref and "`INSIDE" not in ref
+
+
+def _shadowed(tmp_path: Path) -> UnitText:
+    """A module including "op.vh", found beside it and, shadowed, in an include folder."""
+    import dataclasses
+
+    rtl, inc = tmp_path / "rtl", tmp_path / "include"
+    rtl.mkdir()
+    inc.mkdir()
+    (rtl / "op.vh").write_text("  assign k = a ^ b;\n")
+    (inc / "op.vh").write_text("  assign k = a & b;\n")
+    (rtl / "top.v").write_text(SHADOWED)
+    project = dataclasses.replace(Config().project, include_dirs=(str(inc),))
+    return UnitText(load_design(rtl / "top.v", "top", project), tmp_path / "unit")
+
+
+SHADOWED = """module top (input wire [3:0] a, input wire [3:0] b, output wire [3:0] y);
+  wire [3:0] k;
+`include "op.vh"
+  assign y = k;
+endmodule
+"""
+
+
+def test_a_candidates_include_reads_the_header_the_repositorys_module_reads(
+    tmp_path: Path,
+) -> None:
+    # the candidate is read from a scratch folder: its relative include still names the header
+    # beside the target's file (the unit's -grelative-include), not the include folder's
+    unit = _shadowed(tmp_path)
+    pp = unit.candidate(SHADOWED, tmp_path / "cand")
+    assert not pp.errors, pp.errors
+    assert "a ^ b" in pp.text and "a & b" not in pp.text
+    assert "assign k = a ^ b;" in unit.reference_text()
+
+
+def test_a_candidates_include_named_by_a_macro_or_found_nowhere_is_an_error(
+    tmp_path: Path,
+) -> None:
+    unit = _shadowed(tmp_path)
+    named = unit.candidate(SHADOWED.replace('"op.vh"', "`OP_FILE"), tmp_path / "named")
+    assert named.errors and named.errors[0].startswith("line 3:") and "macro" in named.errors[0]
+    gone = unit.candidate(SHADOWED.replace('"op.vh"', '"nowhere.vh"'), tmp_path / "gone")
+    assert gone.errors and "nowhere.vh" in gone.errors[0]
+
+
+def test_the_macros_a_header_from_an_include_folder_tests_are_read(tmp_path: Path) -> None:
+    # the module includes "op.vh" found only in the include folder: its conditional's FAST
+    # is a configuration of the module like one tested in the module's own text
+    unit = _shadowed(tmp_path)
+    (tmp_path / "rtl" / "op.vh").unlink()
+    (tmp_path / "include" / "op.vh").write_text(
+        "`ifdef FAST\n  assign k = a & b;\n`else\n  assign k = a ^ b;\n`endif\n"
+    )
+    unit.reference_off()
+    assert "FAST" in unit.external_macros(SHADOWED)
+
+
+@pytest.mark.parametrize(
+    ("after", "refused"),
+    [
+        ("", False),
+        ("`default_nettype none\n", False),  # the state the repository leaves already
+        ("`default_nettype wire\n", True),
+        ("`unconnected_drive pull1\n", True),
+        ("`resetall\n", True),
+        ("`timescale 1ns/1ps\n", False),  # the unit of delays only (see _placement)
+        ("`celldefine\n", True),
+    ],
+)
+def test_a_candidate_may_not_leave_later_files_another_pass_through_state(
+    unit: UnitText, after: str, refused: bool
+) -> None:
+    # SRC sets `default_nettype none before the target: the files after it read none
+    cand = "module top (input wire [3:0] a, output wire [3:0] y);\n  assign y = ~a;\nendmodule\n"
+    why = unit.state_left(cand + after)
+    assert bool(why) is refused, why
+    if refused:
+        assert after.split()[0].lstrip("`")[-8:] in why or "resetall" in after, why
+    assert unit.state_left(after + cand) == why  # in front of the module it reaches them too
+
+
+@pytest.mark.parametrize("used", ["instantiated", "library"])
+def test_a_module_of_another_file_is_read_at_its_place_in_the_filelist(
+    tmp_path: Path, used: str
+) -> None:
+    # files.f: defs.vh (OP is ^), top.v, mid.v (OP becomes &), alt.v: every build reads alt_op
+    # as a & b, whether the target instantiates it (the closure reads alt.v before top.v) or
+    # only a candidate does
+    import dataclasses
+
+    inst = "alt_op o (.a(a), .b(b), .y(y));" if used == "instantiated" else "assign y = a;"
+    files = {
+        "defs.vh": "`define OP ^\n",
+        "top.v": f"module top (input [3:0] a, input [3:0] b, output [3:0] y);\n  {inst}\n"
+        "endmodule\n",
+        "mid.v": "module mid (input a, output y);\n  assign y = a;\nendmodule\n"
+        "`undef OP\n`define OP &\n",
+        "alt.v": "module alt_op (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  assign y = a `OP b;\nendmodule\n",
+        "files.f": "defs.vh\ntop.v\nmid.v\nalt.v\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    project = dataclasses.replace(Config().project, filelists=("files.f",))
+    design = load_design(tmp_path / "top.v", "top", project, root=tmp_path)
+    unit = UnitText(design, tmp_path / "unit")
+    text = unit.reference_text() if used == "instantiated" else unit.library_text([], ["alt_op"])
+    assert "a & b" in text and "a ^ b" not in text, text
+
+
+def test_a_copy_of_the_targets_file_reads_the_headers_beside_the_original(
+    tmp_path: Path,
+) -> None:
+    # another configuration is read from a copy of the target's file in a scratch folder: its
+    # relative include still names rtl/op.vh, not the include folder's op.vh of the same name
+    from rtlopt.evaluate._params import design_with_target_text
+
+    unit = _shadowed(tmp_path)
+    (tmp_path / "rtl" / "op.vh").write_text(
+        "`ifdef FAST\n  assign k = a | b;\n`else\n  assign k = a ^ b;\n`endif\n"
+    )
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    (folder / "fast.vh").write_text("`define FAST\n")
+    special = design_with_target_text(unit.design, SHADOWED, folder, (folder / "fast.vh",))
+    copy = UnitText(special, tmp_path / "unit-fast")
+    assert "a | b" in copy.reference_text()
+    pp = copy.candidate(SHADOWED, tmp_path / "cand")
+    assert not pp.errors and "a | b" in pp.text, (pp.errors, pp.text)
+
+
+def test_the_target_is_read_before_the_files_listed_after_it(tmp_path: Path) -> None:
+    # alt.v (which top instantiates: a dependency, read first in the closure's order) is listed
+    # after top.v and redefines OP: top reads OP as defs.vh sets it, in the unit as in a build
+    import dataclasses
+
+    files = {
+        "defs.vh": "`define OP ^\n",
+        "top.v": "module top (input [3:0] a, input [3:0] b, output [3:0] y, output [3:0] z);\n"
+        "  alt_op o (.a(a), .b(b), .y(z));\n  assign y = a `OP b;\nendmodule\n",
+        "alt.v": "module alt_op (input [3:0] a, input [3:0] b, output [3:0] y);\n"
+        "  assign y = a | b;\nendmodule\n`undef OP\n`define OP &\n",
+        "files.f": "defs.vh\ntop.v\nalt.v\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    project = dataclasses.replace(Config().project, filelists=("files.f",))
+    design = load_design(tmp_path / "top.v", "top", project, root=tmp_path)
+    unit = UnitText(design, tmp_path / "unit")
+    assert "assign y = a ^ b;" in unit.reference_text()
+    pp = unit.candidate(files["top.v"], tmp_path / "cand")
+    assert not pp.errors and "assign y = a ^ b;" in pp.text, (pp.errors, pp.text)

@@ -351,3 +351,39 @@ def test_screen_allows_a_tool_conditional_in_an_inactive_branch(tmp_path: Path) 
     assert screen_candidate(edited, on) == [
         "line 5: compiler directive `ifdef YOSYS is not allowed (tools disagree on that macro)"
     ]
+
+
+def test_screen_refuses_a_module_the_repository_defines_in_another_file(tmp_path: Path) -> None:
+    # `other` lives in its own file (others may instantiate it): a candidate carrying its own
+    # `other` would redefine it for them once written back; a module of the target's own file
+    # (a copy of the file, changed or not) and a helper of a new name are the candidate's
+    d = make_design(tmp_path)
+    (tmp_path / "other.v").write_text(OTHER)
+    other = _module(tmp_path / "other.v", OTHER, "other")
+    d = dataclasses.replace(d, modules={**d.modules, "other": other})
+    shadow = CLEAN + OTHER.replace("~x", "x")
+    problems = screen_candidate(shadow, d)
+    line = CLEAN.count("\n") + 1
+    assert any(
+        p.startswith(f"line {line}:") and "also defined in other.v" in p for p in problems
+    ), problems
+    # an unchanged copy too: written back, the repository would define it twice
+    assert any("also defined" in p for p in screen_candidate(CLEAN + OTHER, d))
+    assert screen_candidate(CLEAN + OTHER.replace("other", "helper"), d) == []
+    copy = SRC.replace("assign y = ~x;", "assign y = x ^ 1'b1;")
+    assert not any("also defined" in p for p in screen_candidate(copy, d))
+
+
+OTHER = "module other (input x, output y);\n  assign y = ~x;\nendmodule\n"
+
+
+def test_screen_does_not_count_the_candidates_own_file_as_another(tmp_path: Path) -> None:
+    # `rtlopt evaluate --candidate cand.v` of a file inside the repository: its helper is read
+    # as a repository module of cand.v, which is the candidate itself
+    d = make_design(tmp_path)
+    cand = CLEAN + OTHER
+    (tmp_path / "cand.v").write_text(cand)
+    helper = _module(tmp_path / "cand.v", cand, "other")
+    d = dataclasses.replace(d, modules={**d.modules, "other": helper})
+    assert not any("also defined" in p for p in screen_candidate(cand, d))
+    assert any("also defined" in p for p in screen_candidate(CLEAN + "\n" + OTHER, d))

@@ -1,0 +1,57 @@
+"""The parameters stage costs nothing for a module without parameters (issue 31): no
+elaboration of the repository's parameterizations when the target's own text declares no
+parameter and uses no macro or include, whatever else its file holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.evaluate._params import ParameterCheck
+from rtlopt.frontend import load_design
+
+FILE = """module lib #(parameter W = 4) (input [W-1:0] a, output [W-1:0] y);
+  assign y = a;
+endmodule
+`define ONE 1'b1
+module top(input a, output y);
+  assign y = ~a;
+endmodule
+module user(input a, output y);
+  assign y = a ^ `ONE;
+endmodule
+"""
+
+
+class _Elaborated(Exception):
+    pass
+
+
+def _check(tmp_path: Path, module: str, monkeypatch: pytest.MonkeyPatch) -> object:
+    import rtlopt.frontend._params as params
+
+    def boom(*_a: object, **_k: object) -> None:
+        raise _Elaborated(module)
+
+    monkeypatch.setattr(params, "parameterizations", boom)
+    design = load_design(tmp_path / "m.v", module, Config().project)
+    check = ParameterCheck(design, Config(), tmp_path / "w", lambda *_a: None)  # type: ignore[arg-type]
+    return check.check(design.target.text().replace("assign", "  assign"))
+
+
+def test_a_module_without_parameters_elaborates_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "m.v").write_text(FILE)
+    assert _check(tmp_path, "top", monkeypatch) is None
+
+
+@pytest.mark.parametrize("module", ["lib", "user"])
+def test_a_parameter_or_a_macro_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str
+) -> None:
+    (tmp_path / "m.v").write_text(FILE)
+    with pytest.raises(_Elaborated):
+        _check(tmp_path, module, monkeypatch)
