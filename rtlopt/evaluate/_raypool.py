@@ -152,7 +152,7 @@ class EvalWorker:
         ref = self._reference
         return {
             "pid": os.getpid(),
-            "node": ray.util.get_node_ip_address(),  # type: ignore[no-untyped-call]
+            "node": ray.util.get_node_ip_address(),
             "host": socket.gethostname(),
             "fingerprint": self._evaluator.fingerprint,
             "reference": None if ref.ppa is None else dataclasses.asdict(ref.ppa),

@@ -76,12 +76,12 @@ def gguf_progress() -> Iterator[None]:
         yield
         return
     saved = getattr(gguf_utils, "tqdm", None)
-    gguf_utils.tqdm = _LoggedProgress  # type: ignore[attr-defined]
+    gguf_utils.tqdm = _LoggedProgress
     try:
         yield
     finally:
         if saved is not None:
-            gguf_utils.tqdm = saved  # type: ignore[attr-defined]
+            gguf_utils.tqdm = saved
 
 
 def _load_model(resolved: ResolvedModel, dtype: Any) -> tuple[Any, Any]:

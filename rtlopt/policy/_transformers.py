@@ -87,7 +87,7 @@ class TransformersPolicy:
         import transformers
 
         # The CLI shows its own progress; keep the GGUF conversion bars off the terminal.
-        transformers.utils.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        transformers.utils.logging.disable_progress_bar()
         self.cfg = cfg
         self.train_cfg = train
         self.trainable = train.learning_rate > 0

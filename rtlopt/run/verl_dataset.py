@@ -24,7 +24,7 @@ from rtlopt.run._verl_pool import PoolFeeder, PoolSpec, outcomes
 __all__ = ["PoolDataset", "kl_to_reference"]
 
 
-class PoolDataset(Dataset[dict[str, Any]]):
+class PoolDataset(Dataset[dict[str, Any]]):  # type: ignore[misc]  # torch is read as Any (pyproject: mypy)
     """One batch of prompts per step from the pool; verl's ``on_batch_end`` feeds it back.
 
     ``len`` is ``data.train_batch_size``: the launch sets ``trainer.total_epochs`` to the

@@ -301,7 +301,7 @@ def _accumulate_gradients(
             k3 = kl.add(ref_lp, logp, cmask)
             if kl_coef > 0:
                 loss = loss + kl_coef * k3.sum() / n
-        loss.backward()  # type: ignore[no-untyped-call]
+        loss.backward()
         loss_total += float(loss.detach())
         tokens += int(cmask.sum())
     return loss_total, tokens
