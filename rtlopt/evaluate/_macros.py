@@ -152,7 +152,9 @@ def configuration_macros(design: Design, module: str, files: Sequence[Path]) -> 
             )
     mine = {f.resolve() for f in files}
     defs = _repository_modules(design.root)
-    here = {n: t for f in mine for n, t in defs.get(f, ())}
+    # the target aside: a build that links another definition of it does not read this change
+    # (a candidate or an older copy kept in the repository is such a definition)
+    here = {n: t for f in mine for n, t in defs.get(f, ()) if n != design.target.name}
     for f, mods in defs.items():
         if f in mine:
             continue
