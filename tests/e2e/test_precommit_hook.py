@@ -1,4 +1,4 @@
-"""The `rtlopt-check` hook installed by pre-commit's own `try-repo` in a temporary repository.
+"""The `rtlopt-check` hook installed by pre-commit from this checkout in a temporary repository.
 
 pre-commit builds the hook's virtualenv from a snapshot of this checkout's WORKING TREE (tracked
 and untracked files, not ignored ones) committed into a one-commit repository, exactly as a
@@ -11,6 +11,7 @@ runs without this process's PYTHONPATH, so it imports the copy pre-commit instal
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -77,8 +78,14 @@ def _try_repo(repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
     head = git(snap, "rev-parse", "HEAD").strip()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PRE_COMMIT_HOME"] = str(PRE_COMMIT_HOME)
+    # what `pre-commit try-repo` writes, run with the kept store: try-repo opens a new store in
+    # a temporary folder every time, so it would build the hook's environment for every test
+    config = repo.parent / f"{repo.name}-pre-commit-config.yaml"
+    config.write_text(  # JSON strings are YAML strings: any path is quoted
+        f"repos:\n- repo: {json.dumps(str(snap))}\n  rev: {head}\n  hooks:\n  - id: rtlopt-check\n"
+    )
     return subprocess.run(
-        ["pre-commit", "try-repo", str(snap), "rtlopt-check", "--ref", head, "--files", *files],
+        ["pre-commit", "run", "--config", str(config), "rtlopt-check", "--files", *files],
         cwd=repo,
         capture_output=True,
         text=True,
