@@ -90,7 +90,7 @@ def test_cpu_model_run_updates_weights_and_resumes_after_kill(
         "--parents",
         "1",
         "--rollouts",
-        "3",
+        "2",
         "--max-new-tokens",
         "16",
         "--lr",
@@ -133,7 +133,7 @@ def test_cpu_model_run_updates_weights_and_resumes_after_kill(
     done = int(state["step"])
     assert done >= 1
     # Every step generated, evaluated (rewards recorded) and trained.
-    assert all(s["rollouts"] == 3 and s["tokens"] > 0 for s in before)
+    assert all(s["rollouts"] == 2 and s["tokens"] > 0 for s in before)
     cands = list((run_dir / "candidates").glob("*.json"))
     assert cands, "no candidate reached the evaluator"
 
