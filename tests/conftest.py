@@ -9,6 +9,7 @@ machine cannot turn the suite green by skipping it. Only the GPU tests may skip 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -72,6 +73,20 @@ def _isolated_home(
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@localhost")
     monkeypatch.setenv("GIT_COMMITTER_NAME", "rtlopt-test")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@localhost")
+
+
+@pytest.fixture(autouse=True)
+def _rtlopt_loggers_restored() -> Iterator[None]:
+    """A command run in this process (click's runner, ``rtlopt.cli.main``) sets up the
+    ``rtlopt`` loggers as the CLI does (``rtlopt.progress`` gets its own handler and stops
+    propagating): the next test starts with them as they were."""
+    loggers = [logging.getLogger(n) for n in ("rtlopt", "rtlopt.progress")]
+    saved = [(lg, list(lg.handlers), lg.level, lg.propagate) for lg in loggers]
+    yield
+    for lg, handlers, level, propagate in saved:
+        lg.handlers[:] = handlers
+        lg.setLevel(level)
+        lg.propagate = propagate
 
 
 EDA_TOOLS = ("iverilog", "vvp", "yosys", "sta")

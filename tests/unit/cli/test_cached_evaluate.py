@@ -56,7 +56,9 @@ def case(tmp_path: Path, fake_tools: FakeTools, monkeypatch: pytest.MonkeyPatch)
     repo = tmp_path / "repo"
     (repo / "rtl").mkdir(parents=True)
     (repo / "rtl" / "top.v").write_text(ADDER)
-    (repo / "rtl" / "defs.vh").write_text("`define UNUSED 1\n")
+    (repo / "rtl" / "defs.vh").write_text(
+        "// shared definitions (the fake preprocessor inlines the text)\n"
+    )
     (repo / "rtlopt.toml").write_text(CONFIG)
     (tmp_path / "fake.lib").write_text("library (fake) { }\n")
     (tmp_path / "cand.v").write_text(ADDER.replace("a + b", "b + a"))
@@ -188,7 +190,7 @@ def _user_config(_: Path) -> Path:
 #: file is known by its identity, which putting the bytes back does not restore).
 CHANGES: dict[str, Callable[[Path], Callable[[], None]]] = {
     "the target's bytes": _append("repo/rtl/top.v", "// a comment\n"),
-    "an included header": _append("repo/rtl/defs.vh", "`define K 2\n"),
+    "an included header": _append("repo/rtl/defs.vh", "// one more line\n"),
     "the project configuration": _append("repo/rtlopt.toml", "[harness]\nseed = 5\n"),
     "a new source file": _create(lambda r: r / "repo/rtl/other.v", "module other; endmodule\n"),
     "a new header folder": _create(lambda r: r / "repo/rtl/inc/x.vh", "`define X\n"),
