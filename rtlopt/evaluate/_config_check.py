@@ -23,7 +23,8 @@ from pathlib import Path
 from rtlopt.config import Config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._configs import label
-from rtlopt.evaluate._params import Factory, _Evaluates, design_with_target_text
+from rtlopt.evaluate._params import Factory, _Evaluates
+from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage

@@ -203,7 +203,7 @@ def test_a_copy_of_the_targets_file_reads_the_headers_beside_the_original(
 ) -> None:
     # another configuration is read from a copy of the target's file in a scratch folder: its
     # relative include still names rtl/op.vh, not the include folder's op.vh of the same name
-    from rtlopt.evaluate._params import design_with_target_text
+    from rtlopt.evaluate._target_copy import design_with_target_text
 
     unit = _shadowed(tmp_path)
     (tmp_path / "rtl" / "op.vh").write_text(

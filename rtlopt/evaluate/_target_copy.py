@@ -1,0 +1,41 @@
+"""A design whose target file holds another text: the copy the parameter and configuration
+checks evaluate (a specialized reference, the unit under another configuration)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["design_with_target_text"]
+
+
+def design_with_target_text(
+    design: Design, text: str, folder: Path, prelude: tuple[Path, ...] = ()
+) -> Design:
+    """``design`` with its target's file replaced by ``text`` (written into ``folder``; the
+    original folder still searched for includes) and ``prelude`` read before everything."""
+    from rtlopt.frontend import parse_text
+
+    d, t = design, design.target
+    path = folder / t.file.name
+    path.write_text(text, errors="surrogateescape")
+    mods = {m.name: m for m in parse_text(path.read_text(), str(path), sources=d.sources)}
+    target = dataclasses.replace(
+        mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
+    )
+    # the original folder first: the copy's relative includes name the headers beside the
+    # repository's file (-grelative-include), never a header of that name in an include folder
+    sources = dataclasses.replace(
+        d.sources,
+        include_dirs=(t.file.parent, *(i for i in d.sources.include_dirs if i != t.file.parent)),
+        prelude=(*prelude, *d.sources.prelude),
+    )
+    return dataclasses.replace(
+        d,
+        target=target,
+        modules={**d.modules, t.name: target},
+        closure=tuple(path if f == t.file else f for f in d.closure),
+        sources=sources,
+    )
