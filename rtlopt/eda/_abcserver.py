@@ -39,7 +39,7 @@ from rtlopt.errors import ToolFailed
 from rtlopt.tools import (
     SandboxUnavailable,
     check_not_stopping,
-    child_setup,
+    limited,
     reap_group,
     sandboxed,
     script_path,
@@ -168,15 +168,16 @@ class AbcServer:
         except SandboxUnavailable as exc:
             raise OSError(exc.message) from None
         memory_mb = self.memory_mb
+        start, options = limited(argv, memory_mb)
         self._proc = subprocess.Popen(
-            argv,
+            start,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             cwd=self.workdir,
             env={**os.environ, "HOME": str(self.workdir)},
             close_fds=True,
-            preexec_fn=lambda: child_setup(memory_mb),
+            **options,
         )
         if not track_group(self._proc.pid) or self._closed:
             self._stop()
@@ -353,14 +354,15 @@ class AbcServer:
         try:
             check_not_stopping("ABC")
             argv = sandboxed([self.abc, "-s", "-f", str(script)], [script.parent])
+            start, options = limited(argv, memory_mb, self.timeout)
             with out.open("wb") as f:
                 proc = subprocess.Popen(
-                    argv,
+                    start,
                     stdin=subprocess.DEVNULL,
                     stdout=f,
                     stderr=subprocess.STDOUT,
                     cwd=script.parent,
-                    preexec_fn=lambda: child_setup(memory_mb, cpu_s=self.timeout),
+                    **options,
                 )
             try:
                 if not track_group(proc.pid):  # a signal: killed by track_group

@@ -32,7 +32,7 @@ from typing import IO
 from rtlopt.errors import EvaluationTimeout, ToolFailed, ToolNotFound
 from rtlopt.tools import (
     check_not_stopping,
-    child_setup,
+    limited,
     reap_group,
     require_tool,
     sandboxed,
@@ -100,15 +100,16 @@ class StaWorker:
         memory_mb = self.memory_mb
         check_not_stopping("OpenSTA")
         try:
+            start, options = limited(argv, memory_mb, path=env.get("PATH"))
             self._proc = subprocess.Popen(
-                argv,
+                start,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 cwd=self.log_path.parent,
                 env=env,
                 close_fds=True,
-                preexec_fn=lambda: child_setup(memory_mb),
+                **options,
             )
         except FileNotFoundError:
             raise ToolNotFound(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import itertools
 import logging
 import math
@@ -29,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from rtlopt.errors import Terminated, ToolFailed, UsageError
 
@@ -273,6 +275,46 @@ def child_setup(memory_mb: int | None, cpu_s: float | None = None) -> None:
         soft = math.ceil(cpu_s) + 2
         resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))  # SIGXCPU, then SIGKILL
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+@functools.cache
+def _prlimit() -> str | None:
+    return shutil.which("prlimit")
+
+
+def limited(
+    argv: list[str],
+    memory_mb: int | None,
+    cpu_s: float | None = None,
+    *,
+    path: str | None = None,
+) -> tuple[list[str], dict[str, Any]]:
+    """The command line and ``Popen`` options that start a tool as :func:`child_setup` does:
+    its own session, the address-space and CPU limits, no core file.
+
+    With util-linux's ``prlimit`` the limits are set by that program, which then executes the
+    tool (same process, same exit status), and the session by ``start_new_session``: Python
+    then starts the child with ``vfork``. A ``preexec_fn`` forces a full ``fork``, whose cost
+    grows with the caller's memory (about 60 ms of system time per start in a process holding
+    1.5 GB, as the optimize loop does with a model loaded, against 0.1 ms). Without
+    ``prlimit`` the ``preexec_fn`` is used.
+
+    Raises:
+        FileNotFoundError: ``argv[0]`` is not found on ``path`` (as ``Popen`` would raise it).
+    """
+    tool = _prlimit()
+    if tool is None:
+        return argv, {"preexec_fn": lambda: child_setup(memory_mb, cpu_s=cpu_s)}
+    if shutil.which(argv[0], path=path) is None:
+        raise FileNotFoundError(argv[0])
+    prefix = [tool, "--core=0"]
+    if memory_mb:
+        limit = memory_mb * 1024 * 1024
+        prefix.append(f"--as={limit}:{limit}")
+    if cpu_s and math.isfinite(cpu_s):
+        soft = math.ceil(cpu_s) + 2
+        prefix.append(f"--cpu={soft}:{soft + 1}")
+    return [*prefix, "--", *argv], {"start_new_session": True}
 
 
 def kill_group(pgid: int) -> None:

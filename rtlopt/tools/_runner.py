@@ -31,8 +31,8 @@ from rtlopt.inputs import locate_tool
 from rtlopt.inputs import tool_env_key as tool_env_key
 from rtlopt.tools._process import (
     check_not_stopping,
-    child_setup,
     kill_group,
+    limited,
     track_group,
     untrack_group,
 )
@@ -198,15 +198,16 @@ def _spawn(
         logf.write("$ " + " ".join(_shown(a) for a in argv) + "\n")
         logf.flush()
         try:
+            start, options = limited(argv, memory_mb, timeout, path=full_env.get("PATH"))
             proc = subprocess.Popen(
-                argv,
+                start,
                 cwd=cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=logf,
                 stderr=subprocess.STDOUT,
                 env=full_env,
-                preexec_fn=lambda: child_setup(memory_mb, cpu_s=timeout),
                 close_fds=True,
+                **options,
             )
         except FileNotFoundError:
             raise ToolNotFound(

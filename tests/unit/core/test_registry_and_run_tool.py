@@ -10,7 +10,7 @@ import pytest
 
 from rtlopt.errors import EvaluationTimeout, PluginError, ToolFailed, ToolNotFound
 from rtlopt.registry import Registry
-from rtlopt.tools import Limits, child_setup, require_tool, run_tool
+from rtlopt.tools import Limits, _process, limited, require_tool, run_tool
 
 
 def test_registry_lists_known_names_on_unknown() -> None:
@@ -90,11 +90,48 @@ def test_run_tool_cpu_limit_backs_up_the_wall_clock(tmp_path: Path) -> None:
     assert "(10, 11)" in run.output()  # ceil(7.5) + 2 s of CPU, then SIGKILL a second later
 
 
-def test_tool_whose_watcher_is_gone_stops_at_its_cpu_limit() -> None:
-    # what a tool of a killed Ray worker is left with: nobody enforces its wall clock
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "while True: pass"], preexec_fn=lambda: child_setup(None, cpu_s=0.5)
+@pytest.fixture(params=["prlimit", "preexec_fn"])
+def start_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways a tool gets its limits: util-linux ``prlimit`` (vfork), else a ``preexec_fn``."""
+    if request.param == "preexec_fn":
+        monkeypatch.setattr(_process, "_prlimit", lambda: None)
+    else:
+        assert _process._prlimit() is not None, "util-linux prlimit is not installed"
+    return str(request.param)
+
+
+def test_tools_get_their_session_and_limits_either_way(tmp_path: Path, start_path: str) -> None:
+    probe = (
+        "import os, resource as r\n"
+        f"print(os.getsid(0) != {os.getsid(0)}, r.getrlimit(r.RLIMIT_CORE),"
+        " r.getrlimit(r.RLIMIT_AS), r.getrlimit(r.RLIMIT_CPU))"
     )
+    run = run_tool(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        log_path=tmp_path / "s.log",
+        limits=Limits(7.5, 512),
+    )
+    limit = 512 * 1024 * 1024
+    assert f"True (0, 0) ({limit}, {limit}) (10, 11)" in run.output(), start_path
+    header = run.output().splitlines()[0]
+    assert "prlimit" not in header and sys.executable in header, "the log shows the tool's command"
+
+
+def test_missing_tool_either_way(tmp_path: Path, start_path: str) -> None:
+    with pytest.raises(ToolNotFound):
+        run_tool(
+            ["definitely-not-a-tool-xyz"],
+            cwd=tmp_path,
+            log_path=tmp_path / "x.log",
+            limits=Limits(5),
+        )
+
+
+def test_tool_whose_watcher_is_gone_stops_at_its_cpu_limit(start_path: str) -> None:
+    # what a tool of a killed Ray worker is left with: nobody enforces its wall clock
+    argv, options = limited([sys.executable, "-c", "while True: pass"], None, 0.5)
+    proc = subprocess.Popen(argv, **options)
     try:
         rc = proc.wait(timeout=120)
     finally:
