@@ -306,11 +306,11 @@ class Optimizer(_Generation):
         reflected = self._reflect(step, ro, events)
         delta = self.schedule.delta(step - 1, cfg.run.steps)
         batch = batch_advantages(
-            self._group_rewards(ro),
+            ro.group_rewards(),
             delta,
             cfg.train,
             pool=pools_degenerate(cfg),
-            metrics=self._group_metrics(ro),
+            metrics=ro.group_metrics(self.evaluator.metric_kind),
         )
         events.phase(step, "updating the policy")
         stats = self.policy.update(self._samples(ro, batch))
@@ -501,23 +501,6 @@ class Optimizer(_Generation):
             stats.dropped,
         )
         return stats
-
-    def _group_rewards(self, ro: _Rollouts) -> list[list[float | None]]:
-        """Rewards per group (infrastructure failures carry ``None``: no gradient)."""
-        rewards: list[list[float | None]] = [[] for _ in ro.expansions]
-        for gi, res in zip(ro.group, ro.results, strict=True):
-            rewards[gi].append(res.reward)
-        return rewards
-
-    def _group_metrics(self, ro: _Rollouts) -> list[list[float | None]]:
-        """The figure of merit of every accepted, measured rollout per group (None for the
-        others): the ties within ``train.ppa_tie``."""
-        kind = self.evaluator.metric_kind
-        out: list[list[float | None]] = [[] for _ in ro.expansions]
-        for gi, res in zip(ro.group, ro.results, strict=True):
-            ok = res.accepted and res.ppa is not None and res.reward is not None
-            out[gi].append(res.ppa.metric(kind) if ok and res.ppa is not None else None)
-        return out
 
     def _masked(self, c: Completion) -> bool:
         """Whether a rollout cut off at ``policy.max_new_tokens`` stays out of the loss."""

@@ -125,3 +125,19 @@ class _Rollouts:
     def scored(self) -> list[float]:
         """Rewards of the rollouts that have one (infrastructure failures have none)."""
         return [r.reward for r in self.results if r.reward is not None]
+
+    def group_rewards(self) -> list[list[float | None]]:
+        """Rewards per group (infrastructure failures carry ``None``: no gradient)."""
+        rewards: list[list[float | None]] = [[] for _ in self.expansions]
+        for gi, res in zip(self.group, self.results, strict=True):
+            rewards[gi].append(res.reward)
+        return rewards
+
+    def group_metrics(self, kind: str) -> list[list[float | None]]:
+        """The figure of merit ``kind`` of every accepted, measured rollout per group (None for
+        the others): the ties within ``train.ppa_tie``."""
+        out: list[list[float | None]] = [[] for _ in self.expansions]
+        for gi, res in zip(self.group, self.results, strict=True):
+            ok = res.accepted and res.ppa is not None and res.reward is not None
+            out[gi].append(res.ppa.metric(kind) if ok and res.ppa is not None else None)
+        return out
