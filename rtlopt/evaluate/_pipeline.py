@@ -125,6 +125,9 @@ class Pipeline:
         # netlist check's netlist (with Yosys's cell models when it still instantiates cells)
         sources = [*c.lib, power_up_file(c.file, s.config.harness.initial_values)]
         reference = s.reference_file
+        if _from_shared_power_up(res):
+            # both sides power up as the search's did: their initial values kept
+            sources, reference = [*c.lib, c.file], _initialised_reference(s, c)
         if res.stage is Stage.NETLIST:
             if netlist is None:
                 return res
@@ -369,6 +372,26 @@ class Pipeline:
             logs=c.logs,
         )
         return netlist, rejected
+
+
+def _from_shared_power_up(res: EvalResult) -> bool:
+    """A refutation by a failing input from the power-up state the reference and the
+    candidate share (``rtlopt.formal.powerup_search``)."""
+    from rtlopt.formal import POWERUP_METHOD
+
+    return res.formal is not None and res.formal.method == POWERUP_METHOD
+
+
+def _initialised_reference(s: EvalSetup, c: Candidate) -> Path:
+    """The renamed reference with its initial values (the formal check's text), which
+    simulation's copy drops (``harness.initial_values``)."""
+    if s.formal_reference is not None:
+        return s.formal_reference
+    from rtlopt.harness import reference_text
+
+    out = c.dir / "reference_initialised.v"
+    out.write_text(reference_text(s.tools))
+    return out
 
 
 def _deadline(s: EvalSetup, c: Candidate) -> Deadline:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.check._powerup_search import (
+from rtlopt.config import ProjectConfig
+from rtlopt.formal.powerup_search import (
     failing_input,
     search_shared_powerup,
     shared_powerup_trace,
 )
-from rtlopt.config import ProjectConfig
 from rtlopt.frontend import load_design
 
 pytestmark = pytest.mark.tools
