@@ -21,6 +21,7 @@ and the formal check of every evaluation (:func:`search_files`, from
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import tempfile
@@ -281,8 +282,6 @@ def search_files(
     lines = failing_input(text, clocks)
     if not lines:
         return PowerUpTrace()
-    kept = Path(tempfile.mkdtemp(prefix="rtlopt-trace-")) / "powerup_trace.vcd"
-    kept.write_bytes(vcd.read_bytes())
     inputs = _trace_inputs(text)
     refuted = False
     left = end - time.monotonic()
@@ -291,7 +290,7 @@ def search_files(
         proof = _yosys(workdir, "confirm", script, left, memory_mb)
         refuted = proof is not None and not proof.timed_out and proof.returncode == 0
     head = _REFUTED if refuted else _UNDECIDED
-    return PowerUpTrace([head, *lines, f"waveform: {kept}"], refuted, counterexample(text, clocks))
+    return PowerUpTrace([head, *lines, f"waveform: {vcd}"], refuted, counterexample(text, clocks))
 
 
 _REFUTED = (
@@ -325,7 +324,7 @@ def search_shared_powerup(
     target = Path(design.target.file).resolve()
     others = tuple(Path(f) for f in design.closure if Path(f).resolve() != target)
     files = SearchFiles(ref_file, (*others, cand_file), (Path(design.target.file).parent,))
-    return search_files(
+    found = search_files(
         design,
         files,
         workdir,
@@ -333,6 +332,12 @@ def search_shared_powerup(
         timeout_s=timeout_s,
         one_edge=_one_clock_edge(design, candidate),
     )
+    if not found.lines:
+        return found
+    # the gate's scratch folder goes: the waveform is kept where the report names it
+    kept = Path(tempfile.mkdtemp(prefix="rtlopt-trace-")) / "powerup_trace.vcd"
+    kept.write_bytes((workdir / "trace.vcd").read_bytes())
+    return dataclasses.replace(found, lines=[*found.lines[:-1], f"waveform: {kept}"])
 
 
 def shared_powerup_trace(

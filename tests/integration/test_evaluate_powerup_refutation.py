@@ -30,11 +30,14 @@ endmodule
 """
 
 
-def _evaluate(tmp_path: Path, candidate: str, **formal: object) -> tuple[EvalResult, list[Path]]:
-    """Evaluate ``candidate`` against TOGGLE (no synthesis); ``formal``: FormalConfig
-    overrides. Also returns the power-up searches' waveforms (read before the scratch goes)."""
+def _evaluate(
+    tmp_path: Path, candidate: str, reference: str = TOGGLE, **formal: object
+) -> tuple[EvalResult, list[Path]]:
+    """Evaluate ``candidate`` against ``reference`` (no synthesis); ``formal``: FormalConfig
+    overrides. Also returns the searches' waveforms with a difference (read before the
+    scratch goes)."""
     src = tmp_path / "toggle.v"
-    src.write_text(TOGGLE)
+    src.write_text(reference)
     base = Config()
     cfg = dataclasses.replace(
         base,
@@ -48,8 +51,13 @@ def _evaluate(tmp_path: Path, candidate: str, **formal: object) -> tuple[EvalRes
         return res, [f for f in found if failing_input(f.read_text(), {"clk"})]
 
 
-def test_a_broken_edit_without_reset_is_refuted_with_a_failing_input(tmp_path: Path) -> None:
-    res, _ = _evaluate(tmp_path, TOGGLE.replace("if (en) q <= ~q;", "if (en) q <= q;"))
+@pytest.mark.parametrize("init", ["reg q = 1'b0;", "reg q;"], ids=["initialised", "bare"])
+def test_a_broken_edit_without_reset_is_refuted_with_a_failing_input(
+    tmp_path: Path, init: str
+) -> None:
+    """With an initial value and without one (the search and the replay give it 0)."""
+    ref = TOGGLE.replace("reg q = 1'b0;", init)
+    res, _ = _evaluate(tmp_path, ref.replace("if (en) q <= ~q;", "if (en) q <= q;"), ref)
     assert res.status is Status.INVALID and res.stage is Stage.FORMAL, res.reason
     assert res.formal is not None and res.formal.verdict is Verdict.REFUTED, res.formal
     assert res.formal.method == POWERUP_METHOD
