@@ -210,6 +210,7 @@ def _powerup_refutation(job: Job, steps: int, seconds: float) -> FormalResult | 
     structure rules a verdict out or a register is not on the one clock edge (a step of
     the search's model is then no cycle of the chip). Runs after an engine wrote the
     structure netlist."""
+    seconds = min(seconds, job.cfg.timeout_s - elapsed(job.start))  # never past the verdict's
     if steps <= 0 or seconds < 1.0:
         return None
     t0 = time.monotonic()
