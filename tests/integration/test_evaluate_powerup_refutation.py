@@ -93,3 +93,15 @@ def test_a_difference_a_reference_power_up_state_explains_is_no_refutation(
     assert res.formal is not None and res.formal.verdict is not Verdict.REFUTED, res.formal
     assert "powerup_search" in res.formal.timings, res.formal
     assert res.formal.method != POWERUP_METHOD
+
+
+def test_registers_on_both_clock_edges_are_never_refuted_by_the_search(tmp_path: Path) -> None:
+    """A register on the falling edge steps half a cycle later on a chip but together with
+    the others in the search's model: the search does not run there (fail closed: unknown)."""
+    both = TOGGLE.replace(
+        "assign y = q;", "reg p = 1'b0;\n    always @(negedge clk) p <= q;\n    assign y = q ^ p;"
+    )
+    res, _ = _evaluate(tmp_path, both.replace("if (en) q <= ~q;", "if (en) q <= q;"), both)
+    assert res.status is Status.INVALID, res.reason
+    assert res.formal is not None and res.formal.method != POWERUP_METHOD, res.formal
+    assert "powerup_search" not in res.formal.timings, res.formal
