@@ -364,7 +364,7 @@ def _first_search(cfg: Config, design: Any, job: _Job, tmp: Path) -> Any:
     """A short search for a failing input from the shared power-up state, before the proof,
     for a design without reset (whose proof of a broken edit often runs to the formal limit
     undecided); None when not run."""
-    from rtlopt.check._powerup_search import search_shared_powerup
+    from rtlopt.formal.powerup_search import search_shared_powerup
 
     target = design.target
     cycles = cfg.check.first_search_cycles
@@ -382,7 +382,7 @@ def _search_undecided(
     power-up state (a search of ``check.search_cycles``, which may find one that refutes
     where the first, shorter search's did not; else the first search's), a refutation when
     no power-up state of the reference follows the change through it."""
-    from rtlopt.check._powerup_search import search_shared_powerup
+    from rtlopt.formal.powerup_search import search_shared_powerup
 
     found = None
     if cfg.check.search_cycles > 0:
@@ -414,6 +414,21 @@ def _refuted_by_search(mc: ModuleCheck, found: Any) -> ModuleCheck:
     return mc
 
 
+def _evaluator(cfg: Config, design: Any, workdir: Path, pdk: Any) -> Evaluator:
+    """The evaluator of one judged module. The commit keeps its text: ports in another order
+    would rewire positional instances. The gate searches from the shared power-up state
+    itself (``check.first_search_cycles``, ``check.search_cycles``), so the formal check does
+    not search again (``formal.powerup_*``)."""
+    formal = dataclasses.replace(cfg.formal, powerup_first_cycles=0, powerup_search_cycles=0)
+    return Evaluator(
+        design,
+        dataclasses.replace(cfg, formal=formal),
+        workdir,
+        pdk if cfg.check.ppa else None,
+        reorder_ports=False,
+    )
+
+
 def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
     from rtlopt.frontend import load_design
 
@@ -433,11 +448,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
     early = _first_search(cfg, design, job, tmp) if opt_only else None
     if early is not None and early.refuted:
         return _refuted_by_search(mc, early)
-    # the commit keeps its text: ports in another order would rewire positional instances
-    evaluator = Evaluator(
-        design, cfg, tmp / f"eval-{name}", pdk if cfg.check.ppa else None, reorder_ports=False
-    )
-    with evaluator as ev:
+    with _evaluator(cfg, design, tmp / f"eval-{name}", pdk) as ev:
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
         ref = ev.reference() if cfg.check.ppa else None
         kind = ev.metric_kind

@@ -170,6 +170,11 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("harness.parameter_probes must be >= 0 (0: no probes)")
     if cfg.harness.bias_hold_max < 1:
         raise ConfigError("harness.bias_hold_max must be at least 1")
+    f = cfg.formal
+    if f.powerup_first_cycles < 0 or f.powerup_search_cycles < 0:
+        raise ConfigError("formal.powerup_first_cycles and powerup_search_cycles must be >= 0")
+    if not 0.0 <= f.powerup_search_share <= 0.5:
+        raise ConfigError("formal.powerup_search_share must be in [0, 0.5] (0: no searches)")
     if cfg.search.node_budget < 0:
         raise ConfigError("search.node_budget must be >= 0 (0: no limit)")
     if cfg.search.temperature is not None and cfg.search.temperature < 0:

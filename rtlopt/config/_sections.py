@@ -174,6 +174,18 @@ class FormalConfig:
         True,
         "Accept only designs whose equivalence is formally proven; false also accepts designs that pass simulation when the formal check cannot decide (their verdict is reported as unknown).",
     )
+    powerup_first_cycles: int = _f(
+        6,
+        "Designs without reset (no reset input; registers power up unknown): as soon as the proof from free power-up states fails (before the slower bounded searches), a search of this many cycles for an input on which the candidate, powered up in the state it shares with the reference (every register at its initial value, else 0), gives outputs the reference gives from no power-up state at all (a second proof confirms that). A confirmed input refutes the candidate at once, shown like any counterexample (failing input per cycle, waveform); an unconfirmed one decides nothing. Its time comes from powerup_search_share. 0: none.",
+    )
+    powerup_search_cycles: int = _f(
+        24,
+        "Designs without reset: when the proof leaves the candidate undecided, the same search with this many cycles, in the time kept for it (powerup_search_share); a confirmed input refutes the candidate, else it stays unknown (rejected). 0: no search after the proof.",
+    )
+    powerup_search_share: float = _f(
+        0.2,
+        "Share of formal.timeout_s kept for the searches from the shared power-up state on a design without reset (the proof's engines get the rest; the first search may take up to this share, the search after an undecided proof what is left): the verdict stays within formal.timeout_s. Between 0 and 0.5; 0: no searches.",
+    )
 
 
 @dataclass(frozen=True)

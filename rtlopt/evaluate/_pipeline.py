@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -125,6 +126,11 @@ class Pipeline:
         # netlist check's netlist (with Yosys's cell models when it still instantiates cells)
         sources = [*c.lib, power_up_file(c.file, s.config.harness.initial_values)]
         reference = s.reference_file
+        zero: list[str] = []
+        if _from_shared_power_up(res):
+            # both sides power up as the search's did: initial values kept, else 0
+            sources, reference = [*c.lib, c.file], _initialised_reference(s, c)
+            zero = _zeroed(s.tools.target.name, reference, c.file)
         if res.stage is Stage.NETLIST:
             if netlist is None:
                 return res
@@ -143,6 +149,7 @@ class Pipeline:
             strict_x=s.config.harness.strict_x,
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
+            zero=zero,
         )
         c.timings["trace"] = time.monotonic() - t0
         return traced
@@ -369,6 +376,44 @@ class Pipeline:
             logs=c.logs,
         )
         return netlist, rejected
+
+
+def _from_shared_power_up(res: EvalResult) -> bool:
+    """A refutation by a failing input from the power-up state the reference and the
+    candidate share (``rtlopt.formal.powerup_search``)."""
+    from rtlopt.formal import POWERUP_METHOD
+
+    return res.formal is not None and res.formal.method == POWERUP_METHOD
+
+
+def _initialised_reference(s: EvalSetup, c: Candidate) -> Path:
+    """The renamed reference with its initial values (the formal check's text), which
+    simulation's copy drops (``harness.initial_values``)."""
+    if s.formal_reference is not None:
+        return s.formal_reference
+    from rtlopt.harness import reference_text
+
+    out = c.dir / "reference_initialised.v"
+    out.write_text(reference_text(s.tools))
+    return out
+
+
+def _zeroed(name: str, reference: Path, candidate: Path) -> list[str]:
+    """The replay testbench's names of the target's registers without an initial value, in
+    the reference and the candidate (the search gave them 0); submodules keep theirs, and
+    an escaped name is left out (the replay then shows it x)."""
+    from rtlopt.evaluate._replay_files import CAND_INSTANCE, REF_INSTANCE
+    from rtlopt.harness import ref_name, uninitialised_registers
+
+    try:
+        ref = uninitialised_registers(reference.read_text(errors="replace"), ref_name(name))
+        cand = uninitialised_registers(candidate.read_text(errors="replace"), name)
+    except (OSError, RuntimeError):  # no names: the replay keeps the initial values alone
+        return []
+    plain = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+    return [f"{REF_INSTANCE}.{n}" for n in ref if plain.fullmatch(n)] + [
+        f"{CAND_INSTANCE}.{n}" for n in cand if plain.fullmatch(n)
+    ]
 
 
 def _deadline(s: EvalSetup, c: Candidate) -> Deadline:

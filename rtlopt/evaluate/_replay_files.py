@@ -11,6 +11,9 @@ from rtlopt.evaluate._trace_model import _KV, STEP_NS, TOP, Replay, Sample, Trac
 from rtlopt.frontend.model import Module, Port
 from rtlopt.harness import ref_name
 
+#: The replay testbench's instances of the renamed reference and of the candidate.
+REF_INSTANCE, CAND_INSTANCE = "rtlopt_u_ref", "rtlopt_u_cand"
+
 
 def _lit(width: int, digits: str) -> str:
     d = digits.strip().lower() or "x"
@@ -50,9 +53,17 @@ def _sample_task(
 
 
 def testbench_text(
-    trace: Trace, target: Module, tag: str, *, strict_x: bool, force_resets: bool
+    trace: Trace,
+    target: Module,
+    tag: str,
+    *,
+    strict_x: bool,
+    force_resets: bool,
+    zero: Sequence[str] = (),
 ) -> str:
-    """Verilog of the replay testbench (see the module docstring for its timing)."""
+    """Verilog of the replay testbench (see the module docstring for its timing). ``zero``:
+    hierarchical names of registers set to 0 at time 0 (a replay from the power-up state
+    "initial value, else 0"; the others keep their initial values)."""
     clocks = [p for p in target.inputs if p.name in target.clocks]
     others = [p for p in target.inputs if p.name not in target.clocks]
     driven = [*others, *clocks] if trace.clock_data else others
@@ -70,9 +81,11 @@ def testbench_text(
             for p in target.ports
         )
 
-    L.append(f"  {ref_name(target.name)} rtlopt_u_ref ({conns('ref')});")
-    L.append(f"  {target.name} rtlopt_u_cand ({conns('cand')});")
+    L.append(f"  {ref_name(target.name)} {REF_INSTANCE} ({conns('ref')});")
+    L.append(f"  {target.name} {CAND_INSTANCE} ({conns('cand')});")
     L += _sample_task(driven, target.outputs, tag, strict_x)
+    if zero:
+        L += ["  initial begin", *(f"    {n} = 0;" for n in zero), "  end"]
     L.append("  initial begin")
     resets = {r: (0 if target.reset_active_low.get(r, False) else 1) for r in target.resets}
     n_forced = (2 if trace.clock_data else 1) if force_resets else 0

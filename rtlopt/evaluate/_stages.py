@@ -468,8 +468,12 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     elif formal.unchecked:
         why = formal.unchecked
     elif formal.verdict is Verdict.REFUTED:
+        from rtlopt.formal import POWERUP_METHOD
+
         cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
         why = f"formally not equivalent (counterexample: {cex})"
+        if formal.method == POWERUP_METHOD:  # registers without reset: say from which state
+            why = f"formally not equivalent: {formal.reason} (counterexample: {cex})"
     elif cfg.formal.enabled and formal.verdict is not Verdict.PROVEN and cfg.formal.require_proof:
         why = f"equivalence not proven: {formal.reason}"
     if why:

@@ -20,6 +20,7 @@ Runs only after a candidate was refuted, never on a passing one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import secrets
@@ -73,8 +74,10 @@ def replay(
     strict_x: bool = False,
     timeout: float = 60.0,
     memory_mb: int | None = None,
+    zero: Sequence[str] = (),
 ) -> Replay:
-    """Write and run the replay of ``trace``; return what it showed.
+    """Write and run the replay of ``trace``; return what it showed (``zero``: registers
+    the testbench sets to 0 at time 0, :func:`~rtlopt.evaluate._replay_files.testbench_text`).
 
     Sources inside ``scratch`` (the candidate, the renamed reference, generated context) are
     copied into ``out_dir`` so that the replay outlives the scratch folder; the others (the
@@ -98,7 +101,9 @@ def replay(
     tag = f"RTLOPT_REPLAY_{secrets.token_hex(4)}"
     tb = out_dir / "replay_tb.v"
     tb.write_text(
-        testbench_text(trace, target, tag, strict_x=strict_x, force_resets=trace.kind == "formal")
+        testbench_text(
+            trace, target, tag, strict_x=strict_x, force_resets=trace.kind == "formal", zero=zero
+        )
     )
     comp = compile_sources(
         [*files, tb],
@@ -246,11 +251,13 @@ def record_trace(
     strict_x: bool = False,
     timeout: float = 60.0,
     memory_mb: int | None = None,
+    zero: Sequence[str] = (),
 ) -> EvalResult:
     """``res`` with its refutation replayed: ``logs`` gains ``trace`` (the replay's JSON),
     ``trace_vcd``, ``trace_testbench`` and ``trace_replay`` (the reproducing script); a
     counterexample that does not reproduce says so in ``reason``. Unchanged when ``res`` holds
-    no refutation; a replay that cannot run is logged and leaves the verdict alone."""
+    no refutation; a replay that cannot run is logged and leaves the verdict alone.
+    ``zero``: as :func:`replay` (a replay that does not compile with it runs without)."""
     from rtlopt.errors import EvaluationTimeout, InfrastructureError
     from rtlopt.harness import VECTOR_FILE
 
@@ -269,20 +276,27 @@ def record_trace(
         trace = None if found is None else dataclasses.replace(found, kind="netlist")
     if trace is None:
         return res
+    run = functools.partial(
+        replay,
+        trace,
+        target,
+        sources,
+        reference,
+        out_dir,
+        scratch=root,
+        include_dirs=include_dirs,
+        defines=defines,
+        strict_x=strict_x,
+        timeout=timeout,
+        memory_mb=memory_mb,
+    )
     try:
-        rep = replay(
-            trace,
-            target,
-            sources,
-            reference,
-            out_dir,
-            scratch=root,
-            include_dirs=include_dirs,
-            defines=defines,
-            strict_x=strict_x,
-            timeout=timeout,
-            memory_mb=memory_mb,
-        )
+        try:
+            rep = run(zero=zero)
+        except InfrastructureError:
+            if not zero:
+                raise
+            rep = run()  # a name the testbench cannot assign: the initial values alone
     except (InfrastructureError, EvaluationTimeout, OSError) as exc:
         log.warning("could not replay the %s counterexample: %s", trace.kind, exc)
         return res

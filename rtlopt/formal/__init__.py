@@ -13,6 +13,9 @@
 - :mod:`.clocking`, :mod:`.clockgate`, :mod:`.structure`: the clock/reset structure check and
   clock-gate modelling.
 - :mod:`.identical`: the byte-for-byte shortcut.
+- :mod:`.powerup_search`: a failing input from the power-up state the reference and the
+  change share, a refutation when no power-up state of the reference follows it (designs
+  without reset; the formal check and ``rtlopt check``).
 - :mod:`.second`: the second, independent proof of a kept design (``confirm_proof``: another
   frontend, miter builder and engine) and its replay files for stock ``yosys-abc``.
 
@@ -23,12 +26,18 @@ import :mod:`.check`.
 
 from __future__ import annotations
 
-from rtlopt.formal.check import check_equivalence, check_structure, check_x_outputs
+from rtlopt.formal.check import (
+    POWERUP_METHOD,
+    check_equivalence,
+    check_structure,
+    check_x_outputs,
+)
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import yosys_argv
 from rtlopt.formal.logparse import parse_counterexample
 
 __all__ = [
+    "POWERUP_METHOD",
     "check_equivalence",
     "check_structure",
     "check_x_outputs",

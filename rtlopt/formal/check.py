@@ -2,9 +2,13 @@
 
 Verdicts: PROVEN only when a SAT proof (combinational) or a temporal induction (sequential, from
 a reset state) succeeds; REFUTED with the counterexample's inputs and outputs when a base case
-or bounded check finds one (or the ports differ); UNKNOWN with the reason otherwise (induction
-inconclusive, several clocks, no reset, latches, constructs Yosys cannot read, a SAT instance
-that ran out of time). UNKNOWN is never reported as proven.
+or bounded check finds one (or the ports differ), or, for a design without reset, when a search
+from the power-up state both share finds a failing input that no power-up state of the
+reference follows (:mod:`rtlopt.formal.powerup_search`: once the proof from free power-up
+states fails, and after every engine in the share of the time kept for it,
+``formal.powerup_*``); UNKNOWN with the reason otherwise
+(induction inconclusive, several clocks, no reset, latches, constructs Yosys cannot read, a
+SAT instance that ran out of time). UNKNOWN is never reported as proven.
 
 The miter steps every register on one implicit clock, so the first Yosys run also writes both
 designs as JSON and :mod:`rtlopt.formal.clocking` checks that every candidate register is
@@ -23,8 +27,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
@@ -33,15 +38,37 @@ from rtlopt.formal.channel import new_secret
 from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import Job, elapsed, read_text
+from rtlopt.formal.powerup_search import SearchFiles, search_files
 from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
-from rtlopt.formal.structure import checked, clear, read_structure, structure_only
+from rtlopt.formal.structure import (
+    checked,
+    clear,
+    read_structure,
+    structure_only,
+    structure_verdict,
+)
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import require_tool
 from rtlopt.verilog import blank_comments
 
-__all__ = ["check_equivalence", "check_structure", "check_x_outputs"]
+__all__ = [
+    "POWERUP_METHOD",
+    "POWERUP_REASON",
+    "check_equivalence",
+    "check_structure",
+    "check_x_outputs",
+]
+
+#: How a refutation from the shared power-up state is named (``FormalResult.method``).
+POWERUP_METHOD = "sat search from a shared power-up state, confirmed for every reference power-up"
+#: What it means (``FormalResult.reason``).
+POWERUP_REASON = (
+    "the candidate, powered up in the state it shares with the reference (every register at "
+    "its initial value, 0 where it has none), gives outputs on the failing input that the "
+    "reference gives from no power-up state"
+)
 
 
 def check_equivalence(
@@ -130,13 +157,99 @@ def check_equivalence(
     job = Job(
         design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start, secret
     )
+    return _decide(job, strict_x=strict_x, x_outputs=x_outputs)
+
+
+def _decide(job: Job, *, strict_x: bool, x_outputs: Sequence[str]) -> FormalResult:
+    """The engines in order, within the verdict's time; for a design without reset, the
+    searches from the shared power-up state (:func:`_searches`): the first as soon as the
+    proof from free power-up states fails, the second after every engine, in the share of
+    the time kept for it."""
+    cfg, plan = job.cfg, job.plan
+    searches = _searches(job)
+    proof_job, first = job, None
+    if searches:
+        # the proof ends where the time kept for the search after it begins
+        proof_job = replace(job, cfg=replace(cfg, timeout_s=_proof_time(cfg)))
+        seconds = cfg.timeout_s * cfg.powerup_search_share
+        first = partial(_powerup_refutation, job, cfg.powerup_first_cycles, seconds)
     if plan.mode == "comb" or strict_x:
-        result = _combinational(job, strict_x=strict_x)
+        result = _combinational(proof_job, strict_x=strict_x)
     else:
-        result = _sequential(job, strict_x=strict_x)
+        result = _sequential(proof_job, strict_x=strict_x, search=first)
     if x_outputs and plan.mode != "comb" and _rests_on_x(result, cfg):
-        result = _x_outputs_checked(job, result, x_outputs)
+        result = _x_outputs_checked(proof_job, result, x_outputs)
+    if searches and result.verdict is Verdict.UNKNOWN and not result.structure:
+        found = _powerup_refutation(job, cfg.powerup_search_cycles, job.budget(1.0))
+        result = found if found is not None else result
     return replace(result, timings={**result.timings, **job.timings})
+
+
+def _searches(job: Job) -> bool:
+    """Whether the searches from the shared power-up state run: a design without reset (the
+    plan's bounded mode: no reset input) on one clock edge, and a search configured."""
+    cfg = job.cfg
+    return (
+        job.plan.mode == "bmc"
+        and not job.plan.clk2fflogic
+        and cfg.powerup_search_share > 0
+        and (cfg.powerup_first_cycles > 0 or cfg.powerup_search_cycles > 0)
+    )
+
+
+def _proof_time(cfg: FormalConfig) -> float:
+    """The engines' limit when the searches keep their share of ``cfg.timeout_s``."""
+    keep = cfg.powerup_search_share if cfg.powerup_search_cycles > 0 else 0.0
+    return max(1.0, cfg.timeout_s * (1.0 - keep))
+
+
+def _powerup_refutation(job: Job, steps: int, seconds: float) -> FormalResult | None:
+    """REFUTED when a search of ``steps`` cycles from the shared power-up state finds a
+    failing input that no power-up state of the reference follows
+    (:mod:`rtlopt.formal.powerup_search`); None otherwise, also when the clock/reset
+    structure rules a verdict out or a register is not on the one clock edge (a step of
+    the search's model is then no cycle of the chip). Runs after an engine wrote the
+    structure netlist."""
+    seconds = min(seconds, job.cfg.timeout_s - elapsed(job.start))  # never past the verdict's
+    if steps <= 0 or seconds < 1.0:
+        return None
+    t0 = time.monotonic()
+    wd = job.reference_file.parent
+    found = structure_verdict(job.design, wd, job.start, job.secret, job.clocking)
+    if found is not None or not _on_one_edge(job):
+        return None
+    files = SearchFiles(job.reference_file, tuple(job.candidate_files), tuple(job.extra_inc))
+    trace = search_files(
+        job.design,
+        files,
+        wd / f"powerup_search_{steps}",
+        steps=steps,
+        timeout_s=seconds,
+        one_edge=True,
+        memory_mb=job.memory_mb,
+    )
+    job.add_time("powerup_search", time.monotonic() - t0)
+    if not trace.refuted:
+        return None
+    return FormalResult(
+        Verdict.REFUTED, POWERUP_METHOD, POWERUP_REASON, trace.counterexample, elapsed(job.start)
+    )
+
+
+def _on_one_edge(job: Job) -> bool:
+    """Every register of both sides on the same edge of one primary clock, with no
+    asynchronous pin and no latch (read from the structure netlist)."""
+    found = read_structure(job.design, job.reference_file.parent, job.clocking)
+    if not isinstance(found, dict):
+        return False
+    gold, gate = found.get(ref_name(job.design.target.name)), found.get(job.design.target.name)
+    if gold is None or gate is None:
+        return False
+    sides = (gold, gate)
+    edges = {pair for side in sides for pair in side.clocks}
+    return len(edges) == 1 and not any(
+        side.asyncs or side.latches or side.problems for side in sides
+    )
 
 
 #: A based literal with a z digit (``32'bz``, ``4'b1z0z``, ``'hZ``), an unsized ``'z``, and
@@ -231,10 +344,13 @@ def _combinational(job: Job, *, strict_x: bool) -> FormalResult:
     return sat.run(job, share=1.0)
 
 
-def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
+def _sequential(
+    job: Job, *, strict_x: bool, search: Callable[[], FormalResult | None] | None = None
+) -> FormalResult:
     """Sequential targets: latch correspondence on the exact miter (targets with a reset),
     structural matching, then registers paired by behaviour, then the SAT miter's induction
-    and bounded check, then ABC on both power-up models."""
+    and bounded check, then ABC on both power-up models. ``search``: the first search from
+    the shared power-up state (designs without reset, :func:`_without_reset`)."""
     wd = job.reference_file.parent
     if job.cfg.abc and job.plan.mode == "seq":
         # registers merged by induction whatever their names: a renamed and reordered core
@@ -267,7 +383,7 @@ def _sequential(job: Job, *, strict_x: bool) -> FormalResult:
         if by_pairing is not None:
             return by_pairing
     if job.plan.mode == "bmc" and not strict_x:
-        return _without_reset(job)
+        return _without_reset(job, search)
     miter = sat.run(job, share=0.5)
     if miter.verdict is not Verdict.UNKNOWN:
         return miter
@@ -294,14 +410,21 @@ def _induction_has_a_base(job: Job) -> bool:
     return found[gold].register_names == found[gate].register_names
 
 
-def _without_reset(job: Job) -> FormalResult:
+def _without_reset(
+    job: Job, search: Callable[[], FormalResult | None] | None = None
+) -> FormalResult:
     """No reset: a proof from every power-up state of paired registers first (the SAT miter's
     bounded check can only refute, and is slow on a whole block; a failing proof is quick, a
-    counterexample of the paired model), then the refutation searches: the SAT miter's
-    bounded check and ABC's bmc3 on the x power-up model."""
+    counterexample of the paired model), then the refutation searches: ``search`` (from the
+    power-up state both share, confirmed for every power-up state of the reference: a broken
+    edit is refuted in seconds, an equivalent one proven before it costs anything), the SAT
+    miter's bounded check and ABC's bmc3 on the x power-up model."""
     early = abc.run(job, share=0.7)
     if early is not None and early.verdict is Verdict.PROVEN:
         return early
+    found = search() if search is not None else None
+    if found is not None:
+        return found
     miter = sat.run(job, share=0.5)
     if miter.verdict is not Verdict.UNKNOWN:
         return miter

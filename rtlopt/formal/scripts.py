@@ -137,6 +137,18 @@ def _load(
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
 
+def read_both(
+    design: Design,
+    reference_file: Path,
+    candidate_files: Sequence[Path],
+    include_dirs: Sequence[Path],
+) -> list[str]:
+    """Both designs read and prepared as every proof reads them (hierarchy of the two,
+    ``proc``, ``===`` and division as synthesis builds them, ``flatten``, ``memory``), their
+    ``init`` attributes kept: the power-up search (:mod:`rtlopt.formal.powerup_search`)."""
+    return _load(design, reference_file, candidate_files, include_dirs)
+
+
 #: Yosys techmap file putting every multiplier's operands in a canonical order.
 COMMUTE_MUL_MAP = Path(__file__).resolve().parent.parent / "data" / "commute_mul.v"
 #: The cell type the techmap file emits (renamed back to ``$mul`` right after).

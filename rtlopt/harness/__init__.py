@@ -26,6 +26,7 @@ from rtlopt.harness._semantics import (
     power_up_file,
     power_up_text,
     strip_initial_values,
+    uninitialised_registers,
 )
 from rtlopt.harness._stimulus import Field
 from rtlopt.harness._testbench import VECTOR_FILE, SealedBench, Testbench, build_testbench
@@ -37,6 +38,7 @@ __all__ = [
     "power_up_file",
     "power_up_text",
     "strip_initial_values",
+    "uninitialised_registers",
     "ALLOWED_SYSTEM_FUNCTIONS",
     "DEFAULT_TB_TOP",
     "REF_SUFFIX",

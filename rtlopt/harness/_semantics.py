@@ -33,6 +33,7 @@ __all__ = [
     "power_up_file",
     "power_up_text",
     "strip_initial_values",
+    "uninitialised_registers",
 ]
 
 #: Procedural or subprogram scopes: a declaration there is not a register's power-up value.
@@ -269,6 +270,43 @@ def event_violations(candidate: str, reference: str) -> list[str]:
             ref.remove(p.missing)
             continue
         out.append(str(p))
+    return out
+
+
+def uninitialised_registers(text: str, module: str) -> list[str]:
+    """Names of the variables (scalars and vectors; no arrays) module ``module`` of ``text``
+    declares at module level without a power-up value (no initializer, no constant
+    ``initial``): what a replay from the power-up state "initial value, else 0" sets to 0.
+    [] when the module is not found."""
+    from rtlopt.verilog import find_span
+
+    span = find_span(text, module)
+    if span is None:
+        return []
+    body = text[span.start : span.end]
+    root = _tree(body).root
+    given = {name for name, _ in _spans(body)}
+    out: list[str] = []
+    for node in _walk(root, _SCOPES):
+        k = _kind(node)
+        if k == "DataDeclaration":
+            items = [d for d in _children(node.declarators) if _kind(d) == "Declarator"]
+        elif k == "ImplicitAnsiPort":
+            header = getattr(node, "header", None)
+            words = set(_tokens(header)) if header is not None else set()
+            if words & _NET_WORDS or not {"reg", "logic", "bit", "var", "integer"} & words:
+                continue
+            items = [getattr(node, "declarator", None)]
+        else:
+            continue
+        for d in items:
+            if d is None or getattr(d, "initializer", None) is not None:
+                continue
+            if len(list(_children(getattr(d, "dimensions", None) or []))):
+                continue  # an array: no single assignment powers it up
+            name = d.name.valueText
+            if name and name not in given and name not in out:
+                out.append(name)
     return out
 
 

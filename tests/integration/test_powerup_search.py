@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.check._powerup_search import (
+from rtlopt.config import ProjectConfig
+from rtlopt.formal.powerup_search import (
+    counterexample,
     failing_input,
     search_shared_powerup,
     shared_powerup_trace,
 )
-from rtlopt.config import ProjectConfig
 from rtlopt.frontend import load_design
 
 pytestmark = pytest.mark.tools
@@ -141,3 +142,13 @@ b11 h
         "cycle 1: outputs differ: y: reference 1, change 3",
     ]
     assert failing_input(vcd.replace("1t", "0t"), set()) == []
+    # the formal counterexample evaluate replays: the differing output, the inputs per step
+    # (never the clock), steps from 0
+    assert counterexample(vcd, {"clk"}) == {
+        "cycle": "1",
+        "expected y": "01",
+        "got y": "11",
+        "x@0": "0",
+        "x@1": "1",
+    }
+    assert counterexample(vcd.replace("1t", "0t"), {"clk"}) == {}

@@ -73,3 +73,21 @@ def test_event_problems_the_reference_has_are_not_the_candidates() -> None:
     worse = ref.replace("endmodule", "reg z; always @(b) z = a; endmodule")
     (msg,) = event_violations(worse, ref)
     assert "misses a" in msg and msg.startswith("line 1")
+
+
+def test_uninitialised_registers_are_the_module_level_variables_without_a_power_up_value() -> None:
+    """What the replay of a power-up refutation sets to 0: variables of the named module
+    with no initializer and no constant ``initial`` (not nets, not arrays, not a procedural
+    block's own, not another module's)."""
+    from rtlopt.harness import uninitialised_registers
+
+    text = """module m(input clk, output reg a, output reg b = 0, output wire w);
+    reg [3:0] q; reg r = 1; reg [7:0] mem [0:3]; integer i; wire x; reg z;
+    initial z = 0;
+    always @(posedge clk) begin : blk reg inner; q <= q + 1; end
+endmodule
+module other(); reg o; endmodule
+"""
+    assert uninitialised_registers(text, "m") == ["a", "q", "i"]
+    assert uninitialised_registers(text, "other") == ["o"]
+    assert uninitialised_registers(text, "absent") == []

@@ -1,22 +1,31 @@
-"""A failing input for a change the proof could not decide, from a shared power-up state.
+"""A failing input for a change of registers without reset, from a shared power-up state.
 
 Registers without a reset power up x in the model the proof uses; the X policy lets the change
 refine any output the reference leaves x, so a broken edit of such a design is often neither
 proven nor refuted ("unknown" after the formal limit, with no input to show). This search
 gives every register the power-up value the reference and the change share (its initialiser,
 0 where it has none) and runs a bounded SAT search (Yosys ``sat -seq``) on the equivalence
-miter for a cycle where an output the reference defines differs. What it finds is shown as the
-failing input and a waveform; it never changes the verdict ("unknown" stays a failure: an
-equivalent change with a different state encoding may differ from this one power-up state).
-Nothing is read from log text: the counterexample is Yosys's VCD, and the difference is
-re-read from it (``trigger`` high).
+miter, both designs read as every proof reads them (:func:`rtlopt.formal.scripts.read_both`),
+for a cycle where an output the reference defines differs. A second proof then asks whether
+any defined power-up state of the reference follows the change through that input: when none
+does, the input refutes the change (whatever state a chip powers up in, the reference never
+behaves as the change does from this one); otherwise it is shown and decides nothing (an
+equivalent change with another state encoding may differ from this one power-up state).
+Nothing is read from log text: the trace is Yosys's VCD (``trigger`` high), the refutation the
+exit status of a proof with ``-verify``.
+
+Two users: ``rtlopt check`` (:func:`search_shared_powerup`, the gate's view of the change)
+and the formal check of every evaluation (:func:`search_files`, from
+:func:`rtlopt.formal.check.check_equivalence` for designs without reset).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,52 +98,37 @@ def failing_input(vcd_text: str, clocks: set[str]) -> list[str]:
     return lines + [f"cycle {hit}: outputs differ: {'; '.join(diffs) or 'see the waveform'}"]
 
 
-def _read_lines(design: Any, cand_file: Path, ref_file: Path) -> list[str]:
-    from rtlopt.tools import yosys_read_lines
-
-    target = design.target
-    others = [f for f in design.closure if Path(f).resolve() != Path(target.file).resolve()]
-    return yosys_read_lines(
-        [*design.prelude, *others, ref_file, cand_file],
-        design.include_dirs,
-        design.defines,
-        one_per_file=True,
-    )
-
-
 def _miter_lines(design: Any, *, free_reference: bool) -> list[str]:
-    """Both sides as flip-flops with their initial values (and the change's others at 0 when
-    ``free_reference``: the reference's then start free), then the equivalence miter."""
+    """After both designs are read (:func:`rtlopt.formal.scripts.read_both`, initial values
+    kept): both sides as flip-flops with their initial values (and the change's others at 0
+    when ``free_reference``: the reference's then start free), then the equivalence miter."""
     from rtlopt.harness import ref_name
+    from rtlopt.tools import yosys_id
 
-    name = design.target.name
+    gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
     free = []
     if free_reference:
         # the change keeps the shared power-up state (initialiser, else 0: zinit -all makes
         # every flip-flop of the change start at 0, inverting those initialised to 1); the
         # reference's initial values are dropped, so -set-init-def lets them take any value
-        free = [f"zinit -all {name}", f"setattr -unset init {ref_name(name)}/w:*"]
+        free = [f"zinit -all {gate}", f"setattr -unset init {gold}/w:*"]
     return [
-        "hierarchy -check",
-        "proc",
         "async2sync",
-        "flatten",
-        "memory",
         "opt_clean",
         *free,
-        f"miter -equiv -flatten -make_outputs -ignore_gold_x {ref_name(name)} {name} {MITER}",
+        f"miter -equiv -flatten -make_outputs -ignore_gold_x {gold} {gate} {MITER}",
         f"hierarchy -top {MITER}",
         "opt_clean",
     ]
 
 
-def _script(design: Any, cand_file: Path, ref_file: Path, steps: int, timeout_s: float) -> str:
+def _script(read: list[str], design: Any, steps: int, timeout_s: float) -> str:
     return "\n".join(
         [
-            *_read_lines(design, cand_file, ref_file),
+            *read,
             *_miter_lines(design, free_reference=False),
             f"sat -seq {steps} -enable_undef -set-def-inputs -set-init-zero -prove trigger 0 "
-            f"-show-ports -dump_vcd trace.vcd -timeout {int(timeout_s)} {MITER}",
+            f"-show-ports -dump_vcd trace.vcd -timeout {max(1, int(timeout_s))} {MITER}",
         ]
     )
 
@@ -156,7 +150,7 @@ def _trace_inputs(vcd_text: str) -> list[dict[str, str]]:
 
 
 def _confirm_script(
-    design: Any, cand_file: Path, ref_file: Path, inputs: list[dict[str, str]], timeout_s: float
+    read: list[str], design: Any, inputs: list[dict[str, str]], timeout_s: float
 ) -> str:
     """Yosys proves ``0 == 1`` under: the trace's inputs at every step, the change from the
     shared power-up state, the reference from any defined power-up state, and no step where
@@ -169,10 +163,10 @@ def _confirm_script(
     ]
     return "\n".join(
         [
-            *_read_lines(design, cand_file, ref_file),
+            *read,
             *_miter_lines(design, free_reference=True),
             f"sat -seq {len(inputs)} -enable_undef -set-init-def {' '.join(sets)} "
-            f"-set trigger 0 -prove 1'b0 1'b1 -verify -timeout {int(timeout_s)} {MITER}",
+            f"-set trigger 0 -prove 1'b0 1'b1 -verify -timeout {max(1, int(timeout_s))} {MITER}",
         ]
     )
 
@@ -193,15 +187,41 @@ def _one_clock_edge(design: Any, candidate: str) -> bool:
 
 @dataclass(frozen=True)
 class PowerUpTrace:
-    """What the search found: report lines (empty: no failing input), and whether the
-    failing input refutes the change for every power-up state of the reference."""
+    """What the search found: report lines (empty: no failing input), whether the failing
+    input refutes the change for every power-up state of the reference, and the trace as a
+    formal counterexample (``cycle``, ``expected``/``got`` per differing output, then
+    ``input@step`` for every input but the clock, steps counted from 0)."""
 
     lines: list[str] = field(default_factory=list)
     refuted: bool = False
+    counterexample: dict[str, str] = field(default_factory=dict)
 
 
-def _yosys(workdir: Path, name: str, script: str, timeout_s: float) -> Any:
-    """Run one Yosys script in ``workdir``; None when it could not run."""
+def counterexample(vcd_text: str, clocks: set[str]) -> dict[str, str]:
+    """The search's VCD as a formal counterexample (see :class:`PowerUpTrace`); {} when no
+    step has the ``trigger`` high."""
+    vcd = _read_vcd(vcd_text)
+    hit = next((i for i, s in enumerate(vcd.steps) if s.get("trigger") == "1"), None)
+    if hit is None:
+        return {}
+    out = {"cycle": str(hit)}
+    at = vcd.steps[hit]
+    for k, gold in sorted(at.items()):
+        gate = at.get("gate_" + k[5:]) if k.startswith("gold_") else None
+        if gate is not None and gate != gold and "x" not in gold:
+            out[f"expected {k[5:]}"], out[f"got {k[5:]}"] = gold, gate
+    for i, step in enumerate(vcd.steps[: hit + 1]):
+        for k, v in sorted(step.items()):
+            if k.startswith("in_") and k[3:] not in clocks:
+                out[f"{k[3:]}@{i}"] = v
+    return out
+
+
+def _yosys(
+    workdir: Path, name: str, script: str, timeout_s: float, memory_mb: int | None = None
+) -> Any:
+    """Run one Yosys script in ``workdir`` (its wall limit a few seconds past ``timeout_s``,
+    the SAT run's own limit); None when it could not run."""
     from rtlopt.tools import Limits, require_tool, run_tool
 
     try:
@@ -210,7 +230,7 @@ def _yosys(workdir: Path, name: str, script: str, timeout_s: float) -> Any:
             require_tool("yosys").argv("-q", f"{name}.ys"),
             cwd=workdir,
             log_path=workdir / f"{name}.log",
-            limits=Limits(timeout_s + 30.0),
+            limits=Limits(timeout_s + 5.0, memory_mb),
             raise_on_timeout=False,
         )
     except (OSError, RtloptError) as exc:
@@ -218,15 +238,79 @@ def _yosys(workdir: Path, name: str, script: str, timeout_s: float) -> Any:
         return None
 
 
-def search_shared_powerup(
-    design: Any, candidate: str, workdir: Path, *, steps: int = 24, timeout_s: float = 60.0
+@dataclass(frozen=True)
+class SearchFiles:
+    """What the search reads: the renamed reference's file, the change's files (its own
+    last) and the include folders beyond the design's."""
+
+    reference: Path
+    candidates: tuple[Path, ...]
+    include_dirs: tuple[Path, ...] = ()
+
+
+def search_files(
+    design: Any,
+    files: SearchFiles,
+    workdir: Path,
+    *,
+    steps: int,
+    timeout_s: float,
+    one_edge: bool,
+    memory_mb: int | None = None,
 ) -> PowerUpTrace:
-    """Search ``steps`` cycles from the shared power-up state for a differing output, then
-    ask whether any power-up state of the reference follows the change through that input.
+    """Search ``steps`` cycles from the shared power-up state for a differing output, then,
+    when ``one_edge`` (every register of both sides on one edge of the one clock, so that a
+    step of the model is a cycle of the chip), ask whether any power-up state of the
+    reference follows the change through that input; within ``timeout_s`` for both.
 
     The verdict never comes from log text: the failing input is Yosys's VCD, and the
     refutation is the exit status of a proof with ``-verify`` (0 only when it holds).
     """
+    from rtlopt.formal.scripts import read_both
+
+    end = time.monotonic() + timeout_s
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "trace.vcd").unlink(missing_ok=True)
+    read = read_both(design, files.reference, files.candidates, files.include_dirs)
+    first = _script(read, design, steps, timeout_s * 0.6)
+    run = _yosys(workdir, "search", first, timeout_s * 0.6, memory_mb)
+    vcd = workdir / "trace.vcd"
+    if run is None or run.timed_out or not vcd.is_file():
+        return PowerUpTrace()
+    text = vcd.read_text(errors="replace")
+    clocks = set(design.target.clocks)
+    lines = failing_input(text, clocks)
+    if not lines:
+        return PowerUpTrace()
+    inputs = _trace_inputs(text)
+    refuted = False
+    left = end - time.monotonic()
+    if inputs and one_edge and left >= 1.0:
+        script = _confirm_script(read, design, inputs, left)
+        proof = _yosys(workdir, "confirm", script, left, memory_mb)
+        refuted = proof is not None and not proof.timed_out and proof.returncode == 0
+    head = _REFUTED if refuted else _UNDECIDED
+    return PowerUpTrace([head, *lines, f"waveform: {vcd}"], refuted, counterexample(text, clocks))
+
+
+_REFUTED = (
+    "failing input (a refutation): the change starts in the power-up state it shares "
+    "with the reference (every register at its initial value, 0 where it has none), "
+    "and no power-up state of the reference gives the change's outputs on it:"
+)
+_UNDECIDED = (
+    "failing input from a shared power-up state (every register at its initial value, "
+    "0 where it has none, in the reference and the change alike); another power-up "
+    "state of the reference may follow the change, so the proof is still undecided:"
+)
+
+
+def search_shared_powerup(
+    design: Any, candidate: str, workdir: Path, *, steps: int = 24, timeout_s: float = 60.0
+) -> PowerUpTrace:
+    """:func:`search_files` for the change's text ``candidate`` of ``design``'s target (the
+    gate's view: the design's other files beside it); a refutation only on one clock edge
+    (:func:`_one_clock_edge`)."""
     from rtlopt.harness import reference_text
 
     workdir.mkdir(parents=True, exist_ok=True)
@@ -237,37 +321,23 @@ def search_shared_powerup(
     except OSError as exc:
         log.debug("power-up search did not run: %s", exc)
         return PowerUpTrace()
-    run = _yosys(
-        workdir, "search", _script(design, cand_file, ref_file, steps, timeout_s), timeout_s
+    target = Path(design.target.file).resolve()
+    others = tuple(Path(f) for f in design.closure if Path(f).resolve() != target)
+    files = SearchFiles(ref_file, (*others, cand_file), (Path(design.target.file).parent,))
+    found = search_files(
+        design,
+        files,
+        workdir,
+        steps=steps,
+        timeout_s=timeout_s,
+        one_edge=_one_clock_edge(design, candidate),
     )
-    vcd = workdir / "trace.vcd"
-    if run is None or run.timed_out or not vcd.is_file():
-        return PowerUpTrace()
-    text = vcd.read_text(errors="replace")
-    lines = failing_input(text, set(design.target.clocks))
-    if not lines:
-        return PowerUpTrace()
+    if not found.lines:
+        return found
+    # the gate's scratch folder goes: the waveform is kept where the report names it
     kept = Path(tempfile.mkdtemp(prefix="rtlopt-trace-")) / "powerup_trace.vcd"
-    kept.write_bytes(vcd.read_bytes())
-    inputs = _trace_inputs(text)
-    refuted = False
-    if inputs and _one_clock_edge(design, candidate):
-        script = _confirm_script(design, cand_file, ref_file, inputs, timeout_s)
-        proof = _yosys(workdir, "confirm", script, timeout_s)
-        refuted = proof is not None and not proof.timed_out and proof.returncode == 0
-    if refuted:
-        head = (
-            "failing input (a refutation): the change starts in the power-up state it shares "
-            "with the reference (every register at its initial value, 0 where it has none), "
-            "and no power-up state of the reference gives the change's outputs on it:"
-        )
-    else:
-        head = (
-            "failing input from a shared power-up state (every register at its initial value, "
-            "0 where it has none, in the reference and the change alike); another power-up "
-            "state of the reference may follow the change, so the proof is still undecided:"
-        )
-    return PowerUpTrace([head, *lines, f"waveform: {kept}"], refuted)
+    kept.write_bytes((workdir / "trace.vcd").read_bytes())
+    return dataclasses.replace(found, lines=[*found.lines[:-1], f"waveform: {kept}"])
 
 
 def shared_powerup_trace(
