@@ -210,6 +210,7 @@ def substituted_design(design: Design, sub: Substitution) -> Design:
         DesignError: the other file does not parse, or a module the build needs is defined
             nowhere (a vendor cell the tree lacks).
     """
+    from rtlopt.evaluate._macros import package_files
     from rtlopt.frontend import module_closure, parse_files, with_module
 
     d = design
@@ -221,19 +222,23 @@ def substituted_design(design: Design, sub: Substitution) -> Design:
     closure = list(dict.fromkeys(closure))
     files = [swap.get(f.resolve(), f) for f in d.sources.files if f.resolve() not in swap.values()]
     sources = dataclasses.replace(d.sources, files=tuple(dict.fromkeys([*files, *closure])))
-    parsed = parse_files(closure, sources)
-    target = parsed.get(d.target.name)
-    if target is None:
+    # with the files of the packages they use (their widths), parsed for the roles alone:
+    # the target's own text and ports are this build's
+    texts = [f.read_text(errors="replace") for f in closure]
+    packages = [p for p in package_files(d, texts) if p not in closure]
+    parsed = parse_files([*packages, *closure], sources)
+    found = parsed.get(d.target.name)
+    if found is None:
         raise DesignError(f"module {d.target.name} is not read in that build")
     t = d.target
     target = dataclasses.replace(
-        target,
-        clocks=tuple(dict.fromkeys([*t.clocks, *target.clocks])),
-        resets=tuple(dict.fromkeys([*t.resets, *target.resets])),
-        reset_active_low={**target.reset_active_low, **t.reset_active_low},
+        t,
+        clocks=tuple(dict.fromkeys([*t.clocks, *found.clocks])),
+        resets=tuple(dict.fromkeys([*t.resets, *found.resets])),
+        reset_active_low={**found.reset_active_low, **t.reset_active_low},
     )
     modules: Mapping[str, Module] = d.modules
-    for m in [*parsed.values(), target]:
+    for m in [*(m for n, m in parsed.items() if n != t.name), target]:
         modules = with_module(modules, m)
     names = module_closure(target.instances, parsed)
     # black boxes this build has too (instantiated, defined nowhere) aside

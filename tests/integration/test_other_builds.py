@@ -81,6 +81,7 @@ def _evaluate(repo: Path, text: str) -> tuple[int, dict[str, object]]:
     return r.returncode, cand
 
 
+@pytest.mark.slow  # three evaluations (this build, the other's reference and candidate): 10 s
 def test_an_equivalent_parent_rewrite_is_proven_in_both_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

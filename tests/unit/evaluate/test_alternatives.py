@@ -81,3 +81,23 @@ def test_an_other_file_that_also_defines_a_module_read_elsewhere_is_no_build(
     why = unreadable(d, ((d.modules["sub"].file.resolve(), ff),))
     assert why == "rtl/ff/sub.v also defines helper, which this build reads from another file"
     assert other_builds(d, [d.modules["sub"].file]).why == why
+
+
+def test_builds_and_configurations_count_against_one_limit(tmp_path: Path) -> None:
+    from rtlopt.config import Config
+    from rtlopt.evaluate._config_check import MAX_PROOFS, ConfigurationCheck
+    from rtlopt.formal.budget import Deadline
+
+    d = _design(tmp_path, {"rtl/sub.v": COMB, "rtl/ff/sub.v": FF})
+    build = ((d.modules["sub"].file.resolve(), (tmp_path / "rtl/ff/sub.v").resolve()),)
+
+    def factory(*_: object) -> object:
+        raise AssertionError("nothing is evaluated past the limit")
+
+    check = ConfigurationCheck(d, Config(), tmp_path / "w", factory)  # type: ignore[arg-type]
+    # one build in this configuration and in each of two others, plus those two: 5 > 4
+    configs = [frozenset({"A"}), frozenset({"B"})]
+    out = check.check("", ["A", "B"], configs, Deadline.after(60), [build])
+    assert out is not None and MAX_PROOFS == 4
+    assert out[1].startswith("unchecked: the change reads differently in 5 other configurations")
+    assert "with sub from rtl/ff/sub.v" in out[1]
