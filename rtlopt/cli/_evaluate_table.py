@@ -13,10 +13,13 @@ __all__ = ["print_table"]
 
 
 def _print_parameters(res: EvalResult) -> None:
-    """The scope of a parameterized verdict and every configuration checked."""
+    """The scope of a parameterized verdict (or one of other configurations and builds)
+    and every configuration checked."""
     if res.configurations:
         checked = "; ".join(f"{c['values']}: {c['verdict']}" for c in res.configurations)
-        console.print(escape(f"parameters: {res.scope or 'rejected'} ({checked})"))
+        other = any(c.get("kind") == "configuration" for c in res.configurations)
+        what = "configurations" if other else "parameters"
+        console.print(escape(f"{what}: {res.scope or 'rejected'} ({checked})"))
 
 
 def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None) -> None:

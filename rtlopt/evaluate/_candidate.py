@@ -44,6 +44,9 @@ class Candidate:
     # the candidate reads differently (evaluate/_configs.py): each is proven
     macros: list[str] = field(default_factory=list)
     other_configs: list[frozenset[str]] = field(default_factory=list)
+    # the builds that read another file for a submodule's (evaluate/_alternatives.py): each
+    # is proven too, also in each of those configurations
+    builds: list[tuple[tuple[Path, Path], ...]] = field(default_factory=list)
 
 
 def invalid(

@@ -10,6 +10,11 @@ does not build or pass (checked first, once: an empty define of a valued macro, 
 default closure lacks), a tool error, an error building the candidate's evaluation or no time
 left leaves the change unchecked (rejected): nothing is skipped. All of it within the
 verdict's one time budget.
+
+Another build of the repository (``evaluate/_alternatives.py``: another file's definition of
+a submodule read in place of this build's) is a configuration too: proven in this macro
+state and in each of the others, counted against the same limit, with the same check of the
+repository's module first (a vendor cell the tree lacks leaves the change unchecked).
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ import dataclasses
 import logging
 import re
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from rtlopt.config import Config
 from rtlopt.errors import DesignError
+from rtlopt.evaluate._alternatives import Substitution, substituted_design, substitution_label
 from rtlopt.evaluate._configs import label
+from rtlopt.evaluate._param_scope import verdict_of
 from rtlopt.evaluate._params import Factory, _Evaluates
 from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
@@ -82,7 +90,7 @@ class ConfigurationCheck:
         self.factory = factory
         self._lock = threading.Lock()
         self._subs: dict[tuple[str, ...], _Evaluates] = {}
-        self._valid: dict[tuple[str, ...], bool] = {}
+        self._valid: dict[tuple[str, ...], str] = {}
         self._derived: frozenset[str] | None = None
         self._derived_lock = threading.Lock()
 
@@ -104,19 +112,26 @@ class ConfigurationCheck:
         macros: list[str],
         configs: list[frozenset[str]],
         deadline: Deadline,
+        builds: Sequence[Substitution] = (),
+        rows: list[dict[str, str]] | None = None,
     ) -> tuple[Stage, str, EvalResult | None] | None:
-        """The rejection (stage, reason, the failing configuration's result) or None."""
-        if len(configs) > MAX_PROOFS:
+        """The rejection (stage, reason, the failing configuration's result) or None.
+
+        ``builds``: the builds that read another file for a submodule's (each proven in this
+        configuration and in each of ``configs``); ``rows`` gets a row per configuration
+        checked (``evaluate/_param_scope.py``)."""
+        jobs = [(None, b) for b in builds] + [(cfg, b) for cfg in configs for b in ((), *builds)]
+        if len(jobs) > MAX_PROOFS:
             return (
                 Stage.FORMAL,
-                f"unchecked: the change reads differently in {len(configs)} other "
-                f"configurations of the module's `ifdef ({label(macros, configs[0])}, ...); "
-                f"rtlopt proves at most {MAX_PROOFS}",
+                f"unchecked: the change reads differently in {len(jobs)} other "
+                f"configurations ({self._label(macros, *jobs[0])}, ...); rtlopt proves at "
+                f"most {MAX_PROOFS}",
                 None,
             )
         name = self.design.target.name
-        for i, config in enumerate(configs):
-            what = label(macros, config)
+        for i, (config, build) in enumerate(jobs):
+            what = self._label(macros, config, build)
             if deadline.left() < 1.0:
                 return (
                     Stage.FORMAL,
@@ -124,40 +139,63 @@ class ConfigurationCheck:
                     None,
                 )
             progress.info("%s: checking the configuration %s", name, what)
-            if not self._reference_passes(macros, config, deadline):
+            why = self._reference_fails(macros, config, build, deadline)
+            if why:
                 # rtlopt's own reading of the configuration (an empty define of a valued
                 # macro, a module the closure lacks) may be what fails: never a skip
                 return (
                     Stage.FORMAL,
                     f"unchecked: the repository's module does not pass against itself in the "
-                    f"configuration {what}, so the change cannot be checked there",
+                    f"configuration {what} ({why}), so the change cannot be checked there",
                     None,
                 )
             try:
                 # the candidate read with the configuration's lines in front of its module,
                 # also a copy of the whole file (read from the state at the file's start)
-                with within(deadline.share(len(configs) - i)):
-                    res = self._sub(macros, config).evaluate(self._read_as(text, macros, config))
+                with within(deadline.share(len(jobs) - i)):
+                    sub = self._sub(macros, config, build)
+                    res = sub.evaluate(self._read_as(text, macros, config))
             except DesignError as exc:  # the reference passed there: never a skip
                 return (
                     Stage.FORMAL,
                     f"unchecked in the configuration {what}: {exc.one_line()}",
                     None,
                 )
+            if rows is not None:
+                rows.append(
+                    {
+                        "values": what,
+                        "kind": "configuration",
+                        "where": "another build" if build else "another `ifdef configuration",
+                        "verdict": verdict_of(res),
+                        "reason": "" if res.accepted else res.reason,
+                    }
+                )
             if not res.accepted:
                 return res.stage, f"in the configuration {what}: {res.reason}", res
         return None
 
-    def _reference_passes(
-        self, macros: list[str], config: frozenset[str], deadline: Deadline
-    ) -> bool:
-        """Whether the repository's module itself passes in ``config`` (once per
-        configuration): one in which it does not build or is refused (a simulator's model
-        with system tasks) is not a configuration rtlopt can judge, nor one a candidate must
-        match."""
+    def _label(self, macros: list[str], config: frozenset[str] | None, build: Substitution) -> str:
+        """``A defined, B undefined, with sub from rtl/sub_latch.v``."""
+        parts = [] if config is None else [label(macros, config)]
+        if build:
+            parts.append(substitution_label(self.design, build))
+        return ", ".join(parts)
+
+    def _reference_fails(
+        self,
+        macros: list[str],
+        config: frozenset[str] | None,
+        build: Substitution,
+        deadline: Deadline,
+    ) -> str:
+        """Why the repository's module itself does not pass in the configuration (once per
+        configuration), or "": one in which it does not build or is refused (a simulator's
+        model with system tasks, a vendor cell the tree lacks) is not a configuration rtlopt
+        can judge, nor one a candidate must match."""
         from rtlopt.verilog import module_spans
 
-        key = tuple(f"{m}={int(m in config)}" for m in macros)
+        key = self._key(macros, config, build)
         with self._lock:
             if key in self._valid:
                 return self._valid[key]
@@ -168,24 +206,33 @@ class ConfigurationCheck:
         module = text[span.start : span.end]
         try:
             with within(deadline.share(2)):
-                res = self._sub(macros, config).evaluate(self._read_as(module, macros, config))
-            ok = res.accepted
-            if not ok:
-                log.info("%s: the reference in %s: %s", t.name, key, res.reason)
+                sub = self._sub(macros, config, build)
+                res = sub.evaluate(self._read_as(module, macros, config))
+            why = "" if res.accepted else res.reason
         except DesignError as exc:
-            log.info("%s: the reference in %s: %s", t.name, key, exc.one_line())
-            ok = False
+            why = exc.one_line()
+        if why:
+            log.info("%s: the reference in %s: %s", t.name, key, why)
         with self._lock:
-            self._valid[key] = ok
-        return ok
+            self._valid[key] = why[:300]
+        return why[:300]
 
-    def _read_as(self, text: str, macros: list[str], config: frozenset[str]) -> str:
+    @staticmethod
+    def _key(
+        macros: list[str], config: frozenset[str] | None, build: Substitution
+    ) -> tuple[str, ...]:
+        here = () if config is None else tuple(f"{m}={int(m in config)}" for m in macros)
+        return (*here, *(f"{f}>{g}" for f, g in build))
+
+    def _read_as(self, text: str, macros: list[str], config: frozenset[str] | None) -> str:
         """The text the configuration's evaluator judges: a module alone as it is (read in
         the macro state at the target's position in the configured copy of its file, after
         the file's own lines before it: a conditional there may select a macro it uses); a
         copy of the whole file with the configuration's lines in front of its module."""
         from rtlopt.verilog import blank_comments, module_spans
 
+        if config is None:
+            return text  # another build in this configuration: read as the repository is
         name = self.design.target.name
         span = next((m for m in module_spans(text) if m.name == name), None)
         head = blank_comments(text[: span.start if span else len(text)], strings=False)
@@ -203,9 +250,16 @@ class ConfigurationCheck:
                     close()
             self._subs.clear()
 
-    def _sub(self, macros: list[str], config: frozenset[str]) -> _Evaluates:
-        """The evaluator of the target read with ``config`` (one per configuration)."""
-        key = tuple(f"{m}={int(m in config)}" for m in macros)
+    def _sub(
+        self, macros: list[str], config: frozenset[str] | None, build: Substitution
+    ) -> _Evaluates:
+        """The evaluator of the target read with ``config`` (None: this one's) in the build
+        ``build`` (one per configuration).
+
+        Raises:
+            DesignError: the build does not read as a design (``substituted_design``).
+        """
+        key = self._key(macros, config, build)
         with self._lock:
             if key in self._subs:
                 return self._subs[key]
@@ -213,21 +267,27 @@ class ConfigurationCheck:
             t = d.target
             folder = self.workdir / "configurations" / str(len(self._subs) + 1)
             folder.mkdir(parents=True, exist_ok=True)
-            # the same lines first in the unit, as a command-line define would set them: the
-            # modules of other files (a submodule's own `ifdef) read the configuration too
-            first = folder / "rtlopt_configuration.vh"
-            first.write_text(configured("", t.name, macros, config))
-            text = configured(
-                t.file.read_text(errors="surrogateescape"),
-                t.name,
-                macros,
-                config,
-                t.line,
-                self.derived(),
-            )
-            special = design_with_target_text(d, text, folder, (first,))
+            built = substituted_design(d, build) if build else d
+            special = built
+            if config is not None:
+                # the same lines first in the unit, as a command-line define would set them:
+                # the modules of other files (a submodule's own `ifdef) read the
+                # configuration too
+                first = folder / "rtlopt_configuration.vh"
+                first.write_text(configured("", t.name, macros, config))
+                text = configured(
+                    t.file.read_text(errors="surrogateescape"),
+                    t.name,
+                    macros,
+                    config,
+                    t.line,
+                    self.derived(),
+                )
+                special = design_with_target_text(built, text, folder, (first,))
             # a parent's instance under one of these conditionals may give the target other
             # parameters here: the configuration's own parameterizations are checked then
+            # (the repository's other parameterizations check their own configurations and
+            # builds: evaluate/_params.py keeps other_configurations)
             from rtlopt.evaluate._macros import instance_conditions
 
             params = bool(set(macros) & instance_conditions(d)) and (

@@ -62,8 +62,9 @@ TOOL_MACROS = frozenset(
 #: Stands for a header included through a macro name (```include `HDR``) among the macros.
 UNFOLLOWED = "`include `"
 
-#: Marks what another build of the repository reads otherwise among the macros (a macro or
-#: a module a file this build does not read defines: ``evaluate._macros``).
+#: Marks what another build of the repository reads otherwise among the macros (a macro a
+#: file this build does not read defines: ``evaluate._macros``; another file's definition of
+#: a submodule is a build proven in its own right: ``evaluate._alternatives``).
 OTHER_BUILD = "`other build: "
 
 #: At most this many tested macros are enumerated (2**n readings of each text).

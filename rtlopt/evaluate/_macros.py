@@ -19,6 +19,7 @@ __all__ = [
     "instance_conditions",
     "overridable_macros",
     "package_files",
+    "repository_modules",
 ]
 
 _DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)")
@@ -95,7 +96,7 @@ def _repository_defines(root: Path) -> dict[Path, frozenset[str]]:
 
 
 @functools.lru_cache(maxsize=8)
-def _repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
+def repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
     """The modules each Verilog source of the repository defines (outside rtlopt's own
     folders): ``(name, its text with white space normalised)``, read once per run."""
     from rtlopt.verilog import blank_comments, module_spans
@@ -123,8 +124,9 @@ def configuration_macros(design: Design, module: str, files: Sequence[Path]) -> 
     ``files`` test: the macros whose conditionals select a definition of a macro the module
     or those files use (anywhere in the sources, the prelude or a header they include); and
     an :data:`OTHER_BUILD` mark for a macro the module or those files use that a repository
-    file this build does not read defines (another build's configuration header), or a
-    module of ``files`` another repository file defines otherwise (another filelist's)."""
+    file this build does not read defines (another build's configuration header). A module
+    of ``files`` another repository file defines otherwise (another filelist's) is another
+    configuration proven in its own right (``evaluate/_alternatives.py``)."""
     from rtlopt.evaluate._configs import OTHER_BUILD, read_files, selecting_macros, used_macros
 
     known = [*design.prelude, *design.sources.files, *design.closure]
@@ -150,20 +152,6 @@ def configuration_macros(design: Design, module: str, files: Sequence[Path]) -> 
                 f"{OTHER_BUILD}macro {name} is also defined by {_rel(design, f)}, which this "
                 "build does not read"
             )
-    mine = {f.resolve() for f in files}
-    defs = _repository_modules(design.root)
-    # the target aside: a build that links another definition of it does not read this change
-    # (a candidate or an older copy kept in the repository is such a definition)
-    here = {n: t for f in mine for n, t in defs.get(f, ()) if n != design.target.name}
-    for f, mods in defs.items():
-        if f in mine:
-            continue
-        for name, text in mods:
-            if name in here and text != here[name]:
-                out.add(
-                    f"{OTHER_BUILD}module {name} is also defined, otherwise, by "
-                    f"{_rel(design, f)}, which another filelist may read"
-                )
     return frozenset(out)
 
 

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
-__all__ = ["NOT_FINISHED", "PENDING", "ParamOutcome", "Scope", "verdict_of", "with_defaults"]
+__all__ = [
+    "NOT_FINISHED",
+    "PENDING",
+    "ParamOutcome",
+    "Scope",
+    "verdict_of",
+    "with_configurations",
+    "with_defaults",
+]
 
 #: A configuration's verdict when its check did not finish (the time budget, a tool error).
 NOT_FINISHED = "not finished"
@@ -28,6 +36,29 @@ def with_defaults(
     if not rows or rows[0].get("verdict") != PENDING or formal is None:
         return rows
     return ({**rows[0], "verdict": formal.verdict.value}, *rows[1:])
+
+
+def with_configurations(
+    scope: str,
+    rows: tuple[Mapping[str, str], ...],
+    more: list[dict[str, str]],
+    formal: FormalResult | None,
+) -> tuple[str, tuple[Mapping[str, str], ...]]:
+    """The scope line and the rows with ``more`` (other configurations of the module's
+    `ifdef, other builds of its submodules: ``kind`` ``configuration``) added: behind the
+    parameter check's rows, or behind a row of this build when there are none."""
+    if not more:
+        return scope, rows
+    if not rows:
+        verdict = PENDING if formal is None else formal.verdict.value
+        rows = ({"values": "this build", "kind": "defaults", "where": "", "verdict": verdict},)
+    kept = [r["values"] for r in more if r["verdict"] in ("proven", "accepted")]
+    n = len(kept)
+    if kept:
+        verb = "proven" if all(r["verdict"] == "proven" for r in more) else "checked"
+        line = f"{verb} in {n} other configuration{'s' if n != 1 else ''} ({'; '.join(kept)})"
+        scope = f"{scope}; {line}" if scope else f"{verb} for this build; {line}"
+    return scope, (*rows, *more)
 
 
 def verdict_of(res: EvalResult) -> str:

@@ -22,7 +22,7 @@ from rtlopt.evaluate._candidate import Candidate, Progress, invalid
 from rtlopt.evaluate._config_check import ConfigurationCheck
 from rtlopt.evaluate._messages import mismatch_reason
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check, netlist_sources
-from rtlopt.evaluate._param_scope import PENDING, with_defaults
+from rtlopt.evaluate._param_scope import PENDING, with_configurations, with_defaults
 from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
@@ -176,13 +176,16 @@ class Pipeline:
 
     def _configuration_stage(self, s: EvalSetup, c: Candidate) -> EvalResult | None:
         """The other configurations of the module's `ifdef in which the candidate reads
-        differently (evaluate/_config_check.py), within the verdict's one time budget."""
-        if not c.other_configs or self._configs is None:
+        differently, and the other builds of its submodules (evaluate/_config_check.py),
+        within the verdict's one time budget; each is a row of the verdict's scope."""
+        if not (c.other_configs or c.builds) or self._configs is None:
             return None
         deadline = _deadline(s, c)
         if c.formal is None:  # the defaults' formal check runs after (beside synthesis)
             deadline = deadline.share(2)
-        rejection = self._configs.check(c.text, c.macros, c.other_configs, deadline)
+        rows: list[dict[str, str]] = []
+        rejection = self._configs.check(c.text, c.macros, c.other_configs, deadline, c.builds, rows)
+        c.scope, c.configurations = with_configurations(c.scope, c.configurations, rows, c.formal)
         if rejection is None:
             return None
         stage, reason, sub = rejection

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.errors import DesignError
+from rtlopt.evaluate._alternatives import OtherBuilds
 from rtlopt.evaluate._configs import tested_macros
 from rtlopt.evaluate._placement import (
     PASS_DIRECTIVE,
@@ -144,7 +145,7 @@ class UnitText:
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
         self._off: tuple[str, ...] | None = None
         self._module_text = ""
-        self._external: dict[tuple[str, ...], frozenset[str]] = {}
+        self._external: dict[tuple[str, ...], tuple[frozenset[str], OtherBuilds]] = {}
         self._ext_lock = threading.Lock()
         self._off_lock = threading.Lock()
         self._unit_lines: list[tuple[int, Path, int]] = []
@@ -368,7 +369,17 @@ class UnitText:
     def external_macros(self, candidate: str = "") -> frozenset[str]:
         """The macros tested outside the target module's own text that can change the design
         (``evaluate._configs.external_macros``): in the files of the modules the reference or
-        ``candidate`` instantiates and the headers the module or those files include."""
+        ``candidate`` instantiates (and those another build reads in their place) and the
+        headers the module or those files include."""
+        return self._outside(candidate)[0]
+
+    def other_builds(self, candidate: str = "") -> OtherBuilds:
+        """The builds that read another file for one of the modules the reference or
+        ``candidate`` instantiates (``evaluate._alternatives.other_builds``)."""
+        return self._outside(candidate)[1]
+
+    def _outside(self, candidate: str) -> tuple[frozenset[str], OtherBuilds]:
+        from rtlopt.evaluate._alternatives import other_builds
         from rtlopt.evaluate._configs import external_macros
 
         d = self.design
@@ -400,10 +411,10 @@ class UnitText:
             if key not in self._external:
                 from rtlopt.evaluate._macros import configuration_macros
 
-                found = external_macros([*files, *heads], d.include_dirs)
-                found |= configuration_macros(
-                    d, blank_comments(module, strings=False), sorted(files)
-                )
+                builds = other_builds(d, sorted(files))
+                read = sorted({*files, *builds.files})
+                found = external_macros([*read, *heads], d.include_dirs)
+                found |= configuration_macros(d, blank_comments(module, strings=False), read)
                 if local:
                     from rtlopt.evaluate._configs import TOOL_MACROS, tested_macros
 
@@ -413,7 +424,7 @@ class UnitText:
                     own = [m for m in module_spans(text) if m.name == t.name]
                     rest = text if not own else text[: own[0].start] + text[own[0].end :]
                     found |= tested_macros(rest) - TOOL_MACROS
-                self._external[key] = frozenset(found)
+                self._external[key] = (frozenset(found), builds)
             return self._external[key]
 
     def state_left(self, text: str) -> str:

@@ -19,6 +19,7 @@ from rtlopt.evaluate._sources import library_files
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
 if TYPE_CHECKING:
+    from rtlopt.evaluate._alternatives import OtherBuilds
     from rtlopt.evaluate._preprocess import Preprocessed, UnitText
 
 __all__ = [
@@ -120,7 +121,11 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
     if s.config.harness.other_configurations != "check":
         return None
     d = s.design
-    files = [d.modules[n].file for n in d.submodules if n in d.modules]
+    builds = _view_builds(s, c)
+    if builds.why:
+        why = f"another build of the repository reads the design differently ({builds.why})"
+        return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+    files = [d.modules[n].file for n in d.submodules if n in d.modules] + list(builds.files)
     files += package_files(d, [d.target.file.read_text(errors="replace"), c.text])
     found = (
         tested_macros(blank_comments(d.target.file.read_text(errors="replace"), strings=False))
@@ -128,6 +133,7 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
         | external_macros(files, d.include_dirs)
     ) - TOOL_MACROS
     if not found:
+        c.builds = list(builds.builds)  # each proven by the configuration stage
         return None
     return invalid(
         s.config.reward,
@@ -138,6 +144,19 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
         r_syn=0.0,
         logs=c.logs,
     )
+
+
+def _view_builds(s: EvalSetup, c: Candidate) -> OtherBuilds:
+    """The other builds of the modules the reference or the candidate instantiates (another
+    repository file's definition of one: ``evaluate/_alternatives.py``)."""
+    from rtlopt.evaluate._alternatives import other_builds
+
+    d = s.design
+    names = set(d.submodules) | {
+        w for w in re.findall(r"[A-Za-z_][\w$]*", c.text) if w in d.modules
+    }
+    files = {d.modules[n].file for n in names if n != d.target.name and n in d.modules}
+    return other_builds(d, sorted(files - {d.target.file}))
 
 
 def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
@@ -239,7 +258,17 @@ def _other_configurations(
         external=s_unit.external_macros(c.text),
     )
     c.macros, c.other_configs = macros, configs
-    return why
+    if why:
+        return why
+    builds = s_unit.other_builds(c.text)
+    if builds.why:
+        return (
+            f"another build of the repository reads the design differently ({builds.why}), and "
+            'rtlopt cannot build it (set harness.other_configurations = "ignore" if only this '
+            "build is built)"
+        )
+    c.builds = list(builds.builds)
+    return ""
 
 
 def switched_off_change(cand: Sequence[str], ref: Sequence[str]) -> str:

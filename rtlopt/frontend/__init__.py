@@ -3,6 +3,7 @@
 Public API:
     load_design(target, module, project, *, include_dirs=(), defines={}) -> Design
     parse_text(text, name="candidate.v", frontend="pyslang") -> list[Module]
+    parse_files(files, sources, frontend="pyslang") -> dict[str, Module]
     find_repo_root(path) -> Path
     override_roles(module, clocks, resets) -> Module  (harness.clocks / harness.resets)
     compare_constants(design) -> tuple[FieldConstant, ...]  (values inputs are compared with)
@@ -24,7 +25,7 @@ from rtlopt.frontend._compare import FieldConstant, compare_constants
 from rtlopt.frontend._drivers import driven_inputs
 from rtlopt.frontend._files import read_source, source_problem
 from rtlopt.frontend._lazy import module_closure, module_users, with_module
-from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_text
+from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_files, parse_text
 from rtlopt.frontend._params import (
     Parameterization,
     never_elaborated,
@@ -73,6 +74,7 @@ __all__ = [
     "module_spans",
     "override_roles",
     "parse_defines",
+    "parse_files",
     "parse_text",
     "read_filelist",
     "splice_module",

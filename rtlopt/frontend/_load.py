@@ -115,6 +115,25 @@ def parse_text(
     return sorted(mods.values(), key=lambda m: m.start)
 
 
+def parse_files(
+    files: Sequence[Path], sources: SourceSet, frontend: str = "pyslang"
+) -> dict[str, Module]:
+    """The modules of ``files`` (each in ``sources.files``), parsed together in the design's
+    elaboration context, by name, with clocks and resets inferred across the instances among
+    them (another build of a design: ``evaluate/_alternatives.py``).
+
+    Raises:
+        DesignError: a file does not parse (its first syntax error).
+    """
+    texts = _read_all(sources, files, Path(), ProjectConfig().max_file_bytes, prelude=False)
+    parsed = [f for f in files if f in texts]
+    result = _parse(get_frontend(frontend), sources, parsed, texts)
+    for path, problems in result.errors.items():
+        if problems:
+            raise _syntax_error(problems[0], f"fix {path.name}")
+    return _with_roles(result, texts=texts)
+
+
 def _pick_target(
     target_file: Path, module: str | None, here: list[Module], everywhere: Mapping[str, Module]
 ) -> Module:
