@@ -161,6 +161,12 @@ class _Gate:
 
         self.repo, self.top, self.base_rev, self.staged, self.tmp = repo, top, base_rev, staged, tmp
         self.new_tree = context_tree(repo, top, tmp / "new", staged=staged)
+        # the work tree: a .gitattributes edited there is not the one its checkout applied
+        pending = [] if staged else str(repo.git.diff("-z", "--name-only", "--")).split("\0")
+        pending += (
+            [] if staged else str(repo.git.ls_files("-z", "-o", "--exclude-standard")).split("\0")
+        )
+        self._pending_attributes = sorted({p for p in pending if Path(p).name == ".gitattributes"})
         # a submodule bump: the paths that differ under it are changes of the repository
         self.subs, self._base_links = submodule_changes(repo, top, base_rev, staged, self.new_tree)
         self.changes = changes | {p: s for p, s in self.subs.changes.items() if s != "G"}
@@ -176,9 +182,9 @@ class _Gate:
         from rtlopt.check._git import base_content
 
         p = self.base_tree() / rel
-        if not p.is_symlink() and p.is_file():
+        if p.is_file() and not p.is_symlink():  # also under a submodule, which git show is not
             return p.read_text(errors="replace")
-        return base_content(self.repo, self.base_rev, rel)
+        return base_content(self.repo, self.base_rev, rel, self.base_tree())
 
     def base_tree(self) -> Path:
         from rtlopt.check._git import export_tree, fill_submodules
@@ -199,7 +205,15 @@ class _Gate:
         self.read = mapped.read
         self.changes.update(dict.fromkeys(mapped.converted, "M"))
         self.sources = mapped.sources
-        return [ModuleCheck(rel, "(file)", "changed", findings=[f]) for rel, f in mapped.findings]
+        found = mapped.findings + [
+            (
+                rel,
+                f"{rel} is not staged: the change is read as a checkout of the index reads "
+                f"it, with the index's attributes; stage it (git add {rel}) and check again",
+            )
+            for rel in self._pending_attributes
+        ]
+        return [ModuleCheck(rel, "(file)", "changed", findings=[f]) for rel, f in found]
 
     def _rels(self, files: Sequence[Path]) -> tuple[list[str], set[str]]:
         """The changed Verilog files to judge, and those named but not staged."""
@@ -267,7 +281,7 @@ class _Gate:
     def _judge(
         self, cfg: Config, rules: Rules, rels: list[str], unstaged: set[str], pdk: Any
     ) -> list[ModuleCheck]:
-        from rtlopt.check._git import new_content, renamed_files
+        from rtlopt.check._git import renamed_files, work_tree_content
         from rtlopt.frontend._depgraph import design_graph
 
         tree = self._context(rules)
@@ -281,7 +295,7 @@ class _Gate:
             if rel in deleted:
                 text: str | None = ""
             elif rel in unstaged:
-                text = new_content(self.repo, self.top, rel, staged=False)
+                text = work_tree_content(self.top, rel)
             else:  # as a checkout of the change reads it
                 p = self.new_tree / rel
                 text = p.read_text(errors="replace") if p.is_file() else None
@@ -297,6 +311,8 @@ class _Gate:
         _moved_modules(modules, removed, added)
         _duplicate_modules(tree, modules)
         graph = design_graph(self.new_tree, cfg.project.exclude, extra=self.read)
+        # a changed file an `include reads, whatever its name: its macros reach every reader
+        self.read |= {p for p in self.changes if not p.endswith(VERILOG) and graph.includers(p)}
         _still_instantiated(graph, modules)
         self._reached(cfg, rules, graph, tree, modules)
         jobs = [self._with_rule(m) for m in modules if isinstance(m, _Job)]

@@ -135,20 +135,17 @@ def renamed_files(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     return renames
 
 
-def new_content(repo: git.Repo, top: Path, rel: str, *, staged: bool) -> str | None:
-    """A file's content in the index (staged) or the work tree; None when absent."""
-    if staged:
-        try:
-            return str(repo.git.show(f":{rel}"))
-        except git.GitCommandError:
-            return None
+def work_tree_content(top: Path, rel: str) -> str | None:
+    """A file's content in the work tree (an edit not staged yet); None when absent. What the
+    change holds otherwise is read from its checkout (:func:`context_tree`)."""
     p = top / rel
     return p.read_text(errors="replace") if p.exists() else None
 
 
-def base_content(repo: git.Repo, base: str, rel: str) -> str | None:
+def base_content(repo: git.Repo, base: str, rel: str, tree: Path | None = None) -> str | None:
     """A file's content at ``base`` (a symlink's: its target's, as the tools read it); None
-    when the file does not exist there."""
+    when the file does not exist there. ``tree``: the base's checkout, where the file (the
+    symlink's target) is read as a checkout converts it."""
     for _hop in range(8):
         try:
             text = str(repo.git.show(f"{base}:{rel}", strip_newline_in_stdout=False))
@@ -156,6 +153,9 @@ def base_content(repo: git.Repo, base: str, rel: str) -> str | None:
         except git.GitCommandError:
             return None
         if mode != "120000":
+            found = tree / rel if tree is not None else None
+            if found is not None and found.is_file() and not found.is_symlink():
+                return found.read_text(errors="replace")
             return text
         target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), text.strip()))
         if posixpath.isabs(target) or target.startswith("../"):

@@ -204,3 +204,16 @@ def test_a_gitattributes_change_that_rewrites_no_design_file_passes(
     _git(repo, "add", "-A")
     rc, out = _check(repo)
     assert rc == 0 and not out["modules"], out
+
+
+def test_a_gitattributes_edit_the_checkout_did_not_apply_fails_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CI's --base reads the work tree; an attributes file not in the index is not what the
+    # checkout of the work tree's files applied: the gate says so instead of judging by it
+    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": IDENT})
+    _write(repo, {".gitattributes": "*.v ident\n"})
+    rc, out = _check(repo, "--base", "HEAD")
+    row = _rows(out).get((".gitattributes", "(file)"))
+    assert rc == 1 and row is not None, out
+    assert "git add .gitattributes" in row["findings"][0]
