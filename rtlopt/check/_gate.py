@@ -213,7 +213,11 @@ class _Gate:
             )
             for rel in self._pending_attributes
         ]
-        return [ModuleCheck(rel, "(file)", "changed", findings=[f]) for rel, f in found]
+        subs = {p for p, s in self.subs.changes.items() if s == "G"} | set(self.subs.links)
+        return [
+            ModuleCheck(rel, "(submodule)" if rel in subs else "(file)", "changed", findings=[f])
+            for rel, f in found
+        ]
 
     def _rels(self, files: Sequence[Path]) -> tuple[list[str], set[str]]:
         """The changed Verilog files to judge, and those named but not staged."""

@@ -10,7 +10,7 @@ design's text without changing a file the design reads, and each is mapped here:
 - a submodule bump (a gitlink): the paths that differ between its two commits are changes of
   the repository (``ip/op.v``), judged like any; where either commit is not in the
   submodule's repository here, or the submodule has uncommitted changes, the bump is a finding
-  unless no file under it can be read (excluded, named by no rule);
+  (without its files nothing proves that no include or library folder reaches into it);
 - a ``.gitattributes`` change: both trees are checkouts with their own attributes
   (:func:`rtlopt.check._git.checkout_tree`), so a file whose checkout bytes differ is a changed
   file; a file a ``filter`` attribute converts reads as this machine's filter drivers write it,
@@ -19,7 +19,6 @@ design's text without changing a file the design reads, and each is mapped here:
 
 from __future__ import annotations
 
-import fnmatch
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -129,37 +128,17 @@ def attribute_findings(repo: Any, base: Path, new: Path, files: Iterable[str]) -
     return [rel for rel in names if old.get(rel) != now.get(rel)]
 
 
-def may_read_under(
-    folder: str,
-    reads: Iterable[DesignReads],
-    exclude: Iterable[str],
-    listed: Iterable[str] | None,
-) -> list[str]:
-    """Why the design may read a file under ``folder`` (a submodule whose content the gate
-    cannot see in full): the rules name a folder or file under it, or ``listed`` (the files
-    it holds, when known) has a file the design may read; empty when provably none.
-    ``listed`` None (unknown content) reads unless every path under it is excluded."""
+def read_under(folder: str, reads: Iterable[DesignReads]) -> str:
+    """What the design reads under ``folder`` (a submodule whose change the gate cannot
+    read), for the finding. Never "nothing": without its files the gate cannot prove that no
+    include, filelist or scan reaches into it (``project.exclude`` keeps the scan out, not an
+    ```include`` nor a library folder), so such a bump always fails closed."""
     prefix = folder.rstrip("/") + "/"
-    why: list[str] = []
+    why: set[str] = set()
     for r in reads:
-        why += [f"the rules name {d}" for d in r.folders if (d + "/").startswith(prefix)]
-        why += [f"the design reads {f}" for f in sorted(r.files) if f.startswith(prefix)]
-    if why:
-        return sorted(set(why))[:3]
-    patterns = list(exclude)
-    if listed is None:
-        probe = prefix + "rtlopt-any-file.v"
-        if any(fnmatch.fnmatch(probe, p) or fnmatch.fnmatch("/" + probe, p) for p in patterns):
-            return []
-        return [f"its files are unknown here, and {folder} is not excluded"]
-    suffixes = set(_READ_SUFFIXES) | {s for r in reads for s in r.suffixes}
-    for rel in sorted(listed):
-        if Path(rel).suffix not in suffixes:
-            continue
-        if any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch("/" + rel, p) for p in patterns):
-            continue
-        why.append(f"it holds {rel}")
-    return why[:3]
+        why |= {f"the rules name {d}" for d in r.folders if (d + "/").startswith(prefix)}
+        why |= {f"the design reads {f}" for f in r.files if f.startswith(prefix)}
+    return "; ".join(sorted(why)[:3]) or "the gate cannot see its files"
 
 
 @dataclass
@@ -223,34 +202,28 @@ def _has_commit(top: Path, rel: str, sha: str) -> bool:
 def submodule_findings(
     unseen: Mapping[str, str],
     reads: Iterable[DesignReads],
-    exclude: Iterable[str],
     nested: Iterable[str],
 ) -> list[tuple[str, str]]:
-    """(path, finding) for each submodule bump the gate cannot read whose folder the design
-    may read, and for each submodule nested in a bumped one that moved."""
+    """(path, finding) for each submodule bump the gate cannot read, and for each submodule
+    nested in a bumped one that moved."""
     reads = list(reads)
-    out = []
-    for rel, why in sorted(unseen.items()):
-        reached = may_read_under(rel, reads, exclude, None)
-        if reached:
-            out.append(
-                (
-                    rel,
-                    f"submodule {rel} moved and the design may read files under it "
-                    f"({'; '.join(reached)}), but the gate cannot read the change: {why}; "
-                    "fail closed: make both commits available and check again, or review "
-                    "the bump in a commit of its own",
-                )
-            )
-    for rel in sorted(nested):
-        if may_read_under(rel, reads, exclude, None):
-            out.append(
-                (
-                    rel,
-                    f"submodule {rel} (inside a bumped submodule) moved, and the gate does not "
-                    "read nested submodules: review it in a commit of its own",
-                )
-            )
+    out = [
+        (
+            rel,
+            f"submodule {rel} moved and the design may read files under it ("
+            f"{read_under(rel, reads)}), but the gate cannot read the change: {why}; make "
+            "both commits available and check again, or review the bump in a commit of its own",
+        )
+        for rel, why in sorted(unseen.items())
+    ]
+    out += [
+        (
+            rel,
+            f"submodule {rel} (inside a bumped submodule) moved ({read_under(rel, reads)}), and "
+            "the gate does not read nested submodules: review it in a commit of its own",
+        )
+        for rel in sorted(nested)
+    ]
     return out
 
 
@@ -277,7 +250,7 @@ def map_reads(
     reads = [design_reads(base, rules.base.project, top), design_reads(new, rules.new.project, top)]
     read = frozenset().union(*(r.files for r in reads))
     nested = [p for p, s in subs.changes.items() if s == "G"]
-    found = submodule_findings(subs.unseen, reads, rules.config.project.exclude, nested)
+    found = submodule_findings(subs.unseen, reads, nested)
     converted: list[str] = []
     if any(Path(p).name == ".gitattributes" for p in changes):
         named = set(read) | verilog_files(base) | verilog_files(new)

@@ -103,7 +103,7 @@ def test_a_submodule_bump_the_gate_cannot_read_fails_closed(
     repo = _with_submodule(tmp_path, monkeypatch, {"op.v": OP.format("&")})
     _git(repo, "submodule", "deinit", "-q", "-f", "ip")
     rc, out = _check(repo)
-    row = _rows(out).get(("ip", "(file)"))
+    row = _rows(out).get(("ip", "(submodule)"))
     assert rc == 1 and row is not None, out
     assert "not checked out" in row["findings"][0] and "submodule ip" in row["findings"][0]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import git
 
 from rtlopt.check._git import checkout_tree, context_tree
-from rtlopt.check._reads import DesignReads, design_reads, may_read_under
+from rtlopt.check._reads import DesignReads, design_reads, read_under
 from rtlopt.config import ProjectConfig
 
 KEYWORDS = 'module m; localparam T = "$Id$"; localparam F = "$Format:%H$"; endmodule\n'
@@ -66,15 +66,8 @@ def test_library_files_are_read_whatever_their_suffix(tmp_path: Path) -> None:
     assert ".vlib" in reads.suffixes and "lib" in reads.folders
 
 
-def test_a_submodule_folder_is_read_unless_provably_not() -> None:
+def test_a_submodule_the_gate_cannot_read_is_named_with_what_reads_it() -> None:
     none = DesignReads(frozenset(), (), ())
-    lib = DesignReads(frozenset({"ip/op.vlib"}), (".vlib",), ("ip/rtl",))
-    # content unknown: read unless excluded
-    assert may_read_under("ip", [none], [], None)
-    assert not may_read_under("ip", [none], ["ip/**"], None)
-    # the rules name a folder or a file under it: read, even when excluded
-    assert may_read_under("ip", [lib], ["ip/**"], None)
-    # content known: only files the design may read count
-    assert not may_read_under("ip", [none], [], ["ip/README.md", "ip/doc/x.png"])
-    assert may_read_under("ip", [none], [], ["ip/README.md", "ip/rtl/op.sv"])
-    assert not may_read_under("ip", [none], ["ip/rtl/*"], ["ip/rtl/op.sv"])
+    lib = DesignReads(frozenset({"ip/op.vlib", "ipx/a.v"}), (), ("ip/rtl", "ipx"))
+    assert read_under("ip", [none]) == "the gate cannot see its files"
+    assert read_under("ip", [lib]) == "the design reads ip/op.vlib; the rules name ip/rtl"
