@@ -54,7 +54,10 @@ def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     any kind (headers, filelists, configuration; deleted files too): path -> git's status
     letter. Untracked files git does not ignore count as added."""
     args = ["--cached"] if staged else []
-    out = repo.git.diff(*args, "-z", "--name-status", "--no-renames", base, "--")
+    # every submodule bump, whatever .gitmodules' `ignore` says (a commit can set it to all)
+    out = repo.git.diff(
+        *args, "-z", "--name-status", "--no-renames", "--ignore-submodules=none", base, "--"
+    )
     fields = out.split("\0")
     changes: dict[str, str] = {}
     for i in range(0, len(fields) - 1, 2):
@@ -233,7 +236,9 @@ def gitlinks(repo: git.Repo, base: str, *, staged: bool) -> dict[str, tuple[str,
     turns into (or out of) a folder: path -> (commit at the base, commit after the change),
     ``""`` where there is none."""
     args = ["--cached"] if staged else []
-    out = repo.git.diff(*args, "-z", "--raw", "--no-renames", "--abbrev=40", base, "--")
+    out = repo.git.diff(
+        *args, "-z", "--raw", "--no-renames", "--abbrev=40", "--ignore-submodules=none", base, "--"
+    )
     fields = out.split("\0")
     links: dict[str, tuple[str, str]] = {}
     for i in range(0, len(fields) - 1, 2):
@@ -294,7 +299,7 @@ def submodule_diff(top: Path, rel: str, old: str, new: str) -> dict[str, str]:
     """The paths that differ between two commits of a submodule, as paths of the repository
     (``rel/...``): path -> git's status letter (``G`` for a nested submodule)."""
     sub = git.Repo(top / rel)
-    out = str(sub.git.diff("-z", "--raw", "--no-renames", old, new, "--"))
+    out = str(sub.git.diff("-z", "--raw", "--no-renames", "--ignore-submodules=none", old, new))
     fields = out.split("\0")
     changes: dict[str, str] = {}
     for i in range(0, len(fields) - 1, 2):

@@ -83,12 +83,16 @@ def _with_submodule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict
     return repo
 
 
+@pytest.mark.parametrize("hidden", [False, True], ids=["plain", "gitmodules-ignore-all"])
 def test_a_submodule_bump_that_breaks_an_instantiated_module_is_refuted(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hidden: bool
 ) -> None:
     # both commits are in the submodule's repository: the files under ip that differ are
     # changes of the repository, judged like any (op refuted: a & b for a ^ b)
     repo = _with_submodule(tmp_path, monkeypatch, {"op.v": OP.format("&")})
+    if hidden:  # `ignore = all` hides the bump from git diff and git status
+        _git(repo, "config", "-f", ".gitmodules", "submodule.ip.ignore", "all")
+        _git(repo, "add", ".gitmodules")
     rc, out = _check(repo)
     row = _rows(out).get(("ip/op.v", "op"))
     assert rc == 1 and row is not None, out
