@@ -44,6 +44,7 @@ class DesignReads:
     files: frozenset[str]
     suffixes: tuple[str, ...]  # what library folders read
     folders: tuple[str, ...]  # include and library folders, and listed files' folders
+    error: str = ""  # why the rules' filelists do not read here (then nothing is known)
 
 
 def design_reads(tree: Path, project: ProjectConfig, top: Path | None = None) -> DesignReads:
@@ -56,8 +57,8 @@ def design_reads(tree: Path, project: ProjectConfig, top: Path | None = None) ->
     root = tree.resolve()
     try:
         paths, suffixes = design_files(tree, project)
-    except RtloptError:
-        return DesignReads(frozenset(), (), ())
+    except RtloptError as exc:
+        return DesignReads(frozenset(), (), (), exc.one_line())
     folders: list[Path] = [tree / d for d in project.include_dirs]
     for fl in project.filelists:
         try:
@@ -267,7 +268,36 @@ def map_reads(
     sources = converted + sorted(
         p for p, s in changes.items() if s != "D" and p in read and not p.endswith(_VERILOG)
     )
+    errors = [r.error for r in reads if r.error]
+    if errors:  # fail closed: which other files the design reads is unknown
+        found += [
+            (
+                rel,
+                f"{rel} changed and the gate cannot tell whether the design reads it: the "
+                f"filelists do not read here ({errors[0]}); check in the environment the "
+                "build uses",
+            )
+            for rel in _other_paths(changes, read, subs.links)
+        ]
     return Mapped(read, converted, sources, found)
+
+
+def _other_paths(
+    changes: Mapping[str, str], read: Iterable[str], links: Iterable[str]
+) -> list[str]:
+    """Changed paths that are no Verilog source, filelist, configuration, submodule nor git
+    metadata, and that the design is not known to read."""
+    from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+
+    known = set(read) | set(links)
+    meta = (*CONFIG_FILES, ".gitattributes", ".gitmodules")
+    return sorted(
+        p
+        for p in changes
+        if not p.endswith((*_VERILOG, *FILELIST_SUFFIXES))
+        and Path(p).name not in meta
+        and p not in known
+    )
 
 
 def verilog_files(tree: Path) -> set[str]:

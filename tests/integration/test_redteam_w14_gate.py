@@ -221,3 +221,27 @@ def test_a_gitattributes_edit_the_checkout_did_not_apply_fails_closed(
     row = _rows(out).get((".gitattributes", "(file)"))
     assert rc == 1 and row is not None, out
     assert "git add .gitattributes" in row["findings"][0]
+
+
+@pytest.mark.parametrize("env", [True, False], ids=["variable-set", "variable-unset"])
+def test_a_library_folder_named_through_an_environment_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env: bool
+) -> None:
+    # -y ${W14_LIB}: the folder resolves to the work tree, not to the gate's checkouts; set,
+    # the file is judged; unset, the gate cannot tell what the design reads: fail closed
+    repo = _library(tmp_path, monkeypatch)
+    _write(repo, {"files.f": "-y ${W14_LIB}\n+libext+.vlib\nrtl/top.v\nrtl/soc.v\n"})
+    _git(repo, "commit", "-q", "-a", "-m", "library from the environment")
+    _write(repo, {"lib/op.vlib": OP.format("&")})
+    _git(repo, "add", "-A")
+    if env:
+        monkeypatch.setenv("W14_LIB", str(repo / "lib"))
+    else:
+        monkeypatch.delenv("W14_LIB", raising=False)
+    rc, out = _check(repo)
+    rows = _rows(out)
+    assert rc == 1, out
+    if env:
+        assert rows[("lib/op.vlib", "op")]["equivalence"] in ("refuted", "mismatch"), out
+    else:
+        assert "cannot tell whether the design reads it" in str(rows[("lib/op.vlib", "(file)")])
