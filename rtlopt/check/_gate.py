@@ -157,34 +157,78 @@ class _Gate:
         self, repo: Any, top: Path, base_rev: str, staged: bool, tmp: Path, changes: dict[str, str]
     ) -> None:
         from rtlopt.check._git import context_tree
+        from rtlopt.check._reads import submodule_changes
 
         self.repo, self.top, self.base_rev, self.staged, self.tmp = repo, top, base_rev, staged, tmp
-        self.changes = changes
         self.new_tree = context_tree(repo, top, tmp / "new", staged=staged)
+        # the work tree: a .gitattributes edited there is not the one its checkout applied
+        pending = [] if staged else str(repo.git.diff("-z", "--name-only", "--")).split("\0")
+        pending += (
+            [] if staged else str(repo.git.ls_files("-z", "-o", "--exclude-standard")).split("\0")
+        )
+        self._pending_attributes = sorted({p for p in pending if Path(p).name == ".gitattributes"})
+        # a submodule bump: the paths that differ under it are changes of the repository
+        self.subs, self._base_links = submodule_changes(repo, top, base_rev, staged, self.new_tree)
+        self.changes = changes | {p: s for p, s in self.subs.changes.items() if s != "G"}
         self.required = Required()
         self._base_tree: Path | None = None
         self._sources_with_macros: set[str] = set()
+        self.read: frozenset[str] = frozenset()  # every file the design reads, either side
+        self.sources: list[str] = []  # changed files it reads, judged whatever their name
 
     def read_base(self, rel: str) -> str | None:
+        """``rel`` at the base as a checkout of the base reads it (its attributes applied);
+        a symlink's: its target's."""
         from rtlopt.check._git import base_content
 
-        return base_content(self.repo, self.base_rev, rel)
+        p = self.base_tree() / rel
+        if p.is_file() and not p.is_symlink():  # also under a submodule, which git show is not
+            return p.read_text(errors="replace")
+        return base_content(self.repo, self.base_rev, rel, self.base_tree())
 
     def base_tree(self) -> Path:
-        from rtlopt.check._git import export_tree
+        from rtlopt.check._git import export_tree, fill_submodules
 
         if self._base_tree is None:
             self._base_tree = export_tree(self.repo, self.base_rev, self.tmp / "base")
+            fill_submodules(self.top, self._base_tree, self._base_links)
         return self._base_tree
+
+    def _map_reads(self, rules: Rules) -> list[ModuleCheck]:
+        """Map the change to the files the design reads (:func:`rtlopt.check._reads.map_reads`):
+        those it reads are judged whatever their name; what the gate cannot read fails."""
+        from rtlopt.check._reads import map_reads
+
+        mapped = map_reads(
+            self.repo, self.top, self.base_tree(), self.new_tree, rules, self.changes, self.subs
+        )
+        self.read = mapped.read
+        self.changes.update(dict.fromkeys(mapped.converted, "M"))
+        self.sources = mapped.sources
+        found = mapped.findings + [
+            (
+                rel,
+                f"{rel} is not staged: the change is read as a checkout of the index reads "
+                f"it, with the index's attributes; stage it (git add {rel}) and check again",
+            )
+            for rel in self._pending_attributes
+        ]
+        subs = {p for p, s in self.subs.changes.items() if s == "G"} | set(self.subs.links)
+        return [
+            ModuleCheck(rel, "(submodule)" if rel in subs else "(file)", "changed", findings=[f])
+            for rel, f in found
+        ]
 
     def _rels(self, files: Sequence[Path]) -> tuple[list[str], set[str]]:
         """The changed Verilog files to judge, and those named but not staged."""
         from rtlopt.check._git import changed_files
 
         staged, repo, base_rev = self.staged, self.repo, self.base_rev
+        changed = [*changed_files(repo, base_rev, staged=staged), *self.sources]
+        changed += [p for p, s in self.subs.changes.items() if s != "D" and p.endswith(VERILOG)]
         if not files:
-            return changed_files(repo, base_rev, staged=staged), set()
-        wanted = set(changed_files(repo, base_rev, staged=staged))
+            return sorted(set(changed)), set()
+        wanted = set(changed)
         rels, unstaged = [], set()
         for r in _relative(files, self.top):
             if r in wanted:
@@ -198,10 +242,11 @@ class _Gate:
         from rtlopt.check._git import changed_files
 
         cfg = _with_gate_sandbox(rules.config)
-        rels, unstaged = self._rels(files)
         report = CheckReport(self.base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
         if rules.changes:
             report.modules.append(_config_check(rules))
+        report.modules += self._map_reads(rules)
+        rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools
             pending = changed_files(self.repo, self.base_rev, staged=False) if self.staged else []
             if pending:
@@ -240,7 +285,7 @@ class _Gate:
     def _judge(
         self, cfg: Config, rules: Rules, rels: list[str], unstaged: set[str], pdk: Any
     ) -> list[ModuleCheck]:
-        from rtlopt.check._git import base_content, new_content, renamed_files
+        from rtlopt.check._git import renamed_files, work_tree_content
         from rtlopt.frontend._depgraph import design_graph
 
         tree = self._context(rules)
@@ -250,24 +295,28 @@ class _Gate:
         added: dict[str, str] = {}  # name -> its new text
         gone = set(renames.values())
         deleted = [p for p, s in self.changes.items() if s == "D" and p not in gone]
-        for rel in [*rels, *(p for p in deleted if p.endswith(VERILOG))]:
+        for rel in [*rels, *(p for p in deleted if p.endswith(VERILOG) or p in self.read)]:
             if rel in deleted:
                 text: str | None = ""
-            else:
-                index = self.staged and rel not in unstaged
-                text = new_content(self.repo, self.top, rel, staged=index)
+            elif rel in unstaged:
+                text = work_tree_content(self.top, rel)
+            else:  # as a checkout of the change reads it
+                p = self.new_tree / rel
+                text = p.read_text(errors="replace") if p.is_file() else None
             if rel not in deleted and (tree / rel).is_symlink():  # the tools read the target
                 text = (tree / rel).read_text(errors="replace") if (tree / rel).exists() else None
             if text is None:
                 continue
-            old_text = base_content(self.repo, self.base_rev, renames.get(rel, rel)) or ""
+            old_text = self.read_base(renames.get(rel, rel)) or ""
             if _file_changes(rel, text, old_text, modules, removed, added):
                 # the reference: this file at its base version, in the context after the change
                 (tree / rel).unlink(missing_ok=True)
                 (tree / rel).write_text(old_text)
         _moved_modules(modules, removed, added)
         _duplicate_modules(tree, modules)
-        graph = design_graph(self.new_tree, cfg.project.exclude)
+        graph = design_graph(self.new_tree, cfg.project.exclude, extra=self.read)
+        # a changed file an `include reads, whatever its name: its macros reach every reader
+        self.read |= {p for p in self.changes if not p.endswith(VERILOG) and graph.includers(p)}
         _still_instantiated(graph, modules)
         self._reached(cfg, rules, graph, tree, modules)
         jobs = [self._with_rule(m) for m in modules if isinstance(m, _Job)]
@@ -296,6 +345,7 @@ class _Gate:
         judged preprocessed, and the modules that use a changed package (judged against the
         base's package, :mod:`rtlopt.check._packages`)."""
         from rtlopt.check._deps import expand, reached_files
+        from rtlopt.check._reads import unjudged_files
 
         defines: set[str] = set()
         incdirs = False
@@ -321,20 +371,9 @@ class _Gate:
                         ],
                     )
                 )
-        for rel in self._unjudged_files():
-            modules.append(
-                ModuleCheck(
-                    rel,
-                    "(file)",
-                    "changed",
-                    findings=[
-                        f"{rel} changed and the design may read it (a filelist or an include "
-                        "names it), but rtlopt judges only Verilog sources (.v .sv .vh .svh), "
-                        "filelists (.f .F .vc .flist) and its configuration: review it in a "
-                        "commit of its own"
-                    ],
-                )
-            )
+        skip = self.read | set(self.subs.links)  # judged as sources; mapped to their paths
+        for rel, finding in unjudged_files(self.changes, skip, [self.base_tree(), self.new_tree]):
+            modules.append(ModuleCheck(rel, "(file)", "changed", findings=[finding]))
         sources = {rel for rel in headers if rel in self._sources_with_macros}
         for rel, why in sorted(reach.files.items()):
             if self.read_base(rel) is None or not (self.new_tree / rel).is_file():
@@ -454,7 +493,7 @@ class _Gate:
 
         out: dict[str, set[str]] = {}
         for rel, status in self.changes.items():
-            if not rel.endswith(VERILOG):
+            if not (rel.endswith(VERILOG) or rel in self.read):
                 continue
             old = self.read_base(rel) or ""
             p = self.new_tree / rel
@@ -476,36 +515,13 @@ class _Gate:
             }
         return out
 
-    def _unjudged_files(self) -> list[str]:
-        """Changed files of other kinds that a Verilog source or a filelist of either tree
-        names (a listed ``.inc``, a nested ``-f defs.txt``): fail closed, each a finding."""
-        from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
-
-        other = [
-            rel
-            for rel in self.changes
-            if not rel.endswith((*VERILOG, *FILELIST_SUFFIXES))
-            and Path(rel).name not in CONFIG_FILES
-        ]
-        if not other:
-            return []
-        texts: list[str] = []
-        for root in (self.base_tree(), self.new_tree):
-            for p in root.rglob("*"):
-                if p.suffix in (*VERILOG, *FILELIST_SUFFIXES) and p.is_file():
-                    try:
-                        texts.append(p.read_text(errors="replace"))
-                    except OSError:
-                        continue
-        return sorted(rel for rel in other if any(Path(rel).name in t for t in texts))
-
     def _changed_packages(self) -> dict[str, str]:
         """Packages whose text differs between the base and the change: name -> file."""
         from rtlopt.frontend._depgraph import package_spans
 
         out: dict[str, str] = {}
         for rel, status in self.changes.items():
-            if not rel.endswith(VERILOG):
+            if not (rel.endswith(VERILOG) or rel in self.read):
                 continue
             old = self.read_base(rel) or ""
             p = self.new_tree / rel

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import os
 import posixpath
 import shutil
-import tarfile
 from pathlib import Path
 
 import git
@@ -56,7 +54,10 @@ def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     any kind (headers, filelists, configuration; deleted files too): path -> git's status
     letter. Untracked files git does not ignore count as added."""
     args = ["--cached"] if staged else []
-    out = repo.git.diff(*args, "-z", "--name-status", "--no-renames", base, "--")
+    # every submodule bump, whatever .gitmodules' `ignore` says (a commit can set it to all)
+    out = repo.git.diff(
+        *args, "-z", "--name-status", "--no-renames", "--ignore-submodules=none", base, "--"
+    )
     fields = out.split("\0")
     changes: dict[str, str] = {}
     for i in range(0, len(fields) - 1, 2):
@@ -137,20 +138,17 @@ def renamed_files(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     return renames
 
 
-def new_content(repo: git.Repo, top: Path, rel: str, *, staged: bool) -> str | None:
-    """A file's content in the index (staged) or the work tree; None when absent."""
-    if staged:
-        try:
-            return str(repo.git.show(f":{rel}"))
-        except git.GitCommandError:
-            return None
+def work_tree_content(top: Path, rel: str) -> str | None:
+    """A file's content in the work tree (an edit not staged yet); None when absent. What the
+    change holds otherwise is read from its checkout (:func:`context_tree`)."""
     p = top / rel
     return p.read_text(errors="replace") if p.exists() else None
 
 
-def base_content(repo: git.Repo, base: str, rel: str) -> str | None:
+def base_content(repo: git.Repo, base: str, rel: str, tree: Path | None = None) -> str | None:
     """A file's content at ``base`` (a symlink's: its target's, as the tools read it); None
-    when the file does not exist there."""
+    when the file does not exist there. ``tree``: the base's checkout, where the file (the
+    symlink's target) is read as a checkout converts it."""
     for _hop in range(8):
         try:
             text = str(repo.git.show(f"{base}:{rel}", strip_newline_in_stdout=False))
@@ -158,6 +156,9 @@ def base_content(repo: git.Repo, base: str, rel: str) -> str | None:
         except git.GitCommandError:
             return None
         if mode != "120000":
+            found = tree / rel if tree is not None else None
+            if found is not None and found.is_file() and not found.is_symlink():
+                return found.read_text(errors="replace")
             return text
         target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), text.strip()))
         if posixpath.isabs(target) or target.startswith("../"):
@@ -168,39 +169,142 @@ def base_content(repo: git.Repo, base: str, rel: str) -> str | None:
     return None
 
 
+def checkout_tree(repo: git.Repo, dest: Path, rev: str | None = None) -> Path:
+    """What a fresh checkout of ``rev`` (None: of the index) writes, in ``dest``: every file
+    converted by that side's own ``.gitattributes`` (``ident``, ``eol``, ``text``, filters,
+    ``working-tree-encoding``), as a build reads it. ``dest`` is the checkout's work tree and
+    a copy of the index its index, so neither the user's work tree nor its attributes take
+    part (``checkout-index --prefix`` would read the work tree's ``.gitattributes``, ``git
+    archive`` applies ``export-ignore`` / ``export-subst`` and ``git show`` converts
+    nothing). Submodules (gitlinks) are left empty folders."""
+    dest.mkdir(parents=True, exist_ok=True)
+    index = dest.parent / f".{dest.name}.index"
+    env = {"GIT_DIR": repo.git_dir, "GIT_INDEX_FILE": str(index), "GIT_WORK_TREE": str(dest)}
+    if rev is None:
+        shutil.copyfile(Path(repo.git_dir) / "index", index)
+    else:
+        repo.git.read_tree(rev, env=env)
+    try:
+        repo.git.checkout_index("--all", "--force", env=env)
+    finally:
+        index.unlink(missing_ok=True)
+    return dest
+
+
 def context_tree(repo: git.Repo, top: Path, dest: Path, *, staged: bool) -> Path:
     """The repository as ``rtlopt evaluate`` would see it after the change, in ``dest``.
 
-    Tracked files come from the index (staged: what the commit will hold) or the work tree;
-    untracked files that git does not ignore (a filelist or ``rtlopt.toml`` not yet committed)
-    come from the work tree. Symlinks stay symlinks. ``.git`` is not copied.
+    Tracked files come from a checkout of the index (:func:`checkout_tree`: what the commit
+    will hold, converted as a checkout of it reads it); without ``staged`` the files the work
+    tree changes against the index are taken from the work tree (and those it deleted are
+    removed). Untracked files that git does not ignore (a filelist or ``rtlopt.toml`` not yet
+    committed) come from the work tree. Symlinks stay symlinks. ``.git`` is not copied.
     """
-    dest.mkdir(parents=True, exist_ok=True)
-    if staged:
-        repo.git.checkout_index("--all", f"--prefix={dest.as_posix()}/")
-        names = repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0")
-    else:
-        names = repo.git.ls_files("-z", "--cached", "--others", "--exclude-standard").split("\0")
+    checkout_tree(repo, dest)
+    names = repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0")
+    if not staged:
+        out = repo.git.diff("-z", "--name-only", "--no-renames", "--")
+        names += [n for n in out.split("\0") if n]
     for rel in names:
         if not rel:
             continue
-        src, out = top / rel, dest / rel
-        if not os.path.lexists(src) or os.path.lexists(out):
+        src, out_path = top / rel, dest / rel
+        if not os.path.lexists(src):
+            if os.path.lexists(out_path) and not out_path.is_dir():
+                out_path.unlink()  # deleted in the work tree
             continue
-        out.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.lexists(out_path):
+            if out_path.is_dir() and not out_path.is_symlink():
+                continue  # a submodule's folder
+            out_path.unlink()
+        out_path.parent.mkdir(parents=True, exist_ok=True)
         if src.is_symlink():
-            os.symlink(os.readlink(src), out)
+            os.symlink(os.readlink(src), out_path)
         elif src.is_file():  # regular files only: a FIFO is never opened
-            shutil.copyfile(src, out)
+            shutil.copyfile(src, out_path)
     return dest
 
 
 def export_tree(repo: git.Repo, rev: str, dest: Path) -> Path:
-    """Write the tree of ``rev`` into ``dest`` (like ``git archive | tar -x``)."""
-    buf = io.BytesIO()
-    repo.git.archive(rev, format="tar", output_stream=buf)
-    buf.seek(0)
-    dest.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=buf) as tar:
-        tar.extractall(dest, filter="data")
-    return dest
+    """Write the tree of ``rev`` into ``dest`` as a checkout of it reads it
+    (:func:`checkout_tree`)."""
+    return checkout_tree(repo, dest, rev)
+
+
+def gitlinks(repo: git.Repo, base: str, *, staged: bool) -> dict[str, tuple[str, str]]:
+    """Submodules (gitlinks, mode 160000) the change adds, moves to another commit, removes or
+    turns into (or out of) a folder: path -> (commit at the base, commit after the change),
+    ``""`` where there is none."""
+    args = ["--cached"] if staged else []
+    out = repo.git.diff(
+        *args, "-z", "--raw", "--no-renames", "--abbrev=40", "--ignore-submodules=none", base, "--"
+    )
+    fields = out.split("\0")
+    links: dict[str, tuple[str, str]] = {}
+    for i in range(0, len(fields) - 1, 2):
+        meta = fields[i].lstrip(":").split()
+        if len(meta) < 4 or "160000" not in meta[:2]:
+            continue
+        old = meta[2] if meta[0] == "160000" else ""
+        new = meta[3] if meta[1] == "160000" else ""
+        links[fields[i + 1]] = (old.strip("0") and old, new.strip("0") and new)
+    return links
+
+
+def gitlinks_at(repo: git.Repo, rev: str | None) -> dict[str, str]:
+    """The submodules of ``rev`` (None: of the index): path -> the commit it records."""
+    if rev is None:
+        out = str(repo.git.ls_files("-z", "--stage"))
+        rows = [r.split("\t", 1) for r in out.split("\0") if r.startswith("160000 ")]
+        return {path: meta.split()[1] for meta, path in rows}
+    out = str(repo.git.ls_tree("-r", "-z", rev))
+    rows = [r.split("\t", 1) for r in out.split("\0") if r.startswith("160000 ")]
+    return {path: meta.split()[2] for meta, path in rows}
+
+
+def submodule_head(top: Path, rel: str) -> tuple[str, bool] | None:
+    """The commit a submodule's work tree has checked out and whether it has changes of its
+    own (tracked files edited); None when it is not checked out."""
+    if not (top / rel / ".git").exists():
+        return None
+    try:
+        sub = git.Repo(top / rel)
+        dirty = bool(str(sub.git.status("--porcelain", "--untracked-files=no")).strip())
+        return sub.head.commit.hexsha, dirty
+    except (git.GitCommandError, git.InvalidGitRepositoryError, ValueError):
+        return None
+
+
+def fill_submodules(top: Path, dest: Path, links: dict[str, str]) -> dict[str, str]:
+    """Write each submodule of ``links`` (path -> commit) into ``dest`` as a checkout of that
+    commit from the submodule's own repository in the work tree (:func:`checkout_tree`).
+    Returns the ones that could not be written: path -> why."""
+    missing: dict[str, str] = {}
+    for rel, sha in sorted(links.items()):
+        if not (top / rel / ".git").exists():
+            missing[rel] = "it is not checked out (git submodule update --init)"
+            continue
+        try:
+            sub = git.Repo(top / rel)
+            sub.git.cat_file("-e", f"{sha}^{{commit}}")
+        except (git.GitCommandError, git.InvalidGitRepositoryError):
+            missing[rel] = f"its commit {sha[:10]} is not in its repository (git -C {rel} fetch)"
+            continue
+        (dest / rel).mkdir(parents=True, exist_ok=True)
+        checkout_tree(sub, dest / rel, sha)
+    return missing
+
+
+def submodule_diff(top: Path, rel: str, old: str, new: str) -> dict[str, str]:
+    """The paths that differ between two commits of a submodule, as paths of the repository
+    (``rel/...``): path -> git's status letter (``G`` for a nested submodule)."""
+    sub = git.Repo(top / rel)
+    out = str(sub.git.diff("-z", "--raw", "--no-renames", "--ignore-submodules=none", old, new))
+    fields = out.split("\0")
+    changes: dict[str, str] = {}
+    for i in range(0, len(fields) - 1, 2):
+        meta = fields[i].lstrip(":").split()
+        if len(meta) >= 5:
+            nested = "160000" in meta[:2]
+            changes[f"{rel}/{fields[i + 1]}"] = "G" if nested else meta[4][0]
+    return changes

@@ -28,7 +28,10 @@ repos:
         name: rtlopt check
         entry: rtlopt check
         language: system
-        files: '\\.(v|sv|vh|svh|f)$|(^|/)(rtlopt|pyproject)\\.toml$'
+        # every commit, and no file names: the gate judges the whole staged change by what
+        # the design reads (library files of any suffix, submodules, .gitattributes)
+        always_run: true
+        pass_filenames: false
         require_serial: true
         # to count an "Rtlopt-Equivalent: <module>" trailer of the commit's own message, run
         # it when the message is written instead (pre-commit install --hook-type commit-msg):
@@ -60,6 +63,7 @@ jobs:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0
+          submodules: recursive
       - name: EDA tools
         run: |
           sudo apt-get update -qq

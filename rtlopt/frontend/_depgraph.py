@@ -143,19 +143,25 @@ def file_node(rel: str, text: str) -> FileNode:
 
 
 def design_graph(
-    root: Path, exclude: Sequence[str] = (), texts: Mapping[str, str] | None = None
+    root: Path,
+    exclude: Sequence[str] = (),
+    texts: Mapping[str, str] | None = None,
+    extra: Iterable[str] = (),
 ) -> DesignGraph:
     """The graph of every Verilog file under ``root`` (hidden folders and ``exclude`` glob
-    patterns skipped); ``texts`` gives files' contents instead of reading them."""
+    patterns skipped) and of the files ``extra`` names whatever their suffix (a library
+    folder's ``+libext+`` files); ``texts`` gives files' contents instead of reading them."""
     graph = DesignGraph(root)
+    named = set(extra)
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if any(part.startswith(".") for part in Path(rel).parts):
-            continue
-        if not rel.endswith(VERILOG_SUFFIXES) or not path.is_file():
-            continue
-        if any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch("/" + rel, p) for p in exclude):
-            continue
+        if rel not in named or not path.is_file():  # a named file is read wherever it is
+            if any(part.startswith(".") for part in Path(rel).parts):
+                continue
+            if not rel.endswith(VERILOG_SUFFIXES) or not path.is_file():
+                continue
+            if any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch("/" + rel, p) for p in exclude):
+                continue
         text = (texts or {}).get(rel)
         if text is None:
             text = path.read_text(errors="replace")

@@ -35,6 +35,7 @@ from rtlopt.inputs import SKIP_DIRS as _SKIP_DIRS
 __all__ = [
     "Filelist",
     "collect_sources",
+    "design_files",
     "filelist_inputs",
     "find_repo_root",
     "parse_defines",
@@ -295,6 +296,27 @@ def filelist_inputs(root: Path, project: ProjectConfig) -> tuple[list[Path], lis
         lists += lst.lists
         folders += lst.library_dirs
     return lists, folders
+
+
+def design_files(root: Path, project: ProjectConfig) -> tuple[list[Path], list[str]]:
+    """Every file :func:`collect_sources` reads for some target, whatever its name: the
+    filelists' sources and listed headers, ``-v`` files, the files of ``-y`` folders with a
+    ``+libext+`` suffix, and the scanned sources; and the suffixes a library folder reads
+    (``rtlopt check`` maps a changed path to the modules that read it by this list, not by
+    the path's suffix). Files reached through ```include`` are not listed (the dependency
+    graph has them). A filelist that does not read raises :class:`ConfigError`."""
+    files: list[Path] = []
+    suffixes: list[str] = []
+    for fl in project.filelists:
+        lst = read_filelist(root / fl, root)
+        files += lst.units + lst.library_files
+        exts = lst.library_ext or list(SOURCE_SUFFIXES)
+        suffixes += exts
+        for d in lst.library_dirs:
+            if d.is_dir():
+                files += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
+    files += _scan(root, project.exclude, project.max_file_bytes)[0]
+    return files, sorted(set(suffixes))
 
 
 def _excluded(rel: str, patterns: Sequence[str]) -> bool:

@@ -1,0 +1,349 @@
+"""What the design reads, for `rtlopt check`: a changed path is judged by whether the design
+reads it, never by its name.
+
+The files the frontend reads for some target (filelist sources and listed headers of any
+suffix, ``-v`` files, ``-y`` folders' files with a ``+libext+`` suffix, the scanned sources:
+:func:`rtlopt.frontend._sources.design_files`) under the base's rules and the change's. A
+changed path among them is judged like a Verilog source. Three kinds of change reach the
+design's text without changing a file the design reads, and each is mapped here:
+
+- a submodule bump (a gitlink): the paths that differ between its two commits are changes of
+  the repository (``ip/op.v``), judged like any; where either commit is not in the
+  submodule's repository here, or the submodule has uncommitted changes, the bump is a finding
+  (without its files nothing proves that no include or library folder reaches into it);
+- a ``.gitattributes`` change: both trees are checkouts with their own attributes
+  (:func:`rtlopt.check._git.checkout_tree`), so a file whose checkout bytes differ is a changed
+  file; a file a ``filter`` attribute converts reads as this machine's filter drivers write it,
+  which another machine may not, so a changed ``.gitattributes`` with such a file is a finding.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtlopt.check._rules import Rules
+from rtlopt.config import ProjectConfig
+from rtlopt.errors import RtloptError
+
+log = logging.getLogger(__name__)
+
+#: Suffixes the frontend scans or an include can name (a file of another suffix in a
+#: submodule is read only when a rule names it or a library folder's suffix matches).
+_VERILOG = (".v", ".sv", ".vh", ".svh")
+_READ_SUFFIXES = (".v", ".sv", ".vh", ".svh", ".vinc", ".inc", ".vhd_inc", ".h")
+
+
+@dataclass(frozen=True)
+class DesignReads:
+    """The files (repository-relative) the design reads and the folders its rules name."""
+
+    files: frozenset[str]
+    suffixes: tuple[str, ...]  # what library folders read
+    folders: tuple[str, ...]  # include and library folders, and listed files' folders
+    error: str = ""  # why the rules' filelists do not read here (then nothing is known)
+
+
+def design_reads(tree: Path, project: ProjectConfig, top: Path | None = None) -> DesignReads:
+    """What the design of ``tree`` reads under ``project`` (a filelist that does not read
+    names nothing: the rules' own finding covers it). A path a filelist names through an
+    environment variable (``${CODE_BASE_PATH}/lib``) may point at the work tree ``top``: it
+    is taken relative to it."""
+    from rtlopt.frontend._sources import design_files, read_filelist
+
+    root = tree.resolve()
+    try:
+        paths, suffixes = design_files(tree, project)
+    except RtloptError as exc:
+        return DesignReads(frozenset(), (), (), exc.one_line())
+    folders: list[Path] = [tree / d for d in project.include_dirs]
+    for fl in project.filelists:
+        try:
+            lst = read_filelist(tree / fl, tree)
+        except RtloptError:
+            continue
+        folders += lst.include_dirs + lst.library_dirs + [f.parent for f in lst.units]
+        folders += [f.parent for f in lst.library_files]
+    roots = [root] + ([top.resolve()] if top is not None else [])
+    return DesignReads(
+        frozenset(r for r in (_rel(p, roots) for p in paths) if r),
+        tuple(suffixes),
+        tuple(sorted({r for r in (_rel(p, roots) for p in folders) if r is not None})),
+    )
+
+
+def _rel(path: Path, roots: Iterable[Path]) -> str | None:
+    resolved = Path(path).resolve()
+    for root in roots:
+        if resolved.is_relative_to(root):
+            return resolved.relative_to(root).as_posix()
+    return None
+
+
+def unchanged_but_converted(
+    base: Path, new: Path, candidates: Iterable[str], changes: Mapping[str, str]
+) -> list[str]:
+    """Files whose blob the change keeps but whose checkout bytes differ between the base
+    and the change (another ``.gitattributes``): changed files for the gate."""
+    out = []
+    for rel in sorted(set(candidates)):
+        if rel in changes:
+            continue
+        a, b = base / rel, new / rel
+        if a.is_file() and b.is_file() and a.read_bytes() != b.read_bytes():
+            out.append(rel)
+    return out
+
+
+def filter_attributes(repo: Any, tree: Path, files: Iterable[str]) -> dict[str, str]:
+    """The ``filter`` attribute of each of ``files`` under ``tree``'s own ``.gitattributes``
+    (a checkout): path -> its value (``unspecified`` where none)."""
+    names = sorted(set(files))
+    # the tree as the work tree and an empty index: its .gitattributes files, and no
+    # fallback to the repository's index
+    env = {
+        "GIT_DIR": repo.git_dir,
+        "GIT_WORK_TREE": str(tree),
+        "GIT_INDEX_FILE": str(tree.parent / f".{tree.name}.no-index"),
+    }
+    out: dict[str, str] = {}
+    for i in range(0, len(names), 500):
+        text = str(repo.git.check_attr("-z", "filter", "--", *names[i : i + 500], env=env))
+        fields = text.split("\0")
+        for j in range(0, len(fields) - 2, 3):
+            out[fields[j]] = fields[j + 2]
+    return out
+
+
+def attribute_findings(repo: Any, base: Path, new: Path, files: Iterable[str]) -> list[str]:
+    """Design files whose ``filter`` attribute a changed ``.gitattributes`` sets or changes:
+    a filter driver is this machine's git configuration, so the bytes a build elsewhere
+    reads are unknown here (fail closed)."""
+    names = sorted(set(files))
+    if not names:
+        return []
+    old, now = filter_attributes(repo, base, names), filter_attributes(repo, new, names)
+    return [rel for rel in names if old.get(rel) != now.get(rel)]
+
+
+def read_under(folder: str, reads: Iterable[DesignReads]) -> str:
+    """What the design reads under ``folder`` (a submodule whose change the gate cannot
+    read), for the finding. Never "nothing": without its files the gate cannot prove that no
+    include, filelist or scan reaches into it (``project.exclude`` keeps the scan out, not an
+    ```include`` nor a library folder), so such a bump always fails closed."""
+    prefix = folder.rstrip("/") + "/"
+    why: set[str] = set()
+    for r in reads:
+        why |= {f"the rules name {d}" for d in r.folders if (d + "/").startswith(prefix)}
+        why |= {f"the design reads {f}" for f in r.files if f.startswith(prefix)}
+    return "; ".join(sorted(why)[:3]) or "the gate cannot see its files"
+
+
+@dataclass
+class Submodules:
+    """The change's submodule bumps, as the gate sees them."""
+
+    changes: dict[str, str]  # paths under bumped submodules -> git's status letter
+    unseen: dict[str, str]  # bumped submodule -> why its change cannot be read
+    links: list[str]  # every bumped submodule
+
+
+def submodule_changes(
+    repo: Any, top: Path, base: str, staged: bool, new_tree: Path
+) -> tuple[Submodules, dict[str, str]]:
+    """Fill ``new_tree`` with the change's submodules and map every bumped submodule to the
+    paths that differ under it. Returns them and the base's submodules (path -> commit), for
+    the base's tree."""
+    from rtlopt.check._git import (
+        fill_submodules,
+        gitlinks,
+        gitlinks_at,
+        submodule_diff,
+        submodule_head,
+    )
+
+    at_base = gitlinks_at(repo, base)
+    after = gitlinks_at(repo, None)
+    unseen: dict[str, str] = {}
+    if not staged:  # the work tree: each submodule as checked out
+        for rel in list(after):
+            head = submodule_head(top, rel)
+            if head is not None:
+                after[rel] = head[0]
+                if head[1]:
+                    unseen[rel] = f"it has uncommitted changes (commit them in {rel})"
+    missing_new = fill_submodules(top, new_tree, after)
+    out = Submodules({}, {}, list(gitlinks(repo, base, staged=staged)))
+    for rel in out.links:
+        old, new = at_base.get(rel, ""), after.get(rel, "")
+        why = unseen.get(rel) or missing_new.get(rel)
+        if why is None and old and not _has_commit(top, rel, old):
+            why = f"its base commit {old[:10]} is not in its repository (git -C {rel} fetch)"
+        if why is not None:
+            out.unseen[rel] = why
+            continue
+        empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree
+        out.changes.update(submodule_diff(top, rel, old or empty, new or empty))
+    return out, at_base
+
+
+def _has_commit(top: Path, rel: str, sha: str) -> bool:
+    import git
+
+    try:
+        git.Repo(top / rel).git.cat_file("-e", f"{sha}^{{commit}}")
+    except (git.GitCommandError, git.InvalidGitRepositoryError, git.NoSuchPathError):
+        return False
+    return True
+
+
+def submodule_findings(
+    unseen: Mapping[str, str],
+    reads: Iterable[DesignReads],
+    nested: Iterable[str],
+) -> list[tuple[str, str]]:
+    """(path, finding) for each submodule bump the gate cannot read, and for each submodule
+    nested in a bumped one that moved."""
+    reads = list(reads)
+    out = [
+        (
+            rel,
+            f"submodule {rel} moved and the design may read files under it ("
+            f"{read_under(rel, reads)}), but the gate cannot read the change: {why}; make "
+            "both commits available and check again, or review the bump in a commit of its own",
+        )
+        for rel, why in sorted(unseen.items())
+    ]
+    out += [
+        (
+            rel,
+            f"submodule {rel} (inside a bumped submodule) moved ({read_under(rel, reads)}), and "
+            "the gate does not read nested submodules: review it in a commit of its own",
+        )
+        for rel in sorted(nested)
+    ]
+    return out
+
+
+@dataclass
+class Mapped:
+    """The change mapped to what the design reads."""
+
+    read: frozenset[str]  # every file the design reads, at the base or after the change
+    converted: list[str]  # files whose checkout a changed .gitattributes rewrites
+    sources: list[str]  # changed files the design reads, judged whatever their name
+    findings: list[tuple[str, str]]  # (path, finding): what the gate cannot read
+
+
+def map_reads(
+    repo: Any,
+    top: Path,
+    base: Path,
+    new: Path,
+    rules: Rules,
+    changes: Mapping[str, str],
+    subs: Submodules,
+) -> Mapped:
+    """Map every changed path to the files the design reads (see the module's doc)."""
+    reads = [design_reads(base, rules.base.project, top), design_reads(new, rules.new.project, top)]
+    read = frozenset().union(*(r.files for r in reads))
+    nested = [p for p, s in subs.changes.items() if s == "G"]
+    found = submodule_findings(subs.unseen, reads, nested)
+    converted: list[str] = []
+    if any(Path(p).name == ".gitattributes" for p in changes):
+        named = set(read) | verilog_files(base) | verilog_files(new)
+        converted = unchanged_but_converted(base, new, named, changes)
+        found += [
+            (
+                rel,
+                f"a changed .gitattributes sets or changes the filter of {rel}, which the "
+                "design reads: what a filter driver writes is this machine's git "
+                "configuration, unknown to the build; review it in a commit of its own",
+            )
+            for rel in attribute_findings(repo, base, new, named)
+        ]
+    sources = converted + sorted(
+        p for p, s in changes.items() if s != "D" and p in read and not p.endswith(_VERILOG)
+    )
+    errors = [r.error for r in reads if r.error]
+    if errors:  # fail closed: which other files the design reads is unknown
+        found += [
+            (
+                rel,
+                f"{rel} changed and the gate cannot tell whether the design reads it: the "
+                f"filelists do not read here ({errors[0]}); check in the environment the "
+                "build uses",
+            )
+            for rel in _other_paths(changes, read, subs.links)
+        ]
+    return Mapped(read, converted, sources, found)
+
+
+def _other_paths(
+    changes: Mapping[str, str], read: Iterable[str], links: Iterable[str]
+) -> list[str]:
+    """Changed paths that are no Verilog source, filelist, configuration, submodule nor git
+    metadata, and that the design is not known to read."""
+    from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+
+    known = set(read) | set(links)
+    meta = (*CONFIG_FILES, ".gitattributes", ".gitmodules")
+    return sorted(
+        p
+        for p in changes
+        if not p.endswith((*_VERILOG, *FILELIST_SUFFIXES))
+        and Path(p).name not in meta
+        and p not in known
+    )
+
+
+def verilog_files(tree: Path) -> set[str]:
+    """Every file of ``tree`` named like a Verilog source or header."""
+    from rtlopt.frontend._depgraph import VERILOG_SUFFIXES
+
+    return {
+        p.relative_to(tree).as_posix()
+        for p in tree.rglob("*")
+        if p.name.endswith(VERILOG_SUFFIXES) and p.is_file()
+    }
+
+
+def unjudged_files(
+    changes: Mapping[str, str], skip: Iterable[str], trees: Iterable[Path]
+) -> list[tuple[str, str]]:
+    """Changed files of other kinds that a Verilog source or a filelist of either tree names
+    (a listed ``.inc``, a nested ``-f defs.txt``): fail closed, each a finding. ``skip``: the
+    files judged otherwise."""
+    from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+
+    skipped = set(skip)
+    other = [
+        rel
+        for rel in changes
+        if not rel.endswith((*_VERILOG, *FILELIST_SUFFIXES))
+        and Path(rel).name not in CONFIG_FILES
+        and rel not in skipped
+    ]
+    if not other:
+        return []
+    texts: list[str] = []
+    for root in trees:
+        for p in root.rglob("*"):
+            if p.suffix in (*_VERILOG, *FILELIST_SUFFIXES) and p.is_file():
+                try:
+                    texts.append(p.read_text(errors="replace"))
+                except OSError:
+                    continue
+    return [
+        (
+            rel,
+            f"{rel} changed and the design may read it (a filelist or an include names it), "
+            "but rtlopt judges only Verilog sources (.v .sv .vh .svh), the files the design "
+            "reads, filelists (.f .F .vc .flist) and its configuration: review it in a "
+            "commit of its own",
+        )
+        for rel in sorted(rel for rel in other if any(Path(rel).name in t for t in texts))
+    ]

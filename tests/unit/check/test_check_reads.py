@@ -1,0 +1,73 @@
+"""What the gate reads: both sides as a checkout of each reads them (their own
+``.gitattributes``), the files the design reads whatever their suffix, and which submodule
+folders the design may read. Real git repositories in temporary folders, no EDA tool."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import git
+
+from rtlopt.check._git import checkout_tree, context_tree
+from rtlopt.check._reads import DesignReads, design_reads, read_under
+from rtlopt.config import ProjectConfig
+
+KEYWORDS = 'module m; localparam T = "$Id$"; localparam F = "$Format:%H$"; endmodule\n'
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", "-C", str(repo), *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+def _repo(tmp_path: Path, files: dict[str, str]) -> git.Repo:
+    root = tmp_path / "repo"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    _git(tmp_path, "init", "-q", "-b", "main", str(root))
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "base")
+    return git.Repo(root)
+
+
+def test_each_side_is_read_with_its_own_attributes(tmp_path: Path) -> None:
+    # the base has export attributes (git archive would expand $Format$ and drop the file) and
+    # no ident; the change adds ident: the base reads the blob, the change the expanded $Id$
+    repo = _repo(tmp_path, {"a.v": KEYWORDS, ".gitattributes": "a.v export-subst\n"})
+    root = Path(repo.working_tree_dir or "")
+    (root / ".gitattributes").write_text("a.v export-subst export-ignore ident\n")
+    _git(root, "add", "-A")
+    base = checkout_tree(repo, tmp_path / "base", "HEAD").joinpath("a.v").read_text()
+    assert base == KEYWORDS  # the work tree's ident is not the base's
+    for staged in (True, False):
+        new = context_tree(repo, root, tmp_path / f"new-{staged}", staged=staged)
+        text = (new / "a.v").read_text()
+        assert '"$Id: ' in text and "$Format:%H$" in text, (staged, text)
+    assert (root / "a.v").read_text() == KEYWORDS  # the user's work tree is untouched
+
+
+def test_library_files_are_read_whatever_their_suffix(tmp_path: Path) -> None:
+    files = {
+        "files.f": "-y lib\n+libext+.vlib\n-v cells/std.lib\nrtl/top.v\n",
+        "rtl/top.v": "module top; endmodule\n",
+        "lib/op.vlib": "module op; endmodule\n",
+        "lib/notes.txt": "not a library file\n",
+        "cells/std.lib": "module std; endmodule\n",
+    }
+    repo = _repo(tmp_path, files)
+    reads = design_reads(Path(repo.working_tree_dir or ""), ProjectConfig(filelists=("files.f",)))
+    assert {"lib/op.vlib", "cells/std.lib", "rtl/top.v"} <= reads.files
+    assert "lib/notes.txt" not in reads.files
+    assert ".vlib" in reads.suffixes and "lib" in reads.folders
+
+
+def test_a_submodule_the_gate_cannot_read_is_named_with_what_reads_it() -> None:
+    none = DesignReads(frozenset(), (), ())
+    lib = DesignReads(frozenset({"ip/op.vlib", "ipx/a.v"}), (), ("ip/rtl", "ipx"))
+    assert read_under("ip", [none]) == "the gate cannot see its files"
+    assert read_under("ip", [lib]) == "the design reads ip/op.vlib; the rules name ip/rtl"
