@@ -96,19 +96,23 @@ class Detected:
 def detect(root: Path) -> Detected:
     """Filelists, folders holding headers, and the defines the filelists set."""
     from rtlopt.errors import RtloptError
-    from rtlopt.frontend import read_filelist
+    from rtlopt.frontend import include_roots, read_filelist
 
     found = Detected()
+    sources: list[Path] = []
+    headers: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP and not d.startswith("."))
         here = Path(dirpath)
         rel_dir = here.relative_to(root).as_posix()
         if any(n.endswith(_HEADERS) for n in filenames):
             found.include_dirs.append(rel_dir)
+        headers += [here / n for n in sorted(filenames) if n.endswith(_HEADERS)]
         for name in sorted(filenames):
             rel = (here / name).relative_to(root).as_posix()
             if name.endswith(_SOURCES):
                 found.sources += 1
+                sources.append(here / name)
             elif name.endswith(_FILELISTS):
                 try:
                     lst = read_filelist(here / name, root)
@@ -119,6 +123,11 @@ def detect(root: Path) -> Detected:
                     item = f"{k}={v}" if v else k
                     if item not in found.defines:
                         found.defines.append(item)
+    # `include "common_cells/registers.svh"` reads from include/, not include/common_cells/
+    for folder in include_roots(sources, headers):
+        rel_dir = folder.relative_to(root).as_posix()
+        if rel_dir not in found.include_dirs:
+            found.include_dirs.append(rel_dir)
     return found
 
 

@@ -525,7 +525,15 @@ class ParameterCheck:
     def _probe_holds(self, pz: Parameterization) -> bool | None:
         """Whether the reference specialized to probe ``pz`` evaluates against itself (a copy
         with a comment appended: simulated and proven, not short-cut as identical text); None
-        when that check did not finish."""
+        when that check did not finish, or did not start because the time of the search for
+        legal probes (its :func:`within` deadline) is spent: the defaults' own proof comes
+        after it in the verdict's one budget."""
+        from rtlopt.formal.budget import time_left
+
+        left = time_left()
+        if left is not None and left < 1.0:  # the search's share is spent: not a verdict
+            log.info("probe %s: no time left to check the reference under it", pz.label())
+            return None
         values = pz.differs(self._found()[0])
         copy = _specialized(self._ref, self.design.target.name, values)
         copy += "\n// the reference under a probe parameterization\n"

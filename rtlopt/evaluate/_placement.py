@@ -6,12 +6,13 @@ after it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
-from rtlopt.verilog import blank_comments
+from rtlopt.verilog import blank_comments, module_spans
 
 __all__ = ["PASS_DIRECTIVE", "last_state", "repository_includes", "state_left"]
 
@@ -51,22 +52,104 @@ def _end_state(directives: Sequence[str]) -> dict[str, str]:
     return {k: v for k, v in keys.items() if v not in _DEFAULT_STATE and k not in _UNCOMPARED}
 
 
-def state_left(text: str, reference: str, before: Sequence[str], name: str) -> str:
-    """Why ``text`` leaves the files after it another pass-through state than ``reference``
-    (the repository's module, or its file for a copy of the file) leaves them, both read
-    after the directives ``before``; or "".
+#: A conditional directive: its word and the macro it tests.
+_CONDITIONAL = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b[ \t]*([A-Za-z_]\w*)?")
 
-    The candidate is read with a footer that restores the defaults, so its own proof cannot
-    see what such a directive does to the files after it once written back."""
+#: The most macros whose every assignment :func:`_differing_kind` tries (2**8 end states).
+_MAX_MACROS = 8
 
-    def left(t: str) -> dict[str, str]:
-        code = blank_comments(t, strings=False)
-        return _end_state([*before, *(m.group(0) for m in PASS_DIRECTIVE.finditer(code))])
+#: The conditions under which a directive is read: (macro, defined) pairs that must all hold.
+Guard = tuple[tuple[str, bool], ...]
 
-    mine, theirs = left(text), left(reference)
+
+def _guarded(text: str) -> list[tuple[Guard, str]]:
+    """The pass-through directives of ``text`` (comments aside), each with the conditions of
+    the ```ifdef`` / ```ifndef`` / ```elsif`` / ```else`` branches around it, in order: a
+    ```default_nettype wire`` inside ```ifndef YOSYS`` is read only where YOSYS is not
+    defined. Unbalanced conditionals (a piece of a file) close what they can."""
+    code = blank_comments(text, strings=False)
+    found = [(m.start(), m, True) for m in PASS_DIRECTIVE.finditer(code)]
+    found += [(m.start(), m, False) for m in _CONDITIONAL.finditer(code)]
+    branch: list[list[tuple[str, bool]]] = []  # each open conditional's current branch
+    tested: list[list[tuple[str, bool]]] = []  # the tests of its earlier branches
+    out: list[tuple[Guard, str]] = []
+    for _, m, passed in sorted(found, key=lambda f: f[0]):
+        if passed:
+            out.append((tuple(c for b in branch for c in b), m.group(0).strip()))
+            continue
+        word, macro = m.group(1), m.group(2) or ""
+        if word in ("ifdef", "ifndef"):
+            branch.append([(macro, word == "ifdef")])
+            tested.append([(macro, word == "ifdef")])
+        elif branch and word in ("elsif", "else"):
+            branch[-1] = [(n, not d) for n, d in tested[-1]]
+            if word == "elsif":
+                branch[-1].append((macro, True))
+                tested[-1].append((macro, True))
+        elif branch and word == "endif":
+            branch.pop()
+            tested.pop()
+    return out
+
+
+def _differing_kind(mine: list[tuple[Guard, str]], theirs: list[tuple[Guard, str]]) -> str:
+    """The first kind of pass-through state the two directive sequences leave differently
+    under some definition of the macros their conditionals test, or ""."""
     if mine == theirs:
         return ""
-    kind = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))[0]
+    macros = sorted({n for g, _ in [*mine, *theirs] for n, _ in g})
+    if len(macros) > _MAX_MACROS:  # too many to try: every directive read, as written
+        macros = []
+        mine, theirs = [((), d) for _, d in mine], [((), d) for _, d in theirs]
+    for bits in itertools.product((False, True), repeat=len(macros)):
+        env = dict(zip(macros, bits, strict=True))
+
+        def read(seq: list[tuple[Guard, str]], env: dict[str, bool] = env) -> dict[str, str]:
+            return _end_state([d for g, d in seq if all(env[n] is v for n, v in g)])
+
+        a, b = read(mine), read(theirs)
+        if a != b:
+            return sorted(k for k in {*a, *b} if a.get(k) != b.get(k))[0]
+    return ""
+
+
+def _directive_after(text: str, name: str) -> bool:
+    """``text`` holds a compiler directive after its module ``name`` (or has no such module):
+    the end of a copy of the file rather than of the module alone."""
+    code = blank_comments(text, strings=False)
+    span = next((m for m in module_spans(code) if m.name == name), None)
+    return span is None or "`" in code[span.end :]
+
+
+def state_left(
+    text: str,
+    file_text: str,
+    span: tuple[int, int],
+    before: Sequence[str],
+    name: str,
+    *,
+    copy_of_file: bool = False,
+) -> str:
+    """Why ``text`` leaves the files after it another pass-through state than the
+    repository's file ``file_text`` (module ``name`` at ``span`` in it) leaves them, both
+    read after the directives ``before``; or "".
+
+    The candidate is read with a footer that restores the defaults, so its own proof cannot
+    see what such a directive does to the files after it once written back. Written back it
+    replaces the module's span, so the file's own directives around the module are read
+    around it as well: a ```default_nettype wire`` after ``endmodule`` (in ```ifndef YOSYS``,
+    as ZipCPU's files end) still follows it. A copy of the whole file (``copy_of_file``, or
+    a directive after its module, as ``rtlopt check`` passes a changed file) must also leave
+    the file's state by itself. Directives in conditionals count where the conditional reads
+    them, for every definition of the macros they test."""
+    start, end = span
+    ahead = [((), d) for d in before]
+    theirs = ahead + _guarded(file_text)
+    kind = _differing_kind(ahead + _guarded(file_text[:start] + text + file_text[end:]), theirs)
+    if not kind and (copy_of_file or _directive_after(text, name)):
+        kind = _differing_kind(ahead + _guarded(text), theirs)
+    if not kind:
+        return ""
     shown = next(
         (
             " ".join(m.group(0).split())

@@ -429,11 +429,14 @@ class UnitText:
 
     def state_left(self, text: str) -> str:
         """Why ``text`` leaves later files another pass-through state than the repository's
-        module (or, for a copy of the file, its file), or "" (:func:`_placement.state_left`)."""
-        whole = directives_before_module(text)
-        ref = self.reference_file_text() if whole else self.reference_module()
+        file with its module, or "" (:func:`_placement.state_left`)."""
+        t = self.design.target
         before = [d for _, d in self._pass_before_target()]
-        return state_left(text, ref, before, self.design.target.name)
+        whole = directives_before_module(text)
+        span = (t.start, t.end)
+        return state_left(
+            text, self.reference_file_text(), span, before, t.name, copy_of_file=whole
+        )
 
     def _pass_before_target(self) -> list[tuple[int, str]]:
         span = self._spans[self.design.target.name]

@@ -89,18 +89,15 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
 def _view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
     """On the SystemVerilog view path: a candidate that leaves the files after it another
-    pass-through state than the repository's module (``_placement.state_left``, the target's
-    file's directives before it as the state it starts from) is unchecked."""
-    from rtlopt.evaluate._placement import PASS_DIRECTIVE, state_left
+    pass-through state than the repository's file with its module (``_placement.state_left``,
+    the file's own directives around the module read around the candidate) is unchecked."""
+    from rtlopt.evaluate._placement import state_left
     from rtlopt.evaluate._preprocess import directives_before_module
-    from rtlopt.verilog import blank_comments
 
     t = s.design.target
     whole = t.file.read_text(errors="replace")
-    head = blank_comments(whole[: t.start], strings=False)
-    before = [m.group(0) for m in PASS_DIRECTIVE.finditer(head)]
-    ref = whole if directives_before_module(c.text) else t.text()
-    why = state_left(c.text, ref, before, t.name)
+    copy = directives_before_module(c.text)
+    why = state_left(c.text, whole, (t.start, t.end), [], t.name, copy_of_file=copy)
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from rtlopt.config import FormalConfig
 
-__all__ = ["Deadline", "bounded", "within"]
+__all__ = ["Deadline", "bounded", "time_left", "within"]
 
 
 @dataclass(frozen=True)
@@ -70,3 +70,11 @@ def bounded(cfg: FormalConfig) -> FormalConfig:
     if deadline is None or deadline.left() >= cfg.timeout_s:
         return cfg
     return replace(cfg, timeout_s=max(1.0, deadline.left()))
+
+
+def time_left() -> float | None:
+    """Seconds left before the current deadline (set by :func:`within`), None outside one:
+    work that is no formal check (a search that evaluates one probe after another) stops
+    when it has spent its share."""
+    deadline = _CURRENT.get()
+    return None if deadline is None else deadline.left()

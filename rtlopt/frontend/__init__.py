@@ -33,11 +33,18 @@ from rtlopt.frontend._params import (
     probe_parameterizations,
     specialize,
 )
-from rtlopt.frontend._sources import collect_sources, find_repo_root, parse_defines, read_filelist
+from rtlopt.frontend._sources import (
+    collect_sources,
+    find_repo_root,
+    include_roots,
+    parse_defines,
+    read_filelist,
+)
 from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
 from rtlopt.verilog import ModuleSpan, find_span, header_comment, module_spans, splice_module
 
 __all__ = [
+    "include_roots",
     "driven_inputs",
     "module_closure",
     "module_users",

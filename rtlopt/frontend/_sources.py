@@ -38,6 +38,7 @@ __all__ = [
     "design_files",
     "filelist_inputs",
     "find_repo_root",
+    "include_roots",
     "parse_defines",
     "read_filelist",
 ]
@@ -333,6 +334,7 @@ def _scan(
     repository) is skipped with a warning and never opened.
     """
     sources: list[Path] = []
+    headers: list[Path] = []
     header_dirs: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
@@ -352,9 +354,42 @@ def _scan(
                 sources.append(p)
             else:
                 has_header = True
+                headers.append(p)
         if has_header:
             header_dirs.append(here)
-    return sources, header_dirs
+    return sources, header_dirs + include_roots(sources, headers)
+
+
+#: An ```include`` of a file named by a string.
+_INCLUDE_NAME = re.compile(r'`include\s+"([^"\n]+)"')
+
+
+def include_roots(sources: Iterable[Path], headers: Sequence[Path]) -> list[Path]:
+    """The folders that ```include "dir/name.svh"`` lines of ``sources`` read from: for a
+    name with a folder part, each folder holding a header at that relative path
+    (pulp-platform's ``include/`` for ```include "common_cells/registers.svh"``), which the
+    folders holding headers (``include/common_cells/``) do not resolve."""
+    if not headers:
+        return []
+    names: set[str] = set()
+    for src in sources:
+        try:
+            text = src.read_text(errors="replace")
+        except OSError:
+            continue
+        for name in _INCLUDE_NAME.findall(text):
+            parts = name.split("/")
+            if len(parts) > 1 and parts[0] and ".." not in parts:
+                names.add(name)
+    roots: list[Path] = []
+    for h in headers:
+        posix = h.as_posix()
+        for name in sorted(names):
+            if posix.endswith("/" + name):
+                folder = Path(posix[: -len(name) - 1])
+                if folder not in roots:
+                    roots.append(folder)
+    return roots
 
 
 def _unit_prelude(units: Sequence[Path], target: Path, include_dirs: Sequence[Path]) -> list[Path]:

@@ -82,6 +82,37 @@ def _inactive(text: str, design: Design, at: int, cache: list[list[tuple[int, in
     return any(a <= at < b for a, b in cache[0])
 
 
+#: A conditional directive (for :func:`_trailing_pass_through`).
+_COND_RE = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b[^\n]*")
+#: A line that holds only a pass-through directive (the state the files after it are read in).
+_PASS_LINE_RE = re.compile(
+    r"^[ \t]*`(timescale|default_nettype|celldefine|endcelldefine|unconnected_drive"
+    r"|nounconnected_drive|resetall)\b[^\n]*$",
+    re.M,
+)
+
+
+def _trailing_pass_through(code: str, at: int) -> bool:
+    """The conditional at ``at`` stands after every module of the text and its branches hold
+    nothing but pass-through directives: ZipCPU's files end with ```ifndef YOSYS
+    `default_nettype wire `endif``. No code of the text is read in it, so the tools cannot
+    read the text differently; the state it leaves the files after it is compared with the
+    repository file's, conditionals counted (``evaluate._placement.state_left``)."""
+    spans = module_spans(code)
+    if spans and at < max(sp.end for sp in spans):
+        return False
+    depth, end = (1 if code.startswith("`elsif", at) else 0), -1  # an `elsif: inside one
+    for m in _COND_RE.finditer(code, at):
+        depth += 1 if m.group(1) in ("ifdef", "ifndef") else -1 if m.group(1) == "endif" else 0
+        if depth == 0:
+            end = m.end()
+            break
+    if end < 0:
+        return False
+    body = _PASS_LINE_RE.sub("", _COND_RE.sub("", code[at:end]))
+    return not body.strip()
+
+
 def _directive_key(code: str, start: int, name: str) -> str:
     """The directive at ``start`` with the rest of its line, whitespace collapsed."""
     end = code.find("\n", start)
@@ -445,6 +476,7 @@ def _directive_problems(
                 and words[1] in _TOOL_MACROS
                 and (words[1] in _DISAGREEING_MACROS or repo_lines is None or key not in repo_lines)
                 and not _inactive(text, design, m.start(), inactive)
+                and not _trailing_pass_through(code, m.start())
             ):
                 problems.append(
                     (

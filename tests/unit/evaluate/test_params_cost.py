@@ -55,3 +55,28 @@ def test_a_parameter_or_a_macro_is_checked(
     (tmp_path / "m.v").write_text(FILE)
     with pytest.raises(_Elaborated):
         _check(tmp_path, module, monkeypatch)
+
+
+class _Evaluated(Exception):
+    pass
+
+
+def test_the_probe_search_stops_when_its_share_is_spent_fake_evaluator(tmp_path: Path) -> None:
+    # the legality of each probe is a whole evaluation of the reference under it; once the
+    # search's deadline has passed none starts (the probe is undecided, not illegal), so the
+    # search cannot eat the defaults' own proof's time (cc_lfsr_8bit: 122 s of 120 s spent on
+    # 13 probes, the defaults' proof then "SAT timed out after 1s"). The evaluator is a fake
+    # that only records that it was asked.
+    from rtlopt.formal.budget import Deadline, within
+
+    def factory(*_a: object) -> object:
+        raise _Evaluated
+
+    (tmp_path / "m.v").write_text(FILE)
+    design = load_design(tmp_path / "m.v", "lib", Config().project)
+    check = ParameterCheck(design, Config(), tmp_path / "w", factory)  # type: ignore[arg-type]
+    with within(Deadline.after(0)):
+        pz = check._legal({"W": "5"})
+    assert pz is not None and dict(pz.values)["W"] == "5"
+    with pytest.raises(_Evaluated), within(Deadline.after(60)):
+        check._legal({"W": "5"})  # undecided before: not remembered, asked now

@@ -169,6 +169,41 @@ def test_a_candidate_may_not_leave_later_files_another_pass_through_state(
     assert unit.state_left(after + cand) == why  # in front of the module it reaches them too
 
 
+# ZipCPU's files: `default_nettype none before the module, and after it a `default_nettype wire
+# that only the tools other than Yosys read; `rtlopt check` passes the whole file
+ZIP_HEAD = "`default_nettype none\n// a registered inverter\n"
+ZIP_MODULE = (
+    "module inv (input wire i_clk, input wire [3:0] i_a, output reg [3:0] o_y);\n"
+    "  always @(posedge i_clk) o_y <= ~i_a;\nendmodule\n"
+)
+ZIP_TAIL = "`ifndef YOSYS\n`default_nettype wire\n`endif\n"
+
+
+@pytest.mark.parametrize(
+    ("cand", "refused"),
+    [
+        (ZIP_MODULE, False),  # the module alone: the file's own tail still follows it
+        (ZIP_HEAD + ZIP_MODULE + ZIP_TAIL, False),  # the file itself (self, or `check`)
+        ("`default_nettype none\n" + ZIP_MODULE, False),
+        # Yosys then reads the files after it with wire instead of none
+        (ZIP_MODULE + "`default_nettype wire\n", True),
+        # in the module's place (as written back): the file's own tail still follows it
+        (ZIP_HEAD + ZIP_MODULE, False),
+        # a copy of the file that ends otherwise: Yosys reads wire, the others none
+        (ZIP_HEAD + ZIP_MODULE + "`ifdef YOSYS\n`default_nettype wire\n`endif\n", True),
+        (ZIP_HEAD + ZIP_MODULE + ZIP_TAIL.replace("`default_nettype wire", "`celldefine"), True),
+    ],
+)
+def test_the_state_a_candidate_leaves_is_read_with_the_files_conditional_tail(
+    tmp_path: Path, cand: str, refused: bool
+) -> None:
+    f = tmp_path / "inv.v"
+    f.write_text(ZIP_HEAD + ZIP_MODULE + ZIP_TAIL)
+    unit = UnitText(load_design(f, "inv", Config().project), tmp_path / "unit")
+    why = unit.state_left(cand)
+    assert bool(why) is refused, why
+
+
 @pytest.mark.parametrize("used", ["instantiated", "library"])
 def test_a_module_of_another_file_is_read_at_its_place_in_the_filelist(
     tmp_path: Path, used: str

@@ -108,3 +108,31 @@ def test_collect_sources_scan_exclude_and_headers(tmp_path: Path) -> None:
     assert ss.prelude == (SYNTHESIS_PRELUDE,)
     with pytest.raises(ConfigError, match="include directory 'nope' not found"):
         collect_sources(tmp_path / "rtl" / "t.v", tmp_path, ProjectConfig(include_dirs=("nope",)))
+
+
+def _pulp_style(root: Path) -> None:
+    """pulp-platform's layout: headers in include/common_cells/, included by that path."""
+    (root / "include" / "common_cells").mkdir(parents=True)
+    (root / "src").mkdir()
+    (root / "include" / "common_cells" / "registers.svh").write_text(
+        "`define FF(q, d, clk) always_ff @(posedge clk) q <= d;\n"
+    )
+    (root / "src" / "dff.sv").write_text(
+        '`include "common_cells/registers.svh"\n'
+        "module dff (input logic clk_i, input logic d_i, output logic q_o);\n"
+        "  `FF(q_o, d_i, clk_i)\nendmodule\n"
+    )
+
+
+def test_an_include_named_with_its_folder_is_read_from_the_folder_above(tmp_path: Path) -> None:
+    # `include "common_cells/registers.svh" resolves in include/, not in the folder holding
+    # the header: without -I or include_dirs the module loads, and `rtlopt init` proposes it
+    from rtlopt.cli.init import detect
+    from rtlopt.frontend import load_design
+
+    _pulp_style(tmp_path)
+    ss = collect_sources(tmp_path / "src" / "dff.sv", tmp_path, ProjectConfig())
+    assert (tmp_path / "include").resolve() in ss.include_dirs
+    design = load_design(tmp_path / "src" / "dff.sv", "dff", ProjectConfig(), root=tmp_path)
+    assert [p.name for p in design.target.ports] == ["clk_i", "d_i", "q_o"]
+    assert "include" in detect(tmp_path).include_dirs

@@ -387,3 +387,43 @@ def test_screen_does_not_count_the_candidates_own_file_as_another(tmp_path: Path
     d = dataclasses.replace(d, modules={**d.modules, "other": helper})
     assert not any("also defined" in p for p in screen_candidate(cand, d))
     assert any("also defined" in p for p in screen_candidate(CLEAN + "\n" + OTHER, d))
+
+
+ZIP_FILE = """`default_nettype none
+module top (input wire [3:0] a, output wire [3:0] y);
+  assign y = ~a;
+endmodule
+`ifndef YOSYS
+`default_nettype wire
+`endif
+"""
+
+
+@pytest.mark.parametrize(
+    ("tail", "refused"),
+    [
+        ("`ifndef YOSYS\n`default_nettype wire\n`endif\n", False),  # ZipCPU's files end so
+        ("`ifdef YOSYS\n`else\n  `default_nettype wire // after\n`endif\n", False),
+        # code in the branch, or a module after it: the tools would read them differently
+        ("`ifndef YOSYS\n`define TOOL 1\n`endif\n", True),
+        ("`ifndef YOSYS\n`default_nettype wire\n`endif\nmodule h; endmodule\n", True),
+    ],
+)
+def test_screen_allows_a_tool_conditional_of_pass_through_directives_after_the_module(
+    tmp_path: Path, tail: str, refused: bool
+) -> None:
+    f = tmp_path / "top.v"
+    f.write_text(ZIP_FILE)
+    start = ZIP_FILE.index("module top")
+    top = Module(
+        "top",
+        f,
+        2,
+        start,
+        ZIP_FILE.index("endmodule") + 9,
+        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+    )
+    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    head = ZIP_FILE[: ZIP_FILE.index("`ifndef")].replace("y = ~a;", "y = a ^ 4'hf;")
+    found = [p for p in screen_candidate(head + tail, d) if "YOSYS" in p]
+    assert bool(found) is refused, found
