@@ -1,0 +1,316 @@
+"""Races between clocked blocks: a variable written with a blocking ``=`` in one edge-triggered
+block and read, before it is written there, by another block triggered by the same edge.
+
+Synthesis, Yosys's ``read_verilog`` and the slang frontend read such a variable as a flip-flop
+(the value from before the edge); IEEE 1364 (5.3) leaves the order of the two processes open,
+and iverilog runs the block declared last first, so the reader sees the new value. Reads through
+continuous assignments and combinational blocks are followed (they settle in the same time
+step); a read through an instance's port is not analysed and counts as a race (fail closed).
+A variable a block writes before it reads it (the ``integer i`` of a ``for`` loop), a block's
+own local variables, reads on another edge or another clock, and nonblocking assignments are no
+race. Found on the syntax tree (pyslang); a tree with syntax errors is not trusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rtlopt.harness._semantics import _children, _kind, _span, _walk
+
+__all__ = ["race_problems"]
+
+_PROCESSES = frozenset({"AlwaysBlock", "AlwaysFFBlock", "AlwaysCombBlock", "AlwaysLatchBlock"})
+_NONBLOCKING = "NonblockingAssignmentExpression"
+
+
+def _name(node: Any) -> str | None:
+    k = _kind(node)
+    if k in ("IdentifierName", "IdentifierSelectName"):
+        return str(node.identifier.valueText)
+    return None
+
+
+def _assignment(node: Any) -> bool:
+    return "AssignmentExpression" in _kind(node) and hasattr(node, "left")
+
+
+@dataclass
+class _Flow:
+    """What a procedural body reads before it writes, and what it writes with ``=``."""
+
+    functions: dict[str, set[str]]
+    early: dict[str, int] = field(default_factory=dict)
+    blocking: set[str] = field(default_factory=set)
+    local: set[str] = field(default_factory=set)
+
+    def read(self, node: Any, done: frozenset[str]) -> None:
+        for n in _walk(node):
+            name = _name(n)
+            if name is None:
+                continue
+            at = _span(n)[0]
+            for v in {name} | self.functions.get(name, set()):
+                if v not in done:
+                    self.early.setdefault(v, at)
+
+    def expr(self, e: Any, done: frozenset[str]) -> frozenset[str]:
+        if not _assignment(e):
+            self.read(e, done)
+            for n in _walk(e):  # i++ and the like: a write that is also a read
+                if "crement" in _kind(n):
+                    for x in _walk(n):
+                        if _name(x):
+                            self.blocking.add(str(_name(x)))
+            return done
+        self.read(e.right, done)
+        left = e.left
+        whole = _kind(left) == "IdentifierName"
+        targets = [left] if _name(left) else [n for n in _walk(left) if _name(n)]
+        for t in targets:
+            if _kind(t) == "IdentifierSelectName":
+                for sel in _children(t):
+                    if not hasattr(sel, "valueText"):
+                        self.read(sel, done)
+        if _kind(e) != "AssignmentExpression":  # compound (+=) and nonblocking read or wait
+            if _kind(e) != _NONBLOCKING:
+                self.read(left, done)
+                self.blocking.update(str(_name(t)) for t in targets)
+            return done
+        self.blocking.update(str(_name(t)) for t in targets)
+        return done | {str(_name(left))} if whole else done
+
+    def stmt(self, s: Any, done: frozenset[str]) -> frozenset[str]:
+        k = _kind(s)
+        if s is None or k == "EmptyStatement":
+            return done
+        if k == "SequentialBlockStatement":
+            for item in _children(s.items):
+                if _kind(item) == "DataDeclaration":
+                    self.local.update(str(d.name.valueText) for d in _declarators(item))
+                else:
+                    done = self.stmt(item, done)
+            return done
+        if k == "ExpressionStatement":
+            return self.expr(s.expr, done)
+        if k == "ConditionalStatement":
+            self.read(s.predicate, done)
+            yes = self.stmt(s.statement, done)
+            no = self.stmt(s.elseClause.clause, done) if s.elseClause is not None else done
+            return yes & no
+        if k == "CaseStatement":
+            return self._case(s, done)
+        if k == "ForLoopStatement":
+            return self._for(s, done)
+        if k == "TimingControlStatement":
+            return self.stmt(s.statement, done)
+        # loops and anything else: every name read first, nothing defined after
+        for n in _walk(s):
+            if _assignment(n) and _kind(n) != _NONBLOCKING:
+                self.blocking.update(str(_name(x)) for x in _walk(n.left) if _name(x))
+        self.read(s, done)
+        return done
+
+    def _case(self, s: Any, done: frozenset[str]) -> frozenset[str]:
+        self.read(s.expr, done)
+        after: frozenset[str] | None = None
+        default = False
+        for item in _children(s.items):
+            if _kind(item) == "StandardCaseItem":
+                for e in _children(item.expressions):
+                    if not hasattr(e, "valueText"):
+                        self.read(e, done)
+            elif _kind(item) == "DefaultCaseItem":
+                default = True
+            else:
+                continue
+            got = self.stmt(item.clause, done)
+            after = got if after is None else after & got
+        if after is None or not default:
+            return done
+        return after
+
+    def _for(self, s: Any, done: frozenset[str]) -> frozenset[str]:
+        for init in _children(s.initializers):
+            if _kind(init) == "ForVariableDeclaration":
+                self.local.add(str(init.declarator.name.valueText))
+                if init.declarator.initializer is not None:
+                    self.read(init.declarator.initializer, done)
+            elif not hasattr(init, "valueText"):
+                done = self.expr(init, done)
+        if s.stopExpr is not None:
+            self.read(s.stopExpr, done)
+        inner = self.stmt(s.statement, done)
+        for step in _children(s.steps):
+            if not hasattr(step, "valueText"):
+                self.expr(step, inner)
+        return done
+
+
+def _declarators(node: Any) -> list[Any]:
+    return [d for d in _children(node.declarators) if _kind(d) == "Declarator"]
+
+
+def _events(proc: Any) -> frozenset[str] | None:
+    """The edge events of a process (``"posedge clk"``), or None when it is not edge-triggered
+    (combinational, level-sensitive or mixed)."""
+    st = proc.statement
+    if _kind(st) != "TimingControlStatement" or _kind(st.timingControl) != (
+        "EventControlWithExpression"
+    ):
+        return None
+    out = set()
+    for e in _walk(st.timingControl.expr):
+        if _kind(e) == "SignalEventExpression":
+            if not e.edge.valueText:
+                return None
+            sig = "".join(str(t.valueText) for t in _walk(e.expr) if hasattr(t, "valueText"))
+            out.add(f"{e.edge.valueText} {sig}")
+    return frozenset(out) or None
+
+
+def _functions(root: Any) -> dict[str, set[str]]:
+    """Names each function or task reads from its module (its own ports and locals aside)."""
+    out: dict[str, set[str]] = {}
+    for node in _walk(root):
+        if _kind(node) not in ("FunctionDeclaration", "TaskDeclaration"):
+            continue
+        proto = node.prototype
+        own = {str(d.name.valueText) for d in _walk(node) if _kind(d) == "Declarator"}
+        fname = _name(proto.name) or ""
+        own.add(fname)
+        out[fname] = {str(_name(n)) for n in _walk(node) if _name(n)} - own
+    return out
+
+
+@dataclass
+class _Process:
+    events: frozenset[str]
+    line_at: int
+    flow: _Flow
+
+
+def _sinks(root: Any) -> tuple[list[tuple[set[str], set[str]]], list[tuple[set[str], int]]]:
+    """Combinational dependencies ``(targets, reads)`` and instance port reads ``(reads, at)``."""
+    comb: list[tuple[set[str], set[str]]] = []
+    ports: list[tuple[set[str], int]] = []
+    for node in _walk(root):
+        k = _kind(node)
+        if k == "ContinuousAssign":
+            for a in _children(node.assignments):
+                if _assignment(a):
+                    comb.append((names(a.left), names(a.right)))
+        elif k in ("NetDeclaration", "DataDeclaration") and _kind(node.parent) not in (
+            "SequentialBlockStatement",
+            "FunctionDeclaration",
+            "TaskDeclaration",
+        ):
+            for d in _declarators(node):
+                if d.initializer is not None:
+                    comb.append(({str(d.name.valueText)}, names(d.initializer)))
+        elif k in _PROCESSES and _events(node) is None:
+            targets = {
+                str(_name(x))
+                for a in _walk(node)
+                if _assignment(a)
+                for x in _walk(a.left)
+                if _name(x)
+            }
+            comb.append((targets, names(node)))
+        elif k == "HierarchicalInstance":
+            ports.append((names(node), _span(node)[0]))
+    return comb, ports
+
+
+def names(node: Any) -> set[str]:
+    """The names ``node`` mentions."""
+    return {str(_name(x)) for x in _walk(node) if _name(x)}
+
+
+def _racy(
+    procs: list[_Process], comb: list[tuple[set[str], set[str]]]
+) -> dict[str, set[tuple[str, int]]]:
+    """Variable -> ``(event, writer)`` for each variable whose new value a reader on ``event``
+    may see: blocking writes of clocked blocks, and what combinational logic derives from them."""
+    racy: dict[str, set[tuple[str, int]]] = {}
+    for i, p in enumerate(procs):
+        for v in p.flow.blocking - p.flow.local:
+            racy.setdefault(v, set()).update((e, i) for e in p.events)
+    changed = True
+    while changed:
+        changed = False
+        for targets, reads in comb:
+            got = set().union(*(racy.get(r, set()) for r in reads)) if reads else set()
+            for t in targets:
+                if not got <= racy.get(t, set()):
+                    racy.setdefault(t, set()).update(got)
+                    changed = True
+    return racy
+
+
+def _line(text: str, at: int) -> int:
+    return text.count("\n", 0, max(at, 0)) + 1
+
+
+def race_problems(code: str, tree: Any, shift: int = 0) -> list[tuple[int, str]]:
+    """Races between clocked blocks in ``code`` (comments and strings blanked; ``tree`` its
+    syntax tree, whose text starts at ``shift``), as ``(offset, message)``. A text the parser
+    rejects (macros aside: the preprocessed text is judged too) that has two or more edge
+    event controls is one problem: its blocks cannot be told apart."""
+    edges = code.count("posedge") + code.count("negedge")
+    if not edges:
+        return []
+    if edges > 1 and any(d.isError() for d in tree.diagnostics) and "`" not in code:
+        return [
+            (
+                0,
+                "the screen's parser cannot read this text, so its clocked blocks cannot be "
+                "checked for races; fix the syntax",
+            )
+        ]
+    out: list[tuple[int, str]] = []
+    for module in _walk(tree.root):
+        if _kind(module) == "ModuleDeclaration":
+            out += _module_races(code, module, shift)
+    return out
+
+
+def _module_races(code: str, module: Any, shift: int) -> list[tuple[int, str]]:
+    functions = _functions(module)
+    procs: list[_Process] = []
+    for node in _walk(module):
+        if _kind(node) in _PROCESSES:
+            events = _events(node)
+            if events is None:
+                continue
+            flow = _Flow(functions)
+            flow.stmt(node.statement.statement, frozenset())
+            procs.append(_Process(events, _span(node)[0] - shift, flow))
+    if not procs:
+        return []
+    comb, ports = _sinks(module)
+    racy = _racy(procs, comb)
+    out: list[tuple[int, str]] = []
+    for j, p in enumerate(procs):
+        for v, at in p.flow.early.items():
+            if v in p.flow.local:
+                continue
+            for event, w in sorted(racy.get(v, set())):
+                if w != j and event in p.events:
+                    out.append((at - shift, _message(v, code, procs[w].line_at, event)))
+                    break
+    for reads, at in ports:
+        for v in sorted(reads & set(racy)):
+            event, w = min(racy[v])
+            out.append((at - shift, _message(v, code, procs[w].line_at, event, port=True)))
+    return out
+
+
+def _message(v: str, code: str, writer_at: int, event: str, *, port: bool = False) -> str:
+    where = "through an instance's port" if port else "by another block on the same edge"
+    return (
+        f"'{v}' carries a value written with a blocking assignment (=) in the clocked block "
+        f"at line {_line(code, writer_at)} and read {where} ({event}): simulators run such "
+        "blocks in either order (a race) while synthesis and the proofs read the value from "
+        "before the edge; use a nonblocking assignment (<=)"
+    )
