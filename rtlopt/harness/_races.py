@@ -151,9 +151,10 @@ def _declarators(node: Any) -> list[Any]:
     return [d for d in _children(node.declarators) if _kind(d) == "Declarator"]
 
 
-def _events(proc: Any) -> frozenset[str] | None:
-    """The edge events of a process (``"posedge clk"``), or None when it is not edge-triggered
-    (combinational, level-sensitive or mixed)."""
+def _events(proc: Any, clocks: dict[str, tuple[str, bool] | None]) -> frozenset[str] | None:
+    """The edge events of a process (``"posedge clk"``, an alias of an input read as that
+    input, ``"*"`` for a clock made by other logic: any instant), or None when it is not
+    edge-triggered (combinational, level-sensitive or mixed)."""
     st = proc.statement
     if _kind(st) != "TimingControlStatement" or _kind(st.timingControl) != (
         "EventControlWithExpression"
@@ -162,11 +163,59 @@ def _events(proc: Any) -> frozenset[str] | None:
     out = set()
     for e in _walk(st.timingControl.expr):
         if _kind(e) == "SignalEventExpression":
-            if not e.edge.valueText:
+            edge = str(e.edge.valueText)
+            if not edge:
                 return None
-            sig = "".join(str(t.valueText) for t in _walk(e.expr) if hasattr(t, "valueText"))
-            out.add(f"{e.edge.valueText} {sig}")
+            names = [n for n in _walk(e.expr) if _name(n)]
+            root = clocks.get(str(_name(names[0]))) if len(names) == 1 else None
+            if root is None:
+                out.add("*")
+                continue
+            flip = {"posedge": "negedge", "negedge": "posedge"}.get(edge, edge)
+            out.add(f"{flip if root[1] else edge} {root[0]}")
     return frozenset(out) or None
+
+
+def _clocks(module: Any) -> dict[str, tuple[str, bool] | None]:
+    """Each name an event may name: the input it is (an alias, possibly inverted, of an input
+    through continuous assignments) and whether inverted, or None (made by other logic)."""
+    inputs: set[str] = set()
+    alias: dict[str, tuple[str, bool]] = {}
+    for node in _walk(module):
+        k = _kind(node)
+        header = getattr(node, "header", None)
+        direction = getattr(header, "direction", None) if header is not None else None
+        if k in ("ImplicitAnsiPort", "PortDeclaration") and direction is not None:
+            if str(direction.valueText) == "input":
+                decls = [node.declarator] if k == "ImplicitAnsiPort" else _declarators(node)
+                inputs.update(str(d.name.valueText) for d in decls)
+        pairs = []
+        if k == "ContinuousAssign":
+            pairs = [(a.left, a.right) for a in _children(node.assignments) if _assignment(a)]
+        elif k == "NetDeclaration":
+            pairs = [(d, d.initializer.expr) for d in _declarators(node) if d.initializer]
+        for left, right in pairs:
+            decl = _kind(left) == "Declarator"
+            target = str(left.name.valueText) if decl else _name(left)
+            src, inv = right, False
+            while _kind(src) in (
+                "ParenthesizedExpression",
+                "UnaryBitwiseNotExpression",
+                "UnaryLogicalNotExpression",
+            ):
+                inv ^= _kind(src) != "ParenthesizedExpression"
+                src = src.expression if _kind(src) == "ParenthesizedExpression" else src.operand
+            if target and _kind(src) == "IdentifierName":
+                alias[target] = (str(_name(src)), inv)
+    out: dict[str, tuple[str, bool] | None] = {n: (n, False) for n in inputs}
+    for name in alias:
+        cur, inv, seen = name, False, set()
+        while cur in alias and cur not in seen and cur not in inputs:
+            seen.add(cur)
+            cur, more = alias[cur]
+            inv ^= more
+        out[name] = (cur, inv) if cur in inputs else None
+    return out
 
 
 def _functions(root: Any) -> dict[str, set[str]]:
@@ -208,7 +257,7 @@ def _sinks(root: Any) -> tuple[list[tuple[set[str], set[str]]], list[tuple[set[s
             for d in _declarators(node):
                 if d.initializer is not None:
                     comb.append(({str(d.name.valueText)}, names(d.initializer)))
-        elif k in _PROCESSES and _events(node) is None:
+        elif k in _PROCESSES and _events(node, {}) is None:
             targets = {
                 str(_name(x))
                 for a in _walk(node)
@@ -277,10 +326,11 @@ def race_problems(code: str, tree: Any, shift: int = 0) -> list[tuple[int, str]]
 
 def _module_races(code: str, module: Any, shift: int) -> list[tuple[int, str]]:
     functions = _functions(module)
+    clocks = _clocks(module)
     procs: list[_Process] = []
     for node in _walk(module):
         if _kind(node) in _PROCESSES:
-            events = _events(node)
+            events = _events(node, clocks)
             if events is None:
                 continue
             flow = _Flow(functions)
@@ -296,7 +346,7 @@ def _module_races(code: str, module: Any, shift: int) -> list[tuple[int, str]]:
             if v in p.flow.local:
                 continue
             for event, w in sorted(racy.get(v, set())):
-                if w != j and event in p.events:
+                if w != j and (event in p.events or "*" in p.events or event == "*"):
                     out.append((at - shift, _message(v, code, procs[w].line_at, event)))
                     break
     for reads, at in ports:

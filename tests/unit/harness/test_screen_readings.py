@@ -4,8 +4,12 @@ and races between clocked blocks; with the ordinary RTL each must let through.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from rtlopt.frontend.model import Design, Module, Port, SourceSet
+from rtlopt.harness import screen_candidate, screen_preprocessed
 from rtlopt.harness._readings import reading_problems
 from rtlopt.verilog import blank_comments
 
@@ -151,6 +155,16 @@ def _clocked(*blocks: str, decls: str = "reg [3:0] t, s, q, p;") -> str:
             "function [3:0] f(input [3:0] x); f = x ^ t; endfunction",
             "always @(posedge clk) q <= f(d);",
         ),
+        # the same instant under another name: an alias of the clock, an inverted one on the
+        # other edge, a clock made by other logic (any instant)
+        ("wire c2 = clk;", "always @(posedge clk) t = d;", "always @(posedge (c2)) q <= t;"),
+        (
+            "wire cn;",
+            "assign cn = ~clk;",
+            "always @(posedge clk) t = d;",
+            "always @(negedge cn) q <= t;",
+        ),
+        ("wire g = clk & c;", "always @(posedge clk) t = d;", "always @(posedge g) q <= t;"),
         # read by a submodule through a port (not analysed: fail closed)
         ("always @(posedge clk) t = d;", "sub u (.clk(clk), .x(t));"),
     ],
@@ -181,6 +195,7 @@ def test_races_between_clocked_blocks_are_found(blocks: tuple[str, ...]) -> None
         # another edge, another clock, a combinational reader
         ("always @(posedge clk) t = d;", "always @(negedge clk) q <= t;"),
         ("always @(posedge clk) t = d;", "always @(posedge rst) q <= t;"),
+        ("wire cn = ~clk;", "always @(posedge clk) t = d;", "always @(posedge cn) q <= t;"),
         ("always @(posedge clk) t = d;", "assign s = t;"),
         # a write before the read in every branch
         (
@@ -197,3 +212,47 @@ def test_a_race_in_text_the_parser_rejects_is_not_passed() -> None:
     text = _clocked("always @(posedge clk) t = d;", "always @(posedge clk) q <= t; )")
     found = _found(text)
     assert found and "cannot read" in found[0], found
+
+
+def _design(tmp_path: Path, text: str) -> Design:
+    f = tmp_path / "m.v"
+    f.write_text(text)
+    start = text.index("module")
+    end = text.index("endmodule") + len("endmodule")
+    m = Module("m", f, 1, start, end, (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)))
+    return Design(tmp_path, m, SourceSet(tmp_path, (f,)), {"m": m}, (f,))
+
+
+X_REF = (
+    "module m(input [3:0] a, output reg [3:0] y);\n"
+    "  always @* case (a) 4'b10x1: y = 4'd0; default: y = a; endcase\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        X_REF,
+        "module m(input [3:0] a, output [3:0] y);\n  assign y = a + 0.5 * 2;\nendmodule\n",
+        "module m(input [3:0] a, output [3:0] y);\n  `ifdef NEVER\n  assign y = a + 0.5;\n"
+        "  `else\n  assign y = a + 1.5;\n  `endif\nendmodule\n",
+    ],
+)
+def test_a_reference_read_differently_leaves_a_changed_candidate_unchecked(
+    tmp_path: Path, ref: str
+) -> None:
+    design = _design(tmp_path, ref)
+    assert screen_candidate(ref, design) == []  # the reference itself: nothing to judge
+    found = screen_candidate(ref.replace("  ", "   "), design)
+    assert found and "unchecked: the reference module" in found[0], found
+    pp = screen_preprocessed("module m; endmodule\n", "x", design, reference=ref)
+    assert any("unchecked: the reference" in f for f in pp), pp
+
+
+def test_a_construct_in_a_branch_the_design_switches_off_is_not_judged(tmp_path: Path) -> None:
+    ref = (
+        "module m(input [3:0] a, output [3:0] y);\n  `ifdef NEVER\n  assign y = a + 0.5;\n"
+        "  `else\n  assign y = a + 4'd1;\n  `endif\nendmodule\n"
+    )
+    design = _design(tmp_path, ref)
+    assert screen_candidate(ref.replace("  ", "   "), design) == []
