@@ -4,11 +4,14 @@ cross-checked with the lexer, so that a literal the parser did not place is stil
 * **x/z digits.** Yosys 0.23's ``proc_mux`` drops the undefined bits of a ``case`` item, so
   ``16'b1011_1110_1110_111x`` is a wildcard to the proof; IEEE 1364 (9.5) compares a plain
   ``case`` with ``===`` and ``casez`` ignores only ``z``/``?``, so for 0/1 inputs simulation
-  never matches that item. A condition on an x constant (``if (a === 4'b10x1)``) is x in the
-  proof, a decision in simulation. Such a digit is accepted only where both read it alike:
-  a ``casez`` item's ``z``/``?``, a ``casex`` (or ``case ... inside``) item, and a value
-  (the right side of an assignment or initializer, through parentheses, concatenations and
-  the branches of ``?:``). A parameter whose value has such digits is judged where it is used.
+  never matches that item. In a case statement such a digit is accepted only where both read
+  it alike: a ``casez`` item's ``z``/``?``, a ``casex`` (or ``case ... inside``) item. A
+  decision on an x constant elsewhere (``if (a === 4'b10x1)``) is x in the proof and a choice
+  in simulation: in a candidate the miter refuses what relies on it (x where the reference is
+  defined), in a reference it would let the proof accept anything there, so a reference
+  (``strict``) may hold x/z digits only in those items and in values (the right side of an
+  assignment or initializer, through parentheses, concatenations and the branches of ``?:``).
+  A parameter whose value has such digits is judged where it is used.
 * **Real numbers.** Yosys converts each real literal of a non-constant expression to an integer
   where it stands (``(t ? 0.4 : 0.0) * 3`` is 0), simulation computes in real arithmetic (1).
   Real and time literals, the real system functions and parameters with a real value are
@@ -200,28 +203,48 @@ def _ok(digits: str, allowed: str | None) -> bool:
     return allowed is None or all(c in allowed for c in _XZ.findall(digits))
 
 
-def _xz_problems(code: str, root: Any, shift: int) -> list[tuple[int, str]]:
+def _case_spans(root: Any) -> list[tuple[int, int]]:
+    """The expressions and item labels of every case statement."""
+    spans = []
+    for node in _walk(root):
+        if _kind(node) == "CaseStatement":
+            spans.append(_span(node.expr))
+            for item in _children(node.items):
+                if _kind(item) == "StandardCaseItem":
+                    spans += [_span(e) for e in _children(item.expressions)]
+    return spans
+
+
+def _xz_problems(code: str, tree: Any, shift: int, strict: bool) -> list[tuple[int, str]]:
+    """x/z digits outside the places every tool reads alike: in case statements only (the
+    proof's wildcard; a decision on an x constant elsewhere is x in the proof, so the miter
+    refuses a candidate that relies on it), everywhere when ``strict`` (a reference: there an
+    x makes the proof accept anything) or when the text does not parse."""
+    root = tree.root
     xz_params = _xz_parameters(root)
     spans, uses = _xz_allowed(root, xz_params)
     spans = [(a - shift, b - shift) for a, b in spans]
+    strict = strict or any(d.isError() for d in tree.diagnostics)
+    cases = [(a - shift, b - shift) for a, b in _case_spans(root)]
+
+    def judged(at: int) -> bool:
+        inside = strict or any(a <= at < b for a, b in cases)
+        return inside and not any(a <= at < b for a, b in spans)
+
     why = (
         "synthesis and the proof read it as a wildcard or an unknown where simulation "
         "compares exactly (x/z digits belong in casez/casex items and assigned values only)"
     )
     out: list[tuple[int, str]] = []
-    text = _lexical(code)
-    for m in _BASED.finditer(text):
-        if _XZ.search(m.group(0)[2:] if m.group(0)[1] in "sS" else m.group(0)[1:]):
-            if not any(a <= m.start() < b for a, b in spans):
-                lit = " ".join(m.group(0).split())
-                out.append((m.start(), f"the literal {lit} has x/z digits here: {why}"))
-    if xz_params:
-        for name, n in _names(root):
-            at = _span(n)[0]
-            if name in xz_params and at not in uses and not _in_parameter(n):
-                out.append(
-                    (at - shift, f"the parameter {name} has x/z digits and is used here: {why}")
-                )
+    for m in _BASED.finditer(_lexical(code)):
+        digits = m.group(0)[2:] if m.group(0)[1] in "sS" else m.group(0)[1:]
+        if _XZ.search(digits) and judged(m.start()):
+            lit = " ".join(m.group(0).split())
+            out.append((m.start(), f"the literal {lit} has x/z digits here: {why}"))
+    for name, n in _names(root) if xz_params else ():
+        at = _span(n)[0]
+        if name in xz_params and at not in uses and not _in_parameter(n) and judged(at - shift):
+            out.append((at - shift, f"the parameter {name} has x/z digits and is used here: {why}"))
     return out
 
 
@@ -303,22 +326,21 @@ def _real_problems(code: str, root: Any, shift: int) -> list[tuple[int, str]]:
 
 
 @functools.lru_cache(maxsize=64)
-def reading_problems(code: str) -> tuple[tuple[int, str], ...]:
+def reading_problems(code: str, strict: bool = False) -> tuple[tuple[int, str], ...]:
     """What tools read differently in ``code`` (comments and string contents blanked): x/z
-    digits, real numbers (above) and races between clocked blocks (:mod:`._races`), as
-    ``(line, message)``."""
+    digits (``strict``: the rules of a reference), real numbers (above) and races between
+    clocked blocks (:mod:`._races`), as ``(line, message)``."""
     tree, shift = parse(code)
-    root = tree.root
-    found = _xz_problems(code, root, shift) + _real_problems(code, root, shift)
+    found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
     found += race_problems(code, tree, shift)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
 
 
 def reference_problems(texts: Iterable[str], what: str) -> list[tuple[int, str]]:
-    """The first construct of the reference ``texts`` (comments kept) that tools read
-    differently, as a screening problem on the candidate's line 1: the proof would model a
-    different reference than simulation, so no candidate that differs from it is checked."""
+    """The first construct of the reference ``texts`` that tools read differently, as a
+    screening problem on the candidate's line 1: the proof would model a different reference
+    than simulation, so no candidate that differs from it is checked."""
     for text in texts:
-        for line, msg in reading_problems(blank_comments(text)):
+        for line, msg in reading_problems(blank_comments(text), strict=True):
             return [(1, f"unchecked: {what}, line {line}: {msg}")]
     return []
