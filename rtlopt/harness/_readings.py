@@ -211,7 +211,9 @@ def _case_spans(root: Any) -> list[tuple[int, int]]:
             spans.append(_span(node.expr))
             for item in _children(node.items):
                 if _kind(item) == "StandardCaseItem":
-                    spans += [_span(e) for e in _children(item.expressions)]
+                    spans += [
+                        _span(e) for e in _children(item.expressions) if not hasattr(e, "valueText")
+                    ]
     return spans
 
 
