@@ -176,19 +176,26 @@ def _events(proc: Any, clocks: dict[str, tuple[str, bool] | None]) -> frozenset[
     return frozenset(out) or None
 
 
-def _clocks(module: Any) -> dict[str, tuple[str, bool] | None]:
-    """Each name an event may name: the input it is (an alias, possibly inverted, of an input
-    through continuous assignments) and whether inverted, or None (made by other logic)."""
-    inputs: set[str] = set()
-    alias: dict[str, tuple[str, bool]] = {}
+def _ports(module: Any) -> dict[str, str]:
+    """Port name -> direction (``input``, ``output``, ``inout``, ...)."""
+    out: dict[str, str] = {}
     for node in _walk(module):
         k = _kind(node)
         header = getattr(node, "header", None)
         direction = getattr(header, "direction", None) if header is not None else None
         if k in ("ImplicitAnsiPort", "PortDeclaration") and direction is not None:
-            if str(direction.valueText) == "input":
-                decls = [node.declarator] if k == "ImplicitAnsiPort" else _declarators(node)
-                inputs.update(str(d.name.valueText) for d in decls)
+            decls = [node.declarator] if k == "ImplicitAnsiPort" else _declarators(node)
+            out.update((str(d.name.valueText), str(direction.valueText)) for d in decls)
+    return out
+
+
+def _clocks(module: Any) -> dict[str, tuple[str, bool] | None]:
+    """Each name an event may name: the input it is (an alias, possibly inverted, of an input
+    through continuous assignments) and whether inverted, or None (made by other logic)."""
+    inputs = {n for n, d in _ports(module).items() if d == "input"}
+    alias: dict[str, tuple[str, bool]] = {}
+    for node in _walk(module):
+        k = _kind(node)
         pairs = []
         if k == "ContinuousAssign":
             pairs = [(a.left, a.right) for a in _children(node.assignments) if _assignment(a)]
@@ -301,11 +308,15 @@ def _line(text: str, at: int) -> int:
     return text.count("\n", 0, max(at, 0)) + 1
 
 
-def race_problems(code: str, tree: Any, shift: int = 0) -> list[tuple[int, str]]:
+def race_problems(
+    code: str, tree: Any, shift: int = 0, outputs: bool = True
+) -> list[tuple[int, str]]:
     """Races between clocked blocks in ``code`` (comments and strings blanked; ``tree`` its
-    syntax tree, whose text starts at ``shift``), as ``(offset, message)``. A text the parser
-    rejects (macros aside: the preprocessed text is judged too) that has two or more edge
-    event controls is one problem: its blocks cannot be told apart."""
+    syntax tree, whose text starts at ``shift``), as ``(offset, message)``; with ``outputs``
+    (a candidate) also a value reaching an output port, which the parent's clocked blocks may
+    read on the same edge. A text the parser rejects (macros aside: the preprocessed text is
+    judged too) that has two or more edge event controls is one problem: its blocks cannot
+    be told apart."""
     edges = code.count("posedge") + code.count("negedge")
     if not edges:
         return []
@@ -320,11 +331,11 @@ def race_problems(code: str, tree: Any, shift: int = 0) -> list[tuple[int, str]]
     out: list[tuple[int, str]] = []
     for module in _walk(tree.root):
         if _kind(module) == "ModuleDeclaration":
-            out += _module_races(code, module, shift)
+            out += _module_races(code, module, shift, outputs)
     return out
 
 
-def _module_races(code: str, module: Any, shift: int) -> list[tuple[int, str]]:
+def _module_races(code: str, module: Any, shift: int, outputs: bool) -> list[tuple[int, str]]:
     functions = _functions(module)
     clocks = _clocks(module)
     procs: list[_Process] = []
@@ -349,15 +360,22 @@ def _module_races(code: str, module: Any, shift: int) -> list[tuple[int, str]]:
                 if w != j and (event in p.events or "*" in p.events or event == "*"):
                     out.append((at - shift, _message(v, code, procs[w].line_at, event)))
                     break
+    where = "through an instance's port"
     for reads, at in ports:
         for v in sorted(reads & set(racy)):
             event, w = min(racy[v])
-            out.append((at - shift, _message(v, code, procs[w].line_at, event, port=True)))
+            out.append((at - shift, _message(v, code, procs[w].line_at, event, where)))
+    outs = {n for n, d in _ports(module).items() if d != "input"} if outputs else set()
+    for v in sorted(outs & set(racy)):
+        event, w = min(racy[v])
+        where = "by the parent through an output port"
+        out.append((procs[w].line_at, _message(v, code, procs[w].line_at, event, where)))
     return out
 
 
-def _message(v: str, code: str, writer_at: int, event: str, *, port: bool = False) -> str:
-    where = "through an instance's port" if port else "by another block on the same edge"
+def _message(
+    v: str, code: str, writer_at: int, event: str, where: str = "by another block on the same edge"
+) -> str:
     return (
         f"'{v}' carries a value written with a blocking assignment (=) in the clocked block "
         f"at line {_line(code, writer_at)} and read {where} ({event}): simulators run such "

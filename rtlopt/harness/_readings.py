@@ -334,7 +334,7 @@ def reading_problems(code: str, strict: bool = False) -> tuple[tuple[int, str], 
     clocked blocks (:mod:`._races`), as ``(line, message)``."""
     tree, shift = parse(code)
     found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
-    found += race_problems(code, tree, shift)
+    found += race_problems(code, tree, shift, outputs=not strict)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
 
 

@@ -267,3 +267,19 @@ def test_a_construct_in_a_branch_the_design_switches_off_is_not_judged(tmp_path:
     )
     design = _design(tmp_path, ref)
     assert screen_candidate(ref.replace("  ", "   "), design) == []
+
+
+def test_a_blocking_write_that_reaches_an_output_port_is_a_race_in_a_candidate() -> None:
+    """The parent's clocked blocks may read the output on the same edge; a reference's own
+    such output is the parent's matter (both proofs and its simulation read the same
+    module), so only a candidate is held to it."""
+    text = (
+        "module m (input clk, input [3:0] d, output reg [3:0] q, output [3:0] o);\n"
+        "  reg [3:0] t;\n  always @(posedge clk) begin t = d; q = t + 1; end\n"
+        "  assign o = t;\nendmodule\n"
+    )
+    found = _found(text)
+    assert len(found) == 2 and all("output port" in m for m in found), found
+    assert reading_problems(blank_comments(text), strict=True) == ()
+    nonblocking = text.replace("q = t + 1", "q <= t + 1").replace("assign o = t", "assign o = q")
+    assert _found(nonblocking) == []
