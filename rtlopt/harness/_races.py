@@ -18,7 +18,7 @@ from typing import Any
 
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 
-__all__ = ["race_problems"]
+__all__ = ["exposed_outputs", "race_problems"]
 
 _PROCESSES = frozenset({"AlwaysBlock", "AlwaysFFBlock", "AlwaysCombBlock", "AlwaysLatchBlock"})
 _NONBLOCKING = "NonblockingAssignmentExpression"
@@ -309,14 +309,14 @@ def _line(text: str, at: int) -> int:
 
 
 def race_problems(
-    code: str, tree: Any, shift: int = 0, outputs: bool = True
+    code: str, tree: Any, shift: int = 0, outputs: frozenset[str] | None = frozenset()
 ) -> list[tuple[int, str]]:
     """Races between clocked blocks in ``code`` (comments and strings blanked; ``tree`` its
-    syntax tree, whose text starts at ``shift``), as ``(offset, message)``; with ``outputs``
-    (a candidate) also a value reaching an output port, which the parent's clocked blocks may
-    read on the same edge. A text the parser rejects (macros aside: the preprocessed text is
-    judged too) that has two or more edge event controls is one problem: its blocks cannot
-    be told apart."""
+    syntax tree, whose text starts at ``shift``), as ``(offset, message)``; unless ``outputs``
+    is None (a reference), also a value reaching an output port not in ``outputs``, which the
+    parent's clocked blocks may read on the same edge. A text the parser rejects (macros
+    aside: the preprocessed text is judged too) that has two or more edge event controls is
+    one problem: its blocks cannot be told apart."""
     edges = code.count("posedge") + code.count("negedge")
     if not edges:
         return []
@@ -335,7 +335,10 @@ def race_problems(
     return out
 
 
-def _module_races(code: str, module: Any, shift: int, outputs: bool) -> list[tuple[int, str]]:
+def _analysis(
+    module: Any, shift: int
+) -> tuple[list[_Process], dict[str, set[tuple[str, int]]], list[tuple[set[str], int]]]:
+    """The module's clocked processes, its racy variables (:func:`_racy`) and port reads."""
     functions = _functions(module)
     clocks = _clocks(module)
     procs: list[_Process] = []
@@ -348,9 +351,26 @@ def _module_races(code: str, module: Any, shift: int, outputs: bool) -> list[tup
             flow.stmt(node.statement.statement, frozenset())
             procs.append(_Process(events, _span(node)[0] - shift, flow))
     if not procs:
-        return []
+        return [], {}, []
     comb, ports = _sinks(module)
-    racy = _racy(procs, comb)
+    return procs, _racy(procs, comb), ports
+
+
+def exposed_outputs(tree: Any) -> frozenset[str]:
+    """Output ports that carry a value written with ``=`` in a clocked block (a reference's
+    own, allowed again in a candidate: the parent's reading of them does not change)."""
+    out: set[str] = set()
+    for module in _walk(tree.root):
+        if _kind(module) == "ModuleDeclaration":
+            _, racy, _ = _analysis(module, 0)
+            out |= {n for n, d in _ports(module).items() if d != "input"} & set(racy)
+    return frozenset(out)
+
+
+def _module_races(
+    code: str, module: Any, shift: int, outputs: frozenset[str] | None
+) -> list[tuple[int, str]]:
+    procs, racy, ports = _analysis(module, shift)
     out: list[tuple[int, str]] = []
     for j, p in enumerate(procs):
         for v, at in p.flow.early.items():
@@ -365,8 +385,8 @@ def _module_races(code: str, module: Any, shift: int, outputs: bool) -> list[tup
         for v in sorted(reads & set(racy)):
             event, w = min(racy[v])
             out.append((at - shift, _message(v, code, procs[w].line_at, event, where)))
-    outs = {n for n, d in _ports(module).items() if d != "input"} if outputs else set()
-    for v in sorted(outs & set(racy)):
+    outs = set() if outputs is None else {n for n, d in _ports(module).items() if d != "input"}
+    for v in sorted((outs - (outputs or frozenset())) & set(racy)):
         event, w = min(racy[v])
         where = "by the parent through an output port"
         out.append((procs[w].line_at, _message(v, code, procs[w].line_at, event, where)))

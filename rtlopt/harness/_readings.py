@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from rtlopt.harness._races import race_problems
+from rtlopt.harness._races import exposed_outputs, race_problems
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
 
@@ -328,14 +328,25 @@ def _real_problems(code: str, root: Any, shift: int) -> list[tuple[int, str]]:
 
 
 @functools.lru_cache(maxsize=64)
-def reading_problems(code: str, strict: bool = False) -> tuple[tuple[int, str], ...]:
+def reading_problems(
+    code: str, strict: bool = False, reference: str = ""
+) -> tuple[tuple[int, str], ...]:
     """What tools read differently in ``code`` (comments and string contents blanked): x/z
     digits (``strict``: the rules of a reference), real numbers (above) and races between
-    clocked blocks (:mod:`._races`), as ``(line, message)``."""
+    clocked blocks (:mod:`._races`; a candidate's output port may carry a blocking write only
+    where the ``reference`` text's does), as ``(line, message)``."""
     tree, shift = parse(code)
     found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
-    found += race_problems(code, tree, shift, outputs=not strict)
+    exposed = None if strict else _exposed(reference)
+    found += race_problems(code, tree, shift, exposed)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
+
+
+@functools.lru_cache(maxsize=16)
+def _exposed(reference: str) -> frozenset[str]:
+    if "posedge" not in reference and "negedge" not in reference:
+        return frozenset()
+    return exposed_outputs(parse(blank_comments(reference))[0])
 
 
 def reference_problems(texts: Iterable[str], what: str) -> list[tuple[int, str]]:

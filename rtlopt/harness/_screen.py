@@ -400,7 +400,8 @@ def screen_candidate(
     problems += _structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)
     problems += _operator_problems(code, design)
-    problems += [*reading_problems(code), *_reference_readings(design)]
+    ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
+    problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
     for line, msg in sorted(problems):

@@ -283,3 +283,14 @@ def test_a_blocking_write_that_reaches_an_output_port_is_a_race_in_a_candidate()
     assert reading_problems(blank_comments(text), strict=True) == ()
     nonblocking = text.replace("q = t + 1", "q <= t + 1").replace("assign o = t", "assign o = q")
     assert _found(nonblocking) == []
+
+
+def test_an_output_the_reference_exposes_the_same_way_is_not_a_new_race(tmp_path: Path) -> None:
+    ref = (
+        "module m (input clk, input [3:0] a, output reg [3:0] y, output reg [3:0] z);\n"
+        "  always @(posedge clk) begin y = a + 4'd1; z <= a; end\nendmodule\n"
+    )
+    design = _design(tmp_path, ref)
+    assert screen_candidate(ref.replace("a + 4'd1", "4'd1 + a"), design) == []
+    found = screen_candidate(ref.replace("z <= a", "z = a"), design)
+    assert found and "'z'" in found[0] and "output port" in found[0], found
