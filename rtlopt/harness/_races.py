@@ -18,10 +18,36 @@ from typing import Any
 
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 
-__all__ = ["exposed_outputs", "race_problems"]
+__all__ = ["exposed_outputs", "nodes", "race_problems"]
 
 _PROCESSES = frozenset({"AlwaysBlock", "AlwaysFFBlock", "AlwaysCombBlock", "AlwaysLatchBlock"})
 _NONBLOCKING = "NonblockingAssignmentExpression"
+
+
+_NODES: dict[int, tuple[Any, list[Any], dict[str, list[Any]]]] = {}
+
+
+def _index(root: Any) -> tuple[Any, list[Any], dict[str, list[Any]]]:
+    hit = _NODES.get(id(root))
+    if hit is not None and hit[0] is root:
+        return hit
+    if len(_NODES) > 16:
+        _NODES.clear()
+    found = list(_walk(root))
+    by_kind: dict[str, list[Any]] = {}
+    for n in found:
+        by_kind.setdefault(_kind(n), []).append(n)
+    _NODES[id(root)] = (root, found, by_kind)
+    return _NODES[id(root)]
+
+
+def nodes(root: Any, *kinds: str) -> list[Any]:
+    """The nodes under ``root`` (of ``kinds``, when given), from one walk per tree (the
+    checks each scan it)."""
+    _, found, by_kind = _index(root)
+    if not kinds:
+        return found
+    return [n for k in kinds for n in by_kind.get(k, [])]
 
 
 def _name(node: Any) -> str | None:
@@ -179,7 +205,7 @@ def _events(proc: Any, clocks: dict[str, tuple[str, bool] | None]) -> frozenset[
 def _ports(module: Any) -> dict[str, str]:
     """Port name -> direction (``input``, ``output``, ``inout``, ...)."""
     out: dict[str, str] = {}
-    for node in _walk(module):
+    for node in nodes(module, "ImplicitAnsiPort", "PortDeclaration"):
         k = _kind(node)
         header = getattr(node, "header", None)
         direction = getattr(header, "direction", None) if header is not None else None
@@ -194,7 +220,7 @@ def _clocks(module: Any) -> dict[str, tuple[str, bool] | None]:
     through continuous assignments) and whether inverted, or None (made by other logic)."""
     inputs = {n for n, d in _ports(module).items() if d == "input"}
     alias: dict[str, tuple[str, bool]] = {}
-    for node in _walk(module):
+    for node in nodes(module, "ContinuousAssign", "NetDeclaration"):
         k = _kind(node)
         pairs = []
         if k == "ContinuousAssign":
@@ -228,7 +254,7 @@ def _clocks(module: Any) -> dict[str, tuple[str, bool] | None]:
 def _functions(root: Any) -> dict[str, set[str]]:
     """Names each function or task reads from its module (its own ports and locals aside)."""
     out: dict[str, set[str]] = {}
-    for node in _walk(root):
+    for node in nodes(root, "FunctionDeclaration", "TaskDeclaration"):
         if _kind(node) not in ("FunctionDeclaration", "TaskDeclaration"):
             continue
         proto = node.prototype
@@ -250,7 +276,14 @@ def _sinks(root: Any) -> tuple[list[tuple[set[str], set[str]]], list[tuple[set[s
     """Combinational dependencies ``(targets, reads)`` and instance port reads ``(reads, at)``."""
     comb: list[tuple[set[str], set[str]]] = []
     ports: list[tuple[set[str], int]] = []
-    for node in _walk(root):
+    for node in nodes(
+        root,
+        "ContinuousAssign",
+        "NetDeclaration",
+        "DataDeclaration",
+        *_PROCESSES,
+        "HierarchicalInstance",
+    ):
         k = _kind(node)
         if k == "ContinuousAssign":
             for a in _children(node.assignments):
@@ -329,7 +362,7 @@ def race_problems(
             )
         ]
     out: list[tuple[int, str]] = []
-    for module in _walk(tree.root):
+    for module in nodes(tree.root, "ModuleDeclaration"):
         if _kind(module) == "ModuleDeclaration":
             out += _module_races(code, module, shift, outputs)
     return out
@@ -342,7 +375,7 @@ def _analysis(
     functions = _functions(module)
     clocks = _clocks(module)
     procs: list[_Process] = []
-    for node in _walk(module):
+    for node in nodes(module, *_PROCESSES):
         if _kind(node) in _PROCESSES:
             events = _events(node, clocks)
             if events is None:
@@ -360,7 +393,7 @@ def exposed_outputs(tree: Any) -> frozenset[str]:
     """Output ports that carry a value written with ``=`` in a clocked block (a reference's
     own, allowed again in a candidate: the parent's reading of them does not change)."""
     out: set[str] = set()
-    for module in _walk(tree.root):
+    for module in nodes(tree.root, "ModuleDeclaration"):
         if _kind(module) == "ModuleDeclaration":
             _, racy, _ = _analysis(module, 0)
             out |= {n for n, d in _ports(module).items() if d != "input"} & set(racy)

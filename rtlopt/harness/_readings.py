@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from rtlopt.harness._races import exposed_outputs, race_problems
+from rtlopt.harness._races import exposed_outputs, nodes, race_problems
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
 
@@ -128,7 +128,7 @@ def _value_of(node: Any) -> Any:
 def _parameters(root: Any) -> list[tuple[Any, str, Any]]:
     """``(declaration, name, initializer)`` of every parameter and localparam."""
     out = []
-    for node in _walk(root):
+    for node in nodes(root, "ParameterDeclaration"):
         if _kind(node) != "ParameterDeclaration":
             continue
         for d in _children(node.declarators):
@@ -138,8 +138,8 @@ def _parameters(root: Any) -> list[tuple[Any, str, Any]]:
     return out
 
 
-def _names(node: Any) -> Iterator[tuple[str, Any]]:
-    for n in _walk(node):
+def _names(node: Any, whole: bool = False) -> Iterator[tuple[str, Any]]:
+    for n in nodes(node, "IdentifierName") if whole else _walk(node):
         if _kind(n) == "IdentifierName":
             yield str(n.identifier.valueText), n
 
@@ -178,7 +178,7 @@ def _xz_allowed(root: Any, xz_params: dict[str, str]) -> tuple[list[tuple[int, i
         elif digits and _ok(digits, digits_ok):
             spans.append(_span(node))
 
-    for node in _walk(root):
+    for node in nodes(root, *_VALUE_ROOTS, "CaseStatement"):
         k = _kind(node)
         if k in _VALUE_ROOTS:
             for v in _values(_value_of(node)):
@@ -206,7 +206,7 @@ def _ok(digits: str, allowed: str | None) -> bool:
 def _case_spans(root: Any) -> list[tuple[int, int]]:
     """The expressions and item labels of every case statement."""
     spans = []
-    for node in _walk(root):
+    for node in nodes(root, "CaseStatement"):
         if _kind(node) == "CaseStatement":
             spans.append(_span(node.expr))
             for item in _children(node.items):
@@ -243,7 +243,7 @@ def _xz_problems(code: str, tree: Any, shift: int, strict: bool) -> list[tuple[i
         if _XZ.search(digits) and judged(m.start()):
             lit = " ".join(m.group(0).split())
             out.append((m.start(), f"the literal {lit} has x/z digits here: {why}"))
-    for name, n in _names(root) if xz_params else ():
+    for name, n in _names(root, True) if xz_params else ():
         at = _span(n)[0]
         if name in xz_params and at not in uses and not _in_parameter(n) and judged(at - shift):
             out.append((at - shift, f"the parameter {name} has x/z digits and is used here: {why}"))
@@ -262,7 +262,7 @@ def _in_parameter(node: Any) -> bool:
 
 def _constant_spans(root: Any, shift: int) -> list[tuple[int, int]]:
     spans = []
-    for node in _walk(root):
+    for node in nodes(root, "ParameterDeclaration", "ParameterValueAssignment"):
         if _kind(node) in ("ParameterDeclaration", "ParameterValueAssignment"):
             a, b = _span(node)
             spans.append((a - shift, b - shift))
@@ -318,7 +318,7 @@ def _real_problems(code: str, root: Any, shift: int) -> list[tuple[int, str]]:
     reals = _real_parameters(root)
     found += [
         (_span(n)[0] - shift, f"the real parameter {name}")
-        for name, n in _names(root)
+        for name, n in _names(root, True)
         if name in reals
     ]
     for at, what in found:
