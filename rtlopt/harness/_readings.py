@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
 
-__all__ = ["parse", "reading_problems", "reference_problems"]
+__all__ = ["parse", "reading_problems", "reference_problems", "reference_readings"]
 
 #: A based literal with its digits (the apostrophe and the base letter are not separated).
 _BASED = re.compile(r"'[sS]?[bBoOdDhH]\s*[0-9a-fA-F_xXzZ?]+|'[xXzZ](?![\w$])")
@@ -347,6 +347,20 @@ def _exposed(reference: str) -> frozenset[str]:
     if "posedge" not in reference and "negedge" not in reference:
         return frozenset()
     return exposed_outputs(parse(blank_comments(reference))[0])
+
+
+_DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}
+
+
+def reference_readings(design: object, texts: Callable[[], list[str]]) -> list[tuple[int, str]]:
+    """:func:`reference_problems` of the reference module ``texts`` (computed once per
+    ``design``)."""
+    hit = _DESIGNS.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_DESIGNS) > 8:
+            _DESIGNS.clear()
+        hit = _DESIGNS[id(design)] = (design, reference_problems(texts(), "the reference module"))
+    return hit[1]
 
 
 def reference_problems(texts: Iterable[str], what: str) -> list[tuple[int, str]]:

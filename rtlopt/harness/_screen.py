@@ -9,7 +9,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
-from rtlopt.harness._readings import reading_problems, reference_problems
+from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
@@ -136,9 +136,13 @@ def _active_code(text: str, code: str, design: Design, copies: bool = True) -> s
 
 def _reference_readings(design: Design) -> list[tuple[int, str]]:
     """The reference modules' constructs that tools read differently (in the design's
-    context, as :func:`_active_code` reads a candidate)."""
-    texts = [_active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)]
-    return reference_problems(texts, "the reference module")
+    context, as :func:`_active_code` reads a candidate), once per design."""
+    return reference_readings(
+        design,
+        lambda: [
+            _active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)
+        ],
+    )
 
 
 def _repo_directives(design: Design) -> set[str]:
