@@ -335,10 +335,13 @@ def reading_problems(
     digits (``strict``: the rules of a reference), real numbers (above) and races between
     clocked blocks (:mod:`._races`; a candidate's output port may carry a blocking write only
     where the ``reference`` text's does), as ``(line, message)``."""
-    tree, shift = parse(code)
-    found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
-    exposed = None if strict else _exposed(reference)
-    found += race_problems(code, tree, shift, exposed)
+    try:
+        tree, shift = parse(code)
+        found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
+        exposed = None if strict else _exposed(reference)
+        found += race_problems(code, tree, shift, exposed)
+    except (RuntimeError, RecursionError):  # pyslang's nesting limit, or the flow's
+        return ((1, "the text nests deeper than the screen's parser allows"),)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
 
 
@@ -346,7 +349,10 @@ def reading_problems(
 def _exposed(reference: str) -> frozenset[str]:
     if "posedge" not in reference and "negedge" not in reference:
         return frozenset()
-    return exposed_outputs(parse(blank_comments(reference))[0])
+    try:
+        return exposed_outputs(parse(blank_comments(reference))[0])
+    except (RuntimeError, RecursionError):
+        return frozenset()
 
 
 _DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}

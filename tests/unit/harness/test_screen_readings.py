@@ -294,3 +294,10 @@ def test_an_output_the_reference_exposes_the_same_way_is_not_a_new_race(tmp_path
     assert screen_candidate(ref.replace("a + 4'd1", "4'd1 + a"), design) == []
     found = screen_candidate(ref.replace("z <= a", "z = a"), design)
     assert found and "'z'" in found[0] and "output port" in found[0], found
+
+
+def test_a_text_nested_past_the_parser_is_a_problem_not_a_crash() -> None:
+    deep = "module m (input clk, input [3:0] d, output reg [3:0] q);\n  always @(posedge clk) "
+    deep += "begin " * 3000 + "q <= d; " + "end " * 3000 + "\nendmodule\n"
+    found = _found(deep)
+    assert found and "nests deeper" in found[0], found
