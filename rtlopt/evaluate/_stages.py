@@ -55,7 +55,13 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             compile_errors=len(pp.errors),
             logs=c.logs,
         )
-    found = screen_preprocessed(pp.text, c.text, s.design, dotted_names=s.view is not None)
+    found = screen_preprocessed(
+        pp.text,
+        c.text,
+        s.design,
+        dotted_names=s.view is not None,
+        reference=s.unit.reference_text(),
+    )
     if found:
         return invalid(
             cfg.reward,

@@ -9,6 +9,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
+from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
@@ -144,11 +145,12 @@ def _unchanged_modules(text: str, design: Design) -> list[tuple[int, int]]:
     return out
 
 
-def _active_code(text: str, code: str, design: Design) -> str:
+def _active_code(text: str, code: str, design: Design, copies: bool = True) -> str:
     """``code`` (comments blanked) as the tools read it, for the screen's content checks:
     branches that are off in the design's context, directive lines (checked on their own)
-    and unchanged copies of repository modules are blanked; offsets and lines are kept."""
-    if "`" not in code and not _unchanged_modules(text, design):
+    and unchanged copies of repository modules (``copies``) are blanked; offsets and lines
+    are kept."""
+    if "`" not in code and not (copies and _unchanged_modules(text, design)):
         return code
     spans = list(inactive_spans(text, design.sources)) if "`" in code else []
     for m in _DIRECTIVE_RE.finditer(code):
@@ -159,8 +161,19 @@ def _active_code(text: str, code: str, design: Design) -> str:
                 nxt = code.find("\n", end)
                 end = nxt if nxt >= 0 else len(code)
             spans.append((m.start(), end))
-    spans += _unchanged_modules(text, design)
+    spans += _unchanged_modules(text, design) if copies else []
     return blank_spans(code, spans)
+
+
+def _reference_readings(design: Design) -> list[tuple[int, str]]:
+    """The reference modules' constructs that tools read differently (in the design's
+    context, as :func:`_active_code` reads a candidate), once per design."""
+    return reference_readings(
+        design,
+        lambda: [
+            _active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)
+        ],
+    )
 
 
 def _repo_directives(design: Design) -> set[str]:
@@ -422,6 +435,8 @@ def screen_candidate(
     problems += _structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)
     problems += _operator_problems(code, design)
+    ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
+    problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
     for line, msg in sorted(problems):
@@ -432,17 +447,25 @@ def screen_candidate(
 
 
 def screen_preprocessed(
-    text: str, raw: str, design: Design, *, tb_top: str = DEFAULT_TB_TOP, dotted_names: bool = False
+    text: str,
+    raw: str,
+    design: Design,
+    *,
+    tb_top: str = DEFAULT_TB_TOP,
+    dotted_names: bool = False,
+    reference: str = "",
 ) -> list[str]:
     """:func:`screen_candidate` and the event checks on a candidate's preprocessed text (what
     every tool reads: a body under ```ifdef`` or a macro that expands to ``$fopen`` is judged
     as the tools see it). ``raw`` is the candidate's own text: the repository's own module
-    (or file) is not judged, as in :func:`screen_candidate`."""
+    (or file) is not judged, as in :func:`screen_candidate`. ``reference``: the preprocessed
+    reference every tool reads, judged for constructs tools read differently too."""
     from rtlopt.harness._semantics import event_violations
 
     if _same_as_reference(raw, design):
         return []
     found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names, raw=raw)
+    found += [f"line {n}: {m}" for n, m in reference_problems([reference], "the reference")]
     return found + event_violations(text, design.target.text())
 
 
