@@ -103,6 +103,7 @@ PACKAGES: dict[str, Package] = {
             "tests/e2e/test_check_table.py",
             "tests/e2e/test_check_tool_errors.py",
             "tests/e2e/test_check_gate_rules.py",
+            "tests/integration/test_attack_w9.py",  # a file replaced by a symlink (_gate.py)
         ),
     ),
     "params": Package(

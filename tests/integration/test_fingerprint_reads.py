@@ -59,7 +59,6 @@ def test_the_files_read_are_the_includes_of_any_name(tmp_path: Path) -> None:
     assert inc / "unused.vinc" not in read  # present but never included: not read
 
 
-
 def test_when_the_preprocessor_fails_every_file_of_the_include_folders_counts(
     tmp_path: Path,
 ) -> None:
@@ -72,6 +71,7 @@ def test_when_the_preprocessor_fails_every_file_of_the_include_folders_counts(
     top.write_text('`include "nowhere.vh"\n' + TOP)
     read = {f.resolve() for f in files_read(design)}
     assert {inc / "k.vinc", inc / "width", inc / "unused.vinc"} <= read, read
+
 
 def test_a_memo_observes_the_files_read(tmp_path: Path) -> None:
     """A cached `rtlopt evaluate` answered from its memo (rtlopt.inputs) holds only while
