@@ -59,6 +59,20 @@ def test_the_files_read_are_the_includes_of_any_name(tmp_path: Path) -> None:
     assert inc / "unused.vinc" not in read  # present but never included: not read
 
 
+def test_when_the_preprocessor_fails_every_file_of_the_include_folders_counts(
+    tmp_path: Path,
+) -> None:
+    """A preprocessor that exits with an error lists only what it read before the error: the
+    fingerprint then counts every regular file in the include folders, never that list."""
+    design = _design(tmp_path / "repo")
+    inc = (tmp_path / "repo" / "inc").resolve()
+    (inc / "unused.vinc").write_text("`define UNUSED 1\n")
+    top = tmp_path / "repo" / "rtl" / "top.v"
+    top.write_text('`include "nowhere.vh"\n' + TOP)
+    read = {f.resolve() for f in files_read(design)}
+    assert {inc / "k.vinc", inc / "width", inc / "unused.vinc"} <= read, read
+
+
 def test_a_memo_observes_the_files_read(tmp_path: Path) -> None:
     """A cached `rtlopt evaluate` answered from its memo (rtlopt.inputs) holds only while
     every file the preprocessor reports keeps its bytes, and the include folders their names."""

@@ -19,7 +19,7 @@ import pytest
 from rtlopt.config import Config, EvalConfig
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
-from rtlopt.results import EvalResult, Stage, Status
+from rtlopt.results import EvalResult, FormalResult, Stage, Status, Verdict
 
 pytestmark = pytest.mark.tools
 
@@ -126,3 +126,21 @@ def test_a_pipeline_whose_unreset_registers_clear_is_accepted_as_before(tmp_path
     assert r.status is Status.OK, (r.stage, r.reason)
     assert r.sim is not None and r.sim.x_outputs == (), r.sim
     assert r.formal is not None and "shared power-up" not in r.formal.method, r.formal
+
+
+def test_a_power_up_proof_its_own_checks_turn_down_leaves_the_output_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fault injected into the shared power-up path only: its proof is found, then its own
+    checks (the AIG witness, structure, drivers) make it UNKNOWN. The x output is then
+    unchecked and the candidate rejected, never taken as proven on the main proof's word."""
+    import rtlopt.formal.engines.powerup as powerup
+
+    def turned_down(job: object, miter: object, result: FormalResult) -> FormalResult:
+        del job, miter
+        return FormalResult(Verdict.UNKNOWN, result.method, "no proof: injected", {}, 0.0)
+
+    monkeypatch.setattr(powerup, "proven", turned_down)
+    r = _evaluate(tmp_path, "ok_counter_kept")
+    assert r.status is Status.INVALID and r.stage is Stage.FORMAL, (r.status, r.stage, r.reason)
+    assert r.reason.startswith("unchecked: output z"), r.reason

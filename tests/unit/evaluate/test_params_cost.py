@@ -80,3 +80,34 @@ def test_the_probe_search_stops_when_its_share_is_spent_fake_evaluator(tmp_path:
     assert pz is not None and dict(pz.values)["W"] == "5"
     with pytest.raises(_Evaluated), within(Deadline.after(60)):
         check._legal({"W": "5"})  # undecided before: not remembered, asked now
+
+
+def test_a_probe_with_no_time_left_is_not_started_and_not_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A probe is started only with a second of the verdict's budget left; otherwise it is
+    recorded "not finished" (the time budget was spent) without an evaluation, which rejects a
+    target nothing instantiates. The repository's own configurations are always run."""
+    from rtlopt.evaluate._param_scope import NOT_FINISHED, Scope
+    from rtlopt.formal.budget import Deadline
+
+    (tmp_path / "m.v").write_text(FILE)
+    design = load_design(tmp_path / "m.v", "lib", Config().project)
+    check = ParameterCheck(design, Config(), tmp_path / "w", lambda *_a: None)  # type: ignore[arg-type]
+    started: list[str] = []
+
+    def sub(values: object) -> object:
+        started.append(str(values))
+        raise _Elaborated("started")
+
+    monkeypatch.setattr(check, "_sub", sub)
+    pz = check._found()[0]
+    scope = Scope(False, 1)
+    spent = Deadline.after(0.5)
+    assert check._run(FILE, pz, "probe", spent, scope) is None
+    assert started == [], started
+    assert [(r["kind"], r["verdict"]) for r in scope.rows] == [("probe", NOT_FINISHED)]
+    assert scope.rows[0]["reason"] == "the time budget was spent"
+    with pytest.raises(_Elaborated):
+        check._run(FILE, pz, "repository", spent, scope)
+    assert len(started) == 1

@@ -124,3 +124,20 @@ def test_a_clocked_case_turned_into_a_rom_is_driven(tmp_path: Path) -> None:
     body = f"  assign y = a ^ b;\n  always @(posedge clk) begin\n    case (a[2:0])\n{case}"
     body += "    endcase\n  end\n"
     assert counted_drivers(_rtlil(tmp_path, body), "ref_m", "m") == ""
+
+
+def test_a_bit_select_on_the_left_drives_that_bit_only(tmp_path: Path) -> None:
+    """``connect \\t [0] 1'0``: the select belongs to the left side. Split after the wire
+    name, every bit of ``t`` would count the constant, and a reference that drives a wire bit
+    by bit would allow a second driver on each bit of the candidate's."""
+    body = (
+        "  wire [1:0] t;\n  assign t[0] = 1'b0;\n  assign t[1] = a[0];\n"
+        "  assign y = {2'b0, t};\n  always @(posedge clk) q <= a + b;\n"
+    )
+    text = _rtlil(tmp_path, body)
+    assert "connect \\t [0] 1'0" in text, text
+    gate = module_drivers(parse_rtlil(text), "m")
+    assert gate is not None
+    counts = gate.by_name()
+    assert (counts[("\\t", 0)], counts[("\\t", 1)]) == (1, 1), counts
+    assert counts[("\\a", 0)] == 1 and counts[("\\a", 1)] == 1, counts

@@ -145,3 +145,25 @@ def test_parse_rejects(log: str, why: str) -> None:
     rep = parse_sim_report(log, "k3y")
     assert not rep.result.passed
     assert why in rep.reason
+
+
+def test_sequential_sparse_vectors_spread_over_every_data_input() -> None:
+    """A sparse vector is a word of the data inputs together (few bits set, or few cleared),
+    cut into the inputs at their offsets: every input gets its share, not only the first."""
+    fields = pack_fields([("rst", 1), ("a", 4), ("b", 4)], {"rst": 1})
+    cfg = HarnessConfig(sparse_vectors=40)
+    sparse = sequential(fields, cfg).classes["sparse"]
+    assert len(sparse) == 40
+    by_name = {f.name: f for f in fields}
+
+    def data(word: int) -> int:  # the data inputs' bits, a below b, without the reset
+        a, b = by_name["a"], by_name["b"]
+        return (word >> a.offset) & a.mask | ((word >> b.offset) & b.mask) << a.width
+
+    ones = [bin(data(w)).count("1") for w in sparse]
+    assert all(n <= 3 for n in ones[0::2]) and all(n >= 5 for n in ones[1::2]), ones
+    for f in ("a", "b"):
+        lo = by_name[f]
+        assert any((w >> lo.offset) & lo.mask for w in sparse[0::2]), f
+    # the reset is held inactive throughout
+    assert all((w >> by_name["rst"].offset) & 1 == 0 for w in sparse)

@@ -194,6 +194,29 @@ endmodule
 """
 
 
+def test_a_continued_define_is_judged_with_its_continuation(tmp_path: Path) -> None:
+    """A `define continued with a backslash is one directive: the repository's own is the
+    candidate's to keep, and a candidate that keeps its first line but changes the line after
+    the backslash (the macro's body) is screened out."""
+    src = DIRECTIVE_SRC.replace("`ifdef YOSYS\n`define TOOL 1\n`endif\n", "")
+    src = src.replace("`define W 4", "`define W 4\n`define MIX(x) \\\n  ((x) ^ 4'h5)")
+    f = tmp_path / "top.v"
+    f.write_text(src)
+    start = src.index("module top")
+    top = Module(
+        "top",
+        f,
+        src[:start].count("\n") + 1,
+        start,
+        src.index("endmodule") + 9,
+        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
+    )
+    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    assert screen_candidate(src.replace("assign y = ~a;", "assign y = ~(a);"), d) == []
+    changed = src.replace("((x) ^ 4'h5)", "((x) ^ 4'h6)")
+    assert any("`define is not allowed" in p for p in screen_candidate(changed, d))
+
+
 def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
     """Self-evaluation: directives the target's file already holds are not the candidate's."""
     src = DIRECTIVE_SRC.replace("`ifdef YOSYS\n`define TOOL 1\n`endif\n", "")
