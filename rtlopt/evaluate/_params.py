@@ -240,15 +240,19 @@ class ParameterCheck:
         deadline: Deadline,
         scope: Scope,
     ) -> tuple[Stage, str, EvalResult | None] | None:
-        """The candidate under each probe (with the unused-block probes when it changes a
-        generate block none of the configurations elaborates): a difference rejects; a probe
+        """The candidate under each probe (with the unused-block probes and the values at which
+        a changed guard diverges, when it changes a generate block none of the configurations
+        elaborates or nothing instantiates the target): a difference rejects; a probe
         that does not finish rejects a target nothing instantiates, else it is noted."""
         from rtlopt.frontend._params import never_elaborated
 
         settings, name, inst = self._found(), self.design.target.name, self.instantiated()
         local: Elaborations = {}
         dead = never_elaborated(text, name, self.design, settings, local) != self._ref_dead
-        if dead:
+        # nothing instantiates the target: its parameters are its interface, so a changed
+        # guard or bound is searched for wherever it diverges, also when the defaults build
+        # the same blocks on both sides (`W > 8` made `W > 8 && W != 10`)
+        if dead or not inst:
             with within(deadline.share(2)):
                 more = [*self._probed(), *self._diverging(text, deps, local)]
             probes += [pz for pz in dict.fromkeys(more) if pz not in probes]
@@ -341,8 +345,8 @@ class ParameterCheck:
     ) -> list[Parameterization]:
         """For each parameter the change depends on, the first probe (of at most
         :data:`rtlopt.frontend._params.PROBE_TRIES` values) under which the candidate
-        elaborates other generate blocks or guards than the reference does: a value that
-        exercises a changed guard, bound or block."""
+        elaborates other generate code than the reference does: a value that exercises a
+        changed guard, bound or block."""
         from rtlopt.frontend._params import PROBE_TRIES, around, elaborated_blocks
 
         t = self.design.target
@@ -351,8 +355,11 @@ class ParameterCheck:
             own = around(deps.numbers, "$clog2" in text, common=False)
             for v in list(dict.fromkeys([*own, *self._module_values(p)]))[:PROBE_TRIES]:
                 o = [f"{p}={v}"]
-                cand = elaborated_blocks(text, t.name, self.design, o, local)
-                if cand != elaborated_blocks(self._ref, t.name, self.design, o, self._elab):
+                # the code each side builds there (a changed guard's text alone is no
+                # divergence: every value would count, and the first one tried was taken)
+                cand = elaborated_blocks(text, t.name, self.design, o, local, guards=False)
+                ref = elaborated_blocks(self._ref, t.name, self.design, o, self._elab, guards=False)
+                if cand != ref:
                     found = self._pick(p, [v], 1)
                     out += found
                     if found:

@@ -404,13 +404,17 @@ def elaborated_blocks(
     design: Design,
     overrides: Sequence[str],
     cache: Elaborations | None = None,
+    *,
+    guards: bool = True,
 ) -> frozenset[str]:
     """The generate blocks of ``module`` in ``text`` that ``overrides`` elaborate, each as
-    ``[its guard]`` and its text: two texts elaborate the same code where these are equal."""
+    ``[its guard]`` (unless ``guards`` is false: the code alone) and its text: two texts
+    elaborate the same code where these are equal."""
     blocks = _elaborated(text, module, design, overrides, cache)
     raw = text.encode("utf-8", "surrogateescape")
     return frozenset(
-        f"[{blocks.guards.get(a, '')}]\n" + _words(raw[a : blocks.ends[a]]) for a in blocks.used
+        (f"[{blocks.guards.get(a, '')}]\n" if guards else "") + _words(raw[a : blocks.ends[a]])
+        for a in blocks.used
     )
 
 

@@ -288,3 +288,20 @@ def test_evaluate_json_lists_every_configuration_and_the_scope(tmp_path: Path) -
     assert all(c["kind"] == "probe" for c in rows[2:]), rows
     assert out["accepted"], out["candidate"]["reason"]
     assert "2 configurations the repository uses" in out["scope"], out["scope"]
+
+
+def test_a_library_guard_changed_only_where_no_probe_looked_is_rejected(tmp_path: Path) -> None:
+    """A module nothing instantiates: its generate guard `W > 8` made `W > 8 && W != 10` builds
+    the same blocks at the defaults and at every value the probes tried before, and was
+    "proven for the defaults and 6 probes" (a held-out mutation run found it). The values at
+    which the changed guard selects other blocks are searched for whatever the defaults build."""
+    ref = (
+        "module m #(parameter W = 4) (input [W-1:0] a, output [W-1:0] y);\n"
+        "  generate if (W > 8) begin : g\n    assign y = ~a;\n"
+        "  end else begin : h\n    assign y = a;\n  end endgenerate\nendmodule\n"
+    )
+    res = _evaluate(
+        tmp_path, {"m.v": ref, "top.v": ALONE}, ref.replace("W > 8", "W > 8 && W != 10")
+    )
+    assert not res.accepted, (res.reason, res.scope)
+    assert "W=10" in res.reason, res.reason
