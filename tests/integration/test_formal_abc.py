@@ -154,6 +154,12 @@ def test_multiplier_shift_add_proven_by_cec_where_sat_times_out(tmp_path: Path) 
     assert _engine(tmp_path, d, MUL8_SHIFT_ADD, "cec") == "proved"
     # the SAT miter's first share is 30 % of the limit: 27 s here before &cec runs
     new = _check(tmp_path, d, MUL8_SHIFT_ADD, abc=True, timeout=90)
+    if new.verdict is Verdict.UNKNOWN and "timed out" in new.reason:
+        # a machine loaded ten-fold leaves &cec too little of the 90 s (seen at load 10 on 2
+        # cores): the claim is that the product proves it, so once more with time to spare
+        # (without ABC no limit proves it: the SAT miter alone times out at any of these)
+        (again := tmp_path / "again").mkdir()
+        new = _check(again, d, MUL8_SHIFT_ADD, abc=True, timeout=400)
     assert new.verdict is Verdict.PROVEN, new
     assert new.method in ("abc &cec", "sat miter (combinational)")
 
