@@ -244,7 +244,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "screen-control-characters",
         "the screen lets control and non-ASCII characters through outside comments and strings",
         "rtlopt/harness/_screen.py",
-        r"    problems \+= _character_problems\(text, code, design\)\n",
+        r"    problems \+= character_problems\(text, code, lambda: _reference_texts\(design\)\)\n",
         "",
         ("tests/unit/harness/test_screen_characters.py",),
     ),

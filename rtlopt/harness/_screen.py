@@ -9,6 +9,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
+from rtlopt.harness._characters import character_problems
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
@@ -22,7 +23,7 @@ from rtlopt.harness._vocabulary import (
     ALLOWED_DIRECTIVES,
 )
 from rtlopt.harness._vocabulary import ALLOWED_SYSTEM_FUNCTIONS as ALLOWED_SYSTEM_FUNCTIONS
-from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans, scan
+from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans
 
 REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"
@@ -308,71 +309,6 @@ def attributes(code: str) -> list[tuple[int, str]]:
     return found
 
 
-#: Characters allowed outside comments and strings: printable ASCII and IEEE white space
-#: (NUL is reported on its own).
-_FOREIGN_CHAR = re.compile(r"[^\x00\t\n\r\f\x20-\x7e]")
-
-
-_LONE_CR = re.compile(r"\r(?!\n)")
-
-
-def _odd_characters(text: str, code: str) -> dict[str, int]:
-    """Control and non-ASCII characters outside comments and strings, and escaped identifiers
-    ended by a carriage return or form feed (iverilog ends them there, Yosys does not), each
-    with its first offset. Keys: the character, or ``"\\" + char`` for an identifier end."""
-    found: dict[str, int] = {}
-    for m in _FOREIGN_CHAR.finditer(code):
-        found.setdefault(m.group(), m.start())
-    for kind, start, end in scan(text):
-        if kind == "escaped" and end < len(text) and text[end] in "\r\f":
-            found.setdefault("\\" + text[end], end)
-        elif kind == "comment" and text.startswith("//", start):
-            # iverilog and Yosys end a line comment at a lone carriage return, the screen's
-            # lexer at a line feed: what follows it would be code the screen never read
-            cr = _LONE_CR.search(text, start, min(end + 1, len(text)))
-            if cr and cr.start() < end:
-                found.setdefault("//\r", cr.start())
-    return found
-
-
-def _character_problems(text: str, code: str, design: Design) -> list[tuple[int, str]]:
-    """Characters the tools read differently from the screen's lexer, unless the reference
-    has them already (a copy of the original file is not the candidate's doing): control
-    characters other than IEEE white space and non-ASCII characters outside comments and
-    strings (a vertical tab inside an escaped identifier hid code from the screen), and escaped
-    identifiers ended by a carriage return or form feed."""
-    found = _odd_characters(text, code)
-    if not found:
-        return []
-    allowed: set[str] = set()
-    for ref in _reference_texts(design):
-        allowed |= set(_odd_characters(ref, blank_comments(ref)))
-    problems: list[tuple[int, str]] = []
-    for key, at in sorted(found.items(), key=lambda kv: kv[1]):
-        if key in allowed:
-            continue
-        ch = key[-1]
-        if key == "//\r":
-            msg = (
-                "carriage return without a line feed in a // comment is not allowed (the "
-                "tools end the comment there); end the line with a line feed"
-            )
-        elif key.startswith("\\"):
-            what = "carriage return" if ch == "\r" else "form feed"
-            msg = (
-                f"escaped identifier ended by a {what} is not allowed (iverilog ends it there, "
-                "Yosys does not); end it with a space"
-            )
-        else:
-            kind = "control character" if ord(ch) < 0x80 else "non-ASCII character"
-            msg = (
-                f"{kind} U+{ord(ch):04X} outside comments and strings is not allowed "
-                "(the tools read it differently); remove it"
-            )
-        problems.append((line_of(text, at), msg))
-    return problems
-
-
 def screen_candidate(
     text: str,
     design: Design,
@@ -425,7 +361,7 @@ def screen_candidate(
         problems.append((line_of(text, text.index("\x00")), "NUL character in source"))
     code = blank_comments(text)
     code_with_strings = blank_comments(text, strings=False)
-    problems += _character_problems(text, code, design)
+    problems += character_problems(text, code, lambda: _reference_texts(design))
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds
