@@ -116,8 +116,11 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
     is none)."""
     from rtlopt.evaluate._configs import TOOL_MACROS, external_macros, tested_macros
     from rtlopt.evaluate._macros import package_files
+    from rtlopt.harness import same_as_reference
     from rtlopt.verilog import blank_comments
 
+    if same_as_reference(c.text, s.design):
+        return None  # the repository's own bytes read as the repository reads them, anywhere
     off = _view_switched_off(s, c)
     if off:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + off, r_syn=0.0, logs=c.logs)

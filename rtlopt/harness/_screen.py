@@ -64,7 +64,7 @@ _DELAY_RE = re.compile(r"#\s*#|#\s*(?=[0-9A-Za-z_`.])")
 _DEFINE_RE = re.compile(r"`define\s+([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _same_as_reference(text: str, design: Design) -> bool:
+def same_as_reference(text: str, design: Design) -> bool:
     """The candidate is the reference's own text (its file, or its module), line endings
     aside: an identical text adds nothing to judge, whatever the reference holds."""
     mine = text.replace("\r\n", "\n")
@@ -354,7 +354,7 @@ def screen_candidate(
     """
     if max_bytes is not None and len(text.encode(errors="replace")) > max_bytes:
         return [f"line 1: candidate is larger than {max_bytes} bytes"]
-    if _same_as_reference(text, design):
+    if same_as_reference(text, design):
         return []
     problems: list[tuple[int, str]] = []
     if "\x00" in text:
@@ -398,7 +398,7 @@ def screen_preprocessed(
     reference every tool reads, judged for constructs tools read differently too."""
     from rtlopt.harness._semantics import event_violations
 
-    if _same_as_reference(raw, design):
+    if same_as_reference(raw, design):
         return []
     found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names, raw=raw)
     found += [f"line {n}: {m}" for n, m in reference_problems([reference], "the reference")]

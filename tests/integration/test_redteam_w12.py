@@ -274,6 +274,10 @@ def test_the_view_path_checks_other_configurations(
     assert wired != STREAMED
     rc, out = _evaluate(repo, "rtl/top.sv", wired)
     assert not _accepted(rc, out), out
+    # the control: the repository's own bytes read the same in every configuration (self was
+    # "unchecked" on this path for any design that tests a macro)
+    rc, out = _evaluate(repo, "rtl/top.sv", STREAMED)
+    assert _accepted(rc, out), out
 
 
 # --- 7. a submodule in the target's file under a file-level conditional ------------------------
