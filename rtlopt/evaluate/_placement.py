@@ -145,7 +145,17 @@ def state_left(
     start, end = span
     ahead = [((), d) for d in before]
     theirs = ahead + _guarded(file_text)
-    kind = _differing_kind(ahead + _guarded(file_text[:start] + text + file_text[end:]), theirs)
+    placed = file_text[:start] + text + file_text[end:]
+    kind = _differing_kind(ahead + _guarded(placed), theirs)
+    shift = len(text) - (end - start)
+    for later in module_spans(blank_comments(file_text, strings=False)) if not kind else ():
+        if later.start >= end:  # a module after it in the file reads the state it leaves too
+            kind = _differing_kind(
+                ahead + _guarded(placed[: later.start + shift]),
+                ahead + _guarded(file_text[: later.start]),
+            )
+            if kind:
+                break
     if not kind and (copy_of_file or _directive_after(text, name)):
         kind = _differing_kind(ahead + _guarded(text), theirs)
     if not kind:

@@ -204,6 +204,30 @@ def test_the_state_a_candidate_leaves_is_read_with_the_files_conditional_tail(
     assert bool(why) is refused, why
 
 
+HELPER = (
+    "module helper (input [3:0] a, output [3:0] y);\n  assign t = a;\n  assign y = t;\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("cand", "refused"),
+    [
+        (ZIP_MODULE, False),
+        # the file ends with `default_nettype none, but the helper after the module reads it
+        # now, and its implicit net `t` no longer elaborates (held-out red team, wave 15)
+        (ZIP_MODULE + "`default_nettype none\n", True),
+    ],
+)
+def test_a_module_later_in_the_file_reads_the_state_the_candidate_leaves(
+    tmp_path: Path, cand: str, refused: bool
+) -> None:
+    f = tmp_path / "inv.v"
+    f.write_text(ZIP_MODULE + HELPER + "`default_nettype none\n")
+    unit = UnitText(load_design(f, "inv", Config().project), tmp_path / "unit")
+    why = unit.state_left(cand)
+    assert bool(why) is refused, why
+
+
 @pytest.mark.parametrize("used", ["instantiated", "library"])
 def test_a_module_of_another_file_is_read_at_its_place_in_the_filelist(
     tmp_path: Path, used: str
