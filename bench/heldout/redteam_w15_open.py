@@ -229,35 +229,6 @@ def test_a_trailing_nettype_the_file_ends_with_still_changes_the_module_after_th
     )
 
 
-def test_a_file_moved_unchanged_into_an_earlier_library_folder_is_judged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    sub = "module sub (input [3:0] d, output [3:0] q);\n  assign q = d {} 4'd1;\nendmodule\n"
-    repo = _repo(
-        tmp_path,
-        monkeypatch,
-        {
-            "rtl/top.v": "module tgt (input [3:0] a, input [3:0] b, output [3:0] y);\n"
-            "  sub s (.d(a ^ b), .q(y));\nendmodule\n",
-            "rtl/libA/.keep": "",
-            "rtl/libB/sub.v": sub.format("+"),
-            "rtl/libB/sub_old.v": sub.format("-"),
-            "design.f": "-y rtl/libA\n-y rtl/libB\n+libext+.v\nrtl/top.v\nrtl/soc.v\n",
-            "rtlopt.toml": '[project]\nfilelists = ["design.f"]\nexclude = ["cand/**"]\n'
-            '[check]\noptimization_only = ["*"]\n',
-        },
-    )
-    subprocess.run(
-        ["git", "-C", str(repo), "mv", "rtl/libB/sub_old.v", "rtl/libA/sub.v"], check=True
-    )
-    r = run_rtlopt(repo, "check", "--no-ppa", "--json")
-    assert r.returncode in (0, 1), r.stderr[-800:]
-    out = json.loads(r.stdout)
-    assert r.returncode == 1 and not out["ok"], (
-        f"the design now reads module sub from the moved file (d - 1, not d + 1): {out['modules']}"
-    )
-
-
 @pytest.mark.slow  # 125-150 s on the loaded machine (a full evaluation or gate run)
 def test_check_also_passes_a_commit_wrong_in_the_build_with_another_define(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

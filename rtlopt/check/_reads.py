@@ -20,6 +20,7 @@ design's text without changing a file the design reads, and each is mapped here:
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -268,6 +269,8 @@ def map_reads(
     sources = converted + sorted(
         p for p, s in changes.items() if s != "D" and p in read and not p.endswith(_VERILOG)
     )
+    for tree, project in ((base, rules.base.project), (new, rules.new.project)):
+        found += [f for f in library_shadows(tree, project, changes) if f not in found]
     errors = [r.error for r in reads if r.error]
     if errors:  # fail closed: which other files the design reads is unknown
         found += [
@@ -280,6 +283,50 @@ def map_reads(
             for rel in _other_paths(changes, read, subs.links)
         ]
     return Mapped(read, converted, sources, found)
+
+
+def library_shadows(
+    tree: Path, project: ProjectConfig, changes: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """Files added to or removed from a filelist's ``-y`` folder (a move is both) that another
+    of its ``-y`` folders also defines by name: which definition the library lookup finds
+    depends on the folders' order, so the change can swap a module's definition without a
+    byte of it changing. A finding each (the gate judges texts, not lookups)."""
+    from rtlopt.frontend._sources import read_filelist
+
+    out: list[tuple[str, str]] = []
+    for fl in project.filelists:
+        try:
+            lst = read_filelist(tree / fl, tree)
+        except (OSError, RtloptError):
+            continue  # an unreadable filelist is reported where the design's reads are mapped
+        exts = tuple(lst.library_ext) or (".v", ".sv")
+        folders = [d for d in lst.library_dirs if d.is_dir()]
+        for rel, status in changes.items():
+            path = tree / rel
+            if status not in ("A", "D") or path.suffix not in exts:
+                continue
+            here = next((d for d in folders if path.parent.resolve() == d.resolve()), None)
+            if here is None:
+                continue
+            others = [
+                os.path.relpath(d / (path.stem + e), tree)
+                for d in folders
+                if d != here
+                for e in exts
+                if (d / (path.stem + e)).is_file()
+            ]
+            if others:
+                out.append(
+                    (
+                        rel,
+                        f"{rel} is {'added to' if status == 'A' else 'removed from'} a library "
+                        f"folder of {fl} that also finds module {path.stem} in {others[0]}: "
+                        "which definition the -y lookup reads depends on the folders' order; "
+                        "review it in a commit of its own",
+                    )
+                )
+    return out
 
 
 def _other_paths(
