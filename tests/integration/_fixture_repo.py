@@ -42,3 +42,35 @@ def evaluate_json(repo: Path, target: str, cand: str) -> tuple[int, dict[str, ob
     r = run_rtlopt(repo, "evaluate", target, "--candidate", cand, "--pdk", "nangate45", "--json")
     assert r.returncode in (0, 1), f"exit {r.returncode}: {r.stderr.strip()[-800:]}"
     return r.returncode, json.loads(r.stdout)
+
+
+GIT_ID = ("-c", "user.email=t@t", "-c", "user.name=t")
+
+
+def committed_repo(
+    repo: Path, files: dict[str, str], monkeypatch: pytest.MonkeyPatch, cache: Path
+) -> Path:
+    """``files`` (relative path -> text) written into ``repo`` as a one-commit git repository
+    on ``main``; the user cache goes to ``cache``."""
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "commit", "-q", "-m", "base"], check=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return repo
+
+
+def evaluate_text(repo: Path, target: str, text: str) -> tuple[int, dict[str, object]]:
+    """``rtlopt evaluate TARGET`` of ``text`` as a candidate file inside ``repo`` (removed
+    after), nangate45: (exit code, report)."""
+    cand = repo / "cand" / "c.v"
+    cand.parent.mkdir(parents=True, exist_ok=True)
+    cand.write_text(text)
+    r = run_rtlopt(
+        repo, "evaluate", target, "--candidate", "cand/c.v", "--pdk", "nangate45", "--json"
+    )
+    cand.unlink()
+    assert r.returncode in (0, 1), r.stderr[-800:]
+    return r.returncode, json.loads(r.stdout)

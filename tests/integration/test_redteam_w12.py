@@ -12,12 +12,11 @@ the module is not the one checked.
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
-from _fixture_repo import run_rtlopt
+from _fixture_repo import evaluate_text
 
 pytestmark = pytest.mark.tools
 
@@ -46,15 +45,7 @@ def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
 
 
 def _evaluate(repo: Path, target: str, text: str) -> tuple[int, dict[str, object]]:
-    cand = repo / "cand" / "c.v"
-    cand.parent.mkdir(parents=True, exist_ok=True)
-    cand.write_text(text)
-    r = run_rtlopt(
-        repo, "evaluate", target, "--candidate", "cand/c.v", "--pdk", "nangate45", "--json"
-    )
-    cand.unlink()
-    assert r.returncode in (0, 1), r.stderr[-800:]
-    return r.returncode, json.loads(r.stdout)
+    return evaluate_text(repo, target, text)
 
 
 def _accepted(rc: int, out: dict[str, object]) -> bool:

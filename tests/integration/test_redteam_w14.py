@@ -19,12 +19,11 @@ that differs from it unchecked (the proof would model another reference than sim
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
-from _fixture_repo import run_rtlopt
+from _fixture_repo import committed_repo, evaluate_text, run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -44,27 +43,16 @@ def _git(repo: Path, *args: str) -> None:
 
 
 def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:
-    repo = tmp_path / "repo"
-    for rel, text in {"rtlopt.toml": TOML, "rtl/soc.v": SOC, **files}.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    _git(repo.parent, "init", "-q", "-b", "main", str(repo))
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "base")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    return repo
+    return committed_repo(
+        tmp_path / "repo",
+        {"rtlopt.toml": TOML, "rtl/soc.v": SOC, **files},
+        monkeypatch,
+        tmp_path / "cache",
+    )
 
 
 def _evaluate(repo: Path, target: str, text: str) -> tuple[int, dict[str, object]]:
-    cand = repo / "cand" / "c.v"
-    cand.parent.mkdir(parents=True, exist_ok=True)
-    cand.write_text(text)
-    r = run_rtlopt(
-        repo, "evaluate", target, "--candidate", "cand/c.v", "--pdk", "nangate45", "--json"
-    )
-    cand.unlink()
-    assert r.returncode in (0, 1), r.stderr[-800:]
-    return r.returncode, json.loads(r.stdout)
+    return evaluate_text(repo, target, text)
 
 
 def _reason(out: dict[str, object]) -> str:

@@ -11,12 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from _fixture_repo import run_rtlopt
+from _fixture_repo import committed_repo, run_rtlopt
 
 pytestmark = [pytest.mark.tools]
 
 SUB = "module sub (input [3:0] d, output [3:0] q);\n  assign q = d {} 4'd1;\nendmodule\n"
-GIT_ID = ["-c", "user.email=t@t", "-c", "user.name=t"]
 
 
 def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -30,14 +29,7 @@ def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "design.f": "-y rtl/libA\n-y rtl/libB\n+libext+.v\nrtl/top.v\n",
         "rtlopt.toml": '[project]\nfilelists = ["design.f"]\n[check]\noptimization_only = ["*"]\n',
     }
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
-    subprocess.run(["git", *GIT_ID, "-C", str(repo), "commit", "-q", "-m", "base"], check=True)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    return repo
+    return committed_repo(repo, files, monkeypatch, tmp_path / "cache")
 
 
 @pytest.mark.parametrize(("moved_to", "fails"), [("rtl/libA/sub.v", True), ("rtl/libA/x.v", False)])
