@@ -34,8 +34,6 @@ from rtlopt.config._load import (
 from rtlopt.config._sections import (
     LN2,
     AdaptiveKLConfig,
-    BenchConfig,
-    CheckConfig,
     EvalConfig,
     FlowConfig,
     FormalConfig,
@@ -48,8 +46,8 @@ from rtlopt.config._sections import (
     SandboxConfig,
     SearchConfig,
     TrainConfig,
-    WritebackConfig,
 )
+from rtlopt.config._workflow import BenchConfig, CheckConfig, WritebackConfig
 from rtlopt.errors import ConfigError
 
 __all__ = [

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rtlopt.config._sections import (
-    BenchConfig,
-    CheckConfig,
     EvalConfig,
     FlowConfig,
     FormalConfig,
@@ -26,10 +24,10 @@ from rtlopt.config._sections import (
     SandboxConfig,
     SearchConfig,
     TrainConfig,
-    WritebackConfig,
     _field_types,
     _is_dataclass_type,
 )
+from rtlopt.config._workflow import BenchConfig, CheckConfig, WritebackConfig
 from rtlopt.errors import ConfigError, PluginError
 from rtlopt.registry import Registry
 
