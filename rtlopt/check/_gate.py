@@ -245,7 +245,8 @@ class _Gate:
         report = CheckReport(self.base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
         if rules.changes:
             report.modules.append(_config_check(rules))
-        report.modules += self._map_reads(rules)
+        if self.changes or self._pending_attributes:  # nothing changed: no base checkout
+            report.modules += self._map_reads(rules)
         rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools
             pending = changed_files(self.repo, self.base_rev, staged=False) if self.staged else []
