@@ -271,29 +271,3 @@ def test_another_filelists_include_folder_with_another_header_is_another_build(
         },
     )
     _assert_rejected(*_evaluate(repo, INLINED))
-
-
-def test_a_trailing_timescale_that_slows_a_later_files_delays_is_rejected(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Finding 8: `` `timescale 1s/1ms`` after the candidate's module; ``rtl/z.v`` (read after,
-    no timescale of its own: ``q <= #1 d``) then waits 1 s, not 1 ns, in simulation."""
-    repo = _repo(
-        tmp_path,
-        monkeypatch,
-        {
-            "rtl/top.v": "`timescale 1ns/1ps\n"
-            "module tgt (input [3:0] a, input [3:0] b, output [3:0] y);\n"
-            "  assign y = a ^ b;\nendmodule\n",
-            "rtl/z.v": "module regd (input clk, input [3:0] d, output reg [3:0] q);\n"
-            "  always @(posedge clk) q <= #1 d;\nendmodule\n",
-            "rtl/soc.v": "module soc (input clk, input [3:0] a, input [3:0] b, "
-            "output [3:0] q);\n  wire [3:0] y;\n  tgt u (.a(a), .b(b), .y(y));\n"
-            "  regd r (.clk(clk), .d(y), .q(q));\nendmodule\n",
-            "design.f": "rtl/top.v\nrtl/z.v\nrtl/soc.v\n",
-            "rtlopt.toml": '[project]\nfilelists = ["design.f"]\nexclude = ["cand/**"]\n',
-        },
-    )
-    cand = "module tgt (input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = b ^ a;\n"
-    rc, out = _evaluate(repo, cand + "endmodule\n`timescale 1s/1ms\n")
-    assert rc == 1 and not out["accepted"], "later files' delays read in seconds once written back"

@@ -55,7 +55,9 @@ def extract_verilog(answer: str) -> str | None:
     blocks (every block that contains a module is kept, in order, and their modules joined) and
     bare module text without fences. Text outside ``module ... endmodule`` is dropped, except
     compiler directives and declarations inside a fenced block that has a module (e.g.
-    ```` `timescale ````, ```` `define ````), which stay.
+    ```` `define ````), which stay. A ```` `timescale ```` line is dropped: models add one out
+    of habit, and written back it would set the unit of delays of the repository's later files
+    (``evaluate._placement`` refuses a candidate that changes it).
     """
     text = _drop_think(answer.replace("\r\n", "\n"))
     blocks: list[str] = []
@@ -84,6 +86,8 @@ def _keep_block(body: str) -> str:
     kept: list[str] = []
     for line in reversed(pre):
         s = line.strip()
+        if s.startswith("`timescale"):
+            continue
         if not s or s.startswith(("`", "//")):
             kept.append(line)
             continue

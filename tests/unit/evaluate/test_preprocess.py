@@ -153,7 +153,8 @@ def test_the_macros_a_header_from_an_include_folder_tests_are_read(tmp_path: Pat
         ("`default_nettype wire\n", True),
         ("`unconnected_drive pull1\n", True),
         ("`resetall\n", True),
-        ("`timescale 1ns/1ps\n", False),  # the unit of delays only (see _placement)
+        # the unit of the later files' delays: `#1` one second late in their simulation
+        ("`timescale 1s/1ms\n", True),
         ("`celldefine\n", True),
     ],
 )
@@ -167,6 +168,34 @@ def test_a_candidate_may_not_leave_later_files_another_pass_through_state(
     if refused:
         assert after.split()[0].lstrip("`")[-8:] in why or "resetall" in after, why
     assert unit.state_left(after + cand) == why  # in front of the module it reaches them too
+
+
+@pytest.mark.parametrize(
+    ("cand_head", "refused"),
+    [
+        ("", False),
+        ("`timescale 1 ns / 1 ps\n", False),  # the file's own, spaced otherwise
+        ("`timescale 1ns/1ns\n", True),  # later files' delays rounded otherwise
+        ("`timescale 1s/1ms\n", True),
+    ],
+)
+def test_a_candidate_timescale_is_refused_only_where_it_differs_from_the_files(
+    cand_head: str, refused: bool
+) -> None:
+    from rtlopt.evaluate._placement import state_left
+
+    body = "module t (input a, output y);\n  assign y = a;\nendmodule\n"
+    file_text = (
+        "`timescale 1ns/1ps\n"
+        + body
+        + "module later (input c, output d);\n"
+        + ("  assign #1 d = c;\nendmodule\n")
+    )
+    start = file_text.index("module t")
+    span = (start, start + len(body))
+    why = state_left(cand_head + body, file_text, span, [], "t")
+    assert bool(why) is refused, why
+    assert not refused or "timescale" in why
 
 
 # ZipCPU's files: `default_nettype none before the module, and after it a `default_nettype wire

@@ -43,9 +43,10 @@ def test_several_blocks_concatenate_modules_and_skip_other_languages() -> None:
     assert "// helper" in out
 
 
-def test_directives_above_module_stay() -> None:
-    ans = f"```verilog\n`timescale 1ns/1ps\n{MOD_A}\n```"
-    assert extract_verilog(ans) == "`timescale 1ns/1ps\n" + MOD_A + "\n"
+def test_directives_above_module_stay_but_a_timescale_is_dropped() -> None:
+    # a `timescale written back would set the delay unit of the repository's later files
+    ans = f"```verilog\n`timescale 1ns/1ps\n`define W 4\n{MOD_A}\n```"
+    assert extract_verilog(ans) == "`define W 4\n" + MOD_A + "\n"
 
 
 def test_bare_module_without_fences() -> None:
