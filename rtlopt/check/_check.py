@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.config import Config
-from rtlopt.errors import DesignError
+from rtlopt.errors import DesignError, RtloptError
 from rtlopt.evaluate import Evaluator
 from rtlopt.results import PPA, EvalResult, Stage, Status, Verdict, ppa_problem
 from rtlopt.shown import md_code, md_text
@@ -323,6 +323,33 @@ def _failed_equivalence(res: EvalResult) -> str:
     if res.stage in ("simulation", "netlist"):
         return "mismatch"
     return f"not checked ({res.stage})"
+
+
+#: The gate's copies of the repository under its temporary folder (``run_check``).
+_TREES = r"/(?:tree|new|base|base-config)/"
+
+
+def repository_text(text: str, tmp: Path) -> str:
+    """``text`` naming the repository's files, not the gate's temporary copies of them
+    (``<tmp>/tree/core/alu.sv`` -> ``core/alu.sv``); other paths under ``tmp`` (kept logs)
+    stay."""
+    return re.sub(re.escape(tmp.as_posix()) + _TREES, "", text)
+
+
+def _in_repository(exc: RtloptError, tmp: Path, top: Path) -> RtloptError:
+    """``exc`` naming the repository's files, not the gate's temporary trees they are read
+    from: ``core/alu.sv:64``, a path the user can open."""
+    exc.message = repository_text(exc.message, tmp)
+    exc.hint = repository_text(exc.hint, tmp) if exc.hint else exc.hint
+    if exc.path is not None and re.match(re.escape(tmp.as_posix()) + _TREES, exc.path.as_posix()):
+        shown = top / repository_text(exc.path.as_posix(), tmp)
+        try:
+            shown = shown.relative_to(Path.cwd())
+        except ValueError:
+            pass
+        exc.path = shown
+    exc.args = (exc.one_line(),)
+    return exc
 
 
 def _parse_change(design: Any, job: _Job, tmp: Path) -> None:

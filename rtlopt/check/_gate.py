@@ -23,15 +23,17 @@ from rtlopt.check._check import (
     ModuleCheck,
     _duplicate_modules,
     _file_changes,
+    _in_repository,
     _Job,
     _moved_modules,
     _relative,
     _run_jobs,
     keep_proofs,
+    repository_text,
 )
 from rtlopt.check._rules import HOW_TO_REQUIRE, Required, Rules, load_rules, required_modules
 from rtlopt.config import Config
-from rtlopt.errors import DesignError
+from rtlopt.errors import DesignError, RtloptError
 from rtlopt.verilog import blank_comments, module_spans
 
 log = logging.getLogger(__name__)
@@ -96,9 +98,15 @@ def run_check(
         report = gate.run(rules, files, pdk)
         if report.modules:
             report.notes.append(said)
+    except RtloptError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _in_repository(exc, tmp, top) from exc.__cause__
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    for m in report.modules:  # the repository's paths, not the gate's copies
+        m.findings = [repository_text(f, tmp) for f in m.findings]
+        m.notes = [repository_text(n, tmp) for n in m.notes]
     keep_proofs(report.modules, proofs)
     if any(m.tool_error for m in report.modules):  # the crashed tool's log is named there
         log.warning("logs of the tool failure kept in %s", tmp)
@@ -173,6 +181,7 @@ class _Gate:
         self.required = Required()
         self._base_tree: Path | None = None
         self._sources_with_macros: set[str] = set()
+        self._quiet: set[str] = set()  # changed in comments only
         self.read: frozenset[str] = frozenset()  # every file the design reads, either side
         self.sources: list[str] = []  # changed files it reads, judged whatever their name
 
@@ -219,12 +228,24 @@ class _Gate:
             for rel, f in found
         ]
 
+    def _comments_only(self) -> list[str]:
+        """Files changed in comments and white space only (:mod:`rtlopt.check._comments`):
+        taken out of the change, named in a note."""
+        from rtlopt.check._comments import comment_only_files
+
+        self._quiet = set(comment_only_files(self.changes, self.base_tree(), self.new_tree))
+        for rel in self._quiet:
+            del self.changes[rel]
+        quiet = ", ".join(sorted(self._quiet))
+        return [f"comments and white space only, read alike by all tools: {quiet}"] if quiet else []
+
     def _rels(self, files: Sequence[Path]) -> tuple[list[str], set[str]]:
         """The changed Verilog files to judge, and those named but not staged."""
         from rtlopt.check._git import changed_files
 
         staged, repo, base_rev = self.staged, self.repo, self.base_rev
         changed = [*changed_files(repo, base_rev, staged=staged), *self.sources]
+        changed = [rel for rel in changed if rel not in self._quiet]
         changed += [p for p, s in self.subs.changes.items() if s != "D" and p.endswith(VERILOG)]
         if not files:
             return sorted(set(changed)), set()
@@ -247,6 +268,7 @@ class _Gate:
             report.modules.append(_config_check(rules))
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
+            report.notes += self._comments_only()
         rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools
             pending = changed_files(self.repo, self.base_rev, staged=False) if self.staged else []

@@ -53,7 +53,7 @@ def design_reads(tree: Path, project: ProjectConfig, top: Path | None = None) ->
     names nothing: the rules' own finding covers it). A path a filelist names through an
     environment variable (``${CODE_BASE_PATH}/lib``) may point at the work tree ``top``: it
     is taken relative to it."""
-    from rtlopt.frontend._sources import design_files, read_filelist
+    from rtlopt.frontend._sources import design_files, read_project_filelist
 
     root = tree.resolve()
     try:
@@ -63,7 +63,7 @@ def design_reads(tree: Path, project: ProjectConfig, top: Path | None = None) ->
     folders: list[Path] = [tree / d for d in project.include_dirs]
     for fl in project.filelists:
         try:
-            lst = read_filelist(tree / fl, tree)
+            lst = read_project_filelist(tree, fl, project)
         except RtloptError:
             continue
         folders += lst.include_dirs + lst.library_dirs + [f.parent for f in lst.units]
@@ -292,12 +292,12 @@ def library_shadows(
     of its ``-y`` folders also defines by name: which definition the library lookup finds
     depends on the folders' order, so the change can swap a module's definition without a
     byte of it changing. A finding each (the gate judges texts, not lookups)."""
-    from rtlopt.frontend._sources import read_filelist
+    from rtlopt.frontend._sources import read_project_filelist
 
     out: list[tuple[str, str]] = []
     for fl in project.filelists:
         try:
-            lst = read_filelist(tree / fl, tree)
+            lst = read_project_filelist(tree, fl, project)
         except (OSError, RtloptError):
             continue  # an unreadable filelist is reported where the design's reads are mapped
         exts = tuple(lst.library_ext) or (".v", ".sv")

@@ -58,13 +58,13 @@ class Rules:
 
 
 def _rule_context(tree: Path, cfg: Config) -> tuple[dict[str, str | None], list[str]]:
-    from rtlopt.frontend import parse_defines, read_filelist
+    from rtlopt.frontend import parse_defines, read_project_filelist
 
     defs: dict[str, str | None] = dict(parse_defines(cfg.project.defines))
     incs = list(cfg.project.include_dirs)
     for fl in cfg.project.filelists:
         try:
-            lst = read_filelist(tree / fl, tree)
+            lst = read_project_filelist(tree, fl, cfg.project)
         except RtloptError:
             defs[f"<filelist {fl}>"] = None
             continue

@@ -91,6 +91,11 @@ class Detected:
     include_dirs: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
     sources: int = 0
+    #: ``NAME=VALUE`` of the filelists' variables, and per name the other values found
+    variables: list[str] = field(default_factory=list)
+    alternatives: dict[str, list[str]] = field(default_factory=dict)
+    #: filelists that could not be read, with why
+    unread: list[str] = field(default_factory=list)
 
 
 def detect(root: Path) -> Detected:
@@ -113,11 +118,14 @@ def detect(root: Path) -> Detected:
             if name.endswith(_SOURCES):
                 found.sources += 1
                 sources.append(here / name)
-            elif name.endswith(_FILELISTS):
+            elif name.endswith(_FILELISTS) or name.startswith("Flist."):
                 try:
-                    lst = read_filelist(here / name, root)
-                except RtloptError:
-                    continue  # not a filelist rtlopt can read: not proposed
+                    lst = read_filelist(
+                        here / name, root, variables=_variables(here / name, root, found)
+                    )
+                except RtloptError as exc:  # not a filelist rtlopt can read: not proposed
+                    found.unread.append(f"{rel} ({exc.message})")
+                    continue
                 found.filelists.append(rel)
                 for k, v in lst.defines.items():
                     item = f"{k}={v}" if v else k
@@ -129,6 +137,21 @@ def detect(root: Path) -> Detected:
         if rel_dir not in found.include_dirs:
             found.include_dirs.append(rel_dir)
     return found
+
+
+def _variables(path: Path, root: Path, found: Detected) -> dict[str, str]:
+    """The values of the filelist's variables (``${DESIGN_RTL_DIR}``): those chosen for an
+    earlier filelist, else the first guess (:func:`rtlopt.frontend.guess_variables`), recorded
+    in ``found``; absolute paths, as ``project.filelist_vars`` resolves them."""
+    from rtlopt.config import ProjectConfig
+    from rtlopt.frontend import filelist_variables, guess_variables
+
+    known = {v.partition("=")[0] for v in found.variables}
+    for name, values in guess_variables(path, root, sorted(known)).items():
+        if values:
+            found.variables.append(f"{name}={values[0]}")
+            found.alternatives[name] = values[1:]
+    return filelist_variables(ProjectConfig(filelist_vars=tuple(found.variables)), root)
 
 
 def config_text(found: Detected) -> str:
@@ -146,6 +169,8 @@ def config_text(found: Detected) -> str:
 # filelists (.f) with sources, +incdir+ and +define+
 # (their defines: {", ".join(found.defines) or "none"})
 filelists = {arr(found.filelists)}
+# values of the filelists' ${{NAME}} variables (folders relative to the repository root)
+{_alternatives(found)}filelist_vars = {arr(found.variables)}
 # folders holding headers (`include)
 include_dirs = {arr(found.include_dirs)}
 # defines (like -D NAME=VALUE) besides the filelists'
@@ -161,6 +186,16 @@ optimization_only = ["*"]
 ppa = false
 ppa_threshold = 0.02
 """
+
+
+def _alternatives(found: Detected) -> str:
+    """Comment lines naming the other values found for each variable (configurations)."""
+    lines = [
+        f"# other values of {n}: {', '.join(v[:8])}{' ...' if len(v) > 8 else ''}\n"
+        for n, v in found.alternatives.items()
+        if v
+    ]
+    return "".join(lines)
 
 
 @click.command()
@@ -192,6 +227,10 @@ def init(force: bool) -> None:
     console.print(f"  filelists: {escape(', '.join(found.filelists) or 'none')}")
     console.print(f"  include folders: {escape(', '.join(found.include_dirs) or 'none')}")
     console.print(f"  defines (from the filelists): {escape(', '.join(found.defines) or 'none')}")
+    if found.variables:
+        console.print(f"  filelist variables (guessed): {escape(', '.join(found.variables))}")
+    for why in found.unread:
+        console.print(f"  [yellow]filelist not read:[/] {escape(why)}")
     files = {
         "rtlopt.toml": config_text(found),
         ".pre-commit-config.yaml": PRE_COMMIT,

@@ -53,6 +53,10 @@ class ProjectConfig:
     filelists: tuple[str, ...] = _f(
         (), "Filelists (.f) with sources, +incdir+ and +define+ entries."
     )
+    filelist_vars: tuple[str, ...] = _f(
+        (),
+        "Values of the ${NAME} / $NAME variables in the filelists, as NAME=VALUE (a value naming a folder is taken relative to the repository root: DESIGN_RTL_DIR=rtl); they win over the environment, which is read only for names not given here, so the gate reads the same design on every machine.",
+    )
     exclude: tuple[str, ...] = _f(
         ("**/build/**", "**/.rtlopt/**"),
         "Glob patterns of files to ignore when scanning the repository.",

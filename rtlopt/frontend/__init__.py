@@ -23,6 +23,7 @@ from rtlopt.frontend._base import (
 from rtlopt.frontend._clocks import override_roles
 from rtlopt.frontend._compare import FieldConstant, compare_constants
 from rtlopt.frontend._drivers import driven_inputs
+from rtlopt.frontend._filelist_vars import guess_variables
 from rtlopt.frontend._files import read_source, source_problem
 from rtlopt.frontend._lazy import module_closure, module_users, with_module
 from rtlopt.frontend._load import FRONTENDS, get_frontend, load_design, parse_files, parse_text
@@ -35,10 +36,12 @@ from rtlopt.frontend._params import (
 )
 from rtlopt.frontend._sources import (
     collect_sources,
+    filelist_variables,
     find_repo_root,
     include_roots,
     parse_defines,
     read_filelist,
+    read_project_filelist,
 )
 from rtlopt.frontend.model import Design, Module, Parameter, Port, SourceSet
 from rtlopt.verilog import ModuleSpan, find_span, header_comment, module_spans, splice_module
@@ -84,5 +87,8 @@ __all__ = [
     "parse_files",
     "parse_text",
     "read_filelist",
+    "filelist_variables",
+    "guess_variables",
+    "read_project_filelist",
     "splice_module",
 ]

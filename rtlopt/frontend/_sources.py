@@ -105,8 +105,35 @@ class Filelist:
         self.lists += nested.lists
 
 
-def _expand(token: str, where: Path | None = None, line: int | None = None) -> str:
-    """``${VAR}``, ``$(VAR)`` and ``$VAR`` from the environment.
+def filelist_variables(project: ProjectConfig, root: Path) -> dict[str, str]:
+    """``project.filelist_vars`` (``NAME=VALUE``) as a mapping; a value naming a folder of the
+    repository (``.``, ``rtl``) becomes that folder's absolute path.
+
+    Raises:
+        ConfigError: an entry without ``=`` or with a name that is not a word.
+    """
+    out: dict[str, str] = {}
+    for item in project.filelist_vars:
+        name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not re.fullmatch(r"\w+", name):
+            raise ConfigError(
+                f"project.filelist_vars entry {item!r} is not NAME=VALUE",
+                hint='write it as "NAME=VALUE", e.g. "DESIGN_RTL_DIR=rtl"',
+            )
+        folder = root / value
+        out[name] = str(folder.resolve()) if value and folder.is_dir() else value
+    return out
+
+
+def _expand(
+    token: str,
+    where: Path | None = None,
+    line: int | None = None,
+    variables: Mapping[str, str] | None = None,
+) -> str:
+    """``${VAR}``, ``$(VAR)`` and ``$VAR``: from ``variables`` (``project.filelist_vars``),
+    else from the environment.
 
     Raises:
         ConfigError: an unset variable, naming the filelist and line (when given).
@@ -114,13 +141,15 @@ def _expand(token: str, where: Path | None = None, line: int | None = None) -> s
 
     def env(m: re.Match[str]) -> str:
         name = m.group(1) or m.group(2) or m.group(3)
-        value = os.environ.get(name)
+        value = (variables or {}).get(name, os.environ.get(name))
         if value is None:
             raise ConfigError(
-                f"environment variable {name} is not set (used as {m.group(0)})",
+                f"variable {name} is set neither in project.filelist_vars nor in the "
+                f"environment (used as {m.group(0)})",
                 path=where,
                 line=line,
-                hint=f"export {name}=<folder> before running rtlopt, or write the path without it",
+                hint=f'add "{name}=<folder>" to project.filelist_vars in rtlopt.toml '
+                "(rtlopt init proposes one), or write the path without it",
             )
         return value
 
@@ -128,9 +157,14 @@ def _expand(token: str, where: Path | None = None, line: int | None = None) -> s
 
 
 def _resolve(
-    token: str, base: Path, root: Path, where: Path | None = None, line: int | None = None
+    token: str,
+    base: Path,
+    root: Path,
+    where: Path | None = None,
+    line: int | None = None,
+    variables: Mapping[str, str] | None = None,
 ) -> Path:
-    p = Path(_expand(token, where, line))
+    p = Path(_expand(token, where, line, variables))
     if p.is_absolute():
         return p
     here = (base / p).resolve()
@@ -157,10 +191,11 @@ class _At:
     root: Path  # the repository root
     lineno: int
     seen: frozenset[Path]  # the filelists that include this one, for cycles
+    variables: Mapping[str, str]  # project.filelist_vars
 
     def resolve(self, token: str) -> Path:
         """A listed path: from the filelist's folder, else from the repository root."""
-        return _resolve(token, self.path.parent, self.root, self.path, self.lineno)
+        return _resolve(token, self.path.parent, self.root, self.path, self.lineno, self.variables)
 
     def include_dirs(self, tokens: Iterable[str]) -> list[Path]:
         """The listed include folders that exist (see :func:`_include_dirs`)."""
@@ -238,7 +273,7 @@ def _read_token(tok: str, nxt: str | None, at: _At, out: Filelist) -> int:
             hint="add the missing path",
         )
     elif tok in ("-f", "-F") and nxt is not None:
-        out.extend(read_filelist(at.resolve(nxt), at.root, at.seen | {at.path}))
+        out.extend(read_filelist(at.resolve(nxt), at.root, at.seen | {at.path}, at.variables))
         return 2
     elif tok == "-v" and nxt is not None:
         out.library_files.append(at.resolve(nxt))
@@ -263,7 +298,17 @@ def _read_token(tok: str, nxt: str | None, at: _At, out: Filelist) -> int:
     return 1
 
 
-def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) -> Filelist:
+def read_project_filelist(root: Path, filelist: str, project: ProjectConfig) -> Filelist:
+    """One of ``project.filelists`` (relative to ``root``), with ``project.filelist_vars``."""
+    return read_filelist(root / filelist, root, variables=filelist_variables(project, root))
+
+
+def read_filelist(
+    path: Path,
+    root: Path,
+    _seen: frozenset[Path] = frozenset(),
+    variables: Mapping[str, str] | None = None,
+) -> Filelist:
     """Parse a filelist: sources, ``+incdir+``, ``+define+``, ``-I``, ``-D``, ``-f``/``-F``
     (nested), ``-v``, ``-y``, ``+libext+``; ``//`` and ``#`` comments; ``${VAR}``/``$VAR``
     expansion. Listed files that are not ``.v``/``.sv`` (headers) go to ``prelude``.
@@ -278,7 +323,7 @@ def read_filelist(path: Path, root: Path, _seen: frozenset[Path] = frozenset()) 
     _checked_filelist(path, _seen)
     out = Filelist(lists=[path])
     for lineno, raw in enumerate(read_source(path).splitlines(), 1):
-        at = _At(path, root, lineno, _seen)
+        at = _At(path, root, lineno, _seen, variables or {})
         tokens = _line_tokens(raw)
         i = 0
         while i < len(tokens):
@@ -293,7 +338,7 @@ def filelist_inputs(root: Path, project: ProjectConfig) -> tuple[list[Path], lis
     lists: list[Path] = []
     folders: list[Path] = []
     for fl in project.filelists:
-        lst = read_filelist(root / fl, root)
+        lst = read_project_filelist(root, fl, project)
         lists += lst.lists
         folders += lst.library_dirs
     return lists, folders
@@ -309,7 +354,7 @@ def design_files(root: Path, project: ProjectConfig) -> tuple[list[Path], list[s
     files: list[Path] = []
     suffixes: list[str] = []
     for fl in project.filelists:
-        lst = read_filelist(root / fl, root)
+        lst = read_project_filelist(root, fl, project)
         files += lst.units + lst.library_files
         exts = lst.library_ext or list(SOURCE_SUFFIXES)
         suffixes += exts
@@ -437,7 +482,7 @@ def collect_sources(
     incdirs: list[Path] = []
     defs: dict[str, str] = dict(CONTEXT_DEFINES)
     for fl in project.filelists:
-        lst = read_filelist(root / fl, root)
+        lst = read_project_filelist(root, fl, project)
         files += lst.files + lst.library_files
         units += lst.units
         incdirs += lst.include_dirs

@@ -169,7 +169,8 @@ def fixture_file(repo: str, name: str, dest: Path) -> Path:
 
 def repo_env(repo: str, root: Path) -> dict[str, str]:
     """Environment the repository's own build expects (``repo.toml`` ``[env]``; ``{root}`` is
-    the copy's root), e.g. cv32e40p's manifest needs ``DESIGN_RTL_DIR`` set by the user."""
+    the copy's root); none needs one now (cv32e40p states its manifest's ``DESIGN_RTL_DIR`` in
+    ``project.filelist_vars``)."""
     f = CASES / repo / "repo.toml"
     if not f.is_file():
         return {}

@@ -67,3 +67,35 @@ def test_check_runs_with_the_written_configuration(tmp_path: Path) -> None:
     git(repo, "add", UART)
     r = rtlopt(["check", "--json"], repo)
     assert r.returncode == 1, r.stdout + r.stderr
+
+
+def test_init_states_a_filelists_variables_so_no_shell_needs_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cv32e40p's manifest: "${DESIGN_RTL_DIR}/..." paths the user's shell must set
+    monkeypatch.delenv("DESIGN_RTL_DIR", raising=False)
+    repo = tmp_path / "core"
+    (repo / "rtl" / "include").mkdir(parents=True)
+    (repo / "rtl" / "include" / "defs.svh").write_text("`define W 4\n")
+    (repo / "rtl" / "inv.sv").write_text(
+        '`include "defs.svh"\nmodule inv (input [`W-1:0] a, output [`W-1:0] y);\n'
+        "  assign y = ~a;\nendmodule\n"
+    )
+    (repo / "core_manifest.flist").write_text(
+        "+incdir+${DESIGN_RTL_DIR}/include\n${DESIGN_RTL_DIR}/inv.sv\n"
+    )
+    git(repo, "init", "-q")
+    r = rtlopt(["init"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "DESIGN_RTL_DIR=rtl" in r.stdout, r.stdout
+    data = tomllib.loads((repo / "rtlopt.toml").read_text())
+    assert data["project"]["filelists"] == ["core_manifest.flist"]
+    assert data["project"]["filelist_vars"] == ["DESIGN_RTL_DIR=rtl"]
+    r = rtlopt(["inspect", "rtl/inv.sv", "--json"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["module"] == "inv", r.stdout
+    # the control: the filelist without the stated value names the variable and the fix
+    toml = repo / "rtlopt.toml"
+    toml.write_text(toml.read_text().replace('filelist_vars = ["DESIGN_RTL_DIR=rtl"]', ""))
+    r = rtlopt(["inspect", "rtl/inv.sv", "--json"], repo)
+    assert r.returncode == 2 and "project.filelist_vars" in r.stderr, r.stdout + r.stderr

@@ -9,7 +9,15 @@ import pytest
 
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import ConfigError
-from rtlopt.frontend import collect_sources, find_repo_root, parse_defines, read_filelist
+from rtlopt.frontend import (
+    collect_sources,
+    filelist_variables,
+    find_repo_root,
+    guess_variables,
+    parse_defines,
+    read_filelist,
+    read_project_filelist,
+)
 from rtlopt.frontend._sources import SYNTHESIS_PRELUDE
 
 
@@ -62,10 +70,44 @@ def test_filelist_unset_variable_names_file_line_and_fix(
 ) -> None:
     monkeypatch.delenv("NOPE_BASE", raising=False)
     (tmp_path / "top.f").write_text("// header\n+incdir+${NOPE_BASE}/inc\n")
-    with pytest.raises(ConfigError, match=r"NOPE_BASE is not set") as ei:
+    with pytest.raises(ConfigError, match=r"NOPE_BASE is set neither") as ei:
         read_filelist(tmp_path / "top.f", tmp_path)
     assert ei.value.line == 2 and ei.value.path == (tmp_path / "top.f").resolve()
-    assert "export NOPE_BASE" in (ei.value.hint or "")
+    assert '"NOPE_BASE=<folder>" to project.filelist_vars' in (ei.value.hint or "")
+
+
+def test_filelist_variables_from_the_configuration_win_over_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cv32e40p's manifest style: the build sets DESIGN_RTL_DIR; the configuration states it
+    for d in ("rtl", "other"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "a.sv").write_text(f"module a; // {d}\nendmodule\n")
+    (tmp_path / "m.flist").write_text("${DESIGN_RTL_DIR}/a.sv\n+incdir+${DESIGN_RTL_DIR}\n")
+    monkeypatch.setenv("DESIGN_RTL_DIR", str(tmp_path / "other"))
+    project = ProjectConfig(filelists=("m.flist",), filelist_vars=("DESIGN_RTL_DIR=rtl",))
+    lst = read_project_filelist(tmp_path, "m.flist", project)
+    assert lst.files == [(tmp_path / "rtl" / "a.sv").resolve()], lst.files
+    assert lst.include_dirs == [(tmp_path / "rtl").resolve()]
+    # without the entry, the environment's value (as before)
+    bare = read_project_filelist(tmp_path, "m.flist", ProjectConfig(filelists=("m.flist",)))
+    assert bare.files == [tmp_path / "other" / "a.sv"]
+    with pytest.raises(ConfigError, match="not NAME=VALUE"):
+        filelist_variables(ProjectConfig(filelist_vars=("DESIGN_RTL_DIR",)), tmp_path)
+
+
+def test_filelist_variables_are_guessed_from_the_files_they_name(tmp_path: Path) -> None:
+    # a folder in front of paths, and a name inside a file name (a configuration to choose)
+    (tmp_path / "hw" / "rtl").mkdir(parents=True)
+    for name in ("alu.sv", "core.sv", "small_cfg_pkg.sv", "big_cfg_pkg.sv", "build_cfg_pkg.sv"):
+        (tmp_path / "hw" / "rtl" / name).write_text("")
+    (tmp_path / "Flist.core").write_text(
+        "// sources\n${ROOT}/hw/rtl/alu.sv\n${ROOT}/hw/rtl/core.sv\n"
+        "${ROOT}/hw/rtl/build_cfg_pkg.sv\n${ROOT}/hw/rtl/${CFG}_cfg_pkg.sv\n${LIB}\n"
+    )
+    guess = guess_variables(tmp_path / "Flist.core", tmp_path)
+    assert guess == {"ROOT": ["."], "CFG": ["big", "small"], "LIB": []}, guess
+    assert guess_variables(tmp_path / "Flist.core", tmp_path, known=["ROOT", "CFG"]) == {"LIB": []}
 
 
 def test_filelist_errors(tmp_path: Path) -> None:
