@@ -28,7 +28,9 @@ from rtlopt.verilog import comments
 __all__ = ["comment_only_files", "comments_only"]
 
 #: Comments other tools read as directives, beyond synthesis pragmas: kept as code.
-_TOOL_WORD = re.compile(r"\b(verilator|iverilog|yosys|coverage|lint_(?:off|on)|spyglass)\b", re.I)
+_TOOL_WORD = re.compile(
+    r"\b(verilator|iverilog|yosys|coverage|lint_(?:off|on)|spyglass|ivl_\w+|pragma)\b", re.I
+)
 
 
 def _directive_lines(text: str) -> set[int]:

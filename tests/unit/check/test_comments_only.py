@@ -30,6 +30,7 @@ MOD = (
         # a tool directive added, moved or edited is code
         (MOD.replace("// the update", "// synopsys translate_off"), False),
         (MOD.replace("// the update", "/* verilator lint_off WIDTH */"), False),
+        (MOD.replace("// the update", "/* ivl_synthesis_off */"), False),
         (MOD.replace("// a register", "// a register\n`define W 4 // width"), False),
         (MOD.replace("d; // the update", "d + 1'b1;"), False),
         # a line break is a token boundary for a directive: the define ends at it
