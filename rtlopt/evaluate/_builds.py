@@ -116,9 +116,16 @@ def package_definitions(text: str) -> list[tuple[str, str]]:
 def _this_build(design: Design, lst: Listed) -> bool:
     """Whether ``lst`` is (a part of) the configured build: every file it names is read here
     and its include folders start this build's."""
-    dirs = tuple(d.resolve() for d in design.include_dirs)
-    files = {f.resolve() for f in [*design.sources.files, *design.prelude]}
-    return lst.files <= files and dirs[: len(lst.include_dirs)] == lst.include_dirs
+    return _is_part(tuple(design.sources.files), tuple(design.prelude), design.include_dirs, lst)
+
+
+@functools.lru_cache(maxsize=256)
+def _is_part(
+    files: tuple[Path, ...], prelude: tuple[Path, ...], include_dirs: tuple[Path, ...], lst: Listed
+) -> bool:
+    dirs = tuple(d.resolve() for d in include_dirs)
+    read = {f.resolve() for f in [*files, *prelude]}
+    return lst.files <= read and dirs[: len(lst.include_dirs)] == lst.include_dirs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,19 +141,25 @@ class _Context:
 def _contexts(design: Design, g: Path, scanned: bool) -> list[_Context]:
     """This build's context (when ``g`` is a file a build of the scan may read) and that of
     each other filelist that names ``g``."""
-    from rtlopt.frontend._sources import SYNTHESIS_PRELUDE, unit_prelude
-
     here = tuple(design.include_dirs)
     out = [_Context(_THIS, tuple(design.prelude), here)] if scanned else []
     for lst in repository_filelists(design.root):
         if g in lst.files and not _this_build(design, lst):
-            dirs = tuple(dict.fromkeys([*lst.include_dirs, *here]))
-            before = (SYNTHESIS_PRELUDE, *unit_prelude(lst.units, g, dirs))
-            out.append(_Context(lst.name, before, dirs))
+            out.append(_filelist_context(lst, g, here))
     return out
 
 
-_cache: dict[str, str] = {}
+@functools.lru_cache(maxsize=1024)
+def _filelist_context(lst: Listed, g: Path, here: tuple[Path, ...]) -> _Context:
+    """``g`` as ``lst`` reads it: its include folders first (then this build's), the macro
+    skeletons of the files it lists before ``g``."""
+    from rtlopt.frontend._sources import SYNTHESIS_PRELUDE, unit_prelude
+
+    dirs = tuple(dict.fromkeys([*lst.include_dirs, *here]))
+    return _Context(lst.name, (SYNTHESIS_PRELUDE, *unit_prelude(lst.units, g, dirs)), dirs)
+
+
+_cache: dict[str, dict[tuple[str, bool], str]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -154,9 +167,11 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _preprocessed(design: Design, g: Path, ctx: _Context) -> str:
-    """``g`` preprocessed in ``ctx`` (comments gone, includes read in, macros replaced), cached
-    by the contents of ``g`` and of the files read before it, and the context.
+def _preprocessed(design: Design, g: Path, ctx: _Context) -> dict[tuple[str, bool], str]:
+    """The modules and packages ``g`` defines once preprocessed in ``ctx`` (includes read in,
+    macros replaced): ``(name, is a package) -> its text, white space collapsed`` (the first
+    of a name), cached by the contents of ``g`` and of the files read before it, and the
+    context.
 
     Raises:
         DesignError: the preprocessor failed (a header found nowhere, a tool error).
@@ -202,9 +217,21 @@ def _preprocessed(design: Design, g: Path, ctx: _Context) -> str:
     at = text.find(_MARKER + "\n")
     if at < 0:
         raise DesignError(f"could not preprocess {g.name}: the expansion lost its marker")
-    out = text[at + len(_MARKER) + 1 :]
+    out = _definitions(text[at + len(_MARKER) + 1 :])
     with _cache_lock:
         _cache[key] = out
+    return out
+
+
+def _definitions(text: str) -> dict[tuple[str, bool], str]:
+    from rtlopt.verilog import blank_comments, module_spans
+
+    code = blank_comments(text, strings=False)
+    out: dict[tuple[str, bool], str] = {}
+    for m in module_spans(code):
+        out.setdefault((m.name, False), " ".join(code[m.start : m.end].split()))
+    for n, t in package_definitions(code):
+        out.setdefault((n, True), t)
     return out
 
 
@@ -215,15 +242,7 @@ def _definition(design: Design, g: Path, ctx: _Context, name: str, package: bool
     Raises:
         DesignError: ``g`` does not preprocess in ``ctx``.
     """
-    from rtlopt.verilog import blank_comments, module_spans
-
-    text = blank_comments(_preprocessed(design, g, ctx), strings=False)
-    if package:
-        found = [t for n, t in package_definitions(text) if n == name]
-    else:
-        found = [" ".join(text[m.start : m.end].split()) for m in module_spans(text)]
-        found = [t for m, t in zip(module_spans(text), found, strict=True) if m.name == name]
-    return found[0] if found else None
+    return _preprocessed(design, g, ctx).get((name, package))
 
 
 def _rel(design: Design, f: Path) -> str:
