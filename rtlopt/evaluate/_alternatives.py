@@ -47,7 +47,7 @@ _MAX_LISTED = 64
 def alternative_files(design: Design, files: Sequence[Path]) -> dict[Path, tuple[Path, ...]]:
     """For each of ``files`` (the submodules' files of this build), the other repository
     files that define one of its modules (the target aside) otherwise, resolved."""
-    from rtlopt.evaluate._macros import repository_modules
+    from rtlopt.evaluate._builds import repository_modules
 
     defs = repository_modules(design.root)
     mine = {f.resolve() for f in files}
@@ -120,7 +120,7 @@ def substitutions(alternatives: Mapping[Path, Sequence[Path]]) -> list[Substitut
 
 
 def _defined(design: Design, f: Path) -> dict[str, str]:
-    from rtlopt.evaluate._macros import repository_modules
+    from rtlopt.evaluate._builds import repository_modules
 
     return dict(repository_modules(design.root).get(f.resolve(), ()))
 

@@ -41,11 +41,16 @@ __all__ = [
     "package_definitions",
     "preprocessed_alternatives",
     "repository_filelists",
+    "repository_modules",
+    "repository_packages",
+    "repository_scanned",
 ]
 
 log = logging.getLogger(__name__)
 
 _FILELIST_SUFFIXES = (".f", ".vc", ".flist")
+#: What the repository scan reads as Verilog (besides the files a filelist names).
+SOURCE_SUFFIXES = (".v", ".sv", ".vh", ".svh", ".inc", ".h", ".vinc")
 _PACKAGE_SPAN = re.compile(
     r"^[ \t]*package\s+(?:(?:static|automatic)\s+)?([A-Za-z_][\w$]*)\b.*?\bendpackage\b",
     re.M | re.S,
@@ -111,6 +116,60 @@ def package_definitions(text: str) -> list[tuple[str, str]]:
     """``(name, text with white space collapsed)`` of each package of ``text`` (comments
     blanked)."""
     return [(m.group(1), " ".join(m.group(0).split())) for m in _PACKAGE_SPAN.finditer(text)]
+
+
+@functools.lru_cache(maxsize=8)
+def repository_scanned(root: Path) -> frozenset[Path]:
+    """The Verilog sources and headers of the repository outside hidden folders (resolved)."""
+    out: set[Path] = set()
+    for f in root.rglob("*"):
+        rel = f.relative_to(root).parts
+        if f.suffix in SOURCE_SUFFIXES and not any(p.startswith(".") for p in rel):
+            out.add(f.resolve())
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _repository_texts(root: Path) -> tuple[tuple[Path, str], ...]:
+    """Each scanned file and each file any filelist of the repository names (whatever its
+    suffix: a netlist another filelist reads), comments blanked."""
+    from rtlopt.verilog import blank_comments
+
+    listed = {f for lst in repository_filelists(root) for f in lst.files}
+    out = []
+    for f in sorted(repository_scanned(root) | listed):
+        try:
+            out.append((f, blank_comments(f.read_text(errors="replace"), strings=False)))
+        except OSError:
+            continue
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
+    """The modules each Verilog source of the repository (and each file a filelist of it
+    names) defines, outside rtlopt's own folders: ``(name, its text with white space
+    normalised)``, read once per run."""
+    from rtlopt.verilog import module_spans
+
+    out: dict[Path, tuple[tuple[str, str], ...]] = {}
+    for f, text in _repository_texts(root):
+        if "module" in text:
+            spans = module_spans(text)
+            out[f] = tuple((m.name, " ".join(text[m.start : m.end].split())) for m in spans)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def repository_packages(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
+    """The packages each file of :func:`repository_modules` defines, likewise."""
+    out: dict[Path, tuple[tuple[str, str], ...]] = {}
+    for f, text in _repository_texts(root):
+        if "endpackage" in text:
+            found = tuple(package_definitions(text))
+            if found:
+                out[f] = found
+    return out
 
 
 def _this_build(design: Design, lst: Listed) -> bool:
@@ -255,7 +314,7 @@ def _rel(design: Design, f: Path) -> str:
 def _wanted(design: Design, files: Sequence[Path]) -> dict[tuple[str, bool], Path]:
     """``(name, is a package) -> the file of this build defining it``: the modules of
     ``files`` (the target aside) and the packages they define or use."""
-    from rtlopt.evaluate._macros import package_files, repository_modules, repository_packages
+    from rtlopt.evaluate._macros import package_files
 
     mods, pkgs = repository_modules(design.root), repository_packages(design.root)
     mine = sorted({f.resolve() for f in files})
@@ -282,8 +341,6 @@ def preprocessed_alternatives(
     """For each of ``files`` (the submodules' files of this build), the other repository files
     whose module of the same name reads otherwise once preprocessed (and reads in this build
     as its own filelist reads it); and why another build cannot be built ("": it can)."""
-    from rtlopt.evaluate._macros import repository_modules, repository_packages, repository_scanned
-
     tables = {False: repository_modules(design.root), True: repository_packages(design.root)}
     scanned = repository_scanned(design.root)
     out: dict[Path, list[Path]] = {}

@@ -19,9 +19,6 @@ __all__ = [
     "instance_conditions",
     "overridable_macros",
     "package_files",
-    "repository_modules",
-    "repository_packages",
-    "repository_scanned",
 ]
 
 _DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)")
@@ -94,63 +91,6 @@ def _repository_defines(root: Path) -> dict[Path, frozenset[str]]:
         names = frozenset(m.group(2) for m in _DIRECTIVE.finditer(text) if m.group(1) == "define")
         if names:
             out[f.resolve()] = names
-    return out
-
-
-@functools.lru_cache(maxsize=8)
-def repository_scanned(root: Path) -> frozenset[Path]:
-    """The Verilog sources and headers of the repository outside hidden folders (resolved)."""
-    out: set[Path] = set()
-    for f in root.rglob("*"):
-        rel = f.relative_to(root).parts
-        if f.suffix in _SOURCE_SUFFIXES and not any(p.startswith(".") for p in rel):
-            out.add(f.resolve())
-    return frozenset(out)
-
-
-@functools.lru_cache(maxsize=8)
-def _repository_texts(root: Path) -> tuple[tuple[Path, str], ...]:
-    """Each scanned file and each file any filelist of the repository names (whatever its
-    suffix: a netlist another filelist reads), comments blanked."""
-    from rtlopt.evaluate._builds import repository_filelists
-    from rtlopt.verilog import blank_comments
-
-    listed = {f for lst in repository_filelists(root) for f in lst.files}
-    out = []
-    for f in sorted(repository_scanned(root) | listed):
-        try:
-            out.append((f, blank_comments(f.read_text(errors="replace"), strings=False)))
-        except OSError:
-            continue
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=8)
-def repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
-    """The modules each Verilog source of the repository (and each file a filelist of it
-    names) defines, outside rtlopt's own folders: ``(name, its text with white space
-    normalised)``, read once per run."""
-    from rtlopt.verilog import module_spans
-
-    out: dict[Path, tuple[tuple[str, str], ...]] = {}
-    for f, text in _repository_texts(root):
-        if "module" in text:
-            spans = module_spans(text)
-            out[f] = tuple((m.name, " ".join(text[m.start : m.end].split())) for m in spans)
-    return out
-
-
-@functools.lru_cache(maxsize=8)
-def repository_packages(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
-    """The packages each file of :func:`repository_modules` defines, likewise."""
-    from rtlopt.evaluate._builds import package_definitions
-
-    out: dict[Path, tuple[tuple[str, str], ...]] = {}
-    for f, text in _repository_texts(root):
-        if "endpackage" in text:
-            found = tuple(package_definitions(text))
-            if found:
-                out[f] = found
     return out
 
 
