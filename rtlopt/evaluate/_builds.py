@@ -195,6 +195,7 @@ class _Context:
     name: str
     before: tuple[Path, ...]
     include_dirs: tuple[Path, ...]
+    unit: tuple[Path, ...] = ()  # a filelist's: every file it lists, read as one unit
 
 
 def _contexts(design: Design, g: Path, scanned: bool) -> list[_Context]:
@@ -210,15 +211,21 @@ def _contexts(design: Design, g: Path, scanned: bool) -> list[_Context]:
 
 @functools.lru_cache(maxsize=1024)
 def _filelist_context(lst: Listed, g: Path, here: tuple[Path, ...]) -> _Context:
-    """``g`` as ``lst`` reads it: its include folders first (then this build's), the macro
-    skeletons of the files it lists before ``g``."""
+    """``g`` as ``lst`` reads it: its include folders first (then this build's), its unit."""
+    dirs = tuple(dict.fromkeys([*lst.include_dirs, *here]))
+    return _Context(lst.name, (), dirs, lst.units)
+
+
+@functools.lru_cache(maxsize=1024)
+def _unit_before(ctx: _Context, g: Path) -> tuple[Path, ...]:
+    """What ``ctx``'s filelist reads before ``g``: the macro skeletons of the files it lists
+    before it (``frontend._sources.unit_prelude``)."""
     from rtlopt.frontend._sources import SYNTHESIS_PRELUDE, unit_prelude
 
-    dirs = tuple(dict.fromkeys([*lst.include_dirs, *here]))
-    return _Context(lst.name, (SYNTHESIS_PRELUDE, *unit_prelude(lst.units, g, dirs)), dirs)
+    return (SYNTHESIS_PRELUDE, *unit_prelude(ctx.unit, g, ctx.include_dirs))
 
 
-_cache: dict[str, dict[tuple[str, bool], str]] = {}
+_cache: dict[str, dict[Path, str]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -229,38 +236,54 @@ def _digest(path: Path) -> str:
 def _preprocessed(design: Design, g: Path, ctx: _Context) -> dict[tuple[str, bool], str]:
     """The modules and packages ``g`` defines once preprocessed in ``ctx`` (includes read in,
     macros replaced): ``(name, is a package) -> its text, white space collapsed`` (the first
-    of a name), cached by the contents of ``g`` and of the files read before it, and the
-    context.
+    of a name). A file a filelist lists is read in that filelist's whole unit (one run for
+    all its files); else (or when that unit does not preprocess) alone after the files read
+    before it. Cached by the contents of the files read and the context.
 
     Raises:
         DesignError: the preprocessor failed (a header found nowhere, a tool error).
     """
+    if g in ctx.unit:
+        try:
+            found = _run(design, ctx.unit, ctx, ())
+        except DesignError as exc:
+            log.info("%s does not preprocess as one unit: %s", ctx.name, exc)
+        else:
+            if g in found:
+                return _definitions(found[g])
+    before = _unit_before(ctx, g) if ctx.unit else ctx.before
+    return _definitions(_run(design, (g,), ctx, before)[g])
+
+
+def _run(
+    design: Design, files: Sequence[Path], ctx: _Context, before: Sequence[Path]
+) -> dict[Path, str]:
+    """``files`` preprocessed in order after ``before`` (``iverilog -E``): each file's text
+    (cached)."""
     from rtlopt.eda.iverilog import preprocess_argv
     from rtlopt.errors import RtloptError
+    from rtlopt.frontend._sources import SYNTHESIS_PRELUDE
     from rtlopt.tools import Limits, require_tool, run_tool
 
-    key = hashlib.sha256(
-        "\0".join(
-            [
-                _digest(g),
-                str(g),
-                *(f"{p}:{_digest(p)}" for p in ctx.before),
-                *map(str, ctx.include_dirs),
-                *(f"{k}={v}" for k, v in sorted(design.defines.items())),
-            ]
-        ).encode()
-    ).hexdigest()
+    before = list(before) or [SYNTHESIS_PRELUDE]
+    parts = [*(f"{p}:{_digest(p)}" for p in [*before, *files]), *map(str, ctx.include_dirs)]
+    parts += [f"{k}={v}" for k, v in sorted(design.defines.items())]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
     with _cache_lock:
         if key in _cache:
             return _cache[key]
     with tempfile.TemporaryDirectory(prefix="rtlopt-builds-") as tmp:
         cwd = Path(tmp)
-        marker = cwd / "marker.v"
-        marker.write_text(_MARKER + "\n")
+        argv_files = [*before]
+        for i, f in enumerate(files):
+            marker = cwd / f"marker{i}.v"
+            marker.write_text(f"{_MARKER}_{i}\n")
+            argv_files += [marker, f]
+        what = files[0].name if len(files) == 1 else ctx.name
         try:
             argv = preprocess_argv(
                 require_tool("iverilog"),
-                [*ctx.before, marker, g],
+                argv_files,
                 "pre.v",
                 include_dirs=ctx.include_dirs,
                 defines=design.defines,
@@ -269,20 +292,22 @@ def _preprocessed(design: Design, g: Path, ctx: _Context) -> dict[tuple[str, boo
             run = run_tool(argv, cwd=cwd, log_path=cwd / "pre.log", limits=Limits(60.0))
             text = (cwd / "pre.v").read_text(errors="replace")
         except (OSError, RtloptError) as exc:
-            raise DesignError(f"could not preprocess {g.name}: {exc}") from None
+            raise DesignError(f"could not preprocess {what}: {exc}") from None
         if run.returncode != 0:
             tail = (cwd / "pre.log").read_text(errors="replace").strip().splitlines()[-1:]
-            raise DesignError(f"could not preprocess {g.name}: {tail[0] if tail else '?'}")
-    at = text.find(_MARKER + "\n")
-    if at < 0:
-        raise DesignError(f"could not preprocess {g.name}: the expansion lost its marker")
-    out = _definitions(text[at + len(_MARKER) + 1 :])
+            raise DesignError(f"could not preprocess {what}: {tail[0] if tail else '?'}")
+    pieces = re.split(rf"^{_MARKER}_(\d+)\n", text, flags=re.M)
+    if len(pieces) != 2 * len(files) + 1:
+        raise DesignError(f"could not preprocess {what}: the expansion lost its markers")
+    out = {files[int(n)]: t for n, t in zip(pieces[1::2], pieces[2::2], strict=True)}
     with _cache_lock:
         _cache[key] = out
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _definitions(text: str) -> dict[tuple[str, bool], str]:
+    """The modules and packages of a preprocessed text (``iverilog -E`` keeps comments)."""
     from rtlopt.verilog import blank_comments, module_spans
 
     code = blank_comments(text, strings=False)
