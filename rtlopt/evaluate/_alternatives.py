@@ -47,7 +47,7 @@ _MAX_LISTED = 64
 def alternative_files(design: Design, files: Sequence[Path]) -> dict[Path, tuple[Path, ...]]:
     """For each of ``files`` (the submodules' files of this build), the other repository
     files that define one of its modules (the target aside) otherwise, resolved."""
-    from rtlopt.evaluate._macros import repository_modules
+    from rtlopt.evaluate._builds import repository_modules
 
     defs = repository_modules(design.root)
     mine = {f.resolve() for f in files}
@@ -83,8 +83,17 @@ class OtherBuilds:
 
 
 def other_builds(design: Design, files: Sequence[Path]) -> OtherBuilds:
-    """The other builds of ``files`` (the submodules' files of this build)."""
+    """The other builds of ``files`` (the submodules' files of this build): another file's
+    definition whose text differs, or whose text reads otherwise once preprocessed in its own
+    context (``evaluate/_builds.py``; one that cannot be built is why they are unreadable)."""
+    from rtlopt.evaluate._builds import preprocessed_alternatives
+
     alternatives = alternative_files(design, files)
+    hidden, why = preprocessed_alternatives(design, files)
+    if why:
+        return OtherBuilds(why=why)
+    for f, gs in hidden.items():
+        alternatives[f] = tuple(dict.fromkeys([*alternatives.get(f, ()), *gs]))
     extra: list[Path] = []
     for f, gs in alternatives.items():
         for g in gs:
@@ -111,7 +120,7 @@ def substitutions(alternatives: Mapping[Path, Sequence[Path]]) -> list[Substitut
 
 
 def _defined(design: Design, f: Path) -> dict[str, str]:
-    from rtlopt.evaluate._macros import repository_modules
+    from rtlopt.evaluate._builds import repository_modules
 
     return dict(repository_modules(design.root).get(f.resolve(), ()))
 
@@ -121,7 +130,10 @@ def substitution_label(design: Design, sub: Substitution) -> str:
     parts = []
     for f, g in sub:
         mine, other = _defined(design, f), _defined(design, g)
-        names = sorted(n for n in mine if n in other and mine[n] != other[n])
+        # the same text may read another header or define (evaluate/_builds.py)
+        names = sorted(n for n in mine if n in other and mine[n] != other[n]) or sorted(
+            n for n in mine if n in other
+        )
         parts.append(f"with {', '.join(names) or '?'} from {_rel(design, g)}")
     return ", ".join(parts)
 

@@ -19,7 +19,6 @@ __all__ = [
     "instance_conditions",
     "overridable_macros",
     "package_files",
-    "repository_modules",
 ]
 
 _DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)")
@@ -92,29 +91,6 @@ def _repository_defines(root: Path) -> dict[Path, frozenset[str]]:
         names = frozenset(m.group(2) for m in _DIRECTIVE.finditer(text) if m.group(1) == "define")
         if names:
             out[f.resolve()] = names
-    return out
-
-
-@functools.lru_cache(maxsize=8)
-def repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
-    """The modules each Verilog source of the repository defines (outside rtlopt's own
-    folders): ``(name, its text with white space normalised)``, read once per run."""
-    from rtlopt.verilog import blank_comments, module_spans
-
-    out: dict[Path, tuple[tuple[str, str], ...]] = {}
-    for f in root.rglob("*"):
-        rel = f.relative_to(root).parts
-        if f.suffix not in _SOURCE_SUFFIXES or any(p.startswith(".") for p in rel):
-            continue
-        try:
-            text = blank_comments(f.read_text(errors="replace"), strings=False)
-        except OSError:
-            continue
-        if "module" in text:
-            spans = module_spans(text)
-            out[f.resolve()] = tuple(
-                (m.name, " ".join(text[m.start : m.end].split())) for m in spans
-            )
     return out
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "include_roots",
     "parse_defines",
     "read_filelist",
+    "unit_prelude",
 ]
 
 log = logging.getLogger(__name__)
@@ -437,7 +438,7 @@ def include_roots(sources: Iterable[Path], headers: Sequence[Path]) -> list[Path
     return roots
 
 
-def _unit_prelude(units: Sequence[Path], target: Path, include_dirs: Sequence[Path]) -> list[Path]:
+def unit_prelude(units: Sequence[Path], target: Path, include_dirs: Sequence[Path]) -> list[Path]:
     """The filelists' compilation unit as seen by the target's file, in list order: listed
     headers whole; the macro skeletons of sources listed before the target's file (see
     :mod:`rtlopt.frontend._unit`). Headers listed after it stay (as before: a submodule listed
@@ -509,7 +510,7 @@ def collect_sources(
     target = target.resolve()
     # the target's own folder: a candidate copy of its file finds the same relative includes
     incdirs.append(target.parent)
-    prelude = [SYNTHESIS_PRELUDE, *_unit_prelude(units, target, incdirs)]
+    prelude = [SYNTHESIS_PRELUDE, *unit_prelude(units, target, incdirs)]
     pre = _dedupe(prelude)
     all_files = tuple(f for f in _dedupe([*files, target]) if f not in pre)
     return SourceSet(
