@@ -47,9 +47,9 @@ _MAX_LISTED = 64
 def alternative_files(design: Design, files: Sequence[Path]) -> dict[Path, tuple[Path, ...]]:
     """For each of ``files`` (the submodules' files of this build), the other repository
     files that define one of its modules (the target aside) otherwise, resolved."""
-    from rtlopt.evaluate._builds import repository_modules
+    from rtlopt.evaluate._builds import filelist_vars, repository_modules
 
-    defs = repository_modules(design.root)
+    defs = repository_modules(design.root, filelist_vars(design))
     mine = {f.resolve() for f in files}
     out: dict[Path, tuple[Path, ...]] = {}
     for f in sorted(mine):
@@ -120,9 +120,9 @@ def substitutions(alternatives: Mapping[Path, Sequence[Path]]) -> list[Substitut
 
 
 def _defined(design: Design, f: Path) -> dict[str, str]:
-    from rtlopt.evaluate._builds import repository_modules
+    from rtlopt.evaluate._builds import filelist_vars, repository_modules
 
-    return dict(repository_modules(design.root).get(f.resolve(), ()))
+    return dict(repository_modules(design.root, filelist_vars(design)).get(f.resolve(), ()))
 
 
 def substitution_label(design: Design, sub: Substitution) -> str:

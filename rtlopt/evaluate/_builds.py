@@ -41,6 +41,7 @@ __all__ = [
     "package_definitions",
     "preprocessed_alternatives",
     "repository_filelists",
+    "filelist_vars",
     "repository_modules",
     "repository_packages",
     "repository_scanned",
@@ -77,9 +78,12 @@ class Listed:
 
 
 @functools.lru_cache(maxsize=8)
-def repository_filelists(root: Path) -> tuple[Listed, ...]:
+def repository_filelists(
+    root: Path, variables: tuple[tuple[str, str], ...] = ()
+) -> tuple[Listed, ...]:
     """Every filelist (``.f``, ``.vc``, ``.flist``) of the repository outside hidden folders
-    that reads (one needing an unset environment variable or naming a missing file is no build
+    that reads, its ``${NAME}`` variables from ``variables`` (``project.filelist_vars``)
+    else the environment (one needing an unset variable or naming a missing file is no build
     rtlopt can read, and is left out)."""
     from rtlopt.errors import RtloptError
     from rtlopt.frontend import read_filelist
@@ -87,12 +91,13 @@ def repository_filelists(root: Path) -> tuple[Listed, ...]:
     out: list[Listed] = []
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root)
-        if p.suffix not in _FILELIST_SUFFIXES or any(s.startswith(".") for s in rel.parts):
+        named = p.suffix in _FILELIST_SUFFIXES or p.name.startswith("Flist.")  # CVA6's
+        if not named or any(s.startswith(".") for s in rel.parts):
             continue
         try:
             if not p.is_file():
                 continue
-            lst = read_filelist(p, root)
+            lst = read_filelist(p, root, variables=dict(variables))
         except (RtloptError, OSError) as exc:
             log.info("filelist %s not read for other builds: %s", rel, exc)
             continue
@@ -130,12 +135,14 @@ def repository_scanned(root: Path) -> frozenset[Path]:
 
 
 @functools.lru_cache(maxsize=8)
-def _repository_texts(root: Path) -> tuple[tuple[Path, str], ...]:
+def _repository_texts(
+    root: Path, variables: tuple[tuple[str, str], ...] = ()
+) -> tuple[tuple[Path, str], ...]:
     """Each scanned file and each file any filelist of the repository names (whatever its
     suffix: a netlist another filelist reads), comments blanked."""
     from rtlopt.verilog import blank_comments
 
-    listed = {f for lst in repository_filelists(root) for f in lst.files}
+    listed = {f for lst in repository_filelists(root, variables) for f in lst.files}
     out = []
     for f in sorted(repository_scanned(root) | listed):
         try:
@@ -146,14 +153,16 @@ def _repository_texts(root: Path) -> tuple[tuple[Path, str], ...]:
 
 
 @functools.lru_cache(maxsize=8)
-def repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
+def repository_modules(
+    root: Path, variables: tuple[tuple[str, str], ...] = ()
+) -> dict[Path, tuple[tuple[str, str], ...]]:
     """The modules each Verilog source of the repository (and each file a filelist of it
     names) defines, outside rtlopt's own folders: ``(name, its text with white space
     normalised)``, read once per run."""
     from rtlopt.verilog import module_spans
 
     out: dict[Path, tuple[tuple[str, str], ...]] = {}
-    for f, text in _repository_texts(root):
+    for f, text in _repository_texts(root, variables):
         if "module" in text:
             spans = module_spans(text)
             out[f] = tuple((m.name, " ".join(text[m.start : m.end].split())) for m in spans)
@@ -161,15 +170,22 @@ def repository_modules(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
 
 
 @functools.lru_cache(maxsize=8)
-def repository_packages(root: Path) -> dict[Path, tuple[tuple[str, str], ...]]:
+def repository_packages(
+    root: Path, variables: tuple[tuple[str, str], ...] = ()
+) -> dict[Path, tuple[tuple[str, str], ...]]:
     """The packages each file of :func:`repository_modules` defines, likewise."""
     out: dict[Path, tuple[tuple[str, str], ...]] = {}
-    for f, text in _repository_texts(root):
+    for f, text in _repository_texts(root, variables):
         if "endpackage" in text:
             found = tuple(package_definitions(text))
             if found:
                 out[f] = found
     return out
+
+
+def filelist_vars(design: Design) -> tuple[tuple[str, str], ...]:
+    """The design's ``project.filelist_vars``, as the cached readers take them."""
+    return tuple(sorted(design.sources.filelist_vars.items()))
 
 
 def _this_build(design: Design, lst: Listed) -> bool:
@@ -203,7 +219,7 @@ def _contexts(design: Design, g: Path, scanned: bool) -> list[_Context]:
     each other filelist that names ``g``."""
     here = tuple(design.include_dirs)
     out = [_Context(_THIS, tuple(design.prelude), here)] if scanned else []
-    for lst in repository_filelists(design.root):
+    for lst in repository_filelists(design.root, filelist_vars(design)):
         if g in lst.files and not _this_build(design, lst):
             out.append(_filelist_context(lst, g, here))
     return out
@@ -341,7 +357,10 @@ def _wanted(design: Design, files: Sequence[Path]) -> dict[tuple[str, bool], Pat
     ``files`` (the target aside) and the packages they define or use."""
     from rtlopt.evaluate._macros import package_files
 
-    mods, pkgs = repository_modules(design.root), repository_packages(design.root)
+    mods, pkgs = (
+        repository_modules(design.root, filelist_vars(design)),
+        repository_packages(design.root, filelist_vars(design)),
+    )
     mine = sorted({f.resolve() for f in files})
     out: dict[tuple[str, bool], Path] = {}
     for f in mine:
@@ -366,7 +385,8 @@ def preprocessed_alternatives(
     """For each of ``files`` (the submodules' files of this build), the other repository files
     whose module of the same name reads otherwise once preprocessed (and reads in this build
     as its own filelist reads it); and why another build cannot be built ("": it can)."""
-    tables = {False: repository_modules(design.root), True: repository_packages(design.root)}
+    v = filelist_vars(design)
+    tables = {False: repository_modules(design.root, v), True: repository_packages(design.root, v)}
     scanned = repository_scanned(design.root)
     out: dict[Path, list[Path]] = {}
     for (name, package), f in sorted(_wanted(design, files).items()):

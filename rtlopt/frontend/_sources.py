@@ -514,5 +514,10 @@ def collect_sources(
     pre = _dedupe(prelude)
     all_files = tuple(f for f in _dedupe([*files, target]) if f not in pre)
     return SourceSet(
-        root=root, files=all_files, include_dirs=_dedupe(incdirs), defines=defs, prelude=pre
+        root=root,
+        files=all_files,
+        include_dirs=_dedupe(incdirs),
+        defines=defs,
+        prelude=pre,
+        filelist_vars=filelist_variables(project, root),
     )

@@ -121,6 +121,9 @@ class SourceSet:
         prelude: Files read before every other source, in order, by the frontend and every
             tool, for reference and candidate alike (headers a filelist lists as sources,
             whose macros later files use without ```include``).
+        filelist_vars: The values of the filelists' ``${NAME}`` variables the configuration
+            states (``project.filelist_vars``, folders made absolute): other filelists of the
+            repository are read with them too.
     """
 
     root: Path
@@ -128,6 +131,7 @@ class SourceSet:
     include_dirs: tuple[Path, ...] = ()
     defines: Mapping[str, str] = field(default_factory=dict)
     prelude: tuple[Path, ...] = ()
+    filelist_vars: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
