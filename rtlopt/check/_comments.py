@@ -10,8 +10,10 @@ read the same to every tool, and it says so only where that holds by constructio
   directive (``synopsys translate_off``, ``full_case``, ``verilator`` ...), kept in place and
   compared byte for byte, and not one on a compiler-directive line or in a macro body (a
   ```define`` and its continuation lines, where tools disagree on comments);
-- white space is compared as tokens are separated: a run of blanks is one space, a run with a
-  line break is one line break (a line break ends a directive);
+- directive lines and the lines a macro body continues onto compare byte for byte (blanks
+  after a backslash, a blank line that ends a macro, comments on them); elsewhere white space
+  (ASCII only: a no-break space is a syntax error) is compared as tokens are separated, one
+  space per run, and string literals and escaped identifiers byte for byte;
 - line numbers are the same for every line of code, unless the caller knows that no file the
   design reads uses ```__LINE__`` (``lines_matter=False``).
 """
@@ -23,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rtlopt.harness import tool_pragmas
-from rtlopt.verilog import comments
+from rtlopt.verilog import scan
 
 __all__ = ["comment_only_files", "comments_only"]
 
@@ -33,55 +35,81 @@ _TOOL_WORD = re.compile(
 )
 
 
-def _directive_lines(text: str) -> set[int]:
-    """Indexes of the lines of ``text`` that hold a compiler directive or continue a macro
-    body (the line before ends in a backslash)."""
-    lines = text.split("\n")
-    out: set[int] = set()
+def _directive_lines(lines: Sequence[str]) -> list[int]:
+    """Indexes of the lines that hold a compiler directive or continue a macro body (the line
+    before ends in a backslash, blanks after it included: Yosys ends a macro there, iverilog
+    does not), in order."""
+    out: list[int] = []
     continued = False
     for i, line in enumerate(lines):
         if continued or "`" in line:
-            out.add(i)
-        continued = line.rstrip().endswith("\\")
+            out.append(i)
+        continued = line.rstrip(" \t\r\f\v").endswith("\\")
     return out
 
 
-def _normal(text: str) -> tuple[str, list[int]]:
-    """``text`` with every droppable comment a space, white space runs collapsed; and the
-    line of each token-bearing line of code (to compare line numbers)."""
+#: White space as Verilog reads it: ASCII only (a no-break space is a syntax error).
+_BLANKS = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def _normal(text: str) -> tuple[str, list[str], list[int]]:
+    """What a tool reads of ``text``, comments and white space aside: the token stream with
+    every droppable comment gone and each white space run outside strings one space; the
+    directive and macro-continuation lines byte for byte (a blank after a backslash, a blank
+    line ending a macro body, a comment in a macro all count); and the line of each line of
+    code (to compare line numbers)."""
+    lines = text.split("\n")
+    directives = _directive_lines(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    on_directive = {starts[i] + k for i in directives for k in range(len(lines[i]) + 1)}
     pragmas = {offset for offset, _ in tool_pragmas(text)}
-    keep_lines = _directive_lines(text)
-    parts: list[str] = []
+    stream: list[str] = []
+    code_lines: set[int] = set()
     at = 0
-    for offset, c in comments(text):
-        line = text.count("\n", 0, offset)
-        kept = (
-            offset in pragmas
-            or _TOOL_WORD.search(c) is not None
-            or line in keep_lines
-            or any(line + k in keep_lines for k in range(1, c.count("\n") + 1))
+
+    def gap(upto: int) -> None:
+        piece = text[at:upto]
+        stream.append(_BLANKS.sub(" ", piece))
+        for m in re.finditer(r"[^ \t\n\r\f\v]+", piece):
+            code_lines.add(text.count("\n", 0, at + m.start()))
+
+    for kind, a, b in scan(text):
+        droppable = (
+            kind == "comment"
+            and a not in pragmas
+            and _TOOL_WORD.search(text[a:b]) is None
+            and not any(k in on_directive for k in (a, b - 1))
         )
-        parts += [text[at:offset], c if kept else re.sub(r"[^\n]", " ", c)]
-        at = offset + len(c)
-    parts.append(text[at:])
-    blanked = "".join(parts)
-    code_lines = [i for i, line in enumerate(blanked.split("\n")) if line.strip()]
-    collapsed = re.sub(r"[ \t\f\v]*\n\s*", "\n", blanked)
-    collapsed = re.sub(r"[ \t\f\v]+", " ", collapsed).strip()
-    return collapsed, code_lines
+        gap(a)
+        stream.append(" " if droppable else f"\0{text[a:b]}\0")  # strings byte for byte
+        if not droppable:
+            code_lines.add(text.count("\n", 0, a))
+        at = b
+    gap(len(text))
+    return "".join(stream), [lines[i] for i in directives], sorted(code_lines)
 
 
 def comments_only(old: str, new: str, *, lines_matter: bool = True) -> bool:
     """``new`` differs from ``old`` in comments and white space only, as every tool reads
-    them (see the module's docstring); line endings aside."""
-    old, new = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
+    them (see the module's docstring)."""
     if old == new:
         return True
-    a, a_lines = _normal(old)
-    b, b_lines = _normal(new)
-    if a != b:
+    if "\0" in old + new:  # the stream's own separator: never read as comments only
+        return False
+    a, a_directives, a_lines = _normal(old)
+    b, b_directives, b_lines = _normal(new)
+    if a_directives != b_directives or _squeezed(a) != _squeezed(b):
         return False
     return not lines_matter or a_lines == b_lines
+
+
+def _squeezed(stream: str) -> str:
+    """A stream with each run of spaces between tokens one space and none at its ends; the
+    verbatim parts (between NULs: strings, kept comments) untouched."""
+    parts = stream.split("\0")
+    return "\0".join(p if i % 2 else re.sub(" +", " ", p) for i, p in enumerate(parts)).strip(" ")
 
 
 def _text(path: Path) -> str | None:

@@ -31,9 +31,17 @@ from rtlopt.check._check import (
     keep_proofs,
     repository_text,
 )
-from rtlopt.check._rules import HOW_TO_REQUIRE, Required, Rules, load_rules, required_modules
+from rtlopt.check._rules import (
+    HOW_TO_REQUIRE,
+    Required,
+    Rules,
+    load_rules,
+    required_modules,
+    trailer_commits,
+)
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
+from rtlopt.frontend._sources import register_checkouts, unregister_checkouts
 from rtlopt.verilog import blank_comments, module_spans
 
 log = logging.getLogger(__name__)
@@ -83,6 +91,7 @@ def run_check(
     staged = base is None
     base_rev = resolve_base(repo, base)
     tmp = Path(tempfile.mkdtemp(prefix="rtlopt-check-"))
+    register_checkouts(tmp, top)  # a path into the work tree is read in each checkout
     try:
         gate = _Gate(repo, top, base_rev, staged, tmp, all_changes(repo, base_rev, staged=staged))
         rules = load_rules(
@@ -93,7 +102,7 @@ def run_check(
             trust=trust_config,
             changed=list(gate.changes),
         )
-        commits, said = _trailer_commits(repo, base, base_rev, message_file, list(gate.changes))
+        commits, said = trailer_commits(repo, base, base_rev, message_file, list(gate.changes))
         gate.required = required_modules(rules.config, commits)
         report = gate.run(rules, files, pdk)
         if report.modules:
@@ -104,6 +113,8 @@ def run_check(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        unregister_checkouts(tmp)
     for m in report.modules:  # the repository's paths, not the gate's copies
         m.findings = [repository_text(f, tmp) for f in m.findings]
         m.notes = [repository_text(n, tmp) for n in m.notes]
@@ -113,45 +124,6 @@ def run_check(
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     return report
-
-
-#: The trailers that require equivalence, as the output names them.
-TRAILERS = "Rtlopt-Equivalent / Rtlopt-Equivalence trailers"
-
-
-def _trailer_commits(
-    repo: Any, base: str | None, base_rev: str, message_file: Path | None, changed: list[str]
-) -> tuple[list[tuple[str, str, list[str]]], str]:
-    """The commits whose trailers say what must stay equivalent, and a line saying which.
-
-    With ``--base``: the commits from the merge base to HEAD. Without it (pre-commit, or
-    ``rtlopt check FILE`` on a branch): the commits from the merge base with the branch's
-    upstream (else ``origin/HEAD``) to HEAD, when there is one. With ``--message-file`` (the
-    ``commit-msg`` stage): also the message of the commit being made, for the files it
-    changes.
-    """
-    from rtlopt.check._git import message_file_text, range_commits, upstream_merge_base
-
-    commits: list[tuple[str, str, list[str]]] = []
-    where: list[str] = []
-    if base is not None:
-        commits = range_commits(repo, base_rev)
-        where.append(f"{len(commits)} commit(s) since the merge base with {base}")
-    else:
-        found = upstream_merge_base(repo)
-        if found is not None:
-            commits = range_commits(repo, found[0])
-            where.append(f"{len(commits)} commit(s) since the merge base with {found[1]}")
-    if message_file is not None:
-        commits.append(("the commit message", message_file_text(message_file), changed))
-        where.append(f"the commit message {message_file}")
-    if not where:
-        return commits, (
-            f"{TRAILERS}: none read (no --base, no upstream branch, no --message-file); a "
-            "trailer counts on a commit since the upstream branch or in the message of the "
-            "commit being made (the commit-msg hook)"
-        )
-    return commits, f"{TRAILERS} read from {' and '.join(where)}"
 
 
 def _with_gate_sandbox(cfg: Config) -> Config:
@@ -260,7 +232,7 @@ class _Gate:
         return rels, unstaged
 
     def run(self, rules: Rules, files: Sequence[Path], pdk: Any) -> CheckReport:
-        from rtlopt.check._git import changed_files
+        from rtlopt.check._git import unstaged_files
 
         cfg = _with_gate_sandbox(rules.config)
         report = CheckReport(self.base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
@@ -271,7 +243,7 @@ class _Gate:
             report.notes += self._comments_only()
         rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools
-            pending = changed_files(self.repo, self.base_rev, staged=False) if self.staged else []
+            pending = unstaged_files(self.repo) if self.staged else []
             if pending:
                 report.notes.append(
                     f"not staged, so not checked: {', '.join(pending[:5])}"

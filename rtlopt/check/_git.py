@@ -49,6 +49,12 @@ def changed_files(repo: git.Repo, base: str, *, staged: bool) -> list[str]:
     return [f for f in out.split("\0") if f.endswith(VERILOG_SUFFIXES)]
 
 
+def unstaged_files(repo: git.Repo) -> list[str]:
+    """Verilog files the work tree changes against the index (edited, not staged)."""
+    out = repo.git.diff("-z", "--name-only", "--diff-filter=AMRT", "--")
+    return [f for f in out.split("\0") if f.endswith(VERILOG_SUFFIXES)]
+
+
 def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     """Every path that differs between ``base`` and the index (staged) or the work tree, of
     any kind (headers, filelists, configuration; deleted files too): path -> git's status

@@ -273,3 +273,42 @@ def _trailers(message: str) -> list[tuple[str, str]]:
         if sep and re.fullmatch(r"[A-Za-z0-9-]+", key.strip()):
             out.append((key.strip().lower(), value.strip()))
     return out
+
+
+#: The trailers that require equivalence, as the output names them.
+TRAILERS = "Rtlopt-Equivalent / Rtlopt-Equivalence trailers"
+
+
+def trailer_commits(
+    repo: Any, base: str | None, base_rev: str, message_file: Path | None, changed: list[str]
+) -> tuple[list[tuple[str, str, list[str]]], str]:
+    """The commits whose trailers say what must stay equivalent, and a line saying which.
+
+    With ``--base``: the commits from the merge base to HEAD. Without it (pre-commit, or
+    ``rtlopt check FILE`` on a branch): the commits from the merge base with the branch's
+    upstream (else ``origin/HEAD``) to HEAD, when there is one. With ``--message-file`` (the
+    ``commit-msg`` stage): also the message of the commit being made, for the files it
+    changes.
+    """
+    from rtlopt.check._git import message_file_text, range_commits, upstream_merge_base
+
+    commits: list[tuple[str, str, list[str]]] = []
+    where: list[str] = []
+    if base is not None:
+        commits = range_commits(repo, base_rev)
+        where.append(f"{len(commits)} commit(s) since the merge base with {base}")
+    else:
+        found = upstream_merge_base(repo)
+        if found is not None:
+            commits = range_commits(repo, found[0])
+            where.append(f"{len(commits)} commit(s) since the merge base with {found[1]}")
+    if message_file is not None:
+        commits.append(("the commit message", message_file_text(message_file), changed))
+        where.append(f"the commit message {message_file}")
+    if not where:
+        return commits, (
+            f"{TRAILERS}: none read (no --base, no upstream branch, no --message-file); a "
+            "trailer counts on a commit since the upstream branch or in the message of the "
+            "commit being made (the commit-msg hook)"
+        )
+    return commits, f"{TRAILERS} read from {' and '.join(where)}"

@@ -113,6 +113,31 @@ def _differing_kind(mine: list[tuple[Guard, str]], theirs: list[tuple[Guard, str
     return ""
 
 
+#: Compiler directives: a backtick word that is none of these is a macro use.
+_DIRECTIVES = frozenset(
+    "define undef undefineall ifdef ifndef elsif else endif include timescale default_nettype "
+    "resetall celldefine endcelldefine unconnected_drive nounconnected_drive line pragma "
+    "begin_keywords end_keywords __FILE__ __LINE__".split()
+)
+
+
+def _outside(text: str) -> list[str]:
+    """The code of ``text`` outside its modules (comments aside, white space collapsed)."""
+    code = blank_comments(text, strings=False)
+    outside, at = [], 0
+    for m in module_spans(code):
+        outside.append(" ".join(code[at : m.start].split()))
+        at = m.end
+    return [*outside, " ".join(code[at:].split())]
+
+
+def _outside_macros(text: str) -> list[str]:
+    """The macros ``text`` uses outside its modules, in order (a use may expand to a
+    pass-through directive that no pattern on the text sees)."""
+    words = re.findall(r"`([A-Za-z_]\w*)", "\n".join(_outside(text)))
+    return [w for w in words if w not in _DIRECTIVES]
+
+
 def _directive_after(text: str, name: str) -> bool:
     """``text`` holds a compiler directive after its module ``name`` (or has no such module):
     the end of a copy of the file rather than of the module alone."""
@@ -158,6 +183,14 @@ def state_left(
                 break
     if not kind and (copy_of_file or _directive_after(text, name)):
         kind = _differing_kind(ahead + _guarded(text), theirs)
+    used = _outside_macros(text)
+    if not kind and used and _outside(text) != _outside(file_text):
+        return (
+            f"the candidate uses macro `{used[0]} outside module {name}, around which the "
+            "repository's file reads otherwise: what it expands to there (a `timescale, a "
+            "`default_nettype) would reach the files read after it, which its own proof "
+            "cannot see; keep the text around the module as the repository has it"
+        )
     if not kind:
         return ""
     shown = next(

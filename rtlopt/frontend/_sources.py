@@ -106,6 +106,39 @@ class Filelist:
         self.lists += nested.lists
 
 
+#: Folders whose sub-folders are checkouts of a repository (``rtlopt check``'s base and
+#: change): folder -> the repository's work tree. See :func:`rerooted`.
+_CHECKOUTS: dict[Path, Path] = {}
+
+
+def register_checkouts(folder: Path, repository: Path) -> None:
+    """Say that each sub-folder of ``folder`` is a checkout of ``repository`` (until
+    :func:`unregister_checkouts`): an absolute path into the repository's work tree that a
+    filelist, a filelist variable or the configuration names is read in the checkout."""
+    _CHECKOUTS[folder.resolve()] = repository.resolve()
+
+
+def unregister_checkouts(folder: Path) -> None:
+    _CHECKOUTS.pop(folder.resolve(), None)
+
+
+def rerooted(path: Path, root: Path) -> Path:
+    """``path`` read from the checkout ``root``: an absolute path into the work tree of the
+    repository ``root`` is a checkout of becomes the same path in ``root`` (the base must not
+    read the change's files through ``${REPO}/inc`` or ``/home/me/repo/inc``); any other
+    path is itself."""
+    if not path.is_absolute() or not _CHECKOUTS:
+        return path
+    here = root.resolve()
+    for folder, repository in _CHECKOUTS.items():
+        if folder in here.parents:
+            checkout = folder / here.relative_to(folder).parts[0]
+            target = Path(os.path.abspath(path))
+            if target == repository or repository in target.parents:
+                return checkout / target.relative_to(repository)
+    return path
+
+
 def filelist_variables(project: ProjectConfig, root: Path) -> dict[str, str]:
     """``project.filelist_vars`` (``NAME=VALUE``) as a mapping; a value naming a folder of the
     repository (``.``, ``rtl``) becomes that folder's absolute path.
@@ -167,7 +200,7 @@ def _resolve(
 ) -> Path:
     p = Path(_expand(token, where, line, variables))
     if p.is_absolute():
-        return p
+        return rerooted(p, root)
     here = (base / p).resolve()
     if here.exists() or not (root / p).exists():
         return here
@@ -301,7 +334,8 @@ def _read_token(tok: str, nxt: str | None, at: _At, out: Filelist) -> int:
 
 def read_project_filelist(root: Path, filelist: str, project: ProjectConfig) -> Filelist:
     """One of ``project.filelists`` (relative to ``root``), with ``project.filelist_vars``."""
-    return read_filelist(root / filelist, root, variables=filelist_variables(project, root))
+    path = rerooted(root / filelist, root)
+    return read_filelist(path, root, variables=filelist_variables(project, root))
 
 
 def read_filelist(
@@ -497,7 +531,7 @@ def collect_sources(
     scanned, header_dirs = _scan(root, project.exclude, project.max_file_bytes)
     files += scanned
     for rel in project.include_dirs:
-        p = (root / rel).resolve()
+        p = rerooted(root / rel, root).resolve()
         if not p.is_dir():
             raise ConfigError(
                 f"include directory '{rel}' not found", path=root, hint="fix project.include_dirs"

@@ -35,6 +35,35 @@ def _odd_characters(text: str, code: str) -> dict[str, int]:
     return found
 
 
+#: A backslash with blanks after it at the end of a line: iverilog continues a macro body
+#: there, Yosys ends it (the next line is code to one tool, macro text to the other).
+_BACKSLASH_BLANKS = re.compile(r"\\[ \t\r\f\v]+(?=\n|$)")
+
+
+def continuation_problems(
+    text: str, code: str, reference_file: Callable[[], str]
+) -> list[tuple[int, str]]:
+    """A line ending in a backslash and blanks, where the candidate and the reference's file
+    do not have the same ones: the tools disagree on whether it continues a macro, so
+    adding, removing or moving one changes what one of them reads."""
+    if "\\" not in code:
+        return []
+    ref = reference_file()
+    mine = [m.group() for m in _BACKSLASH_BLANKS.finditer(code)]
+    theirs = [m.group() for m in _BACKSLASH_BLANKS.finditer(blank_comments(ref))]
+    if mine == theirs:
+        return []
+    first = _BACKSLASH_BLANKS.search(code)
+    return [
+        (
+            line_of(text, first.start()) if first else 1,
+            "a backslash followed by blanks ends a line here or in the reference (iverilog "
+            "continues a macro body there, Yosys ends it); keep the repository's lines as they "
+            "are, or remove the blanks in a commit of their own",
+        )
+    ]
+
+
 def character_problems(
     text: str, code: str, references: Callable[[], Sequence[str]]
 ) -> list[tuple[int, str]]:

@@ -9,7 +9,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
-from rtlopt.harness._characters import character_problems
+from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
@@ -222,6 +222,13 @@ def _reference_keywords(design: Design) -> set[str]:
     return found
 
 
+def _file_text(design: Design) -> str:
+    try:
+        return read_source(design.target.file)
+    except OSError:
+        return ""
+
+
 def _reference_texts(design: Design) -> list[str]:
     mods = [design.target, *(design.modules[n] for n in design.submodules if n in design.modules)]
     out = []
@@ -362,6 +369,7 @@ def screen_candidate(
     code = blank_comments(text)
     code_with_strings = blank_comments(text, strings=False)
     problems += character_problems(text, code, lambda: _reference_texts(design))
+    problems += continuation_problems(text, code, lambda: _file_text(design))
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds

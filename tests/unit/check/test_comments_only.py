@@ -67,3 +67,28 @@ def test_a_moved_line_is_nothing_to_prove_only_without_line_macros(tmp_path: Pat
     # bytes that are not UTF-8 are never read as text
     (new / "rtl" / "s.v").write_bytes(MOD.encode() + b"// \xff\n")
     assert comment_only_files(changes, base, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # white space inside a string is data (red team w17)
+        ('localparam [31:0] K = "a  b";\n', 'localparam [31:0] K = "a b";\n'),
+        # a blank line ends a macro body: deleting it moves the next line into the macro
+        ("`define EXTRA \\\n\nassign z = ~a;\n", "`define EXTRA \\\nassign z = ~a;\n"),
+        # blanks after the backslash end the macro in Yosys, not in iverilog
+        ("`define EXTRA \\   \nassign z = ~a;\n", "`define EXTRA \\\nassign z = ~a;\n"),
+        # a no-break space is no white space to any tool (a syntax error)
+        ("  assign y = ~a;\n", "\u00a0 assign y = ~a;\n"),
+        # a carriage return after a continuation's backslash
+        ("`define E \\\r\n  1\n", "`define E \\\n  1\n"),
+    ],
+)
+def test_what_reads_as_white_space_only_to_python_is_code_to_a_tool(old: str, new: str) -> None:
+    assert not comments_only(old, new)
+
+
+def test_white_space_between_tokens_and_blank_lines_outside_macros_stay_free() -> None:
+    old = "module m;\n\n  assign y = ~a;   \nendmodule\n"
+    assert comments_only(old, "module m;\n\tassign y = ~a;\nendmodule\n", lines_matter=False)
+    assert comments_only(old, old.replace("~a;", '~a; /* "quoted" */'))
