@@ -1033,7 +1033,7 @@ def make_config(variant: str, *, cache_dir: Path | None = None) -> Config:
         ),
         formal=FormalConfig(
             enabled=bool(v.get("formal_enabled", True)),
-            timeout_s=60.0,
+            timeout_s=30.0,
             require_proof=bool(v.get("require_proof", True)),
         ),
         sandbox=SandboxConfig(timeout_s=20.0, memory_mb=1024),
