@@ -20,6 +20,7 @@ def _run_dir(stdout: str) -> Path:
     return Path(m.group(1))
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_scripted_run_selects_best_equivalent_and_leaves_user_work_untouched(
     example_repo: Path,
 ) -> None:
@@ -114,6 +115,7 @@ def test_no_improvement_exits_1_without_branch(example_repo: Path, tmp_path: Pat
     assert "rtlopt/" not in git(example_repo, "branch", "--list")
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_pause_and_resume_loses_nothing(example_repo: Path) -> None:
     args = [
         "optimize",

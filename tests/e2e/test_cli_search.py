@@ -14,6 +14,7 @@ pytestmark = pytest.mark.tools
 
 
 @pytest.mark.parametrize("strategy", ["igr", "mcts"])
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_search_strategy_and_node_budget_from_the_command_line(
     example_repo: Path, strategy: str
 ) -> None:

@@ -40,6 +40,7 @@ def _config(stdout: str) -> dict[str, Any]:
         return tomllib.load(fh)
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_reflector_flags_and_generic_settings_reach_the_run(example_repo: Path) -> None:
     server = LocalOpenAIServer(lambda _body: "LESSON: keep the lowest group numbered 15.")
     try:

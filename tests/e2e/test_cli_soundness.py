@@ -66,6 +66,7 @@ def test_translate_off_candidate_exits_1_and_the_byte_copy_exits_0(tmp_path: Pat
     assert cand["ppa"]["area_um2"] == pytest.approx(out["reference"]["ppa"]["area_um2"])
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_gated_clock_candidate_exits_1(tmp_path: Path) -> None:
     repo = _repo(tmp_path, "reg32.v", REG32)
     gated = REG32.replace(

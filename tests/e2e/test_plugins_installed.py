@@ -168,6 +168,7 @@ def test_plugins_chosen_by_name_on_the_command_line(
     _assert_plugins_ran(_run_dir(example_repo), log)
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_plugins_chosen_by_name_in_rtlopt_toml(
     plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
 ) -> None:
@@ -209,6 +210,7 @@ def _installed_here(dist: str) -> bool:
     return True
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_bundled_pdks_need_no_search_path(
     plugin_site: Path, pdk_dir: Path, example_repo: Path, tmp_path: Path
 ) -> None:

@@ -94,6 +94,7 @@ def test_evaluate_without_yosys_measures_nothing(
     assert "area" not in r.stdout
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_outputs_name_the_engine(example_repo: Path) -> None:
     r = _rtlopt(RUN, example_repo, dict(os.environ))
     assert r.returncode == 0, r.stdout + r.stderr

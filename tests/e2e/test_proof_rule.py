@@ -175,6 +175,7 @@ def _candidates(run_dir: Path) -> dict[str, dict[str, object]]:
     return out
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_optimizer_rejects_unknown_verdict_by_default(cdc_repo: Path) -> None:
     r, rd = _optimize(cdc_repo)
     assert r.returncode == 1, r.stdout + r.stderr
@@ -188,6 +189,7 @@ def test_optimizer_rejects_unknown_verdict_by_default(cdc_repo: Path) -> None:
     assert [s["accepted"] for s in steps] == [0]
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_optimizer_with_require_proof_false_accepts_unknown(cdc_repo: Path) -> None:
     toml = cdc_repo / "rtlopt.toml"
     toml.write_text(toml.read_text() + "\n[formal]\nrequire_proof = false\n")

@@ -84,6 +84,7 @@ def _branch(stdout: str) -> str:
     return m.group(1)
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_pr_pushes_the_branch_and_calls_gh_with_the_body_file(
     example_repo: Path, remote: Path, fake_gh: Path, tmp_path: Path
 ) -> None:
@@ -118,6 +119,7 @@ def test_pr_pushes_the_branch_and_calls_gh_with_the_body_file(
     assert run_json["pdk"] == "sky130hd" and run_json["branch"] == branch
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_without_gh_the_command_and_the_compare_page_are_printed(
     example_repo: Path, remote: Path, tmp_path: Path
 ) -> None:
@@ -140,6 +142,7 @@ def test_without_gh_the_command_and_the_compare_page_are_printed(
     assert not (tmp_path / "gh.jsonl").exists()
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_a_failing_gh_is_a_tool_error_and_the_branch_stays_pushed(
     example_repo: Path, remote: Path, fake_gh: Path, tmp_path: Path
 ) -> None:
@@ -167,6 +170,7 @@ def test_a_missing_remote_fails_before_any_work(example_repo: Path, tmp_path: Pa
     assert r.returncode == 2 and "a pull request needs the result branch" in r.stderr
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_push_alone_confirms_and_prints_the_body_path(
     example_repo: Path, remote: Path, tmp_path: Path
 ) -> None:

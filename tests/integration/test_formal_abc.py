@@ -147,11 +147,10 @@ def _engine(
 @pytest.mark.slow  # tens of seconds: its module is scheduled first
 def test_multiplier_shift_add_proven_by_cec_where_sat_times_out(tmp_path: Path) -> None:
     d = _design(tmp_path, "mul8", MUL8)
-    old = _check(tmp_path, d, MUL8_SHIFT_ADD, abc=False, timeout=8)
+    # the SAT miter alone: unknown at any limit (a short one only gets there sooner; the time
+    # of a killed tool is lost, and not counted in a test's CPU either)
+    old = _check(tmp_path, d, MUL8_SHIFT_ADD, abc=False, timeout=4)
     assert old.verdict is Verdict.UNKNOWN, old
-    # &cec alone proves it (seconds); through the product the SAT miter's first share may
-    # also get there on a fast machine, so either engine may be the one named
-    assert _engine(tmp_path, d, MUL8_SHIFT_ADD, "cec") == "proved"
     # the SAT miter's first share is 30 % of the limit: 27 s here before &cec runs
     new = _check(tmp_path, d, MUL8_SHIFT_ADD, abc=True, timeout=90)
     if new.verdict is Verdict.UNKNOWN and "timed out" in new.reason:
@@ -162,6 +161,11 @@ def test_multiplier_shift_add_proven_by_cec_where_sat_times_out(tmp_path: Path) 
         new = _check(again, d, MUL8_SHIFT_ADD, abc=True, timeout=400)
     assert new.verdict is Verdict.PROVEN, new
     assert new.method in ("abc &cec", "sat miter (combinational)")
+    # &cec alone proves it (tens of seconds under load): through the product the SAT miter's
+    # first share may also get there on a fast machine; then &cec is run by itself (when the
+    # product named it, that run was &cec's proof: not repeated)
+    if new.method != "abc &cec":
+        assert _engine(tmp_path, d, MUL8_SHIFT_ADD, "cec") == "proved"
 
 
 def test_broken_multiplier_never_proven(tmp_path: Path) -> None:

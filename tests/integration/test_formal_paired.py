@@ -119,9 +119,16 @@ def _check(tmp_path: Path, design: Design, text: str, *, abc: bool, timeout: flo
 def test_iterative_multiplier_rewrite_proven_with_paired_registers(tmp_path: Path) -> None:
     d = _design(tmp_path)
     # Yosys alone cannot decide it at any limit (a shorter one only gets there sooner)
-    old = _check(tmp_path, d, IMUL_EQUIVALENT, abc=False, timeout=10)
+    old = _check(tmp_path, d, IMUL_EQUIVALENT, abc=False, timeout=4)
     assert old.verdict is Verdict.UNKNOWN, old
-    new = _check(tmp_path, d, IMUL_EQUIVALENT, abc=True, timeout=120)
+    # latch correspondence on the exact miter runs out its third of the limit first (killed:
+    # time lost), then the paired engine proves it in seconds: 45 s keeps that wait to 15 s
+    new = _check(tmp_path, d, IMUL_EQUIVALENT, abc=True, timeout=45)
+    if new.verdict is Verdict.UNKNOWN:
+        # a loaded machine left the paired engine too little of the 45 s: the claim is that
+        # the product proves it, so once more with the limit it had before
+        (again := tmp_path / "again").mkdir()
+        new = _check(again, d, IMUL_EQUIVALENT, abc=True, timeout=120)
     assert new.verdict is Verdict.PROVEN, new
     # signal correspondence alone (scorr) proves it when every register and gate corresponds
     assert new.method in ("abc scorr (registers paired)", "abc dprove (registers paired)")

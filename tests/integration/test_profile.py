@@ -75,6 +75,7 @@ def test_attribution_sums_to_the_top_and_marks_the_long_path(soc: Path, tmp_path
     assert prof.provenance["tools"]["yosys"]
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_cli_profile_json_picture_and_cache(soc: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     r = run_rtlopt(soc, "profile", "soc_top", "--pdk", "nangate45", "--out", str(out), "--json")
@@ -102,6 +103,7 @@ def test_cli_profile_unknown_top_is_a_usage_error(soc: Path) -> None:
     assert "no_such_top" in r.stderr and "defined in no Verilog file" in r.stderr
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_in_context_says_when_a_gain_vanishes(soc: Path, tmp_path: Path) -> None:
     """scale's rewrite drops a redundant multiplier that drives only an output the top leaves
     unconnected: smaller alone, the same in the flattened top."""

@@ -124,6 +124,7 @@ def test_ray_listens_and_talks_on_the_loopback_address_only(cluster: Cluster) ->
     assert [x for x in remote if not loopback(x[1])] == []
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_evaluation_batch_on_ray_gives_the_local_numbers(cluster: Cluster, tmp_path: Path) -> None:
     broken = "module verified_adder_8bit(input [7:0] a; endmodule\n"
     texts = [GOOD, WRONG, ADDER.read_text(), broken, GOOD, "module other; endmodule\n"]
@@ -240,6 +241,7 @@ def ray_evaluator(
     ev.close()
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_worker_killed_mid_candidate_is_retried_once(
     ray_evaluator: tuple[Evaluator, Any], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -270,6 +272,7 @@ HANGS = GOOD.replace("endmodule", "  wire w;\n  assign w = a[0] ? ~w : 1'b0;\nen
 
 
 @pytest.mark.parametrize("ray_evaluator", [{"harness.sim_timeout_s": 3}], indirect=True)
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_worker_dying_twice_is_a_tool_error_not_a_score(
     ray_evaluator: tuple[Evaluator, Any],
 ) -> None:
@@ -299,6 +302,7 @@ def _csv_rows(path: Path) -> dict[str, dict[str, str]]:
         }
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_bench_reference_only_on_ray_gives_the_local_numbers(
     cluster: Cluster, tmp_path: Path
 ) -> None:
@@ -352,6 +356,7 @@ def test_bench_reference_only_on_ray_gives_the_local_numbers(
     assert got == _csv_rows(tmp_path / "local" / "references.csv")
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_bench_designs_run_as_ray_tasks_with_progress_and_resume(
     cluster: Cluster, tmp_path: Path
 ) -> None:

@@ -97,19 +97,90 @@ OLD_DOCS_COMMAND = [
 ]
 
 
+@dataclasses.dataclass(frozen=True)
+class DryRun:
+    """``rtlopt train --dry-run`` on the priority encoder (the reference measured by the real
+    tools): the command's outcome, its output folder and the verl arguments of its launch."""
+
+    proc: subprocess.CompletedProcess[str]
+    rtl: Path
+    out: Path
+    argv: list[str]
+
+
+@pytest.fixture(scope="module")
+def dry_run(tmp_path_factory: pytest.TempPathFactory) -> DryRun:
+    import shlex
+
+    src = REPO / "examples" / "priority_encoder"
+    rtl = next(src.rglob("*.v"))
+    out = tmp_path_factory.mktemp("dry") / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "rtlopt", "train", str(rtl), "--model", "Qwen/Qwen3-8B",
+         "--gpus", "4", "--pdk", "nangate45", "--out", str(out), "--dry-run"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=300,
+    )  # fmt: skip
+    launch = out / "launch.sh"
+    argv = shlex.split(launch.read_text().splitlines()[1])[1:] if launch.is_file() else []
+    return DryRun(proc, rtl, out, argv)
+
+
+@dataclasses.dataclass(frozen=True)
+class VerlChecked:
+    """One verl process for the module (importing verl and its data path costs most of each
+    run): the launches' override sets through verl's validation, then the default launch's
+    state-pool dataset through verl's data path."""
+
+    base: Path
+    plan: rv.VerlLaunch
+    launch: dict[str, Any]
+    old: dict[str, Any]
+    bare: dict[str, Any]
+    adaptive: dict[str, Any]
+    dry: dict[str, Any] | None
+    pool: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def verl_checked(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> VerlChecked:
+    base = tmp_path_factory.mktemp("verl")
+    launch = plan(base)
+    adaptive = plan(base / "adaptive", Config(train=TrainConfig(delta="adaptive")))
+    no_plus = [o.lstrip("+") if "rtlopt_delta" in o else o for o in launch.overrides]
+    sets: list[list[str] | tuple[str, ...]] = [
+        launch.overrides,
+        OLD_DOCS_COMMAND,
+        no_plus,
+        adaptive.overrides,
+    ]
+    dry: DryRun = request.getfixturevalue("dry_run")
+    if dry.argv:  # the dry run's own test says why when it wrote no launch
+        sets.append(dry.argv[3:])
+    n = RunConfig().rollouts * SearchConfig().parents
+    script = [[(GOOD, 14.0)] + [(WRONG, 1.0)] * (n - 1), [(WRONG, 1.0)] * n]
+    out = verl_validate(*sets, drive={"script": script, "keys": list(rv.REWARD_KEYS)})
+    assert len(out) == len(sets) + 1, out
+    launch_out, old, bare, adapt = out[:4]
+    dry_out = out[4] if dry.argv else None
+    return VerlChecked(base, launch, launch_out, old, bare, adapt, dry_out, out[-1])
+
+
 @needs_verl
-def test_launch_overrides_pass_verl_0_9_validate_config(tmp_path: Path) -> None:
+def test_launch_overrides_pass_verl_0_9_validate_config(verl_checked: VerlChecked) -> None:
     """Ours pass verl's own checks; the command docs/scale.md showed before (no micro-batch
     sizes) and ours with ``rtlopt_delta`` lacking its ``+`` are refused by them."""
-    launch = plan(tmp_path)
-    adaptive = plan(tmp_path / "adaptive", Config(train=TrainConfig(delta="adaptive")))
-    no_plus = [o.lstrip("+") if "rtlopt_delta" in o else o for o in launch.overrides]
-    out, old, bare, adapt = verl_validate(
-        launch.overrides, OLD_DOCS_COMMAND, no_plus, adaptive.overrides
+    out, old, bare, adapt = (
+        verl_checked.launch,
+        verl_checked.old,
+        verl_checked.bare,
+        verl_checked.adaptive,
     )
     assert "error" not in out, out
     assert out["verl"] == "0.9.0"
-    spec = str(tmp_path / "pool-spec.json")
+    spec = str(verl_checked.base / "pool-spec.json")
     assert out["train_files"] == out["val_files"] == spec  # no foreign data set
     # the state pool's dataset (verl's own loader takes it: the slow test below), in the
     # trainer that calls its on_batch_end, with no loader workers holding copies of it
@@ -122,7 +193,7 @@ def test_launch_overrides_pass_verl_0_9_validate_config(tmp_path: Path) -> None:
     assert out["adv_estimator"] == "rtlopt_entropic"
     assert out["rtlopt_delta"] == pytest.approx(TrainConfig().delta_fixed)
     assert out["setup_hook"] == "rtlopt.run.verl.setup_worker"
-    assert out["prompt_length"] == launch.prompt_tokens
+    assert out["prompt_length"] == verl_checked.plan.prompt_tokens
     assert out["reward_manager"] == "naive" and out["reward_path"] == "pkg://rtlopt.run.verl"
     assert "ppo_micro_batch_size_per_gpu" in str(old["error"])
     assert "rtlopt_delta" in str(bare["error"])
@@ -130,18 +201,16 @@ def test_launch_overrides_pass_verl_0_9_validate_config(tmp_path: Path) -> None:
 
 @needs_verl
 @pytest.mark.slow
-def test_fake_rollouts_pool_dataset_runs_through_verls_own_data_path(tmp_path: Path) -> None:
+def test_fake_rollouts_pool_dataset_runs_through_verls_own_data_path(
+    verl_checked: VerlChecked,
+) -> None:
     """Issue 32: the state-pool dataset through verl 0.9.0's create_rl_dataset, sampler,
     collate_fn and DataProto (fake rollouts and scores): step 1 starts from the root; its
     accepted answer enters the pool and step 2's prompts are built from it; verl's legacy
     trainer still calls the hook the pool relies on. Slow: importing verl's data path takes
-    ~25 s here, on top of its config."""
-    launch = plan(tmp_path)
+    ~25 s here, on top of its config (the run is the module's one verl process)."""
+    out, pool = verl_checked.launch, verl_checked.pool
     n = RunConfig().rollouts * SearchConfig().parents
-    script = [[(GOOD, 14.0)] + [(WRONG, 1.0)] * (n - 1), [(WRONG, 1.0)] * n]
-    out, pool = verl_validate(
-        launch.overrides, drive={"script": script, "keys": list(rv.REWARD_KEYS)}
-    )
     assert "error" not in out, out
     assert pool["dataset"] == "rtlopt.run.verl_dataset.PoolDataset"
     first, second = pool["steps"]
@@ -271,22 +340,14 @@ def test_train_layer_imports_no_policy() -> None:
 
 @pytest.mark.tools
 @pytest.mark.slow
-def test_rtlopt_train_dry_run_writes_a_launch_verl_accepts(tmp_path: Path) -> None:
+def test_rtlopt_train_dry_run_writes_a_launch_verl_accepts(
+    dry_run: DryRun, request: pytest.FixtureRequest
+) -> None:
     """`rtlopt train --dry-run` on a real module (reference measured by the real tools): the
-    prompt it writes is the one rtlopt builds, and its launch passes verl's validation."""
-    import shlex
-
-    src = REPO / "examples" / "priority_encoder"
-    rtl = next(src.rglob("*.v"))
-    out = tmp_path / "out"
-    proc = subprocess.run(
-        [sys.executable, "-m", "rtlopt", "train", str(rtl), "--model", "Qwen/Qwen3-8B",
-         "--gpus", "4", "--pdk", "nangate45", "--out", str(out), "--dry-run"],
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
-        timeout=300,
-    )  # fmt: skip
+    prompt it writes is the one rtlopt builds, and its launch passes verl's validation (in
+    the module's one verl process)."""
+    proc, rtl, out, argv = dry_run.proc, dry_run.rtl, dry_run.out, dry_run.argv
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    argv = shlex.split((out / "launch.sh").read_text().splitlines()[1])[1:]
     assert argv[1:3] == ["-m", "verl.trainer.main_ppo"]
     from rtlopt.run._verl_pool import PoolFeeder
 
@@ -294,8 +355,8 @@ def test_rtlopt_train_dry_run_writes_a_launch_verl_accepts(tmp_path: Path) -> No
     first = PoolFeeder(spec).item(0)  # the dataset's first row: the reference's prompt
     assert rtl.read_text().strip().splitlines()[-1] in first["raw_prompt"][-1]["content"]
     if VERL_PYTHON.is_file():
-        [out] = verl_validate(argv[3:])
-        assert "error" not in out, out
+        checked: VerlChecked = request.getfixturevalue("verl_checked")
+        assert checked.dry is not None and "error" not in checked.dry, checked.dry
 
 
 def _override(overrides: tuple[str, ...], key: str) -> str:

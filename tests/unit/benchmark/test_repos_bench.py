@@ -97,6 +97,7 @@ def test_failure_classes_of_raw_results() -> None:
 
 @pytest.mark.tools
 @pytest.mark.skipif(not (REPOS / "serv").is_dir(), reason=f"serv not found at {REPOS}")
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_one_real_case_runs_resumes_and_reports(tmp_path: Path) -> None:
     out = tmp_path / "out"
     args = [
