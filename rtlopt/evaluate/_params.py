@@ -407,7 +407,7 @@ class ParameterCheck:
                     continue
                 return [], self._missing(p, k)
             firsts[p] = dict(got[0].values)[p]
-            if k > 0 and deps.fixed:
+            if k > 0 and deps.fixed and self._members(p) is None:  # no width of an enum
                 got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
             chosen += [pz for pz in got if pz not in chosen]
         if not inst and len(firsts) >= 2:

@@ -370,9 +370,7 @@ def _elaborated(
     text: str, module: str, design: Design, overrides: Sequence[str], cache: Elaborations | None
 ) -> _Blocks:
     """:func:`_elaborate`, each ``(text, module, overrides)`` once per ``cache``."""
-    if overrides:
-        # an enum parameter's value cast to its type (SystemVerilog converts no integer to an
-        # enum): an override such as RV32M=2 would leave it unset
+    if overrides:  # an enum's value cast to its type: RV32M=2 would leave it unset
         enums = _elaborated(text, module, design, (), cache).enums
         overrides = typed_overrides(overrides, enums)
     key = (text, module, tuple(overrides))
@@ -386,8 +384,7 @@ def _elaborated(
 def enum_members(
     text: str, module: str, design: Design, cache: Elaborations | None = None
 ) -> dict[str, tuple[str, ...]]:
-    """The members' values of each enum parameter of ``module`` in ``text``: its legal
-    values (``rtlopt.frontend._enum_params``)."""
+    """Each enum parameter of ``module`` in ``text`` with its members: its legal values."""
     return {k: v[1] for k, v in _elaborated(text, module, design, (), cache).enums.items()}
 
 
@@ -575,7 +572,10 @@ def probe_parameterizations(
     if not dead:
         return []
     found: list[tuple[Parameterization, set[int]]] = []
+    enums = _elaborated(text, module, design, (), cache).enums
     for name, value in _probe_values(text, [guards[a] for a in sorted(dead)], settings[0]):
+        if name in enums and value not in enums[name][1]:
+            continue  # an enum's legal values are its members
         pz = probe(text, module, design, settings[0], {name: value}, cache)
         if pz is None:
             continue

@@ -64,3 +64,14 @@ def test_a_probe_that_leaves_its_parameter_unset_is_no_probe(tmp_path: Path) -> 
     settings = parameterizations(d)
     # a string is no value of the enum: slang leaves MODE unset (was a "probe" without MODE)
     assert probe(LEAF, "leaf", d, settings[0], {"MODE": '"fast"'}) is None
+
+
+def test_the_unused_blocks_probes_of_an_enum_are_members(tmp_path: Path) -> None:
+    from rtlopt.frontend._params import probe_parameterizations
+
+    d = _design(tmp_path)
+    defaults = parameterizations(d)[:1]  # g_slow is then unused
+    # a guard MODE > ModeFast: 4 (tried first, no member) would elaborate it too
+    above = LEAF.replace("MODE == ModeSlow", "MODE > ModeFast")
+    found = probe_parameterizations(above, "leaf", d, defaults, 4)
+    assert found and {dict(p.values)["MODE"] for p in found} <= {"0", "3"}, found
