@@ -353,7 +353,9 @@ class ParameterCheck:
         out: list[Parameterization] = []
         for p in self._roots(deps):
             own = around(deps.numbers, "$clog2" in text, common=False)
-            for v in list(dict.fromkeys([*own, *self._module_values(p)]))[:PROBE_TRIES]:
+            members = self._members(p)  # an enum's legal values are its members
+            tried = members if members is not None else [*own, *self._module_values(p)]
+            for v in list(dict.fromkeys(tried))[:PROBE_TRIES]:
                 o = [f"{p}={v}"]
                 # the code each side builds there (a changed guard's text alone is no
                 # divergence: every value would count, and the first one tried was taken)
@@ -405,7 +407,7 @@ class ParameterCheck:
                     continue
                 return [], self._missing(p, k)
             firsts[p] = dict(got[0].values)[p]
-            if k > 0 and deps.fixed:
+            if k > 0 and deps.fixed and self._members(p) is None:  # no width of an enum
                 got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
             chosen += [pz for pz in got if pz not in chosen]
         if not inst and len(firsts) >= 2:
@@ -424,6 +426,9 @@ class ParameterCheck:
         from the module's."""
         from rtlopt.frontend._params import around, sizes
 
+        members = self._members(p)
+        if members is not None:  # an enum: its members are its legal values, each a probe
+            return self._pick(p, members, max(k, len(members)) if k > 0 else 0)
         signed = not sizes(self._ref, p)
         own = around(deps.numbers, "$clog2" in self._ref, common=False, negative=signed)
         got = self._pick(p, own, k)
@@ -451,6 +456,14 @@ class ParameterCheck:
             if k <= 0
             else f"no other value of {p} elaborates the reference and passes it against itself"
         )
+
+    def _members(self, p: str) -> list[str] | None:
+        """The members' values of enum parameter ``p``; None when ``p`` is no enum."""
+        from rtlopt.frontend._params import enum_members
+
+        with self._probe_lock:
+            found = enum_members(self._ref, self.design.target.name, self.design, self._elab)
+        return list(found[p]) if p in found else None
 
     def _module_values(self, p: str) -> list[str]:
         from rtlopt.frontend._params import probe_values

@@ -110,10 +110,11 @@ def _view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
 
 def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
-    """On the SystemVerilog view path (one slang view per side, no preprocessed unit): a
-    candidate whose design tests macros other than the flow's is unchecked, since no other
-    configuration is read there (``harness.other_configurations = "ignore"`` states there
-    is none)."""
+    """On the SystemVerilog view path (one slang view per side, no preprocessed unit): the
+    other configurations of the macros the design tests (other than the flow's) in which the
+    candidate reads differently are left in ``c.other_configs``, each proven like the
+    defaults by the configuration stage (``evaluate/_view_configs.py``);
+    ``harness.other_configurations = "ignore"`` states there is none."""
     from rtlopt.evaluate._configs import TOOL_MACROS, external_macros, tested_macros
     from rtlopt.evaluate._macros import package_files
     from rtlopt.harness import same_as_reference
@@ -133,23 +134,26 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
     files = [d.modules[n].file for n in d.submodules if n in d.modules] + list(builds.files)
     files += package_files(d, [d.target.file.read_text(errors="replace"), c.text])
+    from rtlopt.evaluate._macros import configuration_macros
+
+    whole = blank_comments(d.target.file.read_text(errors="replace"), strings=False)
+    code = blank_comments(c.text, strings=False)
     found = (
-        tested_macros(blank_comments(d.target.file.read_text(errors="replace"), strings=False))
-        | tested_macros(blank_comments(c.text, strings=False))
+        tested_macros(whole)
+        | tested_macros(code)
         | external_macros(files, d.include_dirs)
+        # a macro whose definition a conditional elsewhere selects (`ifdef F `define OP &)
+        | configuration_macros(d, whole + "\n" + code, files)
     ) - TOOL_MACROS
+    c.builds = list(builds.builds)  # each proven by the configuration stage
     if not found:
-        c.builds = list(builds.builds)  # each proven by the configuration stage
         return None
-    return invalid(
-        s.config.reward,
-        Stage.SCREEN,
-        f"unchecked: the design's conditionals test {', '.join(sorted(found)[:3])}, and on the "
-        "SystemVerilog view path rtlopt reads only the configuration the project's defines "
-        'select (set harness.other_configurations = "ignore" if only it is built)',
-        r_syn=0.0,
-        logs=c.logs,
-    )
+    from rtlopt.evaluate._view_configs import view_configurations
+
+    why = view_configurations(s.design, c, found)
+    if why:
+        return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+    return None
 
 
 def _view_builds(s: EvalSetup, c: Candidate) -> OtherBuilds:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._enum_params import EnumParameter, enum_parameters, typed_overrides
 from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Design
 
@@ -31,6 +32,7 @@ __all__ = [
     "never_elaborated",
     "parameterizations",
     "Elaborations",
+    "enum_members",
     "elaborated_blocks",
     "probe",
     "probe_parameterizations",
@@ -280,6 +282,7 @@ class _Blocks:
     guards: dict[int, str] = field(default_factory=dict)
     errors: int = 0
     values: Parameterization | None = None
+    enums: dict[str, EnumParameter] = field(default_factory=dict)
 
 
 def _elaborate(text: str, module: str, design: Design, overrides: Sequence[str]) -> _Blocks:
@@ -295,6 +298,7 @@ def _elaborate(text: str, module: str, design: Design, overrides: Sequence[str])
     out = _Blocks()
     for top in comp.getRoot().topInstances:
         out.values = _values(top)
+        out.enums = enum_parameters(top)
         for blk in _generate_blocks(top):
             syn = blk.syntax
             if syn is None or str(syn.sourceRange.start.buffer) == "":
@@ -366,12 +370,22 @@ def _elaborated(
     text: str, module: str, design: Design, overrides: Sequence[str], cache: Elaborations | None
 ) -> _Blocks:
     """:func:`_elaborate`, each ``(text, module, overrides)`` once per ``cache``."""
+    if overrides:  # an enum's value cast to its type: RV32M=2 would leave it unset
+        enums = _elaborated(text, module, design, (), cache).enums
+        overrides = typed_overrides(overrides, enums)
     key = (text, module, tuple(overrides))
     if cache is None:
         return _elaborate(text, module, design, overrides)
     if key not in cache:
         cache[key] = _elaborate(text, module, design, overrides)
     return cache[key]
+
+
+def enum_members(
+    text: str, module: str, design: Design, cache: Elaborations | None = None
+) -> dict[str, tuple[str, ...]]:
+    """Each enum parameter of ``module`` in ``text`` with its members: its legal values."""
+    return {k: v[1] for k, v in _elaborated(text, module, design, (), cache).enums.items()}
 
 
 def never_elaborated(
@@ -531,6 +545,9 @@ def probe(
     blocks = _elaborated(text, module, design, set_, cache)
     if blocks.errors > ref.errors or blocks.values is None:
         return None
+    got = dict(blocks.values.values)
+    if any(k not in got for k in values):
+        return None  # slang left a parameter it sets unset: no value of it a user can write
     label = f"a probe: {', '.join(set_)}, no instance of the repository uses it"
     return Parameterization(blocks.values.values, (label,))
 
@@ -555,7 +572,10 @@ def probe_parameterizations(
     if not dead:
         return []
     found: list[tuple[Parameterization, set[int]]] = []
+    enums = _elaborated(text, module, design, (), cache).enums
     for name, value in _probe_values(text, [guards[a] for a in sorted(dead)], settings[0]):
+        if name in enums and value not in enums[name][1]:
+            continue  # an enum's legal values are its members
         pz = probe(text, module, design, settings[0], {name: value}, cache)
         if pz is None:
             continue
