@@ -197,11 +197,10 @@ def definition_findings(
                 name,
                 "definition",
                 findings=[
-                    f"module {name}, instantiated at {user}:{line}{more}, is read from "
-                    f"{_files(after)} after the change instead of {_files(before)} in {where}, "
-                    "another text, while no text of its users changed: the gate cannot prove "
-                    "a change of which file defines a module; review it in a commit of its "
-                    f"own, or keep one definition of {name}"
+                    f"module {name} (instantiated at {user}:{line}{more}): {where} reads it "
+                    f"from {_files(after)} after the change, from {_files(before)} before, "
+                    "another text; the gate proves texts, not which file a build reads a module "
+                    f"from: review it in a commit of its own, or keep one definition of {name}"
                 ],
             )
         )

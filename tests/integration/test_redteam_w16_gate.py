@@ -104,7 +104,7 @@ def test_deleting_the_definition_the_scan_reads_when_another_file_defines_it_is_
     assert (code == 1 and not out["ok"]) is fails, out
     if fails:
         [finding] = _findings(out)
-        assert "legacy/sub.v" in finding and "instead of rtl/sub.v" in finding, finding
+        assert "legacy/sub.v" in finding and "from rtl/sub.v before" in finding, finding
         assert "rtl/top.v:2" in finding, finding
 
 
