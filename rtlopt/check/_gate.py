@@ -31,6 +31,7 @@ from rtlopt.check._check import (
     keep_proofs,
     repository_text,
 )
+from rtlopt.check._definitions import Lookup, definition_findings, still_instantiated
 from rtlopt.check._rules import (
     HOW_TO_REQUIRE,
     Required,
@@ -156,6 +157,7 @@ class _Gate:
         self._quiet: set[str] = set()  # changed in comments only
         self.read: frozenset[str] = frozenset()  # every file the design reads, either side
         self.sources: list[str] = []  # changed files it reads, judged whatever their name
+        self.flagged: set[str] = set()  # paths of the change with a finding before _judge
 
     def read_base(self, rel: str) -> str | None:
         """``rel`` at the base as a checkout of the base reads it (its attributes applied);
@@ -194,6 +196,7 @@ class _Gate:
             )
             for rel in self._pending_attributes
         ]
+        self.flagged = {rel for rel, _ in found}  # a finding each already
         subs = {p for p, s in self.subs.changes.items() if s == "G"} | set(self.subs.links)
         return [
             ModuleCheck(rel, "(submodule)" if rel in subs else "(file)", "changed", findings=[f])
@@ -312,7 +315,15 @@ class _Gate:
         graph = design_graph(self.new_tree, cfg.project.exclude, extra=self.read)
         # a changed file an `include reads, whatever its name: its macros reach every reader
         self.read |= {p for p in self.changes if not p.endswith(VERILOG) and graph.includers(p)}
-        _still_instantiated(graph, modules)
+        still_instantiated(graph, modules)
+        lookups = (
+            Lookup(self.base_tree(), rules.base.project, self.top),
+            Lookup(self.new_tree, rules.new.project, self.top),
+        )
+        flagged = self.flagged | {
+            m.file for m in modules if isinstance(m, ModuleCheck) and m.findings
+        }
+        modules += definition_findings(lookups, graph, self.changes, self.read, flagged)
         self._reached(cfg, rules, graph, tree, modules)
         jobs = [self._with_rule(m) for m in modules if isinstance(m, _Job)]
         done = _run_jobs(cfg, tree, jobs, pdk, self.tmp)
@@ -557,16 +568,3 @@ def _config_check(rules: Rules) -> ModuleCheck:
         for c in rules.changes
     ]
     return mc
-
-
-def _still_instantiated(graph: Any, modules: list[ModuleCheck | _Job]) -> None:
-    """A removed module that another file still instantiates fails; a new one is noted."""
-    for m in modules:
-        if not isinstance(m, ModuleCheck) or m.change != "removed":
-            continue
-        if graph.defines_module(m.module):
-            continue
-        users = graph.instances_of(m.module)
-        if users:
-            where = ", ".join(f"{f}:{line}" for f, line in users[:3])
-            m.findings.append(f"module {m.module} was removed but is still instantiated ({where})")

@@ -41,6 +41,7 @@ __all__ = [
     "include_roots",
     "parse_defines",
     "read_filelist",
+    "scanned_sources",
     "unit_prelude",
 ]
 
@@ -398,6 +399,12 @@ def design_files(root: Path, project: ProjectConfig) -> tuple[list[Path], list[s
                 files += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
     files += _scan(root, project.exclude, project.max_file_bytes)[0]
     return files, sorted(set(suffixes))
+
+
+def scanned_sources(root: Path, project: ProjectConfig) -> list[Path]:
+    """The sources the scan reads under ``root`` (every target reads them, filelists or not),
+    in the scan's order."""
+    return _scan(root, project.exclude, project.max_file_bytes)[0]
 
 
 def _excluded(rel: str, patterns: Sequence[str]) -> bool:
