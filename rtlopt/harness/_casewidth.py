@@ -13,14 +13,19 @@ bitwise operators, unary ``+ - ~``, the left operand of a shift or ``**`` and th
 ** << <<<``, unary ``-`` and ``~``) and the widest operand there is narrower than the
 statement: then the two tools compare different values. Names, constants, concatenations and
 items as wide as the statement are read alike. Widths come from slang's elaboration
-(:mod:`._elaborated`), parameters resolved.
+(:mod:`._elaborated`) under the text's parameter values; since a parent may set others, an
+item with an operand narrower than 32 bits is judged too where a net or variable of the
+statement is declared with an overridable parameter (``input [W-1:0] s`` against ``8'hF0 +
+8'h20``; ``DEPTH - 1`` is 32 bits whatever ``DEPTH`` is).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rtlopt.harness._elaborated import Elaborated
+from rtlopt.harness._elaborated import Elaborated, expressions
+from rtlopt.harness._races import names, nodes
+from rtlopt.harness._semantics import _kind as _syntax_kind
 
 __all__ = ["case_width_problems"]
 
@@ -54,9 +59,9 @@ def _op(e: Any) -> str:
     return str(getattr(e, "op", ""))
 
 
-def _context_part(e: Any) -> tuple[int, bool]:
-    """The widest self-determined operand of ``e``'s context-determined part, and whether an
-    operator there depends on the width it is evaluated at."""
+def _context_part(e: Any) -> tuple[int, int, bool]:
+    """The widest and the narrowest self-determined operand of ``e``'s context-determined
+    part, and whether an operator there depends on the width it is evaluated at."""
     k = _kind(e)
     if k == "Conversion" and e.isImplicit:
         return _context_part(e.operand)
@@ -70,16 +75,43 @@ def _context_part(e: Any) -> tuple[int, bool]:
     elif k == "ConditionalOp":
         operands = [e.left, e.right]
     if not operands:
-        return int(e.type.bitWidth), False
+        return int(e.type.bitWidth), int(e.type.bitWidth), False
     parts = [_context_part(o) for o in operands]
-    sensitive = _op(e) in _SENSITIVE or any(s for _, s in parts)
-    return max(w for w, _ in parts), sensitive
+    sensitive = _op(e) in _SENSITIVE or any(s for _, _, s in parts)
+    return max(w for w, _, _ in parts), min(n for _, n, _ in parts), sensitive
+
+
+def _overridable(tree: Any) -> set[str]:
+    """Parameters a parent may override (``parameter``, not ``localparam``)."""
+    out: set[str] = set()
+    for node in nodes(tree.root, "ParameterDeclaration"):
+        if _syntax_kind(node) == "ParameterDeclaration" and node.keyword.valueText != "localparam":
+            out |= {str(d.name.valueText) for d in node.declarators if hasattr(d, "name")}
+    return out
+
+
+def _sized_by(statement: Any, params: set[str]) -> str:
+    """A parameter a width in the case statement depends on: one named in the declaration of
+    a net or variable that its expression or items read ("" when none)."""
+    for expr in [statement.expr] + [e for g in statement.items for e in g.expressions]:
+        for e in expressions(expr):
+            if _kind(e) != "NamedValue" or e.symbol.syntax is None:
+                continue
+            decl = e.symbol.syntax.parent
+            found = names(decl) & params if decl is not None else set()
+            if found:
+                return min(found)
+    return ""
 
 
 def case_width_problems(design: Elaborated, shift: int) -> list[tuple[int, str]]:
     """``(offset, message)`` of each case item Yosys reads at a narrower width than the
-    statement (offsets into the text the tree was parsed from, less ``shift``)."""
+    statement (offsets into the text the tree was parsed from, less ``shift``): under the
+    text's parameter values, or, for an item with an operand narrower than 32 bits (an
+    unsized number or parameter is 32), in a statement whose widths depend on a parameter a
+    parent may set."""
     out: list[tuple[int, str]] = []
+    params = _overridable(design.tree)
 
     def check(node: Any) -> None:
         if _kind(node) != "Case":
@@ -87,20 +119,25 @@ def case_width_problems(design: Elaborated, shift: int) -> list[tuple[int, str]]
         for group in node.items:
             for item in group.expressions:
                 width = int(item.type.bitWidth)
-                own, sensitive = _context_part(item)
+                own, low, sensitive = _context_part(item)
+                why = ""
                 if sensitive and own < width:
+                    why = f"is {own} bits wide in a {width}-bit case statement"
+                elif sensitive and low < 32 and params:
+                    param = _sized_by(node, params)
+                    why = f"has a {low}-bit operand and the statement's width depends on {param}"
+                    why = why if param else ""
+                if why:
                     text = " ".join(str(item.syntax).split()) if item.syntax else "an item"
-                    out.append(
-                        (int(item.sourceRange.start.offset) - shift, _message(text, own, width))
-                    )
+                    out.append((int(item.sourceRange.start.offset) - shift, _message(text, why)))
 
     design.visit(check)
     return sorted(set(out))
 
 
-def _message(text: str, own: int, width: int) -> str:
+def _message(text: str, why: str) -> str:
     return (
-        f"the case item {text} is {own} bits wide in a {width}-bit case statement: "
-        "simulation evaluates it at the statement's width, synthesis and the proof at its own "
-        f"(a carry, sign or shifted-out bit is lost); write it at {width} bits or as a constant"
+        f"the case item {text} {why}: simulation evaluates an item at the statement's width, "
+        "synthesis and the proof at its own (a carry, sign or shifted-out bit is lost); write "
+        "it at the statement's width or as a constant"
     )

@@ -353,10 +353,15 @@ def reading_problems(
 def _elaborated_problems(tree: Any, shift: int) -> list[tuple[int, str]]:
     """Case items read at different widths (:mod:`._casewidth`) and decisions on an undriven
     or constant-x value (:mod:`._xcontrol`), on the text elaborated alone."""
-    design = elaborate(tree)
-    if design is None:
-        return []
-    return case_width_problems(design, shift) + x_control_problems(design, shift)
+    try:
+        design = elaborate(tree)
+        if design is None:
+            return []
+        return case_width_problems(design, shift) + x_control_problems(design, shift)
+    except (RuntimeError, RecursionError):
+        raise
+    except Exception as exc:  # pyslang's bindings raise plain errors on what they cannot read
+        return [(0, f"the screen could not elaborate this text to judge it ({exc}); simplify it")]
 
 
 @functools.lru_cache(maxsize=16)

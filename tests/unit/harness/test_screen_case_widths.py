@@ -80,3 +80,22 @@ def test_a_reference_with_a_narrow_item_leaves_changes_unchecked() -> None:
     )
     found = reference_problems([ref], "the reference module")
     assert found and found[0][1].startswith("unchecked: the reference module, line 2:"), found
+
+
+def _parameterized(item: str, decl: str = "input [W-1:0] s") -> list[str]:
+    text = (
+        f"module m #(parameter W = 8, parameter DEPTH = 5) ({decl}, output reg y);\n"
+        "  reg [$clog2(DEPTH)-1:0] cnt = 0;\n"
+        f"  always @* case (s) {item}: y = 1; default: y = 0; endcase\n"
+        "  always @* case (cnt) DEPTH - 1: y = 1; default: y = 0; endcase\nendmodule\n"
+    )
+    return [m for _, m in reading_problems(blank_comments(text)) if "case item" in m]
+
+
+def test_a_narrow_operand_in_a_statement_a_parent_may_widen_is_found() -> None:
+    # as wide as `s` under W = 8, narrower under a parent's W = 16
+    found = _parameterized("8'hF0 + 8'h20")
+    assert len(found) == 1 and "depends on W" in found[0], found
+    # `DEPTH - 1` is 32 bits for any DEPTH; a fixed-width statement does not change
+    assert not _parameterized("8'hF0")
+    assert not _parameterized("8'hF0 + 8'h20", decl="input [7:0] s")
