@@ -29,8 +29,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from rtlopt.harness._casewidth import case_width_problems
+from rtlopt.harness._elaborated import elaborate
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
+from rtlopt.harness._xcontrol import x_control_problems
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
 
 __all__ = ["parse", "reading_problems", "reference_problems", "reference_readings"]
@@ -332,17 +335,33 @@ def reading_problems(
     code: str, strict: bool = False, reference: str = ""
 ) -> tuple[tuple[int, str], ...]:
     """What tools read differently in ``code`` (comments and string contents blanked): x/z
-    digits (``strict``: the rules of a reference), real numbers (above) and races between
+    digits (``strict``: the rules of a reference), real numbers (above), races between
     clocked blocks (:mod:`._races`; a candidate's output port may carry a blocking write only
-    where the ``reference`` text's does), as ``(line, message)``."""
+    where the ``reference`` text's does), narrow case items (:mod:`._casewidth`) and decisions
+    on undriven or constant-x values (:mod:`._xcontrol`), as ``(line, message)``."""
     try:
         tree, shift = parse(code)
         found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
         exposed = None if strict else _exposed(reference)
         found += race_problems(code, tree, shift, exposed)
+        found += _elaborated_problems(tree, shift)
     except (RuntimeError, RecursionError):  # pyslang's nesting limit, or the flow's
         return ((1, "the text nests deeper than the screen's parser allows"),)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
+
+
+def _elaborated_problems(tree: Any, shift: int) -> list[tuple[int, str]]:
+    """Case items read at different widths (:mod:`._casewidth`) and decisions on an undriven
+    or constant-x value (:mod:`._xcontrol`), on the text elaborated alone."""
+    try:
+        design = elaborate(tree)
+        if design is None:
+            return []
+        return case_width_problems(design, shift) + x_control_problems(design, shift)
+    except (RuntimeError, RecursionError):
+        raise
+    except Exception as exc:  # pyslang's bindings raise plain errors on what they cannot read
+        return [(0, f"the screen could not elaborate this text to judge it ({exc}); simplify it")]
 
 
 @functools.lru_cache(maxsize=16)
