@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from rtlopt.harness._calls import carried_state_problems
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
@@ -332,14 +333,16 @@ def reading_problems(
     code: str, strict: bool = False, reference: str = ""
 ) -> tuple[tuple[int, str], ...]:
     """What tools read differently in ``code`` (comments and string contents blanked): x/z
-    digits (``strict``: the rules of a reference), real numbers (above) and races between
+    digits (``strict``: the rules of a reference), real numbers (above), races between
     clocked blocks (:mod:`._races`; a candidate's output port may carry a blocking write only
-    where the ``reference`` text's does), as ``(line, message)``."""
+    where the ``reference`` text's does) and state kept in combinational code (:mod:`._calls`),
+    as ``(line, message)``."""
     try:
         tree, shift = parse(code)
         found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
         exposed = None if strict else _exposed(reference)
         found += race_problems(code, tree, shift, exposed)
+        found += carried_state_problems(tree, shift)
     except (RuntimeError, RecursionError):  # pyslang's nesting limit, or the flow's
         return ((1, "the text nests deeper than the screen's parser allows"),)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
