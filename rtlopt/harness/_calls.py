@@ -22,6 +22,7 @@ syntax tree (pyslang); each is a reading Yosys, the slang frontend and iverilog 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rtlopt.harness._carry import ALL, Flow, Summary, constants, evaluate, loop_values, widths
@@ -374,11 +375,35 @@ def _call_args(call: Any) -> list[Any]:
     return [a for a in _children(args.parameters) if _kind(a) == "OrderedArgument"]
 
 
-def carried_state_problems(tree: Any, shift: int = 0) -> list[tuple[int, str]]:
-    """The three rules above for every module of ``tree`` (its text starts at ``shift``), as
-    ``(offset, message)``."""
+_CODE = re.compile(r"\b(?:always|always_comb|always_latch|function|task)\b")
+
+
+def carried_state_problems(code: str, tree: Any, shift: int = 0) -> list[tuple[int, str]]:
+    """The three rules above for every module of ``code`` (``tree`` its syntax tree, whose
+    text starts at ``shift``), as ``(offset, message)``. A text the parser rejects (macros
+    aside: the preprocessed text is judged too) that has such code is one problem."""
+    if "`" not in code and any(d.isError() for d in tree.diagnostics) and _CODE.search(code):
+        return [
+            (
+                0,
+                "the screen's parser cannot read this text, so its combinational blocks and "
+                "functions cannot be checked for state simulation keeps; fix the syntax",
+            )
+        ]
     out: list[tuple[int, str]] = []
     for module in nodes(tree.root, "ModuleDeclaration"):
-        if _kind(module) == "ModuleDeclaration":
-            out += [(at - shift, msg) for at, msg in _module_problems(module)]
+        if _kind(module) != "ModuleDeclaration":
+            continue
+        try:
+            found = _module_problems(module)
+        except (AttributeError, TypeError, ValueError, KeyError) as e:  # a form not followed
+            why = f"{type(e).__name__}: {str(e)[:80]}"
+            found = [
+                (
+                    _span(module)[0],
+                    "the screen cannot follow this module's combinational code and functions "
+                    f"({why}), so it cannot check them for state simulation keeps; simplify them",
+                )
+            ]
+        out += [(at - shift, msg) for at, msg in found]
     return out

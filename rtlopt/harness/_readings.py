@@ -342,7 +342,7 @@ def reading_problems(
         found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
         exposed = None if strict else _exposed(reference)
         found += race_problems(code, tree, shift, exposed)
-        found += carried_state_problems(tree, shift)
+        found += carried_state_problems(code, tree, shift)
     except (RuntimeError, RecursionError):  # pyslang's nesting limit, or the flow's
         return ((1, "the text nests deeper than the screen's parser allows"),)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))

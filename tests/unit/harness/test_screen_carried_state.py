@@ -214,3 +214,8 @@ def test_a_reference_with_carried_state_leaves_a_changed_candidate_unchecked(
         _module("  always @* y = a;", "input [3:0] a, output reg [3:0] y"), design
     )
     assert found and "unchecked: the reference module" in found[0], found
+
+
+def test_combinational_code_the_parser_rejects_is_not_passed() -> None:
+    text = _module(READ_FIRST.replace("t = a;", "t = a;;; )"))
+    assert any("parser cannot read this text" in m for m in _found(text))
