@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from _fixture_repo import committed_repo, evaluate_text
 
-pytestmark = [pytest.mark.tools, pytest.mark.slow]  # ~5-7 s each at load 6
+pytestmark = [pytest.mark.tools]  # ~1.5 s each (5-7 s at load 6): the screen rejects first
 
 PASS = "module tgt(input [31:0] a, output reg [31:0] y);\n  always @* y = a;\nendmodule\n"
 READ_FIRST = """module tgt(input [31:0] a, output reg [31:0] y);
@@ -70,3 +70,30 @@ def test_state_kept_in_combinational_code_is_not_proven(
     code, out = evaluate_text(repo, "rtl/top.v", cand)
     assert code == 1 and not out["accepted"], out["candidate"]
     assert why in str(out), out
+
+
+def test_a_read_first_only_under_the_parent_parameters_is_not_proven(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ~5 s. The screen places bits at the parameters' defaults (P=0: t[1] is written first);
+    # the parent's P=1 leaves t[1] read before written, which the screen of the candidate
+    # specialized to the repository's parameterization (par.u) must find
+    files = {
+        "rtl/top.v": "module tgt #(parameter P = 0) (input [7:0] a, output reg [7:0] y);\n"
+        "  always @* y = a;\nendmodule\n",
+        "rtl/par.v": "module par (input [7:0] a, output [7:0] y);\n"
+        "  tgt #(.P(1)) u (.a(a), .y(y));\nendmodule\n",
+    }
+    cand = """module tgt #(parameter P = 0) (input [7:0] a, output reg [7:0] y);
+  reg [7:0] t;
+  always @* begin
+    t[1 - P] = a[1];
+    y = {a[7:2], t[1], a[0]};
+    t = a;
+  end
+endmodule
+"""
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    code, out = evaluate_text(repo, "rtl/top.v", cand)
+    assert code == 1 and not out["accepted"], out["candidate"]
+    assert "under parameters P=1" in str(out) and "before the block writes it" in str(out), out
