@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rtlopt.harness._carry import ALL, Flow, Summary, constants, evaluate, loop_values, widths
+from rtlopt.harness._carry import ALL, Flow, Summary, widths
+from rtlopt.harness._constants import constants, evaluate, loop_values
 from rtlopt.harness._races import nodes
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 

@@ -14,13 +14,13 @@ it counts as not written (fail closed: a read it cannot place is early).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rtlopt.harness._constants import arguments, evaluate, loop_values, unwrap
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 
-__all__ = ["ALL", "Flow", "Summary", "constants", "evaluate", "loop_values", "widths"]
+__all__ = ["ALL", "Flow", "Summary", "widths"]
 
 #: An index path into a variable: constant indices, or the text of an index that is not
 #: constant (the same text read again before any of its names is written selects the same
@@ -34,103 +34,6 @@ State = dict[str, Keys] | None
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 _MAX_BITS = 4096
 _MAX_STEPS = 4096
-_BINARY: dict[str, Callable[[int, int], int | None]] = {
-    "AddExpression": lambda a, b: a + b,
-    "SubtractExpression": lambda a, b: a - b,
-    "MultiplyExpression": lambda a, b: a * b,
-    "DivideExpression": lambda a, b: a // b if b else None,
-    "ModExpression": lambda a, b: a % b if b else None,
-    "LogicalShiftLeftExpression": lambda a, b: a << b if 0 <= b < 64 else None,
-    "LogicalShiftRightExpression": lambda a, b: a >> b if b >= 0 else None,
-    "ArithmeticShiftLeftExpression": lambda a, b: a << b if 0 <= b < 64 else None,
-    "ArithmeticShiftRightExpression": lambda a, b: a >> b if b >= 0 else None,
-    "BinaryAndExpression": lambda a, b: a & b,
-    "BinaryOrExpression": lambda a, b: a | b,
-    "BinaryXorExpression": lambda a, b: a ^ b,
-    "PowerExpression": lambda a, b: a**b if 0 <= b < 64 else None,
-    "LessThanExpression": lambda a, b: int(a < b),
-    "LessThanEqualExpression": lambda a, b: int(a <= b),
-    "GreaterThanExpression": lambda a, b: int(a > b),
-    "GreaterThanEqualExpression": lambda a, b: int(a >= b),
-    "EqualityExpression": lambda a, b: int(a == b),
-    "InequalityExpression": lambda a, b: int(a != b),
-    "LogicalAndExpression": lambda a, b: int(bool(a) and bool(b)),
-    "LogicalOrExpression": lambda a, b: int(bool(a) or bool(b)),
-}
-_BASES = {"d": 10, "h": 16, "b": 2, "o": 8}
-
-
-def evaluate(e: Any, env: dict[str, int]) -> int | None:
-    """The integer value of a constant expression under ``env`` (None: not constant here)."""
-    k = _kind(e)
-    if k == "IntegerLiteralExpression":
-        text = str(e.literal.valueText).replace("_", "")
-        return int(text) if text.isdigit() else None
-    if k == "IntegerVectorExpression":
-        base = str(e.base.valueText).lower().lstrip("'").lstrip("s")
-        digits = str(e.value.valueText).replace("_", "")
-        try:
-            return int(digits, _BASES[base[:1]])
-        except (KeyError, ValueError):
-            return None
-    if k == "IdentifierName":
-        return env.get(str(e.identifier.valueText))
-    if k == "ParenthesizedExpression":
-        return evaluate(e.expression, env)
-    if k in _BINARY:
-        a, b = evaluate(e.left, env), evaluate(e.right, env)
-        return None if a is None or b is None else _BINARY[k](a, b)
-    if k in ("UnaryMinusExpression", "UnaryPlusExpression", "UnaryLogicalNotExpression"):
-        v = evaluate(e.operand, env)
-        if v is None:
-            return None
-        return -v if k == "UnaryMinusExpression" else int(not v) if "Not" in k else v
-    if k == "ConditionalExpression":
-        conds = [x for x in _children(e.predicate.conditions) if not hasattr(x, "valueText")]
-        c = evaluate(conds[0].expr, env) if len(conds) == 1 else None
-        return None if c is None else evaluate(e.left if c else e.right, env)
-    if k == "InvocationExpression" and _kind(e.left) == "SystemName":
-        args = _arguments(e)
-        v = evaluate(args[0], env) if len(args) == 1 else None
-        if str(e.left.systemIdentifier.valueText) == "$clog2" and v is not None and v >= 0:
-            return max(v - 1, 0).bit_length()
-    return None
-
-
-def _arguments(call: Any) -> list[Any]:
-    """The argument expressions of a call, in order (named ones too)."""
-    args = getattr(call, "arguments", None)
-    if args is None:
-        return []
-    out = []
-    for a in _children(args.parameters):
-        if _kind(a) in ("OrderedArgument", "NamedArgument"):
-            out.append(_unwrap(a.expr))
-    return out
-
-
-def constants(module: Any) -> dict[str, int]:
-    """Parameters and localparams of ``module`` (not of its generate blocks) with an integer
-    value at their defaults."""
-    decls = []
-    stop = frozenset({"FunctionDeclaration", "TaskDeclaration", "GenerateBlock", "AlwaysBlock"})
-    for node in _walk(module, stop | {"AlwaysCombBlock", "AlwaysFFBlock", "ContinuousAssign"}):
-        if _kind(node) == "ParameterDeclaration":
-            for d in _children(node.declarators):
-                init = getattr(d, "initializer", None)
-                if _kind(d) == "Declarator" and init is not None:
-                    decls.append((str(d.name.valueText), init.expr))
-    env: dict[str, int] = {}
-    changed = True
-    while changed:
-        changed = False
-        for name, expr in decls:
-            if name not in env:
-                v = evaluate(expr, env)
-                if v is not None:
-                    env[name] = v
-                    changed = True
-    return env
 
 
 def _bits(dim: Any, env: dict[str, int]) -> range | None:
@@ -175,6 +78,18 @@ def widths(scope: Any, env: dict[str, int], stop: frozenset[str] = frozenset()) 
 
 def _ident(node: Any) -> str:
     return str(node.identifier.valueText) if _kind(node) == "IdentifierName" else ""
+
+
+def _written(left: Any) -> set[str]:
+    """The variables an assignment's target names (not its indices)."""
+    k = _kind(left)
+    if k in ("IdentifierName", "IdentifierSelectName"):
+        return {str(left.identifier.valueText)}
+    if k == "ScopedName":
+        return _written(left.left)
+    if k == "ConcatenationExpression":
+        return {v for x in _children(left.expressions) for v in _written(x)}
+    return set()
 
 
 def _text(node: Any) -> str:
@@ -318,7 +233,7 @@ class Flow:
                 stack.extend(_children(n.selectors))
             elif k == "InvocationExpression" and _kind(n.left) == "IdentifierName":
                 self._call(str(n.left.identifier.valueText), n, done)
-                stack.extend(_arguments(n))
+                stack.extend(arguments(n))
             elif k == "ScopedName":
                 stack.append(n.left)
             else:
@@ -393,13 +308,15 @@ class Flow:
             port = str(a.name.valueText) if _kind(a) == "NamedArgument" else None
             if port is None:
                 port = order[i] if i < len(order) else None
-            actual = _unwrap(a.expr)
+            actual = unwrap(a.expr)
             if ports.get(port or "") == "output" and actual is not None:
                 outs.append(actual)
             else:
                 self.read(a.expr, done, env)
         for actual in outs:
             done = self.write(actual, done, env, True)
+        for v in sub.writes if sub is not None and done is not None else ():
+            done = {n: _forget(b, v) for n, b in (done or {}).items()}
         return done
 
     def stmt(self, s: Any, done: State, env: dict[str, int]) -> State:
@@ -497,6 +414,8 @@ class Flow:
             or self.work > _MAX_STEPS * 4
             or any(
                 _kind(n) in ("JumpStatement", "ReturnStatement", "DisableStatement")
+                or ("AssignmentExpression" in _kind(n) or "crement" in _kind(n))
+                and var in _written(getattr(n, "left", None) or n.operand)
                 for n in _walk(s.statement)
             )
         ):
@@ -540,48 +459,3 @@ class Flow:
             self.stmt(body, done, env)
         else:
             self.read(s, done, env)
-
-
-def loop_values(
-    var: str, start: int | None, stop: Any, step: Any, env: dict[str, int], limit: int
-) -> list[int] | None:
-    """The values a loop variable takes from ``start`` (a ``for`` loop or a generate loop),
-    or None when the loop is not constant or runs more than ``limit`` times."""
-    v = start
-    out: list[int] = []
-    while v is not None and len(out) <= limit:
-        more = evaluate(stop, {**env, var: v})
-        if more is None:
-            return None
-        if not more:
-            return out
-        out.append(v)
-        v = _step(step, var, {**env, var: v})
-    return None
-
-
-def _step(step: Any, var: str, env: dict[str, int]) -> int | None:
-    k = _kind(step)
-    target = getattr(step, "left", None) or getattr(step, "operand", None)
-    if _ident(target) != var:
-        return None
-    if k == "AssignmentExpression":
-        return evaluate(step.right, env)
-    cur = env[var]
-    if "crement" in k:
-        return cur + 1 if "increment" in k.lower() else cur - 1
-    ops: dict[str, Callable[[int, int], int]] = {
-        "AddAssignmentExpression": lambda a, b: a + b,
-        "SubtractAssignmentExpression": lambda a, b: a - b,
-        "MultiplyAssignmentExpression": lambda a, b: a * b,
-        "LogicalLeftShiftAssignmentExpression": lambda a, b: a << b,
-    }
-    by = evaluate(step.right, env) if k in ops else None
-    return None if by is None else ops[k](cur, by)
-
-
-def _unwrap(e: Any) -> Any:
-    """The expression inside an argument's property/sequence wrappers."""
-    while _kind(e) in ("SimplePropertyExpr", "SimpleSequenceExpr"):
-        e = e.expr
-    return e

@@ -48,6 +48,11 @@ READ_FIRST = """  reg [7:0] t;
         "  always @* begin : blk reg [7:0] s; y = s; s = a; end",
         # an index that is not constant: not the bit written before
         "  reg [7:0] t;\n  always @* begin t[a[2:0]] = 1'b1; y = t[b[2:0]]; t = 0; end",
+        # 2'd3 + 2'd1 is 0 at two bits: the write is t[0], not t[4]
+        "  reg [7:0] t;\n  always @* begin t[2'd3 + 2'd1] = a[0]; y = {7'd0, t[4]}; t = b; end",
+        # the body moves the loop variable: not the iterations the bounds say
+        "  reg [7:0] t; integer i;\n  always @* begin\n"
+        "    for (i = 0; i < 8; i = i + 1) begin t[i] = a[i]; i = i + 1; end y = t; t = b; end",
     ],
     ids=[
         "at_star",
@@ -58,6 +63,8 @@ READ_FIRST = """  reg [7:0] t;
         "via_function",
         "named_block",
         "unknown_index",
+        "sized_index_wraps",
+        "loop_variable_changed_in_body",
     ],
 )
 def test_a_combinational_block_reading_a_variable_before_writing_it_is_found(body: str) -> None:
