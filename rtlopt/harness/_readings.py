@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from rtlopt.harness._calls import carried_state_problems
 from rtlopt.harness._casewidth import case_width_problems
 from rtlopt.harness._elaborated import elaborate
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
@@ -337,14 +338,16 @@ def reading_problems(
     """What tools read differently in ``code`` (comments and string contents blanked): x/z
     digits (``strict``: the rules of a reference), real numbers (above), races between
     clocked blocks (:mod:`._races`; a candidate's output port may carry a blocking write only
-    where the ``reference`` text's does), narrow case items (:mod:`._casewidth`) and decisions
-    on undriven or constant-x values (:mod:`._xcontrol`), as ``(line, message)``."""
+    where the ``reference`` text's does), narrow case items (:mod:`._casewidth`), decisions
+    on undriven or constant-x values (:mod:`._xcontrol`) and state kept in combinational code
+    (:mod:`._calls`), as ``(line, message)``."""
     try:
         tree, shift = parse(code)
         found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
         exposed = None if strict else _exposed(reference)
         found += race_problems(code, tree, shift, exposed)
         found += _elaborated_problems(tree, shift)
+        found += carried_state_problems(code, tree, shift)
     except (RuntimeError, RecursionError):  # pyslang's nesting limit, or the flow's
         return ((1, "the text nests deeper than the screen's parser allows"),)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
