@@ -96,7 +96,9 @@ def test_a_combinational_block_reading_a_variable_before_writing_it_is_found(bod
         # a task's output written, then read
         "  task tk; input [7:0] x; output [7:0] o; o = ~x; endtask\n"
         "  reg [7:0] t;\n  always @* begin tk(a, t); y = t; end",
-        "  reg [1:0] st, nx;\n  always @* begin nx = st; case (st) 2'd0: nx = 2'd1; default: ;"
+        # a state register (driven from a: an undriven one is x in a decision, another rule)
+        "  reg [1:0] st, nx;\n  always @* st = a[1:0];\n"
+        "  always @* begin nx = st; case (st) 2'd0: nx = 2'd1; default: ;"
         " endcase y = {6'd0, nx}; end",
     ],
 )
