@@ -1,17 +1,14 @@
 """Equivalence for the configurations that exist (``harness.parameterizations``).
 
 The evaluator's stages check the target under its default parameters. This stage adds every
-other parameterization with which the repository elaborates the target
-(:func:`rtlopt.frontend.parameterizations`): for each, the reference and the candidate are
-specialized (the values written as defaults) and evaluated by a second evaluator without PPA,
-through the same simulation and formal check.
+other parameterization the repository elaborates (:func:`rtlopt.frontend.parameterizations`):
+reference and candidate specialized (values written as defaults) and evaluated by a second
+evaluator without PPA, through the same simulation and formal check.
 
 The guarantee depends on whether the repository instantiates the target. For a module it
 instantiates, the configurations it elaborates are the guarantee (each checked first; one
 undecided rejects); probes of other values are extra assurance: a difference they find
-rejects (a real counterexample), a probe that cannot be built or finish is reported in the
-scope, never a rejection, and a parameter no other value of which elaborates the reference is
-fixed. For a module nothing instantiates (a library module, a top), its parameters are its
+rejects, a probe that cannot be built or finish is reported in the scope, never a rejection. For a module nothing instantiates (a library module, a top), its parameters are its
 interface: a change that depends on them is checked under probes, tied parameters together
 and combinations of two or more, and a probe that cannot finish, a parameter with no legal
 probe value, or a type parameter or text macro the change depends on leaves it "unchecked for

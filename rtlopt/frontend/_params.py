@@ -1,16 +1,12 @@
 """The configurations that exist: every parameterization the repository gives the target.
 
-A module is checked under the parameters someone uses. slang elaborates the repository from
-its tops (every module nobody instantiates) and reports the value of each parameter of every
-instance of the target, after overrides (``#(.P(v))``, positional, ``defparam``) and the
-parents' own parameters; the defaults are always one of them (the target on its own, or a
-top). Two instances with the same values are one parameterization.
-
-:func:`specialize` writes a parameterization into a module's text as its defaults (an
-instance override and a changed default elaborate alike), so that every tool (iverilog, Yosys,
-the formal engines) reads it without options of its own. :func:`never_elaborated` lists the
-generate blocks that none of the parameterizations elaborates, each with the guard chain that
-decides it: a change there (or to its guard) is checked by nothing but probes
+A module is checked under the parameters someone uses. slang elaborates the repository from its
+tops and reports each parameter of every instance of the target, after overrides (``#(.P(v))``,
+positional, ``defparam``) and the parents' parameters; the defaults are always one of them.
+Two instances with the same values are one parameterization. :func:`specialize` writes one
+into a module's text as its defaults, so every tool reads it without options of its own.
+:func:`never_elaborated` lists the generate blocks no parameterization elaborates, each with
+its guard chain: a change there is checked by nothing but probes
 (:func:`probe_parameterizations`, :func:`probe_values`).
 """
 
