@@ -7,28 +7,29 @@ evaluator without PPA, through the same simulation and formal check.
 
 The guarantee depends on whether the repository instantiates the target. For a module it
 instantiates, the configurations it elaborates are the guarantee (each checked first; one
-undecided rejects); probes of other values are extra assurance: a difference they find
-rejects, a probe that cannot be built or finish is reported in the scope, never a rejection. For a module nothing instantiates (a library module, a top), its parameters are its
-interface: a change that depends on them is checked under probes, tied parameters together
-and combinations of two or more, and a probe that cannot finish, a parameter with no legal
-probe value, or a type parameter or text macro the change depends on leaves it "unchecked for
-parameters", rejected.
+undecided rejects); probes of other values are extra assurance: a difference they find rejects,
+a probe that cannot be built or finish is reported in the scope, never a rejection. For a
+module nothing instantiates (a library module, a top), its parameters are its interface: a
+change that depends on them is checked under probes, tied parameters together and combinations
+of two or more, and a probe that cannot finish, a parameter with no legal probe value, or a
+type parameter or text macro the change depends on leaves it "unchecked for parameters",
+rejected.
 
 A candidate whose change depends on a parameter (``_param_deps.changed_parameters``: the
-changed items closed over the signals that link them to the outputs, the declarations they
-use, localparams and functions) is checked under probes (``harness.parameter_probes``):
-parameterizations no instance uses, that parameter (or the ones its default is tied to)
-changed from its default to the values the change itself compares with (and their
-neighbours), then to the module's own numbers beside it and common widths. A change to a
-generate block or guard none of the parameterizations elaborates also gets the probes that
-elaborate the reference's unused blocks and, per parameter, a value under which the
-candidate elaborates other blocks than the reference. A probe counts only if the reference,
-specialized to it, does not fail against itself (a copy with a comment, so that it is
-simulated and proven, not short-cut); the reasons name it as a probe.
+changed items closed over the signals that link them to the outputs, the declarations they use,
+localparams and functions) is checked under probes (``harness.parameter_probes``):
+parameterizations no instance uses, that parameter (or the ones its default is tied to) changed
+from its default to the values the change itself compares with (and their neighbours), then to
+the module's own numbers beside it and common widths. A change to a generate block or guard
+none of the parameterizations elaborates also gets the probes that elaborate the reference's
+unused blocks and, per parameter, a value under which the candidate elaborates other blocks
+than the reference. A probe counts only if the reference, specialized to it, does not fail
+against itself (a copy with a comment, so that it is simulated and proven, not short-cut); the
+reasons name it as a probe.
 
-The whole verdict shares one deadline (:mod:`rtlopt.formal.budget`, ``formal.timeout_s``):
-the repository's configurations get their shares first, then the probes. The result names
-its scope and every configuration with its verdict (:mod:`._param_scope`).
+The whole verdict shares one deadline (:mod:`rtlopt.formal.budget`, ``formal.timeout_s``): the
+repository's configurations get their shares first, then the probes. The result names its scope
+and every configuration with its verdict (:mod:`._param_scope`).
 """
 
 from __future__ import annotations

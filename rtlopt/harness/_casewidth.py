@@ -1,7 +1,7 @@
 """Case items that Yosys evaluates at their own width.
 
-IEEE 1364 (9.5) sizes every item of a case statement, and the case expression, to the widest
-of them before comparing, so ``case (s) 16'hF123 + 16'h2345:`` with a 32-bit ``s`` matches
+IEEE 1364 (9.5) sizes every item of a case statement, and the case expression, to the widest of
+them before comparing, so ``case (s) 16'hF123 + 16'h2345:`` with a 32-bit ``s`` matches
 ``32'h11468``. Yosys 0.23 evaluates an item at its own (self-determined) width and extends the
 result (``16'h1468``: the carry is lost), which iverilog and the second proof's slang frontend
 do not. Measured alike for ``-K`` (``16'sh8000``), ``~16'h0F0F``, ``16'h8000 << 1`` and in
@@ -9,14 +9,15 @@ do not. Measured alike for ``-K`` (``16'sh8000``), ``~16'h0F0F``, ``16'h8000 << 
 
 An item is judged when its context-determined part (through parentheses, the arithmetic and
 bitwise operators, unary ``+ - ~``, the left operand of a shift or ``**`` and the branches of
-``?:``) holds an operator whose value depends on the width it is evaluated at (``+ - * / %
-** << <<<``, unary ``-`` and ``~``) and the widest operand there is narrower than the
-statement: then the two tools compare different values. Names, constants, concatenations and
-items as wide as the statement are read alike. Widths come from slang's elaboration
-(:mod:`._elaborated`) under the text's parameter values; since a parent may set others, an
-item with an operand narrower than 32 bits is judged too where a net or variable of the
-statement is declared with an overridable parameter (``input [W-1:0] s`` against ``8'hF0 +
-8'h20``; ``DEPTH - 1`` is 32 bits whatever ``DEPTH`` is).
+``?:``) holds an operator whose value depends on the width it is evaluated at (``+ - * / % **
+<< <<< >>>``, unary ``-`` and ``~``), or any operator where the statement or an operand is
+signed (``16'sh8123 >> 1`` in a signed statement: simulation extends the sign first), and the
+widest operand there is narrower than the statement. Names, constants, concatenations, unsigned
+bitwise operators and ``>>``, and items as wide as the statement are read alike. Widths come
+from slang's elaboration (:mod:`._elaborated`) under the text's parameter values; since a
+parent may set others, an item with an operand narrower than 32 bits is judged too where a net
+or variable of the statement is declared with an overridable parameter (``input [W-1:0] s``
+against ``8'hF0 + 8'h20``; ``DEPTH - 1`` is 32 bits whatever ``DEPTH`` is).
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ __all__ = ["case_width_problems"]
 
 _B = "BinaryOperator."
 _U = "UnaryOperator."
-#: Operators whose result keeps bits a narrower evaluation loses (carry, sign, shifted-out).
+#: Operators whose result keeps bits a narrower evaluation loses (carry, sign, shifted-in).
 _SENSITIVE = frozenset(
     [_B + o for o in "Add Subtract Multiply Divide Mod Power".split()]
-    + [_B + "LogicalShiftLeft", _B + "ArithmeticShiftLeft", _U + "Minus", _U + "BitwiseNot"]
+    + [_B + "LogicalShiftLeft", _B + "ArithmeticShiftLeft", _B + "ArithmeticShiftRight"]
+    + [_U + "Minus", _U + "BitwiseNot"]
 )
 #: Binary operators whose two operands take the context's width.
 _BOTH = frozenset(
@@ -59,12 +61,14 @@ def _op(e: Any) -> str:
     return str(getattr(e, "op", ""))
 
 
-def _context_part(e: Any) -> tuple[int, int, bool]:
+def _context_part(e: Any, signed: bool = False) -> tuple[int, int, bool]:
     """The widest and the narrowest self-determined operand of ``e``'s context-determined
-    part, and whether an operator there depends on the width it is evaluated at."""
+    part, and whether an operator there depends on the width it is evaluated at: an
+    arithmetic one, a left or arithmetic shift, unary ``-``/``~``, or any operator where the
+    statement (``signed``) or an operand is signed (the bits it is extended with differ)."""
     k = _kind(e)
     if k == "Conversion" and e.isImplicit:
-        return _context_part(e.operand)
+        return _context_part(e.operand, signed or bool(e.type.isSigned))
     operands: list[Any] = []
     if k == "BinaryOp" and _op(e) in _BOTH:
         operands = [e.left, e.right]
@@ -76,8 +80,9 @@ def _context_part(e: Any) -> tuple[int, int, bool]:
         operands = [e.left, e.right]
     if not operands:
         return int(e.type.bitWidth), int(e.type.bitWidth), False
-    parts = [_context_part(o) for o in operands]
-    sensitive = _op(e) in _SENSITIVE or any(s for _, _, s in parts)
+    parts = [_context_part(o, signed) for o in operands]
+    sign = signed or any(bool(o.type.isSigned) for o in operands)
+    sensitive = _op(e) in _SENSITIVE or sign or any(s for _, _, s in parts)
     return max(w for w, _, _ in parts), min(n for _, n, _ in parts), sensitive
 
 

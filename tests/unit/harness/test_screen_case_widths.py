@@ -33,6 +33,8 @@ def _found(item: str, kind: str = "case", sel: str = "[31:0] s") -> list[str]:
         "a + 4'd15",
         "(a + 4'd1) & 4'hF",
         "a[0] ? 16'd1 + 16'hFFFF : 16'd0",
+        "16'sh8123 >>> 1",  # red team w18: unsigned at 32 bits shifts in 0, Yosys the sign
+        "$signed(16'h8123) >>> 1",
     ],
 )
 def test_a_width_dependent_item_narrower_than_the_statement_is_found(item: str) -> None:
@@ -99,3 +101,11 @@ def test_a_narrow_operand_in_a_statement_a_parent_may_widen_is_found() -> None:
     # `DEPTH - 1` is 32 bits for any DEPTH; a fixed-width statement does not change
     assert not _parameterized("8'hF0")
     assert not _parameterized("8'hF0 + 8'h20", decl="input [7:0] s")
+
+
+def test_any_operator_on_a_narrow_item_of_a_signed_statement_is_found() -> None:
+    # red team w18: `>>` of a signed item in a signed statement: simulation extends the sign
+    # to 32 bits first (32'h7FFFC091), Yosys shifts at 16 bits (16'h4091)
+    assert _found("16'sh8123 >> 1", sel="signed [31:0] s")
+    assert _found("16'sh8123 & 16'shFFFF", sel="signed [31:0] s")
+    assert not _found("16'h8123 >> 1")  # unsigned throughout: read alike
