@@ -179,7 +179,7 @@ def _expand(
         value = (variables or {}).get(name, os.environ.get(name))
         if value is None:
             raise ConfigError(
-                f"variable {name} is set neither in project.filelist_vars nor in the "
+                f"variable {name} is not set, neither in project.filelist_vars nor in the "
                 f"environment (used as {m.group(0)})",
                 path=where,
                 line=line,

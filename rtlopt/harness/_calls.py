@@ -383,7 +383,9 @@ def carried_state_problems(code: str, tree: Any, shift: int = 0) -> list[tuple[i
     """The three rules above for every module of ``code`` (``tree`` its syntax tree, whose
     text starts at ``shift``), as ``(offset, message)``. A text the parser rejects (macros
     aside: the preprocessed text is judged too) that has such code is one problem."""
-    if "`" not in code and any(d.isError() for d in tree.diagnostics) and _CODE.search(code):
+    if any(d.isError() for d in tree.diagnostics):
+        if "`" in code or not _CODE.search(code):
+            return []  # macros left in: the preprocessed text is judged (its tree is whole)
         return [
             (
                 0,

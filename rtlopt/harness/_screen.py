@@ -378,9 +378,11 @@ def screen_candidate(
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)
-    problems += _operator_problems(code, design)
-    ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
-    problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
+    too_long = _operator_problems(code, design)
+    problems += too_long
+    if not too_long:  # the parser (and the elaboration after it) would overflow its stack
+        ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
+        problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
     for line, msg in sorted(problems):

@@ -110,12 +110,12 @@ def test_check_verifies_comment_only_changes(example_repo: Path) -> None:
     report = json.loads(r.stdout)
     mods = {m["module"]: m for m in report["modules"]}
     assert "prio_enc" in mods and "translate_off" in " ".join(mods["prio_enc"]["findings"])
-    # an innocent comment is still a change to verify (and it passes)
+    # an innocent comment is read alike by every tool: nothing to prove, named in a note
     f.write_text(
         text.replace("  assign zero = ~|v;", "  // the all-zero flag\n  assign zero = ~|v;")
     )
     git(example_repo, "add", "-A")
     r = rtlopt(["check", "--json", "--no-ppa"], example_repo)
     assert r.returncode == 0, r.stdout + r.stderr
-    mods = {m["module"]: m for m in json.loads(r.stdout)["modules"]}
-    assert mods["prio_enc"]["equivalence"] == "proven"
+    out = json.loads(r.stdout)
+    assert out["modules"] == [] and any("rtl/prio_enc.v" in n for n in out["notes"]), out

@@ -70,7 +70,9 @@ def test_filelist_unset_variable_names_file_line_and_fix(
 ) -> None:
     monkeypatch.delenv("NOPE_BASE", raising=False)
     (tmp_path / "top.f").write_text("// header\n+incdir+${NOPE_BASE}/inc\n")
-    with pytest.raises(ConfigError, match=r"NOPE_BASE is set neither") as ei:
+    with pytest.raises(
+        ConfigError, match=r"NOPE_BASE is not set, neither in project.filelist_vars"
+    ) as ei:
         read_filelist(tmp_path / "top.f", tmp_path)
     assert ei.value.line == 2 and ei.value.path == (tmp_path / "top.f").resolve()
     assert '"NOPE_BASE=<folder>" to project.filelist_vars' in (ei.value.hint or "")
