@@ -15,7 +15,6 @@ from rtlopt.harness._reference import (
 from rtlopt.harness._screen import (
     ALLOWED_SYSTEM_FUNCTIONS,
     DEFAULT_TB_TOP,
-    REF_SUFFIX,
     same_as_reference,
     screen_candidate,
     screen_preprocessed,
@@ -31,6 +30,7 @@ from rtlopt.harness._semantics import (
 )
 from rtlopt.harness._stimulus import Field
 from rtlopt.harness._testbench import VECTOR_FILE, SealedBench, Testbench, build_testbench
+from rtlopt.harness._vocabulary import REF_SUFFIX
 from rtlopt.verilog import blank_comments, rename_modules
 
 __all__ = [

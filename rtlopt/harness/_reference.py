@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from rtlopt.frontend.model import Design, Module
-from rtlopt.harness._screen import REF_SUFFIX
+from rtlopt.harness._vocabulary import REF_SUFFIX
 from rtlopt.verilog import blank_comments, blank_spans, rename_modules
 
 _FILE_DIRECTIVE = re.compile(r"^[ \t]*`(define|include|timescale|default_nettype)\b.*$", re.M)

@@ -10,6 +10,7 @@ from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
+from rtlopt.harness._expanded import expanded_readings, expanded_texts
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
@@ -21,11 +22,11 @@ from rtlopt.harness._vocabulary import (
     _LINE_DIRECTIVES,
     _TOOL_MACROS,
     ALLOWED_DIRECTIVES,
+    REF_SUFFIX,
 )
 from rtlopt.harness._vocabulary import ALLOWED_SYSTEM_FUNCTIONS as ALLOWED_SYSTEM_FUNCTIONS
 from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans
 
-REF_SUFFIX = "__rtlopt_ref"
 DEFAULT_TB_TOP = "rtlopt_tb"
 
 
@@ -171,10 +172,16 @@ def _reference_readings(design: Design) -> list[tuple[int, str]]:
     context, as :func:`_active_code` reads a candidate), once per design."""
     return reference_readings(
         design,
-        lambda: [
-            _active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)
-        ],
+        lambda: (
+            [_active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)]
+            + _expanded_references(design)
+        ),
     )
+
+
+def _expanded_references(design: Design) -> list[str]:
+    """The reference modules that use macros, expanded (:mod:`._expanded`)."""
+    return expanded_texts(_reference_texts(design), design)
 
 
 def _repo_directives(design: Design) -> set[str]:
@@ -383,6 +390,7 @@ def screen_candidate(
     if not too_long:  # the parser (and the elaboration after it) would overflow its stack
         ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
         problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
+        problems += expanded_readings(text, code, design, ref)
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
     for line, msg in sorted(problems):

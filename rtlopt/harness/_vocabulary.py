@@ -3,6 +3,9 @@ allows or rejects (with the reason shown to the policy), and the macros tools re
 
 from __future__ import annotations
 
+#: The suffix of the renamed reference modules (``<name>__rtlopt_ref``).
+REF_SUFFIX = "__rtlopt_ref"
+
 #: System functions a synthesizable candidate may call: pure, no side effects, no simulator state.
 ALLOWED_SYSTEM_FUNCTIONS = frozenset(
     {

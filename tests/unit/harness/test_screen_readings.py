@@ -301,3 +301,29 @@ def test_a_text_nested_past_the_parser_is_a_problem_not_a_crash() -> None:
     deep += "begin " * 3000 + "q <= d; " + "end " * 3000 + "\nendmodule\n"
     found = _found(deep)
     assert found and "nests deeper" in found[0], found
+
+
+def test_a_repository_macro_that_holds_an_x_case_item_is_read_expanded(tmp_path: Path) -> None:
+    """On the SystemVerilog view path the raw text is screened: a macro from a repository
+    header that expands to an x case item (Yosys: a wildcard) must be seen expanded."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "defs.svh").write_text("`define XITEM 4'b10x1\n`define ONE 4'd1\n")
+    ref = "module m(input [3:0] a, output reg [3:0] y);\n  always @* y = a;\nendmodule\n"
+    design = _design(tmp_path, ref)
+    design = Design(
+        tmp_path,
+        design.target,
+        SourceSet(tmp_path, design.sources.files, include_dirs=(tmp_path / "inc",)),
+        design.modules,
+        design.closure,
+    )
+    head = '`include "defs.svh"\n'
+    cand = (
+        head + "module m(input [3:0] a, output reg [3:0] y);\n"
+        "  always @* case (a) `XITEM: y = 4'd0; default: y = a; endcase\nendmodule\n"
+    )
+    found = screen_candidate(cand, design)
+    assert any("macros expanded" in f for f in found), found
+    # a macro holding a plain constant is read alike: no problem from the expansion
+    plain = cand.replace("`XITEM", "`ONE")
+    assert not any("macros expanded" in f for f in screen_candidate(plain, design))
