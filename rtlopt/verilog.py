@@ -12,7 +12,9 @@ read the way a Verilog compiler reads them. Everything else builds on it:
   :func:`first_module_start` (where an answer's Verilog starts), :func:`header_comment`;
 * renaming: :func:`module_name_sites`, :func:`rename_modules`, :func:`rename_declaration`;
 * hashes: :func:`source_hash` (the exact bytes: a candidate's identity and cache key) and
-  :func:`normalized_hash` (comments and spacing ignored: only to skip duplicates).
+  :func:`normalized_hash` (comments and spacing ignored: only to skip duplicates);
+* compiler directives: the one list of directive words (:data:`DIRECTIVES` and its groups)
+  every reader builds its patterns from (:func:`alternation`).
 """
 
 from __future__ import annotations
@@ -23,10 +25,18 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "CONDITIONAL_DIRECTIVES",
+    "DIRECTIVES",
     "ESCAPED_IDENTIFIER",
     "IDENTIFIER",
+    "MACRO_DIRECTIVES",
+    "OTHER_DIRECTIVES",
+    "PARAMETER_SCAN_DIRECTIVES",
+    "PASS_THROUGH_DIRECTIVES",
+    "PREPROCESSOR_DIRECTIVES",
     "WHITESPACE",
     "ModuleSpan",
+    "alternation",
     "blank_comments",
     "blank_spans",
     "comments",
@@ -56,6 +66,48 @@ _IDENT = re.compile(IDENTIFIER)
 WHITESPACE = " \t\n\r\f"
 ESCAPED_IDENTIFIER = r"\\[^ \t\n\r\f]+"
 _ESCAPED = re.compile(ESCAPED_IDENTIFIER)
+
+# ------------------------------------------------------------------------ compiler directives
+
+#: The conditional directives (```ifdef M`` ... ```endif``).
+CONDITIONAL_DIRECTIVES = ("ifdef", "ifndef", "elsif", "else", "endif")
+#: The directives that set or clear text macros.
+MACRO_DIRECTIVES = ("define", "undef", "undefineall")
+#: What a preprocessor acts on and leaves out of its output: conditionals, macros, includes.
+PREPROCESSOR_DIRECTIVES = (*CONDITIONAL_DIRECTIVES, *MACRO_DIRECTIVES, "include")
+#: The directives a preprocessor passes through: the state (time unit, implicit net type, cell
+#: marking, unconnected-port pull) the text after them is compiled in.
+PASS_THROUGH_DIRECTIVES = (
+    "timescale",
+    "default_nettype",
+    "celldefine",
+    "endcelldefine",
+    "unconnected_drive",
+    "nounconnected_drive",
+    "resetall",
+)
+#: The other IEEE 1364/1800 directives the readers know (``__FILE__``/``__LINE__`` expand to
+#: the place they are written at).
+OTHER_DIRECTIVES = ("line", "pragma", "begin_keywords", "end_keywords", "__FILE__", "__LINE__")
+#: Every compiler directive: a backtick word that is none of these is a text macro's use.
+DIRECTIVES = frozenset(PREPROCESSOR_DIRECTIVES + PASS_THROUGH_DIRECTIVES + OTHER_DIRECTIVES)
+#: The directives the parameter-dependence readers (``frontend._param_deps``,
+#: ``evaluate._params``) pass over. The five left out count as a macro's use there, which only
+#: asks for more checks (a macro's body may name any parameter), never for fewer.
+PARAMETER_SCAN_DIRECTIVES = DIRECTIVES - {
+    "undefineall",
+    "unconnected_drive",
+    "nounconnected_drive",
+    "__FILE__",
+    "__LINE__",
+}
+
+
+def alternation(words: Iterable[str]) -> str:
+    """``words`` as a regular-expression alternation ``a|b|c``: escaped, longest first (a word
+    is never cut short by a shorter one it begins with), the same for the same set."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
 
 # ---------------------------------------------------------------------------------- lexing
 

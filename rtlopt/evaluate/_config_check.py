@@ -36,6 +36,7 @@ from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
+from rtlopt.verilog import MACRO_DIRECTIVES, alternation
 
 __all__ = ["CONFIG_CLOSE", "CONFIG_OPEN", "ConfigurationCheck"]
 
@@ -47,8 +48,11 @@ progress = logging.getLogger("rtlopt.evaluate.configuration")
 CONFIG_OPEN = "// rtlopt: configuration\n"
 CONFIG_CLOSE = "// rtlopt: end of configuration\n"
 
-#: A directive before a text's module that makes it a copy of the whole file.
-_FILE_DIRECTIVE = re.compile(r"^[ \t]*`(?:ifdef|ifndef|define|undef|include|undefineall)\b", re.M)
+#: A directive before a text's module that makes it a copy of the whole file (one that opens a
+#: conditional, sets macros or includes; ```elsif``/```else``/```endif`` follow an opening one).
+_FILE_DIRECTIVE = re.compile(
+    rf"^[ \t]*`(?:{alternation(['ifdef', 'ifndef', *MACRO_DIRECTIVES, 'include'])})\b", re.M
+)
 
 #: At most this many other configurations are proven per candidate.
 MAX_PROOFS = 4
@@ -236,9 +240,7 @@ class ConfigurationCheck:
         name = self.design.target.name
         span = next((m for m in module_spans(text) if m.name == name), None)
         head = blank_comments(text[: span.start if span else len(text)], strings=False)
-        if not re.search(
-            r"^[ \t]*`(?:ifdef|ifndef|define|undef|include|undefineall)\b", head, re.M
-        ):
+        if not _FILE_DIRECTIVE.search(head):
             return text
         return configured(text, name, macros, config, derived=self.derived())
 

@@ -23,7 +23,13 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from rtlopt.verilog import blank_comments
+from rtlopt.verilog import (
+    CONDITIONAL_DIRECTIVES,
+    DIRECTIVES,
+    PREPROCESSOR_DIRECTIVES,
+    alternation,
+    blank_comments,
+)
 
 __all__ = [
     "TOOL_MACROS",
@@ -70,7 +76,7 @@ OTHER_BUILD = "`other build: "
 #: At most this many tested macros are enumerated (2**n readings of each text).
 MAX_MACROS = 10
 
-_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include)\b")
+_DIRECTIVE = re.compile(rf"`({alternation(PREPROCESSOR_DIRECTIVES)})\b")
 _ARGUMENT = re.compile(r"[ \t]*([A-Za-z_][\w$]*)?")
 _CONDITION = re.compile(r"`(?:ifdef|ifndef|elsif)\s+([A-Za-z_][\w$]*)")
 _TOKEN = re.compile(r"[A-Za-z_][\w$]*|\\\S+|\d[\w']*|'[sS]?[bBoOdDhH]\s*[\w?]+|\"[^\"\n]*\"|\S")
@@ -134,7 +140,7 @@ def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
             a = _ARGUMENT.match(code, pos)
             assert a is not None  # the pattern matches the empty string
             arg, pos = a.group(1) or "", a.end()
-        if kind in ("ifdef", "ifndef", "elsif", "else", "endif"):
+        if kind in CONDITIONAL_DIRECTIVES:
             off.append(f"`{kind} {arg}".rstrip())
         if kind in ("ifdef", "ifndef"):
             taken = (arg in state) == (kind == "ifdef")
@@ -172,7 +178,9 @@ def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
 
 _INCLUDE = re.compile(r'`include\s+"([^"\n]+)"')
 _GUARD_HEAD = re.compile(r"\s*`ifndef\s+(\w+)\s*\n\s*`define\s+(\w+)\b[^\n]*\n")
-_NESTING = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*([A-Za-z_][\w$]*)?")
+_NESTING = re.compile(
+    rf"`({alternation([*CONDITIONAL_DIRECTIVES, 'define'])})\b[ \t]*([A-Za-z_][\w$]*)?"
+)
 
 
 def include_guard(code: str) -> str:
@@ -232,16 +240,11 @@ def external_macros(files: Iterable[Path], include_dirs: Iterable[Path]) -> froz
 
 
 _USE = re.compile(r"`([A-Za-z_][\w$]*)")
-_KEYWORDS = frozenset(
-    "ifdef ifndef elsif else endif define undef undefineall include timescale resetall "
-    "default_nettype celldefine endcelldefine line pragma begin_keywords end_keywords "
-    "unconnected_drive nounconnected_drive __FILE__ __LINE__".split()
-)
 
 
 def used_macros(code: str) -> set[str]:
     """The text macros ``code`` (comments blanked) expands."""
-    return set(_USE.findall(code)) - _KEYWORDS
+    return set(_USE.findall(code)) - DIRECTIVES
 
 
 def selecting_macros(

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
+from rtlopt.verilog import CONDITIONAL_DIRECTIVES, alternation
 
 __all__ = [
     "configuration_macros",
@@ -21,7 +22,7 @@ __all__ = [
     "package_files",
 ]
 
-_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define)\b[ \t]*(\w*)")
+_DIRECTIVE = re.compile(rf"`({alternation([*CONDITIONAL_DIRECTIVES, 'define'])})\b[ \t]*(\w*)")
 _NESTING = re.compile(r"`(ifdef|ifndef|elsif|endif)\b[ \t]*(\w*)")
 
 

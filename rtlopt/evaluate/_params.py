@@ -49,6 +49,7 @@ from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
+from rtlopt.verilog import PARAMETER_SCAN_DIRECTIVES, alternation
 
 if TYPE_CHECKING:
     from rtlopt.frontend._param_deps import ParamDependence
@@ -68,9 +69,7 @@ __all__ = ["ParameterCheck"]
 
 #: A parameter (``parameter``, an SV header ``#(``) or a text macro other than a directive.
 _PARAMETRIC = re.compile(
-    r"\bparameter\b|#\s*\(|`(?!(?:define|undef|ifdef|ifndef|elsif|else|endif|include|"
-    r"timescale|default_nettype|resetall|celldefine|endcelldefine|line|pragma|begin_keywords|"
-    r"end_keywords)\b)[A-Za-z_]"
+    rf"\bparameter\b|#\s*\(|`(?!(?:{alternation(PARAMETER_SCAN_DIRECTIVES)})\b)[A-Za-z_]"
 )
 
 #: An include inside the module: what it declares or uses is not in the module's own text.

@@ -12,16 +12,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
-from rtlopt.verilog import blank_comments, module_spans
+from rtlopt.verilog import (
+    CONDITIONAL_DIRECTIVES,
+    DIRECTIVES,
+    PASS_THROUGH_DIRECTIVES,
+    alternation,
+    blank_comments,
+    module_spans,
+)
 
 __all__ = ["PASS_DIRECTIVE", "last_state", "repository_includes", "state_left"]
 
 #: Directives the preprocessor passes through: the state a module is read in.
-PASS_DIRECTIVE = re.compile(
-    r"^[ \t]*`(timescale|default_nettype|celldefine|endcelldefine|unconnected_drive"
-    r"|nounconnected_drive|resetall)\b[^\n]*",
-    re.M,
-)
+PASS_DIRECTIVE = re.compile(rf"^[ \t]*`({alternation(PASS_THROUGH_DIRECTIVES)})\b[^\n]*", re.M)
 
 #: The pass-through state every compilation starts in (``resetall``'s), white space removed.
 _DEFAULT_STATE = frozenset({"`default_nettypewire", "`endcelldefine", "`nounconnected_drive"})
@@ -53,7 +56,7 @@ def _end_state(directives: Sequence[str]) -> dict[str, str]:
 
 
 #: A conditional directive: its word and the macro it tests.
-_CONDITIONAL = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b[ \t]*([A-Za-z_]\w*)?")
+_CONDITIONAL = re.compile(rf"`({alternation(CONDITIONAL_DIRECTIVES)})\b[ \t]*([A-Za-z_]\w*)?")
 
 #: The most macros whose every assignment :func:`_differing_kind` tries (2**8 end states).
 _MAX_MACROS = 8
@@ -113,14 +116,6 @@ def _differing_kind(mine: list[tuple[Guard, str]], theirs: list[tuple[Guard, str
     return ""
 
 
-#: Compiler directives: a backtick word that is none of these is a macro use.
-_DIRECTIVES = frozenset(
-    "define undef undefineall ifdef ifndef elsif else endif include timescale default_nettype "
-    "resetall celldefine endcelldefine unconnected_drive nounconnected_drive line pragma "
-    "begin_keywords end_keywords __FILE__ __LINE__".split()
-)
-
-
 def _outside(text: str) -> list[str]:
     """The code of ``text`` outside its modules (comments aside, white space collapsed)."""
     code = blank_comments(text, strings=False)
@@ -135,7 +130,7 @@ def _outside_macros(text: str) -> list[str]:
     """The macros ``text`` uses outside its modules, in order (a use may expand to a
     pass-through directive that no pattern on the text sees)."""
     words = re.findall(r"`([A-Za-z_]\w*)", "\n".join(_outside(text)))
-    return [w for w in words if w not in _DIRECTIVES]
+    return [w for w in words if w not in DIRECTIVES]
 
 
 def _directive_after(text: str, name: str) -> bool:

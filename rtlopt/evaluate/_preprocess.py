@@ -47,7 +47,10 @@ from rtlopt.frontend._unit import directive_skeleton, is_skeleton
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name, reference_modules
 from rtlopt.verilog import (
+    PASS_THROUGH_DIRECTIVES,
+    PREPROCESSOR_DIRECTIVES,
     ModuleSpan,
+    alternation,
     blank_comments,
     first_module_start,
     module_spans,
@@ -568,24 +571,13 @@ def directives_before_module(text: str) -> bool:
     start = first_module_start(text)
     head = blank_comments(text[: start if start is not None else len(text)], strings=False)
     return any(
-        m.group(1) not in _PASS_NAMES for m in re.finditer(r"^[ \t]*`([A-Za-z_]\w*)", head, re.M)
+        m.group(1) not in PASS_THROUGH_DIRECTIVES
+        for m in re.finditer(r"^[ \t]*`([A-Za-z_]\w*)", head, re.M)
     )
 
 
 #: A conditional or macro-state directive line (``switched_off`` counts it as dropped).
-_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include)\b")
-
-_PASS_NAMES = frozenset(
-    {
-        "timescale",
-        "default_nettype",
-        "celldefine",
-        "endcelldefine",
-        "resetall",
-        "unconnected_drive",
-        "nounconnected_drive",
-    }
-)
+_DIRECTIVE = re.compile(rf"`({alternation(PREPROCESSOR_DIRECTIVES)})\b")
 
 
 def _error_line(message: str, name: str) -> str:

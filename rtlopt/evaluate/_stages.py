@@ -17,6 +17,7 @@ from rtlopt.evaluate._messages import compile_error_summary, interface_problem, 
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
+from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
@@ -213,7 +214,7 @@ def _copies(text: str, name: str) -> str:
     )
 
 
-_OUTSIDE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include)\b[^\n]*")
+_OUTSIDE = re.compile(rf"`({alternation(PREPROCESSOR_DIRECTIVES)})\b[^\n]*")
 
 
 def _outside_directives(text: str, reference: str, name: str) -> str:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rtlopt.frontend._slang import node_kind
+from rtlopt.verilog import PARAMETER_SCAN_DIRECTIVES as _DIRECTIVES
 
 __all__ = ["ParamDependence", "changed_parameters", "compared", "literal_numbers"]
 
@@ -295,12 +296,6 @@ def _closure(
             elif n not in _KEYWORDS and not n.startswith("$"):
                 todo += users[n]
     return found, macros
-
-
-_DIRECTIVES = frozenset(
-    "define undef ifdef ifndef elsif else endif include timescale default_nettype resetall "
-    "celldefine endcelldefine line pragma begin_keywords end_keywords".split()
-)
 
 
 def _macros(m: _Module, k: int) -> set[str]:

@@ -27,15 +27,18 @@ from pathlib import Path
 
 from rtlopt.errors import DesignError
 from rtlopt.frontend._files import read_source
-from rtlopt.verilog import blank_comments
+from rtlopt.verilog import (
+    PASS_THROUGH_DIRECTIVES,
+    PREPROCESSOR_DIRECTIVES,
+    alternation,
+    blank_comments,
+)
 
 __all__ = ["directive_skeleton", "macro_skeleton", "skeleton_file"]
 
 log = logging.getLogger(__name__)
 
-_DIRECTIVE = re.compile(
-    r"^[ \t]*`(define|undef|undefineall|ifdef|ifndef|elsif|else|endif|include)\b"
-)
+_DIRECTIVE = re.compile(rf"^[ \t]*`({alternation(PREPROCESSOR_DIRECTIVES)})\b")
 _GUARD = re.compile(r"^\s*`ifndef\s+(\w+)\s*\n\s*`define\s+\1\b[^\n]*$", re.M)
 _INCLUDE_NAME = re.compile(r'`include\s+"([^"]+)"')
 _MODULE_SUFFIXES = (".v", ".sv")
@@ -147,9 +150,7 @@ def skeleton_file(source: Path, include_dirs: Sequence[Path] = ()) -> Path | Non
 
 
 _ANY_DIRECTIVE = re.compile(
-    r"^[ \t]*`(define|undef|undefineall|ifdef|ifndef|elsif|else|endif|include|timescale"
-    r"|default_nettype|celldefine|endcelldefine|unconnected_drive|nounconnected_drive"
-    r"|resetall)\b"
+    rf"^[ \t]*`({alternation(PREPROCESSOR_DIRECTIVES + PASS_THROUGH_DIRECTIVES)})\b"
 )
 
 

@@ -15,16 +15,12 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design
 from rtlopt.harness._readings import reading_problems
-from rtlopt.verilog import blank_comments
+from rtlopt.verilog import DIRECTIVES, alternation, blank_comments
 
 __all__ = ["expanded", "expanded_readings", "expanded_texts", "uses_macros"]
 
 #: A backtick word that is no compiler directive: a macro use.
-_MACRO = re.compile(
-    r"`(?!(?:define|undef|undefineall|ifdef|ifndef|elsif|else|endif|include|timescale|"
-    r"default_nettype|resetall|celldefine|endcelldefine|unconnected_drive|nounconnected_drive|"
-    r"line|pragma|begin_keywords|end_keywords|__FILE__|__LINE__)\b)[A-Za-z_]\w*"
-)
+_MACRO = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)[A-Za-z_]\w*")
 
 
 def uses_macros(code: str) -> bool:

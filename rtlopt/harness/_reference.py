@@ -7,7 +7,13 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design, Module
 from rtlopt.harness._vocabulary import REF_SUFFIX
-from rtlopt.verilog import blank_comments, blank_spans, rename_modules
+from rtlopt.verilog import (
+    PREPROCESSOR_DIRECTIVES,
+    alternation,
+    blank_comments,
+    blank_spans,
+    rename_modules,
+)
 
 _FILE_DIRECTIVE = re.compile(r"^[ \t]*`(define|include|timescale|default_nettype)\b.*$", re.M)
 
@@ -34,7 +40,11 @@ def _file_directives(path: Path, text: str, spans: list[tuple[int, int]]) -> lis
     return out
 
 
-_ANY_DIRECTIVE = re.compile(r"^[ \t]*`(define|undef|include|ifdef|ifndef|elsif|else|endif)\b")
+#: A preprocessor line the context text keeps: ```undefineall`` is not one (nor may a candidate
+#: repeat it: it is not among the screen's ``_vocabulary._LINE_DIRECTIVES``).
+_ANY_DIRECTIVE = re.compile(
+    rf"^[ \t]*`({alternation(d for d in PREPROCESSOR_DIRECTIVES if d != 'undefineall')})\b"
+)
 
 
 def target_context_text(design: Design) -> str:

@@ -25,7 +25,16 @@ from rtlopt.harness._vocabulary import (
     REF_SUFFIX,
 )
 from rtlopt.harness._vocabulary import ALLOWED_SYSTEM_FUNCTIONS as ALLOWED_SYSTEM_FUNCTIONS
-from rtlopt.verilog import blank_comments, blank_spans, comments, line_of, module_spans
+from rtlopt.verilog import (
+    CONDITIONAL_DIRECTIVES,
+    PASS_THROUGH_DIRECTIVES,
+    alternation,
+    blank_comments,
+    blank_spans,
+    comments,
+    line_of,
+    module_spans,
+)
 
 DEFAULT_TB_TOP = "rtlopt_tb"
 
@@ -86,13 +95,9 @@ def _inactive(text: str, design: Design, at: int, cache: list[list[tuple[int, in
 
 
 #: A conditional directive (for :func:`_trailing_pass_through`).
-_COND_RE = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b[^\n]*")
+_COND_RE = re.compile(rf"`({alternation(CONDITIONAL_DIRECTIVES)})\b[^\n]*")
 #: A line that holds only a pass-through directive (the state the files after it are read in).
-_PASS_LINE_RE = re.compile(
-    r"^[ \t]*`(timescale|default_nettype|celldefine|endcelldefine|unconnected_drive"
-    r"|nounconnected_drive|resetall)\b[^\n]*$",
-    re.M,
-)
+_PASS_LINE_RE = re.compile(rf"^[ \t]*`({alternation(PASS_THROUGH_DIRECTIVES)})\b[^\n]*$", re.M)
 
 
 def _trailing_pass_through(code: str, at: int) -> bool:

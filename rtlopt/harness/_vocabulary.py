@@ -3,6 +3,8 @@ allows or rejects (with the reason shown to the policy), and the macros tools re
 
 from __future__ import annotations
 
+from rtlopt.verilog import DIRECTIVES, PREPROCESSOR_DIRECTIVES
+
 #: The suffix of the renamed reference modules (``<name>__rtlopt_ref``).
 REF_SUFFIX = "__rtlopt_ref"
 
@@ -64,52 +66,33 @@ ALLOWED_DIRECTIVES = frozenset(
     {"timescale", "default_nettype", "resetall", "celldefine", "endcelldefine"}
 )
 
-_DIRECTIVES = (
-    frozenset(
-        {
-            "include",
-            "define",
-            "undef",
-            "undefineall",
-            "ifdef",
-            "ifndef",
-            "elsif",
-            "else",
-            "endif",
-            "line",
-            "pragma",
-            "begin_keywords",
-            "end_keywords",
-            "uselib",
-            "unconnected_drive",
-            "nounconnected_drive",
-            "__FILE__",
-            "__LINE__",
-            "protect",
-            "endprotect",
-            "protected",
-            "endprotected",
-            "delay_mode_zero",
-            "delay_mode_unit",
-            "delay_mode_path",
-            "delay_mode_distributed",
-            "default_decay_time",
-            "default_trireg_strength",
-            "accelerate",
-            "noaccelerate",
-            "expand_vectornets",
-            "noexpand_vectornets",
-            "suppress_faults",
-            "nosuppress_faults",
-            "enable_portfaults",
-            "disable_portfaults",
-            "remove_gatenames",
-            "noremove_gatenames",
-            "remove_netnames",
-            "noremove_netnames",
-        }
-    )
-    | ALLOWED_DIRECTIVES
+#: Every directive the screen knows: the standard ones and the legacy ones of older simulators.
+_DIRECTIVES = DIRECTIVES | frozenset(
+    {
+        "uselib",
+        "protect",
+        "endprotect",
+        "protected",
+        "endprotected",
+        "delay_mode_zero",
+        "delay_mode_unit",
+        "delay_mode_path",
+        "delay_mode_distributed",
+        "default_decay_time",
+        "default_trireg_strength",
+        "accelerate",
+        "noaccelerate",
+        "expand_vectornets",
+        "noexpand_vectornets",
+        "suppress_faults",
+        "nosuppress_faults",
+        "enable_portfaults",
+        "disable_portfaults",
+        "remove_gatenames",
+        "noremove_gatenames",
+        "remove_netnames",
+        "noremove_netnames",
+    }
 )
 
 #: Keywords that have no place in a synthesizable rewrite and could reach the simulator.
@@ -165,9 +148,8 @@ _FORBIDDEN_KEYWORDS: dict[str, str] = {
 }
 
 #: Directives whose whole line is the key compared with the repository's lines.
-_LINE_DIRECTIVES = frozenset(
-    {"include", "define", "undef", "ifdef", "ifndef", "elsif", "else", "endif"}
-)
+#: (```undefineall`` is not one: a candidate never holds it.)
+_LINE_DIRECTIVES = frozenset(PREPROCESSOR_DIRECTIVES) - {"undefineall"}
 
 #: Macros one tool defines and another does not: a conditional on them would let simulation and
 #: synthesis read different designs, whatever the repository does. (``__ICARUS__`` is undefined

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 from rtlopt.verilog import (
+    CONDITIONAL_DIRECTIVES,
+    DIRECTIVES,
+    MACRO_DIRECTIVES,
+    OTHER_DIRECTIVES,
+    PARAMETER_SCAN_DIRECTIVES,
+    PASS_THROUGH_DIRECTIVES,
+    PREPROCESSOR_DIRECTIVES,
+    alternation,
     blank_comments,
     comments,
     first_module_start,
@@ -128,3 +138,27 @@ def test_normalized_hash_ignores_comment_markers_only_outside_strings() -> None:
     assert normalized_hash(a) != normalized_hash('initial $display("// y");')
     assert normalized_hash(a) == normalized_hash('initial  $display("// x");  // z')
     assert source_hash(a) != source_hash(a + "\n")
+
+
+def test_directive_groups_are_disjoint_and_make_up_the_whole_list() -> None:
+    groups = [CONDITIONAL_DIRECTIVES, MACRO_DIRECTIVES, PASS_THROUGH_DIRECTIVES, OTHER_DIRECTIVES]
+    words = [w for g in groups for w in g] + ["include"]
+    assert len(words) == len(set(words)) == len(DIRECTIVES)
+    assert set(words) == DIRECTIVES
+    assert set(PREPROCESSOR_DIRECTIVES) == {*CONDITIONAL_DIRECTIVES, *MACRO_DIRECTIVES, "include"}
+    assert PARAMETER_SCAN_DIRECTIVES < DIRECTIVES
+    assert "undefineall" not in PARAMETER_SCAN_DIRECTIVES and "define" in PARAMETER_SCAN_DIRECTIVES
+
+
+def test_alternation_matches_whole_words_and_is_order_free() -> None:
+    pattern = alternation(["else", "elsif", "undef", "undefineall", "__FILE__"])
+    assert pattern == alternation(["__FILE__", "undefineall", "undef", "elsif", "else"])
+    # longest first: without a word boundary after it, the longer word still wins
+    assert [m.group(0) for m in re.finditer(pattern, "`elsif `undefineall `else")] == [
+        "elsif",
+        "undefineall",
+        "else",
+    ]
+    assert re.fullmatch(alternation(["a.b"]), "a.b") and not re.fullmatch(
+        alternation(["a.b"]), "axb"
+    )
