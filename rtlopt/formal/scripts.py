@@ -225,6 +225,9 @@ def prepare_lines(
     structure: bool = False,
     secret: str = "",
 ) -> list[str]:
+    """Both designs read and prepared for a comparison (initial values dropped, the latches of
+    the compared modules counted, sequential modes' clocking); with ``structure`` also
+    :data:`STRUCTURE_JSON` and the drivers check (:func:`drivers_lines`)."""
     rtlil = result_name(secret, DRIVERS["rtlil"]) if structure and secret else ""
     lines = _load(design, reference_file, candidate_files, include_dirs, rtlil)
     if structure:
@@ -246,6 +249,8 @@ def prepare_lines(
     if plan.mode in ("seq", "bmc"):
         lines.append("clk2fflogic" if plan.clk2fflogic else "async2sync")
         lines.append("opt_clean")
+    if structure:
+        lines += drivers_lines(design, secret)
     return lines
 
 
@@ -356,8 +361,6 @@ def equiv_script(
         structure=structure,
         secret=secret,
     )
-    if structure:
-        lines += drivers_lines(design, secret)
     seq = plan.mode in ("seq", "bmc")
     lines += [
         f"log {MARK} witness",
@@ -450,8 +453,6 @@ def formal_script(
         structure=structure,
         secret=secret,
     )
-    if structure:
-        lines += drivers_lines(design, secret)
     seq = plan.mode in ("seq", "bmc")
     ignore = "" if strict_x else "-ignore_gold_x "
     lines += [
