@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
-from rtlopt.formal.channel import new_secret
+from rtlopt.formal.channel import new_secret, result_name, span
 from rtlopt.formal.clocking import Clocking
-from rtlopt.formal.scripts import FormalPlan
+from rtlopt.formal.crash import raise_if_crashed
+from rtlopt.formal.scripts import DRIVERS, FormalPlan
 from rtlopt.frontend.model import Design
-from rtlopt.tools import require_tool
+from rtlopt.tools import Limits, ToolRun, require_tool, run_tool
 
-__all__ = ["Job", "elapsed", "read_text", "workdir_of", "yosys_argv"]
+__all__ = ["Job", "elapsed", "read_text", "run_script", "workdir_of", "yosys_argv"]
 
 
 @dataclass(frozen=True)
@@ -70,3 +71,34 @@ def read_text(path: Path) -> str:
         return path.read_text(errors="replace")
     except OSError:
         return ""
+
+
+def run_script(
+    job: Job, script: Path, *, seconds: float, results: Sequence[str], what: str, structure: bool
+) -> tuple[ToolRun, str]:
+    """Run an engine's Yosys ``script`` (``<stem>.ys``) in its folder, its log in ``<stem>.log``
+    and its output in ``<stem>.out``, the ``results`` files of an earlier run removed first.
+
+    Returns the run and its log text (the output when the log is missing); the witness and,
+    with ``structure``, the drivers check are counted as ``vacuity`` time.
+
+    Raises:
+        ToolFailed: Yosys crashed (:func:`~rtlopt.formal.crash.raise_if_crashed`).
+    """
+    wd = script.parent
+    for name in results:
+        (wd / result_name(job.secret, name)).unlink(missing_ok=True)
+    log_name = script.with_suffix(".log").name
+    run = run_tool(
+        yosys_argv(log_name, script.name),
+        cwd=wd,
+        log_path=script.with_suffix(".out"),
+        limits=Limits(seconds, job.memory_mb),
+        raise_on_timeout=False,
+    )
+    raise_if_crashed(run, what)
+    text = read_text(wd / log_name) or run.output()
+    job.add_time("vacuity", span(wd, job.secret, "witness_start", "witness"))
+    if structure:
+        job.add_time("vacuity", span(wd, job.secret, "drivers_start", DRIVERS["gate"]))
+    return run, text

@@ -5,13 +5,11 @@ from __future__ import annotations
 import logging
 
 from rtlopt.errors import ToolFailed
-from rtlopt.formal.channel import result_name, result_text, span
-from rtlopt.formal.crash import raise_if_crashed
-from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
+from rtlopt.formal.channel import result_text
+from rtlopt.formal.job import Job, elapsed, run_script, workdir_of
 from rtlopt.formal.logparse import MiterRun, method_name, miter_verdict, phases
-from rtlopt.formal.scripts import DRIVERS, formal_script
+from rtlopt.formal.scripts import formal_script
 from rtlopt.results import FormalResult, Verdict
-from rtlopt.tools import Limits, run_tool
 
 log = logging.getLogger(__name__)
 
@@ -51,22 +49,11 @@ def run(
         structure=structure,
         secret=job.secret,
     )
-    for name in RESULTS:
-        (wd / result_name(job.secret, name)).unlink(missing_ok=True)
     ys = wd / "equiv.ys"
     ys.write_text(script)
-    run = run_tool(
-        yosys_argv("equiv.log", ys.name),
-        cwd=wd,
-        log_path=wd / "equiv.out",
-        limits=Limits(left, job.memory_mb),
-        raise_on_timeout=False,
+    run, text = run_script(
+        job, ys, seconds=left, results=RESULTS, what="the SAT miter", structure=structure
     )
-    raise_if_crashed(run, "the SAT miter")
-    text = read_text(wd / "equiv.log") or run.output()
-    job.add_time("vacuity", span(wd, job.secret, "witness_start", "witness"))
-    if structure:
-        job.add_time("vacuity", span(wd, job.secret, "drivers_start", DRIVERS["gate"]))
     found = MiterRun(
         text,
         job.secret,

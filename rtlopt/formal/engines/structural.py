@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from rtlopt.formal.channel import first_marker, result_name, result_text, span
-from rtlopt.formal.crash import raise_if_crashed
-from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
+from rtlopt.formal.channel import first_marker, result_text
+from rtlopt.formal.job import Job, elapsed, run_script, workdir_of
 from rtlopt.formal.logparse import (
     MiterRun,
     early_verdict,
@@ -12,9 +11,8 @@ from rtlopt.formal.logparse import (
     method_name,
     witness_problem,
 )
-from rtlopt.formal.scripts import DRIVERS, equiv_script
+from rtlopt.formal.scripts import equiv_script
 from rtlopt.results import FormalResult, Verdict
-from rtlopt.tools import Limits, run_tool
 
 __all__ = ["run"]
 
@@ -42,20 +40,14 @@ def run(
         )
     )
     wd = eq_script.parent
-    for name in ("witness_start", "witness", "equiv_status"):
-        (wd / result_name(job.secret, name)).unlink(missing_ok=True)
-    run = run_tool(
-        yosys_argv("equiv_struct.log", eq_script.name),
-        cwd=wd,
-        log_path=wd / "equiv_struct.out",
-        limits=Limits(left, job.memory_mb),
-        raise_on_timeout=False,
+    run, text = run_script(
+        job,
+        eq_script,
+        seconds=left,
+        results=("witness_start", "witness", "equiv_status"),
+        what="the structural proof",
+        structure=structure,
     )
-    raise_if_crashed(run, "the structural proof")
-    text = read_text(wd / "equiv_struct.log") or run.output()
-    job.add_time("vacuity", span(wd, job.secret, "witness_start", "witness"))
-    if structure:
-        job.add_time("vacuity", span(wd, job.secret, "drivers_start", DRIVERS["gate"]))
     found = MiterRun(text, job.secret, run.returncode, run.timed_out)
     early = early_verdict(found, job.plan, job.cfg, elapsed(job.start))
     if early is not None:
