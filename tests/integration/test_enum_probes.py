@@ -11,26 +11,11 @@ from pathlib import Path
 import pytest
 from _fixture_repo import committed_repo, run_rtlopt
 
+from tests.enum_design import PKG, TOP, leaf
+
 pytestmark = [pytest.mark.tools, pytest.mark.slow]  # two evaluations with probes, ~15 s each
 
-PKG = """package mode_pkg;
-  typedef enum integer {ModeNone = 0, ModeFast = 2, ModeSlow = 3} mode_e;
-endpackage
-"""
-LEAF = """module leaf import mode_pkg::*; #(parameter mode_e MODE = ModeFast)
-  (input [3:0] a, output [3:0] y);
-  if (MODE == ModeSlow) begin : g_slow
-    assign y = ~a;
-  end else begin : g_other
-    assign y = a;
-  end
-endmodule
-"""
-TOP = """module top import mode_pkg::*; (input [3:0] a, output [3:0] y, output [3:0] z);
-  leaf #(.MODE(ModeSlow)) u_slow (.a(a), .y(y));
-  leaf u_def (.a(a), .y(z));
-endmodule
-"""
+LEAF = leaf()
 TOML = '[project]\nfilelists = ["files.f"]\nexclude = ["cand/**"]\n'
 
 

@@ -11,25 +11,9 @@ from rtlopt.frontend import load_design, parameterizations
 from rtlopt.frontend._enum_params import typed_overrides
 from rtlopt.frontend._params import enum_members, never_elaborated, probe
 from rtlopt.frontend.model import Design
+from tests.enum_design import PKG, TOP, leaf
 
-PKG = """package mode_pkg;
-  typedef enum integer {ModeNone = 0, ModeFast = 2, ModeSlow = 3} mode_e;
-endpackage
-"""
-LEAF = """module leaf import mode_pkg::*; #(parameter mode_e MODE = ModeFast, parameter int W = 4)
-  (input [W-1:0] a, output [W-1:0] y);
-  if (MODE == ModeSlow) begin : g_slow
-    assign y = ~a;
-  end else begin : g_other
-    assign y = a;
-  end
-endmodule
-"""
-TOP = """module top import mode_pkg::*; (input [3:0] a, output [3:0] y, output [3:0] z);
-  leaf #(.MODE(ModeSlow)) u_slow (.a(a), .y(y));
-  leaf u_def (.a(a), .y(z));
-endmodule
-"""
+LEAF = leaf(width_parameter=True)
 
 
 def _design(tmp_path: Path) -> Design:
