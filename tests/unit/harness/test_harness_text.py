@@ -65,6 +65,18 @@ def make_design(tmp_path: Path, text: str = SRC) -> Design:
     return Design(tmp_path, top, SourceSet(tmp_path, (f,)), mods, (f,), ("sub", "leaf"))
 
 
+_PORTS = (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0))
+
+
+def file_design(tmp_path: Path, text: str, names: tuple[str, ...] = ("top",)) -> Design:
+    """``text`` as ``top.v`` and a design of its modules ``names`` (ports ``a`` and ``y``
+    each), built by hand; ``top`` is the target."""
+    f = tmp_path / "top.v"
+    f.write_text(text)
+    mods = {name: _module(f, text, name, _PORTS) for name in names}
+    return Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,)), mods, (f,), ())
+
+
 def test_blank_comments_keeps_offsets() -> None:
     text = 'a // $finish\nb /* x\n y */ c "str $display" d'
     out = blank_comments(text)
@@ -200,18 +212,7 @@ def test_a_continued_define_is_judged_with_its_continuation(tmp_path: Path) -> N
     the backslash (the macro's body) is screened out."""
     src = DIRECTIVE_SRC.replace("`ifdef YOSYS\n`define TOOL 1\n`endif\n", "")
     src = src.replace("`define W 4", "`define W 4\n`define MIX(x) \\\n  ((x) ^ 4'h5)")
-    f = tmp_path / "top.v"
-    f.write_text(src)
-    start = src.index("module top")
-    top = Module(
-        "top",
-        f,
-        src[:start].count("\n") + 1,
-        start,
-        src.index("endmodule") + 9,
-        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-    )
-    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    d = file_design(tmp_path, src)
     assert screen_candidate(src.replace("assign y = ~a;", "assign y = ~(a);"), d) == []
     changed = src.replace("((x) ^ 4'h5)", "((x) ^ 4'h6)")
     assert any("`define is not allowed" in p for p in screen_candidate(changed, d))
@@ -220,19 +221,7 @@ def test_a_continued_define_is_judged_with_its_continuation(tmp_path: Path) -> N
 def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
     """Self-evaluation: directives the target's file already holds are not the candidate's."""
     src = DIRECTIVE_SRC.replace("`ifdef YOSYS\n`define TOOL 1\n`endif\n", "")
-    d = make_design(tmp_path, SRC)
-    f = tmp_path / "top.v"
-    f.write_text(src)
-    start = src.index("module top")
-    top = Module(
-        "top",
-        f,
-        7,
-        start,
-        src.index("endmodule") + 9,
-        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-    )
-    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    d = file_design(tmp_path, src)
     assert screen_candidate(src, d) == []
     # what a candidate adds is still screened, directive by directive
     added = src.replace("`define W 4", '`define W 4\n`include "/etc/passwd"')
@@ -249,18 +238,7 @@ def test_screen_accepts_the_repositorys_own_directives(tmp_path: Path) -> None:
 def test_screen_rejects_conditionals_tools_disagree_on_even_from_the_repository(
     tmp_path: Path,
 ) -> None:
-    f = tmp_path / "top.v"
-    f.write_text(DIRECTIVE_SRC)
-    start = DIRECTIVE_SRC.index("module top")
-    top = Module(
-        "top",
-        f,
-        7,
-        start,
-        DIRECTIVE_SRC.index("endmodule") + 9,
-        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-    )
-    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    d = file_design(tmp_path, DIRECTIVE_SRC)
     # identical text adds nothing to judge (issue 22): never refused
     assert screen_candidate(DIRECTIVE_SRC, d) == []
     # any other candidate keeping the conditional on YOSYS (Yosys defines it, iverilog not)
@@ -277,18 +255,7 @@ def test_screen_allows_the_references_conditional_on_a_macro_no_tool_defines(
     """`ifdef MODEL_TECH (ModelSim) in the reference: no tool rtlopt runs defines it, so it
     reads the same in every tool; kept by a candidate it is not a finding, added it is."""
     src = DIRECTIVE_SRC.replace("`ifdef YOSYS", "`ifdef MODEL_TECH")
-    f = tmp_path / "top.v"
-    f.write_text(src)
-    start = src.index("module top")
-    top = Module(
-        "top",
-        f,
-        7,
-        start,
-        src.index("endmodule") + 9,
-        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-    )
-    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    d = file_design(tmp_path, src)
     assert screen_candidate(src, d) == []
     changed = src.replace("assign y = ~a;", "assign y = a ^ 4'b1111;")
     assert screen_candidate(changed, d) == []
@@ -316,28 +283,12 @@ module top (input [3:0] a, output [3:0] y);
   assign y = t;
 endmodule
 """
-    f = tmp_path / "top.v"
-    f.write_text(src)
-    mods = {}
-    for name in ("other", "top"):
-        start = src.index(f"module {name}")
-        end = src.index("endmodule", start) + len("endmodule")
-        mods[name] = Module(
-            name,
-            f,
-            src.count("\n", 0, start) + 1,
-            start,
-            end,
-            (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-        )
-    d = Design(tmp_path, mods["top"], SourceSet(tmp_path, (f,)), mods, (f,), ())
+    d = file_design(tmp_path, src, ("other", "top"))
     # an edited copy (an identical one adds nothing to judge and is never refused)
     edited = src.replace("assign y = t;", "assign y = t; // edited")
     assert screen_candidate(edited, d) == []
     # turned on by the context, the same branch is screened
-    on = Design(
-        tmp_path, mods["top"], SourceSet(tmp_path, (f,), defines={"DEBUG": ""}), mods, (f,), ()
-    )
+    on = dataclasses.replace(d, sources=dataclasses.replace(d.sources, defines={"DEBUG": ""}))
     assert any("$display" in p for p in screen_candidate(edited, on))
     # the candidate's own target module adding the attribute is screened
     added = src.replace("`KEEP wire", "(* keep *) wire")
@@ -354,21 +305,10 @@ def test_screen_allows_a_tool_conditional_in_an_inactive_branch(tmp_path: Path) 
         "`ifdef YOSYS\n`define TOOL 1\n`endif\n",
         "`ifdef FORMAL\n  `ifdef YOSYS\n  `define TOOL 1\n  `endif\n`endif\n",
     )
-    f = tmp_path / "top.v"
-    f.write_text(nested)
-    start = nested.index("module top")
-    top = Module(
-        "top",
-        f,
-        9,
-        start,
-        nested.index("endmodule") + 9,
-        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-    )
-    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    d = file_design(tmp_path, nested)
     assert screen_candidate(nested, d) == []
     # defined by the project: the branch is on, and the tools disagree again
-    on = dataclasses.replace(d, sources=SourceSet(tmp_path, (f,), defines={"FORMAL": ""}))
+    on = dataclasses.replace(d, sources=dataclasses.replace(d.sources, defines={"FORMAL": ""}))
     edited = nested.replace("assign y = ~a;", "assign y = ~a; // edited")
     assert screen_candidate(nested, on) == []  # identical text: nothing to judge
     assert screen_candidate(edited, on) == [
@@ -435,18 +375,7 @@ endmodule
 def test_screen_allows_a_tool_conditional_of_pass_through_directives_after_the_module(
     tmp_path: Path, tail: str, refused: bool
 ) -> None:
-    f = tmp_path / "top.v"
-    f.write_text(ZIP_FILE)
-    start = ZIP_FILE.index("module top")
-    top = Module(
-        "top",
-        f,
-        2,
-        start,
-        ZIP_FILE.index("endmodule") + 9,
-        (Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0)),
-    )
-    d = Design(tmp_path, top, SourceSet(tmp_path, (f,)), {"top": top}, (f,), ())
+    d = file_design(tmp_path, ZIP_FILE)
     head = ZIP_FILE[: ZIP_FILE.index("`ifndef")].replace("y = ~a;", "y = a ^ 4'hf;")
     found = [p for p in screen_candidate(head + tail, d) if "YOSYS" in p]
     assert bool(found) is refused, found
