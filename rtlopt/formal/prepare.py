@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import time
@@ -51,6 +52,19 @@ class AigPlan:
     def reset_steps(self) -> int:
         # clk2fflogic: one step per clock level, so a full clock period is two steps
         return 2 if self.global_clock else 1
+
+    def miter_spec(self, target: str) -> MiterSpec:
+        """The miter of module ``target`` against its renamed reference in this time model
+        (the other fields at their defaults: ``dataclasses.replace`` sets them)."""
+        return MiterSpec(
+            ref_name(target),
+            target,
+            self.sequential,
+            global_clock=self.global_clock,
+            clocks=self.clocks,
+            resets=self.resets,
+            reset_steps=self.reset_steps,
+        )
 
 
 def aig_plan(design: Design, candidate_texts: Sequence[str], *, latches: bool = False) -> AigPlan:
@@ -156,14 +170,8 @@ def prepare_miter(
         why = _netlist(workdir, text, Limits(timeout, memory_mb), reuse_from)
         if why:
             return Prepared(None, aiger, f"yosys: {why}", plan, time.monotonic() - start)
-        spec = MiterSpec(
-            ref_name(design.target.name),
-            design.target.name,
-            plan.sequential,
-            global_clock=plan.global_clock,
-            clocks=plan.clocks,
-            resets=plan.resets,
-            reset_steps=plan.reset_steps,
+        spec = dataclasses.replace(
+            plan.miter_spec(design.target.name),
             strict_x=strict_x,
             free_init=free_init,
             x_first=x_first,

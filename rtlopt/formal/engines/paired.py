@@ -13,7 +13,6 @@ from rtlopt.formal.engines.abc import free_claim, prepare, proven
 from rtlopt.formal.job import Job, elapsed
 from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
 from rtlopt.formal.prepare import NETLIST_JSON, miter_constants
-from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
@@ -43,16 +42,7 @@ def run(
     if prep.miter is None or prep.plan is None:
         log.debug("formal %s: no paired miter: %s", job.design.target.name, prep.reason)
         return None
-    plan_ = prep.plan
-    spec = MiterSpec(
-        ref_name(job.design.target.name),
-        job.design.target.name,
-        plan_.sequential,
-        global_clock=plan_.global_clock,
-        clocks=plan_.clocks,
-        resets=plan_.resets,
-        reset_steps=plan_.reset_steps,
-    )
+    spec = prep.plan.miter_spec(job.design.target.name)
     wd = prep.aiger.parent
     miter, aiger = prep.miter, prep.aiger
     for by_function in (True, False):

@@ -21,15 +21,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rtlopt.formal.abc import AbcOutcome, build_aiger, run_engine
 from rtlopt.formal.engines.abc import proven
 from rtlopt.formal.job import Job, elapsed, workdir_of
-from rtlopt.formal.miter import Miter, MiterSpec, NotModelled
+from rtlopt.formal.miter import Miter, NotModelled
 from rtlopt.formal.prepare import NETLIST_JSON, Prepared, miter_constants, prepare_miter
-from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
@@ -148,14 +147,8 @@ def _next_pairing(
     plan = prep.plan
     if plan is None or deadline - time.monotonic() < 2.0:
         return None
-    spec = MiterSpec(
-        ref_name(job.design.target.name),
-        job.design.target.name,
-        plan.sequential,
-        global_clock=plan.global_clock,
-        clocks=plan.clocks,
-        resets=plan.resets,
-        reset_steps=plan.reset_steps,
+    spec = replace(
+        plan.miter_spec(job.design.target.name),
         free_init=True,
         x_first=True,
         by_function=False,
