@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from rtlopt.verilog import (
@@ -183,6 +183,25 @@ _NESTING = re.compile(
 )
 
 
+def open_conditionals(
+    code: str, pattern: re.Pattern[str] = _NESTING
+) -> Iterator[tuple[re.Match[str], list[list[str]]]]:
+    """Each directive ``pattern`` finds in ``code`` (comments blanked; group 1 its word, group
+    2 its macro), with the conditionals open where it stands: per open ```ifdef``/```ifndef``
+    its macro and those of its ```elsif``s so far, outermost first (the list is updated in
+    place after each directive: read it before the next)."""
+    stack: list[list[str]] = []
+    for d in pattern.finditer(code):
+        yield d, stack
+        kind, word = d.group(1), d.group(2) or ""
+        if kind in ("ifdef", "ifndef"):
+            stack.append([word])
+        elif kind == "elsif" and stack:
+            stack[-1].append(word)
+        elif kind == "endif" and stack:
+            stack.pop()
+
+
 def include_guard(code: str) -> str:
     """The include guard's macro of ``code`` (comments blanked): it opens with ```ifndef G``
     then ```define G``, the ```endif`` that closes that ```ifndef`` ends the file, and code
@@ -261,16 +280,10 @@ def selecting_macros(
     while True:
         more: set[str] = set()
         for f, code in sources:
-            guard, stack = include_guard(code), list[list[str]]()
-            for d in _NESTING.finditer(code):
-                kind, word = d.group(1), d.group(2) or ""
-                if kind in ("ifdef", "ifndef"):
-                    stack.append([word])
-                elif kind == "elsif" and stack:
-                    stack[-1].append(word)
-                elif kind == "endif" and stack:
-                    stack.pop()
-                elif kind == "define" and word in wanted:
+            guard = include_guard(code)
+            for d, stack in open_conditionals(code):
+                word = d.group(2) or ""
+                if d.group(1) == "define" and word in wanted:
                     chain = {m for c in stack for m in c if m and m != guard}
                     more |= chain
                     if word in chain:

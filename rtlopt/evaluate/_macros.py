@@ -189,7 +189,7 @@ def instance_conditions(design: Design) -> frozenset[str]:
     sources (include guards and the flow's macros aside): a parent may give it other
     parameters in another configuration (```ifdef FAST tgt #(.K(5)) u ...``), which that
     configuration's proof elaborates."""
-    from rtlopt.evaluate._configs import TOOL_MACROS, include_guard, read_files
+    from rtlopt.evaluate._configs import TOOL_MACROS, include_guard, open_conditionals, read_files
 
     name = re.escape(design.target.name)
     site = re.compile(rf"(?<![\w$`.]){name}\s*(?:#\s*\(|[A-Za-z_\\][\w$]*\s*[\[(])")
@@ -203,16 +203,9 @@ def instance_conditions(design: Design) -> frozenset[str]:
         ]
         if not sites or "`if" not in code:
             continue
-        guard, stack, at = include_guard(code), list[list[str]](), 0
-        for d in _NESTING.finditer(code):
+        guard, at = include_guard(code), 0
+        for d, stack in open_conditionals(code, _NESTING):
             while at < len(sites) and sites[at] < d.start():
                 out |= {m for chain in stack for m in chain if m and m != guard}
                 at += 1
-            kind, word = d.group(1), d.group(2)
-            if kind in ("ifdef", "ifndef"):
-                stack.append([word])
-            elif kind == "elsif" and stack:
-                stack[-1].append(word)
-            elif kind == "endif" and stack:
-                stack.pop()
     return frozenset(out - TOOL_MACROS)
