@@ -14,7 +14,7 @@ import logging
 import re
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -498,12 +498,7 @@ class _Gate:
         from rtlopt.frontend._depgraph import package_spans
 
         out: dict[str, set[str]] = {}
-        for rel, status in self.changes.items():
-            if not (rel.endswith(VERILOG) or rel in self.read):
-                continue
-            old = self.read_base(rel) or ""
-            p = self.new_tree / rel
-            new = p.read_text(errors="replace") if status != "D" and p.is_file() else ""
+        for rel, old, new in self._changed_verilog():
             if any(module_spans(t) or package_spans(t) for t in (old, new)):
                 # a source: the macros whose definitions (or their place) it changed
                 moved = _macro_sequence(old) != _macro_sequence(new)
@@ -521,17 +516,22 @@ class _Gate:
             }
         return out
 
+    def _changed_verilog(self) -> Iterator[tuple[str, str, str]]:
+        """Each changed Verilog file (or other file the design reads) with its text at the
+        base and after the change ("" where it does not exist)."""
+        for rel, status in self.changes.items():
+            if not (rel.endswith(VERILOG) or rel in self.read):
+                continue
+            p = self.new_tree / rel
+            new = p.read_text(errors="replace") if status != "D" and p.is_file() else ""
+            yield rel, self.read_base(rel) or "", new
+
     def _changed_packages(self) -> dict[str, str]:
         """Packages whose text differs between the base and the change: name -> file."""
         from rtlopt.frontend._depgraph import package_spans
 
         out: dict[str, str] = {}
-        for rel, status in self.changes.items():
-            if not (rel.endswith(VERILOG) or rel in self.read):
-                continue
-            old = self.read_base(rel) or ""
-            p = self.new_tree / rel
-            new = p.read_text(errors="replace") if status != "D" and p.is_file() else ""
+        for rel, old, new in self._changed_verilog():
             old_p, new_p = package_spans(old), package_spans(new)
             for name in old_p:  # a new package has no base to compare with
                 if old_p[name] != new_p.get(name):
