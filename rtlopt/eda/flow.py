@@ -307,6 +307,7 @@ class PpaFlow:
         }
         if self.engine == "pyosys":
             return synthesize_pyosys(files, top, workdir, self.libs, **kw)
+        kw |= {"timeout": self.cfg.synth_timeout_s, "memory_mb": self.sandbox.memory_mb}
         if self._abc is not None and self._abc_generic is not None:
             try:
                 return synthesize(
@@ -314,8 +315,6 @@ class PpaFlow:
                     top,
                     workdir,
                     self.libs,
-                    timeout=self.cfg.synth_timeout_s,
-                    memory_mb=self.sandbox.memory_mb,
                     abc_exe=self._abc.client,
                     generic_abc_exe=self._abc_generic.client,
                     **kw,
@@ -328,15 +327,7 @@ class PpaFlow:
                     exc.message,
                 )
                 self._close_abc()
-        syn = synthesize(
-            files,
-            top,
-            workdir,
-            self.libs,
-            timeout=self.cfg.synth_timeout_s,
-            memory_mb=self.sandbox.memory_mb,
-            **kw,
-        )
+        syn = synthesize(files, top, workdir, self.libs, **kw)
         if self._abc_binary is None:
             self._start_abc_server(syn.log_path, workdir)
         return syn
