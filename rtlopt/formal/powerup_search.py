@@ -102,10 +102,9 @@ def _miter_lines(design: Any, *, free_reference: bool) -> list[str]:
     """After both designs are read (:func:`rtlopt.formal.scripts.read_both`, initial values
     kept): both sides as flip-flops with their initial values (and the change's others at 0
     when ``free_reference``: the reference's then start free), then the equivalence miter."""
-    from rtlopt.harness import ref_name
-    from rtlopt.tools import yosys_id
+    from rtlopt.formal.scripts import compared_ids
 
-    gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
+    gold, gate = compared_ids(design)
     free = []
     if free_reference:
         # the change keeps the shared power-up state (initialiser, else 0: zinit -all makes

@@ -114,6 +114,12 @@ EQX_AS_SYNTHESIS = ("chtype -map $eqx $eq", "chtype -map $nex $ne")
 DIV_AS_SYNTHESIS = "techmap -map +/techmap.v t:$div t:$mod t:$divfloor t:$modfloor"
 
 
+def compared_ids(design: Design) -> tuple[str, str]:
+    """The Yosys ids of the two compared modules: the renamed reference (gold) and the
+    candidate (gate)."""
+    return yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
+
+
 def _load(
     design: Design,
     reference_file: Path,
@@ -128,7 +134,7 @@ def _load(
     lines += _reads([*pre, reference_file], dirs, design.defines)
     lines += [f"log {MARK} read_candidate"]
     lines += _reads([f for f in candidate_files if f not in pre], dirs, design.defines)
-    gold, gate = yosys_id(ref_name(design.target.name)), yosys_id(design.target.name)
+    gold, gate = compared_ids(design)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
     if rtlil:  # for the drivers count, a copy before any clean-up (see drivers_lines)
         lines += ["design -push-copy", "proc -noopt", "flatten", f"write_rtlil {rtlil}"]
@@ -242,7 +248,7 @@ def prepare_lines(
         "select -count "
         + " ".join(
             f"{mod}/t:{kind}"
-            for mod in (yosys_id(ref_name(design.target.name)), yosys_id(design.target.name))
+            for mod in compared_ids(design)
             for kind in ("$dlatch", "$adlatch", "$dlatchsr", "$sr", "$_DLATCH_*", "$_SR_*")
         ),
     ]
@@ -283,8 +289,7 @@ def drivers_lines(design: Design, secret: str) -> list[str]:
     run it also write the design right after ``proc -noopt; flatten`` (a copy: ``proc``'s
     own ``opt_expr`` already puts a constant in place of a net that a constant drives beside
     a cell) for :mod:`rtlopt.formal.drivers`."""
-    gold = yosys_id(ref_name(design.target.name))
-    gate = yosys_id(design.target.name)
+    gold, gate = compared_ids(design)
     return [
         stamp(secret, "drivers_start"),
         tee(secret, DRIVERS["gold"], f"check {gold}"),
@@ -350,8 +355,7 @@ def equiv_script(
     X policy only (the runner skips it in strict mode). ``structure`` also writes
     :data:`STRUCTURE_JSON` and the drivers check.
     """
-    gold = yosys_id(ref_name(design.target.name))
-    gate = yosys_id(design.target.name)
+    gold, gate = compared_ids(design)
     lines = prepare_lines(
         design,
         reference_file,
@@ -442,8 +446,7 @@ def formal_script(
         structure: Also write :data:`STRUCTURE_JSON` and the drivers check in the prepare
             phase.
     """
-    gold = yosys_id(ref_name(design.target.name))
-    gate = yosys_id(design.target.name)
+    gold, gate = compared_ids(design)
     lines = prepare_lines(
         design,
         reference_file,
