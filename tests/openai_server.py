@@ -12,6 +12,21 @@ Answer = Callable[[dict[str, Any]], str]
 """Maps a chat request body to the assistant's content."""
 
 
+class JsonHandler(BaseHTTPRequestHandler):
+    """A request handler that answers in JSON (``_send``) and logs nothing."""
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def _send(self, code: int, obj: Any) -> None:
+        data = json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
 class LocalOpenAIServer:
     """``GET /v1/models`` and ``POST /v1/chat/completions`` on 127.0.0.1, every request kept.
 
@@ -26,18 +41,7 @@ class LocalOpenAIServer:
         self.lock = threading.Lock()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _send(self, code: int, obj: Any) -> None:
-                data = json.dumps(obj).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(JsonHandler):
             def do_GET(self) -> None:  # noqa: N802
                 if self.path == "/v1/models":
                     self._send(200, {"data": [{"id": model}]})

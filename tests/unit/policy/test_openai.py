@@ -6,7 +6,7 @@ import dataclasses
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -14,6 +14,7 @@ import pytest
 from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.errors import InfrastructureError, UsageError
 from rtlopt.policy import Policy, create_policy, preflight_policy
+from tests.openai_server import JsonHandler
 
 ANSWER = (
     "<think>smaller</think>\n```verilog\nmodule m(input a, output y);\n"
@@ -32,18 +33,7 @@ class _Server:
         self.max_choices = max_choices
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _send(self, code: int, obj: Any) -> None:
-                data = json.dumps(obj).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(JsonHandler):
             def do_GET(self) -> None:  # noqa: N802
                 outer.headers.append(dict(self.headers))
                 if self.path == "/v1/models":
