@@ -49,6 +49,7 @@ __all__ = [
     "module_spans",
     "normalize_source",
     "normalized_hash",
+    "plain_case_qualifiers",
     "rename_declaration",
     "rename_modules",
     "scan",
@@ -181,6 +182,23 @@ def blank_comments(text: str, *, strings: bool = True) -> str:
 def comments(text: str) -> list[tuple[int, str]]:
     """Every comment of ``text`` as ``(offset, text with its delimiters)``, in order."""
     return [(a, text[a:b]) for kind, a, b in scan(text) if kind == "comment"]
+
+
+#: ``unique``/``unique0``/``priority`` before ``case``/``casez``/``casex``/``if``.
+_QUALIFIER = re.compile(r"(?<![\w$`\\.'])(?:unique0|unique|priority)(?=\s+(?:case[xz]?|if)\b)")
+
+
+def plain_case_qualifiers(text: str) -> str:
+    """``text`` with the ``unique``/``unique0``/``priority`` qualifiers of its case and if
+    statements blanked (offsets and lines kept).
+
+    In simulation they only add warnings: when no item (or branch) matches, no statement
+    runs, as in a plain case or if. Synthesis (Yosys ``full_case``, slang's view) reads that
+    value as "don't care" instead; every tool of the flow reads the plain statement, so the
+    proof keeps the value a simulator computes."""
+    code = blank_spans(blank_comments(text), [(a, b) for k, a, b in scan(text) if k == "escaped"])
+    spans = [m.span() for m in _QUALIFIER.finditer(code)]
+    return blank_spans(text, spans) if spans else text
 
 
 def line_of(text: str, offset: int) -> int:

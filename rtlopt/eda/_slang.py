@@ -11,10 +11,12 @@ Yosys 0.23 proves and synthesizes it.
 
 What the view keeps and what it changes (the semantics every later tool sees):
 
-* ``x`` constants stay ``x``; a ``unique``/``priority`` case without a matching item gives
-  ``x`` (synthesis semantics: don't care), so a candidate may refine it, as the X policy allows
-  for any reference ``x``. Screening allows ``unique``/``priority`` in a candidate only where
-  the reference uses them.
+* ``x`` constants stay ``x``. ``unique``/``unique0``/``priority`` qualifiers of case and if
+  statements are dropped before slang reads a file (:func:`rtlopt.verilog.plain_case_qualifiers`,
+  on a copy in the scratch folder; the original's folder is searched first for its includes):
+  slang would read a value no item matches as ``x`` (synthesis's don't care), while every
+  simulator runs no item there and keeps the value before; the view keeps the simulator's.
+  Screening allows them in a candidate only as often as the reference uses them.
 * initial values of variables (``logic q = 1'b0``) stay initial values (``reg q = 1'b0``);
   the flow drops them on both sides before a proof and in the netlist check, as for Verilog.
 * ``SYNTHESIS`` is defined (``read_slang``'s default): the synthesis view of the sources.
@@ -293,8 +295,34 @@ def _command_file(
     return "\n".join(lines) + "\n"
 
 
+def _plain_copies(files: Sequence[Path], folder: Path) -> tuple[list[Path], dict[Path, Path]]:
+    """``files`` with each one that holds a ``unique``/``unique0``/``priority`` qualifier
+    replaced by a copy without them in ``folder`` (see the module's docstring), and the
+    copies' originals."""
+    from rtlopt.verilog import plain_case_qualifiers
+
+    out: list[Path] = []
+    copies: dict[Path, Path] = {}
+    for i, f in enumerate(files):
+        try:
+            text = Path(f).read_text(errors="surrogateescape")
+        except OSError:
+            out.append(Path(f))  # slang names the file it cannot read
+            continue
+        plain = plain_case_qualifiers(text)
+        if plain == text:
+            out.append(Path(f))
+            continue
+        copy = folder / str(i) / Path(f).name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(plain, errors="surrogateescape")
+        copies[Path(os.path.abspath(copy))] = Path(f)
+        out.append(copy)
+    return out, copies
+
+
 def _diagnostics(
-    path: Path, mounts: _Mounts
+    path: Path, mounts: _Mounts, copies: Mapping[Path, Path] | None = None
 ) -> tuple[list[SlangDiagnostic], list[SlangDiagnostic]]:
     try:
         data = json.loads(path.read_text(errors="replace"))
@@ -309,6 +337,7 @@ def _diagnostics(
         where = str(d.get("location", ""))
         m = re.match(r"^(.*):(\d+):\d+$", where)
         host = mounts.host(m.group(1)) if m else None
+        host = (copies or {}).get(host, host) if host is not None else None
         diag = SlangDiagnostic(sev, str(d.get("message", "")), host, int(m.group(2)) if m else None)
         (errors if sev in ("error", "fatal") else warnings).append(diag)
     return errors, warnings
@@ -367,6 +396,9 @@ def elaborate(
     for d in include_dirs:
         if Path(d).is_dir():
             mounts.add(Path(d))
+    files, copies = _plain_copies(files, workdir / "plain")
+    # a copy's includes are searched first in its original's folder, as slang reads the file
+    include_dirs = [*dict.fromkeys([*(o.parent for o in copies.values()), *include_dirs])]
     for f in files:
         mounts.add(Path(f).parent)
     view = workdir / view_name
@@ -388,7 +420,7 @@ def elaborate(
         env={"YOWASP_MOUNT": mounts.env()},
         writable=[Path(wasm_cache_dir())],  # YoWASP caches the compiled module there
     )
-    errors, warnings = _diagnostics(diag, mounts)
+    errors, warnings = _diagnostics(diag, mounts, copies)
     ok = run.returncode == 0 and view.is_file()
     if not ok and not errors:
         errors = [_log_error(run, log_path)]

@@ -17,6 +17,10 @@ read that output without a macro of their own to resolve, so every tool reads th
 - The **library** a candidate compiles with is the preprocessed text of the repository modules
   it instantiates.
 
+Both sides are read without ``unique``/``unique0``/``priority`` qualifiers
+(:func:`rtlopt.verilog.plain_case_qualifiers`): Yosys reads a unique case as ``full_case``
+(x where no item matches), a simulator keeps the value before it.
+
 A macro the candidate uses but the unit does not define is a rejection (``iverilog -E`` would
 expand it to nothing). Messages name the candidate's own lines through a line map.
 """
@@ -54,6 +58,7 @@ from rtlopt.verilog import (
     blank_comments,
     first_module_start,
     module_spans,
+    plain_case_qualifiers,
     rename_modules,
 )
 
@@ -210,7 +215,9 @@ class UnitText:
         if run.returncode != 0 and not errors:
             errors = [f"iverilog -E exited with {run.returncode}"]
         try:
-            return out.read_text(errors="replace"), errors
+            # every tool reads case and if statements as a simulator does (see
+            # rtlopt.verilog.plain_case_qualifiers: Yosys reads a unique case as full_case)
+            return plain_case_qualifiers(out.read_text(errors="replace")), errors
         except OSError:
             return "", errors or ["iverilog -E wrote nothing"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
@@ -64,19 +65,28 @@ def expanded(text: str, design: Design) -> str:
             raise RuntimeError(str(exc)) from exc
 
 
-def expanded_readings(text: str, code: str, design: Design, ref: str) -> list[tuple[int, str]]:
+def expanded_readings(
+    text: str,
+    code: str,
+    design: Design,
+    ref: str,
+    judge: Callable[[str], list[tuple[int, str]]] | None = None,
+) -> list[tuple[int, str]]:
     """The reading rules on ``text`` (``code``: its comments blanked) with the repository's
-    macros expanded; a text slang cannot expand is one problem."""
+    macros expanded, and ``judge`` (the rest of the screen, on the view path) on that
+    expanded text; a text slang cannot expand is one problem."""
     if not uses_macros(code):
         return []
     try:
         full = expanded(text, design)
     except RuntimeError as exc:
         return [(1, f"the screen cannot expand this text's macros to judge them ({exc})")]
-    found = reading_problems(blank_comments(full), reference=ref)
+    found = [*reading_problems(blank_comments(full), reference=ref)]
+    if judge is not None:
+        found += judge(full)
     # a text that does not parse once expanded (a macro it lost) does not compile either:
     # the compile stage names why, the raw text's rules have judged what they can
-    found = tuple(f for f in found if not f[1].startswith("the screen's parser cannot read"))
+    found = [f for f in found if not f[1].startswith("the screen's parser cannot read")]
     return [(line, f"{msg} (the repository's macros expanded)") for line, msg in found]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 from rtlopt.errors import DesignError
@@ -10,7 +11,12 @@ from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
+from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
+from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
+from rtlopt.harness._operators import operator_problems
+from rtlopt.harness._pragmas import attributes as attributes
+from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
@@ -20,6 +26,7 @@ from rtlopt.harness._vocabulary import (
     _DISAGREEING_MACROS,
     _FORBIDDEN_KEYWORDS,
     _LINE_DIRECTIVES,
+    _QUALIFIERS,
     _TOOL_MACROS,
     ALLOWED_DIRECTIVES,
     REF_SUFFIX,
@@ -31,31 +38,12 @@ from rtlopt.verilog import (
     alternation,
     blank_comments,
     blank_spans,
-    comments,
     line_of,
     module_spans,
 )
 
 DEFAULT_TB_TOP = "rtlopt_tb"
 
-
-#: Comments whose first word names a tool are read by that tool as directives (Yosys and
-#: Design Compiler read ``// synopsys translate_off``, ``// synthesis full_case``, ...), so
-#: synthesis and simulation would see different designs.
-_PRAGMA_LEAD = re.compile(
-    r"^(?://|/\*)\s*(synopsys|synthesis|pragma|cadence|ambit|exemplar|synplify|"
-    r"rtl_synthesis|leonardo|magma|verplex|xilinx|altera|quartus)(?=\s|\*/|$)",
-    re.I,
-)
-#: Directive words that matter wherever they appear in a comment.
-_PRAGMA_WORD = re.compile(
-    r"(translate_off|translate_on|synthesis_off|synthesis_on|full_case|parallel_case|"
-    r"dc_script_begin|dc_script_end)",
-    re.I,
-)
-#: ``(* name = value *)`` attributes; ``@(*)`` is an event control, not an attribute: what
-#: follows ``(*`` when it is not one.
-_EVENT_STAR_RE = re.compile(r"\s*\)")
 
 _DIRECTIVE_RE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
 _SYSTASK_RE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_$]*")
@@ -184,6 +172,41 @@ def _reference_readings(design: Design) -> list[tuple[int, str]]:
     )
 
 
+def _judged_references(design: Design) -> list[str]:
+    """The reference modules as the view reads them: raw (their active code) and with their
+    macros expanded."""
+    return [
+        _active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)
+    ] + _expanded_references(design)
+
+
+def _dropped(code: str) -> list[tuple[int, str]]:
+    """:func:`dropped_problems` of the candidate (pyslang's nesting limit is judged by the
+    reading rules)."""
+    try:
+        return [(line, msg) for line, _, msg in dropped_problems(code)]
+    except (RuntimeError, RecursionError):
+        return []
+
+
+def _expanded_rules(text: str, full: str, design: Design, tb_top: str) -> list[tuple[int, str]]:
+    """The screen's word, structure, attribute and dropped-statement rules on ``full``, the
+    candidate ``text`` with the repository's macros expanded (comments blanked): a macro that
+    holds ``#1``, ``$display`` or ``initial`` is judged as the tools read it. Unchanged copies
+    of repository modules are not judged (as on the raw text), nor are assertions that only
+    report (repository assertion macros: the view drops them, a simulator only reports)."""
+    unchanged = set(_unchanged_modules(text, design))
+    keep = {s.name for s in module_spans(text) if (s.start, s.end) in unchanged}
+    spans = [(s.start, s.end) for s in module_spans(full) if s.name in keep]
+    code = blank_spans(blank_comments(full), spans)
+    code = blank_spans(code, assertion_spans(code))
+    with_strings = blank_spans(blank_comments(full, strings=False), spans)
+    found = _word_problems(code, with_strings, design, tb_top, expanded=True)
+    found += _structure_problems(code, 0, tb_top, True)
+    found += _pragma_problems("", code, design)
+    return found + _dropped(code)
+
+
 def _expanded_references(design: Design) -> list[str]:
     """The reference modules that use macros, expanded (:mod:`._expanded`)."""
     return expanded_texts(_reference_texts(design), design)
@@ -224,14 +247,18 @@ def _repo_macros(design: Design) -> set[str]:
     return names
 
 
-def _reference_keywords(design: Design) -> set[str]:
-    """Which of :data:`_ALLOWED_IF_REFERENCE_USES` the reference modules themselves use."""
-    found: set[str] = set()
-    for text in _reference_texts(design):
-        found |= {
-            w for w in _WORD_RE.findall(blank_comments(text)) if w in _ALLOWED_IF_REFERENCE_USES
-        }
-    return found
+def _reference_keywords(design: Design, expanded: bool = False) -> Counter[str]:
+    """How often the reference modules themselves use each of
+    :data:`_ALLOWED_IF_REFERENCE_USES` (``expanded``: the most of their raw texts and their
+    texts with the repository's macros expanded)."""
+
+    def count(codes: list[str]) -> Counter[str]:
+        return Counter(
+            w for c in codes for w in _WORD_RE.findall(c) if w in _ALLOWED_IF_REFERENCE_USES
+        )
+
+    found = count([blank_comments(t) for t in _reference_texts(design)])
+    return found | count(_expanded_references(design)) if expanded else found
 
 
 def _file_text(design: Design) -> str:
@@ -250,82 +277,6 @@ def _reference_texts(design: Design) -> list[str]:
         except OSError:
             continue
     return out
-
-
-#: Binary operators (and ``?``): a chain of them is one left-deep tree that slang binds by
-#: recursion, so some tens of thousands in one statement overflow the stack of the process
-#: that parses the candidate (a segmentation fault of rtlopt itself, not of a tool).
-_OPERATOR_RE = re.compile(r"<<<|>>>|===|!==|==|!=|<=|>=|<<|>>|&&|\|\||\*\*|~\^|\^~|[-+*/%&|^<>?]")
-#: The longest operator chain of one statement a candidate may have when the reference has no
-#: longer one (far above hand-written code, far below the ~30,000 that crashed pyslang 12).
-MAX_OPERATORS = 10_000
-
-
-def _longest_statement(code: str) -> tuple[int, int]:
-    """The most operators in one ``;``-separated statement of comment-blanked code, and where
-    that statement starts."""
-    best, where, at = 0, 0, 0
-    for part in code.split(";"):
-        n = len(_OPERATOR_RE.findall(part))
-        if n > best:
-            best, where = n, at
-        at += len(part) + 1
-    return best, where
-
-
-def _operator_problems(code: str, design: Design) -> list[tuple[int, str]]:
-    """A statement with more operators than the parser can bind (see :data:`MAX_OPERATORS`)."""
-    n, where = _longest_statement(code)
-    if n <= MAX_OPERATORS:
-        return []
-    limit = max(
-        [MAX_OPERATORS]
-        + [_longest_statement(blank_comments(t))[0] for t in _reference_texts(design)]
-    )
-    if n <= limit:
-        return []
-    return [
-        (
-            line_of(code, where),
-            f"a statement with {n} operators (the parser binds at most {limit} here: split it)",
-        )
-    ]
-
-
-def _pragma_key(comment: str) -> str:
-    body = comment[2:-2] if comment.startswith("/*") else comment[2:]
-    return " ".join(body.lower().split())
-
-
-def tool_pragmas(text: str) -> list[tuple[int, str]]:
-    """Comments that a synthesis or simulation tool reads as directives.
-
-    Returns:
-        ``(offset, key)`` pairs; ``key`` is the comment's text in lower case with its
-        whitespace collapsed (so the same pragma in the reference has the same key).
-    """
-    out = []
-    for offset, c in comments(text):
-        if _PRAGMA_LEAD.match(c) or _PRAGMA_WORD.search(c):
-            out.append((offset, _pragma_key(c)))
-    return out
-
-
-def attributes(code: str) -> list[tuple[int, str]]:
-    """``(* ... *)`` attributes of comment-blanked code as ``(offset, normalized text)``."""
-    # one pass (a lazy regex would scan to the end from every unclosed ``(*``: quadratic)
-    found: list[tuple[int, str]] = []
-    at = code.find("(*")
-    while at >= 0:
-        if _EVENT_STAR_RE.match(code, at + 2):
-            at = code.find("(*", at + 1)
-            continue
-        end = code.find("*)", at + 2)
-        if end < 0:
-            break  # no attribute closes after this one, so none after a later one either
-        found.append((at, " ".join(code[at + 2 : end].split())))
-        at = code.find("(*", end + 2)
-    return found
 
 
 def screen_candidate(
@@ -390,12 +341,22 @@ def screen_candidate(
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)
-    too_long = _operator_problems(code, design)
+    too_long = operator_problems(code, lambda: _reference_texts(design))
     problems += too_long
     if not too_long:  # the parser (and the elaboration after it) would overflow its stack
         ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
         problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
-        problems += expanded_readings(text, code, design, ref)
+        problems += _dropped(code)
+        if dotted_names:  # the view drops them: what the reference holds is unchecked
+            problems += reference_dropped(design, lambda: _judged_references(design))
+        # on the view path the screen reads the raw text: judge its macros expanded too
+        problems += expanded_readings(
+            text,
+            code,
+            design,
+            ref,
+            (lambda full: _expanded_rules(text, full, design, tb_top)) if dotted_names else None,
+        )
     seen: set[tuple[int, str]] = set()
     out: list[str] = []
     for line, msg in sorted(problems):
@@ -479,9 +440,10 @@ def _directive_problems(
 
 
 def _word_problems(
-    code: str, code_with_strings: str, design: Design, tb_top: str
+    code: str, code_with_strings: str, design: Design, tb_top: str, expanded: bool = False
 ) -> list[tuple[int, str]]:
-    """System tasks, DPI, forbidden keywords and names of the harness in the active code."""
+    """System tasks, DPI, forbidden keywords and names of the harness in the active code
+    (``expanded``: the repository's macros expanded in it, and in the reference's words)."""
     problems: list[tuple[int, str]] = []
     for m in _SYSTASK_RE.finditer(code):
         name = m.group(0)
@@ -493,14 +455,16 @@ def _word_problems(
     for m in _DPI_RE.finditer(code_with_strings):
         problems.append((line_of(code, m.start()), "DPI import/export is not allowed"))
 
-    allowed: set[str] | None = None
+    allowed: Counter[str] | None = None
+    used: Counter[str] = Counter()
     for m in _WORD_RE.finditer(code):
         word = m.group(1)
         line = line_of(code, m.start())
         if word in _ALLOWED_IF_REFERENCE_USES:
             if allowed is None:
-                allowed = _reference_keywords(design)
-            if word in allowed:
+                allowed = _reference_keywords(design, expanded)
+            used[word] += 1  # a case qualifier: no more often than the reference has it
+            if allowed[word] and (word not in _QUALIFIERS or used[word] <= allowed[word]):
                 continue
         if word in _FORBIDDEN_KEYWORDS:
             problems.append((line, _FORBIDDEN_KEYWORDS[word]))

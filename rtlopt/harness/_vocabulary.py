@@ -139,9 +139,13 @@ _FORBIDDEN_KEYWORDS: dict[str, str] = {
     "pulldown": "pulldown primitives are not allowed",
     "trireg": "trireg nets (charge storage) are not allowed",
     # SystemVerilog's full_case/parallel_case: synthesis may treat missing items as don't-care
-    "unique": "unique case/if is not allowed (synthesis reads it as full_case/parallel_case)",
-    "unique0": "unique0 case/if is not allowed (synthesis reads it as parallel_case)",
-    "priority": "priority case/if is not allowed (synthesis reads it as full_case)",
+    # (every tool of the flow reads the plain statement: rtlopt.verilog.plain_case_qualifiers)
+    "unique": "unique case/if is not allowed beyond the reference's own uses (synthesis reads "
+    "it as full_case/parallel_case: values the proof never saw)",
+    "unique0": "unique0 case/if is not allowed beyond the reference's own uses (synthesis "
+    "reads it as parallel_case)",
+    "priority": "priority case/if is not allowed beyond the reference's own uses (synthesis "
+    "reads it as full_case: values the proof never saw)",
     "real": "real variables are not synthesizable",
     "realtime": "realtime variables are not synthesizable",
     "shortreal": "shortreal variables are not synthesizable",
@@ -165,6 +169,11 @@ _TOOL_MACROS = frozenset(
 _DISAGREEING_MACROS = frozenset({"YOSYS"})
 
 _CONDITIONALS = frozenset({"ifdef", "ifndef", "elsif"})
+
+#: Case and if qualifiers: a candidate may use each no more often than the reference modules
+#: do (every tool proves the plain statement; synthesis of the written-back text may read a
+#: new one as "don't care" where the proof saw the simulator's value).
+_QUALIFIERS = frozenset({"unique", "unique0", "priority"})
 
 #: Forbidden keywords a candidate may still use when the reference itself does (ROM contents
 #: in ``initial`` blocks, a reference built from UDPs).

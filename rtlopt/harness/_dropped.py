@@ -1,0 +1,205 @@
+"""Statements the SystemVerilog view drops while every event simulator runs them.
+
+``read_slang --ignore-timing --ignore-assertions`` (:mod:`rtlopt.eda._slang`) reads a process
+without its timing controls and without its assertions, so two kinds of text make the view
+another design than the one a simulator of the repository runs:
+
+* **Timing controls.** Only the leading event control of an ``always``/``always_ff``/
+  ``always_latch`` process is hardware (its clock or its sensitivity). Every other one (an
+  event control inside the body, ``begin @(posedge clk); q <= d; end``; an intra-assignment
+  control, ``q <= @(posedge clk) d``, ``repeat (2) @(...)``, ``#1``; ``wait``; ``##``; net
+  and continuous-assignment delays; ``expect``) makes a simulator wait where the view does
+  not: ``always begin @(posedge clk); q <= d; end`` is a register in a simulator and a wire
+  in the view.
+* **Assertion actions.** An assertion whose pass or fail statement does more than report
+  (``assert (a != K) else y = 0;``) is logic; the view drops it with the assertion.
+
+:func:`dropped_problems` finds both on the syntax tree (pyslang) as ``(line, message)``; a
+candidate with one is screened out, a reference with one is unchecked on the view path.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from rtlopt.harness._semantics import _children, _kind, _span, _walk
+
+__all__ = ["REPORTING_TASKS", "assertion_spans", "dropped_problems", "reference_dropped"]
+
+#: Processes whose leading event control is their clock or sensitivity list.
+_PROCESSES = frozenset({"AlwaysBlock", "AlwaysFFBlock", "AlwaysLatchBlock"})
+#: Event controls a process may lead with.
+_LEADING = frozenset(
+    {
+        "EventControl",
+        "EventControlWithExpression",
+        "ImplicitEventControl",
+        "ParenImplicitEventControl",
+    }
+)
+#: Timing controls and statements that wait (``expect`` waits for its property).
+_TIMING = _LEADING | frozenset(
+    {
+        "DelayControl",
+        "CycleDelay",
+        "RepeatedEventControl",
+        "WaitStatement",
+        "WaitForkStatement",
+        "WaitOrderStatement",
+        "ExpectPropertyStatement",
+    }
+)
+#: Assertion statements: their own clocking and sequence delays are no process timing.
+_ASSERTIONS = frozenset(
+    {
+        "ImmediateAssertStatement",
+        "ImmediateAssumeStatement",
+        "ImmediateCoverStatement",
+        "AssertPropertyStatement",
+        "AssumePropertyStatement",
+        "CoverPropertyStatement",
+        "CoverSequenceStatement",
+        "RestrictPropertyStatement",
+    }
+)
+#: Declarations of properties and sequences: read only by assertions.
+_ASSERTION_DECLS = frozenset({"PropertyDeclaration", "SequenceDeclaration", "LetDeclaration"})
+#: System tasks an assertion action may call: they report or end the simulation, they
+#: write no signal of the design.
+REPORTING_TASKS = frozenset(
+    "$error $warning $info $fatal $finish $stop $display $displayb $displayh $displayo "
+    "$write $writeb $writeh $writeo $strobe $strobeb $strobeh $strobeo".split()
+)
+_WRITES = frozenset(
+    {
+        "AssignmentExpression",
+        "NonblockingAssignmentExpression",
+        "PreincrementExpression",
+        "PredecrementExpression",
+        "PostincrementExpression",
+        "PostdecrementExpression",
+    }
+)
+_WHY_TIMING = (
+    "only the leading event control of an always process is hardware: the SystemVerilog "
+    "view drops this one, while every simulator waits there"
+)
+_WHY_ACTION = (
+    "an assertion action that does more than report ($error, $display, ...) is logic: "
+    "the SystemVerilog view drops it with the assertion, every simulator runs it"
+)
+
+
+def _leading(node: Any) -> int | None:
+    """The offset of a process's leading event control (None: it has none)."""
+    st: Any = getattr(node, "statement", None)
+    if _kind(st) != "TimingControlStatement":
+        return None
+    tc = st.timingControl
+    return _span(tc)[0] if _kind(tc) in _LEADING else None
+
+
+def _reports_only(stmt: Any) -> bool:
+    """``stmt`` (an action's pass or fail statement) only calls reporting system tasks."""
+    k = _kind(stmt)
+    if stmt is None or k == "EmptyStatement":
+        return True
+    if k == "SequentialBlockStatement":
+        items = [i for i in _children(stmt.items)] if getattr(stmt, "items", None) else []
+        return not getattr(stmt, "blockName", None) and all(_reports_only(i) for i in items)
+    if k != "ExpressionStatement":
+        return False
+    expr = stmt.expr
+    if _kind(expr) != "InvocationExpression" or _kind(expr.left) != "SystemName":
+        return False
+    if str(expr.left.systemIdentifier.valueText) not in REPORTING_TASKS:
+        return False
+    for n in _walk(expr):
+        k = _kind(n)
+        if k in _WRITES or (k == "InvocationExpression" and _kind(n.left) != "SystemName"):
+            return False  # an argument that writes, or calls a function that may
+    return True
+
+
+def _action_ok(node: Any) -> bool:
+    action = getattr(node, "action", None)
+    if action is None:
+        return True
+    else_clause = getattr(action, "elseClause", None)
+    fail = getattr(else_clause, "clause", None) if else_clause is not None else None
+    return _reports_only(getattr(action, "statement", None)) and _reports_only(fail)
+
+
+@functools.lru_cache(maxsize=64)
+def _found(code: str) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, int], ...]]:
+    from rtlopt.harness._readings import parse
+
+    tree, shift = parse(code)
+    problems: list[tuple[int, str]] = []
+    quiet: list[tuple[int, int]] = []  # assertions that only report
+    leading: set[int] = set()
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        k = _kind(node)
+        if k in _PROCESSES:
+            at = _leading(node)
+            if at is not None:
+                leading.add(at)
+        elif k in _ASSERTIONS or k in _ASSERTION_DECLS:
+            if k in _ASSERTIONS and not _action_ok(node):
+                problems.append((_span(node)[0] - shift, _WHY_ACTION))
+            else:
+                a, b = _span(node)
+                quiet.append((a - shift, b - shift))
+            continue  # a property's clock and delays are the assertion's own
+        elif k in _TIMING and _span(node)[0] not in leading:
+            problems.append((_span(node)[0] - shift, f"timing control here: {_WHY_TIMING}"))
+        stack.extend(reversed(list(_children(node))))
+    return tuple(problems), tuple(quiet)
+
+
+def dropped_problems(code: str) -> list[tuple[int, int, str]]:
+    """Timing controls other than a process's leading event control, and assertions whose
+    actions do more than report, in ``code`` (comments blanked), as ``(line, offset,
+    message)``.
+
+    Raises:
+        RuntimeError: the text nests deeper than pyslang parses.
+    """
+    from rtlopt.verilog import line_of
+
+    return [(line_of(code, max(at, 0)), at, msg) for at, msg in _found(code)[0]]
+
+
+def assertion_spans(code: str) -> list[tuple[int, int]]:
+    """Spans of the assertions (and property/sequence declarations) of ``code`` whose actions
+    only report: the view drops them and a simulator only reports through them."""
+    return list(_found(code)[1])
+
+
+_DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}
+
+
+def reference_dropped(design: object, texts: Callable[[], list[str]]) -> list[tuple[int, str]]:
+    """The first statement of the reference module ``texts`` (comments blanked) that the
+    view drops (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line
+    1: the view reads another reference than a simulator does. Computed once per
+    ``design``."""
+    hit = _DESIGNS.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_DESIGNS) > 8:
+            _DESIGNS.clear()
+        found: list[tuple[int, str]] = []
+        for code in texts():
+            try:
+                first = dropped_problems(code)[:1]
+            except (RuntimeError, RecursionError):
+                first = [(1, 0, "it nests deeper than the screen's parser allows")]
+            if first:
+                found = [(1, f"unchecked: the reference module, line {first[0][0]}: {first[0][2]}")]
+                break
+        hit = _DESIGNS[id(design)] = (design, found)
+    return hit[1]
