@@ -1,0 +1,187 @@
+"""What the SystemVerilog view drops while a simulator runs it (red team w20 F1, F4, F6, F10):
+timing controls inside a process, assertion actions that are logic, macros that hide either
+from the raw-text screen, and ``unique``/``priority`` qualifiers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.frontend.model import Design, Module, Port, SourceSet
+from rtlopt.harness import screen_candidate
+from rtlopt.harness._dropped import dropped_problems
+from rtlopt.verilog import blank_comments, plain_case_qualifiers
+
+HEAD = "module m(input clk, input [7:0] a, input [7:0] d, output logic [7:0] q);\n"
+
+
+def _messages(body: str) -> list[str]:
+    return [msg for _, _, msg in dropped_problems(blank_comments(HEAD + body + "\nendmodule\n"))]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "always @(posedge clk) begin @(posedge clk); q <= d; end",  # F1: inner event control
+        "always @(posedge clk) q <= @(posedge clk) d;",  # intra-assignment event control
+        "always @(posedge clk) q <= repeat (2) @(posedge clk) d;",
+        "always begin @(posedge clk); q <= d; end",  # a register in a simulator, a wire in the view
+        "always @(posedge clk) begin q <= d; @(negedge clk); end",
+        "always @(posedge clk) q <= #1 d;",  # intra-assignment delay
+        "always @(posedge clk) @(negedge clk) q <= d;",  # a second control after the leading one
+        "always begin wait (a[0]); q = d; end",
+        "always_comb begin q = d; #1; end",
+        "assign #1 q = d;",
+        "task t; @(posedge clk); endtask",
+        "initial begin #5 q = 0; end",
+        "always @(posedge clk) expect (@(posedge clk) a[0]) q <= d;",
+    ],
+)
+def test_a_timing_control_other_than_a_process_lead_is_found(body: str) -> None:
+    found = _messages(body)
+    assert found and all("timing control" in m for m in found), (body, found)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "always @(posedge clk) q <= d;",
+        "always_ff @(posedge clk or negedge a[0]) if (!a[0]) q <= 0; else q <= d;",
+        "always @* q = d;",
+        "always @(*) q = d;",
+        "always @(d or a) q = d & a;",
+        "always_comb q = d;",
+        "always_latch if (clk) q = d;",
+        "assign q = d;",
+        'always @(posedge clk) begin q <= d; assert (a != 8\'hA5) else $error("bad %h", a); end',
+        'always_comb begin q = d; assert final (a != 1) else begin $display("x"); end end',
+        'assert property (@(posedge clk) a[0] |-> ##1 d[0]) else $error("x");',
+        "cover property (@(posedge clk) a[0]);",
+    ],
+)
+def test_what_the_view_and_a_simulator_read_alike_is_not_found(body: str) -> None:
+    assert _messages(body) == [], body
+
+
+@pytest.mark.parametrize(
+    "assertion",
+    [
+        "assert (a != 8'hA5) else q = 8'h00;",  # F6: the fail action is logic
+        'assert (a != 8\'hA5) q = d; else $error("x");',  # the pass action
+        'assert (a != 8\'hA5) else begin $error("x"); q = 0; end',
+        "assert (a != 8'hA5) else $display(f(a));",  # a function may write a module signal
+        'assert (a != 8\'hA5) else $sscanf("1", "%d", q);',  # a system task that writes
+        "assume (a != 8'hA5) else q++;",
+    ],
+)
+def test_an_assertion_action_that_is_logic_is_found(assertion: str) -> None:
+    found = _messages(f"always_comb begin q = d; {assertion} end")
+    assert any("assertion action" in m for m in found), (assertion, found)
+
+
+def _design(tmp_path: Path, text: str, include_dirs: tuple[Path, ...] = ()) -> Design:
+    f = tmp_path / "m.sv"
+    f.write_text(text)
+    start = text.index("module")
+    end = text.index("endmodule") + len("endmodule")
+    ports = (Port("clk", "input", 1, 0, 0), Port("d", "input", 8, 7, 0))
+    m = Module("m", f, 1, start, end, (*ports, Port("q", "output", 8, 7, 0)))
+    return Design(tmp_path, m, SourceSet(tmp_path, (f,), include_dirs=include_dirs), {"m": m}, (f,))
+
+
+CLOCKED = (
+    "module m(input clk, input [7:0] d, output logic [7:0] q);\n"
+    "  always_ff @(posedge clk) q <= d;\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize("view", [False, True])
+def test_a_candidate_with_an_inner_event_control_is_screened(tmp_path: Path, view: bool) -> None:
+    """F1: no macro, no ``#``: the old screen saw nothing, the view read a plain register."""
+    design = _design(tmp_path, CLOCKED)
+    cand = CLOCKED.replace(
+        "always_ff @(posedge clk) q <= d;",
+        "always @(posedge clk) begin @(posedge clk); q <= d; end",
+    )
+    found = screen_candidate(cand, design, dotted_names=view)
+    assert any("line 2: timing control" in f for f in found), found
+
+
+def test_a_delay_behind_a_repository_macro_is_screened_on_the_view_path(tmp_path: Path) -> None:
+    """F4: ```define DLY #1`` in a repository header hides ``#`` from the raw text."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "defs.svh").write_text('`define DLY #1\n`define SAY $display("x")\n')
+    head = '`include "defs.svh"\n'
+    design = _design(tmp_path, head + CLOCKED, (tmp_path / "inc",))
+    base = head + CLOCKED
+    cand = base.replace("q <= d;", "q <= `DLY d;")
+    found = screen_candidate(cand, design, dotted_names=True)
+    assert any("delays (#)" in f and "macros expanded" in f for f in found), found
+    assert any("timing control" in f and "macros expanded" in f for f in found), found
+    # a system task behind a macro too
+    task = base.replace("q <= d;", "begin q <= d; `SAY; end")
+    found = screen_candidate(task, design, dotted_names=True)
+    assert any("$display is not allowed" in f for f in found), found
+    # a macro holding nothing of that kind is judged clean
+    (tmp_path / "inc" / "defs.svh").write_text("`define DLY #1\n`define W 7\n")
+    clean = base.replace("[7:0] q", "[`W:0] q")
+    assert screen_candidate(clean, design, dotted_names=True) == []
+
+
+def test_a_reference_the_view_reads_without_its_logic_leaves_candidates_unchecked(
+    tmp_path: Path,
+) -> None:
+    """F6 (and F1 on the reference side): the view drops the assertion's action block, so a
+    candidate proven against the view is not proven against what a simulator runs."""
+    ref = (
+        "module m(input clk, input [7:0] d, output logic [7:0] q);\n"
+        "  always_comb begin q = d; assert (d != 8'hA5) else q = 8'h00; end\nendmodule\n"
+    )
+    design = _design(tmp_path, ref)
+    cand = ref.replace(
+        "always_comb begin q = d; assert (d != 8'hA5) else q = 8'h00; end", "assign q = d;"
+    )
+    found = screen_candidate(cand, design, dotted_names=True)
+    assert found and "unchecked: the reference module, line 2: an assertion action" in found[0]
+    timed = CLOCKED.replace("q <= d;", "begin @(posedge clk); q <= d; end")
+    design = _design(tmp_path, timed)
+    found = screen_candidate(CLOCKED, design, dotted_names=True)
+    assert found and "unchecked: the reference module, line 2: timing control" in found[0]
+    # a reference assertion that only reports is read alike
+    quiet = ref.replace("else q = 8'h00;", 'else $error("bad");')
+    design = _design(tmp_path, quiet)
+    plain = quiet.replace(
+        'always_comb begin q = d; assert (d != 8\'hA5) else $error("bad"); end', "assign q = d;"
+    )
+    assert plain != quiet and screen_candidate(plain, design, dotted_names=True) == []
+
+
+def test_case_qualifiers_are_blanked_for_every_tool() -> None:
+    """F10: every tool reads the plain statement (a simulator's values where nothing
+    matches); identifiers, comments and macros named alike are left alone."""
+    text = (
+        "always_comb begin y = 0; unique case (s) 0: y = a; endcase\n"
+        "  priority  /* c */ if (a) y = b; unique0 casez (s) 1: y = 1; endcase end\n"
+        "// unique case in a comment\nwire priority; `unique case\n"
+    )
+    plain = plain_case_qualifiers(text)
+    assert len(plain) == len(text) and plain.count("\n") == text.count("\n")
+    assert "unique case (s)" not in plain and "priority  /*" not in plain
+    assert "unique0" not in plain and "casez (s)" in plain
+    assert "// unique case in a comment" in plain and "wire priority;" in plain
+    assert "`unique case" in plain
+
+
+def test_a_candidate_may_not_use_qualifiers_more_often_than_the_reference(tmp_path: Path) -> None:
+    ref = (
+        "module m(input clk, input [7:0] d, output logic [7:0] q);\n"
+        "  always_comb begin q = 0; unique case (d[1:0]) 0: q = d; endcase end\nendmodule\n"
+    )
+    design = _design(tmp_path, ref)
+    kept = ref.replace("q = d;", "q = d + 0;")
+    assert screen_candidate(kept, design) == []
+    more = kept.replace("q = 0;", "q = 0; priority if (d[2]) q = 1;")
+    assert any("priority case/if" in f for f in screen_candidate(more, design))
+    twice = kept.replace("endcase end", "endcase unique case (d[3:2]) 1: q = 1; endcase end")
+    assert any("unique case/if" in f for f in screen_candidate(twice, design))
