@@ -83,8 +83,8 @@ _WRITES = frozenset(
     }
 )
 _WHY_TIMING = (
-    "only the leading event control of an always process is hardware: the SystemVerilog "
-    "view drops this one, while every simulator waits there"
+    "a timing control inside a process is not allowed: only an always block's leading event "
+    "control is hardware; the SystemVerilog view drops this one, every simulator waits here"
 )
 _WHY_ACTION = (
     "an assertion action that does more than report ($error, $display, ...) is logic: "
@@ -156,7 +156,7 @@ def _found(code: str) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, int
                 quiet.append((a - shift, b - shift))
             continue  # a property's clock and delays are the assertion's own
         elif k in _TIMING and _span(node)[0] not in leading:
-            problems.append((_span(node)[0] - shift, f"timing control here: {_WHY_TIMING}"))
+            problems.append((_span(node)[0] - shift, _WHY_TIMING))
         stack.extend(reversed(list(_children(node))))
     return tuple(problems), tuple(quiet)
 

@@ -105,7 +105,7 @@ def test_a_candidate_with_an_inner_event_control_is_screened(tmp_path: Path, vie
         "always @(posedge clk) begin @(posedge clk); q <= d; end",
     )
     found = screen_candidate(cand, design, dotted_names=view)
-    assert any("line 2: timing control" in f for f in found), found
+    assert any("line 2: a timing control" in f for f in found), found
 
 
 def test_a_delay_behind_a_repository_macro_is_screened_on_the_view_path(tmp_path: Path) -> None:
@@ -147,7 +147,7 @@ def test_a_reference_the_view_reads_without_its_logic_leaves_candidates_unchecke
     timed = CLOCKED.replace("q <= d;", "begin @(posedge clk); q <= d; end")
     design = _design(tmp_path, timed)
     found = screen_candidate(CLOCKED, design, dotted_names=True)
-    assert found and "unchecked: the reference module, line 2: timing control" in found[0]
+    assert found and "unchecked: the reference module, line 2: a timing control" in found[0]
     # a reference assertion that only reports is read alike
     quiet = ref.replace("else q = 8'h00;", 'else $error("bad");')
     design = _design(tmp_path, quiet)
