@@ -207,9 +207,17 @@ def _expanded_rules(text: str, full: str, design: Design, tb_top: str) -> list[t
     return found + _dropped(code)
 
 
+_EXPANDED: dict[int, tuple[Design, list[str]]] = {}
+
+
 def _expanded_references(design: Design) -> list[str]:
-    """The reference modules that use macros, expanded (:mod:`._expanded`)."""
-    return expanded_texts(_reference_texts(design), design)
+    """The reference modules that use macros, expanded (:mod:`._expanded`; once per design)."""
+    hit = _EXPANDED.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_EXPANDED) > 8:
+            _EXPANDED.clear()
+        hit = _EXPANDED[id(design)] = (design, expanded_texts(_reference_texts(design), design))
+    return hit[1]
 
 
 def _repo_directives(design: Design) -> set[str]:
