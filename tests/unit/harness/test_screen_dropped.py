@@ -185,3 +185,19 @@ def test_a_candidate_may_not_use_qualifiers_more_often_than_the_reference(tmp_pa
     assert any("priority case/if" in f for f in screen_candidate(more, design))
     twice = kept.replace("endcase end", "endcase unique case (d[3:2]) 1: q = 1; endcase end")
     assert any("unique case/if" in f for f in screen_candidate(twice, design))
+
+
+def test_the_view_reads_copies_without_qualifiers_and_names_the_originals(tmp_path: Path) -> None:
+    """slang reads a copy of each file with a qualifier (never the repository's file, which
+    stays as it is); a file without one is read where it is."""
+    from rtlopt.eda._slang import _plain_copies
+
+    plain = tmp_path / "a.sv"
+    plain.write_text("module a; endmodule\n")
+    qual = tmp_path / "b.sv"
+    qual.write_text(
+        "module b(input s, output logic y);\n  always_comb unique if (s) y = 1;\nendmodule\n"
+    )
+    files, copies = _plain_copies([plain, qual], tmp_path / "plain")
+    assert files[0] == plain and files[1] != qual and copies == {files[1]: qual}
+    assert "unique" not in files[1].read_text() and "unique if" in qual.read_text()
