@@ -76,3 +76,48 @@ def test_characters_the_reference_has_are_not_the_candidates_addition(tmp_path: 
     assert any("U+000B" in p for p in screen_candidate(ref, make_design(tmp_path / "other")))
     added = ref.replace("~a", "~\x01a")
     assert any("U+0001" in p for p in screen_candidate(added, d))
+
+
+#: A stringified macro argument over two lines (red team w20 F7): Yosys 0.23 reads
+#: "p  q" (the line break and indentation kept), iverilog and the preprocessed text "p q".
+STRINGIFY = (
+    "module tgt(input [63:0] a, output [63:0] y);\n"
+    "  localparam [63:0] K = `S(p\n"
+    "  q);\n"
+    "  assign y = a ^ K;\n"
+    "endmodule\n"
+)
+DEFINE = '`define S(x) `"x`"\n'
+
+
+@pytest.mark.parametrize(
+    ("new", "found"),
+    [
+        (STRINGIFY.replace("  assign y = a ^ K;", "  assign y = K ^ a;"), False),
+        (STRINGIFY.replace("  q);", "      q);"), True),  # re-indented inside the list
+        (STRINGIFY.replace("  q);", "  /*1*/q);"), True),  # a comment inside it
+        (STRINGIFY.replace("`S(p\n  q);", "`S(p q);"), True),  # the reference's call dropped
+        (STRINGIFY.replace("`S(p\n  q);", "`S(p\tq);"), True),
+    ],
+)
+def test_a_macro_calls_odd_arguments_must_be_the_references(new: str, found: bool) -> None:
+    from rtlopt.harness._characters import macro_argument_problems, plain_macros
+
+    problems = macro_argument_problems(
+        new, lambda: (DEFINE + STRINGIFY, STRINGIFY), lambda: plain_macros([DEFINE])
+    )
+    assert bool(problems) is found, problems
+    assert all("byte for byte" in msg for _, msg in problems)
+
+
+def test_a_macro_whose_body_holds_no_backtick_takes_any_blanks() -> None:
+    from rtlopt.harness._characters import macro_argument_problems, plain_macros
+
+    plain = "`define S(x) (x)\n"
+    new = STRINGIFY.replace("  q);", "      q);")
+    assert not macro_argument_problems(
+        new, lambda: (plain + STRINGIFY, STRINGIFY), lambda: plain_macros([plain])
+    )
+    # a body that passes the argument on to another macro may stringify it there
+    onward = "`define S(x) `T(x)\n"
+    assert plain_macros([onward, plain]) == set()
