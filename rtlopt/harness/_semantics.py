@@ -188,11 +188,16 @@ def strip_initial_values(text: str) -> str:
     return out.decode("utf-8", "surrogateescape")
 
 
+#: The key of :func:`power_up_values` for ``initial`` blocks that do more than assign constants.
+INITIAL_BLOCK = "(initial block)"
+
+
 def power_up_values(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
     """Module -> register -> the power-up values ``text`` gives it (a declaration
     initializer, then each constant assignment of an ``initial`` block, in source order; each
     value's tokens joined by NULs), for every module ``text`` defines (one without
-    initial values maps to {})."""
+    initial values maps to {}); an ``initial`` block that does more than assign constants is
+    one value of :data:`INITIAL_BLOCK`."""
     out: dict[str, dict[str, tuple[str, ...]]] = {}
     for node in _walk(_tree(text).root):
         if _kind(node) != "ModuleDeclaration":
@@ -202,7 +207,9 @@ def power_up_values(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
         ]
         for block in _walk(node, _SCOPES - {"InitialBlock"}):
             if _kind(block) == "InitialBlock":
-                found += [(_span(e), n, e) for n, e in _constant_assignments(block) or ()]
+                pairs = _constant_assignments(block)
+                # one that does more (a loop, $readmemh) is kept by some tools: as it is
+                found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
         values: dict[str, tuple[str, ...]] = {}
         for _, name, expr in sorted(found, key=lambda f: f[0]):
             values[name] = (*values.get(name, ()), "\0".join(_tokens(expr)))
@@ -241,7 +248,8 @@ def _power_up_change(
     module: str, reg: str, old: tuple[str, ...] | None, new: tuple[str, ...] | None
 ) -> str:
     def shown(values: tuple[str, ...]) -> str:
-        return " / ".join(v.replace("\0", "") for v in values)
+        text = " / ".join(v.replace("\0", " " if reg == INITIAL_BLOCK else "") for v in values)
+        return text if len(text) <= 80 else text[:77] + "..."
 
     if old is None:
         return f"{reg} in {module} gets the power-up value {shown(new or ())}, the reference none"

@@ -112,6 +112,8 @@ endmodule
         ("  initial begin k = 4'd3; end\n", "", "k in m loses its power-up value 4'd3"),
         ("reg [3:0] k;", "reg [3:0] k = 4'd1;", "k in m changes from 4'd3 to 4'd1 / 4'd3"),
         ("endmodule\n", "endmodule\nmodule n; reg r = 1'b1; endmodule\n", "r in n gets"),
+        # an initial block that does more than assign constants: compared as it is
+        ("k = 4'd3; end", "k = 4'd3; $display(k); end", "(initial block) in m gets"),
     ],
 )
 def test_a_power_up_value_added_dropped_or_changed_is_named(old: str, new: str, why: str) -> None:
