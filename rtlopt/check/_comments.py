@@ -10,12 +10,18 @@ read the same to every tool, and it says so only where that holds by constructio
   directive (``synopsys translate_off``, ``full_case``, ``verilator`` ...), kept in place and
   compared byte for byte, and not one on a compiler-directive line or in a macro body (a
   ```define`` and its continuation lines, where tools disagree on comments);
-- directive lines and the lines a macro body continues onto compare byte for byte (blanks
+- directive lines, the lines a macro body continues onto and the lines of a macro call's
+  argument list (Yosys 0.23 keeps a stringified argument's blanks and comments; every line
+  where the parentheses outside macro bodies do not balance) compare byte for byte (blanks
   after a backslash, a blank line that ends a macro, comments on them); elsewhere white space
-  (ASCII only: a no-break space is a syntax error) is compared as tokens are separated, one
-  space per run, and string literals and escaped identifiers byte for byte;
+  (blank, tab and line ends only: a no-break space is a syntax error, iverilog refuses a
+  vertical tab, Yosys also a form feed) is compared as tokens are separated, one space per
+  run, and string literals and escaped identifiers byte for byte;
 - line numbers are the same for every line of code, unless the caller knows that no file the
-  design reads uses ```__LINE__`` (``lines_matter=False``).
+  design may read uses ```__LINE__`` (``lines_matter=False``): the two checkouts and the
+  files and folders outside them the design reads (include and library folders, listed
+  files), searched whole; what cannot be searched (an ```include`` by absolute path, ``..``
+  or macro, a folder that cannot be listed, too many files) counts as a use.
 """
 
 from __future__ import annotations
