@@ -4,9 +4,9 @@ candidate text, :mod:`rtlopt.harness._screen`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
-from rtlopt.verilog import DIRECTIVES, alternation, blank_comments, line_of, scan
+from rtlopt.verilog import blank_comments, line_of, scan
 
 #: Characters allowed outside comments and strings: printable ASCII and IEEE white space
 #: (NUL is reported on its own).
@@ -103,84 +103,3 @@ def character_problems(
             )
         problems.append((line_of(text, at), msg))
     return problems
-
-
-#: A macro use (a backtick word that is no compiler directive), its argument list next.
-_MACRO_CALL = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)[A-Za-z_]\w*\s*\(")
-
-#: What tools read differently in a macro argument: Yosys 0.23 keeps a stringified
-#: argument's line breaks, comments and blank runs, iverilog (and the preprocessed text every
-#: tool here reads) one space for each.
-_ODD_ARGUMENT = re.compile(r"\n|\t|\r|\f|\v|  |/[/*]")
-
-
-#: A macro definition with an argument list, and its body (continuation lines included).
-_DEFINITION = re.compile(r"`define[ \t]+([A-Za-z_]\w*)\(((?:[^\n]*\\\r?\n)*[^\n]*)")
-
-
-def plain_macros(texts: Iterable[str]) -> set[str]:
-    """The macros with arguments every definition in ``texts`` of which has a body without a
-    backtick: no stringification (```"``) and no other macro to pass an argument on to."""
-    plain: set[str] = set()
-    other: set[str] = set()
-    for t in texts:
-        for m in _DEFINITION.finditer(blank_comments(t, strings=False)):
-            (other if "`" in m.group(2) else plain).add(m.group(1))
-    return plain - other
-
-
-def odd_macro_calls(text: str) -> list[tuple[int, str]]:
-    """``(offset, call)`` of each macro call of ``text`` whose argument list holds a line
-    break, a comment, a tab or a run of blanks."""
-    code = blank_comments(text)
-    out: list[tuple[int, str]] = []
-    for m in _MACRO_CALL.finditer(code):
-        depth, end = 0, len(code)
-        for k in range(m.end() - 1, len(code)):
-            if code[k] in "()":
-                depth += 1 if code[k] == "(" else -1
-                if depth == 0:
-                    end = k + 1
-                    break
-        call = text[m.start() : end]
-        if _ODD_ARGUMENT.search(call):
-            out.append((m.start(), call))
-    return out
-
-
-_ODD_CALL = (
-    "a macro call whose arguments hold a line break, a comment, a tab or blanks in a row is "
-    "not allowed unless the candidate and the reference have it byte for byte (a stringified "
-    "argument keeps them in Yosys 0.23, not in iverilog); write its arguments on one line "
-    "with single spaces, or keep the reference's call as it is"
-)
-
-
-def macro_argument_problems(
-    text: str, reference: Callable[[], tuple[str, str]], plain: Callable[[], set[str]]
-) -> list[tuple[int, str]]:
-    """Macro calls (:func:`odd_macro_calls`) the candidate and the reference do not share
-    byte for byte: one of the candidate the reference's file (``reference()[0]``) does not
-    hold, or one of the reference's module (``reference()[1]``) the candidate does not. A
-    stringified argument (```"x`"``) keeps its line breaks, comments and blank runs in Yosys
-    0.23, not in iverilog (nor in the preprocessed text the tools here read), so the value
-    depends on the tool. ``plain``: the macros whose bodies neither stringify nor pass an
-    argument on (:func:`plain_macros`; asked for only when such a call is found)."""
-    ref_file, ref_module = reference()
-    mine, theirs = odd_macro_calls(text), odd_macro_calls(ref_module)
-    if not mine and not theirs:
-        return []
-    names = plain()
-    out: list[tuple[int, str]] = []
-    for at, call in mine:
-        if _name(call) not in names and call not in ref_file:
-            out.append((line_of(text, at), f"{_ODD_CALL} (the reference's file has no such call)"))
-    for _, call in theirs:
-        if _name(call) not in names and call not in text:
-            first = call.split("\n", 1)[0]
-            out.append((1, f"{_ODD_CALL} (the reference's call {first!r} is not kept as it is)"))
-    return out
-
-
-def _name(call: str) -> str:
-    return re.split(r"[\s(]", call[1:], maxsplit=1)[0]

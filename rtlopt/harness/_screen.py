@@ -10,13 +10,9 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
-from rtlopt.harness._characters import (
-    character_problems,
-    continuation_problems,
-    macro_argument_problems,
-    plain_macros,
-)
+from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
+from rtlopt.harness._macro_args import macro_argument_problems, stringified_arguments
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
@@ -398,7 +394,7 @@ def screen_candidate(
     problems += macro_argument_problems(
         own,
         lambda: (_file_text(design), design.target.text()),
-        lambda: plain_macros([own, *_macro_texts(design)]),
+        lambda: stringified_arguments([own, *_macro_texts(design)]),
     )
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
