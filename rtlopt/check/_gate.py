@@ -156,6 +156,7 @@ class _Gate:
         self._sources_with_macros: set[str] = set()
         self._quiet: set[str] = set()  # changed in comments only
         self.read: frozenset[str] = frozenset()  # every file the design reads, either side
+        self.outside: tuple[Path, ...] | None = None  # what it reads outside the repository
         self.sources: list[str] = []  # changed files it reads, judged whatever their name
         self.flagged: set[str] = set()  # paths of the change with a finding before _judge
 
@@ -185,7 +186,7 @@ class _Gate:
         mapped = map_reads(
             self.repo, self.top, self.base_tree(), self.new_tree, rules, self.changes, self.subs
         )
-        self.read = mapped.read
+        self.read, self.outside = mapped.read, mapped.outside
         self.changes.update(dict.fromkeys(mapped.converted, "M"))
         self.sources = mapped.sources
         found = mapped.findings + [
@@ -208,7 +209,11 @@ class _Gate:
         taken out of the change, named in a note."""
         from rtlopt.check._comments import comment_only_files
 
-        self._quiet = set(comment_only_files(self.changes, self.base_tree(), self.new_tree))
+        self._quiet = set(
+            comment_only_files(
+                self.changes, self.base_tree(), self.new_tree, elsewhere=self.outside
+            )
+        )
         for rel in self._quiet:
             del self.changes[rel]
         quiet = ", ".join(sorted(self._quiet))

@@ -46,6 +46,8 @@ class DesignReads:
     suffixes: tuple[str, ...]  # what library folders read
     folders: tuple[str, ...]  # include and library folders, and listed files' folders
     error: str = ""  # why the rules' filelists do not read here (then nothing is known)
+    #: the files and folders above that lie outside the repository (absolute paths)
+    outside: tuple[Path, ...] = ()
 
 
 def design_reads(tree: Path, project: ProjectConfig, top: Path | None = None) -> DesignReads:
@@ -73,6 +75,7 @@ def design_reads(tree: Path, project: ProjectConfig, top: Path | None = None) ->
         frozenset(r for r in (_rel(p, roots) for p in paths) if r),
         tuple(suffixes),
         tuple(sorted({r for r in (_rel(p, roots) for p in folders) if r is not None})),
+        outside=tuple(sorted({p.resolve() for p in [*paths, *folders] if _rel(p, roots) is None})),
     )
 
 
@@ -237,6 +240,9 @@ class Mapped:
     converted: list[str]  # files whose checkout a changed .gitattributes rewrites
     sources: list[str]  # changed files the design reads, judged whatever their name
     findings: list[tuple[str, str]]  # (path, finding): what the gate cannot read
+    #: the files and folders outside the repository the design reads on either side (None:
+    #: not known, a filelist does not read)
+    outside: tuple[Path, ...] | None = None
 
 
 def map_reads(
@@ -282,7 +288,8 @@ def map_reads(
             )
             for rel in _other_paths(changes, read, subs.links)
         ]
-    return Mapped(read, converted, sources, found)
+    outside = None if errors else tuple(sorted({p for r in reads for p in r.outside}))
+    return Mapped(read, converted, sources, found, outside)
 
 
 def library_shadows(

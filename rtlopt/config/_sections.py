@@ -151,7 +151,7 @@ class HarnessConfig:
     )
     initial_values: str = _f(
         "ignore",
-        "Power-up model, the same for simulation, the formal check and the netlist check. ignore (default, ASIC): registers start unknown; initial values (reg r = 0, initial r = 0) are dropped by every tool. honor (FPGA flows): simulation keeps them, and the formal check, whose models start from unknown registers, proves nothing for a target with initial values (the verdict rests on simulation).",
+        "Power-up model, the same for simulation, the formal check and the netlist check. ignore (default, ASIC): registers start unknown; initial values (reg r = 0, initial r = 0) are dropped by every tool, so a candidate must state the reference's own (one that adds, drops or changes a register's initial value is unchecked: every simulator and FPGA flow reading the written text keeps them). honor (FPGA flows): simulation keeps them, and the formal check, whose models start from unknown registers, proves nothing for a target with initial values (the verdict rests on simulation).",
     )
 
 

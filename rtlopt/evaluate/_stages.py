@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._candidate import Candidate, invalid
 from rtlopt.evaluate._messages import compile_error_summary, interface_problem, mismatch_reason
+from rtlopt.evaluate._power_up import power_up_unchecked
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
@@ -40,7 +41,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     from rtlopt.harness import screen_preprocessed
 
     if s.unit is None:
-        return _view_state_left(s, c) or _view_configurations(s, c)
+        return _view_state_left(s, c) or _view_power_up(s, c) or _view_configurations(s, c)
     cfg = s.config
     c.progress.stage = Stage.SCREEN
     pp = s.unit.candidate(c.text, c.dir)
@@ -79,6 +80,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         or s.unit.state_left(c.text)
         or switched_off_change(pp.off, s.unit.reference_off())
     )
+    off = off or power_up_unchecked(s, c, pp.text)
     if not off and cfg.harness.other_configurations == "check":
         off = _other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
     if off:
@@ -105,6 +107,13 @@ def _view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
     whole = t.file.read_text(errors="replace")
     copy = directives_before_module(c.text)
     why = state_left(c.text, whole, (t.start, t.end), [], t.name, copy_of_file=copy)
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def _view_power_up(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    why = power_up_unchecked(s, c, None)  # the repository's macros expanded
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)

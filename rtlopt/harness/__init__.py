@@ -23,6 +23,7 @@ from rtlopt.harness._screen import (
 from rtlopt.harness._semantics import (
     event_violations,
     initial_values,
+    power_up_difference,
     power_up_file,
     power_up_text,
     strip_initial_values,
@@ -36,6 +37,7 @@ from rtlopt.verilog import blank_comments, rename_modules
 __all__ = [
     "event_violations",
     "initial_values",
+    "power_up_difference",
     "power_up_file",
     "power_up_text",
     "strip_initial_values",

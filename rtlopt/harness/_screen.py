@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from rtlopt.errors import DesignError
@@ -13,6 +14,7 @@ from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
+from rtlopt.harness._macro_args import macro_argument_problems, stringified_arguments
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
 from rtlopt.harness._pragmas import attributes as attributes
@@ -243,16 +245,22 @@ def _repo_directives(design: Design) -> set[str]:
 def _repo_macros(design: Design) -> set[str]:
     """Macro names the repository defines (command line, defines, `define in its sources)."""
     names = {d.split("=", 1)[0] for d in design.defines}
+    for text in _macro_texts(design):
+        names.update(_DEFINE_RE.findall(text))
+    return names
+
+
+def _macro_texts(design: Design) -> Iterator[str]:
+    """The texts of the files that may define the repository's macros."""
     files: list[Path] = [*design.prelude, *design.closure, *design.sources.files]
     for inc in design.include_dirs:
         for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
             files.extend(sorted(inc.glob(pattern)))
     for f in dict.fromkeys(files):
         try:  # regular files only: an include folder may hold a FIFO or a device
-            names.update(_DEFINE_RE.findall(read_source(f)))
+            yield read_source(f)
         except (OSError, DesignError):
             continue
-    return names
 
 
 def _reference_keywords(design: Design, expanded: bool = False) -> Counter[str]:
@@ -341,6 +349,12 @@ def screen_candidate(
     code_with_strings = blank_comments(text, strings=False)
     problems += character_problems(text, code, lambda: _reference_texts(design))
     problems += continuation_problems(text, code, lambda: _file_text(design))
+    own = text if raw is None else raw
+    problems += macro_argument_problems(
+        own,
+        lambda: (_file_text(design), design.target.text()),
+        lambda: stringified_arguments([own, *_macro_texts(design)]),
+    )
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds

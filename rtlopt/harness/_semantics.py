@@ -20,7 +20,7 @@ line and column, so tool messages still point into the user's text.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,10 @@ __all__ = [
     "event_violations",
     "incomplete_event_controls",
     "initial_values",
+    "power_up_difference",
     "power_up_file",
     "power_up_text",
+    "power_up_values",
     "strip_initial_values",
     "uninitialised_registers",
 ]
@@ -123,8 +125,15 @@ def _initializers(root: Any) -> Iterator[tuple[str, Any]]:
 
 def _constant_initial(node: Any) -> list[str] | None:
     """The registers an ``initial`` block sets to constants, or None when it does more."""
+    found = _constant_assignments(node)
+    return [name for name, _ in found] if found is not None else None
+
+
+def _constant_assignments(node: Any) -> list[tuple[str, Any]] | None:
+    """``(register, value expression)`` of each assignment of an ``initial`` block that sets
+    registers to constants only, in order, or None when it does more."""
     items = [node.statement]
-    names: list[str] = []
+    found: list[tuple[str, Any]] = []
     while items:
         st = items.pop(0)
         k = _kind(st)
@@ -139,8 +148,8 @@ def _constant_initial(node: Any) -> list[str] | None:
             return None
         if _kind(expr.left) != "IdentifierName" or not _is_constant(expr.right):
             return None
-        names.append(expr.left.identifier.valueText)
-    return names or None
+        found.append((expr.left.identifier.valueText, expr.right))
+    return found or None
 
 
 def _spans(text: str) -> list[tuple[str, tuple[int, int]]]:
@@ -177,6 +186,76 @@ def strip_initial_values(text: str) -> str:
             if out[i] not in (0x0A, 0x0D):
                 out[i] = 0x20
     return out.decode("utf-8", "surrogateescape")
+
+
+#: The key of :func:`power_up_values` for ``initial`` blocks that do more than assign constants.
+INITIAL_BLOCK = "(initial block)"
+
+
+def power_up_values(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Module -> register -> the power-up values ``text`` gives it (a declaration
+    initializer, then each constant assignment of an ``initial`` block, in source order; each
+    value's tokens joined by NULs), for every module ``text`` defines (one without
+    initial values maps to {}); an ``initial`` block that does more than assign constants is
+    one value of :data:`INITIAL_BLOCK`."""
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for node in _walk(_tree(text).root):
+        if _kind(node) != "ModuleDeclaration":
+            continue
+        found: list[tuple[tuple[int, int], str, Any]] = [
+            (_span(init), name, getattr(init, "expr", init)) for name, init in _initializers(node)
+        ]
+        for block in _walk(node, _SCOPES - {"InitialBlock"}):
+            if _kind(block) == "InitialBlock":
+                pairs = _constant_assignments(block)
+                # one that does more (a loop, $readmemh) is kept by some tools: as it is
+                found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
+        values: dict[str, tuple[str, ...]] = {}
+        for _, name, expr in sorted(found, key=lambda f: f[0]):
+            values[name] = (*values.get(name, ()), "\0".join(_tokens(expr)))
+        out.setdefault(node.header.name.valueText, values)
+    return out
+
+
+def power_up_difference(
+    candidate: str, reference: str, *, elsewhere: Collection[str] = frozenset()
+) -> str:
+    """Why ``candidate`` states other power-up values than ``reference`` (a register's initial
+    value added, dropped or changed, module by module), or "" where they agree: each module
+    ``candidate`` defines against the reference's module of the same name (none: every
+    initial value is added), except one ``elsewhere`` names that the reference does not
+    define (a module of the repository judged on its own). Under ``harness.initial_values =
+    "ignore"`` both sides' values are dropped, which is sound only where they are the same:
+    every simulator and FPGA flow reading the written text keeps them."""
+    ref = power_up_values(reference)
+    for module, values in power_up_values(candidate).items():
+        if module in elsewhere and module not in ref:
+            continue
+        theirs = ref.get(module, {})
+        for reg in [*values, *(r for r in theirs if r not in values)]:
+            if values.get(reg) != theirs.get(reg):
+                return (
+                    f"{_power_up_change(module, reg, theirs.get(reg), values.get(reg))}: under "
+                    'harness.initial_values = "ignore" (the ASIC model) no tool here reads '
+                    "initial values, but every simulator and FPGA flow reading the written "
+                    "text does; keep the reference's initial values, or set "
+                    'harness.initial_values = "honor" to judge power-up values'
+                )
+    return ""
+
+
+def _power_up_change(
+    module: str, reg: str, old: tuple[str, ...] | None, new: tuple[str, ...] | None
+) -> str:
+    def shown(values: tuple[str, ...]) -> str:
+        text = " / ".join(v.replace("\0", " " if reg == INITIAL_BLOCK else "") for v in values)
+        return text if len(text) <= 80 else text[:77] + "..."
+
+    if old is None:
+        return f"{reg} in {module} gets the power-up value {shown(new or ())}, the reference none"
+    if new is None:
+        return f"{reg} in {module} loses its power-up value {shown(old)}"
+    return f"the power-up value of {reg} in {module} changes from {shown(old)} to {shown(new)}"
 
 
 @dataclass(frozen=True)

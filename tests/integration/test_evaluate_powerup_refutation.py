@@ -83,12 +83,15 @@ def test_a_difference_a_reference_power_up_state_explains_is_no_refutation(
     """The candidate keeps the inverted state: from the shared power-up state (both registers
     at 0) its output is 1 where the reference's is 0, but the reference powered up at 1 gives
     the candidate's outputs on every input. ABC is off so that no engine proves it: the search
-    after the undecided proof finds the difference, and the confirmation must not refute."""
-    inverted = TOGGLE.replace("reg q = 1'b0;", "reg nq = 1'b0;").replace(
+    after the undecided proof finds the difference, and the confirmation must not refute.
+    Without initial values: a candidate whose registers have others than the reference's is
+    unchecked under the default power-up model (red team w20 F5)."""
+    bare = TOGGLE.replace("reg q = 1'b0;", "reg q;")
+    inverted = bare.replace("reg q;", "reg nq;").replace(
         "if (en) q <= ~q;\n    assign y = q;", "if (en) nq <= ~nq;\n    assign y = ~nq;"
     )
     assert "nq" in inverted and "assign y = ~nq;" in inverted
-    res, differences = _evaluate(tmp_path, inverted, abc=False)
+    res, differences = _evaluate(tmp_path, inverted, bare, abc=False)
     assert differences, "the search found no difference: the control decides nothing"
     assert res.formal is not None and res.formal.verdict is not Verdict.REFUTED, res.formal
     assert "powerup_search" in res.formal.timings, res.formal

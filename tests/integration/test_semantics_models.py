@@ -102,12 +102,17 @@ COUNTER_MSB_AT_1 = COUNTER_AT_1.replace("assign y = c;", "assign y = {15'd0, c[1
 
 def test_initial_values_ignored_by_every_tool_by_default(tmp_path: Path) -> None:
     # ASIC model: registers start unknown in simulation as in the proof, so the two tools
-    # agree (the reference's counter is x from power-up, whatever the candidate starts at)
-    for i, (ref, cand) in enumerate(((COUNTER, COUNTER_AT_1), (COUNTER_MSB, COUNTER_MSB_AT_1))):
+    # agree; sound only where both sides state the same initial values (red team w20 F5)
+    for i, ref in enumerate((COUNTER, COUNTER_MSB)):
+        cand = ref.replace("c <= c + 1", "c <= 16'd1 + c")
         res = _evaluate(tmp_path / str(i), {"c.v": ref}, "c.v", cand)
         assert res.accepted, res.reason
         assert res.sim is not None and res.sim.passed, res.reason
         assert res.formal is not None and res.formal.verdict is Verdict.PROVEN, res.reason
+    # another power-up value: every simulator and FPGA flow reads it, no tool here does
+    res = _evaluate(tmp_path / "at1", {"c.v": COUNTER}, "c.v", COUNTER_AT_1)
+    assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
+    assert "power-up value of c in ctr changes from 0 to 16'd1" in res.reason, res.reason
 
 
 def test_initial_values_honored_find_the_difference(tmp_path: Path) -> None:

@@ -91,3 +91,45 @@ module other(); reg o; endmodule
     assert uninitialised_registers(text, "m") == ["a", "q", "i"]
     assert uninitialised_registers(text, "other") == ["o"]
     assert uninitialised_registers(text, "absent") == []
+
+
+POWERED = """module m(input clk, output [7:0] y);
+  reg [7:0] cnt = 8'd0;
+  reg [3:0] k;
+  initial begin k = 4'd3; end
+  always @(posedge clk) cnt <= cnt + 8'd1;
+  assign y = cnt ^ {4'd0, k};
+endmodule
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "why"),
+    [
+        ("8'd0;", "8'd5;", "power-up value of cnt in m changes from 8'd0 to 8'd5"),
+        (" = 8'd0;", ";", "cnt in m loses its power-up value 8'd0"),
+        ("k = 4'd3;", "k = 4'd2;", "power-up value of k in m changes from 4'd3 to 4'd2"),
+        ("  initial begin k = 4'd3; end\n", "", "k in m loses its power-up value 4'd3"),
+        ("reg [3:0] k;", "reg [3:0] k = 4'd1;", "k in m changes from 4'd3 to 4'd1 / 4'd3"),
+        ("endmodule\n", "endmodule\nmodule n; reg r = 1'b1; endmodule\n", "r in n gets"),
+        # an initial block that does more than assign constants: compared as it is
+        ("k = 4'd3; end", "k = 4'd3; $display(k); end", "(initial block) in m gets"),
+    ],
+)
+def test_a_power_up_value_added_dropped_or_changed_is_named(old: str, new: str, why: str) -> None:
+    # red team w20 F5: the ASIC model drops initial values on both sides, sound only if equal
+    from rtlopt.harness import power_up_difference
+
+    found = power_up_difference(POWERED.replace(old, new), POWERED)
+    assert why in found, found
+    assert 'harness.initial_values = "honor"' in found, found
+
+
+def test_the_same_power_up_values_are_no_difference() -> None:
+    from rtlopt.harness import power_up_difference
+
+    same = POWERED.replace("8'd0;", "8'd0 /* zero */ ;").replace("cnt + 8'd1", "8'd1 + cnt")
+    assert power_up_difference(same, POWERED) == ""
+    # a module of the repository judged on its own is not compared
+    other = POWERED + "module n; reg r = 1'b1; endmodule\n"
+    assert power_up_difference(other, POWERED, elsewhere={"n"}) == ""

@@ -1,0 +1,51 @@
+"""Power-up values under ``harness.initial_values = "ignore"``: the same on both sides, or
+unchecked.
+
+The ASIC model drops every register's initial value (``reg [7:0] c = 0;``, an ``initial``
+block of constant assignments) on both sides: the proof and the simulation start from unknown
+registers. That is sound only where the candidate states the reference's values: the written
+text is what every simulator and FPGA flow of the repository reads, and each keeps them, so a
+candidate that adds, drops or changes a power-up value would be "proven" although every one
+of them reads another design. Such a candidate is unchecked (``harness.initial_values =
+"honor"`` judges power-up values). The comparison is on the text the tools read: the
+preprocessed unit on the Verilog path, the repository's macros expanded on the view path.
+"""
+
+from __future__ import annotations
+
+from rtlopt.evaluate._candidate import Candidate
+from rtlopt.evaluate._setup import EvalSetup
+
+__all__ = ["power_up_unchecked"]
+
+
+def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
+    """Why the candidate is unchecked for its power-up values, or "": ``text`` is its
+    preprocessed text (None on the view path, where its macros are expanded here)."""
+    from rtlopt.harness import power_up_difference, reference_modules, same_as_reference
+
+    if s.config.harness.initial_values != "ignore" or same_as_reference(c.text, s.design):
+        return ""
+    refs = reference_modules(s.design)
+    elsewhere = set(s.design.modules) - {m.name for m in refs}  # judged on their own
+    try:
+        if text is not None and s.unit is not None:  # the preprocessed unit
+            reference = s.unit.unit_text()
+        else:
+            text = _expanded(c.text, s)
+            reference = "\n".join(_expanded(m.text(), s) for m in refs)
+        return power_up_difference(text, reference, elsewhere=elsewhere)
+    except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
+        return (
+            f"the power-up values of the candidate and the reference cannot be compared "
+            f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); under "
+            'harness.initial_values = "ignore" they must be the same'
+        )
+
+
+def _expanded(text: str, s: EvalSetup) -> str:
+    """``text`` with the repository's macros expanded (as is where it uses none)."""
+    from rtlopt.harness._expanded import expanded, uses_macros
+    from rtlopt.verilog import blank_comments
+
+    return expanded(text, s.design) if uses_macros(blank_comments(text)) else text

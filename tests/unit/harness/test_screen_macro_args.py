@@ -1,0 +1,56 @@
+"""Macro arguments the tools read differently (red team w20 F7): a stringified argument keeps
+its line break, comments and blank runs in Yosys 0.23 ("p  q"), not in iverilog nor in the
+preprocessed text the tools here read ("p q")."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtlopt.harness._macro_args import (
+    macro_argument_problems,
+    odd_macro_calls,
+    stringified_arguments,
+)
+
+STRINGIFY = (
+    "module tgt(input [63:0] a, output [63:0] y);\n"
+    "  localparam [63:0] K = `S(p\n"
+    "  q);\n"
+    "  assign y = a ^ K;\n"
+    "endmodule\n"
+)
+DEFINE = '`define S(x) `"x`"\n'
+
+
+def _problems(new: str, define: str = DEFINE) -> list[tuple[int, str]]:
+    return macro_argument_problems(
+        new, lambda: (define + STRINGIFY, STRINGIFY), lambda: stringified_arguments([define])
+    )
+
+
+@pytest.mark.parametrize(
+    ("new", "found"),
+    [
+        (STRINGIFY.replace("  assign y = a ^ K;", "  assign y = K ^ a;"), False),
+        (STRINGIFY.replace("  q);", "      q);"), True),  # re-indented inside the list
+        (STRINGIFY.replace("  q);", "  /*1*/q);"), True),  # a comment inside it
+        (STRINGIFY.replace("`S(p\n  q);", "`S(p q);"), True),  # the reference's call dropped
+        (STRINGIFY.replace("`S(p\n  q);", "`S(p\tq);"), True),
+    ],
+)
+def test_a_stringified_arguments_odd_blanks_must_be_the_references(new: str, found: bool) -> None:
+    problems = _problems(new)
+    assert bool(problems) is found, problems
+    assert all("byte for byte" in msg for _, msg in problems)
+
+
+def test_an_argument_no_stringification_reaches_takes_any_blanks() -> None:
+    plain = "`define S(x) (x)\n"
+    assert not _problems(STRINGIFY.replace("  q);", "      q);"), plain)
+    # passed on to another macro, it may be stringified there; an unknown macro likewise
+    assert stringified_arguments(["`define S(x, y) `T(x) + y\n"]) == {"S": frozenset({0})}
+    assert odd_macro_calls("`U(a,\n  b)")  # no definition: every argument
+    risky = stringified_arguments(["`define A(n, p) n: assert (p) else `E(n)\n"])
+    assert not odd_macro_calls("`A(Name, a &&\n    b)", risky)  # the property is no string
+    # blanks at an argument's ends are dropped by every tool
+    assert not odd_macro_calls("`S(a,  b )", {"S": frozenset({0, 1})})
