@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from rtlopt.harness import tool_pragmas
@@ -170,7 +170,7 @@ def _text(path: Path) -> str | None:
         return None
 
 
-#: An ```include`` whose file the search of :func:`_uses_line_macro` finds: a plain relative
+#: An ```include`` whose file the search of :func:`_unsearched` follows: a plain relative
 #: name (a macro name, an absolute path or a ``..`` may read a file outside the searched ones).
 _INCLUDE = re.compile(rb'`include\s*("[^"\n]*")?')
 
@@ -210,23 +210,44 @@ def _files_outside(elsewhere: Sequence[Path]) -> list[Path] | None:
     return sorted(found)
 
 
-def _uses_line_macro(trees: Sequence[Path], elsewhere: Sequence[Path] | None) -> bool:
-    """Some file the design may read holds ```__LINE__`` (a macro that expands to a line
-    number), or cannot be searched: the files of the ``trees`` and those ``elsewhere`` (the
-    include and library folders and listed files outside the checkouts; None: not known)
-    and any file an ```include`` may read beyond them (an absolute path, ``..``, a macro)."""
+def _read_files(trees: Sequence[Path], elsewhere: Sequence[Path] | None) -> list[Path] | None:
+    """Every file the design may read: those of the ``trees`` and those ``elsewhere`` (the
+    include and library folders and listed files outside the checkouts); None: not known."""
     if elsewhere is None:
-        return True
+        return None
     outside = _files_outside(elsewhere)
     if outside is None:
+        return None
+    return [p for tree in trees for p in tree.rglob("*")] + outside
+
+
+def _any_holds(files: list[Path] | None, holds: Callable[[bytes], bool]) -> bool:
+    """Some of ``files`` (None: not known) ``holds``, or cannot be read."""
+    if files is None:
         return True
-    for path in [p for tree in trees for p in tree.rglob("*")] + outside:
+    for path in files:
         try:
-            if path.is_file() and _unsearched(path.read_bytes()):  # a link: what it names
+            if path.is_file() and holds(path.read_bytes()):  # a link: what it names
                 return True
         except OSError:
             return True
     return False
+
+
+#: A macro definition's body (continuation lines included), after its name and arguments.
+_DEFINE_BODY = re.compile(rb"`define[ \t]+\w+(?:\([^)\n]*\))?((?:[^\n]*\\\r?\n)*[^\n]*)")
+
+
+def _unbalanced_macro(data: bytes) -> bool:
+    """``data`` defines a macro whose body opens or closes a parenthesis it does not close or
+    open: it builds an argument list with the text around its use (```OPEN p  q `CLOSE``),
+    whose blanks a stringification keeps, and which no line of the using file shows."""
+    if b"`define" not in data:
+        return False
+    code = blank_comments(data.decode(errors="replace")).encode()
+    return any(
+        m.group(1).count(b"(") != m.group(1).count(b")") for m in _DEFINE_BODY.finditer(code)
+    )
 
 
 def comment_only_files(
@@ -240,6 +261,9 @@ def comment_only_files(
     reads on either side (None: not known, so no line moves)."""
     from rtlopt.check._git import VERILOG_SUFFIXES
 
+    files = _read_files([base, new], elsewhere)
+    if _any_holds(files, _unbalanced_macro):
+        return []  # where an argument list ends is not known from a file's own text
     found: list[tuple[str, bool]] = []  # (path, its code lines stayed where they were)
     for rel, status in changes.items():
         if status != "M" or not rel.endswith(VERILOG_SUFFIXES):
@@ -247,6 +271,6 @@ def comment_only_files(
         old, now = _text(base / rel), _text(new / rel)
         if old is not None and now is not None and comments_only(old, now, lines_matter=False):
             found.append((rel, comments_only(old, now)))
-    if any(not same_lines for _, same_lines in found) and _uses_line_macro([base, new], elsewhere):
+    if any(not same_lines for _, same_lines in found) and _any_holds(files, _unsearched):
         found = [f for f in found if f[1]]
     return [rel for rel, _ in found]

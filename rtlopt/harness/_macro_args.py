@@ -16,7 +16,12 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rtlopt.verilog import DIRECTIVES, alternation, blank_comments, line_of
 
-__all__ = ["macro_argument_problems", "odd_macro_calls", "stringified_arguments"]
+__all__ = [
+    "macro_argument_problems",
+    "odd_macro_calls",
+    "stringified_arguments",
+    "unbalanced_macro_uses",
+]
 
 #: A macro use (a backtick word that is no compiler directive), its argument list next.
 _MACRO_CALL = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)([A-Za-z_]\w*)(\s*)\(")
@@ -88,6 +93,42 @@ def stringified_arguments(texts: Iterable[str]) -> dict[str, frozenset[int]]:
                 if any(re.search(rf"\b{re.escape(name)}\b", r) for r in regions):
                     found.add(i)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+#: Any macro definition: its name, its argument list if any, and its body.
+_ANY_DEFINITION = re.compile(
+    r"`define[ \t]+([A-Za-z_]\w*)(\((?:[^)\n]*)\))?((?:[^\n]*\\\r?\n)*[^\n]*)"
+)
+
+#: A macro use: a backtick word that is no compiler directive.
+_MACRO_USE = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)([A-Za-z_]\w*)")
+
+
+def unbalanced_macro_uses(text: str, texts: Callable[[], Iterable[str]]) -> list[tuple[int, str]]:
+    """Uses in ``text`` of a macro whose body (as ``texts`` define it) opens or closes more
+    parentheses than it closes or opens: such a macro builds an argument list with the text
+    around its use (```OPEN p  q `CLOSE``), which :func:`odd_macro_calls` cannot see, so its
+    use is not allowed in a candidate (asked for only when ``text`` uses a macro)."""
+    code = blank_comments(text)
+    uses = [(m.start(), m.group(1)) for m in _MACRO_USE.finditer(code)]
+    if not uses:
+        return []
+    unbalanced: set[str] = set()
+    for t in texts():
+        for m in _ANY_DEFINITION.finditer(blank_comments(t)):
+            body = m.group(3)
+            if body.count("(") != body.count(")"):
+                unbalanced.add(m.group(1))
+    return [
+        (
+            line_of(text, at),
+            f"macro `{name} opens or closes a parenthesis it does not close or open: its use is "
+            "not allowed in a candidate (the argument list it builds with the text around it "
+            "is read differently by the tools); write the expression out",
+        )
+        for at, name in uses
+        if name in unbalanced
+    ]
 
 
 def odd_macro_calls(

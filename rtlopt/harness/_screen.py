@@ -14,7 +14,11 @@ from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
-from rtlopt.harness._macro_args import macro_argument_problems, stringified_arguments
+from rtlopt.harness._macro_args import (
+    macro_argument_problems,
+    stringified_arguments,
+    unbalanced_macro_uses,
+)
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
 from rtlopt.harness._pragmas import attributes as attributes
@@ -355,6 +359,7 @@ def screen_candidate(
         lambda: (_file_text(design), design.target.text()),
         lambda: stringified_arguments([own, *_macro_texts(design)]),
     )
+    problems += unbalanced_macro_uses(own, lambda: [own, *_macro_texts(design)])
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds

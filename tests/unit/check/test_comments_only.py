@@ -174,3 +174,25 @@ def test_an_include_the_search_cannot_follow_keeps_lines_in_place(
     assert comment_only_files(changes, base, new, elsewhere=()) == ["rtl/t.v"]
     (new / "rtl" / "u.vh").write_text(include + "\n")
     assert comment_only_files(changes, base, new, elsewhere=()) == []
+
+
+def test_a_macro_that_builds_an_argument_list_keeps_every_file_judged(tmp_path: Path) -> None:
+    # a macro body that opens an argument list (`OPEN p  q `CLOSE): the blanks between its uses
+    # are a stringified argument, on lines no backtick marks
+    base, new = tmp_path / "base", tmp_path / "new"
+    for tree in (base, new):
+        (tree / "rtl").mkdir(parents=True)
+    text = "module t (output [63:0] y);\n  assign y = `OPEN p\n  q\n  `CLOSE;\nendmodule\n"
+    (base / "rtl" / "t.v").write_text(text)
+    (new / "rtl" / "t.v").write_text(text.replace("\n  q\n", "\n      q\n"))
+    changes = {"rtl/t.v": "M"}
+    ext = tmp_path / "ext"
+    ext.mkdir()
+    (ext / "m.vh").write_text('`define S(x) `"x`"\n`define OPEN `S(\n`define CLOSE )\n')
+    assert comment_only_files(changes, base, new, elsewhere=[ext]) == []
+    (ext / "m.vh").write_text('`define S(x) `"x`"\n`define OPEN (\n`define CLOSE )\n')
+    assert comment_only_files(changes, base, new, elsewhere=[ext]) == []
+    (ext / "m.vh").write_text("`define OPEN (8'd1 + \n`define CLOSE 8'd2) // ( balanced\n")
+    assert comment_only_files(changes, base, new, elsewhere=[ext]) == []
+    (ext / "m.vh").write_text("`define OPEN (8'd1)\n`define CLOSE 8'd2 // (\n")
+    assert comment_only_files(changes, base, new, elsewhere=[ext]) == ["rtl/t.v"]

@@ -10,6 +10,7 @@ from rtlopt.harness._macro_args import (
     macro_argument_problems,
     odd_macro_calls,
     stringified_arguments,
+    unbalanced_macro_uses,
 )
 
 STRINGIFY = (
@@ -54,3 +55,14 @@ def test_an_argument_no_stringification_reaches_takes_any_blanks() -> None:
     assert not odd_macro_calls("`A(Name, a &&\n    b)", risky)  # the property is no string
     # blanks at an argument's ends are dropped by every tool
     assert not odd_macro_calls("`S(a,  b )", {"S": frozenset({0, 1})})
+
+
+def test_a_macro_that_opens_or_closes_an_argument_list_is_not_used_by_a_candidate() -> None:
+    header = '`define S(x) `"x`"\n`define OPEN `S(\n`define CLOSE )\n`define W (8)\n'
+    text = "  localparam [63:0] K = `OPEN p  q `CLOSE;\n  localparam W = `W; // `OPEN\n"
+    found = unbalanced_macro_uses(text, lambda: [header])
+    assert [line for line, _ in found] == [1, 1]
+    assert "`OPEN" in found[0][1] and "`CLOSE" in found[1][1]
+    assert unbalanced_macro_uses("  localparam W = `W;\n", lambda: [header]) == []
+    # no macro used: the repository's texts are not read
+    assert unbalanced_macro_uses("assign y = a;\n", lambda: pytest.fail("read")) == []
