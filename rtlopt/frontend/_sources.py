@@ -127,17 +127,64 @@ def rerooted(path: Path, root: Path) -> Path:
     """``path`` read from the checkout ``root``: an absolute path into the work tree of the
     repository ``root`` is a checkout of becomes the same path in ``root`` (the base must not
     read the change's files through ``${REPO}/inc`` or ``/home/me/repo/inc``); any other
-    path is itself."""
+    path is itself.
+
+    Paths are compared as the kernel reads them, not as spelled: a symlink to the work tree
+    (or into it), a bind mount, ``//``, ``..``. A symlink inside the repository stays in the
+    rerooted path, so each checkout follows its own.
+
+    Raises:
+        ConfigError: the path reaches the work tree (or another of rtlopt's checkouts) by a
+            way that cannot be read in the checkout (fail closed).
+    """
     if not path.is_absolute() or not _CHECKOUTS:
         return path
     here = root.resolve()
     for folder, repository in _CHECKOUTS.items():
-        if folder in here.parents:
-            checkout = folder / here.relative_to(folder).parts[0]
-            target = Path(os.path.abspath(path))
-            if target == repository or repository in target.parents:
-                return checkout / target.relative_to(repository)
+        if folder not in here.parents:
+            continue
+        checkout = folder / here.relative_to(folder).parts[0]
+        st = os.stat(repository)
+        moved = _reroot(str(path), (st.st_dev, st.st_ino), checkout)
+        real = Path(os.path.realpath(moved if moved is not None else path))
+        inside = real == checkout.resolve() or checkout.resolve() in real.parents
+        if moved is None and (real == repository or repository in real.parents):
+            why = f"it reaches the work tree {repository}"
+        elif not inside and (real == folder or folder in real.parents):
+            why = "it reaches another checkout of rtlopt check"
+        else:
+            return moved if moved is not None else path
+        raise ConfigError(
+            f"path {path} cannot be read in each checkout: {why} by a way the gate cannot follow",
+            hint="name it relative to the repository (or through a filelist variable)",
+        )
     return path
+
+
+def _reroot(
+    spelled: str, repository: tuple[int, int], checkout: Path, hops: int = 40
+) -> Path | None:
+    """``spelled`` (absolute) in ``checkout`` where the kernel reaches ``repository`` (its
+    device and inode) on the way (the first folder on it that is the repository's work tree,
+    however spelled); None when it never does. Symlinks outside the repository are followed
+    one by one, those inside it are kept."""
+    parts = [p for p in spelled.split("/") if p and p != "."]
+    cur = "/"
+    for i, part in enumerate(parts):
+        cur = os.path.join(cur, part)
+        if not os.path.lexists(cur):
+            return None
+        rest = parts[i + 1 :]
+        st = os.stat(cur) if os.path.isdir(cur) else None
+        if st is not None and (st.st_dev, st.st_ino) == repository:
+            if not os.path.normpath("/".join(["."] + rest)).startswith(".."):
+                return checkout.joinpath(*rest)  # (a `..` out of the repository: go on)
+        elif os.path.islink(cur):
+            if hops <= 0:
+                return None
+            target = os.path.join(os.path.dirname(cur), os.readlink(cur), *rest)
+            return _reroot(target, repository, checkout, hops - 1)
+    return None
 
 
 def filelist_variables(project: ProjectConfig, root: Path) -> dict[str, str]:
@@ -202,10 +249,11 @@ def _resolve(
     p = Path(_expand(token, where, line, variables))
     if p.is_absolute():
         return rerooted(p, root)
-    here = (base / p).resolve()
+    # a relative path can leave the checkout too (`../../home/me/repo/inc`)
+    here = rerooted(base / p, root).resolve()
     if here.exists() or not (root / p).exists():
         return here
-    return (root / p).resolve()
+    return rerooted(root / p, root).resolve()
 
 
 def _include_dirs(dirs: list[Path], filelist: Path, lineno: int) -> list[Path]:
