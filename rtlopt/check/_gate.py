@@ -1,7 +1,8 @@
 """One run of `rtlopt check`: the trees, the rules, what the change reaches, the verdicts.
 
 Three trees, all temporary: ``new`` is the repository after the change (the index for a
-commit, the work tree in CI, plus untracked files git does not ignore); ``tree`` is the
+commit, without untracked files: those the design may read are findings; the work tree in
+CI, with untracked files git does not ignore); ``tree`` is the
 context the modules are judged in: ``new`` with every changed file at its base version (the
 reference) and, unless the configuration is trusted, the base's configuration and filelists;
 ``base`` is the base revision itself, exported only when a module is judged preprocessed.
@@ -244,9 +245,11 @@ class _Gate:
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()
+        untracked = self._untracked(rules)
         rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools
             pending = unstaged_files(self.repo) if self.staged else []
+            pending += [rel for rel, _ in untracked]
             if pending:
                 report.notes.append(
                     f"not staged, so not checked: {', '.join(pending[:5])}"
@@ -254,6 +257,9 @@ class _Gate:
                     + " (git add them, or name them: rtlopt check FILE)"
                 )
             return report
+        report.modules += [
+            ModuleCheck(rel, "(file)", "untracked", findings=[f]) for rel, f in untracked
+        ]
         if pdk is None and cfg.check.ppa:
             from rtlopt.session import resolve_pdk
 
@@ -267,6 +273,19 @@ class _Gate:
                 f"it, {HOW_TO_REQUIRE}"
             )
         return report
+
+    def _untracked(self, rules: Rules) -> list[tuple[str, str]]:
+        """A commit being made (staged): the untracked files the design may read, each with
+        its finding (:func:`rtlopt.check._reads.untracked_findings`); the change judged is
+        the index, without them."""
+        from rtlopt.check._git import untracked_files
+        from rtlopt.check._reads import untracked_findings
+
+        if not self.staged:  # the work tree is the change: its untracked files are in it
+            return []
+        names = untracked_files(self.repo)
+        projects = (rules.base.project, rules.new.project)
+        return untracked_findings(self.top, names, projects) if names else []
 
     def _context(self, rules: Rules) -> Path:
         """The judging tree: the change's, with the base's configuration unless trusted."""

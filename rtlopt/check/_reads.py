@@ -394,3 +394,65 @@ def unjudged_files(
         )
         for rel in sorted(rel for rel in other if any(Path(rel).name in t for t in texts))
     ]
+
+
+def untracked_findings(
+    top: Path, names: Iterable[str], projects: Iterable[ProjectConfig]
+) -> list[tuple[str, str]]:
+    """(path, finding) for each untracked file of the work tree ``top`` (git neither tracks
+    nor ignores it) that the design reads or may read: a Verilog source or header (the scan
+    reads it; beside an includer or in an include folder it shadows a header), a
+    configuration file, a file the design reads under one of ``projects`` (a ``-y`` folder's,
+    a listed one), or one whose name a source, a filelist or the configuration holds. A
+    commit (the index) does not hold it, so the gate judges without it, while every build of
+    this work tree reads it: not staged, a finding each."""
+    from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+    from rtlopt.frontend._sources import HEADER_SUFFIXES, SOURCE_SUFFIXES
+
+    why: dict[str, str] = {}
+    rest = []
+    for rel in sorted(set(names)):
+        if rel.endswith((*SOURCE_SUFFIXES, *HEADER_SUFFIXES, *_VERILOG)):
+            why[rel] = "a Verilog source or header, which the scan or an include reads"
+        elif Path(rel).name in CONFIG_FILES:
+            why[rel] = "a configuration file"
+        else:
+            rest.append(rel)
+    if rest:
+        read: set[str] = set()
+        for project in projects:
+            read |= design_reads(top, project).files
+        texts = _named_texts(top, (*_VERILOG, *HEADER_SUFFIXES, *FILELIST_SUFFIXES))
+        for rel in rest:
+            if rel in read:
+                why[rel] = "the design reads it"
+            elif any(Path(rel).name in t for t in texts):
+                why[rel] = "a source, a filelist or the configuration names it"
+    return [
+        (
+            rel,
+            f"{rel} is not staged (untracked) and the design may read it ({w}): the commit "
+            "does not hold it, so the gate judged the commit without it while a build of "
+            f"this work tree reads it; git add {rel}, or remove it (or ignore it)",
+        )
+        for rel, w in sorted(why.items())
+    ]
+
+
+def _named_texts(top: Path, suffixes: tuple[str, ...]) -> list[str]:
+    """The texts of the work tree's files with ``suffixes`` and of its configuration files
+    (hidden and tool folders skipped)."""
+    from rtlopt.check._rules import CONFIG_FILES
+    from rtlopt.inputs import SKIP_DIRS
+
+    texts: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for name in filenames:
+            p = Path(dirpath) / name
+            if (name.endswith(suffixes) or name in CONFIG_FILES) and p.is_file():
+                try:
+                    texts.append(p.read_text(errors="replace"))
+                except OSError:
+                    continue
+    return texts
