@@ -376,6 +376,8 @@ class _Gate:
         incdirs = False
         if rules.changes:
             defines, incdirs = rules.define_changes(self.base_tree(), self.new_tree)
+        # the same rules can name other folders: a symlinked include folder retargeted
+        incdirs = incdirs or rules.include_folders_differ(self.base_tree(), self.new_tree)
         packages = self._changed_packages()
         headers = self._changed_headers()
         for names in headers.values():  # a changed header's macros, however it is reached
@@ -396,7 +398,8 @@ class _Gate:
                         ],
                     )
                 )
-        skip = self.read | set(self.subs.links)  # judged as sources; mapped to their paths
+        # judged as sources; mapped to their paths; a finding each already
+        skip = self.read | set(self.subs.links) | self.flagged
         for rel, finding in unjudged_files(self.changes, skip, [self.base_tree(), self.new_tree]):
             modules.append(ModuleCheck(rel, "(file)", "changed", findings=[finding]))
         sources = {rel for rel in headers if rel in self._sources_with_macros}

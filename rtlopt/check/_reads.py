@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rtlopt.check._links import link_findings
 from rtlopt.check._rules import Rules
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import RtloptError
@@ -266,6 +267,8 @@ def map_reads(
             )
             for rel in attribute_findings(repo, base, new, named)
         ]
+    sides = {(base, rules.base.project), (new, rules.base.project), (new, rules.new.project)}
+    found += [f for f in link_findings(changes, sorted(sides, key=str)) if f not in found]
     sources = converted + sorted(
         p for p, s in changes.items() if s != "D" and p in read and not p.endswith(_VERILOG)
     )
