@@ -93,12 +93,12 @@ def link_findings(
         where = {_canonical(tree / rel): rel for rel in links}
         for path in design_paths(tree, project):
             for link, last in passed_links(str(path)):
-                rel = where.get(link)
-                if rel is None or rel in found:
+                hit = where.get(link)
+                if hit is None or hit in found:
                     continue
-                if last and rel.endswith(_VERILOG) and (tree / rel).is_file():
+                if last and hit.endswith(_VERILOG) and (tree / hit).is_file():
                     continue  # a Verilog file the design reads: judged by its target's text
-                found[rel] = _finding(rel, f"the rules name {_shown(path, tree)}")
+                found[hit] = _finding(hit, f"the rules name {_shown(path, tree)}")
     return sorted(found.items())
 
 
