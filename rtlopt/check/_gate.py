@@ -249,12 +249,18 @@ class _Gate:
         rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools
             pending = unstaged_files(self.repo) if self.staged else []
-            pending += [rel for rel, _ in untracked]
             if pending:
                 report.notes.append(
                     f"not staged, so not checked: {', '.join(pending[:5])}"
                     + (" ..." if len(pending) > 5 else "")
                     + " (git add them, or name them: rtlopt check FILE)"
+                )
+            if untracked:
+                names = [rel for rel, _ in untracked]
+                report.notes.append(
+                    f"untracked, so not checked: {', '.join(names[:5])}"
+                    + (" ..." if len(names) > 5 else "")
+                    + " (git add them to commit them)"
                 )
             return report
         report.modules += [

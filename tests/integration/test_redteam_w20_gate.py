@@ -49,7 +49,7 @@ def _rows(out: dict[str, object]) -> list[dict[str, object]]:
 
 
 def _findings(out: dict[str, object]) -> str:
-    return "\n".join(str(f) for m in _rows(out) for f in m["findings"])  # type: ignore[attr-defined]
+    return "\n".join(str(f) for m in _rows(out) for f in m["findings"])
 
 
 @pytest.mark.parametrize("spelling", ["symlink", "double-slash"])
@@ -171,3 +171,15 @@ def test_an_untracked_file_nothing_reads_does_not_block_a_commit(
     code, out = _check(repo)
     assert code == 0 and out["ok"], out
     assert os.path.exists(repo / "notes.txt")
+
+
+def test_untracked_sources_with_nothing_staged_are_named_in_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _untracked_repo(tmp_path, monkeypatch)
+    (repo / "rtl/new.v").write_text(
+        "module new_one (input a, output y);\n  assign y = a;\nendmodule\n"
+    )
+    code, out = _check(repo)
+    assert code == 0 and _rows(out) == [], out
+    assert any("untracked, so not checked: rtl/new.v" in str(n) for n in out["notes"]), out

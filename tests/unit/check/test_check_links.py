@@ -30,7 +30,7 @@ def _found(
     new: dict[str, str],
     **project: object,
 ) -> list[str]:
-    cfg = ProjectConfig(**project)  # type: ignore[arg-type]
+    cfg = ProjectConfig(**project)
     base = _side(tmp_path / "base", files, old)
     after = _side(tmp_path / "new", files, new)
     changes = dict.fromkeys({*old, *new}, "M")
