@@ -119,3 +119,32 @@ def _shown(path: Path, tree: Path) -> str:
         return path.relative_to(tree).as_posix()
     except ValueError:
         return str(path)
+
+
+def escaping_links(trees: Iterable[Path], top: Path) -> list[tuple[str, str]]:
+    """(link, finding) for each symlink of a checkout (``trees``, siblings in the gate's
+    scratch folder) that the kernel resolves into the work tree ``top`` (an absolute target
+    inside the repository, or enough ``..``) or into another checkout: each checkout would
+    read the work tree's (or the other side's) file there, not its own."""
+    out: dict[str, str] = {}
+    work = top.resolve()
+    for tree in trees:
+        own, scratch = tree.resolve(), tree.resolve().parent
+        for dirpath, dirnames, filenames in os.walk(tree):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in [*dirnames, *filenames]:
+                p = Path(dirpath) / name
+                if not p.is_symlink():
+                    continue
+                real = Path(os.path.realpath(p))
+                rel = p.relative_to(tree).as_posix()
+                into_work = real == work or work in real.parents
+                elsewhere = scratch in real.parents and not (real == own or own in real.parents)
+                if (into_work or elsewhere) and rel not in out:
+                    out[rel] = (
+                        f"{rel} is a symlink to {os.readlink(p)}, which a checkout reads in "
+                        f"{'the work tree' if into_work else 'another checkout'}, not in itself: "
+                        "the gate cannot read each side's file there; make it relative, "
+                        "inside the repository"
+                    )
+    return sorted(out.items())

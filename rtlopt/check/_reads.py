@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtlopt.check._links import link_findings
+from rtlopt.check._links import escaping_links, link_findings
 from rtlopt.check._rules import Rules
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import RtloptError
@@ -269,6 +269,7 @@ def map_reads(
         ]
     sides = {(base, rules.base.project), (new, rules.base.project), (new, rules.new.project)}
     found += [f for f in link_findings(changes, sorted(sides, key=str)) if f not in found]
+    found += [f for f in escaping_links([base, new], top) if f not in found]
     sources = converted + sorted(
         p for p, s in changes.items() if s != "D" and p in read and not p.endswith(_VERILOG)
     )

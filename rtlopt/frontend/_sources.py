@@ -152,7 +152,8 @@ def rerooted(path: Path, root: Path) -> Path:
         moved = _reroot(str(path), (st.st_dev, st.st_ino), checkout)
         real = Path(os.path.realpath(moved if moved is not None else path))
         inside = real == checkout.resolve() or checkout.resolve() in real.parents
-        if moved is None and (real == repository or repository in real.parents):
+        if real == repository or repository in real.parents:
+            # never rerooted, or the checkout's own symlink points back into the work tree
             why = f"it reaches the work tree {repository}"
         elif not inside and (real == folder or folder in real.parents):
             why = "it reaches another checkout of rtlopt check"

@@ -183,3 +183,20 @@ def test_untracked_sources_with_nothing_staged_are_named_in_a_note(
     code, out = _check(repo)
     assert code == 0 and _rows(out) == [], out
     assert any("untracked, so not checked: rtl/new.v" in str(n) for n in out["notes"]), out
+
+
+def test_a_committed_symlink_back_into_the_work_tree_fails_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rtl/w.vh -> /abs/path/of/repo/inc/w.vh (absolute), beside the includer: each checkout
+    # would read the work tree's header, the base's as well as the change's
+    repo = tmp_path / "repo"
+    (repo / "rtl").mkdir(parents=True)
+    (repo / "rtl/w.vh").symlink_to(repo.resolve() / "inc" / "w.vh")
+    files = {"rtlopt.toml": GATE, "inc/w.vh": "`define OP &\n", "rtl/tgt.v": TGT}
+    committed_repo(repo, files, monkeypatch, tmp_path / "cache")
+    (repo / "inc/w.vh").write_text("`define OP |\n")
+    _git(repo, "add", "-A")
+    code, out = _check(repo)
+    assert code == 1 and not out["ok"], out
+    assert "rtl/w.vh is a symlink to" in _findings(out), out
