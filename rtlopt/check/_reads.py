@@ -404,31 +404,34 @@ def untracked_findings(
     top: Path, names: Iterable[str], projects: Iterable[ProjectConfig]
 ) -> list[tuple[str, str]]:
     """(path, finding) for each untracked file of the work tree ``top`` (git neither tracks
-    nor ignores it) that the design reads or may read: a Verilog source or header (the scan
-    reads it; beside an includer or in an include folder it shadows a header), a
-    configuration file, a file the design reads under one of ``projects`` (a ``-y`` folder's,
-    a listed one), or one whose name a source, a filelist or the configuration holds. A
-    commit (the index) does not hold it, so the gate judges without it, while every build of
-    this work tree reads it: not staged, a finding each."""
+    nor ignores it) that the design reads or may read: a header (beside an includer or in
+    an include folder it shadows one), a configuration file, a file the design reads under
+    one of ``projects`` (the scan's sources, listed files, ``-y`` folders' files), or one
+    whose name a source, a filelist or the configuration holds. A commit (the index) does
+    not hold it, so the gate judges without it, while every build of this work tree reads it:
+    not staged, a finding each."""
     from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
     from rtlopt.frontend._sources import HEADER_SUFFIXES, SOURCE_SUFFIXES
 
     why: dict[str, str] = {}
     rest = []
     for rel in sorted(set(names)):
-        if rel.endswith((*SOURCE_SUFFIXES, *HEADER_SUFFIXES, *_VERILOG)):
-            why[rel] = "a Verilog source or header, which the scan or an include reads"
+        if rel.endswith((*HEADER_SUFFIXES, ".vh", ".svh")):
+            why[rel] = "a header, which an include beside it or in an include folder reads"
         elif Path(rel).name in CONFIG_FILES:
             why[rel] = "a configuration file"
         else:
             rest.append(rel)
     if rest:
         read: set[str] = set()
+        unknown = False  # a filelist that does not read here: every source may be read
         for project in projects:
-            read |= design_reads(top, project).files
+            reads = design_reads(top, project)
+            read |= reads.files
+            unknown = unknown or bool(reads.error)
         texts = _named_texts(top, (*_VERILOG, *HEADER_SUFFIXES, *FILELIST_SUFFIXES))
         for rel in rest:
-            if rel in read:
+            if rel in read or (unknown and rel.endswith(SOURCE_SUFFIXES)):
                 why[rel] = "the design reads it"
             elif any(Path(rel).name in t for t in texts):
                 why[rel] = "a source, a filelist or the configuration names it"

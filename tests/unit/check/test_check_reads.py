@@ -84,6 +84,8 @@ def test_a_commit_is_judged_without_untracked_files_and_those_the_design_may_rea
         "rtl/defs.inc": "`define Y\n",  # named by an include
         "lib/extra.vlib": "module extra; endmodule\n",  # nothing names it
         "notes.txt": "to do\n",
+        "rtl/extra.v": "module extra2; endmodule\n",  # the scan reads it
+        "sim/tb.v": "module tb; endmodule\n",  # excluded from the scan, named by nothing
     }
     for rel, text in untracked.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -91,10 +93,11 @@ def test_a_commit_is_judged_without_untracked_files_and_those_the_design_may_rea
     new = context_tree(repo, root, tmp_path / "new", staged=True)
     assert not (new / "rtl/w.vh").exists() and (new / "rtl/top.v").is_file()
     assert (context_tree(repo, root, tmp_path / "work", staged=False) / "rtl/w.vh").is_file()
-    found = dict(untracked_findings(root, untracked, [ProjectConfig(filelists=("files.f",))]))
-    assert sorted(found) == ["rtl/defs.inc", "rtl/w.vh"]
+    project = ProjectConfig(filelists=("files.f",), exclude=("sim/*",))
+    found = dict(untracked_findings(root, untracked, [project]))
+    assert sorted(found) == ["rtl/defs.inc", "rtl/extra.v", "rtl/w.vh"]
     assert all("is not staged" in f for f in found.values())
     # a -y folder reads it: then it is named
     (root / "files.f").write_text("-y lib\n+libext+.vlib\nrtl/top.v\n")
-    found = dict(untracked_findings(root, untracked, [ProjectConfig(filelists=("files.f",))]))
-    assert "lib/extra.vlib" in found and "notes.txt" not in found
+    found = dict(untracked_findings(root, untracked, [project]))
+    assert "lib/extra.vlib" in found and "notes.txt" not in found and "sim/tb.v" not in found
