@@ -148,14 +148,17 @@ def rerooted(path: Path, root: Path) -> Path:
         if folder not in here.parents:
             continue
         checkout = folder / here.relative_to(folder).parts[0]
-        st = os.stat(repository)
-        moved = _reroot(str(path), (st.st_dev, st.st_ino), checkout)
+        moved: Path | None = None
+        if not _below(Path(os.path.normpath(path)), checkout):  # spelled outside it
+            st = os.stat(repository)
+            moved = _reroot(str(path), (st.st_dev, st.st_ino), checkout)
         real = Path(os.path.realpath(moved if moved is not None else path))
-        inside = real == checkout.resolve() or checkout.resolve() in real.parents
-        if real == repository or repository in real.parents:
+        if _below(real, checkout.resolve()):
+            return moved if moved is not None else path
+        if _below(real, repository):
             # never rerooted, or the checkout's own symlink points back into the work tree
             why = f"it reaches the work tree {repository}"
-        elif not inside and (real == folder or folder in real.parents):
+        elif _below(real, folder):
             why = "it reaches another checkout of rtlopt check"
         else:
             return moved if moved is not None else path
@@ -164,6 +167,10 @@ def rerooted(path: Path, root: Path) -> Path:
             hint="name it relative to the repository (or through a filelist variable)",
         )
     return path
+
+
+def _below(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
 
 
 def _reroot(
