@@ -1,7 +1,8 @@
 """One run of `rtlopt check`: the trees, the rules, what the change reaches, the verdicts.
 
 Three trees, all temporary: ``new`` is the repository after the change (the index for a
-commit, the work tree in CI, plus untracked files git does not ignore); ``tree`` is the
+commit, without untracked files: those the design may read are findings; the work tree in
+CI, with untracked files git does not ignore); ``tree`` is the
 context the modules are judged in: ``new`` with every changed file at its base version (the
 reference) and, unless the configuration is trusted, the base's configuration and filelists;
 ``base`` is the base revision itself, exported only when a module is judged preprocessed.
@@ -249,6 +250,7 @@ class _Gate:
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()
+        untracked = self._untracked(rules)
         rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools
             pending = unstaged_files(self.repo) if self.staged else []
@@ -258,7 +260,17 @@ class _Gate:
                     + (" ..." if len(pending) > 5 else "")
                     + " (git add them, or name them: rtlopt check FILE)"
                 )
+            if untracked:
+                names = [rel for rel, _ in untracked]
+                report.notes.append(
+                    f"untracked, so not checked: {', '.join(names[:5])}"
+                    + (" ..." if len(names) > 5 else "")
+                    + " (git add them to commit them)"
+                )
             return report
+        report.modules += [
+            ModuleCheck(rel, "(file)", "untracked", findings=[f]) for rel, f in untracked
+        ]
         if pdk is None and cfg.check.ppa:
             from rtlopt.session import resolve_pdk
 
@@ -272,6 +284,19 @@ class _Gate:
                 f"it, {HOW_TO_REQUIRE}"
             )
         return report
+
+    def _untracked(self, rules: Rules) -> list[tuple[str, str]]:
+        """A commit being made (staged): the untracked files the design may read, each with
+        its finding (:func:`rtlopt.check._reads.untracked_findings`); the change judged is
+        the index, without them."""
+        from rtlopt.check._git import untracked_files
+        from rtlopt.check._reads import untracked_findings
+
+        if not self.staged:  # the work tree is the change: its untracked files are in it
+            return []
+        names = untracked_files(self.repo)
+        projects = (rules.base.project, rules.new.project)
+        return untracked_findings(self.top, names, projects) if names else []
 
     def _context(self, rules: Rules) -> Path:
         """The judging tree: the change's, with the base's configuration unless trusted."""
@@ -362,6 +387,8 @@ class _Gate:
         incdirs = False
         if rules.changes:
             defines, incdirs = rules.define_changes(self.base_tree(), self.new_tree)
+        # the same rules can name other folders: a symlinked include folder retargeted
+        incdirs = incdirs or rules.include_folders_differ(self.base_tree(), self.new_tree)
         packages = self._changed_packages()
         headers = self._changed_headers()
         for names in headers.values():  # a changed header's macros, however it is reached
@@ -382,7 +409,8 @@ class _Gate:
                         ],
                     )
                 )
-        skip = self.read | set(self.subs.links)  # judged as sources; mapped to their paths
+        # judged as sources; mapped to their paths; a finding each already
+        skip = self.read | set(self.subs.links) | self.flagged
         for rel, finding in unjudged_files(self.changes, skip, [self.base_tree(), self.new_tree]):
             modules.append(ModuleCheck(rel, "(file)", "changed", findings=[finding]))
         sources = {rel for rel in headers if rel in self._sources_with_macros}

@@ -58,7 +58,8 @@ def unstaged_files(repo: git.Repo) -> list[str]:
 def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     """Every path that differs between ``base`` and the index (staged) or the work tree, of
     any kind (headers, filelists, configuration; deleted files too): path -> git's status
-    letter. Untracked files git does not ignore count as added."""
+    letter. In the work tree, untracked files git does not ignore count as added; the index
+    (what the commit holds) has none (:func:`untracked_files`)."""
     args = ["--cached"] if staged else []
     # every submodule bump, whatever .gitmodules' `ignore` says (a commit can set it to all)
     out = repo.git.diff(
@@ -69,10 +70,15 @@ def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     for i in range(0, len(fields) - 1, 2):
         if fields[i]:
             changes[fields[i + 1]] = fields[i][0]
-    for rel in repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0"):
-        if rel:
-            changes.setdefault(rel, "A")
+    for rel in [] if staged else untracked_files(repo):
+        changes.setdefault(rel, "A")
     return changes
+
+
+def untracked_files(repo: git.Repo) -> list[str]:
+    """Files of the work tree that git neither tracks nor ignores."""
+    out = str(repo.git.ls_files("-z", "--others", "--exclude-standard"))
+    return [rel for rel in out.split("\0") if rel]
 
 
 def range_commits(repo: git.Repo, base: str) -> list[tuple[str, str, list[str]]]:
@@ -201,16 +207,19 @@ def context_tree(repo: git.Repo, top: Path, dest: Path, *, staged: bool) -> Path
     """The repository as ``rtlopt evaluate`` would see it after the change, in ``dest``.
 
     Tracked files come from a checkout of the index (:func:`checkout_tree`: what the commit
-    will hold, converted as a checkout of it reads it); without ``staged`` the files the work
-    tree changes against the index are taken from the work tree (and those it deleted are
-    removed). Untracked files that git does not ignore (a filelist or ``rtlopt.toml`` not yet
-    committed) come from the work tree. Symlinks stay symlinks. ``.git`` is not copied.
+    will hold, converted as a checkout of it reads it). ``staged`` (a commit being made): that
+    is all; an untracked file the commit does not hold takes no part (the gate names the ones
+    the design may read: :func:`rtlopt.check._reads.untracked_findings`). Otherwise (the work
+    tree): the files the work tree changes against the index are taken from the work tree
+    (and those it deleted are removed), and so are untracked files that git does not ignore.
+    Symlinks stay symlinks. ``.git`` is not copied.
     """
     checkout_tree(repo, dest)
-    names = repo.git.ls_files("-z", "--others", "--exclude-standard").split("\0")
-    if not staged:
-        out = repo.git.diff("-z", "--name-only", "--no-renames", "--")
-        names += [n for n in out.split("\0") if n]
+    if staged:
+        return dest
+    names = untracked_files(repo)
+    out = repo.git.diff("-z", "--name-only", "--no-renames", "--")
+    names += [n for n in out.split("\0") if n]
     for rel in names:
         if not rel:
             continue

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rtlopt.check._links import escaping_links, link_findings
 from rtlopt.check._rules import Rules
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import RtloptError
@@ -272,6 +273,9 @@ def map_reads(
             )
             for rel in attribute_findings(repo, base, new, named)
         ]
+    sides = {(base, rules.base.project), (new, rules.base.project), (new, rules.new.project)}
+    found += [f for f in link_findings(changes, sorted(sides, key=str)) if f not in found]
+    found += [f for f in escaping_links([base, new], top) if f not in found]
     sources = converted + sorted(
         p for p, s in changes.items() if s != "D" and p in read and not p.endswith(_VERILOG)
     )
@@ -401,3 +405,68 @@ def unjudged_files(
         )
         for rel in sorted(rel for rel in other if any(Path(rel).name in t for t in texts))
     ]
+
+
+def untracked_findings(
+    top: Path, names: Iterable[str], projects: Iterable[ProjectConfig]
+) -> list[tuple[str, str]]:
+    """(path, finding) for each untracked file of the work tree ``top`` (git neither tracks
+    nor ignores it) that the design reads or may read: a header (beside an includer or in
+    an include folder it shadows one), a configuration file, a file the design reads under
+    one of ``projects`` (the scan's sources, listed files, ``-y`` folders' files), or one
+    whose name a source, a filelist or the configuration holds. A commit (the index) does
+    not hold it, so the gate judges without it, while every build of this work tree reads it:
+    not staged, a finding each."""
+    from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+    from rtlopt.frontend._sources import HEADER_SUFFIXES, SOURCE_SUFFIXES
+
+    why: dict[str, str] = {}
+    rest = []
+    for rel in sorted(set(names)):
+        if rel.endswith((*HEADER_SUFFIXES, ".vh", ".svh")):
+            why[rel] = "a header, which an include beside it or in an include folder reads"
+        elif Path(rel).name in CONFIG_FILES:
+            why[rel] = "a configuration file"
+        else:
+            rest.append(rel)
+    if rest:
+        read: set[str] = set()
+        unknown = False  # a filelist that does not read here: every source may be read
+        for project in projects:
+            reads = design_reads(top, project)
+            read |= reads.files
+            unknown = unknown or bool(reads.error)
+        texts = _named_texts(top, (*_VERILOG, *HEADER_SUFFIXES, *FILELIST_SUFFIXES))
+        for rel in rest:
+            if rel in read or (unknown and rel.endswith(SOURCE_SUFFIXES)):
+                why[rel] = "the design reads it"
+            elif any(Path(rel).name in t for t in texts):
+                why[rel] = "a source, a filelist or the configuration names it"
+    return [
+        (
+            rel,
+            f"{rel} is not staged (untracked) and the design may read it ({w}): the commit "
+            "does not hold it, so the gate judged the commit without it while a build of "
+            f"this work tree reads it; git add {rel}, or remove it (or ignore it)",
+        )
+        for rel, w in sorted(why.items())
+    ]
+
+
+def _named_texts(top: Path, suffixes: tuple[str, ...]) -> list[str]:
+    """The texts of the work tree's files with ``suffixes`` and of its configuration files
+    (hidden and tool folders skipped)."""
+    from rtlopt.check._rules import CONFIG_FILES
+    from rtlopt.inputs import SKIP_DIRS
+
+    texts: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for name in filenames:
+            p = Path(dirpath) / name
+            if (name.endswith(suffixes) or name in CONFIG_FILES) and p.is_file():
+                try:
+                    texts.append(p.read_text(errors="replace"))
+                except OSError:
+                    continue
+    return texts

@@ -56,12 +56,30 @@ class Rules:
         names = {k for k in b_defs.keys() | n_defs.keys() if b_defs.get(k) != n_defs.get(k)}
         return names, b_inc != n_inc
 
+    def include_folders_differ(self, base_tree: Path, new_tree: Path) -> bool:
+        """Whether the include folders the rules name, resolved in each side's tree (a
+        symlinked folder read where it points), differ between the base and the change."""
+        return _rule_context(base_tree, self.base)[1] != _rule_context(new_tree, self.new)[1]
+
 
 def _rule_context(tree: Path, cfg: Config) -> tuple[dict[str, str | None], list[str]]:
+    """The defines one side's rules set and the include folders they name, in order, each
+    resolved in ``tree`` (repository-relative where inside it)."""
     from rtlopt.frontend import parse_defines, read_project_filelist
+    from rtlopt.frontend._sources import rerooted
+
+    root = tree.resolve()
+
+    def where(p: Path) -> str:
+        try:
+            return p.resolve().relative_to(root).as_posix()
+        except ValueError:  # outside the repository: the same folder on both sides
+            return str(p.resolve())
+        except OSError:
+            return str(p)
 
     defs: dict[str, str | None] = dict(parse_defines(cfg.project.defines))
-    incs = list(cfg.project.include_dirs)
+    incs = [where(rerooted(tree / d, tree)) for d in cfg.project.include_dirs]
     for fl in cfg.project.filelists:
         try:
             lst = read_project_filelist(tree, fl, cfg.project)
@@ -69,11 +87,7 @@ def _rule_context(tree: Path, cfg: Config) -> tuple[dict[str, str | None], list[
             defs[f"<filelist {fl}>"] = None
             continue
         defs.update(lst.defines)
-        for p in lst.include_dirs:
-            try:
-                incs.append(p.relative_to(tree.resolve()).as_posix())
-            except ValueError:  # outside the repository: the same folder on both sides
-                incs.append(str(p))
+        incs += [where(p) for p in lst.include_dirs]
     return defs, incs
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "Filelist",
     "collect_sources",
     "design_files",
+    "design_paths",
     "filelist_inputs",
     "find_repo_root",
     "include_roots",
@@ -93,6 +94,8 @@ class Filelist:
         default_factory=list
     )  # every listed file, sources and headers, in order
     lists: list[Path] = field(default_factory=list)  # this filelist and every nested one
+    # every path the filelists name, as spelled (absolute, rerooted, symlinks not followed)
+    spelled: list[Path] = field(default_factory=list)
 
     def extend(self, nested: Filelist) -> None:
         """Add what a nested filelist (``-f``) contributes, after what this one has so far."""
@@ -105,6 +108,7 @@ class Filelist:
         self.library_ext += nested.library_ext
         self.units += nested.units
         self.lists += nested.lists
+        self.spelled += nested.spelled
 
 
 #: Folders whose sub-folders are checkouts of a repository (``rtlopt check``'s base and
@@ -127,17 +131,72 @@ def rerooted(path: Path, root: Path) -> Path:
     """``path`` read from the checkout ``root``: an absolute path into the work tree of the
     repository ``root`` is a checkout of becomes the same path in ``root`` (the base must not
     read the change's files through ``${REPO}/inc`` or ``/home/me/repo/inc``); any other
-    path is itself."""
+    path is itself.
+
+    Paths are compared as the kernel reads them, not as spelled: a symlink to the work tree
+    (or into it), a bind mount, ``//``, ``..``. A symlink inside the repository stays in the
+    rerooted path, so each checkout follows its own.
+
+    Raises:
+        ConfigError: the path reaches the work tree (or another of rtlopt's checkouts) by a
+            way that cannot be read in the checkout (fail closed).
+    """
     if not path.is_absolute() or not _CHECKOUTS:
         return path
     here = root.resolve()
     for folder, repository in _CHECKOUTS.items():
-        if folder in here.parents:
-            checkout = folder / here.relative_to(folder).parts[0]
-            target = Path(os.path.abspath(path))
-            if target == repository or repository in target.parents:
-                return checkout / target.relative_to(repository)
+        if folder not in here.parents:
+            continue
+        checkout = folder / here.relative_to(folder).parts[0]
+        moved: Path | None = None
+        if not _below(Path(os.path.normpath(path)), checkout):  # spelled outside it
+            st = os.stat(repository)
+            moved = _reroot(str(path), (st.st_dev, st.st_ino), checkout)
+        real = Path(os.path.realpath(moved if moved is not None else path))
+        if _below(real, checkout.resolve()):
+            return moved if moved is not None else path
+        if _below(real, repository):
+            # never rerooted, or the checkout's own symlink points back into the work tree
+            why = f"it reaches the work tree {repository}"
+        elif _below(real, folder):
+            why = "it reaches another checkout of rtlopt check"
+        else:
+            return moved if moved is not None else path
+        raise ConfigError(
+            f"path {path} cannot be read in each checkout: {why} by a way the gate cannot follow",
+            hint="name it relative to the repository (or through a filelist variable)",
+        )
     return path
+
+
+def _below(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _reroot(
+    spelled: str, repository: tuple[int, int], checkout: Path, hops: int = 40
+) -> Path | None:
+    """``spelled`` (absolute) in ``checkout`` where the kernel reaches ``repository`` (its
+    device and inode) on the way (the first folder on it that is the repository's work tree,
+    however spelled); None when it never does. Symlinks outside the repository are followed
+    one by one, those inside it are kept."""
+    parts = [p for p in spelled.split("/") if p and p != "."]
+    cur = "/"
+    for i, part in enumerate(parts):
+        cur = os.path.join(cur, part)
+        if not os.path.lexists(cur):
+            return None
+        rest = parts[i + 1 :]
+        st = os.stat(cur) if os.path.isdir(cur) else None
+        if st is not None and (st.st_dev, st.st_ino) == repository:
+            if not os.path.normpath("/".join(["."] + rest)).startswith(".."):
+                return checkout.joinpath(*rest)  # (a `..` out of the repository: go on)
+        elif os.path.islink(cur):
+            if hops <= 0:
+                return None
+            target = os.path.join(os.path.dirname(cur), os.readlink(cur), *rest)
+            return _reroot(target, repository, checkout, hops - 1)
+    return None
 
 
 def filelist_variables(project: ProjectConfig, root: Path) -> dict[str, str]:
@@ -198,14 +257,19 @@ def _resolve(
     where: Path | None = None,
     line: int | None = None,
     variables: Mapping[str, str] | None = None,
-) -> Path:
+) -> tuple[Path, Path]:
+    """A listed path: (as read, as spelled). An absolute one is read as spelled (rerooted);
+    a relative one from ``base``, else from ``root``, symlinks followed."""
     p = Path(_expand(token, where, line, variables))
     if p.is_absolute():
-        return rerooted(p, root)
-    here = (base / p).resolve()
+        here = rerooted(p, root)
+        return here, here
+    # a relative path can leave the checkout too (`../../home/me/repo/inc`)
+    here = rerooted(base / p, root)
     if here.exists() or not (root / p).exists():
-        return here
-    return (root / p).resolve()
+        return here.resolve(), here
+    here = rerooted(root / p, root)
+    return here.resolve(), here
 
 
 def _include_dirs(dirs: list[Path], filelist: Path, lineno: int) -> list[Path]:
@@ -227,10 +291,15 @@ class _At:
     lineno: int
     seen: frozenset[Path]  # the filelists that include this one, for cycles
     variables: Mapping[str, str]  # project.filelist_vars
+    spelled: list[Path]  # the filelist's paths as spelled (Filelist.spelled)
 
     def resolve(self, token: str) -> Path:
         """A listed path: from the filelist's folder, else from the repository root."""
-        return _resolve(token, self.path.parent, self.root, self.path, self.lineno, self.variables)
+        found, spelled = _resolve(
+            token, self.path.parent, self.root, self.path, self.lineno, self.variables
+        )
+        self.spelled.append(spelled)
+        return found
 
     def include_dirs(self, tokens: Iterable[str]) -> list[Path]:
         """The listed include folders that exist (see :func:`_include_dirs`)."""
@@ -359,7 +428,7 @@ def read_filelist(
     _checked_filelist(path, _seen)
     out = Filelist(lists=[path])
     for lineno, raw in enumerate(read_source(path).splitlines(), 1):
-        at = _At(path, root, lineno, _seen, variables or {})
+        at = _At(path, root, lineno, _seen, variables or {}, out.spelled)
         tokens = _line_tokens(raw)
         i = 0
         while i < len(tokens):
@@ -399,6 +468,31 @@ def design_files(root: Path, project: ProjectConfig) -> tuple[list[Path], list[s
                 files += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
     files += _scan(root, project.exclude, project.max_file_bytes)[0]
     return files, sorted(set(suffixes))
+
+
+def design_paths(root: Path, project: ProjectConfig) -> list[Path]:
+    """Every path the rules name, as spelled (absolute, rerooted, symlinks not followed):
+    ``project.include_dirs``, the filelists and every path they list (nested ones too; the
+    files of their ``-y`` folders), and the folders ``project.filelist_vars`` names. ``rtlopt
+    check`` asks which symlinks they pass through. A filelist that does not read adds its
+    own path only."""
+    paths = [rerooted(root / d, root) for d in project.include_dirs]
+    for item in project.filelist_vars:
+        value = item.partition("=")[2].strip()
+        if value and (root / value).is_dir():
+            paths.append(rerooted(root / value, root))
+    for fl in project.filelists:
+        paths.append(rerooted(root / fl, root))
+        try:
+            lst = read_project_filelist(root, fl, project)
+        except ConfigError:
+            continue
+        paths += lst.spelled
+        exts = tuple(lst.library_ext) or SOURCE_SUFFIXES
+        for d in lst.library_dirs:
+            if d.is_dir():
+                paths += [d / p.name for p in d.iterdir() if p.name.endswith(exts)]
+    return paths
 
 
 def scanned_sources(root: Path, project: ProjectConfig) -> list[Path]:

@@ -2,7 +2,8 @@
 
 A darkriscv-style repository: macros from ``rtl/config.vh`` found through the include folder,
 a filelist in ``rtlopt.toml``; in one variant the filelist and ``rtlopt.toml`` are not committed
-yet (the base commit has no copy of them). The real ``rtlopt check`` command line, as the
+yet (the base commit has no copy of them): untracked they are findings, staged a change of the
+rules. The real ``rtlopt check`` command line, as the
 pre-commit hook runs it: staged changes against HEAD.
 """
 
@@ -46,6 +47,13 @@ def test_staged_equivalent_edit_passes_broken_edit_fails(tmp_path: Path, committ
     # unless the user trusts it
     trust = () if committed else ("--trust-config",)
     if not committed:
+        # the commit (the index) does not hold the setup: not staged, a finding each
+        r, out = _check(repo)
+        assert r.returncode == 1, out
+        found = {m["file"]: m["findings"] for m in out["modules"] if m["change"] == "untracked"}
+        assert set(found) == {"rtlopt.toml", "rtl/rtl.f"}, out
+        assert all("is not staged" in f[0] for f in found.values()), found
+        git(repo, "add", "rtlopt.toml", "rtl/rtl.f")
         r, out = _check(repo)
         assert r.returncode == 1, out
         [config] = [m for m in out["modules"] if m["module"] == "(configuration)"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import git
 
 from rtlopt.check._git import checkout_tree, context_tree
-from rtlopt.check._reads import DesignReads, design_reads, read_under
+from rtlopt.check._reads import DesignReads, design_reads, read_under, untracked_findings
 from rtlopt.config import ProjectConfig
 
 KEYWORDS = 'module m; localparam T = "$Id$"; localparam F = "$Format:%H$"; endmodule\n'
@@ -71,3 +71,33 @@ def test_a_submodule_the_gate_cannot_read_is_named_with_what_reads_it() -> None:
     lib = DesignReads(frozenset({"ip/op.vlib", "ipx/a.v"}), (), ("ip/rtl", "ipx"))
     assert read_under("ip", [none]) == "the gate cannot see its files"
     assert read_under("ip", [lib]) == "the design reads ip/op.vlib; the rules name ip/rtl"
+
+
+def test_a_commit_is_judged_without_untracked_files_and_those_the_design_may_read_are_named(
+    tmp_path: Path,
+) -> None:
+    files = {"files.f": "rtl/top.v\n", "rtl/top.v": '`include "defs.inc"\nmodule top; endmodule\n'}
+    repo = _repo(tmp_path, files)
+    root = Path(repo.working_tree_dir or "")
+    untracked = {
+        "rtl/w.vh": "`define X\n",  # a header: an include may read it
+        "rtl/defs.inc": "`define Y\n",  # named by an include
+        "lib/extra.vlib": "module extra; endmodule\n",  # nothing names it
+        "notes.txt": "to do\n",
+        "rtl/extra.v": "module extra2; endmodule\n",  # the scan reads it
+        "sim/tb.v": "module tb; endmodule\n",  # excluded from the scan, named by nothing
+    }
+    for rel, text in untracked.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    new = context_tree(repo, root, tmp_path / "new", staged=True)
+    assert not (new / "rtl/w.vh").exists() and (new / "rtl/top.v").is_file()
+    assert (context_tree(repo, root, tmp_path / "work", staged=False) / "rtl/w.vh").is_file()
+    project = ProjectConfig(filelists=("files.f",), exclude=("sim/*",))
+    found = dict(untracked_findings(root, untracked, [project]))
+    assert sorted(found) == ["rtl/defs.inc", "rtl/extra.v", "rtl/w.vh"]
+    assert all("is not staged" in f for f in found.values())
+    # a -y folder reads it: then it is named
+    (root / "files.f").write_text("-y lib\n+libext+.vlib\nrtl/top.v\n")
+    found = dict(untracked_findings(root, untracked, [project]))
+    assert "lib/extra.vlib" in found and "notes.txt" not in found and "sim/tb.v" not in found

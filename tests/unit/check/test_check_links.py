@@ -1,0 +1,100 @@
+"""Changed symlinks the design reads through (``check._links``): two plain folders stand for
+the base's and the change's checkouts; no git, no EDA tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.check._links import link_findings, passed_links
+from rtlopt.config import ProjectConfig
+
+SUB = "module sub; endmodule\n"
+
+
+def _side(root: Path, files: dict[str, str], links: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    for rel, target in links.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).symlink_to(target)
+    return root
+
+
+def _found(
+    tmp_path: Path,
+    files: dict[str, str],
+    old: dict[str, str],
+    new: dict[str, str],
+    **project: object,
+) -> list[str]:
+    cfg = ProjectConfig(**project)
+    base = _side(tmp_path / "base", files, old)
+    after = _side(tmp_path / "new", files, new)
+    changes = dict.fromkeys({*old, *new}, "M")
+    return [rel for rel, _ in link_findings(changes, [(base, cfg), (after, cfg)])]
+
+
+IMPLS = {"impl_a/sub.v": SUB, "impl_b/sub.v": SUB, "top.v": SUB}
+
+
+@pytest.mark.parametrize(
+    ("listed", "link", "old", "new"),
+    [
+        ("-y lib\ntop.v\n", "lib", "impl_a", "impl_b"),  # a library folder
+        ("rtl/impl/sub.v\ntop.v\n", "rtl/impl", "../impl_a", "../impl_b"),  # a listed file
+        ("+incdir+hdrs\ntop.v\n", "hdrs", "impl_a", "impl_b"),  # an include folder
+        ("-f cfg/more.f\ntop.v\n", "cfg", "impl_a", "impl_b"),  # a nested filelist's folder
+    ],
+)
+def test_a_changed_symlink_a_filelist_path_passes_through_is_a_finding(
+    tmp_path: Path, listed: str, link: str, old: str, new: str
+) -> None:
+    files = {**IMPLS, "files.f": listed, "impl_a/more.f": "", "impl_b/more.f": ""}
+    assert _found(tmp_path, files, {link: old}, {link: new}, filelists=("files.f",)) == [link]
+
+
+def test_a_folder_variable_and_an_include_folder_of_the_configuration(tmp_path: Path) -> None:
+    files = {**IMPLS, "files.f": "${IP}/sub.v\ntop.v\n"}
+    found = _found(
+        tmp_path,
+        files,
+        {"ip": "impl_a"},
+        {"ip": "impl_b"},
+        filelists=("files.f",),
+        filelist_vars=("IP=ip",),
+    )
+    assert found == ["ip"]
+    found = _found(tmp_path, IMPLS, {"rtl/hdrs": "../impl_a"}, {}, include_dirs=("rtl/hdrs",))
+    assert found == ["rtl/hdrs"]  # removed: the base read through it
+
+
+def test_an_include_of_a_folder_named_like_the_link(tmp_path: Path) -> None:
+    files = {**IMPLS, "top.v": '`include "cfg/w.vh"\nmodule top; endmodule\n'}
+    assert _found(tmp_path, files, {"rtl/cfg": "../impl_a"}, {"rtl/cfg": "../impl_b"}) == [
+        "rtl/cfg"
+    ]
+
+
+def test_links_the_design_does_not_read_through_are_not_findings(tmp_path: Path) -> None:
+    files = {**IMPLS, "files.f": "top.v\nrtl/sub.v\n"}
+    # a Verilog file that is a link: judged by its target's text, as a changed source
+    found = _found(
+        tmp_path,
+        files,
+        {"rtl/sub.v": "../impl_a/sub.v", "docs/latest": "../impl_a"},
+        {"rtl/sub.v": "../impl_b/sub.v", "docs/latest": "../impl_b"},
+        filelists=("files.f",),
+    )
+    assert found == []
+
+
+def test_passed_links_follows_the_kernel(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "l1").symlink_to("a")
+    (tmp_path / "a" / "l2").symlink_to("b")
+    got = passed_links(str(tmp_path / "l1" / "l2" / "x.v"))
+    real = tmp_path.resolve()
+    assert got == [(str(real / "l1"), False), (str(real / "a" / "l2"), False)]
