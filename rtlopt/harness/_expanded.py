@@ -13,12 +13,13 @@ import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rtlopt.frontend.model import Design
 from rtlopt.harness._readings import reading_problems
 from rtlopt.verilog import DIRECTIVES, alternation, blank_comments
 
-__all__ = ["expanded", "expanded_readings", "expanded_texts", "uses_macros"]
+__all__ = ["expanded", "expanded_readings", "expanded_texts", "parsed", "uses_macros"]
 
 #: A backtick word that is no compiler directive: a macro use.
 _MACRO = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)[A-Za-z_]\w*")
@@ -29,12 +30,13 @@ def uses_macros(code: str) -> bool:
     return _MACRO.search(code) is not None
 
 
-def expanded(text: str, design: Design) -> str:
-    """``text`` with its macros expanded in the design's context (``include`` lines and
-    comments dropped, line breaks kept).
+def parsed(text: str, design: Design) -> tuple[Any, Any, int]:
+    """The syntax tree of ``text`` in the design's context (its prelude, include folders and
+    defines, the macros its module sees), the source manager that holds its buffers, and the
+    offset ``text`` starts at in the tree's main buffer (named ``candidate.sv``).
 
     Raises:
-        RuntimeError: slang cannot expand it.
+        RuntimeError: slang cannot read it.
     """
     import pyslang
     from pyslang import syntax
@@ -54,15 +56,31 @@ def expanded(text: str, design: Design) -> str:
             tree = syntax.SyntaxTree.fromText(
                 head + text, sm, "candidate.sv", "", pyslang.Bag([popts])
             )
-            printer = syntax.SyntaxPrinter()
-            printer.setExpandMacros(True)
-            printer.setExpandIncludes(False)
-            printer.setIncludeDirectives(False)
-            printer.setIncludeComments(False)
-            printer.print(tree.root)
-            return str(printer.str())
         except Exception as exc:  # pyslang's bindings raise plain errors
             raise RuntimeError(str(exc)) from exc
+    return tree, sm, len(head)
+
+
+def expanded(text: str, design: Design) -> str:
+    """``text`` with its macros expanded in the design's context (``include`` lines and
+    comments dropped, line breaks kept).
+
+    Raises:
+        RuntimeError: slang cannot expand it.
+    """
+    from pyslang import syntax
+
+    tree, _, _ = parsed(text, design)
+    try:
+        printer = syntax.SyntaxPrinter()
+        printer.setExpandMacros(True)
+        printer.setExpandIncludes(False)
+        printer.setIncludeDirectives(False)
+        printer.setIncludeComments(False)
+        printer.print(tree.root)
+        return str(printer.str())
+    except Exception as exc:  # pyslang's bindings raise plain errors
+        raise RuntimeError(str(exc)) from exc
 
 
 def expanded_readings(

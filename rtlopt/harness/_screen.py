@@ -23,6 +23,7 @@ from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
 from rtlopt.harness._pragmas import attributes as attributes
 from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
+from rtlopt.harness._qualified import qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._vocabulary import (
@@ -376,6 +377,9 @@ def screen_candidate(
         problems += _dropped(code)
         if dotted_names:  # the view drops them: what the reference holds is unchecked
             problems += reference_dropped(design, lambda: _judged_references(design))
+            # qualifiers from macros or includes: the view's stripped copies still hold them
+            problems += qualifier_problems(text, design)
+            problems += reference_qualifiers(design, lambda: _reference_texts(design))
         # on the view path the screen reads the raw text: judge its macros expanded too
         problems += expanded_readings(
             text,

@@ -112,3 +112,18 @@ def test_w20_f10_every_tool_reads_a_unique_case_as_a_simulator_does(tmp_path: Pa
         timeout=120,
     )
     assert "'hxx" not in out.read_text()
+
+
+def test_w20_f10_a_unique_case_behind_a_repository_macro_leaves_the_reference_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """```define U unique`` ... ```U case (s)``: the view's stripped copy still reads the
+    qualifier (x at s=2, 3); the candidate differs only there (y = a^b, not 00). It was
+    "proven"; now the reference is unchecked and the candidate rejected."""
+    head = '`include "defs.svh"\n'
+    ref = head + UNIQUE.replace("unique case", "`U case")
+    cand = ref.replace("y = 8'h00;", "y = a ^ b;")
+    files = {"rtl/defs.svh": "`define U unique\n", "rtl/m.sv": ref}
+    code, why = _evaluate(tmp_path, monkeypatch, files, cand)
+    assert code == 1 and "unchecked: the reference module, line 5" in why, why
+    assert "qualifier that comes from a macro" in why, why

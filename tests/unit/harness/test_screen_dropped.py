@@ -4,6 +4,7 @@ from the raw-text screen, and ``unique``/``priority`` qualifiers."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,51 @@ def test_the_view_reads_copies_without_qualifiers_and_names_the_originals(tmp_pa
     files, copies = _plain_copies([plain, qual], tmp_path / "plain")
     assert files[0] == plain and files[1] != qual and copies == {files[1]: qual}
     assert "unique" not in files[1].read_text() and "unique if" in qual.read_text()
+
+
+def test_a_qualifier_from_a_macro_or_include_is_screened_or_leaves_the_reference_unchecked(
+    tmp_path: Path,
+) -> None:
+    """F10 behind a macro or an included file: the view's stripped copy still reads it."""
+    from rtlopt.harness._qualified import view_qualifiers
+
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "defs.svh").write_text(
+        "`define U unique\n`define PIF(c) priority if (c)\n`define W 7\n"
+    )
+    (tmp_path / "inc" / "body.svh").write_text("unique0 case (d[1:0]) 0: q = d; endcase\n")
+    head = '`include "defs.svh"\n'
+    plain = head + CLOCKED.replace("always_ff @(posedge clk) q <= d;", "always_comb q = d;")
+    design = _design(tmp_path, plain, (tmp_path / "inc",))
+    body = "always_comb begin q = 0; `U case (d[1:0]) 0: q = d; endcase end"
+    cand = plain.replace("always_comb q = d;", body)
+    assert view_qualifiers(cand, design) == [(3, "")]
+    found = screen_candidate(cand, design, dotted_names=True)
+    assert any(f.startswith("line 3: a unique/unique0/priority qualifier") for f in found), found
+    pif = plain.replace("always_comb q = d;", "always_comb begin q = 0; `PIF(d[0]) q = d; end")
+    included = plain.replace("q = d;", 'begin q = 0;\n`include "body.svh"\n end')
+    assert view_qualifiers(pif, design) == [(3, "")]
+    assert view_qualifiers(included, design) == [(4, "")]
+    # written in the text (stripped in the copy) or a macro of another kind: nothing found
+    own = cand.replace("`U case", "unique case").replace("[7:0] q", "[`W:0] q")
+    assert view_qualifiers(own, design) == [] and view_qualifiers(plain, design) == []
+    # the reference side: every candidate is unchecked
+    ref_design = _design(tmp_path, cand, (tmp_path / "inc",))
+    found = screen_candidate(plain, ref_design, dotted_names=True)
+    assert found and found[0].startswith("line 1: unchecked: the reference module, line 2: a uni")
+    assert not any("qualifier" in f for f in screen_candidate(plain, ref_design))  # Verilog path
+    # a header the target's file includes outside the module, read by the view as it is
+    (tmp_path / "inc" / "fn.svh").write_text(
+        "function automatic logic f(logic [1:0] s); f = 0; unique case (s) 0: f = 1; endcase\n"
+        "endfunction\n"
+    )
+    fn_design = _design(tmp_path, '`include "fn.svh"\n' + plain, (tmp_path / "inc",))
+    assert view_qualifiers(plain, fn_design) == [(0, str((tmp_path / "inc" / "fn.svh").resolve()))]
+    found = screen_candidate(plain, fn_design, dotted_names=True)
+    assert found and "unchecked: the reference module, through fn.svh: a unique" in found[0]
+    # the same text in a prelude file: slang reads its stripped copy
+    pre = tmp_path / "pkg.sv"
+    pre.write_text("package p;\n" + (tmp_path / "inc" / "fn.svh").read_text() + "endpackage\n")
+    d = _design(tmp_path, plain, (tmp_path / "inc",))
+    d = dataclasses.replace(d, sources=dataclasses.replace(d.sources, prelude=(pre,)))
+    assert view_qualifiers(plain, d, context=True) == []

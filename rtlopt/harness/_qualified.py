@@ -1,0 +1,117 @@
+"""Case and if qualifiers the SystemVerilog view would still read.
+
+Every tool reads ``unique``/``unique0``/``priority`` case and if statements as plain ones (as
+a simulator does: :func:`rtlopt.verilog.plain_case_qualifiers`); on the view path slang reads
+copies of the files with them blanked (:mod:`rtlopt.eda._slang`). A qualifier that reaches
+slang through a repository macro (```define U unique`` ... ```U case (s)``) or is written in
+an included header (read where it is) is not stripped, so the view would read a value no
+item matches as x, which a candidate could then refine to anything.
+
+:func:`view_qualifiers` finds them: the qualifier tokens slang parses from the stripped text
+in the design's context (macros and includes expanded). A candidate with one is screened out;
+a reference with one is unchecked on the view path (:func:`reference_qualifiers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rtlopt.frontend.model import Design
+from rtlopt.harness._expanded import parsed
+from rtlopt.harness._semantics import _children, _kind
+from rtlopt.verilog import blank_comments, line_of, plain_case_qualifiers
+
+__all__ = ["qualifier_problems", "reference_qualifiers", "view_qualifiers"]
+
+_STATEMENTS = frozenset({"CaseStatement", "ConditionalStatement"})
+_WHY = (
+    "a unique/unique0/priority qualifier that comes from a macro or an included file is not "
+    "allowed: the SystemVerilog view would read a value no item matches as x, every "
+    "simulator keeps the value before (write the qualifier in the text, or drop it)"
+)
+
+
+def _origin(sm: Any, loc: Any, prelude: frozenset[str]) -> tuple[int, str] | None:
+    """Where a qualifier token at ``loc`` comes from when slang's copies would still hold it:
+    ``(offset in the main buffer, "")`` for one a macro or an ``include`` line of the text
+    brings in, ``(-1, file name)`` for one in a header of the design's context; None for one
+    written in a prelude file (its copy is stripped)."""
+    macro = bool(sm.isMacroLoc(loc))
+    loc = sm.getFullyExpandedLoc(loc)
+    if not macro and str(sm.getFullPath(loc.buffer)) in prelude:
+        return None
+    name = str(sm.getFullPath(loc.buffer))
+    for _ in range(64):  # include depth: slang itself stops far below this
+        if sm.getFileName(loc) == "candidate.sv":
+            return int(loc.offset), name
+        loc = sm.getFullyExpandedLoc(sm.getIncludedFrom(loc.buffer))
+        if not sm.isFileLoc(loc):
+            break
+    return -1, name
+
+
+def view_qualifiers(text: str, design: Design, context: bool = False) -> list[tuple[int, str]]:
+    """The case and if qualifiers the view reads where ``text`` stripped of its own
+    (:func:`plain_case_qualifiers`) is read in the design's context: ``(line, "")`` for one a
+    macro or an included file brings into the text's line, ``(0, file)`` for one outside it
+    (a header the context includes; a prelude file's own qualifiers are stripped). Unless
+    ``context`` (the design's context is judged too), a text without a backtick is skipped.
+
+    Raises:
+        RuntimeError: slang cannot read the text in the design's context.
+    """
+    plain = plain_case_qualifiers(text)
+    if not context and "`" not in blank_comments(plain):
+        return []  # no macro, no include: the copy slang reads holds none
+    tree, sm, head = parsed(plain, design)
+    prelude = frozenset(str(p.resolve()) for p in design.sources.prelude)
+    found: set[tuple[int, str]] = set()
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        if _kind(node) in _STATEMENTS:
+            tok = node.uniqueOrPriority
+            where = _origin(sm, tok.location, prelude) if str(tok.valueText) else None
+            if where is not None:
+                at, name = where
+                found.add((line_of(plain, at - head), "") if at >= head else (0, name))
+        stack.extend(_children(node))
+    return sorted(found)
+
+
+def qualifier_problems(text: str, design: Design) -> list[tuple[int, str]]:
+    """A candidate's qualifiers the view would read (:func:`view_qualifiers`) as problems
+    (one that slang cannot read in the design's context is judged by the compile stage)."""
+    try:
+        return [(line, _WHY) for line, _ in view_qualifiers(text, design) if line]
+    except RuntimeError:
+        return []
+
+
+_DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}
+
+
+def reference_qualifiers(design: Design, texts: Callable[[], list[str]]) -> list[tuple[int, str]]:
+    """The first qualifier the view would read in the reference modules ``texts``, as an
+    "unchecked" problem on the candidate's line 1 (fail closed: a module slang cannot read in
+    the design's context is unchecked too). Computed once per ``design``."""
+    hit = _DESIGNS.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_DESIGNS) > 8:
+            _DESIGNS.clear()
+        found: list[tuple[int, str]] = []
+        for code in texts():
+            try:
+                lines = view_qualifiers(code, design, context=True)
+            except RuntimeError as exc:
+                found = [(1, f"unchecked: the reference module's case qualifiers ({exc})")]
+                break
+            if lines:
+                line, name = lines[0]
+                where = f"line {line}" if line else f"through {Path(name).name}"
+                found = [(1, f"unchecked: the reference module, {where}: {_WHY}")]
+                break
+        hit = _DESIGNS[id(design)] = (design, found)
+    return hit[1]
