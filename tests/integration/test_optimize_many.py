@@ -27,9 +27,17 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "multi_soc"
 TWO = ["optimize", "rtl/scale.v:scale", "rtl/mulsel.v:mulsel", "--candidates", "candidates"]
 
 
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One user cache for the module's runs (liberty, parse and evaluation results of the same
+    fixture): the first run on a worker fills it, so every mechanism still runs uncached once;
+    each test keeps its own repository, branches and batch folder."""
+    return tmp_path_factory.mktemp("many_cache")
+
+
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return fixture_repo(DATA, tmp_path / "soc", monkeypatch, tmp_path / "cache")
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: Path) -> Path:
+    return fixture_repo(DATA, tmp_path / "soc", monkeypatch, cache)
 
 
 def _batch_dir(stdout: str) -> Path:
