@@ -27,17 +27,12 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "multi_soc"
 TWO = ["optimize", "rtl/scale.v:scale", "rtl/mulsel.v:mulsel", "--candidates", "candidates"]
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One user cache for the module's runs (liberty, parse and evaluation results of the same
-    fixture): the first run on a worker fills it, so every mechanism still runs uncached once;
-    each test keeps its own repository, branches and batch folder."""
-    return tmp_path_factory.mktemp("many_cache")
-
-
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: Path) -> Path:
-    return fixture_repo(DATA, tmp_path / "soc", monkeypatch, cache)
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module_user_cache: Path) -> Path:
+    """The fixture as a fresh repository per test (its own branches and batch folders); the
+    user cache is the module's (parse and evaluation results of the same modules: the first
+    run on a worker computes them)."""
+    return fixture_repo(DATA, tmp_path / "soc", monkeypatch, module_user_cache)
 
 
 def _batch_dir(stdout: str) -> Path:
