@@ -75,6 +75,22 @@ def _isolated_home(
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@localhost")
 
 
+@pytest.fixture(scope="module")
+def _module_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("module-cache")
+
+
+@pytest.fixture
+def module_user_cache(
+    _isolated_home: None, _module_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """One user cache (``XDG_CACHE_HOME``) for the tests of a module that run the same design
+    through the same flow: parse, probe and evaluation results are computed by the first test
+    on a worker and served to the others (each test keeps its own HOME and repository)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_module_cache_dir))
+    return _module_cache_dir
+
+
 @pytest.fixture(autouse=True)
 def _rtlopt_loggers_restored() -> Iterator[None]:
     """A command run in this process (click's runner, ``rtlopt.cli.main``) sets up the

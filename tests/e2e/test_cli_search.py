@@ -10,7 +10,9 @@ import pytest
 
 from tests.e2e.conftest import rtlopt
 
-pytestmark = pytest.mark.tools
+# both strategies search the same design with the same candidates: one user cache for the
+# module (the search state, node budget and run folder are each run's own)
+pytestmark = [pytest.mark.tools, pytest.mark.usefixtures("module_user_cache")]
 
 
 @pytest.mark.parametrize("strategy", ["igr", "mcts"])

@@ -19,7 +19,9 @@ import pytest
 
 from tests.e2e.conftest import git, rtlopt
 
-pytestmark = pytest.mark.tools
+# the same design and candidates under each rule: one user cache for the module (a cached
+# result is keyed by the configuration, so each rule is still applied to its own result)
+pytestmark = [pytest.mark.tools, pytest.mark.usefixtures("module_user_cache")]
 
 _ENCODER = "\n".join(f"      16'b{'0' * i}1{'?' * (15 - i)}: pos = 5'd{i};" for i in range(16))
 

@@ -18,7 +18,8 @@ import pytest
 
 from tests.e2e.conftest import git
 
-pytestmark = pytest.mark.tools
+# the runs optimize the same design with the same candidates: one user cache for the module
+pytestmark = [pytest.mark.tools, pytest.mark.usefixtures("module_user_cache")]
 
 RUN = ["optimize", "rtl/prio_enc.v", "-m", "prio_enc", "--candidates", "alternatives",
        "--steps", "1", "--parents", "1", "--rollouts", "4", "--pdk", "sky130"]  # fmt: skip

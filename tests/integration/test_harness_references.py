@@ -46,8 +46,13 @@ def _check(design: Design, tmp: Path, name: str) -> None:
     assert rep.result.vectors > 0
     # a proof must not depend on the machine's load: 60 s for the designs that must be proven
     # (pe is proven by the paired engine after the structural share, 14 s of 20 at load 15);
-    # the ones allowed to stay unknown keep 20 s (their time-out is an accepted verdict)
-    limit = 20 if name in EXPECTED_UNKNOWN else 60
+    # the ones allowed to stay unknown keep 20 s (their time-out is an accepted verdict), the
+    # two whose reason is the time-out itself 6 s: a SAT miter against a copy of a multiplier
+    # or divider loop times out at any limit, a shorter one only gets there sooner (their
+    # harness, x-free reading and "unknown, never refuted" are checked the same)
+    limit = 60 if name not in EXPECTED_UNKNOWN else 20
+    if EXPECTED_UNKNOWN.get(name) == "timed out":
+        limit = 6
     r = check_equivalence(design, [cand], tmp / "formal", FormalConfig(timeout_s=limit))
     if name in EXPECTED_UNKNOWN:
         assert r.verdict in (Verdict.UNKNOWN, Verdict.PROVEN), (name, r)

@@ -28,8 +28,11 @@ TWO = ["optimize", "rtl/scale.v:scale", "rtl/mulsel.v:mulsel", "--candidates", "
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return fixture_repo(DATA, tmp_path / "soc", monkeypatch, tmp_path / "cache")
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module_user_cache: Path) -> Path:
+    """The fixture as a fresh repository per test (its own branches and batch folders); the
+    user cache is the module's (parse and evaluation results of the same modules: the first
+    run on a worker computes them)."""
+    return fixture_repo(DATA, tmp_path / "soc", monkeypatch, module_user_cache)
 
 
 def _batch_dir(stdout: str) -> Path:
