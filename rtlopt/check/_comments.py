@@ -189,7 +189,7 @@ def _unsearched(data: bytes) -> bool:
     return False
 
 
-def _files_outside(elsewhere: Sequence[Path]) -> list[Path] | None:
+def files_outside(elsewhere: Sequence[Path]) -> list[Path] | None:
     """The files of ``elsewhere`` (files, and the folders that hold them, whose headers they
     include; folders, searched whole), or None past :data:`MAX_OUTSIDE_FILES`."""
     folders = {p for p in elsewhere if p.is_dir()}
@@ -215,7 +215,7 @@ def _read_files(trees: Sequence[Path], elsewhere: Sequence[Path] | None) -> list
     include and library folders and listed files outside the checkouts); None: not known."""
     if elsewhere is None:
         return None
-    outside = _files_outside(elsewhere)
+    outside = files_outside(elsewhere)
     if outside is None:
         return None
     return [p for tree in trees for p in tree.rglob("*")] + outside

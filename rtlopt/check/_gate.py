@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -44,11 +43,9 @@ from rtlopt.check._rules import (
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
 from rtlopt.frontend._sources import register_checkouts, unregister_checkouts
-from rtlopt.verilog import blank_comments, module_spans
+from rtlopt.verilog import module_spans
 
 log = logging.getLogger(__name__)
-
-_DEFINE = re.compile(r"`(?:define|undef)\s+([A-Za-z_]\w*)")
 
 VERILOG = (".v", ".sv", ".vh", ".svh")
 
@@ -395,7 +392,10 @@ class _Gate:
             defines |= names
         reach = reached_files(graph, self.changes, defines, incdirs, set(packages))
         if cfg.harness.other_configurations == "check":
-            modules += self._other_configurations(rules, headers)
+            from rtlopt.check._headers import other_configurations
+
+            own = [r for r in headers if r not in self._sources_with_macros]
+            modules += other_configurations(rules, own, self.new_tree, self.read_base)
         for rel, names in sorted(headers.items()):
             if not names and not graph.includers(rel):
                 modules.append(  # fail closed: a change nothing the gate can see reads
@@ -483,71 +483,14 @@ class _Gate:
             (tree / rel).unlink(missing_ok=True)
             (tree / rel).write_text(rename_packages(ref, plan.renames))
 
-    def _other_configurations(
-        self, rules: Rules, headers: dict[str, set[str]]
-    ) -> list[ModuleCheck]:
-        """A finding for each changed header (a file with no module nor package) that reads
-        differently in another configuration of its own ```ifdef``s: the modules it reaches
-        are judged preprocessed, in this configuration only. The configuration here is the
-        project's defines, known only when no repository file defines a tested macro."""
-        from rtlopt.evaluate import text_change_elsewhere
-
-        headers = {r: n for r, n in headers.items() if r not in self._sources_with_macros}
-        if not headers:
-            return []
-        defines = {d.split("=", 1)[0] for d in rules.new.project.defines}
-        defined_by_files: set[str] = set()
-        for p in self.new_tree.rglob("*"):
-            if p.suffix in VERILOG and p.is_file() and ".git" not in p.parts:
-                code = blank_comments(p.read_text(errors="replace"), strings=False)
-                defined_by_files |= set(re.findall(r"`define\s+([A-Za-z_]\w*)", code))
-        out: list[ModuleCheck] = []
-        for rel in sorted(headers):
-            old = self.read_base(rel) or ""
-            p = self.new_tree / rel
-            new = p.read_text(errors="replace") if p.is_file() else ""
-            tested = set(re.findall(r"`(?:ifdef|ifndef|elsif)\s+(\w+)", old + new))
-            why = text_change_elsewhere(old, new, defines, not (tested & defined_by_files))
-            if why:
-                out.append(
-                    ModuleCheck(
-                        rel,
-                        "(header)",
-                        "changed",
-                        findings=[
-                            f"unchecked: {rel} changed, and {why} (another configuration of "
-                            "its `ifdef); the gate judges the modules it reaches in this "
-                            'configuration only (set harness.other_configurations = "ignore" '
-                            "if only it is built)"
-                        ],
-                    )
-                )
-        return out
-
     def _changed_headers(self) -> dict[str, set[str]]:
-        """Changed Verilog files that hold no module and no package, each with the macros it
-        defines at the base or after the change: every file that reads one of them is
-        re-judged, also when it reaches the header through a macro file name or a filelist."""
-        from rtlopt.frontend._depgraph import package_spans
+        """Changed headers and their macros (:func:`rtlopt.check._headers.changed_headers`):
+        every file that reads one of them is re-judged."""
+        from rtlopt.check._headers import changed_headers
 
-        out: dict[str, set[str]] = {}
-        for rel, old, new in self._changed_verilog():
-            if any(module_spans(t) or package_spans(t) for t in (old, new)):
-                # a source: the macros whose definitions (or their place) it changed
-                moved = _macro_sequence(old) != _macro_sequence(new)
-                names = (
-                    {n for t in (old, new) for n, _ in _macro_sequence(t) if n} if moved else set()
-                )
-                if names:
-                    out[rel] = names
-                    self._sources_with_macros.add(rel)
-                continue
-            out[rel] = {
-                m.group(1)
-                for t in (old, new)
-                for m in _DEFINE.finditer(blank_comments(t, strings=False))
-            }
-        return out
+        headers, sources = changed_headers(self._changed_verilog())
+        self._sources_with_macros |= sources
+        return headers
 
     def _changed_verilog(self) -> Iterator[tuple[str, str, str]]:
         """Each changed Verilog file (or other file the design reads) with its text at the
@@ -570,18 +513,6 @@ class _Gate:
                 if old_p[name] != new_p.get(name):
                     out[name] = rel
         return out
-
-
-def _macro_sequence(text: str) -> list[tuple[str, str]]:
-    """The ``define`` / ``undef`` lines of ``text`` in order (name, the line normalised), with
-    an entry ("", module name) where each module starts: where a define stands matters."""
-    code = blank_comments(text, strings=False)
-    marks = [(span.start, "", span.name) for span in module_spans(code)]
-    for d in _DEFINE.finditer(code):
-        eol = code.find("\n", d.start())
-        line = code[d.start() : eol if eol >= 0 else len(code)]
-        marks.append((d.start(), d.group(1), " ".join(line.split())))
-    return [(name, line) for _, name, line in sorted(marks)]
 
 
 def _config_check(rules: Rules) -> ModuleCheck:

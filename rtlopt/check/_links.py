@@ -10,6 +10,10 @@ the change's under its own): a changed symlink on the way is a finding, and so i
 like a folder of an ```include "dir/name"`` (read from the includer's folder or any include
 folder). A symlink that is itself a Verilog file the design reads (``rtl/sub.v ->
 impl_a/sub.v``) is judged by its target's text, like any changed source, and is not one.
+
+A file outside the repository the design reads (an include folder's, a listed file) that is
+a hard link to a file of the work tree reads the work tree's text in the base's checkout as
+well as in the change's: :func:`hard_link_findings` makes each such a finding.
 """
 
 from __future__ import annotations
@@ -147,4 +151,55 @@ def escaping_links(trees: Iterable[Path], top: Path) -> list[tuple[str, str]]:
                         "the gate cannot read each side's file there; make it relative, "
                         "inside the repository"
                     )
+    return sorted(out.items())
+
+
+def hard_link_findings(outside: Iterable[Path], top: Path) -> list[tuple[str, str]]:
+    """(repository path, finding) for each file outside the repository the design reads
+    (``outside``: listed files, and the files of include and library folders, on either side)
+    that is the same file (st_dev, st_ino) as a file under the work tree ``top``: both the
+    base and the change would read the work tree's text there. Only when an outside file has
+    another link is the work tree walked; a folder the gate cannot list is a finding."""
+    from rtlopt.check._comments import files_outside
+
+    outside = list(outside)
+    files = files_outside(outside)
+    if files is None:
+        shown = ", ".join(str(p) for p in outside[:3])
+        return [
+            (
+                shown,
+                f"the gate cannot list the files the design reads outside the repository "
+                f"({shown}): it cannot tell whether one is a work tree's file; check in the "
+                "environment the build uses",
+            )
+        ]
+    linked: dict[tuple[int, int], Path] = {}
+    work = top.resolve()
+    for p in files:
+        if p.resolve().is_relative_to(work):
+            continue  # a folder holding the repository: its own files are not outside
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        if st.st_nlink > 1:
+            linked.setdefault((st.st_dev, st.st_ino), p)
+    out: dict[str, str] = {}
+    for here, dirnames, filenames in os.walk(top) if linked else []:
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in filenames:
+            p = Path(here) / name
+            try:
+                st = os.lstat(p)
+            except OSError:
+                continue
+            hit = linked.get((st.st_dev, st.st_ino)) if st.st_nlink > 1 else None
+            rel = p.relative_to(top).as_posix()
+            if hit is not None and rel not in out:
+                out[rel] = (
+                    f"{hit} is the same file as {rel} (a hard link outside the repository "
+                    "the design reads): the base cannot be read; copy it, or name the "
+                    "repository's path"
+                )
     return sorted(out.items())

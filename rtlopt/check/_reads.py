@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtlopt.check._links import escaping_links, link_findings
+from rtlopt.check._links import escaping_links, hard_link_findings, link_findings
 from rtlopt.check._rules import Rules
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import RtloptError
@@ -293,6 +293,7 @@ def map_reads(
             for rel in _other_paths(changes, read, subs.links)
         ]
     outside = None if errors else tuple(sorted({p for r in reads for p in r.outside}))
+    found += [f for f in hard_link_findings(outside or (), top) if f not in found]
     return Mapped(read, converted, sources, found, outside)
 
 

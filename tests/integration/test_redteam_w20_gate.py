@@ -200,3 +200,23 @@ def test_a_committed_symlink_back_into_the_work_tree_fails_closed(
     code, out = _check(repo)
     assert code == 1 and not out["ok"], out
     assert "rtl/w.vh is a symlink to" in _findings(out), out
+
+
+def test_an_outside_include_folder_hard_linking_a_work_tree_header_fails_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ext/w.vh, outside the repository in an include folder, is a hard link to the work
+    # tree's inc/w.vh: both the base and the change read the work tree's new text there
+    ext = tmp_path / "ext"
+    ext.mkdir()
+    toml = f'[project]\ninclude_dirs = ["{ext.resolve()}"]\n' + GATE
+    files = {"rtlopt.toml": toml, "inc/w.vh": "`define OP &\n", "rtl/tgt.v": TGT}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    os.link(repo / "inc/w.vh", ext / "w.vh")
+    (repo / "inc/w.vh").write_text("`define OP |\n")  # in place: the link reads it too
+    assert (ext / "w.vh").read_text() == "`define OP |\n"
+    _git(repo, "add", "-A")
+    code, out = _check(repo)
+    assert code == 1 and not out["ok"], out
+    found = _findings(out)
+    assert f"{(ext / 'w.vh').resolve()} is the same file as inc/w.vh" in found, out

@@ -3,11 +3,12 @@ the base's and the change's checkouts; no git, no EDA tool."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from rtlopt.check._links import link_findings, passed_links
+from rtlopt.check._links import hard_link_findings, link_findings, passed_links
 from rtlopt.config import ProjectConfig
 
 SUB = "module sub; endmodule\n"
@@ -98,3 +99,24 @@ def test_passed_links_follows_the_kernel(tmp_path: Path) -> None:
     got = passed_links(str(tmp_path / "l1" / "l2" / "x.v"))
     real = tmp_path.resolve()
     assert got == [(str(real / "l1"), False), (str(real / "a" / "l2"), False)]
+
+
+def test_an_outside_file_hard_linking_a_work_tree_file_is_a_finding(tmp_path: Path) -> None:
+    top, ext, lib = tmp_path / "repo", tmp_path / "ext", tmp_path / "lib"
+    for d in (top / "inc", top / "untracked", ext, lib):
+        d.mkdir(parents=True)
+    (top / "inc/w.vh").write_text("`define OP &\n")
+    (top / "untracked/x.vh").write_text("`define X 1\n")
+    (ext / "other.vh").write_text("`define Y 1\n")
+    (ext / "copy.vh").write_text("`define OP &\n")  # a copy, not a link: no finding
+    (lib / "pair.v").write_text("module pair; endmodule\n")
+    os.link(lib / "pair.v", lib / "twin.v")  # linked, but not to the work tree
+    assert hard_link_findings([ext, lib / "pair.v"], top) == []
+    os.link(top / "inc/w.vh", ext / "w.vh")  # in an include folder
+    os.link(top / "untracked/x.vh", tmp_path / "x.vh")  # a listed file
+    found = dict(hard_link_findings([ext, tmp_path / "x.vh"], top))
+    assert sorted(found) == ["inc/w.vh", "untracked/x.vh"]
+    assert found["inc/w.vh"].startswith(f"{ext / 'w.vh'} is the same file as inc/w.vh")
+    # x.vh's folder holds the repository too: the repository's own files are not outside
+    assert found["untracked/x.vh"].startswith(f"{tmp_path / 'x.vh'} is the same file as")
+    assert hard_link_findings([], top) == []

@@ -1,0 +1,106 @@
+"""Changed headers for `rtlopt check`: the macros a changed Verilog file defines, and the
+other configurations of its ```ifdef``s.
+
+A changed file with no module and no package is a header: every file that reads one of the
+macros it defines (at the base or after the change) is re-judged, however it reaches the
+header. A changed source whose ```define`` / ```undef`` lines (or their place among its
+modules) moved is one too, for those macros. A changed header that reads differently in
+another configuration of its own ```ifdef``s is a finding: the modules it reaches are
+judged preprocessed, in this configuration only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from rtlopt.check._check import ModuleCheck
+from rtlopt.check._rules import Rules
+from rtlopt.verilog import blank_comments, module_spans
+
+_DEFINE = re.compile(r"`(?:define|undef)\s+([A-Za-z_]\w*)")
+_VERILOG = (".v", ".sv", ".vh", ".svh")
+
+
+def changed_headers(
+    changed: Iterable[tuple[str, str, str]],
+) -> tuple[dict[str, set[str]], set[str]]:
+    """For each changed Verilog file (``changed``: path, base text, new text) that holds no
+    module and no package, the macros it defines at the base or after the change; for a
+    source whose macro lines moved, those macros. Returns them and the set of such sources."""
+    from rtlopt.frontend._depgraph import package_spans
+
+    out: dict[str, set[str]] = {}
+    sources: set[str] = set()
+    for rel, old, new in changed:
+        if any(module_spans(t) or package_spans(t) for t in (old, new)):
+            # a source: the macros whose definitions (or their place) it changed
+            moved = macro_sequence(old) != macro_sequence(new)
+            names = {n for t in (old, new) for n, _ in macro_sequence(t) if n} if moved else set()
+            if names:
+                out[rel] = names
+                sources.add(rel)
+            continue
+        out[rel] = {
+            m.group(1)
+            for t in (old, new)
+            for m in _DEFINE.finditer(blank_comments(t, strings=False))
+        }
+    return out, sources
+
+
+def macro_sequence(text: str) -> list[tuple[str, str]]:
+    """The ``define`` / ``undef`` lines of ``text`` in order (name, the line normalised), with
+    an entry ("", module name) where each module starts: where a define stands matters."""
+    code = blank_comments(text, strings=False)
+    marks = [(span.start, "", span.name) for span in module_spans(code)]
+    for d in _DEFINE.finditer(code):
+        eol = code.find("\n", d.start())
+        line = code[d.start() : eol if eol >= 0 else len(code)]
+        marks.append((d.start(), d.group(1), " ".join(line.split())))
+    return [(name, line) for _, name, line in sorted(marks)]
+
+
+def other_configurations(
+    rules: Rules,
+    headers: Iterable[str],
+    new_tree: Path,
+    read_base: Callable[[str], str | None],
+) -> list[ModuleCheck]:
+    """A finding for each changed header that reads differently in another configuration of
+    its own ```ifdef``s. The configuration here is the project's defines, known only when no
+    repository file defines a tested macro."""
+    from rtlopt.evaluate import text_change_elsewhere
+
+    headers = sorted(headers)
+    if not headers:
+        return []
+    defines = {d.split("=", 1)[0] for d in rules.new.project.defines}
+    defined_by_files: set[str] = set()
+    for p in new_tree.rglob("*"):
+        if p.suffix in _VERILOG and p.is_file() and ".git" not in p.parts:
+            code = blank_comments(p.read_text(errors="replace"), strings=False)
+            defined_by_files |= set(re.findall(r"`define\s+([A-Za-z_]\w*)", code))
+    out: list[ModuleCheck] = []
+    for rel in headers:
+        old = read_base(rel) or ""
+        p = new_tree / rel
+        new = p.read_text(errors="replace") if p.is_file() else ""
+        tested = set(re.findall(r"`(?:ifdef|ifndef|elsif)\s+(\w+)", old + new))
+        why = text_change_elsewhere(old, new, defines, not (tested & defined_by_files))
+        if why:
+            out.append(
+                ModuleCheck(
+                    rel,
+                    "(header)",
+                    "changed",
+                    findings=[
+                        f"unchecked: {rel} changed, and {why} (another configuration of "
+                        "its `ifdef); the gate judges the modules it reaches in this "
+                        'configuration only (set harness.other_configurations = "ignore" '
+                        "if only it is built)"
+                    ],
+                )
+            )
+    return out
