@@ -354,13 +354,7 @@ def screen_candidate(
     code_with_strings = blank_comments(text, strings=False)
     problems += character_problems(text, code, lambda: _reference_texts(design))
     problems += continuation_problems(text, code, lambda: _file_text(design))
-    own = text if raw is None else raw
-    problems += macro_argument_problems(
-        own,
-        lambda: (_file_text(design), design.target.text()),
-        lambda: stringified_arguments([own, *_macro_texts(design)]),
-    )
-    problems += unbalanced_macro_uses(own, lambda: [own, *_macro_texts(design)])
+    problems += _macro_problems(text if raw is None else raw, design)
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds
@@ -388,13 +382,20 @@ def screen_candidate(
             ref,
             (lambda full: _expanded_rules(text, full, design, tb_top)) if dotted_names else None,
         )
-    seen: set[tuple[int, str]] = set()
-    out: list[str] = []
-    for line, msg in sorted(problems):
-        if (line, msg) not in seen:
-            seen.add((line, msg))
-            out.append(f"line {line}: {msg}")
-    return out
+    return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
+
+
+def _macro_problems(own: str, design: Design) -> list[tuple[int, str]]:
+    """Macro calls of the candidate's own text the tools read differently
+    (:mod:`rtlopt.harness._macro_args`)."""
+    return [
+        *macro_argument_problems(
+            own,
+            lambda: (_file_text(design), design.target.text()),
+            lambda: stringified_arguments([own, *_macro_texts(design)]),
+        ),
+        *unbalanced_macro_uses(own, lambda: [own, *_macro_texts(design)]),
+    ]
 
 
 def screen_preprocessed(
