@@ -228,10 +228,13 @@ def power_up_difference(
     "ignore"`` both sides' values are dropped, which is sound only where they are the same:
     every simulator and FPGA flow reading the written text keeps them."""
     ref = power_up_values(reference)
+    stated: tuple[str, str, tuple[str, ...]] | None = None
     for module, values in power_up_values(candidate).items():
         if module in elsewhere and module not in ref:
             continue
         theirs = ref.get(module, {})
+        first = next(iter({**theirs, **values}.items()), None)
+        stated = stated or (first and (module, *first))
         for reg in [*values, *(r for r in theirs if r not in values)]:
             if values.get(reg) != theirs.get(reg):
                 return (
@@ -241,21 +244,38 @@ def power_up_difference(
                     "text does; keep the reference's initial values, or set "
                     'harness.initial_values = "honor" to judge power-up values'
                 )
+    if stated is not None:
+        module, reg, value = stated
+        return (
+            f"{reg} in {module} has the power-up value {_shown(reg, value)}: the "
+            "proof starts from unknown register values and pairs registers by what they "
+            "compute, so it cannot show that the candidate keeps the reference's power-up "
+            "behaviour (a register that takes over another's role would start from "
+            "another value); a module with initial values is not proven under either "
+            "harness.initial_values model"
+        )
     return ""
 
 
 def _power_up_change(
     module: str, reg: str, old: tuple[str, ...] | None, new: tuple[str, ...] | None
 ) -> str:
-    def shown(values: tuple[str, ...]) -> str:
-        text = " / ".join(v.replace("\0", " " if reg == INITIAL_BLOCK else "") for v in values)
-        return text if len(text) <= 80 else text[:77] + "..."
-
     if old is None:
-        return f"{reg} in {module} gets the power-up value {shown(new or ())}, the reference none"
+        return (
+            f"{reg} in {module} gets the power-up value {_shown(reg, new or ())}, the reference "
+            "none"
+        )
     if new is None:
-        return f"{reg} in {module} loses its power-up value {shown(old)}"
-    return f"the power-up value of {reg} in {module} changes from {shown(old)} to {shown(new)}"
+        return f"{reg} in {module} loses its power-up value {_shown(reg, old)}"
+    return (
+        f"the power-up value of {reg} in {module} changes from {_shown(reg, old)} to "
+        f"{_shown(reg, new)}"
+    )
+
+
+def _shown(reg: str, values: tuple[str, ...]) -> str:
+    text = " / ".join(v.replace("\0", " " if reg == INITIAL_BLOCK else "") for v in values)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 @dataclass(frozen=True)
