@@ -12,7 +12,8 @@ another design than the one a simulator of the repository runs:
   not: ``always begin @(posedge clk); q <= d; end`` is a register in a simulator and a wire
   in the view.
 * **Assertion actions.** An assertion whose pass or fail statement does more than report
-  (``assert (a != K) else y = 0;``) is logic; the view drops it with the assertion.
+  (``assert (a != K) else y = 0;``), or whose condition writes (``assert (y++ != K)``), is
+  logic; the view drops it with the assertion.
 
 :func:`dropped_problems` finds both on the syntax tree (pyslang) as ``(line, message)``; a
 candidate with one is screened out, a reference with one is unchecked on the view path.
@@ -87,7 +88,8 @@ _WHY_TIMING = (
     "control is hardware; the SystemVerilog view drops this one, every simulator waits here"
 )
 _WHY_ACTION = (
-    "an assertion action that does more than report ($error, $display, ...) is logic: "
+    "an assertion action that does more than report ($error, $display, ...), or an assertion "
+    "condition that writes, is logic: "
     "the SystemVerilog view drops it with the assertion, every simulator runs it"
 )
 
@@ -124,6 +126,10 @@ def _reports_only(stmt: Any) -> bool:
 
 
 def _action_ok(node: Any) -> bool:
+    """The assertion writes nothing: not in its condition (``assert (y++ != K)``), nor in its
+    actions, which only report."""
+    if any(_kind(n) in _WRITES for n in _walk(node)):
+        return False
     action = getattr(node, "action", None)
     if action is None:
         return True

@@ -74,6 +74,8 @@ def test_what_the_view_and_a_simulator_read_alike_is_not_found(body: str) -> Non
         "assert (a != 8'hA5) else $display(f(a));",  # a function may write a module signal
         'assert (a != 8\'hA5) else $sscanf("1", "%d", q);',  # a system task that writes
         "assume (a != 8'hA5) else q++;",
+        "assert (q++ != 8'hA5);",  # red team w21 F5: the condition writes
+        'assert ((q = a) != 8\'hA5) else $error("x");',
     ],
 )
 def test_an_assertion_action_that_is_logic_is_found(assertion: str) -> None:
