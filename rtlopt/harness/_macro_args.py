@@ -19,6 +19,7 @@ from rtlopt.verilog import DIRECTIVES, alternation, blank_comments, line_of
 __all__ = [
     "macro_argument_problems",
     "odd_macro_calls",
+    "string_argument_uses",
     "stringified_arguments",
     "unbalanced_macro_uses",
 ]
@@ -180,4 +181,57 @@ def macro_argument_problems(
         if call not in text:
             first = call.split("\n", 1)[0]
             out.append((1, f"{_ODD_CALL} (the reference's call {first!r} is not kept as it is)"))
+    return out
+
+
+#: A plain string literal in a macro body (not the stringification ```"...`"``).
+_PLAIN_STRING = re.compile(r'(?<!`)"((?:[^"\\\n]|\\.)*)"')
+
+
+def _string_argument_macros(texts: Iterable[str]) -> set[str]:
+    """Macros whose body names one of their arguments inside a plain string literal
+    (```define S(x) "x"``): ``iverilog -E``, whose output every tool here reads, substitutes
+    it there; IEEE 1800 (22.5.1), Yosys 0.23 and slang do not."""
+    found: set[str] = set()
+    for t in texts:
+        for m in _DEFINITION.finditer(blank_comments(t, strings=False)):
+            rest = "(" + m.group(2)
+            close = _closing(rest, 0)
+            params = [
+                p.group(1)
+                for a, b in _pieces(rest, 1, close)
+                if (p := re.match(r"\s*([A-Za-z_]\w*)", rest[a:b]))
+            ]
+            strings = [x.group(1) for x in _PLAIN_STRING.finditer(rest[close + 1 :])]
+            if any(re.search(rf"\b{re.escape(n)}\b", x) for n in params for x in strings):
+                found.add(m.group(1))
+    return found
+
+
+def string_argument_uses(
+    text: str, reference: str, texts: Callable[[], Iterable[str]]
+) -> list[tuple[int, str]]:
+    """Calls, in the candidate ``text`` or the ``reference`` module, of a macro that names an
+    argument inside a string literal (:func:`_string_argument_macros` of ``texts``, read only
+    when a macro is called): the preprocessed text the proof reads substitutes it, the
+    repository's synthesis does not, so neither side can be judged on that text."""
+    calls = [(m.start(), m.group(1)) for m in _MACRO_CALL.finditer(blank_comments(text))]
+    ref_calls = [m.group(1) for m in _MACRO_CALL.finditer(blank_comments(reference))]
+    if not calls and not ref_calls:
+        return []
+    bad = _string_argument_macros(texts())
+    why = (
+        "names its argument inside a string literal: iverilog's preprocessor (the text every "
+        "tool here reads) substitutes it there, Yosys and IEEE 1800 do not"
+    )
+    out = [
+        (line_of(text, at), f"macro `{name} {why}; write the string out")
+        for at, name in calls
+        if name in bad
+    ]
+    out += [
+        (1, f"unchecked: the reference module calls macro `{name}, which {why}")
+        for name in dict.fromkeys(ref_calls)
+        if name in bad
+    ]
     return out

@@ -16,6 +16,7 @@ from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
 from rtlopt.harness._macro_args import (
     macro_argument_problems,
+    string_argument_uses,
     stringified_arguments,
     unbalanced_macro_uses,
 )
@@ -395,6 +396,9 @@ def _macro_problems(own: str, design: Design) -> list[tuple[int, str]]:
             lambda: stringified_arguments([own, *_macro_texts(design)]),
         ),
         *unbalanced_macro_uses(own, lambda: [own, *_macro_texts(design)]),
+        *string_argument_uses(
+            own, blank_comments(design.target.text()), lambda: [own, *_macro_texts(design)]
+        ),
     ]
 
 

@@ -9,6 +9,7 @@ import pytest
 from rtlopt.harness._macro_args import (
     macro_argument_problems,
     odd_macro_calls,
+    string_argument_uses,
     stringified_arguments,
     unbalanced_macro_uses,
 )
@@ -66,3 +67,18 @@ def test_a_macro_that_opens_or_closes_an_argument_list_is_not_used_by_a_candidat
     assert unbalanced_macro_uses("  localparam W = `W;\n", lambda: [header]) == []
     # no macro used: the repository's texts are not read
     assert unbalanced_macro_uses("assign y = a;\n", lambda: pytest.fail("read")) == []
+
+
+def test_a_macro_naming_its_argument_in_a_string_is_not_judged_on_either_side() -> None:
+    # red team w21 F4: `define S(x) "x": iverilog -E substitutes ("p q"), Yosys does not ("x")
+    defs = '`define S(x) "x"\n`define T(x) `"x`"\n`define U(y) {"x", y}\n'
+    ref = "  localparam [63:0] K = `S(p q);\n"
+    found = string_argument_uses('  localparam [63:0] K = "p q";\n', ref, lambda: [defs])
+    assert [m for _, m in found] and "unchecked: the reference module calls macro `S" in found[0][1]
+    cand = string_argument_uses("  localparam [63:0] K = `S(p q);\n", "", lambda: [defs])
+    assert [line for line, _ in cand] == [1] and "write the string out" in cand[0][1]
+    # a stringification, and a string that names no argument, are read alike
+    for call in ("`T(p q)", "`U(8'd1)"):
+        assert string_argument_uses(f"  localparam K = {call};\n", "", lambda: [defs]) == []
+    # no macro called: the repository's texts are not read
+    assert string_argument_uses("assign y = a;\n", "", lambda: pytest.fail("read")) == []
