@@ -392,6 +392,9 @@ def _elaborate_view(
 
     cfg = s.config
     assert s.view is not None
+    why = s.view.package_qualifiers(c.text, defined, used)
+    if why:  # the view would read x where no item matches: fail closed
+        return invalid(cfg.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
     elab = s.view.candidate(c.text, defined, used, c.dir / "view", timeout=cfg.sandbox.timeout_s)
     if not elab.ok:
         from rtlopt.evaluate._hints import missing_include

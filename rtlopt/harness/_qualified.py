@@ -10,11 +10,14 @@ item matches as x, which a candidate could then refine to anything.
 :func:`view_qualifiers` finds them: the qualifier tokens slang parses from the stripped text
 in the design's context (macros and includes expanded). A candidate with one is screened out;
 a reference with one is unchecked on the view path (:func:`reference_qualifiers`).
+:func:`file_qualifiers` finds them in files slang reads directly (a design's packages, read
+in order in one compilation unit): the evaluation leaves a candidate whose view reads one
+unchecked (``evaluate/_view.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +26,24 @@ from rtlopt.harness._expanded import parsed
 from rtlopt.harness._semantics import _children, _kind
 from rtlopt.verilog import blank_comments, line_of, plain_case_qualifiers
 
-__all__ = ["qualifier_problems", "reference_qualifiers", "view_qualifiers"]
+__all__ = [
+    "QUALIFIER_WHY",
+    "file_qualifiers",
+    "qualifier_problems",
+    "reference_qualifiers",
+    "view_qualifiers",
+]
 
 _STATEMENTS = frozenset({"CaseStatement", "ConditionalStatement"})
+#: Preprocessor errors after which :func:`file_qualifiers` has not read what slang reads.
+_UNREAD = frozenset({"CouldNotOpenIncludeFile", "UnknownDirective", "ExceededMaxIncludeDepth"})
 _WHY = (
     "a unique/unique0/priority qualifier that comes from a macro or an included file is not "
     "allowed: the SystemVerilog view would read a value no item matches as x, every "
     "simulator keeps the value before (write the qualifier in the text, or drop it)"
 )
+#: Why a qualifier from a macro or an included file is refused (for messages of other layers).
+QUALIFIER_WHY = _WHY
 
 
 def _origin(sm: Any, loc: Any, prelude: frozenset[str]) -> tuple[int, str] | None:
@@ -77,6 +90,58 @@ def view_qualifiers(text: str, design: Design, context: bool = False) -> list[tu
             if where is not None:
                 at, name = where
                 found.add((line_of(plain, at - head), "") if at >= head else (0, name))
+        stack.extend(_children(node))
+    return sorted(found)
+
+
+def file_qualifiers(files: Sequence[Path], design: Design) -> list[tuple[Path, int]]:
+    """The case and if qualifiers the view reads in ``files`` read as slang reads them: in
+    order, one compilation unit, each file's own qualifiers stripped (as in slang's copies),
+    the design's include folders and defines and ``SYNTHESIS``. ``(file, line)`` of each one a
+    macro or an included header brings into one of ``files`` (where it is used, or the
+    ``include`` line), sorted.
+
+    Raises:
+        RuntimeError: slang cannot read the files.
+    """
+    import pyslang
+    from pyslang import syntax
+
+    from rtlopt.frontend._slang import preprocessor
+
+    paths = [Path(f).resolve() for f in files]
+    if not paths:
+        return []
+    own = frozenset(str(p) for p in paths)
+    defines = {"SYNTHESIS": "", **design.sources.defines}
+    dirs = [*dict.fromkeys(p.parent for p in paths), *design.include_dirs]
+    sm, popts = preprocessor([*dirs, design.target.file.parent], defines)
+    try:
+        buffers = [
+            sm.assignText(str(p), plain_case_qualifiers(p.read_text(errors="replace")))
+            for p in dict.fromkeys(paths)
+        ]
+        tree = syntax.SyntaxTree.fromBuffers(buffers, sm, pyslang.Bag([popts]))
+    except Exception as exc:  # pyslang's bindings raise plain errors; OSError likewise
+        raise RuntimeError(str(exc)) from exc
+    for diag in tree.diagnostics:
+        # a header or macro this reading misses may hold one: slang's own reading fails there
+        if str(diag.code).removeprefix("DiagCode(").rstrip(")") in _UNREAD:
+            at = diag.location
+            where = f"{Path(str(sm.getFullPath(at.buffer))).name}:{sm.getLineNumber(at)}"
+            raise RuntimeError(f"{where}: {str(diag.code)[9:-1]}")
+    found: set[tuple[Path, int]] = set()
+    stack: list[Any] = [tree.root]
+    while stack:
+        node = stack.pop()
+        if _kind(node) in _STATEMENTS and str(node.uniqueOrPriority.valueText):
+            loc = sm.getFullyExpandedLoc(node.uniqueOrPriority.location)
+            for _ in range(64):  # include depth: slang itself stops far below this
+                if str(sm.getFullPath(loc.buffer)) in own or not sm.isFileLoc(loc):
+                    break
+                loc = sm.getFullyExpandedLoc(sm.getIncludedFrom(loc.buffer))
+            # a file's own are stripped: one that is still read came from a macro or header
+            found.add((Path(str(sm.getFullPath(loc.buffer))), int(sm.getLineNumber(loc))))
         stack.extend(_children(node))
     return sorted(found)
 

@@ -127,3 +127,35 @@ def test_w20_f10_a_unique_case_behind_a_repository_macro_leaves_the_reference_un
     code, why = _evaluate(tmp_path, monkeypatch, files, cand)
     assert code == 1 and "unchecked: the reference module, line 5" in why, why
     assert "qualifier that comes from a macro" in why, why
+
+
+PACKAGE = (
+    '`include "defs.svh"\n'
+    "package sel_pkg;\n"
+    "  function automatic logic [7:0] pick(logic [1:0] s, logic [7:0] a, logic [7:0] b);\n"
+    "    pick = 8'h00;\n    `U case (s)\n      2'd0: pick = a;\n      2'd1: pick = b;\n"
+    "    endcase\n  endfunction\nendpackage\n"
+)
+
+
+def test_w20_f10_a_unique_case_behind_a_macro_in_a_package_leaves_the_candidate_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package function's ```U case`` (``U``: ``unique``): slang reads the package file
+    directly, its stripped copy still reads the qualifier (x at s=2, 3); the candidate differs
+    only there (y = a^b, not 00). It was "proven"; now unchecked, naming the package's line."""
+    ref = (
+        "module m import sel_pkg::*; (input logic [1:0] s, input logic [7:0] a,\n"
+        "    input logic [7:0] b, output logic [7:0] y);\n"
+        "  assign y = pick(s, a, b);\nendmodule\n"
+    )
+    cand = ref.replace(
+        "assign y = pick(s, a, b);",
+        "always_comb begin\n    y = a ^ b;\n    case (s) 2'd0: y = a; 2'd1: y = b; endcase\n  end",
+    )
+    files = {"rtl/defs.svh": "`define U unique\n", "rtl/sel_pkg.sv": PACKAGE, "rtl/m.sv": ref}
+    code, why = _evaluate(tmp_path, monkeypatch, files, cand)
+    assert code == 1 and why.startswith(
+        "unchecked: rtl/sel_pkg.sv, line 5 (a file the SystemVerilog"
+    ), why
+    assert "qualifier that comes from a macro" in why, why

@@ -252,3 +252,43 @@ def test_a_qualifier_from_a_macro_or_include_is_screened_or_leaves_the_reference
     d = _design(tmp_path, plain, (tmp_path / "inc",))
     d = dataclasses.replace(d, sources=dataclasses.replace(d.sources, prelude=(pre,)))
     assert view_qualifiers(plain, d, context=True) == []
+
+
+def test_a_qualifier_from_a_macro_or_header_in_a_package_file_is_found(tmp_path: Path) -> None:
+    """F10 in a package file slang reads directly (not through the prelude or an include):
+    its own qualifiers are stripped in the view's copy, one from a macro (of an earlier file
+    too, or defined only under ``SYNTHESIS``) or a header beside it is still read."""
+    from rtlopt.evaluate._view import _view_qualifiers
+    from rtlopt.harness._qualified import file_qualifiers
+
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "defs.svh").write_text(
+        "`ifdef SYNTHESIS\n`define U unique\n`else\n`define U\n`endif\n"
+    )
+    pkgs = tmp_path / "pkg"
+    pkgs.mkdir()
+    (pkgs / "body.svh").write_text("priority if (s) f = 1;\n")
+    fn = "  function automatic logic f(logic s);\n    f = 0;\n"
+    a = pkgs / "a_pkg.sv"
+    a.write_text(
+        f'`include "defs.svh"\npackage a;\n{fn}    `U if (s) f = 1;\n  endfunction\nendpackage\n'
+    )
+    b = pkgs / "b_pkg.sv"
+    b.write_text(f'package b;\n{fn}`include "body.svh"\n  endfunction\nendpackage\n')
+    c = pkgs / "c_pkg.sv"  # uses a's macro; its own qualifier is stripped in the copy
+    c.write_text(
+        f"package c;\n{fn}    `U if (s) f = 1;\n    unique if (s) f = 0;\n  endfunction\nendpackage\n"
+    )
+    design = _design(tmp_path, CLOCKED, (tmp_path / "inc",))
+    assert file_qualifiers([a, b, c], design) == [(a, 5), (b, 4), (c, 4)]
+    plain = pkgs / "p_pkg.sv"
+    plain.write_text(
+        f"package p;\n{fn}    unique0 case (s) 1'b1: f = 1; endcase\n  endfunction\nendpackage\n"
+    )
+    assert file_qualifiers([plain], design) == [] and file_qualifiers([], design) == []
+    why = _view_qualifiers(design, (plain, b))
+    assert (
+        why.startswith("pkg/b_pkg.sv, line 4 (a file the SystemVerilog view")
+        and "macro or an included" in why
+    )
+    assert _view_qualifiers(design, (plain,)) == ""
