@@ -17,6 +17,7 @@ unchecked (``evaluate/_view.py``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from rtlopt.verilog import blank_comments, line_of, plain_case_qualifiers
 __all__ = [
     "QUALIFIER_WHY",
     "file_qualifiers",
+    "moved_qualifiers",
     "qualifier_problems",
     "reference_qualifiers",
     "view_qualifiers",
@@ -180,3 +182,78 @@ def reference_qualifiers(design: Design, texts: Callable[[], list[str]]) -> list
                 break
         hit = _DESIGNS[id(design)] = (design, found)
     return hit[1]
+
+
+def _signature(node: Any) -> str:
+    """What decides where a qualified statement leaves values open to synthesis: a case's
+    qualifier, keyword, expression and item labels (``default`` too); an if chain's qualifier,
+    conditions and final ``else``. The item bodies do not."""
+    parts = [str(node.uniqueOrPriority.valueText)]
+    if _kind(node) == "CaseStatement":
+        parts += [str(node.caseKeyword), str(node.expr)]
+        for item in _children(node.items):
+            if _kind(item) == "StandardCaseItem":
+                parts.append("".join(str(x) for x in item.expressions))
+            else:
+                parts.append(_kind(item))
+    else:
+        while True:
+            parts.append(str(node.predicate))
+            e = node.elseClause
+            if e is None:
+                parts.append("no else")
+                break
+            if _kind(e.clause) != "ConditionalStatement" or str(
+                e.clause.uniqueOrPriority.valueText
+            ):
+                parts.append("else")
+                break
+            node = e.clause
+    return " | ".join(" ".join(p.split()) for p in parts)
+
+
+def _qualified(code: str) -> list[tuple[int, str]]:
+    """``(offset, signature)`` (:func:`_signature`) of each case or if statement of ``code``
+    (comments blanked) with a qualifier."""
+    from rtlopt.harness._readings import parse
+
+    tree, shift = parse(code)
+    out: list[tuple[int, str]] = []
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        if _kind(node) in _STATEMENTS and str(node.uniqueOrPriority.valueText):
+            out.append((int(node.sourceRange.start.offset) - shift, _signature(node)))
+        stack.extend(_children(node))
+    return out
+
+
+def moved_qualifiers(code: str, references: Callable[[], list[str]]) -> list[tuple[int, str]]:
+    """Qualified statements of the candidate ``code`` (comments blanked) that no reference
+    module of ``references()`` (raw texts) qualifies alike (the same :func:`_signature`:
+    expression, labels, conditions): every tool here reads the plain statement, but a
+    synthesis tool reading the written text may give any value where no item matches, or
+    merge overlapping items, so a qualifier may only stay on a statement the reference
+    qualifies with the same labels (not move to a partial case, nor to an ``if``)."""
+    if not any(w in code for w in ("unique", "priority")):
+        return []
+    found = _qualified(code)
+    if not found:
+        return []
+    allowed = Counter(t for ref in references() for _, t in _qualified(blank_comments(ref)))
+    out: list[tuple[int, str]] = []
+    for at, text in found:
+        if allowed[text] > 0:
+            allowed[text] -= 1
+            continue
+        out.append(
+            (
+                line_of(code, max(at, 0)),
+                "a unique/unique0/priority qualifier is allowed only on a statement the "
+                "reference qualifies alike (its expression and labels, or conditions): "
+                "synthesis of the written "
+                "text may give any value where no item matches, and every tool here reads "
+                "the plain statement; drop the qualifier",
+            )
+        )
+    return out

@@ -292,3 +292,35 @@ def test_a_qualifier_from_a_macro_or_header_in_a_package_file_is_found(tmp_path:
         and "macro or an included" in why
     )
     assert _view_qualifiers(design, (plain,)) == ""
+
+
+def test_a_qualifier_stays_only_on_a_statement_the_reference_qualifies_as_it_is() -> None:
+    # red team w21 F3: `unique` moved from a full case to a partial one, or onto an if
+    from rtlopt.harness._qualified import moved_qualifiers
+
+    ref = (
+        "module m(input [1:0] s, input [7:0] a, b, output reg [7:0] y, z);\n"
+        "always @* begin y = 0; unique case (s) 0: y = a; 1: y = b; 2, 3: y = 1; endcase end\n"
+        "always @* begin z = 0; case (s) 0: z = a; 1: z = b; endcase end\nendmodule\n"
+    )
+    full = "unique case (s) 0: y"
+    moved = ref.replace(full, "case (s) 0: y").replace("z = 0; case", "z = 0; unique case")
+    assert [line for line, _ in moved_qualifiers(moved, lambda: [ref])] == [3]
+    onto_if = ref.replace(full, "case (s) 0: y").replace(
+        "case (s) 0: z = a; 1: z = b; endcase", "unique if (s == 0) z = a; else if (s == 1) z = b;"
+    )
+    assert [line for line, _ in moved_qualifiers(onto_if, lambda: [ref])] == [3]
+    # the reference's statement kept (other white space, other item bodies): allowed
+    kept = ref.replace("y = 0;", "y = 8'd0;").replace("0: y = a;", "0:   y = a ^ 8'd0;")
+    assert moved_qualifiers(kept, lambda: [ref]) == []
+    # twice the one statement the reference qualifies once
+    twice = ref.replace(
+        "z = 0; case (s) 0: z = a; 1: z = b; endcase", "unique case (s) 0: y = a; endcase"
+    )
+    assert moved_qualifiers(twice, lambda: [ref]) != []  # another label list
+    twice = ref.replace(
+        "z = 0; case (s) 0: z = a; 1: z = b; endcase",
+        "z = 0; unique case (s) 0: z = a; 1: z = b; 2, 3: z = 1; endcase",
+    )
+    assert moved_qualifiers(twice, lambda: [ref]) != []
+    assert moved_qualifiers("assign y = a;", lambda: pytest.fail("read")) == []
