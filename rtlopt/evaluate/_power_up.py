@@ -34,7 +34,8 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
         else:
             text = _expanded(c.text, s)
             reference = "\n".join(_expanded(m.text(), s) for m in refs)
-        return power_up_difference(text, reference, elsewhere=elsewhere)
+        hierarchy = [m.name for m in refs]
+        return power_up_difference(text, reference, elsewhere=elsewhere, hierarchy=hierarchy)
     except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
         return (
             f"the power-up values of the candidate and the reference cannot be compared "

@@ -218,7 +218,11 @@ def power_up_values(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
 
 
 def power_up_difference(
-    candidate: str, reference: str, *, elsewhere: Collection[str] = frozenset()
+    candidate: str,
+    reference: str,
+    *,
+    elsewhere: Collection[str] = frozenset(),
+    hierarchy: Collection[str] = frozenset(),
 ) -> str:
     """Why ``candidate`` states other power-up values than ``reference`` (a register's initial
     value added, dropped or changed, module by module), or "" where they agree: each module
@@ -226,9 +230,14 @@ def power_up_difference(
     initial value is added), except one ``elsewhere`` names that the reference does not
     define (a module of the repository judged on its own). Under ``harness.initial_values =
     "ignore"`` both sides' values are dropped, which is sound only where they are the same:
-    every simulator and FPGA flow reading the written text keeps them."""
+    every simulator and FPGA flow reading the written text keeps them. Where they are, the
+    proof still cannot show them kept (it pairs registers by what they compute): any value a
+    compared module or a reference module of ``hierarchy`` (the target and its submodules)
+    states is named too."""
     ref = power_up_values(reference)
-    stated: tuple[str, str, tuple[str, ...]] | None = None
+    stated: tuple[str, str, tuple[str, ...]] | None = next(
+        ((m, *next(iter(ref[m].items()))) for m in hierarchy if ref.get(m)), None
+    )
     for module, values in power_up_values(candidate).items():
         if module in elsewhere and module not in ref:
             continue

@@ -140,3 +140,15 @@ def test_the_same_power_up_values_are_still_not_proven() -> None:
     assert power_up_difference(other, POWERED, elsewhere={"n"}) == ""
     plain = "module m(input a, output y); assign y = ~a; endmodule\n"
     assert power_up_difference(plain, plain.replace("~a", "!a")) == ""
+
+
+def test_a_submodule_with_power_up_values_leaves_the_target_unproven() -> None:
+    # the candidate replaces an instance of a module that starts at 0 with its own logic
+    from rtlopt.harness import power_up_difference
+
+    sub = "module s(input clk, output reg q = 1'b0); always @(posedge clk) q <= ~q; endmodule\n"
+    top = "module t(input clk, output y); s u(.clk(clk), .q(y)); endmodule\n"
+    cand = "module t(input clk, output reg y); always @(posedge clk) y <= ~y; endmodule\n"
+    found = power_up_difference(cand, sub + top, elsewhere={"s"}, hierarchy=["s", "t"])
+    assert "q in s has the power-up value 1'b0" in found, found
+    assert power_up_difference(cand, sub + top, elsewhere={"s"}) == ""  # not in the hierarchy
