@@ -25,7 +25,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from rtlopt.harness._semantics import _children, _kind, _span, _walk
+from rtlopt.harness._semantics import _children, _kind, _span, _walk, once_per_design
 
 __all__ = ["REPORTING_TASKS", "assertion_spans", "dropped_problems", "reference_dropped"]
 
@@ -194,18 +194,15 @@ def reference_dropped(design: object, texts: Callable[[], list[str]]) -> list[tu
     view drops (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line
     1: the view reads another reference than a simulator does. Computed once per
     ``design``."""
-    hit = _DESIGNS.get(id(design))
-    if hit is None or hit[0] is not design:
-        if len(_DESIGNS) > 8:
-            _DESIGNS.clear()
-        found: list[tuple[int, str]] = []
+
+    def first() -> list[tuple[int, str]]:
         for code in texts():
             try:
-                first = dropped_problems(code)[:1]
+                found = dropped_problems(code)[:1]
             except (RuntimeError, RecursionError):
-                first = [(1, 0, "it nests deeper than the screen's parser allows")]
-            if first:
-                found = [(1, f"unchecked: the reference module, line {first[0][0]}: {first[0][2]}")]
-                break
-        hit = _DESIGNS[id(design)] = (design, found)
-    return hit[1]
+                found = [(1, 0, "it nests deeper than the screen's parser allows")]
+            if found:
+                return [(1, f"unchecked: the reference module, line {found[0][0]}: {found[0][2]}")]
+        return []
+
+    return once_per_design(_DESIGNS, design, first)

@@ -12,7 +12,7 @@ written as the reference writes it, or plainly: on one line, single blanks, no c
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from rtlopt.verilog import DIRECTIVES, alternation, blank_comments, line_of
 
@@ -68,12 +68,8 @@ def _pieces(code: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def stringified_arguments(texts: Iterable[str]) -> dict[str, frozenset[int]]:
-    """Macro -> the positions of its arguments a stringification may reach, for each macro
-    with arguments ``texts`` define: every argument its body names where the body stringifies
-    or pastes (```"``, ````````), and every one it passes on to another macro call. A macro
-    defined several times: the union. One not here: every argument (not known)."""
-    out: dict[str, set[int]] = {}
+def _definitions(texts: Iterable[str]) -> Iterator[tuple[str, list[str], str]]:
+    """``(name, argument names, body)`` of each macro with arguments ``texts`` define."""
     for t in texts:
         for m in _DEFINITION.finditer(blank_comments(t, strings=False)):
             rest = "(" + m.group(2)
@@ -83,16 +79,24 @@ def stringified_arguments(texts: Iterable[str]) -> dict[str, frozenset[int]]:
                 for a, b in _pieces(rest, 1, close)
                 if (p := re.match(r"\s*([A-Za-z_]\w*)", rest[a:b]))
             ]
-            body = rest[close + 1 :]
-            regions = [body] if '`"' in body or "``" in body else []
-            regions += [
-                body[c.end() - 1 : _closing(body, c.end() - 1) + 1]
-                for c in _MACRO_CALL.finditer(body)
-            ]
-            found = out.setdefault(m.group(1), set())
-            for i, name in enumerate(params):
-                if any(re.search(rf"\b{re.escape(name)}\b", r) for r in regions):
-                    found.add(i)
+            yield m.group(1), params, rest[close + 1 :]
+
+
+def stringified_arguments(texts: Iterable[str]) -> dict[str, frozenset[int]]:
+    """Macro -> the positions of its arguments a stringification may reach, for each macro
+    with arguments ``texts`` define: every argument its body names where the body stringifies
+    or pastes (```"``, ````````), and every one it passes on to another macro call. A macro
+    defined several times: the union. One not here: every argument (not known)."""
+    out: dict[str, set[int]] = {}
+    for name, params, body in _definitions(texts):
+        regions = [body] if '`"' in body or "``" in body else []
+        regions += [
+            body[c.end() - 1 : _closing(body, c.end() - 1) + 1] for c in _MACRO_CALL.finditer(body)
+        ]
+        found = out.setdefault(name, set())
+        for i, param in enumerate(params):
+            if any(re.search(rf"\b{re.escape(param)}\b", r) for r in regions):
+                found.add(i)
     return {k: frozenset(v) for k, v in out.items()}
 
 
@@ -193,18 +197,10 @@ def _string_argument_macros(texts: Iterable[str]) -> set[str]:
     (```define S(x) "x"``): ``iverilog -E``, whose output every tool here reads, substitutes
     it there; IEEE 1800 (22.5.1), Yosys 0.23 and slang do not."""
     found: set[str] = set()
-    for t in texts:
-        for m in _DEFINITION.finditer(blank_comments(t, strings=False)):
-            rest = "(" + m.group(2)
-            close = _closing(rest, 0)
-            params = [
-                p.group(1)
-                for a, b in _pieces(rest, 1, close)
-                if (p := re.match(r"\s*([A-Za-z_]\w*)", rest[a:b]))
-            ]
-            strings = [x.group(1) for x in _PLAIN_STRING.finditer(rest[close + 1 :])]
-            if any(re.search(rf"\b{re.escape(n)}\b", x) for n in params for x in strings):
-                found.add(m.group(1))
+    for name, params, body in _definitions(texts):
+        strings = [x.group(1) for x in _PLAIN_STRING.finditer(body)]
+        if any(re.search(rf"\b{re.escape(n)}\b", x) for n in params for x in strings):
+            found.add(name)
     return found
 
 

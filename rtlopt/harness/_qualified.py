@@ -24,7 +24,7 @@ from typing import Any
 
 from rtlopt.frontend.model import Design
 from rtlopt.harness._expanded import parsed
-from rtlopt.harness._semantics import _children, _kind
+from rtlopt.harness._semantics import _children, _kind, once_per_design
 from rtlopt.verilog import blank_comments, line_of, plain_case_qualifiers
 
 __all__ = [
@@ -164,24 +164,20 @@ def reference_qualifiers(design: Design, texts: Callable[[], list[str]]) -> list
     """The first qualifier the view would read in the reference modules ``texts``, as an
     "unchecked" problem on the candidate's line 1 (fail closed: a module slang cannot read in
     the design's context is unchecked too). Computed once per ``design``."""
-    hit = _DESIGNS.get(id(design))
-    if hit is None or hit[0] is not design:
-        if len(_DESIGNS) > 8:
-            _DESIGNS.clear()
-        found: list[tuple[int, str]] = []
+
+    def first() -> list[tuple[int, str]]:
         for code in texts():
             try:
                 lines = view_qualifiers(code, design, context=True)
             except RuntimeError as exc:
-                found = [(1, f"unchecked: the reference module's case qualifiers ({exc})")]
-                break
+                return [(1, f"unchecked: the reference module's case qualifiers ({exc})")]
             if lines:
                 line, name = lines[0]
                 where = f"line {line}" if line else f"through {Path(name).name}"
-                found = [(1, f"unchecked: the reference module, {where}: {_WHY}")]
-                break
-        hit = _DESIGNS[id(design)] = (design, found)
-    return hit[1]
+                return [(1, f"unchecked: the reference module, {where}: {_WHY}")]
+        return []
+
+    return once_per_design(_DESIGNS, design, first)
 
 
 def _signature(node: Any) -> str:
