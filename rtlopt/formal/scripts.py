@@ -52,13 +52,15 @@ def plan_formal(
 
     ``initial_values`` is the power-up model (``harness.initial_values``): the miters start
     from unknown registers (``attrmap -remove init``), so under ``honor`` a target with
-    initial values, in the reference or the candidate, is not proven here.
+    initial values, in the reference's hierarchy or the candidate, is not proven here.
     """
     t = design.target
     if initial_values == "honor":
         from rtlopt.harness import initial_values as powered
 
-        found = powered(t.text()) + [n for x in candidate_texts[-1:] for n in powered(x)]
+        hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
+        found = [n for m in hierarchy for n in powered(m.text())]
+        found += [n for x in candidate_texts[-1:] for n in powered(x)]
         if found:
             return FormalPlan(
                 "unsupported",

@@ -125,10 +125,36 @@ def _reports_only(stmt: Any) -> bool:
     return True
 
 
+#: System functions an assertion's condition may call: they read, they write nothing.
+_PURE_CALLS = frozenset(
+    "$past $rose $fell $stable $changed $sampled $onehot $onehot0 $isunknown $countones "
+    "$countbits $bits $clog2 $signed $unsigned $size $left $right $low $high $increment "
+    "$dimensions $unpacked_dimensions $time $stime $realtime".split()
+)
+
+
+def _writes(node: Any) -> bool:
+    """``node`` may write: an assignment or increment, a call of a user function (it may
+    have output arguments or write module signals) or of a system function other than the
+    pure ones (``$sscanf`` writes its arguments)."""
+    for n in _walk(node):
+        k = _kind(n)
+        if k in _WRITES:
+            return True
+        if k == "InvocationExpression":
+            if _kind(n.left) != "SystemName":
+                return True
+            name = str(n.left.systemIdentifier.valueText)
+            if name not in _PURE_CALLS and name not in REPORTING_TASKS:
+                return True
+    return False
+
+
 def _action_ok(node: Any) -> bool:
-    """The assertion writes nothing: not in its condition (``assert (y++ != K)``), nor in its
-    actions, which only report."""
-    if any(_kind(n) in _WRITES for n in _walk(node)):
+    """The assertion writes nothing: not in its condition (``assert (y++ != K)``, a call that
+    may write), nor in its actions, which only report."""
+    action = getattr(node, "action", None)
+    if _writes(node.expr if action is not None and hasattr(node, "expr") else node):
         return False
     action = getattr(node, "action", None)
     if action is None:

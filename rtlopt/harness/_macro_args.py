@@ -195,13 +195,26 @@ _PLAIN_STRING = re.compile(r'(?<!`)"((?:[^"\\\n]|\\.)*)"')
 def _string_argument_macros(texts: Iterable[str]) -> set[str]:
     """Macros whose body names one of their arguments inside a plain string literal
     (```define S(x) "x"``): ``iverilog -E``, whose output every tool here reads, substitutes
-    it there; IEEE 1800 (22.5.1), Yosys 0.23 and slang do not."""
+    it there; IEEE 1800 (22.5.1), Yosys 0.23 and slang do not. And every macro whose body
+    uses one of them."""
+    texts = list(texts)
     found: set[str] = set()
     for name, params, body in _definitions(texts):
         strings = [x.group(1) for x in _PLAIN_STRING.finditer(body)]
         if any(re.search(rf"\b{re.escape(n)}\b", x) for n in params for x in strings):
             found.add(name)
-    return found
+    # and every macro whose body uses one (```define K `S(p q)``), to a fixed point
+    bodies = [(m.group(1), m.group(3)) for t in texts for m in _ANY_DEFINITION.finditer(t)]
+    while True:
+        more = {n for n, body in bodies if n not in found and set(_used(body)) & found}
+        if not more:
+            return found
+        found |= more
+
+
+def _used(text: str) -> list[str]:
+    """The macros ``text`` uses (called or not)."""
+    return [m.group(1) for m in _MACRO_USE.finditer(text)]
 
 
 def string_argument_uses(
@@ -211,8 +224,8 @@ def string_argument_uses(
     argument inside a string literal (:func:`_string_argument_macros` of ``texts``, read only
     when a macro is called): the preprocessed text the proof reads substitutes it, the
     repository's synthesis does not, so neither side can be judged on that text."""
-    calls = [(m.start(), m.group(1)) for m in _MACRO_CALL.finditer(blank_comments(text))]
-    ref_calls = [m.group(1) for m in _MACRO_CALL.finditer(blank_comments(reference))]
+    calls = [(m.start(), m.group(1)) for m in _MACRO_USE.finditer(blank_comments(text))]
+    ref_calls = _used(blank_comments(reference))
     if not calls and not ref_calls:
         return []
     bad = _string_argument_macros(texts())

@@ -17,6 +17,7 @@ unchecked (``evaluate/_view.py``).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -224,22 +225,42 @@ def _qualified(code: str) -> list[tuple[int, str]]:
     return out
 
 
+#: A based literal (``2'd3``, ``'hA``): no name in it.
+_BASED = re.compile(r"\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ_?]+|'[01xXzZ]")
+#: A name (a parameter, an enum member) in a signature; the qualifier words aside.
+_NAME = re.compile(
+    r"\b(?!(?:unique0?|priority|case[xz]?|inside|DefaultCaseItem|no else|else)\b)[A-Za-z_]\w*"
+)
+#: Declarations of constants and types: parameters, localparams, typedefs (enum members).
+_DECLARATION = re.compile(r"\b(?:localparam|parameter|typedef)\b[^;]*;")
+
+
+def _declarations(code: str) -> Counter[str]:
+    """The constant and type declarations of ``code``, white space made one blank."""
+    return Counter(" ".join(m.group(0).split()) for m in _DECLARATION.finditer(code))
+
+
 def moved_qualifiers(code: str, references: Callable[[], list[str]]) -> list[tuple[int, str]]:
     """Qualified statements of the candidate ``code`` (comments blanked) that no reference
     module of ``references()`` (raw texts) qualifies alike (the same :func:`_signature`:
     expression, labels, conditions): every tool here reads the plain statement, but a
     synthesis tool reading the written text may give any value where no item matches, or
     merge overlapping items, so a qualifier may only stay on a statement the reference
-    qualifies with the same labels (not move to a partial case, nor to an ``if``)."""
+    qualifies with the same labels (not move to a partial case, nor to an ``if``); where a
+    label names a constant, only if the candidate declares its constants and types as the
+    reference does (a localparam's new value makes a full case partial)."""
     if not any(w in code for w in ("unique", "priority")):
         return []
     found = _qualified(code)
     if not found:
         return []
-    allowed = Counter(t for ref in references() for _, t in _qualified(blank_comments(ref)))
+    refs = [blank_comments(r) for r in references()]
+    allowed = Counter(t for ref in refs for _, t in _qualified(ref))
+    # labels that name constants read alike only where every constant is declared alike
+    same_names = _declarations(code) == _declarations("\n".join(refs))
     out: list[tuple[int, str]] = []
     for at, text in found:
-        if allowed[text] > 0:
+        if allowed[text] > 0 and (same_names or not _NAME.search(_BASED.sub(" ", text))):
             allowed[text] -= 1
             continue
         out.append(

@@ -102,25 +102,50 @@ def _is_constant(expr: Any) -> bool:
     return not any(_kind(n) in ("IdentifierName", "ScopedName") for n in _walk(expr))
 
 
+#: Where a declarator's initializer is no power-up value: parameters, nets (a continuous
+#: assignment), functions and tasks (run per call, their static variables are screened by
+#: the carried-state rules), nested design units (read on their own).
+_NOT_POWER_UP = frozenset(
+    {
+        "ParameterDeclaration",
+        "TypeParameterDeclaration",
+        "ParameterDeclarationStatement",
+        "NetDeclaration",
+        "NetPortHeader",
+        "FunctionDeclaration",
+        "TaskDeclaration",
+        "ClassDeclaration",
+        "ModuleDeclaration",
+        "InterfaceDeclaration",
+        "ProgramDeclaration",
+        "ForLoopStatement",
+    }
+)
+
+
 def _initializers(root: Any) -> Iterator[tuple[str, Any]]:
-    """``(name, EqualsValueClause)`` of every module-level variable with an initializer."""
-    for node in _walk(root, _SCOPES):
+    """``(name, EqualsValueClause)`` of every variable of the module ``root`` declared with an
+    initializer, whatever the declaration (a data declaration, an ANSI or non-ANSI port, a
+    generate block's variable; a type of any name): all but those :data:`_NOT_POWER_UP`
+    holds, and ports whose header names a net type."""
+    stack = list(_children(root))
+    while stack:
+        node = stack.pop()
         k = _kind(node)
-        if k == "DataDeclaration":
-            items = [d for d in _children(node.declarators) if _kind(d) == "Declarator"]
-        elif k == "ImplicitAnsiPort":
-            header = getattr(node, "header", None)
-            if header is None or set(_tokens(header)) & _NET_WORDS:
-                continue
-            if not {"reg", "logic", "bit", "var", "integer"} & set(_tokens(header)):
-                continue
-            items = [getattr(node, "declarator", None)]
-        else:
+        if k in _NOT_POWER_UP:
             continue
-        for d in items:
-            init = getattr(d, "initializer", None)
-            if d is not None and init is not None:
-                yield d.name.valueText, init
+        header = getattr(node, "header", None) if k in _PORTS else None
+        if header is not None and set(_tokens(header)) & _NET_WORDS:
+            continue  # a net port: its initializer is a continuous assignment
+        if k == "Declarator":
+            init = getattr(node, "initializer", None)
+            if init is not None:
+                yield node.name.valueText, init
+        stack.extend(_children(node))
+
+
+#: Port declarations whose header says net or variable.
+_PORTS = frozenset({"ImplicitAnsiPort", "PortDeclaration"})
 
 
 def _constant_initial(node: Any) -> list[str] | None:

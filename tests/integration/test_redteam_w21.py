@@ -138,3 +138,42 @@ def test_an_assertion_whose_condition_writes_leaves_the_reference_unchecked(
     res = _evaluate(tmp_path, {"k_pkg.sv": pkg, "m.sv": ref}, "m.sv", cand)
     assert not res.accepted, res.reason
     assert "assertion condition that writes" in res.reason, res.reason
+
+
+SUB = """module sub(clk, q);
+  parameter [7:0] P = 8'd0;
+  input clk;
+  output reg [7:0] q = P;
+  always @(posedge clk) q <= q + 8'd1;
+endmodule
+"""
+TOP = """module m(input clk, input [31:0] k, input [31:0] j, output [7:0] y);
+  wire [7:0] q;
+  sub #(.P(8'd0)) u(.clk(clk), .q(q));
+  assign y = (k == {j[7:0], j[31:8]} + 32'h01234567) ? q : 8'd0;
+endmodule
+"""
+
+
+@pytest.mark.parametrize("model", ["ignore", "honor"])
+def test_a_non_ansi_port_power_up_value_in_a_submodule_is_not_proven(
+    tmp_path: Path, model: str
+) -> None:
+    # red team w22 F1: only the instance's P changes; the output counts from 5, not 0
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "sub.v").write_text(SUB)
+    (repo / "m.v").write_text(TOP)
+    base = Config()
+    cfg = dataclasses.replace(
+        base,
+        harness=dataclasses.replace(
+            base.harness, sim_timeout_s=20.0, random_vectors=100, initial_values=model
+        ),
+        formal=dataclasses.replace(base.formal, timeout_s=60.0),
+    )
+    design = load_design(repo / "m.v", "m", cfg.project)
+    with Evaluator(design, cfg, tmp_path / "scratch", None) as ev:
+        res = ev.evaluate(TOP.replace(".P(8'd0)", ".P(8'd5)"))
+    assert not res.accepted, res.reason
+    assert "q in sub has the power-up value" in res.reason or "q has one" in res.reason, res.reason

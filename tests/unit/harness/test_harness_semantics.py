@@ -152,3 +152,22 @@ def test_a_submodule_with_power_up_values_leaves_the_target_unproven() -> None:
     found = power_up_difference(cand, sub + top, elsewhere={"s"}, hierarchy=["s", "t"])
     assert "q in s has the power-up value 1'b0" in found, found
     assert power_up_difference(cand, sub + top, elsewhere={"s"}) == ""  # not in the hierarchy
+
+
+def test_power_up_values_of_every_declaration_kind_are_found() -> None:
+    # red team w22 F1: a non-ANSI output port, typed ANSI ports, a generate block's variable
+    from rtlopt.harness._semantics import power_up_values
+
+    text = (
+        "typedef logic [7:0] t_t;\n"
+        "module a(input c, output byte b = 3, output t_t tt = 1, output wire w = 1'b0);\n"
+        "endmodule\n"
+        "module m(q, clk);\n"
+        "  parameter P = 1;\n  output reg [7:0] q = P;\n  input clk;\n  wire n = clk;\n"
+        "  for (genvar i = 0; i < 2; i++) begin : g logic r = 1; end\n"
+        "  always @(posedge clk) for (int k = 0; k < 2; k++) q <= q;\n"
+        "  function automatic logic f(); logic z = 0; return z; endfunction\n"
+        "endmodule\n"
+    )
+    found = power_up_values(text)
+    assert set(found["m"]) == {"q", "r"} and set(found["a"]) == {"b", "tt"}, found

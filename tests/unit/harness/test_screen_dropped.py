@@ -324,3 +324,29 @@ def test_a_qualifier_stays_only_on_a_statement_the_reference_qualifies_as_it_is(
     )
     assert moved_qualifiers(twice, lambda: [ref]) != []
     assert moved_qualifiers("assign y = a;", lambda: pytest.fail("read")) == []
+
+
+@pytest.mark.parametrize(
+    "condition",
+    ['assert ($sscanf("0", "%d", q) == 1);', "assert (f(a) != 8'hA5);"],
+)
+def test_an_assertion_condition_calling_what_may_write_is_found(condition: str) -> None:
+    # red team w22 F3: $sscanf writes its argument; a user function may have outputs
+    assert _messages(f"always_comb begin q = d; {condition} end")
+    assert not _messages("always_comb begin q = d; assert ($onehot0(a) && $countones(a) < 2); end")
+
+
+def test_a_qualifier_on_named_labels_needs_the_constants_declared_alike() -> None:
+    # red team w22 F5: D = 3 becomes D = 2, and the full case is partial
+    from rtlopt.harness._qualified import moved_qualifiers
+
+    ref = (
+        "module m(input [1:0] s, input [7:0] a, b, output reg [7:0] y);\n"
+        "localparam [1:0] A = 0, B = 1, C = 2, D = 3;\n"
+        "always @* begin y = 0; unique case (s) A: y = a; B: y = b; C: y = 1; D: y = 2; endcase"
+        " end\nendmodule\n"
+    )
+    assert [line for line, _ in moved_qualifiers(ref.replace("D = 3", "D = 2"), lambda: [ref])] == [
+        3
+    ]
+    assert moved_qualifiers(ref.replace("y = 1;", "y = 8'd1;"), lambda: [ref]) == []

@@ -82,3 +82,13 @@ def test_a_macro_naming_its_argument_in_a_string_is_not_judged_on_either_side() 
         assert string_argument_uses(f"  localparam K = {call};\n", "", lambda: [defs]) == []
     # no macro called: the repository's texts are not read
     assert string_argument_uses("assign y = a;\n", "", lambda: pytest.fail("read")) == []
+
+
+def test_a_macro_using_a_string_substituting_macro_is_one_too() -> None:
+    # red team w22 F4: `define KVAL `S(p q), used without an argument list
+    defs = '`define S(x) "x"\n`define KVAL `S(p q)\n`define K2 `KVAL\n`define W 8\n'
+    found = string_argument_uses('localparam K = "p q";\n', "localparam K = `K2;\n", lambda: [defs])
+    assert found and "macro `K2" in found[0][1]
+    assert (
+        string_argument_uses("localparam K = `W;\n", "localparam K = `W;\n", lambda: [defs]) == []
+    )
