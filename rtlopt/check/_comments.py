@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from rtlopt.harness import tool_pragmas
+from rtlopt.harness import tool_pragmas, unbalanced_macros
 from rtlopt.verilog import DIRECTIVES, alternation, blank_comments, scan
 
 __all__ = ["comment_only_files", "comments_only"]
@@ -234,20 +234,11 @@ def _any_holds(files: list[Path] | None, holds: Callable[[bytes], bool]) -> bool
     return False
 
 
-#: A macro definition's body (continuation lines included), after its name and arguments.
-_DEFINE_BODY = re.compile(rb"`define[ \t]+\w+(?:\([^)\n]*\))?((?:[^\n]*\\\r?\n)*[^\n]*)")
-
-
 def _unbalanced_macro(data: bytes) -> bool:
     """``data`` defines a macro whose body opens or closes a parenthesis it does not close or
     open: it builds an argument list with the text around its use (```OPEN p  q `CLOSE``),
     whose blanks a stringification keeps, and which no line of the using file shows."""
-    if b"`define" not in data:
-        return False
-    code = blank_comments(data.decode(errors="replace")).encode()
-    return any(
-        m.group(1).count(b"(") != m.group(1).count(b")") for m in _DEFINE_BODY.finditer(code)
-    )
+    return b"`define" in data and bool(unbalanced_macros([data.decode(errors="replace")]))
 
 
 def comment_only_files(

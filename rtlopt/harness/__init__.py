@@ -4,6 +4,7 @@ The harness never runs a tool; :mod:`rtlopt.eda.iverilog` simulates the testbenc
 :mod:`rtlopt.formal` (which builds its own scripts) proves.
 """
 
+from rtlopt.harness._macro_args import unbalanced_macros
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
 from rtlopt.harness._ports import in_reference_order
 from rtlopt.harness._reference import (
@@ -64,4 +65,5 @@ __all__ = [
     "screen_candidate",
     "screen_preprocessed",
     "tool_pragmas",
+    "unbalanced_macros",
 ]

@@ -22,6 +22,7 @@ __all__ = [
     "string_argument_uses",
     "stringified_arguments",
     "unbalanced_macro_uses",
+    "unbalanced_macros",
 ]
 
 #: A macro use (a backtick word that is no compiler directive), its argument list next.
@@ -109,6 +110,18 @@ _ANY_DEFINITION = re.compile(
 _MACRO_USE = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)([A-Za-z_]\w*)")
 
 
+def unbalanced_macros(texts: Iterable[str]) -> set[str]:
+    """The macros ``texts`` define whose body (comments and strings aside) opens or closes a
+    parenthesis it does not close or open."""
+    out: set[str] = set()
+    for t in texts:
+        if "`define" in t:
+            for m in _ANY_DEFINITION.finditer(blank_comments(t)):
+                if m.group(3).count("(") != m.group(3).count(")"):
+                    out.add(m.group(1))
+    return out
+
+
 def unbalanced_macro_uses(text: str, texts: Callable[[], Iterable[str]]) -> list[tuple[int, str]]:
     """Uses in ``text`` of a macro whose body (as ``texts`` define it) opens or closes more
     parentheses than it closes or opens: such a macro builds an argument list with the text
@@ -118,12 +131,7 @@ def unbalanced_macro_uses(text: str, texts: Callable[[], Iterable[str]]) -> list
     uses = [(m.start(), m.group(1)) for m in _MACRO_USE.finditer(code)]
     if not uses:
         return []
-    unbalanced: set[str] = set()
-    for t in texts():
-        for m in _ANY_DEFINITION.finditer(blank_comments(t)):
-            body = m.group(3)
-            if body.count("(") != body.count(")"):
-                unbalanced.add(m.group(1))
+    unbalanced = unbalanced_macros(texts())
     return [
         (
             line_of(text, at),

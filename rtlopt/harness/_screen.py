@@ -390,16 +390,21 @@ def screen_candidate(
 def _macro_problems(own: str, design: Design) -> list[tuple[int, str]]:
     """Macro calls of the candidate's own text the tools read differently
     (:mod:`rtlopt.harness._macro_args`)."""
+    read: list[str] = []
+
+    def texts() -> list[str]:  # the repository's texts, read once for all three rules
+        if not read:
+            read.extend([own, *_macro_texts(design)])
+        return read
+
     return [
         *macro_argument_problems(
             own,
             lambda: (_file_text(design), design.target.text()),
-            lambda: stringified_arguments([own, *_macro_texts(design)]),
+            lambda: stringified_arguments(texts()),
         ),
-        *unbalanced_macro_uses(own, lambda: [own, *_macro_texts(design)]),
-        *string_argument_uses(
-            own, blank_comments(design.target.text()), lambda: [own, *_macro_texts(design)]
-        ),
+        *unbalanced_macro_uses(own, texts),
+        *string_argument_uses(own, blank_comments(design.target.text()), texts),
     ]
 
 
