@@ -56,7 +56,9 @@ def _expanded(text: str, s: EvalSetup) -> str:
 def _included_power_up(code: str, s: EvalSetup) -> None:
     """Raise where an ```include`` inside the module (not expanded here) may state a power-up
     value: a header not found beside the target or in an include folder, one included by a
-    macro, or one that declares a register with an initial value or holds an ``initial``."""
+    macro, or one found in any folder a tool may read it from that holds a directive (its
+    conditionals read in a state not known here) or declares a register with an initial
+    value or holds an ``initial``."""
     import re
 
     from rtlopt.harness._semantics import power_up_values
@@ -65,11 +67,15 @@ def _included_power_up(code: str, s: EvalSetup) -> None:
         name = m.group(1)
         if not (name.startswith('"') and name.endswith('"') and len(name) > 2):
             raise RuntimeError("an `include inside the module that is not a plain file name")
-        folders = [s.design.target.file.parent, *s.design.include_dirs]
-        found = next((d / name[1:-1] for d in folders if (d / name[1:-1]).is_file()), None)
-        if found is None:
+        # every folder a tool may find it in: beside any file of the hierarchy, then the
+        # include folders (the first the tools find is not known here)
+        files = [s.design.target.file, *(m.file for m in s.design.modules.values())]
+        folders = dict.fromkeys([*(f.parent for f in files), *s.design.include_dirs])
+        found = [d / name[1:-1] for d in folders if (d / name[1:-1]).is_file()]
+        if not found:
             raise RuntimeError(f"the header {name} included inside the module is not found")
-        header = found.read_text(errors="replace")
-        stated = power_up_values(f"module rtlopt_h;\n{header}\nendmodule\n")
-        if "`include" in header or any(stated.values()):
-            raise RuntimeError(f"the header {name} included inside the module may state one")
+        for path in found:
+            header = path.read_text(errors="replace")
+            stated = power_up_values(f"module rtlopt_h;\n{header}\nendmodule\n")
+            if "`" in header or any(stated.values()):  # a directive: read in another state
+                raise RuntimeError(f"the header {name} included inside the module may state one")

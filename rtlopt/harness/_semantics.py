@@ -118,7 +118,7 @@ _NOT_POWER_UP = frozenset(
         "ModuleDeclaration",
         "InterfaceDeclaration",
         "ProgramDeclaration",
-        "ForLoopStatement",
+        "ForVariableDeclaration",
     }
 )
 

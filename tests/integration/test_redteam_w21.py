@@ -203,3 +203,18 @@ def test_a_power_up_value_from_a_header_included_in_the_module_is_not_proven(
     res = _evaluate(tmp_path, files, "m.sv", ref.replace('  `include "m_init.svh"\n', ""))
     assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
     assert 'header "m_init.svh" included inside the module' in res.reason, res.reason
+    # red team w23 F2, F1: the header's `initial` under an `ifdef, or a harmless header of the
+    # same name in another folder a tool may read first: neither passes
+    for header, other in (
+        ("`ifdef INIT\ninitial c = 8'd0;\n`endif\n", {}),
+        ("", {"sub/m_init.svh": "initial c = 8'd0;\n"}),
+    ):
+        (tmp_path / "more").mkdir(exist_ok=True)
+        files2 = {**files, "m_init.svh": header, **other}
+        if other:
+            files2["sub/u.sv"] = "module u; endmodule\n"
+        (tmp_path / "more" / "repo" / "sub").mkdir(parents=True, exist_ok=True)
+        res = _evaluate(
+            tmp_path / "more", files2, "m.sv", ref.replace('  `include "m_init.svh"\n', "")
+        )
+        assert not res.accepted and "m_init.svh" in res.reason, res.reason

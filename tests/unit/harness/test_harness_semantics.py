@@ -166,8 +166,10 @@ def test_power_up_values_of_every_declaration_kind_are_found() -> None:
         "  parameter P = 1;\n  output reg [7:0] q = P;\n  input clk;\n  wire n = clk;\n"
         "  for (genvar i = 0; i < 2; i++) begin : g logic r = 1; end\n"
         "  always @(posedge clk) for (int k = 0; k < 2; k++) q <= q;\n"
+        # red team w23 F3: a static variable in a loop's body is one (the loop variable not)
+        "  always @(posedge clk) for (int k = 0; k < 2; k++) begin static logic s = 1; end\n"
         "  function automatic logic f(); logic z = 0; return z; endfunction\n"
         "endmodule\n"
     )
     found = power_up_values(text)
-    assert set(found["m"]) == {"q", "r"} and set(found["a"]) == {"b", "tt"}, found
+    assert set(found["m"]) == {"q", "r", "s"} and set(found["a"]) == {"b", "tt"}, found
