@@ -56,8 +56,8 @@ def _expanded(text: str, s: EvalSetup) -> str:
 def _included_power_up(code: str, s: EvalSetup) -> None:
     """Raise where an ```include`` inside the module (not expanded here) may state a power-up
     value: a header not found beside the target or in an include folder, one included by a
-    macro, or one found in any folder a tool may read it from that holds a directive (its
-    conditionals read in a state not known here) or declares a register with an initial
+    macro, or one found in any folder a tool may read it from that holds a conditional or
+    an ``include`` (read in a macro state not known here) or declares a register with an initial
     value or holds an ``initial``."""
     import re
 
@@ -77,5 +77,6 @@ def _included_power_up(code: str, s: EvalSetup) -> None:
         for path in found:
             header = path.read_text(errors="replace")
             stated = power_up_values(f"module rtlopt_h;\n{header}\nendmodule\n")
-            if "`" in header or any(stated.values()):  # a directive: read in another state
+            conditional = re.search(r"`(?:ifdef|ifndef|elsif|include)\b", header)
+            if conditional or any(stated.values()):  # a conditional: read in another state
                 raise RuntimeError(f"the header {name} included inside the module may state one")
