@@ -14,9 +14,9 @@ test process and its children) with the ratio full / suite:
             different products refuted on the 24x24 / 16x12 MAC (the suite: 8x8 / 6x4)
     refs    tests/integration/test_harness_references.py::test_every_rtllm_reference
             every RTLLM reference against its own harness and proof (the suite: a quarter)
-    bench   tests/e2e/test_bench_cli.py::test_model_bench_smoke_resumes_after_interrupt
+    bench   tests/e2e/test_bench_cli.py::test_bench_interrupted_resumes_where_it_stopped
             two designs benchmarked with the CPU model, interrupted and resumed (the suite:
-            one design)
+            one design, scripted candidates)
     tbs     tests/integration/test_bench_suite.py::test_rtllm_all_references
             every RTLLM reference against RTLLM's own testbench (the suite: a quarter)
     mutants tests/integration/test_mutants.py (the sampled mutants)
@@ -46,7 +46,7 @@ CASES = {
     "model": "tests/e2e/test_model_run.py",
     "refute": "tests/integration/test_formal_commute_mul.py::test_different_products_still_refuted",
     "refs": "tests/integration/test_harness_references.py::test_every_rtllm_reference",
-    "bench": "tests/e2e/test_bench_cli.py::test_model_bench_smoke_resumes_after_interrupt",
+    "bench": "tests/e2e/test_bench_cli.py::test_bench_interrupted_resumes_where_it_stopped",
     "tbs": "tests/integration/test_bench_suite.py::test_rtllm_all_references",
     "mutants": (
         "tests/integration/test_mutants.py::test_sampled_mutants_judged_independently_and_rejected"

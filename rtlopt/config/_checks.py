@@ -171,6 +171,8 @@ def _validate(cfg: Config) -> None:
     f = cfg.formal
     if f.powerup_first_cycles < 0 or f.powerup_search_cycles < 0:
         raise ConfigError("formal.powerup_first_cycles and powerup_search_cycles must be >= 0")
+    if not 0.01 <= f.comb_sat_share <= 1.0:
+        raise ConfigError("formal.comb_sat_share must be in [0.01, 1] (1: the SAT miter alone)")
     if not 0.0 <= f.powerup_search_share <= 0.5:
         raise ConfigError("formal.powerup_search_share must be in [0, 0.5] (0: no searches)")
     if cfg.search.node_budget < 0:

@@ -186,6 +186,10 @@ class FormalConfig:
         24,
         "Designs without reset: when the proof leaves the candidate undecided, the same search with this many cycles, in the time kept for it (powerup_search_share); a confirmed input refutes the candidate, else it stays unknown (rejected). 0: no search after the proof.",
     )
+    comb_sat_share: float = _f(
+        0.1,
+        "Combinational targets: share of formal.timeout_s the whole-output SAT miter gets first (it decides most designs in a second); when it times out, ABC's SAT sweeping (&cec), structural matching and the SAT miter with the time left follow. A multiplier-like design, which the SAT miter cannot decide at any limit, waits this share before &cec proves it. Between 0.01 and 1 (1: the SAT miter alone).",
+    )
     powerup_search_share: float = _f(
         0.2,
         "Share of formal.timeout_s kept for the searches from the shared power-up state on a design without reset (the proof's engines get the rest; the first search may take up to this share, the search after an undecided proof what is left): the verdict stays within formal.timeout_s. Between 0 and 0.5; 0: no searches.",

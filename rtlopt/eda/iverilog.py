@@ -147,6 +147,9 @@ def compile_sources(
         limits=Limits(timeout, memory_mb),
         writable=[written.parent],
     )
+    from rtlopt.tools import raise_if_crashed
+
+    raise_if_crashed(run, "compiling")  # a crash is a tool failure, never "does not compile"
     text = run.output()
     n, port, lines = count_errors(text)
     ok = run.returncode == 0 and written.exists()

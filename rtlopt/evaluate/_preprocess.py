@@ -195,7 +195,7 @@ class UnitText:
 
     def _preprocess(self, files: Sequence[Path], wd: Path) -> tuple[str, list[str]]:
         from rtlopt.eda.iverilog import preprocess_argv
-        from rtlopt.tools import Limits, require_tool, run_tool
+        from rtlopt.tools import Limits, raise_if_crashed, require_tool, run_tool
 
         wd.mkdir(parents=True, exist_ok=True)
         out = wd / "pre.v"
@@ -209,6 +209,7 @@ class UnitText:
         )
         argv[1:1] = ["-grelative-include"]
         run = run_tool(argv, cwd=wd, log_path=wd / "pre.log", limits=Limits(self.timeout))
+        raise_if_crashed(run, "preprocessing")  # a tool failure, never "does not preprocess"
         msgs = run.messages()
         errors = [m for m in msgs if m.strip() and "warning" not in m]
         errors += [m for m in msgs if _UNDEFINED.search(m)]

@@ -39,9 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.formal.channel import new_secret, result_name
-from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.miter import Miter, MiterSpec, NotModelled, build_miter
-from rtlopt.tools import Limits, ToolRun, require_tool, run_tool
+from rtlopt.tools import Limits, ToolRun, raise_if_crashed, require_tool, run_tool
 
 __all__ = [
     "ENGINES",

@@ -323,7 +323,7 @@ def _combinational(job: Job, *, strict_x: bool) -> FormalResult:
     multipliers). ``equiv_simple`` accepts any candidate value where the reference is x, so
     the strict X policy uses the miter only.
     """
-    share = 0.3 if job.plan.mode == "comb" and not strict_x else 1.0
+    share = job.cfg.comb_sat_share if job.plan.mode == "comb" and not strict_x else 1.0
     first = sat.run(job, share=share, strict_x=strict_x, structure=True)
     ok = checked(job, first)
     assert ok is not None

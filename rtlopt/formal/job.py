@@ -10,10 +10,9 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import new_secret, result_name, span
 from rtlopt.formal.clocking import Clocking
-from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.scripts import DRIVERS, FormalPlan
 from rtlopt.frontend.model import Design
-from rtlopt.tools import Limits, ToolRun, require_tool, run_tool
+from rtlopt.tools import Limits, ToolRun, raise_if_crashed, require_tool, run_tool
 
 __all__ = ["Job", "elapsed", "read_text", "run_script", "workdir_of", "yosys_argv"]
 
@@ -83,7 +82,7 @@ def run_script(
     with ``structure``, the drivers check are counted as ``vacuity`` time.
 
     Raises:
-        ToolFailed: Yosys crashed (:func:`~rtlopt.formal.crash.raise_if_crashed`).
+        ToolFailed: Yosys crashed (:func:`~rtlopt.tools.raise_if_crashed`).
     """
     wd = script.parent
     for name in results:

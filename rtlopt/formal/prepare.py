@@ -12,12 +12,11 @@ from pathlib import Path
 
 from rtlopt.formal.abc import build_aiger
 from rtlopt.formal.channel import MARK
-from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.miter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
 from rtlopt.formal.scripts import FormalPlan, array_mul_lines, clock_edges, prepare_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
-from rtlopt.tools import Limits, require_tool, run_tool
+from rtlopt.tools import Limits, raise_if_crashed, require_tool, run_tool
 
 __all__ = [
     "AigPlan",

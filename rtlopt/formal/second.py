@@ -44,13 +44,19 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.errors import ToolNotFound
 from rtlopt.formal.channel import new_secret, result_name
-from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import read_text
 from rtlopt.formal.scripts import EQX_AS_SYNTHESIS, FormalPlan, plan_formal
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
-from rtlopt.tools import Limits, check_define, require_tool, run_tool, tool_env_key
+from rtlopt.tools import (
+    Limits,
+    check_define,
+    raise_if_crashed,
+    require_tool,
+    run_tool,
+    tool_env_key,
+)
 
 __all__ = ["REPLAY_DIR", "SecondProof", "confirm_proof", "replay_script"]
 

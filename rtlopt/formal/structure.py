@@ -8,14 +8,13 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import result_name, result_text
 from rtlopt.formal.clocking import Clocking, clocking_problem, read_clocking
-from rtlopt.formal.crash import raise_if_crashed
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, structure_script
 from rtlopt.formal.vacuity import NOT_RUN, counted_drivers, drivers_problem
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
 from rtlopt.results import FormalResult, Verdict
-from rtlopt.tools import Limits, run_tool
+from rtlopt.tools import Limits, raise_if_crashed, run_tool
 
 __all__ = ["checked", "read_structure", "structure_only", "structure_verdict"]
 

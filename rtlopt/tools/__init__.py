@@ -3,7 +3,8 @@
 - :class:`Tool` (name, the binary that runs, its version), :func:`require_tool` (honours
   ``RTLOPT_<NAME>``), :func:`require_tools`, :func:`tool_versions`, :func:`tool_paths`.
 - :func:`run_tool` with :class:`Limits` (timeout, memory): the one subprocess runner;
-  :class:`ToolRun` records what ran.
+  :class:`ToolRun` records what ran; :func:`raise_if_crashed` / :func:`crash_signal`: a run a
+  signal killed is a tool failure (:mod:`rtlopt.tools._crash`).
 - :func:`sandboxed` / :func:`configure_sandbox`: tools on candidate-derived text run under
   bubblewrap (:mod:`rtlopt.tools._sandbox`); ``run_tool`` wraps every run unless told not to.
 - Process groups, signals, clean-ups and scratch folders (:mod:`rtlopt.tools._process`).
@@ -13,6 +14,7 @@
 Imports nothing of rtlopt but :mod:`rtlopt.errors`.
 """
 
+from rtlopt.tools._crash import crash_signal, raise_if_crashed
 from rtlopt.tools._process import (
     SIGNAL_GRACE_S,
     check_not_stopping,
@@ -67,6 +69,8 @@ from rtlopt.tools._script import (
 )
 
 __all__ = [
+    "crash_signal",
+    "raise_if_crashed",
     "POLICY_ENV",
     "SandboxUnavailable",
     "bwrap_binary",

@@ -33,6 +33,7 @@ from rtlopt.tools._process import (
     check_not_stopping,
     kill_group,
     limited,
+    stopping,
     track_group,
     untrack_group,
 )
@@ -224,6 +225,10 @@ def _spawn(
                 timed_out = True
                 kill_group(proc.pid)
                 rc = proc.wait()
+            if rc != 0 and stopping():
+                # killed (or cut short) by a signal to rtlopt itself: what it printed is no
+                # result about its input, and must not be scored, cached or shown as one
+                raise ToolFailed(f"{name} was stopped: rtlopt is stopping")
         except BaseException:
             kill_group(proc.pid)  # an exception (a signal) while waiting: never leave it running
             raise

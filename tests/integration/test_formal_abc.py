@@ -151,7 +151,8 @@ def test_multiplier_shift_add_proven_by_cec_where_sat_times_out(tmp_path: Path) 
     # of a killed tool is lost, and not counted in a test's CPU either)
     old = _check(tmp_path, d, MUL8_SHIFT_ADD, abc=False, timeout=4)
     assert old.verdict is Verdict.UNKNOWN, old
-    # the SAT miter's first share is 30 % of the limit: 27 s here before &cec runs
+    # the SAT miter's first share is 10 % of the limit (formal.comb_sat_share): 9 s here before
+    # &cec runs
     new = _check(tmp_path, d, MUL8_SHIFT_ADD, abc=True, timeout=90)
     if new.verdict is Verdict.UNKNOWN and "timed out" in new.reason:
         # a machine loaded ten-fold leaves &cec too little of the 90 s (seen at load 10 on 2

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.errors import ToolFailed
-from rtlopt.formal.crash import crash_signal, raise_if_crashed
-from rtlopt.tools import ToolRun
+from rtlopt.tools import ToolRun, crash_signal, raise_if_crashed
 
 
 def _run(tmp_path: Path, rc: int, *, timed_out: bool = False) -> ToolRun:

@@ -1,12 +1,13 @@
-"""A proof tool killed by a signal is a tool error, never a verdict about the candidate.
+"""A tool killed by a signal is a tool error, never a verdict about the candidate.
 
-Every Yosys and ABC run of the proof goes through :func:`raise_if_crashed` right after it
-ends: a run that died from a signal (an abort, a segmentation fault, the kernel's out-of-memory
-killer) raises :class:`~rtlopt.errors.ToolFailed` naming the signal and the log, so that the
-evaluator reports ``Status.TOOL_ERROR`` (exit 3 in ``evaluate``, "could not be checked" in
-``check``) instead of falling through to another engine and ending as an unproven candidate.
-A run stopped by its own time limit (the wall clock, or the CPU-time backstop's ``SIGXCPU``)
-is a timeout, which the engines already treat as an undecided proof.
+Every Yosys and ABC run of the proof, and the compiler and preprocessor runs of the evaluation,
+go through :func:`raise_if_crashed` right after they end: a run that died from a signal (an
+abort, a segmentation fault, the kernel's out-of-memory killer) raises
+:class:`~rtlopt.errors.ToolFailed` naming the signal and the log, so that the evaluator reports
+``Status.TOOL_ERROR`` (exit 3 in ``evaluate``, "could not be checked" in ``check``) instead of
+falling through to another engine and ending as an unproven candidate. A run stopped by its own
+time limit (the wall clock, or the CPU-time backstop's ``SIGXCPU``) is a timeout, which the
+engines already treat as an undecided proof.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import signal
 
 from rtlopt.errors import ToolFailed
-from rtlopt.tools import ToolRun
+from rtlopt.tools._runner import ToolRun
 
 __all__ = ["crash_signal", "raise_if_crashed"]
 
