@@ -161,7 +161,7 @@ def test_bench_interrupted_resumes_where_it_stopped(tmp_path: Path) -> None:
     (case bench) runs the CPU model on two designs (the model's own kill and resume is
     tests/e2e/test_model_run.py)."""
     out = tmp_path / "bench"
-    steps = 2 if FULL else 6
+    steps = 2 if FULL else 8
     policy = (
         ["--policy", "transformers", "--max-new-tokens", "16"]
         if FULL
