@@ -17,6 +17,8 @@ from tests.e2e.conftest import REPO, rtlopt
 BENCH = Path(os.environ["RTLOPT_BENCH_PATH"])
 RTLLM = BENCH / "rtllm"
 needs_rtllm = pytest.mark.skipif(not RTLLM.is_dir(), reason="RTLLM not found")
+#: ``rtlopt bench`` over RTLLM with nangate45; the designs follow
+RTLLM_BENCH = ("bench", "rtllm", "--suite-path", str(RTLLM), "--pdk", "nangate45", "--designs")
 # bench/long_tests.py (case bench) runs the model smoke at full size
 FULL = os.environ.get("RTLOPT_TEST_FULL_SIZE", "") == "1"
 
@@ -34,13 +36,7 @@ def test_unknown_suite_kind_lists_known_ones(tmp_path: Path) -> None:
 def test_unknown_design_is_a_usage_error(tmp_path: Path) -> None:
     res = rtlopt(
         [
-            "bench",
-            "rtllm",
-            "--suite-path",
-            str(RTLLM),
-            "--pdk",
-            "nangate45",
-            "--designs",
+            *RTLLM_BENCH,
             "adder_8bit,nope",
             "--reference-only",
         ],
@@ -55,13 +51,7 @@ def test_reference_only_counts_measurable_designs(tmp_path: Path) -> None:
     out = tmp_path / "refs"
     res = rtlopt(
         [
-            "bench",
-            "rtllm",
-            "--suite-path",
-            str(RTLLM),
-            "--pdk",
-            "nangate45",
-            "--designs",
+            *RTLLM_BENCH,
             "adder_8bit,synchronizer,counter_12",
             "--reference-only",
             "--out",
@@ -84,13 +74,7 @@ def test_compare_paper_prints_published_geomeans(tmp_path: Path) -> None:
     out = tmp_path / "bench"
     res = rtlopt(
         [
-            "bench",
-            "rtllm",
-            "--suite-path",
-            str(RTLLM),
-            "--pdk",
-            "nangate45",
-            "--designs",
+            *RTLLM_BENCH,
             "adder_8bit",
             "--candidates",
             str(REPO / "examples" / "rtllm_rewrites"),
@@ -171,13 +155,7 @@ def test_bench_interrupted_resumes_where_it_stopped(tmp_path: Path) -> None:
         sys.executable,
         "-m",
         "rtlopt",
-        "bench",
-        "rtllm",
-        "--suite-path",
-        str(RTLLM),
-        "--pdk",
-        "nangate45",
-        "--designs",
+        *RTLLM_BENCH,
         # the second design (the suite: none) shows a later design starts fresh, not resumed
         "comparator_3bit,counter_12" if FULL else "comparator_3bit",
         *policy,
