@@ -11,9 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.formal.abc import build_aiger
-from rtlopt.formal.channel import MARK
+from rtlopt.formal.channel import MARK, result_name, seal
 from rtlopt.formal.miter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
-from rtlopt.formal.scripts import FormalPlan, array_mul_lines, clock_edges, prepare_lines
+from rtlopt.formal.scripts import (
+    DRIVERS,
+    STRUCTURE_JSON,
+    FormalPlan,
+    array_mul_lines,
+    clock_edges,
+    prepare_lines,
+)
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
 from rtlopt.tools import Limits, raise_if_crashed, require_tool, run_tool
@@ -89,11 +96,26 @@ def netlist_script(
     candidate_files: Sequence[Path],
     plan: AigPlan,
     include_dirs: Sequence[Path],
+    *,
+    structure_secret: str = "",
 ) -> str:
-    """Yosys script: prepare both designs as for the SAT miter, then write gate-level JSON."""
+    """Yosys script: prepare both designs as for the SAT miter, then write gate-level JSON.
+
+    With ``structure_secret`` the same run also writes :data:`~rtlopt.formal.scripts.
+    STRUCTURE_JSON` and the drivers check's result files under that secret (what
+    :func:`~rtlopt.formal.structure.structure_only` would write in a Yosys run of its own:
+    the two read the designs alike, and neither command changes the design)."""
     mode = "seq" if plan.sequential or plan.global_clock else "comb"
     fplan = FormalPlan(mode, "", plan.resets, plan.global_clock)
-    lines = prepare_lines(design, reference_file, candidate_files, fplan, include_dirs)
+    lines = prepare_lines(
+        design,
+        reference_file,
+        candidate_files,
+        fplan,
+        include_dirs,
+        structure=bool(structure_secret),
+        secret=structure_secret,
+    )
     if plan.global_clock and not plan.sequential:
         lines += ["clk2fflogic", "opt_clean"]
     lines += [
@@ -104,7 +126,8 @@ def netlist_script(
         "opt_clean",
         f"write_json {NETLIST_JSON}",
     ]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    return seal(text, structure_secret) if structure_secret else text
 
 
 @dataclass
@@ -141,6 +164,7 @@ def prepare_miter(
     global_clock: bool = False,
     outputs: tuple[str, ...] = (),
     reuse_from: Sequence[Path] = (),
+    structure: tuple[str, Path] | None = None,
 ) -> Prepared:
     """Write ``workdir/miter.aig`` for the reference against the candidate.
 
@@ -153,6 +177,9 @@ def prepare_miter(
         outputs: Compare only these output ports (empty: all).
         reuse_from: Folders of earlier miters of this check: a netlist written there by the
             same script is copied instead of running Yosys again.
+        structure: ``(secret, folder)``: the netlist's Yosys run also writes the clock/reset
+            structure netlist and the drivers check (:func:`netlist_script`), moved into
+            ``folder`` once the run has ended well (one Yosys run where there were two).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     aiger = workdir / "miter.aig"
@@ -163,12 +190,19 @@ def prepare_miter(
     start = time.monotonic()
     constants = miter_constants(design) if free_init else ()
     for attempt in range(2):
-        text = netlist_script(
-            design, reference_file, candidate_files, plan, [design.target.file.parent]
-        )
-        why = _netlist(workdir, text, Limits(timeout, memory_mb), reuse_from)
+        inc = [design.target.file.parent]
+        key = netlist_script(design, reference_file, candidate_files, plan, inc)
+        text = key
+        if structure is not None:
+            text = netlist_script(
+                design, reference_file, candidate_files, plan, inc, structure_secret=structure[0]
+            )
+        why = _netlist(workdir, text, Limits(timeout, memory_mb), reuse_from, key)
         if why:
             return Prepared(None, aiger, f"yosys: {why}", plan, time.monotonic() - start)
+        if structure is not None:
+            _move_structure(workdir, *structure)
+            structure = None  # written once: a second attempt builds the netlist alone
         spec = dataclasses.replace(
             plan.miter_spec(design.target.name),
             strict_x=strict_x,
@@ -195,20 +229,34 @@ def prepare_miter(
     return Prepared(None, aiger, "latches", plan, time.monotonic() - start)
 
 
-def _netlist(workdir: Path, text: str, limits: Limits, reuse_from: Sequence[Path]) -> str:
+def _move_structure(workdir: Path, secret: str, folder: Path) -> None:
+    """Move the structure netlist and the drivers check's result files of ``secret`` from
+    ``workdir`` (the netlist's run) into ``folder``, where the structure check reads them."""
+    for name in (STRUCTURE_JSON, *(result_name(secret, n) for n in DRIVERS.values())):
+        try:
+            (workdir / name).replace(folder / name)
+        except OSError:
+            continue  # not written: the structure check reads a missing result as not run
+
+
+def _netlist(workdir: Path, text: str, limits: Limits, reuse_from: Sequence[Path], key: str) -> str:
     """Write the gate netlist of the miter (script ``text``) into ``workdir``, or copy the one
-    an earlier miter of the same check wrote with the same script; "" or why it failed."""
+    an earlier miter of the same check wrote with the same netlist script (``key``: ``text``
+    without the structure check's lines, which write files but change no netlist); "" or why
+    it failed."""
     script = workdir / "netlist.ys"
     script.write_text(text)
+    (workdir / "netlist.key").write_text(key)
     out = workdir / NETLIST_JSON
     out.unlink(missing_ok=True)
-    for folder in reuse_from:
-        try:
-            if (folder / "netlist.ys").read_text() == text:
-                shutil.copyfile(folder / NETLIST_JSON, out)
-                return ""
-        except OSError:
-            continue
+    if text == key:  # nothing else to write: a netlist of the same script will do
+        for folder in reuse_from:
+            try:
+                if (folder / "netlist.key").read_text() == key:
+                    shutil.copyfile(folder / NETLIST_JSON, out)
+                    return ""
+            except OSError:
+                continue
     argv = require_tool("yosys").argv("-q", "-l", "netlist.log", "-s", script.name)
     run = run_tool(
         argv, cwd=workdir, log_path=workdir / "netlist.out", limits=limits, raise_on_timeout=False

@@ -165,7 +165,7 @@ def test_printed_success_strings_are_never_a_proof(
         if "no_such_module" not in hostile:
             assert found.verdict is Verdict.REFUTED, found
     # the forged lines did reach the log the old parser read
-    logs = (tmp_path / "work_1" / "formal").glob("*.log")
+    logs = (tmp_path / "work_1" / "formal").rglob("*.log")
     assert any("Equivalence successfully proven!" in p.read_text() for p in logs)
 
 

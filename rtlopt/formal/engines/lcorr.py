@@ -25,7 +25,7 @@ from rtlopt.formal.engines.abc import proven
 from rtlopt.formal.job import Job, elapsed, workdir_of
 from rtlopt.formal.prepare import prepare_miter
 from rtlopt.formal.scripts import STRUCTURE_JSON
-from rtlopt.formal.structure import checked, structure_only
+from rtlopt.formal.structure import checked, structure_verdict
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
@@ -39,25 +39,14 @@ METHOD = "abc lcorr; dprove"
 def run(job: Job, *, share: float) -> FormalResult | None:
     """Prove or refute on the exact miter after latch correspondence; None when undecided.
 
-    ``share`` of the time left bounds the whole engine (the structure netlist, the miter's
-    netlist and build, ABC). The clock/reset structure netlist is written first when no engine
-    wrote it yet (every verdict goes through that check)."""
+    ``share`` of the time left bounds the whole engine (the miter's netlist and build, ABC).
+    When no engine wrote the clock/reset structure netlist yet, the netlist's Yosys run writes
+    it, and the structure check decides first (every verdict goes through that check)."""
     wd = workdir_of(job.reference_file)
     deadline = time.monotonic() + job.budget(share)
-    if not (wd / STRUCTURE_JSON).is_file():
-        found = structure_only(
-            job.design,
-            job.reference_file,
-            job.candidate_files,
-            job.extra_inc,
-            job.cfg,
-            job.memory_mb,
-            job.start,
-            job.secret,
-            job.clocking,
-        )
-        if found is not None:
-            return found
+    # the clock/reset structure netlist and the drivers check come from the miter netlist's
+    # own Yosys run when no engine wrote them yet (every verdict goes through that check)
+    first = not (wd / STRUCTURE_JSON).is_file()
     prep = prepare_miter(
         job.design,
         job.reference_file,
@@ -66,7 +55,12 @@ def run(job: Job, *, share: float) -> FormalResult | None:
         timeout=max(1.0, deadline - time.monotonic()),
         memory_mb=job.memory_mb,
         global_clock=job.plan.clk2fflogic,
+        structure=(job.secret, wd) if first else None,
     )
+    if first:
+        found = structure_verdict(job.design, wd, job.start, job.secret, job.clocking)
+        if found is not None:
+            return found
     if prep.miter is None or not prep.miter.aig.latches:
         log.debug("formal %s: no lcorr miter: %s", job.design.target.name, prep.reason)
         return None
