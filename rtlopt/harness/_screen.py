@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
-from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
+from rtlopt.harness._hierarchy import hierarchy_texts, macro_texts
 from rtlopt.harness._macro_args import (
     macro_argument_problems,
+    reference_macro_problems,
     string_argument_uses,
-    stringified_arguments,
     unbalanced_macro_uses,
 )
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
@@ -27,6 +25,7 @@ from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
 from rtlopt.harness._qualified import moved_qualifiers, qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
+from rtlopt.harness._semantics import once_per_design
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
     _CONDITIONALS,
@@ -251,22 +250,9 @@ def _repo_directives(design: Design) -> set[str]:
 def _repo_macros(design: Design) -> set[str]:
     """Macro names the repository defines (command line, defines, `define in its sources)."""
     names = {d.split("=", 1)[0] for d in design.defines}
-    for text in _macro_texts(design):
+    for text in macro_texts(design):
         names.update(_DEFINE_RE.findall(text))
     return names
-
-
-def _macro_texts(design: Design) -> Iterator[str]:
-    """The texts of the files that may define the repository's macros."""
-    files: list[Path] = [*design.prelude, *design.closure, *design.sources.files]
-    for inc in design.include_dirs:
-        for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
-            files.extend(sorted(inc.glob(pattern)))
-    for f in dict.fromkeys(files):
-        try:  # regular files only: an include folder may hold a FIFO or a device
-            yield read_source(f)
-        except (OSError, DesignError):
-            continue
 
 
 def _reference_keywords(design: Design, expanded: bool = False) -> Counter[str]:
@@ -388,24 +374,30 @@ def screen_candidate(
 
 
 def _macro_problems(own: str, design: Design) -> list[tuple[int, str]]:
-    """Macro calls of the candidate's own text the tools read differently
-    (:mod:`rtlopt.harness._macro_args`)."""
+    """Macro calls of the candidate's own text the tools read differently, and of the texts
+    the reference's design reads (:mod:`rtlopt.harness._macro_args`)."""
     read: list[str] = []
 
-    def texts() -> list[str]:  # the repository's texts, read once for all three rules
+    def texts() -> list[str]:  # the macros' definitions, read once for all the rules
         if not read:
-            read.extend([own, *_macro_texts(design)])
+            read.extend([own, *macro_texts(design)])
+            read.extend(t.text for t in hierarchy_texts(design).texts)
         return read
 
+    def reference() -> list[tuple[int, str]]:
+        found = hierarchy_texts(design)
+        defs = lambda: [*macro_texts(design), *(t.text for t in found.texts)]  # noqa: E731
+        return reference_macro_problems(found.texts, found.unfollowed, defs)
+
     return [
-        *macro_argument_problems(
-            own,
-            lambda: (_file_text(design), design.target.text()),
-            lambda: stringified_arguments(texts()),
-        ),
+        *macro_argument_problems(own, texts),
         *unbalanced_macro_uses(own, texts),
-        *string_argument_uses(own, blank_comments(design.target.text()), texts),
+        *string_argument_uses(own, texts),
+        *once_per_design(_MACRO_REFERENCES, design, reference),
     ]
+
+
+_MACRO_REFERENCES: dict[int, tuple[object, list[tuple[int, str]]]] = {}
 
 
 def screen_preprocessed(
