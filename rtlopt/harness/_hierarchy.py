@@ -24,7 +24,7 @@ from rtlopt.frontend._packages import package_files
 from rtlopt.frontend.model import Design
 from rtlopt.verilog import blank_comments, blank_spans, module_spans
 
-__all__ = ["DesignText", "DesignTexts", "hierarchy_texts", "macro_texts"]
+__all__ = ["DesignText", "DesignTexts", "hierarchy_texts", "included_texts", "macro_texts"]
 
 #: An include of a named file, or of a file named by a macro (group 2).
 _INCLUDE = re.compile(r'`include\s*(?:"([^"\n]+)"|<([^>\n]+)>|(`\w+))')
@@ -108,6 +108,15 @@ def _headers(
                 headers.append(DesignText(hit, 1, text))
                 todo.append(headers[-1])
     return headers, unfollowed
+
+
+def included_texts(text: str, design: Design) -> DesignTexts:
+    """The headers a candidate ``text`` (written in place of the target, in its folder)
+    includes, transitively, as :func:`hierarchy_texts` finds them."""
+    if "`include" not in text:
+        return DesignTexts((), ())
+    headers, unfollowed = _headers([DesignText(design.target.file, 1, text)], design)
+    return DesignTexts(tuple(headers), tuple(unfollowed))
 
 
 _MEMO: dict[int, tuple[Design, DesignTexts]] = {}

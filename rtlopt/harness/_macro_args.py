@@ -16,14 +16,18 @@ that opens or closes an argument list.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from rtlopt.harness._hierarchy import DesignText
+from rtlopt.frontend.model import Design
+from rtlopt.harness._hierarchy import DesignText, hierarchy_texts, included_texts, macro_texts
+from rtlopt.harness._semantics import once_per_design
 from rtlopt.verilog import DIRECTIVES, alternation, blank_comments, blank_spans, line_of
 
 __all__ = [
+    "design_macro_problems",
     "macro_argument_problems",
     "odd_body_macros",
     "odd_macro_calls",
@@ -82,15 +86,37 @@ def _pieces(code: str, start: int, end: int) -> list[tuple[int, int]]:
 def _definitions(texts: Iterable[str]) -> Iterator[tuple[str, list[str], str]]:
     """``(name, argument names, body)`` of each macro with arguments ``texts`` define."""
     for t in texts:
-        for m in _DEFINITION.finditer(blank_comments(t, strings=False)):
-            rest = "(" + m.group(2)
-            close = _closing(rest, 0)
-            params = [
-                p.group(1)
-                for a, b in _pieces(rest, 1, close)
-                if (p := re.match(r"\s*([A-Za-z_]\w*)", rest[a:b]))
-            ]
-            yield m.group(1), params, rest[close + 1 :]
+        for name, params, body in _with_arguments(t):
+            yield name, list(params), body
+
+
+@functools.lru_cache(maxsize=1024)
+def _with_arguments(text: str) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """:func:`_definitions` of one text (a repository's texts are read for every candidate)."""
+    if "`define" not in text:
+        return ()
+    out = []
+    for m in _DEFINITION.finditer(blank_comments(text, strings=False)):
+        rest = "(" + m.group(2)
+        close = _closing(rest, 0)
+        params = tuple(
+            p.group(1)
+            for a, b in _pieces(rest, 1, close)
+            if (p := re.match(r"\s*([A-Za-z_]\w*)", rest[a:b]))
+        )
+        out.append((m.group(1), params, rest[close + 1 :]))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _bodies(text: str) -> tuple[tuple[str, str, str], ...]:
+    """``(name, body, body with comments and strings blanked)`` of every macro ``text``
+    defines (with an argument list or not)."""
+    if "`define" not in text:
+        return ()
+    code = blank_comments(text)
+    found = _ANY_DEFINITION.finditer(code)
+    return tuple((m.group(1), text[m.start(3) : m.end(3)], m.group(3)) for m in found)
 
 
 def stringified_arguments(texts: Iterable[str]) -> dict[str, frozenset[int]]:
@@ -123,13 +149,9 @@ _MACRO_USE = re.compile(rf"`(?!(?:{alternation(DIRECTIVES)})\b)([A-Za-z_]\w*)")
 def unbalanced_macros(texts: Iterable[str]) -> set[str]:
     """The macros ``texts`` define whose body (comments and strings aside) opens or closes a
     parenthesis it does not close or open."""
-    out: set[str] = set()
-    for t in texts:
-        if "`define" in t:
-            for m in _ANY_DEFINITION.finditer(blank_comments(t)):
-                if m.group(3).count("(") != m.group(3).count(")"):
-                    out.add(m.group(1))
-    return out
+    return {
+        name for t in texts for name, _, body in _bodies(t) if body.count("(") != body.count(")")
+    }
 
 
 def unbalanced_macro_uses(text: str, texts: Callable[[], Iterable[str]]) -> list[tuple[int, str]]:
@@ -196,12 +218,7 @@ def odd_body_macros(texts: Iterable[str], risky: Mapping[str, frozenset[int]]) -
     """The macros ``texts`` define whose body makes an odd call (:func:`odd_macro_calls`:
     ```define K `Q(p  q)``, read ``"p  q"`` by Yosys 0.23 and ``"p q"`` by iverilog), and
     every macro whose body uses one of them, to a fixed point."""
-    bodies: list[tuple[str, str]] = []
-    for t in texts:
-        if "`define" in t:
-            code = blank_comments(t)
-            defs = _ANY_DEFINITION.finditer(code)
-            bodies += [(m.group(1), t[m.start(3) : m.end(3)]) for m in defs]
+    bodies = [(name, body) for t in texts for name, body, _ in _bodies(t)]
     found = {name for name, body in bodies if odd_macro_calls(body, risky)}
     while True:
         more = {n for n, body in bodies if n not in found and set(_used(body)) & found}
@@ -253,7 +270,7 @@ def _string_argument_macros(texts: Iterable[str]) -> set[str]:
         if any(re.search(rf"\b{re.escape(n)}\b", x) for n in params for x in strings):
             found.add(name)
     # and every macro whose body uses one (```define K `S(p q)``), to a fixed point
-    bodies = [(m.group(1), m.group(3)) for t in texts for m in _ANY_DEFINITION.finditer(t)]
+    bodies = [(name, body) for t in texts for name, body, _ in _bodies(t)]
     while True:
         more = {n for n, body in bodies if n not in found and set(_used(body)) & found}
         if not more:
@@ -345,3 +362,49 @@ def reference_macro_problems(
             line = d.line + code.count("\n", 0, hit[0])
             return [(1, f"unchecked: the reference design, {d.path.name} line {line}, {hit[1]}")]
     return []
+
+
+def _header_problems(
+    own: str, design: Design, texts: Callable[[], list[str]]
+) -> list[tuple[int, str]]:
+    """The candidate rules on the headers the candidate ``own`` includes (a header only a
+    module outside the reference's hierarchy includes is judged nowhere else)."""
+    found = included_texts(own, design)
+    out = [
+        (1, f"{directive} names its header by a macro: the macro calls it holds cannot be judged")
+        for _, _, directive in found.unfollowed
+    ]
+    for h in found.texts:
+        rules = (macro_argument_problems, unbalanced_macro_uses, string_argument_uses)
+        for line, msg in (hit for rule in rules for hit in rule(h.text, texts)):
+            out.append((1, f"the header {h.path.name} the candidate includes, line {line}: {msg}"))
+    return out
+
+
+_REFERENCES: dict[int, tuple[object, list[tuple[int, str]]]] = {}
+
+
+def design_macro_problems(own: str, design: Design) -> list[tuple[int, str]]:
+    """Macro calls the tools read differently, in the candidate's own text ``own`` and the
+    headers it includes (screened), and in the texts the reference's design reads (every
+    candidate unchecked: :func:`reference_macro_problems`, once per design)."""
+    read: list[str] = []
+
+    def texts() -> list[str]:  # the macros' definitions, read once for all the rules
+        if not read:
+            read.extend([own, *macro_texts(design)])
+            read.extend(t.text for t in hierarchy_texts(design).texts)
+        return read
+
+    def reference() -> list[tuple[int, str]]:
+        found = hierarchy_texts(design)
+        defs = lambda: [*macro_texts(design), *(t.text for t in found.texts)]  # noqa: E731
+        return reference_macro_problems(found.texts, found.unfollowed, defs)
+
+    return [
+        *macro_argument_problems(own, texts),
+        *unbalanced_macro_uses(own, texts),
+        *string_argument_uses(own, texts),
+        *_header_problems(own, design, texts),
+        *once_per_design(_REFERENCES, design, reference),
+    ]

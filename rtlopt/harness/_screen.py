@@ -11,13 +11,8 @@ from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
-from rtlopt.harness._hierarchy import hierarchy_texts, macro_texts
-from rtlopt.harness._macro_args import (
-    macro_argument_problems,
-    reference_macro_problems,
-    string_argument_uses,
-    unbalanced_macro_uses,
-)
+from rtlopt.harness._hierarchy import macro_texts
+from rtlopt.harness._macro_args import design_macro_problems
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
 from rtlopt.harness._pragmas import attributes as attributes
@@ -25,7 +20,6 @@ from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
 from rtlopt.harness._qualified import moved_qualifiers, qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
-from rtlopt.harness._semantics import once_per_design
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
     _CONDITIONALS,
@@ -341,7 +335,7 @@ def screen_candidate(
     code_with_strings = blank_comments(text, strings=False)
     problems += character_problems(text, code, lambda: _reference_texts(design))
     problems += continuation_problems(text, code, lambda: _file_text(design))
-    problems += _macro_problems(text if raw is None else raw, design)
+    problems += design_macro_problems(text if raw is None else raw, design)
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds
@@ -371,33 +365,6 @@ def screen_candidate(
             (lambda full: _expanded_rules(text, full, design, tb_top)) if dotted_names else None,
         )
     return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
-
-
-def _macro_problems(own: str, design: Design) -> list[tuple[int, str]]:
-    """Macro calls of the candidate's own text the tools read differently, and of the texts
-    the reference's design reads (:mod:`rtlopt.harness._macro_args`)."""
-    read: list[str] = []
-
-    def texts() -> list[str]:  # the macros' definitions, read once for all the rules
-        if not read:
-            read.extend([own, *macro_texts(design)])
-            read.extend(t.text for t in hierarchy_texts(design).texts)
-        return read
-
-    def reference() -> list[tuple[int, str]]:
-        found = hierarchy_texts(design)
-        defs = lambda: [*macro_texts(design), *(t.text for t in found.texts)]  # noqa: E731
-        return reference_macro_problems(found.texts, found.unfollowed, defs)
-
-    return [
-        *macro_argument_problems(own, texts),
-        *unbalanced_macro_uses(own, texts),
-        *string_argument_uses(own, texts),
-        *once_per_design(_MACRO_REFERENCES, design, reference),
-    ]
-
-
-_MACRO_REFERENCES: dict[int, tuple[object, list[tuple[int, str]]]] = {}
 
 
 def screen_preprocessed(

@@ -144,3 +144,18 @@ def test_a_candidate_using_a_macro_whose_body_makes_an_odd_call_is_screened(
     found = screen_candidate(ref.replace("~a", "a ^ `K"), design)
     assert any(f.startswith("line 5: macro `K makes such a call") for f in found), found
     assert screen_candidate(ref.replace("[63:0] a", "[`W:0] a"), design) == []
+
+
+def test_a_header_the_candidate_includes_is_judged_as_its_own_text(tmp_path: Path) -> None:
+    """A header only a module outside the reference's hierarchy includes: the candidate may
+    copy its include line, so the header's calls are the candidate's."""
+    other = 'module other(output [63:0] k);\n`include "body.vh"\nendmodule\n'
+    files = {"inc/body.vh": "  assign k = `S(p  q);\n", "m.v": STRINGIFY + other + TARGET}
+    design = _design(tmp_path, files)
+    assert not any("unchecked" in f for f in screen_candidate(CANDIDATE, design))
+    cand = CANDIDATE.replace('  assign y = a ^ "p q";', '  wire [63:0] k;\n`include "body.vh"')
+    cand = STRINGIFY + cand.replace("endmodule", "  assign y = a ^ k;\nendmodule")
+    found = screen_candidate(cand, design)
+    assert any(
+        "line 1: the header body.vh the candidate includes, line 1: a macro" in f for f in found
+    ), found
