@@ -214,6 +214,16 @@ def without_definitions(text: str) -> str:
     return blank_spans(text, _definition_spans(text)) if "`define" in text else text
 
 
+def _repository_definitions_blanked(text: str, repository: list[str]) -> str:
+    """``text`` with each macro definition blanked that a ``repository`` text holds byte
+    for byte."""
+    spans = _definition_spans(text) if "`define" in text else []
+    if not spans:
+        return text
+    known = {t[a:b] for t in repository if "`define" in t for a, b in _definition_spans(t)}
+    return blank_spans(text, [(a, b) for a, b in spans if text[a:b] in known])
+
+
 def odd_body_macros(texts: Iterable[str], risky: Mapping[str, frozenset[int]]) -> set[str]:
     """The macros ``texts`` define whose body makes an odd call (:func:`odd_macro_calls`:
     ```define K `Q(p  q)``, read ``"p  q"`` by Yosys 0.23 and ``"p q"`` by iverilog), and
@@ -234,12 +244,15 @@ def macro_argument_problems(text: str, texts: Callable[[], Iterable[str]]) -> li
     definitions (read only when ``text`` uses a macro). There is no exemption for a call the
     reference makes too: the same call, used otherwise, gives another design to Yosys than to
     the proof (``K == "p q"``); a reference that makes one is unchecked
-    (:func:`reference_macro_problems`)."""
-    code = without_definitions(text)
-    uses = [(m.start(), m.group(1)) for m in _MACRO_USE.finditer(blank_comments(code))]
-    if not uses:
+    (:func:`reference_macro_problems`). The candidate's own macro definitions are judged as
+    written (a directive line it keeps is matched with its blanks collapsed, and its macros
+    reach the files read after it), unless a repository text has the same one byte for byte
+    (then it is judged where it is used, as the reference's)."""
+    if not _MACRO_USE.search(blank_comments(text)):
         return []
     defs = list(texts())
+    code = _repository_definitions_blanked(text, [t for t in defs if t is not text])
+    uses = [(m.start(), m.group(1)) for m in _MACRO_USE.finditer(blank_comments(code))]
     known = stringified_arguments(defs)
     odd = odd_body_macros(defs, known)
     out = [
@@ -294,8 +307,9 @@ def string_argument_uses(text: str, texts: Callable[[], Iterable[str]]) -> list[
     """Calls, in the candidate ``text``, of a macro that names an argument inside a string
     literal (:func:`_string_argument_macros` of ``texts``, read only when a macro is
     called): the preprocessed text the proof reads substitutes it, the repository's
-    synthesis does not, so the candidate cannot be judged on that text."""
-    code = blank_comments(without_definitions(text))
+    synthesis does not, so the candidate cannot be judged on that text (in its own macro
+    definitions too, as :func:`macro_argument_problems`)."""
+    code = blank_comments(text)
     calls = [(m.start(), m.group(1)) for m in _MACRO_USE.finditer(code)]
     if not calls:
         return []

@@ -159,3 +159,16 @@ def test_a_header_the_candidate_includes_is_judged_as_its_own_text(tmp_path: Pat
     assert any(
         "line 1: the header body.vh the candidate includes, line 1: a macro" in f for f in found
     ), found
+
+
+def test_a_candidates_own_macro_definition_is_judged_as_written(tmp_path: Path) -> None:
+    """A directive line the candidate keeps is matched with its blanks collapsed: the
+    definition it carries may make an odd call the repository's does not, and its macro
+    reaches every file read after it."""
+    ref = STRINGIFY + "`define K `S(p q)\n" + TARGET.replace("a ^ k", "a ^ `K")
+    design = _design(
+        tmp_path, {"m.v": ref, "sub.v": "module sub(output [63:0] k);\nendmodule\n"}, ("sub",)
+    )
+    assert screen_candidate(ref.replace("a ^ `K", "`K ^ a"), design) == []
+    found = screen_candidate(ref.replace("`S(p q)", "`S(p  q)"), design)
+    assert any(f.startswith("line 2: a macro call whose stringified") for f in found), found
