@@ -103,14 +103,17 @@ def _leading(node: Any) -> int | None:
     return _span(tc)[0] if _kind(tc) in _LEADING else None
 
 
-def _reports_only(stmt: Any) -> bool:
-    """``stmt`` (an action's pass or fail statement) only calls reporting system tasks."""
+def _reports_only(stmt: Any, functions: frozenset[str]) -> bool:
+    """``stmt`` (an action's pass or fail statement) only calls reporting system tasks, whose
+    arguments write nothing (:func:`_writes`: ``$display("%d", $sscanf(s, "%d", y))`` writes
+    ``y``)."""
     k = _kind(stmt)
     if stmt is None or k == "EmptyStatement":
         return True
     if k == "SequentialBlockStatement":
         items = [i for i in _children(stmt.items)] if getattr(stmt, "items", None) else []
-        return not getattr(stmt, "blockName", None) and all(_reports_only(i) for i in items)
+        named = getattr(stmt, "blockName", None)
+        return not named and all(_reports_only(i, functions) for i in items)
     if k != "ExpressionStatement":
         return False
     expr = stmt.expr
@@ -118,11 +121,7 @@ def _reports_only(stmt: Any) -> bool:
         return False
     if str(expr.left.systemIdentifier.valueText) not in REPORTING_TASKS:
         return False
-    for n in _walk(expr):
-        k = _kind(n)
-        if k in _WRITES or (k == "InvocationExpression" and _kind(n.left) != "SystemName"):
-            return False  # an argument that writes, or calls a function that may
-    return True
+    return not _writes(expr, functions)  # its arguments: the condition's rule
 
 
 #: System functions an assertion's condition may call: they read, they write nothing.
@@ -133,13 +132,18 @@ _PURE_CALLS = frozenset(
 )
 
 
-def _writes(node: Any) -> bool:
+def _writes(node: Any, functions: frozenset[str] = frozenset()) -> bool:
     """``node`` may write: an assignment or increment, a call of a user function (it may
-    have output arguments or write module signals) or of a system function other than the
-    pure ones (``$sscanf`` writes its arguments)."""
+    have output arguments or write module signals; ``functions``: the names of the
+    functions and tasks the text declares, which SystemVerilog calls without parentheses
+    too) or of a system function other than the pure ones (``$sscanf`` writes its
+    arguments). One rule for every expression of an assertion: its condition, its actions
+    and their arguments, nested calls."""
     for n in _walk(node):
         k = _kind(n)
         if k in _WRITES:
+            return True
+        if k == "IdentifierName" and str(n.identifier.valueText) in functions:
             return True
         if k == "InvocationExpression":
             if _kind(n.left) != "SystemName":
@@ -150,18 +154,34 @@ def _writes(node: Any) -> bool:
     return False
 
 
-def _action_ok(node: Any) -> bool:
+def _action_ok(node: Any, functions: frozenset[str]) -> bool:
     """The assertion writes nothing: not in its condition (``assert (y++ != K)``, a call that
-    may write), nor in its actions, which only report."""
+    may write), nor in its actions, which only report (through arguments that write
+    nothing). A property, sequence or ``let`` declaration writes nothing either."""
     action = getattr(node, "action", None)
-    if _writes(node.expr if action is not None and hasattr(node, "expr") else node):
+    if _writes(node.expr if action is not None and hasattr(node, "expr") else node, functions):
         return False
-    action = getattr(node, "action", None)
     if action is None:
         return True
     else_clause = getattr(action, "elseClause", None)
     fail = getattr(else_clause, "clause", None) if else_clause is not None else None
-    return _reports_only(getattr(action, "statement", None)) and _reports_only(fail)
+    return _reports_only(getattr(action, "statement", None), functions) and _reports_only(
+        fail, functions
+    )
+
+
+#: Declarations of subroutines: a call of one may write (:func:`_writes`).
+_SUBROUTINES = frozenset({"FunctionDeclaration", "TaskDeclaration"})
+
+
+def _subroutines(root: Any) -> frozenset[str]:
+    """The names of the functions and tasks declared in the tree under ``root``."""
+    out: set[str] = set()
+    for n in _walk(root):
+        if _kind(n) in _SUBROUTINES:
+            name = getattr(getattr(n, "prototype", None), "name", None)
+            out.add(str(name).strip().rsplit("::", 1)[-1].rsplit(".", 1)[-1])
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=64)
@@ -169,6 +189,7 @@ def _found(code: str) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, int
     from rtlopt.harness._readings import parse
 
     tree, shift = parse(code)
+    functions = _subroutines(tree.root)
     problems: list[tuple[int, str]] = []
     quiet: list[tuple[int, int]] = []  # assertions that only report
     leading: set[int] = set()
@@ -181,7 +202,7 @@ def _found(code: str) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, int
             if at is not None:
                 leading.add(at)
         elif k in _ASSERTIONS or k in _ASSERTION_DECLS:
-            if k in _ASSERTIONS and not _action_ok(node):
+            if not _action_ok(node, functions):
                 problems.append((_span(node)[0] - shift, _WHY_ACTION))
             else:
                 a, b = _span(node)

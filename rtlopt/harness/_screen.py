@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
-from rtlopt.errors import DesignError
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
 from rtlopt.harness._expanded import expanded_readings, expanded_texts
-from rtlopt.harness._macro_args import (
-    macro_argument_problems,
-    string_argument_uses,
-    stringified_arguments,
-    unbalanced_macro_uses,
-)
+from rtlopt.harness._hierarchy import macro_texts
+from rtlopt.harness._macro_args import design_macro_problems
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
 from rtlopt.harness._pragmas import attributes as attributes
@@ -251,22 +244,9 @@ def _repo_directives(design: Design) -> set[str]:
 def _repo_macros(design: Design) -> set[str]:
     """Macro names the repository defines (command line, defines, `define in its sources)."""
     names = {d.split("=", 1)[0] for d in design.defines}
-    for text in _macro_texts(design):
+    for text in macro_texts(design):
         names.update(_DEFINE_RE.findall(text))
     return names
-
-
-def _macro_texts(design: Design) -> Iterator[str]:
-    """The texts of the files that may define the repository's macros."""
-    files: list[Path] = [*design.prelude, *design.closure, *design.sources.files]
-    for inc in design.include_dirs:
-        for pattern in ("*.vh", "*.svh", "*.v", "*.sv", "*.h", "*.inc"):
-            files.extend(sorted(inc.glob(pattern)))
-    for f in dict.fromkeys(files):
-        try:  # regular files only: an include folder may hold a FIFO or a device
-            yield read_source(f)
-        except (OSError, DesignError):
-            continue
 
 
 def _reference_keywords(design: Design, expanded: bool = False) -> Counter[str]:
@@ -355,7 +335,7 @@ def screen_candidate(
     code_with_strings = blank_comments(text, strings=False)
     problems += character_problems(text, code, lambda: _reference_texts(design))
     problems += continuation_problems(text, code, lambda: _file_text(design))
-    problems += _macro_problems(text if raw is None else raw, design)
+    problems += design_macro_problems(text if raw is None else raw, design)
     directive_problems, depth = _directive_problems(text, code, code_with_strings, design)
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds
@@ -385,27 +365,6 @@ def screen_candidate(
             (lambda full: _expanded_rules(text, full, design, tb_top)) if dotted_names else None,
         )
     return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
-
-
-def _macro_problems(own: str, design: Design) -> list[tuple[int, str]]:
-    """Macro calls of the candidate's own text the tools read differently
-    (:mod:`rtlopt.harness._macro_args`)."""
-    read: list[str] = []
-
-    def texts() -> list[str]:  # the repository's texts, read once for all three rules
-        if not read:
-            read.extend([own, *_macro_texts(design)])
-        return read
-
-    return [
-        *macro_argument_problems(
-            own,
-            lambda: (_file_text(design), design.target.text()),
-            lambda: stringified_arguments(texts()),
-        ),
-        *unbalanced_macro_uses(own, texts),
-        *string_argument_uses(own, blank_comments(design.target.text()), texts),
-    ]
 
 
 def screen_preprocessed(

@@ -76,6 +76,11 @@ def test_what_the_view_and_a_simulator_read_alike_is_not_found(body: str) -> Non
         "assume (a != 8'hA5) else q++;",
         "assert (q++ != 8'hA5);",  # red team w21 F5: the condition writes
         'assert ((q = a) != 8\'hA5) else $error("x");',
+        # red team w24 F4: a reporting task's argument writes through a system function
+        'assert (a != 8\'hA5) else $display("bad %0d", $sscanf("0", "%d", q));',
+        'assert (a != 8\'hA5) $info("ok %0d", $fscanf(1, "%d", q));',  # the pass action
+        'assert (a != 8\'hA5) else begin $error("x"); $display("%0d", $random(q)); end',
+        'assert (a != 8\'hA5) else $error("%0d", $countones($sscanf("0", "%d", q)));',  # nested
     ],
 )
 def test_an_assertion_action_that_is_logic_is_found(assertion: str) -> None:
@@ -350,3 +355,34 @@ def test_a_qualifier_on_named_labels_needs_the_constants_declared_alike() -> Non
         3
     ]
     assert moved_qualifiers(ref.replace("y = 1;", "y = 8'd1;"), lambda: [ref]) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a function the text declares, called without parentheses (SystemVerilog allows it)
+        "function automatic int f; q = 0; return 1; endfunction\n"
+        'always_comb begin assert (a != 8\'hA5) else $display("%0d", f); end',
+        "function automatic int f; q = 0; return 1; endfunction\nalways_comb assert (f == 1);",
+        # a property or sequence declaration an assertion names, writing in its expression
+        'property p; $sscanf("0", "%d", q) == 1; endproperty\nassert property (@(posedge clk) p);',
+        'assert property (@(posedge clk) a[0]) else $error("%0d", $sscanf("0", "%d", q));',
+    ],
+)
+def test_every_expression_of_an_assertion_is_judged_by_one_rule(body: str) -> None:
+    """Red team w24 F4's class: condition, actions, their arguments, nested calls, named
+    properties: anything that may write (or is not known pure) is logic the view drops."""
+    found = _messages(body)
+    assert any("assertion action" in m for m in found), (body, found)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        '$error("bad %0d at %0t", a, $time)',
+        '$display("%0d %0d", $countones(a), $bits(q))',
+        '$fatal(1, "bad %0d", $past(a))',
+    ],
+)
+def test_an_action_reporting_pure_values_is_read_alike(action: str) -> None:
+    assert _messages(f"always @(posedge clk) assert (a != 8'hA5) else {action};") == []
