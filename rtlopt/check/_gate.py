@@ -419,6 +419,11 @@ class _Gate:
                 continue  # a new file: its modules are new; a deleted one: removed
             if rel in sources:
                 continue  # its own modules are judged as changed, directives and all
+            if not module_spans((self.new_tree / rel).read_text(errors="replace")):
+                # a header without modules: its includers read it in their own context (its
+                # expansion alone, written here, would be another text: a macro of the
+                # includer's file lost, a declaration it finishes cut)
+                continue
             scratch = self.tmp / "expand" / rel.replace("/", "__")
             try:
                 old = expand(self.base_tree(), rel, rules.base.project, scratch / "base")

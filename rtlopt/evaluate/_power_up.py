@@ -8,7 +8,10 @@ text is what every simulator and FPGA flow of the repository reads, and each kee
 candidate that adds, drops or changes a power-up value would be "proven" although every one
 of them reads another design. Such a candidate is unchecked (``harness.initial_values =
 "honor"`` judges power-up values). The comparison is on the text the tools read: the
-preprocessed unit on the Verilog path, the repository's macros expanded on the view path.
+preprocessed unit on the Verilog path; on the view path the compilation unit as slang reads it,
+headers and macros expanded in the design's context (:mod:`rtlopt.harness._powered`: a header
+finishing a declaration, a macro its includer's file defines), and every unit that is no
+module (an interface, a package, ``$unit``) counts as the hierarchy's.
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ __all__ = ["power_up_unchecked"]
 
 def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
     """Why the candidate is unchecked for its power-up values, or "": ``text`` is its
-    preprocessed text (None on the view path, where its macros are expanded here)."""
+    preprocessed text (None on the view path, where it is read here as slang reads it)."""
     from rtlopt.harness import power_up_difference, reference_modules, same_as_reference
+    from rtlopt.harness._powered import text_power_up, unit_power_up
+    from rtlopt.harness._semantics import PowerUp
+    from rtlopt.verilog import blank_comments
 
     if s.config.harness.initial_values != "ignore" or same_as_reference(c.text, s.design):
         return ""
@@ -30,27 +36,21 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
     elsewhere = set(s.design.modules) - {m.name for m in refs}  # judged on their own
     try:
         if text is not None and s.unit is not None:  # the preprocessed unit
-            reference = s.unit.unit_text()
-        else:
-            text = _expanded(c.text, s)
-            reference = "\n".join(_expanded(m.text(), s) for m in refs)
+            cand: str | PowerUp = text
+            reference: str | PowerUp = s.unit.unit_text()
+        else:  # the view path: read as slang reads them, headers and macros expanded
+            for own in [c.text, *(m.text() for m in refs)]:
+                _included_power_up(blank_comments(own, strings=False), s)
+            cand = text_power_up(c.text, s.design)
+            reference = unit_power_up(s.design)
         hierarchy = [m.name for m in refs]
-        return power_up_difference(text, reference, elsewhere=elsewhere, hierarchy=hierarchy)
+        return power_up_difference(cand, reference, elsewhere=elsewhere, hierarchy=hierarchy)
     except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
         return (
             f"the power-up values of the candidate and the reference cannot be compared "
             f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); under "
             'harness.initial_values = "ignore" they must be the same'
         )
-
-
-def _expanded(text: str, s: EvalSetup) -> str:
-    """``text`` with the repository's macros expanded (as is where it uses none)."""
-    from rtlopt.harness._expanded import expanded, uses_macros
-    from rtlopt.verilog import blank_comments
-
-    _included_power_up(blank_comments(text, strings=False), s)
-    return expanded(text, s.design) if uses_macros(blank_comments(text)) else text
 
 
 def _included_power_up(code: str, s: EvalSetup) -> None:

@@ -61,6 +61,7 @@ def plan_formal(
         hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
         found = [n for m in hierarchy for n in powered(m.text())]
         found += [n for x in candidate_texts[-1:] for n in powered(x)]
+        found = found or _read_power_up(design, [m.name for m in hierarchy])
         if found:
             return FormalPlan(
                 "unsupported",
@@ -87,6 +88,21 @@ def plan_formal(
     if not resets:
         return FormalPlan("bmc", "no reset: bounded check only", {}, both)
     return FormalPlan("seq", "", resets, both)
+
+
+def _read_power_up(design: Design, hierarchy: Sequence[str]) -> list[str]:
+    """The registers with a power-up value in the text the tools read for ``design`` (headers
+    and macros expanded; interfaces, packages, ``$unit``: :mod:`rtlopt.harness._powered`) in
+    a module of ``hierarchy`` or a unit that is no module; a text that cannot be read so is
+    one (named by why)."""
+    from rtlopt.harness._powered import unit_power_up
+
+    try:
+        read = unit_power_up(design)
+    except RuntimeError as exc:
+        return [f"a register (the sources cannot be read to tell: {exc})"]
+    units = [*hierarchy, *(u for u in read if u == "$unit" or " " in u)]
+    return [f"{r} in {u}" for u in units for r in read.get(u, {})]
 
 
 def _reads(

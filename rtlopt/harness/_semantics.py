@@ -104,7 +104,8 @@ def _is_constant(expr: Any) -> bool:
 
 #: Where a declarator's initializer is no power-up value: parameters, nets (a continuous
 #: assignment), functions and tasks (run per call, their static variables are screened by
-#: the carried-state rules), nested design units (read on their own).
+#: the carried-state rules), nested design units (read on their own), an enumeration's
+#: members (constants).
 _NOT_POWER_UP = frozenset(
     {
         "ParameterDeclaration",
@@ -118,7 +119,11 @@ _NOT_POWER_UP = frozenset(
         "ModuleDeclaration",
         "InterfaceDeclaration",
         "ProgramDeclaration",
+        "PackageDeclaration",
+        "CheckerDeclaration",
         "ForVariableDeclaration",
+        "EnumType",
+        "UdpDeclaration",
     }
 )
 
@@ -137,10 +142,12 @@ def _initializers(root: Any) -> Iterator[tuple[str, Any]]:
         header = getattr(node, "header", None) if k in _PORTS else None
         if header is not None and set(_tokens(header)) & _NET_WORDS:
             continue  # a net port: its initializer is a continuous assignment
-        if k == "Declarator":
+        if k in ("Declarator", "UdpOutputPortDecl"):
             init = getattr(node, "initializer", None)
             if init is not None:
                 yield node.name.valueText, init
+        elif k == "UdpInitialStmt":  # a sequential primitive's power-up value (the statement)
+            yield node.name.valueText, node
         stack.extend(_children(node))
 
 
@@ -177,14 +184,30 @@ def _constant_assignments(node: Any) -> list[tuple[str, Any]] | None:
     return found or None
 
 
+def _scopes(root: Any) -> list[tuple[Any, bool]]:
+    """``(node, outside)`` of every scope of ``root`` that may hold power-up values: each
+    module and each :data:`UNIT_KINDS` unit, and (``outside`` True) the compilation unit's own
+    declarations. A tree of one unit has that unit as its root; else the root is the
+    compilation unit (or its one member outside every unit)."""
+    units = [n for n in _walk(root) if _kind(n) == "ModuleDeclaration" or _kind(n) in UNIT_KINDS]
+    if units and units[0] is root:
+        return [(u, False) for u in units]
+    return [(root, True), *((u, False) for u in units)]
+
+
+def _initial_blocks(node: Any, outside: bool) -> Iterator[Any]:
+    """The ``initial`` blocks of the scope ``node`` (not in a function or procedure; outside
+    every unit when ``outside``)."""
+    stop = _SCOPES - {"InitialBlock"} | (_NOT_POWER_UP if outside else frozenset())
+    return (b for b in _walk(node, stop) if _kind(b) == "InitialBlock")
+
+
 def _spans(text: str) -> list[tuple[str, tuple[int, int]]]:
-    root = _tree(text).root
-    out = [(name, _span(init)) for name, init in _initializers(root)]
-    for node in _walk(root, _SCOPES - {"InitialBlock"}):
-        if _kind(node) == "InitialBlock":
-            names = _constant_initial(node)
-            if names:
-                out += [(n, _span(node)) for n in names]
+    out: list[tuple[str, tuple[int, int]]] = []
+    for node, outside in _scopes(_tree(text).root):
+        out += [(name, _span(init)) for name, init in _initializers(node)]
+        for block in _initial_blocks(node, outside):
+            out += [(n, _span(block)) for n in _constant_initial(block) or []]
     return out
 
 
@@ -217,34 +240,67 @@ def strip_initial_values(text: str) -> str:
 INITIAL_BLOCK = "(initial block)"
 
 
-def power_up_values(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
+#: Power-up values by design unit: module (or :data:`UNIT_KINDS` word and name) -> register ->
+#: its values (see :func:`power_up_values`).
+PowerUp = dict[str, dict[str, tuple[str, ...]]]
+
+#: Design units that are no module but hold state a design reads (an interface instance's
+#: variables, a package's or the compilation unit's, a class's static properties), by syntax
+#: kind: the word that names them in :func:`power_up_values`'s keys (``"interface cnt_if"``;
+#: ``"$unit"`` for declarations outside every unit).
+UNIT_KINDS = {
+    "InterfaceDeclaration": "interface",
+    "ProgramDeclaration": "program",
+    "PackageDeclaration": "package",
+    "CheckerDeclaration": "checker",
+    "ClassDeclaration": "class",
+    "UdpDeclaration": "primitive",
+}
+
+
+def power_up_values(text: str) -> PowerUp:
     """Module -> register -> the power-up values ``text`` gives it (a declaration
     initializer, then each constant assignment of an ``initial`` block, in source order; each
     value's tokens joined by NULs), for every module ``text`` defines (one without
     initial values maps to {}); an ``initial`` block that does more than assign constants is
-    one value of :data:`INITIAL_BLOCK`."""
-    out: dict[str, dict[str, tuple[str, ...]]] = {}
-    for node in _walk(_tree(text).root):
-        if _kind(node) != "ModuleDeclaration":
-            continue
+    one value of :data:`INITIAL_BLOCK`. Every other unit a design reads state from (an
+    interface, program, package, checker, class, the compilation unit) is a key of its kind's
+    word and name (:data:`UNIT_KINDS`), ``"$unit"`` for the compilation unit: only where it
+    states a value."""
+    return power_up_values_in(_tree(text).root)
+
+
+def power_up_values_in(root: Any) -> PowerUp:
+    """:func:`power_up_values` of a syntax tree's root (a preprocessed one: its macros and
+    included headers expanded)."""
+    out: PowerUp = {}
+    for node, outside in _scopes(root):
         found: list[tuple[tuple[int, int], str, Any]] = [
-            (_span(init), name, getattr(init, "expr", init)) for name, init in _initializers(node)
+            (_span(init), name, getattr(init, "expr", getattr(init, "value", init)))
+            for name, init in _initializers(node)
         ]
-        for block in _walk(node, _SCOPES - {"InitialBlock"}):
-            if _kind(block) == "InitialBlock":
-                pairs = _constant_assignments(block)
-                # one that does more (a loop, $readmemh) is kept by some tools: as it is
-                found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
+        for block in _initial_blocks(node, outside):
+            pairs = _constant_assignments(block)
+            # one that does more (a loop, $readmemh) is kept by some tools: as it is
+            found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
         values: dict[str, tuple[str, ...]] = {}
         for _, name, expr in sorted(found, key=lambda f: f[0]):
             values[name] = (*values.get(name, ()), "\0".join(_tokens(expr)))
-        out.setdefault(node.header.name.valueText, values)
+        if outside:
+            if values:
+                out["$unit"] = values
+        elif _kind(node) == "ModuleDeclaration":
+            out.setdefault(node.header.name.valueText, values)
+        elif values:
+            label = getattr(getattr(node, "header", node), "name", None)
+            word = f"{UNIT_KINDS[_kind(node)]} {getattr(label, 'valueText', '') or '?'}"
+            out[word] = {**out.get(word, {}), **values}
     return out
 
 
 def power_up_difference(
-    candidate: str,
-    reference: str,
+    candidate: str | PowerUp,
+    reference: str | PowerUp,
     *,
     elsewhere: Collection[str] = frozenset(),
     hierarchy: Collection[str] = frozenset(),
@@ -259,11 +315,15 @@ def power_up_difference(
     proof still cannot show them kept (it pairs registers by what they compute): any value a
     compared module or a reference module of ``hierarchy`` (the target and its submodules)
     states is named too."""
-    ref = power_up_values(reference)
+    ref = power_up_values(reference) if isinstance(reference, str) else reference
+    cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
+    # every unit that is no module (an interface, a package, $unit, ...) may be read by the
+    # hierarchy: its values are stated as a hierarchy module's are
+    read = [*hierarchy, *(u for u in ref if u not in hierarchy and _not_a_module(u))]
     stated: tuple[str, str, tuple[str, ...]] | None = next(
-        ((m, *next(iter(ref[m].items()))) for m in hierarchy if ref.get(m)), None
+        ((m, *next(iter(ref[m].items()))) for m in read if ref.get(m)), None
     )
-    for module, values in power_up_values(candidate).items():
+    for module, values in cand.items():
         if module in elsewhere and module not in ref:
             continue
         theirs = ref.get(module, {})
@@ -289,6 +349,11 @@ def power_up_difference(
             "harness.initial_values model"
         )
     return ""
+
+
+def _not_a_module(unit: str) -> bool:
+    """``unit`` (a key of :func:`power_up_values`) names no module."""
+    return unit == "$unit" or " " in unit
 
 
 def _power_up_change(
