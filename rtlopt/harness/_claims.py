@@ -12,11 +12,18 @@ that freedom, so a candidate may keep a qualifier only where its claim is establ
   ``casex`` wildcards read as the case kind reads them), and a ``default`` item or labels
   that cover every value of the expression; a ``priority if`` with a final ``else``. Such a
   qualifier never leaves a value open, whatever the reference holds.
-- **the reference's claim**: otherwise the reference design (the target and its submodules,
-  elaborated as the repository is) must hold a statement with the same qualifier text
+- **the reference's claim**: otherwise the claim must say the same of both designs: it reads
+  only the target's input ports, parameters and enum members (no call), its statement runs
+  whenever its procedural block runs (no condition, loop or subroutine between them), and
+  the reference's target holds such a statement with the same qualifier text
   (:func:`rtlopt.harness._qualified._signature`) and the same elaborated facts: the case
   kind, the expression's type, each label's value (a label or condition that is no constant:
-  its type and the names and types it reads), the final ``else``.
+  its type and the names and types it reads), the final ``else``, the block and its event
+  control. Where such a claim fails, the inputs are the ones the reference's own claim says
+  never come, and the reference leaves its values open there too. A claim on internal nets
+  (a one-hot decode, a partial case over a state register) is the design's own: the
+  candidate may drive those nets otherwise, so it is not taken from the reference.
+- the reference's own text (:func:`rtlopt.harness.same_as_reference`) is the same design.
 
 Both sides are read under each parameterization of the target the repository elaborates (the
 defaults, then each parent's values: the ones the equivalence proof covers). A statement in a
@@ -37,6 +44,7 @@ from typing import Any
 from rtlopt.frontend.model import Design
 from rtlopt.harness._qualified import _signature
 from rtlopt.harness._reference import reference_modules, target_context_text
+from rtlopt.harness._screen import same_as_reference
 from rtlopt.verilog import blank_comments, blank_spans, line_of
 
 __all__ = ["Claim", "claim_problems", "design_claims", "settings", "text_claims"]
@@ -48,11 +56,11 @@ _PROBE = "rtlopt_claims_candidate.sv"
 _ENUMERATED_BITS = 12
 _WHY = (
     "a unique/unique0/priority qualifier is kept only where its claim is established: "
-    "its labels are constants that never overlap and cover every value of the expression "
-    "(or a default item), or the reference qualifies the same statement with the same "
-    "expression type and label values; synthesis of the written text may give any value "
-    "where no item matches or items overlap, and every tool here reads the plain "
-    "statement; drop the qualifier"
+    "constant labels that never overlap and cover every value of the expression (or a "
+    "default item), or a claim on the module's inputs alone that the reference makes alike "
+    "(same expression type and label values, in a statement its block always runs); "
+    "synthesis of the written text may give any value where no item matches or items "
+    "overlap, and every tool here reads the plain statement; drop the qualifier"
 )
 
 
@@ -65,12 +73,16 @@ class Claim:
         offset: Its start in that buffer.
         key: Its qualifier text and elaborated facts (compared with the reference's).
         holds: Its claim is true for every value of its expression.
+        moves: Its claim is a function of the top's inputs alone (parameters and enum
+            members aside) and it runs whenever its procedural block runs: the same claim
+            says the same of both designs (see :func:`claim_problems`).
     """
 
     buffer: str
     offset: int
     key: tuple[str, str]
     holds: bool
+    moves: bool = False
 
 
 def _shape(e: Any, root: Any) -> str:
@@ -174,19 +186,22 @@ def _case_holds(stmt: Any, root: Any) -> bool:
     return extent is not None and _covers(pats, *extent)
 
 
-def _facts(stmt: Any, root: Any) -> tuple[str, bool]:
-    """The statement's elaborated facts and whether its claim holds for every value."""
+def _facts(stmt: Any, root: Any) -> tuple[str, bool, list[Any]]:
+    """The statement's elaborated facts, whether its claim holds for every value, and the
+    expressions the claim reads (the case expression and labels, or the conditions)."""
     from pyslang import ast
 
     check = str(stmt.check).rsplit(".", 1)[-1]
     if isinstance(stmt, ast.CaseStatement):
+        read = [stmt.expr, *(e for g in stmt.items for e in g.expressions)]
         parts = [check, str(stmt.condition), _shape(stmt.expr, root)]
         parts += [" , ".join(_shape(e, root) for e in g.expressions) for g in stmt.items]
         parts.append("default" if stmt.defaultCase is not None else "no default")
-        return " | ".join(parts), _case_holds(stmt, root)
-    parts = [check]
+        return " | ".join(parts), _case_holds(stmt, root), read
+    parts, read = [check], []
     node = stmt
     while True:
+        read += [c.expr for c in node.conditions]
         parts += [_shape(c.expr, root) for c in node.conditions]
         other = node.ifFalse
         if (
@@ -197,7 +212,72 @@ def _facts(stmt: Any, root: Any) -> tuple[str, bool]:
             parts.append("no else" if other is None else "else")
             break
         node = other
-    return " | ".join(parts), check == "Priority" and parts[-1] == "else"
+    return " | ".join(parts), check == "Priority" and parts[-1] == "else", read
+
+
+#: Expressions a claim read from the inputs may hold (no call: a function reads what it likes).
+_PLAIN = frozenset(
+    {
+        "IntegerLiteral",
+        "UnbasedUnsizedIntegerLiteral",
+        "NamedValue",
+        "UnaryOp",
+        "BinaryOp",
+        "ConditionalOp",
+        "Concatenation",
+        "Replication",
+        "ElementSelect",
+        "RangeSelect",
+        "MemberAccess",
+        "Conversion",
+    }
+)
+
+#: Syntax between a statement and its procedural block that runs it whenever the block runs.
+_UNCONDITIONAL = frozenset({"SequentialBlockStatement", "TimingControlStatement"})
+_BLOCKS = frozenset({"AlwaysBlock", "AlwaysCombBlock", "AlwaysFFBlock", "AlwaysLatchBlock"})
+
+
+def _guard(syn: Any) -> str | None:
+    """The procedural block that runs statement ``syn`` each time it runs (its kind and
+    event control), or None when a condition, loop or subroutine stands between them."""
+    timing = ""
+    node = syn.parent
+    for _ in range(256):
+        if node is None:
+            return None
+        kind = str(node.kind).rsplit(".", 1)[-1]
+        if kind in _BLOCKS:
+            return f"{kind} {' '.join(timing.split())}"
+        if kind not in _UNCONDITIONAL:
+            return None
+        if kind == "TimingControlStatement":
+            timing = str(node.timingControl)
+        node = node.parent
+    return None
+
+
+def _reads_inputs_only(read: list[Any], inputs: set[tuple[str, str, int]], sm: Any) -> bool:
+    """Every name ``read`` holds is an input port of the top (its internal net or variable),
+    a parameter or an enum member: the claim is a function of the inputs alone."""
+    from pyslang import ast
+
+    ok = True
+    constants = (ast.SymbolKind.Parameter, ast.SymbolKind.EnumValue)
+
+    def each(x: Any) -> bool:
+        nonlocal ok
+        if x.kind == ast.ExpressionKind.NamedValue:
+            sym = x.symbol
+            if sym.kind not in constants and _where(sm, sym) not in inputs:
+                ok = False
+        elif str(x.kind).rsplit(".", 1)[-1] not in _PLAIN:
+            ok = False  # a call, a hierarchical or member reference: no plain function
+        return True
+
+    for e in read:
+        e.visit(each)
+    return ok
 
 
 def _claims(comp: Any) -> tuple[list[Claim], list[tuple[str, int, int]]]:
@@ -222,15 +302,30 @@ def _claims(comp: Any) -> tuple[list[Claim], list[tuple[str, int, int]]]:
         return True
 
     root.visit(each)
+    inputs = {
+        _where(sm, p.internalSymbol)
+        for top in root.topInstances
+        for p in top.body.portList
+        if str(p.direction).endswith(".In") and p.internalSymbol is not None
+    }
     out: list[Claim] = []
     for stmt in found:
         start = stmt.syntax.sourceRange.start
         name, at = str(sm.getFullPath(start.buffer)), int(start.offset)
         if any(name == f and a <= at < b for f, a, b in dead):
             continue
-        facts, holds = _facts(stmt, root)
-        out.append(Claim(name, at, (_signature(stmt.syntax), facts), holds))
+        facts, holds, read = _facts(stmt, root)
+        guard = _guard(stmt.syntax)
+        moves = guard is not None and _reads_inputs_only(read, inputs, sm)
+        key = (_signature(stmt.syntax), f"{facts} | {guard}")
+        out.append(Claim(name, at, key, holds, moves))
     return out, dead
+
+
+def _where(sm: Any, sym: Any) -> tuple[str, str, int]:
+    """A symbol's name and declaration place (file, offset)."""
+    loc = sym.location
+    return str(sym.name), str(sm.getFullPath(loc.buffer)), int(loc.offset)
 
 
 def _library(design: Design) -> list[Path]:
@@ -386,7 +481,7 @@ def design_claims(design: Design, overrides: tuple[str, ...] = ()) -> Counter[tu
         return Counter(
             c.key
             for c in _claims(_compile(design, None, overrides))[0]
-            if any(c.buffer == f and a <= c.offset < b for f, a, b in spans)
+            if c.moves and any(c.buffer == f and a <= c.offset < b for f, a, b in spans)
         )
 
     got: Counter[tuple[str, str]] = _cached(design, ("reference", *overrides), read)
@@ -398,8 +493,8 @@ def claim_problems(code: str, design: Design) -> list[tuple[int, str]]:
     not established under one of the target's parameterizations (see the module
     docstring); one problem on line 1 when the candidate or the reference cannot be
     elaborated."""
-    if not any(w in code for w in ("unique", "priority")):
-        return []
+    if not any(w in code for w in ("unique", "priority")) or same_as_reference(code, design):
+        return []  # the reference's own text: the same design claims the same
     out: list[tuple[int, str]] = []
     try:
         for overrides in settings(design):
@@ -410,7 +505,7 @@ def claim_problems(code: str, design: Design) -> list[tuple[int, str]]:
             for c in sorted(mine, key=lambda c: c.offset):
                 if c.holds:
                     continue
-                if theirs[c.key] > 0:
+                if c.moves and theirs[c.key] > 0:
                     theirs[c.key] -= 1
                     continue
                 out.append((line_of(code, c.offset), _WHY))
