@@ -49,6 +49,8 @@ from rtlopt.verilog import blank_comments, blank_spans, line_of
 
 __all__ = ["Claim", "claim_problems", "design_claims", "settings", "text_claims"]
 
+#: A qualifier word (a text without one claims nothing).
+_QUALIFIER = re.compile(r"\b(?:unique0?|priority)\b")
 #: The buffer name of the candidate's text in its elaboration.
 _PROBE = "rtlopt_claims_candidate.sv"
 #: Widest case expression whose values are enumerated for coverage (wider: counted when no
@@ -493,7 +495,7 @@ def claim_problems(code: str, design: Design) -> list[tuple[int, str]]:
     not established under one of the target's parameterizations (see the module
     docstring); one problem on line 1 when the candidate or the reference cannot be
     elaborated."""
-    if not any(w in code for w in ("unique", "priority")) or same_as_reference(code, design):
+    if not _QUALIFIER.search(blank_comments(code)) or same_as_reference(code, design):
         return []  # the reference's own text: the same design claims the same
     out: list[tuple[int, str]] = []
     try:
