@@ -12,17 +12,10 @@ that freedom, so a candidate may keep a qualifier only where its claim is establ
   ``casex`` wildcards read as the case kind reads them), and a ``default`` item or labels
   that cover every value of the expression; a ``priority if`` with a final ``else``. Such a
   qualifier never leaves a value open, whatever the reference holds.
-- **the reference's claim**: otherwise the claim must say the same of both designs: it reads
-  only the target's input ports, parameters and enum members (no call), its statement runs
-  whenever its procedural block runs (no condition, loop or subroutine between them), and
-  the reference's target holds such a statement with the same qualifier text
-  (:func:`rtlopt.harness._qualified._signature`) and the same elaborated facts: the case
-  kind, the expression's type, each label's value (a label or condition that is no constant:
-  its type and the names and types it reads), the final ``else``, the block and its event
-  control. Where such a claim fails, the inputs are the ones the reference's own claim says
-  never come, and the reference leaves its values open there too. A claim on internal nets
-  (a one-hot decode, a partial case over a state register) is the design's own: the
-  candidate may drive those nets otherwise, so it is not taken from the reference.
+- **anything else is unchecked**: a claim that leaves some value open is not taken from the
+  reference, even the same claim on the same inputs: its statement may run (and its output
+  be seen) where the reference's did not, and synthesis may then give any value there. A
+  candidate drops such a qualifier (the plain statement is what every tool here proved).
 - the reference's own text (:func:`rtlopt.harness.same_as_reference`) is the same design.
 
 Both sides are read under each parameterization of the target the repository elaborates (the
@@ -35,19 +28,17 @@ qualifiers unchecked (fail closed).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rtlopt.frontend.model import Design
-from rtlopt.harness._qualified import _signature
-from rtlopt.harness._reference import reference_modules, target_context_text
+from rtlopt.harness._reference import target_context_text
 from rtlopt.harness._screen import same_as_reference
 from rtlopt.verilog import blank_comments, blank_spans, line_of
 
-__all__ = ["Claim", "claim_problems", "design_claims", "settings", "text_claims"]
+__all__ = ["Claim", "claim_problems", "settings", "text_claims"]
 
 #: A qualifier word (a text without one claims nothing).
 _QUALIFIER = re.compile(r"\b(?:unique0?|priority)\b")
@@ -59,8 +50,7 @@ _ENUMERATED_BITS = 12
 _WHY = (
     "a unique/unique0/priority qualifier is kept only where its claim is established: "
     "constant labels that never overlap and cover every value of the expression (or a "
-    "default item), or a claim on the module's inputs alone that the reference makes alike "
-    "(same expression type and label values, in a statement its block always runs); "
+    "default item) or a priority if with a final else; "
     "synthesis of the written text may give any value where no item matches or items "
     "overlap, and every tool here reads the plain statement; drop the qualifier"
 )
@@ -73,37 +63,12 @@ class Claim:
     Attributes:
         buffer: The file (buffer name) of its text.
         offset: Its start in that buffer.
-        key: Its qualifier text and elaborated facts (compared with the reference's).
         holds: Its claim is true for every value of its expression.
-        moves: Its claim is a function of the top's inputs alone (parameters and enum
-            members aside) and it runs whenever its procedural block runs: the same claim
-            says the same of both designs (see :func:`claim_problems`).
     """
 
     buffer: str
     offset: int
-    key: tuple[str, str]
     holds: bool
-    moves: bool = False
-
-
-def _shape(e: Any, root: Any) -> str:
-    """An expression as the claim reads it: its type and constant value, or, when it is no
-    constant, its type and the names (with their types) it reads."""
-    from pyslang import ast
-
-    v = e.eval(ast.EvalContext(root))
-    if v:
-        return f"{e.type} {v}"
-    names: list[str] = []
-
-    def each(x: Any) -> bool:
-        if x.kind == ast.ExpressionKind.NamedValue:
-            names.append(f"{x.symbol.name}:{x.type}")
-        return True
-
-    e.visit(each)
-    return f"{e.type} ({' '.join(names)}) {' '.join(str(e.syntax or '').split())}"
 
 
 def _pattern(e: Any, root: Any, kind: str) -> tuple[int, int] | None:
@@ -188,98 +153,23 @@ def _case_holds(stmt: Any, root: Any) -> bool:
     return extent is not None and _covers(pats, *extent)
 
 
-def _facts(stmt: Any, root: Any) -> tuple[str, bool, list[Any]]:
-    """The statement's elaborated facts, whether its claim holds for every value, and the
-    expressions the claim reads (the case expression and labels, or the conditions)."""
+def _holds(stmt: Any, root: Any) -> bool:
+    """Whether the statement's claim holds for every value of what it reads: a case (see
+    :func:`_case_holds`), or a ``priority if`` whose chain ends in an ``else``."""
     from pyslang import ast
 
-    check = str(stmt.check).rsplit(".", 1)[-1]
     if isinstance(stmt, ast.CaseStatement):
-        read = [stmt.expr, *(e for g in stmt.items for e in g.expressions)]
-        parts = [check, str(stmt.condition), _shape(stmt.expr, root)]
-        parts += [" , ".join(_shape(e, root) for e in g.expressions) for g in stmt.items]
-        parts.append("default" if stmt.defaultCase is not None else "no default")
-        return " | ".join(parts), _case_holds(stmt, root), read
-    parts, read = [check], []
+        return _case_holds(stmt, root)
     node = stmt
     while True:
-        read += [c.expr for c in node.conditions]
-        parts += [_shape(c.expr, root) for c in node.conditions]
         other = node.ifFalse
-        if (
-            other is None
-            or not isinstance(other, ast.ConditionalStatement)
-            or str(other.check).endswith(("Unique", "Unique0", "Priority"))
+        if other is None:
+            return False
+        if not isinstance(other, ast.ConditionalStatement) or str(other.check).endswith(
+            ("Unique", "Unique0", "Priority")
         ):
-            parts.append("no else" if other is None else "else")
-            break
+            return str(stmt.check).rsplit(".", 1)[-1] == "Priority"
         node = other
-    return " | ".join(parts), check == "Priority" and parts[-1] == "else", read
-
-
-#: Expressions a claim read from the inputs may hold (no call: a function reads what it likes).
-_PLAIN = frozenset(
-    {
-        "IntegerLiteral",
-        "UnbasedUnsizedIntegerLiteral",
-        "NamedValue",
-        "UnaryOp",
-        "BinaryOp",
-        "ConditionalOp",
-        "Concatenation",
-        "Replication",
-        "ElementSelect",
-        "RangeSelect",
-        "MemberAccess",
-        "Conversion",
-    }
-)
-
-#: Syntax between a statement and its procedural block that runs it whenever the block runs.
-_UNCONDITIONAL = frozenset({"SequentialBlockStatement", "TimingControlStatement"})
-_BLOCKS = frozenset({"AlwaysBlock", "AlwaysCombBlock", "AlwaysFFBlock", "AlwaysLatchBlock"})
-
-
-def _guard(syn: Any) -> str | None:
-    """The procedural block that runs statement ``syn`` each time it runs (its kind and
-    event control), or None when a condition, loop or subroutine stands between them."""
-    timing = ""
-    node = syn.parent
-    for _ in range(256):
-        if node is None:
-            return None
-        kind = str(node.kind).rsplit(".", 1)[-1]
-        if kind in _BLOCKS:
-            return f"{kind} {' '.join(timing.split())}"
-        if kind not in _UNCONDITIONAL:
-            return None
-        if kind == "TimingControlStatement":
-            timing = str(node.timingControl)
-        node = node.parent
-    return None
-
-
-def _reads_inputs_only(read: list[Any], inputs: set[tuple[str, str, int]], sm: Any) -> bool:
-    """Every name ``read`` holds is an input port of the top (its internal net or variable),
-    a parameter or an enum member: the claim is a function of the inputs alone."""
-    from pyslang import ast
-
-    ok = True
-    constants = (ast.SymbolKind.Parameter, ast.SymbolKind.EnumValue)
-
-    def each(x: Any) -> bool:
-        nonlocal ok
-        if x.kind == ast.ExpressionKind.NamedValue:
-            sym = x.symbol
-            if sym.kind not in constants and _where(sm, sym) not in inputs:
-                ok = False
-        elif str(x.kind).rsplit(".", 1)[-1] not in _PLAIN:
-            ok = False  # a call, a hierarchical or member reference: no plain function
-        return True
-
-    for e in read:
-        e.visit(each)
-    return ok
 
 
 def _claims(comp: Any) -> tuple[list[Claim], list[tuple[str, int, int]]]:
@@ -304,30 +194,14 @@ def _claims(comp: Any) -> tuple[list[Claim], list[tuple[str, int, int]]]:
         return True
 
     root.visit(each)
-    inputs = {
-        _where(sm, p.internalSymbol)
-        for top in root.topInstances
-        for p in top.body.portList
-        if str(p.direction).endswith(".In") and p.internalSymbol is not None
-    }
     out: list[Claim] = []
     for stmt in found:
         start = stmt.syntax.sourceRange.start
         name, at = str(sm.getFullPath(start.buffer)), int(start.offset)
         if any(name == f and a <= at < b for f, a, b in dead):
             continue
-        facts, holds, read = _facts(stmt, root)
-        guard = _guard(stmt.syntax)
-        moves = guard is not None and _reads_inputs_only(read, inputs, sm)
-        key = (_signature(stmt.syntax), f"{facts} | {guard}")
-        out.append(Claim(name, at, key, holds, moves))
+        out.append(Claim(name, at, _holds(stmt, root)))
     return out, dead
-
-
-def _where(sm: Any, sym: Any) -> tuple[str, str, int]:
-    """A symbol's name and declaration place (file, offset)."""
-    loc = sym.location
-    return str(sym.name), str(sm.getFullPath(loc.buffer)), int(loc.offset)
 
 
 def _library(design: Design) -> list[Path]:
@@ -400,7 +274,7 @@ def text_claims(code: str, design: Design, overrides: tuple[str, ...] = ()) -> l
     seen = {c.offset for c in mine}
     for at in _written(code):  # written, not in a block the defaults leave out, not read
         if at not in seen and not any(a <= at < b for a, b in dead_here):
-            mine.append(Claim(_PROBE, at, ("", "not elaborated"), False))
+            mine.append(Claim(_PROBE, at, False))  # not elaborated: no claim established
     return mine
 
 
@@ -422,7 +296,7 @@ def _written(code: str) -> list[int]:
 
 
 #: Per design (kept while it is the same object): the parameter overrides of each
-#: parameterization the repository elaborates, then the reference's keys per overrides.
+#: parameterization the repository elaborates.
 _CACHE: dict[int, tuple[Design, dict[tuple[str, ...], Any]]] = {}
 
 
@@ -469,27 +343,6 @@ def settings(design: Design) -> list[tuple[str, ...]]:
     return got
 
 
-def design_claims(design: Design, overrides: tuple[str, ...] = ()) -> Counter[tuple[str, str]]:
-    """The keys of the reference's qualified statements (the target and its submodules
-    elaborated as the repository is, the target with ``overrides``), counted; computed once
-    per design and overrides.
-
-    Raises:
-        RuntimeError: slang cannot read or elaborate the repository.
-    """
-
-    def read() -> Counter[tuple[str, str]]:
-        spans = [(str(m.file.resolve()), m.start, m.end) for m in reference_modules(design)]
-        return Counter(
-            c.key
-            for c in _claims(_compile(design, None, overrides))[0]
-            if c.moves and any(c.buffer == f and a <= c.offset < b for f, a, b in spans)
-        )
-
-    got: Counter[tuple[str, str]] = _cached(design, ("reference", *overrides), read)
-    return Counter(got)
-
-
 def claim_problems(code: str, design: Design) -> list[tuple[int, str]]:
     """``(line, why)`` of each qualified statement of the candidate's ``code`` whose claim is
     not established under one of the target's parameterizations (see the module
@@ -500,17 +353,9 @@ def claim_problems(code: str, design: Design) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     try:
         for overrides in settings(design):
-            mine = text_claims(code, design, overrides)
-            if all(c.holds for c in mine):
-                continue
-            theirs = design_claims(design, overrides)
-            for c in sorted(mine, key=lambda c: c.offset):
-                if c.holds:
-                    continue
-                if c.moves and theirs[c.key] > 0:
-                    theirs[c.key] -= 1
-                    continue
-                out.append((line_of(code, c.offset), _WHY))
+            for c in text_claims(code, design, overrides):
+                if not c.holds:
+                    out.append((line_of(code, c.offset), _WHY))
     except RuntimeError as exc:
         return [(1, f"the case qualifiers' claims cannot be read ({exc}); drop the qualifiers")]
     return sorted(set(out))
