@@ -182,26 +182,38 @@ def _claims(comp: Any) -> tuple[list[Claim], list[tuple[str, int, int]]]:
     found: list[Any] = []
     dead: list[tuple[str, int, int]] = []
 
-    def each(node: Any) -> bool:
+    def each(node: Any) -> Any:
         if isinstance(node, ast.GenerateBlockSymbol) and node.isUninstantiated:
             syn = node.syntax
             if syn is not None:
                 r = syn.sourceRange
                 dead.append((str(sm.getFullPath(r.start.buffer)), r.start.offset, r.end.offset))
-        elif isinstance(node, ast.CaseStatement | ast.ConditionalStatement):
+            # not built here; another instance (a loop's other iteration) of the same text
+            # may be, and its statements are judged there
+            return ast.VisitAction.Skip
+        if isinstance(node, ast.CaseStatement | ast.ConditionalStatement):
             if not str(node.check).endswith("None_") and node.syntax is not None:
                 found.append(node)
-        return True
+        return ast.VisitAction.Advance
 
     root.visit(each)
     out: list[Claim] = []
     for stmt in found:
-        start = stmt.syntax.sourceRange.start
-        name, at = str(sm.getFullPath(start.buffer)), int(start.offset)
-        if any(name == f and a <= at < b for f, a, b in dead):
-            continue
+        name, at = _site(sm, stmt.syntax.sourceRange.start)
         out.append(Claim(name, at, _holds(stmt, root)))
     return out, dead
+
+
+def _site(sm: Any, loc: Any) -> tuple[str, int]:
+    """Where the text at ``loc`` is written in a file the unit names: a macro's expansion at
+    the place the macro is used, a header's text at the place it is included."""
+    for _ in range(256):
+        loc = sm.getFullyExpandedLoc(loc)
+        up = sm.getIncludedFrom(loc.buffer)
+        if not up.buffer.id:  # a buffer no include directive read
+            break
+        loc = up
+    return str(sm.getFullPath(loc.buffer)), int(loc.offset)
 
 
 def _library(design: Design) -> list[Path]:
@@ -290,7 +302,8 @@ def _written(code: str) -> list[int]:
         node = stack.pop()
         if _kind(node) in ("CaseStatement", "ConditionalStatement"):
             if str(node.uniqueOrPriority.valueText):
-                out.append(int(node.sourceRange.start.offset) - shift)
+                # a qualifier through a macro: where the macro is used
+                out.append(_site(tree.sourceManager, node.sourceRange.start)[1] - shift)
         stack.extend(_children(node))
     return out
 
@@ -348,8 +361,11 @@ def claim_problems(code: str, design: Design) -> list[tuple[int, str]]:
     not established under one of the target's parameterizations (see the module
     docstring); one problem on line 1 when the candidate or the reference cannot be
     elaborated."""
-    if not _QUALIFIER.search(blank_comments(code)) or same_as_reference(code, design):
-        return []  # the reference's own text: the same design claims the same
+    blank = blank_comments(code)
+    if not (_QUALIFIER.search(blank) or "`" in blank) or same_as_reference(code, design):
+        # no qualifier word, macro or include (through which one may come), or the
+        # reference's own text: the same design claims the same
+        return []
     out: list[tuple[int, str]] = []
     try:
         for overrides in settings(design):

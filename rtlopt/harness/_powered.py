@@ -18,6 +18,7 @@ one a tool reads first is not known here).
 
 from __future__ import annotations
 
+import re
 import tempfile
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
@@ -84,20 +85,72 @@ def text_power_up(text: str, design: Design) -> PowerUp:
 
 def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
     """The values of ``files`` (then ``text``, as if in the target's folder) read as one
-    unit, without and with ``SYNTHESIS``; a value of either reading counts."""
+    unit, without and with ``SYNTHESIS``; a value of either reading counts.
+
+    Raises:
+        RuntimeError: besides what :func:`_read_once` raises, a conditional branch that no
+            reading takes may state a power-up value (:func:`_dormant`): a tool defining
+            another macro (``__ICARUS__``, ``YOSYS``, a build's ``+define+``) reads it.
+    """
     out: PowerUp = {}
     base = dict(design.defines)
+    dormant: set[tuple[str, int]] | None = None
     for defines in (base, {"SYNTHESIS": "", **base}):
-        for unit, values in _read_once(design, files, text, defines).items():
-            out[unit] = {**values, **out.get(unit, {})}
+        values, off = _read_once(design, files, text, defines)
+        for unit, got in values.items():
+            out[unit] = {**got, **out.get(unit, {})}
+        dormant = off if dormant is None else dormant & off
         if "SYNTHESIS" in base:
             break  # one reading: the design's own defines set it
+    if dormant:
+        name, line = min(dormant)
+        raise RuntimeError(
+            f"{Path(name).name}:{line}: a conditional branch these readings do not take may "
+            "state a power-up value (another tool's or build's macros select it)"
+        )
+    return out
+
+
+#: Text of a branch that states a power-up value: an ``initial`` procedure, or a statement
+#: declaring a variable (a port's too) with an initializer; also in a ```define``'s body.
+_POWER_UP_TEXT = re.compile(
+    r"\binitial\b|(?:^|;|`define\s+\w+(?:\([^)]*\))?)\s*"
+    r"(?:(?:input|output|inout|ref|static|automatic|const|var)\s+)*"
+    r"(?:reg|logic|bit|byte|shortint|int|longint|integer|time|var)\b[^;=]*=(?!=)"
+)
+
+
+def _dormant(tree: Any, sm: Any) -> set[tuple[str, int]]:
+    """``(file, line)`` of each conditional branch the reading skipped whose text may state a
+    power-up value (comments aside)."""
+    from pyslang import parsing
+
+    from rtlopt.verilog import blank_comments
+
+    out: set[tuple[str, int]] = set()
+    stack: list[Any] = [tree.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, parsing.Token):
+            for tr in node.trivia:
+                if tr.kind != parsing.TriviaKind.Directive:
+                    continue
+                directive = tr.syntax()
+                skipped = getattr(directive, "disabledTokens", None)
+                if not skipped:
+                    continue
+                text = blank_comments("".join(str(t) for t in skipped), strings=False)
+                if _POWER_UP_TEXT.search(text):
+                    at = directive.sourceRange.start
+                    out.add((str(sm.getFullPath(at.buffer)), int(sm.getLineNumber(at))))
+            continue
+        stack.extend(c for c in node if c is not None)
     return out
 
 
 def _read_once(
     design: Design, files: Sequence[Path], text: str | None, defines: Mapping[str, str]
-) -> PowerUp:
+) -> tuple[PowerUp, set[tuple[str, int]]]:
     import pyslang
     from pyslang import syntax
 
@@ -123,7 +176,7 @@ def _read_once(
         name = Path(str(sm.getFullPath(at.buffer))).name or "the text"
         raise RuntimeError(f"{name}:{sm.getLineNumber(at)}: slang's preprocessor or parser: {code}")
     _headers_read_alike(tree, sm, design)
-    return power_up_values_in(tree.root)
+    return power_up_values_in(tree.root), _dormant(tree, sm)
 
 
 def _headers_read_alike(tree: Any, sm: Any, design: Design) -> None:
