@@ -73,16 +73,28 @@ REPORTING_TASKS = frozenset(
     "$error $warning $info $fatal $finish $stop $display $displayb $displayh $displayo "
     "$write $writeb $writeh $writeo $strobe $strobeb $strobeh $strobeo".split()
 )
-_WRITES = frozenset(
+#: Increments and decrements: they write their operand.
+_STEPS = frozenset(
     {
-        "AssignmentExpression",
-        "NonblockingAssignmentExpression",
         "PreincrementExpression",
         "PredecrementExpression",
         "PostincrementExpression",
         "PostdecrementExpression",
     }
 )
+
+
+@functools.cache
+def _write_kinds() -> frozenset[str]:
+    """The expression kinds that write: every assignment kind pyslang knows (``=``, ``<=``,
+    ``+=``, ``&=``, ``<<<=``, ...), taken from its ``SyntaxKind`` names so that none is
+    missed, and :data:`_STEPS`."""
+    from pyslang import syntax
+
+    names = syntax.SyntaxKind.__members__
+    return _STEPS | frozenset(n for n in names if n.endswith("AssignmentExpression"))
+
+
 _WHY_TIMING = (
     "a timing control inside a process is not allowed: only an always block's leading event "
     "control is hardware; the SystemVerilog view drops this one, every simulator waits here"
@@ -139,9 +151,10 @@ def _writes(node: Any, functions: frozenset[str] = frozenset()) -> bool:
     too) or of a system function other than the pure ones (``$sscanf`` writes its
     arguments). One rule for every expression of an assertion: its condition, its actions
     and their arguments, nested calls."""
+    writes = _write_kinds()
     for n in _walk(node):
         k = _kind(n)
-        if k in _WRITES:
+        if k in writes:
             return True
         if k == "IdentifierName" and str(n.identifier.valueText) in functions:
             return True
@@ -236,20 +249,42 @@ def assertion_spans(code: str) -> list[tuple[int, int]]:
 _DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}
 
 
-def reference_dropped(design: object, texts: Callable[[], list[str]]) -> list[tuple[int, str]]:
-    """The first statement of the reference module ``texts`` (comments blanked) that the
-    view drops (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line
-    1: the view reads another reference than a simulator does. Computed once per
+def reference_dropped(
+    design: object,
+    texts: Callable[[], list[str]],
+    read: Callable[[], list[str]] | None = None,
+) -> list[tuple[int, str]]:
+    """The first statement of the reference module ``texts`` (comments blanked), then of
+    ``read`` (the text the tools read for the reference: every unit, headers and macros
+    expanded, :func:`rtlopt.harness._powered.unit_texts`) that the view drops
+    (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line 1: the view
+    reads another reference than a simulator does. A ``read`` that raises
+    :class:`RuntimeError` (the text cannot be read so) is unchecked too. Computed once per
     ``design``."""
 
     def first() -> list[tuple[int, str]]:
-        for code in texts():
-            try:
-                found = dropped_problems(code)[:1]
-            except (RuntimeError, RecursionError):
-                found = [(1, 0, "it nests deeper than the screen's parser allows")]
-            if found:
-                return [(1, f"unchecked: the reference module, line {found[0][0]}: {found[0][2]}")]
+        found = _first(texts())
+        if found:
+            return [(1, f"unchecked: the reference module, line {found[0]}: {found[1]}")]
+        try:
+            found = _first(read() if read is not None else [])
+        except RuntimeError as exc:
+            return [(1, f"unchecked: the reference cannot be read as the tools read it ({exc})")]
+        if found:
+            where = "the reference as the tools read it (headers and macros expanded)"
+            return [(1, f"unchecked: {where}, line {found[0]}: {found[1]}")]
         return []
 
     return once_per_design(_DESIGNS, design, first)
+
+
+def _first(codes: list[str]) -> tuple[int, str] | None:
+    """The line and message of the first problem of :func:`dropped_problems` in ``codes``."""
+    for code in codes:
+        try:
+            found = dropped_problems(code)[:1]
+        except (RuntimeError, RecursionError):
+            return (1, "it nests deeper than the screen's parser allows")
+        if found:
+            return (found[0][0], found[0][2])
+    return None

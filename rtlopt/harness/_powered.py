@@ -14,20 +14,25 @@ diagnostic of slang's preprocessor or parser (an undefined macro, a header not f
 fragment that does not parse; only the warnings of :data:`_READ_PAST` are read past) and
 any header name that names files of other bytes in another folder a tool may search (which
 one a tool reads first is not known here).
+
+The same readings give the rules that judge text (:mod:`rtlopt.harness._dropped`, the
+screen's word and structure rules) the text the tools read: :func:`unit_texts` prints each
+unit of the reference's compilation unit, :func:`text_read` a candidate's text, headers and
+macros expanded, directives dropped.
 """
 
 from __future__ import annotations
 
 import tempfile
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rtlopt.frontend.model import Design
 from rtlopt.harness._semantics import PowerUp, power_up_values_in
 
-__all__ = ["unit_power_up", "text_power_up"]
+__all__ = ["text_power_up", "text_read", "unit_power_up", "unit_texts"]
 
 #: slang's warnings read past: layout alone (the text reads the same), and a macro defined
 #: again (every tool, as slang, takes the last definition; a candidate's file repeats the
@@ -39,6 +44,7 @@ _READ_PAST = frozenset(
 #: :func:`unit_power_up` per design object (at most 8; a design's files do not change while
 #: it is evaluated).
 _UNITS: dict[int, tuple[weakref.ref[Design], PowerUp | str]] = {}
+_T = TypeVar("_T")
 
 
 def unit_power_up(design: Design) -> PowerUp:
@@ -48,19 +54,116 @@ def unit_power_up(design: Design) -> PowerUp:
     Raises:
         RuntimeError: the unit cannot be read so (see the module's docstring).
     """
+    return _once(_UNITS, design, lambda: _read(design, _unit_files(design), None))
+
+
+#: :func:`unit_texts` per design object (at most 8).
+_TEXTS: dict[int, tuple[weakref.ref[Design], list[str] | str]] = {}
+
+
+def unit_texts(design: Design) -> list[str]:
+    """The text the tools read for ``design`` (its compilation unit as :func:`unit_power_up`
+    reads it), one text per unit and ``SYNTHESIS`` state, headers and macros expanded,
+    directives and comments dropped: every unit that is no module (interfaces, packages,
+    programs, checkers, classes, ``$unit`` items) and the modules of the hierarchy (the
+    target and its submodules; every module where the unit holds a ``bind``).
+
+    Raises:
+        RuntimeError: the unit cannot be read so (see the module's docstring).
+    """
+    hierarchy = {_name(n) for n in (design.target.name, *design.submodules)}
+
+    def read() -> list[str]:
+        out: list[str] = []
+        for defines in _states(design):
+            tree, _ = _tree(design, _unit_files(design), None, defines)
+            out += [_printed(u) for u in _units(tree.root, hierarchy)]
+        return out
+
+    return _once(_TEXTS, design, read)
+
+
+#: Marks where a candidate's own text begins in its printed reading (:func:`text_read`).
+_MARK = "/*rtlopt-candidate-text-begins*/"
+
+
+def text_read(text: str, design: Design) -> list[str]:
+    """``text`` (a candidate) as :func:`text_power_up` reads it, printed with its headers and
+    macros expanded (directives dropped, comments kept, the target's context left out), once
+    per ``SYNTHESIS`` state.
+
+    Raises:
+        RuntimeError: the text cannot be read so (see the module's docstring).
+    """
+    from rtlopt.harness._reference import target_context_text
+
+    out: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="rtlopt-read-") as tmp:
+        context = Path(tmp) / "target_context.vh"
+        context.write_text(target_context_text(design))
+        for defines in _states(design):
+            tree, _ = _tree(design, [*design.prelude, context], _MARK + text, defines)
+            printed = _printed(tree.root, comments=True)
+            at = printed.find(_MARK)  # the first: the context is the repository's
+            if at < 0:
+                raise RuntimeError("the candidate's text is not found in its reading")
+            out.append(printed[at + len(_MARK) :])
+    return out
+
+
+def _name(name: str) -> str:
+    return name.strip().lstrip("\\")
+
+
+def _units(root: Any, hierarchy: set[str]) -> list[Any]:
+    """The members of a compilation unit the tools elaborate for a design whose modules are
+    ``hierarchy``: all but the modules outside it (every module where one binds)."""
+    from rtlopt.harness._semantics import _kind, _walk
+
+    binds = any(_kind(n) == "BindDirective" for n in _walk(root))
+    return [
+        m
+        for m in root.members
+        if binds
+        or _kind(m) != "ModuleDeclaration"
+        or _name(str(m.header.name.valueText)) in hierarchy
+    ]
+
+
+def _printed(node: Any, comments: bool = False) -> str:
+    from pyslang import syntax
+
+    printer = syntax.SyntaxPrinter()
+    printer.setExpandMacros(True)
+    printer.setExpandIncludes(True)
+    printer.setIncludeDirectives(False)
+    printer.setIncludeComments(comments)
+    printer.print(node)
+    return str(printer.str())
+
+
+def _unit_files(design: Design) -> list[Path]:
     from rtlopt.frontend._packages import package_files
 
-    hit = _UNITS.get(id(design))
+    pre = list(design.prelude)
+    files = [*pre, *(f for f in [*package_files(design), *design.closure] if f not in pre)]
+    return [*dict.fromkeys(files)]
+
+
+def _once(
+    cache: dict[int, tuple[weakref.ref[Design], _T | str]], design: Design, read: Callable[[], _T]
+) -> _T:
+    """``read()`` once per design object (a design's files do not change while it is
+    evaluated); a :class:`RuntimeError` is kept and raised again."""
+    hit = cache.get(id(design))
     if hit is None or hit[0]() is not design:
-        pre = list(design.prelude)
-        files = [*pre, *(f for f in [*package_files(design), *design.closure] if f not in pre)]
         try:
-            found: PowerUp | str = _read(design, [*dict.fromkeys(files)], None)
+            found: _T | str = read()
         except RuntimeError as exc:
             found = str(exc)
-        if len(_UNITS) > 8:
-            _UNITS.clear()
-        hit = _UNITS[id(design)] = (weakref.ref(design), found)
+        if len(cache) > 8:
+            cache.clear()
+        hit = cache[id(design)] = (weakref.ref(design), found)
     if isinstance(hit[1], str):
         raise RuntimeError(hit[1])
     return hit[1]
@@ -82,22 +185,29 @@ def text_power_up(text: str, design: Design) -> PowerUp:
         return _read(design, [*design.prelude, context], text)
 
 
+def _states(design: Design) -> list[dict[str, str]]:
+    """The defines of each reading: without and with ``SYNTHESIS`` (one, where the design's
+    own defines set it)."""
+    base = dict(design.defines)
+    return [base] if "SYNTHESIS" in base else [base, {"SYNTHESIS": "", **base}]
+
+
 def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
     """The values of ``files`` (then ``text``, as if in the target's folder) read as one
     unit, without and with ``SYNTHESIS``; a value of either reading counts."""
     out: PowerUp = {}
-    base = dict(design.defines)
-    for defines in (base, {"SYNTHESIS": "", **base}):
-        for unit, values in _read_once(design, files, text, defines).items():
+    for defines in _states(design):
+        tree, _ = _tree(design, files, text, defines)
+        for unit, values in power_up_values_in(tree.root).items():
             out[unit] = {**values, **out.get(unit, {})}
-        if "SYNTHESIS" in base:
-            break  # one reading: the design's own defines set it
     return out
 
 
-def _read_once(
+def _tree(
     design: Design, files: Sequence[Path], text: str | None, defines: Mapping[str, str]
-) -> PowerUp:
+) -> tuple[Any, Any]:
+    """The syntax tree of ``files`` (then ``text``) read as one unit, and its source
+    manager; raise on any diagnostic but those of :data:`_READ_PAST`."""
     import pyslang
     from pyslang import syntax
 
@@ -123,7 +233,7 @@ def _read_once(
         name = Path(str(sm.getFullPath(at.buffer))).name or "the text"
         raise RuntimeError(f"{name}:{sm.getLineNumber(at)}: slang's preprocessor or parser: {code}")
     _headers_read_alike(tree, sm, design)
-    return power_up_values_in(tree.root)
+    return tree, sm
 
 
 def _headers_read_alike(tree: Any, sm: Any, design: Design) -> None:
