@@ -244,13 +244,14 @@ def _headers_read_alike(tree: Any, sm: Any, design: Design) -> None:
     for inc in tree.getIncludeDirectives():
         if inc.buffer is None:
             continue
-        read = Path(str(sm.getFullPath(inc.buffer.id)))
         name = str(inc.path)
         where = Path(str(sm.getFullPath(inc.syntax.directive.location.buffer))).parent
+        # an empty buffer: slang read that header before and skips it behind its include
+        # guard; its namesakes must still be alike
+        read = [Path(str(sm.getFullPath(inc.buffer.id)))] if inc.buffer else []
         try:
-            mine = read.read_bytes()
-            others = {d / name for d in [where, *folders] if (d / name).is_file()}
-            if any(o.read_bytes() != mine for o in others):
+            others = [d / name for d in [where, *folders] if (d / name).is_file()]
+            if len({f.read_bytes() for f in [*read, *others]}) > 1:
                 raise RuntimeError(
                     f'the header "{name}" names files of other contents in folders the tools '
                     "search: which one each tool reads is not known here"

@@ -95,3 +95,30 @@ def test_a_candidate_is_judged_with_the_headers_it_includes(tmp_path: Path) -> N
     lost = cand.replace("chk.svh", "nowhere.svh")
     found = screen_candidate(lost, design, dotted_names=True)
     assert any("cannot read this text with its headers expanded" in f for f in found), found
+
+
+def test_a_guarded_header_read_twice_is_read_past(tmp_path: Path) -> None:
+    """A header the target's file includes and the candidate includes again is skipped by
+    slang behind its include guard (as by every tool): no reading fails on it, while a
+    namesake of other contents in a folder a tool searches still does."""
+    from rtlopt.harness._powered import text_power_up, text_read
+
+    (tmp_path / "g.svh").write_text("`ifndef G_SVH\n`define G_SVH\n`define W 7\n`endif\n")
+    ref = '`include "g.svh"\n' + PLAIN.replace("[7:0] y", "[`W:0] y")
+    design = _design(tmp_path, ref)
+    cand = ref.replace("a[7:0]", "a[`W:0]")
+    assert text_power_up(cand, design) == {"m": {}}
+    assert all("assign y = a[7:0];" in t for t in text_read(cand, design))
+    other = tmp_path / "inc"
+    other.mkdir()
+    (other / "g.svh").write_text("`define W 3\n")
+    design = _design(tmp_path, ref)
+    design = Design(
+        tmp_path,
+        design.target,
+        SourceSet(tmp_path, (tmp_path / "m.sv",), include_dirs=(other,)),
+        design.modules,
+        design.closure,
+    )
+    with pytest.raises(RuntimeError, match="other contents"):
+        text_read(cand, design)
