@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import tempfile
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rtlopt.frontend.model import Design
 from rtlopt.harness._semantics import PowerUp, power_up_values_in
 
-__all__ = ["text_power_up", "text_read", "unit_power_up", "unit_texts"]
+__all__ = ["module_texts", "text_power_up", "text_read", "unit_power_up", "unit_texts"]
 
 #: slang's warnings read past: layout alone (the text reads the same), and a macro defined
 #: again (every tool, as slang, takes the last definition; a candidate's file repeats the
@@ -81,6 +81,31 @@ def unit_texts(design: Design) -> list[str]:
         return out
 
     return _once(_TEXTS, design, read)
+
+
+def module_texts(design: Design, names: Collection[str]) -> list[str]:
+    """The repository's modules ``names`` as the tools read them: their files read after the
+    design's compilation unit, headers and macros expanded, once per ``SYNTHESIS`` state.
+
+    Raises:
+        RuntimeError: the files cannot be read so, or a module is found in no reading.
+    """
+    from rtlopt.harness._semantics import _kind
+
+    wanted = {_name(n) for n in names}
+    files = [*_unit_files(design), *(design.modules[n].file for n in names if n in design.modules)]
+    out: list[str] = []
+    seen: set[str] = set()
+    for defines in _states(design):
+        tree, _ = _tree(design, [*dict.fromkeys(files)], None, defines)
+        for m in tree.root.members:
+            name = _name(str(m.header.name.valueText)) if _kind(m) == "ModuleDeclaration" else ""
+            if name in wanted:
+                seen.add(name)
+                out.append(_printed(m))
+    if wanted - seen:
+        raise RuntimeError(f"module {sorted(wanted - seen)[0]} is found in no reading")
+    return out
 
 
 #: Marks where a candidate's own text begins in its printed reading (:func:`text_read`).

@@ -9,7 +9,12 @@ from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
-from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
+from rtlopt.harness._dropped import (
+    assertion_spans,
+    dropped_problems,
+    reference_dropped,
+    used_modules_dropped,
+)
 from rtlopt.harness._expanded import expanded_readings, expanded_texts, uses_macros
 from rtlopt.harness._hierarchy import macro_texts
 from rtlopt.harness._macro_args import design_macro_problems
@@ -374,6 +379,7 @@ def screen_candidate(
                 design, lambda: _judged_references(design), lambda: unit_texts(design)
             )
             problems += _included_rules(text, design, tb_top)
+            problems += used_modules_dropped(text, code, design)
             # qualifiers from macros or includes: the view's stripped copies still hold them
             problems += qualifier_problems(text, design)
             problems += reference_qualifiers(design, lambda: _reference_texts(design))

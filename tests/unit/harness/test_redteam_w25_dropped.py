@@ -122,3 +122,36 @@ def test_a_guarded_header_read_twice_is_read_past(tmp_path: Path) -> None:
     )
     with pytest.raises(RuntimeError, match="other contents"):
         text_read(cand, design)
+
+
+def test_a_repository_module_the_candidate_instantiates_is_judged_as_read(
+    tmp_path: Path,
+) -> None:
+    """A module outside the reference's hierarchy, reached by the candidate (through another
+    one too), holding a writing assertion in a header it includes."""
+    (tmp_path / "chk.svh").write_text(WRITES)
+    other = "module other import k_pkg::*; (input logic [31:0] a, output logic [7:0] y);\n"
+    other += '  always_comb begin\n    y = a[7:0];\n    `include "chk.svh"\n  end\nendmodule\n'
+    outer = "module outer(input logic [31:0] a, output logic [7:0] y);\n"
+    outer += "  other u(.a(a), .y(y));\nendmodule\n"
+    text = PKG + other + outer + HEAD + "  assign y = a[7:0];\nendmodule\n"
+    design = _design(tmp_path, text)
+    f = design.target.file
+    ports = design.target.ports
+    mods = {
+        "m": design.target,
+        "other": Module("other", f, 4, text.index("module other"), 0, ports),
+        "outer": Module("outer", f, 10, text.index("module outer"), 0, ports, instances=("other",)),
+    }
+    design = Design(tmp_path, design.target, design.sources, mods, design.closure)
+    assert screen_candidate(PLAIN, design, dotted_names=True) == []
+    for inst in ("other u(.a(a), .y(y));", "outer u(.a(a), .y(y));"):
+        cand = PKG + HEAD + f"  {inst}\nendmodule\n"
+        found = screen_candidate(cand, design, dotted_names=True)
+        assert any("a repository module the candidate instantiates" in x for x in found), found
+    lost = dict(mods, gone=Module("gone", f, 1, 0, 0, ports))
+    design = Design(tmp_path, design.target, design.sources, lost, design.closure)
+    found = screen_candidate(
+        PKG + HEAD + "  gone u(.a(a), .y(y));\nendmodule\n", design, dotted_names=True
+    )
+    assert any("cannot be judged (module gone is found in no reading)" in x for x in found), found
