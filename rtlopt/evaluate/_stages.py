@@ -23,6 +23,7 @@ from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
     from rtlopt.evaluate._preprocess import Preprocessed, UnitText
+    from rtlopt.frontend.model import Design
 
 __all__ = [
     "compile_stage",
@@ -41,7 +42,12 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     from rtlopt.harness import screen_preprocessed
 
     if s.unit is None:
-        return _view_state_left(s, c) or _view_power_up(s, c) or _view_configurations(s, c)
+        return (
+            _view_state_left(s, c)
+            or _view_power_up(s, c)
+            or _view_claims(s, c)
+            or _view_configurations(s, c)
+        )
     cfg = s.config
     c.progress.stage = Stage.SCREEN
     pp = s.unit.candidate(c.text, c.dir)
@@ -81,6 +87,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     off = off or power_up_unchecked(s, c, pp.text)
+    off = off or _qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
     if not off and cfg.harness.other_configurations == "check":
         off = _other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
     if off:
@@ -114,6 +121,23 @@ def _view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
 def _view_power_up(s: EvalSetup, c: Candidate) -> EvalResult | None:
     why = power_up_unchecked(s, c, None)  # the repository's macros expanded
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def _qualifier_claims(text: str, design: Design) -> str:
+    """``"line N: why"`` for the first qualified statement of the candidate ``text`` whose
+    claim is not established (:func:`rtlopt.harness.claim_problems`: the proof reads the
+    plain statement, synthesis of the written text may not), or ""."""
+    from rtlopt.harness import claim_problems
+
+    found = claim_problems(text, design)
+    return f"line {found[0][0]}: {found[0][1]}" if found else ""
+
+
+def _view_claims(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    why = _qualifier_claims(c.text, s.design)
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)

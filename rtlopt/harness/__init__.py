@@ -4,6 +4,7 @@ The harness never runs a tool; :mod:`rtlopt.eda.iverilog` simulates the testbenc
 :mod:`rtlopt.formal` (which builds its own scripts) proves.
 """
 
+from rtlopt.harness._claims import claim_problems
 from rtlopt.harness._macro_args import unbalanced_macros
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
 from rtlopt.harness._ports import in_reference_order
@@ -36,6 +37,7 @@ from rtlopt.harness._vocabulary import REF_SUFFIX
 from rtlopt.verilog import blank_comments, rename_modules
 
 __all__ = [
+    "claim_problems",
     "event_violations",
     "initial_values",
     "power_up_difference",
