@@ -22,12 +22,19 @@ candidate with one is screened out, a reference with one is unchecked on the vie
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
 from rtlopt.harness._semantics import _children, _kind, _span, _walk, once_per_design
 
-__all__ = ["REPORTING_TASKS", "assertion_spans", "dropped_problems", "reference_dropped"]
+__all__ = [
+    "REPORTING_TASKS",
+    "assertion_spans",
+    "dropped_problems",
+    "reference_dropped",
+    "used_modules_dropped",
+]
 
 #: Processes whose leading event control is their clock or sensitivity list.
 _PROCESSES = frozenset({"AlwaysBlock", "AlwaysFFBlock", "AlwaysLatchBlock"})
@@ -73,16 +80,28 @@ REPORTING_TASKS = frozenset(
     "$error $warning $info $fatal $finish $stop $display $displayb $displayh $displayo "
     "$write $writeb $writeh $writeo $strobe $strobeb $strobeh $strobeo".split()
 )
-_WRITES = frozenset(
+#: Increments and decrements: they write their operand.
+_STEPS = frozenset(
     {
-        "AssignmentExpression",
-        "NonblockingAssignmentExpression",
         "PreincrementExpression",
         "PredecrementExpression",
         "PostincrementExpression",
         "PostdecrementExpression",
     }
 )
+
+
+@functools.cache
+def _write_kinds() -> frozenset[str]:
+    """The expression kinds that write: every assignment kind pyslang knows (``=``, ``<=``,
+    ``+=``, ``&=``, ``<<<=``, ...), taken from its ``SyntaxKind`` names so that none is
+    missed, and :data:`_STEPS`."""
+    from pyslang import syntax
+
+    names = syntax.SyntaxKind.__members__
+    return _STEPS | frozenset(n for n in names if n.endswith("AssignmentExpression"))
+
+
 _WHY_TIMING = (
     "a timing control inside a process is not allowed: only an always block's leading event "
     "control is hardware; the SystemVerilog view drops this one, every simulator waits here"
@@ -139,9 +158,10 @@ def _writes(node: Any, functions: frozenset[str] = frozenset()) -> bool:
     too) or of a system function other than the pure ones (``$sscanf`` writes its
     arguments). One rule for every expression of an assertion: its condition, its actions
     and their arguments, nested calls."""
+    writes = _write_kinds()
     for n in _walk(node):
         k = _kind(n)
-        if k in _WRITES:
+        if k in writes:
             return True
         if k == "IdentifierName" and str(n.identifier.valueText) in functions:
             return True
@@ -236,20 +256,87 @@ def assertion_spans(code: str) -> list[tuple[int, int]]:
 _DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}
 
 
-def reference_dropped(design: object, texts: Callable[[], list[str]]) -> list[tuple[int, str]]:
-    """The first statement of the reference module ``texts`` (comments blanked) that the
-    view drops (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line
-    1: the view reads another reference than a simulator does. Computed once per
+def reference_dropped(
+    design: object,
+    texts: Callable[[], list[str]],
+    read: Callable[[], list[str]] | None = None,
+) -> list[tuple[int, str]]:
+    """The first statement of the reference module ``texts`` (comments blanked), then of
+    ``read`` (the text the tools read for the reference: every unit, headers and macros
+    expanded, :func:`rtlopt.harness._powered.unit_texts`) that the view drops
+    (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line 1: the view
+    reads another reference than a simulator does. A ``read`` that raises
+    :class:`RuntimeError` (the text cannot be read so) is unchecked too. Computed once per
     ``design``."""
 
     def first() -> list[tuple[int, str]]:
-        for code in texts():
-            try:
-                found = dropped_problems(code)[:1]
-            except (RuntimeError, RecursionError):
-                found = [(1, 0, "it nests deeper than the screen's parser allows")]
-            if found:
-                return [(1, f"unchecked: the reference module, line {found[0][0]}: {found[0][2]}")]
+        found = _first(texts())
+        if found:
+            return [(1, f"unchecked: the reference module, line {found[0]}: {found[1]}")]
+        try:
+            found = _first(read() if read is not None else [])
+        except RuntimeError as exc:
+            return [(1, f"unchecked: the reference cannot be read as the tools read it ({exc})")]
+        if found:
+            where = "the reference as the tools read it (headers and macros expanded)"
+            return [(1, f"unchecked: {where}, line {found[0]}: {found[1]}")]
         return []
 
     return once_per_design(_DESIGNS, design, first)
+
+
+def _first(codes: list[str]) -> tuple[int, str] | None:
+    """The line and message of the first problem of :func:`dropped_problems` in ``codes``."""
+    for code in codes:
+        try:
+            found = dropped_problems(code)[:1]
+        except (RuntimeError, RecursionError):
+            return (1, "it nests deeper than the screen's parser allows")
+        if found:
+            return (found[0][0], found[0][2])
+    return None
+
+
+#: A plain identifier, and an escaped one (its name after the backslash).
+_WORD_RE = re.compile(r"(?<![\w$`.\\'])([A-Za-z_][A-Za-z0-9_]*)\b")
+_ESCAPED_RE = re.compile(r"\\(\S+)")
+
+
+def used_modules_dropped(raw: str, code: str, design: Any) -> list[tuple[int, str]]:
+    """What the view drops in the repository modules the candidate (``code``: its active
+    code) instantiates outside the reference's hierarchy, transitively, read as the tools read
+    them (:func:`~rtlopt.harness._powered.module_texts`; the reference's own are judged by
+    :func:`reference_dropped`), as a problem on line 1; modules that cannot be read so are
+    one too (fail closed)."""
+    from rtlopt.harness._powered import module_texts, text_read
+    from rtlopt.verilog import blank_comments, module_spans
+
+    hierarchy = {design.target.name, *design.submodules}
+    codes = [code]
+    if "`" in code:  # an instance a macro or a header writes
+        try:
+            codes += [blank_comments(t) for t in text_read(raw, design)]
+        except RuntimeError:
+            pass  # screened out by the screen's included-text rule
+    own = {s.name for c in codes for s in module_spans(c)}
+    words = {w for c in codes for w in [*_WORD_RE.findall(c), *_ESCAPED_RE.findall(c)]}
+    todo = [w for w in words if w in design.modules]
+    used: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in hierarchy or name in own or name in used:
+            continue
+        used.add(name)
+        todo += [n for n in design.modules[name].instances if n in design.modules]
+    if not used:
+        return []
+    try:
+        for full in module_texts(design, sorted(used)):
+            found = dropped_problems(blank_comments(full))[:1]
+            if found:
+                why = "a repository module the candidate instantiates, as the tools read it"
+                return [(1, f"{why}, line {found[0][0]}: {found[0][2]}")]
+    except (RuntimeError, RecursionError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return [(1, f"the repository modules the candidate instantiates cannot be judged ({why})")]
+    return []

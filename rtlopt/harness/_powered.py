@@ -14,6 +14,11 @@ diagnostic of slang's preprocessor or parser (an undefined macro, a header not f
 fragment that does not parse; only the warnings of :data:`_READ_PAST` are read past) and
 any header name that names files of other bytes in another folder a tool may search (which
 one a tool reads first is not known here).
+
+The same readings give the rules that judge text (:mod:`rtlopt.harness._dropped`, the
+screen's word and structure rules) the text the tools read: :func:`unit_texts` prints each
+unit of the reference's compilation unit, :func:`text_read` a candidate's text, headers and
+macros expanded, directives dropped.
 """
 
 from __future__ import annotations
@@ -21,14 +26,14 @@ from __future__ import annotations
 import re
 import tempfile
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rtlopt.frontend.model import Design
 from rtlopt.harness._semantics import PowerUp, power_up_values_in
 
-__all__ = ["unit_power_up", "text_power_up"]
+__all__ = ["module_texts", "text_power_up", "text_read", "unit_power_up", "unit_texts"]
 
 #: slang's warnings read past: layout alone (the text reads the same), and a macro defined
 #: again (every tool, as slang, takes the last definition; a candidate's file repeats the
@@ -40,6 +45,7 @@ _READ_PAST = frozenset(
 #: :func:`unit_power_up` per design object (at most 8; a design's files do not change while
 #: it is evaluated).
 _UNITS: dict[int, tuple[weakref.ref[Design], PowerUp | str]] = {}
+_T = TypeVar("_T")
 
 
 def unit_power_up(design: Design) -> PowerUp:
@@ -49,19 +55,141 @@ def unit_power_up(design: Design) -> PowerUp:
     Raises:
         RuntimeError: the unit cannot be read so (see the module's docstring).
     """
+    return _once(_UNITS, design, lambda: _read(design, _unit_files(design), None))
+
+
+#: :func:`unit_texts` per design object (at most 8).
+_TEXTS: dict[int, tuple[weakref.ref[Design], list[str] | str]] = {}
+
+
+def unit_texts(design: Design) -> list[str]:
+    """The text the tools read for ``design`` (its compilation unit as :func:`unit_power_up`
+    reads it), one text per unit and ``SYNTHESIS`` state, headers and macros expanded,
+    directives and comments dropped: every unit that is no module (interfaces, packages,
+    programs, checkers, classes, ``$unit`` items) and the modules of the hierarchy (the
+    target and its submodules; every module where the unit holds a ``bind``).
+
+    Raises:
+        RuntimeError: the unit cannot be read so (see the module's docstring).
+    """
+    hierarchy = {_name(n) for n in (design.target.name, *design.submodules)}
+
+    def read() -> list[str]:
+        out: list[str] = []
+        for defines in _states(design):
+            tree, _ = _tree(design, _unit_files(design), None, defines)
+            out += [_printed(u) for u in _units(tree.root, hierarchy)]
+        return out
+
+    return _once(_TEXTS, design, read)
+
+
+def module_texts(design: Design, names: Collection[str]) -> list[str]:
+    """The repository's modules ``names`` as the tools read them: their files read after the
+    design's compilation unit, headers and macros expanded, once per ``SYNTHESIS`` state.
+
+    Raises:
+        RuntimeError: the files cannot be read so, or a module is found in no reading.
+    """
+    from rtlopt.harness._semantics import _kind
+
+    wanted = {_name(n) for n in names}
+    files = [*_unit_files(design), *(design.modules[n].file for n in names if n in design.modules)]
+    out: list[str] = []
+    seen: set[str] = set()
+    for defines in _states(design):
+        tree, _ = _tree(design, [*dict.fromkeys(files)], None, defines)
+        for m in tree.root.members:
+            name = _name(str(m.header.name.valueText)) if _kind(m) == "ModuleDeclaration" else ""
+            if name in wanted:
+                seen.add(name)
+                out.append(_printed(m))
+    if wanted - seen:
+        raise RuntimeError(f"module {sorted(wanted - seen)[0]} is found in no reading")
+    return out
+
+
+#: Marks where a candidate's own text begins in its printed reading (:func:`text_read`).
+_MARK = "/*rtlopt-candidate-text-begins*/"
+
+
+def text_read(text: str, design: Design) -> list[str]:
+    """``text`` (a candidate) as :func:`text_power_up` reads it, printed with its headers and
+    macros expanded (directives dropped, comments kept, the target's context left out), once
+    per ``SYNTHESIS`` state.
+
+    Raises:
+        RuntimeError: the text cannot be read so (see the module's docstring).
+    """
+    from rtlopt.harness._reference import target_context_text
+
+    out: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="rtlopt-read-") as tmp:
+        context = Path(tmp) / "target_context.vh"
+        context.write_text(target_context_text(design))
+        for defines in _states(design):
+            tree, _ = _tree(design, [*design.prelude, context], _MARK + text, defines)
+            printed = _printed(tree.root, comments=True)
+            at = printed.find(_MARK)  # the first: the context is the repository's
+            if at < 0:
+                raise RuntimeError("the candidate's text is not found in its reading")
+            out.append(printed[at + len(_MARK) :])
+    return out
+
+
+def _name(name: str) -> str:
+    return name.strip().lstrip("\\")
+
+
+def _units(root: Any, hierarchy: set[str]) -> list[Any]:
+    """The members of a compilation unit the tools elaborate for a design whose modules are
+    ``hierarchy``: all but the modules outside it (every module where one binds)."""
+    from rtlopt.harness._semantics import _kind, _walk
+
+    binds = any(_kind(n) == "BindDirective" for n in _walk(root))
+    return [
+        m
+        for m in root.members
+        if binds
+        or _kind(m) != "ModuleDeclaration"
+        or _name(str(m.header.name.valueText)) in hierarchy
+    ]
+
+
+def _printed(node: Any, comments: bool = False) -> str:
+    from pyslang import syntax
+
+    printer = syntax.SyntaxPrinter()
+    printer.setExpandMacros(True)
+    printer.setExpandIncludes(True)
+    printer.setIncludeDirectives(False)
+    printer.setIncludeComments(comments)
+    printer.print(node)
+    return str(printer.str())
+
+
+def _unit_files(design: Design) -> list[Path]:
     from rtlopt.frontend._packages import package_files
 
-    hit = _UNITS.get(id(design))
+    pre = list(design.prelude)
+    files = [*pre, *(f for f in [*package_files(design), *design.closure] if f not in pre)]
+    return [*dict.fromkeys(files)]
+
+
+def _once(
+    cache: dict[int, tuple[weakref.ref[Design], _T | str]], design: Design, read: Callable[[], _T]
+) -> _T:
+    """``read()`` once per design object (a design's files do not change while it is
+    evaluated); a :class:`RuntimeError` is kept and raised again."""
+    hit = cache.get(id(design))
     if hit is None or hit[0]() is not design:
-        pre = list(design.prelude)
-        files = [*pre, *(f for f in [*package_files(design), *design.closure] if f not in pre)]
         try:
-            found: PowerUp | str = _read(design, [*dict.fromkeys(files)], None)
+            found: _T | str = read()
         except RuntimeError as exc:
             found = str(exc)
-        if len(_UNITS) > 8:
-            _UNITS.clear()
-        hit = _UNITS[id(design)] = (weakref.ref(design), found)
+        if len(cache) > 8:
+            cache.clear()
+        hit = cache[id(design)] = (weakref.ref(design), found)
     if isinstance(hit[1], str):
         raise RuntimeError(hit[1])
     return hit[1]
@@ -83,25 +211,30 @@ def text_power_up(text: str, design: Design) -> PowerUp:
         return _read(design, [*design.prelude, context], text)
 
 
+def _states(design: Design) -> list[dict[str, str]]:
+    """The defines of each reading: without and with ``SYNTHESIS`` (one, where the design's
+    own defines set it)."""
+    base = dict(design.defines)
+    return [base] if "SYNTHESIS" in base else [base, {"SYNTHESIS": "", **base}]
+
+
 def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
     """The values of ``files`` (then ``text``, as if in the target's folder) read as one
     unit, without and with ``SYNTHESIS``; a value of either reading counts.
 
     Raises:
-        RuntimeError: besides what :func:`_read_once` raises, a conditional branch that no
+        RuntimeError: besides what :func:`_tree` raises, a conditional branch that no
             reading takes may state a power-up value (:func:`_dormant`): a tool defining
             another macro (``__ICARUS__``, ``YOSYS``, a build's ``+define+``) reads it.
     """
     out: PowerUp = {}
-    base = dict(design.defines)
     dormant: set[tuple[str, int]] | None = None
-    for defines in (base, {"SYNTHESIS": "", **base}):
-        values, off = _read_once(design, files, text, defines)
-        for unit, got in values.items():
-            out[unit] = {**got, **out.get(unit, {})}
+    for defines in _states(design):
+        tree, sm = _tree(design, files, text, defines)
+        for unit, values in power_up_values_in(tree.root).items():
+            out[unit] = {**values, **out.get(unit, {})}
+        off = _dormant(tree, sm)
         dormant = off if dormant is None else dormant & off
-        if "SYNTHESIS" in base:
-            break  # one reading: the design's own defines set it
     if dormant:
         name, line = min(dormant)
         raise RuntimeError(
@@ -148,9 +281,11 @@ def _dormant(tree: Any, sm: Any) -> set[tuple[str, int]]:
     return out
 
 
-def _read_once(
+def _tree(
     design: Design, files: Sequence[Path], text: str | None, defines: Mapping[str, str]
-) -> tuple[PowerUp, set[tuple[str, int]]]:
+) -> tuple[Any, Any]:
+    """The syntax tree of ``files`` (then ``text``) read as one unit, and its source
+    manager; raise on any diagnostic but those of :data:`_READ_PAST`."""
     import pyslang
     from pyslang import syntax
 
@@ -176,7 +311,7 @@ def _read_once(
         name = Path(str(sm.getFullPath(at.buffer))).name or "the text"
         raise RuntimeError(f"{name}:{sm.getLineNumber(at)}: slang's preprocessor or parser: {code}")
     _headers_read_alike(tree, sm, design)
-    return power_up_values_in(tree.root), _dormant(tree, sm)
+    return tree, sm
 
 
 def _headers_read_alike(tree: Any, sm: Any, design: Design) -> None:
@@ -187,13 +322,14 @@ def _headers_read_alike(tree: Any, sm: Any, design: Design) -> None:
     for inc in tree.getIncludeDirectives():
         if inc.buffer is None:
             continue
-        read = Path(str(sm.getFullPath(inc.buffer.id)))
         name = str(inc.path)
         where = Path(str(sm.getFullPath(inc.syntax.directive.location.buffer))).parent
+        # an empty buffer: slang read that header before and skips it behind its include
+        # guard; its namesakes must still be alike
+        read = [Path(str(sm.getFullPath(inc.buffer.id)))] if inc.buffer else []
         try:
-            mine = read.read_bytes()
-            others = {d / name for d in [where, *folders] if (d / name).is_file()}
-            if any(o.read_bytes() != mine for o in others):
+            others = [d / name for d in [where, *folders] if (d / name).is_file()]
+            if len({f.read_bytes() for f in [*read, *others]}) > 1:
                 raise RuntimeError(
                     f'the header "{name}" names files of other contents in folders the tools '
                     "search: which one each tool reads is not known here"

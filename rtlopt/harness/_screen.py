@@ -9,12 +9,18 @@ from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._characters import character_problems, continuation_problems
-from rtlopt.harness._dropped import assertion_spans, dropped_problems, reference_dropped
-from rtlopt.harness._expanded import expanded_readings, expanded_texts
+from rtlopt.harness._dropped import (
+    assertion_spans,
+    dropped_problems,
+    reference_dropped,
+    used_modules_dropped,
+)
+from rtlopt.harness._expanded import expanded_readings, expanded_texts, uses_macros
 from rtlopt.harness._hierarchy import macro_texts
 from rtlopt.harness._macro_args import design_macro_problems
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
+from rtlopt.harness._powered import text_read, unit_texts
 from rtlopt.harness._pragmas import attributes as attributes
 from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
 from rtlopt.harness._qualified import moved_qualifiers, qualifier_problems, reference_qualifiers
@@ -208,6 +214,23 @@ def _expanded_rules(text: str, full: str, design: Design, tb_top: str) -> list[t
     return found + _dropped(code)
 
 
+def _included_rules(text: str, design: Design, tb_top: str) -> list[tuple[int, str]]:
+    """On the view path the screen reads the raw text, where a header the candidate includes
+    is one line: :func:`_expanded_rules` on the text as the tools read it, its headers and
+    macros expanded in the design's context (:func:`~rtlopt.harness._powered.text_read`);
+    a text that cannot be read so is one problem (fail closed)."""
+    raw = blank_comments(text)
+    if "`include" not in raw and not uses_macros(raw):
+        return []
+    try:
+        readings = text_read(text, design)
+    except RuntimeError as exc:
+        why = str(exc).splitlines()[0] if str(exc) else "it cannot be read"
+        return [(1, f"the screen cannot read this text with its headers expanded ({why})")]
+    found = [f for full in readings for f in _expanded_rules(text, full, design, tb_top)]
+    return [(line, f"{msg} (its headers expanded)") for line, msg in found]
+
+
 _EXPANDED: dict[int, tuple[Design, list[str]]] = {}
 
 
@@ -352,7 +375,11 @@ def screen_candidate(
         problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
         problems += _dropped(code)
         if dotted_names:  # the view drops them: what the reference holds is unchecked
-            problems += reference_dropped(design, lambda: _judged_references(design))
+            problems += reference_dropped(
+                design, lambda: _judged_references(design), lambda: unit_texts(design)
+            )
+            problems += _included_rules(text, design, tb_top)
+            problems += used_modules_dropped(text, code, design)
             # qualifiers from macros or includes: the view's stripped copies still hold them
             problems += qualifier_problems(text, design)
             problems += reference_qualifiers(design, lambda: _reference_texts(design))
