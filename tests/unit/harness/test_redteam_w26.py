@@ -17,11 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.config import ProjectConfig
-from rtlopt.frontend import load_design
-from rtlopt.frontend.model import Design
 from rtlopt.harness import claim_problems
 from rtlopt.harness._powered import _POWER_UP_TEXT, unit_power_up
+from tests.unit.harness.test_qualified_claims import _design
 
 #: A partial unique case in a generate loop whose first iteration builds it (the reference
 #: guards it so that it never runs where it would claim wrongly).
@@ -36,12 +34,6 @@ LOOP = """module m(input [1:0] s, input [7:0] a, b, output reg [7:0] y);
   end
 endmodule
 """
-
-
-def _design(tmp: Path, files: dict[str, str], target: str = "m.sv") -> Design:
-    for name, text in files.items():
-        (tmp / name).write_text(text)
-    return load_design(tmp / target, "m", ProjectConfig())
 
 
 def test_a_claim_in_a_loop_iteration_that_builds_it_is_judged(tmp_path: Path) -> None:
