@@ -277,17 +277,58 @@ def text_claims(code: str, design: Design, overrides: tuple[str, ...] = ()) -> l
     Raises:
         RuntimeError: slang cannot read or elaborate it.
     """
+    return _read_candidate(code, design, overrides)[0]
+
+
+def _read_candidate(
+    code: str, design: Design, overrides: tuple[str, ...]
+) -> tuple[list[Claim], list[Claim]]:
+    """:func:`text_claims`, and the qualified statements elsewhere (repository modules the
+    candidate instantiates, packages' subroutines) whose claim is not shown to hold.
+
+    Raises:
+        RuntimeError: slang cannot read or elaborate it.
+    """
     try:
         found, dead = _claims(_compile(design, code, overrides))
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         raise RuntimeError(str(exc)) from exc
     mine = [c for c in found if Path(c.buffer).name == _PROBE]
+    elsewhere = [c for c in found if Path(c.buffer).name != _PROBE and not c.holds]
     dead_here = [(a, b) for f, a, b in dead if Path(f).name == _PROBE]
     seen = {c.offset for c in mine}
     for at in _written(code):  # written, not in a block the defaults leave out, not read
         if at not in seen and not any(a <= at < b for a, b in dead_here):
             mine.append(Claim(_PROBE, at, False))  # not elaborated: no claim established
-    return mine
+    return mine, elsewhere
+
+
+def _qualified_elsewhere(design: Design) -> bool:
+    """Whether a file of the repository other than the target's text (a module the candidate
+    may instantiate, a package whose subroutine it may call, a header, a macro) writes a
+    qualifier word; once per design."""
+    t = design.target
+
+    def read() -> bool:
+        files = [*design.prelude, *design.closure, *design.sources.files]
+        for folder in dict.fromkeys([t.file.parent, *design.include_dirs]):
+            try:
+                files += [f for f in folder.iterdir() if f.suffix in (".vh", ".svh", ".h")]
+            except OSError:
+                continue
+        for f in dict.fromkeys(Path(x) for x in files):
+            try:
+                text = f.read_text(errors="replace")
+            except OSError:
+                continue
+            if f.resolve() == t.file.resolve():
+                text = blank_spans(text, [(t.start, t.end)])
+            if _QUALIFIER.search(blank_comments(text)):
+                return True
+        return False
+
+    got: bool = _cached(design, ("qualified elsewhere",), read)
+    return got
 
 
 def _written(code: str) -> list[int]:
@@ -361,17 +402,32 @@ def claim_problems(code: str, design: Design) -> list[tuple[int, str]]:
     not established under one of the target's parameterizations (see the module
     docstring); one problem on line 1 when the candidate or the reference cannot be
     elaborated."""
+    if same_as_reference(code, design):
+        return []  # the reference's own text: the same design claims the same
     blank = blank_comments(code)
-    if not (_QUALIFIER.search(blank) or "`" in blank) or same_as_reference(code, design):
-        # no qualifier word, macro or include (through which one may come), or the
-        # reference's own text: the same design claims the same
-        return []
     out: list[tuple[int, str]] = []
     try:
+        if not (_QUALIFIER.search(blank) or "`" in blank or _qualified_elsewhere(design)):
+            return []  # no qualifier the candidate writes (by a macro or a header) or reaches
         for overrides in settings(design):
-            for c in text_claims(code, design, overrides):
-                if not c.holds:
-                    out.append((line_of(code, c.offset), _WHY))
+            mine, elsewhere = _read_candidate(code, design, overrides)
+            out += [(line_of(code, c.offset), _WHY) for c in mine if not c.holds]
+            out += [(1, _elsewhere_why(c)) for c in elsewhere]
     except RuntimeError as exc:
         return [(1, f"the case qualifiers' claims cannot be read ({exc}); drop the qualifiers")]
     return sorted(set(out))
+
+
+def _elsewhere_why(c: Claim) -> str:
+    try:
+        where = (
+            f"{Path(c.buffer).name}:{line_of(Path(c.buffer).read_text(errors='replace'), c.offset)}"
+        )
+    except OSError:
+        where = Path(c.buffer).name
+    return (
+        f"the design reaches a unique/unique0/priority statement at {where} whose claim is "
+        "not shown to hold for every value: the candidate "
+        "may drive it where the claim fails, and synthesis of the written design may then "
+        "give any value (a repository statement: the candidate cannot drop its qualifier)"
+    )

@@ -76,9 +76,13 @@ def unit_texts(design: Design) -> list[str]:
 
     def read() -> list[str]:
         out: list[str] = []
+        dormant: set[tuple[str, int]] | None = None
         for defines in _states(design):
-            tree, _ = _tree(design, _unit_files(design), None, defines)
+            tree, sm = _tree(design, _unit_files(design), None, defines)
             out += [_printed(u) for u in _units(tree.root, hierarchy)]
+            off = _dormant(tree, sm, _ASSERTION_TEXT)
+            dormant = off if dormant is None else dormant & off
+        _raise_dormant(dormant, "hold an assertion")
         return out
 
     return _once(_TEXTS, design, read)
@@ -211,11 +215,56 @@ def text_power_up(text: str, design: Design) -> PowerUp:
         return _read(design, [*design.prelude, context], text)
 
 
+#: Macros a tool defines of itself, with the others it defines beside (Yosys: ``SYNTHESIS``):
+#: the written text is read under each by some tool, so each is a reading of its own where the
+#: design's texts test it.
+_TOOL_READINGS: dict[str, tuple[str, ...]] = {
+    "__ICARUS__": (),
+    "YOSYS": ("SYNTHESIS",),
+    "VERILATOR": (),
+    "XILINX_SIMULATOR": (),
+    "MODEL_TECH": (),
+    "QUESTA": (),
+    "VCS": (),
+    "INCA": (),
+    "XCELIUM": (),
+    "RIVIERA": (),
+    "COCOTB_SIM": (),
+}
+_TESTED = re.compile(r"`(?:ifdef|ifndef|elsif)\s+(\w+)")
+#: The tool macros each design's texts test (per design object).
+_TOOLS_TESTED: dict[int, tuple[weakref.ref[Design], frozenset[str] | str]] = {}
+
+
 def _states(design: Design) -> list[dict[str, str]]:
     """The defines of each reading: without and with ``SYNTHESIS`` (one, where the design's
-    own defines set it)."""
+    own defines set it), then under each tool's own macros the design's texts test
+    (:data:`_TOOL_READINGS`)."""
     base = dict(design.defines)
-    return [base] if "SYNTHESIS" in base else [base, {"SYNTHESIS": "", **base}]
+    out = [base] if "SYNTHESIS" in base else [base, {"SYNTHESIS": "", **base}]
+    tested: frozenset[str] = _once(_TOOLS_TESTED, design, lambda: _tools_tested(design))
+    for tool in sorted(tested):
+        if tool not in base:
+            out.append({**dict.fromkeys((tool, *_TOOL_READINGS[tool]), ""), **base})
+    return out
+
+
+def _tools_tested(design: Design) -> frozenset[str]:
+    """The tool macros a conditional tests in a file the design may read (its sources, the
+    headers in its folders)."""
+    files = [*_unit_files(design), *design.sources.files]
+    for folder in _folders(design):
+        try:
+            files += [f for f in folder.iterdir() if f.suffix in (".vh", ".svh", ".h", ".inc")]
+        except OSError:
+            continue
+    found: set[str] = set()
+    for f in dict.fromkeys(files):
+        try:
+            found.update(_TESTED.findall(Path(f).read_text(errors="replace")))
+        except OSError:
+            continue
+    return frozenset(found) & _TOOL_READINGS.keys()
 
 
 def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
@@ -233,29 +282,50 @@ def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
         tree, sm = _tree(design, files, text, defines)
         for unit, values in power_up_values_in(tree.root).items():
             out[unit] = {**values, **out.get(unit, {})}
-        off = _dormant(tree, sm)
-        dormant = off if dormant is None else dormant & off
+        if text is None:  # the repository's unit (a candidate holds no conditional)
+            off = _dormant(tree, sm, _POWER_UP_TEXT)
+            dormant = off if dormant is None else dormant & off
+    _raise_dormant(dormant, "state a power-up value")
+    return out
+
+
+def _raise_dormant(dormant: set[tuple[str, int]] | None, what: str) -> None:
+    """Raise where a branch no reading took may ``what`` (another build's macros select it)."""
     if dormant:
         name, line = min(dormant)
         raise RuntimeError(
             f"{Path(name).name}:{line}: a conditional branch these readings do not take may "
-            "state a power-up value (another tool's or build's macros select it)"
+            f"{what} (another tool's or build's macros select it)"
         )
-    return out
 
 
-#: Text of a branch that states a power-up value: an ``initial`` procedure, or a statement
-#: declaring a variable (a port's too) with an initializer; also in a ```define``'s body.
+#: Text of a branch that may state a power-up value: an ``initial`` procedure, a statement
+#: declaring something with an initializer (``[attributes] type [ranges] name [ranges] =``,
+#: whatever the type's name; not an ``assign``, a parameter or a loop header), also in a
+#: ```define``'s body, or a ```define`` whose body uses another macro (what it expands to is
+#: not known here).
 _POWER_UP_TEXT = re.compile(
-    r"\binitial\b|(?:^|;|`define\s+\w+(?:\([^)]*\))?)\s*"
-    r"(?:(?:input|output|inout|ref|static|automatic|const|var)\s+)*"
-    r"(?:reg|logic|bit|byte|shortint|int|longint|integer|time|var)\b[^;=]*=(?!=)"
+    r"\binitial\b"
+    r"|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
+    r"|(?:^|[;)]|`define\s+\w+(?:\([^)]*\))?)\s*(?:\(\*.*?\*\)\s*)*"
+    r"(?!(?:assign|parameter|localparam|typedef|defparam|genvar|wire|for|if|else|return|case|"
+    r"while|assert|assume|cover|begin)\b)"
+    r"(?:[A-Za-z_]\w*\s*(?:::\s*\w+\s*)?(?:#\s*\([^;]*?\)\s*)?(?:\[[^\]]*\]\s*)*){2,}"
+    r"(?:\[[^\]]*\]\s*)*=(?!=)",
+    re.S,
 )
 
 
-def _dormant(tree: Any, sm: Any) -> set[tuple[str, int]]:
-    """``(file, line)`` of each conditional branch the reading skipped whose text may state a
-    power-up value (comments aside)."""
+#: Text of a branch that may hold an assertion (whose action the view drops), or a macro
+#: whose body uses another.
+_ASSERTION_TEXT = re.compile(
+    r"\b(?:assert|assume|cover|expect|restrict)\b|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
+)
+
+
+def _dormant(tree: Any, sm: Any, pattern: re.Pattern[str]) -> set[tuple[str, int]]:
+    """``(file, line)`` of each conditional branch the reading skipped whose text matches
+    ``pattern`` (comments aside)."""
     from pyslang import parsing
 
     from rtlopt.verilog import blank_comments
@@ -273,7 +343,7 @@ def _dormant(tree: Any, sm: Any) -> set[tuple[str, int]]:
                 if not skipped:
                     continue
                 text = blank_comments("".join(str(t) for t in skipped), strings=False)
-                if _POWER_UP_TEXT.search(text):
+                if pattern.search(text):
                     at = directive.sourceRange.start
                     out.add((str(sm.getFullPath(at.buffer)), int(sm.getLineNumber(at))))
             continue

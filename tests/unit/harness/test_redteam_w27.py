@@ -1,0 +1,86 @@
+"""Red team w27: what another build or a reached repository statement holds (real slang, no
+tool run).
+
+- F1: a power-up value in a branch no reading takes, in a form the first pattern missed (a
+  macro assembled from another, an attribute before the declaration): tool macros are now
+  readings of their own, and the pattern of what a skipped branch may state is wider
+  (``test_redteam_w26.py::test_what_a_skipped_branch_may_state``).
+- F2: a ``unique case`` in a repository module the candidate newly instantiates, or in a
+  package function it calls, was never judged: a reached statement whose claim is not shown
+  to hold leaves the candidate unchecked.
+- F3: an assertion whose action writes, under a macro no reading defines: the reference's
+  reading fails closed (a tool's own macro is read).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.harness import claim_problems
+from rtlopt.harness._powered import unit_texts
+from tests.unit.harness.test_qualified_claims import _design
+
+SEL = """module sel(input [1:0] s, input [7:0] a, b, output reg [7:0] y);
+  always @* begin
+    y = 8'h33;
+    unique case (s) 2'd0: y = a; 2'd1: y = b; endcase
+  end
+endmodule
+"""
+REF = """module m(input [1:0] s, input [7:0] a, b, output [7:0] y);
+  assign y = s[1] ? 8'h33 : (s[0] ? b : a);
+endmodule
+"""
+TOP = """module top(input x, input [7:0] a, b, output [7:0] y, z);
+  sel u (.s({1'b0, x}), .a(a), .b(b), .y(y));
+  m t (.s({1'b0, x}), .a(a), .b(b), .y(z));
+endmodule
+"""
+
+
+def test_a_repository_statement_the_candidate_reaches_is_judged(tmp_path: Path) -> None:
+    d = _design(tmp_path, {"m.sv": REF, "sel.sv": SEL, "top.sv": TOP})
+    assert claim_problems(REF, d) == []  # the reference's own text
+    cand = REF.replace(
+        "  assign y = s[1] ? 8'h33 : (s[0] ? b : a);\n", "  sel u (.s(s), .a(a), .b(b), .y(y));\n"
+    )
+    found = claim_problems(cand, d)
+    assert [line for line, _ in found] == [1], found
+    assert "sel.sv:4" in found[0][1] and "cannot drop its qualifier" in found[0][1]
+
+
+def test_a_package_function_the_candidate_calls_is_judged(tmp_path: Path) -> None:
+    pkg = """package p_pkg;
+  function automatic logic [7:0] pick(input logic [1:0] s, input logic [7:0] a, b);
+    pick = 8'h33;
+    unique case (s) 2'd0: pick = a; 2'd1: pick = b; endcase
+  endfunction
+endpackage
+"""
+    d = _design(tmp_path, {"p_pkg.sv": pkg, "m.sv": REF, "top.sv": TOP.replace("  sel u", "//")})
+    cand = REF.replace("s[1] ? 8'h33 : (s[0] ? b : a)", "p_pkg::pick(s, a, b)")
+    assert [line for line, _ in claim_problems(cand, d)] == [1]
+    # a design whose elaboration reaches no open claim: a plain candidate reads nothing
+    (tmp_path / "plain").mkdir()
+    d2 = _design(tmp_path / "plain", {"m.sv": REF})
+    assert claim_problems(REF.replace("8'h33", "8'h34"), d2) == []
+
+
+@pytest.mark.parametrize(("macro", "read"), [("USER_BUILD", False), ("YOSYS", True)])
+def test_a_writing_assertion_behind_another_builds_macro(
+    tmp_path: Path, macro: str, read: bool
+) -> None:
+    ref = (
+        f"`ifdef {macro}\n`define CHK assert (a != 8'h5a) else y = 8'h00;\n`else\n"
+        "`define CHK\n`endif\n"
+        "module m(input [7:0] a, output logic [7:0] y);\n"
+        "  always_comb begin y = a; `CHK end\nendmodule\n"
+    )
+    d = _design(tmp_path, {"m.sv": ref})
+    if read:
+        assert any("y = 8'h00" in " ".join(t.split()) for t in unit_texts(d))
+    else:
+        with pytest.raises(RuntimeError, match="may hold an assertion"):
+            unit_texts(d)
