@@ -26,7 +26,7 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
     """Why the candidate is unchecked for its power-up values, or "": ``text`` is its
     preprocessed text (None on the view path, where it is read here as slang reads it)."""
     from rtlopt.harness import power_up_difference, reference_modules, same_as_reference
-    from rtlopt.harness._powered import text_power_up, unit_power_up
+    from rtlopt.harness._powered import tests_macros, text_power_up, unit_power_up
     from rtlopt.harness._semantics import PowerUp
     from rtlopt.verilog import blank_comments
 
@@ -35,15 +35,22 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
     refs = reference_modules(s.design)
     elsewhere = set(s.design.modules) - {m.name for m in refs}  # judged on their own
     try:
+        hierarchy = [m.name for m in refs]
         if text is not None and s.unit is not None:  # the preprocessed unit
-            cand: str | PowerUp = text
-            reference: str | PowerUp = s.unit.unit_text()
+            why = power_up_difference(
+                text, s.unit.unit_text(), elsewhere=elsewhere, hierarchy=hierarchy
+            )
+            if why or not tests_macros(s.design):
+                return why
+            # one reading only: a branch another tool's or build's macros take may state a
+            # value; read as the view path reads (each tool's macro; a skipped branch closed)
+            cand: str | PowerUp = text_power_up(c.text, s.design)
+            reference: str | PowerUp = unit_power_up(s.design)
         else:  # the view path: read as slang reads them, headers and macros expanded
             for own in [c.text, *(m.text() for m in refs)]:
                 _included_power_up(blank_comments(own, strings=False), s)
             cand = text_power_up(c.text, s.design)
             reference = unit_power_up(s.design)
-        hierarchy = [m.name for m in refs]
         return power_up_difference(cand, reference, elsewhere=elsewhere, hierarchy=hierarchy)
     except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
         return (

@@ -37,9 +37,17 @@ __all__ = ["module_texts", "text_power_up", "text_read", "unit_power_up", "unit_
 
 #: slang's warnings read past: layout alone (the text reads the same), and a macro defined
 #: again (every tool, as slang, takes the last definition; a candidate's file repeats the
-#: target's context). Every other diagnostic fails the reading closed.
+#: target's context), and an `ifndef` whose next line defines another macro than it tests
+#: (HeaderGuardMismatch: a note on style). Every other diagnostic fails the reading closed.
 _READ_PAST = frozenset(
-    {"NewlineEOF", "MisleadingIndentation", "EmptyMember", "EmptyStatement", "RedefiningMacro"}
+    {
+        "NewlineEOF",
+        "MisleadingIndentation",
+        "EmptyMember",
+        "EmptyStatement",
+        "RedefiningMacro",
+        "HeaderGuardMismatch",
+    }
 )
 
 #: :func:`unit_power_up` per design object (at most 8; a design's files do not change while
@@ -233,7 +241,7 @@ _TOOL_READINGS: dict[str, tuple[str, ...]] = {
 }
 _TESTED = re.compile(r"`(?:ifdef|ifndef|elsif)\s+(\w+)")
 #: The tool macros each design's texts test (per design object).
-_TOOLS_TESTED: dict[int, tuple[weakref.ref[Design], frozenset[str] | str]] = {}
+_TOOLS_TESTED: dict[int, tuple[weakref.ref[Design], dict[str, frozenset[str]] | str]] = {}
 
 
 def _states(design: Design) -> list[dict[str, str]]:
@@ -242,16 +250,27 @@ def _states(design: Design) -> list[dict[str, str]]:
     (:data:`_TOOL_READINGS`)."""
     base = dict(design.defines)
     out = [base] if "SYNTHESIS" in base else [base, {"SYNTHESIS": "", **base}]
-    tested: frozenset[str] = _once(_TOOLS_TESTED, design, lambda: _tools_tested(design))
-    for tool in sorted(tested):
+    for tool in sorted(_tools_tested(design)):
         if tool not in base:
             out.append({**dict.fromkeys((tool, *_TOOL_READINGS[tool]), ""), **base})
     return out
 
 
+def tests_macros(design: Design) -> bool:
+    """Whether a file the design may read holds a conditional (some build or tool may read
+    another text than this one): the Verilog path's preprocessed unit is one reading only."""
+    return bool(_once(_TOOLS_TESTED, design, lambda: _tested(design)).get("any"))
+
+
 def _tools_tested(design: Design) -> frozenset[str]:
     """The tool macros a conditional tests in a file the design may read (its sources, the
     headers in its folders)."""
+    return _once(_TOOLS_TESTED, design, lambda: _tested(design))["tools"]
+
+
+def _tested(design: Design) -> dict[str, frozenset[str]]:
+    """``{"any": every macro a conditional tests, "tools": those of them tools define}`` over
+    the files the design may read (its sources, the headers in its folders)."""
     files = [*_unit_files(design), *design.sources.files]
     for folder in _folders(design):
         try:
@@ -264,7 +283,7 @@ def _tools_tested(design: Design) -> frozenset[str]:
             found.update(_TESTED.findall(Path(f).read_text(errors="replace")))
         except OSError:
             continue
-    return frozenset(found) & _TOOL_READINGS.keys()
+    return {"any": frozenset(found), "tools": frozenset(found) & _TOOL_READINGS.keys()}
 
 
 def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:

@@ -218,3 +218,28 @@ def test_a_power_up_value_from_a_header_included_in_the_module_is_not_proven(
             tmp_path / "more", files2, "m.sv", ref.replace('  `include "m_init.svh"\n', "")
         )
         assert not res.accepted and "m_init.svh" in res.reason, res.reason
+
+
+#: Red team w26/w27 on the Verilog path: a power-up value only another tool's macro selects
+#: (the preprocessed unit is one reading: the tools' prelude undefines ``__ICARUS__``).
+TOOL_MACRO_INIT = """`ifdef __ICARUS__
+`define PU(r) initial r = 8'd0;
+`else
+`define PU(r)
+`endif
+module m(input clk, input [31:0] k, output [7:0] y);
+  reg [7:0] c;
+  `PU(c)
+  always @(posedge clk) c <= c + 8'd1;
+  assign y = (k == 32'h01234567) ? c : 8'd0;
+endmodule
+"""
+
+
+def test_a_power_up_value_behind_a_tool_macro_on_the_verilog_path_is_not_proven(
+    tmp_path: Path,
+) -> None:
+    cand = TOOL_MACRO_INIT.split("module m", 1)[1].replace("  `PU(c)\n", "")
+    res = _evaluate(tmp_path, {"m.v": TOOL_MACRO_INIT}, "m.v", "module m" + cand)
+    assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
+    assert "branch these readings do not take" in res.reason, res.reason
