@@ -240,6 +240,8 @@ _TOOL_READINGS: dict[str, tuple[str, ...]] = {
     "COCOTB_SIM": (),
 }
 _TESTED = re.compile(r"`(?:ifdef|ifndef|elsif)\s+(\w+)")
+#: Larger files are no design text (a waveform, an image) and are not scanned for macros.
+_SCANNED_BYTES = 4_000_000
 #: The tool macros each design's texts test (per design object).
 _TOOLS_TESTED: dict[int, tuple[weakref.ref[Design], dict[str, frozenset[str]] | str]] = {}
 
@@ -250,10 +252,29 @@ def _states(design: Design) -> list[dict[str, str]]:
     (:data:`_TOOL_READINGS`)."""
     base = dict(design.defines)
     out = [base] if "SYNTHESIS" in base else [base, {"SYNTHESIS": "", **base}]
-    for tool in sorted(_tools_tested(design)):
+    for tool in sorted(_tools_tested(design) | _tools_opened(design)):
         if tool not in base:
             out.append({**dict.fromkeys((tool, *_TOOL_READINGS[tool]), ""), **base})
     return out
+
+
+#: The tool macros a conditional tests in a file the base reading opens (per design object).
+_TOOLS_OPENED: dict[int, tuple[weakref.ref[Design], frozenset[str] | str]] = {}
+
+
+def _tools_opened(design: Design) -> frozenset[str]:
+    """The tool macros a conditional tests in any file the reference's base reading opens
+    (every header it includes, whatever its name)."""
+
+    def read() -> frozenset[str]:
+        _, sm = _tree(design, _unit_files(design), None, dict(design.defines))
+        found: set[str] = set()
+        for buf in sm.getAllBuffers():
+            found.update(_TESTED.findall(str(sm.getSourceText(buf))))
+        return frozenset(found) & _TOOL_READINGS.keys()
+
+    got: frozenset[str] = _once(_TOOLS_OPENED, design, read)
+    return got
 
 
 def tests_macros(design: Design) -> bool:
@@ -273,14 +294,15 @@ def _tested(design: Design) -> dict[str, frozenset[str]]:
     the files the design may read (its sources, the headers in its folders)."""
     files = [*_unit_files(design), *design.sources.files]
     for folder in _folders(design):
-        try:
-            files += [f for f in folder.iterdir() if f.suffix in (".vh", ".svh", ".h", ".inc")]
+        try:  # a header of any suffix (``.vinc``, ``.v``) may be included
+            files += [f for f in folder.iterdir() if f.is_file()]
         except OSError:
             continue
     found: set[str] = set()
     for f in dict.fromkeys(files):
         try:
-            found.update(_TESTED.findall(Path(f).read_text(errors="replace")))
+            if Path(f).stat().st_size <= _SCANNED_BYTES:
+                found.update(_TESTED.findall(Path(f).read_text(errors="replace")))
         except OSError:
             continue
     return {"any": frozenset(found), "tools": frozenset(found) & _TOOL_READINGS.keys()}
@@ -330,7 +352,9 @@ _POWER_UP_TEXT = re.compile(
     r"(?!(?:assign|parameter|localparam|typedef|defparam|genvar|wire|for|if|else|return|case|"
     r"while|assert|assume|cover|begin)\b)"
     r"(?:[A-Za-z_]\w*\s*(?:::\s*\w+\s*)?(?:#\s*\([^;]*?\)\s*)?(?:\[[^\]]*\]\s*)*){2,}"
-    r"(?:\[[^\]]*\]\s*)*=(?!=)",
+    r"(?:\[[^\]]*\]\s*)*=(?!=)"
+    # a further declarator of a list: ``logic [7:0] pad, r = 8'd0``
+    r"|,\s*[A-Za-z_]\w*\s*(?:\[[^\]]*\]\s*)*=(?!=)",
     re.S,
 )
 
@@ -382,25 +406,45 @@ def _tree(
 
     sm, popts = preprocessor([*design.include_dirs, design.target.file.parent], defines)
     bag = pyslang.Bag([popts])
-    try:
-        if text is None:
-            tree = syntax.SyntaxTree.fromFiles([str(f) for f in files], sm, bag)
-        else:
-            head = "".join(f'`include "{Path(f).as_posix()}" ' for f in files)
-            # named as a file of the target's folder: its relative includes are found there
-            where = design.target.file.parent / "rtlopt_candidate.sv"
-            tree = syntax.SyntaxTree.fromText(head + text, sm, "candidate", str(where), bag)
-    except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
-        raise RuntimeError(f"slang cannot read it: {exc}") from exc
-    for diag in tree.diagnostics:
-        code = str(diag.code).removeprefix("DiagCode(").rstrip(")")
-        if code in _READ_PAST and not diag.isError():
-            continue
-        at = diag.location
-        name = Path(str(sm.getFullPath(at.buffer))).name or "the text"
-        raise RuntimeError(f"{name}:{sm.getLineNumber(at)}: slang's preprocessor or parser: {code}")
-    _headers_read_alike(tree, sm, design)
+    tools = [t for t in _TOOL_READINGS if t in defines]
+    with tempfile.TemporaryDirectory(prefix="rtlopt-reading-") as tmp:
+        # a tool's own reading: the prelude (which undefines __ICARUS__ for the tools rtlopt
+        # runs) keeps that tool's macro, as the tool reading the written text does
+        files = [_kept(Path(f), tools, Path(tmp), design) for f in files]
+        try:
+            if text is None:
+                tree = syntax.SyntaxTree.fromFiles([str(f) for f in files], sm, bag)
+            else:
+                head = "".join(f'`include "{Path(f).as_posix()}" ' for f in files)
+                # named as a file of the target's folder: its relative includes are found there
+                where = design.target.file.parent / "rtlopt_candidate.sv"
+                tree = syntax.SyntaxTree.fromText(head + text, sm, "candidate", str(where), bag)
+        except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
+            raise RuntimeError(f"slang cannot read it: {exc}") from exc
+        for diag in tree.diagnostics:
+            code = str(diag.code).removeprefix("DiagCode(").rstrip(")")
+            if code in _READ_PAST and not diag.isError():
+                continue
+            at = diag.location
+            name = Path(str(sm.getFullPath(at.buffer))).name or "the text"
+            raise RuntimeError(
+                f"{name}:{sm.getLineNumber(at)}: slang's preprocessor or parser: {code}"
+            )
+        _headers_read_alike(tree, sm, design)
     return tree, sm
+
+
+def _kept(f: Path, tools: Sequence[str], tmp: Path, design: Design) -> Path:
+    """``f``, or for a prelude file that undefines one of ``tools``, a copy without that."""
+    if not tools or f not in design.prelude:
+        return f
+    text = f.read_text(errors="replace")
+    kept = re.sub(rf"^[ \t]*`undef[ \t]+(?:{'|'.join(tools)})\b.*$", "", text, flags=re.M)
+    if kept == text:
+        return f
+    out = tmp / f"{len(list(tmp.iterdir()))}_{f.name}"
+    out.write_text(kept)
+    return out
 
 
 def _headers_read_alike(tree: Any, sm: Any, design: Design) -> None:

@@ -84,3 +84,25 @@ def test_a_writing_assertion_behind_another_builds_macro(
     else:
         with pytest.raises(RuntimeError, match="may hold an assertion"):
             unit_texts(d)
+
+
+def test_a_tool_reading_takes_the_tools_branch_in_a_header_of_any_name(tmp_path: Path) -> None:
+    """Red team w28: a tool's reading kept the prelude's ```undef __ICARUS__`` (so it never
+    took the branch), the scan for tested tool macros skipped a ``.vinc`` header, and the
+    pattern missed a further declarator of a list (``pad, r = 8'd0``)."""
+    from rtlopt.harness._powered import unit_power_up
+
+    header = (
+        "`ifdef __ICARUS__\n`define DECL(r) logic [7:0] pad, r = 8'd0;\n`else\n"
+        "`define DECL(r) logic [7:0] r;\n`endif\n"
+    )
+    ref = (
+        '`include "decl.vinc"\nmodule m(input clk, output [7:0] y);\n  `DECL(c)\n'
+        "  always @(posedge clk) c <= c + 8'd1;\n  assign y = c;\nendmodule\n"
+    )
+    d = _design(tmp_path, {"decl.vinc": header, "m.sv": ref})
+    assert unit_power_up(d)["m"].get("c") == ("8\0'd\0" + "0",), unit_power_up(d)
+    (tmp_path / "b").mkdir()
+    d2 = _design(tmp_path / "b", {"decl.vinc": header.replace("__ICARUS__", "B"), "m.sv": ref})
+    with pytest.raises(RuntimeError, match="branch these readings do not take"):
+        unit_power_up(d2)
