@@ -46,7 +46,7 @@ endmodule
 def test_the_view_path_reads_a_candidate_as_it_is_written_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str, verdict: str
 ) -> None:
-    # verdict: "" accepted, else the rejection's words; a directive verdict is also written
+    # verdict: the first version's expectation ("": accepted); a directive verdict is also written
     # after the candidate's endmodule
     repo = tmp_path / "repo"
     files = {
@@ -70,5 +70,9 @@ def test_the_view_path_reads_a_candidate_as_it_is_written_back(
     assert r.returncode in (0, 1), r.stderr[-800:]
     out = json.loads(r.stdout)
     reason = str(out["candidate"].get("reason", ""))
-    assert bool(out.get("accepted")) is not bool(verdict), out.get("candidate")
-    assert verdict.split()[0].lstrip("`") in reason if verdict else True, reason
+    # op.vh names two files of other bytes (beside the target, in the include folder): which
+    # one a tool reading the written text takes first is not known, so since wave 16 every
+    # candidate of this design is refused, the equivalent ones too (fail closed; the view
+    # path's screen and reference readings, harness/_powered.py)
+    assert not out.get("accepted"), out.get("candidate")
+    assert "names files of other contents" in reason, reason
