@@ -345,17 +345,24 @@ def _raise_dormant(dormant: set[tuple[str, int]] | None, what: str) -> None:
 #: whatever the type's name; not an ``assign``, a parameter or a loop header), also in a
 #: ```define``'s body, or a ```define`` whose body uses another macro (what it expands to is
 #: not known here).
+_KEYWORDS = (
+    r"(?:assign|parameter|localparam|typedef|defparam|genvar|wire|for|if|else|return|case\w*|"
+    r"while|assert|assume|cover|begin|end\w*|generate|always\w*|initial|module|function|task|"
+    r"fork|join\w*|default|force|release|deassign|repeat|forever|do)\b"
+)
 _POWER_UP_TEXT = re.compile(
-    r"\binitial\b"
+    # an initial block (one report task aside: see harness._semantics.REPORT_ONLY)
+    r"\binitial\b(?![ \t]*\$(?:display|write|strobe|info|warning|dumpfile|dumpvars|timeformat)"
+    r"[ \t]*(?:\([^()=;\n]*\))?[ \t]*;)"
     r"|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
-    r"|(?:^|[;)]|`define\s+\w+(?:\([^)]*\))?)\s*(?:\(\*.*?\*\)\s*)*"
-    r"(?!(?:assign|parameter|localparam|typedef|defparam|genvar|wire|for|if|else|return|case|"
-    r"while|assert|assume|cover|begin)\b)"
-    r"(?:[A-Za-z_]\w*\s*(?:::\s*\w+\s*)?(?:#\s*\([^;]*?\)\s*)?(?:\[[^\]]*\]\s*)*){2,}"
-    r"(?:\[[^\]]*\]\s*)*=(?!=)"
+    # a declaration on one line: [attributes] type [#(...)] [ranges] name [ranges] =
+    r"|(?:^|[;)]|`define[ \t]+\w+(?:\([^)\n]*\))?)[ \t]*(?:\(\*.*?\*\)[ \t]*)*"
+    rf"(?:(?!{_KEYWORDS})[A-Za-z_]\w*[ \t]*(?:::[ \t]*\w+[ \t]*)?"
+    r"(?:#[ \t]*\([^;\n]*?\)[ \t]*)?(?:\[[^\]\n]*\][ \t]*)*){2,}"
+    r"(?:\[[^\]\n]*\][ \t]*)*=(?!=)"
     # a further declarator of a list: ``logic [7:0] pad, r = 8'd0``
-    r"|,\s*[A-Za-z_]\w*\s*(?:\[[^\]]*\]\s*)*=(?!=)",
-    re.S,
+    r"|,[ \t]*[A-Za-z_]\w*[ \t]*(?:\[[^\]\n]*\][ \t]*)*=(?!=)",
+    re.M,
 )
 
 

@@ -20,6 +20,7 @@ line and column, so tool messages still point into the user's text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -238,6 +239,12 @@ def strip_initial_values(text: str) -> str:
 
 #: The key of :func:`power_up_values` for ``initial`` blocks that do more than assign constants.
 INITIAL_BLOCK = "(initial block)"
+#: An ``initial`` block that is one report task whose arguments hold no call, assignment or
+#: nested parenthesis: it states no power-up value.
+REPORT_ONLY = re.compile(
+    r"initial \$(?:display|write|strobe|info|warning|dumpfile|dumpvars|timeformat)"
+    r" ?(?:\([^()=;]*\))? ?;"
+)
 
 
 #: Power-up values by design unit: module (or :data:`UNIT_KINDS` word and name) -> register ->
@@ -280,6 +287,8 @@ def power_up_values_in(root: Any) -> PowerUp:
             for name, init in _initializers(node)
         ]
         for block in _initial_blocks(node, outside):
+            if REPORT_ONLY.fullmatch(" ".join(str(block).split())):
+                continue  # one report (``initial $display("x");``) holds no state
             pairs = _constant_assignments(block)
             # one that does more (a loop, $readmemh) is kept by some tools: as it is
             found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
