@@ -43,7 +43,7 @@ __all__ = ["CONFIG_CLOSE", "CONFIG_OPEN", "ConfigurationCheck"]
 log = logging.getLogger(__name__)
 progress = logging.getLogger("rtlopt.evaluate.configuration")
 
-#: The lines that set a configuration in the copied target file (``_outside_directives``
+#: The lines that set a configuration in the copied target file (``_switched.outside_directives``
 #: compares a candidate with the repository's file, without them).
 CONFIG_OPEN = "// rtlopt: configuration\n"
 CONFIG_CLOSE = "// rtlopt: end of configuration\n"
