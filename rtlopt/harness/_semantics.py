@@ -203,6 +203,26 @@ def _initial_blocks(node: Any, outside: bool) -> Iterator[Any]:
     return (b for b in _walk(node, stop) if _kind(b) == "InitialBlock")
 
 
+def _untimed_always(node: Any, outside: bool) -> Iterator[Any]:
+    """The ``always`` blocks of the scope ``node`` whose first statement is no timing control
+    (``always begin c = 8'h5a; @(negedge n); end``): a simulator runs it at time 0, as it
+    runs an ``initial`` block."""
+    stop = _SCOPES - {"AlwaysBlock"} | (_NOT_POWER_UP if outside else frozenset())
+    for block in _walk(node, stop):
+        if _kind(block) != "AlwaysBlock":
+            continue
+        first = block.statement
+        while _kind(first) == "SequentialBlockStatement":
+            items = list(first.items)
+            first = items[0] if items else None
+        if first is not None and _kind(first) not in _TIMED:
+            yield block
+
+
+#: Statements that wait before they do anything.
+_TIMED = frozenset({"TimingControlStatement", "WaitStatement", "WaitForkStatement"})
+
+
 def _spans(text: str) -> list[tuple[str, tuple[int, int]]]:
     out: list[tuple[str, tuple[int, int]]] = []
     for node, outside in _scopes(_tree(text).root):
@@ -237,13 +257,17 @@ def strip_initial_values(text: str) -> str:
     return out.decode("utf-8", "surrogateescape")
 
 
+#: The key of :func:`power_up_values` for an ``always`` block that starts untimed (it runs at
+#: time 0, as an ``initial`` block does).
+UNTIMED_ALWAYS = "(always block starting at time 0)"
 #: The key of :func:`power_up_values` for ``initial`` blocks that do more than assign constants.
 INITIAL_BLOCK = "(initial block)"
-#: An ``initial`` block that is one report task whose arguments hold no call, assignment or
-#: nested parenthesis: it states no power-up value.
+#: An ``initial`` block that is one report task whose arguments hold no call, assignment,
+#: increment or decrement (``$display(c++)`` writes ``c``) or nested parenthesis: it states no
+#: power-up value.
 REPORT_ONLY = re.compile(
     r"initial \$(?:display|write|strobe|info|warning|dumpfile|dumpvars|timeformat)"
-    r" ?(?:\([^()=;]*\))? ?;"
+    r" ?(?:\((?:(?!\+ ?\+|- ?-)[^()=;])*\))? ?;"
 )
 
 
@@ -292,6 +316,7 @@ def power_up_values_in(root: Any) -> PowerUp:
             pairs = _constant_assignments(block)
             # one that does more (a loop, $readmemh) is kept by some tools: as it is
             found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
+        found += [(_span(b), UNTIMED_ALWAYS, b) for b in _untimed_always(node, outside)]
         values: dict[str, tuple[str, ...]] = {}
         for _, name, expr in sorted(found, key=lambda f: f[0]):
             values[name] = (*values.get(name, ()), "\0".join(_tokens(expr)))
