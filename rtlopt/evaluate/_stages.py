@@ -90,6 +90,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     off = off or power_up_unchecked(s, c, pp.text)
+    off = off or _reached(s, c)  # hierarchical names, a simulator's own instances
     off = off or _qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
     if not off and cfg.harness.other_configurations == "check":
         off = other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
@@ -159,7 +160,7 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
     if same_as_reference(c.text, s.design):
         return None  # the repository's own bytes read as the repository reads them, anywhere
-    off = _view_switched_off(s, c)
+    off = _view_switched_off(s, c) or _reached(s, c)
     if off:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + off, r_syn=0.0, logs=c.logs)
     if s.config.harness.other_configurations != "check":
@@ -191,6 +192,15 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
     if why:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
     return None
+
+
+def _reached(s: EvalSetup, c: Candidate) -> str:
+    """Why a changed candidate is unchecked because the repository reaches into the target
+    where the proof does not look (``evaluate/_reach.py``), or ""."""
+    from rtlopt.evaluate._reach import repository_reach
+    from rtlopt.harness import same_as_reference
+
+    return "" if same_as_reference(c.text, s.design) else repository_reach(s.design)
 
 
 def _view_builds(s: EvalSetup, c: Candidate) -> OtherBuilds:
