@@ -204,9 +204,9 @@ def _initial_blocks(node: Any, outside: bool) -> Iterator[Any]:
 
 
 def _untimed_always(node: Any, outside: bool) -> Iterator[Any]:
-    """The ``always`` blocks of the scope ``node`` whose first statement is no timing control
-    (``always begin c = 8'h5a; @(negedge n); end``): a simulator runs it at time 0, as it
-    runs an ``initial`` block."""
+    """The ``always`` blocks of the scope ``node`` whose first statement waits for no event
+    (``always begin c = 8'h5a; @(negedge n); end``, ``always #0 ...``, ``always wait (1)``):
+    a simulator runs it before the first clock edge, as it runs an ``initial`` block."""
     stop = _SCOPES - {"AlwaysBlock"} | (_NOT_POWER_UP if outside else frozenset())
     for block in _walk(node, stop):
         if _kind(block) != "AlwaysBlock":
@@ -215,12 +215,15 @@ def _untimed_always(node: Any, outside: bool) -> Iterator[Any]:
         while _kind(first) == "SequentialBlockStatement":
             items = list(first.items)
             first = items[0] if items else None
-        if first is not None and _kind(first) not in _TIMED:
+        timing = getattr(first, "timingControl", None) if first is not None else None
+        if first is not None and _kind(timing) not in _EVENTS:
             yield block
 
 
-#: Statements that wait before they do anything.
-_TIMED = frozenset({"TimingControlStatement", "WaitStatement", "WaitForkStatement"})
+#: Timing controls that wait for an event (a delay or a ``wait`` may pass at once).
+_EVENTS = frozenset(
+    {"EventControl", "EventControlWithExpression", "ImplicitEventControl", "RepeatedEventControl"}
+)
 
 
 def _spans(text: str) -> list[tuple[str, tuple[int, int]]]:
