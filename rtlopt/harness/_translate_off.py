@@ -62,6 +62,15 @@ _WRITTEN_RE = re.compile(
     r"(?<![\w$`.\\'])([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]=;]*\]\s*)*(?:<=|=(?!=)|\+\+|--|"
     r"[-+*/%&|^]=|<<=|>>=)"
 )
+#: A call or an instance (a task's output argument, an instance's output port): every name in
+#: its parentheses counts as written.
+_CALL_RE = re.compile(r"(?<![\w$`.\\'])([A-Za-z_][A-Za-z0-9_$]*)\s*\(")
+_PREFIX_RE = re.compile(r"(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_$]*)")
+_NOT_CALLS = frozenset(
+    "if case casez casex for while repeat foreach unique unique0 priority posedge negedge "
+    "always always_comb always_ff always_latch initial begin assert assume cover wait return "
+    "or and not edge iff".split()
+)
 _TYPES = (
     r"reg|wire|logic|bit|byte|int|integer|shortint|longint|var|tri|tri0|tri1|wand|wor|real|"
     r"realtime|shortreal|time|event|string|genvar|signed|unsigned|supply0|supply1|input|"
@@ -145,6 +154,15 @@ def _reference_regions(texts: list[str], design: Design) -> dict[str, Counter[st
 def _names(content: str) -> set[str]:
     """What a region declares or writes."""
     found = {m.group(1) for m in _WRITTEN_RE.finditer(content)}
+    found |= {m.group(1) for m in _PREFIX_RE.finditer(content)}
+    for m in _CALL_RE.finditer(content):
+        if m.group(1) in _NOT_CALLS:
+            continue
+        depth, end = 1, m.end()
+        while end < len(content) and depth:
+            depth += {"(": 1, ")": -1}.get(content[end], 0)
+            end += 1
+        found.update(_WORD_RE.findall(content[m.end() : end]))
     for stmt in content.split(";"):
         if _DECLARATION_RE.match(stmt):
             plain = re.sub(r"\[[^\]]*\]|=[^,]*", " ", stmt)

@@ -111,3 +111,15 @@ def test_a_header_the_candidate_includes_counts_with_its_regions(tmp_path: Path)
     cand = _module("", '`include "sim.vh"\n')
     found = screen_candidate(cand, d)
     assert any("a header this text includes holds a translate_off region" in p for p in found)
+
+
+def test_what_a_region_writes() -> None:
+    """Assignments, increments, declarations and every name in a call's or an instance's
+    parentheses (an output port, a task's output argument) count as written."""
+    from rtlopt.harness._translate_off import _names
+
+    region = (
+        "sim_model u (.o(dbg), .i(a)); always @(posedge clk) ++cnt; reg [3:0] r, s;"
+        ' always @(a) if (a == 1) $display("x", b); assign t[0] = 1;'
+    )
+    assert _names(region) == {"dbg", "a", "cnt", "r", "s", "t"}
