@@ -26,6 +26,7 @@ from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
 from rtlopt.harness._qualified import moved_qualifiers, qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
+from rtlopt.harness._translate_off import region_problems
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
     _CONDITIONALS,
@@ -504,10 +505,13 @@ def _word_problems(
 
 
 def _pragma_problems(text: str, code: str, design: Design) -> list[tuple[int, str]]:
-    """Tool directive comments and attributes the reference does not carry (``code``: the
-    active code)."""
-    problems: list[tuple[int, str]] = []
+    """Tool directive comments and attributes the reference does not carry, and
+    translate_off regions it does not carry (:mod:`._translate_off`) (``code``: the active
+    code)."""
     unchanged = _unchanged_modules(text, design)
+    problems = region_problems(
+        text, design, unchanged, lambda: _reference_texts(design), lambda: _file_text(design)
+    )
     pragmas = [
         (off, k) for off, k in tool_pragmas(text) if not any(a <= off < b for a, b in unchanged)
     ]

@@ -307,12 +307,17 @@ def power_up_values(text: str) -> PowerUp:
 def power_up_values_in(root: Any) -> PowerUp:
     """:func:`power_up_values` of a syntax tree's root (a preprocessed one: its macros and
     included headers expanded)."""
+    from rtlopt.harness._two_state import two_state_variables, type_names
+
     out: PowerUp = {}
+    names = type_names(root)
     for node, outside in _scopes(root):
         found: list[tuple[tuple[int, int], str, Any]] = [
             (_span(init), name, getattr(init, "expr", getattr(init, "value", init)))
             for name, init in _initializers(node)
         ]
+        # a 2-state variable without an initializer starts at 0 in every simulator
+        found += [(_span(d), n, v) for n, d, v in two_state_variables(node, names)]
         for block in _initial_blocks(node, outside):
             if REPORT_ONLY.fullmatch(" ".join(str(block).split())):
                 continue  # one report (``initial $display("x");``) holds no state
@@ -322,7 +327,8 @@ def power_up_values_in(root: Any) -> PowerUp:
         found += [(_span(b), UNTIMED_ALWAYS, b) for b in _untimed_always(node, outside)]
         values: dict[str, tuple[str, ...]] = {}
         for _, name, expr in sorted(found, key=lambda f: f[0]):
-            values[name] = (*values.get(name, ()), "\0".join(_tokens(expr)))
+            value = expr if isinstance(expr, str) else "\0".join(_tokens(expr))
+            values[name] = (*values.get(name, ()), value)
         if outside:
             if values:
                 out["$unit"] = values
@@ -354,6 +360,11 @@ def power_up_difference(
     states is named too."""
     ref = power_up_values(reference) if isinstance(reference, str) else reference
     cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
+    from rtlopt.harness._two_state import UNKNOWN_STATE
+
+    # a type the candidate's reading does not define (a package's) may be 2-state: only the
+    # reference's 2-state variables bind (a candidate's value 0 refines an unknown one)
+    cand = {u: {r: v for r, v in vs.items() if v != (UNKNOWN_STATE,)} for u, vs in cand.items()}
     # every unit that is no module (an interface, a package, $unit, ...) may be read by the
     # hierarchy: its values are stated as a hierarchy module's are
     read = [*hierarchy, *(u for u in ref if u not in hierarchy and _not_a_module(u))]
