@@ -140,12 +140,10 @@ def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:
     """Why a simulator's reading of ``code`` instantiates or overrides the target otherwise
     than the synthesis reading (an instance, a ``defparam`` or an ```include`` only one of
     them reads), or ""."""
-    from rtlopt.evaluate._configs import active_tokens, tested_macros
+    from rtlopt.evaluate._configs import active_tokens, switched_off_tokens, tested_macros
 
     tested = tested_macros(code)
-    if not tested & {"SYNTHESIS", *_SIMULATORS}:
-        return ""
-    if not re.search(rf"\b{re.escape(name)}\b|\bdefparam\b", code):
+    if not tested or not re.search(rf"\b{re.escape(name)}\b|\bdefparam\b", code):
         return ""
     synthesis = {"SYNTHESIS", *design.defines}
     simulator = synthesis - {"SYNTHESIS"}
@@ -170,6 +168,15 @@ def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:
                         f"includes otherwise than the synthesis reading near {name}: the "
                         "configurations the repository uses are read with SYNTHESIS defined"
                     )
+        # another build's branch (a macro the repository's defines leave unset) that names
+        # the target or overrides a parameter: that build's configuration is not checked
+        off = set(switched_off_tokens(code, synthesis))
+        if name in off or "defparam" in off:
+            what = f"an instance of {name}" if name in off else "a defparam"
+            return (
+                f"{path.name}: a branch another build reads ({' '.join(sorted(tested))} "
+                f"tested) holds {what}: that build's configuration of the target is not checked"
+            )
     except ValueError:
         return f"{path.name}: its conditionals do not balance"
     return ""

@@ -53,3 +53,16 @@ def test_a_parameterization_only_a_simulator_reads_is_found(tmp_path: Path) -> N
         "  m u(.clk(clk), .a(a), .y(y));\n`endif\nendmodule\n"
     )
     assert "__ICARUS__ defined" in _reach(tmp_path / "i", inst)
+
+
+def test_another_builds_parameterization_is_found(tmp_path: Path) -> None:
+    """Red team w30 F8b: a build macro the repository's defines leave unset."""
+    why = _reach(tmp_path, _top("`ifdef SIMULATION\n  defparam u.K = 8'd200;\n`endif\n"))
+    assert "a branch another build reads (SIMULATION tested) holds a defparam" in why, why
+    (tmp_path / "i").mkdir()
+    inst = (
+        "module top(input clk, input [7:0] a, output [7:0] y);\n`ifdef FPGA\n"
+        "  m #(.K(8'd3)) u(.clk(clk), .a(a), .y(y));\n`else\n"
+        "  m u(.clk(clk), .a(a), .y(y));\n`endif\nendmodule\n"
+    )
+    assert "holds an instance of m" in _reach(tmp_path / "i", inst)
