@@ -272,14 +272,17 @@ _TOOLS_OPENED: dict[int, tuple[weakref.ref[Design], frozenset[str] | str]] = {}
 
 
 def _tools_opened(design: Design) -> frozenset[str]:
-    """The tool macros a conditional tests in any file the reference's base reading opens
-    (every header it includes, whatever its name)."""
+    """The tool macros a conditional tests in any file the reference's synthesis or simulator
+    reading opens (every header either includes, whatever its name or folder)."""
 
     def read() -> frozenset[str]:
-        _, sm = _tree(design, _unit_files(design), None, dict(design.defines))
+        synthesis = {"SYNTHESIS": "", **design.defines}
+        simulator = {k: v for k, v in synthesis.items() if k != "SYNTHESIS"}
         found: set[str] = set()
-        for buf in sm.getAllBuffers():
-            found.update(_TESTED.findall(str(sm.getSourceText(buf))))
+        for defines in (synthesis, simulator):
+            _, sm = _tree(design, _unit_files(design), None, defines)
+            for buf in sm.getAllBuffers():
+                found.update(_TESTED.findall(str(sm.getSourceText(buf))))
         return frozenset(found) & _TOOL_READINGS.keys()
 
     got: frozenset[str] = _once(_TOOLS_OPENED, design, read)
