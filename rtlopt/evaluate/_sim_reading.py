@@ -369,6 +369,10 @@ def _empty(name: str, bodies: Bodies, depth: int = 0) -> bool:
     return True
 
 
+def _copy(r: Reading, start: frozenset[str]) -> Reading:
+    return Reading(set(start | r.defined), {k: set(v) for k, v in r.bodies.items()}, r.where)
+
+
 def _only(r: Reading) -> Bodies:
     return {k: frozenset(v) for k, v in r.bodies.items()}
 
@@ -422,21 +426,13 @@ def simulator_change(
     if not tested & ({"SYNTHESIS"} | SIMULATOR_MACROS) and not uses and "`include" not in texts:
         return ""
     base = frozenset(defined | {"SYNTHESIS"})
-    bodies_s, end_s, where_s = definitions(files, include_dirs, base, predefined)
-    sim_tested = set(tested)
-    for f in files:  # the simulator macros the design's files test
-        try:
-            sim_tested |= tested_macros(f.read_text(errors="replace")) & SIMULATOR_MACROS
-        except OSError:
-            continue
+    proven = definitions(files, include_dirs, base, predefined)
     where = str(module_file or "")
-    for label, reading in readings(base, sim_tested):
-        bodies_t, end_t, where_t = definitions(files, include_dirs, reading, predefined)
+    for label, reading in readings(base, tested | proven.tested):
+        sim = definitions(files, include_dirs, reading, predefined)
         # the state where the module starts: what the files leave defined in each reading
-        s = Reading(set(base | end_s), {k: set(v) for k, v in bodies_s.items()}, where_s)
-        t = Reading(set(reading | end_t), {k: set(v) for k, v in bodies_t.items()}, where_t)
-        if "SYNTHESIS" not in reading:
-            t.defined.discard("SYNTHESIS")
+        s = _copy(proven, base)
+        t = _copy(sim, reading)
         try:
             ref = _side(reference, s, t, label, include_dirs, where)
             cand = _side(candidate, s, t, label, include_dirs, where)
@@ -448,9 +444,9 @@ def simulator_change(
             continue  # the candidate reads exactly as the reference there
         why = cand.why or ref.why
         return (
-            f"{why}; the change reads differently {label}, which rtlopt does not prove "
-            "(it proves the reading with SYNTHESIS defined): keep the code simulators read "
-            "beyond it as the repository has it, or change only code outside it"
+            f"{why}; there the candidate reads otherwise than the reference, and rtlopt "
+            "proves only the reading with SYNTHESIS defined: keep what simulators read beyond "
+            "it as the repository has it"
         )
     return ""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments
 
-__all__ = ["Bodies", "Event", "Reading", "definitions", "walk"]
+__all__ = ["Bodies", "Event", "Reading", "blanked", "definitions", "resolver", "walk"]
 
 _DIRECTIVE = re.compile(rf"`({alternation(PREPROCESSOR_DIRECTIVES)})\b")
 _ARGUMENT = re.compile(r"[ \t]*([A-Za-z_][\w$]*)?")
@@ -40,6 +40,8 @@ class Reading:
     bodies: dict[str, set[str]] = field(default_factory=dict)
     #: where each macro was last defined (file, line)
     where: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: the macros the conditionals walked test
+    tested: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,9 @@ def walk(
             a = _ARGUMENT.match(code, pos)
             assert a is not None
             arg, pos = a.group(1) or "", a.end()
+        if kind in ("ifdef", "ifndef", "elsif"):
+            for r in readings:
+                r.tested.add(arg)
         if kind in ("ifdef", "ifndef"):
             taken = tuple((arg in r.defined) == (kind == "ifdef") for r in readings)
             stack.append((active, taken))
@@ -161,7 +166,7 @@ def walk(
             if found is None or depth >= MAX_DEPTH:
                 continue
             try:
-                header = blank_comments(found.read_text(errors="replace"), strings=False)
+                header = blanked(found)
             except OSError:
                 continue
             # each reading that does not take the include walks the header with no effect
@@ -183,6 +188,20 @@ def walk(
         yield Event("text", code[pos:], active, file, line(pos))
 
 
+def blanked(f: Path) -> str:
+    """The text of ``f``, comments blanked (read once per version of the file).
+
+    Raises:
+        OSError: it cannot be read.
+    """
+    return _blanked(str(f), f.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _blanked(f: str, _mtime: int) -> str:
+    return blank_comments(Path(f).read_text(errors="replace"), strings=False)
+
+
 def resolver(include_dirs: Sequence[Path]) -> Callable[[str, str], Path | None]:
     """Finds a header in the including file's folder, then in ``include_dirs``."""
 
@@ -202,10 +221,10 @@ def definitions(
     include_dirs: Sequence[Path],
     defined: frozenset[str],
     predefined: tuple[tuple[str, str], ...] = (),
-) -> tuple[Bodies, frozenset[str], dict[str, tuple[str, int]]]:
-    """The bodies each macro is given, the macros defined at the end and where each was
-    defined last, when ``files`` are read in order in one unit starting with ``defined`` (the
-    headers they include followed)."""
+) -> Reading:
+    """The reading of ``files`` in order in one unit starting with ``defined`` (the headers
+    they include followed): the macros defined at the end, the bodies each macro is given,
+    where each was defined last, the macros tested. Shared: copy before changing it."""
     stamp = tuple((str(f), _mtime(f)) for f in files)
     return _definitions(stamp, tuple(include_dirs), defined, predefined)
 
@@ -223,14 +242,14 @@ def _definitions(
     include_dirs: tuple[Path, ...],
     defined: frozenset[str],
     predefined: tuple[tuple[str, str], ...],
-) -> tuple[Bodies, frozenset[str], dict[str, tuple[str, int]]]:
+) -> Reading:
     r = Reading(set(defined), {k: {v} for k, v in predefined if k in defined})
     resolve = resolver(include_dirs)
     for f, _ in files:
         try:
-            code = blank_comments(Path(f).read_text(errors="replace"), strings=False)
+            code = blanked(Path(f))
             for _ in walk(code, [r], file=f, resolve=resolve):
                 pass
         except (OSError, ValueError):
             continue
-    return {k: frozenset(v) for k, v in r.bodies.items()}, frozenset(r.defined), dict(r.where)
+    return r
