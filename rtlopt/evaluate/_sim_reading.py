@@ -52,6 +52,10 @@ _OPERATOR = re.compile(
     r"<<<=|>>>=|<<=|>>=|===|!==|==\?|!=\?|==|!=|<=|>=|\|->|\|=>|->>|->|\+=|-=|\*=|/=|%=|&=|"
     r"\|=|\^=|\+\+|--|::|[=()\[\]{};]|\$[A-Za-z_][\w$]*|`[A-Za-z_][\w$]*|[A-Za-z_][\w$]*|\S"
 )
+_NAME = re.compile(r"[A-Za-z_][\w$]*")
+_LOOP_VARIABLE = re.compile(
+    r"\bfor\s*\(\s*(?:genvar|int|integer|byte|shortint|longint|int\s+unsigned)\s+([A-Za-z_][\w$]*)"
+)
 _ASSIGNING = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "<<<=", ">>>="}
 _DECLARING = {
     "reg",
@@ -128,8 +132,7 @@ _KEYWORDS = {
 }
 #: System tasks and functions that only report or read.
 _REPORTS = re.compile(
-    r"\$(?:[f]?(?:display|write|strobe|monitor)[bho]?|error|warning|info|fatal|finish|stop|"
-    r"exit|time|stime|realtime|isunknown|onehot0?|countones|countbits|bits|clog2|signed|"
+    r"\$(?:[f]?(?:display|write|strobe|monitor)[bho]?|error|warning|info|fatal|time|stime|realtime|isunknown|onehot0?|countones|countbits|bits|clog2|signed|"
     r"unsigned|past|rose|fell|stable|changed|sampled|test\$plusargs|sformatf|psprintf|size|"
     r"high|low|left|right|increment|dimensions|dump(?:file|vars|on|off|all|limit|flush)|"
     r"fflush|fclose|assert(?:off|on|kill|control)|typename|timeformat|printtimescale)$"
@@ -142,7 +145,9 @@ def inert(text: str, bodies: Bodies, declared: set[str], depth: int = 0) -> str:
     ``declared`` in the same reading-only code, a continuous assignment or force, an
     instance or a call of anything but a reporting system task, an increment, an event
     trigger, or a macro whose body (``bodies``) does one of those or is unknown."""
-    toks = _OPERATOR.findall(_STRING.sub('""', text))
+    code = _STRING.sub('""', text)
+    toks = _OPERATOR.findall(code)
+    declared = declared | set(_LOOP_VARIABLE.findall(code))  # a loop's own variable
     depth_paren = 0
     for i, tok in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
@@ -150,8 +155,14 @@ def inert(text: str, bodies: Bodies, declared: set[str], depth: int = 0) -> str:
             depth_paren += 1
         elif tok in (")", "]", "}"):
             depth_paren = max(0, depth_paren - 1)
-        if tok in ("force", "release", "deassign", "->", "->>", "++", "--"):
+        if tok in ("++", "--"):
+            if (toks[i - 1] if i else "") in declared or nxt in declared:
+                continue
+            return f"{tok!r}"
+        if tok in ("force", "release", "deassign", "defparam", "->", "->>"):
             return f"{tok!r}"  # (an assign's target is checked at its =)
+        if tok == "disable" and nxt != "iff":
+            return "'disable' of a block"
         if tok in _ASSIGNING or (tok == "<=" and depth_paren == 0):
             target = _target(toks, i)
             if target not in declared:
@@ -174,7 +185,7 @@ def inert(text: str, bodies: Bodies, declared: set[str], depth: int = 0) -> str:
         elif (
             re.fullmatch(r"[A-Za-z_][\w$]*", tok)
             and tok not in _KEYWORDS
-            and (nxt == "(" or nxt == "#")
+            and (nxt == "(" or nxt == "#" or (nxt == "[" and _after_ranges(toks, i + 1) == "("))
             and not (i and toks[i - 1] in (".", "`", "::"))
         ):
             return f"a call or instance of {tok}"
@@ -182,15 +193,36 @@ def inert(text: str, bodies: Bodies, declared: set[str], depth: int = 0) -> str:
 
 
 def declarations(text: str) -> set[str]:
-    """The names ``text`` declares (``logic [7:0] x;``: the first of a list)."""
+    """The names ``text`` declares (``logic [7:0] x;``, ``pkg::state_t s;``: the first of a
+    list)."""
     toks = _OPERATOR.findall(_STRING.sub('""', text))
     out: set[str] = set()
     for i, tok in enumerate(toks):
+        if not _NAME.fullmatch(tok) or tok in _KEYWORDS:
+            continue
         prev = toks[i - 1] if i else ""
-        if prev in _DECLARING or (prev == "]" and _declared_after_range(toks, i)):
-            if re.fullmatch(r"[A-Za-z_][\w$]*", tok) and tok not in _KEYWORDS:
-                out.add(tok)
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        typed = (
+            _NAME.fullmatch(prev)
+            and prev not in _KEYWORDS
+            and nxt in (";", ",", "=", "[")
+            and (i < 2 or toks[i - 2] not in (".", "`"))
+        )
+        if typed or prev in _DECLARING or (prev == "]" and _declared_after_range(toks, i)):
+            out.add(tok)
     return out
+
+
+def _after_ranges(toks: list[str], i: int) -> str:
+    """The token after the bracketed ranges from ``toks[i]`` (an instance array's name
+    ``u [3:0] (`` is followed by its ports)."""
+    depth = 0
+    while i < len(toks):
+        depth += {"[": 1, "]": -1}.get(toks[i], 0)
+        i += 1
+        if depth == 0 and (i >= len(toks) or toks[i] != "["):
+            return toks[i] if i < len(toks) else ""
+    return ""
 
 
 def _declared_after_range(toks: list[str], i: int) -> bool:
@@ -213,17 +245,23 @@ def _declared_after_range(toks: list[str], i: int) -> bool:
 
 
 def _target(toks: list[str], i: int) -> str:
-    """The variable an assignment operator at ``toks[i]`` writes ("" for a concatenation or
-    anything else that is not a plain name, possibly indexed)."""
+    """The variable an assignment operator at ``toks[i]`` writes: the root of a name with
+    indices and members (``v[i].f``: ``v``; a hierarchical ``top.u.x``: ``top``, which no
+    reading-only code declares), "" for a concatenation or anything else."""
     j = i - 1
-    while j >= 0 and toks[j] == "]":
-        depth = 0
-        while j >= 0:
-            depth += {"]": 1, "[": -1}.get(toks[j], 0)
-            j -= 1
-            if depth == 0:
-                break
-    if j >= 0 and re.fullmatch(r"[A-Za-z_][\w$]*", toks[j]):
+    while j >= 0:
+        if toks[j] == "]":
+            depth = 0
+            while j >= 0:
+                depth += {"]": 1, "[": -1}.get(toks[j], 0)
+                j -= 1
+                if depth == 0:
+                    break
+        elif _NAME.fullmatch(toks[j]) and j > 0 and toks[j - 1] == ".":
+            j -= 2
+        else:
+            break
+    if j >= 0 and _NAME.fullmatch(toks[j]) and (j == 0 or toks[j - 1] not in (".", "::")):
         return toks[j]
     return ""
 
@@ -231,6 +269,7 @@ def _target(toks: list[str], i: int) -> str:
 def _active(body: str, bodies: Bodies) -> str:
     """The text of a macro body that its own conditionals keep (no macro known defined:
     the readings' states are not tracked inside a body)."""
+    body = body.replace("``", "").replace('`"', '"')  # token pasting, macro strings
     try:
         return "\n".join(e.text for e in walk(body, [Reading(set())]) if e.kind == "text")
     except ValueError:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rtlopt.evaluate._sim_headers import header_simulator_change, unread_include_sites
-from rtlopt.evaluate._sim_reading import inert, simulator_change
+from rtlopt.evaluate._sim_reading import declarations, inert, simulator_change
 
 DEFS = """`ifndef SYNTHESIS
 `define DONT_CARE 8'hxx
@@ -109,10 +109,19 @@ def test_inert() -> None:
     assert inert('assert property (@(posedge c) a |-> ##1 b) else $error("x");', {}, set()) == ""
     assert inert("initial c = 8'h5a;", {}, set()) == "an assignment to c"
     assert inert("initial $display(c++);", {}, set()) == "'++'"
+    loop = "for (genvar i = 0; i < 4; i++) begin : g always @(posedge c) $display(i); end"
+    assert inert(loop, {}, set()) == ""
     assert inert('initial $readmemh("f", mem);', {}, set()) == "the system task $readmemh"
     assert inert("sub u (.a(a));", {}, set()).startswith("a call or instance")
     assert inert("logic d; assign d = a & b;", {}, {"d"}) == ""
     assert inert("assign {x, d} = a;", {}, {"d"}) == "an assignment to an expression"
+    assert inert("initial top.u.d = 1'b1;", {}, {"d"}) == "an assignment to top"
+    assert inert("always @* v[2].f = 1'b1;", {}, {"v"}) == ""
+    assert inert("always @(posedge c) if (a) disable blk;", {}, set()) == "'disable' of a block"
+    assert inert("initial #5 $finish;", {}, set()) == "the system task $finish"
+    assert inert("defparam u.W = 4;", {}, set()) == "'defparam'"
+    assert inert("sub u [1:0] (.a(a));", {}, set()) == "a call or instance of u"
+    assert declarations("pkg::state_t s; logic [3:0] q [2]; my_t w = 1;") == {"s", "q", "w"}
 
 
 def test_header_changed_in_the_simulators_branch() -> None:
