@@ -312,6 +312,8 @@ def _side(
     t = Reading(set(sim.defined), {k: set(v) for k, v in sim.bodies.items()}, dict(sim.where))
     why = ""
     tokens: list[str] = []
+    s_tokens: list[str] = []
+    marks: list[str] = []
     events = list(walk(code, [s, t], file=file, resolve=resolver(include_dirs)))
     # the variables of a reading's own code: declared in stretches that reading alone takes,
     # never in the other's, and named nowhere both read (``reg c = 8'h5a`` under `ifndef
@@ -340,9 +342,12 @@ def _side(
             if e.taken[1]:
                 tokens += ["`define", e.name, *_TOKEN.findall(e.text)]
             continue
+        before = (list(s_tokens), list(tokens))
+        if e.taken[0]:
+            s_tokens += _TOKEN.findall(e.text)
         if e.taken[1]:
             tokens += _TOKEN.findall(e.text)
-            tokens += [f"`{m}@simulator" for m in _USE.findall(e.text) if m in differ]
+            marks += [f"`{m}@simulator" for m in _USE.findall(e.text) if m in differ]
         if why:
             continue
         if e.taken == (True, True):
@@ -353,9 +358,16 @@ def _side(
                 where = _where(e.file, file, e.line + e.text.count("\n", 0, m.start()))
                 # a macro the proven reading drops altogether (an assertion macro's empty
                 # body) may stand for inert code; one with a value there reads another value
+                # (and one that stands where a statement must follow, in the place of it)
+                ahead = before[1] + _TOKEN.findall(e.text[: m.start()])
                 problem = (
-                    inert(
-                        f"`{name}{_arguments(e.text, m.end())}", _only(t), set(own[(False, True)])
+                    (
+                        inert(
+                            f"`{name}{_arguments(e.text, m.end())}",
+                            _only(t),
+                            set(own[(False, True)]),
+                        )
+                        or _placed(ahead, "")
                     )
                     if _empty(name, _only(s))
                     else "another value there"
@@ -368,11 +380,82 @@ def _side(
                     break
         else:
             reading = t if e.taken[1] else s
-            problem = inert(e.text, _only(reading), set(own[e.taken]))
+            problem = inert(e.text, _only(reading), set(own[e.taken])) or _placed(
+                before[1] if e.taken[1] else before[0], e.text
+            )
             if problem:
                 kind = "reads" if e.taken[1] else "leaves out"
                 why = f"{where}: a simulator {kind} code there {label} ({problem})"
-    return _Side(why, tokens)
+    return _Side(why, tokens + marks)
+
+
+_ENDS = {
+    ";",
+    "begin",
+    "end",
+    "endcase",
+    "endgenerate",
+    "generate",
+    "endfunction",
+    "endtask",
+    "endproperty",
+    "endsequence",
+    "endclocking",
+    "join",
+    "join_any",
+    "join_none",
+}
+_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("begin", "end"), ("fork", "join"))
+
+
+def _placed(prior: list[str], text: str) -> str:
+    """Why a stretch one reading alone takes (``text``; "" for a macro's expansion) may
+    change the statements around it rather than add to them, or "": it must start where a
+    statement or item may (after ``prior``, the last tokens that reading read before it),
+    and be whole (its brackets and blocks balanced, ending a statement)."""
+    prev = prior[-1] if prior else ""
+    label = len(prior) >= 3 and prior[-2] == ":" and prior[-3] == "begin"
+    if prior and prev not in _ENDS and not label and not _after_macro(prior):
+        return f"it follows {prev!r}, in the place of a statement there"
+    if not text:
+        return ""
+    toks = _OPERATOR.findall(_STRING.sub('""', text))
+    for a, b in _PAIRS:
+        if toks.count(a) != toks.count(b) + (toks.count("join_any") + toks.count("join_none")) * (
+            a == "fork"
+        ):
+            return f"its {a} and {b} do not balance"
+    if toks.count("case") + toks.count("casez") + toks.count("casex") != toks.count("endcase"):
+        return "its case and endcase do not balance"
+    last = toks[-1] if toks else ";"
+    if last not in _ENDS and not last.startswith(("end", "`")) and not _ends_in_use(toks):
+        return f"it ends with {last!r}, not a whole statement"
+    return ""
+
+
+def _ends_in_use(toks: list[str]) -> bool:
+    """Whether ``toks`` (of :data:`_OPERATOR`) end with a macro's use with arguments."""
+    j, depth = len(toks) - 1, 0
+    while j >= 0:
+        depth += {")": 1, "(": -1}.get(toks[j], 0)
+        j -= 1
+        if depth == 0:
+            break
+    return j >= 0 and toks[j].startswith("`")
+
+
+def _after_macro(prior: list[str]) -> bool:
+    """Whether ``prior`` ends with a macro's use (```M`` or ```M(...)``), which stands for
+    whole items (an assertion macro's)."""
+    j = len(prior) - 1
+    if prior[j] == ")":
+        depth = 0
+        while j >= 0:
+            depth += {")": 1, "(": -1}.get(prior[j], 0)
+            j -= 1
+            if depth == 0:
+                break
+    return j >= 1 and prior[j - 1] == "`" and bool(_NAME.fullmatch(prior[j]))
 
 
 def _differing(s: Reading, t: Reading) -> set[str]:

@@ -180,3 +180,35 @@ endmodule
         "assign y = c;", "reg [7:0] n;\n  always @(posedge clk) n <= n + 8'd1;\n  assign y = n;"
     )
     assert "an assignment to c" in _judge(tmp_path, ref, cand)
+
+
+def test_a_stretch_that_changes_the_statements_around_it_is_not_inert(tmp_path: Path) -> None:
+    # `ifndef SYNTHESIS if (x) `endif guards the shared assignment after it in a simulator
+    ref = """module m(input x, input [7:0] a, output reg [7:0] y);
+  always @* begin
+    y = 8'd0;
+`ifndef SYNTHESIS
+    if (x)
+`endif
+    y = a;
+  end
+endmodule
+"""
+    cand = ref.replace("    y = 8'd0;\n", "    y = a;\n")
+    assert "in the place of a statement" in _judge(
+        tmp_path, ref, cand
+    ) or "whole statement" in _judge(tmp_path, ref, cand)
+    # a report that steals the body of a shared if
+    ref2 = """module m(input x, input [7:0] a, output reg [7:0] y);
+  always @* begin
+    y = 8'd0;
+    if (x)
+`ifndef SYNTHESIS
+      $display("x");
+`endif
+    y = a;
+  end
+endmodule
+"""
+    cand2 = ref2.replace("    y = 8'd0;\n", "    y = a & a;\n")
+    assert "in the place of a statement" in _judge(tmp_path, ref2, cand2)
