@@ -92,6 +92,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     off = off or power_up_unchecked(s, c, pp.text)
     off = off or _reached(s, c)  # hierarchical names, a simulator's own instances
     off = off or _qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
+    off = off or _simulators(s, c, pp.defined)
     if not off and cfg.harness.other_configurations == "check":
         off = other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
     if off:
@@ -160,7 +161,7 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
     if same_as_reference(c.text, s.design):
         return None  # the repository's own bytes read as the repository reads them, anywhere
-    off = _view_switched_off(s, c) or _reached(s, c)
+    off = _view_switched_off(s, c) or _simulators(s, c, frozenset()) or _reached(s, c)
     if off:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + off, r_syn=0.0, logs=c.logs)
     if s.config.harness.other_configurations != "check":
@@ -201,6 +202,18 @@ def _reached(s: EvalSetup, c: Candidate) -> str:
     from rtlopt.harness import same_as_reference
 
     return "" if same_as_reference(c.text, s.design) else repository_reach(s.design)
+
+
+def _simulators(s: EvalSetup, c: Candidate, defined: frozenset[str]) -> str:
+    """Why the candidate may read otherwise than the reference where a simulator reads the
+    text (``SYNTHESIS`` undefined, a simulator's own macro) and rtlopt proves nothing, or ""
+    (``evaluate/_sim_reading.py``)."""
+    from rtlopt.evaluate._sim_reading import module_simulator_change
+
+    t = s.design.target
+    return module_simulator_change(
+        s.design, t.file.read_text(errors="replace")[t.start : t.end], c.text, defined
+    )
 
 
 def _view_builds(s: EvalSetup, c: Candidate) -> OtherBuilds:
