@@ -88,8 +88,10 @@ def widths(scope: Any, env: dict[str, int], stop: frozenset[str] = frozenset()) 
     """Every bit of each variable ``scope`` declares, not looking into ``stop`` kinds: a plain
     vector's bits as ``(bit,)``, an array's as ``(row, ..., bit)`` (an unpacked dimension
     ``[hi:lo]`` or ``[n]`` with constant bounds). A declaration whose width or rows cannot be
-    evaluated is left out (a read of it is judged as a read of unknown bits)."""
+    evaluated, or a name two scopes declare with different shapes, is left out (a read of it
+    is judged as a read of unknown bits)."""
     out: dict[str, Keys] = {}
+    clash: set[str] = set()
     for node in _walk(scope, stop):
         k = _kind(node)
         if k in ("ImplicitAnsiPort", "FunctionPrototype"):
@@ -113,8 +115,10 @@ def widths(scope: Any, env: dict[str, int], stop: frozenset[str] = frozenset()) 
                 keys = [t + (i,) for t in keys for i in r]
             else:
                 key = _ident(d.name) if k == "FunctionPrototype" else str(d.name.valueText)
+                if out.get(key, frozenset(keys)) != frozenset(keys):
+                    clash.add(key)  # two scopes (generate blocks) declare it: not known
                 out[key] = frozenset(keys)
-    return out
+    return {k: v for k, v in out.items() if k not in clash}
 
 
 def _ident(node: Any) -> str:

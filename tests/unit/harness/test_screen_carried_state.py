@@ -67,6 +67,10 @@ READ_FIRST = """  reg [7:0] t;
         "    y = {6'd0, &m[0], &m[1]}; m[0] = 0; m[1] = 0; end",
         # an int is 32 bits: bit 0 written is not the whole variable
         "  int t;\n  always @* begin t[0] = a[0]; y = t[7:0]; t = b; end",
+        # two generate blocks declare t at other widths: the 2-bit one is not this block's
+        "  generate if (1) begin : g1\n    reg [7:0] t;\n"
+        "    always @* begin t[0] = a[0]; t[1] = a[1]; y = t; t = b; end\n  end\n"
+        "  if (1) begin : g2\n    reg [1:0] t;\n    always @* t = a[1:0];\n  end\n  endgenerate",
         # a type name's width is not known: bit 0 written is not the whole variable
         "  typedef logic [7:0] w_t;\n  w_t t;\n  always @* begin t[0] = a[0]; y = t; t = b; end",
     ],
@@ -85,6 +89,7 @@ READ_FIRST = """  reg [7:0] t;
         "row_wider_than_bits_written",
         "row_width_unknown",
         "int_atom",
+        "generate_blocks_declare_other_widths",
         "type_name",
     ],
 )
