@@ -47,8 +47,13 @@ def probe_short(label: str, given: float, left: int, timeout_s: float, why: str)
     """Why a probe that did not finish in its share of the time budget (``given`` seconds,
     one of ``left`` equal shares) leaves the change unchecked: how much it got, how the
     budget is shared, what to raise."""
+    got = (
+        f"did not finish in the {given:.1f} s it got"
+        if given >= 1.0
+        else "did not start: no time of the budget was left for it"
+    )
     return (
-        f"unchecked for parameters: probe {label} did not finish in the {given:.1f} s it got "
+        f"unchecked for parameters: probe {label} {got} "
         f"({why}): the verdict's one time budget (formal.timeout_s = {timeout_s:g} s) is "
         "shared in order: the defaults' own proof, the repository's configurations and the "
         f"search for probes take their shares first, then each of the {left} "

@@ -65,6 +65,8 @@ def test_a_probe_out_of_time_says_what_it_got_and_what_to_raise() -> None:
     assert "formal.timeout_s = 120 s" in why and "each of the 25 probes still to check" in why
     assert "raise formal.timeout_s" in why
     assert "each of the 1 probe still" in probe_short("W=2", 3, 1, 120, "x")
+    spent = probe_short("W=2", 0.2, 4, 120, "the time budget was spent")
+    assert "probe W=2 did not start: no time of the budget was left for it" in spent
 
 
 def test_rows_of_a_rejection_never_stay_pending() -> None:
