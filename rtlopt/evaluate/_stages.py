@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._candidate import Candidate, invalid
-from rtlopt.evaluate._messages import compile_error_summary, interface_problem, mismatch_reason
+from rtlopt.evaluate._messages import (
+    compile_error_summary,
+    interface_problem,
+    mismatch_reason,
+    no_verdict_reason,
+)
 from rtlopt.evaluate._power_up import power_up_unchecked
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
@@ -450,6 +455,12 @@ def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.logs["simulation"] = str(c.dir / "sim.log")
     if run.report.reason.startswith(FOREIGN_CALL):
         return invalid(cfg.reward, Stage.SIMULATION, run.report.reason, r_syn=1.0, logs=c.logs)
+    if not c.sim.passed and not c.sim.compared:
+        # nothing ran (vvp refused the compiled design, or stopped before the verdict):
+        # no difference was seen, nothing was checked either
+        folders = [c.dir, s.reference_file.parent]
+        why = no_verdict_reason(run.report.reason, c.dir / "sim.log", folders)
+        return invalid(cfg.reward, Stage.SIMULATION, why, r_syn=1.0, sim=c.sim, logs=c.logs)
     if not c.sim.passed:
         return invalid(
             cfg.reward,

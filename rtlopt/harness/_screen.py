@@ -174,7 +174,7 @@ def _reference_readings(design: Design) -> list[tuple[int, str]]:
     return reference_readings(
         design,
         lambda: (
-            [_active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)]
+            [_active_code(t, blank_comments(t), design, False) for t in _placed_texts(design)]
             + _expanded_references(design)
         ),
     )
@@ -184,7 +184,7 @@ def _judged_references(design: Design) -> list[str]:
     """The reference modules as the view reads them: raw (their active code) and with their
     macros expanded."""
     return [
-        _active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)
+        _active_code(t, blank_comments(t), design, False) for t in _placed_texts(design)
     ] + _expanded_references(design)
 
 
@@ -241,7 +241,7 @@ def _expanded_references(design: Design) -> list[str]:
     if hit is None or hit[0] is not design:
         if len(_EXPANDED) > 8:
             _EXPANDED.clear()
-        hit = _EXPANDED[id(design)] = (design, expanded_texts(_reference_texts(design), design))
+        hit = _EXPANDED[id(design)] = (design, expanded_texts(_placed_texts(design), design))
     return hit[1]
 
 
@@ -300,6 +300,19 @@ def _reference_texts(design: Design) -> list[str]:
     for m in mods:
         try:
             out.append(m.text())
+        except OSError:
+            continue
+    return out
+
+
+def _placed_texts(design: Design) -> list[str]:
+    """The reference modules' texts, each behind as many line breaks as precede its
+    ``module`` keyword in its file: a rule's line in one is the file's line."""
+    mods = [design.target, *(design.modules[n] for n in design.submodules if n in design.modules)]
+    out = []
+    for m in mods:
+        try:
+            out.append("\n" * max(m.line - 1, 0) + m.text())
         except OSError:
             continue
     return out
@@ -383,7 +396,7 @@ def screen_candidate(
             problems += used_modules_dropped(text, code, design)
             # qualifiers from macros or includes: the view's stripped copies still hold them
             problems += qualifier_problems(text, design)
-            problems += reference_qualifiers(design, lambda: _reference_texts(design))
+            problems += reference_qualifiers(design, lambda: _placed_texts(design))
         # on the view path the screen reads the raw text: judge its macros expanded too
         problems += expanded_readings(
             text,
