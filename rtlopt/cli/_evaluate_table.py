@@ -106,6 +106,13 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
             f"{nl.mismatches} mismatches)"
         )
     console.print(f"metric: {kind}; flow: {escape(flow_label(ref))}")
+    _print_verdict(res, rp, cp, kind)
+    if wd is not None:
+        console.print(f"[dim]scratch: {escape(str(wd))}[/]")
+
+
+def _print_verdict(res: EvalResult, rp: PPA | None, cp: PPA | None, kind: str) -> None:
+    """The verdict line (accepted, could not check, rejected) and a rejection's failing input."""
     if res.accepted:
         worse = bool(cp and rp and cp.metric(kind) > rp.metric(kind) * (1 + 1e-9))
         console.print(
@@ -136,5 +143,3 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
 
             for line in counterexample_lines(res):
                 console.print("  " + escape(line), soft_wrap=True)
-    if wd is not None:
-        console.print(f"[dim]scratch: {escape(str(wd))}[/]")

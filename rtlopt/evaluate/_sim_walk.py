@@ -82,6 +82,35 @@ def body_of(definition: str) -> str:
     return text.strip()
 
 
+def _branch(
+    kind: str,
+    arg: str,
+    stack: list[tuple[tuple[bool, ...], tuple[bool, ...]]],
+    active: tuple[bool, ...],
+    readings: Sequence[Reading],
+) -> tuple[bool, ...]:
+    """Which readings read on after the conditional directive ``kind`` (``stack`` updated: per
+    open conditional, the readings active around it and those a branch of it took).
+
+    Raises:
+        ValueError: an ```elsif``, ```else`` or ```endif`` without its ```ifdef``.
+    """
+    if kind in ("ifdef", "ifndef"):
+        taken = tuple((arg in r.defined) == (kind == "ifdef") for r in readings)
+        stack.append((active, taken))
+        return tuple(o and t for o, t in zip(active, taken, strict=True))
+    if not stack:
+        raise ValueError(f"`{kind} without `ifdef")
+    if kind == "endif":
+        return stack.pop()[0]
+    outer, taken = stack[-1]
+    now = tuple(
+        not t and (kind == "else" or arg in r.defined) for t, r in zip(taken, readings, strict=True)
+    )
+    stack[-1] = (outer, tuple(t or w for t, w in zip(taken, now, strict=True)))
+    return tuple(o and w for o, w in zip(outer, now, strict=True))
+
+
 def walk(
     code: str,
     readings: Sequence[Reading],
@@ -118,24 +147,8 @@ def walk(
         if kind in ("ifdef", "ifndef", "elsif"):
             for r in readings:
                 r.tested.add(arg)
-        if kind in ("ifdef", "ifndef"):
-            taken = tuple((arg in r.defined) == (kind == "ifdef") for r in readings)
-            stack.append((active, taken))
-            active = tuple(o and t for o, t in zip(active, taken, strict=True))
-        elif kind in ("elsif", "else"):
-            if not stack:
-                raise ValueError(f"`{kind} without `ifdef")
-            outer, taken = stack[-1]
-            now = tuple(
-                not t and (kind == "else" or arg in r.defined)
-                for t, r in zip(taken, readings, strict=True)
-            )
-            stack[-1] = (outer, tuple(t or w for t, w in zip(taken, now, strict=True)))
-            active = tuple(o and w for o, w in zip(outer, now, strict=True))
-        elif kind == "endif":
-            if not stack:
-                raise ValueError("`endif without `ifdef")
-            active = stack.pop()[0]
+        if kind in ("ifdef", "ifndef", "elsif", "else", "endif"):
+            active = _branch(kind, arg, stack, active, readings)
         elif kind == "define":
             end = _line_end(code, pos)
             body = body_of(code[pos:end])

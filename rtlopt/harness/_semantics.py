@@ -26,6 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# re-exported: the other rules read trees through these names
+from rtlopt.harness._nodes import _NOT_POWER_UP as _NOT_POWER_UP
+from rtlopt.harness._nodes import _children as _children
+from rtlopt.harness._nodes import _is_constant as _is_constant
+from rtlopt.harness._nodes import _kind as _kind
+from rtlopt.harness._nodes import _span as _span
+from rtlopt.harness._nodes import _tokens as _tokens
+from rtlopt.harness._nodes import _tree as _tree
+from rtlopt.harness._nodes import _walk as _walk
+
 __all__ = [
     "EventProblem",
     "event_violations",
@@ -55,77 +65,6 @@ _SCOPES = frozenset(
 )
 _NET_WORDS = frozenset(
     {"wire", "tri", "wand", "wor", "tri0", "tri1", "supply0", "supply1", "uwire"}
-)
-
-
-def _kind(node: Any) -> str:
-    k = getattr(node, "kind", None)
-    return getattr(k, "name", "") if k is not None else ""
-
-
-def _children(node: Any) -> Iterator[Any]:
-    if hasattr(node, "valueText"):
-        return
-    try:
-        for c in node:
-            if c is not None:
-                yield c
-    except TypeError:
-        return
-
-
-def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        yield cur
-        if cur is not node and _kind(cur) in stop:
-            continue
-        stack.extend(reversed(list(_children(cur))))
-
-
-def _tree(text: str) -> Any:
-    from pyslang import syntax
-
-    return syntax.SyntaxTree.fromText(text)
-
-
-def _span(node: Any) -> tuple[int, int]:
-    r = node.sourceRange
-    return int(r.start.offset), int(r.end.offset)
-
-
-def _tokens(node: Any) -> list[str]:
-    return [n.valueText for n in _walk(node) if hasattr(n, "valueText")]
-
-
-def _is_constant(expr: Any) -> bool:
-    return not any(_kind(n) in ("IdentifierName", "ScopedName") for n in _walk(expr))
-
-
-#: Where a declarator's initializer is no power-up value: parameters, nets (a continuous
-#: assignment), functions and tasks (run per call, their static variables are screened by
-#: the carried-state rules), nested design units (read on their own), an enumeration's
-#: members (constants).
-_NOT_POWER_UP = frozenset(
-    {
-        "ParameterDeclaration",
-        "TypeParameterDeclaration",
-        "ParameterDeclarationStatement",
-        "NetDeclaration",
-        "NetPortHeader",
-        "FunctionDeclaration",
-        "TaskDeclaration",
-        "ClassDeclaration",
-        "ModuleDeclaration",
-        "InterfaceDeclaration",
-        "ProgramDeclaration",
-        "PackageDeclaration",
-        "CheckerDeclaration",
-        "ForVariableDeclaration",
-        "EnumType",
-        "UdpDeclaration",
-    }
 )
 
 

@@ -53,7 +53,7 @@ TypeNames = dict[str, list[Any]]
 def type_names(root: Any) -> TypeNames:
     """Every type name ``root`` defines (a ``typedef``, a type parameter's default), by its
     own name (a package's ``p::t`` is ``t``): name -> the type syntax nodes."""
-    from rtlopt.harness._semantics import _kind, _walk
+    from rtlopt.harness._nodes import _kind, _walk
 
     out: TypeNames = {}
     for node in _walk(root):
@@ -70,7 +70,7 @@ def type_names(root: Any) -> TypeNames:
 def _state(ty: Any, names: TypeNames, seen: frozenset[str] = frozenset()) -> str:
     """``"2"``, ``"4"``, ``"?"`` (not known here: may be 2-state) or ``""`` (no value) for the
     type syntax ``ty``: 2-state where any part of it is."""
-    from rtlopt.harness._semantics import _kind
+    from rtlopt.harness._nodes import _kind
 
     k = _kind(ty)
     if k in _TWO_STATE_KINDS:
@@ -102,7 +102,7 @@ def two_state_variables(scope: Any, names: TypeNames) -> Iterator[tuple[str, Any
     read its initializers: nested units, functions, tasks and nets aside) whose type is
     2-state (``value`` :data:`TWO_STATE`) or not known here (:data:`UNKNOWN_STATE`),
     declared without an initializer."""
-    from rtlopt.harness._semantics import _NOT_POWER_UP, _children, _kind
+    from rtlopt.harness._nodes import _NOT_POWER_UP, _children, _kind
 
     stack = list(_children(scope))
     while stack:
@@ -137,7 +137,7 @@ _SUSPENDING = frozenset(
 def _loop_index_only(scope: Any, name: str) -> bool:
     """Every use of ``name`` in ``scope`` is inside a ``for`` loop whose initializer assigns
     it a constant, with no timing control in the loop: its power-up value is never read."""
-    from rtlopt.harness._semantics import _is_constant, _kind, _walk
+    from rtlopt.harness._nodes import _is_constant, _kind, _walk
 
     tokens = uses = 0
     for node in _walk(scope):
@@ -160,7 +160,7 @@ def _loop_index_only(scope: Any, name: str) -> bool:
 
 
 def _initializes(loop: Any, name: str, constant: Any) -> bool:
-    from rtlopt.harness._semantics import _kind
+    from rtlopt.harness._nodes import _kind
 
     for init in loop.initializers:
         if _kind(init) != "AssignmentExpression" or _kind(init.left) != "IdentifierName":
