@@ -157,6 +157,18 @@ def check_equivalence(
     job = Job(
         design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start, secret
     )
+    if plan.stated:  # from the stated power-up values too, or alone (honor)
+        from rtlopt.formal.power_up_models import decide_stated
+
+        checks = None
+        if x_outputs and plan.mode != "comb":
+            checks = partial(_x_outputs_checked, outputs=x_outputs)
+        return decide_stated(
+            job,
+            partial(_decide, strict_x=strict_x, x_outputs=x_outputs),
+            checks,
+            strict_x=strict_x,
+        )
     return _decide(job, strict_x=strict_x, x_outputs=x_outputs)
 
 
@@ -466,7 +478,7 @@ def check_x_outputs(
     if not x_outputs or (texts and identical_source(design, texts[-1])):
         return ""
     plan = plan_formal(design, texts, initial_values=initial_values)
-    if plan.mode in ("comb", "unsupported"):
+    if plan.mode in ("comb", "unsupported") or (plan.stated and plan.honor):
         return ""
     ref = workdir / "reference.v"
     ref.write_text(_reference(design, reference_file))

@@ -6,7 +6,7 @@ import re
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rtlopt.formal.channel import MARK, result_name, seal, stamp, tee
@@ -28,12 +28,19 @@ class FormalPlan:
         reason: Why the mode was chosen when it limits the verdict.
         resets: Reset port to its active level, driven in the first cycle.
         clk2fflogic: Model clock edges explicitly (FFs on both edges of a clock).
+        stated: The registers with a power-up value in the reference's hierarchy or the
+            candidate (``"name in module"``): the proof from the stated power-up values
+            (:mod:`rtlopt.formal.engines.stated`) runs, alone under ``honor``, beside the
+            proof from unknown registers under ``ignore``.
+        honor: The power-up model is ``harness.initial_values = "honor"``.
     """
 
     mode: str
     reason: str = ""
     resets: Mapping[str, int] | None = None
     clk2fflogic: bool = False
+    stated: tuple[str, ...] = ()
+    honor: bool = False
 
 
 def clock_edges(text: str, clocks: Sequence[str]) -> set[str]:
@@ -50,24 +57,31 @@ def plan_formal(
 ) -> FormalPlan:
     """Decide how to check equivalence of ``design``'s target against a candidate.
 
-    ``initial_values`` is the power-up model (``harness.initial_values``): the miters start
-    from unknown registers (``attrmap -remove init``), so under ``honor`` a target with
-    initial values, in the reference's hierarchy or the candidate, is not proven here.
+    ``initial_values`` is the power-up model (``harness.initial_values``). Where the
+    reference's hierarchy or the candidate states a power-up value (:attr:`FormalPlan.stated`)
+    the proof from the stated values runs: alone under ``honor``, after the proof from
+    unknown registers under ``ignore`` (both must prove).
     """
-    t = design.target
-    if initial_values == "honor":
-        from rtlopt.harness import initial_values as powered
+    plan = _clocked_plan(design, candidate_texts)
+    found = stated_power_up(design, candidate_texts)
+    return replace(plan, stated=tuple(dict.fromkeys(found)), honor=initial_values == "honor")
 
-        hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
-        found = [n for m in hierarchy for n in powered(m.text())]
-        found += [n for x in candidate_texts[-1:] for n in powered(x)]
-        found = found or _read_power_up(design, [m.name for m in hierarchy])
-        if found:
-            return FormalPlan(
-                "unsupported",
-                f"initial values honored (harness.initial_values = honor; {found[0]} has "
-                "one): the formal models start from unknown registers",
-            )
+
+def stated_power_up(design: Design, candidate_texts: Sequence[str]) -> list[str]:
+    """The registers the reference's hierarchy (its texts, else the text the tools read) or
+    the candidate's own text (the last of ``candidate_texts``) give a power-up value."""
+    from rtlopt.harness import initial_values as powered
+
+    t = design.target
+    hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
+    found = [n for m in hierarchy for n in powered(m.text())]
+    found += [n for x in candidate_texts[-1:] for n in powered(x)]
+    return found or _read_power_up(design, [m.name for m in hierarchy])
+
+
+def _clocked_plan(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
+    """The plan's mode, resets and clock model (see :func:`plan_formal`)."""
+    t = design.target
     clocks = [c for c in t.clocks if c in {p.name for p in t.inputs}]
     if not clocks:
         return FormalPlan("comb")
@@ -248,17 +262,20 @@ def prepare_lines(
     *,
     structure: bool = False,
     secret: str = "",
+    keep_init: bool = False,
 ) -> list[str]:
     """Both designs read and prepared for a comparison (initial values dropped, the latches of
     the compared modules counted, sequential modes' clocking); with ``structure`` also
-    :data:`STRUCTURE_JSON` and the drivers check (:func:`drivers_lines`)."""
+    :data:`STRUCTURE_JSON` and the drivers check (:func:`drivers_lines`). ``keep_init``
+    keeps the initial values (the miter from the stated power-up values)."""
     rtlil = result_name(secret, DRIVERS["rtlil"]) if structure and secret else ""
     lines = _load(design, reference_file, candidate_files, include_dirs, rtlil)
     if structure:
         lines.append(f"write_json {STRUCTURE_JSON}")
     # ASIC flip-flops have no power-up value: initial values (``reg r = 1``) are dropped on both
     # sides, as in the netlist that is measured, so a candidate cannot lean on them
-    lines.append("attrmap -remove init")
+    if not keep_init:
+        lines.append("attrmap -remove init")
     lines += [
         f"log {MARK} count_latches",
         # in the two compared modules only: a submodule's own definition stays in the design

@@ -313,6 +313,7 @@ def power_up_difference(
     *,
     elsewhere: Collection[str] = frozenset(),
     hierarchy: Collection[str] = frozenset(),
+    unproven: bool = False,
 ) -> str:
     """Why ``candidate`` states other power-up values than ``reference`` (a register's initial
     value added, dropped or changed, module by module), or "" where they agree: each module
@@ -321,9 +322,10 @@ def power_up_difference(
     define (a module of the repository judged on its own). Under ``harness.initial_values =
     "ignore"`` both sides' values are dropped, which is sound only where they are the same:
     every simulator and FPGA flow reading the written text keeps them. Where they are, the
-    proof still cannot show them kept (it pairs registers by what they compute): any value a
-    compared module or a reference module of ``hierarchy`` (the target and its submodules)
-    states is named too."""
+    formal check proves the design from unknown registers and from the stated values
+    (:mod:`rtlopt.formal.power_up_models`); with ``unproven`` (no formal check runs) any
+    value a compared module or a reference module of ``hierarchy`` (the target and its
+    submodules) states is named too."""
     ref = power_up_values(reference) if isinstance(reference, str) else reference
     cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
     # every unit that is no module (an interface, a package, $unit, ...) may be read by the
@@ -347,15 +349,12 @@ def power_up_difference(
                     "text does; keep the reference's initial values, or set "
                     'harness.initial_values = "honor" to judge power-up values'
                 )
-    if stated is not None:
+    if stated is not None and unproven:
         module, reg, value = stated
         return (
-            f"{reg} in {module} has the power-up value {_shown(reg, value)}: the "
-            "proof starts from unknown register values and pairs registers by what they "
-            "compute, so it cannot show that the candidate keeps the reference's power-up "
-            "behaviour (a register that takes over another's role would start from "
-            "another value); a module with initial values is not proven under either "
-            "harness.initial_values model"
+            f"{reg} in {module} has the power-up value {_shown(reg, value)}: only the "
+            "formal check (off: formal.enabled = false) shows that the candidate keeps the "
+            "reference's power-up behaviour, from unknown registers and from the stated values"
         )
     return ""
 
