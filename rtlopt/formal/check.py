@@ -8,7 +8,9 @@ reference follows (:mod:`rtlopt.formal.powerup_search`: once the proof from free
 states fails, and after every engine in the share of the time kept for it,
 ``formal.powerup_*``); UNKNOWN with the reason otherwise
 (induction inconclusive, several clocks, no reset, latches, constructs Yosys cannot read, a
-SAT instance that ran out of time). UNKNOWN is never reported as proven.
+SAT instance that ran out of time). UNKNOWN is never reported as proven. A target whose
+hierarchy states power-up values is also (``ignore``) or only (``honor``) proven from them
+(:mod:`rtlopt.formal.power_up_models`).
 
 The miter steps every register on one implicit clock, so the first Yosys run also writes both
 designs as JSON and :mod:`rtlopt.formal.clocking` checks that every candidate register is

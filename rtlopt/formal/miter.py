@@ -34,6 +34,11 @@ netlist and builds the miter itself, so that every modelling decision is here an
   un-reset reference register cannot make its outputs x and accept anything. Any pairing is
   sound (a wrong one only fails); a counterexample only shows that this pairing fails, so it
   is not a refutation (:attr:`Miter.exact` is false).
+* **Stated power-up values** (``stated_init``, :mod:`rtlopt.formal.engines.stated`): the
+  netlist keeps Yosys's ``init`` attributes; each register bit with a stated value starts
+  from it, every other one x, and a net no gate drives holds its stated value. No reset is
+  forced (the caller passes none). The miter stays exact: a counterexample is a difference
+  from the stated power-up state.
 
 The miter's single output is 1 when the designs differ.
 """
