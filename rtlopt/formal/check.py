@@ -160,18 +160,20 @@ def check_equivalence(
         design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start, secret
     )
     if plan.stated:  # from the stated power-up values too, or alone (honor)
-        from rtlopt.formal.power_up_models import decide_stated
-
-        checks = None
-        if x_outputs and plan.mode != "comb":
-            checks = partial(_x_outputs_checked, outputs=x_outputs)
-        return decide_stated(
-            job,
-            partial(_decide, strict_x=strict_x, x_outputs=x_outputs),
-            checks,
-            strict_x=strict_x,
-        )
+        return _from_stated(job, strict_x=strict_x, x_outputs=x_outputs)
     return _decide(job, strict_x=strict_x, x_outputs=x_outputs)
+
+
+def _from_stated(job: Job, *, strict_x: bool, x_outputs: Sequence[str]) -> FormalResult:
+    """The verdict of a target that states power-up values
+    (:func:`rtlopt.formal.power_up_models.decide_stated`)."""
+    from rtlopt.formal.power_up_models import decide_stated
+
+    checks = None
+    if x_outputs and job.plan.mode != "comb":
+        checks = partial(_x_outputs_checked, outputs=x_outputs)
+    unknown = partial(_decide, strict_x=strict_x, x_outputs=x_outputs)
+    return decide_stated(job, unknown, checks, strict_x=strict_x)
 
 
 def _decide(job: Job, *, strict_x: bool, x_outputs: Sequence[str]) -> FormalResult:
