@@ -129,11 +129,11 @@ def check_equivalence(
             {},
             time.monotonic() - start,
         )
-    plan = plan_formal(design, texts, initial_values=initial_values)
+    ref = reference_text(design) if reference_file is None else read_text(reference_file)
+    plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
     if reference_file is None or reference_file.parent != workdir:
-        text = reference_text(design) if reference_file is None else read_text(reference_file)
         reference_file = workdir / "reference.v"
-        reference_file.write_text(text)
+        reference_file.write_text(ref)
     high_z = drives_high_z(read_text(reference_file))
     if high_z:
         why = (
@@ -481,11 +481,12 @@ def check_x_outputs(
     texts = [read_text(Path(f)) for f in candidate_files]
     if not x_outputs or (texts and identical_source(design, texts[-1])):
         return ""
-    plan = plan_formal(design, texts, initial_values=initial_values)
+    text = _reference(design, reference_file)
+    plan = plan_formal(design, texts, initial_values=initial_values, reference=text)
     if plan.mode in ("comb", "unsupported") or (plan.stated and plan.honor):
         return ""
     ref = workdir / "reference.v"
-    ref.write_text(_reference(design, reference_file))
+    ref.write_text(text)
     extra_inc = [design.target.file.parent]
     job = Job(design, ref, candidate_files, plan, cfg, memory_mb, extra_inc, time.monotonic())
     # a proof goes through the structure and drivers checks of this job (its own secret)

@@ -53,30 +53,41 @@ def clock_edges(text: str, clocks: Sequence[str]) -> set[str]:
 
 
 def plan_formal(
-    design: Design, candidate_texts: Sequence[str], *, initial_values: str = "ignore"
+    design: Design,
+    candidate_texts: Sequence[str],
+    *,
+    initial_values: str = "ignore",
+    reference: str = "",
 ) -> FormalPlan:
     """Decide how to check equivalence of ``design``'s target against a candidate.
 
     ``initial_values`` is the power-up model (``harness.initial_values``). Where the
     reference's hierarchy or the candidate states a power-up value (:attr:`FormalPlan.stated`)
     the proof from the stated values runs: alone under ``honor``, after the proof from
-    unknown registers under ``ignore`` (both must prove).
+    unknown registers under ``ignore`` (both must prove). ``reference``: the reference's text
+    as the proof reads it (the preprocessed reference: a value a header or macro states).
     """
     plan = _clocked_plan(design, candidate_texts)
-    found = stated_power_up(design, candidate_texts)
-    return replace(plan, stated=tuple(dict.fromkeys(found)), honor=initial_values == "honor")
+    honor = initial_values == "honor"
+    found = stated_power_up(design, [reference, *candidate_texts[-1:]], unit=honor)
+    return replace(plan, stated=tuple(dict.fromkeys(found)), honor=honor)
 
 
-def stated_power_up(design: Design, candidate_texts: Sequence[str]) -> list[str]:
-    """The registers the reference's hierarchy (its texts, else the text the tools read) or
-    the candidate's own text (the last of ``candidate_texts``) give a power-up value."""
-    from rtlopt.harness import initial_values as powered
+def stated_power_up(design: Design, texts: Sequence[str], *, unit: bool = False) -> list[str]:
+    """The registers (``"name in unit"``) the texts of the reference's hierarchy or
+    ``texts`` (the reference as the proof reads it, the candidate's own text) give a
+    power-up value (an ``initial`` block that does more than assign constants is one); with
+    ``unit`` and none there, those of the text the tools read (:func:`_read_power_up`, which
+    reads the whole unit: under ``honor``)."""
+    from rtlopt.harness._semantics import power_up_values
 
     t = design.target
     hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
-    found = [n for m in hierarchy for n in powered(m.text())]
-    found += [n for x in candidate_texts[-1:] for n in powered(x)]
-    return found or _read_power_up(design, [m.name for m in hierarchy])
+    texts = [m.text() for m in hierarchy] + [x for x in texts if x]
+    found = [f"{r} in {u}" for x in texts for u, regs in power_up_values(x).items() for r in regs]
+    if found or not unit:
+        return found
+    return _read_power_up(design, [m.name for m in hierarchy])
 
 
 def _clocked_plan(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:

@@ -126,7 +126,8 @@ def confirm_proof(
     if first.verdict is not Verdict.PROVEN:
         return no("", f"the first proof did not prove it ({first.verdict.value})")
     texts = [read_text(Path(f)) for f in candidate_files]
-    plan = plan_formal(design, texts, initial_values=initial_values)
+    ref = reference_text(design) if reference_file is None else read_text(reference_file)
+    plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
     if plan.mode == "unsupported":
         return no("", f"unchecked: {plan.reason}")
     models = power_up_models(plan)
@@ -139,9 +140,8 @@ def confirm_proof(
             f"{missing[0]!r} the design's stated power-up values call for",
         )
     if reference_file is None or reference_file.parent != workdir:
-        text = reference_text(design) if reference_file is None else read_text(reference_file)
         reference_file = workdir / "reference.v"
-        reference_file.write_text(text)
+        reference_file.write_text(ref)
     pre = list(design.prelude)
     files = [*pre, reference_file, *(Path(f) for f in candidate_files if f not in pre)]
     replay = workdir / REPLAY_DIR

@@ -233,9 +233,12 @@ def test_picorv32_core_edit_is_confirmed(tmp_path: Path) -> None:
     shutil.copy(UPSTREAM, repo / "picorv32.v")
     cand = _cand(tmp_path, renamed_core(UPSTREAM.read_text(), broken=False))
     d = load_design(repo / "picorv32.v", "picorv32", ProjectConfig())
-    first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")  # the first proof's verdict
+    # the first proof's verdict: picorv32 states a power-up value (its register file's
+    # initial block), so the first proof covers both power-up models and so does the second
+    first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "", power_up=("unknown", "stated"))
     second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=300), first)
     assert second.agrees, second
+    assert "from the stated power-up values" in second.method, second
 
 
 @pytest.mark.parametrize("broken", [False, True])

@@ -273,3 +273,36 @@ def test_uartlite_rewrite_is_proven_from_its_stated_values(tmp_path: Path) -> No
     renamed = _uart(tmp_path / "ignore", "equiv", "ignore")
     assert not renamed.accepted and renamed.reason.startswith("unchecked: "), renamed.reason
     assert "power-up value" in renamed.reason, renamed.reason
+
+
+HEADER_REF = """module hs(input clk, output y);
+  `include "hs_regs.vh"
+  always @(posedge clk) begin a <= ~a; b <= b; end
+  assign y = a;
+endmodule
+"""
+
+
+def test_values_a_header_states_are_proven_from_too(tmp_path: Path) -> None:
+    """The values come from a header included inside the module (no module text shows them):
+    the preprocessed texts the proof reads do, so the candidate that keeps the include
+    and swaps the registers' roles is refuted from the stated values (ignore)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "hs.v").write_text(HEADER_REF)
+    (repo / "hs_regs.vh").write_text("reg a = 1'b0;\nreg b = 1'b1;\n")
+    cfg = Config()
+    cfg = dataclasses.replace(
+        cfg,
+        harness=dataclasses.replace(cfg.harness, sim_timeout_s=20.0, random_vectors=50),
+        formal=dataclasses.replace(cfg.formal, timeout_s=60.0),
+    )
+    design = load_design(repo / "hs.v", "hs", cfg.project)
+    swapped = HEADER_REF.replace("a <= ~a; b <= b;", "b <= ~b; a <= a;").replace("y = a", "y = b")
+    with Evaluator(design, cfg, tmp_path / "scratch", None) as ev:
+        bad = ev.evaluate(swapped)
+        good = ev.evaluate(HEADER_REF.replace("a <= ~a;", "a <= !a;"))
+    assert not bad.accepted, bad.reason
+    assert bad.formal is not None and bad.formal.verdict is Verdict.REFUTED, bad.formal
+    assert good.accepted, good.reason
+    assert good.formal is not None and good.formal.power_up == ("unknown", "stated"), good.formal
