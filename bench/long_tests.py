@@ -23,6 +23,8 @@ test process and its children) with the ratio full / suite:
             mutants of four designs judged by the ground truth and the product (the suite: two)
     reflect tests/integration/test_reflection_loop.py (the learning generator with reflection)
             two learning steps with reflection (the suite: one)
+    stimulus tests/integration/test_stimulus_opcode.py (the stimulus sets judged by mutants)
+            ten sampled mutants and the broken opcode path (the suite: four)
 
     python bench/long_tests.py [--only edit,model,refute] [--rounds 1]
 
@@ -54,6 +56,9 @@ CASES = {
     "reflect": (
         "tests/integration/test_reflection_loop.py"
         "::test_reflection_with_the_on_device_generator_learning"
+    ),
+    "stimulus": (
+        "tests/integration/test_stimulus_opcode.py::test_judge_keeps_the_set_that_kills_more_mutants"
     ),
 }
 

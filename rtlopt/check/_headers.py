@@ -104,3 +104,48 @@ def other_configurations(
                 )
             )
     return out
+
+
+def simulator_readings(
+    rules: Rules,
+    headers: Iterable[str],
+    new_tree: Path,
+    read_base: Callable[[str], str | None],
+) -> list[ModuleCheck]:
+    """A finding for each changed header that a simulator reads otherwise than the reading
+    the gate proves (``SYNTHESIS`` defined): its change reads differently with ``SYNTHESIS``
+    undefined or a simulator's macro defined, or a file includes it only in a branch the
+    proven reading does not take (``evaluate/_sim_headers.py``)."""
+    from rtlopt.evaluate import header_simulator_change, unread_include_sites
+
+    headers = sorted(headers)
+    if not headers:
+        return []
+    defines = {d.split("=", 1)[0] for d in rules.new.project.defines}
+    texts: dict[str, str] = {}
+    for p in new_tree.rglob("*"):
+        if p.suffix in _VERILOG and p.is_file() and ".git" not in p.parts:
+            texts[p.relative_to(new_tree).as_posix()] = p.read_text(errors="replace")
+    out: list[ModuleCheck] = []
+    for rel in headers:
+        old = read_base(rel) or ""
+        p = new_tree / rel
+        new = p.read_text(errors="replace") if p.is_file() else ""
+        why = header_simulator_change(old, new, defines)
+        sites = unread_include_sites(rel, texts, defines)
+        if sites:
+            why = why or (f"{sites[0]}, so the modules that include it are judged without it")
+        if why:
+            out.append(
+                ModuleCheck(
+                    rel,
+                    "(header)",
+                    "changed",
+                    findings=[
+                        f"unchecked: {rel} changed, and {why}; the gate proves the reading "
+                        "with SYNTHESIS defined only, so a change a simulator reads otherwise "
+                        "is not judged: review it in a commit of its own"
+                    ],
+                )
+            )
+    return out

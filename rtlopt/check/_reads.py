@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -396,16 +397,30 @@ def unjudged_files(
                     texts.append(p.read_text(errors="replace"))
                 except OSError:
                     continue
+    # a file the design opens by a name it builds ($readmemh({"rom", ".hex"}, m), a
+    # parameter set from outside) may be any of them
+    built = any(_BUILT_NAME.search(t) for t in texts)
     return [
         (
             rel,
-            f"{rel} changed and the design may read it (a filelist or an include names it), "
-            "but rtlopt judges only Verilog sources (.v .sv .vh .svh), the files the design "
-            "reads, filelists (.f .F .vc .flist) and its configuration: review it in a "
-            "commit of its own",
+            f"{rel} changed and the design may read it ("
+            + (_BUILT if built else "a filelist or an include names it")
+            + "), but rtlopt judges only Verilog sources (.v .sv .vh .svh), the files the "
+            "design reads, filelists (.f .F .vc .flist) and its configuration: review it in "
+            "a commit of its own",
         )
-        for rel in sorted(rel for rel in other if any(Path(rel).name in t for t in texts))
+        for rel in sorted(rel for rel in other if built or any(Path(rel).name in t for t in texts))
     ]
+
+
+#: A system task that opens a file whose name is neither one string literal nor one name (a
+#: parameter, whose string values the sources hold: the names above): a concatenation, a
+#: formatted or a computed name.
+_BUILT_NAME = re.compile(
+    r"\$(?:readmem[hb]|fopen|fread|sreadmem[hb]|writemem[hb])\s*\(\s*"
+    r"(?!(?:\"[^\"\n]*\"|[A-Za-z_][\w$]*(?:\s*::\s*[A-Za-z_][\w$]*)?)\s*[,)])"
+)
+_BUILT = "a source opens a file by a name it builds, which may be any file"
 
 
 def untracked_findings(

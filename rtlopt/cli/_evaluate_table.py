@@ -12,14 +12,47 @@ from rtlopt.results import PPA, EvalResult
 __all__ = ["print_table"]
 
 
+#: A configuration's verdict when the check stopped before it (``evaluate/_param_scope.py``);
+#: the table names the first few of them, the JSON report every one.
+_NOT_REACHED = "not reached"
+_SHOWN_UNREACHED = 2
+
+
 def _print_parameters(res: EvalResult) -> None:
     """The scope of a parameterized verdict (or one of other configurations and builds)
     and every configuration checked."""
     if res.configurations:
-        checked = "; ".join(f"{c['values']}: {c['verdict']}" for c in res.configurations)
+        parts, unreached = [], 0
+        for c in res.configurations:
+            late = c["verdict"] == _NOT_REACHED and c.get("kind") != "defaults"
+            unreached += late
+            if not late or unreached <= _SHOWN_UNREACHED:
+                parts.append(f"{c['values']}: {c['verdict']}")
+        if unreached > _SHOWN_UNREACHED:
+            parts.append(f"{unreached - _SHOWN_UNREACHED} more: {_NOT_REACHED}")
+        checked = "; ".join(parts)
         other = any(c.get("kind") == "configuration" for c in res.configurations)
         what = "configurations" if other else "parameters"
         console.print(escape(f"{what}: {res.scope or 'rejected'} ({checked})"))
+
+
+#: The stages an evaluation times (``EvalResult.timings``), checks before and after.
+_STAGES = frozenset(
+    "screen preprocess compile interface simulation formal parameters configurations "
+    "synthesis netlist timing".split()
+)
+
+
+def _not_run(res: EvalResult) -> str:
+    """What a check without a result says: why it did not run."""
+    if res.accepted:
+        return "not run"
+    ran = [k for k in res.timings if k in _STAGES]
+    if ran and ran[-1] in ("parameters", "configurations"):
+        # they run before the defaults' formal check (which runs beside synthesis) and end
+        # the evaluation when they reject
+        return f"not run (the {ran[-1]} check stopped the evaluation first)"
+    return f"not run (the evaluation stopped at the {res.stage.value} stage)"
 
 
 def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path | None) -> None:
@@ -52,12 +85,13 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
         t.add_row(label, fmt(a), fmt(b), ratio(b, a))
     t.add_row("reward", fmt(ref.reward), fmt(res.reward), "")
     console.print(t)
-    verdict = res.formal.verdict.value if res.formal else "not run"
+    unrun = _not_run(res)
+    verdict = res.formal.verdict.value if res.formal else unrun
     method = f" ({res.formal.method})" if res.formal and res.formal.method else ""
-    vectors = (
-        f"{res.sim.vectors} vectors, {res.sim.mismatches} mismatches" if res.sim else "not run"
-    )
-    console.print(f"simulation: {vectors}")
+    vectors = f"{res.sim.vectors} vectors, {res.sim.mismatches} mismatches" if res.sim else unrun
+    if res.sim is not None and not res.sim.compared:
+        vectors = "no verdict (no vector compared)"
+    console.print(escape(f"simulation: {vectors}"))
     console.print(
         escape(
             f"formal: {verdict}{method}"
@@ -72,6 +106,13 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
             f"{nl.mismatches} mismatches)"
         )
     console.print(f"metric: {kind}; flow: {escape(flow_label(ref))}")
+    _print_verdict(res, rp, cp, kind)
+    if wd is not None:
+        console.print(f"[dim]scratch: {escape(str(wd))}[/]")
+
+
+def _print_verdict(res: EvalResult, rp: PPA | None, cp: PPA | None, kind: str) -> None:
+    """The verdict line (accepted, could not check, rejected) and a rejection's failing input."""
     if res.accepted:
         worse = bool(cp and rp and cp.metric(kind) > rp.metric(kind) * (1 + 1e-9))
         console.print(
@@ -102,5 +143,3 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
 
             for line in counterexample_lines(res):
                 console.print("  " + escape(line), soft_wrap=True)
-    if wd is not None:
-        console.print(f"[dim]scratch: {escape(str(wd))}[/]")

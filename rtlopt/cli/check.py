@@ -101,7 +101,8 @@ def check(
     Examples:
       rtlopt check                                   # staged changes (pre-commit)
       rtlopt check --base origin/main --summary "$GITHUB_STEP_SUMMARY"   # CI
-      rtlopt check rtl/alu.v --no-ppa                # equivalence only
+      rtlopt check rtl/alu.v --no-ppa                # no synthesis: interfaces, and
+                                                     # equivalence where required
       rtlopt check --message-file .git/COMMIT_EDITMSG   # commit-msg hook: its trailers
     """
     overrides = {
@@ -179,14 +180,15 @@ def _print_table(report: CheckReport) -> None:
         show_edge=False,
         pad_edge=False,
     )
-    t.add_column("module", no_wrap=True)
+    # the verdict is never cut (a CI log is 80 columns wide): long names and reasons fold
+    t.add_column("module", overflow="fold")
     if wide:
         t.add_column("file", no_wrap=True, overflow="ellipsis")
-    t.add_column("equivalence", no_wrap=True)
-    t.add_column("area um^2", justify="right", no_wrap=True)
-    t.add_column("delay ps", justify="right", no_wrap=True)
+    t.add_column("equivalence", overflow="fold", ratio=1)
+    t.add_column("area um^2", justify="right", overflow="fold")
+    t.add_column("delay ps", justify="right", overflow="fold")
     t.add_column(f"{kind} Δ", justify="right", no_wrap=True)
-    t.add_column("result", no_wrap=True)
+    t.add_column("result", no_wrap=True, min_width=len("not checked"))
     for m in report.modules:
         before, after = m.before, m.after
         area = _before_after(before.area_um2 if before else None, after.area_um2 if after else None)

@@ -143,7 +143,7 @@ class HarnessConfig:
     )
     other_configurations: str = _f(
         "check",
-        "Other builds of a module whose body tests macros (`ifdef M). check (default): every assignment of the tested macros in which the candidate reads differently from the reference (code several configurations share) is proven as well, the macros set in front of the module (at most 4 such configurations, within formal.timeout_s; a configuration in which the reference does not build is skipped); a change confined to branches this configuration alone selects needs no extra proof. ignore: you state that only this configuration is built. SYNTHESIS and tools' own macros (__ICARUS__, VERILATOR, YOSYS) are never enumerated.",
+        "Other builds of a module whose body tests macros (`ifdef M). check (default): every assignment of the tested macros in which the candidate reads differently from the reference (code several configurations share) is proven as well, the macros set in front of the module (at most 4 such configurations, within formal.timeout_s); a configuration in which the repository's module itself does not build or does not pass against itself (a simulator that cannot run its `ifdef FORMAL assertions, say) leaves the change unchecked and rejected, never skipped: set ignore if that configuration is not one you build; a change confined to branches this configuration alone selects needs no extra proof. ignore: you state that only this configuration is built. SYNTHESIS and tools' own macros (__ICARUS__, VERILATOR, YOSYS) are never enumerated.",
     )
     parameter_probes: int = _f(
         3,

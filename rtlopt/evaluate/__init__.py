@@ -11,6 +11,7 @@ from rtlopt.evaluate._executor import (
     TaskContext,
     make_executor,
 )
+from rtlopt.evaluate._sim_headers import header_simulator_change, unread_include_sites
 from rtlopt.evaluate._trace import (
     Replay,
     Sample,
@@ -60,4 +61,6 @@ __all__ = [
     "normalized_hash",
     "source_hash",
     "text_change_elsewhere",
+    "header_simulator_change",
+    "unread_include_sites",
 ]

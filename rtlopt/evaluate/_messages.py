@@ -9,7 +9,13 @@ from pathlib import Path
 from rtlopt.frontend.model import Module
 from rtlopt.results import SimResult
 
-__all__ = ["compile_error_summary", "first_error", "interface_problem", "mismatch_reason"]
+__all__ = [
+    "compile_error_summary",
+    "first_error",
+    "interface_problem",
+    "mismatch_reason",
+    "no_verdict_reason",
+]
 
 
 def mismatch_reason(head: str, sim: SimResult) -> str:
@@ -20,6 +26,26 @@ def mismatch_reason(head: str, sim: SimResult) -> str:
     ins = ", ".join(f"{k}={v}" for k, v in list(fm.inputs.items())[:6])
     reason = f"{head}: {fm.output} expected {fm.expected} got {fm.got} at {fm.time}"
     return reason + (f" for inputs {ins}" if ins else "")
+
+
+def no_verdict_reason(why: str, log: Path, folders: Sequence[Path]) -> str:
+    """Why a simulation compared no vector: the harness's ``why`` (without the log tail it
+    appends) and the first error line of the simulator's ``log``, quoted as the simulator's
+    (the design's own text may be in that log: it is only shown, never read as a verdict),
+    paths under ``folders`` shortened to their names there."""
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        text = ""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("$ ")]
+    said = next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
+    for folder in folders:
+        said = said.replace(str(folder).rstrip("/") + "/", "")
+    head = why.split(" (rc ")[0] or "no verdict line"
+    out = f"the simulation gave no verdict, no vector was compared ({head})"
+    if said:
+        out += f'; the simulator\'s first error: "{" ".join(said.split())[:200]}"'
+    return out
 
 
 def compile_error_summary(errors: Sequence[str], output: str, scratch: Path, limit: int = 3) -> str:

@@ -14,9 +14,12 @@ from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
 __all__ = [
     "NOT_FINISHED",
+    "NOT_REACHED",
     "PENDING",
     "ParamOutcome",
     "Scope",
+    "probe_short",
+    "reached",
     "verdict_of",
     "with_configurations",
     "with_defaults",
@@ -26,6 +29,8 @@ __all__ = [
 NOT_FINISHED = "not finished"
 #: The defaults' verdict while their formal check has not run yet (it runs beside synthesis).
 PENDING = "pending"
+#: A configuration the evaluation never checked: an earlier one (or another stage) rejected.
+NOT_REACHED = "not reached"
 
 
 def with_defaults(
@@ -36,6 +41,31 @@ def with_defaults(
     if not rows or rows[0].get("verdict") != PENDING or formal is None:
         return rows
     return ({**rows[0], "verdict": formal.verdict.value}, *rows[1:])
+
+
+def probe_short(label: str, given: float, left: int, timeout_s: float, why: str) -> str:
+    """Why a probe that did not finish in its share of the time budget (``given`` seconds,
+    one of ``left`` equal shares) leaves the change unchecked: how much it got, how the
+    budget is shared, what to raise."""
+    got = (
+        f"did not finish in the {given:.1f} s it got"
+        if given >= 1.0
+        else "did not start: no time of the budget was left for it"
+    )
+    return (
+        f"unchecked for parameters: probe {label} {got} "
+        f"({why}): the verdict's one time budget (formal.timeout_s = {timeout_s:g} s) is "
+        "shared in order: the defaults' own proof, the repository's configurations and the "
+        f"search for probes take their shares first, then each of the {left} "
+        f"probe{'s' if left != 1 else ''} still to check gets an equal share of what is left; "
+        "raise formal.timeout_s to give each more time"
+    )
+
+
+def reached(rows: tuple[Mapping[str, str], ...]) -> tuple[Mapping[str, str], ...]:
+    """The rows of a rejected candidate: one still pending was never checked (the evaluation
+    stopped before the defaults' formal check ran)."""
+    return tuple({**r, "verdict": NOT_REACHED} if r.get("verdict") == PENDING else r for r in rows)
 
 
 def with_configurations(
@@ -102,9 +132,15 @@ class Scope:
             {"values": values, "kind": kind, "where": where, "verdict": verdict, "reason": reason}
         )
 
+    def unreached(self, values: list[str], kind: str) -> None:
+        """Rows for the configurations ``values`` the check stopped before."""
+        for v in values:
+            self.add(v, kind, "", NOT_REACHED)
+
     def text(self) -> str:
         """One line: what was proven, for which configurations, and what was left out."""
-        kept = [r for r in self.rows if r["verdict"] not in (NOT_FINISHED, "refuted", PENDING)]
+        left = (NOT_FINISHED, "refuted", PENDING, NOT_REACHED)
+        kept = [r for r in self.rows if r["verdict"] not in left]
         verb = "proven" if all(r["verdict"] == "proven" for r in kept) else "checked"
         probes = sum(1 for r in kept if r["kind"] == "probe")
         more = f" and {probes} probe{'s' if probes != 1 else ''}" if probes else ""

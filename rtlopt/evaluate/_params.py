@@ -44,7 +44,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import Config
 from rtlopt.errors import RtloptError
-from rtlopt.evaluate._param_scope import NOT_FINISHED, ParamOutcome, Scope, verdict_of
+from rtlopt.evaluate._param_scope import (
+    NOT_FINISHED,
+    ParamOutcome,
+    Scope,
+    probe_short,
+    verdict_of,
+)
 from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
@@ -183,6 +189,7 @@ class ParameterCheck:
             if res is not None and not res.accepted:
                 where = ", ".join(pz.where[:3])
                 reason = f"under parameters {pz.label()} ({where}): {res.reason}"
+                scope.unreached([p.label() for p in others[i + 1 :]], "repository")
                 return self._done(scope, (res.stage, reason, res))
         with within(deadline.share(2)):
             probes, missing = self._probes_for(deps, text, inst, scope)
@@ -255,24 +262,26 @@ class ParameterCheck:
             probes += [pz for pz in dict.fromkeys(more) if pz not in probes]
         unfinished: list[str] = []
         for i, pz in enumerate(probes):
-            res = self._run(text, pz, "probe", deadline.share(len(probes) - i), scope)
+            share = deadline.share(len(probes) - i)
+            given = share.left()
+            res = self._run(text, pz, "probe", share, scope)
             verdict = verdict_of(res) if res is not None else NOT_FINISHED
+            rest = [p.label() for p in probes[i + 1 :]]
             if verdict == "refuted" and res is not None:
                 where = ", ".join(pz.where[:3])
+                scope.unreached(rest, "probe")
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
             if verdict == NOT_FINISHED:
                 why = res.reason if res is not None else "the time budget was spent"
+                if not inst:
+                    scope.unreached(rest, "probe")
                 if not inst and res is not None and res.is_infrastructure_error:
                     # a tool crash or timeout is no verdict on the candidate
                     return (res.stage, f"under parameters {pz.label()}: {why}", res)
                 if not inst:
-                    return (
-                        Stage.FORMAL,
-                        f"unchecked for parameters: probe {pz.label()} did not finish within "
-                        f"the verdict's time budget (formal.timeout_s = "
-                        f"{self.config.formal.timeout_s:g} s): {why}",
-                        None,
-                    )
+                    timeout = self.config.formal.timeout_s
+                    short = probe_short(pz.label(), given, len(probes) - i, timeout, why)
+                    return (Stage.FORMAL, short, None)
                 unfinished.append(pz.label())
         if unfinished:
             scope.notes.append(f"probe {'; '.join(unfinished)} not finished (reported only)")

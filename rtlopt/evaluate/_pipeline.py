@@ -22,7 +22,7 @@ from rtlopt.evaluate._candidate import Candidate, Progress, invalid
 from rtlopt.evaluate._config_check import ConfigurationCheck
 from rtlopt.evaluate._messages import mismatch_reason
 from rtlopt.evaluate._netlist import NetlistGold, NetlistOutcome, netlist_check, netlist_sources
-from rtlopt.evaluate._param_scope import PENDING, with_configurations, with_defaults
+from rtlopt.evaluate._param_scope import PENDING, reached, with_configurations, with_defaults
 from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, ppa_metrics
@@ -69,6 +69,7 @@ class Pipeline:
         if not c.configurations:
             return res
         rows = with_defaults(c.configurations, c.formal)
+        rows = rows if res.accepted else reached(rows)
         scope = c.scope if res.accepted else ""  # a rejection's reason says what failed
         return dataclasses.replace(res, scope=scope, configurations=rows)
 
@@ -175,7 +176,10 @@ class Pipeline:
         if sub is not None and sub.status is not Status.INVALID:
             # a tool crash or timeout there is an infrastructure error here too
             return dataclasses.replace(sub, reason=reason, logs=c.logs)
-        return invalid(s.config.reward, stage, reason, r_syn=1.0, logs=c.logs)
+        # the defaults' own simulation (and formal check, when it ran first) as they ended
+        return invalid(
+            s.config.reward, stage, reason, r_syn=1.0, sim=c.sim, formal=c.formal, logs=c.logs
+        )
 
     def _configuration_stage(self, s: EvalSetup, c: Candidate) -> EvalResult | None:
         """The other configurations of the module's `ifdef in which the candidate reads
@@ -194,7 +198,9 @@ class Pipeline:
         stage, reason, sub = rejection
         if sub is not None and sub.status is not Status.INVALID:
             return dataclasses.replace(sub, reason=reason, logs=c.logs)
-        return invalid(s.config.reward, stage, reason, r_syn=1.0, logs=c.logs)
+        return invalid(
+            s.config.reward, stage, reason, r_syn=1.0, sim=c.sim, formal=c.formal, logs=c.logs
+        )
 
     def _needs_netlist_check(self, formal: FormalResult | None) -> bool:
         mode = self._s.config.eval.netlist_check

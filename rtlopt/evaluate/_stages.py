@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._candidate import Candidate, invalid
-from rtlopt.evaluate._messages import compile_error_summary, interface_problem, mismatch_reason
+from rtlopt.evaluate._messages import (
+    compile_error_summary,
+    interface_problem,
+    mismatch_reason,
+    no_verdict_reason,
+)
 from rtlopt.evaluate._power_up import power_up_unchecked
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
@@ -90,7 +95,9 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     off = off or power_up_unchecked(s, c, pp.text)
+    off = off or _reached(s, c)  # hierarchical names, a simulator's own instances
     off = off or _qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
+    off = off or _simulators(s, c, pp.defined)
     if not off and cfg.harness.other_configurations == "check":
         off = other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
     if off:
@@ -159,7 +166,7 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
     if same_as_reference(c.text, s.design):
         return None  # the repository's own bytes read as the repository reads them, anywhere
-    off = _view_switched_off(s, c)
+    off = _view_switched_off(s, c) or _simulators(s, c, frozenset()) or _reached(s, c)
     if off:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + off, r_syn=0.0, logs=c.logs)
     if s.config.harness.other_configurations != "check":
@@ -191,6 +198,27 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
     if why:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
     return None
+
+
+def _reached(s: EvalSetup, c: Candidate) -> str:
+    """Why a changed candidate is unchecked because the repository reaches into the target
+    where the proof does not look (``evaluate/_reach.py``), or ""."""
+    from rtlopt.evaluate._reach import repository_reach
+    from rtlopt.harness import same_as_reference
+
+    return "" if same_as_reference(c.text, s.design) else repository_reach(s.design)
+
+
+def _simulators(s: EvalSetup, c: Candidate, defined: frozenset[str]) -> str:
+    """Why the candidate may read otherwise than the reference where a simulator reads the
+    text (``SYNTHESIS`` undefined, a simulator's own macro) and rtlopt proves nothing, or ""
+    (``evaluate/_sim_reading.py``)."""
+    from rtlopt.evaluate._sim_reading import module_simulator_change
+
+    t = s.design.target
+    return module_simulator_change(
+        s.design, t.file.read_text(errors="replace")[t.start : t.end], c.text, defined
+    )
 
 
 def _view_builds(s: EvalSetup, c: Candidate) -> OtherBuilds:
@@ -427,6 +455,12 @@ def simulation_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.logs["simulation"] = str(c.dir / "sim.log")
     if run.report.reason.startswith(FOREIGN_CALL):
         return invalid(cfg.reward, Stage.SIMULATION, run.report.reason, r_syn=1.0, logs=c.logs)
+    if not c.sim.passed and not c.sim.compared:
+        # nothing ran (vvp refused the compiled design, or stopped before the verdict):
+        # no difference was seen, nothing was checked either
+        folders = [c.dir, s.reference_file.parent]
+        why = no_verdict_reason(run.report.reason, c.dir / "sim.log", folders)
+        return invalid(cfg.reward, Stage.SIMULATION, why, r_syn=1.0, sim=c.sim, logs=c.logs)
     if not c.sim.passed:
         return invalid(
             cfg.reward,

@@ -48,10 +48,50 @@ def _bits(dim: Any, env: dict[str, int]) -> range | None:
     return range(min(a, b), max(a, b) + 1)
 
 
+#: Type words of a plain variable or net: its width is its packed range (one bit without one).
+_PLAIN = frozenset(
+    "reg logic wire bit var signed unsigned input output inout const static automatic "
+    "tri tri0 tri1 triand trior trireg wand wor uwire supply0 supply1".split()
+)
+#: Integer atom types and their widths.
+_ATOMS = {"integer": 32, "int": 32, "byte": 8, "shortint": 16, "longint": 64}
+
+
+def _rows(dim: Any, env: dict[str, int]) -> range | None:
+    """The indices an unpacked ``[hi:lo]`` or ``[n]`` dimension spans."""
+    spec: Any = getattr(dim, "specifier", None)
+    sel: Any = getattr(spec, "selector", None)
+    if _kind(sel) == "BitSelect":
+        n = evaluate(sel.expr, env)
+        return range(n) if n is not None and 0 < n <= _MAX_BITS else None
+    return _bits(dim, env)
+
+
+def _span_of(typ: Any, env: dict[str, int]) -> range | None:
+    """The bits of one element of type ``typ``: its one packed range, or the width of a plain
+    scalar or integer atom (None: anything else, a type name, a struct, two ranges)."""
+    dims = [d for d in _walk(typ) if _kind(d) == "VariableDimension"]
+    words = {
+        str(t.valueText)
+        for t in _walk(typ, frozenset({"VariableDimension"}))
+        if getattr(t, "valueText", "")
+    }
+    atoms = words & _ATOMS.keys()
+    if len(dims) > 1 or not words - atoms <= _PLAIN or len(atoms) > 1:
+        return None
+    if atoms:
+        return None if dims else range(_ATOMS[atoms.pop()])
+    return _bits(dims[0], env) if dims else range(1)
+
+
 def widths(scope: Any, env: dict[str, int], stop: frozenset[str] = frozenset()) -> dict[str, Keys]:
-    """Every bit of each plain vector ``scope`` declares (one packed range, no array), not
-    looking into ``stop`` kinds."""
+    """Every bit of each variable ``scope`` declares, not looking into ``stop`` kinds: a plain
+    vector's bits as ``(bit,)``, an array's as ``(row, ..., bit)`` (an unpacked dimension
+    ``[hi:lo]`` or ``[n]`` with constant bounds). A declaration whose width or rows cannot be
+    evaluated, or a name two scopes declare with different shapes, is left out (a read of it
+    is judged as a read of unknown bits)."""
     out: dict[str, Keys] = {}
+    clash: set[str] = set()
     for node in _walk(scope, stop):
         k = _kind(node)
         if k in ("ImplicitAnsiPort", "FunctionPrototype"):
@@ -62,18 +102,23 @@ def widths(scope: Any, env: dict[str, int], stop: frozenset[str] = frozenset()) 
             typ = node.header if k == "PortDeclaration" else node.type
         else:
             continue
-        dims = [d for d in _walk(typ) if _kind(d) == "VariableDimension"]
-        words = {str(t.valueText) for t in _walk(typ) if hasattr(t, "valueText")}
-        if len(dims) > 1 or words & {"struct", "union", "enum"}:
-            continue
-        span = _bits(dims[0], env) if dims else (range(32) if "integer" in words else range(1))
+        span = _span_of(typ, env)
         for d in decls:
             unpacked = getattr(d, "dimensions", None)
-            if span is None or (unpacked is not None and list(_children(unpacked))):
+            rows = [_rows(x, env) for x in _children(unpacked)] if unpacked is not None else []
+            if span is None or None in rows:
                 continue
-            key = _ident(d.name) if k == "FunctionPrototype" else str(d.name.valueText)
-            out[key] = frozenset((i,) for i in span)
-    return out
+            keys: list[Key] = [()]
+            for r in [*rows, span]:
+                if r is None or len(keys) * len(r) > _MAX_BITS:
+                    break
+                keys = [t + (i,) for t in keys for i in r]
+            else:
+                key = _ident(d.name) if k == "FunctionPrototype" else str(d.name.valueText)
+                if out.get(key, frozenset(keys)) != frozenset(keys):
+                    clash.add(key)  # two scopes (generate blocks) declare it: not known
+                out[key] = frozenset(keys)
+    return {k: v for k, v in out.items() if k not in clash}
 
 
 def _ident(node: Any) -> str:
@@ -129,6 +174,13 @@ def _covered(have: Keys, want: Keys) -> bool:
     if () in have:
         return True
     return all(any(w[:n] in have for n in range(1, len(w) + 1)) for w in want)
+
+
+def _whole(have: Keys, want: Key, full: Keys | None) -> bool:
+    """``want`` (an array row, say) is written: every declared bit below it in ``full`` is
+    (False when ``full`` is not known or holds no bit below it)."""
+    below = frozenset(f for f in full or () if len(f) > len(want) and f[: len(want)] == want)
+    return bool(below) and _covered(have, below)
 
 
 def _overlap(a: Keys, b: Keys) -> bool:
@@ -214,7 +266,10 @@ class Flow:
         if want is None:
             self.reads.append((name, at, None))
             return
-        missing = frozenset(w for w in want if not _covered(have, frozenset({w})))
+        full = self.full.get(name)
+        missing = frozenset(
+            w for w in want if not _covered(have, frozenset({w})) and not _whole(have, w, full)
+        )
         if missing:
             self.reads.append((name, at, missing))
 
@@ -384,12 +439,16 @@ class Flow:
     def _width(self, e: Any, env: dict[str, int]) -> int | None:
         """The width of a plain vector or a constant part of one (None: not known)."""
         k = _kind(e)
-        if k == "IdentifierName" and _ident(e) in self.full:
-            return len(self.full[_ident(e)])
-        if k == "IdentifierSelectName" and str(e.identifier.valueText) in self.full:
-            keys = _selects(e, env)
-            if keys and all(len(x) == 1 and isinstance(x[0], int) for x in keys):
-                return len(keys)
+        if k not in ("IdentifierName", "IdentifierSelectName"):
+            return None
+        full = self.full.get(str(e.identifier.valueText))
+        if full is None or any(len(x) != 1 for x in full):
+            return None  # not known, or an array
+        if k == "IdentifierName":
+            return len(full)
+        keys = _selects(e, env)
+        if keys and all(len(x) == 1 and isinstance(x[0], int) for x in keys):
+            return len(keys)
         return None
 
     def _for(self, s: Any, done: State, env: dict[str, int]) -> State:

@@ -266,7 +266,8 @@ def reference_dropped(
     expanded, :func:`rtlopt.harness._powered.unit_texts`) that the view drops
     (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line 1: the view
     reads another reference than a simulator does. A ``read`` that raises
-    :class:`RuntimeError` (the text cannot be read so) is unchecked too. Computed once per
+    :class:`RuntimeError` (the text cannot be read so) is unchecked too. The line named is the
+    text's: the screen places each reference module at its file's line. Computed once per
     ``design``."""
 
     def first() -> list[tuple[int, str]]:

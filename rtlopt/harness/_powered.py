@@ -31,6 +31,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rtlopt.frontend.model import Design
+from rtlopt.harness._dormant import (
+    ASSERTION_TEXT,
+    POWER_UP_TEXT,
+    Skipped,
+    never_taken,
+    raise_dormant,
+    skipped,
+)
 from rtlopt.harness._semantics import PowerUp, power_up_values_in
 
 __all__ = ["module_texts", "text_power_up", "text_read", "unit_power_up", "unit_texts"]
@@ -84,13 +92,12 @@ def unit_texts(design: Design) -> list[str]:
 
     def read() -> list[str]:
         out: list[str] = []
-        dormant: set[tuple[str, int]] | None = None
+        readings: list[Skipped] = []
         for defines in _states(design):
             tree, sm = _tree(design, _unit_files(design), None, defines)
             out += [_printed(u) for u in _units(tree.root, hierarchy)]
-            off = _dormant(tree, sm, _ASSERTION_TEXT)
-            dormant = off if dormant is None else dormant & off
-        _raise_dormant(dormant, "hold an assertion")
+            readings.append(skipped(tree, sm))
+        raise_dormant(never_taken(readings, ASSERTION_TEXT), "hold an assertion")
         return out
 
     return _once(_TEXTS, design, read)
@@ -247,14 +254,16 @@ _TOOLS_TESTED: dict[int, tuple[weakref.ref[Design], dict[str, frozenset[str]] | 
 
 
 def _states(design: Design) -> list[dict[str, str]]:
-    """The defines of each reading: without and with ``SYNTHESIS`` (one, where the design's
-    own defines set it), then under each tool's own macros the design's texts test
-    (:data:`_TOOL_READINGS`)."""
-    base = dict(design.defines)
-    out = [base] if "SYNTHESIS" in base else [base, {"SYNTHESIS": "", **base}]
+    """The defines of each reading: the design's (synthesis: ``SYNTHESIS`` defined, as every
+    design's defines have it), the same without ``SYNTHESIS`` (what a simulator reads), then
+    each tool's own macros the design's texts test (:data:`_TOOL_READINGS`) on the simulator
+    reading (a simulator defines its own macro, never ``SYNTHESIS``; Yosys defines both)."""
+    synthesis = {"SYNTHESIS": "", **design.defines}
+    simulator = {k: v for k, v in synthesis.items() if k != "SYNTHESIS"}
+    out = [synthesis, simulator]
     for tool in sorted(_tools_tested(design) | _tools_opened(design)):
-        if tool not in base:
-            out.append({**dict.fromkeys((tool, *_TOOL_READINGS[tool]), ""), **base})
+        if tool not in simulator:
+            out.append({**dict.fromkeys((tool, *_TOOL_READINGS[tool]), ""), **simulator})
     return out
 
 
@@ -263,14 +272,17 @@ _TOOLS_OPENED: dict[int, tuple[weakref.ref[Design], frozenset[str] | str]] = {}
 
 
 def _tools_opened(design: Design) -> frozenset[str]:
-    """The tool macros a conditional tests in any file the reference's base reading opens
-    (every header it includes, whatever its name)."""
+    """The tool macros a conditional tests in any file the reference's synthesis or simulator
+    reading opens (every header either includes, whatever its name or folder)."""
 
     def read() -> frozenset[str]:
-        _, sm = _tree(design, _unit_files(design), None, dict(design.defines))
+        synthesis = {"SYNTHESIS": "", **design.defines}
+        simulator = {k: v for k, v in synthesis.items() if k != "SYNTHESIS"}
         found: set[str] = set()
-        for buf in sm.getAllBuffers():
-            found.update(_TESTED.findall(str(sm.getSourceText(buf))))
+        for defines in (synthesis, simulator):
+            _, sm = _tree(design, _unit_files(design), None, defines)
+            for buf in sm.getAllBuffers():
+                found.update(_TESTED.findall(str(sm.getSourceText(buf))))
         return frozenset(found) & _TOOL_READINGS.keys()
 
     got: frozenset[str] = _once(_TOOLS_OPENED, design, read)
@@ -310,95 +322,43 @@ def _tested(design: Design) -> dict[str, frozenset[str]]:
 
 def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
     """The values of ``files`` (then ``text``, as if in the target's folder) read as one
-    unit, without and with ``SYNTHESIS``; a value of either reading counts.
+    unit in every reading (:func:`_states`); each must state the same values.
 
     Raises:
         RuntimeError: besides what :func:`_tree` raises, a conditional branch that no
-            reading takes may state a power-up value (:func:`_dormant`): a tool defining
-            another macro (``__ICARUS__``, ``YOSYS``, a build's ``+define+``) reads it.
+            reading takes may state a power-up value (:mod:`rtlopt.harness._dormant`): a
+            tool defining another macro (``__ICARUS__``, ``YOSYS``, a build's ``+define+``)
+            reads it; the readings state other values (the proof reads the synthesis one).
     """
-    out: PowerUp = {}
-    dormant: set[tuple[str, int]] | None = None
+    out: PowerUp | None = None
+    readings: list[Skipped] = []
     for defines in _states(design):
         tree, sm = _tree(design, files, text, defines)
-        for unit, values in power_up_values_in(tree.root).items():
-            out[unit] = {**values, **out.get(unit, {})}
+        found = power_up_values_in(tree.root)
+        if out is not None and out != found:
+            raise RuntimeError(_read_otherwise(out, found, defines))
+        out = found
         if text is None:  # the repository's unit (a candidate holds no conditional)
-            off = _dormant(tree, sm, _POWER_UP_TEXT)
-            dormant = off if dormant is None else dormant & off
-    _raise_dormant(dormant, "state a power-up value")
-    return out
+            readings.append(skipped(tree, sm))
+    raise_dormant(never_taken(readings, POWER_UP_TEXT), "state a power-up value")
+    return out or {}
 
 
-def _raise_dormant(dormant: set[tuple[str, int]] | None, what: str) -> None:
-    """Raise where a branch no reading took may ``what`` (another build's macros select it)."""
-    if dormant:
-        name, line = min(dormant)
-        raise RuntimeError(
-            f"{Path(name).name}:{line}: a conditional branch these readings do not take may "
-            f"{what} (another tool's or build's macros select it)"
-        )
-
-
-#: Text of a branch that may state a power-up value: an ``initial`` procedure, a statement
-#: declaring something with an initializer (``[attributes] type [ranges] name [ranges] =``,
-#: whatever the type's name; not an ``assign``, a parameter or a loop header), also in a
-#: ```define``'s body, or a ```define`` whose body uses another macro (what it expands to is
-#: not known here).
-_KEYWORDS = (
-    r"(?:assign|parameter|localparam|typedef|defparam|genvar|wire|for|if|else|return|case\w*|"
-    r"while|assert|assume|cover|begin|end\w*|generate|always\w*|initial|module|function|task|"
-    r"fork|join\w*|default|force|release|deassign|repeat|forever|do)\b"
-)
-_POWER_UP_TEXT = re.compile(
-    # an initial block (one report task aside: see harness._semantics.REPORT_ONLY)
-    r"\binitial\b(?![ \t]*\$(?:display|write|strobe|info|warning|dumpfile|dumpvars|timeformat)"
-    r"[ \t]*(?:\([^()=;\n]*\))?[ \t]*;)"
-    r"|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
-    # a declaration on one line: [attributes] type [#(...)] [ranges] name [ranges] =
-    r"|(?:^|[;)]|`define[ \t]+\w+(?:\([^)\n]*\))?)[ \t]*(?:\(\*.*?\*\)[ \t]*)*"
-    rf"(?:(?!{_KEYWORDS})[A-Za-z_]\w*[ \t]*(?:::[ \t]*\w+[ \t]*)?"
-    r"(?:#[ \t]*\([^;\n]*?\)[ \t]*)?(?:\[[^\]\n]*\][ \t]*)*){2,}"
-    r"(?:\[[^\]\n]*\][ \t]*)*=(?!=)"
-    # a further declarator of a list: ``logic [7:0] pad, r = 8'd0``
-    r"|,[ \t]*[A-Za-z_]\w*[ \t]*(?:\[[^\]\n]*\][ \t]*)*=(?!=)",
-    re.M,
-)
-
-
-#: Text of a branch that may hold an assertion (whose action the view drops), or a macro
-#: whose body uses another.
-_ASSERTION_TEXT = re.compile(
-    r"\b(?:assert|assume|cover|expect|restrict)\b|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
-)
-
-
-def _dormant(tree: Any, sm: Any, pattern: re.Pattern[str]) -> set[tuple[str, int]]:
-    """``(file, line)`` of each conditional branch the reading skipped whose text matches
-    ``pattern`` (comments aside)."""
-    from pyslang import parsing
-
-    from rtlopt.verilog import blank_comments
-
-    out: set[tuple[str, int]] = set()
-    stack: list[Any] = [tree.root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, parsing.Token):
-            for tr in node.trivia:
-                if tr.kind != parsing.TriviaKind.Directive:
-                    continue
-                directive = tr.syntax()
-                skipped = getattr(directive, "disabledTokens", None)
-                if not skipped:
-                    continue
-                text = blank_comments("".join(str(t) for t in skipped), strings=False)
-                if pattern.search(text):
-                    at = directive.sourceRange.start
-                    out.add((str(sm.getFullPath(at.buffer)), int(sm.getLineNumber(at))))
-            continue
-        stack.extend(c for c in node if c is not None)
-    return out
+def _read_otherwise(first: PowerUp, other: PowerUp, defines: Mapping[str, str]) -> str:
+    """Why two readings' power-up values differ (the proof reads one: the synthesis reading)."""
+    unit = next(u for u in sorted({*first, *other}) if first.get(u) != other.get(u))
+    mine, theirs = first.get(unit, {}), other.get(unit, {})
+    reg = next(r for r in sorted({*mine, *theirs}) if mine.get(r) != theirs.get(r))
+    other_reading = (
+        f"the reading with {' '.join(sorted(defines))} defined"
+        if "SYNTHESIS" in defines
+        else "a simulator's reading (SYNTHESIS undefined"
+        + (f"; {' '.join(sorted(defines))} defined)" if defines else ")")
+    )
+    return (
+        f"the power-up value of {reg} in {unit} differs between the synthesis reading and "
+        f"{other_reading}; the proof reads one of them"
+    )
 
 
 def _tree(

@@ -394,7 +394,8 @@ def reference_readings(design: object, texts: Callable[[], list[str]]) -> list[t
 def reference_problems(texts: Iterable[str], what: str) -> list[tuple[int, str]]:
     """The first construct of the reference ``texts`` that tools read differently, as a
     screening problem on the candidate's line 1: the proof would model a different reference
-    than simulation, so no candidate that differs from it is checked."""
+    than simulation, so no candidate that differs from it is checked. The line named is the
+    text's (the screen places each reference module at its file's line)."""
     for text in texts:
         for line, msg in reading_problems(blank_comments(text), strict=True):
             return [(1, f"unchecked: {what}, line {line}: {msg}")]

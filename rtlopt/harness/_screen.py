@@ -26,6 +26,7 @@ from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
 from rtlopt.harness._qualified import moved_qualifiers, qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
+from rtlopt.harness._translate_off import region_problems
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
     _CONDITIONALS,
@@ -173,7 +174,7 @@ def _reference_readings(design: Design) -> list[tuple[int, str]]:
     return reference_readings(
         design,
         lambda: (
-            [_active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)]
+            [_active_code(t, blank_comments(t), design, False) for t in _placed_texts(design)]
             + _expanded_references(design)
         ),
     )
@@ -183,7 +184,7 @@ def _judged_references(design: Design) -> list[str]:
     """The reference modules as the view reads them: raw (their active code) and with their
     macros expanded."""
     return [
-        _active_code(t, blank_comments(t), design, False) for t in _reference_texts(design)
+        _active_code(t, blank_comments(t), design, False) for t in _placed_texts(design)
     ] + _expanded_references(design)
 
 
@@ -240,7 +241,7 @@ def _expanded_references(design: Design) -> list[str]:
     if hit is None or hit[0] is not design:
         if len(_EXPANDED) > 8:
             _EXPANDED.clear()
-        hit = _EXPANDED[id(design)] = (design, expanded_texts(_reference_texts(design), design))
+        hit = _EXPANDED[id(design)] = (design, expanded_texts(_placed_texts(design), design))
     return hit[1]
 
 
@@ -299,6 +300,19 @@ def _reference_texts(design: Design) -> list[str]:
     for m in mods:
         try:
             out.append(m.text())
+        except OSError:
+            continue
+    return out
+
+
+def _placed_texts(design: Design) -> list[str]:
+    """The reference modules' texts, each behind as many line breaks as precede its
+    ``module`` keyword in its file: a rule's line in one is the file's line."""
+    mods = [design.target, *(design.modules[n] for n in design.submodules if n in design.modules)]
+    out = []
+    for m in mods:
+        try:
+            out.append("\n" * max(m.line - 1, 0) + m.text())
         except OSError:
             continue
     return out
@@ -382,7 +396,7 @@ def screen_candidate(
             problems += used_modules_dropped(text, code, design)
             # qualifiers from macros or includes: the view's stripped copies still hold them
             problems += qualifier_problems(text, design)
-            problems += reference_qualifiers(design, lambda: _reference_texts(design))
+            problems += reference_qualifiers(design, lambda: _placed_texts(design))
         # on the view path the screen reads the raw text: judge its macros expanded too
         problems += expanded_readings(
             text,
@@ -504,10 +518,13 @@ def _word_problems(
 
 
 def _pragma_problems(text: str, code: str, design: Design) -> list[tuple[int, str]]:
-    """Tool directive comments and attributes the reference does not carry (``code``: the
-    active code)."""
-    problems: list[tuple[int, str]] = []
+    """Tool directive comments and attributes the reference does not carry, and
+    translate_off regions it does not carry (:mod:`._translate_off`) (``code``: the active
+    code)."""
     unchanged = _unchanged_modules(text, design)
+    problems = region_problems(
+        text, design, unchanged, lambda: _reference_texts(design), lambda: _file_text(design)
+    )
     pragmas = [
         (off, k) for off, k in tool_pragmas(text) if not any(a <= off < b for a, b in unchanged)
     ]

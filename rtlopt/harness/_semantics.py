@@ -26,6 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# re-exported: the other rules read trees through these names
+from rtlopt.harness._nodes import _NOT_POWER_UP as _NOT_POWER_UP
+from rtlopt.harness._nodes import _children as _children
+from rtlopt.harness._nodes import _is_constant as _is_constant
+from rtlopt.harness._nodes import _kind as _kind
+from rtlopt.harness._nodes import _span as _span
+from rtlopt.harness._nodes import _tokens as _tokens
+from rtlopt.harness._nodes import _tree as _tree
+from rtlopt.harness._nodes import _walk as _walk
+
 __all__ = [
     "EventProblem",
     "event_violations",
@@ -55,77 +65,6 @@ _SCOPES = frozenset(
 )
 _NET_WORDS = frozenset(
     {"wire", "tri", "wand", "wor", "tri0", "tri1", "supply0", "supply1", "uwire"}
-)
-
-
-def _kind(node: Any) -> str:
-    k = getattr(node, "kind", None)
-    return getattr(k, "name", "") if k is not None else ""
-
-
-def _children(node: Any) -> Iterator[Any]:
-    if hasattr(node, "valueText"):
-        return
-    try:
-        for c in node:
-            if c is not None:
-                yield c
-    except TypeError:
-        return
-
-
-def _walk(node: Any, stop: frozenset[str] = frozenset()) -> Iterator[Any]:
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        yield cur
-        if cur is not node and _kind(cur) in stop:
-            continue
-        stack.extend(reversed(list(_children(cur))))
-
-
-def _tree(text: str) -> Any:
-    from pyslang import syntax
-
-    return syntax.SyntaxTree.fromText(text)
-
-
-def _span(node: Any) -> tuple[int, int]:
-    r = node.sourceRange
-    return int(r.start.offset), int(r.end.offset)
-
-
-def _tokens(node: Any) -> list[str]:
-    return [n.valueText for n in _walk(node) if hasattr(n, "valueText")]
-
-
-def _is_constant(expr: Any) -> bool:
-    return not any(_kind(n) in ("IdentifierName", "ScopedName") for n in _walk(expr))
-
-
-#: Where a declarator's initializer is no power-up value: parameters, nets (a continuous
-#: assignment), functions and tasks (run per call, their static variables are screened by
-#: the carried-state rules), nested design units (read on their own), an enumeration's
-#: members (constants).
-_NOT_POWER_UP = frozenset(
-    {
-        "ParameterDeclaration",
-        "TypeParameterDeclaration",
-        "ParameterDeclarationStatement",
-        "NetDeclaration",
-        "NetPortHeader",
-        "FunctionDeclaration",
-        "TaskDeclaration",
-        "ClassDeclaration",
-        "ModuleDeclaration",
-        "InterfaceDeclaration",
-        "ProgramDeclaration",
-        "PackageDeclaration",
-        "CheckerDeclaration",
-        "ForVariableDeclaration",
-        "EnumType",
-        "UdpDeclaration",
-    }
 )
 
 
@@ -203,6 +142,29 @@ def _initial_blocks(node: Any, outside: bool) -> Iterator[Any]:
     return (b for b in _walk(node, stop) if _kind(b) == "InitialBlock")
 
 
+def _untimed_always(node: Any, outside: bool) -> Iterator[Any]:
+    """The ``always`` blocks of the scope ``node`` whose first statement waits for no event
+    (``always begin c = 8'h5a; @(negedge n); end``, ``always #0 ...``, ``always wait (1)``):
+    a simulator runs it before the first clock edge, as it runs an ``initial`` block."""
+    stop = _SCOPES - {"AlwaysBlock"} | (_NOT_POWER_UP if outside else frozenset())
+    for block in _walk(node, stop):
+        if _kind(block) != "AlwaysBlock":
+            continue
+        first = block.statement
+        while _kind(first) == "SequentialBlockStatement":
+            items = list(first.items)
+            first = items[0] if items else None
+        timing = getattr(first, "timingControl", None) if first is not None else None
+        if first is not None and _kind(timing) not in _EVENTS:
+            yield block
+
+
+#: Timing controls that wait for an event (a delay or a ``wait`` may pass at once).
+_EVENTS = frozenset(
+    {"EventControl", "EventControlWithExpression", "ImplicitEventControl", "RepeatedEventControl"}
+)
+
+
 def _spans(text: str) -> list[tuple[str, tuple[int, int]]]:
     out: list[tuple[str, tuple[int, int]]] = []
     for node, outside in _scopes(_tree(text).root):
@@ -237,13 +199,17 @@ def strip_initial_values(text: str) -> str:
     return out.decode("utf-8", "surrogateescape")
 
 
+#: The key of :func:`power_up_values` for an ``always`` block that starts untimed (it runs at
+#: time 0, as an ``initial`` block does).
+UNTIMED_ALWAYS = "(always block starting at time 0)"
 #: The key of :func:`power_up_values` for ``initial`` blocks that do more than assign constants.
 INITIAL_BLOCK = "(initial block)"
-#: An ``initial`` block that is one report task whose arguments hold no call, assignment or
-#: nested parenthesis: it states no power-up value.
+#: An ``initial`` block that is one report task whose arguments hold no call, assignment,
+#: increment or decrement (``$display(c++)`` writes ``c``) or nested parenthesis: it states no
+#: power-up value.
 REPORT_ONLY = re.compile(
     r"initial \$(?:display|write|strobe|info|warning|dumpfile|dumpvars|timeformat)"
-    r" ?(?:\([^()=;]*\))? ?;"
+    r" ?(?:\((?:(?!\+ ?\+|- ?-)[^()=;])*\))? ?;"
 )
 
 
@@ -280,21 +246,28 @@ def power_up_values(text: str) -> PowerUp:
 def power_up_values_in(root: Any) -> PowerUp:
     """:func:`power_up_values` of a syntax tree's root (a preprocessed one: its macros and
     included headers expanded)."""
+    from rtlopt.harness._two_state import two_state_variables, type_names
+
     out: PowerUp = {}
+    names = type_names(root)
     for node, outside in _scopes(root):
         found: list[tuple[tuple[int, int], str, Any]] = [
             (_span(init), name, getattr(init, "expr", getattr(init, "value", init)))
             for name, init in _initializers(node)
         ]
+        # a 2-state variable without an initializer starts at 0 in every simulator
+        found += [(_span(d), n, v) for n, d, v in two_state_variables(node, names)]
         for block in _initial_blocks(node, outside):
             if REPORT_ONLY.fullmatch(" ".join(str(block).split())):
                 continue  # one report (``initial $display("x");``) holds no state
             pairs = _constant_assignments(block)
             # one that does more (a loop, $readmemh) is kept by some tools: as it is
             found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
+        found += [(_span(b), UNTIMED_ALWAYS, b) for b in _untimed_always(node, outside)]
         values: dict[str, tuple[str, ...]] = {}
         for _, name, expr in sorted(found, key=lambda f: f[0]):
-            values[name] = (*values.get(name, ()), "\0".join(_tokens(expr)))
+            value = expr if isinstance(expr, str) else "\0".join(_tokens(expr))
+            values[name] = (*values.get(name, ()), value)
         if outside:
             if values:
                 out["$unit"] = values
@@ -328,6 +301,11 @@ def power_up_difference(
     submodules) states is named too."""
     ref = power_up_values(reference) if isinstance(reference, str) else reference
     cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
+    from rtlopt.harness._two_state import UNKNOWN_STATE
+
+    # a type the candidate's reading does not define (a package's) may be 2-state: only the
+    # reference's 2-state variables bind (a candidate's value 0 refines an unknown one)
+    cand = {u: {r: v for r, v in vs.items() if v != (UNKNOWN_STATE,)} for u, vs in cand.items()}
     # every unit that is no module (an interface, a package, $unit, ...) may be read by the
     # hierarchy: its values are stated as a hierarchy module's are
     read = [*hierarchy, *(u for u in ref if u not in hierarchy and _not_a_module(u))]

@@ -80,13 +80,13 @@ def test_gated_clock_candidate_exits_1(tmp_path: Path) -> None:
 
 
 def test_netlist_check_rejects_what_synthesis_reads_differently(tmp_path: Path) -> None:
+    # the reference's region (`& b`) changes nothing where it stands; reused once by the
+    # candidate, simulation reads a * (8'hff & b), synthesis a * 8'hff
     ref = MUL.replace(
-        "endmodule", "  // synopsys translate_off\n  // synopsys translate_on\nendmodule"
+        "a * b", "a * (b\n  // synopsys translate_off\n  & b\n  // synopsys translate_on\n  )"
     )
     repo = _repo(tmp_path, "mul.v", ref)
-    hostile = ref.replace(
-        "a * b", "// synopsys translate_off\n  a *\n  // synopsys translate_on\n  b"
-    )
+    hostile = ref.replace("a * (b\n", "a * (8'hff\n")
     rc, out, log = _evaluate(repo, "mul.v", hostile, "--no-formal")
     assert rc == 1, log
     cand = out["candidate"]

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ import pytest
 from rtlopt import session
 from rtlopt.profile import CLAIM, measure_in_context
 from rtlopt.report._multi import context_section
+from tests.conftest import TEST_CACHE
 from tests.e2e.conftest import git, tree_digest
 from tests.integration._fixture_repo import fixture_repo, run_rtlopt
 
@@ -25,6 +29,38 @@ pytestmark = pytest.mark.tools
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "multi_soc"
 TWO = ["optimize", "rtl/scale.v:scale", "rtl/mulsel.v:mulsel", "--candidates", "candidates"]
+
+
+@dataclass(frozen=True)
+class Shared:
+    """The fixture as one repository of the module and its batch of both modules, measured in
+    the top (one after another): what a batch writes is read from it, and the same batch run
+    two at a time in this repository must give the same rows and commits."""
+
+    repo: Path
+    before: dict[str, str]
+    run: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory, _module_cache_dir: Path) -> Iterator[Shared]:
+    # module scope comes before each test's isolated HOME: this run gets its own (as the
+    # conftest's _isolated_home makes it) and the module's user cache
+    home = tmp_path_factory.mktemp("shared-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(home))
+        mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+        mp.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+        mp.setenv("RTLOPT_LIBERTY_CACHE", str(TEST_CACHE / "liberty"))
+        mp.setenv("RTLOPT_MODEL_CACHE", str(TEST_CACHE / "models"))
+        for var in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+            mp.setenv(var, "rtlopt-test")
+        for var in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+            mp.setenv(var, "test@localhost")
+        repo = fixture_repo(DATA, tmp_path_factory.mktemp("shared") / "soc", mp, _module_cache_dir)
+        before = tree_digest(repo)
+        run = run_rtlopt(repo, *TWO, "--in-context", "multi_top")
+        yield Shared(repo, before, run)
 
 
 @pytest.fixture
@@ -51,11 +87,10 @@ def _commits(repo: Path, branch: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def test_two_modules_write_two_commits_on_one_branch_and_one_report(repo: Path) -> None:
-    before = tree_digest(repo)
-    r = run_rtlopt(repo, *TWO, "--in-context", "multi_top")
+def test_two_modules_write_two_commits_on_one_branch_and_one_report(shared: Shared) -> None:
+    repo, r = shared.repo, shared.run
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    assert tree_digest(repo) == before  # nothing the user owns is modified
+    assert tree_digest(repo) == shared.before  # nothing the user owns is modified
 
     branch = re.search(r"branch: (rtlopt/multi/\S+)", r.stdout).group(1)  # type: ignore[union-attr]
     commits = _commits(repo, branch)
@@ -184,12 +219,16 @@ def _rows(bd: Path) -> list[dict[str, object]]:
 
 
 @pytest.mark.slow
-def test_parallel_batch_gives_the_sequential_result(repo: Path) -> None:
+def test_parallel_batch_gives_the_sequential_result(
+    shared: Shared, monkeypatch: pytest.MonkeyPatch, module_user_cache: Path
+) -> None:
     """run.parallel_modules = 2 runs both modules at once: the same rows, the same commits in
-    the order the modules are named, the same files on the branch."""
-    seq = run_rtlopt(repo, *TWO)
+    the order the modules are named, the same files on the branch (the sequential batch is the
+    module's, in the same repository)."""
+    repo, seq = shared.repo, shared.run
+    monkeypatch.setenv("CODE_BASE_PATH", str(repo))
     assert seq.returncode == 0, seq.stdout[-2000:] + seq.stderr[-2000:]
-    par = run_rtlopt(repo, *TWO, "--set", "run.parallel_modules=2")
+    par = run_rtlopt(repo, *TWO, "--in-context", "multi_top", "--set", "run.parallel_modules=2")
     assert par.returncode == 0, par.stdout[-2000:] + par.stderr[-2000:]
     assert "2 modules 2 at a time" in par.stdout and "one after another" in seq.stdout
     branches = []

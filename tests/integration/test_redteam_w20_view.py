@@ -129,7 +129,7 @@ def test_w20_f10_a_unique_case_behind_a_repository_macro_leaves_the_reference_un
     cand = ref.replace("y = 8'h00;", "y = a ^ b;")
     files = {"rtl/defs.svh": "`define U unique\n", "rtl/m.sv": ref}
     code, why = _evaluate(tmp_path, monkeypatch, files, cand)
-    assert code == 1 and "unchecked: the reference module, line 5" in why, why
+    assert code == 1 and "unchecked: the reference module, line 6" in why, why
     assert "qualifier that comes from a macro" in why, why
 
 

@@ -87,12 +87,19 @@ def test_screening_rejects_pragmas_and_attributes_unless_the_reference_has_them(
         "attribute" in p
         for p in screen_candidate(REF.replace("assign", "(* keep *) wire k; assign"), d)
     )
-    # the reference carries the same directive: allowed (the netlist check still applies)
+    # the reference carries the same directives: a region of its content is allowed; other
+    # content in such a region is not (Yosys drops it, simulation reads it)
     carried = REF.replace(
         "endmodule", "// synopsys translate_off\n// synopsys translate_on\nendmodule"
     )
     (tmp_path / "b").mkdir()
-    assert screen_candidate(cand, _design(tmp_path / "b", carried)) == []
+    assert (
+        screen_candidate(carried.replace("~a", "a ^ 4'hf"), _design(tmp_path / "b", carried)) == []
+    )
+    assert any(
+        "translate_off region is not allowed" in p
+        for p in screen_candidate(cand, _design(tmp_path / "b", carried))
+    )
     assert screen_candidate(REF.replace("~a;", "~a; // plain note"), d) == []
 
 

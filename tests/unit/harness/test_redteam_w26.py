@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from rtlopt.harness import claim_problems
-from rtlopt.harness._powered import _POWER_UP_TEXT, unit_power_up
+from rtlopt.harness._dormant import POWER_UP_TEXT
+from rtlopt.harness._powered import unit_power_up
 from tests.unit.harness.test_qualified_claims import _design
 
 #: A partial unique case in a generate loop whose first iteration builds it (the reference
@@ -73,15 +74,23 @@ def test_a_power_up_value_behind_another_tools_macro_is_read_or_fails_closed(
         "  always @(posedge clk) c <= c + 8'd1;\n  assign y = c;\nendmodule\n"
     )
     d = _design(tmp_path, {"m.sv": ref})
-    if read:  # a tool's own macro is a reading of its own (Yosys: with SYNTHESIS)
-        assert unit_power_up(d)["m"] == {"c": ("8\0'd\0" + "0",)}
+    if read:  # a tool's own macro is a reading of its own (Yosys: with SYNTHESIS), which
+        # states a value the synthesis reading does not: the proof reads one, so closed
+        with pytest.raises(RuntimeError, match="differs between the synthesis reading and"):
+            unit_power_up(d)
     else:  # a build's macro: closed
         with pytest.raises(RuntimeError, match="branch these readings do not take"):
             unit_power_up(d)
-    # a branch a reading takes is read there (SYNTHESIS: the second reading)
+    # a value only the synthesis reading states: a simulator reads none (closed); one every
+    # reading states is read
     (tmp_path / "syn").mkdir()
     d2 = _design(tmp_path / "syn", {"m.sv": ref.replace(macro, "SYNTHESIS")})
-    assert unit_power_up(d2)["m"] == {"c": ("8\0'd\0" + "0",)}
+    with pytest.raises(RuntimeError, match="a simulator's reading .SYNTHESIS undefined"):
+        unit_power_up(d2)
+    (tmp_path / "all").mkdir()
+    plain = "`define PU(r) initial r = 8'd0;\n" + ref[ref.index("module") :]
+    d3 = _design(tmp_path / "all", {"m.sv": plain})
+    assert unit_power_up(d3)["m"] == {"c": ("8\0'd\0" + "0",)}
 
 
 @pytest.mark.parametrize(
@@ -107,4 +116,4 @@ def test_a_power_up_value_behind_another_tools_macro_is_read_or_fails_closed(
     ],
 )
 def test_what_a_skipped_branch_may_state(text: str, states: bool) -> None:
-    assert bool(_POWER_UP_TEXT.search(text)) is states
+    assert bool(POWER_UP_TEXT.search(text)) is states

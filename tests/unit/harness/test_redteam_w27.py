@@ -101,7 +101,9 @@ def test_a_tool_reading_takes_the_tools_branch_in_a_header_of_any_name(tmp_path:
         "  always @(posedge clk) c <= c + 8'd1;\n  assign y = c;\nendmodule\n"
     )
     d = _design(tmp_path, {"decl.vinc": header, "m.sv": ref})
-    assert unit_power_up(d)["m"].get("c") == ("8\0'd\0" + "0",), unit_power_up(d)
+    # iverilog's reading states it, the synthesis reading does not: closed, naming both
+    with pytest.raises(RuntimeError, match=r"c in m differs .*__ICARUS__ defined"):
+        unit_power_up(d)
     (tmp_path / "b").mkdir()
     d2 = _design(tmp_path / "b", {"decl.vinc": header.replace("__ICARUS__", "B"), "m.sv": ref})
     with pytest.raises(RuntimeError, match="branch these readings do not take"):

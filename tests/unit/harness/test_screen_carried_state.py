@@ -53,6 +53,26 @@ READ_FIRST = """  reg [7:0] t;
         # the body moves the loop variable: not the iterations the bounds say
         "  reg [7:0] t; integer i;\n  always @* begin\n"
         "    for (i = 0; i < 8; i = i + 1) begin t[i] = a[i]; i = i + 1; end y = t; t = b; end",
+        # an array row read whole with one of its bits not yet written
+        "  reg [1:0] m [0:1]; integer i;\n  always @* begin\n"
+        "    for (i = 0; i < 2; i = i + 1) m[i][0] = a[i];\n"
+        "    y = {6'd0, &m[0], &m[1]}; m[0][1] = b[0]; m[1][1] = b[1]; end",
+        # a row of another width than the bits written (row [2:0], bits 0 and 1 written)
+        "  reg [2:0] m [0:1]; integer i;\n  always @* begin\n"
+        "    for (i = 0; i < 2; i = i + 1) begin m[i][0] = a[i]; m[i][1] = b[i]; end\n"
+        "    y = {6'd0, &m[0], &m[1]}; m[0] = 0; m[1] = 0; end",
+        # a row whose width cannot be evaluated: judged as unknown bits
+        "  reg [a:0] m [0:1]; integer i;\n  always @* begin\n"
+        "    for (i = 0; i < 2; i = i + 1) m[i][0] = a[i];\n"
+        "    y = {6'd0, &m[0], &m[1]}; m[0] = 0; m[1] = 0; end",
+        # an int is 32 bits: bit 0 written is not the whole variable
+        "  int t;\n  always @* begin t[0] = a[0]; y = t[7:0]; t = b; end",
+        # two generate blocks declare t at other widths: the 2-bit one is not this block's
+        "  generate if (1) begin : g1\n    reg [7:0] t;\n"
+        "    always @* begin t[0] = a[0]; t[1] = a[1]; y = t; t = b; end\n  end\n"
+        "  if (1) begin : g2\n    reg [1:0] t;\n    always @* t = a[1:0];\n  end\n  endgenerate",
+        # a type name's width is not known: bit 0 written is not the whole variable
+        "  typedef logic [7:0] w_t;\n  w_t t;\n  always @* begin t[0] = a[0]; y = t; t = b; end",
     ],
     ids=[
         "at_star",
@@ -65,6 +85,12 @@ READ_FIRST = """  reg [7:0] t;
         "unknown_index",
         "sized_index_wraps",
         "loop_variable_changed_in_body",
+        "row_bit_missing",
+        "row_wider_than_bits_written",
+        "row_width_unknown",
+        "int_atom",
+        "generate_blocks_declare_other_widths",
+        "type_name",
     ],
 )
 def test_a_combinational_block_reading_a_variable_before_writing_it_is_found(body: str) -> None:
@@ -100,6 +126,20 @@ def test_a_combinational_block_reading_a_variable_before_writing_it_is_found(bod
         "  reg [1:0] st, nx;\n  always @* st = a[1:0];\n"
         "  always @* begin nx = st; case (st) 2'd0: nx = 2'd1; default: ;"
         " endcase y = {6'd0, nx}; end",
+        # an array row written bit by bit in an unrolled loop, then read whole
+        "  reg [1:0] m [0:1]; integer i;\n  always @* begin\n"
+        "    for (i = 0; i < 2; i = i + 1) begin m[i][0] = a[i]; m[i][1] = 1'b1; end\n"
+        "    y = {6'd0, &m[1], &m[0]}; end",
+        # a matrix filled by rows and columns (mor1kx's LRU), each row then read whole
+        "  localparam N = 3;\n  reg [N-1:0] e [0:N-1]; integer i, j;\n"
+        "  always @* begin\n    for (i = 0; i < N; i = i + 1) begin e[i][i] = 1'b1;\n"
+        "      for (j = i + 1; j < N; j = j + 1) e[i][j] = a[i+j];\n"
+        "      for (j = 0; j < i; j = j + 1) e[i][j] = !e[j][i]; end\n"
+        "    for (i = 0; i < N; i = i + 1) y[i] = &e[i];\n    y[7:N] = 0; end",
+        # the [n] form of an unpacked dimension
+        "  reg [1:0] m [2]; integer i;\n  always @* begin\n"
+        "    for (i = 0; i < 2; i = i + 1) begin m[i][0] = a[i]; m[i][1] = b[i]; end\n"
+        "    y = {6'd0, ^m[1], ^m[0]}; end",
     ],
 )
 def test_ordinary_combinational_blocks_are_not_found(body: str) -> None:

@@ -94,7 +94,8 @@ def _design(tmp_path: Path, text: str, include_dirs: tuple[Path, ...] = ()) -> D
     start = text.index("module")
     end = text.index("endmodule") + len("endmodule")
     ports = (Port("clk", "input", 1, 0, 0), Port("d", "input", 8, 7, 0))
-    m = Module("m", f, 1, start, end, (*ports, Port("q", "output", 8, 7, 0)))
+    line = text.count("\n", 0, start) + 1
+    m = Module("m", f, line, start, end, (*ports, Port("q", "output", 8, 7, 0)))
     return Design(tmp_path, m, SourceSet(tmp_path, (f,), include_dirs=include_dirs), {"m": m}, (f,))
 
 
@@ -240,7 +241,7 @@ def test_a_qualifier_from_a_macro_or_include_is_screened_or_leaves_the_reference
     # the reference side: every candidate is unchecked
     ref_design = _design(tmp_path, cand, (tmp_path / "inc",))
     found = screen_candidate(plain, ref_design, dotted_names=True)
-    assert found and found[0].startswith("line 1: unchecked: the reference module, line 2: a uni")
+    assert found and found[0].startswith("line 1: unchecked: the reference module, line 3: a uni")
     assert not any("qualifier" in f for f in screen_candidate(plain, ref_design))  # Verilog path
     # a header the target's file includes outside the module, read by the view as it is
     (tmp_path / "inc" / "fn.svh").write_text(

@@ -1,0 +1,192 @@
+"""The rest of the repository reaching into the target where the proof does not look.
+
+The proof compares the target's ports. Two things outside the target change what it does in
+the repository without passing through them:
+
+- a hierarchical name into an instance of the target (``initial u.c = 8'h5a;`` in a top, a
+  memory preload ``tb.dut.u_ram.mem[i] = ...``, a ``force``): a candidate that keeps the name
+  but no longer uses what it holds is "proven" while every simulation of the repository reads
+  another design;
+- an instance or a ``defparam`` of the target that a simulator reads but the synthesis reading
+  does not (```ifndef SYNTHESIS defparam u.K = 200;``): the configurations the repository uses
+  are read with ``SYNTHESIS`` defined, so that parameterization is never checked.
+
+:func:`repository_reach` finds either in any file of the repository and says why the target's
+changes are unchecked (fail closed; the same for every candidate, so it is read once per
+design).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["repository_reach"]
+
+#: Macros that name a simulator (each read without ``SYNTHESIS``).
+_SIMULATORS = ("__ICARUS__", "VERILATOR", "XILINX_SIMULATOR", "MODEL_TECH", "QUESTA", "VCS")
+_SCANNED_BYTES = 4_000_000
+_REACH: dict[int, tuple[object, str]] = {}
+
+
+def repository_reach(design: Design) -> str:
+    """Why the target's changes are unchecked because another file of the repository reaches
+    into it (see the module's docstring), or ""."""
+    hit = _REACH.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_REACH) > 8:
+            _REACH.clear()
+        hit = _REACH[id(design)] = (design, _reach(design))
+    return hit[1]
+
+
+def _reach(design: Design) -> str:
+    from rtlopt.verilog import blank_comments
+
+    name = design.target.name
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    raw: list[tuple[Path, str]] = []
+    for f in dict.fromkeys([*design.sources.files, *design.sources.prelude]):
+        try:
+            if Path(f).stat().st_size <= _SCANNED_BYTES:
+                raw.append((Path(f), Path(f).read_text(errors="replace")))
+        except OSError:
+            continue
+    code_of: dict[Path, str] = {}
+
+    def code(path: Path, text: str) -> str:  # comments blanked, once per file
+        if path not in code_of:
+            code_of[path] = blank_comments(text)
+        return code_of[path]
+
+    instances = {i for p, t in raw if word.search(t) for i in _instance_names(code(p, t), name)}
+    target = design.target.file.resolve()
+    hier = (
+        re.compile(
+            rf"\b(?:{'|'.join(map(re.escape, sorted(instances)))})"
+            r"\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)"
+        )
+        if instances
+        else None
+    )
+    for path, text in raw:
+        if hier is not None and hier.search(text):
+            rest = code(path, text)
+            if path.resolve() == target:
+                rest = _outside_target(rest, name)
+            ports = {p.name for p in design.target.ports}
+            m = next(
+                (
+                    m
+                    for m in hier.finditer(rest)
+                    if m.group(1) not in ports and not _defparam(rest, m.start())
+                ),
+                None,
+            )
+            if m:
+                line = rest.count("\n", 0, m.start()) + 1
+                return (
+                    f"{path.name}:{line}: the repository reaches into an instance of {name} "
+                    f"by a hierarchical name ({' '.join(m.group(0).split())}): what it reads or "
+                    "writes there is not a port, so the proof does not cover it"
+                )
+        if word.search(text) or "defparam" in text:
+            why = _simulator_only(path, code(path, text), name, design)
+            if why:
+                return why
+    return ""
+
+
+def _defparam(code: str, at: int) -> bool:
+    """Whether the name at ``at`` is a ``defparam``'s (read with the repository's
+    parameterizations; one a simulator alone reads: :func:`_simulator_only`)."""
+    start = max(code.rfind(";", 0, at), code.rfind("\n`", 0, at)) + 1
+    return re.search(r"\bdefparam\b", code[start:at]) is not None
+
+
+def _outside_target(code: str, name: str) -> str:
+    """``code`` with the target module's own text blanked (its hierarchical names are its own)."""
+    from rtlopt.verilog import module_spans
+
+    out = code
+    for span in module_spans(code):
+        if span.name == name:
+            out = (
+                out[: span.start]
+                + re.sub(r"[^\n]", " ", out[span.start : span.end])
+                + (out[span.end :])
+            )
+    return out
+
+
+#: An instance of module ``{name}``: its type, parameter values (two levels of parentheses
+#: inside), its name (group 1), then its ports or array range.
+_INSTANCE = (
+    r"\b{name}\b\s*(?:#\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*)?"
+    r"([A-Za-z_][\w$]*)\s*[\[(]"
+)
+
+
+def _instance_names(code: str, name: str) -> set[str]:
+    """The names of the instances of module ``name`` in ``code`` (comments blanked)."""
+    pattern = re.compile(_INSTANCE.format(name=re.escape(name)))
+    return {m.group(1) for m in pattern.finditer(code)} - {"module", "macromodule"}
+
+
+def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:
+    """Why a simulator's reading of ``code`` instantiates or overrides the target otherwise
+    than the synthesis reading (an instance, a ``defparam`` or an ```include`` only one of
+    them reads), or ""."""
+    from rtlopt.evaluate._configs import active_tokens, switched_off_tokens, tested_macros
+
+    tested = tested_macros(code)
+    if not tested or not re.search(rf"\b{re.escape(name)}\b|\bdefparam\b", code):
+        return ""
+    synthesis = {"SYNTHESIS", *design.defines}
+    simulator = synthesis - {"SYNTHESIS"}
+    try:
+        base = active_tokens(code, synthesis)
+        for tool in ["", *sorted(tested & set(_SIMULATORS))]:
+            other = active_tokens(code, simulator | ({tool} if tool else set()))
+            diff = difflib.SequenceMatcher(None, base, other, autojunk=False)
+            for op, a0, a1, b0, b1 in diff.get_opcodes():
+                if op == "equal":
+                    continue
+                # the statements the difference stands in (an instance's parameters)
+                changed = [*_statement(base, a0, a1), *_statement(other, b0, b1)]
+                if (
+                    name in changed
+                    or "defparam" in changed
+                    or any(t.startswith("`include") for t in changed)
+                ):
+                    who = f"{tool} defined" if tool else "SYNTHESIS undefined"
+                    return (
+                        f"{path.name}: a simulator's reading ({who}) instantiates, overrides or "
+                        f"includes otherwise than the synthesis reading near {name}: the "
+                        "configurations the repository uses are read with SYNTHESIS defined"
+                    )
+        # another build's branch (a macro the repository's defines leave unset) that names
+        # the target or overrides a parameter: that build's configuration is not checked
+        off = set(switched_off_tokens(code, synthesis))
+        if name in off or "defparam" in off:
+            what = f"an instance of {name}" if name in off else "a defparam"
+            return (
+                f"{path.name}: a branch another build reads ({' '.join(sorted(tested))} "
+                f"tested) holds {what}: that build's configuration of the target is not checked"
+            )
+    except ValueError:
+        return f"{path.name}: its conditionals do not balance"
+    return ""
+
+
+def _statement(tokens: list[str], start: int, end: int) -> list[str]:
+    """``tokens[start:end]`` widened to the statements it stands in (from the ``;`` before to
+    the ``;`` after)."""
+    while start > 0 and tokens[start - 1] != ";":
+        start -= 1
+    while end < len(tokens) and tokens[end - 1 : end] != [";"]:
+        end += 1
+    return tokens[start:end]

@@ -1,0 +1,158 @@
+"""Code no reading takes: the conditional branches every reading of a design skips.
+
+The readings of :mod:`rtlopt.harness._powered` (synthesis, a simulator without ``SYNTHESIS``,
+each tool's own macros) see what those builds read. A branch none of them takes (another
+build's ``+define+``, a tool not enumerated) is read by some other build: where its text may
+state a power-up value or hold an assertion, the comparison fails closed.
+
+A line is skipped by no reading only where every reading that opens its file skips it: the
+readings are intersected line by line, not branch by branch (a nested ```ifdef`` is skipped
+at the outer directive by one reading and at the inner one by another), and a header only
+some readings include is judged by those. The text judged is each run of such lines, joined
+(a declaration over two lines, after a generate block's label, a struct's braces).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ASSERTION_TEXT", "POWER_UP_TEXT", "Skipped", "never_taken", "raise_dormant", "skipped"]
+
+#: Words that start no declaration (``[attributes] type [ranges] name =``).
+_KEYWORDS = (
+    r"(?:assign|parameter|localparam|typedef|defparam|genvar|wire|for|if|else|return|case\w*|"
+    r"while|assert|assume|cover|begin|end\w*|generate|always\w*|initial|module|function|task|"
+    r"fork|join\w*|default|force|release|deassign|repeat|forever|do)\b"
+)
+#: Arguments of a report task that write nothing: no call, assignment, ``++``/``--``.
+_REPORT_ARGS = r"(?:\((?:(?!\+[ \t]*\+|-[ \t]*-)[^()=;\n])*\))?"
+
+#: Text of a branch that may state a power-up value: an ``initial`` procedure (one report task
+#: aside: see :data:`rtlopt.harness._semantics.REPORT_ONLY`), an ``always`` that starts
+#: without a timing control (it runs at time 0 as an ``initial`` does), a statement declaring
+#: something with an initializer (``[attributes] type [ranges] name [ranges] =``, whatever the
+#: type's name, a struct's braces too; not an ``assign``, a parameter or a loop header), a
+#: ```define`` whose body assigns or uses another macro (what it expands to is not known here).
+POWER_UP_TEXT = re.compile(
+    r"\binitial\b(?![ \t]*\$(?:display|write|strobe|info|warning|dumpfile|dumpvars|timeformat)"
+    rf"[ \t]*{_REPORT_ARGS}[ \t]*;)"
+    r"|\balways\b[ \t]*(?![@#\s])"
+    r"|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
+    r"|`define[ \t]+\w+(?:\([^)\n]*\))?[^\n]*?(?<![=!<>])=(?![=>])"
+    # a declaration: [attributes] type [#(...)] [ranges] name [ranges] =
+    r"|(?:^|[;)]|`define[ \t]+\w+(?:\([^)\n]*\))?)[ \t]*(?:\(\*.*?\*\)[ \t]*)*"
+    rf"(?:(?!{_KEYWORDS})[A-Za-z_]\w*[ \t]*(?:::[ \t]*\w+[ \t]*)?"
+    r"(?:#[ \t]*\([^;\n]*?\)[ \t]*)?(?:\[[^\]\n]*\][ \t]*)*){2,}"
+    r"(?:\[[^\]\n]*\][ \t]*)*=(?!=)"
+    # a struct, union or enum variable: ``struct packed {...} c = 8'h5a``
+    r"|\b(?:struct|union|enum)\b.*?\}[ \t]*[A-Za-z_]\w*[ \t]*(?:\[[^\]\n]*\][ \t]*)*=(?!=)"
+    # a further declarator of a list: ``logic [7:0] pad, r = 8'd0``
+    r"|,[ \t]*[A-Za-z_]\w*[ \t]*(?:\[[^\]\n]*\][ \t]*)*=(?!=)",
+    re.M,
+)
+
+#: Text of a branch that may hold an assertion (whose action the view drops), or a macro
+#: whose body uses another.
+ASSERTION_TEXT = re.compile(
+    r"\b(?:assert|assume|cover|expect|restrict)\b|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
+)
+
+#: What separates statements once a run's lines are joined: conditional directives, block
+#: keywords with their labels.
+_SEPARATORS = re.compile(
+    r"`(?:ifdef|ifndef|elsif)[ \t]+\w+|`(?:else|endif)\b"
+    r"|\b(?:begin|end\w*|generate)\b(?:[ \t]*:[ \t]*[A-Za-z_]\w*)?"
+)
+_DEFINE_LINE = re.compile(r"^[ \t]*`define\b.*$", re.M)
+
+
+@dataclass
+class Skipped:
+    """What one reading skipped: the text of each skipped line by ``(file, line)``, and the
+    files it opened (with their text)."""
+
+    lines: dict[tuple[str, int], str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+
+
+def skipped(tree: Any, sm: Any) -> Skipped:
+    """The lines the reading of ``tree`` skipped (every disabled token of its directives)."""
+    from pyslang import parsing
+
+    out = Skipped()
+    for buf in sm.getAllBuffers():
+        name = str(sm.getFullPath(buf))
+        if name:
+            out.files.setdefault(name, str(sm.getSourceText(buf)))
+    stack: list[Any] = [tree.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, parsing.Token):
+            for tr in node.trivia:
+                if tr.kind != parsing.TriviaKind.Directive:
+                    continue
+                for tok in getattr(tr.syntax(), "disabledTokens", None) or ():
+                    at = tok.location
+                    key = (str(sm.getFullPath(at.buffer)), int(sm.getLineNumber(at)))
+                    out.lines[key] = out.lines.get(key, "") + str(tok)
+            continue
+        stack.extend(c for c in node if c is not None)
+    return out
+
+
+def never_taken(readings: Sequence[Skipped], pattern: re.Pattern[str]) -> set[tuple[str, int]]:
+    """``(file, line)`` where a run of lines that every reading opening the file skips starts,
+    for each run whose text matches ``pattern`` (comments aside; joined, and each line alone)."""
+    from rtlopt.verilog import blank_comments
+
+    by_file: dict[str, dict[int, str]] = {}
+    for r in readings:
+        for (name, line), text in r.lines.items():
+            if all((name, line) in o.lines for o in readings if name in o.files):
+                by_file.setdefault(name, {}).setdefault(line, text)
+    out: set[tuple[str, int]] = set()
+    for name, lines in by_file.items():
+        source = next((r.files[name] for r in readings if name in r.files), "").split("\n")
+        for start, text in _runs(lines, source):
+            code = blank_comments(text, strings=False)
+            if pattern.search(code) or pattern.search(_joined(code)):
+                out.add((name, start))
+    return out
+
+
+def _runs(lines: dict[int, str], source: list[str]) -> list[tuple[int, str]]:
+    """``(first line, text)`` of each run of skipped lines: two skipped lines belong to one
+    run where the lines between them hold nothing but white space and comments."""
+    from rtlopt.verilog import blank_comments
+
+    out: list[tuple[int, str]] = []
+    last = -1
+    for line in sorted(lines):
+        between = "\n".join(source[last : line - 1]) if last > 0 else ""
+        if out and not blank_comments(between, strings=False).strip():
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + lines[line])
+        else:
+            out.append((line, lines[line]))
+        last = line
+    return out
+
+
+def _joined(code: str) -> str:
+    """``code`` on one line: ```define`` lines dropped (judged on their own), conditional
+    directives and block keywords read as statement ends, white space collapsed."""
+    code = _DEFINE_LINE.sub(" ", code)
+    return " ".join(_SEPARATORS.sub(" ; ", code).split())
+
+
+def raise_dormant(dormant: set[tuple[str, int]], what: str) -> None:
+    """Raise where a branch no reading took may ``what`` (another build's macros select it)."""
+    if dormant:
+        name, line = min(dormant)
+        raise RuntimeError(
+            f"{Path(name).name}:{line}: a conditional branch these readings do not take may "
+            f"{what} (another tool's or build's macros select it)"
+        )

@@ -1,0 +1,33 @@
+"""Changed files of other kinds the design may read (red team w30 F4: a ``$readmemh`` whose
+file name the source builds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.check._reads import unjudged_files
+
+ROM = "module m(input [1:0] a, output [7:0] y);\n  reg [7:0] rom [0:3];\n  {load}\n  assign y = rom[a];\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("load", "found"),
+    [
+        ('initial $readmemh("rom.hex", rom);', ["rom.hex"]),  # named: that file alone
+        ('initial $readmemh({"rom", ".hex"}, rom);', ["notes.md", "rom.hex"]),
+        ('initial $readmemh($sformatf("rom%0d.hex", 0), rom);', ["notes.md", "rom.hex"]),
+        ("initial $readmemh(F, rom);", []),  # a parameter: its string values are named
+        ("", []),
+    ],
+)
+def test_a_file_the_design_opens_by_a_built_name_is_a_finding(
+    tmp_path: Path, load: str, found: list[str]
+) -> None:
+    (tmp_path / "m.v").write_text(ROM.format(load=load))
+    changes = {"rom.hex": "M", "notes.md": "M"}
+    got = unjudged_files(changes, [], [tmp_path])
+    assert [rel for rel, _ in got] == found
+    if len(found) == 2:
+        assert "by a name it builds" in got[0][1]

@@ -1,0 +1,68 @@
+"""The repository reaching into the target where the proof does not look (red team w30 F6,
+F8): a hierarchical name into an instance of the target, an instance or ``defparam`` only a
+simulator reads. Real frontend, no tool run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtlopt.config import ProjectConfig
+from rtlopt.evaluate._reach import repository_reach
+from rtlopt.frontend import load_design
+
+M = """module m #(parameter [7:0] K = 8'd1) (input clk, input [7:0] a, output [7:0] y);
+  reg [7:0] c;
+  always @(posedge clk) c <= c + 8'd1;
+  assign y = a + K + c;
+endmodule
+"""
+
+
+def _reach(tmp: Path, top: str) -> str:
+    (tmp / "m.v").write_text(M)
+    (tmp / "top.v").write_text(top)
+    return repository_reach(load_design(tmp / "m.v", "m", ProjectConfig()))
+
+
+def _top(body: str) -> str:
+    return (
+        "module top(input clk, input [7:0] a, output [7:0] y);\n"
+        f"  m u(.clk(clk), .a(a), .y(y));\n{body}endmodule\n"
+    )
+
+
+def test_a_hierarchical_name_into_the_target_is_found(tmp_path: Path) -> None:
+    why = _reach(tmp_path, _top("`ifndef SYNTHESIS\n  initial u.c = 8'h5a;\n`endif\n"))
+    assert why.startswith("top.v:4:") and "(u.c)" in why, why
+
+
+def test_ports_comments_and_plain_instances_are_no_reach(tmp_path: Path) -> None:
+    assert _reach(tmp_path, _top("  wire [7:0] w = u.y;\n  // u.c is not read\n")) == ""
+    (tmp_path / "b").mkdir()
+    # an unconditional defparam is a parameterization the repository's reading sees
+    assert _reach(tmp_path / "b", _top("  defparam u.K = 8'd200;\n")) == ""
+
+
+def test_a_parameterization_only_a_simulator_reads_is_found(tmp_path: Path) -> None:
+    why = _reach(tmp_path, _top("`ifndef SYNTHESIS\n  defparam u.K = 8'd200;\n`endif\n"))
+    assert "a simulator's reading (SYNTHESIS undefined)" in why, why
+    (tmp_path / "i").mkdir()
+    inst = (
+        "module top(input clk, input [7:0] a, output [7:0] y);\n`ifdef __ICARUS__\n"
+        "  m #(.K(8'd200)) u(.clk(clk), .a(a), .y(y));\n`else\n"
+        "  m u(.clk(clk), .a(a), .y(y));\n`endif\nendmodule\n"
+    )
+    assert "__ICARUS__ defined" in _reach(tmp_path / "i", inst)
+
+
+def test_another_builds_parameterization_is_found(tmp_path: Path) -> None:
+    """Red team w30 F8b: a build macro the repository's defines leave unset."""
+    why = _reach(tmp_path, _top("`ifdef SIMULATION\n  defparam u.K = 8'd200;\n`endif\n"))
+    assert "a branch another build reads (SIMULATION tested) holds a defparam" in why, why
+    (tmp_path / "i").mkdir()
+    inst = (
+        "module top(input clk, input [7:0] a, output [7:0] y);\n`ifdef FPGA\n"
+        "  m #(.K(8'd3)) u(.clk(clk), .a(a), .y(y));\n`else\n"
+        "  m u(.clk(clk), .a(a), .y(y));\n`endif\nendmodule\n"
+    )
+    assert "holds an instance of m" in _reach(tmp_path / "i", inst)
