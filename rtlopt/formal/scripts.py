@@ -70,7 +70,20 @@ def plan_formal(
     plan = _clocked_plan(design, candidate_texts)
     honor = initial_values == "honor"
     found = stated_power_up(design, [reference, *candidate_texts[-1:]], unit=honor)
+    two_state = [f for f in found if f.endswith(TWO_STATE_MARK)]
+    if honor and two_state:
+        # Yosys gives a 2-state variable no initial value: the proof from the stated values
+        # would start it unknown where every simulator starts it at 0 (fail closed)
+        return FormalPlan(
+            "unsupported",
+            f"initial values honored: {two_state[0]} starts at 0 in every simulator, which "
+            "the proof from the stated power-up values does not model",
+        )
     return replace(plan, stated=tuple(dict.fromkeys(found)), honor=honor)
+
+
+#: How :func:`stated_power_up` marks a 2-state variable's power-up value (no initializer).
+TWO_STATE_MARK = " (2-state)"
 
 
 def stated_power_up(design: Design, texts: Sequence[str], *, unit: bool = False) -> list[str]:
@@ -84,7 +97,14 @@ def stated_power_up(design: Design, texts: Sequence[str], *, unit: bool = False)
     t = design.target
     hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
     texts = [m.text() for m in hierarchy] + [x for x in texts if x]
-    found = [f"{r} in {u}" for x in texts for u, regs in power_up_values(x).items() for r in regs]
+    from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
+
+    found = [
+        f"{r} in {u}" + (TWO_STATE_MARK if set(v) & {TWO_STATE, UNKNOWN_STATE} else "")
+        for x in texts
+        for u, regs in power_up_values(x).items()
+        for r, v in regs.items()
+    ]
     if found or not unit:
         return found
     return _read_power_up(design, [m.name for m in hierarchy])

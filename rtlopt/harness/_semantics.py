@@ -301,7 +301,7 @@ def power_up_difference(
     submodules) states is named too."""
     ref = power_up_values(reference) if isinstance(reference, str) else reference
     cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
-    from rtlopt.harness._two_state import UNKNOWN_STATE
+    from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
 
     # a type the candidate's reading does not define (a package's) may be 2-state: only the
     # reference's 2-state variables bind (a candidate's value 0 refines an unknown one)
@@ -327,6 +327,24 @@ def power_up_difference(
                     "text does; keep the reference's initial values, or set "
                     'harness.initial_values = "honor" to judge power-up values'
                 )
+    two_state = next(
+        (
+            (m, r, v)
+            for m in dict.fromkeys([*read, *cand])
+            for r, v in {**ref.get(m, {}), **cand.get(m, {})}.items()
+            if set(v) & {TWO_STATE, UNKNOWN_STATE}
+        ),
+        None,
+    )
+    if two_state is not None:
+        # Yosys gives a 2-state variable without an initializer no initial value: the proof
+        # from the stated values would start it unknown where every simulator starts it at 0
+        module, reg, value = two_state
+        return (
+            f"{reg} in {module} has the power-up value {_shown(reg, value)}: every simulator "
+            "starts a 2-state variable at 0, and the proof from the stated power-up values "
+            "does not model that (unchecked under either harness.initial_values model)"
+        )
     if stated is not None and unproven:
         module, reg, value = stated
         return (

@@ -147,3 +147,23 @@ def test_the_second_proof_covers_the_models_the_first_accepted_under() -> None:
     assert second_models(FormalPlan("seq")) == ("unknown",)
     assert second_models(FormalPlan("seq", stated=("q in m",))) == ("unknown", "stated")
     assert second_models(FormalPlan("seq", stated=("q in m",), honor=True)) == ("stated",)
+
+
+def test_a_two_state_variable_is_not_proven_from_stated_values(tmp_path: Path) -> None:
+    """``bit c;`` starts at 0 in every simulator, but Yosys gives it no initial value: the
+    proof from the stated values would start it unknown (and accept any candidate value
+    there), so under honor the plan fails closed; under ignore the text rule names it."""
+    from rtlopt.config import ProjectConfig
+    from rtlopt.formal.scripts import plan_formal
+    from rtlopt.frontend import load_design
+    from rtlopt.harness import power_up_difference
+
+    text = (
+        "module m(input logic clk, output logic [7:0] y);\n  bit [7:0] c;\n"
+        "  always_ff @(posedge clk) c <= c + 8'd1;\n  assign y = c;\nendmodule\n"
+    )
+    (tmp_path / "m.sv").write_text(text)
+    d = load_design(tmp_path / "m.sv", "m", ProjectConfig(), root=tmp_path)
+    plan = plan_formal(d, [text], initial_values="honor")
+    assert plan.mode == "unsupported" and "2-state" in plan.reason, plan
+    assert "2-state" in power_up_difference(text, text, hierarchy=["m"])
