@@ -74,10 +74,11 @@ def plan_formal(
     if honor and two_state:
         # Yosys gives a 2-state variable no initial value: the proof from the stated values
         # would start it unknown where every simulator starts it at 0 (fail closed)
+        name = two_state[0].removesuffix(TWO_STATE_MARK)
         return FormalPlan(
             "unsupported",
-            f"initial values honored: {two_state[0]} starts at 0 in every simulator, which "
-            "the proof from the stated power-up values does not model",
+            f"initial values honored: {name} has a 2-state power-up value (0 in every "
+            "simulator), which the proof from the stated power-up values does not model",
         )
     return replace(plan, stated=tuple(dict.fromkeys(found)), honor=honor)
 
@@ -146,8 +147,14 @@ def _read_power_up(design: Design, hierarchy: Sequence[str]) -> list[str]:
         read = unit_power_up(design)
     except RuntimeError as exc:
         return [f"a register (the sources cannot be read to tell: {exc})"]
+    from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
+
     units = [*hierarchy, *(u for u in read if u == "$unit" or " " in u)]
-    return [f"{r} in {u}" for u in units for r in read.get(u, {})]
+    return [
+        f"{r} in {u}" + (TWO_STATE_MARK if set(v) & {TWO_STATE, UNKNOWN_STATE} else "")
+        for u in units
+        for r, v in read.get(u, {}).items()
+    ]
 
 
 def _reads(
