@@ -95,6 +95,11 @@ class FormalResult:
     #: reference and candidate bits sharing one), not from x registers: it already covers
     #: the outputs an x power-up leaves undefined, so it does not rest on the X policy there.
     free_power_up: bool = False
+    #: The power-up models a proof covers, for a target whose hierarchy states power-up
+    #: values (empty otherwise): ``unknown`` (initial values dropped, registers unknown,
+    #: resets forced first) and ``stated`` (from the stated values, resets free:
+    #: :mod:`rtlopt.formal.engines.stated`).
+    power_up: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -370,7 +375,13 @@ class EvalResult:
             else None,
             sim=_sim_from_json(d.get("sim")),
             netlist=_sim_from_json(d.get("netlist")),
-            formal=FormalResult(**{**formal, "verdict": Verdict(formal["verdict"])})
+            formal=FormalResult(
+                **{
+                    **formal,
+                    "verdict": Verdict(formal["verdict"]),
+                    "power_up": tuple(formal.get("power_up", ())),
+                }
+            )
             if formal
             else None,
             compile_errors=d.get("compile_errors", 0),

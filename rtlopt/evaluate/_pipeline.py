@@ -132,6 +132,9 @@ class Pipeline:
             # both sides power up as the search's did: initial values kept, else 0
             sources, reference = [*c.lib, c.file], _initialised_reference(s, c)
             zero = _zeroed(s.tools.target.name, reference, c.file)
+        elif _from_stated_power_up(res):
+            # both sides from their stated power-up values, the others x (as the proof)
+            sources, reference = [*c.lib, c.file], _initialised_reference(s, c)
         if res.stage is Stage.NETLIST:
             if netlist is None:
                 return res
@@ -393,6 +396,13 @@ def _from_shared_power_up(res: EvalResult) -> bool:
     from rtlopt.formal import POWERUP_METHOD
 
     return res.formal is not None and res.formal.method == POWERUP_METHOD
+
+
+def _from_stated_power_up(res: EvalResult) -> bool:
+    """A refutation from the stated power-up values (``rtlopt.formal.engines.stated``)."""
+    from rtlopt.formal.engines.stated import METHOD
+
+    return res.formal is not None and res.formal.method.endswith(METHOD)
 
 
 def _initialised_reference(s: EvalSetup, c: Candidate) -> Path:

@@ -7,11 +7,14 @@ registers. That is sound only where the candidate states the reference's values:
 text is what every simulator and FPGA flow of the repository reads, and each keeps them, so a
 candidate that adds, drops or changes a power-up value would be "proven" although every one
 of them reads another design. Such a candidate is unchecked (``harness.initial_values =
-"honor"`` judges power-up values). The comparison is on the text the tools read: the
-preprocessed unit on the Verilog path; on the view path the compilation unit as slang reads it,
-headers and macros expanded in the design's context (:mod:`rtlopt.harness._powered`: a header
-finishing a declaration, a macro its includer's file defines), and every unit that is no
-module (an interface, a package, ``$unit``) counts as the hierarchy's.
+"honor"`` judges power-up values). One that states the reference's values goes on to the
+formal check, which proves it from unknown registers and from the stated values
+(:mod:`rtlopt.formal.power_up_models`); without a formal check it is unchecked. The
+comparison is on the text the tools read: the preprocessed unit on the Verilog path; on the
+view path the compilation unit as slang reads it, headers and macros expanded in the design's
+context (:mod:`rtlopt.harness._powered`: a header finishing a declaration, a macro its
+includer's file defines), and every unit that is no module (an interface, a package,
+``$unit``) counts as the hierarchy's.
 """
 
 from __future__ import annotations
@@ -33,12 +36,17 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
     if s.config.harness.initial_values != "ignore" or same_as_reference(c.text, s.design):
         return ""
     refs = reference_modules(s.design)
+    unproven = not s.config.formal.enabled
     elsewhere = set(s.design.modules) - {m.name for m in refs}  # judged on their own
     try:
         hierarchy = [m.name for m in refs]
         if text is not None and s.unit is not None:  # the preprocessed unit
             why = power_up_difference(
-                text, s.unit.unit_text(), elsewhere=elsewhere, hierarchy=hierarchy
+                text,
+                s.unit.unit_text(),
+                elsewhere=elsewhere,
+                hierarchy=hierarchy,
+                unproven=unproven,
             )
             if why or not tests_macros(s.design):
                 return why
@@ -51,7 +59,9 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
                 _included_power_up(blank_comments(own, strings=False), s)
             cand = text_power_up(c.text, s.design)
             reference = unit_power_up(s.design)
-        return power_up_difference(cand, reference, elsewhere=elsewhere, hierarchy=hierarchy)
+        return power_up_difference(
+            cand, reference, elsewhere=elsewhere, hierarchy=hierarchy, unproven=unproven
+        )
     except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
         return (
             f"the power-up values of the candidate and the reference cannot be compared "

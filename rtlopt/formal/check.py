@@ -8,7 +8,9 @@ reference follows (:mod:`rtlopt.formal.powerup_search`: once the proof from free
 states fails, and after every engine in the share of the time kept for it,
 ``formal.powerup_*``); UNKNOWN with the reason otherwise
 (induction inconclusive, several clocks, no reset, latches, constructs Yosys cannot read, a
-SAT instance that ran out of time). UNKNOWN is never reported as proven.
+SAT instance that ran out of time). UNKNOWN is never reported as proven. A target whose
+hierarchy states power-up values is also (``ignore``) or only (``honor``) proven from them
+(:mod:`rtlopt.formal.power_up_models`).
 
 The miter steps every register on one implicit clock, so the first Yosys run also writes both
 designs as JSON and :mod:`rtlopt.formal.clocking` checks that every candidate register is
@@ -127,11 +129,11 @@ def check_equivalence(
             {},
             time.monotonic() - start,
         )
-    plan = plan_formal(design, texts, initial_values=initial_values)
+    ref = reference_text(design) if reference_file is None else read_text(reference_file)
+    plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
     if reference_file is None or reference_file.parent != workdir:
-        text = reference_text(design) if reference_file is None else read_text(reference_file)
         reference_file = workdir / "reference.v"
-        reference_file.write_text(text)
+        reference_file.write_text(ref)
     high_z = drives_high_z(read_text(reference_file))
     if high_z:
         why = (
@@ -157,7 +159,21 @@ def check_equivalence(
     job = Job(
         design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start, secret
     )
+    if plan.stated:  # from the stated power-up values too, or alone (honor)
+        return _from_stated(job, strict_x=strict_x, x_outputs=x_outputs)
     return _decide(job, strict_x=strict_x, x_outputs=x_outputs)
+
+
+def _from_stated(job: Job, *, strict_x: bool, x_outputs: Sequence[str]) -> FormalResult:
+    """The verdict of a target that states power-up values
+    (:func:`rtlopt.formal.power_up_models.decide_stated`)."""
+    from rtlopt.formal.power_up_models import decide_stated
+
+    checks = None
+    if x_outputs and job.plan.mode != "comb":
+        checks = partial(_x_outputs_checked, outputs=x_outputs)
+    unknown = partial(_decide, strict_x=strict_x, x_outputs=x_outputs)
+    return decide_stated(job, unknown, checks, strict_x=strict_x)
 
 
 def _decide(job: Job, *, strict_x: bool, x_outputs: Sequence[str]) -> FormalResult:
@@ -465,11 +481,12 @@ def check_x_outputs(
     texts = [read_text(Path(f)) for f in candidate_files]
     if not x_outputs or (texts and identical_source(design, texts[-1])):
         return ""
-    plan = plan_formal(design, texts, initial_values=initial_values)
-    if plan.mode in ("comb", "unsupported"):
+    text = _reference(design, reference_file)
+    plan = plan_formal(design, texts, initial_values=initial_values, reference=text)
+    if plan.mode in ("comb", "unsupported") or (plan.stated and plan.honor):
         return ""
     ref = workdir / "reference.v"
-    ref.write_text(_reference(design, reference_file))
+    ref.write_text(text)
     extra_inc = [design.target.file.parent]
     job = Job(design, ref, candidate_files, plan, cfg, memory_mb, extra_inc, time.monotonic())
     # a proof goes through the structure and drivers checks of this job (its own secret)

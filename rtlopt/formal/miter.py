@@ -34,6 +34,11 @@ netlist and builds the miter itself, so that every modelling decision is here an
   un-reset reference register cannot make its outputs x and accept anything. Any pairing is
   sound (a wrong one only fails); a counterexample only shows that this pairing fails, so it
   is not a refutation (:attr:`Miter.exact` is false).
+* **Stated power-up values** (``stated_init``, :mod:`rtlopt.formal.engines.stated`): the
+  netlist keeps Yosys's ``init`` attributes; each register bit with a stated value starts
+  from it, every other one x, and a net no gate drives holds its stated value. No reset is
+  forced (the caller passes none). The miter stays exact: a counterexample is a difference
+  from the stated power-up state.
 
 The miter's single output is 1 when the designs differ.
 """
@@ -181,15 +186,24 @@ def build_miter(netlist: Mapping[str, Any], spec: MiterSpec) -> Miter:
             lits.append(aig.input(f"{pname}[{i}]" if len(bits) > 1 else pname))
             inputs.append((pname, i))
         port_lits[pname] = lits
+    if spec.stated_init and not inputs:
+        # ABC's correspondence engines need a primary input (lcorr aborts without one)
+        aig.input("rtlopt_unused")
+        inputs.append(("<unused>", 0))
     if not spec.sequential:
-        leaves_g = _leaves(gold, port_lits, {})
-        leaves_t = _leaves(gate, port_lits, {})
+        leaves_g = {**_stated_leaves(gold), **_leaves(gold, port_lits, {})}
+        leaves_t = {**_stated_leaves(gate), **_leaves(gate, port_lits, {})}
         eg = _Eval(aig, gold, leaves_g, undriven=X)
         et = _Eval(aig, gate, leaves_t, undriven=X)
         probes: dict[str, tuple[list[Tern], list[Tern]]] = {}
         aig.output(_outputs_bad(aig, gold, gate, eg, et, spec.strict_x, probes))
         return Miter(aig, inputs, probes={"steady": probes})
     return _sequential(aig, inputs, port_lits, gold, gate, spec)
+
+
+def _stated_leaves(net: Netlist) -> dict[Bit, Tern]:
+    """The nets holding a stated value forever (``stated_init``; none otherwise)."""
+    return {b: tern_const(v) for b, v in net.stated_leaves().items()}
 
 
 def _leaves(
@@ -389,19 +403,22 @@ def _sequential(
     over0, overs = _reset_values(aig, spec, gold, port_lits, forcing)
 
     # power-up values: x, or a shared free value for matched registers
-    init_g: dict[Bit, Tern] = {q: X for _, q in gold.ffs}
-    init_t: dict[Bit, Tern] = {q: X for _, q in gate.ffs}
+    init_g: dict[Bit, Tern] = {q: _power_up(gold, q) for _, q in gold.ffs}
+    init_t: dict[Bit, Tern] = {q: _power_up(gate, q) for _, q in gate.ffs}
     x_g, x_t = dict(init_g), dict(init_t)
     pairing = ""
     paired_all = False
+    if spec.free_init and spec.stated_init:
+        raise NotModelled("free and stated power-up values at once")
     if spec.free_init:
         pairing = _free_init(aig, inputs, gold, gate, init_g, init_t, spec)
         # every bit got a fresh value of its own or one shared with its pair
         paired_all = set(init_g.values()) <= set(init_t.values())
 
     # step 0: registers at power-up, resets forced
-    e0g = _Eval(aig, gold, {**_leaves(gold, port_lits, over0), **init_g}, undriven=X)
-    e0t = _Eval(aig, gate, {**_leaves(gate, port_lits, over0), **init_t}, undriven=X)
+    held_g, held_t = _stated_leaves(gold), _stated_leaves(gate)
+    e0g = _Eval(aig, gold, {**held_g, **_leaves(gold, port_lits, over0), **init_g}, undriven=X)
+    e0t = _Eval(aig, gate, {**held_t, **_leaves(gate, port_lits, over0), **init_t}, undriven=X)
     d0 = [e0g.get(d) for d, _ in gold.ffs] + [e0t.get(d) for d, _ in gate.ffs]
     probes0: dict[str, tuple[list[Tern], list[Tern]]] = {}
     if spec.free_init and spec.x_first:
@@ -425,6 +442,12 @@ def _sequential(
         paired_all=paired_all,
         probes={"first": probes0, "steady": probes},
     )
+
+
+def _power_up(net: Netlist, q: Bit) -> Tern:
+    """A register bit's power-up value: its stated value (``stated_init``), else x."""
+    v = net.init.get(q)
+    return X if v is None else tern_const(v)
 
 
 def _step_counter(aig: Aig, steps: int) -> tuple[int, int]:
@@ -488,8 +511,12 @@ def _registers(
                 values.append((p, m ^ 1))
         vg = {q: values[k] for k, (_, q) in enumerate(gold.ffs)}
         vt = {q: values[n_g + k] for k, (_, q) in enumerate(gate.ffs)}
-        esg = _Eval(aig, gold, {**_leaves(gold, port_lits, overs), **vg}, undriven=X)
-        est = _Eval(aig, gate, {**_leaves(gate, port_lits, overs), **vt}, undriven=X)
+        esg = _Eval(
+            aig, gold, {**_stated_leaves(gold), **_leaves(gold, port_lits, overs), **vg}, undriven=X
+        )
+        est = _Eval(
+            aig, gate, {**_stated_leaves(gate), **_leaves(gate, port_lits, overs), **vt}, undriven=X
+        )
         ds = [esg.get(d) for d, _ in gold.ffs] + [est.get(d) for d, _ in gate.ffs]
         nxt = [aig.t_select(first, s, z) for s, z in zip(ds, d0, strict=True)]
         changed = False

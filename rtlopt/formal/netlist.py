@@ -106,6 +106,9 @@ class MiterSpec:
         constants: Values input slices are compared against, ``(port, lsb, width, value,
             care)``: pairing by simulation puts them on about half of its patterns.
         outputs: Compare only these output ports (empty: all of them).
+        stated_init: Registers start from the power-up values the sources state (the
+            netlist keeps Yosys's ``init`` attributes), every other register from x; a net
+            no gate drives that has a stated value holds it (``reg c = 5;`` never assigned).
     """
 
     gold: str
@@ -123,6 +126,7 @@ class MiterSpec:
     constants: tuple[tuple[str, int, int, int, int], ...] = ()
     #: Compare only these output ports (empty: every output).
     outputs: tuple[str, ...] = ()
+    stated_init: bool = False
 
 
 class Netlist:
@@ -194,15 +198,57 @@ class Netlist:
         self.q_bits = {q for _, q in self.ffs}
         self._single_drivers()
         self.names: dict[Bit, str] = {}
+        #: With ``spec.stated_init``: the stated power-up value of each bit that has one.
+        self.init: dict[Bit, str] = {}
         for nname, net in mod.get("netnames", {}).items():
             hidden = net.get("hide_name", 0)
             bits = net.get("bits", [])
+            if spec.stated_init:
+                self._stated(nname, bits, net.get("attributes", {}).get("init"))
             for i, b in enumerate(bits):
                 if isinstance(b, str):
                     continue
                 label = nname if len(bits) == 1 else f"{nname}[{i}]"
                 if b not in self.names or (not hidden and self.names[b].startswith("$")):
                     self.names[b] = label if not hidden else "$" + label.lstrip("$")
+
+    def _stated(self, nname: str, bits: Sequence[Bit], init: Any) -> None:
+        """Record the ``init`` attribute of the net ``nname`` (Yosys JSON: a string of 0/1/x
+        digits, most significant first, or a number) per bit; x digits state nothing."""
+        if init is None:
+            return
+        if isinstance(init, int):
+            digits = format(init % (1 << max(1, len(bits))), f"0{len(bits)}b")
+        elif isinstance(init, str) and init and set(init) <= set("01xz"):
+            digits = init
+        else:
+            raise NotModelled(f"{self.name}: net {nname} has an unreadable initial value")
+        values = digits[::-1]
+        if len(values) != len(bits):
+            raise NotModelled(f"{self.name}: net {nname} has an initial value of another width")
+        for b, v in zip(bits, values, strict=True):
+            if v not in "01" or isinstance(b, str):
+                continue
+            if self.init.get(b, v) != v:
+                raise NotModelled(f"{self.name}: a net has two initial values")
+            self.init[b] = v
+
+    def stated_leaves(self) -> dict[Bit, str]:
+        """With ``stated_init``: the nets no register, gate or input drives that have a stated
+        value (they hold it forever).
+
+        Raises:
+            NotModelled: a stated value on a net a gate drives (no register holds it: what
+                the sources mean there is not modelled).
+        """
+        out: dict[Bit, str] = {}
+        for b, v in self.init.items():
+            if b in self.q_bits:
+                continue
+            if b in self.driver or b in self.input_bits:
+                raise NotModelled(f"{self.name}: an initial value on a net no register holds")
+            out[b] = v
+        return out
 
     def _single_drivers(self) -> None:
         """Every net has one driver: a gate, a register or an input port (a second one would

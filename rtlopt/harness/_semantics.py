@@ -286,6 +286,7 @@ def power_up_difference(
     *,
     elsewhere: Collection[str] = frozenset(),
     hierarchy: Collection[str] = frozenset(),
+    unproven: bool = False,
 ) -> str:
     """Why ``candidate`` states other power-up values than ``reference`` (a register's initial
     value added, dropped or changed, module by module), or "" where they agree: each module
@@ -294,12 +295,13 @@ def power_up_difference(
     define (a module of the repository judged on its own). Under ``harness.initial_values =
     "ignore"`` both sides' values are dropped, which is sound only where they are the same:
     every simulator and FPGA flow reading the written text keeps them. Where they are, the
-    proof still cannot show them kept (it pairs registers by what they compute): any value a
-    compared module or a reference module of ``hierarchy`` (the target and its submodules)
-    states is named too."""
+    formal check proves the design from unknown registers and from the stated values
+    (:mod:`rtlopt.formal.power_up_models`); with ``unproven`` (no formal check runs) any
+    value a compared module or a reference module of ``hierarchy`` (the target and its
+    submodules) states is named too."""
     ref = power_up_values(reference) if isinstance(reference, str) else reference
     cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
-    from rtlopt.harness._two_state import UNKNOWN_STATE
+    from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
 
     # a type the candidate's reading does not define (a package's) may be 2-state: only the
     # reference's 2-state variables bind (a candidate's value 0 refines an unknown one)
@@ -325,15 +327,30 @@ def power_up_difference(
                     "text does; keep the reference's initial values, or set "
                     'harness.initial_values = "honor" to judge power-up values'
                 )
-    if stated is not None:
+    two_state = next(
+        (
+            (m, r, v)
+            for m in dict.fromkeys([*read, *cand])
+            for r, v in {**ref.get(m, {}), **cand.get(m, {})}.items()
+            if set(v) & {TWO_STATE, UNKNOWN_STATE}
+        ),
+        None,
+    )
+    if two_state is not None:
+        # Yosys gives a 2-state variable without an initializer no initial value: the proof
+        # from the stated values would start it unknown where every simulator starts it at 0
+        module, reg, value = two_state
+        return (
+            f"{reg} in {module} has the power-up value {_shown(reg, value)}: every simulator "
+            "starts a 2-state variable at 0, and the proof from the stated power-up values "
+            "does not model that (unchecked under either harness.initial_values model)"
+        )
+    if stated is not None and unproven:
         module, reg, value = stated
         return (
-            f"{reg} in {module} has the power-up value {_shown(reg, value)}: the "
-            "proof starts from unknown register values and pairs registers by what they "
-            "compute, so it cannot show that the candidate keeps the reference's power-up "
-            "behaviour (a register that takes over another's role would start from "
-            "another value); a module with initial values is not proven under either "
-            "harness.initial_values model"
+            f"{reg} in {module} has the power-up value {_shown(reg, value)}: only the "
+            "formal check (off: formal.enabled = false) shows that the candidate keeps the "
+            "reference's power-up behaviour, from unknown registers and from the stated values"
         )
     return ""
 

@@ -233,9 +233,12 @@ def test_picorv32_core_edit_is_confirmed(tmp_path: Path) -> None:
     shutil.copy(UPSTREAM, repo / "picorv32.v")
     cand = _cand(tmp_path, renamed_core(UPSTREAM.read_text(), broken=False))
     d = load_design(repo / "picorv32.v", "picorv32", ProjectConfig())
-    first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")  # the first proof's verdict
+    # the first proof's verdict: picorv32 states a power-up value (its register file's
+    # initial block), so the first proof covers both power-up models and so does the second
+    first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "", power_up=("unknown", "stated"))
     second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=300), first)
     assert second.agrees, second
+    assert "from the stated power-up values" in second.method, second
 
 
 @pytest.mark.parametrize("broken", [False, True])
@@ -259,3 +262,52 @@ def test_exported_gated_clock_latch(tmp_path: Path, broken: bool) -> None:
     assert first.verdict is Verdict.PROVEN, first
     second = confirm_proof(d, files, tmp_path / "second", cfg, first)
     assert second.agrees is not broken, second
+
+
+# ---------------------------------------------------------------- stated power-up values
+
+_SWAP = """module sw(input clk, output y);
+  reg a = 1'b0;
+  reg b = 1'b1;
+  always @(posedge clk) begin a <= ~a; b <= b; end
+  assign y = a;
+endmodule
+"""
+#: the same values on the same names, but the output from b, which starts at 1
+_SWAPPED = _SWAP.replace("a <= ~a; b <= b;", "b <= ~b; a <= a;").replace("y = a", "y = b")
+
+
+@pytest.mark.parametrize("model", ["ignore", "honor"])
+def test_stated_power_up_values_are_proven_again_from_them(tmp_path: Path, model: str) -> None:
+    d = _design(tmp_path / "repo", _SWAP, "sw")
+    cand = _cand(tmp_path, _SWAP.replace("a <= ~a;", "a <= !a;"))
+    cfg = FormalConfig(timeout_s=60)
+    first = check_equivalence(d, [cand], tmp_path / "first", cfg, initial_values=model)
+    assert first.verdict is Verdict.PROVEN, first
+    second = confirm_proof(d, [cand], tmp_path / "second", cfg, first, initial_values=model)
+    assert second.agrees, second
+    assert "from the stated power-up values" in second.method, second
+    assert second.replay is not None
+    stated = second.replay / "stated" if model == "ignore" else second.replay
+    run = _replay(stated)
+    assert run.returncode == 0 and "PROVEN" in run.stdout, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("model", ["ignore", "honor"])
+def test_a_fake_proof_from_the_stated_values_is_rejected(tmp_path: Path, model: str) -> None:
+    d = _design(tmp_path / "repo", _SWAP, "sw")
+    cand = _cand(tmp_path, _SWAPPED)
+    cfg = FormalConfig(timeout_s=60)
+    models = ("unknown", "stated") if model == "ignore" else ("stated",)
+    fake = FormalResult(Verdict.PROVEN, "abc dprove", "", power_up=models)  # the first lies
+    second = confirm_proof(d, [cand], tmp_path / "second", cfg, fake, initial_values=model)
+    assert not second.agrees, second
+    assert "found a difference" in second.reason and "stated" in second.reason, second
+
+
+def test_a_first_proof_without_the_stated_model_fails_closed(tmp_path: Path) -> None:
+    d = _design(tmp_path / "repo", _SWAP, "sw")
+    cand = _cand(tmp_path, _SWAP.replace("a <= ~a;", "a <= !a;"))
+    only = FormalResult(Verdict.PROVEN, "abc dprove", "", power_up=("unknown",))
+    second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=60), only)
+    assert not second.agrees and "does not cover the power-up model 'stated'" in second.reason

@@ -1,10 +1,11 @@
 """Red team w20 F5: under the default ``harness.initial_values = "ignore"`` (the ASIC model,
 every tool here drops initial values) a candidate that changes, drops or adds a register's
 power-up value was "proven", although every simulator and FPGA flow reading the written text
-keeps it. Such a candidate is unchecked; so is one with the reference's values, since the
-proof pairs registers by what they compute and cannot show the values kept (red team w21: a
-localparam changed behind the same text, a dead register keeping the value). Real iverilog,
-Yosys and slang through the real evaluator."""
+keeps it. Such a candidate is unchecked. One with the reference's values is proven from
+unknown registers and from the stated values (rtlopt.formal.power_up_models): the proof from
+unknown registers pairs registers by what they compute and cannot show the values kept alone
+(red team w21: a localparam changed behind the same text, a dead register keeping the value).
+Real iverilog, Yosys and slang through the real evaluator."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from rtlopt.config import Config
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
-from rtlopt.results import EvalResult, Stage
+from rtlopt.results import EvalResult, Stage, Verdict
 
 pytestmark = pytest.mark.tools
 
@@ -53,7 +54,9 @@ def _evaluate(
 
 
 @pytest.mark.parametrize(("name", "path"), [("m.v", "auto"), ("m.sv", "slang")])
-def test_a_power_up_value_is_never_proven(tmp_path: Path, name: str, path: str) -> None:
+def test_a_power_up_value_is_proven_only_where_the_candidate_states_it(
+    tmp_path: Path, name: str, path: str
+) -> None:
     if path == "slang":
         from rtlopt.eda._slang import slang_available
 
@@ -77,6 +80,7 @@ def test_a_power_up_value_is_never_proven(tmp_path: Path, name: str, path: str) 
         assert what in res.reason and "cnt in m" in res.reason, res.reason
         assert 'harness.initial_values = "honor"' in res.reason, res.reason
     assert not added.accepted and "k in m gets the power-up value" in added.reason, added.reason
-    for res in (same, kept):
-        assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
-        assert "cnt in m has the power-up value" in res.reason, res.reason
+    for res in (same, kept):  # proven from unknown registers and from the stated values
+        assert res.accepted, res.reason
+        assert res.formal is not None and res.formal.verdict is Verdict.PROVEN, res.formal
+        assert res.formal.power_up == ("unknown", "stated"), res.formal

@@ -21,7 +21,7 @@ import pytest
 from rtlopt.config import Config
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
-from rtlopt.results import EvalResult
+from rtlopt.results import EvalResult, Verdict
 
 pytestmark = pytest.mark.tools
 
@@ -82,9 +82,17 @@ endmodule
     ids=["localparam", "dead_register"],
 )
 def test_a_power_up_value_the_text_keeps_is_not_proven(tmp_path: Path, old: str, new: str) -> None:
+    # the text states the same values; the proof from the stated values sees the difference:
+    # the localparam's counter starts at 5 (refuted at the first cycle), the new register
+    # counts from x where the reference's output is 0 (no proof: unchecked)
     res = _evaluate(tmp_path, {"m.v": LOCALPARAM_INIT}, "m.v", LOCALPARAM_INIT.replace(old, new))
-    assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
-    assert "cnt in m has the power-up value" in res.reason, res.reason
+    assert not res.accepted, res.reason
+    assert res.formal is not None and res.formal.verdict is not Verdict.PROVEN, res.formal
+    assert "stated power-up values" in res.formal.method + res.formal.reason, res.formal
+    if "localparam" in new or "INIT = 8'd5" in new:
+        assert res.formal.verdict is Verdict.REFUTED, res.formal
+    else:
+        assert res.reason.startswith("unchecked: "), res.reason
 
 
 UNIQUE = """module m(input [1:0] s, input [7:0] a, b, c, output reg [7:0] y, output reg [7:0] z);
@@ -184,8 +192,14 @@ def test_a_non_ansi_port_power_up_value_in_a_submodule_is_not_proven(
         module="m",
         initial_values=model,
     )
+    # no text difference (the same P text is read elsewhere): the proof from the stated
+    # power-up values refutes it (the output counts from 5 at the first cycle)
     assert not res.accepted, res.reason
-    assert "q in sub has the power-up value" in res.reason or "q has one" in res.reason, res.reason
+    assert res.formal is not None and res.formal.verdict is Verdict.REFUTED, res.formal
+    assert "stated power-up values" in res.formal.method, res.formal
+    assert res.formal.counterexample.get("got y") == "00000101", res.formal
+    # replayed from the stated values on both sides (simulation's copy under ignore drops them)
+    assert "does not reproduce" not in res.reason, res.reason
 
 
 def test_a_power_up_value_from_a_header_included_in_the_module_is_not_proven(

@@ -102,12 +102,13 @@ COUNTER_MSB_AT_1 = COUNTER_AT_1.replace("assign y = c;", "assign y = {15'd0, c[1
 
 def test_initial_values_ignored_by_every_tool_by_default(tmp_path: Path) -> None:
     # ASIC model: registers start unknown in simulation as in the proof, so the two tools
-    # agree; but the written text's power-up values are read by every simulator and FPGA
-    # flow, and the proof cannot show them kept (red team w20 F5, w21 F1/F2): unchecked
+    # agree; the written text's power-up values are read by every simulator and FPGA flow,
+    # so the design is proven from the stated values too (red team w20 F5, w21 F1/F2)
     cand = COUNTER.replace("c <= c + 1", "c <= 16'd1 + c")
     res = _evaluate(tmp_path / "same", {"c.v": COUNTER}, "c.v", cand)
-    assert not res.accepted and res.reason.startswith("unchecked: "), res.reason
-    assert "c in ctr has the power-up value 0" in res.reason, res.reason
+    assert res.accepted, res.reason
+    assert res.formal is not None and res.formal.verdict is Verdict.PROVEN, res.reason
+    assert res.formal.power_up == ("unknown", "stated"), res.formal
     # the same design without the initial value: proven from unknown registers
     ref = COUNTER.replace("reg [15:0] c = 0;", "reg [15:0] c;")
     res = _evaluate(
@@ -124,13 +125,19 @@ def test_initial_values_ignored_by_every_tool_by_default(tmp_path: Path) -> None
 def test_initial_values_honored_find_the_difference(tmp_path: Path) -> None:
     res = _evaluate(tmp_path / "a", {"c.v": COUNTER}, "c.v", COUNTER_AT_1, initial_values="honor")
     assert not res.accepted and res.stage is Stage.SIMULATION, res.reason
-    # deeper than simulation looks: the formal models start unknown, so nothing is proven
+    # deeper than simulation looks (32,767 enabled cycles): not proven from the stated
+    # power-up values (no counterexample that deep either), so rejected
     deep = _evaluate(
         tmp_path / "b", {"c.v": COUNTER_MSB}, "c.v", COUNTER_MSB_AT_1, initial_values="honor"
     )
     assert not deep.accepted, deep.reason
     assert deep.formal is not None and deep.formal.verdict is not Verdict.PROVEN
-    assert "initial values" in deep.reason + deep.formal.reason
+    assert "stated power-up values" in deep.reason + deep.formal.reason
+    # an equivalent rewrite is proven from the stated power-up values
+    cand = COUNTER.replace("c <= c + 1", "c <= 16'd1 + c")
+    ok = _evaluate(tmp_path / "c", {"c.v": COUNTER}, "c.v", cand, initial_values="honor")
+    assert ok.accepted, ok.reason
+    assert ok.formal is not None and ok.formal.power_up == ("stated",), ok.formal
 
 
 # --------------------------------------------------------------------------- event controls

@@ -111,8 +111,11 @@ def test_values_outside_modules_are_power_up_values() -> None:
 
 def test_an_interface_value_is_stated_for_the_hierarchy() -> None:
     ref = "interface cnt_if;\n  logic [7:0] c = 8'd0;\nendinterface\n" + HEAD + TAIL
-    why = power_up_difference(PLAIN, ref, hierarchy=["m"])
+    # named where no formal check proves it; with one, the plan states it (the proof from
+    # the stated values runs: test_honored_values_outside_the_module_texts_are_stated)
+    why = power_up_difference(PLAIN, ref, hierarchy=["m"], unproven=True)
     assert "c in interface cnt_if has the power-up value 8'd0" in why, why
+    assert power_up_difference(PLAIN, ref, hierarchy=["m"]) == ""
 
 
 def test_initial_values_of_every_module_of_a_text_are_blanked() -> None:
@@ -130,14 +133,22 @@ def test_initial_values_of_every_module_of_a_text_are_blanked() -> None:
     ],
     ids=["interface", "header"],
 )
-def test_honored_values_outside_the_module_texts_are_not_proven(
+def test_honored_values_outside_the_module_texts_are_stated(
     tmp_path: Path, files: dict[str, str]
 ) -> None:
+    # the plan names them: the proof from the stated power-up values runs (alone under
+    # honor, beside the proof from unknown registers under ignore)
     from rtlopt.formal.scripts import plan_formal
 
     d = _design(tmp_path, files)
     plan = plan_formal(d, [PLAIN], initial_values="honor")
-    assert plan.mode == "unsupported" and "c in" in plan.reason, plan
+    assert plan.mode != "unsupported" and plan.honor, plan
+    assert plan.stated and "c in" in plan.stated[0], plan
+    # under ignore the unit is not read again (the text rule compared both sides' values):
+    # the reference as the proof reads it (preprocessed: the header expanded) names them
+    ref = files["rtl/m.v"].replace('`include "m_init.vh"', files.get("rtl/m_init.vh", ""))
+    ignored = plan_formal(d, [PLAIN], initial_values="ignore", reference=ref)
+    assert ignored.stated and "c in" in ignored.stated[0] and not ignored.honor, ignored
 
 
 def test_primitives_and_struct_defaults_state_values_enum_members_do_not() -> None:

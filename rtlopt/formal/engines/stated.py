@@ -1,0 +1,133 @@
+"""The proof from the stated power-up values (``reg q = 0;``, ``initial q = 0;``, ROM contents).
+
+Every other engine drops initial values (``attrmap -remove init``): registers start unknown
+and the resets are forced in the first step. A target whose hierarchy states power-up values
+behaves, in every simulator and FPGA flow reading its text, from those values on, reset or
+not. This engine builds the AIGER miter (:mod:`rtlopt.formal.miter`, ``stated_init``) on a
+netlist that keeps Yosys's ``init`` attributes: each register with a stated value starts from
+it on its own side, every other register starts x (the X policy: a reference x accepts any
+candidate value, a candidate x where the reference is defined is a difference), and the reset
+inputs are free from the first step on (no reset is forced: the reference may run for ever
+without one). Memories are mapped to registers and logic by ``memory`` before the netlist is
+written (a ROM's contents become constants, a RAM's initial contents the registers' stated
+values); a memory cell left over, a stated value on a net no register holds, or the
+``clk2fflogic`` model make the miter unavailable (fail closed).
+
+The miter is exact: a counterexample replayed on it is a real difference from the stated
+power-up state, a refutation, except one whose difference is an x of the candidate (gate-level
+x pessimism: undecided). A proof goes through the clock/reset structure and drivers checks and
+the simulation witness like every proof of the AIGER miter.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from rtlopt.formal.abc import AbcOutcome, run_engine
+from rtlopt.formal.engines.abc import X_PESSIMISM, proven
+from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.prepare import prepare_miter
+from rtlopt.formal.scripts import STRUCTURE_JSON
+from rtlopt.formal.structure import checked
+from rtlopt.results import FormalResult, Verdict
+
+log = logging.getLogger(__name__)
+
+__all__ = ["METHOD", "MODEL", "run"]
+
+#: How a verdict of this engine is named (after the ABC engine, in ``FormalResult.method``).
+METHOD = "from the stated power-up values"
+#: The power-up model's name in ``FormalResult.power_up``.
+MODEL = "stated"
+
+#: ABC engines in order, each on a share of the time left: latch correspondence then
+#: dprove (renamed registers), then dprove and pdr on the whole miter.
+_SEQUENTIAL = (("lcorr", 0.4), ("dprove", 0.6), ("pdr", 1.0))
+
+
+def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult:
+    """Prove the candidate equal to the reference from the stated power-up values within
+    ``share`` of the job's time left: PROVEN, REFUTED (a replayed difference), or UNKNOWN
+    with the reason."""
+    seconds = job.budget(share)
+    deadline = time.monotonic() + seconds
+    wd = workdir_of(job.reference_file)
+    # the structure netlist and the drivers check in the same Yosys run when no engine
+    # wrote them yet (the honor model runs this engine alone)
+    structure = None if (wd / STRUCTURE_JSON).is_file() else (job.secret, wd)
+    prep = prepare_miter(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        wd / "abc_stated",
+        timeout=seconds,
+        strict_x=strict_x,
+        memory_mb=job.memory_mb,
+        stated_init=True,
+        # a design that needs the clk2fflogic model gets the reason why it is not modelled
+        global_clock=True,
+        structure=structure,
+    )
+    if prep.miter is None:
+        log.info("formal %s: no miter %s: %s", job.design.target.name, METHOD, prep.reason)
+        return _unknown(job, "abc", f"no miter {METHOD} ({prep.reason})")
+    miter = prep.miter
+    sequential = miter.gold_registers + miter.gate_registers > 0
+    engines = _SEQUENTIAL if sequential else (("cec", 1.0),)
+    out: AbcOutcome | None = None
+    for engine, part in engines:
+        budget = deadline - time.monotonic()
+        if budget < 1.0:
+            break
+        out = run_engine(
+            engine,
+            prep.aiger,
+            miter,
+            timeout=budget * part,
+            cwd=prep.aiger.parent,
+            memory_mb=job.memory_mb,
+            frames=job.cfg.abc_bmc_frames,
+        )
+        log.debug("formal %s: stated, %s: %s", job.design.target.name, engine, out.status)
+        if out.status == "proved" or (out.status == "failed" and out.trace):
+            break
+    if out is None:
+        return _unknown(job, "abc", f"no proof {METHOD}: no time left")
+    method = f"abc {out.engine} {METHOD}"
+    if out.status == "proved":
+        found = proven(
+            job,
+            miter,
+            FormalResult(Verdict.PROVEN, method, _CLAIM, {}, elapsed(job.start)),
+        )
+        if found is None:
+            return _unknown(job, method, f"no proof {METHOD}")
+        return found
+    if out.status == "failed" and out.trace and out.counterexample:
+        cex = out.counterexample
+        if any("x" in v for k, v in cex.items() if k.startswith("got ")):
+            return _unknown(job, method, f"no proof: the counterexample {X_PESSIMISM}", cex)
+        at = f" at cycle {out.frame}" if sequential else ""
+        refuted = FormalResult(
+            Verdict.REFUTED,
+            method,
+            f"the outputs differ{at} from the stated power-up values (every register with an "
+            "initial value at it, the others x)",
+            cex,
+            elapsed(job.start),
+        )
+        found = checked(job, refuted)
+        return found if found is not None else refuted
+    return _unknown(job, method, f"no proof {METHOD} (abc: {out.status})")
+
+
+#: What a proof says (``FormalResult.reason``).
+_CLAIM = (
+    "equivalent from the stated power-up values: every register with an initial value starts "
+    "from it, every other one unknown (x), and the reset inputs are free from the first cycle"
+)
+
+
+def _unknown(job: Job, method: str, why: str, cex: dict[str, str] | None = None) -> FormalResult:
+    return FormalResult(Verdict.UNKNOWN, method, why, dict(cex or {}), elapsed(job.start))
