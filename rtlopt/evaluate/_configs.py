@@ -32,6 +32,7 @@ from rtlopt.verilog import (
 )
 
 __all__ = [
+    "SIMULATOR_MACROS",
     "TOOL_MACROS",
     "active_tokens",
     "differing_configurations",
@@ -64,6 +65,9 @@ TOOL_MACROS = frozenset(
         "RIVIERA",
     }
 )
+
+#: The identity macros of simulators (each reads the text without ``SYNTHESIS``).
+SIMULATOR_MACROS = TOOL_MACROS - {"SYNTHESIS", "YOSYS"}
 
 #: Stands for a header included through a macro name (```include `HDR``) among the macros.
 UNFOLLOWED = "`include `"

@@ -26,8 +26,6 @@ from rtlopt.frontend.model import Design
 
 __all__ = ["repository_reach"]
 
-#: Macros that name a simulator (each read without ``SYNTHESIS``).
-_SIMULATORS = ("__ICARUS__", "VERILATOR", "XILINX_SIMULATOR", "MODEL_TECH", "QUESTA", "VCS")
 _SCANNED_BYTES = 4_000_000
 _REACH: dict[int, tuple[object, str]] = {}
 
@@ -140,7 +138,12 @@ def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:
     """Why a simulator's reading of ``code`` instantiates or overrides the target otherwise
     than the synthesis reading (an instance, a ``defparam`` or an ```include`` only one of
     them reads), or ""."""
-    from rtlopt.evaluate._configs import active_tokens, switched_off_tokens, tested_macros
+    from rtlopt.evaluate._configs import (
+        SIMULATOR_MACROS,
+        active_tokens,
+        switched_off_tokens,
+        tested_macros,
+    )
 
     tested = tested_macros(code)
     if not tested or not re.search(rf"\b{re.escape(name)}\b|\bdefparam\b", code):
@@ -149,7 +152,7 @@ def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:
     simulator = synthesis - {"SYNTHESIS"}
     try:
         base = active_tokens(code, synthesis)
-        for tool in ["", *sorted(tested & set(_SIMULATORS))]:
+        for tool in ["", *sorted(tested & SIMULATOR_MACROS)]:
             other = active_tokens(code, simulator | ({tool} if tool else set()))
             diff = difflib.SequenceMatcher(None, base, other, autojunk=False)
             for op, a0, a1, b0, b1 in diff.get_opcodes():

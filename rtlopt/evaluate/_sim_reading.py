@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlopt.evaluate._configs import SIMULATOR_MACROS
 from rtlopt.evaluate._sim_walk import Bodies, Reading, definitions, resolver, walk
 from rtlopt.frontend.model import Design
 
@@ -31,21 +32,6 @@ __all__ = [
     "module_simulator_change",
     "simulator_change",
 ]
-
-#: The identity macros of simulators (each read without ``SYNTHESIS``).
-SIMULATOR_MACROS = frozenset(
-    {
-        "__ICARUS__",
-        "VERILATOR",
-        "XILINX_SIMULATOR",
-        "MODEL_TECH",
-        "QUESTA",
-        "VCS",
-        "INCA",
-        "XCELIUM",
-        "RIVIERA",
-    }
-)
 
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _OPERATOR = re.compile(

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rtlopt.evaluate._configs import _line_end
 from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments
 
 __all__ = ["Bodies", "Event", "Reading", "blanked", "definitions", "resolver", "walk"]
@@ -57,16 +58,6 @@ class Event:
     file: str
     line: int
     name: str = ""
-
-
-def _line_end(code: str, at: int) -> int:
-    while True:
-        eol = code.find("\n", at)
-        if eol < 0:
-            return len(code)
-        if not code[at:eol].rstrip().endswith("\\"):
-            return eol
-        at = eol + 1
 
 
 def body_of(definition: str) -> str:
