@@ -42,7 +42,7 @@ def repository_reach(design: Design) -> str:
 
 
 def _reach(design: Design) -> str:
-    from rtlopt.verilog import blank_comments
+    from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments
 
     name = design.target.name
     word = re.compile(rf"\b{re.escape(name)}\b")
@@ -62,40 +62,73 @@ def _reach(design: Design) -> str:
 
     instances = {i for p, t in raw if word.search(t) for i in _instance_names(code(p, t), name)}
     target = design.target.file.resolve()
+    ports = {p.name for p in design.target.ports}
+    inner = _inner_names(design) - ports
+    names = "|".join(
+        [re.escape(i) + (r"(?=\s)" if i.startswith("\\") else r"\b") for i in sorted(instances)]
+    )
     hier = (
-        re.compile(
-            rf"\b(?:{'|'.join(map(re.escape, sorted(instances)))})"
-            r"\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)"
-        )
+        re.compile(rf"(?<![\w$])(?:{names})\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)")
         if instances
         else None
     )
+    # a name a macro builds (`P.c) ending in one of the target's own names
+    built = re.compile(
+        rf"`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)[A-Za-z_][\w$]*"
+        r"\s*(?:\([^()\n]*\))?\s*\.\s*([A-Za-z_][\w$]*)"
+    )
     for path, text in raw:
-        if hier is not None and hier.search(text):
+        rest = ""
+        if (hier is not None and hier.search(text)) or "`" in text:
             rest = code(path, text)
             if path.resolve() == target:
                 rest = _outside_target(rest, name)
-            ports = {p.name for p in design.target.ports}
-            m = next(
-                (
-                    m
-                    for m in hier.finditer(rest)
-                    if m.group(1) not in ports and not _defparam(rest, m.start())
-                ),
-                None,
+        found = [
+            m
+            for m in (hier.finditer(rest) if hier is not None and rest else ())
+            if not _defparam(rest, m.start()) and (m.group(1) not in ports or _written(rest, m))
+        ]
+        found += [m for m in built.finditer(rest) if m.group(1) in inner]
+        if found:
+            m = min(found, key=lambda x: x.start())
+            line = rest.count("\n", 0, m.start()) + 1
+            return (
+                f"{path.name}:{line}: the repository reaches into an instance of {name} "
+                f"by a hierarchical name ({' '.join(m.group(0).split())}): what it reads or "
+                "writes there is not the value of a port, so the proof does not cover it"
             )
-            if m:
-                line = rest.count("\n", 0, m.start()) + 1
-                return (
-                    f"{path.name}:{line}: the repository reaches into an instance of {name} "
-                    f"by a hierarchical name ({' '.join(m.group(0).split())}): what it reads or "
-                    "writes there is not a port, so the proof does not cover it"
-                )
+        macro = re.search(rf"^[ \t]*`define\b[^\n]*\b{re.escape(name)}\b", rest, re.M)
+        if macro is not None:
+            line = rest.count("\n", 0, macro.start()) + 1
+            return (
+                f"{path.name}:{line}: a macro names {name}: the instances it writes and the "
+                "names they are reached by cannot be read here"
+            )
         if word.search(text) or "defparam" in text:
             why = _simulator_only(path, code(path, text), name, design)
             if why:
                 return why
     return ""
+
+
+def _written(code: str, m: re.Match[str]) -> bool:
+    """Whether the hierarchical name ``m`` is written (an assignment's left side, ``force``,
+    ``release``, ``assign``, ``deassign``): a port written from outside is state, not a value
+    the ports carry."""
+    after = code[m.end() : m.end() + 200]
+    if re.match(r"\s*(?:\[[^\]\n]*\]\s*)*(?:<=|=(?!=)|[-+*/%&|^]=|<<=|>>=)", after):
+        return True
+    start = max(code.rfind(";", 0, m.start()), code.rfind("\n", 0, m.start())) + 1
+    return re.search(r"\b(?:force|release|assign|deassign)\b", code[start : m.start()]) is not None
+
+
+def _inner_names(design: Design) -> set[str]:
+    """Every identifier of the target module's own text (its registers, nets, instances)."""
+    from rtlopt.verilog import blank_comments
+
+    t = design.target
+    text = blank_comments(t.file.read_text(errors="replace")[t.start : t.end])
+    return set(re.findall(r"(?<![\w$`])[A-Za-z_][\w$]*", text))
 
 
 def _defparam(code: str, at: int) -> bool:
@@ -120,18 +153,36 @@ def _outside_target(code: str, name: str) -> str:
     return out
 
 
-#: An instance of module ``{name}``: its type, parameter values (two levels of parentheses
-#: inside), its name (group 1), then its ports or array range.
-_INSTANCE = (
-    r"\b{name}\b\s*(?:#\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*)?"
-    r"([A-Za-z_][\w$]*)\s*[\[(]"
-)
+_IDENT = re.compile(r"\s*([A-Za-z_][\w$]*|\\\S+)")
 
 
 def _instance_names(code: str, name: str) -> set[str]:
-    """The names of the instances of module ``name`` in ``code`` (comments blanked)."""
-    pattern = re.compile(_INSTANCE.format(name=re.escape(name)))
-    return {m.group(1) for m in pattern.finditer(code)} - {"module", "macromodule"}
+    """The names of the instances of module ``name`` in ``code`` (comments blanked): the
+    module's name, its parameter values (``#(...)`` at any depth), then the instance's name,
+    plain or escaped, before its ports or its array range."""
+    out: set[str] = set()
+    for m in re.finditer(rf"(?<![\w$`]){re.escape(name)}(?![\w$])", code):
+        at = m.end()
+        rest = code[at:].lstrip()
+        at = len(code) - len(rest)
+        if rest.startswith("#"):
+            open_at = code.find("(", at)
+            if open_at < 0 or code[at + 1 : open_at].strip():
+                continue
+            depth, i = 0, open_at
+            while i < len(code):
+                depth += {"(": 1, ")": -1}.get(code[i], 0)
+                if depth == 0:
+                    break
+                i += 1
+            at = i + 1
+        ident = _IDENT.match(code, at)
+        if ident is None:
+            continue
+        after = code[ident.end() :].lstrip()[:1]
+        if after in ("(", "[") and ident.group(1) not in ("module", "macromodule"):
+            out.add(ident.group(1))
+    return out
 
 
 def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:

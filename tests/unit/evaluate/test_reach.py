@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rtlopt.config import ProjectConfig
 from rtlopt.evaluate._reach import repository_reach
 from rtlopt.frontend import load_design
@@ -66,3 +68,33 @@ def test_another_builds_parameterization_is_found(tmp_path: Path) -> None:
         "  m u(.clk(clk), .a(a), .y(y));\n`endif\nendmodule\n"
     )
     assert "holds an instance of m" in _reach(tmp_path / "i", inst)
+
+
+@pytest.mark.parametrize(
+    ("top", "shown"),
+    [
+        # red team w31 F4: an escaped instance name, parameters three parentheses deep, a
+        # hierarchical name a macro builds, an instance a macro writes
+        (
+            "module top(input clk, input [7:0] a, output [7:0] y);\n"
+            "  m \\u0 (.clk(clk), .a(a), .y(y));\n  initial \\u0 .c = 8'h5a;\nendmodule\n",
+            "(\\u0 .c)",
+        ),
+        (
+            _top("").replace("m u(", "m #(.K(((8'd1)))) u(")
+            + "module t2; initial top.u.c = 0; endmodule\n",
+            "(u.c)",
+        ),
+        ("`define P u\n" + _top("  initial `P.c = 8'h5a;\n"), "(`P.c)"),
+        (
+            "`define INST(n) m n\nmodule top(input clk, input [7:0] a, output [7:0] y);\n"
+            "  `INST(u) (.clk(clk), .a(a), .y(y));\n  initial u.c = 8'h5a;\nendmodule\n",
+            "a macro names m",
+        ),
+        # red team w31 F7: a port written from outside is state
+        (_top("  initial u.y = 8'h5a;\n"), "(u.y)"),
+        (_top("  initial force u.y = 8'h5a;\n"), "(u.y)"),
+    ],
+)
+def test_reaches_the_regexes_once_missed(tmp_path: Path, top: str, shown: str) -> None:
+    assert shown in _reach(tmp_path, top)
