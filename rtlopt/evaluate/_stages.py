@@ -206,7 +206,19 @@ def _reached(s: EvalSetup, c: Candidate) -> str:
     from rtlopt.evaluate._reach import repository_reach
     from rtlopt.harness import same_as_reference
 
-    return "" if same_as_reference(c.text, s.design) else repository_reach(s.design)
+    if same_as_reference(c.text, s.design):
+        return ""
+    return repository_reach(s.design) or _pragma_macros(s, c)
+
+
+def _pragma_macros(s: EvalSetup, c: Candidate) -> str:
+    """Why a changed candidate is unchecked because it or the reference's design uses a macro
+    whose body holds a synthesis pragma comment (``evaluate/_pragma_macros.py``), or ""."""
+    from rtlopt.evaluate._pragma_macros import pragma_macro_use
+    from rtlopt.harness._hierarchy import hierarchy_texts
+
+    texts = [t.text for t in hierarchy_texts(s.design).texts]
+    return pragma_macro_use(s.design, c.text, texts)
 
 
 def _simulators(s: EvalSetup, c: Candidate, defined: frozenset[str]) -> str:
