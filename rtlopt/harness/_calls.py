@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rtlopt.harness._carry import ALL, Flow, Summary, widths
+from rtlopt.harness._carry import ALL, Flow, Summary, merge, widths
 from rtlopt.harness._constants import constants, evaluate, loop_values
 from rtlopt.harness._races import nodes
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
@@ -125,7 +125,9 @@ def _summaries(module: Any, signals: set[str]) -> tuple[dict[str, Summary], dict
         decls[str(_name(node.prototype.name) or "")] = node
     direct: dict[str, tuple[set[str], set[str], set[str]]] = {}
     for fname, node in decls.items():
-        own = _declared(node, frozenset()) | {fname}
+        # a name only a nested block declares is the module's outside that block: counted
+        own = _declared(node, frozenset({"SequentialBlockStatement", "ForLoopStatement"}))
+        own |= {fname}
         lhs = {id(t) for t in _targets(node)}
         names = [n for n in _walk(node) if _name(n) and n is not node.prototype.name]
         reads = {str(_name(n)) for n in names if id(n) not in lhs} & signals - own
@@ -285,7 +287,7 @@ def _module_problems(module: Any) -> list[tuple[int, str]]:
                 )
             )
         if not _automatic(decl, module):
-            local = {**full, **widths(decl, env)}
+            local = merge(full, widths(decl, env))
             flow = Flow(frozenset(), env, local, subs)
             out += _static_problems(decl, flow, fname)
     for node in procs:
@@ -363,7 +365,7 @@ def _block_reads(
             ports = subs[fname].ports
             if i < len(ports) and ports[i][1] in ("output", "inout"):
                 written |= _names(a)
-    flow = Flow(frozenset(written), env, {**full, **widths(proc, env)}, subs)
+    flow = Flow(frozenset(written), env, merge(full, widths(proc, env)), subs)
     st = proc.statement
     flow.stmt(st, {}, env)
     return flow.early

@@ -20,7 +20,7 @@ from typing import Any
 from rtlopt.harness._constants import arguments, evaluate, loop_values, unwrap
 from rtlopt.harness._semantics import _children, _kind, _span, _walk
 
-__all__ = ["ALL", "Flow", "Summary", "widths"]
+__all__ = ["ALL", "Flow", "Summary", "merge", "widths"]
 
 #: An index path into a variable: constant indices, or the text of an index that is not
 #: constant (the same text read again before any of its names is written selects the same
@@ -222,6 +222,50 @@ def join(a: State, b: State) -> State:
     return out
 
 
+def _locals(block: Any) -> frozenset[str]:
+    """The names a ``begin``-``end`` block declares (its own variables)."""
+    return frozenset(
+        str(d.name.valueText)
+        for item in _children(block.items)
+        if _kind(item) == "DataDeclaration"
+        for d in _children(item.declarators)
+        if _kind(d) == "Declarator"
+    )
+
+
+def _enter(done: State, local: frozenset[str]) -> tuple[State, State]:
+    """``done`` inside a nested scope that redeclares ``local`` (its locals start unwritten: a
+    write of a local is not a write of the outer namesake), and what it held of them."""
+    if done is None or not local:
+        return done, None
+    inner = {v: _forget_all(b, local) for v, b in done.items() if v not in local}
+    return inner, {v: b for v, b in done.items() if v in local}
+
+
+def _restore(done: State, outer: State, local: frozenset[str]) -> State:
+    """``done`` after a nested scope: its locals' writes dropped, the outer names' back."""
+    if done is None or not local:
+        return done
+    out = {v: _forget_all(b, local) for v, b in done.items() if v not in local}
+    out.update(outer or {})
+    return out
+
+
+def _forget_all(keys: Keys, names: frozenset[str]) -> Keys:
+    """``keys`` without the text indices that mention one of ``names`` (another variable
+    inside or outside the scope that declares them)."""
+    for v in names:
+        keys = _forget(keys, v)
+    return keys
+
+
+def merge(outer: dict[str, Keys], inner: dict[str, Keys]) -> dict[str, Keys]:
+    """Shapes of ``outer`` and of ``inner`` (a nested scope): a name the two declare with
+    different shapes is left out (not known)."""
+    out = {**outer, **inner}
+    return {v: b for v, b in out.items() if outer.get(v, b) == inner.get(v, b)}
+
+
 @dataclass(frozen=True)
 class Summary:
     """What a function or task does to its module: the module signals it reads and writes
@@ -380,10 +424,12 @@ class Flow:
         if s is None or done is None or k in ("EmptyStatement", "", "JumpStatement"):
             return None if k == "JumpStatement" else done
         if k == "SequentialBlockStatement":
+            local = _locals(s)
+            done, outer = _enter(done, local)
             for item in _children(s.items):
                 if _kind(item) != "DataDeclaration":
                     done = self.stmt(item, done, env)
-            return done
+            return _restore(done, outer, local)
         if k == "ExpressionStatement":
             return self.expr(s.expr, done, env)
         if k == "ConditionalStatement":
@@ -454,6 +500,17 @@ class Flow:
     def _for(self, s: Any, done: State, env: dict[str, int]) -> State:
         """An unrolled loop when its bounds are constant, else :meth:`_loop`."""
         var, start = None, None
+        local = frozenset(
+            str(i.declarator.name.valueText)
+            for i in _children(s.initializers)
+            if _kind(i) == "ForVariableDeclaration"
+        )
+        done, outer = _enter(done, local)
+        return _restore(self._for_body(s, done, env, var, start), outer, local)
+
+    def _for_body(
+        self, s: Any, done: State, env: dict[str, int], var: str | None, start: int | None
+    ) -> State:
         for init in _children(s.initializers):
             if _kind(init) == "ForVariableDeclaration":
                 var, value = str(init.declarator.name.valueText), init.declarator.initializer
