@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.evaluate._configs import SIMULATOR_MACROS
+from rtlopt.evaluate._sim_forms import unread_form
 from rtlopt.evaluate._sim_walk import Bodies, Reading, definitions, resolver, walk
 from rtlopt.frontend.model import Design
 
@@ -130,8 +131,12 @@ def inert(text: str, bodies: Bodies, declared: set[str], depth: int = 0) -> str:
     the design computes ("" when nothing does): an assignment to anything but a variable
     ``declared`` in the same reading-only code, a continuous assignment or force, an
     instance or a call of anything but a reporting system task, an increment, an event
-    trigger, or a macro whose body (``bodies``) does one of those or is unknown."""
+    trigger, a macro whose body (``bodies``) does one of those or is unknown, or a form
+    :func:`unread_form` names (fail closed)."""
     code = _STRING.sub('""', text)
+    unread = unread_form(code)  # escaped and hierarchical names, task enables, gates
+    if unread:
+        return unread
     toks = _OPERATOR.findall(code)
     declared = declared | set(_LOOP_VARIABLE.findall(code))  # a loop's own variable
     depth_paren = 0

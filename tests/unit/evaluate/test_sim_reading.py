@@ -115,11 +115,12 @@ def test_inert() -> None:
     assert inert("sub u (.a(a));", {}, set()).startswith("a call or instance")
     assert inert("logic d; assign d = a & b;", {}, {"d"}) == ""
     assert inert("assign {x, d} = a;", {}, {"d"}) == "an assignment to an expression"
-    assert inert("initial top.u.d = 1'b1;", {}, {"d"}) == "an assignment to top"
-    assert inert("always @* v[2].f = 1'b1;", {}, {"v"}) == ""
+    assert inert("initial top.u.d = 1'b1;", {}, {"d"}) == "a hierarchical name (top.u)"
+    # a member's name reads as a hierarchical one (fail closed)
+    assert inert("always @* v[2].f = 1'b1;", {}, {"v"}) == "a hierarchical name (].f)"
     assert inert("always @(posedge c) if (a) disable blk;", {}, set()) == "'disable' of a block"
     assert inert("initial #5 $finish;", {}, set()) == "the system task $finish"
-    assert inert("defparam u.W = 4;", {}, set()) == "'defparam'"
+    assert inert("defparam u.W = 4;", {}, set()) != ""
     assert inert("sub u [1:0] (.a(a));", {}, set()) == "a call or instance of u"
     assert declarations("pkg::state_t s; logic [3:0] q [2]; my_t w = 1;") == {"s", "q", "w"}
 
@@ -212,3 +213,41 @@ endmodule
 """
     cand2 = ref2.replace("    y = 8'd0;\n", "    y = a & a;\n")
     assert "in the place of a statement" in _judge(tmp_path, ref2, cand2)
+
+
+def test_a_call_by_a_hierarchical_name_is_not_inert() -> None:
+    # red team 31 F1: `g.put(b)` (g a generate block) was read as a named port connection
+    assert "hierarchical name" in inert("always @(t or b) if (t !== b) g.put(b);", {}, set())
+    assert "hierarchical name" in inert("assert (t === b) else g.put(b);", {}, set())
+    assert "hierarchical name" in inert("always @* if (c) g[0].put;", {}, set())
+    # named port connections and real numbers still read
+    assert inert("initial #1.5 $display(a);", {}, set()) == ""
+    assert inert("sub u (.a(a), .*);", {}, set()).startswith("a call or instance")
+
+
+def test_an_escaped_identifier_is_not_inert() -> None:
+    # red team 31 F2: `\q[` opened a bracket, and `t <= b` read as a comparison
+    text = "reg \\q[ ;\n always @(t or b) if (t !== b) t <= b;\n reg \\q] ;"
+    assert inert(text, {}, {"\\q[", "\\q]"}) == "an escaped identifier"
+    # what the classifier cannot pair is not read either
+    assert inert("always @(t) if (t) $display(t));", {}, set()) == "brackets that do not pair"
+
+
+def test_a_task_enabled_without_parentheses_is_not_inert() -> None:
+    # red team 31 F3 / F3b: `put;` calls a task of shared code
+    assert "task put" in inert("always @(t or b) if (t !== b) put;", {}, set())
+    assert "task preset" in inert("always_comb if (c === 8'bx) preset;", {}, set())
+    assert "task put" in inert("initial begin #5 put; end", {}, set())
+    assert "task put" in inert("always @* case (s) 2'd0: put; endcase", {}, set())
+    # a declaration, a conditional operator and a return are no task enables
+    assert inert("reg [3:0] d; my_t w; always @* d = s ? a : b;", {}, {"d"}) == ""
+
+
+def test_a_gate_primitive_without_an_instance_name_is_not_inert() -> None:
+    # red team 31 F6: `or`, `and`, `not` are also property operators
+    assert "gate primitive or" in inert("or (supply1, supply0) (t, b, b);", {}, set())
+    assert "gate primitive and" in inert("wire d; and #1 (t, b, b);", {}, {"d"})
+    assert "gate primitive not" in inert("not (t, b);", {}, set())
+    # the property operators still read
+    prop = 'assert property (@(posedge c) a and b or c) else $error("x");'
+    assert inert(prop, {}, set()) == ""
