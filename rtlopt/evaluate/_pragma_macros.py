@@ -20,7 +20,8 @@ __all__ = ["pragma_macro_use"]
 
 _DEFINE = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 #: A comment Yosys may read as a pragma (translate_off/on, full_case, parallel_case, ...).
-_PRAGMA = re.compile(r"(?://|/\*)\s*(?:synopsys|synthesis|pragma)\b", re.I)
+#: No word boundary after the word: Yosys honours ``/* synthesistranslate_off */`` too.
+_PRAGMA = re.compile(r"(?://|/\*)\s*(?:synopsys|synthesis|pragma)", re.I)
 _SCANNED_BYTES = 4_000_000
 _FOUND: dict[int, tuple[object, dict[str, str]]] = {}
 

@@ -61,6 +61,17 @@ def _reach(design: Design) -> str:
         return code_of[path]
 
     instances = {i for p, t in raw if word.search(t) for i in _instance_names(code(p, t), name)}
+    for path, text in raw:
+        why = _built_names(path, text, name) or (
+            f"{path.name}: an instance of {name} whose name a macro builds"
+            if _BUILT_INSTANCE in instances
+            and word.search(text)
+            and _BUILT_INSTANCE in _instance_names(code(path, text), name)
+            else ""
+        )
+        if why:
+            return why + ": the names it is reached by cannot be read here"
+    instances.discard(_BUILT_INSTANCE)
     target = design.target.file.resolve()
     ports = {p.name for p in design.target.ports}
     inner = _inner_names(design) - ports
@@ -111,6 +122,27 @@ def _reach(design: Design) -> str:
     return ""
 
 
+def _built_names(path: Path, text: str, name: str) -> str:
+    """Why a macro of ``text`` may build the target's name by pasting tokens (``p``_core``:
+    a fragment next to the paste is part of ``name``), or ""."""
+    if "``" not in text:
+        return ""
+    for m in re.finditer(
+        r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)(\([^)\n]*\))?([^\n]*``[^\n]*)", text, re.M
+    ):
+        line = text.count("\n", 0, m.start()) + 1
+        why = f"{path.name}:{line}: a macro pastes tokens into a name that may be {name}"
+        formals = {f.split("=")[0].strip() for f in (m.group(2) or "()")[1:-1].split(",")}
+        for frag in _PASTED.finditer(m.group(3)):
+            if any(f in name for f in frag.groups() if f and f not in formals):
+                return why
+        # its uses: an argument that is part of the name
+        for use in re.finditer(rf"`{re.escape(m.group(1))}\s*\(([^()]*)\)", text):
+            if any(a.strip() and a.strip() in name for a in use.group(1).split(",")):
+                return why
+    return ""
+
+
 def _written(code: str, m: re.Match[str]) -> bool:
     """Whether the hierarchical name ``m`` is written (an assignment's left side, ``force``,
     ``release``, ``assign``, ``deassign``): a port written from outside is state, not a value
@@ -154,6 +186,10 @@ def _outside_target(code: str, name: str) -> str:
 
 
 _IDENT = re.compile(r"\s*([A-Za-z_][\w$]*|\\\S+)")
+#: Stands for an instance of the target whose name a macro builds.
+_BUILT_INSTANCE = "`"
+#: A macro body that pastes tokens (``p``_core``): the fragments next to the paste.
+_PASTED = re.compile(r"([A-Za-z_$][\w$]*)?``([\w$]+)?")
 
 
 def _instance_names(code: str, name: str) -> set[str]:
@@ -176,6 +212,9 @@ def _instance_names(code: str, name: str) -> set[str]:
                     break
                 i += 1
             at = i + 1
+        if code[at:].lstrip().startswith("`"):
+            out.add(_BUILT_INSTANCE)  # an instance whose name a macro builds
+            continue
         ident = _IDENT.match(code, at)
         if ident is None:
             continue

@@ -24,3 +24,11 @@ def test_a_macro_whose_body_holds_a_pragma_is_found(tmp_path: Path) -> None:
     assert why.startswith("the candidate uses `OFF, whose body (inc.vh:1)"), why
     assert pragma_macro_use(d, REF.replace("[7:0]", "[`W-1:0]"), [REF]) == ""  # a plain macro
     assert "the reference uses `ON" in pragma_macro_use(d, REF, [REF + "`ON\n"])
+
+
+def test_a_pragma_with_no_space_after_the_word_is_found(tmp_path: Path) -> None:
+    """Red team w32 F2: Yosys honours ``/* synthesistranslate_off */``."""
+    (tmp_path / "inc.vh").write_text(INC.replace("synthesis translate", "synthesistranslate"))
+    (tmp_path / "m.v").write_text(REF)
+    d = load_design(tmp_path / "m.v", "m", ProjectConfig())
+    assert "uses `OFF" in pragma_macro_use(d, REF + "`OFF\n", [REF])

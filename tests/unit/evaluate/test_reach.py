@@ -98,3 +98,23 @@ def test_another_builds_parameterization_is_found(tmp_path: Path) -> None:
 )
 def test_reaches_the_regexes_once_missed(tmp_path: Path, top: str, shown: str) -> None:
     assert shown in _reach(tmp_path, top)
+
+
+@pytest.mark.parametrize(
+    ("top", "shown"),
+    [
+        # red team w32 F1: a macro pastes the target's name, or builds the instance's name
+        (
+            "`define MK(p) p``\nmodule top(input clk, input [7:0] a, output [7:0] y);\n"
+            "  `MK(m) u(.clk(clk), .a(a), .y(y));\n  initial u.c = 8'h5a;\nendmodule\n",
+            "a macro pastes tokens into a name that may be m",
+        ),
+        (
+            "`define N(x) x\nmodule top(input clk, input [7:0] a, output [7:0] y);\n"
+            "  m `N(u) (.clk(clk), .a(a), .y(y));\n  initial u.c = 8'h5a;\nendmodule\n",
+            "an instance of m whose name a macro builds",
+        ),
+    ],
+)
+def test_names_a_macro_builds_fail_closed(tmp_path: Path, top: str, shown: str) -> None:
+    assert shown in _reach(tmp_path, top)
