@@ -27,6 +27,7 @@ def _evaluate(
     candidate: str,
     *,
     systemverilog: str = "auto",
+    formal_timeout_s: float = 60.0,
     **harness: object,
 ) -> EvalResult:
     repo = tmp / "repo"
@@ -39,7 +40,7 @@ def _evaluate(
         harness=dataclasses.replace(
             base.harness, sim_timeout_s=20.0, random_vectors=300, **harness
         ),
-        formal=dataclasses.replace(base.formal, timeout_s=60.0),
+        formal=dataclasses.replace(base.formal, timeout_s=formal_timeout_s),
         flow=dataclasses.replace(base.flow, systemverilog=systemverilog),
     )
     assert isinstance(cfg.harness, HarnessConfig)
@@ -126,9 +127,14 @@ def test_initial_values_honored_find_the_difference(tmp_path: Path) -> None:
     res = _evaluate(tmp_path / "a", {"c.v": COUNTER}, "c.v", COUNTER_AT_1, initial_values="honor")
     assert not res.accepted and res.stage is Stage.SIMULATION, res.reason
     # deeper than simulation looks (32,767 enabled cycles): not proven from the stated
-    # power-up values (no counterexample that deep either), so rejected
+    # power-up values (no counterexample that deep either: the limit runs out), so rejected
     deep = _evaluate(
-        tmp_path / "b", {"c.v": COUNTER_MSB}, "c.v", COUNTER_MSB_AT_1, initial_values="honor"
+        tmp_path / "b",
+        {"c.v": COUNTER_MSB},
+        "c.v",
+        COUNTER_MSB_AT_1,
+        formal_timeout_s=12.0,
+        initial_values="honor",
     )
     assert not deep.accepted, deep.reason
     assert deep.formal is not None and deep.formal.verdict is not Verdict.PROVEN
@@ -208,6 +214,7 @@ def _rf_eval(
     candidate: str,
     suffix: str = ".v",
     systemverilog: str = "auto",
+    formal_timeout_s: float = 60.0,
     **harness: object,
 ) -> EvalResult:
     repo = tmp / "repo"
