@@ -116,7 +116,7 @@ def _reach(design: Design) -> str:
                 "names they are reached by cannot be read here"
             )
         if word.search(text) or "defparam" in text:
-            why = _simulator_only(path, code(path, text), name, design)
+            why = _simulator_only(path, code(path, text), name, design, instances)
             if why:
                 return why
     return ""
@@ -224,7 +224,7 @@ def _instance_names(code: str, name: str) -> set[str]:
     return out
 
 
-def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:
+def _simulator_only(path: Path, code: str, name: str, design: Design, instances: set[str]) -> str:
     """Why a simulator's reading of ``code`` instantiates or overrides the target otherwise
     than the synthesis reading (an instance, a ``defparam`` or an ```include`` only one of
     them reads), or ""."""
@@ -263,9 +263,15 @@ def _simulator_only(path: Path, code: str, name: str, design: Design) -> str:
                     )
         # another build's branch (a macro the repository's defines leave unset) that names
         # the target or overrides a parameter: that build's configuration is not checked
-        off = set(switched_off_tokens(code, synthesis))
-        if name in off or "defparam" in off:
-            what = f"an instance of {name}" if name in off else "a defparam"
+        off_tokens = switched_off_tokens(code, synthesis)
+        # a defparam whose path passes through an instance of the target (one on another
+        # module's instance does not reach it)
+        reaches = any(
+            t == "defparam" and set(_statement(off_tokens, i, i + 1)) & instances
+            for i, t in enumerate(off_tokens)
+        )
+        if name in off_tokens or reaches:
+            what = f"an instance of {name}" if name in off_tokens else "a defparam of it"
             return (
                 f"{path.name}: a branch another build reads ({' '.join(sorted(tested))} "
                 f"tested) holds {what}: that build's configuration of the target is not checked"

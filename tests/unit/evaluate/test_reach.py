@@ -60,7 +60,13 @@ def test_a_parameterization_only_a_simulator_reads_is_found(tmp_path: Path) -> N
 def test_another_builds_parameterization_is_found(tmp_path: Path) -> None:
     """Red team w30 F8b: a build macro the repository's defines leave unset."""
     why = _reach(tmp_path, _top("`ifdef SIMULATION\n  defparam u.K = 8'd200;\n`endif\n"))
-    assert "a branch another build reads (SIMULATION tested) holds a defparam" in why, why
+    assert "a branch another build reads (SIMULATION tested) holds a defparam of it" in why, why
+    # a defparam on another module's instance does not reach the target
+    (tmp_path / "o").mkdir()
+    other = "module o #(parameter K = 1) (); endmodule\n" + _top(
+        "  o v();\n`ifdef SIMULATION\n  defparam v.K = 2;\n`endif\n"
+    )
+    assert _reach(tmp_path / "o", other) == ""
     (tmp_path / "i").mkdir()
     inst = (
         "module top(input clk, input [7:0] a, output [7:0] y);\n`ifdef FPGA\n"
