@@ -38,12 +38,13 @@ import dataclasses
 import logging
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import Config
 from rtlopt.errors import RtloptError
+from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
     NOT_FINISHED,
     ParamOutcome,
@@ -81,15 +82,12 @@ _PARAMETRIC = re.compile(
 #: An include inside the module: what it declares or uses is not in the module's own text.
 _INCLUDE = re.compile(r"`\s*include\b")
 
-#: At most this many probes combine parameters (pairs, then all together).
-COMBINATIONS = 6
-
 log = logging.getLogger(__name__)
 #: One INFO line per configuration checked (the CLI shows it as its progress).
 progress = logging.getLogger("rtlopt.evaluate.configuration")
 
 
-class ParameterCheck:
+class ParameterCheck(ProbeChoice):
     """Checks a candidate under the repository's other parameterizations of the target, and
     under probes of the parameters its change depends on."""
 
@@ -372,136 +370,6 @@ class ParameterCheck:
                     out += found
                     if found:
                         break
-        return out
-
-    def _roots(self, deps: ParamDependence) -> list[str]:
-        """The parameters to probe for ``deps``: a parameter whose default names others
-        (``W = B + 1``) is probed through them, so tied parameters change together; type
-        parameters are not probed."""
-        from rtlopt.frontend._params import tied_roots
-
-        ties = self._ties()
-        defaults = dict(self._found()[0].values)
-        roots = [r for p in deps.params for r in tied_roots(ties, p)]
-        return [r for r in dict.fromkeys(roots) if r in defaults and ties.get(r) != ("type",)]
-
-    def _probes_for(
-        self, deps: ParamDependence, text: str, inst: bool, scope: Scope
-    ) -> tuple[list[Parameterization], str]:
-        """The probes of the parameters the candidate's change depends on (tied ones through
-        their roots, :meth:`_roots`): for each, up to ``harness.parameter_probes`` values from
-        the change's own numbers, as many from the module's
-        (:func:`rtlopt.frontend._params.probe_values`) and, when the change writes a fixed
-        width, one above every width the texts write (:func:`rtlopt.frontend._params.beyond`);
-        for a target nothing instantiates whose change depends on two or more parameters,
-        their combinations too (:meth:`_combined`). Or why the change is unchecked: a
-        parameter of such a target with no other legal value (for an instantiated target
-        that parameter is fixed: noted in ``scope``)."""
-        from rtlopt.frontend._params import beyond
-
-        k = self.config.harness.parameter_probes
-        chosen: list[Parameterization] = []
-        firsts: dict[str, str] = {}
-        for p in self._roots(deps):
-            got = self._values_of(p, deps, k)
-            if not got:
-                if k > 0 and inst:
-                    scope.notes.append(
-                        f"{p} fixed: no other value of {p} elaborates the reference and "
-                        "passes it against itself"
-                    )
-                    continue
-                return [], self._missing(p, k)
-            firsts[p] = dict(got[0].values)[p]
-            if k > 0 and deps.fixed and self._members(p) is None:  # no width of an enum
-                got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
-            chosen += [pz for pz in got if pz not in chosen]
-        if not inst and len(firsts) >= 2:
-            chosen += [pz for pz in self._combined(firsts) if pz not in chosen]
-        if deps.params:
-            log.info(
-                "%s: the change depends on %s; probes %s",
-                self.design.target.name,
-                ", ".join(deps.params),
-                "; ".join(pz.label() for pz in chosen) or "none",
-            )
-        return chosen, ""
-
-    def _values_of(self, p: str, deps: ParamDependence, k: int) -> list[Parameterization]:
-        """Up to ``k`` probes of ``p`` from the change's own numbers, then up to ``k`` more
-        from the module's."""
-        from rtlopt.frontend._params import around, sizes
-
-        members = self._members(p)
-        if members is not None:  # an enum: its members are its legal values, each a probe
-            return self._pick(p, members, max(k, len(members)) if k > 0 else 0)
-        signed = not sizes(self._ref, p)
-        own = around(deps.numbers, "$clog2" in self._ref, common=False, negative=signed)
-        got = self._pick(p, own, k)
-        return got + self._pick(p, self._module_values(p), k, got)
-
-    def _combined(self, firsts: dict[str, str]) -> list[Parameterization]:
-        """Probes that set two parameters at once (each pair, at each one's first probe
-        value) and, for three or more, all of them: a change wrong only when several differ
-        from their defaults together shows there."""
-        names = list(firsts)
-        sets = [{a: firsts[a], b: firsts[b]} for i, a in enumerate(names) for b in names[i + 1 :]]
-        if len(names) > 2:
-            sets.append(dict(firsts))
-        out: list[Parameterization] = []
-        for values in sets[:COMBINATIONS]:
-            pz = self._legal(values)
-            if pz is not None and pz not in out:
-                out.append(pz)
-        return out
-
-    @staticmethod
-    def _missing(p: str, k: int) -> str:
-        return f"the candidate changes code whose meaning depends on parameter {p}, and " + (
-            "parameter probes are off (harness.parameter_probes = 0)"
-            if k <= 0
-            else f"no other value of {p} elaborates the reference and passes it against itself"
-        )
-
-    def _members(self, p: str) -> list[str] | None:
-        """The members' values of enum parameter ``p``; None when ``p`` is no enum."""
-        from rtlopt.frontend._params import enum_members
-
-        with self._probe_lock:
-            found = enum_members(self._ref, self.design.target.name, self.design, self._elab)
-        return list(found[p]) if p in found else None
-
-    def _module_values(self, p: str) -> list[str]:
-        from rtlopt.frontend._params import probe_values
-
-        with self._probe_lock:
-            if p not in self._values:
-                default = dict(self._found()[0].values)[p]
-                self._values[p] = probe_values(self._ref, p, default)
-            return self._values[p]
-
-    def _pick(
-        self, p: str, values: list[str], k: int, taken: Sequence[Parameterization] = ()
-    ) -> list[Parameterization]:
-        """Up to ``k`` probes ``p=value`` for the first usable of ``values`` (at most
-        :data:`rtlopt.frontend._params.PROBE_TRIES` tried): a value some repository
-        parameterization has is checked there already and skipped."""
-        from rtlopt.frontend._params import PROBE_TRIES, sizes
-
-        default = dict(self._found()[0].values)[p]
-        size = sizes(self._ref, p)
-        out: list[Parameterization] = []
-        tried = 0
-        for v in dict.fromkeys(values):
-            if len(out) >= k or tried >= PROBE_TRIES:
-                break
-            if v == default or (size and v == "0"):
-                continue
-            with self._probe_lock:
-                tried += ((p, v),) not in self._valid
-            pz = self._legal({p: v})
-            if pz is not None and pz not in out and pz not in taken:
-                out.append(pz)
         return out
 
     def _legal(self, values: dict[str, str]) -> Parameterization | None:
