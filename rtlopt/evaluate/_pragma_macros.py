@@ -12,8 +12,8 @@ uses one (fail closed).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
+from rtlopt.evaluate._repo_texts import repository_texts
 from rtlopt.frontend.model import Design
 
 __all__ = ["pragma_macro_use"]
@@ -22,7 +22,6 @@ _DEFINE = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)((?:[^\n]*\\\n)*[^\n
 #: A comment Yosys may read as a pragma (translate_off/on, full_case, parallel_case, ...).
 #: No word boundary after the word: Yosys honours ``/* synthesistranslate_off */`` too.
 _PRAGMA = re.compile(r"(?://|/\*)\s*(?:synopsys|synthesis|pragma)", re.I)
-_SCANNED_BYTES = 4_000_000
 _FOUND: dict[int, tuple[object, dict[str, str]]] = {}
 
 
@@ -31,20 +30,8 @@ def _pragma_macros(design: Design) -> dict[str, str]:
     hit = _FOUND.get(id(design))
     if hit is not None and hit[0] is design:
         return hit[1]
-    files = [*design.sources.files, *design.sources.prelude]
-    for folder in design.include_dirs:
-        try:
-            files += [f for f in Path(folder).iterdir() if f.is_file()]
-        except OSError:
-            continue
     out: dict[str, str] = {}
-    for f in dict.fromkeys(Path(x) for x in files):
-        try:
-            if f.stat().st_size > _SCANNED_BYTES:
-                continue
-            text = f.read_text(errors="replace")
-        except OSError:
-            continue
+    for f, text in repository_texts(design):
         if "`define" not in text:
             continue
         for m in _DEFINE.finditer(text):

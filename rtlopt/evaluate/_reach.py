@@ -22,11 +22,11 @@ import difflib
 import re
 from pathlib import Path
 
+from rtlopt.evaluate._repo_texts import repository_texts
 from rtlopt.frontend.model import Design
 
 __all__ = ["repository_reach"]
 
-_SCANNED_BYTES = 4_000_000
 _REACH: dict[int, tuple[object, str]] = {}
 
 
@@ -46,13 +46,7 @@ def _reach(design: Design) -> str:
 
     name = design.target.name
     word = re.compile(rf"\b{re.escape(name)}\b")
-    raw: list[tuple[Path, str]] = []
-    for f in dict.fromkeys([*design.sources.files, *design.sources.prelude]):
-        try:
-            if Path(f).stat().st_size <= _SCANNED_BYTES:
-                raw.append((Path(f), Path(f).read_text(errors="replace")))
-        except OSError:
-            continue
+    raw = repository_texts(design)
     code_of: dict[Path, str] = {}
 
     def code(path: Path, text: str) -> str:  # comments blanked, once per file
