@@ -78,32 +78,47 @@ def other_configurations(
         return []
     defines = {d.split("=", 1)[0] for d in rules.new.project.defines}
     defined_by_files: set[str] = set()
-    for p in new_tree.rglob("*"):
-        if p.suffix in _VERILOG and p.is_file() and ".git" not in p.parts:
-            code = blank_comments(p.read_text(errors="replace"), strings=False)
-            defined_by_files |= set(re.findall(r"`define\s+([A-Za-z_]\w*)", code))
+    for text in _tree_texts(new_tree).values():
+        code = blank_comments(text, strings=False)
+        defined_by_files |= set(re.findall(r"`define\s+([A-Za-z_]\w*)", code))
     out: list[ModuleCheck] = []
-    for rel in headers:
-        old = read_base(rel) or ""
-        p = new_tree / rel
-        new = p.read_text(errors="replace") if p.is_file() else ""
+    for rel, old, new in _versions(headers, new_tree, read_base):
         tested = set(re.findall(r"`(?:ifdef|ifndef|elsif)\s+(\w+)", old + new))
         why = text_change_elsewhere(old, new, defines, not (tested & defined_by_files))
         if why:
             out.append(
-                ModuleCheck(
+                _finding(
                     rel,
-                    "(header)",
-                    "changed",
-                    findings=[
-                        f"unchecked: {rel} changed, and {why} (another configuration of "
-                        "its `ifdef); the gate judges the modules it reaches in this "
-                        'configuration only (set harness.other_configurations = "ignore" '
-                        "if only it is built)"
-                    ],
+                    f"{why} (another configuration of its `ifdef); the gate judges the modules "
+                    "it reaches in this configuration only (set harness.other_configurations "
+                    '= "ignore" if only it is built)',
                 )
             )
     return out
+
+
+def _tree_texts(tree: Path) -> dict[str, str]:
+    """Every Verilog file of ``tree`` (``.git`` aside) by its path relative to it."""
+    return {
+        p.relative_to(tree).as_posix(): p.read_text(errors="replace")
+        for p in tree.rglob("*")
+        if p.suffix in _VERILOG and p.is_file() and ".git" not in p.parts
+    }
+
+
+def _versions(
+    headers: Iterable[str], new_tree: Path, read_base: Callable[[str], str | None]
+) -> Iterable[tuple[str, str, str]]:
+    """``(path, base text, changed text)`` of each header ("" where a side has none)."""
+    for rel in headers:
+        p = new_tree / rel
+        yield rel, read_base(rel) or "", p.read_text(errors="replace") if p.is_file() else ""
+
+
+def _finding(rel: str, why: str) -> ModuleCheck:
+    return ModuleCheck(
+        rel, "(header)", "changed", findings=[f"unchecked: {rel} changed, and {why}"]
+    )
 
 
 def simulator_readings(
@@ -122,30 +137,20 @@ def simulator_readings(
     if not headers:
         return []
     defines = {d.split("=", 1)[0] for d in rules.new.project.defines}
-    texts: dict[str, str] = {}
-    for p in new_tree.rglob("*"):
-        if p.suffix in _VERILOG and p.is_file() and ".git" not in p.parts:
-            texts[p.relative_to(new_tree).as_posix()] = p.read_text(errors="replace")
+    texts = _tree_texts(new_tree)
     out: list[ModuleCheck] = []
-    for rel in headers:
-        old = read_base(rel) or ""
-        p = new_tree / rel
-        new = p.read_text(errors="replace") if p.is_file() else ""
+    for rel, old, new in _versions(headers, new_tree, read_base):
         why = header_simulator_change(old, new, defines)
         sites = unread_include_sites(rel, texts, defines)
         if sites:
             why = why or (f"{sites[0]}, so the modules that include it are judged without it")
         if why:
             out.append(
-                ModuleCheck(
+                _finding(
                     rel,
-                    "(header)",
-                    "changed",
-                    findings=[
-                        f"unchecked: {rel} changed, and {why}; the gate proves the reading "
-                        "with SYNTHESIS defined only, so a change a simulator reads otherwise "
-                        "is not judged: review it in a commit of its own"
-                    ],
+                    f"{why}; the gate proves the reading with SYNTHESIS defined only, so a "
+                    "change a simulator reads otherwise is not judged: review it in a commit "
+                    "of its own",
                 )
             )
     return out
