@@ -69,11 +69,12 @@ def _reach(design: Design) -> str:
     target = design.target.file.resolve()
     ports = {p.name for p in design.target.ports}
     inner = _inner_names(design) - ports
-    names = "|".join(
-        [re.escape(i) + (r"(?=\s)" if i.startswith("\\") else r"\b") for i in sorted(instances)]
-    )
+    names = "|".join(re.escape(i) for i in sorted(instances))
     hier = (
-        re.compile(rf"(?<![\w$])(?:{names})\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)")
+        re.compile(
+            rf"(?<![\w$])\\?(?:{names})(?![\w$])"
+            r"\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)"
+        )
         if instances
         else None
     )
@@ -206,16 +207,41 @@ def _instance_names(code: str, name: str) -> set[str]:
                     break
                 i += 1
             at = i + 1
-        if code[at:].lstrip().startswith("`"):
-            out.add(_BUILT_INSTANCE)  # an instance whose name a macro builds
-            continue
-        ident = _IDENT.match(code, at)
-        if ident is None:
-            continue
-        after = code[ident.end() :].lstrip()[:1]
-        if after in ("(", "[") and ident.group(1) not in ("module", "macromodule"):
-            out.add(ident.group(1))
+        # each instance of the statement (``m a(...), b(...);``)
+        while True:
+            if code[at:].lstrip().startswith("`"):
+                out.add(_BUILT_INSTANCE)  # an instance whose name a macro builds
+                break
+            ident = _IDENT.match(code, at)
+            if ident is None or ident.group(1) in ("module", "macromodule"):
+                break
+            after = code[ident.end() :].lstrip()[:1]
+            if after not in ("(", "["):
+                break
+            out.add(ident.group(1).removeprefix("\\"))  # ``\u `` is the name ``u``
+            close = _after_ports(code, ident.end())
+            if close < 0 or not code[close:].lstrip().startswith(","):
+                break
+            at = code.index(",", close) + 1
     return out
+
+
+def _after_ports(code: str, at: int) -> int:
+    """Where an instance's array ranges and port list that start at ``at`` end, or -1."""
+    depth, i = 0, at
+    while i < len(code):
+        c = code[i]
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+            if depth == 0 and code[i + 1 :].lstrip()[:1] != "(":
+                if c == ")":
+                    return i + 1
+        elif c == ";" and depth == 0:
+            return -1
+        i += 1
+    return -1
 
 
 def _simulator_only(path: Path, code: str, name: str, design: Design, instances: set[str]) -> str:
@@ -258,14 +284,12 @@ def _simulator_only(path: Path, code: str, name: str, design: Design, instances:
         # another build's branch (a macro the repository's defines leave unset) that names
         # the target or overrides a parameter: that build's configuration is not checked
         off_tokens = switched_off_tokens(code, synthesis)
-        # a defparam whose path passes through an instance of the target (one on another
-        # module's instance does not reach it)
-        reaches = any(
-            t == "defparam" and set(_statement(off_tokens, i, i + 1)) & instances
-            for i, t in enumerate(off_tokens)
-        )
+        # a defparam in a file another build reads otherwise: its path may pass through a
+        # parent that hands the value on, its keyword may stand outside the branch
+        off_code = [t for t in off_tokens if not t.startswith("`")]
+        reaches = off_code and re.search(r"\bdefparam\b", code) is not None
         if name in off_tokens or reaches:
-            what = f"an instance of {name}" if name in off_tokens else "a defparam of it"
+            what = f"an instance of {name}" if name in off_tokens else "a defparam"
             return (
                 f"{path.name}: a branch another build reads ({' '.join(sorted(tested))} "
                 f"tested) holds {what}: that build's configuration of the target is not checked"

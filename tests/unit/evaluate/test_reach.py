@@ -60,13 +60,18 @@ def test_a_parameterization_only_a_simulator_reads_is_found(tmp_path: Path) -> N
 def test_another_builds_parameterization_is_found(tmp_path: Path) -> None:
     """Red team w30 F8b: a build macro the repository's defines leave unset."""
     why = _reach(tmp_path, _top("`ifdef SIMULATION\n  defparam u.K = 8'd200;\n`endif\n"))
-    assert "a branch another build reads (SIMULATION tested) holds a defparam of it" in why, why
-    # a defparam on another module's instance does not reach the target
+    assert "a branch another build reads (SIMULATION tested) holds a defparam" in why, why
+    # red team w33: a defparam on a parent's parameter that the parent hands on, or with its
+    # keyword outside the branch: any defparam in a file another build reads otherwise
     (tmp_path / "o").mkdir()
-    other = "module o #(parameter K = 1) (); endmodule\n" + _top(
-        "  o v();\n`ifdef SIMULATION\n  defparam v.K = 2;\n`endif\n"
+    parent = "module mid #(parameter [7:0] P = 1) (); m #(.K(P)) u(); endmodule\n" + _top(
+        "  mid mu();\n`ifdef SIMULATION\n  defparam mu.P = 2;\n`endif\n"
     )
-    assert _reach(tmp_path / "o", other) == ""
+    assert "holds a defparam" in _reach(tmp_path / "o", parent)
+    (tmp_path / "k").mkdir()
+    split = _top("  defparam\n`ifdef SIMULATION\n    u.K = 8'd200,\n`endif\n    u.K = 8'd1;\n")
+    why = _reach(tmp_path / "k", split)
+    assert "holds a defparam" in why or "(u.K)" in why, why
     (tmp_path / "i").mkdir()
     inst = (
         "module top(input clk, input [7:0] a, output [7:0] y);\n`ifdef FPGA\n"
@@ -124,3 +129,20 @@ def test_reaches_the_regexes_once_missed(tmp_path: Path, top: str, shown: str) -
 )
 def test_names_a_macro_builds_fail_closed(tmp_path: Path, top: str, shown: str) -> None:
     assert shown in _reach(tmp_path, top)
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        # red team w33 F4: the second instance of a statement, an escaped spelling of a name
+        "module top(input clk, input [7:0] a, output [7:0] y, output [7:0] z);\n"
+        "  m v(.clk(clk), .a(a), .y(z)), u(.clk(clk), .a(a), .y(y));\n"
+        "  initial u.c = 8'h5a;\nendmodule\n",
+        _top("  initial \\u .c = 8'h5a;\n"),
+        _top("")
+        .replace("m u(", "m \\u (")
+        .replace("endmodule", "  initial u.c = 8'h5a;\nendmodule"),
+    ],
+)
+def test_every_instance_and_spelling_is_found(tmp_path: Path, top: str) -> None:
+    assert "by a hierarchical name" in _reach(tmp_path, top)
