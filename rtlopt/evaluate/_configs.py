@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from rtlopt.harness._vocabulary import SYNTHESIS_MACROS
 from rtlopt.verilog import (
     CONDITIONAL_DIRECTIVES,
     DIRECTIVES,
@@ -33,6 +34,7 @@ from rtlopt.verilog import (
 
 __all__ = [
     "SIMULATOR_MACROS",
+    "SYNTHESIS_MACROS",
     "TOOL_MACROS",
     "active_tokens",
     "differing_configurations",
@@ -67,7 +69,7 @@ TOOL_MACROS = frozenset(
 )
 
 #: The identity macros of simulators (each reads the text without ``SYNTHESIS``).
-SIMULATOR_MACROS = TOOL_MACROS - {"SYNTHESIS", "YOSYS"}
+SIMULATOR_MACROS = TOOL_MACROS - SYNTHESIS_MACROS
 
 #: Stands for a header included through a macro name (```include `HDR``) among the macros.
 UNFOLLOWED = "`include `"

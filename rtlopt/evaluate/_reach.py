@@ -250,6 +250,7 @@ def _simulator_only(path: Path, code: str, name: str, design: Design, instances:
     them reads), or ""."""
     from rtlopt.evaluate._configs import (
         SIMULATOR_MACROS,
+        SYNTHESIS_MACROS,
         active_tokens,
         switched_off_tokens,
         tested_macros,
@@ -259,7 +260,7 @@ def _simulator_only(path: Path, code: str, name: str, design: Design, instances:
     if not tested or not re.search(rf"\b{re.escape(name)}\b|\bdefparam\b", code):
         return ""
     synthesis = {"SYNTHESIS", *design.defines}
-    simulator = synthesis - {"SYNTHESIS"}
+    simulator = synthesis - SYNTHESIS_MACROS
     try:
         base = active_tokens(code, synthesis)
         for tool in ["", *sorted(tested & SIMULATOR_MACROS)]:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.evaluate._configs import SIMULATOR_MACROS
+from rtlopt.evaluate._configs import SIMULATOR_MACROS, SYNTHESIS_MACROS
 from rtlopt.evaluate._sim_forms import unread_form
 from rtlopt.evaluate._sim_walk import Bodies, Reading, definitions, resolver, walk
 from rtlopt.frontend.model import Design
@@ -270,7 +270,7 @@ def _active(body: str, bodies: Bodies) -> str:
 def readings(base: frozenset[str], tested: Iterable[str]) -> list[tuple[str, frozenset[str]]]:
     """The simulators' readings of a design read with ``base`` (label, defined macros):
     ``SYNTHESIS`` undefined, alone and with each simulator macro of ``tested``."""
-    plain = base - {"SYNTHESIS"}
+    plain = base - SYNTHESIS_MACROS
     out = [("with SYNTHESIS undefined (every simulator's reading)", plain)]
     for k in sorted(set(tested) & SIMULATOR_MACROS):
         out.append((f"with {k} defined and SYNTHESIS undefined ({k}'s reading)", plain | {k}))

@@ -40,6 +40,7 @@ from rtlopt.harness._dormant import (
     skipped,
 )
 from rtlopt.harness._semantics import PowerUp, power_up_values_in
+from rtlopt.harness._vocabulary import SYNTHESIS_MACROS
 
 __all__ = ["module_texts", "text_power_up", "text_read", "unit_power_up", "unit_texts"]
 
@@ -257,13 +258,16 @@ def _states(design: Design) -> list[dict[str, str]]:
     """The defines of each reading: the design's (synthesis: ``SYNTHESIS`` defined, as every
     design's defines have it), the same without ``SYNTHESIS`` (what a simulator reads), then
     each tool's own macros the design's texts test (:data:`_TOOL_READINGS`) on the simulator
-    reading (a simulator defines its own macro, never ``SYNTHESIS``; Yosys defines both)."""
+    reading (a simulator defines its own macro, never ``SYNTHESIS``; Yosys defines both). A
+    simulator defines neither ``SYNTHESIS`` nor ``YOSYS``, whatever the repository's synthesis
+    flow defines beside them (ibex's ``YOSYS`` picks assertion macros only Yosys parses)."""
     synthesis = {"SYNTHESIS": "", **design.defines}
-    simulator = {k: v for k, v in synthesis.items() if k != "SYNTHESIS"}
+    simulator = {k: v for k, v in synthesis.items() if k not in SYNTHESIS_MACROS}
     out = [synthesis, simulator]
     for tool in sorted(_tools_tested(design) | _tools_opened(design)):
-        if tool not in simulator:
-            out.append({**dict.fromkeys((tool, *_TOOL_READINGS[tool]), ""), **simulator})
+        state = {**dict.fromkeys((tool, *_TOOL_READINGS[tool]), ""), **simulator}
+        if tool not in simulator and state not in out:
+            out.append(state)
     return out
 
 
@@ -277,7 +281,7 @@ def _tools_opened(design: Design) -> frozenset[str]:
 
     def read() -> frozenset[str]:
         synthesis = {"SYNTHESIS": "", **design.defines}
-        simulator = {k: v for k, v in synthesis.items() if k != "SYNTHESIS"}
+        simulator = {k: v for k, v in synthesis.items() if k not in SYNTHESIS_MACROS}
         found: set[str] = set()
         for defines in (synthesis, simulator):
             _, sm = _tree(design, _unit_files(design), None, defines)

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from rtlopt.verilog import DIRECTIVES, PREPROCESSOR_DIRECTIVES
 
+#: The macros only synthesis defines (Yosys defines both): a simulator's reading of the written
+#: text has neither, whatever the repository's synthesis flow defines beside them.
+SYNTHESIS_MACROS = frozenset({"SYNTHESIS", "YOSYS"})
+
 #: The suffix of the renamed reference modules (``<name>__rtlopt_ref``).
 REF_SUFFIX = "__rtlopt_ref"
 
