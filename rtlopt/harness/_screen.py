@@ -23,7 +23,7 @@ from rtlopt.harness._operators import operator_problems
 from rtlopt.harness._powered import text_read, unit_texts
 from rtlopt.harness._pragmas import attributes as attributes
 from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
-from rtlopt.harness._qualified import moved_qualifiers, qualifier_problems, reference_qualifiers
+from rtlopt.harness._qualified import qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._translate_off import region_problems
@@ -378,7 +378,6 @@ def screen_candidate(
     # every later check reads what the tools read of what the candidate adds
     code = _active_code(text, code, design)
     problems += _word_problems(code, code_with_strings, design, tb_top)
-    problems += moved_qualifiers(code, lambda: _reference_texts(design))
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)

@@ -300,36 +300,62 @@ def test_a_qualifier_from_a_macro_or_header_in_a_package_file_is_found(tmp_path:
     assert _view_qualifiers(design, (plain,)) == ""
 
 
-def test_a_qualifier_stays_only_on_a_statement_the_reference_qualifies_as_it_is() -> None:
-    # red team w21 F3: `unique` moved from a full case to a partial one, or onto an if
-    from rtlopt.harness._qualified import moved_qualifiers
+def test_a_qualifier_the_reference_does_not_carry_stays_only_where_its_claim_holds(
+    tmp_path: Path,
+) -> None:
+    # red team w21 F3: `unique` moved from a full case to a partial one, or onto an if; the
+    # claim decides (harness/_claims.py), not the reference's text: a full, parallel case may
+    # carry one the reference writes elsewhere or on another expression
+    from rtlopt.harness import claim_problems
+    from tests.unit.harness.test_qualified_claims import _design
 
     ref = (
         "module m(input [1:0] s, input [7:0] a, b, output reg [7:0] y, z);\n"
         "always @* begin y = 0; unique case (s) 0: y = a; 1: y = b; 2, 3: y = 1; endcase end\n"
         "always @* begin z = 0; case (s) 0: z = a; 1: z = b; endcase end\nendmodule\n"
     )
+    d = _design(tmp_path, {"m.sv": ref})
+
+    def lines(text: str) -> list[int]:
+        return [line for line, _ in claim_problems(text, d)]
+
     full = "unique case (s) 0: y"
     moved = ref.replace(full, "case (s) 0: y").replace("z = 0; case", "z = 0; unique case")
-    assert [line for line, _ in moved_qualifiers(moved, lambda: [ref])] == [3]
+    assert lines(moved) == [3]
     onto_if = ref.replace(full, "case (s) 0: y").replace(
         "case (s) 0: z = a; 1: z = b; endcase", "unique if (s == 0) z = a; else if (s == 1) z = b;"
     )
-    assert [line for line, _ in moved_qualifiers(onto_if, lambda: [ref])] == [3]
-    # the reference's statement kept (other white space, other item bodies): allowed
-    kept = ref.replace("y = 0;", "y = 8'd0;").replace("0: y = a;", "0:   y = a ^ 8'd0;")
-    assert moved_qualifiers(kept, lambda: [ref]) == []
-    # twice the one statement the reference qualifies once
-    twice = ref.replace(
+    assert lines(onto_if) == [3]
+    partial = ref.replace(
         "z = 0; case (s) 0: z = a; 1: z = b; endcase", "unique case (s) 0: y = a; endcase"
     )
-    assert moved_qualifiers(twice, lambda: [ref]) != []  # another label list
-    twice = ref.replace(
+    assert lines(partial) == [3]
+    # a second full, parallel case, and the first one on a renamed expression: claims that hold
+    second = ref.replace(
         "z = 0; case (s) 0: z = a; 1: z = b; endcase",
         "z = 0; unique case (s) 0: z = a; 1: z = b; 2, 3: z = 1; endcase",
     )
-    assert moved_qualifiers(twice, lambda: [ref]) != []
-    assert moved_qualifiers("assign y = a;", lambda: pytest.fail("read")) == []
+    assert lines(second) == []
+    renamed = ref.replace("y, z);", "y, z);\nwire [1:0] t = s;").replace(
+        full, "unique case (t) 0: y"
+    )
+    assert lines(renamed) == []
+
+
+def test_a_qualifier_on_named_labels_is_judged_by_their_values(tmp_path: Path) -> None:
+    # red team w22 F5: D = 3 becomes D = 2, and the full case is partial
+    from rtlopt.harness import claim_problems
+    from tests.unit.harness.test_qualified_claims import _design
+
+    ref = (
+        "module m(input [1:0] s, input [7:0] a, b, output reg [7:0] y);\n"
+        "localparam [1:0] A = 0, B = 1, C = 2, D = 3;\n"
+        "always @* begin y = 0; unique case (s) A: y = a; B: y = b; C: y = 1; D: y = 2; endcase"
+        " end\nendmodule\n"
+    )
+    d = _design(tmp_path, {"m.sv": ref})
+    assert [line for line, _ in claim_problems(ref.replace("D = 3", "D = 2"), d)] == [3]
+    assert claim_problems(ref.replace("y = 1;", "y = 8'd1;"), d) == []
 
 
 @pytest.mark.parametrize(
@@ -340,22 +366,6 @@ def test_an_assertion_condition_calling_what_may_write_is_found(condition: str) 
     # red team w22 F3: $sscanf writes its argument; a user function may have outputs
     assert _messages(f"always_comb begin q = d; {condition} end")
     assert not _messages("always_comb begin q = d; assert ($onehot0(a) && $countones(a) < 2); end")
-
-
-def test_a_qualifier_on_named_labels_needs_the_constants_declared_alike() -> None:
-    # red team w22 F5: D = 3 becomes D = 2, and the full case is partial
-    from rtlopt.harness._qualified import moved_qualifiers
-
-    ref = (
-        "module m(input [1:0] s, input [7:0] a, b, output reg [7:0] y);\n"
-        "localparam [1:0] A = 0, B = 1, C = 2, D = 3;\n"
-        "always @* begin y = 0; unique case (s) A: y = a; B: y = b; C: y = 1; D: y = 2; endcase"
-        " end\nendmodule\n"
-    )
-    assert [line for line, _ in moved_qualifiers(ref.replace("D = 3", "D = 2"), lambda: [ref])] == [
-        3
-    ]
-    assert moved_qualifiers(ref.replace("y = 1;", "y = 8'd1;"), lambda: [ref]) == []
 
 
 @pytest.mark.parametrize(
