@@ -45,7 +45,7 @@ POWER_UP_TEXT = re.compile(
     r"|`define[ \t]+\w+(?:\([^)\n]*\))?[^\n]*?(?<![=!<>])=(?![=>])"
     # a declaration: [attributes] type [#(...)] [ranges] name [ranges] =
     r"|(?:^|[;)]|`define[ \t]+\w+(?:\([^)\n]*\))?)[ \t]*(?:\(\*.*?\*\)[ \t]*)*"
-    rf"(?:(?!{_KEYWORDS})[A-Za-z_]\w*[ \t]*(?:::[ \t]*\w+[ \t]*)?"
+    rf"(?:(?!{_KEYWORDS})[A-Za-z_]\w*\b[ \t]*(?:::[ \t]*\w+\b[ \t]*)?"
     r"(?:#[ \t]*\([^;\n]*?\)[ \t]*)?(?:\[[^\]\n]*\][ \t]*)*){2,}"
     r"(?:\[[^\]\n]*\][ \t]*)*=(?!=)"
     # a struct, union or enum variable: ``struct packed {...} c = 8'h5a``
