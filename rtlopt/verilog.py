@@ -19,6 +19,7 @@ read the way a Verilog compiler reads them. Everything else builds on it:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -113,6 +114,14 @@ def alternation(words: Iterable[str]) -> str:
 # ---------------------------------------------------------------------------------- lexing
 
 
+#: Where a comment, a string literal or an escaped identifier may start.
+_SCAN_START = re.compile(r'//|/\*|"|\\')
+_NOT_NEWLINE = re.compile(r"[^\n]")
+#: A string literal's characters up to its closing quote or the line's end (a backslash takes
+#: the character after it, whatever it is).
+_STRING_BODY = re.compile(r'(?:[^"\n\\]|\\[\s\S]?)*')
+
+
 def scan(text: str) -> Iterator[tuple[str, int, int]]:
     """Comments, string literals and escaped identifiers of Verilog text, in order.
 
@@ -125,6 +134,11 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
     i = 0
     n = len(text)
     while i < n:
+        # jump to the next character that may start one (the rest is plain text)
+        m = _SCAN_START.search(text, i)
+        if m is None:
+            return
+        i = m.start()
         c = text[i]
         if c == "/" and i + 1 < n and text[i + 1] == "/":
             j = text.find("\n", i)
@@ -137,10 +151,7 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
             yield "comment", i, j
             i = j
         elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"' and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            j = min(j, n)
+            j = _STRING_BODY.match(text, i + 1).end()  # type: ignore[union-attr]
             yield "string", i + 1, j
             i = j + 1
         elif c == "\\":
@@ -150,17 +161,15 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
                 continue
             yield "escaped", i, m.end()
             i = m.end()
-        else:
-            i += 1
 
 
 def blank_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """Replace each [start, end) span by spaces, keeping newlines."""
     chars = list(text)
     for start, end in spans:
-        for i in range(start, min(end, len(chars))):
-            if chars[i] != "\n":
-                chars[i] = " "
+        end = min(end, len(chars))
+        if start < end:
+            chars[start:end] = _NOT_NEWLINE.sub(" ", text[start:end])
     return "".join(chars)
 
 
@@ -175,8 +184,22 @@ def blank_comments(text: str, *, strings: bool = True) -> str:
         text: Verilog source.
         strings: Also blank the contents of string literals.
     """
+    return _blanked(text, strings)
+
+
+@functools.lru_cache(maxsize=512)
+def _blanked(text: str, strings: bool) -> str:
+    """:func:`blank_comments`, kept for the texts read again (a repository's files are blanked
+    by many rules of one evaluation)."""
     kinds = ("comment", "string") if strings else ("comment",)
-    return blank_spans(text, [(a, b) for kind, a, b in scan(text) if kind in kinds])
+    out: list[str] = []
+    pos = 0
+    for kind, a, b in scan(text):  # in order, never overlapping
+        if kind in kinds:
+            out += [text[pos:a], _NOT_NEWLINE.sub(" ", text[a:b])]
+            pos = b
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def comments(text: str) -> list[tuple[int, str]]:
