@@ -17,12 +17,16 @@ starts at that module. A path it cannot walk reaches the target (fail closed): a
 instance of the scope declares (a generate scope ``g[0].u``, an upward reference), a name or a
 module a macro writes, a scope read through an ```include``, anything it does not parse.
 
-A module no text of the repository defines (a vendor primitive such as ``altlvds_tx``) is taken
-to hold no instance of the target: a tool's library is written without the repository's module
-names, so it instantiates the target only if it is written for this repository, and then it is
-part of the repository's sources. The rules read no text outside the repository anyway (a file
-outside could name the target directly, ``defparam top.u.K``). A path that goes on below such
-a module is not walked (fail closed).
+A module no file of the repository defines (a vendor primitive such as ``altlvds_tx``; any
+Verilog file under the root counts, listed in the sources or not) is taken to hold no instance
+of the target: a tool's library is written without the repository's module names, so it
+instantiates the target only if it is written for this repository, and then it is part of the
+repository. The rules read no text outside the repository anyway (a file outside could name
+the target directly, ``defparam top.u.K``). A path that goes on below such a module is not
+walked, and one that lands on it reaches the target when the target's hierarchy names it or
+has an ``interface`` port (an interface's parameter is read through the port), when a module
+definition of the repository cannot be read (a macro writes its header), or when a ``bind``
+names the target or a module that holds it (it may put an instance anywhere): fail closed.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rtlopt.evaluate._repo_texts import repository_texts
 from rtlopt.frontend.model import Design
@@ -81,6 +86,8 @@ class _Repo:
     below: set[str] = field(default_factory=set)  # may stand below the target
     seen: set[str] = field(default_factory=set)  # every name of the target's hierarchy
     bind: str = ""  # a bind statement that names the target or a module that holds it
+    unread: str = ""  # a module definition the spans miss (a macro writes its header, ...)
+    tree: list[str] = field(default_factory=list)  # every Verilog text under the root
 
     @classmethod
     def read(cls, design: Design) -> _Repo:
@@ -104,12 +111,43 @@ class _Repo:
             lambda above: {x for n in above for x in words.get(n, set()) if x in repo.spans},
         )
         repo.seen = {w for n in repo.below for w in words.get(n, set())}
-        for _path, text in repository_texts(design):
+        for path, text in repository_texts(design):
+            code = blank_comments(text)
+            ends = len(re.findall(r"(?<![\w$`\\])endmodule\b", code))
+            if ends > len(module_spans(code)) or re.search(
+                r"^[ \t]*`define\b(?:[^\n]*\\\n)*[^\n]*\b(?:macro)?module\b", code, re.M
+            ):
+                repo.unread = repo.unread or f"{path.name} defines a module this rule cannot read"
             if "bind" in text:
                 for b in _BIND.finditer(blank_comments(text)):
                     if {_norm(w) for w in _WORD.findall(b.group(0))} & repo.holders:
                         repo.bind = " ".join(b.group(0).split())[:80]
         return repo
+
+    def elsewhere(self, name: str) -> str:
+        """Why module ``name``, which no scanned text defines, may still be a repository's
+        module ("": it is none; a vendor primitive)."""
+        if self.unread:
+            return self.unread
+        if name in self.design.modules:
+            return f"the repository defines {name}"
+        if not self.tree:
+            from rtlopt.frontend._depgraph import VERILOG_SUFFIXES
+
+            root = Path(self.design.root)
+            for f in sorted(root.rglob("*")):
+                rel = f.relative_to(root).parts
+                if f.suffix in VERILOG_SUFFIXES and not any(p.startswith(".") for p in rel):
+                    try:
+                        if f.is_file() and f.stat().st_size <= 4_000_000:
+                            self.tree.append(f.read_text(errors="replace"))
+                    except OSError:
+                        continue
+            self.tree.append("")  # read once
+        head = re.compile(rf"(?<![\w$`\\])(?:macro)?module\s+\\?{re.escape(name)}(?![\w$])")
+        if any(head.search(t) for t in self.tree):
+            return f"a file of the repository the sources do not list defines {name}"
+        return ""
 
     def _words(self, module: str) -> set[str]:
         """Every name of the module's definitions in any reading and every name its macros
@@ -387,6 +425,10 @@ def defparam_reach(design: Design, code: str) -> tuple[int, str] | None:
                             line,
                             f"({shown}) on {on}, which is or may hold an instance of " + name,
                         )
+                    for x in sorted(landed - set(repo.spans)):
+                        why = repo.elsewhere(x)
+                        if why:
+                            raise _Unread(f"{shown} lands on {x}: {why}")
                     if repo.bind and landed:
                         return line, f"({shown}), and {repo.bind} may put {name} anywhere"
                     # an interface's parameter reaches the target through a port of its type

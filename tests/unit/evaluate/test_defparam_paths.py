@@ -205,3 +205,27 @@ def test_an_interface_the_target_reads_through_a_port_reaches_it(tmp_path: Path)
     )
     why = repository_reach(load_design(tmp_path / "m.sv", "m", ProjectConfig()))
     assert "(bi.W) on bus_if, which m's hierarchy may read through an interface port" in why, why
+
+
+def test_a_module_that_only_seems_a_vendor_primitive_is_unchecked(tmp_path: Path) -> None:
+    """A module whose header a macro writes is none the spans read: a defparam landing on a
+    module no scanned text defines counts only when nothing else may define it."""
+    hdr = "`define HDR(n) module n(input [7:0] a);\n`HDR(wrap)\n  mid mw(.a(a), .y());\nendmodule\n"
+    top = _top(_sim("  wrap w(.a(a));\n  defparam w.P = 2;\n"))
+    why = _reach(tmp_path, top, **{"hdr.v": hdr})
+    assert "lands on wrap: hdr.v defines a module this rule cannot read" in why, why
+
+
+def test_a_module_a_file_outside_the_sources_defines_is_unchecked(tmp_path: Path) -> None:
+    """``exclude`` keeps ``fpga/wrap.v`` out of the sources: another build may compile it."""
+    (tmp_path / "fpga").mkdir()
+    (tmp_path / "fpga" / "wrap.v").write_text(
+        "module wrap #(parameter P = 1) (input [7:0] a); mid mw(.a(a), .y()); endmodule\n"
+    )
+    for name, text in {"m.v": M, "mid.v": MID, "leaf.v": LEAF}.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "top.v").write_text(_top(_sim("  wrap w(.a(a));\n  defparam w.P = 2;\n")))
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(exclude=("fpga/*",)))
+    assert not any("fpga" in str(f) for f in design.sources.files)
+    why = repository_reach(design)
+    assert "lands on wrap: a file of the repository the sources do not list" in why, why
