@@ -9,7 +9,9 @@ the repository without passing through them:
   another design;
 - an instance or a ``defparam`` of the target that a simulator reads but the synthesis reading
   does not (```ifndef SYNTHESIS defparam u.K = 200;``): the configurations the repository uses
-  are read with ``SYNTHESIS`` defined, so that parameterization is never checked.
+  are read with ``SYNTHESIS`` defined, so that parameterization is never checked; a
+  ``defparam`` in a file another build reads otherwise counts where its path reaches the
+  target (:mod:`._defparam_paths`: through an instance of it, or on a module that holds one).
 
 :func:`repository_reach` finds either in any file of the repository and says why the target's
 changes are unchecked (fail closed; the same for every candidate, so it is read once per
@@ -22,6 +24,7 @@ import difflib
 import re
 from pathlib import Path
 
+from rtlopt.evaluate._defparam_paths import defparam_reach
 from rtlopt.evaluate._repo_texts import repository_texts
 from rtlopt.frontend.model import Design
 
@@ -65,6 +68,13 @@ def _reach(design: Design) -> str:
         )
         if why:
             return why + ": the names it is reached by cannot be read here"
+        dp = "defparam" in text and _DEFPARAM_MACRO.search(code(path, text))
+        if dp:
+            line = text.count("\n", 0, dp.start()) + 1
+            return (
+                f"{path.name}:{line}: a macro writes a defparam: the parameters it overrides "
+                "cannot be read here"
+            )
     instances.discard(_BUILT_INSTANCE)
     target = design.target.file.resolve()
     ports = {p.name for p in design.target.ports}
@@ -181,6 +191,8 @@ def _outside_target(code: str, name: str) -> str:
 
 
 _IDENT = re.compile(r"\s*([A-Za-z_][\w$]*|\\\S+)")
+#: A macro whose body writes a ``defparam`` (its uses are no statement the rules read).
+_DEFPARAM_MACRO = re.compile(r"^[ \t]*`define\b(?:[^\n]*\\\n)*[^\n]*\bdefparam\b", re.M)
 #: Stands for an instance of the target whose name a macro builds.
 _BUILT_INSTANCE = "`"
 #: A macro body that pastes tokens (``p``_core``): the fragments next to the paste.
@@ -285,16 +297,23 @@ def _simulator_only(path: Path, code: str, name: str, design: Design, instances:
         # another build's branch (a macro the repository's defines leave unset) that names
         # the target or overrides a parameter: that build's configuration is not checked
         off_tokens = switched_off_tokens(code, synthesis)
-        # a defparam in a file another build reads otherwise: its path may pass through a
-        # parent that hands the value on, its keyword may stand outside the branch
-        off_code = [t for t in off_tokens if not t.startswith("`")]
-        reaches = off_code and re.search(r"\bdefparam\b", code) is not None
-        if name in off_tokens or reaches:
-            what = f"an instance of {name}" if name in off_tokens else "a defparam"
+        macros = " ".join(sorted(tested))
+        if name in off_tokens:
             return (
-                f"{path.name}: a branch another build reads ({' '.join(sorted(tested))} "
-                f"tested) holds {what}: that build's configuration of the target is not checked"
+                f"{path.name}: a branch another build reads ({macros} tested) holds an instance "
+                f"of {name}: that build's configuration of the target is not checked"
             )
+        # a defparam in a file another build reads otherwise: each of its paths, read in
+        # every reading (its keyword may stand outside the branch), from the module that
+        # holds it (it may land on a parent that hands the value on)
+        if any(not t.startswith("`") for t in off_tokens) and re.search(r"\bdefparam\b", code):
+            hit = defparam_reach(design, code)
+            if hit is not None:
+                return (
+                    f"{path.name}:{hit[0]}: a branch another build reads ({macros} tested) "
+                    f"holds a defparam {hit[1]}: that build's configuration of the target is "
+                    "not checked"
+                )
     except ValueError:
         return f"{path.name}: its conditionals do not balance"
     return ""
