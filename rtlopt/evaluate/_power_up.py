@@ -9,7 +9,7 @@ candidate that adds, drops or changes a power-up value would be "proven" althoug
 of them reads another design. Such a candidate is unchecked (``harness.initial_values =
 "honor"`` judges power-up values) unless the formal check runs: it proves the design from
 unknown registers and from the stated values (:mod:`rtlopt.formal.power_up_models`), and the
-second proof decides a candidate whose values differ from the reference's by register name
+latter decides a candidate whose values differ from the reference's by register name
 (renamed or regrouped registers, a value added, dropped or changed:
 ``Candidate.power_up_renamed``) where the reference states every register bit's value
 (:mod:`rtlopt.formal.engines.stated`; else unchecked). What that proof does not read stays
