@@ -40,6 +40,9 @@ class Candidate:
     scope: str = ""  # what the parameter check covered (evaluate/_param_scope.py)
     configurations: tuple[Mapping[str, str], ...] = ()
     deadline: Deadline | None = None  # the verdict's one time budget (formal/budget.py)
+    # how its stated power-up values differ from the reference's by register name, left to
+    # the proof from the stated values (evaluate/_power_up.py; "" where they agree)
+    power_up_renamed: str = ""
     # the macros the module's conditionals test, and the other assignments of them in which
     # the candidate reads differently (evaluate/_configs.py): each is proven
     macros: list[str] = field(default_factory=list)

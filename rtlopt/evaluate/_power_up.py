@@ -7,9 +7,16 @@ registers. That is sound only where the candidate states the reference's values:
 text is what every simulator and FPGA flow of the repository reads, and each keeps them, so a
 candidate that adds, drops or changes a power-up value would be "proven" although every one
 of them reads another design. Such a candidate is unchecked (``harness.initial_values =
-"honor"`` judges power-up values). One that states the reference's values goes on to the
-formal check, which proves it from unknown registers and from the stated values
-(:mod:`rtlopt.formal.power_up_models`); without a formal check it is unchecked. The
+"honor"`` judges power-up values) unless the formal check runs: it proves the design from
+unknown registers and from the stated values (:mod:`rtlopt.formal.power_up_models`), and the
+latter decides a candidate whose values differ from the reference's by register name
+(renamed or regrouped registers, a value added, dropped or changed:
+``Candidate.power_up_renamed``) where the reference states every register bit's value
+(:mod:`rtlopt.formal.engines.stated`; else unchecked). What that proof does not read stays
+a text rule: an ``initial`` block that does more than assign constants, an untimed
+``always``, a value in a unit that is no module, a 2-state variable, readings (tools, builds)
+that state other values, a header or text that cannot be read; without a formal check any
+stated value leaves the candidate unchecked. The
 comparison is on the text the tools read: the preprocessed unit on the Verilog path; on the
 view path the compilation unit as slang reads it, headers and macros expanded in the design's
 context (:mod:`rtlopt.harness._powered`: a header finishing a declaration, a macro its
@@ -27,17 +34,21 @@ __all__ = ["power_up_unchecked"]
 
 def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
     """Why the candidate is unchecked for its power-up values, or "": ``text`` is its
-    preprocessed text (None on the view path, where it is read here as slang reads it)."""
+    preprocessed text (None on the view path, where it is read here as slang reads it).
+    With the formal check on, a difference in registers' plain values (renamed, regrouped,
+    added, dropped or changed) is left to the proof: it is kept in ``c.power_up_renamed``."""
     from rtlopt.harness import power_up_difference, reference_modules, same_as_reference
     from rtlopt.harness._powered import tests_macros, text_power_up, unit_power_up
     from rtlopt.harness._semantics import PowerUp
     from rtlopt.verilog import blank_comments
 
+    c.power_up_renamed = ""
     if s.config.harness.initial_values != "ignore" or same_as_reference(c.text, s.design):
         return ""
     refs = reference_modules(s.design)
     unproven = not s.config.formal.enabled
     elsewhere = set(s.design.modules) - {m.name for m in refs}  # judged on their own
+    deferred: list[str] | None = None if unproven else []
     try:
         hierarchy = [m.name for m in refs]
         if text is not None and s.unit is not None:  # the preprocessed unit
@@ -47,8 +58,10 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
                 elsewhere=elsewhere,
                 hierarchy=hierarchy,
                 unproven=unproven,
+                deferred=deferred,
             )
             if why or not tests_macros(s.design):
+                c.power_up_renamed = "; ".join(deferred or [])
                 return why
             # one reading only: a branch another tool's or build's macros take may state a
             # value; read as the view path reads (each tool's macro; a skipped branch closed)
@@ -59,9 +72,17 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
                 _included_power_up(blank_comments(own, strings=False), s)
             cand = text_power_up(c.text, s.design)
             reference = unit_power_up(s.design)
-        return power_up_difference(
-            cand, reference, elsewhere=elsewhere, hierarchy=hierarchy, unproven=unproven
+        found: list[str] | None = None if unproven else []
+        why = power_up_difference(
+            cand,
+            reference,
+            elsewhere=elsewhere,
+            hierarchy=hierarchy,
+            unproven=unproven,
+            deferred=found,
         )
+        c.power_up_renamed = "; ".join(dict.fromkeys([*(deferred or []), *(found or [])]))
+        return why
     except Exception as exc:  # noqa: BLE001 - pyslang's bindings raise plain errors
         return (
             f"the power-up values of the candidate and the reference cannot be compared "

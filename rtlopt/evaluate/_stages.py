@@ -529,6 +529,7 @@ def _run_formal(s: EvalSetup, c: Candidate) -> FormalResult:
             initial_values=cfg.harness.initial_values,
             source=(s.design, c.text),
             x_outputs=c.sim.x_outputs if c.sim is not None else (),
+            power_up_renamed=c.power_up_renamed,
         )
         c.logs["formal"] = str(c.dir / "formal")
         return formal

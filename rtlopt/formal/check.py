@@ -85,6 +85,7 @@ def check_equivalence(
     initial_values: str = "ignore",
     source: tuple[Design, str] | None = None,
     x_outputs: Sequence[str] = (),
+    power_up_renamed: str = "",
 ) -> FormalResult:
     """Prove or refute that the candidate's target module equals the reference.
 
@@ -106,6 +107,9 @@ def check_equivalence(
             :attr:`~rtlopt.results.SimResult.x_outputs`): a proof on the x power-up model
             says nothing there, so they are proven from a shared power-up state, or the
             result is UNKNOWN with ``unchecked`` set (see :func:`_x_outputs_checked`).
+        power_up_renamed: Under ``ignore``: how the candidate's stated power-up values
+            differ from the reference's by register name (:attr:`FormalPlan.renamed`): the
+            proof from the stated values must run and decide, or the result is unchecked.
 
     Raises:
         ToolFailed: Yosys crashed (killed by a signal, out of memory) outside a known error.
@@ -131,6 +135,13 @@ def check_equivalence(
         )
     ref = reference_text(design) if reference_file is None else read_text(reference_file)
     plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
+    if power_up_renamed and not plan.honor:
+        if not plan.stated:  # no proof from the stated values would run: the text rule holds
+            why = f"unchecked: {power_up_renamed}"
+            return FormalResult(
+                Verdict.UNKNOWN, "none", why, duration_s=time.monotonic() - start, unchecked=why
+            )
+        plan = replace(plan, renamed=power_up_renamed)
     if reference_file is None or reference_file.parent != workdir:
         reference_file = workdir / "reference.v"
         reference_file.write_text(ref)

@@ -96,6 +96,8 @@ class Miter:
     paired_all: bool = False
     #: Output bits per copy ("first" for step 0, "steady" after): port -> (gold, gate) bits.
     probes: dict[str, dict[str, tuple[list[Tern], list[Tern]]]] = field(default_factory=dict)
+    #: With ``stated_init``: reference register bits without a stated power-up value (x).
+    gold_unstated: int = 0
 
 
 class _Eval:
@@ -441,6 +443,7 @@ def _sequential(
         pairing=pairing,
         paired_all=paired_all,
         probes={"first": probes0, "steady": probes},
+        gold_unstated=sum(1 for v in x_g.values() if v == X) if spec.stated_init else 0,
     )
 
 

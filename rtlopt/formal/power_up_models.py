@@ -10,13 +10,14 @@ reading the text starts from them. ``harness.initial_values`` says which behavio
 * ``ignore`` (the ASIC model): the proof from unknown registers, initial values dropped and
   the resets forced first (every other engine), decides for a chip whose flip-flops power up
   anywhere. The text the repository's simulators and FPGA flows read still states the values
-  (the candidate must state the reference's, which :func:`rtlopt.harness.power_up_difference`
-  checks before any proof), and a candidate could keep them as text yet lean on them
-  otherwise (a register that takes over another's role starts from another value): the
-  design must also be proven from the stated values. Accepted only when both prove
-  (``power_up == ("unknown", "stated")``); a refutation from either is a refutation; anything
-  undecided is UNKNOWN with ``unchecked`` set, so the evaluator rejects it whatever
-  ``formal.require_proof`` says (fail closed).
+  (a candidate that states them on other registers, or other values, is decided by the
+  proof from the stated values where the reference states every register bit's value:
+  :attr:`~rtlopt.formal.scripts.FormalPlan.renamed`), and a candidate could keep them as
+  text yet lean on them otherwise (a register that takes over another's role starts from
+  another value): the design must also be proven from the stated values. Accepted only
+  when both prove (``power_up == ("unknown", "stated")``); a refutation from either is a
+  refutation; anything undecided is UNKNOWN with ``unchecked`` set, so the evaluator
+  rejects it whatever ``formal.require_proof`` says (fail closed).
 
 The proof from the stated values runs only for such targets (:attr:`FormalPlan.stated`); under
 ``ignore`` it gets the time the proof from unknown registers leaves, at least
@@ -93,9 +94,11 @@ def decide_stated(
         )
     if found.verdict is Verdict.REFUTED or found.structure:
         return replace(found, timings=timings)
+    renamed = job.plan.renamed
+    by_name = f" (they differ from the reference's by register name: {renamed})" if renamed else ""
     why = (
         f"unchecked: {_STATES} ({_named(job)}): proven from unknown registers ({first.method}) "
-        f"but not from the stated power-up values: {found.reason}"
+        f"but not from the stated power-up values{by_name}: {found.reason}"
     )
     return replace(found, timings=timings, unchecked=why)
 

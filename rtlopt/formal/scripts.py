@@ -33,6 +33,10 @@ class FormalPlan:
             (:mod:`rtlopt.formal.engines.stated`) runs, alone under ``honor``, beside the
             proof from unknown registers under ``ignore``.
         honor: The power-up model is ``harness.initial_values = "honor"``.
+        renamed: Under ``ignore``: how the candidate's stated power-up values differ from
+            the reference's by register name (the screen left that to the proof from the
+            stated values, which then decides only where the reference states every one of
+            its register bits: :mod:`rtlopt.formal.engines.stated`); "" where they agree.
     """
 
     mode: str
@@ -41,6 +45,7 @@ class FormalPlan:
     clk2fflogic: bool = False
     stated: tuple[str, ...] = ()
     honor: bool = False
+    renamed: str = ""
 
 
 def clock_edges(text: str, clocks: Sequence[str]) -> set[str]:

@@ -287,6 +287,7 @@ def power_up_difference(
     elsewhere: Collection[str] = frozenset(),
     hierarchy: Collection[str] = frozenset(),
     unproven: bool = False,
+    deferred: list[str] | None = None,
 ) -> str:
     """Why ``candidate`` states other power-up values than ``reference`` (a register's initial
     value added, dropped or changed, module by module), or "" where they agree: each module
@@ -298,7 +299,12 @@ def power_up_difference(
     formal check proves the design from unknown registers and from the stated values
     (:mod:`rtlopt.formal.power_up_models`); with ``unproven`` (no formal check runs) any
     value a compared module or a reference module of ``hierarchy`` (the target and its
-    submodules) states is named too."""
+    submodules) states is named too. With ``deferred`` (the formal check runs the proof from
+    the stated values, :mod:`rtlopt.formal.engines.stated`), a difference in a register's
+    plain value (an initializer or a constant ``initial`` assignment) in a module is left to
+    that proof: its description is appended to ``deferred`` instead of returned; one in an
+    ``initial`` block that does more, an untimed ``always`` or a unit that is no module is
+    still returned."""
     ref = power_up_values(reference) if isinstance(reference, str) else reference
     cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
     from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
@@ -318,10 +324,25 @@ def power_up_difference(
         theirs = ref.get(module, {})
         first = next(iter({**theirs, **values}.items()), None)
         stated = stated or (first and (module, *first))
+        named: set[str] = set()  # a register a deferred difference names already
         for reg in [*values, *(r for r in theirs if r not in values)]:
             if values.get(reg) != theirs.get(reg):
+                change, other = _power_up_change(module, reg, theirs, values)
+                kinds = {*theirs.get(reg, ()), *values.get(reg, ())}
+                plain = not (
+                    reg in (INITIAL_BLOCK, UNTIMED_ALWAYS)
+                    or _not_a_module(module)
+                    or kinds & {TWO_STATE, UNKNOWN_STATE}
+                )
+                if deferred is not None and plain and not unproven:
+                    if reg not in named:
+                        deferred.append(change)
+                    named.add(other)
+                    continue
+                if plain and unproven:
+                    change += " (the formal check, off: formal.enabled = false, decides that)"
                 return (
-                    f"{_power_up_change(module, reg, theirs.get(reg), values.get(reg))}: under "
+                    f"{change}: under "
                     'harness.initial_values = "ignore" (the ASIC model) no tool here reads '
                     "initial values, but every simulator and FPGA flow reading the written "
                     "text does; keep the reference's initial values, or set "
@@ -361,19 +382,27 @@ def _not_a_module(unit: str) -> bool:
 
 
 def _power_up_change(
-    module: str, reg: str, old: tuple[str, ...] | None, new: tuple[str, ...] | None
-) -> str:
+    module: str, reg: str, theirs: dict[str, tuple[str, ...]], mine: dict[str, tuple[str, ...]]
+) -> tuple[str, str]:
+    """What differs for ``reg`` in ``module`` (the reference's values ``theirs``, the
+    candidate's ``mine``), naming the register of the other side that holds the value (and
+    that register, or "")."""
+    old, new = theirs.get(reg), mine.get(reg)
     if old is None:
-        return (
-            f"{reg} in {module} gets the power-up value {_shown(reg, new or ())}, the reference "
-            "none"
+        value = new or ()
+        other = next((r for r, v in theirs.items() if v == value and r not in mine), "")
+        where = (
+            f"the reference states that value on {other} instead"
+            if other
+            else "the reference states none on a register of that name"
         )
+        return f"{reg} in {module} gets the power-up value {_shown(reg, value)}; {where}", other
     if new is None:
-        return f"{reg} in {module} loses its power-up value {_shown(reg, old)}"
-    return (
-        f"the power-up value of {reg} in {module} changes from {_shown(reg, old)} to "
-        f"{_shown(reg, new)}"
-    )
+        other = next((r for r, v in mine.items() if v == old and r not in theirs), "")
+        where = f" (the candidate states it on {other} instead)" if other else ""
+        return f"{reg} in {module} loses its power-up value {_shown(reg, old)}{where}", other
+    change = f"the power-up value of {reg} in {module} changes from {_shown(reg, old)} to "
+    return change + _shown(reg, new), ""
 
 
 def _shown(reg: str, values: tuple[str, ...]) -> str:

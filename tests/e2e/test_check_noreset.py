@@ -1,8 +1,9 @@
 """`rtlopt check` refutes a broken edit of registers without reset with a failing input
 (issue 33): the change starts in the power-up state it shares with the reference, and no
 power-up state of the reference follows it through the input the search found. A change that
-differs only by its initial value (which a chip does not have) is no refutation, and it is
-unchecked: every simulator reading the written text keeps the value."""
+differs only by its initial value (which a chip does not have) is no refutation from unknown
+registers, but every simulator reading the written text keeps the value: the proof from the
+stated power-up values refutes it."""
 
 from __future__ import annotations
 
@@ -57,12 +58,12 @@ def test_a_broken_edit_of_a_register_without_reset_is_refuted_with_a_failing_inp
     assert vcd.is_file() and "trigger" in vcd.read_text(), m
 
 
-def test_another_initial_value_is_unchecked_not_refuted(tmp_path: Path) -> None:
-    """The change differs from the shared power-up state only: no refutation (the reference
-    powered up at 1 is the change), but every simulator and FPGA flow reading the written
-    text keeps the initial value no tool here reads, so it is unchecked under the default
-    power-up model (red team w20 F5), not proven."""
+def test_another_initial_value_is_refuted_from_the_stated_values(tmp_path: Path) -> None:
+    """The change differs from the shared power-up state only: no refutation from unknown
+    registers (the reference powered up at 1 is the change), but every simulator and FPGA
+    flow reading the written text keeps the initial value, and from the stated power-up
+    values y differs in the first cycle (red team w20 F5): refuted, not proven."""
     repo = _repo(tmp_path)
     rc, m = _check(repo, TOGGLE.replace("reg q = 1'b0;", "reg q = 1'b1;"))
-    assert rc == 1 and m["equivalence"] == "not checked (screen)", m
-    assert "unchecked: the power-up value of q in toggle changes" in m["findings"][0], m
+    assert rc == 1 and m["equivalence"] == "refuted", m
+    assert "expected y=0, got y=1" in m["findings"][0], m

@@ -17,6 +17,13 @@ The miter is exact: a counterexample replayed on it is a real difference from th
 power-up state, a refutation, except one whose difference is an x of the candidate (gate-level
 x pessimism: undecided). A proof goes through the clock/reset structure and drivers checks and
 the simulation witness like every proof of the AIGER miter.
+
+Under ``ignore``, a candidate whose stated values differ from the reference's by register
+name (:attr:`~rtlopt.formal.scripts.FormalPlan.renamed`: renamed, regrouped, added, dropped or
+changed) is decided here only where the reference states a value for every register bit: a
+reference bit that starts x would accept any value the candidate states for it (the X policy),
+although every flow reading the reference starts it otherwise (an FPGA at 0). Else the result
+is UNKNOWN (unchecked under ``ignore``).
 """
 
 from __future__ import annotations
@@ -73,6 +80,16 @@ def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult
         log.info("formal %s: no miter %s: %s", job.design.target.name, METHOD, prep.reason)
         return _unknown(job, "abc", f"no miter {METHOD} ({prep.reason})")
     miter = prep.miter
+    if job.plan.renamed and not job.plan.honor and miter.gold_unstated:
+        # a stated value where the reference's register starts x is accepted by the X policy
+        # (a refinement), although a flow reading the reference starts it otherwise
+        why = (
+            f"{METHOD}, a difference by register name is decided only where the reference "
+            f"states every register bit's value; it leaves {miter.gold_unstated} register "
+            "bit(s) without one (a value the candidate states there would pass the X policy)"
+        )
+        log.info("formal %s: %s", job.design.target.name, why)
+        return _unknown(job, "abc", why)
     sequential = miter.gold_registers + miter.gate_registers > 0
     engines = _SEQUENTIAL if sequential else (("cec", 1.0),)
     out: AbcOutcome | None = None
