@@ -78,6 +78,7 @@ def _reach(design: Design) -> str:
     instances.discard(_BUILT_INSTANCE)
     target = design.target.file.resolve()
     ports = {p.name for p in design.target.ports}
+    params = {p.name for p in design.target.parameters if not p.local}
     inner = _inner_names(design) - ports
     names = "|".join(re.escape(i) for i in sorted(instances))
     hier = (
@@ -102,7 +103,8 @@ def _reach(design: Design) -> str:
         found = [
             m
             for m in (hier.finditer(rest) if hier is not None and rest else ())
-            if not _defparam(rest, m.start()) and (m.group(1) not in ports or _written(rest, m))
+            if not (_defparam(rest, m.start()) and _own_parameter(rest, m, params))
+            and (m.group(1) not in ports or _written(rest, m))
         ]
         found += [m for m in built.finditer(rest) if m.group(1) in inner]
         if found:
@@ -173,6 +175,16 @@ def _defparam(code: str, at: int) -> bool:
     parameterizations; one a simulator alone reads: :func:`_simulator_only`)."""
     start = max(code.rfind(";", 0, at), code.rfind("\n`", 0, at)) + 1
     return re.search(r"\bdefparam\b", code[start:at]) is not None
+
+
+def _own_parameter(code: str, m: re.Match[str], params: set[str]) -> bool:
+    """Whether the hierarchical name ``m`` (an instance of the target, then ``m.group(1)``)
+    ends at one of the target's own parameters (``u.K``: the repository's parameterizations
+    read it); a path on into an instance below the target (``u.c0.P``) sets what no
+    parameterization of the target records."""
+    if m.group(1).lstrip("\\") not in params:
+        return False
+    return re.match(r"\s*(?:\[[^\]\n]*\]\s*)*\.", code[m.end() :]) is None
 
 
 def _outside_target(code: str, name: str) -> str:

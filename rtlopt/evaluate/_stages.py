@@ -393,6 +393,8 @@ def interface_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.progress.stage = Stage.INTERFACE
     problem = interface_problem(s.tools.target, {m.name: m for m in c.mods})
     if not problem:
+        problem = _parameter_types(s, c)
+    if not problem:
         problem = _driven_inputs(s, c)
     if problem:
         return invalid(
@@ -403,6 +405,18 @@ def interface_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             logs=c.logs,
         )
     return None
+
+
+def _parameter_types(s: EvalSetup, c: Candidate) -> str:
+    """A parameter an instance can set declared with another type than the reference's
+    (:mod:`rtlopt.evaluate._param_types`)."""
+    from rtlopt.evaluate._param_types import parameter_type_problem
+
+    target = s.design.target
+    names = [p.name for p in target.parameters if not p.local]
+    if not names:
+        return ""
+    return parameter_type_problem(target.text(), c.text, target.name, names)
 
 
 def _driven_inputs(s: EvalSetup, c: Candidate) -> str:
