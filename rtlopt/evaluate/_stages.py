@@ -19,6 +19,7 @@ from rtlopt.evaluate._messages import (
     no_verdict_reason,
 )
 from rtlopt.evaluate._power_up import power_up_unchecked
+from rtlopt.evaluate._qualifier_rules import qualifier_claims
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
 from rtlopt.evaluate._switched import (
@@ -31,7 +32,6 @@ from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
-    from rtlopt.frontend.model import Design
 
 __all__ = [
     "compile_stage",
@@ -96,7 +96,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     )
     off = off or power_up_unchecked(s, c, pp.text)
     off = off or _reached(s, c)  # hierarchical names, a simulator's own instances
-    off = off or _qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
+    off = off or qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
     off = off or _simulators(s, c, pp.defined)
     if not off and cfg.harness.other_configurations == "check":
         off = other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
@@ -136,18 +136,8 @@ def _view_power_up(s: EvalSetup, c: Candidate) -> EvalResult | None:
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
 
 
-def _qualifier_claims(text: str, design: Design) -> str:
-    """``"line N: why"`` for the first qualified statement of the candidate ``text`` whose
-    claim is not established (:func:`rtlopt.harness.claim_problems`: the proof reads the
-    plain statement, synthesis of the written text may not), or ""."""
-    from rtlopt.harness import claim_problems
-
-    found = claim_problems(text, design)
-    return f"line {found[0][0]}: {found[0][1]}" if found else ""
-
-
 def _view_claims(s: EvalSetup, c: Candidate) -> EvalResult | None:
-    why = _qualifier_claims(c.text, s.design)
+    why = qualifier_claims(c.text, s.design)
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)

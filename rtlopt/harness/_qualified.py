@@ -17,6 +17,8 @@ unchecked (``evaluate/_view.py``).
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from rtlopt.verilog import blank_comments, line_of, plain_case_qualifiers
 __all__ = [
     "QUALIFIER_WHY",
     "file_qualifiers",
+    "moved_qualifiers",
     "qualifier_problems",
     "reference_qualifiers",
     "view_qualifiers",
@@ -176,3 +179,101 @@ def reference_qualifiers(design: Design, texts: Callable[[], list[str]]) -> list
         return []
 
     return once_per_design(_DESIGNS, design, first)
+
+
+def _signature(node: Any) -> str:
+    """What decides where a qualified statement leaves values open to synthesis: a case's
+    qualifier, keyword, expression and item labels (``default`` too); an if chain's qualifier,
+    conditions and final ``else``. The item bodies do not."""
+    parts = [str(node.uniqueOrPriority.valueText)]
+    if _kind(node) == "CaseStatement":
+        parts += [str(node.caseKeyword), str(node.expr)]
+        for item in _children(node.items):
+            if _kind(item) == "StandardCaseItem":
+                parts.append("".join(str(x) for x in item.expressions))
+            else:
+                parts.append(_kind(item))
+    else:
+        while True:
+            parts.append(str(node.predicate))
+            e = node.elseClause
+            if e is None:
+                parts.append("no else")
+                break
+            if _kind(e.clause) != "ConditionalStatement" or str(
+                e.clause.uniqueOrPriority.valueText
+            ):
+                parts.append("else")
+                break
+            node = e.clause
+    return " | ".join(" ".join(p.split()) for p in parts)
+
+
+def _qualified(code: str) -> list[tuple[int, str]]:
+    """``(offset, signature)`` (:func:`_signature`) of each case or if statement of ``code``
+    (comments blanked) with a qualifier."""
+    from rtlopt.harness._readings import parse
+
+    tree, shift = parse(code)
+    out: list[tuple[int, str]] = []
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        if _kind(node) in _STATEMENTS and str(node.uniqueOrPriority.valueText):
+            out.append((int(node.sourceRange.start.offset) - shift, _signature(node)))
+        stack.extend(_children(node))
+    return out
+
+
+#: A based literal (``2'd3``, ``'hA``): no name in it.
+_BASED = re.compile(r"\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ_?]+|'[01xXzZ]")
+#: A name (a parameter, an enum member) in a signature; the qualifier words aside.
+_NAME = re.compile(
+    r"\b(?!(?:unique0?|priority|case[xz]?|inside|DefaultCaseItem|no else|else)\b)[A-Za-z_]\w*"
+)
+#: Declarations of constants and types: parameters, localparams, typedefs (enum members).
+_DECLARATION = re.compile(r"\b(?:localparam|parameter|typedef)\b[^;]*;")
+
+
+def _declarations(code: str) -> Counter[str]:
+    """The constant and type declarations of ``code``, white space made one blank."""
+    return Counter(" ".join(m.group(0).split()) for m in _DECLARATION.finditer(code))
+
+
+def moved_qualifiers(code: str, references: Callable[[], list[str]]) -> list[tuple[int, str]]:
+    """Qualified statements of the candidate ``code`` (comments blanked) that no reference
+    module of ``references()`` (raw texts) qualifies alike (the same :func:`_signature`:
+    expression, labels, conditions): every tool here reads the plain statement, but a
+    synthesis tool reading the written text may give any value where no item matches, or
+    merge overlapping items, so a qualifier may only stay on a statement the reference
+    qualifies with the same labels (not move to a partial case, nor to an ``if``); where a
+    label names a constant, only if the candidate declares its constants and types as the
+    reference does (a localparam's new value makes a full case partial). Applied where the
+    claims are not read under every setting the guarantee covers: a target with parameters
+    that no instance of the repository uses (its probes are the guarantee, and
+    :mod:`rtlopt.harness._claims` reads the defaults and the repository's settings only)."""
+    if not any(w in code for w in ("unique", "priority")):
+        return []
+    found = _qualified(code)
+    if not found:
+        return []
+    refs = [blank_comments(r) for r in references()]
+    allowed = Counter(t for ref in refs for _, t in _qualified(ref))
+    # labels that name constants read alike only where every constant is declared alike
+    same_names = _declarations(code) == _declarations("\n".join(refs))
+    out: list[tuple[int, str]] = []
+    for at, text in found:
+        if allowed[text] > 0 and (same_names or not _NAME.search(_BASED.sub(" ", text))):
+            allowed[text] -= 1
+            continue
+        out.append(
+            (
+                line_of(code, max(at, 0)),
+                "a unique/unique0/priority qualifier is allowed only on a statement the "
+                "reference qualifies alike (its expression and labels, or conditions): "
+                "synthesis of the written "
+                "text may give any value where no item matches, and every tool here reads "
+                "the plain statement; drop the qualifier",
+            )
+        )
+    return out
