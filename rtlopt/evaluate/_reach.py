@@ -80,15 +80,7 @@ def _reach(design: Design) -> str:
     ports = {p.name for p in design.target.ports}
     params = {p.name for p in design.target.parameters if not p.local}
     inner = _inner_names(design) - ports
-    names = "|".join(re.escape(i) for i in sorted(instances))
-    hier = (
-        re.compile(
-            rf"(?<![\w$])\\?(?:{names})(?![\w$])"
-            r"\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)"
-        )
-        if instances
-        else None
-    )
+    hier = _hierarchical(instances)
     # a name a macro builds (`P.c) ending in one of the target's own names
     built = re.compile(
         rf"`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)[A-Za-z_][\w$]*"
@@ -127,6 +119,17 @@ def _reach(design: Design) -> str:
             if why:
                 return why
     return ""
+
+
+def _hierarchical(instances: set[str]) -> re.Pattern[str] | None:
+    """A hierarchical name into one of ``instances`` (group 1: the name after it)."""
+    if not instances:
+        return None
+    names = "|".join(re.escape(i) for i in sorted(instances))
+    return re.compile(
+        rf"(?<![\w$])\\?(?:{names})(?![\w$])"
+        r"\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)"
+    )
 
 
 def _built_names(path: Path, text: str, name: str) -> str:

@@ -73,6 +73,23 @@ POWERUP_REASON = (
 )
 
 
+def _identical(start: float) -> FormalResult:
+    return FormalResult(
+        Verdict.PROVEN,
+        "identical source",
+        "the candidate is the reference's target and submodules, byte for byte (line endings "
+        "aside)",
+        {},
+        time.monotonic() - start,
+    )
+
+
+def _unchecked(why: str, start: float) -> FormalResult:
+    return FormalResult(
+        Verdict.UNKNOWN, "none", why, duration_s=time.monotonic() - start, unchecked=why
+    )
+
+
 def check_equivalence(
     design: Design,
     candidate_files: Sequence[Path],
@@ -125,22 +142,12 @@ def check_equivalence(
     texts = [read_text(Path(f)) for f in candidate_files]
     own = source if source is not None else (design, texts[-1] if texts else "")
     if texts and identical_source(*own):
-        return FormalResult(
-            Verdict.PROVEN,
-            "identical source",
-            "the candidate is the reference's target and submodules, byte for "
-            "byte (line endings aside)",
-            {},
-            time.monotonic() - start,
-        )
+        return _identical(start)
     ref = reference_text(design) if reference_file is None else read_text(reference_file)
     plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
     if power_up_renamed and not plan.honor:
         if not plan.stated:  # no proof from the stated values would run: the text rule holds
-            why = f"unchecked: {power_up_renamed}"
-            return FormalResult(
-                Verdict.UNKNOWN, "none", why, duration_s=time.monotonic() - start, unchecked=why
-            )
+            return _unchecked(f"unchecked: {power_up_renamed}", start)
         plan = replace(plan, renamed=power_up_renamed)
     if reference_file is None or reference_file.parent != workdir:
         reference_file = workdir / "reference.v"

@@ -280,6 +280,31 @@ def power_up_values_in(root: Any) -> PowerUp:
     return out
 
 
+def _two_state_problem(read: Collection[str], ref: PowerUp, cand: PowerUp) -> str:
+    """A 2-state variable's power-up value on either side (Yosys gives one without an
+    initializer no initial value: the proof from the stated values would start it unknown
+    where every simulator starts it at 0), or ""."""
+    from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
+
+    two_state = next(
+        (
+            (m, r, v)
+            for m in dict.fromkeys([*read, *cand])
+            for r, v in {**ref.get(m, {}), **cand.get(m, {})}.items()
+            if set(v) & {TWO_STATE, UNKNOWN_STATE}
+        ),
+        None,
+    )
+    if two_state is None:
+        return ""
+    module, reg, value = two_state
+    return (
+        f"{reg} in {module} has the power-up value {_shown(reg, value)}: every simulator "
+        "starts a 2-state variable at 0, and the proof from the stated power-up values "
+        "does not model that (unchecked under either harness.initial_values model)"
+    )
+
+
 def power_up_difference(
     candidate: str | PowerUp,
     reference: str | PowerUp,
@@ -348,24 +373,9 @@ def power_up_difference(
                     "text does; keep the reference's initial values, or set "
                     'harness.initial_values = "honor" to judge power-up values'
                 )
-    two_state = next(
-        (
-            (m, r, v)
-            for m in dict.fromkeys([*read, *cand])
-            for r, v in {**ref.get(m, {}), **cand.get(m, {})}.items()
-            if set(v) & {TWO_STATE, UNKNOWN_STATE}
-        ),
-        None,
-    )
-    if two_state is not None:
-        # Yosys gives a 2-state variable without an initializer no initial value: the proof
-        # from the stated values would start it unknown where every simulator starts it at 0
-        module, reg, value = two_state
-        return (
-            f"{reg} in {module} has the power-up value {_shown(reg, value)}: every simulator "
-            "starts a 2-state variable at 0, and the proof from the stated power-up values "
-            "does not model that (unchecked under either harness.initial_values model)"
-        )
+    why = _two_state_problem(read, ref, cand)
+    if why:
+        return why
     if stated is not None and unproven:
         module, reg, value = stated
         return (

@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 from rtlopt.formal.abc import AbcOutcome, run_engine
 from rtlopt.formal.engines.abc import X_PESSIMISM, proven
 from rtlopt.formal.job import Job, elapsed, workdir_of
+from rtlopt.formal.miter import Miter
 from rtlopt.formal.prepare import prepare_miter
 from rtlopt.formal.scripts import STRUCTURE_JSON
 from rtlopt.formal.structure import checked
@@ -51,6 +53,31 @@ MODEL = "stated"
 #: ABC engines in order, each on a share of the time left: latch correspondence then
 #: dprove (renamed registers), then dprove and pdr on the whole miter.
 _SEQUENTIAL = (("lcorr", 0.4), ("dprove", 0.6), ("pdr", 1.0))
+
+
+def _engines(
+    job: Job, aiger: Path, miter: Miter, sequential: bool, deadline: float
+) -> AbcOutcome | None:
+    """ABC's engines on the miter in turn until one proves it or replays a difference (None:
+    no time for any)."""
+    out: AbcOutcome | None = None
+    for engine, part in _SEQUENTIAL if sequential else (("cec", 1.0),):
+        budget = deadline - time.monotonic()
+        if budget < 1.0:
+            break
+        out = run_engine(
+            engine,
+            aiger,
+            miter,
+            timeout=budget * part,
+            cwd=aiger.parent,
+            memory_mb=job.memory_mb,
+            frames=job.cfg.abc_bmc_frames,
+        )
+        log.debug("formal %s: stated, %s: %s", job.design.target.name, engine, out.status)
+        if out.status == "proved" or (out.status == "failed" and out.trace):
+            break
+    return out
 
 
 def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult:
@@ -91,24 +118,7 @@ def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult
         log.info("formal %s: %s", job.design.target.name, why)
         return _unknown(job, "abc", why)
     sequential = miter.gold_registers + miter.gate_registers > 0
-    engines = _SEQUENTIAL if sequential else (("cec", 1.0),)
-    out: AbcOutcome | None = None
-    for engine, part in engines:
-        budget = deadline - time.monotonic()
-        if budget < 1.0:
-            break
-        out = run_engine(
-            engine,
-            prep.aiger,
-            miter,
-            timeout=budget * part,
-            cwd=prep.aiger.parent,
-            memory_mb=job.memory_mb,
-            frames=job.cfg.abc_bmc_frames,
-        )
-        log.debug("formal %s: stated, %s: %s", job.design.target.name, engine, out.status)
-        if out.status == "proved" or (out.status == "failed" and out.trace):
-            break
+    out = _engines(job, prep.aiger, miter, sequential, deadline)
     if out is None:
         return _unknown(job, "abc", f"no proof {METHOD}: no time left")
     method = f"abc {out.engine} {METHOD}"
