@@ -183,6 +183,10 @@ def _claims(comp: Any) -> tuple[list[Claim], list[tuple[str, int, int]]]:
     dead: list[tuple[str, int, int]] = []
 
     def each(node: Any) -> Any:
+        if isinstance(node, ast.InstanceBodySymbol | ast.ClassType) and node.isUninstantiated:
+            # a definition nothing in the elaborated design instantiates (slang elaborates
+            # every definition to report its errors): no statement of it is reached
+            return ast.VisitAction.Skip
         if isinstance(node, ast.GenerateBlockSymbol) and node.isUninstantiated:
             syn = node.syntax
             if syn is not None:

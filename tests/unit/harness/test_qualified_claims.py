@@ -158,3 +158,26 @@ endmodule
         1,
     )
     assert claim_problems(dead, d) == []
+
+
+PARTIAL = (
+    "module {name}(input [1:0] s, input [7:0] a, output reg [7:0] y);\n"
+    "  always @* begin y = 8'd0; unique case (s) 2'd0: y = a; 2'd1: y = ~a; endcase end\n"
+    "endmodule\n"
+)
+
+
+def test_a_partial_claim_only_in_a_module_nothing_instantiates_is_not_reached(
+    tmp_path: Path,
+) -> None:
+    # slang elaborates every definition to report its errors (cv32e40p's RVFI tracer, a class
+    # in a module no top instantiates): its statements are no part of the target's design
+    ref = "module m(input [1:0] s, input [7:0] a, output [7:0] y);\n  assign y = a;\nendmodule\n"
+    d = _design(tmp_path, {"m.sv": ref, "other.sv": PARTIAL.format(name="other")})
+    assert claim_problems(ref.replace("= a;", "= a ^ 8'd0;"), d) == []
+    # the same module instantiated by the target is reached
+    used = ref.replace("assign y = a;", "other u(.s(s), .a(a), .y(y));")
+    (tmp_path / "used").mkdir()
+    d = _design(tmp_path / "used", {"m.sv": used, "other.sv": PARTIAL.format(name="other")})
+    found = claim_problems(used.replace("u(", "u0("), d)
+    assert found and "the design reaches" in found[0][1]
