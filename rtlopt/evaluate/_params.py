@@ -27,6 +27,13 @@ than the reference. A probe counts only if the reference, specialized to it, doe
 against itself (a copy with a comment, so that it is simulated and proven, not short-cut); the
 reasons name it as a probe.
 
+The repository's configurations are slang's elaboration; where the tools may give an instance
+of the target other values (:func:`rtlopt.frontend._param_agree.disagreements`: slang's
+diagnostics on the parents' overrides, two overrides of one parameter, an overridden body
+``parameter`` of a module with a header parameter list, an unsized decimal literal above 32
+bits, Yosys's own elaboration giving values slang does not), the change is unchecked for
+parameters, rejected, the place named.
+
 The whole verdict shares one deadline (:mod:`rtlopt.formal.budget`, ``formal.timeout_s``): the
 repository's configurations get their shares first, then the probes. The result names its scope
 and every configuration with its verdict (:mod:`._param_scope`).
@@ -59,6 +66,7 @@ from rtlopt.results import EvalResult, Stage
 from rtlopt.verilog import PARAMETER_SCAN_DIRECTIVES, alternation
 
 if TYPE_CHECKING:
+    from rtlopt.frontend._param_agree import Agreement
     from rtlopt.frontend._param_deps import ParamDependence
     from rtlopt.frontend._params import Elaborations, Parameterization
 
@@ -108,6 +116,7 @@ class ParameterCheck(ProbeChoice):
         self._valid: dict[tuple[tuple[str, str], ...], Parameterization | None] = {}
         self._declared: dict[str, tuple[str, ...]] | None = None
         self._values: dict[str, list[str]] = {}
+        self._agree: Agreement | None = None
 
     def _found(self) -> list[Parameterization]:
         from rtlopt.frontend._params import never_elaborated, parameterizations
@@ -177,6 +186,9 @@ class ParameterCheck(ProbeChoice):
                 "defaults: the module is only built with them)"
             )
             return self._done(scope, None)
+        doubt = self._disagreement(scope) if inst else ""
+        if doubt:
+            return self._done(scope, (Stage.FORMAL, f"unchecked for parameters: {doubt}", None))
         deps = self._depends(text)
         why = self._unchecked(deps, inst, scope)
         if why:
@@ -196,6 +208,27 @@ class ParameterCheck(ProbeChoice):
                 scope, (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
             )
         return self._done(scope, self._probe_all(text, deps, probes, deadline, scope))
+
+    def _disagreement(self, scope: Scope) -> str:
+        """Why the repository's configurations (slang's elaboration) may not be the values the
+        other tools build the target with (:func:`rtlopt.frontend._param_agree.disagreements`),
+        or "" (with a note when Yosys could not cross-check them)."""
+        from rtlopt.frontend._param_agree import disagreements
+
+        with self._lock:
+            if self._agree is None:
+                self._agree = disagreements(
+                    self.design, timeout_s=min(60.0, self.config.formal.timeout_s)
+                )
+        scope.notes += self._agree.notes
+        reasons = self._agree.reasons
+        if not reasons:
+            return ""
+        more = f" ({len(reasons) - 1} more)" if len(reasons) > 1 else ""
+        return (
+            "the tools may give the target other parameter values than slang's elaboration of "
+            f"the repository, which rtlopt checks: {reasons[0]}{more}"
+        )
 
     def _unchecked(self, deps: ParamDependence, inst: bool, scope: Scope) -> str:
         """Why a change to a target nothing instantiates cannot be checked (a type parameter

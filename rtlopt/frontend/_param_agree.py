@@ -1,0 +1,369 @@
+"""Whether the tools agree on the parameter values the repository gives the target.
+
+The repository's configurations of the target (:func:`rtlopt.frontend.parameterizations`) are
+slang's elaboration of its tops, and slang resolves some overrides otherwise than iverilog and
+Yosys: a body ``parameter`` of a module with a header parameter list is local to slang (IEEE
+1800) and overridable to both others, of two overrides of one parameter (a duplicate named
+assignment, two defparams, ``#()`` and a defparam) each tool keeps another, and slang truncates
+an unsized decimal literal wider than 32 bits. Wherever they differ, the proven values are not
+the built ones. :func:`disagreements` names each such place (file and line), from:
+
+- slang's diagnostics (errors and warnings) about parameters, defparams, literals and constant
+  conversions in the files that define the target's parents;
+- the constructs the tools read differently where they reach the target: two overrides of one
+  parameter of one instance, an override of a body ``parameter`` of a module with a header
+  parameter list, an unsized decimal literal above 32 bits in a parent;
+- Yosys's own elaboration of the repository (:mod:`._param_yosys`): the parameter values of
+  each module Yosys derives from the target, compared with slang's instances.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend.model import Design
+from rtlopt.verilog import blank_comments
+
+__all__ = ["Agreement", "disagreements", "PARAMETER_DIAGNOSTICS"]
+
+log = logging.getLogger(__name__)
+
+#: slang diagnostics (errors and warnings) about parameters and overrides: one in a parent's
+#: file may give the target other values in another tool.
+PARAMETER_DIAGNOSTICS = re.compile(r"Param|Defparam|DefParam")
+#: slang diagnostics about literals and conversions: counted inside a parameter's value only
+#: (an override, a defparam, a parent's parameter declaration), not in the parents' logic.
+VALUE_DIAGNOSTICS = re.compile(r"Overflow|Literal|Conversion|Truncat|Shift|Sign")
+
+#: An unsized decimal literal (no size, no base before it; no fraction, exponent or time unit).
+_DECIMAL = re.compile(r"(?<![\w$'.`])(\d[\d_]*)(?![\w$'.])")
+
+
+@dataclass
+class Agreement:
+    """What :func:`disagreements` found.
+
+    Attributes:
+        reasons: Each place where the tools may give the target other values (file:line: why).
+        notes: What was not cross-checked, and why (Yosys cannot read the repository).
+        values: slang's values of every parameter (local ones too) of each instance of the
+            target: ``{name: value}`` per instance, a value as ``(width, bits)`` (MSB first;
+            None: no integer value).
+    """
+
+    reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    values: list[dict[str, tuple[int, str] | None]] = field(default_factory=list)
+
+
+def disagreements(design: Design, *, yosys: bool = True, timeout_s: float = 60.0) -> Agreement:
+    """Where slang's values of the target's parameters may not be those every tool builds
+    (see the module docstring); with ``yosys``, Yosys's values are compared with slang's."""
+    from rtlopt.frontend._params import _compile
+
+    name = design.target.name
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    out = Agreement()
+    try:
+        comp = _compile(files, {}, design)
+        root = comp.getRoot()
+    except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
+        log.info("parameter agreement of %s not checked: %s", name, exc)
+        return out
+    sm = comp.sourceManager
+    defparams: list[Any] = []
+    chains = list(_walk(root, [], defparams))
+    found = [c for c in chains if c[-1].body.definition.name == name]
+    if not found:
+        return out
+    parents: set[str] = set()
+    tops: list[str] = []
+    for chain in found:
+        tops.append(chain[0].name)
+        for inst in chain[:-1]:
+            parents.add(_file(sm, inst.body.definition.location))
+    tops = list(dict.fromkeys(tops))
+    ranges = _value_ranges(defparams, found, sm)
+    out.reasons += _double_overrides(found, defparams, sm)
+    out.reasons += _body_overrides(name, found, defparams, sm)
+    out.reasons += _wide_decimals(ranges)
+    out.values = [_bits_of(chain[-1]) for chain in found]
+    if yosys:
+        from rtlopt.frontend._param_yosys import yosys_differences
+
+        read = _yosys_files(design, [c for c in chains if c[0].name in tops], sm)
+        diff, note = yosys_differences(design, read, tops, out.values, timeout_s=timeout_s)
+        out.reasons += diff
+        if note:
+            out.notes.append(f"parameter values not cross-checked with Yosys: {note}")
+    out.reasons += _diagnostics(comp, parents, ranges)
+    out.reasons = list(dict.fromkeys(out.reasons))
+    return out
+
+
+def _walk(sym: Any, above: list[Any], defparams: list[Any]) -> Iterator[list[Any]]:
+    """Each instance below ``sym`` with the instances above it (from a top), ``sym`` being a
+    root, an instance, a generate block or an instance array; the defparams met on the way
+    are added to ``defparams``."""
+    k = node_kind(sym)
+    if k == "Root":
+        for top in sym.topInstances:
+            yield from _walk(top, [], defparams)
+        return
+    if k == "Instance":
+        chain = [*above, sym]
+        yield chain
+        members, above = sym.body, chain
+    elif k in ("GenerateBlock", "GenerateBlockArray", "InstanceArray"):
+        if k == "GenerateBlock" and sym.isUninstantiated:
+            return
+        members = sym
+    else:
+        return
+    for m in members:
+        mk = node_kind(m)
+        if mk == "DefParam":
+            defparams.append(m)
+        elif mk in ("Instance", "GenerateBlock", "GenerateBlockArray", "InstanceArray"):
+            yield from _walk(m, above, defparams)
+
+
+def _file(sm: Any, loc: Any) -> str:
+    return str(sm.getFullPath(loc.buffer))
+
+
+def _where(sm: Any, loc: Any) -> str:
+    return f"{_file(sm, loc)}:{sm.getLineNumber(loc)}"
+
+
+def _diagnostics(comp: Any, files: set[str], ranges: Ranges) -> list[str]:
+    """slang's diagnostics about parameters and overrides in ``files``, and about literals
+    and conversions inside ``ranges``."""
+    import pyslang
+
+    sm = comp.sourceManager
+    out: list[str] = []
+    for d in comp.getAllDiagnostics():
+        code = str(d.code)
+        about = PARAMETER_DIAGNOSTICS.search(code)
+        if not about and not VALUE_DIAGNOSTICS.search(code):
+            continue
+        try:
+            path = _file(sm, d.location)
+            offset = int(d.location.offset)
+            lines = pyslang.DiagnosticEngine.reportAll(sm, [d]).strip().splitlines()
+        except Exception:  # noqa: BLE001 - a diagnostic without a location
+            continue
+        inside = any(a <= offset < b for a, b in ranges.get(path, ()))
+        if (about and path in files) or inside:
+            text = next((ln for ln in lines if "error: " in ln or "warning: " in ln), lines[0])
+            why = re.split(r"\b(?=(?:error|warning): )", text, maxsplit=1)[-1]
+            out.append(f"{_where(sm, d.location)}: slang reports {why}")
+    return out
+
+
+#: Where parameter values are written: full path -> ``(start, end)`` offsets.
+Ranges = dict[str, list[tuple[int, int]]]
+
+
+def _value_ranges(defparams: list[Any], found: list[list[Any]], sm: Any) -> Ranges:
+    """The text of every value that reaches the target's parameters: the ``#()`` of each
+    instance on the way down from a top, every defparam, and the parameter declarations of
+    the parents."""
+    out: Ranges = {}
+
+    def add(node: Any) -> None:
+        if node is None:
+            return
+        r = node.sourceRange
+        path = str(sm.getFullPath(r.start.buffer))
+        if path:
+            out.setdefault(path, []).append((int(r.start.offset), int(r.end.offset)))
+
+    for chain in found:
+        for inst in chain[1:]:
+            syn = inst.syntax
+            add(getattr(getattr(syn, "parent", None), "parameters", None) if syn else None)
+        for inst in chain[:-1]:
+            for p in inst.body.parameters:
+                add(getattr(p.syntax, "parent", None) if p.syntax is not None else None)
+    for dp in defparams:
+        add(dp.syntax)
+    return out
+
+
+def _overrides_of(inst: Any) -> list[tuple[str, Any]]:
+    """``(parameter, syntax)`` of each ``#()`` assignment of ``inst`` (positional ones by the
+    header's order)."""
+    syn = inst.syntax
+    pva = getattr(getattr(syn, "parent", None), "parameters", None) if syn is not None else None
+    if pva is None:
+        return []
+    ports = [p.name for p in inst.body.parameters if getattr(p, "isPortParam", False)]
+    out: list[tuple[str, Any]] = []
+    for i, a in enumerate(pva.parameters):
+        k = node_kind(a)
+        if k == "NamedParamAssignment":
+            out.append((a.name.valueText, a))
+        elif k == "OrderedParamAssignment" and i < len(ports):
+            out.append((ports[i], a))
+    return out
+
+
+def _defparam_name(dp: Any) -> tuple[str, str]:
+    """``(instance path, parameter)`` a defparam sets: slang's target when it resolves one,
+    else the last name of its path as written (a defparam slang refuses)."""
+    target = getattr(dp, "target", None)
+    if target is not None:
+        path = str(target.hierarchicalPath)
+        return path.rsplit(".", 1)[0], target.name
+    written = " ".join(str(dp.syntax.name).split()) if dp.syntax is not None else ""
+    return "", written.rsplit(".", 1)[-1]
+
+
+def _double_overrides(found: list[list[Any]], defparams: list[Any], sm: Any) -> list[str]:
+    """Each parameter of an instance of the target that two overrides set (a duplicate
+    ``#()`` assignment, two defparams, ``#()`` and a defparam): slang, iverilog and Yosys each
+    keep another of them."""
+    count: dict[tuple[str, str], list[Any]] = {}
+    for chain in found:
+        inst = chain[-1]
+        path = str(inst.hierarchicalPath)
+        count.setdefault((path, ""), [])
+        for p, _a in _overrides_of(inst):
+            count.setdefault((path, p), []).append(inst.location)
+    for dp in defparams:
+        path, p = _defparam_name(dp)
+        if (path, "") in count:  # a defparam on an instance of the target
+            count.setdefault((path, p), []).append(dp.location)
+    out: list[str] = []
+    for (path, p), locs in count.items():
+        if len(locs) > 1:
+            out.append(
+                f"{_where(sm, locs[-1])}: parameter {p} of {path} is overridden twice "
+                "(iverilog, Yosys and slang keep different ones)"
+            )
+    return out
+
+
+def _body_parameters(inst: Any) -> set[str]:
+    """The ``parameter`` (not ``localparam``) declarations in the body of ``inst``'s module
+    when it also has a header parameter list: local to slang, overridable to iverilog and
+    Yosys."""
+    params = list(inst.body.parameters)
+    if not any(getattr(p, "isPortParam", False) for p in params):
+        return set()
+    out: set[str] = set()
+    for p in params:
+        if getattr(p, "isPortParam", False):
+            continue
+        decl = getattr(p.syntax, "parent", None) if p.syntax is not None else None
+        kw = getattr(getattr(decl, "keyword", None), "valueText", "")
+        if kw == "parameter":
+            out.add(p.name)
+    return out
+
+
+def _body_overrides(name: str, found: list[list[Any]], defparams: list[Any], sm: Any) -> list[str]:
+    """Each override (``#()`` or defparam) of a body ``parameter`` of the target's module when
+    it has a header parameter list."""
+    out: list[str] = []
+    paths = {str(c[-1].hierarchicalPath) for c in found}
+    for chain in found:
+        inst = chain[-1]
+        body = _body_parameters(inst)
+        for p, _a in _overrides_of(inst):
+            if p in body:
+                out.append(
+                    f"{_where(sm, inst.location)}: {inst.hierarchicalPath} overrides {p}, a "
+                    f"body parameter of {name} (local to slang, overridable to iverilog and Yosys)"
+                )
+        for dp in defparams:
+            path, p = _defparam_name(dp)
+            if p in body and (not path or path in paths):
+                out.append(
+                    f"{_where(sm, dp.location)}: a defparam overrides {p}, a body parameter "
+                    f"of {name} (local to slang, overridable to iverilog and Yosys)"
+                )
+    return out
+
+
+def _wide_decimals(ranges: Ranges) -> list[str]:
+    """Each unsized decimal literal above 2**31 - 1 inside ``ranges`` (the values that reach
+    the target's parameters): slang truncates it to 32 bits, iverilog and Yosys keep its
+    bits."""
+    out: list[str] = []
+    for f, spans in sorted(ranges.items()):
+        try:
+            text = blank_comments(Path(f).read_text(errors="surrogateescape"))
+        except OSError:
+            continue
+        raw = text.encode("utf-8", "surrogateescape")
+        for a, b in sorted(set(spans)):
+            chunk = raw[a:b].decode("utf-8", "surrogateescape")
+            for m in _DECIMAL.finditer(chunk):
+                digits = m.group(1).replace("_", "")
+                if len(digits) >= 10 and int(digits) > 2**31 - 1:
+                    line = raw[:a].count(b"\n") + chunk[: m.start()].count("\n") + 1
+                    out.append(
+                        f"{f}:{line}: the unsized decimal literal {m.group(1)} is wider than "
+                        "32 bits (slang truncates it, iverilog and Yosys keep it)"
+                    )
+    return list(dict.fromkeys(out))
+
+
+#: A file that defines a design unit (else it only declares macros or the like: kept).
+_UNIT = re.compile(r"\b(?:module|macromodule|primitive|interface|program)\b")
+
+
+def _yosys_files(design: Design, chains: list[list[Any]], sm: Any) -> list[Path]:
+    """The repository's files Yosys reads to elaborate the tops that reach the target: those
+    defining a module below them, those holding a package, and those defining no module (a
+    file of macros), in the design's order: a testbench or another top's file Yosys cannot
+    read does not stop the cross-check."""
+    used = {_file(sm, inst.body.definition.location) for c in chains for inst in c}
+    out: list[Path] = []
+    for f in dict.fromkeys([*design.sources.files, *design.closure]):
+        if str(f) in used:
+            out.append(f)
+            continue
+        try:
+            text = f.read_text(errors="surrogateescape")
+        except OSError:
+            continue
+        if re.search(r"\bpackage\b", text) or not _UNIT.search(text):
+            out.append(f)
+    return out
+
+
+def _bits_of(inst: Any) -> dict[str, tuple[int, str] | None]:
+    """slang's value of each parameter of ``inst`` (local ones too) as ``(width, bits)``."""
+    out: dict[str, tuple[int, str] | None] = {}
+    for p in inst.body.parameters:
+        if node_kind(p) != "Parameter":
+            continue
+        try:
+            out[p.name] = svint_bits(p.value.value)
+        except Exception:  # noqa: BLE001 - no value slang can give
+            out[p.name] = None
+    return out
+
+
+def svint_bits(v: Any) -> tuple[int, str] | None:
+    """An SVInt as ``(width, bits)``, MSB first (x and z kept); None for anything else."""
+    import pyslang
+
+    if not isinstance(v, pyslang.SVInt):
+        return None
+    width = int(v.bitWidth)
+    if not v.hasUnknown:
+        n = int(v.toString(pyslang.LiteralBase.Decimal, False)) & ((1 << width) - 1)
+        return width, format(n, f"0{width}b")
+    raw = v.toString(pyslang.LiteralBase.Binary, False).lstrip("-")
+    return width, raw.rjust(width, "0")[-width:].lower()
