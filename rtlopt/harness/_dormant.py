@@ -15,12 +15,20 @@ some readings include is judged by those. The text judged is each run of such li
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ASSERTION_TEXT", "POWER_UP_TEXT", "Skipped", "never_taken", "raise_dormant", "skipped"]
+__all__ = [
+    "ASSERTION_TEXT",
+    "POWER_UP_TEXT",
+    "Skipped",
+    "only_reporting_assertions",
+    "never_taken",
+    "raise_dormant",
+    "skipped",
+]
 
 #: Words that start no declaration (``[attributes] type [ranges] name =``).
 _KEYWORDS = (
@@ -60,6 +68,39 @@ POWER_UP_TEXT = re.compile(
 ASSERTION_TEXT = re.compile(
     r"\b(?:assert|assume|cover|expect|restrict)\b|`define\s+\w+(?:\([^)]*\))?[^\n]*`\w"
 )
+
+#: A macro whose body uses another (what it expands to is not known here).
+_NESTED_MACRO = re.compile(r"`define\s+\w+(?:\([^)]*\))?[^\n]*`\w")
+#: The contexts a skipped run of assertions is read in: module items, then statements.
+_WRAPS = (
+    ("module rtlopt_skipped;\n", "\nendmodule\n"),
+    ("module rtlopt_skipped;\ninitial begin\n", "\nend\nendmodule\n"),
+)
+
+
+def only_reporting_assertions(code: str) -> bool:
+    """Whether a skipped run (comments blanked) holds assertions that only report: read as
+    module items or as statements without a syntax error, and no action or condition that
+    writes or waits (:func:`rtlopt.harness._dropped.dropped_problems`, the rule the view
+    path applies to the assertions it drops). Such a branch (cv32e40p's ```ifdef
+    CV32E40P_ASSERT_ON`` blocks) changes no value in the build that reads it."""
+    from pyslang import syntax
+
+    from rtlopt.harness._dropped import dropped_problems
+
+    if _NESTED_MACRO.search(code) or "`" in code:
+        return False  # a directive or a macro: read in a state not known here
+    for head, tail in _WRAPS:
+        text = head + code + tail
+        tree = syntax.SyntaxTree.fromText(text)
+        if any(d.isError() for d in tree.diagnostics):
+            continue
+        try:
+            return not dropped_problems(text)
+        except (RuntimeError, RecursionError):
+            return False
+    return False
+
 
 #: What separates statements once a run's lines are joined: conditional directives, block
 #: keywords with their labels.
@@ -104,9 +145,14 @@ def skipped(tree: Any, sm: Any) -> Skipped:
     return out
 
 
-def never_taken(readings: Sequence[Skipped], pattern: re.Pattern[str]) -> set[tuple[str, int]]:
+def never_taken(
+    readings: Sequence[Skipped],
+    pattern: re.Pattern[str],
+    allowed: Callable[[str], bool] | None = None,
+) -> set[tuple[str, int]]:
     """``(file, line)`` where a run of lines that every reading opening the file skips starts,
-    for each run whose text matches ``pattern`` (comments aside; joined, and each line alone)."""
+    for each run whose text matches ``pattern`` (comments aside; joined, and each line alone)
+    and that ``allowed`` (given the run's text) does not clear."""
     from rtlopt.verilog import blank_comments
 
     by_file: dict[str, dict[int, str]] = {}
@@ -120,7 +166,8 @@ def never_taken(readings: Sequence[Skipped], pattern: re.Pattern[str]) -> set[tu
         for start, text in _runs(lines, source):
             code = blank_comments(text, strings=False)
             if pattern.search(code) or pattern.search(_joined(code)):
-                out.add((name, start))
+                if allowed is None or not allowed(code):
+                    out.add((name, start))
     return out
 
 

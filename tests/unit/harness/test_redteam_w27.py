@@ -108,3 +108,28 @@ def test_a_tool_reading_takes_the_tools_branch_in_a_header_of_any_name(tmp_path:
     d2 = _design(tmp_path / "b", {"decl.vinc": header.replace("__ICARUS__", "B"), "m.sv": ref})
     with pytest.raises(RuntimeError, match="branch these readings do not take"):
         unit_power_up(d2)
+
+
+@pytest.mark.parametrize(
+    ("block", "inert"),
+    [
+        # cv32e40p's CV32E40P_ASSERT_ON blocks: module-level assertions that only report
+        ("  assert property (@(posedge clk) a |-> ##1 !a);\n", True),
+        ('  assert property (@(posedge clk) a |-> ##1 !a) else $error("twice");\n', True),
+        # an action that writes is logic in the build that reads it
+        ("  assert property (@(posedge clk) a |-> ##1 !a) else y2 = 1'b1;\n", False),
+    ],
+)
+def test_a_skipped_branch_of_assertions_is_judged_by_what_they_do(
+    tmp_path: Path, block: str, inert: bool
+) -> None:
+    ref = (
+        "module m(input clk, input a, output y);\n  logic y2;\n  assign y = a;\n"
+        f"`ifdef USER_ASSERT_ON\n{block}`endif\nendmodule\n"
+    )
+    d = _design(tmp_path, {"m.sv": ref})
+    if inert:
+        assert unit_texts(d)
+    else:
+        with pytest.raises(RuntimeError, match="may hold an assertion"):
+            unit_texts(d)
