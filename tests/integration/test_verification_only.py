@@ -78,38 +78,31 @@ def test_rtlopt_check_passes_a_commit_that_drops_the_formal_block(
     assert row["equivalence"] == "proven" and not row["findings"], row
 
 
-@pytest.mark.parametrize(
-    "cand",
-    [
-        # the broken logic in the else of `ifdef FORMAL: what every hardware build reads
-        TICK.replace(
-            LOGIC,
-            "`ifdef FORMAL\n"
-            + LOGIC
-            + "`else\n"
-            + LOGIC.replace("else q <= d;", "else q <= d ^ 4'd1;")
-            + "`endif\n",
-        ),
-        # in `ifndef FORMAL
-        TICK.replace(
-            LOGIC,
-            "`ifndef FORMAL\n"
-            + LOGIC.replace("else q <= d;", "else q <= d ^ 4'd1;")
-            + "`else\n"
-            + LOGIC
-            + "`endif\n",
-        ),
-    ],
-    ids=["else-of-ifdef", "ifndef"],
-)
-def test_logic_hidden_where_hardware_builds_read_it_is_judged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cand: str
+PROPS = "  always @(posedge clk) assert (q == q);\n"
+#: the logic every hardware build reads in the branch FORMAL leaves: the `else of `ifdef
+#: FORMAL, and `ifndef FORMAL (with its own `else the formal build reads)
+IN_ELSE = TICK.replace(LOGIC, "`ifdef FORMAL\n" + PROPS + "`else\n" + LOGIC + "`endif\n")
+IN_IFNDEF = TICK.replace(LOGIC, "`ifndef FORMAL\n" + LOGIC + "`else\n" + PROPS + "`endif\n")
+
+
+@pytest.mark.parametrize("ref", [IN_ELSE, IN_IFNDEF], ids=["else-of-ifdef", "ifndef"])
+def test_logic_in_the_branch_hardware_builds_read_is_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str
 ) -> None:
-    repo = committed_repo(tmp_path / "r", FILES, monkeypatch, tmp_path / "c")
-    code, rep = evaluate_text(repo, "rtl/tick.v", cand)
+    files = {"rtl/tick.v": ref, "bench/formal/tick.sby": SBY}
+    repo = committed_repo(tmp_path / "r", files, monkeypatch, tmp_path / "c")
+    # broken there: rejected by simulation or the proof, not by a text rule
+    code, rep = evaluate_text(
+        repo, "rtl/tick.v", ref.replace("else q <= d;", "else q <= d ^ 4'd1;")
+    )
     res = rep["candidate"]
     assert isinstance(res, dict) and code == 1 and not res["accepted"], res
-    assert res["stage"] in ("screen", "simulation", "formal"), res
+    assert res["stage"] in ("simulation", "formal"), res
+    # equivalent there, the formal branches edited or dropped: accepted
+    good = ref.replace("else q <= d;", "else q <= d | 4'd0;").replace(PROPS, "")
+    code, rep = evaluate_text(repo, "rtl/tick.v", good)
+    res = rep["candidate"]
+    assert isinstance(res, dict) and code == 0 and res["accepted"], _reason(rep)
 
 
 @pytest.mark.parametrize(
@@ -175,3 +168,23 @@ def test_a_formal_block_naming_a_module_the_repository_lacks_is_no_configuration
     code, rep = evaluate_text(repo, "rtl/tick.v", cand)
     res = rep["candidate"]
     assert isinstance(res, dict) and code == 0 and res["accepted"], _reason(rep)
+
+
+def test_the_systemverilog_view_reads_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the slang view path the block's assertions are a branch no reading takes (the
+    power-up and assertion readings, ``harness/_dormant.py``): verification code there too."""
+    files = {
+        "rtl/tick.sv": TICK,
+        "bench/formal/tick.sby": SBY,
+        "rtlopt.toml": '[project]\nexclude = ["cand/**"]\n[flow]\nsystemverilog = "slang"\n',
+    }
+    repo = committed_repo(tmp_path / "r", files, monkeypatch, tmp_path / "c")
+    code, rep = evaluate_text(repo, "rtl/tick.sv", DROPPED)
+    res = rep["candidate"]
+    assert isinstance(res, dict) and code == 0 and res["accepted"], _reason(rep)
+    assert "not judged" in str(res["scope"]), res
+    code, rep = evaluate_text(repo, "rtl/tick.sv", TICK.replace("q <= d;", "q <= d ^ 4'd1;"))
+    res = rep["candidate"]
+    assert isinstance(res, dict) and code == 1 and not res["accepted"], res
