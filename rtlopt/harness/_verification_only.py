@@ -40,6 +40,7 @@ __all__ = [
     "NOT_JUDGED",
     "VERIFICATION_MACRO",
     "formal_build",
+    "formal_defined_in",
     "hardware_reading",
     "hardware_source",
     "hardware_text",
@@ -79,29 +80,34 @@ def formal_build(design: Design) -> str:
     hit = _FOUND.get(id(design))
     if hit is not None and hit[0] is design:
         return hit[1]
-    if VERIFICATION_MACRO in design.defines:
-        found = "this build's defines hold FORMAL"
-    else:
-        root = design.root.resolve()
-        files = [*design.sources.files, *design.sources.prelude]
-        for folder in design.include_dirs:
-            try:
-                files += sorted(f for f in Path(folder).iterdir() if f.is_file())
-            except OSError:
-                continue
+    files = [*design.sources.files, *design.sources.prelude]
+    for folder in design.include_dirs:
         try:
-            files += [
-                f
-                for f in sorted(root.rglob("*"))
-                if not _SKIPPED_FOLDERS & set(f.relative_to(root).parts) and f.is_file()
-            ]
-            found = _defines_in(dict.fromkeys(Path(f).resolve() for f in files), root)
-        except OSError as exc:
-            found = f"the repository could not be read ({exc})"
+            files += sorted(f for f in Path(folder).iterdir() if f.is_file())
+        except OSError:
+            continue
+    found = formal_defined_in(design.root, design.defines, files)
     if len(_FOUND) > 8:
         _FOUND.clear()
     _FOUND[id(design)] = (design, found)
     return found
+
+
+def formal_defined_in(root: Path, defines: Iterable[str] = (), files: Iterable[Path] = ()) -> str:
+    """:func:`formal_build` of the tree ``root`` built with ``defines``, ``files`` (outside
+    it) read too: where a build may define ``FORMAL``, or ""."""
+    if VERIFICATION_MACRO in set(defines):
+        return "this build's defines hold FORMAL"
+    root = root.resolve()
+    try:
+        found = [
+            f
+            for f in sorted(root.rglob("*"))
+            if not _SKIPPED_FOLDERS & set(f.relative_to(root).parts) and f.is_file()
+        ]
+        return _defines_in(dict.fromkeys(Path(f).resolve() for f in [*files, *found]), root)
+    except OSError as exc:
+        return f"the repository could not be read ({exc})"
 
 
 def verification_only(design: Design) -> bool:

@@ -116,3 +116,16 @@ def test_a_repository_that_defines_formal_for_another_build(
     why = formal_build(d)  # type: ignore[arg-type]
     assert why and "FORMAL" in why, why
     assert unjudged(d, (tmp_path / "rtl/t.v").read_text()) == ""  # type: ignore[arg-type]
+
+
+def test_a_macro_only_the_formal_build_defines_reaches_no_hardware_build() -> None:
+    """ZipCPU's ```ifdef FORMAL `define ASSUME assume``: a change that drops it changes no
+    macro a hardware build reads (``rtlopt check``'s changed-define reach)."""
+    from rtlopt.check._headers import changed_headers
+
+    old = "module t;\n`ifdef FORMAL\n`define ASSUME assume\n`endif\nendmodule\n"
+    new = "module t;\nendmodule\n"
+    assert changed_headers([("t.v", old, new)])[0] == {"t.v": {"ASSUME"}}
+    assert changed_headers([("t.v", old, new)], hardware=True)[0] == {}
+    moved = "module t;\n`define ASSUME assume\nendmodule\n"
+    assert changed_headers([("t.v", old, moved)], hardware=True)[0] == {"t.v": {"ASSUME"}}
