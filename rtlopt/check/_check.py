@@ -26,6 +26,7 @@ from typing import Any
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
 from rtlopt.evaluate import Evaluator
+from rtlopt.harness._verification_only import NOT_JUDGED
 from rtlopt.results import PPA, EvalResult, Stage, Status, Verdict, ppa_problem
 from rtlopt.shown import md_code, md_text
 from rtlopt.verilog import ModuleSpan, module_spans
@@ -501,6 +502,8 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
                 _search_undecided(cfg, design, job, mc, early, tmp)
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
+        if NOT_JUDGED in res.scope:  # the block only the formal build reads
+            mc.notes.append(NOT_JUDGED)
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:
             mc.notes.append(f"formal: {res.formal.reason}")
         mc.proof = str(second.replay) if second is not None and second.replay else ""

@@ -495,8 +495,13 @@ class _Gate:
         """Changed headers and their macros (:func:`rtlopt.check._headers.changed_headers`):
         every file that reads one of them is re-judged."""
         from rtlopt.check._headers import changed_headers
+        from rtlopt.harness._verification_only import formal_defined_in
 
-        headers, sources = changed_headers(self._changed_verilog())
+        # where only the formal build defines FORMAL in both trees, the macros only it
+        # defines (ZipCPU's `define ASSUME in `ifdef FORMAL) are no hardware build's
+        trees = (self.new_tree, self.base_tree())
+        hardware = not any(formal_defined_in(t) for t in trees)
+        headers, sources = changed_headers(self._changed_verilog(), hardware=hardware)
         self._sources_with_macros |= sources
         return headers
 

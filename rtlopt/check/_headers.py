@@ -24,16 +24,21 @@ _VERILOG = (".v", ".sv", ".vh", ".svh")
 
 
 def changed_headers(
-    changed: Iterable[tuple[str, str, str]],
+    changed: Iterable[tuple[str, str, str]], *, hardware: bool = False
 ) -> tuple[dict[str, set[str]], set[str]]:
     """For each changed Verilog file (``changed``: path, base text, new text) that holds no
     module and no package, the macros it defines at the base or after the change; for a
-    source whose macro lines moved, those macros. Returns them and the set of such sources."""
+    source whose macro lines moved, those macros. Returns them and the set of such sources.
+    ``hardware``: no build but the formal one defines ``FORMAL``; each text is read as the
+    others read it (``harness/_verification_only.py``)."""
     from rtlopt.frontend._depgraph import package_spans
+    from rtlopt.harness._verification_only import hardware_source
 
     out: dict[str, set[str]] = {}
     sources: set[str] = set()
     for rel, old, new in changed:
+        if hardware:
+            old, new = hardware_source(old), hardware_source(new)
         if any(module_spans(t) or package_spans(t) for t in (old, new)):
             # a source: the macros whose definitions (or their place) it changed
             moved = macro_sequence(old) != macro_sequence(new)

@@ -99,6 +99,8 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
         )
     )
     _print_parameters(res)
+    if res.scope and not res.configurations:
+        console.print(escape(f"note: {res.scope}"))
     if res.netlist is not None:
         nl = res.netlist
         console.print(

@@ -69,6 +69,7 @@ def make_fingerprint(
     ``reorder_ports``: candidates are evaluated with their ports in the reference's order.
     """
     from rtlopt.eda.iverilog import yosys_simulation_libraries
+    from rtlopt.harness._verification_only import formal_build
 
     cfg = config
     versions = tool_versions(evaluator_tools(cfg))
@@ -83,6 +84,9 @@ def make_fingerprint(
         "systemverilog_view": systemverilog,
         "reorder_ports": reorder_ports,
         "repository_files": _repository_digest(design, cfg.sandbox.timeout_s, deps_dir(cfg)),
+        # whether a build other than the formal one defines FORMAL (any repository file may
+        # say so: harness/_verification_only.py)
+        "formal_build": formal_build(design),
         "sources": {
             "include_dirs": [_where(d, design.root) for d in design.include_dirs],
             "defines": dict(design.defines),

@@ -38,6 +38,7 @@ class Candidate:
     timings: dict[str, float] = field(default_factory=dict)
     pp: Any = None  # the preprocessed text (``evaluate._preprocess.Preprocessed``)
     scope: str = ""  # what the parameter check covered (evaluate/_param_scope.py)
+    unjudged: str = ""  # code only the formal build reads (harness/_verification_only.py)
     configurations: tuple[Mapping[str, str], ...] = ()
     deadline: Deadline | None = None  # the verdict's one time budget (formal/budget.py)
     # how its stated power-up values differ from the reference's by register name, left to

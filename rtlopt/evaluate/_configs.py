@@ -228,9 +228,15 @@ def include_guard(code: str) -> str:
     return m.group(1) if body.strip() else ""
 
 
-def read_files(files: Iterable[Path], include_dirs: Iterable[Path]) -> list[tuple[Path, str]]:
+def read_files(
+    files: Iterable[Path], include_dirs: Iterable[Path], *, hardware: bool = False
+) -> list[tuple[Path, str]]:
     """``files`` and the headers they include (searched in the including file's folder, then
-    ``include_dirs``), each once with its text (comments blanked)."""
+    ``include_dirs``), each once with its text (comments blanked). ``hardware``: the texts as
+    the builds without ``FORMAL`` read them (``harness._verification_only``: only the formal
+    build defines it)."""
+    from rtlopt.harness._verification_only import hardware_text
+
     dirs = tuple(include_dirs)
     seen: set[Path] = set()
     out: list[tuple[Path, str]] = []
@@ -245,19 +251,22 @@ def read_files(files: Iterable[Path], include_dirs: Iterable[Path]) -> list[tupl
             code = blank_comments(f.read_text(errors="replace"), strings=False)
         except OSError:
             continue
-        out.append((f, code))
+        out.append((f, hardware_text(code) if hardware else code))
         for name in _INCLUDE.findall(code):
             todo += [d / name for d in (f.parent, *dirs) if (d / name).is_file()][:1]
     return out
 
 
-def external_macros(files: Iterable[Path], include_dirs: Iterable[Path]) -> frozenset[str]:
+def external_macros(
+    files: Iterable[Path], include_dirs: Iterable[Path], *, hardware: bool = False
+) -> frozenset[str]:
     """The macros the conditionals of ``files`` and of the headers they include (searched in
     the including file's folder, then ``include_dirs``) test, include guards and the flow's
     own macros aside: switches of code outside the target module's own text (its submodules,
-    a header it includes) that the token comparison cannot see."""
+    a header it includes) that the token comparison cannot see. ``hardware``: as
+    :func:`read_files`."""
     out: set[str] = set()
-    for _, code in read_files(files, include_dirs):
+    for _, code in read_files(files, include_dirs, hardware=hardware):
         out |= tested_macros(code) - {include_guard(code)}
         if re.search(r"`include\s*`", code):
             out.add(UNFOLLOWED)  # a header named by a macro: not followed, fail closed

@@ -105,13 +105,15 @@ def configuration_macros(design: Design, module: str, files: Sequence[Path]) -> 
     of ``files`` another repository file defines otherwise (another filelist's) is another
     configuration proven in its own right (``evaluate/_alternatives.py``)."""
     from rtlopt.evaluate._configs import OTHER_BUILD, read_files, selecting_macros, used_macros
+    from rtlopt.harness._verification_only import hardware_reading, verification_only
 
     known = [*design.prelude, *design.sources.files, *design.closure]
-    sources = read_files(dict.fromkeys(known), design.include_dirs)
+    hardware = verification_only(design)  # a build defining FORMAL alone: none to prove
+    sources = read_files(dict.fromkeys(known), design.include_dirs, hardware=hardware)
     used = used_macros(module)
     for f in files:
         try:
-            used |= used_macros(blank_comments_of(f))
+            used |= used_macros(hardware_reading(design, blank_comments_of(f)))
         except OSError:
             continue
     found, defaults = selecting_macros(sources, used)
@@ -193,9 +195,12 @@ def instance_conditions(design: Design) -> frozenset[str]:
 
     name = re.escape(design.target.name)
     site = re.compile(rf"(?<![\w$`.]){name}\s*(?:#\s*\(|[A-Za-z_\\][\w$]*\s*[\[(])")
+    from rtlopt.harness._verification_only import verification_only
+
     known = dict.fromkeys([*design.prelude, *design.sources.files])
     out: set[str] = set()
-    for _, code in read_files(known, ()):
+    # an instance only a build defining FORMAL reads gives no hardware build parameters
+    for _, code in read_files(known, (), hardware=verification_only(design)):
         sites = [
             m.start()
             for m in site.finditer(code)

@@ -66,11 +66,15 @@ class Pipeline:
         """The stages in order, the result with the scope of the parameter check."""
         c = Candidate(text, d, d / "candidate.v", progress, timings=timings)
         res = self._run(c, equivalence)
+        if c.unjudged and res.accepted:  # what the verdict leaves out: verification code
+            res = dataclasses.replace(res, scope="; ".join(filter(None, [res.scope, c.unjudged])))
         if not c.configurations:
             return res
         rows = with_defaults(c.configurations, c.formal)
         rows = rows if res.accepted else reached(rows)
         scope = c.scope if res.accepted else ""  # a rejection's reason says what failed
+        if scope and c.unjudged:
+            scope = f"{scope}; {c.unjudged}"
         return dataclasses.replace(res, scope=scope, configurations=rows)
 
     def _run(self, c: Candidate, equivalence: bool) -> EvalResult:

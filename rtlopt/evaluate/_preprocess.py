@@ -402,6 +402,7 @@ class UnitText:
         files = {d.modules[n].file for n in names if n in d.modules}
         module = self._module_text + "\n" + candidate
         from rtlopt.evaluate._macros import package_files
+        from rtlopt.harness._verification_only import hardware_reading, verification_only
 
         files |= set(package_files(d, [module]))
         files.discard(t.file)
@@ -424,14 +425,17 @@ class UnitText:
 
                 builds = other_builds(d, sorted(files))
                 read = sorted({*files, *builds.files})
-                found = external_macros([*read, *heads], d.include_dirs)
-                found |= configuration_macros(d, blank_comments(module, strings=False), read)
+                hardware = verification_only(d)
+                found = external_macros([*read, *heads], d.include_dirs, hardware=hardware)
+                code = hardware_reading(d, blank_comments(module, strings=False))
+                found |= configuration_macros(d, code, read)
                 if local:
                     from rtlopt.evaluate._configs import TOOL_MACROS, tested_macros
 
                     # the whole file but the target itself: a conditional may also stand
                     # around a submodule's definition
                     text = blank_comments(t.file.read_text(errors="replace"), strings=False)
+                    text = hardware_reading(d, text)
                     own = [m for m in module_spans(text) if m.name == t.name]
                     rest = text if not own else text[: own[0].start] + text[own[0].end :]
                     found |= tested_macros(rest) - TOOL_MACROS
@@ -507,7 +511,11 @@ class UnitText:
             self.reference_off()  # the module's own text first: the macros outside it
         extra = self.external_macros(text)
         extra = frozenset(m for m in extra if m.isidentifier())  # not the unfollowed marker
-        off, defined = self._switched_off(text, state, depth, wd / "preprocess-off", extra)
+        from rtlopt.harness._verification_only import hardware_reading
+
+        # what a build defining FORMAL alone reads is no configuration: not compared
+        hardware = hardware_reading(self.design, text, source=True)
+        off, defined = self._switched_off(hardware, state, depth, wd / "preprocess-off", extra)
         return Preprocessed(full, lmap, msgs, off, defined)
 
     def _switched_off(

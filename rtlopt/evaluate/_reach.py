@@ -282,7 +282,9 @@ def _simulator_only(path: Path, code: str, name: str, design: Design, instances:
         switched_off_tokens,
         tested_macros,
     )
+    from rtlopt.harness._verification_only import hardware_reading
 
+    code = hardware_reading(design, code)  # what only a build defining FORMAL reads aside
     tested = tested_macros(code)
     if not tested or not re.search(rf"\b{re.escape(name)}\b|\bdefparam\b", code):
         return ""

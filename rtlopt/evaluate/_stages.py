@@ -6,6 +6,7 @@ that ends the evaluation, or None to go on.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -33,6 +34,8 @@ from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
 
+log = logging.getLogger(__name__)
+
 __all__ = [
     "compile_stage",
     "formal_stage",
@@ -48,7 +51,12 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     tool reads (``evaluate._preprocess``)."""
     from rtlopt.evaluate._preprocess import CANDIDATE_NAME
     from rtlopt.harness import screen_preprocessed
+    from rtlopt.harness._verification_only import unjudged
 
+    t = s.design.target
+    c.unjudged = unjudged(s.design, t.file.read_text(errors="replace")[t.start : t.end], c.text)
+    if c.unjudged:
+        log.info("%s: %s", t.name, c.unjudged)
     if s.unit is None:
         return (
             _view_state_left(s, c)
@@ -169,13 +177,16 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
     files = [d.modules[n].file for n in d.submodules if n in d.modules] + list(builds.files)
     files += package_files(d, [d.target.file.read_text(errors="replace"), c.text])
     from rtlopt.evaluate._macros import configuration_macros
+    from rtlopt.harness._verification_only import hardware_reading, verification_only
 
+    # a build defining FORMAL alone is no configuration to prove (harness/_verification_only)
     whole = blank_comments(d.target.file.read_text(errors="replace"), strings=False)
-    code = blank_comments(c.text, strings=False)
+    whole = hardware_reading(d, whole)
+    code = hardware_reading(d, blank_comments(c.text, strings=False))
     found = (
         tested_macros(whole)
         | tested_macros(code)
-        | external_macros(files, d.include_dirs)
+        | external_macros(files, d.include_dirs, hardware=verification_only(d))
         # a macro whose definition a conditional elsewhere selects (`ifdef F `define OP &)
         | configuration_macros(d, whole + "\n" + code, files)
     ) - TOOL_MACROS
@@ -242,6 +253,7 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
     reads one branch, so every other one must stay as the repository has it (as
     :func:`switched_off_change` on the Verilog path); "" when it does not."""
     from rtlopt.evaluate._configs import switched_off_tokens
+    from rtlopt.harness._verification_only import hardware_reading
     from rtlopt.verilog import blank_comments, module_spans
 
     name = s.design.target.name
@@ -250,7 +262,8 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
     def module(text: str, line: int = 0) -> str:
         spans = [m for m in module_spans(text) if m.name == name]
         span = next((m for m in spans if m.line == line), spans[0] if spans else None)
-        return blank_comments(text if span is None else text[span.start : span.end], strings=False)
+        code = blank_comments(text if span is None else text[span.start : span.end], strings=False)
+        return hardware_reading(s.design, code)  # a build defining FORMAL alone: not compared
 
     ref = module(s.design.target.file.read_text(errors="replace"), s.design.target.line)
     try:

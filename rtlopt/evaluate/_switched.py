@@ -73,14 +73,16 @@ def other_configurations(
     """Why the candidate's other configurations cannot be checked, or "" (those in which it
     reads differently from the reference are left in ``c.other_configs`` to be proven)."""
     from rtlopt.evaluate._configs import differing_configurations
+    from rtlopt.harness._verification_only import hardware_reading
     from rtlopt.verilog import blank_comments, module_spans
 
     span = next((m for m in module_spans(c.text) if m.name == name), None)
     module = c.text if span is None else c.text[span.start : span.end]
     assert s_unit is not None
+    d = s_unit.design  # a build defining FORMAL alone is no configuration to prove
     macros, configs, why = differing_configurations(
-        blank_comments(reference, strings=False),
-        blank_comments(module, strings=False),
+        hardware_reading(d, blank_comments(reference, strings=False)),
+        hardware_reading(d, blank_comments(module, strings=False)),
         pp.defined,
         external=s_unit.external_macros(c.text),
     )

@@ -33,10 +33,12 @@ def view_configurations(design: Design, c: Candidate, found: Iterable[str]) -> s
     ``found`` (the flow's own aside) that must be proven besides the view's own; why they
     cannot be listed (too many macros, a header named by a macro, another build), or ""."""
     from rtlopt.evaluate._configs import differing_configurations, tested_macros
+    from rtlopt.harness._verification_only import hardware_reading
 
     t = design.target
-    ref = _module(t.file.read_text(errors="replace"), t.name, t.line)
-    cand = _module(c.text, t.name)
+    # a build defining FORMAL alone is no configuration to prove (harness/_verification_only)
+    ref = hardware_reading(design, _module(t.file.read_text(errors="replace"), t.name, t.line))
+    cand = hardware_reading(design, _module(c.text, t.name))
     own = tested_macros(ref) | tested_macros(cand)
     external = frozenset(m for m in found if m not in own)
     defined = frozenset([*design.defines, "SYNTHESIS"])

@@ -149,15 +149,25 @@ def never_taken(
     readings: Sequence[Skipped],
     pattern: re.Pattern[str],
     allowed: Callable[[str], bool] | None = None,
+    *,
+    hardware: bool = False,
 ) -> set[tuple[str, int]]:
     """``(file, line)`` where a run of lines that every reading opening the file skips starts,
     for each run whose text matches ``pattern`` (comments aside; joined, and each line alone)
-    and that ``allowed`` (given the run's text) does not clear."""
+    and that ``allowed`` (given the run's text) does not clear. ``hardware``: no build but
+    the formal one defines ``FORMAL``; the lines only it reads are verification code
+    (:mod:`rtlopt.harness._verification_only`), not judged."""
+    from rtlopt.harness._verification_only import hardware_source
     from rtlopt.verilog import blank_comments
 
     by_file: dict[str, dict[int, str]] = {}
+    read: dict[str, list[str]] = {}
     for r in readings:
         for (name, line), text in r.lines.items():
+            if hardware and name not in read:
+                read[name] = hardware_source(r.files.get(name, "")).split("\n")
+            if hardware and line <= len(read[name]) and not read[name][line - 1].strip():
+                continue  # only a build defining FORMAL reads it
             if all((name, line) in o.lines for o in readings if name in o.files):
                 by_file.setdefault(name, {}).setdefault(line, text)
     out: set[tuple[str, int]] = set()

@@ -41,6 +41,7 @@ from rtlopt.harness._dormant import (
     skipped,
 )
 from rtlopt.harness._semantics import PowerUp, power_up_values_in
+from rtlopt.harness._verification_only import verification_only
 from rtlopt.harness._vocabulary import SYNTHESIS_MACROS
 
 __all__ = ["module_texts", "text_power_up", "text_read", "unit_power_up", "unit_texts"]
@@ -99,7 +100,10 @@ def unit_texts(design: Design) -> list[str]:
             tree, sm = _tree(design, _unit_files(design), None, defines)
             out += [_printed(u) for u in _units(tree.root, hierarchy)]
             readings.append(skipped(tree, sm))
-        dormant = never_taken(readings, ASSERTION_TEXT, only_reporting_assertions)
+        hardware = verification_only(design)
+        dormant = never_taken(
+            readings, ASSERTION_TEXT, only_reporting_assertions, hardware=hardware
+        )
         raise_dormant(dormant, "hold an assertion that does more than report")
         return out
 
@@ -346,7 +350,8 @@ def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
         out = found
         if text is None:  # the repository's unit (a candidate holds no conditional)
             readings.append(skipped(tree, sm))
-    raise_dormant(never_taken(readings, POWER_UP_TEXT), "state a power-up value")
+    hardware = verification_only(design)
+    raise_dormant(never_taken(readings, POWER_UP_TEXT, hardware=hardware), "state a power-up value")
     return out or {}
 
 

@@ -13,7 +13,6 @@ from rtlopt.harness._dropped import (
     assertion_spans,
     dropped_problems,
     reference_dropped,
-    used_modules_dropped,
 )
 from rtlopt.harness._expanded import expanded_readings, expanded_texts, uses_macros
 from rtlopt.harness._hierarchy import macro_texts
@@ -27,6 +26,7 @@ from rtlopt.harness._qualified import qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
 from rtlopt.harness._translate_off import region_problems
+from rtlopt.harness._used_dropped import used_modules_dropped
 from rtlopt.harness._vocabulary import (
     _ALLOWED_IF_REFERENCE_USES,
     _CONDITIONALS,

@@ -67,8 +67,10 @@ def test_a_configuration_the_simulator_cannot_run_names_the_simulator_error(
 ) -> None:
     """mor1kx_ticktimer: iverilog compiles ``$past`` but its runtime refuses it ("Program not
     runnable"): no vector ran, so the reason says so and quotes the simulator, never "not
-    equivalent in simulation"; the change stays unchecked (rejected)."""
-    repo = committed_repo(tmp_path / "r", {"rtl/tick.v": FORMAL}, monkeypatch, tmp_path / "c")
+    equivalent in simulation"; the change stays unchecked (rejected). (The repository's
+    Makefile simulates with FORMAL defined: a build, not verification alone.)"""
+    files = {"rtl/tick.v": FORMAL, "Makefile": "sim:\n\tiverilog -DFORMAL rtl/tick.v\n"}
+    repo = committed_repo(tmp_path / "r", files, monkeypatch, tmp_path / "c")
     code, rep = evaluate_text(
         repo, "rtl/tick.v", FORMAL.replace("else q <= d;", "else q <= d ^ 4'd0;")
     )

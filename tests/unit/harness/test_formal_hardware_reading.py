@@ -1,0 +1,131 @@
+"""The branches only a build defining FORMAL reads (harness/_verification_only.py): what the
+hardware builds read of a text, and which repositories define FORMAL for another build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import ProjectConfig
+from rtlopt.frontend import load_design
+from rtlopt.harness._verification_only import (
+    NOT_JUDGED,
+    formal_build,
+    hardware_source,
+    hardware_text,
+    unjudged,
+)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("a `ifdef FORMAL b `endif c", "a c"),
+        ("`ifdef FORMAL x `else y `endif", "y"),
+        ("`ifndef FORMAL x `else y `endif", "x"),
+        ("`ifndef FORMAL x `endif", "x"),
+        (
+            "`ifdef A p `elsif FORMAL q `elsif B r `else s `endif",
+            "`ifdef A p `elsif B r `else s `endif",
+        ),
+        ("`ifdef FORMAL q `elsif B r `else s `endif", "`ifdef B r `else s `endif"),
+        ("`ifdef FORMAL q `elsif B r `endif", "`ifdef B r `endif"),
+        ("`ifdef A p `elsif FORMAL q `else s `endif", "`ifdef A p `else s `endif"),
+        # nested conditionals: inside the FORMAL branch gone with it; inside the else kept
+        (
+            "`ifdef FORMAL\n`ifdef LRU\nu\n`endif\n`else\n`ifdef X\nv\n`endif\n`endif",
+            "`ifdef X v `endif",
+        ),
+        ("`ifdef X\n`ifdef FORMAL\nf\n`endif\nw\n`endif", "`ifdef X w `endif"),
+        # `else with code on its line: the code is the hardware's
+        ("`ifdef FORMAL a `else assign x = 1; `endif", "assign x = 1;"),
+        # only the exact macro
+        ("`ifdef RISCV_FORMAL x `endif `ifdef FORMAL_VERIFICATION y `endif", None),
+        ("`ifdef FPGA x `else y `endif", None),
+        # a text that defines FORMAL where it is read is left as written
+        ("`define FORMAL\n`ifdef FORMAL x `endif", None),
+        ("`ifdef A\n`define FORMAL\n`endif\n`ifdef FORMAL x `endif", None),
+        # unbalanced: as written
+        ("`ifdef FORMAL x", None),
+        ("x `endif", None),
+    ],
+)
+def test_the_hardware_reading_of_a_text(text: str, read: str | None) -> None:
+    out = hardware_text(text)
+    assert len(out) == len(text) and out.count("\n") == text.count("\n")
+    assert _words(out) == _words(text if read is None else read), out
+
+
+def test_a_define_inside_the_formal_branch_is_gone_with_it() -> None:
+    text = "`ifdef FORMAL\n`define ASSUME assume\n`define FORMAL_VERIFIC\n`endif\nm\n"
+    assert _words(hardware_text(text)) == ["m"]
+
+
+def test_comments_of_a_removed_branch_go_with_it() -> None:
+    text = "a\n`ifdef FORMAL\n// a property\nassert(x); /* why */\n`endif // FORMAL\nb\n"
+    assert _words(hardware_source(text)) == ["a", "//", "FORMAL", "b"]
+
+
+def _design(tmp_path: Path, files: dict[str, str]) -> object:
+    base = {
+        "rtl/t.v": "module t(input a, output y);\n  assign y = a;\n`ifdef FORMAL\n  always @* assert(y == a);\n`endif\nendmodule\n"
+    }
+    for rel, text in {**base, **files}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    return load_design(tmp_path / "rtl/t.v", "t", ProjectConfig(), root=tmp_path)
+
+
+def test_a_repository_whose_formal_is_built_by_symbiyosys_alone(tmp_path: Path) -> None:
+    d = _design(
+        tmp_path,
+        {
+            "bench/formal/t.sby": "[script]\nread -formal t.v\nprep -top t\n",
+            "bench/formal/t.gtkw": "-FORMAL\n",
+            "README.md": "run with +define+FORMAL\n",
+            "rtl/other.v": "module other;\n// `define FORMAL\n`define FORMAL_VERIFIC\nendmodule\n",
+        },
+    )
+    assert formal_build(d) == ""  # type: ignore[arg-type]
+    text = (tmp_path / "rtl/t.v").read_text()
+    assert unjudged(d, text) == NOT_JUDGED  # type: ignore[arg-type]
+    assert unjudged(d, "module t(input a, output y);\n  assign y = a;\nendmodule\n") == ""  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("rel", "text"),
+    [
+        ("sim.f", "+define+FORMAL\nrtl/t.v\n"),
+        ("sim.f", "+define+SIM+FORMAL=1\nrtl/t.v\n"),
+        ("Makefile", "sim:\n\tiverilog -DFORMAL rtl/t.v\n"),
+        ("rtlopt.toml", '[project]\ndefines = ["FORMAL"]\n'),
+        ("rtl/defs.vh", "`define FORMAL\n"),
+        ("rtl/top.v", "`define FORMAL 1\nmodule top;\nendmodule\n"),
+        ("core.core", "parameters:\n  FORMAL:\n    datatype: bool\n    paramtype: vlogdefine\n"),
+    ],
+)
+def test_a_repository_that_defines_formal_for_another_build(
+    tmp_path: Path, rel: str, text: str
+) -> None:
+    d = _design(tmp_path, {rel: text})
+    why = formal_build(d)  # type: ignore[arg-type]
+    assert why and "FORMAL" in why, why
+    assert unjudged(d, (tmp_path / "rtl/t.v").read_text()) == ""  # type: ignore[arg-type]
+
+
+def test_a_macro_only_the_formal_build_defines_reaches_no_hardware_build() -> None:
+    """ZipCPU's ```ifdef FORMAL `define ASSUME assume``: a change that drops it changes no
+    macro a hardware build reads (``rtlopt check``'s changed-define reach)."""
+    from rtlopt.check._headers import changed_headers
+
+    old = "module t;\n`ifdef FORMAL\n`define ASSUME assume\n`endif\nendmodule\n"
+    new = "module t;\nendmodule\n"
+    assert changed_headers([("t.v", old, new)])[0] == {"t.v": {"ASSUME"}}
+    assert changed_headers([("t.v", old, new)], hardware=True)[0] == {}
+    moved = "module t;\n`define ASSUME assume\nendmodule\n"
+    assert changed_headers([("t.v", old, moved)], hardware=True)[0] == {"t.v": {"ASSUME"}}
