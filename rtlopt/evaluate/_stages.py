@@ -253,6 +253,7 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
     reads one branch, so every other one must stay as the repository has it (as
     :func:`switched_off_change` on the Verilog path); "" when it does not."""
     from rtlopt.evaluate._configs import switched_off_tokens
+    from rtlopt.evaluate._reporting_blocks import without_reporting_blocks
     from rtlopt.harness._verification_only import hardware_reading
     from rtlopt.verilog import blank_comments, module_spans
 
@@ -263,7 +264,8 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
         spans = [m for m in module_spans(text) if m.name == name]
         span = next((m for m in spans if m.line == line), spans[0] if spans else None)
         code = blank_comments(text if span is None else text[span.start : span.end], strings=False)
-        return hardware_reading(s.design, code)  # a build defining FORMAL alone: not compared
+        code = hardware_reading(s.design, code)  # a build defining FORMAL alone: not compared
+        return without_reporting_blocks(code, defined)  # assertions that only report
 
     ref = module(s.design.target.file.read_text(errors="replace"), s.design.target.line)
     try:

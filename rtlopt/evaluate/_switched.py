@@ -106,6 +106,10 @@ def switched_off_change(cand: Sequence[str], ref: Sequence[str]) -> str:
     configuration this compilation selects, so every other one must stay as it is."""
     if list(cand) == list(ref):
         return ""
+    from rtlopt.evaluate._reporting_blocks import without_reporting_lines
+
+    if without_reporting_lines(cand) == without_reporting_lines(ref):
+        return ""  # blocks of assertions that only report: no build's values depend on them
     extra = [ln for ln in cand if ln not in ref] or [ln for ln in ref if ln not in cand]
     shown = extra[0] if extra else "their order"
     return (

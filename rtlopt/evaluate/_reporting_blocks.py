@@ -1,0 +1,68 @@
+"""Switched-off blocks of assertions that only report: no build's design depends on them.
+
+A module often guards its assertions with a project macro (cv32e40p's ```ifdef
+CV32E40P_ASSERT_ON``). A build that defines the macro reads the module with those assertions,
+one that does not reads it without: when the block holds nothing but assertions whose actions
+only report and whose conditions write nothing (:func:`rtlopt.harness._dormant.
+only_reporting_assertions`), both builds compute the same values. A rewrite that drops such a
+block, or keeps it, therefore reads as the reference in every build where the rest of the
+switched-off code and every other directive stays as the repository has it: the switched-off
+comparison (:func:`rtlopt.evaluate._switched.switched_off_change` and the view path's) reads
+both sides without these blocks. Only a plain ```ifdef M`` ... ```endif`` counts (no
+``else``/``elsif``: a block with another branch selects code in the builds without ``M``), with
+a body switched off in this build, holding no directive or macro.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+__all__ = ["without_reporting_blocks", "without_reporting_lines"]
+
+_IFDEF = re.compile(r"^`ifdef[ \t]+([A-Za-z_]\w*)$")
+_ENDIF = re.compile(r"^`endif$")
+_BLOCK = re.compile(
+    r"^[ \t]*`ifdef[ \t]+([A-Za-z_]\w*)[ \t]*\n((?:[^`\n]*\n)*?)[ \t]*`endif[ \t]*$", re.M
+)
+
+
+def _reporting(body: str) -> bool:
+    from rtlopt.harness._dormant import only_reporting_assertions
+
+    return bool(body.strip()) and "`" not in body and only_reporting_assertions(body)
+
+
+def without_reporting_lines(lines: Sequence[str]) -> list[str]:
+    """``lines`` (a module's switched-off and directive lines, white space normalised) without
+    each ```ifdef M`` ... ```endif`` run whose body only asserts and reports."""
+    from rtlopt.verilog import blank_comments
+
+    code = [blank_comments(ln, strings=False).strip() for ln in lines]
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if _IFDEF.match(code[i]):
+            j = i + 1
+            while j < len(lines) and "`" not in code[j]:
+                j += 1
+            if j < len(lines) and _ENDIF.match(code[j]) and _reporting("\n".join(code[i + 1 : j])):
+                i = j + 1
+                continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def without_reporting_blocks(code: str, defined: Iterable[str]) -> str:
+    """``code`` (comments blanked) with each ```ifdef M`` ... ```endif`` block whose macro is
+    not in ``defined`` and whose body only asserts and reports blanked (line breaks kept)."""
+    state = set(defined)
+    spans = [
+        m.span()
+        for m in _BLOCK.finditer(code)
+        if m.group(1) not in state and _reporting(m.group(2))
+    ]
+    for start, end in reversed(spans):
+        code = code[:start] + re.sub(r"[^\n]", " ", code[start:end]) + code[end:]
+    return code

@@ -1,0 +1,52 @@
+"""A switched-off ```ifdef M`` block of assertions that only report may be dropped or kept
+(cv32e40p's ```ifdef CV32E40P_ASSERT_ON`` blocks): no build's values depend on it. A block
+with another branch, or whose assertion writes, stays as the repository has it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.evaluate._reporting_blocks import without_reporting_blocks, without_reporting_lines
+from tests.integration.test_redteam_w21 import _evaluate
+
+M = """module m(input clk, input [7:0] a, output reg [7:0] y);
+  always @(posedge clk) y <= a + 8'd1;
+`ifdef USER_ASSERT_ON
+  // y follows a
+  assert property (@(posedge clk) y == $past(a) + 8'd1);
+`endif
+endmodule
+"""
+DROPPED = M.replace(
+    "`ifdef USER_ASSERT_ON\n  // y follows a\n  assert property (@(posedge clk) y == $past(a) + 8'd1);\n`endif\n",
+    "",
+).replace("a + 8'd1;", "8'd1 + a;")
+
+
+def test_the_lines_without_reporting_blocks() -> None:
+    lines = ["`ifdef A", "assert property (@(posedge clk) x);", "`endif", "wire w;"]
+    assert without_reporting_lines(lines) == ["wire w;"]
+    writes = ["`ifdef A", "assert property (@(posedge clk) x) else y = 1'b0;", "`endif"]
+    assert without_reporting_lines(writes) == writes
+    other = ["`ifdef A", "assert property (@(posedge clk) x);", "`else", "assign y = a;", "`endif"]
+    assert without_reporting_lines(other) == other
+    code = "`ifdef A\n  assert property (@(posedge c) x);\n`endif\nwire w;\n"
+    assert without_reporting_blocks(code, set()).split("\n")[3] == "wire w;"
+    assert "assert" not in without_reporting_blocks(code, set())
+    assert "assert" in without_reporting_blocks(code, {"A"})  # read in this build
+
+
+@pytest.mark.tools
+@pytest.mark.parametrize("suffix", ["v", "sv"])
+def test_a_dropped_block_of_reporting_assertions_is_no_change(tmp_path: Path, suffix: str) -> None:
+    res = _evaluate(tmp_path, {f"m.{suffix}": M}, f"m.{suffix}", DROPPED)
+    assert res.accepted, res.reason
+
+
+@pytest.mark.tools
+def test_a_dropped_block_with_another_branch_is_a_change(tmp_path: Path) -> None:
+    ref = M.replace("`endif", "`else\n  wire unused = a[0];\n`endif")
+    res = _evaluate(tmp_path, {"m.sv": ref}, "m.sv", DROPPED)
+    assert not res.accepted and "switch off" in res.reason, res.reason
