@@ -4,11 +4,17 @@ macros (:mod:`._pragma_macros`) read the same list."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
 
 __all__ = ["repository_texts"]
+
+#: Suffixes of Verilog sources and headers, scanned in an include folder whatever includes them.
+_HEADER_SUFFIXES = frozenset({".v", ".sv", ".vh", ".svh", ".inc", ".h", ".vinc", ".svi", ".vi"})
+_INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
 
 #: Larger files are no design text (a waveform, an image) and are not scanned.
 _SCANNED_BYTES = 4_000_000
@@ -22,19 +28,42 @@ def repository_texts(design: Design) -> list[tuple[Path, str]]:
     if hit is not None and hit[0] is design:
         return hit[1]
     files = [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
+    folder_files: list[Path] = []
     for folder in design.include_dirs:
         try:
-            files += sorted(f for f in Path(folder).iterdir() if f.is_file())
+            folder_files += sorted(f for f in Path(folder).iterdir() if f.is_file())
         except OSError:
             continue
     out: list[tuple[Path, str]] = []
     for f in dict.fromkeys(files):
-        try:
-            if f.stat().st_size <= _SCANNED_BYTES:
-                out.append((f, f.read_text(errors="replace")))
-        except OSError:
-            continue
+        _read_into(out, f)
+    # a file of an include folder is design text where its suffix says so or a text read
+    # here includes it by name (a header of any name); a Makefile beside them is not
+    named = _included_names(t for _, t in out)
+    left = [f for f in dict.fromkeys(folder_files) if f not in set(files)]
+    while left:
+        take = [f for f in left if f.suffix in _HEADER_SUFFIXES or f.name in named]
+        if not take:
+            break
+        left = [f for f in left if f not in take]
+        start = len(out)
+        for f in take:
+            _read_into(out, f)
+        named |= _included_names(t for _, t in out[start:])
     if len(_TEXTS) > 8:
         _TEXTS.clear()
     _TEXTS[id(design)] = (design, out)
     return out
+
+
+def _read_into(out: list[tuple[Path, str]], f: Path) -> None:
+    try:
+        if f.stat().st_size <= _SCANNED_BYTES:
+            out.append((f, f.read_text(errors="replace")))
+    except OSError:
+        return
+
+
+def _included_names(texts: Iterable[str]) -> set[str]:
+    """The file names the ```include`` directives of ``texts`` name (their last part)."""
+    return {Path(m.group(1)).name for t in texts for m in _INCLUDE.finditer(t)}
