@@ -172,3 +172,41 @@ def test_sv_view_reference_with_a_procedural_z_is_unchecked(tmp_path: Path) -> N
     res = _evaluate_sv(tmp_path, SV_REF.replace("8'd0", "'z"), SV_REF)
     assert not res["accepted"], res
     assert res["reason"].startswith("unchecked: the reference holds high impedance"), res
+
+
+def _second(tmp_path: Path, ref: str, cand: str) -> tuple[bool, str]:
+    """The second proof alone, handed a first proof that says "proven" (the fault it must
+    survive: the first path lies)."""
+    from rtlopt.config import FormalConfig, ProjectConfig
+    from rtlopt.formal.second import confirm_proof
+    from rtlopt.frontend import load_design
+    from rtlopt.results import FormalResult, Verdict
+
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "s.v").write_text(ref)
+    d = load_design(tmp_path / "d" / "s.v", "s", ProjectConfig(), root=tmp_path / "d")
+    (tmp_path / "c.v").write_text(cand)
+    first = FormalResult(Verdict.PROVEN, "sat miter (combinational)", "")
+    cfg = FormalConfig(timeout_s=60)
+    second = confirm_proof(d, [tmp_path / "c.v"], tmp_path / "second", cfg, first)
+    return second.agrees, second.reason
+
+
+@pytest.mark.parametrize("form", ["or", "submodule"])
+def test_the_second_proof_alone_fails_closed_on_a_candidate_z(tmp_path: Path, form: str) -> None:
+    agrees, why = _second(tmp_path, REF, Z_FORMS[form])
+    assert not agrees
+    # slang reads "c | 1'bz" as "c | x" and warns; the submodule's z stays a tri-state buffer
+    start = "a design holds high impedance (at c.v:4)" if form == "or" else "the candidate holds"
+    assert why.startswith(f"unchecked: {start}"), why
+
+
+def test_the_second_proof_alone_fails_closed_on_a_reference_z(tmp_path: Path) -> None:
+    agrees, why = _second(tmp_path, REF_Z, REF_Z.replace("8'dz", "8'd0"))
+    assert not agrees
+    assert why.startswith("unchecked: the reference holds high impedance"), why
+
+
+def test_the_second_proof_still_proves_a_rewrite_without_z(tmp_path: Path) -> None:
+    agrees, why = _second(tmp_path, REF, EQUIVALENT)
+    assert agrees, why
