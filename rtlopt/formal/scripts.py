@@ -213,7 +213,8 @@ def _load(
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
     if rtlil:  # for the drivers count, a copy before any clean-up (see drivers_lines)
         lines += ["design -push-copy", "proc -noopt", "flatten", f"write_rtlil {rtlil}"]
-        lines += ["design -pop"]
+        # the same copy as JSON for the high-impedance check (write_rtlil prints z as x)
+        lines += [f"write_json {_highz_json(rtlil)}", "design -pop"]
     lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", DIV_AS_SYNTHESIS, "memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
 
@@ -355,9 +356,21 @@ def structure_script(
     return seal("\n".join(lines) + "\n", secret)
 
 
-#: Result files of the drivers check (``check`` on each compared module, by side, and the
-#: design after ``proc; flatten`` whose drivers :mod:`rtlopt.formal.drivers` counts).
-DRIVERS = {"gold": "check_gold", "gate": "check_gate", "rtlil": "drivers_rtlil"}
+#: Result files of the drivers check (``check`` on each compared module, by side, the
+#: design after ``proc; flatten`` whose drivers :mod:`rtlopt.formal.drivers` counts, and the
+#: same design as JSON, where :mod:`rtlopt.formal.highz` looks for z).
+DRIVERS = {
+    "gold": "check_gold",
+    "gate": "check_gate",
+    "rtlil": "drivers_rtlil",
+    "highz": "highz_json",
+}
+
+
+def _highz_json(rtlil: str) -> str:
+    """The high-impedance check's result file beside the drivers check's ``rtlil`` file (the
+    same secret)."""
+    return rtlil.replace(DRIVERS["rtlil"], DRIVERS["highz"])
 
 
 def drivers_lines(design: Design, secret: str) -> list[str]:

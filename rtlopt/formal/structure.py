@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import result_name, result_text
 from rtlopt.formal.clocking import Clocking, clocking_problem, read_clocking
+from rtlopt.formal.highz import METHOD as HIGHZ_METHOD
+from rtlopt.formal.highz import NOT_RUN as HIGHZ_NOT_RUN
+from rtlopt.formal.highz import high_z
 from rtlopt.formal.job import Job, elapsed, read_text, workdir_of, yosys_argv
 from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, structure_script
 from rtlopt.formal.vacuity import NOT_RUN, counted_drivers, drivers_problem
@@ -93,7 +97,9 @@ def structure_verdict(
     secret: str,
     cache: dict[tuple[int, ...], dict[str, Clocking] | str] | None = None,
 ) -> FormalResult | None:
-    """UNKNOWN when the clock/reset structure or the drivers check rules out a proof; None
+    """UNKNOWN when high impedance (:mod:`rtlopt.formal.highz`: a reference with z is
+    unchecked, a candidate with z rejected), the clock/reset structure or the drivers check
+    rules out a proof; None
     when they do not, or when the JSON was not written (Yosys failed before; its own verdict
     says why). ``cache``: as :func:`read_structure`."""
     found = read_structure(design, wd, cache)
@@ -108,6 +114,15 @@ def structure_verdict(
     if gold not in found or gate not in found:
         return FormalResult(
             Verdict.UNKNOWN, method, "the structure netlist lacks a module", {}, elapsed(start)
+        )
+    unchecked, rejected = high_z_of(wd, secret, gold, gate)
+    if unchecked and unchecked != HIGHZ_NOT_RUN:
+        return FormalResult(
+            Verdict.UNKNOWN, HIGHZ_METHOD, unchecked, {}, elapsed(start), unchecked=unchecked
+        )
+    if rejected:
+        return FormalResult(
+            Verdict.UNKNOWN, HIGHZ_METHOD, rejected, {}, elapsed(start), structure=rejected
         )
     problem = clocking_problem(found[gold], found[gate])
     if problem:
@@ -140,6 +155,22 @@ def structure_verdict(
     return None
 
 
+def high_z_of(wd: Path, secret: str, gold: str, gate: str) -> tuple[str, str]:
+    """The high-impedance check's verdict (:func:`rtlopt.formal.highz.high_z`) from its
+    result file, parsed once per version of the file."""
+    path = wd / result_name(secret, DRIVERS["highz"])
+    try:
+        st = path.stat()
+    except OSError:
+        return high_z("", gold, gate)
+    return _high_z_cached(str(path), st.st_mtime_ns, st.st_size, gold, gate)
+
+
+@lru_cache(maxsize=8)
+def _high_z_cached(path: str, _mtime: int, _size: int, gold: str, gate: str) -> tuple[str, str]:
+    return high_z(read_text(Path(path)), gold, gate)
+
+
 def drivers_of(design: Design, wd: Path, secret: str) -> str:
     """The drivers check's verdict from its result files (see :func:`drivers_problem` and
     :func:`counted_drivers`)."""
@@ -153,8 +184,8 @@ def drivers_of(design: Design, wd: Path, secret: str) -> str:
 
 
 def checked(job: Job, result: FormalResult | None) -> FormalResult | None:
-    """``result`` unless the clock/reset structure or the drivers check rules it out; never
-    PROVEN unchecked. The time of the drivers check counts as ``vacuity``."""
+    """``result`` unless high impedance, the clock/reset structure or the drivers check rules
+    it out; never PROVEN unchecked. The time of the drivers check counts as ``vacuity``."""
     wd = workdir_of(job.reference_file)
     found = structure_verdict(job.design, wd, job.start, job.secret, job.clocking)
     if found is not None:
@@ -171,12 +202,15 @@ def checked(job: Job, result: FormalResult | None) -> FormalResult | None:
             {},
             elapsed(job.start),
         )
-    if (
-        result is not None
-        and result.verdict is Verdict.PROVEN
-        and drivers_of(job.design, wd, job.secret)
-    ):
+    if result is None or result.verdict is not Verdict.PROVEN:
+        return result
+    if drivers_of(job.design, wd, job.secret):
         return FormalResult(
             Verdict.UNKNOWN, result.method, f"no proof: {NOT_RUN}", {}, elapsed(job.start)
+        )
+    gold, gate = ref_name(job.design.target.name), job.design.target.name
+    if high_z_of(wd, job.secret, gold, gate) != ("", ""):
+        return FormalResult(
+            Verdict.UNKNOWN, result.method, f"no proof: {HIGHZ_NOT_RUN}", {}, elapsed(job.start)
         )
     return result
