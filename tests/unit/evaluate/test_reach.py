@@ -146,3 +146,21 @@ def test_names_a_macro_builds_fail_closed(tmp_path: Path, top: str, shown: str) 
 )
 def test_every_instance_and_spelling_is_found(tmp_path: Path, top: str) -> None:
     assert "by a hierarchical name" in _reach(tmp_path, top)
+
+
+def test_an_include_folder_holds_design_text_only_where_a_header_may_be(tmp_path: Path) -> None:
+    # picosoc's Makefile names simpleuart.v: not a hierarchical name into an instance u
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "Makefile").write_text("SRC = u.c top.v\n")
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.v").write_text(_top(""))
+    cfg = ProjectConfig(include_dirs=("inc",))
+    assert repository_reach(load_design(tmp_path / "m.v", "m", cfg)) == ""
+    # a header of any name that a source includes is read, and so is one with a header suffix
+    for name in ("odd.txt", "pre.vh"):
+        (tmp_path / "inc" / name).write_text("initial u.c = 8'h5a;\n")
+        top = _top("") if name == "pre.vh" else _top('`include "odd.txt"\n')
+        (tmp_path / "top.v").write_text(top)
+        why = repository_reach(load_design(tmp_path / "m.v", "m", cfg))
+        assert why.startswith(f"{name}:1:"), why
+        (tmp_path / "inc" / name).unlink()
