@@ -165,3 +165,22 @@ def test_the_fast_answer_serves_no_proven_result_without_the_second_proof(
     entry["formal"]["second"] = {"agrees": True, "method": "m", "reason": "", "duration_s": 1}
     path.write_text(json.dumps(entry))
     assert _result(path, "h") is not None
+
+
+def test_a_power_up_value_equal_by_value_is_accepted(tmp_path: Path) -> None:
+    """``'1`` for ``8'hff`` beside a register the reference leaves without a power-up value:
+    compared by tokens it was a difference by register name, which the proof from the stated
+    values leaves unchecked there; by value it is the same, proven by both proofs."""
+    ref = """module m(input clk, input rst, output [7:0] y, output [7:0] z);
+  reg [7:0] c = 8'hff;
+  reg [7:0] d;
+  always @(posedge clk) c <= c + 8'd1;
+  always @(posedge clk) d <= rst ? 8'd0 : d + 8'd3;
+  assign y = c;
+  assign z = d;
+endmodule
+"""
+    repo, cand = _case(tmp_path, "m", ref, ref.replace("c = 8'hff;", "c = '1;"))
+    code, out = _run(repo, "m.v", cand)
+    assert code == 0 and out["accepted"], out["candidate"]["reason"]
+    assert out["candidate"]["formal"]["second"]["agrees"] is True
