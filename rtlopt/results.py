@@ -100,6 +100,10 @@ class FormalResult:
     #: resets forced first) and ``stated`` (from the stated values, resets free:
     #: :mod:`rtlopt.formal.engines.stated`).
     power_up: tuple[str, ...] = ()
+    #: The second, independent proof (:mod:`rtlopt.formal.second`) where it ran on this
+    #: result (``rtlopt evaluate`` on a candidate the first proof proved): ``agrees``,
+    #: ``method``, ``reason`` and ``duration_s``; empty where it did not run.
+    second: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -319,7 +319,9 @@ def evaluate(
     *,
     observe: bool = False,
 ) -> Evaluation:
-    """Measure the reference, then score ``text`` (screen, equivalence, PPA).
+    """Measure the reference, then score ``text`` (screen, equivalence, PPA; a candidate
+    proven equivalent is proven again by the second, independent proof before it counts as
+    accepted: :meth:`Evaluator.evaluate_confirmed`).
 
     Args:
         target: The opened target.
@@ -336,7 +338,9 @@ def evaluate(
         ref = ev.reference()
         if on_phase:
             on_phase("evaluating the candidate ...")
-        res = ev.evaluate(text)
+        # accepted only when the second, independent proof agrees (run once, kept with the
+        # cached result)
+        res = ev.evaluate_confirmed(text)
         return Evaluation(ref, res, ev.metric_kind, workdir, cache)
 
 

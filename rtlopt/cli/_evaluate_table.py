@@ -98,6 +98,15 @@ def print_table(name: str, ref: EvalResult, res: EvalResult, kind: str, wd: Path
             + (f" - {res.formal.reason}" if res.formal and res.formal.reason else "")
         )
     )
+    second = res.formal.second if res.formal else {}
+    if second:
+        took = f"{float(second.get('duration_s', 0.0)):.1f} s"
+        said = (
+            f"proven ({second.get('method')}, {took})"
+            if second.get("agrees")
+            else f"not proven ({took}) - {second.get('reason', '')}"
+        )
+        console.print(escape(f"second proof: {said}"))
     _print_parameters(res)
     if res.scope and not res.configurations:
         console.print(escape(f"note: {res.scope}"))

@@ -180,10 +180,21 @@ def _reference(folder: Path, target_hash: str) -> dict[str, Any] | None:
 
 
 def _result(path: Path, h: str) -> dict[str, Any] | None:
+    """The candidate's stored result, else None; one accepted on a proof only with the second
+    proof's agreement stored beside it (``formal.second``): a result stored without it, as a
+    search stores one, gets it in the full command."""
     try:
-        return _checked(json.loads(path.read_text()), h)
+        entry = _checked(json.loads(path.read_text()), h)
     except (OSError, ValueError):
         return None
+    formal = entry.get("formal") if entry is not None else None
+    if entry is not None and entry["status"] == "ok" and isinstance(formal, dict):
+        second = formal.get("second")
+        if formal.get("verdict") == "proven" and not (
+            isinstance(second, dict) and second.get("agrees") is True
+        ):
+            return None
+    return entry
 
 
 #: What a stored result must hold to be served here (the evaluator reads it through

@@ -198,6 +198,33 @@ class Evaluator:
             return SecondProof(False, "", "unchecked: the design has no formal proof", 0.0)
         return confirm(self._built().setup, text, self._scratch("second"), result.formal)
 
+    def evaluate_confirmed(self, text: str) -> EvalResult:
+        """:meth:`evaluate`, then, for a candidate accepted on the first proof, the second,
+        independent proof (:meth:`confirm`) before it counts as accepted (``rtlopt
+        evaluate``'s verdict on one candidate; a search runs it on the kept design only).
+
+        The outcome is recorded in the result (``formal.second``) and kept in the cache with
+        it: a stored result accepted on the first proof alone (a search's) gets the second
+        proof here once; a disagreement rejects (:func:`~rtlopt.evaluate._confirm.with_second`).
+        A tool crash of the second proof is a tool error, never a verdict, and not stored."""
+        from rtlopt.evaluate._confirm import lasting, needs_second, with_second
+
+        res = self.evaluate(text)
+        if not needs_second(res):
+            return res
+        try:
+            proof = self.confirm(self.in_reference_order(text), res)
+        except InfrastructureError as exc:
+            why = f"the second proof: {exc.one_line()}"
+            return dataclasses.replace(res, status=Status.TOOL_ERROR, reason=why)
+        out = with_second(self.config.reward, res, proof)
+        if lasting(proof):
+            kept = dataclasses.replace(out, cached=False)
+            with self._lock:
+                self._memo[res.source_hash] = kept
+            self._cache.store(res.source_hash, kept)
+        return out
+
     def close(self) -> None:
         """Stop long-lived tool workers."""
         if self._parts is not None:

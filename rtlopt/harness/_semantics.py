@@ -332,6 +332,11 @@ def power_up_difference(
     still returned."""
     ref = power_up_values(reference) if isinstance(reference, str) else reference
     cand = power_up_values(candidate) if isinstance(candidate, str) else candidate
+    # given the texts, a declaration initializer is compared by slang's value of it ('1 and
+    # 8'hff on an 8-bit register are the same; INIT and INIT are not where INIT differs)
+    from rtlopt.harness._initializer_values import Elaborated, by_value
+
+    elaborated = Elaborated(candidate, reference)
     from rtlopt.harness._two_state import TWO_STATE, UNKNOWN_STATE
 
     # a type the candidate's reading does not define (a package's) may be 2-state: only the
@@ -351,8 +356,10 @@ def power_up_difference(
         stated = stated or (first and (module, *first))
         named: set[str] = set()  # a register a deferred difference names already
         for reg in [*values, *(r for r in theirs if r not in values)]:
-            if values.get(reg) != theirs.get(reg):
-                change, other = _power_up_change(module, reg, theirs, values)
+            valued = by_value(elaborated, module, reg, theirs, values)
+            if valued is None and values.get(reg) != theirs.get(reg) or valued:
+                shown = valued if isinstance(valued, tuple) else (theirs, values)
+                change, other = _power_up_change(module, reg, *shown)
                 kinds = {*theirs.get(reg, ()), *values.get(reg, ())}
                 plain = not (
                     reg in (INITIAL_BLOCK, UNTIMED_ALWAYS)
