@@ -71,10 +71,17 @@ def test_a_value_only_another_tool_builds_leaves_the_change_unchecked(
     rc, out = evaluate_text(repo, "m.v", cand)
     reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
     assert rc == 1 and not out.get("accepted"), out
-    assert "unchecked for parameters: the tools may give the target other" in reason, reason
+    # a defparam on a body parameter (local under IEEE 1800) is no parameter of the target's
+    # interface either: the reach rule leaves the change unchecked first
+    why = (
+        "hierarchical name (u.K)"
+        if form == "bodydp"
+        else "unchecked for parameters: the tools may give the target other"
+    )
+    assert why in reason, reason
     gate = _gate(repo, cand)
     assert gate.returncode == 1, gate.stdout[-2000:] + gate.stderr[-2000:]
-    assert "unchecked for parameters" in gate.stdout, gate.stdout[-2000:]
+    assert why.split(":")[0] in gate.stdout, gate.stdout[-2000:]
 
 
 def test_an_equivalent_rewrite_under_values_the_tools_agree_on_is_accepted(
