@@ -351,8 +351,32 @@ def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
         if text is None:  # the repository's unit (a candidate holds no conditional)
             readings.append(skipped(tree, sm))
     hardware = verification_only(design)
-    raise_dormant(never_taken(readings, POWER_UP_TEXT, hardware=hardware), "state a power-up value")
+    dormant = never_taken(readings, POWER_UP_TEXT, hardware=hardware)
+    raise_dormant(_in_hierarchy(design, dormant, readings), "state a power-up value")
     return out or {}
+
+
+def _in_hierarchy(
+    design: Design, found: set[tuple[str, int]], readings: Sequence[Skipped]
+) -> set[tuple[str, int]]:
+    """``found`` without the lines inside a module that is not the target's or a
+    submodule's (another module of a shared file: picorv32.v's core beside its adapters);
+    lines outside every module (a header, file-level directives) stay, and so does every
+    line where a text holds a ``bind`` (it may put a module's code into the hierarchy)."""
+    from rtlopt.verilog import module_spans
+
+    hierarchy = {_name(n) for n in (design.target.name, *design.submodules)}
+    texts = {name: text for r in readings for name, text in r.files.items()}
+    if any(re.search(r"\bbind\b", text) for text in texts.values()):
+        return found  # a bind may put any module's code into the hierarchy
+    out: set[tuple[str, int]] = set()
+    for name, line in found:
+        text = texts.get(name, "")
+        at = sum(len(x) + 1 for x in text.split("\n")[: line - 1])
+        inside = [s for s in module_spans(text) if s.start <= at < s.end]
+        if not inside or any(_name(s.name) in hierarchy for s in inside):
+            out.add((name, line))
+    return out
 
 
 def _read_otherwise(first: PowerUp, other: PowerUp, defines: Mapping[str, str]) -> str:

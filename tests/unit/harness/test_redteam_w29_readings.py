@@ -120,3 +120,21 @@ def test_an_always_that_starts_untimed_states_a_power_up_value() -> None:
         "  always begin @(negedge clk); c = 8'h5a; end\n",
     ):
         assert UNTIMED_ALWAYS not in power_up_values(_module(timed))["m"], timed
+
+
+def test_a_skipped_branch_in_another_module_of_the_file_is_not_the_targets(
+    tmp_path: Path,
+) -> None:
+    # picorv32.v: the core's `ifdef` initializers beside the adapter modules of the same file
+    other = (
+        "module core(input clk);\n`ifdef OTHER_BUILD\n  reg [7:0] r = 8'h5a;\n`endif\nendmodule\n"
+    )
+    d = _design(tmp_path, {"m.sv": _module("") + other})
+    assert unit_power_up(d) is not None
+    # the same branch inside the target is judged
+    (tmp_path / "own").mkdir()
+    own = _design(
+        tmp_path / "own", {"m.sv": _module("`ifdef OTHER_BUILD\n  reg [7:0] r = 8'h5a;\n`endif\n")}
+    )
+    with pytest.raises(RuntimeError, match="branch these readings do not take"):
+        unit_power_up(own)
