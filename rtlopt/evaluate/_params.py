@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import Config
-from rtlopt.errors import RtloptError
+from rtlopt.errors import DesignError, RtloptError
 from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
     NOT_FINISHED,
@@ -295,7 +295,12 @@ class ParameterCheck(ProbeChoice):
         for i, pz in enumerate(probes):
             share = deadline.share(len(probes) - i)
             given = share.left()
-            res = self._run(text, pz, "probe", share, scope)
+            try:
+                res = self._run(text, pz, "probe", share, scope)
+            except DesignError as exc:  # the reference does not elaborate under it: not legal
+                log.info("probe %s not used: %s", pz.label(), exc)
+                scope.notes.append(f"probe {pz.label()} skipped: the reference does not build")
+                continue
             verdict = verdict_of(res) if res is not None else NOT_FINISHED
             rest = [p.label() for p in probes[i + 1 :]]
             if verdict == "refuted" and res is not None:

@@ -111,3 +111,24 @@ def test_a_probe_with_no_time_left_is_not_started_and_not_finished(
     with pytest.raises(_Elaborated):
         check._run(FILE, pz, "repository", spent, scope)
     assert len(started) == 1
+
+
+def test_a_probe_the_reference_does_not_build_under_is_skipped_fake_evaluator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a probe used before its legality was decided (the search's share spent under load:
+    # serv_immdec) whose reference copy does not elaborate is no legal value: skipped, not an
+    # error of the whole evaluation. The evaluator is a fake that refuses to build.
+    from rtlopt.errors import DesignError
+
+    class _Refuses:
+        def evaluate(self, _text: str) -> object:
+            raise DesignError("slang cannot elaborate the original design: element 3")
+
+    (tmp_path / "m.v").write_text(FILE)
+    design = load_design(tmp_path / "m.v", "lib", Config().project)
+    check = ParameterCheck(design, Config(), tmp_path / "w", lambda *_a: _Refuses())  # type: ignore[arg-type]
+    monkeypatch.setattr(check, "_probe_holds", lambda _pz: None)
+    out = check.check(design.target.text().replace("assign y = a;", "assign y = a ^ {W{1'b0}};"))
+    assert out is not None and out.rejection is None, out
+    assert "skipped: the reference does not build" in out.scope
