@@ -343,8 +343,9 @@ def _relevant(
     it instantiates a module above the target, names what a parameter's value reads
     (``names``: the modules above, the names parameter values and lists read, and those
     conditions read, which count only beside a declaration of a constant), defines or uses a
-    macro one reads (``macros``), holds a ``defparam``, ``bind``, ```undef``, or an
-    ```include`` of a header that does, or it stands inside a parameter declaration or list."""
+    macro one reads (``macros``), holds a ``defparam``, ``bind``, ``import``, ```undef``, or
+    an ```include`` of a header that does, or it stands inside a parameter declaration or
+    list, or in the body of a function a parameter's value calls."""
     above, ids, loose = names
     if _STRUCTURE.search(text):
         return True
@@ -360,6 +361,8 @@ def _relevant(
         header = headers.get(Path(h).name)
         if header is None or _relevant(header, header, 0, names, macros, {}):
             return True
+    if _enclosing(code, start) in ids - {""}:  # a function a parameter's value calls
+        return True
     return _in_parameter_context(code, start)
 
 
@@ -413,7 +416,18 @@ def _instance(text: str, name: str) -> bool:
     )
 
 
-_STRUCTURE = re.compile(r"\b(?:defparam|bind|config)\b|`(?:undef|undefineall)\b")
+_STRUCTURE = re.compile(r"\b(?:defparam|bind|config|import)\b|`(?:undef|undefineall)\b")
+_FUNCTION = re.compile(
+    r"\b(?:function|let)\b(?:[^;(]*?)([A-Za-z_][\w$]*)\s*[(;=]|\b(?:endfunction|package|endpackage)\b"
+)
+
+
+def _enclosing(code: str, at: int) -> str:
+    """The function (or ``let``) whose body ``at`` stands in, or ""."""
+    name = ""
+    for m in _FUNCTION.finditer(code, 0, at):
+        name = m.group(1) or ""
+    return name
 
 
 def _in_parameter_context(code: str, at: int) -> bool:

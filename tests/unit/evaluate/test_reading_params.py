@@ -58,3 +58,26 @@ def test_a_branch_that_only_reads_a_parameter_is_no_reading(tmp_path: Path) -> N
     design = _design(tmp_path, {"top.v": top})
     files, above = rp._files_above(design)
     assert rp.reading_macros(design, files, above)[0] == set()
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        # a constant function's body chosen by a macro
+        "module top(input [7:0] a, output [7:0] y);\n  function [7:0] kf;\n    input x;\n"
+        "`ifdef FAST\n    kf = 8'd200;\n`else\n    kf = 8'd1;\n`endif\n  endfunction\n"
+        "  m #(.K(kf(1'b0))) u(.a(a), .y(y));\nendmodule\n",
+        # a package imported by a macro's choice
+        "package p1; localparam [7:0] KP = 8'd1; endpackage\n"
+        "package p2; localparam [7:0] KP = 8'd200; endpackage\n"
+        "module top(input [7:0] a, output [7:0] y);\n`ifdef FAST\n  import p2::*;\n`else\n"
+        "  import p1::*;\n`endif\n  m #(.K(KP)) u(.a(a), .y(y));\nendmodule\n",
+    ],
+    ids=["function", "import"],
+)
+def test_a_value_a_function_or_an_import_chooses_is_a_configuration(
+    tmp_path: Path, top: str
+) -> None:
+    design = _design(tmp_path, {"top.sv": top})
+    more = rp.reading_parameterizations(design, parameterizations(design))
+    assert [pz.values for pz in more.extra] == [(("K", "8'd200"),)], more
