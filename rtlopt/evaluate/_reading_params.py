@@ -159,14 +159,13 @@ def _files_above(design: Design) -> tuple[list[tuple[Path, str]], set[str]]:
     spans = {p: module_spans(code) for p, code in texts.items()}
     above = {design.target.name}
     bodies = [(s.name, p, texts[p][s.start : s.end]) for p, ss in spans.items() for s in ss]
-    words = [set(_ID.findall(body)) for _, _, body in bodies]
     grew = True
     while grew:
         grew = False
-        for (mod, _, body), named in zip(bodies, words, strict=True):
-            if mod in above or not named & above:
+        for mod, _, body in bodies:
+            if mod in above:
                 continue
-            if any(_instance(body, a) for a in named & above):
+            if any(a in body and _instance(body, a) for a in sorted(above)):
                 above.add(mod)
                 grew = True
     above.discard(design.target.name)
