@@ -342,10 +342,12 @@ def _relevant(
     it instantiates a module above the target, names what a parameter's value reads
     (``names``: the modules above, the names parameter values and lists read, and those
     conditions read, which count only beside a declaration of a constant), defines or uses a
-    macro one reads (``macros``), holds a ``defparam``, ``bind``, ``import``, ```undef``, or
-    an ```include`` of a header that does, or it stands inside a parameter declaration or
-    list, or in the body of a function a parameter's value calls."""
+    macro one reads (``macros``), holds a ``defparam``, an ``import``, ```undef``, or an
+    ```include`` of a header that does, or it stands inside a parameter declaration or list,
+    or in the body of a function a parameter's value calls. A module the branch defines
+    whole that is not above the target (a tracer's) counts only by its name."""
     above, ids, loose = names
+    text = _MODULE_TEXT.sub(lambda m: m.group(0) if m.group(1) in above else " ", text)
     if _STRUCTURE.search(text):
         return True
     words = set(_ID.findall(text))
@@ -415,7 +417,13 @@ def _instance(text: str, name: str) -> bool:
     )
 
 
-_STRUCTURE = re.compile(r"\b(?:defparam|bind|config|import)\b|`(?:undef|undefineall)\b")
+_STRUCTURE = re.compile(r"\b(?:defparam|config|import)\b|`(?:undef|undefineall)\b")
+#: A module's whole text (to its ``endmodule``, or the branch's end).
+_MODULE_TEXT = re.compile(
+    r"\b(?:module|macromodule)\s+(?:(?:static|automatic)\s+)?([A-Za-z_][\w$]*)"
+    r"(?:.*?\bendmodule\b|.*\Z)",
+    re.S,
+)
 _FUNCTION = re.compile(
     r"\b(?:function|let)\b(?:[^;(]*?)([A-Za-z_][\w$]*)\s*[(;=]|\b(?:endfunction|package|endpackage)\b"
 )
