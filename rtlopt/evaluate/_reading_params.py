@@ -82,6 +82,7 @@ def _compute(design: Design, found: list[Parameterization]) -> ReadingParams:
         macros, where = reading_macros(design, files, above)
     except (OSError, ValueError) as exc:
         return ReadingParams(unchecked=f"the files above the target cannot be read ({exc})")
+    log.debug("%s: macros that choose what a parent passes: %s", design.target.name, macros)
     if not macros:
         return ReadingParams()
     base = dict(design.defines)
