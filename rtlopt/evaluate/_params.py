@@ -106,6 +106,7 @@ class ParameterCheck(ProbeChoice):
         self.workdir = workdir
         self._lock = threading.Lock()
         self._settings: list[Parameterization] | None = None
+        self._readings_unchecked = ""
         self._ref = ""
         self._ref_dead: list[str] = []
         self._elab: Elaborations = {}  # the reference's elaborations, shared by every search
@@ -119,12 +120,18 @@ class ParameterCheck(ProbeChoice):
         self._agree: Agreement | None = None
 
     def _found(self) -> list[Parameterization]:
+        from rtlopt.evaluate._reading_params import reading_parameterizations
         from rtlopt.frontend._params import never_elaborated, parameterizations
 
         with self._lock:
             if self._settings is None:
                 t = self.design.target
                 self._settings = parameterizations(self.design)
+                if self._settings and self._has_parameters():
+                    # the values other readings (the simulators', other builds) pass to it
+                    more = reading_parameterizations(self.design, self._settings)
+                    self._settings += list(more.extra)
+                    self._readings_unchecked = more.unchecked
                 self._ref = t.file.read_text(errors="surrogateescape")
                 self._ref_dead = never_elaborated(
                     self._ref, t.name, self.design, self._settings, self._elab
@@ -189,6 +196,10 @@ class ParameterCheck(ProbeChoice):
         doubt = self._disagreement(scope) if inst else ""
         if doubt:
             return self._done(scope, (Stage.FORMAL, f"unchecked for parameters: {doubt}", None))
+        if self._readings_unchecked:
+            return self._done(
+                scope, (Stage.FORMAL, f"unchecked for parameters: {self._readings_unchecked}", None)
+            )
         deps = self._depends(text)
         why = self._unchecked(deps, inst, scope)
         if why:

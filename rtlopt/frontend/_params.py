@@ -130,19 +130,21 @@ def _values(inst: Any) -> Parameterization | None:
     return Parameterization(tuple(out))
 
 
-def parameterizations(design: Design) -> list[Parameterization]:
+def parameterizations(design: Design, *, defaults: bool = True) -> list[Parameterization]:
     """The defaults first, then every other distinct parameterization of the target that the
-    repository's tops elaborate (empty when slang cannot read the repository)."""
+    repository's tops elaborate (empty when slang cannot read the repository); without
+    ``defaults``, only the ones the tops elaborate (another reading's: ``design`` with other
+    defines)."""
     name = design.target.name
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:
-        alone = _compile(files, {}, design, tops=[name]).getRoot()
+        alone = _compile(files, {}, design, tops=[name]).getRoot() if defaults else None
         every = _compile(files, {}, design).getRoot()
     except Exception as exc:  # noqa: BLE001 - no parameterizations known: defaults only
         log.info("parameterizations of %s not found: %s", name, exc)
         return []
     found: dict[Parameterization, list[str]] = {}
-    for top in alone.topInstances:
+    for top in alone.topInstances if alone is not None else ():
         if top.name == name:
             pz = _values(top)
             if pz is not None:
