@@ -23,6 +23,7 @@ from rtlopt.verilog import (
 __all__ = [
     "configuration_macros",
     "design_text",
+    "design_uses",
     "instance_conditions",
     "overridable_macros",
     "package_files",
@@ -330,3 +331,25 @@ def design_text(code: str, reached: Collection[str]) -> str:
         at = m.end
     parts.append(code[at:])
     return "".join(parts)
+
+
+def design_uses(design: Design, module: str, candidate: str) -> tuple[str, str, frozenset[str]]:
+    """What the target's design reads of ``candidate`` (comments blanked, the modules nothing
+    it reaches instantiates left out: :func:`design_text`), the text whose macros it uses
+    (the reference module ``module``, that, and the target's file as the design reads it:
+    its directives and the modules reached) and the modules reached."""
+    mine = blank_comments_of_text(module)
+    code = blank_comments_of_text(candidate)
+    reached = reached_modules(design, [mine], code)
+    code = design_text(code, reached)
+    try:
+        whole = blank_comments_of(design.target.file)
+    except OSError:
+        whole = ""
+    return code, mine + "\n" + code + "\n" + design_text(whole, reached), reached
+
+
+def blank_comments_of_text(text: str) -> str:
+    from rtlopt.verilog import blank_comments
+
+    return blank_comments(text, strings=False)

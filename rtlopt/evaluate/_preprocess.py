@@ -392,29 +392,20 @@ class UnitText:
     def _outside(self, candidate: str) -> tuple[frozenset[str], OtherBuilds]:
         from rtlopt.evaluate._alternatives import other_builds
         from rtlopt.evaluate._configs import external_macros, used_macros
-        from rtlopt.evaluate._macros import design_text, package_files, reached_modules
+        from rtlopt.evaluate._macros import design_uses, package_files
         from rtlopt.harness._verification_only import hardware_reading, verification_only
 
         d = self.design
         t = d.target
-        # what the target's design reads of the candidate (and of the target's file): not
-        # the other modules of a copy of the whole file, which nothing of it instantiates
-        mine = blank_comments(self._module_text, strings=False)
-        code = blank_comments(candidate, strings=False)
-        reached = reached_modules(d, [mine], code)
-        code = design_text(code, reached)
+        # what the target's design reads of the candidate: not the other modules of a copy
+        # of the whole file, which nothing of it instantiates
+        code, used, reached = design_uses(d, self._module_text, candidate)
         names = set(d.submodules) | {
             w for w in re.findall(r"[A-Za-z_][\w$]*", code) if w in d.modules
         }
         names.discard(t.name)
         files = {d.modules[n].file for n in names if n in d.modules}
         module = self._module_text + "\n" + candidate
-        try:
-            whole = blank_comments(t.file.read_text(errors="replace"), strings=False)
-        except OSError:
-            whole = ""
-        # the target's file as the design reads it: its directives and the modules reached
-        used = mine + "\n" + code + "\n" + design_text(whole, reached)
         used = hardware_reading(d, used)
 
         files |= set(package_files(d, [module]))
