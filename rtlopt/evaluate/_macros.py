@@ -9,17 +9,25 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
-from rtlopt.verilog import CONDITIONAL_DIRECTIVES, alternation
+from rtlopt.verilog import (
+    CONDITIONAL_DIRECTIVES,
+    PREPROCESSOR_DIRECTIVES,
+    alternation,
+    module_spans,
+)
 
 __all__ = [
     "configuration_macros",
+    "design_text",
+    "design_uses",
     "instance_conditions",
     "overridable_macros",
     "package_files",
+    "reached_modules",
 ]
 
 _DIRECTIVE = re.compile(rf"`({alternation([*CONDITIONAL_DIRECTIVES, 'define'])})\b[ \t]*(\w*)")
@@ -95,27 +103,48 @@ def _repository_defines(root: Path) -> dict[Path, frozenset[str]]:
     return out
 
 
-def configuration_macros(design: Design, module: str, files: Sequence[Path]) -> frozenset[str]:
+def configuration_macros(
+    design: Design,
+    module: str,
+    files: Sequence[Path],
+    reached: Collection[str] | None = None,
+) -> frozenset[str]:
     """What outside the module's own text (``module``: the reference's and the candidate's,
     comments blanked) selects what the design reads, besides the macros the submodules'
     ``files`` test: the macros whose conditionals select a definition of a macro the module
-    or those files use (anywhere in the sources, the prelude or a header they include); and
-    an :data:`OTHER_BUILD` mark for a macro the module or those files use that a repository
-    file this build does not read defines (another build's configuration header). A module
-    of ``files`` another repository file defines otherwise (another filelist's) is another
-    configuration proven in its own right (``evaluate/_alternatives.py``)."""
+    or those files use (anywhere in the sources, the prelude or a header they include), or a
+    macro the body of such a definition uses; and an :data:`OTHER_BUILD` mark for a macro the
+    module or those files use that a repository file this build does not read defines
+    (another build's configuration header). A module of ``files`` another repository file
+    defines otherwise (another filelist's) is another configuration proven in its own right
+    (``evaluate/_alternatives.py``).
+
+    ``reached``: the modules the target's design reads (:func:`reached_modules`); the text of
+    any other module of ``files`` is left out (its directives kept), as a macro it expands
+    does not reach the target. None: every module of ``files`` counts."""
     from rtlopt.evaluate._configs import OTHER_BUILD, read_files, selecting_macros, used_macros
     from rtlopt.harness._verification_only import hardware_reading, verification_only
 
     known = [*design.prelude, *design.sources.files, *design.closure]
     hardware = verification_only(design)  # a build defining FORMAL alone: none to prove
     sources = read_files(dict.fromkeys(known), design.include_dirs, hardware=hardware)
-    used = used_macros(module)
+    # a definition the sources hold as written counts where its macro is used (its body's
+    # macros then follow, :func:`_through_bodies`), not where it stands
+    written = {" ".join(m[0].split()) for _, code in sources for m in _DEFINE_BODY.finditer(code)}
+
+    def uses(text: str) -> set[str]:
+        return used_macros(
+            _DEFINE_BODY.sub(lambda m: "" if " ".join(m[0].split()) in written else m[0], text)
+        )
+
+    used = uses(module)
     for f in files:
         try:
-            used |= used_macros(hardware_reading(design, blank_comments_of(f)))
+            code = hardware_reading(design, blank_comments_of(f))
         except OSError:
             continue
+        used |= uses(code if reached is None else design_text(code, reached))
+    used = _through_bodies(sources, used)
     found, defaults = selecting_macros(sources, used)
     out = set(found) | instance_conditions(design)
     for name, f in defaults.items():
@@ -131,6 +160,74 @@ def configuration_macros(design: Design, module: str, files: Sequence[Path]) -> 
                 f"{OTHER_BUILD}macro {name} is also defined by {_rel(design, f)}, which this "
                 "build does not read"
             )
+    return frozenset(out)
+
+
+_DEFINE_BODY = re.compile(r"`define[ \t]+([A-Za-z_][\w$]*)((?:\\\n|[^\n])*)")
+
+
+def _through_bodies(sources: Sequence[tuple[Path, str]], used: set[str]) -> set[str]:
+    """``used`` and the macros the bodies of their definitions in ``sources`` use, to the
+    end (```define W `X`` read where ```W`` is used reads ```X`` too)."""
+    from rtlopt.evaluate._configs import used_macros
+
+    bodies: dict[str, set[str]] = {}
+    for _, code in sources:
+        for m in _DEFINE_BODY.finditer(code):
+            bodies.setdefault(m.group(1), set()).update(used_macros(m.group(2)))
+    out, todo = set(used), list(used)
+    while todo:
+        for name in bodies.get(todo.pop(), ()):
+            if name not in out:
+                out.add(name)
+                todo.append(name)
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_][\w$]*")
+_KEPT = re.compile(rf"`(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b(?:\\\n|[^\n])*")
+
+
+def reached_modules(design: Design, texts: Sequence[str], candidate: str = "") -> frozenset[str]:
+    """The modules the target's design may read: the target, its submodules, and every module
+    whose name is a word of ``texts`` (the target's own text, the candidate's), of a module
+    already reached (the candidate's own definition first) or of a ```define`` body of the
+    sources of a macro one of them uses (an instance whose type a macro names), to the end. A
+    word, not an instance: a name in a branch this build does not take, or that only looks
+    like one, also counts."""
+    from rtlopt.evaluate._configs import read_files, used_macros
+
+    known = [*design.prelude, *design.sources.files, *design.closure]
+    bodies: dict[str, list[str]] = {}
+    for _, code in read_files(dict.fromkeys(known), design.include_dirs):
+        for m in _DEFINE_BODY.finditer(code):
+            bodies.setdefault(m.group(1), []).append(m.group(2))
+    own = {m.name: candidate[m.start : m.end] for m in module_spans(candidate)}
+    out: set[str] = set()
+    expanded: set[str] = set()
+    # a candidate without the target's definition: all its text counts
+    todo = [*texts, candidate if design.target.name not in own else ""]
+    names = [design.target.name, *design.submodules]
+    while todo or names:
+        if todo:
+            text = todo.pop()
+            names += _WORD.findall(text)
+            for macro in used_macros(text) - expanded:
+                expanded.add(macro)
+                todo += bodies.get(macro, [])
+            continue
+        name = names.pop()
+        if name in out or (name not in design.modules and name not in own):
+            continue
+        out.add(name)
+        if name in own:
+            todo.append(own[name])
+        mod = design.modules.get(name)
+        if mod is not None:
+            try:
+                todo.append(mod.text())
+            except OSError:
+                return frozenset(design.modules) | frozenset(own)  # fail closed: all
     return frozenset(out)
 
 
@@ -214,3 +311,45 @@ def instance_conditions(design: Design) -> frozenset[str]:
                 out |= {m for chain in stack for m in chain if m and m != guard}
                 at += 1
     return frozenset(out - TOOL_MACROS)
+
+
+def design_text(code: str, reached: Collection[str]) -> str:
+    """``code`` (comments blanked) with the text of each module not in ``reached`` left out
+    but for its directive lines (a ```define`` inside it is read by what follows); a module
+    holding a reached one is kept whole."""
+    spans = module_spans(code)
+    keep = [m for m in spans if m.name in reached]
+    parts: list[str] = []
+    at = 0
+    for m in spans:
+        if m.name in reached or m.start < at:
+            continue
+        if any(m.start <= k.start < m.end or k.start <= m.start < k.end for k in keep):
+            continue  # it holds a reached module, or a reached module holds it
+        parts.append(code[at : m.start])
+        parts += [d.group(0) + "\n" for d in _KEPT.finditer(code, m.start, m.end)]
+        at = m.end
+    parts.append(code[at:])
+    return "".join(parts)
+
+
+def design_uses(design: Design, module: str, candidate: str) -> tuple[str, str, frozenset[str]]:
+    """What the target's design reads of ``candidate`` (comments blanked, the modules nothing
+    it reaches instantiates left out: :func:`design_text`), the text whose macros it uses
+    (the reference module ``module``, that, and the target's file as the design reads it:
+    its directives and the modules reached) and the modules reached."""
+    mine = blank_comments_of_text(module)
+    code = blank_comments_of_text(candidate)
+    reached = reached_modules(design, [mine], code)
+    code = design_text(code, reached)
+    try:
+        whole = blank_comments_of(design.target.file)
+    except OSError:
+        whole = ""
+    return code, mine + "\n" + code + "\n" + design_text(whole, reached), reached
+
+
+def blank_comments_of_text(text: str) -> str:
+    from rtlopt.verilog import blank_comments
+
+    return blank_comments(text, strings=False)

@@ -391,18 +391,22 @@ class UnitText:
 
     def _outside(self, candidate: str) -> tuple[frozenset[str], OtherBuilds]:
         from rtlopt.evaluate._alternatives import other_builds
-        from rtlopt.evaluate._configs import external_macros
+        from rtlopt.evaluate._configs import external_macros, used_macros
+        from rtlopt.evaluate._macros import design_uses, package_files
+        from rtlopt.harness._verification_only import hardware_reading, verification_only
 
         d = self.design
         t = d.target
+        # what the target's design reads of the candidate: not the other modules of a copy
+        # of the whole file, which nothing of it instantiates
+        code, used, reached = design_uses(d, self._module_text, candidate)
         names = set(d.submodules) | {
-            w for w in re.findall(r"[A-Za-z_][\w$]*", candidate) if w in d.modules
+            w for w in re.findall(r"[A-Za-z_][\w$]*", code) if w in d.modules
         }
         names.discard(t.name)
         files = {d.modules[n].file for n in names if n in d.modules}
         module = self._module_text + "\n" + candidate
-        from rtlopt.evaluate._macros import package_files
-        from rtlopt.harness._verification_only import hardware_reading, verification_only
+        used = hardware_reading(d, used)
 
         files |= set(package_files(d, [module]))
         files.discard(t.file)
@@ -418,7 +422,15 @@ class UnitText:
         ]
         # submodules in the target's own file: their text (the target's is compared by tokens)
         local = sorted(n for n in names if n in d.modules and d.modules[n].file == t.file)
-        key = (*sorted(str(f) for f in [*files, *heads]), *local)
+        # the macros the text uses and the modules it reaches: another candidate's may differ
+        key = (
+            *sorted(str(f) for f in [*files, *heads]),
+            *local,
+            "`used",
+            *sorted(used_macros(used)),
+            "`reached",
+            *sorted(reached),
+        )
         with self._ext_lock:
             if key not in self._external:
                 from rtlopt.evaluate._macros import configuration_macros
@@ -427,8 +439,7 @@ class UnitText:
                 read = sorted({*files, *builds.files})
                 hardware = verification_only(d)
                 found = external_macros([*read, *heads], d.include_dirs, hardware=hardware)
-                code = hardware_reading(d, blank_comments(module, strings=False))
-                found |= configuration_macros(d, code, read)
+                found |= configuration_macros(d, used, read, reached)
                 if local:
                     from rtlopt.evaluate._configs import TOOL_MACROS, tested_macros
 

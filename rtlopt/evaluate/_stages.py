@@ -106,7 +106,8 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     off = off or _reached(s, c)  # hierarchical names, a simulator's own instances
     off = off or qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
     off = off or _simulators(s, c, pp.defined)
-    if not off and cfg.harness.other_configurations == "check":
+    if not off and cfg.harness.other_configurations == "check" and not _same(s, c):
+        # the repository's own text reads as the repository's in every build: nothing to prove
         off = other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
     if off:
         return invalid(
@@ -119,6 +120,12 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     c.pp = pp
     c.file = c.dir / CANDIDATE_NAME
     return None
+
+
+def _same(s: EvalSetup, c: Candidate) -> bool:
+    from rtlopt.harness import same_as_reference
+
+    return same_as_reference(c.text, s.design)
 
 
 def _view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
@@ -176,19 +183,23 @@ def _view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
         return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
     files = [d.modules[n].file for n in d.submodules if n in d.modules] + list(builds.files)
     files += package_files(d, [d.target.file.read_text(errors="replace"), c.text])
-    from rtlopt.evaluate._macros import configuration_macros
+    from rtlopt.evaluate._macros import configuration_macros, design_text, reached_modules
     from rtlopt.harness._verification_only import hardware_reading, verification_only
 
     # a build defining FORMAL alone is no configuration to prove (harness/_verification_only)
     whole = blank_comments(d.target.file.read_text(errors="replace"), strings=False)
     whole = hardware_reading(d, whole)
     code = hardware_reading(d, blank_comments(c.text, strings=False))
+    # the macros the design uses: not those of other modules of the file nothing reached
+    # instantiates (their directives count)
+    reached = reached_modules(d, [design_text(whole, {d.target.name})], code)
+    used = design_text(whole, reached) + "\n" + design_text(code, reached)
     found = (
         tested_macros(whole)
         | tested_macros(code)
         | external_macros(files, d.include_dirs, hardware=verification_only(d))
         # a macro whose definition a conditional elsewhere selects (`ifdef F `define OP &)
-        | configuration_macros(d, whole + "\n" + code, files)
+        | configuration_macros(d, used, files, reached)
     ) - TOOL_MACROS
     c.builds = list(builds.builds)  # each proven by the configuration stage
     if not found:

@@ -120,7 +120,7 @@ def _leading(node: Any) -> int | None:
     return _span(tc)[0] if _kind(tc) in _LEADING else None
 
 
-def _reports_only(stmt: Any, functions: frozenset[str]) -> bool:
+def _reports_only(stmt: Any, functions: frozenset[str], pure: frozenset[str] = frozenset()) -> bool:
     """``stmt`` (an action's pass or fail statement) only calls reporting system tasks, whose
     arguments write nothing (:func:`_writes`: ``$display("%d", $sscanf(s, "%d", y))`` writes
     ``y``)."""
@@ -130,7 +130,7 @@ def _reports_only(stmt: Any, functions: frozenset[str]) -> bool:
     if k == "SequentialBlockStatement":
         items = [i for i in _children(stmt.items)] if getattr(stmt, "items", None) else []
         named = getattr(stmt, "blockName", None)
-        return not named and all(_reports_only(i, functions) for i in items)
+        return not named and all(_reports_only(i, functions, pure) for i in items)
     if k != "ExpressionStatement":
         return False
     expr = stmt.expr
@@ -138,7 +138,7 @@ def _reports_only(stmt: Any, functions: frozenset[str]) -> bool:
         return False
     if str(expr.left.systemIdentifier.valueText) not in REPORTING_TASKS:
         return False
-    return not _writes(expr, functions)  # its arguments: the condition's rule
+    return not _writes(expr, functions, pure)  # its arguments: the condition's rule
 
 
 #: System functions an assertion's condition may call: they read, they write nothing.
@@ -149,22 +149,32 @@ _PURE_CALLS = frozenset(
 )
 
 
-def _writes(node: Any, functions: frozenset[str] = frozenset()) -> bool:
+def _writes(
+    node: Any, functions: frozenset[str] = frozenset(), pure: frozenset[str] = frozenset()
+) -> bool:
     """``node`` may write: an assignment or increment, a call of a user function (it may
     have output arguments or write module signals; ``functions``: the names of the
     functions and tasks the text declares, which SystemVerilog calls without parentheses
-    too) or of a system function other than the pure ones (``$sscanf`` writes its
-    arguments). One rule for every expression of an assertion: its condition, its actions
-    and their arguments, nested calls."""
+    too) other than one of ``pure`` (:mod:`rtlopt.harness._pure_calls`: provably writing
+    nothing outside itself, and read where the call is), or of a system function other than
+    the pure ones (``$sscanf`` writes its arguments). One rule for every expression of an
+    assertion: its condition, its actions and their arguments, nested calls."""
+    from rtlopt.harness._pure_calls import visible_pure
+
     writes = _write_kinds()
     for n in _walk(node):
         k = _kind(n)
         if k in writes:
             return True
         if k == "IdentifierName" and str(n.identifier.valueText) in functions:
-            return True
+            if str(n.identifier.valueText) not in visible_pure(n, pure):
+                return True
         if k == "InvocationExpression":
             if _kind(n.left) != "SystemName":
+                if _kind(n.left) == "IdentifierName" and str(
+                    n.left.identifier.valueText
+                ) in visible_pure(n, pure):
+                    continue  # its arguments are walked on
                 return True
             name = str(n.left.systemIdentifier.valueText)
             if name not in _PURE_CALLS and name not in REPORTING_TASKS:
@@ -172,19 +182,21 @@ def _writes(node: Any, functions: frozenset[str] = frozenset()) -> bool:
     return False
 
 
-def _action_ok(node: Any, functions: frozenset[str]) -> bool:
+def _action_ok(node: Any, functions: frozenset[str], pure: frozenset[str] = frozenset()) -> bool:
     """The assertion writes nothing: not in its condition (``assert (y++ != K)``, a call that
     may write), nor in its actions, which only report (through arguments that write
-    nothing). A property, sequence or ``let`` declaration writes nothing either."""
+    nothing). A property, sequence or ``let`` declaration writes nothing either. ``pure``:
+    the functions a call of which writes nothing (:mod:`rtlopt.harness._pure_calls`)."""
     action = getattr(node, "action", None)
-    if _writes(node.expr if action is not None and hasattr(node, "expr") else node, functions):
+    cond = node.expr if action is not None and hasattr(node, "expr") else node
+    if _writes(cond, functions, pure):
         return False
     if action is None:
         return True
     else_clause = getattr(action, "elseClause", None)
     fail = getattr(else_clause, "clause", None) if else_clause is not None else None
-    return _reports_only(getattr(action, "statement", None), functions) and _reports_only(
-        fail, functions
+    return _reports_only(getattr(action, "statement", None), functions, pure) and _reports_only(
+        fail, functions, pure
     )
 
 
@@ -204,10 +216,12 @@ def _subroutines(root: Any) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=64)
 def _found(code: str) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, int], ...]]:
+    from rtlopt.harness._pure_calls import pure_functions
     from rtlopt.harness._readings import parse
 
     tree, shift = parse(code)
     functions = _subroutines(tree.root)
+    pure = pure_functions(tree.root) if functions else frozenset()
     problems: list[tuple[int, str]] = []
     quiet: list[tuple[int, int]] = []  # assertions that only report
     leading: set[int] = set()
@@ -220,7 +234,7 @@ def _found(code: str) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, int
             if at is not None:
                 leading.add(at)
         elif k in _ASSERTIONS or k in _ASSERTION_DECLS:
-            if not _action_ok(node, functions):
+            if not _action_ok(node, functions, pure):
                 problems.append((_span(node)[0] - shift, _WHY_ACTION))
             else:
                 a, b = _span(node)
