@@ -25,6 +25,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from rtlopt.harness._call_kinds import _PURE_CALLS, REPORTING_TASKS, _write_kinds
 from rtlopt.harness._semantics import _children, _kind, _span, _walk, once_per_design
 
 __all__ = [
@@ -72,34 +73,6 @@ _ASSERTIONS = frozenset(
 )
 #: Declarations of properties and sequences: read only by assertions.
 _ASSERTION_DECLS = frozenset({"PropertyDeclaration", "SequenceDeclaration", "LetDeclaration"})
-#: System tasks an assertion action may call: they report or end the simulation, they
-#: write no signal of the design.
-REPORTING_TASKS = frozenset(
-    "$error $warning $info $fatal $finish $stop $display $displayb $displayh $displayo "
-    "$write $writeb $writeh $writeo $strobe $strobeb $strobeh $strobeo".split()
-)
-#: Increments and decrements: they write their operand.
-_STEPS = frozenset(
-    {
-        "PreincrementExpression",
-        "PredecrementExpression",
-        "PostincrementExpression",
-        "PostdecrementExpression",
-    }
-)
-
-
-@functools.cache
-def _write_kinds() -> frozenset[str]:
-    """The expression kinds that write: every assignment kind pyslang knows (``=``, ``<=``,
-    ``+=``, ``&=``, ``<<<=``, ...), taken from its ``SyntaxKind`` names so that none is
-    missed, and :data:`_STEPS`."""
-    from pyslang import syntax
-
-    names = syntax.SyntaxKind.__members__
-    return _STEPS | frozenset(n for n in names if n.endswith("AssignmentExpression"))
-
-
 _WHY_TIMING = (
     "a timing control inside a process is not allowed: only an always block's leading event "
     "control is hardware; the SystemVerilog view drops this one, every simulator waits here"
@@ -139,14 +112,6 @@ def _reports_only(stmt: Any, functions: frozenset[str], pure: frozenset[str] = f
     if str(expr.left.systemIdentifier.valueText) not in REPORTING_TASKS:
         return False
     return not _writes(expr, functions, pure)  # its arguments: the condition's rule
-
-
-#: System functions an assertion's condition may call: they read, they write nothing.
-_PURE_CALLS = frozenset(
-    "$past $rose $fell $stable $changed $sampled $onehot $onehot0 $isunknown $countones "
-    "$countbits $bits $clog2 $signed $unsigned $size $left $right $low $high $increment "
-    "$dimensions $unpacked_dimensions $time $stime $realtime".split()
-)
 
 
 def _writes(

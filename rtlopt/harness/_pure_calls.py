@@ -126,7 +126,7 @@ class _Rule:
     subroutine names of the tree and every name the tree declares."""
 
     def __init__(self, root: Any, pure: set[str]) -> None:
-        from rtlopt.harness._dropped import _PURE_CALLS, REPORTING_TASKS, _write_kinds
+        from rtlopt.harness._call_kinds import _PURE_CALLS, REPORTING_TASKS, _write_kinds
         from rtlopt.harness._vocabulary import ALLOWED_SYSTEM_FUNCTIONS
 
         self.pure = pure
