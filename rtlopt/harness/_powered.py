@@ -361,8 +361,9 @@ def _in_hierarchy(
 ) -> set[tuple[str, int]]:
     """``found`` without the lines inside a module that is not the target's or a
     submodule's (another module of a shared file: picorv32.v's core beside its adapters);
-    lines outside every module (a header, file-level directives) stay, and so does every
-    line where a text holds a ``bind`` (it may put a module's code into the hierarchy)."""
+    lines outside every module (a header, file-level directives) stay, and so do those of a
+    module that defines a macro (the unit's from there on) and every line where a text holds a
+    ``bind`` (it may put a module's code into the hierarchy)."""
     from rtlopt.verilog import module_spans
 
     hierarchy = {_name(n) for n in (design.target.name, *design.submodules)}
@@ -374,7 +375,9 @@ def _in_hierarchy(
         text = texts.get(name, "")
         at = sum(len(x) + 1 for x in text.split("\n")[: line - 1])
         inside = [s for s in module_spans(text) if s.start <= at < s.end]
-        if not inside or any(_name(s.name) in hierarchy for s in inside):
+        # a macro a branch defines is the whole unit's from there on, whatever module it is in
+        defines = any("`define" in text[s.start : s.end] for s in inside)
+        if not inside or defines or any(_name(s.name) in hierarchy for s in inside):
             out.add((name, line))
     return out
 

@@ -138,3 +138,14 @@ def test_a_skipped_branch_in_another_module_of_the_file_is_not_the_targets(
     )
     with pytest.raises(RuntimeError, match="branch these readings do not take"):
         unit_power_up(own)
+
+
+def test_a_macro_a_skipped_branch_of_another_module_defines_stays_judged(
+    tmp_path: Path,
+) -> None:
+    # a `define is the unit's from where it stands: another module's branch can set the
+    # target's power-up value through it
+    other = "module core(input clk);\n`ifdef OTHER_BUILD\n`define PU = 8'h5a\n`endif\nendmodule\n"
+    d = _design(tmp_path, {"m.sv": other + _module("")})
+    with pytest.raises(RuntimeError, match="branch these readings do not take"):
+        unit_power_up(d)
