@@ -320,7 +320,8 @@ def _build_miter(
     for d in dirs:
         if Path(d).is_dir():
             mounts.guest(Path(d) / "x")
-    args = ["--single-unit", "--ignore-timing", "--ignore-assertions"]
+    # a net used before its declaration reads as iverilog and Yosys read it (the first proof)
+    args = ["--single-unit", "--ignore-timing", "--ignore-assertions", "--allow-use-before-declare"]
     args += [f"--top {ref_name(design.target.name)}", f"--top {design.target.name}"]
     args += [f"-I {_quote(mounts.guest(Path(d) / 'x').rsplit('/', 1)[0])}" for d in dirs]
     for k, v in design.defines.items():

@@ -311,3 +311,22 @@ def test_a_first_proof_without_the_stated_model_fails_closed(tmp_path: Path) -> 
     only = FormalResult(Verdict.PROVEN, "abc dprove", "", power_up=("unknown",))
     second = confirm_proof(d, [cand], tmp_path / "second", FormalConfig(timeout_s=60), only)
     assert not second.agrees and "does not cover the power-up model 'stated'" in second.reason
+
+
+def test_a_net_used_before_its_declaration_is_read_as_the_first_proof_reads_it(
+    tmp_path: Path,
+) -> None:
+    # fx_core's rewrite: iverilog and Yosys read a net used before it is declared; slang
+    # refuses it unless told otherwise, and the kept design was "unchecked"
+    ref = "module ubd(input [7:0] a, b, output [7:0] y);\n  assign y = a + b;\nendmodule\n"
+    cand = (
+        "module ubd(input [7:0] a, b, output [7:0] y);\n  assign y = s;\n"
+        "  wire [7:0] s = b + a;\nendmodule\n"
+    )
+    d = _design(tmp_path / "repo", ref, "ubd")
+    f = _cand(tmp_path, cand)
+    cfg = FormalConfig(timeout_s=60)
+    first = check_equivalence(d, [f], tmp_path / "first", cfg)
+    assert first.verdict is Verdict.PROVEN, first
+    second = confirm_proof(d, [f], tmp_path / "second", cfg, first)
+    assert second.agrees, second
