@@ -93,15 +93,16 @@ def with_configurations(
 
 def verdict_of(res: EvalResult) -> str:
     """``proven``, ``accepted`` (not proven, ``formal.require_proof`` off), ``not finished``
-    (a proof that did not finish, a tool crash or timeout) or ``refuted`` (a difference)."""
+    (a proof that did not finish, a tool crash or timeout, an unchecked result) or
+    ``refuted`` (a difference)."""
     if res.accepted:
         return (
             "proven"
             if res.formal is not None and res.formal.verdict is Verdict.PROVEN
             else ("accepted")
         )
-    if res.is_infrastructure_error:
-        return NOT_FINISHED
+    if res.is_infrastructure_error or res.reason.startswith("unchecked"):
+        return NOT_FINISHED  # no verdict (a configuration it could not build): no difference
     sim_ok = res.sim is None or res.sim.passed
     if sim_ok and res.formal is not None and res.formal.verdict is Verdict.UNKNOWN:
         return NOT_FINISHED

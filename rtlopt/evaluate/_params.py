@@ -486,7 +486,7 @@ class ParameterCheck(ProbeChoice):
             log.info("probe %s not used: %s", pz.label(), exc)
             return False
         verdict = verdict_of(res)
-        if verdict == NOT_FINISHED:
+        if verdict == NOT_FINISHED and not res.reason.startswith("unchecked"):
             log.info("probe %s: the reference under it did not finish: %s", pz.label(), res.reason)
             return None
         if not res.accepted:

@@ -132,3 +132,18 @@ def test_a_probe_the_reference_does_not_build_under_is_skipped_fake_evaluator(
     out = check.check(design.target.text().replace("assign y = a;", "assign y = a ^ {W{1'b0}};"))
     assert out is not None and out.rejection is None, out
     assert "skipped: the reference does not build" in out.scope
+
+
+def test_an_unchecked_result_under_a_probe_is_no_difference() -> None:
+    # cv32e40p_sleep_unit: the reference's own configuration check under a probe of an
+    # instantiated module was "unchecked" (a configuration it cannot build) and counted as
+    # a refutation: a probe beyond the repository's configurations then rejected the change
+    from rtlopt.config import RewardConfig
+    from rtlopt.evaluate._candidate import invalid
+    from rtlopt.evaluate._param_scope import NOT_FINISHED, verdict_of
+    from rtlopt.results import Stage
+
+    unchecked = invalid(RewardConfig(), Stage.SCREEN, "unchecked: no build", r_syn=0.0)
+    assert verdict_of(unchecked) == NOT_FINISHED
+    wrong = invalid(RewardConfig(), Stage.SIMULATION, "mismatch at vector 3", r_syn=1.0)
+    assert verdict_of(wrong) == "refuted"
