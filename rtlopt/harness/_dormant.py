@@ -24,6 +24,7 @@ __all__ = [
     "ASSERTION_TEXT",
     "POWER_UP_TEXT",
     "Skipped",
+    "only_assertions",
     "only_reporting_assertions",
     "never_taken",
     "raise_dormant",
@@ -100,6 +101,62 @@ def only_reporting_assertions(code: str) -> bool:
         except (RuntimeError, RecursionError):
             return False
     return False
+
+
+#: Syntax kinds a run of assertions may hold besides the assertions themselves: the module
+#: wrapper, ``initial``/``final`` procedures, blocks and their labels.
+_ASSERTION_FRAME = frozenset(
+    {
+        "CompilationUnit",
+        "ModuleDeclaration",
+        "ModuleHeader",
+        "InitialBlock",
+        "FinalBlock",
+        "SequentialBlockStatement",
+        "NamedBlockClause",
+        "ConcurrentAssertionMember",
+        "ImmediateAssertionMember",
+        "ProceduralAssertionStatement",
+    }
+)
+_ASSERTIONS = frozenset(
+    {
+        "ImmediateAssertStatement",
+        "ImmediateAssumeStatement",
+        "ImmediateCoverStatement",
+        "AssertPropertyStatement",
+        "AssumePropertyStatement",
+        "CoverPropertyStatement",
+    }
+)
+
+
+def only_assertions(code: str) -> bool:
+    """Whether a skipped run (comments blanked) holds assertions that only report and nothing
+    else: ``initial``/``final`` blocks and module items made of them (``initial begin :
+    p_check assert (W > 0) else $error(...); end``, cv32e40p's parameter checks). Such a run
+    states no power-up value: no assignment, declaration or call outside an assertion."""
+    from pyslang import syntax
+
+    from rtlopt.harness._nodes import _children, _kind
+
+    if not only_reporting_assertions(code):
+        return False
+    text = _WRAPS[0][0] + code + _WRAPS[0][1]
+    tree = syntax.SyntaxTree.fromText(text)
+    if any(d.isError() for d in tree.diagnostics):
+        return False
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        kind = _kind(node)
+        if kind in _ASSERTIONS:
+            continue  # its actions only report (only_reporting_assertions)
+        if kind not in _ASSERTION_FRAME and not hasattr(node, "valueText"):
+            if kind:  # a syntax node of another kind: a statement, a declaration, ...
+                return False
+        stack.extend(c for c in _children(node) if not hasattr(c, "valueText"))
+    return True
 
 
 #: What separates statements once a run's lines are joined: conditional directives, block

@@ -36,6 +36,7 @@ from rtlopt.harness._dormant import (
     POWER_UP_TEXT,
     Skipped,
     never_taken,
+    only_assertions,
     only_reporting_assertions,
     raise_dormant,
     skipped,
@@ -351,7 +352,8 @@ def _read(design: Design, files: Sequence[Path], text: str | None) -> PowerUp:
         if text is None:  # the repository's unit (a candidate holds no conditional)
             readings.append(skipped(tree, sm))
     hardware = verification_only(design)
-    dormant = never_taken(readings, POWER_UP_TEXT, hardware=hardware)
+    # a run of assertions that only report states nothing (a parameter check in `initial`)
+    dormant = never_taken(readings, POWER_UP_TEXT, only_assertions, hardware=hardware)
     raise_dormant(_in_hierarchy(design, dormant, readings), "state a power-up value")
     return out or {}
 

@@ -149,3 +149,23 @@ def test_a_macro_a_skipped_branch_of_another_module_defines_stays_judged(
     d = _design(tmp_path, {"m.sv": other + _module("")})
     with pytest.raises(RuntimeError, match="branch these readings do not take"):
         unit_power_up(d)
+
+
+@pytest.mark.parametrize(
+    ("body", "states"),
+    [
+        # cv32e40p_alu_div's parameter check under CV32E40P_ASSERT_ON: no power-up value
+        ('  initial begin : p_chk\n    assert (8 > 1) else $error("w");\n  end\n', False),
+        ("  initial begin assert (1) else $error(); c = 8'h5a; end\n", True),
+        ("  initial assert (1) else c = 8'h5a;\n", True),
+    ],
+)
+def test_a_skipped_initial_block_of_assertions_states_nothing(
+    tmp_path: Path, body: str, states: bool
+) -> None:
+    d = _design(tmp_path, {"m.sv": _module(f"`ifdef USER_ASSERT_ON\n{body}`endif\n")})
+    if states:
+        with pytest.raises(RuntimeError, match="branch these readings do not take"):
+            unit_power_up(d)
+    else:
+        assert unit_power_up(d) is not None
