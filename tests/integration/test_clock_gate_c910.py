@@ -40,15 +40,21 @@ def test_inspect_finds_the_clock_behind_the_gate_cell(repo: Path) -> None:
     assert out["resets"] == {"cpurst_b": "low"}, out
 
 
-@pytest.mark.parametrize(
-    "cand", ["candidates/ct_lsu_cnt_equiv.v", "candidates/ct_lsu_cnt_enable.v"]
-)
-def test_equivalent_rewrites_are_proven(repo: Path, cand: str) -> None:
-    # the rewrite keeping the gate cells, and one moving the gates' enables into the registers
-    rc, out = evaluate_json(repo, TARGET, cand)
+def test_an_equivalent_rewrite_keeping_the_gate_cells_is_proven(repo: Path) -> None:
+    rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_equiv.v")
     c = out["candidate"]
     assert rc == 0 and out["accepted"], c
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
+
+
+def test_moving_the_gate_enables_into_the_registers_is_not_proven_twice(repo: Path) -> None:
+    # the first proof (the gate cell's latch modelled) proves the rewrite that moves the gates'
+    # enables into the registers; the second, independent proof finds a difference: the two
+    # disagree, so evaluate does not accept it (as check and optimize never did)
+    rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_enable.v")
+    c = out["candidate"]
+    assert rc == 1 and not out["accepted"], c
+    assert "the two proofs disagree" in str(c["reason"]), c  # type: ignore[index]
 
 
 def test_the_vendor_configuration_leaves_a_rewrite_unchecked_by_default(

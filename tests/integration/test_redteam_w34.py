@@ -71,5 +71,9 @@ def test_a_parameter_declared_with_another_type_is_an_interface_change(
     assert "parameter K is declared" in res.reason
     # the same type written otherwise (logic, white space) is the same interface
     same = "module m #(parameter logic [ 7:0 ] K = 8'd1) (input [7:0] a, output [7:0] y);\n"
-    ok = _evaluate(tmp_path / "same", {"m.v": KM, "top.v": top}, "m.v", same + KM.split("\n", 1)[1])
+    # (a top passing a value the declared type converts is itself unchecked: tools disagree)
+    fits = top.replace("9'h1c8", "8'hc8")
+    ok = _evaluate(
+        tmp_path / "same", {"m.v": KM, "top.v": fits}, "m.v", same + KM.split("\n", 1)[1]
+    )
     assert ok.accepted, ok.reason
