@@ -314,19 +314,13 @@ def _balanced(code: str, at: int) -> str:
 def _branches(code: str) -> list[tuple[set[str], str, int]]:
     """Each stretch of ``code`` between two conditional directives inside a conditional: the
     macros of every conditional open there (their ```elsif``s too), its text and start."""
+    from rtlopt.evaluate._configs import open_conditionals
+
     out: list[tuple[set[str], str, int]] = []
-    stack: list[list[str]] = []
     at = 0
-    for d in _COND.finditer(code):
+    for d, stack in open_conditionals(code, _COND):
         if stack and code[at : d.start()].strip():
             out.append(({m for c in stack for m in c}, code[at : d.start()], at))
-        kind, word = d.group(1), d.group(2) or ""
-        if kind in ("ifdef", "ifndef"):
-            stack.append([word])
-        elif kind == "elsif" and stack:
-            stack[-1].append(word)
-        elif kind == "endif" and stack:
-            stack.pop()
         at = d.end()
     return out
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["REPORTING_TASKS", "_PURE_CALLS", "_write_kinds"]
+__all__ = ["ASSERTION_STATEMENTS", "REPORTING_TASKS", "_PURE_CALLS", "_write_kinds"]
 
 #: System tasks an assertion action may call: they report or end the simulation, they
 #: write no signal of the design.
@@ -42,4 +42,19 @@ _PURE_CALLS = frozenset(
     "$past $rose $fell $stable $changed $sampled $onehot $onehot0 $isunknown $countones "
     "$countbits $bits $clog2 $signed $unsigned $size $left $right $low $high $increment "
     "$dimensions $unpacked_dimensions $time $stime $realtime".split()
+)
+
+#: Assertion statements (immediate, concurrent, cover, restrict): their own clocking and
+#: sequence delays are no process timing, their actions are judged on their own.
+ASSERTION_STATEMENTS = frozenset(
+    {
+        "ImmediateAssertStatement",
+        "ImmediateAssumeStatement",
+        "ImmediateCoverStatement",
+        "AssertPropertyStatement",
+        "AssumePropertyStatement",
+        "CoverPropertyStatement",
+        "CoverSequenceStatement",
+        "RestrictPropertyStatement",
+    }
 )

@@ -119,16 +119,6 @@ _ASSERTION_FRAME = frozenset(
         "ProceduralAssertionStatement",
     }
 )
-_ASSERTIONS = frozenset(
-    {
-        "ImmediateAssertStatement",
-        "ImmediateAssumeStatement",
-        "ImmediateCoverStatement",
-        "AssertPropertyStatement",
-        "AssumePropertyStatement",
-        "CoverPropertyStatement",
-    }
-)
 
 
 def only_assertions(code: str) -> bool:
@@ -138,6 +128,7 @@ def only_assertions(code: str) -> bool:
     states no power-up value: no assignment, declaration or call outside an assertion."""
     from pyslang import syntax
 
+    from rtlopt.harness._call_kinds import ASSERTION_STATEMENTS
     from rtlopt.harness._nodes import _children, _kind
 
     if not only_reporting_assertions(code):
@@ -150,7 +141,7 @@ def only_assertions(code: str) -> bool:
     while stack:
         node = stack.pop()
         kind = _kind(node)
-        if kind in _ASSERTIONS:
+        if kind in ASSERTION_STATEMENTS:
             continue  # its actions only report (only_reporting_assertions)
         if kind not in _ASSERTION_FRAME and not hasattr(node, "valueText"):
             if kind:  # a syntax node of another kind: a statement, a declaration, ...

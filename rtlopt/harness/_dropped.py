@@ -25,7 +25,12 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from rtlopt.harness._call_kinds import _PURE_CALLS, REPORTING_TASKS, _write_kinds
+from rtlopt.harness._call_kinds import (
+    _PURE_CALLS,
+    ASSERTION_STATEMENTS,
+    REPORTING_TASKS,
+    _write_kinds,
+)
 from rtlopt.harness._semantics import _children, _kind, _span, _walk, once_per_design
 
 __all__ = [
@@ -58,19 +63,7 @@ _TIMING = _LEADING | frozenset(
         "ExpectPropertyStatement",
     }
 )
-#: Assertion statements: their own clocking and sequence delays are no process timing.
-_ASSERTIONS = frozenset(
-    {
-        "ImmediateAssertStatement",
-        "ImmediateAssumeStatement",
-        "ImmediateCoverStatement",
-        "AssertPropertyStatement",
-        "AssumePropertyStatement",
-        "CoverPropertyStatement",
-        "CoverSequenceStatement",
-        "RestrictPropertyStatement",
-    }
-)
+_ASSERTIONS = ASSERTION_STATEMENTS
 #: Declarations of properties and sequences: read only by assertions.
 _ASSERTION_DECLS = frozenset({"PropertyDeclaration", "SequenceDeclaration", "LetDeclaration"})
 _WHY_TIMING = (
