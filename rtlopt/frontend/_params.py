@@ -131,10 +131,9 @@ def _values(inst: Any) -> Parameterization | None:
 
 
 def parameterizations(design: Design, *, defaults: bool = True) -> list[Parameterization]:
-    """The defaults first, then every other distinct parameterization of the target that the
-    repository's tops elaborate (empty when slang cannot read the repository); without
-    ``defaults``, only the ones the tops elaborate (another reading's: ``design`` with other
-    defines)."""
+    """The defaults (unless not ``defaults``: another reading's call), then every other
+    distinct parameterization of the target the repository's tops elaborate (empty when
+    slang cannot read the repository)."""
     name = design.target.name
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:

@@ -1,0 +1,193 @@
+"""The screen's checks of what the tools read beyond the candidate's own text: the repository
+reaching into the target, macros holding synthesis pragmas, what simulators read, and on the
+SystemVerilog view path (no preprocessed unit) the carried state, power-up values, qualifier
+claims, switched-off code and other configurations (the preprocess stage,
+:func:`rtlopt.evaluate._stages.preprocess_stage`)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rtlopt.evaluate._candidate import Candidate, invalid
+from rtlopt.evaluate._power_up import power_up_unchecked
+from rtlopt.evaluate._qualifier_rules import qualifier_claims
+from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.results import EvalResult, Stage
+
+if TYPE_CHECKING:
+    from rtlopt.evaluate._alternatives import OtherBuilds
+
+__all__ = [
+    "repository_reaches",
+    "simulators",
+    "view_claims",
+    "view_configurations",
+    "view_power_up",
+    "view_state_left",
+]
+
+
+def view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """On the SystemVerilog view path: a candidate that leaves the files after it another
+    pass-through state than the repository's file with its module (``_placement.state_left``,
+    the file's own directives around the module read around the candidate) is unchecked."""
+    from rtlopt.evaluate._placement import state_left
+    from rtlopt.evaluate._preprocess import directives_before_module
+
+    t = s.design.target
+    whole = t.file.read_text(errors="replace")
+    copy = directives_before_module(c.text)
+    why = state_left(c.text, whole, (t.start, t.end), [], t.name, copy_of_file=copy)
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def view_power_up(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    why = power_up_unchecked(s, c, None)  # the repository's macros expanded
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def view_claims(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    why = qualifier_claims(c.text, s.design)
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def view_configurations(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """On the SystemVerilog view path (one slang view per side, no preprocessed unit): the
+    other configurations of the macros the design tests (other than the flow's) in which the
+    candidate reads differently are left in ``c.other_configs``, each proven like the
+    defaults by the configuration stage (``evaluate/_view_configs.py``);
+    ``harness.other_configurations = "ignore"`` states there is none."""
+    from rtlopt.evaluate._configs import TOOL_MACROS, external_macros, tested_macros
+    from rtlopt.evaluate._macros import package_files
+    from rtlopt.harness import same_as_reference
+    from rtlopt.verilog import blank_comments
+
+    if same_as_reference(c.text, s.design):
+        return None  # the repository's own bytes read as the repository reads them, anywhere
+    off = _view_switched_off(s, c) or simulators(s, c, frozenset()) or repository_reaches(s, c)
+    if off:
+        return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + off, r_syn=0.0, logs=c.logs)
+    if s.config.harness.other_configurations != "check":
+        return None
+    d = s.design
+    builds = _view_builds(s, c)
+    if builds.why:
+        why = f"another build of the repository reads the design differently ({builds.why})"
+        return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+    files = [d.modules[n].file for n in d.submodules if n in d.modules] + list(builds.files)
+    files += package_files(d, [d.target.file.read_text(errors="replace"), c.text])
+    from rtlopt.evaluate._macros import configuration_macros, design_text, reached_modules
+    from rtlopt.harness._verification_only import hardware_reading, verification_only
+
+    # a build defining FORMAL alone is no configuration to prove (harness/_verification_only)
+    whole = blank_comments(d.target.file.read_text(errors="replace"), strings=False)
+    whole = hardware_reading(d, whole)
+    code = hardware_reading(d, blank_comments(c.text, strings=False))
+    # the macros the design uses: not those of other modules of the file nothing reached
+    # instantiates (their directives count)
+    reached = reached_modules(d, [design_text(whole, {d.target.name})], code)
+    used = design_text(whole, reached) + "\n" + design_text(code, reached)
+    found = (
+        tested_macros(whole)
+        | tested_macros(code)
+        | external_macros(files, d.include_dirs, hardware=verification_only(d))
+        # a macro whose definition a conditional elsewhere selects (`ifdef F `define OP &)
+        | configuration_macros(d, used, files, reached)
+    ) - TOOL_MACROS
+    c.builds = list(builds.builds)  # each proven by the configuration stage
+    if not found:
+        return None
+    from rtlopt.evaluate._view_configs import view_configurations
+
+    why = view_configurations(s.design, c, found)
+    if why:
+        return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+    return None
+
+
+def _view_builds(s: EvalSetup, c: Candidate) -> OtherBuilds:
+    """The other builds of the modules the reference or the candidate instantiates (another
+    repository file's definition of one: ``evaluate/_alternatives.py``)."""
+    from rtlopt.evaluate._alternatives import other_builds
+
+    d = s.design
+    names = set(d.submodules) | {
+        w for w in re.findall(r"[A-Za-z_][\w$]*", c.text) if w in d.modules
+    }
+    files = {d.modules[n].file for n in names if n != d.target.name and n in d.modules}
+    return other_builds(d, sorted(files - {d.target.file}))
+
+
+def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
+    """Why the candidate's module changes code the SystemVerilog view's defines (the
+    project's, and ``SYNTHESIS``) switch off, or a conditional directive in it: the view
+    reads one branch, so every other one must stay as the repository has it (as
+    :func:`switched_off_change` on the Verilog path); "" when it does not."""
+    from rtlopt.evaluate._configs import switched_off_tokens
+    from rtlopt.evaluate._reporting_blocks import without_reporting_blocks
+    from rtlopt.harness._verification_only import hardware_reading
+    from rtlopt.verilog import blank_comments, module_spans
+
+    name = s.design.target.name
+    defined = {*s.design.defines, "SYNTHESIS"}
+
+    def module(text: str, line: int = 0) -> str:
+        spans = [m for m in module_spans(text) if m.name == name]
+        span = next((m for m in spans if m.line == line), spans[0] if spans else None)
+        code = blank_comments(text if span is None else text[span.start : span.end], strings=False)
+        code = hardware_reading(s.design, code)  # a build defining FORMAL alone: not compared
+        return without_reporting_blocks(code, defined)  # assertions that only report
+
+    ref = module(s.design.target.file.read_text(errors="replace"), s.design.target.line)
+    try:
+        same = switched_off_tokens(ref, defined) == switched_off_tokens(module(c.text), defined)
+    except ValueError as exc:
+        return f"the module's conditionals do not nest ({exc})"
+    if same:
+        return ""
+    return (
+        "the change touches code that the defines of the SystemVerilog view (SYNTHESIS and the "
+        "project's) switch off, or a conditional directive inside the module; rtlopt proves "
+        "only the branches they select, so keep every other branch and directive as the "
+        "repository has it"
+    )
+
+
+def repository_reaches(s: EvalSetup, c: Candidate) -> str:
+    """Why a changed candidate is unchecked because the repository reaches into the target
+    where the proof does not look (``evaluate/_reach.py``), or ""."""
+    from rtlopt.evaluate._reach import repository_reach
+    from rtlopt.harness import same_as_reference
+
+    if same_as_reference(c.text, s.design):
+        return ""
+    return repository_reach(s.design) or _pragma_macros(s, c)
+
+
+def _pragma_macros(s: EvalSetup, c: Candidate) -> str:
+    """Why a changed candidate is unchecked because it or the reference's design uses a macro
+    whose body holds a synthesis pragma comment (``evaluate/_pragma_macros.py``), or ""."""
+    from rtlopt.evaluate._pragma_macros import pragma_macro_use
+    from rtlopt.harness._hierarchy import hierarchy_texts
+
+    texts = [t.text for t in hierarchy_texts(s.design).texts]
+    return pragma_macro_use(s.design, c.text, texts)
+
+
+def simulators(s: EvalSetup, c: Candidate, defined: frozenset[str]) -> str:
+    """Why the candidate may read otherwise than the reference where a simulator reads the
+    text (``SYNTHESIS`` undefined, a simulator's own macro) and rtlopt proves nothing, or ""
+    (``evaluate/_sim_reading.py``)."""
+    from rtlopt.evaluate._sim_reading import module_simulator_change
+
+    t = s.design.target
+    return module_simulator_change(
+        s.design, t.file.read_text(errors="replace")[t.start : t.end], c.text, defined
+    )
