@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "directive_line_end",
     "CONDITIONAL_DIRECTIVES",
     "DIRECTIVES",
     "ESCAPED_IDENTIFIER",
@@ -161,6 +162,18 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
                 continue
             yield "escaped", i, m.end()
             i = m.end()
+
+
+def directive_line_end(code: str, at: int) -> int:
+    """The end of a directive's line from ``at`` (a ``define`` continues over lines that end
+    with a backslash)."""
+    while True:
+        eol = code.find("\n", at)
+        if eol < 0:
+            return len(code)
+        if not code[at:eol].rstrip().endswith("\\"):
+            return eol
+        at = eol + 1
 
 
 def blank_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:

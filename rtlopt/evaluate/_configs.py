@@ -30,6 +30,7 @@ from rtlopt.verilog import (
     PREPROCESSOR_DIRECTIVES,
     alternation,
     blank_comments,
+    directive_line_end,
 )
 
 __all__ = [
@@ -93,18 +94,6 @@ def tested_macros(code: str) -> set[str]:
     return set(_CONDITION.findall(code))
 
 
-def _line_end(code: str, at: int) -> int:
-    """The end of the directive's line from ``at`` (a ``define`` continues over lines that
-    end with a backslash)."""
-    while True:
-        eol = code.find("\n", at)
-        if eol < 0:
-            return len(code)
-        if not code[at:eol].rstrip().endswith("\\"):
-            return eol
-        at = eol + 1
-
-
 def active_tokens(code: str, defined: Iterable[str]) -> list[str]:
     """The tokens of ``code`` (comments blanked) that a compilation in which ``defined`` are
     the defined macros reads: switched-off branches dropped, each active ``define`` /
@@ -164,7 +153,7 @@ def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
                 raise ValueError("`endif without `ifdef")
             active = stack.pop()[0]
         else:
-            end = _line_end(code, pos) if kind == "define" else pos
+            end = directive_line_end(code, pos) if kind == "define" else pos
             if not active:
                 off.append(f"`{kind} {arg} {' '.join(code[pos:end].split())}".rstrip())
             if active:

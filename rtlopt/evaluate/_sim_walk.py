@@ -17,8 +17,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtlopt.evaluate._configs import _line_end
-from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments
+from rtlopt.verilog import (
+    PREPROCESSOR_DIRECTIVES,
+    alternation,
+    blank_comments,
+    directive_line_end,
+)
 
 __all__ = ["Bodies", "Event", "Reading", "blanked", "definitions", "resolver", "walk"]
 
@@ -141,7 +145,7 @@ def walk(
         if kind in ("ifdef", "ifndef", "elsif", "else", "endif"):
             active = _branch(kind, arg, stack, active, readings)
         elif kind == "define":
-            end = _line_end(code, pos)
+            end = directive_line_end(code, pos)
             body = body_of(code[pos:end])
             for on, r in zip(active, readings, strict=True):
                 if on:

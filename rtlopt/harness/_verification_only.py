@@ -33,6 +33,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rtlopt.verilog import directive_line_end
+
 if TYPE_CHECKING:
     from rtlopt.frontend.model import Design
 
@@ -215,7 +217,7 @@ def _applied(text: str, code: str) -> str:
             if kind in ("else", "endif"):
                 word, end = "", m.start() + len(kind) + 1  # the word after it is code
             if kind == "define":
-                pos = _line_end(code, m.end())
+                pos = directive_line_end(code, m.end())
                 continue
             if kind in ("ifdef", "ifndef"):
                 stack.append([(kind, word, m.start(), end)])
@@ -263,14 +265,3 @@ def _blank(chars: list[str], start: int, end: int) -> None:
     for k in range(start, end):
         if chars[k] != "\n":
             chars[k] = " "
-
-
-def _line_end(code: str, at: int) -> int:
-    """The end of a ```define``'s line from ``at`` (continued over lines ending in ``\\``)."""
-    while True:
-        eol = code.find("\n", at)
-        if eol < 0:
-            return len(code)
-        if not code[at:eol].rstrip().endswith("\\"):
-            return eol
-        at = eol + 1
