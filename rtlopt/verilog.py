@@ -197,7 +197,13 @@ def blank_comments(text: str, *, strings: bool = True) -> str:
         text: Verilog source.
         strings: Also blank the contents of string literals.
     """
+    if len(text) > _CACHED_CHARS:  # a large file is blanked each time, not kept
+        return _blanked.__wrapped__(text, strings)
     return _blanked(text, strings)
+
+
+#: Texts up to this size are kept blanked (at most 512 of them: 128 MB at worst).
+_CACHED_CHARS = 256 * 1024
 
 
 @functools.lru_cache(maxsize=512)
