@@ -28,9 +28,13 @@ _BLOCK = re.compile(
 
 
 def _reporting(body: str) -> bool:
-    from rtlopt.harness._dormant import only_reporting_assertions
+    """Nothing but assertions that report, none ending the simulation (``$fatal``,
+    ``$finish``, ``$stop``: how a build's simulation ends is not proven)."""
+    from rtlopt.harness._dormant import only_assertions
 
-    return bool(body.strip()) and "`" not in body and only_reporting_assertions(body)
+    if not body.strip() or "`" in body or re.search(r"\$(?:fatal|finish|stop)\b", body):
+        return False
+    return only_assertions(body)
 
 
 def without_reporting_lines(lines: Sequence[str]) -> list[str]:

@@ -127,6 +127,9 @@ def _writes(
         if k == "IdentifierName" and str(n.identifier.valueText) in functions:
             if str(n.identifier.valueText) not in visible_pure(n, pure):
                 return True
+        if k == "SystemName" and str(n.systemIdentifier.valueText) not in _PURE_CALLS:
+            if str(n.systemIdentifier.valueText) not in REPORTING_TASKS:
+                return True  # a bare `$random` advances the simulator's shared random state
         if k == "InvocationExpression":
             if _kind(n.left) != "SystemName":
                 if _kind(n.left) == "IdentifierName" and str(

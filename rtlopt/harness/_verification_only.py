@@ -134,7 +134,11 @@ def _defines_in(files: Iterable[Path], root: Path) -> str:
         if key not in _READ:
             if len(_READ) > 200_000:
                 _READ.clear()
-            _READ[key] = _file_defines(f, root) if st.st_size <= _SCANNED_BYTES else ""
+            _READ[key] = (
+                _file_defines(f, root)
+                if st.st_size <= _SCANNED_BYTES
+                else f"{f.name} is too large to read here (it may define FORMAL)"
+            )
         if _READ[key]:
             return _READ[key]
     return ""
@@ -147,9 +151,11 @@ def _file_defines(f: Path, root: Path) -> str:
     try:
         text = f.read_text(errors="replace")
     except OSError:
+        return f"{f.name} cannot be read (it may define FORMAL)"
+    if "FORMAL" not in text:
         return ""
-    if "\0" in text[:4096] or "FORMAL" not in text:
-        return ""
+    if "\0" in text[:4096]:
+        return f"{f.name} is no text file and names FORMAL"
     if f.suffix.lower() in _VERILOG_SUFFIXES:
         text = blank_comments(text, strings=False)
     found = _DEFINES.search(text) or _WORD.search(_TEST.sub(" ", text))

@@ -50,3 +50,15 @@ def test_a_dropped_block_with_another_branch_is_a_change(tmp_path: Path) -> None
     ref = M.replace("`endif", "`else\n  wire unused = a[0];\n`endif")
     res = _evaluate(tmp_path, {"m.sv": ref}, "m.sv", DROPPED)
     assert not res.accepted and "switch off" in res.reason, res.reason
+
+
+def test_what_is_no_block_of_reporting_assertions() -> None:
+    # red team w35: logic with no assertion, a bare $random (it advances the simulator's
+    # shared random state) and an assertion ending the simulation are no reporting block
+    for body in [
+        "assign y = 8'd0;",
+        'assert property (@(posedge clk) x) else $display("%0d", $random);',
+        "assert property (@(posedge clk) x) else $fatal(1);",
+    ]:
+        lines = ["`ifdef A", body, "`endif"]
+        assert without_reporting_lines(lines) == lines, body

@@ -129,3 +129,14 @@ def test_a_macro_only_the_formal_build_defines_reaches_no_hardware_build() -> No
     assert changed_headers([("t.v", old, new)], hardware=True)[0] == {}
     moved = "module t;\n`define ASSUME assume\nendmodule\n"
     assert changed_headers([("t.v", old, moved)], hardware=True)[0] == {"t.v": {"ASSUME"}}
+
+
+def test_a_file_too_large_to_scan_may_define_formal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # red team w35 F4: a generated header over the scan limit whose first line defines FORMAL
+    import rtlopt.harness._verification_only as vo
+
+    monkeypatch.setattr(vo, "_SCANNED_BYTES", 64)
+    d = _design(tmp_path, {"tb/stim.svh": "`define FORMAL\n" + "// padding\n" * 20})
+    assert "too large" in formal_build(d)  # type: ignore[arg-type]
