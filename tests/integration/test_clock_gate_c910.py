@@ -18,8 +18,9 @@ from _fixture_repo import evaluate_json, fixture_repo, run_rtlopt
 
 from rtlopt.config import load_config
 from rtlopt.formal import check_equivalence
+from rtlopt.formal.second import confirm_proof
 from rtlopt.frontend import load_design
-from rtlopt.results import Verdict
+from rtlopt.results import FormalResult, Verdict
 
 pytestmark = pytest.mark.tools
 
@@ -47,14 +48,28 @@ def test_an_equivalent_rewrite_keeping_the_gate_cells_is_proven(repo: Path) -> N
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
 
 
-def test_moving_the_gate_enables_into_the_registers_is_not_proven_twice(repo: Path) -> None:
-    # the first proof (the gate cell's latch modelled) proves the rewrite that moves the gates'
-    # enables into the registers; the second, independent proof finds a difference: the two
-    # disagree, so evaluate does not accept it (as check and optimize never did)
+def test_moving_the_gate_enables_into_the_registers_is_proven_twice(repo: Path) -> None:
+    # the first proof models the gate cell as an enable, the second steps the latch and the
+    # gated clock edge by edge (clk2fflogic): both prove the rewrite (the second proof once
+    # stepped the gated registers on every clock edge and read a difference)
     rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_enable.v")
     c = out["candidate"]
-    assert rc == 1 and not out["accepted"], c
-    assert "the two proofs disagree" in str(c["reason"]), c  # type: ignore[index]
+    assert rc == 0 and out["accepted"], c
+    formal = c["formal"]
+    assert formal["verdict"] == "proven", c  # type: ignore[index]
+    assert formal["second"]["agrees"], c  # type: ignore[index]
+
+
+def test_the_second_proof_sees_the_gate_enables(repo: Path, tmp_path: Path) -> None:
+    # a first proof that lies about the broken gate (its counter ignores the global enable):
+    # the second proof finds the difference (stepping every register on the free clock, it
+    # once saw no gate at all and agreed)
+    cfg = load_config(repo / TARGET).config
+    design = load_design(repo / TARGET, None, cfg.project)
+    files = [repo / "gen_rtl/clk/rtl/gated_clk_cell.v", repo / "candidates/ct_lsu_cnt_broken.v"]
+    fake = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")
+    second = confirm_proof(design, files, tmp_path / "second", cfg.formal, fake)
+    assert not second.agrees and "found a difference" in second.reason, second
 
 
 def test_the_vendor_configuration_leaves_a_rewrite_unchecked_by_default(

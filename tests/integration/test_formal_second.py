@@ -264,6 +264,53 @@ def test_exported_gated_clock_latch(tmp_path: Path, broken: bool) -> None:
     assert second.agrees is not broken, second
 
 
+_ICG = """module icg(input clk, input en, output gclk);
+  reg l;
+  always @(clk or en) if (!clk) l <= en;
+  assign gclk = clk & l;
+endmodule
+"""
+_GATED = """module greg(input clk, input rst_n, input en, input [3:0] d, output reg [3:0] q);
+  wire gclk;
+  icg g(.clk(clk), .en(en), .gclk(gclk));
+  always @(posedge gclk or negedge rst_n) if (!rst_n) q <= 4'd0; else q <= d;
+endmodule
+"""
+#: the gate's enable moved into the register: equivalent cycle by cycle
+_ENABLED = """module greg(input clk, input rst_n, input en, input [3:0] d, output reg [3:0] q);
+  always @(posedge clk or negedge rst_n) if (!rst_n) q <= 4'd0; else if (en) q <= d;
+endmodule
+"""
+#: the gate kept, its enable wrong for d = 4'hf only
+_GATE_WRONG = _GATED.replace(".en(en)", ".en(en | (&d))")
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_a_register_behind_a_clock_gate_steps_on_the_gated_clock(
+    tmp_path: Path, wrong: bool
+) -> None:
+    """The miter is AIGER, one implicit clock: a register on a gated clock must not load in
+    every cycle. Moving the gate's enable into the register is proven on both paths (it read
+    as a difference); a wrong gate enable under a fake first proof is a difference (it read
+    as proven: the gate was invisible)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "icg.v").write_text(_ICG)
+    (repo / "greg.v").write_text(_GATED)
+    d = load_design(repo / "greg.v", "greg", ProjectConfig())
+    files = [repo / "icg.v", _cand(tmp_path, _GATE_WRONG if wrong else _ENABLED)]
+    cfg = FormalConfig(timeout_s=60)
+    first = check_equivalence(d, files, tmp_path / "first", cfg)
+    assert first.verdict is (Verdict.REFUTED if wrong else Verdict.PROVEN), first
+    if wrong:
+        first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")  # the first path lies
+    second = confirm_proof(d, files, tmp_path / "second", cfg, first)
+    assert second.agrees is not wrong, second
+    assert second.replay is not None
+    run = _replay(second.replay)
+    assert (run.returncode == 0) is not wrong, run.stdout
+
+
 # ---------------------------------------------------------------- stated power-up values
 
 _SWAP = """module sw(input clk, output y);

@@ -1,0 +1,164 @@
+"""Registers the second proof's single-clock model cannot step: clocked by a net that is no
+clock input (a gated or derived clock), or latches.
+
+The second proof writes its miter as AIGER (:mod:`rtlopt.formal.second`), where every register
+steps on one implicit clock: ``write_aiger`` drops a register's clock net. That is the design's
+behaviour only when every register is clocked by one of the target's clock inputs. A register
+on a gated clock (C910's ``gated_clk_cell``: a latch open on the low phase ANDed with the
+clock) would load in every cycle instead of the cycles its gate lets through, so the proof
+would compare a different design: a rewrite that moves the gate's enable into the register
+reads as a difference, and a change to a gate's enable goes unseen. Such designs, and designs
+with a latch whose enable depends on a clock (a phase latch), are proven in Yosys's
+``clk2fflogic`` model instead (every clock an input, every register and latch stepped by its
+own clock or enable). A register clocked through buffers of a clock input (a flattened
+submodule's clock port) is on that clock; a latch on data alone is stepped per cycle, as
+before and as the first proof reads it.
+
+:func:`unmodelled_clocking` reads both designs after ``proc -noopt; flatten`` (the JSON the
+second proof writes for its high-impedance check) and names the first such register or latch.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+__all__ = ["unmodelled_clocking"]
+
+#: Latches (level-sensitive state).
+_LATCHES = ("$dlatch", "$adlatch", "$dlatchsr", "$_DLATCH")
+#: Cells that hold state: a clock's combinational cone stops at them.
+_STATEFUL: tuple[str, ...] = (
+    *("$dff", "$adff", "$sdff", "$aldff", "$ff", "$sr", "$mem"),
+    *("$_DFF", "$_SDFF", "$_ALDFF", "$_SR_", "$_FF_", *_LATCHES),
+)
+#: Fine-grained registers name their clock pin ``C``, fine-grained latches their enable ``E``.
+_FINE_CLOCKED = ("$_DFF", "$_SDFF", "$_ALDFF")
+_BUFFERS = frozenset({"$buf", "$pos", "$_BUF_"})
+
+
+def unmodelled_clocking(sides_json: str, modules: Sequence[str], clocks: Iterable[str]) -> str:
+    """The first register of ``modules`` (in the netlist ``sides_json``) not clocked by one of
+    the input ports ``clocks`` (through buffers), or latch whose enable depends on one of them
+    (a clock-phase latch, as in a clock gate), described ("register data_q in m clocked by
+    data_clk"); "" when there is none (a latch on data alone steps per cycle as the first
+    proof reads it). A netlist that cannot be read names its registers (the edge-by-edge
+    model, faithful for any clocking, is then used)."""
+    try:
+        netlist = json.loads(sides_json)
+    except ValueError:
+        netlist = None
+    if not isinstance(netlist, dict):
+        return "registers whose clocks cannot be read (no netlist)"
+    names = set(clocks)
+    for name in modules:
+        module = netlist.get("modules", {}).get(name)
+        if isinstance(module, dict):
+            found = _in_module(name, module, names)
+            if found:
+                return found
+    return ""
+
+
+def _in_module(name: str, module: Mapping[str, Any], clocks: set[str]) -> str:
+    ports = module.get("ports", {})
+    clock_bits = {
+        b
+        for p, info in ports.items()
+        if p in clocks and info.get("direction") == "input"
+        for b in info.get("bits", [])
+    }
+    cells: Mapping[str, Any] = module.get("cells", {})
+    nets = _net_names(module)
+    source = _buffered(cells)
+    cone: set[object] | None = None
+    for cell_name, cell in cells.items():
+        kind = str(cell.get("type", ""))
+        conns = cell.get("connections", {})
+        what = _label(cell_name, cell, nets)
+        if kind.startswith(_LATCHES):
+            cone = _clock_cone(cells, clock_bits) if cone is None else cone
+            enable = conns.get("E" if kind.startswith("$_") else "EN", [])
+            if any(b in cone for b in enable):
+                return f"latch {what} in {name} enabled by the clock"
+            continue
+        pin = "C" if kind.startswith(_FINE_CLOCKED) else "CLK"
+        if pin not in conns or not _clock_enabled(cell):
+            continue
+        bits = conns[pin]
+        if not all(_root(b, source) in clock_bits for b in bits):
+            by = " ".join(nets.get(b, str(b)) for b in bits)
+            return f"register {what} in {name} clocked by {by}"
+    return ""
+
+
+def _buffered(cells: Mapping[str, Any]) -> dict[object, object]:
+    """Bit -> the bit a buffer copies into it."""
+    source: dict[object, object] = {}
+    for cell in cells.values():
+        conns = cell.get("connections", {})
+        a, y = conns.get("A", []), conns.get("Y", [])
+        if cell.get("type") in _BUFFERS and len(a) == len(y):
+            source.update((o, i) for o, i in zip(y, a, strict=True) if isinstance(o, int))
+    return source
+
+
+def _root(bit: object, source: Mapping[object, object]) -> object:
+    seen = set()
+    while bit in source and bit not in seen:
+        seen.add(bit)
+        bit = source[bit]
+    return bit
+
+
+def _clock_cone(cells: Mapping[str, Any], clock_bits: set[object]) -> set[object]:
+    """Every bit a clock input reaches through combinational cells."""
+    readers: dict[object, list[list[object]]] = {}
+    for cell in cells.values():
+        if str(cell.get("type", "")).startswith(_STATEFUL):
+            continue
+        dirs = cell.get("port_directions", {})
+        conns = cell.get("connections", {})
+        outs = [b for p, bits in conns.items() if dirs.get(p) == "output" for b in bits]
+        for p, bits in conns.items():
+            if dirs.get(p) == "input":
+                for b in bits:
+                    readers.setdefault(b, []).append(outs)
+    cone = set(clock_bits)
+    todo = list(clock_bits)
+    while todo:
+        for outs in readers.get(todo.pop(), []):
+            for b in outs:
+                if isinstance(b, int) and b not in cone:
+                    cone.add(b)
+                    todo.append(b)
+    return cone
+
+
+def _clock_enabled(cell: Mapping[str, Any]) -> bool:
+    """A memory port's ``CLK`` counts only when ``CLK_ENABLE`` is set (asynchronous ports
+    leave it unconnected)."""
+    value = cell.get("parameters", {}).get("CLK_ENABLE")
+    if value is None:
+        return True
+    text = str(value)
+    return not set(text) <= {"0"} if set(text) <= {"0", "1"} else True
+
+
+def _net_names(module: Mapping[str, Any]) -> dict[object, str]:
+    """Bit -> the shortest public net name holding it (for messages)."""
+    names: dict[object, str] = {}
+    for net, info in module.get("netnames", {}).items():
+        if net.startswith("$") or info.get("hide_name"):
+            continue
+        for b in info.get("bits", []):
+            if b not in names or len(net) < len(names[b]):
+                names[b] = net
+    return names
+
+
+def _label(cell_name: str, cell: Mapping[str, Any], nets: Mapping[object, str]) -> str:
+    q = cell.get("connections", {}).get("Q", [])
+    held = [nets[b] for b in q if b in nets]
+    return held[0] if held else cell_name
