@@ -202,7 +202,8 @@ def confirm_proof(
             shutil.copyfile(f, out / f"{i:02d}_{Path(f).name}")
         left = max(1.0, cfg.timeout_s - (time.monotonic() - start))
         status = _abc_status(out, engine, left, workdir)
-        method = f"{frontend}; abc {engine}{_of(model)}"
+        edges = " (every clock edge)" if plan.clk2fflogic else ""
+        method = f"{frontend}; abc {engine}{_of(model)}{edges}"
         if status == "snl_SAT":
             return no(method, f"the second proof ({method}) found a difference", replay)
         if status != "snl_UNSAT":

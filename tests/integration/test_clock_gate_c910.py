@@ -58,6 +58,7 @@ def test_moving_the_gate_enables_into_the_registers_is_proven_twice(repo: Path) 
     formal = c["formal"]
     assert formal["verdict"] == "proven", c  # type: ignore[index]
     assert formal["second"]["agrees"], c  # type: ignore[index]
+    assert "(every clock edge)" in formal["second"]["method"], c  # type: ignore[index]
 
 
 def test_the_second_proof_sees_the_gate_enables(repo: Path, tmp_path: Path) -> None:
