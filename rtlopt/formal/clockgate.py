@@ -17,10 +17,12 @@ latch and the AND then drive nothing and ``opt_clean`` removes them.
 Matched by structure only, never by name: a 1-bit AND (``$and``, ``$logic_and``, ``$_AND_``,
 2-bit ``$reduce_and``) of a primary input ``clk`` (through buffers) and the output of a
 ``$dlatch`` whose enable is that same input, transparent while it is low; the latch's data
-cone must not depend on the latch or on the gated clock; the gated clock must drive only clock
-pins of rising-edge registers without their own enable and output ports, and the latch only
-gates. Anything else (an AND without a latch, a latch open on the high phase, a gated clock
-used as data) is left alone, so the structure check still rejects it. A gated clock that
+cone must not depend on the latch, the clock or the gated clock (the latch samples it while
+the clock is low: an enable that reads the clock is not that enable per cycle); the gated
+clock must drive only clock pins of rising-edge registers without their own enable and output
+ports, and the latch only gates. Anything else (an AND without a latch, a latch open on the
+high phase, a gated clock used as data) is left alone, so the structure check still rejects
+it. A gated clock that
 reaches an output port (a module exporting its gated clock) keeps its AND, and its 1-bit latch
 becomes a wire from its data input (see :func:`find_output_gates`).
 
@@ -241,7 +243,7 @@ def _module_gates(name: str, mod: Mapping[str, Any]) -> tuple[list[GatedRegister
             # the latch output only gates; the enable does not depend on the latch or the clock
             if any(c != gname for c, _ in view.loads.get(q_bit, [])) or q_bit in view.outputs:
                 continue
-            if isinstance(d_bit, int) and view.cone_has([d_bit], {q_bit, gclk}):
+            if isinstance(d_bit, int) and view.cone_has([d_bit], {q_bit, gclk, clk_src}):
                 continue
             fanout = _gated_registers(view, gclk)
             if fanout is None:

@@ -311,6 +311,24 @@ def test_a_register_behind_a_clock_gate_steps_on_the_gated_clock(
     assert (run.returncode == 0) is not wrong, run.stdout
 
 
+def test_a_gate_enable_that_reads_the_clock_is_not_refuted(tmp_path: Path) -> None:
+    """``en | clk`` at the latch is ``en`` (the latch samples it while the clock is low): an
+    equivalent rewrite. The first proof once modelled it as the enable ``en | clk`` with the
+    clock a free input and showed a counterexample that no simulation has; the gate is now not
+    modelled (undecided), and the second proof, edge by edge, proves it."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "icg.v").write_text(_ICG)
+    (repo / "greg.v").write_text(_GATED)
+    d = load_design(repo / "greg.v", "greg", ProjectConfig())
+    files = [repo / "icg.v", _cand(tmp_path, _GATED.replace(".en(en)", ".en(en | clk)"))]
+    cfg = FormalConfig(timeout_s=60)
+    first = check_equivalence(d, files, tmp_path / "first", cfg)
+    assert first.verdict is Verdict.UNKNOWN, first
+    fake = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")
+    assert confirm_proof(d, files, tmp_path / "second", cfg, fake).agrees
+
+
 # ---------------------------------------------------------------- stated power-up values
 
 _SWAP = """module sw(input clk, output y);

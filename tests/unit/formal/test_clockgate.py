@@ -15,7 +15,7 @@ pytestmark = pytest.mark.tools
 GATE = """
 module g (input ck, input en, input {late}, input [3:0] d, output reg [3:0] q{extra_port});
   reg l;
-  always @(ck or en) if ({open}) l <= en;
+  always @(ck or en) if ({open}) l <= {data};
   wire gck = {and_expr};
   always @(posedge gck) q <= d;
   {extra}
@@ -27,6 +27,7 @@ def _netlist(tmp_path: Path, **kw: str) -> dict[str, object]:
     fields = {
         "late": "other",
         "open": "!ck",
+        "data": "en",
         "and_expr": "ck & l",
         "extra": "",
         "extra_port": "",
@@ -64,6 +65,7 @@ def test_the_and_operand_order_and_logic_and_do_not_matter(tmp_path: Path) -> No
         {"and_expr": "other & l"},  # the AND's clock is not the latch's clock
         {"extra": "assign y = gck ^ d[0];", "extra_port": ", output y"},  # clock used as data
         {"and_expr": "ck | l"},  # not an AND
+        {"data": "en | ck"},  # the enable reads the clock (the latch samples it while low)
     ],
 )
 def test_other_structures_are_left_alone(tmp_path: Path, kw: dict[str, str]) -> None:
