@@ -311,6 +311,23 @@ def test_a_register_behind_a_clock_gate_steps_on_the_gated_clock(
     assert (run.returncode == 0) is not wrong, run.stdout
 
 
+def test_a_gated_clock_from_stated_power_up_values_is_unchecked(tmp_path: Path) -> None:
+    # the edge-by-edge model is not built from stated values: fail closed, say why
+    stated = _GATED.replace("output reg [3:0] q);", "output reg [3:0] q = 4'd5);")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "icg.v").write_text(_ICG)
+    (repo / "greg.v").write_text(stated)
+    d = load_design(repo / "greg.v", "greg", ProjectConfig())
+    files = [repo / "icg.v", _cand(tmp_path, stated)]
+    fake = FormalResult(Verdict.PROVEN, "abc dprove", "", power_up=("unknown", "stated"))
+    second = confirm_proof(d, files, tmp_path / "second", FormalConfig(timeout_s=60), fake)
+    assert not second.agrees, second
+    assert second.reason.startswith("unchecked: "), second
+    assert "in greg__rtlopt_ref" in second.reason, second
+    assert "not from the stated power-up values" in second.reason, second
+
+
 def test_a_gate_enable_that_reads_the_clock_is_not_refuted(tmp_path: Path) -> None:
     """``en | clk`` at the latch is ``en`` (the latch samples it while the clock is low): an
     equivalent rewrite. The first proof once modelled it as the enable ``en | clk`` with the
