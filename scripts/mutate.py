@@ -53,7 +53,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         "rtlopt/policy/_transformers.py",
         r"TokenizedSample\(p_ids, c_ids, float\(s\.advantage\), lps, forced\)",
         "TokenizedSample(p_ids, c_ids, -float(s.advantage), lps, forced)",
-        ("tests/integration/test_policy_direction.py",),
+        (
+            "tests/integration/test_policy_transformers.py::test_one_update_raises_positive_and_lowers_negative_sample",
+            "tests/integration/test_policy_transformers.py::test_advantage_sign_alone_sets_the_direction",
+        ),
     ),
     Mutation(
         "evaluator-accepts-unknown",

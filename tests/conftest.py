@@ -209,15 +209,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def long_modules_first(items: list[pytest.Item]) -> None:
     """Modules with a test marked both ``model`` and ``slow`` (real runs of the CPU model, minutes
-    each) go first, then the other modules with a ``slow`` or ``model`` test, each group in the
-    order it had (pytest-randomly's shuffle): the workers do not end on one long module while
-    the other idles."""
+    each) go first, then the other modules with a ``slow`` or ``model`` test, then those with a
+    ``tools`` test (seconds each), then the rest (unit tests, well under a second each); each
+    group in the order it had (pytest-randomly's shuffle). The workers take the long modules
+    while there is other work to balance them and end on the shortest, so that neither ends on
+    one long module while the other idles."""
     tier: dict[str, int] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
         model, slow = item.get_closest_marker("model"), item.get_closest_marker("slow")
-        rank = 0 if model and slow else 1 if model or slow else 2
-        tier[module] = min(rank, tier.get(module, 2))
+        tools = item.get_closest_marker("tools")
+        rank = 0 if model and slow else 1 if model or slow else 2 if tools else 3
+        tier[module] = min(rank, tier.get(module, 3))
     items.sort(key=lambda item: tier[item.nodeid.split("::")[0]])
 
 

@@ -6,7 +6,8 @@ through the CLI as a new user runs it (``runner.py`` says how), with default set
   cell between clocks, registers without reset, a generated 2,447-line core) run one test per
   command: inspect, self-evaluation, the equivalent rewrite (accepted, proven), the broken one
   (rejected), and ``rtlopt check`` on a git repository with each rewrite staged (equivalent:
-  exit 0; broken: exit 1 with a counterexample).
+  exit 0; broken: exit 1 with a counterexample). A case's commands run once, in this order
+  with one user cache as a user runs them (the first of its tests runs them all).
 - Commands that take minutes (a case's ``long`` list in its ``meta.toml``, measured) and the
   cases over the four real repositories (picorv32, serv, ibex, cv32e40p: minutes each) are
   marked ``slow`` and skipped unless ``RTLOPT_ACCEPTANCE_FULL=1``; ``python bench/repos.py``
@@ -123,16 +124,43 @@ def repo_copy(tmp_path: Path) -> Callable[[Case], Path]:
     return make
 
 
+def _run_steps(case: Case) -> list[str]:
+    """The commands of a fixture case the suite runs (the long ones with
+    ``RTLOPT_ACCEPTANCE_FULL=1`` only)."""
+    return [step for step in STEPS if FULL or step not in case.long]
+
+
+@pytest.fixture(scope="module")
+def fixture_runs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[Case, Callable[[Case], Path]], tuple[dict[str, Any], str]]:
+    """Each fixture case's commands run once, one after another with one user cache, as a user
+    runs them (and as ``bench/repos.py`` does): the first of its step tests runs them, each
+    step test judges its own command. (The record, the repository's ``git status`` after.)"""
+    runs: dict[str, tuple[dict[str, Any], str]] = {}
+
+    def run(case: Case, repo_copy: Callable[[Case], Path]) -> tuple[dict[str, Any], str]:
+        if case.name not in runs:
+            root = repo_copy(case)
+            out = tmp_path_factory.mktemp("out")
+            env = _env(root, case.repo)
+            rec = run_case(case, root, out, env, "nangate45", TIMEOUT, _run_steps(case))
+            runs[case.name] = (rec, _dirty(root))
+        return runs[case.name]
+
+    return run
+
+
 @pytest.mark.parametrize(("case", "step"), _fixture_params())
 def test_fixture_repository(
-    case: Case, step: str, tmp_path: Path, repo_copy: Callable[[Case], Path]
+    case: Case,
+    step: str,
+    repo_copy: Callable[[Case], Path],
+    fixture_runs: Callable[[Case, Callable[[Case], Path]], tuple[dict[str, Any], str]],
 ) -> None:
-    root = repo_copy(case)
-    rec = run_case(
-        case, root, tmp_path / "out", _env(root, case.repo), "nangate45", TIMEOUT, [step]
-    )
+    rec, dirty = fixture_runs(case, repo_copy)
     _expect(step, rec["steps"][step], case)
-    assert not _dirty(root), _dirty(root)  # nothing the user owns is modified
+    assert not dirty, dirty  # nothing the user owns is modified
 
 
 @pytest.mark.parametrize("case", _real_params())

@@ -51,6 +51,7 @@ def _hub_cache(root: Path, *names: str) -> dict[str, str]:
     return {"HF_HUB_CACHE": str(root)}
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 @pytest.mark.skipif(not NO_GPU, reason="checks the no-GPU wording")
 def test_doctor_here_says_no_gpu_and_the_cpu_path(tmp_path: Path) -> None:
     r = _doctor(cwd=tmp_path)
@@ -63,6 +64,7 @@ def test_doctor_here_says_no_gpu_and_the_cpu_path(tmp_path: Path) -> None:
     assert "trainer weights" in out and out.rstrip().endswith("ready")
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 @pytest.mark.skipif(not NO_GPU, reason="checks the no-GPU refusal")
 def test_doctor_vllm_without_gpu_is_not_ready(tmp_path: Path) -> None:
     r = _doctor("--policy", "vllm", cwd=tmp_path)
@@ -71,6 +73,7 @@ def test_doctor_vllm_without_gpu_is_not_ready(tmp_path: Path) -> None:
     assert "not ready" in r.stdout
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_doctor_plans_an_80gb_card_for_qwen3_8b(tmp_path: Path) -> None:
     env = _hub_cache(tmp_path / "hub", "Qwen/Qwen3-8B")
     r = _doctor(
@@ -108,6 +111,7 @@ def test_doctor_plans_an_80gb_card_for_qwen3_8b(tmp_path: Path) -> None:
         assert "no CUDA GPU is visible; the memory plan is for a 79.2 GiB card" in d["path"]
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_doctor_24gb_card_refuses_8b_and_takes_4b(tmp_path: Path) -> None:
     env = _hub_cache(tmp_path / "hub", "Qwen/Qwen3-8B", "Qwen/Qwen3-4B")
     big = _doctor("--policy", "vllm", "--gpu-memory", "22.5", cwd=tmp_path, env=env)
@@ -135,6 +139,7 @@ def test_doctor_bad_options_exit_2(tmp_path: Path) -> None:
     assert r.returncode == 2 and "vllm" in r.stderr  # the known backends are listed
 
 
+@pytest.mark.slow  # over 5 s (CPU or waiting): its module starts early
 def test_doctor_for_a_frozen_remote_policy_loads_nothing(tmp_path: Path) -> None:
     r = _doctor("--policy", "openai", cwd=tmp_path)
     assert r.returncode == 0

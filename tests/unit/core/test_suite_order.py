@@ -18,15 +18,18 @@ class _Item:
         return name if name in self.marks else None
 
 
-def test_model_runs_first_then_slow_modules_then_the_rest_in_their_order() -> None:
+def test_model_runs_first_then_slow_then_tool_modules_then_the_rest_in_their_order() -> None:
     items = [
         _Item("tests/unit/a.py::t1"),
+        _Item("tests/integration/tools.py::t1"),
         _Item("tests/integration/slow.py::t1"),
         _Item("tests/e2e/run.py::t1"),
-        _Item("tests/integration/slow.py::t2", "slow"),
+        _Item("tests/integration/slow.py::t2", "slow", "tools"),
         _Item("tests/unit/b.py::t1"),
+        _Item("tests/integration/tools.py::t2", "tools"),
         _Item("tests/e2e/run.py::t2", "model", "slow"),
         _Item("tests/integration/model.py::t1", "model"),
+        _Item("tests/integration/other_tools.py::t1", "tools"),
     ]
     long_modules_first(items)  # type: ignore[arg-type]
     assert [i.nodeid for i in items] == [
@@ -35,6 +38,9 @@ def test_model_runs_first_then_slow_modules_then_the_rest_in_their_order() -> No
         "tests/integration/slow.py::t1",
         "tests/integration/slow.py::t2",
         "tests/integration/model.py::t1",
+        "tests/integration/tools.py::t1",
+        "tests/integration/tools.py::t2",
+        "tests/integration/other_tools.py::t1",
         "tests/unit/a.py::t1",
         "tests/unit/b.py::t1",
     ]
