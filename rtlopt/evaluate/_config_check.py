@@ -32,6 +32,7 @@ from rtlopt.evaluate._alternatives import Substitution, substituted_design, subs
 from rtlopt.evaluate._configs import label
 from rtlopt.evaluate._param_scope import verdict_of
 from rtlopt.evaluate._params import Factory, _Evaluates
+from rtlopt.evaluate._reporting_blocks import without_any_reporting_block
 from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
@@ -207,7 +208,7 @@ class ConfigurationCheck:
         text = t.file.read_text(errors="surrogateescape")
         spans = [m for m in module_spans(text) if m.name == t.name]
         span = next((m for m in spans if m.line == t.line), spans[0])
-        module = text[span.start : span.end]
+        module = without_any_reporting_block(text[span.start : span.end])
         try:
             with within(deadline.share(2)):
                 sub = self._sub(macros, config, build)
@@ -277,8 +278,10 @@ class ConfigurationCheck:
                 # configuration too
                 first = folder / "rtlopt_configuration.vh"
                 first.write_text(configured("", t.name, macros, config))
+                # blocks of assertions that only report are read by neither side: they
+                # change no value in the build that defines their macro
                 text = configured(
-                    t.file.read_text(errors="surrogateescape"),
+                    without_any_reporting_block(t.file.read_text(errors="surrogateescape")),
                     t.name,
                     macros,
                     config,

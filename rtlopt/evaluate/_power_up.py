@@ -40,6 +40,7 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
     from rtlopt.harness import power_up_difference, reference_modules, same_as_reference
     from rtlopt.harness._powered import tests_macros, text_power_up, unit_power_up
     from rtlopt.harness._semantics import PowerUp
+    from rtlopt.harness._verification_only import hardware_reading
     from rtlopt.verilog import blank_comments
 
     c.power_up_renamed = ""
@@ -69,7 +70,10 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
             reference: str | PowerUp = unit_power_up(s.design)
         else:  # the view path: read as slang reads them, headers and macros expanded
             for own in [c.text, *(m.text() for m in refs)]:
-                _included_power_up(blank_comments(own, strings=False), s)
+                # a header only a build defining FORMAL includes is verification code
+                # (ibex's `ifdef FORMAL `include "formal_tb_frag.svh"`, a generated file)
+                code = hardware_reading(s.design, blank_comments(own, strings=False))
+                _included_power_up(code, s)
             cand = text_power_up(c.text, s.design)
             reference = unit_power_up(s.design)
         found: list[str] | None = None if unproven else []

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-__all__ = ["without_reporting_blocks", "without_reporting_lines"]
+__all__ = ["without_any_reporting_block", "without_reporting_blocks", "without_reporting_lines"]
 
 _IFDEF = re.compile(r"^`ifdef[ \t]+([A-Za-z_]\w*)$")
 _ENDIF = re.compile(r"^`endif$")
@@ -30,11 +30,9 @@ _BLOCK = re.compile(
 def _reporting(body: str) -> bool:
     """Nothing but assertions that report, none ending the simulation (``$fatal``,
     ``$finish``, ``$stop``: how a build's simulation ends is not proven)."""
-    from rtlopt.harness._dormant import only_assertions
+    from rtlopt.harness._dormant import reports_only
 
-    if not body.strip() or "`" in body or re.search(r"\$(?:fatal|finish|stop)\b", body):
-        return False
-    return only_assertions(body)
+    return reports_only(body)
 
 
 def without_reporting_lines(lines: Sequence[str]) -> list[str]:
@@ -70,3 +68,21 @@ def without_reporting_blocks(code: str, defined: Iterable[str]) -> str:
     for start, end in reversed(spans):
         code = code[:start] + re.sub(r"[^\n]", " ", code[start:end]) + code[end:]
     return code
+
+
+def without_any_reporting_block(text: str) -> str:
+    """``text`` (as written, comments kept) with every ```ifdef M`` ... ```endif`` block whose
+    body only asserts and reports blanked, whatever ``M`` (line breaks kept): a
+    configuration that defines ``M`` computes the same values without it. An evaluation of
+    that configuration reads the module without them (cv32e40p_sleep_unit's
+    ``CV32E40P_ASSERT_ON`` properties name ``id_stage_i``, a module above it, which the
+    module alone does not elaborate)."""
+    from rtlopt.verilog import blank_comments
+
+    code = blank_comments(text, strings=False)
+    if len(code) != len(text):
+        return text
+    spans = [m.span() for m in _BLOCK.finditer(code) if _reporting(m.group(2))]
+    for start, end in reversed(spans):
+        text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+    return text

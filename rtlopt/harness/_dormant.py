@@ -28,6 +28,7 @@ __all__ = [
     "only_reporting_assertions",
     "never_taken",
     "raise_dormant",
+    "reports_only",
     "skipped",
 ]
 
@@ -117,15 +118,24 @@ _ASSERTION_FRAME = frozenset(
         "ConcurrentAssertionMember",
         "ImmediateAssertionMember",
         "ProceduralAssertionStatement",
+        # a generate block choosing among assertions (its condition is constant)
+        "GenerateRegion",
+        "GenerateBlock",
+        "ElseClause",
     }
 )
+#: Declarations only assertions read (judged by :func:`only_reporting_assertions`: a
+#: sequence's local assignment writes).
+_ASSERTION_DECLS = frozenset({"PropertyDeclaration", "SequenceDeclaration"})
 
 
 def only_assertions(code: str) -> bool:
     """Whether a skipped run (comments blanked) holds assertions that only report and nothing
     else: ``initial``/``final`` blocks and module items made of them (``initial begin :
-    p_check assert (W > 0) else $error(...); end``, cv32e40p's parameter checks). Such a run
-    states no power-up value: no assignment, declaration or call outside an assertion."""
+    p_check assert (W > 0) else $error(...); end``, cv32e40p's parameter checks), the
+    property and sequence declarations they read, and ``if`` generate blocks choosing among
+    them (cv32e40p_sleep_unit's ``CV32E40P_ASSERT_ON`` block). Such a run states no power-up
+    value: no assignment, declaration or call outside an assertion."""
     from pyslang import syntax
 
     from rtlopt.harness._call_kinds import ASSERTION_STATEMENTS
@@ -141,13 +151,32 @@ def only_assertions(code: str) -> bool:
     while stack:
         node = stack.pop()
         kind = _kind(node)
-        if kind in ASSERTION_STATEMENTS:
+        if kind in ASSERTION_STATEMENTS or kind in _ASSERTION_DECLS:
             continue  # its actions only report (only_reporting_assertions)
+        if kind == "IfGenerate":  # its condition is an elaboration-time constant
+            parts = (getattr(node, "block", None), getattr(node, "elseClause", None))
+            stack += [c for c in parts if c is not None]
+            continue
         if kind not in _ASSERTION_FRAME and not hasattr(node, "valueText"):
             if kind:  # a syntax node of another kind: a statement, a declaration, ...
                 return False
         stack.extend(c for c in _children(node) if not hasattr(c, "valueText"))
     return True
+
+
+#: Tasks that end a simulation: how a build's simulation ends is not proven.
+_ENDS = re.compile(r"\$(?:fatal|finish|stop)\b")
+
+
+def reports_only(code: str) -> bool:
+    """Whether ``code`` (comments blanked) holds nothing but assertions that report
+    (:func:`only_assertions`), none ending the simulation (``$fatal``, ``$finish``,
+    ``$stop``) and no directive or macro: a block of it changes no value in any build and
+    states no power-up value (cv32e40p's ``initial begin : p_assertions assert (...) else
+    $error(...); end``)."""
+    if not code.strip() or "`" in code or _ENDS.search(code):
+        return False
+    return only_assertions(code)
 
 
 #: What separates statements once a run's lines are joined: conditional directives, block

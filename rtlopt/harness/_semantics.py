@@ -246,6 +246,7 @@ def power_up_values(text: str) -> PowerUp:
 def power_up_values_in(root: Any) -> PowerUp:
     """:func:`power_up_values` of a syntax tree's root (a preprocessed one: its macros and
     included headers expanded)."""
+    from rtlopt.harness._check_blocks import states_nothing
     from rtlopt.harness._two_state import two_state_variables, type_names
 
     out: PowerUp = {}
@@ -260,6 +261,8 @@ def power_up_values_in(root: Any) -> PowerUp:
         for block in _initial_blocks(node, outside):
             if REPORT_ONLY.fullmatch(" ".join(str(block).split())):
                 continue  # one report (``initial $display("x");``) holds no state
+            if states_nothing(block, None if outside else node, root):
+                continue  # reporting assertions, and variables only they read
             pairs = _constant_assignments(block)
             # one that does more (a loop, $readmemh) is kept by some tools: as it is
             found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
