@@ -128,3 +128,20 @@ def test_the_preprocessed_reference_is_judged_on_the_verilog_path(tmp_path: Path
         "unchecked: the reference as the tools read it (preprocessed), line 2: a timing" in f
         for f in found
     ), found
+
+
+@pytest.mark.parametrize("view", [False, True])
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "`timescale 1ns / 1ps\n" + PLAIN,
+        REF.format(
+            body="assign q = d + 8'd1;\n  specify\n    $setup(d, posedge clk, 2);\n  endspecify"
+        ),
+    ],
+)
+def test_a_timescale_or_timing_checks_alone_leave_the_reference_checked(
+    tmp_path: Path, view: bool, ref: str
+) -> None:
+    design = _design(tmp_path, ref)
+    assert screen_candidate(PLAIN.replace("8'd1", "8'h01"), design, dotted_names=view) == []
