@@ -4,20 +4,23 @@ Every proof and rtlopt's own simulation drive the target's inputs with 0 and 1 o
 instance of the target in the repository that leaves an input unconnected (``.b()``, a named
 connection left out, fewer ordered connections than ports, an implicit ``.*`` that finds no
 net) feeds it z, which the target reads as x; one that connects a value with x or z bits
-(``.b(1'bx)``, ``.c({a, 1'bz})``, ``'z``, a parameter holding x) feeds it x. Simulators
+(``.b(1'bx)``, ``.c({a, 1'bz})``, ``'z``, a parameter holding x) feeds it x, and so does an
+instance connecting an input of its own parent that the parent's instance leaves so (at any
+depth: ``mid`` passes its ``b`` on, ``top`` leaves ``mid``'s ``b`` open). Simulators
 decide on x in ways the proofs never see (``if (b)`` takes the ``else`` branch on x, ``b ? a :
 0`` merges both bit by bit), so a change to the target is not checked in that design.
 
 :func:`open_inputs` reads the instances the way :func:`rtlopt.frontend._params.parameterizations`
 finds the repository's parameterizations: slang elaborates the repository from its tops (every
 connection form resolved, ordered and implicit ones included) and every instance of the target
-below them is judged, once per design.
+below them is judged, once per design. Not judged: a parent's net that nothing drives, or
+that only an x constant drives (a driver analysis of the whole repository).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +41,11 @@ class OpenInput:
         port: The port's name.
         file: The file holding the instance.
         line: The instance's line in ``file``.
-        value: The connected value with x/z bits as written; "" when the port is unconnected.
+        value: The connected value with x/z bits as slang prints it; "" when the port is
+            unconnected.
+        definition: The module ``instance`` instantiates (the target's or a parent's).
+        reaches: ``instance.port`` of the target's instance the value reaches through the
+            parents' input ports ("" when ``instance`` is the target's own).
     """
 
     instance: str
@@ -46,6 +53,8 @@ class OpenInput:
     file: Path
     line: int
     value: str = ""
+    definition: str = ""
+    reaches: str = ""
 
     def message(self, module: str, root: Path) -> str:
         try:
@@ -57,8 +66,12 @@ class OpenInput:
             if self.value
             else f"leaves input '{self.port}' unconnected (z, read as x)"
         )
+        of = self.definition or module
+        if self.reaches:
+            inst, _, port = self.reaches.rpartition(".")
+            fed += f", which reaches input '{port}' of {module} ({inst})"
         return (
-            f"the repository's instance {self.instance} of {module} ({where}, line {self.line}) "
+            f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) "
             f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
             f"so a change in how {module} reads x is not checked; connect '{self.port}' of "
             f"{self.instance} to a defined value in {where}"
@@ -99,37 +112,98 @@ def _location(inst: Any, sm: Any) -> tuple[Path, int]:
         return Path("?"), 0
 
 
+def _inputs(inst: Any) -> list[tuple[Any, Any]]:
+    """``(port, connected expression or None)`` of each input and inout port of ``inst``."""
+    out = []
+    for conn in inst.portConnections:
+        port = conn.port
+        direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
+        if node_kind(port) == "Port" and direction in ("In", "InOut"):
+            out.append((port, conn.expression))
+    return out
+
+
+def _named(expr: Any) -> list[Any]:
+    """The nets and variables ``expr`` names."""
+    found: list[Any] = []
+
+    def each(node: Any) -> bool:
+        if node_kind(node) == "NamedValue":
+            found.append(node.symbol)
+        return True
+
+    expr.visit(each)
+    return found
+
+
+class _Walk:
+    """The repository's elaboration: every instance by hierarchical name, and what feeds an
+    input of one of them x or z (through the ports of its parents too)."""
+
+    def __init__(self, comp: Any) -> None:
+        from rtlopt.frontend._params import _instances
+
+        self.root = comp.getRoot()
+        self.sm = comp.sourceManager
+        self.instances = {
+            str(inst.hierarchicalPath): inst
+            for top in self.root.topInstances
+            for _, inst in _instances(top, "")
+        }
+
+    def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
+        """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, or connected to
+        an input of its parent that the parent's own instance feeds x or z (at any depth)."""
+        out: list[OpenInput] = []
+        for port, expr in _inputs(inst):
+            value = "" if expr is None else _x_value(expr, self.root)
+            where = str(inst.hierarchicalPath)
+            if expr is None or value:
+                loc = _location(inst, self.sm)
+                mod = str(inst.body.definition.name)
+                out.append(OpenInput(where, str(port.name), *loc, value, mod))
+            elif depth < 64:
+                for sym in _named(expr):
+                    out += [
+                        o if o.reaches else replace(o, reaches=f"{where}.{port.name}")
+                        for o in self._through_parent(sym, depth)
+                    ]
+        return out
+
+    def _through_parent(self, sym: Any, depth: int) -> list[OpenInput]:
+        """What feeds x or z into ``sym`` when it is an input port of the instance it is
+        declared in (a top's inputs are the environment's: none)."""
+        path = str(getattr(sym, "hierarchicalPath", ""))
+        parent = self.instances.get(path.rpartition(".")[0])
+        if parent is None:
+            return []
+        for port, _ in _inputs(parent):
+            inner = getattr(port, "internalSymbol", None)
+            if str(getattr(inner, "name", port.name)) == str(sym.name):
+                return [o for o in self.open(parent, depth + 1) if o.port == str(port.name)]
+        return []
+
+
 def _judged(design: Design) -> list[OpenInput]:
     """Every input of every instance of the target below the repository's tops that is
-    unconnected or connected to a value with x/z bits.
+    unconnected or connected to a value with x/z bits, directly or through its parents'
+    input ports.
 
     Raises:
         RuntimeError: slang cannot elaborate the repository.
     """
-    from rtlopt.frontend._params import _compile, _instances
+    from rtlopt.frontend._params import _compile
 
     name = design.target.name
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:
-        comp = _compile(files, {}, design)
-        root = comp.getRoot()
-        sm = comp.sourceManager
+        walk = _Walk(_compile(files, {}, design))
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
     out: list[OpenInput] = []
-    for top in root.topInstances:
-        for where, inst in _instances(top, ""):
-            if inst.body.definition.name != name:
-                continue
-            for conn in inst.portConnections:
-                port = conn.port
-                direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
-                if node_kind(port) != "Port" or direction not in ("In", "InOut"):
-                    continue
-                expr = conn.expression
-                value = "" if expr is None else _x_value(expr, root)
-                if expr is None or value:
-                    out.append(OpenInput(where, str(port.name), *_location(inst, sm), value))
+    for inst in walk.instances.values():
+        if inst.body.definition.name == name:
+            out += walk.open(inst)
     return out
 
 

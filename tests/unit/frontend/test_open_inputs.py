@@ -83,8 +83,29 @@ def test_instances_below_generate_blocks_and_parents_are_named(tmp_path: Path) -
         "module mid(input [7:0] a, output [7:0] y);\n  m u_m(a, 1'b1, , y);\nendmodule\n"
     )
     found = _found(tmp_path, body)
-    # one per element of the generate loop (named as the parameterizations name them)
-    assert [(i, p) for i, p, _, _ in found] == [("top.g.u.u_m", "c")] * 2, found
+    assert [(i, p) for i, p, _, _ in found] == [("top.g[0].u.u_m", "c"), ("top.g[1].u.u_m", "c")]
+
+
+def test_an_input_a_parent_passes_on_from_its_own_open_input_is_found(tmp_path: Path) -> None:
+    (tmp_path / "mid.v").write_text(
+        "module mid(input [7:0] a, input b, output [7:0] y);\n"
+        "  m u_m(.a(a), .b(b), .c(2'b00), .y(y));\nendmodule\n"
+    )
+    (tmp_path / "m.v").write_text(M)
+    top = "module top(input [7:0] a, input b, output [7:0] y, output [7:0] z);\n{}\nendmodule\n"
+    (tmp_path / "top.v").write_text(top.format("  mid u(.a(a), .y(y));"))
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    found = open_inputs(design)
+    assert [(o.instance, o.definition, o.port, o.reaches) for o in found] == [
+        ("top.u", "mid", "b", "top.u.u_m.b")
+    ], found
+    why = open_inputs_reason(design)
+    assert "instance top.u of mid (top.v, line 2) leaves input 'b' unconnected" in why, why
+    assert "which reaches input 'b' of m (top.u.u_m)" in why, why
+    # the parent's instance connects it (a top's own inputs are the environment's)
+    (tmp_path / "top.v").write_text(top.format("  mid u(.a(a), .b(b), .y(y));"))
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    assert open_inputs(design) == []
 
 
 def test_the_reason_names_the_instance_port_file_line_and_fix(tmp_path: Path) -> None:
