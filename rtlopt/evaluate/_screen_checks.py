@@ -162,13 +162,16 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
 
 def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     """Why a changed candidate is unchecked because the repository reaches into the target
-    where the proof does not look (``evaluate/_reach.py``), or ""."""
+    where the proof does not look (``evaluate/_reach.py``), or feeds one of its inputs x or z
+    (an instance leaves it unconnected or ties it to x/z: ``frontend/_open_inputs.py``), or
+    ""."""
     from rtlopt.evaluate._reach import repository_reach
+    from rtlopt.frontend._open_inputs import open_inputs_reason
     from rtlopt.harness import same_as_reference
 
     if same_as_reference(c.text, s.design):
         return ""
-    return repository_reach(s.design) or _pragma_macros(s, c)
+    return repository_reach(s.design) or open_inputs_reason(s.design) or _pragma_macros(s, c)
 
 
 def _pragma_macros(s: EvalSetup, c: Candidate) -> str:

@@ -15,8 +15,21 @@ another design than the one a simulator of the repository runs:
   (``assert (a != K) else y = 0;``), or whose condition writes (``assert (y++ != K)``), is
   logic; the view drops it with the assertion.
 
-:func:`dropped_problems` finds both on the syntax tree (pyslang) as ``(line, message)``; a
-candidate with one is screened out, a reference with one is unchecked on the view path.
+Every proof and rtlopt's own simulation (which samples after the design settles) read the
+design without delays and without strengths on either path, so two more kinds are the same
+rule: a ``specify`` path delay (``(a => y) = 5``, read by a simulator run with specify blocks)
+and a timing check whose notifier or delayed signals logic may read (a ``specify`` block of
+timing checks alone, ``specparam`` and ```timescale`` change no value); a drive, pull or
+charge strength (``assign (weak0, weak1) y = a;``, ``and (strong0, pull1) g(...)``,
+``pullup``, ``trireg (small)``), which decides how a net resolves against its other drivers.
+
+:func:`dropped_problems` finds them on the syntax tree (pyslang) as ``(line, message)``; a
+candidate with one is screened out, a reference with one leaves every change unchecked, on the
+view path (:func:`reference_dropped` on the reference's texts as the view reads them) and on
+the Verilog path (the same, and :func:`texts_dropped` on the preprocessed reference every tool
+reads). A delay kept token for token is no answer: the proofs would still not read it, and
+the same delay on a restructured statement (inertial on a continuous assignment) filters other
+pulses.
 """
 
 from __future__ import annotations
@@ -38,6 +51,7 @@ __all__ = [
     "assertion_spans",
     "dropped_problems",
     "reference_dropped",
+    "texts_dropped",
 ]
 
 #: Processes whose leading event control is their clock or sensitivity list.
@@ -55,6 +69,7 @@ _LEADING = frozenset(
 _TIMING = _LEADING | frozenset(
     {
         "DelayControl",
+        "Delay3",  # a net's, gate's or continuous assignment's ``#(4)``, ``#(1, 2)``
         "CycleDelay",
         "RepeatedEventControl",
         "WaitStatement",
@@ -66,9 +81,48 @@ _TIMING = _LEADING | frozenset(
 _ASSERTIONS = ASSERTION_STATEMENTS
 #: Declarations of properties and sequences: read only by assertions.
 _ASSERTION_DECLS = frozenset({"PropertyDeclaration", "SequenceDeclaration", "LetDeclaration"})
+#: ``specify`` path declarations: a delay from an input to an output.
+_PATHS = frozenset({"PathDeclaration", "ConditionalPathDeclaration", "IfNonePathDeclaration"})
+#: Strengths: of a continuous assignment, a net declaration or a gate; ``pullup (weak1)``.
+_STRENGTHS = frozenset({"DriveStrength", "PullStrength", "ChargeStrength"})
+#: Gates that drive with a strength of their own (pull) whether one is written or not.
+_PULL_GATES = frozenset({"PullUpKeyword", "PullDownKeyword"})
+#: The arguments of each timing check before its notifier: one at or after this place (a
+#: notifier, a condition, delayed reference and data signals) may be read by logic.
+_CHECK_ARGS = {
+    "$setup": 3,
+    "$hold": 3,
+    "$setuphold": 4,
+    "$recovery": 3,
+    "$removal": 3,
+    "$recrem": 4,
+    "$skew": 3,
+    "$timeskew": 3,
+    "$fullskew": 4,
+    "$period": 2,
+    "$width": 3,
+    "$nochange": 4,
+}
 _WHY_TIMING = (
-    "a timing control inside a process is not allowed: only an always block's leading event "
-    "control is hardware; the SystemVerilog view drops this one, every simulator waits here"
+    "a timing control other than an always block's leading event control is not allowed "
+    "(a delay #, an event control or wait inside a process, a net, gate or continuous "
+    "assignment delay): the proofs and rtlopt's simulation read the design without it (the "
+    "SystemVerilog view drops it, Yosys ignores it), every simulator waits here"
+)
+_WHY_PATH = (
+    "a timing control in a specify block (a path delay) is not allowed: the proofs and "
+    "rtlopt's simulation read the design without it, a simulator reading specify blocks "
+    "delays the output here"
+)
+_WHY_NOTIFIER = (
+    "a timing control in a specify block (a timing check with a notifier, a condition or "
+    "delayed signals) is not allowed: a simulator writes them, the proofs read the design "
+    "without them"
+)
+_WHY_STRENGTH = (
+    "a drive, pull or charge strength (weak0, pull1, pullup, trireg (small), ...) is not "
+    "allowed: it decides how a net resolves against its other drivers, which the proofs and "
+    "rtlopt's simulation do not model"
 )
 _WHY_ACTION = (
     "an assertion action that does more than report ($error, $display, ...), or an assertion "
@@ -203,12 +257,34 @@ def _found(code: str) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, int
             continue  # a property's clock and delays are the assertion's own
         elif k in _TIMING and _span(node)[0] not in leading:
             problems.append((_span(node)[0] - shift, _WHY_TIMING))
+        else:
+            why = _delay_or_strength(node, k)
+            if why:
+                problems.append((_span(node)[0] - shift, why))
         stack.extend(reversed(list(_children(node))))
     return tuple(problems), tuple(quiet)
 
 
+def _delay_or_strength(node: Any, k: str) -> str:
+    """Why ``node`` (of kind ``k``) is a delay of a specify block or a strength, or ""."""
+    if k in _PATHS:
+        return _WHY_PATH
+    if k in _STRENGTHS:
+        return _WHY_STRENGTH
+    if k == "PrimitiveInstantiation" and _kind(getattr(node, "type", None)) in _PULL_GATES:
+        return _WHY_STRENGTH
+    if k == "SystemTimingCheck":
+        name = str(node.name.valueText)
+        args = [a for a in _children(node.args) if _kind(a).endswith("Arg")]
+        first = _CHECK_ARGS.get(name, 0)
+        if any(_kind(a) != "EmptyTimingCheckArg" for a in args[first:]):
+            return _WHY_NOTIFIER
+    return ""
+
+
 def dropped_problems(code: str) -> list[tuple[int, int, str]]:
-    """Timing controls other than a process's leading event control, and assertions whose
+    """Timing controls other than a process's leading event control (delays, specify path
+    delays, timing checks whose notifier logic may read), strengths, and assertions whose
     actions do more than report, in ``code`` (comments blanked), as ``(line, offset,
     message)``.
 
@@ -227,6 +303,16 @@ def assertion_spans(code: str) -> list[tuple[int, int]]:
 
 
 _DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}
+#: The same on the Verilog path (no ``read``: :func:`texts_dropped` judges its unit).
+_RAW_DESIGNS: dict[int, tuple[object, list[tuple[int, str]]]] = {}
+
+
+def texts_dropped(texts: list[str], what: str) -> list[tuple[int, str]]:
+    """The first problem of :func:`dropped_problems` in ``texts`` (comments blanked: the
+    reference as every tool reads it, ``what``) as an "unchecked" problem on the candidate's
+    line 1."""
+    found = _first(texts)
+    return [(1, f"unchecked: {what}, line {found[0]}: {found[1]}")] if found else []
 
 
 def reference_dropped(
@@ -236,12 +322,12 @@ def reference_dropped(
 ) -> list[tuple[int, str]]:
     """The first statement of the reference module ``texts`` (comments blanked), then of
     ``read`` (the text the tools read for the reference: every unit, headers and macros
-    expanded, :func:`rtlopt.harness._powered.unit_texts`) that the view drops
-    (:func:`dropped_problems`), as an "unchecked" problem on the candidate's line 1: the view
-    reads another reference than a simulator does. A ``read`` that raises
-    :class:`RuntimeError` (the text cannot be read so) is unchecked too. The line named is the
-    text's: the screen places each reference module at its file's line. Computed once per
-    ``design``."""
+    expanded, :func:`rtlopt.harness._powered.unit_texts`) that the view drops, or that no
+    proof reads on either path (:func:`dropped_problems`), as an "unchecked" problem on the
+    candidate's line 1: the proofs read another reference than a simulator does. A ``read``
+    that raises :class:`RuntimeError` (the text cannot be read so) is unchecked too. The line
+    named is the text's: the screen places each reference module at its file's line.
+    Computed once per ``design`` and per kind of ``read`` (given or not)."""
 
     def first() -> list[tuple[int, str]]:
         found = _first(texts())
@@ -256,7 +342,7 @@ def reference_dropped(
             return [(1, f"unchecked: {where}, line {found[0]}: {found[1]}")]
         return []
 
-    return once_per_design(_DESIGNS, design, first)
+    return once_per_design(_DESIGNS if read is not None else _RAW_DESIGNS, design, first)
 
 
 def _first(codes: list[str]) -> tuple[int, str] | None:

@@ -13,6 +13,7 @@ from rtlopt.harness._dropped import (
     assertion_spans,
     dropped_problems,
     reference_dropped,
+    texts_dropped,
 )
 from rtlopt.harness._expanded import expanded_readings, expanded_texts, uses_macros
 from rtlopt.harness._hierarchy import macro_texts
@@ -387,10 +388,10 @@ def screen_candidate(
         ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
         problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
         problems += _dropped(code)
-        if dotted_names:  # the view drops them: what the reference holds is unchecked
-            problems += reference_dropped(
-                design, lambda: _judged_references(design), lambda: unit_texts(design)
-            )
+        # no proof reads a delay or a strength, the view drops more: the reference's unchecked
+        read = (lambda: unit_texts(design)) if dotted_names else None
+        problems += reference_dropped(design, lambda: _judged_references(design), read)
+        if dotted_names:
             problems += _included_rules(text, design, tb_top)
             problems += used_modules_dropped(text, code, design)
             # qualifiers from macros or includes: the view's stripped copies still hold them
@@ -427,6 +428,9 @@ def screen_preprocessed(
         return []
     found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names, raw=raw)
     found += [f"line {n}: {m}" for n, m in reference_problems([reference], "the reference")]
+    # a delay or strength a macro writes: the reference every tool reads, preprocessed
+    what = "the reference as the tools read it (preprocessed)"
+    found += [f"line {n}: {m}" for n, m in texts_dropped([blank_comments(reference)], what)]
     return found + event_violations(text, design.target.text())
 
 

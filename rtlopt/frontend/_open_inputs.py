@@ -1,0 +1,248 @@
+"""Inputs of the target that the repository's design leaves x or z.
+
+Every proof and rtlopt's own simulation drive the target's inputs with 0 and 1 only. An
+instance of the target in the repository that leaves an input unconnected (``.b()``, a named
+connection left out, fewer ordered connections than ports, an implicit ``.*`` that finds no
+net) feeds it z, which the target reads as x; one that connects a value with x or z bits
+(``.b(1'bx)``, ``.c({a, 1'bz})``, ``'z``, a parameter holding x) feeds it x, and so does an
+instance connecting an input of its own parent that the parent's instance leaves so (at any
+depth: ``mid`` passes its ``b`` on, ``top`` leaves ``mid``'s ``b`` open). Simulators
+decide on x in ways the proofs never see (``if (b)`` takes the ``else`` branch on x, ``b ? a :
+0`` merges both bit by bit), so a change to the target is not checked in that design.
+
+:func:`open_inputs` reads the instances the way :func:`rtlopt.frontend._params.parameterizations`
+finds the repository's parameterizations: slang elaborates the repository from its tops (every
+connection form resolved, ordered and implicit ones included) and every instance of the target
+below them is judged, once per design. Not judged: a parent's net that nothing drives, or
+that only an x constant drives (a driver analysis of the whole repository).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend.model import Design
+
+__all__ = ["OpenInput", "open_inputs", "open_inputs_reason"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class OpenInput:
+    """An input (or inout) port of the target that one instance feeds x or z.
+
+    Attributes:
+        instance: The instance's hierarchical name (``top.u``).
+        port: The port's name.
+        file: The file holding the instance.
+        line: The instance's line in ``file``.
+        value: The connected value with x/z bits as slang prints it; "" when the port is
+            unconnected.
+        definition: The module ``instance`` instantiates (the target's or a parent's).
+        reaches: ``instance.port`` of the target's instance the value reaches through the
+            parents' input ports ("" when ``instance`` is the target's own).
+    """
+
+    instance: str
+    port: str
+    file: Path
+    line: int
+    value: str = ""
+    definition: str = ""
+    reaches: str = ""
+
+    def message(self, module: str, root: Path) -> str:
+        try:
+            where = str(self.file.resolve().relative_to(root.resolve()))
+        except (ValueError, OSError):
+            where = str(self.file)
+        fed = (
+            f"ties input '{self.port}' to {self.value}, a value with x/z bits"
+            if self.value
+            else f"leaves input '{self.port}' unconnected (z, read as x)"
+        )
+        of = self.definition or module
+        if self.reaches:
+            inst, _, port = self.reaches.rpartition(".")
+            fed += f", which reaches input '{port}' of {module} ({inst})"
+        return (
+            f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) "
+            f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
+            f"so a change in how {module} reads x is not checked; connect '{self.port}' of "
+            f"{self.instance} to a defined value in {where}"
+        )
+
+
+def _x_value(expr: Any, root: Any) -> str:
+    """The first part of ``expr`` (itself included) that is a constant with an x or z bit,
+    as slang prints it, or ""."""
+    from pyslang import ast
+
+    found: list[str] = []
+
+    def each(node: Any) -> bool:
+        if found:
+            return False
+        try:
+            value = node.eval(ast.EvalContext(root))
+            if value is not None and value.hasUnknown():
+                found.append(str(value))
+                return False
+        except Exception:  # noqa: BLE001, S110 - pyslang raises plain exceptions: not constant
+            pass
+        return True
+
+    each(expr)
+    if not found:
+        expr.visit(each)
+    return found[0] if found else ""
+
+
+def _location(inst: Any, sm: Any) -> tuple[Path, int]:
+    try:
+        # slang names a file relative to the working folder when it can
+        path = Path.cwd() / str(sm.getFileName(inst.location))
+        return path, int(sm.getLineNumber(inst.location))
+    except Exception:  # noqa: BLE001 - no location known
+        return Path("?"), 0
+
+
+def _inputs(inst: Any) -> list[tuple[Any, Any]]:
+    """``(port, connected expression or None)`` of each input and inout port of ``inst``."""
+    out = []
+    for conn in inst.portConnections:
+        port = conn.port
+        direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
+        if node_kind(port) == "Port" and direction in ("In", "InOut"):
+            out.append((port, conn.expression))
+    return out
+
+
+def _named(expr: Any) -> list[Any]:
+    """The nets and variables ``expr`` names."""
+    found: list[Any] = []
+
+    def each(node: Any) -> bool:
+        if node_kind(node) == "NamedValue":
+            found.append(node.symbol)
+        return True
+
+    expr.visit(each)
+    return found
+
+
+class _Walk:
+    """The repository's elaboration: every instance by hierarchical name, and what feeds an
+    input of one of them x or z (through the ports of its parents too)."""
+
+    def __init__(self, comp: Any) -> None:
+        from rtlopt.frontend._params import _instances
+
+        self.root = comp.getRoot()
+        self.sm = comp.sourceManager
+        self.instances = {
+            str(inst.hierarchicalPath): inst
+            for top in self.root.topInstances
+            for _, inst in _instances(top, "")
+        }
+
+    def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
+        """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, or connected to
+        an input of its parent that the parent's own instance feeds x or z (at any depth)."""
+        out: list[OpenInput] = []
+        for port, expr in _inputs(inst):
+            value = "" if expr is None else _x_value(expr, self.root)
+            where = str(inst.hierarchicalPath)
+            if expr is None or value:
+                loc = _location(inst, self.sm)
+                mod = str(inst.body.definition.name)
+                out.append(OpenInput(where, str(port.name), *loc, value, mod))
+            elif depth < 64:
+                for sym in _named(expr):
+                    out += [
+                        o if o.reaches else replace(o, reaches=f"{where}.{port.name}")
+                        for o in self._through_parent(sym, depth)
+                    ]
+        return out
+
+    def _through_parent(self, sym: Any, depth: int) -> list[OpenInput]:
+        """What feeds x or z into ``sym`` when it is an input port of the instance it is
+        declared in (a top's inputs are the environment's: none)."""
+        path = str(getattr(sym, "hierarchicalPath", ""))
+        parent = self.instances.get(path.rpartition(".")[0])
+        if parent is None:
+            return []
+        for port, _ in _inputs(parent):
+            inner = getattr(port, "internalSymbol", None)
+            if str(getattr(inner, "name", port.name)) == str(sym.name):
+                return [o for o in self.open(parent, depth + 1) if o.port == str(port.name)]
+        return []
+
+
+def _judged(design: Design) -> list[OpenInput]:
+    """Every input of every instance of the target below the repository's tops that is
+    unconnected or connected to a value with x/z bits, directly or through its parents'
+    input ports.
+
+    Raises:
+        RuntimeError: slang cannot elaborate the repository.
+    """
+    from rtlopt.frontend._params import _compile
+
+    name = design.target.name
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    try:
+        walk = _Walk(_compile(files, {}, design))
+    except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
+        raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+    out: list[OpenInput] = []
+    for inst in walk.instances.values():
+        if inst.body.definition.name == name:
+            out += walk.open(inst)
+    return out
+
+
+_FOUND: dict[int, tuple[Design, list[OpenInput] | str]] = {}
+
+
+def open_inputs(design: Design) -> list[OpenInput]:
+    """The target's inputs that an instance of the repository leaves x or z (once per
+    design).
+
+    Raises:
+        RuntimeError: slang cannot elaborate the repository.
+    """
+    hit = _FOUND.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_FOUND) > 8:
+            _FOUND.clear()
+        try:
+            found: list[OpenInput] | str = _judged(design)
+        except RuntimeError as exc:
+            found = str(exc) or "it cannot be elaborated"
+        hit = _FOUND[id(design)] = (design, found)
+    if isinstance(hit[1], str):
+        raise RuntimeError(hit[1])
+    return hit[1]
+
+
+def open_inputs_reason(design: Design) -> str:
+    """Why a change to the target is unchecked because the repository feeds it x or z
+    (the first such input, :class:`OpenInput`), or ""; a repository slang cannot elaborate
+    is unchecked too (fail closed)."""
+    try:
+        found = open_inputs(design)
+    except RuntimeError as exc:
+        return (
+            "the repository's instances of the target cannot be read to see whether one "
+            f"leaves an input unconnected ({exc})"
+        )
+    if found:
+        log.info("%s: %d input(s) fed x or z by the repository", design.target.name, len(found))
+        return found[0].message(design.target.name, design.root)
+    return ""

@@ -1,0 +1,111 @@
+"""Red team w36, end to end:
+
+- F14: the reference's delay (``assign #5``, a ``specify`` path delay) dropped by the
+  candidate was accepted on the Verilog path (the proofs and rtlopt's simulation read no
+  delay; a 2-unit pulse reached the candidate's output and not the reference's), while the
+  view path left such a reference unchecked. Both paths share the rule now
+  (``harness/_dropped.py``), and strengths (``(weak0, weak1)``) are the same kind.
+- F16: the repository leaves an input of the target unconnected (z, read as x) and the
+  candidate turns ``if (b) y = a; else y = 0;`` into ``y = b ? a : 0`` (x merged, not the
+  ``else`` branch): the proofs drive 0/1 only. An instance feeding the target x or z leaves
+  every change unchecked, the instance, port, file and line named
+  (``frontend/_open_inputs.py``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.evaluate import Evaluator
+from rtlopt.frontend import load_design
+from rtlopt.results import EvalResult
+from tests.integration.test_redteam_w21 import _evaluate
+
+pytestmark = pytest.mark.tools
+
+ADD = "module m(input [7:0] a, output [7:0] y);\n  {body}\nendmodule\n"
+PLAIN = ADD.format(body="assign y = a + 8'd1;")
+
+
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        ("assign #5 y = a + 8'd1;", "line 2: a timing control"),
+        ("assign y = a + 8'd1;\n  specify\n    (a *> y) = 5;\n  endspecify", "line 4: a timing"),
+        ("assign (weak0, weak1) y = a + 8'd1;", "line 2: a drive, pull or charge strength"),
+    ],
+)
+def test_a_reference_delay_or_strength_dropped_is_unchecked(
+    tmp_path: Path, body: str, what: str
+) -> None:
+    res = _evaluate(tmp_path, {"m.v": ADD.format(body=body)}, "m.v", PLAIN)
+    assert not res.accepted and res.stage.value == "screen", res.reason
+    assert f"unchecked: the reference module, {what}" in res.reason, res.reason
+
+
+def test_a_rewrite_of_a_reference_without_delays_is_still_proven(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path, {"m.v": PLAIN}, "m.v", PLAIN.replace("a + 8'd1", "8'd1 + a"))
+    assert res.accepted, res.reason
+
+
+MUX = (
+    "module m(input [7:0] a, input b, output reg [7:0] y);\n"
+    "  always @* begin\n    if (b) y = a;\n    else y = 8'd0;\n  end\nendmodule\n"
+)
+MUX_CAND = "module m(input [7:0] a, input b, output reg [7:0] y);\n  always @* y = b ? a : 8'd0;\nendmodule\n"
+
+
+def _top(conn: str) -> str:
+    return f"module top(input [7:0] a, input b, output [7:0] y);\n  m u({conn});\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("conn", "what"),
+    [
+        (".a(a), .b(), .y(y)", "leaves input 'b' unconnected"),
+        (".a(a), .y(y)", "leaves input 'b' unconnected"),
+        ("a, , y", "leaves input 'b' unconnected"),
+        (".a(a), .b(1'bx), .y(y)", "ties input 'b' to 1'bx"),
+    ],
+)
+def test_an_input_the_repository_leaves_x_makes_a_change_unchecked(
+    tmp_path: Path, conn: str, what: str
+) -> None:
+    res = _evaluate(tmp_path, {"m.v": MUX, "top.v": _top(conn)}, "m.v", MUX_CAND, module="m")
+    assert not res.accepted and res.stage.value == "screen", res.reason
+    assert "unchecked: the repository's instance top.u of m (top.v, line 2)" in res.reason
+    assert what in res.reason and "connect 'b' of top.u" in res.reason, res.reason
+
+
+def test_the_same_rewrite_is_proven_when_every_input_is_connected(tmp_path: Path) -> None:
+    top = _top(".a(a), .b(b), .y(y)")
+    res = _evaluate(tmp_path, {"m.v": MUX, "top.v": top}, "m.v", MUX_CAND, module="m")
+    assert res.accepted, res.reason
+
+
+def _view_evaluate(tmp: Path, files: dict[str, str], candidate: str) -> EvalResult:
+    """:func:`_evaluate` with every tool reading the slang view (the SystemVerilog path)."""
+    repo = tmp / "repo"
+    repo.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    base = Config()
+    cfg = dataclasses.replace(
+        base,
+        harness=dataclasses.replace(base.harness, random_vectors=100, initial_values="ignore"),
+        flow=dataclasses.replace(base.flow, systemverilog="slang"),
+    )
+    design = load_design(repo / "m.v", "m", cfg.project)
+    with Evaluator(design, cfg, tmp / "scratch", None) as ev:
+        return ev.evaluate(candidate)
+
+
+def test_both_rules_hold_on_the_view_path(tmp_path: Path) -> None:
+    res = _view_evaluate(tmp_path / "x", {"m.v": MUX, "top.v": _top(".a(a), .y(y)")}, MUX_CAND)
+    assert not res.accepted and "leaves input 'b' unconnected" in res.reason, res.reason
+    strong = ADD.format(body="assign (strong0, pull1) y = a + 8'd1;")
+    res = _view_evaluate(tmp_path / "s", {"m.v": strong}, PLAIN)
+    assert not res.accepted and "unchecked: the reference module, line 2: a drive" in res.reason
