@@ -231,9 +231,10 @@ def _duplicate_modules(tree: Path, modules: list[ModuleCheck | _Job]) -> None:
 def _captured_modules(
     base: Path, modules: list[ModuleCheck | _Job], removed: dict[str, tuple[str, str]]
 ) -> None:
-    """A new module whose name a text of the repository before the change instantiates or
-    declares (a cell of a library outside the repository, a black box): defined now, it
-    becomes those instances, which no proof compares (a moved module aside)."""
+    """A new module whose name a text of the repository before the change instantiates and
+    none declares (a cell of a library outside the repository, a black box): defined now, it
+    becomes those instances, which no proof compares (a module the base declares is
+    :func:`_duplicate_modules`' and :func:`_moved_modules`')."""
     from rtlopt.harness._captured import used_names
 
     new = {
@@ -241,10 +242,10 @@ def _captured_modules(
         for m in modules
         if isinstance(m, ModuleCheck) and m.change == "added" and m.module not in removed
     }
-    for name, where in used_names(base, new).items():
+    for name, where in used_names(base, new, undefined=True).items():
         new[name].findings.append(
-            f"module {name} is new, but {where} instantiated or declared a module of that "
-            "name before the change (a library cell, a primitive or a black box): the new "
+            f"module {name} is new, but {where} instantiated a module of that name before the "
+            "change that no file defined (a library cell, a primitive or a black box): the new "
             "module becomes those instances; give it another name"
         )
 

@@ -26,12 +26,17 @@ _SCANNED_BYTES = 4_000_000
 
 
 def used_names(
-    root: Path, names: Iterable[str], text_of: Callable[[Path, str], str] | None = None
+    root: Path,
+    names: Iterable[str],
+    text_of: Callable[[Path, str], str] | None = None,
+    *,
+    undefined: bool = False,
 ) -> dict[str, str]:
     """``name -> where`` for each of ``names`` that a text file under ``root`` instantiates or
     declares (``where``: the file, relative to ``root``). ``text_of(path, text)`` may give the
     text a file is judged by (the target's own module left out, say; "" skips the file). A file
-    too large or unreadable counts where a byte search finds the name."""
+    too large or unreadable counts where a byte search finds the name. ``undefined``: only
+    the names that no text declares (those a text declares are another rule's)."""
     wanted = sorted(set(names))
     if not wanted:
         return {}
@@ -39,6 +44,7 @@ def used_names(
         rb"(?<![\w$])(?:" + b"|".join(re.escape(n.encode()) for n in wanted) + rb")(?![\w$])"
     )
     out: dict[str, str] = {}
+    declared_here: set[str] = set()
     try:
         files = sorted(root.rglob("*"))
     except OSError:
@@ -63,9 +69,12 @@ def used_names(
             text = text_of(f, text)
         code = blank_comments(text)
         declared = {s.name for s in module_spans(text)}
+        declared_here |= declared
         for n in wanted:
             if n not in out and (n in declared or instances_of(code, n)):
                 out[n] = rel
+    if undefined:
+        return {n: w for n, w in out.items() if n not in declared_here}
     return out
 
 

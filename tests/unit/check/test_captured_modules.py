@@ -21,4 +21,4 @@ def test_a_new_module_named_like_a_library_cell_the_base_instantiates(tmp_path: 
     (tmp_path / "old.v").write_text("module moved;\nendmodule\n")
     _captured_modules(tmp_path, mods, {"moved": ("old.v", "module moved;\nendmodule\n")})
     assert [m.module for m in mods if m.findings] == ["CELLX"]
-    assert "top.v instantiated or declared" in mods[0].findings[0]
+    assert "top.v instantiated a module of that name" in mods[0].findings[0]
