@@ -106,6 +106,7 @@ def _reach(design: Design) -> str:
     params = {p.name for p in design.target.parameters if not p.local}
     inner = _inner_names(design) - ports
     hier = _hierarchical(instances)
+    macros = _macro_definitions([t for _, t in [*raw, *others]])
     # a name a macro builds (`P.c) ending in one of the target's own names
     built = re.compile(
         rf"`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)[A-Za-z_][\w$]*"
@@ -121,7 +122,7 @@ def _reach(design: Design) -> str:
             m
             for m in (hier.finditer(rest) if hier is not None and rest else ())
             if not (_defparam(rest, m.start()) and _own_parameter(rest, m, params))
-            and (m.group(1) not in ports or not _read_only(rest, m))
+            and (m.group(1) not in ports or not _read_only(rest, m.start(), m.end(), macros))
             # in a file that is no source (a Makefile naming ``u.c``), a name of the target
             and (path not in extra or _may_be_verilog(rest, m, inner | ports))
         ]
@@ -229,38 +230,45 @@ def _built_names(path: Path, text: str, name: str) -> str:
     return ""
 
 
-def _read_only(code: str, m: re.Match[str]) -> bool:
-    """Whether the hierarchical name ``m`` (ending at a port) stands where it can only be read:
-    an operand on an assignment's right side, an index, a condition (``if``, ``while``,
-    ``case``, ``wait``, an event or delay control), an argument of a report task or of an
-    assertion. Anything else may write it (an assignment's left side, a concatenation there,
-    ``++``/``--``, a task's ``output`` argument, ``$sscanf``'s destination, a port connection):
-    a port written from outside is state, not a value the ports carry (fail closed)."""
-    after = code[m.end() : m.end() + 200]
-    if re.match(r"\s*(?:\[[^\]\n]*\]\s*)*(?:\.|\+\+|--|<=|=(?!=)|[-+*/%&|^]=|<<<?=|>>>?=)", after):
+def _read_only(code: str, start: int, end: int, macros: _Macros, depth: int = 0) -> bool:
+    """Whether the hierarchical name at ``code[start:end]`` (ending at a port) stands where it
+    can only be read: an operand on an assignment's right side, an index, a condition
+    (``if``, ``while``, ``case``, ``wait``, an event or delay control), an argument of a report
+    task or of an assertion, an argument of a macro (``macros``: the repository's
+    definitions) that its every definition only reads. Anything else may write it (an
+    assignment's left side, a concatenation there, ``++``/``--``, a task's ``output``
+    argument, ``$sscanf``'s destination, a port connection, a macro defined nowhere here): a
+    port written from outside is state, not a value the ports carry (fail closed)."""
+    if _WRITTEN_AFTER.match(code, end):
         return False
-    before = code[max(0, m.start() - 4000) : m.start()]
+    before = code[max(0, start - 4000) : start]
     if re.search(r"(?:\+\+|--)\s*$", before):
         return False
-    depth = 0
+    base = start - len(before)
+    level = 0
     i = len(before) - 1
     while i >= 0:
         c = before[i]
         if c in ")]}":
-            depth += 1
-        elif c in "([{" and depth:
-            depth -= 1
+            level += 1
+        elif c in "([{" and level:
+            level -= 1
         elif c == "[":
             return True  # an index or a range
-        elif c == "(":
-            word = re.search(r"(`?\$?[\w$]+|[@#])\s*$", before[:i])
+        elif c in "({":
+            if _WRITTEN_AFTER.match(code, _closing(code, base + i)):
+                return False  # ``{u.y, b} = ...``, ``(u.y)++``
+            word = re.search(r"(`?\$?[\w$]+|[@#])\s*$", before[:i]) if c == "(" else None
             if word is None or word.group(1) in _GROUPING:
-                i -= 1  # a parenthesized operand: judged by what holds it
+                i -= 1  # a parenthesized operand or a concatenation: judged by what holds it
                 continue
+            if word.group(1).startswith("`"):
+                arg = _argument_index(before, i)
+                return _macro_reads(word.group(1)[1:], arg, macros, depth)
             return word.group(1) in _READING_CALLS
-        elif c == ";" and not depth:
+        elif c == ";" and not level:
             return False  # a statement's start: no assignment before it
-        elif c == "=" and not depth:
+        elif c == "=" and not level:
             op = re.search(r"[=!<>?]*$", before[: i + 1])
             assert op is not None
             if op.group(0) in ("=", "<=", "<<=", ">>=", "<<<=", ">>>="):
@@ -269,6 +277,69 @@ def _read_only(code: str, m: re.Match[str]) -> bool:
             continue
         i -= 1
     return False
+
+
+#: ``(formals, body)`` of each definition of each function-like macro of the repository.
+_Macros = dict[str, list[tuple[list[str], str]]]
+#: After a name or a closing bracket: what writes it (or a path on below it).
+_WRITTEN_AFTER = re.compile(
+    r"\s*(?:\[[^\]\n]*\]\s*)*(?:\.|\+\+|--|<=|=(?!=)|[-+*/%&|^]=|<<<?=|>>>?=)"
+)
+_MACRO_DEFINITION = re.compile(
+    r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)\(([^)\n]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M
+)
+
+
+def _macro_definitions(texts: list[str]) -> _Macros:
+    out: _Macros = {}
+    for t in texts:
+        if "`define" not in t:
+            continue
+        for m in _MACRO_DEFINITION.finditer(t):
+            formals = [f.split("=")[0].strip() for f in m.group(2).split(",")]
+            out.setdefault(m.group(1), []).append((formals, m.group(3).replace("\\\n", " \n")))
+    return out
+
+
+def _macro_reads(name: str, arg: int, macros: _Macros, depth: int) -> bool:
+    """Whether every definition of macro ``name`` only reads its argument ``arg`` (a macro
+    defined nowhere the rule reads, or nested too deep: may write)."""
+    defs = macros.get(name)
+    if not defs or depth > 4:
+        return False
+    for formals, body in defs:
+        if arg >= len(formals) or "``" in body:
+            return False
+        for use in re.finditer(rf"(?<![\w$`]){re.escape(formals[arg])}(?![\w$])", body):
+            if not _read_only(body, use.start(), use.end(), macros, depth + 1):
+                return False
+    return True
+
+
+def _closing(code: str, at: int) -> int:
+    """Just past the bracket that closes the one at ``at`` (or the end)."""
+    level = 0
+    for k in range(at, min(len(code), at + 8000)):
+        if code[k] in "([{":
+            level += 1
+        elif code[k] in ")]}":
+            level -= 1
+            if level == 0:
+                return k + 1
+    return len(code)
+
+
+def _argument_index(before: str, open_at: int) -> int:
+    """Which argument (from 0) of the call whose ``(`` is at ``open_at`` ends ``before``."""
+    level, count = 0, 0
+    for c in before[open_at + 1 :]:
+        if c in "([{":
+            level += 1
+        elif c in ")]}":
+            level -= 1
+        elif c == "," and level == 0:
+            count += 1
+    return count
 
 
 #: Words before ``(`` whose parentheses hold an operand, a condition or values only read.

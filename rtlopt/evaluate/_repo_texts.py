@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
+from rtlopt.harness._captured import repository_files
 
 __all__ = ["other_texts", "repository_texts"]
 
@@ -20,8 +21,6 @@ _INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
 _SCANNED_BYTES = 4_000_000
 _TEXTS: dict[int, tuple[object, list[tuple[Path, str]]]] = {}
 _OTHERS: dict[int, tuple[object, tuple[list[tuple[Path, str]], list[Path]]]] = {}
-#: Folders of no build: git's own, rtlopt's state.
-_SKIPPED_FOLDERS = frozenset({".git", ".rtlopt"})
 
 
 def repository_texts(design: Design) -> list[tuple[Path, str]]:
@@ -86,16 +85,13 @@ def other_texts(design: Design) -> tuple[list[tuple[Path, str]], list[Path]]:
     unread: list[Path] = []
     root = Path(design.root)
     try:
-        found = sorted(root.rglob("*"))
+        found = repository_files(root)
     except OSError:
         found, unread = [], [root]
     outside = [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
     found += [f for f in outside if not f.resolve().is_relative_to(root.resolve())]
     for f in found:
         try:
-            rel = f.relative_to(root).parts if f.is_relative_to(root) else ()
-            if _SKIPPED_FOLDERS & set(rel) or not f.is_file():
-                continue
             if f.resolve() in known:
                 continue
             if f.stat().st_size > _SCANNED_BYTES:

@@ -12,13 +12,14 @@ declares (a Makefile may compile a file of any name).
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rtlopt.verilog import blank_comments, module_spans
 from rtlopt.verilog_instances import instances_of
 
-__all__ = ["used_names"]
+__all__ = ["repository_files", "used_names"]
 
 _SKIPPED_FOLDERS = frozenset({".git", ".rtlopt"})
 #: Larger files are judged by a byte search for the name alone.
@@ -46,13 +47,11 @@ def used_names(
     out: dict[str, str] = {}
     declared_here: set[str] = set()
     try:
-        files = sorted(root.rglob("*"))
+        files = repository_files(root)
     except OSError:
         return {n: str(root) for n in wanted}
     for f in files:
         try:
-            if _SKIPPED_FOLDERS & set(f.relative_to(root).parts) or not f.is_file():
-                continue
             rel = f.relative_to(root).as_posix()
             if f.stat().st_size > _SCANNED_BYTES:
                 with f.open("rb") as fh:
@@ -80,3 +79,26 @@ def used_names(
 
 def _has(word: re.Pattern[bytes], data: bytes, name: str) -> bool:
     return any(m.group(0) == name.encode() for m in word.finditer(data))
+
+
+def repository_files(root: Path) -> list[Path]:
+    """Every file under ``root`` (sorted) but git's own and rtlopt's state (``.rtlopt``: its
+    candidates and copies), except the files of ``.rtlopt`` that git tracks (a build may
+    compile what the repository holds there)."""
+    out: list[Path] = []
+    for f in sorted(root.rglob("*")):
+        if not _SKIPPED_FOLDERS & set(f.relative_to(root).parts) and f.is_file():
+            out.append(f)
+    if (root / ".rtlopt").is_dir():
+        try:
+            listed = subprocess.run(
+                ["git", "-C", str(root), "ls-files", "-z", "--", ".rtlopt"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            ).stdout
+        except (OSError, subprocess.SubprocessError):
+            listed = ""
+        out += sorted(root / r for r in listed.split("\0") if r and (root / r).is_file())
+    return out

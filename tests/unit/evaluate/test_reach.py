@@ -224,3 +224,19 @@ def test_a_text_too_large_to_read_that_names_an_instance(
     assert "too large" in _reach(tmp_path, _top(""))
     (tmp_path / "poke.v").write_text("module poke; endmodule\n" + "// x.y\n" * 100)
     assert _reach(tmp_path, _top("")) == ""
+
+
+@pytest.mark.parametrize(
+    ("body", "reach"),
+    [
+        ("`define PROBE(n, e) wire [7:0] n = e;\n  `PROBE(w, a & (u.y != 8'd3))\n", False),
+        ("`define SET(x) initial x = 8'd1;\n  `SET(u.y)\n", True),
+        ("`define PROBE(n, e) wire [7:0] n = e;\n  `PROBE(w, {u.y} = 1)\n", True),
+        ("  `UNKNOWN(u.y)\n", True),  # a macro defined nowhere here: what it expands to
+    ],
+)
+def test_a_port_in_a_macro_argument_is_judged_by_the_macro_body(
+    tmp_path: Path, body: str, reach: bool
+) -> None:
+    why = _reach(tmp_path, _top(body))
+    assert ("(u.y)" in why) == reach, why
