@@ -142,6 +142,14 @@ def _reach(design: Design) -> str:
                 f"{path.name}:{line}: a macro names {name}: the instances it writes and the "
                 "names they are reached by cannot be read here"
             )
+        bound = "bind" in text and _bind_into(code(path, text), name, instances)
+        if bound:
+            line = text.count("\n", 0, bound.start()) + 1
+            return (
+                f"{path.name}:{line}: a bind directive places a module inside {name} "
+                f"({' '.join(bound.group(0).split())}): what it connects to the target's own "
+                "names is not the value of a port, so the proof does not cover it"
+            )
         if word.search(text) or "defparam" in text:
             why = _simulator_only(path, code(path, text), name, design, instances)
             if why:
@@ -162,6 +170,17 @@ def _may_be_verilog(code: str, m: re.Match[str], names: set[str]) -> bool:
 
 #: Words a hierarchical name may be followed by in Verilog (an event list, a set membership).
 _OPERATOR_WORDS = frozenset({"or", "and", "iff", "inside", "dist", "matches", "with", "throughout"})
+
+
+def _bind_into(code: str, name: str, instances: set[str]) -> re.Match[str] | None:
+    """The first ``bind`` directive of ``code`` whose target is the module ``name`` or a path
+    through one of its ``instances`` (the bound module reads and may drive the target's own
+    names), or None."""
+    for m in re.finditer(r"(?<![\w$`])bind\s+([^\s(;]+)", code):
+        parts = {p.split("[")[0].lstrip("\\") for p in m.group(1).split(".")}
+        if name in parts or parts & instances:
+            return m
+    return None
 
 
 def _unread_mention(files: list[Path], name: str, instances: set[str]) -> str:

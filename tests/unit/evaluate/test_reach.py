@@ -240,3 +240,12 @@ def test_a_port_in_a_macro_argument_is_judged_by_the_macro_body(
 ) -> None:
     why = _reach(tmp_path, _top(body))
     assert ("(u.y)" in why) == reach, why
+
+
+@pytest.mark.parametrize("target", ["m", "top.u", "u"])
+def test_a_bind_into_the_target_is_a_reach(tmp_path: Path, target: str) -> None:
+    # a bound module sits inside the target: its ports connect to the target's own names
+    (tmp_path / "poke.sv").write_text(
+        f"module poke(output [7:0] x); assign x = 8'd7; endmodule\nbind {target} poke p(.x(c));\n"
+    )
+    assert "a bind directive" in _reach(tmp_path, _top(""))
