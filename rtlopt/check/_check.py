@@ -228,6 +228,28 @@ def _duplicate_modules(tree: Path, modules: list[ModuleCheck | _Job]) -> None:
                 )
 
 
+def _captured_modules(
+    base: Path, modules: list[ModuleCheck | _Job], removed: dict[str, tuple[str, str]]
+) -> None:
+    """A new module whose name a text of the repository before the change instantiates and
+    none declares (a cell of a library outside the repository, a black box): defined now, it
+    becomes those instances, which no proof compares (a module the base declares is
+    :func:`_duplicate_modules`' and :func:`_moved_modules`')."""
+    from rtlopt.harness._captured import used_names
+
+    new = {
+        m.module: m
+        for m in modules
+        if isinstance(m, ModuleCheck) and m.change == "added" and m.module not in removed
+    }
+    for name, where in used_names(base, new, undefined=True).items():
+        new[name].findings.append(
+            f"module {name} is new, but {where} instantiated a module of that name before the "
+            "change that no file defined (a library cell, a primitive or a black box): the new "
+            "module becomes those instances; give it another name"
+        )
+
+
 def _outside_modules(text: str, spans: Iterable[ModuleSpan]) -> list[str]:
     """The text of a file between its modules."""
     parts, at = [], 0

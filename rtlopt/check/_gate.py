@@ -21,6 +21,7 @@ from typing import Any
 from rtlopt.check._check import (
     CheckReport,
     ModuleCheck,
+    _captured_modules,
     _duplicate_modules,
     _file_changes,
     _in_repository,
@@ -339,6 +340,7 @@ class _Gate:
                 (tree / rel).write_text(old_text)
         _moved_modules(modules, removed, added)
         _duplicate_modules(tree, modules)
+        _captured_modules(self.base_tree(), modules, removed)
         graph = design_graph(self.new_tree, cfg.project.exclude, extra=self.read)
         # a changed file an `include reads, whatever its name: its macros reach every reader
         self.read |= {p for p in self.changes if not p.endswith(VERILOG) and graph.includers(p)}

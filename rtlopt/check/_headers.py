@@ -55,11 +55,17 @@ def changed_headers(
     return out, sources
 
 
+_CONDITIONAL = re.compile(r"`(?:ifdef|ifndef|elsif)[ \t]+[A-Za-z_][\w$]*|`(?:else|endif)\b")
+
+
 def macro_sequence(text: str) -> list[tuple[str, str]]:
     """The ``define`` / ``undef`` lines of ``text`` in order (name, the line normalised), with
-    an entry ("", module name) where each module starts: where a define stands matters."""
+        an entry ("", module name) where each module starts and ("", the directive) at each
+    conditional directive: where a define stands matters."""
     code = blank_comments(text, strings=False)
     marks = [(span.start, "", span.name) for span in module_spans(code)]
+    # the conditionals around them too (a define taken out of an ```ifdef`` moved)
+    marks += [(c.start(), "", c.group(0)) for c in _CONDITIONAL.finditer(code)]
     for d in _DEFINE.finditer(code):
         eol = code.find("\n", d.start())
         line = code[d.start() : eol if eol >= 0 else len(code)]

@@ -399,7 +399,7 @@ def unjudged_files(
                     continue
     # a file the design opens by a name it builds ($readmemh({"rom", ".hex"}, m), a
     # parameter set from outside) may be any of them
-    built = any(_BUILT_NAME.search(t) for t in texts)
+    built = any(_BUILT_NAME.search(t) for t in texts) or built_include(texts)
     return [
         (
             rel,
@@ -420,7 +420,31 @@ _BUILT_NAME = re.compile(
     r"\$(?:readmem[hb]|fopen|fread|sreadmem[hb]|writemem[hb])\s*\(\s*"
     r"(?!(?:\"[^\"\n]*\"|[A-Za-z_][\w$]*(?:\s*::\s*[A-Za-z_][\w$]*)?)\s*[,)])"
 )
-_BUILT = "a source opens a file by a name it builds, which may be any file"
+_BUILT = "a source opens or includes a file by a name it builds, which may be any file"
+
+#: An ```include`` whose name a macro gives (group 1), called with arguments (group 2).
+_MACRO_INCLUDE = re.compile(r"`include\s*`([A-Za-z_][\w$]*)\s*(\()?")
+
+
+def built_include(texts: Iterable[str]) -> bool:
+    """Whether one of ``texts`` includes a file by a name a macro builds: a macro called with
+    arguments (```include `CFG(cfg)`` with ```define CFG(x) `"x.txt`"``), or one whose every
+    definition is not one string literal (whose name the texts then hold)."""
+    texts = list(texts)
+    for t in texts:
+        for m in _MACRO_INCLUDE.finditer(t):
+            if m.group(2):
+                return True
+            bodies = [
+                d.group(1).strip()
+                for u in texts
+                for d in re.finditer(
+                    rf"^[ \t]*`define[ \t]+{re.escape(m.group(1))}(?![\w$(])([^\n]*)", u, re.M
+                )
+            ]
+            if not bodies or not all(re.fullmatch(r'"[^"\n]*"(?:\s*//.*)?', b) for b in bodies):
+                return True
+    return False
 
 
 def untracked_findings(

@@ -289,20 +289,14 @@ def instance_conditions(design: Design) -> frozenset[str]:
     parameters in another configuration (```ifdef FAST tgt #(.K(5)) u ...``), which that
     configuration's proof elaborates."""
     from rtlopt.evaluate._configs import TOOL_MACROS, include_guard, open_conditionals, read_files
-
-    name = re.escape(design.target.name)
-    site = re.compile(rf"(?<![\w$`.]){name}\s*(?:#\s*\(|[A-Za-z_\\][\w$]*\s*[\[(])")
     from rtlopt.harness._verification_only import verification_only
+    from rtlopt.verilog_instances import instances_of
 
     known = dict.fromkeys([*design.prelude, *design.sources.files])
     out: set[str] = set()
     # an instance only a build defining FORMAL reads gives no hardware build parameters
     for _, code in read_files(known, (), hardware=verification_only(design)):
-        sites = [
-            m.start()
-            for m in site.finditer(code)
-            if not re.search(r"\b(?:macro)?module\s+$", code[max(0, m.start() - 40) : m.start()])
-        ]
+        sites = [i.start for i in instances_of(code, design.target.name)]
         if not sites or "`if" not in code:
             continue
         guard, at = include_guard(code), 0

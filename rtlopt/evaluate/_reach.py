@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from rtlopt.evaluate._defparam_paths import defparam_reach
-from rtlopt.evaluate._repo_texts import repository_texts
+from rtlopt.evaluate._repo_texts import other_texts, repository_texts
 from rtlopt.frontend.model import Design
+from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
 
 __all__ = ["repository_reach"]
 
@@ -58,12 +61,34 @@ def _reach(design: Design) -> str:
         return code_of[path]
 
     instances = {i for p, t in raw if word.search(t) for i in _instance_names(code(p, t), name)}
+    # every other text of the repository that names the target or one of its instances (a
+    # Makefile may compile any file); one that cannot be read whole and may name them fails
+    # closed
+    others, unread = other_texts(design)
+    named = [(p, t) for p, t in others if word.search(t)]
+    instances |= {i for p, t in named for i in _instance_names(code(p, t), name)}
+    wanted = _hierarchical(instances - {BUILT_INSTANCE})
+    more = [(p, t) for p, t in others if word.search(t) or (wanted and wanted.search(t))]
+    raw, extra = [*raw, *more], {p for p, _ in more}
+    why = _unread_mention(unread, name, instances - {BUILT_INSTANCE})
+    if why:
+        return why
+    for path, text in raw:
+        bare = word.search(text) and [i for i in instances_of(code(path, text), name) if i.bare]
+        if bare:
+            line = text.count("\n", 0, bare[0].start) + 1
+            return (
+                f"{path.name}:{line}: an instance of {name} with a parameter value written "
+                f"without parentheses ({name} #value {bare[0].names[0]}): simulators read the "
+                "value, while the synthesis and parameter readings see none, so that "
+                "parameterization is not checked"
+            )
     for path, text in raw:
         why = _built_names(path, text, name) or (
             f"{path.name}: an instance of {name} whose name a macro builds"
-            if _BUILT_INSTANCE in instances
+            if BUILT_INSTANCE in instances
             and word.search(text)
-            and _BUILT_INSTANCE in _instance_names(code(path, text), name)
+            and BUILT_INSTANCE in _instance_names(code(path, text), name)
             else ""
         )
         if why:
@@ -75,12 +100,13 @@ def _reach(design: Design) -> str:
                 f"{path.name}:{line}: a macro writes a defparam: the parameters it overrides "
                 "cannot be read here"
             )
-    instances.discard(_BUILT_INSTANCE)
+    instances.discard(BUILT_INSTANCE)
     target = design.target.file.resolve()
     ports = {p.name for p in design.target.ports}
     params = {p.name for p in design.target.parameters if not p.local}
     inner = _inner_names(design) - ports
     hier = _hierarchical(instances)
+    macros = _macro_definitions([t for _, t in [*raw, *others]])
     # a name a macro builds (`P.c) ending in one of the target's own names
     built = re.compile(
         rf"`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)[A-Za-z_][\w$]*"
@@ -96,7 +122,9 @@ def _reach(design: Design) -> str:
             m
             for m in (hier.finditer(rest) if hier is not None and rest else ())
             if not (_defparam(rest, m.start()) and _own_parameter(rest, m, params))
-            and (m.group(1) not in ports or _written(rest, m))
+            and (m.group(1) not in ports or not _read_only(rest, m.start(), m.end(), macros))
+            # in a file that is no source (a Makefile naming ``u.c``), a name of the target
+            and (path not in extra or _may_be_verilog(rest, m, inner | ports))
         ]
         found += [m for m in built.finditer(rest) if m.group(1) in inner]
         if found:
@@ -114,11 +142,79 @@ def _reach(design: Design) -> str:
                 f"{path.name}:{line}: a macro names {name}: the instances it writes and the "
                 "names they are reached by cannot be read here"
             )
+        bound = "bind" in text and _bind_into(code(path, text), name, instances)
+        if bound:
+            line = text.count("\n", 0, bound.start()) + 1
+            return (
+                f"{path.name}:{line}: a bind directive places a module inside {name} "
+                f"({' '.join(bound.group(0).split())}): what it connects to the target's own "
+                "names is not the value of a port, so the proof does not cover it"
+            )
         if word.search(text) or "defparam" in text:
             why = _simulator_only(path, code(path, text), name, design, instances)
             if why:
                 return why
     return ""
+
+
+def _may_be_verilog(code: str, m: re.Match[str], names: set[str]) -> bool:
+    """Whether the hierarchical name ``m`` in a file that is no source may be Verilog a
+    simulator reads: it ends at a name of the target (an instance of the target holds no
+    other) and no word follows it as in a list of file names (``SRC = u.c top.v``, which
+    Verilog never writes: a name followed by another name)."""
+    if m.group(1) not in names and not m.group(1).startswith("\\"):
+        return False
+    after = re.match(r"[ \t]+([A-Za-z_][\w$]*)", code[m.end() :])
+    return after is None or after.group(1) in _OPERATOR_WORDS
+
+
+#: Words a hierarchical name may be followed by in Verilog (an event list, a set membership).
+_OPERATOR_WORDS = frozenset({"or", "and", "iff", "inside", "dist", "matches", "with", "throughout"})
+
+
+def _bind_into(code: str, name: str, instances: set[str]) -> re.Match[str] | None:
+    """The first ``bind`` directive of ``code`` whose target is the module ``name`` or a path
+    through one of its ``instances`` (the bound module reads and may drive the target's own
+    names), or None."""
+    for m in re.finditer(r"(?<![\w$`])bind\s+([^\s(;]+)", code):
+        parts = {p.split("[")[0].lstrip("\\") for p in m.group(1).split(".")}
+        if name in parts or parts & instances:
+            return m
+    return None
+
+
+def _unread_mention(files: list[Path], name: str, instances: set[str]) -> str:
+    """Why one of ``files`` (too large or unreadable to be read whole) may reach into the
+    target: it names the target or one of its instances by a hierarchical name (a byte
+    search; a file that cannot be opened may), or ""."""
+    inst = b"|".join(re.escape(w.encode()) for w in sorted(instances)) or b"(?!)"
+    pattern = re.compile(
+        rb"(?<![\w$])(?:" + re.escape(name.encode()) + rb"(?![\w$])|(?:" + inst + rb")"
+        rb"(?![\w$])\s*(?:\[[^\]\n]*\]\s*)*\.\s*[A-Za-z_\\])"
+    )
+    for f in files:
+        try:
+            with f.open("rb") as fh:
+                found = any(pattern.search(chunk) for chunk in _chunks(fh))
+        except OSError:
+            found = True
+        if found:
+            return (
+                f"{f.name}: a file too large or unreadable to be read here names {name} or "
+                "an instance of it: how it reaches into the target cannot be read here"
+            )
+    return ""
+
+
+def _chunks(fh: BinaryIO, size: int = 1 << 22) -> Iterator[bytes]:
+    """The bytes of ``fh`` in overlapping chunks (a word across a boundary is found)."""
+    tail = b""
+    while True:
+        block = fh.read(size)
+        if not block:
+            return
+        yield tail + block
+        tail = block[-256:]
 
 
 def _hierarchical(instances: set[str]) -> re.Pattern[str] | None:
@@ -153,15 +249,133 @@ def _built_names(path: Path, text: str, name: str) -> str:
     return ""
 
 
-def _written(code: str, m: re.Match[str]) -> bool:
-    """Whether the hierarchical name ``m`` is written (an assignment's left side, ``force``,
-    ``release``, ``assign``, ``deassign``): a port written from outside is state, not a value
-    the ports carry."""
-    after = code[m.end() : m.end() + 200]
-    if re.match(r"\s*(?:\[[^\]\n]*\]\s*)*(?:<=|=(?!=)|[-+*/%&|^]=|<<=|>>=)", after):
-        return True
-    start = max(code.rfind(";", 0, m.start()), code.rfind("\n", 0, m.start())) + 1
-    return re.search(r"\b(?:force|release|assign|deassign)\b", code[start : m.start()]) is not None
+def _read_only(code: str, start: int, end: int, macros: _Macros, depth: int = 0) -> bool:
+    """Whether the hierarchical name at ``code[start:end]`` (ending at a port) stands where it
+    can only be read: an operand on an assignment's right side, an index, a condition
+    (``if``, ``while``, ``case``, ``wait``, an event or delay control), an argument of a report
+    task or of an assertion, an argument of a macro (``macros``: the repository's
+    definitions) that its every definition only reads. Anything else may write it (an
+    assignment's left side, a concatenation there, ``++``/``--``, a task's ``output``
+    argument, ``$sscanf``'s destination, a port connection, a macro defined nowhere here): a
+    port written from outside is state, not a value the ports carry (fail closed)."""
+    if _WRITTEN_AFTER.match(code, end):
+        return False
+    before = code[max(0, start - 4000) : start]
+    if re.search(r"(?:\+\+|--)\s*$", before):
+        return False
+    base = start - len(before)
+    level = 0
+    i = len(before) - 1
+    while i >= 0:
+        c = before[i]
+        if c in ")]}":
+            level += 1
+        elif c in "([{" and level:
+            level -= 1
+        elif c == "[":
+            return True  # an index or a range
+        elif c in "({":
+            if _WRITTEN_AFTER.match(code, _closing(code, base + i)):
+                return False  # ``{u.y, b} = ...``, ``(u.y)++``
+            word = re.search(r"(`?\$?[\w$]+|[@#])\s*$", before[:i]) if c == "(" else None
+            if word is None or word.group(1) in _GROUPING:
+                i -= 1  # a parenthesized operand or a concatenation: judged by what holds it
+                continue
+            if word.group(1).startswith("`"):
+                arg = _argument_index(before, i)
+                return _macro_reads(word.group(1)[1:], arg, macros, depth)
+            return word.group(1) in _READING_CALLS
+        elif c == ";" and not level:
+            return False  # a statement's start: no assignment before it
+        elif c == "=" and not level:
+            op = re.search(r"[=!<>?]*$", before[: i + 1])
+            assert op is not None
+            if op.group(0) in ("=", "<=", "<<=", ">>=", "<<<=", ">>>="):
+                return True  # an assignment's right side (or a comparison's, ``<=``)
+            i = op.start()  # a comparison (``==``, ``>=``): an operand
+            continue
+        i -= 1
+    return False
+
+
+#: ``(formals, body)`` of each definition of each function-like macro of the repository.
+_Macros = dict[str, list[tuple[list[str], str]]]
+#: After a name or a closing bracket: what writes it (or a path on below it).
+_WRITTEN_AFTER = re.compile(
+    r"\s*(?:\[[^\]\n]*\]\s*)*(?:\.|\+\+|--|<=|=(?!=)|[-+*/%&|^]=|<<<?=|>>>?=)"
+)
+_MACRO_DEFINITION = re.compile(
+    r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)\(([^)\n]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M
+)
+
+
+def _macro_definitions(texts: list[str]) -> _Macros:
+    out: _Macros = {}
+    for t in texts:
+        if "`define" not in t:
+            continue
+        for m in _MACRO_DEFINITION.finditer(t):
+            formals = [f.split("=")[0].strip() for f in m.group(2).split(",")]
+            out.setdefault(m.group(1), []).append((formals, m.group(3).replace("\\\n", " \n")))
+    return out
+
+
+def _macro_reads(name: str, arg: int, macros: _Macros, depth: int) -> bool:
+    """Whether every definition of macro ``name`` only reads its argument ``arg`` (a macro
+    defined nowhere the rule reads, or nested too deep: may write)."""
+    defs = macros.get(name)
+    if not defs or depth > 4:
+        return False
+    for formals, body in defs:
+        if arg >= len(formals) or "``" in body:
+            return False
+        for use in re.finditer(rf"(?<![\w$`]){re.escape(formals[arg])}(?![\w$])", body):
+            if not _read_only(body, use.start(), use.end(), macros, depth + 1):
+                return False
+    return True
+
+
+def _closing(code: str, at: int) -> int:
+    """Just past the bracket that closes the one at ``at`` (or the end)."""
+    level = 0
+    for k in range(at, min(len(code), at + 8000)):
+        if code[k] in "([{":
+            level += 1
+        elif code[k] in ")]}":
+            level -= 1
+            if level == 0:
+                return k + 1
+    return len(code)
+
+
+def _argument_index(before: str, open_at: int) -> int:
+    """Which argument (from 0) of the call whose ``(`` is at ``open_at`` ends ``before``."""
+    level, count = 0, 0
+    for c in before[open_at + 1 :]:
+        if c in "([{":
+            level += 1
+        elif c in ")]}":
+            level -= 1
+        elif c == "," and level == 0:
+            count += 1
+    return count
+
+
+#: Words before ``(`` whose parentheses hold an operand, a condition or values only read.
+_READING_CALLS = frozenset(
+    {
+        "if", "while", "case", "casez", "casex", "wait", "repeat", "@", "#", "iff",
+        "assert", "assume", "cover", "property", "sequence", "expect", "restrict",
+        "$display", "$displayb", "$displayh", "$displayo", "$write", "$writeb", "$writeh",
+        "$writeo", "$strobe", "$strobeb", "$strobeh", "$strobeo", "$monitor", "$fdisplay",
+        "$fwrite", "$fstrobe", "$fmonitor", "$error", "$warning", "$info", "$fatal",
+        "$sformatf", "$psprintf", "$signed", "$unsigned", "$bits", "$clog2", "$countones",
+        "$onehot", "$onehot0", "$isunknown", "$past", "$rose", "$fell", "$stable",
+        "$changed", "$size", "$high", "$low", "$left", "$right", "$time", "$realtime",
+    }
+)  # fmt: skip
+#: Words before ``(`` that make it a parenthesized operand (an operator keyword).
+_GROUPING = frozenset({"or", "and", "not", "inside", "dist", "return"})
 
 
 def _inner_names(design: Design) -> set[str]:
@@ -205,70 +419,16 @@ def _outside_target(code: str, name: str) -> str:
     return out
 
 
-_IDENT = re.compile(r"\s*([A-Za-z_][\w$]*|\\\S+)")
 #: A macro whose body writes a ``defparam`` (its uses are no statement the rules read).
 _DEFPARAM_MACRO = re.compile(r"^[ \t]*`define\b(?:[^\n]*\\\n)*[^\n]*\bdefparam\b", re.M)
-#: Stands for an instance of the target whose name a macro builds.
-_BUILT_INSTANCE = "`"
 #: A macro body that pastes tokens (``p``_core``): the fragments next to the paste.
 _PASTED = re.compile(r"([A-Za-z_$][\w$]*)?``([\w$]+)?")
 
 
 def _instance_names(code: str, name: str) -> set[str]:
-    """The names of the instances of module ``name`` in ``code`` (comments blanked): the
-    module's name, its parameter values (``#(...)`` at any depth), then the instance's name,
-    plain or escaped, before its ports or its array range."""
-    out: set[str] = set()
-    for m in re.finditer(rf"(?<![\w$`]){re.escape(name)}(?![\w$])", code):
-        at = m.end()
-        rest = code[at:].lstrip()
-        at = len(code) - len(rest)
-        if rest.startswith("#"):
-            open_at = code.find("(", at)
-            if open_at < 0 or code[at + 1 : open_at].strip():
-                continue
-            depth, i = 0, open_at
-            while i < len(code):
-                depth += {"(": 1, ")": -1}.get(code[i], 0)
-                if depth == 0:
-                    break
-                i += 1
-            at = i + 1
-        # each instance of the statement (``m a(...), b(...);``)
-        while True:
-            if code[at:].lstrip().startswith("`"):
-                out.add(_BUILT_INSTANCE)  # an instance whose name a macro builds
-                break
-            ident = _IDENT.match(code, at)
-            if ident is None or ident.group(1) in ("module", "macromodule"):
-                break
-            after = code[ident.end() :].lstrip()[:1]
-            if after not in ("(", "["):
-                break
-            out.add(ident.group(1).removeprefix("\\"))  # ``\u `` is the name ``u``
-            close = _after_ports(code, ident.end())
-            if close < 0 or not code[close:].lstrip().startswith(","):
-                break
-            at = code.index(",", close) + 1
-    return out
-
-
-def _after_ports(code: str, at: int) -> int:
-    """Where an instance's array ranges and port list that start at ``at`` end, or -1."""
-    depth, i = 0, at
-    while i < len(code):
-        c = code[i]
-        if c in "([":
-            depth += 1
-        elif c in ")]":
-            depth -= 1
-            if depth == 0 and code[i + 1 :].lstrip()[:1] != "(":
-                if c == ")":
-                    return i + 1
-        elif c == ";" and depth == 0:
-            return -1
-        i += 1
-    return -1
+    """The names of the instances of module ``name`` in ``code`` (comments blanked; see
+    :func:`rtlopt.verilog_instances.instances_of`)."""
+    return {n for i in instances_of(code, name) for n in i.names}
 
 
 def _simulator_only(path: Path, code: str, name: str, design: Design, instances: set[str]) -> str:

@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
+from rtlopt.harness._captured import repository_files
 
-__all__ = ["repository_texts"]
+__all__ = ["other_texts", "repository_texts"]
 
 #: Suffixes of Verilog sources and headers, scanned in an include folder whatever includes them.
 _HEADER_SUFFIXES = frozenset({".v", ".sv", ".vh", ".svh", ".inc", ".h", ".vinc", ".svi", ".vi"})
@@ -19,6 +20,7 @@ _INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
 #: Larger files are no design text (a waveform, an image) and are not scanned.
 _SCANNED_BYTES = 4_000_000
 _TEXTS: dict[int, tuple[object, list[tuple[Path, str]]]] = {}
+_OTHERS: dict[int, tuple[object, tuple[list[tuple[Path, str]], list[Path]]]] = {}
 
 
 def repository_texts(design: Design) -> list[tuple[Path, str]]:
@@ -67,3 +69,41 @@ def _read_into(out: list[tuple[Path, str]], f: Path) -> None:
 def _included_names(texts: Iterable[str]) -> set[str]:
     """The file names the ```include`` directives of ``texts`` name (their last part)."""
     return {Path(m.group(1)).name for t in texts for m in _INCLUDE.finditer(t)}
+
+
+def other_texts(design: Design) -> tuple[list[tuple[Path, str]], list[Path]]:
+    """Every other text file of ``design``'s repository (whatever its name: a Makefile or a
+    script may hand a simulator ``poke.sva`` or ``tb.vt``), as ``(path, text)``, and the
+    files that could not be read whole (over 4 MB, unreadable): a rule that needs every text
+    judges those by a byte search or fails closed. Binary files (a NUL byte in their first
+    8 kB) are left out. Once per design object."""
+    hit = _OTHERS.get(id(design))
+    if hit is not None and hit[0] is design:
+        return hit[1]
+    known = {p.resolve() for p, _ in repository_texts(design)}
+    texts: list[tuple[Path, str]] = []
+    unread: list[Path] = []
+    root = Path(design.root)
+    try:
+        found = repository_files(root)
+    except OSError:
+        found, unread = [], [root]
+    outside = [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
+    found += [f for f in outside if not f.resolve().is_relative_to(root.resolve())]
+    for f in found:
+        try:
+            if f.resolve() in known:
+                continue
+            if f.stat().st_size > _SCANNED_BYTES:
+                unread.append(f)
+                continue
+            data = f.read_bytes()
+        except OSError:
+            unread.append(f)
+            continue
+        if b"\0" not in data[:8192]:
+            texts.append((f, data.decode(errors="replace")))
+    if len(_OTHERS) > 8:
+        _OTHERS.clear()
+    _OTHERS[id(design)] = (design, (texts, unread))
+    return texts, unread

@@ -21,6 +21,10 @@ from rtlopt.verilog import IDENTIFIER, blank_comments, line_of, module_name_site
 
 VERILOG_SUFFIXES = (".v", ".sv", ".vh", ".svh", ".vhd_inc", ".inc")
 _INCLUDE = re.compile(r"`include\s*[\"<]([^\">\n]+)[\">]")
+#: An ```include`` whose file name a macro gives (```include `CFG(cfg)``).
+_MACRO_INCLUDE = re.compile(r"`include\s*`")
+#: Stands, among a file's includes, for one whose name a macro gives: it may be any file.
+ANY_FILE = "`"
 _MACRO_USE = re.compile(rf"`({IDENTIFIER})")
 _MACRO_TEST = re.compile(rf"`(?:ifdef|ifndef|elsif|undef)\s+({IDENTIFIER})")
 _PACKAGE = re.compile(rf"\bpackage\s+(?:automatic\s+|static\s+)?({IDENTIFIER})")
@@ -110,7 +114,10 @@ class DesignGraph:
 
 
 def _names_file(include: str, rel: str) -> bool:
-    """Whether ```include "include"`` can read the file ``rel`` (by path suffix)."""
+    """Whether ```include "include"`` can read the file ``rel`` (by path suffix; an include
+    whose name a macro gives, :data:`ANY_FILE`, may read any)."""
+    if include == ANY_FILE:
+        return True
     inc = include.strip().lstrip("./")
     return rel == inc or rel.endswith("/" + inc)
 
@@ -134,7 +141,8 @@ def file_node(rel: str, text: str) -> FileNode:
         rel=rel,
         modules=tuple(m.name for m in module_spans(text)),
         packages=tuple(_PACKAGE.findall(plain)),
-        includes=tuple(_INCLUDE.findall(code)),
+        includes=tuple(_INCLUDE.findall(code))
+        + ((ANY_FILE,) if _MACRO_INCLUDE.search(code) else ()),
         macros=frozenset(_MACRO_USE.findall(code)) | frozenset(_MACRO_TEST.findall(code)),
         package_uses=frozenset(_PACKAGE_USE.findall(plain))
         | frozenset(re.findall(rf"\bimport\s+({IDENTIFIER})", plain)),

@@ -41,7 +41,7 @@ def _write_kinds() -> frozenset[str]:
 _PURE_CALLS = frozenset(
     "$past $rose $fell $stable $changed $sampled $onehot $onehot0 $isunknown $countones "
     "$countbits $bits $clog2 $signed $unsigned $size $left $right $low $high $increment "
-    "$dimensions $unpacked_dimensions $time $stime $realtime".split()
+    "$dimensions $unpacked_dimensions $time $stime $realtime $initstate".split()
 )
 
 #: Assertion statements (immediate, concurrent, cover, restrict): their own clocking and

@@ -1,5 +1,7 @@
 """Modules a candidate defines that the repository defines in another file: written back,
-the repository would define them twice (the screen refuses them, as ``rtlopt check`` does)."""
+the repository would define them twice (the screen refuses them, as ``rtlopt check`` does);
+or that a text of the repository instantiates without defining (a library cell the build
+takes from outside: the candidate's module would capture those instances)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 from rtlopt.errors import DesignError
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
+from rtlopt.harness._captured import used_names
 from rtlopt.verilog import module_spans
 
 __all__ = ["redefined_modules"]
@@ -27,7 +30,22 @@ def redefined_modules(text: str, design: Design, raw: str) -> list[tuple[int, st
     except OSError:
         own = set()
     problems: list[tuple[int, str]] = []
+    used = used_names(
+        design.root,
+        {s.name for s in spans if s.name not in own and s.name not in design.modules},
+        lambda path, text: "" if text == raw else text,
+    )
     for span in spans:
+        if span.name in used:
+            problems.append(
+                (
+                    span.line,
+                    f"module {span.name} is instantiated or declared in {used[span.name]} "
+                    "(a library cell, a primitive or a black box the repository does not "
+                    "define): the candidate's module would become those instances too; give "
+                    "the helper another name",
+                )
+            )
         mod = design.modules.get(span.name)
         if mod is None or span.name in own or _is_file(mod.file, raw):
             continue

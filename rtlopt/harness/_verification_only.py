@@ -230,7 +230,7 @@ def _applied(text: str, code: str) -> str:
             elif kind in ("elsif", "else"):
                 stack[-1].append((kind, word, m.start(), end))
             else:
-                _resolve(chars, [*stack.pop(), ("endif", "", m.start(), end)])
+                _resolve(chars, [*stack.pop(), ("endif", "", m.start(), end)], code)
     except IndexError:
         return text
     if stack:
@@ -241,29 +241,26 @@ def _applied(text: str, code: str) -> str:
     return text if _DEFINES.search(blank_comments(out, strings=False)) else out
 
 
-def _resolve(chars: list[str], chain: list[tuple[str, str, int, int]]) -> None:
-    """Blank the branches of one conditional (``chain``: its directives, ```endif`` last) that
-    only a build defining ``FORMAL`` takes."""
-    if not any(w == VERIFICATION_MACRO for _, w, _, _ in chain[:-1]):
+def _resolve(chars: list[str], chain: list[tuple[str, str, int, int]], code: str) -> None:
+    """Blank the branch of one conditional (``chain``: its directives, ```endif`` last) that
+    only a build defining ``FORMAL`` takes, where that changes nothing a build defining it
+    reads otherwise: the branch is the conditional's last (```ifdef FORMAL`` or ```elsif
+    FORMAL``, no ```else`` after it, no ```ifndef FORMAL``), so every other branch is taken
+    alike with or without the macro, and it holds verification code alone
+    (:func:`rtlopt.harness._verification_content.verification_content`)."""
+    from rtlopt.harness._verification_content import verification_content
+
+    formal = [i for i, (_, w, _, _) in enumerate(chain[:-1]) if w == VERIFICATION_MACRO]
+    if not formal:
         return
-    kept: list[int] = []  # the directives that still select a branch
-    done = False
-    for i, (kind, word, start, end) in enumerate(chain[:-1]):
-        body = (end, chain[i + 1][2])
-        if done or (word == VERIFICATION_MACRO and kind in ("ifdef", "elsif")):
-            _blank(chars, start, body[1])  # never taken without FORMAL
-            continue
-        if kind == "else" or (word == VERIFICATION_MACRO and kind == "ifndef"):
-            done = True  # taken whenever no kept branch before it is
-            if not kept:
-                _blank(chars, start, end)
-            else:
-                kept.append(i)
-            continue
-        if not kept and kind == "elsif":
-            chars[start : start + 6] = list("`ifdef")  # now the first branch
-        kept.append(i)
-    if not kept:
+    i = formal[0]
+    kind, _, start, end = chain[i]
+    if formal != [len(chain) - 2] or kind not in ("ifdef", "elsif"):
+        return  # a build defining FORMAL reads another branch than the others do
+    if not verification_content(code[end : chain[i + 1][2]]):
+        return  # it may change a value where a build defines FORMAL
+    _blank(chars, start, chain[i + 1][2])
+    if i == 0:
         _blank(chars, chain[-1][2], chain[-1][3])
 
 

@@ -99,11 +99,18 @@ def test_logic_in_the_branch_hardware_builds_read_is_judged(
     res = rep["candidate"]
     assert isinstance(res, dict) and code == 1 and not res["accepted"], res
     assert res["stage"] in ("simulation", "formal"), res
-    # equivalent there, the formal branches edited or dropped: accepted
-    good = ref.replace("else q <= d;", "else q <= d | 4'd0;").replace(PROPS, "")
+    # equivalent there, the formal branches kept: accepted
+    good = ref.replace("else q <= d;", "else q <= d | 4'd0;")
     code, rep = evaluate_text(repo, "rtl/tick.v", good)
     res = rep["candidate"]
     assert isinstance(res, dict) and code == 0 and res["accepted"], _reason(rep)
+    # red team w36 F6: a build may define FORMAL where no text search sees it, and then reads
+    # the FORMAL branch in place of the logic: the conditional is another configuration, so
+    # its FORMAL branch dropped is a change to switched-off code (unchecked)
+    code, rep = evaluate_text(repo, "rtl/tick.v", good.replace(PROPS, ""))
+    res = rep["candidate"]
+    assert isinstance(res, dict) and code == 1 and not res["accepted"], res
+    assert "unchecked" in _reason(rep), _reason(rep)
 
 
 @pytest.mark.parametrize(
@@ -161,14 +168,21 @@ def test_a_formal_block_naming_a_module_the_repository_lacks_is_no_configuration
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: bool
 ) -> None:
     """ZipCPU's blocks instantiate property checkers kept elsewhere (``fwb_slave``), and its
-    parents instantiate the module again under FORMAL: the build that reads them is the
-    formal one, not a configuration the module must pass in."""
+    parents instantiate the module again under FORMAL. The module itself passes; an edit is
+    unchecked, since the block's instance is no code the text shows to be verification
+    alone (a build may define FORMAL where no text search sees it)."""
     files = {"rtl/tick.v": WITH_CHECKER, "rtl/top.v": TOP, "bench/formal/tick.sby": SBY}
     repo = committed_repo(tmp_path / "r", files, monkeypatch, tmp_path / "c")
     cand = WITH_CHECKER.replace("else q <= d;", "else q <= d | 4'd0;") if edit else WITH_CHECKER
     code, rep = evaluate_text(repo, "rtl/tick.v", cand)
     res = rep["candidate"]
-    assert isinstance(res, dict) and code == 0 and res["accepted"], _reason(rep)
+    if not edit:
+        assert isinstance(res, dict) and code == 0 and res["accepted"], _reason(rep)
+        return
+    # red team w36 F6: an instance in the block is no verification code the text shows (a
+    # build that defines FORMAL where no search sees it reads it): the block stays, unchecked
+    assert isinstance(res, dict) and code == 1 and not res["accepted"], res
+    assert "unchecked" in _reason(rep), _reason(rep)
 
 
 def test_the_systemverilog_view_reads_the_same(

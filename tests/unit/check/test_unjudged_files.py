@@ -31,3 +31,39 @@ def test_a_file_the_design_opens_by_a_built_name_is_a_finding(
     assert [rel for rel, _ in got] == found
     if len(found) == 2:
         assert "by a name it builds" in got[0][1]
+
+
+INC = "{define}\nmodule m(input [7:0] a, output [7:0] y);\n`include {name}\n  assign y = a + K;\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("define", "name", "found"),
+    [
+        # red team w36 F19: a name built by stringification or by pasting
+        ('`define CFG(x) `"x.txt`"', "`CFG(cfg)", ["cfg.txt", "notes.md"]),
+        ('`define CFG `"cfg.txt`"', "`CFG", ["cfg.txt", "notes.md"]),
+        ("", "`CFG", ["cfg.txt", "notes.md"]),  # defined nowhere the gate reads
+        # a macro whose body is the literal name, or the literal name: that file alone
+        ('`define CFG "cfg.txt"', "`CFG", ["cfg.txt"]),
+        ("", '"cfg.txt"', ["cfg.txt"]),
+    ],
+)
+def test_a_file_the_design_includes_by_a_built_name_is_a_finding(
+    tmp_path: Path, define: str, name: str, found: list[str]
+) -> None:
+    (tmp_path / "m.v").write_text(INC.format(define=define, name=name))
+    got = unjudged_files({"cfg.txt": "M", "notes.md": "M"}, [], [tmp_path])
+    assert [rel for rel, _ in got] == found
+
+
+def test_a_file_that_includes_by_a_built_name_may_include_any_header(tmp_path: Path) -> None:
+    # red team w36 F19: the gate's graph counts it among the includers of every file, so a
+    # changed header re-judges it
+    from rtlopt.frontend._depgraph import design_graph
+
+    (tmp_path / "m.v").write_text(INC.format(define='`define CFG(x) `"x.vh`"', name="`CFG(cfg)"))
+    (tmp_path / "top.v").write_text('`include "other.vh"\nmodule top;\nendmodule\n')
+    (tmp_path / "cfg.vh").write_text("localparam [7:0] K = 8'd1;\n")
+    graph = design_graph(tmp_path)
+    assert graph.includers("cfg.vh") == {"m.v"}
+    assert "m.v" in graph.includers("other.vh")

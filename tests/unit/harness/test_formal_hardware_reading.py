@@ -22,34 +22,50 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
+#: Verification code alone: what a FORMAL branch may hold to be dropped.
+P = "always @* assert (b);"
+MOR1KX = (
+    "reg f_past_valid; initial f_past_valid = 0;\n"
+    "always @(posedge clk) f_past_valid <= 1;\n"
+    "always @(posedge clk) if (f_past_valid && !$past(rst)) assert (q == $past(d));\n"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        ("a `ifdef FORMAL b `endif c", "a c"),
-        ("`ifdef FORMAL x `else y `endif", "y"),
-        ("`ifndef FORMAL x `else y `endif", "x"),
-        ("`ifndef FORMAL x `endif", "x"),
-        (
-            "`ifdef A p `elsif FORMAL q `elsif B r `else s `endif",
-            "`ifdef A p `elsif B r `else s `endif",
-        ),
-        ("`ifdef FORMAL q `elsif B r `else s `endif", "`ifdef B r `else s `endif"),
-        ("`ifdef FORMAL q `elsif B r `endif", "`ifdef B r `endif"),
-        ("`ifdef A p `elsif FORMAL q `else s `endif", "`ifdef A p `else s `endif"),
-        # nested conditionals: inside the FORMAL branch gone with it; inside the else kept
-        (
-            "`ifdef FORMAL\n`ifdef LRU\nu\n`endif\n`else\n`ifdef X\nv\n`endif\n`endif",
-            "`ifdef X v `endif",
-        ),
-        ("`ifdef X\n`ifdef FORMAL\nf\n`endif\nw\n`endif", "`ifdef X w `endif"),
-        # `else with code on its line: the code is the hardware's
-        ("`ifdef FORMAL a `else assign x = 1; `endif", "assign x = 1;"),
+        (f"a `ifdef FORMAL {P} `endif c", "a c"),
+        (f"`ifdef A p `elsif FORMAL {P} `endif", "`ifdef A p `endif"),
+        (f"`ifdef X\n`ifdef FORMAL\n{P}\n`endif\nw\n`endif", "`ifdef X w `endif"),
+        (f"`ifdef FORMAL\n{MOR1KX}`endif\nm", "m"),
+        # red team w36 F6: a build may define FORMAL where no text search sees it (a header of
+        # any name, shell quoting): a branch that could change a value there is kept
+        ("`ifdef FORMAL assign y = a + 3; `else assign y = a + 1; `endif", None),
+        ("`ifdef FORMAL assign y = a + 3; `endif", None),
+        ("`ifdef FORMAL initial u.c = 8'd7; `endif", None),
+        ("`ifdef FORMAL always @(posedge c) x <= 1; `endif", None),
+        ("`ifdef FORMAL reg r; always @(posedge c) {r, x} <= 1; `endif", None),
+        ("`ifdef FORMAL initial $finish; `endif", None),
+        ("`ifdef FORMAL initial t(x); `endif", None),
+        ("`ifdef FORMAL sub u(.a(x)); `endif", None),
+        ("`ifdef FORMAL always @* force y = 0; `endif", None),
+        # a branch FORMAL switches off, or one after the FORMAL branch: another reading
+        (f"`ifdef FORMAL {P} `else y `endif", None),
+        ("`ifndef FORMAL x `else y `endif", None),
+        ("`ifndef FORMAL x `endif", None),
+        (f"`ifdef FORMAL {P} `elsif B r `endif", None),
+        (f"`ifdef A p `elsif FORMAL {P} `else s `endif", None),
+        # nested conditionals: each branch judged, a name declared in one is not the block's
+        ("`ifdef FORMAL\nreg r;\n`ifdef T\nalways @* assume (!r);\n`endif\n`endif\nm", "m"),
+        ("`ifdef FORMAL\n`ifdef X\nreg r;\n`endif\nalways @* r = 1;\n`endif", None),
+        ("`ifdef FORMAL\n`ifdef LRU\nu\n`endif\n`endif", None),
+        ("`ifdef FORMAL\n`define A 1\n`endif", None),
         # only the exact macro
         ("`ifdef RISCV_FORMAL x `endif `ifdef FORMAL_VERIFICATION y `endif", None),
         ("`ifdef FPGA x `else y `endif", None),
         # a text that defines FORMAL where it is read is left as written
-        ("`define FORMAL\n`ifdef FORMAL x `endif", None),
-        ("`ifdef A\n`define FORMAL\n`endif\n`ifdef FORMAL x `endif", None),
+        (f"`define FORMAL\n`ifdef FORMAL {P} `endif", None),
+        (f"`ifdef A\n`define FORMAL\n`endif\n`ifdef FORMAL {P} `endif", None),
         # unbalanced: as written
         ("`ifdef FORMAL x", None),
         ("x `endif", None),
@@ -61,9 +77,10 @@ def test_the_hardware_reading_of_a_text(text: str, read: str | None) -> None:
     assert _words(out) == _words(text if read is None else read), out
 
 
-def test_a_define_inside_the_formal_branch_is_gone_with_it() -> None:
+def test_a_define_inside_the_formal_branch_stays() -> None:
+    # a build defining FORMAL reads the macro wherever it is used: not verification code alone
     text = "`ifdef FORMAL\n`define ASSUME assume\n`define FORMAL_VERIFIC\n`endif\nm\n"
-    assert _words(hardware_text(text)) == ["m"]
+    assert hardware_text(text) == text
 
 
 def test_comments_of_a_removed_branch_go_with_it() -> None:
@@ -118,15 +135,17 @@ def test_a_repository_that_defines_formal_for_another_build(
     assert unjudged(d, (tmp_path / "rtl/t.v").read_text()) == ""  # type: ignore[arg-type]
 
 
-def test_a_macro_only_the_formal_build_defines_reaches_no_hardware_build() -> None:
-    """ZipCPU's ```ifdef FORMAL `define ASSUME assume``: a change that drops it changes no
-    macro a hardware build reads (``rtlopt check``'s changed-define reach)."""
+def test_a_macro_the_formal_branch_defines_reaches_every_build() -> None:
+    """ZipCPU's ```ifdef FORMAL `define ASSUME assume``: a build that defines FORMAL where no
+    text search sees it reads the macro, so a change that drops it changes a macro
+    (``rtlopt check``'s changed-define reach)."""
     from rtlopt.check._headers import changed_headers
 
     old = "module t;\n`ifdef FORMAL\n`define ASSUME assume\n`endif\nendmodule\n"
     new = "module t;\nendmodule\n"
     assert changed_headers([("t.v", old, new)])[0] == {"t.v": {"ASSUME"}}
-    assert changed_headers([("t.v", old, new)], hardware=True)[0] == {}
+    # red team w36 F6: a build the scan does not see may define FORMAL: the define counts
+    assert changed_headers([("t.v", old, new)], hardware=True)[0] == {"t.v": {"ASSUME"}}
     moved = "module t;\n`define ASSUME assume\nendmodule\n"
     assert changed_headers([("t.v", old, moved)], hardware=True)[0] == {"t.v": {"ASSUME"}}
 

@@ -379,3 +379,24 @@ def test_screen_allows_a_tool_conditional_of_pass_through_directives_after_the_m
     head = ZIP_FILE[: ZIP_FILE.index("`ifndef")].replace("y = ~a;", "y = a ^ 4'hf;")
     found = [p for p in screen_candidate(head + tail, d) if "YOSYS" in p]
     assert bool(found) is refused, found
+
+
+def test_screen_refuses_a_helper_named_like_a_cell_the_repository_instantiates(
+    tmp_path: Path,
+) -> None:
+    # red team w36 F17: `CELLX` comes from a vendor library outside the repository (iverilog
+    # -y); a candidate's helper of that name would become the design's other instances of it
+    d = make_design(tmp_path)
+    (tmp_path / "top.v").write_text(
+        "module top(input a, output z);\n  CELLX c0(.i(a), .o(z));\nendmodule\n"
+    )
+    helper = CLEAN + OTHER.replace("other", "CELLX")
+    line = CLEAN.count("\n") + 1
+    problems = screen_candidate(helper, d)
+    assert any(
+        p.startswith(f"line {line}:") and "CELLX is instantiated or declared in top.v" in p
+        for p in problems
+    ), problems
+    # a name nothing uses (a comment naming it aside) is the candidate's
+    (tmp_path / "top.v").write_text("module top;\n  // CELLY c0();\nendmodule\n")
+    assert screen_candidate(CLEAN + OTHER.replace("other", "CELLY"), d) == []

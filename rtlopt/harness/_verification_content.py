@@ -1,0 +1,151 @@
+"""Whether a branch only a build defining ``FORMAL`` takes holds verification code alone.
+
+No text search finds every build that defines ``FORMAL`` (a Makefile's ``-DFOR''MAL``, a
+variable, a header of any name, a continuous-integration setting outside the repository), so
+:mod:`rtlopt.harness._verification_only` drops such a branch only where its content could
+not change a value even in a build that defines the macro: it declares its own names and
+writes only those, states assertions, assumptions and covers whose actions only report, and
+calls no task or function but the report tasks and the sampled-value functions. It holds no
+macro or directive but nested conditionals (each of whose branches is judged so; what a macro
+expands to is not read here), no instance, no ``force``, no
+``disable``, no event trigger, and does not end the simulation (``$finish``, ``$fatal``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["verification_content"]
+
+#: System tasks and functions a verification branch may call: they report or read.
+_READING_SYSTEM = frozenset(
+    {
+        "$display", "$displayb", "$displayh", "$displayo", "$write", "$writeb", "$writeh",
+        "$writeo", "$strobe", "$monitor", "$error", "$warning", "$info", "$past", "$rose",
+        "$fell", "$stable", "$changed", "$sampled", "$initstate", "$isunknown", "$onehot",
+        "$onehot0", "$countones", "$bits", "$signed", "$unsigned", "$clog2", "$time",
+        "$realtime", "$stime", "$size", "$global_clock", "$past_gclk", "$rose_gclk",
+        "$fell_gclk", "$stable_gclk", "$changed_gclk", "$anyconst", "$anyseq", "$allconst",
+        "$allseq",
+    }
+)  # fmt: skip
+#: Syntax kinds that may reach what the branch does not declare.
+_FORBIDDEN = re.compile(
+    r"Instantiation|FunctionDeclaration|TaskDeclaration|Force|Release|ProceduralAssign|"
+    r"ProceduralDeassign|DefParam|Bind|Disable|EventTrigger|ClassDeclaration|Port|"
+    r"ModuleDeclaration|Interface|Program|Package|Generate|Dpi|Let|Checker"
+)
+_WRAPS = (
+    ("module rtlopt_formal;\n", "\nendmodule\n"),
+    ("module rtlopt_formal;\ninitial begin\n", "\nend\nendmodule\n"),
+)
+
+
+def verification_content(code: str) -> bool:
+    """Whether ``code`` (a branch's text, comments blanked) is verification code alone (see the
+    module's docstring); read as module items, else as statements."""
+    from pyslang import syntax
+
+    from rtlopt.harness._dormant import only_reporting_assertions
+
+    if not code.strip():
+        return True
+    # nested conditionals: every branch is judged (their directives blanked), and a name is
+    # the branch's own only where it is declared outside them (in every reading)
+    flat, outer = _readings(code)
+    if "`" in flat or not only_reporting_assertions(flat):
+        return False
+    for head, tail in _WRAPS:
+        tree = syntax.SyntaxTree.fromText(head + flat + tail)
+        if any(d.isError() for d in tree.diagnostics):
+            continue
+        if outer == flat:
+            return _own_writes_only(tree.root, tree.root)
+        own = syntax.SyntaxTree.fromText(head + outer + tail)
+        return not any(d.isError() for d in own.diagnostics) and _own_writes_only(
+            tree.root, own.root
+        )
+    return False
+
+
+_DIRECTIVE = re.compile(r"`(?:(ifdef|ifndef|elsif)[ \t]+[A-Za-z_][\w$]*|(else|endif)\b)")
+
+
+def _readings(code: str) -> tuple[str, str]:
+    """``code`` with its conditional directives blanked (every branch kept), and with every
+    conditional blanked whole (what each reading holds)."""
+    flat, outer = list(code), list(code)
+    depth, start = 0, 0
+    for m in _DIRECTIVE.finditer(code):
+        for k in range(m.start(), m.end()):
+            flat[k] = " "
+        if m.group(1) in ("ifdef", "ifndef"):
+            if depth == 0:
+                start = m.start()
+            depth += 1
+        elif m.group(2) == "endif":
+            depth -= 1
+            if depth < 0:
+                return code, code  # unbalanced: read as written (the directive refuses it)
+            if depth == 0:
+                for k in range(start, m.end()):
+                    if outer[k] != "\n":
+                        outer[k] = " "
+    if depth:
+        return code, code
+    return "".join(flat), "".join(outer)
+
+
+def _nodes(root: object) -> list[object]:
+    from rtlopt.harness._nodes import _children
+
+    out: list[object] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(c for c in _children(node) if not hasattr(c, "valueText"))
+    return out
+
+
+def _own_writes_only(root: object, declaring: object) -> bool:
+    """Whether the tree ``root`` writes only names the tree ``declaring`` declares, and holds
+    nothing :data:`_FORBIDDEN` nor a call of the design's."""
+    from rtlopt.harness._nodes import _kind
+
+    nodes = _nodes(root)
+    declared = {
+        d.name.valueText
+        for n in _nodes(declaring)
+        if _kind(n) in ("DataDeclaration", "NetDeclaration")
+        for d in n.declarators  # type: ignore[attr-defined]
+    }
+    for i, node in enumerate(nodes):
+        kind = _kind(node)
+        if i > 1 and _FORBIDDEN.search(kind) and kind != "ModuleHeader":
+            return False
+        if kind.endswith("AssignmentExpression"):
+            if not _own(str(node.left), declared):  # type: ignore[attr-defined]
+                return False
+        elif "crement" in kind:  # ++ / --, before or after
+            if not _own(str(node.operand), declared):  # type: ignore[attr-defined]
+                return False
+        elif kind == "SystemName":
+            if str(node).strip() not in _READING_SYSTEM:
+                return False
+        elif kind == "InvocationExpression" and _kind(node.left) != "SystemName":  # type: ignore[attr-defined]
+            return False  # a task or function of the design: it may write anything
+    return True
+
+
+def _own(target: str, declared: set[str]) -> bool:
+    """Whether an assignment's left side ``target`` writes names of ``declared`` only (selects
+    and concatenations of them; no hierarchical or package name)."""
+    depth, plain = 0, []
+    for c in target:
+        depth += c == "["
+        if not depth:
+            plain.append(c)
+        depth -= c == "]" and depth > 0
+    parts = [p.strip() for p in re.split(r"[{},]", "".join(plain)) if p.strip()]
+    return bool(parts) and all(p in declared for p in parts)

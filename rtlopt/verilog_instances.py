@@ -1,0 +1,109 @@
+"""The instances of a module in a text, read from the text (no elaboration).
+
+One reading for every rule that finds instances by text: the module's name, its parameter
+values (``#(...)`` at any depth, or a single value without parentheses: ``m #200 u(...)``,
+which iverilog and other simulators accept, a Verilog-1995 habit), then each instance's name
+(plain or escaped) before its ports or array range, for every instance of the statement
+(``m a(...), b(...);``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["BUILT_INSTANCE", "Instance", "instances_of"]
+
+#: Stands for an instance whose name a macro builds.
+BUILT_INSTANCE = "`"
+
+_IDENT = re.compile(r"\s*([A-Za-z_][\w$]*|\\\S+)")
+#: A parameter value written without parentheses after ``#``: a number (``200``, ``8'd200``,
+#: ``1.5``), a name (``W``, ``pkg::W``) or a macro (```W``).
+_BARE_VALUE = re.compile(
+    r"\s*(?:`?[\w$]+(?:\s*'\s*[sS]?[bBoOdDhH]\s*[\w?]+)?|'\s*[sS]?[bBoOdDhH]\s*[\w?]+)"
+    r"(?:(?:\.|::)[\w$]+)*"
+)
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One instantiation statement of a module.
+
+    Attributes:
+        start: Offset of the module's name.
+        names: The instances' names (an escaped name without its backslash; :data:`BUILT_INSTANCE`
+            for a name a macro builds).
+        bare: Its parameter value is written without parentheses (``m #200 u``).
+    """
+
+    start: int
+    names: tuple[str, ...]
+    bare: bool = False
+
+
+def instances_of(code: str, name: str) -> list[Instance]:
+    """The instantiations of module ``name`` in ``code`` (comments blanked)."""
+    out: list[Instance] = []
+    for m in re.finditer(rf"(?<![\w$`]){re.escape(name)}(?![\w$])", code):
+        at = m.end()
+        rest = code[at:].lstrip()
+        at = len(code) - len(rest)
+        bare = False
+        if rest.startswith("#"):
+            after = code[at + 1 :].lstrip()
+            if after.startswith("("):
+                at = _matching(code, code.index("(", at))
+                if at < 0:
+                    continue
+            else:
+                value = _BARE_VALUE.match(code, at + 1)
+                if value is None:
+                    continue
+                at, bare = value.end(), True
+        names: list[str] = []
+        while True:  # each instance of the statement
+            if code[at:].lstrip().startswith("`"):
+                names.append(BUILT_INSTANCE)
+                break
+            ident = _IDENT.match(code, at)
+            if ident is None or ident.group(1) in ("module", "macromodule"):
+                break
+            if code[ident.end() :].lstrip()[:1] not in ("(", "["):
+                break
+            names.append(ident.group(1).removeprefix("\\"))  # ``\u `` is the name ``u``
+            close = _after_ports(code, ident.end())
+            if close < 0 or not code[close:].lstrip().startswith(","):
+                break
+            at = code.index(",", close) + 1
+        if names:
+            out.append(Instance(m.start(), tuple(names), bare))
+    return out
+
+
+def _matching(code: str, open_at: int) -> int:
+    """Just past the ``)`` that closes the ``(`` at ``open_at``, or -1."""
+    depth = 0
+    for i in range(open_at, len(code)):
+        depth += {"(": 1, ")": -1}.get(code[i], 0)
+        if depth == 0:
+            return i + 1
+    return -1
+
+
+def _after_ports(code: str, at: int) -> int:
+    """Where an instance's array ranges and port list that start at ``at`` end, or -1."""
+    depth, i = 0, at
+    while i < len(code):
+        c = code[i]
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+            if depth == 0 and code[i + 1 :].lstrip()[:1] != "(":
+                if c == ")":
+                    return i + 1
+        elif c == ";" and depth == 0:
+            return -1
+        i += 1
+    return -1
