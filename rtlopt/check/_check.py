@@ -65,6 +65,7 @@ class CheckReport:
     modules: list[ModuleCheck]
     notes: list[str] = field(default_factory=list)
     headline: str = ""  # said first: e.g. that no changed module is required to stay equivalent
+    ppa: bool = True  # PPA measured ([check] ppa)
 
     @property
     def ok(self) -> bool:

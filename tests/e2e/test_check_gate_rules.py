@@ -120,6 +120,9 @@ def test_a_trailer_requires_equivalence(tmp_path: Path, message: str) -> None:
     assert rc == 1, out
     m = _module(out, "m")
     assert m["equivalence"] in ("mismatch", "refuted") and "trailer" in m["rule"], m
+    # the first line says what was required, and by which rule
+    assert out["headline"].startswith("rtlopt check: required to stay equivalent (1 of 1): m ")
+    assert "trailer of" in out["headline"], out["headline"]
 
 
 def test_without_a_trailer_nothing_is_required_and_the_first_line_says_so(
