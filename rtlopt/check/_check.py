@@ -65,6 +65,7 @@ class CheckReport:
     modules: list[ModuleCheck]
     notes: list[str] = field(default_factory=list)
     headline: str = ""  # said first: e.g. that no changed module is required to stay equivalent
+    ppa: bool = True  # PPA measured ([check] ppa)
 
     @property
     def ok(self) -> bool:
@@ -413,6 +414,19 @@ def _second_proof(ev: Evaluator, text: str, res: EvalResult) -> Any:
     return ev.confirm(text, res)
 
 
+def second_proof_failure(reason: str) -> str:
+    """Why a module the first proof proved is not kept: the second, independent proof found a
+    difference or did not decide (the two proofs disagree), or it could not be run at all
+    (an "unchecked" reason: its frontend cannot read the text, a model it does not cover),
+    which says nothing against the change but leaves it unchecked."""
+    if reason.startswith("unchecked: "):
+        return (
+            "the second, independent proof could not check it, so the first proof alone does "
+            f"not count: {reason.removeprefix('unchecked: ')}"
+        )
+    return f"the two proofs disagree: {reason}"
+
+
 def _first_search(cfg: Config, design: Any, job: _Job, tmp: Path) -> Any:
     """A short search for a failing input from the shared power-up state, before the proof,
     for a design without reset (whose proof of a broken edit often runs to the formal limit
@@ -531,7 +545,7 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         mc.proof = str(second.replay) if second is not None and second.replay else ""
         if second is not None and not second.agrees:
             mc.equivalence = "unknown"
-            mc.findings.append(f"not kept: the two proofs disagree: {second.reason}")
+            mc.findings.append(f"not kept: {second_proof_failure(second.reason)}")
             return mc
     else:
         mc.equivalence = "not required"

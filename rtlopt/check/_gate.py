@@ -34,10 +34,11 @@ from rtlopt.check._check import (
 )
 from rtlopt.check._definitions import Lookup, definition_findings, still_instantiated
 from rtlopt.check._rules import (
-    HOW_TO_REQUIRE,
     Required,
     Rules,
+    config_headline,
     load_rules,
+    required_headline,
     required_modules,
     trailer_commits,
 )
@@ -243,8 +244,10 @@ class _Gate:
 
         cfg = _with_gate_sandbox(rules.config)
         report = CheckReport(self.base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
+        report.ppa = cfg.check.ppa
         if rules.changes:
             report.modules.append(_config_check(rules))
+            report.headline = config_headline(rules.changes, trusted=rules.trusted)
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()
@@ -274,13 +277,8 @@ class _Gate:
 
             pdk = resolve_pdk(cfg.flow)
         report.modules += self._judge(cfg, rules, rels, unstaged, pdk)
-        judged = [m for m in report.modules if m.rule and m.change != "config"]
-        if judged and not any(m.rule.startswith("required") for m in judged):
-            report.headline = (
-                "rtlopt check: no changed module is required to stay equivalent (only "
-                f"interfaces{' and PPA' if cfg.check.ppa else ''} are checked); to require "
-                f"it, {HOW_TO_REQUIRE}"
-            )
+        judged = [(m.module, m.rule) for m in report.modules if m.rule and m.change != "config"]
+        report.headline = required_headline(judged, ppa=cfg.check.ppa) or report.headline
         return report
 
     def _untracked(self, rules: Rules) -> list[tuple[str, str]]:

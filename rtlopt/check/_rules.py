@@ -34,6 +34,55 @@ HOW_TO_REQUIRE = (
 )
 
 
+def required_headline(judged: Sequence[tuple[str, str]], *, ppa: bool) -> str:
+    """The first line of a check's output: which judged modules must stay equivalent and by
+    which rule, or that none must and how to require it ("" when no module was judged).
+
+    Args:
+        judged: (module, rule) of each judged module, the rule ``"required (why)"`` or
+            ``"not required"``.
+        ppa: Whether PPA is compared (said when nothing is required).
+    """
+    if not judged:
+        return ""
+    required: dict[str, list[str]] = {}
+    free: list[str] = []
+    for name, rule in judged:
+        if rule.startswith("required"):
+            why = rule.removeprefix("required").strip().removeprefix("(").removesuffix(")")
+            required.setdefault(why or "required", []).append(name)
+        else:
+            free.append(name)
+    if not required:
+        return (
+            "rtlopt check: no changed module is required to stay equivalent (only "
+            f"interfaces{' and PPA' if ppa else ''} are checked); to require it, {HOW_TO_REQUIRE}"
+        )
+    names = sum(len(v) for v in required.values())
+    groups = "; ".join(f"{_listed(mods)} ({why})" for why, mods in required.items())
+    text = f"rtlopt check: required to stay equivalent ({names} of {len(judged)}): {groups}"
+    return text + (f"; not required: {_listed(free)}" if free else "")
+
+
+def config_headline(changes: Sequence[str], *, trusted: bool) -> str:
+    """The first line when the change alters the configuration (replaced by
+    :func:`required_headline` when a module is judged): what changed and by whose rules the
+    change is judged ("" without a change)."""
+    if not changes:
+        return ""
+    more = f" and {len(changes) - 1} more" if len(changes) > 1 else ""
+    whose = "the change's (--trust-config)" if trusted else "the base's"
+    return (
+        f"rtlopt check: the change alters the configuration the gate judges by "
+        f"({changes[0]}{more}); it is judged by {whose} rules"
+    )
+
+
+def _listed(names: Sequence[str], most: int = 5) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
 @dataclass
 class Rules:
     """The configuration a check judges by, and what changed in it."""

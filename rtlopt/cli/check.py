@@ -172,9 +172,13 @@ def _print_table(report: CheckReport) -> None:
     files = sorted({m.file for m in report.modules})
     wide = console.width >= 100
     where = "" if wide or len(files) != 1 else f"{files[0]}, "
+    measured = (
+        f"{kind} in {unit}, threshold {report.threshold * 100:g}%"
+        if report.ppa
+        else escape("PPA not measured: [check] ppa = false")
+    )
     t = Table(
-        title=f"rtlopt check against {report.base[:12]} ({where}{kind} in {unit}, "
-        f"threshold {report.threshold * 100:g}%)",
+        title=f"rtlopt check against {report.base[:12]} ({where}{measured})",
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,

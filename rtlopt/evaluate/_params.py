@@ -111,7 +111,7 @@ class ParameterCheck(ProbeChoice):
         self._ref_dead: list[str] = []
         self._elab: Elaborations = {}  # the reference's elaborations, shared by every search
         self._subs: dict[int, _Evaluates] = {}
-        self._keys: dict[tuple[tuple[str, str], ...], int] = {}
+        self._keys: dict[tuple[tuple[tuple[str, str], ...], bool], int] = {}
         self._probe_lock = threading.RLock()
         self._probes: list[Parameterization] | None = None
         self._valid: dict[tuple[tuple[str, str], ...], Parameterization | None] = {}
@@ -467,10 +467,19 @@ class ParameterCheck(ProbeChoice):
 
     def _probe_holds(self, pz: Parameterization) -> bool | None:
         """Whether the reference specialized to probe ``pz`` evaluates against itself (a copy
-        with a comment appended: simulated and proven, not short-cut as identical text); None
-        when that check did not finish, or did not start because the time of the search for
+        with a comment appended: built, screened and simulated from its stated power-up
+        values, not short-cut as identical text); None when that check did not finish or
+        left the verdict to a proof, or did not start because the time of the search for
         legal probes (its :func:`within` deadline) is spent: the defaults' own proof comes
-        after it in the verdict's one budget."""
+        after it in the verdict's one budget.
+
+        The reference is not proven against itself here: a proof of a design against its own
+        copy says nothing of the candidate, it took as long as the candidate's own proof under
+        the probe (a module of 13 probes spent the budget on them and was left unchecked), and
+        a proof of it that ran out of time made the probe "not legal", so the candidate went
+        unchecked under it. The candidate's own proof under the probe decides; one that does
+        not finish leaves the change unchecked (fail closed). Only a reference that does not
+        build, pass the screen or simulate against itself makes a probe illegal."""
         from rtlopt.formal.budget import time_left
 
         left = time_left()
@@ -481,22 +490,26 @@ class ParameterCheck(ProbeChoice):
         copy = _specialized(self._ref, self.design.target.name, values)
         copy += "\n// the reference under a probe parameterization\n"
         try:
-            res = self._sub(values).evaluate(copy)
+            res = self._sub(values, proof=False).evaluate(copy)
         except RtloptError as exc:
             log.info("probe %s not used: %s", pz.label(), exc)
             return False
-        verdict = verdict_of(res)
-        if verdict == NOT_FINISHED and not res.reason.startswith("unchecked"):
-            log.info("probe %s: the reference under it did not finish: %s", pz.label(), res.reason)
+        if res.accepted:
+            return True
+        if res.is_infrastructure_error or res.reason.startswith("unchecked"):
+            # no verdict on the probe (a tool's time, or what only a proof decides): the
+            # probe is used and the candidate's own check under it decides
+            log.info("probe %s: the reference under it is undecided: %s", pz.label(), res.reason)
             return None
-        if not res.accepted:
-            log.info("probe %s not used: the reference under it: %s", pz.label(), res.reason)
-        return res.accepted
+        log.info("probe %s not used: the reference under it: %s", pz.label(), res.reason)
+        return False
 
-    def _sub(self, values: dict[str, str]) -> _Evaluates:
-        """The evaluator of the target specialized to ``values`` (one per parameterization)."""
+    def _sub(self, values: dict[str, str], *, proof: bool = True) -> _Evaluates:
+        """The evaluator of the target specialized to ``values`` (one per parameterization;
+        ``proof`` False: another one, without the formal check)."""
         with self._lock:
-            k = self._keys.setdefault(tuple(sorted(values.items())), len(self._keys) + 1)
+            key = (tuple(sorted(values.items())), proof)
+            k = self._keys.setdefault(key, len(self._keys) + 1)
             if k in self._subs:
                 return self._subs[k]
             d = self.design
@@ -506,10 +519,15 @@ class ParameterCheck(ProbeChoice):
             special = design_with_target_text(
                 d, _specialized(t.file.read_text(errors="surrogateescape"), t.name, values), folder
             )
+            formal, harness = self.config.formal, self.config.harness
+            if not proof:  # the simulation judges the stated power-up values: none left over
+                formal = dataclasses.replace(formal, enabled=False)
+                harness = dataclasses.replace(harness, initial_values="honor")
             cfg = dataclasses.replace(
                 self.config,
-                harness=dataclasses.replace(self.config.harness, parameterizations=False),
+                harness=dataclasses.replace(harness, parameterizations=False),
                 eval=dataclasses.replace(self.config.eval, cache=False),
+                formal=formal,
             )
             self._subs[k] = self.factory(special, cfg, folder / "eval")
             return self._subs[k]

@@ -20,6 +20,7 @@ from rtlopt.harness._hierarchy import macro_texts
 from rtlopt.harness._macro_args import design_macro_problems
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
+from rtlopt.harness._param_checks import kept_check_spans
 from rtlopt.harness._powered import text_read, unit_texts
 from rtlopt.harness._pragmas import attributes as attributes
 from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
@@ -378,7 +379,10 @@ def screen_candidate(
     problems += directive_problems
     # every later check reads what the tools read of what the candidate adds
     code = _active_code(text, code, design)
-    problems += _word_problems(code, code_with_strings, design, tb_top)
+    # the reference's own parameter checks, kept word for word, may report and stop
+    own = "".join(_reference_texts(design)[:1]) if "initial" in code else ""
+    kept = kept_check_spans(code, own) if own else []
+    problems += _word_problems(blank_spans(code, kept), code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)

@@ -18,7 +18,9 @@ random). Sequential designs get bursts of fresh biased values every cycle (decod
 values held for 1 to ``bias_hold_max`` cycles, with the uncompared inputs either held too or
 fresh every cycle, so that an operation an opcode starts
 runs to its end (a 64-cycle multiplier needs its opcode for 64 cycles). The class comes after
-every other one, so the vectors of the other classes do not change with it.
+every other one, so the vectors of the other classes do not change with it. Before it, the
+*small* class (:mod:`rtlopt.harness._small`): every wide input a small number, positive or
+negative, so clamped and scaled arithmetic stays in range.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 
 from rtlopt.config import HarnessConfig
 from rtlopt.frontend import FieldConstant
+from rtlopt.harness._small import small_combinational, small_cycles
 
 
 @dataclass(frozen=True)
@@ -234,6 +237,7 @@ def combinational(
             "close": close,
             "random": rand,
             "sparse": sparse,
+            "small": small_combinational(fields, lambda v: _put(fields, v), cfg),
             "biased": biased,
         }
     )
@@ -320,6 +324,7 @@ def sequential(
             "hold": hold,
             "sparse": sparse,
             "long": long,
+            "small": small_cycles(data, word, bool(resets), cfg),
             "biased": biased,
             "each_reset": _each_reset(fields, resets, data, cfg),
         }

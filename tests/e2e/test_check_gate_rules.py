@@ -120,6 +120,9 @@ def test_a_trailer_requires_equivalence(tmp_path: Path, message: str) -> None:
     assert rc == 1, out
     m = _module(out, "m")
     assert m["equivalence"] in ("mismatch", "refuted") and "trailer" in m["rule"], m
+    # the first line says what was required, and by which rule
+    assert out["headline"].startswith("rtlopt check: required to stay equivalent (1 of 1): m ")
+    assert "trailer of" in out["headline"], out["headline"]
 
 
 def test_without_a_trailer_nothing_is_required_and_the_first_line_says_so(
@@ -163,6 +166,20 @@ def test_a_changed_header_re_judges_the_modules_that_include_it(tmp_path: Path) 
     rc, out = _check(repo)
     assert rc == 0, out
     assert _module(out, "m")["equivalence"] == "proven"
+
+
+def test_a_configuration_change_alone_is_said_on_the_first_line(tmp_path: Path) -> None:
+    config = STRICT + '\n[project]\ndefines = ["UNUSED=1"]\n'
+    repo = _repo(tmp_path, {"m.v": MOD, "rtlopt.toml": config})
+    (repo / "rtlopt.toml").write_text(config.replace("UNUSED=1", "UNUSED=2"))
+    git(repo, "add", "-A")
+    rc, out = _check(repo)
+    assert rc == 1, out
+    assert out["headline"].startswith(
+        "rtlopt check: the change alters the configuration the gate judges by (rtlopt.toml: "
+        "project.defines"
+    ), out["headline"]
+    assert "the base's rules" in out["headline"], out["headline"]
 
 
 @pytest.mark.parametrize("where", ["config", "filelist"])

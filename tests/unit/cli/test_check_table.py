@@ -44,3 +44,22 @@ def test_the_result_word_survives_a_narrow_log(monkeypatch: pytest.MonkeyPatch, 
     rows = "\n".join(lines)
     assert "pass" in rows and "FAIL" in rows and "not checked" in rows, rows
     assert "…" not in rows, rows  # nothing ellipsized: long cells fold
+
+
+@pytest.mark.parametrize("ppa", [True, False])
+def test_the_title_says_whether_ppa_is_measured(monkeypatch: pytest.MonkeyPatch, ppa: bool) -> None:
+    from rich.console import Console
+
+    import rtlopt.cli.check as cli_check
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=120, highlight=False, color_system=None)
+    monkeypatch.setattr(cli_check, "console", con)
+    mods = [ModuleCheck(file="rtl/a.v", module="a", change="modified", equivalence="proven")]
+    cli_check._print_table(CheckReport("abc", "ppa", 0.02, mods, ppa=ppa))
+    title = next(ln for ln in buf.getvalue().splitlines() if ln.startswith("rtlopt check"))
+    if ppa:
+        assert "PPA in um^2*ps*uW, threshold 2%" in title, title
+    else:  # no threshold that is not applied; the setting shown as written
+        assert "PPA not measured: [check] ppa = false" in title, title
+        assert "threshold" not in title, title

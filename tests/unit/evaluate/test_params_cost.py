@@ -147,3 +147,48 @@ def test_an_unchecked_result_under_a_probe_is_no_difference() -> None:
     assert verdict_of(unchecked) == NOT_FINISHED
     wrong = invalid(RewardConfig(), Stage.SIMULATION, "mismatch at vector 3", r_syn=1.0)
     assert verdict_of(wrong) == "refuted"
+
+
+@pytest.mark.parametrize(
+    ("status", "reason", "holds"),
+    [
+        ("ok", "", True),
+        # only a proof would decide (a stated power-up value, a proof that ran out of time):
+        # no verdict on the probe, so it is used and the candidate's own check decides
+        ("invalid", "unchecked: the proof from unknown registers did not prove it", None),
+        ("timeout", "yosys timed out", None),
+        # the reference does not even simulate against itself there: not a legal probe
+        ("invalid", "not equivalent in simulation: y expected 1 got x", False),
+    ],
+    ids=["passes", "unchecked", "tool-timeout", "fails"],
+)
+def test_a_probe_is_legal_by_the_simulation_of_the_reference_alone_fake_evaluator(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    status: str,
+    reason: str,
+    holds: bool | None,
+) -> None:
+    # the reference's copy under a probe is built, screened and simulated, never proven
+    # against itself: that proof took as long as the candidate's (i2c_single_reg: 13
+    # probes, the budget spent on them), and one that ran out of time dropped the probe, so
+    # the candidate went unchecked under it
+    from rtlopt.results import EvalResult, Stage, Status
+
+    (tmp_path / "m.v").write_text(FILE)
+    design = load_design(tmp_path / "m.v", "lib", Config().project)
+    check = ParameterCheck(design, Config(), tmp_path / "w", lambda *_a: None)  # type: ignore[arg-type]
+    asked: list[bool] = []
+
+    class _Fake:
+        def evaluate(self, _text: str) -> EvalResult:
+            return EvalResult(status=Status(status), stage=Stage.FORMAL, reason=reason)
+
+    def sub(_values: object, *, proof: bool = True) -> _Fake:
+        asked.append(proof)
+        return _Fake()
+
+    monkeypatch.setattr(check, "_sub", sub)
+    pz = check._found()[0]
+    assert check._probe_holds(pz) is holds
+    assert asked == [False]
