@@ -60,18 +60,26 @@ def x_value(expr: Any, root: Any) -> str:
 
 def named(expr: Any) -> list[Any]:
     """The nets and variables ``expr`` names (hierarchical names included)."""
+    from pyslang import ast
+
     found: list[Any] = []
 
-    def each(node: Any) -> bool:
-        if node_kind(node) in ("NamedValue", "HierarchicalValue"):
-            sym = node.symbol
-            # a modport's port (``b.sig = ...`` through ``bus_if.mp b``) is the interface's
-            if node_kind(sym) == "ModportPort":
-                sym = getattr(sym, "internalSymbol", None) or sym
-            found.append(sym)
-        return True
+    def each(node: Any) -> None:
+        sym = node.symbol
+        # a modport's port (``b.sig = ...`` through ``bus_if.mp b``) is the interface's
+        if sym.kind == ast.SymbolKind.ModportPort:
+            sym = getattr(sym, "internalSymbol", None) or sym
+        found.append(sym)
 
-    expr.visit(each)
+    if expr.kind == ast.ExpressionKind.NamedValue:  # the common case, without a walk
+        each(expr)
+    else:
+        expr.visit(
+            lookup_table={
+                ast.ExpressionKind.NamedValue: each,
+                ast.ExpressionKind.HierarchicalValue: each,
+            }
+        )
     return found
 
 
@@ -81,41 +89,63 @@ def key(sym: Any) -> str:
 
 
 class Drivers:
-    """Every driver of every net and variable below ``root`` (one walk of the design)."""
+    """Every driver below ``scope`` (one walk) of each net and variable named like one of
+    ``names`` (all of them when None). ``local``: the walk stops at the instances in
+    ``scope`` (their output and inout connections are drivers, what is inside them is not
+    walked), so a net of ``scope`` it finds no driver for may still be driven from elsewhere
+    (a hierarchical name): ask the design's walk (``scope`` the root) then."""
 
-    def __init__(self, root: Any) -> None:
-        self.root = root
-        # net -> the values that drive it; None: a port or an unknown module drives it
-        self._of: dict[str, list[Any | None]] = {}
+    def __init__(
+        self, scope: Any, root: Any, names: set[str] | None = None, *, local: bool = False
+    ) -> None:
         from pyslang import ast
 
+        self.root = root
+        self._names = names
+        # net -> the values that drive it; None: a port or an unknown module drives it
+        self._of: dict[str, list[Any | None]] = {}
         # slang picks the nodes: Python sees only these kinds
         table = {
-            ast.ExpressionKind.Assignment: self._each,
-            ast.SymbolKind.Net: self._each,
-            ast.SymbolKind.Variable: self._each,
-            ast.SymbolKind.UninstantiatedDef: self._each,
+            ast.ExpressionKind.Assignment: self._assignment,
+            ast.SymbolKind.Net: self._declared,
+            ast.SymbolKind.Variable: self._declared,
+            ast.SymbolKind.UninstantiatedDef: self._unknown_module,
         }
-        root.visit(lookup_table=table)
+        if local:
+            table[ast.SymbolKind.Instance] = self._child
+        scope.visit(lookup_table=table)
+
+    def _child(self, node: Any) -> Any:
+        from pyslang import ast
+
+        for conn in node.portConnections:
+            expr = conn.expression
+            if expr is not None and expr.kind == ast.ExpressionKind.Assignment:
+                self._assignment(expr)  # an output or inout connection
+        return ast.VisitAction.Skip
 
     def _add(self, syms: list[Any], value: Any | None) -> None:
         for sym in syms:
-            self._of.setdefault(key(sym), []).append(value)
+            if self._names is None or str(sym.name) in self._names:
+                self._of.setdefault(key(sym), []).append(value)
 
-    def _each(self, node: Any) -> None:
-        kind = node_kind(node)
-        if kind == "Assignment":
-            right = node.right
-            self._add(named(node.left), None if node_kind(right) == "EmptyArgument" else right)
-        elif kind in ("Net", "Variable"):
-            init = getattr(node, "initializer", None)
-            if init is not None:
-                self._add([node], init)
-        elif kind == "UninstantiatedDef":
-            for conn in node.portConnections:
-                if conn is not None:
-                    part = getattr(conn, "expr", conn)
-                    self._add(named(part) if hasattr(part, "visit") else [], None)
+    def _assignment(self, node: Any) -> None:
+        from pyslang import ast
+
+        right = node.right
+        empty = right.kind == ast.ExpressionKind.EmptyArgument  # a port's, an output argument's
+        self._add(named(node.left), None if empty else right)
+
+    def _declared(self, node: Any) -> None:
+        init = getattr(node, "initializer", None)
+        if init is not None:
+            self._add([node], init)
+
+    def _unknown_module(self, node: Any) -> None:
+        for conn in node.portConnections:
+            part = getattr(conn, "expr", conn)
+            if part is not None and hasattr(part, "visit"):
+                self._add(named(part), None)
 
     def undriven(self, sym: Any) -> str | None:
         """None when a defined value (or a port) drives ``sym``; "" when nothing drives it;

@@ -140,7 +140,8 @@ class _Walk:
             for top in self.root.topInstances
             for _, inst in _instances(top, "")
         }
-        self.drivers: Drivers | None = None
+        self.drivers: Drivers | None = None  # the whole design's, when needed
+        self.local: dict[str, Drivers] = {}  # an instance's own, by its name
 
     def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
         """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, connected to a
@@ -174,11 +175,31 @@ class _Walk:
 
     def _undriven(self, sym: Any) -> str | None:
         """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
-        else: a parameter, an interface's modport, a class member)."""
+        else: a parameter, an interface's modport, a class member). The body of the
+        instance declaring it is walked first; only a net that finds no defined driver
+        there is looked up in a walk of the whole design (hierarchical names)."""
         if node_kind(sym) not in ("Net", "Variable"):
             return None
+        path = str(getattr(sym, "hierarchicalPath", ""))
+        scope = ""
+        while "." in path and not scope:
+            path = path.rpartition(".")[0]
+            scope = path if path in self.instances else ""
+        if scope:
+            if scope not in self.local:
+                self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
+            if self.local[scope].undriven(sym) is None:
+                return None
         if self.drivers is None:
-            self.drivers = Drivers(self.root)
+            # a net that reaches an input of the target is connected to an instance's input
+            names = {
+                str(s.name)
+                for inst in self.instances.values()
+                for _, expr in _inputs(inst)
+                if expr is not None
+                for s in named(expr)
+            }
+            self.drivers = Drivers(self.root, self.root, names)
         return self.drivers.undriven(sym)
 
     def _parent_input(self, sym: Any) -> tuple[Any, str] | None:
