@@ -10,9 +10,11 @@ output or inout port of an instance (slang writes those, a task's output argumen
 ``$readmemh``'s memory, a gate's output and ``pullup`` as assignments of an empty argument),
 and any connection of an instance of a module the repository does not define (a vendor cell,
 a ``-y`` library: its ports' directions are unknown, so each counts as a driver); a
-``supply0``/``supply1``/``tri0``/``tri1`` net needs none. Only the value of an assignment is
-judged: a driver is x when that value has an x or z bit outside an operand of ``===``,
-``!==``, ``==?``, ``!=?`` or ``inside`` (which read x as a value, not as unknown).
+``supply0``/``supply1``/``tri0``/``tri1`` net and a two-state variable (``bit``, ``int``)
+need none. Only the value of an assignment is judged: a driver is x when that value has an x
+or z bit outside an operand of ``===``, ``!==``, ``==?``, ``!=?`` or ``inside`` (which read x
+as a value, not as unknown). Not judged: a net some of whose bits nothing drives (one driven
+bit counts for all), and what drives a submodule's output inside it.
 """
 
 from __future__ import annotations
@@ -153,6 +155,8 @@ class Drivers:
         net_type = getattr(sym, "netType", None)
         if getattr(getattr(net_type, "netKind", None), "name", "") in _PULLED:
             return None
+        if not getattr(getattr(sym, "type", None), "isFourState", True):
+            return None  # a two-state variable (bit, int) holds 0 undriven and reads x as 0
         values = self._of.get(key(sym))
         if not values:
             return ""

@@ -167,6 +167,7 @@ def test_an_input_connected_to_a_net_nothing_or_only_x_drives_is_found(
         "  wire w;\n  pullup(w);\n",
         "  tri0 w;\n",  # reads 0 undriven
         "  supply1 w;\n",
+        "  bit w;\n",  # two-state: 0 undriven
         "  bus_if bi();\n  bus_drv d(.p(bi));\n  wire w = bi.sig;\n",  # through a modport
     ],
 )
