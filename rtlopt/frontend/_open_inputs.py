@@ -19,7 +19,8 @@ parent passing it on) is connected to: one that nothing in the elaborated design
 x/z bits drive (``assign w = 1'bx;``, ``wire w = 'z;``, ``initial w = 1'bx;`` alone) feeds it x
 (:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer, output or inout
 port of an instance, and any port of an instance of a module the repository does not define,
-a vendor cell, counts as a driver).
+a vendor cell, counts as a driver). Not judged: a net only some of whose bits something
+drives, and a submodule's output that nothing inside it drives.
 """
 
 from __future__ import annotations
