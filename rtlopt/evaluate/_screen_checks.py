@@ -163,8 +163,8 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
 def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     """Why a changed candidate is unchecked because the repository reaches into the target
     where the proof does not look (``evaluate/_reach.py``), or feeds one of its inputs x or z
-    (an instance leaves it unconnected or ties it to x/z: ``frontend/_open_inputs.py``), or
-    ""."""
+    (an instance leaves it unconnected, ties it to x/z, or connects it to a net nothing or
+    only x/z drives: ``frontend/_open_inputs.py``), or ""."""
     from rtlopt.evaluate._reach import repository_reach
     from rtlopt.frontend._open_inputs import open_inputs_reason
     from rtlopt.harness import same_as_reference

@@ -13,8 +13,14 @@ decide on x in ways the proofs never see (``if (b)`` takes the ``else`` branch o
 :func:`open_inputs` reads the instances the way :func:`rtlopt.frontend._params.parameterizations`
 finds the repository's parameterizations: slang elaborates the repository from its tops (every
 connection form resolved, ordered and implicit ones included) and every instance of the target
-below them is judged, once per design. Not judged: a parent's net that nothing drives, or
-that only an x constant drives (a driver analysis of the whole repository).
+below them is judged, once per design. So is a net or variable an input of the target (or of a
+parent passing it on) is connected to: one that nothing in the elaborated design drives
+(``wire w; m u(.b(w));``, a ``reg`` never assigned) feeds it z, and one that only values with
+x/z bits drive (``assign w = 1'bx;``, ``wire w = 'z;``, ``initial w = 1'bx;`` alone) feeds it x
+(:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer, output or inout
+port of an instance, and any port of an instance of a module the repository does not define,
+a vendor cell, counts as a driver). Not judged: a net only some of whose bits something
+drives, and a submodule's output that nothing inside it drives.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._net_drivers import Drivers, named, x_value
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -46,6 +53,10 @@ class OpenInput:
         definition: The module ``instance`` instantiates (the target's or a parent's).
         reaches: ``instance.port`` of the target's instance the value reaches through the
             parents' input ports ("" when ``instance`` is the target's own).
+        net: The net or variable ``port`` is connected to when nothing drives it or only
+            values with x/z bits do ("" when the connection itself is open or x).
+        net_file: The file declaring ``net``.
+        net_line: ``net``'s line in ``net_file``.
     """
 
     instance: str
@@ -55,17 +66,29 @@ class OpenInput:
     value: str = ""
     definition: str = ""
     reaches: str = ""
+    net: str = ""
+    net_file: Path | None = None
+    net_line: int = 0
 
     def message(self, module: str, root: Path) -> str:
-        try:
-            where = str(self.file.resolve().relative_to(root.resolve()))
-        except (ValueError, OSError):
-            where = str(self.file)
-        fed = (
-            f"ties input '{self.port}' to {self.value}, a value with x/z bits"
-            if self.value
-            else f"leaves input '{self.port}' unconnected (z, read as x)"
-        )
+        where = _relative(self.file, root)
+        fix = f"connect '{self.port}' of {self.instance} to a defined value in {where}"
+        if self.net:
+            at = _relative(self.net_file or self.file, root)
+            fed = f"connects input '{self.port}' to '{self.net}' ({at}, line {self.net_line}), "
+            fed += (
+                f"which only a value with x/z bits drives ({self.value})"
+                if self.value
+                else "which nothing drives (z, read as x)"
+            )
+            fix = (
+                f"drive '{self.net}' with a defined value in {at} (an assignment, or an output "
+                "of an instance, a module the repository does not define included, counts)"
+            )
+        elif self.value:
+            fed = f"ties input '{self.port}' to {self.value}, a value with x/z bits"
+        else:
+            fed = f"leaves input '{self.port}' unconnected (z, read as x)"
         of = self.definition or module
         if self.reaches:
             inst, _, port = self.reaches.rpartition(".")
@@ -73,34 +96,15 @@ class OpenInput:
         return (
             f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) "
             f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
-            f"so a change in how {module} reads x is not checked; connect '{self.port}' of "
-            f"{self.instance} to a defined value in {where}"
+            f"so a change in how {module} reads x is not checked; {fix}"
         )
 
 
-def _x_value(expr: Any, root: Any) -> str:
-    """The first part of ``expr`` (itself included) that is a constant with an x or z bit,
-    as slang prints it, or ""."""
-    from pyslang import ast
-
-    found: list[str] = []
-
-    def each(node: Any) -> bool:
-        if found:
-            return False
-        try:
-            value = node.eval(ast.EvalContext(root))
-            if value is not None and value.hasUnknown():
-                found.append(str(value))
-                return False
-        except Exception:  # noqa: BLE001, S110 - pyslang raises plain exceptions: not constant
-            pass
-        return True
-
-    each(expr)
-    if not found:
-        expr.visit(each)
-    return found[0] if found else ""
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 def _location(inst: Any, sm: Any) -> tuple[Path, int]:
@@ -123,19 +127,6 @@ def _inputs(inst: Any) -> list[tuple[Any, Any]]:
     return out
 
 
-def _named(expr: Any) -> list[Any]:
-    """The nets and variables ``expr`` names."""
-    found: list[Any] = []
-
-    def each(node: Any) -> bool:
-        if node_kind(node) == "NamedValue":
-            found.append(node.symbol)
-        return True
-
-    expr.visit(each)
-    return found
-
-
 class _Walk:
     """The repository's elaboration: every instance by hierarchical name, and what feeds an
     input of one of them x or z (through the ports of its parents too)."""
@@ -150,38 +141,84 @@ class _Walk:
             for top in self.root.topInstances
             for _, inst in _instances(top, "")
         }
+        self.drivers: Drivers | None = None  # the whole design's, when needed
+        self.local: dict[str, Drivers] = {}  # an instance's own, by its name
 
     def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
-        """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, or connected to
-        an input of its parent that the parent's own instance feeds x or z (at any depth)."""
+        """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, connected to a
+        net that nothing drives or only x/z values drive, or connected to an input of its
+        parent that the parent's own instance feeds x or z (at any depth)."""
         out: list[OpenInput] = []
         for port, expr in _inputs(inst):
-            value = "" if expr is None else _x_value(expr, self.root)
+            value = "" if expr is None else x_value(expr, self.root)
             where = str(inst.hierarchicalPath)
+            loc = _location(inst, self.sm)
+            mod = str(inst.body.definition.name)
             if expr is None or value:
-                loc = _location(inst, self.sm)
-                mod = str(inst.body.definition.name)
                 out.append(OpenInput(where, str(port.name), *loc, value, mod))
-            elif depth < 64:
-                for sym in _named(expr):
+                continue
+            for sym in named(expr) if depth < 64 else []:
+                parent = self._parent_input(sym)
+                if parent is not None:
                     out += [
-                        o if o.reaches else replace(o, reaches=f"{where}.{port.name}")
-                        for o in self._through_parent(sym, depth)
+                        o if o.reaches or depth else replace(o, reaches=f"{where}.{port.name}")
+                        for o in self.open(parent[0], depth + 1)
+                        if o.port == parent[1]
                     ]
+                    continue
+                x = self._undriven(sym)
+                if x is not None:
+                    net, line = _location(sym, self.sm)
+                    out.append(
+                        OpenInput(where, str(port.name), *loc, x, mod, "", str(sym.name), net, line)
+                    )
         return out
 
-    def _through_parent(self, sym: Any, depth: int) -> list[OpenInput]:
-        """What feeds x or z into ``sym`` when it is an input port of the instance it is
-        declared in (a top's inputs are the environment's: none)."""
+    def _undriven(self, sym: Any) -> str | None:
+        """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
+        else: a parameter, an interface's modport, a class member). The body of the
+        instance declaring it is walked first; only a net that finds no defined driver
+        there is looked up in a walk of the whole design (hierarchical names)."""
+        if node_kind(sym) not in ("Net", "Variable"):
+            return None
+        path = str(getattr(sym, "hierarchicalPath", ""))
+        scope = ""
+        while "." in path and not scope:
+            path = path.rpartition(".")[0]
+            scope = path if path in self.instances else ""
+        if scope:
+            if scope not in self.local:
+                self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
+            if self.local[scope].undriven(sym) is None:
+                return None
+        if self.drivers is None:
+            # a net that reaches an input of the target is connected to an instance's input
+            names = {
+                str(s.name)
+                for inst in self.instances.values()
+                for _, expr in _inputs(inst)
+                if expr is not None
+                for s in named(expr)
+            }
+            self.drivers = Drivers(self.root, self.root, names)
+        return self.drivers.undriven(sym)
+
+    def _parent_input(self, sym: Any) -> tuple[Any, str] | None:
+        """``(instance, port name)`` when ``sym`` is an input, inout or ref port of the
+        instance it is declared in (what feeds it is outside: the parent's instance, or for a
+        top the environment, whose inputs are defined)."""
         path = str(getattr(sym, "hierarchicalPath", ""))
         parent = self.instances.get(path.rpartition(".")[0])
         if parent is None:
-            return []
-        for port, _ in _inputs(parent):
+            return None
+        for port in parent.body.portList:
             inner = getattr(port, "internalSymbol", None)
-            if str(getattr(inner, "name", port.name)) == str(sym.name):
-                return [o for o in self.open(parent, depth + 1) if o.port == str(port.name)]
-        return []
+            direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
+            if direction in ("In", "InOut", "Ref") and str(
+                getattr(inner, "name", getattr(port, "name", ""))
+            ) == str(sym.name):
+                return parent, str(port.name)
+        return None
 
 
 def _judged(design: Design) -> list[OpenInput]:

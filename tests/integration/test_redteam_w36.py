@@ -5,7 +5,8 @@
   delay; a 2-unit pulse reached the candidate's output and not the reference's), while the
   view path left such a reference unchecked. Both paths share the rule now
   (``harness/_dropped.py``), and strengths (``(weak0, weak1)``) are the same kind.
-- F16: the repository leaves an input of the target unconnected (z, read as x) and the
+- F16: the repository leaves an input of the target unconnected (z, read as x), or connects
+  it to a net nothing drives (``wire w; m u(.b(w));``), and the
   candidate turns ``if (b) y = a; else y = 0;`` into ``y = b ? a : 0`` (x merged, not the
   ``else`` branch): the proofs drive 0/1 only. An instance feeding the target x or z leaves
   every change unchecked, the instance, port, file and line named
@@ -109,3 +110,14 @@ def test_both_rules_hold_on_the_view_path(tmp_path: Path) -> None:
     strong = ADD.format(body="assign (strong0, pull1) y = a + 8'd1;")
     res = _view_evaluate(tmp_path / "s", {"m.v": strong}, PLAIN)
     assert not res.accepted and "unchecked: the reference module, line 2: a drive" in res.reason
+
+
+def test_an_input_connected_to_a_net_nothing_drives_makes_a_change_unchecked(
+    tmp_path: Path,
+) -> None:
+    top = "module top(input [7:0] a, output [7:0] y);\n  wire w;\n  m u(.a(a), .b(w), .y(y));\nendmodule\n"
+    res = _evaluate(tmp_path, {"m.v": MUX, "top.v": top}, "m.v", MUX_CAND, module="m")
+    assert not res.accepted and res.stage.value == "screen", res.reason
+    assert "unchecked: the repository's instance top.u of m (top.v, line 3)" in res.reason
+    assert "connects input 'b' to 'w' (top.v, line 2), which nothing drives" in res.reason
+    assert "drive 'w' with a defined value in top.v" in res.reason, res.reason

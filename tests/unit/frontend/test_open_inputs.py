@@ -71,6 +71,7 @@ def test_an_input_tied_to_x_or_z_bits_is_found(
         "m u(a, b, c, y);",
         "m u(.a(a), .b(1'b0), .c(2'd3), .y());",  # constants, an output left open
         "m u(.a(a), .b(c === 2'b00), .c(c), .y(y));",  # a defined value
+        "m u(.a(a), .b(c === 2'b1x), .c(c), .y(y));",  # x compared as a value
     ],
 )
 def test_inputs_the_repository_drives_are_not_found(tmp_path: Path, body: str) -> None:
@@ -125,3 +126,97 @@ def test_the_reason_names_the_instance_port_file_line_and_fix(tmp_path: Path) ->
     )
     design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
     assert open_inputs_reason(design) == ""
+
+
+@pytest.mark.parametrize(
+    ("decls", "value"),
+    [
+        ("  wire w;\n", ""),  # nothing drives it
+        ("  reg w;\n", ""),  # a variable never assigned
+        ("  wire w;\n  assign w = 1'bx;\n", "1'bx"),
+        ("  wire w = 'z;\n", "1'bz"),  # a net's declaration assignment
+        ("  reg w;\n  initial w = 1'bx;\n", "1'bx"),
+        ("  reg w;\n  always @* w = 1'bx;\n", "1'bx"),
+        ("  wire w;\n  assign w = c[0] ? 1'bz : 1'bx;\n", "1'bz"),
+        ("  wire w;\n  assign w = c[1] ? b : 1'bx;\n", "1'bx"),  # x bits in one branch
+    ],
+)
+def test_an_input_connected_to_a_net_nothing_or_only_x_drives_is_found(
+    tmp_path: Path, decls: str, value: str
+) -> None:
+    found = _found(tmp_path, "m u(.a(a), .b(w), .c(c), .y(y));", decls)
+    assert [(i, p, v) for i, p, _, v in found] == [("top.u", "b", value)], found
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        "  wire w;\n  vendor_buf vb(.A(b), .Z(w));\n",  # a cell the repository does not define
+        "  wire w;\n  vendor_buf vb(b, w);\n",
+        "  wire w;\n  sub s(.i(b), .o(w));\n",  # an output of a submodule
+        "  wire w;\n  if (1) begin : g\n    sub s(.i(b), .o(w));\n  end\n",
+        "  reg w;\n  always @* w = b;\n",
+        "  reg w;\n  task t; w = b; endtask\n  always @* t();\n",
+        "  wire w;\n  if (1) begin : g\n    assign w = b;\n  end\n",  # a generate branch
+        "  reg w;\n  initial force w = b;\n",
+        "  wire w = b;\n",
+        "  reg w = 1'b0;\n",
+        "  reg w;\n  initial w = 1'bx;\n  always @(posedge a[0]) w <= b;\n",  # x then defined
+        "  wire w;\n  assign w = (b === 1'bx) ? 1'b0 : b;\n",  # x compared, not driven
+        "  wire w;\n  and g1(w, b, c[0]);\n",  # a gate's output
+        "  wire w;\n  pullup(w);\n",
+        "  tri0 w;\n",  # reads 0 undriven
+        "  supply1 w;\n",
+        "  bit w;\n",  # two-state: 0 undriven
+        "  bus_if bi();\n  bus_drv d(.p(bi));\n  wire w = bi.sig;\n",  # through a modport
+    ],
+)
+def test_an_input_connected_to_a_driven_net_is_not_found(tmp_path: Path, decls: str) -> None:
+    (tmp_path / "sub.v").write_text("module sub(input i, output o);\n  assign o = i;\nendmodule\n")
+    (tmp_path / "bus.sv").write_text(
+        "interface bus_if;\n  logic sig;\n  modport mp(output sig);\nendinterface\n"
+        "module bus_drv(bus_if.mp p);\n  assign p.sig = 1'b1;\nendmodule\n"
+    )
+    assert _found(tmp_path, "m u(.a(a), .b(w), .c(c), .y(y));", decls) == []
+
+
+def test_an_interface_signal_connected_directly_is_judged(tmp_path: Path) -> None:
+    (tmp_path / "bus.sv").write_text(
+        "interface bus_if;\n  logic sig;\n  modport mp(output sig);\nendinterface\n"
+        "module bus_drv(bus_if.mp p);\n  assign p.sig = 1'b1;\nendmodule\n"
+    )
+    body = "m u(.a(a), .b(bi.sig), .c(c), .y(y));"
+    assert _found(tmp_path, body, "  bus_if bi();\n  bus_drv d(.p(bi));\n") == []
+    found = _found(tmp_path, body, "  bus_if bi();\n")
+    assert [(i, p, v) for i, p, _, v in found] == [("top.u", "b", "")], found
+
+
+def test_a_net_driven_by_a_hierarchical_assignment_is_not_found(tmp_path: Path) -> None:
+    (tmp_path / "drv.v").write_text("module drv;\n  assign top.w = 1'b1;\nendmodule\n")
+    assert _found(tmp_path, "m u(.a(a), .b(w), .c(c), .y(y));", "  wire w;\n") == []
+
+
+def test_an_undriven_net_two_parents_up_is_named_with_its_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "mid.v").write_text(
+        "module mid(input [7:0] a, input b, output [7:0] y);\n"
+        "  m u_m(.a(a), .b(b), .c(2'b00), .y(y));\nendmodule\n"
+    )
+    (tmp_path / "upper.v").write_text(
+        "module upper(input [7:0] a, input b, output [7:0] y);\n"
+        "  mid u_mid(.a(a), .b(b), .y(y));\nendmodule\n"
+    )
+    (tmp_path / "top.v").write_text(
+        "module top(input [7:0] a, output [7:0] y);\n  wire nb;\n"
+        "  upper u(.a(a), .b(nb), .y(y));\nendmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    found = open_inputs(design)
+    assert [(o.instance, o.port, o.net, o.net_line, o.reaches) for o in found] == [
+        ("top.u", "b", "nb", 2, "top.u.u_mid.u_m.b")
+    ], found
+    why = open_inputs_reason(design)
+    assert "instance top.u of upper (top.v, line 3) connects input 'b' to 'nb'" in why, why
+    assert "(top.v, line 2), which nothing drives" in why, why
+    assert "which reaches input 'b' of m (top.u.u_mid.u_m)" in why, why
+    assert "drive 'nb' with a defined value in top.v" in why, why
