@@ -222,6 +222,11 @@ def reading_macros(
             macros.add(u)
             todo.append(u)
     ids -= _KEYWORDS
+    # what those names reach: the declarations (types, functions, packages, constants,
+    # signals) of any name a value reads, and what their texts read in turn; a branch inside
+    # one of them (a struct's field, an enum's member) decides the value
+    reached = _reached(plain, ids, macros, bodies)
+    ids -= _KEYWORDS
     loose = (loose | ids) - _KEYWORDS
     headers = {p.name: code for p, code in plain}
     found: set[str] = set()
@@ -230,8 +235,12 @@ def reading_macros(
         before = len(found)
         for path, code in plain:
             guard = include_guard(code)
+            spans = reached.get(path, [])
             for tested, text, start in _branches(code):
-                if _relevant(code, text, start, (names, ids, loose), macros | found, headers):
+                inside = any(a < start + len(text) and start < b for a, b in spans)
+                if inside or _relevant(
+                    code, text, start, (names, ids, loose), macros | found, headers
+                ):
                     for name in tested - {guard, ""}:
                         found.add(name)
                         where.setdefault(name, _rel(design, path))
@@ -245,6 +254,79 @@ def reading_macros(
 
 
 _ID = re.compile(r"(?<![\w$`'])[A-Za-z_][\w$]*")
+
+
+def _reached(
+    plain: list[tuple[Path, str]], ids: set[str], macros: set[str], bodies: dict[str, str]
+) -> dict[Path, list[tuple[int, int]]]:
+    """The spans of the declarations a value's names reach, transitively (``ids`` and
+    ``macros`` grow with the names and macros those declarations read)."""
+    from rtlopt.frontend._param_deps import _KEYWORDS
+
+    units = [(p, a, b, names) for p, code in plain for a, b, names in _units(code)]
+    texts = dict(plain)
+    out: dict[Path, list[tuple[int, int]]] = {}
+    taken: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for i, (p, a, b, names) in enumerate(units):
+            if i in taken or not names & ids:
+                continue
+            taken.add(i)
+            grew = True
+            out.setdefault(p, []).append((a, b))
+            text = texts[p][a:b]
+            ids |= set(_ID.findall(_COND.sub(" ", text))) - _KEYWORDS
+            todo = [u for u in _USE.findall(text) if u not in macros]
+            while todo:
+                u = todo.pop()
+                macros.add(u)
+                ids |= set(_ID.findall(bodies.get(u, ""))) - _KEYWORDS
+                todo += [v for v in _USE.findall(bodies.get(u, "")) if v not in macros]
+    return out
+
+
+_UNIT_HEADS = re.compile(
+    r"\b(?:(typedef)|(function|task)|package\s+([A-Za-z_][\w$]*)|(parameter|localparam))\b"
+)
+_LAST_NAME = re.compile(r"([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*$")
+_ASSIGNED = re.compile(r"([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*=(?!=)")
+
+
+def _units(code: str) -> list[tuple[int, int, set[str]]]:
+    """Each declaration of ``code`` with the names it declares: a ``typedef`` (an enum's
+    members too), a function or task, a package, a parameter statement, and each statement
+    that declares signals (a value's ``$bits`` of one reads its type)."""
+    out: list[tuple[int, int, set[str]]] = []
+    for m in _UNIT_HEADS.finditer(code):
+        if m.group(1):
+            stmt = _statement(code, m.end())
+            names = set(_LAST_NAME.findall(re.sub(r"\{.*\}", " ", stmt, flags=re.S)))
+            if re.search(r"\benum\b", stmt):
+                names |= set(_ID.findall(stmt))
+            out.append((m.start(), m.end() + len(stmt), names))
+        elif m.group(2):
+            end = code.find(f"end{m.group(2)}", m.end())
+            head = re.match(r"[^;(]*?([A-Za-z_][\w$]*)\s*[(;]", code[m.end() :])
+            end = len(code) if end < 0 else end
+            out.append((m.start(), end, {head.group(1)} if head else set()))
+        elif m.group(3):
+            end = code.find("endpackage", m.end())
+            out.append((m.start(), len(code) if end < 0 else end, {m.group(3)}))
+        else:
+            stmt = _statement(code, m.end())
+            out.append((m.start(), m.end() + len(stmt), set(_ASSIGNED.findall(stmt))))
+    at = 0
+    for chunk in code.split(";"):
+        chunk = _COND.sub(lambda d: " " * len(d.group(0)), chunk)
+        if _DECLARATION.match(chunk):
+            names = set(_SIGNAL.findall(chunk.split("=")[0] if "(" not in chunk else chunk))
+            out.append((at, at + len(chunk), names))
+        at += len(chunk) + 1
+    return out
+
+
 _KEYWORD_OPEN = re.compile(r"\b(?:if|case|casez|casex|for)\s*\(")
 _INCLUDED = re.compile(r'`include\s*[<"]([^>"\n]+)[>"]')
 
