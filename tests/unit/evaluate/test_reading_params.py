@@ -100,8 +100,10 @@ _STRUCT = (
         "  m #(.K(W)) u(.a(a), .y(y));\nendmodule\n",
         "package p;\n" + _STRUCT + "endpackage\nmodule top(input [7:0] a, output [7:0] y);\n"
         "  m #(.K($bits(p::s_t))) u(.a(a), .y(y));\nendmodule\n",
+        _STRUCT + "module top(input [7:0] a, output [7:0] y);\n  s_t w;\n"
+        "  m #(.K($bits(w))) u(.a(a), .y(y));\nendmodule\n",
     ],
-    ids=["bits", "localparam", "package"],
+    ids=["bits", "localparam", "package", "signal"],
 )
 def test_a_branch_inside_a_type_a_value_reaches_is_a_reading(tmp_path: Path, top: str) -> None:
     design = _design(tmp_path, {"top.sv": top})
