@@ -220,19 +220,22 @@ def _overridden(found: list[list[Any]], defparams: list[Any]) -> bool:
         inst = chain[-1]
         kinds = {p.name: str(p.kind) for p in inst.body.parameters}
         scopes = [i.body for i in reversed(chain[:-1])]
+        # a parent's parameter that its own instance overrides: its value is not its default
+        set_above = {n for i in chain[:-1] for n, _ in _overrides_of(i)}
         for name, a in _overrides_of(inst):
             expr = getattr(a, "expr", None)
             text = "" if expr is None else str(expr).strip()
             if "TypeParameter" in kinds.get(name, ""):
                 if not text or re.search(r"['$`]", text):
                     return True
-            elif not _plain(text, scopes, 4):
+            elif not _plain(text, scopes, set_above, 4):
                 return True
     return False
 
 
-def _plain(text: str, scopes: list[Any], depth: int) -> bool:
-    """Whether ``text`` is a plain number or names a constant whose value is one."""
+def _plain(text: str, scopes: list[Any], set_above: set[str], depth: int) -> bool:
+    """Whether ``text`` is a plain number or names a constant whose value is one (a
+    parameter named in ``set_above`` is overridden: never)."""
     if _PLAIN.fullmatch(text):
         return True
     if depth <= 0 or not _NAME.fullmatch(text):
@@ -248,8 +251,10 @@ def _plain(text: str, scopes: list[Any], depth: int) -> bool:
         decl = str(sym.syntax) if getattr(sym, "syntax", None) is not None else ""
         if "EnumValue" in kind and "=" not in decl:
             return True  # the next value of its enum
+        if kind.endswith(".Parameter") and str(sym.name) in set_above:
+            return False
         if ("EnumValue" in kind or kind.endswith(".Parameter")) and "=" in decl:
-            return _plain(decl.split("=", 1)[1].strip(), scopes, depth - 1)
+            return _plain(decl.split("=", 1)[1].strip(), scopes, set_above, depth - 1)
         return False
     return False
 

@@ -199,3 +199,22 @@ def test_an_array_query_of_a_signal_in_a_value_is_a_reason(
     assert bool(hit) == doubted, got.reasons
     if doubted:
         assert hit[0].startswith(f"{tmp_path / 'top.sv'}:3: $bits("), hit
+
+
+@pytest.mark.tools
+def test_a_parents_parameter_its_own_parent_overrides_is_no_plain_value(tmp_path: Path) -> None:
+    # the target's `.K(W)` names the parent's W: its default is a number, its value is not
+    mid = (
+        "module mid #(parameter [7:0] W = 8'd1) (input [7:0] a, output [7:0] y);\n"
+        "  m #(.K(W)) u(.a(a), .y(y));\nendmodule\n"
+    )
+    top = (
+        "typedef struct packed { logic a; logic [6:0] b; } s_t;\n"
+        "module top(input [7:0] a, output [7:0] y);\n  s_t q = s_t'(0);\n"
+        "  mid #(.W(8'd1 + 8'd199)) u(.a(a), .y(y));\nendmodule\n"
+    )
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "mid.v").write_text(mid)
+    (tmp_path / "top.sv").write_text(top)
+    got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
+    assert any("not cross-checked with Yosys" in r for r in got.reasons), (got.reasons, got.notes)
