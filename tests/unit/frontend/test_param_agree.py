@@ -169,13 +169,28 @@ def test_a_repository_yosys_cannot_read_leaves_an_override_unchecked(
     tmp_path: Path, inst: str
 ) -> None:
     # red team 36: the cross-check that cannot run was a note, and the values went unchecked
-    top = "typedef struct packed { logic a; logic [6:0] b; } s_t;\n" + _top(inst).replace(
-        "endmodule", "  s_t q = s_t'(0);\nendmodule"
-    )
+    top = _F1_STRUCT + _top(inst).replace("endmodule", "  s_t q = s_t'(0);\nendmodule")
     (tmp_path / "m.v").write_text(M)
     (tmp_path / "top.sv").write_text(top)
     got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
     assert any("not cross-checked with Yosys" in r for r in got.reasons), (got.reasons, got.notes)
+
+
+#: A struct whose field list a macro chooses (red team 36 F1): its width is no plain value.
+_F1_STRUCT = (
+    "typedef struct packed {\n  logic a;\n`ifndef SYNTHESIS\n  logic [198:0] dbg;\n`endif\n} s_t;\n"
+)
+
+
+@pytest.mark.tools
+def test_the_width_of_a_plain_type_is_noted_not_doubted(tmp_path: Path) -> None:
+    top = "typedef struct packed { logic a; logic [6:0] b; } s_t;\n" + _top(
+        "m #(.K($bits(s_t))) u(.a(a), .y(y));"
+    ).replace("endmodule", "  s_t q = s_t'(0);\nendmodule")
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.sv").write_text(top)
+    got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
+    assert got.reasons == [] and got.notes, (got.reasons, got.notes)
 
 
 @pytest.mark.parametrize(
