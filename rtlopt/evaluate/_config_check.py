@@ -25,6 +25,7 @@ import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
 from rtlopt.errors import DesignError
@@ -36,8 +37,11 @@ from rtlopt.evaluate._reporting_blocks import without_any_reporting_block
 from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
-from rtlopt.results import EvalResult, Stage
+from rtlopt.results import EvalResult, Stage, Verdict
 from rtlopt.verilog import MACRO_DIRECTIVES, alternation
+
+if TYPE_CHECKING:
+    from rtlopt.formal.second import SecondProof
 
 __all__ = ["CONFIG_CLOSE", "CONFIG_OPEN", "ConfigurationCheck"]
 
@@ -179,6 +183,42 @@ class ConfigurationCheck:
             if not res.accepted:
                 return res.stage, f"in the configuration {what}: {res.reason}", res
         return None
+
+    def confirm_configurations(
+        self,
+        text: str,
+        macros: list[str],
+        configs: list[frozenset[str]],
+        builds: Sequence[Substitution] = (),
+    ) -> tuple[str, SecondProof | None, float]:
+        """The second, independent proof of ``text`` in each configuration and build
+        :meth:`check` proved with the first: the first that does not agree with its label
+        (None: all agree), and the seconds spent."""
+        from rtlopt.formal.second import SecondProof
+
+        jobs = [(None, b) for b in builds] + [(cfg, b) for cfg in configs for b in ((), *builds)]
+        spent = 0.0
+        for config, build in jobs:
+            what = f"in the configuration {self._label(macros, config, build)}"
+            try:
+                sub = self._sub(macros, config, build)
+                read = self._read_as(text, macros, config)
+                res = sub.evaluate(read)
+            except DesignError as exc:
+                return what, SecondProof(False, "", f"unchecked: {exc.one_line()}", 0.0), spent
+            if not res.accepted:
+                why = f"unchecked: the configuration is not proven ({res.reason})"
+                return what, SecondProof(False, "", why, 0.0), spent
+            if res.formal is None or res.formal.verdict is not Verdict.PROVEN:
+                continue  # its acceptance does not rest on a proof
+            progress.info(
+                "%s: the second proof in the configuration %s", self.design.target.name, what
+            )
+            proof = sub.confirm(read, res)
+            spent += proof.duration_s
+            if not proof.agrees:
+                return what, proof, spent
+        return "", None, spent
 
     def _label(self, macros: list[str], config: frozenset[str] | None, build: Substitution) -> str:
         """``A defined, B undefined, with sub from rtl/sub_latch.v``."""

@@ -24,10 +24,20 @@ from rtlopt.results import EvalResult, FormalResult, Stage, Status, Verdict
 __all__ = ["confirm", "lasting", "needs_second", "with_second"]
 
 
-def confirm(s: EvalSetup, text: str, d: Path, first: FormalResult) -> SecondProof:
-    """The second proof of ``text``, whose first proof is ``first``, in the folder ``d``."""
+def confirm(
+    s: EvalSetup,
+    text: str,
+    d: Path,
+    first: FormalResult,
+    staged: list[Candidate] | None = None,
+) -> SecondProof:
+    """The second proof of ``text``, whose first proof is ``first``, in the folder ``d``;
+    ``staged`` gets the staged candidate (its other configurations and builds, which the
+    caller proves the same way)."""
     c = Candidate(text, d, d / "candidate.v", Progress())
     c.file.write_text(text)
+    if staged is not None:
+        staged.append(c)
     # the same text the first proof read: preprocessed as an evaluation does, beside the same
     # preprocessed reference (never a reference rebuilt from the repository's directives)
     rejected = preprocess_stage(s, c) or compile_stage(s, c)

@@ -196,7 +196,26 @@ class Evaluator:
 
         if result.formal is None:
             return SecondProof(False, "", "unchecked: the design has no formal proof", 0.0)
-        return confirm(self._built().setup, text, self._scratch("second"), result.formal)
+        staged: list[Any] = []
+        proof = confirm(self._built().setup, text, self._scratch("second"), result.formal, staged)
+        if not proof.agrees:
+            return proof
+        # the same under each other configuration of the repository the first proof proved:
+        # its parameterizations, and the other `ifdef configurations and builds
+        label, other, spent = self._params.confirm_configurations(text)
+        if other is None and staged:
+            c = staged[0]
+            label, other, more = self._configs.confirm_configurations(
+                text, c.macros, c.other_configs, c.builds
+            )
+            spent += more
+        if other is None:
+            return dataclasses.replace(proof, duration_s=proof.duration_s + spent)
+        return dataclasses.replace(
+            other,
+            reason=f"{label}: {other.reason}",
+            duration_s=proof.duration_s + spent,
+        )
 
     def evaluate_confirmed(self, text: str) -> EvalResult:
         """:meth:`evaluate`, then, for a candidate accepted on the first proof, the second,

@@ -62,10 +62,11 @@ from rtlopt.evaluate._param_scope import (
 from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.frontend.model import Design
-from rtlopt.results import EvalResult, Stage
+from rtlopt.results import EvalResult, Stage, Verdict
 from rtlopt.verilog import PARAMETER_SCAN_DIRECTIVES, alternation
 
 if TYPE_CHECKING:
+    from rtlopt.formal.second import SecondProof
     from rtlopt.frontend._param_agree import Agreement
     from rtlopt.frontend._param_deps import ParamDependence
     from rtlopt.frontend._params import Elaborations, Parameterization
@@ -73,6 +74,10 @@ if TYPE_CHECKING:
 
 class _Evaluates(Protocol):
     def evaluate(self, text: str) -> EvalResult: ...
+
+    def confirm(self, text: str, result: EvalResult) -> SecondProof: ...
+
+    def in_reference_order(self, text: str) -> str: ...
 
     def close(self) -> None: ...
 
@@ -367,6 +372,38 @@ class ParameterCheck(ProbeChoice):
             res = self._sub(values).evaluate(_specialized(text, name, values))
         scope.add(pz.label(), kind, where, verdict_of(res), res.reason)
         return res
+
+    def confirm_configurations(self, text: str) -> tuple[str, SecondProof | None, float]:
+        """The second, independent proof of ``text`` under each configuration of the target
+        the repository elaborates besides the defaults (the first proof proved each of them;
+        a construct one frontend misreads may matter in one configuration only): the first
+        that does not agree, with its label (None: all agree), and the seconds spent. Probe
+        parameterizations are not built by the repository and keep the first proof only."""
+        from rtlopt.formal.second import SecondProof
+
+        spent = 0.0
+        if not self.config.harness.parameterizations or not self._has_parameters():
+            return "", None, spent
+        settings = self._found()
+        if not settings or not self.instantiated():
+            return "", None, spent
+        name = self.design.target.name
+        for pz in [p for p in settings[1:] if p.differs(settings[0])]:
+            values = pz.differs(settings[0])
+            sub = self._sub(values)
+            special = sub.in_reference_order(_specialized(text, name, values))
+            res = sub.evaluate(special)
+            if not res.accepted:
+                why = f"unchecked: the configuration is not proven ({res.reason})"
+                return f"under parameters {pz.label()}", SecondProof(False, "", why, 0.0), spent
+            if res.formal is None or res.formal.verdict is not Verdict.PROVEN:
+                continue  # its acceptance does not rest on a proof (as check's)
+            progress.info("%s: the second proof under %s", name, pz.label())
+            proof = sub.confirm(special, res)
+            spent += proof.duration_s
+            if not proof.agrees:
+                return f"under parameters {pz.label()}", proof, spent
+        return "", None, spent
 
     def _done(
         self, scope: Scope, rejection: tuple[Stage, str, EvalResult | None] | None

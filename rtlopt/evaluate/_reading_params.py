@@ -222,6 +222,10 @@ def reading_macros(
             macros.add(u)
             todo.append(u)
     ids -= _KEYWORDS
+    # what those names reach: the declarations (types, functions, packages, constants,
+    # signals) of any name a value reads, and what their texts read in turn; a branch inside
+    # one of them (a struct's field, an enum's member) decides the value
+    reached = _reached(plain, set(ids), macros, bodies)
     loose = (loose | ids) - _KEYWORDS
     headers = {p.name: code for p, code in plain}
     found: set[str] = set()
@@ -230,8 +234,12 @@ def reading_macros(
         before = len(found)
         for path, code in plain:
             guard = include_guard(code)
+            spans = reached.get(path, [])
             for tested, text, start in _branches(code):
-                if _relevant(code, text, start, (names, ids, loose), macros | found, headers):
+                inside = any(a < start + len(text) and start < b for a, b in spans)
+                if inside or _relevant(
+                    code, text, start, (names, ids, loose), macros | found, headers
+                ):
                     for name in tested - {guard, ""}:
                         found.add(name)
                         where.setdefault(name, _rel(design, path))
@@ -245,6 +253,98 @@ def reading_macros(
 
 
 _ID = re.compile(r"(?<![\w$`'])[A-Za-z_][\w$]*")
+
+
+def _reached(
+    plain: list[tuple[Path, str]], ids: set[str], macros: set[str], bodies: dict[str, str]
+) -> dict[Path, list[tuple[int, int]]]:
+    """The spans of the declarations a value's names reach, transitively: a type, a function,
+    a constant named (``ids`` grows with the names their texts read, ``macros`` with the
+    macros), and a signal an array query or ``type()`` names (its type and ranges)."""
+    from rtlopt.frontend._param_deps import _KEYWORDS
+
+    units = [(p, a, b, names, sig) for p, code in plain for a, b, names, sig in _units(code)]
+    texts = dict(plain)
+    queried = {n for _, code in plain for n in _queried(code, ids)}
+    out: dict[Path, list[tuple[int, int]]] = {}
+    taken: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for i, (p, a, b, names, sig) in enumerate(units):
+            if i in taken or not names & (queried if sig else ids):
+                continue
+            taken.add(i)
+            grew = True
+            out.setdefault(p, []).append((a, b))
+            text = texts[p][a:b]
+            if sig:  # a signal: its type and ranges
+                text = text.split("=")[0]
+            elif "{" in text:  # a struct's or union's field names are no references
+                text = _FIELD.sub(";", text)
+            read = set(_ID.findall(_COND.sub(" ", text))) - _KEYWORDS
+            ids |= read
+            queried |= set(_queried(text, read))
+            todo = [u for u in _USE.findall(text) if u not in macros]
+            while todo:
+                u = todo.pop()
+                macros.add(u)
+                ids |= set(_ID.findall(bodies.get(u, ""))) - _KEYWORDS
+                todo += [v for v in _USE.findall(bodies.get(u, "")) if v not in macros]
+    return out
+
+
+#: An array query or ``type()`` and its argument (a signal's declaration decides its value).
+_QUERY = re.compile(
+    r"(?:\$(?:bits|size|left|right|high|low|increment|dimensions|unpacked_dimensions)|"
+    r"\btype)\s*\(\s*([A-Za-z_][\w$]*)"
+)
+
+
+def _queried(code: str, ids: set[str]) -> list[str]:
+    """The names array queries in ``code`` ask about, where ``code`` holds a value (its
+    parameter contexts) or is a reached declaration (every query in it: ``ids`` is what
+    it reads)."""
+    return [m.group(1) for m in _QUERY.finditer(code) if m.group(1) in ids]
+
+
+#: A field's name at the end of its declaration.
+_FIELD = re.compile(r"[A-Za-z_][\w$]*\s*(?:\[[^\]]*\]\s*)*;")
+_UNIT_HEADS = re.compile(r"\b(?:(typedef)|(function|task)|(parameter|localparam))\b")
+_LAST_NAME = re.compile(r"([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*$")
+_ASSIGNED = re.compile(r"([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*=(?!=)")
+
+
+def _units(code: str) -> list[tuple[int, int, set[str], bool]]:
+    """Each declaration of ``code`` with the names it declares: a ``typedef`` (an enum's
+    members too), a function or task, a parameter statement; and (marked true) each
+    statement that declares signals."""
+    out: list[tuple[int, int, set[str], bool]] = []
+    for m in _UNIT_HEADS.finditer(code):
+        if m.group(1):
+            stmt = _statement(code, m.end())
+            names = set(_LAST_NAME.findall(re.sub(r"\{.*\}", " ", stmt, flags=re.S)))
+            if re.search(r"\benum\b", stmt):
+                names |= set(_ID.findall(stmt))
+            out.append((m.start(), m.end() + len(stmt), names, False))
+        elif m.group(2):
+            end = code.find(f"end{m.group(2)}", m.end())
+            head = re.match(r"[^;(]*?([A-Za-z_][\w$]*)\s*[(;]", code[m.end() :])
+            end = len(code) if end < 0 else end
+            out.append((m.start(), end, {head.group(1)} if head else set(), False))
+        else:
+            stmt = _statement(code, m.end())
+            out.append((m.start(), m.end() + len(stmt), set(_ASSIGNED.findall(stmt)), False))
+    at = 0
+    for chunk in code.split(";"):
+        chunk = _COND.sub(lambda d: " " * len(d.group(0)), chunk)
+        if _DECLARATION.match(chunk + ";"):
+            names = set(_SIGNAL.findall(chunk.split("=")[0] if "(" not in chunk else chunk))
+            out.append((at, at + len(chunk), names, True))
+        at += len(chunk) + 1
+    return out
+
+
 _KEYWORD_OPEN = re.compile(r"\b(?:if|case|casez|casex|for)\s*\(")
 _INCLUDED = re.compile(r'`include\s*[<"]([^>"\n]+)[>"]')
 

@@ -75,6 +75,7 @@ def disagreements(design: Design, *, yosys: bool = True, timeout_s: float = 60.0
         root = comp.getRoot()
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         log.info("parameter agreement of %s not checked: %s", name, exc)
+        out.reasons.append(f"the parameter values are not cross-checked: slang failed ({exc})")
         return out
     sm = comp.sourceManager
     defparams: list[Any] = []
@@ -93,6 +94,7 @@ def disagreements(design: Design, *, yosys: bool = True, timeout_s: float = 60.0
     out.reasons += _double_overrides(found, defparams, sm)
     out.reasons += _body_overrides(name, found, defparams, sm)
     out.reasons += _wide_decimals(ranges)
+    out.reasons += _signal_queries(ranges, found)
     out.values = [_bits_of(chain[-1]) for chain in found]
     if yosys:
         from rtlopt.frontend._param_yosys import yosys_differences
@@ -100,7 +102,11 @@ def disagreements(design: Design, *, yosys: bool = True, timeout_s: float = 60.0
         read = _yosys_files(design, [c for c in chains if c[0].name in tops], sm)
         diff, note = yosys_differences(design, read, tops, out.values, timeout_s=timeout_s)
         out.reasons += diff
-        if note:
+        if note and _overridden(found, defparams, sm):
+            # a cross-check that cannot run leaves the values unchecked (fail closed), unless
+            # no instance of the target overrides a parameter (every tool builds the defaults)
+            out.reasons.append(f"the parameter values are not cross-checked with Yosys: {note}")
+        elif note:
             out.notes.append(f"parameter values not cross-checked with Yosys: {note}")
     out.reasons += _diagnostics(comp, parents, ranges)
     out.reasons = list(dict.fromkeys(out.reasons))
@@ -196,6 +202,152 @@ def _value_ranges(defparams: list[Any], found: list[list[Any]], sm: Any) -> Rang
     for dp in defparams:
         add(dp.syntax)
     return out
+
+
+#: A number every tool reads alike: a decimal of at most 9 digits, or a sized binary, octal,
+#: decimal or hexadecimal number without x, z or a fill.
+_PLAIN = re.compile(r"\d{1,9}|\d+\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-F_]+")
+
+
+def _overridden(found: list[list[Any]], defparams: list[Any], sm: Any) -> bool:
+    """Whether any instance of the target has a parameter override (a ``#()`` or a defparam)
+    whose value the tools may evaluate differently: anything but a plain number
+    (:data:`_PLAIN`), a name of a constant (an enum member, a parameter) whose value is one
+    (a parent's parameter through its own instance's override, up to the top), or a type
+    without fills or system functions."""
+    if defparams:
+        return True
+    for chain in found:
+        inst = chain[-1]
+        kinds = {p.name: str(p.kind) for p in inst.body.parameters}
+        for name, a in _overrides_of(inst):
+            expr = getattr(a, "expr", None)
+            text = "" if expr is None else str(expr).strip()
+            if "TypeParameter" in kinds.get(name, ""):
+                if not text or re.search(r"['$`]", text):
+                    return True
+            elif not _plain(text, chain, len(chain) - 1, 8, sm):
+                return True
+    return False
+
+
+def _plain(text: str, chain: list[Any], level: int, depth: int, sm: Any) -> bool:
+    """Whether ``text``, a value written in the scope of ``chain[level - 1]`` (the parent of
+    ``chain[level]``), is a plain number or names a constant whose value is one."""
+    if _PLAIN.fullmatch(text):
+        return True
+    query = re.fullmatch(r"\$(?:bits|size)\s*\(\s*([^()]*?)\s*\)", text)
+    if query and depth > 0 and level >= 1 and _NAME.fullmatch(query.group(1)):
+        return _plain_type(query.group(1), chain, level, depth - 1, sm)
+    if depth <= 0 or level < 1 or not _NAME.fullmatch(text):
+        return False
+    parent = chain[level - 1]
+    try:
+        sym = parent.body.lookupName(re.sub(r"\s+", "", text))
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+        return False
+    if sym is None:
+        return False
+    kind = str(sym.kind)
+    decl = _source(sym, sm)
+    if "EnumValue" in kind and "=" not in decl:
+        return True  # the next value of its enum
+    if kind.endswith(".Parameter"):
+        given = dict(_overrides_of(parent)) if level >= 2 else {}
+        if "::" not in text and str(sym.name) in given:  # the parent's instance sets it
+            expr = getattr(given[str(sym.name)], "expr", None)
+            return expr is not None and _plain(str(expr).strip(), chain, level - 1, depth - 1, sm)
+    if ("EnumValue" in kind or kind.endswith(".Parameter")) and "=" in decl:
+        return _plain(decl.split("=", 1)[1].strip(), chain, level, depth - 1, sm)
+    return False
+
+
+def _plain_type(name: str, chain: list[Any], level: int, depth: int, sm: Any) -> bool:
+    """Whether ``name`` is a type (seen from ``chain[level - 1]``) whose width every tool
+    reads alike: no fill literal, system function or macro in its declaration, each range
+    bound a plain value (:func:`_plain`), each type it names such a type too."""
+    try:
+        sym = chain[level - 1].body.lookupName(re.sub(r"\s+", "", name))
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+        return False
+    if sym is None or "TypeAlias" not in str(sym.kind) or depth <= 0:
+        return False
+    decl = _source(sym, sm)
+    if not decl or re.search(r"'[01xzXZ]|[$`]", decl):
+        return False
+    for bounds in re.findall(r"\[([^\[\]]*)\]", decl):
+        for bound in re.split(r"[:+\-*/()]", bounds):
+            if bound.strip() and not _plain(bound.strip(), chain, level, depth - 1, sm):
+                return False
+    for word in set(re.findall(r"(?<![\w$'])[A-Za-z_][\w$]*(?:::[A-Za-z_][\w$]*)?", decl)):
+        try:
+            other = chain[level - 1].body.lookupName(word)
+        except Exception:  # noqa: BLE001 - a keyword: no type
+            continue
+        if other is not None and "TypeAlias" in str(other.kind) and word != name.split("::")[-1]:
+            if not _plain_type(word, chain, level, depth - 1, sm):
+                return False
+    return True
+
+
+def _source(sym: Any, sm: Any) -> str:
+    """The source text of ``sym``'s declaration as written (directives and switched-off
+    text too), comments blanked; "" when unknown."""
+    try:
+        r = sym.syntax.sourceRange
+        text = Path(str(sm.getFullPath(r.start.buffer))).read_text(errors="replace")
+        return blank_comments(text[int(r.start.offset) : int(r.end.offset)])
+    except Exception:  # noqa: BLE001 - no syntax, a macro expansion, no file
+        return ""
+
+
+#: An array query function (iverilog 11 evaluates ``$bits`` of a net or variable in a constant
+#: expression as 0) and its argument.
+_QUERY = re.compile(
+    r"\$(bits|size|left|right|high|low|increment|dimensions|unpacked_dimensions)\s*\(\s*"
+    r"([^()]*?)\s*\)"
+)
+_NAME = re.compile(r"[A-Za-z_][\w$]*(?:\s*::\s*[A-Za-z_][\w$]*)*")
+
+
+def _signal_queries(ranges: Ranges, found: list[list[Any]]) -> list[str]:
+    """Each array query (``$bits``, ``$size``...) in a value that reaches the target whose
+    argument is not a type the parents' scopes name: iverilog 11 reads ``$bits`` of a net or
+    variable in a constant expression as 0 while slang and Yosys read its width, and iverilog's
+    values are not elaborated here."""
+    bodies = [inst.body for chain in found for inst in chain[:-1]]
+    out: list[str] = []
+    for path, spans in ranges.items():
+        try:
+            code = blank_comments(Path(path).read_text(errors="replace"))
+        except OSError:
+            continue
+        for a, b in spans:
+            for m in _QUERY.finditer(code, a, b):
+                arg = m.group(2)
+                if _NAME.fullmatch(arg) and _is_type(bodies, re.sub(r"\s+", "", arg)):
+                    continue
+                line = code.count("\n", 0, m.start()) + 1
+                out.append(
+                    f"{path}:{line}: ${m.group(1)}({arg}) in a value that reaches the target: "
+                    "iverilog evaluates an array query of a net or variable in a constant "
+                    "expression otherwise than slang and Yosys (iverilog's values are not "
+                    "cross-checked)"
+                )
+    return out
+
+
+def _is_type(bodies: list[Any], name: str) -> bool:
+    """Whether ``name`` is a type in every scope of ``bodies`` that knows it (and one does)."""
+    kinds = []
+    for body in bodies:
+        try:
+            sym = body.lookupName(name)
+        except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+            return False
+        if sym is not None:
+            kinds.append(str(sym.kind))
+    return bool(kinds) and all("Type" in k for k in kinds)
 
 
 def _overrides_of(inst: Any) -> list[tuple[str, Any]]:

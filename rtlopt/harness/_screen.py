@@ -8,6 +8,7 @@ from collections import Counter
 from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
+from rtlopt.harness._array_query import array_query_problems
 from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._dropped import (
     assertion_spans,
@@ -386,6 +387,7 @@ def screen_candidate(
     problems += _pragma_problems(text, code, design)
     problems += _structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)
+    problems += array_query_problems(code, lambda: _reference_texts(design))
     too_long = operator_problems(code, lambda: _reference_texts(design))
     problems += too_long
     if not too_long:  # the parser (and the elaboration after it) would overflow its stack

@@ -81,3 +81,33 @@ def test_a_value_a_function_or_an_import_chooses_is_a_configuration(
     design = _design(tmp_path, {"top.sv": top})
     more = rp.reading_parameterizations(design, parameterizations(design))
     assert [pz.values for pz in more.extra] == [(("K", "8'd200"),)], more
+
+
+#: red team 36 F1: a branch inside a declaration a value reaches (a struct's field list, an
+#: enum's members, a signal's type): its macro is a reading.
+_STRUCT = (
+    "typedef struct packed {\n  logic [0:0] a;\n`ifndef SYNTHESIS\n  logic [198:0] dbg;\n"
+    "`endif\n} s_t;\n"
+)
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        _STRUCT + "module top(input [7:0] a, output [7:0] y);\n"
+        "  m #(.K($bits(s_t))) u(.a(a), .y(y));\nendmodule\n",
+        _STRUCT + "module top(input [7:0] a, output [7:0] y);\n  localparam int W = $bits(s_t);\n"
+        "  m #(.K(W)) u(.a(a), .y(y));\nendmodule\n",
+        "package p;\n" + _STRUCT + "endpackage\nmodule top(input [7:0] a, output [7:0] y);\n"
+        "  m #(.K($bits(p::s_t))) u(.a(a), .y(y));\nendmodule\n",
+        _STRUCT + "module top(input [7:0] a, output [7:0] y);\n  s_t w;\n"
+        "  m #(.K($bits(w))) u(.a(a), .y(y));\nendmodule\n",
+    ],
+    ids=["bits", "localparam", "package", "signal"],
+)
+def test_a_branch_inside_a_type_a_value_reaches_is_a_reading(tmp_path: Path, top: str) -> None:
+    design = _design(tmp_path, {"top.sv": top})
+    found = parameterizations(design)
+    more = rp.reading_parameterizations(design, found)
+    assert not more.unchecked
+    assert [pz.values for pz in more.extra] == [(("K", "8'd200"),)], more

@@ -153,3 +153,83 @@ def test_a_repository_yosys_cannot_read_is_noted_not_doubted(tmp_path: Path) -> 
     got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
     assert got.reasons == []
     assert got.notes and "not cross-checked with Yosys" in got.notes[0], got.notes
+
+
+@pytest.mark.tools
+@pytest.mark.parametrize(
+    "inst",
+    [
+        "m #(.K($bits(s_t))) u(.a(a), .y(y));",
+        "m #(.K(8'd1 + 8'd2)) u(.a(a), .y(y));",
+        "m u(.a(a), .y(y)); defparam u.K = 8'd3;",
+    ],
+    ids=["bits", "expression", "defparam"],
+)
+def test_a_repository_yosys_cannot_read_leaves_an_override_unchecked(
+    tmp_path: Path, inst: str
+) -> None:
+    # red team 36: the cross-check that cannot run was a note, and the values went unchecked
+    top = _F1_STRUCT + _top(inst).replace("endmodule", "  s_t q = s_t'(0);\nendmodule")
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.sv").write_text(top)
+    got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
+    assert any("not cross-checked with Yosys" in r for r in got.reasons), (got.reasons, got.notes)
+
+
+#: A struct whose field list a macro chooses (red team 36 F1): its width is no plain value.
+_F1_STRUCT = (
+    "typedef struct packed {\n  logic a;\n`ifndef SYNTHESIS\n  logic [198:0] dbg;\n`endif\n} s_t;\n"
+)
+
+
+@pytest.mark.tools
+def test_the_width_of_a_plain_type_is_noted_not_doubted(tmp_path: Path) -> None:
+    top = "typedef struct packed { logic a; logic [6:0] b; } s_t;\n" + _top(
+        "m #(.K($bits(s_t))) u(.a(a), .y(y));"
+    ).replace("endmodule", "  s_t q = s_t'(0);\nendmodule")
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.sv").write_text(top)
+    got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
+    assert got.reasons == [] and got.notes, (got.reasons, got.notes)
+
+
+@pytest.mark.parametrize(
+    ("decl", "arg", "doubted"),
+    [
+        ("wire [199:0] w;", "w", True),
+        ("reg [199:0] w;", "w", True),
+        ("wire [199:0] w;", "w[3:0]", True),
+        ("typedef logic [199:0] w_t;", "w_t", False),
+    ],
+)
+def test_an_array_query_of_a_signal_in_a_value_is_a_reason(
+    tmp_path: Path, decl: str, arg: str, doubted: bool
+) -> None:
+    # red team 36 F2: iverilog 11 reads $bits of a net or variable in a constant as 0
+    top = _top(f"{decl}\n  m #(.K($bits({arg}))) u(.a(a), .y(y));")
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.sv").write_text(top)
+    got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()), yosys=False)
+    hit = [r for r in got.reasons if "array query" in r]
+    assert bool(hit) == doubted, got.reasons
+    if doubted:
+        assert hit[0].startswith(f"{tmp_path / 'top.sv'}:3: $bits("), hit
+
+
+@pytest.mark.tools
+def test_a_parents_parameter_its_own_parent_overrides_is_no_plain_value(tmp_path: Path) -> None:
+    # the target's `.K(W)` names the parent's W: its default is a number, its value is not
+    mid = (
+        "module mid #(parameter [7:0] W = 8'd1) (input [7:0] a, output [7:0] y);\n"
+        "  m #(.K(W)) u(.a(a), .y(y));\nendmodule\n"
+    )
+    top = (
+        "typedef struct packed { logic a; logic [6:0] b; } s_t;\n"
+        "module top(input [7:0] a, output [7:0] y);\n  s_t q = s_t'(0);\n"
+        "  mid #(.W(8'd1 + 8'd199)) u(.a(a), .y(y));\nendmodule\n"
+    )
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "mid.v").write_text(mid)
+    (tmp_path / "top.sv").write_text(top)
+    got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
+    assert any("not cross-checked with Yosys" in r for r in got.reasons), (got.reasons, got.notes)
