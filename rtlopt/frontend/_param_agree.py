@@ -102,9 +102,11 @@ def disagreements(design: Design, *, yosys: bool = True, timeout_s: float = 60.0
         read = _yosys_files(design, [c for c in chains if c[0].name in tops], sm)
         diff, note = yosys_differences(design, read, tops, out.values, timeout_s=timeout_s)
         out.reasons += diff
-        if note and _overridden(found, defparams, sm):
+        if note and _overridden(found, defparams, sm) and not _systemverilog(read):
             # a cross-check that cannot run leaves the values unchecked (fail closed), unless
             # no instance of the target overrides a parameter (every tool builds the defaults)
+            # or the repository is SystemVerilog Yosys cannot read: Yosys builds none of it
+            # (rtlopt reads it through slang, as ``flow.systemverilog = "auto"`` decides)
             out.reasons.append(f"the parameter values are not cross-checked with Yosys: {note}")
         elif note:
             out.notes.append(f"parameter values not cross-checked with Yosys: {note}")
@@ -207,6 +209,15 @@ def _value_ranges(defparams: list[Any], found: list[list[Any]], sm: Any) -> Rang
 #: A number every tool reads alike: a decimal of at most 9 digits, or a sized binary, octal,
 #: decimal or hexadecimal number without x, z or a fill.
 _PLAIN = re.compile(r"\d{1,9}|\d+\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-F_]+")
+
+
+#: Suffixes of SystemVerilog sources (as the profile's ``needs_slang`` reads them).
+_SV_SUFFIXES = frozenset({".sv", ".svh"})
+
+
+def _systemverilog(files: Any) -> bool:
+    """Whether any file Yosys was given is a SystemVerilog source."""
+    return any(Path(str(f)).suffix.lower() in _SV_SUFFIXES for f in files)
 
 
 def _overridden(found: list[list[Any]], defparams: list[Any], sm: Any) -> bool:
