@@ -296,7 +296,8 @@ def _judged(design: Design) -> list[OpenInput]:
     input ports.
 
     Raises:
-        RuntimeError: slang cannot elaborate the repository.
+        RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
+            read (a form pyslang does not expose): nothing is known, so nothing is checked.
     """
     from rtlopt.frontend._params import _compile
 
@@ -304,12 +305,13 @@ def _judged(design: Design) -> list[OpenInput]:
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:
         walk = _Walk(_compile(files, {}, design))
+        out: list[OpenInput] = []
+        for inst in walk.instances.values():
+            if inst.body.definition.name == name:
+                out += walk.open(inst)
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
+        log.debug("open inputs of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
-    out: list[OpenInput] = []
-    for inst in walk.instances.values():
-        if inst.body.definition.name == name:
-            out += walk.open(inst)
     return out
 
 
