@@ -364,3 +364,22 @@ def test_the_targets_own_inout_does_not_drive_its_input(
     design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
     found = [(o.instance, o.port, o.net) for o in open_inputs(design)]
     assert found == ([] if checked else [("top.u", "b", "w"), ("top.u", "io", "w")]), found
+
+
+def test_an_elaboration_that_cannot_be_walked_leaves_the_target_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rtlopt.frontend import _open_inputs
+
+    def fails(self: object, inst: object, depth: int = 0) -> list[object]:
+        raise ValueError("a form pyslang does not expose")
+
+    monkeypatch.setattr(_open_inputs._Walk, "open", fails)
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.v").write_text(
+        "module top(input [7:0] a, output [7:0] y);\n  m u(.a(a), .b(1'b1), .c(2'b00), .y(y));\n"
+        "endmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    why = open_inputs_reason(design)
+    assert "cannot be read" in why and "a form pyslang does not expose" in why, why
