@@ -13,17 +13,27 @@ a ``-y`` library: its ports' directions are unknown, so each counts as a driver)
 ``supply0``/``supply1``/``tri0``/``tri1`` net and a two-state variable (``bit``, ``int``)
 need none. Only the value of an assignment is judged: a driver is x when that value has an x
 or z bit outside an operand of ``===``, ``!==``, ``==?``, ``!=?`` or ``inside`` (which read x
-as a value, not as unknown). Not judged: a net some of whose bits nothing drives (one driven
-bit counts for all), and what drives a submodule's output inside it.
+as a value, not as unknown).
+
+Each driver drives the bits its left side selects (:mod:`rtlopt.frontend._net_bits`:
+``assign w[3:0] = c;`` leaves ``w[7:4]`` z); one whose index is not constant (``w[i] = b``)
+drives no bit for sure, so a net is driven only where drivers with known bits cover it. An
+output or inout port of an instance of a module the repository defines drives what that
+module's body drives the port with (:data:`PortState`, followed by the caller: nothing, x
+only, or some bits only leave the net undriven), and an inout connection of the instance
+whose input is judged drives nothing for that input (only other drivers count).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from rtlopt.frontend._net_bits import Piece, pieces, width
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["Drivers", "x_value"]
+__all__ = ["Drivers", "Port", "x_value"]
 
 # nets that read a value with no driver: no z
 _PULLED = {"Supply0", "Supply1", "Tri0", "Tri1"}
@@ -90,12 +100,33 @@ def key(sym: Any) -> str:
     return str(getattr(sym, "hierarchicalPath", "")) or str(getattr(sym, "name", ""))
 
 
+@dataclass(frozen=True)
+class Port:
+    """An output or inout port of an instance of a module the repository defines that a
+    connection drives a net from: it drives what the module's body drives the port with."""
+
+    instance: Any
+    port: str
+    path: str  # the instance's hierarchical name
+    inout: bool
+
+
+# one driver: first bit, one past the last (None: bits not known), and its value (None: a
+# port of a module the repository does not define, a task's output; else an expression, or
+# a port of a module it defines)
+Entry = tuple[int | None, int | None, "Any | Port | None"]
+# what a port of a module drives: None a defined value, "" nothing (or only some bits), else
+# an x/z value
+PortState = Callable[[Port], "str | None"]
+
+
 class Drivers:
     """Every driver below ``scope`` (one walk) of each net and variable named like one of
-    ``names`` (all of them when None). ``local``: the walk stops at the instances in
-    ``scope`` (their output and inout connections are drivers, what is inside them is not
-    walked), so a net of ``scope`` it finds no driver for may still be driven from elsewhere
-    (a hierarchical name): ask the design's walk (``scope`` the root) then."""
+    ``names`` (all of them when None), each with the bits it drives. ``local``: the walk
+    stops at the instances in ``scope`` (their output and inout connections are drivers,
+    what is inside them is not walked), so a net of ``scope`` it finds no driver for may
+    still be driven from elsewhere (a hierarchical name): ask the design's walk (``scope``
+    the root) then."""
 
     def __init__(
         self, scope: Any, root: Any, names: set[str] | None = None, *, local: bool = False
@@ -104,66 +135,119 @@ class Drivers:
 
         self.root = root
         self._names = names
-        # net -> the values that drive it; None: a port or an unknown module drives it
-        self._of: dict[str, list[Any | None]] = {}
+        self._local = local
+        self._of: dict[str, list[tuple[Entry, str]]] = {}  # net -> (driver, instance)
         # slang picks the nodes: Python sees only these kinds
-        table = {
+        self._table = {
             ast.ExpressionKind.Assignment: self._assignment,
             ast.SymbolKind.Net: self._declared,
             ast.SymbolKind.Variable: self._declared,
             ast.SymbolKind.UninstantiatedDef: self._unknown_module,
+            ast.SymbolKind.Instance: self._child,
         }
-        if local:
-            table[ast.SymbolKind.Instance] = self._child
-        scope.visit(lookup_table=table)
+        scope.visit(lookup_table=self._table)
 
     def _child(self, node: Any) -> Any:
+        """An instance's output and inout connections drive what the module drives its
+        ports with; its input connections drive nothing. Its body is walked unless
+        ``local``."""
         from pyslang import ast
 
+        path = str(node.hierarchicalPath)
         for conn in node.portConnections:
             expr = conn.expression
-            if expr is not None and expr.kind == ast.ExpressionKind.Assignment:
-                self._assignment(expr)  # an output or inout connection
+            if expr is None or expr.kind != ast.ExpressionKind.Assignment:
+                continue
+            direction = str(getattr(conn.port, "direction", "")).rsplit(".", 1)[-1]
+            port = Port(node, str(conn.port.name), path, direction == "InOut")
+            self._add(pieces(expr.left, self.root), port, path)
+        if not self._local:
+            node.body.visit(lookup_table=self._table)
         return ast.VisitAction.Skip
 
-    def _add(self, syms: list[Any], value: Any | None) -> None:
-        for sym in syms:
+    def _add(self, found: list[Piece], value: Any | None, source: str = "") -> None:
+        for sym, lo, hi in found:
             if self._names is None or str(sym.name) in self._names:
-                self._of.setdefault(key(sym), []).append(value)
+                self._of.setdefault(key(sym), []).append(((lo, hi, value), source))
 
     def _assignment(self, node: Any) -> None:
         from pyslang import ast
 
         right = node.right
-        empty = right.kind == ast.ExpressionKind.EmptyArgument  # a port's, an output argument's
-        self._add(named(node.left), None if empty else right)
+        empty = right.kind == ast.ExpressionKind.EmptyArgument  # an output argument's
+        self._add(pieces(node.left, self.root), None if empty else right)
 
     def _declared(self, node: Any) -> None:
         init = getattr(node, "initializer", None)
         if init is not None:
-            self._add([node], init)
+            self._add([(node, 0, width(node))], init)
 
     def _unknown_module(self, node: Any) -> None:
         for conn in node.portConnections:
             part = getattr(conn, "expr", conn)
             if part is not None and hasattr(part, "visit"):
-                self._add(named(part), None)
+                self._add(pieces(part, self.root), None)
 
-    def undriven(self, sym: Any) -> str | None:
-        """None when a defined value (or a port) drives ``sym``; "" when nothing drives it;
-        else an x/z value that drives it (every driver's value has x/z bits)."""
+    def undriven(
+        self,
+        sym: Any,
+        bits: tuple[int | None, int | None] = (None, None),
+        port_state: PortState | None = None,
+        exclude: str = "",
+    ) -> tuple[str, list[tuple[int, int]]] | None:
+        """None when defined values (or ports) drive every bit of ``bits`` of ``sym``
+        (all of them when None); else the value that drives the bits that are not (""
+        nothing, else an x/z value) and those bits. A driver whose bits are not known
+        (``w[i] = ...``) drives none for sure; a port of a module the repository defines
+        drives what ``port_state`` says (a defined value when None); an inout connection of
+        the instance ``exclude`` names drives nothing (the instance's own input is judged)."""
         net_type = getattr(sym, "netType", None)
         if getattr(getattr(net_type, "netKind", None), "name", "") in _PULLED:
             return None
         if not getattr(getattr(sym, "type", None), "isFourState", True):
             return None  # a two-state variable (bit, int) holds 0 undriven and reads x as 0
-        values = self._of.get(key(sym))
-        if not values:
-            return ""
-        xs = []
-        for value in values:
-            x = "" if value is None else x_value(value, self.root)
-            if not x:
-                return None
-            xs.append(x)
-        return xs[0]
+        size = width(sym)
+        lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
+        defined: list[tuple[int, int]] = []
+        xs: list[tuple[int, int, str]] = []
+        for (first, last, value), source in self._of.get(key(sym), []):
+            if isinstance(value, Port) and value.inout and exclude and source == exclude:
+                continue
+            if first is None or last is None:
+                if size:
+                    continue  # bits not known: drives none for sure
+                first, last = 0, 0
+            x = self._value(value, port_state)
+            if x is None:
+                if not size:
+                    return None  # no bits to count: any defined driver drives it
+                defined.append((first, last))
+            else:
+                xs.append((first, last, x))
+        missing = _gaps(lo, hi, defined) if size else [(0, 0)]
+        if not missing:
+            return None
+        for first, last, x in xs:
+            if x and any(first < b and a < last for a, b in missing):
+                return x, missing
+        return "", missing
+
+    def _value(self, value: Any, port_state: PortState | None) -> str | None:
+        if value is None:
+            return None
+        if isinstance(value, Port):
+            return port_state(value) if port_state is not None else None
+        return x_value(value, self.root) or None
+
+
+def _gaps(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges of ``[lo, hi)`` no range of ``covered`` covers."""
+    out: list[tuple[int, int]] = []
+    at = lo
+    for first, last in sorted(covered):
+        if first > at and at < hi:
+            out.append((at, min(first, hi)))
+        at = max(at, last)
+    if at < hi:
+        out.append((at, hi))
+    return out

@@ -17,10 +17,14 @@ below them is judged, once per design. So is a net or variable an input of the t
 parent passing it on) is connected to: one that nothing in the elaborated design drives
 (``wire w; m u(.b(w));``, a ``reg`` never assigned) feeds it z, and one that only values with
 x/z bits drive (``assign w = 1'bx;``, ``wire w = 'z;``, ``initial w = 1'bx;`` alone) feeds it x
-(:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer, output or inout
-port of an instance, and any port of an instance of a module the repository does not define,
-a vendor cell, counts as a driver). Not judged: a net only some of whose bits something
-drives, and a submodule's output that nothing inside it drives.
+(:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer, gate, and any
+port of an instance of a module the repository does not define, a vendor cell, counts as a
+driver). Drivers are counted per bit: an input connected to ``w[4]`` of a ``w`` whose bits
+``[7:4]`` nothing drives is fed z, and a select whose index is not constant drives no bit for
+sure. An output (or inout) of an instance of a module the repository defines drives only what
+that module's body drives the port with (followed down, once per instance and port, up to 64
+levels; a body driving nothing, x only or some bits only leaves the net undriven), and the
+judged instance's own inout connected to the same net drives nothing for its input.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rtlopt.frontend._net_drivers import Drivers, named, x_value
+from rtlopt.frontend._net_bits import pieces, width
+from rtlopt.frontend._net_drivers import Drivers, Port, named, x_value
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -57,6 +62,7 @@ class OpenInput:
             values with x/z bits do ("" when the connection itself is open or x).
         net_file: The file declaring ``net``.
         net_line: ``net``'s line in ``net_file``.
+        bits: The bits of ``net`` fed x or z when not all of them are (``7:4``).
     """
 
     instance: str
@@ -69,6 +75,7 @@ class OpenInput:
     net: str = ""
     net_file: Path | None = None
     net_line: int = 0
+    bits: str = ""
 
     def message(self, module: str, root: Path) -> str:
         where = _relative(self.file, root)
@@ -76,14 +83,18 @@ class OpenInput:
         if self.net:
             at = _relative(self.net_file or self.file, root)
             fed = f"connects input '{self.port}' to '{self.net}' ({at}, line {self.net_line}), "
+            many = "s" if any(c in self.bits for c in ":,") else ""
+            which = f"bit{many} {self.bits} of which" if self.bits else "which"
             fed += (
-                f"which only a value with x/z bits drives ({self.value})"
+                f"{which} only a value with x/z bits drives ({self.value})"
                 if self.value
-                else "which nothing drives (z, read as x)"
+                else f"{which} nothing drives (z, read as x)"
             )
             fix = (
-                f"drive '{self.net}' with a defined value in {at} (an assignment, or an output "
-                "of an instance, a module the repository does not define included, counts)"
+                f"drive '{self.net}' with a defined value in {at} (every bit; an assignment, "
+                "an output of an instance whose module drives it, or any port of an instance of "
+                "a module the repository does not define counts; an inout of the instance "
+                "itself does not)"
             )
         elif self.value:
             fed = f"ties input '{self.port}' to {self.value}, a value with x/z bits"
@@ -116,6 +127,23 @@ def _location(inst: Any, sm: Any) -> tuple[Path, int]:
         return Path("?"), 0
 
 
+def _bit_names(sym: Any, missing: list[tuple[int, int]]) -> str:
+    """``missing`` (bit offsets from the least significant) as indices of ``sym``'s
+    declared range when it is a plain vector (``7:4``), else as offsets."""
+    rng = getattr(getattr(sym.type, "canonicalType", None), "fixedRange", None)
+    plain = rng is not None and int(rng.width) == width(sym)
+    names = []
+    for lo, hi in missing:
+        ends = [lo, hi - 1]
+        if rng is not None and plain:
+            ends = [rng.lower + e if rng.isDescending else rng.upper - e for e in ends]
+        a, b = max(ends), min(ends)
+        if rng is not None and plain and not rng.isDescending:
+            a, b = b, a
+        names.append(str(a) if a == b else f"{a}:{b}")
+    return ", ".join(names)
+
+
 def _inputs(inst: Any) -> list[tuple[Any, Any]]:
     """``(port, connected expression or None)`` of each input and inout port of ``inst``."""
     out = []
@@ -143,21 +171,25 @@ class _Walk:
         }
         self.drivers: Drivers | None = None  # the whole design's, when needed
         self.local: dict[str, Drivers] = {}  # an instance's own, by its name
+        self.ports: dict[tuple[str, str], str | None] = {}  # what a body drives a port with
+        self.opened: dict[str, list[OpenInput]] = {}  # what :meth:`open` found, by instance
 
     def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
         """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, connected to a
-        net that nothing drives or only x/z values drive, or connected to an input of its
-        parent that the parent's own instance feeds x or z (at any depth)."""
+        net some bits of which nothing drives or only x/z values drive, or connected to an
+        input of its parent that the parent's own instance feeds x or z (at any depth)."""
+        where = str(inst.hierarchicalPath)
+        if where in self.opened:
+            return self.opened[where]
         out: list[OpenInput] = []
+        loc = _location(inst, self.sm)
+        mod = str(inst.body.definition.name)
         for port, expr in _inputs(inst):
             value = "" if expr is None else x_value(expr, self.root)
-            where = str(inst.hierarchicalPath)
-            loc = _location(inst, self.sm)
-            mod = str(inst.body.definition.name)
             if expr is None or value:
                 out.append(OpenInput(where, str(port.name), *loc, value, mod))
                 continue
-            for sym in named(expr) if depth < 64 else []:
+            for sym, lo, hi in pieces(expr, self.root, reading=True) if depth < 64 else []:
                 parent = self._parent_input(sym)
                 if parent is not None:
                     out += [
@@ -166,15 +198,23 @@ class _Walk:
                         if o.port == parent[1]
                     ]
                     continue
-                x = self._undriven(sym)
-                if x is not None:
+                found = self._undriven(sym, (lo, hi), where)
+                if found is not None:
                     net, line = _location(sym, self.sm)
+                    x, missing = found
+                    whole = missing == [(0, width(sym))]
+                    bits = "" if whole else _bit_names(sym, missing)
                     out.append(
-                        OpenInput(where, str(port.name), *loc, x, mod, "", str(sym.name), net, line)
+                        OpenInput(
+                            where, str(port.name), *loc, x, mod, "", str(sym.name), net, line, bits
+                        )
                     )
+        self.opened[where] = out
         return out
 
-    def _undriven(self, sym: Any) -> str | None:
+    def _undriven(
+        self, sym: Any, bits: tuple[int | None, int | None] = (None, None), exclude: str = ""
+    ) -> tuple[str, list[tuple[int, int]]] | None:
         """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
         else: a parameter, an interface's modport, a class member). The body of the
         instance declaring it is walked first; only a net that finds no defined driver
@@ -189,10 +229,12 @@ class _Walk:
         if scope:
             if scope not in self.local:
                 self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
-            if self.local[scope].undriven(sym) is None:
+            found = self.local[scope].undriven(sym, bits, self._port_state, exclude)
+            if found is None:
                 return None
         if self.drivers is None:
-            # a net that reaches an input of the target is connected to an instance's input
+            # a net that reaches an input of the target is connected to an instance's
+            # input, or is a port a connection drives a net from
             names = {
                 str(s.name)
                 for inst in self.instances.values()
@@ -200,8 +242,35 @@ class _Walk:
                 if expr is not None
                 for s in named(expr)
             }
+            names |= {
+                str(getattr(p, "internalSymbol", None) and p.internalSymbol.name or p.name)
+                for inst in self.instances.values()
+                for p in inst.body.portList
+            }
             self.drivers = Drivers(self.root, self.root, names)
-        return self.drivers.undriven(sym)
+        return self.drivers.undriven(sym, bits, self._port_state, exclude)
+
+    def _port_state(self, port: Port) -> str | None:
+        """What the body of a module the repository defines drives ``port`` with: None a
+        defined value on every bit, "" nothing on some bit (or the body is too deep to
+        follow), else an x/z value (once per instance and port)."""
+        memo = (port.path, port.port)
+        if memo in self.ports:
+            return self.ports[memo]
+        self.ports[memo] = ""  # while it is being followed: fail closed
+        state: str | None = None
+        inner = None
+        for p in port.instance.body.portList:
+            if str(getattr(p, "name", "")) == port.port:
+                inner = getattr(p, "internalSymbol", None)
+        if inner is not None and node_kind(inner) in ("Net", "Variable"):
+            if port.path.count(".") > 64:
+                state = ""
+            else:
+                found = self._undriven(inner)
+                state = None if found is None else found[0]
+        self.ports[memo] = state
+        return state
 
     def _parent_input(self, sym: Any) -> tuple[Any, str] | None:
         """``(instance, port name)`` when ``sym`` is an input, inout or ref port of the
@@ -227,7 +296,8 @@ def _judged(design: Design) -> list[OpenInput]:
     input ports.
 
     Raises:
-        RuntimeError: slang cannot elaborate the repository.
+        RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
+            read (a form pyslang does not expose): nothing is known, so nothing is checked.
     """
     from rtlopt.frontend._params import _compile
 
@@ -235,12 +305,13 @@ def _judged(design: Design) -> list[OpenInput]:
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:
         walk = _Walk(_compile(files, {}, design))
+        out: list[OpenInput] = []
+        for inst in walk.instances.values():
+            if inst.body.definition.name == name:
+                out += walk.open(inst)
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
+        log.debug("open inputs of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
-    out: list[OpenInput] = []
-    for inst in walk.instances.values():
-        if inst.body.definition.name == name:
-            out += walk.open(inst)
     return out
 
 

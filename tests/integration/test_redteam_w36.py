@@ -121,3 +121,27 @@ def test_an_input_connected_to_a_net_nothing_drives_makes_a_change_unchecked(
     assert "unchecked: the repository's instance top.u of m (top.v, line 3)" in res.reason
     assert "connects input 'b' to 'w' (top.v, line 2), which nothing drives" in res.reason
     assert "drive 'w' with a defined value in top.v" in res.reason, res.reason
+
+
+MUX_IO = MUX.replace("input b,", "input b, inout io,")
+UNDR = "module nodrv(output o);\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("m", "decls", "conn", "what"),
+    [
+        (MUX, "  wire [7:0] w;\n  assign w[3:0] = a[3:0];\n", ".b(w[4])", "bit 4 of which"),
+        (MUX, "  wire w;\n  nodrv s0(.o(w));\n", ".b(w)", "which nothing drives"),
+        (MUX_IO, "  wire w;\n", ".b(w), .io(w)", "which nothing drives"),
+    ],
+)
+def test_a_net_partly_driven_or_driven_by_an_empty_output_or_own_inout_is_unchecked(
+    tmp_path: Path, m: str, decls: str, conn: str, what: str
+) -> None:
+    top = f"module top(input [7:0] a, output [7:0] y);\n{decls}  m u(.a(a), {conn}, .y(y));\nendmodule\n"
+    cand = MUX_CAND if m is MUX else MUX_CAND.replace("input b,", "input b, inout io,")
+    files = {"m.v": m, "top.v": top, "nodrv.v": UNDR}
+    res = _evaluate(tmp_path, files, "m.v", cand, module="m")
+    assert not res.accepted and res.stage.value == "screen", res.reason
+    assert "unchecked: the repository's instance top.u of m" in res.reason, res.reason
+    assert f"connects input 'b' to 'w' (top.v, line 2), {what}" in res.reason, res.reason

@@ -220,3 +220,166 @@ def test_an_undriven_net_two_parents_up_is_named_with_its_file_and_line(tmp_path
     assert "(top.v, line 2), which nothing drives" in why, why
     assert "which reaches input 'b' of m (top.u.u_mid.u_m)" in why, why
     assert "drive 'nb' with a defined value in top.v" in why, why
+
+
+W8 = "  wire [7:0] w;\n"
+SUBS = (
+    "module sub(input i, output o);\n  assign o = i;\nendmodule\n"
+    "module sub8(input i, output [7:0] o);\n  assign o = {8{i}};\nendmodule\n"
+    "module nodrv(input i, output o);\nendmodule\n"
+    "module xdrv(input i, output o);\n  assign o = 1'bx;\nendmodule\n"
+    "module half(input i, output [7:0] o);\n  assign o[3:0] = {4{i}};\nendmodule\n"
+    "module deep(input i, output o);\n  nodrv n(.i(i), .o(o));\nendmodule\n"
+    "module deepok(input i, output o);\n  sub s(.i(i), .o(o));\nendmodule\n"
+)
+
+
+def _net_found(tmp_path: Path, decls: str, conn: str = "w[4]") -> list[tuple[str, str, str]]:
+    (tmp_path / "sub.v").write_text(SUBS)
+    found = _found(tmp_path, f"m u(.a(a), .b({conn}), .c(c), .y(y));", decls)
+    return [(i, p, v) for i, p, _, v in found]
+
+
+@pytest.mark.parametrize(
+    ("decls", "conn"),
+    [
+        (W8 + "  assign w[3:0] = a[3:0];\n", "w[4]"),  # bits 7:4 left z
+        (W8 + "  assign w[3:0] = a[3:0];\n", "w[7]"),
+        (W8 + "  assign w[3:0] = a[3:0];\n", "^w"),  # every bit read
+        (W8 + "  assign w[3:0] = a[3:0];\n  assign w[7:5] = a[7:5];\n", "w[4]"),  # a gap
+        (W8 + "  assign w[0 +: 4] = a[3:0];\n", "w[6]"),
+        (W8 + "  assign w[7 -: 3] = a[3:0];\n", "w[4]"),
+        (W8 + "  assign w[3:0] = a[3:0];\n  assign w[7:4] = 4'bxxxx;\n", "w[4]"),  # x bits
+        ("  wire [3:0][1:0] w;\n  assign w[1] = c;\n", "w[2][0]"),  # packed dimensions
+        ("  reg [7:0] w;\n  always @* w[c] = b;\n", "w[4]"),  # an index that is not constant
+        ("  logic [7:0] w [0:3];\n  assign w[1] = a;\n", "w[2][4]"),  # another element
+        (
+            "  typedef struct packed { logic [3:0] f; logic [3:0] g; } s_t;\n  s_t w;\n"
+            "  assign w.g = a[3:0];\n",
+            "w.f[2]",  # another member
+        ),
+    ],
+)
+def test_an_input_connected_to_bits_nothing_drives_is_found(
+    tmp_path: Path, decls: str, conn: str
+) -> None:
+    found = _net_found(tmp_path, decls, conn)
+    assert [(i, p) for i, p, _ in found] == [("top.u", "b")], found
+
+
+@pytest.mark.parametrize(
+    ("decls", "conn"),
+    [
+        (W8 + "  assign w[3:0] = a[3:0];\n", "w[2]"),  # only the driven bits are read
+        (W8 + "  assign w[3:0] = a[3:0];\n  assign w[7:4] = a[7:4];\n", "w[4]"),  # in pieces
+        (W8 + "  assign w[7:5] = a[7:5];\n  assign w[4] = b;\n  assign w[3:0] = c;\n", "^w"),
+        (W8 + "  assign w[0 +: 4] = c;\n  assign w[4 +: 4] = c;\n", "w[6]"),
+        (W8 + "  assign {w[7:4], w[3:0]} = a;\n", "w[6]"),  # a concatenation's pieces
+        ("  wire [3:0][1:0] w;\n  assign w[3:2] = a[3:0];\n  assign w[1:0] = a;\n", "w[2][0]"),
+        ("  reg [7:0] w;\n  always @* begin w = 8'd0; w[c] = b; end\n", "w[4]"),
+        ("  wire [0:7] w;\n  assign w[0:3] = a[3:0];\n  assign w[4:7] = a[7:4];\n", "w[5]"),
+        (W8 + "  for (genvar i = 0; i < 8; i++) begin : g\n    assign w[i] = a[i];\n  end\n", "^w"),
+        ("  logic [7:0] w [0:3];\n  assign w[1] = a;\n", "w[1][4]"),  # an unpacked element
+        (
+            "  typedef struct packed { logic [3:0] f; logic [3:0] g; } s_t;\n  s_t w;\n"
+            "  assign w.g = a[3:0];\n",
+            "w.g[2]",
+        ),
+    ],
+)
+def test_an_input_connected_to_bits_driven_in_pieces_is_not_found(
+    tmp_path: Path, decls: str, conn: str
+) -> None:
+    assert _net_found(tmp_path, decls, conn) == []
+
+
+def test_the_bits_nothing_drives_are_named(tmp_path: Path) -> None:
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.v").write_text(
+        "module top(input [7:0] a, input [1:0] c, output [7:0] y);\n  wire [7:0] w;\n"
+        "  assign w[3:0] = a[3:0];\n  m u(.a(w), .b(c[0]), .c(c), .y(y));\nendmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    why = open_inputs_reason(design)
+    assert "connects input 'a' to 'w' (top.v, line 2), bits 7:4 of which nothing drives" in why
+
+
+@pytest.mark.parametrize(
+    ("decls", "value"),
+    [
+        ("  wire w;\n  nodrv s0(.i(b), .o(w));\n", ""),  # the body drives nothing
+        ("  wire w;\n  xdrv s0(.i(b), .o(w));\n", "1'bx"),  # the body drives x only
+        ("  wire w;\n  deep s0(.i(b), .o(w));\n", ""),  # two modules down
+        ("  wire [7:0] w;\n  half s0(.i(b), .o(w));\n", ""),  # the body drives half
+        ("  wire w;\n  if (1) begin : g\n    nodrv s0(.i(b), .o(w));\n  end\n", ""),
+    ],
+)
+def test_an_input_connected_to_an_output_a_submodule_leaves_undriven_is_found(
+    tmp_path: Path, decls: str, value: str
+) -> None:
+    conn = "w[4]" if "[7:0]" in decls else "w"
+    assert _net_found(tmp_path, decls, conn) == [("top.u", "b", value)]
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        "  wire w;\n  sub s0(.i(b), .o(w));\n",  # the body drives it
+        "  wire w;\n  deepok s0(.i(b), .o(w));\n",  # two modules down
+        "  wire [7:0] w;\n  sub8 s0(.i(b), .o(w));\n",
+        "  wire w;\n  vendor_cell v0(.A(b), .Z(w));\n",  # no body to follow: driven
+        "  wire w;\n  nodrv s0(.i(b), .o());\n  assign w = b;\n",
+    ],
+)
+def test_an_input_connected_to_an_output_a_submodule_drives_is_not_found(
+    tmp_path: Path, decls: str
+) -> None:
+    assert _net_found(tmp_path, decls, "w") == []
+
+
+IO = """module m(input [7:0] a, input b, input [1:0] c, inout io, output reg [7:0] y);
+  assign io = c[0] ? b : 1'bz;
+  always @* begin if (b && c != 2'b11) y = a; else y = 8'd0; end
+endmodule
+"""
+
+
+@pytest.mark.parametrize(
+    ("decls", "checked"),
+    [
+        ("", False),  # only the target's own inout: no driver for its input
+        ("  assign w = a[0];\n", True),  # another driver
+        ("  sub s0(.i(a[0]), .o(w));\n", True),
+    ],
+)
+def test_the_targets_own_inout_does_not_drive_its_input(
+    tmp_path: Path, decls: str, checked: bool
+) -> None:
+    (tmp_path / "sub.v").write_text(SUBS)
+    (tmp_path / "m.v").write_text(IO)
+    (tmp_path / "top.v").write_text(
+        "module top(input [7:0] a, input [1:0] c, output [7:0] y);\n  wire w;\n"
+        f"{decls}  m u(.a(a), .b(w), .c(c), .io(w), .y(y));\nendmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    found = [(o.instance, o.port, o.net) for o in open_inputs(design)]
+    assert found == ([] if checked else [("top.u", "b", "w"), ("top.u", "io", "w")]), found
+
+
+def test_an_elaboration_that_cannot_be_walked_leaves_the_target_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rtlopt.frontend import _open_inputs
+
+    def fails(self: object, inst: object, depth: int = 0) -> list[object]:
+        raise ValueError("a form pyslang does not expose")
+
+    monkeypatch.setattr(_open_inputs._Walk, "open", fails)
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "top.v").write_text(
+        "module top(input [7:0] a, output [7:0] y);\n  m u(.a(a), .b(1'b1), .c(2'b00), .y(y));\n"
+        "endmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    why = open_inputs_reason(design)
+    assert "cannot be read" in why and "a form pyslang does not expose" in why, why

@@ -1,0 +1,141 @@
+"""Which bits of a net or variable an expression names (slang), for
+:mod:`rtlopt.frontend._net_drivers`: ``w[3:0] = c`` drives four bits of ``w`` only, and
+``m u(.b(w[5]))`` reads one.
+
+Bits are counted in the variable's selectable layout from its least significant bit (slang's
+``selectableWidth``: every bit of packed and fixed unpacked dimensions), the way slang counts
+a driver's bounds. A select is followed while its indices are constant (an element or a
+range, ``+:``/``-:`` included, of a packed or fixed unpacked dimension, a member of a
+struct); one whose index is not constant (``w[i]``) names bits that are not known.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+__all__ = ["Piece", "pieces"]
+
+# (net or variable, first bit, one past the last bit); None bounds: the bits are not known
+Piece = tuple[Any, int | None, int | None]
+
+_SELECTS = ("ElementSelect", "RangeSelect", "MemberAccess")
+
+
+def width(sym: Any) -> int:
+    """The selectable bits of ``sym`` (0 when slang gives none: a real, a string, a class)."""
+    try:
+        return int(sym.type.selectableWidth)
+    except Exception:  # noqa: BLE001 - a type slang cannot size
+        return 0
+
+
+def _const(expr: Any, root: Any) -> int | None:
+    """``expr``'s value when it is an integer constant without x/z bits, else None."""
+    import pyslang
+    from pyslang import ast
+
+    try:
+        value = expr.eval(ast.EvalContext(root))
+        if value is None or value.hasUnknown() or not isinstance(value.value, pyslang.SVInt):
+            return None
+        return int(value.value)
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not constant
+        return None
+
+
+def _symbol(expr: Any) -> Any:
+    """The net or variable a name names (a modport's port: the interface's signal)."""
+    from pyslang import ast
+
+    sym = expr.symbol
+    if sym.kind == ast.SymbolKind.ModportPort:
+        sym = getattr(sym, "internalSymbol", None) or sym
+    return sym
+
+
+def _bits(expr: Any, root: Any) -> tuple[Any, int, int] | None | Literal[False]:
+    """``(symbol, lo, hi)`` of a select chain rooted at a net or variable; False when the
+    chain's root is no net or variable; None when an index is not constant."""
+
+    kind = expr.kind.name
+    if kind in ("NamedValue", "HierarchicalValue"):
+        sym = _symbol(expr)
+        return sym, 0, width(sym)
+    if kind == "Conversion":
+        return _bits(expr.operand, root)
+    if kind not in _SELECTS:
+        return False
+    inner = _bits(expr.value, root)
+    if inner is None or inner is False:
+        return inner
+    sym, lo, _ = inner
+    size = int(getattr(expr.type, "selectableWidth", 0) or 0)
+    if kind == "MemberAccess":
+        offset = getattr(expr.member, "bitOffset", None)
+        return None if offset is None or not size else (sym, lo + int(offset), lo + offset + size)
+    rng = getattr(expr.value.type.canonicalType, "fixedRange", None)
+    if rng is None or not size:
+        return None
+    if kind == "ElementSelect":
+        index = _const(expr.selector, root)
+        if index is None or not rng.containsPoint(index):
+            return None
+        step = size
+        first = last = rng.translateIndex(index)
+    else:
+        left, right = _const(expr.left, root), _const(expr.right, root)
+        if left is None or right is None:
+            return None
+        how = expr.selectionKind.name
+        if how == "IndexedUp":
+            left, right = left, left + right - 1
+        elif how == "IndexedDown":
+            left, right = left, left - right + 1
+        if not (rng.containsPoint(left) and rng.containsPoint(right)):
+            return None
+        a, b = rng.translateIndex(left), rng.translateIndex(right)
+        first, last = min(a, b), max(a, b)
+        step = size // (last - first + 1) if size % (last - first + 1) == 0 else 0
+        if not step:
+            return None
+    return sym, lo + first * step, lo + (last + 1) * step
+
+
+def pieces(expr: Any, root: Any, *, reading: bool = False) -> list[Piece]:
+    """The nets and variables ``expr`` names, each with the bits it names. A select whose
+    index is not constant names unknown bits (``reading``: every bit, the index's own nets
+    too); so does a select of what is no fixed-size array."""
+    from pyslang import ast
+
+    found: list[Piece] = []
+
+    def chain(node: Any) -> Any:
+        got = _bits(node, root)
+        if got:
+            found.append(got)
+            return ast.VisitAction.Skip  # constant indices name no net
+        if got is None and not reading:
+            base = node
+            while base.kind.name in (*_SELECTS, "Conversion"):
+                base = base.value if base.kind.name != "Conversion" else base.operand
+            if base.kind.name in ("NamedValue", "HierarchicalValue"):
+                found.append((_symbol(base), None, None))
+            return ast.VisitAction.Skip
+        return ast.VisitAction.Advance
+
+    if expr.kind == ast.ExpressionKind.NamedValue:
+        chain(expr)
+    else:
+        table = {getattr(ast.ExpressionKind, k): chain for k in (*_SELECTS, "NamedValue")}
+        table[ast.ExpressionKind.HierarchicalValue] = chain
+        expr.visit(lookup_table=table)
+    return _merge(found)
+
+
+def _merge(found: list[Piece]) -> list[Piece]:
+    """``found`` without repeats."""
+    out: list[Piece] = []
+    for piece in found:
+        if piece not in out:
+            out.append(piece)
+    return out
