@@ -44,6 +44,10 @@ __all__ = ["OpenInput", "open_inputs", "open_inputs_reason"]
 log = logging.getLogger(__name__)
 
 
+#: Symbols a connection may name whose value is a constant: no driver to look for.
+_CONSTANTS = frozenset({"Parameter", "EnumValue", "Specparam", "TypeParameter", "Genvar"})
+
+
 @dataclass(frozen=True)
 class OpenInput:
     """An input (or inout) port of the target that one instance feeds x or z.
@@ -216,11 +220,14 @@ class _Walk:
         self, sym: Any, bits: tuple[int | None, int | None] = (None, None), exclude: str = ""
     ) -> tuple[str, list[tuple[int, int]]] | None:
         """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
-        else: a parameter, an interface's modport, a class member). The body of the
+        else: a parameter or enum value; any other symbol fails closed). The body of the
         instance declaring it is walked first; only a net that finds no defined driver
         there is looked up in a walk of the whole design (hierarchical names)."""
-        if node_kind(sym) not in ("Net", "Variable"):
+        kind = node_kind(sym)
+        if kind in _CONSTANTS:
             return None
+        if kind not in ("Net", "Variable"):
+            return "", [(0, 1)]  # a symbol whose drivers are not followed: fail closed
         path = str(getattr(sym, "hierarchicalPath", ""))
         scope = ""
         while "." in path and not scope:
@@ -263,12 +270,13 @@ class _Walk:
         for p in port.instance.body.portList:
             if str(getattr(p, "name", "")) == port.port:
                 inner = getattr(p, "internalSymbol", None)
-        if inner is not None and node_kind(inner) in ("Net", "Variable"):
-            if port.path.count(".") > 64:
-                state = ""
-            else:
-                found = self._undriven(inner)
-                state = None if found is None else found[0]
+        if inner is None or node_kind(inner) not in ("Net", "Variable"):
+            state = ""  # a port expression (``.o({a, b})``) is not followed: fail closed
+        elif port.path.count(".") > 64:
+            state = ""
+        else:
+            found = self._undriven(inner)
+            state = None if found is None else found[0]
         self.ports[memo] = state
         return state
 

@@ -383,3 +383,11 @@ def test_an_elaboration_that_cannot_be_walked_leaves_the_target_unchecked(
     design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
     why = open_inputs_reason(design)
     assert "cannot be read" in why and "a form pyslang does not expose" in why, why
+
+
+def test_an_output_declared_by_a_port_expression_is_not_taken_for_driven(tmp_path: Path) -> None:
+    # the port's body is not followed (no net behind `.o(...)`): fail closed
+    (tmp_path / "pe.v").write_text("module pexpr(input i, output .o(q));\n  wire q;\nendmodule\n")
+    assert _net_found(tmp_path, "  wire w;\n  pexpr s0(.i(b), .o(w));\n", "w") == [
+        ("top.u", "b", "")
+    ]
