@@ -536,7 +536,7 @@ def formal_script(
     """The miter script for :func:`rtlopt.formal.check.check_equivalence`.
 
     Combinational: ``proc; flatten; miter -equiv; sat -prove-asserts`` (a proof over every
-    input). Sequential: ``async2sync`` (or ``clk2fflogic`` when a clock's two edges are used),
+    input). Sequential: ``async2sync`` (or ``clk2fflogic``: :mod:`rtlopt.formal.clock_model`),
     then ``sat -tempinduct`` from a state where reset is active in the first cycle (registers
     start undefined, inputs defined), then a bounded check of ``bmc_depth`` cycles. Phases are
     sealed with ``secret``; each verdict command (``sat``, ``induction``, ``bmc``, ``witness``)

@@ -47,7 +47,8 @@ def unmodelled_clocking(sides_json: str, modules: Sequence[str], clocks: Iterabl
     the input ports ``clocks`` (through buffers), or latch whose enable depends on one of them
     (a clock-phase latch, as in a clock gate), described ("register data_q in m clocked by
     data_clk"); "" when there is none (a latch on data alone steps per cycle as the first
-    proof reads it). A netlist that cannot be read names its registers (the edge-by-edge
+    proof reads it); also registers on two edges of the clocks, or one with an asynchronous
+    pin on a net. A netlist that cannot be read names its registers (the edge-by-edge
     model, faithful for any clocking, is then used)."""
     try:
         netlist = json.loads(sides_json)
@@ -198,6 +199,13 @@ def _edges_and_asyncs(
     cells: Mapping[str, Any] = module.get("cells", {})
     nets = _net_names(module)
     source = _buffered(cells)
+    # a clock by its input port's name: the two sides number their bits each on their own
+    ports = {
+        b: f"{p}[{i}]" if len(info.get("bits", [])) > 1 else p
+        for p, info in module.get("ports", {}).items()
+        if info.get("direction") == "input"
+        for i, b in enumerate(info.get("bits", []))
+    }
     for cell_name, cell in cells.items():
         kind = str(cell.get("type", ""))
         if kind.startswith(_LATCHES) or not kind.startswith("$"):
@@ -218,7 +226,8 @@ def _edges_and_asyncs(
         pol = _polarity(kind, cell)
         for b in conns[pin]:
             edge = "posedge" if pol else "negedge"
+            root = _root(b, source)
             edges.setdefault(
-                (_root(b, source), pol), f"{what} in {name} on {edge} {nets.get(b, str(b))}"
+                (ports.get(root, root), pol), f"{what} in {name} on {edge} {nets.get(b, str(b))}"
             )
     return ""
