@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.frontend._open_inputs import _inputs, _location, _named, _Walk
+from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
 __all__ = ["ResetTie", "reset_ties"]
@@ -102,8 +103,38 @@ class _Ties:
                     out.append(ResetTie(where, port_name, *loc, str(value), reset))
             elif depth < 64:
                 for sym in _named(expr):
+                    driven = self._net_constant(sym)
+                    if driven is not None and _never_asserts(driven, active):
+                        loc = _location(inst, self.walk.sm)
+                        where = str(inst.hierarchicalPath)
+                        value = f"{sym.name} (= {driven})"
+                        out.append(ResetTie(where, port_name, *loc, value, reset))
+                        continue
                     out += self._through_parent(sym, active, reset, depth)
         return out
+
+    def _net_constant(self, sym: Any) -> Any:
+        """The constant a net holds: its declaration's (``wire r = 1'b0``) or a continuous
+        assignment's in its module (``assign r = 1'b0``); None when it is no such net."""
+        if node_kind(sym) != "Net":
+            return None
+        init = getattr(sym, "initializer", None)
+        if init is not None:
+            return _constant(init, self.walk.root)
+        path = str(getattr(sym, "hierarchicalPath", ""))
+        parent = self.walk.instances.get(path.rpartition(".")[0])
+        if parent is None:
+            return None
+        for member in parent.body:
+            if node_kind(member) != "ContinuousAssign":
+                continue
+            try:
+                left, right = member.assignment.left, member.assignment.right
+            except AttributeError:
+                continue
+            if node_kind(left) == "NamedValue" and left.symbol == sym:
+                return _constant(right, self.walk.root)
+        return None
 
     def _through_parent(self, sym: Any, active: int, reset: str, depth: int) -> list[ResetTie]:
         path = str(getattr(sym, "hierarchicalPath", ""))

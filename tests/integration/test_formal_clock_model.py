@@ -242,3 +242,17 @@ endmodule
     d = _design(tmp_path / "repo2", {"m.v": PIPE, "mid.v": mid, "top.v": outer})
     plan = plan_formal(d, [])
     assert plan.mode == "bmc" and "top.w" in plan.reason, plan
+
+
+def test_a_reset_tied_off_through_a_constant_net_is_not_forced(tmp_path: Path) -> None:
+    for i, tie in enumerate(("wire r = 1'b0;", "wire r;\n  assign r = 1'b0;")):
+        top = TOP_TIED.replace("  m u(", f"  {tie}\n  m u(").replace(".rst(1'b0)", ".rst(r)")
+        d = _design(tmp_path / f"repo{i}", {"m.v": PIPE, "top.v": top})
+        plan = plan_formal(d, [])
+        assert plan.mode == "bmc" and "r (= 1'b0)" in plan.reason, plan
+    # a net that an input drives is no tie
+    top = TOP_TIED.replace("input clk,", "input clk, input rr,").replace(
+        "  m u(", "  wire r = rr;\n  m u("
+    )
+    d = _design(tmp_path / "repo_in", {"m.v": PIPE, "top.v": top.replace(".rst(1'b0)", ".rst(r)")})
+    assert plan_formal(d, []).resets == {"rst": 1}
