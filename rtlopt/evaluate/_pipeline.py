@@ -143,10 +143,19 @@ class Pipeline:
             if netlist is None:
                 return res
             sources, reference = netlist_sources(s, netlist[0]), netlist[1]
+        target = s.tools.target
+        if res.stage is Stage.FORMAL and target.resets:
+            # a reset the repository ties off is not forced by the proof: nor by its replay
+            from rtlopt.frontend._reset_ties import reset_ties
+
+            tied = {t.reset for t in reset_ties(s.tools)}
+            target = dataclasses.replace(
+                target, resets=tuple(r for r in target.resets if r not in tied)
+            )
         t0 = time.monotonic()
         traced = record_trace(
             res,
-            target=s.tools.target,
+            target=target,
             tb=s.tb,
             sources=sources,
             reference=reference,

@@ -39,6 +39,8 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.formal.budget import bounded
 from rtlopt.formal.channel import new_secret
+from rtlopt.formal.clock_model import clock_model
+from rtlopt.formal.clocking import Clocking, one_clock_reason
 from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import Job, elapsed, read_text
@@ -166,8 +168,33 @@ def check_equivalence(
             Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start
         )
 
+    # the clock model from the netlist: a second edge or an asynchronous pin needs clk2fflogic
+    clocking: dict[tuple[int, ...], dict[str, Clocking] | str] = {}
+    plan, found = clock_model(
+        design,
+        plan,
+        reference_file,
+        candidate_files,
+        extra_inc,
+        cfg,
+        memory_mb,
+        start,
+        secret,
+        clocking,
+    )
+    if found is not None:
+        return found
     job = Job(
-        design, reference_file, candidate_files, plan, cfg, memory_mb, extra_inc, start, secret
+        design,
+        reference_file,
+        candidate_files,
+        plan,
+        cfg,
+        memory_mb,
+        extra_inc,
+        start,
+        secret,
+        clocking=clocking,
     )
     if plan.stated:  # from the stated power-up values too, or alone (honor)
         return _from_stated(job, strict_x=strict_x, x_outputs=x_outputs)
@@ -483,6 +510,13 @@ def check_x_outputs(
     structure_only(
         design, ref, candidate_files, extra_inc, cfg, memory_mb, job.start, job.secret, job.clocking
     )
+    if plan.mode in ("seq", "bmc") and not plan.clk2fflogic:
+        sides = read_structure(design, ref.parent, job.clocking)
+        pair = [ref_name(design.target.name), design.target.name]
+        if not isinstance(sides, dict) or any(
+            n not in sides or one_clock_reason(sides[n]) for n in pair
+        ):
+            job = replace(job, plan=replace(plan, clk2fflogic=True))
     found = powerup.run(job, x_outputs, seconds=cfg.timeout_s)
     if found.result is not None:
         return ""

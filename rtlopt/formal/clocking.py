@@ -19,7 +19,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Clocking", "analyze_clocking", "clocking_problem", "read_clocking"]
+__all__ = [
+    "Clocking",
+    "analyze_clocking",
+    "clocking_problem",
+    "one_clock_reason",
+    "read_clocking",
+]
 
 #: Coarse register cells: clock pin and the asynchronous pins with their polarity parameter.
 _FF_ASYNC: dict[str, tuple[tuple[str, str], ...]] = {
@@ -349,4 +355,26 @@ def clocking_problem(ref: Clocking, cand: Clocking) -> str:
         )
     if cand.latches and not ref.latches:
         return f"the candidate has {cand.latches} latch(es); the reference has none"
+    return ""
+
+
+def one_clock_reason(side: Clocking) -> str:
+    """Why the one-implicit-clock model (``async2sync``: every step one edge of one clock,
+    asynchronous pins sampled at it) is not this design's behaviour, or "" when it is.
+
+    Registers on two edges (the same clock's rising and falling edge, through a submodule's
+    port or an alias wire alike) or on two clock inputs move at different instants; a
+    register with an asynchronous set, reset or load driven by an input changes without a
+    clock edge (a pulse between two edges, a reset while the clock is stopped), which that
+    model cannot express. Either needs Yosys's ``clk2fflogic`` model, where every clock and
+    asynchronous input is level-sensitive at any step."""
+    if len(side.clocks) > 1:
+        return f"registers on {_edges(side.clocks)}"
+    if side.asyncs:
+        pair = sorted(side.asyncs)[0]
+        reg = side.examples.get(pair, "?")
+        return (
+            f"register '{reg}' has an asynchronous pin on {_levels(frozenset({pair}))}"
+            " (it acts without a clock edge)"
+        )
     return ""

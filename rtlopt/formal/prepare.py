@@ -168,6 +168,7 @@ def prepare_miter(
     reuse_from: Sequence[Path] = (),
     structure: tuple[str, Path] | None = None,
     stated_init: bool = False,
+    edge_model: bool = False,
 ) -> Prepared:
     """Write ``workdir/miter.aig`` for the reference against the candidate.
 
@@ -187,11 +188,16 @@ def prepare_miter(
             netlist keeps them), every other one from x, and no reset is forced: the model
             of ``harness.initial_values = "honor"`` (:mod:`rtlopt.formal.engines.stated`).
             Not with the ``clk2fflogic`` model (its sampling registers have no stated value).
+        edge_model: The proof's plan is in the ``clk2fflogic`` model (the netlist has a
+            register on a second edge or an asynchronous pin: :mod:`rtlopt.formal
+            .clock_model`), whatever the text shows: the miter is built in it too.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     aiger = workdir / "miter.aig"
     texts = list(candidate_texts) or [f.read_text(errors="replace") for f in candidate_files]
     plan = aig_plan(design, texts)
+    if edge_model and plan.sequential and not plan.global_clock:
+        plan = dataclasses.replace(plan, global_clock=True)
     if plan.global_clock and not global_clock:
         return Prepared(None, aiger, "the clk2fflogic model is off", plan)
     if plan.global_clock and stated_init:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import shlex
 import sys
@@ -16,6 +17,8 @@ from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import ref_name
 from rtlopt.tools import script_path, yosys_id, yosys_read_lines
 from rtlopt.verilog import blank_comments
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,8 @@ def _clocked_plan(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
         for r in t.resets
         if r in {p.name for p in t.inputs}
     }
+    tied = _tied_resets(design)
+    resets = {r: v for r, v in resets.items() if r not in tied}
     edges: set[str] = set()
     for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
         edges |= clock_edges(m.text(), clocks)
@@ -136,9 +141,26 @@ def _clocked_plan(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
     # several clocks (a gated clock from outside beside a free-running one): every clock an
     # input of Yosys's clk2fflogic model, so their edges come in any order or together
     both = both or len(clocks) > 1
+    if not resets and tied:
+        return FormalPlan("bmc", f"no reset: {tied[next(iter(tied))]}", {}, both)
     if not resets:
         return FormalPlan("bmc", "no reset: bounded check only", {}, both)
     return FormalPlan("seq", "", resets, both)
+
+
+def _tied_resets(design: Design) -> dict[str, str]:
+    """The target's reset inputs an instance of the repository never asserts (ties to a
+    constant at the inactive level: :mod:`rtlopt.frontend._reset_ties`), each with where:
+    that configuration runs from its power-up state, so the proofs do not force the reset
+    first (they prove from every power-up state, the reset an input like any other)."""
+    from rtlopt.frontend._reset_ties import reset_ties
+
+    out: dict[str, str] = {}
+    for tie in reset_ties(design):
+        out.setdefault(tie.reset, tie.message(design.root))
+    if out:
+        log.info("%s: reset not forced first: %s", design.target.name, "; ".join(out.values()))
+    return out
 
 
 def _read_power_up(design: Design, hierarchy: Sequence[str]) -> list[str]:
@@ -514,7 +536,7 @@ def formal_script(
     """The miter script for :func:`rtlopt.formal.check.check_equivalence`.
 
     Combinational: ``proc; flatten; miter -equiv; sat -prove-asserts`` (a proof over every
-    input). Sequential: ``async2sync`` (or ``clk2fflogic`` when a clock's two edges are used),
+    input). Sequential: ``async2sync`` (or ``clk2fflogic``: :mod:`rtlopt.formal.clock_model`),
     then ``sat -tempinduct`` from a state where reset is active in the first cycle (registers
     start undefined, inputs defined), then a bounded check of ``bmc_depth`` cycles. Phases are
     sealed with ``secret``; each verdict command (``sat``, ``induction``, ``bmc``, ``witness``)

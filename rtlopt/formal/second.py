@@ -24,7 +24,8 @@ power-up states the first proof covers). A proof is only ABC's ``write_status`` 
 that cannot read the text makes :attr:`SecondProof.agrees` False, and the keep points reject the
 design with :attr:`SecondProof.reason`.
 
-A register on a gated or derived clock, or a latch open on a clock phase, in either design
+A register on a gated or derived clock, on the other edge of a clock, or with an asynchronous
+pin on a net, or a latch open on a clock phase, in either design
 (``write_aiger`` would step it on the one implicit clock: :mod:`rtlopt.formal.second_clocks`)
 puts the miter in Yosys's ``clk2fflogic`` model (every clock an input, a clock period two
 steps); from stated power-up values that model is not built, and the second proof is

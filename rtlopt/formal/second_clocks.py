@@ -26,6 +26,10 @@ from typing import Any
 
 __all__ = ["unmodelled_clocking"]
 
+#: Asynchronous pins of coarse and of fine register cells (a constant leaves them unused).
+_ASYNC_PINS = ("ARST", "SET", "CLR", "ALOAD")
+_FINE_ASYNC_PINS = ("R", "S", "L")
+
 #: Latches (level-sensitive state).
 _LATCHES = ("$dlatch", "$adlatch", "$dlatchsr", "$_DLATCH")
 #: Cells that hold state: a clock's combinational cone stops at them.
@@ -43,7 +47,8 @@ def unmodelled_clocking(sides_json: str, modules: Sequence[str], clocks: Iterabl
     the input ports ``clocks`` (through buffers), or latch whose enable depends on one of them
     (a clock-phase latch, as in a clock gate), described ("register data_q in m clocked by
     data_clk"); "" when there is none (a latch on data alone steps per cycle as the first
-    proof reads it). A netlist that cannot be read names its registers (the edge-by-edge
+    proof reads it); also registers on two edges of the clocks, or one with an asynchronous
+    pin on a net. A netlist that cannot be read names its registers (the edge-by-edge
     model, faithful for any clocking, is then used)."""
     try:
         netlist = json.loads(sides_json)
@@ -52,12 +57,16 @@ def unmodelled_clocking(sides_json: str, modules: Sequence[str], clocks: Iterabl
     if not isinstance(netlist, dict):
         return "registers whose clocks cannot be read (no netlist)"
     names = set(clocks)
+    edges: dict[tuple[object, int], str] = {}
     for name in modules:
         module = netlist.get("modules", {}).get(name)
         if isinstance(module, dict):
-            found = _in_module(name, module, names)
+            found = _in_module(name, module, names) or _edges_and_asyncs(name, module, edges)
             if found:
                 return found
+    if len(edges) > 1:
+        first, second = sorted(edges.values())[:2]
+        return f"registers on two clock edges ({first}; {second})"
     return ""
 
 
@@ -162,3 +171,63 @@ def _label(cell_name: str, cell: Mapping[str, Any], nets: Mapping[object, str]) 
     q = cell.get("connections", {}).get("Q", [])
     held = [nets[b] for b in q if b in nets]
     return held[0] if held else cell_name
+
+
+def _polarity(kind: str, cell: Mapping[str, Any]) -> int:
+    """The active clock edge of a register cell: 1 rising, 0 falling (``CLK_POLARITY``, or
+    the first letter after a fine cell's name: ``$_DFF_N_``, ``$_SDFFE_NP0P_``)."""
+    if kind.startswith("$_"):
+        parts = kind.split("_")
+        return 0 if len(parts) > 2 and parts[2][:1] == "N" else 1
+    value = str(cell.get("parameters", {}).get("CLK_POLARITY", "1"))
+    bits = value.strip("'\"")
+    if set(bits) <= {"0", "1"} and bits:
+        return int(bits[-1])
+    try:
+        return 1 if int(bits) else 0
+    except ValueError:
+        return 1
+
+
+def _edges_and_asyncs(
+    name: str, module: Mapping[str, Any], edges: dict[tuple[object, int], str]
+) -> str:
+    """A register with an asynchronous pin driven by a net (no constant) in ``module``,
+    described; otherwise "" and every register's ``(clock root, edge)`` added to ``edges``
+    (with a description of one register on it). A reset pulse between two clock edges, and
+    a register on the other edge, are steps the one-clock model does not have."""
+    cells: Mapping[str, Any] = module.get("cells", {})
+    nets = _net_names(module)
+    source = _buffered(cells)
+    # a clock by its input port's name: the two sides number their bits each on their own
+    ports = {
+        b: f"{p}[{i}]" if len(info.get("bits", [])) > 1 else p
+        for p, info in module.get("ports", {}).items()
+        if info.get("direction") == "input"
+        for i, b in enumerate(info.get("bits", []))
+    }
+    for cell_name, cell in cells.items():
+        kind = str(cell.get("type", ""))
+        if kind.startswith(_LATCHES) or not kind.startswith("$"):
+            continue
+        conns = cell.get("connections", {})
+        fine = kind.startswith(_FINE_CLOCKED) or kind.startswith("$_DFFSR")
+        pin = "C" if fine else "CLK"
+        if pin not in conns or not _clock_enabled(cell):
+            continue
+        what = _label(cell_name, cell, nets)
+        for apin in _FINE_ASYNC_PINS if fine else _ASYNC_PINS:
+            bits = [b for b in conns.get(apin, []) if isinstance(b, int)]
+            if bits:
+                return (
+                    f"register {what} in {name} has an asynchronous {apin} pin on "
+                    f"{nets.get(bits[0], str(bits[0]))} (it acts without a clock edge)"
+                )
+        pol = _polarity(kind, cell)
+        for b in conns[pin]:
+            edge = "posedge" if pol else "negedge"
+            root = _root(b, source)
+            edges.setdefault(
+                (ports.get(root, root), pol), f"{what} in {name} on {edge} {nets.get(b, str(b))}"
+            )
+    return ""

@@ -94,3 +94,43 @@ def test_an_asynchronous_memory_read_port_has_no_clock() -> None:
 def test_an_unreadable_netlist_is_not_taken_for_one_clock() -> None:
     assert "cannot be read" in unmodelled_clocking("not json", ["m"], ["clk"])
     assert "cannot be read" in unmodelled_clocking("", ["m"], ["clk"])
+
+
+def test_registers_on_both_edges_of_the_clock_are_named() -> None:
+    # a falling-edge register (a submodule's port or an alias wire: a buffer of the clock)
+    rise = _dff([2], "$dff")
+    fall = {
+        "type": "$dff",
+        "parameters": {"CLK_POLARITY": "0"},
+        "connections": {"CLK": [7], "D": [6], "Q": [8]},
+    }
+    cells = {"b": _cell("$buf", A=("input", [2]), Y=("output", [7])), "r": rise, "f": fall}
+    got = unmodelled_clocking(_netlist(cells), ["m__ref", "m"], ["clk"])
+    assert got.startswith("registers on two clock edges"), got
+    assert unmodelled_clocking(_netlist({"r": rise}), ["m__ref", "m"], ["clk"]) == ""
+
+
+def test_a_fine_register_on_the_falling_edge_beside_a_rising_one() -> None:
+    fall = {"type": "$_DFF_N_", "connections": {"C": [2], "D": [6], "Q": [8]}}
+    cells = {"r": _dff([2], "$dff"), "f": fall}
+    got = unmodelled_clocking(_netlist(cells), ["m__ref"], ["clk"])
+    assert "two clock edges" in got
+
+
+def test_an_asynchronous_pin_on_a_net_is_named_and_a_constant_one_is_not() -> None:
+    def adff(arst: list[object]) -> dict[str, object]:
+        return {
+            "type": "$adff",
+            "parameters": {},
+            "connections": {"CLK": [2], "ARST": arst, "D": [6], "Q": [5]},
+        }
+
+    got = unmodelled_clocking(_netlist({"r": adff([3])}), ["m__ref"], ["clk"])
+    assert "asynchronous ARST pin on en" in got, got
+    assert unmodelled_clocking(_netlist({"r": adff(["0"])}), ["m__ref"], ["clk"]) == ""
+    load = {
+        "type": "$aldff",
+        "parameters": {},
+        "connections": {"CLK": [2], "ALOAD": [3], "AD": [6], "D": [6], "Q": [5]},
+    }
+    assert "ALOAD" in unmodelled_clocking(_netlist({"r": load}), ["m__ref"], ["clk"])

@@ -104,6 +104,7 @@ def prepare(
         free_init=free_init,
         x_first=x_first,
         global_clock=job.plan.clk2fflogic,
+        edge_model=job.plan.clk2fflogic,
         outputs=outputs,
     )
     return prep, deadline

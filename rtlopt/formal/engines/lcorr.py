@@ -55,6 +55,7 @@ def run(job: Job, *, share: float) -> FormalResult | None:
         timeout=max(1.0, deadline - time.monotonic()),
         memory_mb=job.memory_mb,
         global_clock=job.plan.clk2fflogic,
+        edge_model=job.plan.clk2fflogic,
         structure=(job.secret, wd) if first else None,
     )
     if first:

@@ -75,6 +75,7 @@ def run(job: Job, outputs: Sequence[str], *, seconds: float) -> PowerUpCheck:
         free_init=True,
         x_first=True,
         global_clock=job.plan.clk2fflogic,
+        edge_model=job.plan.clk2fflogic,
         outputs=tuple(outputs),
         # the same netlist as the engines before (latch correspondence, pairing)
         reuse_from=[workdir_of(job.reference_file) / d for d in ("abc_lcorr", "abc_paired")],

@@ -38,7 +38,7 @@ from rtlopt.formal.job import Job, elapsed, workdir_of
 from rtlopt.formal.miter import Miter
 from rtlopt.formal.prepare import prepare_miter
 from rtlopt.formal.scripts import STRUCTURE_JSON
-from rtlopt.formal.structure import checked
+from rtlopt.formal.structure import checked, read_structure
 from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,13 @@ def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult
     if out is None:
         return _unknown(job, "abc", f"no proof {METHOD}: no time left")
     method = f"abc {out.engine} {METHOD}"
+    if job.plan.clk2fflogic and (prep.plan is None or not prep.plan.global_clock):
+        # the netlist needs every clock edge (rtlopt.formal.clock_model), which this model
+        # has not: with asynchronous pins on one edge its traces are the design's (it may
+        # refute), never all of them (no proof); registers on two edges: neither
+        why = f"no proof {METHOD}: the design needs every clock edge modelled"
+        if out.status == "proved" or not _one_edge(job):
+            return _unknown(job, method, why)
     if out.status == "proved":
         found = proven(
             job,
@@ -154,6 +161,14 @@ _CLAIM = (
     "equivalent from the stated power-up values: every register with an initial value starts "
     "from it, every other one unknown (x), and the reset inputs are free from the first cycle"
 )
+
+
+def _one_edge(job: Job) -> bool:
+    """Every register of both sides on one edge of one clock (the structure netlist)."""
+    found = read_structure(job.design, workdir_of(job.reference_file), job.clocking)
+    if not isinstance(found, dict):
+        return False
+    return all(len(side.clocks) <= 1 for side in found.values())
 
 
 def _unknown(job: Job, method: str, why: str, cex: dict[str, str] | None = None) -> FormalResult:

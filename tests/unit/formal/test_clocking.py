@@ -153,3 +153,24 @@ def test_combinational_loop_is_a_problem() -> None:
     cells["m"] = dff([2])
     cells["m"]["connections"] = {"CLK": [2], "D": [31], "Q": [30]}
     assert not analyze_clocking(_module(cells)).problems
+
+
+def test_one_clock_model_needs_one_edge_and_no_asynchronous_pin() -> None:
+    from rtlopt.formal.clocking import one_clock_reason
+
+    assert one_clock_reason(analyze_clocking(_module({"r": dff([2])}))) == ""
+    both = analyze_clocking(_module({"r": dff([2]), "f": dff([2], "0", Q2=[12])}))
+    assert "registers on negedge clk, posedge clk" in one_clock_reason(both)
+    arst = _cell(
+        "$adff",
+        {"CLK_POLARITY": "1", "ARST_POLARITY": "0"},
+        {"CLK": [2], "ARST": [3], "D": [4, 5], "Q": [10, 11]},
+    )
+    got = one_clock_reason(analyze_clocking(_module({"r": arst})))
+    assert "asynchronous pin on rst (active low)" in got, got
+    const = _cell(
+        "$adff",
+        {"CLK_POLARITY": "1", "ARST_POLARITY": "1"},
+        {"CLK": [2], "ARST": ["0"], "D": [4, 5], "Q": [10, 11]},
+    )
+    assert one_clock_reason(analyze_clocking(_module({"r": const}))) == ""
