@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rtlopt.frontend._open_inputs import _inputs, _location, _named, _Walk
+from rtlopt.frontend._net_drivers import named
+from rtlopt.frontend._open_inputs import _inputs, _location, _Walk
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -102,7 +103,7 @@ class _Ties:
                     where = str(inst.hierarchicalPath)
                     out.append(ResetTie(where, port_name, *loc, str(value), reset))
             elif depth < 64:
-                for sym in _named(expr):
+                for sym in named(expr):
                     driven = self._net_constant(sym)
                     if driven is not None and _never_asserts(driven, active):
                         loc = _location(inst, self.walk.sm)
