@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +23,8 @@ from rtlopt.results import FormalResult, Verdict
 from rtlopt.tools import Limits, raise_if_crashed, run_tool
 
 __all__ = ["checked", "read_structure", "structure_only", "structure_verdict"]
+
+log = logging.getLogger(__name__)
 
 
 def structure_only(
@@ -82,6 +86,12 @@ def read_structure(
     found: dict[str, Clocking] | str
     try:
         found = read_clocking(text, [ref_name(design.target.name), design.target.name])
+    except json.JSONDecodeError as exc:
+        # a Yosys run stopped while writing it (its time share ran out): not written, so
+        # the next engine writes it again, and a proof without it is never accepted
+        log.info("structure netlist cut short (%s): removed", exc)
+        path.unlink(missing_ok=True)
+        return None
     except ValueError as exc:
         found = str(exc) or "unreadable"
     if cache is not None:

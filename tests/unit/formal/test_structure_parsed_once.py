@@ -44,3 +44,26 @@ def test_the_structure_netlist_is_parsed_once_per_version(
     )
     assert res.verdict is Verdict.PROVEN, res
     assert len(parsed) == 1, parsed
+
+
+def test_a_structure_netlist_cut_short_is_not_written_and_a_proof_needs_it(
+    tmp_path: Path,
+) -> None:
+    # a Yosys run whose time share ran out while it wrote the netlist left half a file: it
+    # read as "unreadable" and rejected every later engine's proof (ibex's compressed
+    # decoder); it is removed, so the next engine writes it again, and a proof without it is
+    # not accepted
+    from rtlopt.formal.scripts import STRUCTURE_JSON
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "t.v").write_text((CASES / "c_polarity" / "ref.v").read_text())
+    design = load_design(repo / "t.v", "t", ProjectConfig())
+    wd = tmp_path / "wd"
+    wd.mkdir()
+    (wd / STRUCTURE_JSON).write_text('{"creator": "Yosys", "modules": {"t": {"attributes": {')
+    assert structure.read_structure(design, wd) is None
+    assert not (wd / STRUCTURE_JSON).exists()
+    (wd / STRUCTURE_JSON).write_text('{"creator": "Yosys"}')  # whole, but no netlist
+    assert isinstance(structure.read_structure(design, wd), str)
+    assert (wd / STRUCTURE_JSON).exists()
