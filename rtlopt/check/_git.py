@@ -185,22 +185,36 @@ def checkout_tree(repo: git.Repo, dest: Path, rev: str | None = None) -> Path:
     """What a fresh checkout of ``rev`` (None: of the index) writes, in ``dest``: every file
     converted by that side's own ``.gitattributes`` (``ident``, ``eol``, ``text``, filters,
     ``working-tree-encoding``), as a build reads it. ``dest`` is the checkout's work tree and
-    a copy of the index its index, so neither the user's work tree nor its attributes take
-    part (``checkout-index --prefix`` would read the work tree's ``.gitattributes``, ``git
-    archive`` applies ``export-ignore`` / ``export-subst`` and ``git show`` converts
-    nothing). Submodules (gitlinks) are left empty folders."""
+    a temporary index holding the tree (the index's: :func:`staged_tree`) its index, so
+    neither the user's work tree nor its attributes take part (``checkout-index --prefix``
+    would read the work tree's ``.gitattributes``, ``git archive`` applies ``export-ignore``
+    / ``export-subst`` and ``git show`` converts nothing). Submodules (gitlinks) are left
+    empty folders."""
     dest.mkdir(parents=True, exist_ok=True)
     index = dest.parent / f".{dest.name}.index"
     env = {"GIT_DIR": repo.git_dir, "GIT_INDEX_FILE": str(index), "GIT_WORK_TREE": str(dest)}
-    if rev is None:
-        shutil.copyfile(Path(repo.git_dir) / "index", index)
-    else:
-        repo.git.read_tree(rev, env=env)
+    # the index is the one every other git call of the gate reads: GIT_INDEX_FILE, which
+    # git sets for a hook (`git commit -a` or `git commit PATHS` stage the commit in a
+    # temporary index, not `.git/index`), resolved by git itself
+    repo.git.read_tree(staged_tree(repo) if rev is None else rev, env=env)
     try:
         repo.git.checkout_index("--all", "--force", env=env)
     finally:
         index.unlink(missing_ok=True)
     return dest
+
+
+def staged_tree(repo: git.Repo) -> str:
+    """The tree the index holds (``git write-tree`` under this process's environment, so of
+    the index ``GIT_INDEX_FILE`` names where it is set: the one a commit being made records
+    and ``git diff --cached`` compares)."""
+    try:
+        return str(repo.git.write_tree()).strip()
+    except git.GitCommandError as exc:
+        raise RepoError(
+            f"cannot read the index: {str(exc).strip().splitlines()[-1][:160]}",
+            hint="resolve the conflicts (git status) and check again",
+        ) from None
 
 
 def context_tree(repo: git.Repo, top: Path, dest: Path, *, staged: bool) -> Path:
@@ -277,13 +291,26 @@ def gitlinks_at(repo: git.Repo, rev: str | None) -> dict[str, str]:
     return {path: meta.split()[2] for meta, path in rows}
 
 
+def submodule_repo(top: Path, rel: str) -> git.Repo:
+    """A submodule's own repository, its git calls on its own git folder, work tree and index:
+    a hook inherits the superproject's ``GIT_INDEX_FILE`` (and, in a linked work tree,
+    ``GIT_DIR``), which would otherwise be read as the submodule's."""
+    sub = git.Repo(top / rel)
+    sub.git.update_environment(
+        GIT_DIR=str(sub.git_dir),
+        GIT_WORK_TREE=str(sub.working_tree_dir or top / rel),
+        GIT_INDEX_FILE=str(Path(sub.git_dir) / "index"),
+    )
+    return sub
+
+
 def submodule_head(top: Path, rel: str) -> tuple[str, bool] | None:
     """The commit a submodule's work tree has checked out and whether it has changes of its
     own (tracked files edited); None when it is not checked out."""
     if not (top / rel / ".git").exists():
         return None
     try:
-        sub = git.Repo(top / rel)
+        sub = submodule_repo(top, rel)
         dirty = bool(str(sub.git.status("--porcelain", "--untracked-files=no")).strip())
         return sub.head.commit.hexsha, dirty
     except (git.GitCommandError, git.InvalidGitRepositoryError, ValueError):
@@ -300,7 +327,7 @@ def fill_submodules(top: Path, dest: Path, links: dict[str, str]) -> dict[str, s
             missing[rel] = "it is not checked out (git submodule update --init)"
             continue
         try:
-            sub = git.Repo(top / rel)
+            sub = submodule_repo(top, rel)
             sub.git.cat_file("-e", f"{sha}^{{commit}}")
         except (git.GitCommandError, git.InvalidGitRepositoryError):
             missing[rel] = f"its commit {sha[:10]} is not in its repository (git -C {rel} fetch)"
@@ -313,7 +340,7 @@ def fill_submodules(top: Path, dest: Path, links: dict[str, str]) -> dict[str, s
 def submodule_diff(top: Path, rel: str, old: str, new: str) -> dict[str, str]:
     """The paths that differ between two commits of a submodule, as paths of the repository
     (``rel/...``): path -> git's status letter (``G`` for a nested submodule)."""
-    sub = git.Repo(top / rel)
+    sub = submodule_repo(top, rel)
     out = str(sub.git.diff("-z", "--raw", "--no-renames", "--ignore-submodules=none", old, new))
     fields = out.split("\0")
     changes: dict[str, str] = {}

@@ -199,8 +199,10 @@ def submodule_changes(
 def _has_commit(top: Path, rel: str, sha: str) -> bool:
     import git
 
+    from rtlopt.check._git import submodule_repo
+
     try:
-        git.Repo(top / rel).git.cat_file("-e", f"{sha}^{{commit}}")
+        submodule_repo(top, rel).git.cat_file("-e", f"{sha}^{{commit}}")
     except (git.GitCommandError, git.InvalidGitRepositoryError, git.NoSuchPathError):
         return False
     return True

@@ -1,0 +1,61 @@
+"""Red team w37 through the gate, with real git:
+
+- F6: ``git commit -a`` and ``git commit PATHS`` run the pre-commit hook with git's temporary
+  index (``GIT_INDEX_FILE``); the gate listed the changed files from it but judged a copy of
+  ``.git/index`` (the old text): "comments and white space only", the commit made. The tree
+  it judges is now the index's own (``git write-tree`` under the hook's environment).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _fixture_repo import GIT_ID, committed_repo
+
+pytestmark = pytest.mark.tools
+
+CONFIG = '[check]\nppa = false\noptimization_only = ["*"]\n'
+M = "module m(input [7:0] a, output [7:0] y);\n  assign y = a + 8'd1;\nendmodule\n"
+
+
+def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *GIT_ID, "-C", str(repo), *args], capture_output=True, text=True, timeout=900
+    )
+
+
+def _with_hook(repo: Path) -> None:
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m rtlopt check --no-ppa\n')
+    hook.chmod(0o755)
+
+
+@pytest.mark.parametrize("how", [["commit", "-a"], ["commit", "m.v"], ["commit", "-i", "m.v"]])
+def test_a_commit_with_the_temporary_index_is_judged_by_its_own_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: list[str]
+) -> None:
+    files = {"rtlopt.toml": CONFIG, "m.v": M}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    _with_hook(repo)
+    (repo / "m.v").write_text(M.replace("8'd1", "8'd2"))  # edited, not staged
+    head = _git(repo, "rev-parse", "HEAD").stdout
+    r = _git(repo, how[0], "-m", "change", *how[1:])
+    out = r.stdout + r.stderr
+    assert r.returncode != 0, out[-1500:]
+    assert "not equivalent" in out and "comments and white space only" not in out, out[-1500:]
+    assert _git(repo, "rev-parse", "HEAD").stdout == head  # no commit made
+
+
+def test_a_commit_with_the_temporary_index_passes_an_equivalent_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"rtlopt.toml": CONFIG, "m.v": M}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    _with_hook(repo)
+    (repo / "m.v").write_text(M.replace("a + 8'd1", "8'd1 + a"))
+    r = _git(repo, "commit", "-a", "-m", "change")
+    assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]
+    assert "8'd1 + a" in _git(repo, "show", "HEAD:m.v").stdout
