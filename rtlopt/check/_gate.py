@@ -197,7 +197,7 @@ class _Gate:
             )
             for rel in self._pending_attributes
         ]
-        self.flagged = {rel for rel, _ in found}  # a finding each already
+        self.flagged |= {rel for rel, _ in found}  # a finding each already
         subs = {p for p, s in self.subs.changes.items() if s == "G"} | set(self.subs.links)
         return [
             ModuleCheck(rel, "(submodule)" if rel in subs else "(file)", "changed", findings=[f])
@@ -248,6 +248,7 @@ class _Gate:
         if rules.changes:
             report.modules.append(_config_check(rules))
             report.headline = config_headline(rules.changes, trusted=rules.trusted)
+        report.modules += self._case_collisions()
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()
@@ -280,6 +281,21 @@ class _Gate:
         judged = [(m.module, m.rule) for m in report.modules if m.rule and m.change != "config"]
         report.headline = required_headline(judged, ppa=cfg.check.ppa) or report.headline
         return report
+
+    def _case_collisions(self) -> list[ModuleCheck]:
+        """A path the change adds that equals another ignoring case or Unicode normalization
+        (:mod:`rtlopt.check._case`): a finding naming both."""
+        from rtlopt.check._case import case_collisions, collision_finding, tree_paths
+
+        added = [p for p, s in self.changes.items() if s == "A"]
+        if not added:
+            return []
+        found = case_collisions(tree_paths(self.new_tree), added)
+        self.flagged |= {rel for rel, _ in found}
+        return [
+            ModuleCheck(rel, "(file)", "added", findings=[collision_finding(rel, other)])
+            for rel, other in found
+        ]
 
     def _untracked(self, rules: Rules) -> list[tuple[str, str]]:
         """A commit being made (staged): the untracked files the design may read, each with

@@ -4,6 +4,8 @@
   index (``GIT_INDEX_FILE``); the gate listed the changed files from it but judged a copy of
   ``.git/index`` (the old text): "comments and white space only", the commit made. The tree
   it judges is now the index's own (``git write-tree`` under the hook's environment).
+- F3: a commit adding ``m.V`` beside the design's ``M.v`` (one file on a case-insensitive
+  checkout) passed as "no Verilog module changed": such a path is a finding naming both.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _fixture_repo import GIT_ID, committed_repo
+from _fixture_repo import GIT_ID, committed_repo, run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -59,3 +61,22 @@ def test_a_commit_with_the_temporary_index_passes_an_equivalent_edit(
     r = _git(repo, "commit", "-a", "-m", "change")
     assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]
     assert "8'd1 + a" in _git(repo, "show", "HEAD:m.v").stdout
+
+
+@pytest.mark.parametrize("name", ["m.V", "m\u0301.v"])
+def test_a_path_a_case_insensitive_checkout_merges_into_a_design_file_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """F3: ``m.V`` beside the design's ``M.v`` (on macOS or Windows one file, the later one
+    written last) was "no Verilog module changed"."""
+    import unicodedata
+
+    base = unicodedata.normalize("NFC", name) if "\u0301" in name else "M.v"
+    top = "module top(input [7:0] a, output [7:0] y);\n  m u(.a(a), .y(y));\nendmodule\n"
+    files = {"rtlopt.toml": CONFIG, base: M, "top.v": top, "files.f": f"{base}\ntop.v\n"}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    (repo / name).write_text(M.replace("8'd1", "8'd2"))
+    _git(repo, "add", "--", name)
+    r = run_rtlopt(repo, "check", "--no-ppa")
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert f"equals {base} ignoring case" in r.stdout, r.stdout[-1500:]
