@@ -359,6 +359,7 @@ class _Gate:
         # a changed file an `include reads, whatever its name: its macros reach every reader
         self.read |= {p for p in self.changes if not p.endswith(VERILOG) and graph.includers(p)}
         still_instantiated(graph, modules)
+        modules += self._screened(graph, renames, bool(rules.base.project.filelists))
         lookups = (
             Lookup(self.base_tree(), rules.base.project, self.top),
             Lookup(self.new_tree, rules.new.project, self.top),
@@ -377,6 +378,26 @@ class _Gate:
                 m.notes.append(
                     "not staged: judged the work tree's version (git add it to commit it)"
                 )
+        return out
+
+    def _screened(self, graph: Any, renames: dict[str, str], ordered: bool) -> list[ModuleCheck]:
+        """Each added or edited file a build may compile, by the screen's rules that need no
+        base (:mod:`rtlopt.check._file_screen`): what it adds that reaches other modules."""
+        from rtlopt.check._file_screen import new_problems
+
+        out = []
+        for rel, _, new in self._changed_verilog():
+            if self.changes[rel] == "D" or not new:
+                continue
+            old = self.read_base(renames.get(rel, rel))  # None: a new file
+            what = "the change to" if old is not None else "the new file"
+            found = [
+                f"{what} {rel} at line {ln}: {msg}"
+                for ln, msg in new_problems(rel, old, new, graph, ordered=ordered)
+            ]
+            if found:
+                change = "changed" if old is not None else "added"
+                out.append(ModuleCheck(rel, "(file)", change, findings=found))
         return out
 
     def _with_rule(self, job: _Job) -> _Job:

@@ -6,6 +6,11 @@
   it judges is now the index's own (``git write-tree`` under the hook's environment).
 - F3: a commit adding ``m.V`` beside the design's ``M.v`` (one file on a case-insensitive
   checkout) passed as "no Verilog module changed": such a path is a finding naming both.
+- F4: a new file holding a new module that nothing instantiates was never screened: a
+  `` `define `` or `` `unconnected_drive `` after its ``endmodule``, a ``defparam`` or
+  ``force`` inside it, changed what the design's required modules mean in a glob build.
+  Every added or edited file a build may compile now goes through the screen's rules that
+  need no base (``check/_file_screen.py``).
 """
 
 from __future__ import annotations
@@ -80,3 +85,60 @@ def test_a_path_a_case_insensitive_checkout_merges_into_a_design_file_fails(
     r = run_rtlopt(repo, "check", "--no-ppa")
     assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
     assert f"equals {base} ignoring case" in r.stdout, r.stdout[-1500:]
+
+
+TOP = (
+    "`ifndef INC\n`define INC 8'd1\n`endif\n"
+    "module top(input [7:0] a, output [7:0] y, output [7:0] z, output w);\n"
+    "  m u(.a(a), .y(y));\n  assign z = a + `INC;\n  sub s(.o(w));\nendmodule\n"
+    "module sub(input i, output o);\n  assign o = i;\nendmodule\n"
+)
+TB = (
+    "module tb; reg [7:0] a = 8'h10; wire [7:0] y, z; wire w;\n"
+    "  top t(.a(a), .y(y), .z(z), .w(w)); initial #1 $display(y, z, w); endmodule\n"
+)
+HELPER = "module helper(input i, output o);\n  assign o = i;\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("added", "said"),
+    [
+        (HELPER + "`define INC 8'd2\n", "line 4: the macro INC is also read by top.v"),
+        (HELPER + "`unconnected_drive pull1\n", "line 4: leaves `unconnected_drive pull1"),
+        ("module helper;\n  defparam tb.t.u.K = 8'd7;\nendmodule\n", "line 2: defparam"),
+        ("module helper;\n  initial force tb.t.u.y = 8'd7;\nendmodule\n", "line 2: force"),
+        (
+            "module helper;\n  initial tb.t.u.y = 8'd7;\nendmodule\n",
+            "line 2: write to the hierarchical name tb.t.u.y",
+        ),
+        (HELPER + "wire leak;\n", "line 4: text outside modules"),
+        (HELPER + "`default_nettype none\n", "line 4: leaves `default_nettype none in force"),
+    ],
+)
+def test_a_new_file_that_reaches_the_design_from_outside_its_modules_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, added: str, said: str
+) -> None:
+    m = M.replace("module m(", "module m #(parameter [7:0] K = 8'd1) (").replace("8'd1;", "K;")
+    files = {"rtlopt.toml": CONFIG, "m.v": m, "top.v": TOP, "tb/tb.v": TB}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    (repo / "a_helper.v").write_text(added)
+    _git(repo, "add", "a_helper.v")
+    r = run_rtlopt(repo, "check", "--no-ppa")
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert f"the new file a_helper.v at {said}" in r.stdout, r.stdout[-1500:]
+
+
+def test_a_new_file_with_a_plain_module_and_its_own_directives_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ts = "`timescale 1ns/1ps\n"
+    files = {"rtlopt.toml": CONFIG, "m.v": ts + M}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    (repo / "n.v").write_text(
+        ts + "`default_nettype none\n`define N_W 8\n"
+        "module n(input wire [`N_W-1:0] a, output wire [`N_W-1:0] y);\n"
+        "  assign y = a;\nendmodule\n`undef N_W\n`default_nettype wire\n"
+    )
+    _git(repo, "add", "n.v")
+    r = run_rtlopt(repo, "check", "--no-ppa")
+    assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]

@@ -1,0 +1,262 @@
+"""The rules of the candidate screen that need no base, on every file a change adds or edits
+that a build may compile, whatever it holds.
+
+A new module has no base to compare with, so the gate judges none of its behaviour; but the
+text around it, or inside it, can change what the design's other modules mean without
+touching them: a directive left in force after the file (a build that compiles the files in
+one unit, a glob in any order, reads it in every later file), a macro another file reads (its
+value then depends on which file the build compiles first), ``defparam``, ``force``,
+``release``, ``bind`` and writes through hierarchical names (they reach into any instance),
+and declarations or statements outside modules (the compilation unit's scope). Each is a
+finding naming the file and line. For an edited file only what its base version does not
+already hold counts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtlopt.frontend._depgraph import DesignGraph
+from rtlopt.verilog import blank_comments, line_of, module_spans
+
+_DIRECTIVE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
+_DEFINED = re.compile(r"`\s*(?:define|undef)\s+([A-Za-z_][A-Za-z0-9_$]*)")
+# directives that change every later file and that a file cannot take back
+_NEVER = {
+    "resetall": "resets every directive in force for the files compiled after it",
+    "undefineall": "undefines every macro for the files compiled after it",
+    "default_decay_time": "sets the decay time of every later file's trireg nets",
+    "default_trireg_strength": "sets the strength of every later file's trireg nets",
+    "delay_mode_distributed": "sets the delay mode of every later file",
+    "delay_mode_path": "sets the delay mode of every later file",
+    "delay_mode_unit": "sets the delay mode of every later file",
+    "delay_mode_zero": "sets the delay mode of every later file",
+    "pragma": "is read by each tool its own way",
+}
+# compiler directives a file may hold outside its modules (the others are findings, and a
+# macro used there may expand to anything)
+_OUTSIDE_OK = {
+    "define",
+    "undef",
+    "ifdef",
+    "ifndef",
+    "elsif",
+    "else",
+    "endif",
+    "include",
+    "timescale",
+    "default_nettype",
+    "unconnected_drive",
+    "nounconnected_drive",
+    "celldefine",
+    "endcelldefine",
+    "begin_keywords",
+    "end_keywords",
+    "line",
+}
+_KEYWORD = re.compile(r"(?<![\w$`\\.])\b(defparam|force|release|bind|deassign)\b")
+_SEGMENT = r"[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\[;]*\])*"
+_HIER_WRITE = re.compile(
+    rf"(?<![\w$.'\\`])((?:\$root\s*\.\s*)?{_SEGMENT}(?:\s*\.\s*{_SEGMENT})+)\s*(<=|=)(?!=)"
+)
+_BLOCKS = re.compile(
+    r"\b(package|interface|primitive|program|class|config)\b.*?\bend\1\b(?:\s*:\s*\w+)?", re.S
+)
+
+
+def _declared(code: str, name: str) -> bool:
+    """Whether ``name`` is declared in ``code`` as a variable, net or port of a type (a
+    struct or an interface: ``s.field = ...`` writes no other module)."""
+    n = re.escape(name)
+    return bool(
+        re.search(rf"\b[A-Za-z_]\w*(?:\s*\[[^\]]*\])*\s+{n}\s*(?:\[[^\]]*\]\s*)*[;,=)]", code)
+    )
+
+
+def directive_problems(text: str) -> list[tuple[int, str]]:
+    """Directives the file leaves in force after its end, or that no file can take back."""
+    code = blank_comments(text)
+    out: list[tuple[int, str]] = []
+    nettype: tuple[int, str] | None = None
+    drive: tuple[int, str] | None = None
+    cell: int | None = None
+    keywords: list[int] = []
+    for m in _DIRECTIVE.finditer(code):
+        name, line = m.group(1), line_of(text, m.start())
+        eol = code.find("\n", m.end())
+        words = code[m.end() : eol if eol >= 0 else len(code)].split()
+        arg = words[0] if words else ""
+        if name in _NEVER:
+            out.append((line, f"`{name} {_NEVER[name]}"))
+        elif name == "default_nettype":
+            nettype = None if arg == "wire" else (line, arg)
+        elif name == "unconnected_drive":
+            drive = (line, arg)
+        elif name == "nounconnected_drive":
+            drive = None
+        elif name in ("celldefine", "endcelldefine"):
+            cell = line if name == "celldefine" else None
+        elif name == "begin_keywords":
+            keywords.append(line)
+        elif name == "end_keywords" and keywords:
+            keywords.pop()
+    after = "after the file: every file a build compiles after it reads it"
+    if nettype is not None:
+        out.append((nettype[0], f"leaves `default_nettype {nettype[1]} in force {after}"))
+    if drive is not None:
+        out.append((drive[0], f"leaves `unconnected_drive {drive[1]} in force {after}"))
+    if cell is not None:
+        out.append((cell, f"leaves `celldefine in force {after}"))
+    out += [(ln, f"leaves `begin_keywords in force {after}") for ln in keywords]
+    return out
+
+
+def reach_problems(text: str) -> list[tuple[int, str]]:
+    """``defparam``, ``force``, ``release``, ``bind``, ``deassign`` and writes through a
+    hierarchical name: each can change a module of the design from outside its text."""
+    code = blank_comments(text)
+    out = [
+        (line_of(text, m.start()), f"{m.group(1)} reaches into other modules from outside them")
+        for m in _KEYWORD.finditer(code)
+    ]
+    for m in _HIER_WRITE.finditer(code):
+        first = re.split(r"[\s.\[]", m.group(1).removeprefix("$root").lstrip(" .\t"), maxsplit=1)[0]
+        if m.group(1).startswith("$root") or not _declared(code, first):
+            out.append(
+                (
+                    line_of(text, m.start()),
+                    f"write to the hierarchical name {' '.join(m.group(1).split())}: it reaches "
+                    "into another module",
+                )
+            )
+    return out
+
+
+def outside_problems(text: str) -> list[tuple[int, str]]:
+    """Text outside the file's modules (and packages, interfaces, primitives) that is not a
+    known compiler directive: a declaration, an import or a statement of the compilation
+    unit, or a macro that may expand to one, reaches every file compiled after it."""
+    code = blank_comments(text)
+    chars = list(code)
+    for span in [*module_spans(text)]:
+        chars[span.start : span.end] = re.sub(r"[^\n]", " ", code[span.start : span.end])
+    code = "".join(chars)
+    code = _BLOCKS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+    out: list[tuple[int, str]] = []
+    lines = code.split("\n")
+    i = 0
+    while i < len(lines):
+        stripped = lines[i].strip()
+        d = _DIRECTIVE.match(stripped)
+        if d and d.group(1) in _OUTSIDE_OK:
+            while lines[i].rstrip().endswith("\\") and i + 1 < len(lines):
+                i += 1  # a define's continued body
+            i += 1
+            continue
+        if stripped:
+            out.append((i + 1, f"text outside modules ({stripped[:40]!r}) reaches later files"))
+            break
+        i += 1
+    return out
+
+
+def timescale_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, str]]:
+    """A `timescale in the file, when a file of the design with modules states none of its
+    own: that file takes this one's whenever a build compiles it later."""
+    code = blank_comments(text)
+    m = re.search(r"`\s*timescale\b", code)
+    if m is None:
+        return []
+    for other in sorted(graph.files):
+        node = graph.files[other]
+        if other == rel or not node.modules:
+            continue
+        other_code = blank_comments((graph.root / other).read_text(errors="replace"))
+        if not re.search(r"`\s*timescale\b", other_code):
+            return [
+                (
+                    line_of(text, m.start()),
+                    f"`timescale here is in force in {other} (which states none) whenever a "
+                    "build compiles it after this file",
+                )
+            ]
+    return []
+
+
+def _definitions(text: str) -> dict[str, list[str]]:
+    """Each macro name the text defines or undefines: its `define / `undef lines (with their
+    continuations), in order."""
+    code = blank_comments(text)
+    out: dict[str, list[str]] = {}
+    for m in _DEFINED.finditer(code):
+        end = m.end()
+        while True:
+            eol = code.find("\n", end)
+            if eol < 0 or not code[:eol].rstrip().endswith("\\"):
+                break
+            end = eol + 1
+        body = code[m.start() : eol if eol >= 0 else len(code)]
+        out.setdefault(m.group(1), []).append(" ".join(body.split()))
+    return out
+
+
+def macro_problems(
+    rel: str, text: str, graph: DesignGraph, old: str | None = None
+) -> list[tuple[int, str]]:
+    """A macro the file defines or undefines (``old``: the file at the base; then only one
+    whose definitions changed) that another file reads without including this one: which
+    value it sees depends on the order a build compiles the files (a glob may compile this
+    file first)."""
+    code = blank_comments(text)
+    includers = graph.includers(rel)
+    before = _definitions(old) if old is not None else {}
+    now = _definitions(text)
+    out: list[tuple[int, str]] = []
+    for name in sorted(set(now) | set(before)):
+        if old is not None and before.get(name) == now.get(name):
+            continue
+        readers = sorted(
+            r
+            for r, node in graph.files.items()
+            if r != rel and r not in includers and name in node.macros
+        )
+        if not readers:
+            continue
+        at = re.search(rf"`\s*(?:define|undef)\s+{re.escape(name)}\b", code)
+        shown = ", ".join(readers[:3]) + (" ..." if len(readers) > 3 else "")
+        out.append(
+            (
+                line_of(text, at.start()) if at else 1,
+                f"the macro {name} is also read by {shown}, which does not include this "
+                "file: the value it sees depends on the order a build compiles the files; "
+                "define it in a header that file includes, or give it another name",
+            )
+        )
+    return out
+
+
+def file_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, str]]:
+    """Every base-independent screen finding of one file's text, by line (its macros
+    aside: :func:`macro_problems`)."""
+    found = [
+        *directive_problems(text),
+        *reach_problems(text),
+        *outside_problems(text),
+        *timescale_problems(rel, text, graph),
+    ]
+    return sorted(set(found))
+
+
+def new_problems(
+    rel: str, old: str | None, new: str, graph: DesignGraph, *, ordered: bool = False
+) -> list[tuple[int, str]]:
+    """The findings of ``new`` that ``old`` (the file at the base; None when added) does not
+    already have (by message: a line moved is no new finding), and its new or changed
+    macros that other files read. ``ordered``: the design's filelists fix the order its
+    files are compiled in, and the gate judges a changed file's readers in it (with the
+    macros of the files listed before them), so only a new file's macros count."""
+    before = {msg for _line, msg in file_problems(rel, old, graph)} if old else set()
+    found = [(ln, msg) for ln, msg in file_problems(rel, new, graph) if msg not in before]
+    if old is None or not ordered:
+        found += macro_problems(rel, new, graph, old)
+    return sorted(set(found))

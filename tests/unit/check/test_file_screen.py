@@ -1,0 +1,71 @@
+"""The screen rules that need no base, on added and edited files (red team w37 F4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtlopt.check._file_screen import file_problems, new_problems
+from rtlopt.frontend._depgraph import DesignGraph, design_graph
+
+TOP = "`ifndef W\n`define W 8\n`endif\nmodule top(output [`W-1:0] y);\n  assign y = 0;\nendmodule\n"
+
+
+def _graph(tmp_path: Path, files: dict[str, str]) -> DesignGraph:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    return design_graph(tmp_path)
+
+
+def test_a_macro_another_file_reads_without_including_it_is_a_finding(tmp_path: Path) -> None:
+    new = "module h;\nendmodule\n`define W 16\n"
+    graph = _graph(tmp_path, {"top.v": TOP, "h.v": new})
+    assert [ln for ln, msg in new_problems("h.v", None, new, graph) if "macro W" in msg] == [3]
+    # an edited file: only a definition it changes, and only where no filelist fixes the order
+    old = "module h;\nendmodule\n`define W 8\n"
+    assert [ln for ln, _ in new_problems("h.v", old, new, graph)] == [3]
+    assert new_problems("h.v", old, new, graph, ordered=True) == []
+    assert new_problems("h.v", new, "// h\n" + new, graph) == []
+
+
+def test_a_header_its_reader_includes_is_no_finding(tmp_path: Path) -> None:
+    top = '`include "w.vh"\n' + TOP
+    graph = _graph(tmp_path, {"top.v": top, "w.vh": "`define W 16\n"})
+    assert new_problems("w.vh", None, "`define W 16\n", graph) == []
+
+
+def test_struct_and_interface_writes_are_no_hierarchical_reach(tmp_path: Path) -> None:
+    text = (
+        "module n(input clk, my_if bus);\n  pair_t s;\n"
+        "  always_ff @(posedge clk) begin s.a <= 1'b1; bus.req <= s.a; end\nendmodule\n"
+    )
+    assert file_problems("n.sv", text, _graph(tmp_path, {"n.sv": text})) == []
+    hier = "module n;\n  initial top.u.q = 1'b1;\nendmodule\n"
+    found = file_problems("n.v", hier, _graph(tmp_path, {"n.v": hier}))
+    assert [(ln, "top.u.q" in msg) for ln, msg in found] == [(2, True)]
+
+
+def test_directives_taken_back_before_the_end_are_no_finding(tmp_path: Path) -> None:
+    text = "`default_nettype none\n`celldefine\nmodule n;\nendmodule\n`endcelldefine\n"
+    graph = _graph(tmp_path, {"n.v": text})
+    assert file_problems("n.v", text + "`default_nettype wire\n", graph) == []
+    assert [ln for ln, _ in file_problems("n.v", text, graph)] == [1]
+    assert "resets every directive" in file_problems("n.v", "`resetall\n", graph)[0][1]
+
+
+def test_a_timescale_counts_only_where_another_file_states_none(tmp_path: Path) -> None:
+    ts = "`timescale 1ns/1ps\n"
+    new = ts + "module n;\nendmodule\n"
+    graph = _graph(tmp_path, {"m.v": "module m;\nendmodule\n", "n.v": new})
+    assert "in force in m.v" in file_problems("n.v", new, graph)[0][1]
+    graph = _graph(tmp_path, {"m.v": ts + "module m;\nendmodule\n", "n.v": new})
+    assert file_problems("n.v", new, graph) == []
+
+
+def test_an_edited_file_is_held_only_to_what_its_base_does_not_have(tmp_path: Path) -> None:
+    old = "module n;\nendmodule\n`default_nettype none\n"
+    graph = _graph(tmp_path, {"n.v": old})
+    assert new_problems("n.v", old, "// moved\n" + old, graph) == []
+    assert [ln for ln, _ in new_problems("n.v", None, old, graph)] == [3]
+    found = new_problems("n.v", old, old + "wire leak;\n", graph)
+    assert [msg.startswith("text outside modules") for _, msg in found] == [True]
