@@ -200,6 +200,11 @@ def _definitions(text: str) -> dict[str, list[str]]:
     return out
 
 
+def _same_file(graph: DesignGraph, a: str, b: str) -> bool:
+    """Whether two paths of the tree are one file (a symlink to the other)."""
+    return a == b or (graph.root / a).resolve() == (graph.root / b).resolve()
+
+
 def macro_problems(
     rel: str, text: str, graph: DesignGraph, old: str | None = None
 ) -> list[tuple[int, str]]:
@@ -218,7 +223,7 @@ def macro_problems(
         readers = sorted(
             r
             for r, node in graph.files.items()
-            if r != rel and r not in includers and name in node.macros
+            if r not in includers and name in node.macros and not _same_file(graph, r, rel)
         )
         if not readers:
             continue

@@ -69,3 +69,11 @@ def test_an_edited_file_is_held_only_to_what_its_base_does_not_have(tmp_path: Pa
     assert [ln for ln, _ in new_problems("n.v", None, old, graph)] == [3]
     found = new_problems("n.v", old, old + "wire leak;\n", graph)
     assert [msg.startswith("text outside modules") for _, msg in found] == [True]
+
+
+def test_a_file_that_is_a_link_to_the_new_one_is_no_other_reader(tmp_path: Path) -> None:
+    text = "`define W 8\nmodule m(output [`W-1:0] y);\n  assign y = 0;\nendmodule\n"
+    graph = _graph(tmp_path, {"lib/m_copy.vh": text})
+    (tmp_path / "m.v").symlink_to("lib/m_copy.vh")
+    graph = design_graph(tmp_path)
+    assert new_problems("lib/m_copy.vh", None, text, graph) == []
