@@ -142,3 +142,27 @@ def test_a_new_file_with_a_plain_module_and_its_own_directives_passes(
     _git(repo, "add", "n.v")
     r = run_rtlopt(repo, "check", "--no-ppa")
     assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]
+
+
+def test_a_submodule_bump_under_the_temporary_index_is_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``git commit -a`` with a submodule bump: the submodule's own git calls read its own
+    index, not the superproject's temporary one the hook inherits; the bump is judged."""
+    lib = committed_repo(tmp_path / "lib", {"m.v": M}, monkeypatch, tmp_path / "cache")
+    top = "module top(input [7:0] a, output [7:0] y);\n  m u(.a(a), .y(y));\nendmodule\n"
+    repo = committed_repo(
+        tmp_path / "repo", {"rtlopt.toml": CONFIG, "top.v": top}, monkeypatch, tmp_path / "c"
+    )
+    sub = ("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "lib")
+    assert _git(repo, *sub).returncode == 0
+    assert _git(repo, "commit", "-q", "-m", "lib").returncode == 0
+    _with_hook(repo)
+    (repo / "lib" / "m.v").write_text(M.replace("a + 8'd1", "8'd1 + a"))
+    assert _git(repo / "lib", "commit", "-q", "-a", "-m", "same").returncode == 0
+    r = _git(repo, "commit", "-a", "-m", "bump")
+    assert r.returncode == 0 and "proven" in r.stdout + r.stderr, (r.stdout + r.stderr)[-1500:]
+    (repo / "lib" / "m.v").write_text(M.replace("8'd1", "8'd2"))
+    assert _git(repo / "lib", "commit", "-q", "-a", "-m", "other").returncode == 0
+    r = _git(repo, "commit", "-a", "-m", "bump")
+    assert r.returncode != 0 and "not equivalent" in r.stdout + r.stderr, r.stdout[-1500:]
