@@ -59,6 +59,7 @@ _SEGMENT = r"[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\[;]*\])*"
 _HIER_WRITE = re.compile(
     rf"(?<![\w$.'\\`])((?:\$root\s*\.\s*)?{_SEGMENT}(?:\s*\.\s*{_SEGMENT})+)\s*(<=|=)(?!=)"
 )
+_DELAY = re.compile(r"#\s*[0-9.]")
 _BLOCKS = re.compile(
     r"\b(package|interface|primitive|program|class|config)\b.*?\bend\1\b(?:\s*:\s*\w+)?", re.S
 )
@@ -89,7 +90,8 @@ def directive_problems(text: str) -> list[tuple[int, str]]:
         if name in _NEVER:
             out.append((line, f"`{name} {_NEVER[name]}"))
         elif name == "default_nettype":
-            nettype = None if arg == "wire" else (line, arg)
+            # none: an implicit net in a later file is an error, not another meaning
+            nettype = None if arg in ("wire", "none") else (line, arg)
         elif name == "unconnected_drive":
             drive = (line, arg)
         elif name == "nounconnected_drive":
@@ -111,17 +113,42 @@ def directive_problems(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def reach_problems(text: str) -> list[tuple[int, str]]:
+def outside_names(rel: str, graph: DesignGraph) -> set[str]:
+    """Names a hierarchical name of ``rel`` can start with to leave the file's own instances:
+    every module of the design and every instance another file declares."""
+    modules = {m for node in graph.files.values() for m in node.modules}
+    if not modules:
+        return set()
+    kinds = "|".join(re.escape(m) for m in sorted(modules, key=len, reverse=True))
+    inst = re.compile(
+        rf"(?<![\w$.`])(?:{kinds})\s*(?:#\s*\((?:[^()]|\([^()]*\))*\))?\s*"
+        r"([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\s*)?\("
+    )
+    names = set(modules)
+    for other in graph.files:
+        if other == rel or not modules & graph.files[other].words:
+            continue
+        code = blank_comments((graph.root / other).read_text(errors="replace"))
+        names |= set(inst.findall(code))
+    return names
+
+
+def reach_problems(text: str, names: set[str] | None = None) -> list[tuple[int, str]]:
     """``defparam``, ``force``, ``release``, ``bind``, ``deassign`` and writes through a
-    hierarchical name: each can change a module of the design from outside its text."""
+    hierarchical name that starts at ``names`` (:func:`outside_names`; None: any) or
+    ``$root``: each can change a module of the design from outside its text."""
     code = blank_comments(text)
-    out = [
-        (line_of(text, m.start()), f"{m.group(1)} reaches into other modules from outside them")
-        for m in _KEYWORD.finditer(code)
-    ]
+    out = []
+    for m in _KEYWORD.finditer(code):
+        if m.group(1) in ("force", "release", "defparam"):
+            target = _HIER_TARGET.match(code, m.end())
+            if target and not _leaves(code, target.group(1), names):
+                continue
+        out.append(
+            (line_of(text, m.start()), f"{m.group(1)} reaches into other modules from outside them")
+        )
     for m in _HIER_WRITE.finditer(code):
-        first = re.split(r"[\s.\[]", m.group(1).removeprefix("$root").lstrip(" .\t"), maxsplit=1)[0]
-        if m.group(1).startswith("$root") or not _declared(code, first):
+        if _leaves(code, m.group(1), names):
             out.append(
                 (
                     line_of(text, m.start()),
@@ -130,6 +157,21 @@ def reach_problems(text: str) -> list[tuple[int, str]]:
                 )
             )
     return out
+
+
+_HIER_TARGET = re.compile(rf"\s*((?:\$root\s*\.\s*)?{_SEGMENT}(?:\s*\.\s*{_SEGMENT})*)")
+
+
+def _leaves(code: str, name: str, names: set[str] | None) -> bool:
+    """Whether the (hierarchical) ``name`` reaches out of the file's own scope."""
+    if name.startswith("$root"):
+        return True
+    if "." not in name:
+        return False
+    first = re.split(r"[\s.\[]", name, maxsplit=1)[0]
+    if _declared(code, first):
+        return False
+    return names is None or first in names
 
 
 def outside_problems(text: str) -> list[tuple[int, str]]:
@@ -161,8 +203,8 @@ def outside_problems(text: str) -> list[tuple[int, str]]:
 
 
 def timescale_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, str]]:
-    """A `timescale in the file, when a file of the design with modules states none of its
-    own: that file takes this one's whenever a build compiles it later."""
+    """A `timescale in the file, when a file of the design with modules and delays states
+    none of its own: that file takes this one's whenever a build compiles it later."""
     code = blank_comments(text)
     m = re.search(r"`\s*timescale\b", code)
     if m is None:
@@ -172,7 +214,7 @@ def timescale_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[in
         if other == rel or not node.modules:
             continue
         other_code = blank_comments((graph.root / other).read_text(errors="replace"))
-        if not re.search(r"`\s*timescale\b", other_code):
+        if not re.search(r"`\s*timescale\b", other_code) and _DELAY.search(other_code):
             return [
                 (
                     line_of(text, m.start()),
@@ -245,10 +287,11 @@ def file_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, st
     aside: :func:`macro_problems`)."""
     found = [
         *directive_problems(text),
-        *reach_problems(text),
-        *outside_problems(text),
+        *reach_problems(text, outside_names(rel, graph)),
         *timescale_problems(rel, text, graph),
     ]
+    if not graph.includers(rel):  # an included file's text is its includer's
+        found += outside_problems(text)
     return sorted(set(found))
 
 

@@ -112,7 +112,7 @@ HELPER = "module helper(input i, output o);\n  assign o = i;\nendmodule\n"
             "line 2: write to the hierarchical name tb.t.u.y",
         ),
         (HELPER + "wire leak;\n", "line 4: text outside modules"),
-        (HELPER + "`default_nettype none\n", "line 4: leaves `default_nettype none in force"),
+        (HELPER + "`default_nettype tri1\n", "line 4: leaves `default_nettype tri1 in force"),
     ],
 )
 def test_a_new_file_that_reaches_the_design_from_outside_its_modules_fails(

@@ -40,13 +40,19 @@ def test_struct_and_interface_writes_are_no_hierarchical_reach(tmp_path: Path) -
         "  always_ff @(posedge clk) begin s.a <= 1'b1; bus.req <= s.a; end\nendmodule\n"
     )
     assert file_problems("n.sv", text, _graph(tmp_path, {"n.sv": text})) == []
-    hier = "module n;\n  initial top.u.q = 1'b1;\nendmodule\n"
-    found = file_problems("n.v", hier, _graph(tmp_path, {"n.v": hier}))
-    assert [(ln, "top.u.q" in msg) for ln, msg in found] == [(2, True)]
+    hier = "module n;\n  initial top.u.q = 1'b1;\n  m own();\n  initial own.q = 1'b1;\nendmodule\n"
+    top = "module top;\n  m u();\nendmodule\nmodule m;\n  reg q;\nendmodule\n"
+    found = file_problems("n.v", hier, _graph(tmp_path, {"top.v": top, "n.v": hier}))
+    assert [(ln, "top.u.q" in msg) for ln, msg in found] == [(2, True)]  # not its own instance
+    force = "module n;\n  initial force u.q = 1'b0;\nendmodule\n"  # u: another file's
+    found = file_problems("n.v", force, _graph(tmp_path, {"n.v": force}))
+    assert {ln for ln, _ in found} == {2} and found[0][1].startswith("force reaches")
+    own = "module n;\n  m v();\n  initial force v.q = 1'b0;\nendmodule\n"  # its own instance
+    assert file_problems("n.v", own, _graph(tmp_path, {"n.v": own})) == []
 
 
 def test_directives_taken_back_before_the_end_are_no_finding(tmp_path: Path) -> None:
-    text = "`default_nettype none\n`celldefine\nmodule n;\nendmodule\n`endcelldefine\n"
+    text = "`default_nettype tri1\n`celldefine\nmodule n;\nendmodule\n`endcelldefine\n"
     graph = _graph(tmp_path, {"n.v": text})
     assert file_problems("n.v", text + "`default_nettype wire\n", graph) == []
     assert [ln for ln, _ in file_problems("n.v", text, graph)] == [1]
@@ -56,14 +62,15 @@ def test_directives_taken_back_before_the_end_are_no_finding(tmp_path: Path) -> 
 def test_a_timescale_counts_only_where_another_file_states_none(tmp_path: Path) -> None:
     ts = "`timescale 1ns/1ps\n"
     new = ts + "module n;\nendmodule\n"
-    graph = _graph(tmp_path, {"m.v": "module m;\nendmodule\n", "n.v": new})
+    delay = "module m;\n  initial #5 $display;\nendmodule\n"
+    graph = _graph(tmp_path, {"m.v": delay, "n.v": new})
     assert "in force in m.v" in file_problems("n.v", new, graph)[0][1]
-    graph = _graph(tmp_path, {"m.v": ts + "module m;\nendmodule\n", "n.v": new})
+    graph = _graph(tmp_path, {"m.v": ts + delay, "n.v": new})
     assert file_problems("n.v", new, graph) == []
 
 
 def test_an_edited_file_is_held_only_to_what_its_base_does_not_have(tmp_path: Path) -> None:
-    old = "module n;\nendmodule\n`default_nettype none\n"
+    old = "module n;\nendmodule\n`default_nettype tri1\n"
     graph = _graph(tmp_path, {"n.v": old})
     assert new_problems("n.v", old, "// moved\n" + old, graph) == []
     assert [ln for ln, _ in new_problems("n.v", None, old, graph)] == [3]
