@@ -184,6 +184,8 @@ def outside_problems(text: str) -> list[tuple[int, str]]:
         chars[span.start : span.end] = re.sub(r"[^\n]", " ", code[span.start : span.end])
     code = "".join(chars)
     code = _BLOCKS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+    # an attribute instance before a module belongs to it
+    code = re.sub(r"\(\*.*?\*\)", lambda m: re.sub(r"[^\n]", " ", m.group(0)), code, flags=re.S)
     out: list[tuple[int, str]] = []
     lines = code.split("\n")
     i = 0

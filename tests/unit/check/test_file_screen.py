@@ -84,3 +84,8 @@ def test_a_file_that_is_a_link_to_the_new_one_is_no_other_reader(tmp_path: Path)
     (tmp_path / "m.v").symlink_to("lib/m_copy.vh")
     graph = design_graph(tmp_path)
     assert new_problems("lib/m_copy.vh", None, text, graph) == []
+
+
+def test_an_attribute_before_a_module_is_no_text_outside_it(tmp_path: Path) -> None:
+    text = "(* no_ungroup *)\nmodule n;\nendmodule\n"
+    assert file_problems("n.v", text, _graph(tmp_path, {"n.v": text})) == []
