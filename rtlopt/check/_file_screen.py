@@ -236,7 +236,7 @@ def _definitions(text: str) -> dict[str, list[str]]:
         end = m.end()
         while True:
             eol = code.find("\n", end)
-            if eol < 0 or not code[:eol].rstrip().endswith("\\"):
+            if eol < 0 or not code[end:eol].rstrip().endswith("\\"):
                 break
             end = eol + 1
         body = code[m.start() : eol if eol >= 0 else len(code)]
@@ -284,6 +284,59 @@ def macro_problems(
     return out
 
 
+#: directives a macro body may expand to that change what later text means (conditionals
+#: only choose text, which the rest of the body's screen sees)
+_STATEFUL = (_OUTSIDE_OK - {"ifdef", "ifndef", "elsif", "else", "endif", "line"}) | set(_NEVER)
+
+
+def called_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, str]]:
+    """Macros the file calls that another file of the tree defines with a body that holds
+    ``defparam``, ``force``, ``release``, ``bind``, ``deassign``, a write through a
+    hierarchical name or a compiler directive (followed through the macros a body calls): the
+    text the file expands to would reach into other modules unseen."""
+    code = blank_comments(text)
+    calls = {m.group(1): m.start() for m in reversed(list(_DIRECTIVE.finditer(code)))}
+    calls = {n: at for n, at in calls.items() if n not in _OUTSIDE_OK and n not in _NEVER}
+    own = set(_definitions(text))
+    if not calls.keys() - own:
+        return []
+    bodies: dict[str, list[tuple[str, str]]] = {}
+    for other in graph.files:
+        if _same_file(graph, other, rel):
+            continue
+        try:
+            found = _definitions((graph.root / other).read_text(errors="replace"))
+        except OSError:
+            continue
+        for name, lines in found.items():
+            bodies.setdefault(name, []).extend((other, line) for line in lines)
+    out: list[tuple[int, str]] = []
+    for name, at in sorted(calls.items()):
+        seen: set[str] = set()
+        todo = [name] if name not in own else []
+        while todo and len(seen) < 64:
+            cur = todo.pop()
+            if cur in seen:
+                continue
+            seen.add(cur)
+            for where, line in bodies.get(cur, []):
+                body = re.sub(r"^`\s*(?:define|undef)\s+\S+", "", line)
+                inner = {m.group(1) for m in _DIRECTIVE.finditer(body)}
+                if reach_problems(body) or inner & _STATEFUL:
+                    out.append(
+                        (
+                            line_of(text, at),
+                            f"the macro {name} (through {cur}, defined in {where}) expands to "
+                            "a directive or a reach into other modules, which the gate does not "
+                            "screen in its expansion",
+                        )
+                    )
+                    todo = []
+                    break
+                todo += sorted(inner - seen)
+    return out
+
+
 def file_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, str]]:
     """Every base-independent screen finding of one file's text, by line (its macros
     aside: :func:`macro_problems`)."""
@@ -291,6 +344,7 @@ def file_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, st
         *directive_problems(text),
         *reach_problems(text, outside_names(rel, graph)),
         *timescale_problems(rel, text, graph),
+        *called_problems(rel, text, graph),
     ]
     if not graph.includers(rel):  # an included file's text is its includer's
         found += outside_problems(text)

@@ -89,3 +89,25 @@ def test_a_file_that_is_a_link_to_the_new_one_is_no_other_reader(tmp_path: Path)
 def test_an_attribute_before_a_module_is_no_text_outside_it(tmp_path: Path) -> None:
     text = "(* no_ungroup *)\nmodule n;\nendmodule\n"
     assert file_problems("n.v", text, _graph(tmp_path, {"n.v": text})) == []
+
+
+def test_a_macro_a_new_file_calls_is_screened_in_its_definition(tmp_path: Path) -> None:
+    # a body another file defines that forces or writes into the design, or that holds a
+    # directive, is a finding where a new file calls it (also through another macro)
+    defs = (
+        "`define POKE force tb.t.u.y = 8'd7;\n"
+        "`define VIA `POKE\n"
+        "`define SAFE(x) assert (x);\n"
+        "`define ND `default_nettype tri1\n"
+    )
+    files = {"top.v": TOP, "defs.vh": defs}
+    for call, hit in [
+        ("`POKE", True),
+        ("`VIA", True),
+        ("`ND", True),
+        ("always @* `SAFE(1'b1)", False),
+    ]:
+        new = f"module h;\n  initial begin end\n  {call}\nendmodule\n"
+        graph = _graph(tmp_path, {**files, "h.v": new})
+        found = [msg for _ln, msg in file_problems("h.v", new, graph) if "expands to" in msg]
+        assert bool(found) == hit, (call, found)
