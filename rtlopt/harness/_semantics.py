@@ -247,6 +247,7 @@ def power_up_values_in(root: Any) -> PowerUp:
     """:func:`power_up_values` of a syntax tree's root (a preprocessed one: its macros and
     included headers expanded)."""
     from rtlopt.harness._check_blocks import states_nothing
+    from rtlopt.harness._rom_fill import fills_rom
     from rtlopt.harness._two_state import two_state_variables, type_names
 
     out: PowerUp = {}
@@ -263,6 +264,8 @@ def power_up_values_in(root: Any) -> PowerUp:
                 continue  # one report (``initial $display("x");``) holds no state
             if states_nothing(block, None if outside else node, root):
                 continue  # reporting assertions, and variables only they read
+            if not outside and fills_rom(block, node):
+                continue  # a constant table's contents (Yosys's proc_rom), no state
             pairs = _constant_assignments(block)
             # one that does more (a loop, $readmemh) is kept by some tools: as it is
             found += [(_span(e), n, e) for n, e in pairs or [(INITIAL_BLOCK, block)]]
