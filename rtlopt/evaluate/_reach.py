@@ -33,21 +33,23 @@ from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
 
 __all__ = ["repository_reach"]
 
-_REACH: dict[int, tuple[object, str]] = {}
+_REACH: dict[tuple[int, Path | None], tuple[object, str]] = {}
 
 
-def repository_reach(design: Design) -> str:
+def repository_reach(design: Design, own: Path | None = None) -> str:
     """Why the target's changes are unchecked because another file of the repository reaches
-    into it (see the module's docstring), or ""."""
-    hit = _REACH.get(id(design))
+    into it (see the module's docstring), or "". ``own`` is rtlopt's scratch folder, never
+    read as a file of the repository."""
+    key = (id(design), own.resolve() if own is not None else None)
+    hit = _REACH.get(key)
     if hit is None or hit[0] is not design:
         if len(_REACH) > 8:
             _REACH.clear()
-        hit = _REACH[id(design)] = (design, _reach(design))
+        hit = _REACH[key] = (design, _reach(design, own))
     return hit[1]
 
 
-def _reach(design: Design) -> str:
+def _reach(design: Design, own: Path | None) -> str:
     from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments
 
     name = design.target.name
@@ -64,7 +66,7 @@ def _reach(design: Design) -> str:
     # every other text of the repository that names the target or one of its instances (a
     # Makefile may compile any file); one that cannot be read whole and may name them fails
     # closed
-    others, unread = other_texts(design)
+    others, unread = other_texts(design, own)
     named = [(p, t) for p, t in others if word.search(t)]
     instances |= {i for p, t in named for i in _instance_names(code(p, t), name)}
     wanted = _hierarchical(instances - {BUILT_INSTANCE})

@@ -20,7 +20,9 @@ _INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
 #: Larger files are no design text (a waveform, an image) and are not scanned.
 _SCANNED_BYTES = 4_000_000
 _TEXTS: dict[int, tuple[object, list[tuple[Path, str]]]] = {}
-_OTHERS: dict[int, tuple[object, tuple[list[tuple[Path, str]], list[Path]]]] = {}
+_OTHERS: dict[
+    tuple[int, Path | None], tuple[object, tuple[list[tuple[Path, str]], list[Path]]]
+] = {}
 
 
 def repository_texts(design: Design) -> list[tuple[Path, str]]:
@@ -71,13 +73,19 @@ def _included_names(texts: Iterable[str]) -> set[str]:
     return {Path(m.group(1)).name for t in texts for m in _INCLUDE.finditer(t)}
 
 
-def other_texts(design: Design) -> tuple[list[tuple[Path, str]], list[Path]]:
+def other_texts(
+    design: Design, own: Path | None = None
+) -> tuple[list[tuple[Path, str]], list[Path]]:
     """Every other text file of ``design``'s repository (whatever its name: a Makefile or a
     script may hand a simulator ``poke.sva`` or ``tb.vt``), as ``(path, text)``, and the
     files that could not be read whole (over 4 MB, unreadable): a rule that needs every text
     judges those by a byte search or fails closed. Binary files (a NUL byte in their first
-    8 kB) are left out. Once per design object."""
-    hit = _OTHERS.get(id(design))
+    8 kB) are left out. ``own`` is rtlopt's own scratch folder (a candidate's copy, the
+    preprocessed texts): no file of the repository even where a caller puts it inside the
+    repository's folder. Once per design object and scratch folder."""
+    key = (id(design), own.resolve() if own is not None else None)
+    skip = _scratch(design, key[1])
+    hit = _OTHERS.get(key)
     if hit is not None and hit[0] is design:
         return hit[1]
     known = {p.resolve() for p, _ in repository_texts(design)}
@@ -92,7 +100,7 @@ def other_texts(design: Design) -> tuple[list[tuple[Path, str]], list[Path]]:
     found += [f for f in outside if not f.resolve().is_relative_to(root.resolve())]
     for f in found:
         try:
-            if f.resolve() in known:
+            if f.resolve() in known or (skip is not None and f.resolve().is_relative_to(skip)):
                 continue
             if f.stat().st_size > _SCANNED_BYTES:
                 unread.append(f)
@@ -105,5 +113,22 @@ def other_texts(design: Design) -> tuple[list[tuple[Path, str]], list[Path]]:
             texts.append((f, data.decode(errors="replace")))
     if len(_OTHERS) > 8:
         _OTHERS.clear()
-    _OTHERS[id(design)] = (design, (texts, unread))
+    _OTHERS[key] = (design, (texts, unread))
     return texts, unread
+
+
+def _scratch(design: Design, own: Path | None) -> Path | None:
+    """``own`` where its files can be left out: a folder that neither holds the repository
+    nor any of the design's sources, prelude files or include folders (a scratch folder
+    given as the repository itself, or around its sources, hides nothing)."""
+    if own is None:
+        return None
+    design_paths = [
+        Path(design.root),
+        *map(Path, design.sources.files),
+        *map(Path, design.sources.prelude),
+        *map(Path, design.include_dirs),
+    ]
+    if any(p.resolve().is_relative_to(own) for p in design_paths):
+        return None
+    return own

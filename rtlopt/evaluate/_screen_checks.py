@@ -171,7 +171,11 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
 
     if same_as_reference(c.text, s.design):
         return ""
-    return repository_reach(s.design) or open_inputs_reason(s.design) or _pragma_macros(s, c)
+    return (
+        repository_reach(s.design, s.workdir)
+        or open_inputs_reason(s.design)
+        or _pragma_macros(s, c)
+    )
 
 
 def _pragma_macros(s: EvalSetup, c: Candidate) -> str:

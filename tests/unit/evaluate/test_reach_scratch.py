@@ -1,0 +1,44 @@
+"""rtlopt's own scratch folder is no file of the repository: a candidate's copy written there
+(``candidate.in.v``) is not read as another build's instance of the target, even where the
+caller puts the folder inside the repository's folder; a scratch folder that holds the
+repository or its sources hides nothing. Real frontend, no tool run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtlopt.config import ProjectConfig
+from rtlopt.evaluate._reach import repository_reach
+from rtlopt.frontend import load_design
+from rtlopt.frontend.model import Design
+
+M = "module m (input clk, input [3:0] a, output reg [3:0] y);\n  always @(posedge clk) y <= a;\nendmodule\n"
+#: A copy of the target under a macro another build may define: an instance of m there is a
+#: configuration the proof does not check.
+COPY = "`ifdef M_ON\nmodule w (input clk, input [3:0] a, output [3:0] y);\n  m u (.clk(clk), .a(a), .y(y));\nendmodule\n`endif\n"
+
+
+def _design(tmp: Path) -> Design:
+    """The design loaded first, then the scratch file written (as an evaluator does)."""
+    (tmp / "m.v").write_text(M)
+    design = load_design(tmp / "m.v", "m", ProjectConfig())
+    (tmp / "scratch").mkdir()
+    (tmp / "scratch" / "candidate.in.v").write_text(COPY)
+    return design
+
+
+def test_a_file_of_the_scratch_folder_is_not_read(tmp_path: Path) -> None:
+    design = _design(tmp_path)
+    assert repository_reach(design, tmp_path / "scratch") == ""
+
+
+def test_the_same_file_outside_the_scratch_folder_is_read(tmp_path: Path) -> None:
+    design = _design(tmp_path)
+    why = repository_reach(design)
+    assert "candidate.in.v" in why and "M_ON" in why, why
+
+
+def test_a_scratch_folder_holding_the_repository_hides_nothing(tmp_path: Path) -> None:
+    design = _design(tmp_path)
+    why = repository_reach(design, tmp_path)
+    assert "candidate.in.v" in why, why
