@@ -70,8 +70,10 @@ def power_up_unchecked(s: EvalSetup, c: Candidate, text: str | None) -> str:
             reference: str | PowerUp = unit_power_up(s.design)
         else:  # the view path: read as slang reads them, headers and macros expanded
             for own in [c.text, *(m.text() for m in refs)]:
-                # a header only a build defining FORMAL includes is verification code
-                # (ibex's `ifdef FORMAL `include "formal_tb_frag.svh"`, a generated file)
+                # a FORMAL branch whose own content is verification code is not read; one
+                # that includes a header is not provably so (ibex's `ifdef FORMAL `include
+                # "formal_tb_frag.svh"`): that header is looked for, and found nowhere it
+                # leaves the change unchecked (harness/_verification_content.py)
                 code = hardware_reading(s.design, blank_comments(own, strings=False))
                 _included_power_up(code, s)
             cand = text_power_up(c.text, s.design)

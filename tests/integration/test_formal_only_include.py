@@ -1,7 +1,10 @@
 """A header only the formal build includes (ibex's ```ifdef FORMAL `ifdef YOSYS `include
-"formal_tb_frag.svh"``, a file its formal flow generates) is verification code: the power-up
-comparison does not look for it. Under any other macro, or where another build may define
-``FORMAL``, a header found nowhere still leaves the change unchecked."""
+"formal_tb_frag.svh"``, a file its formal flow generates) is looked for like any other: a
+``FORMAL`` branch is verification code only where its own content is (no instances, macros or
+includes: ``harness/_verification_content.py``), and a header nobody can read is not known to
+be. A header found nowhere leaves the change unchecked under ``FORMAL`` as under any other
+macro; where the header is there, the change reaches the proof (a broken rewrite is not
+equivalent)."""
 
 from __future__ import annotations
 
@@ -49,11 +52,22 @@ endmodule
 """
 
 
+#: The same rewrite keeping the ``FORMAL`` branch as the repository has it (a branch that is
+#: not verification code may not be dropped).
+KEPT = REF.replace("y <= a + 8'd1", "y <= 8'd1 + a")
+assert KEPT != REF
+
+#: The header the formal flow would generate, present in the repository.
+FRAG = "  always @(posedge clk) if (rst_n) assert (y == y);\n"
+
+
 @pytest.mark.tools
 def test_a_header_only_the_formal_build_includes(tmp_path: Path) -> None:
-    # was: "the header "formal_tb_frag.svh" included inside the module is not found"
-    res = _evaluate(tmp_path, {"m.sv": REF}, "m.sv", CAND)
-    assert res.accepted, res.reason
+    """Not provably verification code: what the missing header holds is unknown (an instance,
+    a macro, a force), so the change is unchecked rather than accepted (fail closed)."""
+    res = _evaluate(tmp_path, {"m.sv": REF}, "m.sv", KEPT)
+    assert not res.accepted and "formal_tb_frag.svh" in res.reason, res.reason
+    assert "not found" in res.reason, res.reason
 
 
 @pytest.mark.tools
@@ -72,5 +86,8 @@ def test_a_header_of_formal_when_a_build_defines_it(tmp_path: Path) -> None:
 
 @pytest.mark.tools
 def test_a_broken_rewrite_beside_a_formal_header_is_rejected(tmp_path: Path) -> None:
-    res = _evaluate(tmp_path, {"m.sv": REF}, "m.sv", CAND.replace("8'd1 + a", "8'd2 + a"))
+    """With the header there, the rewrite reaches the proof, which finds it wrong (not a
+    rejection for the missing header)."""
+    files = {"m.sv": REF, "formal_tb_frag.svh": FRAG}
+    res = _evaluate(tmp_path, files, "m.sv", KEPT.replace("8'd1 + a", "8'd2 + a"))
     assert not res.accepted and "not equivalent" in res.reason, res.reason
