@@ -144,6 +144,13 @@ PIPE2 = """module tgt (input clk, input rst, input [15:0] d, output reg [15:0] q
   end
 endmodule
 """
+#: The top for the clocked targets: every input of tgt connected (an unconnected clk is an x
+#: input the proofs do not drive, which leaves any change unchecked before the race screen's
+#: controls could be reached).
+PIPE_SOC = """module soc (input clk, input rst, input [15:0] d, output [15:0] q);
+  tgt u (.clk(clk), .rst(rst), .d(d), .q(q));
+endmodule
+"""
 # r is written with `=` in the last block; iverilog 11 starts the processes of one edge last
 # declared first, so the first block reads r's new value (d this cycle) where the proofs read a
 # register (d of the cycle before). With d = 16'hBEEF the candidate's q is BEEF one cycle early.
@@ -185,7 +192,7 @@ endmodule
 def test_a_race_between_clocked_blocks_is_not_proven(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": PIPE2})
+    repo = _repo(tmp_path, monkeypatch, {"rtl/soc.v": PIPE_SOC, "rtl/top.v": PIPE2})
     rc, out = _evaluate(repo, "rtl/top.v", RACE)
     _rejected_for(rc, out, "'r'", "blocking assignment")
 
@@ -196,7 +203,7 @@ def test_clocked_blocks_without_a_race_are_not_screened(
 ) -> None:
     """The controls through the whole evaluation (two proofs, ~15 s; the detector's own
     controls are unit tests)."""
-    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": PIPE2})
+    repo = _repo(tmp_path, monkeypatch, {"rtl/soc.v": PIPE_SOC, "rtl/top.v": PIPE2})
     rc, out = _evaluate(repo, "rtl/top.v", SPLIT)
     assert rc == 0 and out.get("accepted"), out
     rc, out = _evaluate(repo, "rtl/top.v", LOOPS)
@@ -208,7 +215,7 @@ def test_a_race_between_clocked_blocks_fails_the_gate(
 ) -> None:
     """The same change staged for ``rtlopt check``: refused by the screen the gate shares
     (before this, both proofs passed it)."""
-    repo = _repo(tmp_path, monkeypatch, {"rtl/top.v": PIPE2})
+    repo = _repo(tmp_path, monkeypatch, {"rtl/soc.v": PIPE_SOC, "rtl/top.v": PIPE2})
     (repo / "rtl/top.v").write_text(RACE)
     _git(repo, "add", "-A")
     r = run_rtlopt(repo, "check", "--base", "HEAD", "--no-ppa")
