@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -50,7 +50,7 @@ def repository_reach(design: Design, own: Path | None = None) -> str:
 
 
 def _reach(design: Design, own: Path | None) -> str:
-    from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments
+    from rtlopt.verilog import blank_comments
 
     name = design.target.name
     word = re.compile(rf"\b{re.escape(name)}\b")
@@ -67,14 +67,47 @@ def _reach(design: Design, own: Path | None) -> str:
     # Makefile may compile any file); one that cannot be read whole and may name them fails
     # closed
     others, unread = other_texts(design, own)
+    others = _without_documents(others, raw)
     named = [(p, t) for p, t in others if word.search(t)]
     instances |= {i for p, t in named for i in _instance_names(code(p, t), name)}
     wanted = _hierarchical(instances - {BUILT_INSTANCE})
     more = [(p, t) for p, t in others if word.search(t) or (wanted and wanted.search(t))]
     raw, extra = [*raw, *more], {p for p, _ in more}
-    why = _unread_mention(unread, name, instances - {BUILT_INSTANCE})
+    why = _unread_mention(unread, name, instances - {BUILT_INSTANCE}) or _unreadable_forms(
+        raw, name, word, instances, code
+    )
     if why:
         return why
+    instances.discard(BUILT_INSTANCE)
+    return _hierarchical_reach(design, raw, others, extra, instances, word, code)
+
+
+#: Suffixes of documentation: such a file counts only where another text names it (a
+#: build hands a tool the files it names; a README that mentions ``u.c`` compiles nowhere).
+_DOCUMENTS = frozenset({".md", ".markdown", ".rst", ".adoc", ".html", ".htm", ".tex"})
+
+
+def _without_documents(
+    others: list[tuple[Path, str]], raw: list[tuple[Path, str]]
+) -> list[tuple[Path, str]]:
+    """``others`` without the documentation files no other text of the repository names."""
+    docs = [p for p, _ in others if p.suffix.lower() in _DOCUMENTS]
+    if not docs:
+        return others
+    texts = [(p, t) for p, t in [*raw, *others]]
+    named = {d for d in docs if any(d.name in t for p, t in texts if p != d)}
+    return [(p, t) for p, t in others if p.suffix.lower() not in _DOCUMENTS or p in named]
+
+
+def _unreadable_forms(
+    raw: list[tuple[Path, str]],
+    name: str,
+    word: re.Pattern[str],
+    instances: set[str],
+    code: Callable[[Path, str], str],
+) -> str:
+    """Why an instance or a name of the target in ``raw`` cannot be read here (a value
+    without parentheses, a name a macro builds, a macro writing a defparam), or ""."""
     for path, text in raw:
         bare = word.search(text) and [i for i in instances_of(code(path, text), name) if i.bare]
         if bare:
@@ -102,7 +135,24 @@ def _reach(design: Design, own: Path | None) -> str:
                 f"{path.name}:{line}: a macro writes a defparam: the parameters it overrides "
                 "cannot be read here"
             )
-    instances.discard(BUILT_INSTANCE)
+    return ""
+
+
+def _hierarchical_reach(
+    design: Design,
+    raw: list[tuple[Path, str]],
+    others: list[tuple[Path, str]],
+    extra: set[Path],
+    instances: set[str],
+    word: re.Pattern[str],
+    code: Callable[[Path, str], str],
+) -> str:
+    """Why a text of ``raw`` reaches into an instance of the target (a hierarchical name
+    that is not a read of a port, a macro naming the target, a bind, a simulator-only
+    instance), or ""."""
+    from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation
+
+    name = design.target.name
     target = design.target.file.resolve()
     ports = {p.name for p in design.target.ports}
     params = {p.name for p in design.target.parameters if not p.local}

@@ -45,7 +45,7 @@ from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import Job, elapsed, read_text
 from rtlopt.formal.powerup_search import SearchFiles, search_files
-from rtlopt.formal.scripts import STRUCTURE_JSON, plan_formal
+from rtlopt.formal.scripts import STRUCTURE_JSON, FormalPlan, plan_formal
 from rtlopt.formal.structure import (
     checked,
     clear,
@@ -162,43 +162,28 @@ def check_equivalence(
         found = structure_only(
             design, reference_file, candidate_files, extra_inc, cfg, memory_mb, start, secret
         )
-        if found is not None and (found.structure or found.unchecked):
-            return found
-        return FormalResult(
-            Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start
-        )
+        return _unsupported(plan, found, start)
 
     # the clock model from the netlist: a second edge or an asynchronous pin needs clk2fflogic
     clocking: dict[tuple[int, ...], dict[str, Clocking] | str] = {}
+    files = (design, reference_file, candidate_files)
     plan, found = clock_model(
-        design,
-        plan,
-        reference_file,
-        candidate_files,
-        extra_inc,
-        cfg,
-        memory_mb,
-        start,
-        secret,
-        clocking,
+        design, plan, *files[1:], extra_inc, cfg, memory_mb, start, secret, clocking
     )
     if found is not None:
         return found
-    job = Job(
-        design,
-        reference_file,
-        candidate_files,
-        plan,
-        cfg,
-        memory_mb,
-        extra_inc,
-        start,
-        secret,
-        clocking=clocking,
-    )
+    job = Job(*files, plan, cfg, memory_mb, extra_inc, start, secret, clocking=clocking)
     if plan.stated:  # from the stated power-up values too, or alone (honor)
         return _from_stated(job, strict_x=strict_x, x_outputs=x_outputs)
     return _decide(job, strict_x=strict_x, x_outputs=x_outputs)
+
+
+def _unsupported(plan: FormalPlan, found: FormalResult | None, start: float) -> FormalResult:
+    """The verdict of a plan no engine runs: the structure check's when it rules the
+    candidate out or leaves it unchecked, else UNKNOWN with the plan's reason."""
+    if found is not None and (found.structure or found.unchecked):
+        return found
+    return FormalResult(Verdict.UNKNOWN, "none", plan.reason, duration_s=time.monotonic() - start)
 
 
 def _from_stated(job: Job, *, strict_x: bool, x_outputs: Sequence[str]) -> FormalResult:

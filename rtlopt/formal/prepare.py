@@ -184,25 +184,17 @@ def prepare_miter(
         structure: ``(secret, folder)``: the netlist's Yosys run also writes the clock/reset
             structure netlist and the drivers check (:func:`netlist_script`), moved into
             ``folder`` once the run has ended well (one Yosys run where there were two).
-        stated_init: Registers start from the power-up values the sources state (the
-            netlist keeps them), every other one from x, and no reset is forced: the model
-            of ``harness.initial_values = "honor"`` (:mod:`rtlopt.formal.engines.stated`).
-            Not with the ``clk2fflogic`` model (its sampling registers have no stated value).
-        edge_model: The proof's plan is in the ``clk2fflogic`` model (the netlist has a
-            register on a second edge or an asynchronous pin: :mod:`rtlopt.formal
-            .clock_model`), whatever the text shows: the miter is built in it too.
+        stated_init: Registers start from the stated power-up values, the others from x,
+            no reset forced (:mod:`rtlopt.formal.engines.stated`); not with ``clk2fflogic``.
+        edge_model: The proof's plan is in the ``clk2fflogic`` model
+            (:mod:`rtlopt.formal.clock_model`): the miter is built in it too.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     aiger = workdir / "miter.aig"
     texts = list(candidate_texts) or [f.read_text(errors="replace") for f in candidate_files]
-    plan = aig_plan(design, texts)
-    if edge_model and plan.sequential and not plan.global_clock:
-        plan = dataclasses.replace(plan, global_clock=True)
-    if plan.global_clock and not global_clock:
-        return Prepared(None, aiger, "the clk2fflogic model is off", plan)
-    if plan.global_clock and stated_init:
-        why = "stated power-up values are not modelled with clk2fflogic (several clock edges)"
-        return Prepared(None, aiger, why, plan)
+    plan, off = _miter_plan(design, texts, edge_model, global_clock, stated_init)
+    if off:
+        return Prepared(None, aiger, off, plan)
     start = time.monotonic()
     constants = miter_constants(design) if free_init else ()
     for attempt in range(2):
@@ -210,17 +202,20 @@ def prepare_miter(
         key = netlist_script(
             design, reference_file, candidate_files, plan, inc, keep_init=stated_init
         )
-        text = key
-        if structure is not None:
-            text = netlist_script(
+        secret = structure[0] if structure is not None else ""
+        text = (
+            key
+            if not secret
+            else netlist_script(
                 design,
                 reference_file,
                 candidate_files,
                 plan,
                 inc,
-                structure_secret=structure[0],
+                structure_secret=secret,
                 keep_init=stated_init,
             )
+        )
         why = _netlist(workdir, text, Limits(timeout, memory_mb), reuse_from, key)
         if why:
             return Prepared(None, aiger, f"yosys: {why}", plan, time.monotonic() - start)
@@ -255,6 +250,24 @@ def prepare_miter(
             return Prepared(None, aiger, str(exc), plan, time.monotonic() - start)
         return Prepared(miter, aiger, "", plan, time.monotonic() - start)
     return Prepared(None, aiger, "latches", plan, time.monotonic() - start)
+
+
+def _miter_plan(
+    design: Design, texts: list[str], edge_model: bool, global_clock: bool, stated_init: bool
+) -> tuple[AigPlan, str]:
+    """The miter's plan (in the ``clk2fflogic`` model where ``edge_model`` says so) and why
+    it cannot be built ("" when it can): see :func:`prepare_miter`."""
+    plan = aig_plan(design, texts)
+    if edge_model and plan.sequential and not plan.global_clock:
+        plan = dataclasses.replace(plan, global_clock=True)
+    if plan.global_clock and not global_clock:
+        return plan, "the clk2fflogic model is off"
+    if plan.global_clock and stated_init:
+        return (
+            plan,
+            "stated power-up values are not modelled with clk2fflogic (several clock edges)",
+        )
+    return plan, ""
 
 
 def _move_structure(workdir: Path, secret: str, folder: Path) -> None:

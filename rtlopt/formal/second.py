@@ -106,6 +106,58 @@ class SecondProof:
     replay: Path | None = None
 
 
+def _uncovered_model(plan: FormalPlan, models: Sequence[str], first: FormalResult) -> str:
+    """Why the first proof of a design that states power-up values does not cover a model
+    its stated values call for (a proof names the models it covers), or ""."""
+    missing = [m for m in models if m not in first.power_up] if plan.stated else []
+    if not missing or first.method == "identical source":
+        return ""
+    return (
+        f"unchecked: the first proof does not cover the power-up model {missing[0]!r} the "
+        "design's stated power-up values call for"
+    )
+
+
+def _replay_files(
+    out: Path, design: Design, engine: str, timeout_s: float, stated: bool, files: list[Path]
+) -> Path:
+    """``out`` with the replay script for stock ``yosys-abc`` and a copy of every file the
+    miter was built from."""
+    (out / "replay.sh").write_text(
+        replay_script(design.target.name, engine, timeout_s, stated=stated)
+    )
+    (out / "replay.sh").chmod(0o755)
+    for i, f in enumerate(files):
+        shutil.copyfile(f, out / f"{i:02d}_{Path(f).name}")
+    return out
+
+
+def _edge_by_edge(
+    design: Design,
+    files: list[Path],
+    plan: FormalPlan,
+    workdir: Path,
+    timeout_s: float,
+    folder: str,
+    stated: bool,
+) -> tuple[FormalPlan, str, str]:
+    """``plan`` in the ``clk2fflogic`` model with its miter rebuilt where a gated or derived
+    clock, or a clock-phase latch, needs every edge modelled (see
+    :mod:`rtlopt.formal.second_clocks`; else the miter steps a design that is not this one),
+    what needs it, and why the second proof cannot go on ("" when it can)."""
+    derived = _unmodelled_clocking(design, workdir)
+    if derived and stated:
+        return plan, derived, f"unchecked: {derived}{_NOT_STATED}"
+    if not derived:
+        return plan, "", ""
+    log.info("second proof of %s: clk2fflogic (%s)", design.target.name, derived)
+    plan = dataclasses.replace(plan, clk2fflogic=True)
+    built = _build_miter(design, files, plan, workdir, timeout_s, folder, stated)
+    if built:
+        return plan, derived, f"unchecked: the second frontend could not build the miter: {built}"
+    return plan, derived, ""
+
+
 def confirm_proof(
     design: Design,
     candidate_files: Sequence[Path],
@@ -143,14 +195,9 @@ def confirm_proof(
     if plan.mode == "unsupported":
         return no("", f"unchecked: {plan.reason}")
     models = power_up_models(plan)
-    # a proof of a design that states power-up values names the models it covers
-    missing = [m for m in models if m not in first.power_up] if plan.stated else []
-    if missing and first.method != "identical source":
-        return no(
-            "",
-            f"unchecked: the first proof does not cover the power-up model "
-            f"{missing[0]!r} the design's stated power-up values call for",
-        )
+    uncovered = _uncovered_model(plan, models, first)
+    if uncovered:
+        return no("", uncovered)
     if reference_file is None or reference_file.parent != workdir:
         reference_file = workdir / "reference.v"
         reference_file.write_text(ref)
@@ -182,25 +229,12 @@ def confirm_proof(
             why = f"unchecked: the second frontend could not build the miter{_of(model)}: {built}"
             return no(frontend, why)
         if not plan.clk2fflogic:
-            # a gated or derived clock, or a clock-phase latch: every edge modelled (see
-            # rtlopt.formal.second_clocks), else the miter steps a design that is not this one
-            derived = _unmodelled_clocking(design, workdir)
-            if derived and stated:
-                return no(frontend, f"unchecked: {derived}{_NOT_STATED}")
-            if derived:
-                log.info("second proof of %s: clk2fflogic (%s)", design.target.name, derived)
-                plan = dataclasses.replace(plan, clk2fflogic=True)
-                built = _build_miter(design, files, plan, workdir, cfg.timeout_s, folder, stated)
-                if built:
-                    why = f"unchecked: the second frontend could not build the miter: {built}"
-                    return no(frontend, why)
-        out = workdir / folder
-        (out / "replay.sh").write_text(
-            replay_script(design.target.name, engine, cfg.timeout_s, stated=stated)
-        )
-        (out / "replay.sh").chmod(0o755)
-        for i, f in enumerate(files):
-            shutil.copyfile(f, out / f"{i:02d}_{Path(f).name}")
+            plan, derived, problem = _edge_by_edge(
+                design, files, plan, workdir, cfg.timeout_s, folder, stated
+            )
+            if problem:
+                return no(frontend, problem)
+        out = _replay_files(workdir / folder, design, engine, cfg.timeout_s, stated, files)
         left = max(1.0, cfg.timeout_s - (time.monotonic() - start))
         status = _abc_status(out, engine, left, workdir)
         edges = " (every clock edge)" if plan.clk2fflogic else ""

@@ -27,8 +27,8 @@ from typing import Any
 
 from rtlopt.harness._carry import ALL, Flow, Summary, merge, widths
 from rtlopt.harness._constants import constants, evaluate, loop_values
+from rtlopt.harness._nodes import _children, _kind, _span, _walk
 from rtlopt.harness._races import nodes
-from rtlopt.harness._semantics import _children, _kind, _span, _walk
 
 __all__ = ["carried_state_problems"]
 

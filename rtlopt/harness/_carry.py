@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rtlopt.harness._constants import arguments, evaluate, loop_values, unwrap
-from rtlopt.harness._semantics import _children, _kind, _span, _walk
+from rtlopt.harness._nodes import _children, _kind, _span, _walk
 
 __all__ = ["ALL", "Flow", "Summary", "merge", "widths"]
 

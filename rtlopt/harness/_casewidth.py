@@ -25,8 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 from rtlopt.harness._elaborated import Elaborated, expressions
+from rtlopt.harness._nodes import _kind as _syntax_kind
 from rtlopt.harness._races import names, nodes
-from rtlopt.harness._semantics import _kind as _syntax_kind
 
 __all__ = ["case_width_problems"]
 

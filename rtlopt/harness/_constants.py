@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rtlopt.harness._semantics import _children, _kind, _walk
+from rtlopt.harness._nodes import _children, _kind, _walk
 
 __all__ = ["NARROW", "arguments", "constants", "evaluate", "loop_values", "step_value", "unwrap"]
 

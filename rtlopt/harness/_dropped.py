@@ -44,7 +44,7 @@ from rtlopt.harness._call_kinds import (
     REPORTING_TASKS,
     _write_kinds,
 )
-from rtlopt.harness._semantics import _children, _kind, _span, _walk, once_per_design
+from rtlopt.harness._nodes import _children, _kind, _span, _walk, once_per_design
 
 __all__ = [
     "REPORTING_TASKS",

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from rtlopt.harness._nodes import _kind
 from rtlopt.harness._races import _ports, names, nodes
-from rtlopt.harness._semantics import _kind
 
 __all__ = ["Elaborated", "elaborate", "expressions"]
 

@@ -5,10 +5,11 @@ through these."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = [
+    "once_per_design",
     "_NOT_POWER_UP",
     "_children",
     "_is_constant",
@@ -89,3 +90,17 @@ _NOT_POWER_UP = frozenset(
         "UdpDeclaration",
     }
 )
+
+
+def once_per_design(
+    store: dict[int, tuple[object, list[tuple[int, str]]]],
+    design: object,
+    compute: Callable[[], list[tuple[int, str]]],
+) -> list[tuple[int, str]]:
+    """``compute()`` once per ``design`` object, kept in ``store`` (at most 9 designs)."""
+    hit = store.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(store) > 8:
+            store.clear()
+        hit = store[id(design)] = (design, compute())
+    return hit[1]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rtlopt.harness._semantics import _children, _kind, _span, _walk
+from rtlopt.harness._nodes import _children, _kind, _span, _walk
 
 __all__ = ["pure_functions", "visible_pure"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rtlopt.harness._semantics import _children, _kind, _span, _walk
+from rtlopt.harness._nodes import _children, _kind, _span, _walk
 
 __all__ = ["exposed_outputs", "nodes", "race_problems"]
 

@@ -32,8 +32,8 @@ from typing import Any
 from rtlopt.harness._calls import carried_state_problems
 from rtlopt.harness._casewidth import case_width_problems
 from rtlopt.harness._elaborated import elaborate
+from rtlopt.harness._nodes import _children, _kind, _span, _walk
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
-from rtlopt.harness._semantics import _children, _kind, _span, _walk
 from rtlopt.harness._xcontrol import x_control_problems
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
 

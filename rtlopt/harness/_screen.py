@@ -356,13 +356,11 @@ def screen_candidate(
         design: The design the candidate replaces.
         tb_top: Name of the testbench top module.
         max_bytes: Reject larger candidates.
-        dotted_names: Allow ``a.b`` names (struct members): the caller elaborates the candidate
-            on its own (the SystemVerilog path), so a name can only resolve inside it and the
-            tools read a flattened view without hierarchical names.
+        dotted_names: Allow ``a.b`` names (struct members; the SystemVerilog path, whose
+            tools read a flattened view without hierarchical names).
         raw: The candidate's own text when ``text`` is its preprocessed reading.
 
-    Returns:
-        Violations as ``"line N: message"`` strings; empty when the candidate is clean.
+    Returns: violations as ``"line N: message"`` strings; empty when the candidate is clean.
     """
     if max_bytes is not None and len(text.encode(errors="replace")) > max_bytes:
         return [f"line 1: candidate is larger than {max_bytes} bytes"]

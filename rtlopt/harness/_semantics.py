@@ -21,7 +21,7 @@ line and column, so tool messages still point into the user's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from rtlopt.harness._nodes import _span as _span
 from rtlopt.harness._nodes import _tokens as _tokens
 from rtlopt.harness._nodes import _tree as _tree
 from rtlopt.harness._nodes import _walk as _walk
+from rtlopt.harness._nodes import once_per_design as once_per_design
 
 __all__ = [
     "EventProblem",
@@ -581,17 +582,3 @@ def power_up_file(path: Path, mode: str) -> Path:
 def power_up_text(text: str, mode: str) -> str:
     """``text`` as simulation reads it under ``harness.initial_values = mode``."""
     return text if mode == "honor" else strip_initial_values(text)
-
-
-def once_per_design(
-    store: dict[int, tuple[object, list[tuple[int, str]]]],
-    design: object,
-    compute: Callable[[], list[tuple[int, str]]],
-) -> list[tuple[int, str]]:
-    """``compute()`` once per ``design`` object, kept in ``store`` (at most 9 designs)."""
-    hit = store.get(id(design))
-    if hit is None or hit[0] is not design:
-        if len(store) > 8:
-            store.clear()
-        hit = store[id(design)] = (design, compute())
-    return hit[1]

@@ -46,7 +46,7 @@ def verification_content(code: str) -> bool:
     module's docstring); read as module items, else as statements."""
     from pyslang import syntax
 
-    from rtlopt.harness._dormant import only_reporting_assertions
+    from rtlopt.harness._reporting import only_reporting_assertions
 
     if not code.strip():
         return True

@@ -116,7 +116,13 @@ def evaluator(tmp_path_factory: pytest.TempPathFactory) -> Evaluator:
         harness=HarnessConfig(sim_timeout_s=5.0),
         sandbox=SandboxConfig(timeout_s=20.0, memory_mb=1024),
     )
-    design = load_design(EXAMPLE, "prio_enc", cfg.project)
+    # a repository of its own: the example inside rtlopt's checkout would make every text of
+    # the checkout (this file's hostile lines too) a text of the repository
+    import shutil
+
+    repo = tmp_path_factory.mktemp("repo") / "priority_encoder"
+    shutil.copytree(EXAMPLE.parents[1], repo)
+    design = load_design(repo / "rtl" / EXAMPLE.name, "prio_enc", cfg.project)
     ev = Evaluator(design, cfg, tmp_path_factory.mktemp("scratch"), pdk=None)
     yield ev  # type: ignore[misc]
     ev.close()
