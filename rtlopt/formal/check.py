@@ -44,8 +44,9 @@ from rtlopt.formal.clocking import Clocking, one_clock_reason
 from rtlopt.formal.engines import abc, lcorr, paired, powerup, sat, structural
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import Job, elapsed, read_text
+from rtlopt.formal.plan import FormalPlan, plan_formal
 from rtlopt.formal.powerup_search import SearchFiles, search_files
-from rtlopt.formal.scripts import STRUCTURE_JSON, FormalPlan, plan_formal
+from rtlopt.formal.scripts import STRUCTURE_JSON
 from rtlopt.formal.structure import (
     checked,
     clear,
@@ -176,6 +177,12 @@ def check_equivalence(
     if plan.stated:  # from the stated power-up values too, or alone (honor)
         return _from_stated(job, strict_x=strict_x, x_outputs=x_outputs)
     return _decide(job, strict_x=strict_x, x_outputs=x_outputs)
+
+
+def _unwritten(job: Job) -> bool:
+    """Whether no run of this check wrote the structure netlist yet (the clock model's run
+    may have: an engine then need not write it again, and it is parsed once)."""
+    return not (job.reference_file.parent / STRUCTURE_JSON).is_file()
 
 
 def _unsupported(plan: FormalPlan, found: FormalResult | None, start: float) -> FormalResult:
@@ -342,7 +349,7 @@ def _combinational(job: Job, *, strict_x: bool) -> FormalResult:
     the strict X policy uses the miter only.
     """
     share = job.cfg.comb_sat_share if job.plan.mode == "comb" and not strict_x else 1.0
-    first = sat.run(job, share=share, strict_x=strict_x, structure=True)
+    first = sat.run(job, share=share, strict_x=strict_x, structure=_unwritten(job))
     ok = checked(job, first)
     assert ok is not None
     if (
@@ -376,7 +383,7 @@ def _sequential(
         by_correspondence = lcorr.run(job, share=0.85)
         if by_correspondence is not None:
             return by_correspondence
-    by_structure = structural.run(job, share=0.25, structure=True)
+    by_structure = structural.run(job, share=0.25, structure=_unwritten(job))
     if (
         by_structure is not None
         and by_structure.verdict is Verdict.PROVEN
@@ -388,7 +395,7 @@ def _sequential(
         return ok
     if not (wd / STRUCTURE_JSON).is_file():
         # Yosys stopped before writing the structure netlist: let the miter run write it
-        ok = checked(job, sat.run(job, share=1.0, structure=True))
+        ok = checked(job, sat.run(job, share=1.0, structure=_unwritten(job)))
         assert ok is not None
         return ok
     if not job.cfg.abc:
