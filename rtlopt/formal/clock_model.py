@@ -26,7 +26,7 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.formal.clocking import Clocking, one_clock_reason
 from rtlopt.formal.job import read_text
-from rtlopt.formal.scripts import FormalPlan
+from rtlopt.formal.plan import FormalPlan
 from rtlopt.formal.structure import read_structure, structure_only
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name

@@ -10,7 +10,8 @@ from pathlib import Path
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import new_secret, result_name, span
 from rtlopt.formal.clocking import Clocking
-from rtlopt.formal.scripts import DRIVERS, FormalPlan
+from rtlopt.formal.plan import FormalPlan
+from rtlopt.formal.scripts import DRIVERS
 from rtlopt.frontend.model import Design
 from rtlopt.tools import Limits, ToolRun, raise_if_crashed, require_tool, run_tool
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rtlopt.config import FormalConfig
 from rtlopt.formal.channel import first_marker, sealed_phases
-from rtlopt.formal.scripts import FormalPlan
+from rtlopt.formal.plan import FormalPlan
 from rtlopt.results import FormalResult, Verdict
 
 __all__ = [

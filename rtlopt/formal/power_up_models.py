@@ -12,7 +12,7 @@ reading the text starts from them. ``harness.initial_values`` says which behavio
   anywhere. The text the repository's simulators and FPGA flows read still states the values
   (a candidate that states them on other registers, or other values, is decided by the
   proof from the stated values where the reference states every register bit's value:
-  :attr:`~rtlopt.formal.scripts.FormalPlan.renamed`), and a candidate could keep them as
+  :attr:`~rtlopt.formal.plan.FormalPlan.renamed`), and a candidate could keep them as
   text yet lean on them otherwise (a register that takes over another's role starts from
   another value): the design must also be proven from the stated values. Accepted only
   when both prove (``power_up == ("unknown", "stated")``); a refutation from either is a

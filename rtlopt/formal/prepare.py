@@ -13,14 +13,8 @@ from pathlib import Path
 from rtlopt.formal.abc import build_aiger
 from rtlopt.formal.channel import MARK, result_name, seal
 from rtlopt.formal.miter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
-from rtlopt.formal.scripts import (
-    DRIVERS,
-    STRUCTURE_JSON,
-    FormalPlan,
-    array_mul_lines,
-    clock_edges,
-    prepare_lines,
-)
+from rtlopt.formal.plan import FormalPlan, clock_edges
+from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, array_mul_lines, prepare_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
 from rtlopt.tools import Limits, raise_if_crashed, require_tool, run_tool

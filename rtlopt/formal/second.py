@@ -57,7 +57,8 @@ from rtlopt.config import FormalConfig
 from rtlopt.errors import ToolNotFound
 from rtlopt.formal.channel import new_secret, result_name
 from rtlopt.formal.job import read_text
-from rtlopt.formal.scripts import EQX_AS_SYNTHESIS, FormalPlan, plan_formal
+from rtlopt.formal.plan import FormalPlan, plan_formal
+from rtlopt.formal.scripts import EQX_AS_SYNTHESIS
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict

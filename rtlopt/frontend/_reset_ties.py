@@ -8,7 +8,7 @@ instance ties so (at any depth), runs the target from its power-up state without
 A candidate whose outputs rely on a reset having happened would be proven and then never
 work there. :func:`reset_ties` finds those instances the way :mod:`._open_inputs` reads
 connections (slang's elaboration of the repository from its tops, once per design); the
-proofs then drop the forced reset (:func:`rtlopt.formal.scripts.plan_formal`).
+proofs then drop the forced reset (:func:`rtlopt.formal.plan.plan_formal`).
 """
 
 from __future__ import annotations

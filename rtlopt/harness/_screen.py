@@ -28,6 +28,7 @@ from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
 from rtlopt.harness._qualified import qualifier_problems, reference_qualifiers
 from rtlopt.harness._readings import reading_problems, reference_problems, reference_readings
 from rtlopt.harness._redefined import redefined_modules
+from rtlopt.harness._screen_structure import structure_problems
 from rtlopt.harness._translate_off import region_problems
 from rtlopt.harness._used_dropped import used_modules_dropped
 from rtlopt.harness._vocabulary import (
@@ -60,16 +61,6 @@ _DIRECTIVE_RE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
 _SYSTASK_RE = re.compile(r"\$[A-Za-z_][A-Za-z0-9_$]*")
 _WORD_RE = re.compile(r"(?<![\w$`.\\'])([A-Za-z_][A-Za-z0-9_]*)\b")
 _DPI_RE = re.compile(r"\b(import|export)\s*\"\s*DPI", re.I)
-_MODULE_DECL_RE = re.compile(
-    r"\b(?:module|macromodule|primitive|interface|package)\s+"
-    r"(?:automatic\s+|static\s+)?([A-Za-z_\\][^\s#(;]*)"
-)
-# a dotted name: ident . ident, not a port connection ``.name(`` and not a real number
-_HIER_RE = re.compile(
-    r"(?<![\w$.'\\])([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\s*)*\.\s*"
-    r"([A-Za-z_][A-Za-z0-9_$]*)"
-)
-_DELAY_RE = re.compile(r"#\s*#|#\s*(?=[0-9A-Za-z_`.])")
 _DEFINE_RE = re.compile(r"`define\s+([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -213,7 +204,7 @@ def _expanded_rules(text: str, full: str, design: Design, tb_top: str) -> list[t
     code = blank_spans(code, assertion_spans(code))
     with_strings = blank_spans(blank_comments(full, strings=False), spans)
     found = _word_problems(code, with_strings, design, tb_top, expanded=True)
-    found += _structure_problems(code, 0, tb_top, True)
+    found += structure_problems(code, 0, tb_top, True)
     found += _pragma_problems("", code, design)
     return found + _dropped(code)
 
@@ -383,7 +374,7 @@ def screen_candidate(
     kept = kept_check_spans(code, own) if own else []
     problems += _word_problems(blank_spans(code, kept), code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
-    problems += _structure_problems(code, depth, tb_top, dotted_names)
+    problems += structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw)
     problems += array_query_problems(code, lambda: _reference_texts(design))
     too_long = operator_problems(code, lambda: _reference_texts(design))
@@ -559,48 +550,5 @@ def _pragma_problems(text: str, code: str, design: Design) -> list[tuple[int, st
                     f"attribute (* {key[:60]} *) is not allowed (the reference has "
                     "no such attribute)",
                 )
-            )
-    return problems
-
-
-def _structure_problems(
-    code: str, depth: int, tb_top: str, dotted_names: bool
-) -> list[tuple[int, str]]:
-    """Open conditionals, ``$root``, delays, hierarchical names and reserved module names in
-    the active code."""
-    problems: list[tuple[int, str]] = []
-    if depth != 0:
-        # an open conditional would swallow the files compiled after the candidate
-        problems.append((line_of(code, len(code)), "unbalanced `ifdef/`endif"))
-
-    if "$root" in code:
-        problems.append((line_of(code, code.index("$root")), "$root is not allowed"))
-
-    for m in _DELAY_RE.finditer(code):
-        rest = code[m.end() : m.end() + 1]
-        if m.group(0).replace(" ", "") == "#" and rest == "(":
-            continue  # parameter override #( ... )
-        problems.append((line_of(code, m.start()), "delays (#) are not allowed"))
-
-    for m in () if dotted_names else _HIER_RE.finditer(code):
-        problems.append(
-            (
-                line_of(code, m.start()),
-                f"hierarchical reference '{m.group(1)}.{m.group(2)}' is not allowed",
-            )
-        )
-
-    reserved = {tb_top}
-    for m in _MODULE_DECL_RE.finditer(code):
-        name = m.group(1).lstrip("\\")
-        if (
-            name in reserved
-            or name.endswith(REF_SUFFIX)
-            or name.startswith("rtlopt_")
-            or name.startswith("$")
-        ):
-            owner = "Yosys's internal cells" if name.startswith("$") else "the equivalence harness"
-            problems.append(
-                (line_of(code, m.start()), f"module name '{name}' is reserved for {owner}")
             )
     return problems

@@ -20,7 +20,7 @@ import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
 from rtlopt.formal import check_equivalence
-from rtlopt.formal.scripts import plan_formal
+from rtlopt.formal.plan import plan_formal
 from rtlopt.formal.second import confirm_proof
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design

@@ -13,7 +13,7 @@ import pytest
 
 from rtlopt.config import FormalConfig, ProjectConfig
 from rtlopt.formal import check_equivalence
-from rtlopt.formal.scripts import plan_formal
+from rtlopt.formal.plan import plan_formal
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.results import FormalResult, Verdict

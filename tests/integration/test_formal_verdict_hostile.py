@@ -25,8 +25,8 @@ from rtlopt.formal import check_equivalence
 from rtlopt.formal.abc import run_engine
 from rtlopt.formal.engines import abc as abc_engine
 from rtlopt.formal.job import Job
+from rtlopt.formal.plan import plan_formal
 from rtlopt.formal.prepare import prepare_miter
-from rtlopt.formal.scripts import plan_formal
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.harness import reference_text

@@ -19,7 +19,7 @@ x pessimism: undecided). A proof goes through the clock/reset structure and driv
 the simulation witness like every proof of the AIGER miter.
 
 Under ``ignore``, a candidate whose stated values differ from the reference's by register
-name (:attr:`~rtlopt.formal.scripts.FormalPlan.renamed`: renamed, regrouped, added, dropped or
+name (:attr:`~rtlopt.formal.plan.FormalPlan.renamed`: renamed, regrouped, added, dropped or
 changed) is decided here only where the reference states a value for every register bit: a
 reference bit that starts x would accept any value the candidate states for it (the X policy),
 although every flow reading the reference starts it otherwise (an FPGA at 0). Else the result

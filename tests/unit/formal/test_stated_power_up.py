@@ -15,7 +15,7 @@ from rtlopt.formal import power_up_models
 from rtlopt.formal.job import Job
 from rtlopt.formal.miter import MiterSpec, NotModelled, build_miter
 from rtlopt.formal.netlist import Netlist
-from rtlopt.formal.scripts import FormalPlan
+from rtlopt.formal.plan import FormalPlan
 from rtlopt.formal.second import power_up_models as second_models
 from rtlopt.results import FormalResult, Verdict
 
@@ -154,7 +154,7 @@ def test_a_two_state_variable_is_not_proven_from_stated_values(tmp_path: Path) -
     proof from the stated values would start it unknown (and accept any candidate value
     there), so under honor the plan fails closed; under ignore the text rule names it."""
     from rtlopt.config import ProjectConfig
-    from rtlopt.formal.scripts import plan_formal
+    from rtlopt.formal.plan import plan_formal
     from rtlopt.frontend import load_design
     from rtlopt.harness import power_up_difference
 

@@ -10,7 +10,7 @@ from rtlopt.formal.aig import Aig
 from rtlopt.formal.channel import MARK, first_marker, seal, sealed_phases
 from rtlopt.formal.logparse import MiterRun, is_vacuous, miter_verdict, witness_problem
 from rtlopt.formal.netlist import MiterSpec, Netlist, NotModelled
-from rtlopt.formal.scripts import FormalPlan
+from rtlopt.formal.plan import FormalPlan
 from rtlopt.formal.vacuity import NOT_RUN, aig_witness, count_problems, drivers_problem
 from rtlopt.results import Verdict
 

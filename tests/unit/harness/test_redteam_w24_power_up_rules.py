@@ -138,7 +138,7 @@ def test_honored_values_outside_the_module_texts_are_stated(
 ) -> None:
     # the plan names them: the proof from the stated power-up values runs (alone under
     # honor, beside the proof from unknown registers under ignore)
-    from rtlopt.formal.scripts import plan_formal
+    from rtlopt.formal.plan import plan_formal
 
     d = _design(tmp_path, files)
     plan = plan_formal(d, [PLAIN], initial_values="honor")
