@@ -289,6 +289,28 @@ def macro_problems(
 _STATEFUL = (_OUTSIDE_OK - {"ifdef", "ifndef", "elsif", "else", "endif", "line"}) | set(_NEVER)
 
 
+_BODIES: dict[int, tuple[DesignGraph, dict[str, list[tuple[str, str]]]]] = {}
+
+
+def _all_definitions(graph: DesignGraph) -> dict[str, list[tuple[str, str]]]:
+    """Each macro the tree's files define: ``(file, definition)`` pairs (once per graph)."""
+    hit = _BODIES.get(id(graph))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    bodies: dict[str, list[tuple[str, str]]] = {}
+    for other in graph.files:
+        try:
+            found = _definitions((graph.root / other).read_text(errors="replace"))
+        except OSError:
+            continue
+        for name, lines in found.items():
+            bodies.setdefault(name, []).extend((other, line) for line in lines)
+    if len(_BODIES) > 8:
+        _BODIES.clear()
+    _BODIES[id(graph)] = (graph, bodies)
+    return bodies
+
+
 def called_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, str]]:
     """Macros the file calls that another file of the tree defines with a body that holds
     ``defparam``, ``force``, ``release``, ``bind``, ``deassign``, a write through a
@@ -300,16 +322,10 @@ def called_problems(rel: str, text: str, graph: DesignGraph) -> list[tuple[int, 
     own = set(_definitions(text))
     if not calls.keys() - own:
         return []
-    bodies: dict[str, list[tuple[str, str]]] = {}
-    for other in graph.files:
-        if _same_file(graph, other, rel):
-            continue
-        try:
-            found = _definitions((graph.root / other).read_text(errors="replace"))
-        except OSError:
-            continue
-        for name, lines in found.items():
-            bodies.setdefault(name, []).extend((other, line) for line in lines)
+    bodies = {
+        n: [(where, line) for where, line in found if not _same_file(graph, where, rel)]
+        for n, found in _all_definitions(graph).items()
+    }
     out: list[tuple[int, str]] = []
     for name, at in sorted(calls.items()):
         seen: set[str] = set()

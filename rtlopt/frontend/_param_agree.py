@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._sources import SV_SUFFIXES
 from rtlopt.frontend.model import Design
 from rtlopt.verilog import blank_comments
 
@@ -211,13 +212,9 @@ def _value_ranges(defparams: list[Any], found: list[list[Any]], sm: Any) -> Rang
 _PLAIN = re.compile(r"\d{1,9}|\d+\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-F_]+")
 
 
-#: Suffixes of SystemVerilog sources (as the profile's ``needs_slang`` reads them).
-_SV_SUFFIXES = frozenset({".sv", ".svh"})
-
-
 def _systemverilog(files: Any) -> bool:
     """Whether any file Yosys was given is a SystemVerilog source."""
-    return any(Path(str(f)).suffix.lower() in _SV_SUFFIXES for f in files)
+    return any(Path(str(f)).suffix.lower() in SV_SUFFIXES for f in files)
 
 
 def _overridden(found: list[list[Any]], defparams: list[Any], sm: Any) -> bool:

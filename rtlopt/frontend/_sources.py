@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 
 SOURCE_SUFFIXES = (".v", ".sv")
 HEADER_SUFFIXES = (".vh", ".svh", ".vinc", ".inc")
+#: SystemVerilog sources: a design holding one is read through slang where Yosys cannot read it.
+SV_SUFFIXES = (".sv", ".svh")
 _ENV_RE = re.compile(r"\$\{(\w+)\}|\$\((\w+)\)|\$(\w+)")
 _EXCLUDE_TIP = "project.exclude silences this"
 #: Read first by every tool: undoes simulator-only predefined macros (see the module doc).

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from rtlopt.errors import DesignError
+from rtlopt.frontend._sources import SV_SUFFIXES
 from rtlopt.frontend.model import Design
 from rtlopt.tools import Limits, require_tool, run_tool, yosys_id, yosys_read_lines
 
@@ -31,7 +32,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_SV_SUFFIX = (".sv", ".svh")
 _VIEW_MODULE = re.compile(r"^module\s+(\\\S+|[A-Za-z_][\w$]*)", re.M)
 #: slang's error for a variable declared with a non-constant initializer (``logic x = a & b;``)
 _INIT_READ = "reading net state during design initialization"
@@ -47,7 +47,7 @@ def needs_slang(design: Design, mode: str, workdir: Path, timeout_s: float) -> b
     Yosys's own reader cannot read and link it (``read_verilog -sv; hierarchy -check``)."""
     if mode == "slang":
         return True
-    if mode == "native" or not any(f.suffix in _SV_SUFFIX for f in _files(design)):
+    if mode == "native" or not any(f.suffix in SV_SUFFIXES for f in _files(design)):
         return False
     workdir.mkdir(parents=True, exist_ok=True)
     script = workdir / "read_probe.ys"
@@ -71,7 +71,7 @@ def may_read_through_slang(design: Design, mode: str) -> bool:
     """``needs_slang`` can say yes (without running a tool): the cache key then covers the
     packages slang reads and the slang frontend's version."""
     return mode == "slang" or (
-        mode != "native" and any(f.suffix in _SV_SUFFIX for f in _files(design))
+        mode != "native" and any(f.suffix in SV_SUFFIXES for f in _files(design))
     )
 
 
