@@ -46,3 +46,26 @@ def test_a_table_used_otherwise_stays_a_power_up_statement(extra: str) -> None:
     found = power_up_values(PLAIN.replace("{extra}", extra))
     assert found["m"], found
     assert INITIAL_BLOCK in found["m"] or any(k.startswith("rom") for k in found["m"]), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a packed register's bits, filled under its escaped name and written by a process
+        "module m(input clk, input ld, input [3:0] d, output [3:0] y);\n  reg [3:0] k;\n"
+        "  always @(posedge clk) if (ld) k <= d;\n  assign y = k;\n"
+        "  initial begin \\k [0] = 1'b0; \\k [1] = 1'b1; end\nendmodule\n",
+        # an array written by a process under its escaped name
+        "module m(input clk, input [1:0] a, output [7:0] y);\n  reg [7:0] t [3:0];\n"
+        "  initial begin t[0] = 8'h1; t[1] = 8'h2; end\n"
+        "  always @(posedge clk) \\t [a] <= 8'h0;\n  assign y = t[a];\nendmodule\n",
+        # a write whose statement holds a comment with ';' and 'assign x ='
+        "module m(input clk, input [1:0] a, output [7:0] y);\n  reg [7:0] t [3:0];\n"
+        "  initial begin t[0] = 8'h1; t[1] = 8'h2; end\n"
+        "  always @(posedge clk) /* ; assign x = */ t[a] <= 8'h0;\n  assign y = t[a];\nendmodule\n",
+    ],
+    ids=["packed-escaped", "written-escaped", "comment"],
+)
+def test_a_register_or_a_written_table_stays_a_power_up_statement(text: str) -> None:
+    # red team 38 F1/F2: a text rule took these for constant tables
+    assert power_up_values(text)["m"], power_up_values(text)
