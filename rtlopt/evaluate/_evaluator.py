@@ -49,6 +49,7 @@ from rtlopt.evaluate._params import ParameterCheck
 from rtlopt.evaluate._pipeline import Pipeline
 from rtlopt.evaluate._provenance import provenance
 from rtlopt.evaluate._reference import ReferenceMeasurement
+from rtlopt.evaluate._repo_texts import claim_scratch
 from rtlopt.evaluate._setup import EvalSetup, FlowPool, open_setup
 from rtlopt.evaluate._view import view_reason
 from rtlopt.frontend.model import Design
@@ -100,6 +101,7 @@ class Evaluator:
         self.config = config
         self.pdk = pdk
         self.workdir = workdir
+        claim_scratch(workdir)
         workdir.mkdir(parents=True, exist_ok=True)
         apply_sandbox(config.sandbox.enabled, config.sandbox.require)
         # the fingerprint and the cache come from bytes: the view, the testbench and its

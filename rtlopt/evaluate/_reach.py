@@ -67,7 +67,6 @@ def _reach(design: Design, own: Path | None) -> str:
     # Makefile may compile any file); one that cannot be read whole and may name them fails
     # closed
     others, unread = other_texts(design, own)
-    others = _without_documents(others, raw)
     named = [(p, t) for p, t in others if word.search(t)]
     instances |= {i for p, t in named for i in _instance_names(code(p, t), name)}
     wanted = _hierarchical(instances - {BUILT_INSTANCE})
@@ -80,23 +79,6 @@ def _reach(design: Design, own: Path | None) -> str:
         return why
     instances.discard(BUILT_INSTANCE)
     return _hierarchical_reach(design, raw, others, extra, instances, word, code)
-
-
-#: Suffixes of documentation: such a file counts only where another text names it (a
-#: build hands a tool the files it names; a README that mentions ``u.c`` compiles nowhere).
-_DOCUMENTS = frozenset({".md", ".markdown", ".rst", ".adoc", ".html", ".htm", ".tex"})
-
-
-def _without_documents(
-    others: list[tuple[Path, str]], raw: list[tuple[Path, str]]
-) -> list[tuple[Path, str]]:
-    """``others`` without the documentation files no other text of the repository names."""
-    docs = [p for p, _ in others if p.suffix.lower() in _DOCUMENTS]
-    if not docs:
-        return others
-    texts = [(p, t) for p, t in [*raw, *others]]
-    named = {d for d in docs if any(d.name in t for p, t in texts if p != d)}
-    return [(p, t) for p, t in others if p.suffix.lower() not in _DOCUMENTS or p in named]
 
 
 def _unreadable_forms(

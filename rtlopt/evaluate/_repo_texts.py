@@ -117,12 +117,26 @@ def other_texts(
     return texts, unread
 
 
+#: Scratch folders an evaluator of this process made (absent or empty before: its files are
+#: rtlopt's own).
+_CLAIMED: set[Path] = set()
+
+
+def claim_scratch(folder: Path) -> None:
+    """Note ``folder`` as rtlopt's own scratch folder when it is absent or empty now (call
+    before writing into it); a folder holding files already is the user's."""
+    if not folder.exists() or (folder.is_dir() and not any(folder.iterdir())):
+        _CLAIMED.add(folder.resolve())
+
+
 def _scratch(design: Design, own: Path | None) -> Path | None:
-    """``own`` where its files can be left out: a folder that neither holds the repository
-    nor any of the design's sources, prelude files or include folders (a scratch folder
-    given as the repository itself, or around its sources, hides nothing)."""
-    if own is None:
-        return None
+    """``own`` where its files can be left out: a folder this process made
+    (:func:`claim_scratch`) that neither holds the repository nor any of the design's
+    sources, prelude files or include folders (a scratch folder given as the repository
+    itself, or around its sources, hides nothing; one that held files before rtlopt used it,
+    a folder of the repository a build compiles from, hides nothing either)."""
+    if own is None or own not in _CLAIMED:
+        return None  # a folder that held files before rtlopt used it may hold the user's
     design_paths = [
         Path(design.root),
         *map(Path, design.sources.files),

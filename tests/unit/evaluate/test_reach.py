@@ -250,14 +250,3 @@ def test_a_bind_into_the_target_is_a_reach(tmp_path: Path, target: str) -> None:
     )
     assert "a bind directive" in _reach(tmp_path, _top(""))
 
-
-def test_a_document_no_text_names_is_no_reach(tmp_path: Path) -> None:
-    # a README or a status page that mentions ``u.c`` compiles nowhere; one a Makefile names
-    # (a simulator may be handed it) still counts
-    from rtlopt.evaluate._reach import _without_documents
-
-    doc, sva, make = tmp_path / "NOTES.md", tmp_path / "poke.sva", tmp_path / "Makefile"
-    others = [(doc, "force tb.t.u.c = 7;"), (sva, "force tb.t.u.c = 7;")]
-    assert _without_documents(others, []) == [(sva, "force tb.t.u.c = 7;")]
-    named = [*others, (make, "sim: top.v NOTES.md")]
-    assert _without_documents(named, []) == named

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rtlopt.config import ProjectConfig
 from rtlopt.evaluate._reach import repository_reach
+from rtlopt.evaluate._repo_texts import claim_scratch
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 
@@ -22,6 +23,7 @@ def _design(tmp: Path) -> Design:
     """The design loaded first, then the scratch file written (as an evaluator does)."""
     (tmp / "m.v").write_text(M)
     design = load_design(tmp / "m.v", "m", ProjectConfig())
+    claim_scratch(tmp / "scratch")  # as an evaluator does before writing into it
     (tmp / "scratch").mkdir()
     (tmp / "scratch" / "candidate.in.v").write_text(COPY)
     return design
@@ -42,3 +44,15 @@ def test_a_scratch_folder_holding_the_repository_hides_nothing(tmp_path: Path) -
     design = _design(tmp_path)
     why = repository_reach(design, tmp_path)
     assert "candidate.in.v" in why, why
+
+
+def test_a_folder_that_held_files_before_is_no_scratch_folder(tmp_path: Path) -> None:
+    # red team 38 F4: `--workdir sim` naming a folder of the repository whose probe a build
+    # compiles hid the probe from the reach rule
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "sim").mkdir()
+    (tmp_path / "sim" / "probe.txt").write_text(COPY)
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig())
+    claim_scratch(tmp_path / "sim")
+    why = repository_reach(design, tmp_path / "sim")
+    assert "probe.txt" in why, why
