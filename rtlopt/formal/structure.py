@@ -81,7 +81,8 @@ def read_structure(
     if cache is not None and key in cache:
         return cache[key]
     text = read_text(path)
-    if not text:
+    if not text:  # empty or unreadable: not written (a proof without it is not accepted)
+        path.unlink(missing_ok=True)
         return None
     found: dict[str, Clocking] | str
     try:
