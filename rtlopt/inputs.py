@@ -46,6 +46,7 @@ __all__ = [
     "observe",
     "observe_all",
     "python_observations",
+    "repository_files",
     "store_memo",
     "tool_env_key",
 ]
@@ -53,8 +54,9 @@ __all__ = [
 FORMAT = "rtlopt-inputs-1"
 
 #: Observation kinds: ``bytes`` (a file), ``names`` (a folder), ``tree`` (a repository's
-#: source scan), ``real`` (where a path leads), ``exists``, ``stat`` (a file's identity),
-#: ``tool`` (the binary a tool name starts), ``shadows`` (files named like loaded modules).
+#: source scan), ``repository`` (every file of a repository: :func:`repository_files`),
+#: ``real`` (where a path leads), ``exists``, ``stat`` (a file's identity), ``tool`` (the
+#: binary a tool name starts), ``shadows`` (files named like loaded modules).
 Observation = tuple[str, str]
 
 #: A change time this close to the command's start may still belong to a write the command
@@ -256,6 +258,74 @@ def _tree(root: str, times: list[int] | None) -> str:
     return h.hexdigest()
 
 
+#: Folders (and files) of a repository that are git's own or rtlopt's state (its candidates
+#: and copies), at any depth: :func:`repository_files` leaves them out.
+STATE_NAMES = frozenset({".git", ".rtlopt"})
+
+
+def repository_files(root: Path) -> list[Path]:
+    """Every file under ``root`` (sorted; a link to a file counts, a linked folder is not
+    entered, a folder that may not be read is skipped) but git's own and rtlopt's state
+    (:data:`STATE_NAMES`), except the files of ``.rtlopt`` that git tracks (a build may
+    compile what the repository holds there). The repository rules read these files
+    (``rtlopt.evaluate._repo_texts.other_texts``, ``rtlopt.harness._captured``), and the
+    evaluation cache's fingerprint hashes them.
+
+    Raises:
+        OSError: a folder could not be listed (other than for want of permission).
+    """
+    out: list[Path] = []
+    if not os.path.isdir(root):
+        return out
+    stack = [str(root)]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = list(it)
+        except PermissionError:
+            continue
+        for e in entries:
+            if e.name in STATE_NAMES:
+                continue
+            try:
+                if e.is_dir() and not e.is_symlink():
+                    stack.append(e.path)
+                elif e.is_file():
+                    out.append(Path(e.path))
+            except OSError:
+                continue
+    out.sort()
+    if os.path.isdir(os.path.join(root, ".rtlopt")):
+        import subprocess
+
+        try:
+            listed = subprocess.run(
+                ["git", "-C", str(root), "ls-files", "-z", "--", ".rtlopt"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            ).stdout
+        except (OSError, subprocess.SubprocessError):
+            listed = ""
+        out += sorted(root / r for r in listed.split("\0") if r and (root / r).is_file())
+    return out
+
+
+def _repository(root: str, times: list[int] | None) -> str:
+    """Every file of the repository at ``root`` (:func:`repository_files`: what the
+    repository rules read, any name and suffix) by its path and identity."""
+    h = hashlib.sha256()
+    try:
+        files = repository_files(Path(root))
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    for f in files:
+        h.update(f"{f}\0{identity(str(f), times)}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
 def _real(path: str, times: list[int] | None) -> str:
     """Where ``path`` leads."""
     del times
@@ -294,6 +364,7 @@ _OBSERVERS = {
     "bytes": _file_bytes,
     "names": _names,
     "tree": _tree,
+    "repository": _repository,
     "real": _real,
     "exists": _exists,
     "shadows": _shadows,

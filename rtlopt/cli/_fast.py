@@ -4,14 +4,15 @@ harness or heavy import.
 The full command (``rtlopt.cli.evaluate``) keeps a memo (:mod:`rtlopt.inputs`) under its
 command line, working folder, environment and interpreter: the evaluation cache folder it
 answered from and everything that folder's fingerprint was made from, as observations (the
-configuration files and the upward search for them, every repository file the tools read
-with the preprocessor's list of what it opens, the folders includes are looked up in, the
-source tree, the PDK's files, the tools' binaries, rtlopt's own files and the modules the
-command loaded). The same command again is answered here when every observation gives the
-same value and the cache folder holds the reference's result and the candidate's, by the
-candidate's exact bytes: the answer the full command would give from the same cache. Anything
-else (no memo, an input that changed, a candidate not judged yet, a result that does not read
-back) runs the full command, which keeps the memo again.
+configuration files and the upward search for them, every repository file the tools read with
+the preprocessor's list of what it opens, the folders includes are looked up in, the source
+tree, every file of the repository whatever its name (the repository rules read them all: a
+Makefile may compile a ``probe.txt``), the PDK's files, the tools' binaries, rtlopt's own files
+and the modules the command loaded). The same command again is answered here when every
+observation gives the same value and the cache folder holds the reference's result and the
+candidate's, by the candidate's exact bytes: the answer the full command would give from the
+same cache. Anything else (no memo, an input that changed, a candidate not judged yet, a result
+that does not read back) runs the full command, which keeps the memo again.
 """
 
 from __future__ import annotations

@@ -69,6 +69,7 @@ def make_fingerprint(
     ``reorder_ports``: candidates are evaluated with their ports in the reference's order.
     """
     from rtlopt.eda.iverilog import yosys_simulation_libraries
+    from rtlopt.evaluate._repo_digest import repository_digest
     from rtlopt.harness._verification_only import formal_build
 
     cfg = config
@@ -84,6 +85,9 @@ def make_fingerprint(
         "systemverilog_view": systemverilog,
         "reorder_ports": reorder_ports,
         "repository_files": _repository_digest(design, cfg.sandbox.timeout_s, deps_dir(cfg)),
+        # every file the repository rules may read, whatever its name (a Makefile may
+        # compile a probe.txt that reaches into the target): evaluate/_repo_digest.py
+        "rule_files": repository_digest(design),
         # whether a build other than the formal one defines FORMAL (any repository file may
         # say so: harness/_verification_only.py)
         "formal_build": formal_build(design),
@@ -125,23 +129,29 @@ def fingerprint_observations(
     (:mod:`rtlopt.inputs`): a memo that answers from this fingerprint's cache holds only while
     they give the same values again.
 
-    The repository as the source scan sees it; every file the tools read (the sources, the
-    prelude, the preprocessor's list of what it opens: :func:`files_read`) and every folder an
-    include is looked up in or a source lies in; the filelists (nested ones too) and their
-    library folders; Yosys's simulation libraries; the PDK's liberty search (every path it
-    looks at, the file it finds), cell models and the package providing it; the tools'
-    binaries. The configuration, the
-    command line and rtlopt's own code are the caller's (``rtlopt.config.config_observations``,
+    The repository as the source scan sees it, and every file of it by its identity (the
+    repository rules read them all: ``evaluate/_repo_digest.py``); every file the tools read
+    (the sources, the prelude, the preprocessor's list of what it opens: :func:`files_read`),
+    every file of an include folder, and every folder an include is looked up in or a source
+    lies in; the filelists (nested ones too) and their library folders; Yosys's simulation
+    libraries; the PDK's liberty search (every path it looks at, the file it finds), cell
+    models and the package providing it; the tools' binaries. The configuration, the command
+    line and rtlopt's own code are the caller's (``rtlopt.config.config_observations``,
     ``rtlopt.inputs.python_observations``)."""
     from rtlopt.eda.iverilog import yosys_simulation_libraries
+    from rtlopt.evaluate._repo_digest import folder_files
     from rtlopt.frontend._sources import filelist_inputs
 
     cfg = config
     files = files_read(design, cfg.sandbox.timeout_s, deps_dir(cfg))
     files |= {*design.sources.files, *design.prelude, *design.closure, design.target.file}
+    root = Path(design.root)
+    # the files of include folders and the sources outside the repository (the "repository"
+    # observation covers those inside it)
+    files |= {f for f in folder_files(design) if not f.is_relative_to(root)}
     lists, libraries = filelist_inputs(design.root, cfg.project)
     folders = {*design.include_dirs, *libraries, *(f.parent for f in files)}
-    out: list[Observation] = [("tree", str(design.root))]
+    out: list[Observation] = [("tree", str(root)), ("repository", str(root))]
     out += [("bytes", str(f)) for f in sorted({*files, *lists, *yosys_simulation_libraries()})]
     out += [("names", str(d)) for d in sorted(folders)]
     if pdk is not None:

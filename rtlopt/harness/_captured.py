@@ -12,16 +12,15 @@ declares (a Makefile may compile a file of any name).
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from rtlopt.inputs import repository_files
 from rtlopt.verilog import blank_comments, module_spans
 from rtlopt.verilog_instances import instances_of
 
 __all__ = ["repository_files", "used_names"]
 
-_SKIPPED_FOLDERS = frozenset({".git", ".rtlopt"})
 #: Larger files are judged by a byte search for the name alone.
 _SCANNED_BYTES = 4_000_000
 
@@ -79,26 +78,3 @@ def used_names(
 
 def _has(word: re.Pattern[bytes], data: bytes, name: str) -> bool:
     return any(m.group(0) == name.encode() for m in word.finditer(data))
-
-
-def repository_files(root: Path) -> list[Path]:
-    """Every file under ``root`` (sorted) but git's own and rtlopt's state (``.rtlopt``: its
-    candidates and copies), except the files of ``.rtlopt`` that git tracks (a build may
-    compile what the repository holds there)."""
-    out: list[Path] = []
-    for f in sorted(root.rglob("*")):
-        if not _SKIPPED_FOLDERS & set(f.relative_to(root).parts) and f.is_file():
-            out.append(f)
-    if (root / ".rtlopt").is_dir():
-        try:
-            listed = subprocess.run(
-                ["git", "-C", str(root), "ls-files", "-z", "--", ".rtlopt"],
-                capture_output=True,
-                text=True,
-                timeout=60,
-                check=False,
-            ).stdout
-        except (OSError, subprocess.SubprocessError):
-            listed = ""
-        out += sorted(root / r for r in listed.split("\0") if r and (root / r).is_file())
-    return out

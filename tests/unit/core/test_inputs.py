@@ -58,6 +58,33 @@ def test_the_tree_sees_what_the_source_scan_sees(tmp_path: Path) -> None:
     assert inputs.observe("tree", str(tmp_path)) not in seen
 
 
+def test_the_repository_observation_sees_every_file_the_rules_read(tmp_path: Path) -> None:
+    """Any file of any name (a probe a Makefile compiles) counts, by its identity; git's and
+    rtlopt's own state does not. The listing is the rules' (rglob's, as before)."""
+    (tmp_path / "rtl").mkdir()
+    (tmp_path / "rtl" / "a.v").write_text("module a; endmodule\n")
+    (tmp_path / "probe.txt").write_text("module probe; endmodule\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".rtlopt").mkdir()
+    os.symlink(tmp_path / "rtl", tmp_path / "linked")
+    listed = inputs.repository_files(tmp_path)
+    legacy = [
+        f
+        for f in sorted(tmp_path.rglob("*"))
+        if not {".git", ".rtlopt"} & set(f.relative_to(tmp_path).parts) and f.is_file()
+    ]
+    assert listed == legacy == [tmp_path / "probe.txt", tmp_path / "rtl" / "a.v"]
+    value = inputs.observe("repository", str(tmp_path))
+    for state in (".git/index", ".rtlopt/cand.v"):
+        (tmp_path / state).write_text("x")
+    assert inputs.observe("repository", str(tmp_path)) == value
+    (tmp_path / "probe.txt").write_text("module probe; initial $display(tb.u.s); endmodule\n")
+    changed = inputs.observe("repository", str(tmp_path))
+    assert changed != value
+    (tmp_path / "Makefile").write_text("sim:\n\tiverilog probe.txt\n")
+    assert inputs.observe("repository", str(tmp_path)) != changed
+
+
 def test_bytes_follow_content_and_links(tmp_path: Path) -> None:
     a, b, link = tmp_path / "a.vh", tmp_path / "b.vh", tmp_path / "l.vh"
     a.write_text("`define X 1\n")

@@ -1,0 +1,102 @@
+"""The bytes of every file the repository rules may read, as one hash for the cache's fingerprint.
+
+A verdict depends on more than the files the tools read: the repository rules
+(:mod:`._reach` through :mod:`._repo_texts`, :mod:`rtlopt.harness._captured`,
+:mod:`rtlopt.harness._verification_only`, :mod:`._pragma_macros`) read every text of the
+repository whatever its name (a Makefile may compile ``probe.txt``, which reaches into the
+target by a hierarchical name) and every file of the include folders. A result stored for
+one state of the repository is served only for the same bytes of all of them: the hash covers
+every file :func:`rtlopt.inputs.repository_files` lists (paths relative to the root, so the
+same content checked out elsewhere finds its results), the files of the include folders, and
+the sources and prelude files outside the root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from pathlib import Path
+
+from rtlopt.evaluate._sources import _where
+from rtlopt.frontend.model import Design
+from rtlopt.inputs import MARGIN_NS, repository_files
+
+__all__ = ["folder_files", "repository_digest", "rule_files"]
+
+_CHUNK = 1 << 20
+#: SHA-256 of a file by its identity (path, inode, size, modification and change times): a
+#: write changes the change time, so a file is hashed again only after one (once per process
+#: otherwise: ``rtlopt check`` makes an evaluator per changed module). A file changed just
+#: now is not kept: a second write within the same tick of the file system's clock would
+#: leave its identity as it was.
+_DIGESTS: dict[tuple[str, int, int, int, int], str] = {}
+
+
+def rule_files(design: Design) -> list[Path]:
+    """The files the repository rules may read: every file of the repository
+    (:func:`rtlopt.inputs.repository_files`) and :func:`folder_files`.
+
+    Raises:
+        OSError: the repository could not be listed.
+    """
+    return sorted(dict.fromkeys([*repository_files(Path(design.root)), *folder_files(design)]))
+
+
+def folder_files(design: Design) -> list[Path]:
+    """Every file of an include folder, and the sources and prelude files (outside the
+    repository too)."""
+    files: list[Path] = []
+    for folder in design.include_dirs:
+        try:
+            with os.scandir(folder) as it:
+                files += [Path(e.path) for e in it if e.is_file()]
+        except OSError:
+            continue
+    return files + [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
+
+
+def repository_digest(design: Design) -> str:
+    """Hash of the path (relative to the repository's root when inside it) and bytes of each
+    of :func:`rule_files`."""
+    h = hashlib.sha256()
+    try:
+        files = rule_files(design)
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    for f in files:
+        row = f"{_where(f, design.root)}\0{_digest(f)}\n"
+        h.update(row.encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of a regular file's bytes (opened without blocking: a FIFO is never read),
+    else what it is."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return f"absent {exc.errno}"
+    key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    hit = _DIGESTS.get(key)
+    if hit is not None:
+        return hit
+    if not os.path.isfile(path):
+        return f"mode {st.st_mode:o}"
+    h = hashlib.sha256()
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    try:
+        while chunk := os.read(fd, _CHUNK):
+            h.update(chunk)
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    finally:
+        os.close(fd)
+    if st.st_ctime_ns < time.time_ns() - MARGIN_NS:
+        if len(_DIGESTS) > 200_000:
+            _DIGESTS.clear()
+        _DIGESTS[key] = h.hexdigest()
+    return h.hexdigest()
