@@ -188,7 +188,10 @@ def test_a_cached_refutation_keeps_its_waveform(tmp_path: Path) -> None:
     """The disk cache outlives the scratch folder: a hit still names a readable trace."""
     import shutil
 
-    src = tmp_path / "c16.v"
+    # the repository apart from the cache and scratch folders (the fingerprint holds the
+    # bytes of every file of the repository, which the rules read)
+    (tmp_path / "repo").mkdir()
+    src = tmp_path / "repo" / "c16.v"
     src.write_text(C16.format(body=GOOD_C16))
     base = Config()
     cfg = dataclasses.replace(
