@@ -249,4 +249,3 @@ def test_a_bind_into_the_target_is_a_reach(tmp_path: Path, target: str) -> None:
         f"module poke(output [7:0] x); assign x = 8'd7; endmodule\nbind {target} poke p(.x(c));\n"
     )
     assert "a bind directive" in _reach(tmp_path, _top(""))
-
