@@ -1193,19 +1193,23 @@ def test_fingerprint_changes_with_sources_config(tmp_path: Path) -> None:
     )
     with Evaluator(other_sources, cfg, tmp_path / "b") as b:
         fb = b.provenance()["evaluator_fingerprint"]
+    strict = make_config("strict_x", cache_dir=tmp_path / "cache")
+    with Evaluator(design, strict, tmp_path / "d") as d:
+        fd = d.provenance()["evaluator_fingerprint"]
+    assert len({fa, fb, fd}) == 3
+    # every file of the repository is read by the reach rules, whatever its name: a new header
+    # nothing includes still changes the fingerprint (red team 38 F5) ...
     (design.root / "extra.vh").write_text("`define UNUSED 1\n")
+    with Evaluator(design, cfg, tmp_path / "e") as e:
+        fe = e.provenance()["evaluator_fingerprint"]
+    assert fe != fa
+    # ... while naming the root, whose files are all read already, as an include folder does not
     moved = dataclasses.replace(
         design, sources=dataclasses.replace(design.sources, include_dirs=(design.root,))
     )
     with Evaluator(moved, cfg, tmp_path / "c") as c:
         fc = c.provenance()["evaluator_fingerprint"]
-    strict = make_config("strict_x", cache_dir=tmp_path / "cache")
-    with Evaluator(design, strict, tmp_path / "d") as d:
-        fd = d.provenance()["evaluator_fingerprint"]
-    assert len({fa, fb, fd}) == 3
-    # a header in an include folder that nothing includes is not read by any tool: it does not
-    # change a verdict (the files read, not name patterns: tests/integration/test_fingerprint_reads)
-    assert fc == fa
+    assert fc == fe
 
 
 def test_concurrent_evaluations_share_the_cache(tmp_path: Path) -> None:
