@@ -9,7 +9,10 @@ of an expression found here are x in a simulation although every operand they re
   value when constant); a select of what has no fixed range (a dynamic array, a queue, an
   associative array) fails closed;
 - ``/`` and ``%`` (and ``/=``, ``%=``) whose divisor is not a nonzero constant (x on 0);
-- ``**`` whose exponent is signed and not a constant (``0 ** -1`` is x).
+- ``**`` whose exponent is signed and not a constant (``0 ** -1`` is x);
+- a call of a function the repository defines whose body assigns or returns such a part or
+  a value with x/z bits (followed into the functions it calls, each once). A function that
+  leaves its result unassigned on some path is not found.
 
 Operands of ``===``, ``!==``, ``==?``, ``!=?`` and ``inside`` are not judged (the result is
 0 or 1 whatever they read). A net with more than one driver (two drivers that may disagree)
@@ -18,6 +21,7 @@ is judged by :class:`rtlopt.frontend._net_drivers.Drivers`, which phrases it the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -167,14 +171,59 @@ def _divisor(node: Any, root: Any) -> str:
     return ""
 
 
-def run_x(expr: Any, root: Any, sm: Any) -> str:
+def _shifted(inner: str, by: int) -> str:
+    """``inner``'s ``{i}`` places renumbered ``{i + by}`` (its own braces stay doubled)."""
+    return re.sub(r"(?<!\{)\{(\d+)\}(?!\})", lambda m: f"{{{int(m.group(1)) + by}}}", inner)
+
+
+def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
+    """Why the function ``node`` calls may return x: a value with x/z bits, or a part
+    that may be x at run time, in an assignment or ``return`` of its body (functions it
+    calls included, each once), or ""."""
+    from pyslang import ast
+
+    from rtlopt.frontend._net_drivers import x_value
+
+    sub = node.subroutine
+    if id(sub) in seen:
+        return ""
+    seen.add(id(sub))
+    found: list[str] = []
+
+    def each(inner: Any) -> Any:
+        if found:
+            return ast.VisitAction.Interrupt
+        kind = inner.kind.name
+        value = inner.right if kind == "Assignment" else None
+        value = getattr(inner, "expr", None) if kind == "ReturnStatement" else value
+        if value is not None:
+            if got := x_value(value, root):
+                found.append(f"a value with x/z bits ({got})")
+            elif got := run_x(value, root, sm, seen):
+                found.append(_shifted(got, 1))
+                places.extend(getattr(got, "places", ()))
+        return ast.VisitAction.Advance
+
+    places: list[tuple[Path, int]] = [place(node, sm)]
+    sub.visit(each)
+    if not found:
+        return ""
+    return MayBeX.make(
+        f"{text_of(node)} ({{0}}) calls {node.subroutineName}, whose body may give x: {found[0]}",
+        tuple(places),
+    )
+
+
+def run_x(expr: Any, root: Any, sm: Any, seen: set[int] | None = None) -> str:
     """The first part of ``expr`` (itself included) that may be x at run time although its
-    operands are defined, as a :class:`MayBeX`, or "".
+    operands are defined, as a :class:`MayBeX`, or "". A call of a function the repository
+    defines is judged by its body (:func:`_called`).
 
     An expression the walk cannot read raises (the caller fails closed)."""
     from pyslang import ast
 
     found: list[str] = []
+    seen = set() if seen is None else seen
 
     def each(node: Any) -> Any:
         if found:
@@ -185,7 +234,7 @@ def run_x(expr: Any, root: Any, sm: Any) -> str:
             return ast.VisitAction.Skip
         branch = taken(node, root) if kind == "ConditionalOp" else None
         if branch is not None:
-            found.extend([got] if (got := run_x(branch, root, sm)) else [])
+            found.extend([got] if (got := run_x(branch, root, sm, seen)) else [])
             return ast.VisitAction.Skip
         if _const(node, root) is not None:
             return ast.VisitAction.Skip  # a defined constant: nothing made at run time
@@ -194,6 +243,11 @@ def run_x(expr: Any, root: Any, sm: Any) -> str:
             why = _select(node, root)
         elif kind == "BinaryOp":
             why = _divisor(node, root)
+        elif kind == "Call" and not node.isSystemCall:
+            called = _called(node, root, sm, seen)
+            if called:
+                found.append(called)
+                return ast.VisitAction.Interrupt
         if why:
             found.append(MayBeX.make(f"{text_of(node)} ({{0}}) {why}", (place(node, sm),)))
             return ast.VisitAction.Interrupt

@@ -36,6 +36,7 @@ def _found(tmp_path: Path, decls: str, conn: str) -> list[tuple[str, str]]:
     return [(o.instance, o.port) for o in open_inputs(design)]  # type: ignore[arg-type]
 
 
+FN = "  function f(input {i} i);\n    reg {v};\n    f = v[i];\n  endfunction\n"
 V6 = "  wire [5:0] v = 6'b101010;\n"
 TBL = "  wire tbl [0:5];\n" + "".join(f"  assign tbl[{i}] = 1'b{i % 2};\n" for i in range(6))
 
@@ -57,6 +58,8 @@ TBL = "  wire tbl [0:5];\n" + "".join(f"  assign tbl[{i}] = 1'b{i % 2};\n" for i
         ("  wire w = s[0];\n  assign w = s[1];\n", "w"),  # an initializer and a driver
         ("  wire w;\n  and g(w, s[0], s[1]);\n  assign w = s[2];\n", "w"),  # a gate too
         ("  wire [1:0] w;\n  assign w = s[1:0];\n  assign w[1] = s[2];\n", "w[1]"),
+        (FN.format(v="[5:0] v = 6'b101010", i="[2:0]"), "f(s)"),  # a function's body
+        ("  function g(input i);\n    g = i ? 1'b1 : 1'bx;\n  endfunction\n", "g(s[0])"),
         ("  wire w;\n  sub k(.s(s), .o(w));\n", "w"),  # a submodule's output reads past
         ("  wire w;\n  if (0) begin : g\n    assign w = s[0];\n  end\n", "w"),  # dead branch
     ],
@@ -76,6 +79,8 @@ def test_an_x_made_at_run_time_is_found(tmp_path: Path, decls: str, conn: str) -
         (V6, "v[s[1:0]]"),  # a 2-bit index stays within [5:0]
         (V6, "|v[s[1:0] +: 2]"),
         (V6, "v[3]"),
+        (FN.format(v="[7:0] v = 8'hA5", i="[2:0]"), "f(s)"),
+        (FN.format(v="[5:0] v = 6'b101010", i="[1:0]"), "f(s[1:0])"),
         ("", "|(a / 8'd3)"),  # constant nonzero divisors
         ("", "|(a % 8'd5)"),
         (V6, "v[s] === 1'b1"),  # x compared as a value
