@@ -245,7 +245,8 @@ class _Walk:
         """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
         else: a parameter or enum value; any other symbol fails closed). The body of the
         instance declaring it is walked first; only a net that finds no defined driver
-        there is looked up in a walk of the whole design (hierarchical names)."""
+        there is looked up in a walk of the whole design (hierarchical names), and so is
+        every net (a second driver through a hierarchical name makes it x)."""
         kind = node_kind(sym)
         if kind in _CONSTANTS:
             return None
@@ -260,8 +261,8 @@ class _Walk:
             if scope not in self.local:
                 self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
             found = self.local[scope].undriven(sym, bits, self._port_state, exclude)
-            if found is None:
-                return None
+            if found is None and kind != "Net":
+                return None  # a net may have another driver elsewhere (a hierarchical name)
         if self.drivers is None:
             # a net that reaches an input of the target is connected to an instance's
             # input, or is a port a connection drives a net from

@@ -119,3 +119,11 @@ def test_the_reason_names_the_instance_port_line_and_operator(tmp_path: Path) ->
     div = reason("d", "", "|(a / {5'd0, s})")
     assert "divides by {5'd0, s}, which is not a nonzero constant (x on 0)" in div, div
     assert "make what feeds 'b' of top.u defined" in div, div
+
+
+def test_a_second_driver_through_a_hierarchical_name_is_found(tmp_path: Path) -> None:
+    (tmp_path / "poke.v").write_text("module poke;\n  assign top.w = 1'b1;\nendmodule\n")
+    decls = "  wire w;\n  assign w = s[0];\n  poke p();\n"
+    assert _found(tmp_path, decls, "w") == [("top.u", "b")]
+    (tmp_path / "poke.v").write_text("module poke;\n  wire v = top.w;\nendmodule\n")
+    assert _found(tmp_path, decls, "w") == []  # a read is no driver
