@@ -22,6 +22,11 @@ output or inout port of an instance of a module the repository defines drives wh
 module's body drives the port with (:data:`PortState`, followed by the caller: nothing, x
 only, or some bits only leave the net undriven), and an inout connection of the instance
 whose input is judged drives nothing for that input (only other drivers count).
+
+A driver whose value may be x at run time (:func:`rtlopt.frontend._run_x.run_x`) makes its
+bits x whatever else drives them, and so do two drivers of one bit of a net
+(:func:`rtlopt.frontend._two_drivers.conflict`). Drivers in a generate branch the
+parameters turn off are not drivers.
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rtlopt.frontend._net_bits import Piece, pieces, width
+from rtlopt.frontend._run_x import MayBeX, run_x, taken
 from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._two_drivers import conflict
 
 __all__ = ["Drivers", "Port", "x_value"]
 
@@ -56,6 +63,11 @@ def x_value(expr: Any, root: Any) -> str:
         if kind == "Inside" or (
             kind == "BinaryOp" and getattr(getattr(node, "op", None), "name", "") in _CASE_OPS
         ):
+            return ast.VisitAction.Skip
+        branch = taken(node, root) if kind == "ConditionalOp" else None
+        if branch is not None:  # a parameter picks the branch: the other is never read
+            inner = x_value(branch, root)
+            found.extend([inner] if inner else [])
             return ast.VisitAction.Skip
         try:
             value = node.eval(ast.EvalContext(root))
@@ -134,6 +146,7 @@ class Drivers:
         from pyslang import ast
 
         self.root = root
+        self._sm = root.compilation.sourceManager
         self._names = names
         self._local = local
         self._of: dict[str, list[tuple[Entry, str]]] = {}  # net -> (driver, instance)
@@ -144,6 +157,7 @@ class Drivers:
             ast.SymbolKind.Variable: self._declared,
             ast.SymbolKind.UninstantiatedDef: self._unknown_module,
             ast.SymbolKind.Instance: self._child,
+            ast.SymbolKind.GenerateBlock: self._generate,
         }
         scope.visit(lookup_table=self._table)
 
@@ -164,6 +178,12 @@ class Drivers:
         if not self._local:
             node.body.visit(lookup_table=self._table)
         return ast.VisitAction.Skip
+
+    def _generate(self, node: Any) -> Any:
+        """A generate branch the parameters turn off drives nothing."""
+        from pyslang import ast
+
+        return ast.VisitAction.Skip if node.isUninstantiated else ast.VisitAction.Advance
 
     def _add(self, found: list[Piece], value: Any | None, source: str = "") -> None:
         for sym, lo, hi in found:
@@ -201,23 +221,43 @@ class Drivers:
         (``w[i] = ...``) drives none for sure; a port of a module the repository defines
         drives what ``port_state`` says (a defined value when None); an inout connection of
         the instance ``exclude`` names drives nothing (the instance's own input is judged)."""
-        net_type = getattr(sym, "netType", None)
-        if getattr(getattr(net_type, "netKind", None), "name", "") in _PULLED:
+        net_kind = getattr(getattr(getattr(sym, "netType", None), "netKind", None), "name", "")
+        if net_kind in ("Supply0", "Supply1"):
             return None
         if not getattr(getattr(sym, "type", None), "isFourState", True):
             return None  # a two-state variable (bit, int) holds 0 undriven and reads x as 0
         size = width(sym)
         lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
+        counted = [
+            (first, last, value, self._value(value, port_state))
+            for (first, last, value), source in self._of.get(key(sym), [])
+            if not (isinstance(value, Port) and value.inout and exclude and source == exclude)
+        ]
+        for first, last, _, x in counted:
+            if isinstance(x, MayBeX):  # x at run time: whatever else drives the bits
+                first, last = (lo, hi) if first is None or last is None else (first, last)
+                if first < hi and lo < last:
+                    return x, [(max(lo, first), min(hi, last))]
+        two = conflict(sym, (lo, hi), [(f, t, v) for f, t, v, _ in counted], self._sm)
+        if two is not None:
+            return two
+        if net_kind in _PULLED:
+            return None  # a pulled net reads its pull where nothing drives it
+        return self._gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted])
+
+    @staticmethod
+    def _gaps(
+        size: int, lo: int, hi: int, counted: list[tuple[int | None, int | None, str | None]]
+    ) -> tuple[str, list[tuple[int, int]]] | None:
+        """The bits of ``[lo, hi)`` no defined driver of ``counted`` covers, with the value
+        that drives them (:meth:`undriven`)."""
         defined: list[tuple[int, int]] = []
         xs: list[tuple[int, int, str]] = []
-        for (first, last, value), source in self._of.get(key(sym), []):
-            if isinstance(value, Port) and value.inout and exclude and source == exclude:
-                continue
+        for first, last, x in counted:
             if first is None or last is None:
                 if size:
                     continue  # bits not known: drives none for sure
                 first, last = 0, 0
-            x = self._value(value, port_state)
             if x is None:
                 if not size:
                     return None  # no bits to count: any defined driver drives it
@@ -237,7 +277,7 @@ class Drivers:
             return None
         if isinstance(value, Port):
             return port_state(value) if port_state is not None else None
-        return x_value(value, self.root) or None
+        return x_value(value, self.root) or run_x(value, self.root, self._sm) or None
 
 
 def _gaps(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -25,6 +25,13 @@ sure. An output (or inout) of an instance of a module the repository defines dri
 that module's body drives the port with (followed down, once per instance and port, up to 64
 levels; a body driving nothing, x only or some bits only leaves the net undriven), and the
 judged instance's own inout connected to the same net drives nothing for its input.
+
+A connection or a driver whose value defined operands can make x at run time counts as x too
+(:mod:`rtlopt.frontend._run_x`: a select or array index that can leave the declared range, a
+``/`` or ``%`` by what is not a nonzero constant; :mod:`rtlopt.frontend._two_drivers`: a net
+two drivers drive, which reads x where they disagree), whatever other drivers of the bits
+do. A conditional whose condition is a parameter reads only the branch it takes, and a
+generate branch the parameters turn off drives nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from typing import Any
 
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, named, x_value
+from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -89,21 +97,31 @@ class OpenInput:
             fed = f"connects input '{self.port}' to '{self.net}' ({at}, line {self.net_line}), "
             many = "s" if any(c in self.bits for c in ":,") else ""
             which = f"bit{many} {self.bits} of which" if self.bits else "which"
-            fed += (
-                f"{which} only a value with x/z bits drives ({self.value})"
-                if self.value
-                else f"{which} nothing drives (z, read as x)"
-            )
+            if isinstance(self.value, MayBeX):
+                fed += f"{which} may be x at run time: {self.value.render(root)}"
+            elif self.value:
+                fed += f"{which} only a value with x/z bits drives ({self.value})"
+            else:
+                fed += f"{which} nothing drives (z, read as x)"
             fix = (
                 f"drive '{self.net}' with a defined value in {at} (every bit; an assignment, "
                 "an output of an instance whose module drives it, or any port of an instance of "
                 "a module the repository does not define counts; an inout of the instance "
                 "itself does not)"
             )
+        elif isinstance(self.value, MayBeX):
+            fed = f"connects input '{self.port}' to a value that may be x at run time: "
+            fed += self.value.render(root)
         elif self.value:
             fed = f"ties input '{self.port}' to {self.value}, a value with x/z bits"
         else:
             fed = f"leaves input '{self.port}' unconnected (z, read as x)"
+        if isinstance(self.value, MayBeX):
+            fix = (
+                f"make what feeds '{self.port}' of {self.instance} defined for every value "
+                "its operands take (an index that stays within the declared range, a divisor "
+                "that is a nonzero constant, one driver per net)"
+            )
         of = self.definition or module
         if self.reaches:
             inst, _, port = self.reaches.rpartition(".")
@@ -189,7 +207,7 @@ class _Walk:
         loc = _location(inst, self.sm)
         mod = str(inst.body.definition.name)
         for port, expr in _inputs(inst):
-            value = "" if expr is None else x_value(expr, self.root)
+            value = "" if expr is None else self._x(expr)
             if expr is None or value:
                 out.append(OpenInput(where, str(port.name), *loc, value, mod))
                 continue
@@ -216,13 +234,19 @@ class _Walk:
         self.opened[where] = out
         return out
 
+    def _x(self, expr: Any) -> str:
+        """A constant with x/z bits in ``expr``, or a part of it that may be x at run time
+        (:func:`rtlopt.frontend._run_x.run_x`), or ""."""
+        return x_value(expr, self.root) or run_x(expr, self.root, self.sm)
+
     def _undriven(
         self, sym: Any, bits: tuple[int | None, int | None] = (None, None), exclude: str = ""
     ) -> tuple[str, list[tuple[int, int]]] | None:
         """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
         else: a parameter or enum value; any other symbol fails closed). The body of the
         instance declaring it is walked first; only a net that finds no defined driver
-        there is looked up in a walk of the whole design (hierarchical names)."""
+        there is looked up in a walk of the whole design (hierarchical names), and so is
+        every net (a second driver through a hierarchical name makes it x)."""
         kind = node_kind(sym)
         if kind in _CONSTANTS:
             return None
@@ -237,8 +261,8 @@ class _Walk:
             if scope not in self.local:
                 self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
             found = self.local[scope].undriven(sym, bits, self._port_state, exclude)
-            if found is None:
-                return None
+            if found is None and kind != "Net":
+                return None  # a net may have another driver elsewhere (a hierarchical name)
         if self.drivers is None:
             # a net that reaches an input of the target is connected to an instance's
             # input, or is a port a connection drives a net from

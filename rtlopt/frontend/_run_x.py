@@ -1,0 +1,257 @@
+"""Values that defined operands make x at run time, for :mod:`rtlopt.frontend._open_inputs`.
+
+A constant with x/z bits is found by :func:`rtlopt.frontend._net_drivers.x_value`; the parts
+of an expression found here are x in a simulation although every operand they read is 0 or 1:
+
+- a select or array index whose index can leave the declared range (``v[s]`` with ``v``
+  6 bits wide and ``s`` 3 bits: ``s`` = 6, 7 read x; ``tbl[s]`` with 6 entries; ``v[s +: 2]``;
+  a constant index outside the range), judged from the index's width and signedness (or its
+  value when constant); a select of what has no fixed range (a dynamic array, a queue, an
+  associative array) fails closed;
+- ``/`` and ``%`` (and ``/=``, ``%=``) whose divisor is not a nonzero constant (x on 0);
+- ``**`` whose exponent is signed and not a constant (``0 ** -1`` is x);
+- a call of a function the repository defines whose body assigns or returns such a part or
+  a value with x/z bits (followed into the functions it calls, each once). A function that
+  leaves its result unassigned on some path is not found.
+
+Operands of ``===``, ``!==``, ``==?``, ``!=?`` and ``inside`` are not judged (the result is
+0 or 1 whatever they read). A net with more than one driver (two drivers that may disagree)
+is judged by :class:`rtlopt.frontend._net_drivers.Drivers`, which phrases it the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+__all__ = ["MayBeX", "run_x", "taken"]
+
+# operators that compare x as a value: whatever their operands hold, the result is defined
+_CASE_OPS = {"CaseEquality", "CaseInequality", "WildcardEquality", "WildcardInequality"}
+_DIVIDE = {"Divide", "Mod"}
+
+
+class MayBeX(str):
+    """Why a value may be x at run time although its operands are defined. The text holds
+    ``{0}``, ``{1}``... where :attr:`places` (file, line) go: :meth:`render` fills them in,
+    relative to the repository's root."""
+
+    places: tuple[tuple[Path, int], ...] = ()
+
+    @classmethod
+    def make(cls, text: str, places: tuple[tuple[Path, int], ...] = ()) -> MayBeX:
+        out = cls(text)
+        out.places = places
+        return out
+
+    def render(self, root: Path) -> str:
+        where = [f"{_relative(path, root)}, line {line}" for path, line in self.places]
+        try:
+            return str(self).format(*where)
+        except (IndexError, KeyError, ValueError):
+            return str(self)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+def place(node: Any, sm: Any) -> tuple[Path, int]:
+    """The file and line where ``node`` (an expression or a symbol) starts."""
+    try:
+        loc = node.sourceRange.start if hasattr(node, "sourceRange") else node.location
+        return Path.cwd() / str(sm.getFileName(loc)), int(sm.getLineNumber(loc))
+    except Exception:  # noqa: BLE001 - no location known
+        return Path("?"), 0
+
+
+def text_of(node: Any) -> str:
+    """``node``'s source text (braces doubled for :meth:`MayBeX.render`)."""
+    syntax = getattr(node, "syntax", None)
+    text = " ".join(str(syntax).split()) if syntax is not None else "a compound assignment"
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _const(expr: Any, root: Any) -> int | None:
+    from rtlopt.frontend._net_bits import _const as const
+
+    return const(expr, root)
+
+
+def taken(node: Any, root: Any) -> Any:
+    """The branch a conditional ``c ? a : b`` takes when ``c`` is a defined constant (a
+    parameter): the other one is never read; None otherwise (both may be)."""
+    conds = list(getattr(node, "conditions", None) or [])
+    if len(conds) != 1 or conds[0].pattern is not None:
+        return None
+    value = _const(conds[0].expr, root)
+    if value is None:
+        return None
+    return node.left if value else node.right
+
+
+def _unwrap(expr: Any) -> Any:
+    """``expr`` without the implicit conversions slang adds around it."""
+    while expr.kind.name == "Conversion" and getattr(expr, "isImplicit", False):
+        expr = expr.operand
+    return expr
+
+
+def _values(expr: Any, root: Any) -> tuple[int, int] | None:
+    """The least and greatest value ``expr`` can take (its value when constant, else from
+    its width and signedness); None when not an integral value."""
+    value = _const(expr, root)
+    if value is not None:
+        return value, value
+    expr = _unwrap(expr)
+    try:
+        bits = int(expr.type.bitWidth)
+        signed = bool(expr.type.isSigned)
+    except Exception:  # noqa: BLE001 - a type slang cannot size
+        return None
+    if not bits or not expr.type.isIntegral:
+        return None
+    if signed:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def _select(node: Any, root: Any) -> str:
+    """Why the element or range select ``node`` may read past its value's range, or ""."""
+    rng = getattr(getattr(node.value.type, "canonicalType", None), "fixedRange", None)
+    if rng is None:
+        return "selects from a value with no fixed range (a missing element reads x)"
+    low, high = min(rng.left, rng.right), max(rng.left, rng.right)
+    declared = f"[{rng.left}:{rng.right}]"
+    if node.kind.name == "ElementSelect":
+        index = node.selector
+        span = _values(index, root)
+        extra = (0, 0)
+    else:
+        how = node.selectionKind.name
+        if how == "Simple":
+            left, right = _const(node.left, root), _const(node.right, root)
+            if left is None or right is None:
+                return "selects a range whose bounds are not constant"
+            span, index, extra = (min(left, right), max(left, right)), node.left, (0, 0)
+        else:
+            index, size = node.left, _const(node.right, root)
+            span = _values(index, root)
+            if size is None or size < 1:
+                return "selects a part whose width is not a positive constant"
+            extra = (0, size - 1) if how == "IndexedUp" else (1 - size, 0)
+    if span is None:
+        return "selects with an index that is not an integral value"
+    first, last = span[0] + extra[0], span[1] + extra[1]
+    if low <= first and last <= high:
+        return ""
+    if span[0] == span[1] and _const(index, root) is not None:
+        return f"selects outside the declared range {declared} (reads x)"
+    return (
+        f"selects with an index {text_of(index)} that can reach {first}..{last}, outside "
+        f"the declared range {declared} (reads x there)"
+    )
+
+
+def _divisor(node: Any, root: Any) -> str:
+    """Why the ``/``, ``%`` or ``**`` ``node`` may be x, or ""."""
+    op = node.op.name
+    if op in _DIVIDE:
+        value = _const(node.right, root)
+        if value is None or value == 0:
+            return f"divides by {text_of(node.right)}, which is not a nonzero constant (x on 0)"
+    elif op == "Power":
+        exp = _unwrap(node.right)
+        if getattr(exp.type, "isSigned", True) and _const(node.right, root) is None:
+            return f"raises to {text_of(node.right)}, a signed exponent (0 ** -1 is x)"
+    return ""
+
+
+def _shifted(inner: str, by: int) -> str:
+    """``inner``'s ``{i}`` places renumbered ``{i + by}`` (its own braces stay doubled)."""
+    return re.sub(r"(?<!\{)\{(\d+)\}(?!\})", lambda m: f"{{{int(m.group(1)) + by}}}", inner)
+
+
+def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
+    """Why the function ``node`` calls may return x: a value with x/z bits, or a part
+    that may be x at run time, in an assignment or ``return`` of its body (functions it
+    calls included, each once), or ""."""
+    from pyslang import ast
+
+    from rtlopt.frontend._net_drivers import x_value
+
+    sub = node.subroutine
+    if id(sub) in seen:
+        return ""
+    seen.add(id(sub))
+    found: list[str] = []
+
+    def each(inner: Any) -> Any:
+        if found:
+            return ast.VisitAction.Interrupt
+        kind = inner.kind.name
+        value = inner.right if kind == "Assignment" else None
+        value = getattr(inner, "expr", None) if kind == "ReturnStatement" else value
+        if value is not None:
+            if got := x_value(value, root):
+                found.append(f"a value with x/z bits ({got})")
+            elif got := run_x(value, root, sm, seen):
+                found.append(_shifted(got, 1))
+                places.extend(getattr(got, "places", ()))
+        return ast.VisitAction.Advance
+
+    places: list[tuple[Path, int]] = [place(node, sm)]
+    sub.visit(each)
+    if not found:
+        return ""
+    return MayBeX.make(
+        f"{text_of(node)} ({{0}}) calls {node.subroutineName}, whose body may give x: {found[0]}",
+        tuple(places),
+    )
+
+
+def run_x(expr: Any, root: Any, sm: Any, seen: set[int] | None = None) -> str:
+    """The first part of ``expr`` (itself included) that may be x at run time although its
+    operands are defined, as a :class:`MayBeX`, or "". A call of a function the repository
+    defines is judged by its body (:func:`_called`).
+
+    An expression the walk cannot read raises (the caller fails closed)."""
+    from pyslang import ast
+
+    found: list[str] = []
+    seen = set() if seen is None else seen
+
+    def each(node: Any) -> Any:
+        if found:
+            return ast.VisitAction.Interrupt
+        kind = node.kind.name
+        op = getattr(getattr(node, "op", None), "name", "")
+        if kind == "Inside" or (kind == "BinaryOp" and op in _CASE_OPS):
+            return ast.VisitAction.Skip
+        branch = taken(node, root) if kind == "ConditionalOp" else None
+        if branch is not None:
+            found.extend([got] if (got := run_x(branch, root, sm, seen)) else [])
+            return ast.VisitAction.Skip
+        if _const(node, root) is not None:
+            return ast.VisitAction.Skip  # a defined constant: nothing made at run time
+        why = ""
+        if kind in ("ElementSelect", "RangeSelect"):
+            why = _select(node, root)
+        elif kind == "BinaryOp":
+            why = _divisor(node, root)
+        elif kind == "Call" and not node.isSystemCall:
+            called = _called(node, root, sm, seen)
+            if called:
+                found.append(called)
+                return ast.VisitAction.Interrupt
+        if why:
+            found.append(MayBeX.make(f"{text_of(node)} ({{0}}) {why}", (place(node, sm),)))
+            return ast.VisitAction.Interrupt
+        return ast.VisitAction.Advance
+
+    expr.visit(each)
+    return found[0] if found else ""

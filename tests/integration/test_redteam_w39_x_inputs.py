@@ -1,0 +1,77 @@
+"""Red team w39 F8, end to end with real git and the real CLI: the repository's instance feeds
+the target's input an x that an operator makes at run time from defined operands (a select
+past the end, ``.b(v[s])`` with ``v`` 6 bits and ``s`` 3 bits; a table index past the end; a
+division by 0; two drivers that disagree), and the candidate turns ``if (b) y = a; else y =
+0;`` into ``y = b ? a : 0`` (iverilog: ``y=00`` against ``y=X0``). ``rtlopt evaluate`` and
+``rtlopt check`` proved it equivalent (the proofs drive 0/1 only); the walk of
+``frontend/_open_inputs.py`` now counts such a value as x (``frontend/_run_x.py``,
+``frontend/_two_drivers.py``) and every change to the target is unchecked."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from _fixture_repo import GIT_ID, committed_repo, run_rtlopt
+
+pytestmark = pytest.mark.tools
+
+CONFIG = '[check]\nppa = false\noptimization_only = ["*"]\n'
+MUX = (
+    "module m(input [7:0] a, input b, output reg [7:0] y);\n"
+    "  always @* begin\n    if (b) y = a;\n    else y = 8'd0;\n  end\nendmodule\n"
+)
+CAND = "module m(input [7:0] a, input b, output reg [7:0] y);\n  always @* y = b ? a : 8'd0;\nendmodule\n"
+TBL = "wire tbl [0:5]; " + " ".join(f"assign tbl[{i}] = 1'b{(i + 1) % 2};" for i in range(6))
+FORMS = {
+    "sel": ("v[s]", "wire [5:0] v = 6'b101010;", "selects with an index s that can reach 0..7"),
+    "mem": ("tbl[s]", TBL, "outside the declared range [0:5]"),
+    "div": ("|(a / d)", "wire [7:0] d = {5'd0, s};", "divides by d, which is not a nonzero"),
+    "two": ("w", "wire w; assign w = s[0]; assign w = s[1];", "2 drivers (top.v, line 2)"),
+}
+
+
+def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, conn: str, decl: str) -> Path:
+    top = (
+        "module top(input [7:0] a, input [2:0] s, output [7:0] y);\n"
+        f"  {decl}\n  m u(.a(a), .b({conn}), .y(y));\nendmodule\n"
+    )
+    files = {"rtlopt.toml": CONFIG, "m.v": MUX, "top.v": top}
+    return committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_an_x_made_at_run_time_leaves_the_change_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    conn, decl, why = FORMS[form]
+    repo = _repo(tmp_path, monkeypatch, conn, decl)
+    (tmp_path / "cand.v").write_text(CAND)
+    r = run_rtlopt(
+        repo, "evaluate", "m.v", "--candidate", str(tmp_path / "cand.v"), "--module", "m",
+        "--pdk", "nangate45", "--json",
+    )  # fmt: skip
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    out = json.loads(r.stdout)
+    reason = str(out["candidate"]["reason"])  # type: ignore[index]
+    assert not out["accepted"], reason
+    assert "unchecked: the repository's instance top.u of m (top.v, line 3)" in reason, reason
+    assert "may be x at run time" in reason and why in reason, reason
+    (repo / "m.v").write_text(CAND)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    g = run_rtlopt(repo, "check")
+    out = g.stdout + g.stderr
+    assert g.returncode != 0 and "may be x at run time" in out, out[-1500:]
+
+
+def test_an_index_within_the_range_still_lets_the_gate_prove_the_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, "v[s[1:0]] ^ (a[0] % 8'd3 == 0)", "wire [5:0] v = a[5:0];")
+    (repo / "m.v").write_text(CAND)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    g = run_rtlopt(repo, "check")
+    out = g.stdout + g.stderr
+    assert g.returncode == 0 and "proven" in out, out[-1500:]
