@@ -12,6 +12,7 @@ of the repository had it before the change (the include read a file from outside
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -75,25 +76,47 @@ def shadowed_headers(
     new_tree = trees[1]
     listed: dict[Path, list[Path]] = {}
     out: list[ModuleCheck] = []
+    paths: list[str] = []
     for rel in sorted(added):
+        under = _under(new_tree, rel)
+        if under is None:
+            out.append(_finding(rel, f"{rel}: a new link to a folder of more than {_CAP} entries"))
+        paths += under or [rel]
+    for rel in paths:
         p = new_tree / rel
         header = p.is_file() and not module_spans(p.read_text(errors="replace"))
         for includer, inc in [*_includes(graph, rel), *_wild(graph, rel, header)]:
             why = _why(trees, rel, (includer, inc), read_base, listed)
             if why:
-                out.append(
-                    ModuleCheck(
-                        rel,
-                        "(header)",
-                        "added",
-                        findings=[
-                            f"{includer}:{_line(graph, includer, inc)}: {why}; give the new "
-                            "file a name no include reads"
-                        ],
-                    )
-                )
+                out.append(_finding(rel, f"{includer}:{_line(graph, includer, inc)}: {why}"))
                 break
     return out
+
+
+#: the most entries the files under a new link to a folder are listed to
+_CAP = 2000
+
+
+def _under(tree: Path, rel: str) -> list[str] | None:
+    """The files under ``rel`` when it is a folder (a link to one: a build that searches it
+    reads them), as paths below ``rel``; [] for a file; None past :data:`_CAP` entries."""
+    if not (tree / rel).is_dir():
+        return []
+    out: list[str] = []
+    seen = 0
+    for here, dirs, files in os.walk(tree / rel, followlinks=True):
+        seen += len(dirs) + len(files)
+        if seen > _CAP:
+            return None
+        base = Path(here).relative_to(tree).as_posix()
+        out += [f"{base}/{f}" for f in files]
+    return out
+
+
+def _finding(rel: str, said: str) -> ModuleCheck:
+    return ModuleCheck(
+        rel, "(header)", "added", findings=[f"{said}; give the new file a name no include reads"]
+    )
 
 
 def _why(

@@ -61,3 +61,16 @@ def test_an_include_a_macro_names_is_resolved_or_fails_closed(tmp_path: Path) ->
     found = _found(tmp_path / "b", base, new, ["n.v", "other.vh"])
     assert [m.file for m in found] == ["other.vh"]
     assert "a file a macro names, which the gate cannot resolve" in found[0].findings[0]
+
+
+def test_a_new_link_to_a_folder_holding_a_header_of_that_name_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    """``-Ilocal -Iinc``: a link ``local -> alt`` makes the build read ``alt/cfg.vh``."""
+    base = {"top.v": TOP, "inc/cfg.vh": "`define INC 1\n", "alt/cfg.vh": "`define INC 2\n"}
+    b, n = _tree(tmp_path / "base", base), _tree(tmp_path / "new", base)
+    (n / "local").symlink_to("alt")
+    texts = {rel: (b / rel).read_text() for rel in base}
+    found = shadowed_headers(design_graph(n), (b, n), ["local"], texts.get)
+    assert [m.file for m in found] == ["local/cfg.vh"]
+    assert "also names inc/cfg.vh" in found[0].findings[0]
