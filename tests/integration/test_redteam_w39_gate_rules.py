@@ -169,3 +169,21 @@ def test_a_new_header_with_a_fresh_name_passes(
     r = _check(repo, "inc/fresh.vh", "top.v")
     assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]
     assert "proven" in r.stdout, r.stdout[-1500:]
+
+
+def test_a_new_link_to_a_folder_with_a_header_of_that_name_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-Ilocal -Iinc``: a new link ``local -> alt`` makes the build read ``alt/cfg.vh``
+    (the gate had said "no Verilog module changed")."""
+    files = {
+        "rtlopt.toml": CONFIG,
+        "top.v": SHADOW_TOP,
+        "inc/cfg.vh": "`define INC 8'd1\n",
+        "alt/cfg.vh": "`define INC 8'd2\n",
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    (repo / "local").symlink_to("alt")
+    r = _check(repo, "local")
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert 'local/cfg.vh is new, and top.v includes "cfg.vh", which also names' in r.stdout
