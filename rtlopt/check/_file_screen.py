@@ -76,41 +76,14 @@ def _declared(code: str, name: str) -> bool:
 
 def directive_problems(text: str) -> list[tuple[int, str]]:
     """Directives the file leaves in force after its end, or that no file can take back."""
-    code = blank_comments(text)
-    out: list[tuple[int, str]] = []
-    nettype: tuple[int, str] | None = None
-    drive: tuple[int, str] | None = None
-    cell: int | None = None
-    keywords: list[int] = []
-    for m in _DIRECTIVE.finditer(code):
-        name, line = m.group(1), line_of(text, m.start())
-        eol = code.find("\n", m.end())
-        words = code[m.end() : eol if eol >= 0 else len(code)].split()
-        arg = words[0] if words else ""
-        if name in _NEVER:
-            out.append((line, f"`{name} {_NEVER[name]}"))
-        elif name == "default_nettype":
-            # none: an implicit net in a later file is an error, not another meaning
-            nettype = None if arg in ("wire", "none") else (line, arg)
-        elif name == "unconnected_drive":
-            drive = (line, arg)
-        elif name == "nounconnected_drive":
-            drive = None
-        elif name in ("celldefine", "endcelldefine"):
-            cell = line if name == "celldefine" else None
-        elif name == "begin_keywords":
-            keywords.append(line)
-        elif name == "end_keywords" and keywords:
-            keywords.pop()
-    after = "after the file: every file a build compiles after it reads it"
-    if nettype is not None:
-        out.append((nettype[0], f"leaves `default_nettype {nettype[1]} in force {after}"))
-    if drive is not None:
-        out.append((drive[0], f"leaves `unconnected_drive {drive[1]} in force {after}"))
-    if cell is not None:
-        out.append((cell, f"leaves `celldefine in force {after}"))
-    out += [(ln, f"leaves `begin_keywords in force {after}") for ln in keywords]
-    return out
+    from rtlopt.check._directives import directives_in_force
+
+    never = [
+        (line_of(text, m.start()), f"`{m.group(1)} {_NEVER[m.group(1)]}")
+        for m in _DIRECTIVE.finditer(blank_comments(text))
+        if m.group(1) in _NEVER
+    ]
+    return never + directives_in_force(text)
 
 
 def outside_names(rel: str, graph: DesignGraph) -> set[str]:
