@@ -27,6 +27,23 @@ from pathlib import Path
 from typing import BinaryIO
 
 from rtlopt.evaluate._defparam_paths import defparam_reach
+from rtlopt.evaluate._reach_names import (
+    Preprocessed,
+    definitions,
+    elaborated,
+    preprocessed,
+    read_lines,
+    readings,
+)
+from rtlopt.evaluate._reach_paths import (
+    PathMatch,
+    Paths,
+    built_path_uses,
+    macro_argument_words,
+    path_builders,
+    skip_selects,
+)
+from rtlopt.evaluate._reach_reads import macro_definitions, read_only
 from rtlopt.evaluate._repo_texts import other_texts, repository_texts
 from rtlopt.frontend.model import Design
 from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
@@ -62,23 +79,67 @@ def _reach(design: Design, own: Path | None) -> str:
             code_of[path] = blank_comments(text)
         return code_of[path]
 
-    instances = {i for p, t in raw if word.search(t) for i in _instance_names(code(p, t), name)}
-    # every other text of the repository that names the target or one of its instances (a
-    # Makefile may compile any file); one that cannot be read whole and may name them fails
-    # closed
+    # every other text of the repository (a Makefile may compile any file); one that cannot
+    # be read whole and may name the target or an instance fails closed
     others, unread = other_texts(design, own)
+    expanded = _expanded(design, [*raw, *others])
+    instances = {i for p, t in raw if word.search(t) for i in _instance_names(code(p, t), name)}
     named = [(p, t) for p, t in others if word.search(t)]
     instances |= {i for p, t in named for i in _instance_names(code(p, t), name)}
-    wanted = _hierarchical(instances - {BUILT_INSTANCE})
-    more = [(p, t) for p, t in others if word.search(t) or (wanted and wanted.search(t))]
-    raw, extra = [*raw, *more], {p for p, _ in more}
+    # the instances slang elaborates, those the macros write once expanded, and the words
+    # beside the target's name in a macro's arguments (```INST(m, u)``)
+    instances |= elaborated(design).instances
+    instances |= {
+        i
+        for pp in expanded.values()
+        for t in pp.texts
+        if word.search(t)
+        for i in _instance_names(blank_comments(t), name)
+    }
+    instances |= _argument_words([*raw, *named], name, code)
+    wanted = Paths((instances - {BUILT_INSTANCE}) | {name})
+    more = [
+        (p, t)
+        for p, t in others
+        if word.search(t)
+        or wanted.search(t)
+        or any(wanted.search(e) for e in (expanded[p].texts if p in expanded else ()))
+    ]
+    raw, extra = [*raw, *more], {p for p, _ in others}
     why = _unread_mention(unread, name, instances - {BUILT_INSTANCE}) or _unreadable_forms(
         raw, name, word, instances, code
     )
     if why:
         return why
     instances.discard(BUILT_INSTANCE)
-    return _hierarchical_reach(design, raw, others, extra, instances, word, code)
+    reach = _Reach(design, [*raw, *others], extra, instances, code, expanded)
+    return reach.built_paths(others) or _hierarchical_reach(reach, raw, word)
+
+
+def _expanded(design: Design, texts: list[tuple[Path, str]]) -> dict[Path, Preprocessed]:
+    """The preprocessed readings of every text that uses a macro or includes a file."""
+    defined = definitions([t for _, t in texts])
+    out: dict[Path, Preprocessed] = {}
+    for path, text in texts:
+        if "`" in text:
+            pp = preprocessed(design, path, text, defined)
+            if pp is not None:
+                out[path] = pp
+    return out
+
+
+def _argument_words(
+    texts: list[tuple[Path, str]], name: str, code: Callable[[Path, str], str]
+) -> set[str]:
+    """The other words of every macro use whose arguments name module ``name`` (```INST(m,
+    u)``: ``u`` may be the name of an instance the macro writes)."""
+    out: set[str] = set()
+    for path, text in texts:
+        if "`" in text:
+            for _, _, words in macro_argument_words(code(path, text)):
+                if name in words:
+                    out |= {w for w in words if not w.startswith("`")}
+    return out - {name}
 
 
 def _unreadable_forms(
@@ -120,27 +181,111 @@ def _unreadable_forms(
     return ""
 
 
-def _hierarchical_reach(
-    design: Design,
-    raw: list[tuple[Path, str]],
-    others: list[tuple[Path, str]],
-    extra: set[Path],
-    instances: set[str],
-    word: re.Pattern[str],
-    code: Callable[[Path, str], str],
-) -> str:
+class _Reach:
+    """What the hierarchical-name rule reads: the target's ports, parameters and inner names,
+    the anchors of a name into it, the repository's macros, and the texts as read raw
+    (comments blanked) and preprocessed."""
+
+    def __init__(
+        self,
+        design: Design,
+        every: list[tuple[Path, str]],
+        extra: set[Path],
+        instances: set[str],
+        code: Callable[[Path, str], str],
+        expanded: dict[Path, Preprocessed],
+    ) -> None:
+        self.design, self.name, self.extra = design, design.target.name, extra
+        self.code, self.expanded, self.instances = code, expanded, instances
+        self.target = design.target.file.resolve()
+        self.ports = {p.name for p in design.target.ports}
+        self.params = {p.name for p in design.target.parameters if not p.local}
+        inner = _inner_names(design, expanded.get(design.target.file))
+        # None: the target's names are not known (a name of any kind counts)
+        self.inner = None if inner is None else inner | self.ports
+        self.hier = Paths(instances | {self.name})
+        self.macros = macro_definitions([t for _, t in every])
+
+    def found(self, path: Path, rest: str) -> list[PathMatch]:
+        """The hierarchical names into the target in ``rest`` (the text of ``path``, comments
+        blanked) that are no read of a port, no defparam of its own parameters and, in a
+        file that is no source, may be Verilog."""
+        return [
+            m
+            for m in self.hier.finditer(rest)
+            if not (_defparam(rest, m.start()) and _own_parameter(rest, m, self.params))
+            and (
+                m.group(1) not in self.ports or not read_only(rest, m.start(), m.end(), self.macros)
+            )
+            # in a file that is no source (a Makefile naming ``u.c``), a name of the target
+            and (path not in self.extra or _may_be_verilog(rest, m, self.inner))
+        ]
+
+    def _read(self, rest: str, m: PathMatch) -> bool:
+        return read_only(rest, m.start(), m.end(), self.macros)
+
+    def expanded_reach(self, path: Path) -> str:
+        """Why the preprocessed text of ``path`` reaches into the target, or ""."""
+        from rtlopt.verilog import blank_comments
+
+        for text in self.expanded[path].texts if path in self.expanded else ():
+            found = self.found(path, _outside_target(blank_comments(text), self.name))
+            if found:
+                m = min(found, key=lambda x: x.start())
+                return (
+                    f"{path.name}: the repository reaches into an instance of {self.name} by "
+                    f"a hierarchical name ({' '.join(m.group(0).split())}) once its macros are "
+                    "expanded: what it reads or writes there is not the value of a port, so "
+                    "the proof does not cover it"
+                )
+        return ""
+
+    def built_paths(self, others: list[tuple[Path, str]]) -> str:
+        """Why a macro that joins a hierarchical name from its arguments is used, with an
+        anchor or an inner name of the target (or another macro) among them, on a line the
+        expanded texts do not surely hold (a file with an unknown macro, a branch no
+        reading taken here compiles, a conditional on a macro another file defines), or
+        "". A use inside a ```define`` is judged where that macro is used."""
+        builders = path_builders((n, f, b) for n, defs in self.macros.items() for f, b in defs)
+        if not builders:
+            return ""
+        names = set(self.hier.anchors | (self.inner or set()))
+        texts = [*repository_texts(self.design), *others]
+        defined = {p: set(_DEFINED.findall(t)) for p, t in texts if "`define" in t}
+        for path, text in texts:
+            uses = (
+                list(built_path_uses(self.code(path, text), builders, names)) if "`" in text else []
+            )
+            if not uses:
+                continue
+            pp = self.expanded.get(path)
+            elsewhere = {n for q, d in defined.items() if q != path for n in d}
+            sure = [set(r) for r in readings(self.design, text)]
+            seen, bodies = read_lines(text, sure, elsewhere)
+            for use in uses:
+                line = text.count("\n", 0, use.start()) + 1
+                if line in bodies or (pp is not None and pp.whole and line in seen):
+                    continue
+                return (
+                    f"{path.name}:{line}: a macro joins a hierarchical name from its "
+                    f"arguments ({use.group(0).rstrip('( ')}...) that may name {self.name}, "
+                    "an instance of it or one of its names: the names it reaches cannot be "
+                    "read here"
+                )
+        return ""
+
+
+#: The name a ```define`` defines.
+_DEFINED = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)", re.M)
+
+
+def _hierarchical_reach(r: _Reach, raw: list[tuple[Path, str]], word: re.Pattern[str]) -> str:
     """Why a text of ``raw`` reaches into an instance of the target (a hierarchical name
-    that is not a read of a port, a macro naming the target, a bind, a simulator-only
-    instance), or ""."""
+    that is not a read of a port, raw or once its macros are expanded, a macro naming the
+    target, a bind, a simulator-only instance), or ""."""
     from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation
 
-    name = design.target.name
-    target = design.target.file.resolve()
-    ports = {p.name for p in design.target.ports}
-    params = {p.name for p in design.target.parameters if not p.local}
-    inner = _inner_names(design) - ports
-    hier = _hierarchical(instances)
-    macros = _macro_definitions([t for _, t in [*raw, *others]])
+    name, code, inner = r.name, r.code, (r.inner or set()) - r.ports
     # a name a macro builds (`P.c) ending in one of the target's own names
     built = re.compile(
         rf"`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)[A-Za-z_][\w$]*"
@@ -148,19 +293,12 @@ def _hierarchical_reach(
     )
     for path, text in raw:
         rest = ""
-        if (hier is not None and hier.search(text)) or "`" in text:
+        if r.hier.search(text) or "`" in text:
             rest = code(path, text)
-            if path.resolve() == target:
+            if path.resolve() == r.target:
                 rest = _outside_target(rest, name)
-        found = [
-            m
-            for m in (hier.finditer(rest) if hier is not None and rest else ())
-            if not (_defparam(rest, m.start()) and _own_parameter(rest, m, params))
-            and (m.group(1) not in ports or not _read_only(rest, m.start(), m.end(), macros))
-            # in a file that is no source (a Makefile naming ``u.c``), a name of the target
-            and (path not in extra or _may_be_verilog(rest, m, inner | ports))
-        ]
-        found += [m for m in built.finditer(rest) if m.group(1) in inner]
+        found: list[PathMatch | re.Match[str]] = [*r.found(path, rest)] if rest else []
+        found += [m for m in built.finditer(rest) if r.inner is None or m.group(1) in inner]
         if found:
             m = min(found, key=lambda x: x.start())
             line = rest.count("\n", 0, m.start()) + 1
@@ -176,7 +314,7 @@ def _hierarchical_reach(
                 f"{path.name}:{line}: a macro names {name}: the instances it writes and the "
                 "names they are reached by cannot be read here"
             )
-        bound = "bind" in text and _bind_into(code(path, text), name, instances)
+        bound = "bind" in text and _bind_into(code(path, text), name, r.instances)
         if bound:
             line = text.count("\n", 0, bound.start()) + 1
             return (
@@ -185,18 +323,20 @@ def _hierarchical_reach(
                 "names is not the value of a port, so the proof does not cover it"
             )
         if word.search(text) or "defparam" in text:
-            why = _simulator_only(path, code(path, text), name, design, instances)
+            why = _simulator_only(path, code(path, text), name, r.design, r.instances)
             if why:
                 return why
-    return ""
+    # a name the macros build: read in each text once they are expanded
+    return next((w for w in (r.expanded_reach(p) for p, _ in raw) if w), "")
 
 
-def _may_be_verilog(code: str, m: re.Match[str], names: set[str]) -> bool:
+def _may_be_verilog(code: str, m: PathMatch, names: set[str] | None) -> bool:
     """Whether the hierarchical name ``m`` in a file that is no source may be Verilog a
-    simulator reads: it ends at a name of the target (an instance of the target holds no
-    other) and no word follows it as in a list of file names (``SRC = u.c top.v``, which
-    Verilog never writes: a name followed by another name)."""
-    if m.group(1) not in names and not m.group(1).startswith("\\"):
+    simulator reads: a later part of it is a name of the target (``names``; None: the
+    target's names are not known, any part counts) and no word follows it as in a list of
+    file names (``SRC = u.c top.v``, which Verilog never writes: a name followed by another
+    name)."""
+    if names is not None and not any(n in names or n.startswith("\\") for n in m.later):
         return False
     after = re.match(r"[ \t]+([A-Za-z_][\w$]*)", code[m.end() :])
     return after is None or after.group(1) in _OPERATOR_WORDS
@@ -224,7 +364,7 @@ def _unread_mention(files: list[Path], name: str, instances: set[str]) -> str:
     inst = b"|".join(re.escape(w.encode()) for w in sorted(instances)) or b"(?!)"
     pattern = re.compile(
         rb"(?<![\w$])(?:" + re.escape(name.encode()) + rb"(?![\w$])|(?:" + inst + rb")"
-        rb"(?![\w$])\s*(?:\[[^\]\n]*\]\s*)*\.\s*[A-Za-z_\\])"
+        rb"(?![\w$])\s*(?:\[[^\n]*\]\s*)*\.\s*[A-Za-z_\\])"
     )
     for f in files:
         try:
@@ -251,17 +391,6 @@ def _chunks(fh: BinaryIO, size: int = 1 << 22) -> Iterator[bytes]:
         tail = block[-256:]
 
 
-def _hierarchical(instances: set[str]) -> re.Pattern[str] | None:
-    """A hierarchical name into one of ``instances`` (group 1: the name after it)."""
-    if not instances:
-        return None
-    names = "|".join(re.escape(i) for i in sorted(instances))
-    return re.compile(
-        rf"(?<![\w$])\\?(?:{names})(?![\w$])"
-        r"\s*(?:\[[^\]\n]*\]\s*)*\.\s*([A-Za-z_][\w$]*|\\\S+)"
-    )
-
-
 def _built_names(path: Path, text: str, name: str) -> str:
     """Why a macro of ``text`` may build the target's name by pasting tokens (``p``_core``:
     a fragment next to the paste is part of ``name``), or ""."""
@@ -283,142 +412,32 @@ def _built_names(path: Path, text: str, name: str) -> str:
     return ""
 
 
-def _read_only(code: str, start: int, end: int, macros: _Macros, depth: int = 0) -> bool:
-    """Whether the hierarchical name at ``code[start:end]`` (ending at a port) stands where it
-    can only be read: an operand on an assignment's right side, an index, a condition
-    (``if``, ``while``, ``case``, ``wait``, an event or delay control), an argument of a report
-    task or of an assertion, an argument of a macro (``macros``: the repository's
-    definitions) that its every definition only reads. Anything else may write it (an
-    assignment's left side, a concatenation there, ``++``/``--``, a task's ``output``
-    argument, ``$sscanf``'s destination, a port connection, a macro defined nowhere here): a
-    port written from outside is state, not a value the ports carry (fail closed)."""
-    if _WRITTEN_AFTER.match(code, end):
-        return False
-    before = code[max(0, start - 4000) : start]
-    if re.search(r"(?:\+\+|--)\s*$", before):
-        return False
-    base = start - len(before)
-    level = 0
-    i = len(before) - 1
-    while i >= 0:
-        c = before[i]
-        if c in ")]}":
-            level += 1
-        elif c in "([{" and level:
-            level -= 1
-        elif c == "[":
-            return True  # an index or a range
-        elif c in "({":
-            if _WRITTEN_AFTER.match(code, _closing(code, base + i)):
-                return False  # ``{u.y, b} = ...``, ``(u.y)++``
-            word = re.search(r"(`?\$?[\w$]+|[@#])\s*$", before[:i]) if c == "(" else None
-            if word is None or word.group(1) in _GROUPING:
-                i -= 1  # a parenthesized operand or a concatenation: judged by what holds it
-                continue
-            if word.group(1).startswith("`"):
-                arg = _argument_index(before, i)
-                return _macro_reads(word.group(1)[1:], arg, macros, depth)
-            return word.group(1) in _READING_CALLS
-        elif c == ";" and not level:
-            return False  # a statement's start: no assignment before it
-        elif c == "=" and not level:
-            op = re.search(r"[=!<>?]*$", before[: i + 1])
-            assert op is not None
-            if op.group(0) in ("=", "<=", "<<=", ">>=", "<<<=", ">>>="):
-                return True  # an assignment's right side (or a comparison's, ``<=``)
-            i = op.start()  # a comparison (``==``, ``>=``): an operand
-            continue
-        i -= 1
-    return False
-
-
-#: ``(formals, body)`` of each definition of each function-like macro of the repository.
-_Macros = dict[str, list[tuple[list[str], str]]]
-#: After a name or a closing bracket: what writes it (or a path on below it).
-_WRITTEN_AFTER = re.compile(
-    r"\s*(?:\[[^\]\n]*\]\s*)*(?:\.|\+\+|--|<=|=(?!=)|[-+*/%&|^]=|<<<?=|>>>?=)"
-)
-_MACRO_DEFINITION = re.compile(
-    r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)\(([^)\n]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M
-)
-
-
-def _macro_definitions(texts: list[str]) -> _Macros:
-    out: _Macros = {}
-    for t in texts:
-        if "`define" not in t:
-            continue
-        for m in _MACRO_DEFINITION.finditer(t):
-            formals = [f.split("=")[0].strip() for f in m.group(2).split(",")]
-            out.setdefault(m.group(1), []).append((formals, m.group(3).replace("\\\n", " \n")))
-    return out
-
-
-def _macro_reads(name: str, arg: int, macros: _Macros, depth: int) -> bool:
-    """Whether every definition of macro ``name`` only reads its argument ``arg`` (a macro
-    defined nowhere the rule reads, or nested too deep: may write)."""
-    defs = macros.get(name)
-    if not defs or depth > 4:
-        return False
-    for formals, body in defs:
-        if arg >= len(formals) or "``" in body:
-            return False
-        for use in re.finditer(rf"(?<![\w$`]){re.escape(formals[arg])}(?![\w$])", body):
-            if not _read_only(body, use.start(), use.end(), macros, depth + 1):
-                return False
-    return True
-
-
-def _closing(code: str, at: int) -> int:
-    """Just past the bracket that closes the one at ``at`` (or the end)."""
-    level = 0
-    for k in range(at, min(len(code), at + 8000)):
-        if code[k] in "([{":
-            level += 1
-        elif code[k] in ")]}":
-            level -= 1
-            if level == 0:
-                return k + 1
-    return len(code)
-
-
-def _argument_index(before: str, open_at: int) -> int:
-    """Which argument (from 0) of the call whose ``(`` is at ``open_at`` ends ``before``."""
-    level, count = 0, 0
-    for c in before[open_at + 1 :]:
-        if c in "([{":
-            level += 1
-        elif c in ")]}":
-            level -= 1
-        elif c == "," and level == 0:
-            count += 1
-    return count
-
-
-#: Words before ``(`` whose parentheses hold an operand, a condition or values only read.
-_READING_CALLS = frozenset(
-    {
-        "if", "while", "case", "casez", "casex", "wait", "repeat", "@", "#", "iff",
-        "assert", "assume", "cover", "property", "sequence", "expect", "restrict",
-        "$display", "$displayb", "$displayh", "$displayo", "$write", "$writeb", "$writeh",
-        "$writeo", "$strobe", "$strobeb", "$strobeh", "$strobeo", "$monitor", "$fdisplay",
-        "$fwrite", "$fstrobe", "$fmonitor", "$error", "$warning", "$info", "$fatal",
-        "$sformatf", "$psprintf", "$signed", "$unsigned", "$bits", "$clog2", "$countones",
-        "$onehot", "$onehot0", "$isunknown", "$past", "$rose", "$fell", "$stable",
-        "$changed", "$size", "$high", "$low", "$left", "$right", "$time", "$realtime",
-    }
-)  # fmt: skip
-#: Words before ``(`` that make it a parenthesized operand (an operator keyword).
-_GROUPING = frozenset({"or", "and", "not", "inside", "dist", "return"})
-
-
-def _inner_names(design: Design) -> set[str]:
-    """Every identifier of the target module's own text (its registers, nets, instances)."""
-    from rtlopt.verilog import blank_comments
+def _inner_names(design: Design, expanded: Preprocessed | None) -> set[str] | None:
+    """Every name of the target: the identifiers of its own text, raw and preprocessed
+    (a register a macro pastes, ``c_q``), and every name its elaborated scopes declare
+    (``genblk1``); None when neither the preprocessed nor the elaborated target is known
+    (any name may be one of it)."""
+    from rtlopt.verilog import blank_comments, module_spans
 
     t = design.target
-    text = blank_comments(t.file.read_text(errors="replace")[t.start : t.end])
-    return set(re.findall(r"(?<![\w$`])[A-Za-z_][\w$]*", text))
+    words = re.compile(r"(?<![\w$`])[A-Za-z_][\w$]*")
+    own = t.file.read_text(errors="replace")[t.start : t.end]
+    names = set(words.findall(blank_comments(own)))
+    elab = elaborated(design).inner
+    pre: set[str] | None = set()  # no macro in the target's text: its raw words are all
+    if "`" in own:
+        pre = None
+        spans = [
+            blank_comments(text)[s.start : s.end]
+            for text in (expanded.texts if expanded is not None and expanded.whole else ())
+            for s in module_spans(blank_comments(text))
+            if s.name == t.name
+        ]
+        if spans:
+            pre = {w for s in spans for w in words.findall(s)}
+    if elab is None and pre is None:
+        return None
+    return names | (pre or set()) | set(elab or ())
 
 
 def _defparam(code: str, at: int) -> bool:
@@ -428,14 +447,14 @@ def _defparam(code: str, at: int) -> bool:
     return re.search(r"\bdefparam\b", code[start:at]) is not None
 
 
-def _own_parameter(code: str, m: re.Match[str], params: set[str]) -> bool:
+def _own_parameter(code: str, m: PathMatch, params: set[str]) -> bool:
     """Whether the hierarchical name ``m`` (an instance of the target, then ``m.group(1)``)
     ends at one of the target's own parameters (``u.K``: the repository's parameterizations
     read it); a path on into an instance below the target (``u.c0.P``) sets what no
     parameterization of the target records."""
     if m.group(1).lstrip("\\") not in params:
         return False
-    return re.match(r"\s*(?:\[[^\]\n]*\]\s*)*\.", code[m.end() :]) is None
+    return not code.startswith(".", skip_selects(code, m.end()))
 
 
 def _outside_target(code: str, name: str) -> str:

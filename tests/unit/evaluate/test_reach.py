@@ -100,7 +100,7 @@ def test_another_builds_parameterization_is_found(tmp_path: Path) -> None:
         (
             "`define INST(n) m n\nmodule top(input clk, input [7:0] a, output [7:0] y);\n"
             "  `INST(u) (.clk(clk), .a(a), .y(y));\n  initial u.c = 8'h5a;\nendmodule\n",
-            "a macro names m",
+            "(u.c)",  # the elaborated instance (before: "a macro names m")
         ),
         # red team w31 F7: a port written from outside is state
         (_top("  initial u.y = 8'h5a;\n"), "(u.y)"),
