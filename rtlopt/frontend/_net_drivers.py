@@ -36,8 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rtlopt.frontend._net_bits import Piece, pieces, width
-from rtlopt.frontend._run_x import MayBeX, run_x, taken
-from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._run_x import MayBeX, run_x, x_value
 from rtlopt.frontend._two_drivers import conflict
 
 __all__ = ["Drivers", "Port", "x_value"]
@@ -45,41 +44,6 @@ __all__ = ["Drivers", "Port", "x_value"]
 # nets that read a value with no driver: no z
 _PULLED = {"Supply0", "Supply1", "Tri0", "Tri1"}
 # operators that compare x as a value: an x constant among their operands is no x driven
-_CASE_OPS = {"CaseEquality", "CaseInequality", "WildcardEquality", "WildcardInequality"}
-
-
-def x_value(expr: Any, root: Any) -> str:
-    """The first part of ``expr`` (itself included) that is a constant with an x or z bit,
-    as slang prints it, or ""; operands of ``===``, ``!==``, ``==?``, ``!=?`` and ``inside``
-    are not parts (they compare x as a value)."""
-    from pyslang import ast
-
-    found: list[str] = []
-
-    def each(node: Any) -> Any:
-        if found:
-            return ast.VisitAction.Interrupt
-        kind = node_kind(node)
-        if kind == "Inside" or (
-            kind == "BinaryOp" and getattr(getattr(node, "op", None), "name", "") in _CASE_OPS
-        ):
-            return ast.VisitAction.Skip
-        branch = taken(node, root) if kind == "ConditionalOp" else None
-        if branch is not None:  # a parameter picks the branch: the other is never read
-            inner = x_value(branch, root)
-            found.extend([inner] if inner else [])
-            return ast.VisitAction.Skip
-        try:
-            value = node.eval(ast.EvalContext(root))
-            if value is not None and value.hasUnknown():
-                found.append(str(value))
-                return ast.VisitAction.Interrupt
-        except Exception:  # noqa: BLE001, S110 - pyslang raises plain exceptions: not constant
-            pass
-        return ast.VisitAction.Advance
-
-    expr.visit(each)
-    return found[0] if found else ""
 
 
 def named(expr: Any) -> list[Any]:

@@ -25,7 +25,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MayBeX", "run_x", "taken"]
+from rtlopt.frontend._slang import node_kind
+
+__all__ = ["MayBeX", "run_x", "taken", "x_value"]
 
 # operators that compare x as a value: whatever their operands hold, the result is defined
 _CASE_OPS = {"CaseEquality", "CaseInequality", "WildcardEquality", "WildcardInequality"}
@@ -182,8 +184,6 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
     calls included, each once), or ""."""
     from pyslang import ast
 
-    from rtlopt.frontend._net_drivers import x_value
-
     sub = node.subroutine
     if id(sub) in seen:
         return ""
@@ -251,6 +251,40 @@ def run_x(expr: Any, root: Any, sm: Any, seen: set[int] | None = None) -> str:
         if why:
             found.append(MayBeX.make(f"{text_of(node)} ({{0}}) {why}", (place(node, sm),)))
             return ast.VisitAction.Interrupt
+        return ast.VisitAction.Advance
+
+    expr.visit(each)
+    return found[0] if found else ""
+
+
+def x_value(expr: Any, root: Any) -> str:
+    """The first part of ``expr`` (itself included) that is a constant with an x or z bit,
+    as slang prints it, or ""; operands of ``===``, ``!==``, ``==?``, ``!=?`` and ``inside``
+    are not parts (they compare x as a value)."""
+    from pyslang import ast
+
+    found: list[str] = []
+
+    def each(node: Any) -> Any:
+        if found:
+            return ast.VisitAction.Interrupt
+        kind = node_kind(node)
+        if kind == "Inside" or (
+            kind == "BinaryOp" and getattr(getattr(node, "op", None), "name", "") in _CASE_OPS
+        ):
+            return ast.VisitAction.Skip
+        branch = taken(node, root) if kind == "ConditionalOp" else None
+        if branch is not None:  # a parameter picks the branch: the other is never read
+            inner = x_value(branch, root)
+            found.extend([inner] if inner else [])
+            return ast.VisitAction.Skip
+        try:
+            value = node.eval(ast.EvalContext(root))
+            if value is not None and value.hasUnknown():
+                found.append(str(value))
+                return ast.VisitAction.Interrupt
+        except Exception:  # noqa: BLE001, S110 - pyslang raises plain exceptions: not constant
+            pass
         return ast.VisitAction.Advance
 
     expr.visit(each)
