@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from rtlopt.check._hier_refs import hierarchical_writes
 from rtlopt.frontend._depgraph import DesignGraph
 from rtlopt.verilog import blank_comments, line_of, module_spans
 
@@ -56,9 +57,6 @@ _OUTSIDE_OK = {
 }
 _KEYWORD = re.compile(r"(?<![\w$`\\.])\b(defparam|force|release|bind|deassign)\b")
 _SEGMENT = r"[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\[;]*\])*"
-_HIER_WRITE = re.compile(
-    rf"(?<![\w$.'\\`])((?:\$root\s*\.\s*)?{_SEGMENT}(?:\s*\.\s*{_SEGMENT})+)\s*(<=|=)(?!=)"
-)
 _DELAY = re.compile(r"#\s*[0-9.]")
 _BLOCKS = re.compile(
     r"\b(package|interface|primitive|program|class|config)\b.*?\bend\1\b(?:\s*:\s*\w+)?", re.S
@@ -134,9 +132,10 @@ def outside_names(rel: str, graph: DesignGraph) -> set[str]:
 
 
 def reach_problems(text: str, names: set[str] | None = None) -> list[tuple[int, str]]:
-    """``defparam``, ``force``, ``release``, ``bind``, ``deassign`` and writes through a
+    """``defparam``, ``force``, ``release``, ``bind``, ``deassign`` and references through a
     hierarchical name that starts at ``names`` (:func:`outside_names`; None: any) or
-    ``$root``: each can change a module of the design from outside its text."""
+    ``$root`` where they are not only read (:mod:`rtlopt.check._hier_refs`): each can change
+    a module of the design from outside its text."""
     code = blank_comments(text)
     out = []
     for m in _KEYWORD.finditer(code):
@@ -147,15 +146,10 @@ def reach_problems(text: str, names: set[str] | None = None) -> list[tuple[int, 
         out.append(
             (line_of(text, m.start()), f"{m.group(1)} reaches into other modules from outside them")
         )
-    for m in _HIER_WRITE.finditer(code):
-        if _leaves(code, m.group(1), names):
-            out.append(
-                (
-                    line_of(text, m.start()),
-                    f"write to the hierarchical name {' '.join(m.group(1).split())}: it reaches "
-                    "into another module",
-                )
-            )
+    out += [
+        (line, f"write to the hierarchical name {path}: it reaches into another module")
+        for line, path in hierarchical_writes(code, names)
+    ]
     return out
 
 
