@@ -121,8 +121,12 @@ def _expand(text: str, defs: dict[str, tuple[list[str] | None, str]]) -> str:
         out: list[str] = []
         pos = 0
         changed = False
+        # a use inside a definition is expanded where that macro is used
+        bodies = [(d.start(), d.end()) for d in _DEFINE.finditer(text)]
         for m in use.finditer(text):
             if m.start() < pos or _in_definition(text, m.start(), m.group(1)):
+                continue
+            if any(a <= m.start() < b for a, b in bodies):
                 continue
             formals, body = defs[m.group(1)]
             end = m.end()

@@ -111,9 +111,23 @@ def directive_problems(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_NAMES: dict[tuple[str, int], tuple[DesignGraph, set[str]]] = {}
+
+
 def outside_names(rel: str, graph: DesignGraph) -> set[str]:
     """Names a hierarchical name of ``rel`` can start with to leave the file's own instances:
-    every module of the design and every instance another file declares."""
+    every module of the design and every instance another file declares (once per graph)."""
+    hit = _NAMES.get((rel, id(graph)))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    if len(_NAMES) > 64:
+        _NAMES.clear()
+    names = _outside_names(rel, graph)
+    _NAMES[(rel, id(graph))] = (graph, names)
+    return names
+
+
+def _outside_names(rel: str, graph: DesignGraph) -> set[str]:
     modules = {m for node in graph.files.values() for m in node.modules}
     if not modules:
         return set()
@@ -182,12 +196,13 @@ def outside_problems(text: str) -> list[tuple[int, str]]:
     code = re.sub(r"\(\*.*?\*\)", lambda m: re.sub(r"[^\n]", " ", m.group(0)), code, flags=re.S)
     out: list[tuple[int, str]] = []
     lines = code.split("\n")
+    raw = text.split("\n")  # a continued line may end in a comment: ``// note \``
     i = 0
     while i < len(lines):
         stripped = lines[i].strip()
         d = _DIRECTIVE.match(stripped)
         if d and d.group(1) in _OUTSIDE_OK:
-            while lines[i].rstrip().endswith("\\") and i + 1 < len(lines):
+            while raw[i].rstrip().endswith("\\") and i + 1 < len(lines):
                 i += 1  # a define's continued body
             i += 1
             continue

@@ -102,6 +102,17 @@ def _found(
     return inl, out
 
 
+def _included_elsewhere(header: str, graph: DesignGraph, changed: frozenset[str]) -> bool:
+    """Whether a file the change leaves alone includes ``header`` itself (so a build that
+    compiles that file read the header's macros before the change)."""
+    from rtlopt.frontend._depgraph import includes_file
+
+    return any(
+        rel not in changed and any(includes_file(inc, header) for inc in node.includes)
+        for rel, node in graph.files.items()
+    )
+
+
 def text_problems(
     rel: str,
     old: str | None,
@@ -112,11 +123,14 @@ def text_problems(
     verilog: bool,
     ordered: bool = False,
     options: bool = False,
+    changed: frozenset[str] = frozenset(),
 ) -> list[tuple[int, str]]:
     """The findings of ``new`` (with its headers and own macros) that ``old`` (the file at
     the base; None when added) does not already have, by message; its macros and its
-    headers' that other files read (only a new file's where the filelists fix the order:
-    :func:`rtlopt.check._file_screen.new_problems`); ``options``: its changed build options."""
+    headers' that other files read (its own only where it is new or the filelists fix no
+    order: :func:`rtlopt.check._file_screen.new_problems`; a header's only where no file
+    outside ``changed`` includes it: it enters the build through this file); ``options``:
+    its changed build options."""
     old_inl, before = _found(rel, old, graph, resolve, verilog) if old is not None else (None, {})
     inl, now = _found(rel, new, graph, resolve, verilog)
     found = [(ln, msg) for msg, ln in now.items() if msg not in before]
@@ -124,15 +138,16 @@ def text_problems(
         view = new if verilog else verilog_view(new)
         old_view = old if old is None or verilog else verilog_view(old)
         found += macro_problems(rel, view, graph, old_view)
-        known = set(old_inl.headers) if old_inl is not None else set()
-        for header, text in sorted(inl.headers.items()):
-            if header in known:
-                continue
-            line = next((a for a, h, _ in inl.origin if h == header), 1)
-            found += [
-                (line, f"{msg} (in {header}, which it includes)")
-                for _, msg in macro_problems(header, text, graph)
-            ]
+    # a header new to the build, whatever the order (its readers are not judged with it)
+    known = set(old_inl.headers) if old_inl is not None else set()
+    for header, text in sorted(inl.headers.items()):
+        if header in known or _included_elsewhere(header, graph, changed | {rel}):
+            continue  # its macros were in the build before (one order for them all)
+        line = next((a for a, h, _ in inl.origin if h == header), 1)
+        found += [
+            (line, f"{msg} (in {header}, which it includes)")
+            for _, msg in macro_problems(header, text, graph)
+        ]
     if options:
         found += option_problems(rel, old, new)
     return sorted(set(found))
@@ -176,6 +191,7 @@ def screen_changes(
                 verilog=verilog,
                 ordered=ordered,
                 options=not verilog and not judged,
+                changed=frozenset(changes),
             )
         ]
         if found:

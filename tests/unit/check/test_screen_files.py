@@ -148,3 +148,28 @@ def test_binary_files_are_not_read(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("module p; endmodule\n")
     assert screened_text(tmp_path / "a.bin") is None
     assert screened_text(tmp_path / "a.txt") == "module p; endmodule\n"
+
+
+def test_a_header_other_unchanged_files_include_brings_no_macro_finding(tmp_path: Path) -> None:
+    """Its macros were in the build before; one only this change's files include is new."""
+    hdr = "`define INC 8'd2\n"
+    new = '`include "alt.vh"\nmodule h;\nendmodule\n'
+    files = {"top.v": TOP, "inc/alt.vh": hdr, "h.v": new, "g.v": new.replace("h;", "g;")}
+    graph = _graph(tmp_path, files)
+    resolve = Resolver(tmp_path)
+    both = frozenset({"h.v", "g.v"})
+    found = text_problems("h.v", None, new, graph, resolve, verilog=True, changed=both)
+    assert [ln for ln, m in found if "macro INC" in m] == [1]
+    found = text_problems(
+        "h.v", None, new, graph, resolve, verilog=True, changed=frozenset({"h.v"})
+    )
+    assert found == []  # g.v, unchanged, includes it too
+
+
+def test_a_continued_definition_ending_in_a_comment_is_no_text_outside_modules(
+    tmp_path: Path,
+) -> None:
+    from rtlopt.check._file_screen import outside_problems
+
+    text = "`define A(x) \\\n  initial begin // note \\\n    #1; \\\n  end\nmodule h;\nendmodule\n"
+    assert outside_problems(text) == []
