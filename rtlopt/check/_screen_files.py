@@ -13,6 +13,7 @@ already have counts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from rtlopt.check._check import ModuleCheck
 from rtlopt.check._closure import Inlined, expansions, inline_headers, verilog_view
 from rtlopt.check._file_screen import file_problems, macro_problems
 from rtlopt.frontend._depgraph import DesignGraph
+from rtlopt.verilog import blank_comments
 
 __all__ = ["Resolver", "screen_changes", "screened_text", "text_problems"]
 
@@ -102,15 +104,46 @@ def _found(
     return inl, out
 
 
-def _included_elsewhere(header: str, graph: DesignGraph, changed: frozenset[str]) -> bool:
-    """Whether a file the change leaves alone includes ``header`` itself (so a build that
-    compiles that file read the header's macros before the change)."""
+def _included_elsewhere(
+    header: str, graph: DesignGraph, changed: frozenset[str], depth: int = 0
+) -> bool:
+    """Whether a file the change leaves alone, which a build compiles (it holds a module, or
+    is such a header itself), includes ``header`` outside every conditional: a build that
+    compiles that file read the header's macros before the change."""
     from rtlopt.frontend._depgraph import includes_file
 
-    return any(
-        rel not in changed and any(includes_file(inc, header) for inc in node.includes)
-        for rel, node in graph.files.items()
-    )
+    if depth > 4:
+        return False
+    for rel, node in graph.files.items():
+        if rel in changed or not any(includes_file(inc, header) for inc in node.includes):
+            continue
+        try:
+            text = (graph.root / rel).read_text(errors="replace")
+        except OSError:
+            continue
+        if not _unconditional_include(blank_comments(text, strings=False), header):
+            continue
+        if node.modules or _included_elsewhere(rel, graph, changed | {rel}, depth + 1):
+            return True
+    return False
+
+
+def _unconditional_include(code: str, header: str) -> bool:
+    """Whether ``code`` includes ``header`` (by name) outside every ```ifdef`` block."""
+    from rtlopt.frontend._depgraph import includes_file
+
+    level = 0
+    for m in _CONDITIONAL.finditer(code):
+        if m.group(1) in ("ifdef", "ifndef"):
+            level += 1
+        elif m.group(1) == "endif":
+            level = max(0, level - 1)
+        elif level == 0 and m.group(2) is not None and includes_file(m.group(2), header):
+            return True
+    return False
+
+
+_CONDITIONAL = re.compile(r"`(ifdef|ifndef|endif|include)\b(?:\s*\"([^\"\n]*)\")?")
 
 
 def text_problems(

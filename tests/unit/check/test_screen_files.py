@@ -173,3 +173,18 @@ def test_a_continued_definition_ending_in_a_comment_is_no_text_outside_modules(
 
     text = "`define A(x) \\\n  initial begin // note \\\n    #1; \\\n  end\nmodule h;\nendmodule\n"
     assert outside_problems(text) == []
+
+
+def test_a_conditional_or_uncompiled_includer_is_no_earlier_reading(tmp_path: Path) -> None:
+    hdr = "`define INC 8'd2\n"
+    new = '`include "alt.vh"\nmodule h;\nendmodule\n'
+    for other in (
+        '`ifdef NEVER\n`include "alt.vh"\n`endif\nmodule g;\nendmodule\n',  # never read
+        '`include "alt.vh"\n',  # a header nothing includes
+    ):
+        files = {"top.v": TOP, "inc/alt.vh": hdr, "h.v": new, "g.vh": other}
+        graph = _graph(tmp_path, files)
+        found = text_problems(
+            "h.v", None, new, graph, Resolver(tmp_path), verilog=True, changed=frozenset({"h.v"})
+        )
+        assert [ln for ln, m in found if "macro INC" in m] == [1], other
