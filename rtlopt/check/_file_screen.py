@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from rtlopt.check._hier_refs import hierarchical_writes
 from rtlopt.frontend._depgraph import DesignGraph
 from rtlopt.verilog import blank_comments, line_of, module_spans
 
@@ -56,9 +57,6 @@ _OUTSIDE_OK = {
 }
 _KEYWORD = re.compile(r"(?<![\w$`\\.])\b(defparam|force|release|bind|deassign)\b")
 _SEGMENT = r"[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\[;]*\])*"
-_HIER_WRITE = re.compile(
-    rf"(?<![\w$.'\\`])((?:\$root\s*\.\s*)?{_SEGMENT}(?:\s*\.\s*{_SEGMENT})+)\s*(<=|=)(?!=)"
-)
 _DELAY = re.compile(r"#\s*[0-9.]")
 _BLOCKS = re.compile(
     r"\b(package|interface|primitive|program|class|config)\b.*?\bend\1\b(?:\s*:\s*\w+)?", re.S
@@ -86,9 +84,23 @@ def directive_problems(text: str) -> list[tuple[int, str]]:
     return never + directives_in_force(text)
 
 
+_NAMES: dict[tuple[str, int], tuple[DesignGraph, set[str]]] = {}
+
+
 def outside_names(rel: str, graph: DesignGraph) -> set[str]:
     """Names a hierarchical name of ``rel`` can start with to leave the file's own instances:
-    every module of the design and every instance another file declares."""
+    every module of the design and every instance another file declares (once per graph)."""
+    hit = _NAMES.get((rel, id(graph)))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    if len(_NAMES) > 64:
+        _NAMES.clear()
+    names = _outside_names(rel, graph)
+    _NAMES[(rel, id(graph))] = (graph, names)
+    return names
+
+
+def _outside_names(rel: str, graph: DesignGraph) -> set[str]:
     modules = {m for node in graph.files.values() for m in node.modules}
     if not modules:
         return set()
@@ -107,9 +119,10 @@ def outside_names(rel: str, graph: DesignGraph) -> set[str]:
 
 
 def reach_problems(text: str, names: set[str] | None = None) -> list[tuple[int, str]]:
-    """``defparam``, ``force``, ``release``, ``bind``, ``deassign`` and writes through a
+    """``defparam``, ``force``, ``release``, ``bind``, ``deassign`` and references through a
     hierarchical name that starts at ``names`` (:func:`outside_names`; None: any) or
-    ``$root``: each can change a module of the design from outside its text."""
+    ``$root`` where they are not only read (:mod:`rtlopt.check._hier_refs`): each can change
+    a module of the design from outside its text."""
     code = blank_comments(text)
     out = []
     for m in _KEYWORD.finditer(code):
@@ -120,15 +133,10 @@ def reach_problems(text: str, names: set[str] | None = None) -> list[tuple[int, 
         out.append(
             (line_of(text, m.start()), f"{m.group(1)} reaches into other modules from outside them")
         )
-    for m in _HIER_WRITE.finditer(code):
-        if _leaves(code, m.group(1), names):
-            out.append(
-                (
-                    line_of(text, m.start()),
-                    f"write to the hierarchical name {' '.join(m.group(1).split())}: it reaches "
-                    "into another module",
-                )
-            )
+    out += [
+        (line, f"write to the hierarchical name {path}: it reaches into another module")
+        for line, path in hierarchical_writes(code, names)
+    ]
     return out
 
 
@@ -161,12 +169,13 @@ def outside_problems(text: str) -> list[tuple[int, str]]:
     code = re.sub(r"\(\*.*?\*\)", lambda m: re.sub(r"[^\n]", " ", m.group(0)), code, flags=re.S)
     out: list[tuple[int, str]] = []
     lines = code.split("\n")
+    raw = text.split("\n")  # a continued line may end in a comment: ``// note \``
     i = 0
     while i < len(lines):
         stripped = lines[i].strip()
         d = _DIRECTIVE.match(stripped)
         if d and d.group(1) in _OUTSIDE_OK:
-            while lines[i].rstrip().endswith("\\") and i + 1 < len(lines):
+            while raw[i].rstrip().endswith("\\") and i + 1 < len(lines):
                 i += 1  # a define's continued body
             i += 1
             continue

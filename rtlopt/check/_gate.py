@@ -389,24 +389,13 @@ class _Gate:
         return out
 
     def _screened(self, graph: Any, renames: dict[str, str], ordered: bool) -> list[ModuleCheck]:
-        """Each added or edited file a build may compile, by the screen's rules that need no
-        base (:mod:`rtlopt.check._file_screen`): what it adds that reaches other modules."""
-        from rtlopt.check._file_screen import new_problems
+        """Each added or edited text file, by the screen's rules that need no base, with the
+        headers it includes (:mod:`rtlopt.check._screen_files`)."""
+        from rtlopt.check._screen_files import screen_changes
 
-        out = []
-        for rel, _, new in self._changed_verilog():
-            if self.changes[rel] == "D" or not new:
-                continue
-            old = self.read_base(renames.get(rel, rel))  # None: a new file
-            what = "the change to" if old is not None else "the new file"
-            found = [
-                f"{what} {rel} at line {ln}: {msg}"
-                for ln, msg in new_problems(rel, old, new, graph, ordered=ordered)
-            ]
-            if found:
-                change = "changed" if old is not None else "added"
-                out.append(ModuleCheck(rel, "(file)", change, findings=found))
-        return out
+        return screen_changes(
+            self.changes, self.read, self.new_tree, self.read_base, renames, graph, ordered
+        )
 
     def _with_rule(self, job: _Job) -> _Job:
         return dataclasses.replace(job, required=self.required.why(job.rel, job.name))

@@ -122,6 +122,12 @@ def _names_file(include: str, rel: str) -> bool:
     return rel == inc or rel.endswith("/" + inc)
 
 
+def includes_file(include: str, rel: str) -> bool:
+    """Whether ```include "include"`` can read the file ``rel`` (:func:`_names_file`; an
+    include whose name a macro gives does not count here)."""
+    return include != ANY_FILE and _names_file(include, rel)
+
+
 def package_spans(text: str) -> dict[str, str]:
     """Each package a file defines: name -> its code (``package`` to ``endpackage``, comments
     out, white space collapsed: a reworded comment is no change)."""

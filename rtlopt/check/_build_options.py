@@ -1,0 +1,95 @@
+"""Tool options in a changed build script, for the gate.
+
+The gate judges the design under the rules it reads (``rtlopt.toml`` and the filelists it
+names). A Makefile, a script or a CI file that hands a simulator ``-DINC=8'd2``, another
+include or library folder, a filelist, a parameter override or another top changes what
+every module elaborates to without a byte of Verilog changing: a changed line of such a file
+that adds, drops or reorders one of those options is a finding naming the file and line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+__all__ = ["option_problems"]
+
+#: Options that change elaboration wherever they stand (a define, an include or library
+#: folder, a parameter override): ``-DNAME``, ``+define+``, ``-Idir``, ``+incdir+``,
+#: ``+libext+``, ``-GNAME=``/``-PNAME=``, ``-pvalue+``.
+_PLAIN = re.compile(
+    r"(?<![\w\-+$])(?:-D\s*[A-Za-z_][\w$]*(?:=\S*)?|\+define\+\S*|-I\s*[\w./$({~]\S*|"
+    r"\+incdir\+\S*|\+libext\+\S*|-[GP]\s*[A-Za-z_][\w$.]*=\S*|-pvalue\+\S*)"
+)
+#: Options that change elaboration when a Verilog tool reads them (``rm -f`` is no
+#: filelist): a filelist or command file, a library folder or file, the top module.
+_TOOL_ONLY = re.compile(r"(?<![\w\-+$])(?:-[fFcvyls]\s+\S+|-y\S+|-v\S+)")
+_TOOLS = re.compile(
+    r"\b(?:iverilog|verilator|vcs|xrun|irun|xmvlog|xmelab|ncvlog|ncelab|ncverilog|vlog|vlogan|"
+    r"vsim|qverilog|yosys|sv2v|slang|sby|verible\w*|cvc|vopt)\b"
+)
+#: A make or shell variable that holds a tool's flags (``IVFLAGS += -y lib``).
+_FLAGS_VARIABLE = re.compile(
+    r"^\s*(?:export\s+)?[A-Za-z_]*(?:FLAG|OPT|ARG|DEF|INC|LIB|SIM|VLOG|VERILOG)[A-Za-z_]*"
+    r"\s*[:+?]?=",
+    re.I,
+)
+
+
+def _logical(text: str) -> list[tuple[int, str]]:
+    """``(first line, text)`` of each logical line (``\\``-continued lines joined)."""
+    out: list[tuple[int, str]] = []
+    cur: list[str] = []
+    first = 1
+    for i, line in enumerate(text.split("\n"), 1):
+        if not cur:
+            first = i
+        cur.append(line.rstrip("\\"))
+        if not line.rstrip().endswith("\\"):
+            out.append((first, " ".join(cur)))
+            cur = []
+    if cur:
+        out.append((first, " ".join(cur)))
+    return out
+
+
+def _options(line: str) -> list[str]:
+    """The elaboration options of one logical line, in order."""
+    found = [(m.start(), " ".join(m.group(0).split())) for m in _PLAIN.finditer(line)]
+    if _TOOLS.search(line) or _FLAGS_VARIABLE.match(line):
+        found += [(m.start(), " ".join(m.group(0).split())) for m in _TOOL_ONLY.finditer(line)]
+    return [o for _, o in sorted(found)]
+
+
+def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]]:
+    """``(line, finding)`` for each changed stretch of ``new`` (``old``: the file at the base,
+    None when added) whose elaboration options differ from the stretch it replaces."""
+    before, after = _logical(old or ""), _logical(new)
+    if old is None:
+        before = []
+    matcher = difflib.SequenceMatcher(
+        None, [t for _, t in before], [t for _, t in after], autojunk=False
+    )
+    out: list[tuple[int, str]] = []
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        was = [o for _, t in before[a0:a1] for o in _options(t)]
+        now = [o for _, t in after[b0:b1] for o in _options(t)]
+        if was == now:
+            continue
+        added = [o for o in now if o not in was] or now
+        shown = ", ".join(added[:3]) or "(options removed)"
+        line = next((ln for ln, t in after[b0:b1] if _options(t)), after[b0][0] if b0 < b1 else 1)
+        if b0 == b1 and b0 > 0:
+            line = after[b0 - 1][0]
+        out.append(
+            (
+                line,
+                f"the build options change ({shown}), which the gate does not judge in {rel}: "
+                "put defines, include folders and parameters in rtlopt.toml ([project] "
+                "defines, include_dirs) or in a filelist it names, where the gate judges them, "
+                "or review this change in a commit of its own",
+            )
+        )
+    return out

@@ -1,0 +1,233 @@
+"""The gate's screen of every added or edited text file, whatever its name.
+
+A build may compile any file (a Makefile's glob hands the simulator ``verif/poke.sva`` or a
+``.md``), and a file brings in every header it includes. So each added or edited text file
+(binary files and files over 4 MB aside, as the repository rules skip them) is screened by
+the rules that need no base (:mod:`rtlopt.check._file_screen`), on its text with its headers
+inlined and its own macros expanded (:mod:`rtlopt.check._closure`); a file that is no Verilog
+source on what a Verilog tool could read in it (:func:`rtlopt.check._closure.verilog_view`).
+A file the gate judges no other way is also screened for changed build options
+(:mod:`rtlopt.check._build_options`). For an edited file only what its base version does not
+already have counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.check._build_options import option_problems
+from rtlopt.check._check import ModuleCheck
+from rtlopt.check._closure import Inlined, expansions, inline_headers, verilog_view
+from rtlopt.check._file_screen import file_problems, macro_problems
+from rtlopt.frontend._depgraph import DesignGraph
+from rtlopt.verilog import blank_comments
+
+__all__ = ["Resolver", "screen_changes", "screened_text", "text_problems"]
+
+VERILOG = (".v", ".sv", ".vh", ".svh")
+
+#: Larger files are no design text (the repository rules' limit).
+SCANNED_BYTES = 4_000_000
+
+
+def screened_text(path: Path) -> str | None:
+    """The text of ``path`` the screen reads, or None: a binary file (a NUL byte in its first
+    8 kB) or one over 4 MB that holds no Verilog keyword (one that does is read whole)."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(8192)
+        if b"\0" in head:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if size > SCANNED_BYTES and not any(
+        w in data for w in (b"module", b"`define", b"`include", b"bind", b"force", b"defparam")
+    ):
+        return None
+    return data.decode(errors="replace")
+
+
+@dataclass
+class Resolver:
+    """Header names to the repository's files (by path suffix: every file a name can mean,
+    in whichever include folder a build searches)."""
+
+    root: Path
+
+    def __post_init__(self) -> None:
+        from rtlopt.inputs import repository_files
+
+        try:
+            self._files = [p.relative_to(self.root).as_posix() for p in repository_files(self.root)]
+        except OSError:
+            self._files = []
+        self._texts: dict[str, str | None] = {}
+
+    def __call__(self, name: str) -> dict[str, str]:
+        inc = name.strip().lstrip("./")
+        if not inc:
+            return {}
+        out: dict[str, str] = {}
+        for rel in self._files:
+            if rel == inc or rel.endswith("/" + inc):
+                if rel not in self._texts:
+                    self._texts[rel] = screened_text(self.root / rel)
+                text = self._texts[rel]
+                if text is not None:
+                    out[rel] = text
+        return out
+
+
+def _found(
+    rel: str, text: str, graph: DesignGraph, resolve: Callable[[str], dict[str, str]], verilog: bool
+) -> tuple[Inlined, dict[str, int]]:
+    """The findings of one version of a file: message -> the file's line."""
+    inl = inline_headers(text, resolve)
+    full = inl.text if verilog else verilog_view(inl.text)
+    out: dict[str, int] = {}
+    for variant in expansions(full):
+        for ln, msg in file_problems(rel, variant, graph):
+            at, header, hl = inl.where(ln)
+            shown = f"{msg} (in {header} at line {hl}, which it includes)" if header else msg
+            out.setdefault(shown, at)
+    for ln, why in inl.unresolved:
+        out.setdefault(
+            f"{why}: the gate cannot screen what it brings into the build; include a header "
+            "of the repository by its path, or review this change in a commit of its own",
+            ln,
+        )
+    return inl, out
+
+
+def _included_elsewhere(
+    header: str, graph: DesignGraph, changed: frozenset[str], depth: int = 0
+) -> bool:
+    """Whether a file the change leaves alone, which a build compiles (it holds a module, or
+    is such a header itself), includes ``header`` outside every conditional: a build that
+    compiles that file read the header's macros before the change."""
+    from rtlopt.frontend._depgraph import includes_file
+
+    if depth > 4:
+        return False
+    for rel, node in graph.files.items():
+        if rel in changed or not any(includes_file(inc, header) for inc in node.includes):
+            continue
+        try:
+            text = (graph.root / rel).read_text(errors="replace")
+        except OSError:
+            continue
+        if not _unconditional_include(blank_comments(text, strings=False), header):
+            continue
+        if node.modules or _included_elsewhere(rel, graph, changed | {rel}, depth + 1):
+            return True
+    return False
+
+
+def _unconditional_include(code: str, header: str) -> bool:
+    """Whether ``code`` includes ``header`` (by name) outside every ```ifdef`` block."""
+    from rtlopt.frontend._depgraph import includes_file
+
+    level = 0
+    for m in _CONDITIONAL.finditer(code):
+        if m.group(1) in ("ifdef", "ifndef"):
+            level += 1
+        elif m.group(1) == "endif":
+            level = max(0, level - 1)
+        elif level == 0 and m.group(2) is not None and includes_file(m.group(2), header):
+            return True
+    return False
+
+
+_CONDITIONAL = re.compile(r"`(ifdef|ifndef|endif|include)\b(?:\s*\"([^\"\n]*)\")?")
+
+
+def text_problems(
+    rel: str,
+    old: str | None,
+    new: str,
+    graph: DesignGraph,
+    resolve: Callable[[str], dict[str, str]],
+    *,
+    verilog: bool,
+    ordered: bool = False,
+    options: bool = False,
+    changed: frozenset[str] = frozenset(),
+) -> list[tuple[int, str]]:
+    """The findings of ``new`` (with its headers and own macros) that ``old`` (the file at
+    the base; None when added) does not already have, by message; its macros and its
+    headers' that other files read (its own only where it is new or the filelists fix no
+    order: :func:`rtlopt.check._file_screen.new_problems`; a header's only where no file
+    outside ``changed`` includes it: it enters the build through this file); ``options``:
+    its changed build options."""
+    old_inl, before = _found(rel, old, graph, resolve, verilog) if old is not None else (None, {})
+    inl, now = _found(rel, new, graph, resolve, verilog)
+    found = [(ln, msg) for msg, ln in now.items() if msg not in before]
+    if old is None or not ordered:
+        view = new if verilog else verilog_view(new)
+        old_view = old if old is None or verilog else verilog_view(old)
+        found += macro_problems(rel, view, graph, old_view)
+    # a header new to the build, whatever the order (its readers are not judged with it)
+    known = set(old_inl.headers) if old_inl is not None else set()
+    for header, text in sorted(inl.headers.items()):
+        if header in known or _included_elsewhere(header, graph, changed | {rel}):
+            continue  # its macros were in the build before (one order for them all)
+        line = next((a for a, h, _ in inl.origin if h == header), 1)
+        found += [
+            (line, f"{msg} (in {header}, which it includes)")
+            for _, msg in macro_problems(header, text, graph)
+        ]
+    if options:
+        found += option_problems(rel, old, new)
+    return sorted(set(found))
+
+
+def screen_changes(
+    changes: dict[str, str],
+    read: frozenset[str],
+    new_tree: Path,
+    read_base: Callable[[str], str | None],
+    renames: dict[str, str],
+    graph: DesignGraph,
+    ordered: bool,
+) -> list[ModuleCheck]:
+    """A row with the findings of each added or edited text file (see the module's doc):
+    Verilog sources and the files the design reads whole, any other text by its Verilog
+    view and its build options (a filelist and the configuration are judged as rules)."""
+    from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+
+    resolve = Resolver(new_tree)
+    out = []
+    for rel, status in sorted(changes.items()):
+        path = new_tree / rel
+        if status == "D" or not path.is_file():
+            continue
+        verilog = rel.endswith(VERILOG) or rel in read
+        new = path.read_text(errors="replace") if verilog else screened_text(path)
+        if not new:
+            continue
+        old = read_base(renames.get(rel, rel))  # None: a new file
+        judged = rel.endswith(FILELIST_SUFFIXES) or Path(rel).name in CONFIG_FILES
+        what = "the change to" if old is not None else "the new file"
+        found = [
+            f"{what} {rel} at line {ln}: {msg}"
+            for ln, msg in text_problems(
+                rel,
+                old,
+                new,
+                graph,
+                resolve,
+                verilog=verilog,
+                ordered=ordered,
+                options=not verilog and not judged,
+                changed=frozenset(changes),
+            )
+        ]
+        if found:
+            change = "changed" if old is not None else "added"
+            out.append(ModuleCheck(rel, "(file)", change, findings=found))
+    return out
