@@ -3,7 +3,7 @@
 A reference through a hierarchical name that starts at a module of the design or at an
 instance another file declares (or at ``$root``) reaches into another module. It counts as a
 write unless it stands where it can only be read, decided as the evaluate reach rule decides
-it (:func:`rtlopt.evaluate._reach._read_only`): an assignment's right side, an index, a
+it (:func:`rtlopt.evaluate._reach_reads.read_only`): an assignment's right side, an index, a
 condition, an argument of a report task. Anything else may write it, whatever the spelling:
 ``+=``, ``++``, a concatenation on the left, a task's output argument, ``$sscanf``'s
 destination, a port connection, an escaped name (``\\tb .u.c``). A name counts as the file's
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from rtlopt.evaluate._reach import _macro_definitions, _read_only
+from rtlopt.evaluate._reach_reads import macro_definitions, read_only
 from rtlopt.verilog import ModuleSpan, line_of, module_spans
 
 __all__ = ["hierarchical_writes"]
@@ -35,7 +35,7 @@ def hierarchical_writes(code: str, names: set[str] | None) -> list[tuple[int, st
     starts at ``names`` (None: any name) or ``$root``, is not the holding module's own, and
     does not stand where it is only read."""
     spans = module_spans(code)
-    macros = _macro_definitions([code])
+    macros = macro_definitions([code])
     out: list[tuple[int, str]] = []
     for m in _PATH.finditer(code):
         path = m.group(1)
@@ -45,7 +45,7 @@ def hierarchical_writes(code: str, names: set[str] | None) -> list[tuple[int, st
                 continue
             if _local(_unit(code, spans, m.start()), first):
                 continue
-        if _read_only(code, m.start(), m.end(), macros) or _DUMP.search(
+        if read_only(code, m.start(), m.end(), macros) or _DUMP.search(
             code[max(0, m.start() - 400) : m.start()]
         ):
             continue
