@@ -33,6 +33,11 @@ _NEVER = {
     "delay_mode_unit": "sets the delay mode of every later file",
     "delay_mode_zero": "sets the delay mode of every later file",
     "pragma": "is read by each tool its own way",
+    "line": (
+        "sets the file name and line number (`__FILE__`, `__LINE__`, messages) of the text "
+        "after it, which a later file's macros may read: remove it (a generator's `line in "
+        "the base version of an edited file is kept)"
+    ),
 }
 # compiler directives a file may hold outside its modules (the others are findings, and a
 # macro used there may expand to anything)

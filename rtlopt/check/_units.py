@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rtlopt.check._check import ModuleCheck
+from rtlopt.check._macro_cells import macro_cell_names
 from rtlopt.inputs import repository_files
 from rtlopt.verilog import IDENTIFIER, blank_comments, line_of, module_spans
 
@@ -98,6 +99,28 @@ def _declared_elsewhere(tree: Path, rel: str, name: str) -> str | None:
     return None
 
 
+def _new_units(old: str, new: str) -> dict[str, tuple[str, int, str]]:
+    """The design units ``new`` declares that ``old`` did not, a plain-named module too (its
+    kind ``"plain module"``)."""
+    had = design_units(old)
+    had_modules = {s.name for s in module_spans(old)}
+    units = design_units(new)
+    code = blank_comments(new)
+    for s in module_spans(new):
+        if s.name[0] not in "\\`" and s.name not in units:
+            units[s.name] = (
+                "plain module",
+                line_of(new, s.start),
+                " ".join(code[s.start : s.end].split()),
+            )
+    return {
+        n: u
+        for n, u in units.items()
+        if not (n in had and had[n][0] == u[0])
+        and not (u[0] == "plain module" and n in had_modules)
+    }
+
+
 def captured_units(
     base: Path, new_tree: Path, changed: Iterable[tuple[str, str, str]]
 ) -> list[ModuleCheck]:
@@ -109,13 +132,13 @@ def captured_units(
     before: dict[str, str] = {}
     for _rel, old, _new in changed:
         before.update({n: body for n, (_k, _ln, body) in design_units(old).items()})
+    units = {rel: _new_units(old, new) for rel, old, new in changed}
+    built = macro_cell_names(base, {n for u in units.values() for n in u if n[0] != "`"})
     out: list[ModuleCheck] = []
-    for rel, old, new in changed:
-        had = design_units(old)
-        for name, (kind, line, body) in sorted(design_units(new).items()):
-            if name in had and had[name][0] == kind:
-                continue
-            other = _declared_elsewhere(new_tree, rel, name)
+    for rel, _old, _new in changed:
+        for name, (spelled, line, body) in sorted(units[rel].items()):
+            kind = spelled.removeprefix("plain ")
+            other = _declared_elsewhere(new_tree, rel, name) if kind == spelled else None
             if name.startswith("`"):
                 why = (
                     f"a macro ({name}) gives its name, so the gate cannot tell which instances "
@@ -126,8 +149,13 @@ def captured_units(
                     f"{other} also declares a design unit named {name}: which one a tool reads "
                     "depends on the file order; give it another name"
                 )
-            elif before.get(name) == body:
-                continue  # moved unchanged
+            elif name in built and not _declared_elsewhere(base, "", name):
+                why = (
+                    f"{built[name]}: the new {kind} takes the place of the library cell those "
+                    "instances name, which no proof compares; give it another name"
+                )
+            elif before.get(name) == body or kind != spelled:
+                continue  # moved unchanged; a plain module's other rules are _check's
             elif (user := _first_user(base, name)) is not None:
                 why = (
                     f"{user} named {name} before the change (an instance, an import, a library "

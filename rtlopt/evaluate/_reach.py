@@ -27,19 +27,21 @@ from pathlib import Path
 from typing import BinaryIO
 
 from rtlopt.evaluate._defparam_paths import defparam_reach
+from rtlopt.evaluate._reach_arguments import (
+    argument_words,
+    sure_lines,
+    unknown_argument_instances,
+)
 from rtlopt.evaluate._reach_names import (
     Preprocessed,
     definitions,
     elaborated,
     preprocessed,
-    read_lines,
-    readings,
 )
 from rtlopt.evaluate._reach_paths import (
     PathMatch,
     Paths,
     built_path_uses,
-    macro_argument_words,
     path_builders,
     skip_selects,
 )
@@ -96,7 +98,7 @@ def _reach(design: Design, own: Path | None) -> str:
         if word.search(t)
         for i in _instance_names(blank_comments(t), name)
     }
-    instances |= _argument_words([*raw, *named], name, code)
+    instances |= argument_words([*raw, *named], name, code)
     wanted = Paths((instances - {BUILT_INSTANCE}) | {name})
     more = [
         (p, t)
@@ -106,8 +108,10 @@ def _reach(design: Design, own: Path | None) -> str:
         or any(wanted.search(e) for e in (expanded[p].texts if p in expanded else ()))
     ]
     raw, extra = [*raw, *more], {p for p, _ in others}
-    why = _unread_mention(unread, name, instances - {BUILT_INSTANCE}) or _unreadable_forms(
-        raw, name, word, instances, code
+    why = (
+        _unread_mention(unread, name, instances - {BUILT_INSTANCE})
+        or _unreadable_forms(raw, name, word, instances, code)
+        or unknown_argument_instances(design, raw, [*raw, *others], code, expanded)
     )
     if why:
         return why
@@ -126,20 +130,6 @@ def _expanded(design: Design, texts: list[tuple[Path, str]]) -> dict[Path, Prepr
             if pp is not None:
                 out[path] = pp
     return out
-
-
-def _argument_words(
-    texts: list[tuple[Path, str]], name: str, code: Callable[[Path, str], str]
-) -> set[str]:
-    """The other words of every macro use whose arguments name module ``name`` (```INST(m,
-    u)``: ``u`` may be the name of an instance the macro writes)."""
-    out: set[str] = set()
-    for path, text in texts:
-        if "`" in text:
-            for _, _, words in macro_argument_words(code(path, text)):
-                if name in words:
-                    out |= {w for w in words if not w.startswith("`")}
-    return out - {name}
 
 
 def _unreadable_forms(
@@ -251,7 +241,6 @@ class _Reach:
             return ""
         names = set(self.hier.anchors | (self.inner or set()))
         texts = [*repository_texts(self.design), *others]
-        defined = {p: set(_DEFINED.findall(t)) for p, t in texts if "`define" in t}
         for path, text in texts:
             uses = (
                 list(built_path_uses(self.code(path, text), builders, names)) if "`" in text else []
@@ -259,9 +248,7 @@ class _Reach:
             if not uses:
                 continue
             pp = self.expanded.get(path)
-            elsewhere = {n for q, d in defined.items() if q != path for n in d}
-            sure = [set(r) for r in readings(self.design, text)]
-            seen, bodies = read_lines(text, sure, elsewhere)
+            seen, bodies = sure_lines(self.design, texts, path, text)
             for use in uses:
                 line = text.count("\n", 0, use.start()) + 1
                 if line in bodies or (pp is not None and pp.whole and line in seen):
@@ -273,10 +260,6 @@ class _Reach:
                     "read here"
                 )
         return ""
-
-
-#: The name a ```define`` defines.
-_DEFINED = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)", re.M)
 
 
 def _hierarchical_reach(r: _Reach, raw: list[tuple[Path, str]], word: re.Pattern[str]) -> str:

@@ -21,6 +21,7 @@ __all__ = [
     "Paths",
     "built_path_uses",
     "macro_argument_words",
+    "macro_arguments",
     "path_builders",
     "skip_selects",
 ]
@@ -156,14 +157,13 @@ def path_builders(definitions: Iterable[_Definition]) -> set[str]:
     return out
 
 
-def macro_argument_words(
-    code: str, macro: str | None = None
-) -> Iterator[tuple[int, str, set[str]]]:
-    """``(offset, macro name, the words of its arguments)`` of every use of a function-like
-    macro in ``code`` (of ``macro`` alone when given); arguments nest (``(``, ``[``, ``{``)."""
+def macro_arguments(code: str, macro: str | None = None) -> Iterator[tuple[int, str, list[str]]]:
+    """``(offset, macro name, its arguments' texts)`` of every use of a function-like macro
+    in ``code`` (of ``macro`` alone when given); arguments nest (``(``, ``[``, ``{``) and are
+    split at the commas outside them."""
     pattern = re.escape(macro) if macro else r"[A-Za-z_][\w$]*"
     for m in re.finditer(rf"`({pattern})\s*\(", code):
-        level, k = 0, m.end() - 1
+        level, k, cut = 0, m.end() - 1, [m.end() - 1]
         stop = min(len(code), k + 8000)
         while k < stop:
             c = code[k]
@@ -173,10 +173,20 @@ def macro_argument_words(
                 level -= 1
                 if level == 0:
                     break
+            elif c == "," and level == 1:
+                cut.append(k)
             k += 1
-        args = code[m.end() : k]
-        words = set(re.findall(r"`?[A-Za-z_][\w$]*", args))
-        yield m.start(), m.group(1), words
+        cut.append(k)
+        yield m.start(), m.group(1), [code[a + 1 : b] for a, b in zip(cut, cut[1:], strict=False)]
+
+
+def macro_argument_words(
+    code: str, macro: str | None = None
+) -> Iterator[tuple[int, str, set[str]]]:
+    """``(offset, macro name, the words of its arguments)`` of every use of a function-like
+    macro in ``code`` (of ``macro`` alone when given); arguments nest (``(``, ``[``, ``{``)."""
+    for at, name, args in macro_arguments(code, macro):
+        yield at, name, set(re.findall(r"`?[A-Za-z_][\w$]*", ",".join(args)))
 
 
 def built_path_uses(code: str, builders: set[str], names: set[str]) -> Iterator[re.Match[str]]:

@@ -7,6 +7,7 @@
 - F6: a new file's ``primitive CELLX`` (or ``module \\CELLX``) captured the vendor library
   cell ``CELLX`` the design instantiates (``iverilog -y``): every design unit a changed file
   adds is judged against the names the repository used (``check/_units.py``).
+  A cell name a macro pastes (```CELL(AND2)`` with ``x``_lib``) is one it used too.
 - F7: a new ``local/cfg.vh`` beside the existing ``inc/cfg.vh`` that ``top.v`` includes: a
   build with ``-Ilocal -Iinc`` reads the new one, the gate its own order. A new file an
   existing ``include`` can name while another file has that name is a finding
@@ -135,6 +136,28 @@ def test_a_new_primitive_with_a_fresh_name_passes(
     (repo / "cells.v").write_text(UDP.replace("CELLX", "MYBUF") + HELPER)
     r = _check(repo, "cells.v")
     assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]
+
+
+PASTE_TOP = (
+    "`define CELL(x) x``_lib\n"
+    "module top(input a, input b, output z);\n  `CELL(AND2) u(.A(a), .B(b), .Z(z));\nendmodule\n"
+)
+AND2_LIB = "module AND2_lib(input A, input B, output Z);\n  assign Z = A & B;\nendmodule\n"
+
+
+@pytest.mark.parametrize(("name", "fails"), [("AND2_lib", True), ("my_and", False)])
+def test_a_new_module_a_pasting_macro_may_name_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, fails: bool
+) -> None:
+    """```CELL(AND2) u(...)`` names the library cell ``AND2_lib`` by pasting: a new module
+    of that name captures it (a fresh name passes)."""
+    files = {"rtlopt.toml": CONFIG, "top.v": PASTE_TOP}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    (repo / "cells.v").write_text(AND2_LIB.replace("AND2_lib", name))
+    r = _check(repo, "cells.v")
+    assert r.returncode == int(fails), (r.stdout + r.stderr)[-1500:]
+    said = "cells.v:1: module AND2_lib: top.v:1: the macro `CELL pastes tokens into a name"
+    assert (said in r.stdout) == fails, r.stdout[-1500:]
 
 
 SHADOW_TOP = (

@@ -3,6 +3,8 @@ a taking back in a dead ``ifdef`` branch, a macro body or an escaped identifier 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rtlopt.check._file_screen import directive_problems
 
 H = "module helper(input i, output o);\n  assign o = i;\nendmodule\n"
@@ -56,3 +58,24 @@ def test_unbalanced_conditionals_and_many_macros_fail_closed() -> None:
         "`unconnected_drive pull1\n" + many + "`ifdef X\n`nounconnected_drive\n`endif\n"
     )
     assert [ln for ln, _ in found] == [20] and "branches of this conditional" in found[0][1]
+
+
+def test_a_line_directive_is_a_finding_in_a_new_file_and_a_macro_body() -> None:
+    # `line renames the file and renumbers the lines __FILE__ / __LINE__ and messages read
+    placed = H + '`line 1 "other.v" 0\n'
+    found = directive_problems(placed)
+    assert [ln for ln, _ in found] == [4], found
+    assert found[0][1].startswith("`line sets the file name and line number"), found
+    assert _lines(H + '`define AT `line 7 "x.v" 0\n') == [4]
+
+
+def test_a_line_directive_an_edited_file_already_held_is_no_new_finding(tmp_path: Path) -> None:
+    from rtlopt.check._file_screen import new_problems
+    from rtlopt.frontend._depgraph import design_graph
+
+    old = '`line 1 "gen.v" 0\n' + H
+    (tmp_path / "h.v").write_text(old)
+    graph = design_graph(tmp_path)
+    assert new_problems("h.v", old, old.replace("assign o = i;", "assign o = ~~i;"), graph) == []
+    assert [ln for ln, _ in new_problems("h.v", H, old, graph)] == [1]
+    assert new_problems("h.v", None, H, graph) == []

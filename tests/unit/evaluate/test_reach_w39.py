@@ -102,6 +102,36 @@ def test_an_instance_a_macro_writes_from_the_module_name_is_found(tmp_path: Path
     assert "tb.v:4:" in why and "(u.c)" in why, why
 
 
+_GEN = (
+    "`define INST(mod, n) mod n(.clk(clk), .rst(rst), .a(a), .y(y))\n"
+    "module top #(parameter ALT = 0) (input clk, input rst, input [7:0] a, output [7:0] y);\n"
+    "  if (ALT) begin : g\n    `INST(m, {name});\n  end else begin : g\n"
+    "    m u(.clk(clk), .rst(rst), .a(a), .y(y));\n  end\nendmodule\n"
+)
+
+
+def test_an_instance_a_macro_names_from_another_macro_fails_closed(tmp_path: Path) -> None:
+    # `NAME is defined by another build (no text here): the branch slang does not elaborate
+    # names an instance no reading here expands, reached by tb.t.g.u2.c
+    top = _GEN.format(name="`NAME")
+    why = _reach(tmp_path, {"top.v": top, "tb/tb.v": _tb("  initial #3 tb.t.g.u2.c = 8'd7;\n")})
+    assert "top.v:4: a macro writes an instance of m (`INST" in why, why
+    assert "cannot be read here" in why, why
+
+
+@pytest.mark.parametrize("name", ["u2", "`NAME"])
+def test_an_instance_a_macro_names_that_a_reading_expands_is_read(
+    tmp_path: Path, name: str
+) -> None:
+    # a plain name, or a macro the repository defines: the expanded text names u2
+    files = {"top.v": _GEN.format(name=name), "defs.vh": "`define NAME u2\n"}
+    assert (
+        _reach(tmp_path, {**files, "tb/tb.v": _tb("  initial #3 $display(tb.t.g.u2.y);\n")}) == ""
+    )
+    why = _reach(tmp_path, {**files, "tb/tb.v": _tb("  initial #3 tb.t.g.u2.c = 8'd7;\n")})
+    assert "(u2.c)" in why, why
+
+
 @pytest.mark.parametrize(
     "files",
     [
