@@ -7,7 +7,7 @@ A driver is every assignment whose left side names the net or variable (continuo
 ``assign``, a hierarchical name from another module, an interface's signal through a
 modport), a declaration's initializer (``wire w = a;``, ``reg r = 0;``), the connection of an
 output or inout port of an instance (slang writes those, a task's output arguments,
-``$readmemh``'s memory, a gate's output and ``pullup`` as assignments of an empty argument),
+a system task's outputs, a gate's output and ``pullup`` as assignments of an empty argument),
 and any connection of an instance of a module the repository does not define (a vendor cell,
 a ``-y`` library: its ports' directions are unknown, so each counts as a driver); a
 ``supply0``/``supply1``/``tri0``/``tri1`` net and a two-state variable (``bit``, ``int``)
@@ -25,8 +25,12 @@ whose input is judged drives nothing for that input (only other drivers count).
 
 A driver whose value may be x at run time (:func:`rtlopt.frontend._run_x.run_x`) makes its
 bits x whatever else drives them, and so do two drivers of one bit of a net
-(:func:`rtlopt.frontend._two_drivers.conflict`). Drivers in a generate branch the
-parameters turn off are not drivers.
+(:func:`rtlopt.frontend._two_drivers.conflict`). A driver whose value has x/z bits makes its
+bits x even where defined drivers write them too (``default: y = 'x;``, an initial ``y =
+'x;``: x wherever no other assignment overwrites it), except a z on a ``tri0``/``tri1`` net.
+A system task's output argument (:func:`rtlopt.frontend._sys_x.output_x`: ``$readmemh``'s
+memory, ``$value$plusargs``'s variable) is x only on the bits no defined driver writes.
+Drivers in a generate branch the parameters turn off are not drivers.
 """
 
 from __future__ import annotations
@@ -36,14 +40,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from rtlopt.frontend._net_bits import Piece, pieces, width
-from rtlopt.frontend._run_x import MayBeX, run_x, x_value
+from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, x_value
+from rtlopt.frontend._sys_x import output_x
 from rtlopt.frontend._two_drivers import conflict
 
 __all__ = ["Drivers", "Port", "x_value"]
 
 # nets that read a value with no driver: no z
 _PULLED = {"Supply0", "Supply1", "Tri0", "Tri1"}
-# operators that compare x as a value: an x constant among their operands is no x driven
+# how to make an x assignment that other drivers mask defined
+_MASKED_FIX = (
+    "assign a defined value where it assigns x/z (a default of 0, or the value another "
+    "branch assigns)"
+)
 
 
 def named(expr: Any) -> list[Any]:
@@ -122,6 +131,7 @@ class Drivers:
             ast.SymbolKind.UninstantiatedDef: self._unknown_module,
             ast.SymbolKind.Instance: self._child,
             ast.SymbolKind.GenerateBlock: self._generate,
+            ast.ExpressionKind.Call: self._call,
         }
         scope.visit(lookup_table=self._table)
 
@@ -161,6 +171,29 @@ class Drivers:
         empty = right.kind == ast.ExpressionKind.EmptyArgument  # an output argument's
         self._add(pieces(node.left, self.root), None if empty else right)
 
+    def _call(self, node: Any) -> Any:
+        """A system task's output arguments: written with a defined value, or maybe left x
+        where no other driver writes them (:func:`rtlopt.frontend._sys_x.output_x`)."""
+        from pyslang import ast
+
+        if not node.isSystemCall:
+            return ast.VisitAction.Advance
+        why = output_x(node, self._sm)
+        for arg in node.arguments:
+            if arg.kind == ast.ExpressionKind.Assignment:
+                if arg.right.kind != ast.ExpressionKind.EmptyArgument:
+                    self._assignment(arg)
+                    continue
+                found = pieces(arg.left, self.root)
+                # the task may leave any of the bits unwritten: all of them, when not known
+                self._add(
+                    [(s, 0, width(s)) if lo is None else (s, lo, hi) for s, lo, hi in found]
+                    if why is not None
+                    else found,
+                    why,
+                )
+        return ast.VisitAction.Skip
+
     def _declared(self, node: Any) -> None:
         init = getattr(node, "initializer", None)
         if init is not None:
@@ -198,16 +231,53 @@ class Drivers:
             if not (isinstance(value, Port) and value.inout and exclude and source == exclude)
         ]
         for first, last, _, x in counted:
-            if isinstance(x, MayBeX):  # x at run time: whatever else drives the bits
+            if isinstance(x, MayBeX) and not x.cover:  # x at run time: whatever else drives
                 first, last = (lo, hi) if first is None or last is None else (first, last)
                 if first < hi and lo < last:
                     return x, [(max(lo, first), min(hi, last))]
         two = conflict(sym, (lo, hi), [(f, t, v) for f, t, v, _ in counted], self._sm)
         if two is not None:
             return two
+        masked = self._masked(lo, hi, counted, pulled=net_kind in _PULLED)
         if net_kind in _PULLED:
-            return None  # a pulled net reads its pull where nothing drives it
-        return self._gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted])
+            return masked  # a pulled net reads its pull where nothing drives it
+        return self._gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted]) or masked
+
+    def _masked(
+        self,
+        lo: int,
+        hi: int,
+        counted: list[tuple[int | None, int | None, Any, str | None]],
+        *,
+        pulled: bool = False,
+    ) -> tuple[MayBeX, list[tuple[int, int]]] | None:
+        """The first driver of bits of ``[lo, hi)`` whose value has x/z bits, though defined
+        drivers write the same bits too: a simulation reads x until (or unless) one of them
+        overwrites it (a ``default: y = 'x;``, an initial ``y = 'x;``). On a ``pulled`` net
+        (``tri0``) a z reads the pull: only a value whose text holds an x letter counts."""
+        for first, last, value, x in counted:
+            if not x or isinstance(x, MayBeX):
+                continue
+            shown = x if value is None or isinstance(value, Port) else text_of(value)
+            if pulled and "x" not in shown.lower():
+                continue
+            first, last = (lo, hi) if first is None or last is None else (first, last)
+            if not (first < hi and lo < last):
+                continue
+            if isinstance(value, Port):
+                what = f"output '{value.port}' of {value.path} ({{0}}) drives"
+                where = place(value.instance, self._sm)
+            else:
+                what = f"the assignment of {text_of(value)} ({{0}}) writes"
+                where = place(value, self._sm)
+            why = MayBeX.make(
+                f"{what} a value with x/z bits ({x}); a simulation reads x wherever no other "
+                "assignment overwrites it",
+                (where,),
+                fix=_MASKED_FIX,
+            )
+            return why, [(max(lo, first), min(hi, last))]
+        return None
 
     @staticmethod
     def _gaps(
@@ -240,7 +310,12 @@ class Drivers:
         if value is None:
             return None
         if isinstance(value, Port):
-            return port_state(value) if port_state is not None else None
+            state = port_state(value) if port_state is not None else None
+            if isinstance(state, MayBeX) and state.cover:  # what the port drives is x there
+                return MayBeX.make(str(state), state.places, fix=state.fix)
+            return state
+        if isinstance(value, MayBeX):
+            return value
         return x_value(value, self.root) or run_x(value, self.root, self._sm) or None
 
 

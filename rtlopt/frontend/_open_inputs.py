@@ -28,10 +28,15 @@ judged instance's own inout connected to the same net drives nothing for its inp
 
 A connection or a driver whose value defined operands can make x at run time counts as x too
 (:mod:`rtlopt.frontend._run_x`: a select or array index that can leave the declared range, a
-``/`` or ``%`` by what is not a nonzero constant; :mod:`rtlopt.frontend._two_drivers`: a net
-two drivers drive, which reads x where they disagree), whatever other drivers of the bits
-do. A conditional whose condition is a parameter reads only the branch it takes, and a
-generate branch the parameters turn off drives nothing.
+``/`` or ``%`` by what is not a nonzero constant, a call of a function that leaves its result
+unassigned on some path; :mod:`rtlopt.frontend._two_drivers`: a net two drivers drive, which
+reads x where they disagree), whatever other drivers of the bits do; so does an assignment
+of a value with x/z bits to a net or variable that defined drivers write too (``default: y
+= 'x;``: x wherever no other assignment overwrites it). A system task's output
+(:mod:`rtlopt.frontend._sys_x`: entries ``$readmemh`` may leave unloaded, a variable
+``$value$plusargs`` or ``$sscanf`` may leave unwritten) is x on the bits no defined driver
+(an initializer included) writes too. A conditional whose condition is a parameter reads
+only the branch it takes, and a generate branch the parameters turn off drives nothing.
 """
 
 from __future__ import annotations
@@ -120,8 +125,14 @@ class OpenInput:
             fix = (
                 f"make what feeds '{self.port}' of {self.instance} defined for every value "
                 "its operands take (an index that stays within the declared range, a divisor "
-                "that is a nonzero constant, one driver per net)"
+                "that is a nonzero constant, one driver per net, a function that assigns its "
+                "result on every path)"
             )
+            if self.value.fix:
+                name = f"what feeds '{self.port}' of {self.instance}"
+                if self.net:
+                    name = f"'{self.net}' ({_relative(self.net_file or self.file, root)})"
+                fix = f"make {name} defined: {self.value.fix}"
         of = self.definition or module
         if self.reaches:
             inst, _, port = self.reaches.rpartition(".")

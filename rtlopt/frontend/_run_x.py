@@ -11,8 +11,9 @@ of an expression found here are x in a simulation although every operand they re
 - ``/`` and ``%`` (and ``/=``, ``%=``) whose divisor is not a nonzero constant (x on 0);
 - ``**`` whose exponent is signed and not a constant (``0 ** -1`` is x);
 - a call of a function the repository defines whose body assigns or returns such a part or
-  a value with x/z bits (followed into the functions it calls, each once). A function that
-  leaves its result unassigned on some path is not found.
+  a value with x/z bits (followed into the functions it calls, each once), or that leaves
+  its result unassigned on some path (:func:`rtlopt.frontend._assigned.unassigned`: a
+  ``case`` without ``default``, an ``if`` without ``else``).
 
 Operands of ``===``, ``!==``, ``==?``, ``!=?`` and ``inside`` are not judged (the result is
 0 or 1 whatever they read). A net with more than one driver (two drivers that may disagree)
@@ -37,14 +38,26 @@ _DIVIDE = {"Divide", "Mod"}
 class MayBeX(str):
     """Why a value may be x at run time although its operands are defined. The text holds
     ``{0}``, ``{1}``... where :attr:`places` (file, line) go: :meth:`render` fills them in,
-    relative to the repository's root."""
+    relative to the repository's root. :attr:`cover`: the value is x only on the bits no
+    defined driver of the net also writes (a memory ``$readmemh`` may leave unloaded), else
+    on its bits whatever else drives them. :attr:`fix`: how to make it defined ("" the
+    caller's own)."""
 
     places: tuple[tuple[Path, int], ...] = ()
+    cover: bool = False
+    fix: str = ""
 
     @classmethod
-    def make(cls, text: str, places: tuple[tuple[Path, int], ...] = ()) -> MayBeX:
+    def make(
+        cls,
+        text: str,
+        places: tuple[tuple[Path, int], ...] = (),
+        *,
+        cover: bool = False,
+        fix: str = "",
+    ) -> MayBeX:
         out = cls(text)
-        out.places = places
+        out.places, out.cover, out.fix = places, cover, fix
         return out
 
     def render(self, root: Path) -> str:
@@ -184,6 +197,8 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
     calls included, each once), or ""."""
     from pyslang import ast
 
+    from rtlopt.frontend._assigned import unassigned
+
     sub = node.subroutine
     if id(sub) in seen:
         return ""
@@ -205,6 +220,9 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
         return ast.VisitAction.Advance
 
     places: list[tuple[Path, int]] = [place(node, sm)]
+    if unassigned(sub, root):
+        places.append(place(sub, sm))
+        found.append("a path through its body ({1}) leaves its result unassigned (x)")
     sub.visit(each)
     if not found:
         return ""

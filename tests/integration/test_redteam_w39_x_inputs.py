@@ -1,11 +1,13 @@
 """Red team w39 F8, end to end with real git and the real CLI: the repository's instance feeds
 the target's input an x that an operator makes at run time from defined operands (a select
 past the end, ``.b(v[s])`` with ``v`` 6 bits and ``s`` 3 bits; a table index past the end; a
-division by 0; two drivers that disagree), and the candidate turns ``if (b) y = a; else y =
-0;`` into ``y = b ? a : 0`` (iverilog: ``y=00`` against ``y=X0``). ``rtlopt evaluate`` and
-``rtlopt check`` proved it equivalent (the proofs drive 0/1 only); the walk of
-``frontend/_open_inputs.py`` now counts such a value as x (``frontend/_run_x.py``,
-``frontend/_two_drivers.py``) and every change to the target is unchecked."""
+division by 0; two drivers that disagree; a ``$readmemh`` memory the file may not fill; a
+function leaving its result unassigned on some path; ``default: r = 1'bx;``), and the
+candidate turns ``if (b) y = a; else y = 0;`` into ``y = b ? a : 0`` (iverilog: ``y=00``
+against ``y=X0``). ``rtlopt evaluate`` and ``rtlopt check`` proved it equivalent (the proofs
+drive 0/1 only); the walk of ``frontend/_open_inputs.py`` now counts such a value as x
+(``frontend/_run_x.py``, ``frontend/_two_drivers.py``, ``frontend/_sys_x.py``,
+``frontend/_assigned.py``) and every change to the target is unchecked."""
 
 from __future__ import annotations
 
@@ -30,6 +32,21 @@ FORMS = {
     "mem": ("tbl[s]", TBL, "outside the declared range [0:5]"),
     "div": ("|(a / d)", "wire [7:0] d = {5'd0, s};", "divides by d, which is not a nonzero"),
     "two": ("w", "wire w; assign w = s[0]; assign w = s[1];", "2 drivers (top.v, line 2)"),
+    "load": (
+        "tbl[s]",
+        'reg tbl [0:7]; initial $readmemh("t.hex", tbl);',
+        "may leave entries it does not load x",
+    ),
+    "fun": (
+        "f(s)",
+        "function f(input [2:0] i); if (i[0]) f = 1'b1; endfunction",
+        "calls f, whose body may give x: a path through its body (top.v, line 2) leaves",
+    ),
+    "dfx": (
+        "r",
+        "reg r; always @* case (s) 3'd0: r = a[0]; default: r = 1'bx; endcase",
+        "writes a value with x/z bits (1'bx)",
+    ),
 }
 
 

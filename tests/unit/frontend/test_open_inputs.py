@@ -161,7 +161,6 @@ def test_an_input_connected_to_a_net_nothing_or_only_x_drives_is_found(
         "  reg w;\n  initial force w = b;\n",
         "  wire w = b;\n",
         "  reg w = 1'b0;\n",
-        "  reg w;\n  initial w = 1'bx;\n  always @(posedge a[0]) w <= b;\n",  # x then defined
         "  wire w;\n  assign w = (b === 1'bx) ? 1'b0 : b;\n",  # x compared, not driven
         "  wire w;\n  and g1(w, b, c[0]);\n",  # a gate's output
         "  wire w;\n  pullup(w);\n",

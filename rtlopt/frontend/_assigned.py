@@ -1,0 +1,134 @@
+"""The bits of a variable every path through a statement assigns (slang), for
+:mod:`rtlopt.frontend._run_x`: a function whose result some path leaves unassigned (a
+``case`` without ``default``, an ``if`` without ``else``) returns x there.
+
+A path is followed through sequences, blocks, ``if``/``else`` (a constant condition takes
+one branch) and ``case`` (a plain ``case`` on an unsigned selector of at most 16 bits whose
+constant items name every value needs no ``default``; ``casez``/``casex``/``case inside``
+do). ``return`` ends its path with every bit assigned (what it returns is judged apart); a
+``disable`` ends its path with what it has assigned so far. A loop body may run zero times:
+what it assigns does not count (``do ... while`` runs once). An assignment counts for the bits
+its left side names with constant indices (:mod:`rtlopt.frontend._net_bits`); any other
+statement assigns nothing (fail closed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rtlopt.frontend._net_bits import _const, pieces, width
+
+__all__ = ["unassigned"]
+
+# bits surely assigned on a path; None: the path ended with a return (every bit)
+Bits = frozenset[int] | None
+
+
+def _meet(a: Bits, b: Bits) -> Bits:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+def _key(sym: Any) -> str:
+    return str(getattr(sym, "hierarchicalPath", "")) or str(getattr(sym, "name", ""))
+
+
+class _Paths:
+    """Bits of ``var`` that statements surely assign, and the bits at each early exit."""
+
+    def __init__(self, var: Any, root: Any) -> None:
+        self.var = _key(var)
+        self.root = root
+        self.exits: list[Bits] = []
+
+    def after(self, stmt: Any, have: Bits) -> Bits:
+        """The bits surely assigned once ``stmt`` ran, ``have`` assigned before it."""
+        if have is None or stmt is None:
+            return have
+        kind = stmt.kind.name
+        if kind == "List":
+            for inner in stmt.list:
+                have = self.after(inner, have)
+            return have
+        if kind in ("Block", "DoWhileLoop"):
+            sequential = kind != "Block" or stmt.blockKind.name == "Sequential"
+            return self.after(stmt.body, have) if sequential else have
+        if kind == "Timed":
+            return self.after(stmt.stmt, have)
+        if kind == "ExpressionStatement":
+            return have | self._written(stmt.expr)
+        if kind == "Return":
+            return None
+        if kind == "Disable":
+            self.exits.append(have)
+            return have
+        if kind == "Conditional":
+            return self._conditional(stmt, have)
+        if kind == "Case":
+            return self._case(stmt, have)
+        return have  # a loop (may run zero times) or a form not followed: nothing more
+
+    def _written(self, expr: Any) -> frozenset[int]:
+        if expr.kind.name != "Assignment":
+            return frozenset()
+        bits: set[int] = set()
+        for sym, lo, hi in pieces(expr.left, self.root):
+            if _key(sym) == self.var and lo is not None and hi is not None:
+                bits.update(range(lo, hi))
+        return frozenset(bits)
+
+    def _conditional(self, stmt: Any, have: Bits) -> Bits:
+        conds = list(stmt.conditions)
+        value = _const(conds[0].expr, self.root) if len(conds) == 1 else None
+        if value is not None and conds[0].pattern is None:
+            return self.after(stmt.ifTrue if value else stmt.ifFalse, have)
+        return _meet(self.after(stmt.ifTrue, have), self.after(stmt.ifFalse, have))
+
+    def _case(self, stmt: Any, have: Bits) -> Bits:
+        out: Bits = None
+        for item in stmt.items:
+            out = _meet(out, self.after(item.stmt, have))
+        if stmt.defaultCase is not None:
+            return _meet(out, self.after(stmt.defaultCase, have))
+        return out if _full(stmt, self.root) else _meet(out, have)
+
+
+def _full(stmt: Any, root: Any) -> bool:
+    """Whether the items of the plain ``case`` ``stmt`` name every value of its selector."""
+    if stmt.condition.name != "Normal":
+        return False
+    sel = stmt.expr
+    while sel.kind.name == "Conversion" and getattr(sel, "isImplicit", False):
+        sel = sel.operand
+    try:
+        bits = int(sel.type.bitWidth)
+        if sel.type.isSigned or not sel.type.isIntegral:
+            return False
+    except Exception:  # noqa: BLE001 - a type slang cannot size
+        return False
+    if not 0 < bits <= 16:
+        return False
+    seen: set[int] = set()
+    for item in stmt.items:
+        for expr in item.expressions:
+            value = _const(expr, root)
+            if value is None:
+                return False
+            if 0 <= value < 1 << bits:
+                seen.add(value)
+    return len(seen) == 1 << bits
+
+
+def unassigned(sub: Any, root: Any) -> bool:
+    """Whether some path through the function ``sub`` leaves a bit of its result
+    unassigned (a four-state result: a two-state one reads 0 there)."""
+    var = getattr(sub, "returnValVar", None)
+    if var is None or not getattr(var.type, "isFourState", False) or not width(var):
+        return False
+    paths = _Paths(var, root)
+    end = paths.after(sub.body, frozenset())
+    need = frozenset(range(width(var)))
+    return any(bits is not None and not need <= bits for bits in [end, *paths.exits])
