@@ -1,6 +1,7 @@
 """The bits of a variable every path through a statement assigns (slang), for
 :mod:`rtlopt.frontend._run_x`: a function whose result some path leaves unassigned (a
-``case`` without ``default``, an ``if`` without ``else``) returns x there.
+``case`` without ``default``, an ``if`` without ``else``) returns x there; so does a task's
+or function's output argument (:class:`rtlopt.frontend._net_drivers.Drivers`).
 
 A path is followed through sequences, blocks, ``if``/``else`` (a constant condition takes
 one branch) and ``case`` (a plain ``case`` on an unsigned selector of at most 16 bits whose
@@ -122,10 +123,10 @@ def _full(stmt: Any, root: Any) -> bool:
     return len(seen) == 1 << bits
 
 
-def unassigned(sub: Any, root: Any) -> bool:
-    """Whether some path through the function ``sub`` leaves a bit of its result
-    unassigned (a four-state result: a two-state one reads 0 there)."""
-    var = getattr(sub, "returnValVar", None)
+def unassigned(sub: Any, root: Any, var: Any = None) -> bool:
+    """Whether some path through the function or task ``sub`` leaves a bit of its result
+    (or of its output argument ``var``) unassigned (four-state: a two-state one reads 0)."""
+    var = getattr(sub, "returnValVar", None) if var is None else var
     if var is None or not getattr(var.type, "isFourState", False) or not width(var):
         return False
     paths = _Paths(var, root)

@@ -29,7 +29,9 @@ bits x whatever else drives them, and so do two drivers of one bit of a net
 bits x even where defined drivers write them too (``default: y = 'x;``, an initial ``y =
 'x;``: x wherever no other assignment overwrites it), except a z on a ``tri0``/``tri1`` net.
 A system task's output argument (:func:`rtlopt.frontend._sys_x.output_x`: ``$readmemh``'s
-memory, ``$value$plusargs``'s variable) is x only on the bits no defined driver writes.
+memory, ``$value$plusargs``'s variable) is x only on the bits no defined driver writes; an
+output argument of a task or function of the repository some path through whose body leaves
+it unassigned (:func:`rtlopt.frontend._assigned.unassigned`) is x.
 Drivers in a generate branch the parameters turn off are not drivers.
 """
 
@@ -39,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rtlopt.frontend._assigned import unassigned
 from rtlopt.frontend._net_bits import Piece, pieces, width
 from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, x_value
 from rtlopt.frontend._sys_x import output_x
@@ -172,27 +175,53 @@ class Drivers:
         self._add(pieces(node.left, self.root), None if empty else right)
 
     def _call(self, node: Any) -> Any:
-        """A system task's output arguments: written with a defined value, or maybe left x
-        where no other driver writes them (:func:`rtlopt.frontend._sys_x.output_x`)."""
+        """A call's output arguments. A system task's are written with a defined value, or
+        maybe left x where no other driver writes them
+        (:func:`rtlopt.frontend._sys_x.output_x`); a task's or function's of the repository
+        are x when a path through its body leaves the output unassigned
+        (:func:`rtlopt.frontend._assigned.unassigned`)."""
         from pyslang import ast
 
-        if not node.isSystemCall:
-            return ast.VisitAction.Advance
-        why = output_x(node, self._sm)
-        for arg in node.arguments:
-            if arg.kind == ast.ExpressionKind.Assignment:
-                if arg.right.kind != ast.ExpressionKind.EmptyArgument:
-                    self._assignment(arg)
-                    continue
-                found = pieces(arg.left, self.root)
-                # the task may leave any of the bits unwritten: all of them, when not known
-                self._add(
-                    [(s, 0, width(s)) if lo is None else (s, lo, hi) for s, lo, hi in found]
-                    if why is not None
-                    else found,
-                    why,
-                )
+        system = bool(node.isSystemCall)
+        why = output_x(node, self._sm) if system else None
+        formals = [] if system else list(getattr(node.subroutine, "arguments", None) or [])
+        for i, arg in enumerate(node.arguments):
+            if not (
+                arg.kind == ast.ExpressionKind.Assignment
+                and arg.right.kind == ast.ExpressionKind.EmptyArgument
+            ):
+                arg.visit(lookup_table=self._table)
+                continue
+            found = pieces(arg.left, self.root)
+            if not system:
+                formal = formals[i] if i < len(formals) else None
+                self._add(found, self._output(node, formal))
+                continue
+            # the task may leave any of the bits unwritten: all of them, when not known
+            self._add(
+                [(s, 0, width(s)) if lo is None else (s, lo, hi) for s, lo, hi in found]
+                if why is not None
+                else found,
+                why,
+            )
         return ast.VisitAction.Skip
+
+    def _output(self, call: Any, formal: Any) -> MayBeX | None:
+        """Why the output argument ``formal`` of the subroutine ``call`` calls may be left
+        unassigned (x), or None (a defined driver)."""
+        direction = str(getattr(formal, "direction", "")).rsplit(".", 1)[-1]
+        if (
+            formal is None
+            or direction != "Out"
+            or not unassigned(call.subroutine, self.root, formal)
+        ):
+            return None
+        return MayBeX.make(
+            f"{text_of(call)} ({{0}}) calls {call.subroutineName}, a path through whose body "
+            f"({{1}}) leaves its output '{formal.name}' unassigned (x)",
+            (place(call, self._sm), place(call.subroutine, self._sm)),
+            fix=f"assign '{formal.name}' on every path of {call.subroutineName}",
+        )
 
     def _declared(self, node: Any) -> None:
         init = getattr(node, "initializer", None)

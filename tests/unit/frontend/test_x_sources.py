@@ -86,6 +86,27 @@ def test_a_function_assigning_its_result_on_every_path_is_not_found(
     assert _found(tmp_path, FN.format(body=body), "f(s[1:0])") == []
 
 
+TASK = (
+    "  reg r, q;\n  task tk(input i, output o, output p);\n    begin {body} end\n  endtask\n"
+    "  always @* tk(.p(q), .i(s[0]), .o(r));\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "conn", "found"),
+    [
+        ("if (i) o = 1'b1; p = i;", "r", True),  # an output some path leaves unassigned
+        ("if (i) o = 1'b1; p = i;", "q", False),  # the other output is assigned
+        ("o = i; p = i;", "r", False),
+        ("case (i) 1'b0: o = 1'b1; 1'b1: o = 1'b0; endcase p = i;", "r", False),
+    ],
+)
+def test_a_task_output_some_path_leaves_unassigned_is_found(
+    tmp_path: Path, body: str, conn: str, found: bool
+) -> None:
+    assert _found(tmp_path, TASK.format(body=body), conn) == ([("top.u", "b")] if found else [])
+
+
 @pytest.mark.parametrize(
     "decls",
     [
