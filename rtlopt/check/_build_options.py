@@ -5,6 +5,10 @@ names). A Makefile, a script or a CI file that hands a simulator ``-DINC=8'd2``,
 include or library folder, a filelist, a parameter override or another top changes what
 every module elaborates to without a byte of Verilog changing: a changed line of such a file
 that adds, drops or reorders one of those options is a finding naming the file and line.
+So is a changed line of a build file that names other source files (``sim/probe.v``,
+``tb/*.sv``: an unchanged file the build now compiles was never screened as a new one) and
+a changed key of a FuseSoC or Bender description that sets defines, parameters, include
+folders, files or the top (``vlogdefine:``, ``defines:``, ``files:``, ``toplevel:``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,30 @@ _FLAGS_VARIABLE = re.compile(
 )
 
 
+#: A source file or a glob of them (``rtl/*.sv``, ``$(SRC)/probe.v``, ``tb.f``).
+_SOURCE = re.compile(
+    r"(?<![\w.])[\w./${}()*~\-]*\.(?:s?v|vh|svh|sva|vl|vlib|inc|vlt|f|fl)(?![\w.])"
+)
+#: A variable that holds source files (``SRCS += probe.v``, ``VERILOG_SOURCES = ...``).
+_SOURCES_VARIABLE = re.compile(
+    r"^\s*(?:export\s+)?[A-Za-z_]*(?:SRC|SOURCE|FILE|RTL|TB|VERILOG|DESIGN)[A-Za-z_]*"
+    r"\s*[:+?]?=",
+    re.I,
+)
+#: Files that describe a build (their every line may hand a tool a file).
+_BUILD_FILE = re.compile(
+    r"(?:^|/)(?:[Mm]akefile[^/]*|GNUmakefile|CMakeLists\.txt|Justfile|SConstruct|[^/]*\."
+    r"(?:mk|make|sh|bash|tcl|do|cmake|core|ya?ml|py|cmd|ys|sby|eqy|json))$"
+)
+_COMMENT = re.compile(r"(?:^|(?<=\s))#.*$")
+#: Keys of FuseSoC, Bender, edalize or CI descriptions that set what elaborates.
+_KEYS = re.compile(
+    r"^\s*-?\s*[\"']?(?:vlogdefine|vlogparam|generic|defines?|parameters|include_dirs?|"
+    r"incdirs?|include_directories|files|sources|toplevel|top_module|top)[\"']?\s*:",
+    re.I,
+)
+
+
 def _logical(text: str) -> list[tuple[int, str]]:
     """``(first line, text)`` of each logical line (``\\``-continued lines joined)."""
     out: list[tuple[int, str]] = []
@@ -53,17 +81,26 @@ def _logical(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _options(line: str) -> list[str]:
-    """The elaboration options of one logical line, in order."""
+def _options(line: str, build_file: bool = False) -> list[str]:
+    """The elaboration options of one logical line, in order (``build_file``: the line is
+    of a file that describes a build, whose every line may hand a tool a source file)."""
+    if build_file:  # a comment of a shell, make, Tcl, YAML or Python file
+        line = _COMMENT.sub("", line)
     found = [(m.start(), " ".join(m.group(0).split())) for m in _PLAIN.finditer(line)]
-    if _TOOLS.search(line) or _FLAGS_VARIABLE.match(line):
+    tool = bool(_TOOLS.search(line) or _FLAGS_VARIABLE.match(line))
+    if tool:
         found += [(m.start(), " ".join(m.group(0).split())) for m in _TOOL_ONLY.finditer(line)]
+    if build_file or tool or _SOURCES_VARIABLE.match(line):
+        found += [(m.start(), m.group(0)) for m in _SOURCE.finditer(line)]
+    if build_file and (m := _KEYS.match(line)):
+        found.append((m.start(), " ".join(line.split())))
     return [o for _, o in sorted(found)]
 
 
 def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]]:
     """``(line, finding)`` for each changed stretch of ``new`` (``old``: the file at the base,
     None when added) whose elaboration options differ from the stretch it replaces."""
+    build = bool(_BUILD_FILE.search(rel))
     before, after = _logical(old or ""), _logical(new)
     if old is None:
         before = []
@@ -74,22 +111,24 @@ def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             continue
-        was = [o for _, t in before[a0:a1] for o in _options(t)]
-        now = [o for _, t in after[b0:b1] for o in _options(t)]
+        was = [o for _, t in before[a0:a1] for o in _options(t, build)]
+        now = [o for _, t in after[b0:b1] for o in _options(t, build)]
         if was == now:
             continue
         added = [o for o in now if o not in was] or now
         shown = ", ".join(added[:3]) or "(options removed)"
-        line = next((ln for ln, t in after[b0:b1] if _options(t)), after[b0][0] if b0 < b1 else 1)
+        line = next(
+            (ln for ln, t in after[b0:b1] if _options(t, build)), after[b0][0] if b0 < b1 else 1
+        )
         if b0 == b1 and b0 > 0:
             line = after[b0 - 1][0]
         out.append(
             (
                 line,
-                f"the build options change ({shown}), which the gate does not judge in {rel}: "
-                "put defines, include folders and parameters in rtlopt.toml ([project] "
-                "defines, include_dirs) or in a filelist it names, where the gate judges them, "
-                "or review this change in a commit of its own",
+                f"the build options or sources change ({shown}), which the gate does not "
+                f"judge in {rel}: put defines, include folders, parameters and sources in "
+                "rtlopt.toml ([project] defines, include_dirs) or in a filelist it names, where "
+                "the gate judges them, or review this change in a commit of its own",
             )
         )
     return out

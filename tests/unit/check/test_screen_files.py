@@ -143,6 +143,21 @@ def test_changed_build_options_are_findings() -> None:
     assert [ln for ln, _ in option_problems("run.sh", None, "xrun +define+X=1 top.sv\n")] == [1]
 
 
+def test_sources_a_build_file_adds_and_description_keys_are_findings() -> None:
+    """An unchanged probe the build now compiles was never screened as a new file; a
+    FuseSoC or Bender key sets defines, parameters or files without a command-line option."""
+    old = "sim:\n\tiverilog -g2012 -Iinc -o s.vvp top.v tb/tb.v\n"
+    added = old.replace("tb/tb.v", "tb/tb.v sim/probe.v")
+    found = option_problems("Makefile", old, added)
+    assert [ln for ln, _ in found] == [2] and "sim/probe.v" in found[0][1]
+    assert [ln for ln, _ in option_problems("Makefile", "SRCS = a.v\n", "SRCS = a.v *.sva\n")]
+    assert option_problems("Makefile", old, old + "# see top.v\nclean:\n\trm -f s.vvp\n") == []
+    core = "filesets:\n  rtl:\n    files: [top.v]\n"
+    assert option_problems("top.core", core, core + "parameters:\n  W: {datatype: int}\n")
+    assert option_problems("Bender.yml", "sources: [a.sv]\n", "sources: [a.sv, b.sv]\n")
+    assert option_problems("README.md", "see top.v\n", "see top.v and tb/probe.v\n") == []
+
+
 def test_binary_files_are_not_read(tmp_path: Path) -> None:
     (tmp_path / "a.bin").write_bytes(b"\0module p; endmodule")
     (tmp_path / "a.txt").write_text("module p; endmodule\n")
