@@ -124,7 +124,9 @@ def test_a_build_option_added_to_a_makefile_fails(
     make = MAKE.replace("iverilog -g2012", "iverilog -g2012 -DINC=8\\'d2")
     r = _checked(tmp_path, monkeypatch, BASE, {"Makefile": make})
     assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
-    assert "the change to Makefile at line 2: the build options or sources change (-DINC" in r.stdout
+    assert (
+        "the change to Makefile at line 2: the build options or sources change (-DINC" in r.stdout
+    )
     assert "rtlopt.toml" in r.stdout
 
 
