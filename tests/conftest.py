@@ -136,15 +136,13 @@ def _missing(*tools: str) -> list[str]:
 
 
 def suite_workers() -> int:
-    """Parallel workers for the whole suite: ``$RTLOPT_TEST_WORKERS``, else one per CPU plus
-    one, at most 3 (the CI machine has 2 CPUs; 0 or 1 runs in this process). Many tests wait
-    on tools, pipes and files: on two workers the suite kept 2 CPUs 163 % busy, the third
-    worker fills that wait."""
+    """Parallel workers for the whole suite: ``$RTLOPT_TEST_WORKERS``, else one per CPU (at
+    most 2, the CI machine's count; 0 or 1 runs in this process)."""
     explicit = os.environ.get("RTLOPT_TEST_WORKERS", "").strip()
     if explicit:
         return int(explicit)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return 1 if (cpus or 1) < 2 else min(3, (cpus or 1) + 1)
+    return min(2, cpus or 1)
 
 
 def model_threads() -> int:
