@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from rtlopt.check._directives import STATEFUL
 from rtlopt.check._hier_refs import hierarchical_writes
 from rtlopt.frontend._depgraph import DesignGraph
 from rtlopt.verilog import blank_comments, line_of, module_spans
@@ -51,14 +52,8 @@ _OUTSIDE_OK = {
     "endif",
     "include",
     "timescale",
-    "default_nettype",
-    "unconnected_drive",
-    "nounconnected_drive",
-    "celldefine",
-    "endcelldefine",
-    "begin_keywords",
-    "end_keywords",
     "line",
+    *STATEFUL,
 }
 _KEYWORD = re.compile(r"(?<![\w$`\\.])\b(defparam|force|release|bind|deassign)\b")
 _SEGMENT = r"[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\[;]*\])*"

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from rtlopt.evaluate._reach_paths import split_arguments
 from rtlopt.inputs import repository_files
 from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments, line_of
 
@@ -43,20 +44,8 @@ _MACRO = re.compile(rf"(?<!`)`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)[A
 
 def _arguments(code: str, at: int) -> tuple[list[str], int]:
     """The arguments of a macro use whose ``(`` is at ``at`` and the offset past its ``)``."""
-    level, k, cut = 0, at, [at]
-    while k < len(code):
-        c = code[k]
-        if c in "([{":
-            level += 1
-        elif c in ")]}":
-            level -= 1
-            if level == 0:
-                break
-        elif c == "," and level == 1:
-            cut.append(k)
-        k += 1
-    cut.append(k)
-    return [code[a + 1 : b].strip() for a, b in zip(cut, cut[1:], strict=False)], k + 1
+    texts, end = split_arguments(code, at)
+    return [t.strip() for t in texts], end
 
 
 def _pattern(chain: str, formals: set[str]) -> re.Pattern[str]:

@@ -24,6 +24,7 @@ __all__ = [
     "macro_arguments",
     "path_builders",
     "skip_selects",
+    "split_arguments",
 ]
 
 #: How far a select (``[...]``, nested) may run: a longer one is read as a select anyway.
@@ -157,27 +158,34 @@ def path_builders(definitions: Iterable[_Definition]) -> set[str]:
     return out
 
 
+def split_arguments(code: str, at: int, limit: int | None = None) -> tuple[list[str], int]:
+    """The argument texts of a macro use whose ``(`` is at ``at`` (nesting ``(``, ``[``,
+    ``{``; split at the commas outside them; at most ``limit`` characters read) and the
+    offset past its ``)``."""
+    level, k, cut = 0, at, [at]
+    stop = len(code) if limit is None else min(len(code), at + limit)
+    while k < stop:
+        c = code[k]
+        if c in "([{":
+            level += 1
+        elif c in ")]}":
+            level -= 1
+            if level == 0:
+                break
+        elif c == "," and level == 1:
+            cut.append(k)
+        k += 1
+    cut.append(k)
+    return [code[a + 1 : b] for a, b in zip(cut, cut[1:], strict=False)], k + 1
+
+
 def macro_arguments(code: str, macro: str | None = None) -> Iterator[tuple[int, str, list[str]]]:
     """``(offset, macro name, its arguments' texts)`` of every use of a function-like macro
     in ``code`` (of ``macro`` alone when given); arguments nest (``(``, ``[``, ``{``) and are
     split at the commas outside them."""
     pattern = re.escape(macro) if macro else r"[A-Za-z_][\w$]*"
     for m in re.finditer(rf"`({pattern})\s*\(", code):
-        level, k, cut = 0, m.end() - 1, [m.end() - 1]
-        stop = min(len(code), k + 8000)
-        while k < stop:
-            c = code[k]
-            if c in "([{":
-                level += 1
-            elif c in ")]}":
-                level -= 1
-                if level == 0:
-                    break
-            elif c == "," and level == 1:
-                cut.append(k)
-            k += 1
-        cut.append(k)
-        yield m.start(), m.group(1), [code[a + 1 : b] for a, b in zip(cut, cut[1:], strict=False)]
+        yield m.start(), m.group(1), split_arguments(code, m.end() - 1, 8000)[0]
 
 
 def macro_argument_words(
