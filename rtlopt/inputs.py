@@ -176,21 +176,35 @@ def _file_bytes(path: str, times: list[int] | None) -> str:
         return f"broken link to {real}"
     if not stat.S_ISREG(st.st_mode):
         return f"{real} mode {st.st_mode:o}"
-    h = hashlib.sha256()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        return f"{real} {file_sha256(path)}"
+    except NotRegularError:
+        return f"{real} not regular"
     except OSError as exc:
         return f"{real} unreadable {exc.errno}"
+
+
+class NotRegularError(OSError):
+    """The path opened is no regular file (it changed between the stat and the open)."""
+
+
+def file_sha256(path: str | Path) -> str:
+    """The SHA-256 of a regular file's bytes, opened without blocking (a FIFO is never read).
+
+    Raises:
+        NotRegularError: What was opened is no regular file.
+        OSError: The file cannot be opened or read.
+    """
+    h = hashlib.sha256()
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return f"{real} not regular"
+            raise NotRegularError(0, "not a regular file", str(path))
         while chunk := os.read(fd, _CHUNK):
             h.update(chunk)
-    except OSError as exc:
-        return f"{real} unreadable {exc.errno}"
     finally:
         os.close(fd)
-    return f"{real} {h.hexdigest()}"
+    return h.hexdigest()
 
 
 def _names(path: str, times: list[int] | None) -> str:

@@ -20,11 +20,10 @@ from pathlib import Path
 
 from rtlopt.evaluate._sources import _where
 from rtlopt.frontend.model import Design
-from rtlopt.inputs import MARGIN_NS, repository_files
+from rtlopt.inputs import MARGIN_NS, NotRegularError, file_sha256, repository_files
 
 __all__ = ["folder_files", "repository_digest", "rule_files"]
 
-_CHUNK = 1 << 20
 #: SHA-256 of a file by its identity (path, inode, size, modification and change times): a
 #: write changes the change time, so a file is hashed again only after one (once per process
 #: otherwise: ``rtlopt check`` makes an evaluator per changed module). A file changed just
@@ -83,20 +82,14 @@ def _digest(path: Path) -> str:
         return hit
     if not os.path.isfile(path):
         return f"mode {st.st_mode:o}"
-    h = hashlib.sha256()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        digest = file_sha256(path)
+    except NotRegularError:
+        return f"mode {st.st_mode:o}"
     except OSError as exc:
         return f"unreadable {exc.errno}"
-    try:
-        while chunk := os.read(fd, _CHUNK):
-            h.update(chunk)
-    except OSError as exc:
-        return f"unreadable {exc.errno}"
-    finally:
-        os.close(fd)
     if st.st_ctime_ns < time.time_ns() - MARGIN_NS:
         if len(_DIGESTS) > 200_000:
             _DIGESTS.clear()
-        _DIGESTS[key] = h.hexdigest()
-    return h.hexdigest()
+        _DIGESTS[key] = digest
+    return digest
