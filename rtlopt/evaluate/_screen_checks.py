@@ -6,6 +6,7 @@ claims, switched-off code and other configurations (the preprocess stage,
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,8 @@ from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "repository_reaches",
@@ -162,20 +165,35 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
 
 def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     """Why a changed candidate is unchecked because the repository reaches into the target
-    where the proof does not look (``evaluate/_reach.py``), or feeds one of its inputs x or z
-    (an instance leaves it unconnected, ties it to x/z, or connects it to a net nothing or
-    only x/z drives: ``frontend/_open_inputs.py``), or ""."""
+    where the proof does not look (``evaluate/_reach.py``), or its instances of the target
+    cannot be read (``frontend/_open_inputs.py``), or "".
+
+    The inputs the repository feeds x or z (an instance leaves one unconnected, ties it to
+    x/z, or connects it to a net nothing or only x/z drives) are left in ``c.x_inputs``
+    (and ``c.x_z``): the formal stage proves the candidate x-faithful there
+    (:mod:`rtlopt.formal.xfaith`)."""
     from rtlopt.evaluate._reach import repository_reach
-    from rtlopt.frontend._open_inputs import open_inputs_reason
     from rtlopt.harness import same_as_reference
 
     if same_as_reference(c.text, s.design):
         return ""
-    return (
-        repository_reach(s.design, s.workdir)
-        or open_inputs_reason(s.design)
-        or _pragma_macros(s, c)
-    )
+    return repository_reach(s.design, s.workdir) or _x_fed(s, c) or _pragma_macros(s, c)
+
+
+def _x_fed(s: EvalSetup, c: Candidate) -> str:
+    """The inputs the repository feeds x into ``c.x_inputs``; why the change is unchecked
+    when the repository's instances cannot be read (fail closed), else ""."""
+    from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
+
+    try:
+        found = open_inputs(s.design)
+    except RuntimeError:
+        return open_inputs_reason(s.design)
+    c.x_inputs, c.x_z = fed_ports(found)
+    if found:
+        c.x_source = found[0].source(s.design.target.name, s.design.root)
+        log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
+    return ""
 
 
 def _pragma_macros(s: EvalSetup, c: Candidate) -> str:

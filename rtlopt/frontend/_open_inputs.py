@@ -52,7 +52,7 @@ from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
-__all__ = ["OpenInput", "open_inputs", "open_inputs_reason"]
+__all__ = ["OpenInput", "fed_ports", "open_inputs", "open_inputs_reason"]
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,17 @@ class OpenInput:
     bits: str = ""
 
     def message(self, module: str, root: Path) -> str:
+        fed, fix = self._parts(module, root)
+        return (
+            f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
+            f"so a change in how {module} reads x is not checked; {fix}"
+        )
+
+    def source(self, module: str, root: Path) -> str:
+        """Where and how the repository feeds the input x (the message's first part)."""
+        return self._parts(module, root)[0]
+
+    def _parts(self, module: str, root: Path) -> tuple[str, str]:
         where = _relative(self.file, root)
         fix = f"connect '{self.port}' of {self.instance} to a defined value in {where}"
         if self.net:
@@ -138,9 +149,8 @@ class OpenInput:
             inst, _, port = self.reaches.rpartition(".")
             fed += f", which reaches input '{port}' of {module} ({inst})"
         return (
-            f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) "
-            f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
-            f"so a change in how {module} reads x is not checked; {fix}"
+            f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) {fed}",
+            fix,
         )
 
 
@@ -397,3 +407,17 @@ def open_inputs_reason(design: Design) -> str:
         log.info("%s: %d input(s) fed x or z by the repository", design.target.name, len(found))
         return found[0].message(design.target.name, design.root)
     return ""
+
+
+def fed_ports(found: list[OpenInput]) -> tuple[tuple[str, ...], bool]:
+    """The target's input ports ``found`` feeds x or z (once each, in order), and whether
+    one may be z (unconnected, a net nothing drives, a value with z bits): the ports the
+    x-faithfulness proof lets be x (:mod:`rtlopt.formal.xfaith`)."""
+    ports: dict[str, None] = {}
+    z = False
+    for o in found:
+        inner = o.reaches.rpartition(".")[2] if o.reaches else o.port
+        ports[inner] = None
+        value = o.value
+        z = z or not value or (not isinstance(value, MayBeX) and "z" in str(value).lower())
+    return tuple(ports), z
