@@ -18,6 +18,7 @@ from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
+    from rtlopt.frontend._open_inputs import OpenInput
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +194,27 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     if found:
         c.x_source = found[0].source(s.design.target.name, s.design.root)
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
+    return _other_parameters(s, found)
+
+
+def _other_parameters(s: EvalSetup, found: list[OpenInput]) -> str:
+    """Why the change is unchecked because an instance fed x has other parameters than the
+    defaults (the x-faithfulness proof reads the target with its defaults), or ""."""
+    from rtlopt.frontend._params import parameterizations
+
+    fed = {o.reaches.rpartition(".")[0] if o.reaches else o.instance for o in found}
+    if not fed:
+        return ""
+    sets = parameterizations(s.design)
+    default = next((p for p in sets if "defaults" in p.where), None)
+    for p in sets:
+        hit = sorted(fed & set(p.where))
+        if hit and (default is None or p.values != default.values):
+            return (
+                f"the repository feeds x into inputs of its instance {hit[0]} of "
+                f"{s.design.target.name}, which has other parameters ({p.label()}) than the "
+                "defaults the proof that a change reads x as the reference does reads"
+            )
     return ""
 
 

@@ -174,3 +174,27 @@ def test_an_undecided_proof_leaves_the_change_unchecked(
     reason = str(out["reason"])
     assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
     assert "repository feeds x into b" in reason and "timed out" in reason, reason
+
+
+PARAM_REF = (
+    "module m #(parameter W = 8) (input [W-1:0] a, input b, output reg [W-1:0] y);\n"
+    "  always @* if (b) y = a; else y = 0;\nendmodule\n"
+)
+PARAM_CAND = (
+    "module m #(parameter W = 8) (input [W-1:0] a, input b, output reg [W-1:0] y);\n"
+    "  always @* case (b) 1'b1: y = a; default: y = 0; endcase\nendmodule\n"
+)
+PARAM_TOP = (
+    "module top(input [3:0] a, output [3:0] y);\n  m #(.W(4)) u(.a(a), .b(), .y(y));\nendmodule\n"
+)
+
+
+def test_an_instance_fed_x_with_other_parameters_leaves_the_change_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the proof reads the target with its defaults (W = 8); the instance fed x has W = 4
+    repo = _repo(tmp_path, monkeypatch, PARAM_REF, PARAM_TOP)
+    out = _evaluate(tmp_path, repo, PARAM_CAND)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
+    assert "instance top.u of m, which has other parameters (W=4)" in reason, reason
