@@ -198,3 +198,47 @@ def test_an_instance_fed_x_with_other_parameters_leaves_the_change_unchecked(
     reason = str(out["reason"])
     assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
     assert "instance top.u of m, which has other parameters (W=4)" in reason, reason
+
+
+#: Equal to REG_REF on 0/1 and with en = x (a case on x takes its default: q kept).
+REG_CASE = (
+    "module m(input clk, input rst, input en, input [3:0] d, output reg [3:0] q);\n"
+    "  always @(posedge clk)\n    if (rst) q <= 4'd0;\n"
+    "    else case (en) 1'b1: q <= d; default: q <= q; endcase\nendmodule\n"
+)
+
+
+def test_a_register_rewrite_that_keeps_the_x_behaviour_is_proven(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, REG_REF, EN_OPEN)
+    out = _evaluate(tmp_path, repo, REG_CASE)
+    formal = out["formal"]
+    assert isinstance(formal, dict)
+    assert out["status"] == "ok", out["reason"]
+    assert formal["x_inputs"] == ["en"], formal
+
+
+CNT_REF = (
+    "module m(input clk, input rst, input en, output o);\n  reg [7:0] c;\n"
+    "  always @(posedge clk)\n    if (rst) c <= 8'd0;\n    else if (en) c <= c + 8'd1;\n"
+    "  assign o = c == 8'd200;\nendmodule\n"
+)
+#: Counts down instead: equal on 0/1 and with en = x, but no register of it equals one of
+#: the reference's, so the induction of the x-faithfulness proof does not close.
+CNT_DOWN = (
+    "module m(input clk, input rst, input en, output o);\n  reg [7:0] k;\n"
+    "  always @(posedge clk)\n    if (rst) k <= 8'd200;\n    else if (en) k <= k - 8'd1;\n"
+    "  assign o = k == 8'd0;\nendmodule\n"
+)
+CNT_TOP = "module top(input clk, input rst, output o);\n  m u(.clk(clk), .rst(rst), .en(), .o(o));\nendmodule\n"
+
+
+def test_an_induction_that_does_not_close_leaves_the_change_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, CNT_REF, CNT_TOP)
+    out = _evaluate(tmp_path, repo, CNT_DOWN)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
+    assert "repository feeds x into en" in reason and "did not close" in reason, reason
