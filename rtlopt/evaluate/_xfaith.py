@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rtlopt.evaluate._candidate import Candidate
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.formal.budget import time_left
 from rtlopt.results import FormalResult, Verdict
+
+if TYPE_CHECKING:
+    from rtlopt.formal.xfaith import XFaith
 
 __all__ = ["XFAITH_METHOD", "with_x_faith", "x_faith_refutation"]
 
@@ -35,14 +39,49 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     if formal.verdict is Verdict.REFUTED:
         return formal
     words = ", ".join(c.x_inputs)
-    source = f" ({c.x_source})" if c.x_source else ""
-    if formal.verdict is not Verdict.PROVEN:
-        why = (
-            f"unchecked: the repository feeds x into {words}{source}, and only a proof decides "
-            "whether the candidate reads x as the reference does; the proof did not run or "
-            f"did not decide ({formal.reason or 'no proof'})"
+    fed = f"unchecked: the repository feeds x into {words}"
+    fed += f" ({c.x_source})" if c.x_source else ""
+    why = _not_run(c, formal)
+    if why:
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=f"{fed}, and {why}")
+    t0 = time.monotonic()
+    found = _run(s, c)
+    timings = {**formal.timings, "x_faith": time.monotonic() - t0}
+    if found.verdict is Verdict.PROVEN:
+        said = f"proven, also where the repository feeds x into {words}"
+        reason = "; ".join(r for r in (formal.reason, said) if r)
+        return replace(formal, reason=reason, x_inputs=c.x_inputs, timings=timings)
+    if found.verdict is Verdict.REFUTED:
+        why = "equivalent on 0/1 inputs, but not where the repository feeds x into "
+        why += fed.split("feeds x into ", 1)[1]
+        took = formal.duration_s + found.duration_s
+        return FormalResult(
+            Verdict.REFUTED, XFAITH_METHOD, why, found.counterexample, took, timings=timings
         )
-        return replace(formal, unchecked=why)
+    why = f"{fed}, and the proof that the candidate reads x as the reference does is "
+    why += f"undecided: {found.reason}"
+    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
+
+
+def _not_run(c: Candidate, formal: FormalResult) -> str:
+    """Why the x-faithfulness proof cannot decide this candidate, or "" (it runs)."""
+    if formal.verdict is not Verdict.PROVEN:
+        return (
+            "only a proof decides whether the candidate reads x as the reference does; the "
+            f"proof did not run or did not decide ({formal.reason or 'no proof'})"
+        )
+    if c.other_configs or c.builds:
+        return (
+            "the proof that the candidate reads x as the reference does covers the flow's "
+            "build only, not the other configurations of its macros or the other builds of "
+            "its submodules in which the candidate reads differently"
+        )
+    return ""
+
+
+def _run(s: EvalSetup, c: Candidate) -> XFaith:
+    """:func:`rtlopt.formal.xfaith.check_x_faith` on the texts the 0/1 proof read, within
+    what is left of the verdict's time."""
     from rtlopt.formal import check_x_faith
 
     cfg = s.config
@@ -56,8 +95,7 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         work.mkdir(parents=True, exist_ok=True)
         reference = work / "reference.v"
         reference.write_text(reference_text(s.tools))
-    t0 = time.monotonic()
-    found = check_x_faith(
+    return check_x_faith(
         s.tools,
         [*c.lib, c.file],
         work,
@@ -69,26 +107,6 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         reference_file=reference,
         initial_values=cfg.harness.initial_values,
     )
-    timings = {**formal.timings, "x_faith": time.monotonic() - t0}
-    if found.verdict is Verdict.PROVEN:
-        said = f"proven, also where the repository feeds x into {words}"
-        reason = "; ".join(r for r in (formal.reason, said) if r)
-        return replace(formal, reason=reason, x_inputs=c.x_inputs, timings=timings)
-    if found.verdict is Verdict.REFUTED:
-        why = f"equivalent on 0/1 inputs, but not where the repository feeds x into {words}{source}"
-        return FormalResult(
-            Verdict.REFUTED,
-            XFAITH_METHOD,
-            why,
-            found.counterexample,
-            formal.duration_s + found.duration_s,
-            timings=timings,
-        )
-    why = (
-        f"unchecked: the repository feeds x into {words}{source}, and the proof that the "
-        f"candidate reads x as the reference does is undecided: {found.reason}"
-    )
-    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
 
 
 def x_faith_refutation(formal: FormalResult) -> str:
