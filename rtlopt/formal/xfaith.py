@@ -190,7 +190,8 @@ def _script(
     lines += yosys_read_lines(own, dirs, design.defines, one_per_file=True)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
     lines += [f"write_rtlil {_file(secret, 'pre.il')}", "proc -ifx", "flatten", "opt_clean"]
-    lines += [f"write_json {_file(secret, 'post.json')}"]
+    # the cone check reads the memories as they are; outside the cone they are mapped
+    lines += [f"write_json {_file(secret, 'post.json')}", "memory", "opt_clean"]
     seq = plan.mode in ("seq", "bmc")
     if seq:
         lines += ["clk2fflogic" if plan.clk2fflogic else "async2sync", "opt_clean"]
@@ -199,6 +200,8 @@ def _script(
         f"miter -equiv -flatten -make_assert -make_outputs -ignore_gold_x {gold} {gate} miter",
         "hierarchy -top miter",
     ]
+    if not seq:  # what both sides compute alike, once (a cell of the same inputs: any model)
+        lines += ["opt_merge", "opt_clean"]
     opts = ["-prove-asserts", "-enable_undef", "-show-inputs", "-show-outputs"]
     fed = set(ports)
     for p in design.target.inputs:
