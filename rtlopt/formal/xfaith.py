@@ -31,13 +31,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
-from rtlopt.formal.channel import MARK, new_secret, result_name, result_text, seal, tee
+from rtlopt.formal.channel import MARK, new_secret, result_text, seal, tee
 from rtlopt.formal.job import read_text, yosys_argv
 from rtlopt.formal.logparse import first_error, parse_counterexample
 from rtlopt.formal.plan import FormalPlan, plan_formal
 from rtlopt.formal.scripts import compared_ids
 from rtlopt.formal.unreached import hierarchy_lines
-from rtlopt.formal.xfaith_model import cone_refusal, rtlil_refusal, text_refusal
+from rtlopt.formal.xfaith_model import (
+    cone_refusal,
+    rtlil_refusal,
+    same_registers,
+    text_refusal,
+)
 from rtlopt.frontend.model import Design
 from rtlopt.results import Verdict
 from rtlopt.tools import (
@@ -49,7 +54,7 @@ from rtlopt.tools import (
     yosys_read_lines,
 )
 
-__all__ = ["METHOD", "XFaith", "check_x_faith", "fed_words"]
+__all__ = ["METHOD", "XFaith", "check_x_faith"]
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +77,6 @@ class XFaith:
     reason: str = ""
     counterexample: dict[str, str] = field(default_factory=dict)
     duration_s: float = 0.0
-
-
-def fed_words(ports: Sequence[str]) -> str:
-    """``b, c`` for the message naming the x-fed inputs."""
-    return ", ".join(ports)
 
 
 def check_x_faith(
@@ -117,37 +117,63 @@ def check_x_faith(
     texts = [read_text(Path(f)) for f in candidate_files]
     ref = read_text(reference_file)
     plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
-
-    def done(v: Verdict, why: str = "", cex: dict[str, str] | None = None) -> XFaith:
-        return XFaith(v, why, cex or {}, time.monotonic() - start)
-
     why = _plan_refusal(design, plan, ports) or text_refusal([ref, *texts], z=z)
     if why:
-        return done(Verdict.UNKNOWN, why)
+        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
     limit = max(1.0, cfg.timeout_s if seconds is None else seconds)
-    secret = new_secret()
-    script = workdir / "xfaith.ys"
-    script.write_text(
-        _script(design, reference_file, candidate_files, plan, ports, secret, limit, cfg)
-    )
-    for name in ("pre", "sat"):
-        (workdir / result_name(secret, name)).unlink(missing_ok=True)
-    run = run_tool(
-        yosys_argv("xfaith.log", script.name),
-        cwd=workdir,
-        log_path=workdir / "xfaith.out",
-        limits=Limits(limit + 30.0, memory_mb),
-        raise_on_timeout=False,
-    )
-    raise_if_crashed(run, "yosys (x-faithfulness proof)")
+    seq = plan.mode in ("seq", "bmc")
+    p = _Proof(design, reference_file, tuple(candidate_files), plan, tuple(ports), cfg, workdir)
+    rc, secret = p.run(limit / 2 if seq else limit, memory_mb)
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = rtlil_refusal(pre, z=z) if pre else "yosys could not read the design"
-    why = why or cone_refusal(workdir / _file(secret, "post.json"), compared_ids(design), ports)
+    post = workdir / _file(secret, "post.json")
+    why = why or cone_refusal(post, compared_ids(design), ports)
     if why:
-        err = first_error(read_text(workdir / "xfaith.log") or run.output())
-        return done(Verdict.UNKNOWN, f"yosys: {err}" if err and not pre else why)
-    out = result_text(workdir, secret, "sat")
-    return _verdict(out, plan, run.returncode, ports, start)
+        err = first_error(read_text(workdir / "xfaith.log"))
+        why = f"yosys: {err}" if err and not pre else why
+        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+    found = _verdict(result_text(workdir, secret, "sat"), plan, rc, ports, start)
+    pairs = same_registers(post, compared_ids(design)) if seq else []
+    if found.reason != _OPEN or not pairs:
+        return found
+    # the induction strengthened: every register of the reference that the candidate has
+    # by name and width holds the candidate's value wherever the reference's is defined
+    left = max(1.0, limit - (time.monotonic() - start))
+    rc, secret = p.run(left, memory_mb, pairs)
+    if _STEP_PASS in result_text(workdir, secret, "sat") and rc == 0:
+        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
+    why = f"{_OPEN}, also with the {len(pairs)} register(s) both sides name alike paired"
+    return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+
+
+@dataclass(frozen=True)
+class _Proof:
+    """One proof's inputs: its Yosys runs differ in the registers paired only."""
+
+    design: Design
+    reference_file: Path
+    candidate_files: tuple[Path, ...]
+    plan: FormalPlan
+    ports: tuple[str, ...]
+    cfg: FormalConfig
+    workdir: Path
+
+    def run(
+        self, limit: float, memory_mb: int | None, pairs: Sequence[str] = ()
+    ) -> tuple[int, str]:
+        """Run the script (:func:`_script`); its exit status and secret."""
+        secret = new_secret()
+        script = self.workdir / "xfaith.ys"
+        script.write_text(_script(self, secret, limit, pairs))
+        run = run_tool(
+            yosys_argv("xfaith.log", script.name),
+            cwd=self.workdir,
+            log_path=self.workdir / "xfaith.out",
+            limits=Limits(limit + 30.0, memory_mb),
+            raise_on_timeout=False,
+        )
+        raise_if_crashed(run, "yosys (x-faithfulness proof)")
+        return run.returncode, secret
 
 
 def _plan_refusal(design: Design, plan: FormalPlan, ports: Sequence[str]) -> str:
@@ -169,23 +195,17 @@ def _file(secret: str, name: str) -> str:
     return f"rtlopt_{secret}_{name}"
 
 
-def _script(
-    design: Design,
-    reference_file: Path,
-    candidate_files: Sequence[Path],
-    plan: FormalPlan,
-    ports: Sequence[str],
-    secret: str,
-    limit: float,
-    cfg: FormalConfig,
-) -> str:
-    """Both sides read, ``proc -ifx``, the miter, and the one ``sat`` run (result ``sat``)."""
+def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> str:
+    """Both sides read, ``proc -ifx``, the miter, and the one ``sat`` run (result ``sat``);
+    ``pairs``: registers whose values the induction also proves equal where the reference's
+    is defined (``-prove-x``)."""
+    design, plan, cfg = p.design, p.plan, p.cfg
     dirs = [*design.include_dirs, design.target.file.parent]
     pre = design.prelude
     gold, gate = compared_ids(design)
-    own = [f for f in candidate_files if f not in pre]
+    own = [f for f in p.candidate_files if f not in pre]
     lines = [f"log {MARK} read"]
-    lines += yosys_read_lines([*pre, reference_file], dirs, design.defines, one_per_file=True)
+    lines += yosys_read_lines([*pre, p.reference_file], dirs, design.defines, one_per_file=True)
     lines += [f"log {MARK} read_candidate"]
     lines += yosys_read_lines(own, dirs, design.defines, one_per_file=True)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
@@ -203,10 +223,12 @@ def _script(
     if not seq:  # what both sides compute alike, once (a cell of the same inputs: any model)
         lines += ["opt_merge", "opt_clean"]
     opts = ["-prove-asserts", "-enable_undef", "-show-inputs", "-show-outputs"]
-    fed = set(ports)
-    for p in design.target.inputs:
-        if p.name not in fed:
-            opts += ["-set-def", yosys_id(f"in_{p.name}")]
+    for port in design.target.inputs:
+        if port.name not in p.ports:
+            opts += ["-set-def", yosys_id(f"in_{port.name}")]
+    for name in pairs:
+        # the miter's instances of the two sides are named gold and gate
+        opts += ["-prove-x", yosys_id(f"gold.{name}"), yosys_id(f"gate.{name}")]
     if seq:
         scale = 2 if plan.clk2fflogic else 1
         opts += ["-tempinduct", "-set-init-undef", "-maxsteps", str(cfg.induction_depth * scale)]
@@ -216,6 +238,10 @@ def _script(
     opts += ["-timeout", str(max(1, int(limit)))]
     lines += [f"log {MARK} sat", tee(secret, "sat", "sat " + " ".join(opts) + " miter")]
     return seal("\n".join(lines) + "\n", secret)
+
+
+#: The reason of an induction that did not close.
+_OPEN = "the induction did not close"
 
 
 def _verdict(
@@ -231,7 +257,7 @@ def _verdict(
     if (_STEP_PASS if seq else _PASS) in out and returncode == 0:
         return XFaith(Verdict.PROVEN, "", {}, took)
     if seq and out:
-        return XFaith(Verdict.UNKNOWN, "the induction did not close", {}, took)
+        return XFaith(Verdict.UNKNOWN, _OPEN, {}, took)
     return XFaith(Verdict.UNKNOWN, "no verdict from the yosys run", {}, took)
 
 

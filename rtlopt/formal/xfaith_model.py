@@ -31,7 +31,7 @@ from typing import Any
 
 from rtlopt.verilog import blank_comments
 
-__all__ = ["FAITHFUL", "cone_refusal", "rtlil_refusal", "text_refusal"]
+__all__ = ["FAITHFUL", "cone_refusal", "rtlil_refusal", "same_registers", "text_refusal"]
 
 #: Cell types whose undef model the differential test found to give iverilog's values.
 FAITHFUL = frozenset(
@@ -179,3 +179,32 @@ def text_refusal(texts: Iterable[str], *, z: bool) -> str:
         if z and re.search(r"\bcasez\b", code):
             return "casez where an input may be z (iverilog matches a z selector bit)"
     return ""
+
+
+_REGISTERS = frozenset({"$dff", "$adff", "$dffe", "$adffe", "$sdff", "$sdffe", "$dffsr", "$aldff"})
+
+
+def same_registers(json_file: Path, modules: Sequence[str]) -> list[str]:
+    """The registers both ``modules`` (reference, candidate; the design after ``proc -ifx;
+    flatten`` as Yosys JSON) hold under one name with one width: the wires every bit of
+    which a register's output drives."""
+    try:
+        mods = json.loads(json_file.read_text(errors="replace"))["modules"]
+        sides = [_registers(mods[m.lstrip("\\")]) for m in modules]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return sorted(n for n, w in sides[0].items() if all(s.get(n) == w for s in sides[1:]))
+
+
+def _registers(mod: Mapping[str, Any]) -> dict[str, int]:
+    """Name -> width of the visible wires of ``mod`` whose bits registers drive."""
+    q: set[Any] = set()
+    for cell in mod.get("cells", {}).values():
+        if cell.get("type") in _REGISTERS:
+            q |= set(cell.get("connections", {}).get("Q", []))
+    out: dict[str, int] = {}
+    for name, net in mod.get("netnames", {}).items():
+        bits = net.get("bits", [])
+        if not net.get("hide_name") and bits and all(b in q for b in bits):
+            out[name] = len(bits)
+    return out

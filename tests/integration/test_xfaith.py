@@ -241,3 +241,25 @@ def test_an_induction_that_does_not_close_leaves_the_change_unchecked(
     reason = str(out["reason"])
     assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
     assert "repository feeds x into en" in reason and "did not close" in reason, reason
+
+
+#: The counter kept by name, its enable read as a case (a case on x: q kept, as the if).
+CNT_CASE = CNT_REF.replace(
+    "else if (en) c <= c + 8'd1;", "else case (en) 1'b1: c <= c + 8'd1; default: ; endcase"
+)
+#: The enable merged bit by bit (x where c and c + 1 differ): o goes x where it is 0.
+CNT_MUX = CNT_REF.replace("else if (en) c <= c + 8'd1;", "else c <= en ? c + 8'd1 : c;")
+
+
+def test_a_hidden_register_kept_by_name_is_paired_and_proven(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the outputs alone do not make the induction close (c is seen only at 200); the
+    # register both sides name c, paired, does
+    repo = _repo(tmp_path, monkeypatch, CNT_REF, CNT_TOP)
+    out = _evaluate(tmp_path, repo, CNT_CASE)
+    assert out["status"] == "ok", out["reason"]
+    (tmp_path / "cand.v").unlink()
+    out = _evaluate(tmp_path, repo, CNT_MUX)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and "not where the repository feeds x into en" in reason
