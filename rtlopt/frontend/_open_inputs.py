@@ -8,7 +8,8 @@ net) feeds it z, which the target reads as x; one that connects a value with x o
 instance connecting an input of its own parent that the parent's instance leaves so (at any
 depth: ``mid`` passes its ``b`` on, ``top`` leaves ``mid``'s ``b`` open). Simulators
 decide on x in ways the proofs never see (``if (b)`` takes the ``else`` branch on x, ``b ? a :
-0`` merges both bit by bit), so a change to the target is not checked in that design.
+0`` merges both bit by bit): the ports go to the x-faithfulness proof
+(:mod:`rtlopt.formal.xfaith`, through :func:`fed_ports`), which a change must pass too.
 
 :func:`open_inputs` reads the instances the way :func:`rtlopt.frontend._params.parameterizations`
 finds the repository's parameterizations: slang elaborates the repository from its tops (every

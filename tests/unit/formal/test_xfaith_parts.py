@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rtlopt.formal.plan import FormalPlan
 from rtlopt.formal.xfaith import _verdict
-from rtlopt.formal.xfaith_model import cone_refusal, rtlil_refusal, text_refusal
+from rtlopt.formal.xfaith_model import cone_refusal, rtlil_refusal, same_registers, text_refusal
 from rtlopt.frontend._open_inputs import OpenInput, fed_ports
 from rtlopt.frontend._run_x import MayBeX
 from rtlopt.results import Verdict
@@ -112,3 +112,18 @@ def test_the_ports_fed_x_are_the_target_s_and_z_is_told_apart() -> None:
     assert fed_ports([run]) == (("b",), False)
     up = OpenInput("top", "p", here, 1, "", "mid", "top.mid.u.b")
     assert fed_ports([up, x]) == (("b",), True)
+
+
+def test_registers_are_paired_by_name_and_width(tmp_path: Path) -> None:
+    def side(names: dict[str, list[int]]) -> dict[str, object]:
+        q = [b for bits in names.values() for b in bits if b != 9]
+        cells = {"r": _cell("$dff", {"CLK": [2], "D": [3]}, {"Q": q})}
+        nets = {n: {"bits": bits} for n, bits in names.items()}
+        return {"cells": cells, "netnames": {**nets, "$auto$1": {"bits": q, "hide_name": 1}}}
+
+    gold = side({"c": [10, 11], "h": [12], "w": [9]})
+    gate = side({"c": [20, 21], "h": [22, 23], "k": [24]})
+    path = tmp_path / "post.json"
+    path.write_text(json.dumps({"modules": {"gold": gold, "gate": gate}}))
+    assert same_registers(path, ["\\gold", "\\gate"]) == ["c"]
+    assert same_registers(tmp_path / "missing.json", ["\\gold", "\\gate"]) == []
