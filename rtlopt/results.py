@@ -104,6 +104,10 @@ class FormalResult:
     #: result (``rtlopt evaluate`` on a candidate the first proof proved): ``agrees``,
     #: ``method``, ``reason`` and ``duration_s``; empty where it did not run.
     second: Mapping[str, Any] = field(default_factory=dict)
+    #: The inputs the repository feeds x where the candidate was also proven x-faithful
+    #: (:mod:`rtlopt.formal.xfaith`: wherever the reference's simulated output is defined
+    #: with those inputs x, the candidate's is the same); empty where none is fed x.
+    x_inputs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -384,6 +388,7 @@ class EvalResult:
                     **formal,
                     "verdict": Verdict(formal["verdict"]),
                     "power_up": tuple(formal.get("power_up", ())),
+                    "x_inputs": tuple(formal.get("x_inputs", ())),
                 }
             )
             if formal

@@ -538,6 +538,9 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
                 _search_undecided(cfg, design, job, mc, early, tmp)
             return mc
         mc.equivalence = res.formal.verdict.value if res.formal else "simulated"
+        if res.formal and res.formal.x_inputs:
+            words = ", ".join(res.formal.x_inputs)
+            mc.notes.append(f"proven, also where the repository feeds x into {words}")
         if NOT_JUDGED in res.scope:  # the block only the formal build reads
             mc.notes.append(NOT_JUDGED)
         if res.formal and res.formal.verdict is Verdict.UNKNOWN:

@@ -51,6 +51,11 @@ class Candidate:
     # the builds that read another file for a submodule's (evaluate/_alternatives.py): each
     # is proven too, also in each of those configurations
     builds: list[tuple[tuple[Path, Path], ...]] = field(default_factory=list)
+    # the inputs the repository feeds x, and whether one may be z (evaluate/_screen_checks.py):
+    # the formal stage proves the candidate x-faithful there (formal/xfaith.py)
+    x_inputs: tuple[str, ...] = ()
+    x_z: bool = False
+    x_source: str = ""  # where the repository feeds the first of them x (the message)
 
 
 def invalid(

@@ -6,6 +6,7 @@ claims, switched-off code and other configurations (the preprocess stage,
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,9 @@ from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
+    from rtlopt.frontend._open_inputs import OpenInput
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "repository_reaches",
@@ -162,20 +166,56 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
 
 def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     """Why a changed candidate is unchecked because the repository reaches into the target
-    where the proof does not look (``evaluate/_reach.py``), or feeds one of its inputs x or z
-    (an instance leaves it unconnected, ties it to x/z, or connects it to a net nothing or
-    only x/z drives: ``frontend/_open_inputs.py``), or ""."""
+    where the proof does not look (``evaluate/_reach.py``), or its instances of the target
+    cannot be read (``frontend/_open_inputs.py``), or "".
+
+    The inputs the repository feeds x or z (an instance leaves one unconnected, ties it to
+    x/z, or connects it to a net nothing or only x/z drives) are left in ``c.x_inputs``
+    (and ``c.x_z``): the formal stage proves the candidate x-faithful there
+    (:mod:`rtlopt.formal.xfaith`)."""
     from rtlopt.evaluate._reach import repository_reach
-    from rtlopt.frontend._open_inputs import open_inputs_reason
     from rtlopt.harness import same_as_reference
 
     if same_as_reference(c.text, s.design):
         return ""
-    return (
-        repository_reach(s.design, s.workdir)
-        or open_inputs_reason(s.design)
-        or _pragma_macros(s, c)
-    )
+    return repository_reach(s.design, s.workdir) or _x_fed(s, c) or _pragma_macros(s, c)
+
+
+def _x_fed(s: EvalSetup, c: Candidate) -> str:
+    """The inputs the repository feeds x into ``c.x_inputs``; why the change is unchecked
+    when the repository's instances cannot be read (fail closed), else ""."""
+    from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
+
+    try:
+        found = open_inputs(s.design)
+    except RuntimeError:
+        return open_inputs_reason(s.design)
+    c.x_inputs, c.x_z = fed_ports(found)
+    if found:
+        c.x_source = found[0].source(s.design.target.name, s.design.root)
+        log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
+    return _other_parameters(s, found)
+
+
+def _other_parameters(s: EvalSetup, found: list[OpenInput]) -> str:
+    """Why the change is unchecked because an instance fed x has other parameters than the
+    defaults (the x-faithfulness proof reads the target with its defaults), or ""."""
+    from rtlopt.frontend._params import parameterizations
+
+    fed = {o.reaches.rpartition(".")[0] if o.reaches else o.instance for o in found}
+    if not fed:
+        return ""
+    sets = parameterizations(s.design)
+    default = next((p for p in sets if "defaults" in p.where), None)
+    for p in sets:
+        hit = sorted(fed & set(p.where))
+        if hit and (default is None or p.values != default.values):
+            return (
+                f"the repository feeds x into inputs of its instance {hit[0]} of "
+                f"{s.design.target.name}, which has other parameters ({p.label()}) than the "
+                "defaults the proof that a change reads x as the reference does reads"
+            )
+    return ""
 
 
 def _pragma_macros(s: EvalSetup, c: Candidate) -> str:

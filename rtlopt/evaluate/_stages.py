@@ -36,6 +36,7 @@ from rtlopt.evaluate._switched import (
     outside_directives,
     switched_off_change,
 )
+from rtlopt.evaluate._xfaith import with_x_faith, x_faith_refutation
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -376,11 +377,13 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     """Formal equivalence where Yosys can decide it, and the clock/reset structure check."""
     cfg = s.config
     c.progress.stage = Stage.FORMAL
-    c.formal = formal = _run_formal(s, c)
-    why = ""
+    c.formal = formal = with_x_faith(s, c, _run_formal(s, c))
+    why = x_faith_refutation(formal)
     from rtlopt.formal.highz import CANDIDATE as HIGH_Z
 
-    if formal.structure.startswith(HIGH_Z):  # no clock/reset matter
+    if why:  # equivalent on 0/1, not where the repository feeds x
+        pass
+    elif formal.structure.startswith(HIGH_Z):  # no clock/reset matter
         why = formal.structure
     elif formal.structure:
         why = f"clock/reset structure check: {formal.structure}"

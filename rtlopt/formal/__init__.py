@@ -16,6 +16,9 @@
 - :mod:`.powerup_search`: a failing input from the power-up state the reference and the
   change share, a refutation when no power-up state of the reference follows it (designs
   without reset; the formal check and ``rtlopt check``).
+- :mod:`.xfaith`, :mod:`.xfaith_model`: the x-faithfulness proof (:func:`check_x_faith`) where
+  the repository feeds x into inputs of the target, and where Yosys's undef model is not
+  known to be iverilog's (refused).
 - :mod:`.second`: the second, independent proof of a kept design (``confirm_proof``: another
   frontend, miter builder and engine) and its replay files for stock ``yosys-abc``.
 
@@ -35,11 +38,13 @@ from rtlopt.formal.check import (
 from rtlopt.formal.identical import identical_source
 from rtlopt.formal.job import yosys_argv
 from rtlopt.formal.logparse import parse_counterexample
+from rtlopt.formal.xfaith import check_x_faith
 
 __all__ = [
     "POWERUP_METHOD",
     "check_equivalence",
     "check_structure",
+    "check_x_faith",
     "check_x_outputs",
     "identical_source",
     "parse_counterexample",

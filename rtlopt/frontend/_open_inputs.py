@@ -8,7 +8,8 @@ net) feeds it z, which the target reads as x; one that connects a value with x o
 instance connecting an input of its own parent that the parent's instance leaves so (at any
 depth: ``mid`` passes its ``b`` on, ``top`` leaves ``mid``'s ``b`` open). Simulators
 decide on x in ways the proofs never see (``if (b)`` takes the ``else`` branch on x, ``b ? a :
-0`` merges both bit by bit), so a change to the target is not checked in that design.
+0`` merges both bit by bit): the ports go to the x-faithfulness proof
+(:mod:`rtlopt.formal.xfaith`, through :func:`fed_ports`), which a change must pass too.
 
 :func:`open_inputs` reads the instances the way :func:`rtlopt.frontend._params.parameterizations`
 finds the repository's parameterizations: slang elaborates the repository from its tops (every
@@ -52,7 +53,7 @@ from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
-__all__ = ["OpenInput", "open_inputs", "open_inputs_reason"]
+__all__ = ["OpenInput", "fed_ports", "open_inputs", "open_inputs_reason"]
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,17 @@ class OpenInput:
     bits: str = ""
 
     def message(self, module: str, root: Path) -> str:
+        fed, fix = self._parts(module, root)
+        return (
+            f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
+            f"so a change in how {module} reads x is not checked; {fix}"
+        )
+
+    def source(self, module: str, root: Path) -> str:
+        """Where and how the repository feeds the input x (the message's first part)."""
+        return self._parts(module, root)[0]
+
+    def _parts(self, module: str, root: Path) -> tuple[str, str]:
         where = _relative(self.file, root)
         fix = f"connect '{self.port}' of {self.instance} to a defined value in {where}"
         if self.net:
@@ -138,9 +150,8 @@ class OpenInput:
             inst, _, port = self.reaches.rpartition(".")
             fed += f", which reaches input '{port}' of {module} ({inst})"
         return (
-            f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) "
-            f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
-            f"so a change in how {module} reads x is not checked; {fix}"
+            f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) {fed}",
+            fix,
         )
 
 
@@ -397,3 +408,17 @@ def open_inputs_reason(design: Design) -> str:
         log.info("%s: %d input(s) fed x or z by the repository", design.target.name, len(found))
         return found[0].message(design.target.name, design.root)
     return ""
+
+
+def fed_ports(found: list[OpenInput]) -> tuple[tuple[str, ...], bool]:
+    """The target's input ports ``found`` feeds x or z (once each, in order), and whether
+    one may be z (unconnected, a net nothing drives, a value with z bits): the ports the
+    x-faithfulness proof lets be x (:mod:`rtlopt.formal.xfaith`)."""
+    ports: dict[str, None] = {}
+    z = False
+    for o in found:
+        inner = o.reaches.rpartition(".")[2] if o.reaches else o.port
+        ports[inner] = None
+        value = o.value
+        z = z or not value or (not isinstance(value, MayBeX) and "z" in str(value).lower())
+    return tuple(ports), z

@@ -7,7 +7,9 @@ candidate turns ``if (b) y = a; else y = 0;`` into ``y = b ? a : 0`` (iverilog: 
 against ``y=X0``). ``rtlopt evaluate`` and ``rtlopt check`` proved it equivalent (the proofs
 drive 0/1 only); the walk of ``frontend/_open_inputs.py`` now counts such a value as x
 (``frontend/_run_x.py``, ``frontend/_two_drivers.py``, ``frontend/_sys_x.py``,
-``frontend/_assigned.py``) and every change to the target is unchecked."""
+``frontend/_assigned.py``), and the change is proven x-faithful there
+(``formal/xfaith.py``): this candidate is refuted with the counterexample (``b`` x), where
+it used to be unchecked."""
 
 from __future__ import annotations
 
@@ -60,7 +62,7 @@ def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, conn: str, decl: str)
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
-def test_an_x_made_at_run_time_leaves_the_change_unchecked(
+def test_an_x_made_at_run_time_refutes_a_change_that_reads_it_otherwise(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
 ) -> None:
     conn, decl, why = FORMS[form]
@@ -74,13 +76,15 @@ def test_an_x_made_at_run_time_leaves_the_change_unchecked(
     out = json.loads(r.stdout)
     reason = str(out["candidate"]["reason"])  # type: ignore[index]
     assert not out["accepted"], reason
-    assert "unchecked: the repository's instance top.u of m (top.v, line 3)" in reason, reason
+    assert "not where the repository feeds x into b" in reason, reason
+    assert "the repository's instance top.u of m (top.v, line 3)" in reason, reason
     assert "may be x at run time" in reason and why in reason, reason
+    assert "b=x" in reason and "expected y=00000000" in reason, reason
     (repo / "m.v").write_text(CAND)
     subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
     g = run_rtlopt(repo, "check")
     out = g.stdout + g.stderr
-    assert g.returncode != 0 and "may be x at run time" in out, out[-1500:]
+    assert g.returncode != 0 and "may be x at run time" in out and "b=x" in out, out[-1500:]
 
 
 def test_an_index_within_the_range_still_lets_the_gate_prove_the_change(
@@ -92,3 +96,24 @@ def test_an_index_within_the_range_still_lets_the_gate_prove_the_change(
     g = run_rtlopt(repo, "check")
     out = g.stdout + g.stderr
     assert g.returncode == 0 and "proven" in out, out[-1500:]
+
+
+#: Equal to MUX on 0/1 and where b is x (a case on x takes its default, as MUX its else).
+FAITHFUL = (
+    "module m(input [7:0] a, input b, output reg [7:0] y);\n"
+    "  always @* case (b) 1'b1: y = a; default: y = 8'd0; endcase\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize("form", ["sel", "dfx"])
+def test_a_change_that_reads_the_x_as_the_reference_does_is_proven(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    conn, decl, _ = FORMS[form]
+    repo = _repo(tmp_path, monkeypatch, conn, decl)
+    (repo / "m.v").write_text(FAITHFUL)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    g = run_rtlopt(repo, "check")
+    out = g.stdout + g.stderr
+    assert g.returncode == 0, out[-1500:]
+    assert "proven, also where the repository feeds x into b" in out, out[-1500:]

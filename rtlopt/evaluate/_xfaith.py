@@ -1,0 +1,117 @@
+"""The formal stage's x-faithfulness proof, where the repository feeds x into some inputs of
+the target (``c.x_inputs``, found by the screen: ``evaluate/_screen_checks.py``).
+
+A 0/1 proof says nothing where an input is x, and simulators decide on x in ways it never
+sees; after the 0/1 proof proves the candidate, :func:`with_x_faith` runs
+:func:`rtlopt.formal.xfaith.check_x_faith` once (before the result can be stored as
+accepted): proven, the result names the inputs (``FormalResult.x_inputs``, "proven, also
+where the repository feeds x into b, c"); refuted, it is REFUTED with the counterexample
+(which inputs were x); undecided, or with no 0/1 proof to add it to (``formal.enabled``
+off, an undecided proof accepted on simulation), the candidate is unchecked.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rtlopt.evaluate._candidate import Candidate
+from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.formal.budget import time_left
+from rtlopt.results import FormalResult, Verdict
+
+if TYPE_CHECKING:
+    from rtlopt.formal.xfaith import XFaith
+
+__all__ = ["XFAITH_METHOD", "with_x_faith", "x_faith_refutation"]
+
+#: The method of a REFUTED result from the x-faithfulness proof.
+XFAITH_METHOD = "x-faithfulness proof"
+
+
+def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResult:
+    """``formal`` with the x-faithfulness proof where the repository feeds x into inputs
+    of the target; ``formal`` itself where it feeds none, or where ``formal`` already
+    rejects the candidate."""
+    if not c.x_inputs or formal.structure or formal.unchecked:
+        return formal
+    if formal.verdict is Verdict.REFUTED:
+        return formal
+    words = ", ".join(c.x_inputs)
+    fed = f"unchecked: the repository feeds x into {words}"
+    fed += f" ({c.x_source})" if c.x_source else ""
+    why = _not_run(c, formal)
+    if why:
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=f"{fed}, and {why}")
+    t0 = time.monotonic()
+    found = _run(s, c)
+    timings = {**formal.timings, "x_faith": time.monotonic() - t0}
+    if found.verdict is Verdict.PROVEN:
+        said = f"proven, also where the repository feeds x into {words}"
+        reason = "; ".join(r for r in (formal.reason, said) if r)
+        return replace(formal, reason=reason, x_inputs=c.x_inputs, timings=timings)
+    if found.verdict is Verdict.REFUTED:
+        why = "equivalent on 0/1 inputs, but not where the repository feeds x into "
+        why += fed.split("feeds x into ", 1)[1]
+        took = formal.duration_s + found.duration_s
+        return FormalResult(
+            Verdict.REFUTED, XFAITH_METHOD, why, found.counterexample, took, timings=timings
+        )
+    why = f"{fed}, and the proof that the candidate reads x as the reference does is "
+    why += f"undecided: {found.reason}"
+    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
+
+
+def _not_run(c: Candidate, formal: FormalResult) -> str:
+    """Why the x-faithfulness proof cannot decide this candidate, or "" (it runs)."""
+    if formal.verdict is not Verdict.PROVEN:
+        return (
+            "only a proof decides whether the candidate reads x as the reference does; the "
+            f"proof did not run or did not decide ({formal.reason or 'no proof'})"
+        )
+    if c.other_configs or c.builds:
+        return (
+            "the proof that the candidate reads x as the reference does covers the flow's "
+            "build only, not the other configurations of its macros or the other builds of "
+            "its submodules in which the candidate reads differently"
+        )
+    return ""
+
+
+def _run(s: EvalSetup, c: Candidate) -> XFaith:
+    """:func:`rtlopt.formal.xfaith.check_x_faith` on the texts the 0/1 proof read, within
+    what is left of the verdict's time."""
+    from rtlopt.formal import check_x_faith
+
+    cfg = s.config
+    left = time_left()
+    seconds = cfg.formal.timeout_s if left is None else max(1.0, min(cfg.formal.timeout_s, left))
+    work = c.dir / "formal" / "xfaith"
+    reference = s.formal_reference
+    if reference is None:  # the view path: the reference as the 0/1 proof read it
+        from rtlopt.harness import reference_text
+
+        work.mkdir(parents=True, exist_ok=True)
+        reference = work / "reference.v"
+        reference.write_text(reference_text(s.tools))
+    return check_x_faith(
+        s.tools,
+        [*c.lib, c.file],
+        work,
+        cfg.formal,
+        c.x_inputs,
+        z=c.x_z,
+        seconds=seconds,
+        memory_mb=cfg.sandbox.memory_mb,
+        reference_file=reference,
+        initial_values=cfg.harness.initial_values,
+    )
+
+
+def x_faith_refutation(formal: FormalResult) -> str:
+    """The rejection of a candidate the x-faithfulness proof refuted, or ""."""
+    if formal.verdict is not Verdict.REFUTED or formal.method != XFAITH_METHOD:
+        return ""
+    cex = ", ".join(f"{k}={v}" for k, v in list(formal.counterexample.items())[:6])
+    return f"formally not equivalent: {formal.reason} (counterexample: {cex})"

@@ -1,0 +1,267 @@
+"""The x-faithfulness proof: the candidate gives the reference's value wherever the
+reference's simulated output is defined, with the inputs the repository feeds x free to be x.
+
+Every other proof drives the target's inputs with 0 and 1 only. Where the repository's
+design can feed an input x (``frontend/_open_inputs.py``: an input left unconnected, tied
+to x, a net nothing drives, a select past its range...), a simulator decides on the x in
+ways those proofs never see (``if (x)`` takes the ``else`` branch, a ``case`` on x its
+``default``, ``?:`` merges both bit by bit): two designs equal on 0/1 can give different
+defined values there. :func:`check_x_faith` proves they do not:
+
+* both sides read from the texts the other proofs read (the preprocessed reference and
+  candidate), with ``proc -ifx`` (if/case decide on x as Verilog simulation does) and no
+  mapping of ``===`` or division to their synthesized forms (simulation semantics);
+* a miter with ``-ignore_gold_x`` (a reference x is a don't care, as in LEC; a candidate x
+  where the reference is defined is a difference) proven by ``sat -enable_undef`` with every
+  input defined but the x-fed ones (``-set-def``);
+* a sequential target by temporal induction from reset (registers start x, as in
+  simulation; initial values kept); an induction that does not close within the limit is
+  UNKNOWN, never proven;
+* the proof refuses (UNKNOWN) where Yosys's undef model is not known to be iverilog's in
+  the cone of the x-fed inputs (:mod:`rtlopt.formal.xfaith_model`), and where an x-fed input
+  is a clock or a reset of the target (the proof starts from reset).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rtlopt.config import FormalConfig
+from rtlopt.formal.channel import MARK, new_secret, result_text, seal, tee
+from rtlopt.formal.job import read_text, yosys_argv
+from rtlopt.formal.logparse import first_error, parse_counterexample
+from rtlopt.formal.plan import FormalPlan, plan_formal
+from rtlopt.formal.scripts import compared_ids
+from rtlopt.formal.unreached import hierarchy_lines
+from rtlopt.formal.xfaith_model import (
+    cone_refusal,
+    rtlil_refusal,
+    same_registers,
+    text_refusal,
+)
+from rtlopt.frontend.model import Design
+from rtlopt.results import Verdict
+from rtlopt.tools import (
+    Limits,
+    raise_if_crashed,
+    require_tool,
+    run_tool,
+    yosys_id,
+    yosys_read_lines,
+)
+
+__all__ = ["METHOD", "XFaith", "check_x_faith"]
+
+log = logging.getLogger(__name__)
+
+#: How the proof is named.
+METHOD = "sat -enable_undef after proc -ifx (x-fed inputs free)"
+
+_PASS = "SAT proof finished - no model found: SUCCESS!"
+_FAIL = "SAT proof finished - model found: FAIL!"
+_BASE_FAIL = "model found for base case: FAIL!"
+_STEP_PASS = "Induction step proven: SUCCESS!"
+_TIMEOUT = "Interrupted SAT solver: TIMEOUT"
+
+
+@dataclass(frozen=True)
+class XFaith:
+    """The proof's verdict: PROVEN, REFUTED (``counterexample``: the inputs, ``x`` bits
+    where an x-fed input was x, and the outputs that differ) or UNKNOWN (``reason``)."""
+
+    verdict: Verdict
+    reason: str = ""
+    counterexample: dict[str, str] = field(default_factory=dict)
+    duration_s: float = 0.0
+
+
+def check_x_faith(
+    design: Design,
+    candidate_files: Sequence[Path],
+    workdir: Path,
+    cfg: FormalConfig,
+    ports: Sequence[str],
+    *,
+    z: bool = True,
+    seconds: float | None = None,
+    memory_mb: int | None = None,
+    reference_file: Path,
+    initial_values: str = "ignore",
+) -> XFaith:
+    """Prove that the candidate gives the reference's value wherever the reference's is
+    defined, with ``ports`` free to be x (the other inputs 0/1).
+
+    Args:
+        design: The design (its target, renamed, is the gold module).
+        candidate_files: The candidate's files as the other proofs read them.
+        workdir: Scratch folder (created).
+        cfg: Depths and the time limit.
+        ports: The target's inputs the repository feeds x.
+        z: Some of them may be z (unconnected, undriven): constructs that tell z from x
+            are refused.
+        seconds: The time limit (default ``cfg.timeout_s``).
+        memory_mb: Address-space limit of Yosys.
+        reference_file: The reference's text as the other proofs read it.
+        initial_values: The power-up model (``harness.initial_values``).
+
+    Raises:
+        ToolFailed: Yosys crashed.
+    """
+    require_tool("yosys")
+    start = time.monotonic()
+    workdir.mkdir(parents=True, exist_ok=True)
+    texts = [read_text(Path(f)) for f in candidate_files]
+    ref = read_text(reference_file)
+    plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
+    why = _plan_refusal(design, plan, ports) or text_refusal([ref, *texts], z=z)
+    if why:
+        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+    limit = max(1.0, cfg.timeout_s if seconds is None else seconds)
+    seq = plan.mode in ("seq", "bmc")
+    p = _Proof(design, reference_file, tuple(candidate_files), plan, tuple(ports), cfg, workdir)
+    rc, secret = p.run(limit / 2 if seq else limit, memory_mb)
+    pre = read_text(workdir / _file(secret, "pre.il"))
+    why = rtlil_refusal(pre, z=z) if pre else "yosys could not read the design"
+    post = workdir / _file(secret, "post.json")
+    why = why or cone_refusal(post, compared_ids(design), ports)
+    if why:
+        err = first_error(read_text(workdir / "xfaith.log"))
+        why = f"yosys: {err}" if err and not pre else why
+        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+    found = _verdict(result_text(workdir, secret, "sat"), plan, rc, ports, start)
+    pairs = same_registers(post, compared_ids(design)) if seq else []
+    if found.reason != _OPEN or not pairs:
+        return found
+    # the induction strengthened: every register of the reference that the candidate has
+    # by name and width holds the candidate's value wherever the reference's is defined
+    left = max(1.0, limit - (time.monotonic() - start))
+    rc, secret = p.run(left, memory_mb, pairs)
+    if _STEP_PASS in result_text(workdir, secret, "sat") and rc == 0:
+        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
+    why = f"{_OPEN}, also with the {len(pairs)} register(s) both sides name alike paired"
+    return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+
+
+@dataclass(frozen=True)
+class _Proof:
+    """One proof's inputs: its Yosys runs differ in the registers paired only."""
+
+    design: Design
+    reference_file: Path
+    candidate_files: tuple[Path, ...]
+    plan: FormalPlan
+    ports: tuple[str, ...]
+    cfg: FormalConfig
+    workdir: Path
+
+    def run(
+        self, limit: float, memory_mb: int | None, pairs: Sequence[str] = ()
+    ) -> tuple[int, str]:
+        """Run the script (:func:`_script`); its exit status and secret."""
+        secret = new_secret()
+        script = self.workdir / "xfaith.ys"
+        script.write_text(_script(self, secret, limit, pairs))
+        run = run_tool(
+            yosys_argv("xfaith.log", script.name),
+            cwd=self.workdir,
+            log_path=self.workdir / "xfaith.out",
+            limits=Limits(limit + 30.0, memory_mb),
+            raise_on_timeout=False,
+        )
+        raise_if_crashed(run, "yosys (x-faithfulness proof)")
+        return run.returncode, secret
+
+
+def _plan_refusal(design: Design, plan: FormalPlan, ports: Sequence[str]) -> str:
+    """Why the proof does not model this target with these inputs x, or ""."""
+    if plan.mode == "unsupported":
+        return plan.reason or "the target is not modelled"
+    if plan.stated and plan.honor:
+        return "power-up values honored: the proof from them does not model x inputs"
+    t = design.target
+    for p in ports:
+        if p in t.clocks:
+            return f"the x-fed input {p} is a clock of {t.name} (iverilog takes an x edge)"
+        if p in (plan.resets or {}) or p in t.resets:
+            return f"the x-fed input {p} is a reset of {t.name} (the proof starts from reset)"
+    return ""
+
+
+def _file(secret: str, name: str) -> str:
+    return f"rtlopt_{secret}_{name}"
+
+
+def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> str:
+    """Both sides read, ``proc -ifx``, the miter, and the one ``sat`` run (result ``sat``);
+    ``pairs``: registers whose values the induction also proves equal where the reference's
+    is defined (``-prove-x``)."""
+    design, plan, cfg = p.design, p.plan, p.cfg
+    dirs = [*design.include_dirs, design.target.file.parent]
+    pre = design.prelude
+    gold, gate = compared_ids(design)
+    own = [f for f in p.candidate_files if f not in pre]
+    lines = [f"log {MARK} read"]
+    lines += yosys_read_lines([*pre, p.reference_file], dirs, design.defines, one_per_file=True)
+    lines += [f"log {MARK} read_candidate"]
+    lines += yosys_read_lines(own, dirs, design.defines, one_per_file=True)
+    lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
+    lines += [f"write_rtlil {_file(secret, 'pre.il')}", "proc -ifx", "flatten", "opt_clean"]
+    # the cone check reads the memories as they are; outside the cone they are mapped
+    lines += [f"write_json {_file(secret, 'post.json')}", "memory", "opt_clean"]
+    seq = plan.mode in ("seq", "bmc")
+    if seq:
+        lines += ["clk2fflogic" if plan.clk2fflogic else "async2sync", "opt_clean"]
+    lines += [
+        f"log {MARK} miter",
+        f"miter -equiv -flatten -make_assert -make_outputs -ignore_gold_x {gold} {gate} miter",
+        "hierarchy -top miter",
+    ]
+    if not seq:  # what both sides compute alike, once (a cell of the same inputs: any model)
+        lines += ["opt_merge", "opt_clean"]
+    opts = ["-prove-asserts", "-enable_undef", "-show-inputs", "-show-outputs"]
+    for port in design.target.inputs:
+        if port.name not in p.ports:
+            opts += ["-set-def", yosys_id(f"in_{port.name}")]
+    for name in pairs:
+        # the miter's instances of the two sides are named gold and gate
+        opts += ["-prove-x", yosys_id(f"gold.{name}"), yosys_id(f"gate.{name}")]
+    if seq:
+        scale = 2 if plan.clk2fflogic else 1
+        opts += ["-tempinduct", "-set-init-undef", "-maxsteps", str(cfg.induction_depth * scale)]
+        for r, active in (plan.resets or {}).items():
+            for step in range(1, scale + 1):
+                opts += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
+    opts += ["-timeout", str(max(1, int(limit)))]
+    lines += [f"log {MARK} sat", tee(secret, "sat", "sat " + " ".join(opts) + " miter")]
+    return seal("\n".join(lines) + "\n", secret)
+
+
+#: The reason of an induction that did not close.
+_OPEN = "the induction did not close"
+
+
+def _verdict(
+    out: str, plan: FormalPlan, returncode: int, ports: Sequence[str], start: float
+) -> XFaith:
+    """The verdict from the ``sat`` result file (failures first)."""
+    took = time.monotonic() - start
+    if _FAIL in out or _BASE_FAIL in out:
+        return XFaith(Verdict.REFUTED, "", _mark_x(parse_counterexample(out), ports), took)
+    if _TIMEOUT in out:
+        return XFaith(Verdict.UNKNOWN, "the SAT instance timed out", {}, took)
+    seq = plan.mode in ("seq", "bmc")
+    if (_STEP_PASS if seq else _PASS) in out and returncode == 0:
+        return XFaith(Verdict.PROVEN, "", {}, took)
+    if seq and out:
+        return XFaith(Verdict.UNKNOWN, _OPEN, {}, took)
+    return XFaith(Verdict.UNKNOWN, "no verdict from the yosys run", {}, took)
+
+
+def _mark_x(cex: dict[str, str], ports: Sequence[str]) -> dict[str, str]:
+    """The counterexample with the x-fed inputs first."""
+    first = {k: v for k, v in cex.items() if k.split("@")[0] in ports}
+    return {**first, **{k: v for k, v in cex.items() if k not in first}}
