@@ -126,6 +126,10 @@ class Drivers:
         self._names = names
         self._local = local
         self._of: dict[str, list[tuple[Entry, str]]] = {}  # net -> (driver, instance)
+        # an assignment's value -> (its left side, the procedural block holding it or None)
+        self._context: dict[int, tuple[Any, Any]] = {}
+        self._block: Any = None  # the procedural block being walked
+        self._block_reads: dict[int, list[Piece]] = {}
         # slang picks the nodes: Python sees only these kinds
         self._table = {
             ast.ExpressionKind.Assignment: self._assignment,
@@ -135,6 +139,7 @@ class Drivers:
             ast.SymbolKind.Instance: self._child,
             ast.SymbolKind.GenerateBlock: self._generate,
             ast.ExpressionKind.Call: self._call,
+            ast.SymbolKind.ProceduralBlock: self._procedure,
         }
         scope.visit(lookup_table=self._table)
 
@@ -167,12 +172,62 @@ class Drivers:
             if self._names is None or str(sym.name) in self._names:
                 self._of.setdefault(key(sym), []).append(((lo, hi, value), source))
 
+    def _procedure(self, node: Any) -> Any:
+        """An ``always``/``initial`` block: its assignments remember it (what its
+        conditions read feeds them)."""
+        from pyslang import ast
+
+        outer, self._block = self._block, node
+        try:
+            node.body.visit(lookup_table=self._table)
+        finally:
+            self._block = outer
+        return ast.VisitAction.Skip
+
     def _assignment(self, node: Any) -> None:
         from pyslang import ast
 
         right = node.right
         empty = right.kind == ast.ExpressionKind.EmptyArgument  # an output argument's
+        if not empty:
+            self._context[id(right)] = (node.left, self._block)
         self._add(pieces(node.left, self.root), None if empty else right)
+
+    def reads(self, sym: Any, bits: tuple[int | None, int | None] = (None, None)) -> list[Piece]:
+        """The nets and variables (with their bits) the drivers of ``bits`` of ``sym``
+        read: an assignment's or initializer's value, the indices of its left side, and
+        everything the procedural block holding it reads (its conditions and case labels;
+        the event control of an edge-triggered block excluded: a register's next value is
+        followed, not its clock). A port, a task's output or a value already judged x reads
+        nothing here (:meth:`undriven` judges those)."""
+        size = width(sym)
+        lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
+        out: list[Piece] = []
+        for (first, last, value), _ in self._of.get(key(sym), []):
+            if value is None or isinstance(value, (Port, MayBeX)):
+                continue
+            if first is not None and last is not None and size and not (first < hi and lo < last):
+                continue
+            out += pieces(value, self.root, reading=True)
+            left, block = self._context.get(id(value), (None, None))
+            if left is not None:
+                out += [p for p in pieces(left, self.root, reading=True) if key(p[0]) != key(sym)]
+            if block is not None:
+                out += self._read_by(block)
+        return out
+
+    def _read_by(self, block: Any) -> list[Piece]:
+        """What a procedural block reads (once per block): every net and variable its
+        statements name, an over-approximation of its conditions' reads."""
+        from pyslang import ast
+
+        memo = id(block)
+        if memo not in self._block_reads:
+            body = block.body
+            if body.kind == ast.StatementKind.Timed:
+                body = body.stmt  # ``@(posedge clk)``: the clock is not read for a value
+            self._block_reads[memo] = pieces(body, self.root, reading=True)
+        return self._block_reads[memo]
 
     def _call(self, node: Any) -> Any:
         """A call's output arguments. A system task's are written with a defined value, or
