@@ -126,10 +126,9 @@ class Drivers:
         self._names = names
         self._local = local
         self._of: dict[str, list[tuple[Entry, str]]] = {}  # net -> (driver, instance)
-        # an assignment's value -> (its left side, the procedural block holding it or None)
-        self._context: dict[int, tuple[Any, Any]] = {}
-        self._block: Any = None  # the procedural block being walked
-        self._block_reads: dict[int, list[Piece]] = {}
+        # an assignment's value -> (its left side, the conditions it is under)
+        self._context: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+        self._conds: tuple[Any, ...] = ()  # the conditions of the statement being walked
         # slang picks the nodes: Python sees only these kinds
         self._table = {
             ast.ExpressionKind.Assignment: self._assignment,
@@ -139,7 +138,8 @@ class Drivers:
             ast.SymbolKind.Instance: self._child,
             ast.SymbolKind.GenerateBlock: self._generate,
             ast.ExpressionKind.Call: self._call,
-            ast.SymbolKind.ProceduralBlock: self._procedure,
+            ast.StatementKind.Conditional: self._conditional,
+            ast.StatementKind.Case: self._case,
         }
         scope.visit(lookup_table=self._table)
 
@@ -172,17 +172,29 @@ class Drivers:
             if self._names is None or str(sym.name) in self._names:
                 self._of.setdefault(key(sym), []).append(((lo, hi, value), source))
 
-    def _procedure(self, node: Any) -> Any:
-        """An ``always``/``initial`` block: its assignments remember it (what its
-        conditions read feeds them)."""
+    def _under(self, conds: list[Any], stmts: list[Any]) -> Any:
+        """Walk ``stmts`` under ``conds`` (an ``if``'s or ``case``'s): what they assign is
+        fed by what the conditions read."""
         from pyslang import ast
 
-        outer, self._block = self._block, node
+        for cond in conds:
+            cond.visit(lookup_table=self._table)  # a call's outputs in a condition
+        outer, self._conds = self._conds, (*self._conds, *conds)
         try:
-            node.body.visit(lookup_table=self._table)
+            for stmt in stmts:
+                if stmt is not None:
+                    stmt.visit(lookup_table=self._table)
         finally:
-            self._block = outer
+            self._conds = outer
         return ast.VisitAction.Skip
+
+    def _conditional(self, node: Any) -> Any:
+        conds = [c.expr for c in node.conditions]
+        return self._under(conds, [node.ifTrue, node.ifFalse])
+
+    def _case(self, node: Any) -> Any:
+        conds = [node.expr, *(e for item in node.items for e in item.expressions)]
+        return self._under(conds, [*(item.stmt for item in node.items), node.defaultCase])
 
     def _assignment(self, node: Any) -> None:
         from pyslang import ast
@@ -190,16 +202,16 @@ class Drivers:
         right = node.right
         empty = right.kind == ast.ExpressionKind.EmptyArgument  # an output argument's
         if not empty:
-            self._context[id(right)] = (node.left, self._block)
+            self._context[id(right)] = (node.left, self._conds)
         self._add(pieces(node.left, self.root), None if empty else right)
 
     def reads(self, sym: Any, bits: tuple[int | None, int | None] = (None, None)) -> list[Piece]:
         """The nets and variables (with their bits) the drivers of ``bits`` of ``sym``
-        read: an assignment's or initializer's value, the indices of its left side, and
-        everything the procedural block holding it reads (its conditions and case labels;
-        the event control of an edge-triggered block excluded: a register's next value is
-        followed, not its clock). A port, a task's output or a value already judged x reads
-        nothing here (:meth:`undriven` judges those)."""
+        read: an assignment's or initializer's value, the indices of its left side, and the
+        conditions (``if``, ``case`` and its labels) it is under (not the event control of
+        an edge-triggered block: a register's next value is followed, not its clock). A
+        port, a task's output or a value already judged x reads nothing here
+        (:meth:`undriven` judges those)."""
         size = width(sym)
         lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
         out: list[Piece] = []
@@ -209,25 +221,12 @@ class Drivers:
             if first is not None and last is not None and size and not (first < hi and lo < last):
                 continue
             out += pieces(value, self.root, reading=True)
-            left, block = self._context.get(id(value), (None, None))
+            left, conds = self._context.get(id(value), (None, ()))
             if left is not None:
                 out += [p for p in pieces(left, self.root, reading=True) if key(p[0]) != key(sym)]
-            if block is not None:
-                out += self._read_by(block)
+            for cond in conds:
+                out += pieces(cond, self.root, reading=True)
         return out
-
-    def _read_by(self, block: Any) -> list[Piece]:
-        """What a procedural block reads (once per block): every net and variable its
-        statements name, an over-approximation of its conditions' reads."""
-        from pyslang import ast
-
-        memo = id(block)
-        if memo not in self._block_reads:
-            body = block.body
-            if body.kind == ast.StatementKind.Timed:
-                body = body.stmt  # ``@(posedge clk)``: the clock is not read for a value
-            self._block_reads[memo] = pieces(body, self.root, reading=True)
-        return self._block_reads[memo]
 
     def _call(self, node: Any) -> Any:
         """A call's output arguments. A system task's are written with a defined value, or

@@ -58,6 +58,7 @@ def test_x_reaching_a_submodule_output_through_its_input_is_found(
         "  wire w; reg r, clk;\n  always @(posedge clk) r <= a[0];\n  assign w = r;\n",
         "  wire w; reg r, clk;\n  always @(posedge clk) if (s[0]) r <= a[0];\n  assign w = r;\n",
         "  wire w, r;\n  wire [2:0] t = 3'bx;\n  assign r = a[1];\n  assign w = r;\n",  # t unread
+        "  wire w; reg r, q;\n  always @* begin q = 1'bx; r = a[0]; end\n  assign w = r;\n",
         "  wire w; reg [1:0] r;\n  always @* begin r = 2'd0; r[0] = a[0]; end\n"
         "  assign w = r[1];\n",
     ],
