@@ -44,8 +44,13 @@ block holding it reads) is judged with the rules above, transitively and once pe
 through a submodule's output into its body and through an input of the module out to its
 parent's instance (``assign w = r; always @* r = 1'bx; m u(.b(w));`` is found at ``r``). A
 register's next value is followed like any variable's; its clock (the event control) is
-not, and its power-up x is not a reason here. Past 10,000 signals judged for one target the
-walk fails closed.
+not. A register without reset or initial value (:mod:`rtlopt.frontend._powerup`) reads x
+from power-up until its first write: it is an x source of the cone (:attr:`OpenInput.kind`
+"powerup", the message says it "powers up x"). An index of a procedural ``for`` loop is
+judged by the loop's bounds (:mod:`rtlopt.frontend._loops`), and an x arm of a ``?:`` chain
+or an x ``default`` of a ``case`` that no 0/1 value of the selectors reaches is no x source
+(:mod:`rtlopt.frontend._reach`). Past 10,000 signals judged for one target the walk fails
+closed.
 """
 
 from __future__ import annotations
@@ -96,6 +101,10 @@ class OpenInput:
         bits: The bits of ``net`` fed x or z when not all of them are (``7:4``).
         via: The net or variable ``port`` is connected to when ``net`` is upstream of it
             (in its fan-in cone: ``assign w = r;``, ``r`` x), else "".
+        kind: What x it is: "unconnected" (the port is left open), "z" (nothing drives
+            ``net``), "x" (a value with x/z bits), "run" (x made at run time from defined
+            operands, :mod:`rtlopt.frontend._run_x`), "powerup" (a register without reset
+            or initial value, x until its first write, :mod:`rtlopt.frontend._powerup`).
     """
 
     instance: str
@@ -110,6 +119,7 @@ class OpenInput:
     net_line: int = 0
     bits: str = ""
     via: str = ""
+    kind: str = ""
 
     def message(self, module: str, root: Path) -> str:
         where = _relative(self.file, root)
@@ -124,7 +134,9 @@ class OpenInput:
                 fed = f"{fed[:-2]} ({at}, line {self.net_line}), "
             many = "s" if any(c in self.bits for c in ":,") else ""
             which = f"bit{many} {self.bits} of which" if self.bits else "which"
-            if isinstance(self.value, MayBeX):
+            if isinstance(self.value, MayBeX) and self.value.kind == "powerup":
+                fed += f"{which} powers up x: {self.value.render(root)}"
+            elif isinstance(self.value, MayBeX):
                 fed += f"{which} may be x at run time: {self.value.render(root)}"
             elif self.value:
                 fed += f"{which} only a value with x/z bits drives ({self.value})"
@@ -208,6 +220,14 @@ def _bit_names(sym: Any, missing: list[tuple[int, int]]) -> str:
     return ", ".join(names)
 
 
+def _kind(value: str) -> str:
+    """:attr:`OpenInput.kind` of what feeds an input (``value``: an x/z constant, a
+    :class:`MayBeX`, or "" nothing)."""
+    if isinstance(value, MayBeX):
+        return value.kind or "run"
+    return "x" if value else "z"
+
+
 def _inputs(inst: Any) -> list[tuple[Any, Any]]:
     """``(port, connected expression or None)`` of each input and inout port of ``inst``."""
     out = []
@@ -261,7 +281,8 @@ class _Walk:
         out: list[OpenInput] = []
         value = "" if expr is None else self._x(expr)
         if expr is None or value:
-            out.append(OpenInput(where, str(port.name), *loc, value, mod))
+            kind = "unconnected" if expr is None else _kind(value)
+            out.append(OpenInput(where, str(port.name), *loc, value, mod, kind=kind))
         for sym, lo, hi in [] if out or depth >= 64 else pieces(expr, self.root, reading=True):
             hit = self._cone(sym, (lo, hi), where, depth)
             if isinstance(hit, list):  # through an input of the parent
@@ -278,7 +299,7 @@ class _Walk:
                 out.append(
                     OpenInput(
                         where, str(port.name), *loc, x, mod, "", str(up.name), net, line,
-                        bits, via,
+                        bits, via, _kind(x),
                     )
                 )  # fmt: skip
         self.opened[memo] = out

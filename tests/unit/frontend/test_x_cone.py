@@ -3,7 +3,7 @@ walk of ``frontend/_open_inputs.py`` follows the fan-in cone of each connected n
 continuous assignments and always blocks (``assign w = r; always @* r = 1'bx;``), judging
 every net and variable the drivers read with the same rules (x constants, undriven nets,
 run-time x, system-task outputs, two drivers). A register's next value is followed; its
-clock and its power-up value are not."""
+clock is not (its power-up x: ``test_x_precision.py``)."""
 
 from __future__ import annotations
 
@@ -55,8 +55,9 @@ def test_x_reaching_a_submodule_output_through_its_input_is_found(
     [
         "  wire w; reg r;\n  assign w = r;\n  always @* r = a[0] & s[1];\n",
         "  wire w, r, q;\n  assign q = ~a[2];\n  assign r = q | a[0];\n  assign w = r;\n",
-        "  wire w; reg r, clk;\n  always @(posedge clk) r <= a[0];\n  assign w = r;\n",
-        "  wire w; reg r, clk;\n  always @(posedge clk) if (s[0]) r <= a[0];\n  assign w = r;\n",
+        "  wire w; reg r = 1'b0, clk;\n  always @(posedge clk) r <= a[0];\n  assign w = r;\n",
+        "  wire w; reg r, clk;\n  initial r = 1'b0;\n  always @(posedge clk) if (s[0]) r <= a[0];\n"
+        "  assign w = r;\n",
         "  wire w, r;\n  wire [2:0] t = 3'bx;\n  assign r = a[1];\n  assign w = r;\n",  # t unread
         "  wire w; reg r, q;\n  always @* begin q = 1'bx; r = a[0]; end\n  assign w = r;\n",
         "  wire w; reg [1:0] r;\n  always @* begin r = 2'd0; r[0] = a[0]; end\n"
