@@ -14,6 +14,7 @@ it reads only variables of the procedural ``for`` loops around it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from rtlopt.frontend._loops import Loops, contexts
@@ -169,16 +170,40 @@ def _joined(found: list[Piece]) -> list[Piece]:
 
 
 def pieces(
-    expr: Any, root: Any, *, reading: bool = False, loops: Loops | None = None
+    expr: Any,
+    root: Any,
+    *,
+    reading: bool = False,
+    loops: Loops | None = None,
+    decide: Callable[[Any], bool | None] | None = None,
 ) -> list[Piece]:
     """The nets and variables ``expr`` names, each with the bits it names. A select whose
     index is not constant names unknown bits (``reading``: every bit, the index's own nets
     too); so does a select of what is no fixed-size array. An index reading only
     variables of ``loops`` (the procedural loops around ``expr``) names the bits of each
-    iteration."""
+    iteration. ``decide``: the truth of a ``?:``'s condition whatever the unknowns are
+    (None not known); only the arm it picks is named (what the condition reads is not)."""
     from pyslang import ast
 
     found: list[Piece] = []
+
+    def conditional(node: Any) -> Any:
+        conds = list(node.conditions)
+        if decide is None or len(conds) != 1 or conds[0].pattern is not None:
+            return ast.VisitAction.Advance
+        truth = decide(conds[0].expr)
+        if truth is None:
+            return ast.VisitAction.Advance
+        found.extend(
+            pieces(
+                node.left if truth else node.right,
+                root,
+                reading=reading,
+                loops=loops,
+                decide=decide,
+            )
+        )
+        return ast.VisitAction.Skip
 
     def chain(node: Any) -> Any:
         got = _bits(node, root)
@@ -203,6 +228,7 @@ def pieces(
     else:
         table = {getattr(ast.ExpressionKind, k): chain for k in (*_SELECTS, "NamedValue")}
         table[ast.ExpressionKind.HierarchicalValue] = chain
+        table[ast.ExpressionKind.ConditionalOp] = conditional
         expr.visit(lookup_table=table)
     return _merge(found)
 

@@ -49,7 +49,7 @@ from rtlopt.frontend._assigned import unassigned
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
 from rtlopt.frontend._powerup import Block, Registers, block_of
-from rtlopt.frontend._reach import default_reached
+from rtlopt.frontend._reach import decided, default_reached
 from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, x_value
 from rtlopt.frontend._sys_x import output_x
 from rtlopt.frontend._two_drivers import conflict
@@ -192,7 +192,12 @@ class Drivers:
         return ast.VisitAction.Skip
 
     def _conditional(self, node: Any) -> Any:
+        """An ``if``: a branch no value of its condition's operands takes
+        (``if (FPU == 1 && en)`` with ``FPU`` 0) is not walked."""
         conds = [c.expr for c in node.conditions]
+        truth = decided(conds[0], self.root) if len(conds) == 1 else None
+        if truth is not None and node.conditions[0].pattern is None:
+            return self._under([], [node.ifTrue if truth else node.ifFalse])
         return self._under(conds, [node.ifTrue, node.ifFalse])
 
     def _case(self, node: Any) -> Any:
@@ -250,13 +255,20 @@ class Drivers:
             pieces(node.left, self.root, loops=self._open), None if empty else right, write=node
         )
 
-    def reads(self, sym: Any, bits: tuple[int | None, int | None] = (None, None)) -> list[Piece]:
+    def reads(
+        self,
+        sym: Any,
+        bits: tuple[int | None, int | None] = (None, None),
+        decide: Callable[[Any], bool | None] | None = None,
+    ) -> list[Piece]:
         """The nets and variables (with their bits) the drivers of ``bits`` of ``sym``
         read: an assignment's or initializer's value, the indices of its left side, and the
         conditions (``if``, ``case`` and its labels) it is under (not the event control of
         an edge-triggered block: a register's next value is followed, not its clock). A
         port, a task's output or a value already judged x reads nothing here
-        (:meth:`undriven` judges those)."""
+        (:meth:`undriven` judges those). ``decide``: the truth of a ``?:``'s condition
+        whatever the unknowns are (:class:`rtlopt.frontend._known_bits.KnownBits`): only the
+        arm it picks is read."""
         size = width(sym)
         lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
         out: list[Piece] = []
@@ -266,7 +278,7 @@ class Drivers:
             if first is not None and last is not None and size and not (first < hi and lo < last):
                 continue
             loops = self._looped.get(id(value))
-            out += pieces(value, self.root, reading=True, loops=loops)
+            out += pieces(value, self.root, reading=True, loops=loops, decide=decide)
             left, conds = self._context.get(id(value), (None, ()))
             if left is not None:
                 out += [

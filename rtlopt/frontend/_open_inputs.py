@@ -60,6 +60,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
 from rtlopt.frontend._run_x import MayBeX, run_x
@@ -254,6 +255,7 @@ class _Walk:
             for _, inst in _instances(top, "")
         }
         self.drivers: Drivers | None = None  # the whole design's, when needed
+        self.known = KnownBits(self)  # selectors the design ties to one value
         self.local: dict[str, Drivers] = {}  # an instance's own, by its name
         self.ports: dict[tuple[str, str], str | None] = {}  # what a body drives a port with
         # what :meth:`open` found, by instance and port
@@ -348,7 +350,7 @@ class _Walk:
         scope = self._scope(sym)
         if not scope:
             return []
-        return self._local(scope).reads(sym, bits)
+        return self._local(scope).reads(sym, bits, self.known.decide)
 
     def _scope(self, sym: Any) -> str:
         """The hierarchical name of the instance declaring ``sym`` ("" none)."""

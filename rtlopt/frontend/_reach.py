@@ -12,14 +12,22 @@ operand free, which over-approximates what reaches the arm: sound), evaluating t
 slang's constant evaluation, when those bits total at most :data:`BITS`; past that, or when
 an operand is no integral net or variable or an evaluation fails or gives x, the arm counts
 as reached.
+
+:func:`decided` tells whether a condition holds one truth value for every 0/1 value of its
+unknown operands, evaluating it with each unknown x (slang's four-state evaluation; Verilog's
+operators propagate x so that a 0/1 result holds for every value of the unknowns, except
+``===``, ``!==``, ``==?``, ``!=?`` and ``inside``, which read x as a value: a condition using
+one is not decided): an ``if (FPU == 1 && en)`` with ``FPU`` 0 never takes its branch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["BITS", "arm_reached", "chain", "default_reached"]
+from rtlopt.frontend._net_bits import key, named, width
+
+__all__ = ["BITS", "arm_reached", "chain", "decided", "default_reached", "evaluate", "unknown"]
 
 #: The bits of the selecting operands enumerated at most.
 BITS = 16
@@ -43,7 +51,7 @@ def chain(node: Any) -> tuple[list[Any], list[Any]]:
 def _operands(exprs: list[Any], root: Any) -> list[tuple[Any, list[int]]] | None:
     """Each net or variable ``exprs`` read with the bits read (None: more than
     :data:`BITS` bits, or one that is not an integral value)."""
-    from rtlopt.frontend._net_bits import key, pieces, width
+    from rtlopt.frontend._net_bits import pieces
 
     read: dict[str, tuple[Any, set[int]]] = {}
     for expr in exprs:
@@ -64,8 +72,6 @@ def _contexts(exprs: list[Any], root: Any) -> Iterator[Any] | None:
     many bits, or operands not enumerable)."""
     import pyslang
     from pyslang import ast
-
-    from rtlopt.frontend._net_bits import width
 
     ops = _operands(exprs, root)
     if ops is None:
@@ -157,3 +163,64 @@ def default_reached(case: Any, root: Any) -> bool:
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not decided
         return True
     return False
+
+
+_CASE_OPS = {"CaseEquality", "CaseInequality", "WildcardEquality", "WildcardInequality"}
+
+
+def unknown(sym: Any) -> Any:
+    import pyslang
+
+    signed = bool(getattr(getattr(sym, "type", None), "isSigned", False))
+    return pyslang.ConstantValue(pyslang.SVInt.createFillX(max(width(sym), 1), signed))
+
+
+def _reads_x_as_value(expr: Any) -> bool:
+    """Whether ``expr`` uses an operator that reads x as a value (``===``, ``inside``)."""
+    from pyslang import ast
+
+    found: list[bool] = []
+
+    def each(node: Any) -> Any:
+        kind = node.kind.name
+        op = getattr(getattr(node, "op", None), "name", "")
+        if kind == "Inside" or (kind == "BinaryOp" and op in _CASE_OPS):
+            found.append(True)
+            return ast.VisitAction.Interrupt
+        return ast.VisitAction.Advance
+
+    expr.visit(each)
+    return bool(found)
+
+
+def evaluate(expr: Any, root: Any, value: Callable[[Any], Any]) -> Any:
+    """``expr``'s value with each net or variable it names at ``value(symbol)`` (None: not
+    computed)."""
+    from pyslang import ast
+
+    if _reads_x_as_value(expr):
+        return None
+    ctx = ast.EvalContext(root)
+    ctx.pushEmptyFrame()
+    done: set[str] = set()
+    for sym in named(expr):
+        if sym.kind.name in ("Net", "Variable") and key(sym) not in done:
+            done.add(key(sym))
+            ctx.createLocal(sym, value(sym))
+    try:
+        got = expr.eval(ctx)
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not computed
+        return None
+    return got if got is not None and got.value is not None else None
+
+
+def decided(expr: Any, root: Any, value: Callable[[Any], Any] | None = None) -> bool | None:
+    """The truth of the condition ``expr`` for every 0/1 value of its unknown operands
+    (each net or variable at ``value(symbol)``, x by default), or None."""
+    got = evaluate(expr, root, value or unknown)
+    if got is None or got.hasUnknown():
+        return None
+    try:
+        return bool(got.isTrue())
+    except Exception:  # noqa: BLE001 - not a truth value
+        return None

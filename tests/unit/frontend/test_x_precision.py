@@ -118,3 +118,26 @@ def test_a_register_with_reset_or_initial_value_does_not_power_up_x(
     tmp_path: Path, decls: str
 ) -> None:
     assert _found(tmp_path, decls, "r") == []
+
+
+SEL = "module sel(input [5:0] ra, output o);\n  wire [1:0] fp;\n  assign o = ra[5] ? fp[0] : ra[0];\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("drive", "found"),
+    [
+        ("f = 1'b0; if (FPU == 1 && s[0]) f = 1'b1;", []),  # the parameter turns the if off
+        ("f = 1'b0; if (s[1]) f = 1'b0;", []),  # every write of f is 0
+        ("f = 1'b0; if (s[1]) f = 1'b1;", [("top.u", "b")]),  # ra[5] = 1 reads fp
+        ("f = 1'b0; if (FPU == 0 && s[0]) f = 1'b1;", [("top.u", "b")]),
+    ],
+)
+def test_an_arm_a_selector_tied_through_ports_never_picks_is_not_read(
+    tmp_path: Path, drive: str, found: list[tuple[str, str]]
+) -> None:
+    (tmp_path / "sel.v").write_text(SEL)
+    decls = (
+        f"  localparam FPU = 0;\n  wire w; reg f;\n  always @* begin {drive} end\n"
+        "  sel k(.ra({f, a[4:0]}), .o(w));\n"
+    )
+    assert _found(tmp_path, decls, "w") == found
