@@ -32,7 +32,11 @@ A system task's output argument (:func:`rtlopt.frontend._sys_x.output_x`: ``$rea
 memory, ``$value$plusargs``'s variable) is x only on the bits no defined driver writes; an
 output argument of a task or function of the repository some path through whose body leaves
 it unassigned (:func:`rtlopt.frontend._assigned.unassigned`) is x.
-Drivers in a generate branch the parameters turn off are not drivers.
+Drivers in a generate branch the parameters turn off are not drivers. A select indexed by
+the variable of a procedural ``for`` loop drives the bits of every iteration
+(:mod:`rtlopt.frontend._loops`); a ``default`` of a ``case`` assigning x that no 0/1 value
+reaches is not walked (:mod:`rtlopt.frontend._reach`); a register without reset or initial
+value is x (:mod:`rtlopt.frontend._powerup`: it powers up x) whatever drives it.
 """
 
 from __future__ import annotations
@@ -42,12 +46,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from rtlopt.frontend._assigned import unassigned
-from rtlopt.frontend._net_bits import Piece, pieces, width
+from rtlopt.frontend._loops import Loops, enter, variable
+from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
+from rtlopt.frontend._powerup import Block, Registers, block_of
+from rtlopt.frontend._reach import decided, default_reached
 from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, x_value
 from rtlopt.frontend._sys_x import output_x
 from rtlopt.frontend._two_drivers import conflict
 
-__all__ = ["Drivers", "Port", "x_value"]
+__all__ = ["Drivers", "Port", "key", "named", "x_value"]
 
 # nets that read a value with no driver: no z
 _PULLED = {"Supply0", "Supply1", "Tri0", "Tri1"}
@@ -56,36 +63,6 @@ _MASKED_FIX = (
     "assign a defined value where it assigns x/z (a default of 0, or the value another "
     "branch assigns)"
 )
-
-
-def named(expr: Any) -> list[Any]:
-    """The nets and variables ``expr`` names (hierarchical names included)."""
-    from pyslang import ast
-
-    found: list[Any] = []
-
-    def each(node: Any) -> None:
-        sym = node.symbol
-        # a modport's port (``b.sig = ...`` through ``bus_if.mp b``) is the interface's
-        if sym.kind == ast.SymbolKind.ModportPort:
-            sym = getattr(sym, "internalSymbol", None) or sym
-        found.append(sym)
-
-    if expr.kind == ast.ExpressionKind.NamedValue:  # the common case, without a walk
-        each(expr)
-    else:
-        expr.visit(
-            lookup_table={
-                ast.ExpressionKind.NamedValue: each,
-                ast.ExpressionKind.HierarchicalValue: each,
-            }
-        )
-    return found
-
-
-def key(sym: Any) -> str:
-    """A net's or variable's identity across pyslang's wrappers: its hierarchical name."""
-    return str(getattr(sym, "hierarchicalPath", "")) or str(getattr(sym, "name", ""))
 
 
 @dataclass(frozen=True)
@@ -126,6 +103,13 @@ class Drivers:
         self._names = names
         self._local = local
         self._of: dict[str, list[tuple[Entry, str]]] = {}  # net -> (driver, instance)
+        # an assignment's value -> (its left side, the conditions it is under)
+        self._context: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+        self._conds: tuple[Any, ...] = ()  # the conditions of the statement being walked
+        self._open: Loops | None = None  # the ``for`` loops around the statement walked
+        self._looped: dict[int, Loops] = {}  # an assignment's value -> the loops around it
+        self._block: Block | None = None  # the procedural block being walked
+        self.registers = Registers()
         # slang picks the nodes: Python sees only these kinds
         self._table = {
             ast.ExpressionKind.Assignment: self._assignment,
@@ -135,6 +119,10 @@ class Drivers:
             ast.SymbolKind.Instance: self._child,
             ast.SymbolKind.GenerateBlock: self._generate,
             ast.ExpressionKind.Call: self._call,
+            ast.StatementKind.Conditional: self._conditional,
+            ast.StatementKind.Case: self._case,
+            ast.StatementKind.ForLoop: self._loop,
+            ast.SymbolKind.ProceduralBlock: self._procedure,
         }
         scope.visit(lookup_table=self._table)
 
@@ -162,17 +150,145 @@ class Drivers:
 
         return ast.VisitAction.Skip if node.isUninstantiated else ast.VisitAction.Advance
 
-    def _add(self, found: list[Piece], value: Any | None, source: str = "") -> None:
+    def _add(
+        self, found: list[Piece], value: Any | None, source: str = "", write: Any = None
+    ) -> None:
+        """``value`` drives the bits ``found`` (``write``: the assignment, in the block
+        being walked, that writes them; else a driver outside any clocked block)."""
         for sym, lo, hi in found:
             if self._names is None or str(sym.name) in self._names:
                 self._of.setdefault(key(sym), []).append(((lo, hi, value), source))
+                if write is None:
+                    self.registers.other.add(key(sym))
+                else:
+                    self.registers.write(key(sym), write, self._block, self._conds, self.root)
+
+    def _procedure(self, node: Any) -> Any:
+        """A procedural block: whether its writes are a register's
+        (:mod:`rtlopt.frontend._powerup`)."""
+        from pyslang import ast
+
+        outer, self._block = self._block, block_of(node)
+        try:
+            node.body.visit(lookup_table=self._table)
+        finally:
+            self._block = outer
+        return ast.VisitAction.Skip
+
+    def _under(self, conds: list[Any], stmts: list[Any]) -> Any:
+        """Walk ``stmts`` under ``conds`` (an ``if``'s or ``case``'s): what they assign is
+        fed by what the conditions read."""
+        from pyslang import ast
+
+        for cond in conds:
+            cond.visit(lookup_table=self._table)  # a call's outputs in a condition
+        outer, self._conds = self._conds, (*self._conds, *conds)
+        try:
+            for stmt in stmts:
+                if stmt is not None:
+                    stmt.visit(lookup_table=self._table)
+        finally:
+            self._conds = outer
+        return ast.VisitAction.Skip
+
+    def _conditional(self, node: Any) -> Any:
+        """An ``if``: a branch no value of its condition's operands takes
+        (``if (FPU == 1 && en)`` with ``FPU`` 0) is not walked."""
+        conds = [c.expr for c in node.conditions]
+        truth = decided(conds[0], self.root) if len(conds) == 1 else None
+        if truth is not None and node.conditions[0].pattern is None:
+            return self._under([], [node.ifTrue if truth else node.ifFalse])
+        return self._under(conds, [node.ifTrue, node.ifFalse])
+
+    def _case(self, node: Any) -> Any:
+        """A ``case``: its ``default`` is not walked when it assigns a value with x/z bits
+        and no 0/1 value of the operands of the expression and items reaches it
+        (:func:`rtlopt.frontend._reach.default_reached`)."""
+        conds = [node.expr, *(e for item in node.items for e in item.expressions)]
+        default = node.defaultCase
+        if default is not None and self._assigns_x(default):
+            default = default if default_reached(node, self.root) else None
+        return self._under(conds, [*(item.stmt for item in node.items), default])
+
+    def _assigns_x(self, stmt: Any) -> bool:
+        """Whether ``stmt`` assigns a value with x/z bits somewhere."""
+        from pyslang import ast
+
+        found: list[bool] = []
+
+        def each(node: Any) -> Any:
+            if not found and x_value(node.right, self.root):
+                found.append(True)
+
+        stmt.visit(lookup_table={ast.ExpressionKind.Assignment: each})
+        return bool(found)
+
+    def _loop(self, node: Any) -> Any:
+        """A procedural ``for`` loop: its body's selects indexed by the loop's variable are
+        judged over the loop's iterations (:mod:`rtlopt.frontend._loops`)."""
+        from pyslang import ast
+
+        for var in node.loopVars:
+            self._declared(var)
+        if (var := variable(node)) is not None:
+            self.registers.loop_vars.add(key(var))
+        for part in (*node.initializers, node.stopExpr, *node.steps):
+            if part is not None:
+                part.visit(lookup_table=self._table)
+        outer, self._open = self._open, enter(node, self.root, self._open)
+        try:
+            node.body.visit(lookup_table=self._table)
+        finally:
+            self._open = outer
+        return ast.VisitAction.Skip
 
     def _assignment(self, node: Any) -> None:
         from pyslang import ast
 
         right = node.right
         empty = right.kind == ast.ExpressionKind.EmptyArgument  # an output argument's
-        self._add(pieces(node.left, self.root), None if empty else right)
+        if not empty:
+            self._context[id(right)] = (node.left, self._conds)
+            if self._open is not None:
+                self._looped[id(right)] = self._open
+        self._add(
+            pieces(node.left, self.root, loops=self._open), None if empty else right, write=node
+        )
+
+    def reads(
+        self,
+        sym: Any,
+        bits: tuple[int | None, int | None] = (None, None),
+        decide: Callable[[Any], bool | None] | None = None,
+    ) -> list[Piece]:
+        """The nets and variables (with their bits) the drivers of ``bits`` of ``sym``
+        read: an assignment's or initializer's value, the indices of its left side, and the
+        conditions (``if``, ``case`` and its labels) it is under (not the event control of
+        an edge-triggered block: a register's next value is followed, not its clock). A
+        port, a task's output or a value already judged x reads nothing here
+        (:meth:`undriven` judges those). ``decide``: the truth of a ``?:``'s condition
+        whatever the unknowns are (:class:`rtlopt.frontend._known_bits.KnownBits`): only the
+        arm it picks is read."""
+        size = width(sym)
+        lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
+        out: list[Piece] = []
+        for (first, last, value), _ in self._of.get(key(sym), []):
+            if value is None or isinstance(value, (Port, MayBeX)):
+                continue
+            if first is not None and last is not None and size and not (first < hi and lo < last):
+                continue
+            loops = self._looped.get(id(value))
+            out += pieces(value, self.root, reading=True, loops=loops, decide=decide)
+            left, conds = self._context.get(id(value), (None, ()))
+            if left is not None:
+                out += [
+                    p
+                    for p in pieces(left, self.root, reading=True, loops=loops)
+                    if key(p[0]) != key(sym)
+                ]
+            for cond in conds:
+                out += pieces(cond, self.root, reading=True, loops=loops)
+        return out
 
     def _call(self, node: Any) -> Any:
         """A call's output arguments. A system task's are written with a defined value, or
@@ -192,7 +308,7 @@ class Drivers:
             ):
                 arg.visit(lookup_table=self._table)
                 continue
-            found = pieces(arg.left, self.root)
+            found = pieces(arg.left, self.root, loops=self._open)
             if not system:
                 formal = formals[i] if i < len(formals) else None
                 self._add(found, self._output(node, formal))
@@ -254,6 +370,9 @@ class Drivers:
             return None  # a two-state variable (bit, int) holds 0 undriven and reads x as 0
         size = width(sym)
         lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
+        first = self.registers.powers_up_x(sym)
+        if first is not None:
+            return self._powerup(sym, first), [(lo, hi)]
         counted = [
             (first, last, value, self._value(value, port_state))
             for (first, last, value), source in self._of.get(key(sym), [])
@@ -271,6 +390,17 @@ class Drivers:
         if net_kind in _PULLED:
             return masked  # a pulled net reads its pull where nothing drives it
         return self._gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted]) or masked
+
+    def _powerup(self, sym: Any, first: Any) -> MayBeX:
+        """Why the register ``sym`` powers up x (``first``: a write of it)."""
+        return MayBeX.make(
+            f"register '{sym.name}' ({{0}}) powers up x: every write of it is in a clocked "
+            "block (the first at {1}), no reset branch writes it and it has no initial value, "
+            "so a simulation reads x until its first write",
+            (place(sym, self._sm), place(first, self._sm)),
+            fix=f"give '{sym.name}' a reset branch or an initial value",
+            kind="powerup",
+        )
 
     def _masked(
         self,
@@ -345,7 +475,8 @@ class Drivers:
             return state
         if isinstance(value, MayBeX):
             return value
-        return x_value(value, self.root) or run_x(value, self.root, self._sm) or None
+        loops = self._looped.get(id(value))
+        return x_value(value, self.root) or run_x(value, self.root, self._sm, None, loops) or None
 
 
 def _gaps(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:

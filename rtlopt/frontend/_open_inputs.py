@@ -38,6 +38,20 @@ of a value with x/z bits to a net or variable that defined drivers write too (``
 ``$value$plusargs`` or ``$sscanf`` may leave unwritten) is x on the bits no defined driver
 (an initializer included) writes too. A conditional whose condition is a parameter reads
 only the branch it takes, and a generate branch the parameters turn off drives nothing.
+
+Each connected net's fan-in cone is judged the same way (:meth:`_Walk._cone`): every net or
+variable a driver reads (its value, the indices of its left side, and what the ``always``
+block holding it reads) is judged with the rules above, transitively and once per signal,
+through a submodule's output into its body and through an input of the module out to its
+parent's instance (``assign w = r; always @* r = 1'bx; m u(.b(w));`` is found at ``r``). A
+register's next value is followed like any variable's; its clock (the event control) is
+not. A register without reset or initial value (:mod:`rtlopt.frontend._powerup`) reads x
+from power-up until its first write: it is an x source of the cone (:attr:`OpenInput.kind`
+"powerup", the message says it "powers up x"). An index of a procedural ``for`` loop is
+judged by the loop's bounds (:mod:`rtlopt.frontend._loops`), and an x arm of a ``?:`` chain
+or an x ``default`` of a ``case`` that no 0/1 value of the selectors reaches is no x source
+(:mod:`rtlopt.frontend._reach`). Past 10,000 signals judged for one target the walk fails
+closed.
 """
 
 from __future__ import annotations
@@ -47,8 +61,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
-from rtlopt.frontend._net_drivers import Drivers, Port, named, x_value
+from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
 from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
@@ -57,6 +72,11 @@ __all__ = ["OpenInput", "fed_ports", "open_inputs", "open_inputs_reason"]
 
 log = logging.getLogger(__name__)
 
+
+#: The signals one target's walk judges at most (the fan-in cones of its instances' inputs).
+_CONE_LIMIT = 10_000
+# what :meth:`_Walk._undriven` finds: the value driving (x/z, "" nothing) and the bits
+Found = tuple[str, list[tuple[int, int]]]
 
 #: Symbols a connection may name whose value is a constant: no driver to look for.
 _CONSTANTS = frozenset({"Parameter", "EnumValue", "Specparam", "TypeParameter", "Genvar"})
@@ -81,6 +101,12 @@ class OpenInput:
         net_file: The file declaring ``net``.
         net_line: ``net``'s line in ``net_file``.
         bits: The bits of ``net`` fed x or z when not all of them are (``7:4``).
+        via: The net or variable ``port`` is connected to when ``net`` is upstream of it
+            (in its fan-in cone: ``assign w = r;``, ``r`` x), else "".
+        kind: What x it is: "unconnected" (the port is left open), "z" (nothing drives
+            ``net``), "x" (a value with x/z bits), "run" (x made at run time from defined
+            operands, :mod:`rtlopt.frontend._run_x`), "powerup" (a register without reset
+            or initial value, x until its first write, :mod:`rtlopt.frontend._powerup`).
     """
 
     instance: str
@@ -94,6 +120,8 @@ class OpenInput:
     net_file: Path | None = None
     net_line: int = 0
     bits: str = ""
+    via: str = ""
+    kind: str = ""
 
     def message(self, module: str, root: Path) -> str:
         fed, fix = self._parts(module, root)
@@ -111,10 +139,17 @@ class OpenInput:
         fix = f"connect '{self.port}' of {self.instance} to a defined value in {where}"
         if self.net:
             at = _relative(self.net_file or self.file, root)
-            fed = f"connects input '{self.port}' to '{self.net}' ({at}, line {self.net_line}), "
+            fed = f"connects input '{self.port}' to '{self.via or self.net}', "
+            if self.via:
+                fed += f"which reads '{self.net}' ({at}, line {self.net_line}) (through "
+                fed += "continuous assignments and always blocks), "
+            else:
+                fed = f"{fed[:-2]} ({at}, line {self.net_line}), "
             many = "s" if any(c in self.bits for c in ":,") else ""
             which = f"bit{many} {self.bits} of which" if self.bits else "which"
-            if isinstance(self.value, MayBeX):
+            if isinstance(self.value, MayBeX) and self.value.kind == "powerup":
+                fed += f"{which} powers up x: {self.value.render(root)}"
+            elif isinstance(self.value, MayBeX):
                 fed += f"{which} may be x at run time: {self.value.render(root)}"
             elif self.value:
                 fed += f"{which} only a value with x/z bits drives ({self.value})"
@@ -171,6 +206,15 @@ def _location(inst: Any, sm: Any) -> tuple[Path, int]:
         return Path("?"), 0
 
 
+def _too_many(sym: Any, sm: Any) -> MayBeX:
+    return MayBeX.make(
+        f"its fan-in cone holds more than {_CONE_LIMIT} nets and variables ({{0}}, "
+        f"'{sym.name}' not judged): not followed, so not known to be defined",
+        (_location(sym, sm),),
+        fix="the walk's bound is reached: this design is not checked",
+    )
+
+
 def _bit_names(sym: Any, missing: list[tuple[int, int]]) -> str:
     """``missing`` (bit offsets from the least significant) as indices of ``sym``'s
     declared range when it is a plain vector (``7:4``), else as offsets."""
@@ -186,6 +230,14 @@ def _bit_names(sym: Any, missing: list[tuple[int, int]]) -> str:
             a, b = b, a
         names.append(str(a) if a == b else f"{a}:{b}")
     return ", ".join(names)
+
+
+def _kind(value: str) -> str:
+    """:attr:`OpenInput.kind` of what feeds an input (``value``: an x/z constant, a
+    :class:`MayBeX`, or "" nothing)."""
+    if isinstance(value, MayBeX):
+        return value.kind or "run"
+    return "x" if value else "z"
 
 
 def _inputs(inst: Any) -> list[tuple[Any, Any]]:
@@ -214,47 +266,116 @@ class _Walk:
             for _, inst in _instances(top, "")
         }
         self.drivers: Drivers | None = None  # the whole design's, when needed
+        self.known = KnownBits(self)  # selectors the design ties to one value
         self.local: dict[str, Drivers] = {}  # an instance's own, by its name
         self.ports: dict[tuple[str, str], str | None] = {}  # what a body drives a port with
-        self.opened: dict[str, list[OpenInput]] = {}  # what :meth:`open` found, by instance
+        # what :meth:`open` found, by instance and port
+        self.opened: dict[tuple[str, str], list[OpenInput]] = {}
+        # a signal's own drivers judged (:meth:`_undriven`), by (name, bits, excluded instance)
+        self.judged: dict[tuple[str, Any, Any, str], Found | None] = {}
 
     def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
         """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, connected to a
         net some bits of which nothing drives or only x/z values drive, or connected to an
         input of its parent that the parent's own instance feeds x or z (at any depth)."""
+        return [o for port, expr in _inputs(inst) for o in self._input(inst, port, expr, depth)]
+
+    def _input(self, inst: Any, port: Any, expr: Any, depth: int) -> list[OpenInput]:
+        """What :meth:`open` finds for one input ``port`` of ``inst`` connected to ``expr``
+        (once per instance and port; while it is being judged, a cone reaching it again
+        adds nothing: the judgement under way follows what it reads)."""
         where = str(inst.hierarchicalPath)
-        if where in self.opened:
-            return self.opened[where]
-        out: list[OpenInput] = []
+        memo = (where, str(port.name))
+        if memo in self.opened:
+            return self.opened[memo]
+        self.opened[memo] = []
         loc = _location(inst, self.sm)
         mod = str(inst.body.definition.name)
-        for port, expr in _inputs(inst):
-            value = "" if expr is None else self._x(expr)
-            if expr is None or value:
-                out.append(OpenInput(where, str(port.name), *loc, value, mod))
-                continue
-            for sym, lo, hi in pieces(expr, self.root, reading=True) if depth < 64 else []:
-                parent = self._parent_input(sym)
-                if parent is not None:
-                    out += [
-                        o if o.reaches or depth else replace(o, reaches=f"{where}.{port.name}")
-                        for o in self.open(parent[0], depth + 1)
-                        if o.port == parent[1]
-                    ]
-                    continue
-                found = self._undriven(sym, (lo, hi), where)
-                if found is not None:
-                    net, line = _location(sym, self.sm)
-                    x, missing = found
-                    whole = missing == [(0, width(sym))]
-                    bits = "" if whole else _bit_names(sym, missing)
-                    out.append(
-                        OpenInput(
-                            where, str(port.name), *loc, x, mod, "", str(sym.name), net, line, bits
-                        )
+        out: list[OpenInput] = []
+        value = "" if expr is None else self._x(expr)
+        if expr is None or value:
+            kind = "unconnected" if expr is None else _kind(value)
+            out.append(OpenInput(where, str(port.name), *loc, value, mod, kind=kind))
+        for sym, lo, hi in [] if out or depth >= 64 else pieces(expr, self.root, reading=True):
+            hit = self._cone(sym, (lo, hi), where, depth)
+            if isinstance(hit, list):  # through an input of the parent
+                out += [
+                    o if o.reaches or depth else replace(o, reaches=f"{where}.{port.name}")
+                    for o in hit
+                ]
+            elif hit is not None:
+                up, (x, missing) = hit
+                net, line = _location(up, self.sm)
+                whole = missing == [(0, width(up))]
+                bits = "" if whole else _bit_names(up, missing)
+                via = "" if up is sym else str(sym.name)
+                out.append(
+                    OpenInput(
+                        where, str(port.name), *loc, x, mod, "", str(up.name), net, line,
+                        bits, via, _kind(x),
                     )
-        self.opened[where] = out
+                )  # fmt: skip
+        self.opened[memo] = out
         return out
+
+    def _cone(
+        self, sym: Any, bits: tuple[int | None, int | None], where: str, depth: int
+    ) -> list[OpenInput] | tuple[Any, Found] | None:
+        """The first net or variable of the fan-in cone of ``bits`` of ``sym`` (itself
+        first) whose drivers :meth:`_undriven` finds x or z, with what it found; or what the
+        parent's instance feeds an input port of the cone's module (:meth:`open`); or None.
+        The cone is followed through every driver's reads (:meth:`Drivers.reads`), each
+        signal once; past :data:`_CONE_LIMIT` signals judged it fails closed."""
+        stack: list[tuple[Any, int | None, int | None]] = [(sym, *bits)]
+        seen: set[tuple[str, Any, Any]] = set()
+        while stack:
+            s, lo, hi = stack.pop()
+            memo = (key(s), lo, hi)
+            if memo in seen or node_kind(s) in _CONSTANTS:
+                continue
+            seen.add(memo)
+            parent = self._parent_input(s)
+            if parent is not None:
+                found = [
+                    o
+                    for port, expr in _inputs(parent[0])
+                    if str(port.name) == parent[1]
+                    for o in self._input(parent[0], port, expr, depth + 1)
+                ]
+                if found:
+                    return found
+                continue
+            judged = (*memo, where if s is sym else "")
+            if judged not in self.judged:
+                if len(self.judged) >= _CONE_LIMIT:
+                    return s, (_too_many(s, self.sm), [(0, width(s))])
+                self.judged[judged] = self._undriven(s, (lo, hi), judged[3])
+            if self.judged[judged] is not None:
+                return s, self.judged[judged]  # type: ignore[return-value]
+            stack += self._reads(s, (lo, hi))
+        return None
+
+    def _reads(self, sym: Any, bits: tuple[int | None, int | None]) -> list[Any]:
+        """What the drivers of ``bits`` of ``sym`` in the body of the instance declaring
+        it read (:meth:`Drivers.reads`)."""
+        scope = self._scope(sym)
+        if not scope:
+            return []
+        return self._local(scope).reads(sym, bits, self.known.decide)
+
+    def _scope(self, sym: Any) -> str:
+        """The hierarchical name of the instance declaring ``sym`` ("" none)."""
+        path = str(getattr(sym, "hierarchicalPath", ""))
+        scope = ""
+        while "." in path and not scope:
+            path = path.rpartition(".")[0]
+            scope = path if path in self.instances else ""
+        return scope
+
+    def _local(self, scope: str) -> Drivers:
+        if scope not in self.local:
+            self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
+        return self.local[scope]
 
     def _x(self, expr: Any) -> str:
         """A constant with x/z bits in ``expr``, or a part of it that may be x at run time
@@ -267,40 +388,22 @@ class _Walk:
         """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
         else: a parameter or enum value; any other symbol fails closed). The body of the
         instance declaring it is walked first; only a net that finds no defined driver
-        there is looked up in a walk of the whole design (hierarchical names), and so is
-        every net (a second driver through a hierarchical name makes it x)."""
+        there is looked up in a walk of the whole design (hierarchical names; every net and
+        variable of it, since any may be in a fan-in cone), and so is every net (a second
+        driver through a hierarchical name makes it x)."""
         kind = node_kind(sym)
         if kind in _CONSTANTS:
             return None
         if kind not in ("Net", "Variable"):
             return "", [(0, 1)]  # a symbol whose drivers are not followed: fail closed
-        path = str(getattr(sym, "hierarchicalPath", ""))
-        scope = ""
-        while "." in path and not scope:
-            path = path.rpartition(".")[0]
-            scope = path if path in self.instances else ""
+        scope = self._scope(sym)
         if scope:
-            if scope not in self.local:
-                self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
-            found = self.local[scope].undriven(sym, bits, self._port_state, exclude)
+            found = self._local(scope).undriven(sym, bits, self._port_state, exclude)
             if found is None and kind != "Net":
                 return None  # a net may have another driver elsewhere (a hierarchical name)
         if self.drivers is None:
-            # a net that reaches an input of the target is connected to an instance's
-            # input, or is a port a connection drives a net from
-            names = {
-                str(s.name)
-                for inst in self.instances.values()
-                for _, expr in _inputs(inst)
-                if expr is not None
-                for s in named(expr)
-            }
-            names |= {
-                str(getattr(p, "internalSymbol", None) and p.internalSymbol.name or p.name)
-                for inst in self.instances.values()
-                for p in inst.body.portList
-            }
-            self.drivers = Drivers(self.root, self.root, names)
+            # any net of the design may be in the fan-in cone of an input of the target
+            self.drivers = Drivers(self.root, self.root)
         return self.drivers.undriven(sym, bits, self._port_state, exclude)
 
     def _port_state(self, port: Port) -> str | None:
@@ -310,7 +413,9 @@ class _Walk:
         memo = (port.path, port.port)
         if memo in self.ports:
             return self.ports[memo]
-        self.ports[memo] = ""  # while it is being followed: fail closed
+        # while it is being followed, a cone reaching it again adds nothing (the
+        # judgement under way follows what the port is driven with)
+        self.ports[memo] = None
         state: str | None = None
         inner = None
         for p in port.instance.body.portList:
@@ -321,8 +426,11 @@ class _Walk:
         elif port.path.count(".") > 64:
             state = ""
         else:
-            found = self._undriven(inner)
-            state = None if found is None else found[0]
+            hit = self._cone(inner, (None, None), "", 0)
+            if isinstance(hit, list):
+                state = hit[0].value or "" if hit else None
+            else:
+                state = None if hit is None else hit[1][0]
         self.ports[memo] = state
         return state
 

@@ -6,14 +6,18 @@ of an expression found here are x in a simulation although every operand they re
 - a select or array index whose index can leave the declared range (``v[s]`` with ``v``
   6 bits wide and ``s`` 3 bits: ``s`` = 6, 7 read x; ``tbl[s]`` with 6 entries; ``v[s +: 2]``;
   a constant index outside the range), judged from the index's width and signedness (or its
-  value when constant); a select of what has no fixed range (a dynamic array, a queue, an
-  associative array) fails closed;
+  value when constant, or the values the bounds of the procedural ``for`` loops around it
+  give it when it reads only their variables, :mod:`rtlopt.frontend._loops`); a select of
+  what has no fixed range (a dynamic array, a queue, an associative array) fails closed;
 - ``/`` and ``%`` (and ``/=``, ``%=``) whose divisor is not a nonzero constant (x on 0);
 - ``**`` whose exponent is signed and not a constant (``0 ** -1`` is x);
 - a call of a function the repository defines whose body assigns or returns such a part or
   a value with x/z bits (followed into the functions it calls, each once), or that leaves
   its result unassigned on some path (:func:`rtlopt.frontend._assigned.unassigned`: a
   ``case`` without ``default``, an ``if`` without ``else``).
+
+An arm of a ``?:`` chain no 0/1 value of the conditions' operands selects is not judged
+for x constants (:mod:`rtlopt.frontend._reach`).
 
 Operands of ``===``, ``!==``, ``==?``, ``!=?`` and ``inside`` are not judged (the result is
 0 or 1 whatever they read). A net with more than one driver (two drivers that may disagree)
@@ -26,6 +30,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._loops import Loops, enter, values
 from rtlopt.frontend._slang import node_kind
 
 __all__ = ["MayBeX", "run_x", "taken", "x_value"]
@@ -41,11 +46,13 @@ class MayBeX(str):
     relative to the repository's root. :attr:`cover`: the value is x only on the bits no
     defined driver of the net also writes (a memory ``$readmemh`` may leave unloaded), else
     on its bits whatever else drives them. :attr:`fix`: how to make it defined ("" the
-    caller's own)."""
+    caller's own). :attr:`kind`: "powerup" for a register that powers up x
+    (:mod:`rtlopt.frontend._powerup`), else ""."""
 
     places: tuple[tuple[Path, int], ...] = ()
     cover: bool = False
     fix: str = ""
+    kind: str = ""
 
     @classmethod
     def make(
@@ -55,9 +62,10 @@ class MayBeX(str):
         *,
         cover: bool = False,
         fix: str = "",
+        kind: str = "",
     ) -> MayBeX:
         out = cls(text)
-        out.places, out.cover, out.fix = places, cover, fix
+        out.places, out.cover, out.fix, out.kind = places, cover, fix, kind
         return out
 
     def render(self, root: Path) -> str:
@@ -116,12 +124,16 @@ def _unwrap(expr: Any) -> Any:
     return expr
 
 
-def _values(expr: Any, root: Any) -> tuple[int, int] | None:
-    """The least and greatest value ``expr`` can take (its value when constant, else from
-    its width and signedness); None when not an integral value."""
+def _values(expr: Any, root: Any, loops: Loops | None = None) -> tuple[int, int] | None:
+    """The least and greatest value ``expr`` can take (its value when constant, its values
+    over the iterations of ``loops`` when it reads only their variables, else from its
+    width and signedness); None when not an integral value."""
     value = _const(expr, root)
     if value is not None:
         return value, value
+    looped = values(expr, root, loops)
+    if looped:
+        return looped[0], looped[-1]
     expr = _unwrap(expr)
     try:
         bits = int(expr.type.bitWidth)
@@ -135,7 +147,7 @@ def _values(expr: Any, root: Any) -> tuple[int, int] | None:
     return 0, (1 << bits) - 1
 
 
-def _select(node: Any, root: Any) -> str:
+def _select(node: Any, root: Any, loops: Loops | None = None) -> str:
     """Why the element or range select ``node`` may read past its value's range, or ""."""
     rng = getattr(getattr(node.value.type, "canonicalType", None), "fixedRange", None)
     if rng is None:
@@ -144,18 +156,19 @@ def _select(node: Any, root: Any) -> str:
     declared = f"[{rng.left}:{rng.right}]"
     if node.kind.name == "ElementSelect":
         index = node.selector
-        span = _values(index, root)
+        span = _values(index, root, loops)
         extra = (0, 0)
     else:
         how = node.selectionKind.name
         if how == "Simple":
-            left, right = _const(node.left, root), _const(node.right, root)
-            if left is None or right is None:
+            one, two = _values(node.left, root, loops), _values(node.right, root, loops)
+            if one is None or two is None or one[0] != one[1] and loops is None:
                 return "selects a range whose bounds are not constant"
-            span, index, extra = (min(left, right), max(left, right)), node.left, (0, 0)
+            span = (min(one[0], two[0]), max(one[1], two[1]))
+            index, extra = node.left, (0, 0)
         else:
             index, size = node.left, _const(node.right, root)
-            span = _values(index, root)
+            span = _values(index, root, loops)
             if size is None or size < 1:
                 return "selects a part whose width is not a positive constant"
             extra = (0, size - 1) if how == "IndexedUp" else (1 - size, 0)
@@ -194,7 +207,8 @@ def _shifted(inner: str, by: int) -> str:
 def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
     """Why the function ``node`` calls may return x: a value with x/z bits, or a part
     that may be x at run time, in an assignment or ``return`` of its body (functions it
-    calls included, each once), or ""."""
+    calls included, each once; an index in a ``for`` loop judged by the loop's bounds), or
+    ""."""
     from pyslang import ast
 
     from rtlopt.frontend._assigned import unassigned
@@ -204,17 +218,25 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
         return ""
     seen.add(id(sub))
     found: list[str] = []
+    open_loops: list[Loops | None] = [None]
 
     def each(inner: Any) -> Any:
         if found:
             return ast.VisitAction.Interrupt
         kind = inner.kind.name
+        if kind == "ForLoop" and isinstance(inner.kind, ast.StatementKind):
+            open_loops.append(enter(inner, root, open_loops[-1]))
+            try:
+                inner.body.visit(each)
+            finally:
+                open_loops.pop()
+            return ast.VisitAction.Skip
         value = inner.right if kind == "Assignment" else None
         value = getattr(inner, "expr", None) if kind == "ReturnStatement" else value
         if value is not None:
             if got := x_value(value, root):
                 found.append(f"a value with x/z bits ({got})")
-            elif got := run_x(value, root, sm, seen):
+            elif got := run_x(value, root, sm, seen, open_loops[-1]):
                 found.append(_shifted(got, 1))
                 places.extend(getattr(got, "places", ()))
         return ast.VisitAction.Advance
@@ -232,10 +254,13 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
     )
 
 
-def run_x(expr: Any, root: Any, sm: Any, seen: set[int] | None = None) -> str:
+def run_x(
+    expr: Any, root: Any, sm: Any, seen: set[int] | None = None, loops: Loops | None = None
+) -> str:
     """The first part of ``expr`` (itself included) that may be x at run time although its
     operands are defined, as a :class:`MayBeX`, or "". A call of a function the repository
-    defines is judged by its body (:func:`_called`).
+    defines is judged by its body (:func:`_called`); ``loops``: the procedural ``for`` loops
+    around ``expr`` (an index reading their variables is judged by their bounds).
 
     An expression the walk cannot read raises (the caller fails closed)."""
     from pyslang import ast
@@ -252,13 +277,13 @@ def run_x(expr: Any, root: Any, sm: Any, seen: set[int] | None = None) -> str:
             return ast.VisitAction.Skip
         branch = taken(node, root) if kind == "ConditionalOp" else None
         if branch is not None:
-            found.extend([got] if (got := run_x(branch, root, sm, seen)) else [])
+            found.extend([got] if (got := run_x(branch, root, sm, seen, loops)) else [])
             return ast.VisitAction.Skip
         if _const(node, root) is not None:
             return ast.VisitAction.Skip  # a defined constant: nothing made at run time
         why = ""
         if kind in ("ElementSelect", "RangeSelect"):
-            why = _select(node, root)
+            why = _select(node, root, loops)
         elif kind == "BinaryOp":
             why = _divisor(node, root)
         elif kind == "Call" and not node.isSystemCall:
@@ -273,6 +298,26 @@ def run_x(expr: Any, root: Any, sm: Any, seen: set[int] | None = None) -> str:
 
     expr.visit(each)
     return found[0] if found else ""
+
+
+def _x_arm(node: Any, root: Any) -> list[str] | None:
+    """The first constant with x/z bits in the ``?:`` chain ``node``: in a condition, or in
+    an arm some 0/1 value of the conditions' operands selects
+    (:func:`rtlopt.frontend._reach.arm_reached`; an x in a condition itself is found where it
+    is made)."""
+    from rtlopt.frontend._reach import arm_reached, chain
+
+    conds, arms = chain(node)
+    if not conds:
+        return None  # a pattern: every part judged
+    for cond in conds:
+        if got := x_value(cond, root):
+            return [got]
+    for k, arm in enumerate(arms):
+        got = x_value(arm, root)
+        if got and arm_reached(conds, k, root):
+            return [got]
+    return []
 
 
 def x_value(expr: Any, root: Any) -> str:
@@ -295,6 +340,10 @@ def x_value(expr: Any, root: Any) -> str:
         if branch is not None:  # a parameter picks the branch: the other is never read
             inner = x_value(branch, root)
             found.extend([inner] if inner else [])
+            return ast.VisitAction.Skip
+        arm = _x_arm(node, root) if kind == "ConditionalOp" else None
+        if arm is not None:
+            found.extend(arm)
             return ast.VisitAction.Skip
         try:
             value = node.eval(ast.EvalContext(root))

@@ -44,6 +44,11 @@ FORMS = {
         "function f(input [2:0] i); if (i[0]) f = 1'b1; endfunction",
         "calls f, whose body may give x: a path through its body (top.v, line 2) leaves",
     ),
+    "cone": (
+        "w",
+        "wire w, q; wire [5:0] v = 6'b101010; assign q = v[s]; assign w = q;",
+        "to 'w', which reads 'q'",
+    ),
     "dfx": (
         "r",
         "reg r; always @* case (s) 3'd0: r = a[0]; default: r = 1'bx; endcase",
