@@ -106,20 +106,28 @@ def _included_power_up(code: str, s: EvalSetup) -> None:
     import re
 
     from rtlopt.harness._semantics import power_up_values
+    from rtlopt.verilog import blank_comments, module_spans
 
+    spans = [(sp.start, sp.end) for sp in module_spans(code)]
+    declares = re.compile(r"\b(?:module|macromodule)\s+[\\\w`]")
     for m in re.finditer(r"`include\b\s*(\S*)", code):
         name = m.group(1)
+        inside = any(a <= m.start() < b for a, b in spans)
         if not (name.startswith('"') and name.endswith('"') and len(name) > 2):
             raise RuntimeError("an `include inside the module that is not a plain file name")
         # every folder a tool may find it in: beside any file of the hierarchy, then the
         # include folders (the first the tools find is not known here)
-        files = [s.design.target.file, *(m.file for m in s.design.modules.values())]
+        files = [s.design.target.file, *(f.file for f in s.design.modules.values())]
         folders = dict.fromkeys([*(f.parent for f in files), *s.design.include_dirs])
         found = [d / name[1:-1] for d in folders if (d / name[1:-1]).is_file()]
         if not found:
             raise RuntimeError(f"the header {name} included inside the module is not found")
-        for path in found:
-            header = path.read_text(errors="replace")
+        texts = [path.read_text(errors="replace") for path in found]
+        if not inside and not any(declares.search(blank_comments(h)) for h in texts):
+            # at file level (ibex's `include "prim_assert.sv"` above the module): read where
+            # the tools read it, with the file, and it declares no module to hold a value
+            continue
+        for header in texts:
             stated = power_up_values(f"module rtlopt_h;\n{header}\nendmodule\n")
             conditional = re.search(r"`(?:ifdef|ifndef|elsif|include)\b", header)
             if conditional or any(stated.values()):  # a conditional: read in another state
