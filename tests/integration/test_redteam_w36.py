@@ -8,9 +8,10 @@
 - F16: the repository leaves an input of the target unconnected (z, read as x), or connects
   it to a net nothing drives (``wire w; m u(.b(w));``), and the
   candidate turns ``if (b) y = a; else y = 0;`` into ``y = b ? a : 0`` (x merged, not the
-  ``else`` branch): the proofs drive 0/1 only. An instance feeding the target x or z leaves
-  every change unchecked, the instance, port, file and line named
-  (``frontend/_open_inputs.py``)."""
+  ``else`` branch): the 0/1 proofs drive 0/1 only. Where an instance feeds the target x or z
+  (``frontend/_open_inputs.py``), the candidate must also be proven x-faithful
+  (``formal/xfaith.py``): this one is refuted with ``b`` x, the instance, port, file and line
+  named; a rewrite that reads x as the reference does is proven."""
 
 from __future__ import annotations
 
@@ -72,13 +73,34 @@ def _top(conn: str) -> str:
         (".a(a), .b(1'bx), .y(y)", "ties input 'b' to 1'bx"),
     ],
 )
-def test_an_input_the_repository_leaves_x_makes_a_change_unchecked(
+def test_an_input_the_repository_leaves_x_is_proven_x_faithful_or_refuted(
     tmp_path: Path, conn: str, what: str
 ) -> None:
+    """The ``if`` of the reference takes ``else`` on x, the candidate's ``?:`` merges: refuted
+    by the x-faithfulness proof with ``b`` x (``formal/xfaith.py``)."""
     res = _evaluate(tmp_path, {"m.v": MUX, "top.v": _top(conn)}, "m.v", MUX_CAND, module="m")
-    assert not res.accepted and res.stage.value == "screen", res.reason
-    assert "unchecked: the repository's instance top.u of m (top.v, line 2)" in res.reason
-    assert what in res.reason and "connect 'b' of top.u" in res.reason, res.reason
+    _x_refuted(res, "the repository's instance top.u of m (top.v, line 2)", what)
+
+
+def _x_refuted(res: EvalResult, *parts: str) -> None:
+    assert not res.accepted and res.stage.value == "formal", res.reason
+    assert "not where the repository feeds x into b" in res.reason, res.reason
+    assert "b=x" in res.reason, res.reason
+    for part in parts:
+        assert part in res.reason, res.reason
+
+
+def test_a_rewrite_that_reads_x_as_the_reference_is_proven_with_b_unconnected(
+    tmp_path: Path,
+) -> None:
+    faithful = MUX.replace(
+        "    if (b) y = a;\n    else y = 8'd0;\n", "    y = 8'd0;\n    if (b) y = a;\n"
+    )
+    assert faithful != MUX
+    top = _top(".a(a), .y(y)")
+    res = _evaluate(tmp_path, {"m.v": MUX, "top.v": top}, "m.v", faithful, module="m")
+    assert res.accepted, res.reason
+    assert res.formal is not None and res.formal.x_inputs, res.formal
 
 
 def test_the_same_rewrite_is_proven_when_every_input_is_connected(tmp_path: Path) -> None:
@@ -106,21 +128,24 @@ def _view_evaluate(tmp: Path, files: dict[str, str], candidate: str) -> EvalResu
 
 def test_both_rules_hold_on_the_view_path(tmp_path: Path) -> None:
     res = _view_evaluate(tmp_path / "x", {"m.v": MUX, "top.v": _top(".a(a), .y(y)")}, MUX_CAND)
+    # the views do not keep how the text reads x: the x-faithfulness proof does not run there
     assert not res.accepted and "leaves input 'b' unconnected" in res.reason, res.reason
+    assert "read through the SystemVerilog view" in res.reason, res.reason
     strong = ADD.format(body="assign (strong0, pull1) y = a + 8'd1;")
     res = _view_evaluate(tmp_path / "s", {"m.v": strong}, PLAIN)
     assert not res.accepted and "unchecked: the reference module, line 2: a drive" in res.reason
 
 
-def test_an_input_connected_to_a_net_nothing_drives_makes_a_change_unchecked(
+def test_an_input_connected_to_a_net_nothing_drives_is_judged_with_b_x(
     tmp_path: Path,
 ) -> None:
     top = "module top(input [7:0] a, output [7:0] y);\n  wire w;\n  m u(.a(a), .b(w), .y(y));\nendmodule\n"
     res = _evaluate(tmp_path, {"m.v": MUX, "top.v": top}, "m.v", MUX_CAND, module="m")
-    assert not res.accepted and res.stage.value == "screen", res.reason
-    assert "unchecked: the repository's instance top.u of m (top.v, line 3)" in res.reason
-    assert "connects input 'b' to 'w' (top.v, line 2), which nothing drives" in res.reason
-    assert "drive 'w' with a defined value in top.v" in res.reason, res.reason
+    _x_refuted(
+        res,
+        "the repository's instance top.u of m (top.v, line 3)",
+        "connects input 'b' to 'w' (top.v, line 2), which nothing drives",
+    )
 
 
 MUX_IO = MUX.replace("input b,", "input b, inout io,")
@@ -135,13 +160,15 @@ UNDR = "module nodrv(output o);\nendmodule\n"
         (MUX_IO, "  wire w;\n", ".b(w), .io(w)", "which nothing drives"),
     ],
 )
-def test_a_net_partly_driven_or_driven_by_an_empty_output_or_own_inout_is_unchecked(
+def test_a_net_partly_driven_or_driven_by_an_empty_output_or_own_inout_is_judged_with_b_x(
     tmp_path: Path, m: str, decls: str, conn: str, what: str
 ) -> None:
     top = f"module top(input [7:0] a, output [7:0] y);\n{decls}  m u(.a(a), {conn}, .y(y));\nendmodule\n"
     cand = MUX_CAND if m is MUX else MUX_CAND.replace("input b,", "input b, inout io,")
     files = {"m.v": m, "top.v": top, "nodrv.v": UNDR}
     res = _evaluate(tmp_path, files, "m.v", cand, module="m")
-    assert not res.accepted and res.stage.value == "screen", res.reason
-    assert "unchecked: the repository's instance top.u of m" in res.reason, res.reason
-    assert f"connects input 'b' to 'w' (top.v, line 2), {what}" in res.reason, res.reason
+    _x_refuted(
+        res,
+        "the repository's instance top.u of m",
+        f"connects input 'b' to 'w' (top.v, line 2), {what}",
+    )
