@@ -164,8 +164,10 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     """Why a changed candidate is unchecked because the repository reaches into the target
     where the proof does not look (``evaluate/_reach.py``), or feeds one of its inputs x or z
     (an instance leaves it unconnected, ties it to x/z, or connects it to a net nothing or
-    only x/z drives: ``frontend/_open_inputs.py``), or ""."""
+    only x/z drives: ``frontend/_open_inputs.py``), or another file's unit-scope declaration
+    may take the place of a name it reads (``evaluate/_unit_scope.py``), or ""."""
     from rtlopt.evaluate._reach import repository_reach
+    from rtlopt.evaluate._unit_scope import unit_scope_capture
     from rtlopt.frontend._open_inputs import open_inputs_reason
     from rtlopt.harness import same_as_reference
 
@@ -173,6 +175,7 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
         return ""
     return (
         repository_reach(s.design, s.workdir)
+        or unit_scope_capture(s.design, c.text, s.workdir)
         or open_inputs_reason(s.design)
         or _pragma_macros(s, c)
     )
