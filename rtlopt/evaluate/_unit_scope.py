@@ -28,6 +28,7 @@ A header another file includes is read where it is included, not as a file of it
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.frontend._unit_decls import UnitScope, unit_declarations
@@ -41,7 +42,23 @@ _VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".inc", ".vinc", ".svi", ".vi"
 _WORD = re.compile(r"(?<![\w$`\\])[A-Za-z_][\w$]*")
 _INCLUDE = re.compile(r'`include\s*[<"]([^">\n]+)[>"]')
 
-_FILES: dict[int, tuple[Design, list[tuple[Path, UnitScope]], bool, set[str]]] = {}
+_MACRO_USE = re.compile(r"`([A-Za-z_][\w$]*)")
+_DEFINE = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)((?:[^\n]*\\\n)*[^\n]*)", re.M)
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the rule reads of a design, once: the unit-scope declarations of the files rtlopt
+    does not read whole, whether the target resolves names at unit scope, the words the
+    reference's texts read, and the words of each macro body of the repository."""
+
+    found: list[tuple[Path, UnitScope]]
+    at_unit: bool
+    read: set[str]
+    macros: dict[str, set[str]]
+
+
+_FILES: dict[int, tuple[Design, _Facts]] = {}
 
 
 def unit_scope_capture(design: Design, candidate: str, own: Path | None = None) -> str:
@@ -49,14 +66,14 @@ def unit_scope_capture(design: Design, candidate: str, own: Path | None = None) 
     the reference or ``candidate`` reads (see the module's docstring), or ""."""
     from rtlopt.verilog import blank_comments
 
-    found, at_unit, read = _design_facts(design, own)
-    if not found:
+    facts = _design_facts(design, own)
+    if not facts.found:
         return ""
-    words = read | set(_WORD.findall(blank_comments(candidate)))
-    if "$unit" in candidate:
-        at_unit = True
+    code = blank_comments(candidate)
+    words = _with_macros(facts.read | set(_WORD.findall(code)), code, facts.macros)
+    at_unit = facts.at_unit or "$unit" in candidate
     target = design.target
-    for path, scope in found:
+    for path, scope in facts.found:
         rel = _rel(path, design)
         for d in scope.declarations:
             if d.kind == "WildcardImport":
@@ -100,18 +117,27 @@ _KIND = {
 }
 
 
-def _design_facts(
-    design: Design, own: Path | None
-) -> tuple[list[tuple[Path, UnitScope]], bool, set[str]]:
-    """The unit-scope declarations of the files rtlopt does not read whole, whether the
-    target resolves names at unit scope, and the words the reference's texts read; once per
-    design."""
+def _with_macros(words: set[str], code: str, macros: dict[str, set[str]]) -> set[str]:
+    """``words`` and the words of every macro body ``code`` or such a body uses, in turn."""
+    todo = set(_MACRO_USE.findall(code)) & macros.keys()
+    seen: set[str] = set()
+    out = set(words)
+    while todo:
+        name = todo.pop()
+        seen.add(name)
+        out |= macros[name]
+        todo |= (macros[name] & macros.keys()) - seen
+    return out
+
+
+def _design_facts(design: Design, own: Path | None) -> _Facts:
+    """The rule's reading of ``design`` (:class:`_Facts`), once per design."""
     hit = _FILES.get(id(design))
     if hit is not None and hit[0] is design:
-        return hit[1], hit[2], hit[3]
+        return hit[1]
     from rtlopt.evaluate._repo_texts import other_texts, repository_texts
     from rtlopt.frontend._packages import package_files
-    from rtlopt.harness._hierarchy import hierarchy_texts
+    from rtlopt.harness._hierarchy import hierarchy_texts, macro_texts
     from rtlopt.verilog import blank_comments
 
     dirs = list(design.include_dirs)
@@ -123,6 +149,10 @@ def _design_facts(
     included = {
         Path(m.group(1)).name for _, t in texts if "`include" in t for m in _INCLUDE.finditer(t)
     }
+    hierarchy = hierarchy_texts(design).texts
+    # a header the reference's hierarchy includes is read there (its names are the
+    # includer's own, which win over $unit's); a prelude file is read for its macros only
+    read_there = {t.path.resolve() for t in hierarchy} - prelude
     at_unit = False
     found: list[tuple[Path, UnitScope]] = []
     seen: set[Path] = set()
@@ -135,24 +165,39 @@ def _design_facts(
             at_unit = at_unit or bool(unit_declarations(path, text, dirs).declarations)
             continue
         compiled = path.suffix in _VERILOG or real in listed or real in named
-        if not compiled or (path.name in included and real not in listed):
+        if not compiled or real in read_there:
             continue
         scope = unit_declarations(path, text, dirs)
+        if path.name in included and real not in listed:
+            # a header included elsewhere may be compiled on its own too: its declarations
+            # count; what it cannot read is its includer's (a macro a package defines)
+            scope = UnitScope(scope.declarations)
         if scope.declarations or scope.unreadable:
             found.append((path, scope))
     read: set[str] = set()
-    for t in hierarchy_texts(design).texts:
+    for t in hierarchy:
         if t.path.resolve() not in prelude:
             read |= set(_WORD.findall(blank_comments(t.text)))
     try:
         read |= set(_WORD.findall(blank_comments(design.target.file.read_text(errors="replace"))))
     except OSError:
         pass
-    at_unit = at_unit or "$unit" in " ".join(t.text for t in hierarchy_texts(design).texts)
+    macros: dict[str, set[str]] = {}
+    for text in macro_texts(design):
+        if "`define" in text:
+            for m in _DEFINE.finditer(blank_comments(text)):
+                body = m.group(2)
+                macros.setdefault(m.group(1), set()).update(
+                    _WORD.findall(body), _MACRO_USE.findall(body)
+                )
+    codes = " ".join(blank_comments(t.text) for t in hierarchy)
+    read = _with_macros(read, codes, macros)
+    at_unit = at_unit or "$unit" in codes
+    facts = _Facts(found, at_unit, read, macros)
     if len(_FILES) > 8:
         _FILES.clear()
-    _FILES[id(design)] = (design, found, at_unit, read)
-    return found, at_unit, read
+    _FILES[id(design)] = (design, facts)
+    return facts
 
 
 def _listed(design: Design) -> set[Path]:

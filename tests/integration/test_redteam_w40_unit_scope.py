@@ -153,3 +153,16 @@ def test_a_unit_declaration_of_a_name_the_target_does_not_read_leaves_it_checked
     r = _evaluate(repo, tmp_path, _m("a + 8'd8"))
     assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]
     assert "ACCEPTED" in r.stdout
+
+
+def test_a_header_another_module_includes_counts_where_a_glob_compiles_it_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decl = FORMS["localparam"][1]
+    repo, cand = _repo(tmp_path, monkeypatch, "localparam", "make", decl, "inc")
+    (repo / "other.v").write_text('module other;\n`include "consts.inc"\nendmodule\n')
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "commit", "-qm", "other"], check=True)
+    r = _evaluate(repo, tmp_path, cand)
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert "consts.inc:1: a declaration outside every module" in r.stdout, r.stdout[-1500:]

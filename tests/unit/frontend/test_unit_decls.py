@@ -55,3 +55,10 @@ def test_a_macro_or_header_it_cannot_read_at_unit_scope_is_unreadable(tmp_path: 
     (tmp_path / "h.svh").write_text("typedef logic [3:0] h_t;\n")
     inc = unit_declarations(tmp_path / "d.sv", '`include "h.svh"\n')
     assert [d.name for d in inc.declarations] == ["h_t"]
+
+
+def test_the_rule_reads_the_words_of_the_macros_a_text_uses() -> None:
+    from rtlopt.evaluate._unit_scope import _with_macros
+
+    macros = {"MW": {"W", "INNER"}, "INNER": {"V"}, "OTHER": {"Q"}}
+    assert _with_macros({"a"}, "assign y = a + `MW;", macros) == {"a", "W", "INNER", "V"}
