@@ -166,19 +166,26 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
 
 def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     """Why a changed candidate is unchecked because the repository reaches into the target
-    where the proof does not look (``evaluate/_reach.py``), or its instances of the target
-    cannot be read (``frontend/_open_inputs.py``), or "".
+    where the proof does not look (``evaluate/_reach.py``), or another file's unit-scope
+    declaration may take the place of a name it reads (``evaluate/_unit_scope.py``), or its
+    instances of the target cannot be read (``frontend/_open_inputs.py``), or "".
 
     The inputs the repository feeds x or z (an instance leaves one unconnected, ties it to
     x/z, or connects it to a net nothing or only x/z drives) are left in ``c.x_inputs``
     (and ``c.x_z``): the formal stage proves the candidate x-faithful there
     (:mod:`rtlopt.formal.xfaith`)."""
     from rtlopt.evaluate._reach import repository_reach
+    from rtlopt.evaluate._unit_scope import unit_scope_capture
     from rtlopt.harness import same_as_reference
 
     if same_as_reference(c.text, s.design):
         return ""
-    return repository_reach(s.design, s.workdir) or _x_fed(s, c) or _pragma_macros(s, c)
+    return (
+        repository_reach(s.design, s.workdir)
+        or unit_scope_capture(s.design, c.text, s.workdir)
+        or _x_fed(s, c)
+        or _pragma_macros(s, c)
+    )
 
 
 def _x_fed(s: EvalSetup, c: Candidate) -> str:

@@ -1,0 +1,154 @@
+"""The declarations a file makes in its compilation unit's scope (``$unit``).
+
+Text outside every module, package, interface, program, primitive, config and checker of a
+file (a ``localparam``, ``parameter``, ``typedef`` with its enum members, ``function``,
+``task``, net or variable, ``let``, ``class``, an ``import``) is declared in the scope of the
+compilation unit: every other file compiled in the same unit reads it, and a unit-scope
+declaration wins over a name a wildcard ``import pkg::*`` at unit scope would bring
+(IEEE 1800 26.3). :func:`unit_declarations` lists them by name, as slang elaborates the
+file alone (its includes read from its folder and the given include folders); a file whose
+unit-scope text slang cannot read whole (an unknown macro there, a header it cannot find)
+is reported as such (``unreadable``): it may declare any name.
+
+Most files hold nothing outside their design units: a text scan finds those without
+parsing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rtlopt.verilog import blank_comments, blank_spans, module_spans
+
+__all__ = ["UnitDeclaration", "UnitScope", "unit_declarations", "unit_scope_text"]
+
+log = logging.getLogger(__name__)
+
+_BLOCKS = re.compile(
+    r"\b(package|interface|primitive|program|config|checker)\b.*?\bend\1\b(?:\s*:\s*\w+)?", re.S
+)
+_ATTRIBUTE = re.compile(r"\(\*.*?\*\)", re.S)
+_DIRECTIVE_LINE = re.compile(r"^[ \t]*`[A-Za-z_]\w*\b(?:[^\n]*\\\n)*[^\n]*", re.M)
+#: Directives that are the whole of what a line of unit-scope text does.
+_KNOWN = re.compile(
+    r"`(?:define|undef|undefineall|ifdef|ifndef|elsif|else|endif|timescale|"
+    r"default_nettype|resetall|celldefine|endcelldefine|unconnected_drive|"
+    r"nounconnected_drive|line|pragma|begin_keywords|end_keywords)\b"
+)
+
+
+@dataclass(frozen=True)
+class UnitDeclaration:
+    """One name a file declares in ``$unit``: ``kind`` as slang names it (``Parameter``,
+    ``TypeAlias``, ``Subroutine``, ``WildcardImport`` with ``name`` the package ...)."""
+
+    name: str
+    kind: str
+    line: int
+
+
+@dataclass(frozen=True)
+class UnitScope:
+    """What one file declares in ``$unit``; ``unreadable``: why it may declare more (a line
+    and a reason), or ""."""
+
+    declarations: tuple[UnitDeclaration, ...]
+    unreadable: str = ""
+
+
+_EMPTY = UnitScope(())
+
+
+def unit_scope_text(text: str) -> str:
+    """``text`` with comments, strings, attributes, every design unit (module, package,
+    interface, program, primitive, config, checker) and the directive lines that declare
+    nothing blanked: what it declares in ``$unit`` (classes, every other declaration, an
+    ```include`` and a macro call stay)."""
+    code = blank_comments(text)
+    code = blank_spans(code, [(s.start, s.end) for s in module_spans(code)])
+    code = _BLOCKS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+    code = _ATTRIBUTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+    return _DIRECTIVE_LINE.sub(
+        lambda m: (
+            re.sub(r"[^\n]", " ", m.group(0)) if _KNOWN.match(m.group(0).lstrip()) else m.group(0)
+        ),
+        code,
+    )
+
+
+_CACHE: dict[tuple[str, str, tuple[str, ...]], UnitScope] = {}
+
+
+def unit_declarations(path: Path, text: str, include_dirs: Sequence[Path] = ()) -> UnitScope:
+    """What ``text`` (the file ``path``) declares in ``$unit`` (see the module's docstring)."""
+    if not unit_scope_text(text).strip():
+        return _EMPTY
+    key = (str(path), text, tuple(str(d) for d in include_dirs))
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) > 512:
+            _CACHE.clear()
+        hit = _CACHE[key] = _parse(path, text, include_dirs)
+    return hit
+
+
+def _parse(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitScope:
+    import pyslang
+    from pyslang import ast, syntax
+
+    from rtlopt.frontend._slang import preprocessor
+
+    try:
+        sm, popts = preprocessor([path.parent, *include_dirs], {})
+        bag = pyslang.Bag([popts])
+        tree = syntax.SyntaxTree.fromText(text, sm, path.name, str(path), bag)
+        comp = ast.Compilation()
+        comp.addSyntaxTree(tree)
+        units = list(comp.getCompilationUnits())
+    except Exception as exc:  # pyslang raises plain exceptions
+        log.debug("unit scope of %s not read: %s", path, exc)
+        return UnitScope((), f"{path.name}: slang cannot read it ({exc})")
+    out: list[UnitDeclaration] = []
+    for unit in units:
+        for sym in unit:
+            kind = sym.kind.name
+            if kind in ("Package", "Definition", "Primitive", "Module", "Interface"):
+                continue
+            name = str(sym.packageName) if kind == "WildcardImport" else sym.name
+            if not name:
+                continue
+            line = tree.sourceManager.getLineNumber(sym.location) if sym.location else 0
+            out.append(UnitDeclaration(name, kind, int(line)))
+    return UnitScope(tuple(out), _unread(tree, text))
+
+
+def _unread(tree: Any, text: str) -> str:
+    """Why slang's reading of the unit-scope text is not the whole of it: an unknown macro
+    or an include it cannot open outside the file's design units, or ""."""
+    sm = tree.sourceManager
+    for diag in tree.diagnostics:
+        code = str(diag.code)
+        if not any(k in code for k in ("UnknownDirective", "CouldNotOpenIncludeFile")):
+            continue
+        try:
+            offset = int(diag.location.offset)
+            line = int(sm.getLineNumber(diag.location))
+        except Exception:
+            return "a diagnostic without a place"
+        if offset < len(text) and _outside(text, offset):
+            what = "an include it cannot open" if "Include" in code else "a macro defined elsewhere"
+            return f"line {line}: {what} outside every design unit"
+    return ""
+
+
+def _outside(text: str, offset: int) -> bool:
+    """Whether ``offset`` of ``text`` lies outside its modules and other design units."""
+    code = blank_comments(text)
+    spans = [(s.start, s.end) for s in module_spans(code)]
+    spans += [(m.start(), m.end()) for m in _BLOCKS.finditer(code)]
+    return not any(a <= offset < b for a, b in spans)
