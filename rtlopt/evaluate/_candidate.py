@@ -56,6 +56,7 @@ class Candidate:
     x_inputs: tuple[str, ...] = ()
     x_z: bool = False
     x_source: str = ""  # where the repository feeds the first of them x (the message)
+    x_powerup_only: bool = False  # every x found is a register's before its first write
 
 
 def invalid(

@@ -198,6 +198,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     except RuntimeError:
         return open_inputs_reason(s.design)
     c.x_inputs, c.x_z = fed_ports(found)
+    c.x_powerup_only = bool(found) and all(o.kind == "powerup" for o in found)
     if found:
         c.x_source = found[0].source(s.design.target.name, s.design.root)
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)

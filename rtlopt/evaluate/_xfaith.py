@@ -51,6 +51,14 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         said = f"proven, also where the repository feeds x into {words}"
         reason = "; ".join(r for r in (formal.reason, said) if r)
         return replace(formal, reason=reason, x_inputs=c.x_inputs, timings=timings)
+    if found.verdict is Verdict.REFUTED and c.x_powerup_only:
+        cex = ", ".join(f"{k}={v}" for k, v in list(found.counterexample.items())[:6])
+        why = (
+            f"{fed}, and the proof that the candidate reads x as the reference does found "
+            f"a difference ({cex}) with those inputs x at any step, where the repository "
+            "feeds x only from a register's power-up until its first write: not a verdict"
+        )
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
     if found.verdict is Verdict.REFUTED:
         why = "equivalent on 0/1 inputs, but not where the repository feeds x into "
         why += fed.split("feeds x into ", 1)[1]
