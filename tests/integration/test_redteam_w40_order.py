@@ -22,7 +22,8 @@ CONFIG = '[check]\nppa = false\noptimization_only = ["*"]\n'
 DEFAULT = "`ifndef INC\n`define INC 8'd1\n`endif\n"
 M = "module m(input [7:0] a, output [7:0] y);\n  assign y = a + `INC;\nendmodule\n"
 TOP = "module top(input [7:0] a, output [7:0] y);\n  m u(.a(a), .y(y));\nendmodule\n"
-CFG = "`define INC 8'd2\nmodule cfg; endmodule\n"
+# (an output: a module without one cannot be judged where a change reaches it)
+CFG = "`define INC 8'd2\nmodule cfg(output z);\n  assign z = 1'b0;\nendmodule\n"
 MAKE = "sim:\n\tiverilog -g2012 -Iinc -o sim.vvp *.v\n"
 
 
