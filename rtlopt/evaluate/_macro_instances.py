@@ -34,7 +34,7 @@ from rtlopt.verilog_instances import instance_follows
 __all__ = ["hidden_instances", "macro_cells"]
 
 _USE = re.compile(rf"(?<!`)`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)([A-Za-z_][\w$]*)")
-_DEFINE = re.compile(r"`define[ \t]+([A-Za-z_][\w$]*)")
+_DEFINITION = re.compile(r"`define[ \t]+([A-Za-z_][\w$]*)(?:\([^)\n]*\))?((?:[^\n]*\\\n)*[^\n]*)")
 _INCLUDE = re.compile(r'`include\s*[<"]([^">\n]+)[">]')
 _CONNECTED = re.compile(r"\s*([A-Za-z_][\w$]*|\*)")
 
@@ -113,11 +113,11 @@ def _hidden(design: Design, own: Path | None) -> list[str]:
     by_name: dict[str, list[str]] = {}
     for path, text in texts:
         by_name.setdefault(path.name, []).append(text)
-    known = set(design.defines)
+    known: dict[str, list[str]] = {k: [str(v)] for k, v in design.defines.items()}
     prelude = {Path(p).resolve() for p in design.prelude}
     for path, text in texts:
         if path.resolve() in prelude:
-            known |= set(_DEFINE.findall(blank_comments(text)))
+            _merge(known, _definitions(blank_comments(text)))
     target = design.target
     params = {p.name for p in target.parameters}
     ports = {p.name for p in target.ports}
@@ -132,9 +132,9 @@ def _hidden(design: Design, own: Path | None) -> list[str]:
         uses = list(macro_cells(code))
         if not uses:
             continue
-        visible = known | _defined_with(code, by_name)
+        visible = _merge(dict(known), _defined_with(code, by_name))
         for at, end, name, _args in uses:
-            if name in visible or not _may_be(code, end, params, ports):
+            if _given(name, visible) or not _may_be(code, end, params, ports):
                 continue
             try:
                 rel = path.resolve().relative_to(root.resolve()).as_posix()
@@ -142,7 +142,7 @@ def _hidden(design: Design, own: Path | None) -> list[str]:
                 rel = str(path)
             out.append(
                 f"{rel}:{line_of(text, at)}: the macro `{name} stands where an instance names "
-                f"its module, and rtlopt reads no definition of it (a build's -D{name}=... may "
+                f"its module, and no definition rtlopt reads gives it (a build's -D{name}=... may "
                 f"make it an instance of {target.name} with parameter values rtlopt does not "
                 f"elaborate); define {name} in rtlopt.toml ([project] defines), or name the "
                 "module there"
@@ -150,10 +150,41 @@ def _hidden(design: Design, own: Path | None) -> list[str]:
     return sorted(dict.fromkeys(out))
 
 
-def _defined_with(code: str, by_name: dict[str, list[str]]) -> set[str]:
+def _given(name: str, visible: dict[str, list[str]]) -> bool:
+    """Whether ``name`` and every macro its visible definitions use (transitively) have a
+    definition rtlopt reads (```define CORE `IMPL`` with ``IMPL`` only a build's is not)."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        cur = todo.pop()
+        if cur in seen:
+            continue
+        seen.add(cur)
+        if cur not in visible:
+            return False
+        for body in visible[cur]:
+            todo += [m.group(1) for m in _USE.finditer(body)]
+    return True
+
+
+def _definitions(code: str) -> dict[str, list[str]]:
+    """Each macro ``code`` defines: its bodies (continued lines joined)."""
+    out: dict[str, list[str]] = {}
+    for m in _DEFINITION.finditer(code):
+        out.setdefault(m.group(1), []).append(m.group(2).replace("\\\n", " "))
+    return out
+
+
+def _merge(into: dict[str, list[str]], more: dict[str, list[str]]) -> dict[str, list[str]]:
+    for name, bodies in more.items():
+        into.setdefault(name, []).extend(bodies)
+    return into
+
+
+def _defined_with(code: str, by_name: dict[str, list[str]]) -> dict[str, list[str]]:
     """The macros ``code`` and the headers it includes (by file name, every text of that
-    name, transitively) define."""
-    out = set(_DEFINE.findall(code))
+    name, transitively) define, with their bodies."""
+    out = _definitions(code)
     seen: set[str] = set()
     todo = [Path(m).name for m in _INCLUDE.findall(code)]
     while todo and len(seen) < 256:
@@ -163,6 +194,6 @@ def _defined_with(code: str, by_name: dict[str, list[str]]) -> set[str]:
         seen.add(name)
         for text in by_name.get(name, []):
             header = blank_comments(text)
-            out |= set(_DEFINE.findall(header))
+            _merge(out, _definitions(header))
             todo += [Path(m).name for m in _INCLUDE.findall(header)]
     return out

@@ -3,7 +3,7 @@ what counts as one, and which instances may be of the target."""
 
 from __future__ import annotations
 
-from rtlopt.evaluate._macro_instances import _may_be, macro_cells
+from rtlopt.evaluate._macro_instances import _definitions, _given, _may_be, macro_cells
 
 
 def _cells(code: str) -> list[str]:
@@ -34,3 +34,11 @@ def test_an_instance_connecting_a_name_the_target_lacks_is_not_of_it() -> None:
     assert not _may_be(code, end, {"K"}, {"a", "z"})
     assert _may_be("`CORE u(.*);", 5, set(), {"b"})
     assert _may_be("`CORE u(a, y);", 5, set(), {"b"})
+
+
+def test_a_definition_through_a_macro_only_a_build_defines_gives_no_module() -> None:
+    code = "`define CORE `IMPL\n`define NAME m\n`define BOTH `NAME\n"
+    visible = _definitions(code)
+    assert not _given("CORE", visible)  # IMPL: only a build's -DIMPL=...
+    assert _given("NAME", visible) and _given("BOTH", visible)
+    assert not _given("OTHER", visible)
