@@ -83,8 +83,11 @@ def definer_problems(rel: str, text: str, graph: DesignGraph, what: str) -> list
     """Macros ``rel`` (renamed or deleted: ``what`` says which) or its headers define that
     another file reads without including the definer (see the module's docstring)."""
     out: list[tuple[int, str]] = []
+    cached: dict[str, set[str]] = {}
     for name, where, wtext in _defined_here(rel, text, graph):
-        includers = graph.includers(where) | {rel, where}
+        if where not in cached:
+            cached[where] = graph.includers(where) | {rel, where}
+        includers = cached[where]
         readers = sorted(
             (r for r, n in graph.files.items() if r not in includers and name in n.macros),
             key=lambda r: (not graph.files[r].modules, r),  # modules' own files first
