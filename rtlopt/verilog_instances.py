@@ -12,11 +12,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["BUILT_INSTANCE", "Instance", "instances_of"]
+__all__ = ["BUILT_INSTANCE", "Instance", "instance_follows", "instances_of"]
 
 #: Stands for an instance whose name a macro builds.
 BUILT_INSTANCE = "`"
 
+#: Words that start a statement or declaration, never an instance's name.
+_KEYWORDS = frozenset(
+    "module macromodule if else for foreach while do repeat forever case casez casex wait "
+    "assert assume cover restrict return unique unique0 priority always always_ff "
+    "always_comb always_latch initial final assign function task begin end fork join "
+    "property sequence disable generate genvar import export".split()
+)
 _IDENT = re.compile(r"\s*([A-Za-z_][\w$]*|\\\S+)")
 #: A parameter value written without parentheses after ``#``: a number (``200``, ``8'd200``,
 #: ``1.5``), a name (``W``, ``pkg::W``) or a macro (```W``).
@@ -81,11 +88,39 @@ def instances_of(code: str, name: str) -> list[Instance]:
     return out
 
 
-def _matching(code: str, open_at: int) -> int:
-    """Just past the ``)`` that closes the ``(`` at ``open_at``, or -1."""
+def instance_follows(code: str, at: int) -> bool:
+    """Whether the text at ``at`` (just past what names a module: a macro standing there)
+    reads as the rest of an instantiation: parameter values (``#(...)`` or ``#value``), then
+    an instance's name (plain or escaped) before its ports or array range."""
+    rest = code[at:].lstrip()
+    at = len(code) - len(rest)
+    if rest.startswith("#"):
+        if code[at + 1 :].lstrip().startswith("("):
+            at = _matching(code, code.index("(", at))
+            if at < 0:
+                return False
+        else:
+            value = _BARE_VALUE.match(code, at + 1)
+            if value is None:
+                return False
+            at = value.end()
+    ident = _IDENT.match(code, at)
+    if ident is None or ident.group(1) in _KEYWORDS:
+        return False
+    at = ident.end()
+    while code[at:].lstrip().startswith("["):  # an instance array's ranges
+        at = _matching(code, code.index("[", at), "[]")
+        if at < 0:
+            return False
+    return code[at:].lstrip().startswith("(")
+
+
+def _matching(code: str, open_at: int, pair: str = "()") -> int:
+    """Just past the ``)`` that closes the ``(`` at ``open_at`` (``pair``: another bracket
+    pair), or -1."""
     depth = 0
     for i in range(open_at, len(code)):
-        depth += {"(": 1, ")": -1}.get(code[i], 0)
+        depth += {pair[0]: 1, pair[1]: -1}.get(code[i], 0)
         if depth == 0:
             return i + 1
     return -1

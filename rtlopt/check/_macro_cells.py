@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from rtlopt.evaluate._reach_paths import split_arguments
+from rtlopt.evaluate._macro_instances import macro_cells
 from rtlopt.inputs import repository_files
 from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments, line_of
 
@@ -38,14 +38,7 @@ _DEFINE = re.compile(
 _CHAIN = re.compile(r"(?:`?[\w$]+)?(?:``(?:`?[\w$]+)?)+")
 #: What follows a module name in an instance: end of the body, parameters, an instance name.
 _AFTER_CELL = re.compile(r"\s*(?:$|#|[A-Za-z_][\w$]*\s*(?:\[[^\]\n]*\]\s*)*\()")
-_USE = re.compile(rf"(?<!`)`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)([A-Za-z_][\w$]*)")
 _MACRO = re.compile(rf"(?<!`)`(?!(?:{alternation(PREPROCESSOR_DIRECTIVES)})\b)[A-Za-z_]")
-
-
-def _arguments(code: str, at: int) -> tuple[list[str], int]:
-    """The arguments of a macro use whose ``(`` is at ``at`` and the offset past its ``)``."""
-    texts, end = split_arguments(code, at)
-    return [t.strip() for t in texts], end
 
 
 def _pattern(chain: str, formals: set[str]) -> re.Pattern[str]:
@@ -88,14 +81,8 @@ def macro_cell_names(base: Path, names: Iterable[str]) -> dict[str, str]:
             for c in _CHAIN.finditer(body):
                 if "``" in c.group(0).strip("`") and _AFTER_CELL.match(body, c.end()):
                     pasted.append((where, c.group(0), _pattern(c.group(0), set(formals))))
-        for u in _USE.finditer(code):
-            args: list[str] = []
-            end = u.end()
-            if code.startswith("(", end):
-                args, end = _arguments(code, end)
-            if code[end:].strip() and _AFTER_CELL.match(code, end):
-                where = f"{rel}:{line_of(text, u.start())}: the macro `{u.group(1)}"
-                uses.append((where, u.group(1), args))
+        for at, _end, macro, args in macro_cells(code):
+            uses.append((f"{rel}:{line_of(text, at)}: the macro `{macro}", macro, args))
     out: dict[str, str] = {}
     for name in sorted(wanted):
         for where, chain, pattern in pasted:

@@ -8,7 +8,9 @@ inlined and its own macros expanded (:mod:`rtlopt.check._closure`); a file that 
 source on what a Verilog tool could read in it (:func:`rtlopt.check._closure.verilog_view`).
 A file the gate judges no other way is also screened for changed build options
 (:mod:`rtlopt.check._build_options`). For an edited file only what its base version does not
-already have counts.
+already have counts. In a design whose filelists fix no order of its files, a renamed, moved
+or deleted file that defines a macro another file reads without including it, or a renamed
+file that reads such a macro, is a finding too (:mod:`rtlopt.check._order`).
 """
 
 from __future__ import annotations
@@ -230,4 +232,43 @@ def screen_changes(
         if found:
             change = "changed" if old is not None else "added"
             out.append(ModuleCheck(rel, "(file)", change, findings=found))
+    if not ordered:
+        out += _order_rows(changes, read, new_tree, read_base, renames, graph, out)
+    return out
+
+
+def _order_rows(
+    changes: dict[str, str],
+    read: frozenset[str],
+    new_tree: Path,
+    read_base: Callable[[str], str | None],
+    renames: dict[str, str],
+    graph: DesignGraph,
+    rows: list[ModuleCheck],
+) -> list[ModuleCheck]:
+    """The findings of renamed, moved and deleted files in a build that fixes no order of its
+    files (:mod:`rtlopt.check._order`): added to the file's row, or a row of their own."""
+    from rtlopt.check._order import order_problems
+
+    def new_text(rel: str) -> str | None:
+        path = new_tree / rel
+        return path.read_text(errors="replace") if path.is_file() else None
+
+    by_file = {m.file: m for m in rows}
+    out = []
+    found = order_problems(changes, renames, read, graph, read_base, new_text)
+    for rel, problems in sorted(found.items()):
+        if rel in renames:
+            what, change = f"the rename of {renames[rel]} to {rel} at line", "renamed"
+        elif changes.get(rel) == "D":
+            what, change = f"the deletion of {rel} (its line", "deleted"
+        else:
+            what, change = f"the new file {rel} at line", "added"
+        close = ")" if change == "deleted" else ""
+        texts = [f"{what} {ln}{close}: {msg}" for ln, msg in problems]
+        row = by_file.get(rel)
+        if row is None:
+            row = ModuleCheck(rel, "(file)", change)
+            out.append(row)
+        row.findings += [t for t in texts if t not in row.findings]
     return out

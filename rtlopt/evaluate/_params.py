@@ -32,7 +32,9 @@ of the target other values (:func:`rtlopt.frontend._param_agree.disagreements`: 
 diagnostics on the parents' overrides, two overrides of one parameter, an overridden body
 ``parameter`` of a module with a header parameter list, an unsized decimal literal above 32
 bits, Yosys's own elaboration giving values slang does not), the change is unchecked for
-parameters, rejected, the place named.
+parameters, rejected, the place named. So is a change that depends on a parameter where a text
+of the repository instantiates a module through a macro rtlopt reads no definition of (a
+build's ``-DCORE=m``: :mod:`._macro_instances`), which slang's elaboration cannot see.
 
 The whole verdict shares one deadline (:mod:`rtlopt.formal.budget`, ``formal.timeout_s``): the
 repository's configurations get their shares first, then the probes. The result names its scope
@@ -206,6 +208,12 @@ class ParameterCheck(ProbeChoice):
                 scope, (Stage.FORMAL, f"unchecked for parameters: {self._readings_unchecked}", None)
             )
         deps = self._depends(text)
+        hidden = self._hidden() if deps.params else []
+        if hidden:
+            more = f" ({len(hidden) - 1} more)" if len(hidden) > 1 else ""
+            return self._done(
+                scope, (Stage.FORMAL, f"unchecked for parameters: {hidden[0]}{more}", None)
+            )
         why = self._unchecked(deps, inst, scope)
         if why:
             return self._done(scope, (Stage.FORMAL, f"unchecked for parameters: {why}", None))
@@ -224,6 +232,14 @@ class ParameterCheck(ProbeChoice):
                 scope, (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
             )
         return self._done(scope, self._probe_all(text, deps, probes, deadline, scope))
+
+    def _hidden(self) -> list[str]:
+        """Instances a macro no definition rtlopt reads names the module of
+        (:func:`rtlopt.evaluate._macro_instances.hidden_instances`): each may be one of the
+        target with parameter values slang's elaboration does not see."""
+        from rtlopt.evaluate._macro_instances import hidden_instances
+
+        return hidden_instances(self.design, self.workdir)
 
     def _disagreement(self, scope: Scope) -> str:
         """Why the repository's configurations (slang's elaboration) may not be the values the
