@@ -16,8 +16,13 @@ writes them too (:attr:`rtlopt.frontend._run_x.MayBeX.cover`): a memory with an 
 (``reg [7:0] mem [0:15] = '{default: 0};``), or that the design writes every entry of
 elsewhere, holds a defined value where the file loads nothing. A task that only formats
 (``$sformat``, ``$swrite``) or updates a seed (``$random(seed)``, ``$dist_uniform``) writes
-a defined value. Not judged: what the text or file holds (an ``x`` digit in a
-``$readmemh`` file, ``+V=x``).
+a defined value.
+
+What the file, the plusarg or the text holds is not known here and may itself be x (an ``x``
+digit in a ``$readmemh`` file, ``+V=x``, a ``%h`` field reading ``x``): the tasks that read
+values from it (:data:`_CONTENT`) make what they write x whatever else drives it (the
+x-faithfulness proof then decides the change); ``$fread`` and ``$fgets`` read bytes and
+characters, always defined.
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ _WHY = {
     "$fread": "leaves what the file does not fill unwritten (x)",
     "$fgets": "writes nothing at the end of the file (x)",
 }
+#: Tasks whose values come from a file, a plusarg or a text that may spell x.
+_CONTENT = frozenset({"$readmemh", "$readmemb", "$value$plusargs", "$sscanf", "$fscanf"})
 _FIX = (
     "give it an initializer or a defined write of every bit before the task runs (or test "
     "the task's result and write a defined value when it fails)"
@@ -71,4 +78,9 @@ def output_x(call: Any, sm: Any) -> MayBeX | None:
     if name in _DEFINED:
         return None
     why = _WHY.get(name, "is a system task whose output is not known to be written (x)")
-    return MayBeX.make(f"{text_of(call)} ({{0}}) {why}", (place(call, sm),), cover=True, fix=_FIX)
+    content = name in _CONTENT or name not in _WHY
+    if content:
+        why += "; what it reads may spell x (an x digit in the file, +V=x)"
+    return MayBeX.make(
+        f"{text_of(call)} ({{0}}) {why}", (place(call, sm),), cover=not content, fix=_FIX
+    )

@@ -1,5 +1,6 @@
 """x that the repository feeds an input of the target through a system task's output
-(``$readmemh`` entries the file does not load, ``$value$plusargs`` without its plusarg), a
+(``$readmemh`` entries the file does not load or an x digit in it, ``$value$plusargs`` without
+its plusarg or ``+V=x``), a
 function that leaves its result unassigned on some path, or an x constant another driver of
 the variable masks on some paths (``default: y = 'x;``). The proofs and rtlopt's simulation
 drive every input with 0 or 1 only, so the walk of ``frontend/_open_inputs.py`` counts each
@@ -44,7 +45,21 @@ def test_what_a_system_task_may_leave_unwritten_is_found(
         (MEM.format(init=" = '{default: 1'b0}", b="h"), "mem[s]"),  # an initializer
         (MEM.format(init="", b="h") + ALL8, "mem[s]"),  # every entry written otherwise
         ('  reg v;\n  initial if (!$value$plusargs("V=%d", v)) v = 1\'b0;\n', "v"),
+    ],
+)
+def test_what_a_file_or_plusarg_holds_may_be_x_whatever_else_drives(
+    tmp_path: Path, decls: str, conn: str
+) -> None:
+    """An x digit in the file, ``+V=x``: defined drivers of the same bits do not cover it."""
+    assert _found(tmp_path, decls, conn) == [("top.u", "b")]
+
+
+@pytest.mark.parametrize(
+    ("decls", "conn"),
+    [
         ('  reg [7:0] v;\n  initial $sformat(v, "%d", 1);\n', "v[0]"),  # formats only
+        ("  reg [7:0] v = 8'd0;\n  integer n, fd;\n  initial n = $fread(v, fd);\n", "v[0]"),
+        ("  reg [7:0] v = 8'd0;\n  integer n, fd;\n  initial n = $fgets(v, fd);\n", "v[0]"),
     ],
 )
 def test_what_a_system_task_writes_where_defined_drivers_cover_is_not_found(
