@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from rtlopt.check._check import ModuleCheck
@@ -197,6 +197,7 @@ def removed_shadows(
     trees: tuple[Path, Path],
     removed: Iterable[str],
     stated: Iterable[str],
+    renames: Mapping[str, str],
 ) -> list[ModuleCheck]:
     """A finding for each path of ``removed`` (deleted, or renamed or moved away; the files
     under a removed link to a folder) that an ```include`` of the tree after the change can
@@ -204,8 +205,10 @@ def removed_shadows(
     found the removed file first now reads the other one, while the gate, resolving in its own
     order, may have read the other one on both sides. ``trees``: the base's and the change's;
     ``stated``: the include folders the rules the gate judges by state (a removed file in one
-    of them is read in that order on the base side, and its includers are judged)."""
+    of them is read in that order on the base side, and its includers are judged);
+    ``renames``: new path -> old path (a file moved is not another file of its own name)."""
     base, new_tree = trees
+    moved = {old: new for new, old in renames.items()}
     folders = {s.strip("/") for s in stated}
     listed: dict[Path, list[Path]] = {}
     scanned: list[tuple[str, str]] | None = None
@@ -224,20 +227,26 @@ def removed_shadows(
             scanned = _written_includes(new_tree, listed)
         sites = [s for s in scanned if _names(s[1], rel)] + _includes(graph, rel)
         sites += _wild(graph, rel, True)
-        found = _fallen_through(new_tree, rel, sorted(set(sites)), listed)
+        mine = moved.get(rel)
+        found = _fallen_through(new_tree, (rel, mine), sorted(set(sites)), listed)
         if found:
             out.append(found)
     return out
 
 
 def _fallen_through(
-    new_tree: Path, rel: str, sites: list[tuple[str, str]], listed: dict[Path, list[Path]]
+    new_tree: Path,
+    gone: tuple[str, str | None],
+    sites: list[tuple[str, str]],
+    listed: dict[Path, list[Path]],
 ) -> ModuleCheck | None:
-    """The finding for the removed ``rel`` when an include of ``sites`` also names a file that
-    remains (None when none does: an include that now names no file fails on its own)."""
+    """The finding for the removed file ``gone`` (its path, and its new path when it moved)
+    when an include of ``sites`` also names another file that remains (None when none does:
+    an include that now names no file fails on its own)."""
+    rel, mine = gone
     files = [f.relative_to(new_tree).as_posix() for f in _paths(new_tree, listed)]
     for inc in dict.fromkeys(n for _, n in sites):
-        others = [o for o in files if o != rel and (inc == "*" or _names(inc, o))]
+        others = [o for o in files if o not in (rel, mine) and (inc == "*" or _names(inc, o))]
         if inc == "*":
             others = [o for o in others if Path(o).name == Path(rel).name]
         if not others:

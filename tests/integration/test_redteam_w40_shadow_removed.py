@@ -108,6 +108,15 @@ def test_removing_the_only_header_of_its_name_fails(
     assert "is removed, and" not in r.stdout, r.stdout[-1500:]
 
 
+def test_moving_the_only_header_of_its_name_is_not_this_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Control: inc/h.vh moves to hdr/h.vh; no other file of that name was there to read."""
+    base = {k: v for k, v in BASE.items() if k != "z_local/h.vh"}
+    r = _checked(tmp_path, monkeypatch, base, "mv", "inc/h.vh", "hdr/h.vh")
+    assert "is removed, and" not in r.stdout, r.stdout[-1500:]
+
+
 def test_removing_a_header_no_include_names_is_not_this_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
