@@ -366,6 +366,7 @@ class _Gate:
         trees, read_base = (self.base_tree(), self.new_tree), self.read_base
         new_paths = [p for p, s in self.changes.items() if s == "A"]
         modules += shadowed_headers(graph, trees, new_paths, read_base)
+        modules += self._removed_shadows(graph, rules, renames)
         texts = [(r, read_base(renames.get(r, r)) or "", n) for r, _, n in self._changed_verilog()]
         modules += captured_units(*trees, [t for t in texts if t[2]])
         lookups = (
@@ -387,6 +388,20 @@ class _Gate:
                     "not staged: judged the work tree's version (git add it to commit it)"
                 )
         return out
+
+    def _removed_shadows(
+        self, graph: Any, rules: Rules, renames: dict[str, str]
+    ) -> list[ModuleCheck]:
+        """A deleted or renamed-away file an include can name while another file of that
+        name remains (:func:`rtlopt.check._shadow.removed_shadows`)."""
+        from rtlopt.check._shadow import removed_shadows
+
+        gone = [p for p, s in self.changes.items() if s == "D"]
+        if not gone:
+            return []
+        stated = rules.include_folders(self.base_tree())
+        trees = (self.base_tree(), self.new_tree)
+        return removed_shadows(graph, trees, gone, stated, renames)
 
     def _screened(self, graph: Any, renames: dict[str, str], ordered: bool) -> list[ModuleCheck]:
         """Each added or edited text file, by the screen's rules that need no base, with the

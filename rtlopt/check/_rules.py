@@ -110,6 +110,11 @@ class Rules:
         symlinked folder read where it points), differ between the base and the change."""
         return _rule_context(base_tree, self.base)[1] != _rule_context(new_tree, self.new)[1]
 
+    def include_folders(self, tree: Path) -> list[str]:
+        """The include folders the rules judged by state (config and filelists), in order,
+        resolved in ``tree``."""
+        return _rule_context(tree, self.config)[1]
+
 
 def _rule_context(tree: Path, cfg: Config) -> tuple[dict[str, str | None], list[str]]:
     """The defines one side's rules set and the include folders they name, in order, each

@@ -1,4 +1,4 @@
-"""A new file named like a header the repository includes.
+"""A new or removed file named like a header the repository includes.
 
 An ```include "cfg.vh"`` reads the first ``cfg.vh`` the build's include search finds: the
 including file's folder, then its ``-I`` folders in their order, which a Makefile may set
@@ -8,13 +8,18 @@ includers in its own order, sees the same header on both sides. So a new (or ren
 that an existing ```include`` can name (by its path suffix, as :mod:`rtlopt.frontend._depgraph`
 matches) is a finding when another file of the repository has that name too, or when no file
 of the repository had it before the change (the include read a file from outside it).
+
+The converse too (:func:`removed_shadows`): deleting or renaming away ``local/cfg.vh`` makes
+that build read ``inc/cfg.vh``, while the gate may have read ``inc/cfg.vh`` on both sides; a
+removed file an include can still name while another file of that name remains is a finding,
+unless the include folders the gate judges by state the removed file's folder.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from rtlopt.check._check import ModuleCheck
@@ -180,3 +185,101 @@ def _wild(graph: DesignGraph, rel: str, header: bool) -> list[tuple[str, str]]:
         for other, node in sorted(graph.files.items())
         if other != rel and ANY_FILE in node.includes and "*" in _macro_names(graph, other)
     ]
+
+
+_INCLUDE = re.compile(r"`include\s*[\"<]([^\">\n]+)[\">]")
+#: a file larger than this is not scanned for includes (no source is this large)
+_SCAN_CAP = 4_000_000
+
+
+def removed_shadows(
+    graph: DesignGraph,
+    trees: tuple[Path, Path],
+    removed: Iterable[str],
+    stated: Iterable[str],
+    renames: Mapping[str, str],
+) -> list[ModuleCheck]:
+    """A finding for each path of ``removed`` (deleted, or renamed or moved away; the files
+    under a removed link to a folder) that an ```include`` of the tree after the change can
+    name while another file of that tree can be named by it too: a build whose include folders
+    found the removed file first now reads the other one, while the gate, resolving in its own
+    order, may have read the other one on both sides. ``trees``: the base's and the change's;
+    ``stated``: the include folders the rules the gate judges by state (a removed file in one
+    of them is read in that order on the base side, and its includers are judged);
+    ``renames``: new path -> old path (a file moved is not another file of its own name)."""
+    base, new_tree = trees
+    moved = {old: new for new, old in renames.items()}
+    folders = {s.strip("/") for s in stated}
+    listed: dict[Path, list[Path]] = {}
+    scanned: list[tuple[str, str]] | None = None
+    out: list[ModuleCheck] = []
+    paths: list[str] = []
+    for rel in sorted(set(removed)):
+        under = _under(base, rel)
+        if under is None:
+            said = f"{rel}: a removed link to a folder of more than {_CAP} entries"
+            out.append(ModuleCheck(rel, "(header)", "removed", findings=[said]))
+        paths += under or [rel]
+    for rel in paths:
+        if os.path.lexists(new_tree / rel) or Path(rel).parent.as_posix() in folders:
+            continue
+        if scanned is None:
+            scanned = _written_includes(new_tree, listed)
+        sites = [s for s in scanned if _names(s[1], rel)] + _includes(graph, rel)
+        sites += _wild(graph, rel, True)
+        mine = moved.get(rel)
+        found = _fallen_through(new_tree, (rel, mine), sorted(set(sites)), listed)
+        if found:
+            out.append(found)
+    return out
+
+
+def _fallen_through(
+    new_tree: Path,
+    gone: tuple[str, str | None],
+    sites: list[tuple[str, str]],
+    listed: dict[Path, list[Path]],
+) -> ModuleCheck | None:
+    """The finding for the removed file ``gone`` (its path, and its new path when it moved)
+    when an include of ``sites`` also names another file that remains (None when none does:
+    an include that now names no file fails on its own)."""
+    rel, mine = gone
+    files = [f.relative_to(new_tree).as_posix() for f in _paths(new_tree, listed)]
+    for inc in dict.fromkeys(n for _, n in sites):
+        others = [o for o in files if o not in (rel, mine) and (inc == "*" or _names(inc, o))]
+        if inc == "*":
+            others = [o for o in others if Path(o).name == Path(rel).name]
+        if not others:
+            continue
+        shown = "a file a macro names" if inc == "*" else f'"{inc}"'
+        users = sorted({i for i, n in sites if n == inc})
+        if len(users) > 5:
+            users = [*users[:5], f"{len(users) - 5} more"]
+        said = (
+            f"{rel} is removed, and {', '.join(users)} include{'s' if len(users) == 1 else ''} "
+            f"{shown}, which also names {', '.join(others[:5])}: a build whose include folders "
+            f"found {rel} first now reads {others[0]} instead, which the gate does not judge; "
+            "state the include folders in rtlopt.toml (include_dirs) or a filelist the gate "
+            "judges, or give the headers names no other file has"
+        )
+        return ModuleCheck(rel, "(header)", "removed", findings=[said])
+    return None
+
+
+def _written_includes(tree: Path, listed: dict[Path, list[Path]]) -> list[tuple[str, str]]:
+    """``(file, name as written)`` for every ```include "name"`` / ``<name>`` of every text
+    file of ``tree``, whatever its suffix (a build may compile or include any of them)."""
+    out: list[tuple[str, str]] = []
+    for f in _paths(tree, listed):
+        try:
+            if not f.is_file() or f.stat().st_size > _SCAN_CAP:
+                continue
+            raw = f.read_bytes()
+        except OSError:
+            continue
+        if b"`include" not in raw or b"\0" in raw:
+            continue
+        code = blank_comments(raw.decode(errors="replace"), strings=False)
+        rel = f.relative_to(tree).as_posix()
+        out += [(rel, inc) for inc in _INCLUDE.findall(code)]
+    return out
