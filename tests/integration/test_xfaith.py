@@ -167,7 +167,7 @@ def test_an_undecided_proof_leaves_the_change_unchecked(
     # the same 16-bit product of a copy of a: the 0/1 proof's clean-up makes the two one
     # cell, the SAT instance of the x-faithfulness proof (no clean-up that could lose an x)
     # does not finish within the limit
-    config = CONFIG + "[formal]\ntimeout_s = 20\n"
+    config = CONFIG + "[formal]\ntimeout_s = 8\n"
     repo = _repo(tmp_path, monkeypatch, MUL_REF, B_X, config)
     out = _evaluate(tmp_path, repo, MUL_CAND)
     reason = str(out["reason"])
