@@ -159,24 +159,22 @@ def _in_definition(text: str, at: int, name: str) -> bool:
 
 def _arguments(text: str, at: int) -> tuple[list[str] | None, int]:
     """The arguments of a macro call whose ``(`` follows ``at`` (white space allowed), and
-    the position past its ``)``; None where no call follows."""
+    the position past its ``)``; None where no call follows (or it does not close within
+    8,000 characters)."""
+    from rtlopt.evaluate._reach_paths import split_arguments
+
     m = re.compile(r"\s*\(").match(text, at)
     if m is None:
         return None, at
-    level, args, cur = 0, [], m.end()
-    for k in range(m.end() - 1, min(len(text), m.end() + 8000)):
-        c = text[k]
-        if c in "([{":
-            level += 1
-        elif c in ")]}":
-            level -= 1
-            if level == 0:
-                args.append(text[cur:k].strip())
-                return args, k + 1
-        elif c == "," and level == 1:
-            args.append(text[cur:k].strip())
-            cur = k + 1
-    return None, at
+    open_at = m.end() - 1
+    texts, end = split_arguments(text, open_at, _CALL_LIMIT)
+    if end > min(len(text), open_at + _CALL_LIMIT):  # no ``)`` closes it within the limit
+        return None, at
+    return [t.strip() for t in texts], end
+
+
+#: The characters a macro call's argument list is read over.
+_CALL_LIMIT = 8001
 
 
 #: Compiler directives a file that is no Verilog source keeps in its Verilog view.
