@@ -1,5 +1,5 @@
-"""The x-faithfulness proof: the candidate gives the reference's value wherever the
-reference's simulated output is defined, with the inputs the repository feeds x free to be x.
+"""The x-faithfulness proof: the candidate's simulated outputs are the reference's, x
+included, with the inputs the repository feeds x free to be x.
 
 Every other proof drives the target's inputs with 0 and 1 only. Where the repository's
 design can feed an input x (``frontend/_open_inputs.py``: an input left unconnected, tied
@@ -9,11 +9,13 @@ ways those proofs never see (``if (x)`` takes the ``else`` branch, a ``case`` on
 defined values there. :func:`check_x_faith` proves they do not:
 
 * both sides read from the texts the other proofs read (the preprocessed reference and
-  candidate), with ``proc -ifx`` (if/case decide on x as Verilog simulation does) and no
-  mapping of ``===`` or division to their synthesized forms (simulation semantics);
-* a miter with ``-ignore_gold_x`` (a reference x is a don't care, as in LEC; a candidate x
-  where the reference is defined is a difference) proven by ``sat -enable_undef`` with every
-  input defined but the x-fed ones (``-set-def``);
+  candidate), with ``proc -ifx -noopt`` (if/case decide on x as Verilog simulation does; no
+  ``opt_expr``, which folds ``b == b`` to 1 where simulation reads x, neither after
+  ``proc`` nor in the miter) and no mapping of
+  ``===`` or division to their synthesized forms (simulation semantics);
+* a miter comparing every output bit exactly, x included (a reference x is no don't care:
+  the repository's readers decide on it, an ``if`` takes its ``else``), proven by
+  ``sat -enable_undef`` with every input defined but the x-fed ones (``-set-def``);
 * a sequential target by temporal induction from reset (registers start x, as in
   simulation; initial values kept); an induction that does not close within the limit is
   UNKNOWN, never proven;
@@ -92,8 +94,8 @@ def check_x_faith(
     reference_file: Path,
     initial_values: str = "ignore",
 ) -> XFaith:
-    """Prove that the candidate gives the reference's value wherever the reference's is
-    defined, with ``ports`` free to be x (the other inputs 0/1).
+    """Prove that the candidate's outputs are the reference's, x included, with ``ports``
+    free to be x (the other inputs 0/1).
 
     Args:
         design: The design (its target, renamed, is the gold module).
@@ -137,7 +139,7 @@ def check_x_faith(
     if found.reason != _OPEN or not pairs:
         return found
     # the induction strengthened: every register of the reference that the candidate has
-    # by name and width holds the candidate's value wherever the reference's is defined
+    # by name and width holds the candidate's value, x included
     left = max(1.0, limit - (time.monotonic() - start))
     rc, secret = p.run(left, memory_mb, pairs)
     if _STEP_PASS in result_text(workdir, secret, "sat") and rc == 0:
@@ -197,8 +199,8 @@ def _file(secret: str, name: str) -> str:
 
 def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> str:
     """Both sides read, ``proc -ifx``, the miter, and the one ``sat`` run (result ``sat``);
-    ``pairs``: registers whose values the induction also proves equal where the reference's
-    is defined (``-prove-x``)."""
+    ``pairs``: registers whose values and undef bits the induction also proves equal
+    (``-prove``)."""
     design, plan, cfg = p.design, p.plan, p.cfg
     dirs = [*design.include_dirs, design.target.file.parent]
     pre = design.prelude
@@ -209,7 +211,9 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> 
     lines += [f"log {MARK} read_candidate"]
     lines += yosys_read_lines(own, dirs, design.defines, one_per_file=True)
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
-    lines += [f"write_rtlil {_file(secret, 'pre.il')}", "proc -ifx", "flatten", "opt_clean"]
+    # no opt_expr after proc: it folds ``b == b`` to 1 and ``b & ~b`` to 0, which iverilog
+    # reads as x where b is x (a candidate hid a different choice behind ``if (b == b)``)
+    lines += [f"write_rtlil {_file(secret, 'pre.il')}", "proc -ifx -noopt", "flatten", "opt_clean"]
     # the cone check reads the memories as they are; outside the cone they are mapped
     lines += [f"write_json {_file(secret, 'post.json')}", "memory", "opt_clean"]
     seq = plan.mode in ("seq", "bmc")
@@ -217,8 +221,16 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> 
         lines += ["clk2fflogic" if plan.clk2fflogic else "async2sync", "opt_clean"]
     lines += [
         f"log {MARK} miter",
-        f"miter -equiv -flatten -make_assert -make_outputs -ignore_gold_x {gold} {gate} miter",
+        # every output bit as the reference's, x included: the repository's readers decide on
+        # an x of the target (an ``if`` takes ``else``, ``===``, a register keeps it), so a
+        # candidate defined where the reference is x changes what they do
+        # no ``miter -flatten``: it runs ``opt_expr -keepdc``, the same folds as ``proc``'s
+        f"miter -equiv -make_assert -make_outputs {gold} {gate} miter",
         "hierarchy -top miter",
+        "flatten",
+        # what nothing drives is x (the folds' ``-undriven`` part), not a free SAT variable
+        "setundef -undriven -undef",
+        "opt_clean",
     ]
     if not seq:  # what both sides compute alike, once (a cell of the same inputs: any model)
         lines += ["opt_merge", "opt_clean"]
@@ -228,7 +240,7 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> 
             opts += ["-set-def", yosys_id(f"in_{port.name}")]
     for name in pairs:
         # the miter's instances of the two sides are named gold and gate
-        opts += ["-prove-x", yosys_id(f"gold.{name}"), yosys_id(f"gate.{name}")]
+        opts += ["-prove", yosys_id(f"gold.{name}"), yosys_id(f"gate.{name}")]
     if seq:
         scale = 2 if plan.clk2fflogic else 1
         opts += ["-tempinduct", "-set-init-undef", "-maxsteps", str(cfg.induction_depth * scale)]
