@@ -45,6 +45,7 @@ from rtlopt.formal.xfaith_model import (
     same_registers,
     text_refusal,
 )
+from rtlopt.formal.xfaith_pairs import GATES_JSON, function_pairs, gate_lines
 from rtlopt.frontend.model import Design
 from rtlopt.results import Verdict
 from rtlopt.tools import (
@@ -135,17 +136,38 @@ def check_x_faith(
         why = f"yosys: {err}" if err and not pre else why
         return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
     found = _verdict(result_text(workdir, secret, "sat"), plan, rc, ports, start)
-    pairs = same_registers(post, compared_ids(design)) if seq else []
-    if found.reason != _OPEN or not pairs:
+    if found.reason != _OPEN:
         return found
-    # the induction strengthened: every register of the reference that the candidate has
-    # by name and width holds the candidate's value, x included
+    left = max(1.0, limit - (time.monotonic() - start))
+    pairs, said = _pairs(p, workdir / _file(secret, GATES_JSON), post, left / 4)
+    if not pairs:
+        return found
+    # the induction strengthened: paired register bits hold the same value, x included
     left = max(1.0, limit - (time.monotonic() - start))
     rc, secret = p.run(left, memory_mb, pairs)
     if _STEP_PASS in result_text(workdir, secret, "sat") and rc == 0:
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
-    why = f"{_OPEN}, also with the {len(pairs)} register(s) both sides name alike paired"
-    return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+    return XFaith(
+        Verdict.UNKNOWN, f"{_OPEN}, also with {said} paired", {}, time.monotonic() - start
+    )
+
+
+def _pairs(
+    p: _Proof, gates: Path, words: Path, seconds: float
+) -> tuple[list[tuple[str, str]], str]:
+    """Register pairs for the strengthened induction: bits with one next-state function,
+    then the registers both sides name alike that none of those took; and what they are."""
+    ids = compared_ids(p.design)
+    clocks = [c for c in p.design.target.clocks if c in {i.name for i in p.design.target.inputs}]
+    by_function = function_pairs(gates, ids, clocks, seconds=seconds)
+    took = {g.split("[")[0] for g, _ in by_function} | {t.split("[")[0] for _, t in by_function}
+    by_name = [n for n in same_registers(words, ids) if n not in took]
+    pairs = [*by_function, *((n, n) for n in by_name)]
+    said = (
+        f"{len(by_function)} register bit(s) by next-state function and "
+        f"{len(by_name)} register(s) by name"
+    )
+    return pairs, said
 
 
 @dataclass(frozen=True)
@@ -161,7 +183,7 @@ class _Proof:
     workdir: Path
 
     def run(
-        self, limit: float, memory_mb: int | None, pairs: Sequence[str] = ()
+        self, limit: float, memory_mb: int | None, pairs: Sequence[tuple[str, str]] = ()
     ) -> tuple[int, str]:
         """Run the script (:func:`_script`); its exit status and secret."""
         secret = new_secret()
@@ -197,7 +219,7 @@ def _file(secret: str, name: str) -> str:
     return f"rtlopt_{secret}_{name}"
 
 
-def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> str:
+def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str]] = ()) -> str:
     """Both sides read, ``proc -ifx``, the miter, and the one ``sat`` run (result ``sat``);
     ``pairs``: registers whose values and undef bits the induction also proves equal
     (``-prove``)."""
@@ -219,6 +241,8 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> 
     seq = plan.mode in ("seq", "bmc")
     if seq:
         lines += ["clk2fflogic" if plan.clk2fflogic else "async2sync", "opt_clean"]
+    if seq and not plan.clk2fflogic and not pairs:  # for a second run's pairing
+        lines += gate_lines(_file(secret, GATES_JSON))
     lines += [
         f"log {MARK} miter",
         # every output bit as the reference's, x included: the repository's readers decide on
@@ -238,9 +262,9 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[str] = ()) -> 
     for port in design.target.inputs:
         if port.name not in p.ports:
             opts += ["-set-def", yosys_id(f"in_{port.name}")]
-    for name in pairs:
+    for g, t in pairs:
         # the miter's instances of the two sides are named gold and gate
-        opts += ["-prove", yosys_id(f"gold.{name}"), yosys_id(f"gate.{name}")]
+        opts += ["-prove", yosys_id(f"gold.{g}"), yosys_id(f"gate.{t}")]
     if seq:
         scale = 2 if plan.clk2fflogic else 1
         opts += ["-tempinduct", "-set-init-undef", "-maxsteps", str(cfg.induction_depth * scale)]
