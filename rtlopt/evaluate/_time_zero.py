@@ -114,8 +114,8 @@ def time_zero_change(
         evented = evented_inputs(design)
     except RuntimeError:
         evented = frozenset()  # nothing known: no input counts as changed at time 0
-    late_ref = [i for i in on_ref if not (i.waits or frozenset()) & evented]
-    late_cand = [i for i in on_cand if not (i.waits or frozenset()) & evented]
+    late_ref = [i for i in on_ref if _late(i, evented)]
+    late_cand = [i for i in on_cand if _late(i, evented)]
     inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
     relevant = ref.signals | cand.signals | inputs
     shared = (ref.signals & cand.signals) | inputs | _ports(design)
@@ -126,7 +126,7 @@ def time_zero_change(
             the names of what it writes for the first time may change)."""
             waits = (i.waits or frozenset()) - i.writes
             reach = _reached(i.writes, items) & shared
-            return (i.text if i.form == "instance" else "", reach, waits & relevant)
+            return (i.text if i.form.startswith("instance") else "", reach, waits & relevant)
 
         return of
 
@@ -156,6 +156,12 @@ def time_zero_change(
 
 
 _Shape = tuple[str, frozenset[str], frozenset[str]]
+
+
+def _late(item: Item, evented: frozenset[str]) -> bool:
+    """Whether ``item`` may run after time 0: a block that waits for no input changed then,
+    and every instance (what its module's blocks wait for is not followed)."""
+    return item.form.startswith("instance") or not (item.waits or frozenset()) & evented
 
 
 def _ports(design: Design) -> set[str]:
@@ -257,9 +263,11 @@ def _on_event(items: ModuleItems, design: Design, hier: dict[str, bool]) -> list
 
     out = list(items.on_event)
     for item in items.items:
-        if item.text.split(" ", 1)[0] in design.modules and item.waits is None:
-            if _has_event_blocks(item.text.split(" ", 1)[0], design, hier):
-                out.append(replace(item, waits=item.mentions, form="instance"))
+        module = item.text.split(" ", 1)[0]
+        if module in design.modules and item.waits is None:
+            if _has_event_blocks(module, design, hier):
+                form = f"instance of {module} (a module with such a block below it)"
+                out.append(replace(item, waits=item.mentions, form=form))
     return out
 
 

@@ -153,8 +153,26 @@ TOP = (
     ],
 )
 def test_the_rule(tmp_path: Path, ref: str, cand: str, unchecked: str) -> None:
+    """The rule on a target a top instantiates with ``a`` (an initializer: no event at time
+    0) and ``b`` (set by an ``initial`` block: an event)."""
     design = _design(tmp_path, ref, TOP)
     why = time_zero_change(design, ref, cand)  # type: ignore[arg-type]
     assert (unchecked in why) if unchecked else why == "", why
     if unchecked:
         assert why.startswith("the") and "time 0" in why, why
+
+
+INV = "module inv(input x, output reg o);\n  always @* o = ~x;\nendmodule\n"
+
+
+def test_an_instance_of_a_module_with_such_a_block_counts(tmp_path: Path) -> None:
+    """What the instantiated module's blocks wait for is not followed: a new instance is
+    unchecked even where what it connects changes at time 0; the same one on both sides
+    is not."""
+    ref = ASSIGN + INV
+    design = _design(tmp_path, ref, TOP)
+    cand = ASSIGN.replace("assign z = b;", "inv u(.x(~b), .o(z));")
+    why = time_zero_change(design, ref, cand)  # type: ignore[arg-type]
+    assert "the candidate's instance of inv" in why, why
+    both = ASSIGN.replace("assign z = b;", "inv u(.x(b), .o(z));")
+    assert time_zero_change(design, both, both.replace("~a", "!a")) == ""  # type: ignore[arg-type]
