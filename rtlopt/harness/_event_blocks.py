@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rtlopt.harness._nodes import _children, _kind, _tokens, _tree
@@ -89,9 +90,11 @@ class ModuleItems:
         return tuple(sorted(i.text for i in self.items if name in i.writes))
 
 
+@lru_cache(maxsize=16)
 def module_items(text: str, name: str) -> ModuleItems | None:
     """The items of module ``name`` in ``text`` (generate blocks included); None when no
-    module of that name is found."""
+    module of that name is found (kept for the last texts: the reference's is read again
+    for every candidate)."""
     root = _tree(text).root
     modules = [root] if _kind(root) == "ModuleDeclaration" else []
     for module in modules or _walk_kinds(root, frozenset({"ModuleDeclaration"})):
