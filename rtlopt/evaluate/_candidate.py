@@ -57,6 +57,9 @@ class Candidate:
     x_z: bool = False
     x_source: str = ""  # where the repository feeds the first of them x (the message)
     x_powerup_only: bool = False  # every x found is a register's before its first write
+    # why simulation time 0 may tell it from the reference (evaluate/_time_zero.py): a
+    # candidate the proofs would accept is unchecked then ("" none)
+    time_zero: str = ""
 
 
 def invalid(

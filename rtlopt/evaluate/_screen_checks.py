@@ -29,6 +29,7 @@ __all__ = [
     "view_configurations",
     "view_power_up",
     "view_state_left",
+    "view_time_zero",
 ]
 
 
@@ -53,6 +54,16 @@ def view_power_up(s: EvalSetup, c: Candidate) -> EvalResult | None:
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def view_time_zero(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """On the SystemVerilog view path: why simulation time 0 may tell the candidate from the
+    reference (``evaluate/_time_zero.py``, the texts as written), kept in ``c.time_zero``
+    for the formal stage (a broken change is refuted first); never a rejection here."""
+    from rtlopt.evaluate._time_zero import time_zero_unchecked
+
+    c.time_zero = time_zero_unchecked(s, c, None)
+    return None
 
 
 def view_claims(s: EvalSetup, c: Candidate) -> EvalResult | None:

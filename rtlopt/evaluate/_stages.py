@@ -27,6 +27,7 @@ from rtlopt.evaluate._screen_checks import (
     view_configurations,
     view_power_up,
     view_state_left,
+    view_time_zero,
 )
 from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.evaluate._sources import library_files
@@ -36,6 +37,7 @@ from rtlopt.evaluate._switched import (
     outside_directives,
     switched_off_change,
 )
+from rtlopt.evaluate._time_zero import time_zero_unchecked
 from rtlopt.evaluate._xfaith import with_x_faith, x_faith_refutation
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
@@ -70,6 +72,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             view_state_left(s, c)
             or view_power_up(s, c)
             or view_claims(s, c)
+            or view_time_zero(s, c)
             or view_configurations(s, c)
         )
     cfg = s.config
@@ -114,6 +117,9 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     off = off or repository_reaches(s, c)  # hierarchical names, a simulator's own instances
     off = off or qualifier_claims(c.text, s.design)  # the qualifiers the text is written with
     off = off or simulators(s, c, pp.defined)
+    # always @* for assign (x until an event): judged once the proofs pass (formal stage),
+    # so that a broken change is still refuted with its counterexample
+    c.time_zero = "" if off else time_zero_unchecked(s, c, pp)
     if not off and cfg.harness.other_configurations == "check" and not _same(s, c):
         # the repository's own text reads as the repository's in every build: nothing to prove
         off = other_configurations(c, s.unit.reference_module(), name, pp, s.unit)
@@ -398,6 +404,8 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             why = f"formally not equivalent: {formal.reason} (counterexample: {cex})"
     elif cfg.formal.enabled and formal.verdict is not Verdict.PROVEN and cfg.formal.require_proof:
         why = f"equivalence not proven: {formal.reason}"
+    elif c.time_zero:  # equal on 0/1 and x, not at simulation time 0 (evaluate/_time_zero.py)
+        why = "unchecked: " + c.time_zero
     if why:
         return invalid(
             cfg.reward, Stage.FORMAL, why, r_syn=1.0, sim=c.sim, formal=formal, logs=c.logs

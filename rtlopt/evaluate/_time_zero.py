@@ -1,0 +1,317 @@
+"""Simulation time 0: a change between a continuous form and a block evaluated on an event.
+
+``assign y = ~a;`` (a gate, ``always_comb``) is evaluated at time 0; ``always @* y = ~a;``
+(``always @(a)``) runs on an event of ``a`` only. Where the repository's design gives ``a`` no
+event at time 0 (``reg a = 1'b1;`` under SystemVerilog: a declaration initializer is no
+event; a register before its first write; :mod:`rtlopt.frontend._time_zero`), the block's
+outputs stay x until ``a`` changes, where the continuous form's are defined, and the other
+way round. The proofs (0/1 values, combinational) read both forms alike and rtlopt's own
+simulation changes every input, so neither sees it; a register that captures the output at
+the first clock edge, a ``$display`` or a reader that decides on x does.
+
+The rule (:func:`time_zero_unchecked`), per module item of the target (the reference's and the
+candidate's text as the tools read them):
+
+* a block evaluated only on an event that waits for an input the repository changes at time 0
+  in every instance (:func:`rtlopt.frontend._time_zero.evented_inputs`) runs at time 0 like a
+  continuous form: it may become one, or come from one;
+* every other such block (an instance of a module with one in its hierarchy counts, waiting
+  for what it connects) must have its counterpart on the other side: a block waiting for the
+  same names (inputs and signals both sides declare) whose writes reach the same signals of
+  both sides (its body may change, and so may the names of what it writes first: ``r`` for
+  ``alu_r``); and what it waits for must reach time 0 the same way on both sides: an input,
+  a parameter, or a signal whose writers are the same items on both sides, whose own reads
+  are so too (transitively);
+* anything else is unchecked, fail closed (so is a repository whose instances cannot be read:
+  then no input counts as changed at time 0).
+
+Not decided (the known gap): an unchanged block's outputs are x until its first event in both
+readings; a change of the logic reading them is proven on 0/1 values and, where the repository
+feeds x into the target's inputs, by the x-faithfulness proof, which reads the block as
+combinational logic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rtlopt.harness._event_blocks import Item, ModuleItems, module_items
+
+if TYPE_CHECKING:
+    from rtlopt.evaluate._candidate import Candidate
+    from rtlopt.evaluate._preprocess import Preprocessed
+    from rtlopt.evaluate._setup import EvalSetup
+    from rtlopt.frontend.model import Design
+
+__all__ = ["time_zero_change", "time_zero_unchecked"]
+
+_WHY = (
+    "a variable's initializer (reg a = 1'b1) makes no event in SystemVerilog (iverilog "
+    "-g2012, read unless known otherwise), nor does a register before its first write"
+)
+_FIX = "keep the reference's form (assign or always_comb, or always @*) for what it computes"
+
+
+def time_zero_unchecked(s: EvalSetup, c: Candidate, pp: Preprocessed | None) -> str:
+    """Why the candidate is unchecked at simulation time 0 (module docstring), or "":
+    ``pp`` is its preprocessed text (None on the view path: the texts as written)."""
+    from rtlopt.harness import same_as_reference
+
+    if same_as_reference(c.text, s.design):
+        return ""
+    t = s.design.target
+    unit = s.unit
+    if pp is not None and unit is not None:
+        ref_text = unit.unit_text()
+
+        def ref_line(n: int) -> int:
+            where = unit.source_of(n)
+            return where[1] if where is not None else n
+
+    else:
+        whole = t.file.read_text(errors="replace")
+        ref_text = whole[t.start : t.end]
+        first = whole.count("\n", 0, t.start)
+
+        def ref_line(n: int) -> int:
+            return first + n
+
+    cand_text = pp.text if pp is not None else c.text
+    return time_zero_change(
+        s.design, ref_text, cand_text, ref_line, pp.source_line if pp is not None else None
+    )
+
+
+def time_zero_change(
+    design: Design,
+    ref_text: str,
+    cand_text: str,
+    ref_line: Callable[[int], int] | None = None,
+    cand_line: Callable[[int], int] | None = None,
+) -> str:
+    """The rule of the module docstring on the texts holding the reference's and the
+    candidate's target module; "" when they agree at time 0. ``ref_line`` and
+    ``cand_line`` map a line of the texts to the one a message names."""
+    from rtlopt.frontend._time_zero import evented_inputs
+
+    name = design.target.name
+    try:
+        ref = module_items(ref_text, name)
+        cand = module_items(cand_text, name)
+    except RuntimeError as exc:  # pyslang's own limits
+        return f"the module cannot be read for what it evaluates at simulation time 0 ({exc})"
+    if ref is None or cand is None:
+        return "the module cannot be read for what it evaluates at simulation time 0"
+    ref, cand = _lines(ref, ref_line), _aligned(ref, _lines(cand, cand_line))
+    hier: dict[str, bool] = {}
+    on_ref = _on_event(ref, design, hier)
+    on_cand = _on_event(cand, design, hier)
+    if not on_ref and not on_cand:
+        return ""
+    try:
+        evented = evented_inputs(design)
+    except RuntimeError:
+        evented = frozenset()  # nothing known: no input counts as changed at time 0
+    late_ref = [i for i in on_ref if _late(i, evented)]
+    late_cand = [i for i in on_cand if _late(i, evented)]
+    inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
+    relevant = ref.signals | cand.signals | inputs
+    shared = (ref.signals & cand.signals) | inputs | _ports(design)
+
+    def shape(items: ModuleItems) -> Callable[[Item], _Shape]:
+        def of(i: Item) -> _Shape:
+            """When a block runs and which signals of both sides it reaches (its body and
+            the names of what it writes for the first time may change)."""
+            waits = (i.waits or frozenset()) - i.writes
+            reach = _reached(i.writes, items) & shared
+            return (i.text if i.form.startswith("instance") else "", reach, waits & relevant)
+
+        return of
+
+    ref_shape, cand_shape = shape(ref), shape(cand)
+    extra_cand = Counter(map(cand_shape, late_cand)) - Counter(map(ref_shape, late_ref))
+    extra_ref = Counter(map(ref_shape, late_ref)) - Counter(map(cand_shape, late_cand))
+    for side, items, extra in (
+        ("candidate", late_cand, extra_cand),
+        ("reference", late_ref, extra_ref),
+    ):
+        of = cand_shape if side == "candidate" else ref_shape
+        item = next((i for i in items if of(i) in extra), None)
+        if item is not None:
+            return _message(side, item, name)
+    for item in late_cand:
+        waited = sorted(((item.waits or frozenset()) - item.writes) & relevant)
+        bad = _changed_reach(waited, ref, cand, inputs)
+        if bad:
+            via = f"'{bad[0]}'" + (f", which reaches '{bad[1]}'," if bad[1] != bad[0] else "")
+            return (
+                f"the {item.form} block of {name} at line {item.line} runs only on an event "
+                f"of what it waits for, as the reference's, and it reads {via} whose writers "
+                "the candidate changes: whether that changes at simulation time 0 as in the "
+                f"reference is not checked ({_WHY}); {_FIX}"
+            )
+    return ""
+
+
+_Shape = tuple[str, frozenset[str], frozenset[str]]
+
+
+def _late(item: Item, evented: frozenset[str]) -> bool:
+    """Whether ``item`` may run after time 0: a block that waits for no input changed then,
+    and every instance (what its module's blocks wait for is not followed)."""
+    return item.form.startswith("instance") or not (item.waits or frozenset()) & evented
+
+
+def _ports(design: Design) -> set[str]:
+    return {p.name for p in design.target.ports}
+
+
+def _reached(start: frozenset[str], items: ModuleItems) -> frozenset[str]:
+    """The names ``start`` reaches: written by an item that mentions one (transitively),
+    ``start`` included."""
+    seen = set(start)
+    stack = list(start)
+    while stack:
+        n = stack.pop()
+        for i in items.items:
+            if n in i.mentions:
+                new = i.writes - seen
+                seen |= new
+                stack += sorted(new)
+    return frozenset(seen)
+
+
+def _aligned(ref: ModuleItems, cand: ModuleItems) -> ModuleItems:
+    """``cand`` with signals only it declares renamed to those only the reference declares
+    where the items read alike: every item whose text, each such name a wildcard, is found
+    once on each side pairs the names at the same places (``l3_acc <= ...`` with ``acc3_q
+    <= ...``); a name paired two ways, or two names paired with one, is left. Renaming a
+    candidate's own name to one it does not use changes nothing it means, so any such map
+    is sound: a rename of a register is no change in when anything runs."""
+    from dataclasses import replace
+
+    mine, theirs = cand.signals - ref.signals, ref.signals - cand.signals
+    if not mine or not theirs:
+        return cand
+
+    def wild(items: ModuleItems, own: frozenset[str]) -> dict[str, list[list[str]]]:
+        out: dict[str, list[list[str]]] = {}
+        for i in items.items:
+            tokens = i.text.split(" ")
+            out.setdefault(" ".join("?" if t in own else t for t in tokens), []).append(tokens)
+        return out
+
+    ours, others = wild(cand, mine), wild(ref, theirs)
+    seen: dict[str, set[str]] = {}
+    for text, found in ours.items():
+        if "?" not in text or len(found) != 1 or len(others.get(text, [])) != 1:
+            continue
+        for a, b in zip(found[0], others[text][0], strict=True):
+            if a in mine and b in theirs:
+                seen.setdefault(a, set()).add(b)
+    pairs = {a: next(iter(b)) for a, b in seen.items() if len(b) == 1}
+    hit: dict[str, int] = {}
+    for b in pairs.values():
+        hit[b] = hit.get(b, 0) + 1
+    pairs = {a: b for a, b in pairs.items() if hit[b] == 1}
+    if not pairs:
+        return cand
+
+    def renamed(names: frozenset[str]) -> frozenset[str]:
+        return frozenset(pairs.get(n, n) for n in names)
+
+    items = tuple(
+        replace(
+            i,
+            text=" ".join(pairs.get(t, t) for t in i.text.split(" ")),
+            writes=renamed(i.writes),
+            mentions=renamed(i.mentions),
+            waits=None if i.waits is None else renamed(i.waits),
+        )
+        for i in cand.items
+    )
+    return ModuleItems(items, renamed(cand.signals))
+
+
+def _lines(items: ModuleItems, line: Callable[[int], int] | None) -> ModuleItems:
+    if line is None:
+        return items
+    from dataclasses import replace
+
+    return replace(items, items=tuple(replace(i, line=line(i.line)) for i in items.items))
+
+
+def _message(side: str, item: Item, name: str) -> str:
+    names = sorted((item.waits or frozenset()) - item.writes) or sorted(item.waits or ())
+    waits = ", ".join(names[:6]) or "nothing"
+    other = "reference" if side == "candidate" else "candidate"
+    return (
+        f"the {side}'s {item.form} block of {name} at line {item.line} runs only on an event "
+        f"of what it waits for ({waits}), and the repository changes none of its inputs at "
+        f"simulation time 0 in every instance ({_WHY}): its outputs stay x until then where "
+        f"the {other}'s are evaluated at time 0 (assign, a gate or always_comb), which neither "
+        f"the proofs nor rtlopt's simulation model; {_FIX}"
+    )
+
+
+def _on_event(items: ModuleItems, design: Design, hier: dict[str, bool]) -> list[Item]:
+    """The module's blocks evaluated only on an event, and its instances of a module with
+    one in its hierarchy (each waiting for every name its connections mention)."""
+    from dataclasses import replace
+
+    out = list(items.on_event)
+    for item in items.items:
+        module = item.text.split(" ", 1)[0]
+        if module in design.modules and item.waits is None:
+            if _has_event_blocks(module, design, hier):
+                form = f"instance of {module} (a module with such a block below it)"
+                out.append(replace(item, waits=item.mentions, form=form))
+    return out
+
+
+def _has_event_blocks(module: str, design: Design, hier: dict[str, bool]) -> bool:
+    """Whether ``module`` (of the repository) or a module below it has a block evaluated
+    only on an event (a module that cannot be read: yes)."""
+    if module in hier:
+        return hier[module]
+    hier[module] = False  # a loop of instances adds nothing
+    found = True
+    mod = design.modules.get(module)
+    if mod is not None:
+        try:
+            items = module_items(mod.text(), module)
+        except (RuntimeError, OSError):
+            items = None
+        if items is not None:
+            found = bool(items.on_event) or any(
+                _has_event_blocks(i.text.split(" ", 1)[0], design, hier)
+                for i in items.items
+                if i.text.split(" ", 1)[0] in design.modules and i.waits is None
+            )
+    hier[module] = found
+    return found
+
+
+def _changed_reach(
+    start: list[str], ref: ModuleItems, cand: ModuleItems, inputs: set[str]
+) -> tuple[str, str] | None:
+    """``(name waited for, name it reaches)`` when a name of ``start`` reaches (through the
+    items writing it and what they mention) a signal whose writers differ between the
+    reference and the candidate; else None. Inputs and names neither side declares as a
+    signal (parameters, functions, a block's own variables) reach nothing."""
+    for first in start:
+        seen: set[str] = set()
+        stack = [first]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in inputs or (n not in ref.signals and n not in cand.signals):
+                continue
+            if ref.writers(n) != cand.writers(n):
+                return first, n
+            stack += sorted({m for i in ref.items if n in i.writes for m in i.mentions} - seen)
+    return None

@@ -1,0 +1,227 @@
+"""The blocks of a module that a simulator evaluates only on an event, and what drives each
+signal (pyslang's syntax tree), for the time-0 rule (:mod:`rtlopt.evaluate._time_zero`).
+
+An ``always @*`` block, ``always @(a or b)`` (an event list without edges) or an ``always``
+that starts with anything else than an edge's event control runs on an event of what it
+waits for: until then its outputs hold their power-up value (x). A continuous assignment, a
+gate, an instance and ``always_comb`` / ``always_latch`` (run once at time 0) are evaluated at
+time 0; an edge's block (``always @(posedge clk)``) is a register in both readings.
+
+:func:`module_items` reads a module's items: each with its text (tokens, comments dropped),
+the names it may write (over-approximated: every name on an assignment's left side, in a
+call's arguments, in an instance's connections) and the names it mentions; the blocks of the
+first kind with the names they wait for (for ``@*`` every name the body mentions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rtlopt.harness._nodes import _children, _kind, _tokens, _tree
+
+__all__ = ["Item", "ModuleItems", "module_items"]
+
+#: Items a writer signature is made of (each read whole).
+_ITEMS = frozenset(
+    {
+        "AlwaysBlock",
+        "AlwaysCombBlock",
+        "AlwaysFFBlock",
+        "AlwaysLatchBlock",
+        "InitialBlock",
+        "FinalBlock",
+        "ContinuousAssign",
+        "HierarchyInstantiation",
+        "PrimitiveInstantiation",
+        "DataDeclaration",
+        "NetDeclaration",
+        "PortDeclaration",
+        "ImplicitAnsiPort",
+        "NetAlias",
+    }
+)
+#: Kinds not entered while looking for items: subprograms run per call (their writes are
+#: the calls' in the items that call them), nested design units are read on their own.
+_SKIP = frozenset(
+    {"FunctionDeclaration", "TaskDeclaration", "ModuleDeclaration", "InterfaceDeclaration"}
+)
+_DECLS = frozenset({"DataDeclaration", "NetDeclaration", "PortDeclaration", "ImplicitAnsiPort"})
+
+
+@dataclass(frozen=True)
+class Item:
+    """One module item.
+
+    Attributes:
+        text: Its tokens, one space apart (comments and layout dropped).
+        line: Its first line in the module's text.
+        writes: The names it may write.
+        mentions: Every name it mentions.
+        waits: For a block evaluated only on an event, the names whose event runs it
+            (``@*``: every name the body mentions); None for any other item.
+        form: How the block waits, as written (``always @*``), for messages.
+    """
+
+    text: str
+    line: int
+    writes: frozenset[str]
+    mentions: frozenset[str]
+    waits: frozenset[str] | None = None
+    form: str = ""
+
+
+@dataclass(frozen=True)
+class ModuleItems:
+    """A module's items and the names it declares as nets, variables or ports."""
+
+    items: tuple[Item, ...]
+    signals: frozenset[str]
+
+    @property
+    def on_event(self) -> tuple[Item, ...]:
+        """The blocks evaluated only on an event."""
+        return tuple(i for i in self.items if i.waits is not None)
+
+    def writers(self, name: str) -> tuple[str, ...]:
+        """The texts of the items that may write ``name``, sorted."""
+        return tuple(sorted(i.text for i in self.items if name in i.writes))
+
+
+@lru_cache(maxsize=16)
+def module_items(text: str, name: str) -> ModuleItems | None:
+    """The items of module ``name`` in ``text`` (generate blocks included); None when no
+    module of that name is found (kept for the last texts: the reference's is read again
+    for every candidate)."""
+    root = _tree(text).root
+    modules = [root] if _kind(root) == "ModuleDeclaration" else []
+    for module in modules or _walk_kinds(root, frozenset({"ModuleDeclaration"})):
+        if module.header.name.valueText != name:
+            continue
+        items: list[Item] = []
+        signals: set[str] = set()
+        for node in _walk_kinds(module, _ITEMS, skip=_SKIP, top=module):
+            items.append(_item(node, text))
+            if _kind(node) in _DECLS:
+                signals |= _declared(node)
+        for port in _walk_kinds(module.header, _DECLS):
+            signals |= _declared(port)
+        return ModuleItems(tuple(items), frozenset(signals))
+    return None
+
+
+def _walk_kinds(
+    node: Any, kinds: frozenset[str], skip: frozenset[str] = frozenset(), top: Any = None
+) -> Iterator[Any]:
+    """The nodes of ``kinds`` below ``node`` (not entered), not entering ``skip``."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        kind = _kind(cur)
+        if cur is not node and cur is not top:
+            if kind in kinds:
+                yield cur
+                continue
+            if kind in skip:
+                continue
+        stack.extend(reversed(list(_children(cur))))
+
+
+def _identifiers(node: Any) -> set[str]:
+    """Every identifier ``node`` mentions (simple names, selects' and scoped names' first
+    parts included)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if _kind(cur) in ("IdentifierName", "IdentifierSelectName"):
+            out.add(cur.identifier.valueText)
+        stack.extend(_children(cur))
+    return out
+
+
+def _declared(node: Any) -> set[str]:
+    if _kind(node) == "ImplicitAnsiPort":
+        d = getattr(node, "declarator", None)
+        return {d.name.valueText} if d is not None else set()
+    out: set[str] = set()
+    for d in _children(getattr(node, "declarators", None) or ()):
+        if _kind(d) == "Declarator":
+            out.add(d.name.valueText)
+    return out
+
+
+def _writes(node: Any) -> set[str]:
+    """The names ``node`` may write: every name on an assignment's left side, an
+    increment's operand, a call's argument, an instance's or gate's connection, a
+    declarator with an initializer."""
+    kind = _kind(node)
+    if kind in ("HierarchyInstantiation", "PrimitiveInstantiation", "NetAlias"):
+        return _identifiers(node)
+    if kind in _DECLS:
+        if kind == "ImplicitAnsiPort":
+            d = getattr(node, "declarator", None)
+            if d is None or getattr(d, "initializer", None) is None:
+                return set()
+            return {d.name.valueText}
+        return {
+            d.name.valueText
+            for d in _children(getattr(node, "declarators", None) or ())
+            if _kind(d) == "Declarator" and getattr(d, "initializer", None) is not None
+        }
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        k = _kind(cur)
+        if "Assignment" in k and hasattr(cur, "left"):
+            out |= _identifiers(cur.left)
+        elif k in ("InvocationExpression", "ArrayOrRandomizeMethodExpression"):
+            out |= _identifiers(cur)
+        elif "Increment" in k or "Decrement" in k:
+            out |= _identifiers(cur)
+        stack.extend(_children(cur))
+    return out
+
+
+def _item(node: Any, text: str) -> Item:
+    start = int(node.sourceRange.start.offset)
+    line = text.count("\n", 0, start) + 1
+    waits, form = _waits(node)
+    return Item(
+        " ".join(t for t in _tokens(node) if t),
+        line,
+        frozenset(_writes(node)),
+        frozenset(_identifiers(node)),
+        waits,
+        form,
+    )
+
+
+def _waits(node: Any) -> tuple[frozenset[str] | None, str]:
+    """For a plain ``always`` block that is no register's (no edge in its leading event
+    control): the names whose event runs it, and its form; else ``(None, "")``."""
+    if _kind(node) != "AlwaysBlock":
+        return None, ""
+    first = node.statement
+    while _kind(first) == "SequentialBlockStatement":
+        items = list(first.items)
+        first = items[0] if items else None
+    if _kind(first) != "TimingControlStatement":
+        return frozenset(), "always"  # a delay or nothing first: no event of its inputs
+    timing = first.timingControl
+    kind = _kind(timing)
+    if kind == "ImplicitEventControl":
+        return frozenset(_identifiers(first.statement)), "always @*"
+    if kind == "EventControl":
+        return frozenset(_identifiers(timing)), "always @(...)"
+    if kind == "EventControlWithExpression":
+        edges = [
+            n for n in _walk_kinds(timing, frozenset({"SignalEventExpression"})) if n.edge.valueText
+        ]
+        if edges:
+            return None, ""  # a register's block
+        return frozenset(_identifiers(timing.expr)), "always @(...)"
+    return frozenset(), "always"

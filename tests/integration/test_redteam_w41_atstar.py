@@ -1,0 +1,83 @@
+"""Red team round 41 (held out), X5: simulation time 0. ``assign y = ~a;`` rewritten as
+``always @* y = ~a;`` is equal on 0/1 and in rtlopt's simulation (it changes every input),
+but the block runs only on an event of ``a``: the repository's ``reg a = 1'b1;`` makes none
+under SystemVerilog (iverilog -g2012), so its ``y`` stays x until ``a`` first changes, where
+the reference's is 0. It was accepted; now it is unchecked (``evaluate/_time_zero.py``), and
+so is the reverse. Controls: the same rewrite where the repository changes ``a`` at time 0
+(a testbench's ``initial``), and an unchanged ``always @*`` beside a rewritten ``assign``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_xfaith import _check, _evaluate, _repo
+
+pytestmark = pytest.mark.tools
+
+ASSIGN = "module m(input a, output y);\n  assign y = ~a;\nendmodule\n"
+AT_STAR = "module m(input a, output reg y);\n  always @* y = ~a;\nendmodule\n"
+#: ``a`` holds its initializer until the first clock edge: no event at time 0
+INITIALIZED = (
+    "module top(input clk, output y);\n  reg a = 1'b1;\n  always @(posedge clk) a <= ~a;\n"
+    "  m u(.a(a), .y(y));\nendmodule\n"
+)
+#: a testbench sets ``a`` at time 0 (an event)
+TESTBENCH = (
+    "module tb;\n  reg a; wire y;\n  initial begin a = 1'b1; #5 a = 1'b0; end\n"
+    "  m u(.a(a), .y(y));\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand", "side"),
+    [(ASSIGN, AT_STAR, "candidate"), (AT_STAR, ASSIGN, "reference")],
+    ids=["assign_to_always_at_star", "always_at_star_to_assign"],
+)
+def test_a_change_time_0_tells_apart_is_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str, cand: str, side: str
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, ref, INITIALIZED)
+    out = _evaluate(tmp_path, repo, cand)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and out["stage"] == "formal", reason
+    assert f"unchecked: the {side}'s always @* block of m at line 2" in reason, reason
+    assert "simulation time 0" in reason, reason
+
+
+def test_the_gate_refuses_it_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = _repo(tmp_path, monkeypatch, ASSIGN, INITIALIZED)
+    r = _check(repo, AT_STAR)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "always @* block of m at line 2" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand", "top"),
+    [
+        (ASSIGN, AT_STAR, TESTBENCH),
+        (
+            "module m(input a, input b, output reg y, output z);\n  always @* y = ~a;\n"
+            "  assign z = ~b;\nendmodule\n",
+            "module m(input a, input b, output reg y, output z);\n  always @* y = ~a;\n"
+            "  assign z = !b;\nendmodule\n",
+            "module top(input clk, output y, z);\n  reg a = 1'b1;\n"
+            "  always @(posedge clk) a <= ~a;\n  m u(.a(a), .b(clk), .y(y), .z(z));\nendmodule\n",
+        ),
+    ],
+    ids=["changed_at_time_0", "same_block_on_both_sides"],
+)
+def test_a_rewrite_time_0_does_not_tell_apart_is_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str, cand: str, top: str
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, ref, top)
+    out = _evaluate(tmp_path, repo, cand)
+    assert out["status"] == "ok", out["reason"]
+
+
+def test_a_broken_rewrite_is_still_refuted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The time-0 rule is judged once the proofs pass: a broken change keeps its
+    counterexample."""
+    repo = _repo(tmp_path, monkeypatch, ASSIGN, INITIALIZED)
+    out = _evaluate(tmp_path, repo, AT_STAR.replace("~a", "a"))
+    assert out["status"] == "invalid" and out["stage"] == "simulation", out["reason"]
