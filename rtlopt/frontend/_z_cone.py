@@ -1,0 +1,110 @@
+"""Whether an input the repository feeds x may be fed z too, for
+:mod:`rtlopt.frontend._open_inputs`.
+
+The x-faithfulness proof reads z as x (Yosys has no z), so it refuses ``===``, ``!==`` and
+``casez`` where an input may be z (:mod:`rtlopt.formal.xfaith_model`), and
+:func:`rtlopt.frontend._open_inputs.fed_ports` says so when a source found may be z. The walk
+reports the first x or z source of an input's fan-in cone only; a source that is x only (a
+register powering up x, ``1'bx``) says nothing about the rest of the cone, where a z may pass
+to the input: a net nothing drives, a value with z bits, a gate with a control or a switch
+(:attr:`rtlopt.frontend._run_x.MayBeX.z`). :class:`ZCone` walks the rest: every net and
+variable whose value an assignment or initializer of the cone passes on (not the conditions
+it is under nor the indices of its left side, which never pass a z; not through a gate, whose
+output is x for a z input), through a submodule's output into its body and through an input
+of a module to what its parent's instance connects (whose own sources carry the answer).
+Past :data:`LIMIT` signals it answers z (fail closed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rtlopt.frontend._net_bits import Piece, key, pieces
+from rtlopt.frontend._run_x import MayBeX
+from rtlopt.frontend._slang import node_kind
+
+__all__ = ["LIMIT", "ZCone", "may_be_z"]
+
+#: The signals one question walks at most.
+LIMIT = 10_000
+
+
+def may_be_z(value: Any) -> bool:
+    """Whether what a source drives (an x/z constant as slang prints it, "" nothing, a
+    :class:`MayBeX`) may be z."""
+    if isinstance(value, MayBeX):
+        return value.z
+    return not value or "z" in str(value).lower()
+
+
+def passes(drivers: Any, sym: Any, bits: tuple[int | None, int | None]) -> list[Piece]:
+    """What the drivers of ``bits`` of ``sym`` in ``drivers`` (a
+    :class:`rtlopt.frontend._net_drivers.Drivers`) pass on: the nets and variables their
+    values read, and a submodule's output port's own symbol."""
+    from rtlopt.frontend._net_bits import width
+    from rtlopt.frontend._net_drivers import Port
+    from rtlopt.frontend._x_drivers import Gate
+
+    size = width(sym)
+    lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
+    out: list[Piece] = []
+    for (first, last, value), _ in drivers._of.get(key(sym), []):
+        if value is None or isinstance(value, (MayBeX, Gate)):
+            continue
+        if first is not None and last is not None and size and not (first < hi and lo < last):
+            continue
+        if isinstance(value, Port):
+            for p in value.instance.body.portList:
+                inner = getattr(p, "internalSymbol", None)
+                if str(getattr(p, "name", "")) == value.port and inner is not None:
+                    out.append((inner, None, None))
+            continue
+        loops = drivers._looped.get(id(value))
+        out += pieces(value, drivers.root, reading=True, loops=loops)
+    return out
+
+
+class ZCone:
+    """The answers over one walk (``walk``: :class:`rtlopt.frontend._open_inputs._Walk`)."""
+
+    def __init__(self, walk: Any) -> None:
+        self.walk = walk
+
+    def reaches(
+        self, sym: Any, bits: tuple[int | None, int | None], where: str, depth: int
+    ) -> bool:
+        """Whether a source that may be z is in the part of the fan-in cone of ``bits`` of
+        ``sym`` that passes values on (``where``: the judged instance, whose own inout
+        connected to ``sym`` drives nothing for it)."""
+        from rtlopt.frontend._open_inputs import _CONSTANTS, _inputs
+
+        walk = self.walk
+        stack: list[tuple[Any, int | None, int | None]] = [(sym, *bits)]
+        seen: set[tuple[str, Any, Any]] = set()
+        while stack:
+            s, lo, hi = stack.pop()
+            memo = (key(s), lo, hi)
+            if memo in seen or node_kind(s) in _CONSTANTS:
+                continue
+            seen.add(memo)
+            if len(seen) > LIMIT:
+                return True
+            parent = walk._parent_input(s)
+            if parent is not None:
+                inst, port = parent
+                found = [
+                    o
+                    for p, expr in _inputs(inst)
+                    if str(p.name) == port
+                    for o in walk._input(inst, p, expr, depth + 1)
+                ]
+                if any(o.z for o in found):
+                    return True
+                continue
+            hit = walk._judge(s, lo, hi, where if s is sym else "")
+            if hit is not None and may_be_z(hit[0]):
+                return True
+            scope = walk._scope(s)
+            if scope:
+                stack += passes(walk.drivers or walk._local(scope), s, (lo, hi))
+        return False
