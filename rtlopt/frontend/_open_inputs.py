@@ -336,8 +336,7 @@ class _Walk:
         value = "" if expr is None else self._x(expr)
         if expr is None or value:
             kind = "unconnected" if expr is None else _kind(value)
-            z = may_be_z(value) or self._z(expr, where, depth)
-            out.append(OpenInput(where, str(port.name), *loc, value, mod, kind=kind, z=z))
+            out.append(OpenInput(where, str(port.name), *loc, value, mod, kind=kind))
         for sym, lo, hi in [] if out or depth >= 64 else pieces(expr, self.root, reading=True):
             hit = self._cone(sym, (lo, hi), where, depth)
             if isinstance(hit, list):  # through an input of the parent
@@ -351,24 +350,14 @@ class _Walk:
                 whole = missing == [(0, width(up))]
                 bits = "" if whole else _bit_names(up, missing)
                 via = "" if up is sym else str(sym.name)
-                z = may_be_z(x) or self.zcone.reaches(sym, (lo, hi), where, depth)
                 out.append(
                     OpenInput(
                         where, str(port.name), *loc, x, mod, "", str(up.name), net, line,
-                        bits, via, _kind(x), z,
+                        bits, via, _kind(x),
                     )
                 )  # fmt: skip
         self.opened[memo] = out
         return out
-
-    def _z(self, expr: Any, where: str, depth: int) -> bool:
-        """Whether what the connection ``expr`` reads may pass a z on (:class:`ZCone`)."""
-        if expr is None or depth >= 64:
-            return expr is None
-        return any(
-            self.zcone.reaches(sym, (lo, hi), where, depth)
-            for sym, lo, hi in pieces(expr, self.root, reading=True)
-        )
 
     def _cone(
         self, sym: Any, bits: tuple[int | None, int | None], where: str, depth: int
@@ -531,7 +520,17 @@ def _judged(design: Design) -> list[OpenInput]:
         out: list[OpenInput] = []
         for inst in walk.instances.values():
             if inst.body.definition.name == name:
-                out += walk.open(inst)
+                found = walk.open(inst)
+                # x only where found: a z may still pass on from elsewhere in the cone
+                zs = {
+                    port: walk.zcone.input(inst, port)
+                    for port in dict.fromkeys(o.reaches.rpartition(".")[2] or o.port for o in found)
+                    if not any(may_be_z(o.value) for o in found)
+                }
+                out += [
+                    replace(o, z=zs.get(o.reaches.rpartition(".")[2] or o.port, False))
+                    for o in found
+                ]
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         log.debug("open inputs of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
