@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from rtlopt.config import ProjectConfig
+from rtlopt.frontend import load_design
 from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 from tests.unit.frontend.test_run_x import _design, _found
 
@@ -158,3 +160,24 @@ def test_a_z_past_the_first_x_source_makes_the_input_z(tmp_path: Path, decls: st
     found = open_inputs(_design(tmp_path, decls + "  wire w = r;\n", "w"))  # type: ignore[arg-type]
     assert [o.kind for o in found] == ["powerup"]
     assert fed_ports(found) == (("b",), z)
+
+
+def test_an_input_judged_first_through_another_cone_names_the_targets_port(
+    tmp_path: Path,
+) -> None:
+    """``u2``'s cone reaches ``u1``'s input ``b`` (through ``u1``'s output) before ``u1`` is
+    judged itself: ``u1.b``, fed z through ``mid``'s open ``pb``, is still the target's
+    ``b`` (not ``mid``'s ``pb``, which the proof of ``m`` does not know)."""
+    (tmp_path / "m.v").write_text(
+        "module m(input [7:0] a, input b, output reg [7:0] y);\n"
+        "  always @* begin if (b) y = a; else y = 8'd0; end\nendmodule\n"
+    )
+    (tmp_path / "top.v").write_text(
+        "module mid(input pb, output [7:0] y);\n  wire [7:0] y1;\n"
+        "  m u2(.a(8'd1), .b(y1[0]), .y(y));\n  m u1(.a(8'd1), .b(pb), .y(y1));\nendmodule\n"
+        "module top(output [7:0] y);\n  mid k(.pb(), .y(y));\nendmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig())
+    found = open_inputs(design)
+    assert fed_ports(found) == (("b",), True)  # not ("b", "pb")
+    assert [o.reaches for o in found if o.instance == "top.k"] == ["top.k.u1.b"]
