@@ -520,17 +520,14 @@ def _judged(design: Design) -> list[OpenInput]:
         out: list[OpenInput] = []
         for inst in walk.instances.values():
             if inst.body.definition.name == name:
-                found = walk.open(inst)
-                # x only where found: a z may still pass on from elsewhere in the cone
-                zs = {
-                    port: walk.zcone.input(inst, port)
-                    for port in dict.fromkeys(o.reaches.rpartition(".")[2] or o.port for o in found)
-                    if not any(may_be_z(o.value) for o in found)
-                }
-                out += [
-                    replace(o, z=zs.get(o.reaches.rpartition(".")[2] or o.port, False))
-                    for o in found
-                ]
+                out += walk.open(inst)
+        # x only where found: a z may still pass on from elsewhere in the cone (asked
+        # until one may be z: the proof's flag is one for the design)
+        for i, o in enumerate(out):
+            if any(may_be_z(p.value) or p.z for p in out):
+                break
+            at, _, port = o.reaches.rpartition(".") if o.reaches else (o.instance, "", o.port)
+            out[i] = replace(o, z=walk.zcone.input(walk.instances[at], port))
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         log.debug("open inputs of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc

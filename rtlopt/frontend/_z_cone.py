@@ -79,6 +79,8 @@ class ZCone:
 
     def __init__(self, walk: Any) -> None:
         self.walk = walk
+        # signals a question answered "no z" walked all of: no z passes on from them
+        self.clean: set[tuple[str, Any, Any]] = set()
 
     def input(self, inst: Any, port: str) -> bool:
         """Whether a source that may be z is in the part of the fan-in cone of input
@@ -96,7 +98,7 @@ class ZCone:
         while stack:
             s, lo, hi = stack.pop()
             memo = (key(s), lo, hi)
-            if memo in seen or node_kind(s) in _CONSTANTS:
+            if memo in seen or memo in self.clean or node_kind(s) in _CONSTANTS:
                 continue
             seen.add(memo)
             if len(seen) > LIMIT:
@@ -113,6 +115,7 @@ class ZCone:
             if scope:
                 drivers = walk.drivers or walk._local(scope)
                 stack += passes(drivers, s, (lo, hi), walk.known.decide)
+        self.clean |= {m for m in seen if m[0] not in first}
         return False
 
     def _connection(self, inst: Any, port: str, stack: list[Piece]) -> bool:
