@@ -58,6 +58,7 @@ class KnownBits:
 
         from rtlopt.frontend._net_drivers import Port
         from rtlopt.frontend._run_x import MayBeX
+        from rtlopt.frontend._x_drivers import Gate
 
         walk = self.walk
         if depth > DEPTH or sym.kind.name not in ("Net", "Variable"):
@@ -75,7 +76,7 @@ class KnownBits:
         size = width(sym)
         entries = [e for e, _ in walk._local(scope)._of.get(key(sym), [])]
         if not entries or any(
-            not (lo == 0 and hi == size) or v is None or isinstance(v, MayBeX)
+            not (lo == 0 and hi == size) or v is None or isinstance(v, (MayBeX, Gate))
             for lo, hi, v in entries
         ):
             return None

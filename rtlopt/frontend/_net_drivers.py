@@ -6,8 +6,8 @@ A driver is every assignment whose left side names the net or variable (continuo
 ``always``/``initial`` block, a task or function, a generate block, ``force`` and procedural
 ``assign``, a hierarchical name from another module, an interface's signal through a
 modport), a declaration's initializer (``wire w = a;``, ``reg r = 0;``), the connection of an
-output or inout port of an instance (slang writes those, a task's output arguments,
-a system task's outputs, a gate's output and ``pullup`` as assignments of an empty argument),
+output or inout port of an instance (slang writes those, a task's output arguments and
+a system task's outputs as assignments of an empty argument), a gate's or primitive's output,
 and any connection of an instance of a module the repository does not define (a vendor cell,
 a ``-y`` library: its ports' directions are unknown, so each counts as a driver); a
 ``supply0``/``supply1``/``tri0``/``tri1`` net and a two-state variable (``bit``, ``int``)
@@ -37,6 +37,13 @@ the variable of a procedural ``for`` loop drives the bits of every iteration
 (:mod:`rtlopt.frontend._loops`); a ``default`` of a ``case`` assigning x that no 0/1 value
 reaches is not walked (:mod:`rtlopt.frontend._reach`); a register without reset or initial
 value is x (:mod:`rtlopt.frontend._powerup`: it powers up x) whatever drives it.
+
+Drivers that make x or z from defined operands (:mod:`rtlopt.frontend._x_drivers`): a gate
+with a control or a switch (z), a user-defined primitive (x), a delay on a continuous
+assignment, a net or a gate (x until the first update), and a variable without an initial
+value every write of which a delay, an event or a task call of its process comes before
+(x until the first write). A gate without a control and without a delay drives what its
+inputs read (:meth:`Drivers.reads` follows them); ``pullup``/``pulldown`` a defined value.
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from rtlopt.frontend._reach import decided, default_reached
 from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, x_value
 from rtlopt.frontend._sys_x import output_x
 from rtlopt.frontend._two_drivers import conflict
+from rtlopt.frontend._x_drivers import Gate, delayed, late_write, primitive_value, timing_start
 
 __all__ = ["Drivers", "Port", "key", "named", "x_value"]
 
@@ -109,6 +117,9 @@ class Drivers:
         self._open: Loops | None = None  # the ``for`` loops around the statement walked
         self._looped: dict[int, Loops] = {}  # an assignment's value -> the loops around it
         self._block: Block | None = None  # the procedural block being walked
+        # whether the block's timing controls are tracked, and whether one came before
+        self._track, self._late = False, False
+        self._delay: MayBeX | None = None  # a continuous assignment's delay being walked
         self.registers = Registers()
         # slang picks the nodes: Python sees only these kinds
         self._table = {
@@ -123,6 +134,12 @@ class Drivers:
             ast.StatementKind.Case: self._case,
             ast.StatementKind.ForLoop: self._loop,
             ast.SymbolKind.ProceduralBlock: self._procedure,
+            ast.SymbolKind.PrimitiveInstance: self._primitive,
+            ast.SymbolKind.ContinuousAssign: self._continuous,
+            ast.StatementKind.Timed: self._timed,
+            ast.StatementKind.Wait: self._timed,
+            ast.StatementKind.WaitFork: self._timed,
+            ast.StatementKind.WaitOrder: self._timed,
         }
         scope.visit(lookup_table=self._table)
 
@@ -161,18 +178,61 @@ class Drivers:
                 if write is None:
                     self.registers.other.add(key(sym))
                 else:
-                    self.registers.write(key(sym), write, self._block, self._conds, self.root)
+                    self.registers.write(
+                        key(sym), write, self._block, self._conds, self.root, late=self._late
+                    )
 
     def _procedure(self, node: Any) -> Any:
         """A procedural block: whether its writes are a register's
         (:mod:`rtlopt.frontend._powerup`)."""
         from pyslang import ast
 
-        outer, self._block = self._block, block_of(node)
+        outer = (self._block, self._track, self._late)
+        self._block = block_of(node)
+        self._track, self._late = timing_start(node)
         try:
             node.body.visit(lookup_table=self._table)
         finally:
-            self._block = outer
+            self._block, self._track, self._late = outer
+        return ast.VisitAction.Skip
+
+    def _timed(self, node: Any) -> None:
+        """A delay, an event or a ``wait`` of a tracked block: what it writes next is late
+        (:func:`rtlopt.frontend._x_drivers.late_write`)."""
+        self._late = self._late or self._track
+
+    def _primitive(self, node: Any) -> Any:
+        """A gate, a switch or a user-defined primitive drives its outputs with what
+        :func:`rtlopt.frontend._x_drivers.primitive_value` says (slang writes an output as an
+        assignment of an empty argument)."""
+        from pyslang import ast
+
+        outputs, inputs = [], []
+        for conn in node.portConnections:
+            if (
+                conn.kind == ast.ExpressionKind.Assignment
+                and conn.right.kind == ast.ExpressionKind.EmptyArgument
+            ):
+                outputs.append(conn.left)
+            else:
+                conn.visit(lookup_table=self._table)  # a call's outputs
+                inputs.append(conn)
+        value = primitive_value(node, inputs, self._sm)
+        for left in outputs:
+            self._add(pieces(left, self.root), value)
+        return ast.VisitAction.Skip
+
+    def _continuous(self, node: Any) -> Any:
+        """A continuous assignment with a delay drives x until its first update."""
+        from pyslang import ast
+
+        if node.delay is None:
+            return ast.VisitAction.Advance
+        outer, self._delay = self._delay, delayed(node, self._sm)
+        try:
+            node.assignment.visit(lookup_table=self._table)
+        finally:
+            self._delay = outer
         return ast.VisitAction.Skip
 
     def _under(self, conds: list[Any], stmts: list[Any]) -> Any:
@@ -251,9 +311,14 @@ class Drivers:
             self._context[id(right)] = (node.left, self._conds)
             if self._open is not None:
                 self._looped[id(right)] = self._open
-        self._add(
-            pieces(node.left, self.root, loops=self._open), None if empty else right, write=node
-        )
+        value = self._delay if self._delay is not None and not empty else right
+        found = pieces(node.left, self.root, loops=self._open)
+        if self._track and node.timingControl is not None:  # ``w = #5 1``: late
+            outer, self._late = self._late, True
+            self._add(found, None if empty else value, write=node)
+            self._late = outer if node.isNonBlocking else True
+            return
+        self._add(found, None if empty else value, write=node)
 
     def reads(
         self,
@@ -276,6 +341,10 @@ class Drivers:
             if value is None or isinstance(value, (Port, MayBeX)):
                 continue
             if first is not None and last is not None and size and not (first < hi and lo < last):
+                continue
+            if isinstance(value, Gate):  # a gate's output reads its inputs
+                for arg in value.inputs:
+                    out += pieces(arg, self.root, reading=True, decide=decide)
                 continue
             loops = self._looped.get(id(value))
             out += pieces(value, self.root, reading=True, loops=loops, decide=decide)
@@ -320,6 +389,9 @@ class Drivers:
                 else found,
                 why,
             )
+        kind = str(getattr(getattr(node, "subroutine", None), "subroutineKind", ""))
+        if not system and self._track and not kind.endswith("Function"):
+            self._late = True  # a task may wait: what the block writes next is late
         return ast.VisitAction.Skip
 
     def _output(self, call: Any, formal: Any) -> MayBeX | None:
@@ -373,6 +445,11 @@ class Drivers:
         first = self.registers.powers_up_x(sym)
         if first is not None:
             return self._powerup(sym, first), [(lo, hi)]
+        first = self.registers.first_late(sym)
+        if first is not None:
+            return late_write(sym, first, self._sm), [(lo, hi)]
+        if getattr(sym, "delay", None) is not None and self._of.get(key(sym)):
+            return delayed(sym, self._sm), [(lo, hi)]  # a net with a delay and a driver
         counted = [
             (first, last, value, self._value(value, port_state))
             for (first, last, value), source in self._of.get(key(sym), [])
@@ -434,6 +511,7 @@ class Drivers:
                 "assignment overwrites it",
                 (where,),
                 fix=_MASKED_FIX,
+                z="z" in x.lower(),
             )
             return why, [(max(lo, first), min(hi, last))]
         return None
@@ -471,10 +549,17 @@ class Drivers:
         if isinstance(value, Port):
             state = port_state(value) if port_state is not None else None
             if isinstance(state, MayBeX) and state.cover:  # what the port drives is x there
-                return MayBeX.make(str(state), state.places, fix=state.fix)
+                return MayBeX.make(
+                    str(state), state.places, fix=state.fix, kind=state.kind, z=state.z
+                )
             return state
         if isinstance(value, MayBeX):
             return value
+        if isinstance(value, Gate):  # x where an input is: a constant, or made at run time
+            for arg in value.inputs:
+                if got := x_value(arg, self.root) or run_x(arg, self.root, self._sm):
+                    return got
+            return None
         loops = self._looped.get(id(value))
         return x_value(value, self.root) or run_x(value, self.root, self._sm, None, loops) or None
 

@@ -11,16 +11,18 @@ decide on x in ways the proofs never see (``if (b)`` takes the ``else`` branch o
 0`` merges both bit by bit): the ports go to the x-faithfulness proof
 (:mod:`rtlopt.formal.xfaith`, through :func:`fed_ports`), which a change must pass too.
 
-:func:`open_inputs` reads the instances the way :func:`rtlopt.frontend._params.parameterizations`
-finds the repository's parameterizations: slang elaborates the repository from its tops (every
-connection form resolved, ordered and implicit ones included) and every instance of the target
-below them is judged, once per design. So is a net or variable an input of the target (or of a
-parent passing it on) is connected to: one that nothing in the elaborated design drives
-(``wire w; m u(.b(w));``, a ``reg`` never assigned) feeds it z, and one that only values with
-x/z bits drive (``assign w = 1'bx;``, ``wire w = 'z;``, ``initial w = 1'bx;`` alone) feeds it x
-(:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer, gate, and any
-port of an instance of a module the repository does not define, a vendor cell, counts as a
-driver). Drivers are counted per bit: an input connected to ``w[4]`` of a ``w`` whose bits
+:func:`open_inputs` reads the instances the way
+:func:`rtlopt.frontend._params.parameterizations` finds the repository's parameterizations:
+slang elaborates the repository from its tops (every connection form resolved, ordered and
+implicit ones included) and every instance of the target below them is judged, once per design.
+So is a net or variable an input of the target (or of a parent passing it on) is connected to:
+one that nothing in the elaborated design drives (``wire w; m u(.b(w));``, a ``reg`` never
+assigned) feeds it z, and one that only values with x/z bits drive (``assign w = 1'bx;``,
+``wire w = 'z;``, ``initial w = 1'bx;`` alone) feeds it x
+(:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer, gate, and any port
+of an instance of a module the repository does not define, a vendor cell, counts as a driver;
+an assignment through a hierarchical name from another module, a testbench's, is judged like a
+local one). Drivers are counted per bit: an input connected to ``w[4]`` of a ``w`` whose bits
 ``[7:4]`` nothing drives is fed z, and a select whose index is not constant drives no bit for
 sure. An output (or inout) of an instance of a module the repository defines drives only what
 that module's body drives the port with (followed down, once per instance and port, up to 64
@@ -47,7 +49,11 @@ parent's instance (``assign w = r; always @* r = 1'bx; m u(.b(w));`` is found at
 register's next value is followed like any variable's; its clock (the event control) is
 not. A register without reset or initial value (:mod:`rtlopt.frontend._powerup`) reads x
 from power-up until its first write: it is an x source of the cone (:attr:`OpenInput.kind`
-"powerup", the message says it "powers up x"). An index of a procedural ``for`` loop is
+"powerup", the message says it "powers up x"). A gate with a control or a switch ("switch":
+z while off), a user-defined primitive ("udp") and a delay ("delay": on a continuous
+assignment, a net or a gate, or before every write of a variable without an initial value)
+are x sources too (:mod:`rtlopt.frontend._x_drivers`); a gate without either is followed
+through to its inputs. An index of a procedural ``for`` loop is
 judged by the loop's bounds (:mod:`rtlopt.frontend._loops`), and an x arm of a ``?:`` chain
 or an x ``default`` of a ``case`` that no 0/1 value of the selectors reaches is no x source
 (:mod:`rtlopt.frontend._reach`). Past 10,000 signals judged for one target the walk fails
@@ -57,6 +63,7 @@ closed.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -66,6 +73,7 @@ from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
 from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._z_cone import ZCone, may_be_z
 from rtlopt.frontend.model import Design
 
 __all__ = ["OpenInput", "fed_ports", "open_inputs", "open_inputs_reason"]
@@ -78,6 +86,8 @@ _CONE_LIMIT = 10_000
 # what :meth:`_Walk._undriven` finds: the value driving (x/z, "" nothing) and the bits
 Found = tuple[str, list[tuple[int, int]]]
 
+#: The last name of a dotted name (``t.bw``, ``gen[0].r``; not a port connection ``.b(``).
+_DOTTED = re.compile(r"[\w$\]]\s*\.\s*([A-Za-z_][\w$]*)")
 #: Symbols a connection may name whose value is a constant: no driver to look for.
 _CONSTANTS = frozenset({"Parameter", "EnumValue", "Specparam", "TypeParameter", "Genvar"})
 
@@ -106,7 +116,12 @@ class OpenInput:
         kind: What x it is: "unconnected" (the port is left open), "z" (nothing drives
             ``net``), "x" (a value with x/z bits), "run" (x made at run time from defined
             operands, :mod:`rtlopt.frontend._run_x`), "powerup" (a register without reset
-            or initial value, x until its first write, :mod:`rtlopt.frontend._powerup`).
+            or initial value, x until its first write, :mod:`rtlopt.frontend._powerup`),
+            "switch" (a gate with a control or a switch: z), "udp" (a user-defined
+            primitive) or "delay" (x until a delayed first update or write,
+            :mod:`rtlopt.frontend._x_drivers`).
+        z: Some source of the input's fan-in cone may be z, this one or another one past it
+            (:mod:`rtlopt.frontend._z_cone`; :func:`fed_ports`).
     """
 
     instance: str
@@ -122,6 +137,7 @@ class OpenInput:
     bits: str = ""
     via: str = ""
     kind: str = ""
+    z: bool = False
 
     def message(self, module: str, root: Path) -> str:
         fed, fix = self._parts(module, root)
@@ -150,7 +166,8 @@ class OpenInput:
             if isinstance(self.value, MayBeX) and self.value.kind == "powerup":
                 fed += f"{which} powers up x: {self.value.render(root)}"
             elif isinstance(self.value, MayBeX):
-                fed += f"{which} may be x at run time: {self.value.render(root)}"
+                xz = "z" if self.value.z else "x"
+                fed += f"{which} may be {xz} at run time: {self.value.render(root)}"
             elif self.value:
                 fed += f"{which} only a value with x/z bits drives ({self.value})"
             else:
@@ -162,7 +179,8 @@ class OpenInput:
                 "itself does not)"
             )
         elif isinstance(self.value, MayBeX):
-            fed = f"connects input '{self.port}' to a value that may be x at run time: "
+            xz = "z" if self.value.z else "x"
+            fed = f"connects input '{self.port}' to a value that may be {xz} at run time: "
             fed += self.value.render(root)
         elif self.value:
             fed = f"ties input '{self.port}' to {self.value}, a value with x/z bits"
@@ -212,6 +230,7 @@ def _too_many(sym: Any, sm: Any) -> MayBeX:
         f"'{sym.name}' not judged): not followed, so not known to be defined",
         (_location(sym, sm),),
         fix="the walk's bound is reached: this design is not checked",
+        z=True,
     )
 
 
@@ -273,12 +292,34 @@ class _Walk:
         self.opened: dict[tuple[str, str], list[OpenInput]] = {}
         # a signal's own drivers judged (:meth:`_undriven`), by (name, bits, excluded instance)
         self.judged: dict[tuple[str, Any, Any, str], Found | None] = {}
+        self.dotted: frozenset[str] | None = None  # :meth:`_hierarchical`'s names
+        self.zcone = ZCone(self)
+
+    def _hierarchical(self, sym: Any) -> bool:
+        """Whether a hierarchical name may write ``sym``: some text of the design (an
+        included file, a macro's body too) names it after a dot; any escaped identifier
+        after a dot makes every name count."""
+        if self.dotted is None:
+            names: set[str] = set()
+            for buf in self.sm.getAllBuffers():
+                text = str(self.sm.getSourceText(buf))
+                if re.search(r"\.\s*\\", text):
+                    names.add("")  # ``t.\bw `` : not read here
+                names.update(_DOTTED.findall(text))
+            self.dotted = frozenset(names)
+        return "" in self.dotted or str(sym.name) in self.dotted
 
     def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
         """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, connected to a
         net some bits of which nothing drives or only x/z values drive, or connected to an
         input of its parent that the parent's own instance feeds x or z (at any depth)."""
-        return [o for port, expr in _inputs(inst) for o in self._input(inst, port, expr, depth)]
+        where = str(inst.hierarchicalPath)
+        return [
+            # judged first through another input's cone (depth > 0), it may not say yet
+            o if o.reaches or o.instance == where else replace(o, reaches=f"{where}.{port.name}")
+            for port, expr in _inputs(inst)
+            for o in self._input(inst, port, expr, depth)
+        ]
 
     def _input(self, inst: Any, port: Any, expr: Any, depth: int) -> list[OpenInput]:
         """What :meth:`open` finds for one input ``port`` of ``inst`` connected to ``expr``
@@ -345,15 +386,21 @@ class _Walk:
                 if found:
                     return found
                 continue
-            judged = (*memo, where if s is sym else "")
-            if judged not in self.judged:
-                if len(self.judged) >= _CONE_LIMIT:
-                    return s, (_too_many(s, self.sm), [(0, width(s))])
-                self.judged[judged] = self._undriven(s, (lo, hi), judged[3])
-            if self.judged[judged] is not None:
-                return s, self.judged[judged]  # type: ignore[return-value]
+            hit = self._judge(s, lo, hi, where if s is sym else "")
+            if hit is not None:
+                return s, hit
             stack += self._reads(s, (lo, hi))
         return None
+
+    def _judge(self, sym: Any, lo: int | None, hi: int | None, exclude: str) -> Found | None:
+        """:meth:`_undriven` once per signal, bits and excluded instance; past
+        :data:`_CONE_LIMIT` signals judged it fails closed."""
+        judged = (key(sym), lo, hi, exclude)
+        if judged not in self.judged:
+            if len(self.judged) >= _CONE_LIMIT:
+                return _too_many(sym, self.sm), [(0, width(sym))]
+            self.judged[judged] = self._undriven(sym, (lo, hi), exclude)
+        return self.judged[judged]
 
     def _reads(self, sym: Any, bits: tuple[int | None, int | None]) -> list[Any]:
         """What the drivers of ``bits`` of ``sym`` in the body of the instance declaring
@@ -361,7 +408,9 @@ class _Walk:
         scope = self._scope(sym)
         if not scope:
             return []
-        return self._local(scope).reads(sym, bits, self.known.decide)
+        # the design's walk once built: a hierarchical name's write is a driver too
+        drivers = self.drivers or self._local(scope)
+        return drivers.reads(sym, bits, self.known.decide)
 
     def _scope(self, sym: Any) -> str:
         """The hierarchical name of the instance declaring ``sym`` ("" none)."""
@@ -386,21 +435,22 @@ class _Walk:
         self, sym: Any, bits: tuple[int | None, int | None] = (None, None), exclude: str = ""
     ) -> tuple[str, list[tuple[int, int]]] | None:
         """:meth:`Drivers.undriven` of a net or variable of the design (None for anything
-        else: a parameter or enum value; any other symbol fails closed). The body of the
-        instance declaring it is walked first; only a net that finds no defined driver
-        there is looked up in a walk of the whole design (hierarchical names; every net and
-        variable of it, since any may be in a fan-in cone), and so is every net (a second
-        driver through a hierarchical name makes it x)."""
+        else: a parameter or enum value; any other symbol fails closed), in a walk of the
+        whole design (every net and variable of it, since any may be in a fan-in cone): a
+        write through a hierarchical name from another module (a testbench's ``initial
+        t.r = 1'bx;``) is judged like a local one, and a second driver of a net makes it x.
+        A variable no text names after a dot (:meth:`_hierarchical`) whose drivers in the
+        body of the instance declaring it are defined needs no walk of the whole design."""
         kind = node_kind(sym)
         if kind in _CONSTANTS:
             return None
         if kind not in ("Net", "Variable"):
             return "", [(0, 1)]  # a symbol whose drivers are not followed: fail closed
         scope = self._scope(sym)
-        if scope:
+        if kind == "Variable" and scope and not self._hierarchical(sym):
             found = self._local(scope).undriven(sym, bits, self._port_state, exclude)
-            if found is None and kind != "Net":
-                return None  # a net may have another driver elsewhere (a hierarchical name)
+            if found is None:
+                return None  # no other module's text names it: its own drivers say
         if self.drivers is None:
             # any net of the design may be in the fan-in cone of an input of the target
             self.drivers = Drivers(self.root, self.root)
@@ -471,6 +521,13 @@ def _judged(design: Design) -> list[OpenInput]:
         for inst in walk.instances.values():
             if inst.body.definition.name == name:
                 out += walk.open(inst)
+        # x only where found: a z may still pass on from elsewhere in the cone (asked
+        # until one may be z: the proof's flag is one for the design)
+        for i, o in enumerate(out):
+            if any(may_be_z(p.value) or p.z for p in out):
+                break
+            at, _, port = o.reaches.rpartition(".") if o.reaches else (o.instance, "", o.port)
+            out[i] = replace(o, z=walk.zcone.input(walk.instances[at], port))
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         log.debug("open inputs of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
@@ -520,13 +577,14 @@ def open_inputs_reason(design: Design) -> str:
 
 def fed_ports(found: list[OpenInput]) -> tuple[tuple[str, ...], bool]:
     """The target's input ports ``found`` feeds x or z (once each, in order), and whether
-    one may be z (unconnected, a net nothing drives, a value with z bits): the ports the
-    x-faithfulness proof lets be x (:mod:`rtlopt.formal.xfaith`)."""
+    one may be z (unconnected, a net nothing drives, a value with z bits, a switch: a source
+    found that may be z, :attr:`MayBeX.z`, or one past it in the fan-in cone,
+    :attr:`OpenInput.z`): the ports the x-faithfulness proof lets be x
+    (:mod:`rtlopt.formal.xfaith`), which then refuses ``===``/``!==`` anywhere."""
     ports: dict[str, None] = {}
     z = False
     for o in found:
         inner = o.reaches.rpartition(".")[2] if o.reaches else o.port
         ports[inner] = None
-        value = o.value
-        z = z or not value or (not isinstance(value, MayBeX) and "z" in str(value).lower())
+        z = z or o.z or may_be_z(o.value)
     return tuple(ports), z

@@ -14,6 +14,11 @@ unless
   synchronous reset; any write of a constant counts, reset or not).
 
 The loop variables of procedural ``for`` loops are no registers.
+
+A write outside a clocked block that a delay, an event, a ``wait`` or a task call of its
+process comes before (``initial #5 r = 1;``) is no initial value: a variable every write of
+which is such or a register's, without an initial value or reset, reads x until its first
+write (:func:`rtlopt.frontend._x_drivers.late_write`).
 """
 
 from __future__ import annotations
@@ -61,13 +66,26 @@ class Registers:
     clocked: dict[str, Any] = field(default_factory=dict)
     reset: set[str] = field(default_factory=set)
     loop_vars: set[str] = field(default_factory=set)
+    # a write after a delay or event of a process outside a clocked block: the first seen
+    late: dict[str, Any] = field(default_factory=dict)
 
     def write(
-        self, name: str, node: Any, block: Block | None, conds: tuple[Any, ...], root: Any
+        self,
+        name: str,
+        node: Any,
+        block: Block | None,
+        conds: tuple[Any, ...],
+        root: Any,
+        *,
+        late: bool = False,
     ) -> None:
-        """``node`` (an assignment) writes ``name`` in ``block`` under ``conds``."""
+        """``node`` (an assignment) writes ``name`` in ``block`` under ``conds`` (``late``:
+        after a delay or event of its process, outside a clocked block)."""
         from rtlopt.frontend._net_bits import _const, key, named
 
+        if late and (block is None or not block.clocked):
+            self.late.setdefault(name, node)
+            return
         if block is None or not block.clocked:
             self.other.add(name)
             return
@@ -96,3 +114,21 @@ class Registers:
         ):
             return None
         return self.clocked[name]
+
+    def first_late(self, sym: Any) -> Any | None:
+        """A late write of ``sym`` when every write of it is late or a register's and it
+        has no initial value nor reset (it reads x until its first write), else None."""
+        from rtlopt.frontend._net_bits import key
+
+        name = key(sym)
+        if (
+            name not in self.late
+            or name in self.other
+            or name in self.reset
+            or name in self.loop_vars
+            or getattr(sym, "initializer", None) is not None
+            or sym.kind.name != "Variable"
+            or not getattr(getattr(sym, "type", None), "isFourState", True)
+        ):
+            return None
+        return self.late[name]

@@ -47,12 +47,15 @@ class MayBeX(str):
     defined driver of the net also writes (a memory ``$readmemh`` may leave unloaded), else
     on its bits whatever else drives them. :attr:`fix`: how to make it defined ("" the
     caller's own). :attr:`kind`: "powerup" for a register that powers up x
-    (:mod:`rtlopt.frontend._powerup`), else ""."""
+    (:mod:`rtlopt.frontend._powerup`), "switch", "udp" or "delay" for a driver of
+    :mod:`rtlopt.frontend._x_drivers`, else "". :attr:`z`: the value may be z too (a switch,
+    a value with z bits), not x only."""
 
     places: tuple[tuple[Path, int], ...] = ()
     cover: bool = False
     fix: str = ""
     kind: str = ""
+    z: bool = False
 
     @classmethod
     def make(
@@ -63,9 +66,10 @@ class MayBeX(str):
         cover: bool = False,
         fix: str = "",
         kind: str = "",
+        z: bool = False,
     ) -> MayBeX:
         out = cls(text)
-        out.places, out.cover, out.fix, out.kind = places, cover, fix, kind
+        out.places, out.cover, out.fix, out.kind, out.z = places, cover, fix, kind, z
         return out
 
     def render(self, root: Path) -> str:

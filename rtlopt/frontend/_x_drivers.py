@@ -1,0 +1,161 @@
+"""Drivers that make x or z although what they read is defined, for
+:class:`rtlopt.frontend._net_drivers.Drivers`.
+
+The proofs and rtlopt's simulation drive the target's inputs with 0 or 1 only, so a driver of
+a net in their fan-in cone that a simulation reads x or z from with every operand defined is
+an x source (:attr:`rtlopt.frontend._run_x.MayBeX.kind` in brackets):
+
+- a gate with a control and every switch (``bufif0/1``, ``notif0/1``, ``nmos``, ``pmos``,
+  ``rnmos``, ``rpmos``, ``cmos``, ``rcmos``, ``tranif0/1``, ``rtranif0/1``, ``tran``,
+  ``rtran``): z while the control is off, or where nothing drives the other side ("switch",
+  :attr:`MayBeX.z`: ``===`` and ``!==`` tell z from x);
+- an instance of a user-defined primitive: x for an input its table does not list (and, when
+  sequential, until its state is first set) ("udp"; its table is not read: any counts);
+- a delay (``assign #5 w = ...``, ``wire #5 w``, ``buf #5 g(...)``, ``and #(1, 2)``): the net
+  reads x until the first update ("delay");
+- a variable without an initial value every write of which a delay, an event, a ``wait`` or a
+  task call of its process comes before (``initial #5 w = 1;``, ``initial begin #1; w = 1;
+  end``, ``initial @(posedge s) w = 1;``, ``always #5 w = s;``, an intra-assignment delay
+  ``w = #5 1``): x until the first write ("delay"; :class:`rtlopt.frontend._powerup.Registers`
+  keeps the writes, a clocked block's are a register's).
+
+A gate without a control and without a delay (``and``, ``or``, ``xor``, ``buf``, ``not``...)
+is no source by itself: its output is what its inputs read (:class:`Gate`: the fan-in cone goes
+through it). ``pullup`` and ``pulldown`` drive a defined value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rtlopt.frontend._run_x import MayBeX, place, text_of
+
+__all__ = ["Gate", "delayed", "late_write", "primitive_value", "timing_start"]
+
+#: Gates with a control and switches: z while off (or where nothing drives the other side).
+SWITCHES = frozenset(
+    {
+        *("bufif0", "bufif1", "notif0", "notif1"),
+        *("nmos", "pmos", "rnmos", "rpmos", "cmos", "rcmos"),
+        *("tranif0", "tranif1", "rtranif0", "rtranif1", "tran", "rtran"),
+    }
+)
+#: Gates whose output is a function of their inputs (defined where the inputs are).
+PLAIN = frozenset({"and", "nand", "or", "nor", "xor", "xnor", "buf", "not"})
+#: Gates driving a defined value.
+PULLS = frozenset({"pullup", "pulldown"})
+# timing controls that wait for time to pass, not for an event
+_DELAYS = frozenset({"Delay", "Delay3", "OneStepDelay", "CycleDelay"})
+_SWITCH_FIX = (
+    "drive it with a continuous assignment or a gate without a control (a defined value on "
+    "every bit whatever the control is)"
+)
+_UDP_FIX = "drive it with a continuous assignment (a user-defined primitive's table is not read)"
+_DELAY_FIX = "drop the delay (a simulation reads x until the first update)"
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The output of a gate without a control and without a delay: what its ``inputs`` read
+    (``instance``: the gate)."""
+
+    instance: Any
+    inputs: tuple[Any, ...]
+
+    @property
+    def syntax(self) -> Any:  # for :func:`rtlopt.frontend._run_x.text_of`
+        return self.instance.syntax
+
+    @property
+    def location(self) -> Any:  # for :func:`rtlopt.frontend._run_x.place`
+        return self.instance.location
+
+
+def _name(node: Any) -> str:
+    return f"{node.primitiveType.name} {node.name}"
+
+
+def primitive_value(node: Any, inputs: list[Any], sm: Any) -> Any:
+    """What the primitive instance ``node`` (a gate, a switch or a user-defined primitive)
+    drives its outputs with: None a defined value (``pullup``), a :class:`Gate` (what its
+    ``inputs`` read), or why it may be x or z (a :class:`MayBeX`)."""
+    prim = str(node.primitiveType.name)
+    where = (place(node, sm),)
+    if prim in PULLS:
+        return None
+    if prim in SWITCHES:
+        what = (
+            "connects two nets both ways: z where nothing else drives them"
+            if prim in ("tran", "rtran")
+            else "drives z while its control is off"
+        )
+        return MayBeX.make(
+            f"{_name(node)} ({{0}}) {what}", where, fix=_SWITCH_FIX, kind="switch", z=True
+        )
+    if prim not in PLAIN:
+        seq = "" if not getattr(node.primitiveType, "isSequential", True) else (
+            " and holds x until its state is first set"
+        )  # fmt: skip
+        return MayBeX.make(
+            f"{_name(node)} ({{0}}) drives x for the inputs its table does not list{seq}",
+            where,
+            fix=_UDP_FIX,
+            kind="udp",
+        )
+    if node.delay is not None:
+        return MayBeX.make(
+            f"{_name(node)} ({{0}}) delays its output ({' '.join(str(node.delay.syntax).split())}"
+            "): it reads x until the first update",
+            where,
+            fix=_DELAY_FIX,
+            kind="delay",
+        )
+    return Gate(node, tuple(inputs))
+
+
+def delayed(node: Any, sm: Any) -> MayBeX:
+    """Why the continuous assignment ``node`` (a ``ContinuousAssign`` with a delay) or a net
+    with a delay makes x until its first update."""
+    delay = " ".join(str(node.delay.syntax).split())
+    if node.kind.name == "ContinuousAssign":
+        text = f"assign {delay} {text_of(node.assignment)}"
+        what = "its net"
+    else:
+        text = f"the net '{node.name}' with a delay ({delay})"
+        what = "it"
+    return MayBeX.make(
+        f"{text} ({{0}}) delays the update: {what} reads x until the first one",
+        (place(node, sm),),
+        fix=_DELAY_FIX,
+        kind="delay",
+    )
+
+
+def late_write(sym: Any, first: Any, sm: Any) -> MayBeX:
+    """Why the variable ``sym`` without an initial value reads x until its first write
+    (``first``: a write that a delay, an event or a task call of its process comes before)."""
+    return MayBeX.make(
+        f"'{sym.name}' ({{0}}) reads x until its first write, {text_of(first)} ({{1}}), which a "
+        "delay, an event or a task call of its process comes before (no write at time 0)",
+        (place(sym, sm), place(first, sm)),
+        fix=f"give '{sym.name}' an initial value (an initializer, or a write at time 0)",
+        kind="delay",
+    )
+
+
+def timing_start(node: Any) -> tuple[bool, bool]:
+    """For the procedural block ``node``: whether the walk tracks its timing controls (a write
+    after one is late, :func:`late_write`), and whether its writes are late from the start.
+    An ``always`` waiting on an event list first is a register's or a combinational block's
+    (:mod:`rtlopt.frontend._powerup`): not tracked; one waiting on a delay (``always #5``) is
+    late from the start, and so is a ``final`` block."""
+    kind = node.procedureKind.name
+    if kind == "Final":
+        return True, True
+    body = node.body
+    if kind == "Initial" or body.kind.name != "Timed":
+        return True, False
+    if body.timing.kind.name in _DELAYS:
+        return True, True
+    return False, False
