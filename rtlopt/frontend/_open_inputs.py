@@ -72,7 +72,7 @@ from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
 from rtlopt.frontend._run_x import MayBeX, run_x
-from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._slang import CONSTANT_KINDS, input_connections, node_kind
 from rtlopt.frontend._z_cone import ZCone, may_be_z
 from rtlopt.frontend.model import Design
 
@@ -89,7 +89,8 @@ Found = tuple[str, list[tuple[int, int]]]
 #: The last name of a dotted name (``t.bw``, ``gen[0].r``; not a port connection ``.b(``).
 _DOTTED = re.compile(r"[\w$\]]\s*\.\s*([A-Za-z_][\w$]*)")
 #: Symbols a connection may name whose value is a constant: no driver to look for.
-_CONSTANTS = frozenset({"Parameter", "EnumValue", "Specparam", "TypeParameter", "Genvar"})
+_CONSTANTS = CONSTANT_KINDS
+_inputs = input_connections
 
 
 @dataclass(frozen=True)
@@ -257,17 +258,6 @@ def _kind(value: str) -> str:
     if isinstance(value, MayBeX):
         return value.kind or "run"
     return "x" if value else "z"
-
-
-def _inputs(inst: Any) -> list[tuple[Any, Any]]:
-    """``(port, connected expression or None)`` of each input and inout port of ``inst``."""
-    out = []
-    for conn in inst.portConnections:
-        port = conn.port
-        direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
-        if node_kind(port) == "Port" and direction in ("In", "InOut"):
-            out.append((port, conn.expression))
-    return out
 
 
 class _Walk:

@@ -8,7 +8,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["node_kind", "preprocessor"]
+__all__ = ["CONSTANT_KINDS", "input_connections", "node_kind", "preprocessor"]
+
+#: Symbol kinds that hold a value fixed at elaboration (no driver, never x at run time).
+CONSTANT_KINDS = frozenset({"Parameter", "EnumValue", "Specparam", "TypeParameter", "Genvar"})
 
 
 def node_kind(node: Any) -> str:
@@ -30,3 +33,15 @@ def preprocessor(include_dirs: Iterable[Path], defines: Mapping[str, str]) -> tu
     popts = parsing.PreprocessorOptions()
     popts.predefines = [f"{k}={v}" if v != "" else k for k, v in defines.items()]
     return sm, popts
+
+
+def input_connections(inst: Any) -> list[tuple[Any, Any]]:
+    """``(port, connected expression or None)`` of each input and inout port of the
+    instance ``inst``."""
+    out = []
+    for conn in inst.portConnections:
+        port = conn.port
+        direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
+        if node_kind(port) == "Port" and direction in ("In", "InOut"):
+            out.append((port, conn.expression))
+    return out

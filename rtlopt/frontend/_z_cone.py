@@ -23,7 +23,7 @@ from typing import Any
 
 from rtlopt.frontend._net_bits import Piece, key, pieces
 from rtlopt.frontend._run_x import MayBeX, x_value
-from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._slang import CONSTANT_KINDS, input_connections, node_kind
 
 __all__ = ["LIMIT", "ZCone", "may_be_z"]
 
@@ -86,8 +86,6 @@ class ZCone:
         """Whether a source that may be z is in the part of the fan-in cone of input
         ``port`` of the instance ``inst`` that passes values on (through the parents'
         instances too: an input left unconnected or tied to z bits there is one)."""
-        from rtlopt.frontend._open_inputs import _CONSTANTS
-
         walk = self.walk
         where = str(inst.hierarchicalPath)
         stack: list[tuple[Any, int | None, int | None]] = []
@@ -98,7 +96,7 @@ class ZCone:
         while stack:
             s, lo, hi = stack.pop()
             memo = (key(s), lo, hi)
-            if memo in seen or memo in self.clean or node_kind(s) in _CONSTANTS:
+            if memo in seen or memo in self.clean or node_kind(s) in CONSTANT_KINDS:
                 continue
             seen.add(memo)
             if len(seen) > LIMIT:
@@ -121,9 +119,7 @@ class ZCone:
     def _connection(self, inst: Any, port: str, stack: list[Piece]) -> bool:
         """Whether ``inst`` leaves input ``port`` unconnected or ties it to z bits; else
         what the connection reads goes on ``stack``."""
-        from rtlopt.frontend._open_inputs import _inputs
-
-        for p, expr in _inputs(inst):
+        for p, expr in input_connections(inst):
             if str(p.name) != port:
                 continue
             if expr is None or "z" in x_value(expr, self.walk.root).lower():
