@@ -4,8 +4,8 @@
 fresh clone holds) with no ``../shared`` beside it, in a new virtual environment, with
 ``RTLOPT_PDK_PATH`` unset and HOME isolated: the liberty files must come from the bundled PDK
 packages that setup installs. The virtual environment sees the machine's site-packages (torch,
-transformers and the other heavy wheels are not downloaded again); rtlopt and the PDK packages
-are installed into it by the script itself.
+transformers and the other heavy wheels are not downloaded again, and pip itself); rtlopt and
+the PDK packages are installed into it by the script itself.
 """
 
 from __future__ import annotations
@@ -65,8 +65,12 @@ def test_readme_setup_and_demo_on_a_fresh_machine(tmp_path: Path, model_cpu_shar
     checkout = _fresh_copy(machine / "rtlopt")
     assert not (machine / "shared").exists()
     venv = tmp_path / "venv"
+    # without a pip of its own (ensurepip copies and installs one: 5-20 s): the machine's pip,
+    # seen through the system site-packages, installs into the environment it runs in
     subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300
+        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+        check=True,
+        timeout=300,
     )
     r = subprocess.run(
         ["bash", "-c", "bash scripts/setup.sh && bash scripts/demo.sh"],
