@@ -35,6 +35,7 @@ from rtlopt.policy._preflight import (
     in_hf_cache,
     offline,
     resolve_model,
+    torch_cuda_build,
 )
 from rtlopt.policy._versions import MIN_VERSIONS, installed_version, version_at_least
 
@@ -106,8 +107,8 @@ class Diagnosis:
 
 def _gpu() -> tuple[str | None, int | None, str | None]:
     """(description, total bytes, torch's CUDA version) of CUDA device 0."""
-    if importlib.util.find_spec("torch") is None:
-        return None, None, None
+    if importlib.util.find_spec("torch") is None or torch_cuda_build() is None:
+        return None, None, None  # no torch, or a CPU build: no import (2 CPU seconds)
     import torch
 
     built = getattr(torch.version, "cuda", None)

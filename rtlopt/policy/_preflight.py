@@ -11,6 +11,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -59,9 +60,27 @@ def require_package(module: str, what: str, fix: str) -> None:
 
 
 @lru_cache(maxsize=1)
+def torch_cuda_build() -> str | None:
+    """The CUDA version torch was built for, read from ``torch/version.py`` without importing
+    torch (2 CPU seconds); "" when torch is missing or its build cannot be read that way
+    (then ask torch); None for a CPU build."""
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    try:
+        text = (Path(next(iter(spec.submodule_search_locations))) / "version.py").read_text()
+    except OSError:
+        return ""
+    m = re.search(r"^cuda\s*(?::[^=\n]*)?=\s*(None|'([^']*)'|\"([^\"]*)\")\s*$", text, re.M)
+    if m is None:
+        return ""
+    return None if m.group(1) == "None" else (m.group(2) or m.group(3) or "")
+
+
 def cuda_available() -> bool:
-    """True when torch is installed and sees a CUDA device."""
-    if importlib.util.find_spec("torch") is None:
+    """True when torch is installed and sees a CUDA device (a CPU build of torch never does:
+    no import then)."""
+    if importlib.util.find_spec("torch") is None or torch_cuda_build() is None:
         return False
     import torch
 

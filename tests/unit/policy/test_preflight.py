@@ -128,3 +128,28 @@ def test_missing_training_package(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", fake_find_spec)
     with pytest.raises(UsageError, match="'peft'.*rtlopt\\[train\\]"):
         preflight_policy(PolicyConfig(backend="transformers", device="cpu"))
+
+
+@pytest.mark.parametrize(
+    ("line", "build"),
+    [
+        ("cuda: Optional[str] = None", None),
+        ("cuda: Optional[str] = '12.1'", "12.1"),
+        ('cuda = "11.8"', "11.8"),
+        ("cuda = _read_cuda()", ""),  # not a literal: torch is asked
+    ],
+)
+def test_torch_cuda_build_is_read_without_importing_torch(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, line: str, build: str | None
+) -> None:
+    import importlib.machinery
+
+    pkg = tmp_path / "torch"
+    pkg.mkdir()
+    (pkg / "version.py").write_text(f"__version__ = '2.13.0'\n{line}\ngit_version = 'x'\n")
+    spec = importlib.machinery.ModuleSpec("torch", None, is_package=True)
+    spec.submodule_search_locations = [str(pkg)]
+    monkeypatch.setattr(pf.importlib.util, "find_spec", lambda name: spec)
+    assert pf.torch_cuda_build() == build
+    if build is None:  # a CPU build has no CUDA device, torch not imported to say so
+        assert pf.cuda_available() is False
