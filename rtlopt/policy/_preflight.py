@@ -59,7 +59,6 @@ def require_package(module: str, what: str, fix: str) -> None:
         )
 
 
-@lru_cache(maxsize=1)
 def torch_cuda_build() -> str | None:
     """The CUDA version torch was built for, read from ``torch/version.py`` without importing
     torch (2 CPU seconds); "" when torch is missing or its build cannot be read that way
@@ -77,6 +76,7 @@ def torch_cuda_build() -> str | None:
     return None if m.group(1) == "None" else (m.group(2) or m.group(3) or "")
 
 
+@lru_cache(maxsize=1)
 def cuda_available() -> bool:
     """True when torch is installed and sees a CUDA device (a CPU build of torch never does:
     no import then)."""

@@ -152,4 +152,6 @@ def test_torch_cuda_build_is_read_without_importing_torch(
     monkeypatch.setattr(pf.importlib.util, "find_spec", lambda name: spec)
     assert pf.torch_cuda_build() == build
     if build is None:  # a CPU build has no CUDA device, torch not imported to say so
+        pf.cuda_available.cache_clear()
         assert pf.cuda_available() is False
+        pf.cuda_available.cache_clear()
