@@ -71,6 +71,7 @@ from typing import Any
 from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
+from rtlopt.frontend._per_design import PerDesign
 from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import CONSTANT_KINDS, input_connections, node_kind
 from rtlopt.frontend._z_cone import ZCone, may_be_z
@@ -524,9 +525,6 @@ def _judged(design: Design) -> list[OpenInput]:
     return out
 
 
-_FOUND: dict[int, tuple[Design, list[OpenInput] | str]] = {}
-
-
 def open_inputs(design: Design) -> list[OpenInput]:
     """The target's inputs that an instance of the repository leaves x or z (once per
     design).
@@ -534,18 +532,7 @@ def open_inputs(design: Design) -> list[OpenInput]:
     Raises:
         RuntimeError: slang cannot elaborate the repository.
     """
-    hit = _FOUND.get(id(design))
-    if hit is None or hit[0] is not design:
-        if len(_FOUND) > 8:
-            _FOUND.clear()
-        try:
-            found: list[OpenInput] | str = _judged(design)
-        except RuntimeError as exc:
-            found = str(exc) or "it cannot be elaborated"
-        hit = _FOUND[id(design)] = (design, found)
-    if isinstance(hit[1], str):
-        raise RuntimeError(hit[1])
-    return hit[1]
+    return _JUDGED(design)
 
 
 def open_inputs_reason(design: Design) -> str:
@@ -578,3 +565,6 @@ def fed_ports(found: list[OpenInput]) -> tuple[tuple[str, ...], bool]:
         ports[inner] = None
         z = z or o.z or may_be_z(o.value)
     return tuple(ports), z
+
+
+_JUDGED: PerDesign[list[OpenInput]] = PerDesign(_judged)

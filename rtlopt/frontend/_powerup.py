@@ -100,29 +100,21 @@ class Registers:
     def powers_up_x(self, sym: Any) -> Any | None:
         """The first clocked write of ``sym`` when it is a register without reset or
         initial value (:mod:`rtlopt.frontend._powerup`), else None."""
-        from rtlopt.frontend._net_bits import key
-
-        name = key(sym)
-        if (
-            name not in self.clocked
-            or name in self.other
-            or name in self.reset
-            or name in self.loop_vars
-            or getattr(sym, "initializer", None) is not None
-            or sym.kind.name != "Variable"
-            or not getattr(getattr(sym, "type", None), "isFourState", True)
-        ):
-            return None
-        return self.clocked[name]
+        return self._unstated(sym, self.clocked)
 
     def first_late(self, sym: Any) -> Any | None:
         """A late write of ``sym`` when every write of it is late or a register's and it
         has no initial value nor reset (it reads x until its first write), else None."""
+        return self._unstated(sym, self.late)
+
+    def _unstated(self, sym: Any, writes: dict[str, Any]) -> Any | None:
+        """``writes[sym]`` when ``sym`` is a four-state variable with no initial value and
+        no reset, written nowhere else (nor as a loop variable), else None."""
         from rtlopt.frontend._net_bits import key
 
         name = key(sym)
         if (
-            name not in self.late
+            name not in writes
             or name in self.other
             or name in self.reset
             or name in self.loop_vars
@@ -131,4 +123,4 @@ class Registers:
             or not getattr(getattr(sym, "type", None), "isFourState", True)
         ):
             return None
-        return self.late[name]
+        return writes[name]

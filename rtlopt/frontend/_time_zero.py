@@ -31,6 +31,7 @@ from typing import Any
 
 from rtlopt.frontend._net_bits import key, named
 from rtlopt.frontend._net_drivers import x_value
+from rtlopt.frontend._per_design import PerDesign
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -180,9 +181,6 @@ def _leading(stmt: Any) -> list[Any]:
     return out
 
 
-_FOUND: dict[int, tuple[Design, frozenset[str] | str]] = {}
-
-
 def evented_inputs(design: Design) -> frozenset[str]:
     """The target's input (and inout) ports that every instance of the repository changes at
     time 0 (all of them when nothing instantiates the target: a top's inputs are the
@@ -192,18 +190,7 @@ def evented_inputs(design: Design) -> frozenset[str]:
         RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
             read: nothing is known.
     """
-    hit = _FOUND.get(id(design))
-    if hit is None or hit[0] is not design:
-        if len(_FOUND) > 8:
-            _FOUND.clear()
-        try:
-            found: frozenset[str] | str = _judged(design)
-        except RuntimeError as exc:
-            found = str(exc) or "it cannot be elaborated"
-        hit = _FOUND[id(design)] = (design, found)
-    if isinstance(hit[1], str):
-        raise RuntimeError(hit[1])
-    return hit[1]
+    return _JUDGED(design)
 
 
 def _judged(design: Design) -> frozenset[str]:
@@ -227,3 +214,6 @@ def _judged(design: Design) -> frozenset[str]:
         log.debug("time-0 events of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
     return frozenset(out)
+
+
+_JUDGED: PerDesign[frozenset[str]] = PerDesign(_judged)
