@@ -68,6 +68,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._comb_loop import CombLoops
 from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
@@ -508,9 +509,15 @@ def _judged(design: Design) -> list[OpenInput]:
     try:
         walk = _Walk(_compile(files, {}, design))
         out: list[OpenInput] = []
+        loops = CombLoops(walk)
         for inst in walk.instances.values():
             if inst.body.definition.name == name:
                 out += walk.open(inst)
+                done = {(o.reaches or f"{o.instance}.{o.port}") for o in out}
+                for port, _ in _inputs(inst):
+                    where, loc = str(inst.hierarchicalPath), _location(inst, walk.sm)
+                    if f"{where}.{port.name}" not in done and (why := loops.input(inst, port.name)):
+                        out.append(OpenInput(where, str(port.name), *loc, why, name, kind="loop"))
         # x only where found: a z may still pass on from elsewhere in the cone (asked
         # until one may be z: the proof's flag is one for the design)
         for i, o in enumerate(out):
