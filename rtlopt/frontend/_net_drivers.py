@@ -36,7 +36,10 @@ Drivers in a generate branch the parameters turn off are not drivers. A select i
 the variable of a procedural ``for`` loop drives the bits of every iteration
 (:mod:`rtlopt.frontend._loops`); a ``default`` of a ``case`` assigning x that no 0/1 value
 reaches is not walked (:mod:`rtlopt.frontend._reach`); a register without reset or initial
-value is x (:mod:`rtlopt.frontend._powerup`: it powers up x) whatever drives it.
+value is x (:mod:`rtlopt.frontend._powerup`: it powers up x) whatever drives it; a
+variable every bit of which is driven but that a block may leave x (an inferred latch, an
+``always`` nothing wakes up, an ``initial`` writing on some paths only) is x
+(:mod:`rtlopt.frontend._partial`).
 
 Drivers that make x or z from defined operands (:mod:`rtlopt.frontend._x_drivers`): a gate
 with a control or a switch (z), a user-defined primitive (x), a delay on a continuous
