@@ -36,7 +36,10 @@ Drivers in a generate branch the parameters turn off are not drivers. A select i
 the variable of a procedural ``for`` loop drives the bits of every iteration
 (:mod:`rtlopt.frontend._loops`); a ``default`` of a ``case`` assigning x that no 0/1 value
 reaches is not walked (:mod:`rtlopt.frontend._reach`); a register without reset or initial
-value is x (:mod:`rtlopt.frontend._powerup`: it powers up x) whatever drives it.
+value is x (:mod:`rtlopt.frontend._powerup`: it powers up x) whatever drives it; a
+variable every bit of which is driven but that a block may leave x (an inferred latch, an
+``always`` nothing wakes up, an ``initial`` writing on some paths only) is x
+(:mod:`rtlopt.frontend._partial`).
 
 Drivers that make x or z from defined operands (:mod:`rtlopt.frontend._x_drivers`): a gate
 with a control or a switch (z), a user-defined primitive (x), a delay on a continuous
@@ -55,9 +58,11 @@ from typing import Any
 from rtlopt.frontend._assigned import unassigned
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
+from rtlopt.frontend._partial import left_x, partial_writes
 from rtlopt.frontend._powerup import Block, Registers, block_of
 from rtlopt.frontend._reach import decided, default_reached
-from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, x_value
+from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, unassigned_local, x_value
+from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend._sys_x import output_x
 from rtlopt.frontend._two_drivers import conflict
 from rtlopt.frontend._x_drivers import Gate, delayed, late_write, primitive_value, timing_start
@@ -117,6 +122,9 @@ class Drivers:
         self._open: Loops | None = None  # the ``for`` loops around the statement walked
         self._looped: dict[int, Loops] = {}  # an assignment's value -> the loops around it
         self._block: Block | None = None  # the procedural block being walked
+        self._blocks: list[Block] = []
+        # the values of continuous assignments (:mod:`rtlopt.frontend._comb_loop`), by id
+        self.continuous: set[int] = set()
         # whether the block's timing controls are tracked, and whether one came before
         self._track, self._late = False, False
         self._delay: MayBeX | None = None  # a continuous assignment's delay being walked
@@ -188,12 +196,16 @@ class Drivers:
         from pyslang import ast
 
         outer = (self._block, self._track, self._late)
-        self._block = block_of(node)
+        self._block = block = block_of(node)
+        self._blocks.append(block)  # kept: the writers are told apart by ``id``
         self._track, self._late = timing_start(node)
         try:
             node.body.visit(lookup_table=self._table)
         finally:
             self._block, self._track, self._late = outer
+        for name, (_, first, kind) in partial_writes(node, self.root).items():
+            if self._names is None or name.rpartition(".")[2] in self._names:
+                self.registers.partial.setdefault(name, (id(block), first, kind))
         return ast.VisitAction.Skip
 
     def _timed(self, node: Any) -> None:
@@ -312,6 +324,8 @@ class Drivers:
             if self._open is not None:
                 self._looped[id(right)] = self._open
         value = self._delay if self._delay is not None and not empty else right
+        if self._block is None and not empty:
+            self.continuous.add(id(value))  # no procedural block: evaluated continuously
         found = pieces(node.left, self.root, loops=self._open)
         if self._track and node.timingControl is not None:  # ``w = #5 1``: late
             outer, self._late = self._late, True
@@ -398,22 +412,27 @@ class Drivers:
         """Why the output argument ``formal`` of the subroutine ``call`` calls may be left
         unassigned (x), or None (a defined driver)."""
         direction = str(getattr(formal, "direction", "")).rsplit(".", 1)[-1]
-        if (
-            formal is None
-            or direction != "Out"
-            or not unassigned(call.subroutine, self.root, formal)
-        ):
+        if formal is None or direction != "Out":
             return None
+        what = f"its output '{formal.name}'"
+        if not unassigned(call.subroutine, self.root, formal):
+            local = unassigned_local(call.subroutine, self.root)
+            if local is None:
+                return None
+            what = f"its local '{local.name}', which the body reads,"
         return MayBeX.make(
             f"{text_of(call)} ({{0}}) calls {call.subroutineName}, a path through whose body "
-            f"({{1}}) leaves its output '{formal.name}' unassigned (x)",
+            f"({{1}}) leaves {what} unassigned (x)",
             (place(call, self._sm), place(call.subroutine, self._sm)),
-            fix=f"assign '{formal.name}' on every path of {call.subroutineName}",
+            fix=f"assign '{formal.name}' and every local on every path of {call.subroutineName}",
+            kind="unassigned",
         )
 
     def _declared(self, node: Any) -> None:
         init = getattr(node, "initializer", None)
         if init is not None:
+            if node_kind(node) == "Net":
+                self.continuous.add(id(init))  # ``wire w = ...``: a continuous assignment
             self._add([(node, 0, width(node))], init)
 
     def _unknown_module(self, node: Any) -> None:
@@ -466,7 +485,11 @@ class Drivers:
         masked = self._masked(lo, hi, counted, pulled=net_kind in _PULLED)
         if net_kind in _PULLED:
             return masked  # a pulled net reads its pull where nothing drives it
-        return self._gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted]) or masked
+        found = self._gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted]) or masked
+        left = self.registers.left_x(sym) if found is None else None
+        if left is not None:  # every bit driven, but a block may leave it x
+            return left_x(sym, *left, self._sm), [(lo, hi)]
+        return found
 
     def _powerup(self, sym: Any, first: Any) -> MayBeX:
         """Why the register ``sym`` powers up x (``first``: a write of it)."""

@@ -53,11 +53,14 @@ from power-up until its first write: it is an x source of the cone (:attr:`OpenI
 z while off), a user-defined primitive ("udp") and a delay ("delay": on a continuous
 assignment, a net or a gate, or before every write of a variable without an initial value)
 are x sources too (:mod:`rtlopt.frontend._x_drivers`); a gate without either is followed
-through to its inputs. An index of a procedural ``for`` loop is
-judged by the loop's bounds (:mod:`rtlopt.frontend._loops`), and an x arm of a ``?:`` chain
-or an x ``default`` of a ``case`` that no 0/1 value of the selectors reaches is no x source
-(:mod:`rtlopt.frontend._reach`). Past 10,000 signals judged for one target the walk fails
-closed.
+through to its inputs. So are a variable a block may leave x (an inferred latch, an
+``always`` nothing wakes up, an ``initial`` writing it on some paths only:
+:mod:`rtlopt.frontend._partial`) and an input in a combinational loop (through the target's
+own outputs, or a net driving itself: :mod:`rtlopt.frontend._comb_loop`). An index of a
+procedural ``for`` loop is judged by the loop's bounds (:mod:`rtlopt.frontend._loops`),
+and an x arm of a ``?:`` chain or an x ``default`` of a ``case`` that no 0/1 value of the
+selectors reaches is no x source (:mod:`rtlopt.frontend._reach`). Past 10,000 signals
+judged for one target the walk fails closed.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._comb_loop import CombLoops
 from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
@@ -120,8 +124,11 @@ class OpenInput:
             operands, :mod:`rtlopt.frontend._run_x`), "powerup" (a register without reset
             or initial value, x until its first write, :mod:`rtlopt.frontend._powerup`),
             "switch" (a gate with a control or a switch: z), "udp" (a user-defined
-            primitive) or "delay" (x until a delayed first update or write,
-            :mod:`rtlopt.frontend._x_drivers`).
+            primitive), "delay" (x until a delayed first update or write,
+            :mod:`rtlopt.frontend._x_drivers`), "latch", "never" or "initial" (a block
+            leaving a variable x, :mod:`rtlopt.frontend._partial`), "unassigned" (a
+            function's result or local some path leaves unassigned) or "loop" (a
+            combinational loop, :mod:`rtlopt.frontend._comb_loop`).
         z: Some source of the input's fan-in cone may be z, this one or another one past it
             (:mod:`rtlopt.frontend._z_cone`; :func:`fed_ports`).
     """
@@ -509,9 +516,15 @@ def _judged(design: Design) -> list[OpenInput]:
     try:
         walk = _Walk(_compile(files, {}, design))
         out: list[OpenInput] = []
+        loops = CombLoops(walk)
         for inst in walk.instances.values():
             if inst.body.definition.name == name:
                 out += walk.open(inst)
+                done = {(o.reaches or f"{o.instance}.{o.port}") for o in out}
+                for port, _ in _inputs(inst):
+                    where, loc = str(inst.hierarchicalPath), _location(inst, walk.sm)
+                    if f"{where}.{port.name}" not in done and (why := loops.input(inst, port.name)):
+                        out.append(OpenInput(where, str(port.name), *loc, why, name, kind="loop"))
         # x only where found: a z may still pass on from elsewhere in the cone (asked
         # until one may be z: the proof's flag is one for the design)
         for i, o in enumerate(out):

@@ -68,6 +68,12 @@ class Registers:
     loop_vars: set[str] = field(default_factory=set)
     # a write after a delay or event of a process outside a clocked block: the first seen
     late: dict[str, Any] = field(default_factory=dict)
+    # the writers outside a clocked block (``id`` of the block walked, 0 for none: a
+    # continuous assignment, an initializer, a port)
+    writers: dict[str, set[int]] = field(default_factory=dict)
+    # what a block leaves x (:mod:`rtlopt.frontend._partial`): (its block's id, the first
+    # write, the kind)
+    partial: dict[str, tuple[int, Any, str]] = field(default_factory=dict)
 
     def write(
         self,
@@ -88,6 +94,7 @@ class Registers:
             return
         if block is None or not block.clocked:
             self.other.add(name)
+            self.writers.setdefault(name, set()).add(id(block) if block is not None else 0)
             return
         self.clocked.setdefault(name, node)
         if name in self.reset:
@@ -101,6 +108,21 @@ class Registers:
         """The first clocked write of ``sym`` when it is a register without reset or
         initial value (:mod:`rtlopt.frontend._powerup`), else None."""
         return self._unstated(sym, self.clocked)
+
+    def left_x(self, sym: Any) -> tuple[Any, str] | None:
+        """(The first write, the kind) when a block leaves ``sym`` x on some path
+        (:mod:`rtlopt.frontend._partial`) and no other block or assignment outside a
+        clocked block writes it, else None."""
+        from rtlopt.frontend._net_bits import key
+
+        name = key(sym)
+        found = self.partial.get(name)
+        if found is None or name in self.loop_vars or getattr(sym, "initializer", None):
+            return None
+        block, first, kind = found
+        if self.writers.get(name, set()) - {block}:
+            return None
+        return first, kind
 
     def first_late(self, sym: Any) -> Any | None:
         """A late write of ``sym`` when every write of it is late or a register's and it

@@ -13,8 +13,9 @@ of an expression found here are x in a simulation although every operand they re
 - ``**`` whose exponent is signed and not a constant (``0 ** -1`` is x);
 - a call of a function the repository defines whose body assigns or returns such a part or
   a value with x/z bits (followed into the functions it calls, each once), or that leaves
-  its result unassigned on some path (:func:`rtlopt.frontend._assigned.unassigned`: a
-  ``case`` without ``default``, an ``if`` without ``else``).
+  its result, or a local its body reads, unassigned on some path
+  (:func:`rtlopt.frontend._assigned.unassigned`: a ``case`` without ``default``, an ``if``
+  without ``else``; :attr:`MayBeX.kind` "unassigned").
 
 An arm of a ``?:`` chain no 0/1 value of the conditions' operands selects is not judged
 for x constants (:mod:`rtlopt.frontend._reach`).
@@ -33,7 +34,7 @@ from typing import Any
 from rtlopt.frontend._loops import Loops, enter, values
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["MayBeX", "run_x", "taken", "x_value"]
+__all__ = ["MayBeX", "run_x", "taken", "unassigned_local", "x_value"]
 
 # operators that compare x as a value: whatever their operands hold, the result is defined
 _CASE_OPS = {"CaseEquality", "CaseInequality", "WildcardEquality", "WildcardInequality"}
@@ -249,13 +250,57 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
     if unassigned(sub, root):
         places.append(place(sub, sm))
         found.append("a path through its body ({1}) leaves its result unassigned (x)")
+    elif local := unassigned_local(sub, root):
+        places.append(place(local, sm))
+        found.append(
+            f"a path through its body leaves its local '{local.name}' ({{1}}) unassigned (x), "
+            "and the body reads it"
+        )
+    kind = "unassigned" if found else ""
     sub.visit(each)
     if not found:
         return ""
     return MayBeX.make(
         f"{text_of(node)} ({{0}}) calls {node.subroutineName}, whose body may give x: {found[0]}",
         tuple(places),
+        kind=kind,
+        fix=(
+            f"assign the result and every local of {node.subroutineName} on every path "
+            "before it is read"
+        )
+        if kind
+        else "",
     )
+
+
+def unassigned_local(sub: Any, root: Any) -> Any:
+    """A local variable of the function or task ``sub`` that its body reads and some path
+    through it leaves unassigned (a static local keeps the previous call's value, which is
+    x before the first call that assigns it), or None. A loop's variable the loop assigns
+    counts as assigned (:func:`rtlopt.frontend._assigned.surely`)."""
+    from pyslang import ast
+
+    from rtlopt.frontend._assigned import unassigned
+    from rtlopt.frontend._net_bits import key
+
+    result = getattr(sub, "returnValVar", None)
+    skip = {key(a) for a in getattr(sub, "arguments", None) or []}
+    skip |= {key(result)} if result is not None else set()
+    read: set[str] = set()
+
+    def each(node: Any) -> None:
+        read.add(key(node.symbol))
+
+    sub.body.visit(lookup_table={ast.ExpressionKind.NamedValue: each})
+    for member in sub:
+        name = key(member)
+        if member.kind.name != "Variable" or name in skip or name not in read:
+            continue
+        if getattr(member, "initializer", None) is not None:
+            continue
+        if unassigned(sub, root, member):
+            return member
+    return None
 
 
 def run_x(

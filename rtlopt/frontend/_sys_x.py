@@ -21,8 +21,10 @@ a defined value.
 What the file, the plusarg or the text holds is not known here and may itself be x (an ``x``
 digit in a ``$readmemh`` file, ``+V=x``, a ``%h`` field reading ``x``): the tasks that read
 values from it (:data:`_CONTENT`) make what they write x whatever else drives it (the
-x-faithfulness proof then decides the change); ``$fread`` and ``$fgets`` read bytes and
-characters, always defined.
+x-faithfulness proof then decides the change), and z as well (a ``z`` digit, ``+V=z``, a
+``%h`` field reading ``z``): their outputs may be z (:attr:`MayBeX.z`), so the proof refuses
+``===``, ``!==`` and ``casez``, which tell z from x. ``$fread`` and ``$fgets`` read bytes and
+characters, always defined; a system task that is not known may write anything (z too).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def output_x(call: Any, sm: Any) -> MayBeX | None:
     why = _WHY.get(name, "is a system task whose output is not known to be written (x)")
     content = name in _CONTENT or name not in _WHY
     if content:
-        why += "; what it reads may spell x (an x digit in the file, +V=x)"
+        why += "; what it reads may spell x or z (an x or z digit in the file, +V=z)"
     return MayBeX.make(
-        f"{text_of(call)} ({{0}}) {why}", (place(call, sm),), cover=not content, fix=_FIX
+        f"{text_of(call)} ({{0}}) {why}", (place(call, sm),), cover=not content, fix=_FIX, z=content
     )

@@ -71,6 +71,8 @@ def test_an_x_made_at_run_time_refutes_a_change_that_reads_it_otherwise(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
 ) -> None:
     conn, decl, why = FORMS[form]
+    # what a file holds may spell z too (a z digit)
+    xz = "may be z at run time" if form == "load" else "may be x at run time"
     repo = _repo(tmp_path, monkeypatch, conn, decl)
     (tmp_path / "cand.v").write_text(CAND)
     r = run_rtlopt(
@@ -83,13 +85,13 @@ def test_an_x_made_at_run_time_refutes_a_change_that_reads_it_otherwise(
     assert not out["accepted"], reason
     assert "not where the repository feeds x into b" in reason, reason
     assert "the repository's instance top.u of m (top.v, line 3)" in reason, reason
-    assert "may be x at run time" in reason and why in reason, reason
+    assert xz in reason and why in reason, reason
     assert "b=x" in reason and "expected y=00000000" in reason, reason
     (repo / "m.v").write_text(CAND)
     subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
     g = run_rtlopt(repo, "check")
     out = g.stdout + g.stderr
-    assert g.returncode != 0 and "may be x at run time" in out and "b=x" in out, out[-1500:]
+    assert g.returncode != 0 and xz in out and "b=x" in out, out[-1500:]
 
 
 def test_an_index_within_the_range_still_lets_the_gate_prove_the_change(

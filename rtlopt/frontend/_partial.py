@@ -1,0 +1,214 @@
+"""Variables a procedural block leaves x although what it writes is defined, for
+:class:`rtlopt.frontend._net_drivers.Drivers`.
+
+A variable without an initial value reads x until its first write. The walk counts every
+assignment as a driver; these blocks may never make that first write (the
+:attr:`rtlopt.frontend._run_x.MayBeX.kind` in brackets):
+
+- a combinational block (``always @*``, ``always @(a or b)``, ``always_comb``) that writes a
+  variable on some paths only (``always @* if (en) bw = 1;``, a ``case`` without ``default``
+  whose items do not name every value): an inferred latch, which holds x until a path
+  writing it runs ("latch");
+- an ``always`` block waiting on an event list that reads nothing that changes (``always @*
+  bw = 1;``: ``@*`` finds no net or variable to wait on, or only what the block writes
+  itself; ``always @(1)``): it never runs, so what it writes stays x ("never");
+- an ``initial`` block that writes a variable on some paths only before its first delay,
+  event or ``wait`` (``initial if (c) r = 1;``, a ``case`` not naming every value): x where
+  the path taken does not write it ("initial"; a write after a timing control is
+  :func:`rtlopt.frontend._x_drivers.late_write`'s).
+
+Paths are followed as :func:`rtlopt.frontend._assigned.surely` follows them (an ``if``
+without ``else``, a ``case`` without ``default``, a ``for`` loop by its bounds). A variable
+with an initializer holds a defined value until the first write: none of these apply to it.
+A variable wider than :data:`WIDE` bits (a large memory) is not judged here.
+
+An ``always_latch`` block is not judged: the stated latches of real designs are clock gates
+(``if (!clk_i) en_q = en_i;``) and latch-based register files enabled by gated clocks, x
+only before the clock's first low phase (as a register is before its first edge); counted,
+they would make every gated clock an x-fed clock input, which the x-faithfulness proof
+refuses. Its variables stay defined drivers (a known gap: ``always_latch if (en) q = d;``
+with ``en`` 0 from power-up holds x).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rtlopt.frontend._assigned import surely
+from rtlopt.frontend._loops import Loops, enter
+from rtlopt.frontend._net_bits import key, named, pieces, width
+from rtlopt.frontend._run_x import MayBeX, place, text_of
+
+__all__ = ["WIDE", "left_x", "partial_writes"]
+
+#: Variables wider than this are not judged (a memory's bits are counted one by one).
+WIDE = 1 << 16
+_COMBINATIONAL = frozenset({"AlwaysComb"})
+_SIGNALS = frozenset({"Net", "Variable"})
+
+
+def _kind(node: Any, root: Any) -> str:
+    """ "latch" for a combinational block, "never" for an ``always`` that never wakes up,
+    "initial" for an ``initial``, else "" (a clocked block, an ``always`` with a delay, a
+    ``final``)."""
+    proc = node.procedureKind.name
+    if proc in _COMBINATIONAL:
+        return "latch"
+    if proc == "Initial":
+        return "initial"
+    body = node.body
+    if proc != "Always" or body.kind.name != "Timed":
+        return ""
+    timing = body.timing
+    kind = timing.kind.name
+    if kind == "ImplicitEvent":
+        return "never" if not _wakes(body.stmt, _written(body.stmt, root)) else "latch"
+    events = list(timing.events) if kind == "EventList" else [timing]
+    if any(e.kind.name != "SignalEvent" for e in events):
+        return ""
+    if any(e.edge.name != "None_" for e in events):
+        return ""  # a clocked block: a register's (:mod:`rtlopt.frontend._powerup`)
+    if not any(_signals(e.expr) for e in events):
+        return "never"
+    return "latch"
+
+
+def _signals(expr: Any) -> list[Any]:
+    return [s for s in named(expr) if s.kind.name in _SIGNALS]
+
+
+def _wakes(stmt: Any, written: dict[str, Any]) -> bool:
+    """Whether ``@*`` around ``stmt`` waits on a net or variable ``stmt`` does not write
+    itself (else nothing ever wakes it up)."""
+    from pyslang import ast
+
+    found: list[bool] = []
+
+    def each(node: Any) -> Any:
+        if found:
+            return ast.VisitAction.Interrupt
+        sym = node.symbol
+        if sym.kind.name in _SIGNALS and key(sym) not in written:
+            found.append(True)
+        return ast.VisitAction.Advance
+
+    stmt.visit(
+        lookup_table={
+            ast.ExpressionKind.NamedValue: each,
+            ast.ExpressionKind.HierarchicalValue: each,
+        }
+    )
+    return bool(found)
+
+
+def _written(stmt: Any, root: Any) -> dict[str, Any]:
+    """The variables ``stmt`` assigns, each with its first assignment (its bits: which the
+    assignments may write, :func:`_maybe`), by key."""
+    from pyslang import ast
+
+    out: dict[str, Any] = {}
+
+    def each(node: Any) -> None:
+        for sym, _, _ in pieces(node.left, root):
+            out.setdefault(key(sym), (sym, node))
+
+    stmt.visit(lookup_table={ast.ExpressionKind.Assignment: each})
+    return out
+
+
+def _maybe(stmt: Any, root: Any) -> dict[str, set[int]]:
+    """The bits each variable some path through ``stmt`` may assign (a select whose index
+    is not constant: every bit; one indexed by a ``for`` loop's variable: each iteration's)."""
+    from pyslang import ast
+
+    out: dict[str, set[int]] = {}
+    open_loops: list[Loops | None] = [None]
+
+    def assignment(node: Any) -> None:
+        for sym, lo, hi in pieces(node.left, root, loops=open_loops[-1]):
+            size = width(sym)
+            if node_kind(sym) != "Variable" or not 0 < size <= WIDE:
+                continue
+            bits = range(0, size) if lo is None or hi is None else range(lo, hi)
+            out.setdefault(key(sym), set()).update(bits)
+
+    def loop(node: Any) -> Any:
+        for init in node.initializers:
+            init.visit(lookup_table=table)
+        try:
+            inner = enter(node, root, open_loops[-1])
+        except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not known
+            inner = None
+        open_loops.append(inner)
+        try:
+            node.body.visit(lookup_table=table)
+        finally:
+            open_loops.pop()
+        return ast.VisitAction.Skip
+
+    table = {ast.ExpressionKind.Assignment: assignment, ast.StatementKind.ForLoop: loop}
+    stmt.visit(lookup_table=table)
+    return out
+
+
+def node_kind(sym: Any) -> str:
+    return str(getattr(getattr(sym, "kind", None), "name", ""))
+
+
+def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
+    """The variables the procedural block ``node`` may leave x (:mod:`this module
+    <rtlopt.frontend._partial>`), by key: (the variable, its first assignment in the block,
+    the kind: "latch", "never" or "initial")."""
+    kind = _kind(node, root)
+    if not kind:
+        return {}
+    body = node.body.stmt if node.body.kind.name == "Timed" and kind != "initial" else node.body
+    written = _written(body, root)
+    out: dict[str, tuple[Any, Any, str]] = {}
+    if kind == "never":
+        for name, (sym, first) in written.items():
+            if node_kind(sym) == "Variable" and getattr(sym, "initializer", None) is None:
+                out[name] = (sym, first, kind)
+        return out
+    maybe = _maybe(body, root)
+    for name, (sym, first) in written.items():
+        bits = maybe.get(name)
+        if not bits or getattr(sym, "initializer", None) is not None:
+            continue
+        if not getattr(getattr(sym, "type", None), "isFourState", True):
+            continue  # a two-state variable holds 0 unwritten
+        if not bits <= surely(body, sym, root, stop_at_timing=kind == "initial"):
+            out[name] = (sym, first, kind)
+    return out
+
+
+_WHY = {
+    "latch": (
+        "is written by a combinational block on some paths only (a latch: {what} holds x "
+        "until a path writing it runs)",
+        "write '{name}' on every path of its block (a default assignment first, an else, a "
+        "case default)",
+    ),
+    "never": (
+        "is written only by an always block whose event control waits on nothing that "
+        "changes (a simulation never runs it: {what} stays x)",
+        "make the block always_comb, or assign '{name}' with a continuous assignment",
+    ),
+    "initial": (
+        "is written by an initial block on some paths only ({what} stays x where the path "
+        "taken does not write it)",
+        "write '{name}' on every path of the initial block (or give it an initializer)",
+    ),
+}
+
+
+def left_x(sym: Any, first: Any, kind: str, sm: Any) -> MayBeX:
+    """Why the variable ``sym`` may stay x (``first``: its first write in the block that
+    leaves it so; ``kind``: :func:`partial_writes`'s)."""
+    why, fix = _WHY[kind]
+    return MayBeX.make(
+        f"'{sym.name}' ({{0}}) {why.format(what='it')}, its first write {text_of(first)} ({{1}})",
+        (place(sym, sm), place(first, sm)),
+        fix=fix.format(name=sym.name),
+        kind=kind,
+    )

@@ -1,0 +1,64 @@
+"""Red team round 42 (held out): x sources the walk of ``frontend/_open_inputs.py`` took for
+defined drivers, so no x-faithfulness proof ran and a candidate reading x otherwise than the
+reference was accepted on the 0/1 proofs alone: an inferred latch (``always @* if (en) bw =
+1;``), an ``always @*`` that reads nothing (never runs), a function's local assigned on one
+path only, and a loop through the target's own output (``wire bw = y;``). And a value read
+from a file (``$readmemh`` of a ``z`` digit) was x only for the proof, which then allowed a
+``!==`` telling z from x.
+
+The reference takes ``else`` on ``b`` = x (``y`` = 0); the candidate ``if (!b) y = 0; else y
+= a;`` takes its ``else`` too (``y`` = ``a``): equal on 0/1, not in a simulation of ``top``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_redteam_w41_x_sources import IF_B, NOT_B, Z_APART, _top
+from test_xfaith import _evaluate, _repo
+
+pytestmark = pytest.mark.tools
+
+CONN = "  m u(.a(a), .b(bw), .y(y));"
+FORMS = {
+    "latch": "  reg bw;\n  always @* if (en) bw = 1'b1;",
+    "atstar": "  reg bw;\n  always @* bw = 1'b1;",
+    "funclocal": (
+        "  function automatic f(input e);\n    reg t;\n    begin if (e) t = 1'b1; f = t; end\n"
+        "  endfunction\n  wire bw = f(en);"
+    ),
+    "selfloop": "  wire bw = y;",
+}
+SOURCES = {
+    "latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
+    "atstar": "is written only by an always block whose event control waits on nothing",
+    "funclocal": "leaves its local 't' (top.v, line 3) unassigned (x)",
+    "selfloop": "depends on that input combinationally",
+}
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_an_x_source_the_walk_took_for_defined_is_proven_against(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, IF_B, _top(f"{FORMS[form]}\n{CONN}"))
+    out = _evaluate(tmp_path, repo, NOT_B)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and out["stage"] == "formal", reason
+    assert "not where the repository feeds x into b" in reason and "b=x" in reason, reason
+    assert SOURCES[form] in reason, reason
+
+
+def test_a_value_read_from_a_file_may_be_z(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$readmemh`` of a file holding ``z``: the proof, which reads z as x, may not decide
+    a ``!==``."""
+    body = (
+        f'  reg [0:0] mem [0:0];\n  initial $readmemh("b.hex", mem);\n  wire bw = mem[0];\n{CONN}'
+    )
+    repo = _repo(tmp_path, monkeypatch, IF_B, _top(body))
+    out = _evaluate(tmp_path, repo, Z_APART)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
+    assert "=== or !== where an input may be z" in reason, reason
+    assert '$readmemh("b.hex", mem) (top.v, line 3)' in reason, reason

@@ -1,0 +1,138 @@
+"""Drivers the walk of ``frontend/_open_inputs.py`` counted as defined although a simulation
+reads x from them: a combinational block writing a variable on some paths only (an inferred
+latch), an ``always`` that nothing wakes up, an ``initial`` writing on some paths only, a
+function's or task's local assigned on some paths only, and a combinational loop (through
+the target's own outputs, or a net a continuous assignment drives with itself). And a value
+read from a file or a plusarg may spell z as well as x (``fed_ports``' z flag)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
+from tests.unit.frontend.test_run_x import _design
+
+FOUND = {
+    # an inferred latch: x until en is first 1
+    "latch": ("  reg w;\n  always @* if (s[0]) w = 1'b1;\n", "latch"),
+    "latch_list": ("  reg w;\n  always @(s) if (s[0]) w = 1'b1;\n", "latch"),
+    "latch_case": (
+        "  reg w;\n  always @* case (s[1:0]) 2'd0: w = 1'b1; 2'd1: w = 1'b0; endcase\n",
+        "latch",
+    ),
+    "latch_empty_default": (
+        "  reg w;\n  always @* case (s[1:0]) 2'd0: w = 1'b1; default: ; endcase\n",
+        "latch",
+    ),
+    "latch_comb": ("  reg w;\n  always_comb if (s[0]) w = 1'b1;\n", "latch"),
+    # bits a variable index writes are driven by nothing for sure (read z, as before)
+    "latch_index": ("  reg [1:0] v;\n  always @* v[s[0]] = 1'b1;\n  wire w = v[1];\n", "z"),
+    "latch_part": (
+        "  reg [1:0] v;\n  always @* begin v[0] = 1'b0; if (s[0]) v[1] = 1'b1; end\n"
+        "  wire w = v[1];\n",
+        "latch",
+    ),
+    # nothing wakes the block up: x forever
+    "never": ("  reg w;\n  always @* w = 1'b1;\n", "never"),
+    "never_self": ("  reg w, t;\n  always @* begin t = 1'b1; w = t; end\n", "never"),
+    "initial_if": ("  reg w;\n  initial if (s[0]) w = 1'b1;\n", "initial"),
+    "initial_case": (
+        "  reg w;\n  initial case (s[1:0]) 2'd0: w = 1'b1; 2'd1: w = 1'b0; endcase\n",
+        "initial",
+    ),
+    "function_local": (
+        "  function automatic f(input e);\n    reg t;\n    begin if (e) t = 1'b1; f = t; end\n"
+        "  endfunction\n  wire w = f(s[0]);\n",
+        "unassigned",
+    ),
+    "task_local": (
+        "  reg w;\n  task automatic t(input e, output o);\n    reg l;\n"
+        "    begin if (e) l = 1'b1; o = l; end\n  endtask\n  always @* t(s[0], w);\n",
+        "unassigned",
+    ),
+    "self_loop": ("  wire w;\n  assign w = w | s[0];\n", "loop"),
+    "self_loop_mux": ("  wire w = s[0] ? 1'b1 : w;\n", "loop"),
+    "through_target": ("  wire w = y[0];\n", "loop"),
+    "through_target_comb": ("  reg w;\n  always @* w = y[0] & s[0];\n", "loop"),
+}
+
+
+@pytest.mark.parametrize("form", list(FOUND))
+def test_a_driver_that_may_leave_x_is_an_x_source(tmp_path: Path, form: str) -> None:
+    decls, kind = FOUND[form]
+    found = open_inputs(_design(tmp_path, decls, "w"))  # type: ignore[arg-type]
+    assert [(o.instance, o.port, o.kind) for o in found] == [("top.u", "b", kind)]
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        "  reg w;\n  always @* if (s[0]) w = 1'b1; else w = 1'b0;\n",
+        "  reg w;\n  always @* begin w = 1'b0; if (s[0]) w = 1'b1; end\n",
+        "  reg w;\n  always @* case (s[0]) 1'b0: w = 1'b1; 1'b1: w = 1'b0; endcase\n",
+        "  reg w;\n  always @* case (s[1:0]) 2'd0: w = 1'b1; default: w = 1'b0; endcase\n",
+        "  reg w;\n  always_comb w = 1'b1;\n",
+        "  reg w;\n  initial w = 1'b1;\n",
+        "  reg w;\n  initial begin w = 1'b0; if (s[0]) w = 1'b1; end\n",
+        "  reg w = 1'b0;\n  always @* if (s[0]) w = 1'b1;\n",  # an initial value first
+        "  reg w, t;\n  always @* begin t = s[0]; w = t; end\n",
+        # a for loop writes every bit
+        "  reg [3:0] v;\n  integer i;\n  always @* for (i = 0; i < 4; i = i + 1) v[i] = s[0];\n"
+        "  wire w = v[2];\n",
+        "  reg [3:0] v;\n  integer i;\n  initial for (i = 0; i < 4; i = i + 1) v[i] = 1'b0;\n"
+        "  wire w = v[2];\n",
+        "  function automatic f(input e);\n    reg t;\n    begin t = 1'b0; if (e) t = 1'b1; f = t; end\n"
+        "  endfunction\n  wire w = f(s[0]);\n",
+        "  function automatic f(input [3:0] e);\n    integer i;\n    begin f = 1'b0;\n"
+        "      for (i = 0; i < 4; i = i + 1) f = f ^ e[i];\n    end\n  endfunction\n"
+        "  wire w = f(s);\n",
+        # a shifted chain reads other bits than it drives: no loop
+        "  wire [3:0] c;\n  assign c = {c[2:0], s[0]};\n  wire w = c[3];\n",
+        # the target's output through a register: no combinational loop
+        "  reg w = 1'b0;\n  always @(posedge s[2]) w <= y[0];\n",
+        # a stated latch (a clock gate's) is not judged
+        "  reg w;\n  always_latch if (!s[0]) w = s[1];\n",
+    ],
+)
+def test_drivers_that_write_every_path_are_not_found(tmp_path: Path, decls: str) -> None:
+    assert open_inputs(_design(tmp_path, decls, "w")) == []  # type: ignore[arg-type]
+
+
+def test_the_reasons_name_the_block_and_the_write(tmp_path: Path) -> None:
+    def reason(name: str, decls: str) -> str:
+        (tmp_path / name).mkdir()
+        return open_inputs_reason(_design(tmp_path / name, decls, "w"))  # type: ignore[arg-type]
+
+    latch = reason("l", "  reg w;\n  always @* if (s[0]) w = 1'b1;\n")
+    assert "'w' (top.v, line 2) is written by a combinational block on some paths only" in latch
+    assert "its first write w = 1'b1 (top.v, line 3)" in latch, latch
+    never = reason("n", "  reg w;\n  always @* w = 1'b1;\n")
+    assert "waits on nothing that changes" in never, never
+    ini = reason("i", "  reg w;\n  initial if (s[0]) w = 1'b1;\n")
+    assert "is written by an initial block on some paths only" in ini, ini
+    fn = reason(
+        "f",
+        "  function automatic f(input e);\n    reg t;\n    begin if (e) t = 1'b1; f = t; end\n"
+        "  endfunction\n  wire w = f(s[0]);\n",
+    )
+    assert "leaves its local 't' (top.v, line 3) unassigned (x)" in fn, fn
+    loop = reason("o", "  wire w = y[0];\n")
+    assert "what the repository connects to input 'b' of top.u (top.v, line 3)" in loop, loop
+    assert "depends on that input combinationally" in loop, loop
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        '  reg mem [0:0];\n  initial $readmemh("b.hex", mem);\n  wire w = mem[0];\n',
+        '  reg [3:0] mem [0:0];\n  initial $readmemb("b.bin", mem);\n  wire w = mem[0][1];\n',
+        '  reg w;\n  initial if (!$value$plusargs("B=%h", w)) w = 1\'b0;\n',
+        '  reg w;\n  initial if ($sscanf("z", "%h", w) != 1) w = 1\'b0;\n',
+    ],
+)
+def test_a_value_read_from_text_may_be_z(tmp_path: Path, decls: str) -> None:
+    found = open_inputs(_design(tmp_path, decls, "w"))  # type: ignore[arg-type]
+    assert [o.kind for o in found] == ["run"]
+    assert fed_ports(found) == (("b",), True)  # z: === and !== are refused
