@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -47,7 +47,7 @@ from rtlopt.formal.xfaith_model import (
     text_refusal,
 )
 from rtlopt.formal.xfaith_pairs import GATES_JSON, function_pairs, gate_lines
-from rtlopt.formal.xfaith_sources import x_sources
+from rtlopt.formal.xfaith_sources import UNDRIVEN, x_sources
 from rtlopt.frontend.model import Design
 from rtlopt.results import Verdict
 from rtlopt.tools import (
@@ -139,9 +139,11 @@ def check_x_faith(
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
     post = workdir / _file(secret, "post.json")
-    sources = _sources(post, compared_ids(design)) if pre else None
+    sources = _sources(post, compared_ids(design), plan.resets or {}) if pre else None
     if not ports and sources == ():  # nothing is x: the 0/1 proofs say it all
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, ())
+    if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
+        why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
     why = why or cone_refusal(post, compared_ids(design), ports)
     if why:
         err = first_error(read_text(workdir / "xfaith.log"))
@@ -164,13 +166,16 @@ def check_x_faith(
     return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start, sources)
 
 
-def _sources(post: Path, modules: Sequence[str]) -> tuple[str, ...] | None:
-    """What makes x inside the two sides, or None (the design could not be read)."""
+def _sources(
+    post: Path, modules: Sequence[str], resets: Mapping[str, int]
+) -> tuple[str, ...] | None:
+    """What makes x inside the two sides after the reset, or None (the design could not be
+    read)."""
     try:
         mods = json.loads(post.read_text(errors="replace"))["modules"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return tuple(x_sources(mods, list(modules)))
+    return tuple(x_sources(mods, list(modules), resets))
 
 
 def _pairs(

@@ -21,7 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["REGISTERS", "source_bits", "x_sources"]
+__all__ = ["REGISTERS", "UNDRIVEN", "source_bits", "x_sources"]
+
+#: How a net nothing drives is named (it is z in simulation: ``===`` tells it from x).
+UNDRIVEN = ", which nothing drives"
 
 #: Register cell types after ``proc`` (and their enabled forms).
 REGISTERS = frozenset(
@@ -67,9 +70,83 @@ def _names(mod: Mapping[str, Any]) -> dict[Any, str]:
     return out
 
 
-def _found(mod: Mapping[str, Any]) -> tuple[set[Any], set[str], list[str]]:
+def _param(cell: Mapping[str, Any], name: str) -> int:
+    value = cell.get("parameters", {}).get(name, 0)
+    try:
+        return int(value, 2) if isinstance(value, str) else int(value)
+    except ValueError:
+        return 0
+
+
+def _in_range(cell: Mapping[str, Any]) -> bool:
+    """Whether a ``$shiftx`` (a select at a variable index) never reads past its range:
+    every value of its unsigned index selects bits that exist."""
+    if _param(cell, "B_SIGNED") or not _param(cell, "Y_WIDTH"):
+        return False
+    span = (1 << min(_param(cell, "B_WIDTH"), 32)) - 1
+    return span + _param(cell, "Y_WIDTH") <= _param(cell, "A_WIDTH")
+
+
+def _reset(mod: Mapping[str, Any], cell: Mapping[str, Any], resets: Mapping[str, int]) -> bool:
+    """Whether the register ``cell`` takes a defined value when one of ``resets`` (a reset
+    input of the target -> its active level) is active: its asynchronous reset pin is that
+    input, or every bit of its data is a ``$mux`` that input selects, with a constant there."""
+    ports = mod.get("ports", {})
+    level = {b: v for r, v in resets.items() for b in ports.get(r, {}).get("bits", [])}
+    conn = cell.get("connections", {})
+    if cell.get("type") in ("$adff", "$adffe") and conn.get("ARST", [None])[0] in level:
+        return True
+    if cell.get("type") not in ("$dff", "$dffe"):
+        return False
+    drivers: dict[Any, tuple[Mapping[str, Any], int]] = {}
+    for other in mod.get("cells", {}).values():
+        for i, b in enumerate(other.get("connections", {}).get("Y", [])):
+            drivers[b] = (other, i)
+    for b in conn.get("D", []):
+        mux, i = drivers.get(b, ({}, 0))
+        pins = mux.get("connections", {})
+        if mux.get("type") != "$mux":
+            return False
+        sel = _condition(pins.get("S", [None])[0], drivers, level)
+        if sel is None:
+            return False
+        # the branch the mux takes while the reset is active holds a constant
+        if pins.get("B" if sel else "A", [None] * (i + 1))[i] not in ("0", "1"):
+            return False
+    return bool(conn.get("D"))
+
+
+def _condition(
+    bit: Any, drivers: Mapping[Any, tuple[Mapping[str, Any], int]], level: Mapping[Any, int]
+) -> bool | None:
+    """The value of the 1-bit ``bit`` while its reset input (``level``: bit -> its active
+    level) is active, where ``bit`` is that input, its inverse or its compare with a
+    constant (what ``proc -ifx`` makes of ``if (rst)`` and ``if (!rst_n)``); else None."""
+    for _ in range(8):
+        if bit in level:
+            return bool(level[bit])
+        cell, _i = drivers.get(bit, ({}, 0))
+        pins = cell.get("connections", {})
+        kind = cell.get("type")
+        if kind in ("$not", "$logic_not") and len(pins.get("A", [])) == 1:
+            inner = _condition(pins["A"][0], drivers, level)
+            return None if inner is None else not inner
+        if kind in ("$eqx", "$eq") and len(pins.get("A", [])) == 1:
+            const = pins.get("B", [None])[0]
+            if const not in ("0", "1"):
+                return None
+            inner = _condition(pins["A"][0], drivers, level)
+            return None if inner is None else inner == (const == "1")
+        return None
+    return None
+
+
+def _found(
+    mod: Mapping[str, Any], resets: Mapping[str, int] | None = None
+) -> tuple[set[Any], set[str], list[str]]:
     """The x source bits of ``mod``, the cells whose inputs hold a constant x or z bit, and
-    what they are (the words of :func:`x_sources`)."""
+    what they are (the words of :func:`x_sources`: registers a reset of ``resets`` sets
+    are not named, their x is before the reset the proof starts from)."""
     bits: set[Any] = set()
     cells: set[str] = set()
     said: list[str] = []
@@ -100,7 +177,10 @@ def _found(mod: Mapping[str, Any]) -> tuple[set[Any], set[str], list[str]]:
             if q:
                 bits |= set(q)
                 reg = next((names[b].split("[")[0] for b in q if b in names), "a register")
-                said.append(f"{reg} before its first write")
+                if not _reset(mod, cell, resets or {}):
+                    said.append(f"{reg} before its first write")
+        elif kind == "$shiftx" and _in_range(cell):
+            pass
         elif kind in _MAKERS:
             bits |= set(outs)
             said.append(_MAKERS[kind])
@@ -115,8 +195,7 @@ def _found(mod: Mapping[str, Any]) -> tuple[set[Any], set[str], list[str]]:
         loose = [b for b in net.get("bits", []) if isinstance(b, int) and b not in driven]
         if loose:
             bits |= set(loose)
-            if not net.get("hide_name"):
-                said.append(f"{name}, which nothing drives")
+            said.append(f"{'a net' if net.get('hide_name') else name}{UNDRIVEN}")
     return bits, cells, said
 
 
@@ -127,12 +206,16 @@ def source_bits(mod: Mapping[str, Any]) -> tuple[set[Any], set[str]]:
     return bits, cells
 
 
-def x_sources(mods: Mapping[str, Any], modules: list[str]) -> list[str]:
+def x_sources(
+    mods: Mapping[str, Any], modules: list[str], resets: Mapping[str, int] | None = None
+) -> list[str]:
     """What makes x inside ``modules`` (reference, candidate) of ``mods`` (the ``modules``
-    of the design after ``proc -ifx; flatten`` as Yosys JSON), once each, in order."""
+    of the design after ``proc -ifx; flatten`` as Yosys JSON) after the reset the proof
+    starts from (``resets``: the target's reset inputs -> their active level), once each,
+    in order."""
     out: dict[str, None] = {}
     for name in modules:
         mod = mods.get(name.lstrip("\\"))
         if isinstance(mod, dict):
-            out |= dict.fromkeys(_found(mod)[2])
+            out |= dict.fromkeys(_found(mod, resets)[2])
     return list(out)

@@ -65,10 +65,28 @@ def test_an_x_constant_and_an_undriven_net_are_sources(tmp_path: Path) -> None:
 
 
 def test_a_select_past_its_range_is_a_source(tmp_path: Path) -> None:
-    sel = _cell("$shiftx", {"A": [3], "B": [3]}, {"Y": [5]})
+    sel = _cell("$shiftx", {"A": [3, 7, 8], "B": [3, 2]}, {"Y": [5]})
+    sel["parameters"] = {"A_WIDTH": "11", "B_WIDTH": "10", "Y_WIDTH": "1", "B_SIGNED": "0"}
     mod = _mod({"x": sel, "p": _cell("$pow", {"A": [5], "B": [3]}, {"Y": [6]})})
     assert "a power" in cone_refusal(_write(tmp_path, mod), ["\\gold"], [])
     assert x_sources({"gold": mod}, ["\\gold"]) == ["a select that may be past its range"]
+    # four bits at a 2-bit index: never past the range
+    sel["connections"]["A"] = [3, 7, 8, 9]  # type: ignore[index]
+    sel["parameters"] = {"A_WIDTH": "100", "B_WIDTH": "10", "Y_WIDTH": "1", "B_SIGNED": "0"}
+    assert cone_refusal(_write(tmp_path, mod), ["\\gold"], []) == ""
+    assert x_sources({"gold": mod}, ["\\gold"]) == []
+
+
+def test_a_register_a_reset_sets_is_not_named(tmp_path: Path) -> None:
+    rst = {"direction": "input", "bits": [9]}
+    eqx = _cell("$eqx", {"A": [9], "B": ["1"]}, {"Y": [10]})
+    mux = _cell("$mux", {"A": [3], "B": ["0"], "S": [10]}, {"Y": [11]})
+    reg = _cell("$dff", {"CLK": [2], "D": [11]}, {"Q": [6]})
+    mod = _mod({"e": eqx, "m": mux, "r": reg}, {"r": {"bits": [6]}})
+    mod["ports"]["rst"] = rst  # type: ignore[index]
+    assert x_sources({"gold": mod}, ["\\gold"], {"rst": 1}) == []
+    assert x_sources({"gold": mod}, ["\\gold"], {"rst": 0}) == ["r before its first write"]
+    assert x_sources({"gold": mod}, ["\\gold"]) == ["r before its first write"]
 
 
 @pytest.mark.parametrize(
