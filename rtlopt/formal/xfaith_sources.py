@@ -131,6 +131,12 @@ def _condition(
         if kind in ("$not", "$logic_not") and len(pins.get("A", [])) == 1:
             inner = _condition(pins["A"][0], drivers, level)
             return None if inner is None else not inner
+        if kind in ("$or", "$logic_or", "$and", "$logic_and", "$reduce_bool"):
+            # ``if (rst || clear)``: true while the reset is, whatever the other input
+            ins = [b for p in ("A", "B") for b in pins.get(p, [])]
+            seen = [_condition(b, drivers, level) for b in ins if b not in ("0", "1")]
+            decides = kind not in ("$and", "$logic_and")
+            return decides if decides in seen else None
         if kind in ("$eqx", "$eq") and len(pins.get("A", [])) == 1:
             const = pins.get("B", [None])[0]
             if const not in ("0", "1"):
