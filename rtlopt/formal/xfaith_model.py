@@ -169,7 +169,7 @@ def _kind(kind: str) -> str:
     return _KINDS.get(kind, "a construct the differential test does not cover")
 
 
-_CASE = re.compile(r"^\s*case\s+(.*)$", re.M)
+_CASE = re.compile(r"^[ \t]*case[ \t]+(.*)$", re.M)
 _CELL = re.compile(r"^\s*cell\s+(\$eqx|\$nex)\s", re.M)
 _CONST = re.compile(r"\d+'([01xzm-]+)")
 

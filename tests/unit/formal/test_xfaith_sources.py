@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.formal.xfaith_model import cone_refusal, two_state
+from rtlopt.formal.xfaith_model import cone_refusal, rtlil_refusal, two_state
 from rtlopt.formal.xfaith_sources import x_sources
 
 
@@ -121,3 +121,10 @@ def test_two_state_types_are_refused(code: str) -> None:
 )
 def test_constants_and_loop_variables_pass(code: str) -> None:
     assert two_state(code) == ""
+
+
+def test_a_default_case_is_no_case_item_with_x() -> None:
+    # ``case`` with no item (a switch's default) followed by an assignment of an x constant
+    rtlil = "    switch \\s\n      case 1'1\n      case \n        assign \\y 32'x\n    end\n"
+    assert rtlil_refusal(rtlil, z=False) == ""
+    assert "case item" in rtlil_refusal("      case 2'1x\n", z=False)
