@@ -70,6 +70,30 @@ def _names(mod: Mapping[str, Any]) -> dict[Any, str]:
     return out
 
 
+def _unused(cell: Mapping[str, Any], pin: str) -> bool:
+    """Whether ``pin`` of ``cell`` is one Yosys leaves x because nothing reads it: the clock
+    of a memory's asynchronous read port."""
+    kind = str(cell.get("type", ""))
+    return kind.startswith("$memrd") and pin in ("CLK", "EN") and not _param(cell, "CLK_ENABLE")
+
+
+def _write_only(mod: Mapping[str, Any]) -> set[Any]:
+    """The bits only the address and data pins of memory writes read: where ``proc`` puts
+    an x for the cycles the write is disabled (its enable is 0 then)."""
+    write: set[Any] = set()
+    other: set[Any] = set()
+    for cell in mod.get("cells", {}).values():
+        dirs = cell.get("port_directions", {})
+        mem = str(cell.get("type", "")).startswith("$memwr")
+        for pin, conn in cell.get("connections", {}).items():
+            if dirs.get(pin) != "output":
+                (write if mem and pin in ("ADDR", "DATA") else other).update(conn)
+    for port in mod.get("ports", {}).values():
+        if port.get("direction") == "output":
+            other.update(port.get("bits", []))
+    return write - other
+
+
 def _param(cell: Mapping[str, Any], name: str) -> int:
     value = cell.get("parameters", {}).get(name, 0)
     try:
@@ -158,6 +182,7 @@ def _found(
     said: list[str] = []
     names = _names(mod)
     init = _initialized(mod)
+    disabled = _write_only(mod)
     driven: set[Any] = set()
     for port in mod.get("ports", {}).values():
         if port.get("direction") == "input":
@@ -168,7 +193,9 @@ def _found(
         for pin, conn in cell.get("connections", {}).items():
             if dirs.get(pin) == "output":
                 driven |= {b for b in conn if isinstance(b, int)}
-            elif any(b in ("x", "z") for b in conn):
+            elif any(b in ("x", "z") for b in conn) and not _unused(cell, pin):
+                if kind == "$mux" and set(cell["connections"].get("Y", [])) <= disabled:
+                    continue
                 cells.add(cname)
                 said.append("an x or z constant")
         outs = [

@@ -128,3 +128,13 @@ def test_a_default_case_is_no_case_item_with_x() -> None:
     rtlil = "    switch \\s\n      case 1'1\n      case \n        assign \\y 32'x\n    end\n"
     assert rtlil_refusal(rtlil, z=False) == ""
     assert "case item" in rtlil_refusal("      case 2'1x\n", z=False)
+
+
+def test_the_x_proc_writes_for_a_disabled_memory_write_is_no_source(tmp_path: Path) -> None:
+    mux = _cell("$mux", {"A": ["x"], "B": [3], "S": [2]}, {"Y": [7]})
+    write = _cell("$memwr", {"ADDR": [7], "DATA": [3], "EN": [2], "CLK": [2]}, {})
+    mod = _mod({"m": mux, "w": write})
+    assert x_sources({"gold": mod}, ["\\gold"]) == []
+    assert cone_refusal(_write(tmp_path, mod), ["\\gold"], []) == ""
+    write["connections"]["EN"] = [7]  # type: ignore[index]
+    assert x_sources({"gold": mod}, ["\\gold"]) == ["an x or z constant"]
