@@ -34,10 +34,12 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     """``formal`` with the x-faithfulness proof where the repository feeds x into inputs
     of the target; ``formal`` itself where it feeds none, or where ``formal`` already
     rejects the candidate."""
-    if not c.x_inputs or formal.structure or formal.unchecked:
+    if formal.structure or formal.unchecked:
         return formal
     if formal.verdict is Verdict.REFUTED:
         return formal
+    if not c.x_inputs:
+        return with_inner_x(s, c, formal)
     words = ", ".join(c.x_inputs)
     fed = f"unchecked: the repository feeds x into {words}"
     fed += f" ({c.x_source})" if c.x_source else ""
@@ -99,6 +101,41 @@ def _view_path(s: EvalSetup) -> str:
         "texts, and this target is read through the SystemVerilog view (slang's elaboration "
         "written back, which does not keep how the text reads x)"
     )
+
+
+def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResult:
+    """``formal`` with the x-faithfulness proof where no input is x but the target makes x
+    itself (:mod:`rtlopt.formal.xfaith_sources`: a register before its first write, an x
+    constant, a select past its range...): the 0/1 proofs read such an x as a free value or
+    a don't care, a simulation decides on it (``if (x)`` takes ``else``). Nothing is x:
+    ``formal`` itself."""
+    if formal.verdict is not Verdict.PROVEN or _not_run(c, formal) or _view_path(s):
+        return formal  # the x-fed case's limits: see docs/STATUS.md
+    t0 = time.monotonic()
+    found = _run(s, c)
+    if found.sources == ():
+        return formal
+    timings = {**formal.timings, "x_faith": time.monotonic() - t0}
+    inner = ", ".join((found.sources or ())[:3]) or "not read"
+    if found.verdict is Verdict.PROVEN:
+        said = f"proven x-exactly where the target makes x itself ({inner})"
+        reason = "; ".join(r for r in (formal.reason, said) if r)
+        return replace(formal, reason=reason, timings=timings)
+    if found.verdict is Verdict.REFUTED:
+        why = (
+            "equivalent on 0/1 values, but a simulation reads otherwise where the target "
+            f"makes x itself: it differs before the first write of a register or where an "
+            f"x is made ({inner})"
+        )
+        took = formal.duration_s + found.duration_s
+        return FormalResult(
+            Verdict.REFUTED, XFAITH_METHOD, why, found.counterexample, took, timings=timings
+        )
+    why = (
+        f"unchecked: the target makes x itself ({inner}), and the proof that the candidate "
+        f"reads x as the reference does is undecided: {found.reason}"
+    )
+    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
 
 
 def _run(s: EvalSetup, c: Candidate) -> XFaith:

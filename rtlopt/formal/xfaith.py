@@ -26,10 +26,11 @@ defined values there. :func:`check_x_faith` proves they do not:
 
 from __future__ import annotations
 
+import json
 import logging
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rtlopt.config import FormalConfig
@@ -46,6 +47,7 @@ from rtlopt.formal.xfaith_model import (
     text_refusal,
 )
 from rtlopt.formal.xfaith_pairs import GATES_JSON, function_pairs, gate_lines
+from rtlopt.formal.xfaith_sources import UNDRIVEN, x_sources
 from rtlopt.frontend.model import Design
 from rtlopt.results import Verdict
 from rtlopt.tools import (
@@ -80,6 +82,9 @@ class XFaith:
     reason: str = ""
     counterexample: dict[str, str] = field(default_factory=dict)
     duration_s: float = 0.0
+    #: what makes x inside the two sides (:func:`rtlopt.formal.xfaith_sources.x_sources`);
+    #: None where the design was not read that far
+    sources: tuple[str, ...] | None = None
 
 
 def check_x_faith(
@@ -120,36 +125,57 @@ def check_x_faith(
     texts = [read_text(Path(f)) for f in candidate_files]
     ref = read_text(reference_file)
     plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
-    why = _plan_refusal(design, plan, ports) or text_refusal([ref, *texts], z=z)
+    why = _plan_refusal(design, plan, ports)
     if why:
         return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+    # with no x-fed input, the design is read first: only its own x sources make it matter
+    said = text_refusal([ref, *texts], z=z)
+    if said and ports:
+        return XFaith(Verdict.UNKNOWN, said, {}, time.monotonic() - start)
     limit = max(1.0, cfg.timeout_s if seconds is None else seconds)
     seq = plan.mode in ("seq", "bmc")
     p = _Proof(design, reference_file, tuple(candidate_files), plan, tuple(ports), cfg, workdir)
     rc, secret = p.run(limit / 2 if seq else limit, memory_mb)
     pre = read_text(workdir / _file(secret, "pre.il"))
-    why = rtlil_refusal(pre, z=z) if pre else "yosys could not read the design"
+    why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
     post = workdir / _file(secret, "post.json")
+    sources = _sources(post, compared_ids(design), plan.resets or {}) if pre else None
+    if not ports and sources == ():  # nothing is x: the 0/1 proofs say it all
+        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, ())
+    if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
+        why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
     why = why or cone_refusal(post, compared_ids(design), ports)
     if why:
         err = first_error(read_text(workdir / "xfaith.log"))
         why = f"yosys: {err}" if err and not pre else why
-        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start, sources)
     found = _verdict(result_text(workdir, secret, "sat"), plan, rc, ports, start)
+    found = replace(found, sources=sources)
     if found.reason != _OPEN:
         return found
     left = max(1.0, limit - (time.monotonic() - start))
-    pairs, said = _pairs(p, workdir / _file(secret, GATES_JSON), post, left / 4)
+    pairs, paired = _pairs(p, workdir / _file(secret, GATES_JSON), post, left / 4)
     if not pairs:
         return found
     # the induction strengthened: paired register bits hold the same value, x included
     left = max(1.0, limit - (time.monotonic() - start))
     rc, secret = p.run(left, memory_mb, pairs)
     if _STEP_PASS in result_text(workdir, secret, "sat") and rc == 0:
-        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
-    return XFaith(
-        Verdict.UNKNOWN, f"{_OPEN}, also with {said} paired", {}, time.monotonic() - start
-    )
+        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, sources)
+    why = f"{_OPEN}, also with {paired} paired"
+    return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start, sources)
+
+
+def _sources(
+    post: Path, modules: Sequence[str], resets: Mapping[str, int]
+) -> tuple[str, ...] | None:
+    """What makes x inside the two sides after the reset, or None (the design could not be
+    read)."""
+    try:
+        mods = json.loads(post.read_text(errors="replace"))["modules"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return tuple(x_sources(mods, list(modules), resets))
 
 
 def _pairs(

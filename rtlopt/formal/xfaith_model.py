@@ -29,9 +29,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlopt.formal.xfaith_sources import source_bits
 from rtlopt.verilog import blank_comments
 
-__all__ = ["FAITHFUL", "cone_refusal", "rtlil_refusal", "same_registers", "text_refusal"]
+__all__ = [
+    "FAITHFUL",
+    "cone_refusal",
+    "rtlil_refusal",
+    "same_registers",
+    "text_refusal",
+    "two_state",
+]
 
 #: Cell types whose undef model the differential test found to give iverilog's values.
 FAITHFUL = frozenset(
@@ -84,8 +92,10 @@ _CONTROL_PINS = frozenset({"CLK", "ARST", "SET", "CLR", "EN", "SRST", "AD", "ALO
 
 
 def cone_refusal(json_file: Path, modules: Sequence[str], ports: Iterable[str]) -> str:
-    """Why the cone of ``ports`` in ``modules`` (the design after ``proc -ifx; flatten`` as
-    Yosys JSON) holds a construct whose undef model is not known to be iverilog's, or ""."""
+    """Why the cone of ``ports`` and of the x sources inside ``modules``
+    (:mod:`rtlopt.formal.xfaith_sources`: registers before their first write, x constants,
+    undriven bits...; the design after ``proc -ifx; flatten`` as Yosys JSON) holds a
+    construct whose undef model is not known to be iverilog's, or ""."""
     try:
         data = json.loads(json_file.read_text(errors="replace"))
         mods = data["modules"]
@@ -104,7 +114,7 @@ def cone_refusal(json_file: Path, modules: Sequence[str], ports: Iterable[str]) 
 
 def _module_refusal(mod: Mapping[str, Any], ports: set[str]) -> str:
     """:func:`cone_refusal` in one flattened module."""
-    bits: set[Any] = set()
+    bits, consts = source_bits(mod)
     for pname, port in mod.get("ports", {}).items():
         if pname in ports and port.get("direction") != "output":
             bits |= {b for b in port.get("bits", []) if isinstance(b, int)}
@@ -116,15 +126,21 @@ def _module_refusal(mod: Mapping[str, Any], ports: set[str]) -> str:
                 for b in conn:
                     readers.setdefault(b, []).append((cname, pin, cell))
     seen: set[str] = set()
-    todo = list(bits)
+    cells = mod.get("cells", {})
+    todo: list[Any] = [*bits, *(("const", c) for c in consts)]
     while todo:
         bit = todo.pop()
-        for cname, pin, cell in readers.get(bit, []):
+        hit = [(bit[1], "", cells[bit[1]])] if isinstance(bit, tuple) else readers.get(bit, [])
+        for cname, pin, cell in hit:
             kind = str(cell.get("type", ""))
             if kind not in FAITHFUL:
-                return f"{_kind(kind)} ({kind}) reads an x-fed input"
+                return f"{_kind(kind)} ({kind}) reads x (an x-fed input or an x of the target)"
             if kind in ("$dff", "$adff") and pin in _CONTROL_PINS:
-                return f"an x-fed input reaches the {pin} pin of a register ({kind})"
+                return f"x reaches the {pin} pin of a register ({kind})"
+            if kind in ("$dff", "$adff") and isinstance(bit, tuple):
+                pins = cell.get("connections", {})
+                if any(b in ("x", "z") for p in _CONTROL_PINS for b in pins.get(p, [])):
+                    return f"an x constant reaches a control pin of a register ({kind})"
             if cname in seen:
                 continue
             seen.add(cname)
@@ -153,7 +169,7 @@ def _kind(kind: str) -> str:
     return _KINDS.get(kind, "a construct the differential test does not cover")
 
 
-_CASE = re.compile(r"^\s*case\s+(.*)$", re.M)
+_CASE = re.compile(r"^[ \t]*case[ \t]+(.*)$", re.M)
 _CELL = re.compile(r"^\s*cell\s+(\$eqx|\$nex)\s", re.M)
 _CONST = re.compile(r"\d+'([01xzm-]+)")
 
@@ -178,6 +194,29 @@ def text_refusal(texts: Iterable[str], *, z: bool) -> str:
             return "casex (iverilog matches an x selector bit with any item bit)"
         if z and re.search(r"\bcasez\b", code):
             return "casez where an input may be z (iverilog matches a z selector bit)"
+        why = two_state(code)
+        if why:
+            return why
+    return ""
+
+
+_TWO_STATE = re.compile(r"\b(bit|byte|shortint|int|longint)\b(\s*')?")
+_CONSTANT_DECL = re.compile(r"\b(parameter|localparam|genvar)\s+(\w+\s+)?$|\bfor\s*\(\s*$")
+
+
+def two_state(code: str) -> str:
+    """Why ``code`` (comments blanked) holds a 2-state type (a variable, a port, a function
+    or its result, a cast) that may hold an x: iverilog turns x into 0 where it assigns a
+    2-state variable, Yosys keeps x; or "". Parameters, ``genvar``s and loop variables
+    declared in a ``for`` are constants or defined and pass."""
+    for m in _TWO_STATE.finditer(code):
+        line = code[code.rfind("\n", 0, m.start()) + 1 : m.start()]
+        if not m.group(2) and _CONSTANT_DECL.search(line):
+            continue
+        return (
+            f"a 2-state type ({m.group(1)}{' cast' if m.group(2) else ''}): iverilog turns "
+            "x into 0 where it assigns one, Yosys keeps x"
+        )
     return ""
 
 

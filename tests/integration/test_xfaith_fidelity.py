@@ -71,6 +71,13 @@ CONSTRUCTS = {
     "bitwise": "always @* y = (a & s) ^ (a | ~s);",
     "concat": "always @* y = {a[0], s[1]};",
     "replicate": "always @* y = {2{s[0]}} & a;",
+    # 2-state types: iverilog turns x into 0 where it assigns one, Yosys reads them as logic
+    "bit_function": (
+        "function automatic bit f(input v); f = v; endfunction always @* y = {f(s[0]), f(a[0])};"
+    ),
+    "int_function": (
+        "function automatic int f(input [1:0] v); f = v; endfunction always @* y = f(a) + s;"
+    ),
     "for_loop": (
         "integer i; always @* begin y = 0; for (i = 0; i < 2; i = i + 1) if (s[i]) y = y + a; end"
     ),
@@ -100,7 +107,7 @@ def _iverilog(d: Path) -> list[str]:
 
 def _yosys(d: Path) -> list[str]:
     """``y`` for every vector by ``sat -enable_undef`` (empty where Yosys gives no model)."""
-    lines = [f"read_verilog {d / 'dut.v'}", f"write_rtlil {d / 'pre.il'}", "proc -ifx"]
+    lines = [f"read_verilog -sv {d / 'dut.v'}", f"write_rtlil {d / 'pre.il'}", "proc -ifx"]
     lines += ["flatten", "opt_clean", f"write_json {d / 'post.json'}"]
     for a, s in _vectors():
         lines.append(f"sat -enable_undef -set a 2'b{a.replace('z', 'x')} "
