@@ -1,5 +1,6 @@
 """The formal stage's X-policy proof (:mod:`rtlopt.formal.xpolicy`): where the candidate
-divides by a value that may be 0, or adds a register only a reset writes, a 0/1 proof's
+divides by a value that may be 0, or adds a register that may stay x until the first reset
+(``formal/xpolicy_regs.py``), a 0/1 proof's
 "proven" is not enough (division is read as synthesis builds it; every proof starts from
 reset). :func:`with_x_policy` runs the proof after the 0/1 proof (and the x-faithfulness
 proof) proved the candidate: proven, nothing changes; refuted, the candidate is REFUTED with
@@ -84,7 +85,9 @@ def _what(divisions: tuple[str, ...], reset_only: tuple[str, ...], reason: str) 
     if reset_only:
         parts.append(
             "before the first reset (the candidate's register bits "
-            f"{', '.join(reset_only[:4])} are written only by a reset)"
+            f"{', '.join(reset_only[:4])} may stay x until then: with no reset active their "
+            "next value depends on their own, and an output the reference's cone of such "
+            "registers does not reach reads them)"
         )
     if reason and not parts:
         parts.append(f"before the first reset and where a division by 0 is x ({reason})")

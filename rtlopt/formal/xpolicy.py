@@ -14,17 +14,17 @@ a difference. The 0/1 proofs cannot see two sources of such an x:
 
 :func:`x_policy_triggers` reads both sides (``proc -ifx -noopt; flatten``, as the
 x-faithfulness proof does) and names what applies: a candidate division or modulo whose
-divisor is not a nonzero constant; a candidate register bit that only a reset writes (with
-the resets inactive its next value is its own) where the reference has no such bit of that
-name. Where either applies, :func:`check_x_policy` runs the x-faithfulness proof's miter
+divisor is not a nonzero constant; a candidate register bit that may stay x until the first
+reset (:mod:`rtlopt.formal.xpolicy_regs`: its next value depends on its own while no reset is
+active) in an output's cone where the reference's cone of that output holds no such bit of
+that name. Where either applies, :func:`check_x_policy` runs the x-faithfulness proof's miter
 (:func:`rtlopt.formal.xfaith.check_x_faith`) with every input defined, division unmapped
 (Yosys's model: x for a zero divisor), the X policy's comparison (``-ignore_gold_x``) and,
 for the register trigger, the resets free from power-up (registers start x). Refuted: a
 difference (REFUTED); undecided (an induction that does not close, a construct the proof
-refuses): unchecked. What neither trigger covers stays the 0/1 proofs' business: a candidate
-that is x before the first reset through a register that data also writes (a counter with a
-reset), or whose register pairing with the reference differs in reset/no-reset, is not
-looked at before the first reset.
+refuses): unchecked. What neither trigger covers is not looked at before the first reset: a
+candidate that keeps the reference's held registers by name and reach and still reads them
+otherwise before the first reset (the same register, another function of it).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from rtlopt.formal.plan import plan_formal
 from rtlopt.formal.scripts import compared_ids
 from rtlopt.formal.unreached import hierarchy_lines
 from rtlopt.formal.xfaith import XFaith, check_x_faith
+from rtlopt.formal.xpolicy_regs import new_held_registers
 from rtlopt.frontend.model import Design
 from rtlopt.tools import Limits, raise_if_crashed, require_tool, run_tool, yosys_read_lines
 from rtlopt.verilog import blank_comments
@@ -62,9 +63,9 @@ _DIVIDES = re.compile(r"[/%]")
 @dataclass(frozen=True)
 class Triggers:
     """What makes the X-policy proof run: ``divisions`` (the candidate's cells dividing by
-    a value that may be 0), ``reset_only`` (candidate register bits only a reset writes that
-    the reference does not have); ``reason`` when the design could not be read (then the
-    proof runs with both)."""
+    a value that may be 0), ``reset_only`` (candidate register bits that may stay x until
+    the first reset, :mod:`rtlopt.formal.xpolicy_regs`); ``reason`` when the design could
+    not be read (then the proof runs with both)."""
 
     divisions: tuple[str, ...] = ()
     reset_only: tuple[str, ...] = ()
@@ -117,9 +118,7 @@ def x_policy_triggers(
     except (ValueError, KeyError, TypeError):
         return Triggers(reason="the design after proc -ifx could not be read")
     divisions = tuple(_divisions(tmod))
-    mine = _reset_only(tmod, resets)
-    theirs = set(_reset_only(gmod, resets))
-    return Triggers(divisions, tuple(b for b in mine if b not in theirs))
+    return Triggers(divisions, tuple(new_held_registers(gmod, tmod, resets)))
 
 
 def _divisions(mod: Mapping[str, Any]) -> list[str]:
@@ -132,92 +131,6 @@ def _divisions(mod: Mapping[str, Any]) -> list[str]:
         if all(isinstance(x, str) and x in "01" for x in b) and "1" in b:
             continue
         out.append(str(cell.get("attributes", {}).get("src", name)))
-    return out
-
-
-def _drivers(mod: Mapping[str, Any]) -> dict[Any, tuple[Mapping[str, Any], int]]:
-    """Bit -> (cell driving it, offset in the cell's Y)."""
-    out: dict[Any, tuple[Mapping[str, Any], int]] = {}
-    for cell in mod.get("cells", {}).values():
-        for i, b in enumerate(cell.get("connections", {}).get("Y", [])):
-            if isinstance(b, int):
-                out[b] = (cell, i)
-    return out
-
-
-def _reset_only(mod: Mapping[str, Any], resets: Mapping[str, int]) -> list[str]:
-    """Names (``v[0]``) of the register bits of ``mod`` whose next value, with every reset
-    inactive, is their own: only a reset (or nothing) writes them."""
-    ports = mod.get("ports", {})
-    inactive: dict[Any, str] = {}
-    for r, active in resets.items():
-        for b in ports.get(r, {}).get("bits", []):
-            inactive[b] = "0" if active else "1"
-    if not inactive:
-        return []
-    drivers = _drivers(mod)
-    names = _bit_names(mod)
-    out = []
-    for cell in mod.get("cells", {}).values():
-        if cell.get("type") not in ("$dff", "$adff"):
-            continue
-        conn = cell.get("connections", {})
-        for d, q in zip(conn.get("D", []), conn.get("Q", []), strict=False):
-            if _inactive_value(d, drivers, inactive) == q:
-                out.append(names.get(q, str(q)))
-    return out
-
-
-def _inactive_value(bit: Any, drivers: Mapping[Any, Any], inactive: Mapping[Any, str]) -> Any:
-    """What ``bit`` is with the resets inactive, following the multiplexers whose select a
-    reset decides (``if (rst)`` after ``proc -ifx``: ``$eqx``/``$eq`` of the reset with a
-    constant, or the reset itself, possibly negated); ``bit`` where none decides."""
-    for _ in range(64):
-        got = drivers.get(bit)
-        if got is None:
-            return bit
-        cell, i = got
-        if cell.get("type") != "$mux":
-            return bit
-        conn = cell.get("connections", {})
-        s = _select(conn.get("S", [None])[0], drivers, inactive)
-        if s is None:
-            return bit
-        bit = conn.get("B" if s == "1" else "A", [])[i]
-    return bit
-
-
-def _select(bit: Any, drivers: Mapping[Any, Any], inactive: Mapping[Any, str]) -> str | None:
-    """``bit``'s value ("0"/"1") with the resets inactive, or None where not decided."""
-    if bit in inactive:
-        return inactive[bit]
-    got = drivers.get(bit)
-    if got is None:
-        return None
-    cell, _ = got
-    kind, conn = cell.get("type"), cell.get("connections", {})
-    a, b = conn.get("A", []), conn.get("B", [])
-    if kind in ("$not", "$logic_not") and len(a) == 1:
-        v = _select(a[0], drivers, inactive)
-        return None if v is None else "1" if v == "0" else "0"
-    if kind in ("$eq", "$eqx", "$ne", "$nex") and len(a) == 1 and len(b) == 1:
-        x, y = (a[0], b[0]) if b[0] in ("0", "1") else (b[0], a[0])
-        v = _select(x, drivers, inactive)
-        if v is None or y not in ("0", "1"):
-            return None
-        same = v == y
-        return "1" if same == (kind in ("$eq", "$eqx")) else "0"
-    return None
-
-
-def _bit_names(mod: Mapping[str, Any]) -> dict[Any, str]:
-    """Bit -> ``name[i]`` of the visible wires (the first name found)."""
-    out: dict[Any, str] = {}
-    for name, net in mod.get("netnames", {}).items():
-        if net.get("hide_name"):
-            continue
-        for i, b in enumerate(net.get("bits", [])):
-            out.setdefault(b, f"{name}[{i}]")
     return out
 
 

@@ -1,0 +1,205 @@
+"""The register trigger of the X-policy proof (:mod:`rtlopt.formal.xpolicy`): candidate
+registers that may stay x until the first reset where the reference's do not.
+
+Every proof but the X-policy proof forces the resets in the first step, so what a design
+does between power-up and its first reset is never compared. A register stays x there when,
+with every reset inactive, its next value depends on its own (``if (rst) v <= 1;``: it
+holds; ``c <= c + 1``: it counts from x; a ring of registers feeding each other): a
+**held** register. One that data writes directly (``q <= d``) is defined after one clock.
+
+:func:`new_held_registers` reads both sides (``proc -ifx -noopt; flatten`` as Yosys JSON)
+and names the candidate's held register bits that reach an output whose reference cone holds
+no held register of that name: a candidate that keeps the reference's registers (by name) and
+their reach is not held to the proof; one that adds, renames or newly routes a held register
+to an output is (the proof decides it with the resets free from power-up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["held_by_output", "new_held_registers"]
+
+_REGISTERS = frozenset({"$dff", "$adff", "$dffe", "$adffe", "$sdff", "$sdffe", "$aldff"})
+
+
+def new_held_registers(
+    gold: Mapping[str, Any], gate: Mapping[str, Any], resets: Mapping[str, int]
+) -> list[str]:
+    """Names (``v[0]``) of the held register bits of ``gate`` (the candidate) that reach an
+    output whose cone in ``gold`` (the reference) holds no held register bit of that name."""
+    if not resets:
+        return []
+    theirs = held_by_output(gold, resets)
+    out: list[str] = []
+    for port, names in held_by_output(gate, resets).items():
+        out += [n for n in sorted(names) if n not in theirs.get(port, set()) and n not in out]
+    return out
+
+
+def held_by_output(mod: Mapping[str, Any], resets: Mapping[str, int]) -> dict[str, set[str]]:
+    """Output port -> names of the held register bits in its (sequential) cone."""
+    inactive: dict[Any, str] = {}
+    for r, active in resets.items():
+        for b in mod.get("ports", {}).get(r, {}).get("bits", []):
+            inactive[b] = "0" if active else "1"
+    drivers = _drivers(mod)
+    names = _bit_names(mod)
+    regs: dict[Any, Any] = {}  # Q bit -> D bit with the resets inactive
+    for cell in mod.get("cells", {}).values():
+        if cell.get("type") in _REGISTERS:
+            conn = cell.get("connections", {})
+            for d, q in zip(conn.get("D", []), conn.get("Q", []), strict=False):
+                regs[q] = _inactive_value(d, drivers, inactive)
+    held = _on_cycles(regs, drivers)
+    out: dict[str, set[str]] = {}
+    for pname, port in mod.get("ports", {}).items():
+        if port.get("direction") == "output":
+            cone = _cone(port.get("bits", []), drivers, regs)
+            out[pname] = {names.get(q, str(q)) for q in cone & held}
+    return out
+
+
+def _deps(bit: Any, drivers: Mapping[Any, Any], regs: Mapping[Any, Any]) -> list[Any]:
+    """The bits ``bit`` depends on directly (a register's Q: its D with the resets inactive)."""
+    if bit in regs:
+        return [regs[bit]] if isinstance(regs[bit], int) else []
+    got = drivers.get(bit)
+    if got is None:
+        return []
+    cell, _ = got
+    dirs = cell.get("port_directions", {})
+    return [
+        b
+        for pin, conn in cell.get("connections", {}).items()
+        if dirs.get(pin) != "output"
+        for b in conn
+        if isinstance(b, int)
+    ]
+
+
+def _on_cycles(regs: Mapping[Any, Any], drivers: Mapping[Any, Any]) -> set[Any]:
+    """The register Q bits on a dependency cycle (a register depending on itself, directly
+    or through others): strongly connected components (Tarjan, iterative)."""
+    index: dict[Any, int] = {}
+    low: dict[Any, int] = {}
+    stack: list[Any] = []
+    on: set[Any] = set()
+    out: set[Any] = set()
+    for root in regs:
+        if root in index:
+            continue
+        work = [(root, iter(_deps(root, drivers, regs)))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(_deps(nxt, drivers, regs))))
+                elif nxt in on:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    b = stack.pop()
+                    on.discard(b)
+                    comp.append(b)
+                    if b == node:
+                        break
+                loop = len(comp) > 1 or node in _deps(node, drivers, regs)
+                if loop:
+                    out |= {b for b in comp if b in regs}
+    return out
+
+
+def _cone(start: list[Any], drivers: Mapping[Any, Any], regs: Mapping[Any, Any]) -> set[Any]:
+    """Every bit ``start`` depends on, through cells and registers (a register's Q through
+    its D with the resets inactive)."""
+    seen: set[Any] = set()
+    todo = [b for b in start if isinstance(b, int)]
+    while todo:
+        bit = todo.pop()
+        if bit in seen:
+            continue
+        seen.add(bit)
+        todo += [b for b in _deps(bit, drivers, regs) if b not in seen]
+    return seen
+
+
+def _drivers(mod: Mapping[str, Any]) -> dict[Any, tuple[Mapping[str, Any], int]]:
+    """Bit -> (cell driving it, offset in the driving pin), registers' Q excluded."""
+    out: dict[Any, tuple[Mapping[str, Any], int]] = {}
+    for cell in mod.get("cells", {}).values():
+        if cell.get("type") in _REGISTERS:
+            continue
+        dirs = cell.get("port_directions", {})
+        for pin, conn in cell.get("connections", {}).items():
+            if dirs.get(pin) == "output" or (not dirs and pin == "Y"):
+                for i, b in enumerate(conn):
+                    if isinstance(b, int):
+                        out[b] = (cell, i)
+    return out
+
+
+def _inactive_value(bit: Any, drivers: Mapping[Any, Any], inactive: Mapping[Any, str]) -> Any:
+    """What ``bit`` is with the resets inactive, following the multiplexers whose select a
+    reset decides (``if (rst)`` after ``proc -ifx``: ``$eqx``/``$eq`` of the reset with a
+    constant, or the reset itself, possibly negated); ``bit`` where none decides."""
+    for _ in range(256):
+        got = drivers.get(bit)
+        if got is None:
+            return bit
+        cell, i = got
+        if cell.get("type") != "$mux":
+            return bit
+        conn = cell.get("connections", {})
+        s = _select(conn.get("S", [None])[0], drivers, inactive)
+        if s is None:
+            return bit
+        bit = conn.get("B" if s == "1" else "A", [])[i]
+    return bit
+
+
+def _select(bit: Any, drivers: Mapping[Any, Any], inactive: Mapping[Any, str]) -> str | None:
+    """``bit``'s value ("0"/"1") with the resets inactive, or None where not decided."""
+    if bit in inactive:
+        return inactive[bit]
+    got = drivers.get(bit)
+    if got is None:
+        return None
+    cell, _ = got
+    kind, conn = cell.get("type"), cell.get("connections", {})
+    a, b = conn.get("A", []), conn.get("B", [])
+    if kind in ("$not", "$logic_not") and len(a) == 1:
+        v = _select(a[0], drivers, inactive)
+        return None if v is None else "1" if v == "0" else "0"
+    if kind in ("$eq", "$eqx", "$ne", "$nex") and len(a) == 1 and len(b) == 1:
+        x, y = (a[0], b[0]) if b[0] in ("0", "1") else (b[0], a[0])
+        v = _select(x, drivers, inactive)
+        if v is None or y not in ("0", "1"):
+            return None
+        same = v == y
+        return "1" if same == (kind in ("$eq", "$eqx")) else "0"
+    return None
+
+
+def _bit_names(mod: Mapping[str, Any]) -> dict[Any, str]:
+    """Bit -> ``name[i]`` of the visible wires (the first name found)."""
+    out: dict[Any, str] = {}
+    for name, net in mod.get("netnames", {}).items():
+        if net.get("hide_name"):
+            continue
+        for i, b in enumerate(net.get("bits", [])):
+            out.setdefault(b, f"{name}[{i}]")
+    return out
