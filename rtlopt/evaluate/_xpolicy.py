@@ -85,8 +85,8 @@ def _what(divisions: tuple[str, ...], reset_only: tuple[str, ...], reason: str) 
     if reset_only:
         parts.append(
             "before the first reset (the candidate's register bits "
-            f"{', '.join(reset_only[:4])} may stay x until then: with no reset active their "
-            "next value depends on their own, and an output the reference's cone of such "
+            f"{', '.join(reset_only[:4])} never become defined before it: with no reset active "
+            "no input makes them defined, and an output the reference's cone of such "
             "registers does not reach reads them)"
         )
     if reason and not parts:

@@ -52,7 +52,7 @@ def held_by_output(mod: Mapping[str, Any], resets: Mapping[str, int]) -> dict[st
             conn = cell.get("connections", {})
             for d, q in zip(conn.get("D", []), conn.get("Q", []), strict=False):
                 regs[q] = _inactive_value(d, drivers, inactive)
-    held = _on_cycles(regs, drivers)
+    held = _never_defined(mod, regs)
     out: dict[str, set[str]] = {}
     for pname, port in mod.get("ports", {}).items():
         if port.get("direction") == "output":
@@ -79,48 +79,61 @@ def _deps(bit: Any, drivers: Mapping[Any, Any], regs: Mapping[Any, Any]) -> list
     ]
 
 
-def _on_cycles(regs: Mapping[Any, Any], drivers: Mapping[Any, Any]) -> set[Any]:
-    """The register Q bits on a dependency cycle (a register depending on itself, directly
-    or through others): strongly connected components (Tarjan, iterative)."""
-    index: dict[Any, int] = {}
-    low: dict[Any, int] = {}
-    stack: list[Any] = []
-    on: set[Any] = set()
-    out: set[Any] = set()
-    for root in regs:
-        if root in index:
-            continue
-        work = [(root, iter(_deps(root, drivers, regs)))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on.add(root)
-        while work:
-            node, it = work[-1]
-            nxt = next(it, None)
-            if nxt is not None:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on.add(nxt)
-                    work.append((nxt, iter(_deps(nxt, drivers, regs))))
-                elif nxt in on:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    b = stack.pop()
-                    on.discard(b)
-                    comp.append(b)
-                    if b == node:
-                        break
-                loop = len(comp) > 1 or node in _deps(node, drivers, regs)
-                if loop:
-                    out |= {b for b in comp if b in regs}
-    return out
+#: Cells whose output bit is defined when one input bit is (a controlling 0 or 1, a compare
+#: whose defined bits already differ): per bit for the bitwise ones, any bit for the others.
+_BITWISE_ANY = frozenset({"$and", "$or"})
+_ANY = frozenset(
+    {"$eq", "$ne", "$eqx", "$nex", "$logic_and", "$logic_or", "$reduce_and", "$reduce_or"}
+    | {"$reduce_bool", "$mul"}
+)
+
+
+def _never_defined(mod: Mapping[str, Any], regs: Mapping[Any, Any]) -> set[Any]:
+    """The register Q bits no input sequence makes defined while the resets stay inactive
+    (from power-up, every register x): the complement of the least fixed point of "may be
+    defined" (inputs and 0/1 constants may; a multiplexer's bit when its select and one
+    data bit may; an and/or bit, a compare or a logic operator when one input bit may;
+    any other cell when all its input bits may; a register when its next value may).
+    It errs towards "may" (a compare of partly x operands), never towards "never"."""
+    may: set[Any] = set()
+    for port in mod.get("ports", {}).values():
+        if port.get("direction") != "output":
+            may |= {b for b in port.get("bits", []) if isinstance(b, int)}
+    cells = [c for c in mod.get("cells", {}).values() if c.get("type") not in _REGISTERS]
+
+    def ok(b: Any) -> bool:
+        return b in ("0", "1") or b in may
+
+    changed = True
+    while changed:
+        changed = False
+        for cell in cells:
+            kind, conn = cell.get("type"), cell.get("connections", {})
+            dirs = cell.get("port_directions", {})
+            outs = [b for p, c in conn.items() if dirs.get(p) == "output" for b in c]
+            ins = [b for p, c in conn.items() if dirs.get(p) != "output" for b in c]
+            if kind == "$mux":
+                s = ok(conn.get("S", [None])[0])
+                pairs = zip(conn.get("A", []), conn.get("B", []), strict=False)
+                got = [
+                    y for y, (x0, x1) in zip(outs, pairs, strict=False) if s and (ok(x0) or ok(x1))
+                ]
+            elif kind in _BITWISE_ANY:
+                pairs = zip(conn.get("A", []), conn.get("B", []), strict=False)
+                got = [y for y, (x0, x1) in zip(outs, pairs, strict=False) if ok(x0) or ok(x1)]
+            elif kind in _ANY:
+                got = outs if any(ok(b) for b in ins) else []
+            else:
+                got = outs if all(ok(b) for b in ins) else []
+            for y in got:
+                if isinstance(y, int) and y not in may:
+                    may.add(y)
+                    changed = True
+        for q, d in regs.items():
+            if q not in may and ok(d):
+                may.add(q)
+                changed = True
+    return {q for q in regs if q not in may}
 
 
 def _cone(start: list[Any], drivers: Mapping[Any, Any], regs: Mapping[Any, Any]) -> set[Any]:
