@@ -1,10 +1,10 @@
 """The formal stage's X-policy proof (:mod:`rtlopt.formal.xpolicy`): where the candidate
-divides by a value that may be 0, or adds a register that may stay x until the first reset
-(``formal/xpolicy_regs.py``), a 0/1 proof's
-"proven" is not enough (division is read as synthesis builds it; every proof starts from
-reset). :func:`with_x_policy` runs the proof after the 0/1 proof (and the x-faithfulness
-proof) proved the candidate: proven, nothing changes; refuted, the candidate is REFUTED with
-the counterexample; undecided, it is unchecked.
+divides by a value that may be 0, or adds a register that no input makes defined before the
+first reset (``formal/xpolicy_regs.py``), a 0/1 proof's "proven" is not enough (division is
+read as synthesis builds it; every proof starts from reset). :func:`with_x_policy` runs the
+proof after the 0/1 proof (and the x-faithfulness proof) proved the candidate: proven,
+nothing changes; refuted, the candidate is REFUTED with the counterexample; undecided, it is
+unchecked.
 """
 
 from __future__ import annotations

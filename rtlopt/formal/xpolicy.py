@@ -14,17 +14,17 @@ a difference. The 0/1 proofs cannot see two sources of such an x:
 
 :func:`x_policy_triggers` reads both sides (``proc -ifx -noopt; flatten``, as the
 x-faithfulness proof does) and names what applies: a candidate division or modulo whose
-divisor is not a nonzero constant; a candidate register bit that may stay x until the first
-reset (:mod:`rtlopt.formal.xpolicy_regs`: its next value depends on its own while no reset is
-active) in an output's cone where the reference's cone of that output holds no such bit of
+divisor is not a nonzero constant; a candidate register bit that no input makes defined
+before the first reset (:mod:`rtlopt.formal.xpolicy_regs`: a reset-only register, a counter
+from x) in an output's cone where the reference's cone of that output holds no such bit of
 that name. Where either applies, :func:`check_x_policy` runs the x-faithfulness proof's miter
 (:func:`rtlopt.formal.xfaith.check_x_faith`) with every input defined, division unmapped
 (Yosys's model: x for a zero divisor), the X policy's comparison (``-ignore_gold_x``) and,
 for the register trigger, the resets free from power-up (registers start x). Refuted: a
 difference (REFUTED); undecided (an induction that does not close, a construct the proof
 refuses): unchecked. What neither trigger covers is not looked at before the first reset: a
-candidate that keeps the reference's held registers by name and reach and still reads them
-otherwise before the first reset (the same register, another function of it).
+candidate that keeps the reference's never-defined registers by name and reach and reads
+them otherwise, or whose register some input makes defined later than the reference's.
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ _DIVIDES = re.compile(r"[/%]")
 @dataclass(frozen=True)
 class Triggers:
     """What makes the X-policy proof run: ``divisions`` (the candidate's cells dividing by
-    a value that may be 0), ``reset_only`` (candidate register bits that may stay x until
-    the first reset, :mod:`rtlopt.formal.xpolicy_regs`); ``reason`` when the design could
+    a value that may be 0), ``reset_only`` (candidate register bits that stay x until the
+    first reset, :mod:`rtlopt.formal.xpolicy_regs`); ``reason`` when the design could
     not be read (then the proof runs with both)."""
 
     divisions: tuple[str, ...] = ()

@@ -1,17 +1,20 @@
 """The register trigger of the X-policy proof (:mod:`rtlopt.formal.xpolicy`): candidate
-registers that may stay x until the first reset where the reference's do not.
+registers that stay x until the first reset where the reference's do not.
 
 Every proof but the X-policy proof forces the resets in the first step, so what a design
-does between power-up and its first reset is never compared. A register stays x there when,
-with every reset inactive, its next value depends on its own (``if (rst) v <= 1;``: it
-holds; ``c <= c + 1``: it counts from x; a ring of registers feeding each other): a
-**held** register. One that data writes directly (``q <= d``) is defined after one clock.
+does between power-up and its first reset is never compared. Some registers stay x there
+whatever the inputs do (``if (rst) v <= 1;``: it holds; ``c <= c + 1``: it counts from x; a
+ring of registers feeding each other): **never defined** before the first reset, a least
+fixed point of "may be defined" over the netlist with the resets inactive. One that data
+writes (``q <= d``, also behind an enable) may be defined after a clock.
 
 :func:`new_held_registers` reads both sides (``proc -ifx -noopt; flatten`` as Yosys JSON)
-and names the candidate's held register bits that reach an output whose reference cone holds
-no held register of that name: a candidate that keeps the reference's registers (by name) and
-their reach is not held to the proof; one that adds, renames or newly routes a held register
-to an output is (the proof decides it with the resets free from power-up).
+and names the candidate's never-defined register bits that reach an output whose reference
+cone holds no never-defined register bit of that name: a candidate that keeps the
+reference's registers (by name) and their reach is not held to the proof; one that adds,
+renames or newly routes such a register to an output is (the proof decides it with the
+resets free from power-up). Not covered (a known gap): a register that some input sequence
+makes defined, but later than the reference's (``v`` set by reset or by a rare input).
 """
 
 from __future__ import annotations
