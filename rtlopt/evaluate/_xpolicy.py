@@ -3,8 +3,9 @@ divides by a value that may be 0, or adds a register that no input makes defined
 first reset (``formal/xpolicy_regs.py``), a 0/1 proof's "proven" is not enough (division is
 read as synthesis builds it; every proof starts from reset). :func:`with_x_policy` runs the
 proof after the 0/1 proof (and the x-faithfulness proof) proved the candidate: proven,
-nothing changes; refuted, the candidate is REFUTED with the counterexample; undecided, it is
-unchecked.
+nothing changes; refuted, the candidate is REFUTED with the counterexample (a division), or
+unchecked with it ("differs before the first reset": the repository sees that difference only
+where it reads the target before its first reset); undecided, it is unchecked.
 """
 
 from __future__ import annotations
@@ -60,6 +61,17 @@ def with_x_policy(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalRes
         said = f"proven, also {what}"
         reason = "; ".join(r for r in (formal.reason, said) if r)
         return replace(formal, reason=reason, timings=timings)
+    if proof.verdict is Verdict.REFUTED and found.reset_only:
+        # a difference from power-up with the resets free: what the repository sees only
+        # where it reads the target before its first reset (its replay, which resets first,
+        # does not show it), so unchecked rather than refuted
+        cex = ", ".join(f"{k}={v}" for k, v in list(proof.counterexample.items())[:8])
+        why = (
+            "unchecked: equivalent on 0/1 from reset, but the candidate differs before the "
+            f"first reset: it is x (or differs) where the reference is defined, {what} "
+            f"(counterexample from power-up, no reset yet: {cex})"
+        )
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
     if proof.verdict is Verdict.REFUTED:
         why = (
             "equivalent on 0/1 as the proofs read it, but the candidate is x (or differs) "
