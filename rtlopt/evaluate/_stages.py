@@ -39,6 +39,7 @@ from rtlopt.evaluate._switched import (
 )
 from rtlopt.evaluate._time_zero import time_zero_unchecked
 from rtlopt.evaluate._xfaith import with_x_faith, x_faith_refutation
+from rtlopt.evaluate._xpolicy import with_x_policy, x_policy_refutation
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -383,8 +384,8 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     """Formal equivalence where Yosys can decide it, and the clock/reset structure check."""
     cfg = s.config
     c.progress.stage = Stage.FORMAL
-    c.formal = formal = with_x_faith(s, c, _run_formal(s, c))
-    why = x_faith_refutation(formal)
+    c.formal = formal = with_x_policy(s, c, with_x_faith(s, c, _run_formal(s, c)))
+    why = x_faith_refutation(formal) or x_policy_refutation(formal)
     from rtlopt.formal.highz import CANDIDATE as HIGH_Z
 
     if why:  # equivalent on 0/1, not where the repository feeds x

@@ -19,6 +19,10 @@
 - :mod:`.xfaith`, :mod:`.xfaith_model`: the x-faithfulness proof (:func:`check_x_faith`) where
   the repository feeds x into inputs of the target, and where Yosys's undef model is not
   known to be iverilog's (refused).
+- :mod:`.xpolicy`: the X-policy proof (:func:`check_x_policy`) where a candidate divides by a
+  value that may be 0 or adds a register only a reset writes: a candidate x where the
+  reference is defined, which the 0/1 proofs (division as synthesis, every proof from reset)
+  cannot see, is a difference.
 - :mod:`.second`: the second, independent proof of a kept design (``confirm_proof``: another
   frontend, miter builder and engine) and its replay files for stock ``yosys-abc``.
 

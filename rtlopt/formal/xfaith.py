@@ -99,6 +99,8 @@ def check_x_faith(
     memory_mb: int | None = None,
     reference_file: Path,
     initial_values: str = "ignore",
+    policy: bool = False,
+    free_reset: bool = False,
 ) -> XFaith:
     """Prove that the candidate's outputs are the reference's, x included, with ``ports``
     free to be x (the other inputs 0/1).
@@ -115,6 +117,11 @@ def check_x_faith(
         memory_mb: Address-space limit of Yosys.
         reference_file: The reference's text as the other proofs read it.
         initial_values: The power-up model (``harness.initial_values``).
+        policy: Compare under the X policy (``miter -ignore_gold_x``): a reference x bit
+            accepts any candidate value, a candidate x where the reference is defined is a
+            difference (:mod:`rtlopt.formal.xpolicy`).
+        free_reset: The resets are free inputs from power-up on, never forced: the proof
+            covers the period before the first reset too.
 
     Raises:
         ToolFailed: Yosys crashed.
@@ -134,7 +141,17 @@ def check_x_faith(
         return XFaith(Verdict.UNKNOWN, said, {}, time.monotonic() - start)
     limit = max(1.0, cfg.timeout_s if seconds is None else seconds)
     seq = plan.mode in ("seq", "bmc")
-    p = _Proof(design, reference_file, tuple(candidate_files), plan, tuple(ports), cfg, workdir)
+    p = _Proof(
+        design,
+        reference_file,
+        tuple(candidate_files),
+        plan,
+        tuple(ports),
+        cfg,
+        workdir,
+        policy=policy,
+        free_reset=free_reset,
+    )
     rc, secret = p.run(limit / 2 if seq else limit, memory_mb)
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
@@ -207,6 +224,8 @@ class _Proof:
     ports: tuple[str, ...]
     cfg: FormalConfig
     workdir: Path
+    policy: bool = False
+    free_reset: bool = False
 
     def run(
         self, limit: float, memory_mb: int | None, pairs: Sequence[tuple[str, str]] = ()
@@ -265,6 +284,7 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str
     # the cone check reads the memories as they are; outside the cone they are mapped
     lines += [f"write_json {_file(secret, 'post.json')}", "memory", "opt_clean"]
     seq = plan.mode in ("seq", "bmc")
+    ignore = "-ignore_gold_x " if p.policy else ""
     if seq:
         lines += ["clk2fflogic" if plan.clk2fflogic else "async2sync", "opt_clean"]
     if seq and not plan.clk2fflogic and not pairs:  # for a second run's pairing
@@ -275,7 +295,8 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str
         # an x of the target (an ``if`` takes ``else``, ``===``, a register keeps it), so a
         # candidate defined where the reference is x changes what they do
         # no ``miter -flatten``: it runs ``opt_expr -keepdc``, the same folds as ``proc``'s
-        f"miter -equiv -make_assert -make_outputs {gold} {gate} miter",
+        # (``policy``: a reference x accepts any candidate value, the X policy's rule)
+        f"miter -equiv -make_assert -make_outputs {ignore}{gold} {gate} miter",
         "hierarchy -top miter",
         "flatten",
         # what nothing drives is x (the folds' ``-undriven`` part), not a free SAT variable
@@ -294,7 +315,7 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str
     if seq:
         scale = 2 if plan.clk2fflogic else 1
         opts += ["-tempinduct", "-set-init-undef", "-maxsteps", str(cfg.induction_depth * scale)]
-        for r, active in (plan.resets or {}).items():
+        for r, active in ({} if p.free_reset else plan.resets or {}).items():
             for step in range(1, scale + 1):
                 opts += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
     opts += ["-timeout", str(max(1, int(limit)))]
