@@ -114,8 +114,8 @@ def time_zero_change(
         evented = evented_inputs(design)
     except RuntimeError:
         evented = frozenset()  # nothing known: no input counts as changed at time 0
-    late_ref = [i for i in on_ref if _late(i, evented)]
-    late_cand = [i for i in on_cand if _late(i, evented)]
+    late_ref = [i for i in on_ref if _late(i, _evented_within(ref, evented, design))]
+    late_cand = [i for i in on_cand if _late(i, _evented_within(cand, evented, design))]
     inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
     relevant = ref.signals | cand.signals | inputs
     shared = (ref.signals & cand.signals) | inputs | _ports(design)
@@ -162,6 +162,39 @@ def _late(item: Item, evented: frozenset[str]) -> bool:
     """Whether ``item`` may run after time 0: a block that waits for no input changed then,
     and every instance (what its module's blocks wait for is not followed)."""
     return item.form.startswith("instance") or not (item.waits or frozenset()) & evented
+
+
+#: Declarations of variables: an initializer is no continuous assignment.
+_VARIABLES = frozenset({"reg", "logic", "integer", "bit", "int", "byte", "var", "real", "time"})
+
+#: Items evaluated at time 0 whatever changes (a net they drive changes from x then).
+_AT_TIME_0 = ("assign ", "always_comb ", "always_latch ")
+
+
+def _evented_within(items: ModuleItems, evented: frozenset[str], design: Design) -> frozenset[str]:
+    """``evented`` and the names the module's items change at time 0 from them: what a
+    continuous assignment, ``always_comb``, ``always_latch`` or a gate drives (evaluated
+    then), and what a block waiting for an evented name writes; never a register's block,
+    an ``initial`` or an instance of a repository module."""
+    out = set(evented)
+    while True:
+        grown = False
+        for i in items.items:
+            head = i.text.split(" ", 1)[0]
+            if i.waits is not None:
+                runs = bool(i.waits & out)
+            else:
+                runs = i.text.startswith(_AT_TIME_0) or (
+                    head not in design.modules
+                    and head not in _VARIABLES  # an initializer makes no event
+                    and not i.text.startswith(("always", "initial", "final"))
+                    and bool(i.mentions & out)
+                )
+            if runs and not i.writes <= out:
+                out |= i.writes
+                grown = True
+        if not grown:
+            return frozenset(out)
 
 
 def _ports(design: Design) -> set[str]:

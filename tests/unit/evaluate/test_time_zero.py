@@ -176,3 +176,22 @@ def test_an_instance_of_a_module_with_such_a_block_counts(tmp_path: Path) -> Non
     assert "the candidate's instance of inv" in why, why
     both = ASSIGN.replace("assign z = b;", "inv u(.x(b), .o(z));")
     assert time_zero_change(design, both, both.replace("~a", "!a")) == ""  # type: ignore[arg-type]
+
+
+def test_a_block_waiting_for_a_net_its_module_assigns_from_changed_inputs_runs(
+    tmp_path: Path,
+) -> None:
+    """A top's inputs change at time 0 and so does a net assigned from them (the bundled
+    example's ``wire v = vec & {16{en}}; always @(*) casez (v) ...``); a variable's
+    initializer reading them makes no event."""
+    ref = (
+        "module m(input [1:0] a, input b, output reg y);\n  wire [1:0] v = a & {2{b}};\n"
+        "  always @(*) y = |v;\nendmodule\n"
+    )
+    cand = (
+        "module m(input [1:0] a, input b, output y);\n  assign y = (a[0] | a[1]) & b;\nendmodule\n"
+    )
+    design = _design(tmp_path, ref)
+    assert time_zero_change(design, ref, cand) == ""  # type: ignore[arg-type]
+    held = ref.replace("wire [1:0] v = a & {2{b}};", "reg [1:0] v = 2'b11;")
+    assert time_zero_change(design, held, cand) != ""  # type: ignore[arg-type]
