@@ -157,7 +157,8 @@ def check_x_faith(
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
     post = workdir / _file(secret, "post.json")
     sources = _sources(post, compared_ids(design), plan.resets or {}) if pre else None
-    if not ports and sources == ():  # nothing is x: the 0/1 proofs say it all
+    # nothing is x after the reset: the 0/1 proofs say it all (not so with the reset free)
+    if not ports and sources == () and not free_reset:
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, ())
     if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
         why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
