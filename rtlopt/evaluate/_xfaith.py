@@ -111,8 +111,6 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     ``formal`` itself."""
     if formal.verdict is not Verdict.PROVEN or _not_run(c, formal) or _view_path(s):
         return formal  # the x-fed case's limits: see docs/STATUS.md
-    if s.config.harness.initial_values == "honor":
-        return formal  # proven from the stated power-up values (open: docs/STATUS.md)
     t0 = time.monotonic()
     found = _run(s, c)
     if found.sources == ():

@@ -250,7 +250,8 @@ def _plan_refusal(design: Design, plan: FormalPlan, ports: Sequence[str]) -> str
     """Why the proof does not model this target with these inputs x, or ""."""
     if plan.mode == "unsupported":
         return plan.reason or "the target is not modelled"
-    if plan.stated and plan.honor:
+    if plan.stated and plan.honor and ports:
+        # x the target makes itself is modelled there: sat keeps the stated values
         return "power-up values honored: the proof from them does not model x inputs"
     t = design.target
     for p in ports:

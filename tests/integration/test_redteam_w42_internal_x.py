@@ -117,3 +117,20 @@ def test_a_two_state_function_in_the_x_cone_is_refused(
     reason = str(out["reason"])
     assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
     assert "a 2-state type (bit)" in reason, reason
+
+
+def test_under_honored_power_up_values_an_unstated_registers_x_is_still_compared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``initial_values = "honor"``: a register with a stated value starts from it, one
+    without starts x, and a candidate deciding that x otherwise is refuted (the proof keeps
+    the stated values; before, it refused and the 0/1 verdict stood)."""
+    stated = "  reg k = 1'b1;\n  always @(posedge clk) k <= ~k;\n"
+    ref = IF_R.replace("  reg r;\n", "  reg r;\n" + stated)
+    cand = NOT_R.replace("  reg r;\n", "  reg r;\n" + stated)
+    config = CONFIG + '[harness]\ninitial_values = "honor"\n'
+    repo = _repo(tmp_path, monkeypatch, ref, TOP, config)
+    out = _evaluate(tmp_path, repo, cand)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and out["stage"] == "formal", reason
+    assert "where the target makes x itself" in reason and "r before its first write" in reason
