@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rtlopt.evaluate._candidate import Candidate
@@ -24,7 +25,7 @@ from rtlopt.results import FormalResult, Verdict
 if TYPE_CHECKING:
     from rtlopt.formal.xfaith import XFaith
 
-__all__ = ["XFAITH_METHOD", "with_x_faith", "x_faith_refutation"]
+__all__ = ["XFAITH_METHOD", "view_reference", "with_x_faith", "x_faith_refutation"]
 
 #: The method of a REFUTED result from the x-faithfulness proof.
 XFAITH_METHOD = "x-faithfulness proof"
@@ -109,14 +110,20 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     constant, a select past its range...): the 0/1 proofs read such an x as a free value or
     a don't care, a simulation decides on it (``if (x)`` takes ``else``). Nothing is x:
     ``formal`` itself."""
-    if formal.verdict is not Verdict.PROVEN or _not_run(c, formal) or _view_path(s):
-        return formal  # the x-fed case's limits: see docs/STATUS.md
+    if formal.verdict is not Verdict.PROVEN:
+        return formal
     t0 = time.monotonic()
     found = _run(s, c)
     if found.sources == ():
         return formal
     timings = {**formal.timings, "x_faith": time.monotonic() - t0}
     inner = ", ".join((found.sources or ())[:3]) or "not read"
+    # other configurations and builds: each is evaluated whole, this proof included
+    # (evaluate/_config_check.py); the view path: the proof there is not trusted
+    limit = _view_path(s)
+    if limit:
+        why = f"unchecked: the target makes x itself ({inner}), and {limit}"
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
     if found.verdict is Verdict.PROVEN:
         said = f"proven x-exactly where the target makes x itself ({inner})"
         reason = "; ".join(r for r in (formal.reason, said) if r)
@@ -147,8 +154,7 @@ def _run(s: EvalSetup, c: Candidate) -> XFaith:
     left = time_left()
     seconds = cfg.formal.timeout_s if left is None else max(1.0, min(cfg.formal.timeout_s, left))
     work = c.dir / "formal" / "xfaith"
-    reference = s.formal_reference
-    assert reference is not None  # never on the view path (_view_path)
+    reference = s.formal_reference or view_reference(s, work)
     return check_x_faith(
         s.tools,
         [*c.lib, c.file],
@@ -161,6 +167,17 @@ def _run(s: EvalSetup, c: Candidate) -> XFaith:
         reference_file=reference,
         initial_values=cfg.harness.initial_values,
     )
+
+
+def view_reference(s: EvalSetup, work: Path) -> Path:
+    """The SystemVerilog view path's renamed reference, written to a file: its x sources are
+    read from it (the proof there is not trusted, :func:`_view_path`)."""
+    from rtlopt.harness import reference_text
+
+    work.mkdir(parents=True, exist_ok=True)
+    out = work / "reference_view.v"
+    out.write_text(reference_text(s.tools))
+    return out
 
 
 def x_faith_refutation(formal: FormalResult) -> str:

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rtlopt.evaluate._candidate import Candidate
 from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.evaluate._xfaith import view_reference
 from rtlopt.formal.budget import time_left
 from rtlopt.results import FormalResult, Verdict
 
@@ -32,13 +33,8 @@ def with_x_policy(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalRes
     from rtlopt.formal.xpolicy import check_x_policy
 
     work = c.dir / "formal" / "xpolicy"
-    reference = s.formal_reference
-    if reference is None:  # the SystemVerilog view path: the views' renamed reference
-        from rtlopt.harness import reference_text
-
-        work.mkdir(parents=True, exist_ok=True)
-        reference = work / "reference_view.v"
-        reference.write_text(reference_text(s.tools))
+    # the SystemVerilog view path: the views' renamed reference
+    reference = s.formal_reference or view_reference(s, work)
     cfg = s.config
     left = time_left()
     seconds = cfg.formal.timeout_s if left is None else max(1.0, min(cfg.formal.timeout_s, left))

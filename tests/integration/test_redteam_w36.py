@@ -136,6 +136,25 @@ def test_both_rules_hold_on_the_view_path(tmp_path: Path) -> None:
     assert not res.accepted and "unchecked: the reference module, line 2: a drive" in res.reason
 
 
+#: ``r`` powers up x; the candidate takes the other branch for it (equal on 0/1).
+REG_IF = (
+    "module m(input clk, input [7:0] a, input b, output reg [7:0] y);\n  reg r;\n"
+    "  always @(posedge clk) r <= b;\n  always @* begin\n    if (r) y = a;\n"
+    "    else y = 8'd0;\n  end\nendmodule\n"
+)
+
+
+def test_x_the_target_makes_itself_is_unchecked_on_the_view_path(tmp_path: Path) -> None:
+    """The x sources are read from the views; the proof there is not trusted (the views do
+    not keep how the text reads x), so a change to such a target is unchecked."""
+    cand = REG_IF.replace("if (r) y = a;\n    else y = 8'd0;", "if (!r) y = 8'd0;\n    else y = a;")
+    res = _view_evaluate(tmp_path / "r", {"m.v": REG_IF}, cand)
+    assert not res.accepted and "the target makes x itself" in res.reason, res.reason
+    assert "read through the SystemVerilog view" in res.reason, res.reason
+    same = _view_evaluate(tmp_path / "p", {"m.v": PLAIN}, PLAIN.replace("8'd1", "8'h01"))
+    assert same.accepted, same.reason  # no x source: the 0/1 verdict stands
+
+
 def test_an_input_connected_to_a_net_nothing_drives_is_judged_with_b_x(
     tmp_path: Path,
 ) -> None:
