@@ -25,7 +25,7 @@ from rtlopt.results import FormalResult, Verdict
 if TYPE_CHECKING:
     from rtlopt.formal.xfaith import XFaith
 
-__all__ = ["XFAITH_METHOD", "view_reference", "with_x_faith", "x_faith_refutation"]
+__all__ = ["XFAITH_METHOD", "decided", "view_reference", "with_x_faith", "x_faith_refutation"]
 
 #: The method of a REFUTED result from the x-faithfulness proof.
 XFAITH_METHOD = "x-faithfulness proof"
@@ -62,16 +62,30 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
             "feeds x only from a register's power-up until its first write: not a verdict"
         )
         return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
-    if found.verdict is Verdict.REFUTED:
-        why = "equivalent on 0/1 inputs, but not where the repository feeds x into "
-        why += fed.split("feeds x into ", 1)[1]
-        took = formal.duration_s + found.duration_s
-        return FormalResult(
-            Verdict.REFUTED, XFAITH_METHOD, why, found.counterexample, took, timings=timings
-        )
+    refuted = "equivalent on 0/1 inputs, but not where the repository feeds x into "
+    refuted += fed.split("feeds x into ", 1)[1]
     why = f"{fed}, and the proof that the candidate reads x as the reference does is "
     why += f"undecided: {found.reason}"
-    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
+    return decided(formal, found, XFAITH_METHOD, refuted, why, timings)
+
+
+def decided(
+    formal: FormalResult,
+    proof: XFaith,
+    method: str,
+    refuted: str,
+    unchecked: str,
+    timings: dict[str, float],
+) -> FormalResult:
+    """``formal`` after a further proof (``proof``: its verdict, counterexample and
+    duration) that did not prove the candidate: refuted by ``method`` with the reason
+    ``refuted``, else unknown and ``unchecked``."""
+    if proof.verdict is Verdict.REFUTED:
+        took = formal.duration_s + proof.duration_s
+        return FormalResult(
+            Verdict.REFUTED, method, refuted, proof.counterexample, took, timings=timings
+        )
+    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=unchecked, timings=timings)
 
 
 def _not_run(c: Candidate, formal: FormalResult) -> str:
@@ -128,21 +142,16 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         said = f"proven x-exactly where the target makes x itself ({inner})"
         reason = "; ".join(r for r in (formal.reason, said) if r)
         return replace(formal, reason=reason, timings=timings)
-    if found.verdict is Verdict.REFUTED:
-        why = (
-            "equivalent on 0/1 values, but a simulation reads otherwise where the target "
-            f"makes x itself: it differs before the first write of a register or where an "
-            f"x is made ({inner})"
-        )
-        took = formal.duration_s + found.duration_s
-        return FormalResult(
-            Verdict.REFUTED, XFAITH_METHOD, why, found.counterexample, took, timings=timings
-        )
+    refuted = (
+        "equivalent on 0/1 values, but a simulation reads otherwise where the target "
+        f"makes x itself: it differs before the first write of a register or where an "
+        f"x is made ({inner})"
+    )
     why = (
         f"unchecked: the target makes x itself ({inner}), and the proof that the candidate "
         f"reads x as the reference does is undecided: {found.reason}"
     )
-    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
+    return decided(formal, found, XFAITH_METHOD, refuted, why, timings)
 
 
 def _run(s: EvalSetup, c: Candidate) -> XFaith:

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from rtlopt.evaluate._candidate import Candidate
 from rtlopt.evaluate._setup import EvalSetup
-from rtlopt.evaluate._xfaith import view_reference
+from rtlopt.evaluate._xfaith import decided, view_reference
 from rtlopt.formal.budget import time_left
 from rtlopt.results import FormalResult, Verdict
 
@@ -68,18 +68,13 @@ def with_x_policy(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalRes
             f"(counterexample from power-up, no reset yet: {cex})"
         )
         return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
-    if proof.verdict is Verdict.REFUTED:
-        why = (
-            "equivalent on 0/1 as the proofs read it, but the candidate is x (or differs) "
-            f"where the reference is defined, {what}"
-        )
-        took = formal.duration_s + proof.duration_s
-        return FormalResult(
-            Verdict.REFUTED, XPOLICY_METHOD, why, proof.counterexample, took, timings=timings
-        )
+    refuted = (
+        "equivalent on 0/1 as the proofs read it, but the candidate is x (or differs) "
+        f"where the reference is defined, {what}"
+    )
     why = f"unchecked: the proof that the candidate is defined where the reference is, {what}, "
     why += f"is undecided: {proof.reason}"
-    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
+    return decided(formal, proof, XPOLICY_METHOD, refuted, why, timings)
 
 
 def _what(divisions: tuple[str, ...], reset_only: tuple[str, ...], reason: str) -> str:

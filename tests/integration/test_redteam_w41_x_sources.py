@@ -13,11 +13,11 @@ The reference takes ``else`` on ``b`` = x (``y`` = 0); the candidate ``if (!b) y
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, run_rtlopt
+from _fixture_repo import committed_repo
+from test_xfaith import _evaluate as evaluate_in
 
 pytestmark = pytest.mark.tools
 
@@ -68,14 +68,7 @@ def _evaluate(tmp_path: Path, mp: pytest.MonkeyPatch, top: str, poke: str, cand:
     if poke:
         files["tb.v"] = TB.format(poke=poke)
     repo = committed_repo(tmp_path / "repo", files, mp, tmp_path / "cache")
-    (tmp_path / "cand.v").write_text(cand)
-    r = run_rtlopt(
-        repo, "evaluate", "m.v", "--candidate", str(tmp_path / "cand.v"), "--module", "m",
-        "--pdk", "nangate45", "--json",
-    )  # fmt: skip
-    assert r.returncode in (0, 1), (r.stdout + r.stderr)[-1500:]
-    out: dict[str, object] = json.loads(r.stdout)["candidate"]
-    return out
+    return evaluate_in(tmp_path, repo, cand)
 
 
 @pytest.mark.parametrize("form", list(FORMS))
