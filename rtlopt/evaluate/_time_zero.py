@@ -105,9 +105,10 @@ def time_zero_change(
     if ref is None or cand is None:
         return "the module cannot be read for what it evaluates at simulation time 0"
     ref, cand = _lines(ref, ref_line), _aligned(ref, _lines(cand, cand_line))
+    ref, cand = _instances_read(ref, design), _instances_read(cand, design)
     hier: dict[str, bool] = {}
     on_ref = _on_event(ref, design, hier)
-    on_cand = _on_event(cand, design, hier)
+    on_cand = _on_event(cand, design, {}, own=cand_text)
     if not on_ref and not on_cand:
         return ""
     try:
@@ -116,6 +117,14 @@ def time_zero_change(
         evented = frozenset()  # nothing known: no input counts as changed at time 0
     late_ref = [i for i in on_ref if _late(i, _evented_within(ref, evented, design))]
     late_cand = [i for i in on_cand if _late(i, _evented_within(cand, evented, design))]
+    for side, late in (("candidate", late_cand), ("reference", late_ref)):
+        gen = next((i for i in late if i.generate), None)
+        if gen is not None:
+            return (
+                f"the {side}'s {gen.form} block of {name} at line {gen.line} lies in a "
+                "generate branch or loop and runs only on an event of what it waits for: "
+                f"which branch elaborates is not read by this rule ({_WHY}); {_FIX}"
+            )
     inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
     relevant = ref.signals | cand.signals | inputs
     shared = (ref.signals & cand.signals) | inputs | _ports(design)
@@ -141,6 +150,15 @@ def time_zero_change(
         item = next((i for i in items if of(i) in extra), None)
         if item is not None:
             return _message(side, item, name)
+    readers = _readers(late_ref, ref), _readers(late_cand, cand)
+    if readers[0] != readers[1]:
+        changed = sorted(readers[0] ^ readers[1])[0]
+        return (
+            f"what reads the outputs of the always blocks of {name} that run only on an event "
+            f"of what they wait for changes ('{changed[:60]}'): those outputs are x until "
+            f"their first event at simulation time 0 ({_WHY}), and the proofs read the "
+            f"change on 0/1 values only; {_FIX}"
+        )
     for item in late_cand:
         waited = sorted(((item.waits or frozenset()) - item.writes) & relevant)
         bad = _changed_reach(waited, ref, cand, inputs)
@@ -164,18 +182,22 @@ def _late(item: Item, evented: frozenset[str]) -> bool:
     return item.form.startswith("instance") or not (item.waits or frozenset()) & evented
 
 
-#: Declarations of variables: an initializer is no continuous assignment.
-_VARIABLES = frozenset({"reg", "logic", "integer", "bit", "int", "byte", "var", "real", "time"})
+#: Net declarations: an initializer is a continuous assignment (a variable's makes no event).
+_NETS = frozenset(
+    {"wire", "tri", "wand", "wor", "triand", "trior", "tri0", "tri1", "uwire", "supply0", "supply1"}
+)
 
-#: Items evaluated at time 0 whatever changes (a net they drive changes from x then).
-_AT_TIME_0 = ("assign ", "always_comb ", "always_latch ")
+#: Blocks run once at time 0 whatever changes (what they write changes from x then).
+_AT_TIME_0 = ("always_comb ", "always_latch ")
 
 
 def _evented_within(items: ModuleItems, evented: frozenset[str], design: Design) -> frozenset[str]:
-    """``evented`` and the names the module's items change at time 0 from them: what a
-    continuous assignment, ``always_comb``, ``always_latch`` or a gate drives (evaluated
-    then), and what a block waiting for an evented name writes; never a register's block,
-    an ``initial`` or an instance of a repository module."""
+    """``evented`` and the names the module's items change at time 0 from them: what
+    ``always_comb`` and ``always_latch`` write (run at time 0), what a block waiting for an
+    evented name writes, and what a continuous assignment, a net's declaration or a gate
+    drives when EVERY name it reads is evented (a net changes only where its value does: one
+    input held by an initializer may keep it, ``a | c`` with a = 1); never a register's
+    block, an ``initial`` or an instance."""
     out = set(evented)
     while True:
         grown = False
@@ -184,11 +206,12 @@ def _evented_within(items: ModuleItems, evented: frozenset[str], design: Design)
             if i.waits is not None:
                 runs = bool(i.waits & out)
             else:
+                # a continuous assignment or a net's declaration (a gate's or an instance's
+                # connections are all taken as written: never counted), by the signals it
+                # reads (parameters and functions change nothing)
                 runs = i.text.startswith(_AT_TIME_0) or (
-                    head not in design.modules
-                    and head not in _VARIABLES  # an initializer makes no event
-                    and not i.text.startswith(("always", "initial", "final"))
-                    and bool(i.mentions & out)
+                    (head == "assign" or head in _NETS)
+                    and ((i.mentions - i.writes) & items.signals) <= out
                 )
             if runs and not i.writes <= out:
                 out |= i.writes
@@ -209,7 +232,7 @@ def _reached(start: frozenset[str], items: ModuleItems) -> frozenset[str]:
     while stack:
         n = stack.pop()
         for i in items.items:
-            if n in i.mentions:
+            if n in i.mentions and n not in i.clocks:
                 new = i.writes - seen
                 seen |= new
                 stack += sorted(new)
@@ -262,6 +285,16 @@ def _aligned(ref: ModuleItems, cand: ModuleItems) -> ModuleItems:
             writes=renamed(i.writes),
             mentions=renamed(i.mentions),
             waits=None if i.waits is None else renamed(i.waits),
+            clocks=renamed(i.clocks),
+            connections=None
+            if i.connections is None
+            else (
+                i.connections[0],
+                tuple(
+                    (p, " ".join(pairs.get(t, t) for t in e.split(" ")), renamed(ns))
+                    for p, e, ns in i.connections[1]
+                ),
+            ),
         )
         for i in cand.items
     )
@@ -289,19 +322,115 @@ def _message(side: str, item: Item, name: str) -> str:
     )
 
 
-def _on_event(items: ModuleItems, design: Design, hier: dict[str, bool]) -> list[Item]:
+def _readers(late: list[Item], items: ModuleItems) -> frozenset[str]:
+    """The texts of the items, other than ``late`` themselves, that read what ``late`` write
+    (transitively)."""
+    reached = _reached(frozenset().union(*(i.writes for i in late)), items) if late else set()
+    own = {i.text for i in late}
+    return frozenset(
+        i.text
+        for i in items.items
+        if i.text not in own and (i.mentions - i.writes - i.clocks) & reached
+    )
+
+
+def _on_event(
+    items: ModuleItems, design: Design, hier: dict[str, bool], own: str = ""
+) -> list[Item]:
     """The module's blocks evaluated only on an event, and its instances of a module with
-    one in its hierarchy (each waiting for every name its connections mention)."""
+    one in its hierarchy (each waiting for every name its connections mention); ``own``:
+    the candidate's text, whose own modules count as the repository's."""
     from dataclasses import replace
 
     out = list(items.on_event)
     for item in items.items:
         module = item.text.split(" ", 1)[0]
+        if item.waits is None and own and module not in design.modules:
+            mine = module_items(own, module)
+            if mine is not None and (mine.on_event or _instances(mine, design)):
+                form = f"instance of {module} (a module the candidate defines with such a block)"
+                out.append(replace(item, waits=item.mentions, form=form))
+                continue
         if module in design.modules and item.waits is None:
             if _has_event_blocks(module, design, hier):
                 form = f"instance of {module} (a module with such a block below it)"
-                out.append(replace(item, waits=item.mentions, form=form))
+                # what it waits for: the sources of its inputs (nothing when its
+                # connections are not read: every name it mentions counts as written)
+                waits = _support(item.mentions - item.writes, items)
+                out.append(replace(item, waits=waits, form=form))
     return out
+
+
+def _continuous(item: Item) -> bool:
+    head = item.text.split(" ", 1)[0]
+    return item.waits is None and (head == "assign" or head in _NETS)
+
+
+def _support(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
+    """The signals ``names`` are computed from through continuous assignments and nets'
+    declarations (one such writer each), down to anything else (an input, a register, a
+    block's output, a net with several writers); parameters and functions are dropped."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    stack = sorted(names & items.signals)
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        writers = [i for i in items.items if n in i.writes]
+        if len(writers) == 1 and _continuous(writers[0]):
+            stack += sorted((writers[0].mentions - writers[0].writes) & items.signals)
+        else:
+            out.add(n)
+    return frozenset(out)
+
+
+def _instances_read(items: ModuleItems, design: Design) -> ModuleItems:
+    """``items`` with each instance of a repository module whose connections are all named
+    read by what reaches its ports: its text becomes the module, its parameters and, per
+    input, the sources of the connection (:func:`_support`; a constant as written), per
+    output only that it is connected; it writes what its outputs connect. A connection
+    through a renamed wire or an expression over the same sources (``.en(a | b)`` for
+    ``assign en = a || b; .en(en)``) is then the same instance at time 0: a port's value
+    is computed from its sources at the same events, which the 0/1 proofs equate."""
+    from dataclasses import replace
+
+    def read(item: Item) -> tuple[str, dict[str, str]] | None:
+        mod = design.modules.get(item.text.split(" ", 1)[0])
+        if item.connections is None or mod is None or item.waits is not None:
+            return None
+        return mod.name, {p.name: p.direction for p in mod.ports}
+
+    # first what each instance writes (its outputs), then its inputs' sources through them
+    outs = []
+    for item in items.items:
+        known = read(item)
+        if known is not None and item.connections is not None:
+            w = [ns for p, _, ns in item.connections[1] if known[1].get(p) != "input"]
+            item = replace(item, writes=frozenset().union(*w))
+        outs.append(item)
+    written = replace(items, items=tuple(outs))
+    final = []
+    for item in written.items:
+        known = read(item)
+        if known is None or item.connections is None:
+            final.append(item)
+            continue
+        parts = [known[0], item.connections[0], "("]
+        for port, text, names in item.connections[1]:
+            if known[1].get(port) == "input":
+                src = _support(names, written)
+                parts.append(f". {port} ( {' '.join(sorted(src)) if src else text} )")
+            else:
+                parts.append(f". {port} ( {'out' if text else ''} )")
+        final.append(replace(item, text=" ".join([*parts, ")"])))
+    return replace(items, items=tuple(final))
+
+
+def _instances(items: ModuleItems, design: Design) -> bool:
+    """Whether ``items`` instantiate a repository module (followed no further: counted)."""
+    return any(i.text.split(" ", 1)[0] in design.modules for i in items.items if i.waits is None)
 
 
 def _has_event_blocks(module: str, design: Design, hier: dict[str, bool]) -> bool:

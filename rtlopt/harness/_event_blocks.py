@@ -49,6 +49,11 @@ _SKIP = frozenset(
     {"FunctionDeclaration", "TaskDeclaration", "ModuleDeclaration", "InterfaceDeclaration"}
 )
 _DECLS = frozenset({"DataDeclaration", "NetDeclaration", "PortDeclaration", "ImplicitAnsiPort"})
+#: Generate constructs whose items elaborate conditionally or repeatedly.
+_GENERATE = frozenset({"IfGenerate", "CaseGenerate", "LoopGenerate"})
+#: An event control on these waits for the signal's change; on anything else (``a | c``)
+#: for the expression's value, which may not change when a signal does.
+_NAMES = frozenset({"IdentifierName", "IdentifierSelectName"})
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,7 @@ class Item:
         waits: For a block evaluated only on an event, the names whose event runs it
             (``@*``: every name the body mentions); None for any other item.
         form: How the block waits, as written (``always @*``), for messages.
+        generate: Whether it lies in an ``if``/``case``/``for`` generate construct.
     """
 
     text: str
@@ -71,6 +77,15 @@ class Item:
     mentions: frozenset[str]
     waits: frozenset[str] | None = None
     form: str = ""
+    #: It lies in a conditional or loop generate construct (which branch elaborates is not
+    #: read here).
+    generate: bool = False
+    #: For a register's block, the names its edge event control reads that its body does
+    #: not (its clocks and resets as events only).
+    clocks: frozenset[str] = frozenset()
+    #: For an instance of one module with every connection named: its parameter tokens and
+    #: per port ``(port, expression tokens, names it mentions)``; None for any other item.
+    connections: tuple[str, tuple[tuple[str, str, frozenset[str]], ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -102,8 +117,13 @@ def module_items(text: str, name: str) -> ModuleItems | None:
             continue
         items: list[Item] = []
         signals: set[str] = set()
+        generated = {
+            int(n.sourceRange.start.offset)
+            for g in _walk_kinds(module, _GENERATE, skip=_SKIP, top=module)
+            for n in _walk_kinds(g, _ITEMS, skip=_SKIP)
+        }
         for node in _walk_kinds(module, _ITEMS, skip=_SKIP, top=module):
-            items.append(_item(node, text))
+            items.append(_item(node, text, int(node.sourceRange.start.offset) in generated))
             if _kind(node) in _DECLS:
                 signals |= _declared(node)
         for port in _walk_kinds(module.header, _DECLS):
@@ -186,7 +206,7 @@ def _writes(node: Any) -> set[str]:
     return out
 
 
-def _item(node: Any, text: str) -> Item:
+def _item(node: Any, text: str, generate: bool) -> Item:
     start = int(node.sourceRange.start.offset)
     line = text.count("\n", 0, start) + 1
     waits, form = _waits(node)
@@ -197,7 +217,65 @@ def _item(node: Any, text: str) -> Item:
         frozenset(_identifiers(node)),
         waits,
         form,
+        generate,
+        _clocks(node),
+        _connections(node),
     )
+
+
+def _edge_control(node: Any) -> tuple[Any, Any] | None:
+    """``(timing control, statement it controls)`` of a register's block (a leading event
+    control with an edge), else None."""
+    if _kind(node) not in ("AlwaysBlock", "AlwaysFFBlock"):
+        return None
+    first = node.statement
+    while _kind(first) == "SequentialBlockStatement":
+        items = list(first.items)
+        first = items[0] if items else None
+    if _kind(first) != "TimingControlStatement":
+        return None
+    timing = first.timingControl
+    if _kind(timing) != "EventControlWithExpression":
+        return None
+    signals = list(_walk_kinds(timing, frozenset({"SignalEventExpression"})))
+    if not any(n.edge.valueText for n in signals):
+        return None
+    return timing, first.statement
+
+
+def _clocks(node: Any) -> frozenset[str]:
+    control = _edge_control(node)
+    if control is None:
+        return frozenset()
+    timing, body = control
+    rest = set(_identifiers(node)) - _identifiers(timing)
+    return frozenset(_identifiers(timing) - rest - _identifiers(body))
+
+
+def _connections(
+    node: Any,
+) -> tuple[str, tuple[tuple[str, str, frozenset[str]], ...]] | None:
+    if _kind(node) != "HierarchyInstantiation":
+        return None
+    instances = [i for i in _children(node.instances) if _kind(i) == "HierarchicalInstance"]
+    if len(instances) != 1 or instances[0].decl is None:
+        return None
+    inst = instances[0]
+    if list(_children(inst.decl.dimensions)):
+        return None  # an array of instances
+    out = []
+    for conn in _children(inst.connections):
+        if not _kind(conn).endswith("PortConnection"):
+            continue  # a comma
+        if _kind(conn) != "NamedPortConnection":
+            return None
+        expr = conn.expr
+        text = " ".join(t for t in _tokens(expr) if t) if expr is not None else ""
+        ids = frozenset(_identifiers(expr)) if expr is not None else frozenset()
+        out.append((conn.name.valueText, text, ids))
+    params = node.parameters
+    ptext = " ".join(t for t in _tokens(params) if t) if params is not None else ""
+    return ptext, tuple(sorted(out))
 
 
 def _waits(node: Any) -> tuple[frozenset[str] | None, str]:
@@ -218,10 +296,10 @@ def _waits(node: Any) -> tuple[frozenset[str] | None, str]:
     if kind == "EventControl":
         return frozenset(_identifiers(timing)), "always @(...)"
     if kind == "EventControlWithExpression":
-        edges = [
-            n for n in _walk_kinds(timing, frozenset({"SignalEventExpression"})) if n.edge.valueText
-        ]
-        if edges:
+        signals = list(_walk_kinds(timing, frozenset({"SignalEventExpression"})))
+        if any(n.edge.valueText for n in signals):
             return None, ""  # a register's block
+        if any(_kind(n.expr) not in _NAMES for n in signals):
+            return frozenset(), "always @(...)"  # waits for a value: counted as for nothing
         return frozenset(_identifiers(timing.expr)), "always @(...)"
     return frozenset(), "always"

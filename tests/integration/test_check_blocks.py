@@ -17,7 +17,7 @@ from tests.integration.test_redteam_w21 import _evaluate
 ALU = """module m(input clk, input rst, input [7:0] a, output reg [7:0] y);
   localparam W = 8;
   localparam LW = 4;
-  always @(posedge clk) y <= rst ? 8'd0 : a + 8'd1;
+  always @(posedge clk or posedge rst) if (rst) y <= 8'd0; else y <= a + 8'd1;
 `ifdef USER_ASSERT_ON
   initial begin : p_assertions
     assert (LW == $clog2(W + 1))
@@ -27,7 +27,7 @@ ALU = """module m(input clk, input rst, input [7:0] a, output reg [7:0] y);
 endmodule
 """
 ALU_REWRITE = """module m(input clk, input rst, input [7:0] a, output reg [7:0] y);
-  always @(posedge clk) y <= rst ? 8'd0 : 8'd1 + a;
+  always @(posedge clk or posedge rst) if (rst) y <= 8'd0; else y <= 8'd1 + a;
 endmodule
 """
 

@@ -48,17 +48,26 @@ def test_an_equivalent_rewrite_keeping_the_gate_cells_is_proven(repo: Path) -> N
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
 
 
-def test_moving_the_gate_enables_into_the_registers_is_proven_twice(repo: Path) -> None:
+def test_moving_the_gate_enables_into_the_registers_is_proven_twice(
+    repo: Path, tmp_path: Path
+) -> None:
     # the first proof models the gate cell as an enable, the second steps the latch and the
     # gated clock edge by edge (clk2fflogic): both prove the rewrite (the second proof once
-    # stepped the gated registers on every clock edge and read a difference)
+    # stepped the gated registers on every clock edge and read a difference). The change is
+    # still unchecked: the gate cells' latches run on an event only, and the rule of
+    # simulation time 0 does not follow what they wait for inside the cell (fail closed)
     rc, out = evaluate_json(repo, TARGET, "candidates/ct_lsu_cnt_enable.v")
     c = out["candidate"]
-    assert rc == 0 and out["accepted"], c
-    formal = c["formal"]
-    assert formal["verdict"] == "proven", c  # type: ignore[index]
-    assert formal["second"]["agrees"], c  # type: ignore[index]
-    assert "(every clock edge)" in formal["second"]["method"], c  # type: ignore[index]
+    assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
+    assert rc == 1 and not out["accepted"], c
+    assert "instance of gated_clk_cell" in c["reason"], c  # type: ignore[index]
+    cfg = load_config(repo / TARGET).config
+    design = load_design(repo / TARGET, None, cfg.project)
+    files = [repo / "gen_rtl/clk/rtl/gated_clk_cell.v", repo / "candidates/ct_lsu_cnt_enable.v"]
+    first = FormalResult(Verdict.PROVEN, "abc lcorr; dprove", "")
+    second = confirm_proof(design, files, tmp_path / "second", cfg.formal, first)
+    assert second.agrees, second
+    assert "(every clock edge)" in second.method, second
 
 
 def test_the_second_proof_sees_the_gate_enables(repo: Path, tmp_path: Path) -> None:

@@ -195,3 +195,86 @@ def test_a_block_waiting_for_a_net_its_module_assigns_from_changed_inputs_runs(
     assert time_zero_change(design, ref, cand) == ""  # type: ignore[arg-type]
     held = ref.replace("wire [1:0] v = a & {2{b}};", "reg [1:0] v = 2'b11;")
     assert time_zero_change(design, held, cand) != ""  # type: ignore[arg-type]
+
+
+_HELD = "module top(input clk, output y);\n  reg a = 1'b1;\n  always @(posedge clk) a <= ~a;\n  m u(.a(a), .c(1'b0), .y(y));\nendmodule\n"
+_M = "module m(input a, input c, output {y});\n{body}\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand"),
+    [
+        # a net assigned from an input held by its initializer gets no event (round 43 T1)
+        ("assign y = ~a;", "wire w;\n  assign w = a;\n  always @* y = ~w;"),
+        ("wire w;\n  assign w = ~a;\n  always @* y = w;", "assign y = ~a;"),
+        ("assign y = ~(a | c);", "wire w;\n  or g(w, a, c);\n  always @* y = ~w;"),
+        # an event on an expression waits for its value (T5)
+        ("assign y = ~(a | c);", "always @(a | c) y = ~(a | c);"),
+        # a late block kept, what reads it changed (T3)
+        (
+            "reg t;\n  always @* t = ~a;\n  assign y = ~(t & c);",
+            "reg t;\n  always @* t = ~a;\n  assign y = ~c | (t & 1'b0) | a;",
+        ),
+        # a late block in a generate branch (T4)
+        (
+            "if (1) begin : g\n    always_comb y = ~a;\n  end",
+            "if (1) begin : g\n    always @* y = ~a;\n  end",
+        ),
+        # an instance of a module the candidate defines, holding such a block (T7)
+        ("assign y = ~a;", "m_inv s(.i(a), .o(y));"),
+    ],
+    ids=["hop", "hop_reverse", "gate", "expression", "reader", "generate", "own_module"],
+)
+def test_time_0_forms_of_round_43_are_unchecked(tmp_path: Path, ref: str, cand: str) -> None:
+    def text(body: str) -> str:
+        out = "reg y" if "always" in body and "y =" in body.split("always")[-1] else "y"
+        m = _M.format(y=out, body="  " + body)
+        if "m_inv" in body:
+            m = "module m_inv(input i, output reg o);\n  always @* o = ~i;\nendmodule\n" + m
+        return m
+
+    design = _design(tmp_path, text(ref), _HELD)
+    assert time_zero_change(design, text(ref), text(cand)) != ""  # type: ignore[arg-type]
+
+
+_GATE = (
+    "module gate(input ck, input en, output gck);\n  reg l;\n"
+    "  always @(ck or en) if (!ck) l <= en;\n  assign gck = ck & l;\nendmodule\n"
+)
+_GATED = (
+    "module m(input ck, input e0, input e1, input [1:0] d, output [1:0] q);\n"
+    "  wire en;\n  wire g;\n  reg [1:0] r;\n  assign en = e0 || e1;\n"
+    "  gate u(.ck(ck), .en(en), .gck(g));\n"
+    "  always @(posedge g) r <= d;\n  assign q = r;\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("cand", "unchecked"),
+    [
+        # the enable written in the connection, the gated clock and the register renamed,
+        # the register's logic changed (the gated clock is its clock only): the same cell
+        (
+            "module m(input ck, input e0, input e1, input [1:0] d, output [1:0] q);\n"
+            "  wire gclk;\n  reg [1:0] q_r;\n"
+            "  gate g0(.gck(gclk), .en(e1 | e0), .ck(ck));\n"
+            "  always @(posedge gclk) q_r <= ~~d;\n  assign q = q_r;\nendmodule\n",
+            False,
+        ),
+        # the cell's enable from other sources
+        (_GATED.replace(".en(en)", ".en(e0)"), True),
+        # the gated clock read as data
+        (_GATED.replace("r <= d;", "r <= d ^ {2{g}} ^ {2{g}};"), True),
+    ],
+    ids=["renamed", "other_enable", "read_as_data"],
+)
+def test_an_instance_is_read_by_the_sources_of_its_inputs(
+    tmp_path: Path, cand: str, unchecked: bool
+) -> None:
+    """A clock-gate cell kept (C910's gated_clk_cell): its connections are compared by what
+    reaches them through continuous assignments, and a register it clocks is no reader of
+    its output (the first rewrite was unchecked: the instance's text changed)."""
+    ref = _GATED
+    design = _design(tmp_path, ref + _GATE, "")
+    why = time_zero_change(design, ref, cand)  # type: ignore[arg-type]
+    assert (why != "") == unchecked, why
