@@ -12,6 +12,10 @@ assignment as a driver; these blocks may never make that first write (the
 - an ``always`` block waiting on an event list that reads nothing that changes (``always @*
   bw = 1;``: ``@*`` finds no net or variable to wait on, or only what the block writes
   itself; ``always @(1)``): it never runs, so what it writes stays x ("never");
+- an ``always @*`` or ``always @(a or b)`` block every name of which it waits for gets no
+  event at time 0 (``reg p = 1'b1; always @* bw = p;``, :mod:`rtlopt.frontend._no_wake`): what
+  it writes is x until one of them changes, as a register is until its first write (kind
+  "powerup");
 - an ``initial`` block that writes a variable on some paths only before its first delay,
   event or ``wait`` (``initial if (c) r = 1;``, a ``case`` not naming every value): x where
   the path taken does not write it ("initial"; a write after a timing control is
@@ -37,7 +41,9 @@ from typing import Any
 from rtlopt.frontend._assigned import surely
 from rtlopt.frontend._loops import Loops, enter
 from rtlopt.frontend._net_bits import key, named, pieces, width
+from rtlopt.frontend._no_wake import held
 from rtlopt.frontend._run_x import MayBeX, place, text_of
+from rtlopt.frontend._self_read import read_first
 
 __all__ = ["WIDE", "left_x", "partial_writes"]
 
@@ -62,19 +68,49 @@ def _kind(node: Any, root: Any) -> str:
     timing = body.timing
     kind = timing.kind.name
     if kind == "ImplicitEvent":
-        return "never" if not _wakes(body.stmt, _written(body.stmt, root)) else "latch"
-    events = list(timing.events) if kind == "EventList" else [timing]
-    if any(e.kind.name != "SignalEvent" for e in events):
-        return ""
-    if any(e.edge.name != "None_" for e in events):
-        return ""  # a clocked block: a register's (:mod:`rtlopt.frontend._powerup`)
-    if not any(_signals(e.expr) for e in events):
-        return "never"
+        written = _written(body.stmt, root)
+        if not _wakes(body.stmt, written):
+            return "never"
+        waits = _read(body.stmt, written)
+    else:
+        events = list(timing.events) if kind == "EventList" else [timing]
+        if any(e.kind.name != "SignalEvent" for e in events):
+            return ""
+        if any(e.edge.name != "None_" for e in events):
+            return ""  # a clocked block: a register's (:mod:`rtlopt.frontend._powerup`)
+        waits = [s for e in events for s in _signals(e.expr)]
+        if not waits:
+            return "never"
+    # a variable is told apart at once; a net's drivers are looked for in its scope
+    waits.sort(key=lambda s: s.kind.name != "Variable")
+    if all(held(s, root) for s in waits):
+        return "nowake"
     return "latch"
 
 
 def _signals(expr: Any) -> list[Any]:
     return [s for s in named(expr) if s.kind.name in _SIGNALS]
+
+
+def _read(stmt: Any, written: dict[str, Any]) -> list[Any]:
+    """The nets and variables ``stmt`` reads and does not write (what ``@*`` waits for)."""
+    from pyslang import ast
+
+    found: dict[str, Any] = {}
+
+    def each(node: Any) -> Any:
+        sym = node.symbol
+        if sym.kind.name in _SIGNALS and key(sym) not in written:
+            found.setdefault(key(sym), sym)
+        return ast.VisitAction.Advance
+
+    stmt.visit(
+        lookup_table={
+            ast.ExpressionKind.NamedValue: each,
+            ast.ExpressionKind.HierarchicalValue: each,
+        }
+    )
+    return list(found.values())
 
 
 def _wakes(stmt: Any, written: dict[str, Any]) -> bool:
@@ -158,14 +194,15 @@ def node_kind(sym: Any) -> str:
 def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
     """The variables the procedural block ``node`` may leave x (:mod:`this module
     <rtlopt.frontend._partial>`), by key: (the variable, its first assignment in the block,
-    the kind: "latch", "never" or "initial")."""
+    the kind: "latch", "never", "nowake", "self" or "initial"; :data:`_KINDS` maps the last
+    ones to the kind of x)."""
     kind = _kind(node, root)
     if not kind:
         return {}
     body = node.body.stmt if node.body.kind.name == "Timed" and kind != "initial" else node.body
     written = _written(body, root)
     out: dict[str, tuple[Any, Any, str]] = {}
-    if kind == "never":
+    if kind in ("never", "nowake"):
         for name, (sym, first) in written.items():
             if node_kind(sym) == "Variable" and getattr(sym, "initializer", None) is None:
                 out[name] = (sym, first, kind)
@@ -179,6 +216,10 @@ def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
             continue  # a two-state variable holds 0 unwritten
         if not bits <= surely(body, sym, root, stop_at_timing=kind == "initial"):
             out[name] = (sym, first, kind)
+        elif kind == "latch":
+            read = read_first(body, sym, root)
+            if read is not None:
+                out[name] = (sym, read, "self")
     return out
 
 
@@ -194,6 +235,19 @@ _WHY = {
         "changes (a simulation never runs it: {what} stays x)",
         "make the block always_comb, or assign '{name}' with a continuous assignment",
     ),
+    "self": (
+        "is read by its combinational block before the block writes it on some path (it "
+        "holds its previous value there: a latch or a loop through itself, x from power-up "
+        "until a path defining it runs)",
+        "assign '{name}' a value not reading itself first in its block (a default "
+        "assignment before the read)",
+    ),
+    "nowake": (
+        "is written only by an always block waiting for nets and variables none of which "
+        "gets an event at time 0 (an initializer's value, a two-state default, a net "
+        "driven from those: {what} stays x until one of them changes)",
+        "make the block always_comb, or assign '{name}' with a continuous assignment",
+    ),
     "initial": (
         "is written by an initial block on some paths only ({what} stays x where the path "
         "taken does not write it)",
@@ -206,9 +260,15 @@ def left_x(sym: Any, first: Any, kind: str, sm: Any) -> MayBeX:
     """Why the variable ``sym`` may stay x (``first``: its first write in the block that
     leaves it so; ``kind``: :func:`partial_writes`'s)."""
     why, fix = _WHY[kind]
+    what = "the read" if kind == "self" else "its first write"
     return MayBeX.make(
-        f"'{sym.name}' ({{0}}) {why.format(what='it')}, its first write {text_of(first)} ({{1}})",
+        f"'{sym.name}' ({{0}}) {why.format(what='it')}, {what} {text_of(first)} ({{1}})",
         (place(sym, sm), place(first, sm)),
         fix=fix.format(name=sym.name),
-        kind=kind,
+        kind=_KINDS.get(kind, kind),
     )
+
+
+# the kind of x (:attr:`MayBeX.kind`) each reason makes: a block nothing wakes at time 0
+# is x until the first event of what it waits for, as a register until its first write
+_KINDS = {"self": "latch", "nowake": "powerup"}

@@ -8,7 +8,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CONSTANT_KINDS", "input_connections", "node_kind", "preprocessor"]
+__all__ = [
+    "CONSTANT_KINDS",
+    "input_connections",
+    "instance_members",
+    "node_kind",
+    "preprocessor",
+]
 
 #: Symbol kinds that hold a value fixed at elaboration (no driver, never x at run time).
 CONSTANT_KINDS = frozenset({"Parameter", "EnumValue", "Specparam", "TypeParameter", "Genvar"})
@@ -44,4 +50,21 @@ def input_connections(inst: Any) -> list[tuple[Any, Any]]:
         direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
         if node_kind(port) == "Port" and direction in ("In", "InOut"):
             out.append((port, conn.expression))
+    return out
+
+
+def instance_members(body: Any) -> list[Any]:
+    """The members of an instance's body, those of its instantiated generate blocks too."""
+    out: list[Any] = []
+    stack = [body]
+    while stack:
+        scope = stack.pop()
+        for m in scope:
+            kind = node_kind(m)
+            if kind == "GenerateBlock" and not m.isUninstantiated:
+                stack.append(m)
+            elif kind == "GenerateBlockArray":
+                stack += [b for b in m if node_kind(b) == "GenerateBlock"]
+            else:
+                out.append(m)
     return out

@@ -32,6 +32,7 @@ from typing import Any
 from rtlopt.frontend._net_bits import key, named
 from rtlopt.frontend._net_drivers import x_value
 from rtlopt.frontend._per_design import PerDesign
+from rtlopt.frontend._slang import instance_members as _members
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -143,23 +144,6 @@ def _unwrapped(expr: Any) -> Any:
     while node_kind(expr) == "Conversion":
         expr = expr.operand
     return expr
-
-
-def _members(body: Any) -> list[Any]:
-    """The members of an instance's body, those of its instantiated generate blocks too."""
-    out: list[Any] = []
-    stack = [body]
-    while stack:
-        scope = stack.pop()
-        for m in scope:
-            kind = node_kind(m)
-            if kind == "GenerateBlock" and not m.isUninstantiated:
-                stack.append(m)
-            elif kind == "GenerateBlockArray":
-                stack += [b for b in m if node_kind(b) == "GenerateBlock"]
-            else:
-                out.append(m)
-    return out
 
 
 def _leading(stmt: Any) -> list[Any]:

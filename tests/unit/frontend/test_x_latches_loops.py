@@ -52,6 +52,33 @@ FOUND = {
         "    begin if (e) l = 1'b1; o = l; end\n  endtask\n  always @* t(s[0], w);\n",
         "unassigned",
     ),
+    # a block reading what it writes before writing it holds x (a latch through itself)
+    "self_else": (
+        "  reg w;\n  wire en = 1'b0;\n  always @* if (en) w = 1'b1; else w = w;\n",
+        "latch",
+    ),
+    "self_mux_comb": ("  logic w;\n  always_comb w = s[0] ? 1'b1 : w;\n", "latch"),
+    "self_or": ("  reg w;\n  always @* w = w | s[0];\n", "latch"),
+    "self_or_list": ("  reg w;\n  always @(s or w) w = w | s[0];\n", "latch"),
+    "self_if": ("  reg w;\n  always @* if (w) w = 1'b0; else w = s[0];\n", "latch"),
+    "self_bit": (
+        "  reg [1:0] v;\n  always @* begin v[1] = s[0]; v[0] = v[0] & v[1]; end\n"
+        "  wire w = v[1];\n",
+        "latch",
+    ),
+    # a block waiting only for names that get no event at time 0: x until one changes
+    "nowake": ("  reg p = 1'b1;\n  reg w;\n  always @* w = p;\n", "powerup"),
+    "nowake_list": ("  reg p = 1'b1;\n  reg w;\n  always @(p) w = ~p;\n", "powerup"),
+    "nowake_net": ("  reg p = 1'b1;\n  wire q = p;\n  reg w;\n  always @* w = q;\n", "powerup"),
+    "nowake_assign": (
+        "  reg p = 1'b1;\n  wire q;\n  assign q = ~p;\n  reg w;\n  always @* w = q;\n",
+        "powerup",
+    ),
+    "nowake_bit": ("  bit p;\n  reg w;\n  always @* w = p;\n", "powerup"),
+    "nowake_clocked": (
+        "  reg p = 1'b1;\n  always @(posedge s[2]) p <= s[0];\n  reg w;\n  always @* w = p;\n",
+        "powerup",
+    ),
     "self_loop": ("  wire w;\n  assign w = w | s[0];\n", "loop"),
     "self_loop_mux": ("  wire w = s[0] ? 1'b1 : w;\n", "loop"),
     "through_target": ("  wire w = y[0];\n", "loop"),
@@ -92,6 +119,17 @@ def test_a_driver_that_may_leave_x_is_an_x_source(tmp_path: Path, form: str) -> 
         "  wire [3:0] c;\n  assign c = {c[2:0], s[0]};\n  wire w = c[3];\n",
         # the target's output through a register: no combinational loop
         "  reg w = 1'b0;\n  always @(posedge s[2]) w <= y[0];\n",
+        # an unconditional write defines what the block reads of it later
+        "  reg w;\n  always @* begin w = 1'b0; if (s[0]) w = w | 1'b1; end\n",
+        "  reg [1:0] v;\n  always @* begin v[0] = s[0]; v[1] = v[0]; end\n  wire w = v[1];\n",
+        "  reg [3:0] v;\n  integer i;\n  always @* begin v[0] = s[0];\n"
+        "    for (i = 1; i < 4; i = i + 1) v[i] = v[i - 1]; end\n  wire w = v[3];\n",
+        # a block waiting for an input, a constant net, or always_comb: runs at time 0
+        "  reg p = 1'b1;\n  reg w;\n  always @* w = p & s[0];\n",
+        "  reg p = 1'b1;\n  reg w;\n  always_comb w = p;\n",
+        "  wire q = 1'b1;\n  reg w;\n  always @* w = q;\n",
+        "  reg p = 1'b1;\n  initial p = 1'b0;\n  reg w;\n  always @* w = p;\n",
+        "  reg p;\n  initial p = 1'b1;\n  reg w;\n  always @* w = p;\n",
         # a stated latch (a clock gate's) is not judged
         "  reg w;\n  always_latch if (!s[0]) w = s[1];\n",
     ],
@@ -108,6 +146,12 @@ def test_the_reasons_name_the_block_and_the_write(tmp_path: Path) -> None:
     latch = reason("l", "  reg w;\n  always @* if (s[0]) w = 1'b1;\n")
     assert "'w' (top.v, line 2) is written by a combinational block on some paths only" in latch
     assert "its first write w = 1'b1 (top.v, line 3)" in latch, latch
+    self_ = reason("s", "  reg w;\n  always @* if (s[0]) w = 1'b1; else w = w;\n")
+    assert "is read by its combinational block before the block writes it" in self_, self_
+    assert "the read w (top.v, line 3)" in self_, self_
+    nowake = reason("w", "  reg p = 1'b1;\n  reg w;\n  always @* w = p;\n")
+    assert "'w' (top.v, line 3) is written only by an always block waiting" in nowake, nowake
+    assert "none of which gets an event at time 0" in nowake, nowake
     never = reason("n", "  reg w;\n  always @* w = 1'b1;\n")
     assert "waits on nothing that changes" in never, never
     ini = reason("i", "  reg w;\n  initial if (s[0]) w = 1'b1;\n")
