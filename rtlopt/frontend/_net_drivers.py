@@ -142,6 +142,7 @@ class Drivers:
             ast.StatementKind.Case: self._case,
             ast.StatementKind.ForLoop: self._loop,
             ast.SymbolKind.ProceduralBlock: self._procedure,
+            ast.SymbolKind.Subroutine: self._subroutine,
             ast.SymbolKind.PrimitiveInstance: self._primitive,
             ast.SymbolKind.ContinuousAssign: self._continuous,
             ast.StatementKind.Timed: self._timed,
@@ -206,6 +207,25 @@ class Drivers:
         for name, (_, first, kind) in partial_writes(node, self.root).items():
             if self._names is None or name.rpartition(".")[2] in self._names:
                 self.registers.partial.setdefault(name, (id(block), first, kind))
+        return ast.VisitAction.Skip
+
+    def _subroutine(self, node: Any) -> Any:
+        """A task with a delay, event or ``wait`` in it, or one an ``initial`` block calls
+        (after its own delay, maybe), writes at a time not followed here: what it writes is
+        late (round 43 T8). Other tasks and functions are walked as before (a task an
+        ``always`` block calls writes when the block runs)."""
+        from pyslang import ast
+
+        from rtlopt.frontend._x_drivers import late_task
+
+        if node.subroutineKind.name != "Task" or not late_task(node):
+            return ast.VisitAction.Advance
+        outer = (self._track, self._late)
+        self._track, self._late = True, True
+        try:
+            node.body.visit(lookup_table=self._table)
+        finally:
+            self._track, self._late = outer
         return ast.VisitAction.Skip
 
     def _timed(self, node: Any) -> None:

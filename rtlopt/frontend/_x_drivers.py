@@ -31,7 +31,7 @@ from typing import Any
 
 from rtlopt.frontend._run_x import MayBeX, place, text_of
 
-__all__ = ["Gate", "delayed", "late_write", "primitive_value", "timing_start"]
+__all__ = ["Gate", "delayed", "late_task", "late_write", "primitive_value", "timing_start"]
 
 #: Gates with a control and switches: z while off (or where nothing drives the other side).
 SWITCHES = frozenset(
@@ -159,3 +159,30 @@ def timing_start(node: Any) -> tuple[bool, bool]:
     if body.timing.kind.name in _DELAYS:
         return True, True
     return False, False
+
+
+def late_task(task: Any) -> bool:
+    """Whether the task ``task`` holds a timing control or an ``initial`` block of its
+    scope calls it."""
+    from pyslang import ast
+
+    found: list[bool] = []
+
+    def timed(_: Any) -> None:
+        found.append(True)
+
+    timing = {k: timed for k in (ast.StatementKind.Timed, ast.StatementKind.Wait)}
+    task.body.visit(lookup_table=timing)
+    if found:
+        return True
+    scope = getattr(task, "parentScope", None)
+
+    def call(node: Any) -> None:
+        sub = getattr(node, "subroutine", None)
+        if getattr(sub, "name", None) == task.name:
+            found.append(True)
+
+    for member in scope if scope is not None else ():
+        if member.kind == ast.SymbolKind.ProceduralBlock and member.procedureKind.name == "Initial":
+            member.body.visit(lookup_table={ast.ExpressionKind.Call: call})
+    return bool(found)

@@ -76,6 +76,11 @@ def test_a_user_defined_primitive_feeds_x(tmp_path: Path) -> None:
         "  reg w;\n  initial begin #1; w = 1'b1; end\n",
         "  reg w;\n  initial @(posedge s[0]) w = 1'b1;\n",
         "  reg w;\n  always #5 w = s[0];\n",
+        # a task writes when a process calls it (round 43 T8: its delay, the call's)
+        "  reg w;\n  task t; begin #5 w = 1'b1; end endtask\n  initial t;\n",
+        "  reg w;\n  task t; begin w = 1'b1; end endtask\n  initial begin #1 t; end\n",
+        "  reg w;\n  task automatic t; begin @(posedge s[0]); w = 1'b1; end endtask\n"
+        "  initial t;\n",
     ],
 )
 def test_a_delay_feeds_x_until_the_first_update(tmp_path: Path, decls: str) -> None:
