@@ -162,27 +162,65 @@ def timing_start(node: Any) -> tuple[bool, bool]:
 
 
 def late_task(task: Any) -> bool:
-    """Whether the task ``task`` holds a timing control or an ``initial`` block of its
-    scope calls it."""
+    """Whether what the task ``task`` writes may be written later than time 0: unless it
+    holds no timing control, every block calling it is an ``always_comb`` or ``always_latch``
+    (run at time 0) without a timing control or an ``initial`` calling it before its first
+    timing control, and no other task or function calls it. A task called from an
+    ``always @*`` runs when the block does, and ``@*`` does not wait for what the task's body
+    reads (``always @* t;`` never runs in iverilog); one called from a clocked block writes
+    at a clock edge, as a register; from an ``initial`` or ``always`` with a delay, later."""
     from pyslang import ast
 
-    found: list[bool] = []
+    def timed(stmt: Any) -> bool:
+        found: list[bool] = []
+        table = {
+            k: lambda _: found.append(True)
+            for k in (ast.StatementKind.Timed, ast.StatementKind.Wait)
+        }
+        stmt.visit(lookup_table=table)
+        return bool(found)
 
-    def timed(_: Any) -> None:
-        found.append(True)
+    def calls(node: Any) -> bool:
+        found: list[bool] = []
 
-    timing = {k: timed for k in (ast.StatementKind.Timed, ast.StatementKind.Wait)}
-    task.body.visit(lookup_table=timing)
-    if found:
+        def each(call: Any) -> None:
+            if getattr(getattr(call, "subroutine", None), "name", None) == task.name:
+                found.append(True)
+
+        node.visit(lookup_table={ast.ExpressionKind.Call: each})
+        return bool(found)
+
+    def called_late(body: Any) -> bool:
+        """Whether the first call in ``body`` (an ``initial``'s) follows a timing control
+        in the text (source order: a call at time 0 writes then)."""
+        seen: list[bool] = []
+        late: list[bool] = []
+
+        def each(call: Any) -> None:
+            if getattr(getattr(call, "subroutine", None), "name", None) == task.name:
+                late.append(bool(seen))
+
+        table: dict[Any, Any] = {
+            ast.StatementKind.Timed: lambda _: seen.append(True),
+            ast.StatementKind.Wait: lambda _: seen.append(True),
+            ast.ExpressionKind.Call: each,
+        }
+        body.visit(lookup_table=table)
+        return bool(late) and late[0]
+
+    if timed(task.body):
         return True
     scope = getattr(task, "parentScope", None)
-
-    def call(node: Any) -> None:
-        sub = getattr(node, "subroutine", None)
-        if getattr(sub, "name", None) == task.name:
-            found.append(True)
-
     for member in scope if scope is not None else ():
-        if member.kind == ast.SymbolKind.ProceduralBlock and member.procedureKind.name == "Initial":
-            member.body.visit(lookup_table={ast.ExpressionKind.Call: call})
-    return bool(found)
+        if member.kind == ast.SymbolKind.Subroutine and member is not task:
+            if calls(member.body):
+                return True
+        if member.kind != ast.SymbolKind.ProceduralBlock or not calls(member.body):
+            continue
+        kind = member.procedureKind.name
+        if kind == "Initial":
+            if called_late(member.body):
+                return True
+        elif kind not in ("AlwaysComb", "AlwaysLatch") or timed(member.body):
+            return True
+    return False

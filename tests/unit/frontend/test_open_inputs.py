@@ -156,7 +156,7 @@ def test_an_input_connected_to_a_net_nothing_or_only_x_drives_is_found(
         "  wire w;\n  sub s(.i(b), .o(w));\n",  # an output of a submodule
         "  wire w;\n  if (1) begin : g\n    sub s(.i(b), .o(w));\n  end\n",
         "  reg w;\n  always @* w = b;\n",
-        "  reg w;\n  task t; w = b; endtask\n  always @* t();\n",
+        "  reg w;\n  task t; w = b; endtask\n  always_comb t();\n",
         "  wire w;\n  if (1) begin : g\n    assign w = b;\n  end\n",  # a generate branch
         "  reg w;\n  initial force w = b;\n",
         "  wire w = b;\n",

@@ -81,6 +81,15 @@ def test_a_user_defined_primitive_feeds_x(tmp_path: Path) -> None:
         "  reg w;\n  task t; begin w = 1'b1; end endtask\n  initial begin #1 t; end\n",
         "  reg w;\n  task automatic t; begin @(posedge s[0]); w = 1'b1; end endtask\n"
         "  initial t;\n",
+        "  reg w;\n  task t; begin w = s[0]; end endtask\n  always begin #5 t; end\n",
+        "  reg w;\n  task t; begin w = s[0]; end endtask\n"
+        "  always @(posedge s[1]) begin @(negedge s[1]); t; end\n",
+        "  reg w;\n  task t; begin w = 1'b1; end endtask\n  task u; begin #2 t; end endtask\n"
+        "  always @* u;\n",
+        # @* does not wait for what a task reads: the block never runs (iverilog)
+        "  reg w;\n  task t; begin w = s[0]; end endtask\n  always @* t;\n",
+        # a task a clocked block calls writes at a clock edge: x until then
+        "  reg w;\n  task t; begin w <= s[0]; end endtask\n  always @(posedge s[1]) t;\n",
     ],
 )
 def test_a_delay_feeds_x_until_the_first_update(tmp_path: Path, decls: str) -> None:
@@ -96,6 +105,10 @@ def test_a_delay_feeds_x_until_the_first_update(tmp_path: Path, decls: str) -> N
         "  reg w;\n  initial begin w = 1'b0; #5 w = 1'b1; end\n",  # written at time 0 first
         "  reg w;\n  initial begin w = 1'b0; forever #5 w = ~w; end\n",
         "  wire w;\n  pullup p(w);\n",
+        # a task an initial block calls before its first delay writes at time 0
+        "  reg w;\n  task t; begin w = 1'b1; end endtask\n  initial begin t; #1 t; end\n",
+        # a task always_comb calls writes at time 0
+        "  reg w;\n  task t; begin w = s[0]; end endtask\n  always_comb t;\n",
     ],
 )
 def test_drivers_defined_from_time_0_are_not_found(tmp_path: Path, decls: str) -> None:
