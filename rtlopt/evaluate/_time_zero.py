@@ -94,8 +94,6 @@ def time_zero_change(
     """The rule of the module docstring on the texts holding the reference's and the
     candidate's target module; "" when they agree at time 0. ``ref_line`` and
     ``cand_line`` map a line of the texts to the one a message names."""
-    from rtlopt.frontend._time_zero import evented_inputs
-
     name = design.target.name
     try:
         ref = module_items(ref_text, name)
@@ -105,18 +103,16 @@ def time_zero_change(
     if ref is None or cand is None:
         return "the module cannot be read for what it evaluates at simulation time 0"
     ref, cand = _lines(ref, ref_line), _aligned(ref, _lines(cand, cand_line))
-    ref, cand = _instances_read(ref, design), _instances_read(cand, design)
     hier: dict[str, bool] = {}
+    if not _on_event(ref, design, hier) and not _on_event(cand, design, {}, own=cand_text):
+        return ""
+    within_ref, within_cand = _within(design, ref), _within(design, cand)
+    ref = _instances_read(ref, design, within_ref)
+    cand = _instances_read(cand, design, within_cand)
     on_ref = _on_event(ref, design, hier)
     on_cand = _on_event(cand, design, {}, own=cand_text)
-    if not on_ref and not on_cand:
-        return ""
-    try:
-        evented = evented_inputs(design)
-    except RuntimeError:
-        evented = frozenset()  # nothing known: no input counts as changed at time 0
-    late_ref = [i for i in on_ref if _late(i, _evented_within(ref, evented, design))]
-    late_cand = [i for i in on_cand if _late(i, _evented_within(cand, evented, design))]
+    late_ref = [i for i in on_ref if _late(i, within_ref)]
+    late_cand = [i for i in on_cand if _late(i, within_cand)]
     for side, late in (("candidate", late_cand), ("reference", late_ref)):
         gen = next((i for i in late if i.generate), None)
         if gen is not None:
@@ -206,18 +202,45 @@ def _evented_within(items: ModuleItems, evented: frozenset[str], design: Design)
             if i.waits is not None:
                 runs = bool(i.waits & out)
             else:
-                # a continuous assignment or a net's declaration (a gate's or an instance's
-                # connections are all taken as written: never counted), by the signals it
-                # reads (parameters and functions change nothing)
-                runs = i.text.startswith(_AT_TIME_0) or (
-                    (head == "assign" or head in _NETS)
+                # a continuous assignment, a net's declaration or always_comb (a gate's or
+                # an instance's connections are all taken as written: never counted), by
+                # the signals it reads (parameters and functions change nothing): each must
+                # change at time 0 and the value be surely defined then (no division, no
+                # x or z constant: x over x is no event)
+                runs = (
+                    (head == "assign" or head in _NETS or i.text.startswith(_AT_TIME_0))
                     and ((i.mentions - i.writes) & items.signals) <= out
+                    and not _may_be_x(i.text)
                 )
             if runs and not i.writes <= out:
                 out |= i.writes
                 grown = True
         if not grown:
             return frozenset(out)
+
+
+def _within(design: Design, items: ModuleItems) -> frozenset[str]:
+    """The names of ``items`` that change at time 0 (:func:`_evented_within` from the
+    inputs the repository changes then; none when that cannot be read)."""
+    from rtlopt.frontend._time_zero import evented_inputs
+
+    try:
+        evented = evented_inputs(design)
+    except RuntimeError:
+        evented = frozenset()  # nothing known: no input counts as changed at time 0
+    return _evented_within(items, evented, design)
+
+
+def _may_be_x(text: str) -> bool:
+    """Whether an item's tokens may compute x from defined values: a division or modulo,
+    an x or z constant (``'x``, ``1'bx``, ``4'hz``, ``?``)."""
+    tokens = text.split(" ")
+    for k, t in enumerate(tokens):
+        if t in ("/", "%", "/=", "%=") or t.lower() in ("'x", "'z"):
+            return True
+        if k and tokens[k - 1].startswith("'") and any(c in t.lower() for c in "xz?"):
+            return True
+    return False
 
 
 def _ports(design: Design) -> set[str]:
@@ -386,14 +409,18 @@ def _support(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
     return frozenset(out)
 
 
-def _instances_read(items: ModuleItems, design: Design) -> ModuleItems:
+def _instances_read(items: ModuleItems, design: Design, within: frozenset[str]) -> ModuleItems:
     """``items`` with each instance of a repository module whose connections are all named
     read by what reaches its ports: its text becomes the module, its parameters and, per
-    input, the sources of the connection (:func:`_support`; a constant as written), per
-    output only that it is connected; it writes what its outputs connect. A connection
-    through a renamed wire or an expression over the same sources (``.en(a | b)`` for
-    ``assign en = a || b; .en(en)``) is then the same instance at time 0: a port's value
-    is computed from its sources at the same events, which the 0/1 proofs equate."""
+    input, the sources of the connection through continuous assignments
+    (:func:`_support`) where every source changes at time 0 (``within``) and nothing on
+    the way may make x (:func:`_may_be_x`), else the connection as written; per output, the
+    target's ports it reaches. It writes what its outputs connect. A connection through a
+    renamed wire or an expression over the same sources (``.en(a | b)`` for ``assign en =
+    a || b; .en(en)``) is then the same instance at time 0: sources defined at time 0 give
+    the port a defined value then, which the 0/1 proofs equate; a source held by its
+    initializer (no event) or x at time 0 keeps the text (``.i(a & 1'b1)`` makes an event
+    ``.i(a)`` does not)."""
     from dataclasses import replace
 
     def read(item: Item) -> tuple[str, dict[str, str]] | None:
@@ -411,6 +438,7 @@ def _instances_read(items: ModuleItems, design: Design) -> ModuleItems:
             item = replace(item, writes=frozenset().union(*w))
         outs.append(item)
     written = replace(items, items=tuple(outs))
+    ports = _ports(design)
     final = []
     for item in written.items:
         known = read(item)
@@ -421,11 +449,35 @@ def _instances_read(items: ModuleItems, design: Design) -> ModuleItems:
         for port, text, names in item.connections[1]:
             if known[1].get(port) == "input":
                 src = _support(names, written)
-                parts.append(f". {port} ( {' '.join(sorted(src)) if src else text} )")
+                clean = (
+                    src <= within and not _may_be_x(text) and not _may_be_x_on_way(names, written)
+                )
+                shown = " ".join(sorted(src)) if src and clean else text
+                parts.append(f". {port} ( {shown} )")
             else:
-                parts.append(f". {port} ( {'out' if text else ''} )")
+                others = replace(written, items=tuple(i for i in written.items if i is not item))
+                reach = sorted(_reached(frozenset(names), others) & ports)
+                parts.append(f". {port} ( {' '.join(reach) if text else ''} ~ )")
         final.append(replace(item, text=" ".join([*parts, ")"])))
     return replace(items, items=tuple(final))
+
+
+def _may_be_x_on_way(names: frozenset[str], items: ModuleItems) -> bool:
+    """Whether a continuous assignment :func:`_support` passes through from ``names`` may
+    make x (:func:`_may_be_x`)."""
+    seen: set[str] = set()
+    stack = sorted(names & items.signals)
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        writers = [i for i in items.items if n in i.writes]
+        if len(writers) == 1 and _continuous(writers[0]):
+            if _may_be_x(writers[0].text):
+                return True
+            stack += sorted((writers[0].mentions - writers[0].writes) & items.signals)
+    return False
 
 
 def _instances(items: ModuleItems, design: Design) -> bool:

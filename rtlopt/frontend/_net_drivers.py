@@ -414,7 +414,13 @@ class Drivers:
             found = pieces(arg.left, self.root, loops=self._open)
             if not system:
                 formal = formals[i] if i < len(formals) else None
-                self._add(found, self._output(node, formal))
+                value = self._output(node, formal)
+                if value is None and _late_call(node):
+                    # an output a task returns after its own delay: x until then
+                    for sym, lo, hi in found:
+                        self._add([(sym, lo, hi)], late_write(sym, arg, self._sm))
+                    continue
+                self._add(found, value)
                 continue
             # the task may leave any of the bits unwritten: all of them, when not known
             self._add(
@@ -618,3 +624,13 @@ def _gaps(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, i
     if at < hi:
         out.append((at, hi))
     return out
+
+
+def _late_call(node: Any) -> bool:
+    """Whether ``node`` calls a task holding a timing control (its outputs are written
+    when it returns, later than the call)."""
+    from rtlopt.frontend._x_drivers import has_timing
+
+    sub = getattr(node, "subroutine", None)
+    kind = getattr(getattr(sub, "subroutineKind", None), "name", "")
+    return sub is not None and kind == "Task" and has_timing(sub.body)

@@ -10,15 +10,15 @@ its variables x until one of them changes, and forever when none ever does.
 
 A name is "held" here when it is:
 
-- a variable with an initializer or of a two-state type that no combinational block and no
-  ``initial`` block writes (a clocked block may: its first change wakes the block, the
-  variables are x until then);
+- a variable that no combinational block, ``initial`` block or continuous assignment writes:
+  its initializer's value, a two-state type's 0, or x until a clocked block's first write
+  (after time 0: the block's variables are x until then);
 - a net that only continuous assignments and its declaration's initializer drive, each of
   whose values reads a held name and nothing else (a constant's value reaches the net at time
   0 with an event).
 
-Anything else wakes the block (a port, a variable without initializer: its first write is
-an event, an instance's output, a net with another driver). Past :data:`DEPTH` nets a name
+Anything else wakes the block (a port, a variable an ``initial`` or combinational block
+writes, an instance's output, a net with another driver). Past :data:`DEPTH` nets a name
 is not held.
 """
 
@@ -67,6 +67,8 @@ def _writes(stmt: Any, name: str, root: Any) -> bool:
 
 def _clocked(block: Any) -> bool:
     body = block.body
+    if block.procedureKind.name == "AlwaysFF":
+        return True
     if block.procedureKind.name != "Always" or body.kind.name != "Timed":
         return False
     timing = body.timing
@@ -85,9 +87,8 @@ def held(sym: Any, root: Any, depth: int = 0) -> bool:
     name = key(sym)
     kind = node_kind(sym)
     if kind == "Variable":
-        typ = getattr(sym, "type", None)
-        if sym.initializer is None and getattr(typ, "isFourState", True):
-            return False  # x until its first write: an event
+        # an initializer's value, a two-state default, or x until a clocked block's first
+        # write (after time 0): no event at time 0 unless another block writes it
         for m in _members(scope):
             if (
                 node_kind(m) == "ProceduralBlock"
@@ -96,6 +97,8 @@ def held(sym: Any, root: Any, depth: int = 0) -> bool:
             ):
                 return False
             if node_kind(m) == "ContinuousAssign" and _writes(m.assignment, name, root):
+                return False
+            if node_kind(m) in ("Instance", "PrimitiveInstance") and _drives(m, name, root):
                 return False
         return True
     if kind != "Net":

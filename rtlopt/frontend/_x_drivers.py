@@ -31,7 +31,15 @@ from typing import Any
 
 from rtlopt.frontend._run_x import MayBeX, place, text_of
 
-__all__ = ["Gate", "delayed", "late_task", "late_write", "primitive_value", "timing_start"]
+__all__ = [
+    "Gate",
+    "delayed",
+    "has_timing",
+    "late_task",
+    "late_write",
+    "primitive_value",
+    "timing_start",
+]
 
 #: Gates with a control and switches: z while off (or where nothing drives the other side).
 SWITCHES = frozenset(
@@ -171,14 +179,7 @@ def late_task(task: Any) -> bool:
     at a clock edge, as a register; from an ``initial`` or ``always`` with a delay, later."""
     from pyslang import ast
 
-    def timed(stmt: Any) -> bool:
-        found: list[bool] = []
-        table = {
-            k: lambda _: found.append(True)
-            for k in (ast.StatementKind.Timed, ast.StatementKind.Wait)
-        }
-        stmt.visit(lookup_table=table)
-        return bool(found)
+    timed = has_timing
 
     def calls(node: Any) -> bool:
         found: list[bool] = []
@@ -224,3 +225,15 @@ def late_task(task: Any) -> bool:
         elif kind not in ("AlwaysComb", "AlwaysLatch") or timed(member.body):
             return True
     return False
+
+
+def has_timing(stmt: Any) -> bool:
+    """Whether the statement ``stmt`` holds a delay, an event control or a ``wait``."""
+    from pyslang import ast
+
+    found: list[bool] = []
+    table = {
+        k: lambda _: found.append(True) for k in (ast.StatementKind.Timed, ast.StatementKind.Wait)
+    }
+    stmt.visit(lookup_table=table)
+    return bool(found)

@@ -278,3 +278,52 @@ def test_an_instance_is_read_by_the_sources_of_its_inputs(
     design = _design(tmp_path, ref + _GATE, "")
     why = time_zero_change(design, ref, cand)  # type: ignore[arg-type]
     assert (why != "") == unchecked, why
+
+
+_SUB = (
+    "module sub(input i, output o1, output reg o2);\n  assign o1 = ~i;\n"
+    "  always @(i) o2 = ~i;\nendmodule\n"
+    "module sub2(input i, output reg o);\n  always @(i) o = ~i;\nendmodule\n"
+)
+_TOP44 = (
+    "module top(input clk, output y, output z);\n  reg a = 1'b1;\n  reg r;\n"
+    "  always @(posedge clk) begin a <= ~a; r <= 1'b0; end\n"
+    "  m u(.a(a), .c(1'b0), .d(1'b1), .r(r), .y(y), .z(z));\nendmodule\n"
+)
+_M44 = "module m(input a, input c, input d, input r, output {y}, output z);\n{body}\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand"),
+    [
+        # outputs of a kept instance swapped (round 44 A)
+        (
+            "  sub s(.i(a), .o1(y), .o2(z));",
+            "  sub s(.i(a), .o1(z), .o2(y));",
+        ),
+        # a constant in the connection makes the event the held source does not
+        (
+            "  sub2 s(.i(a), .o(y));\n  assign z = 1'b0;",
+            "  sub2 s(.i(a & 1'b1), .o(y));\n  assign z = 1'b0;",
+        ),
+        # a net of evented inputs that is x (1/0) gives the block no event (B)
+        (
+            "  assign y = ~a;\n  assign z = 1'b0;",
+            "  wire wd = d / c;\n  always @(wd or a) y = ~a;\n  assign z = 1'b0;",
+        ),
+        # always_comb of a register before its first write writes x over x (B)
+        (
+            "  assign y = ~a;\n  assign z = 1'b0;",
+            "  logic w;\n  always_comb w = r;\n  always @(w or a) y = ~a | (w & 1'b0);\n"
+            "  assign z = 1'b0;",
+        ),
+    ],
+    ids=["swapped_outputs", "constant_in_connection", "division", "comb_of_x"],
+)
+def test_time_0_forms_of_round_44_are_unchecked(tmp_path: Path, ref: str, cand: str) -> None:
+    def text(body: str) -> str:
+        y = "reg y" if "always @(" in body and " y =" in body else "y"
+        return _M44.format(y=y, body=body)
+
+    design = _design(tmp_path, text(ref) + _SUB, _TOP44)
+    assert time_zero_change(design, text(ref), text(cand)) != ""  # type: ignore[arg-type]

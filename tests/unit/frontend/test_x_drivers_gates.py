@@ -86,6 +86,9 @@ def test_a_user_defined_primitive_feeds_x(tmp_path: Path) -> None:
         "  always @(posedge s[1]) begin @(negedge s[1]); t; end\n",
         "  reg w;\n  task t; begin w = 1'b1; end endtask\n  task u; begin #2 t; end endtask\n"
         "  always @* u;\n",
+        # an output argument a task returns after its own delay (round 44)
+        "  reg w;\n  task automatic t(output reg v); begin #5 v = 1'b1; end endtask\n"
+        "  initial t(w);\n",
         # @* does not wait for what a task reads: the block never runs (iverilog)
         "  reg w;\n  task t; begin w = s[0]; end endtask\n  always @* t;\n",
         # a task a clocked block calls writes at a clock edge: x until then

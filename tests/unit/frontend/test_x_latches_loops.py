@@ -75,6 +75,12 @@ FOUND = {
         "powerup",
     ),
     "nowake_bit": ("  bit p;\n  reg w;\n  always @* w = p;\n", "powerup"),
+    # a register before its first write gets no event at time 0 either (round 44)
+    "nowake_register": (
+        "  reg p = 1'b1;\n  reg p2;\n  always @(posedge s[2]) p2 <= s[0];\n"
+        "  reg w;\n  always @(p or p2) w = p;\n",
+        "powerup",
+    ),
     "nowake_clocked": (
         "  reg p = 1'b1;\n  always @(posedge s[2]) p <= s[0];\n  reg w;\n  always @* w = p;\n",
         "powerup",
