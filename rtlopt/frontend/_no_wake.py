@@ -13,9 +13,9 @@ A name is "held" here when it is:
 - a variable that no combinational block, ``initial`` block or continuous assignment writes:
   its initializer's value, a two-state type's 0, or x until a clocked block's first write
   (after time 0: the block's variables are x until then);
-- a net that only continuous assignments and its declaration's initializer drive, each of
-  whose values reads a held name and nothing else (a constant's value reaches the net at time
-  0 with an event).
+- a net that only continuous assignments, its declaration's initializer and ``buf`` or
+  ``not`` gates drive, each of whose values reads a held name and nothing else (a
+  constant's value reaches the net at time 0 with an event).
 
 Anything else wakes the block (a port, a variable an ``initial`` or combinational block
 writes, an instance's output, a net with another driver). Past :data:`DEPTH` nets a name
@@ -109,6 +109,11 @@ def held(sym: Any, root: Any, depth: int = 0) -> bool:
         if mk == "ContinuousAssign":
             if _writes(m.assignment, name, root):
                 values.append(m.assignment.right)
+        elif mk == "PrimitiveInstance" and _drives(m, name, root):
+            inputs = _buffer_inputs(m)
+            if inputs is None:
+                return False
+            values += inputs  # a buf or not gate passes its input's value on, no event
         elif mk in ("ProceduralBlock", "Instance", "PrimitiveInstance"):
             if _drives(m, name, root):
                 return False
@@ -119,6 +124,24 @@ def held(sym: Any, root: Any, depth: int = 0) -> bool:
         if not reads or not all(held(s, root, depth + 1) for s in reads):
             return False
     return True
+
+
+def _buffer_inputs(gate: Any) -> list[Any] | None:
+    """The input expressions of a ``buf`` or ``not`` gate (its outputs are assignments from
+    an empty argument), or None for any other primitive."""
+    from pyslang import ast
+
+    kind = str(getattr(getattr(gate, "primitiveType", None), "name", ""))
+    if kind not in ("buf", "not"):
+        return None
+    return [
+        c
+        for c in gate.portConnections
+        if not (
+            c.kind == ast.ExpressionKind.Assignment
+            and c.right.kind == ast.ExpressionKind.EmptyArgument
+        )
+    ]
 
 
 def _drives(member: Any, name: str, root: Any) -> bool:

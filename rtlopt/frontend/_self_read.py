@@ -39,6 +39,7 @@ class _Reads(_Paths):
         self.found: Any = None
         self.size = width(var)
         self.extra: frozenset[int] = frozenset()  # a loop body's own writes
+        self.aliases = _aliases(var)
 
     def after(self, stmt: Any, have: Bits) -> Bits:
         if self.found is None and stmt is not None and have is not None:
@@ -64,12 +65,41 @@ class _Reads(_Paths):
 
     def _early(self, expr: Any, have: frozenset[int]) -> bool:
         for sym, lo, hi in pieces(expr, self.root, reading=True, loops=self.loops):
-            if _key(sym) != self.var:
+            if _key(sym) in self.aliases:
+                sym, lo, hi = self.var_sym, None, None  # a net copying the variable
+            elif _key(sym) != self.var:
                 continue
             bits = range(0, self.size) if lo is None or hi is None else range(lo, hi)
             if not set(bits) <= have:
                 return True
         return False
+
+
+def _aliases(var: Any) -> frozenset[str]:
+    """The nets of ``var``'s scope that copy it whole (``wire c = v;``, ``assign c = v;``):
+    a read of one is a read of ``var``."""
+    from rtlopt.frontend._slang import instance_members, node_kind
+
+    def copies(expr: Any) -> bool:
+        return (
+            expr is not None and expr.kind.name == "NamedValue" and _key(expr.symbol) == _key(var)
+        )
+
+    scope = getattr(var, "parentScope", None)
+    out: set[str] = set()
+    try:
+        members = instance_members(scope) if scope is not None else []
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no alias known
+        return frozenset()
+    for m in members:
+        kind = node_kind(m)
+        if kind == "Net" and copies(getattr(m, "initializer", None)):
+            out.add(_key(m))
+        elif kind == "ContinuousAssign":
+            a = m.assignment
+            if copies(a.right) and a.left.kind.name == "NamedValue":
+                out.add(_key(a.left.symbol))
+    return frozenset(out)
 
 
 def _read_by(stmt: Any) -> list[Any]:

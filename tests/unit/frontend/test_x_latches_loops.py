@@ -58,6 +58,11 @@ FOUND = {
         "latch",
     ),
     "self_mux_comb": ("  logic w;\n  always_comb w = s[0] ? 1'b1 : w;\n", "latch"),
+    # the same through a net copying it (round 44)
+    "self_net": (
+        "  reg w;\n  wire wn = w;\n  wire en = 1'b0;\n  always @* w = en ? 1'b1 : wn;\n",
+        "latch",
+    ),
     "self_or": ("  reg w;\n  always @* w = w | s[0];\n", "latch"),
     "self_or_list": ("  reg w;\n  always @(s or w) w = w | s[0];\n", "latch"),
     "self_if": ("  reg w;\n  always @* if (w) w = 1'b0; else w = s[0];\n", "latch"),
@@ -75,6 +80,11 @@ FOUND = {
         "powerup",
     ),
     "nowake_bit": ("  bit p;\n  reg w;\n  always @* w = p;\n", "powerup"),
+    # a buf or not gate passes the held value on without an event (round 44)
+    "nowake_buf": (
+        "  reg p = 1'b1;\n  wire pw;\n  buf g(pw, p);\n  reg w;\n  always @* w = pw;\n",
+        "powerup",
+    ),
     # a register before its first write gets no event at time 0 either (round 44)
     "nowake_register": (
         "  reg p = 1'b1;\n  reg p2;\n  always @(posedge s[2]) p2 <= s[0];\n"
