@@ -393,8 +393,15 @@ def _support(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
     """The signals ``names`` are computed from through continuous assignments and nets'
     declarations (one such writer each), down to anything else (an input, a register, a
     block's output, a net with several writers); parameters and functions are dropped."""
+    return _sources(names, items)[0]
+
+
+def _sources(names: frozenset[str], items: ModuleItems) -> tuple[frozenset[str], bool]:
+    """:func:`_support`'s signals, and whether a continuous assignment on the way may make
+    x (:func:`_may_be_x`)."""
     out: set[str] = set()
     seen: set[str] = set()
+    may_x = False
     stack = sorted(names & items.signals)
     while stack:
         n = stack.pop()
@@ -403,10 +410,11 @@ def _support(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
         seen.add(n)
         writers = [i for i in items.items if n in i.writes]
         if len(writers) == 1 and _continuous(writers[0]):
+            may_x = may_x or _may_be_x(writers[0].text)
             stack += sorted((writers[0].mentions - writers[0].writes) & items.signals)
         else:
             out.add(n)
-    return frozenset(out)
+    return frozenset(out), may_x
 
 
 def _instances_read(items: ModuleItems, design: Design, within: frozenset[str]) -> ModuleItems:
@@ -448,10 +456,8 @@ def _instances_read(items: ModuleItems, design: Design, within: frozenset[str]) 
         parts = [known[0], item.connections[0], "("]
         for port, text, names in item.connections[1]:
             if known[1].get(port) == "input":
-                src = _support(names, written)
-                clean = (
-                    src <= within and not _may_be_x(text) and not _may_be_x_on_way(names, written)
-                )
+                src, may_x = _sources(names, written)
+                clean = src <= within and not may_x and not _may_be_x(text)
                 shown = " ".join(sorted(src)) if src and clean else text
                 parts.append(f". {port} ( {shown} )")
             else:
@@ -460,24 +466,6 @@ def _instances_read(items: ModuleItems, design: Design, within: frozenset[str]) 
                 parts.append(f". {port} ( {' '.join(reach) if text else ''} ~ )")
         final.append(replace(item, text=" ".join([*parts, ")"])))
     return replace(items, items=tuple(final))
-
-
-def _may_be_x_on_way(names: frozenset[str], items: ModuleItems) -> bool:
-    """Whether a continuous assignment :func:`_support` passes through from ``names`` may
-    make x (:func:`_may_be_x`)."""
-    seen: set[str] = set()
-    stack = sorted(names & items.signals)
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        writers = [i for i in items.items if n in i.writes]
-        if len(writers) == 1 and _continuous(writers[0]):
-            if _may_be_x(writers[0].text):
-                return True
-            stack += sorted((writers[0].mentions - writers[0].writes) & items.signals)
-    return False
 
 
 def _instances(items: ModuleItems, design: Design) -> bool:
