@@ -236,13 +236,19 @@ def _logprob(policy: Any, completion: str) -> float:
     return float(picked.sum())
 
 
-def test_one_update_raises_positive_and_lowers_negative_sample(policy: Any) -> None:
+def test_one_update_raises_the_positive_sample_against_the_negative_one(policy: Any) -> None:
+    # One step raises the positive sample and widens its lead over the negative one. The
+    # module's policy carries the updates of the tests that ran before (a shuffled order), and
+    # the two texts share most tokens: after some orders the negative sample's own log-prob is
+    # pulled up a little with the positive one (seed 2607187316: +0.035 while the positive rose
+    # 0.42), so the lead is what one step must move; that a negative advantage alone lowers a
+    # text is test_advantage_sign_alone_sets_the_direction's.
     good0, bad0 = _logprob(policy, GOOD), _logprob(policy, BAD)
     stats = policy.update([Sample(PROMPT, GOOD, 1.0), Sample(PROMPT, BAD, -1.0)])
     assert stats.loss is not None and stats.n_samples == 2
     good1, bad1 = _logprob(policy, GOOD), _logprob(policy, BAD)
     assert good1 > good0 + 0.1, (good0, good1)
-    assert bad1 < bad0 - 0.1, (bad0, bad1)
+    assert (good1 - bad1) > (good0 - bad0) + 0.1, (good0, good1, bad0, bad1)
 
 
 def test_advantage_sign_alone_sets_the_direction(policy: Any) -> None:
