@@ -55,6 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rtlopt.frontend import _x_drivers as xd
 from rtlopt.frontend._assigned import unassigned
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
@@ -65,7 +66,6 @@ from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, unassigned_loc
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend._sys_x import output_x
 from rtlopt.frontend._two_drivers import conflict
-from rtlopt.frontend._x_drivers import Gate, delayed, late_write, primitive_value, timing_start
 
 __all__ = ["Drivers", "Port", "key", "named", "x_value"]
 
@@ -199,7 +199,7 @@ class Drivers:
         outer = (self._block, self._track, self._late)
         self._block = block = block_of(node)
         self._blocks.append(block)  # kept: the writers are told apart by ``id``
-        self._track, self._late = timing_start(node)
+        self._track, self._late = xd.timing_start(node)
         try:
             node.body.visit(lookup_table=self._table)
         finally:
@@ -210,15 +210,11 @@ class Drivers:
         return ast.VisitAction.Skip
 
     def _subroutine(self, node: Any) -> Any:
-        """A task with a delay, event or ``wait`` in it, or one an ``initial`` block calls
-        (after its own delay, maybe), writes at a time not followed here: what it writes is
-        late (round 43 T8). Other tasks and functions are walked as before (a task an
-        ``always`` block calls writes when the block runs)."""
+        """A task whose writes may come after time 0 (:func:`late_task`): what it writes
+        is late. Other tasks and functions are walked where they stand."""
         from pyslang import ast
 
-        from rtlopt.frontend._x_drivers import late_task
-
-        if node.subroutineKind.name != "Task" or not late_task(node):
+        if node.subroutineKind.name != "Task" or not xd.late_task(node):
             return ast.VisitAction.Advance
         outer = (self._track, self._late)
         self._track, self._late = True, True
@@ -249,7 +245,7 @@ class Drivers:
             else:
                 conn.visit(lookup_table=self._table)  # a call's outputs
                 inputs.append(conn)
-        value = primitive_value(node, inputs, self._sm)
+        value = xd.primitive_value(node, inputs, self._sm)
         for left in outputs:
             self._add(pieces(left, self.root), value)
         return ast.VisitAction.Skip
@@ -260,7 +256,7 @@ class Drivers:
 
         if node.delay is None:
             return ast.VisitAction.Advance
-        outer, self._delay = self._delay, delayed(node, self._sm)
+        outer, self._delay = self._delay, xd.delayed(node, self._sm)
         try:
             node.assignment.visit(lookup_table=self._table)
         finally:
@@ -298,22 +294,9 @@ class Drivers:
         (:func:`rtlopt.frontend._reach.default_reached`)."""
         conds = [node.expr, *(e for item in node.items for e in item.expressions)]
         default = node.defaultCase
-        if default is not None and self._assigns_x(default):
+        if default is not None and xd.assigns_x(default, self.root):
             default = default if default_reached(node, self.root) else None
         return self._under(conds, [*(item.stmt for item in node.items), default])
-
-    def _assigns_x(self, stmt: Any) -> bool:
-        """Whether ``stmt`` assigns a value with x/z bits somewhere."""
-        from pyslang import ast
-
-        found: list[bool] = []
-
-        def each(node: Any) -> Any:
-            if not found and x_value(node.right, self.root):
-                found.append(True)
-
-        stmt.visit(lookup_table={ast.ExpressionKind.Assignment: each})
-        return bool(found)
 
     def _loop(self, node: Any) -> Any:
         """A procedural ``for`` loop: its body's selects indexed by the loop's variable are
@@ -376,7 +359,7 @@ class Drivers:
                 continue
             if first is not None and last is not None and size and not (first < hi and lo < last):
                 continue
-            if isinstance(value, Gate):  # a gate's output reads its inputs
+            if isinstance(value, xd.Gate):  # a gate's output reads its inputs
                 for arg in value.inputs:
                     out += pieces(arg, self.root, reading=True, decide=decide)
                 continue
@@ -415,10 +398,10 @@ class Drivers:
             if not system:
                 formal = formals[i] if i < len(formals) else None
                 value = self._output(node, formal)
-                if value is None and _late_call(node):
+                if value is None and xd.late_call(node):
                     # an output a task returns after its own delay: x until then
                     for sym, lo, hi in found:
-                        self._add([(sym, lo, hi)], late_write(sym, arg, self._sm))
+                        self._add([(sym, lo, hi)], xd.late_write(sym, arg, self._sm))
                     continue
                 self._add(found, value)
                 continue
@@ -492,9 +475,9 @@ class Drivers:
             return self._powerup(sym, first), [(lo, hi)]
         first = self.registers.first_late(sym)
         if first is not None:
-            return late_write(sym, first, self._sm), [(lo, hi)]
+            return xd.late_write(sym, first, self._sm), [(lo, hi)]
         if getattr(sym, "delay", None) is not None and self._of.get(key(sym)):
-            return delayed(sym, self._sm), [(lo, hi)]  # a net with a delay and a driver
+            return xd.delayed(sym, self._sm), [(lo, hi)]  # a net with a delay and a driver
         counted = [
             (first, last, value, self._value(value, port_state))
             for (first, last, value), source in self._of.get(key(sym), [])
@@ -584,7 +567,7 @@ class Drivers:
                 defined.append((first, last))
             else:
                 xs.append((first, last, x))
-        missing = _gaps(lo, hi, defined) if size else [(0, 0)]
+        missing = xd.uncovered(lo, hi, defined) if size else [(0, 0)]
         if not missing:
             return None
         for first, last, x in xs:
@@ -604,33 +587,10 @@ class Drivers:
             return state
         if isinstance(value, MayBeX):
             return value
-        if isinstance(value, Gate):  # x where an input is: a constant, or made at run time
+        if isinstance(value, xd.Gate):  # x where an input is: a constant, or made at run time
             for arg in value.inputs:
                 if got := x_value(arg, self.root) or run_x(arg, self.root, self._sm):
                     return got
             return None
         loops = self._looped.get(id(value))
         return x_value(value, self.root) or run_x(value, self.root, self._sm, None, loops) or None
-
-
-def _gaps(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The ranges of ``[lo, hi)`` no range of ``covered`` covers."""
-    out: list[tuple[int, int]] = []
-    at = lo
-    for first, last in sorted(covered):
-        if first > at and at < hi:
-            out.append((at, min(first, hi)))
-        at = max(at, last)
-    if at < hi:
-        out.append((at, hi))
-    return out
-
-
-def _late_call(node: Any) -> bool:
-    """Whether ``node`` calls a task holding a timing control (its outputs are written
-    when it returns, later than the call)."""
-    from rtlopt.frontend._x_drivers import has_timing
-
-    sub = getattr(node, "subroutine", None)
-    kind = getattr(getattr(sub, "subroutineKind", None), "name", "")
-    return sub is not None and kind == "Task" and has_timing(sub.body)

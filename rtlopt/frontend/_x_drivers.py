@@ -33,12 +33,15 @@ from rtlopt.frontend._run_x import MayBeX, place, text_of
 
 __all__ = [
     "Gate",
+    "assigns_x",
     "delayed",
     "has_timing",
+    "late_call",
     "late_task",
     "late_write",
     "primitive_value",
     "timing_start",
+    "uncovered",
 ]
 
 #: Gates with a control and switches: z while off (or where nothing drives the other side).
@@ -237,3 +240,40 @@ def has_timing(stmt: Any) -> bool:
     }
     stmt.visit(lookup_table=table)
     return bool(found)
+
+
+def late_call(node: Any) -> bool:
+    """Whether ``node`` calls a task holding a timing control (its outputs are written
+    when it returns, later than the call)."""
+    sub = getattr(node, "subroutine", None)
+    kind = getattr(getattr(sub, "subroutineKind", None), "name", "")
+    return sub is not None and kind == "Task" and has_timing(sub.body)
+
+
+def assigns_x(stmt: Any, root: Any) -> bool:
+    """Whether ``stmt`` assigns a value with x/z bits somewhere."""
+    from pyslang import ast
+
+    from rtlopt.frontend._run_x import x_value
+
+    found: list[bool] = []
+
+    def each(node: Any) -> Any:
+        if not found and x_value(node.right, root):
+            found.append(True)
+
+    stmt.visit(lookup_table={ast.ExpressionKind.Assignment: each})
+    return bool(found)
+
+
+def uncovered(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges of ``[lo, hi)`` no range of ``covered`` covers."""
+    out: list[tuple[int, int]] = []
+    at = lo
+    for first, last in sorted(covered):
+        if first > at and at < hi:
+            out.append((at, min(first, hi)))
+        at = max(at, last)
+    if at < hi:
+        out.append((at, hi))
+    return out
