@@ -146,18 +146,9 @@ def _buffer_inputs(gate: Any) -> list[Any] | None:
 
 def _drives(member: Any, name: str, root: Any) -> bool:
     """Whether a procedural block, instance or gate ``member`` may drive ``name``."""
-    from pyslang import ast
-
-    from rtlopt.frontend._net_bits import pieces
-
-    found: list[bool] = []
-
-    def each(node: Any) -> None:
-        if not found and any(key(s) == name for s, _, _ in pieces(node.left, root)):
-            found.append(True)
-
     try:
-        member.visit(lookup_table={ast.ExpressionKind.Assignment: each})
+        if _writes(member, name, root):
+            return True
     except Exception:  # noqa: BLE001 - fail towards "wakes"
         return True
     if node_kind(member) == "Instance":
@@ -166,4 +157,4 @@ def _drives(member: Any, name: str, root: Any) -> bool:
             expr = getattr(conn, "expression", None)
             if expr is not None and any(key(s) == name for s in named(expr)):
                 return True
-    return bool(found)
+    return False

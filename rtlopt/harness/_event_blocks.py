@@ -223,15 +223,20 @@ def _item(node: Any, text: str, generate: bool) -> Item:
     )
 
 
+def _leading(stmt: Any) -> Any:
+    """The first statement ``stmt`` runs (through ``begin``/``end``), or None."""
+    while _kind(stmt) == "SequentialBlockStatement":
+        items = list(stmt.items)
+        stmt = items[0] if items else None
+    return stmt
+
+
 def _edge_control(node: Any) -> tuple[Any, Any] | None:
     """``(timing control, statement it controls)`` of a register's block (a leading event
     control with an edge), else None."""
     if _kind(node) not in ("AlwaysBlock", "AlwaysFFBlock"):
         return None
-    first = node.statement
-    while _kind(first) == "SequentialBlockStatement":
-        items = list(first.items)
-        first = items[0] if items else None
+    first = _leading(node.statement)
     if _kind(first) != "TimingControlStatement":
         return None
     timing = first.timingControl
@@ -283,10 +288,7 @@ def _waits(node: Any) -> tuple[frozenset[str] | None, str]:
     control): the names whose event runs it, and its form; else ``(None, "")``."""
     if _kind(node) != "AlwaysBlock":
         return None, ""
-    first = node.statement
-    while _kind(first) == "SequentialBlockStatement":
-        items = list(first.items)
-        first = items[0] if items else None
+    first = _leading(node.statement)
     if _kind(first) != "TimingControlStatement":
         return frozenset(), "always"  # a delay or nothing first: no event of its inputs
     timing = first.timingControl
