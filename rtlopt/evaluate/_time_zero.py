@@ -107,8 +107,7 @@ def time_zero_change(
     if not _on_event(ref, design, hier) and not _on_event(cand, design, {}, own=cand_text):
         return ""
     within_ref, within_cand = _within(design, ref), _within(design, cand)
-    ref = _instances_read(ref, design, within_ref)
-    cand = _instances_read(cand, design, within_cand)
+    ref, cand = _instances_read(ref, design), _instances_read(cand, design)
     on_ref = _on_event(ref, design, hier)
     on_cand = _on_event(cand, design, {}, own=cand_text)
     late_ref = [i for i in on_ref if _late(i, within_ref)]
@@ -155,8 +154,33 @@ def time_zero_change(
             f"their first event at simulation time 0 ({_WHY}), and the proofs read the "
             f"change on 0/1 values only; {_FIX}"
         )
-    for item in late_cand:
-        waited = sorted(((item.waits or frozenset()) - item.writes) & relevant)
+    return _kept_reads(late_cand, ref, cand, inputs, relevant, name)
+
+
+def _kept_reads(
+    late: list[Item],
+    ref: ModuleItems,
+    cand: ModuleItems,
+    inputs: set[str],
+    relevant: set[str] | frozenset[str],
+    name: str,
+) -> str:
+    """Why the candidate's late blocks, paired with the reference's, may change at time 0
+    through what they read (writers changed on the way, or an instance's parameters), or
+    ""."""
+    for item in late:
+        # an instance: every name its connections read, inouts and outputs too
+        instance = item.form.startswith("instance")
+        waited = sorted(
+            ((item.waits or frozenset()) - (frozenset() if instance else item.writes)) & relevant
+        )
+        if instance and ref.params != cand.params:
+            return (
+                f"the {item.form} at line {item.line} runs blocks only on an event of what "
+                "it connects, and the candidate changes the parameter declarations its "
+                f"parameters may read: what it elaborates at simulation time 0 ({_WHY}) is "
+                f"not compared; {_FIX}"
+            )
         bad = _changed_reach(waited, ref, cand, inputs)
         if bad:
             via = f"'{bad[0]}'" + (f", which reaches '{bad[1]}'," if bad[1] != bad[0] else "")
@@ -232,15 +256,30 @@ def _within(design: Design, items: ModuleItems) -> frozenset[str]:
 
 
 def _may_be_x(text: str) -> bool:
-    """Whether an item's tokens may compute x from defined values: a division or modulo,
-    an x or z constant (``'x``, ``1'bx``, ``4'hz``, ``?``)."""
-    tokens = text.split(" ")
+    """Whether an item's tokens may compute x from defined values (allowed: names,
+    constants without x or z, bitwise, logical, shift, add and compare operators, ``?:``,
+    concatenation and replication): a division or modulo, an x or z constant, any select
+    (may leave its range), any call (its body is not read)."""
+    tokens = [t for t in text.split(" ") if t]
+    if tokens and (tokens[0] == "assign" or tokens[0] in _NETS) and "=" in tokens:
+        tokens = tokens[tokens.index("=") + 1 :]  # the value (a declared range is no select)
     for k, t in enumerate(tokens):
-        if t in ("/", "%", "/=", "%=") or t.lower() in ("'x", "'z"):
+        low = t.lower()
+        if t in ("/", "%", "/=", "%=", "[", "**") or low in ("'x", "'z") or t.startswith("$"):
             return True
-        if k and tokens[k - 1].startswith("'") and any(c in t.lower() for c in "xz?"):
+        if k and tokens[k - 1].startswith("'") and any(c in low for c in "xz?"):
             return True
+        if t == "(" and k and (tokens[k - 1][:1].isalpha() or tokens[k - 1][:1] == "_"):
+            if tokens[k - 1] not in _KEYWORDS:
+                return True  # a call
     return False
+
+
+#: Words a ``(`` may follow without a call.
+_KEYWORDS = frozenset(
+    {"assign", "always_comb", "always_latch", "if", "case", "casez", "casex", "for", "while"}
+    | {"repeat", "foreach", "begin", "else", "return"}
+)
 
 
 def _ports(design: Design) -> set[str]:
@@ -379,93 +418,30 @@ def _on_event(
                 form = f"instance of {module} (a module with such a block below it)"
                 # what it waits for: the sources of its inputs (nothing when its
                 # connections are not read: every name it mentions counts as written)
-                waits = _support(item.mentions - item.writes, items)
-                out.append(replace(item, waits=waits, form=form))
+                out.append(replace(item, waits=item.mentions, form=form))
     return out
 
 
-def _continuous(item: Item) -> bool:
-    head = item.text.split(" ", 1)[0]
-    return item.waits is None and (head == "assign" or head in _NETS)
-
-
-def _support(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
-    """The signals ``names`` are computed from through continuous assignments and nets'
-    declarations (one such writer each), down to anything else (an input, a register, a
-    block's output, a net with several writers); parameters and functions are dropped."""
-    return _sources(names, items)[0]
-
-
-def _sources(names: frozenset[str], items: ModuleItems) -> tuple[frozenset[str], bool]:
-    """:func:`_support`'s signals, and whether a continuous assignment on the way may make
-    x (:func:`_may_be_x`)."""
-    out: set[str] = set()
-    seen: set[str] = set()
-    may_x = False
-    stack = sorted(names & items.signals)
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        writers = [i for i in items.items if n in i.writes]
-        if len(writers) == 1 and _continuous(writers[0]):
-            may_x = may_x or _may_be_x(writers[0].text)
-            stack += sorted((writers[0].mentions - writers[0].writes) & items.signals)
-        else:
-            out.add(n)
-    return frozenset(out), may_x
-
-
-def _instances_read(items: ModuleItems, design: Design, within: frozenset[str]) -> ModuleItems:
+def _instances_read(items: ModuleItems, design: Design) -> ModuleItems:
     """``items`` with each instance of a repository module whose connections are all named
-    read by what reaches its ports: its text becomes the module, its parameters and, per
-    input, the sources of the connection through continuous assignments
-    (:func:`_support`) where every source changes at time 0 (``within``) and nothing on
-    the way may make x (:func:`_may_be_x`), else the connection as written; per output, the
-    target's ports it reaches. It writes what its outputs connect. A connection through a
-    renamed wire or an expression over the same sources (``.en(a | b)`` for ``assign en =
-    a || b; .en(en)``) is then the same instance at time 0: sources defined at time 0 give
-    the port a defined value then, which the 0/1 proofs equate; a source held by its
-    initializer (no event) or x at time 0 keeps the text (``.i(a & 1'b1)`` makes an event
-    ``.i(a)`` does not)."""
+    writing only what its outputs and inouts connect, its text the module, its parameters and
+    its connections as written in port order (the same instance on both sides is the same
+    text whatever its name; what its connections read is compared by their writers,
+    :func:`_changed_reach`)."""
     from dataclasses import replace
 
-    def read(item: Item) -> tuple[str, dict[str, str]] | None:
-        mod = design.modules.get(item.text.split(" ", 1)[0])
-        if item.connections is None or mod is None or item.waits is not None:
-            return None
-        return mod.name, {p.name: p.direction for p in mod.ports}
-
-    # first what each instance writes (its outputs), then its inputs' sources through them
-    outs = []
+    out = []
     for item in items.items:
-        known = read(item)
-        if known is not None and item.connections is not None:
-            w = [ns for p, _, ns in item.connections[1] if known[1].get(p) != "input"]
-            item = replace(item, writes=frozenset().union(*w))
-        outs.append(item)
-    written = replace(items, items=tuple(outs))
-    ports = _ports(design)
-    final = []
-    for item in written.items:
-        known = read(item)
-        if known is None or item.connections is None:
-            final.append(item)
-            continue
-        parts = [known[0], item.connections[0], "("]
-        for port, text, names in item.connections[1]:
-            if known[1].get(port) == "input":
-                src, may_x = _sources(names, written)
-                clean = src <= within and not may_x and not _may_be_x(text)
-                shown = " ".join(sorted(src)) if src and clean else text
-                parts.append(f". {port} ( {shown} )")
-            else:
-                others = replace(written, items=tuple(i for i in written.items if i is not item))
-                reach = sorted(_reached(frozenset(names), others) & ports)
-                parts.append(f". {port} ( {' '.join(reach) if text else ''} ~ )")
-        final.append(replace(item, text=" ".join([*parts, ")"])))
-    return replace(items, items=tuple(final))
+        mod = design.modules.get(item.text.split(" ", 1)[0])
+        if item.connections is not None and mod is not None and item.waits is None:
+            directions = {p.name: p.direction for p in mod.ports}
+            params, conns = item.connections
+            w = [ns for p, _, ns in conns if directions.get(p) != "input"]
+            # its name and the order of its connections change nothing
+            text = " ".join([mod.name, params, *(f". {p} ( {e} )" for p, e, _ in conns)])
+            item = replace(item, text=text, writes=frozenset().union(*w))
+        out.append(item)
+    return replace(items, items=tuple(out))
 
 
 def _instances(items: ModuleItems, design: Design) -> bool:

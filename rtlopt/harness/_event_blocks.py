@@ -49,6 +49,10 @@ _SKIP = frozenset(
     {"FunctionDeclaration", "TaskDeclaration", "ModuleDeclaration", "InterfaceDeclaration"}
 )
 _DECLS = frozenset({"DataDeclaration", "NetDeclaration", "PortDeclaration", "ImplicitAnsiPort"})
+#: Parameter declarations (a module's header and body).
+_PARAMS = frozenset(
+    {"ParameterDeclarationStatement", "ParameterDeclaration", "TypeParameterDeclaration"}
+)
 #: Generate constructs whose items elaborate conditionally or repeatedly.
 _GENERATE = frozenset({"IfGenerate", "CaseGenerate", "LoopGenerate"})
 #: An event control on these waits for the signal's change; on anything else (``a | c``)
@@ -94,6 +98,8 @@ class ModuleItems:
 
     items: tuple[Item, ...]
     signals: frozenset[str]
+    #: The texts of its parameter declarations (header and body), sorted.
+    params: tuple[str, ...] = ()
 
     @property
     def on_event(self) -> tuple[Item, ...]:
@@ -128,7 +134,13 @@ def module_items(text: str, name: str) -> ModuleItems | None:
                 signals |= _declared(node)
         for port in _walk_kinds(module.header, _DECLS):
             signals |= _declared(port)
-        return ModuleItems(tuple(items), frozenset(signals))
+        params = tuple(
+            sorted(
+                " ".join(t for t in _tokens(n) if t)
+                for n in _walk_kinds(module, _PARAMS, skip=_SKIP, top=module)
+            )
+        )
+        return ModuleItems(tuple(items), frozenset(signals), params)
     return None
 
 

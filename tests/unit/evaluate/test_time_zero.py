@@ -252,21 +252,25 @@ _GATED = (
 @pytest.mark.parametrize(
     ("cand", "unchecked"),
     [
-        # the enable written in the connection, the gated clock and the register renamed,
-        # the register's logic changed (the gated clock is its clock only): the same cell
+        # the instance renamed, its connections reordered, the register's logic changed
+        # (the gated clock is its clock only): the same cell
         (
-            "module m(input ck, input e0, input e1, input [1:0] d, output [1:0] q);\n"
-            "  wire gclk;\n  reg [1:0] q_r;\n"
-            "  gate g0(.gck(gclk), .en(e1 | e0), .ck(ck));\n"
-            "  always @(posedge gclk) q_r <= ~~d;\n  assign q = q_r;\nendmodule\n",
+            _GATED.replace(
+                "gate u(.ck(ck), .en(en), .gck(g));", "gate g0(.gck(g), .en(en), .ck(ck));"
+            ).replace("r <= d;", "r <= ~~d;"),
             False,
         ),
+        # the enable written in the connection: compared as written (round 45: sources
+        # alone let a changed value at time 0 through)
+        (_GATED.replace(".en(en)", ".en(e1 | e0)"), True),
+        # a net on the way to the connection written otherwise (round 45)
+        (_GATED.replace("assign en = e0 || e1;", "assign en = e0 | e1;"), True),
         # the cell's enable from other sources
         (_GATED.replace(".en(en)", ".en(e0)"), True),
         # the gated clock read as data
         (_GATED.replace("r <= d;", "r <= d ^ {2{g}} ^ {2{g}};"), True),
     ],
-    ids=["renamed", "other_enable", "read_as_data"],
+    ids=["renamed", "in_connection", "net_on_the_way", "other_enable", "read_as_data"],
 )
 def test_an_instance_is_read_by_the_sources_of_its_inputs(
     tmp_path: Path, cand: str, unchecked: bool
@@ -327,3 +331,23 @@ def test_time_0_forms_of_round_44_are_unchecked(tmp_path: Path, ref: str, cand: 
 
     design = _design(tmp_path, text(ref) + _SUB, _TOP44)
     assert time_zero_change(design, text(ref), text(cand)) != ""  # type: ignore[arg-type]
+
+
+_R45 = Path(__file__).resolve().parents[2] / "data" / "time_zero_r45"
+
+
+@pytest.mark.parametrize(
+    "case", ["swapmerge", "lparam", "declin", "inout", "insx", "oor", "cmpx", "fnxc"]
+)
+def test_time_0_forms_of_round_45_are_unchecked(tmp_path: Path, case: str) -> None:
+    """Round 45 (all accepted end to end before): a kept instance's outputs swapped onto one
+    port, a parameter its override reads changed, a net on the way to a connection written
+    otherwise, an inout's driver changed, x from an out-of-range select or a function body
+    taken as a defined value at time 0 (tests/data/time_zero_r45: m.v the reference,
+    cand.v the candidate, top.v holding an input by its initializer)."""
+    src = _R45 / case
+    ref, cand = (src / "m.v").read_text(), (src / "cand.v").read_text()
+    if (src / "sub.v").exists():
+        (tmp_path / "sub.v").write_text((src / "sub.v").read_text())
+    design = _design(tmp_path, ref, (src / "top.v").read_text())
+    assert time_zero_change(design, ref, cand) != ""  # type: ignore[arg-type]

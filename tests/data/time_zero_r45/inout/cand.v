@@ -1,0 +1,4 @@
+module m(input a, output y);
+  wire w = a & 1'b1;
+  sub4 s(.io(w), .o(y));
+endmodule

@@ -1,0 +1,4 @@
+module m(input a, output y);
+  wire w = a;
+  sub4 s(.io(w), .o(y));
+endmodule

@@ -1,0 +1,3 @@
+module sub4(inout io, output reg o);
+  always @(io) o = ~io;
+endmodule
