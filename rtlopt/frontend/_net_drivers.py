@@ -398,10 +398,12 @@ class Drivers:
             if not system:
                 formal = formals[i] if i < len(formals) else None
                 value = self._output(node, formal)
-                if value is None and xd.late_call(node):
-                    # an output a task returns after its own delay: x until then
+                if value is None and xd.is_task(node):
+                    # an output a task returns (after its own delay, maybe): not followed
+                    late = xd.late_call(node)
                     for sym, lo, hi in found:
-                        self._add([(sym, lo, hi)], xd.late_write(sym, arg, self._sm))
+                        why = (xd.late_write if late else xd.task_output)(sym, arg, self._sm)
+                        self._add([(sym, lo, hi)], why)
                     continue
                 self._add(found, value)
                 continue

@@ -38,7 +38,9 @@ __all__ = [
     "has_timing",
     "late_call",
     "late_task",
+    "is_task",
     "late_write",
+    "task_output",
     "primitive_value",
     "timing_start",
     "uncovered",
@@ -195,22 +197,21 @@ def late_task(task: Any) -> bool:
         return bool(found)
 
     def called_late(body: Any) -> bool:
-        """Whether the first call in ``body`` (an ``initial``'s) follows a timing control
-        in the text (source order: a call at time 0 writes then)."""
-        seen: list[bool] = []
-        late: list[bool] = []
-
-        def each(call: Any) -> None:
-            if getattr(getattr(call, "subroutine", None), "name", None) == task.name:
-                late.append(bool(seen))
-
-        table: dict[Any, Any] = {
-            ast.StatementKind.Timed: lambda _: seen.append(True),
-            ast.StatementKind.Wait: lambda _: seen.append(True),
-            ast.ExpressionKind.Call: each,
-        }
-        body.visit(lookup_table=table)
-        return bool(late) and late[0]
+        """Whether ``body`` (an ``initial``'s) may not call the task at time 0: only a
+        call standing in its top-level sequence before any timing control surely runs
+        then (one under an ``if``, a loop or a ``fork`` may not)."""
+        stmts = list(body.list) if body.kind.name == "List" else [body]
+        if body.kind.name == "Block":
+            inner = body.body
+            stmts = list(inner.list) if inner.kind.name == "List" else [inner]
+        for stmt in stmts:
+            if has_timing(stmt):
+                return True
+            if stmt.kind.name == "ExpressionStatement" and calls(stmt):
+                return False
+            if calls(stmt):
+                return True  # nested: may not run
+        return True
 
     if timed(task.body):
         return True
@@ -240,6 +241,12 @@ def has_timing(stmt: Any) -> bool:
     }
     stmt.visit(lookup_table=table)
     return bool(found)
+
+
+def is_task(call: Any) -> bool:
+    """Whether ``call`` calls a task (not a function or system task)."""
+    sub = getattr(call, "subroutine", None)
+    return getattr(getattr(sub, "subroutineKind", None), "name", "") == "Task"
 
 
 def late_call(node: Any) -> bool:
@@ -277,3 +284,15 @@ def uncovered(lo: int, hi: int, covered: list[tuple[int, int]]) -> list[tuple[in
     if at < hi:
         out.append((at, hi))
     return out
+
+
+def task_output(sym: Any, arg: Any, sm: Any) -> MayBeX:
+    """Why the variable ``sym`` a task's output argument writes (``arg``) may be x: what the
+    task passes out is not followed into its body (fail closed)."""
+    return MayBeX.make(
+        f"'{sym.name}' ({{0}}) is written by a task's output argument, {text_of(arg)} ({{1}}): "
+        "what the task passes out is not followed (it may be x)",
+        (place(sym, sm), place(arg, sm)),
+        fix=f"assign '{sym.name}' directly, or from a function's result",
+        kind="run",
+    )

@@ -86,6 +86,9 @@ def test_a_user_defined_primitive_feeds_x(tmp_path: Path) -> None:
         "  always @(posedge s[1]) begin @(negedge s[1]); t; end\n",
         "  reg w;\n  task t; begin w = 1'b1; end endtask\n  task u; begin #2 t; end endtask\n"
         "  always @* u;\n",
+        # a task called where it may not run at time 0 (round 45)
+        "  reg w;\n  reg en = 1'b0;\n  task t; w = 1'b1; endtask\n  initial if (en) t;\n",
+        "  reg w;\n  task t; w = 1'b1; endtask\n  initial repeat (0) t;\n",
         # an output argument a task returns after its own delay (round 44)
         "  reg w;\n  task automatic t(output reg v); begin #5 v = 1'b1; end endtask\n"
         "  initial t(w);\n",

@@ -112,9 +112,11 @@ TASK = (
     ("body", "conn", "found"),
     [
         ("if (i) o = 1'b1; p = i;", "r", True),  # an output some path leaves unassigned
-        ("if (i) o = 1'b1; p = i;", "q", False),  # the other output is assigned
-        ("o = i; p = i;", "r", False),
-        ("case (i) 1'b0: o = 1'b1; 1'b1: o = 1'b0; endcase p = i;", "r", False),
+        # what a task passes out is not followed: every output argument may be x (round 45:
+        # `o = e` with `e` undriven was a defined driver)
+        ("if (i) o = 1'b1; p = i;", "q", True),
+        ("o = i; p = i;", "r", True),
+        ("case (i) 1'b0: o = 1'b1; 1'b1: o = 1'b0; endcase p = i;", "r", True),
     ],
 )
 def test_a_task_output_some_path_leaves_unassigned_is_found(
