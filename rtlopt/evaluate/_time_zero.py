@@ -234,7 +234,7 @@ def _evented_within(items: ModuleItems, evented: frozenset[str], design: Design)
                 runs = (
                     (head == "assign" or head in _NETS or i.text.startswith(_AT_TIME_0))
                     and ((i.mentions - i.writes) & items.signals) <= out
-                    and not _may_be_x(i.text)
+                    and not _may_be_x(i.text, items.ranges)
                 )
             if runs and not i.writes <= out:
                 out |= i.writes
@@ -255,17 +255,21 @@ def _within(design: Design, items: ModuleItems) -> frozenset[str]:
     return _evented_within(items, evented, design)
 
 
-def _may_be_x(text: str) -> bool:
+def _may_be_x(text: str, ranges: tuple[tuple[str, int, int], ...] = ()) -> bool:
     """Whether an item's tokens may compute x from defined values (allowed: names,
     constants without x or z, bitwise, logical, shift, add and compare operators, ``?:``,
-    concatenation and replication): a division or modulo, an x or z constant, any select
+    concatenation, replication and a bit or part select by integers inside the name's
+    declared range, ``ranges``): a division or modulo, an x or z constant, any other select
     (may leave its range), any call (its body is not read)."""
     tokens = [t for t in text.split(" ") if t]
     if tokens and (tokens[0] == "assign" or tokens[0] in _NETS) and "=" in tokens:
         tokens = tokens[tokens.index("=") + 1 :]  # the value (a declared range is no select)
+    declared = {n: (lo, hi) for n, lo, hi in ranges}
     for k, t in enumerate(tokens):
         low = t.lower()
-        if t in ("/", "%", "/=", "%=", "[", "**") or low in ("'x", "'z") or t.startswith("$"):
+        if t == "[" and not _inside(tokens, k, declared):
+            return True
+        if t in ("/", "%", "/=", "%=", "**") or low in ("'x", "'z") or t.startswith("$"):
             return True
         if k and tokens[k - 1].startswith("'") and any(c in low for c in "xz?"):
             return True
@@ -273,6 +277,21 @@ def _may_be_x(text: str) -> bool:
             if tokens[k - 1] not in _KEYWORDS:
                 return True  # a call
     return False
+
+
+def _inside(tokens: list[str], k: int, declared: dict[str, tuple[int, int]]) -> bool:
+    """Whether the select opening at ``tokens[k]`` is ``name [ i ]`` or ``name [ i : j ]``
+    with integers inside the declared range of ``name`` (one select, nothing after it)."""
+    bounds = declared.get(tokens[k - 1]) if k else None
+    end = tokens.index("]", k) if "]" in tokens[k:] else -1
+    inner = tokens[k + 1 : end] if end > 0 else []
+    if bounds is None or (end + 1 < len(tokens) and tokens[end + 1] == "["):
+        return False
+    if len(inner) == 3 and inner[1] == ":":
+        inner = [inner[0], inner[2]]
+    return len(inner) in (1, 2) and all(
+        i.isdigit() and bounds[0] <= int(i) <= bounds[1] for i in inner
+    )
 
 
 #: Words a ``(`` may follow without a call.

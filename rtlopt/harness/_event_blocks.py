@@ -100,6 +100,9 @@ class ModuleItems:
     signals: frozenset[str]
     #: The texts of its parameter declarations (header and body), sorted.
     params: tuple[str, ...] = ()
+    #: Per signal declared with one packed range of integer bounds and nothing unpacked
+    #: (``wire [23:0] a``), every declaration alike: ``(low, high)``.
+    ranges: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def on_event(self) -> tuple[Item, ...]:
@@ -128,20 +131,51 @@ def module_items(text: str, name: str) -> ModuleItems | None:
             for g in _walk_kinds(module, _GENERATE, skip=_SKIP, top=module)
             for n in _walk_kinds(g, _ITEMS, skip=_SKIP)
         }
+        decls = []
         for node in _walk_kinds(module, _ITEMS, skip=_SKIP, top=module):
             items.append(_item(node, text, int(node.sourceRange.start.offset) in generated))
             if _kind(node) in _DECLS:
                 signals |= _declared(node)
+                decls.append(node)
         for port in _walk_kinds(module.header, _DECLS):
             signals |= _declared(port)
+            decls.append(port)
         params = tuple(
             sorted(
                 " ".join(t for t in _tokens(n) if t)
                 for n in _walk_kinds(module, _PARAMS, skip=_SKIP, top=module)
             )
         )
-        return ModuleItems(tuple(items), frozenset(signals), params)
+        return ModuleItems(tuple(items), frozenset(signals), params, _ranges(decls))
     return None
+
+
+def _ranges(decls: list[Any]) -> tuple[tuple[str, int, int], ...]:
+    """:attr:`ModuleItems.ranges` of the declarations ``decls``."""
+    seen: dict[str, tuple[int, int] | None] = {}
+    for node in decls:
+        tokens = [t for t in _tokens(node) if t]
+        if _kind(node) == "ImplicitAnsiPort":
+            declarators = [node.declarator]
+        else:
+            found = getattr(node, "declarators", None) or ()
+            declarators = [d for d in _children(found) if _kind(d) == "Declarator"]
+        if not declarators:
+            continue
+        first = declarators[0].name.valueText
+        head = tokens[: tokens.index(first)] if first in tokens else []
+        at = head.index("[") if "[" in head else -1
+        dims = head[at:] if at >= 0 else []
+        bounds: tuple[int, int] | None = None
+        if len(dims) == 5 and dims[2] == ":" and dims[4] == "]":
+            if dims[1].isdigit() and dims[3].isdigit():
+                lo, hi = sorted((int(dims[1]), int(dims[3])))
+                bounds = (lo, hi)
+        for d in declarators:
+            name = d.name.valueText
+            mine = None if list(_children(getattr(d, "dimensions", None) or ())) else bounds
+            seen[name] = mine if seen.get(name, mine) == mine else None
+    return tuple(sorted((n, b[0], b[1]) for n, b in seen.items() if b is not None))
 
 
 def _walk_kinds(

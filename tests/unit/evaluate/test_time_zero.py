@@ -197,6 +197,34 @@ def test_a_block_waiting_for_a_net_its_module_assigns_from_changed_inputs_runs(
     assert time_zero_change(design, held, cand) != ""  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("select", "checked"),
+    [
+        ("a[1:0] ^ b[1:0]", True),  # the C910 LZA's form: selects inside the declared range
+        ("{a[0], a[1]} & b", True),
+        ("a[2:1] & b", False),  # out of range: bit 2 reads x
+        ("a[i] & b", False),  # by a signal: may leave the range
+        ("a[1:0][0] & b", False),  # a select of a select
+    ],
+    ids=["part", "bits", "out_of_range", "variable", "nested"],
+)
+def test_a_net_read_through_selects_changes_at_time_0_only_inside_its_range(
+    tmp_path: Path, select: str, checked: bool
+) -> None:
+    """A select by integers inside the declared range of a name changed at time 0 keeps the
+    net it computes changed then (``assign p[23:0] = s[23:0] ^ a[23:0]`` before
+    ``always @(p)``); any other select may read x."""
+    ref = (
+        f"module m(input [1:0] a, input [1:0] b, input i, output reg y);\n"
+        f"  wire [1:0] v;\n  assign v = {select};\n  always @(v) y = |v;\nendmodule\n"
+    )
+    cand = (
+        "module m(input [1:0] a, input [1:0] b, input i, output y);\n  assign y = |a;\nendmodule\n"
+    )
+    why = time_zero_change(_design(tmp_path, ref), ref, cand)  # type: ignore[arg-type]
+    assert (why == "") == checked, why
+
+
 _HELD = "module top(input clk, output y);\n  reg a = 1'b1;\n  always @(posedge clk) a <= ~a;\n  m u(.a(a), .c(1'b0), .y(y));\nendmodule\n"
 _M = "module m(input a, input c, output {y});\n{body}\nendmodule\n"
 
