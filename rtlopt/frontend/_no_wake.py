@@ -8,18 +8,23 @@ of :mod:`rtlopt.frontend._time_zero`): a variable's declaration initializer (``r
 drives from only such names (``wire w = p;``). Waiting for only such names, the block holds
 its variables x until one of them changes, and forever when none ever does.
 
-A name is "held" here when it is:
+A name "wakes" (gets an event at time 0) only where that is shown; anything not shown is
+"held" (the x source is then judged, never missed):
 
-- a variable that no combinational block, ``initial`` block or continuous assignment writes:
-  its initializer's value, a two-state type's 0, or x until a clocked block's first write
-  (after time 0: the block's variables are x until then);
-- a net that only continuous assignments, its declaration's initializer and ``buf`` or
-  ``not`` gates drive, each of whose values reads a held name and nothing else (a
-  constant's value reaches the net at time 0 with an event).
+- a top's port (the environment drives it) wakes; a child's input port is what its
+  instance's connection reads (held when that is; an unconnected input is held);
+- a variable wakes when a combinational block writes it, or an ``initial`` block before its
+  first delay, event or task call, at its top level, with a value that is not a constant
+  equal to the variable's power-up value (its initializer, a two-state type's 0, else x);
+  the value read in a continuous assignment or a gate's inputs as for a net; otherwise it is
+  held (its initializer's value, or x until a clocked block's first write after time 0);
+- a net wakes when one of its drivers does: a continuous assignment or declaration whose
+  value is a constant or reads a name that wakes, an ``and``/``or``/``nand``/``nor``/
+  ``xor``/``xnor``/``buf``/``not`` gate (arrays too) with such an input, an instance whose
+  output port's inner name wakes. Other drivers (a switch, a pull, a user-defined
+  primitive, an inout) are not read: held.
 
-Anything else wakes the block (a port, a variable an ``initial`` or combinational block
-writes, an instance's output, a net with another driver). Past :data:`DEPTH` nets a name
-is not held.
+Past :data:`DEPTH` names a name is held; a name met again on its own way is held.
 """
 
 from __future__ import annotations
@@ -31,9 +36,11 @@ from rtlopt.frontend._slang import node_kind
 
 __all__ = ["DEPTH", "held"]
 
-#: The nets a question follows at most.
+#: The names a question follows at most, one after another.
 DEPTH = 32
 _SIGNALS = frozenset({"Net", "Variable"})
+#: Gates whose output changes only when an input does.
+_GATES = frozenset({"and", "or", "nand", "nor", "xor", "xnor", "buf", "not"})
 
 
 def _signals(expr: Any) -> list[Any]:
@@ -41,12 +48,22 @@ def _signals(expr: Any) -> list[Any]:
 
 
 def _members(scope: Any) -> list[Any]:
+    """The members of ``scope`` (generate blocks entered), each gate or instance of an
+    array on its own."""
     from rtlopt.frontend._slang import instance_members as members
 
     try:
-        return members(scope)
+        found = members(scope)
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not known
         return []
+    out: list[Any] = []
+    while found:
+        m = found.pop(0)
+        if node_kind(m) == "InstanceArray":
+            found[:0] = list(m)
+        else:
+            out.append(m)
+    return out
 
 
 def _writes(stmt: Any, name: str, root: Any) -> bool:
@@ -76,64 +93,173 @@ def _clocked(block: Any) -> bool:
     return all(e.kind.name == "SignalEvent" and e.edge.name != "None_" for e in events)
 
 
-def held(sym: Any, root: Any, depth: int = 0) -> bool:
-    """Whether the net or variable ``sym`` gets no event at time 0 for sure
+def held(sym: Any, root: Any, depth: int = 0, memo: dict[str, bool] | None = None) -> bool:
+    """Whether the net or variable ``sym`` may get no event at time 0
     (:mod:`this module <rtlopt.frontend._no_wake>`)."""
-    if depth > DEPTH:
-        return False
-    scope = getattr(sym, "parentScope", None)
-    if scope is None:
-        return False
+    memo = {} if memo is None else memo
     name = key(sym)
-    kind = node_kind(sym)
-    if kind == "Variable":
-        # an initializer's value, a two-state default, or x until a clocked block's first
-        # write (after time 0): no event at time 0 unless another block writes it
-        for m in _members(scope):
-            if (
-                node_kind(m) == "ProceduralBlock"
-                and not _clocked(m)
-                and _writes(m.body, name, root)
-            ):
-                return False
-            if node_kind(m) == "ContinuousAssign" and _writes(m.assignment, name, root):
-                return False
-            if node_kind(m) in ("Instance", "PrimitiveInstance") and _drives(m, name, root):
-                return False
+    if name in memo:
+        return memo[name]
+    memo[name] = True  # met again on its own way: held
+    out = depth > DEPTH or _held(sym, root, depth, memo)
+    memo[name] = out
+    return out
+
+
+def _held(sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
+    scope = getattr(sym, "parentScope", None)
+    if scope is None or node_kind(sym) not in _SIGNALS:
         return True
-    if kind != "Net":
-        return False
-    values = [] if sym.initializer is None else [sym.initializer]
+    name = key(sym)
+    fed = _port_value(sym, scope)
+    if isinstance(fed, bool):
+        return fed  # a top's port (the environment's) wakes; an inout, no connection: held
+    values: list[Any] = [] if fed is None else [fed]
+    if getattr(sym, "initializer", None) is not None and node_kind(sym) == "Net":
+        values.append(sym.initializer)
+    inner: list[Any] = []
     for m in _members(scope):
         mk = node_kind(m)
-        if mk == "ContinuousAssign":
-            if _writes(m.assignment, name, root):
-                values.append(m.assignment.right)
-        elif mk == "PrimitiveInstance" and _drives(m, name, root):
-            inputs = _buffer_inputs(m)
-            if inputs is None:
+        if mk == "ProceduralBlock" and not _clocked(m):
+            if _wakes_procedurally(m, sym, root, depth, memo):
                 return False
-            values += inputs  # a buf or not gate passes its input's value on, no event
-        elif mk in ("ProceduralBlock", "Instance", "PrimitiveInstance"):
-            if _drives(m, name, root):
-                return False
-    if not values:
-        return False  # a port, or driven elsewhere: not known
+        elif mk == "ContinuousAssign" and _writes(m.assignment, name, root):
+            values.append(m.assignment.right)
+        elif mk == "PrimitiveInstance":
+            values += _gate_inputs(m, name, root)
+        elif mk == "Instance":
+            inner += _output_ports(m, name)
     for value in values:
         reads = _signals(value)
-        if not reads or not all(held(s, root, depth + 1) for s in reads):
+        if not reads or not all(held(s, root, depth + 1, memo) for s in reads):
             return False
-    return True
+    return all(held(s, root, depth + 1, memo) for s in inner)
 
 
-def _buffer_inputs(gate: Any) -> list[Any] | None:
-    """The input expressions of a ``buf`` or ``not`` gate (its outputs are assignments from
-    an empty argument), or None for any other primitive."""
+def _port_value(sym: Any, scope: Any) -> Any:
+    """For an input port's inner name: False for a top's (the environment's), True when
+    unconnected or an inout (held), else the expression its instance connects; None for
+    any other name."""
+    body = getattr(scope, "containingInstance", None)
+    instance = getattr(body, "parentInstance", None)
+    if instance is None:
+        return None
+    for port in getattr(body, "portList", []):
+        if getattr(port, "internalSymbol", None) is None or key(port.internalSymbol) != key(sym):
+            continue
+        direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
+        if direction == "Out":
+            return None
+        if "." not in str(getattr(instance, "hierarchicalPath", "")):
+            return False  # a top's
+        if direction != "In":
+            return True
+        try:
+            conn = instance.getPortConnection(port)
+        except Exception:  # noqa: BLE001 - not known: held
+            return True
+        expr = getattr(conn, "expression", None)
+        return True if expr is None else expr
+    return None
+
+
+def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
+    """Whether the unclocked ``block`` gives ``sym`` an event at time 0: a combinational
+    block writing it, an ``initial`` writing it as :mod:`this module
+    <rtlopt.frontend._no_wake>` says."""
+    name = key(sym)
+    if block.procedureKind.name != "Initial":
+        return _writes(block.body, name, root)
+    for stmt in _time_zero_statements(block.body):
+        if not _writes(stmt, name, root):
+            continue
+        expr: Any = stmt.expr  # an assignment's statement (_time_zero_statements)
+        if _repeats(expr.right, sym, root):
+            continue
+        reads = _signals(expr.right)
+        if not reads or not all(held(s, root, depth + 1, memo) for s in reads):
+            return True
+    return False
+
+
+def _time_zero_statements(body: Any) -> list[Any]:
+    """The statements of an ``initial`` block's top level before its first one holding a
+    delay, an event, a wait or a call (``begin`` ... ``end`` entered)."""
+
+    stmts = [body]
+    out: list[Any] = []
+    while stmts:
+        stmt = stmts.pop(0)
+        kind = node_kind(stmt)
+        if kind == "Block":
+            stmts[:0] = [stmt.body]
+            continue
+        if kind == "List":
+            stmts[:0] = list(stmt.list)
+            continue
+        if kind != "ExpressionStatement" or node_kind(stmt.expr) != "Assignment":
+            return out
+        if _stops(stmt):
+            return out
+        out.append(stmt)
+    return out
+
+
+def _stops(stmt: Any) -> bool:
+    """Whether ``stmt`` calls a subroutine or delays its assignment (``p = #5 q``)."""
     from pyslang import ast
 
+    stopped: list[bool] = []
+    stmt.visit(
+        lookup_table={
+            ast.ExpressionKind.Call: lambda _n: stopped.append(True),
+            ast.ExpressionKind.Assignment: lambda n: stopped.append(bool(n.timingControl)),
+        }
+    )
+    return any(stopped)
+
+
+def _repeats(value: Any, sym: Any, root: Any) -> bool:
+    """Whether ``value`` is a constant equal to ``sym``'s power-up value (its initializer's
+    constant, else 0 for a two-state type, x for a four-state one)."""
+    got = _constant(value, root)
+    if got is None:
+        return False
+    init = getattr(sym, "initializer", None)
+    if init is not None:
+        return _constant(init, root) == got
+    four = bool(getattr(getattr(sym, "type", None), "isFourState", True))
+    digits = got.split("'")[-1].lstrip("sSbBoOdDhH") if "'" in got else got
+    return bool(digits) and all(c in ("xX" if four else "0") for c in digits)
+
+
+def _constant(expr: Any, root: Any) -> str | None:
+    """``expr``'s constant value as text, or None."""
+    from pyslang import ast
+
+    got = getattr(expr, "constant", None)
+    if got is None:
+        try:
+            got = expr.eval(ast.EvalContext(root))
+        except Exception:  # noqa: BLE001 - not a constant
+            return None
+    text = str(got) if got is not None and bool(got) else ""
+    return text if text and text != "<unset>" else None
+
+
+def _gate_inputs(gate: Any, name: str, root: Any) -> list[Any]:
+    """The input expressions of a gate ``gate`` driving ``name`` (nothing when it does not
+    drive it; for a gate this module does not read, a value read as held)."""
+    from pyslang import ast
+
+    try:
+        if not _writes(gate, name, root):
+            return []
+    except Exception:  # noqa: BLE001 - not known: held
+        return []
     kind = str(getattr(getattr(gate, "primitiveType", None), "name", ""))
-    if kind not in ("buf", "not"):
-        return None
+    if kind not in _GATES:
+        return []  # a switch, a pull, a user-defined primitive: not read (held)
     return [
         c
         for c in gate.portConnections
@@ -144,17 +270,19 @@ def _buffer_inputs(gate: Any) -> list[Any] | None:
     ]
 
 
-def _drives(member: Any, name: str, root: Any) -> bool:
-    """Whether a procedural block, instance or gate ``member`` may drive ``name``."""
-    try:
-        if _writes(member, name, root):
-            return True
-    except Exception:  # noqa: BLE001 - fail towards "wakes"
-        return True
-    if node_kind(member) == "Instance":
-        # an output connection reads as an assignment only through port connections
-        for conn in getattr(member, "portConnections", []):
-            expr = getattr(conn, "expression", None)
-            if expr is not None and any(key(s) == name for s in named(expr)):
-                return True
-    return False
+def _output_ports(instance: Any, name: str) -> list[Any]:
+    """The inner names of ``instance``'s output ports whose connection writes ``name`` (an
+    inout's, or an output's that is no net or variable: not read, held)."""
+    out: list[Any] = []
+    for conn in getattr(instance, "portConnections", []):
+        expr = getattr(conn, "expression", None)
+        if expr is None or node_kind(expr) != "Assignment":
+            continue
+        if not any(key(s) == name for s in named(expr.left)):
+            continue
+        port = conn.port
+        direction = str(getattr(port, "direction", "")).rsplit(".", 1)[-1]
+        inner = getattr(port, "internalSymbol", None)
+        if direction == "Out" and inner is not None and node_kind(inner) in _SIGNALS:
+            out.append(inner)
+    return out

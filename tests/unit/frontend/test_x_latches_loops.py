@@ -196,3 +196,56 @@ def test_a_value_read_from_text_may_be_z(tmp_path: Path, decls: str) -> None:
     found = open_inputs(_design(tmp_path, decls, "w"))  # type: ignore[arg-type]
     assert [o.kind for o in found] == ["run"]
     assert fed_ports(found) == (("b",), True)  # z: === and !== are refused
+
+
+#: Children a block may read through (hold.v): a register, a held initializer, a buffer.
+HOLD = (
+    "module hold(input clk, input i, output reg q, output o, output h);\n"
+    "  reg p = 1'b1;\n  always @(posedge clk) q <= i;\n  assign o = i;\n  assign h = p;\n"
+    "endmodule\nmodule pass(input i, output reg o);\n  always @* o = i;\nendmodule\n"
+)
+
+#: A block nothing wakes at time 0 through a child, a gate or an ``initial`` that writes no
+#: new value then (round 45): each ``w`` is x until its first event.
+THROUGH = {
+    "child_register": "  wire hq, ho, hh;\n  hold h(.clk(s[2]), .i(s[0]), .q(hq), .o(ho), .h(hh));\n"
+    "  reg w;\n  always @* w = hq;\n",
+    "child_initializer": "  wire hq, ho, hh;\n  hold h(.clk(s[2]), .i(s[0]), .q(hq), .o(ho), .h(hh));\n"
+    "  reg w;\n  always @* w = hh;\n",
+    "child_input": "  reg p = 1'b1;\n  wire w;\n  pass c(.i(p), .o(w));\n",
+    "child_input_through": "  reg p = 1'b1;\n  wire hq, ho, hh;\n"
+    "  hold h(.clk(s[2]), .i(p), .q(hq), .o(ho), .h(hh));\n  reg w;\n  always @* w = ho;\n",
+    "gate": "  reg p = 1'b1;\n  wire g;\n  and a1(g, p, p);\n  reg w;\n  always @* w = g;\n",
+    "gate_array": "  reg [1:0] p = 2'b11;\n  wire [1:0] g;\n  nand a2[1:0](g, p, p);\n"
+    "  reg w;\n  always @* w = g[0];\n",
+    "initial_same": "  reg p = 1'b1;\n  initial p = 1'b1;\n  reg w;\n  always @* w = p;\n",
+    "initial_late": "  reg p = 1'b1;\n  initial begin #5 p = 1'b0; end\n  reg w;\n  always @* w = p;\n",
+    "initial_bit": "  bit p;\n  initial p = 1'b0;\n  reg w;\n  always @* w = p;\n",
+    "read_by_child": "  reg p = 1'b1;\n  wire pw;\n  pass c(.i(p), .o(pw));\n"
+    "  reg w;\n  always @* w = p;\n",
+}
+
+
+@pytest.mark.parametrize("form", list(THROUGH))
+def test_a_block_nothing_wakes_through_a_child_or_a_gate_is_an_x_source(
+    tmp_path: Path, form: str
+) -> None:
+    (tmp_path / "hold.v").write_text(HOLD)
+    found = open_inputs(_design(tmp_path, THROUGH[form], "w"))  # type: ignore[arg-type]
+    assert [(o.instance, o.port, o.kind) for o in found] == [("top.u", "b", "powerup")]
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        "  wire hq, ho, hh;\n  hold h(.clk(s[2]), .i(s[0]), .q(hq), .o(ho), .h(hh));\n"
+        "  reg w;\n  always @* w = ho;\n",
+        "  wire w;\n  pass c(.i(s[1]), .o(w));\n",
+        "  wire g;\n  and a1(g, s[0], s[1]);\n  reg w;\n  always @* w = g;\n",
+        "  reg p = 1'b1;\n  initial p = 1'b0;\n  reg w;\n  always @* w = ~p;\n",
+    ],
+    ids=["child_input", "pass", "gate", "initial_new_value"],
+)
+def test_a_block_woken_through_a_child_or_a_gate_is_no_x_source(tmp_path: Path, decls: str) -> None:
+    (tmp_path / "hold.v").write_text(HOLD)
+    assert open_inputs(_design(tmp_path, decls, "w")) == []  # type: ignore[arg-type]
