@@ -12,11 +12,15 @@ however every path writes it. An unconditional write of the bits first defines t
 Paths are followed as :func:`rtlopt.frontend._assigned.surely` follows them. What a statement
 reads is judged before what it writes: an assignment's right side (its left side too for
 ``+=`` and the like), a call's arguments, an ``if``'s conditions, a ``case``'s selector and
-items, a loop's initializers, condition and steps. Inside a ``for`` loop's body the bits the
-body surely writes (over every iteration) count as written (``v[i] = v[i - 1]`` reads the
-previous iteration's write; a read of a later iteration's bits is a known gap). Reads inside
-a function or task the block calls (a module-level variable named in its body) are not
-looked at.
+items, a loop's initializers, condition and steps. An outermost ``for`` loop whose bounds
+are known is followed iteration by iteration (``v[i] = v[i - 1]`` reads the previous
+iteration's write, ``v[i] = v[i + 1]`` a bit not written yet); any other loop's body is judged
+against what was written before it. A function or task the block calls reads every
+module-level name its body (and the subroutines it calls) names, at the call.
+
+A read of a name the variable reaches within its scope before the block writes it (a net
+assigned from it, through a gate, an instance, another combinational block: the block's
+own output fed back) is a read of the whole variable.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from rtlopt.frontend._assigned import Bits, _key, _Paths
-from rtlopt.frontend._net_bits import pieces, width
+from rtlopt.frontend._loops import Loops, enter, variable
+from rtlopt.frontend._net_bits import named, pieces, width
 
 __all__ = ["read_first"]
 
@@ -33,18 +38,32 @@ class _Reads(_Paths):
     """:class:`rtlopt.frontend._assigned._Paths` that stops at the first read of bits not
     surely written yet."""
 
-    def __init__(self, var: Any, root: Any) -> None:
+    def __init__(self, var: Any, root: Any, block: Any = None) -> None:
         super().__init__(var, root)
         self.var_sym = var
         self.found: Any = None
         self.size = width(var)
-        self.extra: frozenset[int] = frozenset()  # a loop body's own writes
-        self.aliases = _aliases(var)
+        self.aliases = _aliases(var, block)
+        # what flows into the variable within the block: a read of what it reaches counts
+        # only where it feeds the variable again (a loop through itself)
+        own: list[_Edge] = []
+        if self.aliases and block is not None:
+            _assigned_from(block.body, frozenset(), own)
+        self.feeds = {self.var}
+        grown = True
+        while grown:
+            grown = False
+            for reads, writes in own:
+                if writes & self.feeds and not reads <= self.feeds:
+                    self.feeds |= reads
+                    grown = True
+        self.stmt: Any = None
 
     def after(self, stmt: Any, have: Bits) -> Bits:
         if self.found is None and stmt is not None and have is not None:
+            self.stmt = stmt
             for expr in _read_by(stmt):
-                if self._early(expr, have | self.extra):
+                if self._early(expr, have):
                     self.found = expr
                     break
         if stmt is not None and stmt.kind.name == "ForLoop" and self.found is None:
@@ -52,21 +71,38 @@ class _Reads(_Paths):
         return super().after(stmt, have)
 
     def _loop_reads(self, stmt: Any, have: Bits) -> Bits:
-        """A ``for`` loop: its body's reads of bits written by the body count as written."""
-        probe = _Paths(self.var_sym, self.root)
-        probe.loops = self.loops
-        body = probe._loop(stmt, frozenset())
-        outer = self.extra
-        self.extra = outer | (body or frozenset())
-        try:
+        """A ``for`` loop: iteration by iteration when outermost with known bounds, else its
+        body's reads against what was written before it."""
+        if have is None:
+            return have
+        for init in stmt.initializers:
+            have = have | self._written(init)
+        rows = None if self.loops is not None else _rows(stmt, self.root)
+        if rows is None:
+            self.after(stmt.body, have)  # its reads: nothing of the body counts as written
             return super().after(stmt, have)
+        outer = self.loops
+        try:
+            for row in rows.rows:
+                self.loops = Loops(rows.names, (row,))
+                have = self.after(stmt.body, have)
+                if self.found is not None or have is None:
+                    break
         finally:
-            self.extra = outer
+            self.loops = outer
+        return have
 
     def _early(self, expr: Any, have: frozenset[int]) -> bool:
+        whole = not set(range(self.size)) <= have
+        feeds = bool(self.aliases) and bool(_assigns(self.stmt) & self.feeds)
+        names = {self.var, *self.aliases} if feeds else {self.var}
+        if whole and _calls_read(expr, names):
+            return True
         for sym, lo, hi in pieces(expr, self.root, reading=True, loops=self.loops):
             if _key(sym) in self.aliases:
-                sym, lo, hi = self.var_sym, None, None  # a net copying the variable
+                if not feeds:
+                    continue  # what it reaches, read where it does not feed it again
+                sym, lo, hi = self.var_sym, None, None
             elif _key(sym) != self.var:
                 continue
             bits = range(0, self.size) if lo is None or hi is None else range(lo, hi)
@@ -75,31 +111,280 @@ class _Reads(_Paths):
         return False
 
 
-def _aliases(var: Any) -> frozenset[str]:
-    """The nets of ``var``'s scope that copy it whole (``wire c = v;``, ``assign c = v;``):
-    a read of one is a read of ``var``."""
+def _assigns(stmt: Any) -> frozenset[str]:
+    """The names ``stmt`` (and the statements inside it) assigns."""
+    if stmt is None:
+        return frozenset()
+    lefts: list[Any] = []
+    stmt.visit(lookup_table={_assignment(): lambda n: lefts.append(n.left)})
+    return frozenset().union(*(_left(left)[0] for left in lefts)) if lefts else frozenset()
+
+
+def _aliases(var: Any, block: Any = None) -> frozenset[str]:
+    """The names of ``var``'s scope its value reaches at once (``wire c = v;``, ``assign n =
+    en ? 1'b1 : v;``, a gate, an instance's outputs its inputs reach inside it, what another
+    combinational block assigns from it or under a condition reading it; not through
+    ``block``, the block judged, nor registers): a read of one is a read of ``var``."""
+    scope = getattr(var, "parentScope", None)
+    if scope is None:
+        return frozenset()
+    edges = _edges(scope, _place(getattr(block, "body", None)), 0)
+    reach = {_key(var)}
+    grown = True
+    while grown:
+        grown = False
+        for reads, writes in edges:
+            if reads & reach and not writes <= reach:
+                reach |= writes
+                grown = True
+    return frozenset(reach - {_key(var)})
+
+
+#: The instances :func:`_edges` enters, one inside another; deeper, every output of an
+#: instance counts as reached from every input.
+_INSTANCE_DEPTH = 8
+
+_Edge = tuple[frozenset[str], frozenset[str]]
+
+
+def _edges(scope: Any, own: tuple[int, int] | None, depth: int) -> list[_Edge]:
+    """``(names read, names written)`` of each way a value flows at once in ``scope``."""
     from rtlopt.frontend._slang import instance_members, node_kind
 
-    def copies(expr: Any) -> bool:
-        return (
-            expr is not None and expr.kind.name == "NamedValue" and _key(expr.symbol) == _key(var)
-        )
-
-    scope = getattr(var, "parentScope", None)
-    out: set[str] = set()
     try:
-        members = instance_members(scope) if scope is not None else []
-    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no alias known
-        return frozenset()
-    for m in members:
+        members = list(instance_members(scope))
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: nothing known
+        return []
+    out: list[_Edge] = []
+    while members:
+        m = members.pop()
         kind = node_kind(m)
-        if kind == "Net" and copies(getattr(m, "initializer", None)):
-            out.add(_key(m))
+        if kind == "InstanceArray":
+            members += list(m)
+        elif kind == "Net" and getattr(m, "initializer", None) is not None:
+            out.append((_names(m.initializer), frozenset({_key(m)})))
         elif kind == "ContinuousAssign":
             a = m.assignment
-            if copies(a.right) and a.left.kind.name == "NamedValue":
-                out.add(_key(a.left.symbol))
-    return frozenset(out)
+            if a.kind.name == "Assignment":
+                written, index = _left(a.left)
+                out.append((_names(a.right) | index, written))
+            else:  # not elaborated (an error slang reports): what it names to itself
+                out.append((_names(a), _names(a)))
+        elif kind == "PrimitiveInstance":
+            out.append(_gate(m))
+        elif kind == "Instance":
+            out += _instance(m, depth)
+        elif kind == "ProceduralBlock" and not _holds(m.body, own):
+            proc = m.procedureKind.name
+            if proc == "AlwaysComb" or (proc == "Always" and _unclocked(m.body)):
+                _assigned_from(m.body, frozenset(), out)
+    return out
+
+
+def _names(expr: Any) -> frozenset[str]:
+    return frozenset(_key(s) for s in named(expr)) if expr is not None else frozenset()
+
+
+def _left(expr: Any) -> tuple[frozenset[str], frozenset[str]]:
+    """``(names written, names read)`` of an assignment's left side ``expr``: a select's
+    index is read, what it selects from written."""
+    kind = expr.kind.name
+    if kind in ("ElementSelect", "RangeSelect", "MemberAccess"):
+        written, read = _left(expr.value)
+        if kind == "ElementSelect":
+            read |= _names(expr.selector)
+        elif kind == "RangeSelect":
+            read |= _names(expr.left) | _names(expr.right)
+        return written, read
+    if kind in ("Concatenation", "SimpleAssignmentPattern", "StructuredAssignmentPattern"):
+        parts = [_left(e) for e in getattr(expr, "operands", None) or expr.elements]
+        return (
+            frozenset().union(*(w for w, _ in parts)),
+            frozenset().union(*(r for _, r in parts)),
+        )
+    return _names(expr), frozenset()
+
+
+def _gate(gate: Any) -> _Edge:
+    reads: set[str] = set()
+    writes: set[str] = set()
+    for expr in gate.portConnections:  # a gate's connections are expressions
+        if expr.kind.name == "Assignment":
+            writes |= _names(expr.left)
+        else:
+            reads |= _names(expr)
+    return frozenset(reads), frozenset(writes)
+
+
+def _instance(inst: Any, depth: int) -> list[_Edge]:
+    """Per input connection, the output connections the inner name of its port reaches
+    inside the instance (every output past :data:`_INSTANCE_DEPTH`)."""
+    ins: list[tuple[frozenset[str], str]] = []
+    outs: list[tuple[frozenset[str], str]] = []
+    for c in getattr(inst, "portConnections", []):
+        expr = getattr(c, "expression", None)
+        inner = getattr(getattr(c, "port", None), "internalSymbol", None)
+        if expr is None:
+            continue
+        name = _key(inner) if inner is not None else ""
+        if expr.kind.name == "Assignment":
+            outs.append((_names(expr.left), name))
+            if expr.right.kind.name != "EmptyArgument":  # an inout: read too
+                ins.append((_names(expr.left), name))
+        else:
+            ins.append((_names(expr), name))
+    written = frozenset().union(*(w for w, _ in outs)) if outs else frozenset()
+    if depth >= _INSTANCE_DEPTH or any(not n for _, n in ins + outs):
+        return [(frozenset().union(*(r for r, _ in ins)) if ins else frozenset(), written)]
+    inner_edges = _edges(inst.body, None, depth + 1)
+    found: list[_Edge] = []
+    for reads, port in ins:
+        reach = {port}
+        grown = True
+        while grown:
+            grown = False
+            for r, w in inner_edges:
+                if r & reach and not w <= reach:
+                    reach |= w
+                    grown = True
+        hit = [w for w, n in outs if n in reach]
+        if hit:
+            found.append((reads, frozenset().union(*hit)))
+    return found
+
+
+def _assigned_from(stmt: Any, conds: frozenset[str], out: list[_Edge]) -> None:
+    """The edges of a combinational block's statement ``stmt``: each assignment's left side
+    from its right side and the conditions around it (``conds``)."""
+    if stmt is None:
+        return
+    kind = stmt.kind.name
+    if kind == "List":
+        for inner in stmt.list:
+            _assigned_from(inner, conds, out)
+    elif kind in ("Block", "Timed"):
+        _assigned_from(stmt.body if kind == "Block" else stmt.stmt, conds, out)
+    elif kind == "Conditional":
+        inner = conds.union(*(_names(c.expr) for c in stmt.conditions))
+        _assigned_from(stmt.ifTrue, inner, out)
+        _assigned_from(stmt.ifFalse, inner, out)
+    elif kind == "Case":
+        inner = conds | _names(stmt.expr)
+        inner = inner.union(*(_names(e) for item in stmt.items for e in item.expressions))
+        for item in stmt.items:
+            _assigned_from(item.stmt, inner, out)
+        _assigned_from(stmt.defaultCase, inner, out)
+    elif kind == "ExpressionStatement" and stmt.expr.kind.name == "Assignment":
+        expr = stmt.expr
+        written, index = _left(expr.left)
+        reads = conds | index | _names(expr.right) | (written if expr.isCompound else frozenset())
+        out.append((reads, written))
+    else:  # a loop, a call, any other form: all it reads to all it assigns
+        lefts: list[Any] = []
+        stmt.visit(lookup_table={_assignment(): lambda n: lefts.append(n.left)})
+        writes = frozenset().union(*(_left(left)[0] for left in lefts)) if lefts else frozenset()
+        out.append((conds | _names(stmt), writes))
+
+
+def _assignment() -> Any:
+    from pyslang import ast
+
+    return ast.ExpressionKind.Assignment
+
+
+def _unclocked(body: Any) -> bool:
+    """Whether an ``always`` body waits for no edge (``@*``, ``@(a or b)``)."""
+    if body.kind.name != "Timed":
+        return False
+    timing = body.timing
+    kind = timing.kind.name
+    if kind == "ImplicitEvent":
+        return True
+    events = list(timing.events) if kind == "EventList" else [timing]
+    return all(e.kind.name == "SignalEvent" and e.edge.name == "None_" for e in events)
+
+
+def _place(stmt: Any) -> tuple[int, int] | None:
+    """Where ``stmt`` starts (a statement's identity across pyslang's wrappers)."""
+    rng = getattr(stmt, "sourceRange", None)
+    return None if rng is None else (int(rng.start.buffer.id), int(rng.start.offset))
+
+
+def _holds(stmt: Any, place: tuple[int, int] | None) -> bool:
+    """Whether ``stmt``'s text holds ``place``."""
+    rng = getattr(stmt, "sourceRange", None)
+    if rng is None or place is None or int(rng.start.buffer.id) != place[0]:
+        return False
+    return int(rng.start.offset) <= place[1] < int(rng.end.offset)
+
+
+def _calls_read(expr: Any, names: set[str], depth: int = 0) -> bool:
+    """Whether a function or task ``expr`` calls names one of ``names`` in its body (or in
+    the subroutines that calls, :data:`_CALL_DEPTH` deep; deeper counts as a read)."""
+    from pyslang import ast
+
+    calls: list[Any] = []
+    expr.visit(lookup_table={ast.ExpressionKind.Call: calls.append})
+    for call in calls:
+        system = call.isSystemCall
+        if system() if callable(system) else system:
+            continue
+        if depth > _CALL_DEPTH:
+            return True
+        body = getattr(call.subroutine, "body", None)
+        if body is None:
+            return True  # not known: a read
+        if _names(body) & names or _calls_read(body, names, depth + 1):
+            return True
+    return False
+
+
+#: The calls within calls :func:`_calls_read` follows.
+_CALL_DEPTH = 8
+
+
+def _rows(stmt: Any, root: Any) -> Loops | None:
+    """The iterations of an outermost ``for`` loop ``stmt`` in order (at most
+    :data:`_UNROLL`), or None when not known or when its body may leave early."""
+    sym = variable(stmt)
+    try:
+        inner = enter(stmt, root, None)
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not known
+        return None
+    if sym is None or inner is None or not inner.rows or len(inner.rows) > _UNROLL:
+        return None
+    if not any(n is sym for n in inner.names) or _leaves(stmt.body):
+        return None
+    return inner
+
+
+#: The iterations a loop is followed one by one at most.
+_UNROLL = 1024
+
+
+def _leaves(body: Any) -> bool:
+    """Whether ``body`` holds a ``break``, ``continue``, ``return`` or ``disable``."""
+    from pyslang import ast
+
+    found: list[bool] = []
+    table = {
+        k: (lambda _n: found.append(True))
+        for k in (
+            ast.StatementKind.Break,
+            ast.StatementKind.Continue,
+            ast.StatementKind.Return,
+            ast.StatementKind.Disable,
+        )
+    }
+    body.visit(lookup_table=table)
+    return bool(found)
+
+
+class _Block:
+    """A stand-in for the block whose body is ``body`` (:func:`_aliases` skips it)."""
+
+    def __init__(self, body: Any) -> None:
+        self.body = body
 
 
 def _read_by(stmt: Any) -> list[Any]:
@@ -131,6 +416,6 @@ def _read_by(stmt: Any) -> list[Any]:
 def read_first(stmt: Any, var: Any, root: Any) -> Any:
     """The first expression of ``stmt`` (a combinational block's body) found reading bits of
     ``var`` some path has not written before, or None."""
-    paths = _Reads(var, root)
+    paths = _Reads(var, root, _Block(stmt))
     paths.after(stmt, frozenset())
     return paths.found

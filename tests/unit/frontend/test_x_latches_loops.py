@@ -98,7 +98,8 @@ FOUND = {
     "self_loop": ("  wire w;\n  assign w = w | s[0];\n", "loop"),
     "self_loop_mux": ("  wire w = s[0] ? 1'b1 : w;\n", "loop"),
     "through_target": ("  wire w = y[0];\n", "loop"),
-    "through_target_comb": ("  reg w;\n  always @* w = y[0] & s[0];\n", "loop"),
+    # the block reads what it writes through the target: a self-read found first
+    "through_target_comb": ("  reg w;\n  always @* w = y[0] & s[0];\n", "latch"),
 }
 
 
@@ -248,4 +249,47 @@ def test_a_block_nothing_wakes_through_a_child_or_a_gate_is_an_x_source(
 )
 def test_a_block_woken_through_a_child_or_a_gate_is_no_x_source(tmp_path: Path, decls: str) -> None:
     (tmp_path / "hold.v").write_text(HOLD)
+    assert open_inputs(_design(tmp_path, decls, "w")) == []  # type: ignore[arg-type]
+
+
+#: A block reading what it writes before writing it, through what its value reaches
+#: (round 45): each ``w`` holds x like a latch through itself.
+SELF = {
+    "net_chain": "  reg w;\n  wire n1 = w;\n  wire n2 = n1;\n  always @* w = s[0] ? 1'b1 : n2;\n",
+    "gate": "  reg w;\n  wire g;\n  and a1(g, w, s[1]);\n  always @* w = s[0] ? 1'b1 : g;\n",
+    "comb_copy": "  reg w, c;\n  always_comb c = w;\n  always @* w = s[0] ? 1'b1 : c;\n",
+    "instance": "  reg w;\n  wire c;\n  pass p(.i(w), .o(c));\n  always @* w = s[0] ? 1'b1 : c;\n",
+    "mux_net": "  reg w;\n  wire n;\n  assign n = s[1] ? 1'b1 : w;\n  always @* w = s[0] & n;\n",
+    "later_iteration": "  reg [3:0] v;\n  integer i;\n"
+    "  always @* begin v[3] = s[0]; for (i = 0; i < 3; i = i + 1) v[i] = v[i + 1]; end\n"
+    "  wire w = v[0];\n",
+    "function": "  reg w;\n  function f(input e);\n    f = e | w;\n  endfunction\n"
+    "  always @* w = f(s[0]);\n",
+}
+
+
+@pytest.mark.parametrize("form", list(SELF))
+def test_a_block_reading_itself_through_what_it_reaches_is_an_x_source(
+    tmp_path: Path, form: str
+) -> None:
+    (tmp_path / "hold.v").write_text(HOLD)
+    found = open_inputs(_design(tmp_path, SELF[form], "w"))  # type: ignore[arg-type]
+    assert [(o.instance, o.port, o.kind) for o in found] == [("top.u", "b", "latch")]
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        # what the block reads through its other output feeds another variable only
+        # (cv32e40p's id stage: operand_b through imm_shuffle_type, operand_b_vec from it)
+        "  reg w, t;\n  wire n = t;\n  always @* begin w = n & s[0]; t = s[1]; end\n",
+        # a net through a block writing an index: the index is read, not written
+        "  reg [1:0] v;\n  reg w;\n  wire [1:0] i = {1'b0, w};\n"
+        "  always @* begin v = 2'b00; v[i[0]] = s[0]; end\n  always @* w = s[1];\n",
+    ],
+    ids=["other_output", "index"],
+)
+def test_a_block_reading_what_it_reaches_for_another_variable_is_no_x_source(
+    tmp_path: Path, decls: str
+) -> None:
     assert open_inputs(_design(tmp_path, decls, "w")) == []  # type: ignore[arg-type]
