@@ -210,11 +210,13 @@ class Drivers:
         return ast.VisitAction.Skip
 
     def _subroutine(self, node: Any) -> Any:
-        """A task whose writes may come after time 0 (:func:`late_task`): what it writes
-        is late. Other tasks and functions are walked where they stand."""
+        """A task, or a function writing a name outside itself, whose writes may come after
+        time 0 (:func:`late_task`): what it writes is late. Other tasks and functions are
+        walked where they stand."""
         from pyslang import ast
 
-        if node.subroutineKind.name != "Task" or not xd.late_task(node):
+        task = node.subroutineKind.name == "Task" or xd.side_effect(node)
+        if not task or not xd.late_task(node):
             return ast.VisitAction.Advance
         outer = (self._track, self._late)
         self._track, self._late = True, True

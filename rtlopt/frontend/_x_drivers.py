@@ -174,6 +174,23 @@ def timing_start(node: Any) -> tuple[bool, bool]:
     return False, False
 
 
+def side_effect(fn: Any) -> bool:
+    """Whether the subroutine ``fn`` assigns a name declared outside itself."""
+    from pyslang import ast
+
+    from rtlopt.frontend._net_bits import key, named
+
+    inside = key(fn) + "."
+    found: list[bool] = []
+
+    def each(node: Any) -> None:
+        if any(not key(s).startswith(inside) for s in named(node.left)):
+            found.append(True)
+
+    fn.body.visit(lookup_table={ast.ExpressionKind.Assignment: each})
+    return bool(found)
+
+
 def late_task(task: Any) -> bool:
     """Whether what the task ``task`` writes may be written later than time 0: unless it
     holds no timing control, every block calling it is an ``always_comb`` or ``always_latch``

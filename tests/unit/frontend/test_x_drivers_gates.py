@@ -92,6 +92,10 @@ def test_a_user_defined_primitive_feeds_x(tmp_path: Path) -> None:
         # an output argument a task returns after its own delay (round 44)
         "  reg w;\n  task automatic t(output reg v); begin #5 v = 1'b1; end endtask\n"
         "  initial t(w);\n",
+        # a function writing a module's variable, called after a delay (round 45)
+        "  reg w;\n  function void setf(); w = 1'b1; endfunction\n  initial begin #5 setf(); end\n",
+        "  reg w;\n  function automatic bit setf(); w = 1'b1; return 1'b1; endfunction\n"
+        "  reg d;\n  initial begin #5 d = setf(); end\n",
         # @* does not wait for what a task reads: the block never runs (iverilog)
         "  reg w;\n  task t; begin w = s[0]; end endtask\n  always @* t;\n",
         # a task a clocked block calls writes at a clock edge: x until then
@@ -115,6 +119,9 @@ def test_a_delay_feeds_x_until_the_first_update(tmp_path: Path, decls: str) -> N
         "  reg w;\n  task t; begin w = 1'b1; end endtask\n  initial begin t; #1 t; end\n",
         # a task always_comb calls writes at time 0
         "  reg w;\n  task t; begin w = s[0]; end endtask\n  always_comb t;\n",
+        # a function without a side effect, called after a delay or by a register's block
+        "  function f(input i); reg t; begin t = i; f = t; end endfunction\n"
+        "  wire w = f(s[0]);\n  reg d;\n  initial begin #5 d = f(s[1]); end\n",
     ],
 )
 def test_drivers_defined_from_time_0_are_not_found(tmp_path: Path, decls: str) -> None:
