@@ -174,6 +174,10 @@ def timing_start(node: Any) -> tuple[bool, bool]:
     return False, False
 
 
+#: Statements an ``initial`` runs through to the next at time 0 for sure.
+_PLAIN = frozenset({"ExpressionStatement", "Empty", "VariableDeclaration"})
+
+
 def side_effect(fn: Any) -> bool:
     """Whether the subroutine ``fn`` assigns a name declared outside itself."""
     from pyslang import ast
@@ -215,19 +219,18 @@ def late_task(task: Any) -> bool:
 
     def called_late(body: Any) -> bool:
         """Whether ``body`` (an ``initial``'s) may not call the task at time 0: only a
-        call standing in its top-level sequence before any timing control surely runs
-        then (one under an ``if``, a loop or a ``fork`` may not)."""
+        call standing in its top-level sequence after nothing but plain statements surely
+        runs then (one under an ``if``, a loop or a ``fork`` may not, nor one after a
+        loop, a ``disable`` or a delay)."""
         stmts = list(body.list) if body.kind.name == "List" else [body]
         if body.kind.name == "Block":
             inner = body.body
             stmts = list(inner.list) if inner.kind.name == "List" else [inner]
         for stmt in stmts:
-            if has_timing(stmt):
-                return True
-            if stmt.kind.name == "ExpressionStatement" and calls(stmt):
-                return False
+            if has_timing(stmt) or stmt.kind.name not in _PLAIN:
+                return True  # a delay, or a statement that may not end (a loop, a disable)
             if calls(stmt):
-                return True  # nested: may not run
+                return False
         return True
 
     if timed(task.body):

@@ -89,6 +89,10 @@ def test_a_user_defined_primitive_feeds_x(tmp_path: Path) -> None:
         # a task called where it may not run at time 0 (round 45)
         "  reg w;\n  reg en = 1'b0;\n  task t; w = 1'b1; endtask\n  initial if (en) t;\n",
         "  reg w;\n  task t; w = 1'b1; endtask\n  initial repeat (0) t;\n",
+        # ... or after a statement that may not end (probes of round 45)
+        "  reg w;\n  task t; w = 1'b1; endtask\n  initial begin : b disable b; t; end\n",
+        "  reg w;\n  reg k = 1'b1;\n  task t; w = 1'b1; endtask\n"
+        "  initial begin while (k) k = k; t; end\n",
         # an output argument a task returns after its own delay (round 44)
         "  reg w;\n  task automatic t(output reg v); begin #5 v = 1'b1; end endtask\n"
         "  initial t(w);\n",
