@@ -519,12 +519,22 @@ def _judged(design: Design) -> list[OpenInput]:
         loops = CombLoops(walk)
         for inst in walk.instances.values():
             if inst.body.definition.name == name:
-                out += walk.open(inst)
-                done = {(o.reaches or f"{o.instance}.{o.port}") for o in out}
+                # a loop through the target is named first (what else makes x on the way
+                # is the loop itself: the block reading its own output back)
+                where, loc = str(inst.hierarchicalPath), _location(inst, walk.sm)
+                looped = []
                 for port, _ in _inputs(inst):
-                    where, loc = str(inst.hierarchicalPath), _location(inst, walk.sm)
-                    if f"{where}.{port.name}" not in done and (why := loops.input(inst, port.name)):
-                        out.append(OpenInput(where, str(port.name), *loc, why, name, kind="loop"))
+                    if why := loops.input(inst, port.name):
+                        looped.append(
+                            OpenInput(where, str(port.name), *loc, why, name, kind="loop")
+                        )
+                done = {f"{where}.{o.port}" for o in looped}
+                out += [
+                    o
+                    for o in walk.open(inst)
+                    if (o.reaches or f"{o.instance}.{o.port}") not in done
+                ]
+                out += looped
         # x only where found: a z may still pass on from elsewhere in the cone (asked
         # until one may be z: the proof's flag is one for the design)
         for i, o in enumerate(out):

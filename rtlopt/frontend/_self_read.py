@@ -128,8 +128,17 @@ def _aliases(var: Any, block: Any = None) -> frozenset[str]:
     scope = getattr(var, "parentScope", None)
     if scope is None:
         return frozenset()
-    edges = _edges(scope, _place(getattr(block, "body", None)), 0)
-    reach = {_key(var)}
+    edges = _edges(scope, _key(var).rpartition(".")[0], _place(getattr(block, "body", None)))
+    reach = _closure({_key(var)}, edges)
+    back = _through_parent(var, scope, reach)
+    if back - reach:
+        reach = _closure(reach | back, edges)
+    return frozenset(reach - {_key(var)})
+
+
+def _closure(start: set[str], edges: list[_Edge]) -> set[str]:
+    """``start`` and the names it reaches through ``edges``."""
+    reach = set(start)
     grown = True
     while grown:
         grown = False
@@ -137,48 +146,108 @@ def _aliases(var: Any, block: Any = None) -> frozenset[str]:
             if reads & reach and not writes <= reach:
                 reach |= writes
                 grown = True
-    return frozenset(reach - {_key(var)})
+    return reach
 
 
-#: The instances :func:`_edges` enters, one inside another; deeper, every output of an
-#: instance counts as reached from every input.
-_INSTANCE_DEPTH = 8
+def _through_parent(var: Any, scope: Any, reach: set[str]) -> set[str]:
+    """The inner names of the input ports of ``var``'s instance that what its output ports
+    in ``reach`` drive in the parent reaches again (a loop through the parent)."""
+    body = getattr(scope, "containingInstance", None)
+    inst = getattr(body, "parentInstance", None)
+    if inst is None or "." not in str(getattr(inst, "hierarchicalPath", "")):
+        return set()  # a top: its environment is not followed
+    conns = []
+    for c in getattr(inst, "portConnections", []):
+        inner = getattr(getattr(c, "port", None), "internalSymbol", None)
+        if inner is not None and getattr(c, "expression", None) is not None:
+            conns.append((_key(inner), c.expression))
+    start = {
+        n
+        for inner, e in conns
+        if inner in reach and e.kind.name == "Assignment"
+        for n in _names(e.left)
+    }
+    if not start:
+        return set()
+    around = _closure(
+        start, _edges(inst.parentScope, str(inst.hierarchicalPath).rpartition(".")[0], None)
+    )
+    return {inner for inner, e in conns if e.kind.name != "Assignment" and _names(e) & around}
+
+
+#: Past this many levels of the hierarchy, every output of an instance counts as reached
+#: from every input.
+_INSTANCE_DEPTH = 64
 
 _Edge = tuple[frozenset[str], frozenset[str]]
+_Range = tuple[int, int, int]
+#: Per compilation (kept alive with it, the last few), per scope's path: its edges, each
+#: with the text range of the block it comes from.
+_CACHE: dict[int, tuple[Any, dict[str, list[tuple[_Range | None, _Edge]]]]] = {}
 
 
-def _edges(scope: Any, own: tuple[int, int] | None, depth: int) -> list[_Edge]:
-    """``(names read, names written)`` of each way a value flows at once in ``scope``."""
+def _edges(scope: Any, path: str, own: tuple[int, int] | None) -> list[_Edge]:
+    """``(names read, names written)`` of each way a value flows at once in ``scope`` (its
+    hierarchical ``path``), but through the block whose text holds ``own``."""
+    comp = getattr(scope, "compilation", None)
+    entry = _CACHE.get(id(comp))
+    if entry is None or entry[0] is not comp:
+        while len(_CACHE) >= 4:
+            _CACHE.pop(next(iter(_CACHE)))
+        entry = (comp, {})
+        _CACHE[id(comp)] = entry
+    tagged = entry[1].get(path)
+    if tagged is None:
+        tagged = _tagged(scope, path)
+        entry[1][path] = tagged
+    return [
+        edge
+        for rng, edge in tagged
+        if own is None or rng is None or not (rng[0] == own[0] and rng[1] <= own[1] < rng[2])
+    ]
+
+
+def _tagged(scope: Any, path: str) -> list[tuple[_Range | None, _Edge]]:
     from rtlopt.frontend._slang import instance_members, node_kind
 
     try:
         members = list(instance_members(scope))
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: nothing known
         return []
-    out: list[_Edge] = []
+    out: list[tuple[_Range | None, _Edge]] = []
     while members:
         m = members.pop()
         kind = node_kind(m)
         if kind == "InstanceArray":
             members += list(m)
         elif kind == "Net" and getattr(m, "initializer", None) is not None:
-            out.append((_names(m.initializer), frozenset({_key(m)})))
+            out.append((None, (_names(m.initializer), frozenset({_key(m)}))))
         elif kind == "ContinuousAssign":
             a = m.assignment
             if a.kind.name == "Assignment":
                 written, index = _left(a.left)
-                out.append((_names(a.right) | index, written))
+                out.append((None, (_names(a.right) | index, written)))
             else:  # not elaborated (an error slang reports): what it names to itself
-                out.append((_names(a), _names(a)))
+                out.append((None, (_names(a), _names(a))))
         elif kind == "PrimitiveInstance":
-            out.append(_gate(m))
+            out.append((None, _gate(m)))
         elif kind == "Instance":
-            out += _instance(m, depth)
-        elif kind == "ProceduralBlock" and not _holds(m.body, own):
+            out += [(None, e) for e in _instance(m)]
+        elif kind == "ProceduralBlock":
             proc = m.procedureKind.name
             if proc == "AlwaysComb" or (proc == "Always" and _unclocked(m.body)):
-                _assigned_from(m.body, frozenset(), out)
+                block: list[_Edge] = []
+                _assigned_from(m.body, frozenset(), block)
+                rng = _range(m.body)
+                out += [(rng, e) for e in block]
     return out
+
+
+def _range(stmt: Any) -> _Range | None:
+    rng = getattr(stmt, "sourceRange", None)
+    if rng is None:
+        return None
+    return int(rng.start.buffer.id), int(rng.start.offset), int(rng.end.offset)
 
 
 def _names(expr: Any) -> frozenset[str]:
@@ -216,7 +285,7 @@ def _gate(gate: Any) -> _Edge:
     return frozenset(reads), frozenset(writes)
 
 
-def _instance(inst: Any, depth: int) -> list[_Edge]:
+def _instance(inst: Any) -> list[_Edge]:
     """Per input connection, the output connections the inner name of its port reaches
     inside the instance (every output past :data:`_INSTANCE_DEPTH`)."""
     ins: list[tuple[frozenset[str], str]] = []
@@ -234,9 +303,10 @@ def _instance(inst: Any, depth: int) -> list[_Edge]:
         else:
             ins.append((_names(expr), name))
     written = frozenset().union(*(w for w, _ in outs)) if outs else frozenset()
-    if depth >= _INSTANCE_DEPTH or any(not n for _, n in ins + outs):
+    path = str(inst.hierarchicalPath)
+    if path.count(".") >= _INSTANCE_DEPTH or any(not n for _, n in ins + outs):
         return [(frozenset().union(*(r for r, _ in ins)) if ins else frozenset(), written)]
-    inner_edges = _edges(inst.body, None, depth + 1)
+    inner_edges = _edges(inst.body, path, None)
     found: list[_Edge] = []
     for reads, port in ins:
         reach = {port}
@@ -308,14 +378,6 @@ def _place(stmt: Any) -> tuple[int, int] | None:
     """Where ``stmt`` starts (a statement's identity across pyslang's wrappers)."""
     rng = getattr(stmt, "sourceRange", None)
     return None if rng is None else (int(rng.start.buffer.id), int(rng.start.offset))
-
-
-def _holds(stmt: Any, place: tuple[int, int] | None) -> bool:
-    """Whether ``stmt``'s text holds ``place``."""
-    rng = getattr(stmt, "sourceRange", None)
-    if rng is None or place is None or int(rng.start.buffer.id) != place[0]:
-        return False
-    return int(rng.start.offset) <= place[1] < int(rng.end.offset)
 
 
 def _calls_read(expr: Any, names: set[str], depth: int = 0) -> bool:

@@ -98,8 +98,7 @@ FOUND = {
     "self_loop": ("  wire w;\n  assign w = w | s[0];\n", "loop"),
     "self_loop_mux": ("  wire w = s[0] ? 1'b1 : w;\n", "loop"),
     "through_target": ("  wire w = y[0];\n", "loop"),
-    # the block reads what it writes through the target: a self-read found first
-    "through_target_comb": ("  reg w;\n  always @* w = y[0] & s[0];\n", "latch"),
+    "through_target_comb": ("  reg w;\n  always @* w = y[0] & s[0];\n", "loop"),
 }
 
 
@@ -204,6 +203,7 @@ HOLD = (
     "module hold(input clk, input i, output reg q, output o, output h);\n"
     "  reg p = 1'b1;\n  always @(posedge clk) q <= i;\n  assign o = i;\n  assign h = p;\n"
     "endmodule\nmodule pass(input i, output reg o);\n  always @* o = i;\nendmodule\n"
+    "module loopy(input en, input i, output reg o);\n  always @* o = en ? 1'b1 : i;\nendmodule\n"
 )
 
 #: A block nothing wakes at time 0 through a child, a gate or an ``initial`` that writes no
@@ -265,6 +265,8 @@ SELF = {
     "  wire w = v[0];\n",
     "function": "  reg w;\n  function f(input e);\n    f = e | w;\n  endfunction\n"
     "  always @* w = f(s[0]);\n",
+    # out through an output port, back in through the parent
+    "parent": "  wire w, back;\n  loopy l(.en(s[0]), .i(back), .o(w));\n  assign back = ~w;\n",
 }
 
 
