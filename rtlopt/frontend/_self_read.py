@@ -309,14 +309,7 @@ def _instance(inst: Any) -> list[_Edge]:
     inner_edges = _edges(inst.body, path, None)
     found: list[_Edge] = []
     for reads, port in ins:
-        reach = {port}
-        grown = True
-        while grown:
-            grown = False
-            for r, w in inner_edges:
-                if r & reach and not w <= reach:
-                    reach |= w
-                    grown = True
+        reach = _closure({port}, inner_edges)
         hit = [w for w, n in outs if n in reach]
         if hit:
             found.append((reads, frozenset().union(*hit)))
