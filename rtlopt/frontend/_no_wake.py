@@ -164,22 +164,79 @@ def _port_value(sym: Any, scope: Any) -> Any:
 
 
 def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
-    """Whether the unclocked ``block`` gives ``sym`` an event at time 0: a combinational
-    block writing it, an ``initial`` writing it as :mod:`this module
-    <rtlopt.frontend._no_wake>` says."""
+    """Whether the unclocked ``block`` gives ``sym`` an event at time 0 for sure: only a
+    variable x from power-up (four-state, no initializer) can be shown to change (an
+    initializer's value or a two-state 0 may be written again): by ``always_comb`` or
+    ``always_latch`` writing it (run at time 0), by an ``always`` waiting without an edge for
+    a name that wakes; an ``initial`` as :mod:`this module <rtlopt.frontend._no_wake>` says.
+    Any other block (``final``, a delay, an edge beside a name) does not."""
     name = key(sym)
-    if block.procedureKind.name != "Initial":
-        return _writes(block.body, name, root)
+    if not _writes(block.body, name, root):
+        return False
+    proc = block.procedureKind.name
+    fresh = getattr(sym, "initializer", None) is None and bool(
+        getattr(getattr(sym, "type", None), "isFourState", True)
+    )
+    if proc == "Initial":
+        return _initial_wakes(block, sym, root, depth, memo, fresh)
+    if proc in ("AlwaysComb", "AlwaysLatch"):
+        return fresh
+    waits = _event_waits(block) if proc == "Always" else None
+    return fresh and waits is not None and not all(held(s, root, depth + 1, memo) for s in waits)
+
+
+def _initial_wakes(
+    block: Any, sym: Any, root: Any, depth: int, memo: dict[str, bool], fresh: bool
+) -> bool:
+    """An ``initial`` writing ``sym`` before its first delay, loop or call a value that
+    differs from its power-up value: a constant to the whole variable (its initializer's or a
+    two-state 0 otherwise), or, for a variable x from power-up, a value reading a name that
+    wakes."""
+    name = key(sym)
     for stmt in _time_zero_statements(block.body):
         if not _writes(stmt, name, root):
             continue
         expr: Any = stmt.expr  # an assignment's statement (_time_zero_statements)
+        whole = node_kind(expr.left) == "NamedValue" and not getattr(expr, "isCompound", False)
+        if not fresh:
+            if (
+                whole
+                and _constant(expr.right, root) is not None
+                and not _repeats(expr.right, sym, root)
+            ):
+                return True
+            continue
         if _repeats(expr.right, sym, root):
             continue
         reads = _signals(expr.right)
         if not reads or not all(held(s, root, depth + 1, memo) for s in reads):
             return True
     return False
+
+
+def _event_waits(block: Any) -> list[Any] | None:
+    """The names an ``always`` waiting without an edge waits for (``@*``: what its body
+    reads and does not write), or None for any other ``always``."""
+    body = block.body
+    if body.kind.name != "Timed":
+        return None
+    timing = body.timing
+    kind = timing.kind.name
+    if kind == "ImplicitEvent":
+        written = {key(s) for s in _assigned_names(body.stmt)}
+        return [s for s in _signals(body.stmt) if key(s) not in written]
+    events = list(timing.events) if kind == "EventList" else [timing]
+    if any(e.kind.name != "SignalEvent" or e.edge.name != "None_" for e in events):
+        return None
+    return [s for e in events for s in _signals(e.expr)]
+
+
+def _assigned_names(stmt: Any) -> list[Any]:
+    from pyslang import ast
+
+    found: list[Any] = []
+    stmt.visit(lookup_table={ast.ExpressionKind.Assignment: lambda n: found.extend(named(n.left))})
+    return found
 
 
 def _time_zero_statements(body: Any) -> list[Any]:

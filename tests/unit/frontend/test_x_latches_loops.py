@@ -224,6 +224,18 @@ THROUGH = {
     "initial_bit": "  bit p;\n  initial p = 1'b0;\n  reg w;\n  always @* w = p;\n",
     "read_by_child": "  reg p = 1'b1;\n  wire pw;\n  pass c(.i(p), .o(pw));\n"
     "  reg w;\n  always @* w = p;\n",
+    # a block that does not run at time 0, or writes the value held already (round 46)
+    "final": "  reg p = 1'b1;\n  final p = 1'b0;\n  reg w;\n  always @* w = p;\n",
+    "list_never": "  reg q = 1'b0;\n  reg p = 1'b1;\n  always @(q) p = ~q;\n"
+    "  reg w;\n  always @* w = p;\n",
+    "atstar_never": "  reg p = 1'b1;\n  always @* p = 1'b1;\n  reg w;\n  always @* w = p;\n",
+    "mixed_edge": "  reg q = 1'b0;\n  reg p = 1'b1;\n  always @(posedge s[2] or q) p <= s[0];\n"
+    "  reg w;\n  always @* w = p;\n",
+    "delay_loop": "  reg p = 1'b0;\n  always #5 p = ~p;\n  reg w;\n  always @* w = p;\n",
+    "comb_same": "  reg p = 1'b1;\n  always @* p = s[0] | 1'b1;\n  reg w;\n  always @* w = p;\n",
+    "init_bit": "  reg [1:0] p = 2'b01;\n  initial p[0] = 1'b1;\n  reg w;\n  always @* w = p[0];\n",
+    "init_compound": "  reg p = 1'b1;\n  initial p |= 1'b1;\n  reg w;\n  always @* w = p;\n",
+    "init_read_same": "  reg p = 1'b1;\n  initial p = s[0] | 1'b1;\n  reg w;\n  always @* w = p;\n",
 }
 
 
