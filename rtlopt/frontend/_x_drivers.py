@@ -231,16 +231,16 @@ def late_task(task: Any) -> bool:
                 return True  # a delay, or a statement that may not end (a loop, a disable)
             if calls(stmt):
                 return False
+            if _calls_any(stmt):
+                return True  # another subroutine first: it may wait
         return True
 
     if timed(task.body):
         return True
-    scope = getattr(task, "parentScope", None)
-    for member in scope if scope is not None else ():
-        if member.kind == ast.SymbolKind.Subroutine and member is not task:
-            if calls(member.body):
+    for member in _callers(task):
+        if member.kind == ast.SymbolKind.Subroutine:
+            if member is not task:
                 return True
-        if member.kind != ast.SymbolKind.ProceduralBlock or not calls(member.body):
             continue
         kind = member.procedureKind.name
         if kind == "Initial":
@@ -251,16 +251,69 @@ def late_task(task: Any) -> bool:
     return False
 
 
+#: Per compilation (kept alive with it, the last few): the blocks and subroutines that
+#: call a subroutine of each name, anywhere in the design.
+_CALLERS: dict[int, tuple[Any, dict[str, list[Any]]]] = {}
+
+
+def _callers(task: Any) -> list[Any]:
+    """The procedural blocks and subroutines of the whole design that call a subroutine
+    named like ``task`` (generate blocks, other modules' hierarchical calls included)."""
+    from pyslang import ast
+
+    comp = getattr(getattr(task, "parentScope", None), "compilation", None)
+    if comp is None:
+        return []
+    entry = _CALLERS.get(id(comp))
+    if entry is None or entry[0] is not comp:
+        index: dict[str, list[Any]] = {}
+
+        def each(sym: Any) -> None:
+            names: set[str] = set()
+
+            def call(c: Any) -> None:
+                names.add(str(getattr(getattr(c, "subroutine", None), "name", "")))
+
+            sym.body.visit(lookup_table={ast.ExpressionKind.Call: call})
+            for n in names:
+                index.setdefault(n, []).append(sym)
+
+        comp.getRoot().visit(
+            lookup_table={ast.SymbolKind.ProceduralBlock: each, ast.SymbolKind.Subroutine: each}
+        )
+        while len(_CALLERS) >= 4:
+            _CALLERS.pop(next(iter(_CALLERS)))
+        entry = (comp, index)
+        _CALLERS[id(comp)] = entry
+    return entry[1].get(str(task.name), [])
+
+
 def has_timing(stmt: Any) -> bool:
-    """Whether the statement ``stmt`` holds a delay, an event control or a ``wait``."""
+    """Whether the statement ``stmt`` holds a delay, an event control or a ``wait`` (an
+    intra-assignment one too: ``d = #5 v``)."""
     from pyslang import ast
 
     found: list[bool] = []
-    table = {
+    table: dict[Any, Any] = {
         k: lambda _: found.append(True) for k in (ast.StatementKind.Timed, ast.StatementKind.Wait)
     }
+    table[ast.ExpressionKind.Assignment] = lambda n: found.append(bool(n.timingControl))
     stmt.visit(lookup_table=table)
-    return bool(found)
+    return any(found)
+
+
+def _calls_any(stmt: Any) -> bool:
+    """Whether ``stmt`` calls a function or task of the design (not a system one)."""
+    from pyslang import ast
+
+    found: list[bool] = []
+
+    def each(call: Any) -> None:
+        system = call.isSystemCall
+        found.append(not (system() if callable(system) else system))
+
+    stmt.visit(lookup_table={ast.ExpressionKind.Call: each})
+    return any(found)
 
 
 def is_task(call: Any) -> bool:

@@ -216,3 +216,24 @@ def test_an_input_judged_first_through_another_cone_names_the_targets_port(
     found = open_inputs(design)
     assert fed_ports(found) == (("b",), True)  # not ("b", "pb")
     assert [o.reaches for o in found if o.instance == "top.k"] == ["top.k.u1.b"]
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        # a caller in a generate block (round 46)
+        "  reg w;\n  task t; w = 1'b1; endtask\n  if (1) begin : g\n    initial begin #5 t; end\n"
+        "  end\n",
+        # a task with a delay called first
+        "  reg w;\n  reg d;\n  task slow; #5 d = 1'b0; endtask\n  task t; w = 1'b1; endtask\n"
+        "  initial begin slow; t; end\n",
+        # an intra-assignment delay first
+        "  reg w;\n  reg d;\n  task t; w = 1'b1; endtask\n  initial begin d = #5 1'b0; t; end\n",
+        # a call from another module through a hierarchical name
+        "  reg w;\n  task t; w = 1'b1; endtask\n  caller cc();\n",
+    ],
+    ids=["generate", "slow_first", "intra_delay", "hierarchical"],
+)
+def test_a_task_called_late_from_anywhere_feeds_x(tmp_path: Path, decls: str) -> None:
+    (tmp_path / "caller.v").write_text("module caller;\n  initial #5 top.t;\nendmodule\n")
+    assert _kinds(tmp_path, decls) == ["delay"]
