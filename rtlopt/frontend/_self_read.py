@@ -149,12 +149,14 @@ def _closure(start: set[str], edges: list[_Edge]) -> set[str]:
     return reach
 
 
-def _through_parent(var: Any, scope: Any, reach: set[str]) -> set[str]:
-    """The inner names of the input ports of ``var``'s instance that what its output ports
-    in ``reach`` drive in the parent reaches again (a loop through the parent)."""
+def _through_parent(var: Any, scope: Any, reach: set[str], depth: int = 0) -> set[str]:
+    """The inner names of the input ports of the instance holding ``scope`` that what its
+    output ports in ``reach`` drive in the parent reaches again (a loop through the parent,
+    or through its own parents in turn, :data:`_INSTANCE_DEPTH` levels)."""
     body = getattr(scope, "containingInstance", None)
     inst = getattr(body, "parentInstance", None)
-    if inst is None or "." not in str(getattr(inst, "hierarchicalPath", "")):
+    path = str(getattr(inst, "hierarchicalPath", ""))
+    if inst is None or "." not in path or depth >= _INSTANCE_DEPTH:
         return set()  # a top: its environment is not followed
     conns = []
     for c in getattr(inst, "portConnections", []):
@@ -169,9 +171,11 @@ def _through_parent(var: Any, scope: Any, reach: set[str]) -> set[str]:
     }
     if not start:
         return set()
-    around = _closure(
-        start, _edges(inst.parentScope, str(inst.hierarchicalPath).rpartition(".")[0], None)
-    )
+    edges = _edges(inst.parentScope, path.rpartition(".")[0], None)
+    around = _closure(start, edges)
+    back = _through_parent(var, inst.parentScope, around, depth + 1)
+    if back - around:
+        around = _closure(around | back, edges)
     return {inner for inner, e in conns if e.kind.name != "Assignment" and _names(e) & around}
 
 
@@ -235,7 +239,7 @@ def _tagged(scope: Any, path: str) -> list[tuple[_Range | None, _Edge]]:
             out += [(None, e) for e in _instance(m)]
         elif kind == "ProceduralBlock":
             proc = m.procedureKind.name
-            if proc == "AlwaysComb" or (proc == "Always" and _unclocked(m.body)):
+            if proc in ("AlwaysComb", "AlwaysLatch") or (proc == "Always" and _unclocked(m.body)):
                 block: list[_Edge] = []
                 _assigned_from(m.body, frozenset(), block)
                 rng = _range(m.body)
@@ -310,9 +314,9 @@ def _instance(inst: Any) -> list[_Edge]:
     found: list[_Edge] = []
     for reads, port in ins:
         reach = _closure({port}, inner_edges)
+        # what it reaches inside too (a hierarchical name may read it: ``c.o``)
         hit = [w for w, n in outs if n in reach]
-        if hit:
-            found.append((reads, frozenset().union(*hit)))
+        found.append((reads, frozenset(reach).union(*hit)))
     return found
 
 

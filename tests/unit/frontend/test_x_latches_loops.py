@@ -204,6 +204,8 @@ HOLD = (
     "  reg p = 1'b1;\n  always @(posedge clk) q <= i;\n  assign o = i;\n  assign h = p;\n"
     "endmodule\nmodule pass(input i, output reg o);\n  always @* o = i;\nendmodule\n"
     "module loopy(input en, input i, output reg o);\n  always @* o = en ? 1'b1 : i;\nendmodule\n"
+    "module mid(input en, input i, output o);\n  loopy l(.en(en), .i(i), .o(o));\nendmodule\n"
+    "module hpass(input i);\n  wire o = i;\nendmodule\n"
 )
 
 #: A block nothing wakes at time 0 through a child, a gate or an ``initial`` that writes no
@@ -279,6 +281,10 @@ SELF = {
     "  always @* w = f(s[0]);\n",
     # out through an output port, back in through the parent
     "parent": "  wire w, back;\n  loopy l(.en(s[0]), .i(back), .o(w));\n  assign back = ~w;\n",
+    # ... through the grandparent, an always_latch copy, a hierarchical name (round 46)
+    "grandparent": "  wire w, back;\n  mid md(.en(s[0]), .i(back), .o(w));\n  assign back = ~w;\n",
+    "latch_copy": "  reg w, c;\n  always_latch c = w;\n  always @* w = s[0] ? 1'b1 : c;\n",
+    "hierarchical": "  reg w;\n  hpass c(.i(w));\n  always @* w = s[0] ? 1'b1 : c.o;\n",
 }
 
 
