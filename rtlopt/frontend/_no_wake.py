@@ -34,7 +34,7 @@ from typing import Any
 from rtlopt.frontend._net_bits import key, named
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["DEPTH", "held"]
+__all__ = ["DEPTH", "event_names", "held"]
 
 #: The names a question follows at most, one after another.
 DEPTH = 32
@@ -179,10 +179,25 @@ def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: dict[
     )
     if proc == "Initial":
         return _initial_wakes(block, sym, root, depth, memo, fresh)
+    if not fresh or not _whole(block, sym, root):
+        return False  # a path that does not write it leaves it x: no event
     if proc in ("AlwaysComb", "AlwaysLatch"):
-        return fresh
+        return True
     waits = _event_waits(block) if proc == "Always" else None
-    return fresh and waits is not None and not all(held(s, root, depth + 1, memo) for s in waits)
+    return waits is not None and not all(held(s, root, depth + 1, memo) for s in waits)
+
+
+def _whole(block: Any, sym: Any, root: Any) -> bool:
+    """Whether every path through ``block`` writes every bit of ``sym``."""
+    from rtlopt.frontend._assigned import surely
+    from rtlopt.frontend._net_bits import width
+
+    body = block.body
+    stmt = body.stmt if body.kind.name == "Timed" else body
+    try:
+        return surely(stmt, sym, root) >= frozenset(range(width(sym)))
+    except Exception:  # noqa: BLE001 - not known: not shown
+        return False
 
 
 def _initial_wakes(
@@ -228,7 +243,25 @@ def _event_waits(block: Any) -> list[Any] | None:
     events = list(timing.events) if kind == "EventList" else [timing]
     if any(e.kind.name != "SignalEvent" or e.edge.name != "None_" for e in events):
         return None
-    return [s for e in events for s in _signals(e.expr)]
+    return [s for e in events for s in event_names(e.expr)]
+
+
+def event_names(expr: Any) -> list[Any]:
+    """The net or variable an event control on ``expr`` waits for a change of: a name, or
+    a select of all its bits; nothing for any other expression (a select of some bits, an
+    array's element: the name may change where the selected bits do not)."""
+    from rtlopt.frontend._net_bits import width
+
+    kind = node_kind(expr)
+    if kind == "NamedValue":
+        return _signals(expr)
+    if kind in ("RangeSelect", "ElementSelect") and node_kind(expr.value) == "NamedValue":
+        base = _signals(expr.value)
+        bits = getattr(getattr(expr, "type", None), "bitWidth", None)
+        if base and bits is not None and int(bits) == width(base[0]):
+            if node_kind(getattr(base[0], "type", None)) != "UnpackedArrayType":
+                return base
+    return []
 
 
 def _assigned_names(stmt: Any) -> list[Any]:

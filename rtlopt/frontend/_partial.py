@@ -41,7 +41,7 @@ from typing import Any
 from rtlopt.frontend._assigned import surely
 from rtlopt.frontend._loops import Loops, enter
 from rtlopt.frontend._net_bits import key, named, pieces, width
-from rtlopt.frontend._no_wake import held
+from rtlopt.frontend._no_wake import event_names, held
 from rtlopt.frontend._run_x import MayBeX, place, text_of
 from rtlopt.frontend._self_read import read_first
 
@@ -78,7 +78,7 @@ def _kind(node: Any, root: Any) -> str:
             return ""
         if any(e.edge.name != "None_" for e in events):
             return ""  # a clocked block: a register's (:mod:`rtlopt.frontend._powerup`)
-        waits = [s for e in events for s in _signals(e.expr)]
+        waits = [s for e in events for s in event_names(e.expr)]
         if not waits:
             return "never"
     # a variable is told apart at once; a net's drivers are looked for in its scope

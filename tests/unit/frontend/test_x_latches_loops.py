@@ -238,6 +238,13 @@ THROUGH = {
     "init_bit": "  reg [1:0] p = 2'b01;\n  initial p[0] = 1'b1;\n  reg w;\n  always @* w = p[0];\n",
     "init_compound": "  reg p = 1'b1;\n  initial p |= 1'b1;\n  reg w;\n  always @* w = p;\n",
     "init_read_same": "  reg p = 1'b1;\n  initial p = s[0] | 1'b1;\n  reg w;\n  always @* w = p;\n",
+    # an event on bits that do not change, a write on some paths only (round 47)
+    "event_bit": "  reg [1:0] q = 2'b01;\n  initial q = 2'b11;\n  reg p;\n  always @(q[0]) p = s[0];\n"
+    "  reg w;\n  always @* w = p;\n",
+    "event_element": "  reg q [0:1];\n  initial q[0] = 1'b1;\n  reg p;\n  always @(q[1]) p = s[0];\n"
+    "  reg w;\n  always @* w = p;\n",
+    "latch_cond": "  reg p;\n  always_latch if (s[1]) p = 1'b1;\n  reg w;\n  always @(p) w = s[0];\n",
+    "comb_if": "  reg p;\n  always_comb if (s[1]) p = 1'b1;\n  reg w;\n  always @(p) w = s[0];\n",
 }
 
 
