@@ -32,14 +32,12 @@ A system task's output argument (:func:`rtlopt.frontend._sys_x.output_x`: ``$rea
 memory, ``$value$plusargs``'s variable) is x only on the bits no defined driver writes; an
 output argument of a task or function of the repository some path through whose body leaves
 it unassigned (:func:`rtlopt.frontend._assigned.unassigned`) is x.
-Drivers in a generate branch the parameters turn off are not drivers. A select indexed by
-the variable of a procedural ``for`` loop drives the bits of every iteration
-(:mod:`rtlopt.frontend._loops`); a ``default`` of a ``case`` assigning x that no 0/1 value
-reaches is not walked (:mod:`rtlopt.frontend._reach`); a register without reset or initial
-value is x (:mod:`rtlopt.frontend._powerup`: it powers up x) whatever drives it; a
-variable every bit of which is driven but that a block may leave x (an inferred latch, an
-``always`` nothing wakes up, an ``initial`` writing on some paths only) is x
-(:mod:`rtlopt.frontend._partial`).
+Drivers in a generate branch turned off are none. A select indexed by a procedural ``for``
+loop's variable drives the bits of every iteration (:mod:`rtlopt.frontend._loops`); a
+``case`` ``default`` assigning x no 0/1 value reaches is not walked (:mod:`._reach`); a
+register without reset or initial value powers up x (:mod:`._powerup`); a variable a block
+or a task may leave x (an inferred latch, an ``always`` nothing wakes up, an ``initial`` or a
+task writing on some paths only) is x (:mod:`rtlopt.frontend._partial`).
 
 Drivers that make x or z from defined operands (:mod:`rtlopt.frontend._x_drivers`): a gate
 with a control or a switch (z), a user-defined primitive (x), a delay on a continuous
@@ -59,7 +57,7 @@ from rtlopt.frontend import _x_drivers as xd
 from rtlopt.frontend._assigned import unassigned
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
-from rtlopt.frontend._partial import left_x, partial_writes
+from rtlopt.frontend._partial import left_x, partial_writes, subroutine_writes
 from rtlopt.frontend._powerup import Block, Registers, block_of
 from rtlopt.frontend._reach import decided, default_reached
 from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, unassigned_local, x_value
@@ -154,8 +152,7 @@ class Drivers:
 
     def _child(self, node: Any) -> Any:
         """An instance's output and inout connections drive what the module drives its
-        ports with; its input connections drive nothing. Its body is walked unless
-        ``local``."""
+        ports with, its inputs nothing; its body is walked unless ``local``."""
         from pyslang import ast
 
         path = str(node.hierarchicalPath)
@@ -210,12 +207,15 @@ class Drivers:
         return ast.VisitAction.Skip
 
     def _subroutine(self, node: Any) -> Any:
-        """A task, or a function writing a name outside itself, whose writes may come after
-        time 0 (:func:`late_task`): what it writes is late. Other tasks and functions are
-        walked where they stand."""
+        """A task, or a function writing outside itself: what it writes on some paths only
+        may stay x; late when it may run after time 0 (:func:`late_task`). Others are walked
+        where they stand."""
         from pyslang import ast
 
         task = node.subroutineKind.name == "Task" or xd.side_effect(node)
+        here = id(self._block) if self._block is not None else 0  # its writes' writer
+        for name, (_, first, kind) in (subroutine_writes(node, self.root) if task else {}).items():
+            self.registers.partial.setdefault(name, (here, first, kind))
         if not task or not xd.late_task(node):
             return ast.VisitAction.Advance
         outer = (self._track, self._late)

@@ -45,7 +45,7 @@ from rtlopt.frontend._no_wake import event_names, held
 from rtlopt.frontend._run_x import MayBeX, place, text_of
 from rtlopt.frontend._self_read import read_first
 
-__all__ = ["WIDE", "left_x", "partial_writes"]
+__all__ = ["WIDE", "left_x", "partial_writes", "subroutine_writes"]
 
 #: Variables wider than this are not judged (a memory's bits are counted one by one).
 WIDE = 1 << 16
@@ -189,6 +189,25 @@ def _maybe(stmt: Any, root: Any) -> dict[str, set[int]]:
 
 def node_kind(sym: Any) -> str:
     return str(getattr(getattr(sym, "kind", None), "name", ""))
+
+
+def subroutine_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
+    """The variables outside the task or function ``node`` that its body writes on some
+    paths only (a caller leaves them x on the others, an ``initial``'s call as well as an
+    ``always_comb``'s), as :func:`partial_writes` gives them (kind "initial")."""
+    inside = key(node) + "."
+    body = node.body
+    out: dict[str, tuple[Any, Any, str]] = {}
+    for name, (sym, first) in _written(body, root).items():
+        if name.startswith(inside) or node_kind(sym) != "Variable":
+            continue
+        if getattr(sym, "initializer", None) is not None:
+            continue
+        if not getattr(getattr(sym, "type", None), "isFourState", True):
+            continue
+        if not frozenset(range(width(sym))) <= surely(body, sym, root):
+            out[name] = (sym, first, "initial")
+    return out
 
 
 def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:

@@ -237,3 +237,17 @@ def test_an_input_judged_first_through_another_cone_names_the_targets_port(
 def test_a_task_called_late_from_anywhere_feeds_x(tmp_path: Path, decls: str) -> None:
     (tmp_path / "caller.v").write_text("module caller;\n  initial #5 top.t;\nendmodule\n")
     assert _kinds(tmp_path, decls) == ["delay"]
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        "  reg w;\n  task t; if (s[0]) w = 1'b1; endtask\n  initial t;\n",
+        "  reg w;\n  task t; integer k; for (k = 0; k < 1; k = k + 1) if (s[0]) w = 1'b1; endtask\n"
+        "  initial t;\n",
+    ],
+    ids=["if", "for"],
+)
+def test_a_task_writing_on_some_paths_only_leaves_x(tmp_path: Path, decls: str) -> None:
+    """Round 47: a task called at time 0 that writes a variable on some paths only."""
+    assert _kinds(tmp_path, decls) != []
