@@ -282,6 +282,7 @@ def unassigned_local(sub: Any, root: Any) -> Any:
 
     from rtlopt.frontend._assigned import unassigned
     from rtlopt.frontend._net_bits import key
+    from rtlopt.frontend._self_read import read_first
 
     result = getattr(sub, "returnValVar", None)
     skip = {key(a) for a in getattr(sub, "arguments", None) or []}
@@ -298,8 +299,8 @@ def unassigned_local(sub: Any, root: Any) -> Any:
             continue
         if getattr(member, "initializer", None) is not None:
             continue
-        if unassigned(sub, root, member):
-            return member
+        if unassigned(sub, root, member) or read_first(sub.body, member, root) is not None:
+            return member  # some path leaves it unassigned, or reads it before writing it
     return None
 
 

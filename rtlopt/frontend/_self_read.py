@@ -77,6 +77,10 @@ class _Reads(_Paths):
             return have
         for init in stmt.initializers:
             have = have | self._written(init)
+        later = [*stmt.steps, *([stmt.stopExpr] if stmt.stopExpr is not None else [])]
+        for expr in later:
+            if self.found is None and self._early(expr, have):
+                self.found = expr
         rows = None if self.loops is not None else _rows(stmt, self.root)
         if rows is None:
             self.after(stmt.body, have)  # its reads: nothing of the body counts as written
@@ -464,9 +468,8 @@ def _read_by(stmt: Any) -> list[Any]:
         return [c.expr for c in stmt.conditions]
     if kind == "Case":
         return [stmt.expr, *(e for item in stmt.items for e in item.expressions)]
-    if kind == "ForLoop":
-        out = [*stmt.initializers, *stmt.steps]
-        return out if stmt.stopExpr is None else [*out, stmt.stopExpr]
+    if kind == "ForLoop":  # its condition and steps: read once its initializers ran
+        return [i.right if i.kind.name == "Assignment" else i for i in stmt.initializers]
     if kind in ("WhileLoop", "DoWhileLoop"):
         return [stmt.cond]
     return []

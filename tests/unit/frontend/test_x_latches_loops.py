@@ -47,6 +47,12 @@ FOUND = {
         "  endfunction\n  wire w = f(s[0]);\n",
         "unassigned",
     ),
+    # a local read before the call writes it: the previous call's value, x at first (round 47)
+    "function_static": (
+        "  function f(input e);\n    reg st;\n    begin f = st; st = e; end\n  endfunction\n"
+        "  wire w = f(s[0]);\n",
+        "unassigned",
+    ),
     "task_local": (
         "  reg w;\n  task automatic t(input e, output o);\n    reg l;\n"
         "    begin if (e) l = 1'b1; o = l; end\n  endtask\n  always @* t(s[0], w);\n",
