@@ -120,7 +120,9 @@ class Registers:
         if found is None or name in self.loop_vars or getattr(sym, "initializer", None):
             return None
         block, first, kind = found
-        if self.writers.get(name, set()) - {block}:
+        # another writer may define what a latch leaves; a read back before the write (bits
+        # of the variable another block may derive from this one's) holds x all the same
+        if kind != "self" and self.writers.get(name, set()) - {block}:
             return None
         return first, kind
 

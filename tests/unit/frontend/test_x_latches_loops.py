@@ -298,6 +298,11 @@ SELF = {
     "grandparent": "  wire w, back;\n  mid md(.en(s[0]), .i(back), .o(w));\n  assign back = ~w;\n",
     "latch_copy": "  reg w, c;\n  always_latch c = w;\n  always @* w = s[0] ? 1'b1 : c;\n",
     "hierarchical": "  reg w;\n  hpass c(.i(w));\n  always @* w = s[0] ? 1'b1 : c.o;\n",
+    # two blocks each writing one bit from the other's (round 47)
+    "two_blocks": "  reg [1:0] v;\n  always @* v[0] = s[0] ? 1'b1 : v[1];\n"
+    "  always @* v[1] = s[0] ? 1'b1 : v[0];\n  wire w = v[0];\n",
+    "two_blocks_generate": "  reg [1:0] v;\n  for (genvar i = 0; i < 2; i++) begin : g\n"
+    "    always @(*) v[i] = s[0] ? 1'b1 : v[1 - i];\n  end\n  wire w = v[0];\n",
 }
 
 
