@@ -75,6 +75,7 @@ from rtlopt.frontend._comb_loop import CombLoops
 from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
+from rtlopt.frontend._one_build import build_files
 from rtlopt.frontend._per_design import PerDesign
 from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import CONSTANT_KINDS, input_connections, node_kind
@@ -512,9 +513,8 @@ def _judged(design: Design) -> list[OpenInput]:
     from rtlopt.frontend._params import _compile
 
     name = design.target.name
-    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:
-        walk = _Walk(_compile(files, {}, design))
+        walk = _Walk(_compile(build_files(design), {}, design))
         out: list[OpenInput] = []
         loops = CombLoops(walk)
         for inst in walk.instances.values():

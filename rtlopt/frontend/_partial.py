@@ -26,12 +26,11 @@ without ``else``, a ``case`` without ``default``, a ``for`` loop by its bounds).
 with an initializer holds a defined value until the first write: none of these apply to it.
 A variable wider than :data:`WIDE` bits (a large memory) is not judged here.
 
-An ``always_latch`` block is not judged: the stated latches of real designs are clock gates
-(``if (!clk_i) en_q = en_i;``) and latch-based register files enabled by gated clocks, x
-only before the clock's first low phase (as a register is before its first edge); counted,
-they would make every gated clock an x-fed clock input, which the x-faithfulness proof
-refuses. Its variables stay defined drivers (a known gap: ``always_latch if (en) q = d;``
-with ``en`` 0 from power-up holds x).
+An ``always_latch`` block is judged as a combinational one ("latch": ``always_latch if (en)
+q = d;`` holds x while ``en`` is 0 from power-up), but a clock-gating cell's latch, written
+with ``always_latch`` or ``always @*`` (:mod:`rtlopt.frontend._latch_clock`: ``if (!clk_i)
+en_q = en_i;`` read only in ``clk_i & en_q``, ``clk_i`` a clock of the top) is not: it is x
+only before the clock's first low phase, and the AND hides it then.
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from rtlopt.frontend._assigned import surely
+from rtlopt.frontend._latch_clock import clock_gate
 from rtlopt.frontend._loops import Loops, enter
 from rtlopt.frontend._net_bits import key, named, pieces, width
 from rtlopt.frontend._no_wake import event_names, held
@@ -60,6 +60,8 @@ def _kind(node: Any, root: Any) -> str:
     proc = node.procedureKind.name
     if proc in _COMBINATIONAL:
         return "latch"
+    if proc == "AlwaysLatch":
+        return "" if clock_gate(node.body, root) else "latch"
     if proc == "Initial":
         return "initial"
     body = node.body
@@ -81,6 +83,8 @@ def _kind(node: Any, root: Any) -> str:
         waits = [s for e in events for s in event_names(e.expr)]
         if not waits:
             return "never"
+    if clock_gate(body.stmt, root):
+        return ""  # a clock-gating cell written with always @* (ibex's syn/ prim_clock_gating)
     # a variable is told apart at once; a net's drivers are looked for in its scope
     waits.sort(key=lambda s: s.kind.name != "Variable")
     if all(held(s, root) for s in waits):

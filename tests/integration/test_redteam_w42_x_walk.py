@@ -29,12 +29,15 @@ FORMS = {
         "  endfunction\n  wire bw = f(en);"
     ),
     "selfloop": "  wire bw = y;",
+    # an always_latch no clock opens holds x while its enable is 0 (a known gap until wave 25)
+    "always_latch": "  reg bw;\n  always_latch if (en) bw = 1'b1;",
 }
 SOURCES = {
     "latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
     "atstar": "is written only by an always block whose event control waits on nothing",
     "funclocal": "leaves its local 't' (top.v, line 3) unassigned (x)",
     "selfloop": "depends on that input combinationally",
+    "always_latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
 }
 
 

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from rtlopt.config import ProjectConfig
+from rtlopt.frontend import load_design
 from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
-from tests.unit.frontend.test_run_x import _design
+from tests.unit.frontend.test_run_x import M, _design
 
 FOUND = {
     # an inferred latch: x until en is first 1
@@ -27,6 +29,18 @@ FOUND = {
         "latch",
     ),
     "latch_comb": ("  reg w;\n  always_comb if (s[0]) w = 1'b1;\n", "latch"),
+    # an always_latch no clock opens: x while its enable is 0 from power-up
+    "always_latch": ("  reg w;\n  always_latch if (s[0]) w = s[1];\n", "latch"),
+    # ... a bit of a bus another bit of which is a clock, a clock beside data
+    "always_latch_bus_bit": (
+        "  reg r;\n  always @(posedge s[2]) r <= s[0];\n  reg w;\n  always_latch if (!s[0]) w = s[1];\n",
+        "latch",
+    ),
+    "always_latch_clock_and_data": (
+        "  wire c = s[2];\n  reg r;\n  always @(posedge c) r <= s[0];\n  wire e = s[0];\n"
+        "  reg w;\n  always_latch if (!c && e) w = s[1];\n",
+        "latch",
+    ),
     # bits a variable index writes are driven by nothing for sure (read z, as before)
     "latch_index": ("  reg [1:0] v;\n  always @* v[s[0]] = 1'b1;\n  wire w = v[1];\n", "z"),
     "latch_part": (
@@ -152,8 +166,6 @@ def test_a_driver_that_may_leave_x_is_an_x_source(tmp_path: Path, form: str) -> 
         "  wire q = 1'b1;\n  reg w;\n  always @* w = q;\n",
         "  reg p = 1'b1;\n  initial p = 1'b0;\n  reg w;\n  always @* w = p;\n",
         "  reg p;\n  initial p = 1'b1;\n  reg w;\n  always @* w = p;\n",
-        # a stated latch (a clock gate's) is not judged
-        "  reg w;\n  always_latch if (!s[0]) w = s[1];\n",
     ],
 )
 def test_drivers_that_write_every_path_are_not_found(tmp_path: Path, decls: str) -> None:
@@ -212,6 +224,8 @@ HOLD = (
     "module loopy(input en, input i, output reg o);\n  always @* o = en ? 1'b1 : i;\nendmodule\n"
     "module mid(input en, input i, output o);\n  loopy l(.en(en), .i(i), .o(o));\nendmodule\n"
     "module hpass(input i);\n  wire o = i;\nendmodule\n"
+    "module cg(input clk_i, input en_i, output clk_o);\n  reg en_q;\n"
+    "  always_latch if (!clk_i) en_q = en_i;\n  assign clk_o = clk_i & en_q;\nendmodule\n"
 )
 
 #: A block nothing wakes at time 0 through a child, a gate or an ``initial`` that writes no
@@ -263,6 +277,60 @@ def test_a_block_nothing_wakes_through_a_child_or_a_gate_is_an_x_source(
     assert [(o.instance, o.port, o.kind) for o in found] == [("top.u", "b", "powerup")]
 
 
+#: Clock-gating cells (cg in hold.v: cv32e40p's and ibex's form): the gated clock ``g``
+#: feeds m's b (a net the walk follows).
+def _clocked(tmp_path: Path, decls: str) -> list[tuple[str, str, str]]:
+    """The x sources of m's b, connected to ``g``, in a top with a clock port."""
+    (tmp_path / "m.v").write_text(M)
+    (tmp_path / "hold.v").write_text(HOLD)
+    (tmp_path / "top.v").write_text(
+        "module top(input clk, input [7:0] a, input [2:0] s, output [7:0] y);\n"
+        f"  reg r;\n  always @(posedge clk) r <= s[1];\n  wire g;\n{decls}"
+        "  m u(.a(a), .b(g), .y(y));\nendmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig())
+    return [(o.instance, o.port, o.kind) for o in open_inputs(design)]  # type: ignore[arg-type]
+
+
+CLOCK_GATES = {
+    "cell": "  cg c(.clk_i(clk), .en_i(s[1]), .clk_o(g));\n",
+    "always_latch": "  reg q;\n  always_latch if (!clk) q = s[1];\n  assign g = clk & q;\n",
+    "compared": "  reg q;\n  always_latch begin if (clk == 1'b0) q = s[1]; end\n"
+    "  assign g = q & clk;\n",
+    "atstar": "  reg q;\n  always @* if (!clk) q = s[1];\n  assign g = clk & q;\n",
+}
+
+
+@pytest.mark.parametrize("form", list(CLOCK_GATES))
+def test_a_clock_gating_cells_latch_is_no_x_source(tmp_path: Path, form: str) -> None:
+    assert _clocked(tmp_path, CLOCK_GATES[form]) == []
+
+
+#: Latches that look like a clock gate's but may hold x the cell passes on (round 48): a
+#: nested write, a condition that is never true, a clock that never toggles (a register, a
+#: port tied to a constant), data used as an edge, a gated clock, a latch read as data, a
+#: latch reading itself.
+NOT_GATES = {
+    "nested": "  reg q;\n  always_latch if (!clk) begin if (s[0]) q = s[1]; end\n"
+    "  assign g = clk & q;\n",
+    "never_true": "  reg q;\n  always_latch if (clk & !clk) q = s[1];\n  assign g = clk & q;\n",
+    "register_clock": "  reg k = 1'b0;\n  reg rk;\n  always @(posedge k) rk <= s[0];\n  reg q;\n"
+    "  always_latch if (!k) q = s[1];\n  assign g = k & q;\n",
+    "tied": "  cg c(.clk_i(1'b1), .en_i(s[1]), .clk_o(g));\n",
+    "gated_clock": "  wire gc = clk & s[2];\n  reg q;\n  always_latch if (!gc) q = s[1];\n"
+    "  assign g = gc & q;\n",
+    "read_as_data": "  reg q;\n  always_latch if (!clk) q = s[1];\n  assign g = clk & q;\n"
+    "  wire d = q;\n",
+    "self": "  reg q;\n  always_latch if (!clk) q = q ^ s[1];\n  assign g = clk & q;\n",
+}
+
+
+@pytest.mark.parametrize("form", list(NOT_GATES))
+def test_a_latch_not_shown_to_be_a_clock_gates_is_an_x_source(tmp_path: Path, form: str) -> None:
+    found = _clocked(tmp_path, NOT_GATES[form])
+    assert found and {f[2] for f in found} <= {"latch", "powerup"}, found
+
+
 @pytest.mark.parametrize(
     "decls",
     [
@@ -303,6 +371,18 @@ SELF = {
     "  always @* v[1] = s[0] ? 1'b1 : v[0];\n  wire w = v[0];\n",
     "two_blocks_generate": "  reg [1:0] v;\n  for (genvar i = 0; i < 2; i++) begin : g\n"
     "    always @(*) v[i] = s[0] ? 1'b1 : v[1 - i];\n  end\n  wire w = v[0];\n",
+    # the forms round 45's probes named (wave 25): a part select read back, a bit written
+    # later in the block, nested loops reading a later iteration, nested functions
+    "part_select": "  reg [3:0] v;\n  always @* v[1:0] = s[0] ? 2'b11 : v[1:0];\n  wire w = v[0];\n",
+    "part_select_other_block": "  reg [3:0] v;\n  always @* v[1:0] = s[0] ? 2'b11 : v[2:1];\n"
+    "  always @* v[3:2] = s[1:0];\n  wire w = v[0];\n",
+    "written_later": "  reg [3:0] v;\n  always @* begin v[0] = s[0] ? 1'b1 : v[1]; v[1] = s[1]; end\n"
+    "  wire w = v[0];\n",
+    "nested_loops": "  reg [3:0] v;\n  integer i, j;\n  always @* begin v[3] = s[0];\n"
+    "    for (i = 0; i < 1; i = i + 1) for (j = 0; j < 3; j = j + 1) v[j] = v[j + 1]; end\n"
+    "  wire w = v[0];\n",
+    "nested_functions": "  reg w;\n  function g(input e);\n    g = e | w;\n  endfunction\n"
+    "  function f(input e);\n    f = g(e);\n  endfunction\n  always_comb w = f(s[0]);\n",
 }
 
 
