@@ -29,6 +29,10 @@ __all__ = ["XFAITH_METHOD", "decided", "view_reference", "with_x_faith", "x_fait
 
 #: The method of a REFUTED result from the x-faithfulness proof.
 XFAITH_METHOD = "x-faithfulness proof"
+#: The 0/1 proof's method for a candidate that is the reference's target and submodules byte
+#: for byte (:func:`rtlopt.formal.check.check_equivalence`): the same text reads every x as
+#: the reference does, so neither x proof runs (the reference against itself costs nothing).
+IDENTICAL = "identical source"
 
 
 def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResult:
@@ -37,8 +41,8 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     rejects the candidate."""
     if formal.structure or formal.unchecked:
         return formal
-    if formal.verdict is Verdict.REFUTED:
-        return formal
+    if formal.verdict is Verdict.REFUTED or formal.method == IDENTICAL:
+        return formal  # the reference's own bytes read x as the reference does
     if not c.x_inputs:
         return with_inner_x(s, c, formal)
     words = ", ".join(c.x_inputs)
@@ -124,7 +128,7 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     constant, a select past its range...): the 0/1 proofs read such an x as a free value or
     a don't care, a simulation decides on it (``if (x)`` takes ``else``). Nothing is x:
     ``formal`` itself."""
-    if formal.verdict is not Verdict.PROVEN:
+    if formal.verdict is not Verdict.PROVEN or formal.method == IDENTICAL:
         return formal
     t0 = time.monotonic()
     found = _run(s, c)

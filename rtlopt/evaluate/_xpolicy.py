@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from rtlopt.evaluate._candidate import Candidate
 from rtlopt.evaluate._setup import EvalSetup
-from rtlopt.evaluate._xfaith import decided, view_reference
+from rtlopt.evaluate._xfaith import IDENTICAL, decided, view_reference
 from rtlopt.formal.budget import time_left
 from rtlopt.results import FormalResult, Verdict
 
@@ -30,6 +30,8 @@ def with_x_policy(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalRes
     none does, or where ``formal`` does not prove the candidate."""
     if formal.verdict is not Verdict.PROVEN or formal.structure or formal.unchecked:
         return formal
+    if formal.method == IDENTICAL:
+        return formal  # the reference's own bytes are x where the reference is
     from rtlopt.formal.xpolicy import check_x_policy
 
     work = c.dir / "formal" / "xpolicy"

@@ -134,3 +134,22 @@ def test_under_honored_power_up_values_an_unstated_registers_x_is_still_compared
     reason = str(out["reason"])
     assert out["status"] == "invalid" and out["stage"] == "formal", reason
     assert "where the target makes x itself" in reason and "r before its first write" in reason
+
+
+def test_the_reference_against_itself_needs_no_x_proof(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The byte-identical candidate (a self-evaluation) reads every x as the reference does:
+    neither x proof runs (an x-exact proof of a memory against itself took 12 s); a copy with
+    one more space is no longer the same bytes, and the proof runs and names the x."""
+    repo = _repo(tmp_path, monkeypatch, IF_R, TOP)
+    same = _evaluate(tmp_path, repo, IF_R)
+    formal = same["formal"]
+    assert isinstance(formal, dict) and same["status"] == "ok", same["reason"]
+    assert formal["method"] == "identical source", formal
+    assert "x_faith" not in formal["timings"] and "makes x itself" not in formal["reason"]
+    spaced = _evaluate(tmp_path, repo, IF_R.replace("if (r)", "if ( r)"))
+    formal = spaced["formal"]
+    assert isinstance(formal, dict) and spaced["status"] == "ok", spaced["reason"]
+    assert formal["method"] != "identical source" and "x_faith" in formal["timings"], formal
+    assert "r before its first write" in formal["reason"], formal
