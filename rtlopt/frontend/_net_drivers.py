@@ -55,6 +55,7 @@ from typing import Any
 
 from rtlopt.frontend import _x_drivers as xd
 from rtlopt.frontend._assigned import unassigned
+from rtlopt.frontend._call_reads import call_reads
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
 from rtlopt.frontend._partial import left_x, partial_writes, subroutine_writes
@@ -346,13 +347,11 @@ class Drivers:
         decide: Callable[[Any], bool | None] | None = None,
     ) -> list[Piece]:
         """The nets and variables (with their bits) the drivers of ``bits`` of ``sym``
-        read: an assignment's or initializer's value, the indices of its left side, and the
-        conditions (``if``, ``case`` and its labels) it is under (not the event control of
-        an edge-triggered block: a register's next value is followed, not its clock). A
-        port, a task's output or a value already judged x reads nothing here
-        (:meth:`undriven` judges those). ``decide``: the truth of a ``?:``'s condition
-        whatever the unknowns are (:class:`rtlopt.frontend._known_bits.KnownBits`): only the
-        arm it picks is read."""
+        read: an assignment's or initializer's value, the indices of its left side, the
+        conditions (``if``, ``case`` and its labels) it is under (not an edge's event control:
+        a register's clock), what bodies they call read. A port, a task's output or a value
+        judged x reads nothing here (:meth:`undriven` judges those). ``decide``: the truth of
+        a ``?:``'s condition whatever the unknowns (:class:`KnownBits`): its arm is read."""
         size = width(sym)
         lo, hi = (bits[0], bits[1]) if bits[0] is not None and bits[1] is not None else (0, size)
         out: list[Piece] = []
@@ -376,6 +375,7 @@ class Drivers:
                 ]
             for cond in conds:
                 out += pieces(cond, self.root, reading=True, loops=loops)
+            out += [(s, None, None) for e in (value, *conds) for s in call_reads(e)]
         return out
 
     def _call(self, node: Any) -> Any:

@@ -27,10 +27,10 @@ with an initializer holds a defined value until the first write: none of these a
 A variable wider than :data:`WIDE` bits (a large memory) is not judged here.
 
 An ``always_latch`` block is judged as a combinational one ("latch": ``always_latch if (en)
-q = d;`` holds x while ``en`` is 0 from power-up), but a clock-gating cell's latch, written
-with ``always_latch`` or ``always @*`` (:mod:`rtlopt.frontend._latch_clock`: ``if (!clk_i)
-en_q = en_i;`` read only in ``clk_i & en_q``, ``clk_i`` a clock of the top) is not: it is x
-only before the clock's first low phase, and the AND hides it then.
+q = d;`` holds x while ``en`` is 0 from power-up), a clock-gating cell's too: its latch is x
+until the clock's first low phase, and ``clk & q`` passes that x on while the clock is 1 (a
+clock starting or held at 1), to whatever reads the gated clock as data, and ``q`` to any
+reader (round 49). A gated clock feeding a target's clock input makes it x-fed.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from __future__ import annotations
 from typing import Any
 
 from rtlopt.frontend._assigned import surely
-from rtlopt.frontend._latch_clock import clock_gate
 from rtlopt.frontend._loops import Loops, enter
 from rtlopt.frontend._net_bits import key, named, pieces, width
 from rtlopt.frontend._no_wake import event_names, held
@@ -49,7 +48,7 @@ __all__ = ["WIDE", "left_x", "partial_writes", "subroutine_writes"]
 
 #: Variables wider than this are not judged (a memory's bits are counted one by one).
 WIDE = 1 << 16
-_COMBINATIONAL = frozenset({"AlwaysComb"})
+_COMBINATIONAL = frozenset({"AlwaysComb", "AlwaysLatch"})
 _SIGNALS = frozenset({"Net", "Variable"})
 
 
@@ -60,8 +59,6 @@ def _kind(node: Any, root: Any) -> str:
     proc = node.procedureKind.name
     if proc in _COMBINATIONAL:
         return "latch"
-    if proc == "AlwaysLatch":
-        return "" if clock_gate(node.body, root) else "latch"
     if proc == "Initial":
         return "initial"
     body = node.body
@@ -83,8 +80,6 @@ def _kind(node: Any, root: Any) -> str:
         waits = [s for e in events for s in event_names(e.expr)]
         if not waits:
             return "never"
-    if clock_gate(body.stmt, root):
-        return ""  # a clock-gating cell written with always @* (ibex's syn/ prim_clock_gating)
     # a variable is told apart at once; a net's drivers are looked for in its scope
     waits.sort(key=lambda s: s.kind.name != "Variable")
     if all(held(s, root) for s in waits):

@@ -29,8 +29,10 @@ FORMS = {
         "  endfunction\n  wire bw = f(en);"
     ),
     "selfloop": "  wire bw = y;",
-    # an always_latch no clock opens holds x while its enable is 0 (a known gap until wave 25)
+    # an always_latch holds x while its enable is 0 (a known gap until wave 25); a clock
+    # gate's gated clock read as data is x while the clock is 1 before its first low phase
     "always_latch": "  reg bw;\n  always_latch if (en) bw = 1'b1;",
+    "clock_gate": "  reg q;\n  always_latch if (!en) q = a;\n  wire bw = en & q;",
 }
 SOURCES = {
     "latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
@@ -38,6 +40,7 @@ SOURCES = {
     "funclocal": "leaves its local 't' (top.v, line 3) unassigned (x)",
     "selfloop": "depends on that input combinationally",
     "always_latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
+    "clock_gate": "'q' (top.v, line 2) is written by a combinational block on some paths only",
 }
 
 

@@ -29,7 +29,18 @@ FOUND = {
         "latch",
     ),
     "latch_comb": ("  reg w;\n  always_comb if (s[0]) w = 1'b1;\n", "latch"),
-    # an always_latch no clock opens: x while its enable is 0 from power-up
+    # a function's body reading a module's name directly, not through an argument (round 49)
+    "function_reads_register": (
+        "  reg r;\n  always @(posedge s[2]) r <= s[0];\n"
+        "  function automatic f(input d);\n    f = r;\n  endfunction\n  wire w = f(s[0]);\n",
+        "powerup",
+    ),
+    "function_reads_x": (
+        "  wire r = 1'bx;\n  function automatic f(input d);\n    f = r;\n  endfunction\n"
+        "  function automatic g(input d);\n    g = f(d);\n  endfunction\n  wire w = g(s[0]);\n",
+        "x",
+    ),
+    # an always_latch: x while its enable is 0 from power-up
     "always_latch": ("  reg w;\n  always_latch if (s[0]) w = s[1];\n", "latch"),
     # ... a bit of a bus another bit of which is a clock, a clock beside data
     "always_latch_bus_bit": (
@@ -277,8 +288,6 @@ def test_a_block_nothing_wakes_through_a_child_or_a_gate_is_an_x_source(
     assert [(o.instance, o.port, o.kind) for o in found] == [("top.u", "b", "powerup")]
 
 
-#: Clock-gating cells (cg in hold.v: cv32e40p's and ibex's form): the gated clock ``g``
-#: feeds m's b (a net the walk follows).
 def _clocked(tmp_path: Path, decls: str) -> list[tuple[str, str, str]]:
     """The x sources of m's b, connected to ``g``, in a top with a clock port."""
     (tmp_path / "m.v").write_text(M)
@@ -292,25 +301,20 @@ def _clocked(tmp_path: Path, decls: str) -> list[tuple[str, str, str]]:
     return [(o.instance, o.port, o.kind) for o in open_inputs(design)]  # type: ignore[arg-type]
 
 
-CLOCK_GATES = {
+#: Latches, a clock-gating cell's among them (cg in hold.v: cv32e40p's and ibex's form): each
+#: holds x until it first opens, and ``clk & q`` passes it on while the clock is 1 before its
+#: first low phase (round 49: a gated clock read as data, a clock starting at 1). So are the
+#: forms round 48 found exempted by a clock-gate rule since dropped: a nested write, a
+#: condition never true, a register or a constant for the clock, a gated clock, a latch read
+#: as data or reading itself.
+LATCHES = {
     "cell": "  cg c(.clk_i(clk), .en_i(s[1]), .clk_o(g));\n",
+    "cell_array": "  wire [1:0] gg;\n  cg c[1:0](.clk_i(clk), .en_i(s[1]), .clk_o(gg));\n"
+    "  assign g = gg[1] | 1'b0;\n",
     "always_latch": "  reg q;\n  always_latch if (!clk) q = s[1];\n  assign g = clk & q;\n",
     "compared": "  reg q;\n  always_latch begin if (clk == 1'b0) q = s[1]; end\n"
     "  assign g = q & clk;\n",
     "atstar": "  reg q;\n  always @* if (!clk) q = s[1];\n  assign g = clk & q;\n",
-}
-
-
-@pytest.mark.parametrize("form", list(CLOCK_GATES))
-def test_a_clock_gating_cells_latch_is_no_x_source(tmp_path: Path, form: str) -> None:
-    assert _clocked(tmp_path, CLOCK_GATES[form]) == []
-
-
-#: Latches that look like a clock gate's but may hold x the cell passes on (round 48): a
-#: nested write, a condition that is never true, a clock that never toggles (a register, a
-#: port tied to a constant), data used as an edge, a gated clock, a latch read as data, a
-#: latch reading itself.
-NOT_GATES = {
     "nested": "  reg q;\n  always_latch if (!clk) begin if (s[0]) q = s[1]; end\n"
     "  assign g = clk & q;\n",
     "never_true": "  reg q;\n  always_latch if (clk & !clk) q = s[1];\n  assign g = clk & q;\n",
@@ -319,15 +323,15 @@ NOT_GATES = {
     "tied": "  cg c(.clk_i(1'b1), .en_i(s[1]), .clk_o(g));\n",
     "gated_clock": "  wire gc = clk & s[2];\n  reg q;\n  always_latch if (!gc) q = s[1];\n"
     "  assign g = gc & q;\n",
-    "read_as_data": "  reg q;\n  always_latch if (!clk) q = s[1];\n  assign g = clk & q;\n"
-    "  wire d = q;\n",
+    "read_by_function": "  reg q;\n  always_latch if (!clk) q = s[1];\n  wire gk = clk & q;\n"
+    "  function automatic fq(input d);\n    fq = q;\n  endfunction\n  assign g = fq(s[0]);\n",
     "self": "  reg q;\n  always_latch if (!clk) q = q ^ s[1];\n  assign g = clk & q;\n",
 }
 
 
-@pytest.mark.parametrize("form", list(NOT_GATES))
-def test_a_latch_not_shown_to_be_a_clock_gates_is_an_x_source(tmp_path: Path, form: str) -> None:
-    found = _clocked(tmp_path, NOT_GATES[form])
+@pytest.mark.parametrize("form", list(LATCHES))
+def test_a_latch_a_clock_gates_among_them_is_an_x_source(tmp_path: Path, form: str) -> None:
+    found = _clocked(tmp_path, LATCHES[form])
     assert found and {f[2] for f in found} <= {"latch", "powerup"}, found
 
 
