@@ -16,7 +16,7 @@ from typing import Any
 from rtlopt.frontend._net_bits import key
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["DEPTH", "Unknown", "call_reads"]
+__all__ = ["DEPTH", "Unknown", "call_reads", "reads_outside"]
 
 #: Subroutines followed into, one calling the next.
 DEPTH = 8
@@ -73,3 +73,13 @@ def _named(stmt: Any) -> list[Any]:
         }
     )
     return out
+
+
+def reads_outside(call: Any) -> bool:
+    """Whether the body of the subroutine ``call`` calls reads names declared outside it
+    (or cannot be followed): what its output arguments carry then is not followed (a
+    function's ``output`` argument written from a module's register, round 50)."""
+    try:
+        return bool(call_reads(call))
+    except Unknown:
+        return True

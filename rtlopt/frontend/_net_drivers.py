@@ -9,9 +9,9 @@ modport), a declaration's initializer (``wire w = a;``, ``reg r = 0;``), the con
 output or inout port of an instance (slang writes those, a task's output arguments and
 a system task's outputs as assignments of an empty argument), a gate's or primitive's output,
 and any connection of an instance of a module the repository does not define (a vendor cell,
-a ``-y`` library: its ports' directions are unknown, so each counts as a driver); a
-``supply0``/``supply1``/``tri0``/``tri1`` net and a two-state variable (``bit``, ``int``)
-need none. Only the value of an assignment is judged: a driver is x when that value has an x
+a ``-y`` library: directions unknown, each drives a value not known, x where no other driver
+writes the bits); ``supply0``/``supply1``/``tri0``/``tri1`` nets and two-state variables need none.
+Only the value of an assignment is judged: a driver is x when that value has an x
 or z bit outside an operand of ``===``, ``!==``, ``==?``, ``!=?`` or ``inside`` (which read x
 as a value, not as unknown).
 
@@ -55,7 +55,7 @@ from typing import Any
 
 from rtlopt.frontend import _x_drivers as xd
 from rtlopt.frontend._assigned import unassigned
-from rtlopt.frontend._call_reads import call_reads
+from rtlopt.frontend._call_reads import call_reads, reads_outside
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
 from rtlopt.frontend._partial import left_x, partial_writes, subroutine_writes
@@ -400,7 +400,7 @@ class Drivers:
             if not system:
                 formal = formals[i] if i < len(formals) else None
                 value = self._output(node, formal)
-                if value is None and xd.is_task(node):
+                if value is None and (xd.is_task(node) or reads_outside(node)):
                     # an output a task returns (after its own delay, maybe): not followed
                     late = xd.late_call(node)
                     for sym, lo, hi in found:
@@ -452,7 +452,7 @@ class Drivers:
         for conn in node.portConnections:
             part = getattr(conn, "expr", conn)
             if part is not None and hasattr(part, "visit"):
-                self._add(pieces(part, self.root), None)
+                self._add(pieces(part, self.root), xd.cell_port(node, part, self._sm))
 
     def undriven(
         self,

@@ -19,8 +19,9 @@ So is a net or variable an input of the target (or of a parent passing it on) is
 one that nothing in the elaborated design drives (``wire w; m u(.b(w));``, a ``reg`` never
 assigned) feeds it z, and one that only values with x/z bits drive (``assign w = 1'bx;``,
 ``wire w = 'z;``, ``initial w = 1'bx;`` alone) feeds it x
-(:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer, gate, and any port
-of an instance of a module the repository does not define, a vendor cell, counts as a driver;
+(:class:`rtlopt.frontend._net_drivers.Drivers`: any assignment, initializer and gate counts as
+a driver; a port of an instance of a module the repository does not define, a vendor cell,
+drives a value not known, x where nothing else drives the bits;
 an assignment through a hierarchical name from another module, a testbench's, is judged like a
 local one). Drivers are counted per bit: an input connected to ``w[4]`` of a ``w`` whose bits
 ``[7:4]`` nothing drives is fed z, and a select whose index is not constant drives no bit for
@@ -95,7 +96,9 @@ Found = tuple[str, list[tuple[int, int]]]
 #: The last name of a dotted name (``t.bw``, ``gen[0].r``; not a port connection ``.b(``).
 _DOTTED = re.compile(r"[\w$\]]\s*\.\s*([A-Za-z_][\w$]*)")
 #: Symbols a connection may name whose value is a constant: no driver to look for.
-_CONSTANTS = CONSTANT_KINDS
+#: A specparam is no constant here: its value is not judged for x bits (round 50), so a cone
+#: through one fails closed (``_undriven``: any other symbol).
+_CONSTANTS = CONSTANT_KINDS - {"Specparam"}
 _inputs = input_connections
 
 
@@ -184,9 +187,8 @@ class OpenInput:
                 fed += f"{which} nothing drives (z, read as x)"
             fix = (
                 f"drive '{self.net}' with a defined value in {at} (every bit; an assignment, "
-                "an output of an instance whose module drives it, or any port of an instance of "
-                "a module the repository does not define counts; an inout of the instance "
-                "itself does not)"
+                "or an output of an instance whose module drives it counts; an inout of the "
+                "instance itself does not)"
             )
         elif isinstance(self.value, MayBeX):
             xz = "z" if self.value.z else "x"

@@ -27,6 +27,7 @@ is judged by :class:`rtlopt.frontend._net_drivers.Drivers`, which phrases it the
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -304,6 +305,28 @@ def unassigned_local(sub: Any, root: Any) -> Any:
     return None
 
 
+def _real_to_bits(node: Any) -> str:
+    """Why ``node`` (a conversion, ``$rtoi``) may make x of a real value (a simulator turns
+    an infinite or not-a-number real into x bits), or "" (a finite constant, no real)."""
+    if node.kind.name == "Call":
+        if not node.isSystemCall or str(node.subroutineName) != "$rtoi" or not node.arguments:
+            return ""
+        operand = node.arguments[0]
+    else:
+        operand = node.operand
+        if not getattr(getattr(node, "type", None), "isIntegral", False):
+            return ""
+    if not getattr(getattr(operand, "type", None), "isFloating", False):
+        return ""
+    value = getattr(operand, "constant", None)
+    try:
+        if value is not None and math.isfinite(float(str(value))):
+            return ""
+    except ValueError:
+        pass
+    return "turns a real value into bits: x where it is infinite or not a number"
+
+
 def run_x(
     expr: Any, root: Any, sm: Any, seen: set[int] | None = None, loops: Loops | None = None
 ) -> str:
@@ -329,6 +352,9 @@ def run_x(
         if branch is not None:
             found.extend([got] if (got := run_x(branch, root, sm, seen, loops)) else [])
             return ast.VisitAction.Skip
+        if kind in ("Conversion", "Call") and (real := _real_to_bits(node)):
+            found.append(MayBeX.make(f"{text_of(node)} ({{0}}) {real}", (place(node, sm),)))
+            return ast.VisitAction.Interrupt
         if _const(node, root) is not None:
             return ast.VisitAction.Skip  # a defined constant: nothing made at run time
         why = ""

@@ -34,6 +34,7 @@ from rtlopt.frontend._run_x import MayBeX, place, text_of
 __all__ = [
     "Gate",
     "assigns_x",
+    "cell_port",
     "delayed",
     "has_timing",
     "late_call",
@@ -367,5 +368,22 @@ def task_output(sym: Any, arg: Any, sm: Any) -> MayBeX:
         "what the task passes out is not followed (it may be x)",
         (place(sym, sm), place(arg, sm)),
         fix=f"assign '{sym.name}' directly, or from a function's result",
+        kind="run",
+    )
+
+
+def cell_port(inst: Any, conn: Any, sm: Any) -> MayBeX:
+    """What a connection of an instance of a module the repository does not define (a vendor
+    cell, ``inst``) drives: not known, x where no other driver writes the bits (a flip-flop
+    cell's output is x until its first clock; the cell's inputs have their own drivers)."""
+    name = getattr(getattr(inst, "definition", None), "name", "") or getattr(inst, "name", "")
+    return MayBeX.make(
+        f"{text_of(conn)} ({{0}}) is connected to {getattr(inst, 'name', 'an instance')}, an "
+        f"instance of {name or 'a module'}, which the repository does not define (a vendor "
+        "cell): what it drives is not known (a flip-flop cell's output is x until its first "
+        "clock)",
+        (place(inst, sm),),
+        cover=True,
+        fix="add the cell's model to the repository (a filelist or the configuration's files)",
         kind="run",
     )

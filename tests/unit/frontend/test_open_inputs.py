@@ -151,8 +151,6 @@ def test_an_input_connected_to_a_net_nothing_or_only_x_drives_is_found(
 @pytest.mark.parametrize(
     "decls",
     [
-        "  wire w;\n  vendor_buf vb(.A(b), .Z(w));\n",  # a cell the repository does not define
-        "  wire w;\n  vendor_buf vb(b, w);\n",
         "  wire w;\n  sub s(.i(b), .o(w));\n",  # an output of a submodule
         "  wire w;\n  if (1) begin : g\n    sub s(.i(b), .o(w));\n  end\n",
         "  reg w;\n  always @* w = b;\n",
@@ -326,7 +324,6 @@ def test_an_input_connected_to_an_output_a_submodule_leaves_undriven_is_found(
         "  wire w;\n  sub s0(.i(b), .o(w));\n",  # the body drives it
         "  wire w;\n  deepok s0(.i(b), .o(w));\n",  # two modules down
         "  wire [7:0] w;\n  sub8 s0(.i(b), .o(w));\n",
-        "  wire w;\n  vendor_cell v0(.A(b), .Z(w));\n",  # no body to follow: driven
         "  wire w;\n  nodrv s0(.i(b), .o());\n  assign w = b;\n",
     ],
 )

@@ -40,6 +40,20 @@ FOUND = {
         "  function automatic g(input d);\n    g = f(d);\n  endfunction\n  wire w = g(s[0]);\n",
         "x",
     ),
+    # round 50: a specparam (its value not judged), a real turned into bits (infinite or not
+    # a number: x), a vendor cell's output, a function's output argument carrying a module name
+    "specparam": ("  specify specparam S = 1'bx; endspecify\n  wire w = S;\n", "z"),
+    "specparam_module": ("  specparam S = 1'bx;\n  wire w = S;\n", "z"),
+    "real_infinite": ("  wire w = 1e400;\n", "run"),
+    "real_variable": ("  real r = 1e400;\n  wire w = r;\n", "run"),
+    "real_not_a_number": ("  real r = 1e400 - 1e400;\n  wire w = r;\n", "run"),
+    "real_rtoi": ("  integer i = $rtoi(1e400);\n  wire w = i[0];\n", "run"),
+    "vendor_cell": ("  wire w;\n  DFF_X1 ff(.D(a[0]), .CK(s[2]), .Q(w), .QN());\n", "run"),
+    "function_output": (
+        "  wire r = 1'bx;\n  logic w;\n  function void f(output logic o); o = r; endfunction\n"
+        "  always_comb f(w);\n",
+        "run",
+    ),
     # an always_latch: x while its enable is 0 from power-up
     "always_latch": ("  reg w;\n  always_latch if (s[0]) w = s[1];\n", "latch"),
     # ... a bit of a bus another bit of which is a clock, a clock beside data
@@ -162,6 +176,10 @@ def test_a_driver_that_may_leave_x_is_an_x_source(tmp_path: Path, form: str) -> 
         "  function automatic f(input [3:0] e);\n    integer i;\n    begin f = 1'b0;\n"
         "      for (i = 0; i < 4; i = i + 1) f = f ^ e[i];\n    end\n  endfunction\n"
         "  wire w = f(s);\n",
+        # a finite real constant; a function's output from its inputs only (round 50)
+        "  wire w = 1.0;\n",
+        "  logic w;\n  function void f(input logic i, output logic o); o = i; endfunction\n"
+        "  always_comb f(s[0], w);\n",
         # a shifted chain reads other bits than it drives: no loop
         "  wire [3:0] c;\n  assign c = {c[2:0], s[0]};\n  wire w = c[3];\n",
         # the target's output through a register: no combinational loop
