@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rtlopt.frontend._net_bits import key
+from rtlopt.frontend._net_bits import key, named
 from rtlopt.frontend._slang import node_kind
 
 __all__ = ["DEPTH", "Unknown", "call_reads", "reads_outside"]
@@ -50,29 +50,12 @@ def call_reads(expr: Any, depth: int = 0) -> list[Any]:
         if body is None:
             raise Unknown(f"the body of {getattr(sub, 'name', 'a subroutine')} is not known")
         inside = key(sub) + "."
-        for sym in _named(body):
+        for sym in named(body):
             if node_kind(sym) in _SIGNALS and not key(sym).startswith(inside):
                 found.setdefault(key(sym), sym)
         for sym in call_reads(body, depth + 1):
             found.setdefault(key(sym), sym)
     return list(found.values())
-
-
-def _named(stmt: Any) -> list[Any]:
-    from pyslang import ast
-
-    out: list[Any] = []
-
-    def each(node: Any) -> None:
-        out.append(node.symbol)
-
-    stmt.visit(
-        lookup_table={
-            ast.ExpressionKind.NamedValue: each,
-            ast.ExpressionKind.HierarchicalValue: each,
-        }
-    )
-    return out
 
 
 def reads_outside(call: Any) -> bool:
