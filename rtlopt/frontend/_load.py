@@ -54,17 +54,21 @@ def _with_roles(
     result: FrontendResult,
     prefer: Path | None = None,
     texts: Mapping[Path, str] | None = None,
+    sources: SourceSet | None = None,
 ) -> dict[str, Module]:
     """One definition per module name, with clocks/resets inferred.
 
     When several files define a name, the target's file wins, then its folder, then the first
-    file in source order.
+    file in ``sources``' order (the filelists' files first: a stale copy elsewhere never wins
+    over the file the build lists, whatever the names sort like).
     """
+    order = {f: i for i, f in enumerate(sources.files)} if sources is not None else {}
 
-    def rank(m: Module) -> int:
+    def rank(m: Module) -> tuple[int, int]:
+        listed = order.get(m.file, len(order))
         if prefer is None:
-            return 0
-        return 0 if m.file == prefer else 1 if m.file.parent == prefer.parent else 2
+            return 0, listed
+        return (0 if m.file == prefer else 1 if m.file.parent == prefer.parent else 2), listed
 
     by_name: dict[str, Module] = {}
     for m in sorted(result.modules, key=rank):
@@ -294,7 +298,8 @@ class _ContextParser:
     def __call__(self, files: list[Path]) -> dict[str, Module]:
         texts = _read_all(self.sources, files, Path(), self.limit, prelude=False)
         parsed = [f for f in files if f in texts]
-        return _with_roles(_parse(get_frontend(self.frontend), self.sources, parsed, texts))
+        result = _parse(get_frontend(self.frontend), self.sources, parsed, texts)
+        return _with_roles(result, sources=self.sources)
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -483,7 +488,7 @@ def load_design(
         log.warning("%s", w)
     if target in result.errors:
         raise _syntax_error(result.errors[target][0], "fix the file")
-    modules = _with_roles(result, target)
+    modules = _with_roles(result, target, sources=sources)
     here = [
         modules[m.name]
         for m in result.modules

@@ -46,3 +46,14 @@ def test_the_targets_own_file_is_kept_beside_another_version(tmp_path: Path) -> 
     design = load_design(tmp_path / "m.v", "m", ProjectConfig())
     names = [p.name for p in build_files(design)]
     assert "m.v" in names and "a_m.v" not in names, names
+
+
+def test_the_module_table_takes_the_filelists_version_too(tmp_path: Path) -> None:
+    """``Design.modules`` (what the tools compile) keeps the filelist's ``top`` over a stale copy
+    in the same folder, lazily parsed or not (round 48: the copy sorting first won)."""
+    for lazy in (True, False):
+        for stale in ("top.v", "z_top.v"):
+            root = _repo(tmp_path / f"{lazy}_{stale.replace('.', '_')}", stale)
+            project = ProjectConfig(filelists=(str(root / "rtl.f"),), lazy_parse=lazy)
+            design = load_design(root / "m.v", "m", project)
+            assert design.modules["top"].file.name == "top_x.v", (lazy, stale)
