@@ -31,6 +31,11 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 _LIB_CACHE = Path(os.environ.get("RTLOPT_TEST_CACHE", "/tmp/rtlopt-test-cache"))
 # caches of downloads and derived data that tests share (content-keyed or read-only)
 TEST_CACHE = _LIB_CACHE
+# The lint tools' caches outside the checkout: a folder they create in its root while the suite
+# runs changes the root's time, which a cached command's memo observes (a folder on sys.path),
+# so the memo's test saw its inputs change in a fresh clone (CI of wave 25)
+os.environ.setdefault("RUFF_CACHE_DIR", str(_LIB_CACHE / "ruff"))
+os.environ.setdefault("MYPY_CACHE_DIR", str(_LIB_CACHE / "mypy"))
 # Bytecode: the suite starts hundreds of Python processes (each command a test runs in a
 # subprocess, the xdist and Ray workers); under PYTHONDONTWRITEBYTECODE each one compiles the
 # ~200 modules of rtlopt it imports again (0.4-0.6 s of CPU a process). The suite writes them

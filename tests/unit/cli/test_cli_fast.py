@@ -91,9 +91,13 @@ def test_cached_evaluate_starts_no_tool_and_loads_nothing_heavy(
         f"print('\\nLOADED:' + ','.join(m for m in {NOT_FOR_A_HIT!r} if m in sys.modules), code)"
     )
 
+    # a liberty cache of its own: the suite's shared one changes while other tests run, and a
+    # memo is kept only for inputs that did not change during the command (CI, wave 25)
+    env = {**_env(), "RTLOPT_LIBERTY_CACHE": str(tmp_path / "liberty-cache")}
+
     def run() -> tuple[dict[str, object], str]:
         out = subprocess.run(
-            [sys.executable, "-c", probe], env=_env(), capture_output=True, text=True, cwd=tmp_path
+            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, cwd=tmp_path
         )
         assert out.returncode == 0, out.stderr
         text, _, loaded = out.stdout.rpartition("\nLOADED:")
