@@ -1,4 +1,4 @@
-"""Red team round 42 (held out): x sources the walk of ``frontend/_open_inputs.py`` took for
+"""Red team rounds 42 and 50 (held out): x sources the walk of ``frontend/_open_inputs.py`` took for
 defined drivers, so no x-faithfulness proof ran and a candidate reading x otherwise than the
 reference was accepted on the 0/1 proofs alone: an inferred latch (``always @* if (en) bw =
 1;``), an ``always @*`` that reads nothing (never runs), a function's local assigned on one
@@ -33,6 +33,12 @@ FORMS = {
     # gate's gated clock read as data is x while the clock is 1 before its first low phase
     "always_latch": "  reg bw;\n  always_latch if (en) bw = 1'b1;",
     "clock_gate": "  reg q;\n  always_latch if (!en) q = a;\n  wire bw = en & q;",
+    # round 50: a specparam holding x (a constant to the walk, its value not judged), a real
+    # turned into bits (iverilog makes x of an infinite real), a vendor cell's output (counted
+    # as a defined driver: a flip-flop cell powers up x)
+    "specparam": "  specify specparam S = 1'bx; endspecify\n  wire bw = S;",
+    "real": "  wire bw = 1e400;",
+    "vendor_cell": "  wire bw;\n  DFF_X1 ff(.D(a), .CK(en), .Q(bw), .QN());",
 }
 SOURCES = {
     "latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
@@ -41,6 +47,9 @@ SOURCES = {
     "selfloop": "depends on that input combinationally",
     "always_latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
     "clock_gate": "'q' (top.v, line 2) is written by a combinational block on some paths only",
+    "specparam": "which reads 'S' (top.v, line 2)",
+    "real": "turns a real value into bits: x where it is infinite or not a number",
+    "vendor_cell": "which the repository does not define (a vendor cell)",
 }
 
 
