@@ -22,13 +22,19 @@ candidate's text as the tools read them):
   ``alu_r``); and what it waits for must reach time 0 the same way on both sides: an input,
   a parameter, or a signal whose writers are the same items on both sides, whose own reads
   are so too (transitively);
+* what reads the outputs of late blocks (transitively) must be the same items on both sides;
+  a register clocked by one reads it (its first event is an edge, x to 0 or 1, where the 0/1
+  reading may have none: ``always @(clk or b) t = clk;`` with ``clk`` held at 1 rises when
+  ``b`` first changes), and so is one clocked by a net derived from one (``t !== 1'b0`` is 1
+  while ``t`` is x), except a register clocked straight by an output of a kept instance
+  (:func:`_clock_cells`: a clock-gate cell) whose every input changes at time 0 and whose
+  module's blocks each wait for one of its inputs: its blocks run at time 0 and its latch
+  holds its power-up value, which the x-faithfulness proof reads, until then;
 * anything else is unchecked, fail closed (so is a repository whose instances cannot be read:
   then no input counts as changed at time 0).
 
-Not decided (the known gap): an unchanged block's outputs are x until its first event in both
-readings; a change of the logic reading them is proven on 0/1 values and, where the repository
-feeds x into the target's inputs, by the x-faithfulness proof, which reads the block as
-combinational logic.
+Not decided here: the power-up x a kept cell's latch or register holds (:func:`_clock_cells`)
+until it first opens or is written, which the x-faithfulness proof reads.
 """
 
 from __future__ import annotations
@@ -124,17 +130,19 @@ def time_zero_change(
     relevant = ref.signals | cand.signals | inputs
     shared = (ref.signals & cand.signals) | inputs | _ports(design)
 
-    def shape(items: ModuleItems) -> Callable[[Item], _Shape]:
+    cells = _clock_cells(late_ref, design, within_ref), _clock_cells(late_cand, design, within_cand)
+
+    def shape(items: ModuleItems, held: frozenset[str]) -> Callable[[Item], _Shape]:
         def of(i: Item) -> _Shape:
             """When a block runs and which signals of both sides it reaches (its body and
             the names of what it writes for the first time may change)."""
             waits = (i.waits or frozenset()) - i.writes
-            reach = _reached(i.writes, items) & shared
+            reach = _reached(i.writes, items, held) & shared
             return (i.text if i.form.startswith("instance") else "", reach, waits & relevant)
 
         return of
 
-    ref_shape, cand_shape = shape(ref), shape(cand)
+    ref_shape, cand_shape = shape(ref, cells[0]), shape(cand, cells[1])
     extra_cand = Counter(map(cand_shape, late_cand)) - Counter(map(ref_shape, late_ref))
     extra_ref = Counter(map(ref_shape, late_ref)) - Counter(map(cand_shape, late_cand))
     for side, items, extra in (
@@ -145,16 +153,86 @@ def time_zero_change(
         item = next((i for i in items if of(i) in extra), None)
         if item is not None:
             return _message(side, item, name)
-    readers = _readers(late_ref, ref), _readers(late_cand, cand)
+    readers = _readers(late_ref, ref, cells[0]), _readers(late_cand, cand, cells[1])
     if readers[0] != readers[1]:
-        changed = sorted(readers[0] ^ readers[1])[0]
-        return (
-            f"what reads the outputs of the always blocks of {name} that run only on an event "
-            f"of what they wait for changes ('{changed[:60]}'): those outputs are x until "
-            f"their first event at simulation time 0 ({_WHY}), and the proofs read the "
-            f"change on 0/1 values only; {_FIX}"
-        )
+        clocked = [
+            i
+            for items, late, held in ((ref, late_ref, cells[0]), (cand, late_cand, cells[1]))
+            for i in _clocked(late, items, held)
+        ]
+        return _readers_message(sorted(readers[0] ^ readers[1])[0], clocked, name)
     return _kept_reads(late_cand, ref, cand, inputs, relevant, name)
+
+
+def _clocked(late: list[Item], items: ModuleItems, held: frozenset[str]) -> list[Item]:
+    """The registers of ``items`` clocked by what ``late`` write (transitively), other than
+    by an output of a cell of ``held``."""
+    start = frozenset().union(*(i.writes for i in late)) if late else frozenset()
+    reached = _reached(start, items, held)
+    return [i for i in items.items if (i.clocks - held) & reached]
+
+
+def _readers_message(changed: str, clocked: list[Item], name: str) -> str:
+    """Why a change of ``changed`` (the text of an item reading a late block's outputs on
+    one side only) is unchecked; ``clocked``: the registers clocked by those outputs."""
+    via = ""
+    if clocked:
+        reg = clocked[0]
+        via = (
+            f" through a register clocked by {', '.join(sorted(reg.clocks))} at line "
+            f"{reg.line}, which such a block drives: its first event is an edge (x to 0 or "
+            "1) where the 0/1 reading may have none, and a clock derived from it "
+            "(t !== 1'b0) is defined while it is x;"
+        )
+    return (
+        f"what reads the outputs of the always blocks of {name} that run only on an event "
+        f"of what they wait for changes ('{changed[:60]}'),{via} those outputs are x "
+        f"until their first event at simulation time 0 ({_WHY}), and the proofs read the "
+        f"change on 0/1 values only; {_FIX}"
+    )
+
+
+def _clock_cells(late: list[Item], design: Design, evented: frozenset[str]) -> frozenset[str]:
+    """The outputs of the late instances in ``late`` that a register may take as its clock
+    without counting as their reader: an instance of a repository module connected by name
+    whose every input reads only names changed at time 0 (``evented``) by an expression
+    surely defined then, of a module (:func:`_runs_on_inputs`) whose blocks each wait for
+    one of its inputs and which instantiates nothing: every block of it runs at time 0, its
+    outputs are the 0/1 reading's from then on but for a latch's or a register's power-up
+    value (a clock-gate cell's latch while the clock is high), which the x-faithfulness
+    proof reads. Nothing else: a late block's own output, or a net derived from one, may
+    have an edge the proofs do not see (module docstring)."""
+    out: set[str] = set()
+    for item in late:
+        mod = design.modules.get(item.text.split(" ", 1)[0])
+        if not item.instance or item.connections is None or mod is None:
+            continue
+        directions = {p.name: p.direction for p in mod.ports}
+        conns = item.connections[1]
+        if {p for p, _, _ in conns} != set(directions):
+            continue  # a port left open floats (z)
+        inputs = [(e, ns) for p, e, ns in conns if directions[p] == "input"]
+        if all(ns <= evented and e and not _may_be_x(e) for e, ns in inputs) and (
+            _runs_on_inputs(mod.name, design)
+        ):
+            out |= item.writes
+    return frozenset(out)
+
+
+def _runs_on_inputs(module: str, design: Design) -> bool:
+    """Whether every block of ``module`` evaluated only on an event waits for one of its
+    inputs and the module instantiates nothing (read as written; unreadable: no)."""
+    mod = design.modules.get(module)
+    if mod is None:
+        return False
+    try:
+        items = module_items(mod.text(), module)
+    except (RuntimeError, OSError):
+        return False
+    inputs = {p.name for p in mod.ports if p.direction == "input"}
+    return items is not None and not any(
+        i.instance or (i.waits is not None and not i.waits & inputs) for i in items.items
+    )
 
 
 def _kept_reads(
@@ -305,15 +383,18 @@ def _ports(design: Design) -> set[str]:
     return {p.name for p in design.target.ports}
 
 
-def _reached(start: frozenset[str], items: ModuleItems) -> frozenset[str]:
+def _reached(
+    start: frozenset[str], items: ModuleItems, held: frozenset[str] = frozenset()
+) -> frozenset[str]:
     """The names ``start`` reaches: written by an item that mentions one (transitively),
-    ``start`` included."""
+    ``start`` included; a register clocked by a name of ``held`` (:func:`_clock_cells`) is
+    not reached through its clock."""
     seen = set(start)
     stack = list(start)
     while stack:
         n = stack.pop()
         for i in items.items:
-            if n in i.mentions and n not in i.clocks:
+            if n in i.mentions and n not in (i.clocks & held):
                 new = i.writes - seen
                 seen |= new
                 stack += sorted(new)
@@ -403,15 +484,18 @@ def _message(side: str, item: Item, name: str) -> str:
     )
 
 
-def _readers(late: list[Item], items: ModuleItems) -> frozenset[str]:
+def _readers(
+    late: list[Item], items: ModuleItems, held: frozenset[str] = frozenset()
+) -> frozenset[str]:
     """The texts of the items, other than ``late`` themselves, that read what ``late`` write
-    (transitively)."""
-    reached = _reached(frozenset().union(*(i.writes for i in late)), items) if late else set()
+    (transitively; a register clocked by a name of ``held`` does not read it)."""
+    start = frozenset().union(*(i.writes for i in late)) if late else frozenset()
+    reached = _reached(start, items, held)
     own = {i.text for i in late}
     return frozenset(
         i.text
         for i in items.items
-        if i.text not in own and (i.mentions - i.writes - i.clocks) & reached
+        if i.text not in own and (i.mentions - i.writes - (i.clocks & held)) & reached
     )
 
 

@@ -90,6 +90,8 @@ class Item:
     #: For an instance of one module with every connection named: its parameter tokens and
     #: per port ``(port, expression tokens, names it mentions)``; None for any other item.
     connections: tuple[str, tuple[tuple[str, str, frozenset[str]], ...]] | None = None
+    #: It instantiates a module (or an interface), however its connections are written.
+    instance: bool = False
 
 
 @dataclass(frozen=True)
@@ -266,6 +268,7 @@ def _item(node: Any, text: str, generate: bool) -> Item:
         generate,
         _clocks(node),
         _connections(node),
+        _kind(node) == "HierarchyInstantiation",
     )
 
 

@@ -81,3 +81,49 @@ def test_a_broken_rewrite_is_still_refuted(tmp_path: Path, monkeypatch: pytest.M
     repo = _repo(tmp_path, monkeypatch, ASSIGN, INITIALIZED)
     out = _evaluate(tmp_path, repo, AT_STAR.replace("~a", "a"))
     assert out["status"] == "invalid" and out["stage"] == "simulation", out["reason"]
+
+
+#: ``t`` copies ``clk`` in a block that also waits for ``b``: the repository holds ``clk`` at 1
+#: (its initializer) and changes ``b`` first, so ``t`` goes from x to 1, a rising edge of the
+#: register ``r`` clocks that the proofs' ``t = clk`` never has (``h``, on ``clk``, stays 0)
+CLOCKED = """module m(input clk, input rst_n, input b, output y, output z);
+  reg t;
+  always @(clk or b) t = clk;
+  reg r;
+  always @(posedge t or negedge rst_n)
+    if (!rst_n) r <= 1'b0;
+    else r <= 1'b1;
+  reg q;
+  always @(posedge clk or negedge rst_n)
+    if (!rst_n) q <= 1'b0;
+    else q <= b;
+  assign y = r;
+  assign z = q;
+endmodule
+"""
+HELD_CLOCK = """module top(input clk, output y, output z);
+  reg mclk = 1'b1;
+  reg [1:0] cnt = 2'd0;
+  reg b = 1'b0;
+  wire rst_n = (cnt != 2'd1);
+  always @(posedge clk) if (cnt != 2'd3) cnt <= cnt + 2'd1;
+  always @(negedge clk) if (cnt == 2'd3) b <= ~b;
+  m u(.clk(mclk), .rst_n(rst_n), .b(b), .y(y), .z(z));
+endmodule
+"""
+
+
+def test_a_register_clocked_by_a_late_output_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Accepted before (a register a late block clocks was no reader of it, so what reads
+    the register was not compared): under iverilog -g2012 the repository's y is 1 from the
+    late block's first event on, the candidate's 0 (``h`` never clocked)."""
+    repo = _repo(tmp_path, monkeypatch, CLOCKED, HELD_CLOCK)
+    cand = CLOCKED.replace("  reg q;", "  reg h;\n  always @(posedge clk or negedge rst_n)\n"
+        "    if (!rst_n) h <= 1'b0;\n    else h <= 1'b1;\n  reg q;").replace(
+        "assign y = r;", "assign y = r & h;")  # fmt: skip
+    out = _evaluate(tmp_path, repo, cand)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and out["stage"] == "formal", reason
+    assert "unchecked" in reason and "clocked by t at line 5" in reason, reason

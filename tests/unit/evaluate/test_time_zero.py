@@ -379,3 +379,82 @@ def test_time_0_forms_of_round_45_are_unchecked(tmp_path: Path, case: str) -> No
         (tmp_path / "sub.v").write_text((src / "sub.v").read_text())
     design = _design(tmp_path, ref, (src / "top.v").read_text())
     assert time_zero_change(design, ref, cand) != ""  # type: ignore[arg-type]
+
+
+#: ``ck`` held at 1 by its initializer, ``b`` changed later: the late block below runs first
+#: when ``b`` changes, and its ``t`` goes from x to 1 (an edge the 0/1 reading lacks)
+_TOP_CK = (
+    "module top(input clk, output [1:0] q);\n  reg ck = 1'b1;\n  reg b = 1'b0;\n"
+    "  always @(negedge clk) b <= ~b;\n  m u(.ck(ck), .b(b), .d(2'b01), .q(q));\nendmodule\n"
+)
+_LATE_CK = (
+    "module m(input ck, input b, input [1:0] d, output [1:0] q);\n  reg t;\n"
+    "  always @(ck or b) t = ck;\n{clock}\n  reg [1:0] r;\n  always @(posedge {g}) r <= d;\n"
+    "  assign q = r;\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("clock", "g"),
+    [
+        ("", "t"),  # the late block's own output: its first event is an edge from x
+        ("  wire g = (t !== 1'b0);", "g"),  # 1 while t is x: no edge where 0/1 has one
+        ("  wire g = t === 1'bx;", "g"),
+        ("  wire g = $isunknown(t);", "g"),
+        ("  wire g = t ? 1'b1 : 1'b0;", "g"),
+        ("  reg g;\n  always @* case (t) 1'b1: g = 1'b1; default: g = 1'b0; endcase", "g"),
+        ("  wire g;\n  assign g = t;", "g"),  # a copy: the same edge from x as t's
+    ],
+    ids=["own_output", "nex", "eqx", "isunknown", "mux", "case", "copy"],
+)
+def test_a_register_clocked_by_a_late_output_reads_it(tmp_path: Path, clock: str, g: str) -> None:
+    """A register clocked by a late block's output, or by a net derived from one, reads it
+    (the exemption was for a register clocked by any late output: its data logic could
+    change and what reads it too, while its first capture came where the 0/1 reading had
+    no edge)."""
+    ref = _LATE_CK.format(clock=clock, g=g)
+    design = _design(tmp_path, ref, _TOP_CK)
+    why = time_zero_change(design, ref, ref.replace("r <= d;", "r <= ~~d;"))  # type: ignore[arg-type]
+    assert f"clocked by {g}" in why and "time 0" in why, why
+    # a reader of the register changed, its clock block kept
+    why = time_zero_change(design, ref, ref.replace("assign q = r;", "assign q = r & 2'b11;"))  # type: ignore[arg-type]
+    assert f"clocked by {g}" in why and "time 0" in why, why
+    assert time_zero_change(design, ref, ref.replace("input [1:0] d", "input [1:0]  d")) == ""  # type: ignore[arg-type]
+
+
+#: the clock-gate cell's clock held by an initializer: its first rise sends the gated clock
+#: from 0 to x (the latch closed, still x), an edge the proofs' enable model does not have
+_TOP_GATE = (
+    "module top(input clk, output [1:0] q);\n  reg ck = 1'b0;\n  always @(posedge clk) ck <= ~ck;\n"
+    "  m u(.ck(ck), .e0(1'b0), .e1(1'b0), .d(2'b01), .q(q));\nendmodule\n"
+)
+_COMB_CELL = (
+    "module gate(input ck, input en, output reg gck);\n  always @(ck or en) gck = ck;\nendmodule\n"
+)
+_OWN_WAIT = (
+    "module gate(input ck, input en, output gck);\n  reg k = 1'b0;\n  reg l;\n"
+    "  always @(k) l = k;\n  assign gck = ck & (l | en);\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("cell", "top", "unchecked"),
+    [
+        (_GATE, "", False),  # every input changes at time 0: the cell runs then
+        (_GATE, _TOP_GATE, True),  # its clock held: its first event may be an edge from x
+        (_COMB_CELL, "", False),
+        (_COMB_CELL, _TOP_GATE, True),
+        (_OWN_WAIT, "", True),  # a block waiting for no input of the cell: late inside
+    ],
+    ids=["gate", "gate_held", "comb", "comb_held", "inner_late"],
+)
+def test_a_register_clocked_by_a_cell_reads_it_unless_the_cell_runs_at_time_0(
+    tmp_path: Path, cell: str, top: str, unchecked: bool
+) -> None:
+    """C910's gated_clk_cell: a register it clocks is no reader of its output only where
+    every input of the cell changes at time 0 and each of its blocks waits for one."""
+    design = _design(tmp_path, _GATED + cell, top)
+    why = time_zero_change(design, _GATED, _GATED.replace("r <= d;", "r <= ~~d;"))  # type: ignore[arg-type]
+    assert (why != "") == unchecked, why
+    if unchecked:
+        assert "clocked by g" in why and "time 0" in why, why
