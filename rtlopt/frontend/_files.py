@@ -129,6 +129,21 @@ _HINT = "replace it with a regular file, or exclude it with project.exclude"
 _INCLUDE = re.compile(r'^[ \t]*`include[ \t]+"([^"\n]+)"', re.M)
 
 
+def included_names(text: str) -> list[str]:
+    """The file names of ``text``'s ```include "name"`` lines, in order."""
+    return _INCLUDE.findall(text)
+
+
+def include_target(name: str, path: Path, include_dirs: Sequence[Path]) -> Path | None:
+    """The file ```include "name"`` in ``path`` reads (the including file's folder, then the
+    include folders in order: the first that holds it), resolved; None if none does."""
+    for d in (Path(path).parent, *include_dirs):
+        cand = Path(d) / name
+        if cand.is_file():
+            return cand.resolve()
+    return None
+
+
 def unsafe_include(
     text: str, path: Path, include_dirs: Sequence[Path], limit: int = DEFAULT_LIMIT
 ) -> DesignError | None:

@@ -20,7 +20,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from rtlopt.errors import DesignError
-from rtlopt.frontend._files import DEFAULT_LIMIT, read_source
+from rtlopt.frontend._build_order import included
+from rtlopt.frontend._files import (
+    DEFAULT_LIMIT,
+    include_target,
+    included_names,
+    read_source,
+)
 
 __all__ = ["MACRO_NAMED", "ModuleIndex", "build_index", "scope_names"]
 
@@ -35,7 +41,7 @@ _DECL = re.compile(
 MACRO_NAMED = "`"
 _SCOPE = re.compile(r"(?<![\w$:])([A-Za-z_][\w$]*)\s*::")
 _IMPORT = re.compile(r"\bimport\s+([A-Za-z_][\w$]*)\s*::")
-_VERSION = 2
+_VERSION = 3
 
 
 def scope_names(text: str) -> set[str]:
@@ -96,12 +102,21 @@ def _store(path: Path | None, entries: Mapping[str, list[object]]) -> None:
         log.debug("module index not stored in %s", path)
 
 
-def build_index(root: Path, files: Iterable[Path], limit: int = DEFAULT_LIMIT) -> ModuleIndex:
-    """The index of ``files`` (read only when their cached entry is stale)."""
+def build_index(
+    root: Path,
+    files: Iterable[Path],
+    limit: int = DEFAULT_LIMIT,
+    include_dirs: Sequence[Path] = (),
+) -> ModuleIndex:
+    """The index of ``files`` (read only when their cached entry is stale). A name a header
+    declares is indexed under each file including it too (```include`` expands in place:
+    the build defines it there), before the files declaring it themselves when the includer
+    comes first in ``files``."""
     cache = _cache_file(Path(root))
     old = _load(cache)
     new: dict[str, list[object]] = {}
     by_name: dict[str, list[Path]] = {}
+    headers: dict[Path, list[str]] = {}
     read = 0
     for f in files:
         key = str(f)
@@ -110,18 +125,58 @@ def build_index(root: Path, files: Iterable[Path], limit: int = DEFAULT_LIMIT) -
         except OSError:
             continue
         hit = old.get(key)
-        if isinstance(hit, list) and len(hit) == 2 and hit[0] == stamp:
+        if isinstance(hit, list) and len(hit) == 3 and hit[0] == stamp:
             names = [str(n) for n in hit[1]]  # type: ignore[attr-defined]
+            includes = [str(n) for n in hit[2]]  # type: ignore[attr-defined]
         else:
-            try:
-                names = list(dict.fromkeys(_DECL.findall(read_source(f, None, limit))))
-            except DesignError:
-                names = []
+            names, includes = _entry(f, limit)
             read += 1
-        new[key] = [stamp, names]
-        for n in names:
+        new[key] = [stamp, names, includes]
+        if includes:
+            dirs = tuple(include_dirs)
+            names = names + _header_names(Path(f), includes, dirs, headers, limit)
+        for n in dict.fromkeys(names):
             by_name.setdefault(n, []).append(Path(f))
     if read or set(new) != set(old):
         _store(cache, new)
     log.debug("module index: %d files (%d read), %d names", len(new), read, len(by_name))
     return ModuleIndex(by_name)
+
+
+def _entry(f: Path, limit: int) -> tuple[list[str], list[str]]:
+    """The names ``f`` declares and the files it includes (as written)."""
+    try:
+        text = read_source(f, None, limit)
+    except DesignError:
+        return [], []
+    return list(dict.fromkeys(_DECL.findall(text))), included_names(text)
+
+
+def _header_names(
+    f: Path,
+    includes: Sequence[str],
+    include_dirs: tuple[Path, ...],
+    seen: dict[Path, list[str]],
+    limit: int,
+) -> list[str]:
+    """The names the headers ``f`` includes (``includes``, as written; through other headers
+    too) declare (``seen``: by header, each read once)."""
+    found: list[Path] = []
+    for name in includes:
+        header = include_target(name, f, include_dirs)
+        if header is None or header in found:
+            continue
+        found.append(header)
+        try:
+            found += included(header, read_source(header, None, limit), include_dirs)
+        except DesignError:
+            continue
+    out: list[str] = []
+    for header in dict.fromkeys(found):
+        if header not in seen:
+            try:
+                seen[header] = _DECL.findall(read_source(header, None, limit))
+            except DesignError:
+                seen[header] = []
+        out += seen[header]
+    return out

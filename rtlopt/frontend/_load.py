@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
+from rtlopt.frontend._build_order import BuildRank
 from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend._files import read_source, source_problem, unsafe_include
 from rtlopt.frontend._index import MACRO_NAMED, ModuleIndex, build_index, scope_names
@@ -55,20 +56,26 @@ def _with_roles(
     prefer: Path | None = None,
     texts: Mapping[Path, str] | None = None,
     sources: SourceSet | None = None,
+    parsed: Mapping[Path, str] | None = None,
 ) -> dict[str, Module]:
     """One definition per module name, with clocks/resets inferred.
 
-    When several files define a name, the target's file wins, then its folder, then the first
-    file in ``sources``' order (the filelists' files first: a stale copy elsewhere never wins
-    over the file the build lists, whatever the names sort like).
+    When several files define a name, the build's definition wins
+    (:class:`~rtlopt.frontend._build_order.BuildRank`): the target's file, then its folder,
+    then the first file in ``sources``' order (the filelists' files first: a stale copy
+    elsewhere never wins over the file the build lists, whatever the names sort like); a
+    header's definition counts as its includer's, a ``-y`` folder's file's only for the
+    module it is named after (``parsed``: the texts read, for headers' includers).
     """
-    order = {f: i for i, f in enumerate(sources.files)} if sources is not None else {}
+    if sources is None:
 
-    def rank(m: Module) -> tuple[int, int]:
-        listed = order.get(m.file, len(order))
-        if prefer is None:
-            return 0, listed
-        return (0 if m.file == prefer else 1 if m.file.parent == prefer.parent else 2), listed
+        def rank(m: Module) -> tuple[int, int]:
+            return 0, 0
+    else:
+        build = BuildRank(sources, prefer, parsed)
+
+        def rank(m: Module) -> tuple[int, int]:
+            return build(m.file, m.name)
 
     by_name: dict[str, Module] = {}
     for m in sorted(result.modules, key=rank):
@@ -265,7 +272,7 @@ def _parse_needed(
         texts = _read_all(sources, sources.files, target, limit, prelude=True)
         files = [f for f in sources.files if f in texts]
         return _parse(frontend, sources, files, texts), texts, None
-    index = build_index(sources.root, sources.files, limit)
+    index = build_index(sources.root, sources.files, limit, sources.include_dirs)
     order = {f: i for i, f in enumerate(sources.files)}
     texts = _read_all(sources, [target], target, limit, prelude=True)
     tried: set[Path] = {target}
@@ -299,7 +306,7 @@ class _ContextParser:
         texts = _read_all(self.sources, files, Path(), self.limit, prelude=False)
         parsed = [f for f in files if f in texts]
         result = _parse(get_frontend(self.frontend), self.sources, parsed, texts)
-        return _with_roles(result, sources=self.sources)
+        return _with_roles(result, sources=self.sources, parsed=texts)
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -416,6 +423,19 @@ def _check_undefined(
     )
 
 
+def _check_build(order: Sequence[str], modules: Mapping[str, Module], rank: BuildRank) -> None:
+    """Fail closed where the build's definition of a module of the target's closure cannot
+    be told (:meth:`BuildRank.conflict`: two library files the ``-y`` search may load).
+
+    Raises:
+        DesignError: naming both files.
+    """
+    for name in order:
+        problem = rank.conflict(name, modules[name].file)
+        if problem is not None:
+            raise problem
+
+
 def _closure_order(
     top: Module, modules: Mapping[str, Module], result: FrontendResult, texts: Mapping[Path, str]
 ) -> list[str]:
@@ -488,7 +508,7 @@ def load_design(
         log.warning("%s", w)
     if target in result.errors:
         raise _syntax_error(result.errors[target][0], "fix the file")
-    modules = _with_roles(result, target, sources=sources)
+    modules = _with_roles(result, target, sources=sources, parsed=texts)
     here = [
         modules[m.name]
         for m in result.modules
@@ -497,6 +517,7 @@ def load_design(
     top = _pick_target(target, module, here, modules)
     order = _closure_order(top, modules, result, texts)
     _check_names(top, [modules[n] for n in order])
+    _check_build(order, modules, BuildRank(sources, target, texts))
     submodules = tuple(n for n in order if n != top.name)
     closure_files = [modules[n].file for n in order]
     closure = tuple(dict.fromkeys([f for f in closure_files if f != target] + [target]))

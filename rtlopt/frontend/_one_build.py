@@ -3,39 +3,47 @@
 The frontend scans every file of the repository (a testbench wrapper is a top too), so a
 module two files define, one build's version and another's (cv32e40p's latch register file
 beside the flip-flop one its manifest lists), is found twice, and an elaboration of every file
-keeps one of them by its own rule. :func:`build_files` keeps the first file that defines a
-module, in the configuration's order (``sources.files``: the filelists' files first, in their
-order, then the repository's other files), and leaves out a later file whose every module an
-earlier one defines: another build's version.
+keeps one of them by its own rule. :func:`build_files` keeps, of every module, the definition
+the build compiles (:mod:`rtlopt.frontend._build_order`: the target's file first, then a
+module an included header defines counts as its includer's, a ``-y`` folder's file counts for
+the module it is named after, then the configuration's order, ``sources.files``: the
+filelists' files first, in their order, then the repository's other files), and leaves out a
+file that keeps none: another build's version.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from rtlopt.frontend._build_order import BuildRank, declared
 from rtlopt.frontend.model import Design
-from rtlopt.verilog import module_declarations
 
 __all__ = ["build_files"]
 
 
 def build_files(design: Design) -> list[Path]:
-    """The repository's source files (``sources.files`` then ``closure``, each once) without
-    those whose every module an earlier file defines (the target's file counts first)."""
+    """The repository's source files (``sources.files`` then ``closure``, each once) that
+    define a module the build compiles from them, or no module at all (packages,
+    interfaces); the target's file always.
+
+    Raises:
+        DesignError: which of two files the build compiles a module from cannot be told
+            (:meth:`BuildRank.conflict`).
+    """
+    sources = design.sources
     target = design.target.file.resolve()
-    defined = _modules(design.target.file)  # the target's own version first
-    out: list[Path] = []
-    for path in dict.fromkeys([*design.sources.files, *design.closure]):
-        names = _modules(path)
-        if path.resolve() != target and names and names <= defined:
-            continue  # another build's version of modules an earlier file defines
-        defined |= names
-        out.append(path)
-    return out
-
-
-def _modules(path: Path) -> set[str]:
-    try:
-        return {n for n, _ in module_declarations(path.read_text(errors="replace"))}
-    except OSError:
-        return set()
+    rank = BuildRank(sources)
+    files = list(dict.fromkeys([*sources.files, *design.closure]))
+    names = {f: declared(f, sources.include_dirs) for f in files}
+    best: dict[str, tuple[tuple[int, int, int], Path]] = {}
+    for f in files:
+        for n in names[f]:
+            key = (0 if f.resolve() == target else 1, *rank(f, n))
+            if n not in best or key < best[n][0]:
+                best[n] = (key, f)
+    for n, (_, f) in best.items():
+        problem = rank.conflict(n, f)
+        if problem is not None:
+            raise problem
+    kept = {f for _, f in best.values()}
+    return [f for f in files if f in kept or not names[f] or f.resolve() == target]

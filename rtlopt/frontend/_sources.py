@@ -534,6 +534,8 @@ def collect_sources(
     units: list[Path] = []
     incdirs: list[Path] = []
     defs: dict[str, str] = dict(CONTEXT_DEFINES)
+    libraries: list[tuple[Path, tuple[str, ...]]] = []
+    in_library: list[Path] = []
     for fl in project.filelists:
         lst = read_project_filelist(root, fl, project)
         files += lst.files + lst.library_files
@@ -545,7 +547,10 @@ def collect_sources(
             if not d.is_dir():
                 log.warning("%s: library directory %s not found; ignored", fl, d)
                 continue
-            files += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
+            libraries.append((d.resolve(), tuple(exts)))
+            in_library += sorted(p for p in d.iterdir() if p.suffix in exts and p.is_file())
+    listed = set(_dedupe(files))
+    files += in_library
     scanned, header_dirs = _scan(root, project.exclude, project.max_file_bytes)
     files += scanned
     for rel in project.include_dirs:
@@ -572,4 +577,6 @@ def collect_sources(
         defines=defs,
         prelude=pre,
         filelist_vars=filelist_variables(project, root),
+        libraries=tuple(libraries),
+        library_files=frozenset(_dedupe(in_library)) - listed - {target},
     )

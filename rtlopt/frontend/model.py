@@ -124,6 +124,10 @@ class SourceSet:
         filelist_vars: The values of the filelists' ``${NAME}`` variables the configuration
             states (``project.filelist_vars``, folders made absolute): other filelists of the
             repository are read with them too.
+        libraries: The filelists' ``-y`` folders in search order, each with its ``+libext+``
+            suffixes: a module found only there comes from ``<folder>/<name><suffix>``.
+        library_files: The files of ``files`` read only because a ``-y`` folder holds them
+            (no filelist lists them): their modules count only as loaded by that search.
     """
 
     root: Path
@@ -132,6 +136,8 @@ class SourceSet:
     defines: Mapping[str, str] = field(default_factory=dict)
     prelude: tuple[Path, ...] = ()
     filelist_vars: Mapping[str, str] = field(default_factory=dict)
+    libraries: tuple[tuple[Path, tuple[str, ...]], ...] = ()
+    library_files: frozenset[Path] = frozenset()
 
 
 @dataclass(frozen=True)

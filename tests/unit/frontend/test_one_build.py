@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rtlopt.config import ProjectConfig
+from rtlopt.errors import DesignError
 from rtlopt.frontend import load_design
 from rtlopt.frontend._one_build import build_files
 from rtlopt.frontend._open_inputs import open_inputs
+from rtlopt.frontend.model import Design
 
 M = "module m(input a, input b, output reg y);\n  always @* if (b) y = a; else y = 1'b0;\nendmodule\n"
 #: The build's top: an always_latch no clock opens feeds b (x while en is 0).
@@ -57,3 +61,112 @@ def test_the_module_table_takes_the_filelists_version_too(tmp_path: Path) -> Non
             project = ProjectConfig(filelists=(str(root / "rtl.f"),), lazy_parse=lazy)
             design = load_design(root / "m.v", "m", project)
             assert design.modules["top"].file.name == "top_x.v", (lazy, stale)
+
+
+# round 51: the build's own rules decide which definition counts
+#: ``mid`` as the build compiles it: b tied to x.
+MID_X = "module mid(input a, input en, output y);\n  m u(.a(a), .b(1'bx), .y(y));\nendmodule\n"
+#: A stale ``mid`` the build does not compile: b defined.
+MID_OK = "module mid(input a, input en, output y);\n  m u(.a(a), .b(en), .y(y));\nendmodule\n"
+TOP_MID = "module top(input a, input en, output y);\n  mid u0(.a(a), .en(en), .y(y));\nendmodule\n"
+
+
+def _files(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def _design(root: Path, lazy: bool = True, target: str = "m") -> Design:
+    project = ProjectConfig(filelists=(str(root / "files.f"),), lazy_parse=lazy)
+    return load_design(root / f"{target}.v", target, project)
+
+
+def _fed_x(design: Design) -> list[tuple[str, str, str]]:
+    return [(o.instance, o.port, o.kind) for o in open_inputs(design)]
+
+
+def _library(root: Path, *, stale: bool) -> Path:
+    files = {"m.v": M, "top.v": TOP_MID, "lib/mid.v": MID_X}
+    if stale:
+        files["lib/aaa.v"] = MID_OK  # sorts first; the -y search never loads it for mid
+    files["files.f"] = "top.v\nm.v\n-y lib\n+libext+.v\n"
+    return _files(root, files)
+
+
+def test_a_library_folder_gives_a_module_from_the_file_named_after_it(tmp_path: Path) -> None:
+    """FA-9: ``-y lib`` loads ``lib/mid.v`` for ``mid``, not a stale ``lib/aaa.v`` that
+    sorts first; with ``lib/mid.v`` alone (negative control) nothing changes."""
+    for stale in (True, False):
+        root = _library(tmp_path / str(stale), stale=stale)
+        for lazy in (True, False):
+            design = _design(root, lazy)
+            names = [p.name for p in build_files(design)]
+            assert names == ["top.v", "m.v", "mid.v"], (stale, lazy, names)
+            assert design.modules["mid"].file == root / "lib" / "mid.v", (stale, lazy)
+            assert _fed_x(design) == [("top.u0.u", "b", "x")], (stale, lazy)
+            top = _design(root, lazy, "top")
+            assert top.modules["mid"].file == root / "lib" / "mid.v", (stale, lazy)
+            assert root / "lib" / "aaa.v" not in top.closure, (stale, lazy)
+
+
+def test_a_module_an_included_header_defines_is_the_includers(tmp_path: Path) -> None:
+    """FA-10: ``top.v`` includes the header defining ``mid``; a stale ``mid.v`` outside the
+    filelist is another build's (the walk, the module table and the index agree)."""
+    root = _files(
+        tmp_path / "repo",
+        {
+            "m.v": M,
+            "top.v": f'`include "mid_impl.vh"\n{TOP_MID}',
+            "inc/mid_impl.vh": MID_X,
+            "mid.v": MID_OK,
+            "files.f": "+incdir+inc\ntop.v\nm.v\n",
+        },
+    )
+    header = root / "inc" / "mid_impl.vh"
+    for lazy in (True, False):
+        design = _design(root, lazy)
+        assert [p.name for p in build_files(design)] == ["top.v", "m.v"], lazy
+        assert design.modules["mid"].file == header, lazy
+        assert _fed_x(design) == [("top.u0.u", "b", "x")], lazy
+        assert _design(root, lazy, "top").modules["mid"].file == header, lazy
+
+
+@pytest.mark.parametrize("form", ["second_loaded_file", "two_suffixes"])
+def test_two_library_definitions_the_build_may_use_fail_closed(tmp_path: Path, form: str) -> None:
+    """Where the build's definition cannot be told, both files are named: a library file
+    loaded for its own module that defines another library file's module too (which one
+    counts depends on the order the build needs them), or one folder holding the module
+    under two ``+libext+`` suffixes (iverilog 11 takes ``.sv`` whatever the order)."""
+    files = {"m.v": M, "top.v": TOP_MID, "lib/mid.v": MID_X}
+    if form == "second_loaded_file":
+        files["lib/helper.v"] = "module helper(output h);\n  assign h = 1'b0;\nendmodule\n"
+        files["lib/mid.v"] = MID_X + "module helper(output h);\n  assign h = 1'b1;\nendmodule\n"
+        files["top.v"] = TOP_MID.replace("endmodule", "  helper hh(.h());\nendmodule")
+        files["files.f"] = "top.v\nm.v\n-y lib\n+libext+.v\n"
+        named = ("mid.v", "helper.v")
+    else:
+        files["lib/mid.sv"] = MID_OK
+        files["files.f"] = "top.v\nm.v\n-y lib\n+libext+.v+.sv\n"
+        named = ("mid.v", "mid.sv")
+    design = _design(_files(tmp_path / "repo", files))
+    with pytest.raises(DesignError) as err:
+        build_files(design)
+    said = str(err.value)
+    assert all(n in said for n in named) and "cannot be told" in said, said
+    with pytest.raises(RuntimeError, match="cannot be told"):
+        open_inputs(design)
+    with pytest.raises(DesignError, match="cannot be told"):
+        _design(tmp_path / "repo", target="top")
+
+
+def test_a_repository_without_duplicates_keeps_every_file(tmp_path: Path) -> None:
+    root = _files(
+        tmp_path / "repo",
+        {"m.v": M, "top.v": TOP_MID, "mid.v": MID_X, "files.f": "top.v\nmid.v\nm.v\n"},
+    )
+    design = _design(root)
+    assert [p.name for p in build_files(design)] == ["top.v", "mid.v", "m.v"]
+    assert _fed_x(design) == [("top.u0.u", "b", "x")]
