@@ -5,8 +5,9 @@ or function's output argument (:class:`rtlopt.frontend._net_drivers.Drivers`).
 
 A path is followed through sequences, blocks, ``if``/``else`` (a constant condition takes
 one branch) and ``case`` (a plain ``case`` on an unsigned selector of at most 16 bits whose
-constant items name every value needs no ``default``; ``casez``/``casex``/``case inside``
-do). ``return`` ends its path with every bit assigned (what it returns is judged apart); a
+constant items name every value needs no ``default``, unless the selector may be x at run
+time: ``case (en / en)`` matches no item on en = 0; ``casez``/``casex``/``case inside`` do).
+``return`` ends its path with every bit assigned (what it returns is judged apart); a
 ``disable``, ``break`` or ``continue`` ends its path with what it has assigned so far. A
 loop body may run zero times: what it assigns does not count (``do ... while`` runs once),
 except a procedural ``for`` loop whose bounds give its variable at least one value
@@ -149,11 +150,12 @@ class _Paths:
             out = _meet(out, self.after(item.stmt, have))
         if stmt.defaultCase is not None:
             return _meet(out, self.after(stmt.defaultCase, have))
-        return out if _full(stmt, self.root) else _meet(out, have)
+        return out if _full(stmt, self.root, self.loops) else _meet(out, have)
 
 
-def _full(stmt: Any, root: Any) -> bool:
-    """Whether the items of the plain ``case`` ``stmt`` name every value of its selector."""
+def _full(stmt: Any, root: Any, loops: Loops | None = None) -> bool:
+    """Whether the items of the plain ``case`` ``stmt`` name every value of its selector,
+    and the selector is not x at run time (``loops``: the ``for`` loops around it)."""
     if stmt.condition.name != "Normal":
         return False
     sel = stmt.expr
@@ -175,7 +177,33 @@ def _full(stmt: Any, root: Any) -> bool:
                 return False
             if 0 <= value < 1 << bits:
                 seen.add(value)
-    return len(seen) == 1 << bits
+    return len(seen) == 1 << bits and not _x_selector(stmt, root, loops)
+
+
+#: The ``case`` statements whose selectors are being judged (a function's selector calling
+#: the function again), by where they start.
+_JUDGED: set[tuple[int, int]] = set()
+
+
+def _x_selector(stmt: Any, root: Any, loops: Loops | None) -> bool:
+    """Whether the selector of the ``case`` ``stmt`` may be x at run time although what it
+    reads is defined (:func:`rtlopt.frontend._run_x.run_x`: ``en / en``, a select out of
+    range, a call that may return x): no item matches then (round 51). An x it reads is
+    followed where it is made. Not known (a selector the walk cannot read, a function's
+    selector reached again through its own call): x."""
+    from rtlopt.frontend._run_x import run_x
+
+    start = stmt.sourceRange.start
+    where = (int(start.buffer.id), int(start.offset))
+    if where in _JUDGED:
+        return True
+    _JUDGED.add(where)
+    try:
+        return bool(run_x(stmt.expr, root, None, None, loops))
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not known
+        return True
+    finally:
+        _JUDGED.discard(where)
 
 
 def surely(stmt: Any, var: Any, root: Any, *, stop_at_timing: bool = False) -> frozenset[int]:

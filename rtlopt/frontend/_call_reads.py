@@ -6,7 +6,8 @@ d); f = r; endfunction``, ``wire w = f(a);``): ``w`` then carries ``r``'s x alth
 argument does (round 49: a register before its first write, a latch read through a
 function). :func:`call_reads` gives those names, through the subroutines a body calls in turn
 (:data:`DEPTH` deep); a call deeper than that, or one whose body is not known, fails closed
-(:class:`Unknown`).
+(:class:`Unknown`). A local's initializer (``static logic t = r;``) is read as the body is
+(round 51), in the blocks nested in the body too (:func:`variables`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from rtlopt.frontend._net_bits import key, named
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["DEPTH", "Unknown", "call_reads", "reads_outside"]
+__all__ = ["DEPTH", "Unknown", "call_reads", "reads_outside", "variables"]
 
 #: Subroutines followed into, one calling the next.
 DEPTH = 8
@@ -50,12 +51,24 @@ def call_reads(expr: Any, depth: int = 0) -> list[Any]:
         if body is None:
             raise Unknown(f"the body of {getattr(sub, 'name', 'a subroutine')} is not known")
         inside = key(sub) + "."
-        for sym in named(body):
+        # the whole subroutine: its body and its locals' initializers
+        for sym in named(sub):
             if node_kind(sym) in _SIGNALS and not key(sym).startswith(inside):
                 found.setdefault(key(sym), sym)
-        for sym in call_reads(body, depth + 1):
+        for sym in call_reads(sub, depth + 1):
             found.setdefault(key(sym), sym)
     return list(found.values())
+
+
+def variables(sub: Any) -> list[Any]:
+    """The variables the function or task ``sub`` declares: its result, its locals, those of
+    the blocks nested in its body (``begin : blk reg s; ... end``, ``begin logic s; ... end``,
+    a ``for`` loop's)."""
+    from pyslang import ast
+
+    found: list[Any] = []
+    sub.visit(lookup_table={ast.SymbolKind.Variable: found.append})
+    return found
 
 
 def reads_outside(call: Any) -> bool:

@@ -10,7 +10,8 @@ of an expression found here are x in a simulation although every operand they re
   give it when it reads only their variables, :mod:`rtlopt.frontend._loops`); a select of
   what has no fixed range (a dynamic array, a queue, an associative array) fails closed;
 - ``/`` and ``%`` (and ``/=``, ``%=``) whose divisor is not a nonzero constant (x on 0);
-- ``**`` whose exponent is signed and not a constant (``0 ** -1`` is x);
+- ``**`` whose exponent may be negative (a negative constant, or signed and not a constant)
+  and whose base may be 0 (``0 ** -1`` is x; round 51: ``en ** -1``);
 - a call of a function the repository defines whose body assigns or returns such a part or
   a value with x/z bits (followed into the functions it calls, each once), or that leaves
   its result, or a local its body reads, unassigned on some path
@@ -199,9 +200,15 @@ def _divisor(node: Any, root: Any) -> str:
         if value is None or value == 0:
             return f"divides by {text_of(node.right)}, which is not a nonzero constant (x on 0)"
     elif op == "Power":
-        exp = _unwrap(node.right)
-        if getattr(exp.type, "isSigned", True) and _const(node.right, root) is None:
-            return f"raises to {text_of(node.right)}, a signed exponent (0 ** -1 is x)"
+        value = _const(node.right, root)
+        signed = getattr(_unwrap(node.right).type, "isSigned", True)
+        if not (value < 0 if value is not None else signed):
+            return ""  # never negative
+        base = _values(node.left, root)
+        if base is None or base[0] <= 0 <= base[1]:  # the base may be 0 (or is not known)
+            return (
+                f"raises to {text_of(node.right)}, an exponent that may be negative (0 ** -1 is x)"
+            )
     return ""
 
 
@@ -253,10 +260,12 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
         found.append("a path through its body ({1}) leaves its result unassigned (x)")
     elif local := unassigned_local(sub, root):
         places.append(place(local, sm))
-        found.append(
-            f"a path through its body leaves its local '{local.name}' ({{1}}) unassigned (x), "
-            "and the body reads it"
-        )
+        result = getattr(sub, "returnValVar", None)
+        if result is not None and local.hierarchicalPath == result.hierarchicalPath:
+            what = f"reads its result '{local.name}' ({{1}}) before assigning it (x)"
+        else:
+            what = f"leaves its local '{local.name}' ({{1}}) unassigned (x), and the body reads it"
+        found.append(f"a path through its body {what}")
     kind = "unassigned" if found else ""
     sub.visit(each)
     if not found:
@@ -275,33 +284,55 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
 
 
 def unassigned_local(sub: Any, root: Any) -> Any:
-    """A local variable of the function or task ``sub`` that its body reads and some path
-    through it leaves unassigned (a static local keeps the previous call's value, which is
-    x before the first call that assigns it), or None. A loop's variable the loop assigns
-    counts as assigned (:func:`rtlopt.frontend._assigned.surely`)."""
+    """A variable of the function or task ``sub`` that its body (or a local's initializer)
+    reads and some path through the body leaves unassigned or reads before assigning it, or
+    None: a local, in a block nested in the body too (round 51: ``begin : blk reg s; ...
+    end``), its result variable and an output argument read before their first write (``f =
+    f & d;``). A static local keeps the previous call's value, x before the first call that
+    assigns it; its initializer runs once at time 0, so one that is not a constant counts as
+    none (``static logic t = r;``). An automatic local's initializer is read where it is
+    declared (:func:`rtlopt.frontend._self_read.read_first`). A loop's variable the loop
+    assigns counts as assigned (:func:`rtlopt.frontend._assigned.surely`); a two-state
+    variable reads 0, never x. Two variables of one name (unnamed blocks) are not told apart:
+    the first is returned (fail closed)."""
+    from collections import Counter
+
     from pyslang import ast
 
     from rtlopt.frontend._assigned import unassigned
+    from rtlopt.frontend._call_reads import variables
     from rtlopt.frontend._net_bits import key
     from rtlopt.frontend._self_read import read_first
 
     result = getattr(sub, "returnValVar", None)
-    skip = {key(a) for a in getattr(sub, "arguments", None) or []}
-    skip |= {key(result)} if result is not None else set()
+    outs = [
+        a
+        for a in getattr(sub, "arguments", None) or []
+        if str(getattr(a, "direction", "")).rsplit(".", 1)[-1] == "Out"
+    ]
     read: set[str] = set()
 
     def each(node: Any) -> None:
         read.add(key(node.symbol))
 
-    sub.body.visit(lookup_table={ast.ExpressionKind.NamedValue: each})
-    for member in sub:
-        name = key(member)
-        if member.kind.name != "Variable" or name in skip or name not in read:
-            continue
-        if getattr(member, "initializer", None) is not None:
-            continue
-        if unassigned(sub, root, member) or read_first(sub.body, member, root) is not None:
-            return member  # some path leaves it unassigned, or reads it before writing it
+    sub.visit(lookup_table={ast.ExpressionKind.NamedValue: each})  # initializers too
+    judged = [
+        v
+        for v in [*variables(sub), *outs]
+        if key(v) in read and getattr(getattr(v, "type", None), "isFourState", False)
+    ]
+    names = Counter(key(v) for v in judged)
+    for var in judged:
+        if names[key(var)] > 1:
+            return var  # not told apart from another of its name
+        init = getattr(var, "initializer", None)
+        automatic = str(getattr(var, "lifetime", "")).endswith("Automatic")
+        if init is not None and (automatic or _const(init, root) is not None):
+            continue  # set on entry, or a defined constant from time 0
+        if (result is None or key(var) != key(result)) and unassigned(sub, root, var):
+            return var  # some path leaves it unassigned
+        if read_first(sub.body, var, root) is not None:
+            return var  # some path reads it before writing it
     return None
 
 

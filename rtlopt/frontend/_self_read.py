@@ -9,14 +9,15 @@ variable x and such a block passes the x on (a latch, or a loop through the vari
 however every path writes it. An unconditional write of the bits first defines them (``bw =
 1'b0; if (c) bw = bw | 1'b1;`` reads the 0).
 
-Paths are followed as :func:`rtlopt.frontend._assigned.surely` follows them. What a statement
-reads is judged before what it writes: an assignment's right side (its left side too for
-``+=`` and the like), a call's arguments, an ``if``'s conditions, a ``case``'s selector and
-items, a loop's initializers, condition and steps. An outermost ``for`` loop whose bounds
-are known is followed iteration by iteration (``v[i] = v[i - 1]`` reads the previous
-iteration's write, ``v[i] = v[i + 1]`` a bit not written yet); any other loop's body is judged
-against what was written before it. A function or task the block calls reads every
-module-level name its body (and the subroutines it calls) names, at the call.
+Paths are followed as :func:`rtlopt.frontend._assigned.surely` follows them. What a
+statement reads is judged before what it writes: an assignment's right side (its left side
+too for ``+=`` and the like), a call's arguments, an ``if``'s conditions, a ``case``'s
+selector and items, a loop's initializers, condition and steps, a local's initializer where
+it is declared. An outermost ``for`` loop whose bounds are known is followed iteration by
+iteration (``v[i] = v[i - 1]`` reads the previous iteration's write, ``v[i] = v[i + 1]`` a
+bit not written yet); any other loop's body is judged against what was written before it. A
+function or task the block calls reads every module-level name its body, its locals'
+initializers (and the subroutines it calls) names, at the call.
 
 A read of a name the variable reaches within its scope before the block writes it (a net
 assigned from it, through a gate, an instance, another combinational block: the block's
@@ -394,10 +395,11 @@ def _calls_read(expr: Any, names: set[str], depth: int = 0) -> bool:
             continue
         if depth > _CALL_DEPTH:
             return True
-        body = getattr(call.subroutine, "body", None)
-        if body is None:
+        sub = call.subroutine
+        if getattr(sub, "body", None) is None:
             return True  # not known: a read
-        if _names(body) & names or _calls_read(body, names, depth + 1):
+        # the whole subroutine: its body and its locals' initializers
+        if _names(sub) & names or _calls_read(sub, names, depth + 1):
             return True
     return False
 
@@ -469,7 +471,11 @@ def _read_by(stmt: Any) -> list[Any]:
     if kind == "Case":
         return [stmt.expr, *(e for item in stmt.items for e in item.expressions)]
     if kind == "ForLoop":  # its condition and steps: read once its initializers ran
-        return [i.right if i.kind.name == "Assignment" else i for i in stmt.initializers]
+        inits = [v.initializer for v in stmt.loopVars if v.initializer is not None]
+        return [*inits, *(i.right if i.kind.name == "Assignment" else i for i in stmt.initializers)]
+    if kind == "VariableDeclaration":  # a local's initializer: read where it is declared
+        init = getattr(stmt.symbol, "initializer", None)
+        return [init] if init is not None else []
     if kind in ("WhileLoop", "DoWhileLoop"):
         return [stmt.cond]
     return []

@@ -1,10 +1,10 @@
-"""Red team rounds 42 and 50 (held out): x sources the walk of ``frontend/_open_inputs.py`` took for
-defined drivers, so no x-faithfulness proof ran and a candidate reading x otherwise than the
-reference was accepted on the 0/1 proofs alone: an inferred latch (``always @* if (en) bw =
-1;``), an ``always @*`` that reads nothing (never runs), a function's local assigned on one
-path only, and a loop through the target's own output (``wire bw = y;``). And a value read
-from a file (``$readmemh`` of a ``z`` digit) was x only for the proof, which then allowed a
-``!==`` telling z from x.
+"""Red team rounds 42, 50 and 51 (held out): x sources the walk of
+``frontend/_open_inputs.py`` took for defined drivers, so no x-faithfulness proof ran and a
+candidate reading x otherwise than the reference was accepted on the 0/1 proofs alone: an
+inferred latch (``always @* if (en) bw = 1;``), an ``always @*`` that reads nothing (never
+runs), a function's local assigned on one path only, and a loop through the target's own
+output (``wire bw = y;``). And a value read from a file (``$readmemh`` of a ``z`` digit) was x
+only for the proof, which then allowed a ``!==`` telling z from x.
 
 The reference takes ``else`` on ``b`` = x (``y`` = 0); the candidate ``if (!b) y = 0; else y
 = a;`` takes its ``else`` too (``y`` = ``a``): equal on 0/1, not in a simulation of ``top``.
@@ -39,6 +39,32 @@ FORMS = {
     "specparam": "  specify specparam S = 1'bx; endspecify\n  wire bw = S;",
     "real": "  wire bw = 1e400;",
     "vendor_cell": "  wire bw;\n  DFF_X1 ff(.D(a), .CK(en), .Q(bw), .QN());",
+    # round 51: 0 to a negative power (x), a function's local in a nested block or its result
+    # read before any write, a local's initializer reading a local never written or a
+    # module's register, a full case without default on a selector x at run time
+    "power": "  wire bw = en ** -1;",
+    "named_block": (
+        "  function f(input d); begin : blk reg s; f = d & s; end endfunction\n  wire bw = f(en);"
+    ),
+    "unnamed_block": (
+        "  function automatic logic f(input logic d); begin logic s; f = d & s; end endfunction\n"
+        "  wire bw = f(en);"
+    ),
+    "result": "  function automatic logic f(input logic d); f = f & d; endfunction\n  wire bw = f(en);",
+    "init_local": (
+        "  function logic f(input logic d); logic s; static logic t = s; f = d & t; endfunction\n"
+        "  wire bw = f(en);"
+    ),
+    "init_register": (
+        "  reg r;\n  function logic f(input logic d); static logic t = r; f = d & t; endfunction\n"
+        "  wire bw = f(en);"
+    ),
+    "case_divide": "  reg bw; always @* case (en / en) 1'b0: bw = 1'b0; 1'b1: bw = 1'b1; endcase",
+    "case_select": (
+        "  function automatic logic f(input logic d);\n    logic [2:0] v; v = {d, d, d};\n"
+        "    case (v[{d, d}]) 1'b0: f = 1'b0; 1'b1: f = 1'b1; endcase\n  endfunction\n"
+        "  wire bw = f(en);"
+    ),
 }
 SOURCES = {
     "latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
@@ -50,6 +76,14 @@ SOURCES = {
     "specparam": "which reads 'S' (top.v, line 2)",
     "real": "turns a real value into bits: x where it is infinite or not a number",
     "vendor_cell": "which the repository does not define (a vendor cell)",
+    "power": "en ** -1 (top.v, line 2) raises to -1, an exponent that may be negative",
+    "named_block": "leaves its local 's' (top.v, line 2) unassigned (x)",
+    "unnamed_block": "leaves its local 's' (top.v, line 2) unassigned (x)",
+    "result": "reads its result 'f' (top.v, line 2) before assigning it (x)",
+    "init_local": "leaves its local 's' (top.v, line 2) unassigned (x)",
+    "init_register": "leaves its local 't' (top.v, line 3) unassigned (x)",
+    "case_divide": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
+    "case_select": "a path through its body (top.v, line 2) leaves its result unassigned (x)",
 }
 
 
