@@ -20,15 +20,21 @@ statement assigns nothing (fail closed).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import _const, pieces, width
 
-__all__ = ["surely", "unassigned"]
+__all__ = ["SelectorX", "surely", "unassigned"]
 
 # bits surely assigned on a path; None: the path ended with a return (every bit)
 Bits = frozenset[int] | None
+#: Whether the selector of a ``case`` statement (statement, design root, the ``for`` loops
+#: around it) may be x at run time although what it reads is defined: no item matches then.
+#: The caller's judge (:func:`rtlopt.frontend._run_x.case_selector_x`), passed in because it
+#: reads calls whose functions this module follows in turn.
+SelectorX = Callable[[Any, Any, "Loops | None"], bool]
 
 
 def _meet(a: Bits, b: Bits) -> Bits:
@@ -46,9 +52,12 @@ def _key(sym: Any) -> str:
 class _Paths:
     """Bits of ``var`` that statements surely assign, and the bits at each early exit."""
 
-    def __init__(self, var: Any, root: Any, *, stop_at_timing: bool = False) -> None:
+    def __init__(
+        self, var: Any, root: Any, *, selector_x: SelectorX, stop_at_timing: bool = False
+    ) -> None:
         self.var = _key(var)
         self.root = root
+        self.selector_x = selector_x
         self.exits: list[Bits] = []
         self.loops: Loops | None = None  # the ``for`` loops around the statement followed
         # a timing control ends the path (what it writes later is not written at time 0)
@@ -150,10 +159,10 @@ class _Paths:
             out = _meet(out, self.after(item.stmt, have))
         if stmt.defaultCase is not None:
             return _meet(out, self.after(stmt.defaultCase, have))
-        return out if _full(stmt, self.root, self.loops) else _meet(out, have)
+        return out if _full(stmt, self.root, self.loops, self.selector_x) else _meet(out, have)
 
 
-def _full(stmt: Any, root: Any, loops: Loops | None = None) -> bool:
+def _full(stmt: Any, root: Any, loops: Loops | None, selector_x: SelectorX) -> bool:
     """Whether the items of the plain ``case`` ``stmt`` name every value of its selector,
     and the selector is not x at run time (``loops``: the ``for`` loops around it)."""
     if stmt.condition.name != "Normal":
@@ -177,39 +186,15 @@ def _full(stmt: Any, root: Any, loops: Loops | None = None) -> bool:
                 return False
             if 0 <= value < 1 << bits:
                 seen.add(value)
-    return len(seen) == 1 << bits and not _x_selector(stmt, root, loops)
+    return len(seen) == 1 << bits and not selector_x(stmt, root, loops)
 
 
-#: The ``case`` statements whose selectors are being judged (a function's selector calling
-#: the function again), by where they start.
-_JUDGED: set[tuple[int, int]] = set()
-
-
-def _x_selector(stmt: Any, root: Any, loops: Loops | None) -> bool:
-    """Whether the selector of the ``case`` ``stmt`` may be x at run time although what it
-    reads is defined (:func:`rtlopt.frontend._run_x.run_x`: ``en / en``, a select out of
-    range, a call that may return x): no item matches then (round 51). An x it reads is
-    followed where it is made. Not known (a selector the walk cannot read, a function's
-    selector reached again through its own call): x."""
-    from rtlopt.frontend._run_x import run_x
-
-    start = stmt.sourceRange.start
-    where = (int(start.buffer.id), int(start.offset))
-    if where in _JUDGED:
-        return True
-    _JUDGED.add(where)
-    try:
-        return bool(run_x(stmt.expr, root, None, None, loops))
-    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not known
-        return True
-    finally:
-        _JUDGED.discard(where)
-
-
-def surely(stmt: Any, var: Any, root: Any, *, stop_at_timing: bool = False) -> frozenset[int]:
+def surely(
+    stmt: Any, var: Any, root: Any, *, selector_x: SelectorX, stop_at_timing: bool = False
+) -> frozenset[int]:
     """The bits of ``var`` every path through ``stmt`` assigns (``stop_at_timing``: before
     its first delay, event or ``wait``; a ``return`` counts as every bit)."""
-    paths = _Paths(var, root, stop_at_timing=stop_at_timing)
+    paths = _Paths(var, root, selector_x=selector_x, stop_at_timing=stop_at_timing)
     end = paths.after(stmt, frozenset())
     need = frozenset(range(width(var)))
     out = need
@@ -219,13 +204,13 @@ def surely(stmt: Any, var: Any, root: Any, *, stop_at_timing: bool = False) -> f
     return out
 
 
-def unassigned(sub: Any, root: Any, var: Any = None) -> bool:
+def unassigned(sub: Any, root: Any, var: Any = None, *, selector_x: SelectorX) -> bool:
     """Whether some path through the function or task ``sub`` leaves a bit of its result
     (or of its output argument ``var``) unassigned (four-state: a two-state one reads 0)."""
     var = getattr(sub, "returnValVar", None) if var is None else var
     if var is None or not getattr(var.type, "isFourState", False) or not width(var):
         return False
-    paths = _Paths(var, root)
+    paths = _Paths(var, root, selector_x=selector_x)
     end = paths.after(sub.body, frozenset())
     need = frozenset(range(width(var)))
     return any(bits is not None and not need <= bits for bits in [end, *paths.exits])

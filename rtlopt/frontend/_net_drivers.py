@@ -11,9 +11,8 @@ a system task's outputs as assignments of an empty argument), a gate's or primit
 and any connection of an instance of a module the repository does not define (a vendor cell,
 a ``-y`` library: directions unknown, each drives a value not known, x where no other driver
 writes the bits); ``supply0``/``supply1``/``tri0``/``tri1`` nets and two-state variables need none.
-Only the value of an assignment is judged: a driver is x when that value has an x
-or z bit outside an operand of ``===``, ``!==``, ``==?``, ``!=?`` or ``inside`` (which read x
-as a value, not as unknown).
+Only the value of an assignment is judged: a driver is x when that value has an x or z bit
+outside an operand of ``===``, ``!==``, ``==?``, ``!=?`` or ``inside`` (x read as a value).
 
 Each driver drives the bits its left side selects (:mod:`rtlopt.frontend._net_bits`:
 ``assign w[3:0] = c;`` leaves ``w[7:4]`` z); one whose index is not constant (``w[i] = b``)
@@ -62,6 +61,7 @@ from rtlopt.frontend._partial import left_x, partial_writes, subroutine_writes
 from rtlopt.frontend._powerup import Block, Registers, block_of
 from rtlopt.frontend._reach import decided, default_reached
 from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, unassigned_local, x_value
+from rtlopt.frontend._run_x import case_selector_x as _selector_x
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend._sys_x import output_x
 from rtlopt.frontend._two_drivers import conflict
@@ -428,7 +428,7 @@ class Drivers:
         if formal is None or direction != "Out":
             return None
         what = f"its output '{formal.name}'"
-        if not unassigned(call.subroutine, self.root, formal):
+        if not unassigned(call.subroutine, self.root, formal, selector_x=_selector_x):
             local = unassigned_local(call.subroutine, self.root)
             if local is None:
                 return None

@@ -191,11 +191,12 @@ def _whole(block: Any, sym: Any, root: Any) -> bool:
     """Whether every path through ``block`` writes every bit of ``sym``."""
     from rtlopt.frontend._assigned import surely
     from rtlopt.frontend._net_bits import width
+    from rtlopt.frontend._run_x import case_selector_x
 
     body = block.body
     stmt = body.stmt if body.kind.name == "Timed" else body
     try:
-        return surely(stmt, sym, root) >= frozenset(range(width(sym)))
+        return surely(stmt, sym, root, selector_x=case_selector_x) >= frozenset(range(width(sym)))
     except Exception:  # noqa: BLE001 - not known: not shown
         return False
 

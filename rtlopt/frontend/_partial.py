@@ -41,7 +41,7 @@ from rtlopt.frontend._assigned import surely
 from rtlopt.frontend._loops import Loops, enter
 from rtlopt.frontend._net_bits import key, named, pieces, width
 from rtlopt.frontend._no_wake import event_names, held
-from rtlopt.frontend._run_x import MayBeX, place, text_of
+from rtlopt.frontend._run_x import MayBeX, case_selector_x, place, text_of
 from rtlopt.frontend._self_read import read_first
 
 __all__ = ["WIDE", "left_x", "partial_writes", "subroutine_writes"]
@@ -204,7 +204,7 @@ def subroutine_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
             continue
         if not getattr(getattr(sym, "type", None), "isFourState", True):
             continue
-        if not frozenset(range(width(sym))) <= surely(body, sym, root):
+        if not frozenset(range(width(sym))) <= surely(body, sym, root, selector_x=case_selector_x):
             out[name] = (sym, first, "initial")
     return out
 
@@ -232,10 +232,12 @@ def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
             continue
         if not getattr(getattr(sym, "type", None), "isFourState", True):
             continue  # a two-state variable holds 0 unwritten
-        if not bits <= surely(body, sym, root, stop_at_timing=kind == "initial"):
+        if not bits <= surely(
+            body, sym, root, selector_x=case_selector_x, stop_at_timing=kind == "initial"
+        ):
             out[name] = (sym, first, kind)
         elif kind == "latch":
-            read = read_first(body, sym, root)
+            read = read_first(body, sym, root, selector_x=case_selector_x)
             if read is not None:
                 out[name] = (sym, read, "self")
     return out

@@ -255,7 +255,7 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
         return ast.VisitAction.Advance
 
     places: list[tuple[Path, int]] = [place(node, sm)]
-    if unassigned(sub, root):
+    if unassigned(sub, root, selector_x=case_selector_x):
         places.append(place(sub, sm))
         found.append("a path through its body ({1}) leaves its result unassigned (x)")
     elif local := unassigned_local(sub, root):
@@ -329,9 +329,11 @@ def unassigned_local(sub: Any, root: Any) -> Any:
         automatic = str(getattr(var, "lifetime", "")).endswith("Automatic")
         if init is not None and (automatic or _const(init, root) is not None):
             continue  # set on entry, or a defined constant from time 0
-        if (result is None or key(var) != key(result)) and unassigned(sub, root, var):
+        if (result is None or key(var) != key(result)) and unassigned(
+            sub, root, var, selector_x=case_selector_x
+        ):
             return var  # some path leaves it unassigned
-        if read_first(sub.body, var, root) is not None:
+        if read_first(sub.body, var, root, selector_x=case_selector_x) is not None:
             return var  # some path reads it before writing it
     return None
 
@@ -463,3 +465,27 @@ def x_value(expr: Any, root: Any) -> str:
 
     expr.visit(each)
     return found[0] if found else ""
+
+
+#: The ``case`` statements whose selectors are being judged (a function's selector calling
+#: the function again), by where they start.
+_JUDGED: set[tuple[int, int]] = set()
+
+
+def case_selector_x(stmt: Any, root: Any, loops: Loops | None) -> bool:
+    """Whether the selector of the ``case`` ``stmt`` may be x at run time although what it
+    reads is defined (:func:`run_x`: ``en / en``, a select out of range, a call that may
+    return x): no item matches then (round 51). An x it reads is followed where it is made.
+    Not known (a selector the walk cannot read, a function's selector reached again through
+    its own call): x."""
+    start = stmt.sourceRange.start
+    where = (int(start.buffer.id), int(start.offset))
+    if where in _JUDGED:
+        return True
+    _JUDGED.add(where)
+    try:
+        return bool(run_x(stmt.expr, root, None, None, loops))
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not known
+        return True
+    finally:
+        _JUDGED.discard(where)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rtlopt.frontend._assigned import Bits, _key, _Paths
+from rtlopt.frontend._assigned import Bits, SelectorX, _key, _Paths
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import named, pieces, width
 
@@ -39,8 +39,8 @@ class _Reads(_Paths):
     """:class:`rtlopt.frontend._assigned._Paths` that stops at the first read of bits not
     surely written yet."""
 
-    def __init__(self, var: Any, root: Any, block: Any = None) -> None:
-        super().__init__(var, root)
+    def __init__(self, var: Any, root: Any, block: Any, selector_x: SelectorX) -> None:
+        super().__init__(var, root, selector_x=selector_x)
         self.var_sym = var
         self.found: Any = None
         self.size = width(var)
@@ -481,9 +481,9 @@ def _read_by(stmt: Any) -> list[Any]:
     return []
 
 
-def read_first(stmt: Any, var: Any, root: Any) -> Any:
+def read_first(stmt: Any, var: Any, root: Any, *, selector_x: SelectorX) -> Any:
     """The first expression of ``stmt`` (a combinational block's body) found reading bits of
     ``var`` some path has not written before, or None."""
-    paths = _Reads(var, root, _Block(stmt))
+    paths = _Reads(var, root, _Block(stmt), selector_x)
     paths.after(stmt, frozenset())
     return paths.found
