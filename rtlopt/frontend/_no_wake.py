@@ -13,9 +13,11 @@ A name "wakes" (gets an event at time 0) only where that is shown; anything not 
 
 - a top's port (the environment drives it) wakes; a child's input port is what its
   instance's connection reads (held when that is; an unconnected input is held);
-- a variable wakes when a combinational block writes it, or an ``initial`` block before its
-  first delay, event or task call, at its top level, with a value that is not a constant
-  equal to the variable's power-up value (its initializer, a two-state type's 0, else x);
+- a variable wakes when a combinational block writes it (on every path, whole, each value
+  surely defined: no x constant, no x from defined operands, every name read waking), or an
+  ``initial`` block before its first delay, event or task call, at its top level, with a
+  value that is not a constant equal to the variable's power-up value (its initializer, a
+  two-state type's 0, else x);
   the value read in a continuous assignment or a gate's inputs as for a net; otherwise it is
   held (its initializer's value, or x until a clocked block's first write after time 0);
 - a net wakes when one of its drivers does: a continuous assignment or declaration whose
@@ -166,9 +168,10 @@ def _port_value(sym: Any, scope: Any) -> Any:
 def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
     """Whether the unclocked ``block`` gives ``sym`` an event at time 0 for sure: only a
     variable x from power-up (four-state, no initializer) can be shown to change (an
-    initializer's value or a two-state 0 may be written again): by ``always_comb`` or
-    ``always_latch`` writing it (run at time 0), by an ``always`` waiting without an edge for
-    a name that wakes; an ``initial`` as :mod:`this module <rtlopt.frontend._no_wake>` says.
+    initializer's value or a two-state 0 may be written again), on every path, whole, with
+    values surely defined (:func:`_defined_values`): by ``always_comb`` or ``always_latch``
+    writing it (run at time 0), by an ``always`` waiting without an edge for a name that
+    wakes; an ``initial`` as :mod:`this module <rtlopt.frontend._no_wake>` says.
     Any other block (``final``, a delay, an edge beside a name) does not."""
     name = key(sym)
     if not _writes(block.body, name, root):
@@ -181,10 +184,46 @@ def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: dict[
         return _initial_wakes(block, sym, root, depth, memo, fresh)
     if not fresh or not _whole(block, sym, root):
         return False  # a path that does not write it leaves it x: no event
+    if not _defined_values(block, name, root, depth, memo):
+        return False  # x written over x: no event
     if proc in ("AlwaysComb", "AlwaysLatch"):
         return True
     waits = _event_waits(block) if proc == "Always" else None
     return waits is not None and not all(held(s, root, depth + 1, memo) for s in waits)
+
+
+def _defined_values(block: Any, name: str, root: Any, depth: int, memo: dict[str, bool]) -> bool:
+    """Whether every value ``block`` writes to ``name`` is surely defined at time 0: a plain
+    (not compound) assignment whose value has no x or z constant, computes no x from defined
+    operands (:func:`rtlopt.frontend._run_x.run_x`: a division, a select out of its range, a
+    call) and reads only names that wake (a register before its first write is x: ``l = r``
+    writes x over x)."""
+    from pyslang import ast
+
+    from rtlopt.frontend._net_bits import pieces
+    from rtlopt.frontend._run_x import run_x, x_value
+
+    values: list[Any] = []
+    bad: list[bool] = []
+
+    def each(node: Any) -> None:
+        if any(key(s) == name for s, _, _ in pieces(node.left, root)):
+            if getattr(node, "isCompound", False) or node_kind(node.left) != "NamedValue":
+                bad.append(True)
+            values.append(node.right)
+
+    try:
+        block.body.visit(lookup_table={ast.ExpressionKind.Assignment: each})
+        if bad or not values:
+            return False
+        for value in values:
+            if x_value(value, root) or run_x(value, root, None):
+                return False
+            if any(held(s, root, depth + 1, memo) for s in _signals(value)):
+                return False
+    except Exception:  # noqa: BLE001 - not known: not shown
+        return False
+    return True
 
 
 def _whole(block: Any, sym: Any, root: Any) -> bool:

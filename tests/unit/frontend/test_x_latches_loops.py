@@ -294,6 +294,15 @@ THROUGH = {
     "  reg w;\n  always @* w = p;\n",
     "latch_cond": "  reg p;\n  always_latch if (s[1]) p = 1'b1;\n  reg w;\n  always @(p) w = s[0];\n",
     "comb_if": "  reg p;\n  always_comb if (s[1]) p = 1'b1;\n  reg w;\n  always @(p) w = s[0];\n",
+    # a block that runs at time 0 but writes x over x: no event (round 52)
+    "event_register_value": "  reg r;\n  always @(posedge s[2]) r <= s[0];\n  wire e = s[1];\n"
+    "  reg p;\n  always @(e or r) p = r;\n  reg w;\n  always @(p) w = s[0];\n",
+    "comb_register_value": "  reg r;\n  always @(posedge s[2]) r <= s[0];\n  reg p;\n"
+    "  always_comb p = r;\n  reg w;\n  always @(p) w = s[0];\n",
+    "event_x_constant": "  wire e = s[1];\n  reg p;\n  always @(e) p = 1'bx;\n  reg w;\n"
+    "  always @(p) w = s[0];\n",
+    "event_division": "  wire e = s[1];\n  reg p;\n  always @(e) p = s[0] / s[1];\n  reg w;\n"
+    "  always @(p) w = s[0];\n",
 }
 
 
