@@ -13,8 +13,10 @@ The rule (:func:`time_zero_unchecked`), per module item of the target (the refer
 candidate's text as the tools read them):
 
 * a block evaluated only on an event that waits for an input the repository changes at time 0
-  in every instance (:func:`rtlopt.frontend._time_zero.evented_inputs`) runs at time 0 like a
-  continuous form: it may become one, or come from one;
+  in every instance (:func:`rtlopt.frontend._time_zero.evented_inputs`), or for a name an
+  item changes at time 0 from those (:mod:`rtlopt.evaluate._time_zero_values`: written on
+  every path with a value surely defined), runs at time 0 like a continuous form: it may
+  become one, or come from one;
 * every other such block (an instance of a module with one in its hierarchy counts, waiting
   for what it connects) must have its counterpart on the other side: a block waiting for the
   same names (inputs and signals both sides declare) whose writes reach the same signals of
@@ -27,13 +29,20 @@ candidate's text as the tools read them):
   reading may have none: ``always @(clk or b) t = clk;`` with ``clk`` held at 1 rises when
   ``b`` first changes), and so is one clocked by a net derived from one (``t !== 1'b0`` is 1
   while ``t`` is x), except a register clocked straight by an output of a kept instance
-  (:func:`_clock_cells`: a clock-gate cell) whose every input changes at time 0 and whose
-  module's blocks each wait for one of its inputs: its blocks run at time 0 and its latch
-  holds its power-up value, which the x-faithfulness proof reads, until then;
+  (:func:`clock_cells`: a clock-gate cell, inputs and outputs only) whose every input
+  changes at time 0 and whose module's blocks each wait for one of its inputs: its blocks
+  run at time 0 and its latch holds its power-up value, which the x-faithfulness proof
+  reads, until then;
+* a kept instance with parameter overrides elaborates alike only where the declarations they
+  may read (parameters, functions, ``let``, types) are the same on both sides and they call
+  no function the module does not declare; the candidate's own modules are followed to any
+  depth for such blocks;
+* names are read as text, without scopes: a name a generate or statement block declares and
+  another declaration shares is unchecked;
 * anything else is unchecked, fail closed (so is a repository whose instances cannot be read:
   then no input counts as changed at time 0).
 
-Not decided here: the power-up x a kept cell's latch or register holds (:func:`_clock_cells`)
+Not decided here: the power-up x a kept cell's latch or register holds (:func:`clock_cells`)
 until it first opens or is written, which the x-faithfulness proof reads.
 """
 
@@ -43,6 +52,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rtlopt.evaluate._time_zero_cells import clock_cells
+from rtlopt.evaluate._time_zero_values import late as _late
+from rtlopt.evaluate._time_zero_values import within as _within
 from rtlopt.harness._event_blocks import Item, ModuleItems, module_items
 
 if TYPE_CHECKING:
@@ -112,6 +124,9 @@ def time_zero_change(
     hier: dict[str, bool] = {}
     if not _on_event(ref, design, hier) and not _on_event(cand, design, {}, own=cand_text):
         return ""
+    shadowed = _shadowed(ref, cand, name)
+    if shadowed:
+        return shadowed
     within_ref, within_cand = _within(design, ref), _within(design, cand)
     ref, cand = _instances_read(ref, design), _instances_read(cand, design)
     on_ref = _on_event(ref, design, hier)
@@ -130,7 +145,7 @@ def time_zero_change(
     relevant = ref.signals | cand.signals | inputs
     shared = (ref.signals & cand.signals) | inputs | _ports(design)
 
-    cells = _clock_cells(late_ref, design, within_ref), _clock_cells(late_cand, design, within_cand)
+    cells = clock_cells(late_ref, design, within_ref), clock_cells(late_cand, design, within_cand)
 
     def shape(items: ModuleItems, held: frozenset[str]) -> Callable[[Item], _Shape]:
         def of(i: Item) -> _Shape:
@@ -164,6 +179,19 @@ def time_zero_change(
     return _kept_reads(late_cand, ref, cand, inputs, relevant, name)
 
 
+def _shadowed(ref: ModuleItems, cand: ModuleItems, name: str) -> str:
+    """Why the rule cannot read names of the module without scopes, or ""."""
+    for side, read in (("reference", ref), ("candidate", cand)):
+        if read.shadowed:
+            return (
+                f"the {side}'s {name} declares {sorted(read.shadowed)[0]} in a generate "
+                "block or a statement block and elsewhere too: which one a block waiting for "
+                "it reads is not resolved by this rule, which decides what runs at simulation "
+                f"time 0 by names ({_WHY}); {_FIX}"
+            )
+    return ""
+
+
 def _clocked(late: list[Item], items: ModuleItems, held: frozenset[str]) -> list[Item]:
     """The registers of ``items`` clocked by what ``late`` write (transitively), other than
     by an output of a cell of ``held``."""
@@ -192,49 +220,6 @@ def _readers_message(changed: str, clocked: list[Item], name: str) -> str:
     )
 
 
-def _clock_cells(late: list[Item], design: Design, evented: frozenset[str]) -> frozenset[str]:
-    """The outputs of the late instances in ``late`` that a register may take as its clock
-    without counting as their reader: an instance of a repository module connected by name
-    whose every input reads only names changed at time 0 (``evented``) by an expression
-    surely defined then, of a module (:func:`_runs_on_inputs`) whose blocks each wait for
-    one of its inputs and which instantiates nothing: every block of it runs at time 0, its
-    outputs are the 0/1 reading's from then on but for a latch's or a register's power-up
-    value (a clock-gate cell's latch while the clock is high), which the x-faithfulness
-    proof reads. Nothing else: a late block's own output, or a net derived from one, may
-    have an edge the proofs do not see (module docstring)."""
-    out: set[str] = set()
-    for item in late:
-        mod = design.modules.get(item.text.split(" ", 1)[0])
-        if not item.instance or item.connections is None or mod is None:
-            continue
-        directions = {p.name: p.direction for p in mod.ports}
-        conns = item.connections[1]
-        if {p for p, _, _ in conns} != set(directions):
-            continue  # a port left open floats (z)
-        inputs = [(e, ns) for p, e, ns in conns if directions[p] == "input"]
-        if all(ns <= evented and e and not _may_be_x(e) for e, ns in inputs) and (
-            _runs_on_inputs(mod.name, design)
-        ):
-            out |= item.writes
-    return frozenset(out)
-
-
-def _runs_on_inputs(module: str, design: Design) -> bool:
-    """Whether every block of ``module`` evaluated only on an event waits for one of its
-    inputs and the module instantiates nothing (read as written; unreadable: no)."""
-    mod = design.modules.get(module)
-    if mod is None:
-        return False
-    try:
-        items = module_items(mod.text(), module)
-    except (RuntimeError, OSError):
-        return False
-    inputs = {p.name for p in mod.ports if p.direction == "input"}
-    return items is not None and not any(
-        i.instance or (i.waits is not None and not i.waits & inputs) for i in items.items
-    )
-
-
 def _kept_reads(
     late: list[Item],
     ref: ModuleItems,
@@ -252,11 +237,12 @@ def _kept_reads(
         waited = sorted(
             ((item.waits or frozenset()) - (frozenset() if instance else item.writes)) & relevant
         )
-        if instance and ref.params != cand.params:
+        if instance and _elaborated_otherwise(item, ref, cand):
             return (
                 f"the {item.form} at line {item.line} runs blocks only on an event of what "
-                "it connects, and the candidate changes the parameter declarations its "
-                f"parameters may read: what it elaborates at simulation time 0 ({_WHY}) is "
+                "it connects, and the candidate changes the parameter, function, let or type "
+                "declarations its parameters may read (or they call a function the module "
+                f"does not declare): what it elaborates at simulation time 0 ({_WHY}) is "
                 f"not compared; {_FIX}"
             )
         bad = _changed_reach(waited, ref, cand, inputs)
@@ -274,109 +260,58 @@ def _kept_reads(
 _Shape = tuple[str, frozenset[str], frozenset[str]]
 
 
-def _late(item: Item, evented: frozenset[str]) -> bool:
-    """Whether ``item`` may run after time 0: a block that waits for no input changed then,
-    and every instance (what its module's blocks wait for is not followed)."""
-    return item.form.startswith("instance") or not (item.waits or frozenset()) & evented
+def _elaborated_otherwise(item: Item, ref: ModuleItems, cand: ModuleItems) -> bool:
+    """Whether the kept instance ``item`` may elaborate otherwise in the candidate: the
+    parameter declarations differ, or it has overrides and the declarations they may read
+    differ (functions, tasks, ``let``, types), or they (or a parameter's value) call a
+    function the module does not declare (of a package or the compilation unit: not
+    compared)."""
+    overrides = item.connections[0] if item.connections else _overrides(item.text)
+    if ref.params != cand.params:
+        return True
+    if not overrides:
+        return False  # it elaborates by its own module's defaults (a defparam is screened)
+    if ref.subprograms != cand.subprograms:
+        return True
+    declared = set()
+    for t in cand.subprograms:
+        head = t.split(" ")
+        if head[0] == "function":
+            ends = [k for k, w in enumerate(head) if w in ("(", ";")]
+            declared.add(head[ends[0] - 1] if ends else "")
+    return any(n not in declared for t in (overrides, *cand.params) for n in _calls(t))
 
 
-#: Net declarations: an initializer is a continuous assignment (a variable's makes no event).
-_NETS = frozenset(
-    {"wire", "tri", "wand", "wor", "triand", "trior", "tri0", "tri1", "uwire", "supply0", "supply1"}
-)
-
-#: Blocks run once at time 0 whatever changes (what they write changes from x then).
-_AT_TIME_0 = ("always_comb ", "always_latch ")
-
-
-def _evented_within(items: ModuleItems, evented: frozenset[str], design: Design) -> frozenset[str]:
-    """``evented`` and the names the module's items change at time 0 from them: what
-    ``always_comb`` and ``always_latch`` write (run at time 0), what a block waiting for an
-    evented name writes, and what a continuous assignment, a net's declaration or a gate
-    drives when EVERY name it reads is evented (a net changes only where its value does: one
-    input held by an initializer may keep it, ``a | c`` with a = 1); never a register's
-    block, an ``initial`` or an instance."""
-    out = set(evented)
-    while True:
-        grown = False
-        for i in items.items:
-            head = i.text.split(" ", 1)[0]
-            if i.waits is not None:
-                runs = bool(i.waits & out)
-            else:
-                # a continuous assignment, a net's declaration or always_comb (a gate's or
-                # an instance's connections are all taken as written: never counted), by
-                # the signals it reads (parameters and functions change nothing): each must
-                # change at time 0 and the value be surely defined then (no division, no
-                # x or z constant: x over x is no event)
-                runs = (
-                    (head == "assign" or head in _NETS or i.text.startswith(_AT_TIME_0))
-                    and ((i.mentions - i.writes) & items.signals) <= out
-                    and not _may_be_x(i.text, items.ranges)
-                )
-            if runs and not i.writes <= out:
-                out |= i.writes
-                grown = True
-        if not grown:
-            return frozenset(out)
+def _overrides(text: str) -> str:
+    """The parameter list ``# ( ... )`` of an instance's text (tokens), or ""."""
+    tokens = text.split(" ")
+    if "#" not in tokens:
+        return ""
+    depth, out = 0, []
+    for t in tokens[tokens.index("#") + 1 :]:
+        out.append(t)
+        depth += {"(": 1, ")": -1}.get(t, 0)
+        if depth <= 0:
+            break
+    return " ".join(out)
 
 
-def _within(design: Design, items: ModuleItems) -> frozenset[str]:
-    """The names of ``items`` that change at time 0 (:func:`_evented_within` from the
-    inputs the repository changes then; none when that cannot be read)."""
-    from rtlopt.frontend._time_zero import evented_inputs
-
-    try:
-        evented = evented_inputs(design)
-    except RuntimeError:
-        evented = frozenset()  # nothing known: no input counts as changed at time 0
-    return _evented_within(items, evented, design)
-
-
-def _may_be_x(text: str, ranges: tuple[tuple[str, int, int], ...] = ()) -> bool:
-    """Whether an item's tokens may compute x from defined values (allowed: names,
-    constants without x or z, bitwise, logical, shift, add and compare operators, ``?:``,
-    concatenation, replication and a bit or part select by integers inside the name's
-    declared range, ``ranges``): a division or modulo, an x or z constant, any other select
-    (may leave its range), any call (its body is not read)."""
-    tokens = [t for t in text.split(" ") if t]
-    if tokens and (tokens[0] == "assign" or tokens[0] in _NETS) and "=" in tokens:
-        tokens = tokens[tokens.index("=") + 1 :]  # the value (a declared range is no select)
-    declared = {n: (lo, hi) for n, lo, hi in ranges}
-    for k, t in enumerate(tokens):
-        low = t.lower()
-        if t == "[" and not _inside(tokens, k, declared):
-            return True
-        if t in ("/", "%", "/=", "%=", "**") or low in ("'x", "'z") or t.startswith("$"):
-            return True
-        if k and tokens[k - 1].startswith("'") and any(c in low for c in "xz?"):
-            return True
-        if t == "(" and k and (tokens[k - 1][:1].isalpha() or tokens[k - 1][:1] == "_"):
-            if tokens[k - 1] not in _KEYWORDS:
-                return True  # a call
-    return False
+def _calls(text: str) -> set[str]:
+    """The names ``text`` calls (``f (``; a system function's ``$clog2 (`` and a named
+    override's ``. MODE (`` aside)."""
+    tokens = text.split(" ")
+    return {
+        t
+        for k, (t, nxt) in enumerate(zip(tokens, tokens[1:], strict=False))
+        if nxt == "("
+        and (t[:1].isalpha() or t[:1] == "_")
+        and t not in _NOT_CALLS
+        and (k == 0 or tokens[k - 1] != ".")
+    }
 
 
-def _inside(tokens: list[str], k: int, declared: dict[str, tuple[int, int]]) -> bool:
-    """Whether the select opening at ``tokens[k]`` is ``name [ i ]`` or ``name [ i : j ]``
-    with integers inside the declared range of ``name`` (one select, nothing after it)."""
-    bounds = declared.get(tokens[k - 1]) if k else None
-    end = tokens.index("]", k) if "]" in tokens[k:] else -1
-    inner = tokens[k + 1 : end] if end > 0 else []
-    if bounds is None or (end + 1 < len(tokens) and tokens[end + 1] == "["):
-        return False
-    if len(inner) == 3 and inner[1] == ":":
-        inner = [inner[0], inner[2]]
-    return len(inner) in (1, 2) and all(
-        i.isdigit() and bounds[0] <= int(i) <= bounds[1] for i in inner
-    )
-
-
-#: Words a ``(`` may follow without a call.
-_KEYWORDS = frozenset(
-    {"assign", "always_comb", "always_latch", "if", "case", "casez", "casex", "for", "while"}
-    | {"repeat", "foreach", "begin", "else", "return"}
-)
+#: Words a ``(`` follows in a parameter list or declaration without a call.
+_NOT_CALLS = frozenset({"parameter", "localparam", "type", "if", "case"})
 
 
 def _ports(design: Design) -> set[str]:
@@ -387,7 +322,7 @@ def _reached(
     start: frozenset[str], items: ModuleItems, held: frozenset[str] = frozenset()
 ) -> frozenset[str]:
     """The names ``start`` reaches: written by an item that mentions one (transitively),
-    ``start`` included; a register clocked by a name of ``held`` (:func:`_clock_cells`) is
+    ``start`` included; a register clocked by a name of ``held`` (:func:`clock_cells`) is
     not reached through its clock."""
     seen = set(start)
     stack = list(start)
@@ -510,12 +445,11 @@ def _on_event(
     out = list(items.on_event)
     for item in items.items:
         module = item.text.split(" ", 1)[0]
-        if item.waits is None and own and module not in design.modules:
-            mine = module_items(own, module)
-            if mine is not None and (mine.on_event or _instances(mine, design)):
+        if item.waits is None and item.instance and own and module not in design.modules:
+            if _own_late(module, own, design, hier, set()):
                 form = f"instance of {module} (a module the candidate defines with such a block)"
                 out.append(replace(item, waits=item.mentions, form=form))
-                continue
+            continue
         if module in design.modules and item.waits is None:
             if _has_event_blocks(module, design, hier):
                 form = f"instance of {module} (a module with such a block below it)"
@@ -523,6 +457,26 @@ def _on_event(
                 # connections are not read: every name it mentions counts as written)
                 out.append(replace(item, waits=item.mentions, form=form))
     return out
+
+
+def _own_late(module: str, own: str, design: Design, hier: dict[str, bool], seen: set[str]) -> bool:
+    """Whether the candidate's module ``module`` (in its text ``own``) or a module below it
+    has a block evaluated only on an event, or instantiates a repository module (followed no
+    further: counted); a module that cannot be read: yes."""
+    if module in seen:
+        return False  # a loop of instances adds nothing
+    seen.add(module)
+    try:
+        mine = module_items(own, module)
+    except RuntimeError:
+        return True
+    if mine is None or mine.on_event or _instances(mine, design):
+        return True
+    return any(
+        _own_late(i.text.split(" ", 1)[0], own, design, hier, seen)
+        for i in mine.items
+        if i.instance and i.waits is None
+    )
 
 
 def _instances_read(items: ModuleItems, design: Design) -> ModuleItems:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from rtlopt.harness._event_paths import sure_writes
 from rtlopt.harness._nodes import _children, _kind, _tokens, _tree
 
 __all__ = ["Item", "ModuleItems", "module_items"]
@@ -92,6 +93,10 @@ class Item:
     connections: tuple[str, tuple[tuple[str, str, frozenset[str]], ...]] | None = None
     #: It instantiates a module (or an interface), however its connections are written.
     instance: bool = False
+    #: For a block evaluated on an event, ``always_comb`` or ``always_latch`` whose body is read
+    #: (:func:`rtlopt.harness._event_paths.sure_writes`): the names every path writes whole,
+    #: and the names it reads before writing them; None otherwise.
+    sure: tuple[frozenset[str], frozenset[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,16 @@ class ModuleItems:
     #: Per signal declared with one packed range of integer bounds and nothing unpacked
     #: (``wire [23:0] a``), every declaration alike: ``(low, high)``.
     ranges: tuple[tuple[str, int, int], ...] = ()
+    #: Variables holding a defined value before time 0 (a declaration's initializer, a
+    #: two-state type's 0): a write of that value is no event.
+    fixed: frozenset[str] = frozenset()
+    #: Names declared in a generate block or a statement block that another declaration of
+    #: the module (its own level, another such scope, a port) declares too: the items read
+    #: names as text, without scopes.
+    shadowed: frozenset[str] = frozenset()
+    #: The texts of its function, task, ``let`` and ``typedef`` declarations (what a
+    #: parameter's value may read), sorted.
+    subprograms: tuple[str, ...] = ()
 
     @property
     def on_event(self) -> tuple[Item, ...]:
@@ -148,8 +163,67 @@ def module_items(text: str, name: str) -> ModuleItems | None:
                 for n in _walk_kinds(module, _PARAMS, skip=_SKIP, top=module)
             )
         )
-        return ModuleItems(tuple(items), frozenset(signals), params, _ranges(decls))
+        subs = tuple(
+            sorted(
+                " ".join(t for t in _tokens(n) if t)
+                for n in _walk_kinds(module, _SUBPROGRAMS, skip=_SKIP, top=module)
+            )
+        )
+        return ModuleItems(
+            tuple(items),
+            frozenset(signals),
+            params,
+            _ranges(decls),
+            frozenset(n for d in decls for n in _fixed(d)),
+            _shadowed(module),
+            subs,
+        )
     return None
+
+
+#: Declarations a parameter's value may read besides parameters.
+_SUBPROGRAMS = frozenset(
+    {"FunctionDeclaration", "TaskDeclaration", "LetDeclaration", "TypedefDeclaration"}
+)
+#: Types whose variables power up defined (0), not x.
+_TWO_STATE = frozenset(
+    {"bit", "int", "byte", "shortint", "longint", "real", "shortreal", "realtime", "string"}
+)
+
+
+def _fixed(node: Any) -> set[str]:
+    """The variables the declaration ``node`` gives a defined value before time 0."""
+    if _kind(node) == "NetDeclaration":
+        return set()
+    tokens = {t for t in _tokens(node) if t}
+    if tokens & _TWO_STATE or "enum" in tokens:
+        return _declared(node)
+    return _writes(node)  # those with an initializer
+
+
+def _shadowed(module: Any) -> frozenset[str]:
+    """:attr:`ModuleItems.shadowed` of ``module``."""
+    seen: dict[str, int] = {}
+    nested: set[str] = set()
+    stack: list[tuple[Any, bool]] = [(module, False)]
+    while stack:
+        cur, inner = stack.pop()
+        kind = _kind(cur)
+        if cur is not module and kind in _SKIP:
+            continue
+        if kind in _DECLS:
+            for n in _declared(cur):
+                seen[n] = seen.get(n, 0) + 1
+                if inner:
+                    nested.add(n)
+            continue
+        deeper = inner or kind in (
+            "GenerateBlock",
+            "SequentialBlockStatement",
+            "ParallelBlockStatement",
+        )
+        stack.extend((c, deeper) for c in _children(cur))
+    return frozenset(n for n in nested if seen[n] > 1)
 
 
 def _ranges(decls: list[Any]) -> tuple[tuple[str, int, int], ...]:
@@ -269,6 +343,7 @@ def _item(node: Any, text: str, generate: bool) -> Item:
         _clocks(node),
         _connections(node),
         _kind(node) == "HierarchyInstantiation",
+        sure_writes(node),
     )
 
 

@@ -458,3 +458,181 @@ def test_a_register_clocked_by_a_cell_reads_it_unless_the_cell_runs_at_time_0(
     assert (why != "") == unchecked, why
     if unchecked:
         assert "clocked by g" in why and "time 0" in why, why
+
+
+#: ``a`` changed at time 0 (a testbench's ``initial``), ``c`` held by its initializer
+_TOP52 = (
+    "module top(output y);\n  reg a;\n  initial a = 1'b0;\n  reg c = 1'b1;\n  reg clk = 1'b0;\n"
+    "  initial begin #10 forever #5 clk = ~clk; end\n"
+    "  m u(.clk(clk), .a(a), .c(c), .d(1'b1), .y(y));\nendmodule\n"
+)
+#: ``l`` written by ``{block}`` on ``a``'s event; the late block waits for ``l`` and ``c``
+_M52 = (
+    "module m(input clk, input a, input c, input d, output reg y);\n  {decl}\n  {block}\n"
+    "  always @(l or c) y = c;\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("decl", "block", "unchecked"),
+    [
+        ("reg l;", "always @(a) if (a) l = 1'b1;", True),  # no write when a goes to 0
+        ("reg l;", "always @(a) case (a) 1'b1: l = 1'b1; endcase", True),
+        ("reg l;", "always_comb if (a) l = 1'b1;", True),
+        # x over x: a register before its first write, an x constant, read before written
+        ("reg l; reg r;\n  always @(posedge clk) r <= d;", "always @(a or r) l = r;", True),
+        ("reg l;", "always @(a) l = 1'bx;", True),
+        ("reg l; reg t;", "always @(a) begin l = t; t = a; end", True),
+        # the value it holds already: no change, no event
+        ("reg l = 1'b1;", "always @(a) l = 1'b1;", True),
+        ("bit l;", "always @(a) l = 1'b0;", True),
+        # every path writes a defined value: l changes at time 0 with a
+        ("reg l;", "always @(a) if (a) l = 1'b1; else l = 1'b0;", False),
+        ("reg l;", "always @(a) case (a) 1'b1: l = 1'b1; default: l = 1'b0; endcase", False),
+        ("reg l; reg t;", "always @(a) begin t = ~a; l = t; end", False),
+    ],
+    ids=[
+        "if_no_else",
+        "case_no_default",
+        "comb_if",
+        "register_value",
+        "x_constant",
+        "read_before_write",
+        "initializer",
+        "two_state",
+        "if_else",
+        "case_default",
+        "sequence",
+    ],
+)
+def test_a_block_on_a_changed_name_changes_only_what_it_surely_writes_defined(
+    tmp_path: Path, decl: str, block: str, unchecked: bool
+) -> None:
+    """Round 52 (F1, F1b): a block that runs at time 0 gives an event only to what every
+    path writes with a value surely defined then (x over x, or a write of the value held,
+    is none); a block waiting for what it leaves alone stays late."""
+    ref = _M52.format(decl=decl, block=block)
+    cand = ref.replace("always @(l or c) y = c;", "always_comb y = c;")
+    design = _design(tmp_path, ref, _TOP52)
+    why = time_zero_change(design, ref, cand)  # type: ignore[arg-type]
+    assert (why != "") == unchecked, why
+    if unchecked:
+        assert "always @(...) block of m at line" in why and "(c, l)" in why, why
+
+
+_CG = "module cg(inout clk, input b, output reg t);\n  always @(clk or b) t = clk;\nendmodule\n"
+_M_CG = (
+    "module m(input clk, input b, input d, output q);\n  wire t;\n  reg r = 1'b0;\n"
+    "  cg u(.clk(clk), .b(b), .t(t));\n  always @(posedge t) r <= d;\n  assign q = r;\nendmodule\n"
+)
+_TOP_CG = (
+    "module top(output q);\n  reg clk = 1'b1;\n  initial begin #10 forever #5 clk = ~clk; end\n"
+    "  reg b;\n  initial b = 1'b0;\n  m u(.clk(clk), .b(b), .d(1'b1), .q(q));\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    "cand",
+    [
+        _M_CG.replace("posedge t", "posedge clk"),  # the target's clock was exempt too
+        _M_CG.replace("r <= d;", "r <= ~~d;"),  # a register the cell clocks, changed
+    ],
+    ids=["own_clock", "clocked_by_cell"],
+)
+def test_a_clock_cell_with_an_inout_is_no_exempt_cell(tmp_path: Path, cand: str) -> None:
+    """Round 52 (F2): a cell whose clock comes through an ``inout`` held by an initializer
+    runs first when ``b`` changes, ``t`` rising from x; and only what its outputs connect
+    could be exempt (the target's own ``clk`` was)."""
+    (tmp_path / "cg.v").write_text(_CG)
+    design = _design(tmp_path, _M_CG, _TOP_CG)
+    why = time_zero_change(design, _M_CG, cand)  # type: ignore[arg-type]
+    assert "time 0" in why and "clocked by" in why, why
+
+
+_HELD_AB = (
+    "module top(output y);\n  reg a = 1'b1;\n  reg b = 1'b1;\n  m u(.a(a), .b(b), .y(y));\n"
+    "endmodule\n"
+)
+_AND = "module m(input a, input b, output y);\n  assign y = a & b;\nendmodule\n"
+_WRAP = "module {name}(input a, input b, output y);\n  {inner} i(.a(a), .b(b), .y(y));\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("chain", "leaf"),
+    [
+        (["m_wrap", "m_inner"], ""),
+        (["w1", "w2", "w3"], ""),
+        (["w1", "w2", "sub"], "repo"),  # a repository module with such a block, deeper
+    ],
+    ids=["two_levels", "three_levels", "repository_leaf"],
+)
+def test_a_late_block_deep_in_the_candidates_modules_counts(
+    tmp_path: Path, chain: list[str], leaf: str
+) -> None:
+    """Round 52 (F3): the candidate's own modules are followed down to any depth."""
+    late = (
+        "module {name}(input a, input b, output reg y);\n  always @(a or b) y = a & b;\nendmodule\n"
+    )
+    mods = [late.format(name=chain[-1])]
+    mods += [_WRAP.format(name=n, inner=i) for n, i in zip(chain[:-1], chain[1:], strict=True)]
+    if leaf:
+        (tmp_path / "sub.v").write_text(mods.pop(0))
+    cand = "".join(mods) + _WRAP.format(name="m", inner=chain[0]).replace(" i(", " w(")
+    design = _design(tmp_path, _AND, _HELD_AB)
+    why = time_zero_change(design, _AND, cand)  # type: ignore[arg-type]
+    assert f"instance of {chain[0]}" in why and "time 0" in why, why
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "  generate if (1) begin : g\n    reg a;\n    always @(a or c) y = c;\n  end endgenerate\n",
+        # two generate scopes' names alike: g1.p never written, g2.p from the input
+        "  generate if (1) begin : g1\n    reg p;\n    always @(p or c) y = c;\n  end endgenerate\n"
+        "  generate if (1) begin : g2\n    wire p = a;\n  end endgenerate\n",
+        "  always @(a or c) begin : b\n    reg a;\n    y = c;\n  end\n",
+    ],
+    ids=["generate_input", "two_scopes", "named_block"],
+)
+def test_a_name_declared_in_a_scope_and_elsewhere_is_unchecked(tmp_path: Path, body: str) -> None:
+    """Round 52 (F4): names are read without scopes: a generate or statement block's
+    declaration that another declaration shares fails closed."""
+    ref = f"module m(input a, input c, output reg y);\n{body}endmodule\n"
+    cand = "module m(input a, input c, output reg y);\n  always_comb y = c;\nendmodule\n"
+    top = _TOP52.replace(".clk(clk), ", "").replace(", .d(1'b1)", "")
+    design = _design(tmp_path, ref, top)
+    why = time_zero_change(design, ref, cand)  # type: ignore[arg-type]
+    assert "declares" in why and "time 0" in why, why
+
+
+_SUB_MODE = (
+    "module sub #(parameter MODE = 0) (input a, input b, output y);\n"
+    "  generate if (MODE) begin : ev\n    reg r;\n    always @(a or b) r = a & b;\n"
+    "    assign y = r;\n  end else begin : ct\n    assign y = a & b;\n  end endgenerate\nendmodule\n"
+)
+_F = "function integer f(input integer x);\n    f = x;\n  endfunction\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "inside", "override"),
+    [
+        ("", "  " + _F, "f(0)"),  # the function the override calls
+        ("", f"  {_F}  localparam P = f(0);\n", "P"),  # through a local parameter
+        (_F, "", "f(0)"),  # a compilation-unit function: not compared
+    ],
+    ids=["function", "localparam", "unit_function"],
+)
+def test_a_kept_instance_whose_override_reads_a_changed_function_is_unchecked(
+    tmp_path: Path, before: str, inside: str, override: str
+) -> None:
+    """Round 52 (F5): ``sub #(.MODE(f(0)))`` kept, ``f`` changed: sub elaborates its
+    late branch in the candidate."""
+    ref = (
+        f"{before}module m(input a, input b, output y);\n{inside}"
+        f"  sub #(.MODE({override})) u(.a(a), .b(b), .y(y));\nendmodule\n"
+    )
+    cand = ref.replace("f = x;", "f = x + 1;")
+    (tmp_path / "sub.v").write_text(_SUB_MODE)
+    design = _design(tmp_path, ref, _HELD_AB)
+    why = time_zero_change(design, ref, cand)  # type: ignore[arg-type]
+    assert "instance of sub" in why and "time 0" in why, why
