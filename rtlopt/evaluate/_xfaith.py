@@ -7,7 +7,10 @@ sees; after the 0/1 proof proves the candidate, :func:`with_x_faith` runs
 accepted): proven, the result names the inputs (``FormalResult.x_inputs``, "proven, also
 where the repository feeds x into b, c"); refuted, it is REFUTED with the counterexample
 (which inputs were x); undecided, or with no 0/1 proof to add it to (``formal.enabled``
-off, an undecided proof accepted on simulation), the candidate is unchecked.
+off, an undecided proof accepted on simulation), the candidate is unchecked. On a target
+with a reset the proof runs from power-up with the resets free first (:func:`_proofs`): a
+register with a reset and no initial value is x until its first write, and a difference
+found only there is "unchecked: differs before the first reset" (:func:`_before_reset`).
 """
 
 from __future__ import annotations
@@ -52,12 +55,13 @@ def with_x_faith(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     if why:
         return replace(formal, verdict=Verdict.UNKNOWN, unchecked=f"{fed}, and {why}")
     t0 = time.monotonic()
-    found = _run(s, c)
+    found, free = _proofs(s, c)
     timings = {**formal.timings, "x_faith": time.monotonic() - t0}
     if found.verdict is Verdict.PROVEN:
-        said = f"proven, also where the repository feeds x into {words}"
+        said = f"proven, also where the repository feeds x into {words}{_also(found)}"
         reason = "; ".join(r for r in (formal.reason, said) if r)
-        return replace(formal, reason=reason, x_inputs=c.x_inputs, timings=timings)
+        proven = replace(formal, reason=reason, x_inputs=c.x_inputs, timings=timings)
+        return _before_reset(proven, found, free)
     if found.verdict is Verdict.REFUTED and c.x_powerup_only:
         cex = ", ".join(f"{k}={v}" for k, v in list(found.counterexample.items())[:6])
         why = (
@@ -131,11 +135,12 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     if formal.verdict is not Verdict.PROVEN or formal.method == IDENTICAL:
         return formal
     t0 = time.monotonic()
-    found = _run(s, c)
-    if found.sources == ():
+    found, free = _proofs(s, c)
+    if found.sources == () and not found.early:
         return formal
     timings = {**formal.timings, "x_faith": time.monotonic() - t0}
-    inner = ", ".join((found.sources or ())[:3]) or "not read"
+    early = [f"{', '.join(found.early[:3])} before the first reset"] if found.early else []
+    inner = ", ".join([*(found.sources or ())[:3], *early]) or "not read"
     # other configurations and builds: each is evaluated whole, this proof included
     # (evaluate/_config_check.py); the view path: the proof there is not trusted
     limit = _view_path(s)
@@ -143,9 +148,9 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         why = f"unchecked: the target makes x itself ({inner}), and {limit}"
         return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
     if found.verdict is Verdict.PROVEN:
-        said = f"proven x-exactly where the target makes x itself ({inner})"
+        said = f"proven x-exactly where the target makes x itself ({inner}){_also(found)}"
         reason = "; ".join(r for r in (formal.reason, said) if r)
-        return replace(formal, reason=reason, timings=timings)
+        return _before_reset(replace(formal, reason=reason, timings=timings), found, free)
     refuted = (
         "equivalent on 0/1 values, but a simulation reads otherwise where the target "
         f"makes x itself: it differs before the first write of a register or where an "
@@ -158,15 +163,15 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     return decided(formal, found, XFAITH_METHOD, refuted, why, timings)
 
 
-def _run(s: EvalSetup, c: Candidate) -> XFaith:
+def _run(s: EvalSetup, c: Candidate, *, free_reset: bool = False) -> XFaith:
     """:func:`rtlopt.formal.xfaith.check_x_faith` on the texts the 0/1 proof read, within
-    what is left of the verdict's time."""
+    what is left of the verdict's time (``free_reset``: from power-up, the resets free)."""
     from rtlopt.formal import check_x_faith
 
     cfg = s.config
     left = time_left()
     seconds = cfg.formal.timeout_s if left is None else max(1.0, min(cfg.formal.timeout_s, left))
-    work = c.dir / "formal" / "xfaith"
+    work = c.dir / "formal" / ("xfaith_power_up" if free_reset else "xfaith")
     reference = s.formal_reference or view_reference(s, work)
     return check_x_faith(
         s.tools,
@@ -179,7 +184,59 @@ def _run(s: EvalSetup, c: Candidate) -> XFaith:
         memory_mb=cfg.sandbox.memory_mb,
         reference_file=reference,
         initial_values=cfg.harness.initial_values,
+        free_reset=free_reset,
     )
+
+
+def _proofs(s: EvalSetup, c: Candidate) -> tuple[XFaith, XFaith | None]:
+    """The x-faithfulness proof, and the one from power-up with the resets free where that
+    did not prove the candidate (else None).
+
+    A register with a reset and no initial value is x from power-up until its first write
+    as much as one without a reset; the proof from reset (the resets forced in the first
+    step) does not compare that time. The proof from power-up runs first: it covers every
+    run from reset too, so where it proves, one run says it all (the common case); where
+    it does not, the proof from reset tells a difference after the reset (refuted) from one
+    before it (:func:`_before_reset`)."""
+    free = _run(s, c, free_reset=True)
+    if free.verdict is Verdict.PROVEN or not free.from_power_up:
+        return free, None
+    return _run(s, c), free
+
+
+def _also(found: XFaith) -> str:
+    """The words ", also before the first reset" where ``found`` is the proof from power-up
+    with the resets free and a register with a reset may be x then, else ""."""
+    return ", also before the first reset" if found.from_power_up and found.early else ""
+
+
+def _before_reset(formal: FormalResult, found: XFaith, free: XFaith | None) -> FormalResult:
+    """``formal`` (proven x-exactly from reset: ``found``) unless the proof from power-up
+    with the resets free (``free``) did not prove it where a register with a reset and no
+    initial value may be x: then "unchecked: differs before the first reset" (refuted from
+    power-up; the repository sees it only where it reads the target before resetting it)
+    or unchecked (undecided)."""
+    early = found.early or (free.early if free else ())
+    if free is None or free.verdict is Verdict.PROVEN or not early:
+        return formal
+    regs = ", ".join(early[:4]) + (", ..." if len(early) > 4 else "")
+    what = (
+        f"registers with a reset and no initial value ({regs}) are x from power-up until "
+        "their first write, and the proofs from reset do not compare that time"
+    )
+    if free.verdict is Verdict.REFUTED:
+        cex = ", ".join(f"{k}={v}" for k, v in list(free.counterexample.items())[:8])
+        why = (
+            "unchecked: equivalent from reset, x included, but the candidate differs before "
+            f"the first reset: {what} (counterexample from power-up, the reset free: {cex})"
+        )
+    else:
+        why = (
+            f"unchecked: equivalent from reset, x included, but before the first reset {what}, "
+            f"and the proof from power-up with the reset free is undecided: {free.reason}"
+        )
+    timings = {**formal.timings, "x_faith_power_up": free.duration_s}
+    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
 
 
 def view_reference(s: EvalSetup, work: Path) -> Path:

@@ -17,8 +17,10 @@ defined values there. :func:`check_x_faith` proves they do not:
   the repository's readers decide on it, an ``if`` takes its ``else``), proven by
   ``sat -enable_undef`` with every input defined but the x-fed ones (``-set-def``);
 * a sequential target by temporal induction from reset (registers start x, as in
-  simulation; initial values kept); an induction that does not close within the limit is
-  UNKNOWN, never proven;
+  simulation; initial values kept), or from power-up with the resets free
+  (``free_reset``: the time before the first reset, where a register with a reset and no
+  initial value is x too: ``XFaith.early``); an induction that does not close within the
+  limit is UNKNOWN, never proven;
 * the proof refuses (UNKNOWN) where Yosys's undef model is not known to be iverilog's in
   the cone of the x-fed inputs (:mod:`rtlopt.formal.xfaith_model`), and where an x-fed input
   is a clock or a reset of the target (the proof starts from reset).
@@ -47,7 +49,7 @@ from rtlopt.formal.xfaith_model import (
     text_refusal,
 )
 from rtlopt.formal.xfaith_pairs import GATES_JSON, function_pairs, gate_lines
-from rtlopt.formal.xfaith_sources import UNDRIVEN, x_sources
+from rtlopt.formal.xfaith_sources import UNDRIVEN, early_registers, x_sources
 from rtlopt.frontend.model import Design
 from rtlopt.results import Verdict
 from rtlopt.tools import (
@@ -85,6 +87,11 @@ class XFaith:
     #: what makes x inside the two sides (:func:`rtlopt.formal.xfaith_sources.x_sources`);
     #: None where the design was not read that far
     sources: tuple[str, ...] | None = None
+    #: register bits a reset sets that no initial value defines (x from power-up until their
+    #: first write: :func:`rtlopt.formal.xfaith_sources.early_registers`)
+    early: tuple[str, ...] = ()
+    #: the proof ran from power-up with the resets free (a sequential target with a reset)
+    from_power_up: bool = False
 
 
 def check_x_faith(
@@ -156,19 +163,33 @@ def check_x_faith(
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
     post = workdir / _file(secret, "post.json")
-    sources = _sources(post, compared_ids(design), plan.resets or {}) if pre else None
+    sources, early = _sources(post, compared_ids(design), plan.resets or {}) if pre else (None, ())
     # nothing is x after the reset: the 0/1 proofs say it all (not so with the reset free)
     if not ports and sources == () and not free_reset:
-        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, ())
+        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, (), early)
     if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
         why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
+    found = _checked(p, (rc, secret), why, start, (limit, memory_mb))
+    free = free_reset and seq and bool(plan.resets)
+    return replace(found, sources=sources, early=early, from_power_up=free)
+
+
+def _checked(
+    p: _Proof, run: tuple[int, str], why: str, start: float, budget: tuple[float, int | None]
+) -> XFaith:
+    """The verdict of the first run (``run``: its exit status and secret) unless ``why`` or
+    the cone check refuses the proof, strengthened with register pairs where its induction
+    did not close."""
+    (rc, secret), (limit, memory_mb) = run, budget
+    workdir, design, plan, ports = p.workdir, p.design, p.plan, p.ports
+    pre = read_text(workdir / _file(secret, "pre.il"))
+    post = workdir / _file(secret, "post.json")
     why = why or cone_refusal(post, compared_ids(design), ports)
     if why:
         err = first_error(read_text(workdir / "xfaith.log"))
         why = f"yosys: {err}" if err and not pre else why
-        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start, sources)
+        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
     found = _verdict(result_text(workdir, secret, "sat"), plan, rc, ports, start)
-    found = replace(found, sources=sources)
     if found.reason != _OPEN:
         return found
     left = max(1.0, limit - (time.monotonic() - start))
@@ -179,21 +200,22 @@ def check_x_faith(
     left = max(1.0, limit - (time.monotonic() - start))
     rc, secret = p.run(left, memory_mb, pairs)
     if _STEP_PASS in result_text(workdir, secret, "sat") and rc == 0:
-        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, sources)
+        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
     why = f"{_OPEN}, also with {paired} paired"
-    return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start, sources)
+    return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
 
 
 def _sources(
     post: Path, modules: Sequence[str], resets: Mapping[str, int]
-) -> tuple[str, ...] | None:
+) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
     """What makes x inside the two sides after the reset, or None (the design could not be
-    read)."""
+    read); and the register bits x before the first reset only (a reset sets them)."""
     try:
         mods = json.loads(post.read_text(errors="replace"))["modules"]
     except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return tuple(x_sources(mods, list(modules), resets))
+        return None, ()
+    names = list(modules)
+    return tuple(x_sources(mods, names, resets)), tuple(early_registers(mods, names, resets))
 
 
 def _pairs(

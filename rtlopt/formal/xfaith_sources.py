@@ -5,7 +5,9 @@ itself, and the proof models it the same way (registers start x, ``-set-init-und
 constants stay x; what nothing drives is x, ``setundef -undriven -undef``):
 
 * a register without an initial value (x until its first write; the proof's reset makes
-  those with a reset defined from the next step on, the others stay x until written);
+  those with a reset defined from the next step on, the others stay x until written): one
+  with a reset is x before the first reset all the same (:func:`early_registers`, what the
+  proof from power-up with the resets free covers);
 * a constant with x or z bits (``default: y = 'x``);
 * a bit nothing drives;
 * a select or an index that may be past its range (``$shiftx``), a division or a modulo by
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["REGISTERS", "UNDRIVEN", "source_bits", "x_sources"]
+__all__ = ["REGISTERS", "UNDRIVEN", "early_registers", "source_bits", "x_sources"]
 
 #: How a net nothing drives is named (it is z in simulation: ``===`` tells it from x).
 UNDRIVEN = ", which nothing drives"
@@ -172,11 +174,14 @@ def _condition(
 
 
 def _found(
-    mod: Mapping[str, Any], resets: Mapping[str, int] | None = None
+    mod: Mapping[str, Any],
+    resets: Mapping[str, int] | None = None,
+    early: list[str] | None = None,
 ) -> tuple[set[Any], set[str], list[str]]:
     """The x source bits of ``mod``, the cells whose inputs hold a constant x or z bit, and
     what they are (the words of :func:`x_sources`: registers a reset of ``resets`` sets
-    are not named, their x is before the reset the proof starts from)."""
+    are not named, their x is before the reset the proof starts from; their bits go to
+    ``early``)."""
     bits: set[Any] = set()
     cells: set[str] = set()
     said: list[str] = []
@@ -212,6 +217,8 @@ def _found(
                 reg = next((names[b].split("[")[0] for b in q if b in names), "a register")
                 if not _reset(mod, cell, resets or {}):
                     said.append(f"{reg} before its first write")
+                elif early is not None:
+                    early += [_bit(names, b, reg) for b in q]
         elif kind == "$shiftx" and _in_range(cell):
             pass
         elif kind in _MAKERS:
@@ -230,6 +237,12 @@ def _found(
             bits |= set(loose)
             said.append(f"{'a net' if net.get('hide_name') else name}{UNDRIVEN}")
     return bits, cells, said
+
+
+def _bit(names: Mapping[Any, str], bit: Any, reg: str) -> str:
+    """``bit``'s name with its index (``r[0]``, as the X-policy proof names bits)."""
+    name = names.get(bit, reg)
+    return name if "[" in name else f"{name}[0]"
 
 
 def source_bits(mod: Mapping[str, Any]) -> tuple[set[Any], set[str]]:
@@ -252,3 +265,20 @@ def x_sources(
         if isinstance(mod, dict):
             out |= dict.fromkeys(_found(mod, resets)[2])
     return list(out)
+
+
+def early_registers(
+    mods: Mapping[str, Any], modules: list[str], resets: Mapping[str, int]
+) -> list[str]:
+    """The register bits of ``modules`` (reference, candidate; as for :func:`x_sources`)
+    that a reset of ``resets`` sets and no initial value defines: x from power-up until
+    their first write, reset or data, which the proofs' forced reset hides (``r[0]``, once
+    each, in order)."""
+    out: list[str] = []
+    if not resets:
+        return out
+    for name in modules:
+        mod = mods.get(name.lstrip("\\"))
+        if isinstance(mod, dict):
+            _found(mod, resets, out)
+    return list(dict.fromkeys(out))

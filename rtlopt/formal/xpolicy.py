@@ -22,9 +22,9 @@ that name. Where either applies, :func:`check_x_policy` runs the x-faithfulness 
 (Yosys's model: x for a zero divisor), the X policy's comparison (``-ignore_gold_x``) and,
 for the register trigger, the resets free from power-up (registers start x). Refuted: a
 difference (REFUTED); undecided (an induction that does not close, a construct the proof
-refuses): unchecked. What neither trigger covers is not looked at before the first reset: a
-candidate that keeps the reference's never-defined registers by name and reach and reads
-them otherwise, or whose register some input makes defined later than the reference's.
+refuses): unchecked. A candidate that keeps the reference's registers x until the reset by
+name and reach and reads them otherwise is the x-exact proof's (its run from power-up with
+the resets free, ``evaluate/_xfaith.py``).
 """
 
 from __future__ import annotations

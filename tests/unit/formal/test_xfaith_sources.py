@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rtlopt.formal.xfaith_model import cone_refusal, rtlil_refusal, two_state
-from rtlopt.formal.xfaith_sources import x_sources
+from rtlopt.formal.xfaith_sources import early_registers, x_sources
 
 
 def _cell(kind: str, ins: dict[str, list[object]], out: dict[str, list[int]]) -> dict[str, object]:
@@ -138,3 +138,28 @@ def test_the_x_proc_writes_for_a_disabled_memory_write_is_no_source(tmp_path: Pa
     assert cone_refusal(_write(tmp_path, mod), ["\\gold"], []) == ""
     write["connections"]["EN"] = [7]  # type: ignore[index]
     assert x_sources({"gold": mod}, ["\\gold"]) == ["an x or z constant"]
+
+
+def _reset_mod(init: str | None = None) -> dict[str, object]:
+    """``if (rst) r <= 0; else r <= a`` (r: bits 6, 7), with ``init`` on r."""
+    eqx = _cell("$eqx", {"A": [9], "B": ["1"]}, {"Y": [10]})
+    mux = _cell("$mux", {"A": [3, 3], "B": ["0", "0"], "S": [10]}, {"Y": [11, 12]})
+    reg = _cell("$dff", {"CLK": [2], "D": [11, 12]}, {"Q": [6, 7]})
+    attrs = {"init": init} if init else {}
+    mod = _mod({"e": eqx, "m": mux, "r": reg}, {"r": {"bits": [6, 7], "attributes": attrs}})
+    mod["ports"]["rst"] = {"direction": "input", "bits": [9]}  # type: ignore[index]
+    return mod
+
+
+def test_a_register_a_reset_sets_is_x_before_the_first_reset() -> None:
+    mods = {"gold": _reset_mod(), "gate": _reset_mod()}
+    assert early_registers(mods, ["\\gold", "\\gate"], {"rst": 1}) == ["r[0]", "r[1]"]
+    assert x_sources(mods, ["\\gold", "\\gate"], {"rst": 1}) == []
+    # no reset: it is a source after the reset (x until its first write), not an early one
+    assert early_registers(mods, ["\\gold"], {"rst": 0}) == []
+    assert early_registers(mods, ["\\gold"], {}) == []
+
+
+def test_a_register_with_an_initial_value_is_defined_before_the_reset() -> None:
+    mods = {"gold": _reset_mod("01")}
+    assert early_registers(mods, ["\\gold"], {"rst": 1}) == []
