@@ -83,6 +83,9 @@ class Case:
     equiv_differs: str = ""
     #: Every rewrite is rejected as unchecked for this reason (a known false rejection).
     unchecked: str = ""
+    #: The equivalent rewrite alone is rejected as unchecked for this reason (a known false
+    #: rejection: a proof that does not decide it; the broken one is still refuted).
+    equiv_unchecked: str = ""
 
     @property
     def name(self) -> str:
@@ -134,6 +137,7 @@ def load_cases(folder: Path = CASES) -> list[Case]:
                 unknown=_steps(meta, m.get("unknown", [])),
                 equiv_differs=m.get("equiv_differs", ""),
                 unchecked=m.get("unchecked", ""),
+                equiv_unchecked=m.get("equiv_unchecked", ""),
             )
         )
     return cases

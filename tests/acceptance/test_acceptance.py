@@ -90,6 +90,10 @@ def _expect(step: str, s: Mapping[str, Any], case: Case) -> None:
         assert s["rc"] == 1 and s["outcome"] == "fail", where
         mod = next(m for m in s["check"] if m["module"] == case.module)
         assert any(case.unchecked in str(f) for f in [*mod["findings"], *mod["notes"]]), mod
+    elif case.equiv_unchecked and step == "equiv":
+        assert s["outcome"] == "rejected" and case.equiv_unchecked in where, where
+    elif case.equiv_unchecked and step == "check_equiv":
+        assert s["rc"] == 1 and s["outcome"] == "fail" and case.equiv_unchecked in where, where
     elif step == "equiv" and case.equiv_differs:
         assert s["outcome"] == "rejected" and "under parameters" in where, where
     elif step == "check_equiv" and case.equiv_differs:
