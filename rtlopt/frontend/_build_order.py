@@ -16,7 +16,10 @@ synthesis tools apply them:
 Where the build's choice cannot be told, :meth:`BuildRank.conflict` names both files: a module
 two library files define that the search may both load (which one the build keeps depends on
 the order it needs them), and one folder holding ``<name>`` under two ``+libext+`` suffixes
-(tools differ: iverilog 11 takes ``.sv`` whatever the order).
+(tools differ: iverilog 11 takes ``.sv`` whatever the order); :func:`header_conflict`: a module
+a header defines that another file defines too (include guards and ```ifdef``s decide which
+one the build compiles, and the text read here does not follow them: round 53, a guarded
+header included by the target's file after a guarded listed file).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from rtlopt.frontend._files import include_target, included_names, read_source
 from rtlopt.frontend.model import SourceSet
 from rtlopt.verilog import module_declarations
 
-__all__ = ["BuildRank", "declared", "included"]
+__all__ = ["BuildRank", "declared", "header_conflict", "included"]
 
 #: How deep headers may include headers before the walk stops (a cycle stops sooner).
 _MAX_DEPTH = 32
@@ -110,7 +113,7 @@ class BuildRank:
         self._includers: dict[Path, Path] | None = None
         self._loadable: dict[str, list[Path]] | None = None
 
-    def _where(self, file: Path) -> Path:
+    def where(self, file: Path) -> Path:
         """The source whose place ``file`` takes: itself, or for a header its first includer."""
         if file in self._order:
             return file
@@ -125,7 +128,7 @@ class BuildRank:
 
     def __call__(self, file: Path, name: str) -> tuple[int, int]:
         """The key of ``file``'s definition of module ``name``."""
-        at = self._where(file)
+        at = self.where(file)
         pos = self._order.get(at, len(self._order))
         if at in self.sources.library_files and library_hits(self.sources, name)[:1] != [at]:
             return _NOT_LOADED, pos
@@ -149,7 +152,7 @@ class BuildRank:
         """Why the build's definition of ``name`` cannot be told, when ``chosen`` (the
         definition ranked first) is a library file: another library file the search may
         load defines it too, or its folder holds it under two ``+libext+`` suffixes."""
-        at = self._where(chosen)
+        at = self.where(chosen)
         if at not in self.sources.library_files:
             return None
         hits = library_hits(self.sources, name)
@@ -168,3 +171,26 @@ class BuildRank:
             hint="remove or rename the stale definition, or list the file that defines it "
             "in the filelist",
         )
+
+
+def header_conflict(
+    name: str, definers: Mapping[Path, tuple[bool, int]], chosen: Path
+) -> DesignError | None:
+    """Why the build's definition of module ``name`` cannot be told: ``definers`` maps each
+    file defining it to (whether through a header it includes, its place in the sources'
+    order); ``chosen`` is the one ranked first. Where a header defines it and another file
+    the build compiles before that one defines it too, include guards and ```ifdef``s
+    decide (not followed here): fail closed."""
+    if len(definers) < 2 or not any(h for h, _ in definers.values()):
+        return None
+    first = min(definers, key=lambda f: (definers[f][1], str(f)))
+    if first == chosen or definers[first][1] == definers[chosen][1]:
+        return None
+    header = chosen if definers[chosen][0] else first
+    other = first if header == chosen else chosen
+    return DesignError(
+        f"module '{name}' is defined through a header {header} includes and in {other}: "
+        "which one the build compiles (include guards, `ifdef) cannot be told",
+        path=header,
+        hint="define the module in one file only (remove the stale copy or the header's)",
+    )

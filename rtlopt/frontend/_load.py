@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import DesignError
 from rtlopt.frontend._base import Frontend, FrontendResult, SyntaxProblem
-from rtlopt.frontend._build_order import BuildRank
+from rtlopt.frontend._build_order import BuildRank, header_conflict
 from rtlopt.frontend._clocks import resolve_hierarchy
 from rtlopt.frontend._files import read_source, source_problem, unsafe_include
 from rtlopt.frontend._index import MACRO_NAMED, ModuleIndex, build_index, scope_names
@@ -423,15 +423,25 @@ def _check_undefined(
     )
 
 
-def _check_build(order: Sequence[str], modules: Mapping[str, Module], rank: BuildRank) -> None:
+def _check_build(
+    order: Sequence[str], modules: Mapping[str, Module], rank: BuildRank, parsed: Sequence[Module]
+) -> None:
     """Fail closed where the build's definition of a module of the target's closure cannot
-    be told (:meth:`BuildRank.conflict`: two library files the ``-y`` search may load).
+    be told (:meth:`BuildRank.conflict`: two library files the ``-y`` search may load;
+    :func:`header_conflict`: a header's definition beside another file's, of those parsed).
 
     Raises:
         DesignError: naming both files.
     """
+    place = {f: i for i, f in enumerate(rank.sources.files)}
     for name in order:
-        problem = rank.conflict(name, modules[name].file)
+        definers = {
+            m.file: (m.file not in place, place.get(rank.where(m.file), len(place)))
+            for m in parsed
+            if m.name == name
+        }
+        chosen = modules[name].file
+        problem = rank.conflict(name, chosen) or header_conflict(name, definers, chosen)
         if problem is not None:
             raise problem
 
@@ -517,7 +527,7 @@ def load_design(
     top = _pick_target(target, module, here, modules)
     order = _closure_order(top, modules, result, texts)
     _check_names(top, [modules[n] for n in order])
-    _check_build(order, modules, BuildRank(sources, target, texts))
+    _check_build(order, modules, BuildRank(sources, target, texts), result.modules)
     submodules = tuple(n for n in order if n != top.name)
     closure_files = [modules[n].file for n in order]
     closure = tuple(dict.fromkeys([f for f in closure_files if f != target] + [target]))

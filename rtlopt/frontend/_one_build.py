@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rtlopt.frontend._build_order import BuildRank, declared
+from rtlopt.frontend._build_order import BuildRank, declared, header_conflict
 from rtlopt.frontend.model import Design
+from rtlopt.verilog import module_declarations
 
 __all__ = ["build_files"]
 
@@ -41,9 +42,20 @@ def build_files(design: Design) -> list[Path]:
             key = (0 if f.resolve() == target else 1, *rank(f, n))
             if n not in best or key < best[n][0]:
                 best[n] = (key, f)
+    direct = {f: _direct(f) for f in files}
+    place = {f: i for i, f in enumerate(files)}
     for n, (_, f) in best.items():
-        problem = rank.conflict(n, f)
+        definers = {g: (n not in direct[g], place[g]) for g in files if n in names[g]}
+        problem = rank.conflict(n, f) or header_conflict(n, definers, f)
         if problem is not None:
             raise problem
     kept = {f for _, f in best.values()}
     return [f for f in files if f in kept or not names[f] or f.resolve() == target]
+
+
+def _direct(path: Path) -> set[str]:
+    """The modules ``path``'s own text defines (not through a header)."""
+    try:
+        return {n for n, _ in module_declarations(path.read_text(errors="replace"))}
+    except OSError:
+        return set()

@@ -40,6 +40,15 @@ FORMS: dict[str, dict[str, str]] = {
         "files.f": "+incdir+inc\ntop.v\nm.v\n",
     },
 }
+#: Round 53: the header the target's file includes defines ``mid`` behind a guard that the
+#: listed-first ``mid.v`` (ties b to x) defines: the build compiles ``mid.v``'s.
+GUARD = "`ifndef MID_DONE\n`define MID_DONE\n{}`endif\n"
+GUARDED = {
+    "top.v": TOP,
+    "mid.v": GUARD.format(MID_X),
+    "inc/mid_impl.vh": GUARD.format(MID_OK),
+    "files.f": "+incdir+inc\nmid.v\ntop.v\nm.v\n",
+}
 
 
 @pytest.mark.parametrize("form", list(FORMS))
@@ -58,3 +67,18 @@ def test_the_builds_definition_of_a_parent_is_walked(
     assert "not where the repository feeds x into b" in reason and "b=x" in reason, reason
     where = "lib/mid.v" if form == "library" else "inc/mid_impl.vh"
     assert "ties input 'b' to 1'bx" in reason and where in reason, reason
+
+
+def test_a_guarded_header_beside_an_earlier_definition_is_not_walked_as_the_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "rtlopt.toml": f'{CONFIG}[project]\nfilelists = ["files.f"]\n',
+        "m.v": f'`include "mid_impl.vh"\n{IF_B}',
+        **GUARDED,
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    out = _evaluate(tmp_path, repo, NOT_B)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
+    assert "through a header" in reason and "cannot be told" in reason, reason

@@ -162,6 +162,29 @@ def test_two_library_definitions_the_build_may_use_fail_closed(tmp_path: Path, f
         _design(tmp_path / "repo", target="top")
 
 
+def test_a_header_definition_after_an_earlier_listed_one_fails_closed(tmp_path: Path) -> None:
+    """Round 53: ``mid.v`` (listed first) and the header ``m.v`` includes both define ``mid``
+    behind one include guard: the build compiles ``mid.v``'s, and the header's ranked first
+    (the target's file) was walked. Guards and ```ifdef``s are not followed: both named."""
+    guard = "`ifndef MID_DONE\n`define MID_DONE\n{}`endif\n"
+    root = _files(
+        tmp_path / "repo",
+        {
+            "m.v": f'`include "mid_impl.vh"\n{M}',
+            "top.v": TOP_MID,
+            "inc/mid_impl.vh": guard.format(MID_OK),
+            "mid.v": guard.format(MID_X),
+            "files.f": "+incdir+inc\nmid.v\ntop.v\nm.v\n",
+        },
+    )
+    for lazy in (True, False):
+        design = _design(root, lazy)
+        with pytest.raises(DesignError) as err:
+            build_files(design)
+        said = str(err.value)
+        assert "mid.v" in said and "through a header" in said and "cannot be told" in said, said
+
+
 def test_a_repository_without_duplicates_keeps_every_file(tmp_path: Path) -> None:
     root = _files(
         tmp_path / "repo",
