@@ -35,6 +35,11 @@ from rtlopt.frontend._net_bits import named, pieces, width
 __all__ = ["read_first"]
 
 
+#: Loops whose body's reads are judged against what was written before the loop (the body
+#: may run zero times, so what it writes does not count after it).
+_LOOPS = frozenset({"RepeatLoop", "WhileLoop", "ForeverLoop", "ForeachLoop"})
+
+
 class _Reads(_Paths):
     """:class:`rtlopt.frontend._assigned._Paths` that stops at the first read of bits not
     surely written yet."""
@@ -69,6 +74,8 @@ class _Reads(_Paths):
                     break
         if stmt is not None and stmt.kind.name == "ForLoop" and self.found is None:
             return self._loop_reads(stmt, have)
+        if stmt is not None and stmt.kind.name in _LOOPS and self.found is None:
+            self.after(stmt.body, have)  # its reads (round 53): its writes may not run
         return super().after(stmt, have)
 
     def _loop_reads(self, stmt: Any, have: Bits) -> Bits:
@@ -478,6 +485,12 @@ def _read_by(stmt: Any) -> list[Any]:
         return [init] if init is not None else []
     if kind in ("WhileLoop", "DoWhileLoop"):
         return [stmt.cond]
+    if kind == "Return":  # what it returns is read (round 53: ``return t;``)
+        return [stmt.expr] if getattr(stmt, "expr", None) is not None else []
+    if kind == "RepeatLoop":
+        return [stmt.count]
+    if kind == "ForeachLoop":
+        return [stmt.arrayRef]
     return []
 
 

@@ -65,6 +65,15 @@ FORMS = {
         "    case (v[{d, d}]) 1'b0: f = 1'b0; 1'b1: f = 1'b1; endcase\n  endfunction\n"
         "  wire bw = f(en);"
     ),
+    # round 53: a local returned, a loop body's read (before its first write)
+    "return_local": (
+        "  function automatic logic f(input logic d);\n    logic t;\n    if (d) t = 1'b1;\n"
+        "    return t;\n  endfunction\n  wire bw = f(en);"
+    ),
+    "repeat_body": (
+        "  function automatic logic f(input logic d);\n    logic t;\n    f = 1'b0;\n"
+        "    repeat (1) f = d & t;\n    t = 1'b0;\n  endfunction\n  wire bw = f(en);"
+    ),
 }
 SOURCES = {
     "latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
@@ -84,6 +93,8 @@ SOURCES = {
     "init_register": "leaves its local 't' (top.v, line 3) unassigned (x)",
     "case_divide": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
     "case_select": "a path through its body (top.v, line 2) leaves its result unassigned (x)",
+    "return_local": "its local 't' (top.v, line 3) unassigned (x)",
+    "repeat_body": "its local 't' (top.v, line 3) unassigned (x)",
 }
 
 

@@ -121,6 +121,21 @@ FOUND = {
         f"{OUT_HEAD}    case (e / e) 1'b0: o = 1'b0; 1'b1: o = 1'b1; endcase\n{OUT_CALL}",
         "unassigned",
     ),
+    # round 53: what a return reads, and what a loop body other than a for loop's reads
+    "return_local": (
+        f"{FN_HEAD}    logic t;\n    if (d) t = 1'b1;\n    return t;\n{CALL}",
+        "unassigned",
+    ),
+    "return_result": (f"{FN_HEAD}    if (d) f = 1'b1;\n    return f;\n{CALL}", "unassigned"),
+    "repeat_body": (
+        f"{FN_HEAD}    logic t;\n    f = 1'b0;\n    repeat (1) f = d & t;\n    t = 1'b0;\n{CALL}",
+        "unassigned",
+    ),
+    "while_body": (
+        f"{FN_HEAD}    logic t;\n    integer i;\n    f = 1'b0;\n    i = 0;\n"
+        f"    while (i < 1) begin f = d & t; i = i + 1; end\n    t = 1'b0;\n{CALL}",
+        "unassigned",
+    ),
 }
 
 
@@ -149,6 +164,8 @@ def test_round_51_x_sources_are_found(tmp_path: Path, form: str) -> None:
         f"{FN_HEAD}    logic t = d;\n    begin logic u = t; f = u; end\n{CALL}",
         f"{STATIC_HEAD}    static logic t = 1'b0;\n    f = d | t;\n{CALL}",
         f"{FN_HEAD}    f = d;\n    f = f & 1'b1;\n{CALL}",
+        f"{FN_HEAD}    logic t;\n    t = d;\n    return t;\n{CALL}",
+        f"{FN_HEAD}    logic t;\n    t = d;\n    f = 1'b0;\n    repeat (2) f = f ^ t;\n{CALL}",
         f"{FN_HEAD}    f = 1'b0;\n    for (int i = 0; i < 2; i++) f = f ^ d;\n"
         f"    for (int i = 0; i < 2; i++) f = f ^ d;\n{CALL}",
         # a two-state local reads 0 unwritten
