@@ -40,6 +40,21 @@ __all__ = ["MayBeX", "run_x", "taken", "unassigned_local", "x_value"]
 
 # operators that compare x as a value: whatever their operands hold, the result is defined
 _CASE_OPS = {"CaseEquality", "CaseInequality", "WildcardEquality", "WildcardInequality"}
+
+
+def _compared(node: Any) -> list[Any]:
+    """The operands of ``===``, ``!==``, ``==?``, ``!=?`` or ``inside`` whose x makes the
+    result x: none of ``===``/``!==`` (x read as a value), the left one of the wildcard
+    operators and of ``inside`` (x or z on the right is a wildcard; round 54:
+    ``v[{en, en}] ==? 1'b1`` is x where the select leaves its range)."""
+    kind = node.kind.name
+    op = getattr(getattr(node, "op", None), "name", "")
+    if kind == "Inside" or op in ("WildcardEquality", "WildcardInequality"):
+        left = getattr(node, "left", None)
+        return [left] if left is not None else []
+    return []
+
+
 _DIVIDE = {"Divide", "Mod"}
 
 
@@ -245,7 +260,7 @@ def _called(node: Any, root: Any, sm: Any, seen: set[int]) -> str:
                 open_loops.pop()
             return ast.VisitAction.Skip
         value = inner.right if kind == "Assignment" else None
-        value = getattr(inner, "expr", None) if kind == "ReturnStatement" else value
+        value = getattr(inner, "expr", None) if kind in ("Return", "ReturnStatement") else value
         if value is not None:
             if got := x_value(value, root):
                 found.append(f"a value with x/z bits ({got})")
@@ -380,6 +395,8 @@ def run_x(
         kind = node.kind.name
         op = getattr(getattr(node, "op", None), "name", "")
         if kind == "Inside" or (kind == "BinaryOp" and op in _CASE_OPS):
+            for operand in _compared(node):
+                found.extend([got] if (got := run_x(operand, root, sm, seen, loops)) else [])
             return ast.VisitAction.Skip
         branch = taken(node, root) if kind == "ConditionalOp" else None
         if branch is not None:
@@ -431,8 +448,8 @@ def _x_arm(node: Any, root: Any) -> list[str] | None:
 
 def x_value(expr: Any, root: Any) -> str:
     """The first part of ``expr`` (itself included) that is a constant with an x or z bit,
-    as slang prints it, or ""; operands of ``===``, ``!==``, ``==?``, ``!=?`` and ``inside``
-    are not parts (they compare x as a value)."""
+    as slang prints it, or ""; operands of ``===`` and ``!==`` are not parts (they compare x
+    as a value), nor are the right ones of ``==?``, ``!=?`` and ``inside`` (wildcards)."""
     from pyslang import ast
 
     found: list[str] = []
@@ -444,6 +461,7 @@ def x_value(expr: Any, root: Any) -> str:
         if kind == "Inside" or (
             kind == "BinaryOp" and getattr(getattr(node, "op", None), "name", "") in _CASE_OPS
         ):
+            found.extend(got for operand in _compared(node) if (got := x_value(operand, root)))
             return ast.VisitAction.Skip
         branch = taken(node, root) if kind == "ConditionalOp" else None
         if branch is not None:  # a parameter picks the branch: the other is never read
@@ -484,7 +502,8 @@ def case_selector_x(stmt: Any, root: Any, loops: Loops | None) -> bool:
         return True
     _JUDGED.add(where)
     try:
-        return bool(run_x(stmt.expr, root, None, None, loops))
+        # an x or z constant bit too (round 54: ``case (en ^ 1'bx)``)
+        return bool(x_value(stmt.expr, root) or run_x(stmt.expr, root, None, None, loops))
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: not known
         return True
     finally:

@@ -74,6 +74,15 @@ FORMS = {
         "  function automatic logic f(input logic d);\n    logic t;\n    f = 1'b0;\n"
         "    repeat (1) f = d & t;\n    t = 1'b0;\n  endfunction\n  wire bw = f(en);"
     ),
+    # round 54: a return's x, a case selector's x constant, a wildcard's left side
+    "return_x": (
+        "  function automatic logic f(input logic d);\n    if (d) return 1'b1;\n"
+        "    return 1'bx;\n  endfunction\n  wire bw = f(en);"
+    ),
+    "case_x_constant": (
+        "  reg bw;\n  always @* case (en ^ 1'bx) 1'b0: bw = 1'b0; 1'b1: bw = 1'b1; endcase"
+    ),
+    "wildcard_left": "  wire [1:0] v = 2'b01;\n  wire bw = v[{en, en}] ==? 1'b1;",
 }
 SOURCES = {
     "latch": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
@@ -95,6 +104,9 @@ SOURCES = {
     "case_select": "a path through its body (top.v, line 2) leaves its result unassigned (x)",
     "return_local": "its local 't' (top.v, line 3) unassigned (x)",
     "repeat_body": "its local 't' (top.v, line 3) unassigned (x)",
+    "return_x": "a value with x/z bits (1'bx)",
+    "case_x_constant": "'bw' (top.v, line 2) is written by a combinational block on some paths only",
+    "wildcard_left": "selects with an index",
 }
 
 

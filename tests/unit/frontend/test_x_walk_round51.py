@@ -1,4 +1,4 @@
-"""Round 51: x sources the walk of ``frontend/_open_inputs.py`` took for defined drivers.
+"""Rounds 51, 53 and 54: x sources the walk of ``frontend/_open_inputs.py`` took for defined drivers.
 
 - ``**`` whose exponent may be negative, a constant one too (``en ** -1``: 0 ** -1 is x);
 - a function's or task's local declared in a block nested in its body (``begin : blk reg s;
@@ -131,6 +131,16 @@ FOUND = {
         f"{FN_HEAD}    logic t;\n    f = 1'b0;\n    repeat (1) f = d & t;\n    t = 1'b0;\n{CALL}",
         "unassigned",
     ),
+    # round 54: what a return gives, a case selector's x constant, a wildcard's left side
+    "return_x": (f"{FN_HEAD}    if (d) return 1'b1;\n    return 1'bx;\n{CALL}", "run"),
+    "return_divide": (f"{FN_HEAD}    return d / d;\n{CALL}", "run"),
+    "case_x_constant": (f"  reg w;\n  always @* case (s[0] ^ 1'bx) {FULL}", "latch"),
+    "case_x_in_function": (f"{FN_HEAD}    case (d ^ 1'bx) {FN_FULL}{CALL}", "unassigned"),
+    "wildcard_left_select": (
+        "  wire [1:0] v = 2'b01;\n  wire w = v[{s[0], s[0]}] ==? 1'b1;\n",
+        "run",
+    ),
+    "wildcard_left_constant": ("  wire w = (s[0] ^ 1'bx) !=? 1'b1;\n", "x"),
     "while_body": (
         f"{FN_HEAD}    logic t;\n    integer i;\n    f = 1'b0;\n    i = 0;\n"
         f"    while (i < 1) begin f = d & t; i = i + 1; end\n    t = 1'b0;\n{CALL}",
@@ -171,6 +181,9 @@ def test_round_51_x_sources_are_found(tmp_path: Path, form: str) -> None:
         # a two-state local reads 0 unwritten
         f"{FN_HEAD}    bit t;\n    f = d & t;\n{CALL}",
         f"{OUT_HEAD}    o = e;\n    o = o ^ e;\n{OUT_CALL}",
+        # x or z on a wildcard operator's right side is a wildcard
+        "  wire w = s[0] ==? 1'bx;\n",
+        "  wire w = s[1:0] !=? 2'b1z;\n",
         # a power whose exponent is never negative, or whose base is never 0
         "  wire w = s[0] ** 2;\n",
         "  wire [7:0] p = 2 ** s;\n  wire w = p[0];\n",
