@@ -182,6 +182,23 @@ def test_case_qualifiers_are_blanked_for_every_tool() -> None:
     assert "`unique case" in plain
 
 
+def test_case_attributes_are_read_as_a_simulator_reads_them() -> None:
+    """Round 56: Yosys reads ``(* parallel_case *)`` and ``(* full_case *)`` as don't-cares
+    (two items matching, no item matching) where simulation takes the first item or keeps the
+    value: every attribute instance naming one is blanked; ``@(*)``, other attributes and
+    text in strings and comments are kept."""
+    text = (
+        "always @(*) begin\n  (* parallel_case *)\n  case (1'b1) a: y = 1; endcase\n"
+        "  (* full_case, keep *) case (s) 0: y = 0; endcase\n  (* keep *) z = a;\n"
+        '  $display("(* full_case *)"); // (* parallel_case *)\nend\n'
+    )
+    plain = plain_case_qualifiers(text)
+    assert len(plain) == len(text) and plain.count("\n") == text.count("\n")
+    assert "parallel_case *)\n  case" not in plain and "full_case, keep" not in plain
+    assert "always @(*) begin" in plain and "(* keep *) z = a;" in plain
+    assert '"(* full_case *)"' in plain and "// (* parallel_case *)" in plain
+
+
 def test_a_candidate_may_not_use_qualifiers_more_often_than_the_reference(tmp_path: Path) -> None:
     ref = (
         "module m(input clk, input [7:0] d, output logic [7:0] q);\n"
