@@ -232,26 +232,32 @@ _OPAQUE = ("escaped", "string")
 _QUALIFIER = re.compile(r"(?<![\w$`\\.'])(?:unique0|unique|priority)(?=\s+(?:case[xz]?|if)\b)")
 
 
-#: An attribute instance ``(* name ... *)`` (not ``@(*)``: a name follows the opening).
-_ATTRIBUTE = re.compile(r"\(\*\s*[A-Za-z_][^;]*?\*\)", re.S)
-_CASE_ATTRIBUTE = re.compile(r"\b(?:full_case|parallel_case)\b")
+#: An attribute instance ``(* name ... *)`` (not ``@(*)``: a name, escaped or not, follows
+#: the opening).
+_ATTRIBUTE = re.compile(r"\(\*\s*\\?[A-Za-z_].*?\*\)", re.S)
+#: Attributes Yosys reads otherwise than a simulator: ``full_case``/``parallel_case`` (don't
+#: cares), ``init`` (a power-up value iverilog does not give); plain or escaped names.
+_READ_OTHERWISE = re.compile(r"(?<![\w$\\])\\?(?:full_case|parallel_case|init)(?![\w$])")
 
 
 def plain_case_qualifiers(text: str) -> str:
     """``text`` with the ``unique``/``unique0``/``priority`` qualifiers of its case and if
-    statements, and every attribute instance naming ``full_case`` or ``parallel_case``,
-    blanked (offsets and lines kept).
+    statements, and every attribute instance naming ``full_case``, ``parallel_case`` or
+    ``init``, blanked (offsets and lines kept).
 
     In simulation they only add warnings (the attributes not even that): when no item (or
     branch) matches, no statement runs, as in a plain case or if, and the first item that
     matches is taken. Synthesis (Yosys ``full_case``/``parallel_case``, slang's view) reads
     a value no item gives, or two items matching, as "don't care" instead (round 56: a
-    ``(* parallel_case *)`` case with its overlapping items swapped was proven); every tool
-    of the flow reads the plain statement, so the proof keeps the value a simulator
-    computes."""
+    ``(* parallel_case *)`` case with its overlapping items swapped was proven), and an
+    ``init`` attribute as a power-up value (round 57: a register x in simulation read as
+    defined); every tool of the flow reads the plain statement, so the proof keeps the value
+    a simulator computes."""
     code = blank_spans(blank_comments(text), [(a, b) for k, a, b in scan(text) if k in _OPAQUE])
     spans = [m.span() for m in _QUALIFIER.finditer(code)]
-    spans += [m.span() for m in _ATTRIBUTE.finditer(code) if _CASE_ATTRIBUTE.search(m.group())]
+    # attribute names may be escaped (``(* \\parallel_case *)``: Yosys reads the same name)
+    names = blank_spans(blank_comments(text), [(a, b) for k, a, b in scan(text) if k == "string"])
+    spans += [m.span() for m in _ATTRIBUTE.finditer(names) if _READ_OTHERWISE.search(m.group())]
     return blank_spans(text, sorted(spans)) if spans else text
 
 

@@ -1,4 +1,4 @@
-"""Red team round 56 (held out): Yosys (and the second proof's frontend) read
+"""Red team rounds 56 and 57 (held out): Yosys (and the second proof's frontend) read
 ``(* parallel_case *)`` and ``(* full_case *)`` as don't-cares where iverilog, like every
 simulator, ignores them: two items matching take the first, no item matching keeps the value
 written before. Both sides read as x there, so the proofs compared x with x and accepted a
@@ -41,13 +41,35 @@ TOP = (
 )
 
 
-@pytest.mark.parametrize(
-    ("ref", "cand"), [(PARALLEL, SWAPPED), (FULL, CHANGED)], ids=["parallel", "full"]
+#: Round 57: the attribute's name escaped (the same attribute to Yosys).
+ESCAPED = PARALLEL.replace("(* parallel_case *)", "(* \\parallel_case *)")
+#: Round 57: ``(* init *)`` is a power-up value Yosys reads and iverilog does not: q is x
+#: until the first clock edge, ``if (q)`` takes ``else`` and ``if (!q)`` too.
+INIT = (
+    "module m(input clk, input d, input a, input b, output reg y);\n"
+    "  (* init = 1'b1 *) reg q;\n  always @(posedge clk) q <= d;\n"
+    "  always @* begin\n    if (q) y = a;\n    else y = b;\n  end\nendmodule\n"
 )
+INIT_TOP = (
+    "module top(input clk, input d, input a, input b, output y);\n"
+    "  m u(.clk(clk), .d(d), .a(a), .b(b), .y(y));\nendmodule\n"
+)
+CASES = {
+    "parallel": (PARALLEL, SWAPPED),
+    "full": (FULL, CHANGED),
+    "escaped": (ESCAPED, SWAPPED.replace("(* parallel_case *)", "(* \\parallel_case *)")),
+    "init": (
+        INIT,
+        INIT.replace("if (q) y = a;\n    else y = b;", "if (!q) y = b;\n    else y = a;"),
+    ),
+}
+
+
+@pytest.mark.parametrize(("ref", "cand"), list(CASES.values()), ids=list(CASES))
 def test_a_case_attribute_is_no_dont_care(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str, cand: str
 ) -> None:
-    repo = _repo(tmp_path, monkeypatch, ref, TOP)
+    repo = _repo(tmp_path, monkeypatch, ref, INIT_TOP if ref == INIT else TOP)
     out = _evaluate(tmp_path, repo, cand)
     reason = str(out["reason"])
     assert out["status"] == "invalid", reason

@@ -197,6 +197,13 @@ def test_case_attributes_are_read_as_a_simulator_reads_them() -> None:
     assert "parallel_case *)\n  case" not in plain and "full_case, keep" not in plain
     assert "always @(*) begin" in plain and "(* keep *) z = a;" in plain
     assert '"(* full_case *)"' in plain and "// (* parallel_case *)" in plain
+    # round 57: an escaped name is the same attribute to Yosys; init is a power-up value
+    # iverilog does not give
+    for form in ("(* \\parallel_case *) case", "(* init = 1'b1 *) reg q;", "(* \\init = 1 *) reg"):
+        assert "case" not in plain_case_qualifiers(form)[
+            :8
+        ] and "init" not in plain_case_qualifiers(form), form
+    assert plain_case_qualifiers("(* initial_x *) reg r;") == "(* initial_x *) reg r;"
 
 
 def test_a_candidate_may_not_use_qualifiers_more_often_than_the_reference(tmp_path: Path) -> None:
