@@ -446,7 +446,8 @@ def _on_event(
     for item in items.items:
         module = item.text.split(" ", 1)[0]
         if item.waits is None and item.instance and own and module not in design.modules:
-            if _own_late(module, own, design, hier, set()):
+            # a module defined nowhere (a vendor cell) is judged by the other rules
+            if module in _declared(own) and _own_late(module, own, design, hier, set()):
                 form = f"instance of {module} (a module the candidate defines with such a block)"
                 out.append(replace(item, waits=item.mentions, form=form))
             continue
@@ -457,6 +458,13 @@ def _on_event(
                 # connections are not read: every name it mentions counts as written)
                 out.append(replace(item, waits=item.mentions, form=form))
     return out
+
+
+def _declared(text: str) -> set[str]:
+    """The modules ``text`` defines."""
+    from rtlopt.verilog import module_declarations
+
+    return {n for n, _ in module_declarations(text)}
 
 
 def _own_late(module: str, own: str, design: Design, hier: dict[str, bool], seen: set[str]) -> bool:
