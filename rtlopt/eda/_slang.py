@@ -120,6 +120,9 @@ class SlangResult:
     duration_s: float
     errors: tuple[SlangDiagnostic, ...] = ()
     warnings: tuple[SlangDiagnostic, ...] = field(default=())
+    #: every file slang read (sources and headers, host paths; the originals of the copies
+    #: it read), where ``elaborate`` was asked for them (``processes``), else empty
+    read: tuple[Path, ...] = ()
 
     def first_error(self) -> str:
         if self.errors:
@@ -357,6 +360,7 @@ def elaborate(
     view_name: str = "view.v",
     timeout: float = 300.0,
     keep_hierarchy: bool = False,
+    processes: bool = False,
 ) -> SlangResult:
     """Elaborate ``top`` from ``files`` with ``read_slang`` and write its Verilog-2005 view.
 
@@ -373,6 +377,10 @@ def elaborate(
         keep_hierarchy: Keep every module instance a module of the view (``read_slang
             --keep-hierarchy``; one module per distinct parameterization) instead of one
             flattened module: the hierarchical view ``rtlopt profile`` synthesizes.
+        processes: Keep the processes (``read_slang --no-proc``): ``if`` and ``case`` written
+            back as procedural ``if`` and ``casez`` (x read as the text reads it: ``if (x)``
+            takes ``else``), not lowered to multiplexers (a ``?:`` merges x); and list the
+            files slang read in ``read``. The x-exact proof's view, not synthesis's.
 
     Returns:
         The result; elaboration errors (the design's fault) are in ``errors`` with ``ok``
@@ -403,14 +411,13 @@ def elaborate(
         mounts.add(Path(f).parent)
     view = workdir / view_name
     diag = workdir / "slang_diagnostics.json"
-    for stale in (view, diag):
+    for stale in (view, diag, workdir / "slang.out"):
         stale.unlink(missing_ok=True)
     args = workdir / "slang.f"
-    args.write_text(
-        _command_file(files, top, mounts, include_dirs, defines or {}, f"{_WORK}/{diag.name}")
-    )
+    command = _command_file(files, top, mounts, include_dirs, defines or {}, f"{_WORK}/{diag.name}")
+    args.write_text(command + ("--show-parsed-files\n" if processes else ""))
     script = workdir / "slang.ys"
-    script.write_text(_view_script(args.name, top, view_name, keep_hierarchy))
+    script.write_text(_view_script(args.name, top, view_name, keep_hierarchy, processes))
     log_path = workdir / "slang.log"
     run = run_tool(
         slang_argv(tool, "-q", "-l", f"{_WORK}/slang.out", "-s", f"{_WORK}/{script.name}"),
@@ -431,12 +438,38 @@ def elaborate(
         duration_s=run.duration_s,
         errors=tuple(errors),
         warnings=tuple(warnings),
+        read=_files_read(workdir / "slang.out", mounts, copies) if processes else (),
     )
 
 
-def _view_script(args_name: str, top: str, view_name: str, keep_hierarchy: bool = False) -> str:
+_PARSED = re.compile(r"^Parsing (?:design|include) file '(.*)'\.$", re.M)
+
+
+def _files_read(log: Path, mounts: _Mounts, copies: Mapping[Path, Path]) -> tuple[Path, ...]:
+    """The host paths of the files slang's log names as parsed (``--show-parsed-files``:
+    sources and headers; a copy's original)."""
+    try:
+        text = log.read_text(errors="surrogateescape")
+    except OSError:
+        return ()
+    out: list[Path] = []
+    for guest in _PARSED.findall(text):
+        host = mounts.host(guest)
+        if host is not None:
+            out.append(copies.get(host, host))
+    return tuple(dict.fromkeys(out))
+
+
+def _view_script(
+    args_name: str,
+    top: str,
+    view_name: str,
+    keep_hierarchy: bool = False,
+    processes: bool = False,
+) -> str:
     """The Yosys script that elaborates ``top`` with slang and writes its view."""
     keep = " --keep-hierarchy" if keep_hierarchy else ""
+    keep += " --no-proc" if processes else ""
     return (
         "\n".join(
             [

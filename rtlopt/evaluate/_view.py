@@ -119,14 +119,22 @@ class SvView:
         return why or (_view_qualifiers(d, (*pre, *self.packages, *own)) if own else "")
 
     def candidate(
-        self, text: str, defined: list[str], used: list[str], workdir: Path, *, timeout: float
+        self,
+        text: str,
+        defined: list[str],
+        used: list[str],
+        workdir: Path,
+        *,
+        timeout: float,
+        processes: bool = False,
     ) -> SlangResult:
         """Elaborate a candidate's text into ``workdir/candidate_view.v``.
 
         The candidate is read after the packages it or the repository modules need, the
         repository modules it instantiates (its own definitions shadow theirs), and the
         target's file with every module the candidate replaces blanked (that file's macros
-        and includes stay in force, as for the reference).
+        and includes stay in force, as for the reference). ``processes``: the procedural
+        view (:func:`rtlopt.eda._slang.elaborate`), for the x-exact proof only.
         """
         from rtlopt.evaluate._sources import library_files
         from rtlopt.verilog import blank_spans
@@ -170,6 +178,7 @@ class SvView:
             defines=d.defines,
             view_name="candidate_view.v",
             timeout=timeout,
+            processes=processes,
         )
         # messages about the candidate name its line, not a scratch path
         errors = tuple(
@@ -335,16 +344,7 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
     # the elaboration context first, as the native tools read it: the prelude (headers a
     # filelist lists as sources, synthesis_semantics.vh), then packages, then the closure
     pre = list(design.prelude)
-    res = elaborate(
-        [*pre, *(f for f in [*packages, *design.closure] if f not in pre)],
-        design.target.name,
-        d,
-        root=design.root,
-        include_dirs=[*design.include_dirs, design.target.file.parent],
-        defines=design.defines,
-        view_name=REFERENCE_VIEW,
-        timeout=timeout,
-    )
+    res = elaborate_reference(design, d, timeout=timeout)
     if not res.ok:
         err = res.errors[0] if res.errors else None
         what = err.message if err and err.path else res.first_error()
@@ -365,6 +365,32 @@ def open_view(design: Design, config: Config, workdir: Path) -> SvView | None:
         tuple(f for f in packages if f not in pre),
         z_as_x(res),
     )
+
+
+def elaborate_reference(
+    design: Design, workdir: Path, *, timeout: float, processes: bool = False
+) -> SlangResult:
+    """Elaborate the reference's target into ``workdir/reference_view.v``: the elaboration
+    context first, as the native tools read it (the prelude: headers a filelist lists as
+    sources, synthesis_semantics.vh; then packages, then the closure). ``processes``: the
+    procedural view (:func:`rtlopt.eda._slang.elaborate`), for the x-exact proof only."""
+    pre = list(design.prelude)
+    return elaborate(
+        [*pre, *(f for f in [*package_files(design), *design.closure] if f not in pre)],
+        design.target.name,
+        workdir,
+        root=design.root,
+        include_dirs=[*design.include_dirs, design.target.file.parent],
+        defines=design.defines,
+        view_name=REFERENCE_VIEW,
+        timeout=timeout,
+        processes=processes,
+    )
+
+
+def view_design(design: Design, view: Path) -> Design:
+    """The design whose only module is the view ``view`` of ``design``'s target."""
+    return _view_design(design, view)
 
 
 #: slang's warning when it lowers a z (in a procedural assignment) to x in the view.

@@ -11,6 +11,9 @@ off, an undecided proof accepted on simulation), the candidate is unchecked. On 
 with a reset the proof runs from power-up with the resets free first (:func:`_proofs`): a
 register with a reset and no initial value is x until its first write, and a difference
 found only there is "unchecked: differs before the first reset" (:func:`_before_reset`).
+On the SystemVerilog view path the x the target makes itself is judged by the proof from
+power-up on procedural views (:func:`_view_inner`, :mod:`rtlopt.evaluate._xview`): the
+synthesized views every other stage reads merge x where the text's ``if`` takes ``else``.
 """
 
 from __future__ import annotations
@@ -136,15 +139,15 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         return formal
     t0 = time.monotonic()
     found, free = _proofs(s, c)
-    if found.sources == () and (not found.early or _view_path(s)):
-        # on the SystemVerilog view path the time before the first reset is not compared
-        # (the proof there is not trusted: STATUS "Open"), as before wave 26
+    if found.sources == () and not found.early:
         return formal
     timings = {**formal.timings, "x_faith": time.monotonic() - t0}
     early = [f"{', '.join(found.early[:3])} before the first reset"] if found.early else []
     inner = ", ".join([*(found.sources or ())[:3], *early]) or "not read"
+    if found.sources is not None and _view_path(s):
+        return _view_inner(s, c, replace(formal, timings=timings), inner)
     # other configurations and builds: each is evaluated whole, this proof included
-    # (evaluate/_config_check.py); the view path: the proof there is not trusted
+    # (evaluate/_config_check.py); the view path: the views could not be read (no sources)
     limit = _view_path(s)
     if limit:
         why = f"unchecked: the target makes x itself ({inner}), and {limit}"
@@ -163,6 +166,66 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         f"reads x as the reference does is undecided: {found.reason}"
     )
     return decided(formal, found, XFAITH_METHOD, refuted, why, timings)
+
+
+def _view_inner(s: EvalSetup, c: Candidate, formal: FormalResult, inner: str) -> FormalResult:
+    """``formal`` on the SystemVerilog view path where the target makes x itself (``inner``,
+    read from the synthesized views: its sources, registers with a reset and no initial
+    value): the x-exact proof from power-up with the resets free on the procedural views
+    (:mod:`rtlopt.evaluate._xview`; the synthesized views merge x where the text's ``if``
+    takes ``else``). Proven, the candidate stands; refuted or undecided, unchecked ("differs
+    before the first reset" where the procedural views' only x are registers with a
+    reset)."""
+    from rtlopt.evaluate._xview import procedural_proof
+
+    t0 = time.monotonic()
+    proof = procedural_proof(s, c)
+    formal = replace(
+        formal, timings={**formal.timings, "x_faith_procedural": time.monotonic() - t0}
+    )
+    if isinstance(proof, str):
+        why = f"unchecked: the target makes x itself ({inner}), and {proof}"
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why)
+    early = [f"{', '.join(proof.early[:3])} before the first reset"] if proof.early else []
+    inner = ", ".join([*(proof.sources or ())[:3], *early]) or inner
+    if proof.verdict is Verdict.PROVEN:
+        said = (
+            f"proven x-exactly where the target makes x itself ({inner}) on the procedural "
+            "SystemVerilog views" + (", also before the first reset" if proof.early else "")
+        )
+        return replace(formal, reason="; ".join(r for r in (formal.reason, said) if r))
+    cex = ", ".join(f"{k}={v}" for k, v in list(proof.counterexample.items())[:8])
+    if proof.sources or not proof.early:
+        why = f"unchecked: the target makes x itself ({inner}), and the x-exact proof on the "
+        why += "procedural SystemVerilog views "
+        if proof.verdict is Verdict.REFUTED:
+            why += f"found a difference from power-up (counterexample: {cex})"
+        else:
+            why += f"is undecided: {proof.reason}"
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why)
+    what = _early_what(proof.early)
+    if proof.verdict is Verdict.REFUTED:
+        why = (
+            f"unchecked: equivalent on 0/1 values, but the candidate differs before the first "
+            f"reset: {what} (counterexample from power-up, the reset free, on the procedural "
+            f"SystemVerilog views: {cex})"
+        )
+    else:
+        why = (
+            f"unchecked: equivalent on 0/1 values, but before the first reset {what}, and the "
+            "proof from power-up with the reset free on the procedural SystemVerilog views is "
+            f"undecided: {proof.reason}"
+        )
+    return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why)
+
+
+def _early_what(early: tuple[str, ...]) -> str:
+    """What the registers ``early`` are before the first reset (the unchecked wording)."""
+    regs = ", ".join(early[:4]) + (", ..." if len(early) > 4 else "")
+    return (
+        f"registers with a reset and no initial value ({regs}) are x from power-up until "
+        "their first write, and the proofs from reset do not compare that time"
+    )
 
 
 def _run(s: EvalSetup, c: Candidate, *, free_reset: bool = False) -> XFaith:
@@ -221,11 +284,7 @@ def _before_reset(formal: FormalResult, found: XFaith, free: XFaith | None) -> F
     early = found.early or (free.early if free else ())
     if free is None or free.verdict is Verdict.PROVEN or not early:
         return formal
-    regs = ", ".join(early[:4]) + (", ..." if len(early) > 4 else "")
-    what = (
-        f"registers with a reset and no initial value ({regs}) are x from power-up until "
-        "their first write, and the proofs from reset do not compare that time"
-    )
+    what = _early_what(early)
     if free.verdict is Verdict.REFUTED:
         cex = ", ".join(f"{k}={v}" for k, v in list(free.counterexample.items())[:8])
         why = (

@@ -145,12 +145,13 @@ REG_IF = (
 
 
 def test_x_the_target_makes_itself_is_unchecked_on_the_view_path(tmp_path: Path) -> None:
-    """The x sources are read from the views; the proof there is not trusted (the views do
-    not keep how the text reads x), so a change to such a target is unchecked."""
+    """The x-exact proof on the view path reads the procedural views (``if`` kept as the text
+    reads x, not slang's ``?:``): the candidate that takes the other branch for an x ``r``
+    is found to differ there, and stays unchecked."""
     cand = REG_IF.replace("if (r) y = a;\n    else y = 8'd0;", "if (!r) y = 8'd0;\n    else y = a;")
     res = _view_evaluate(tmp_path / "r", {"m.v": REG_IF}, cand)
     assert not res.accepted and "the target makes x itself" in res.reason, res.reason
-    assert "read through the SystemVerilog view" in res.reason, res.reason
+    assert "procedural SystemVerilog views found a difference" in res.reason, res.reason
     same = _view_evaluate(tmp_path / "p", {"m.v": PLAIN}, PLAIN.replace("8'd1", "8'h01"))
     assert same.accepted, same.reason  # no x source: the 0/1 verdict stands
 

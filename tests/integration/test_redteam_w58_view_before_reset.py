@@ -1,0 +1,113 @@
+"""Before the first reset on the SystemVerilog view path (round 58): a register with a reset
+and no initial value is x from power-up until its first write, and a candidate that reads it
+otherwise then (``if (r)`` takes ``else``: 0 where the reference's ``y = r`` is x) was
+accepted on the view path, where the x-exact proof read slang's synthesized views (an ``if``
+lowered to a ``?:`` that merges x). The proof from power-up with the resets free now reads
+procedural views there (``read_slang --no-proc``: ``if`` and ``case`` kept as the text reads
+x): the round-52 forms are "unchecked: differs before the first reset" as on the Verilog
+path, and rewrites that read the register alike stay accepted. What the procedural views
+still read otherwise than the text fails closed: ``casex`` (written as ``casez``) and 2-state
+variables (a ``bit`` powers up 0 in simulation, x in the view)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.evaluate import Evaluator
+from rtlopt.frontend import load_design
+from rtlopt.results import EvalResult
+from tests.integration.test_redteam_w52_before_reset import (
+    CASE_R,
+    COUNT_CAND,
+    COUNT_REF,
+    FSM_CAND,
+    FSM_REF,
+    IF_AB,
+    IF_R,
+    KEEP,
+    MUX_AB,
+    PIPE_CAND,
+    PIPE_REF,
+    REF,
+)
+
+pytestmark = pytest.mark.tools
+
+#: A package import in the header: SystemVerilog only Yosys 0.23 and iverilog 11 cannot read.
+PKG = "package p;\n  localparam logic ONE = 1'b1;\nendpackage\n"
+
+
+#: ``casex`` on x matches its ``1'b1`` item (y = 1) where the candidate's ``if`` takes
+#: ``else`` (0); the views write ``casez`` (x takes the default: 0, as the candidate).
+CASEX_REF = IF_R.replace(
+    "always_comb if (r) y = 1'b1; else y = 1'b0;",
+    "always_comb casex (r) 1'b1: y = 1'b1; default: y = 1'b0; endcase",
+)
+#: A cast to the 2-state ``bit`` turns r's x into 0 in simulation (y = 0 where the
+#: candidate's is x); the views read it as r itself (x on both sides).
+BIT_REF = REF.replace("  assign y = r;", "  assign y = bit'(r);")
+
+
+def _sv(module: str) -> str:
+    """``module`` with a package import in its header (read through the view)."""
+    return module.replace("module m(", "module m import p::*; (", 1)
+
+
+def _evaluate(tmp: Path, ref: str, cand: str) -> EvalResult:
+    repo = tmp / "repo"
+    repo.mkdir(parents=True, exist_ok=True)
+    (repo / "p.sv").write_text(PKG)
+    (repo / "m.sv").write_text(_sv(ref))
+    base = Config()
+    cfg = dataclasses.replace(
+        base,
+        harness=dataclasses.replace(base.harness, random_vectors=100, initial_values="ignore"),
+        flow=dataclasses.replace(base.flow, systemverilog="slang"),
+    )
+    design = load_design(repo / "m.sv", "m", cfg.project)
+    with Evaluator(design, cfg, tmp / "scratch", None) as ev:
+        return ev.evaluate(_sv(cand))
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand"),
+    [(REF, IF_R), (REF, CASE_R), (IF_AB, MUX_AB), (FSM_REF, FSM_CAND)],
+    ids=["if", "case", "mux", "fsm"],
+)
+def test_a_reset_register_read_otherwise_before_its_reset_is_not_accepted_on_the_view(
+    tmp_path: Path, ref: str, cand: str
+) -> None:
+    res = _evaluate(tmp_path, ref, cand)
+    assert not res.accepted, res.reason
+    assert res.reason.startswith("unchecked: "), res.reason
+    assert "differs before the first reset" in res.reason, res.reason
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand"),
+    [(REF, KEEP), (PIPE_REF, PIPE_CAND), (COUNT_REF, COUNT_CAND)],
+    ids=["keep", "pipeline", "counter"],
+)
+def test_a_rewrite_reading_the_reset_register_alike_is_accepted_on_the_view(
+    tmp_path: Path, ref: str, cand: str
+) -> None:
+    res = _evaluate(tmp_path, ref, cand)
+    assert res.accepted, res.reason
+    assert "also before the first reset" in (res.formal.reason if res.formal else ""), res
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand", "why"),
+    [(CASEX_REF, IF_R, "holds casex"), (BIT_REF, REF, "holds a 2-state type")],
+    ids=["casex", "bit"],
+)
+def test_what_the_procedural_views_read_otherwise_fails_closed(
+    tmp_path: Path, ref: str, cand: str, why: str
+) -> None:
+    res = _evaluate(tmp_path, ref, cand)
+    assert not res.accepted, res.reason
+    assert res.reason.startswith("unchecked: ") and why in res.reason, res.reason

@@ -1,0 +1,63 @@
+"""The procedural views of the x-exact proof on the SystemVerilog view path: the slang script
+keeps the processes, the files slang read come from its log, and what the views read
+otherwise than the text is refused (``evaluate/_xview.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtlopt.eda._slang import SlangResult, _files_read, _Mounts, _view_script
+from rtlopt.evaluate._xview import _refusal, _text_refusal, _two_state_enum
+
+
+def test_the_procedural_script_keeps_the_processes() -> None:
+    assert "--no-proc" in _view_script("a.f", "m", "v.v", processes=True)
+    assert "--no-proc" not in _view_script("a.f", "m", "v.v")
+
+
+def test_the_files_read_are_the_hosts_of_the_parsed_ones(tmp_path: Path) -> None:
+    mounts = _Mounts(tmp_path / "w")
+    mounts.add(tmp_path / "repo")
+    copy = tmp_path / "w" / "plain" / "0" / "a.sv"
+    log = tmp_path / "slang.out"
+    log.write_text(
+        "Parsing design file '/rtlopt_w/plain/0/a.sv'.\n"
+        "Parsing include file '/rtlopt_m1/inc/h.svh'.\nBack to file '/rtlopt_w/plain/0/a.sv'.\n"
+        "Parsing design file '/elsewhere/b.sv'.\n"
+    )
+    read = _files_read(log, mounts, {copy: tmp_path / "repo" / "a.sv"})
+    assert read == (tmp_path / "repo" / "a.sv", tmp_path / "repo" / "inc" / "h.svh")
+    assert _files_read(tmp_path / "none", mounts, {}) == ()
+
+
+def _result(tmp: Path, text: str, *, ok: bool = True) -> SlangResult:
+    f = tmp / "m.sv"
+    f.write_text(text)
+    return SlangResult(ok, tmp / "view.v", tmp / "log", 0.0, read=(f,) if ok else ())
+
+
+def test_casex_two_state_and_a_missing_view_are_refused(tmp_path: Path) -> None:
+    plain = (
+        "module m(input a, output reg y);\n  always @* case (a) 1'b1: y = 1; endcase\nendmodule\n"
+    )
+    assert _refusal(_result(tmp_path, plain), "candidate") == ""
+    casex = plain.replace("case (a)", "casex (a)")
+    assert "casex" in _refusal(_result(tmp_path, casex), "candidate")
+    cast = plain.replace("y = 1;", "y = bit'(a);")
+    assert "2-state" in _refusal(_result(tmp_path, cast), "reference")
+    assert "could not be made" in _refusal(_result(tmp_path, plain, ok=False), "candidate")
+
+
+def test_an_enum_without_a_base_type_is_two_state() -> None:
+    assert _text_refusal(["typedef enum {A, B} s_t;"])
+    assert not _text_refusal(["typedef enum logic [1:0] {A, B} s_t; // enum {"])
+    assert not _two_state_enum(["typedef enum logic [1:0] {A, B} s_t;"])
+
+
+def test_a_macro_body_counts_where_the_texts_use_the_macro() -> None:
+    header = "`define TO_BIT(v) \\\n  bit'(v)\n`define VIA(v) `TO_BIT(v)\n"
+    assert _text_refusal([header, "module m; endmodule\n"]) == ""
+    assert "2-state" in _text_refusal([header, "module m(input a, output y);\n"
+                                       "  assign y = `TO_BIT(a);\nendmodule\n"])  # fmt: skip
+    assert "2-state" in _text_refusal([header, "module m(input a, output y);\n"
+                                       "  assign y = `VIA(a);\nendmodule\n"])  # fmt: skip
