@@ -11,10 +11,14 @@ this module lets through, and everything else in the cone of the x-fed inputs ma
 proof refuse (unchecked):
 
 * :data:`FAITHFUL`: the cell types (after ``proc -ifx; flatten``) found faithful. Any other
-  type in the cone (a memory, a latch, ``$shift`` from a write at a variable index, where
-  Yosys gives x and iverilog leaves the bits as they were, ``$pow``) is refused.
+  type in the cone (a memory, a latch with a reset or a set, ``$shift`` from a write at a
+  variable index, where Yosys gives x and iverilog leaves the bits as they were, ``$pow``)
+  is refused.
 * a register whose clock, reset or enable pin the cone reaches (an x edge: iverilog takes
-  an edge from or to x as an edge);
+  an edge from or to x as an edge), or a latch whose enable it reaches (not measured); a
+  latch's data pin is faithful (``$dlatch``, measured over every 3-step sequence of a 0/1
+  enable and 0/1/x data, after ``async2sync`` and ``clk2fflogic``:
+  ``tests/integration/test_xfaith_latch.py``);
 * a ``case`` item with x or z bits (Yosys reads them as wildcards, iverilog compares them);
 * ``casex`` (iverilog matches an x selector bit anywhere);
 * where an input may be z (unconnected or undriven: Yosys reads z as x): ``casez`` (z
@@ -81,13 +85,18 @@ FAITHFUL = frozenset(
         "$sshl",
         "$sshr",
         "$shiftx",
-        # registers: through their data pin only (see :data:`_CONTROL_PINS`)
+        # registers: through their data pin only (see :data:`_CONTROL_PINS`); a latch with
+        # a defined enable holds or passes its data's x as iverilog does (after async2sync
+        # or clk2fflogic: tests/integration/test_xfaith_latch.py)
         "$dff",
         "$adff",
+        "$dlatch",
     }
 )
 
-#: Pins of a register an x must not reach (an x edge or an x reset).
+#: The registers and latches x may reach through their data pin only.
+_REGISTER_KINDS = frozenset({"$dff", "$adff", "$dlatch"})
+#: Pins of a register an x must not reach (an x edge or an x reset; a latch's x enable).
 _CONTROL_PINS = frozenset({"CLK", "ARST", "SET", "CLR", "EN", "SRST", "AD", "ALOAD"})
 
 
@@ -135,9 +144,9 @@ def _module_refusal(mod: Mapping[str, Any], ports: set[str]) -> str:
             kind = str(cell.get("type", ""))
             if kind not in FAITHFUL:
                 return f"{_kind(kind)} ({kind}) reads x (an x-fed input or an x of the target)"
-            if kind in ("$dff", "$adff") and pin in _CONTROL_PINS:
+            if kind in _REGISTER_KINDS and pin in _CONTROL_PINS:
                 return f"x reaches the {pin} pin of a register ({kind})"
-            if kind in ("$dff", "$adff") and isinstance(bit, tuple):
+            if kind in _REGISTER_KINDS and isinstance(bit, tuple):
                 pins = cell.get("connections", {})
                 if any(b in ("x", "z") for p in _CONTROL_PINS for b in pins.get(p, [])):
                     return f"an x constant reaches a control pin of a register ({kind})"

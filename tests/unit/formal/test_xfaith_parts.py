@@ -62,6 +62,16 @@ def test_an_x_reaching_a_register_clock_is_refused(tmp_path: Path) -> None:
     assert cone_refusal(_netlist(tmp_path, cells), ["\\gold"], ["a"]) == ""
 
 
+def test_an_x_reaching_a_latch_enable_is_refused_its_data_is_not(tmp_path: Path) -> None:
+    """A latch with a defined enable passes or holds its data's x as iverilog does; an x
+    enable merges in Yosys where iverilog's ``if`` holds."""
+    cells = {"l": _cell("$dlatch", {"EN": [2], "D": [3]}, {"Q": [5]})}
+    assert "EN pin" in cone_refusal(_netlist(tmp_path, cells), ["\\gold"], ["b"])
+    assert cone_refusal(_netlist(tmp_path, cells), ["\\gold"], ["a"]) == ""
+    cells = {"l": _cell("$adlatch", {"EN": [2], "ARST": [4], "D": [3]}, {"Q": [5]})}
+    assert "a latch" in cone_refusal(_netlist(tmp_path, cells), ["\\gold"], ["a"])
+
+
 def test_an_unreadable_netlist_is_refused(tmp_path: Path) -> None:
     assert cone_refusal(tmp_path / "missing.json", ["\\gold"], ["b"])
     assert "missing" in cone_refusal(_netlist(tmp_path, {}), ["\\gate"], ["b"])
