@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 
 from rtlopt.evaluate._candidate import Candidate
 from rtlopt.evaluate._setup import EvalSetup
-from rtlopt.formal.budget import time_left
 from rtlopt.results import FormalResult, Verdict
 
 if TYPE_CHECKING:
@@ -231,26 +230,12 @@ def _early_what(early: tuple[str, ...]) -> str:
 def _run(s: EvalSetup, c: Candidate, *, free_reset: bool = False) -> XFaith:
     """:func:`rtlopt.formal.xfaith.check_x_faith` on the texts the 0/1 proof read, within
     what is left of the verdict's time (``free_reset``: from power-up, the resets free)."""
-    from rtlopt.formal import check_x_faith
+    from rtlopt.evaluate._xview import run_x_proof
 
-    cfg = s.config
-    left = time_left()
-    seconds = cfg.formal.timeout_s if left is None else max(1.0, min(cfg.formal.timeout_s, left))
     work = c.dir / "formal" / ("xfaith_power_up" if free_reset else "xfaith")
     reference = s.formal_reference or view_reference(s, work)
-    return check_x_faith(
-        s.tools,
-        [*c.lib, c.file],
-        work,
-        cfg.formal,
-        c.x_inputs,
-        z=c.x_z,
-        seconds=seconds,
-        memory_mb=cfg.sandbox.memory_mb,
-        reference_file=reference,
-        initial_values=cfg.harness.initial_values,
-        free_reset=free_reset,
-    )
+    files = [*c.lib, c.file]
+    return run_x_proof(s, c, files, work, reference, x_inputs=c.x_inputs, free_reset=free_reset)
 
 
 def _proofs(s: EvalSetup, c: Candidate) -> tuple[XFaith, XFaith | None]:

@@ -54,11 +54,9 @@ def procedural_proof(s: EvalSetup, c: Candidate) -> XFaith | str:
     """The x-exact proof from power-up with the resets free on the procedural views of the
     reference and the candidate, or why it cannot run (the candidate stays unchecked)."""
     from rtlopt.evaluate._view import view_design
-    from rtlopt.formal import check_x_faith
     from rtlopt.harness import reference_text
 
     assert s.view is not None
-    cfg = s.config
     work = c.dir / "formal" / "xfaith_procedural"
     ref = _reference(s)
     cand = _candidate(s, c, work / "candidate")
@@ -69,20 +67,39 @@ def procedural_proof(s: EvalSetup, c: Candidate) -> XFaith | str:
         return why
     renamed = work / "reference_procedural.v"
     renamed.write_text(reference_text(view_design(s.view.original, ref.view)))
+    return run_x_proof(s, c, [cand.view], work / "proof", renamed, x_inputs=(), free_reset=True)
+
+
+def run_x_proof(
+    s: EvalSetup,
+    c: Candidate,
+    files: list[Path],
+    work: Path,
+    reference: Path,
+    *,
+    x_inputs: tuple[str, ...],
+    free_reset: bool,
+) -> XFaith:
+    """:func:`rtlopt.formal.xfaith.check_x_faith` of the candidate's ``files`` against the
+    renamed ``reference``, within what is left of the verdict's time (``x_inputs`` free to
+    be x; ``free_reset``: from power-up, the resets free)."""
+    from rtlopt.formal import check_x_faith
+
+    cfg = s.config
     left = time_left()
     seconds = cfg.formal.timeout_s if left is None else max(1.0, min(cfg.formal.timeout_s, left))
     return check_x_faith(
         s.tools,
-        [cand.view],
-        work / "proof",
+        files,
+        work,
         cfg.formal,
-        (),
+        x_inputs,
         z=c.x_z,
         seconds=seconds,
         memory_mb=cfg.sandbox.memory_mb,
-        reference_file=renamed,
+        reference_file=reference,
         initial_values=cfg.harness.initial_values,
-        free_reset=True,
+        free_reset=free_reset,
     )
 
 
