@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from rtlopt.evaluate._candidate import Candidate
 from rtlopt.evaluate._setup import EvalSetup
+from rtlopt.evaluate._xview_reads import lowered_otherwise
 from rtlopt.formal.budget import time_left
 from rtlopt.verilog import blank_comments, blank_spans, directive_line_end
 
@@ -188,7 +189,11 @@ def _text_refusal(texts: list[str]) -> str:
             used.add(name)
             todo += [n for body in bodies.get(name, []) for n in _USE.findall(body)]
     kept = plain + [b for n in sorted(used) for b in bodies.get(n, [])]
-    return text_refusal(kept, z=False) or _two_state_enum(kept)
+    return (
+        text_refusal(kept, z=False)
+        or _two_state_enum(kept)
+        or lowered_otherwise(kept, [b for n in sorted(used) for b in bodies.get(n, [])])
+    )
 
 
 def _two_state_enum(codes: list[str]) -> str:

@@ -144,3 +144,56 @@ def test_what_the_procedural_views_read_otherwise_fails_closed(
     res = _evaluate(tmp_path, ref, cand)
     assert not res.accepted, res.reason
     assert res.reason.startswith("unchecked: ") and why in res.reason, res.reason
+
+
+#: Round 58's second round: what slang lowers otherwise than a simulator reads the text, each
+#: on a 2-bit state ``s`` with a reset (x until the reset). A write at an x index: iverilog
+#: skips it (y = 0), the views mask every bit (x).
+_S = (
+    "module m(input logic clk, input logic rst, input logic [1:0] d, output logic [3:0] y);\n"
+    "  logic [1:0] s;\n  always_ff @(posedge clk) if (rst) s <= 2'd0; else s <= d;\n"
+)
+XWRITE_REF = _S + "  always_comb begin y = 4'd0; y[s] = 1'b1; end\nendmodule\n"
+XWRITE_CAND = _S + "  assign y = {s == 2'd3, s == 2'd2, s == 2'd1, s == 2'd0};\nendmodule\n"
+#: A read at an x index: x in iverilog, a ``?:`` tree in the views (1 where every bit is 1).
+XREAD_REF = _S + "  localparam logic [3:0] HI = 4'hf;\n  assign y = {3'd0, HI[s]};\nendmodule\n"
+XREAD_CAND = _S + "  assign y = 4'd1;\nendmodule\n"
+#: ``$countones`` ignores x bits in iverilog (0), an adder in the views (x).
+COUNT1_REF = _S + "  assign y = {2'd0, $countones(s)};\nendmodule\n"
+COUNT1_CAND = _S + "  assign y = {3'd0, s[0]} + {3'd0, s[1]};\nendmodule\n"
+#: A loop variable written in the body: ``int`` turns x into 0 in iverilog.
+LOOPW_CAND = _S + (
+    "  always_comb begin\n    y = 4'd0;\n"
+    "    for (int i = 0; i < 1; i++) begin i = s; y = i[3:0]; i = 1; end\n  end\nendmodule\n"
+)
+LOOPW_REF = _S + "  assign y = {2'd0, s};\nendmodule\n"
+#: Control: a loop's own variable as an index is a constant of each iteration.
+LOOP_REF = _S + (
+    "  always_comb for (int i = 0; i < 2; i++) begin y[i] = s[1 - i]; y[i + 2] = 1'b0; end\n"
+    "endmodule\n"
+)
+LOOP_CAND = _S + "  assign y = {2'd0, s[0], s[1]};\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand", "why"),
+    [
+        (XWRITE_REF, XWRITE_CAND, "index that is not a constant (s)"),
+        (XREAD_REF, XREAD_CAND, "index that is not a constant (s)"),
+        (COUNT1_REF, COUNT1_CAND, "$countones"),
+        (LOOPW_REF, LOOPW_CAND, "loop variable (i) written"),
+    ],
+    ids=["write-at-x-index", "read-at-x-index", "countones", "loop-variable-written"],
+)
+def test_what_slang_lowers_otherwise_leaves_the_change_unchecked(
+    tmp_path: Path, ref: str, cand: str, why: str
+) -> None:
+    res = _evaluate(tmp_path, ref, cand)
+    assert not res.accepted, res.reason
+    assert res.reason.startswith("unchecked: ") and why in res.reason, res.reason
+
+
+def test_a_loop_variable_index_is_a_constant(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path, LOOP_REF, LOOP_CAND)
+    assert res.accepted, res.reason
+    assert "also before the first reset" in (res.formal.reason if res.formal else ""), res
