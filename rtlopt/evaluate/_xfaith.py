@@ -138,13 +138,15 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         return formal
     t0 = time.monotonic()
     found, free = _proofs(s, c)
-    if found.sources == () and not found.early:
-        return formal
     timings = {**formal.timings, "x_faith": time.monotonic() - t0}
     early = [f"{', '.join(found.early[:3])} before the first reset"] if found.early else []
     inner = ", ".join([*(found.sources or ())[:3], *early]) or "not read"
     if found.sources is not None and _view_path(s):
+        # also where the synthesized views show no x: slang folds some away (``q & ~q``
+        # is 0 there, x in simulation before q's first write; round 59)
         return _view_inner(s, c, replace(formal, timings=timings), inner)
+    if found.sources == () and not found.early:
+        return formal
     # other configurations and builds: each is evaluated whole, this proof included
     # (evaluate/_config_check.py); the view path: the views could not be read (no sources)
     limit = _view_path(s)
@@ -187,6 +189,8 @@ def _view_inner(s: EvalSetup, c: Candidate, formal: FormalResult, inner: str) ->
         return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why)
     early = [f"{', '.join(proof.early[:3])} before the first reset"] if proof.early else []
     inner = ", ".join([*(proof.sources or ())[:3], *early]) or inner
+    if proof.verdict is Verdict.PROVEN and not proof.sources and not proof.early:
+        return formal  # nothing is x on the procedural views either
     if proof.verdict is Verdict.PROVEN:
         said = (
             f"proven x-exactly where the target makes x itself ({inner}) on the procedural "

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 
 from rtlopt.evaluate._candidate import Candidate
 from rtlopt.evaluate._setup import EvalSetup
-from rtlopt.evaluate._xview_reads import lowered_otherwise
+from rtlopt.evaluate._xview_reads import lowered_otherwise, switched_off
 from rtlopt.formal.budget import time_left
+from rtlopt.results import Verdict
 from rtlopt.verilog import blank_comments, blank_spans, directive_line_end
 
 if TYPE_CHECKING:
@@ -63,12 +64,16 @@ def procedural_proof(s: EvalSetup, c: Candidate) -> XFaith | str:
     cand = _candidate(s, c, work / "candidate")
     if isinstance(cand, str):
         return cand
-    why = _refusal(ref, "reference") or _refusal(cand, "candidate")
+    why = _refusal(ref, "reference", None) or _refusal(cand, "candidate", None)
     if why:
         return why
     renamed = work / "reference_procedural.v"
     renamed.write_text(reference_text(view_design(s.view.original, ref.view)))
-    return run_x_proof(s, c, [cand.view], work / "proof", renamed, x_inputs=(), free_reset=True)
+    proof = run_x_proof(s, c, [cand.view], work / "proof", renamed, x_inputs=(), free_reset=True)
+    if proof.verdict is Verdict.PROVEN and proof.sources == () and not proof.early:
+        return proof  # nothing is x on the procedural views: how x is read cannot matter
+    on = {"SYNTHESIS", *s.view.original.defines}
+    return _refusal(ref, "reference", on) or _refusal(cand, "candidate", on) or proof
 
 
 def run_x_proof(
@@ -142,8 +147,10 @@ def _candidate(s: EvalSetup, c: Candidate, work: Path) -> SlangResult | str:
     return view.candidate(c.text, defined, used, work, timeout=timeout, processes=True)
 
 
-def _refusal(res: SlangResult, side: str) -> str:
-    """Why the procedural view ``res`` of ``side`` may read x otherwise than the text, or ""."""
+def _refusal(res: SlangResult, side: str, defined: set[str] | None) -> str:
+    """Why the procedural view ``res`` of ``side`` may read x otherwise than the text, or ""
+    (``defined``: the macros slang reads defined, and what its SystemVerilog texts hold is
+    judged too, :func:`_text_refusal`)."""
     from rtlopt.evaluate._view import z_as_x
 
     if not res.ok:
@@ -152,26 +159,28 @@ def _refusal(res: SlangResult, side: str) -> str:
         return f"the {side}'s procedural view reads a z as x ({z_as_x(res)})"
     if not res.read:
         return f"{_NOT_MADE} (slang named no file it read for the {side})"
-    texts = []
+    if defined is None:
+        return ""
+    read = []
     for f in res.read:
         try:
-            texts.append(f.read_text(errors="replace"))
+            read.append(f.read_text(errors="replace"))
         except OSError:
             return f"{_NOT_MADE} (the {side}'s file {f.name} cannot be read)"
-    why = _text_refusal(texts)
+    why = _text_refusal(read, defined)
     if why:
         return f"the {side}'s SystemVerilog text holds {why}, which its view does not keep"
     return ""
 
 
-def _text_refusal(texts: list[str]) -> str:
+def _text_refusal(texts: list[str], defined: set[str]) -> str:
     """:func:`rtlopt.formal.xfaith_model.text_refusal` (``casex``, 2-state types) and enums of
     the default base type in ``texts`` (comments blanked), where a macro's body counts only
     if the texts use the macro (assertion macros of an included header that no file
     expands are not code)."""
     from rtlopt.formal.xfaith_model import text_refusal
 
-    codes = [blank_comments(t) for t in texts]
+    codes = _read_branches([blank_comments(t) for t in texts], defined)
     bodies: dict[str, list[str]] = {}
     plain: list[str] = []
     for code in codes:
@@ -202,3 +211,28 @@ def _two_state_enum(codes: list[str]) -> str:
     if any(_ENUM_INT.search(c) for c in codes):
         return "an enum without a base type (int, 2-state: x becomes 0 in simulation)"
     return ""
+
+
+def _read_branches(codes: list[str], defined: set[str]) -> list[str]:
+    """``codes`` with the conditional branches slang does not read blanked: those switched
+    off both with ``defined`` alone and with every macro the texts define besides (a
+    ``ifdef FORMAL`` block of assertions: ``$past`` there is no logic)."""
+    every = defined | {m.group(1) for c in codes for m in _DEFINE.finditer(c)}
+    out = []
+    for code in codes:
+        off = [set(range(a, b)) for a, b in switched_off(code, defined)]
+        also = {i for a, b in switched_off(code, every) for i in range(a, b)}
+        spans = _runs(sorted(i for part in off for i in part if i in also))
+        out.append(blank_spans(code, spans))
+    return out
+
+
+def _runs(offsets: list[int]) -> list[tuple[int, int]]:
+    """The spans of consecutive ``offsets`` (sorted)."""
+    spans: list[tuple[int, int]] = []
+    for i in offsets:
+        if spans and spans[-1][1] == i:
+            spans[-1] = (spans[-1][0], i + 1)
+        else:
+            spans.append((i, i + 1))
+    return spans

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["lowered_otherwise"]
+__all__ = ["lowered_otherwise", "switched_off"]
 
 #: System functions whose value is a constant of the elaboration, and reporting tasks.
 _SAFE_SYSTEM = frozenset(
     {
-        "signed", "unsigned", "clog2", "bits", "size", "high", "low", "left", "right",
+        "signed", "unsigned", "bits", "size", "high", "low", "left", "right",
         "increment", "dimensions", "unpacked_dimensions", "display", "write", "error",
         "warning", "info", "fatal", "finish", "stop", "strobe", "monitor",
     }
@@ -37,10 +37,20 @@ _LOOP_VAR = re.compile(
     r"^\s*(?:automatic\s+)?(?:genvar|integer|int|(?:int\s+)?unsigned|logic(?:\s*\[[^\]]*\])?)?"
     r"\s*(\w+)\s*=(?!=)"
 )
+_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef)\b")
+_ARGUMENT = re.compile(r"[ \t]*([A-Za-z_][\w$]*)?")
 _ENUM = re.compile(r"\benum\b[^{;]*\{([^}]*)\}")
 _SELECT = re.compile(r"[\w\])]\s*\[")
-_WORD = re.compile(r"(?<![\w$'.:])([A-Za-z_]\w*)\b(?!\s*::)")
+_WORD = re.compile(r"(?<![\w$'.])(?<!::)([A-Za-z_]\w*)\b(?!\s*::)")
 _WRITE = r"(?:\+\+|--|\s*(?:<=|[-+*/%&|^]?=)(?!=))"
+#: An escaped identifier (``\\name ``), after a separator (a string's ``\\n`` is not one).
+_ESCAPED = re.compile(r"(?:^|(?<=[\s(\[{,.;=:?!~&|^+\-*/%<>@#]))\\\S")
+_BRACKETS = re.compile(r"\[[^\[\]]*\]")
+_DECL_WORDS = (
+    "input|output|inout|ref|logic|reg|wire|bit|byte|int|integer|shortint|longint|var|tri|"
+    "wand|wor|uwire|real|time"
+)
+_LOOP_DECL_WORDS = _DECL_WORDS.replace("int|integer|", "")
 
 
 def lowered_otherwise(codes: list[str], macro_bodies: list[str]) -> str:
@@ -50,15 +60,65 @@ def lowered_otherwise(codes: list[str], macro_bodies: list[str]) -> str:
         return "a macro pasting tokens (what it builds is not judged)"
     for code in codes:
         for m in _SYSTEM.finditer(code):
-            if m.group(1) not in _SAFE_SYSTEM:
+            if m.group(1) not in _SAFE_SYSTEM and m.group(1) != "clog2":  # clog2: below
                 return f"${m.group(1)} (slang computes it otherwise on x than a simulator)"
         if _TYPE_OP.search(code):
             return "a type(...) operator (its type may be 2-state)"
-    constants, loops = _constants(codes)
     for code in codes:
-        why = _loop_written(code, loops) or _variable_select(code, constants | loops)
+        if _ESCAPED.search(code):
+            return "an escaped identifier (what it names is not judged)"
+    constants, loops = _constants(codes)
+    written = _variables(codes, constants | loops, loops)
+    constants -= written
+    for code in codes:
+        why = (
+            _loop_written(code, loops)
+            or _variable_select(code, constants | (loops - written))
+            or _clog2_of_variable(code, constants | (loops - written))
+        )
         if why:
             return why
+    return ""
+
+
+def _stripped(code: str) -> str:
+    """``code`` with its parameter statements, ``for`` headers and bracket contents blanked
+    (what declares or writes a variable is left)."""
+    out = _blank_for_headers(code)
+    out = _PARAM_STMT.sub(lambda m: " " * len(m.group(0)), out)
+    out = _ENUM.sub(lambda m: " " * len(m.group(0)), out)
+    while True:
+        inner = _BRACKETS.sub(lambda m: " " * len(m.group(0)), out)
+        if inner == out:
+            return out
+        out = inner
+
+
+def _variables(codes: list[str], names: set[str], loops: set[str]) -> set[str]:
+    """The ``names`` some text declares as a port, net or variable (a loop variable may be
+    declared an ``integer`` or ``int`` beside its loop), writes (a select of it too) or
+    connects to an instance's port: not constants, whatever else declares them."""
+    out: set[str] = set()
+    stripped = [_stripped(c) for c in codes]
+    for name in names:
+        n = re.escape(name)
+        words = _LOOP_DECL_WORDS if name in loops else _DECL_WORDS
+        decl = re.compile(rf"\b(?:{words})\b[^;]*?(?<![\w$.]){n}\b")
+        write = re.compile(rf"(?<![\w.$]){n}\s*{_WRITE}")
+        conn = re.compile(rf"\.\w+\s*\(\s*{n}\b")
+        if any(decl.search(c) or write.search(c) or conn.search(c) for c in stripped):
+            out.add(name)
+    return out
+
+
+def _clog2_of_variable(code: str, constants: set[str]) -> str:
+    """Why ``code`` takes ``$clog2`` of what is not a constant (slang lowers it to logic that
+    reads x otherwise), or ""."""
+    for m in re.finditer(r"\$clog2\s*\(", code):
+        end = _close(code, m.end(), "(", ")")
+        loose = sorted({w for w in _WORD.findall(code[m.end() : end])} - constants)
+        if loose:
+            return f"$clog2 of what is not a constant ({loose[0]})"
     return ""
 
 
@@ -103,14 +163,20 @@ def _close(code: str, start: int, open_: str, close: str) -> int:
     return len(code)
 
 
-def _loop_written(code: str, loops: set[str]) -> str:
-    """Why ``code`` writes a ``for`` loop's variable outside the loop headers, or ""."""
+def _blank_for_headers(code: str) -> str:
+    """``code`` with the text between the parentheses of every ``for (...)`` blanked."""
     plain = code
     for m in reversed(list(_FOR.finditer(code))):
         end = _close(code, m.end(), "(", ")")
         plain = plain[: m.end()] + " " * (end - m.end()) + plain[end:]
+    return plain
+
+
+def _loop_written(code: str, loops: set[str]) -> str:
+    """Why ``code`` writes a ``for`` loop's variable outside the loop headers, or ""."""
+    plain = _blank_for_headers(code)
     for name in sorted(loops):
-        if re.search(rf"(?<![\w.$]){re.escape(name)}{_WRITE}", plain):
+        if re.search(rf"(?<![\w.$]){re.escape(name)}\s*(?:\[[^\]]*\]\s*)*{_WRITE}", plain):
             return f"a loop variable ({name}) written in its loop's body"
     return ""
 
@@ -120,11 +186,60 @@ def _variable_select(code: str, constants: set[str]) -> str:
     for m in _SELECT.finditer(code):
         end = _close(code, m.end(), "[", "]")
         inner = code[m.end() : end]
-        index = inner.split("+:", 1)[0].split("-:", 1)[0]
-        if ":" in index.replace("::", ""):
-            continue  # a range: constant in SystemVerilog
-        names = {w for w in _WORD.findall(index) if not w[0].isdigit()}
+        # every name of the brackets, a range's bounds and an indexed part-select's width
+        # included (constants in SystemVerilog: a variable there is no range)
+        names = {w for w in _WORD.findall(inner) if not w[0].isdigit()}
         loose = sorted(names - constants)
         if loose:
             return f"a select at an index that is not a constant ({loose[0]})"
     return ""
+
+
+def switched_off(code: str, defined: set[str]) -> list[tuple[int, int]]:
+    """The spans of ``code`` (comments blanked) a compilation in which ``defined`` are the
+    macros defined at its start does not read (switched-off conditional branches; the
+    ``define``s and ``undef``s it reads are applied); [] where the conditionals do not
+    balance (everything counts)."""
+    from rtlopt.verilog import directive_line_end
+
+    state = set(defined)
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[bool, bool]] = []  # (the enclosing region is active, a branch taken)
+    active, pos = True, 0
+    for m in _DIRECTIVE.finditer(code):
+        if m.start() < pos:
+            continue  # inside a define's body
+        if not active:
+            spans.append((pos, m.start()))
+        kind, pos = m.group(1), m.end()
+        arg = ""
+        if kind not in ("else", "endif"):
+            a = _ARGUMENT.match(code, pos)
+            arg, pos = (a.group(1) or "", a.end()) if a else ("", pos)
+        if kind in ("ifdef", "ifndef"):
+            taken = (arg in state) == (kind == "ifdef")
+            stack.append((active, taken))
+            active = active and taken
+        elif kind in ("elsif", "else") and stack:
+            outer, taken = stack[-1]
+            now = not taken and (kind == "else" or arg in state)
+            stack[-1] = (outer, taken or now)
+            active = outer and now
+        elif kind == "endif" and stack:
+            active = stack.pop()[0]
+        elif kind in ("elsif", "else", "endif"):
+            return []
+        elif kind == "define":
+            end = directive_line_end(code, pos)
+            if not active:
+                spans.append((pos, end))
+            else:
+                state.add(arg)
+            pos = end
+        elif kind == "undef" and active:
+            state.discard(arg)
+    if stack:
+        return []
+    if not active:
+        spans.append((pos, len(code)))
+    return spans

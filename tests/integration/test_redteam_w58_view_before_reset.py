@@ -197,3 +197,32 @@ def test_a_loop_variable_index_is_a_constant(tmp_path: Path) -> None:
     res = _evaluate(tmp_path, LOOP_REF, LOOP_CAND)
     assert res.accepted, res.reason
     assert "also before the first reset" in (res.formal.reason if res.formal else ""), res
+
+
+#: Round 59: a range inside the index (a select of the state).
+XRANGE_REF = (
+    _S + "  localparam logic [3:0] HI = 4'hf;\n  assign y = {3'd0, HI[s[1:0]]};\nendmodule\n"
+)
+#: A register the synthesized view folds away (``q & ~q`` is 0 there, x in simulation until
+#: q's first write): the procedural views keep it.
+FOLD_REF = _S + "  assign y = 4'd0;\nendmodule\n"
+FOLD_CAND = _S + (
+    "  logic q;\n  always_ff @(posedge clk) if (d[0]) q <= d[1];\n"
+    "  assign y = {3'd0, q & ~q};\nendmodule\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "cand", "why"),
+    [
+        (XRANGE_REF, XREAD_CAND, "index that is not a constant (s)"),
+        (FOLD_REF, FOLD_CAND, "q before its first write"),
+    ],
+    ids=["range-in-index", "folded-register"],
+)
+def test_round_59_forms_leave_the_change_unchecked(
+    tmp_path: Path, ref: str, cand: str, why: str
+) -> None:
+    res = _evaluate(tmp_path, ref, cand)
+    assert not res.accepted, res.reason
+    assert res.reason.startswith("unchecked: ") and why in res.reason, res.reason

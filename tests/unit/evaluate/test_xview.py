@@ -9,6 +9,9 @@ from pathlib import Path
 from rtlopt.eda._slang import SlangResult, _files_read, _Mounts, _view_script
 from rtlopt.evaluate._xview import _refusal, _text_refusal, _two_state_enum
 
+#: The macros slang reads defined.
+ON = {"SYNTHESIS"}
+
 
 def test_the_procedural_script_keeps_the_processes() -> None:
     assert "--no-proc" in _view_script("a.f", "m", "v.v", processes=True)
@@ -40,24 +43,35 @@ def test_casex_two_state_and_a_missing_view_are_refused(tmp_path: Path) -> None:
     plain = (
         "module m(input a, output reg y);\n  always @* case (a) 1'b1: y = 1; endcase\nendmodule\n"
     )
-    assert _refusal(_result(tmp_path, plain), "candidate") == ""
+    assert _refusal(_result(tmp_path, plain), "candidate", ON) == ""
     casex = plain.replace("case (a)", "casex (a)")
-    assert "casex" in _refusal(_result(tmp_path, casex), "candidate")
+    assert "casex" in _refusal(_result(tmp_path, casex), "candidate", ON)
     cast = plain.replace("y = 1;", "y = bit'(a);")
-    assert "2-state" in _refusal(_result(tmp_path, cast), "reference")
-    assert "could not be made" in _refusal(_result(tmp_path, plain, ok=False), "candidate")
+    assert "2-state" in _refusal(_result(tmp_path, cast), "reference", ON)
+    assert "could not be made" in _refusal(_result(tmp_path, plain, ok=False), "candidate", ON)
 
 
 def test_an_enum_without_a_base_type_is_two_state() -> None:
-    assert _text_refusal(["typedef enum {A, B} s_t;"])
-    assert not _text_refusal(["typedef enum logic [1:0] {A, B} s_t; // enum {"])
+    assert _text_refusal(["typedef enum {A, B} s_t;"], ON)
+    assert not _text_refusal(["typedef enum logic [1:0] {A, B} s_t; // enum {"], ON)
     assert not _two_state_enum(["typedef enum logic [1:0] {A, B} s_t;"])
 
 
 def test_a_macro_body_counts_where_the_texts_use_the_macro() -> None:
     header = "`define TO_BIT(v) \\\n  bit'(v)\n`define VIA(v) `TO_BIT(v)\n"
-    assert _text_refusal([header, "module m; endmodule\n"]) == ""
+    assert _text_refusal([header, "module m; endmodule\n"], ON) == ""
     assert "2-state" in _text_refusal([header, "module m(input a, output y);\n"
-                                       "  assign y = `TO_BIT(a);\nendmodule\n"])  # fmt: skip
+                                       "  assign y = `TO_BIT(a);\nendmodule\n"], ON)  # fmt: skip
     assert "2-state" in _text_refusal([header, "module m(input a, output y);\n"
-                                       "  assign y = `VIA(a);\nendmodule\n"])  # fmt: skip
+                                       "  assign y = `VIA(a);\nendmodule\n"], ON)  # fmt: skip
+
+
+def test_a_branch_slang_does_not_read_is_not_judged() -> None:
+    """A ``ifdef FORMAL`` block of assertions (``$past``) is no logic of the view; the same
+    call in a branch slang reads (``ifdef SYNTHESIS``, ``ifndef FORMAL``) is refused."""
+    past = "always @(posedge c) y <= $past(a);\n"
+    assert _text_refusal([f"`ifdef FORMAL\n{past}`endif\n"], ON) == ""
+    assert "$past" in _text_refusal([f"`ifdef SYNTHESIS\n{past}`endif\n"], ON)
+    assert "$past" in _text_refusal([f"`ifndef FORMAL\n{past}`endif\n"], ON)
+    # a macro a text defines may be defined where slang reads the branch: judged
+    assert "$past" in _text_refusal([f"`define F\n`ifdef F\n{past}`endif\n"], ON)

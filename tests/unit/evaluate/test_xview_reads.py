@@ -21,6 +21,21 @@ from rtlopt.evaluate._xview_reads import lowered_otherwise
         ("assign y = type(1)'(r);", "type(...)"),
         ("always_comb for (int i = 0; i < 2; i++) begin i = r; end", "loop variable (i)"),
         ("always_comb for (int k = 0; k < 2; k++) k++;", "loop variable (k)"),
+        # round 59: a range or a ?: inside an index, a name shadowing a constant, a loop
+        # variable's name written as a select elsewhere, an escaped name, $clog2 of a value
+        ("assign y = HI[idx[1] ? 2'd3 : 2'd0];", "index that is not a constant (idx)"),
+        ("assign y = HI[u[1:0]];", "index that is not a constant (u)"),
+        ("parameter W = 1;\nassign y = q[W:idx];", "index that is not a constant (idx)"),
+        ("import p::*;\nlogic [1:0] ONE;\nassign y = HI[ONE];", "(ONE)"),
+        ("localparam K = 1;\nalways_ff @(posedge c) K[1:0] <= i;\nassign y = HI[K];", "(K)"),
+        (
+            "logic [1:0] k;\nalways_comb for (integer k = 0; k < 2; k++) z[k] = 0;\n"
+            "assign y = HI[k];",
+            "(k)",
+        ),
+        ("m u(.o(N));\nparameter N = 1;\nassign y = HI[N];", "(N)"),
+        ("assign y = \\HI! [idx];", "escaped identifier"),
+        ("assign y = $clog2(r);", "$clog2 of what is not a constant (r)"),
     ],
 )
 def test_a_reading_slang_lowers_otherwise_is_refused(code: str, said: str) -> None:
@@ -39,9 +54,12 @@ def test_token_pasting_in_a_used_macro_is_refused() -> None:
         "always_comb for (int i = 0; i < 4; i++) y[i] = a[3 - i];",
         "for (genvar g = 0; g < 4; g++) begin : l assign y[g] = a[g]; end",
         "genvar j;\nassign y = a[j];",
+        "integer i;\nalways @* for (i = 0; i < 4; i = i + 1) y[i] = a[3 - i];",
+        "parameter W = 8;\nlogic [W-1:0] q;\nassign y = q[W-1:4] | q[W/2 +: 2];",
+        '$display("a\\n");',
         "typedef enum logic [1:0] {IDLE, BUSY = 2'd1} st_t;\nassign y = a[BUSY];",
         "assign y = a[pkg::IDX];",
-        "assign y = a[$clog2(N)-1:0] + b[8'hF];",
+        "parameter N = 4;\nassign y = a[$clog2(N)-1:0] + b[8'hF];",
         "assign y = $signed(a) >>> $bits(b);",
         'assign y = a[7:0]; $display("x");',
     ],
