@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import threading
 import weakref
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,7 +73,7 @@ def procedural_proof(s: EvalSetup, c: Candidate) -> XFaith | str:
     proof = run_x_proof(s, c, [cand.view], work / "proof", renamed, x_inputs=(), free_reset=True)
     if proof.verdict is Verdict.PROVEN and proof.sources == () and not proof.early:
         return proof  # nothing is x on the procedural views: how x is read cannot matter
-    on = {"SYNTHESIS", *s.view.original.defines}
+    on = {"SYNTHESIS": "1", **s.view.original.defines}
     return _refusal(ref, "reference", on) or _refusal(cand, "candidate", on) or proof
 
 
@@ -147,7 +148,7 @@ def _candidate(s: EvalSetup, c: Candidate, work: Path) -> SlangResult | str:
     return view.candidate(c.text, defined, used, work, timeout=timeout, processes=True)
 
 
-def _refusal(res: SlangResult, side: str, defined: set[str] | None) -> str:
+def _refusal(res: SlangResult, side: str, defined: Mapping[str, str] | None) -> str:
     """Why the procedural view ``res`` of ``side`` may read x otherwise than the text, or ""
     (``defined``: the macros slang reads defined, and what its SystemVerilog texts hold is
     judged too, :func:`_text_refusal`)."""
@@ -167,7 +168,9 @@ def _refusal(res: SlangResult, side: str, defined: set[str] | None) -> str:
             read.append(f.read_text(errors="replace"))
         except OSError:
             return f"{_NOT_MADE} (the {side}'s file {f.name} cannot be read)"
-    why = _text_refusal(read, defined)
+    # the values of the macros defined for the build (the configuration's and the command
+    # line's) are judged as code too: a text may use them
+    why = _text_refusal([*read, *defined.values()], set(defined))
     if why:
         return f"the {side}'s SystemVerilog text holds {why}, which its view does not keep"
     return ""
@@ -215,12 +218,14 @@ def _two_state_enum(codes: list[str]) -> str:
 
 def _read_branches(codes: list[str], defined: set[str]) -> list[str]:
     """``codes`` with the conditional branches slang does not read blanked: those switched
-    off both with ``defined`` alone and with every macro the texts define besides (a
-    ``ifdef FORMAL`` block of assertions: ``$past`` there is no logic)."""
+    off both with ``SYNTHESIS`` alone and with ``defined`` and every macro the texts define
+    (a ``ifdef FORMAL`` block of assertions: ``$past`` there is no logic; a header may
+    ``undef`` a macro of the build before a branch, so neither reading alone decides)."""
     every = defined | {m.group(1) for c in codes for m in _DEFINE.finditer(c)}
     out = []
     for code in codes:
-        off = [set(range(a, b)) for a, b in switched_off(code, defined)]
+        # slang's own macros alone: a macro of the build may be undefined before the branch
+        off = [set(range(a, b)) for a, b in switched_off(code, {"SYNTHESIS"})]
         also = {i for a, b in switched_off(code, every) for i in range(a, b)}
         spans = _runs(sorted(i for part in off for i in part if i in also))
         out.append(blank_spans(code, spans))

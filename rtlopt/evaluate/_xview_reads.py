@@ -27,21 +27,19 @@ _SAFE_SYSTEM = frozenset(
         "warning", "info", "fatal", "finish", "stop", "strobe", "monitor",
     }
 )  # fmt: skip
-_SYSTEM = re.compile(r"\$(\w+)")
+_SYSTEM = re.compile(r"(?<![\w$])\$(\w+)")
 _TYPE_OP = re.compile(r"\btype\s*\(")
 _PARAM_STMT = re.compile(r"\b(?:parameter|localparam)\b([^;]*)")
 _NAMED = re.compile(r"(\w+)\s*=(?!=)")
 _GENVAR = re.compile(r"\bgenvar\s+([\w\s,]+);")
 _FOR = re.compile(r"\bfor\s*\(")
-_LOOP_VAR = re.compile(
-    r"^\s*(?:automatic\s+)?(?:genvar|integer|int|(?:int\s+)?unsigned|logic(?:\s*\[[^\]]*\])?)?"
-    r"\s*(\w+)\s*=(?!=)"
-)
+#: A ``for`` header's variable: the last name before its first ``=`` (any type before it).
+_LOOP_VAR = re.compile(r"([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*=(?!=)")
 _DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef)\b")
 _ARGUMENT = re.compile(r"[ \t]*([A-Za-z_][\w$]*)?")
 _ENUM = re.compile(r"\benum\b[^{;]*\{([^}]*)\}")
-_SELECT = re.compile(r"[\w\])]\s*\[")
-_WORD = re.compile(r"(?<![\w$'.])(?<!::)([A-Za-z_]\w*)\b(?!\s*::)")
+_SELECT = re.compile(r"[\w$\])}]\s*\[")
+_WORD = re.compile(r"(?<![\w$'.])(?<!::)([A-Za-z_][\w$]*)(?![\w$])(?!\s*::)")
 _WRITE = r"(?:\+\+|--|\s*(?:<=|[-+*/%&|^]?=)(?!=))"
 #: An escaped identifier (``\\name ``), after a separator (a string's ``\\n`` is not one).
 _ESCAPED = re.compile(r"(?:^|(?<=[\s(\[{,.;=:?!~&|^+\-*/%<>@#]))\\\S")
@@ -103,10 +101,23 @@ def _variables(codes: list[str], names: set[str], loops: set[str]) -> set[str]:
     for name in names:
         n = re.escape(name)
         words = _LOOP_DECL_WORDS if name in loops else _DECL_WORDS
-        decl = re.compile(rf"\b(?:{words})\b[^;]*?(?<![\w$.]){n}\b")
+        decl = re.compile(rf"\b(?:{words})\b[^;]*?(?<![\w$.]){n}(?![\w$])")
         write = re.compile(rf"(?<![\w.$]){n}\s*{_WRITE}")
-        conn = re.compile(rf"\.\w+\s*\(\s*{n}\b")
-        if any(decl.search(c) or write.search(c) or conn.search(c) for c in stripped):
+        conn = re.compile(rf"\.\w+\s*\(\s*{n}(?![\w$])")
+        # a declaration by a type's name (``t2 ONE;``, an argument ``(t2 ONE)``), a block
+        # label (``begin : ONE``), a hierarchical name (``ONE.idx``), a name an instance's
+        # ordered connections or a call lists (an implicit net)
+        typed = re.compile(rf"(?<![\w$.`])(?!genvar\b)[A-Za-z_][\w$]*\s+{n}\s*[;,=)]")
+        other = re.compile(
+            rf":\s*{n}(?![\w$])|(?<![\w$]){n}\s*\.|\([^;()]*(?<![\w$.]){n}(?![\w$])[^;()]*\)\s*;"
+        )
+        if any(
+            decl.search(c)
+            or write.search(c)
+            or conn.search(c)
+            or (name not in loops and (typed.search(c) or other.search(c)))
+            for c in stripped
+        ):
             out.add(name)
     return out
 
@@ -135,7 +146,7 @@ def _constants(codes: list[str]) -> tuple[set[str], set[str]]:
         for m in _ENUM.finditer(code):
             consts.update(re.findall(r"(\w+)\s*(?:=[^,]*)?(?:,|$)", m.group(1)))
         for header in _for_headers(code):
-            v = _LOOP_VAR.match(header.split(";", 1)[0])
+            v = _LOOP_VAR.search(header.split(";", 1)[0])
             if v:
                 loops.add(v.group(1))
     return consts, loops

@@ -11,6 +11,7 @@ from rtlopt.evaluate._xview import _refusal, _text_refusal, _two_state_enum
 
 #: The macros slang reads defined.
 ON = {"SYNTHESIS"}
+DEFS = {"SYNTHESIS": "1"}
 
 
 def test_the_procedural_script_keeps_the_processes() -> None:
@@ -43,12 +44,12 @@ def test_casex_two_state_and_a_missing_view_are_refused(tmp_path: Path) -> None:
     plain = (
         "module m(input a, output reg y);\n  always @* case (a) 1'b1: y = 1; endcase\nendmodule\n"
     )
-    assert _refusal(_result(tmp_path, plain), "candidate", ON) == ""
+    assert _refusal(_result(tmp_path, plain), "candidate", DEFS) == ""
     casex = plain.replace("case (a)", "casex (a)")
-    assert "casex" in _refusal(_result(tmp_path, casex), "candidate", ON)
+    assert "casex" in _refusal(_result(tmp_path, casex), "candidate", DEFS)
     cast = plain.replace("y = 1;", "y = bit'(a);")
-    assert "2-state" in _refusal(_result(tmp_path, cast), "reference", ON)
-    assert "could not be made" in _refusal(_result(tmp_path, plain, ok=False), "candidate", ON)
+    assert "2-state" in _refusal(_result(tmp_path, cast), "reference", DEFS)
+    assert "could not be made" in _refusal(_result(tmp_path, plain, ok=False), "candidate", DEFS)
 
 
 def test_an_enum_without_a_base_type_is_two_state() -> None:
@@ -75,3 +76,11 @@ def test_a_branch_slang_does_not_read_is_not_judged() -> None:
     assert "$past" in _text_refusal([f"`ifndef FORMAL\n{past}`endif\n"], ON)
     # a macro a text defines may be defined where slang reads the branch: judged
     assert "$past" in _text_refusal([f"`define F\n`ifdef F\n{past}`endif\n"], ON)
+
+
+def test_a_build_macro_undefined_by_a_header_and_its_value_are_judged() -> None:
+    """Round 60: a header may ``undef`` a macro of the build before a branch that tests it
+    (the branch is judged), and a build macro's value is code wherever a text uses it."""
+    lut = "assign t = {HI[idx], LO[idx]};\n"
+    assert "idx" in _text_refusal([f"`ifndef USE_X\n{lut}`endif\n"], {"SYNTHESIS", "USE_X"})
+    assert "idx" in _text_refusal(["assign t = `LUT;\n", "{HI[idx], LO[idx]}"], ON)

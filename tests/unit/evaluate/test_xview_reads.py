@@ -36,6 +36,15 @@ from rtlopt.evaluate._xview_reads import lowered_otherwise
         ("m u(.o(N));\nparameter N = 1;\nassign y = HI[N];", "(N)"),
         ("assign y = \\HI! [idx];", "escaped identifier"),
         ("assign y = $clog2(r);", "$clog2 of what is not a constant (r)"),
+        # round 60: $ inside names, a constant's name declared by a type's name, as an
+        # argument, a block label or an implicit net, a 2-state loop variable written
+        ("localparam id = 0;\nt2 id$signed;\nassign y = HI[id$signed];", "(id$signed)"),
+        ("assign y = HI$[idx];", "(idx)"),
+        ("import p::*;\nt2 ONE;\nassign y = HI[ONE];", "(ONE)"),
+        ("import p::*;\nfunction t2 f(t2 ONE); return HI[ONE]; endfunction", "(ONE)"),
+        ("import p::*;\nif (1) begin : ONE logic a; end\nassign y = HI[ONE.a];", "(ONE)"),
+        ("localparam K = 0;\nm_reg u(clk, i, K);\nassign y = HI[K];", "(K)"),
+        ("always_comb for (bit [1:0] i = 0; i < 1; i++) begin i = r; end", "loop variable (i)"),
     ],
 )
 def test_a_reading_slang_lowers_otherwise_is_refused(code: str, said: str) -> None:
