@@ -115,8 +115,23 @@ def switched_off_tokens(code: str, defined: Iterable[str]) -> list[str]:
     return _readings(code, defined)[1]
 
 
-def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
-    """(:func:`active_tokens`, :func:`switched_off_tokens`) of ``code``.
+def switched_off_spans(code: str, defined: Iterable[str]) -> list[tuple[int, int]]:
+    """The spans of ``code`` (comments blanked) a compilation in which ``defined`` are the
+    defined macros does not read (switched-off branches, a switched-off ``define``'s body).
+
+    Raises:
+        ValueError: unbalanced conditionals.
+    """
+    spans: list[tuple[int, int]] = []
+    _readings(code, defined, spans)
+    return spans
+
+
+def _readings(
+    code: str, defined: Iterable[str], spans: list[tuple[int, int]] | None = None
+) -> tuple[list[str], list[str]]:
+    """(:func:`active_tokens`, :func:`switched_off_tokens`) of ``code``; the switched-off
+    spans go to ``spans``.
 
     Raises:
         ValueError: unbalanced conditionals.
@@ -124,12 +139,15 @@ def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
     state = set(defined)
     out: list[str] = []
     off: list[str] = []
+    spans = [] if spans is None else spans
     stack: list[tuple[bool, bool]] = []  # (the enclosing region is active, a branch was taken)
     active, pos = True, 0
     for m in _DIRECTIVE.finditer(code):
         if m.start() < pos:
             continue  # inside a define's body
         (out if active else off).extend(_TOKEN.findall(code[pos : m.start()]))
+        if not active:
+            spans.append((pos, m.start()))
         kind, arg, pos = m.group(1), "", m.end()
         if kind not in ("else", "endif", "undefineall"):
             a = _ARGUMENT.match(code, pos)
@@ -156,6 +174,7 @@ def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
             end = directive_line_end(code, pos) if kind == "define" else pos
             if not active:
                 off.append(f"`{kind} {arg} {' '.join(code[pos:end].split())}".rstrip())
+                spans.append((pos, end))
             if active:
                 out.append(f"`{kind} {arg} {' '.join(code[pos:end].split())}".rstrip())
                 if kind == "define":
@@ -168,6 +187,8 @@ def _readings(code: str, defined: Iterable[str]) -> tuple[list[str], list[str]]:
     if stack:
         raise ValueError("`ifdef without `endif")
     (out if active else off).extend(_TOKEN.findall(code[pos:]))
+    if not active:
+        spans.append((pos, len(code)))
     return out, off
 
 

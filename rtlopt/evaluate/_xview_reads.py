@@ -35,8 +35,6 @@ _GENVAR = re.compile(r"\bgenvar\s+([\w\s,]+);")
 _FOR = re.compile(r"\bfor\s*\(")
 #: A ``for`` header's variable: the last name before its first ``=`` (any type before it).
 _LOOP_VAR = re.compile(r"([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*=(?!=)")
-_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif|define|undef)\b")
-_ARGUMENT = re.compile(r"[ \t]*([A-Za-z_][\w$]*)?")
 _ENUM = re.compile(r"\benum\b[^{;]*\{([^}]*)\}")
 _SELECT = re.compile(r"[\w$\])}]\s*\[")
 _WORD = re.compile(r"(?<![\w$'.])(?<!::)([A-Za-z_][\w$]*)(?![\w$])(?!\s*::)")
@@ -208,49 +206,11 @@ def _variable_select(code: str, constants: set[str]) -> str:
 
 def switched_off(code: str, defined: set[str]) -> list[tuple[int, int]]:
     """The spans of ``code`` (comments blanked) a compilation in which ``defined`` are the
-    macros defined at its start does not read (switched-off conditional branches; the
-    ``define``s and ``undef``s it reads are applied); [] where the conditionals do not
-    balance (everything counts)."""
-    from rtlopt.verilog import directive_line_end
+    macros defined at its start does not read; [] where the conditionals do not balance
+    (everything counts)."""
+    from rtlopt.evaluate._configs import switched_off_spans
 
-    state = set(defined)
-    spans: list[tuple[int, int]] = []
-    stack: list[tuple[bool, bool]] = []  # (the enclosing region is active, a branch taken)
-    active, pos = True, 0
-    for m in _DIRECTIVE.finditer(code):
-        if m.start() < pos:
-            continue  # inside a define's body
-        if not active:
-            spans.append((pos, m.start()))
-        kind, pos = m.group(1), m.end()
-        arg = ""
-        if kind not in ("else", "endif"):
-            a = _ARGUMENT.match(code, pos)
-            arg, pos = (a.group(1) or "", a.end()) if a else ("", pos)
-        if kind in ("ifdef", "ifndef"):
-            taken = (arg in state) == (kind == "ifdef")
-            stack.append((active, taken))
-            active = active and taken
-        elif kind in ("elsif", "else") and stack:
-            outer, taken = stack[-1]
-            now = not taken and (kind == "else" or arg in state)
-            stack[-1] = (outer, taken or now)
-            active = outer and now
-        elif kind == "endif" and stack:
-            active = stack.pop()[0]
-        elif kind in ("elsif", "else", "endif"):
-            return []
-        elif kind == "define":
-            end = directive_line_end(code, pos)
-            if not active:
-                spans.append((pos, end))
-            else:
-                state.add(arg)
-            pos = end
-        elif kind == "undef" and active:
-            state.discard(arg)
-    if stack:
+    try:
+        return switched_off_spans(code, defined)
+    except ValueError:
         return []
-    if not active:
-        spans.append((pos, len(code)))
-    return spans
