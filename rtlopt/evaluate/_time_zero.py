@@ -52,7 +52,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rtlopt.evaluate._time_zero_align import aligned as _aligned
+from rtlopt.evaluate._time_zero_align import writers as _writers
 from rtlopt.evaluate._time_zero_cells import clock_cells
+from rtlopt.evaluate._time_zero_held import covered
 from rtlopt.evaluate._time_zero_values import late as _late
 from rtlopt.evaluate._time_zero_values import within as _within
 from rtlopt.harness._event_blocks import Item, ModuleItems, module_items
@@ -68,6 +71,10 @@ __all__ = ["time_zero_change", "time_zero_unchecked"]
 _WHY = (
     "a variable's initializer (reg a = 1'b1) makes no event in SystemVerilog (iverilog "
     "-g2012, read unless known otherwise), nor does a register before its first write"
+)
+_HELD = (
+    "a testbench outside the repository may hold a top's inputs by initializers (logic a = "
+    "1'b0;) without an event, so nothing its inputs reach changes at time 0 either"
 )
 _FIX = "keep the reference's form (assign or always_comb, or always @*) for what it computes"
 
@@ -127,56 +134,99 @@ def time_zero_change(
     shadowed = _shadowed(ref, cand, name)
     if shadowed:
         return shadowed
-    within_ref, within_cand = _within(design, ref), _within(design, cand)
+    readings = [(_within(design, ref), _within(design, cand))]
+    held = _within(design, ref, False), _within(design, cand, False)
+    if held != readings[0]:
+        readings.append(held)  # a top's inputs held by the environment: the candidate's side
     ref, cand = _instances_read(ref, design), _instances_read(cand, design)
-    on_ref = _on_event(ref, design, hier)
-    on_cand = _on_event(cand, design, {}, own=cand_text)
-    late_ref = [i for i in on_ref if _late(i, within_ref)]
-    late_cand = [i for i in on_cand if _late(i, within_cand)]
-    for side, late in (("candidate", late_cand), ("reference", late_ref)):
-        gen = next((i for i in late if i.generate), None)
+    on = _on_event(ref, design, hier), _on_event(cand, design, {}, own=cand_text)
+    for k, (within_ref, within_cand) in enumerate(readings):
+        late = (
+            [i for i in on[0] if _late(i, within_ref)],
+            [i for i in on[1] if _late(i, within_cand)],
+        )
+        why = _compare(design, (ref, cand), late, (within_ref, within_cand), held=k == 1)
+        if why:
+            return why
+    return ""
+
+
+def _compare(
+    design: Design,
+    sides: tuple[ModuleItems, ModuleItems],
+    late: tuple[list[Item], list[Item]],
+    within: tuple[frozenset[str], frozenset[str]],
+    held: bool,
+) -> str:
+    """The rule of the module docstring on the late blocks ``late`` of the reference and the
+    candidate (``sides``) in one reading of what changes at time 0 (``within``). ``held``: the
+    reading where a top's inputs are held without an event (:data:`_HELD`), judged for the
+    candidate alone: a candidate defined at time 0 where the reference is x only because
+    the environment holds its inputs refines what the environment itself left undecided,
+    as LEC's x-refinement at a top's ports; a candidate x there where the reference is
+    defined is unchecked."""
+    name = design.target.name
+    ref, cand = sides
+    late_ref, late_cand = late
+    why = f"{_WHY}; {_HELD}" if held else _WHY
+    for side, items in (("candidate", late_cand), ("reference", late_ref))[: 2 - held]:
+        gen = next((i for i in items if i.generate), None)
         if gen is not None:
             return (
                 f"the {side}'s {gen.form} block of {name} at line {gen.line} lies in a "
                 "generate branch or loop and runs only on an event of what it waits for: "
-                f"which branch elaborates is not read by this rule ({_WHY}); {_FIX}"
+                f"which branch elaborates is not read by this rule ({why}); {_FIX}"
             )
     inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
     relevant = ref.signals | cand.signals | inputs
     shared = (ref.signals & cand.signals) | inputs | _ports(design)
 
-    cells = clock_cells(late_ref, design, within_ref), clock_cells(late_cand, design, within_cand)
+    cells = clock_cells(late_ref, design, within[0]), clock_cells(late_cand, design, within[1])
 
-    def shape(items: ModuleItems, held: frozenset[str]) -> Callable[[Item], _Shape]:
+    def shape(items: ModuleItems, cell: frozenset[str]) -> Callable[[Item], _Shape]:
         def of(i: Item) -> _Shape:
             """When a block runs and which signals of both sides it reaches (its body and
             the names of what it writes for the first time may change)."""
             waits = (i.waits or frozenset()) - i.writes
-            reach = _reached(i.writes, items, held) & shared
+            reach = _reached(i.writes, items, cell) & shared
             return (i.text if i.form.startswith("instance") else "", reach, waits & relevant)
 
         return of
 
     ref_shape, cand_shape = shape(ref, cells[0]), shape(cand, cells[1])
+
+    def _woken(i: Item) -> bool:
+        """In the held reading: a reference block reaching the same runs whenever this
+        candidate block does not (:func:`covered`)."""
+        return held and any(
+            ref_shape(r)[:2] == cand_shape(i)[:2] and covered(i, r, ref, cand, frozenset(inputs))
+            for r in late_ref
+        )
+
     extra_cand = Counter(map(cand_shape, late_cand)) - Counter(map(ref_shape, late_ref))
     extra_ref = Counter(map(ref_shape, late_ref)) - Counter(map(cand_shape, late_cand))
     for side, items, extra in (
         ("candidate", late_cand, extra_cand),
         ("reference", late_ref, extra_ref),
-    ):
+    )[: 2 - held]:
         of = cand_shape if side == "candidate" else ref_shape
-        item = next((i for i in items if of(i) in extra), None)
+        item = next((i for i in items if of(i) in extra and not _woken(i)), None)
         if item is not None:
-            return _message(side, item, name)
-    readers = _readers(late_ref, ref, cells[0]), _readers(late_cand, cand, cells[1])
-    if readers[0] != readers[1]:
+            return _message(side, item, name, why)
+    readers = (
+        _readers(late_ref, ref, cells[0], by_clock=held),
+        _readers(late_cand, cand, cells[1], by_clock=held),
+    )
+    if (readers[1] - readers[0]) if held else (readers[0] != readers[1]):
         clocked = [
             i
-            for items, late, held in ((ref, late_ref, cells[0]), (cand, late_cand, cells[1]))
-            for i in _clocked(late, items, held)
+            for items, lt, cell in ((ref, late_ref, cells[0]), (cand, late_cand, cells[1]))
+            for i in _clocked(lt, items, cell)
         ]
-        return _readers_message(sorted(readers[0] ^ readers[1])[0], clocked, name)
-    return _kept_reads(late_cand, ref, cand, inputs, relevant, name)
+        changed = readers[1] - readers[0] if held else readers[0] ^ readers[1]
+        return _readers_message(sorted(changed)[0], clocked, name, why)
+    kept = [i for i in late_cand if not _woken(i)]  # a covered block wakes as the reference's
+    return _kept_reads(kept, ref, cand, inputs, relevant, name, why)
 
 
 def _shadowed(ref: ModuleItems, cand: ModuleItems, name: str) -> str:
@@ -200,7 +250,7 @@ def _clocked(late: list[Item], items: ModuleItems, held: frozenset[str]) -> list
     return [i for i in items.items if (i.clocks - held) & reached]
 
 
-def _readers_message(changed: str, clocked: list[Item], name: str) -> str:
+def _readers_message(changed: str, clocked: list[Item], name: str, why: str = _WHY) -> str:
     """Why a change of ``changed`` (the text of an item reading a late block's outputs on
     one side only) is unchecked; ``clocked``: the registers clocked by those outputs."""
     via = ""
@@ -215,7 +265,7 @@ def _readers_message(changed: str, clocked: list[Item], name: str) -> str:
     return (
         f"what reads the outputs of the always blocks of {name} that run only on an event "
         f"of what they wait for changes ('{changed[:60]}'),{via} those outputs are x "
-        f"until their first event at simulation time 0 ({_WHY}), and the proofs read the "
+        f"until their first event at simulation time 0 ({why}), and the proofs read the "
         f"change on 0/1 values only; {_FIX}"
     )
 
@@ -227,6 +277,7 @@ def _kept_reads(
     inputs: set[str],
     relevant: set[str] | frozenset[str],
     name: str,
+    why: str = _WHY,
 ) -> str:
     """Why the candidate's late blocks, paired with the reference's, may change at time 0
     through what they read (writers changed on the way, or an instance's parameters), or
@@ -242,7 +293,7 @@ def _kept_reads(
                 f"the {item.form} at line {item.line} runs blocks only on an event of what "
                 "it connects, and the candidate changes the parameter, function, let or type "
                 "declarations its parameters may read (or they call a function the module "
-                f"does not declare): what it elaborates at simulation time 0 ({_WHY}) is "
+                f"does not declare): what it elaborates at simulation time 0 ({why}) is "
                 f"not compared; {_FIX}"
             )
         bad = _changed_reach(waited, ref, cand, inputs)
@@ -252,7 +303,7 @@ def _kept_reads(
                 f"the {item.form} block of {name} at line {item.line} runs only on an event "
                 f"of what it waits for, as the reference's, and it reads {via} whose writers "
                 "the candidate changes: whether that changes at simulation time 0 as in the "
-                f"reference is not checked ({_WHY}); {_FIX}"
+                f"reference is not checked ({why}); {_FIX}"
             )
     return ""
 
@@ -336,68 +387,6 @@ def _reached(
     return frozenset(seen)
 
 
-def _aligned(ref: ModuleItems, cand: ModuleItems) -> ModuleItems:
-    """``cand`` with signals only it declares renamed to those only the reference declares
-    where the items read alike: every item whose text, each such name a wildcard, is found
-    once on each side pairs the names at the same places (``l3_acc <= ...`` with ``acc3_q
-    <= ...``); a name paired two ways, or two names paired with one, is left. Renaming a
-    candidate's own name to one it does not use changes nothing it means, so any such map
-    is sound: a rename of a register is no change in when anything runs."""
-    from dataclasses import replace
-
-    mine, theirs = cand.signals - ref.signals, ref.signals - cand.signals
-    if not mine or not theirs:
-        return cand
-
-    def wild(items: ModuleItems, own: frozenset[str]) -> dict[str, list[list[str]]]:
-        out: dict[str, list[list[str]]] = {}
-        for i in items.items:
-            tokens = i.text.split(" ")
-            out.setdefault(" ".join("?" if t in own else t for t in tokens), []).append(tokens)
-        return out
-
-    ours, others = wild(cand, mine), wild(ref, theirs)
-    seen: dict[str, set[str]] = {}
-    for text, found in ours.items():
-        if "?" not in text or len(found) != 1 or len(others.get(text, [])) != 1:
-            continue
-        for a, b in zip(found[0], others[text][0], strict=True):
-            if a in mine and b in theirs:
-                seen.setdefault(a, set()).add(b)
-    pairs = {a: next(iter(b)) for a, b in seen.items() if len(b) == 1}
-    hit: dict[str, int] = {}
-    for b in pairs.values():
-        hit[b] = hit.get(b, 0) + 1
-    pairs = {a: b for a, b in pairs.items() if hit[b] == 1}
-    if not pairs:
-        return cand
-
-    def renamed(names: frozenset[str]) -> frozenset[str]:
-        return frozenset(pairs.get(n, n) for n in names)
-
-    items = tuple(
-        replace(
-            i,
-            text=" ".join(pairs.get(t, t) for t in i.text.split(" ")),
-            writes=renamed(i.writes),
-            mentions=renamed(i.mentions),
-            waits=None if i.waits is None else renamed(i.waits),
-            clocks=renamed(i.clocks),
-            connections=None
-            if i.connections is None
-            else (
-                i.connections[0],
-                tuple(
-                    (p, " ".join(pairs.get(t, t) for t in e.split(" ")), renamed(ns))
-                    for p, e, ns in i.connections[1]
-                ),
-            ),
-        )
-        for i in cand.items
-    )
-    return ModuleItems(items, renamed(cand.signals))
-
-
 def _lines(items: ModuleItems, line: Callable[[int], int] | None) -> ModuleItems:
     if line is None:
         return items
@@ -406,27 +395,37 @@ def _lines(items: ModuleItems, line: Callable[[int], int] | None) -> ModuleItems
     return replace(items, items=tuple(replace(i, line=line(i.line)) for i in items.items))
 
 
-def _message(side: str, item: Item, name: str) -> str:
+def _message(side: str, item: Item, name: str, why: str = _WHY) -> str:
     names = sorted((item.waits or frozenset()) - item.writes) or sorted(item.waits or ())
     waits = ", ".join(names[:6]) or "nothing"
     other = "reference" if side == "candidate" else "candidate"
     return (
         f"the {side}'s {item.form} block of {name} at line {item.line} runs only on an event "
         f"of what it waits for ({waits}), and the repository changes none of its inputs at "
-        f"simulation time 0 in every instance ({_WHY}): its outputs stay x until then where "
+        f"simulation time 0 in every instance ({why}): its outputs stay x until then where "
         f"the {other}'s are evaluated at time 0 (assign, a gate or always_comb), which neither "
         f"the proofs nor rtlopt's simulation model; {_FIX}"
     )
 
 
 def _readers(
-    late: list[Item], items: ModuleItems, held: frozenset[str] = frozenset()
+    late: list[Item], items: ModuleItems, held: frozenset[str] = frozenset(), by_clock: bool = False
 ) -> frozenset[str]:
     """The texts of the items, other than ``late`` themselves, that read what ``late`` write
-    (transitively; a register clocked by a name of ``held`` does not read it)."""
+    (transitively; a register clocked by a name of ``held`` does not read it). ``by_clock``
+    (the held reading, judged on the candidate's side): only the registers they clock, each
+    as its clocks (``@ g``): the late blocks reach the same signals on both sides and the
+    candidate's wake whenever the reference's do, so what reads their values as data is
+    defined whenever the reference's is; a clock's first edge from x is compared."""
     start = frozenset().union(*(i.writes for i in late)) if late else frozenset()
     reached = _reached(start, items, held)
     own = {i.text for i in late}
+    if by_clock:
+        return frozenset(
+            "@ " + " ".join(sorted(i.clocks))
+            for i in items.items
+            if i.text not in own and (i.clocks - held) & reached
+        )
     return frozenset(
         i.text
         for i in items.items
@@ -554,7 +553,7 @@ def _changed_reach(
             seen.add(n)
             if n in inputs or (n not in ref.signals and n not in cand.signals):
                 continue
-            if ref.writers(n) != cand.writers(n):
+            if _writers(ref, n) != _writers(cand, n):
                 return first, n
             stack += sorted({m for i in ref.items if n in i.writes for m in i.mentions} - seen)
     return None

@@ -72,13 +72,15 @@ def _evented_within(items: ModuleItems, evented: frozenset[str]) -> frozenset[st
             return frozenset(out)
 
 
-def within(design: Design, items: ModuleItems) -> frozenset[str]:
+def within(design: Design, items: ModuleItems, environment: bool = True) -> frozenset[str]:
     """The names of ``items`` that change at time 0 (:func:`_evented_within` from the
-    inputs the repository changes then; none when that cannot be read)."""
+    inputs the repository changes then; none when that cannot be read); ``environment``:
+    whether a top's inputs count as changed then
+    (:func:`rtlopt.frontend._time_zero.evented_inputs`)."""
     from rtlopt.frontend._time_zero import evented_inputs
 
     try:
-        evented = evented_inputs(design)
+        evented = evented_inputs(design, environment)
     except RuntimeError:
         evented = frozenset()  # nothing known: no input counts as changed at time 0
     return _evented_within(items, evented)

@@ -11,8 +11,9 @@ matter of what drives it in the repository's design (iverilog, ``-g2012``):
   x/z bits, the whole variable) before its first timing control: an event at time 0 (one
   with an initializer or a two-state type may be assigned the value it holds: none);
 * an input of the parent passed on: what the parent's instance connects it to (at any depth);
-  a top's input is the environment's (a testbench outside the design changes it, as rtlopt's
-  own simulation does);
+  a top's input is the environment's: a testbench outside the design may change it at time 0
+  (as rtlopt's own simulation does) or hold it by an initializer without one, so it counts
+  as changed in one reading (``environment=True``) and as held in the other;
 * anything else makes none for sure: a variable's declaration initializer (``reg a = 1;``:
   SystemVerilog, ``-g2005-sv`` and later, gives it no event; ``-g2005`` does, but rtlopt does
   not know which language the repository is compiled as, so it reads the stricter one), a
@@ -49,8 +50,9 @@ class _Events:
     """The repository's elaboration (:class:`rtlopt.frontend._open_inputs._Walk`) read for
     what changes at time 0."""
 
-    def __init__(self, walk: Any) -> None:
+    def __init__(self, walk: Any, environment: bool = True) -> None:
         self.walk = walk
+        self.environment = environment  # whether a top's input changes at time 0
         self.root = walk.root
         self.scopes: dict[str, set[str]] = {}  # an instance -> its signals set at time 0
 
@@ -83,7 +85,7 @@ class _Events:
         if parent is not None:
             inst, port = parent
             if "." not in str(inst.hierarchicalPath):
-                return True  # a top's input: the environment's
+                return self.environment  # a top's input: the environment's
             from rtlopt.frontend._open_inputs import _inputs
 
             exprs = [e for p, e in _inputs(inst) if str(p.name) == port]
@@ -165,19 +167,21 @@ def _leading(stmt: Any) -> list[Any]:
     return out
 
 
-def evented_inputs(design: Design) -> frozenset[str]:
+def evented_inputs(design: Design, environment: bool = True) -> frozenset[str]:
     """The target's input (and inout) ports that every instance of the repository changes at
     time 0 (all of them when nothing instantiates the target: a top's inputs are the
-    environment's); once per design.
+    environment's); once per design. ``environment=False``: a top's input counts as held
+    without an event (an environment's initializer), so what reaches the target only from
+    tops' inputs is not changed at time 0.
 
     Raises:
         RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
             read: nothing is known.
     """
-    return _JUDGED(design)
+    return _JUDGED(design)[0 if environment else 1]
 
 
-def _judged(design: Design) -> frozenset[str]:
+def _judged(design: Design) -> tuple[frozenset[str], frozenset[str]]:
     from rtlopt.frontend._open_inputs import _inputs, _Walk
     from rtlopt.frontend._params import _compile
 
@@ -186,18 +190,24 @@ def _judged(design: Design) -> frozenset[str]:
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     try:
         walk = _Walk(_compile(files, {}, design))
-        events = _Events(walk)
-        out = set(ports)
-        for path, inst in walk.instances.items():
-            if inst.body.definition.name != name or "." not in path:
-                continue  # a top: its inputs are the environment's
-            for port, expr in _inputs(inst):
-                if str(port.name) in out and not events.connection(expr):
-                    out.discard(str(port.name))
+        found = []
+        for environment in (True, False):
+            events = _Events(walk, environment)
+            out = set(ports)
+            for path, inst in walk.instances.items():
+                if inst.body.definition.name != name:
+                    continue
+                if "." not in path:  # a top: its inputs are the environment's
+                    out = out if environment else set()
+                    continue
+                for port, expr in _inputs(inst):
+                    if str(port.name) in out and not events.connection(expr):
+                        out.discard(str(port.name))
+            found.append(frozenset(out))
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         log.debug("time-0 events of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
-    return frozenset(out)
+    return found[0], found[1]
 
 
-_JUDGED: PerDesign[frozenset[str]] = PerDesign(_judged)
+_JUDGED: PerDesign[tuple[frozenset[str], frozenset[str]]] = PerDesign(_judged)

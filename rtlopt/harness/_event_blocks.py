@@ -120,6 +120,10 @@ class ModuleItems:
     #: The texts of its function, task, ``let`` and ``typedef`` declarations (what a
     #: parameter's value may read), sorted.
     subprograms: tuple[str, ...] = ()
+    #: Per signal declared by plain words (a direction, ``wire``, ``reg``, ``logic``, ``var``,
+    #: ``unsigned``; not ``signed``) and packed dimensions only, every declaration alike: the
+    #: dimensions' tokens (``[ W - 1 : 0 ]``; "" for one bit): equal texts, one width.
+    dims: tuple[tuple[str, str], ...] = ()
 
     @property
     def on_event(self) -> tuple[Item, ...]:
@@ -177,6 +181,7 @@ def module_items(text: str, name: str) -> ModuleItems | None:
             frozenset(n for d in decls for n in _fixed(d)),
             _shadowed(module),
             subs,
+            _dims(decls),
         )
     return None
 
@@ -252,6 +257,36 @@ def _ranges(decls: list[Any]) -> tuple[tuple[str, int, int], ...]:
             mine = None if list(_children(getattr(d, "dimensions", None) or ())) else bounds
             seen[name] = mine if seen.get(name, mine) == mine else None
     return tuple(sorted((n, b[0], b[1]) for n, b in seen.items() if b is not None))
+
+
+#: Words a declaration may hold before its dimensions for :attr:`ModuleItems.dims`.
+_PLAIN = frozenset(
+    {"input", "output", "inout", "wire", "reg", "logic", "var", "tri", "uwire", "unsigned"}
+)
+
+
+def _dims(decls: list[Any]) -> tuple[tuple[str, str], ...]:
+    """:attr:`ModuleItems.dims` of the declarations ``decls``."""
+    seen: dict[str, str | None] = {}
+    for node in decls:
+        tokens = [t for t in _tokens(node) if t]
+        if _kind(node) == "ImplicitAnsiPort":
+            declarators = [node.declarator]
+        else:
+            found = getattr(node, "declarators", None) or ()
+            declarators = [d for d in _children(found) if _kind(d) == "Declarator"]
+        if not declarators:
+            continue
+        first = declarators[0].name.valueText
+        head = tokens[: tokens.index(first)] if first in tokens else []
+        at = head.index("[") if "[" in head else len(head)
+        plain = bool(head[:at]) and set(head[:at]) <= _PLAIN and "]" not in head[:at]
+        text = " ".join(head[at:]) if plain else None
+        for d in declarators:
+            mine = None if list(_children(getattr(d, "dimensions", None) or ())) else text
+            name = d.name.valueText
+            seen[name] = mine if seen.get(name, mine) == mine else None
+    return tuple(sorted((n, t) for n, t in seen.items() if t is not None))
 
 
 def _walk_kinds(

@@ -1,0 +1,101 @@
+"""Time 0 with a top's inputs held by the environment (:mod:`rtlopt.evaluate._time_zero`).
+
+A testbench outside the repository may hold a top's inputs by initializers (``logic a =
+1'b0;``): no event at time 0, so every block evaluated only on an event of what they reach is x
+until the environment first changes one of them. In that reading the candidate is judged on
+its own side only: a candidate block defined earlier than the reference's (an ``always @*``
+made ``assign`` or ``always_comb``, or waiting for more) refines an x the environment left;
+one x longer than the reference's is unchecked.
+
+:func:`covered` decides that a candidate block wakes whenever the reference's block with the
+same reach does: every name an event of the reference's block may come from (through
+continuous assignments, back to the target's inputs) surely makes an event of a name the
+candidate's block waits for (the name itself, or a net copying it whole: ``t = s`` or ``t =
+~s`` with both declared of one width: the same dimensions' text).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rtlopt.harness._event_blocks import Item, ModuleItems
+
+__all__ = ["covered"]
+
+#: Net declarations (an initializer is a continuous assignment).
+_NETS = frozenset({"wire", "tri", "uwire", "logic"})
+
+#: Tokens a whole copy's value may hold beside its name.
+_COPY = frozenset({"~", "(", ")"})
+
+
+def covered(
+    cand: Item, ref: Item, ref_items: ModuleItems, cand_items: ModuleItems, inputs: frozenset[str]
+) -> bool:
+    """Whether the candidate's late block ``cand`` surely runs whenever the reference's late
+    block ``ref`` does, once a top's inputs are held (module docstring): every source of what
+    ``ref`` waits for is an input of the target and wakes ``cand``."""
+    if cand.instance or ref.instance or cand.waits is None or ref.waits is None:
+        return False
+    came = _sources(ref.waits - ref.writes, ref_items)
+    if came is None or not came <= inputs:
+        return False
+    return came <= _woken(cand.waits - cand.writes, cand_items)
+
+
+def _continuous(item: Item) -> bool:
+    head = item.text.split(" ", 1)[0]
+    return (
+        item.waits is None
+        and not item.instance
+        and not item.clocks
+        and (head == "assign" or head in _NETS or head == "always_comb")
+    )
+
+
+def _sources(names: frozenset[str], items: ModuleItems) -> frozenset[str] | None:
+    """The names an event of ``names`` may come from: through the continuous items writing
+    them, what those read (transitively); a name written by anything else is its own source.
+    None when a name is written by two items (not followed)."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    stack = list(names)
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        writers = [i for i in items.items if n in i.writes]
+        if len(writers) > 1:
+            return None
+        if writers and _continuous(writers[0]):
+            stack += sorted(writers[0].mentions - writers[0].writes)
+        else:
+            out.add(n)
+    return frozenset(out)
+
+
+def _woken(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
+    """``names`` and the names whose every event surely changes one of them: what a net
+    copying a name whole (a plain assignment of the name or its inversion, both declared with
+    the same dimensions) copies, transitively."""
+    widths = dict(items.dims)
+    out = set(names)
+    stack = list(names)
+    while stack:
+        n = stack.pop()
+        writers = [i for i in items.items if n in i.writes]
+        if len(writers) != 1 or not _continuous(writers[0]):
+            continue
+        tokens = writers[0].text.rstrip(" ;").split(" ")
+        if "=" not in tokens or writers[0].text.startswith("always_comb"):
+            continue
+        value = tokens[tokens.index("=") + 1 :]
+        copied = [t for t in value if t not in _COPY]
+        if len(copied) != 1 or widths.get(copied[0], "?") != widths.get(n, "!"):
+            continue
+        if copied[0] not in out:
+            out.add(copied[0])
+            stack.append(copied[0])
+    return frozenset(out)
