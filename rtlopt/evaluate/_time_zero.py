@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 from rtlopt.evaluate._time_zero_align import aligned as _aligned
 from rtlopt.evaluate._time_zero_align import writers as _writers
 from rtlopt.evaluate._time_zero_cells import clock_cells
-from rtlopt.evaluate._time_zero_held import covered
+from rtlopt.evaluate._time_zero_held import covered, refines
 from rtlopt.evaluate._time_zero_values import late as _late
 from rtlopt.evaluate._time_zero_values import within as _within
 from rtlopt.harness._event_blocks import Item, ModuleItems, module_items
@@ -164,11 +164,20 @@ def _compare(
     candidate alone: a candidate defined at time 0 where the reference is x only because
     the environment holds its inputs refines what the environment itself left undecided,
     as LEC's x-refinement at a top's ports; a candidate x there where the reference is
-    defined is unchecked."""
+    defined is unchecked. That holds only where what reads the late blocks' outputs keeps an
+    x's refinement a refinement (:func:`refines`): an ``if`` on x takes its ``else``, a
+    defined value there may be another one; else the reading is judged on both sides."""
     name = design.target.name
     ref, cand = sides
     late_ref, late_cand = late
     why = f"{_WHY}; {_HELD}" if held else _WHY
+    held = held and all(
+        refines(i, _reached(frozenset().union(*(j.writes for j in lt)), items))
+        for items, lt in ((ref, late_ref), (cand, late_cand))
+        if lt
+        for i in items.items
+        if i not in lt
+    )
     for side, items in (("candidate", late_cand), ("reference", late_ref))[: 2 - held]:
         gen = next((i for i in items if i.generate), None)
         if gen is not None:
@@ -444,12 +453,16 @@ def _on_event(
     out = list(items.on_event)
     for item in items.items:
         module = item.text.split(" ", 1)[0]
-        if item.waits is None and item.instance and own and module not in design.modules:
-            # a module defined nowhere (a vendor cell) is judged by the other rules
-            if module in _declared(own) and _own_late(module, own, design, hier, set()):
+        mine = bool(own) and item.waits is None and item.instance
+        if mine and (module in _declared(own) or _other_unit(module, own)):
+            # the candidate's own definition (also of a repository module it redefines, or
+            # an interface, program or checker, not followed: counted)
+            if _other_unit(module, own) or _own_late(module, own, design, hier, set()):
                 form = f"instance of {module} (a module the candidate defines with such a block)"
                 out.append(replace(item, waits=item.mentions, form=form))
             continue
+        if mine and module not in design.modules:
+            continue  # a module defined nowhere (a vendor cell) is judged by the other rules
         if module in design.modules and item.waits is None:
             if _has_event_blocks(module, design, hier):
                 form = f"instance of {module} (a module with such a block below it)"
@@ -457,6 +470,14 @@ def _on_event(
                 # connections are not read: every name it mentions counts as written)
                 out.append(replace(item, waits=item.mentions, form=form))
     return out
+
+
+def _other_unit(name: str, text: str) -> bool:
+    """Whether ``text`` defines ``name`` as an interface, program or checker."""
+    import re
+
+    unit = rf"\b(?:interface|program|checker)\s+(?:\w+\s+)?{re.escape(name)}\b"
+    return bool(re.search(unit, text))
 
 
 def _declared(text: str) -> set[str]:

@@ -14,9 +14,12 @@ _NETS = frozenset({"wire", "tri", "uwire"})
 def writers(items: ModuleItems, name: str) -> tuple[str, ...]:
     """The texts of the items that may write ``name``, sorted, each in one form: a net's
     declaration with an initializer and ``assign`` both as ``name = value ;``, and a select of
-    a name's whole declared range (``a [ 23 : 0 ]``, of an unsigned name) as the name."""
-    dims = {n: d for n, d in items.dims if d}
-    out = []
+    a name's whole declared range (``a [ 23 : 0 ]``, of an unsigned name) as the name; the
+    first entry is the name's declared dimensions (a name declared otherwise than by plain
+    words and packed dimensions: its side's declaration is not compared, so none matches)."""
+    declared = dict(items.dims)
+    dims = {n: d for n, d in declared.items() if d}
+    out = [f"[declared] {declared[name]}" if name in declared else f"[unread] {id(items)}"]
     for i in items.items:
         if name not in i.writes:
             continue
@@ -26,7 +29,7 @@ def writers(items: ModuleItems, name: str) -> tuple[str, ...]:
         elif tokens[0] == "assign":
             tokens = tokens[1:]
         out.append(" ".join(_whole(tokens, dims)))
-    return tuple(sorted(out))
+    return (out[0], *sorted(out[1:]))
 
 
 def _whole(tokens: list[str], dims: dict[str, str]) -> list[str]:

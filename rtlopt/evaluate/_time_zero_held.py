@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rtlopt.harness._event_blocks import Item, ModuleItems
 
-__all__ = ["covered"]
+__all__ = ["covered", "refines"]
 
 #: Net declarations (an initializer is a continuous assignment).
 _NETS = frozenset({"wire", "tri", "uwire", "logic"})
@@ -44,13 +44,36 @@ def covered(
     return came <= _woken(cand.waits - cand.writes, cand_items)
 
 
+#: Operators that read x otherwise than as "unknown": a refined x may change their value.
+_DECIDING = frozenset({"===", "!==", "==?", "!=?", "inside"})
+
+
+def refines(item: Item, reached: frozenset[str]) -> bool:
+    """Whether ``item`` keeps a refinement of the names ``reached`` a refinement: it reads
+    none of them, reads them only as a register's clock (compared by :func:`covered`'s
+    caller), or is a continuous assignment of plain operators (no ``===``, ``==?``,
+    ``inside`` or call: a four-valued operator, ``?:`` too, of a refined x gives a refined
+    value)."""
+    if not (item.mentions - item.writes) & reached:
+        return True
+    if item.clocks and not (item.mentions - item.writes - item.clocks) & reached:
+        return True
+    if not _continuous(item):
+        return False
+    tokens = item.text.split(" ")
+    calls = any(t == "(" and k and tokens[k - 1][:1].isalpha() for k, t in enumerate(tokens))
+    return not calls and not any(t in _DECIDING or t.startswith("$") for t in tokens)
+
+
 def _continuous(item: Item) -> bool:
+    """A continuous assignment or a net's declaration (``always_comb`` is none: it runs at
+    time 0 whatever its inputs hold, an event of what it writes from held values)."""
     head = item.text.split(" ", 1)[0]
     return (
         item.waits is None
         and not item.instance
         and not item.clocks
-        and (head == "assign" or head in _NETS or head == "always_comb")
+        and (head == "assign" or head in _NETS)
     )
 
 
@@ -89,7 +112,7 @@ def _woken(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
         if len(writers) != 1 or not _continuous(writers[0]):
             continue
         tokens = writers[0].text.rstrip(" ;").split(" ")
-        if "=" not in tokens or writers[0].text.startswith("always_comb"):
+        if "=" not in tokens:
             continue
         value = tokens[tokens.index("=") + 1 :]
         copied = [t for t in value if t not in _COPY]

@@ -56,11 +56,10 @@ _PARAMS = frozenset(
 )
 #: Generate constructs whose items elaborate conditionally or repeatedly.
 _GENERATE = frozenset({"IfGenerate", "CaseGenerate", "LoopGenerate"})
+
+
 #: An event control on these waits for the signal's change; on anything else (``a | c``)
 #: for the expression's value, which may not change when a signal does.
-_NAMES = frozenset({"IdentifierName", "IdentifierSelectName"})
-
-
 @dataclass(frozen=True)
 class Item:
     """One module item.
@@ -460,7 +459,8 @@ def _waits(node: Any) -> tuple[frozenset[str] | None, str]:
         signals = list(_walk_kinds(timing, frozenset({"SignalEventExpression"})))
         if any(n.edge.valueText for n in signals):
             return None, ""  # a register's block
-        if any(_kind(n.expr) not in _NAMES for n in signals):
-            return frozenset(), "always @(...)"  # waits for a value: counted as for nothing
+        if any(_kind(n.expr) != "IdentifierName" for n in signals):
+            # waits for a value (a select wakes on its bits only): counted as for nothing
+            return frozenset(), "always @(...)"
         return frozenset(_identifiers(timing.expr)), "always @(...)"
     return frozenset(), "always"
