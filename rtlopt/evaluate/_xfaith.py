@@ -30,7 +30,14 @@ from rtlopt.results import FormalResult, Verdict
 if TYPE_CHECKING:
     from rtlopt.formal.xfaith import XFaith
 
-__all__ = ["XFAITH_METHOD", "decided", "view_reference", "with_x_faith", "x_faith_refutation"]
+__all__ = [
+    "XFAITH_METHOD",
+    "decided",
+    "held_note",
+    "view_reference",
+    "with_x_faith",
+    "x_faith_refutation",
+]
 
 #: The method of a REFUTED result from the x-faithfulness proof.
 XFAITH_METHOD = "x-faithfulness proof"
@@ -92,10 +99,26 @@ def decided(
     ``refuted``, else unknown and ``unchecked``."""
     if proof.verdict is Verdict.REFUTED:
         took = formal.duration_s + proof.duration_s
+        refuted += held_note(proof)
         return FormalResult(
             Verdict.REFUTED, method, refuted, proof.counterexample, took, timings=timings
         )
     return replace(formal, verdict=Verdict.UNKNOWN, unchecked=unchecked, timings=timings)
+
+
+def held_note(proof: XFaith) -> str:
+    """Where ``proof``'s counterexample differs at time 0 with a reset held without an
+    event (:mod:`rtlopt.formal.xfaith_held`), the words saying so; else ""."""
+    return f"; it differs at time 0 {_held_words(proof)}" if proof.held else ""
+
+
+def _held_words(proof: XFaith) -> str:
+    names = ", ".join(n or "an asynchronous control no input drives" for n in proof.held)
+    return (
+        f"with {names} held without an event from time 0 (a declaration initializer such as "
+        "`logic rst_n = 0;` makes none: a register with an asynchronous reset keeps its "
+        "power-up value until its first clock edge)"
+    )
 
 
 def _not_run(c: Candidate, formal: FormalResult) -> str:
@@ -140,12 +163,14 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     found, free = _proofs(s, c)
     timings = {**formal.timings, "x_faith": time.monotonic() - t0}
     early = [f"{', '.join(found.early[:3])} before the first reset"] if found.early else []
+    if found.time_zero and not early:
+        early = ["registers with an asynchronous reset at time 0"]
     inner = ", ".join([*(found.sources or ())[:3], *early]) or "not read"
     if found.sources is not None and _view_path(s):
         # also where the synthesized views show no x: slang folds some away (``q & ~q``
         # is 0 there, x in simulation before q's first write; round 59)
         return _view_inner(s, c, replace(formal, timings=timings), inner)
-    if found.sources == () and not found.early:
+    if found.sources == () and not found.early and not found.time_zero:
         return formal
     # other configurations and builds: each is evaluated whole, this proof included
     # (evaluate/_config_check.py); the view path: the views could not be read (no sources)
@@ -194,7 +219,9 @@ def _view_inner(s: EvalSetup, c: Candidate, formal: FormalResult, inner: str) ->
     if proof.verdict is Verdict.PROVEN:
         said = (
             f"proven x-exactly where the target makes x itself ({inner}) on the procedural "
-            "SystemVerilog views" + (", also before the first reset" if proof.early else "")
+            "SystemVerilog views"
+            + (", also before the first reset" if proof.early else "")
+            + time_zero_words(proof)
         )
         return replace(formal, reason="; ".join(r for r in (formal.reason, said) if r))
     cex = ", ".join(f"{k}={v}" for k, v in list(proof.counterexample.items())[:8])
@@ -203,11 +230,18 @@ def _view_inner(s: EvalSetup, c: Candidate, formal: FormalResult, inner: str) ->
         why += "procedural SystemVerilog views "
         if proof.verdict is Verdict.REFUTED:
             why += f"found a difference from power-up (counterexample: {cex})"
+            why += held_note(proof)
         else:
             why += f"is undecided: {proof.reason}"
         return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why)
     what = _early_what(proof.early)
-    if proof.verdict is Verdict.REFUTED:
+    if proof.verdict is Verdict.REFUTED and proof.held:
+        why = (
+            "unchecked: equivalent on 0/1 values, but the candidate differs at time 0, before "
+            f"the first clock edge, {_held_words(proof)} (counterexample from power-up on the "
+            f"procedural SystemVerilog views: {cex})"
+        )
+    elif proof.verdict is Verdict.REFUTED:
         why = (
             f"unchecked: equivalent on 0/1 values, but the candidate differs before the first "
             f"reset: {what} (counterexample from power-up, the reset free, on the procedural "
@@ -220,6 +254,14 @@ def _view_inner(s: EvalSetup, c: Candidate, formal: FormalResult, inner: str) ->
             f"undecided: {proof.reason}"
         )
     return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why)
+
+
+#: What registers with asynchronous pins are at time 0 (the unchecked wording).
+_TIME_ZERO = (
+    "registers with an asynchronous reset, set or load keep their power-up value from time 0 "
+    "until their first clock edge where the reset is held without an event, and the proofs "
+    "from reset read the reset value there"
+)
 
 
 def _early_what(early: tuple[str, ...]) -> str:
@@ -251,17 +293,32 @@ def _proofs(s: EvalSetup, c: Candidate) -> tuple[XFaith, XFaith | None]:
     step) does not compare that time. The proof from power-up runs first: it covers every
     run from reset too, so where it proves, one run says it all (the common case); where
     it does not, the proof from reset tells a difference after the reset (refuted) from one
-    before it (:func:`_before_reset`)."""
+    before it (:func:`_before_reset`), but for one at time 0 with every reset active and
+    held without an event (``XFaith.held``): a run from reset, refuted at once."""
     free = _run(s, c, free_reset=True)
     if free.verdict is Verdict.PROVEN or not free.from_power_up:
+        return free, None
+    if free.verdict is Verdict.REFUTED and free.held:
+        # a difference at time 0 with every reset active (held without an event): a run
+        # from reset, which the proof from reset reads as well
         return free, None
     return _run(s, c), free
 
 
 def _also(found: XFaith) -> str:
     """The words ", also before the first reset" where ``found`` is the proof from power-up
-    with the resets free and a register with a reset may be x then, else ""."""
-    return ", also before the first reset" if found.from_power_up and found.early else ""
+    with the resets free and a register with a reset may be x then, and those saying that
+    registers with asynchronous pins were read at time 0 with the reset held; else ""."""
+    early = ", also before the first reset" if found.from_power_up and found.early else ""
+    return early + time_zero_words(found)
+
+
+def time_zero_words(found: XFaith) -> str:
+    """ ", and at time 0 with ..." where ``found`` read registers with asynchronous pins at
+    their power-up value with the reset held without an event (else "")."""
+    if not found.time_zero:
+        return ""
+    return ", and at time 0 with an asynchronous reset held without an event"
 
 
 def _before_reset(formal: FormalResult, found: XFaith, free: XFaith | None) -> FormalResult:
@@ -271,9 +328,9 @@ def _before_reset(formal: FormalResult, found: XFaith, free: XFaith | None) -> F
     power-up; the repository sees it only where it reads the target before resetting it)
     or unchecked (undecided)."""
     early = found.early or (free.early if free else ())
-    if free is None or free.verdict is Verdict.PROVEN or not early:
+    if free is None or free.verdict is Verdict.PROVEN or not (early or free.time_zero):
         return formal
-    what = _early_what(early)
+    what = _early_what(early) if early else _TIME_ZERO
     if free.verdict is Verdict.REFUTED:
         cex = ", ".join(f"{k}={v}" for k, v in list(free.counterexample.items())[:8])
         why = (

@@ -42,6 +42,7 @@ from rtlopt.formal.logparse import first_error, parse_counterexample
 from rtlopt.formal.plan import FormalPlan, plan_formal
 from rtlopt.formal.scripts import compared_ids
 from rtlopt.formal.unreached import hierarchy_lines
+from rtlopt.formal.xfaith_held import Unread, held_inputs, held_rewrite
 from rtlopt.formal.xfaith_model import (
     cone_refusal,
     rtlil_refusal,
@@ -92,6 +93,13 @@ class XFaith:
     early: tuple[str, ...] = ()
     #: the proof ran from power-up with the resets free (a sequential target with a reset)
     from_power_up: bool = False
+    #: the inputs the counterexample holds without an event from time 0, where it differs
+    #: at time 0 with every reset active (registers with those asynchronous inputs at their
+    #: power-up value: :mod:`rtlopt.formal.xfaith_held`): a run from reset
+    held: tuple[str, ...] = ()
+    #: registers with an asynchronous reset, set or load were also read at time 0 with it
+    #: held without an event (their power-up value)
+    time_zero: bool = False
 
 
 def check_x_faith(
@@ -159,19 +167,23 @@ def check_x_faith(
         policy=policy,
         free_reset=free_reset,
     )
-    rc, secret = p.run(limit / 2 if seq else limit, memory_mb)
+    rc, secret, held = p.run(limit / 2 if seq else limit, memory_mb)
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
+    why = why or (held if held.startswith(_UNREAD) else "")
     post = workdir / _file(secret, "post.json")
     sources, early = _sources(post, compared_ids(design), plan.resets or {}) if pre else (None, ())
-    # nothing is x after the reset: the 0/1 proofs say it all (not so with the reset free)
+    # nothing is x after the reset: the 0/1 proofs say it all (not so with the reset free;
+    # a reset held without an event at time 0 leaves registers at power-up: the proof from
+    # power-up, which runs first, covers it, and a difference it finds at time 0 from reset
+    # is the proof from reset's too, ``XFaith.held``)
     if not ports and sources == () and not free_reset:
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, (), early)
     if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
         why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
     found = _checked(p, (rc, secret), why, start, (limit, memory_mb))
     free = free_reset and seq and bool(plan.resets)
-    return replace(found, sources=sources, early=early, from_power_up=free)
+    return replace(found, sources=sources, early=early, from_power_up=free, time_zero=held == _HELD)
 
 
 def _checked(
@@ -198,7 +210,7 @@ def _checked(
         return found
     # the induction strengthened: paired register bits hold the same value, x included
     left = max(1.0, limit - (time.monotonic() - start))
-    rc, secret = p.run(left, memory_mb, pairs)
+    rc, secret, _ = p.run(left, memory_mb, pairs)
     if _STEP_PASS in result_text(workdir, secret, "sat") and rc == 0:
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
     why = f"{_OPEN}, also with {paired} paired"
@@ -252,20 +264,39 @@ class _Proof:
 
     def run(
         self, limit: float, memory_mb: int | None, pairs: Sequence[tuple[str, str]] = ()
-    ) -> tuple[int, str]:
-        """Run the script (:func:`_script`); its exit status and secret."""
+    ) -> tuple[int, str, str]:
+        """Run the script (:func:`_script`); its exit status, secret, and whether a
+        register has asynchronous pins (``_HELD``; ``_UNREAD``: one the time-0 model could
+        not read). A sequential target's runs twice: up to
+        ``memory``, then, those registers read as at time 0 with the reset held without an
+        event (:func:`rtlopt.formal.xfaith_held.held_rewrite`), the proof."""
         secret = new_secret()
-        script = self.workdir / "xfaith.ys"
-        script.write_text(_script(self, secret, limit, pairs))
+        seq = self.plan.mode in ("seq", "bmc")
+        rc = self._yosys(
+            "xfaith", _script(self, secret, limit, pairs, part=1 if seq else 0), limit, memory_mb
+        )
+        mid = self.workdir / _file(secret, "mid.il")
+        if not seq or rc != 0 or not mid.is_file():
+            return rc, secret, ""
+        try:
+            text, choices = held_rewrite(read_text(mid), compared_ids(self.design))
+        except Unread as exc:
+            return 1, secret, f"{_UNREAD} ({exc})"
+        (self.workdir / _file(secret, "held.il")).write_text(text)
+        script = _script(self, secret, limit, pairs, part=2, choices=choices)
+        return self._yosys("xfaith_sat", script, limit, memory_mb), secret, _HELD * bool(choices)
+
+    def _yosys(self, name: str, script: str, limit: float, memory_mb: int | None) -> int:
+        (self.workdir / f"{name}.ys").write_text(script)
         run = run_tool(
-            yosys_argv("xfaith.log", script.name),
+            yosys_argv(f"{name}.log", f"{name}.ys"),
             cwd=self.workdir,
-            log_path=self.workdir / "xfaith.out",
+            log_path=self.workdir / f"{name}.out",
             limits=Limits(limit + 30.0, memory_mb),
             raise_on_timeout=False,
         )
         raise_if_crashed(run, "yosys (x-faithfulness proof)")
-        return run.returncode, secret
+        return run.returncode
 
 
 def _plan_refusal(design: Design, plan: FormalPlan, ports: Sequence[str]) -> str:
@@ -288,11 +319,36 @@ def _file(secret: str, name: str) -> str:
     return f"rtlopt_{secret}_{name}"
 
 
-def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str]] = ()) -> str:
+def _script(
+    p: _Proof,
+    secret: str,
+    limit: float,
+    pairs: Sequence[tuple[str, str]] = (),
+    *,
+    part: int = 0,
+    choices: Sequence[str] = (),
+) -> str:
     """Both sides read, ``proc -ifx``, the miter, and the one ``sat`` run (result ``sat``);
     ``pairs``: registers whose values and undef bits the induction also proves equal
-    (``-prove``)."""
-    design, plan, cfg = p.design, p.plan, p.cfg
+    (``-prove``). ``part`` 1: up to ``memory`` only (the design written to ``mid.il``);
+    2: the rest, from ``held.il`` (``choices``: its inputs that choose a reset held
+    without an event at time 0, :mod:`rtlopt.formal.xfaith_held`); 0: all of it."""
+    lines = _read_lines(p, secret) if part in (0, 1) else []
+    if part == 1:
+        if not p.plan.clk2fflogic and not pairs:  # for a second run's pairing
+            # as the registers are, before the time-0 reading (pairs are proven, not assumed)
+            lines += ["design -save xfaith_mid", "async2sync", "opt_clean"]
+            lines += [*gate_lines(_file(secret, GATES_JSON)), "design -load xfaith_mid"]
+        return seal("\n".join([*lines, f"write_rtlil {_file(secret, 'mid.il')}"]) + "\n", secret)
+    if part == 2:
+        lines = [f"log {MARK} read", f"read_rtlil {_file(secret, 'held.il')}"]
+    lines += _proof_lines(p, secret, limit, pairs, choices)
+    return seal("\n".join(lines) + "\n", secret)
+
+
+def _read_lines(p: _Proof, secret: str) -> list[str]:
+    """Both sides read, ``proc -ifx``, flattened, memories mapped."""
+    design = p.design
     dirs = [*design.include_dirs, design.target.file.parent]
     pre = design.prelude
     gold, gate = compared_ids(design)
@@ -307,12 +363,24 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str
     lines += [f"write_rtlil {_file(secret, 'pre.il')}", "proc -ifx -noopt", "flatten", "opt_clean"]
     # the cone check reads the memories as they are; outside the cone they are mapped
     lines += [f"write_json {_file(secret, 'post.json')}", "memory", "opt_clean"]
+    return lines
+
+
+def _proof_lines(
+    p: _Proof,
+    secret: str,
+    limit: float,
+    pairs: Sequence[tuple[str, str]],
+    choices: Sequence[str],
+) -> list[str]:
+    """The registers made synchronous, the miter and the ``sat`` run."""
+    design, plan, cfg = p.design, p.plan, p.cfg
+    gold, gate = compared_ids(design)
+    lines: list[str] = []
     seq = plan.mode in ("seq", "bmc")
     ignore = "-ignore_gold_x " if p.policy else ""
     if seq:
         lines += ["clk2fflogic" if plan.clk2fflogic else "async2sync", "opt_clean"]
-    if seq and not plan.clk2fflogic and not pairs:  # for a second run's pairing
-        lines += gate_lines(_file(secret, GATES_JSON))
     lines += [
         f"log {MARK} miter",
         # every output bit as the reference's, x included: the repository's readers decide on
@@ -330,9 +398,9 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str
     if not seq:  # what both sides compute alike, once (a cell of the same inputs: any model)
         lines += ["opt_merge", "opt_clean"]
     opts = ["-prove-asserts", "-enable_undef", "-show-inputs", "-show-outputs"]
-    for port in design.target.inputs:
-        if port.name not in p.ports:
-            opts += ["-set-def", yosys_id(f"in_{port.name}")]
+    for port in [*(i.name for i in design.target.inputs), *choices]:
+        if port not in p.ports:
+            opts += ["-set-def", yosys_id(f"in_{port}")]
     for g, t in pairs:
         # the miter's instances of the two sides are named gold and gate
         opts += ["-prove", yosys_id(f"gold.{g}"), yosys_id(f"gate.{t}")]
@@ -344,8 +412,16 @@ def _script(p: _Proof, secret: str, limit: float, pairs: Sequence[tuple[str, str
                 opts += ["-set-at", str(step), yosys_id(f"in_{r}"), str(active)]
     opts += ["-timeout", str(max(1, int(limit)))]
     lines += [f"log {MARK} sat", tee(secret, "sat", "sat " + " ".join(opts) + " miter")]
-    return seal("\n".join(lines) + "\n", secret)
+    return lines
 
+
+#: :meth:`_Proof.run`'s word for registers with asynchronous pins read as at time 0.
+_HELD = "held"
+#: Why the proof fails closed where such a register could not be read.
+_UNREAD = (
+    "a register with an asynchronous reset, set or load could not be modelled at time 0, "
+    "where a reset held without an event leaves it at its power-up value"
+)
 
 #: The reason of an induction that did not close.
 _OPEN = "the induction did not close"
@@ -357,7 +433,9 @@ def _verdict(
     """The verdict from the ``sat`` result file (failures first)."""
     took = time.monotonic() - start
     if _FAIL in out or _BASE_FAIL in out:
-        return XFaith(Verdict.REFUTED, "", _mark_x(parse_counterexample(out), ports), took)
+        cex = _mark_x(parse_counterexample(out), ports)
+        held = held_inputs(cex, plan.resets or {})
+        return XFaith(Verdict.REFUTED, "", cex, took, held=held)
     if _TIMEOUT in out:
         return XFaith(Verdict.UNKNOWN, "the SAT instance timed out", {}, took)
     seq = plan.mode in ("seq", "bmc")
