@@ -53,9 +53,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rtlopt.evaluate._time_zero_align import aligned as _aligned
+from rtlopt.evaluate._time_zero_align import reached as _reached
 from rtlopt.evaluate._time_zero_align import writers as _writers
 from rtlopt.evaluate._time_zero_cells import clock_cells
-from rtlopt.evaluate._time_zero_held import covered, refines
+from rtlopt.evaluate._time_zero_held import covered, read_outside, refines, unfolded
 from rtlopt.evaluate._time_zero_values import late as _late
 from rtlopt.evaluate._time_zero_values import within as _within
 from rtlopt.harness._event_blocks import Item, ModuleItems, module_items
@@ -140,6 +141,7 @@ def time_zero_change(
         readings.append(held)  # a top's inputs held by the environment: the candidate's side
     ref, cand = _instances_read(ref, design), _instances_read(cand, design)
     on = _on_event(ref, design, hier), _on_event(cand, design, {}, own=cand_text)
+    on = unfolded(on[0], ref), unfolded(on[1], cand)
     for k, (within_ref, within_cand) in enumerate(readings):
         late = (
             [i for i in on[0] if _late(i, within_ref)],
@@ -178,6 +180,7 @@ def _compare(
         for i in items.items
         if i not in lt
     )
+    held = held and not read_outside(design, sides, late)
     for side, items in (("candidate", late_cand), ("reference", late_ref))[: 2 - held]:
         gen = next((i for i in items if i.generate), None)
         if gen is not None:
@@ -378,24 +381,6 @@ def _ports(design: Design) -> set[str]:
     return {p.name for p in design.target.ports}
 
 
-def _reached(
-    start: frozenset[str], items: ModuleItems, held: frozenset[str] = frozenset()
-) -> frozenset[str]:
-    """The names ``start`` reaches: written by an item that mentions one (transitively),
-    ``start`` included; a register clocked by a name of ``held`` (:func:`clock_cells`) is
-    not reached through its clock."""
-    seen = set(start)
-    stack = list(start)
-    while stack:
-        n = stack.pop()
-        for i in items.items:
-            if n in i.mentions and n not in (i.clocks & held):
-                new = i.writes - seen
-                seen |= new
-                stack += sorted(new)
-    return frozenset(seen)
-
-
 def _lines(items: ModuleItems, line: Callable[[int], int] | None) -> ModuleItems:
     if line is None:
         return items
@@ -406,6 +391,9 @@ def _lines(items: ModuleItems, line: Callable[[int], int] | None) -> ModuleItems
 
 def _message(side: str, item: Item, name: str, why: str = _WHY) -> str:
     names = sorted((item.waits or frozenset()) - item.writes) or sorted(item.waits or ())
+    names = [
+        n if not n.startswith("<") else "what iverilog keeps after folding constants" for n in names
+    ]
     waits = ", ".join(names[:6]) or "nothing"
     other = "reference" if side == "candidate" else "candidate"
     return (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rtlopt.harness._event_blocks import ModuleItems
 
-__all__ = ["aligned", "writers"]
+__all__ = ["aligned", "reached", "writers"]
 
 #: Net declarations whose initializer is a continuous assignment.
 _NETS = frozenset({"wire", "tri", "uwire"})
@@ -20,6 +20,8 @@ def writers(items: ModuleItems, name: str) -> tuple[str, ...]:
     declared = dict(items.dims)
     dims = {n: d for n, d in declared.items() if d}
     out = [f"[declared] {declared[name]}" if name in declared else f"[unread] {id(items)}"]
+    if any(c.isalpha() or c == "_" for c in out[0][len("[declared] ") :]):
+        out[0] += " " + " ; ".join(items.params)  # a width named by parameters: their values
     for i in items.items:
         if name not in i.writes:
             continue
@@ -107,3 +109,21 @@ def aligned(ref: ModuleItems, cand: ModuleItems) -> ModuleItems:
         for i in cand.items
     )
     return ModuleItems(items, renamed(cand.signals))
+
+
+def reached(
+    start: frozenset[str], items: ModuleItems, held: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """The names ``start`` reaches: written by an item that mentions one (transitively),
+    ``start`` included; a register clocked by a name of ``held`` (:func:`clock_cells`) is
+    not reached through its clock."""
+    seen = set(start)
+    stack = list(start)
+    while stack:
+        n = stack.pop()
+        for i in items.items:
+            if n in i.mentions and n not in (i.clocks & held):
+                new = i.writes - seen
+                seen |= new
+                stack += sorted(new)
+    return frozenset(seen)

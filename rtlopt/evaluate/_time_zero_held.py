@@ -10,24 +10,28 @@ one x longer than the reference's is unchecked.
 :func:`covered` decides that a candidate block wakes whenever the reference's block with the
 same reach does: every name an event of the reference's block may come from (through
 continuous assignments, back to the target's inputs) surely makes an event of a name the
-candidate's block waits for (the name itself, or a net copying it whole: ``t = s`` or ``t =
-~s`` with both declared of one width: the same dimensions' text).
+candidate's block waits for (the name itself, or a net copying it whole: ``t = s`` with both
+declared of one width: the same dimensions' text).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rtlopt.evaluate._time_zero_align import reached
+
 if TYPE_CHECKING:
+    from rtlopt.frontend.model import Design
     from rtlopt.harness._event_blocks import Item, ModuleItems
 
-__all__ = ["covered", "refines"]
+__all__ = ["covered", "folded", "read_outside", "refines", "unfolded"]
 
 #: Net declarations (an initializer is a continuous assignment).
 _NETS = frozenset({"wire", "tri", "uwire", "logic"})
 
-#: Tokens a whole copy's value may hold beside its name.
-_COPY = frozenset({"~", "(", ")"})
+#: Tokens a whole copy's value may hold beside its name (not ``~``: it reads z as x, so a
+#: bit going from z to x changes s and not ~s).
+_COPY = frozenset({"(", ")"})
 
 
 def covered(
@@ -43,6 +47,9 @@ def covered(
         return False
     return came <= _woken(cand.waits - cand.writes, cand_items)
 
+
+#: Two-state types a cast may name (``bit'(s)`` is 0 where s is x).
+_TWO_STATE = frozenset({"bit", "byte", "shortint", "int", "longint", "real", "shortreal"})
 
 #: Operators that read x otherwise than as "unknown": a refined x may change their value.
 _DECIDING = frozenset({"===", "!==", "==?", "!=?", "inside"})
@@ -62,7 +69,9 @@ def refines(item: Item, reached: frozenset[str]) -> bool:
         return False
     tokens = item.text.split(" ")
     calls = any(t == "(" and k and tokens[k - 1][:1].isalpha() for k, t in enumerate(tokens))
-    return not calls and not any(t in _DECIDING or t.startswith("$") for t in tokens)
+    return not calls and not any(
+        t in _DECIDING or t in _TWO_STATE or t == "'" or t.startswith("$") for t in tokens
+    )
 
 
 def _continuous(item: Item) -> bool:
@@ -101,8 +110,8 @@ def _sources(names: frozenset[str], items: ModuleItems) -> frozenset[str] | None
 
 def _woken(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
     """``names`` and the names whose every event surely changes one of them: what a net
-    copying a name whole (a plain assignment of the name or its inversion, both declared with
-    the same dimensions) copies, transitively."""
+    copying a name whole (a plain assignment of the name, both declared with the same
+    dimensions) copies, transitively."""
     widths = dict(items.dims)
     out = set(names)
     stack = list(names)
@@ -122,3 +131,73 @@ def _woken(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
             out.add(copied[0])
             stack.append(copied[0])
     return frozenset(out)
+
+
+#: Keywords whose parenthesized condition iverilog may fold when it is constant.
+_CONDITIONS = frozenset({"if", "case", "casez", "casex", "while"})
+
+#: Tokens that end the condition of a ``?:`` read backwards.
+_BEFORE = frozenset({"=", "<=", "(", ",", ";", ":", "?", "begin"})
+
+
+def folded(item: Item, signals: frozenset[str]) -> bool:
+    """Whether the ``always @*`` block ``item`` may wait for fewer names than its text
+    mentions: iverilog builds its list after folding constants, so a branch under a constant
+    condition (``if (1'b0)``, ``if (P)``, a ``?:`` or ``case`` of constants) or a system
+    function's argument (``$bits(b)``) wakes nothing."""
+    if not item.form.startswith("always @*"):
+        return False
+    tokens = item.text.split(" ")
+    for k, t in enumerate(tokens):
+        if t.startswith("$"):
+            return True
+        if t in _CONDITIONS and k + 1 < len(tokens) and tokens[k + 1] == "(":
+            depth, cond = 0, []
+            for u in tokens[k + 1 :]:
+                depth += {"(": 1, ")": -1}.get(u, 0)
+                cond.append(u)
+                if depth == 0:
+                    break
+            if not set(cond) & signals:
+                return True
+        if t == "?":
+            j = k - 1
+            while j >= 0 and tokens[j] not in _BEFORE:
+                j -= 1
+            if not set(tokens[j + 1 : k]) & signals:
+                return True
+    return False
+
+
+def unfolded(on: list[Item], items: ModuleItems) -> list[Item]:
+    """``on`` with each block iverilog may wake on fewer names than it mentions
+    (:func:`folded`) waiting for its own text: late in every reading, paired only with the
+    same block."""
+    from dataclasses import replace
+
+    return [
+        replace(i, waits=frozenset({f"<{i.text}>"})) if folded(i, items.signals) else i for i in on
+    ]
+
+
+def read_outside(
+    design: Design, sides: tuple[ModuleItems, ModuleItems], late: tuple[list[Item], list[Item]]
+) -> bool:
+    """Whether a late block's outputs reach an output port of a target the repository
+    instantiates (its parents' readers, an ``if`` on x among them, are not read here)."""
+    from rtlopt.frontend._time_zero import instantiated
+
+    outs = {p.name for p in design.target.ports if p.direction in ("output", "inout")}
+    reach = frozenset().union(
+        *(
+            reached(frozenset().union(*(i.writes for i in lt)), items)
+            for items, lt in zip(sides, late, strict=True)
+            if lt
+        )
+    )
+    if not reach & outs:
+        return False
+    try:
+        return instantiated(design)
+    except RuntimeError:
+        return True

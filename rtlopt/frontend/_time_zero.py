@@ -37,7 +37,7 @@ from rtlopt.frontend._slang import instance_members as _members
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
-__all__ = ["evented_inputs"]
+__all__ = ["evented_inputs", "instantiated"]
 
 log = logging.getLogger(__name__)
 
@@ -178,10 +178,21 @@ def evented_inputs(design: Design, environment: bool = True) -> frozenset[str]:
         RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
             read: nothing is known.
     """
-    return _JUDGED(design)[0 if environment else 1]
+    full, held, _ = _JUDGED(design)
+    return full if environment else held
 
 
-def _judged(design: Design) -> tuple[frozenset[str], frozenset[str]]:
+def instantiated(design: Design) -> bool:
+    """Whether a module of the repository instantiates the target (what reads its outputs
+    then lies outside it).
+
+    Raises:
+        RuntimeError: as :func:`evented_inputs`.
+    """
+    return _JUDGED(design)[2]
+
+
+def _judged(design: Design) -> tuple[frozenset[str], frozenset[str], bool]:
     from rtlopt.frontend._open_inputs import _inputs, _Walk
     from rtlopt.frontend._params import _compile
 
@@ -204,10 +215,11 @@ def _judged(design: Design) -> tuple[frozenset[str], frozenset[str]]:
                     if str(port.name) in out and not events.connection(expr):
                         out.discard(str(port.name))
             found.append(frozenset(out))
+        inner = any(i.body.definition.name == name and "." in p for p, i in walk.instances.items())
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         log.debug("time-0 events of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
-    return found[0], found[1]
+    return found[0], found[1], inner
 
 
-_JUDGED: PerDesign[tuple[frozenset[str], frozenset[str]]] = PerDesign(_judged)
+_JUDGED: PerDesign[tuple[frozenset[str], frozenset[str], bool]] = PerDesign(_judged)
