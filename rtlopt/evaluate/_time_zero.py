@@ -56,7 +56,13 @@ from rtlopt.evaluate._time_zero_align import aligned as _aligned
 from rtlopt.evaluate._time_zero_align import reached as _reached
 from rtlopt.evaluate._time_zero_align import writers as _writers
 from rtlopt.evaluate._time_zero_cells import clock_cells
-from rtlopt.evaluate._time_zero_held import covered, read_outside, refines, unfolded
+from rtlopt.evaluate._time_zero_held import (
+    covered,
+    edge_names,
+    read_outside,
+    refines,
+    unfolded,
+)
 from rtlopt.evaluate._time_zero_values import late as _late
 from rtlopt.evaluate._time_zero_values import within as _within
 from rtlopt.harness._event_blocks import Item, ModuleItems, module_items
@@ -129,6 +135,13 @@ def time_zero_change(
     if ref is None or cand is None:
         return "the module cannot be read for what it evaluates at simulation time 0"
     ref, cand = _lines(ref, ref_line), _aligned(ref, _lines(cand, cand_line))
+    edges = edge_names(ref) | edge_names(cand)
+    if edges:
+        inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
+        read = _instances_read(ref, design), _instances_read(cand, design)
+        bad = _changed_reach(sorted(edges), read[0], read[1], inputs)
+        if bad:
+            return _edge_message(bad, name)
     hier: dict[str, bool] = {}
     if not _on_event(ref, design, hier) and not _on_event(cand, design, {}, own=cand_text):
         return ""
@@ -239,6 +252,17 @@ def _compare(
         return _readers_message(sorted(changed)[0], clocked, name, why)
     kept = [i for i in late_cand if not _woken(i)]  # a covered block wakes as the reference's
     return _kept_reads(kept, ref, cand, inputs, relevant, name, why)
+
+
+def _edge_message(bad: tuple[str, str], name: str) -> str:
+    via = f"'{bad[0]}'" + (f", which reaches '{bad[1]}'," if bad[1] != bad[0] else "")
+    return (
+        f"a register of {name} waits for an edge of {via} whose writers the candidate "
+        "changes: whether it makes an event at simulation time 0 (an always_comb or an "
+        "operand that is a constant makes one, a plain alias or a port an environment holds "
+        f"by an initializer none) is not compared ({_WHY}); keep how clocks and "
+        "asynchronous resets are derived"
+    )
 
 
 def _shadowed(ref: ModuleItems, cand: ModuleItems, name: str) -> str:

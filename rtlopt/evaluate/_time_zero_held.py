@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rtlopt.frontend.model import Design
     from rtlopt.harness._event_blocks import Item, ModuleItems
 
-__all__ = ["covered", "folded", "read_outside", "refines", "unfolded"]
+__all__ = ["covered", "edge_names", "folded", "read_outside", "refines", "unfolded"]
 
 #: Net declarations (an initializer is a continuous assignment).
 _NETS = frozenset({"wire", "tri", "uwire", "logic"})
@@ -101,11 +101,30 @@ def _sources(names: frozenset[str], items: ModuleItems) -> frozenset[str] | None
         writers = [i for i in items.items if n in i.writes]
         if len(writers) > 1:
             return None
-        if writers and _continuous(writers[0]):
+        if writers and _continuous(writers[0]) and not _constant_operand(writers[0], items):
             stack += sorted(writers[0].mentions - writers[0].writes)
         else:
             out.add(n)
     return frozenset(out)
+
+
+def _constant_operand(item: Item, items: ModuleItems) -> bool:
+    """Whether a continuous assignment's value holds a constant operand (a number, a
+    parameter): iverilog then evaluates it at time 0 with an event even where every name it
+    reads is held (``n = a + 4'd1``)."""
+    tokens = item.text.rstrip(" ;").split(" ")
+    value = tokens[tokens.index("=") + 1 :] if "=" in tokens else tokens
+    depth = 0
+    for k, t in enumerate(value):
+        depth += {"[": 1, "]": -1}.get(t, 0)
+        counts = 0 < k < len(value) - 1 and value[k - 1] == "{" and value[k + 1] == "{"
+        if depth or counts:
+            continue  # a select's index, a replication's count: no operand
+        if t[:1].isdigit() or t[:1] == "'":
+            return True
+        if (t[:1].isalpha() or t[:1] == "_") and t not in items.signals:
+            return True
+    return False
 
 
 def _woken(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
@@ -201,3 +220,28 @@ def read_outside(
         return instantiated(design)
     except RuntimeError:
         return True
+
+
+#: Words of an event control that name no signal.
+_EVENT_WORDS = frozenset({"posedge", "negedge", "edge", "or", ",", "(", ")", "@", "iff"})
+
+
+def edge_names(items: ModuleItems) -> frozenset[str]:
+    """The names an edge event control of ``items`` reads (clocks, asynchronous resets,
+    sets and loads): whether each makes an event at time 0 depends on how it is written."""
+    out: set[str] = set()
+    for i in items.items:
+        tokens = i.text.split(" ")
+        if "@" not in tokens or not {"posedge", "negedge", "edge"} & set(tokens):
+            continue
+        at = tokens.index("@")
+        if at + 1 >= len(tokens) or tokens[at + 1] != "(":
+            continue
+        depth = 0
+        for t in tokens[at + 1 :]:
+            depth += {"(": 1, ")": -1}.get(t, 0)
+            if t not in _EVENT_WORDS and (t[:1].isalpha() or t[:1] == "_"):
+                out.add(t)
+            if depth == 0:
+                break
+    return frozenset(out)

@@ -30,6 +30,7 @@ can cost a proof, never make one.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -117,9 +118,11 @@ def held_inputs(cex: Mapping[str, str], resets: Mapping[str, int]) -> tuple[str,
     if cex.get("cycle") != "1" or any(cex.get(f"{r}@1") != str(v) for r, v in resets.items()):
         return ()
     return tuple(
-        k[len(HELD_PREFIX) : -2].strip("_")
-        for k, v in cex.items()
-        if k.startswith(HELD_PREFIX) and k.endswith("@1") and v == "1"
+        dict.fromkeys(
+            k[len(HELD_PREFIX) : -2].rsplit("__", 1)[0].strip("_")
+            for k, v in cex.items()
+            if k.startswith(HELD_PREFIX) and k.endswith("@1") and v == "1"
+        )
     )
 
 
@@ -172,9 +175,16 @@ def _bits(spec: str, wires: dict[str, _Wire]) -> list[tuple[str, int] | str] | N
 
 
 def _choice(bit: tuple[str, int] | str, wires: dict[str, _Wire]) -> str:
-    if isinstance(bit, tuple) and wires[bit[0]].port == "input":
-        return HELD_PREFIX + re.sub(r"\W", "_", bit[0].lstrip("\\"))
-    return OTHER
+    """The choice of one bit a pin reads: per bit of the wire driving it (an input port's,
+    shared by both sides by name; an inner net's, where its writer decides whether it makes
+    an event at time 0, shared only where both sides name it alike), named without
+    collisions (``rst__`` and ``rst_$``); a constant's: the shared :data:`OTHER`."""
+    if not isinstance(bit, tuple):
+        return OTHER
+    name = bit[0].lstrip("\\")
+    tag = hashlib.sha256(name.encode()).hexdigest()[:6]
+    word = re.sub(r"\W", "_", name)
+    return f"{HELD_PREFIX}{word}__{tag}_b{bit[1]}"
 
 
 def _rewrite_module(body: str) -> tuple[str, set[str]]:
