@@ -57,6 +57,7 @@ from rtlopt.evaluate._time_zero_align import reached as _reached
 from rtlopt.evaluate._time_zero_align import writers as _writers
 from rtlopt.evaluate._time_zero_cells import clock_cells
 from rtlopt.evaluate._time_zero_held import (
+    connected_otherwise,
     covered,
     edge_names,
     read_outside,
@@ -142,6 +143,9 @@ def time_zero_change(
         bad = _changed_reach(sorted(edges), read[0], read[1], inputs)
         if bad:
             return _edge_message(bad, name)
+    moved = connected_otherwise(_instances_read(ref, design), _instances_read(cand, design))
+    if moved:
+        return f"{moved} ({_WHY}); keep the connections' expressions"
     hier: dict[str, bool] = {}
     if not _on_event(ref, design, hier) and not _on_event(cand, design, {}, own=cand_text):
         return ""
@@ -214,7 +218,12 @@ def _compare(
             the names of what it writes for the first time may change)."""
             waits = (i.waits or frozenset()) - i.writes
             reach = _reached(i.writes, items, cell) & shared
-            return (i.text if i.form.startswith("instance") else "", reach, waits & relevant)
+            marks = frozenset(w for w in waits if w.startswith("<"))  # an expression's value
+            return (
+                i.text if i.form.startswith("instance") else "",
+                reach,
+                waits & relevant | marks,
+            )
 
         return of
 
@@ -416,7 +425,7 @@ def _lines(items: ModuleItems, line: Callable[[int], int] | None) -> ModuleItems
 def _message(side: str, item: Item, name: str, why: str = _WHY) -> str:
     names = sorted((item.waits or frozenset()) - item.writes) or sorted(item.waits or ())
     names = [
-        n if not n.startswith("<") else "what iverilog keeps after folding constants" for n in names
+        n if not n.startswith("<") else "an expression's value, compared as written" for n in names
     ]
     waits = ", ".join(names[:6]) or "nothing"
     other = "reference" if side == "candidate" else "candidate"

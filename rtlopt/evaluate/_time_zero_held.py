@@ -24,7 +24,15 @@ if TYPE_CHECKING:
     from rtlopt.frontend.model import Design
     from rtlopt.harness._event_blocks import Item, ModuleItems
 
-__all__ = ["covered", "edge_names", "folded", "read_outside", "refines", "unfolded"]
+__all__ = [
+    "connected_otherwise",
+    "covered",
+    "edge_names",
+    "folded",
+    "read_outside",
+    "refines",
+    "unfolded",
+]
 
 #: Net declarations (an initializer is a continuous assignment).
 _NETS = frozenset({"wire", "tri", "uwire", "logic"})
@@ -101,11 +109,31 @@ def _sources(names: frozenset[str], items: ModuleItems) -> frozenset[str] | None
         writers = [i for i in items.items if n in i.writes]
         if len(writers) > 1:
             return None
-        if writers and _continuous(writers[0]) and not _constant_operand(writers[0], items):
+        if writers and _continuous(writers[0]) and _plain_copy(writers[0], items):
             stack += sorted(writers[0].mentions - writers[0].writes)
         else:
             out.add(n)
     return frozenset(out)
+
+
+#: Tokens a plain copy's value may hold beside names and integers in selects.
+_PLAIN_COPY = frozenset({"[", "]", ":", "{", "}", ",", "(", ")"})
+
+
+def _plain_copy(item: Item, items: ModuleItems) -> bool:
+    """Whether a continuous assignment's value is names, their selects by integers and their
+    concatenation only: it changes at time 0 only where what it reads does (measured in
+    iverilog 11: ``^``, ``~^``, ``&&``, ``||`` and unary ``-`` make an event at time 0 even
+    where every name is held, ``&`` and ``|`` by the values, a constant operand may)."""
+    tokens = item.text.rstrip(" ;").split(" ")
+    value = tokens[tokens.index("=") + 1 :] if "=" in tokens else []
+    depth = 0
+    for t in value:
+        depth += {"[": 1, "]": -1}.get(t, 0)
+        if t in _PLAIN_COPY or t in items.signals or (depth and t.isdigit()):
+            continue
+        return False
+    return bool(value) and not _constant_operand(item, items)
 
 
 def _constant_operand(item: Item, items: ModuleItems) -> bool:
@@ -152,6 +180,9 @@ def _woken(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
     return frozenset(out)
 
 
+#: Shifts: iverilog leaves ``b >> 4`` of a 4-bit ``b`` out of an ``@*`` list.
+_SHIFTS = frozenset({">>", "<<", ">>>", "<<<"})
+
 #: Keywords whose parenthesized condition iverilog may fold when it is constant.
 _CONDITIONS = frozenset({"if", "case", "casez", "casex", "while"})
 
@@ -168,8 +199,8 @@ def folded(item: Item, signals: frozenset[str]) -> bool:
         return False
     tokens = item.text.split(" ")
     for k, t in enumerate(tokens):
-        if t.startswith("$"):
-            return True
+        if t.startswith("$") or t in _SHIFTS:
+            return True  # a call's argument, a shift past the width: left out of the list
         if t in _CONDITIONS and k + 1 < len(tokens) and tokens[k + 1] == "(":
             depth, cond = 0, []
             for u in tokens[k + 1 :]:
@@ -245,3 +276,28 @@ def edge_names(items: ModuleItems) -> frozenset[str]:
             if depth == 0:
                 break
     return frozenset(out)
+
+
+#: Tokens of a connection that make it more than a name (an operator or a constant).
+_OPERATORS = frozenset("|&^~!+-*/%<>?=")
+
+
+def connected_otherwise(ref: ModuleItems, cand: ModuleItems) -> str:
+    """Why an instance (module, parameters, connections in port order) one side has and the
+    other has not, connecting an expression with an operator, is unchecked: whether the
+    connected value makes an event at time 0 (``rst_n | 1'b0`` does, ``rst_n & 1'b1`` not)
+    is not compared; "" otherwise."""
+    from collections import Counter
+
+    def texts(items: ModuleItems) -> Counter[str]:
+        return Counter(i.text for i in items.items if i.instance)
+
+    mine, theirs = texts(cand), texts(ref)
+    for text in sorted((mine - theirs) + (theirs - mine)):
+        if any(c in _OPERATORS for t in text.split(" ") for c in t if not t.startswith("'")):
+            return (
+                f"an instance is connected otherwise through an operator ('{text[:80]}'): "
+                "whether what it connects makes an event at simulation time 0 (a clock or "
+                "an asynchronous reset of its registers too) is not compared"
+            )
+    return ""

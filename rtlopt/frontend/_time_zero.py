@@ -105,8 +105,8 @@ class _Events:
             kind = node_kind(m)
             if kind == "Net" and m.initializer is not None and self._constant(m.initializer):
                 out.add(key(m))
-            elif kind == "ContinuousAssign":
-                out |= self._assigned(m.assignment)
+            elif kind == "ContinuousAssign" and getattr(m, "delay", None) is None:
+                out |= self._assigned(m.assignment)  # a delayed one changes it later
             elif kind == "ProceduralBlock" and str(m.procedureKind).endswith("Initial"):
                 for stmt in _leading(m.body):
                     if node_kind(stmt) == "ExpressionStatement":
@@ -125,8 +125,11 @@ class _Events:
         return out - held
 
     def _assigned(self, expr: Any) -> set[str]:
-        """The variable or net ``expr`` assigns whole with a constant, if it is such."""
+        """The variable or net ``expr`` assigns whole with a constant, if it is such (a
+        compound ``a += 1`` reads ``a``, x; an intra-assignment delay writes later)."""
         if node_kind(expr) != "Assignment" or not self._constant(expr.right):
+            return set()
+        if expr.isCompound or getattr(expr, "timingControl", None) is not None:
             return set()
         left = _unwrapped(expr.left)
         if node_kind(left) != "NamedValue" or node_kind(left.symbol) not in _SIGNALS:

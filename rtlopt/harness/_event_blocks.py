@@ -172,6 +172,8 @@ def module_items(text: str, name: str) -> ModuleItems | None:
                 for n in _walk_kinds(module, _SUBPROGRAMS, skip=_SKIP, top=module)
             )
         )
+        dims = _dims(decls)
+        items = [_whole_waits(i, dict(dims)) for i in items]
         return ModuleItems(
             tuple(items),
             frozenset(signals),
@@ -180,7 +182,7 @@ def module_items(text: str, name: str) -> ModuleItems | None:
             frozenset(n for d in decls for n in _fixed(d)),
             _shadowed(module),
             subs,
-            _dims(decls),
+            dims,
         )
     return None
 
@@ -256,6 +258,24 @@ def _ranges(decls: list[Any]) -> tuple[tuple[str, int, int], ...]:
             mine = None if list(_children(getattr(d, "dimensions", None) or ())) else bounds
             seen[name] = mine if seen.get(name, mine) == mine else None
     return tuple(sorted((n, b[0], b[1]) for n, b in seen.items() if b is not None))
+
+
+def _whole_waits(item: Item, dims: dict[str, str]) -> Item:
+    """``item`` waiting for names where its event control's expression (``@(a[23:0] or
+    b)``) selects each name's whole declared range; as it is otherwise."""
+    from dataclasses import replace
+
+    marks = [w for w in item.waits or () if w.startswith("<( ") and w.endswith(" )>")]
+    if len(marks) != 1:
+        return item
+    names: set[str] = set()
+    for part in " ".join(marks[0][3:-3].split(" , ")).split(" or "):
+        words = part.split(" ")
+        name, rest = words[0], " ".join(words[1:])
+        if name not in dims or rest not in ("", dims[name]):
+            return item
+        names.add(name)
+    return replace(item, waits=frozenset(names))
 
 
 #: Words a declaration may hold before its dimensions for :attr:`ModuleItems.dims`.
@@ -460,7 +480,9 @@ def _waits(node: Any) -> tuple[frozenset[str] | None, str]:
         if any(n.edge.valueText for n in signals):
             return None, ""  # a register's block
         if any(_kind(n.expr) != "IdentifierName" for n in signals):
-            # waits for a value (a select wakes on its bits only): counted as for nothing
-            return frozenset(), "always @(...)"
+            # waits for a value (a select wakes on its bits only, an operator may change at
+            # time 0 or not): for its own text, paired only with the same expression
+            text = " ".join(t for t in _tokens(timing.expr) if t)
+            return frozenset({f"<{text}>"}), "always @(...)"
         return frozenset(_identifiers(timing.expr)), "always @(...)"
     return frozenset(), "always"
