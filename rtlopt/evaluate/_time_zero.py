@@ -42,8 +42,8 @@ candidate's text as the tools read them):
 * anything else is unchecked, fail closed (so is a repository whose instances cannot be read:
   then no input counts as changed at time 0).
 
-Not decided here: the power-up x a kept cell's latch or register holds (:func:`clock_cells`)
-until it first opens or is written, which the x-faithfulness proof reads.
+Not decided here: the power-up x a kept cell's latch or register holds until it first opens
+or is written (the x-faithfulness proof reads it). Held inputs: :mod:`._time_zero_held`.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from rtlopt.evaluate._time_zero_cells import clock_cells
 from rtlopt.evaluate._time_zero_held import (
     connected_otherwise,
     covered,
+    edge_message,
     edge_names,
     read_outside,
     refines,
@@ -142,7 +143,7 @@ def time_zero_change(
         read = _instances_read(ref, design), _instances_read(cand, design)
         bad = _changed_reach(sorted(edges), read[0], read[1], inputs)
         if bad:
-            return _edge_message(bad, name)
+            return edge_message(bad, name, _WHY)
     moved = connected_otherwise(_instances_read(ref, design), _instances_read(cand, design))
     if moved:
         return f"{moved} ({_WHY}); keep the connections' expressions"
@@ -208,7 +209,7 @@ def _compare(
             )
     inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
     relevant = ref.signals | cand.signals | inputs
-    shared = (ref.signals & cand.signals) | inputs | _ports(design)
+    shared = (ref.signals & cand.signals) | inputs | {p.name for p in design.target.ports}
 
     cells = clock_cells(late_ref, design, within[0]), clock_cells(late_cand, design, within[1])
 
@@ -229,11 +230,21 @@ def _compare(
 
     ref_shape, cand_shape = shape(ref, cells[0]), shape(cand, cells[1])
 
-    def _woken(i: Item) -> bool:
-        """In the held reading: a reference block reaching the same runs whenever this
-        candidate block does not (:func:`covered`)."""
-        return held and any(
-            ref_shape(r)[:2] == cand_shape(i)[:2] and covered(i, r, ref, cand, frozenset(inputs))
+    def _woken(i: Item, side: str = "candidate") -> bool:
+        """A block of the other side reaching the same wakes with it (:func:`covered`; held
+        reading: the candidate's whenever the reference's; else both ways, ``t = s``)."""
+        ins = frozenset(inputs)
+        if side == "reference":
+            return not held and any(
+                cand_shape(c)[:2] == ref_shape(i)[:2]
+                and covered(c, i, ref, cand, ins)
+                and covered(i, c, cand, ref, ins)
+                for c in late_cand
+            )
+        return any(
+            ref_shape(r)[:2] == cand_shape(i)[:2]
+            and covered(i, r, ref, cand, ins)
+            and (held or covered(r, i, cand, ref, ins))
             for r in late_ref
         )
 
@@ -244,7 +255,7 @@ def _compare(
         ("reference", late_ref, extra_ref),
     )[: 2 - held]:
         of = cand_shape if side == "candidate" else ref_shape
-        item = next((i for i in items if of(i) in extra and not _woken(i)), None)
+        item = next((i for i in items if of(i) in extra and not _woken(i, side)), None)
         if item is not None:
             return _message(side, item, name, why)
     readers = (
@@ -261,17 +272,6 @@ def _compare(
         return _readers_message(sorted(changed)[0], clocked, name, why)
     kept = [i for i in late_cand if not _woken(i)]  # a covered block wakes as the reference's
     return _kept_reads(kept, ref, cand, inputs, relevant, name, why)
-
-
-def _edge_message(bad: tuple[str, str], name: str) -> str:
-    via = f"'{bad[0]}'" + (f", which reaches '{bad[1]}'," if bad[1] != bad[0] else "")
-    return (
-        f"a register of {name} waits for an edge of {via} whose writers the candidate "
-        "changes: whether it makes an event at simulation time 0 (an always_comb or an "
-        "operand that is a constant makes one, a plain alias or a port an environment holds "
-        f"by an initializer none) is not compared ({_WHY}); keep how clocks and "
-        "asynchronous resets are derived"
-    )
 
 
 def _shadowed(ref: ModuleItems, cand: ModuleItems, name: str) -> str:
@@ -408,10 +408,6 @@ def _calls(text: str) -> set[str]:
 
 #: Words a ``(`` follows in a parameter list or declaration without a call.
 _NOT_CALLS = frozenset({"parameter", "localparam", "type", "if", "case"})
-
-
-def _ports(design: Design) -> set[str]:
-    return {p.name for p in design.target.ports}
 
 
 def _lines(items: ModuleItems, line: Callable[[int], int] | None) -> ModuleItems:

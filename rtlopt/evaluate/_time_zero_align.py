@@ -108,7 +108,14 @@ def aligned(ref: ModuleItems, cand: ModuleItems) -> ModuleItems:
         )
         for i in cand.items
     )
-    return ModuleItems(items, renamed(cand.signals))
+    return replace(
+        cand,
+        items=items,
+        signals=renamed(cand.signals),
+        ranges=tuple(sorted((pairs.get(n, n), lo, hi) for n, lo, hi in cand.ranges)),
+        fixed=renamed(cand.fixed),
+        dims=tuple(sorted((pairs.get(n, n), d) for n, d in cand.dims)),
+    )
 
 
 def reached(

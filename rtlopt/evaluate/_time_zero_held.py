@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "connected_otherwise",
     "covered",
+    "edge_message",
     "edge_names",
     "folded",
     "read_outside",
@@ -110,7 +111,8 @@ def _sources(names: frozenset[str], items: ModuleItems) -> frozenset[str] | None
         if len(writers) > 1:
             return None
         if writers and _continuous(writers[0]) and _plain_copy(writers[0], items):
-            stack += sorted(writers[0].mentions - writers[0].writes)
+            # what its value reads (a parameter in its declared range changes nothing)
+            stack += sorted((writers[0].mentions - writers[0].writes) & items.signals)
         else:
             out.add(n)
     return frozenset(out)
@@ -183,6 +185,18 @@ def _woken(names: frozenset[str], items: ModuleItems) -> frozenset[str]:
 #: Shifts: iverilog leaves ``b >> 4`` of a 4-bit ``b`` out of an ``@*`` list.
 _SHIFTS = frozenset({">>", "<<", ">>>", "<<<"})
 
+#: System functions whose argument is no value (array and type queries).
+_QUERIES = frozenset(
+    {"$bits", "$size", "$left", "$right", "$low", "$high", "$increment", "$dimensions"}
+    | {"$unpacked_dimensions", "$typename", "$clog2"}
+)
+
+
+def _constant_word(t: str, signals: frozenset[str]) -> bool:
+    """Whether token ``t`` starts a constant: a number, a based literal, a parameter, ``(``."""
+    return t[:1].isdigit() or t[:1] in "'(" or (t not in signals and t[:1].isalpha())
+
+
 #: Keywords whose parenthesized condition iverilog may fold when it is constant.
 _CONDITIONS = frozenset({"if", "case", "casez", "casex", "while"})
 
@@ -193,14 +207,17 @@ _BEFORE = frozenset({"=", "<=", "(", ",", ";", ":", "?", "begin"})
 def folded(item: Item, signals: frozenset[str]) -> bool:
     """Whether the ``always @*`` block ``item`` may wait for fewer names than its text
     mentions: iverilog builds its list after folding constants, so a branch under a constant
-    condition (``if (1'b0)``, ``if (P)``, a ``?:`` or ``case`` of constants) or a system
-    function's argument (``$bits(b)``) wakes nothing."""
+    condition (``if (1'b0)``, ``if (P)``, a ``?:`` or ``case`` of constants), a query's
+    argument (``$bits(b)``) or a shift by a constant past the width (``b >> 4``) wakes
+    nothing."""
     if not item.form.startswith("always @*"):
         return False
     tokens = item.text.split(" ")
     for k, t in enumerate(tokens):
-        if t.startswith("$") or t in _SHIFTS:
-            return True  # a call's argument, a shift past the width: left out of the list
+        if t in _QUERIES:
+            return True  # a query's argument is no value: left out of the list
+        if t in _SHIFTS and k + 1 < len(tokens) and _constant_word(tokens[k + 1], signals):
+            return True  # a shift by a constant may pass the width: left out of the list
         if t in _CONDITIONS and k + 1 < len(tokens) and tokens[k + 1] == "(":
             depth, cond = 0, []
             for u in tokens[k + 1 :]:
@@ -301,3 +318,16 @@ def connected_otherwise(ref: ModuleItems, cand: ModuleItems) -> str:
                 "an asynchronous reset of its registers too) is not compared"
             )
     return ""
+
+
+def edge_message(bad: tuple[str, str], name: str, why: str) -> str:
+    """Why a clock or asynchronous reset derived otherwise (``bad``: the name an edge waits
+    for and the one whose writers change) is unchecked."""
+    via = f"'{bad[0]}'" + (f", which reaches '{bad[1]}'," if bad[1] != bad[0] else "")
+    return (
+        f"a register of {name} waits for an edge of {via} whose writers the candidate "
+        "changes: whether it makes an event at simulation time 0 (an always_comb or an "
+        "operand that is a constant makes one, a plain alias or a port an environment holds "
+        f"by an initializer none) is not compared ({why}); keep how clocks and "
+        "asynchronous resets are derived"
+    )

@@ -113,10 +113,14 @@ def test_evaluate_says_equivalent_but_worse(tmp_path: Path) -> None:
     # the loop form is the smaller design: the original becomes a worse candidate
     shutil.copy(EXAMPLE / "alternatives" / "b_loop.v", repo / "rtl" / "prio_enc.v")
     cand = tmp_path / "bigger.v"
-    # its casez reads the inputs as the loop does: one a top's environment holds without an
-    # event at time 0 wakes both (through the net v it would wake the loop only: unchecked)
+    # evaluated at time 0 as the loop's always_comb (an always @(*) would wait for events a
+    # top's environment may hold back: unchecked)
     original = (EXAMPLE / "rtl" / "prio_enc.v").read_text()
-    cand.write_text(original.replace("casez (v)", "casez (vec & {16{en}})"))
+    cand.write_text(
+        original.replace("casez (v)", "casez (vec & {16{en}})").replace(
+            "always @(*)", "always_comb"
+        )
+    )
     r = rtlopt(["evaluate", "rtl/prio_enc.v", "-c", str(cand)], repo)
     assert r.returncode == 0, r.stderr
     line = next(ln for ln in r.stdout.splitlines() if "ACCEPTED" in ln)

@@ -50,7 +50,10 @@ def test_an_equivalent_rewrite_keeping_the_gate_cells_is_proven(repo: Path) -> N
     c = out["candidate"]
     assert c["formal"]["verdict"] == "proven", c  # type: ignore[index]
     assert rc == 1 and not out["accepted"], c
-    assert "instance of gated_clk_cell" in c["reason"], c  # type: ignore[index]
+    # the cell's output clocks registers: its enable written otherwise is a clock derived
+    # otherwise (round 63), or the cell compared by its connections (round 45)
+    reason = c["reason"]  # type: ignore[index]
+    assert "instance of gated_clk_cell" in reason or "waits for an edge of" in reason, c
 
 
 def test_moving_the_gate_enables_into_the_registers_is_proven_twice(
