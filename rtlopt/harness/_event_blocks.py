@@ -232,9 +232,9 @@ def _shadowed(module: Any) -> frozenset[str]:
     return frozenset(n for n in nested if seen[n] > 1)
 
 
-def _ranges(decls: list[Any]) -> tuple[tuple[str, int, int], ...]:
-    """:attr:`ModuleItems.ranges` of the declarations ``decls``."""
-    seen: dict[str, tuple[int, int] | None] = {}
+def _heads(decls: list[Any]) -> Iterator[tuple[list[str], list[Any]]]:
+    """Per declaration of ``decls``: the tokens before its first declared name, and its
+    declarators."""
     for node in decls:
         tokens = [t for t in _tokens(node) if t]
         if _kind(node) == "ImplicitAnsiPort":
@@ -246,6 +246,13 @@ def _ranges(decls: list[Any]) -> tuple[tuple[str, int, int], ...]:
             continue
         first = declarators[0].name.valueText
         head = tokens[: tokens.index(first)] if first in tokens else []
+        yield head, declarators
+
+
+def _ranges(decls: list[Any]) -> tuple[tuple[str, int, int], ...]:
+    """:attr:`ModuleItems.ranges` of the declarations ``decls``."""
+    seen: dict[str, tuple[int, int] | None] = {}
+    for head, declarators in _heads(decls):
         at = head.index("[") if "[" in head else -1
         dims = head[at:] if at >= 0 else []
         bounds: tuple[int, int] | None = None
@@ -287,17 +294,7 @@ _PLAIN = frozenset(
 def _dims(decls: list[Any]) -> tuple[tuple[str, str], ...]:
     """:attr:`ModuleItems.dims` of the declarations ``decls``."""
     seen: dict[str, str | None] = {}
-    for node in decls:
-        tokens = [t for t in _tokens(node) if t]
-        if _kind(node) == "ImplicitAnsiPort":
-            declarators = [node.declarator]
-        else:
-            found = getattr(node, "declarators", None) or ()
-            declarators = [d for d in _children(found) if _kind(d) == "Declarator"]
-        if not declarators:
-            continue
-        first = declarators[0].name.valueText
-        head = tokens[: tokens.index(first)] if first in tokens else []
+    for head, declarators in _heads(decls):
         at = head.index("[") if "[" in head else len(head)
         plain = bool(head[:at]) and set(head[:at]) <= _PLAIN and "]" not in head[:at]
         text = " ".join(head[at:]) if plain else None
