@@ -61,6 +61,7 @@ from rtlopt.evaluate._time_zero_held import (
     covered,
     edge_message,
     edge_names,
+    edge_ports,
     read_outside,
     refines,
     unfolded,
@@ -144,7 +145,7 @@ def time_zero_change(
         bad = _changed_reach(sorted(edges), read[0], read[1], inputs)
         if bad:
             return edge_message(bad, name, _WHY)
-    moved = connected_otherwise(_instances_read(ref, design), _instances_read(cand, design))
+    moved = connected_otherwise(ref, cand, lambda m: edge_ports(design, cand_text, m))
     if moved:
         return f"{moved} ({_WHY}); keep the connections' expressions"
     hier: dict[str, bool] = {}

@@ -16,6 +16,7 @@ declared of one width: the same dimensions' text).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rtlopt.evaluate._time_zero_align import reached
@@ -29,6 +30,7 @@ __all__ = [
     "covered",
     "edge_message",
     "edge_names",
+    "edge_ports",
     "folded",
     "read_outside",
     "refines",
@@ -299,25 +301,43 @@ def edge_names(items: ModuleItems) -> frozenset[str]:
 _OPERATORS = frozenset("|&^~!+-*/%<>?=")
 
 
-def connected_otherwise(ref: ModuleItems, cand: ModuleItems) -> str:
-    """Why an instance (module, parameters, connections in port order) one side has and the
-    other has not, connecting an expression with an operator, is unchecked: whether the
-    connected value makes an event at time 0 (``rst_n | 1'b0`` does, ``rst_n & 1'b1`` not)
-    is not compared; "" otherwise."""
+def connected_otherwise(
+    ref: ModuleItems, cand: ModuleItems, edges: Callable[[str], frozenset[str] | None]
+) -> str:
+    """Why a submodule's clock or asynchronous reset port (``edges``: a module's ports an
+    edge event control reads, None: unread) connected through an operator on one side only
+    is unchecked: whether the connected value makes an event at time 0 (``rst_n | 1'b0``
+    does, ``rst_n & 1'b1`` not) is not compared; "" otherwise."""
     from collections import Counter
 
-    def texts(items: ModuleItems) -> Counter[str]:
-        return Counter(i.text for i in items.items if i.instance)
-
-    mine, theirs = texts(cand), texts(ref)
-    for text in sorted((mine - theirs) + (theirs - mine)):
-        if any(c in _OPERATORS for t in text.split(" ") for c in t if not t.startswith("'")):
-            return (
-                f"an instance is connected otherwise through an operator ('{text[:80]}'): "
-                "whether what it connects makes an event at simulation time 0 (a clock or "
-                "an asynchronous reset of its registers too) is not compared"
+    def found(items: ModuleItems) -> Counter[str]:
+        out: Counter[str] = Counter()
+        for i in items.items:
+            if not i.instance:
+                continue
+            module = i.text.split(" ", 1)[0]
+            ports = edges(module)
+            if i.connections is None:
+                out.update([i.text] if _operator(i.text) else [])
+                continue
+            out.update(
+                f"{module} . {port} ( {expr} )"
+                for port, expr, _ in i.connections[1]
+                if (ports is None or port in ports) and _operator(expr)
             )
+        return out
+
+    mine, theirs = found(cand), found(ref)
+    for text in sorted((mine - theirs) + (theirs - mine)):
+        return (
+            f"an instance's clock or reset is connected otherwise through an operator "
+            f"('{text[:80]}'): whether it makes an event at simulation time 0 is not compared"
+        )
     return ""
+
+
+def _operator(text: str) -> bool:
+    return any(c in _OPERATORS for t in text.split(" ") for c in t if not t.startswith("'"))
 
 
 def edge_message(bad: tuple[str, str], name: str, why: str) -> str:
@@ -331,3 +351,23 @@ def edge_message(bad: tuple[str, str], name: str, why: str) -> str:
         f"by an initializer none) is not compared ({why}); keep how clocks and "
         "asynchronous resets are derived"
     )
+
+
+def edge_ports(design: Design, own: str, module: str) -> frozenset[str] | None:
+    """The ports of ``module`` (the candidate's own definition first) an edge event control in
+    it reads; None where it cannot be read (every port counts)."""
+    from rtlopt.harness._event_blocks import module_items
+    from rtlopt.verilog import module_declarations
+
+    mine = {n for n, _ in module_declarations(own)}
+    mod = design.modules.get(module)
+    try:
+        if module in mine:
+            items = module_items(own, module)
+        elif mod is not None:
+            items = module_items(mod.file.read_text(errors="replace")[mod.start : mod.end], module)
+        else:
+            return None
+    except (OSError, RuntimeError):
+        return None
+    return None if items is None else edge_names(items)
