@@ -62,8 +62,8 @@ from rtlopt.evaluate._time_zero_held import (
     edge_message,
     edge_names,
     edge_ports,
-    read_outside,
-    refines,
+    generated,
+    one_sided,
     unfolded,
 )
 from rtlopt.evaluate._time_zero_values import late as _late
@@ -180,34 +180,18 @@ def _compare(
     held: bool,
 ) -> str:
     """The rule of the module docstring on the late blocks ``late`` of the reference and the
-    candidate (``sides``) in one reading of what changes at time 0 (``within``). ``held``: the
-    reading where a top's inputs are held without an event (:data:`_HELD`), judged for the
-    candidate alone: a candidate defined at time 0 where the reference is x only because
-    the environment holds its inputs refines what the environment itself left undecided,
-    as LEC's x-refinement at a top's ports; a candidate x there where the reference is
-    defined is unchecked. That holds only where what reads the late blocks' outputs keeps an
-    x's refinement a refinement (:func:`refines`): an ``if`` on x takes its ``else``, a
-    defined value there may be another one; else the reading is judged on both sides."""
+    candidate (``sides``) in one reading of what changes at time 0 (``within``). ``held``: a
+    top's inputs held without an event (:data:`_HELD`), judged for the candidate alone where
+    :func:`one_sided` (defined earlier than the reference refines what the environment left
+    x, as LEC at a top's ports; x where the reference is defined is unchecked)."""
     name = design.target.name
     ref, cand = sides
     late_ref, late_cand = late
     why = f"{_WHY}; {_HELD}" if held else _WHY
-    held = held and all(
-        refines(i, _reached(frozenset().union(*(j.writes for j in lt)), items))
-        for items, lt in ((ref, late_ref), (cand, late_cand))
-        if lt
-        for i in items.items
-        if i not in lt
-    )
-    held = held and not read_outside(design, sides, late)
-    for side, items in (("candidate", late_cand), ("reference", late_ref))[: 2 - held]:
-        gen = next((i for i in items if i.generate), None)
-        if gen is not None:
-            return (
-                f"the {side}'s {gen.form} block of {name} at line {gen.line} lies in a "
-                "generate branch or loop and runs only on an event of what it waits for: "
-                f"which branch elaborates is not read by this rule ({why}); {_FIX}"
-            )
+    held = held and one_sided(design, sides, late)
+    gen = generated(late, name, why, held)
+    if gen:
+        return f"{gen}; {_FIX}"
     inputs = {p.name for p in design.target.ports if p.direction in ("input", "inout")}
     relevant = ref.signals | cand.signals | inputs
     shared = (ref.signals & cand.signals) | inputs | {p.name for p in design.target.ports}

@@ -31,6 +31,8 @@ __all__ = [
     "edge_message",
     "edge_names",
     "edge_ports",
+    "generated",
+    "one_sided",
     "folded",
     "read_outside",
     "refines",
@@ -371,3 +373,31 @@ def edge_ports(design: Design, own: str, module: str) -> frozenset[str] | None:
     except (OSError, RuntimeError):
         return None
     return None if items is None else edge_names(items)
+
+
+def one_sided(
+    design: Design, sides: tuple[ModuleItems, ModuleItems], late: tuple[list[Item], list[Item]]
+) -> bool:
+    """Whether the held reading may be judged on the candidate's side alone: what reads the
+    late outputs keeps a refinement one (:func:`refines`), inside the target only."""
+    return all(
+        refines(i, reached(frozenset().union(*(j.writes for j in lt)), items))
+        for items, lt in zip(sides, late, strict=True)
+        if lt
+        for i in items.items
+        if i not in lt
+    ) and not read_outside(design, sides, late)
+
+
+def generated(late: tuple[list[Item], list[Item]], name: str, why: str, held: bool) -> str:
+    """Why a late block in a generate construct is unchecked (the candidate's alone in the
+    held reading judged on its side), or ""."""
+    for side, items in (("candidate", late[1]), ("reference", late[0]))[: 2 - held]:
+        gen = next((i for i in items if i.generate), None)
+        if gen is not None:
+            return (
+                f"the {side}'s {gen.form} block of {name} at line {gen.line} lies in a "
+                "generate branch or loop and runs only on an event of what it waits for: "
+                f"which branch elaborates is not read by this rule ({why})"
+            )
+    return ""
