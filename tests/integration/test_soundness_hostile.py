@@ -398,15 +398,18 @@ CASES: list[Case] = [
         FUNC,
         klass="clocking",
     ),
+    # equivalent, but a clock derived otherwise is unchecked at simulation time 0 (whether
+    # it makes an event then is compared as written: STATUS Known gaps)
     Case(
-        "inverted_clock_negedge_is_fine",
+        "inverted_clock_negedge_unchecked",
         "reg32",
         edit(
             "reg32",
             "  always @(posedge clk) begin",
             "  wire nclk = ~clk;\n  always @(negedge nclk) begin",
         ),
-        ACCEPT,
+        STRUCT,
+        why="time 0",
         klass="clocking",
     ),
     Case(
