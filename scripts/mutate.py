@@ -272,8 +272,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "xpolicy-candidate-x",
         "the testbench's X policy lets a candidate x stand for a defined reference bit",
         "rtlopt/harness/_testbench.py",
-        r"ref_\{p\.name\}\[k_\] !== 1'bx && ref_",
-        "ref_{p.name}[k_] !== 1'bx && cand_{p.name}[k_] !== 1'bx && ref_",
+        r"ref_\{p\.name\}\[k_\] !== 1'bx\) \"",
+        "ref_{p.name}[k_] !== 1'bx) && cand_{p.name}[k_] !== 1'bx \"",
         ("tests/integration/test_x_policy_simulation.py",),
     ),
     Mutation(

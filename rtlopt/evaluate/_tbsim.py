@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.evaluate._setup import EvalSetup
 
@@ -65,6 +65,7 @@ def simulate_in_testbench(
     libraries: Sequence[Path] = (),
     extra: Callable[[SealedBench], str] | None = None,
     log_name: str = "",
+    tb: Any = None,
 ) -> NetlistSim:
     """Write the testbench's files (then ``files``) into ``wd`` (the testbench reads its
     vectors from the shared folder, which the design cannot write), compile ``sources`` and this
@@ -74,18 +75,20 @@ def simulate_in_testbench(
     sealed and guarded (:func:`rtlopt.eda.iverilog.run_simulation`: no system task in the
     candidate's scopes, no secret or verdict the design can open); both under the sandbox's
     time and memory limits (the run also under the harness's simulation limit), the run's log
-    in ``log_name`` (default ``<name>_sim.log``)."""
+    in ``log_name`` (default ``<name>_sim.log``); ``tb``: another testbench with the setup's
+    vectors (default the setup's)."""
     from rtlopt.eda.iverilog import SimulationTimeout, VvpGuard, compile_sources, run_simulation
     from rtlopt.harness import ref_name
 
     sb = s.config.sandbox
     wd.mkdir(parents=True, exist_ok=True)
-    for fname, content in {**s.tb.files, **(files or {})}.items():
+    tb = s.tb if tb is None else tb
+    for fname, content in {**tb.files, **(files or {})}.items():
         (wd / fname).write_text(content)
     from rtlopt.tools import argv_path
 
     # a vector path the testbench's string literal cannot hold is reached through a safe link
-    bench = s.tb.sealed(Path(argv_path(_shared_vectors(s))))
+    bench = tb.sealed(Path(argv_path(_shared_vectors(s))))
     if extra is not None:
         bench = bench.with_initial(extra(bench))
     tb_file = wd / f"{name}_tb.v"

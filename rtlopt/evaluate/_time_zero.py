@@ -66,6 +66,9 @@ from rtlopt.evaluate._time_zero_held import (
     one_sided,
     unfolded,
 )
+from rtlopt.evaluate._time_zero_readers import FIX as _FIX
+from rtlopt.evaluate._time_zero_readers import changed_readers, readers_message
+from rtlopt.evaluate._time_zero_values import evented_within
 from rtlopt.evaluate._time_zero_values import late as _late
 from rtlopt.evaluate._time_zero_values import within as _within
 from rtlopt.harness._event_blocks import Item, ModuleItems, module_items
@@ -86,7 +89,10 @@ _HELD = (
     "a testbench outside the repository may hold a top's inputs by initializers (logic a = "
     "1'b0;) without an event, so nothing its inputs reach changes at time 0 either"
 )
-_FIX = "keep the reference's form (assign or always_comb, or always @*) for what it computes"
+_DIRECT = (
+    "a testbench outside the repository (or a file the configuration leaves out) may "
+    "instantiate the module itself and hold its inputs so"
+)
 
 
 def time_zero_unchecked(s: EvalSetup, c: Candidate, pp: Preprocessed | None) -> str:
@@ -158,15 +164,21 @@ def time_zero_change(
     held = _within(design, ref, False), _within(design, cand, False)
     if held != readings[0]:
         readings.append(held)  # a top's inputs held by the environment: the candidate's side
+    # a testbench outside the repository may instantiate the target itself and hold its
+    # inputs (its unit test, a file the configuration leaves out): read as a top's
+    direct = evented_within(ref, frozenset()), evented_within(cand, frozenset())
+    kinds = [0, 1][: len(readings)] + ([2] if direct not in readings else [])
+    if direct not in readings:
+        readings.append(direct)
     ref, cand = _instances_read(ref, design), _instances_read(cand, design)
     on = _on_event(ref, design, hier), _on_event(cand, design, {}, own=cand_text)
     on = unfolded(on[0], ref), unfolded(on[1], cand)
-    for k, (within_ref, within_cand) in enumerate(readings):
+    for k, (within_ref, within_cand) in zip(kinds, readings, strict=True):
         late = (
             [i for i in on[0] if _late(i, within_ref)],
             [i for i in on[1] if _late(i, within_cand)],
         )
-        why = _compare(design, (ref, cand), late, (within_ref, within_cand), held=k == 1)
+        why = _compare(design, (ref, cand), late, (within_ref, within_cand), held=k)
         if why:
             return why
     return ""
@@ -177,18 +189,20 @@ def _compare(
     sides: tuple[ModuleItems, ModuleItems],
     late: tuple[list[Item], list[Item]],
     within: tuple[frozenset[str], frozenset[str]],
-    held: bool,
+    held: int,
 ) -> str:
     """The rule of the module docstring on the late blocks ``late`` of the reference and the
-    candidate (``sides``) in one reading of what changes at time 0 (``within``). ``held``: a
-    top's inputs held without an event (:data:`_HELD`), judged for the candidate alone where
-    :func:`one_sided` (defined earlier than the reference refines what the environment left
-    x, as LEC at a top's ports; x where the reference is defined is unchecked)."""
+    candidate (``sides``) in one reading of what changes at time 0 (``within``). ``held``
+    1: a top's inputs held without an event (:data:`_HELD`), judged for the candidate alone
+    where :func:`one_sided` (defined earlier than the reference refines what the environment
+    left x, as LEC at a top's ports; x where the reference is defined is unchecked); 2: the
+    target's own inputs held by a testbench instantiating it (:data:`_DIRECT`), read as a
+    top's."""
     name = design.target.name
     ref, cand = sides
     late_ref, late_cand = late
-    why = f"{_WHY}; {_HELD}" if held else _WHY
-    held = held and one_sided(design, sides, late)
+    why = {0: _WHY, 1: f"{_WHY}; {_HELD}", 2: f"{_WHY}; {_DIRECT}"}[held]
+    held = bool(held) and one_sided(design, sides, late, outside=held == 1)
     gen = generated(late, name, why, held)
     if gen:
         return f"{gen}; {_FIX}"
@@ -227,7 +241,8 @@ def _compare(
                 for c in late_cand
             )
         return any(
-            ref_shape(r)[:2] == cand_shape(i)[:2]
+            # held: the same block (what it reaches may shrink: defined earlier refines)
+            (ref_shape(r)[:2] == cand_shape(i)[:2] or (held and r.text == i.text))
             and covered(i, r, ref, cand, ins)
             and (held or covered(r, i, cand, ref, ins))
             for r in late_ref
@@ -243,18 +258,9 @@ def _compare(
         item = next((i for i in items if of(i) in extra and not _woken(i, side)), None)
         if item is not None:
             return _message(side, item, name, why)
-    readers = (
-        _readers(late_ref, ref, cells[0], by_clock=held),
-        _readers(late_cand, cand, cells[1], by_clock=held),
-    )
-    if (readers[1] - readers[0]) if held else (readers[0] != readers[1]):
-        clocked = [
-            i
-            for items, lt, cell in ((ref, late_ref, cells[0]), (cand, late_cand, cells[1]))
-            for i in _clocked(lt, items, cell)
-        ]
-        changed = readers[1] - readers[0] if held else readers[0] ^ readers[1]
-        return _readers_message(sorted(changed)[0], clocked, name, why)
+    changed = changed_readers(sides, late, cells, held)
+    if changed:
+        return readers_message(changed[0], changed[1], name, why)
     kept = [i for i in late_cand if not _woken(i)]  # a covered block wakes as the reference's
     return _kept_reads(kept, ref, cand, inputs, relevant, name, why)
 
@@ -270,34 +276,6 @@ def _shadowed(ref: ModuleItems, cand: ModuleItems, name: str) -> str:
                 f"time 0 by names ({_WHY}); {_FIX}"
             )
     return ""
-
-
-def _clocked(late: list[Item], items: ModuleItems, held: frozenset[str]) -> list[Item]:
-    """The registers of ``items`` clocked by what ``late`` write (transitively), other than
-    by an output of a cell of ``held``."""
-    start = frozenset().union(*(i.writes for i in late)) if late else frozenset()
-    reached = _reached(start, items, held)
-    return [i for i in items.items if (i.clocks - held) & reached]
-
-
-def _readers_message(changed: str, clocked: list[Item], name: str, why: str = _WHY) -> str:
-    """Why a change of ``changed`` (the text of an item reading a late block's outputs on
-    one side only) is unchecked; ``clocked``: the registers clocked by those outputs."""
-    via = ""
-    if clocked:
-        reg = clocked[0]
-        via = (
-            f" through a register clocked by {', '.join(sorted(reg.clocks))} at line "
-            f"{reg.line}, which such a block drives: its first event is an edge (x to 0 or "
-            "1) where the 0/1 reading may have none, and a clock derived from it "
-            "(t !== 1'b0) is defined while it is x;"
-        )
-    return (
-        f"what reads the outputs of the always blocks of {name} that run only on an event "
-        f"of what they wait for changes ('{changed[:60]}'),{via} those outputs are x "
-        f"until their first event at simulation time 0 ({why}), and the proofs read the "
-        f"change on 0/1 values only; {_FIX}"
-    )
 
 
 def _kept_reads(
@@ -416,31 +394,6 @@ def _message(side: str, item: Item, name: str, why: str = _WHY) -> str:
         f"simulation time 0 in every instance ({why}): its outputs stay x until then where "
         f"the {other}'s are evaluated at time 0 (assign, a gate or always_comb), which neither "
         f"the proofs nor rtlopt's simulation model; {_FIX}"
-    )
-
-
-def _readers(
-    late: list[Item], items: ModuleItems, held: frozenset[str] = frozenset(), by_clock: bool = False
-) -> frozenset[str]:
-    """The texts of the items, other than ``late`` themselves, that read what ``late`` write
-    (transitively; a register clocked by a name of ``held`` does not read it). ``by_clock``
-    (the held reading, judged on the candidate's side): only the registers they clock, each
-    as its clocks (``@ g``): the late blocks reach the same signals on both sides and the
-    candidate's wake whenever the reference's do, so what reads their values as data is
-    defined whenever the reference's is; a clock's first edge from x is compared."""
-    start = frozenset().union(*(i.writes for i in late)) if late else frozenset()
-    reached = _reached(start, items, held)
-    own = {i.text for i in late}
-    if by_clock:
-        return frozenset(
-            "@ " + " ".join(sorted(i.clocks))
-            for i in items.items
-            if i.text not in own and (i.clocks - held) & reached
-        )
-    return frozenset(
-        i.text
-        for i in items.items
-        if i.text not in own and (i.mentions - i.writes - (i.clocks & held)) & reached
     )
 
 

@@ -376,17 +376,22 @@ def edge_ports(design: Design, own: str, module: str) -> frozenset[str] | None:
 
 
 def one_sided(
-    design: Design, sides: tuple[ModuleItems, ModuleItems], late: tuple[list[Item], list[Item]]
+    design: Design,
+    sides: tuple[ModuleItems, ModuleItems],
+    late: tuple[list[Item], list[Item]],
+    outside: bool = True,
 ) -> bool:
     """Whether the held reading may be judged on the candidate's side alone: what reads the
-    late outputs keeps a refinement one (:func:`refines`), inside the target only."""
+    late outputs keeps a refinement one (:func:`refines`), inside the target only (with
+    ``outside``: the repository's instances of it read them too; without: a testbench
+    instantiating the target reads its ports, as a top's)."""
     return all(
         refines(i, reached(frozenset().union(*(j.writes for j in lt)), items))
         for items, lt in zip(sides, late, strict=True)
         if lt
         for i in items.items
         if i not in lt
-    ) and not read_outside(design, sides, late)
+    ) and not (outside and read_outside(design, sides, late))
 
 
 def generated(late: tuple[list[Item], list[Item]], name: str, why: str, held: bool) -> str:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rtlopt.frontend.model import Design
     from rtlopt.harness._event_blocks import Item, ModuleItems
 
-__all__ = ["late", "may_be_x", "within"]
+__all__ = ["defined_from_x", "evented_within", "late", "may_be_x", "within"]
 
 
 def late(item: Item, evented: frozenset[str]) -> bool:
@@ -35,7 +35,7 @@ _NETS = frozenset(
 _AT_TIME_0 = ("always_comb ", "always_latch ")
 
 
-def _evented_within(items: ModuleItems, evented: frozenset[str]) -> frozenset[str]:
+def evented_within(items: ModuleItems, evented: frozenset[str]) -> frozenset[str]:
     """``evented`` and the names the module's items change at time 0 from them (module
     docstring): what ``always_comb``, ``always_latch``, a continuous assignment, a net's
     declaration or a gate drives when EVERY signal it reads is changed then and its value is
@@ -65,7 +65,12 @@ def _evented_within(items: ModuleItems, evented: frozenset[str]) -> frozenset[st
                     reads & items.signals
                 ) <= out
             written = written - items.fixed
-            if runs and not written <= out and not may_be_x(i.text, items.ranges):
+            if (
+                runs
+                and not written <= out
+                and not may_be_x(i.text, items.ranges)
+                and not defined_from_x(i.text)
+            ):
                 out |= written
                 grown = True
         if not grown:
@@ -73,7 +78,7 @@ def _evented_within(items: ModuleItems, evented: frozenset[str]) -> frozenset[st
 
 
 def within(design: Design, items: ModuleItems, environment: bool = True) -> frozenset[str]:
-    """The names of ``items`` that change at time 0 (:func:`_evented_within` from the
+    """The names of ``items`` that change at time 0 (:func:`evented_within` from the
     inputs the repository changes then; none when that cannot be read); ``environment``:
     whether a top's inputs count as changed then
     (:func:`rtlopt.frontend._time_zero.evented_inputs`)."""
@@ -83,7 +88,21 @@ def within(design: Design, items: ModuleItems, environment: bool = True) -> froz
         evented = evented_inputs(design, environment)
     except RuntimeError:
         evented = frozenset()  # nothing known: no input counts as changed at time 0
-    return _evented_within(items, evented)
+    return evented_within(items, evented)
+
+
+#: Operators and types that make a defined value from x: what they drive may hold its value
+#: before time 0 already (``x === 1'b0`` is 0), so a defined value arriving then is no change.
+_DEFINE_X = frozenset({"===", "!==", "==?", "!=?", "inside"}) | frozenset(
+    {"bit", "int", "byte", "shortint", "longint", "'"}
+)
+
+
+def defined_from_x(text: str) -> bool:
+    """Whether an item's tokens may make a defined value from x (case equality, a wildcard
+    comparison, ``inside``, a cast or a two-state type), so that what it drives need not
+    change at time 0 when what it reads does."""
+    return any(t in _DEFINE_X for t in text.split(" "))
 
 
 def may_be_x(text: str, ranges: tuple[tuple[str, int, int], ...] = ()) -> bool:

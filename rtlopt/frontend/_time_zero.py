@@ -67,6 +67,8 @@ class _Events:
             return False
         if not [s for s in named(expr) if node_kind(s) in _SIGNALS]:
             return True  # a constant: driven onto the net at time 0
+        if not _four_state(expr):
+            return False  # a two-state value is 0, not x, before time 0: maybe no change
         core = _unwrapped(expr)
         kind = node_kind(core)
         if kind == "Concatenation":
@@ -81,6 +83,8 @@ class _Events:
 
     def signal(self, sym: Any, depth: int) -> bool:
         """Whether every bit of the net or variable ``sym`` changes at time 0."""
+        if not _four_state(sym):
+            return False  # a two-state port or signal holds 0 before time 0
         parent = self.walk._parent_input(sym)  # noqa: SLF001 - the same walk
         if parent is not None:
             inst, port = parent
@@ -111,6 +115,9 @@ class _Events:
                 for stmt in _leading(m.body):
                     if node_kind(stmt) == "ExpressionStatement":
                         out |= self._assigned(stmt.expr)
+        # a net with another driver (a second assignment, an instance's or a gate's output,
+        # a wired net's) may hold the value before time 0 through it: no change, no event
+        out -= _driven_twice(body)
         # a variable that holds a value before time 0 (an initializer, a two-state type's
         # 0) may be written the same value: no change, no event
         held = {
@@ -149,6 +156,54 @@ def _unwrapped(expr: Any) -> Any:
     while node_kind(expr) == "Conversion":
         expr = expr.operand
     return expr
+
+
+def _four_state(node: Any) -> bool:
+    """Whether ``node`` (an expression, every conversion in it, or a signal) is of a
+    four-state type (not known: no)."""
+    while True:
+        if not getattr(getattr(node, "type", None), "isFourState", False):
+            return False
+        if node_kind(node) != "Conversion":
+            return True
+        node = node.operand
+
+
+def _driven_twice(body: Any) -> set[str]:
+    """The signals of ``body`` more than one driver writes: continuous assignments, net
+    initializers, the outputs and inouts of instances and gates (every name a gate's or an
+    instance's connection reads counts, fail closed)."""
+    from collections import Counter
+
+    count: Counter[str] = Counter()
+    for m in _members(body):
+        kind = node_kind(m)
+        if kind == "Net" and m.initializer is not None:
+            count[key(m)] += 1
+        elif kind == "ContinuousAssign":
+            left = getattr(m.assignment, "left", None)
+            count.update({key(s) for s in named(left) if node_kind(s) in _SIGNALS})
+        elif kind in ("Instance", "PrimitiveInstance"):
+            exprs = _connections(m)
+            count.update({key(s) for e in exprs for s in named(e) if node_kind(s) in _SIGNALS})
+    return {k for k, n in count.items() if n > 1}
+
+
+def _connections(inst: Any) -> list[Any]:
+    """The expressions an instance (its output and inout ports) or a gate (all of its
+    terminals) connects."""
+    if node_kind(inst) == "PrimitiveInstance":
+        return [e for e in getattr(inst, "portConnections", ()) if e is not None]
+    out = []
+    for conn in getattr(inst, "portConnections", ()):
+        port = getattr(conn, "port", None)
+        direction = str(getattr(port, "direction", ""))
+        if direction.endswith("In"):
+            continue
+        expr = getattr(conn, "expression", None)
+        if expr is not None:
+            out.append(expr)
+    return out
 
 
 def _leading(stmt: Any) -> list[Any]:

@@ -32,7 +32,13 @@ from rtlopt.harness._semantics import (
     uninitialised_registers,
 )
 from rtlopt.harness._stimulus import Field
-from rtlopt.harness._testbench import VECTOR_FILE, SealedBench, Testbench, build_testbench
+from rtlopt.harness._testbench import (
+    VECTOR_FILE,
+    HeldStart,
+    SealedBench,
+    Testbench,
+    build_testbench,
+)
 from rtlopt.harness._vocabulary import REF_SUFFIX
 from rtlopt.verilog import blank_comments, rename_modules
 
@@ -52,6 +58,7 @@ __all__ = [
     "Field",
     "SimReport",
     "SealedBench",
+    "HeldStart",
     "Testbench",
     "blank_comments",
     "build_testbench",

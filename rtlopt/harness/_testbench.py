@@ -20,6 +20,24 @@ TAG = "RTLOPT"
 
 
 @dataclass(frozen=True)
+class HeldStart:
+    """A testbench that starts with the inputs held from time 0 by a variable's initializer,
+    which makes no event under ``iverilog -g2012`` (as an environment outside the repository may
+    hold a top's inputs: ``logic a = 1'b0;``), before the stimulus runs as usual.
+
+    Attributes:
+        value: The held inputs' packed value (the stimulus's layout), reset fields included.
+        evented: Inputs that get their value by an event at time 0 instead (x until then).
+        strict: Whether the check at time 0 compares x exactly (a reference x is then no
+            don't care: a reader in the repository decides on it).
+    """
+
+    value: int
+    evented: frozenset[str] = frozenset()
+    strict: bool = False
+
+
+@dataclass(frozen=True)
 class Testbench:
     """A generated testbench.
 
@@ -150,6 +168,7 @@ def build_testbench(
     top_name: str = "rtlopt_tb",
     only: Collection[str] | None = None,
     constants: tuple[FieldConstant, ...] | None = None,
+    held: HeldStart | None = None,
 ) -> Testbench:
     """Generate the equivalence testbench for ``design``'s target.
 
@@ -172,6 +191,8 @@ def build_testbench(
         only: Keep only these stimulus classes (e.g. ``{"random"}``); default all.
         constants: Compared constants for the biased class; default: found in ``design``
             (:func:`rtlopt.frontend.compare_constants`) when ``cfg.bias_constants`` is on.
+        held: Start with the inputs held from time 0 (:class:`HeldStart`): checked once at
+            1 ns (vector -1), before the first vector.
 
     Raises:
         DesignError: The target has no outputs to compare.
@@ -207,6 +228,8 @@ def build_testbench(
         *_tb_check_task(t, fields, tag, cfg.strict_x, n // 2 if seq else -1),
         *_tb_main(t, u_cand, tag, n, clocks),
     ]
+    if held is not None:
+        L = _held_start(L, held, fields, width)
     text = "\n".join(L) + "\n"
     counts = stim.counts()
     neutral = text.replace(secret, "").replace(suffix, "")
@@ -319,6 +342,7 @@ def _tb_check_task(
     a("  task check_;")
     a("    input integer idx_;")
     a("    input integer phase_;")
+    a("    input integer strict_;")
     a("    integer k_, diff_;")
     a("    begin")
     a("      checks_ = checks_ + 1;")
@@ -341,7 +365,10 @@ def _tb_check_task(
             # (0, 1 and z) must be matched exactly, so an x where the reference is defined fails
             a("        diff_ = 0;")
             a(f"        for (k_ = 0; k_ < {p.width}; k_ = k_ + 1)")
-            a(f"          if (ref_{p.name}[k_] !== 1'bx && ref_{p.name}[k_] !== cand_{p.name}[k_])")
+            a(
+                f"          if ((strict_ || ref_{p.name}[k_] !== 1'bx) "
+                f"&& ref_{p.name}[k_] !== cand_{p.name}[k_])"
+            )
             a("            diff_ = 1;")
         a("        if (diff_ && errors_ == 0 && bad_ == 0)")
         args = f"$time, idx_, phase_, ref_{p.name}, cand_{p.name}"
@@ -357,6 +384,28 @@ def _tb_check_task(
     a("    end")
     a("  endtask")
     return L
+
+
+def _held_start(lines: list[str], held: HeldStart, fields: list[Field], width: int) -> list[str]:
+    """The testbench ``lines`` starting from ``held``: the stimulus register declared with the
+    held value as its initializer (no event at time 0; the evented inputs' bits x), given the
+    whole value at time 0 (an event only where it was x) and checked at 1 ns."""
+    bits = ["0"] * width
+    for f in fields:
+        for i in range(f.width):
+            pos = f.offset + i
+            bits[pos] = "x" if f.name in held.evented else str((held.value >> pos) & 1)
+    initializer = f"{width}'b{''.join(reversed(bits))}"
+    value = f"{width}'h{held.value & ((1 << width) - 1):x}"
+    declaration = f"  reg [{width - 1}:0] vec_;"
+    start = "    errors_ = 0; checks_ = 0;"
+    if lines.count(declaration) != 1 or lines.count(start) != 1:
+        raise ValueError("the testbench has no single stimulus register or start")
+    out = list(lines)
+    out[out.index(declaration)] = f"  reg [{width - 1}:0] vec_ = {initializer};"
+    at = out.index(start) + 1
+    out[at:at] = [f"    vec_ = {value};", f"    #1; check_(-1, 0, {int(held.strict)});"]
+    return out
 
 
 def _tb_main(t: Module, u_cand: str, tag: str, n: int, clocks: list[Port]) -> list[str]:
@@ -380,16 +429,16 @@ def _tb_main(t: Module, u_cand: str, tag: str, n: int, clocks: list[Port]) -> li
     a(f"    for (i_ = 0; i_ < {n}; i_ = i_ + 1) begin")
     a("      vec_ = mem_[i_];")
     if clocks:
-        a("      #2; check_(i_, 0);")
+        a("      #2; check_(i_, 0, 0);")
         a("      #3;")
         for c in clocks:
             a(f"      {c.name}_clk_ = 1'b1;")
-        a("      #2; check_(i_, 1);")
+        a("      #2; check_(i_, 1, 0);")
         a("      #3;")
         for c in clocks:
             a(f"      {c.name}_clk_ = 1'b0;")
     else:
-        a("      #1; check_(i_, 0);")
+        a("      #1; check_(i_, 0, 0);")
     a("    end")
     for p in t.outputs if clocks else ():
         # the reference's outputs still x in the second half: un-reset state the stimulus

@@ -55,7 +55,7 @@ def test_the_gate_refuses_it_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 @pytest.mark.parametrize(
     ("ref", "cand", "top"),
     [
-        (ASSIGN, AT_STAR, TESTBENCH),
+        (AT_STAR, ASSIGN, TESTBENCH),
         (
             "module m(input a, input b, output reg y, output z);\n  always @* y = ~a;\n"
             "  assign z = ~b;\nendmodule\n",
@@ -73,6 +73,17 @@ def test_a_rewrite_time_0_does_not_tell_apart_is_accepted(
     repo = _repo(tmp_path, monkeypatch, ref, top)
     out = _evaluate(tmp_path, repo, cand)
     assert out["status"] == "ok", out["reason"]
+
+
+def test_what_the_repository_changes_at_time_0_a_testbench_outside_may_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 65: the repository's testbench changes ``a`` at time 0, but a testbench outside
+    it (or one the configuration leaves out) may instantiate ``m`` and hold ``a``."""
+    repo = _repo(tmp_path, monkeypatch, ASSIGN, TESTBENCH)
+    out = _evaluate(tmp_path, repo, AT_STAR)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and "may instantiate the module itself" in reason, reason
 
 
 def test_a_broken_rewrite_is_still_refuted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -85,10 +85,15 @@ def test_the_candidate_must_wake_whenever_the_reference_does(
 
 
 def test_the_repositorys_own_testbench_is_read_not_held(tmp_path: Path) -> None:
-    """Where the repository's testbench drives every input at time 0, nothing is held."""
+    """Where the repository's testbench drives every input at time 0, nothing is held by
+    the repository; a testbench outside it may still instantiate the module and hold them
+    (round 65): x longer is unchecked, defined earlier refines as at a top."""
     design = _design(tmp_path, ASSIGN, _DRIVING_TB)
     assert evented_inputs(design, environment=False) == {"i", "j", "en"}  # type: ignore[arg-type]
-    assert time_zero_change(design, ASSIGN, AT_STAR) == ""  # type: ignore[arg-type]
+    why = time_zero_change(design, ASSIGN, AT_STAR)  # type: ignore[arg-type]
+    assert "may instantiate the module itself" in why, why
+    design = _design(tmp_path, AT_STAR, _DRIVING_TB)
+    assert time_zero_change(design, AT_STAR, ASSIGN) == ""  # type: ignore[arg-type]
 
 
 #: C910's LZA: a net the block waits for, assigned with whole-range selects
