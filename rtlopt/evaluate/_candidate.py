@@ -60,6 +60,9 @@ class Candidate:
     # why simulation time 0 may tell it from the reference (evaluate/_time_zero.py): a
     # candidate the proofs would accept is unchecked then ("" none)
     time_zero: str = ""
+    # whether either side holds a block run on an event (``always @*``, an instance of a
+    # module with one): only then is it simulated from a held start (_time_zero_sim.py)
+    event_blocks: bool = True
 
 
 def invalid(

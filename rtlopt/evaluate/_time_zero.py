@@ -120,9 +120,12 @@ def time_zero_unchecked(s: EvalSetup, c: Candidate, pp: Preprocessed | None) -> 
             return first + n
 
     cand_text = pp.text if pp is not None else c.text
-    return time_zero_change(
-        s.design, ref_text, cand_text, ref_line, pp.source_line if pp is not None else None
+    seen: dict[str, bool] = {}
+    why = time_zero_change(
+        s.design, ref_text, cand_text, ref_line, pp.source_line if pp is not None else None, seen
     )
+    c.event_blocks = seen.get("event_blocks", True)
+    return why
 
 
 def time_zero_change(
@@ -131,10 +134,12 @@ def time_zero_change(
     cand_text: str,
     ref_line: Callable[[int], int] | None = None,
     cand_line: Callable[[int], int] | None = None,
+    seen: dict[str, bool] | None = None,
 ) -> str:
     """The rule of the module docstring on the texts holding the reference's and the
     candidate's target module; "" when they agree at time 0. ``ref_line`` and
-    ``cand_line`` map a line of the texts to the one a message names."""
+    ``cand_line`` map a line of the texts to the one a message names; ``seen["event_blocks"]``
+    is set False where neither side holds a block run on an event."""
     name = design.target.name
     try:
         ref = module_items(ref_text, name)
@@ -156,6 +161,8 @@ def time_zero_change(
         return f"{moved} ({_WHY}); keep the connections' expressions"
     hier: dict[str, bool] = {}
     if not _on_event(ref, design, hier) and not _on_event(cand, design, {}, own=cand_text):
+        if seen is not None:
+            seen["event_blocks"] = False  # nothing waits for an event: nothing is late
         return ""
     shadowed = _shadowed(ref, cand, name)
     if shadowed:

@@ -42,8 +42,8 @@ def held_start_difference(s: EvalSetup, c: Candidate) -> str:
     (module docstring), or ""."""
     from rtlopt.harness import same_as_reference
 
-    if c.pp is None or same_as_reference(c.text, s.design):
-        return ""
+    if c.pp is None or not c.event_blocks or same_as_reference(c.text, s.design):
+        return ""  # the view path; no block on either side waits for an event; the same text
     for k, (bench, inside) in enumerate(_held_benches(s)):
         why = _difference(s, c, bench, inside, f"held{k}")
         if why:
