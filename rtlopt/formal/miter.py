@@ -38,7 +38,9 @@ netlist and builds the miter itself, so that every modelling decision is here an
   netlist keeps Yosys's ``init`` attributes; each register bit with a stated value starts
   from it, every other one x, and a net no gate drives holds its stated value. No reset is
   forced (the caller passes none). The miter stays exact: a counterexample is a difference
-  from the stated power-up state.
+  from the stated power-up state. With ``free_init`` too, the bits without a stated value
+  start from free defined values, paired as above, the stated ones from their values (not
+  exact: a proof holds for every power-up state the candidate's text allows).
 
 The miter's single output is 1 when the designs differ.
 """
@@ -410,10 +412,11 @@ def _sequential(
     x_g, x_t = dict(init_g), dict(init_t)
     pairing = ""
     paired_all = False
-    if spec.free_init and spec.stated_init:
-        raise NotModelled("free and stated power-up values at once")
     if spec.free_init:
         pairing = _free_init(aig, inputs, gold, gate, init_g, init_t, spec)
+        if spec.stated_init:  # the stated bits keep their values; only the others are free
+            init_g.update((q, v) for q, v in x_g.items() if v != X)
+            init_t.update((q, v) for q, v in x_t.items() if v != X)
         # every bit got a fresh value of its own or one shared with its pair
         paired_all = set(init_g.values()) <= set(init_t.values())
 

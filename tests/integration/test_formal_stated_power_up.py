@@ -312,3 +312,36 @@ def test_values_a_header_states_are_proven_from_too(tmp_path: Path) -> None:
     assert bad.formal is not None and bad.formal.verdict is Verdict.REFUTED, bad.formal
     assert good.accepted, good.reason
     assert good.formal is not None and good.formal.power_up == ("unknown", "stated"), good.formal
+
+
+#: A carry register without a stated value (``cy_r``) beside a stated one (``q``); the
+#: candidate adds the carry first (``carry + b + a``): gate by gate, ``x + 1 + 1`` leaves the
+#: carry out x where ``1 + 1 + x`` has it 1, so the x power-up model's counterexample only
+#: leaves the candidate undefined (x pessimism, serv_ctrl's spurious counterexample).
+CARRY_REF = """module cy(input clk, input en, input a, input b, output o, output [3:0] y);
+  reg cy_r;
+  reg [3:0] q = 4'd5;
+  wire [1:0] s = a + b + cy_r;
+  always @(posedge clk) begin
+    cy_r <= en & s[1];
+    q <= {s[0], q[3:1]};
+  end
+  assign o = s[1];
+  assign y = q;
+endmodule
+"""
+CARRY_CAND = CARRY_REF.replace("a + b + cy_r", "carry + b + a").replace("cy_r", "carry")
+
+
+@pytest.mark.parametrize("model", ["ignore", "honor"])
+def test_a_carry_without_a_stated_value_added_in_another_order(tmp_path: Path, model: str) -> None:
+    """The proof from the stated values again with the registers without one free and
+    paired: proven (was: undecided, a counterexample of x pessimism); a real change still
+    is not proven."""
+    res = _check(tmp_path, CARRY_REF, CARRY_CAND, "cy", model)
+    assert res.verdict is Verdict.PROVEN, res
+    assert "stated power-up values (registers without one paired)" in res.method, res
+    assert res.power_up == (("unknown", "stated") if model == "ignore" else ("stated",)), res
+    broken = CARRY_CAND.replace("{s[0], q[3:1]}", "{s[0], q[2:0]}")
+    bad = _check(tmp_path / "broken", CARRY_REF, broken, "cy", model)
+    assert bad.verdict is not Verdict.PROVEN, bad

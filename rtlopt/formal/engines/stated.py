@@ -141,7 +141,10 @@ def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult
     if out.status == "failed" and out.trace and out.counterexample:
         cex = out.counterexample
         if any("x" in v for k, v in cex.items() if k.startswith("got ")):
-            return _unknown(job, method, f"no proof: the counterexample {X_PESSIMISM}", cex)
+            pessimism = _unknown(job, method, f"no proof: the counterexample {X_PESSIMISM}", cex)
+            if strict_x:
+                return pessimism
+            return _paired(job, deadline, wd, sequential) or pessimism
         at = f" at cycle {out.frame}" if sequential else ""
         refuted = FormalResult(
             Verdict.REFUTED,
@@ -161,6 +164,59 @@ _CLAIM = (
     "equivalent from the stated power-up values: every register with an initial value starts "
     "from it, every other one unknown (x), and the reset inputs are free from the first cycle"
 )
+
+
+#: What a proof with the registers without a stated value paired says.
+_PAIRED_CLAIM = (
+    "equivalent from the stated power-up values, every register without one from any value "
+    "({pairing}: whatever the candidate's registers without a stated value hold, the "
+    "reference with its own stated values and the paired registers equal behaves the same); "
+    "the reset inputs free from the first cycle"
+)
+
+
+def _paired(job: Job, deadline: float, wd: Path, sequential: bool) -> FormalResult | None:
+    """After a counterexample that only leaves the candidate x where the reference is defined
+    (gate-level x pessimism: a carry register without a stated value added in another
+    order): the proof again with those registers free and paired (``free_init``), the stated
+    ones at their values, on the time left. A proof only (a counterexample of one pairing
+    refutes nothing); None otherwise."""
+    left = deadline - time.monotonic()
+    if not sequential or left < 2.0:
+        return None
+    prep = prepare_miter(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        wd / "abc_stated_free",
+        timeout=left,
+        memory_mb=job.memory_mb,
+        stated_init=True,
+        free_init=True,
+        global_clock=True,
+        reuse_from=(wd / "abc_stated",),
+    )
+    if prep.miter is None:
+        log.info("formal %s: no paired miter %s: %s", job.design.target.name, METHOD, prep.reason)
+        return None
+    if job.plan.clk2fflogic and (prep.plan is None or not prep.plan.global_clock):
+        return None  # every clock edge is needed, which this model has not (as in run)
+    out = _engines(job, prep.aiger, prep.miter, True, deadline)
+    if out is None or out.status != "proved":
+        return None
+    found = proven(
+        job,
+        prep.miter,
+        FormalResult(
+            Verdict.PROVEN,
+            f"abc {out.engine} {METHOD} (registers without one paired)",
+            _PAIRED_CLAIM.format(pairing=prep.miter.pairing),
+            {},
+            elapsed(job.start),
+            free_power_up=True,
+        ),
+    )
+    return found
 
 
 def _one_edge(job: Job) -> bool:
