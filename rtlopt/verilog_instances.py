@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["BUILT_INSTANCE", "Instance", "instance_follows", "instances_of"]
+__all__ = [
+    "BUILT_INSTANCE",
+    "Instance",
+    "instance_follows",
+    "instances_of",
+    "procedural_spans",
+]
 
 #: Stands for an instance whose name a macro builds.
 BUILT_INSTANCE = "`"
@@ -142,3 +148,89 @@ def _after_ports(code: str, at: int) -> int:
             return -1
         i += 1
     return -1
+
+
+#: A word (not a macro's, a system name's or an escaped name's), a number, or a bracket, ``;``,
+#: ``@``, ``#``, ``*``.
+_TOKEN = re.compile(r"(?<![\w$`\\'])([A-Za-z_][\w$]*|\d[\w$.']*)|([()\[\]{};@#*])")
+_PROCESS = frozenset({"initial", "final", "always", "always_ff", "always_comb", "always_latch"})
+_OPENS = {"begin": "end", "fork": "join"}
+_CLOSES = frozenset({"end", "join", "join_any", "join_none"})
+#: Words that end or start a scope a procedural block never holds: a span reaching one is
+#: misread (left out).
+_OUTSIDE = frozenset(
+    "module macromodule endmodule interface endinterface program endprogram package "
+    "endpackage generate endgenerate task endtask function endfunction class endclass "
+    "initial final always always_ff always_comb always_latch".split()
+)
+#: Words before ``task``/``function`` that declare one without a body (a prototype).
+_PROTOTYPE = frozenset({"extern", "import", "export", "pure", "typedef"})
+
+
+def procedural_spans(code: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of ``code`` (comments and strings blanked) that are
+    procedural for certain, where no instance may stand: the ``begin ... end`` (``fork ...
+    join``) block an ``initial``, ``always`` or ``final`` runs, and a task's or function's
+    body up to its ``endtask``/``endfunction``. Read from the literal words only (what a macro
+    expands to is not read: a macro closing the block would leave its ``end`` unmatched); a
+    block misread (another scope's word inside, unbalanced) is left out, so the spans never
+    reach beyond the procedural code."""
+    tokens = [(m.group(1) or m.group(2), m.start(), m.end()) for m in _TOKEN.finditer(code)]
+    spans: list[tuple[int, int]] = []
+    k = 0
+    while k < len(tokens):
+        word, start, _ = tokens[k]
+        found = None
+        if word in _PROCESS:
+            found = _process_block(tokens, k + 1)
+        elif word in ("task", "function") and (k == 0 or tokens[k - 1][0] not in _PROTOTYPE):
+            found = _subprogram_body(tokens, k + 1, "end" + word)
+        if found is None:
+            k += 1
+            continue
+        spans.append((start, tokens[found][2]))
+        k = found + 1
+    return spans
+
+
+def _process_block(tokens: list[tuple[str, int, int]], k: int) -> int | None:
+    """The index of the ``end`` (``join``) closing the block a process runs, its timing
+    control (``@(...)``, ``@*``, ``@name``, ``#(...)``, ``#name``) skipped from token ``k``;
+    None where the statement is no ``begin``/``fork`` block or is misread."""
+    while k < len(tokens) and tokens[k][0] in ("@", "#"):
+        k += 1
+        if k < len(tokens) and tokens[k][0] == "(":
+            depth = 0
+            while k < len(tokens):
+                depth += {"(": 1, ")": -1}.get(tokens[k][0], 0)
+                k += 1
+                if depth == 0:
+                    break
+        else:
+            k += 1  # a name, a number or ``*``
+    if k >= len(tokens) or tokens[k][0] not in _OPENS:
+        return None
+    depth = 0
+    for j in range(k, len(tokens)):
+        word = tokens[j][0]
+        if word in _OUTSIDE:
+            return None
+        if word in _OPENS:
+            depth += 1
+        elif word in _CLOSES:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _subprogram_body(tokens: list[tuple[str, int, int]], k: int, closing: str) -> int | None:
+    """The index of ``closing`` ending the task or function declared from token ``k``; None
+    where another scope's word comes first (a prototype without a body, misread)."""
+    for j in range(k, len(tokens)):
+        word = tokens[j][0]
+        if word == closing:
+            return j
+        if word in _OUTSIDE:
+            return None
+    return None

@@ -29,7 +29,7 @@ from rtlopt.verilog import (
     blank_comments,
     line_of,
 )
-from rtlopt.verilog_instances import instance_follows
+from rtlopt.verilog_instances import instance_follows, procedural_spans
 
 __all__ = ["hidden_instances", "macro_cells"]
 
@@ -42,8 +42,13 @@ _CONNECTED = re.compile(r"\s*([A-Za-z_][\w$]*|\*)")
 def macro_cells(code: str) -> Iterator[tuple[int, int, str, list[str]]]:
     """``(offset, offset past it, macro, its arguments)`` of each macro of ``code``
     (comments blanked) that stands where an instance names its module: ```CELL u(...)``,
-    ```CELL #(...) u(...)``, ```CELL(x) u(...)``."""
+    ```CELL #(...) u(...)``, ```CELL(x) u(...)``; none inside procedural code, where no
+    instance stands (```CHECK(x) check_task(a, b);`` in an ``initial`` block is a statement
+    and a task call: :func:`rtlopt.verilog_instances.procedural_spans`)."""
+    spans = procedural_spans(code) if "`" in code else []
     for u in _USE.finditer(code):
+        if any(a <= u.start() < b for a, b in spans):
+            continue
         args: list[str] = []
         end = u.end()
         if code.startswith("(", end):

@@ -4,6 +4,7 @@ what counts as one, and which instances may be of the target."""
 from __future__ import annotations
 
 from rtlopt.evaluate._macro_instances import _definitions, _given, _may_be, macro_cells
+from rtlopt.verilog_instances import procedural_spans
 
 
 def _cells(code: str) -> list[str]:
@@ -42,3 +43,34 @@ def test_a_definition_through_a_macro_only_a_build_defines_gives_no_module() -> 
     assert not _given("CORE", visible)  # IMPL: only a build's -DIMPL=...
     assert _given("NAME", visible) and _given("BOTH", visible)
     assert not _given("OTHER", visible)
+
+
+def test_a_macro_in_procedural_code_is_no_instance() -> None:
+    """A statement macro before a task call (lowRISC's ```DV_CHECK_STD_RANDOMIZE_FATAL(k1,
+    "", ID)`` then ``test_prince(p, {k1, k0});`` in a testbench's ``initial``) reads like
+    ```CELL(x) u(...)``; no instance stands in an ``initial``, ``always`` or ``final`` block
+    or a task's or function's body."""
+    code = (
+        "module tb;\n  task automatic t(input a);\n    `CHK(a) run(a, b);\n  endtask\n"
+        "  initial begin : p\n    for (int i = 0; i < 4; i++) begin\n"
+        '      `RAND(k1, "", ID)\n      test_prince(p, {k1, k0});\n    end\n  end\n'
+        "  always @* begin `M(x) f(x); end\n  final begin `M(y) g(y); end\n"
+        "  function automatic int f(int x);\n    `M(x) g(x);\n    return x;\n  endfunction\n"
+        "  `CORE(x) u(.a(a));\n  if (P) begin : gen\n    `CELL w(.a(a));\n  end\nendmodule\n"
+    )
+    assert _cells(code) == ["CORE", "CELL"]  # the module's and a generate block's instances
+
+
+def test_procedural_spans_never_reach_module_items() -> None:
+    """Read from the literal words: a block misread is left out (never a span that covers a
+    module item), a prototype has no body, a single statement without ``begin`` is none."""
+    proto = 'module m;\n  import "     " function void f();\n  `CELL u(.a(a));\n'
+    proto += "  function int g; return 1; endfunction\nendmodule\n"
+    assert _cells(proto) == ["CELL"]
+    assert [proto[a:b].split()[0] for a, b in procedural_spans(proto)] == ["function"]
+    single = "module m;\n  always @(posedge c) if (e) `M(x) u(x);\nendmodule\n"
+    assert procedural_spans(single) == []
+    unclosed = "module m;\n  initial begin\n  `CELL u(.a(a));\nendmodule\n"
+    assert procedural_spans(unclosed) == [] and _cells(unclosed) == ["CELL"]
+    timed = "module m;\n  initial #10 begin `M(x) t(x); end\n  always @ * begin end\nendmodule\n"
+    assert len(procedural_spans(timed)) == 2 and _cells(timed) == []
