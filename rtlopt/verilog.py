@@ -235,15 +235,35 @@ _QUALIFIER = re.compile(r"(?<![\w$`\\.'])(?:unique0|unique|priority)(?=\s+(?:cas
 #: An attribute instance ``(* name ... *)`` (not ``@(*)``: a name, escaped or not, follows
 #: the opening).
 _ATTRIBUTE = re.compile(r"\(\*\s*\\?[A-Za-z_].*?\*\)", re.S)
-#: Attributes Yosys reads otherwise than a simulator: ``full_case``/``parallel_case`` (don't
-#: cares), ``init`` (a power-up value iverilog does not give); plain or escaped names.
-_READ_OTHERWISE = re.compile(r"(?<![\w$\\])\\?(?:full_case|parallel_case|init)(?![\w$])")
+#: Attributes that change nothing a design computes in any tool of the flow (a simulator
+#: ignores every attribute): kept; every other attribute instance is blanked, since Yosys
+#: reads many otherwise than a simulator: ``full_case``/``parallel_case`` (don't cares),
+#: ``init`` (a power-up value iverilog does not give), ``no_rw_check`` and the memory styles
+#: that say it (a read at a written address x), ``nosync``, ``anyseq``... (round 66).
+_KEPT_ATTRIBUTES = frozenset(
+    {"keep", "keep_hierarchy", "dont_touch", "async_reg", "async", "src", "mark_debug"}
+    | {"blackbox", "whitebox", "lib_whitebox", "noblackbox", "syn_keep", "syn_preserve"}
+    | {"preserve", "no_ungroup", "no_boundary_optimization", "use_dsp", "dont_merge"}
+)
+#: A comment Yosys reads as a case directive (``// synopsys full_case``, ``/* synthesis
+#: parallel_case */``): blanked wherever the word stands in a comment (round 66).
+_CASE_PRAGMA = re.compile(r"full_case|parallel_case", re.I)
+
+
+def _read_otherwise(attribute: str) -> bool:
+    """Whether an attribute instance ``(* ... *)`` names anything but
+    :data:`_KEPT_ATTRIBUTES` (plain or escaped names; a part not read as a name counts)."""
+    for spec in attribute[2:-2].split(","):
+        name = spec.split("=", 1)[0].strip().lstrip("\\").strip()
+        if name.lower() not in _KEPT_ATTRIBUTES:
+            return True
+    return False
 
 
 def plain_case_qualifiers(text: str) -> str:
     """``text`` with the ``unique``/``unique0``/``priority`` qualifiers of its case and if
-    statements, and every attribute instance naming ``full_case``, ``parallel_case`` or
-    ``init``, blanked (offsets and lines kept).
+    statements, every attribute instance naming anything but :data:`_KEPT_ATTRIBUTES` and
+    every comment naming ``full_case`` or ``parallel_case`` blanked (offsets and lines kept).
 
     In simulation they only add warnings (the attributes not even that): when no item (or
     branch) matches, no statement runs, as in a plain case or if, and the first item that
@@ -253,11 +273,13 @@ def plain_case_qualifiers(text: str) -> str:
     ``init`` attribute as a power-up value (round 57: a register x in simulation read as
     defined); every tool of the flow reads the plain statement, so the proof keeps the value
     a simulator computes."""
-    code = blank_spans(blank_comments(text), [(a, b) for k, a, b in scan(text) if k in _OPAQUE])
+    tokens = list(scan(text))
+    code = blank_spans(blank_comments(text), [(a, b) for k, a, b in tokens if k in _OPAQUE])
     spans = [m.span() for m in _QUALIFIER.finditer(code)]
     # attribute names may be escaped (``(* \\parallel_case *)``: Yosys reads the same name)
-    names = blank_spans(blank_comments(text), [(a, b) for k, a, b in scan(text) if k == "string"])
-    spans += [m.span() for m in _ATTRIBUTE.finditer(names) if _READ_OTHERWISE.search(m.group())]
+    names = blank_spans(blank_comments(text), [(a, b) for k, a, b in tokens if k == "string"])
+    spans += [m.span() for m in _ATTRIBUTE.finditer(names) if _read_otherwise(m.group())]
+    spans += [(a, b) for k, a, b in tokens if k == "comment" and _CASE_PRAGMA.search(text, a, b)]
     return blank_spans(text, sorted(spans)) if spans else text
 
 

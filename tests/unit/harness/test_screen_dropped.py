@@ -185,8 +185,10 @@ def test_case_qualifiers_are_blanked_for_every_tool() -> None:
 def test_case_attributes_are_read_as_a_simulator_reads_them() -> None:
     """Round 56: Yosys reads ``(* parallel_case *)`` and ``(* full_case *)`` as don't-cares
     (two items matching, no item matching) where simulation takes the first item or keeps the
-    value: every attribute instance naming one is blanked; ``@(*)``, other attributes and
-    text in strings and comments are kept."""
+    value: every attribute instance naming one is blanked; ``@(*)``, attributes that change
+    nothing computed and text in strings are kept; round 66: comments naming one are blanked
+    (Yosys reads ``// synopsys full_case``), and so is every other attribute
+    (``no_rw_check``: a read at a written address x)."""
     text = (
         "always @(*) begin\n  (* parallel_case *)\n  case (1'b1) a: y = 1; endcase\n"
         "  (* full_case, keep *) case (s) 0: y = 0; endcase\n  (* keep *) z = a;\n"
@@ -196,14 +198,18 @@ def test_case_attributes_are_read_as_a_simulator_reads_them() -> None:
     assert len(plain) == len(text) and plain.count("\n") == text.count("\n")
     assert "parallel_case *)\n  case" not in plain and "full_case, keep" not in plain
     assert "always @(*) begin" in plain and "(* keep *) z = a;" in plain
-    assert '"(* full_case *)"' in plain and "// (* parallel_case *)" in plain
+    assert '"(* full_case *)"' in plain and "parallel_case" not in plain.split('"')[-1]
     # round 57: an escaped name is the same attribute to Yosys; init is a power-up value
     # iverilog does not give
     for form in ("(* \\parallel_case *) case", "(* init = 1'b1 *) reg q;", "(* \\init = 1 *) reg"):
         assert "case" not in plain_case_qualifiers(form)[
             :8
         ] and "init" not in plain_case_qualifiers(form), form
-    assert plain_case_qualifiers("(* initial_x *) reg r;") == "(* initial_x *) reg r;"
+    assert plain_case_qualifiers("(* keep *) reg r;") == "(* keep *) reg r;"
+    for form in ("(* initial_x *)", '(* ram_style = "no_rw_check" *)', "(* no_rw_check *)"):
+        assert plain_case_qualifiers(f"{form} reg r;") == " " * len(form) + " reg r;", form
+    for form in ("// synopsys full_case", "/* synthesis parallel_case */"):
+        assert plain_case_qualifiers(f"case (s){form}\n") == "case (s)" + " " * len(form) + "\n"
 
 
 def test_a_candidate_may_not_use_qualifiers_more_often_than_the_reference(tmp_path: Path) -> None:
