@@ -208,19 +208,26 @@ _CONDITIONS = frozenset({"if", "case", "casez", "casex", "while"})
 _BEFORE = frozenset({"=", "<=", "(", ",", ";", ":", "?", "begin"})
 
 
-def folded(item: Item, signals: frozenset[str]) -> bool:
+def folded(item: Item, signals: frozenset[str], own: frozenset[str] = frozenset()) -> bool:
     """Whether the ``always @*`` block ``item`` may wait for fewer names than its text
     mentions: iverilog builds its list after folding constants, so a branch under a constant
     condition (``if (1'b0)``, ``if (P)``, a ``?:`` or ``case`` of constants), a query's
     argument (``$bits(b)``) or a shift by a constant past the width (``b >> 4``) wakes
-    nothing."""
+    nothing. A shift of a name in ``own`` (written by this block alone: a block-local
+    variable, ``d1 = (d0 << 16) | (d0 >> 16)``) drops nothing that wakes it: only the block
+    itself changes that name, never while it waits."""
     if not item.form.startswith("always @*"):
         return False
     tokens = item.text.split(" ")
     for k, t in enumerate(tokens):
         if t in _QUERIES:
             return True  # a query's argument is no value: left out of the list
-        if t in _SHIFTS and k + 1 < len(tokens) and _constant_word(tokens[k + 1], signals):
+        if (
+            t in _SHIFTS
+            and k + 1 < len(tokens)
+            and _constant_word(tokens[k + 1], signals)
+            and not (k and tokens[k - 1] in own)
+        ):
             return True  # a shift by a constant may pass the width: left out of the list
         if t in _CONDITIONS and k + 1 < len(tokens) and tokens[k + 1] == "(":
             depth, cond = 0, []
@@ -246,8 +253,12 @@ def unfolded(on: list[Item], items: ModuleItems) -> list[Item]:
     same block."""
     from dataclasses import replace
 
+    def own(i: Item) -> frozenset[str]:  # the names no other item of the module writes
+        return i.writes - frozenset().union(*(o.writes for o in items.items if o is not i))
+
     return [
-        replace(i, waits=frozenset({f"<{i.text}>"})) if folded(i, items.signals) else i for i in on
+        replace(i, waits=frozenset({f"<{i.text}>"})) if folded(i, items.signals, own(i)) else i
+        for i in on
     ]
 
 
