@@ -330,9 +330,42 @@ def failing_lines(rep: Replay) -> list[str]:
     step = s.step + rep.first_index
     when = f"cycle {step}" + (", after the clock edge" if s.phase else "") if rep.sequential else ""
     ins = ", ".join(f"{k}={_value_text(v)}" for k, v in s.inputs.items()) or "(none)"
-    out = [f"failing input{' at ' + when if when else ''}: {ins}"]
+    out = [f"failing input{' at ' + when if when else ''}: {ins}", *_earlier(rep, step)]
     for n in s.bad:
         ref, cand = s.reference.get(n, "?"), s.candidate.get(n, "?")
         out.append(f"output {n}: expected {_value_text(ref)}, got {_value_text(cand)}")
     out.append(f"waveform: {rep.vcd}")
+    return out
+
+
+#: Runs of earlier cycles a failing input shows at most (the rest is in the waveform).
+EARLIER_CYCLES = 16
+
+
+def _earlier(rep: Replay, step: int) -> list[str]:
+    """The inputs of the cycles before the failing one of a sequential replay, cycles in a
+    row with the same inputs on one line (the last :data:`EARLIER_CYCLES` such lines; a line
+    saying which earlier ones only the waveform shows): the failing cycle's inputs alone do
+    not show what led there."""
+    if not rep.sequential:
+        return []
+    cycles: dict[int, Mapping[str, str]] = {}
+    for s in rep.samples[: rep.first]:
+        cycles.setdefault(s.step + rep.first_index, s.inputs)
+    cycles.pop(step, None)
+    runs: list[list[int]] = []  # [first, last] cycle of each run of equal inputs
+    for k in sorted(cycles):
+        if runs and runs[-1][1] == k - 1 and cycles[runs[-1][0]] == cycles[k]:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    shown = runs[-EARLIER_CYCLES:]
+    if not shown:
+        return []
+    hidden = f" (cycles 0-{shown[0][0] - 1}: in the waveform)" if shown[0][0] > 0 else ""
+    out = [f"the inputs of the cycles before it{hidden}:"]
+    for first, last in shown:
+        ins = ", ".join(f"{n}={_value_text(v)}" for n, v in cycles[first].items()) or "(none)"
+        when = f"cycle {first}" if first == last else f"cycles {first}-{last}"
+        out.append(f"  {when}: {ins}")
     return out
