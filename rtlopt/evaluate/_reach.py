@@ -46,6 +46,7 @@ from rtlopt.evaluate._reach_paths import (
     skip_selects,
 )
 from rtlopt.evaluate._reach_reads import macro_definitions, read_only
+from rtlopt.evaluate._reach_scope import another_modules_instance
 from rtlopt.evaluate._repo_texts import other_texts, repository_texts
 from rtlopt.frontend.model import Design
 from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
@@ -198,12 +199,14 @@ class _Reach:
 
     def found(self, path: Path, rest: str) -> list[PathMatch]:
         """The hierarchical names into the target in ``rest`` (the text of ``path``, comments
-        blanked) that are no read of a port, no defparam of its own parameters and, in a
-        file that is no source, may be Verilog."""
+        blanked) that are no read of a port, no defparam of its own parameters, not into
+        an instance of another module of that name (:mod:`._reach_scope`) and, in a file
+        that is no source, may be Verilog."""
         return [
             m
             for m in self.hier.finditer(rest)
             if not (_defparam(rest, m.start()) and _own_parameter(rest, m, self.params))
+            and not another_modules_instance(rest, m.start(), m.anchor, self.name)
             and (
                 m.group(1) not in self.ports or not read_only(rest, m.start(), m.end(), self.macros)
             )
