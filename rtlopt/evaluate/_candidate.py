@@ -63,6 +63,11 @@ class Candidate:
     # whether either side holds a block run on an event (``always @*``, an instance of a
     # module with one): only then is it simulated from a held start (_time_zero_sim.py)
     event_blocks: bool = True
+    # why the repository reaches past the target's ports where the proofs do not look
+    # (evaluate/_reach.py, x fed under other parameters; evaluate/_screen_checks.py): a
+    # candidate the proofs would accept is unchecked then, a difference at the ports is
+    # still a refutation ("" none)
+    reach: str = ""
 
 
 def invalid(

@@ -107,6 +107,9 @@ class Pipeline:
                 c.timings[name] = time.monotonic() - t0
             if rejected is not None:
                 return self._traced(c, rejected)
+        if c.reach and not equivalence:  # no formal stage to say so (evaluate/_stages.py)
+            reason = "unchecked: " + c.reach
+            return invalid(s.config.reward, Stage.SCREEN, reason, r_syn=0.0, logs=c.logs)
         if not equivalence:
             return self._synthesize(c, check=False)
         if overlap:

@@ -176,10 +176,13 @@ def _view_switched_off(s: EvalSetup, c: Candidate) -> str:
 
 
 def repository_reaches(s: EvalSetup, c: Candidate) -> str:
-    """Why a changed candidate is unchecked because the repository reaches into the target
-    where the proof does not look (``evaluate/_reach.py``), or another file's unit-scope
-    declaration may take the place of a name it reads (``evaluate/_unit_scope.py``), or its
-    instances of the target cannot be read (``frontend/_open_inputs.py``), or "".
+    """Why a changed candidate is unchecked because another file's unit-scope declaration
+    may take the place of a name it reads (``evaluate/_unit_scope.py``) or a pragma macro
+    is used (``evaluate/_pragma_macros.py``), or "". Why it is unchecked because the
+    repository reaches into the target where the proof does not look
+    (``evaluate/_reach.py``), or its instances of the target cannot be read, or one fed x
+    has other parameters (``frontend/_open_inputs.py``), is left in ``c.reach`` for the
+    formal stage: a difference at the ports refutes the change first.
 
     The inputs the repository feeds x or z (an instance leaves one unconnected, ties it to
     x/z, or connects it to a net nothing or only x/z drives) are left in ``c.x_inputs``
@@ -191,12 +194,15 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
 
     if same_as_reference(c.text, s.design):
         return ""
-    return (
-        repository_reach(s.design, s.workdir)
-        or unit_scope_capture(s.design, c.text, s.workdir)
-        or _x_fed(s, c)
-        or _pragma_macros(s, c)
-    )
+    why = unit_scope_capture(s.design, c.text, s.workdir)
+    if why:
+        return why  # the proofs may read the change otherwise than the repository does
+    # the proofs read the change as the repository does, short of what reaches past its
+    # ports: kept for the formal stage (``c.reach``), so that a broken change is still
+    # refuted with its failing input and an equivalent one is unchecked
+    reach = repository_reach(s.design, s.workdir)
+    c.reach = _x_fed(s, c) if not reach else reach
+    return _pragma_macros(s, c)
 
 
 def _x_fed(s: EvalSetup, c: Candidate) -> str:

@@ -391,6 +391,8 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
     if why:  # equivalent on 0/1, not where the repository feeds x
         pass
+    elif c.reach and formal.verdict is not Verdict.REFUTED:  # what reaches past the ports
+        why = "unchecked: " + c.reach
     elif formal.structure.startswith(HIGH_Z):  # no clock/reset matter
         why = formal.structure
     elif formal.structure:

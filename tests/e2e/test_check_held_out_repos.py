@@ -1,7 +1,9 @@
 """`rtlopt check` on patterns of public repositories the suite had not seen (secworks'
 chacha): a rotation rewritten from a concatenation into shifts of a block-local variable is
 no time-0 change; two testbenches that both name their instance ``dut``, one of the target
-and one of its parent, do not make the parent's names the target's."""
+and one of its parent, do not make the parent's names the target's; where a testbench does
+reach into the target (prints or writes its inner signals), a broken edit is still refuted
+with its failing input, and an equivalent one is unchecked."""
 
 from __future__ import annotations
 
@@ -110,3 +112,25 @@ def test_a_testbench_naming_another_modules_instance_like_the_target_s(
         assert rc == 0 and m["equivalence"] == "proven", m
     else:
         assert rc == 1 and "(u_qr.blk)" in m["findings"][0], m
+
+
+#: prints inner signals of qr (as chacha's testbenches do): the repository reaches into qr
+PRINTING_TB = TB.replace('$display("y = %h", dut.y);', '$display("d0 = %h", dut.blk.d0);')
+#: writes one: the repository reaches into qr
+WRITING_TB = TB.replace("$finish;", "dut.blk.d1 = 0;\n    $finish;")
+
+
+@pytest.mark.parametrize("tb", [PRINTING_TB, WRITING_TB], ids=["printing", "writing"])
+def test_where_the_repository_reaches_past_the_ports_a_broken_edit_is_refuted(
+    tmp_path: Path, tb: str
+) -> None:
+    """What reaches past the ports leaves an equivalent edit unchecked, never a broken one
+    unrefuted: the difference at the ports is shown with its failing input (a rare input
+    that only the proof finds, here)."""
+    repo = _repo(tmp_path, tb)
+    rc, m = _check(repo, QR.replace("r = d1 + a;", "r = d1 + a + (a == 32'h5eed1e55);"))
+    assert rc == 1 and m["equivalence"] == "refuted", m
+    assert "reaches into" not in m["findings"][0], m
+    assert any(n.startswith("failing input") and "0x5eed1e55" in n for n in m["notes"]), m
+    rc, m = _check(repo, QR.replace("d0 = d ^ a;", "d0 = a ^ d;"))
+    assert rc == 1 and "reaches into an instance of qr" in m["findings"][0], m
