@@ -238,7 +238,8 @@ def _other_parameters(s: EvalSetup, found: list[OpenInput]) -> str:
             return (
                 f"the repository feeds x into inputs of its instance {hit[0]} of "
                 f"{s.design.target.name}, which has other parameters ({p.label()}) than the "
-                "defaults the proof that a change reads x as the reference does reads"
+                "module's defaults, and the proof that the change reads x as the reference "
+                "does reads the module with its defaults only"
             )
     return ""
 

@@ -197,6 +197,7 @@ def test_an_instance_fed_x_with_other_parameters_leaves_the_change_unchecked(
     reason = str(out["reason"])
     assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
     assert "instance top.u of m, which has other parameters (W=4)" in reason, reason
+    assert "reads the module with its defaults only" in reason, reason
 
 
 #: Equal to REG_REF on 0/1 and with en = x (a case on x takes its default: q kept).
