@@ -122,17 +122,27 @@ def _miter_lines(design: Any, *, free_reference: bool) -> list[str]:
     ]
 
 
-def _script(read: list[str], design: Any, steps: int, timeout_s: float) -> str:
+def _script(read: list[str], design: Any, steps: int, timeout_s: float, reset: bool = False) -> str:
     """The search: the base case of a temporal induction up to ``steps`` (one more step per
     SAT call, each small), so that the first difference is found in the fewest cycles, the
-    shortest failing input a reviewer reads, at a fraction of one call over every step."""
+    shortest failing input a reviewer reads, at a fraction of one call over every step.
+    ``reset``: the target's resets active in the first step (a trace from reset), one call
+    over every step (Yosys 0.23's ``-tempinduct`` does not keep a ``-set-at`` to its step)."""
+    from rtlopt.tools import yosys_id
+
+    t = design.target
+    held = [
+        f"-set-at 1 {yosys_id(f'in_{r}')} {0 if t.reset_active_low.get(r, False) else 1}"
+        for r in (t.resets if reset else ())
+    ]
+    mode = f"-seq {steps}" if held else f"-tempinduct -tempinduct-baseonly -maxsteps {steps}"
     return "\n".join(
         [
             *read,
             *_miter_lines(design, free_reference=False),
-            f"sat -tempinduct -tempinduct-baseonly -maxsteps {steps} -enable_undef "
-            "-set-def-inputs -set-init-zero -prove trigger 0 -show-ports -dump_vcd trace.vcd "
-            f"-timeout {max(1, int(timeout_s))} {MITER}",
+            f"sat {mode} -enable_undef "
+            f"-set-def-inputs -set-init-zero {' '.join(held)} -prove trigger 0 -show-ports "
+            f"-dump_vcd trace.vcd -timeout {max(1, int(timeout_s))} {MITER}",
         ]
     )
 
@@ -276,14 +286,29 @@ def search_files(
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "trace.vcd").unlink(missing_ok=True)
     read = read_both(design, files.reference, files.candidates, files.include_dirs)
-    first = _script(read, design, steps, timeout_s * 0.6)
-    run = _yosys(workdir, "search", first, timeout_s * 0.6, memory_mb)
     vcd = workdir / "trace.vcd"
-    if run is None or run.timed_out or not vcd.is_file():
-        return PowerUpTrace()
-    text = vcd.read_text(errors="replace")
     clocks = set(design.target.clocks)
-    lines = failing_input(text, clocks)
+    lines: list[str] = []
+    text = ""
+    # a design with resets: a trace from reset first (after it, no power-up state of the
+    # reference's reset registers can follow the change: a refutation where the change
+    # differs there), deeper one run at a time within half the time, then from the power-up
+    # state alone
+    tries = [(True, d) for d in _depths(steps)] if design.target.resets else []
+    from_reset = time.monotonic() + timeout_s / 2
+    for reset, depth in [*tries, (False, steps)]:
+        left = (from_reset if reset else end) - time.monotonic()
+        if left < 1.0:
+            continue
+        limit = left if reset else left * 0.6
+        vcd.unlink(missing_ok=True)
+        script = _script(read, design, depth, limit, reset)
+        run = _yosys(workdir, "search", script, limit, memory_mb)
+        if run is not None and not run.timed_out and vcd.is_file():
+            text = vcd.read_text(errors="replace")
+            lines = failing_input(text, clocks)
+        if lines:
+            break
     if not lines:
         return PowerUpTrace()
     inputs = _trace_inputs(text)
@@ -295,6 +320,13 @@ def search_files(
         refuted = proof is not None and not proof.timed_out and proof.returncode == 0
     head = _REFUTED if refuted else _UNDECIDED
     return PowerUpTrace([head, *lines, f"waveform: {vcd}"], refuted, counterexample(text, clocks))
+
+
+def _depths(steps: int) -> list[int]:
+    """The depths of the searches from reset: 2, 4, 8 ... up to ``steps`` (one SAT call
+    over every step each: a short trace within the time where a long one is not)."""
+    out = [d for d in (2, 4, 8, 16) if d < steps]
+    return [*out, steps]
 
 
 _REFUTED = (

@@ -38,3 +38,34 @@ def test_the_failing_input_is_the_shortest(tmp_path: Path) -> None:
     assert cycles and "wd=0xbeef" in cycles[0], found.lines
     assert cycles[-1].startswith("cycle 1: outputs differ: rd: reference 0xbeef"), found.lines
     assert not any(ln.startswith("cycle 2") for ln in cycles), found.lines
+
+
+REGS = """module regs(input clk, input rst, input we, input [1:0] addr, input [7:0] wd,
+            output reg [7:0] rd);
+  reg [7:0] r0, r1;
+  always @(posedge clk)
+    if (rst) begin
+      r0 <= 8'd0;
+      r1 <= 8'd0;
+    end else if (we) begin
+      if (addr == 2'd0) r0 <= wd;
+      if (addr == 2'd1) r1 <= wd;
+    end
+  always @* case (addr) 2'd0: rd = r0; 2'd1: rd = r1; default: rd = 8'd0; endcase
+endmodule
+"""
+
+
+def test_a_design_with_a_reset_is_searched_from_reset_first(tmp_path: Path) -> None:
+    """A write to an address the change decodes wrongly (chacha's IV range one too long),
+    read back: from the power-up state alone another state of the reference follows the
+    change; from reset none does, a refutation."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".git").mkdir()
+    (repo / "regs.v").write_text(REGS)
+    design = load_design(repo / "regs.v", "regs", ProjectConfig())
+    broken = REGS.replace("if (addr == 2'd0) r0", "if (addr == 2'd0 || addr == 2'd2) r0")
+    found = search_shared_powerup(design, broken, tmp_path / "search", steps=8)
+    assert found.refuted and found.lines[0].startswith("failing input (a refutation)"), found
+    assert found.lines[1].startswith("cycle 0:") and "rst=1" in found.lines[1], found.lines
