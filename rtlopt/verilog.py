@@ -276,9 +276,16 @@ def plain_case_qualifiers(text: str) -> str:
     tokens = list(scan(text))
     code = blank_spans(blank_comments(text), [(a, b) for k, a, b in tokens if k in _OPAQUE])
     spans = [m.span() for m in _QUALIFIER.finditer(code)]
-    # attribute names may be escaped (``(* \\parallel_case *)``: Yosys reads the same name)
+    # attribute names may be escaped (``(* \\parallel_case *)``: Yosys reads the same name):
+    # an escaped identifier is found as a name (``\\___``), its characters never end the
+    # attribute (``(* keep = \\p*) , parallel_case *)``: round 67), and it is judged as written
     names = blank_spans(blank_comments(text), [(a, b) for k, a, b in tokens if k == "string"])
-    spans += [m.span() for m in _ATTRIBUTE.finditer(names) if _read_otherwise(m.group())]
+    for k, a, b in tokens:
+        if k == "escaped":
+            names = names[:a] + "\\" + "_" * (b - a - 1) + names[b:]
+    spans += [
+        m.span() for m in _ATTRIBUTE.finditer(names) if _read_otherwise(text[m.start() : m.end()])
+    ]
     spans += [(a, b) for k, a, b in tokens if k == "comment" and _CASE_PRAGMA.search(text, a, b)]
     return blank_spans(text, sorted(spans)) if spans else text
 

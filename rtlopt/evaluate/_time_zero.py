@@ -185,10 +185,30 @@ def time_zero_change(
             [i for i in on[0] if _late(i, within_ref)],
             [i for i in on[1] if _late(i, within_cand)],
         )
-        why = _compare(design, (ref, cand), late, (within_ref, within_cand), held=k)
+        why = _held_before(late, ref, cand, name) or _compare(
+            design, (ref, cand), late, (within_ref, within_cand), held=k
+        )
         if why:
             return why
     return ""
+
+
+def _held_before(
+    late: tuple[list[Item], list[Item]], ref: ModuleItems, cand: ModuleItems, name: str
+) -> str:
+    """Why what a late block writes holds another value before its first event (a
+    declaration's initializer, a two-state type's 0: round 67), or ""."""
+    written = frozenset().union(*(i.writes for side in late for i in side))
+    before = [{(n, t) for n, t in items.fixed_decls if n in written} for items in (ref, cand)]
+    if before[0] == before[1]:
+        return ""
+    changed = sorted({n for n, _ in before[0] ^ before[1]})[0]
+    return (
+        f"{changed} of {name}, written by a block that runs only on an event of what it "
+        "waits for, is declared otherwise (an initializer, a two-state type): until that "
+        f"event at simulation time 0 it holds what its declaration gives ({_WHY}); keep its "
+        "declaration"
+    )
 
 
 def _compare(

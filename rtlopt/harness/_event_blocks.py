@@ -123,6 +123,9 @@ class ModuleItems:
     #: ``unsigned``; not ``signed``) and packed dimensions only, every declaration alike: the
     #: dimensions' tokens (``[ W - 1 : 0 ]``; "" for one bit): equal texts, one width.
     dims: tuple[tuple[str, str], ...] = ()
+    #: Per variable of :attr:`fixed`, the text of its declaration (what it holds before time
+    #: 0, until a block writes it), sorted.
+    fixed_decls: tuple[tuple[str, str], ...] = ()
 
     @property
     def on_event(self) -> tuple[Item, ...]:
@@ -183,6 +186,11 @@ def module_items(text: str, name: str) -> ModuleItems | None:
             _shadowed(module),
             subs,
             dims,
+            tuple(
+                sorted(
+                    {(n, " ".join(t for t in _tokens(d) if t)) for d in decls for n in _fixed(d)}
+                )
+            ),
         )
     return None
 
