@@ -167,17 +167,12 @@ def check_x_faith(
         policy=policy,
         free_reset=free_reset,
     )
-    rc, secret, held = p.run(limit / 2 if seq else limit, memory_mb)
+    rc, secret, held = p.run(limit / 2 if seq else limit, memory_mb, settled=True)
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
     why = why or (held if held.startswith(_UNREAD) else "")
-    post = workdir / _file(secret, "post.json")
-    sources, early = _sources(post, compared_ids(design), plan.resets or {}) if pre else (None, ())
-    # nothing is x after the reset: the 0/1 proofs say it all (not so with the reset free;
-    # a reset held without an event at time 0 leaves registers at power-up: the proof from
-    # power-up, which runs first, covers it, and a difference it finds at time 0 from reset
-    # is the proof from reset's too, ``XFaith.held``)
-    if not ports and sources == () and not free_reset:
+    sources, early = _read_sources(p, secret)
+    if _settled(p, sources):
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, (), early)
     if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
         why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
@@ -215,6 +210,23 @@ def _checked(
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
     why = f"{_OPEN}, also with {paired} paired"
     return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+
+
+def _read_sources(p: _Proof, secret: str) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """:func:`_sources` of the design the run ``secret`` read (None: it read none)."""
+    if not read_text(p.workdir / _file(secret, "pre.il")):
+        return None, ()
+    post = p.workdir / _file(secret, "post.json")
+    return _sources(post, compared_ids(p.design), p.plan.resets or {})
+
+
+def _settled(p: _Proof, sources: tuple[str, ...] | None) -> bool:
+    """Nothing is x after the reset and no input is fed x: the 0/1 proofs say it all (not so
+    with the reset free; a reset held without an event at time 0 leaves registers at
+    power-up: the proof from power-up, which runs first, covers it, and a difference it finds
+    at time 0 from reset is the proof from reset's too, ``XFaith.held``). The verdict is then
+    PROVEN whatever the ``sat`` run says, so that run is skipped (:meth:`_Proof.run`)."""
+    return not p.ports and sources == () and not p.free_reset
 
 
 def _sources(
@@ -263,13 +275,20 @@ class _Proof:
     free_reset: bool = False
 
     def run(
-        self, limit: float, memory_mb: int | None, pairs: Sequence[tuple[str, str]] = ()
+        self,
+        limit: float,
+        memory_mb: int | None,
+        pairs: Sequence[tuple[str, str]] = (),
+        *,
+        settled: bool = False,
     ) -> tuple[int, str, str]:
         """Run the script (:func:`_script`); its exit status, secret, and whether a
         register has asynchronous pins (``_HELD``; ``_UNREAD``: one the time-0 model could
         not read). A sequential target's runs twice: up to
         ``memory``, then, those registers read as at time 0 with the reset held without an
-        event (:func:`rtlopt.formal.xfaith_held.held_rewrite`), the proof."""
+        event (:func:`rtlopt.formal.xfaith_held.held_rewrite`), the proof; ``settled``: not
+        the proof where the design read up to ``memory`` settles the verdict
+        (:func:`_settled`)."""
         secret = new_secret()
         seq = self.plan.mode in ("seq", "bmc")
         rc = self._yosys(
@@ -277,6 +296,8 @@ class _Proof:
         )
         mid = self.workdir / _file(secret, "mid.il")
         if not seq or rc != 0 or not mid.is_file():
+            return rc, secret, ""
+        if settled and _settled(self, _read_sources(self, secret)[0]):
             return rc, secret, ""
         try:
             text, choices = held_rewrite(read_text(mid), compared_ids(self.design))
