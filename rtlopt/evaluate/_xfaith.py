@@ -160,7 +160,9 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
     if formal.verdict is not Verdict.PROVEN or formal.method == IDENTICAL:
         return formal
     t0 = time.monotonic()
-    found, free = _proofs(s, c)
+    # where nothing is x the verdict is not read below (the sat run is skipped): only the
+    # sources, the early registers and the time-0 reading
+    found, free = _proofs(s, c, moot=True)
     timings = {**formal.timings, "x_faith": time.monotonic() - t0}
     early = [f"{', '.join(found.early[:3])} before the first reset"] if found.early else []
     if found.time_zero and not early:
@@ -273,18 +275,20 @@ def _early_what(early: tuple[str, ...]) -> str:
     )
 
 
-def _run(s: EvalSetup, c: Candidate, *, free_reset: bool = False) -> XFaith:
+def _run(s: EvalSetup, c: Candidate, *, free_reset: bool = False, moot: bool = False) -> XFaith:
     """:func:`rtlopt.formal.xfaith.check_x_faith` on the texts the 0/1 proof read, within
-    what is left of the verdict's time (``free_reset``: from power-up, the resets free)."""
+    what is left of the verdict's time (``free_reset``: from power-up, the resets free;
+    ``moot``: its verdict is not read where nothing is x)."""
     from rtlopt.evaluate._xview import run_x_proof
 
     work = c.dir / "formal" / ("xfaith_power_up" if free_reset else "xfaith")
     reference = s.formal_reference or view_reference(s, work)
     files = [*c.lib, c.file]
-    return run_x_proof(s, c, files, work, reference, x_inputs=c.x_inputs, free_reset=free_reset)
+    x = c.x_inputs
+    return run_x_proof(s, c, files, work, reference, x_inputs=x, free_reset=free_reset, moot=moot)
 
 
-def _proofs(s: EvalSetup, c: Candidate) -> tuple[XFaith, XFaith | None]:
+def _proofs(s: EvalSetup, c: Candidate, *, moot: bool = False) -> tuple[XFaith, XFaith | None]:
     """The x-faithfulness proof, and the one from power-up with the resets free where that
     did not prove the candidate (else None).
 
@@ -294,8 +298,10 @@ def _proofs(s: EvalSetup, c: Candidate) -> tuple[XFaith, XFaith | None]:
     run from reset too, so where it proves, one run says it all (the common case); where
     it does not, the proof from reset tells a difference after the reset (refuted) from one
     before it (:func:`_before_reset`), but for one at time 0 with every reset active and
-    held without an event (``XFaith.held``): a run from reset, refuted at once."""
-    free = _run(s, c, free_reset=True)
+    held without an event (``XFaith.held``): a run from reset, refuted at once. ``moot``:
+    the caller reads no verdict where nothing is x (:func:`with_inner_x`), so the proof
+    from power-up runs no ``sat`` there."""
+    free = _run(s, c, free_reset=True, moot=moot)
     if free.verdict is Verdict.PROVEN or not free.from_power_up:
         return free, None
     if free.verdict is Verdict.REFUTED and free.held:

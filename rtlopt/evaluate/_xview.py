@@ -86,10 +86,12 @@ def run_x_proof(
     *,
     x_inputs: tuple[str, ...],
     free_reset: bool,
+    moot: bool = False,
 ) -> XFaith:
     """:func:`rtlopt.formal.xfaith.check_x_faith` of the candidate's ``files`` against the
     renamed ``reference``, within what is left of the verdict's time (``x_inputs`` free to
-    be x; ``free_reset``: from power-up, the resets free)."""
+    be x; ``free_reset``: from power-up, the resets free; ``moot``: the caller reads no
+    verdict where nothing is x)."""
     from rtlopt.formal import check_x_faith
 
     cfg = s.config
@@ -107,6 +109,7 @@ def run_x_proof(
         reference_file=reference,
         initial_values=cfg.harness.initial_values,
         free_reset=free_reset,
+        moot=moot,
     )
 
 

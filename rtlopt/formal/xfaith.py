@@ -116,6 +116,7 @@ def check_x_faith(
     initial_values: str = "ignore",
     policy: bool = False,
     free_reset: bool = False,
+    moot: bool = False,
 ) -> XFaith:
     """Prove that the candidate's outputs are the reference's, x included, with ``ports``
     free to be x (the other inputs 0/1).
@@ -137,6 +138,10 @@ def check_x_faith(
             difference (:mod:`rtlopt.formal.xpolicy`).
         free_reset: The resets are free inputs from power-up on, never forced: the proof
             covers the period before the first reset too.
+        moot: The caller reads the verdict only where something is x (an x-fed input, an x
+            source after the reset, a register x before the first reset or read at time 0
+            with a reset held): where nothing is, the ``sat`` run is skipped and the verdict
+            is UNKNOWN (``NOT_RUN``).
 
     Raises:
         ToolFailed: Yosys crashed.
@@ -166,18 +171,22 @@ def check_x_faith(
         workdir,
         policy=policy,
         free_reset=free_reset,
+        moot=moot,
     )
-    rc, secret, held = p.run(limit / 2 if seq else limit, memory_mb, settled=True)
+    rc, secret, held = p.run(limit / 2 if seq else limit, memory_mb, first=True)
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
     why = why or (held if held.startswith(_UNREAD) else "")
     sources, early = _read_sources(p, secret)
+    free = free_reset and seq and bool(plan.resets)
     if _settled(p, sources):
         return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start, (), early)
+    if held == _SKIPPED:
+        took = time.monotonic() - start
+        return XFaith(Verdict.UNKNOWN, NOT_RUN, {}, took, sources, early, from_power_up=free)
     if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
         why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
     found = _checked(p, (rc, secret), why, start, (limit, memory_mb))
-    free = free_reset and seq and bool(plan.resets)
     return replace(found, sources=sources, early=early, from_power_up=free, time_zero=held == _HELD)
 
 
@@ -229,6 +238,17 @@ def _settled(p: _Proof, sources: tuple[str, ...] | None) -> bool:
     return not p.ports and sources == () and not p.free_reset
 
 
+def _needless(p: _Proof, secret: str, choices: Sequence[str]) -> bool:
+    """The first run's ``sat`` says nothing the caller reads: the verdict is settled
+    (:func:`_settled`), or the caller reads none where nothing is x (``moot``: no x-fed
+    input, no x source, no register x before the first reset, none read at time 0 with a
+    reset held, ``choices``)."""
+    sources, early = _read_sources(p, secret)
+    if _settled(p, sources):
+        return True
+    return p.moot and not p.ports and sources == () and not early and not choices
+
+
 def _sources(
     post: Path, modules: Sequence[str], resets: Mapping[str, int]
 ) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
@@ -273,6 +293,7 @@ class _Proof:
     workdir: Path
     policy: bool = False
     free_reset: bool = False
+    moot: bool = False
 
     def run(
         self,
@@ -280,15 +301,15 @@ class _Proof:
         memory_mb: int | None,
         pairs: Sequence[tuple[str, str]] = (),
         *,
-        settled: bool = False,
+        first: bool = False,
     ) -> tuple[int, str, str]:
         """Run the script (:func:`_script`); its exit status, secret, and whether a
         register has asynchronous pins (``_HELD``; ``_UNREAD``: one the time-0 model could
         not read). A sequential target's runs twice: up to
         ``memory``, then, those registers read as at time 0 with the reset held without an
-        event (:func:`rtlopt.formal.xfaith_held.held_rewrite`), the proof; ``settled``: not
-        the proof where the design read up to ``memory`` settles the verdict
-        (:func:`_settled`)."""
+        event (:func:`rtlopt.formal.xfaith_held.held_rewrite`), the proof; ``first``: not
+        the proof where what is read up to then says it is not needed (:func:`_needless`:
+        ``_SKIPPED``)."""
         secret = new_secret()
         seq = self.plan.mode in ("seq", "bmc")
         rc = self._yosys(
@@ -297,12 +318,12 @@ class _Proof:
         mid = self.workdir / _file(secret, "mid.il")
         if not seq or rc != 0 or not mid.is_file():
             return rc, secret, ""
-        if settled and _settled(self, _read_sources(self, secret)[0]):
-            return rc, secret, ""
         try:
             text, choices = held_rewrite(read_text(mid), compared_ids(self.design))
         except Unread as exc:
             return 1, secret, f"{_UNREAD} ({exc})"
+        if first and _needless(self, secret, choices):
+            return rc, secret, _SKIPPED
         (self.workdir / _file(secret, "held.il")).write_text(text)
         script = _script(self, secret, limit, pairs, part=2, choices=choices)
         return self._yosys("xfaith_sat", script, limit, memory_mb), secret, _HELD * bool(choices)
@@ -438,6 +459,13 @@ def _proof_lines(
 
 #: :meth:`_Proof.run`'s word for registers with asynchronous pins read as at time 0.
 _HELD = "held"
+#: :meth:`_Proof.run`'s word for a proof not run (:func:`_needless`).
+_SKIPPED = "skipped"
+#: The reason of a ``moot`` proof not run where nothing is x.
+NOT_RUN = (
+    "not run: nothing is x (no x-fed input, no x source, no register x before its first "
+    "write, none read at time 0)"
+)
 #: Why the proof fails closed where such a register could not be read.
 _UNREAD = (
     "a register with an asynchronous reset, set or load could not be modelled at time 0, "
