@@ -173,7 +173,7 @@ def check_x_faith(
         free_reset=free_reset,
         moot=moot,
     )
-    rc, secret, held = p.run(limit / 2 if seq else limit, memory_mb, first=True)
+    rc, secret, held, tried = _first_run(p, limit / 2 if seq else limit, memory_mb)
     pre = read_text(workdir / _file(secret, "pre.il"))
     why = said or (rtlil_refusal(pre, z=z) if pre else "yosys could not read the design")
     why = why or (held if held.startswith(_UNREAD) else "")
@@ -186,17 +186,58 @@ def check_x_faith(
         return XFaith(Verdict.UNKNOWN, NOT_RUN, {}, took, sources, early, from_power_up=free)
     if sources and any(w.endswith(UNDRIVEN) for w in sources):  # z in simulation
         why = why or text_refusal([ref, *texts], z=True) or rtlil_refusal(pre, z=True)
-    found = _checked(p, (rc, secret), why, start, (limit, memory_mb))
+    found = _checked(p, (rc, secret, tried), why, start, (limit, memory_mb))
     return replace(found, sources=sources, early=early, from_power_up=free, time_zero=held == _HELD)
 
 
+@dataclass(frozen=True)
+class _Tried:
+    """The induction strengthened with register pairs, run before the plain one
+    (:func:`_first_run`): the pairs' words, and whether it proved the candidate or ran to
+    its end without (then it is not run again)."""
+
+    paired: str = ""
+    proven: bool = False
+    finished: bool = False
+
+
+def _first_run(p: _Proof, limit: float, memory_mb: int | None) -> tuple[int, str, str, _Tried]:
+    """The first run (:meth:`_Proof.run`; its exit status, secret and word), a sequential
+    target's with the induction strengthened by register pairs (:func:`_pairs`) tried
+    first: the pairs are proven too, never assumed, so where that closes the candidate is
+    proven and the plain induction, which often does not close where registers are renamed,
+    is not run; otherwise the plain one runs as ever (its refutation, its proof)."""
+    rc, secret, held, choices = p.prepare(limit, memory_mb, first=True)
+    if choices is None:
+        return rc, secret, held, _Tried()
+    post = p.workdir / _file(secret, "post.json")
+    pairs, paired = _pairs(p, p.workdir / _file(secret, GATES_JSON), post, limit / 8)
+    tried = _Tried()
+    if pairs:
+        other = new_secret()
+        held_il = read_text(p.workdir / _file(secret, "held.il"))
+        (p.workdir / _file(other, "held.il")).write_text(held_il)
+        # half the time: the plain run keeps all of its own (its verdict as ever), and one
+        # that timed out here is run again after it (:func:`_checked`) as before
+        prc = p.solve(other, limit / 2, memory_mb, pairs, choices)
+        out = result_text(p.workdir, other, "sat")
+        if _STEP_PASS in out and prc == 0:
+            return rc, secret, held, _Tried(paired, proven=True)
+        tried = _Tried(paired, finished=prc == 0 and bool(out) and _TIMEOUT not in out)
+    return p.solve(secret, limit, memory_mb, (), choices), secret, held, tried
+
+
 def _checked(
-    p: _Proof, run: tuple[int, str], why: str, start: float, budget: tuple[float, int | None]
+    p: _Proof,
+    run: tuple[int, str, _Tried],
+    why: str,
+    start: float,
+    budget: tuple[float, int | None],
 ) -> XFaith:
-    """The verdict of the first run (``run``: its exit status and secret) unless ``why`` or
-    the cone check refuses the proof, strengthened with register pairs where its induction
-    did not close."""
-    (rc, secret), (limit, memory_mb) = run, budget
+    """The verdict of the first run (``run``: its exit status, secret and the strengthened
+    induction tried first) unless ``why`` or the cone check refuses the proof, strengthened
+    with register pairs where its induction did not close."""
+    (rc, secret, tried), (limit, memory_mb) = run, budget
     workdir, design, plan, ports = p.workdir, p.design, p.plan, p.ports
     pre = read_text(workdir / _file(secret, "pre.il"))
     post = workdir / _file(secret, "post.json")
@@ -205,9 +246,14 @@ def _checked(
         err = first_error(read_text(workdir / "xfaith.log"))
         why = f"yosys: {err}" if err and not pre else why
         return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
+    if tried.proven:
+        return XFaith(Verdict.PROVEN, "", {}, time.monotonic() - start)
     found = _verdict(result_text(workdir, secret, "sat"), plan, rc, ports, start)
     if found.reason != _OPEN:
         return found
+    if tried.finished:
+        why = f"{_OPEN}, also with {tried.paired} paired"
+        return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
     left = max(1.0, limit - (time.monotonic() - start))
     pairs, paired = _pairs(p, workdir / _file(secret, GATES_JSON), post, left / 4)
     if not pairs:
@@ -310,6 +356,22 @@ class _Proof:
         event (:func:`rtlopt.formal.xfaith_held.held_rewrite`), the proof; ``first``: not
         the proof where what is read up to then says it is not needed (:func:`_needless`:
         ``_SKIPPED``)."""
+        rc, secret, held, choices = self.prepare(limit, memory_mb, pairs, first=first)
+        if choices is None:
+            return rc, secret, held
+        return self.solve(secret, limit, memory_mb, pairs, choices), secret, held
+
+    def prepare(
+        self,
+        limit: float,
+        memory_mb: int | None,
+        pairs: Sequence[tuple[str, str]] = (),
+        *,
+        first: bool = False,
+    ) -> tuple[int, str, str, tuple[str, ...] | None]:
+        """:meth:`run` up to the proof: its exit status, secret, word (``_HELD``,
+        ``_UNREAD``, ``_SKIPPED``) and the time-0 choices (None: no proof to run, the
+        script ran whole or stopped)."""
         secret = new_secret()
         seq = self.plan.mode in ("seq", "bmc")
         rc = self._yosys(
@@ -317,16 +379,28 @@ class _Proof:
         )
         mid = self.workdir / _file(secret, "mid.il")
         if not seq or rc != 0 or not mid.is_file():
-            return rc, secret, ""
+            return rc, secret, "", None
         try:
             text, choices = held_rewrite(read_text(mid), compared_ids(self.design))
         except Unread as exc:
-            return 1, secret, f"{_UNREAD} ({exc})"
+            return 1, secret, f"{_UNREAD} ({exc})", None
         if first and _needless(self, secret, choices):
-            return rc, secret, _SKIPPED
+            return rc, secret, _SKIPPED, None
         (self.workdir / _file(secret, "held.il")).write_text(text)
+        return rc, secret, _HELD * bool(choices), tuple(choices)
+
+    def solve(
+        self,
+        secret: str,
+        limit: float,
+        memory_mb: int | None,
+        pairs: Sequence[tuple[str, str]],
+        choices: Sequence[str],
+    ) -> int:
+        """The proof (part 2 of :func:`_script`) on the design :meth:`prepare` wrote under
+        ``secret``: Yosys's exit status (the result under ``secret``)."""
         script = _script(self, secret, limit, pairs, part=2, choices=choices)
-        return self._yosys("xfaith_sat", script, limit, memory_mb), secret, _HELD * bool(choices)
+        return self._yosys("xfaith_sat", script, limit, memory_mb)
 
     def _yosys(self, name: str, script: str, limit: float, memory_mb: int | None) -> int:
         (self.workdir / f"{name}.ys").write_text(script)
