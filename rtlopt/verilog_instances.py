@@ -167,6 +167,11 @@ _OUTSIDE = frozenset(
 _PROTOTYPE = frozenset({"extern", "import", "export", "pure", "typedef"})
 
 
+#: A macro definition with its continued lines.
+_DEFINE = re.compile(r"`define\b(?:\\\r?\n|[^\n])*")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
 def procedural_spans(code: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` offsets of ``code`` (comments and strings blanked) that are
     procedural for certain, where no instance may stand: the ``begin ... end`` (``fork ...
@@ -175,6 +180,8 @@ def procedural_spans(code: str) -> list[tuple[int, int]]:
     expands to is not read: a macro closing the block would leave its ``end`` unmatched); a
     block misread (another scope's word inside, unbalanced) is left out, so the spans never
     reach beyond the procedural code."""
+    # a macro's body is no code where it is defined (`define B begin: round 68)
+    code = _DEFINE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group()), code)
     tokens = [(m.group(1) or m.group(2), m.start(), m.end()) for m in _TOKEN.finditer(code)]
     spans: list[tuple[int, int]] = []
     k = 0

@@ -50,11 +50,33 @@ def another_modules_instance(code: str, at: int, anchor: str, target: str) -> bo
         word = _module_before(unit, m.start())
         if word is None:
             return False  # a declaration not read plainly: may be the target's
+        if word not in _KEYWORDS and not _module_level(unit, m.start(), word):
+            return False  # in a generate scope: a name outside it resolves upward (round 68)
         if word not in _KEYWORDS and anchor in {
             n for i in instances_of(unit, word) for n in i.names
         }:
             modules.add(word)
     return bool(modules) and target not in modules
+
+
+#: Words that open or close a scope an instance may be declared in.
+_SCOPE = re.compile(
+    r"(?<![\w$`\\])(begin|end|generate|endgenerate|fork|join|join_any|join_none)(?![\w$])"
+)
+
+
+def _module_level(unit: str, at: int, module: str) -> bool:
+    """Whether the instance of ``module`` whose name stands at ``unit[at]`` is declared at the
+    module's own level: outside every ``begin``/``generate``/``fork`` scope, its statement
+    following a ``;`` (not a generate ``if``/``for``/``else``)."""
+    head = unit.rfind(module, 0, at)
+    depth = 0
+    for m in _SCOPE.finditer(unit, 0, max(head, 0)):
+        depth += 1 if m.group(1) in ("begin", "generate", "fork") else -1
+    k = head - 1
+    while k >= 0 and unit[k].isspace():
+        k -= 1
+    return head >= 0 and depth == 0 and k >= 0 and unit[k] == ";"
 
 
 def _continues(code: str, at: int) -> bool:

@@ -74,3 +74,17 @@ def test_procedural_spans_never_reach_module_items() -> None:
     assert procedural_spans(unclosed) == [] and _cells(unclosed) == ["CELL"]
     timed = "module m;\n  initial #10 begin `M(x) t(x); end\n  always @ * begin end\nendmodule\n"
     assert len(procedural_spans(timed)) == 2 and _cells(timed) == []
+
+
+def test_a_begin_in_a_macro_definition_does_not_extend_procedural_code() -> None:
+    """Round 68: ``begin`` in a `define body inside an initial block left the block open
+    past its ``end``, over a module-level instance through a macro."""
+    from rtlopt.verilog_instances import procedural_spans
+
+    code = (
+        "module tb;\n  initial begin\n    `define SECTION_BEGIN begin\n    x = 1;\n  end\n"
+        "  `CORE #(.W(4321)) u(.a(a));\n  `define SECTION_END end\n  initial #1 x = 0;\n"
+        "endmodule\n"
+    )
+    at = code.index("`CORE")
+    assert not any(a <= at < b for a, b in procedural_spans(code))

@@ -78,6 +78,9 @@ def test_a_name_into_another_modules_instance_of_the_same_name_is_no_reach(
         "other u(.clk(clk), .q(q)), dut(.clk(clk), .q());",
         "`OTHER dut(.clk(clk), .q(q));",
         "",
+        # round 68: declared only in a generate scope, the name outside it resolves upward
+        "generate if (1) begin : g\n    other dut(.clk(clk), .q(q));\n  end endgenerate",
+        "if (1) other dut(.clk(clk), .q(q));",
     ],
 )
 def test_a_name_the_holding_module_does_not_declare_otherwise_is_still_a_reach(
