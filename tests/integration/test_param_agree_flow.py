@@ -72,16 +72,17 @@ def test_a_value_only_another_tool_builds_leaves_the_change_unchecked(
     reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
     assert rc == 1 and not out.get("accepted"), out
     # a defparam on a body parameter (local under IEEE 1800) is no parameter of the target's
-    # interface either: the reach rule leaves the change unchecked first
-    why = (
-        "hierarchical name (u.K)"
+    # interface either: the tools' readings differ, and the repository reaches into the
+    # instance by a hierarchical name (u.K); either rule leaves the change unchecked
+    whys = (
+        ("a defparam overrides K, a body parameter of m", "hierarchical name (u.K)")
         if form == "bodydp"
-        else "unchecked for parameters: the tools may give the target other"
+        else ("unchecked for parameters: the tools may give the target other",)
     )
-    assert why in reason, reason
+    assert any(why in reason for why in whys), reason
     gate = _gate(repo, cand)
     assert gate.returncode == 1, gate.stdout[-2000:] + gate.stderr[-2000:]
-    assert why.split(":")[0] in gate.stdout, gate.stdout[-2000:]
+    assert any(why.split(":")[0] in gate.stdout for why in whys), gate.stdout[-2000:]
 
 
 def test_an_equivalent_rewrite_under_values_the_tools_agree_on_is_accepted(
