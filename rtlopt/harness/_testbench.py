@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,10 @@ from rtlopt.harness._stimulus import Field, Stimulus, combinational, pack_fields
 
 VECTOR_FILE = "rtlopt_vectors.hex"
 TAG = "RTLOPT"
+
+
+#: Vectors (or cycles) a held start runs after its check at time 0.
+HELD_VECTORS = 64
 
 
 @dataclass(frozen=True)
@@ -192,7 +197,7 @@ def build_testbench(
         constants: Compared constants for the biased class; default: found in ``design``
             (:func:`rtlopt.frontend.compare_constants`) when ``cfg.bias_constants`` is on.
         held: Start with the inputs held from time 0 (:class:`HeldStart`): checked once at
-            1 ns (vector -1), before the first vector.
+            1 ns (vector -1), before the first vector; then the first :data:`HELD_VECTORS`.
 
     Raises:
         DesignError: The target has no outputs to compare.
@@ -405,6 +410,13 @@ def _held_start(lines: list[str], held: HeldStart, fields: list[Field], width: i
     out[out.index(declaration)] = f"  reg [{width - 1}:0] vec_ = {initializer};"
     at = out.index(start) + 1
     out[at:at] = [f"    vec_ = {value};", f"    #1; check_(-1, 0, {int(held.strict)});"]
+    # what time 0 leaves shows in the first vectors (a sequential stimulus resets first)
+    loop = [k for k, line in enumerate(out) if line.startswith("    for (i_ = 0; i_ < ")]
+    if len(loop) != 1:
+        raise ValueError("the testbench has no single stimulus loop")
+    out[loop[0]] = re.sub(
+        r"i_ < (\d+);", lambda m: f"i_ < {min(int(m.group(1)), HELD_VECTORS)};", out[loop[0]]
+    )
     return out
 
 

@@ -75,3 +75,4 @@ def test_the_held_start_holds_evented_inputs_x_and_the_rest_at_their_value(
     assert f"vec_ = {width}'ha5;\n    #1; check_(-1, 0, 1);" in tb.text
     assert "check_(-1" not in plain.text and "vec_ =" not in plain.text.split("initial")[0]
     assert tb.files == plain.files
+    assert "for (i_ = 0; i_ < 64;" in tb.text and "for (i_ = 0; i_ < 512;" in plain.text

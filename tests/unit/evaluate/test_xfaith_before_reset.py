@@ -25,7 +25,7 @@ def _proofs(mp: pytest.MonkeyPatch, free: XFaith, forced: XFaith) -> list[bool]:
     """:func:`_xfaith._proofs` with ``free`` and ``forced`` as the two runs; which ran."""
     ran: list[bool] = []
 
-    def run(_s: Any, _c: Any, *, free_reset: bool = False) -> XFaith:
+    def run(_s: Any, _c: Any, *, free_reset: bool = False, moot: bool = False) -> XFaith:
         ran.append(free_reset)
         return free if free_reset else forced
 
