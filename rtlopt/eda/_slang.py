@@ -12,8 +12,9 @@ Yosys 0.23 proves and synthesizes it.
 What the view keeps and what it changes (the semantics every later tool sees):
 
 * ``x`` constants stay ``x``. ``unique``/``unique0``/``priority`` qualifiers of case and if
-  statements are dropped before slang reads a file (:func:`rtlopt.verilog.plain_case_qualifiers`,
-  on a copy in the scratch folder; the original's folder is searched first for its includes):
+  statements are dropped before slang reads a file
+  (:func:`rtlopt.verilog_plain.plain_case_qualifiers`, on a copy in the scratch folder; the
+  original's folder is searched first for its includes):
   slang would read a value no item matches as ``x`` (synthesis's don't care), while every
   simulator runs no item there and keeps the value before; the view keeps the simulator's.
   Screening allows them in a candidate only as often as the reference uses them.
@@ -302,7 +303,7 @@ def _plain_copies(files: Sequence[Path], folder: Path) -> tuple[list[Path], dict
     """``files`` with each one that holds a ``unique``/``unique0``/``priority`` qualifier
     replaced by a copy without them in ``folder`` (see the module's docstring), and the
     copies' originals."""
-    from rtlopt.verilog import plain_case_qualifiers
+    from rtlopt.verilog_plain import plain_case_qualifiers
 
     out: list[Path] = []
     copies: dict[Path, Path] = {}

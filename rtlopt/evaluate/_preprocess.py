@@ -18,7 +18,7 @@ read that output without a macro of their own to resolve, so every tool reads th
   it instantiates.
 
 Both sides are read without ``unique``/``unique0``/``priority`` qualifiers
-(:func:`rtlopt.verilog.plain_case_qualifiers`): Yosys reads a unique case as ``full_case``
+(:func:`rtlopt.verilog_plain.plain_case_qualifiers`): Yosys reads a unique case as ``full_case``
 (x where no item matches), a simulator keeps the value before it.
 
 A macro the candidate uses but the unit does not define is a rejection (``iverilog -E`` would
@@ -56,9 +56,9 @@ from rtlopt.verilog import (
     blank_comments,
     first_module_start,
     module_spans,
-    plain_case_qualifiers,
     rename_modules,
 )
+from rtlopt.verilog_plain import plain_case_qualifiers
 
 __all__ = ["Preprocessed", "UnitText"]
 
@@ -215,7 +215,7 @@ class UnitText:
             errors = [f"iverilog -E exited with {run.returncode}"]
         try:
             # every tool reads case and if statements as a simulator does (see
-            # rtlopt.verilog.plain_case_qualifiers: Yosys reads a unique case as full_case)
+            # rtlopt.verilog_plain.plain_case_qualifiers: Yosys reads a unique case as full_case)
             return plain_case_qualifiers(out.read_text(errors="replace")), errors
         except OSError:
             return "", errors or ["iverilog -E wrote nothing"]

@@ -1,7 +1,7 @@
 """Case and if qualifiers the SystemVerilog view would still read.
 
 Every tool reads ``unique``/``unique0``/``priority`` case and if statements as plain ones (as
-a simulator does: :func:`rtlopt.verilog.plain_case_qualifiers`); on the view path slang reads
+a simulator does: :func:`rtlopt.verilog_plain.plain_case_qualifiers`); on the view path slang reads
 copies of the files with them blanked (:mod:`rtlopt.eda._slang`). A qualifier that reaches
 slang through a repository macro (```define U unique`` ... ```U case (s)``) or is written in
 an included header (read where it is) is not stripped, so the view would read a value no
@@ -26,7 +26,8 @@ from typing import Any
 from rtlopt.frontend.model import Design
 from rtlopt.harness._expanded import parsed
 from rtlopt.harness._semantics import _children, _kind, once_per_design
-from rtlopt.verilog import blank_comments, line_of, plain_case_qualifiers
+from rtlopt.verilog import blank_comments, line_of
+from rtlopt.verilog_plain import plain_case_qualifiers
 
 __all__ = [
     "QUALIFIER_WHY",

@@ -143,7 +143,7 @@ _FORBIDDEN_KEYWORDS: dict[str, str] = {
     "pulldown": "pulldown primitives are not allowed",
     "trireg": "trireg nets (charge storage) are not allowed",
     # SystemVerilog's full_case/parallel_case: synthesis may treat missing items as don't-care
-    # (every tool of the flow reads the plain statement: rtlopt.verilog.plain_case_qualifiers)
+    # (every tool of the flow reads the plain statement: rtlopt.verilog_plain.plain_case_qualifiers)
     "unique": "unique case/if is not allowed beyond the reference's own uses (synthesis reads "
     "it as full_case/parallel_case: values the proof never saw)",
     "unique0": "unique0 case/if is not allowed beyond the reference's own uses (synthesis "

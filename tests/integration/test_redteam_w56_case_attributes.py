@@ -3,7 +3,7 @@
 simulator, ignores them: two items matching take the first, no item matching keeps the value
 written before. Both sides read as x there, so the proofs compared x with x and accepted a
 change a simulation of the repository shows. Every tool now reads the plain statement
-(``rtlopt.verilog.plain_case_qualifiers``)."""
+(``rtlopt.verilog_plain.plain_case_qualifiers``)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ synthesis) read a don't-care where iverilog computes a value, and the candidate 
 ``(* ram_style = "no_rw_check" *)``, and the comment pragmas ``// synopsys full_case``,
 ``/* synthesis full_case */`` and ``// synopsys parallel_case``. Every tool now reads the text
 with such attributes and comments blanked, as a simulator reads it
-(``rtlopt.verilog.plain_case_qualifiers``): the candidate's x is refuted."""
+(``rtlopt.verilog_plain.plain_case_qualifiers``): the candidate's x is refuted."""
 
 from __future__ import annotations
 

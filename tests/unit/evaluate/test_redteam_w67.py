@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rtlopt.evaluate._time_zero import time_zero_change
-from rtlopt.verilog import plain_case_qualifiers
+from rtlopt.verilog_plain import plain_case_qualifiers
 from tests.unit.evaluate.test_time_zero import _design
 
 

@@ -12,7 +12,8 @@ import pytest
 from rtlopt.frontend.model import Design, Module, Port, SourceSet
 from rtlopt.harness import screen_candidate
 from rtlopt.harness._dropped import dropped_problems
-from rtlopt.verilog import blank_comments, plain_case_qualifiers
+from rtlopt.verilog import blank_comments
+from rtlopt.verilog_plain import plain_case_qualifiers
 
 HEAD = "module m(input clk, input [7:0] a, input [7:0] d, output logic [7:0] q);\n"
 
