@@ -31,12 +31,13 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 from rtlopt.formal.abc import AbcOutcome, run_engine
 from rtlopt.formal.engines.abc import X_PESSIMISM, proven
 from rtlopt.formal.job import Job, elapsed, workdir_of
 from rtlopt.formal.miter import Miter
-from rtlopt.formal.prepare import prepare_miter
+from rtlopt.formal.prepare import Prepared, prepare_miter
 from rtlopt.formal.scripts import STRUCTURE_JSON
 from rtlopt.formal.structure import checked, read_structure
 from rtlopt.results import FormalResult, Verdict
@@ -90,19 +91,7 @@ def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult
     # the structure netlist and the drivers check in the same Yosys run when no engine
     # wrote them yet (the honor model runs this engine alone)
     structure = None if (wd / STRUCTURE_JSON).is_file() else (job.secret, wd)
-    prep = prepare_miter(
-        job.design,
-        job.reference_file,
-        job.candidate_files,
-        wd / "abc_stated",
-        timeout=seconds,
-        strict_x=strict_x,
-        memory_mb=job.memory_mb,
-        stated_init=True,
-        # a design that needs the clk2fflogic model gets the reason why it is not modelled
-        global_clock=True,
-        structure=structure,
-    )
+    prep = _prepare(job, wd / "abc_stated", seconds, strict_x=strict_x, structure=structure)
     if prep.miter is None:
         log.info("formal %s: no miter %s: %s", job.design.target.name, METHOD, prep.reason)
         return _unknown(job, "abc", f"no miter {METHOD} ({prep.reason})")
@@ -184,17 +173,8 @@ def _paired(job: Job, deadline: float, wd: Path, sequential: bool) -> FormalResu
     left = deadline - time.monotonic()
     if not sequential or left < 2.0:
         return None
-    prep = prepare_miter(
-        job.design,
-        job.reference_file,
-        job.candidate_files,
-        wd / "abc_stated_free",
-        timeout=left,
-        memory_mb=job.memory_mb,
-        stated_init=True,
-        free_init=True,
-        global_clock=True,
-        reuse_from=(wd / "abc_stated",),
+    prep = _prepare(
+        job, wd / "abc_stated_free", left, free_init=True, reuse_from=(wd / "abc_stated",)
     )
     if prep.miter is None:
         log.info("formal %s: no paired miter %s: %s", job.design.target.name, METHOD, prep.reason)
@@ -217,6 +197,22 @@ def _paired(job: Job, deadline: float, wd: Path, sequential: bool) -> FormalResu
         ),
     )
     return found
+
+
+def _prepare(job: Job, folder: Path, seconds: float, **options: Any) -> Prepared:
+    """The miter from the stated power-up values in ``folder`` (a design that needs the
+    clk2fflogic model gets the reason why it is not modelled: ``global_clock``)."""
+    return prepare_miter(
+        job.design,
+        job.reference_file,
+        job.candidate_files,
+        folder,
+        timeout=seconds,
+        memory_mb=job.memory_mb,
+        stated_init=True,
+        global_clock=True,
+        **options,
+    )
 
 
 def _one_edge(job: Job) -> bool:
