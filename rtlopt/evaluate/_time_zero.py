@@ -24,7 +24,9 @@ candidate's text as the tools read them):
   ``alu_r``); and what it waits for must reach time 0 the same way on both sides: an input,
   a parameter, or a signal whose writers are the same items on both sides, whose own reads
   are so too (transitively);
-* what reads the outputs of late blocks (transitively) must be the same items on both sides;
+* what reads the outputs of late blocks (transitively) must be the same items on both sides,
+  compared by what they compute on x and z (:mod:`._time_zero_canon`: ``!t ? a : b`` is
+  ``t ? b : a``);
   a register clocked by one reads it (its first event is an edge, x to 0 or 1, where the 0/1
   reading may have none: ``always @(clk or b) t = clk;`` with ``clk`` held at 1 rises when
   ``b`` first changes), and so is one clocked by a net derived from one (``t !== 1'b0`` is 1

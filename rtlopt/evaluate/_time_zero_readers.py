@@ -1,10 +1,15 @@
 """What reads the outputs of the blocks that run only on an event at simulation time 0
 (:mod:`rtlopt.evaluate._time_zero`): those items must be the same on both sides (the
-candidate's alone in a held reading), a register they clock included."""
+candidate's alone in a held reading), a register they clock included. Items are compared by
+what they compute (:func:`rtlopt.evaluate._time_zero_canon.computed`: their texts with
+assignments rewritten by identities exact on x and z), so a reader rewritten to compute the
+same four-valued value from the same names (``c <= ~t`` for ``c <= !t`` of one bit, ``!t ? a
+: b`` for ``t ? b : a``) is the same item."""
 
 from __future__ import annotations
 
 from rtlopt.evaluate._time_zero_align import reached as _reached
+from rtlopt.evaluate._time_zero_canon import computed
 from rtlopt.harness._event_blocks import Item, ModuleItems
 
 __all__ = ["FIX", "changed_readers", "readers_message"]
@@ -25,15 +30,18 @@ def changed_readers(
         _readers(late_ref, ref, cells[0], by_clock=held),
         _readers(late_cand, cand, cells[1], by_clock=held),
     )
-    changed = readers[1] - readers[0] if held else readers[0] ^ readers[1]
+    keys = frozenset(readers[0]), frozenset(readers[1])
+    changed = keys[1] - keys[0] if held else keys[0] ^ keys[1]
     if not changed:
         return None
+    first = sorted(changed)[0]
+    text = readers[1].get(first) or readers[0][first]
     clocked = [
         i
         for items, lt, cell in ((ref, late_ref, cells[0]), (cand, late_cand, cells[1]))
         for i in _clocked(lt, items, cell)
     ]
-    return sorted(changed)[0], clocked
+    return text, clocked
 
 
 def _clocked(late: list[Item], items: ModuleItems, held: frozenset[str]) -> list[Item]:
@@ -66,9 +74,10 @@ def readers_message(changed: str, clocked: list[Item], name: str, why: str) -> s
 
 def _readers(
     late: list[Item], items: ModuleItems, held: frozenset[str] = frozenset(), by_clock: bool = False
-) -> frozenset[str]:
-    """The texts of the items, other than ``late`` themselves, that read what ``late`` write
-    (transitively; a register clocked by a name of ``held`` does not read it). ``by_clock``
+) -> dict[str, str]:
+    """The items, other than ``late`` themselves, that read what ``late`` write
+    (transitively; a register clocked by a name of ``held`` does not read it), each as what
+    it computes (:func:`computed`) with its text. ``by_clock``
     (the held reading, judged on the candidate's side): only the registers they clock, each
     as its clocks (``@ g``): the late blocks reach the same signals on both sides and the
     candidate's wake whenever the reference's do, so what reads their values as data is
@@ -77,13 +86,13 @@ def _readers(
     reached = _reached(start, items, held)
     own = {i.text for i in late}
     if by_clock:
-        return frozenset(
-            "@ " + " ".join(sorted(i.clocks))
+        return {
+            "@ " + " ".join(sorted(i.clocks)): "@ " + " ".join(sorted(i.clocks))
             for i in items.items
             if i.text not in own and (i.clocks - held) & reached
-        )
-    return frozenset(
-        i.text
+        }
+    return {
+        computed(i.text, items): i.text
         for i in items.items
         if i.text not in own and (i.mentions - i.writes - (i.clocks & held)) & reached
-    )
+    }
