@@ -48,7 +48,7 @@ def computed(text: str, items: ModuleItems) -> str:
     """``text`` (an item's tokens) with its assignments rewritten as the module docstring
     says, ``items`` being its side's module (for widths)."""
     tokens = text.split(" ")
-    bits = {n for n, d in items.dims if d == ""}
+    bits = {n for n, d in items.dims if d == ""} - items.shadowed
     out: list[str] = []
     k = 0
     while k < len(tokens):
