@@ -53,7 +53,8 @@ __all__ = [
 
 FORMAT = "rtlopt-inputs-1"
 
-#: Observation kinds: ``bytes`` (a file), ``names`` (a folder), ``tree`` (a repository's
+#: Observation kinds: ``bytes`` (a file), ``names`` (a folder), ``code`` (a folder of
+#: Python code, its ``__pycache__`` aside), ``tree`` (a repository's
 #: source scan), ``repository`` (every file of a repository: :func:`repository_files`),
 #: ``real`` (where a path leads), ``exists``, ``stat`` (a file's identity), ``tool`` (the
 #: binary a tool name starts), ``shadows`` (files named like loaded modules).
@@ -219,6 +220,25 @@ def _names(path: str, times: list[int] | None) -> str:
     return hashlib.sha256("\n".join(rows).encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def _code_names(path: str, times: list[int] | None) -> str:
+    """A folder of Python code: its entries as :func:`_names` reads them, but for the
+    interpreter's own cache (``__pycache__``, made by the first import of a module there,
+    also by the command itself); the change times are its files', not the folder's or its
+    subfolders', which that cache's making changes."""
+    try:
+        with os.scandir(path) as it:
+            entries = [e for e in it if e.name != "__pycache__"]
+            rows = sorted(f"{e.name}:{_kind(e)}" for e in entries)
+    except FileNotFoundError:
+        return "absent"
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    for e in entries:  # a folder is observed itself (its entries); its time is that cache's
+        if not e.is_dir(follow_symlinks=False):
+            _ctime(e.path, times, follow=False)
+    return hashlib.sha256("\n".join(rows).encode("utf-8", "surrogateescape")).hexdigest()
+
+
 def _kind(entry: os.DirEntry[str]) -> str:
     try:
         if entry.is_symlink():
@@ -377,6 +397,7 @@ def _tool(name: str, times: list[int] | None) -> str:
 _OBSERVERS = {
     "bytes": _file_bytes,
     "names": _names,
+    "code": _code_names,
     "tree": _tree,
     "repository": _repository,
     "real": _real,
@@ -416,7 +437,7 @@ def python_observations(package: Path) -> list[Observation]:
     out: list[Observation] = []
     for d, dirs, files in os.walk(package):
         dirs[:] = sorted(x for x in dirs if x != "__pycache__")
-        out.append(("names", d))
+        out.append(("code", d))
         out += [("stat", os.path.join(d, f)) for f in sorted(files)]
     std = sys.stdlib_module_names
     pkg = str(package) + os.sep

@@ -155,6 +155,27 @@ def test_rtlopts_own_files_and_loaded_modules_are_observed() -> None:
     assert observed.get(click.__file__) == "stat"
 
 
+def test_the_interpreters_cache_made_by_the_command_keeps_the_memo(tmp_path: Path) -> None:
+    """The first import of a module makes ``__pycache__`` in its folder (in a fresh clone, the
+    command itself does): that is no change of the code; a new module is."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    _settled()
+    started = time.time_ns()
+    obs = [o for o in inputs.python_observations(pkg) if str(pkg) in o[1]]
+    assert ("code", str(pkg / "sub")) in obs
+    early = inputs.observe_all(obs)
+    for d in (pkg, pkg / "sub"):  # as the command's imports write them
+        (d / "__pycache__").mkdir()
+        (d / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"\0")
+    assert inputs.store_memo("k3", early, {"x": 3}, started)
+    assert inputs.load_memo("k3") == {"x": 3}
+    (pkg / "sub" / "new.py").write_text("")
+    assert inputs.load_memo("k3") is None
+
+
 def test_a_stored_result_is_served_as_the_evaluator_serves_it() -> None:
     res = EvalResult(
         Status.INVALID,
