@@ -34,6 +34,7 @@ from rtlopt.harness._casewidth import case_width_problems
 from rtlopt.harness._elaborated import elaborate
 from rtlopt.harness._nodes import _children, _kind, _span, _walk
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
+from rtlopt.harness._wide_index import wide_index_problems
 from rtlopt.harness._xcontrol import x_control_problems
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
 
@@ -354,13 +355,15 @@ def reading_problems(
 
 
 def _elaborated_problems(tree: Any, shift: int) -> list[tuple[int, str]]:
-    """Case items read at different widths (:mod:`._casewidth`) and decisions on an undriven
-    or constant-x value (:mod:`._xcontrol`), on the text elaborated alone."""
+    """Case items read at different widths (:mod:`._casewidth`), decisions on an undriven
+    or constant-x value (:mod:`._xcontrol`) and indices wider than a simulator reads
+    (:mod:`._wide_index`), on the text elaborated alone."""
     try:
         design = elaborate(tree)
         if design is None:
             return []
-        return case_width_problems(design, shift) + x_control_problems(design, shift)
+        found = case_width_problems(design, shift) + x_control_problems(design, shift)
+        return found + wide_index_problems(design, shift)
     except (RuntimeError, RecursionError):
         raise
     except Exception as exc:  # pyslang's bindings raise plain errors on what they cannot read
