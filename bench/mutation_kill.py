@@ -125,6 +125,7 @@ PACKAGES: dict[str, Package] = {
             "tests/unit/evaluate/test_preprocess.py",
             "tests/unit/cli/test_cached_evaluate.py",
             "tests/integration/test_fingerprint_reads.py",
+            "tests/unit/evaluate/test_sources_cache.py",
         ),
     ),
 }
