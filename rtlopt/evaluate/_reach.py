@@ -1,6 +1,6 @@
 """The rest of the repository reaching into the target where the proof does not look.
 
-The proof compares the target's ports. Two things outside the target change what it does in
+The proof compares the target's ports. Three things outside the target change what it does in
 the repository without passing through them:
 
 - a hierarchical name into an instance of the target (``initial u.c = 8'h5a;`` in a top, a
@@ -11,9 +11,12 @@ the repository without passing through them:
   does not (```ifndef SYNTHESIS defparam u.K = 200;``): the configurations the repository uses
   are read with ``SYNTHESIS`` defined, so that parameterization is never checked; a
   ``defparam`` in a file another build reads otherwise counts where its path reaches the
-  target (:mod:`._defparam_paths`: through an instance of it, or on a module that holds one).
+  target (:mod:`._defparam_paths`: through an instance of it, or on a module that holds one);
+- a testbench in another language reading the target's inner names (a cocotb test's
+  ``dut.cnt``, a Verilator harness's ``tgt__DOT__cnt``, a VPI lookup of ``"tgt.cnt"``:
+  :mod:`._reach_foreign`).
 
-:func:`repository_reach` finds either in any file of the repository and says why the target's
+:func:`repository_reach` finds any of them in any file of the repository and says why the target's
 changes are unchecked (fail closed; the same for every candidate, so it is read once per
 design).
 """
@@ -32,6 +35,7 @@ from rtlopt.evaluate._reach_arguments import (
     sure_lines,
     unknown_argument_instances,
 )
+from rtlopt.evaluate._reach_foreign import foreign_reach
 from rtlopt.evaluate._reach_names import (
     Preprocessed,
     definitions,
@@ -118,7 +122,11 @@ def _reach(design: Design, own: Path | None) -> str:
         return why
     instances.discard(BUILT_INSTANCE)
     reach = _Reach(design, [*raw, *others], extra, instances, code, expanded)
-    return reach.built_paths(others) or _hierarchical_reach(reach, raw, word)
+    return (
+        reach.built_paths(others)
+        or foreign_reach(design, [*repository_texts(design), *others], reach.inner)
+        or _hierarchical_reach(reach, raw, word)
+    )
 
 
 def _expanded(design: Design, texts: list[tuple[Path, str]]) -> dict[Path, Preprocessed]:

@@ -1,0 +1,277 @@
+"""Testbenches in another language that reach into the target by its inner names, for the
+reach rule (:mod:`._reach`).
+
+The proof compares the target's ports. A testbench of a simulator's API reads the target's
+inner names too: a cocotb test asserts ``dut.cnt.value == 4`` (cocotb's ``dut`` is the
+toplevel, the target itself, under any name), a Verilator harness reads
+``top->rootp->tgt__DOT__cnt``, a VPI routine ``vpi_handle_by_name("tgt.cnt", 0)``. A candidate
+that renames or drops ``cnt`` is proven at the ports while that test fails. Only files that are
+such testbenches are read (Python importing cocotb, pyuvm or pyverilator; C or C++ including a
+Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``), and only the forms that
+language reaches by:
+
+- Python: an attribute ``.name`` off a handle (not off a port, ``dut.clk.value``; not off an
+  imported module; not an attribute the file's own class assigns, ``self.count = 0``), a name
+  looked up by string (``dut._id("cnt", ...)``, ``getattr(dut, "cnt")``, ``dut["cnt"]``);
+- C/C++: a Verilator name ``..__DOT__name``, a member ``->name`` or ``.name`` (not off a port),
+  a name looked up by string (``vpi_handle_by_name("cnt", scope)``, ``varFind("cnt")``);
+- either: a string path holding ``.name`` (``"tb.dut.cnt"``, ``".cnt"`` appended to a scope).
+
+``name`` is an inner name of the target (declared in it, not a port; an instance inside it
+counts: ``dut.u_sub.x`` reads ``u_sub``). Any such file counts whatever toplevel it tests (a
+cocotb toplevel may be named anywhere, or computed): fail closed. Where the target's inner
+names are not known, any name that is no port counts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["foreign_reach", "testbench_kind"]
+
+_PY_BENCH = re.compile(
+    r"^[ \t]*(?:import[ \t]+(?:cocotb\w*|pyuvm|pyverilator)\b"
+    r"|from[ \t]+(?:cocotb\w*|pyuvm|pyverilator)\b[\w.]*[ \t]+import\b)",
+    re.M,
+)
+_C_BENCH = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]*[<"](?:[^">\n]*/)?'
+    r"(?:verilated\w*|V\w+|vpi_user|sv_vpi_user|svdpi|vhpi_user|acc_user|veriuser)"
+    r'\.h(?:pp)?[">]|\bvpi_handle_by_name\b',
+    re.M,
+)
+_PY_LEX = re.compile(
+    r"(?P<c>#[^\n]*)|(?P<s>\"\"\"[\s\S]*?(?:\"\"\"|\Z)|'''[\s\S]*?(?:'''|\Z)"
+    r"|\"(?:[^\"\\\n]|\\[\s\S])*\"?|'(?:[^'\\\n]|\\[\s\S])*'?)"
+)
+_C_LEX = re.compile(
+    r"(?P<c>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)|^[ \t]*#[ \t]*include\b[^\n]*)"
+    r"|(?P<s>\"(?:[^\"\\\n]|\\[\s\S])*\"?|'(?:[^'\\\n]|\\[\s\S])*'?)",
+    re.M,
+)
+_ATTRIBUTE = re.compile(r"(?:\.|->)\s*([A-Za-z_]\w*)")
+_DOT_NAME = re.compile(r"(?<!\w)\w*?__(?:DOT|PVT)__\w*")
+#: The Verilator objects whose members are the design's own names (``top->rootp->...``,
+#: ``top->v->cnt`` of older versions, ``vlSymsp->TOP__tgt.cnt``).
+_VERILATOR_SCOPE = re.compile(r"rootp|v|vlTOPp|TOP\w*")
+_STRING_DOT = re.compile(r"\.\s*([A-Za-z_][\w$]*)(?![\w$])")
+_DOTTED_PATH = re.compile(r"\s*[A-Za-z_][\w$]*(?:\[\d+\])*(?:\.[A-Za-z_][\w$]*(?:\[\d+\])*)+\s*")
+_BARE = re.compile(r"\s*\\?([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*")
+#: Calls that look a handle up by the string that follows (after their first argument for
+#: getattr and its kin; a C cast may stand before the string).
+_LOOKUP = re.compile(
+    r"(?:\b(?:_id|vpi_handle_by_name|varFind|handle_by_name)\s*\(\s*(?:\([^()]*\)\s*)?"
+    r"|\b(?:getattr|setattr|hasattr|delattr)\s*\([^(),]*,\s*|\[\s*)$"
+)
+_SELF_ASSIGNED = re.compile(r"\b(?:self|cls)\s*\.\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
+_CLASS_ASSIGNED = re.compile(r"^[ \t]+([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n#]*)", re.M)
+#: Attributes of a cocotb handle itself (read where the target's names are not known).
+_HANDLE_API = frozenset(
+    {"value", "setimmediatevalue", "get", "set", "integer", "binstr", "signed_integer",
+     "is_resolvable", "buff", "n_bits", "start", "kill", "info", "debug", "warning", "error"}
+)  # fmt: skip
+_VERILOG_KEYWORDS = frozenset(
+    """module endmodule input output inout wire reg logic bit integer real time genvar
+    parameter localparam assign always always_ff always_comb always_latch initial begin end
+    if else case casez casex endcase default for while repeat forever generate endgenerate
+    function endfunction task endtask posedge negedge or and not xor signed unsigned fork
+    join return automatic int byte shortint longint typedef struct packed enum unique
+    priority""".split()
+)
+
+
+@dataclass(frozen=True)
+class _Hit:
+    at: int
+    shown: str
+    name: str
+
+
+def testbench_kind(text: str) -> str:
+    """``"cocotb"`` (Python importing cocotb, pyuvm or pyverilator), ``"C/C++"`` (including a
+    Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``), or "" (no testbench of
+    a simulator's API)."""
+    if _PY_BENCH.search(text):
+        return "cocotb"
+    if _C_BENCH.search(text):
+        return "C/C++"
+    return ""
+
+
+def foreign_reach(design: Design, texts: list[tuple[Path, str]], words: set[str] | None) -> str:
+    """Why a testbench of ``texts`` in another language reaches into the target by an inner
+    name (see the module's docstring), or "". ``words``: every identifier of the target's
+    text (None: not known); slang's elaborated names are preferred where known."""
+    from rtlopt.evaluate._reach_names import elaborated
+
+    target = design.target.name
+    ports = {p.name for p in design.target.ports}
+    elab = elaborated(design).inner
+    inner: set[str] | None
+    if elab is not None:
+        inner = {n.lstrip("\\") for n in elab} - ports
+    else:
+        inner = None if words is None else words - ports - _VERILOG_KEYWORDS
+    for path, text in texts:
+        kind = testbench_kind(text)
+        if not kind:
+            continue
+        hit = _python_hit(text, ports, inner) if kind == "cocotb" else _c_hit(text, ports, inner)
+        if hit is None:
+            continue
+        line = text.count("\n", 0, hit.at) + 1
+        try:
+            shown_path = path.resolve().relative_to(Path(design.root).resolve()).as_posix()
+        except ValueError:
+            shown_path = path.name
+        what = f"{hit.name}, an inner name of {target}" if hit.name else "a name that is no port"
+        return (
+            f"{shown_path}:{line}: a {kind} testbench reaches into {target} by an inner name "
+            f"({hit.shown}): it reads {what} (not a port), and the proof compares only the "
+            f"ports of {target}, so what that test reads there is not checked; compare only "
+            f"the ports of {target} in that test, or take the file out of the repository "
+            "if it does not test this design"
+        )
+    return ""
+
+
+def _lex(text: str, lexer: re.Pattern[str]) -> tuple[str, list[tuple[int, str]]]:
+    """``text`` with comments and string literals blanked (newlines kept), and each
+    literal's offset and content (quotes stripped)."""
+    parts: list[str] = []
+    strings: list[tuple[int, str]] = []
+    last = 0
+    for m in lexer.finditer(text):
+        parts.append(text[last : m.start()])
+        parts.append(re.sub(r"[^\n]", " ", m.group(0)))
+        last = m.end()
+        if m.group("s") is not None:
+            q = m.group(0)
+            width = 3 if q[:3] in ('"""', "'''") else 1
+            strings.append((m.start(), q[width : len(q) - width if q.endswith(q[0]) else None]))
+    parts.append(text[last:])
+    return "".join(parts), strings
+
+
+def _chain(code: str, dot: int) -> tuple[str, str]:
+    """The element before the ``.``/``->`` at ``dot`` and the root of its chain ("" where a
+    call or a select stands there)."""
+    prev, root = "", ""
+    i = dot
+    while True:
+        j = i
+        while j > 0 and code[j - 1] in " \t\n":
+            j -= 1
+        m = re.search(r"[A-Za-z_]\w*$", code[max(0, j - 200) : j])
+        if m is None:
+            return prev, ""
+        word = m.group(0)
+        prev = prev or word
+        root = word
+        k = j - len(word)
+        while k > 0 and code[k - 1] in " \t\n":
+            k -= 1
+        if k > 0 and code[k - 1] == ".":
+            i = k - 1
+        elif k > 1 and code[k - 2 : k] == "->":
+            i = k - 2
+        else:
+            return prev, root
+
+
+def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | None:
+    code, strings = _lex(text, _PY_LEX)
+    imported = {
+        w.split(".")[0]
+        for m in _IMPORT_LINE.finditer(code)
+        for part in m.group(1).replace("(", " ").replace(")", " ").split(",")
+        for w in part.split()[-1:]
+    }
+    # the attributes the file's own classes assign (``self.count = 0``, ``count: int = 0``)
+    assigned = set(_SELF_ASSIGNED.findall(code)) | set(_CLASS_ASSIGNED.findall(code))
+    hits: list[_Hit] = []
+    for m in _ATTRIBUTE.finditer(code):
+        name = m.group(1)
+        if m.group(0).startswith("->") or not _reaches(name, ports, inner, api=True):
+            continue
+        prev, root = _chain(code, m.start())
+        line_start = code.rfind("\n", 0, m.start()) + 1
+        if re.match(r"[ \t]*(?:from|import)\b", code[line_start:]):
+            continue
+        if prev in ports or root in imported or (not prev and _number_before(code, m.start())):
+            continue
+        if prev in ("self", "cls") and name in assigned:
+            continue
+        shown = f"{prev}.{name}" if prev else f".{name}"
+        hits.append(_Hit(m.start(), shown, name if inner is not None else ""))
+    hits += _string_hits(code, strings, ports, inner)
+    return min(hits, key=lambda h: h.at) if hits else None
+
+
+def _c_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | None:
+    code, strings = _lex(text, _C_LEX)
+    hits: list[_Hit] = []
+    for m in _DOT_NAME.finditer(code):
+        for part in re.split(r"__(?:DOT|PVT)__", m.group(0))[1:]:
+            name = part.split("__BRA__")[0]
+            if inner is None or name in inner:
+                hits.append(_Hit(m.start(), m.group(0), name if inner is not None else ""))
+                break
+    if inner is not None:
+        for m in _ATTRIBUTE.finditer(code):
+            name = m.group(1)
+            if name in inner:
+                prev, _ = _chain(code, m.start())
+                if _VERILATOR_SCOPE.fullmatch(prev):
+                    sep = "->" if m.group(0).startswith("->") else "."
+                    hits.append(_Hit(m.start(), f"{prev}{sep}{name}", name))
+    hits += _string_hits(code, strings, ports, inner)
+    return min(hits, key=lambda h: h.at) if hits else None
+
+
+def _string_hits(
+    code: str, strings: list[tuple[int, str]], ports: set[str], inner: set[str] | None
+) -> list[_Hit]:
+    """The string literals that name an inner name of the target: a path holding ``.name``
+    (where the names are not known, a whole dotted path whose last part is no port), or a
+    bare name a lookup call or a subscript takes."""
+    hits: list[_Hit] = []
+    for at, s in strings:
+        shown = '"' + " ".join(s.split())[:60] + '"'
+        if inner is not None:
+            # a path, not prose: no white space in it
+            words = [] if re.search(r"\s", s.strip()) else _STRING_DOT.findall(s)
+            dotted = [w for w in words if w in inner]
+        else:
+            path = _DOTTED_PATH.fullmatch(s)
+            last = re.sub(r"\[\d+\]", "", s.strip()).rsplit(".", 1)[-1] if path else ""
+            dotted = [last] if path and last not in ports else []
+        if dotted:
+            hits.append(_Hit(at, shown, dotted[0] if inner is not None else ""))
+            continue
+        bare = _BARE.fullmatch(s)
+        if bare and _LOOKUP.search(code[max(0, at - 200) : at]):
+            name = bare.group(1)
+            if _reaches(name, ports, inner, api=False):
+                hits.append(_Hit(at, shown, name if inner is not None else ""))
+    return hits
+
+
+def _reaches(name: str, ports: set[str], inner: set[str] | None, *, api: bool) -> bool:
+    """Whether ``name`` may be an inner name of the target: one of ``inner``, or, where
+    those are not known, no port (nor, for an attribute, a handle's own API)."""
+    if inner is not None:
+        return name in inner
+    if name in ports:
+        return False
+    return not api or not (name.startswith("_") or name in _HANDLE_API)
+
+
+def _number_before(code: str, dot: int) -> bool:
+    """Whether a number literal stands before the ``.`` at ``dot`` (``1.e5``, ``4.real``)."""
+    return re.search(r"(?<![\w.])\d[\w]*$", code[max(0, dot - 40) : dot]) is not None
