@@ -1,0 +1,107 @@
+"""Red team: a cocotb test of the repository asserts the target's inner register
+(``dut.cnt.value == 4``; cocotb's ``dut`` is the target itself), and a candidate renaming
+``cnt`` to ``count`` (the ports behave the same) was accepted while that test then failed
+(no child ``cnt``). ``rtlopt evaluate`` on a git repository now refuses it as unchecked,
+naming the file, the line and what it reads; the same repository whose test reads only ports
+accepts it (``evaluate/_reach_foreign.py``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rtlopt.cli import main
+
+pytestmark = [pytest.mark.tools]
+
+TGT = """module tgt(input clk, input rst, input en, output wrap);
+  reg [3:0] cnt;
+  always @(posedge clk)
+    if (rst) cnt <= 4'd0;
+    else if (en) cnt <= cnt + 4'd1;
+  assign wrap = (cnt == 4'd15) & ((cnt ^ 4'd0) == 4'd15);
+endmodule
+"""
+RENAMED = """module tgt(input clk, input rst, input en, output wrap);
+  reg [3:0] count;
+  always @(posedge clk)
+    if (rst) count <= 4'd0;
+    else if (en) count <= count + 4'd1;
+  assign wrap = &count;
+endmodule
+"""
+MAKEFILE = """SIM ?= icarus
+TOPLEVEL_LANG = verilog
+VERILOG_SOURCES = $(RTL)
+COCOTB_TOPLEVEL = tgt
+COCOTB_TEST_MODULES = test_tgt
+include $(shell cocotb-config --makefiles)/Makefile.sim
+"""
+TEST = """import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import RisingEdge
+
+@cocotb.test()
+async def counts(dut):
+    cocotb.start_soon(Clock(dut.clk, 10).start())
+    dut.rst.value = 1
+    await RisingEdge(dut.clk)
+    dut.rst.value = 0
+    dut.en.value = 1
+    for i in range(5):
+        await RisingEdge(dut.clk)
+    assert {read}, "internal counter"
+"""
+
+
+def _evaluate(
+    tmp: Path, read: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str]:
+    """``rtlopt evaluate tgt.v --candidate cand.v`` in a new git repository."""
+    repo = tmp / "repo"
+    files = {"tgt.v": TGT, "tests/Makefile": MAKEFILE, "tests/test_tgt.py": TEST.format(read=read)}
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    (tmp / "cand.v").write_text(RENAMED)
+    monkeypatch.chdir(tmp)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp / "cache"))
+    argv = ["evaluate", "repo/tgt.v", "--module", "tgt", "--candidate", "cand.v"]
+    env = dict(os.environ)
+    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    old = sys.argv
+    sys.argv = ["rtlopt", *argv, "--pdk", "sky130hd"]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        sys.argv = old
+        os.environ.clear()
+        os.environ.update(env)
+        for s, h in saved.items():
+            signal.signal(s, h)
+    return code, capsys.readouterr().out
+
+
+def test_a_cocotb_read_of_the_renamed_register_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = _evaluate(tmp_path, "dut.cnt.value == 4", capsys, monkeypatch)
+    assert code == 1 and "REJECTED" in out and "unchecked" in out, out
+    assert "tests/test_tgt.py:14: a cocotb testbench reaches into tgt" in out, out
+    assert "(dut.cnt)" in out and "compare only the ports of tgt" in out, out
+
+
+def test_a_cocotb_test_reading_only_ports_accepts_the_rename(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = _evaluate(tmp_path, "dut.wrap.value == 0", capsys, monkeypatch)
+    assert code == 0 and "ACCEPTED" in out, out
