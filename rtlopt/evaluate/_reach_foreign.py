@@ -59,8 +59,12 @@ _DOT_NAME = re.compile(r"(?<!\w)\w*?__(?:DOT|PVT)__\w*")
 #: ``top->v->cnt`` of older versions, ``vlSymsp->TOP__tgt.cnt``).
 _VERILATOR_SCOPE = re.compile(r"rootp|v|vlTOPp|TOP\w*")
 _STRING_DOT = re.compile(r"\.\s*([A-Za-z_][\w$]*)(?![\w$])")
-_DOTTED_PATH = re.compile(r"\s*[A-Za-z_][\w$]*(?:\[\d+\])*(?:\.[A-Za-z_][\w$]*(?:\[\d+\])*)+\s*")
-_BARE = re.compile(r"\s*\\?([A-Za-z_][\w$]*)\s*(?:\[[^\]]*\]\s*)*")
+#: A name or a hierarchical path in a string (``cnt``, ``u_sub.x``, ``tb.dut.mem[3]``), and
+#: its parts.
+_PATH = re.compile(
+    r"\s*\\?[A-Za-z_][\w$]*\s*(?:\[[^\]]*\]\s*)*(?:\.\s*\\?[A-Za-z_][\w$]*\s*(?:\[[^\]]*\]\s*)*)*"
+)
+_PART = re.compile(r"(?<![\w$\[])\\?[A-Za-z_][\w$]*(?![^\[\]]*\])")
 #: Calls that look a handle up by the string that follows (after their first argument for
 #: getattr and its kin; a C cast may stand before the string).
 _LOOKUP = re.compile(
@@ -158,10 +162,10 @@ def _lex(text: str, lexer: re.Pattern[str]) -> tuple[str, list[tuple[int, str]]]
     return "".join(parts), strings
 
 
-def _chain(code: str, dot: int) -> tuple[str, str]:
-    """The element before the ``.``/``->`` at ``dot`` and the root of its chain ("" where a
-    call or a select stands there)."""
-    prev, root = "", ""
+def _chain(code: str, dot: int) -> list[str]:
+    """The names before the ``.``/``->`` at ``dot``, from its chain's root to the one just
+    before it; the root is "" where a call or a select stands there."""
+    out: list[str] = []
     i = dot
     while True:
         j = i
@@ -169,11 +173,9 @@ def _chain(code: str, dot: int) -> tuple[str, str]:
             j -= 1
         m = re.search(r"[A-Za-z_]\w*$", code[max(0, j - 200) : j])
         if m is None:
-            return prev, ""
-        word = m.group(0)
-        prev = prev or word
-        root = word
-        k = j - len(word)
+            return ["", *reversed(out)]
+        out.append(m.group(0))
+        k = j - len(m.group(0))
         while k > 0 and code[k - 1] in " \t\n":
             k -= 1
         if k > 0 and code[k - 1] == ".":
@@ -181,7 +183,7 @@ def _chain(code: str, dot: int) -> tuple[str, str]:
         elif k > 1 and code[k - 2 : k] == "->":
             i = k - 2
         else:
-            return prev, root
+            return out[::-1]
 
 
 def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | None:
@@ -191,7 +193,7 @@ def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | No
         for m in _IMPORT_LINE.finditer(code)
         for part in m.group(1).replace("(", " ").replace(")", " ").split(",")
         for w in part.split()[-1:]
-    }
+    } - {"top"}
     # the attributes the file's own classes assign (``self.count = 0``, ``count: int = 0``)
     assigned = set(_SELF_ASSIGNED.findall(code)) | set(_CLASS_ASSIGNED.findall(code))
     hits: list[_Hit] = []
@@ -199,11 +201,16 @@ def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | No
         name = m.group(1)
         if m.group(0).startswith("->") or not _reaches(name, ports, inner, api=True):
             continue
-        prev, root = _chain(code, m.start())
+        chain = _chain(code, m.start())
+        prev, root = chain[-1], chain[0]
         line_start = code.rfind("\n", 0, m.start()) + 1
         if re.match(r"[ \t]*(?:from|import)\b", code[line_start:]):
             continue
-        if prev in ports or root in imported or (not prev and _number_before(code, m.start())):
+        if prev in ports or (not prev and _number_before(code, m.start())):
+            continue
+        # an imported module's attribute (``cocotb.start_soon``), but its toplevel's names
+        # (``cocotb.top.cnt``)
+        if root in imported and chain[1:2] != ["top"]:
             continue
         if prev in ("self", "cls") and name in assigned:
             continue
@@ -226,7 +233,7 @@ def _c_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | None:
         for m in _ATTRIBUTE.finditer(code):
             name = m.group(1)
             if name in inner:
-                prev, _ = _chain(code, m.start())
+                prev = _chain(code, m.start())[-1]
                 if _VERILATOR_SCOPE.fullmatch(prev):
                     sep = "->" if m.group(0).startswith("->") else "."
                     hits.append(_Hit(m.start(), f"{prev}{sep}{name}", name))
@@ -239,26 +246,22 @@ def _string_hits(
 ) -> list[_Hit]:
     """The string literals that name an inner name of the target: a path holding ``.name``
     (where the names are not known, a whole dotted path whose last part is no port), or a
-    bare name a lookup call or a subscript takes."""
+    name or path a lookup call or a subscript takes (``_id("u_sub.x")``: any part)."""
     hits: list[_Hit] = []
     for at, s in strings:
         shown = '"' + " ".join(s.split())[:60] + '"'
+        looked_up = _LOOKUP.search(code[max(0, at - 200) : at]) is not None
+        parts = [p.lstrip("\\") for p in _PART.findall(s)] if _PATH.fullmatch(s) else []
         if inner is not None:
-            # a path, not prose: no white space in it
-            words = [] if re.search(r"\s", s.strip()) else _STRING_DOT.findall(s)
-            dotted = [w for w in words if w in inner]
+            # a path, not prose: no white space in it; a lookup's first part counts too
+            names = [] if re.search(r"\s", s.strip()) else _STRING_DOT.findall(s)
+            names += parts if looked_up else []
+            found = [n for n in names if n in inner]
         else:
-            path = _DOTTED_PATH.fullmatch(s)
-            last = re.sub(r"\[\d+\]", "", s.strip()).rsplit(".", 1)[-1] if path else ""
-            dotted = [last] if path and last not in ports else []
-        if dotted:
-            hits.append(_Hit(at, shown, dotted[0] if inner is not None else ""))
-            continue
-        bare = _BARE.fullmatch(s)
-        if bare and _LOOKUP.search(code[max(0, at - 200) : at]):
-            name = bare.group(1)
-            if _reaches(name, ports, inner, api=False):
-                hits.append(_Hit(at, shown, name if inner is not None else ""))
+            last = parts[-1:] if looked_up or len(parts) > 1 else []
+            found = [n for n in last if n not in ports]
+        if found:
+            hits.append(_Hit(at, shown, found[0] if inner is not None else ""))
     return hits
 
 

@@ -64,6 +64,8 @@ def _reach(tmp: Path, files: dict[str, str]) -> str:
         ('    assert dut["cnt"].value == 4\n', '("cnt")'),
         ("    assert self_dut.u_sub.x.value == 1\n", "(self_dut.u_sub)"),
         ('    h = dut._id(f"{dut._name}.cnt", extended=False)\n', ".cnt"),
+        ('    assert dut._id("u_sub.x", extended=False).value == 1\n', '("u_sub.x")'),
+        ("    assert cocotb.top.cnt.value == 4\n", "(top.cnt)"),
     ],
 )
 def test_a_cocotb_read_of_an_inner_name_is_unchecked(
