@@ -7,8 +7,9 @@ toplevel, the target itself, under any name), a Verilator harness reads
 ``top->rootp->tgt__DOT__cnt``, a VPI routine ``vpi_handle_by_name("tgt.cnt", 0)``. A candidate
 that renames or drops ``cnt`` is proven at the ports while that test fails. Only files that are
 such testbenches are read (Python importing cocotb, pyuvm or pyverilator; C or C++ including a
-Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``), and only the forms that
-language reaches by:
+Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``; a file that imports or
+includes one, and a helper one of those imports or includes: :func:`testbenches`), and only
+the forms that language reaches by:
 
 - Python: an attribute ``.name`` off a handle (not off a port, ``dut.clk.value``; not off an
   imported module; not an attribute the file's own class assigns, ``self.count = 0``), a name
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["foreign_reach", "testbench_kind"]
+__all__ = ["foreign_reach", "testbench_kind", "testbenches"]
 
 _PY_BENCH = re.compile(
     r"^[ \t]*(?:import[ \t]+(?:cocotb\w*|pyuvm|pyverilator)\b"
@@ -71,6 +72,11 @@ _LOOKUP = re.compile(
     r"(?:\b(?:_id|vpi_handle_by_name|varFind|handle_by_name)\s*\(\s*(?:\([^()]*\)\s*)?"
     r"|\b(?:getattr|setattr|hasattr|delattr)\s*\([^(),]*,\s*|\[\s*)$"
 )
+_C_SUFFIXES = frozenset(
+    {".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp", ".tpp"}
+)
+_C_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+)[">]', re.M)
+_PY_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+([^\n#;]*)", re.M)
 _SELF_ASSIGNED = re.compile(r"\b(?:self|cls)\s*\.\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
 _CLASS_ASSIGNED = re.compile(r"^[ \t]+([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n#]*)", re.M)
@@ -107,6 +113,62 @@ def testbench_kind(text: str) -> str:
     return ""
 
 
+def testbenches(texts: list[tuple[Path, str]]) -> dict[Path, str]:
+    """The testbenches among ``texts`` and their kind: those :func:`testbench_kind` names,
+    the files that import or include one (``test_tgt.py`` importing a helper that imports
+    cocotb), and the files those import or include (a helper ``peek.py`` or ``peek.h`` the
+    testbench reads through), each followed on; by module or file name within a language."""
+    own = {p: testbench_kind(t) for p, t in texts}
+    lang = {p: own[p] or _language(p) for p, _ in texts}
+    by_name: dict[tuple[str, str], list[Path]] = {}
+    for p, _ in texts:
+        key = (
+            p.parent.name if p.name == "__init__.py" else p.stem if lang[p] == "cocotb" else p.name
+        )
+        if lang[p]:
+            by_name.setdefault((lang[p], key), []).append(p)
+    uses: dict[Path, set[Path]] = {}
+    used_by: dict[Path, set[Path]] = {}
+    for p, t in texts:
+        for q in {q for n in _used_names(t, lang[p]) for q in by_name.get((lang[p], n), ())}:
+            if q != p:
+                uses.setdefault(p, set()).add(q)
+                used_by.setdefault(q, set()).add(p)
+    found = {p: k for p, k in own.items() if k}
+    for step in (used_by, uses):  # up to what runs them, then down to all they read
+        left = list(found)
+        while left:
+            for q in step.get(left.pop(), ()):
+                if q not in found:
+                    found[q] = lang[q]
+                    left.append(q)
+    return found
+
+
+def _language(path: Path) -> str:
+    """The kind of testbench a file of ``path``'s suffix would be ("" for another)."""
+    if path.suffix == ".py":
+        return "cocotb"
+    return "C/C++" if path.suffix.lower() in _C_SUFFIXES else ""
+
+
+def _used_names(text: str, lang: str) -> set[str]:
+    """The module names a Python text imports (each part of a dotted name, each name taken
+    from one) or the file names a C text includes."""
+    if lang == "C/C++":
+        return {Path(m.group(1)).name for m in _C_INCLUDE.finditer(text)}
+    if lang != "cocotb":
+        return set()
+    out: set[str] = set()
+    for m in _PY_IMPORT.finditer(text):
+        names = m.group(2)
+        if "(" in names and ")" not in names:  # a parenthesized list over several lines
+            end = text.find(")", m.end())
+            names = text[m.start(2) : end if end >= 0 else len(text)]
+        out |= set(re.findall(r"[A-Za-z_]\w*", (m.group(1) or "") + " " + names))
+    return out - {"import", "as"}
+
+
 def foreign_reach(design: Design, texts: list[tuple[Path, str]], words: set[str] | None) -> str:
     """Why a testbench of ``texts`` in another language reaches into the target by an inner
     name (see the module's docstring), or "". ``words``: every identifier of the target's
@@ -121,8 +183,9 @@ def foreign_reach(design: Design, texts: list[tuple[Path, str]], words: set[str]
         inner = {n.lstrip("\\") for n in elab} - ports
     else:
         inner = None if words is None else words - ports - _VERILOG_KEYWORDS
+    benches = testbenches(texts)
     for path, text in texts:
-        kind = testbench_kind(text)
+        kind = benches.get(path, "")
         if not kind:
             continue
         hit = _python_hit(text, ports, inner) if kind == "cocotb" else _c_hit(text, ports, inner)

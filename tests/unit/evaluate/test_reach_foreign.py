@@ -180,3 +180,32 @@ def test_a_dpi_model_with_members_named_like_the_targets_is_no_reach(tmp_path: P
         '    printf("the cnt. value %d\\n", s->cnt);\n    fopen("out.x", "w");\n}\n'
     )
     assert _reach(tmp_path, {"dv/model.c": dpi}) == ""
+
+
+def test_a_helper_a_cocotb_test_imports_is_read_as_one(tmp_path: Path) -> None:
+    helper = "def peek(dut):\n    return dut.cnt.value\n"
+    test = COCOTB.format(extra="") + "from tests.helpers import (\n    peek,\n)\n"
+    why = _reach(tmp_path, {"tests/helpers.py": helper, "tests/test_tgt.py": test})
+    assert why.startswith("tests/helpers.py:2: a cocotb testbench") and "(dut.cnt)" in why, why
+
+
+def test_a_test_importing_a_cocotb_base_is_read_as_one(tmp_path: Path) -> None:
+    base = "import cocotb\n\nclass TB:\n    pass\n"
+    test = "from tb_base import TB\n\nasync def t(dut):\n    assert dut.cnt.value == 4\n"
+    files = {"tests/tb_base.py": base, "tests/test_tgt.py": test}
+    assert _reach(tmp_path, files).startswith("tests/test_tgt.py:4: a cocotb testbench")
+
+
+def test_a_header_a_verilator_harness_includes_is_read_as_one(tmp_path: Path) -> None:
+    peek = "inline int peek(Vtgt* t) { return t->rootp->tgt__DOT__cnt; }\n"
+    main = VERILATOR.format(extra="").replace('#include "Vtgt___024root.h"', '#include "peek.h"')
+    why = _reach(tmp_path, {"sim/peek.h": peek, "sim/main.cpp": main})
+    assert why.startswith("sim/peek.h:1: a C/C++ testbench"), why
+
+
+def test_a_script_sharing_a_helper_with_a_testbench_is_none(tmp_path: Path) -> None:
+    util = "def fmt(x):\n    return str(x)\n"
+    script = "import util\n\nclass R:\n    pass\n\nprint(R().cnt)\n"
+    test = COCOTB.format(extra="") + "import util\n"
+    files = {"tests/util.py": util, "tests/test_tgt.py": test, "tests/report.py": script}
+    assert _reach(tmp_path, files) == ""
