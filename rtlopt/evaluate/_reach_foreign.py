@@ -257,6 +257,7 @@ def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | No
         for part in m.group(1).replace("(", " ").replace(")", " ").split(",")
         for w in part.split()[-1:]
     } - {"top"}
+    classes = set(re.findall(r"^[ \t]*class[ \t]+([A-Za-z_]\w*)", code, re.M))
     # the attributes the file's own classes assign (``self.count = 0``, ``count: int = 0``)
     assigned = set(_SELF_ASSIGNED.findall(code)) | set(_CLASS_ASSIGNED.findall(code))
     hits: list[_Hit] = []
@@ -271,9 +272,9 @@ def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | No
             continue
         if prev in ports or (not prev and _number_before(code, m.start())):
             continue
-        # an imported module's attribute (``cocotb.start_soon``), but its toplevel's names
-        # (``cocotb.top.cnt``)
-        if root in imported and chain[1:2] != ["top"]:
+        # an imported module's or the file's own class's attribute (``cocotb.start_soon``,
+        # ``State.IDLE``), but the toplevel's names (``cocotb.top.cnt``)
+        if (root in imported or root in classes) and chain[1:2] != ["top"]:
             continue
         if prev in ("self", "cls") and name in assigned:
             continue

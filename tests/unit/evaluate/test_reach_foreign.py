@@ -78,6 +78,7 @@ def test_a_cocotb_read_of_an_inner_name_is_unchecked(
 
 def test_a_cocotb_test_reading_only_ports_is_no_reach(tmp_path: Path) -> None:
     extra = (
+        "    assert Names.cnt == 1\n\n\nclass Names:\n    cnt = 1\n"
         "\n\nclass Model:\n    def __init__(self):\n        self.cnt = 0\n\n"
         "    def step(self):\n        self.cnt += 1\n"
     )
