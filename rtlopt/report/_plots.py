@@ -148,7 +148,7 @@ def plot_metric(data: RunData, path: Path) -> Path:
     if ref is not None:
         ref_txt = f"{ref:,.0f}" if abs(ref) >= 1e4 else f"{ref:.4g}"
         ax.axhline(ref, color=_REF_COLOR, ls="--", lw=1.3, label=f"reference ({ref_txt})")
-        if ys:
+        if ys and ref:  # a reference of no cost (a pure wire) has no relative change
             pct = 100.0 * (ys[-1] / ref - 1.0)
             ax.annotate(
                 f"{pct:+.1f} %",
@@ -298,9 +298,12 @@ def _reference_and_iso_curve(
         zorder=5,
         label="reference",
     )
-    # The figure of merit is x*y in this plane: its curve through the reference.
+    # The figure of merit is x*y in this plane: its curve through the reference, drawn where
+    # the area is positive (a pure-wire rewrite has no area: the curve has no point at 0).
     level = ref_pt[0] * ref_pt[1]
-    xs_all = [p[0] for p in pts] + [ref_pt[0]]
+    xs_all = [x for x in [p[0] for p in pts] + [ref_pt[0]] if x > 0]
+    if not xs_all:
+        return
     lo, hi = min(xs_all) * 0.85, max(xs_all) * 1.15
     grid = [lo + (hi - lo) * i / 100 for i in range(101)]
     ax.plot(
