@@ -493,6 +493,7 @@ def _evaluator(cfg: Config, design: Any, workdir: Path, pdk: Any) -> Evaluator:
         workdir,
         pdk if cfg.check.ppa else None,
         reorder_ports=False,
+        whole_file=True,
     )
 
 

@@ -21,6 +21,7 @@ wires them together; where a batch runs (threads, Ray) is its caller's executor.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import shutil
 import tempfile
@@ -81,6 +82,10 @@ class Evaluator:
         reorder_ports: Evaluate a candidate with its ports in the reference's order (the
             written-back module gets the same order). False where the text is kept as it is
             (``rtlopt check`` judges a commit): another order is then an interface change.
+        whole_file: A candidate is the target's whole new file, whose every changed module is
+            judged on its own (``rtlopt check``): the other modules of the target's file are
+            then its own, not helpers (elsewhere a candidate may define the target and new
+            helper modules only: ``harness._redefined``).
 
     One Evaluator may be shared by threads: each thread keeps its own long-lived
     synthesis/timing flow. Batches run on an executor the caller owns
@@ -95,9 +100,11 @@ class Evaluator:
         pdk: Any | None = None,
         *,
         reorder_ports: bool = True,
+        whole_file: bool = False,
     ) -> None:
         self.design = design
         self.reorder_ports = reorder_ports
+        self.whole_file = whole_file
         self.config = config
         self.pdk = pdk
         self.workdir = workdir
@@ -108,7 +115,12 @@ class Evaluator:
         # stimulus are built on the first evaluation the cache cannot answer
         self._sv = bool(view_reason(design, config, workdir))
         self._fingerprint = make_fingerprint(
-            design, config, pdk, systemverilog=self._sv, reorder_ports=reorder_ports
+            design,
+            config,
+            pdk,
+            systemverilog=self._sv,
+            reorder_ports=reorder_ports,
+            whole_file=whole_file,
         )
         self._cache = ResultCache(config, pdk, evaluator_tools(config), self._fingerprint)
         self._lock = threading.Lock()
@@ -128,14 +140,17 @@ class Evaluator:
             self.provenance,
         )
         # the repository's other parameterizations of the target (harness.parameterizations)
-        self._params = ParameterCheck(design, config, workdir, type(self))
-        self._configs = ConfigurationCheck(design, config, workdir, type(self))
+        second = functools.partial(type(self), whole_file=whole_file)
+        self._params = ParameterCheck(design, config, workdir, second)
+        self._configs = ConfigurationCheck(design, config, workdir, second)
 
     def _built(self) -> _Parts:
         """The view, the testbench, the shared files and the stage pipeline (built once)."""
         with self._parts_lock:
             if self._parts is None:
-                setup = open_setup(self.design, self.config, self.workdir, self.pdk)
+                setup = open_setup(
+                    self.design, self.config, self.workdir, self.pdk, whole_file=self.whole_file
+                )
                 activity = None
                 if self.config.flow.power and self.config.flow.power_mode == "activity":
                     from rtlopt.evaluate._activity import netlist_activity
@@ -285,7 +300,9 @@ class Evaluator:
                 ),
                 reward=rw.screened,
             )
-        violations = screen_candidate(text, self.design, dotted_names=self._sv)
+        violations = screen_candidate(
+            text, self.design, dotted_names=self._sv, whole_file=self.whole_file
+        )
         violations += event_violations(text, self.design.target.text())
         if violations:
             reason = "rejected by screening: " + "; ".join(violations[:3])

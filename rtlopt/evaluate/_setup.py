@@ -50,6 +50,8 @@ class EvalSetup:
             measured from); None on the view path (the closure files are read there).
         formal_reference: The preprocessed, renamed reference without the power-up model
             (the proof models initial values itself); None on the view path.
+        whole_file: A candidate is the target's whole new file (``rtlopt check``): the
+            modules of the target's file are its own (``harness._redefined``).
     """
 
     design: Design
@@ -70,6 +72,7 @@ class EvalSetup:
     unit: Any | None = None
     design_file: Path | None = None
     formal_reference: Path | None = None
+    whole_file: bool = False
 
     @property
     def reference_file(self) -> Path:
@@ -77,8 +80,11 @@ class EvalSetup:
         return self.shared_dir / "reference.v"
 
 
-def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -> EvalSetup:
-    """Open the view, build the testbench and write the shared files under ``workdir``."""
+def open_setup(
+    design: Design, config: Config, workdir: Path, pdk: Any | None, *, whole_file: bool = False
+) -> EvalSetup:
+    """Open the view, build the testbench and write the shared files under ``workdir``
+    (``whole_file``: :attr:`EvalSetup.whole_file`)."""
     from rtlopt.evaluate._view import open_view
     from rtlopt.harness import build_testbench, power_up_text, reference_text, target_context_text
 
@@ -137,6 +143,7 @@ def open_setup(design: Design, config: Config, workdir: Path, pdk: Any | None) -
         unit=unit,
         design_file=design_file,
         formal_reference=formal_reference,
+        whole_file=whole_file,
     )
 
 

@@ -98,6 +98,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         s.design,
         dotted_names=s.view is not None,
         reference=s.unit.reference_text(),
+        whole_file=s.whole_file,
     )
     if found:
         return invalid(

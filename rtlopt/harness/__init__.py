@@ -4,6 +4,7 @@ The harness never runs a tool; :mod:`rtlopt.eda.iverilog` simulates the testbenc
 :mod:`rtlopt.formal` (which builds its own scripts) proves.
 """
 
+from rtlopt.harness._captured import declared_names
 from rtlopt.harness._claims import claim_problems
 from rtlopt.harness._macro_args import unbalanced_macros
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
@@ -62,6 +63,7 @@ __all__ = [
     "Testbench",
     "blank_comments",
     "build_testbench",
+    "declared_names",
     "in_reference_order",
     "parse_sim_output",
     "parse_sim_report",

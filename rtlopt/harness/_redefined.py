@@ -1,7 +1,18 @@
-"""Modules a candidate defines that the repository defines in another file: written back,
-the repository would define them twice (the screen refuses them, as ``rtlopt check`` does);
-or that a text of the repository instantiates without defining (a library cell the build
-takes from outside: the candidate's module would capture those instances)."""
+"""Modules a candidate defines besides the target that the repository already has a module
+of that name for, or that a text of the repository instantiates without defining (a library cell
+the build takes from outside: the candidate's module would capture those instances).
+
+What is proven is the candidate's target, with the candidate's helper modules in place of any
+repository module of their names; what a branch holds is the repository with the target
+replaced. A candidate may therefore define the target and *new* helper modules only: a module
+the repository defines (in any file, the target's own included, and in any ```ifdef`` branch)
+would, written back, replace that module for every other instance and every module using it,
+which no proof compares (the write-back refuses to, :mod:`rtlopt.writeback._merge`). An
+unchanged copy is refused too: read in the candidate's macro state rather than its file's, it
+need not be the module the branch keeps. The one exception is ``rtlopt check``
+(``whole_file``): there the candidate is the target's whole new file, whose every changed
+module is judged on its own, so the modules of that file are the change's and not helpers.
+"""
 
 from __future__ import annotations
 
@@ -10,33 +21,50 @@ from pathlib import Path
 from rtlopt.errors import DesignError
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
-from rtlopt.harness._captured import used_names
+from rtlopt.harness._captured import name_uses
 from rtlopt.verilog import module_spans
 
 __all__ = ["redefined_modules"]
 
 
-def redefined_modules(text: str, design: Design, raw: str) -> list[tuple[int, str]]:
-    """Modules of the candidate (the target aside) that the repository defines in another
-    file than the target's: written back, the repository defines them twice, and a tool
-    taking the candidate's would change every other instance (its own copy is proven only
-    where the target uses it). A module of the target's own file may be copied with it;
-    ``raw``: the candidate's own text (a file holding it is the candidate's, not another)."""
+def redefined_modules(
+    text: str, design: Design, raw: str, *, whole_file: bool = False
+) -> list[tuple[int, str]]:
+    """Modules of the candidate (the target aside) that the repository defines, or that its
+    texts instantiate without defining. ``raw``: the candidate's own text (a file holding it
+    is the candidate's, not another). ``whole_file``: the candidate is the target's whole new
+    file (``rtlopt check``): the modules of the target's file are its own."""
     spans = [m for m in module_spans(text) if m.name != design.target.name]
     if not spans:
         return []
-    try:
-        own = {m.name for m in module_spans(design.target.file.read_text(errors="replace"))}
-    except OSError:
-        own = set()
-    problems: list[tuple[int, str]] = []
-    used = used_names(
-        design.root,
-        {s.name for s in spans if s.name not in own and s.name not in design.modules},
-        lambda path, text: "" if text == raw else text,
+    own: set[str] = set()
+    if whole_file:
+        try:
+            own = {m.name for m in module_spans(design.target.file.read_text(errors="replace"))}
+        except OSError:
+            own = set()
+    names = {s.name for s in spans if s.name not in own}
+    used, declared, unread = name_uses(
+        design.root, names, lambda path, text: "" if text == raw else text
     )
+    problems: list[tuple[int, str]] = []
     for span in spans:
-        if span.name in used:
+        if span.name in own:
+            continue
+        where = declared.get(span.name) or _defined_in(design, span.name, raw)
+        where = where or unread.get(span.name)
+        if where is not None:
+            problems.append(
+                (
+                    span.line,
+                    f"module {span.name} is already a module of the repository ({where}): a "
+                    "candidate may define the target and new helper modules only (written "
+                    "back, it would replace that module for its other instances and users, "
+                    "which no proof compares); give the helper a new name, or leave the "
+                    "module out to use the repository's",
+                )
+            )
+        elif span.name in used:
             problems.append(
                 (
                     span.line,
@@ -46,22 +74,19 @@ def redefined_modules(text: str, design: Design, raw: str) -> list[tuple[int, st
                     "the helper another name",
                 )
             )
-        mod = design.modules.get(span.name)
-        if mod is None or span.name in own or _is_file(mod.file, raw):
-            continue
-        try:
-            where = mod.file.relative_to(design.root).as_posix()
-        except ValueError:
-            where = mod.file.name
-        problems.append(
-            (
-                span.line,
-                f"module {span.name} is also defined in {where}: the candidate may not "
-                "redefine a repository module (its other instances would change); give the "
-                "helper another name",
-            )
-        )
     return problems
+
+
+def _defined_in(design: Design, name: str, raw: str) -> str | None:
+    """Where the design's modules (also of files outside the repository, or declared under a
+    macro name) define ``name``: None when they do not, or when that file is the candidate's."""
+    mod = design.modules.get(name)
+    if mod is None or _is_file(mod.file, raw):
+        return None
+    try:
+        return mod.file.relative_to(design.root).as_posix()
+    except ValueError:
+        return mod.file.name
 
 
 def _is_file(path: Path, text: str) -> bool:

@@ -320,27 +320,28 @@ def screen_candidate(
     max_bytes: int | None = None,
     dotted_names: bool = False,
     raw: str | None = None,
+    whole_file: bool = False,
 ) -> list[str]:
     """Check untrusted candidate text before any tool reads it.
 
-    Rejects: compiler directives other than `timescale-like ones (`include, `define, ...)
-    unless the target's file or its closure holds the same directive line (self-evaluation of
-    a file with `ifdef/`define/`include is accepted; conditionals on tool-specific macros
-    such as YOSYS never are),
-    macros the repository does not define, system tasks and functions other than pure ones such
-    as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions (they
-    would constrain the formal check), ``initial``, ``specify``, user-defined primitives,
-    ``defparam``, switch primitives (``tran``, ``nmos``, ``pullup``, ...), ``trireg`` and
-    ``real`` variables, ``unique``/``priority`` case (each allowed when the reference itself
-    uses it, e.g. ``initial`` for ROM contents; such blocks still cannot call system tasks or
-    wait, and a hanging one times out), ``force``, ``bind``, DPI imports, delays, references to
-    the testbench or the renamed reference (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``),
-    hierarchical names, module definitions that would clash with the testbench, the renamed
-    reference or Yosys's internal cells (``$...``), and anything a synthesis tool reads
-    differently from the simulator: tool directive comments (``// synopsys translate_off``, ``/*
-    synthesis full_case */``, ``// pragma ...``, ``// cadence ...``, ``// ambit ...``, ...) and
-    ``(* attributes *)``, unless the reference carries the same ones. Comments and strings are
-    otherwise blanked before scanning, so a comment mentioning $finish is fine.
+    Rejects: compiler directives other than `timescale-like ones (`include, `define, ...) unless
+    the target's file or its closure holds the same directive line (self-evaluation of a file with
+    `ifdef/`define/`include is accepted; conditionals on tool-specific macros such as YOSYS never
+    are), macros the repository does not define, system tasks and functions other than pure ones
+    such as $clog2 (so no $display, $finish, $fopen, $random, ...), assertions and assumptions
+    (they would constrain the formal check), ``initial``, ``specify``, user-defined primitives,
+    ``defparam``, switch primitives (``tran``, ``nmos``, ``pullup``, ...), ``trireg`` and ``real``
+    variables, ``unique``/``priority`` case (each allowed when the reference itself uses it, e.g.
+    ``initial`` for ROM contents; such blocks still cannot call system tasks or wait, and a hanging
+    one times out), ``force``, ``bind``, DPI imports, delays, references to the testbench or the
+    renamed reference (``rtlopt_tb``, ``$root``, ``*__rtlopt_ref``), hierarchical names, module
+    definitions that would clash with the testbench, the renamed reference, Yosys's internal cells
+    (``$...``) or the repository's other modules (``harness._redefined``), and anything a synthesis
+    tool reads differently from the simulator: tool directive comments
+    (``// synopsys translate_off``, ``/* synthesis full_case */``, ``// pragma ...``,
+    ``// cadence ...``, ``// ambit ...``, ...) and ``(* attributes *)``, unless the reference
+    carries the same ones. Comments and strings are otherwise blanked before scanning, so a comment
+    mentioning $finish is fine.
 
     Args:
         text: The candidate source.
@@ -350,6 +351,7 @@ def screen_candidate(
         dotted_names: Allow ``a.b`` names (struct members; the SystemVerilog path, whose
             tools read a flattened view without hierarchical names).
         raw: The candidate's own text when ``text`` is its preprocessed reading.
+        whole_file: The candidate is the target's whole new file (``rtlopt check``).
 
     Returns: violations as ``"line N: message"`` strings; empty when the candidate is clean.
     """
@@ -360,8 +362,7 @@ def screen_candidate(
     problems: list[tuple[int, str]] = []
     if "\x00" in text:
         problems.append((line_of(text, text.index("\x00")), "NUL character in source"))
-    code = blank_comments(text)
-    code_with_strings = blank_comments(text, strings=False)
+    code, code_with_strings = blank_comments(text), blank_comments(text, strings=False)
     problems += character_problems(text, code, lambda: _reference_texts(design))
     problems += continuation_problems(text, code, lambda: _file_text(design))
     problems += design_macro_problems(text if raw is None else raw, design)
@@ -375,7 +376,7 @@ def screen_candidate(
     problems += _word_problems(blank_spans(code, kept), code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += structure_problems(code, depth, tb_top, dotted_names)
-    problems += redefined_modules(text, design, text if raw is None else raw)
+    problems += redefined_modules(text, design, text if raw is None else raw, whole_file=whole_file)
     problems += array_query_problems(code, lambda: _reference_texts(design))
     too_long = operator_problems(code, lambda: _reference_texts(design))
     problems += too_long
@@ -411,6 +412,7 @@ def screen_preprocessed(
     tb_top: str = DEFAULT_TB_TOP,
     dotted_names: bool = False,
     reference: str = "",
+    whole_file: bool = False,
 ) -> list[str]:
     """:func:`screen_candidate` and the event checks on a candidate's preprocessed text (what
     every tool reads: a body under ```ifdef`` or a macro that expands to ``$fopen`` is judged
@@ -421,7 +423,9 @@ def screen_preprocessed(
 
     if same_as_reference(raw, design):
         return []
-    found = screen_candidate(text, design, tb_top=tb_top, dotted_names=dotted_names, raw=raw)
+    found = screen_candidate(
+        text, design, tb_top=tb_top, dotted_names=dotted_names, raw=raw, whole_file=whole_file
+    )
     found += [f"line {n}: {m}" for n, m in reference_problems([reference], "the reference")]
     # a delay or strength a macro writes: the reference every tool reads, preprocessed
     what = "the reference as the tools read it (preprocessed)"

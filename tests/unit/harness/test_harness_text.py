@@ -284,18 +284,26 @@ module top (input [3:0] a, output [3:0] y);
 endmodule
 """
     d = file_design(tmp_path, src, ("other", "top"))
-    # an edited copy (an identical one adds nothing to judge and is never refused)
+    # an edited copy (an identical one adds nothing to judge and is never refused), as
+    # `rtlopt check` judges a file: its other modules are the change's own
     edited = src.replace("assign y = t;", "assign y = t; // edited")
-    assert screen_candidate(edited, d) == []
+    assert screen_candidate(edited, d, whole_file=True) == []
     # turned on by the context, the same branch is screened
     on = dataclasses.replace(d, sources=dataclasses.replace(d.sources, defines={"DEBUG": ""}))
-    assert any("$display" in p for p in screen_candidate(edited, on))
+    assert any("$display" in p for p in screen_candidate(edited, on, whole_file=True))
     # the candidate's own target module adding the attribute is screened
     added = src.replace("`KEEP wire", "(* keep *) wire")
-    assert any("(* keep *)" in p for p in screen_candidate(added, d))
+    assert any("(* keep *)" in p for p in screen_candidate(added, d, whole_file=True))
     # a changed copy of the other module is the candidate's doing
     changed = src.replace("assign y = w;", "assign y = ~w;")
-    assert any("parallel_case" in p for p in screen_candidate(changed, d))
+    assert any("parallel_case" in p for p in screen_candidate(changed, d, whole_file=True))
+    # a candidate (evaluate, optimize) defines the target and new helpers only: the copy of
+    # `other`, changed or not, would be written over the repository's
+    for text in (edited, changed):
+        assert any(
+            p.startswith("line 6: module other is already a module of the repository (top.v)")
+            for p in screen_candidate(text, d)
+        )
 
 
 def test_screen_allows_a_tool_conditional_in_an_inactive_branch(tmp_path: Path) -> None:
@@ -318,8 +326,8 @@ def test_screen_allows_a_tool_conditional_in_an_inactive_branch(tmp_path: Path) 
 
 def test_screen_refuses_a_module_the_repository_defines_in_another_file(tmp_path: Path) -> None:
     # `other` lives in its own file (others may instantiate it): a candidate carrying its own
-    # `other` would redefine it for them once written back; a module of the target's own file
-    # (a copy of the file, changed or not) and a helper of a new name are the candidate's
+    # `other` would redefine it for them once written back; so would a module of the target's
+    # own file (a copy of the file, changed or not); a helper of a new name is the candidate's
     d = make_design(tmp_path)
     (tmp_path / "other.v").write_text(OTHER)
     other = _module(tmp_path / "other.v", OTHER, "other")
@@ -328,13 +336,21 @@ def test_screen_refuses_a_module_the_repository_defines_in_another_file(tmp_path
     problems = screen_candidate(shadow, d)
     line = CLEAN.count("\n") + 1
     assert any(
-        p.startswith(f"line {line}:") and "also defined in other.v" in p for p in problems
+        p.startswith(f"line {line}: module other is already a module of the repository (other.v)")
+        and "give the helper a new name" in p
+        for p in problems
     ), problems
     # an unchanged copy too: written back, the repository would define it twice
-    assert any("also defined" in p for p in screen_candidate(CLEAN + OTHER, d))
+    assert any(ALREADY in p for p in screen_candidate(CLEAN + OTHER, d))
     assert screen_candidate(CLEAN + OTHER.replace("other", "helper"), d) == []
     copy = SRC.replace("assign y = ~x;", "assign y = x ^ 1'b1;")
-    assert not any("also defined" in p for p in screen_candidate(copy, d))
+    refused = screen_candidate(copy, d)
+    assert {p.split()[3] for p in refused if ALREADY in p} == {"sub", "leaf", "unused"}, refused
+    # `rtlopt check` judges the whole new file: its modules are the change's own
+    assert not any(ALREADY in p for p in screen_candidate(copy, d, whole_file=True))
+
+
+ALREADY = "already a module of the repository"
 
 
 OTHER = "module other (input x, output y);\n  assign y = ~x;\nendmodule\n"
@@ -348,8 +364,8 @@ def test_screen_does_not_count_the_candidates_own_file_as_another(tmp_path: Path
     (tmp_path / "cand.v").write_text(cand)
     helper = _module(tmp_path / "cand.v", cand, "other")
     d = dataclasses.replace(d, modules={**d.modules, "other": helper})
-    assert not any("also defined" in p for p in screen_candidate(cand, d))
-    assert any("also defined" in p for p in screen_candidate(CLEAN + "\n" + OTHER, d))
+    assert not any(ALREADY in p for p in screen_candidate(cand, d))
+    assert any(ALREADY in p for p in screen_candidate(CLEAN + "\n" + OTHER, d))
 
 
 ZIP_FILE = """`default_nettype none
