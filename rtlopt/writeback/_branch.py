@@ -20,7 +20,7 @@ import git
 from rtlopt.errors import DesignError, RepoError
 from rtlopt.frontend.model import Design, Module
 from rtlopt.verilog import ModuleSpan, find_span, module_spans
-from rtlopt.writeback._merge import Placement, compile_gate, place_candidate, same_module_text
+from rtlopt.writeback._merge import compile_gate, place_candidate
 
 __all__ = ["BranchResult", "PushFailed", "assert_clean", "write_branch"]
 
@@ -197,9 +197,11 @@ def write_branch(
     """Commit ``new_module_text`` in place of ``module_name`` on a new branch (or, with
     ``extend``, on top of ``branch``, which this run created before: one commit per module).
 
-    Helper modules of the replacement that the repository already defines replace those
-    definitions (or are renamed when other modules use the originals; see
-    :mod:`rtlopt.writeback._merge`). Before the commit every changed file is parsed again and,
+    Only the target's span changes: it receives the target and its new helper modules. A
+    helper under the name of a module the repository defines is never written over it (the
+    branch would differ from what was proven): unchanged, it is left out; changed, it is an
+    internal error (:mod:`rtlopt.writeback._merge`). Before the commit the changed file is
+    parsed again and,
     with ``design``, the target is compiled from the branch's files (iverilog, the design's
     include folders and defines).
 
@@ -211,9 +213,8 @@ def write_branch(
         branch: Name of the branch to create from HEAD.
         message: Commit message.
         push: A remote to push the branch to, or None.
-        design: The parsed design: where helper modules live and how to compile the branch.
-            Without it only helpers of the target's own file are matched and the gate only
-            parses.
+        design: The parsed design: the repository's modules and how to compile the branch.
+            Without it the gate only parses.
         extend: Add the commit to the existing ``branch`` instead of creating it from HEAD.
 
     Returns:
@@ -221,6 +222,7 @@ def write_branch(
 
     Raises:
         ValueError: ``new_module_text`` does not define ``module_name``.
+        UnprovenWriteBack: a helper would replace a repository module (an internal error).
         RepoError: not a repository, no commits, detached HEAD, target outside the repository or
             not committed, the branch exists, the module is missing at HEAD, the module has
             uncommitted changes, the branch would not compile, or git failed (commit
@@ -322,7 +324,7 @@ def _commit_replacement(
     design: Design | None,
     message: str,
 ) -> tuple[str, str]:
-    """Place the replacement (and its helpers) in the branch's work tree, pass the compile
+    """Place the replacement (and its new helpers) in the branch's work tree, pass the compile
     gate and commit; the commit and its diff against HEAD.
 
     Args:
@@ -347,16 +349,17 @@ def _commit_replacement(
             hint="check the repository's checkout filters",
         )
     modules = design.modules if design is not None else _file_modules(head_text, top / rel)
+    new_text = new_module_text.replace("\r\n", "\n")
     placement = place_candidate(
-        new_module_text.replace("\r\n", "\n"),
+        new_text,
         module_name,
         modules,
         top,
         design.sources if design is not None else None,
+        _declared_on_branch(wt, new_text, module_name),
     )
-    edits = _edits(wt, top, rel, (span.start, span.end), placement)
-    _apply_edits(wt, top, rel, data, edits)
-    changed = sorted(edits)
+    _apply_edit(wt, rel, data, (span.start, span.end), placement.target_text)
+    changed = [rel]
     compile_gate(wt, top, module_name, changed, placement, design, wt.parent / "gate")
     with _git_failure("git commit", top, hint="set git user.name and user.email"):
         _git(wt, "add", "--", *changed)
@@ -415,45 +418,25 @@ def _check_committed(
         )
 
 
-def _edits(
-    wt: Path, top: Path, rel: str, target: tuple[int, int], placement: Placement
-) -> dict[str, list[tuple[int, int, str]]]:
-    """The spans to replace, by file: the target's, and every changed helper's.
+def _declared_on_branch(wt: Path, new_text: str, module_name: str) -> dict[str, str]:
+    """The candidate's helper names that a file of the branch's checkout declares (in any
+    ```ifdef`` branch) -> the file: the write-back may replace none of them. A file holding the
+    candidate itself is its own (a candidate read from the repository)."""
+    from rtlopt.harness import declared_names
 
-    Raises:
-        RepoError: a helper module is not in the checkout.
-    """
-    edits: dict[str, list[tuple[int, int, str]]] = {
-        rel: [(target[0], target[1], placement.target_text)]
-    }
-    for hrel, helpers in placement.helpers.items():
-        htext = _read_checkout(wt, hrel, top)
-        for name, helper_text, line in helpers:
-            hspan = find_span(htext, name, line)
-            if hspan is None:
-                raise RepoError(
-                    f"module '{name}' not found in the checkout of {hrel}",
-                    path=top / hrel,
-                    hint="commit the file that defines it",
-                )
-            if same_module_text(htext[hspan.start : hspan.end], helper_text):
-                continue  # unchanged helper: the original stays byte for byte
-            edits.setdefault(hrel, []).append((hspan.start, hspan.end, helper_text))
-    return edits
+    names = {m.name for m in module_spans(new_text) if m.name != module_name}
+    own = new_text.strip()
+    return declared_names(wt, names, lambda path, text: "" if text.strip() == own else text)
 
 
-def _apply_edits(
-    wt: Path, top: Path, rel: str, data: str, edits: dict[str, list[tuple[int, int, str]]]
-) -> None:
-    """Write every edited file of the checkout (``data``: the target file's text)."""
-    for erel, spans in edits.items():
-        new_data = data if erel == rel else _read_checkout(wt, erel, top)
-        for start, end, text in sorted(spans, reverse=True):
-            text = text.strip()
-            if "\r\n" in new_data[start:end]:  # keep the module's line endings
-                text = text.replace("\n", "\r\n")
-            new_data = new_data[:start] + text + new_data[end:]
-        (wt / erel).write_bytes(new_data.encode("utf-8", errors="surrogateescape"))
+def _apply_edit(wt: Path, rel: str, data: str, span: tuple[int, int], text: str) -> None:
+    """Write the target file of the checkout (``data``: its text) with ``span`` replaced."""
+    start, end = span
+    text = text.strip()
+    if "\r\n" in data[start:end]:  # keep the module's line endings
+        text = text.replace("\n", "\r\n")
+    new_data = data[:start] + text + data[end:]
+    (wt / rel).write_bytes(new_data.encode("utf-8", errors="surrogateescape"))
 
 
 def _push(top: Path, remote: str, branch: str) -> None:
@@ -465,15 +448,6 @@ def _push(top: Path, remote: str, branch: str) -> None:
     hint = f"the branch {branch} exists locally; push it by hand"
     with _git_failure(f"push to '{remote}'", top, hint=hint, error=PushFailed):
         _git(top, "push", "--quiet", remote, f"refs/heads/{branch}:refs/heads/{branch}")
-
-
-def _read_checkout(wt: Path, rel: str, top: Path) -> str:
-    try:
-        return (wt / rel).read_bytes().decode("utf-8", errors="surrogateescape")
-    except OSError:
-        raise RepoError(
-            f"{rel} is not committed", path=top / rel, hint=f"git add {rel} && git commit"
-        ) from None
 
 
 def _file_modules(text: str, path: Path) -> dict[str, Module]:

@@ -1,12 +1,13 @@
 """Where each module of an accepted candidate goes on the branch, and the compile gate.
 
-A candidate is the target module plus, possibly, helper modules. In the evaluation a helper
-shadowed the repository module of the same name, so on the branch it must *replace* that module
-(one definition, not two), wherever it is defined. When another repository module (one the
-candidate does not redefine) also instantiates it, replacing it would change that module too,
-and that change was never verified: the candidate's helper is then renamed (``<name>_rtlopt``)
-inside the candidate and stays next to the target. A helper whose text equals the original
-(comments and whitespace aside) keeps the original.
+A candidate is the target module plus, possibly, helper modules of new names (the screen
+refuses a helper under a name the repository defines: :mod:`rtlopt.harness._redefined`). On
+the branch the target's span holds the target and its helpers; no other module of the
+repository is ever replaced. What was proven is the target with the candidate's helpers in
+place of any module of their names, so a helper under the name of a repository module (in any
+file, the target's own included, in any ```ifdef`` branch) is an internal error, never a
+branch: that module's other instances and users were not compared. An unchanged copy is no
+exception: it was read in the candidate's macro state, not its own file's.
 
 After the files are written, :func:`compile_gate` re-parses every changed file and compiles the
 target with iverilog from the branch's own files, with the design's include folders and
@@ -15,52 +16,42 @@ defines: a branch that would not compile is never committed.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.errors import DesignError, RepoError
-from rtlopt.frontend import module_closure, module_users
+from rtlopt.frontend import module_closure
 from rtlopt.frontend.model import Design, Module, SourceSet
-from rtlopt.verilog import blank_comments, module_spans
+from rtlopt.verilog import module_spans
 
-__all__ = ["Placement", "compile_gate", "place_candidate", "same_module_text"]
+__all__ = [
+    "Placement",
+    "UnprovenWriteBack",
+    "compile_gate",
+    "place_candidate",
+]
+
+
+class UnprovenWriteBack(AssertionError):
+    """The write-back would write a repository module other than the target: the branch
+    would differ from what was proven (the screen refuses such candidates; reaching this is a
+    bug, reported as an internal error rather than written)."""
 
 
 @dataclass(frozen=True)
 class Placement:
-    """The candidate split by destination.
+    """The candidate as written over the target's span.
 
     Attributes:
         target_text: Replaces the target module's span (the target, plus new helpers).
-        helpers: Repository-relative file to ``(module name, new text, line hint)`` of each
-            helper that replaces the repository module of that name.
-        renamed: Helpers renamed because other repository modules use the original.
-        defined: Every module name the (renamed) candidate defines.
-        instances: Every module name the (renamed) candidate instantiates.
+        defined: Every module name the candidate defines there.
+        instances: Every module name the candidate instantiates.
     """
 
     target_text: str
-    helpers: Mapping[str, list[tuple[str, str, int]]] = field(default_factory=dict)
-    renamed: Mapping[str, str] = field(default_factory=dict)
     defined: frozenset[str] = frozenset()
     instances: frozenset[str] = frozenset()
-
-
-def same_module_text(a: str, b: str) -> bool:
-    """Equal modulo comments and whitespace."""
-    return " ".join(blank_comments(a).split()) == " ".join(blank_comments(b).split())
-
-
-def _fresh(name: str, taken: Iterable[str]) -> str:
-    used = set(taken)
-    new = f"{name}_rtlopt"
-    i = 2
-    while new in used:
-        new = f"{name}_rtlopt{i}"
-        i += 1
-    return new
 
 
 def _parse(text: str, sources: SourceSet | None = None) -> list[Module]:
@@ -78,8 +69,9 @@ def place_candidate(
     modules: Mapping[str, Module],
     top: Path,
     sources: SourceSet | None = None,
+    declared: Mapping[str, str] | None = None,
 ) -> Placement:
-    """Decide where each module of ``new_text`` goes.
+    """What goes over the target's span: the target and its new helpers.
 
     Args:
         new_text: The accepted candidate (the target and its helpers).
@@ -87,56 +79,34 @@ def place_candidate(
         modules: The repository's modules by name (``Design.modules``).
         top: The repository's top folder (files are reported relative to it).
         sources: The design's elaboration context (the candidate may use project macros).
+        declared: Helper names any file of the branch declares (in any ```ifdef`` branch)
+            -> the file: none may be written.
+
+    Raises:
+        UnprovenWriteBack: a helper has the name of a repository module (internal error).
     """
     from rtlopt.harness import in_reference_order
 
     target = modules.get(module_name)
     if target is not None:  # as evaluated: the ports in the reference's order
         new_text = in_reference_order(new_text, module_name, [p.name for p in target.ports])
-    mods = _parse(new_text, sources)
-    defined = {m.name for m in mods}
-    rename: dict[str, str] = {}
-    for m in mods:
-        orig = modules.get(m.name)
-        if m.name == module_name or orig is None:
-            continue
-        if same_module_text(new_text[m.start : m.end], _text(orig)):
-            continue
-        users = [u for u in module_users(modules, m.name) if u not in defined]
-        if users:
-            rename[m.name] = _fresh(m.name, [*modules, *defined, *rename.values()])
-    if rename:
-        from rtlopt.harness import rename_modules
-
-        new_text = rename_modules(new_text, rename)
-        mods = _parse(new_text, sources)
-        defined = {m.name for m in mods}
-    cut: list[tuple[int, int]] = []
-    helpers: dict[str, list[tuple[str, str, int]]] = {}
     for span in module_spans(new_text):
-        orig = modules.get(span.name)
-        if span.name == module_name or orig is None:
+        if span.name == module_name:
             continue
-        cut.append((span.start, span.end))
-        rel = _rel(orig.file, top)
-        if rel is None:
-            raise RepoError(
-                f"the candidate redefines module '{span.name}', which is defined "
-                f"outside the repository ({orig.file})",
-                path=orig.file,
-                hint="keep the helper unchanged, or give it another name",
+        orig = modules.get(span.name)
+        where = (_rel(orig.file, top) or str(orig.file)) if orig is not None else None
+        where = where or (declared or {}).get(span.name)
+        if where is not None:
+            raise UnprovenWriteBack(
+                f"the candidate defines module '{span.name}', which the repository defines "
+                f"too ({where}) and which is not the target '{module_name}': written back, "
+                "its other instances and users would change unproven; the branch was not "
+                "created (please report this)"
             )
-        helpers.setdefault(rel, []).append((span.name, new_text[span.start : span.end], orig.line))
-    target_text = _cut(new_text, cut)
+    mods = _parse(new_text, sources)
+    defined = frozenset(m.name for m in mods)
     instances = frozenset(i for m in mods for i in m.instances)
-    return Placement(target_text, helpers, rename, frozenset(defined), instances)
-
-
-def _text(m: Module) -> str:
-    try:
-        return m.text()
-    except OSError:
-        return ""
+    return Placement(new_text, defined, instances)
 
 
 def _rel(path: Path, top: Path) -> str | None:
@@ -144,35 +114,6 @@ def _rel(path: Path, top: Path) -> str | None:
         return Path(path).resolve().relative_to(top).as_posix()
     except ValueError:
         return None
-
-
-_COMMENT_LINES = re.compile(r"(?:^[ \t]*//[^\n]*\n)+\Z", re.M)
-
-
-def _with_comment(text: str, start: int) -> int:
-    """``start`` moved back over the ``//`` comment lines directly above it (its header)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
-        return start
-    m = _COMMENT_LINES.search(text[:line_start])
-    return m.start() if m else line_start
-
-
-def _cut(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """``text`` without ``spans`` (and their header comments); blank lines are merged only
-    where a span was cut, so the target's own lines stay as they are (a minimal diff)."""
-    pieces: list[str] = []
-    last = 0
-    for start, end in sorted((_with_comment(text, a), b) for a, b in spans):
-        pieces.append(text[last:start])
-        last = end
-    pieces.append(text[last:])
-    out = pieces[0]
-    for piece in pieces[1:]:
-        left = re.sub(r"(?:\n[ \t]*)+\Z", "", out)
-        right = re.sub(r"\A(?:[ \t]*\n)+", "", piece)
-        out = f"{left}\n\n{right}" if left and right else left + right
-    return out.strip()
 
 
 def compile_gate(

@@ -13,6 +13,7 @@ from rtlopt.errors import RepoError, ToolNotFound
 from rtlopt.frontend import load_design, parse_text
 from rtlopt.frontend.model import Design
 from rtlopt.writeback import preflight_optimize, results_kept, write_branch
+from rtlopt.writeback._merge import UnprovenWriteBack
 
 pytestmark = pytest.mark.tools
 
@@ -83,71 +84,81 @@ def _compiles(root: Path, sha: str, rels: list[str], top: str, tmp: Path) -> Non
     )
 
 
-def test_helper_of_the_same_file_is_replaced_not_duplicated(tmp_path: Path) -> None:
+def _no_branch(root: Path, branch: str) -> None:
+    assert _git(root, "branch", "--list", branch).strip() == ""
+    assert _git(root, "worktree", "list").count("\n") == 1
+
+
+@pytest.mark.parametrize("with_design", [True, False])
+def test_a_changed_helper_of_the_target_file_is_never_written(
+    tmp_path: Path, with_design: bool
+) -> None:
+    """Proven was the target with the candidate's add8; the branch would hold every other
+    instance of add8 changed too: an internal error, no branch."""
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
-    d = _design(root, "rtl/top.v", "top")
-    res = write_branch(
-        root, d.target.file, "top", CAND_SAME_FILE, branch="rtlopt/top/r1", message="m", design=d
-    )
-    assert _modules_at(root, res.commit_sha, "rtl/top.v") == ["top", "add8"]
-    text = _git(root, "show", f"{res.commit_sha}:rtl/top.v")
-    assert "{1'b0, a} + {1'b0, b}" in text and "assign s = a + b;" not in text
-    assert text.startswith("// the target and its helper in one file\n")
-    _compiles(root, res.commit_sha, ["rtl/top.v"], "top", tmp_path)
+    d = _design(root, "rtl/top.v", "top") if with_design else None
+    with pytest.raises(
+        UnprovenWriteBack, match=r"'add8', which the repository defines too \(rtl/top.v\)"
+    ):
+        write_branch(
+            root, root / "rtl/top.v", "top", CAND_SAME_FILE, branch="b", message="m", design=d
+        )
+    _no_branch(root, "b")
 
 
-def test_without_design_same_file_helper_is_still_replaced(tmp_path: Path) -> None:
-    root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
-    res = write_branch(root, root / "rtl" / "top.v", "top", CAND_SAME_FILE, branch="b", message="m")
-    assert _modules_at(root, res.commit_sha, "rtl/top.v") == ["top", "add8"]
-
-
-def test_helper_of_another_file_used_only_by_the_target_is_replaced_there(tmp_path: Path) -> None:
+def test_a_changed_helper_of_another_file_is_never_written(tmp_path: Path) -> None:
     top_only = TOP[: TOP.index("module add8")]
     helper = TOP[TOP.index("module add8") :]
-    root = _repo(tmp_path / "r", {"rtl/top.v": top_only, "rtl/add8.v": helper})
+    root = _repo(tmp_path / "r", {"rtl/top.v": top_only, "rtl/add8.v": helper, "u.v": USER})
     d = _design(root, "rtl/top.v", "top")
-    res = write_branch(
-        root, d.target.file, "top", CAND_SAME_FILE, branch="b", message="m", design=d
-    )
-    # the target itself is unchanged: only the helper's file changes
-    assert _git(root, "diff", "--name-only", "main", res.commit_sha).split() == ["rtl/add8.v"]
-    assert _modules_at(root, res.commit_sha, "rtl/top.v") == ["top"]
-    assert "{1'b0, a}" in _git(root, "show", f"{res.commit_sha}:rtl/add8.v")
-    _compiles(root, res.commit_sha, ["rtl/top.v", "rtl/add8.v"], "top", tmp_path)
+    with pytest.raises(UnprovenWriteBack, match="add8"):
+        write_branch(root, d.target.file, "top", CAND_SAME_FILE, branch="b", message="m", design=d)
+    _no_branch(root, "b")
 
 
-def test_helper_used_elsewhere_is_renamed_so_other_users_keep_the_original(tmp_path: Path) -> None:
+def test_a_helper_named_as_a_module_under_an_ifdef_elsewhere_is_never_written(
+    tmp_path: Path,
+) -> None:
+    """A module the design's parse does not see (declared only under an ```ifdef``) still
+    names a repository module: the scan of the branch's files reads every branch."""
+    top = TOP.replace("add8", "adder")
+    guarded = "`ifdef FEATURE_X\n" + TOP[TOP.index("module add8") :] + "`endif\n"
+    root = _repo(tmp_path / "r", {"rtl/top.v": top, "rtl/lib.v": guarded})
+    d = _design(root, "rtl/top.v", "top")
+    assert "add8" not in d.modules
+    cand = CAND_SAME_FILE  # top now instantiates add8: the candidate's own helper
+    with pytest.raises(
+        UnprovenWriteBack, match=r"'add8', which the repository defines too \(rtl/lib.v\)"
+    ):
+        write_branch(root, d.target.file, "top", cand, branch="b", message="m", design=d)
+    _no_branch(root, "b")
+
+
+def test_a_helper_of_a_new_name_goes_next_to_the_target(tmp_path: Path) -> None:
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP, "rtl/user.v": USER})
     d = _design(root, "rtl/top.v", "top")
-    res = write_branch(
-        root, d.target.file, "top", CAND_SAME_FILE, branch="b", message="m", design=d
-    )
-    mods = _modules_at(root, res.commit_sha, "rtl/top.v")
-    assert sorted(mods) == ["add8", "add8_rtlopt", "top"]
+    cand = CAND_SAME_FILE.replace("add8", "add8_wide")
+    res = write_branch(root, d.target.file, "top", cand, branch="b", message="m", design=d)
+    assert _modules_at(root, res.commit_sha, "rtl/top.v") == ["top", "add8_wide", "add8"]
     text = _git(root, "show", f"{res.commit_sha}:rtl/top.v")
-    assert "assign s = a + b;" in text  # the original, still used by other_user
-    assert "add8_rtlopt u(" in text
+    assert text.endswith(TOP[TOP.index("module add8") :])  # the original, byte for byte
+    assert "add8_wide u(" in text and text.startswith("// the target and its helper")
     assert _git(root, "diff", "--name-only", "main", res.commit_sha).split() == ["rtl/top.v"]
     _compiles(root, res.commit_sha, ["rtl/top.v", "rtl/user.v"], "top", tmp_path)
 
 
-def test_identical_helper_keeps_the_original_bytes(tmp_path: Path) -> None:
+def test_an_unchanged_copy_of_a_helper_is_never_written_either(tmp_path: Path) -> None:
+    """Read in the candidate's macro state, a copy need not be the module the branch keeps."""
     root = _repo(tmp_path / "r", {"rtl/top.v": TOP})
     d = _design(root, "rtl/top.v", "top")
     cand = (
         "module top(input [7:0] a, input [7:0] b, output [8:0] y);\n"
         "  wire [8:0] t;\n  add8 u(.a(a), .b(b), .s(t));\n  assign y = t;\nendmodule\n\n"
-        "// same helper, other comment\nmodule add8(input [7:0] a, input [7:0] b, "
-        "output [8:0] s);\n    assign s = a + b;\nendmodule\n"
+        + TOP[TOP.index("module add8") :]
     )
-    res = write_branch(root, d.target.file, "top", cand, branch="b", message="m", design=d)
-    text = _git(root, "show", f"{res.commit_sha}:rtl/top.v")
-    assert text.endswith(TOP[TOP.index("module add8") :])
-    assert "other comment" not in text and _modules_at(root, res.commit_sha, "rtl/top.v") == [
-        "top",
-        "add8",
-    ]
+    with pytest.raises(UnprovenWriteBack, match="add8"):
+        write_branch(root, d.target.file, "top", cand, branch="b", message="m", design=d)
+    _no_branch(root, "b")
 
 
 def test_compile_gate_refuses_a_branch_that_does_not_compile(tmp_path: Path) -> None:
