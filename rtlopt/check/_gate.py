@@ -36,6 +36,7 @@ from rtlopt.check._definitions import Lookup, definition_findings, still_instant
 from rtlopt.check._rules import (
     Required,
     Rules,
+    check_trailers,
     config_headline,
     load_rules,
     required_headline,
@@ -105,6 +106,7 @@ def run_check(
         )
         commits, said = trailer_commits(repo, base, base_rev, message_file, list(gate.changes))
         gate.required = required_modules(rules.config, commits)
+        check_trailers(commits, (gate.new_tree, gate.base_tree()))
         report = gate.run(rules, files, pdk)
         if report.modules:
             report.notes.append(said)

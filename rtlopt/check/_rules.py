@@ -331,16 +331,88 @@ def required_modules(cfg: Config, commits: Sequence[tuple[str, str, list[str]]])
 
 
 def _trailers(message: str) -> list[tuple[str, str]]:
-    """``Key: value`` lines of the message's last paragraph, keys lower-cased."""
-    paras = [p for p in message.strip().split("\n\n") if p.strip()]
-    if len(paras) < 2:
-        return []
+    """``Key: value`` lines of the message, keys lower-cased: of every paragraph, not only the
+    last one git reads as trailers (a requirement written one paragraph up still requires)."""
     out = []
-    for line in paras[-1].splitlines():
+    for line in message.splitlines():
         key, sep, value = line.partition(":")
-        if sep and re.fullmatch(r"[A-Za-z0-9-]+", key.strip()):
+        if sep and re.fullmatch(r"[A-Za-z0-9_-]+", key.strip()):
             out.append((key.strip().lower(), value.strip()))
     return out
+
+
+#: The trailer keys rtlopt reads (lower-cased).
+_KEYS = ("rtlopt-equivalent", "rtlopt-equivalence")
+
+
+#: The other keys of rtlopt's own commits (``rtlopt: optimize m`` subjects, ``Rtlopt-Run``).
+_WRITTEN = ("rtlopt", "rtlopt-run", "rtlopt-metric")
+
+
+def _rtlopt_like(key: str) -> bool:
+    """Whether a trailer key is, or looks like, one rtlopt reads (its own commits' aside)."""
+    if key in _WRITTEN:
+        return False
+    return key.startswith("rtlopt") or bool(difflib.get_close_matches(key, _KEYS, cutoff=0.78))
+
+
+def trailer_problems(
+    commits: Sequence[tuple[str, str, list[str]]], modules: set[str], files: set[str]
+) -> list[str]:
+    """What the trailers of ``commits`` say that names nothing: a key like rtlopt's that is
+    none of them (``Rtlopt-Equivalant``), or an ``Rtlopt-Equivalent`` name or pattern that
+    matches no module of either revision (``modules``) and no file (``files``): a requirement
+    that requires nothing would let the change pass unjudged."""
+    out: list[str] = []
+    for sha, message, _ in commits:
+        short = sha[:10] if re.fullmatch(r"[0-9a-f]{40}", sha) else sha
+        for key, value in _trailers(message):
+            if key not in _KEYS and _rtlopt_like(key):
+                out.append(
+                    f"the trailer key {key!r} of {short} is not one rtlopt reads; write "
+                    "'Rtlopt-Equivalent: <module>' (or 'Rtlopt-Equivalence: <verdict>')"
+                )
+            if key != "rtlopt-equivalent":
+                continue
+            for name in (n for n in re.split(r"[\s,]+", value) if n):
+                if any(fnmatch.fnmatchcase(m, name) for m in modules | files):
+                    continue
+                close = difflib.get_close_matches(name, sorted(modules), n=3)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                out.append(
+                    f"the trailer 'Rtlopt-Equivalent: {name}' of {short} names no module or "
+                    f"file of the repository{hint}: fix the name, or the change is not judged"
+                )
+    return out
+
+
+def check_trailers(commits: Sequence[tuple[str, str, list[str]]], roots: Sequence[Path]) -> None:
+    """Raise when a trailer of ``commits`` names nothing (:func:`trailer_problems`), reading
+    the modules and files of the revisions checked out at ``roots``.
+
+    Raises:
+        UsageError: naming each such trailer and the fix.
+    """
+    from rtlopt.errors import UsageError
+    from rtlopt.frontend._sources import HEADER_SUFFIXES, SOURCE_SUFFIXES
+    from rtlopt.inputs import SKIP_DIRS
+    from rtlopt.verilog import blank_comments, module_declarations
+
+    if not any(_rtlopt_like(k) for _, m, _ in commits for k, _ in _trailers(m)):
+        return
+    modules: set[str] = set()
+    files: set[str] = set()
+    for root in roots:
+        for f in root.rglob("*"):
+            if set(f.relative_to(root).parts) & SKIP_DIRS or not f.is_file() or f.is_symlink():
+                continue
+            files.add(f.relative_to(root).as_posix())
+            if f.suffix in SOURCE_SUFFIXES + HEADER_SUFFIXES:
+                text = blank_comments(f.read_text(errors="replace"))
+                modules |= {name for name, _ in module_declarations(text)}
+    found = trailer_problems(commits, modules, files)
+    if found:
+        raise UsageError("rtlopt check: " + "; ".join(found))
 
 
 #: The trailers that require equivalence, as the output names them.

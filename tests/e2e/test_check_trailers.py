@@ -91,3 +91,29 @@ def test_a_trailer_on_the_branch_since_its_upstream_requires_equivalence(tmp_pat
     git(repo, "add", "m.v")
     ok, m, _ = _run(repo)
     assert not ok and m["rule"].startswith("required (trailer of "), m
+
+
+def test_a_trailer_that_names_nothing_fails_the_gate(tmp_path: Path) -> None:
+    """A misspelt module or key would require nothing and let the broken edit pass unjudged:
+    the gate stops (exit 2) naming the trailer and the module meant. A requirement written a
+    paragraph above the last (no trailer to git) still requires."""
+    from rtlopt.errors import UsageError
+
+    repo = _repo(tmp_path)
+    (repo / "m.v").write_text(BROKEN)
+    git(repo, "add", "m.v")
+    msg = repo / ".git" / "COMMIT_EDITMSG"
+    for text, said in (
+        ("tweak\n\nRtlopt-Equivalent: mm\n", "'Rtlopt-Equivalent: mm' of the commit message"),
+        ("tweak\n\nRtlopt-Equivalant: m\n", "'rtlopt-equivalant'"),
+    ):
+        msg.write_text(text)
+        with pytest.raises(UsageError) as err:
+            _run(repo, message_file=msg)
+        assert said in str(err.value), err.value
+    msg.write_text("tweak the adder\n\nRtlopt-Equivalent: m\n\nA closing paragraph.\n")
+    ok, m, _ = _run(repo, message_file=msg)
+    assert not ok and m["rule"] == "required (trailer of the commit message)", m
+    msg.write_text("tweak the adder\n\nRtlopt-Equivalent: m.v\n")  # a file names its modules
+    ok, m, _ = _run(repo, message_file=msg)
+    assert not ok, m

@@ -39,13 +39,14 @@ def test_trailers_name_what_must_stay_equivalent() -> None:
     commits = [
         ("a" * 40, "fix\n\nRtlopt-Equivalent: alu, lza_*", ["rtl/x.v"]),
         ("b" * 40, "rtlopt: optimize mul (ADP -3%)\n\nbody\n\nRtlopt-Equivalence: proven", ["m.v"]),
-        ("c" * 40, "Rtlopt-Equivalent: not_a_trailer_in_the_subject", ["z.v"]),
+        ("c" * 40, "Rtlopt-Equivalent: in_the_subject\n\nRtlopt-Equivalent: up\n\nend", []),
     ]
     req = required_modules(Config(), commits)
     assert req.why("rtl/x.v", "alu") == "trailer of aaaaaaaaaa"
     assert req.why("rtl/y.v", "lza_4") is not None
     assert req.why("other.v", "mul") is not None and req.why("m.v", "anything") is not None
-    assert req.why("z.v", "not_a_trailer_in_the_subject") is None
+    # any line of the message requires (git's trailers are the last paragraph's only)
+    assert req.why("z.v", "in_the_subject") is not None and req.why("z.v", "up") is not None
     assert req.why("q.v", "q") is None
 
 
@@ -62,3 +63,17 @@ def test_the_graph_reaches_includers_macro_readers_and_instances(tmp_path: Path)
     assert g.reads_macros("a.v", {"W"})  # through the headers it includes
     assert g.instances_of("b") == [("a.v", 2)]  # not the comment in c.v
     assert g.instances_of("a") == []  # its declaration and end label are no instances
+
+
+def test_a_trailer_naming_nothing_is_a_problem_and_rtlopts_own_are_not() -> None:
+    from rtlopt.check._rules import trailer_problems
+
+    own = "rtlopt: optimize m (ADP -3%)\n\nRtlopt-Run: r1\nRtlopt-Metric: adp 2 -> 1\nRtlopt-Equivalence: proven"
+    ok = [("a" * 40, own, []), ("b" * 40, "x\n\nRtlopt-Equivalent: m, rtl/*.v\n", [])]
+    assert trailer_problems(ok, {"m"}, {"rtl/m.v"}) == []
+    for msg in ("Rtlopt-Equivalent: mm", "Rtlopt_Equivalent: m", "Rtlop-Equivalent: m"):
+        found = trailer_problems([("c" * 40, f"x\n\n{msg}\n", [])], {"m"}, set())
+        assert len(found) == 1 and "cccccccccc" in found[0], (msg, found)
+    assert (
+        "did you mean m?" in trailer_problems([("d", "Rtlopt-Equivalent: mm", [])], {"m"}, set())[0]
+    )
