@@ -176,7 +176,10 @@ def foreign_reach(design: Design, texts: list[tuple[Path, str]], words: set[str]
     from rtlopt.evaluate._reach_names import elaborated
 
     target = design.target.name
+    # a parameter a parent may set is the interface's, like a port (the candidate keeps it):
+    # a test's ``parameters["ID_ENABLE"]`` reads the same on both sides
     ports = {p.name for p in design.target.ports}
+    ports |= {p.name for p in design.target.parameters if not p.local}
     elab = elaborated(design).inner
     inner: set[str] | None
     if elab is not None:
