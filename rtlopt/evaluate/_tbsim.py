@@ -66,6 +66,8 @@ def simulate_in_testbench(
     extra: Callable[[SealedBench], str] | None = None,
     log_name: str = "",
     tb: Any = None,
+    include_dirs: Sequence[Path] | None = None,
+    defines: Mapping[str, str] | None = None,
 ) -> NetlistSim:
     """Write the testbench's files (then ``files``) into ``wd`` (the testbench reads its
     vectors from the shared folder, which the design cannot write), compile ``sources`` and this
@@ -76,7 +78,8 @@ def simulate_in_testbench(
     candidate's scopes, no secret or verdict the design can open); both under the sandbox's
     time and memory limits (the run also under the harness's simulation limit), the run's log
     in ``log_name`` (default ``<name>_sim.log``); ``tb``: another testbench with the setup's
-    vectors (default the setup's)."""
+    vectors (default the setup's); ``include_dirs``, ``defines``: what the sources are read
+    with (default the setup's tools')."""
     from rtlopt.eda.iverilog import SimulationTimeout, VvpGuard, compile_sources, run_simulation
     from rtlopt.harness import ref_name
 
@@ -98,8 +101,8 @@ def simulate_in_testbench(
             [*sources, tb_file],
             wd,
             top=bench.top,
-            include_dirs=s.tools.include_dirs,
-            defines=s.tools.defines,
+            include_dirs=s.tools.include_dirs if include_dirs is None else include_dirs,
+            defines=s.tools.defines if defines is None else defines,
             out=wd / f"{name}.vvp",
             timeout=sb.timeout_s,
             memory_mb=sb.memory_mb,
