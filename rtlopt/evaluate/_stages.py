@@ -37,6 +37,7 @@ from rtlopt.evaluate._switched import (
     outside_directives,
     switched_off_change,
 )
+from rtlopt.evaluate._text_sim import text_reading_difference
 from rtlopt.evaluate._time_zero import time_zero_unchecked
 from rtlopt.evaluate._time_zero_sim import held_start_difference
 from rtlopt.evaluate._xfaith import with_x_faith, x_faith_refutation
@@ -411,8 +412,9 @@ def formal_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
         why = f"equivalence not proven: {formal.reason}"
     elif c.time_zero:  # equal on 0/1 and x, not at simulation time 0 (evaluate/_time_zero.py)
         why = "unchecked: " + c.time_zero
-    else:  # the simulator's own reading of time 0 (evaluate/_time_zero_sim.py)
-        why = held_start_difference(s, c)
+    else:  # the simulator's own reading of time 0 (evaluate/_time_zero_sim.py), and on the
+        # view path its reading of the texts (evaluate/_text_sim.py)
+        why = held_start_difference(s, c) or text_reading_difference(s, c)
     if why:
         return invalid(
             cfg.reward, Stage.FORMAL, why, r_syn=1.0, sim=c.sim, formal=formal, logs=c.logs

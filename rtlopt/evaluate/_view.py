@@ -5,7 +5,9 @@ auto``), or always (``slang``), the reference is elaborated once by slang
 (:func:`rtlopt.eda._slang.elaborate`) into a flattened Verilog-2005 module, and every candidate
 is elaborated the same way beside the same packages, headers and repository modules. Every
 later stage (simulation, formal check, synthesis, netlist check) reads only views, through the
-same code as plain-Verilog designs: the PPA numbers come from the same Yosys 0.23 flow.
+same code as plain-Verilog designs: the PPA numbers come from the same Yosys 0.23 flow. A
+candidate that passes them all is also simulated as iverilog reads its text, against the
+reference's text (:mod:`rtlopt.evaluate._text_sim`): iverilog reads some constructs otherwise.
 
 Screening still reads the candidate's own SystemVerilog text (against the original design), so
 a directive, system task or assertion is rejected before slang sees it; the interface check
