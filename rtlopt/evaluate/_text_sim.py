@@ -7,7 +7,8 @@ simulated with) reads some constructs otherwise than slang (iverilog 11 runs ``f
 else, its own text (beside the packages and repository modules it reads, the target file's
 macros in front) is simulated with ``iverilog -g2012`` against the reference's own text
 (the target and its submodules renamed, :func:`rtlopt.harness.reference_text`) in the
-equivalence testbench, with its vectors and X policy. Any difference rejects the candidate.
+equivalence testbench, with its vectors and X policy, both as written (initial values too: no
+power-up model). Any difference rejects the candidate.
 
 Where iverilog cannot compile both texts together:
 
@@ -181,13 +182,12 @@ def _compile_error(s: EvalSetup, wd: Path, files: list[Path], top: str, name: st
 
 
 def _candidate_files(s: EvalSetup, c: Candidate, wd: Path, target_file: Path) -> list[Path]:
-    """The candidate's text (with the simulation's power-up model) after what it reads: the
+    """The candidate's text (as written: see :func:`_reference`) after what it reads: the
     prelude, its packages, the target file's macros and declarations (``target_file``, unless a
     module of that file it uses brings them), the repository modules it uses."""
     from rtlopt.errors import DesignError
     from rtlopt.evaluate._sources import library_files
     from rtlopt.frontend import module_closure, parse_text
-    from rtlopt.harness import power_up_file
 
     assert s.view is not None
     d = s.design
@@ -203,11 +203,10 @@ def _candidate_files(s: EvalSetup, c: Candidate, wd: Path, target_file: Path) ->
     wd.mkdir(parents=True, exist_ok=True)
     text = wd / "candidate.sv"
     text.write_text(c.text)
-    mode = s.config.harness.initial_values
     rest = [f for f in lib if f not in pre and f not in packages]
     own = {d.modules[n].file for n in module_closure(used, d.modules) if n not in defined}
     unit = [] if d.target.file in own else [target_file]
-    return [*pre, *packages, *unit, *rest, power_up_file(text, mode)]
+    return [*pre, *packages, *unit, *rest, text]
 
 
 def _reference(s: EvalSetup) -> _Reference:
@@ -217,7 +216,7 @@ def _reference(s: EvalSetup) -> _Reference:
         if got is not None and got[0] is s.tb:
             return got[1]
     from rtlopt.frontend._packages import package_files
-    from rtlopt.harness import power_up_text, ref_name, reference_text
+    from rtlopt.harness import ref_name, reference_text
     from rtlopt.verilog import blank_spans
 
     d = s.design
@@ -225,7 +224,10 @@ def _reference(s: EvalSetup) -> _Reference:
     wd = s.shared_dir / "text"
     wd.mkdir(parents=True, exist_ok=True)
     ref = wd / "reference_text.sv"
-    text = power_up_text(reference_text(d), s.config.harness.initial_values)
+    # as written, initial values too: the power-up model (harness.initial_values) strips them
+    # from preprocessed texts, and the texts here are iverilog's to preprocess; what the
+    # candidate states otherwise is judged by the power-up checks and proofs
+    text = reference_text(d)
     _write(ref, text)
     packages = [f for f in package_files(d) if f not in pre]
     tfile = d.target.file
