@@ -210,3 +210,20 @@ def test_a_script_sharing_a_helper_with_a_testbench_is_none(tmp_path: Path) -> N
     test = COCOTB.format(extra="") + "import util\n"
     files = {"tests/util.py": util, "tests/test_tgt.py": test, "tests/report.py": script}
     assert _reach(tmp_path, files) == ""
+
+
+def test_a_parameter_a_parent_sets_is_no_inner_name(tmp_path: Path) -> None:
+    """A test of another module setting its own ``parameters["W"]`` (verilog-axis's runners)
+    names the target's parameter W, which the candidate keeps, like a port; a localparam is
+    the target's own."""
+    tgt = TGT.replace("module tgt(", "module tgt #(parameter W = 4) (").replace(
+        "  reg [3:0] cnt;", "  localparam L = 2;\n  reg [3:0] cnt;"
+    )
+    (tmp_path / "tgt.v").write_text(tgt)
+    extra = "\n\ndef test_runner():\n    parameters = {{}}\n    parameters['{name}'] = 8\n"
+    bench = tmp_path / "tests" / "test_tgt.py"
+    bench.parent.mkdir()
+    for name, reached in (("W", False), ("L", True)):
+        bench.write_text(COCOTB.format(extra=extra.format(name=name)))
+        design = load_design(tmp_path / "tgt.v", "tgt", ProjectConfig())
+        assert bool(repository_reach(design)) == reached, (name, repository_reach(design))
