@@ -51,6 +51,7 @@ __all__ = [
     "module_spans",
     "normalize_source",
     "normalized_hash",
+    "plain_name",
     "rename_declaration",
     "rename_modules",
     "scan",
@@ -223,6 +224,16 @@ def _blanked(text: str, strings: bool) -> str:
 def comments(text: str) -> list[tuple[int, str]]:
     """Every comment of ``text`` as ``(offset, text with its delimiters)``, in order."""
     return [(a, text[a:b]) for kind, a, b in scan(text) if kind == "comment"]
+
+
+def plain_name(name: str) -> str:
+    """The name tools know ``name`` by: an escaped identifier of plain identifier characters
+    (``\\user2``) is the plain one (``user2``: IEEE 1800 5.6.1); others stay as written."""
+    if name.startswith("\\"):
+        bare = name[1:].rstrip(WHITESPACE)
+        if _IDENT.fullmatch(bare):
+            return bare
+    return name
 
 
 def line_of(text: str, offset: int) -> int:

@@ -16,13 +16,14 @@ module is judged on its own, so the modules of that file are the change's and no
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from rtlopt.errors import DesignError
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._captured import name_uses
-from rtlopt.verilog import module_spans
+from rtlopt.verilog import module_spans, plain_name
 
 __all__ = ["redefined_modules"]
 
@@ -34,13 +35,21 @@ def redefined_modules(
     texts instantiate without defining. ``raw``: the candidate's own text (a file holding it
     is the candidate's, not another). ``whole_file``: the candidate is the target's whole new
     file (``rtlopt check``): the modules of the target's file are its own."""
-    spans = [m for m in module_spans(text) if m.name != design.target.name]
+    # an escaped name of plain characters is the plain one (``\\user2`` is ``user2``)
+    spans = [
+        dataclasses.replace(m, name=plain_name(m.name))
+        for m in module_spans(text)
+        if plain_name(m.name) != design.target.name
+    ]
     if not spans:
         return []
     own: set[str] = set()
     if whole_file:
         try:
-            own = {m.name for m in module_spans(design.target.file.read_text(errors="replace"))}
+            own = {
+                plain_name(m.name)
+                for m in module_spans(design.target.file.read_text(errors="replace"))
+            }
         except OSError:
             own = set()
     names = {s.name for s in spans if s.name not in own}

@@ -23,7 +23,7 @@ from pathlib import Path
 from rtlopt.errors import DesignError, RepoError
 from rtlopt.frontend import module_closure
 from rtlopt.frontend.model import Design, Module, SourceSet
-from rtlopt.verilog import module_spans
+from rtlopt.verilog import module_spans, plain_name
 
 __all__ = [
     "Placement",
@@ -91,14 +91,15 @@ def place_candidate(
     if target is not None:  # as evaluated: the ports in the reference's order
         new_text = in_reference_order(new_text, module_name, [p.name for p in target.ports])
     for span in module_spans(new_text):
-        if span.name == module_name:
+        name = plain_name(span.name)  # ``\\h`` is ``h`` to every tool
+        if name == module_name:
             continue
-        orig = modules.get(span.name)
+        orig = modules.get(name)
         where = (_rel(orig.file, top) or str(orig.file)) if orig is not None else None
-        where = where or (declared or {}).get(span.name)
+        where = where or (declared or {}).get(name)
         if where is not None:
             raise UnprovenWriteBack(
-                f"the candidate defines module '{span.name}', which the repository defines "
+                f"the candidate defines module '{name}', which the repository defines "
                 f"too ({where}) and which is not the target '{module_name}': written back, "
                 "its other instances and users would change unproven; the branch was not "
                 "created (please report this)"
@@ -208,14 +209,15 @@ def _parse_changed(wt: Path, top: Path, changed: Sequence[str], design: Design |
                 hint="the branch was not created; please report this",
             ) from None
         for m in mods:
-            if m.name in names:
+            name = plain_name(m.name)
+            if name in names:
                 raise RepoError(
-                    f"the branch would define module '{m.name}' twice ({names[m.name]} and {rel})",
+                    f"the branch would define module '{name}' twice ({names[name]} and {rel})",
                     path=top / rel,
                     line=m.line,
                     hint="the branch was not created; please report this",
                 )
-            names[m.name] = rel
+            names[name] = rel
 
 
 def _elaborates_as_systemverilog(

@@ -140,3 +140,18 @@ def test_check_judges_the_modules_of_the_whole_file_as_its_own(tmp_path: Path) -
     }
     d = _design(tmp_path / "b", files, "tgt")
     assert _refused(screen_candidate(REDEFINES_SUB, d, whole_file=True), "sub", "rtl/s.v")
+
+
+def test_an_escaped_name_is_the_plain_one(tmp_path: Path) -> None:
+    """Round 70: ``\\sub `` is ``sub`` to iverilog and Yosys; the comparison by written name
+    let a candidate redefine a library module that optimize then wrote back."""
+    files = {"rtl/design.v": SUB_AND_TGT, "rtl/other.v": OTHER_UNDER_IFDEF}
+    d = _design(tmp_path, files, "tgt")
+    escaped = REDEFINES_SUB.replace("module sub(", "module \\sub (")
+    assert _refused(screen_candidate(escaped, d), "sub", "rtl/design.v")
+    target = (
+        REDEFINES_SUB.replace("module tgt(", "module \\tgt (")
+        .replace("module sub(", "module sub_new(")
+        .replace("sub u(", "sub_new u(")
+    )
+    assert not any(ALREADY in p for p in screen_candidate(target, d))
