@@ -438,6 +438,8 @@ class Flow:
             return self._case(s, done, env)
         if k == "ForLoopStatement":
             return self._for(s, done, env)
+        if k == "ForeachLoopStatement":
+            return self._foreach(s, done, env)
         if k == "TimingControlStatement":
             return self.stmt(s.statement, done, env)
         if k == "ReturnStatement":
@@ -546,6 +548,16 @@ class Flow:
                 if not hasattr(step, "valueText"):
                     done = self.expr(step, done, inner)
         return done
+
+    def _foreach(self, s: Any, done: State, env: dict[str, int]) -> State:
+        """A ``foreach`` loop: its loop variables are its own, written before each run of its
+        body (judged as :meth:`_loop` judges one)."""
+        names = (_ident(v) for v in _children(s.loopList.loopVariables))
+        local = frozenset(n for n in names if n)
+        inner, outer = _enter(done, local)
+        inner = None if inner is None else {**inner, **dict.fromkeys(local, ALL)}
+        self.stmt(s.statement, inner, env)
+        return _restore(_enter(done, local)[0], outer, local)
 
     def _unroll(
         self, s: Any, var: str | None, start: int | None, env: dict[str, int]
