@@ -32,8 +32,10 @@ from typing import Any
 from rtlopt.harness._calls import carried_state_problems
 from rtlopt.harness._casewidth import case_width_problems
 from rtlopt.harness._elaborated import elaborate
+from rtlopt.harness._foreach_order import foreach_problems
 from rtlopt.harness._nodes import _children, _kind, _span, _walk
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
+from rtlopt.harness._wide_constant import wide_constant_problems
 from rtlopt.harness._wide_index import wide_index_problems
 from rtlopt.harness._xcontrol import x_control_problems
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
@@ -339,31 +341,38 @@ def reading_problems(
     """What tools read differently in ``code`` (comments and string contents blanked): x/z
     digits (``strict``: the rules of a reference), real numbers (above), races between
     clocked blocks (:mod:`._races`; a candidate's output port may carry a blocking write only
-    where the ``reference`` text's does), narrow case items (:mod:`._casewidth`), decisions
+    where the ``reference`` text's does, and a descending ``foreach`` loop only as the
+    reference holds it: :mod:`._foreach_order`), narrow case items (:mod:`._casewidth`), decisions
     on undriven or constant-x values (:mod:`._xcontrol`) and state kept in combinational code
     (:mod:`._calls`), as ``(line, message)``."""
     try:
         tree, shift = parse(code)
         found = _xz_problems(code, tree, shift, strict) + _real_problems(code, tree.root, shift)
-        exposed = None if strict else _exposed(reference)
+        exposed = None if strict else _exposed(reference if "edge" in code else "")
         found += race_problems(code, tree, shift, exposed)
-        found += _elaborated_problems(tree, shift)
+        found += _elaborated_problems(tree, shift, None if strict else reference)
         found += carried_state_problems(code, tree, shift)
     except (RuntimeError, RecursionError):  # pyslang's nesting limit, or the flow's
         return ((1, "the text nests deeper than the screen's parser allows"),)
     return tuple(sorted({(line_of(code, max(at, 0)), msg) for at, msg in found}))
 
 
-def _elaborated_problems(tree: Any, shift: int) -> list[tuple[int, str]]:
+def _elaborated_problems(tree: Any, shift: int, reference: str | None) -> list[tuple[int, str]]:
     """Case items read at different widths (:mod:`._casewidth`), decisions on an undriven
-    or constant-x value (:mod:`._xcontrol`) and indices wider than a simulator reads
-    (:mod:`._wide_index`), on the text elaborated alone."""
+    or constant-x value (:mod:`._xcontrol`), indices wider than a simulator reads
+    (:mod:`._wide_index`), parameters whose unsized value needs more than 32 bits
+    (:mod:`._wide_constant`) and, in a candidate (``reference``: the reference's text),
+    ``foreach`` loops a simulator runs in the other order (:mod:`._foreach_order`), on the text
+    elaborated alone."""
     try:
         design = elaborate(tree)
         if design is None:
             return []
         found = case_width_problems(design, shift) + x_control_problems(design, shift)
-        return found + wide_index_problems(design, shift)
+        found += wide_index_problems(design, shift) + wide_constant_problems(design, shift)
+        if reference is not None:
+            found += foreach_problems(design, shift, blank_comments(reference))
+        return found
     except (RuntimeError, RecursionError):
         raise
     except Exception as exc:  # pyslang's bindings raise plain errors on what they cannot read

@@ -381,7 +381,7 @@ def screen_candidate(
     too_long = operator_problems(code, lambda: _reference_texts(design))
     problems += too_long
     if not too_long:  # the parser (and the elaboration after it) would overflow its stack
-        ref = "".join(_reference_texts(design)[:1]) if "edge" in code else ""
+        ref = "".join(_reference_texts(design)[:1])
         problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
         problems += _dropped(code)
         # no proof reads a delay or a strength, the view drops more: the reference's unchecked

@@ -5,11 +5,16 @@ both proofs read slang's views there, and iverilog 11 reads some constructs othe
 tells them apart. The candidate's text is now simulated against the reference's text with
 iverilog in the equivalence testbench (``evaluate/_text_sim.py``); where iverilog cannot compile
 the reference's text, the candidate's is simulated against the reference's view, and where it
-compiles neither, the verdict's scope says so."""
+compiles neither, the verdict's scope says so.
+
+Since round 70 the screen refuses a descending ``foreach`` first (``rtlopt.harness.
+_foreach_order``); the tests of the text simulation run with that rule off (``no_foreach_rule``)
+and one checks the screen's refusal."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +23,7 @@ from rtlopt.config import Config
 from rtlopt.evaluate import Evaluator
 from rtlopt.evaluate._view import view_reason
 from rtlopt.frontend import load_design
+from rtlopt.harness import _readings
 from rtlopt.results import EvalResult
 
 pytestmark = pytest.mark.tools
@@ -79,6 +85,22 @@ def _evaluate(tmp: Path, ref: str, cand: str) -> EvalResult:
         return ev.evaluate(cand)
 
 
+@pytest.fixture
+def no_foreach_rule(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The screen without its ``foreach`` order rule: the text simulation behind it judges."""
+    monkeypatch.setattr(_readings, "foreach_problems", lambda *_: [])
+    _readings.reading_problems.cache_clear()
+    yield
+    _readings.reading_problems.cache_clear()
+
+
+def test_the_screen_refuses_a_foreach_iverilog_runs_the_other_way(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path, DOWN, FOREACH)
+    assert not res.accepted and res.reason.startswith("rejected by screening"), res.reason
+    assert "foreach (a[i])" in res.reason and "iterates [7:0]" in res.reason, res.reason
+
+
+@pytest.mark.usefixtures("no_foreach_rule")
 def test_a_foreach_iverilog_runs_the_other_way_is_rejected(tmp_path: Path) -> None:
     res = _evaluate(tmp_path, DOWN, FOREACH)
     assert not res.accepted, res.reason
@@ -109,6 +131,7 @@ def test_a_reference_iverilog_cannot_compile_is_compared_with_its_view(tmp_path:
     assert "against the reference's view" in res.scope, res.scope
 
 
+@pytest.mark.usefixtures("no_foreach_rule")
 def test_a_candidate_read_otherwise_than_the_reference_view_is_rejected(tmp_path: Path) -> None:
     res = _evaluate(tmp_path, REV_STREAM, REV_FOREACH)
     assert not res.accepted, res.reason
