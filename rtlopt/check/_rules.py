@@ -345,6 +345,12 @@ def _trailers(message: str) -> list[tuple[str, str]]:
 _KEYS = ("rtlopt-equivalent", "rtlopt-equivalence")
 
 
+#: A line that starts like an equivalence trailer (after list or emphasis marks), in any
+#: spelling: it must be one (``- Rtlopt-Equivalent: m``, ``Rtlopt Equivalent: m``,
+#: ``Rtlopt-Equivalent = m`` require nothing otherwise).
+_LOOKS_LIKE = re.compile(r"[\s>*+-]*\**\s*rtl\W*opt\W*equiv", re.I)
+_HYPHENS = re.compile("[\u2010-\u2015\u2212\ufe63\uff0d]")
+
 #: The other keys of rtlopt's own commits (``rtlopt: optimize m`` subjects, ``Rtlopt-Run``).
 _WRITTEN = ("rtlopt", "rtlopt-run", "rtlopt-metric")
 
@@ -366,6 +372,12 @@ def trailer_problems(
     out: list[str] = []
     for sha, message, _ in commits:
         short = sha[:10] if re.fullmatch(r"[0-9a-f]{40}", sha) else sha
+        out += [
+            f"the line {line.strip()!r} of {short} reads like an equivalence trailer but is "
+            "not one; write 'Rtlopt-Equivalent: <module>' at the start of a line"
+            for line in message.splitlines()
+            if _LOOKS_LIKE.match(_HYPHENS.sub("-", line)) and not _trailers(line)
+        ]
         for key, value in _trailers(message):
             if key not in _KEYS and _rtlopt_like(key):
                 out.append(
@@ -398,7 +410,9 @@ def check_trailers(commits: Sequence[tuple[str, str, list[str]]], roots: Sequenc
     from rtlopt.inputs import SKIP_DIRS
     from rtlopt.verilog import blank_comments, module_declarations
 
-    if not any(_rtlopt_like(k) for _, m, _ in commits for k, _ in _trailers(m)):
+    if not any(_rtlopt_like(k) for _, m, _ in commits for k, _ in _trailers(m)) and not any(
+        _LOOKS_LIKE.match(_HYPHENS.sub("-", ln)) for _, m, _ in commits for ln in m.splitlines()
+    ):
         return
     modules: set[str] = set()
     files: set[str] = set()

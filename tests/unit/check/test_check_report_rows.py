@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from rtlopt.check import CheckReport, ModuleCheck, percent_text
 from rtlopt.check._check import _ratio, cell
 from rtlopt.check._rules import required_modules
@@ -77,3 +79,27 @@ def test_a_trailer_naming_nothing_is_a_problem_and_rtlopts_own_are_not() -> None
     assert (
         "did you mean m?" in trailer_problems([("d", "Rtlopt-Equivalent: mm", [])], {"m"}, set())[0]
     )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Rtlopt Equivalent: m",
+        "- Rtlopt-Equivalent: m",
+        "Rtlopt-Equivalent m",
+        "Rtlopt-Equivalent = m",
+        "**Rtlopt-Equivalent**: m",
+        "Rtlopt\u2011Equivalent: m",
+    ],
+)
+def test_a_line_that_reads_like_a_trailer_must_be_one(line: str, tmp_path: Path) -> None:
+    """Round 70: these required nothing, and the broken edit passed."""
+    from rtlopt.check._rules import check_trailers, trailer_problems
+    from rtlopt.errors import UsageError
+
+    commits = [("e" * 40, f"edit\n\n{line}\n", [])]
+    assert len(trailer_problems(commits, {"m"}, set())) == 1
+    with pytest.raises(UsageError, match="reads like an equivalence trailer"):
+        check_trailers(commits, [tmp_path])
+    prose = [("f" * 40, "docs: the Rtlopt-Equivalent trailer\n\n# Rtlopt-Equivalent: m\n", [])]
+    assert trailer_problems(prose, {"m"}, set()) == []
