@@ -6,8 +6,9 @@ inner names too: a cocotb test asserts ``dut.cnt.value == 4`` (cocotb's ``dut`` 
 toplevel, the target itself, under any name), a Verilator harness reads
 ``top->rootp->tgt__DOT__cnt``, a VPI routine ``vpi_handle_by_name("tgt.cnt", 0)``. A candidate
 that renames or drops ``cnt`` is proven at the ports while that test fails. Only files that are
-such testbenches are read (Python importing cocotb, pyuvm or pyverilator; C or C++ including a
-Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``; a file that imports or
+such testbenches are read (Python importing cocotb, pyuvm or pyverilator in any form: ``import
+os, cocotb``, after ``;``, ``__import__("cocotb")``, ``importlib.import_module``; C or C++
+including a Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``; a file that imports or
 includes one, and a helper one of those imports or includes: :func:`testbenches`), and only
 the forms that language reaches by:
 
@@ -16,7 +17,13 @@ the forms that language reaches by:
   looked up by string (``dut._id("cnt", ...)``, ``getattr(dut, "cnt")``, ``dut["cnt"]``);
 - C/C++: a Verilator name ``..__DOT__name``, a member ``->name`` or ``.name`` (not off a port),
   a name looked up by string (``vpi_handle_by_name("cnt", scope)``, ``varFind("cnt")``);
-- either: a string path holding ``.name`` (``"tb.dut.cnt"``, ``".cnt"`` appended to a scope).
+- Python: a walk over a handle reaches every name (``for h in dut``, a comprehension over
+  ``cocotb.top``, ``list(dut)``, ``dut._sub_handles``); a handle is a decorated test's first
+  parameter, a name whose chain reads ``.value`` or ``._name``, ``cocotb.top``, or a name
+  assigned from one of those (a walk over a port, ``for b in dut.data``, reads that port);
+- either: a string path holding ``.name`` (``"tb.dut.cnt"``, ``".cnt"`` appended to a scope),
+  and any string that is an inner name or a path naming one, whatever takes it
+  (``operator.attrgetter("cnt")``, ``dut.__getattr__("cnt")``, ``_id(name="cnt")``).
 
 ``name`` is an inner name of the target (declared in it, not a port; an instance inside it
 counts: ``dut.u_sub.x`` reads ``u_sub``). Any such file counts whatever toplevel it tests (a
@@ -34,9 +41,14 @@ from rtlopt.frontend.model import Design
 
 __all__ = ["foreign_reach", "testbench_kind", "testbenches"]
 
+#: A Python import of cocotb, pyuvm or pyverilator in any form: a statement of its own or
+#: after ``;``, one module of a list (``import os, cocotb``), ``from cocotb... import``, or by
+#: name (``__import__("cocotb")``, ``importlib.import_module("cocotb.triggers")``).
 _PY_BENCH = re.compile(
-    r"^[ \t]*(?:import[ \t]+(?:cocotb\w*|pyuvm|pyverilator)\b"
-    r"|from[ \t]+(?:cocotb\w*|pyuvm|pyverilator)\b[\w.]*[ \t]+import\b)",
+    r"(?:^|;)[ \t]*(?:import[ \t]+[^\n;#]*?(?<![\w.])(?:cocotb\w*|pyuvm|pyverilator)\b"
+    r"|from[ \t]+(?:cocotb\w*|pyuvm|pyverilator)\b[\w.]*[ \t]+import\b)"
+    r"|\b(?:__import__|import_module)\s*\(\s*(?:name\s*=\s*)?[rbuf]?[\"']"
+    r"(?:cocotb\w*|pyuvm|pyverilator)\b",
     re.M,
 )
 _C_BENCH = re.compile(
@@ -76,10 +88,10 @@ _C_SUFFIXES = frozenset(
     {".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp", ".tpp"}
 )
 _C_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+)[">]', re.M)
-_PY_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+([^\n#;]*)", re.M)
+_PY_IMPORT = re.compile(r"(?:^|;)[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+([^\n#;]*)", re.M)
 _SELF_ASSIGNED = re.compile(r"\b(?:self|cls)\s*\.\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
 _CLASS_ASSIGNED = re.compile(r"^[ \t]+([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.M)
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n#]*)", re.M)
+_IMPORT_LINE = re.compile(r"(?:^|;)[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n#;]*)", re.M)
 #: Attributes of a cocotb handle itself (read where the target's names are not known).
 _HANDLE_API = frozenset(
     {"value", "setimmediatevalue", "get", "set", "integer", "binstr", "signed_integer",
@@ -199,7 +211,13 @@ def foreign_reach(design: Design, texts: list[tuple[Path, str]], words: set[str]
             shown_path = path.resolve().relative_to(Path(design.root).resolve()).as_posix()
         except ValueError:
             shown_path = path.name
-        what = f"{hit.name}, an inner name of {target}" if hit.name else "a name that is no port"
+        what = (
+            f"every name of {target}, its inner names among them"
+            if hit.name == "*"
+            else f"{hit.name}, an inner name of {target}"
+            if hit.name
+            else "a name that is no port"
+        )
         return (
             f"{shown_path}:{line}: a {kind} testbench reaches into {target} by an inner name "
             f"({hit.shown}): it reads {what} (not a port), and the proof compares only the "
@@ -284,7 +302,81 @@ def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | No
         shown = f"{prev}.{name}" if prev else f".{name}"
         hits.append(_Hit(m.start(), shown, name if inner is not None else ""))
     hits += _string_hits(code, strings, ports, inner)
+    if inner is None or inner:
+        hits += _iteration_hits(code, ports, imported)
     return min(hits, key=lambda h: h.at) if hits else None
+
+
+#: A loop or comprehension over a name or a chain (``for h in dut``, ``for h in cocotb.top``).
+_FOR_IN = re.compile(
+    r"\bfor\b[^\n:=]*?\bin\s+([A-Za-z_][\w.]*)(?=\s*(?:[:\])},]|\bif\b|\bfor\b|$))", re.M
+)
+#: A call that walks every name of a handle (``list(dut)``, ``sorted(dut)``, ``dir(dut)``).
+_WALK_CALL = re.compile(
+    r"\b(?:list|tuple|set|frozenset|sorted|reversed|iter|next|dict|enumerate|zip|map|filter|"
+    r"dir|vars|len|any|all)\s*\(([^()]*)\)"
+)
+#: A cocotb handle's own API that walks its names (``dut._sub_handles``, ``dut._items()``).
+_WALK_API = re.compile(
+    r"\.\s*(_discover_all|_sub_handles|_keys|_items|_values|__iter__|__dict__|__dir__)\b"
+)
+#: A chain whose end is a cocotb handle's value or name (its root is a handle).
+_HANDLE_USE = re.compile(
+    r"(?<![\w.])([A-Za-z_]\w*)(?:\s*\.\s*[A-Za-z_]\w*)*\s*\.\s*"
+    r"(?:value|_name|_path|_id|_handle|_log|setimmediatevalue)\b"
+)
+_ASSIGN_FROM = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)\s*([A-Za-z_][\w.]*)")
+
+
+def _handles(code: str, imported: set[str]) -> set[str]:
+    """The names that hold a cocotb handle: the first parameter of a ``cocotb.test`` (any
+    decorated test function), a name whose chain reads ``.value`` or a handle's own API
+    (``dut.clk.value``: ``dut``), ``cocotb.top``, and any name assigned from one of those."""
+    found = {m.group(1) for m in _HANDLE_USE.finditer(code)} - imported - {"self", "cls"}
+    tests = r"@[ \t]*[\w.]*test\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async[ \t]+)?def"
+    found |= set(re.findall(tests + r"[ \t]+\w+\s*\(\s*([A-Za-z_]\w*)", code))
+    found.add("cocotb.top")
+    grew = True
+    while grew:
+        grew = False
+        for m in _ASSIGN_FROM.finditer(code):
+            src = m.group(2)
+            root = src if src == "cocotb.top" else src.split(".")[0]
+            if m.group(1) not in found and (root in found or src.startswith("cocotb.top")):
+                found.add(m.group(1))
+                grew = True
+    return found
+
+
+def _iteration_hits(code: str, ports: set[str], imported: set[str]) -> list[_Hit]:
+    """The places that walk every name of a handle (:func:`_handles`): a loop or a
+    comprehension over it, a call that lists it, its own API for that; a chain into a port
+    (``for b in dut.data``) walks that port only."""
+    handles = _handles(code, imported)
+
+    def handle(expr: str) -> bool:
+        expr = re.sub(r"\s+", "", expr)
+        if expr.startswith("cocotb.top"):
+            rest = expr[len("cocotb.top") :].lstrip(".").split(".")
+        elif expr.split(".")[0] in handles:
+            rest = expr.split(".")[1:]
+        else:
+            return False
+        return not rest or not rest[0] or rest[0] not in ports
+
+    hits: list[_Hit] = []
+    for m in _FOR_IN.finditer(code):
+        if handle(m.group(1)):
+            hits.append(_Hit(m.start(), f"for ... in {m.group(1)}", "*"))
+    for m in _WALK_CALL.finditer(code):
+        first = m.group(1).split(",")[0].strip().lstrip("*")
+        if first and re.fullmatch(r"[A-Za-z_][\w.\s]*", first) and handle(first):
+            hits.append(_Hit(m.start(), " ".join(m.group(0).split())[:60], "*"))
+    for m in _WALK_API.finditer(code):
+        root = _chain(code, m.start())
+        if root and root[0] and handle(".".join(root)):
+            hits.append(_Hit(m.start(), f"{'.'.join(root)}.{m.group(1)}", "*"))
+    return hits
 
 
 def _c_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | None:
@@ -321,8 +413,10 @@ def _string_hits(
         parts = [p.lstrip("\\") for p in _PART.findall(s)] if _PATH.fullmatch(s) else []
         if inner is not None:
             # a path, not prose: no white space in it; a lookup's first part counts too
+            # any name or path naming one, whatever takes it (``attrgetter("cnt")``,
+            # ``dut.__getattr__("cnt")``, ``_id(name="cnt")``): fail closed
             names = [] if re.search(r"\s", s.strip()) else _STRING_DOT.findall(s)
-            names += parts if looked_up else []
+            names += parts
             found = [n for n in names if n in inner]
         else:
             last = parts[-1:] if looked_up or len(parts) > 1 else []

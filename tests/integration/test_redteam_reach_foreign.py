@@ -105,3 +105,14 @@ def test_a_cocotb_test_reading_only_ports_accepts_the_rename(
 ) -> None:
     code, out = _evaluate(tmp_path, "dut.wrap.value == 0", capsys, monkeypatch)
     assert code == 0 and "ACCEPTED" in out, out
+
+
+def test_a_walk_over_every_handle_of_the_target_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``{h._name: int(h.value) for h in dut}`` reads every name of the target, ``cnt`` too:
+    the rename changes what it sees (a held-out red team's form)."""
+    read = '{h._name: int(h.value) for h in dut if h._name != "clk"} == {}'
+    code, out = _evaluate(tmp_path, read, capsys, monkeypatch)
+    assert code == 1 and "REJECTED" in out and "unchecked" in out, out
+    assert "(for ... in dut)" in out and "every name of tgt" in out, out

@@ -1,0 +1,95 @@
+"""More forms a testbench in another language reaches the target's inner names by
+(``evaluate/_reach_foreign.py``): any string naming an inner name, whatever takes it; a walk
+over a handle (every name); any import form of cocotb. Real frontend and slang, no tool run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import ProjectConfig
+from rtlopt.evaluate._reach import repository_reach
+from rtlopt.evaluate._reach_foreign import testbench_kind as kind
+from rtlopt.frontend import load_design
+
+TGT = """module tgt(input clk, input rst, input en, output [3:0] q);
+  reg [3:0] cnt;
+  always @(posedge clk) if (rst) cnt <= 4'd0; else if (en) cnt <= cnt + 4'd1;
+  assign q = cnt;
+endmodule
+"""
+BENCH = """{imports}
+
+
+@cocotb.test()
+async def inner_state(dut):
+    dut.en.value = 1
+{body}"""
+
+
+def _reach(tmp: Path, bench: str) -> str:
+    (tmp / "tgt.v").write_text(TGT)
+    (tmp / "tests").mkdir(exist_ok=True)
+    (tmp / "tests" / "test_tgt.py").write_text(bench)
+    return repository_reach(load_design(tmp / "tgt.v", "tgt", ProjectConfig()))
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        (
+            '    seen = {h._name: int(h.value) for h in dut if h._name not in ("clk",)}\n',
+            "for ... in dut",
+        ),
+        ("    for h in cocotb.top:\n        print(h)\n", "for ... in cocotb.top"),
+        ("    top = dut\n    for h in top:\n        print(h)\n", "for ... in top"),
+        ("    names = sorted(dut)\n", "sorted(dut)"),
+        ("    subs = dut._sub_handles\n", "dut._sub_handles"),
+        ('    x = operator.attrgetter("cnt")(dut)\n', '("cnt")'),
+        ('    x = dut.__getattr__("cnt")\n', '("cnt")'),
+        ('    x = dut._id(name="cnt", extended=False)\n', '("cnt")'),
+        ('    NAME = "cnt"\n    x = getattr(dut, NAME)\n', '("cnt")'),
+    ],
+)
+def test_any_form_reaching_an_inner_name_is_unchecked(
+    tmp_path: Path, body: str, shown: str
+) -> None:
+    why = _reach(tmp_path, BENCH.format(imports="import cocotb, operator", body=body))
+    assert "a cocotb testbench reaches into tgt" in why and shown in why, why
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    for i in range(4):\n        dut.en.value = i\n",
+        "    for b in dut.q:\n        print(b)\n",
+        "    items = [1, 2]\n    for i in items:\n        print(i)\n",
+        '    dut._log.info("cnt wrapped")\n',
+    ],
+)
+def test_walks_of_ports_and_plain_lists_are_no_reach(tmp_path: Path, body: str) -> None:
+    assert _reach(tmp_path, BENCH.format(imports="import cocotb", body=body)) == ""
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "import os, cocotb",
+        "import os; import cocotb",
+        "import os\nfrom cocotb import test as _t\ncocotb = __import__('cocotb')",
+        "import importlib\ncocotb = importlib.import_module('cocotb')",
+    ],
+)
+def test_any_import_form_makes_a_testbench(tmp_path: Path, imports: str) -> None:
+    why = _reach(tmp_path, BENCH.format(imports=imports, body="    x = dut.cnt.value\n"))
+    assert "a cocotb testbench reaches into tgt" in why and "(dut.cnt)" in why, why
+
+
+def test_import_forms_of_testbench_kind() -> None:
+    assert kind("import os, cocotb\n") == "cocotb"
+    assert kind("import sys; import pyuvm\n") == "cocotb"
+    assert kind('m = __import__("cocotb")\n') == "cocotb"
+    assert kind('m = importlib.import_module("cocotb.triggers")\n') == "cocotb"
+    assert kind("import os, mycocotb\n") == ""
+    assert kind("import cocotbx\n") == "cocotb"  # a cocotb extension counts too
