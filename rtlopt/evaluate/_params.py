@@ -127,6 +127,7 @@ class ParameterCheck(ProbeChoice):
         self._agree: Agreement | None = None
 
     def _found(self) -> list[Parameterization]:
+        from rtlopt.evaluate._foreign_params import foreign_parameterizations
         from rtlopt.evaluate._reading_params import reading_parameterizations
         from rtlopt.frontend._params import never_elaborated, parameterizations
 
@@ -134,12 +135,15 @@ class ParameterCheck(ProbeChoice):
             if self._settings is None:
                 t = self.design.target
                 self._settings = parameterizations(self.design)
+                self._ref = ref = t.file.read_text(errors="surrogateescape")
                 if self._settings and self._has_parameters():
-                    # the values other readings (the simulators', other builds) pass to it
+                    # the values other readings (the simulators', other builds) and settings
+                    # outside Verilog (command lines, test runners) pass to it
                     more = reading_parameterizations(self.design, self._settings)
                     self._settings += list(more.extra)
-                    self._readings_unchecked = more.unchecked
-                self._ref = t.file.read_text(errors="surrogateescape")
+                    got = foreign_parameterizations(self.design, ref, self._settings, self._elab)
+                    self._settings += got[0]
+                    self._readings_unchecked = more.unchecked or got[1]
                 self._ref_dead = never_elaborated(
                     self._ref, t.name, self.design, self._settings, self._elab
                 )
