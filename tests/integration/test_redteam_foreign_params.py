@@ -1,0 +1,93 @@
+"""Red team: a cocotb runner of the repository builds the target with ``W=37``
+(``cocotb_test.simulator.run(..., toplevel="tgt", parameters={"W": 37})``), a value no
+Verilog of the repository elaborates; a candidate differing only at ``W=37``
+(``(W * 7 == 259) ? a : ~a``) was accepted (the configurations and probes never set 37).
+``rtlopt evaluate`` now checks that configuration too and refuses it, naming the runner's
+line; the same runner at ``W=8`` accepts it (``evaluate/_foreign_params.py``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rtlopt.cli import main
+
+pytestmark = [pytest.mark.tools]
+
+TGT = """module tgt #(parameter W = 8) (input [W-1:0] a, output [W-1:0] y);
+  assign y = ~a;
+endmodule
+"""
+TOP = """module top(input [7:0] a, output [7:0] y);
+  tgt #(.W(8)) u(.a(a), .y(y));
+endmodule
+"""
+CANDIDATE = """module tgt #(parameter W = 8) (input [W-1:0] a, output [W-1:0] y);
+  assign y = (W * 7 == 259) ? a : ~a;
+endmodule
+"""
+RUNNER = """import os
+
+from cocotb_test.simulator import run
+
+
+def test_tgt():
+    run(
+        verilog_sources=[os.path.join(os.path.dirname(__file__), "..", "tgt.v")],
+        toplevel="tgt",
+        module="test_tgt",
+        parameters={{"W": {w}}},
+    )
+"""
+
+
+def _evaluate(
+    tmp: Path, w: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str]:
+    """``rtlopt evaluate tgt.v --candidate cand.v`` in a new git repository."""
+    repo = tmp / "repo"
+    files = {"tgt.v": TGT, "top.v": TOP, "tests/test_runner.py": RUNNER.format(w=w)}
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    (tmp / "cand.v").write_text(CANDIDATE)
+    monkeypatch.chdir(tmp)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp / "cache"))
+    argv = ["evaluate", "repo/tgt.v", "--module", "tgt", "--candidate", "cand.v"]
+    env = dict(os.environ)
+    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    old = sys.argv
+    sys.argv = ["rtlopt", *argv, "--pdk", "sky130hd"]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        sys.argv = old
+        os.environ.clear()
+        os.environ.update(env)
+        for s, h in saved.items():
+            signal.signal(s, h)
+    return code, capsys.readouterr().out
+
+
+def test_a_runners_parameter_value_is_a_configuration_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = _evaluate(tmp_path, 37, capsys, monkeypatch)
+    assert code == 1 and "REJECTED" in out, out
+    assert "under parameters W=37 (tests/test_runner.py:11:" in out, out
+
+
+def test_a_runner_at_the_repositorys_value_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = _evaluate(tmp_path, 8, capsys, monkeypatch)
+    assert code == 0 and "ACCEPTED" in out, out

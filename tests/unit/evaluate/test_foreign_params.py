@@ -1,0 +1,100 @@
+"""Parameter values set outside Verilog (``evaluate/_foreign_params.py``): a simulator's
+command line (``-P``, ``-G``, ``-pvalue+``, ``-defparam``, ``chparam``) or a test runner's
+``parameters`` set the target's parameters, and those values are configurations the
+repository uses; a macro (``+define+``), another module's own parameter and the target's
+localparams are none. Real frontend and slang, no tool run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import ProjectConfig
+from rtlopt.evaluate._foreign_params import foreign_overrides, foreign_parameterizations
+from rtlopt.frontend import load_design
+from rtlopt.frontend._params import parameterizations
+from rtlopt.frontend.model import Design
+
+TGT = """module tgt #(parameter W = 8, parameter D = W + 1) (input [W-1:0] a, output [W-1:0] y);
+  localparam L = 3;
+  assign y = ~a;
+endmodule
+module other #(parameter N = 2) (input a, output y);
+  assign y = a;
+endmodule
+"""
+
+
+def _design(tmp: Path, files: dict[str, str]) -> Design:
+    for name, text in {"tgt.v": TGT, **files}.items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / name).write_text(text)
+    return load_design(tmp / "tgt.v", "tgt", ProjectConfig())
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("Makefile", "sim:\n\tiverilog -g2012 -Ptgt.W=37 -o sim tgt.v\n", 2),
+        ("Makefile", "lint:\n\tverilator --lint-only -GW=37 tgt.v\n", 2),
+        ("run.sh", "#!/bin/sh\nvcs -sverilog -pvalue+tgt.W=37 tgt.v\n", 2),
+        ("run.sh", "xrun -defparam tgt.W=37 tgt.v\n", 1),
+        ("syn.ys", "read_verilog tgt.v\nchparam -set W 37 tgt\n", 2),
+        (
+            "tests/test_tgt.py",
+            "from cocotb_test.simulator import run\n\ndef test_tgt():\n"
+            '    run(verilog_sources=["tgt.v"], toplevel="tgt", parameters={"W": 37})\n',
+            4,
+        ),
+        (
+            "tests/test_tgt.py",
+            "def test_tgt(runner):\n    parameters = {}\n    parameters['W'] = 0x25\n"
+            "    runner.build(hdl_toplevel='tgt', parameters=parameters)\n",
+            3,
+        ),
+        (
+            "tests/test_tgt.py",
+            "def test_tgt(runner):\n    params = dict(W=37)\n"
+            "    runner.build(hdl_toplevel='tgt', parameters=params)\n",
+            2,
+        ),
+        (
+            "tests/test_tgt.py",
+            "def test_tgt(runner):\n    p = {}\n    p.update({'W': '37'})\n"
+            "    runner.build(parameters=p)\n",
+            3,
+        ),
+    ],
+)
+def test_each_form_sets_a_configuration(tmp_path: Path, name: str, text: str, line: int) -> None:
+    design = _design(tmp_path, {name: text})
+    found = foreign_overrides(design)
+    assert [(o.where, o.values) for o in found] == [(f"{name}:{line}", (("W", "37"),))], found
+    settings = parameterizations(design)
+    extra, why = foreign_parameterizations(design, TGT, settings, {})
+    assert why == "" and [p.values for p in extra] == [(("W", "37"), ("D", "38"))], extra
+    assert "." in extra[0].where[0] and f"{name}:{line}" in extra[0].where[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sim:\n\tiverilog +define+W=37 -o sim tgt.v\n",  # a macro, no parameter
+        "sim:\n\tiverilog -Pother.W=37 -Pother.N=4 -o sim tgt.v\n",  # another module's
+        "sim:\n\tverilator -GL=5 tgt.v\n",  # a localparam: no setting a parent can make
+        "sim:\n\tverilator -GW=8 tgt.v\n",  # the defaults
+    ],
+)
+def test_what_sets_no_other_configuration(tmp_path: Path, text: str) -> None:
+    design = _design(tmp_path, {"Makefile": text})
+    extra, why = foreign_parameterizations(design, TGT, parameterizations(design), {})
+    assert extra == [] and why == "", (extra, why)
+
+
+def test_a_value_that_is_no_literal_is_unchecked(tmp_path: Path) -> None:
+    runner = "def test_tgt(runner, w):\n    runner.build(parameters={'W': w})\n"
+    design = _design(tmp_path, {"tests/test_tgt.py": runner})
+    extra, why = foreign_parameterizations(design, TGT, parameterizations(design), {})
+    assert why.startswith("tests/test_tgt.py:2 sets parameter W=? of tgt outside Verilog"), why
+    assert "write the value as a literal" in why
