@@ -303,7 +303,7 @@ def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | No
         hits.append(_Hit(m.start(), shown, name if inner is not None else ""))
     hits += _string_hits(code, strings, ports, inner)
     if inner is None or inner:
-        hits += _iteration_hits(code, ports, imported)
+        hits += _iteration_hits(code, ports, imported | classes)
     return min(hits, key=lambda h: h.at) if hits else None
 
 
@@ -325,10 +325,12 @@ _HANDLE_USE = re.compile(
     r"(?<![\w.])([A-Za-z_]\w*)(?:\s*\.\s*[A-Za-z_]\w*)*\s*\.\s*"
     r"(?:value|_name|_path|_id|_handle|_log|setimmediatevalue)\b"
 )
-_ASSIGN_FROM = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)\s*([A-Za-z_][\w.]*)")
+_ASSIGN_FROM = re.compile(
+    r"(?<![\w.])((?:self\s*\.\s*|cls\s*\.\s*)?[A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)\s*([A-Za-z_][\w.]*)"
+)
 
 
-def _handles(code: str, imported: set[str]) -> set[str]:
+def _handles(code: str, imported: set[str], ports: set[str]) -> set[str]:
     """The names that hold a cocotb handle: the first parameter of a ``cocotb.test`` (any
     decorated test function), a name whose chain reads ``.value`` or a handle's own API
     (``dut.clk.value``: ``dut``), ``cocotb.top``, and any name assigned from one of those."""
@@ -340,29 +342,35 @@ def _handles(code: str, imported: set[str]) -> set[str]:
     while grew:
         grew = False
         for m in _ASSIGN_FROM.finditer(code):
-            src = m.group(2)
-            root = src if src == "cocotb.top" else src.split(".")[0]
-            if m.group(1) not in found and (root in found or src.startswith("cocotb.top")):
-                found.add(m.group(1))
-                grew = True
+            name, src = re.sub(r"\s+", "", m.group(1)), m.group(2)
+            rest = _held(src, found)
+            # a port's handle (``d = dut.data``): a walk over it reads that port only
+            if name in found or rest is None or (rest and rest[0] in ports):
+                continue
+            found.add(name)
+            grew = True
     return found
+
+
+def _held(expr: str, handles: set[str]) -> list[str] | None:
+    """The names after the handle ``expr`` starts with (``dut.u_sub``: ``["u_sub"]``), or
+    None where it starts with none of ``handles`` (``self.dut`` counts as one name)."""
+    expr = re.sub(r"\s+", "", expr)
+    for h in sorted(handles, key=len, reverse=True):
+        if expr == h or expr.startswith(h + "."):
+            return [p for p in expr[len(h) :].split(".") if p]
+    return None
 
 
 def _iteration_hits(code: str, ports: set[str], imported: set[str]) -> list[_Hit]:
     """The places that walk every name of a handle (:func:`_handles`): a loop or a
     comprehension over it, a call that lists it, its own API for that; a chain into a port
     (``for b in dut.data``) walks that port only."""
-    handles = _handles(code, imported)
+    handles = _handles(code, imported, ports)
 
     def handle(expr: str) -> bool:
-        expr = re.sub(r"\s+", "", expr)
-        if expr.startswith("cocotb.top"):
-            rest = expr[len("cocotb.top") :].lstrip(".").split(".")
-        elif expr.split(".")[0] in handles:
-            rest = expr.split(".")[1:]
-        else:
-            return False
-        return not rest or not rest[0] or rest[0] not in ports
+        rest = _held(expr, handles)
+        return rest is not None and (not rest or rest[0] not in ports)
 
     hits: list[_Hit] = []
     for m in _FOR_IN.finditer(code):

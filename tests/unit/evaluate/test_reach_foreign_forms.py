@@ -93,3 +93,22 @@ def test_import_forms_of_testbench_kind() -> None:
     assert kind('m = importlib.import_module("cocotb.triggers")\n') == "cocotb"
     assert kind("import os, mycocotb\n") == ""
     assert kind("import cocotbx\n") == "cocotb"  # a cocotb extension counts too
+
+
+def test_a_walk_over_a_handle_a_class_holds_is_unchecked(tmp_path: Path) -> None:
+    body = (
+        "    env = Env()\n\n\nclass Env:\n    def __init__(self):\n"
+        "        self.dut = cocotb.top\n\n    def names(self):\n"
+        "        return [h._name for h in self.dut]\n"
+    )
+    why = _reach(tmp_path, BENCH.format(imports="import cocotb", body=body))
+    assert "(for ... in self.dut)" in why and "every name of tgt" in why, why
+
+
+def test_a_walk_over_an_enum_or_a_ports_handle_is_no_reach(tmp_path: Path) -> None:
+    body = (
+        "    q = dut.q\n    for b in q:\n        print(b)\n"
+        "    for s in State:\n        print(s.value)\n\n\n"
+        "class State(enum.Enum):\n    IDLE = 0\n"
+    )
+    assert _reach(tmp_path, BENCH.format(imports="import cocotb, enum", body=body)) == ""
