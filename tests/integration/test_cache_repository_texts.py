@@ -8,21 +8,18 @@ the same sources but such a probe."""
 from __future__ import annotations
 
 import dataclasses
-import os
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from rtlopt.cli import main
 from rtlopt.cli._fast import answer_evaluate, note_command
 from rtlopt.config import Config, EvalConfig, FormalConfig, SandboxConfig
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
+from tests.cli_run import run_main
 
 pytestmark = [pytest.mark.tools]
 
@@ -100,22 +97,7 @@ def test_a_reaching_probe_is_not_answered_from_the_cache(tmp_path: Path, where: 
 
 def _main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """``rtlopt ARGV`` in this process (its environment and signal handlers restored)."""
-    env = dict(os.environ)
-    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
-    old = sys.argv
-    sys.argv = ["rtlopt", *argv]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = old
-        os.environ.clear()
-        os.environ.update(env)
-        for s, h in saved.items():
-            signal.signal(s, h)
-    return code, capsys.readouterr().out
+    return run_main(argv, capsys)
 
 
 def _hit(argv: list[str]) -> bool:

@@ -7,15 +7,11 @@ accepts it (``evaluate/_reach_foreign.py``)."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from rtlopt.cli import main
+from tests.cli_run import evaluate_in_repo
 
 pytestmark = [pytest.mark.tools]
 
@@ -63,32 +59,8 @@ def _evaluate(
     tmp: Path, read: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str]:
     """``rtlopt evaluate tgt.v --candidate cand.v`` in a new git repository."""
-    repo = tmp / "repo"
     files = {"tgt.v": TGT, "tests/Makefile": MAKEFILE, "tests/test_tgt.py": TEST.format(read=read)}
-    for name, text in files.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-    (tmp / "cand.v").write_text(RENAMED)
-    monkeypatch.chdir(tmp)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp / "cache"))
-    argv = ["evaluate", "repo/tgt.v", "--module", "tgt", "--candidate", "cand.v"]
-    env = dict(os.environ)
-    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
-    old = sys.argv
-    sys.argv = ["rtlopt", *argv, "--pdk", "sky130hd"]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = old
-        os.environ.clear()
-        os.environ.update(env)
-        for s, h in saved.items():
-            signal.signal(s, h)
-    return code, capsys.readouterr().out
+    return evaluate_in_repo(tmp, files, "tgt.v:tgt", RENAMED, capsys, monkeypatch)
 
 
 def test_a_cocotb_read_of_the_renamed_register_is_refused(

@@ -15,15 +15,11 @@ elaboration); the same repository without the write is still accepted."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from rtlopt.cli import main
+from tests.cli_run import evaluate_in_repo
 
 pytestmark = [pytest.mark.tools]
 
@@ -57,31 +53,8 @@ def _evaluate(
     monkeypatch: pytest.MonkeyPatch,
 ) -> tuple[int, str]:
     """``rtlopt evaluate m.v --candidate cand.v`` in a new git repository of ``files``."""
-    repo = tmp / "repo"
-    for name, text in {"m.v": M, **files}.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-    (tmp / "cand.v").write_text(candidate)
-    monkeypatch.chdir(tmp)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp / "cache"))
-    argv = ["evaluate", "repo/m.v", "--module", "m", "--candidate", "cand.v", "--pdk", "nangate45"]
-    env = dict(os.environ)
-    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
-    old = sys.argv
-    sys.argv = ["rtlopt", *argv]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = old
-        os.environ.clear()
-        os.environ.update(env)
-        for s, h in saved.items():
-            signal.signal(s, h)
-    return code, capsys.readouterr().out
+    all_files = {"m.v": M, **files}
+    return evaluate_in_repo(tmp, all_files, "m.v:m", candidate, capsys, monkeypatch, "nangate45")
 
 
 def _refused(code: int, out: str, shown: str) -> None:

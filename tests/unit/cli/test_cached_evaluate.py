@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from rtlopt.cli import main
 from rtlopt.cli._fast import answer_evaluate, note_command
+from tests.cli_run import run_main
 from tests.conftest import REPO, FakeTools
 
 ADDER = (
@@ -73,22 +71,7 @@ ARGV = ["evaluate", "repo/rtl/top.v", "-c", "cand.v", "--liberty", "fake.lib", "
 
 def _main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """``rtlopt ARGV`` in this process (its environment and signal handlers restored)."""
-    env = dict(os.environ)
-    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
-    old = sys.argv
-    sys.argv = ["rtlopt", *argv]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = old
-        os.environ.clear()
-        os.environ.update(env)
-        for s, h in saved.items():
-            signal.signal(s, h)
-    return code, capsys.readouterr().out
+    return run_main(argv, capsys)
 
 
 def _hit(argv: list[str]) -> bool:
