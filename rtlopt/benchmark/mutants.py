@@ -113,7 +113,8 @@ def generate_mutants(
         text: The target file's text.
         n: Most mutants returned.
         seed: Sampling seed.
-        span: Only mutate inside this character range (the target module).
+        span: Only mutate inside this character range (the target module); each mutant's
+            text is then that module alone (the file's other modules are not a candidate's).
     """
     sites = list(mutation_sites(text, span))
     rng = random.Random(f"{seed}:{name}")
@@ -133,6 +134,8 @@ def generate_mutants(
         if new in seen or new == text:
             continue
         seen.add(new)
+        if span is not None:  # the target module alone: a candidate carries no other module
+            new = new[span[0] : span[1] + len(new) - len(text)] + "\n"
         out.append(Mutant(name, kind, text.count("\n", 0, a) + 1, new, desc))
         if len(out) >= n:
             break

@@ -20,6 +20,7 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
 from rtlopt.frontend.model import Design
 from rtlopt.results import Stage, Status
+from rtlopt.verilog import find_span
 from tests.conftest import full_size
 
 pytestmark = pytest.mark.tools
@@ -34,6 +35,12 @@ def _design(tmp_path: Path) -> Design:
     return load_design(repo / "copro.v", "copro", ProjectConfig())
 
 
+def _only(text: str, name: str) -> str:
+    span = find_span(text, name)
+    assert span is not None
+    return text[span.start : span.end] + "\n"
+
+
 def _config(bias: bool) -> Config:
     base = Config()
     return dataclasses.replace(
@@ -46,15 +53,16 @@ def _config(bias: bool) -> Config:
 
 def test_broken_opcode_path_passes_random_and_fails_biased(tmp_path: Path) -> None:
     design = _design(tmp_path)
-    broken = (DATA / "copro_broken.v").read_text()
+    # the target module alone: a candidate may not carry the file's other modules (copro_dec)
+    broken = _only((DATA / "copro_broken.v").read_text(), "copro")
     with Evaluator(design, _config(False), tmp_path / "plain") as ev:
         plain = ev.evaluate(broken)
     # plain random never issues the opcode: simulation passes (formal off: accepted)
-    assert plain.status is Status.OK, plain.message
+    assert plain.status is Status.OK, plain.reason
     assert plain.sim is not None and plain.sim.passed
     with Evaluator(design, _config(True), tmp_path / "biased") as ev:
         biased = ev.evaluate(broken)
-        same = ev.evaluate(design.target.file.read_text())
+        same = ev.evaluate(_only(design.target.file.read_text(), "copro"))
         prov = ev.provenance()
     assert biased.status is Status.INVALID and biased.stage is Stage.SIMULATION
     assert biased.sim is not None and biased.sim.first_mismatch is not None
@@ -75,7 +83,7 @@ def test_judge_keeps_the_set_that_kills_more_mutants(tmp_path: Path) -> None:
     # only lengthened it (bench/long_tests.py keeps 10)
     count = 10 if full_size() else 4
     mutants = [m.text for m in generate_mutants("copro", text, count, 1, span=(t.start, t.end))]
-    mutants.append((DATA / "copro_broken.v").read_text())
+    mutants.append(_only((DATA / "copro_broken.v").read_text(), "copro"))
     verdict = judge_stimulus(design, Config(), mutants, tmp_path / "judge")
     plain, more, biased = (verdict.score(n) for n in ("random", "random+", "biased"))
     assert plain.judged == biased.judged > 0
