@@ -335,7 +335,7 @@ def _trailers(message: str) -> list[tuple[str, str]]:
     last one git reads as trailers (a requirement written one paragraph up still requires)."""
     out = []
     for line in message.splitlines():
-        key, sep, value = line.partition(":")
+        key, sep, value = _plain_line(line).partition(":")
         if sep and re.fullmatch(r"[A-Za-z0-9_-]+", key.strip()):
             out.append((key.strip().lower(), value.strip()))
     return out
@@ -348,8 +348,24 @@ _KEYS = ("rtlopt-equivalent", "rtlopt-equivalence")
 #: A line that starts like an equivalence trailer (after list or emphasis marks), in any
 #: spelling: it must be one (``- Rtlopt-Equivalent: m``, ``Rtlopt Equivalent: m``,
 #: ``Rtlopt-Equivalent = m`` require nothing otherwise).
-_LOOKS_LIKE = re.compile(r"[\s>*+-]*\**\s*rtl\W*opt\W*equiv", re.I)
+_LOOKS_LIKE = re.compile(r"(?!#)[\W\d_]*?rtl\W*opt\W*equiv", re.I)
 _HYPHENS = re.compile("[\u2010-\u2015\u2212\ufe63\uff0d]")
+
+
+def _plain_line(line: str) -> str:
+    """``line`` without format characters (a zero-width space inside a key) and with every
+    dash a hyphen, as a reader sees it."""
+    import unicodedata
+
+    line = "".join(c for c in line if unicodedata.category(c) != "Cf")
+    return _HYPHENS.sub("-", line)
+
+
+def _looks_like(line: str) -> bool:
+    """Whether ``line`` starts like an equivalence trailer (list marks, numbers, bullets or
+    emphasis before it; not a ``#`` comment line)."""
+    return bool(_LOOKS_LIKE.match(_plain_line(line)))
+
 
 #: The other keys of rtlopt's own commits (``rtlopt: optimize m`` subjects, ``Rtlopt-Run``).
 _WRITTEN = ("rtlopt", "rtlopt-run", "rtlopt-metric")
@@ -376,7 +392,7 @@ def trailer_problems(
             f"the line {line.strip()!r} of {short} reads like an equivalence trailer but is "
             "not one; write 'Rtlopt-Equivalent: <module>' at the start of a line"
             for line in message.splitlines()
-            if _LOOKS_LIKE.match(_HYPHENS.sub("-", line)) and not _trailers(line)
+            if _looks_like(line) and not _trailers(line)
         ]
         for key, value in _trailers(message):
             if key not in _KEYS and _rtlopt_like(key):
@@ -411,7 +427,7 @@ def check_trailers(commits: Sequence[tuple[str, str, list[str]]], roots: Sequenc
     from rtlopt.verilog import blank_comments, module_declarations
 
     if not any(_rtlopt_like(k) for _, m, _ in commits for k, _ in _trailers(m)) and not any(
-        _LOOKS_LIKE.match(_HYPHENS.sub("-", ln)) for _, m, _ in commits for ln in m.splitlines()
+        _looks_like(ln) for _, m, _ in commits for ln in m.splitlines()
     ):
         return
     modules: set[str] = set()

@@ -90,6 +90,8 @@ def test_a_trailer_naming_nothing_is_a_problem_and_rtlopts_own_are_not() -> None
         "Rtlopt-Equivalent = m",
         "**Rtlopt-Equivalent**: m",
         "Rtlopt\u2011Equivalent: m",
+        "1. Rtlopt-Equivalent: m",  # round 71
+        "\u2022 Rtlopt-Equivalent: m",
     ],
 )
 def test_a_line_that_reads_like_a_trailer_must_be_one(line: str, tmp_path: Path) -> None:
@@ -103,3 +105,9 @@ def test_a_line_that_reads_like_a_trailer_must_be_one(line: str, tmp_path: Path)
         check_trailers(commits, [tmp_path])
     prose = [("f" * 40, "docs: the Rtlopt-Equivalent trailer\n\n# Rtlopt-Equivalent: m\n", [])]
     assert trailer_problems(prose, {"m"}, set()) == []
+
+
+def test_a_format_character_inside_the_key_still_requires() -> None:
+    """Round 71: ``R<zero-width space>tlopt-Equivalent: m`` reads as the trailer it shows."""
+    commits = [("a" * 40, "edit\n\nR\u200btlopt-Equivalent: m\n", [])]
+    assert required_modules(Config(), commits).why("m.v", "m") is not None
