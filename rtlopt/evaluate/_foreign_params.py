@@ -42,7 +42,7 @@ class Override:
     exact: bool
 
 
-_ARG = r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s"',;)\]}]+)"""
+_ARG = r"""(?:\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ?_]+|"[^"\n]*"|'[^'\n]*'|[^\s"',;)\]}]+)"""
 #: Command-line forms: (regex, top group, name group, value group).
 _COMMAND_LINES = (
     re.compile(rf"(?<![\w-])-P\s*(?P<top>[^\s.=]+)\.(?P<name>[A-Za-z_][\w$]*)\s*=\s*(?P<v>{_ARG})"),
@@ -60,6 +60,7 @@ _COMMAND_LINES = (
     re.compile(rf"\bchparam\b[^\n]*?-set\s+(?P<name>[A-Za-z_][\w$]*)\s+(?P<v>{_ARG})"),
 )
 _VERILOG_NUMBER = re.compile(r"\d[\d_]*|\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ?_]+|-?\d+\.\d+")
+_BASED = re.compile(r"(\d*)\s*'([sS]?)([bBoOdDhH])\s*([0-9a-fA-F_]+)")
 _TOPLEVEL = re.compile(r"\b(?:hdl_)?toplevel\s*=\s*[rbuf]?[\"']([^\"'\n]*)[\"']")
 _DICT_ENTRY = re.compile(rf"""[\"']([A-Za-z_][\w$]*)[\"']\s*:\s*({_ARG})""")
 _KWARG = re.compile(rf"(?<![\w.])([A-Za-z_][\w$]*)\s*=(?!=)\s*({_ARG})")
@@ -187,6 +188,15 @@ def _literal(value: str) -> str:
         return str(int(v.replace("_", ""), 0))
     except ValueError:
         pass
+    based = _BASED.fullmatch(v)
+    if based:  # a sized or based literal (``32'h25``, ``6'd37``) by its value
+        size, signed, base, digits = based.groups()
+        number = int(digits.replace("_", ""), {"b": 2, "o": 8, "d": 10, "h": 16}[base.lower()])
+        if size:
+            number &= (1 << int(size)) - 1
+            if signed and number >> (int(size) - 1):
+                number -= 1 << int(size)
+        return str(number)
     return v if _VERILOG_NUMBER.fullmatch(v) else ""
 
 

@@ -41,6 +41,8 @@ def _design(tmp: Path, files: dict[str, str]) -> Design:
         ("run.sh", "#!/bin/sh\nvcs -sverilog -pvalue+tgt.W=37 tgt.v\n", 2),
         ("run.sh", "xrun -defparam tgt.W=37 tgt.v\n", 1),
         ("syn.ys", "read_verilog tgt.v\nchparam -set W 37 tgt\n", 2),
+        ("files.f", "tgt.v\n-GW=32'h25\n", 2),  # round 71: a sized literal is its value
+        ("Makefile", "sim:\n\tiverilog -Ptgt.W=6'd37 -o sim tgt.v\n", 2),
         (
             "tests/test_tgt.py",
             "from cocotb_test.simulator import run\n\ndef test_tgt():\n"
