@@ -44,12 +44,13 @@ def test_a_loop_in_a_stated_order_is_read_alike(loop: str) -> None:
     assert not [m for m in _found(HEAD + loop + TAIL) if "foreach" in m]
 
 
-def test_a_loop_the_reference_holds_is_read_alike_on_both_sides() -> None:
+def test_a_loop_the_reference_holds_is_judged_too() -> None:
+    """Round 71: the reference's loop, unused there, kept verbatim by a candidate that reads
+    what it computes, was accepted; a descending loop is judged wherever it stands."""
     text = HEAD + RARE + TAIL
-    assert not [m for m in _found(text, text) if "foreach" in m]
-    # the same loop once more than the reference holds it is judged
-    twice = HEAD + RARE + "    foreach (a[j])\n        if (a[j]) y = 4'(j);\n" + TAIL
-    assert [m for m in _found(twice, text) if "iterates [7:0]" in m]
+    found = _found(text, text)
+    assert [m for m in found if "iterates [7:0]" in m], found
+    assert [m for m in found if m.startswith("unchecked: the reference's loop")], found
 
 
 def test_a_reference_loop_the_candidate_rewrites_leaves_it_unchecked() -> None:
@@ -66,4 +67,4 @@ def test_a_reference_is_not_judged_on_its_own_loops() -> None:
 def test_a_foreach_reusing_a_for_loops_variable_name_is_not_read_before_written() -> None:
     text = HEAD + RARE.replace("a[j]", "a[i]").replace("(j)", "(i)") + TAIL
     found = _found(text, text)
-    assert not found, found
+    assert found and not [m for m in found if "before" in m and "written" in m], found
