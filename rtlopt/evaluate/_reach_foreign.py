@@ -304,7 +304,24 @@ def _python_hit(text: str, ports: set[str], inner: set[str] | None) -> _Hit | No
     hits += _string_hits(code, strings, ports, inner)
     if inner is None or inner:
         hits += _iteration_hits(code, ports, imported | classes)
+    hits += _lookup_hits(text, _handles(code, imported | classes, ports), ports, inner)
     return min(hits, key=lambda h: h.at) if hits else None
+
+
+def _lookup_hits(
+    text: str, handles: set[str], ports: set[str], inner: set[str] | None
+) -> list[_Hit]:
+    """Lookups by a name built at run time or spelt otherwise (:mod:`._reach_lookups`)."""
+    from rtlopt.evaluate._reach_lookups import dynamic_lookups
+
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return [
+        _Hit(starts[min(line, len(starts)) - 1] + col, shown, name)
+        for line, col, shown, name in dynamic_lookups(text, handles, inner)
+        if not name or name not in ports
+    ]
 
 
 #: A loop or comprehension over a name or a chain (``for h in dut``, ``for h in cocotb.top``).

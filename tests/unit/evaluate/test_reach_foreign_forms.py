@@ -112,3 +112,35 @@ def test_a_walk_over_an_enum_or_a_ports_handle_is_no_reach(tmp_path: Path) -> No
         "class State(enum.Enum):\n    IDLE = 0\n"
     )
     assert _reach(tmp_path, BENCH.format(imports="import cocotb, enum", body=body)) == ""
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        'getattr(dut, "\\x63nt")',  # round 71: an escape
+        'getattr(dut, "cn" "t")',  # adjacent literals
+        'getattr(dut, "c" + "nt")',  # built at run time
+        'getattr(dut, f"c{chr(110)}t")',
+        'getattr(dut, "tnc"[::-1])',
+        "getattr(dut, names[0])",  # a name read from a file
+    ],
+)
+def test_a_name_built_or_spelt_otherwise_is_a_lookup(tmp_path: Path, read: str) -> None:
+    from rtlopt.evaluate._reach_lookups import dynamic_lookups
+
+    text = (
+        "import json\nimport cocotb\n\n\n@cocotb.test()\nasync def t(dut):\n"
+        f"    names = json.load(open('n.json'))\n    assert {read}.value == 4\n"
+    )
+    found = dynamic_lookups(text, {"dut"}, {"cnt"})
+    assert found and found[0][0] == 8, found
+    assert not dynamic_lookups(text.replace(read, 'getattr(dut, "q")'), {"dut"}, {"cnt"})
+    # a lookup on another object is the file's own business
+    assert not dynamic_lookups(text.replace("getattr(dut,", "getattr(model,"), {"dut"}, {"cnt"})
+
+
+def test_a_name_built_at_run_time_leaves_the_change_unchecked(tmp_path: Path) -> None:
+    body = '    assert getattr(dut, "c" + "nt").value == 4\n'
+    why = _reach(tmp_path, BENCH.format(imports="import cocotb", body=body))
+    assert "tests/test_tgt.py:7: a cocotb testbench reaches into tgt" in why, why
+    assert "computed at run time" in why, why
