@@ -67,7 +67,7 @@ def descending_loops(reference: str) -> tuple[str, ...]:
     (comments blanked)."""
     if "foreach" not in reference:
         return ()
-    from rtlopt.harness._readings import parse
+    from rtlopt.harness._syntax import parse
 
     design = elaborate(parse(reference)[0])
     return () if design is None else tuple(text for _, text, _ in _loops(design))

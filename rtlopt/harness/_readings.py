@@ -35,6 +35,7 @@ from rtlopt.harness._elaborated import elaborate
 from rtlopt.harness._foreach_order import foreach_problems
 from rtlopt.harness._nodes import _children, _kind, _span, _walk
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
+from rtlopt.harness._syntax import parse
 from rtlopt.harness._wide_constant import wide_constant_problems
 from rtlopt.harness._wide_index import wide_index_problems
 from rtlopt.harness._xcontrol import x_control_problems
@@ -66,21 +67,6 @@ _VALUE_ROOTS = frozenset(
     }
 )
 _REAL_TYPES = frozenset({"RealType", "RealTimeType", "ShortRealType"})
-
-
-def parse(code: str) -> tuple[Any, int]:
-    """The syntax tree of ``code`` and the offset its text starts at in the tree (a text that
-    does not parse as SystemVerilog is read again under Verilog-2005 keywords)."""
-    from pyslang import syntax
-
-    tree = syntax.SyntaxTree.fromText(code)
-    if not any(d.isError() for d in tree.diagnostics):
-        return tree, 0
-    head = '`begin_keywords "1364-2005"\n'
-    again = syntax.SyntaxTree.fromText(head + code)
-    if sum(d.isError() for d in again.diagnostics) < sum(d.isError() for d in tree.diagnostics):
-        return again, len(head)
-    return tree, 0
 
 
 def _lexical(code: str, based: bool = False) -> str:
