@@ -58,11 +58,32 @@ _COMMAND_LINES = (
         rf"(?P<v>{_ARG})"
     ),
     re.compile(rf"\bchparam\b[^\n]*?-set\s+(?P<name>[A-Za-z_][\w$]*)\s+(?P<v>{_ARG})"),
+    # round 71: Questa's ``vsim -gW=37``, Yosys's ``hierarchy -chparam W 37``, Vivado's
+    # ``-generic W=37`` / ``set_property generic {W=37}``, xelab's ``-generic_top "W=37"``,
+    # Quartus's ``set_parameter -name W 37``, FuseSoC's ``parameters: [W=37]``
+    re.compile(
+        rf"(?<![\w-])-g\s*(?:(?P<top>[\w$.]+)\.)?(?P<name>[A-Za-z_][\w$]*)\s*=\s*(?P<v>{_ARG})"
+    ),
+    re.compile(rf"(?<![\w-])-chparam\s+(?P<name>[A-Za-z_][\w$]*)\s+(?P<v>{_ARG})"),
+    re.compile(
+        rf"(?:-generic(?:_top)?|\bgeneric)\s*[\"'{{]?\s*(?P<name>[A-Za-z_][\w$]*)\s*=\s*"
+        rf"(?P<v>{_ARG})"
+    ),
+    re.compile(rf"\bset_parameter\s+-name\s+(?P<name>[A-Za-z_][\w$]*)\s+(?P<v>{_ARG})"),
+    re.compile(rf"\bparameters\s*:\s*\[[^\]\n]*?\b(?P<name>[A-Za-z_][\w$]*)\s*=\s*(?P<v>{_ARG})"),
 )
 _VERILOG_NUMBER = re.compile(r"\d[\d_]*|\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ?_]+|-?\d+\.\d+")
 _BASED = re.compile(r"(\d*)\s*'([sS]?)([bBoOdDhH])\s*([0-9a-fA-F_]+)")
 _TOPLEVEL = re.compile(r"\b(?:hdl_)?toplevel\s*=\s*[rbuf]?[\"']([^\"'\n]*)[\"']")
 _DICT_ENTRY = re.compile(rf"""[\"']([A-Za-z_][\w$]*)[\"']\s*:\s*({_ARG})""")
+#: ``dict([("W", 37)])``: a name and value pair.
+_PAIR = re.compile(rf"""\(\s*[\"']([A-Za-z_][\w$]*)[\"']\s*,\s*({_ARG})\s*\)""")
+#: FuseSoC: ``W: {datatype: int, default: 37, ...}`` or the block form.
+_CORE_DEFAULT = re.compile(
+    rf"(?P<name>[A-Za-z_][\w$]*)[ \t]*:[ \t]*"
+    rf"(?:\{{[^}}]*?|\n(?:[ \t]+[\w-]+[ \t]*:[ \t]*\S[^\n]*\n)*?[ \t]+)"
+    rf"\bdefault\s*:\s*(?P<v>{_ARG})"
+)
 _KWARG = re.compile(rf"(?<![\w.])([A-Za-z_][\w$]*)\s*=(?!=)\s*({_ARG})")
 
 
@@ -137,6 +158,8 @@ def _settings(path: Path, text: str) -> list[tuple[re.Match[str], str | None, st
         for m in rx.finditer(text):
             top = m.groupdict().get("top")
             out.append((m, top, m.group("name"), m.group("v")))
+    if path.suffix == ".core":  # FuseSoC: a parameter's ``default:`` is the value it sets
+        out += [(m, None, m.group("name"), m.group("v")) for m in _CORE_DEFAULT.finditer(text)]
     if path.suffix != ".py" and "parameters" not in text:
         return out
     tops = {t for t in _TOPLEVEL.findall(text) if t}
@@ -145,11 +168,15 @@ def _settings(path: Path, text: str) -> list[tuple[re.Match[str], str | None, st
     names.discard("dict")
     for n in sorted(names):
         q = re.escape(n)
-        for m in re.finditer(rf"(?<![\w.]){q}\s*(?::[^=\n]*)?=\s*(\{{|dict\s*\()", text):
+        # ``parameters = {...}``, ``parameters=dict(...)``, a key ``"parameters": {...}`` (JSON,
+        # a runner's keyword dictionary unpacked with ``**``)
+        key = rf"(?<![\w.]){q}\s*(?::[^=\n]*)?=\s*(\{{|dict\s*\()|[\"']{q}[\"']\s*:\s*(\{{)"
+        for m in re.finditer(key, text):
             a = m.end() - 1
             b = a + len(_balanced(text, a))
-            rx = _DICT_ENTRY if m.group(1) == "{" else _KWARG
+            rx = _DICT_ENTRY if (m.group(1) or m.group(2)) == "{" else _KWARG
             out += [(e, top, e.group(1), e.group(2)) for e in rx.finditer(text, a, b)]
+            out += [(e, top, e.group(1), e.group(2)) for e in _PAIR.finditer(text, a, b)]
         for m in re.finditer(rf"(?<![\w.]){q}\s*\.\s*update\s*\(", text):
             a = m.end() - 1
             b = a + len(_balanced(text, a))

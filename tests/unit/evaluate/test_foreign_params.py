@@ -42,6 +42,22 @@ def _design(tmp: Path, files: dict[str, str]) -> Design:
         ("run.sh", "xrun -defparam tgt.W=37 tgt.v\n", 1),
         ("syn.ys", "read_verilog tgt.v\nchparam -set W 37 tgt\n", 2),
         ("files.f", "tgt.v\n-GW=32'h25\n", 2),  # round 71: a sized literal is its value
+        ("run.do", "vlog tgt.v\nvsim -gW=37 work.tgt\n", 2),  # round 71: Questa
+        ("syn.ys", "hierarchy -top tgt -chparam W 37\n", 1),
+        ("build.tcl", "set_property generic {W=37} [current_fileset]\n", 1),
+        ("build.tcl", "synth_design -top tgt -generic W=37 -part xc7a35t\n", 1),
+        ("sim.sh", 'xelab -generic_top "W=37" tgt -s sim\n', 1),
+        ("tgt.qsf", "set_parameter -name W 37\n", 1),
+        ("tgt.core", "targets:\n  sim:\n    parameters: [W=37]\n", 3),
+        ("tgt.core", "parameters:\n  W: {datatype: int, default: 37, paramtype: vlogparam}\n", 2),
+        ("tgt.core", "parameters:\n  W:\n    datatype: int\n    default: 37\n", 2),
+        ("tests/cfg.json", '{"toplevel": "tgt", "parameters": {"W": 37}}\n', 1),
+        (
+            "tests/test_tgt.py",
+            'cfg = {"toplevel": "tgt", "parameters": {"W": 37}}\n\ndef test_tgt():\n    run(**cfg)\n',
+            1,
+        ),
+        ("tests/test_tgt.py", 'run(toplevel="tgt", parameters=dict([("W", 37)]))\n', 1),
         ("Makefile", "sim:\n\tiverilog -Ptgt.W=6'd37 -o sim tgt.v\n", 2),
         (
             "tests/test_tgt.py",
