@@ -44,11 +44,14 @@ __all__ = ["foreign_reach", "testbench_kind", "testbenches"]
 #: A Python import of cocotb, pyuvm or pyverilator in any form: a statement of its own or
 #: after ``;``, one module of a list (``import os, cocotb``), ``from cocotb... import``, or by
 #: name (``__import__("cocotb")``, ``importlib.import_module("cocotb.triggers")``).
+#: Python packages that drive a simulation or read its waveforms by signal path (a script
+#: reading ``v["tb.u.cnt"]`` from a VCD reaches the target's inner names too: round 71).
+_PY_PACKAGES = r"(?:cocotb\w*|pyuvm|pyverilator|vcdvcd|pyvcd|vcd|Verilog_VCD|pywellen|wavedrom)"
 _PY_BENCH = re.compile(
-    r"(?:^|;)[ \t]*(?:import[ \t]+[^\n;#]*?(?<![\w.])(?:cocotb\w*|pyuvm|pyverilator)\b"
-    r"|from[ \t]+(?:cocotb\w*|pyuvm|pyverilator)\b[\w.]*[ \t]+import\b)"
+    rf"(?:^|;)[ \t]*(?:import[ \t]+[^\n;#]*?(?<![\w.]){_PY_PACKAGES}\b"
+    rf"|from[ \t]+{_PY_PACKAGES}\b[\w.]*[ \t]+import\b)"
     r"|\b(?:__import__|import_module)\s*\(\s*(?:name\s*=\s*)?[rbuf]?[\"']"
-    r"(?:cocotb\w*|pyuvm|pyverilator)\b",
+    rf"{_PY_PACKAGES}\b",
     re.M,
 )
 _C_BENCH = re.compile(
@@ -115,9 +118,9 @@ class _Hit:
 
 
 def testbench_kind(text: str) -> str:
-    """``"cocotb"`` (Python importing cocotb, pyuvm or pyverilator), ``"C/C++"`` (including a
-    Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``), or "" (no testbench of
-    a simulator's API)."""
+    """``"cocotb"`` (Python importing cocotb, pyuvm, pyverilator or a waveform reader),
+    ``"C/C++"`` (including a Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``),
+    or "" (no testbench of a simulator's API)."""
     if _PY_BENCH.search(text):
         return "cocotb"
     if _C_BENCH.search(text):

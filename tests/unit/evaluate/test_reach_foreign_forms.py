@@ -144,3 +144,10 @@ def test_a_name_built_at_run_time_leaves_the_change_unchecked(tmp_path: Path) ->
     why = _reach(tmp_path, BENCH.format(imports="import cocotb", body=body))
     assert "tests/test_tgt.py:7: a cocotb testbench reaches into tgt" in why, why
     assert "computed at run time" in why, why
+
+
+def test_a_script_reading_a_waveform_by_inner_path_reaches(tmp_path: Path) -> None:
+    """Round 71: a VCD reader's ``v["tb.u.cnt"]`` reads the register the candidate renamed."""
+    bench = "from vcdvcd import VCDVCD\n\nv = VCDVCD('dump.vcd')\nassert v['tb.u.cnt'].endtime\n"
+    why = _reach(tmp_path, bench)
+    assert "tests/test_tgt.py:4:" in why and "cnt" in why, why
