@@ -107,15 +107,22 @@ def _write_one_branch(
     plan: BatchPlan, improved: Sequence[tuple[BatchItem, RunOutcome]]
 ) -> dict[str, tuple[str, str]]:
     """One commit per improved module on ``plan.branch``: module -> (commit, base); pushed
-    after the last commit."""
-    from rtlopt.writeback import commit_message_for, results_kept, write_branch
+    after the last commit. All or nothing: when a later module cannot be written, the branch
+    made for the earlier ones is deleted again."""
+    from rtlopt.writeback import (
+        PushFailed,
+        commit_message_for,
+        delete_branch,
+        results_kept,
+        write_branch,
+    )
 
     assert plan.branch is not None
     out: dict[str, tuple[str, str]] = {}
-    for n, (item, o) in enumerate(improved):
-        d = item.target.design
-        msg = commit_message_for(d.target.name, o, item.plan.run_id)
-        try:
+    try:
+        for n, (item, o) in enumerate(improved):
+            d = item.target.design
+            msg = commit_message_for(d.target.name, o, item.plan.run_id)
             res = write_branch(
                 d.root,
                 d.target.file,
@@ -127,9 +134,13 @@ def _write_one_branch(
                 design=d,
                 extend=n > 0,
             )
-        except RtloptError as exc:
+            out[d.target.name] = (res.commit_sha, res.base)
+    except BaseException as exc:
+        if out and not isinstance(exc, PushFailed):  # the last commit was made: it stays
+            delete_branch(improved[0][0].target.design.root, plan.branch)
+        if isinstance(exc, RtloptError):
             raise results_kept(exc, plan.run_dir) from None
-        out[d.target.name] = (res.commit_sha, res.base)
+        raise
     return out
 
 

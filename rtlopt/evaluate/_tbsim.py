@@ -16,8 +16,9 @@ from rtlopt.evaluate._setup import EvalSetup
 if TYPE_CHECKING:
     from rtlopt.eda.iverilog import CompileResult, SimulationTimeout
     from rtlopt.harness import SealedBench, SimReport
+    from rtlopt.results import Mismatch
 
-__all__ = ["NetlistSim", "simulate_in_testbench"]
+__all__ = ["NetlistSim", "first_difference", "simulate_in_testbench"]
 
 
 @dataclass(frozen=True)
@@ -126,3 +127,23 @@ def simulate_in_testbench(
     except SimulationTimeout as exc:
         return NetlistSim(comp, bench, timeout=exc)
     return NetlistSim(comp, bench, rep)
+
+
+def first_difference(run: NetlistSim, what: str) -> Mismatch | str:
+    """What a compiled run of two designs in one testbench says: its first mismatch, "" when
+    it passed, or why it gave no verdict (a foreign call; ``unchecked: <what>
+    ended without a verdict``). Raises the run's timeout (an infrastructure error)."""
+    from rtlopt.eda.iverilog import FOREIGN_CALL
+
+    if run.timeout is not None:
+        raise run.timeout
+    assert run.report is not None
+    rep = run.report
+    if rep.reason.startswith(FOREIGN_CALL):
+        return rep.reason
+    if rep.result.passed:
+        return ""
+    first = rep.result.first_mismatch
+    if first is None:
+        return f"unchecked: {what} ended without a verdict ({rep.reason})"
+    return first

@@ -121,19 +121,11 @@ def _note(c: Candidate, note: str) -> None:
 
 def _verdict(run: NetlistSim, head: str) -> str:
     """Why the run tells the candidate from the reference, or ""."""
-    from rtlopt.eda.iverilog import FOREIGN_CALL
+    from rtlopt.evaluate._tbsim import first_difference
 
-    if run.timeout is not None:
-        raise run.timeout
-    assert run.report is not None
-    rep = run.report
-    if rep.reason.startswith(FOREIGN_CALL):
-        return rep.reason
-    if rep.result.passed:
-        return ""
-    first = rep.result.first_mismatch
-    if first is None:
-        return f"unchecked: the simulation of the texts ended without a verdict ({rep.reason})"
+    first = first_difference(run, "the simulation of the texts")
+    if isinstance(first, str):
+        return first
     ins = ", ".join(f"{k}={v}" for k, v in list(first.inputs.items())[:6])
     return (
         f"{head}: output {first.output} expected {first.expected} got {first.got} at "

@@ -53,8 +53,7 @@ def held_start_difference(s: EvalSetup, c: Candidate) -> str:
 
 def _difference(s: EvalSetup, c: Candidate, bench: Testbench, inside: bool, name: str) -> str:
     """The candidate simulated in ``bench`` (a held start): why it differs, or ""."""
-    from rtlopt.eda.iverilog import FOREIGN_CALL
-    from rtlopt.evaluate._tbsim import simulate_in_testbench
+    from rtlopt.evaluate._tbsim import first_difference, simulate_in_testbench
     from rtlopt.harness import power_up_file
 
     run = simulate_in_testbench(
@@ -68,17 +67,9 @@ def _difference(s: EvalSetup, c: Candidate, bench: Testbench, inside: bool, name
     c.logs[name] = str(c.dir / f"{name}.log")
     if not run.compiled.ok:  # it compiled beside the reference in the first simulation
         return "unchecked: the simulation from a held start does not compile"
-    if run.timeout is not None:
-        raise run.timeout
-    assert run.report is not None
-    rep = run.report
-    if rep.reason.startswith(FOREIGN_CALL):
-        return rep.reason
-    if rep.result.passed:
-        return ""
-    first = rep.result.first_mismatch
-    if first is None:
-        return f"unchecked: the simulation from a held start ended without a verdict ({rep.reason})"
+    first = first_difference(run, "the simulation from a held start")
+    if isinstance(first, str):
+        return first
     at = "at 1 ns, before the first vector" if "vector -1)" in first.time else f"at {first.time}"
     head = "unchecked: differs" if inside else "not equivalent in simulation"
     return (

@@ -9,9 +9,16 @@ Public API:
     commit_message(module_name, before, after, *, verdict, method, run_id, metric) -> str
     commit_message_for(module_name, outcome, run_id) -> str   (a run's best rewrite)
     assert_clean(repo_root, paths=None) -> None
+    delete_branch(repo_root, branch) -> None   (a branch this run made, after a failure)
 """
 
-from rtlopt.writeback._branch import BranchResult, assert_clean, write_branch
+from rtlopt.writeback._branch import (
+    BranchResult,
+    PushFailed,
+    assert_clean,
+    delete_branch,
+    write_branch,
+)
 from rtlopt.writeback._message import commit_message, commit_message_for, percent_change
 from rtlopt.writeback._pr import PullRequest, compare_url, open_pull_request, remote_url
 from rtlopt.writeback._preflight import preflight_branch, preflight_optimize, results_kept
@@ -19,10 +26,12 @@ from rtlopt.writeback._preflight import preflight_branch, preflight_optimize, re
 __all__ = [
     "BranchResult",
     "PullRequest",
+    "PushFailed",
     "assert_clean",
     "commit_message",
     "commit_message_for",
     "compare_url",
+    "delete_branch",
     "open_pull_request",
     "percent_change",
     "preflight_branch",

@@ -292,6 +292,12 @@ def _in_worktree(
     return sha, diff
 
 
+def delete_branch(repo_root: Path, branch: str) -> None:
+    """Delete ``branch``, which this run made, after a later step of the run failed (a branch
+    that holds part of a run's rewrites is never left behind)."""
+    _drop_new_branch(Path(str(_open_repo(repo_root).working_tree_dir)), branch, False)
+
+
 def _drop_new_branch(top: Path, branch: str, extend: bool) -> None:
     """Delete the branch this call created after a failure (an extended one keeps its
     earlier commits)."""
