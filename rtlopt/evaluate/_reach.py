@@ -1,6 +1,6 @@
 """The rest of the repository reaching into the target where the proof does not look.
 
-The proof compares the target's ports. Three things outside the target change what it does in
+The proof compares the target's ports. Four things outside the target change what it does in
 the repository without passing through them:
 
 - a hierarchical name into an instance of the target (``initial u.c = 8'h5a;`` in a top, a
@@ -14,7 +14,10 @@ the repository without passing through them:
   target (:mod:`._defparam_paths`: through an instance of it, or on a module that holds one);
 - a testbench in another language reading the target's inner names (a cocotb test's
   ``dut.cnt``, a Verilator harness's ``tgt__DOT__cnt``, a VPI lookup of ``"tgt.cnt"``:
-  :mod:`._reach_foreign`).
+  :mod:`._reach_foreign`);
+- a path to an inner name of the target in any text of the repository (a simulator script's
+  ``force sim:/ctr/cnt``, a string ``"tb.dut.cnt"`` a backdoor or a waveform reader takes, a
+  comment: :mod:`._reach_text_paths`).
 
 :func:`repository_reach` finds any of them in any file of the repository and says why the target's
 changes are unchecked (fail closed; the same for every candidate, so it is read once per
@@ -51,6 +54,7 @@ from rtlopt.evaluate._reach_paths import (
 )
 from rtlopt.evaluate._reach_reads import macro_definitions, read_only
 from rtlopt.evaluate._reach_scope import another_modules_instance
+from rtlopt.evaluate._reach_text_paths import text_path_reach
 from rtlopt.evaluate._repo_texts import other_texts, repository_texts
 from rtlopt.frontend.model import Design
 from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
@@ -126,6 +130,7 @@ def _reach(design: Design, own: Path | None) -> str:
         reach.built_paths(others)
         or foreign_reach(design, [*repository_texts(design), *others], reach.inner)
         or _hierarchical_reach(reach, raw, word)
+        or text_path_reach(design, [*repository_texts(design), *others], instances, reach.inner)
     )
 
 

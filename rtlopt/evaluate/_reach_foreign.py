@@ -7,9 +7,13 @@ toplevel, the target itself, under any name), a Verilator harness reads
 ``top->rootp->tgt__DOT__cnt``, a VPI routine ``vpi_handle_by_name("tgt.cnt", 0)``. A candidate
 that renames or drops ``cnt`` is proven at the ports while that test fails. Only files that are
 such testbenches are read (Python importing cocotb, pyuvm or pyverilator in any form: ``import
-os, cocotb``, after ``;``, ``__import__("cocotb")``, ``importlib.import_module``; C or C++
-including a Verilator, VPI or DPI header, or calling ``vpi_handle_by_name``; a file that imports or
-includes one, and a helper one of those imports or includes: :func:`testbenches`), and only
+os, cocotb``, after ``;``, ``__import__("cocotb")``, ``importlib.import_module``; Python naming
+cocotb or pyuvm anywhere else, ``sys.modules["cocotb"]``, an import continued over lines;
+Python using the cocotb handle API on a name, ``dut.cnt.value``, ``.setimmediatevalue(``,
+``._id(``; a pytest test module below a ``conftest.py`` or pytest configuration naming cocotb,
+whose ``dut`` a plugin hands in as a fixture; C or C++ including a Verilator, VPI or DPI
+header, or calling ``vpi_handle_by_name``; a file that imports or includes one, and a helper
+one of those imports or includes: :func:`testbenches`), and only
 the forms that language reaches by:
 
 - Python: an attribute ``.name`` off a handle (not off a port, ``dut.clk.value``; not off an
@@ -26,9 +30,10 @@ the forms that language reaches by:
   (``operator.attrgetter("cnt")``, ``dut.__getattr__("cnt")``, ``_id(name="cnt")``).
 
 ``name`` is an inner name of the target (declared in it, not a port; an instance inside it
-counts: ``dut.u_sub.x`` reads ``u_sub``). Any such file counts whatever toplevel it tests (a
-cocotb toplevel may be named anywhere, or computed): fail closed. Where the target's inner
-names are not known, any name that is no port counts.
+counts: ``dut.u_sub.x`` reads ``u_sub``). A path to an inner name in any other text (a
+simulator script, a string a Verilog backdoor takes) is :mod:`._reach_text_paths`'s. Any such
+file counts whatever toplevel it tests (a cocotb toplevel may be named anywhere, or computed):
+fail closed. Where the target's inner names are not known, any name that is no port counts.
 """
 
 from __future__ import annotations
@@ -133,7 +138,9 @@ def testbenches(texts: list[tuple[Path, str]]) -> dict[Path, str]:
     the files that import or include one (``test_tgt.py`` importing a helper that imports
     cocotb), and the files those import or include (a helper ``peek.py`` or ``peek.h`` the
     testbench reads through), each followed on; by module or file name within a language."""
-    own = {p: testbench_kind(t) for p, t in texts}
+    own = {p: testbench_kind(t) or _python_bench(p, t) for p, t in texts}
+    for p in _plugin_tests(texts):
+        own[p] = own[p] or "cocotb"
     lang = {p: own[p] or _language(p) for p, _ in texts}
     by_name: dict[tuple[str, str], list[Path]] = {}
     for p, _ in texts:
@@ -158,6 +165,53 @@ def testbenches(texts: list[tuple[Path, str]]) -> dict[Path, str]:
                     found[q] = lang[q]
                     left.append(q)
     return found
+
+
+#: A Python text naming cocotb or pyuvm anywhere (``sys.modules["cocotb"]``, an import
+#: continued over lines, a plugin named by string).
+_PY_MENTION = re.compile(r"(?<![\w.])(?:cocotb\w*|pyuvm|pyverilator)\b")
+#: The cocotb handle API on a name: ``dut.cnt.value``, ``.setimmediatevalue(``, ``._id(``
+#: (group 1: the chain's root, judged by :func:`_python_bench`).
+_PY_HANDLE_API = re.compile(
+    r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]\w*\s*\.\s*value\b"
+    r"|\.\s*(?:setimmediatevalue|_id)\s*\("
+)
+#: The files that configure pytest for the tests of their folder and below.
+_PYTEST_CONFIGS = frozenset({"conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"})
+
+
+def _python_bench(path: Path, text: str) -> str:
+    """``"cocotb"`` for a Python file that acts like a cocotb test without importing it: it
+    names cocotb or pyuvm anywhere, or uses the handle API on a name (``X.cnt.value`` off a
+    name that is no module it imports nor a class of its own, ``.setimmediatevalue(``,
+    ``._id(``); else ""."""
+    if path.suffix != ".py":
+        return ""
+    if _PY_MENTION.search(text):
+        return "cocotb"
+    own = _used_names(text, "cocotb") | set(re.findall(r"^[ \t]*class[ \t]+(\w+)", text, re.M))
+    for m in _PY_HANDLE_API.finditer(text):
+        if m.group(1) is None or m.group(1) not in own | {"self", "cls"}:
+            return "cocotb"
+    return ""
+
+
+def _plugin_tests(texts: list[tuple[Path, str]]) -> list[Path]:
+    """The pytest test modules (``test_*.py``, ``*_test.py``) at or below a folder whose
+    pytest configuration (``conftest.py``, ``pytest.ini``, ``pyproject.toml``, ``setup.cfg``,
+    ``tox.ini``) names cocotb or pyuvm (a plugin that hands a test ``dut`` as a fixture)."""
+    folders = [
+        p.parent.resolve() for p, t in texts if p.name in _PYTEST_CONFIGS and _PY_MENTION.search(t)
+    ]
+    if not folders:
+        return []
+    return [
+        p
+        for p, _ in texts
+        if p.suffix == ".py"
+        and (p.name.startswith("test_") or p.stem.endswith("_test"))
+        and any(p.resolve().is_relative_to(f) for f in folders)
+    ]
 
 
 def _language(path: Path) -> str:

@@ -1,0 +1,165 @@
+"""A hierarchical path to an inner name of the target in any text of the repository, for the
+reach rule (:mod:`._reach`).
+
+Every tool names a signal inside the design by a path: a Questa do-file ``force -freeze
+sim:/ctr/cnt`` or ``examine /ctr/cnt``, an xsim script ``add_wave {{/ctr/cnt}}``, a UVM
+backdoor ``uvm_hdl_read("tb.dut.cnt", v)``, a SignalSpy ``$init_signal_spy("/tb/dut/cnt",
+...)``, a waveform check reading ``"tb.dut.cnt"`` from a VCD, a GTKWave save file listing
+``tb.dut.cnt[3:0]``. A candidate that renames or drops ``cnt`` is proven at the ports while
+what reads that path breaks. Recognising the tools has failed (a new reader, a new script
+language each time), so the rule reads the paths, whatever file holds them (fail closed):
+
+- a path whose separator is ``.``, ``/`` or ``:`` (no white space around it), whose part
+  before an inner name of the target (declared in it, not a port; an instance inside it
+  counts) is the target's module name or the name of an instance of the target in the
+  repository (``dut`` of ``ctr dut(...)``; a select may follow it, ``dut[0].cnt``), in any
+  text file of the repository, strings and comments included;
+- in a Verilog text (a source of the design, or a file of a Verilog suffix), only its
+  strings and comments: its code is judged by the hierarchical-name rule of :mod:`._reach`
+  (a read of a port, a ``defparam`` of its own parameters, another module's instance of that
+  name);
+- in a waveform viewer's save file (``.gtkw``, ``.sav``, ``.wcfg``, ``.rc``, ``.wave``), a
+  path ending at an inner name under any scope (``tb.dut.cnt[3:0]`` where the repository holds
+  no ``tb``);
+- not the target module's own text (its names are its own), not documentation (``.md``,
+  ``.rst``, ``.adoc``: prose no tool reads; a path written there is left out), and not a
+  file name (``ctr.v``, ``ctr.sv``: a module name, then a suffix of a file kind).
+
+Where the target's inner names are not known, every identifier of its text that is no port
+counts (a superset).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["text_path_reach"]
+
+#: Prose no tool reads: a path written there is left out.
+_DOCUMENTATION = frozenset({".md", ".markdown", ".rst", ".adoc", ".asciidoc"})
+#: Files whose code the hierarchical-name rule of :mod:`._reach` judges (strings and comments
+#: are read here).
+_VERILOG = frozenset(
+    {".v", ".sv", ".vh", ".svh", ".vt", ".sva", ".svi", ".vi", ".vinc", ".inc", ".vlog", ".vams"}
+)
+#: Waveform viewers' save files: every line a signal path, whatever the scope above the
+#: target is named there (a testbench the repository does not hold): any anchor counts.
+_VIEWS = frozenset({".gtkw", ".sav", ".wcfg", ".rc", ".wave"})
+#: A name then one of these is a file name (``ctr.v``), not a path into ``ctr``.
+_FILE_SUFFIXES = frozenset(
+    """v sv vh svh vt sva svi vi vinc inc vlog vams vhd vhdl f vc lst log json yaml yml toml
+    txt md py c cc cpp h hpp o a so vcd fst ghw lxt vpd wlf fsdb gtkw do tcl xdc sdc lib lef
+    def gds db blif edif edf bit bin hex mem dat out sim vvp exe tar gz zip pdf png svg
+    html""".split()
+)
+#: Comments and string literals of a Verilog text (read here); the code between is not.
+_VERILOG_NON_CODE = re.compile(r'//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)|"(?:[^"\\\n]|\\.)*"?')
+#: The rest of a path before a match (``tb.dut`` of ``tb.dut.cnt``).
+_TOKEN = re.compile(r"[\w$./:\[\]\\]+$")
+_WORD = re.compile(r"(?<![\w$`])[A-Za-z_][\w$]*")
+_KEYWORDS = frozenset(
+    """module endmodule input output inout wire reg logic bit integer real time genvar
+    parameter localparam assign always always_ff always_comb always_latch initial begin end
+    if else case casez casex endcase default for while repeat forever generate endgenerate
+    function endfunction task endtask posedge negedge or and not xor signed unsigned""".split()
+)
+
+
+def text_path_reach(
+    design: Design,
+    texts: list[tuple[Path, str]],
+    instances: set[str],
+    inner: set[str] | None,
+) -> str:
+    """Why a text of ``texts`` names an inner name of the target by a hierarchical path (see
+    the module's docstring), or "". ``instances``: the names of the target's instances in the
+    repository; ``inner``: the target's names (ports among them or not; None: not known)."""
+    t = design.target
+    ports = {p.name for p in t.ports}
+    names = _names(design, inner) - ports
+    if not names:
+        return ""
+    path = _path_pattern({*instances, t.name}, names)
+    anywhere = _path_pattern(set(), names)
+    target = t.file.resolve()
+    for file, text in texts:
+        if file.suffix.lower() in _DOCUMENTATION:
+            continue
+        pattern = anywhere if file.suffix.lower() in _VIEWS else path
+        if not pattern.search(text):
+            continue  # none in the whole text: none in its strings and comments
+        own = file.resolve() == target
+        verilog = file.suffix.lower() in _VERILOG
+        for at, shown, name in _found(pattern, text, verilog, names):
+            if own and t.start <= at < t.end:
+                continue
+            return _message(design, file, text, at, shown, name)
+    return ""
+
+
+def _names(design: Design, inner: set[str] | None) -> set[str]:
+    """The target's inner names (``inner`` stripped of escapes), or every identifier of its
+    text that is no keyword where those are not known."""
+    if inner is not None:
+        return {n.lstrip("\\") for n in inner}
+    from rtlopt.verilog import blank_comments
+
+    t = design.target
+    own = t.file.read_text(errors="replace")[t.start : t.end]
+    return set(_WORD.findall(blank_comments(own))) - _KEYWORDS - {t.name}
+
+
+def _path_pattern(anchors: set[str], names: set[str]) -> re.Pattern[str]:
+    """A path: an anchor (whole word; a select may follow it), a separator, an inner name
+    (group ``name``), then no more of the word."""
+    a = "|".join(re.escape(x) for x in sorted(anchors, key=len, reverse=True) if x)
+    a = a or r"[A-Za-z_][\w$]*"  # none given: any name
+    n = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w$])\\?(?:{a})(?:\[[^\]\n]{{0,40}}\])*[./:]\\?(?P<name>{n})(?![\w$])"
+    )
+
+
+def _found(
+    path: re.Pattern[str], text: str, verilog: bool, names: set[str]
+) -> list[tuple[int, str, str]]:
+    """The paths of ``text`` (of a Verilog text, in its strings and comments only): offset,
+    the path as written, the inner name."""
+    segments: list[tuple[int, str]]
+    if verilog:
+        segments = [(m.start(), m.group(0)) for m in _VERILOG_NON_CODE.finditer(text)]
+    else:
+        segments = [(0, text)]
+    out: list[tuple[int, str, str]] = []
+    for start, seg in segments:
+        for m in path.finditer(seg):
+            name = m.group("name")
+            sep = seg[m.start("name") - 1 - (seg[m.start("name") - 1] == "\\")]
+            rest = seg[m.end() : m.end() + 1]
+            # a file name (``ctr.v``): a suffix of a file kind that ends the word there
+            if sep == "." and name.lower() in _FILE_SUFFIXES and rest not in (".", "[", "/"):
+                continue
+            if name in names:
+                whole = _TOKEN.search(seg, max(0, m.start() - 200), m.start())
+                first = whole.start() if whole is not None else m.start()
+                out.append((start + m.start(), seg[first : m.end()], name))
+    return out
+
+
+def _message(design: Design, file: Path, text: str, at: int, shown: str, name: str) -> str:
+    target = design.target.name
+    line = text.count("\n", 0, at) + 1
+    try:
+        where = file.resolve().relative_to(Path(design.root).resolve()).as_posix()
+    except ValueError:
+        where = file.name
+    return (
+        f"{where}:{line}: a hierarchical path names {name}, an inner name of {target} "
+        f"({shown}): what reads or writes that path (a simulator script, a string path, a "
+        f"waveform reader) is not a port of {target}, and the proof compares only the ports, "
+        f"so it is not checked; reach {target} by its ports only there, or take the file "
+        "out of the repository if it does not belong to this design"
+    )
