@@ -185,7 +185,8 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     formal stage: a difference at the ports refutes the change first.
 
     The inputs the repository feeds x or z (an instance leaves one unconnected, ties it to
-    x/z, or connects it to a net nothing or only x/z drives) are left in ``c.x_inputs``
+    x/z, or connects it to a net nothing or only x/z drives; a testbench in another language
+    writes one with a value that may be x) are left in ``c.x_inputs``
     (and ``c.x_z``): the formal stage proves the candidate x-faithful there
     (:mod:`rtlopt.formal.xfaith`)."""
     from rtlopt.evaluate._reach import repository_reach
@@ -208,6 +209,7 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
 def _x_fed(s: EvalSetup, c: Candidate) -> str:
     """The inputs the repository feeds x into ``c.x_inputs``; why the change is unchecked
     when the repository's instances cannot be read (fail closed), else ""."""
+    from rtlopt.evaluate._foreign_x import foreign_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 
     try:
@@ -215,9 +217,18 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     except RuntimeError:
         return open_inputs_reason(s.design)
     c.x_inputs, c.x_z = fed_ports(found)
+    # a testbench in another language writing the target's inputs (a cocotb test's
+    # ``dut.s.value = "x"``): x from it too (``evaluate/_foreign_x.py``)
+    foreign = foreign_x_inputs(s.design, s.workdir)
     c.x_powerup_only = bool(found) and all(o.kind == "powerup" for o in found)
+    c.x_powerup_only = c.x_powerup_only and not foreign.ports
     if found:
         c.x_source = found[0].source(s.design.target.name, s.design.root)
+    if foreign.ports:
+        c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *foreign.ports]))
+        c.x_z = c.x_z or foreign.z
+        c.x_source = c.x_source or foreign.source
+    if c.x_inputs:
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
     return _other_parameters(s, found)
 

@@ -1,0 +1,138 @@
+"""Inputs of the target that a testbench in another language may drive x or z, for the
+x-faithfulness proof (:mod:`._xfaith`, through :func:`._screen_checks.repository_reaches`).
+
+The repository's Verilog feeds x where :mod:`rtlopt.frontend._open_inputs` finds it; a cocotb
+test writes a port of its toplevel at run time with any value cocotb takes: a string
+``dut.s.value = "x"`` or ``"z"``, a ``LogicArray("X")``, a ``BinaryValue``, a ``Logic``, a
+variable holding one of those. A candidate that reads x otherwise than the reference (``(s
+=== 1'b1) ? a : b`` for ``s ? a : b``) passes the 0/1 proof while that test fails.
+
+:func:`foreign_x_inputs` reads every testbench :func:`._reach_foreign.testbenches` recognises
+(fail closed: whatever toplevel it tests):
+
+- a Python (cocotb) write of an input of the target, ``X.s.value = v``,
+  ``X.s.setimmediatevalue(v)``, ``X.s <= v``, feeds ``s`` x unless ``v`` is an integer or
+  boolean literal (0/1 bits only); z where a string in ``v`` holds a ``z``;
+- a write through a handle whose port is not written at its name (``h.value = v`` for ``h =
+  dut.s``, ``getattr(dut, "s").value = v``, ``dut._id("s").value = v``) feeds every input of
+  the target, judged by ``v`` the same way;
+- a C or C++ testbench calling ``vpi_put_value`` feeds every input x or z (a value is
+  written by a VPI handle, any bits); a Verilator harness's ``top->s = v`` is no x source
+  (Verilator's ports are two-state C integers).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["ForeignX", "foreign_x_inputs"]
+
+
+@dataclass(frozen=True)
+class ForeignX:
+    """The inputs foreign testbenches may drive x, whether one may be z, and where the first
+    such write stands (for the messages: ``path:line: ...``)."""
+
+    ports: tuple[str, ...] = ()
+    z: bool = False
+    source: str = ""
+
+
+#: A write of a handle's value: ``.value = v`` (not ``==``), ``.setimmediatevalue(v``, or the
+#: old ``<=`` on a handle (group ``op``); the value follows the match.
+_WRITE = re.compile(
+    r"\.\s*(?:value\s*(?P<op>=)(?!=)|setimmediatevalue\s*\(|set\s*\()"
+    r"|\.\s*(?P<old>[A-Za-z_]\w*)\s*<=(?!=)"
+)
+_LITERAL = re.compile(
+    r"[-+]?\s*(?:0[bB][01_]+|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|\d[\d_]*|True|False)\s*,?\s*\)?"
+)
+_Z_STRING = re.compile(r"[\"'][^\"'\n]*[zZ][^\"'\n]*[\"']|\bLogic(?:Array)?\s*\.\s*Z\b")
+_CACHE: dict[tuple[int, Path | None], tuple[object, ForeignX]] = {}
+
+
+def foreign_x_inputs(design: Design, own: Path | None = None) -> ForeignX:
+    """The inputs of the target the repository's foreign testbenches may drive x or z (see
+    the module's docstring), once per design; ``own``: rtlopt's scratch folder."""
+    key = (id(design), own.resolve() if own is not None else None)
+    hit = _CACHE.get(key)
+    if hit is None or hit[0] is not design:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        hit = _CACHE[key] = (design, _judged(design, own))
+    return hit[1]
+
+
+def _judged(design: Design, own: Path | None) -> ForeignX:
+    from rtlopt.evaluate._reach_foreign import testbenches
+    from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+
+    inputs = [p.name for p in design.target.ports if p.direction != "output"]
+    if not inputs:
+        return ForeignX()
+    texts = [*repository_texts(design), *other_texts(design, own)[0]]
+    ports: dict[str, None] = {}
+    z = False
+    source = ""
+    by_path = dict(texts)
+    for path, kind in testbenches(texts).items():
+        text = by_path[path]
+        found = _python_writes(text, inputs) if kind == "cocotb" else _c_writes(text, inputs)
+        for at, port_names, value, may_z in found:
+            ports.update(dict.fromkeys(port_names))
+            z = z or may_z
+            if not source:
+                source = _where(design, path, text, at, port_names, value, kind)
+    return ForeignX(tuple(p for p in inputs if p in ports), z, source)
+
+
+def _python_writes(text: str, inputs: list[str]) -> list[tuple[int, list[str], str, bool]]:
+    """The writes of ``text`` that may feed an input x: offset, the inputs fed, the value as
+    written, whether it may be z."""
+    from rtlopt.evaluate._reach_foreign import _PY_LEX, _chain, _lex
+
+    code, _ = _lex(text, _PY_LEX)
+    out: list[tuple[int, list[str], str, bool]] = []
+    for m in _WRITE.finditer(code):
+        if m.group("old") is not None:
+            chain = [*_chain(code, m.start()), m.group("old")]
+        else:
+            chain = _chain(code, m.start())
+        if chain in (["self"], ["cls"]) or not chain:
+            continue
+        last = chain[-1]
+        fed = [last] if last in inputs else []
+        if not fed and (len(chain) > 1 and chain[0]):
+            continue  # a write of a named port that is no input, or of a field of an object
+        line_end = text.find("\n", m.end())
+        value = text[m.end() : line_end if line_end >= 0 else len(text)]
+        value = re.sub(r"\s*#[^\"'\n]*$", "", value).strip()  # a comment after it
+        if _LITERAL.fullmatch(value):
+            continue  # 0/1 bits only
+        out.append((m.start(), fed or list(inputs), value, bool(_Z_STRING.search(value))))
+    return out
+
+
+def _c_writes(text: str, inputs: list[str]) -> list[tuple[int, list[str], str, bool]]:
+    """A ``vpi_put_value`` call of a C/C++ testbench: it may write every input x or z."""
+    m = re.search(r"\bvpi_put_value\s*\(", text)
+    return [] if m is None else [(m.start(), list(inputs), "vpi_put_value", True)]
+
+
+def _where(
+    design: Design, path: Path, text: str, at: int, ports: list[str], value: str, kind: str
+) -> str:
+    line = text.count("\n", 0, at) + 1
+    try:
+        shown = path.resolve().relative_to(Path(design.root).resolve()).as_posix()
+    except ValueError:
+        shown = path.name
+    what = f"'{ports[0]}'" if len(ports) == 1 else "a handle that may be any input"
+    return (
+        f"{shown}:{line}: a {kind} testbench writes {what} with {' '.join(value.split())[:60]}"
+        ", a value that may be x"
+    )
