@@ -65,6 +65,7 @@ class CheckReport:
     modules: list[ModuleCheck]
     notes: list[str] = field(default_factory=list)
     headline: str = ""  # said first: e.g. that no changed module is required to stay equivalent
+    environment: str = ""  # said next: the configuration keys the environment overrides
     ppa: bool = True  # PPA measured ([check] ppa)
 
     @property
@@ -81,6 +82,7 @@ class CheckReport:
         lines = [f"### rtlopt check against {md_code(self.base[:12])}", ""]
         if self.headline:
             lines += [f"**{cell(self.headline)}**", ""]
+        lines += [cell(self.environment), ""] if self.environment else []
         lines += [
             "| module | file | change | rule | interface | equivalence | area | delay | "
             f"{self.metric.upper()} | result |",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -43,6 +44,7 @@ from rtlopt.check._rules import (
     required_modules,
     trailer_commits,
 )
+from rtlopt.check._rules import config_check as _config_check
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
 from rtlopt.frontend._sources import register_checkouts, unregister_checkouts
@@ -87,6 +89,7 @@ def run_check(
         message_file: The message of the commit being made (the ``commit-msg`` hook's
             argument): its trailers count, for the files the commit changes.
     """
+    from rtlopt.check._gate_runs import environment_line
     from rtlopt.check._git import all_changes, open_repo, resolve_base
 
     repo, top = open_repo(start)
@@ -108,6 +111,7 @@ def run_check(
         gate.required = required_modules(rules.config, commits)
         check_trailers(commits, (gate.new_tree, gate.base_tree()))
         report = gate.run(rules, files, pdk)
+        report.environment = environment_line(os.environ, trusted=trust_config)
         if report.modules:
             report.notes.append(said)
     except RtloptError as exc:
@@ -577,22 +581,3 @@ class _Gate:
                 if old_p[name] != new_p.get(name):
                     out[name] = rel
         return out
-
-
-def _config_check(rules: Rules) -> ModuleCheck:
-    """The configuration as one row: its changes a finding, or a note under trust."""
-    first = rules.changes[0].split(":")[0].removeprefix("filelist ")
-    where = first.removesuffix(" changed").removesuffix(" added").removesuffix(" removed")
-    mc = ModuleCheck(where, "(configuration)", "config")
-    if rules.trusted:
-        mc.notes += [f"trusted (--trust-config): {c}" for c in rules.changes]
-        mc.rule = "trusted"
-        # fail closed: what trust cannot make the gate judge stays a finding
-        mc.findings += [f"{c} (review it in a commit of its own)" for c in rules.unjudged]
-        return mc
-    mc.findings += [
-        f"the change alters the rules: {c}; judged by the base's rules (review it in a "
-        "commit of its own, or pass --trust-config)"
-        for c in rules.changes
-    ]
-    return mc

@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.config import Config, load_config, to_dict
 from rtlopt.errors import ConfigError, RtloptError
+
+if TYPE_CHECKING:
+    from rtlopt.check._check import ModuleCheck
 
 CONFIG_FILES = ("rtlopt.toml", "pyproject.toml")
 FILELIST_SUFFIXES = (".f", ".F", ".vc", ".flist")
@@ -170,6 +174,7 @@ def load_rules(
     *,
     trust: bool,
     changed: Sequence[str],
+    env: Mapping[str, str] | None = None,
 ) -> Rules:
     """The base's and the change's configuration, which one rules, and what changed.
 
@@ -180,9 +185,18 @@ def load_rules(
         overrides: Command-line overrides (apply to both sides).
         trust: Take the change's configuration (``--trust-config``).
         changed: Every path the change touches (any kind of file).
+        env: The environment (default ``os.environ``): its ``RTLOPT_<SECTION>__<KEY>``
+            overrides of the rules' sections apply only with ``trust``, and are changes of
+            the rules (:mod:`rtlopt.check._gate_runs`).
     """
+    from rtlopt.check._gate_runs import environment_rules, gate_run_changes, rule_environment
+
+    env = dict(os.environ if env is None else env)
+    said = environment_rules(env, trusted=trust)
+    if not trust:
+        env = {k: v for k, v in env.items() if k not in rule_environment(env)}
     found = _project_text(read_base)
-    base = _load(scratch, found, overrides)
+    base = _load(scratch, found, overrides, env)
 
     def read_new(rel: str) -> str | None:
         p = new_tree / rel
@@ -190,33 +204,38 @@ def load_rules(
 
     found_new = _project_text(read_new)
     try:
-        new = _load(new_tree, found_new, overrides)
+        new = _load(new_tree, found_new, overrides, env)
     except ConfigError as exc:
         if trust:
             raise
         bad = f"the changed configuration does not load: {exc.one_line()}"
-        rules = Rules(base, base, base, False, [bad])
+        rules = Rules(base, base, base, False, [bad, *said])
         _collect_files(rules, read_base, new_tree, changed)
+        rules.changes += gate_run_changes(changed, read_base, new_tree)
         return rules
     rules = Rules(new if trust else base, base, new, trust)
     where = (found_new or found or ("the configuration", ""))[0]
     rules.changes += [f"{where}: {c}" for c in _setting_changes(base, new)]
     _collect_files(rules, read_base, new_tree, changed)
+    rules.changes += gate_run_changes(changed, read_base, new_tree) + said
     return rules
 
 
 def _load(
-    folder: Path, found: tuple[str, str] | None, overrides: Mapping[str, Any] | None
+    folder: Path,
+    found: tuple[str, str] | None,
+    overrides: Mapping[str, Any] | None,
+    env: Mapping[str, str],
 ) -> Config:
     """The configuration of one side: its project file (written to ``folder`` when it is not
-    there), the user's file, the environment and the command line."""
+    there), the user's file, the environment ``env`` and the command line."""
     if found is None:
-        return load_config(None, overrides=overrides).config
+        return load_config(None, overrides=overrides, env=env).config
     path = folder / found[0]
     if not path.is_file():
         folder.mkdir(parents=True, exist_ok=True)
         path.write_text(found[1])
-    return load_config(None, overrides=overrides, config_file=path).config
+    return load_config(None, overrides=overrides, env=env, config_file=path).config
 
 
 def _collect_files(rules: Rules, read_base: Any, new_tree: Path, changed: Sequence[str]) -> None:
@@ -283,6 +302,27 @@ def _setting_changes(base: Config, new: Config) -> list[str]:
 def _show(v: Any) -> str:
     s = repr(v) if isinstance(v, str) else str(v).replace("'", '"')
     return s if len(s) <= 60 else s[:57] + "..."
+
+
+def config_check(rules: Rules) -> ModuleCheck:
+    """The configuration as one row: its changes a finding, or a note under trust."""
+    first = rules.changes[0].split(":")[0].removeprefix("filelist ")
+    where = first.removesuffix(" changed").removesuffix(" added").removesuffix(" removed")
+    from rtlopt.check._check import ModuleCheck
+
+    mc = ModuleCheck(where, "(configuration)", "config")
+    if rules.trusted:
+        mc.notes += [f"trusted (--trust-config): {c}" for c in rules.changes]
+        mc.rule = "trusted"
+        # fail closed: what trust cannot make the gate judge stays a finding
+        mc.findings += [f"{c} (review it in a commit of its own)" for c in rules.unjudged]
+        return mc
+    mc.findings += [
+        f"the change alters the rules: {c}; judged by the base's rules (review it in a "
+        "commit of its own, or pass --trust-config)"
+        for c in rules.changes
+    ]
+    return mc
 
 
 # ------------------------------------------------------------------ what must stay equivalent

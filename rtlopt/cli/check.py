@@ -54,8 +54,10 @@ from rtlopt.plugins import PDKS
     "--trust-config",
     is_flag=True,
     default=False,
-    help="Judge by the change's rtlopt.toml / [tool.rtlopt] / filelists instead of the base's "
-    "(a change to them is then a note, not a finding).",
+    help="Judge by the change's rtlopt.toml / [tool.rtlopt] / filelists, and apply the "
+    "environment's RTLOPT_<SECTION>__<KEY> overrides of the rules, instead of the base's (a "
+    "change to them, or a changed line of a workflow or script that runs or configures rtlopt, "
+    "is then a note, not a finding).",
 )
 @click.option(
     "--proofs",
@@ -92,9 +94,12 @@ def check(
     formal): trailers of the commits since the merge base with --base, else with the branch's
     upstream, and of --message-file; and area x delay (x power) must not worsen by more
     than the threshold. The rules come from the base revision's configuration: a change to
-    rtlopt.toml or a filelist is itself a finding unless --trust-config. Modules a changed
-    header, package or define reaches are judged too; a removed module still instantiated
-    fails. Exit 0 clean, 1 findings, 2 configuration or input error, 3 when
+    rtlopt.toml or a filelist is itself a finding unless --trust-config, and so is a changed
+    line of any other file that runs or configures rtlopt (a CI workflow, a Makefile) and an
+    RTLOPT_<SECTION>__<KEY> variable that overrides a check, formal, eval, harness or project
+    setting (not applied without --trust-config; every override is said on the first lines).
+    Modules a changed header, package or define reaches are judged too; a removed module still
+    instantiated fails. Exit 0 clean, 1 findings, 2 configuration or input error, 3 when
     only a tool failure (a crash, a timeout) kept a module from being checked.
 
     \b
@@ -134,6 +139,7 @@ def check(
 def _print_json(report: CheckReport) -> None:
     out = {
         "headline": report.headline,
+        "environment": report.environment,
         "base": report.base,
         "ok": report.ok,
         "metric": report.metric,
@@ -167,6 +173,8 @@ def _print_table(report: CheckReport) -> None:
     terminal the file column gives way (the file is named in the title or below the table)."""
     if report.headline:
         console.print(f"[yellow]{escape(report.headline)}[/]")
+    if report.environment:
+        console.print(f"[yellow]{escape(report.environment)}[/]")
     kind = report.metric.upper()
     unit = "um^2*ps*uW" if report.metric == "ppa" else "um^2*ps"
     files = sorted({m.file for m in report.modules})

@@ -229,3 +229,31 @@ def test_a_deleted_module_that_is_still_instantiated_fails(tmp_path: Path) -> No
     rc, out = _check(repo)
     assert rc == 0, out
     assert [(m["module"], m["change"]) for m in out["modules"]] == [("n", "removed")]
+
+
+# ------------------------------------------------------------------ red team round 72
+
+CI = "jobs:\n  check:\n    steps:\n      - run: rtlopt check --base origin/main\n"
+
+
+def test_a_workflow_and_an_environment_that_loosen_the_rules_are_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit sets an RTLOPT_ variable in its own CI workflow, which runs the gate with it:
+    the workflow's line and the environment's override are findings, and the output says
+    which keys the environment overrides; --trust-config accepts both, and says so."""
+    repo = _repo(tmp_path, {"m.v": MOD, "rtlopt.toml": STRICT, ".ci/check.yml": CI})
+    loose = CI.replace(
+        "      - run", "        env:\n          RTLOPT_CHECK__PPA: 'true'\n      - run"
+    )
+    _commit(repo, {".ci/check.yml": loose}, "ci")
+    monkeypatch.setenv("RTLOPT_CHECK__PPA", "true")
+    rc, out = _check(repo, "--base", "HEAD~1")
+    assert rc == 1, out
+    assert out["environment"].endswith("check.ppa (RTLOPT_CHECK__PPA, not applied)"), out
+    said = " ".join(_module(out, "(configuration)")["findings"])
+    assert ".ci/check.yml:5: a changed line runs or configures rtlopt" in said, said
+    assert "environment: RTLOPT_CHECK__PPA='true'" in said, said
+    rc, out = _check(repo, "--base", "HEAD~1", "--trust-config")
+    assert rc == 0 and "not applied" not in out["environment"], out
+    assert any("--trust-config" in n for n in _module(out, "(configuration)")["notes"]), out
