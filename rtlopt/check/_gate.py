@@ -158,6 +158,7 @@ class _Gate:
         self.subs, self._base_links = submodule_changes(repo, top, base_rev, staged, self.new_tree)
         self.changes = changes | {p: s for p, s in self.subs.changes.items() if s != "G"}
         self.required = Required()
+        self.renames: dict[str, str] = {}  # a renamed file: its path -> its base path
         self._base_tree: Path | None = None
         self._sources_with_macros: set[str] = set()
         self._quiet: set[str] = set()  # changed in comments only
@@ -336,6 +337,7 @@ class _Gate:
 
         tree = self._context(rules)
         renames = renamed_files(self.repo, self.base_rev, staged=self.staged)
+        self.renames = renames
         modules: list[ModuleCheck | _Job] = []
         removed: dict[str, tuple[str, str]] = {}  # name -> (file, its base text)
         added: dict[str, str] = {}  # name -> its new text
@@ -419,7 +421,8 @@ class _Gate:
         )
 
     def _with_rule(self, job: _Job) -> _Job:
-        return dataclasses.replace(job, required=self.required.why(job.rel, job.name))
+        base_rel = self.renames.get(job.rel)
+        return dataclasses.replace(job, required=self.required.why(job.rel, job.name, base_rel))
 
     def _reached(
         self,

@@ -338,11 +338,17 @@ class Required:
     patterns: dict[str, str] = field(default_factory=dict)  # pattern -> why
     files: dict[str, str] = field(default_factory=dict)  # file -> why
 
-    def why(self, rel: str, name: str) -> str | None:
-        for pat, why in self.patterns.items():
-            if fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(rel, pat):
-                return why
-        return self.files.get(rel)
+    def why(self, rel: str, name: str, base_rel: str | None = None) -> str | None:
+        """Why module ``name`` of ``rel`` must stay equivalent (None: it need not). A
+        module moved with its file (``base_rel``: its path at the base) is required where
+        either path is: the change cannot choose its own rule by moving the file."""
+        for path in dict.fromkeys(p for p in (rel, base_rel) if p):
+            for pat, why in self.patterns.items():
+                if fnmatch.fnmatchcase(name, pat) or fnmatch.fnmatchcase(path, pat):
+                    return why if path == rel else f"{why}, its base path {path}"
+            if path in self.files:
+                return self.files[path]
+        return None
 
 
 def required_modules(cfg: Config, commits: Sequence[tuple[str, str, list[str]]]) -> Required:

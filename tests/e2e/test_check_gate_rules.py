@@ -257,3 +257,16 @@ def test_a_workflow_and_an_environment_that_loosen_the_rules_are_findings(
     rc, out = _check(repo, "--base", "HEAD~1", "--trust-config")
     assert rc == 0 and "not applied" not in out["environment"], out
     assert any("--trust-config" in n for n in _module(out, "(configuration)")["notes"]), out
+
+
+def test_a_module_moved_out_of_the_pattern_with_its_file_stays_required(tmp_path: Path) -> None:
+    """optimization_only = ["rtl/*"]: a commit that renames rtl/m.v to lib/m.v and breaks
+    it is judged as the base's rule requires (its base path matches)."""
+    config = '[check]\noptimization_only = ["rtl/*"]\nppa = false\n'
+    repo = _repo(tmp_path, {"rtl/m.v": MOD, "rtlopt.toml": config})
+    git(repo, "mv", "rtl/m.v", "lib.v")
+    _commit(repo, {"lib.v": BROKEN}, "move")
+    rc, out = _check(repo, "--base", "HEAD~1")
+    assert rc == 1, out
+    m = _module(out, "m")
+    assert m["rule"].endswith("its base path rtl/m.v)") and m["findings"], m
