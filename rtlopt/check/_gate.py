@@ -368,12 +368,14 @@ class _Gate:
         self.read |= {p for p in self.changes if not p.endswith(VERILOG) and graph.includers(p)}
         still_instantiated(graph, modules)
         modules += self._screened(graph, renames, bool(rules.base.project.filelists))
-        from rtlopt.check._shadow import shadowed_headers
+        from rtlopt.check._shadow import displaced_headers, shadowed_headers
         from rtlopt.check._units import captured_units
 
         trees, read_base = (self.base_tree(), self.new_tree), self.read_base
         new_paths = [p for p, s in self.changes.items() if s == "A"]
         modules += shadowed_headers(graph, trees, new_paths, read_base)
+        edited = [p for p, s in self.changes.items() if s not in ("A", "D")]
+        modules += displaced_headers(graph, tree, cfg.project, edited)
         modules += self._removed_shadows(graph, rules, renames)
         texts = [(r, read_base(renames.get(r, r)) or "", n) for r, _, n in self._changed_verilog()]
         modules += captured_units(*trees, [t for t in texts if t[2]])

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from rtlopt.check._check import ModuleCheck
+from rtlopt.config import ProjectConfig
 from rtlopt.frontend._depgraph import ANY_FILE, DesignGraph, file_node
 from rtlopt.inputs import repository_files
 from rtlopt.verilog import blank_comments, line_of, module_spans
@@ -282,4 +283,51 @@ def _written_includes(tree: Path, listed: dict[Path, list[Path]]) -> list[tuple[
         code = blank_comments(raw.decode(errors="replace"), strings=False)
         rel = f.relative_to(tree).as_posix()
         out += [(rel, inc) for inc in _INCLUDE.findall(code)]
+    return out
+
+
+def displaced_headers(
+    graph: DesignGraph, tree: Path, project: ProjectConfig, changed: Iterable[str]
+) -> list[ModuleCheck]:
+    """A finding for each changed file (``changed``: edited, not added nor removed) that an
+    ```include`` can name while the include search of the rules the gate judges by (``tree``:
+    the judging tree, ``project``: its rules) finds another file of that name first: the gate
+    proves the includer with that other file, unchanged, while a build whose include folders
+    name the changed file's folder first (a Makefile's ``-I``) reads the change. An includer
+    whose own folder holds the name reads that file in every build: no finding."""
+    from rtlopt.errors import RtloptError
+    from rtlopt.frontend._files import include_target
+    from rtlopt.frontend._sources import collect_sources
+
+    search: list[Path] | None = None
+    out: list[ModuleCheck] = []
+    for rel in sorted(changed):
+        own = tree / rel
+        if not own.is_file():
+            continue
+        for includer, inc in _includes(graph, rel):
+            at = tree / includer
+            if not at.is_file() or (at.parent / inc).is_file():
+                continue  # the includer's own folder: every build reads that file
+            if search is None:
+                try:
+                    search = list(collect_sources(at, tree, project).include_dirs)
+                except (RtloptError, OSError):
+                    return out  # the rules do not read here: their own finding says so
+            got = include_target(inc, at, search)
+            if got is None or got == own.resolve():
+                continue
+            other = os.path.relpath(got, tree.resolve())
+            folder = Path(rel).parent.as_posix()
+            said = (
+                f"{rel} changed, and {includer}:{_line(graph, includer, inc)} includes "
+                f'"{inc}", which the include folders the gate judges by read as {other}, '
+                f"unchanged: a build that searches {folder} first (-I {folder}, +incdir+"
+                f"{folder}) reads the change, which the gate does not judge; put {folder} "
+                "before the other folders in rtlopt.toml (include_dirs) or the filelist it "
+                "names (in a commit of its own, or with --trust-config), or give the headers "
+                "names no other file has"
+            )
+            out.append(ModuleCheck(rel, "(header)", "changed", findings=[said]))
+            break
     return out

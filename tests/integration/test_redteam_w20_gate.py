@@ -108,7 +108,7 @@ def test_a_retargeted_symlink_of_an_include_folder_is_judged(
     ), out
 
 
-def test_an_ordinary_edit_beside_a_linked_include_folder_passes(
+def test_an_ordinary_edit_beside_a_linked_include_folder_passes_and_the_header_is_judged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = _linked_include_repo(tmp_path, monkeypatch)
@@ -116,7 +116,12 @@ def test_an_ordinary_edit_beside_a_linked_include_folder_passes(
     (repo / "rtl/tgt.v").write_text(TGT.replace("a `OP b", "b `OP a"))
     _git(repo, "add", "-A")
     code, out = _check(repo)
-    assert code == 0 and out["ok"], out
+    # the edit of tgt passes; the header beside (round 72) is a finding of its own: the
+    # configured include folder reads inc_v1/w.vh, while a build with -I inc_v3 reads it
+    rows = {m["file"]: m for m in _rows(out)}
+    assert code == 1 and rows["rtl/tgt.v"]["equivalence"] == "proven", out
+    assert not rows["rtl/tgt.v"]["findings"] and [f for m in _rows(out) for f in m["findings"]]
+    assert "read as inc_v1/w.vh" in rows["inc_v3/w.vh"]["findings"][0], out
 
 
 def _untracked_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
