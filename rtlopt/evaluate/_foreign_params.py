@@ -2,15 +2,26 @@
 
 A simulator's command line or a test runner sets a parameter of the toplevel it builds: a
 Makefile running ``iverilog -Ptgt.W=37``, ``verilator -GW=37``, ``vcs -pvalue+tgt.W=37``,
-``xrun -defparam tgt.W=37``, a yosys ``chparam -set W 37``; a cocotb or pyuvm runner's
-``parameters={"W": 37}`` (``cocotb_test.simulator.run``, ``runner.build``), its
+``xrun -defparam tgt.W=37``, Questa's ``vsim -G/tgt/W=37``, a yosys ``chparam -set W 37``,
+Vivado's ``set_property generic {DEPTH=4 W=37}`` (every entry of the list); a cocotb or pyuvm
+runner's ``parameters={"W": 37}`` (``cocotb_test.simulator.run``, ``runner.build``), its
 ``parameters["W"] = 37``, ``dict(W=37)`` or ``.update(...)``. The target's verdict must hold
 there too: :func:`foreign_overrides` finds them in every other text file of the repository
 (``+define+`` sets a macro, no parameter). An override counts where it names a non-local
 parameter of the target and its toplevel is the target, is not named (``-GW=37``, a runner
 without ``toplevel``), or is not a module of the design that declares no parameter of that
-name (another module's own ``W`` is not the target's). A value that is no literal (a
-variable, a make variable, a computed string) cannot be known: the change is unchecked.
+name (another module's own ``W`` is not the target's). A top above the target that hands its
+own parameter to the target's instance (``iverilog -Ptb.TW=37`` with ``inv #(.W(TW))``) is
+elaborated with that value, and the target's values below it are the configuration. A value
+that is no literal, or not all of one (a variable, a make variable, a computed string,
+``32 + 5``), cannot be known: the change is unchecked.
+
+The list of forms is never complete, so the rule fails closed (:mod:`._param_mentions`):
+in every text file of the repository but documentation and the Verilog the frontend reads,
+each whole-word occurrence of such a name (comments included) is consumed by a setting read
+here, or is clearly no setting (an attribute read ``dut.W.value``, a macro's name); any other
+(a helper's dictionary, a YAML or TOML table, ``["-G" "W=37"]``) leaves the change unchecked,
+naming the file, the line and the text.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlopt.evaluate._param_mentions import first_unread, watched_names, word_pattern
 from rtlopt.frontend._params import Elaborations, Parameterization
 from rtlopt.frontend.model import Design
 
@@ -34,12 +46,15 @@ class Override:
         form: The text that sets it (``-Ptgt.W=37``, ``parameters={"W": 37}``).
         values: ``(name, value)``: values as Verilog literals ("" where not a literal).
         exact: Whether its toplevel is surely the target (named so, or not named).
+        top: The top above the target whose own parameter it sets (passed down to the
+            target: ``iverilog -Ptb.TW=37`` with ``inv #(.W(TW))``), or "" (the target's).
     """
 
     where: str
     form: str
     values: tuple[tuple[str, str], ...]
     exact: bool
+    top: str = ""
 
 
 _ARG = r"""(?:\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ?_]+|"[^"\n]*"|'[^'\n]*'|[^\s"',;)\]}]+)"""
@@ -69,9 +84,21 @@ _COMMAND_LINES = (
         rf"(?:-generic(?:_top)?|\bgeneric)\s*[\"'{{]?\s*(?P<name>[A-Za-z_][\w$]*)\s*=\s*"
         rf"(?P<v>{_ARG})"
     ),
+    # round 72: Questa's path form ``vsim -G/inv/W=37`` (the path as the top, dotted)
+    re.compile(
+        rf"(?<![\w-])-[gG]\s*/(?P<top>[\w$/]*?)/?(?P<name>[A-Za-z_][\w$]*)\s*=\s*(?P<v>{_ARG})"
+    ),
     re.compile(rf"\bset_parameter\s+-name\s+(?P<name>[A-Za-z_][\w$]*)\s+(?P<v>{_ARG})"),
     re.compile(rf"\bparameters\s*:\s*\[[^\]\n]*?\b(?P<name>[A-Za-z_][\w$]*)\s*=\s*(?P<v>{_ARG})"),
 )
+_COMMAND_SET = frozenset(_COMMAND_LINES)
+#: A list of generics read whole: Vivado's ``generic {DEPTH=4 W=37}``, ``-generic_top "A=1 B=2"``.
+_GENERIC_LIST = re.compile(
+    r"(?:-generic(?:_top)?|\bgeneric)\s*(?:\{([^}\n]*)\}|\"([^\"\n]*)\"|'([^'\n]*)')"
+)
+_LIST_ENTRY = re.compile(rf"(?<![\w$.])(?P<name>[A-Za-z_][\w$]*)\s*=\s*(?P<v>{_ARG})")
+#: An expression's text after the part of it a setting's value read.
+_REST = re.compile(r"[^,)\]}\n]*")
 _VERILOG_NUMBER = re.compile(r"\d[\d_]*|\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ?_]+|-?\d+\.\d+")
 _BASED = re.compile(r"(\d*)\s*'([sS]?)([bBoOdDhH])\s*([0-9a-fA-F_]+)")
 _TOPLEVEL = re.compile(r"\b(?:hdl_)?toplevel\s*=\s*[rbuf]?[\"']([^\"'\n]*)[\"']")
@@ -87,30 +114,53 @@ _CORE_DEFAULT = re.compile(
 _KWARG = re.compile(rf"(?<![\w.])([A-Za-z_][\w$]*)\s*=(?!=)\s*({_ARG})")
 
 
+_SCANS: dict[int, tuple[object, list[Override], str]] = {}
+
+
 def foreign_overrides(design: Design) -> list[Override]:
     """Every setting of a parameter of the target outside Verilog (see the module's
     docstring), in file order."""
+    return _scan(design)[1]
+
+
+def _scan(design: Design) -> tuple[object, list[Override], str]:
+    """The overrides, and why the change is unchecked for the first occurrence of a watched
+    name that no recognised setting reads (:func:`first_unread`), or "". Once per design."""
     from rtlopt.evaluate._repo_texts import other_texts
 
-    params = {p.name for p in design.target.parameters if not p.local}
-    if not params:
-        return []
-    texts, _ = other_texts(design)
+    hit = _SCANS.get(id(design))
+    if hit is not None and hit[0] is design:
+        return hit
+    watched = watched_names(design)
     out: list[Override] = []
-    for path, text in texts:
-        if not any(p in text for p in params):
+    why = ""
+    for path, text in other_texts(design)[0] if word_pattern(design) is not None else []:
+        if not any(n in text for n in watched):
             continue
         rel = _rel(design, path)
+        consumed: set[int] = set()
         for m, top, name, value in _settings(path, text):
-            if name not in params:
+            at, end = _spans(m)
+            if name not in watched or at in consumed:
                 continue
-            exact = _exact(design, top, name)
+            consumed.add(at)
+            command = m.re in _COMMAND_SET or m.re is _LIST_ENTRY
+            whole = _complete(text, end, command, path.suffix == ".py")
+            owner = watched[name]
+            exact = _exact(design, top, name) if not owner else _passes(top, owner)
             if exact is None:
                 continue
             line = text.count("\n", 0, m.start()) + 1
-            form = " ".join(m.group(0).split())[:80]
-            out.append(Override(f"{rel}:{line}", form, ((name, _literal(value)),), exact))
-    return out
+            rest = None if whole else _REST.match(text, end)
+            more = rest.group(0) if rest else ""
+            form = " ".join((m.group(0) + more).split())[:80]
+            literal = _literal(value) if whole else ""
+            out.append(Override(f"{rel}:{line}", form, ((name, literal),), exact, owner))
+        why = why or first_unread(design, rel, path, text, consumed)
+    if len(_SCANS) > 8:
+        _SCANS.clear()
+    _SCANS[id(design)] = (design, out, why)
+    return _SCANS[id(design)]
 
 
 def foreign_parameterizations(
@@ -120,20 +170,27 @@ def foreign_parameterizations(
     ``settings`` (the first: the defaults; the others follow by their defaults, as a probe's),
     each used by the repository (its ``where`` names the file, the line, the form and the
     parameter: a dotted name, as an instance's), and why the first that cannot be checked is
-    not (a value that is no literal, a value the reference does not elaborate with), or ""."""
+    not (a value that is no literal, a value the reference does not elaborate with), or
+    why a watched name in a form no setting reads leaves the change unchecked, or ""."""
     from rtlopt.frontend._params import probe
 
     t = design.target
     out: list[Parameterization] = []
     for ov in foreign_overrides(design):
         names = ", ".join(f"{k}={v or '?'}" for k, v in ov.values)
+        owner = ov.top or t.name
         if any(not v for _, v in ov.values):
             return out, (
-                f"{ov.where} sets parameter {names} of {t.name} outside Verilog ({ov.form}) to a "
+                f"{ov.where} sets parameter {names} of {owner} outside Verilog ({ov.form}) to a "
                 "value that is no literal, and the proof covers only the configurations it "
                 f"can build: write the value as a literal there, or take the setting out if it "
                 f"does not build {t.name}"
             )
+        if ov.top:
+            why = _handed_down(design, ov, settings, out)
+            if why:
+                return out, why
+            continue
         pz = probe(ref, t.name, design, settings[0], dict(ov.values), elab)
         if pz is None:
             if not ov.exact:
@@ -147,7 +204,80 @@ def foreign_parameterizations(
             continue
         where = f"{ov.where}: {ov.form}, setting {t.name}.{ov.values[0][0]}"
         out.append(Parameterization(pz.values, (where,)))
-    return out, ""
+    return out, _scan(design)[2]
+
+
+def _handed_down(
+    design: Design, ov: Override, settings: list[Parameterization], out: list[Parameterization]
+) -> str:
+    """Adds to ``out`` the target's parameterizations a setting of a top's own parameter
+    (``ov.top``) hands down, or says why that configuration is not checked."""
+    t = design.target
+    names = ", ".join(f"{k}={v}" for k, v in ov.values)
+    got = _passed_down(design, ov.top, ov.values)
+    if not got:
+        return (
+            f"{ov.where} builds {ov.top} with {names} outside Verilog ({ov.form}), and the "
+            f"reference does not elaborate {t.name} below it with that value, so that "
+            f"configuration is not checked: correct the setting, or take it out if it does not "
+            f"build {t.name}"
+        )
+    for pz in got:
+        if pz not in settings and pz not in out:
+            where = f"{ov.where}: {ov.form}, setting {ov.top}.{names}, at {pz.where[0]}"
+            out.append(Parameterization(pz.values, (where,)))
+    return ""
+
+
+def _passed_down(
+    design: Design, top: str, values: tuple[tuple[str, str], ...]
+) -> list[Parameterization]:
+    """The parameterizations of the target below ``top`` elaborated with ``values`` set on
+    ``top`` (a testbench's parameter it hands to the target's instance), each with its
+    instance's name; empty where slang cannot elaborate it."""
+    from rtlopt.frontend._params import _compile, _instances, _values
+
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    sets = [f"{k}={v}" for k, v in values]
+    try:
+        root = _compile(files, {}, design, tops=[top], overrides=sets).getRoot()
+        found = [
+            (where, _values(inst))
+            for first in root.topInstances
+            for where, inst in _instances(first, "")
+            if inst.body.definition.name == design.target.name
+        ]
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: nothing known
+        return []
+    if any(pz is None for _, pz in found):
+        return []
+    return [Parameterization(pz.values, (w,)) for w, pz in found if pz is not None]
+
+
+def _spans(m: re.Match[str]) -> tuple[int, int]:
+    """Where a setting's name starts and its value ends."""
+    if "name" in m.re.groupindex:
+        return m.start("name"), m.end("v")
+    return m.start(1), m.end(2)
+
+
+def _complete(text: str, end: int, command: bool, python: bool) -> bool:
+    """Whether the value that ends at ``end`` is all of it: on a command line the argument
+    ends there (in Python, unless the string that holds it goes on: ``"-GW=" "7"``,
+    ``"-GW=3" + "7"``); in a dictionary, a keyword or a YAML entry the next is a separator
+    (``{"W": 32 + 5}`` is an expression, no literal)."""
+    rest = text[end : end + 80]
+    if command:
+        if not python or rest[:1] not in ("'", '"'):
+            return True
+        return rest[1:].lstrip(" \t")[:1] not in ("+", '"', "'", "%", ".", "*", "\\")
+    return rest.lstrip(" \t")[:1] in ("", "\n", "\r", ",", ")", "]", "}", ";", "#")
+
+
+def _passes(top: str | None, owner: str) -> bool | None:
+    """True where a setting of a parameter of ``owner`` (a top above the target) names that
+    top or none, None where it names another."""
+    return True if top is None or top.split(".")[-1] == owner else None
 
 
 def _settings(path: Path, text: str) -> list[tuple[re.Match[str], str | None, str, str]]:
@@ -156,8 +286,12 @@ def _settings(path: Path, text: str) -> list[tuple[re.Match[str], str | None, st
     out: list[tuple[re.Match[str], str | None, str, str]] = []
     for rx in _COMMAND_LINES:
         for m in rx.finditer(text):
-            top = m.groupdict().get("top")
+            top = (m.groupdict().get("top") or "").replace("/", ".").strip(".") or None
             out.append((m, top, m.group("name"), m.group("v")))
+    for g in _GENERIC_LIST.finditer(text):  # every entry of the list, not the first only
+        k = next(i for i in (1, 2, 3) if g.group(i) is not None)
+        for e in _LIST_ENTRY.finditer(text, g.start(k), g.end(k)):
+            out.append((e, None, e.group("name"), e.group("v")))
     if path.suffix == ".core":  # FuseSoC: a parameter's ``default:`` is the value it sets
         out += [(m, None, m.group("name"), m.group("v")) for m in _CORE_DEFAULT.finditer(text)]
     if path.suffix != ".py" and "parameters" not in text:

@@ -3,7 +3,9 @@
 Verilog of the repository elaborates; a candidate differing only at ``W=37``
 (``(W * 7 == 259) ? a : ~a``) was accepted (the configurations and probes never set 37).
 ``rtlopt evaluate`` now checks that configuration too and refuses it, naming the runner's
-line; the same runner at ``W=8`` accepts it (``evaluate/_foreign_params.py``)."""
+line; the same runner at ``W=8`` accepts it (``evaluate/_foreign_params.py``). Round 72:
+``parameters={"W": 32 + 5}`` was read as ``W=32`` and accepted; an expression is no literal,
+so the change is unchecked, and no ``W=32`` is reported as the repository's."""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ def test_tgt():
 
 
 def _evaluate(
-    tmp: Path, w: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp: Path, w: int | str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str]:
     """``rtlopt evaluate tgt.v --candidate cand.v`` in a new git repository."""
     files = {"tgt.v": TGT, "top.v": TOP, "tests/test_runner.py": RUNNER.format(w=w)}
@@ -63,3 +65,12 @@ def test_a_runner_at_the_repositorys_value_accepts(
 ) -> None:
     code, out = _evaluate(tmp_path, 8, capsys, monkeypatch)
     assert code == 0 and "ACCEPTED" in out, out
+
+
+def test_a_runners_value_that_is_an_expression_leaves_the_change_unchecked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = _evaluate(tmp_path, "32 + 5", capsys, monkeypatch)
+    assert code == 1 and "REJECTED" in out, out
+    assert "unchecked for parameters: tests/test_runner.py:11 sets parameter W=? of tgt" in out
+    assert "W=32" not in out, out

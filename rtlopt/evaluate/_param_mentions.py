@@ -1,0 +1,192 @@
+"""Where a build or test file names a parameter of the target in a form no setting reads.
+
+:mod:`._foreign_params` reads the forms it knows (command lines, a runner's dictionaries);
+a form it does not know (a helper's return value, a YAML or TOML table, a string built by
+concatenation) would leave a configuration the repository uses unchecked, and adding forms
+one by one never ends. So the rule fails closed: in every text file of the repository but
+the Verilog the frontend reads and documentation (:data:`_DOCUMENTS`), each occurrence of a
+watched name (:func:`watched_names`: a non-local parameter of the target, or a parameter of
+a top nothing instantiates that it passes to an instance) as a whole word, case-sensitive,
+is either consumed by a recognised setting whose value was read whole as a literal, or
+clearly no setting (:func:`_no_setting`: an attribute read ``dut.W.value``, a macro
+``+define+W``/``-DW``, an option flag ``-W``, a Verilog file that neither instantiates the
+target nor holds a ``defparam``, the target's own copy); any other occurrence, comments
+included, leaves the change unchecked (:func:`first_unread`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["first_unread", "watched_names", "word_pattern"]
+
+#: Documentation, pictures and waveforms: no build or test reads a setting from them.
+_DOCUMENTS = frozenset(
+    {
+        ".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".html", ".htm", ".tex", ".pdf",
+        ".org", ".svg", ".rtf", ".ipynb_checkpoints", ".vcd", ".fst", ".ghw", ".gtkw",
+        ".wlf", ".bib", ".css",
+    }
+)  # fmt: skip
+_VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".inc", ".vinc", ".svi", ".vi"})
+#: A macro's definition on a command line: ``+define+A=1+W=2``, ``-DW=2``, ``-D W``.
+_MACRO = re.compile(r"(?:\+define\+(?:[^\s+]*\+)*|(?<![\w-])-D\s*)\Z")
+_PASSING = re.compile(r"#\s*\(|\bdefparam\b")
+_MODULE = re.compile(
+    r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
+)
+
+_WATCHED: dict[int, tuple[object, dict[str, str], re.Pattern[str] | None]] = {}
+
+
+def watched_names(design: Design) -> dict[str, str]:
+    """Every name whose setting outside Verilog may configure the target, with its owner: the
+    target's non-local parameters (owner ``""``), and the non-local parameters of a top of
+    the design (a module nothing instantiates, the target's ancestor) that its text hands to
+    an instance (``#(.W(TW))``, a ``defparam``), owner that top. Once per design object."""
+    return _watch(design)[1]
+
+
+def word_pattern(design: Design) -> re.Pattern[str] | None:
+    """The watched names as whole words (None where there is none)."""
+    return _watch(design)[2]
+
+
+def _watch(design: Design) -> tuple[object, dict[str, str], re.Pattern[str] | None]:
+    hit = _WATCHED.get(id(design))
+    if hit is not None and hit[0] is design:
+        return hit
+    t = design.target
+    names = {p.name: "" for p in t.parameters if not p.local}
+    if names:
+        for top, handed in _passing_tops(design).items():
+            for n in handed:
+                names.setdefault(n, top)
+    alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    # ``-GW=37``, ``-gW``, ``-DW``: an option letter glued to the name still names it
+    rx = re.compile(rf"(?:(?<![\w$])|(?<=-[GgD]))(?:{alt})(?![\w$])") if names else None
+    if len(_WATCHED) > 8:
+        _WATCHED.clear()
+    _WATCHED[id(design)] = (design, names, rx)
+    return _WATCHED[id(design)]
+
+
+def _passing_tops(design: Design) -> dict[str, list[str]]:
+    """Each top of the repository above the target (a testbench the frontend leaves out
+    too): its non-local parameters its body hands on (``#(`` lists, ``defparam``)."""
+    from rtlopt.frontend._params import _compile, _instances
+    from rtlopt.frontend._slang import node_kind
+
+    t = design.target.name
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    out: dict[str, list[str]] = {}
+    if not _may_pass(design):
+        return out  # no top above the target: no elaboration needed
+    try:
+        tops = _compile(files, {}, design).getRoot().topInstances
+        for top in tops:
+            if top.name == t or not any(
+                i.body.definition.name == t for _, i in _instances(top, "")
+            ):
+                continue
+            params = [
+                p.name
+                for p in top.body.parameters
+                if node_kind(p) in ("Parameter", "TypeParameter") and not p.isLocalParam
+            ]
+            body = "".join(str(m) for m in top.body.definition.syntax.members)
+            handed = "\n".join(body[m.start() : m.start() + 2000] for m in _PASSING.finditer(body))
+            words = set(re.findall(r"[A-Za-z_][\w$]*", handed))
+            out[top.name] = [p for p in params if p in words]
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no top known
+        return out
+    return out
+
+
+def _may_pass(design: Design) -> bool:
+    """Whether a top above the target may exist: a module the frontend left out (a
+    testbench), or one of its modules nothing instantiates that reaches the target."""
+    from rtlopt.evaluate._repo_texts import repository_texts
+
+    mods = design.modules
+    if any(
+        m.group(1) not in mods
+        for _, text in repository_texts(design)
+        for m in _MODULE.finditer(text)
+    ):
+        return True
+    used = {i for m in mods.values() for i in m.instances}
+    for name in mods:
+        seen, todo = set(), [name]
+        while todo and name not in used and name != design.target.name:
+            m = mods.get(todo.pop())
+            if m is None or m.name in seen:
+                continue
+            if design.target.name in m.instances:
+                return True
+            seen.add(m.name)
+            todo += list(m.instances)
+    return False
+
+
+def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[int]) -> str:
+    """The reason the change is unchecked for the first occurrence of a watched name in
+    ``text`` (``rel``: its name in the repository) that neither a recognised setting
+    consumed (``consumed``: the offsets of the names the settings read whole) nor is
+    clearly no setting, or ""."""
+    rx = word_pattern(design)
+    if rx is None or path.suffix.lower() in _DOCUMENTS:
+        return ""
+    verilog = path.suffix.lower() in _VERILOG
+    t = design.target.name
+    if verilog and not re.search(rf"(?<![\w$]){re.escape(t)}(?![\w$])|\bdefparam\b", text):
+        return ""  # Verilog that neither instantiates the target nor sets a path's value
+    own = _own_spans(text, t) if verilog else []
+    for m in rx.finditer(text):
+        at = m.start()
+        if at in consumed or _no_setting(text, at, m.end()):
+            continue
+        if any(a <= at < b for a, b in own):
+            continue
+        line = text.count("\n", 0, at) + 1
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        shown = " ".join(text[start : end if end >= 0 else len(text)].split())[:80]
+        name = m.group(0)
+        owner = watched_names(design).get(name) or t
+        return (
+            f"{rel}:{line} names parameter {name} of {owner} ({shown}) in a form rtlopt does "
+            f"not read as a setting, so a configuration of {t} it may set is not checked: "
+            f"state the value as a literal in a form rtlopt reads (-P{owner}.{name}=37, "
+            f'-G{name}=37, parameters={{"{name}": 37}}), or take the file out of the '
+            f"repository if no build or test uses it"
+        )
+    return ""
+
+
+def _no_setting(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start:end`` is clearly no setting: an attribute read
+    (``dut.W.value``, ``int(cfg.W)``; not ``x.W = 1``, ``.W(37)``), a macro's name
+    (``+define+W=1``, ``-DW``), an option flag (``-W``, ``--W``, no ``=`` after it)."""
+    after = text[end : end + 3].lstrip(" \t")
+    assigns = after[:1] in ("=", ":", "(") and after[:2] != "=="
+    before = text[max(0, start - 200) : start]
+    if before.endswith(".") and not before.endswith("..") and not assigns:
+        return True
+    if _MACRO.search(before):
+        return True
+    flag = re.search(r"(?:^|[\s\"'\[(,])--?\Z", before) is not None
+    return flag and not assigns
+
+
+def _own_spans(text: str, module: str) -> list[tuple[int, int]]:
+    """The spans of ``module ... endmodule`` of the target in a Verilog file (a copy of the
+    target, a candidate: its own declarations set nothing)."""
+    out = []
+    for m in re.finditer(rf"\b(?:module|macromodule)\s+{re.escape(module)}(?![\w$])", text):
+        e = re.compile(r"\bendmodule\b").search(text, m.end())
+        out.append((m.start(), e.end() if e else len(text)))
+    return out
