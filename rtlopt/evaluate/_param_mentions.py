@@ -145,9 +145,12 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
     if verilog and not re.search(rf"(?<![\w$]){re.escape(t)}(?![\w$])|\bdefparam\b", text):
         return ""  # Verilog that neither instantiates the target nor sets a path's value
     own = _own_spans(text, t) if verilog else []
+    core = path.suffix == ".core"
     for m in rx.finditer(text):
         at = m.start()
         if at in consumed or _no_setting(text, at, m.end()):
+            continue
+        if core and _core_declaration(text, at, m.end()):
             continue
         if any(a <= at < b for a, b in own):
             continue
@@ -180,6 +183,27 @@ def _no_setting(text: str, start: int, end: int) -> bool:
         return True
     flag = re.search(r"(?:^|[\s\"'\[(,])--?\Z", before) is not None
     return flag and not assigns
+
+
+def _core_declaration(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start:end`` of a FuseSoC core file names a parameter and sets
+    none: a target's list (``parameters: [W]``, ``- "is_toplevel? (W)"``) or a declaration
+    ``W:`` whose block states no ``default`` (the value then comes from the user's command
+    line, outside the repository; a ``default`` not read is no declaration)."""
+    rest = text[end : end + 200].lstrip(" \t")
+    if rest.startswith("="):
+        return False
+    if not rest.startswith(":"):
+        return True
+    head = text.rfind("\n", 0, start) + 1
+    indent = len(text[head:start]) - len(text[head:start].lstrip(" \t-"))
+    stop = text.find("\n", end)
+    block = [text[end : stop if stop >= 0 else len(text)]]
+    for line in text[stop + 1 : stop + 20000].split("\n") if stop >= 0 else []:
+        if line.strip() and len(line) - len(line.lstrip(" \t")) <= indent:
+            break
+        block.append(line)
+    return not re.search(r"\bdefault\b", "\n".join(block))
 
 
 def _own_spans(text: str, module: str) -> list[tuple[int, int]]:

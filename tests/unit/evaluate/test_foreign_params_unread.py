@@ -3,7 +3,8 @@
 table, a string built by concatenation leave the change unchecked, naming the file and the
 line; a list of generics and Questa's path form are read whole; a testbench's own parameter
 set on its command line and handed to the target's instance is a configuration of the
-target; a plain read (``dut.W.value``), documentation and a macro change nothing. Real
+target; a plain read (``dut.W.value``), documentation, a macro and a FuseSoC core that names
+a parameter settable without a value change nothing. Real
 frontend and slang, no tool run (round 72)."""
 
 from __future__ import annotations
@@ -71,6 +72,11 @@ def _found(tmp: Path, files: dict[str, str]) -> tuple[list[tuple[tuple[str, str]
         ("run.sh", "export W=37\nmake sim\n", "run.sh:1"),
         ("Makefile", "# W is set by the CI job\nsim:\n\tiverilog tgt.v\n", "Makefile:1"),
         ("test_tgt.py", "cfg.W = 37\nrunner.build(parameters=vars(cfg))\n", "test_tgt.py:1"),
+        (  # a FuseSoC default the core form does not read
+            "tgt.core",
+            'parameters:\n  W: {datatype: int, description: "{x}", default: 37}\n',
+            "tgt.core:2",
+        ),
     ],
 )
 def test_a_parameter_named_in_a_form_not_read_leaves_the_change_unchecked(
@@ -122,6 +128,12 @@ def test_a_testbench_parameter_handed_on_in_a_form_not_read_is_unchecked(
         ("other.v", "module other #(parameter W = 2) (input a, output y);\nendmodule\n"),
         ("cand.v", TGT.replace("~a", "a ^ {W{1'b1}}")),  # a copy of the target
         ("test_tgt.py", 'runner.build(hdl_toplevel="tgt", parameters={"W": 8})\n'),
+        (  # FuseSoC names W settable (serv's core): the user's command line sets it, if any
+            "tgt.core",
+            'targets:\n  default:\n    parameters:\n      - "is_toplevel? (W)"\n'
+            "  lint:\n    parameters: [W]\n    toplevel: tgt\n"
+            "parameters:\n  W:\n    datatype: int\n    paramtype: vlogparam\n",
+        ),
     ],
 )
 def test_a_read_a_document_a_macro_and_a_literal_setting_stay_checked(
