@@ -34,7 +34,12 @@ _DOCUMENTS = frozenset(
 _VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".inc", ".vinc", ".svi", ".vi"})
 #: A macro's definition on a command line: ``+define+A=1+W=2``, ``-DW=2``, ``-D W``.
 _MACRO = re.compile(r"(?:\+define\+(?:[^\s+]*\+)*|(?<![\w-])-D\s*)\Z")
-_PASSING = re.compile(r"#\s*\(|\bdefparam\b")
+#: An instance's parameter list (a module's name before ``#(``, no delay: ``always #(P/2)``)
+#: or a ``defparam``: where a top hands its own parameter to an instance.
+_PASSING = re.compile(
+    r"\b(?!(?:always|forever|initial|begin|assign|else|end|repeat|wait|fork|join)\b)"
+    r"[A-Za-z_][\w$]*\s*#\s*\(|\bdefparam\b"
+)
 _MODULE = re.compile(
     r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
 )
@@ -98,12 +103,26 @@ def _passing_tops(design: Design) -> dict[str, list[str]]:
                 if node_kind(p) in ("Parameter", "TypeParameter") and not p.isLocalParam
             ]
             body = "".join(str(m) for m in top.body.definition.syntax.members)
-            handed = "\n".join(body[m.start() : m.start() + 2000] for m in _PASSING.finditer(body))
+            handed = "\n".join(_passed_text(body, m) for m in _PASSING.finditer(body))
             words = set(re.findall(r"[A-Za-z_][\w$]*", handed))
             out[top.name] = [p for p in params if p in words]
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no top known
         return out
     return out
+
+
+def _passed_text(body: str, m: re.Match[str]) -> str:
+    """The text of an instance's parameter list (``#( ... )``, balanced) or of a
+    ``defparam`` statement (to its ``;``) that ``m`` starts."""
+    if m.group(0) == "defparam":
+        stop = body.find(";", m.end())
+        return body[m.end() : stop if stop >= 0 else len(body)]
+    depth = 0
+    for i in range(m.end() - 1, min(len(body), m.end() + 20000)):
+        depth += {"(": 1, ")": -1}.get(body[i], 0)
+        if depth == 0:
+            return body[m.end() : i]
+    return body[m.end() : m.end() + 20000]
 
 
 def _may_pass(design: Design) -> bool:

@@ -140,3 +140,12 @@ def test_a_read_a_document_a_macro_and_a_literal_setting_stay_checked(
     tmp_path: Path, name: str, text: str
 ) -> None:
     assert _found(tmp_path, {name: text}) == ([], "")
+
+
+def test_a_testbench_parameter_the_target_never_receives_sets_nothing(tmp_path: Path) -> None:
+    tb = (
+        "module tb;\n  parameter CLK = 10;\n  reg clk = 0; reg [7:0] a; wire [7:0] y;\n"
+        "  always #(CLK / 2) clk = ~clk;\n  tgt #(.W(8)) dut(.a(a), .y(y));\nendmodule\n"
+    )
+    makefile = "CLK ?= 10\nsim:\n\tiverilog -Ptb.CLK=$(CLK) -o sim.vvp tgt.v tb.v\n"
+    assert _found(tmp_path, {"tb.v": tb, "Makefile": makefile}) == ([], "")
