@@ -10,8 +10,9 @@ a top nothing instantiates that it passes to an instance) as a whole word, case-
 is either consumed by a recognised setting whose value was read whole as a literal, or
 clearly no setting (:func:`_no_setting`: an attribute read ``dut.W.value``, a macro
 ``+define+W``/``-DW``, an option flag ``-W``, a Verilog file that neither instantiates the
-target nor holds a ``defparam``, the target's own copy); any other occurrence, comments
-included, leaves the change unchecked (:func:`first_unread`).
+target nor holds a ``defparam``, the target's own copy, a C or C++ harness with no Verilog in
+it, a lint waiver's line, a FuseSoC core naming a parameter settable with no value); any
+other occurrence, comments included, leaves the change unchecked (:func:`first_unread`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ _DOCUMENTS = frozenset(
         ".wlf", ".bib", ".css",
     }
 )  # fmt: skip
+#: C and C++ (a Verilator or DPI harness): no simulator reads a parameter's value there.
+_C_SOURCES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx"})
+#: Verilog in a file of any name (a header called ``defs.h``): its text may set a value.
+_VERILOG_WORDS = re.compile(r"\b(?:module|defparam|parameter|localparam|`include)\b")
+#: A lint waiver's line (AscentLint ``waive``, Verilator ``lint_off``): it matches messages.
+_WAIVER = re.compile(r"[ \t]*(?:waive|lint_off|lint_on|tracing_off|coverage_off)\b")
 _VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".inc", ".vinc", ".svi", ".vi"})
 #: A macro's definition on a command line: ``+define+A=1+W=2``, ``-DW=2``, ``-D W``.
 _MACRO = re.compile(r"(?:\+define\+(?:[^\s+]*\+)*|(?<![\w-])-D\s*)\Z")
@@ -159,6 +166,8 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
     rx = word_pattern(design)
     if rx is None or path.suffix.lower() in _DOCUMENTS:
         return ""
+    if path.suffix.lower() in _C_SOURCES and not _VERILOG_WORDS.search(text):
+        return ""  # a harness in C or C++: a parameter is set when the model is built
     verilog = path.suffix.lower() in _VERILOG
     t = design.target.name
     if verilog and not re.search(rf"(?<![\w$]){re.escape(t)}(?![\w$])|\bdefparam\b", text):
@@ -171,10 +180,12 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
             continue
         if core and _core_declaration(text, at, m.end()):
             continue
+        start = text.rfind("\n", 0, at) + 1
+        if _WAIVER.match(text, start):
+            continue
         if any(a <= at < b for a, b in own):
             continue
         line = text.count("\n", 0, at) + 1
-        start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         shown = " ".join(text[start : end if end >= 0 else len(text)].split())[:80]
         name = m.group(0)
