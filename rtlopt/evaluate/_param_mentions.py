@@ -35,7 +35,9 @@ _DOCUMENTS = frozenset(
 #: C and C++ (a Verilator or DPI harness): no simulator reads a parameter's value there.
 _C_SOURCES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx"})
 #: Verilog in a file of any name (a header called ``defs.h``): its text may set a value.
-_VERILOG_WORDS = re.compile(r"\b(?:module|defparam|parameter|localparam|`include)\b")
+_VERILOG_WORDS = re.compile(
+    r"^[ \t]*(?:module|macromodule|defparam|parameter|localparam|`include)\b", re.M
+)
 #: A lint waiver's line (AscentLint ``waive``, Verilator ``lint_off``): it matches messages.
 _WAIVER = re.compile(r"[ \t]*(?:waive|lint_off|lint_on|tracing_off|coverage_off)\b")
 _VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".inc", ".vinc", ".svi", ".vi"})
@@ -180,12 +182,12 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
             continue
         if core and _core_declaration(text, at, m.end()):
             continue
-        start = text.rfind("\n", 0, at) + 1
-        if _WAIVER.match(text, start):
+        if _WAIVER.match(text, _statement_start(text, at)):
             continue
         if any(a <= at < b for a, b in own):
             continue
         line = text.count("\n", 0, at) + 1
+        start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         shown = " ".join(text[start : end if end >= 0 else len(text)].split())[:80]
         name = m.group(0)
@@ -234,6 +236,15 @@ def _core_declaration(text: str, start: int, end: int) -> bool:
             break
         block.append(line)
     return not re.search(r"\bdefault\b", "\n".join(block))
+
+
+def _statement_start(text: str, at: int) -> int:
+    """Where the line holding ``at`` starts, over the lines before it that a backslash
+    continues (a waiver's ``-comment`` on its own line)."""
+    start = text.rfind("\n", 0, at) + 1
+    while start > 0 and text[max(0, start - 400) : start - 1].rstrip(" \t\r").endswith("\\"):
+        start = text.rfind("\n", 0, start - 1) + 1
+    return start
 
 
 def _own_spans(text: str, module: str) -> list[tuple[int, int]]:
