@@ -28,7 +28,7 @@ __all__ = ["first_unread", "watched_names", "word_pattern"]
 _DOCUMENTS = frozenset(
     {
         ".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".html", ".htm", ".tex", ".pdf",
-        ".org", ".svg", ".rtf", ".ipynb_checkpoints", ".vcd", ".fst", ".ghw", ".gtkw",
+        ".org", ".svg", ".rtf", ".vcd", ".fst", ".ghw", ".gtkw",
         ".wlf", ".bib", ".css",
     }
 )  # fmt: skip
@@ -70,6 +70,7 @@ def word_pattern(design: Design) -> re.Pattern[str] | None:
 
 
 def _watch(design: Design) -> tuple[object, dict[str, str], re.Pattern[str] | None]:
+    """The design, its watched names and their pattern, once per design object."""
     hit = _WATCHED.get(id(design))
     if hit is not None and hit[0] is design:
         return hit
