@@ -67,12 +67,30 @@ def test_incomplete_event_lists(body: str, missing: list[tuple[str, ...]]) -> No
     assert [p.missing for p in incomplete_event_controls(nonansi)] == missing
 
 
-def test_event_problems_the_reference_has_are_not_the_candidates() -> None:
-    ref = "module m(input a, input b, output reg y); always @(a) y = a & b; endmodule"
+def test_a_candidates_incomplete_event_list_is_refused() -> None:
+    ref = "module m(input a, input b, output reg y); always @* y = a & b; endmodule"
     assert event_violations(ref, ref) == []
     worse = ref.replace("endmodule", "reg z; always @(b) z = a; endmodule")
     (msg,) = event_violations(worse, ref)
     assert "misses a" in msg and msg.startswith("line 1")
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        # the list completed: every simulation of the repository changes (round 73)
+        "module m(input a, input b, output reg y); always @(a or b) y = a & b; endmodule",
+        # the same incomplete block kept, its value computed anew where the output reads it
+        "module m(input a, input b, output y); reg t; always @(a) t = a & b;\n"
+        "assign y = a & b; endmodule",
+    ],
+)
+def test_a_reference_with_an_incomplete_event_list_refuses_every_rewrite(candidate: str) -> None:
+    ref = "module m(input a, input b, output reg y); always @(a) y = a & b; endmodule"
+    assert event_violations(ref, ref) == []
+    (msg,) = event_violations(candidate, ref)
+    assert msg.startswith("the reference's line 1") and "misses b" in msg, msg
+    assert "no rewrite of it can be checked" in msg
 
 
 def test_uninitialised_registers_are_the_module_level_variables_without_a_power_up_value() -> None:
