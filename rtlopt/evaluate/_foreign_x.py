@@ -18,7 +18,17 @@ variable holding one of those. A candidate that reads x otherwise than the refer
   the target, judged by ``v`` the same way;
 - a C or C++ testbench calling ``vpi_put_value`` feeds every input x or z (a value is
   written by a VPI handle, any bits); a Verilator harness's ``top->s = v`` is no x source
-  (Verilator's ports are two-state C integers).
+  (Verilator's ports are two-state C integers);
+- a Python testbench that may write otherwise than those forms read (``setattr``, a driver
+  library such as ``cocotb_bus`` or ``cocotbext``, the handle handed to a call that is not
+  the repository's own nor cocotb's ``Clock``/triggers: :mod:`._foreign_x_cocotb`) feeds
+  every input x or z (round 73: fail closed, recognising each write form failed); one that
+  writes only integer literals and starts a clock feeds nothing;
+- a simulator script forcing or depositing a value that is not a plain 0/1 number on an
+  input (``force -freeze /tb/dut/s X``, ``set_value /tb/s X``), and a VHDL testbench that
+  instantiates the target (its ``std_logic`` carries U, X, Z): :mod:`._foreign_x_scripts`.
+
+The message (:attr:`ForeignX.source`) names the first such place as ``path:line``.
 """
 
 from __future__ import annotations
@@ -75,19 +85,82 @@ def _judged(design: Design, own: Path | None) -> ForeignX:
     if not inputs:
         return ForeignX()
     texts = [*repository_texts(design), *other_texts(design, own)[0]]
-    ports: dict[str, None] = {}
-    z = False
-    source = ""
+    found: list[tuple[Path, str, int, list[str], str, bool, str]] = []
     by_path = dict(texts)
-    for path, kind in testbenches(texts).items():
+    benches = testbenches(texts)
+    closed = _unread_writes(design, by_path, benches)
+    for path, kind in benches.items():
         text = by_path[path]
-        found = _python_writes(text, inputs) if kind == "cocotb" else _c_writes(text, inputs)
-        for at, port_names, value, may_z in found:
-            ports.update(dict.fromkeys(port_names))
-            z = z or may_z
-            if not source:
-                source = _where(design, path, text, at, port_names, value, kind)
-    return ForeignX(tuple(p for p in inputs if p in ports), z, source)
+        writes = _python_writes(text, inputs) if kind == "cocotb" else _c_writes(text, inputs)
+        writes += closed.get(path, [])
+        found += [(path, text, at, fed, value, z, kind) for at, fed, value, z in writes]
+    found += _scripts_and_vhdl(design, texts, inputs)
+    ports: dict[str, None] = {}
+    for _, _, _, fed, _, _, _ in found:
+        ports.update(dict.fromkeys(fed))
+    if not found:
+        return ForeignX()
+    path, text, at, fed, value, _, kind = found[0]
+    return ForeignX(
+        tuple(p for p in inputs if p in ports),
+        any(f[5] for f in found),
+        _where(design, path, text, at, fed, value, kind),
+    )
+
+
+def _unread_writes(
+    design: Design, by_path: dict[Path, str], benches: dict[Path, str]
+) -> dict[Path, list[tuple[int, list[str], str, bool]]]:
+    """Per Python testbench, a way it may write any input that is not read as a write
+    (:mod:`._foreign_x_cocotb`): every input, x or z."""
+    from rtlopt.evaluate._foreign_x_cocotb import own_callables, unread_write
+    from rtlopt.evaluate._reach_foreign import _PY_LEX, _lex
+
+    inputs = [p.name for p in design.target.ports if p.direction != "output"]
+    ports = {p.name for p in design.target.ports}
+    codes = {p: _lex(by_path[p], _PY_LEX)[0] for p, k in benches.items() if k == "cocotb"}
+    own = own_callables(list(codes.values()))
+    out: dict[Path, list[tuple[int, list[str], str, bool]]] = {}
+    for path, code in codes.items():
+        at, why = unread_write(by_path[path], code, own, ports)
+        if at >= 0:
+            out[path] = [(at, list(inputs), "\0" + why, True)]
+    return out
+
+
+def _scripts_and_vhdl(
+    design: Design, texts: list[tuple[Path, str]], inputs: list[str]
+) -> list[tuple[Path, str, int, list[str], str, bool, str]]:
+    """Simulator scripts writing a value that may be x into an input, and VHDL testbenches
+    instantiating the target (:mod:`._foreign_x_scripts`)."""
+    from rtlopt.evaluate._foreign_x_scripts import script_writes, vhdl_feeds
+    from rtlopt.verilog import blank_comments
+    from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
+
+    name = design.target.name
+    word = re.compile(rf"\b{re.escape(name)}\b", re.I)
+    instances = {
+        n
+        for p, t in texts
+        if p.suffix.lower() in _VERILOG_SUFFIXES and word.search(t)
+        for i in instances_of(blank_comments(t), name)
+        for n in i.names
+    } - {BUILT_INSTANCE}
+    out: list[tuple[Path, str, int, list[str], str, bool, str]] = []
+    for path, text in texts:
+        if not word.search(text) and not re.search(
+            r"(?:force|set_value|deposit|change|poke)\b", text, re.I
+        ):
+            continue
+        at = vhdl_feeds(path, text, name)
+        if at >= 0:
+            out.append((path, text, at, list(inputs), name, True, "VHDL"))
+        for at, fed, value, z in script_writes(path, text, name, instances, inputs):
+            out.append((path, text, at, fed, value, z, "simulator script"))
+    return out
+
+
+_VERILOG_SUFFIXES = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".sva", ".vlog"})
 
 
 def _python_writes(text: str, inputs: list[str]) -> list[tuple[int, list[str], str, bool]]:
@@ -132,7 +205,19 @@ def _where(
     except ValueError:
         shown = path.name
     what = f"'{ports[0]}'" if len(ports) == 1 else "a handle that may be any input"
-    return (
-        f"{shown}:{line}: a {kind} testbench writes {what} with {' '.join(value.split())[:60]}"
-        ", a value that may be x"
-    )
+    shown_value = " ".join(value.split())[:60]
+    if kind == "VHDL":
+        return (
+            f"{shown}:{line}: a VHDL testbench instantiates {value}: its std_logic signals "
+            "carry U, X and Z into every input"
+        )
+    if value.startswith("\0"):
+        return (
+            f"{shown}:{line}: a {kind} testbench {shown_value[1:]}, so it may write any value, "
+            "x or z, into any input"
+        )
+    if kind == "simulator script":
+        what = f"'{ports[0]}'" if len(ports) == 1 else "a path that may be any input"
+        return f"{shown}:{line}: a simulator script writes {what} ({shown_value}), may be x"
+    tail = "a value that may be x"
+    return f"{shown}:{line}: a {kind} testbench writes {what} with {shown_value}, {tail}"

@@ -218,7 +218,8 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         return open_inputs_reason(s.design)
     c.x_inputs, c.x_z = fed_ports(found)
     # a testbench in another language writing the target's inputs (a cocotb test's
-    # ``dut.s.value = "x"``): x from it too (``evaluate/_foreign_x.py``)
+    # ``dut.s.value = "x"``, one handing ``dut`` to a driver library, a do-file's ``force
+    # /tb/dut/s X``, a VHDL testbench): x from it too (``evaluate/_foreign_x.py``)
     foreign = foreign_x_inputs(s.design, s.workdir)
     c.x_powerup_only = bool(found) and all(o.kind == "powerup" for o in found)
     c.x_powerup_only = c.x_powerup_only and not foreign.ports
