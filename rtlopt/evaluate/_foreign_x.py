@@ -139,13 +139,16 @@ def _scripts_and_vhdl(
 
     name = design.target.name
     word = re.compile(rf"\b{re.escape(name)}\b", re.I)
-    instances = {
-        n
-        for p, t in texts
-        if p.suffix.lower() in _VERILOG_SUFFIXES and word.search(t)
-        for i in instances_of(blank_comments(t), name)
-        for n in i.names
-    } - {BUILT_INSTANCE}
+    instances: set[str] = set()
+    nets: dict[str, str] = {}  # a net connected to an input of an instance: that input
+    for p, t in texts:
+        if p.suffix.lower() in _VERILOG_SUFFIXES and word.search(t):
+            code = blank_comments(t)
+            found = {n for i in instances_of(code, name) for n in i.names} - {BUILT_INSTANCE}
+            instances |= found
+            for m in _CONNECTION.finditer(code) if found else ():
+                if m.group(1) in inputs:
+                    nets.setdefault(m.group(2).lower(), m.group(1))
     out: list[tuple[Path, str, int, list[str], str, bool, str]] = []
     for path, text in texts:
         if not word.search(text) and not re.search(
@@ -155,11 +158,13 @@ def _scripts_and_vhdl(
         at = vhdl_feeds(path, text, name)
         if at >= 0:
             out.append((path, text, at, list(inputs), name, True, "VHDL"))
-        for at, fed, value, z in script_writes(path, text, name, instances, inputs):
+        for at, fed, value, z in script_writes(path, text, name, instances, inputs, nets):
             out.append((path, text, at, fed, value, z, "simulator script"))
     return out
 
 
+#: A named connection of an instance's port to a net (``.s(sel)``, ``.s(sel[0])``).
+_CONNECTION = re.compile(r"\.\s*([A-Za-z_][\w$]*)\s*\(\s*([A-Za-z_][\w$]*)")
 _VERILOG_SUFFIXES = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".sva", ".vlog"})
 
 

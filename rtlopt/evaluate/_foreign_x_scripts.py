@@ -6,8 +6,9 @@ for :mod:`._foreign_x`.
   ``deposit``, ``change``, ``poke``, ``$deposit``) that writes a value other than a plain 0/1
   number (``X``, ``Z``, ``U``, ``W``, ``-``, ``1'bx``, a variable, an expression) feeds x into
   the input its path ends at (``s`` of ``/tb/dut/s`` or of the testbench's ``/tb/s``, any
-  case), into every input where the path ends at the target or one of its instances or is
-  built at run time (``$top/s``, ``[...]``); z-capable where the value may be z (a ``Z``, a
+  case; a net an instance of the target connects to ``s``, ``/tb/sel`` for ``.s(sel)``),
+  into every input where the path ends at the target or one of its instances or is built
+  at run time (``$top/s``, ``[...]``); z-capable where the value may be z (a ``Z``, a
   variable). A path to an inner name is the reach rule's (:mod:`._reach_text_paths`); a path
   to another signal of the testbench is left alone.
 - A VHDL file (``.vhd``, ``.vhdl``) that instantiates the target (``entity work.<target>``,
@@ -46,14 +47,20 @@ _SELECT = re.compile(r"\[[^\]]*\]|\([^()]*\)")
 
 
 def script_writes(
-    path: Path, text: str, target: str, instances: set[str], inputs: list[str]
+    path: Path,
+    text: str,
+    target: str,
+    instances: set[str],
+    inputs: list[str],
+    nets: dict[str, str] | None = None,
 ) -> list[tuple[int, list[str], str, bool]]:
     """The writes of a simulator script ``text`` that may feed an input x: offset, the
-    inputs fed, the value as written, whether it may be z (see the module's docstring)."""
+    inputs fed, the value as written, whether it may be z (see the module's docstring).
+    ``nets``: the nets (lower case) the repository's instances connect to an input."""
     if path.suffix.lower() in _NOT_SCRIPTS:
         return []
     out: list[tuple[int, list[str], str, bool]] = []
-    lower_inputs = {p.lower(): p for p in inputs}
+    lower_inputs = {**(nets or {}), **{p.lower(): p for p in inputs}}
     anchors = {n.lower() for n in [target, *instances]}
     for m in _COMMAND.finditer(text):
         words = re.split(r"[\s,(){}=]+", m.group("args").replace("\\\n", " "))

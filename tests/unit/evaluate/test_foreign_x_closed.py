@@ -86,6 +86,15 @@ ALL = ("clk", "s", "a")
         ({"sim.do": "force /TB/DUT/S U\n"}, ("s",), False, "sim.do:1:"),
         ({"sim.do": "set top /tb/dut\nforce $top/s $v\n"}, ALL, True, "sim.do:2:"),
         (
+            {
+                "sim.do": "force /tb/sel X\n",
+                "tb.v": "module tb; reg sel; mux dut(.s(sel)); endmodule\n",
+            },
+            ("s",),
+            False,
+            "sim.do:1:",
+        ),
+        (
             {"sim.do": "force /tb/dut -\n", "tb.v": "module tb; mux dut(); endmodule\n"},
             ALL,
             False,
