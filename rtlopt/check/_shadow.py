@@ -293,13 +293,20 @@ def displaced_headers(
     ```include`` can name while the include search of the rules the gate judges by (``tree``:
     the judging tree, ``project``: its rules) finds another file of that name first: the gate
     proves the includer with that other file, unchanged, while a build whose include folders
-    name the changed file's folder first (a Makefile's ``-I``) reads the change. An includer
-    whose own folder holds the name reads that file in every build: no finding."""
+    name the changed file's folder first (a Makefile's ``-I``) reads the change.
+
+    Where that other file is in the includer's own folder, the tools disagree: Yosys,
+    Verilator, slang and VCS search it first, iverilog does not (without
+    ``-grelative-include``: the working directory, then its ``+incdir+`` folders). So a
+    changed file a tool's order can reach instead (:func:`_reached`: from the repository
+    root, a folder the rules include, a folder a filelist or build script of the repository
+    names) is a finding too (round 73); a header in a folder nothing names is none."""
     from rtlopt.errors import RtloptError
     from rtlopt.frontend._files import include_target
     from rtlopt.frontend._sources import collect_sources
 
     search: list[Path] | None = None
+    texts: list[tuple[Path | str, str]] | None = None
     out: list[ModuleCheck] = []
     for rel in sorted(changed):
         own = tree / rel
@@ -307,8 +314,8 @@ def displaced_headers(
             continue
         for includer, inc in _includes(graph, rel):
             at = tree / includer
-            if not at.is_file() or (at.parent / inc).is_file():
-                continue  # the includer's own folder: every build reads that file
+            if not at.is_file():
+                continue
             if search is None:
                 try:
                     search = list(collect_sources(at, tree, project).include_dirs)
@@ -318,16 +325,88 @@ def displaced_headers(
             if got is None or got == own.resolve():
                 continue
             other = os.path.relpath(got, tree.resolve())
-            folder = Path(rel).parent.as_posix()
-            said = (
-                f"{rel} changed, and {includer}:{_line(graph, includer, inc)} includes "
-                f'"{inc}", which the include folders the gate judges by read as {other}, '
-                f"unchanged: a build that searches {folder} first (-I {folder}, +incdir+"
-                f"{folder}) reads the change, which the gate does not judge; put {folder} "
-                "before the other folders in rtlopt.toml (include_dirs) or the filelist it "
-                "names (in a commit of its own, or with --trust-config), or give the headers "
-                "names no other file has"
-            )
+            site = f'{includer}:{_line(graph, includer, inc)} includes "{inc}"'
+            if (at.parent / inc).is_file():  # the includer's own folder
+                if texts is None:
+                    texts = _build_texts(tree, project)
+                how = _reached(tree, (rel, inc), texts)
+                if not how:
+                    continue
+                said = (
+                    f"{rel} changed, and {site}, which names two files: {other}, beside the "
+                    "includer, which the gate (like Yosys, Verilator, slang, VCS) reads, "
+                    f"unchanged, and {rel}, {how}, which iverilog reads (it does not search "
+                    "the includer's folder without -grelative-include): the gate does not "
+                    "judge the change that build reads; rename one of the headers, or "
+                    "include it by a path no other file has"
+                )
+            else:
+                folder = Path(rel).parent.as_posix()
+                said = (
+                    f"{rel} changed, and {site}, which the include folders the gate judges "
+                    f"by read as {other}, unchanged: a build that searches {folder} first "
+                    f"(-I {folder}, +incdir+{folder}) reads the change, which the gate does "
+                    f"not judge; put {folder} before the other folders in rtlopt.toml "
+                    "(include_dirs) or the filelist it names (in a commit of its own, or "
+                    "with --trust-config), or give the headers names no other file has"
+                )
             out.append(ModuleCheck(rel, "(header)", "changed", findings=[said]))
             break
     return out
+
+
+#: What a build file may write before a folder it names: a separator, ``-I``, or a variable
+#: (``$(ROOT)/inc``) or ``./`` before it.
+_BEFORE = r"(?:^|(?<=[\s\"'=,:;(\[{+])|(?<=-I)|(?<=[)}]/)|(?<=\./))"
+_AFTER = r"/?(?=[\s\"',;:)\]}]|$)"
+#: What names an include folder shortly before it (``-I``, ``+incdir+``, ``include_dirs:``)
+_INCLUDE_FLAG = re.compile(r"-I|(?i:incdir|include|inc_?dirs?|search_?path)")
+
+
+def _build_texts(tree: Path, project: ProjectConfig) -> list[tuple[Path | str, str]]:
+    """The include folders ``project`` states (its ``include_dirs``, its filelists'
+    ``+incdir+``), and ``(path, text)`` of every text file of ``tree`` but Verilog sources
+    and headers (the filelists, build scripts and configuration that may name one)."""
+    from rtlopt.errors import RtloptError
+    from rtlopt.frontend._sources import read_project_filelist
+
+    out: list[tuple[Path | str, str]] = [((tree / d).resolve(), "") for d in project.include_dirs]
+    for fl in project.filelists:
+        try:
+            stated = read_project_filelist(tree, fl, project).include_dirs
+        except (RtloptError, OSError):
+            continue
+        out += [(d.resolve(), "") for d in stated]
+    for f in repository_files(tree):
+        if f.name.endswith((".v", ".sv", ".vh", ".svh")):
+            continue
+        try:
+            if not f.is_file() or f.stat().st_size > _SCAN_CAP:
+                continue
+            raw = f.read_bytes()
+        except OSError:
+            continue
+        if b"\0" not in raw:
+            out.append((f.relative_to(tree).as_posix(), raw.decode(errors="replace")))
+    return out
+
+
+def _reached(tree: Path, header: tuple[str, str], texts: list[tuple[Path | str, str]]) -> str:
+    """How an include of the name ``header[1]`` can read the file ``header[0]`` in a tool's
+    order that does not search the includer's folder ("" when nothing makes it): from the
+    repository root (the working directory), or from a folder the rules state or a text of
+    ``texts`` (:func:`_build_texts`) names after an include flag."""
+    rel, inc = header
+    name = _suffix(inc)
+    if rel == name:
+        return "in the repository root, a tool's working directory"
+    folder = rel[: -len(name) - 1]
+    real = (tree / folder).resolve()
+    if any(d == real for d, _ in texts):
+        return f"through the include folder {folder} the rules name"
+    pattern = re.compile(_BEFORE + re.escape(folder) + _AFTER, re.M)
+    for path, text in texts:
+        for m in pattern.finditer(text):
+            if _INCLUDE_FLAG.search(text, max(0, m.start() - 200), m.start()):
+                return f"through the include folder {folder}, which {path} names"
+    return ""

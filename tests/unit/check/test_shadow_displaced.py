@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rtlopt.check._shadow import displaced_headers
 from rtlopt.config import ProjectConfig
 from rtlopt.frontend._depgraph import design_graph
@@ -45,10 +47,58 @@ def test_a_changed_header_the_configured_order_does_not_read_is_a_finding(
     assert "-I inc_fpga" in said and "--trust-config" in said
 
 
-def test_the_header_the_configured_order_reads_and_an_own_folder_s_are_none(
-    tmp_path: Path,
-) -> None:
+def test_the_header_the_configured_order_reads_is_none(tmp_path: Path) -> None:
     assert _displaced(tmp_path / "1", FILES, ["inc_asic/defs.vh"]) == []
-    # the includer's own folder holds the name: every build reads that one
+    # the includer's own folder holds the name and the change is that file: judged
     beside = {**FILES, "rtl/defs.vh": "`define K 4'd3\n"}
-    assert _displaced(tmp_path / "2", beside, ["inc_fpga/defs.vh"]) == []
+    assert _displaced(tmp_path / "2", beside, ["rtl/defs.vh"]) == []
+
+
+BESIDE = {
+    "rtl/a.v": TOP,
+    "rtl/defs.vh": "`define K 4'd1\n",
+    "inc/defs.vh": "`define K 4'd1\n",
+    "other/defs.vh": "`define K 4'd1\n",
+    "defs.vh": "`define K 4'd1\n",
+}
+
+
+def _beside(tmp_path: Path, files: dict[str, str], changed: str, **rules: object) -> list:
+    tree = _tree(tmp_path, files)
+    project = ProjectConfig(**rules)  # type: ignore[arg-type]
+    return displaced_headers(design_graph(tree), tree, project, [changed])
+
+
+@pytest.mark.parametrize(
+    ("build", "rules", "how"),
+    [
+        ({"files.f": "+incdir+inc\nrtl/a.v\n"}, {"filelists": ("files.f",)}, "the rules name"),
+        ({}, {"include_dirs": ("inc",)}, "the rules name"),
+        ({"Makefile": "sim:\n\tiverilog -I$(ROOT)/inc rtl/a.v\n"}, {}, "Makefile names"),
+    ],
+)
+def test_a_changed_header_whose_twin_is_beside_the_includer_is_a_finding(
+    tmp_path: Path, build: dict[str, str], rules: dict[str, object], how: str
+) -> None:
+    """Round 73: the gate (Yosys's order) reads rtl/defs.vh beside the includer, iverilog
+    (no -grelative-include) reads inc/defs.vh, which a filelist, the configuration or a build
+    script names as an include folder: the change to inc/defs.vh is a finding."""
+    found = _beside(tmp_path, {**BESIDE, **build}, "inc/defs.vh", **rules)
+    assert len(found) == 1 and found[0].file == "inc/defs.vh", found
+    said = found[0].findings[0]
+    assert 'rtl/a.v:1 includes "defs.vh", which names two files: rtl/defs.vh' in said
+    assert (
+        "inc/defs.vh, through the include folder inc" in said
+        and how in said
+        and "iverilog" in said
+        and "rename one of the headers" in said
+    )
+
+
+def test_a_changed_header_in_the_root_or_a_folder_nothing_names(tmp_path: Path) -> None:
+    """The repository root is a tool's working directory (iverilog searches it first); a
+    folder no filelist, rule nor build script names is reached by no order."""
+    found = _beside(tmp_path / "1", BESIDE, "defs.vh")
+    assert len(found) == 1 and "in the repository root" in found[0].findings[0], found
+    files = {**BESIDE, "README": "other/ holds spare copies\n", "x.f": "other/defs.vh\n"}
+    assert _beside(tmp_path / "2", files, "other/defs.vh") == []
