@@ -9,7 +9,9 @@ walked as the kernel resolves it, on each side (the base's checkout under the ba
 the change's under its own): a changed symlink on the way is a finding, and so is one named
 like a folder of an ```include "dir/name"`` (read from the includer's folder or any include
 folder). A symlink that is itself a Verilog file the design reads (``rtl/sub.v ->
-impl_a/sub.v``) is judged by its target's text, like any changed source, and is not one.
+impl_a/sub.v``) is judged by its target's text, like any changed source, and is not one,
+unless it points outside the repository or at nothing on either side
+(:func:`unreadable_links`): the frontend skips such a file, so no text of it is judged.
 
 A file outside the repository the design reads (an include folder's, a listed file) that is
 a hard link to a file of the work tree reads the work tree's text in the base's checkout as
@@ -88,7 +90,7 @@ def link_findings(
 
     sides = list(sides)
     links = changed_links(changes, sides[0][0], sides[-1][0])
-    found: dict[str, str] = {}
+    found: dict[str, str] = dict(unreadable_links(links, [t for t, _ in sides]))
     for tree, project in sides if links else []:
         folders = _include_folders(tree)
         for rel in links:
@@ -104,6 +106,37 @@ def link_findings(
                     continue  # a Verilog file the design reads: judged by its target's text
                 found[hit] = _finding(hit, f"the rules name {_shown(path, tree)}")
     return sorted(found.items())
+
+
+def unreadable_links(links: Iterable[str], trees: Iterable[Path]) -> list[tuple[str, str]]:
+    """(link, finding) for each changed symlink (``links``) that, in one of ``trees`` (the
+    base's checkout, the change's), points outside that checkout or at nothing: the gate
+    reads (and the frontend scans) only files of the repository, so it cannot judge what the
+    link reads in both revisions, while a build follows it (a filelist source retargeted
+    from one shared IP file to another). Fail closed, whether or not the rules name it."""
+    out: dict[str, str] = {}
+    names = list(links)
+    for tree in dict.fromkeys(trees):
+        own = tree.resolve()
+        for rel in names:
+            p = tree / rel
+            if rel in out or not p.is_symlink():
+                continue
+            real = Path(os.path.realpath(p))
+            if real != own and own not in real.parents:
+                where = f"outside the repository ({os.readlink(p)})"
+            elif not real.exists():
+                where = f"at nothing ({os.readlink(p)})"
+            else:
+                continue
+            out[rel] = (
+                f"{rel} is a symlink the change adds, retargets or removes, and on one side "
+                f"it points {where}: "
+                "the gate reads only the repository's files, so it cannot judge what a build "
+                "reads through it in both revisions; commit the file itself (or a symlink "
+                "inside the repository), or review it in a commit of its own"
+            )
+    return sorted(out.items())
 
 
 def _canonical(path: Path) -> str:

@@ -120,3 +120,30 @@ def test_an_outside_file_hard_linking_a_work_tree_file_is_a_finding(tmp_path: Pa
     # x.vh's folder holds the repository too: the repository's own files are not outside
     assert found["untracked/x.vh"].startswith(f"{tmp_path / 'x.vh'} is the same file as")
     assert hard_link_findings([], top) == []
+
+
+def test_a_changed_symlink_out_of_the_repository_or_to_nothing_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    """Round 73: a listed source that is a symlink to a shared IP file outside the
+    repository, retargeted: the frontend skips it on both sides (no text of it is judged),
+    so the link is a finding, like one that points at nothing; whatever the rules name."""
+    ext = tmp_path / "ip"
+    ext.mkdir()
+    (ext / "a1.v").write_text("module a; endmodule\n")
+    (ext / "a2.v").write_text("module a; endmodule\n")
+    files = {**IMPLS, "files.f": "top.v\nrtl/a.v\n"}
+    old, new = {"rtl/a.v": str(ext / "a1.v")}, {"rtl/a.v": str(ext / "a2.v")}
+    found = dict(link_findings({"rtl/a.v": "M"}, _sides(tmp_path / "1", files, old, new)))
+    assert list(found) == ["rtl/a.v"], found
+    assert f"points outside the repository ({ext / 'a1.v'})" in found["rtl/a.v"]
+    unlisted = {"docs/x.v": str(ext / "a1.v"), "rtl/gone.v": "../impl_a/none.v"}
+    got = _found(tmp_path / "2", IMPLS, {}, unlisted)  # added: outside, and to nothing
+    assert got == ["docs/x.v", "rtl/gone.v"]
+
+
+def _sides(
+    root: Path, files: dict[str, str], old: dict[str, str], new: dict[str, str]
+) -> list[tuple[Path, ProjectConfig]]:
+    cfg = ProjectConfig(filelists=("files.f",))
+    return [(_side(root / "base", files, old), cfg), (_side(root / "new", files, new), cfg)]
