@@ -206,7 +206,8 @@ def removed_shadows(
     found the removed file first now reads the other one, while the gate, resolving in its own
     order, may have read the other one on both sides. ``trees``: the base's and the change's;
     ``stated``: the include folders the rules the gate judges by state (a removed file in one
-    of them is read in that order on the base side, and its includers are judged);
+    of them is read in that order on the base side, and its includers are judged, but for an
+    includer whose own folder holds the name, which the gate reads first);
     ``renames``: new path -> old path (a file moved is not another file of its own name)."""
     base, new_tree = trees
     moved = {old: new for new, old in renames.items()}
@@ -222,12 +223,19 @@ def removed_shadows(
             out.append(ModuleCheck(rel, "(header)", "removed", findings=[said]))
         paths += under or [rel]
     for rel in paths:
-        if os.path.lexists(new_tree / rel) or Path(rel).parent.as_posix() in folders:
+        if os.path.lexists(new_tree / rel):
             continue
         if scanned is None:
             scanned = _written_includes(new_tree, listed)
         sites = [s for s in scanned if _names(s[1], rel)] + _includes(graph, rel)
         sites += _wild(graph, rel, True)
+        if Path(rel).parent.as_posix() in folders:
+            # judged in that order, unless an includer's own folder holds the name: the
+            # gate read that file on both sides, a build searching no includer's folder
+            # (iverilog) the removed one (round 73)
+            sites = [
+                (i, n) for i, n in sites if n != "*" and (new_tree / i).parent.joinpath(n).is_file()
+            ]
         mine = moved.get(rel)
         found = _fallen_through(new_tree, (rel, mine), sorted(set(sites)), listed)
         if found:

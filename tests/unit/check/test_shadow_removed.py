@@ -60,3 +60,17 @@ def test_none_when_no_other_file_stated_folders_or_its_own_move(tmp_path: Path) 
     assert _found(tmp_path / "c", moved, ["inc/cfg.vh"], renames=renames, base=alone) == []
     fresh = {"top.v": TOP, "inc/cfg.vh": "`define INC 1\n"}
     assert _found(tmp_path / "d", fresh, ["inc/other.vh"], base={**alone, "inc/other.vh": ""}) == []
+
+
+def test_a_removed_header_of_a_stated_folder_with_a_twin_beside_the_includer(
+    tmp_path: Path,
+) -> None:
+    """Round 73: the gate reads rtl/cfg.vh beside the includer on both sides; iverilog (no
+    -grelative-include) read inc/cfg.vh, and now reads the other stated folder's: a finding
+    though the removed file's folder is stated."""
+    top = {"rtl/top.v": TOP, "rtl/cfg.vh": "`define INC 3\n"}
+    base = {**top, "inc/cfg.vh": "`define INC 1\n", "local/cfg.vh": "`define INC 2\n"}
+    new = {k: v for k, v in base.items() if k != "inc/cfg.vh"}
+    found = _found(tmp_path, new, ["inc/cfg.vh"], stated=("inc", "local"), base=base)
+    assert len(found) == 1 and found[0].file == "inc/cfg.vh", found
+    assert "rtl/top.v includes" in found[0].findings[0]
