@@ -337,16 +337,15 @@ def displaced_headers(
             if (at.parent / inc).is_file():  # the includer's own folder
                 if texts is None:
                     texts = _build_texts(tree, project)
-                how = _reached(tree, (rel, inc), texts)
+                how = _reached(tree, (rel, inc), texts, at)
                 if not how:
                     continue
                 said = (
                     f"{rel} changed, and {site}, which names two files: {other}, beside the "
                     "includer, which the gate (like Yosys, Verilator, slang, VCS) reads, "
-                    f"unchanged, and {rel}, {how}, which iverilog reads (it does not search "
-                    "the includer's folder without -grelative-include): the gate does not "
-                    "judge the change that build reads; rename one of the headers, or "
-                    "include it by a path no other file has"
+                    f"unchanged, and {rel}, {how}: the gate does not judge the change that "
+                    "build reads; rename one of the headers, or include it by a path no "
+                    "other file has"
                 )
             else:
                 folder = Path(rel).parent.as_posix()
@@ -399,22 +398,31 @@ def _build_texts(tree: Path, project: ProjectConfig) -> list[tuple[Path | str, s
     return out
 
 
-def _reached(tree: Path, header: tuple[str, str], texts: list[tuple[Path | str, str]]) -> str:
-    """How an include of the name ``header[1]`` can read the file ``header[0]`` in a tool's
-    order that does not search the includer's folder ("" when nothing makes it): from the
-    repository root (the working directory), or from a folder the rules state or a text of
-    ``texts`` (:func:`_build_texts`) names after an include flag."""
+def _reached(
+    tree: Path, header: tuple[str, str], texts: list[tuple[Path | str, str]], at: Path
+) -> str:
+    """How an include of the name ``header[1]`` in the includer ``at`` can read the file
+    ``header[0]`` in a tool's order other than the gate's ("" when nothing makes it): from
+    the repository root (the working directory), or from a folder the rules state or a text
+    of ``texts`` (:func:`_build_texts`) names after an include flag (iverilog's orders), or
+    beside the includer's symlink target (a tool that resolves the includer's path)."""
     rel, inc = header
     name = _suffix(inc)
+    iverilog = "which iverilog searches (without -grelative-include, no includer's folder)"
     if rel == name:
-        return "in the repository root, a tool's working directory"
+        return f"in the repository root, its working directory, {iverilog}"
+    if at.is_symlink() and (at.resolve().parent / inc).resolve() == (tree / rel).resolve():
+        target = os.path.relpath(at.resolve(), tree.resolve())
+        return (
+            f"beside {target}, the includer's symlink target, which a tool that resolves it reads"
+        )
     folder = rel[: -len(name) - 1]
     real = (tree / folder).resolve()
     if any(d == real for d, _ in texts):
-        return f"through the include folder {folder} the rules name"
+        return f"in the include folder {folder} the rules name, {iverilog}"
     pattern = re.compile(_BEFORE + re.escape(folder) + _AFTER, re.M)
     for path, text in texts:
         for m in pattern.finditer(text):
             if _INCLUDE_FLAG.search(text, max(0, m.start() - 200), m.start()):
-                return f"through the include folder {folder}, which {path} names"
+                return f"in the include folder {folder}, which {path} names, {iverilog}"
     return ""
