@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rtlopt.frontend.model import Design
 
@@ -62,19 +63,16 @@ _LITERAL = re.compile(
     r"[-+]?\s*(?:0[bB][01_]+|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|\d[\d_]*|True|False)\s*,?\s*\)?"
 )
 _Z_STRING = re.compile(r"[\"'][^\"'\n]*[zZ][^\"'\n]*[\"']|\bLogic(?:Array)?\s*\.\s*Z\b")
-_CACHE: dict[tuple[int, Path | None], tuple[object, ForeignX]] = {}
+_CACHE: dict[Any, tuple[object, ForeignX]] = {}
 
 
 def foreign_x_inputs(design: Design, own: Path | None = None) -> ForeignX:
     """The inputs of the target the repository's foreign testbenches may drive x or z (see
     the module's docstring), once per design; ``own``: rtlopt's scratch folder."""
-    key = (id(design), own.resolve() if own is not None else None)
-    hit = _CACHE.get(key)
-    if hit is None or hit[0] is not design:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        hit = _CACHE[key] = (design, _judged(design, own))
-    return hit[1]
+    from rtlopt.evaluate._memo import per_design
+
+    key = own.resolve() if own is not None else None
+    return per_design(_CACHE, design, lambda: _judged(design, own), key)
 
 
 def _judged(design: Design, own: Path | None) -> ForeignX:

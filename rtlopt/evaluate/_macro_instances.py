@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from rtlopt.evaluate._reach_paths import split_arguments
 from rtlopt.evaluate._repo_texts import other_texts, repository_texts
@@ -95,21 +96,16 @@ def _may_be(code: str, end: int, params: set[str], ports: set[str]) -> bool:
     return "*" in connected or connected <= ports
 
 
-_CACHE: dict[int, tuple[Design, list[str]]] = {}
+_CACHE: dict[Any, tuple[object, list[str]]] = {}
 
 
 def hidden_instances(design: Design, own: Path | None = None) -> list[str]:
     """``file:line: why`` for each instance in a text of the repository whose module a macro
     names that no definition rtlopt reads with that file gives (see the module's docstring);
     the target's own text aside. ``own``: rtlopt's scratch folder, not the repository's."""
-    hit = _CACHE.get(id(design))
-    if hit is not None and hit[0] is design:
-        return hit[1]
-    if len(_CACHE) > 8:
-        _CACHE.clear()
-    out = _hidden(design, own)
-    _CACHE[id(design)] = (design, out)
-    return out
+    from rtlopt.evaluate._memo import per_design
+
+    return per_design(_CACHE, design, lambda: _hidden(design, own))
 
 
 def _hidden(design: Design, own: Path | None) -> list[str]:

@@ -30,7 +30,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from rtlopt.evaluate._defparam_paths import defparam_reach
 from rtlopt.evaluate._reach_arguments import (
@@ -61,20 +61,17 @@ from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
 
 __all__ = ["repository_reach"]
 
-_REACH: dict[tuple[int, Path | None], tuple[object, str]] = {}
+_REACH: dict[Any, tuple[object, str]] = {}
 
 
 def repository_reach(design: Design, own: Path | None = None) -> str:
     """Why the target's changes are unchecked because another file of the repository reaches
     into it (see the module's docstring), or "". ``own`` is rtlopt's scratch folder, never
     read as a file of the repository."""
-    key = (id(design), own.resolve() if own is not None else None)
-    hit = _REACH.get(key)
-    if hit is None or hit[0] is not design:
-        if len(_REACH) > 8:
-            _REACH.clear()
-        hit = _REACH[key] = (design, _reach(design, own))
-    return hit[1]
+    from rtlopt.evaluate._memo import per_design
+
+    key = own.resolve() if own is not None else None
+    return per_design(_REACH, design, lambda: _reach(design, own), key)
 
 
 def _reach(design: Design, own: Path | None) -> str:

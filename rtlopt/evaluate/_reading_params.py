@@ -29,6 +29,7 @@ import logging
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from rtlopt.frontend._params import Parameterization, parameterizations
 from rtlopt.frontend._sources import SYNTHESIS_PRELUDE
@@ -58,20 +59,15 @@ class ReadingParams:
     readings: int = 0
 
 
-_CACHE: dict[int, tuple[Design, ReadingParams]] = {}
+_CACHE: dict[Any, tuple[object, ReadingParams]] = {}
 
 
 def reading_parameterizations(design: Design, found: Iterable[Parameterization]) -> ReadingParams:
     """The parameterizations of the target other readings elaborate beyond ``found`` (the
     synthesis reading's), once per design."""
-    hit = _CACHE.get(id(design))
-    if hit is not None and hit[0] is design:
-        return hit[1]
-    if len(_CACHE) > 8:
-        _CACHE.clear()
-    out = _compute(design, list(found))
-    _CACHE[id(design)] = (design, out)
-    return out
+    from rtlopt.evaluate._memo import per_design
+
+    return per_design(_CACHE, design, lambda: _compute(design, list(found)))
 
 
 def _compute(design: Design, found: list[Parameterization]) -> ReadingParams:
