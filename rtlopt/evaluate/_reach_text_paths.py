@@ -27,13 +27,31 @@ language each time), so the rule reads the paths, whatever file holds them (fail
 
 Where the target's inner names are not known, every identifier of its text that is no port
 counts (a superset).
+
+A text naming the target's scope itself (a prefix a script or string builds the inner names
+from at run time: ``set top /tb/dut`` then ``examine $top/cnt``, ``$sformatf("%s.%s", p,
+"cnt")`` with ``p = "tb.dut"``, ``"tb.dut.c" "nt"``, a walk of every signal starting
+``"tb.dut."``), and a VHDL external name into the target (any case), leave the change
+unchecked too: :mod:`._reach_scope_text`, read after the paths to inner names (round 73).
+VHDL texts are read whatever the case of a name, and a VHDL label of an instance of the
+target (``u_counter: entity work.ctr``) is an anchor. The patterns are compiled once per
+design.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
+from rtlopt.evaluate._reach_foreign import testbenches
+from rtlopt.evaluate._reach_scope_text import (
+    PROGRAMS,
+    bench_scopes,
+    external_names,
+    program_strings,
+    scope_paths,
+)
 from rtlopt.frontend.model import Design
 
 __all__ = ["text_path_reach"]
@@ -45,6 +63,8 @@ _DOCUMENTATION = frozenset({".md", ".markdown", ".rst", ".adoc", ".asciidoc"})
 _VERILOG = frozenset(
     {".v", ".sv", ".vh", ".svh", ".vt", ".sva", ".svi", ".vi", ".vinc", ".inc", ".vlog", ".vams"}
 )
+#: VHDL texts: names matched whatever their case.
+_VHDL = frozenset({".vhd", ".vhdl"})
 #: Waveform viewers' save files: every line a signal path, whatever the scope above the
 #: target is named there (a testbench the repository does not hold): any anchor counts.
 _VIEWS = frozenset({".gtkw", ".sav", ".wcfg", ".rc", ".wave"})
@@ -74,30 +94,107 @@ def text_path_reach(
     instances: set[str],
     inner: set[str] | None,
 ) -> str:
-    """Why a text of ``texts`` names an inner name of the target by a hierarchical path (see
-    the module's docstring), or "". ``instances``: the names of the target's instances in the
-    repository; ``inner``: the target's names (ports among them or not; None: not known)."""
+    """Why a text of ``texts`` names an inner name of the target by a hierarchical path, or
+    names the target's scope itself (see the module's docstring), or "". ``instances``: the
+    names of the target's instances in the repository; ``inner``: the target's names (ports
+    among them or not; None: not known)."""
     t = design.target
     ports = {p.name for p in t.ports}
     names = _names(design, inner) - ports
     if not names:
         return ""
-    path = _path_pattern({*instances, t.name}, names)
-    anywhere = _path_pattern(set(), names)
+    kept = [(f, x) for f, x in texts if f.suffix.lower() not in _DOCUMENTATION]
+    labels = _vhdl_label(t.name)
+    instances = instances | {
+        m.group(1) for f, x in kept if f.suffix.lower() in _VHDL for m in labels.finditer(x)
+    }
+    return _inner_paths(design, kept, instances, names) or _scope_paths(
+        design, kept, instances, names
+    )
+
+
+def _inner_paths(
+    design: Design, texts: list[tuple[Path, str]], instances: set[str], names: set[str]
+) -> str:
+    """The first path to an inner name of the target (``names``) in ``texts``, worded."""
+    t = design.target
+    anchors = frozenset({*instances, t.name})
+    wanted = frozenset(names)
     target = t.file.resolve()
     for file, text in texts:
-        if file.suffix.lower() in _DOCUMENTATION:
-            continue
-        pattern = anywhere if file.suffix.lower() in _VIEWS else path
+        suffix = file.suffix.lower()
+        vhdl = suffix in _VHDL
+        if suffix in _VIEWS:
+            pattern = _path_pattern(frozenset(), wanted, False)
+        else:
+            pattern = _path_pattern(anchors, wanted, vhdl)
         if not pattern.search(text):
             continue  # none in the whole text: none in its strings and comments
         own = file.resolve() == target
-        verilog = file.suffix.lower() in _VERILOG
-        for at, shown, name in _found(pattern, text, verilog, names):
+        found = {n.lower() for n in names} if vhdl else names
+        for at, shown, name in _found(pattern, text, suffix in _VERILOG, found, vhdl):
             if own and t.start <= at < t.end:
                 continue
             return _message(design, file, text, at, shown, name)
     return ""
+
+
+def _scope_paths(
+    design: Design, texts: list[tuple[Path, str]], instances: set[str], names: set[str]
+) -> str:
+    """The first path naming the target's scope, or VHDL external name into it, in
+    ``texts`` (:mod:`._reach_scope_text`), worded."""
+    t = design.target
+    ports = frozenset(p.name for p in t.ports)
+    anchors = frozenset({*instances, t.name})
+    target = t.file.resolve()
+    benches = testbenches(texts)  # a simulator's API or a waveform reader: any toplevel
+    for file, text in texts:
+        suffix = file.suffix.lower()
+        low = text.lower()
+        if suffix in _VIEWS or (file not in benches and not any(a.lower() in low for a in anchors)):
+            continue  # a viewer's list is read for inner names; no anchor in it
+        found = _scope_found(file, text, t.name, instances, ports, names, file in benches)
+        own = file.resolve() == target
+        for at, shown, what, kind in sorted(found):
+            if own and t.start <= at < t.end:
+                continue
+            return _scope_message(design, file, text, at, shown, what, kind)
+    return ""
+
+
+def _scope_found(
+    file: Path,
+    text: str,
+    module: str,
+    instances: set[str],
+    ports: frozenset[str],
+    names: set[str],
+    bench: bool,
+) -> list[tuple[int, str, str, str]]:
+    """The scope paths and VHDL external names of one text: offset, the path as written,
+    what it reaches, the kind (``scope``, ``external``, ``bench``). ``bench``: a testbench of
+    a simulator's API or a waveform reader (:func:`._reach_foreign.testbenches`)."""
+    suffix = file.suffix.lower()
+    vhdl = suffix in _VHDL
+    anchors = frozenset({*instances, module})
+    if suffix in _VERILOG:
+        segments = [(m.start(), m.group(0)) for m in _VERILOG_NON_CODE.finditer(text)]
+    elif suffix in PROGRAMS:
+        segments = program_strings(text, suffix)
+    else:
+        segments = [(0, text)]
+    found = [
+        (at, shown, what, "scope")
+        for at, shown, what in scope_paths(
+            segments, module, frozenset(instances), ports, vhdl, _FILE_SUFFIXES
+        )
+    ]
+    if vhdl:
+        found += [(*f, "external") for f in external_names(text, anchors, ports, frozenset(names))]
+    if bench and suffix in PROGRAMS:
+        found += [(*f, "bench") for f in bench_scopes(text, segments, ports, _FILE_SUFFIXES)]
+    return found
 
 
 def _names(design: Design, inner: set[str] | None) -> set[str]:
@@ -112,19 +209,33 @@ def _names(design: Design, inner: set[str] | None) -> set[str]:
     return set(_WORD.findall(blank_comments(own))) - _KEYWORDS - {t.name}
 
 
-def _path_pattern(anchors: set[str], names: set[str]) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=64)
+def _vhdl_label(module: str) -> re.Pattern[str]:
+    """A VHDL instance of ``module``: its label (group 1), ``u: entity work.ctr``, ``u: ctr``,
+    ``u: component ctr``; any case."""
+    return re.compile(
+        rf"^[ \t]*([A-Za-z]\w*)[ \t]*:[ \t]*(?:entity[ \t]+\w+\.|component[ \t]+)?"
+        rf"{re.escape(module)}\b",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _path_pattern(anchors: frozenset[str], names: frozenset[str], fold: bool) -> re.Pattern[str]:
     """A path: an anchor (whole word; a select may follow it), a separator, an inner name
-    (group ``name``), then no more of the word."""
+    (group ``name``), then no more of the word; compiled once per design (any case where
+    ``fold``: a VHDL text)."""
     a = "|".join(re.escape(x) for x in sorted(anchors, key=len, reverse=True) if x)
     a = a or r"[A-Za-z_][\w$]*"  # none given: any name
     n = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
     return re.compile(
-        rf"(?<![\w$])\\?(?:{a})(?:\[[^\]\n]{{0,40}}\])*[./:]\\?(?P<name>{n})(?![\w$])"
+        rf"(?<![\w$])\\?(?:{a})(?:\[[^\]\n]{{0,40}}\])*[./:]\\?(?P<name>{n})(?![\w$])",
+        re.IGNORECASE if fold else 0,
     )
 
 
 def _found(
-    path: re.Pattern[str], text: str, verilog: bool, names: set[str]
+    path: re.Pattern[str], text: str, verilog: bool, names: set[str], fold: bool
 ) -> list[tuple[int, str, str]]:
     """The paths of ``text`` (of a Verilog text, in its strings and comments only): offset,
     the path as written, the inner name."""
@@ -142,7 +253,7 @@ def _found(
             # a file name (``ctr.v``): a suffix of a file kind that ends the word there
             if sep == "." and name.lower() in _FILE_SUFFIXES and rest not in (".", "[", "/"):
                 continue
-            if name in names:
+            if (name.lower() if fold else name) in names:
                 whole = _TOKEN.search(seg, max(0, m.start() - 200), m.start())
                 first = whole.start() if whole is not None else m.start()
                 out.append((start + m.start(), seg[first : m.end()], name))
@@ -162,4 +273,36 @@ def _message(design: Design, file: Path, text: str, at: int, shown: str, name: s
         f"waveform reader) is not a port of {target}, and the proof compares only the ports, "
         f"so it is not checked; reach {target} by its ports only there, or take the file "
         "out of the repository if it does not belong to this design"
+    )
+
+
+def _scope_message(
+    design: Design, file: Path, text: str, at: int, shown: str, what: str, kind: str
+) -> str:
+    target = design.target.name
+    line = text.count("\n", 0, at) + 1
+    try:
+        where = file.resolve().relative_to(Path(design.root).resolve()).as_posix()
+    except ValueError:
+        where = file.name
+    builds = (
+        "a script or string builds the names inside it from there (a variable, a format, "
+        "pieces joined, a walk of every name under it)"
+    )
+    if kind == "external":
+        reads = f"a VHDL external name reaches {what} inside {target} ({shown})"
+    elif kind == "bench":
+        reads = (
+            f"a path names a scope ({shown}) in a testbench of a simulator's API or a "
+            f"waveform reader, which reads any toplevel, {target} among them: {builds}"
+        )
+    else:
+        reads = (
+            f"a path names the scope of {what}, the target {target} or an instance of it "
+            f"({shown}): {builds}"
+        )
+    return (
+        f"{where}:{line}: {reads}; what it reaches is not a port of {target}, and the proof "
+        f"compares only the ports, so it is not checked; name only whole ports of {target} "
+        "there, or take the file out of the repository if it does not belong to this design"
     )
