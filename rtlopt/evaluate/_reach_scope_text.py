@@ -22,6 +22,9 @@ scope (fail closed):
 - a ``/`` path counts only from the root (``/tb/dut``, ``sim:/tb/dut``): a relative one
   (``rtl/ctr``, ``$(RTL)/ctr``, ``../ctr``) is a folder, and so is a path ending at a file
   (``/ip/ctr/rtl/ctr.sv``) or a web address (``https://host/ctr``);
+- in a testbench of a simulator's API or a waveform reader of any package (any toplevel, its
+  instance named anywhere), a string that is a whole dotted path of two parts or more not
+  ending at a whole port name or a file's kind (``"tb.dut"``, ``"tb.dut."``, ``"tb.dut.c"``);
 - in a Python or C/C++ text, only its strings (its code is read by :mod:`._reach_foreign`:
   ``dut._log`` is cocotb's own); in a Verilog text its strings and comments (as there); in a
   VHDL text all of it, names matched whatever their case, and ``:`` there ends a label
@@ -45,6 +48,7 @@ __all__ = [
     "external_names",
     "program_strings",
     "scope_paths",
+    "waveform_reader",
 ]
 
 #: Python and C/C++ texts: only their strings are read for a scope.
@@ -83,6 +87,13 @@ _DOTTED = re.compile(
 )
 #: Python packages a dotted string names a module of (``"cocotb.triggers"``): no path.
 _PACKAGES = re.compile(r"(?:cocotb\w*|pyuvm|pyverilator|vcdvcd|pyvcd|vcd|os|sys|logging)\.")
+#: A Python or C/C++ text importing or including a waveform reader of any package
+#: (``pyDigitalWaveTools.vcd.parser``, ``fstapi.h``): it reads any toplevel's names.
+_WAVE_READER = re.compile(
+    r"^[ \t]*(?:from[ \t]+[\w.]*|import[ \t]+[\w., \t]*|#[ \t]*include[ \t]*[<\"][^>\"\n]*)"
+    r"(?:vcd|fst|fsdb|wave(?!\b)|wellen|ghw|lxt)",  # not Python's own ``wave`` (audio)
+    re.IGNORECASE | re.MULTILINE,
+)
 #: A call whose first argument is a file's name.
 _OPENS = re.compile(
     r"\b(?:open|fopen|freopen|VCDVCD|Path|[io]?fstream|load\w*|read\w*|write\w*|dump\w*"
@@ -206,6 +217,12 @@ def bench_scopes(
             continue  # a file (``"dump.vcd"``; ``"tb.dut.c"`` is a path), a port
         out.append((at, literal, body.rstrip(".").rsplit(".", 1)[-1]))
     return out
+
+
+def waveform_reader(text: str) -> bool:
+    """Whether a Python or C/C++ ``text`` imports or includes a waveform reader (its strings
+    are read as :func:`bench_scopes`)."""
+    return _WAVE_READER.search(text) is not None
 
 
 def external_names(

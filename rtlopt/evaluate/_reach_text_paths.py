@@ -51,6 +51,7 @@ from rtlopt.evaluate._reach_scope_text import (
     external_names,
     program_strings,
     scope_paths,
+    waveform_reader,
 )
 from rtlopt.frontend.model import Design
 
@@ -152,9 +153,12 @@ def _scope_paths(
     for file, text in texts:
         suffix = file.suffix.lower()
         low = text.lower()
-        if suffix in _VIEWS or (file not in benches and not any(a.lower() in low for a in anchors)):
-            continue  # a viewer's list is read for inner names; no anchor in it
-        found = _scope_found(file, text, t.name, instances, ports, names, file in benches)
+        if suffix in _VIEWS:
+            continue  # a viewer's list is read for inner names
+        bench = file in benches or (suffix in PROGRAMS and waveform_reader(text))
+        if not bench and not any(a.lower() in low for a in anchors):
+            continue  # no anchor in it
+        found = _scope_found(file, text, t.name, instances, ports, names, bench)
         own = file.resolve() == target
         for at, shown, what, kind in sorted(found):
             if own and t.start <= at < t.end:

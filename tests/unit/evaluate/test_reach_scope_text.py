@@ -102,6 +102,13 @@ def _reach(tmp: Path, files: dict[str, str]) -> str:
             },
             "wave.py:4",
         ),
+        (
+            {
+                "wave2.py": "from pyDigitalWaveTools.vcd.parser import VcdParser\n"
+                'scope = "tb.dut"\nsig = find(scope + "." + "cnt")\n',
+            },
+            "wave2.py:2",
+        ),
         # 12: C's adjacent literals (VPI: any toplevel)
         (
             {
