@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests.conftest import long_modules_first, model_threads, pytest_itemcollected
+from tests.conftest import long_modules_first, model_threads
 
 
 class _Item:
@@ -55,40 +54,3 @@ def test_model_threads_share_the_cores_between_workers(monkeypatch: pytest.Monke
     assert model_threads() == 2
     monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "8")
     assert model_threads() == 1
-
-
-class _Def:
-    def __init__(self, scope: str) -> None:
-        self.scope = scope
-
-
-class _Collected(_Item):
-    """A collected test on an xdist worker of ``--dist loadgroup``, with its fixtures' scopes."""
-
-    def __init__(self, nodeid: str, scopes: list[str], module: Any = None) -> None:
-        super().__init__(nodeid)
-        self.config = SimpleNamespace(option=SimpleNamespace(loadgroup=True))
-        self._fixtureinfo = SimpleNamespace(
-            name2fixturedefs={f"f{i}": [_Def(s)] for i, s in enumerate(scopes)}
-        )
-        self.module = module
-        self.added: list[Any] = []
-
-    def add_marker(self, mark: Any) -> None:
-        self.added.append(mark)
-
-
-def _group(item: _Collected) -> str | None:
-    pytest_itemcollected(item)  # type: ignore[arg-type]
-    return item.added[0].kwargs["name"] if item.added else None
-
-
-def test_only_tests_sharing_a_module_fixture_are_grouped_on_one_worker() -> None:
-    assert _group(_Collected("tests/a.py::t", ["function", "session"])) is None
-    assert _group(_Collected("tests/a.py::t", ["function", "module"])) == "tests/a.py"
-    assert _group(_Collected("tests/b.py::C::t", ["class"])) == "tests/b.py"
-    split = SimpleNamespace(xdist_group_of=lambda nodeid: "case-" + nodeid[-3:-1])
-    assert _group(_Collected("tests/c.py::t[x:1]", ["module"], split)) == "case-:1"
-    plain = _Collected("tests/a.py::t", ["module"])
-    plain.config.option.loadgroup = False  # not a loadgroup worker: no marks
-    assert _group(plain) is None
