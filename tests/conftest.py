@@ -173,11 +173,9 @@ def model_cpu_share(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """The whole suite (``pytest`` without paths, as in the README and .ci/run) runs on
-    pytest-xdist workers, a test at a time, except that the tests of a module sharing a fixture
-    of module, class or package scope (the Ray cluster, a loaded model) run on one worker
-    (``--dist loadgroup``, :func:`shared_fixture_groups`): a long module no longer keeps one
-    worker busy while the other idles. A run of named files or tests, a run with ``-n`` of its
-    own, and an xdist worker itself are left alone."""
+    pytest-xdist workers, a test file per worker at a time (``--dist loadfile``: a module's
+    fixtures, such as the Ray cluster or a loaded model, are set up once). A run of named files
+    or tests, a run with ``-n`` of its own, and an xdist worker itself are left alone."""
     if (
         not config.pluginmanager.hasplugin("xdist")
         or os.environ.get("PYTEST_XDIST_WORKER")
@@ -191,9 +189,8 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     workers = suite_workers()
     if workers > 1:
         config.option.numprocesses = workers
-        # a test at a time, but the tests sharing a module's fixture together (xdist_groups)
-        config.option.dist = "loadgroup"
-        # groups in the collected order (long modules first), not by their count of tests
+        config.option.dist = "loadfile"
+        # files in the collected order (long modules first), not by their count of tests
         config.option.loadscopereorder = False
 
 
@@ -213,28 +210,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             else:
                 item.add_marker(skip_tools)
     long_modules_first(items)
-
-
-#: Fixture scopes whose value the tests of a module share (set up once per worker).
-_SHARED_SCOPES = frozenset({"module", "class", "package"})
-
-
-def pytest_itemcollected(item: pytest.Item) -> None:
-    """On an xdist worker of ``--dist loadgroup`` (xdist sets ``option.loadgroup`` there): a
-    test that shares a fixture of module, class or package scope gets one ``xdist_group`` per
-    module, so that its module's tests run on one worker and set the fixture up once; a module
-    may split its tests into smaller groups with a function ``xdist_group_of(nodeid) -> str``
-    (the acceptance cases: one group per repository case). Other tests go to whichever worker
-    is free."""
-    if not getattr(item.config.option, "loadgroup", False):
-        return
-    info = getattr(item, "_fixtureinfo", None)
-    defs = info.name2fixturedefs.values() if info is not None else ()
-    if not any(str(d[-1].scope) in _SHARED_SCOPES for d in defs if d):
-        return
-    split = getattr(getattr(item, "module", None), "xdist_group_of", None)
-    group = split(item.nodeid) if callable(split) else item.nodeid.split("::")[0]
-    item.add_marker(pytest.mark.xdist_group(name=group))
 
 
 def long_modules_first(items: list[pytest.Item]) -> None:

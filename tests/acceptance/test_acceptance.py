@@ -117,13 +117,6 @@ def _expect(step: str, s: Mapping[str, Any], case: Case) -> None:
             assert s["class"] == "", where  # a counterexample shown
 
 
-def xdist_group_of(nodeid: str) -> str:
-    """The suite's worker group of a test (tests/conftest.py): a case's step tests share its
-    runs (``fixture_runs``), different cases run on either worker."""
-    case = nodeid.partition("[")[2].rpartition("]")[0].rpartition(":")[0]
-    return f"acceptance-{case}" if case else "acceptance"
-
-
 @pytest.fixture
 def repo_copy(tmp_path: Path) -> Callable[[Case], Path]:
     def make(case: Case) -> Path:
