@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rtlopt.evaluate._foreign_x_cocotb import LITERAL as _LITERAL
+from rtlopt.evaluate._foreign_x_cocotb import WRITE as _WRITE
 from rtlopt.frontend.model import Design
 
 __all__ = ["ForeignX", "foreign_x_inputs"]
@@ -55,13 +57,6 @@ class ForeignX:
 
 #: A write of a handle's value: ``.value = v`` (not ``==``), ``.setimmediatevalue(v``, or the
 #: old ``<=`` on a handle (group ``op``); the value follows the match.
-_WRITE = re.compile(
-    r"\.\s*(?:value\s*(?P<op>=)(?!=)|setimmediatevalue\s*\(|set\s*\()"
-    r"|\.\s*(?P<old>[A-Za-z_]\w*)\s*<=(?!=)"
-)
-_LITERAL = re.compile(
-    r"[-+]?\s*(?:0[bB][01_]+|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|\d[\d_]*|True|False)\s*,?\s*\)?"
-)
 _Z_STRING = re.compile(r"[\"'][^\"'\n]*[zZ][^\"'\n]*[\"']|\bLogic(?:Array)?\s*\.\s*Z\b")
 _CACHE: dict[Any, tuple[object, ForeignX]] = {}
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["own_callables", "unread_write"]
+__all__ = ["LITERAL", "WRITE", "own_callables", "unread_write"]
 
 #: The modules of cocotb and its kin a test may import: no driver of the design's signals.
 _BASICS = re.compile(
@@ -48,6 +48,15 @@ _COCOTB_ATTRIBUTES = frozenset(
 _REFLECTION = re.compile(
     r"\b(?:__setattr__|_set_value|_setimmediatevalue|__dict__|set_signal_val\w*|"
     r"__import__|import_module)\b|\bsetattr\s*\(\s*(?!(?:self|cls)\s*,)"
+)
+#: A write through a handle (``.value =``, ``setimmediatevalue(``, ``.set(``, the old ``<=``).
+WRITE = re.compile(
+    r"\.\s*(?:value\s*(?P<op>=)(?!=)|setimmediatevalue\s*\(|set\s*\()"
+    r"|\.\s*(?P<old>[A-Za-z_]\w*)\s*<=(?!=)"
+)
+#: A value that is a plain number or boolean (no x or z can be in it).
+LITERAL = re.compile(
+    r"[-+]?\s*(?:0[bB][01_]+|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|\d[\d_]*|True|False)\s*,?\s*\)?"
 )
 _GETATTR_WRITE = re.compile(
     r"\bgetattr\s*\([^()]*,\s*[rbu]?[\"'](?:value|setimmediatevalue|set|_set_value)[\"']"
@@ -165,11 +174,10 @@ def _field_writes(code: str, handles: set[str], ports: set[str]) -> list[tuple[i
     """Writes through a handle held in a field (``self.sig.value = v`` for ``self.sig =
     dut.s``) of a value that is not an integer or boolean literal; a write at a port's name
     or through a bare name is :func:`._foreign_x._python_writes`'s."""
-    from rtlopt.evaluate._foreign_x import _LITERAL, _WRITE
     from rtlopt.evaluate._reach_foreign import _chain
 
     out: list[tuple[int, str]] = []
-    for m in _WRITE.finditer(code):
+    for m in WRITE.finditer(code):
         chain = _chain(code, m.start())
         if m.group("old") is not None:
             chain = [*chain, m.group("old")]
@@ -179,6 +187,6 @@ def _field_writes(code: str, handles: set[str], ports: set[str]) -> list[tuple[i
             continue
         end = code.find("\n", m.end())
         value = code[m.end() : end if end >= 0 else len(code)].strip()
-        if not _LITERAL.fullmatch(value):
+        if not LITERAL.fullmatch(value):
             out.append((m.start(), f"writes {'.'.join(chain)} with a value that may be x"))
     return out

@@ -100,7 +100,8 @@ def other_texts(
     found += [f for f in outside if not f.resolve().is_relative_to(root.resolve())]
     for f in found:
         try:
-            if f.resolve() in known or (skip is not None and f.resolve().is_relative_to(skip)):
+            r = f.resolve()
+            if r in known or any(r.is_relative_to(s) for s in skip):
                 continue
             if f.stat().st_size > _SCANNED_BYTES:
                 unread.append(f)
@@ -129,20 +130,25 @@ def claim_scratch(folder: Path) -> None:
         _CLAIMED.add(folder.resolve())
 
 
-def _scratch(design: Design, own: Path | None) -> Path | None:
-    """``own`` where its files can be left out: a folder this process made
-    (:func:`claim_scratch`) that neither holds the repository nor any of the design's
-    sources, prelude files or include folders (a scratch folder given as the repository
-    itself, or around its sources, hides nothing; one that held files before rtlopt used it,
-    a folder of the repository a build compiles from, hides nothing either)."""
-    if own is None or own not in _CLAIMED:
-        return None  # a folder that held files before rtlopt used it may hold the user's
+def _scratch(design: Design, own: Path | None) -> tuple[Path, ...]:
+    """The scratch folders whose files can be left out: ``own`` and every other folder this
+    process made (:func:`claim_scratch`: an earlier evaluator's candidates and logs inside the
+    repository's folder are rtlopt's, not the repository's), each where it neither holds the
+    repository nor any of the design's sources, prelude files or include folders (a scratch
+    folder given as the repository itself, or around its sources, hides nothing; one that held
+    files before rtlopt used it, a folder of the repository a build compiles from, hides
+    nothing either)."""
+    root = Path(design.root).resolve()
+    claimed = [c for c in _CLAIMED if c == own or c.is_relative_to(root)]
+    if not claimed:
+        return ()  # a folder that held files before rtlopt used it may hold the user's
     design_paths = [
-        Path(design.root),
-        *map(Path, design.sources.files),
-        *map(Path, design.sources.prelude),
-        *map(Path, design.include_dirs),
+        p.resolve()
+        for p in [
+            Path(design.root),
+            *map(Path, design.sources.files),
+            *map(Path, design.sources.prelude),
+            *map(Path, design.include_dirs),
+        ]
     ]
-    if any(p.resolve().is_relative_to(own) for p in design_paths):
-        return None
-    return own
+    return tuple(c for c in claimed if not any(p.is_relative_to(c) for p in design_paths))

@@ -36,14 +36,28 @@ def test_a_file_of_the_scratch_folder_is_not_read(tmp_path: Path) -> None:
 
 def test_the_same_file_outside_the_scratch_folder_is_read(tmp_path: Path) -> None:
     design = _design(tmp_path)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "copy.v").write_text(COPY)
     why = repository_reach(design)
-    assert "candidate.in.v" in why and "M_ON" in why, why
+    assert "copy.v" in why and "M_ON" in why, why
+
+
+def test_an_earlier_evaluators_scratch_folder_is_not_read(tmp_path: Path) -> None:
+    """Two evaluators of one design in the repository's folder (``--workdir`` inside it): the
+    second does not read the first's candidates and tool logs as the repository's files
+    (a netlist log naming ``m.y`` is no path into the target)."""
+    design = _design(tmp_path)
+    claim_scratch(tmp_path / "second")
+    (tmp_path / "second").mkdir()
+    assert repository_reach(design, tmp_path / "second") == ""
 
 
 def test_a_scratch_folder_holding_the_repository_hides_nothing(tmp_path: Path) -> None:
     design = _design(tmp_path)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "copy.v").write_text(COPY)
     why = repository_reach(design, tmp_path)
-    assert "candidate.in.v" in why, why
+    assert "copy.v" in why, why
 
 
 def test_a_folder_that_held_files_before_is_no_scratch_folder(tmp_path: Path) -> None:
