@@ -224,13 +224,23 @@ def _vhdl_label(module: str) -> re.Pattern[str]:
     )
 
 
+#: A scope held by a variable or filled in by a format (round 73): a Tcl or shell ``$top``,
+#: ``${top}``, make's ``$(TOP)``, a Python format's ``{scope}`` or ``{}``, a ``%s``
+#: (``$sformatf("%s.cnt", p)``): whatever it holds, ``<it>.cnt`` names an inner name.
+_BUILT_ANCHOR = r"\$\{?[A-Za-z_]\w*\}?|\{[A-Za-z_]?\w*\}|%s"
+#: After a name: a file's suffix (``.v``, ``.sv``) ending the word.
+_SUFFIX_ALT = "|".join(sorted(_FILE_SUFFIXES))
+_FILE_AFTER = re.compile(rf"\.(?:{_SUFFIX_ALT})(?![\w$])", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=64)
 def _path_pattern(anchors: frozenset[str], names: frozenset[str], fold: bool) -> re.Pattern[str]:
     """A path: an anchor (whole word; a select may follow it), a separator, an inner name
     (group ``name``), then no more of the word; compiled once per design (any case where
     ``fold``: a VHDL text)."""
     a = "|".join(re.escape(x) for x in sorted(anchors, key=len, reverse=True) if x)
-    a = a or r"[A-Za-z_][\w$]*"  # none given: any name
+    # none given: any name; else a scope a variable or a format holds is any anchor too
+    a = f"{a}|{_BUILT_ANCHOR}" if a else r"[A-Za-z_][\w$]*"
     n = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
     return re.compile(
         rf"(?<![\w$])\\?(?:{a})(?:\[[^\]\n]{{0,40}}\])*[./:]\\?(?P<name>{n})(?![\w$])",
@@ -256,6 +266,9 @@ def _found(
             rest = seg[m.end() : m.end() + 1]
             # a file name (``ctr.v``): a suffix of a file kind that ends the word there
             if sep == "." and name.lower() in _FILE_SUFFIXES and rest not in (".", "[", "/"):
+                continue
+            # a built scope before a file's name (``${RTL}/ctr.v``): a file's path
+            if seg[m.start()] in "${%" and _FILE_AFTER.match(seg, m.end()):
                 continue
             if (name.lower() if fold else name) in names:
                 whole = _TOKEN.search(seg, max(0, m.start() - 200), m.start())

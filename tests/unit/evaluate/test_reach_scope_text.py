@@ -70,7 +70,7 @@ def _reach(tmp: Path, files: dict[str, str]) -> str:
         (
             {
                 "sim/tb.v": TB_V,
-                "sim/run.do": "set top /tb/dut\nvsim work.tb\nexamine $top/cnt\n",
+                "sim/run.do": "set top /tb/dut\nvsim work.tb\nset s cnt\nexamine $top/$s\n",
             },
             "sim/run.do:1",
         ),
@@ -126,7 +126,10 @@ def _reach(tmp: Path, files: dict[str, str]) -> str:
             "check_golden.py:3",
         ),
         # the module at the top of a tool's path; a wildcard; a parent's instance chain
-        ({"sim/run.do": "vsim work.ctr\nset p sim:/ctr\nexamine $p/cnt\n"}, "sim/run.do:2"),
+        (
+            {"sim/run.do": "vsim work.ctr\nset p sim:/ctr\nset s cnt\nexamine $p/$s\n"},
+            "sim/run.do:2",
+        ),
         ({"sim/tb.v": TB_V, "sim/wave.do": "add wave -r /tb/dut/*\n"}, "sim/wave.do:1"),
         ({"top.v": TOP}, "top.v:7"),
         # a VHDL scope path in upper case
@@ -201,4 +204,35 @@ def test_a_vhdl_external_name_into_the_target_is_unchecked(
     ],
 )
 def test_no_path_to_the_targets_scope_stays_checked(tmp_path: Path, files: dict[str, str]) -> None:
+    assert _reach(tmp_path, files) == ""
+
+
+@pytest.mark.parametrize(
+    ("files", "where"),
+    [
+        # a relative scope in a variable (round 73's gap): `set top dut` then `$top/cnt`
+        ({"sim/run.do": "set top dut\nvsim work.tb\nexamine $top/cnt\n"}, "sim/run.do:3"),
+        ({"sim/run.tcl": "add_wave ${scope}/cnt\n"}, "sim/run.tcl:1"),
+        # a format filled in with the scope
+        ({"sim/peek.sv": 'initial $display($sformatf("%s.cnt", p));\n'}, "sim/peek.sv:1"),
+        ({"check.py": 'def peek(v, scope):\n    return v[f"{scope}.cnt"]\n'}, "check.py:2"),
+    ],
+)
+def test_a_path_from_a_scope_a_variable_or_format_holds_is_unchecked(
+    tmp_path: Path, files: dict[str, str], where: str
+) -> None:
+    why = _reach(tmp_path, files)
+    assert why.startswith(f"{where}: a hierarchical path names cnt"), why
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"build.sh": "iverilog -o sim ${RTL}/ctr.v $RTL/cnt.v\n"},
+        {"sim/run.do": "set top dut\nexamine $top/clk\n"},
+    ],
+)
+def test_a_file_path_or_a_port_after_a_variable_stays_checked(
+    tmp_path: Path, files: dict[str, str]
+) -> None:
     assert _reach(tmp_path, files) == ""
