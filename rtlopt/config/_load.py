@@ -22,6 +22,21 @@ from rtlopt.errors import ConfigError
 Source = str  # "default", a file path, "env RTLOPT_X", "command line"
 
 
+def _list_text(value: str, where: str) -> list[Any]:
+    """A list given as text (an environment variable, a command-line value): a TOML array
+    (``[]``, ``["rtl/*", "lib/*"]``) read as one, anything else comma-separated (``a,b``)."""
+    text = value.strip()
+    if text.startswith("[") and text.endswith("]"):
+        import tomllib
+
+        try:
+            out = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{where} is not a TOML array: {value!r} ({exc})") from None
+        return list(out)
+    return [v.strip() for v in text.split(",") if v.strip()]
+
+
 def _coerce(value: Any, tp: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
@@ -32,7 +47,7 @@ def _coerce(value: Any, tp: Any, where: str) -> Any:
         return _coerce(value, inner[0], where)
     if origin is tuple:
         if isinstance(value, str):
-            value = [v.strip() for v in value.split(",") if v.strip()]
+            value = _list_text(value, where)
         if not isinstance(value, list | tuple):
             raise ConfigError(f"{where} must be a list, got {value!r}")
         return tuple(_coerce(v, args[0], where) for v in value)

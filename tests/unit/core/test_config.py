@@ -66,3 +66,23 @@ def test_toml_round_trip(tmp_path: Path) -> None:
     f.write_text(to_toml(rc.config))
     again = load_config(config_file=f, env={})
     assert again.config == rc.config
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[]", ()),  # a TOML array: empty, not the one pattern "[]"
+        ('["rtl/*", "lib/*"]', ("rtl/*", "lib/*")),
+        ("rtl/*, lib/*", ("rtl/*", "lib/*")),  # comma-separated
+    ],
+)
+def test_a_list_from_the_environment_is_a_toml_array_or_comma_separated(
+    tmp_path: Path, text: str, expected: tuple[str, ...]
+) -> None:
+    rc = load_config(tmp_path, env={"RTLOPT_CHECK__OPTIMIZATION_ONLY": text})
+    assert rc.config.check.optimization_only == expected
+
+
+def test_a_broken_array_from_the_environment_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not a TOML array"):
+        load_config(tmp_path, env={"RTLOPT_CHECK__OPTIMIZATION_ONLY": '["rtl/*" "lib/*"]'})
