@@ -12,24 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.config import ProjectConfig
-from rtlopt.evaluate._reach import repository_reach
-from rtlopt.frontend import load_design
+from tests.unit.evaluate.test_reach_text_paths import TB, _reach
 
-CTR = """module ctr(input clk, input rst, output [3:0] q);
-  reg [3:0] cnt;
-  always @(posedge clk) if (rst) cnt <= 4'd0; else cnt <= cnt + 4'd1;
-  assign q = cnt;
-endmodule
-"""
-TB = """module tb;
-  reg clk = 0, rst = 1; wire [3:0] q;
-  logic [3:0] v;
-  ctr dut(.clk(clk), .rst(rst), .q(q));
-  initial begin
-{body}  end
-endmodule
-"""
 TB_V = TB.format(body="    #100 $finish;\n")
 TOP = """module top(input clk, input rst, output [3:0] q);
   ctr u_ctr(.clk(clk), .rst(rst), .q(q));
@@ -54,13 +38,6 @@ begin
   end process;
 end architecture;
 """
-
-
-def _reach(tmp: Path, files: dict[str, str]) -> str:
-    for name, text in {"ctr.v": CTR, **files}.items():
-        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp / name).write_text(text)
-    return repository_reach(load_design(tmp / "ctr.v", "ctr", ProjectConfig()))
 
 
 @pytest.mark.parametrize(
