@@ -11,8 +11,27 @@ is either consumed by a recognised setting whose value was read whole as a liter
 clearly no setting (:func:`_no_setting`: an attribute read ``dut.W.value``, a macro
 ``+define+W``/``-DW``, an option flag ``-W``, a Verilog file that neither instantiates the
 target nor holds a ``defparam``, the target's own copy, a C or C++ harness with no Verilog in
-it, a lint waiver's line, a FuseSoC core naming a parameter settable with no value); any
-other occurrence, comments included, leaves the change unchecked (:func:`first_unread`).
+it, a lint waiver's line, a FuseSoC core naming a parameter settable with no value, a comment,
+a description string); any other occurrence leaves the change unchecked
+(:func:`first_unread`).
+
+A comment is one by the lexer of the language the file's name certainly gives
+(:func:`._text_lex.lexed`: Python by :mod:`tokenize`, Verilog and Verilator's ``.vlt``,
+Hjson's whole-line comments, YAML, TOML, JSON5, the shell, Make outside recipes, Tcl where a
+command starts), never a regular expression on line starts: a ``#`` inside a string, a
+docstring, a block scalar, a here-document, a braced Tcl word, a recipe, a line a backslash
+continues is none; where the lexer cannot follow the text (an unterminated string, a
+construct it does not know) nothing of the file is a comment. A comment a tool reads is none
+either (:func:`._text_lex.plain_comment`: no blank after the marker, ``#SBATCH``, ``#!``, a
+first word such as ``synopsys`` or ``verilator``). A description string (:func:`_prose`) is
+a one-line double-quoted string the lexer found, of three words or more of letters only (a
+sentence's punctuation after a word; no digit, ``=``, ``:``, ``-``, ``+``, ``$``, ``[``,
+``{``, ``%``), naming a parameter that takes no word (no string default, no ``string`` or
+``type`` in its module's text, its module known), where the word after the name (a setting
+puts the value after the name) is neither a switch (``on``, ``true``, ``yes``, any case) nor
+a word of the design's Verilog code outside comments and strings (a parameter, an enum's
+member, a type: any word, case ignored). ibex's ``set_flow_bool_var ibex_secure_ibex 0
+"Enable SecureIbex configuration"`` is one.
 """
 
 from __future__ import annotations
@@ -20,6 +39,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rtlopt.evaluate._text_lex import Lexed, lexed, plain_comment
 from rtlopt.frontend.model import Design
 
 __all__ = ["first_unread", "watched_names", "word_pattern"]
@@ -177,6 +197,7 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
         return ""  # Verilog that neither instantiates the target nor sets a path's value
     own = _own_spans(text, t) if verilog else []
     core = path.suffix == ".core"
+    lex: Lexed | None | bool = False
     for m in rx.finditer(text):
         at = m.start()
         if at in consumed or _no_setting(text, at, m.end()):
@@ -186,6 +207,9 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
         if _WAIVER.match(text, _statement_start(text, at)):
             continue
         if any(a <= at < b for a, b in own):
+            continue
+        lex = lexed(path, text) if lex is False else lex
+        if isinstance(lex, tuple) and _commented_or_prose(design, text, lex, at, m.end()):
             continue
         line = text.count("\n", 0, at) + 1
         start = text.rfind("\n", 0, at) + 1
@@ -256,3 +280,84 @@ def _own_spans(text: str, module: str) -> list[tuple[int, int]]:
         e = re.compile(r"\bendmodule\b").search(text, m.end())
         out.append((m.start(), e.end() if e else len(text)))
     return out
+
+
+#: A word of a description: letters, then a sentence's punctuation.
+_PROSE_WORD = re.compile(r"[A-Za-z]+[.,;:!?)]*")
+#: What no description holds (a digit, an assignment, an option, a variable, a list).
+_NOT_PROSE = re.compile(r"[\d=:+$\[{%-]")
+_SWITCHES = frozenset({"true", "false", "on", "off", "yes", "no"})
+_WORDS: dict[int, tuple[object, frozenset[str]]] = {}
+
+
+def _commented_or_prose(design: Design, text: str, lex: Lexed, start: int, end: int) -> bool:
+    """Whether the name at ``start:end`` is inside a prose comment (:func:`plain_comment`)
+    or a description string (:func:`_prose`) by the file's lexer."""
+    comments, strings = lex
+    if any(a <= start and end <= b and plain_comment(text, a) for a, b in comments):
+        return True
+    span = next(((a, b) for a, b in strings if a < start and end < b), None)
+    return span is not None and _prose(design, text, span, start, end)
+
+
+def _prose(design: Design, text: str, span: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the one-line double-quoted string at ``span`` is a description naming the
+    parameter at ``start:end``, no setting: three words or more, each of letters (a
+    sentence's punctuation after it), no digit and none of ``=:-+$[{%``; the parameter
+    takes no string (:func:`_string_capable`); the word after the name (settings put
+    values after names: ``N=V``, ``N V``, ``.N(V)``) is no switch (``on``, ``true``) and
+    no word of the design's Verilog code (a parameter, an enum's member: a value)."""
+    body = text[span[0] + 1 : span[1] - 1]
+    words = body.split()
+    if _NOT_PROSE.search(body) or len(words) < 3:
+        return False
+    if not all(_PROSE_WORD.fullmatch(w) for w in words):
+        return False
+    if _string_capable(design, text[start:end]):
+        return False
+    after = text[end : span[1] - 1].split()
+    if after and not after[0][0].isalpha():
+        after = after[1:]  # the name's own punctuation ("W. Next"): the word after it
+    word = after[0].rstrip(".,;:!?)").lower() if after else ""
+    return word not in _SWITCHES and word not in _design_words(design)
+
+
+def _string_capable(design: Design, name: str) -> bool:
+    """Whether the parameter may take a word as its value: a string default, a module
+    whose text names the type ``string`` or a type parameter, or an owner not known."""
+    owner = watched_names(design).get(name)
+    module = design.modules.get(owner) if owner else design.target
+    param = next((p for p in module.parameters if p.name == name), None) if module else None
+    if module is None or param is None or '"' in param.value:
+        return True
+    try:
+        return re.search(r"\b(?:string|type)\b", module.text()) is not None
+    except OSError:
+        return True
+
+
+def _design_words(design: Design) -> frozenset[str]:
+    """Every word (lower case) of the design's Verilog code outside comments and strings:
+    the texts the frontend reads and every Verilog file of the repository (a testbench's
+    package may declare a value). A text the lexer cannot follow gives all its words."""
+    from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+
+    hit = _WORDS.get(id(design))
+    if hit is not None and hit[0] is design:
+        return hit[1]
+    words: set[str] = set()
+    own = {p for p, _ in repository_texts(design)}
+    for path, text in [*repository_texts(design), *other_texts(design)[0]]:
+        if path not in own and path.suffix.lower() not in _VERILOG:
+            continue
+        lex = lexed(path.with_suffix(".v"), text)
+        pieces, last = [], 0
+        for a, b in sorted(lex[0] + lex[1]) if lex is not None else []:
+            pieces.append(text[last:a])
+            last = b
+        pieces.append(text[last:])
+        words.update(w.lower() for w in re.findall(r"[A-Za-z_][\w$]*", " ".join(pieces)))
+    if len(_WORDS) > 8:
+        _WORDS.clear()
+    _WORDS[id(design)] = (design, frozenset(words))
+    return _WORDS[id(design)][1]

@@ -70,7 +70,7 @@ def _found(tmp: Path, files: dict[str, str]) -> tuple[list[tuple[tuple[str, str]
         ("test_tgt.py", 'runner.build(build_args=["-GW=" + str(37)])\n', "test_tgt.py:1"),
         ("test_tgt.py", 'runner.build(build_args=["-GW=3" "7"])\n', "test_tgt.py:1"),
         ("run.sh", "export W=37\nmake sim\n", "run.sh:1"),
-        ("Makefile", "# W is set by the CI job\nsim:\n\tiverilog tgt.v\n", "Makefile:1"),
+        ("Makefile", "W ?= 37  # the CI job's\nsim:\n\tiverilog tgt.v\n", "Makefile:1"),
         ("test_tgt.py", "cfg.W = 37\nrunner.build(parameters=vars(cfg))\n", "test_tgt.py:1"),
         (  # a FuseSoC default the core form does not read
             "tgt.core",
