@@ -134,6 +134,8 @@ def quoted_end(text: str, i: int, quote: str) -> int:
 
 def _verilog(text: str) -> Lexed:
     """Verilog, SystemVerilog and Verilator's configuration files (``.vlt``)."""
+    if '`\\`"' in text:
+        raise Unsure("an escaped quote of a macro's string (the pairs of quotes may shift)")
     return _clike(text, '"', True)
 
 

@@ -46,7 +46,7 @@ def _shell(text: str) -> Lexed:
             raise Unsure("a backquoted command")
         elif text.startswith("${", i):
             i = _parameter_end(text, i)
-        elif c == "#" and (i == 0 or text[i - 1] in " \t" or _line_start(text, i)):
+        elif c == "#" and (i == 0 or _blank_before(text, i) or _line_start(text, i)):
             j = text.find("\n", i)
             j = n if j < 0 else j
             if i > 0 or not text.startswith("#!"):
@@ -65,6 +65,11 @@ def _shell(text: str) -> Lexed:
     if pending:
         raise Unsure("a here-document with no body")
     return comments, strings
+
+
+def _blank_before(text: str, i: int) -> bool:
+    """Whether a blank no backslash escapes is before ``i`` (``a\\ #b`` is one word)."""
+    return text[i - 1] in " \t" and (i < 2 or text[i - 2] != "\\")
 
 
 def _line_start(text: str, i: int) -> bool:

@@ -77,6 +77,7 @@ def test_a_comment_and_a_description_set_nothing(tmp_path: Path, name: str, text
         ("ci.yml", "script: |\n  # W=37\n  make sim\n", "ci.yml:2"),  # a block scalar
         ("ci.yml", "script: 'make sim\n  # W=37'\n", "ci.yml:2"),  # a multi-line quoted scalar
         ("run.sh", "make sim\\\n#W=37 tgt\n", "run.sh:2"),  # one word: sim#W=37
+        ("run.sh", "make sim\\ # W=37\n", "run.sh:1"),  # an escaped blank: one word
         ("run.sh", "# a note \\\nW=37 make sim\n", "run.sh:2"),  # a comment ends at its line
         ("run.sh", "cat > cfg.txt <<EOF\n# W=37\nEOF\n", "run.sh:2"),  # a here-document
         ("run.sh", "#SBATCH --export=W=37\nmake sim\n", "run.sh:1"),  # a scheduler's directive
