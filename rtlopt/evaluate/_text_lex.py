@@ -22,9 +22,8 @@ __all__ = ["Lexed", "Unsure", "lexed", "plain_comment", "quoted_end"]
 #: (quotes included).
 Lexed = tuple[list[tuple[int, int]], list[tuple[int, int]]]
 
-_VERILOG = frozenset(
-    {".v", ".sv", ".vh", ".svh", ".vt", ".inc", ".vinc", ".svi", ".vi", ".sva", ".vlt"}
-)
+#: Verilog by name (not ``.inc`` or ``.h``: a Makefile's or C's include is named so too).
+_VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".vinc", ".svi", ".vi", ".sva", ".vlt"})
 _MAKE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 _MAKE = frozenset({".mk", ".mak", ".make"})
 _SHELL = frozenset({".sh", ".bash"})
