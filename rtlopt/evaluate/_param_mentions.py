@@ -27,11 +27,11 @@ first word such as ``synopsys`` or ``verilator``). A description string (:func:`
 a one-line double-quoted string the lexer found, of three words or more of letters only (a
 sentence's punctuation after a word; no digit, ``=``, ``:``, ``-``, ``+``, ``$``, ``[``,
 ``{``, ``%``), naming a parameter that takes no word (no string default, no ``string`` or
-``type`` in its module's text, its module known), where the word after the name (a setting
-puts the value after the name) is neither a switch (``on``, ``true``, ``yes``, any case) nor
-a word of the design's Verilog code outside comments and strings (a parameter, an enum's
-member, a type: any word, case ignored). ibex's ``set_flow_bool_var ibex_secure_ibex 0
-"Enable SecureIbex configuration"`` is one.
+``type`` in its module's text, its module known), where a word follows the name (a setting
+puts the value after the name; a piece joined after the string could too) that is neither a
+switch (``on``, ``true``, ``yes``, any case) nor a word of the design's Verilog code outside
+comments and strings (a parameter, an enum's member, a type: any word, case ignored).
+ibex's ``set_flow_bool_var ibex_secure_ibex 0 "Enable SecureIbex configuration"`` is one.
 """
 
 from __future__ import annotations
@@ -304,9 +304,10 @@ def _prose(design: Design, text: str, span: tuple[int, int], start: int, end: in
     """Whether the one-line double-quoted string at ``span`` is a description naming the
     parameter at ``start:end``, no setting: three words or more, each of letters (a
     sentence's punctuation after it), no digit and none of ``=:-+$[{%``; the parameter
-    takes no string (:func:`_string_capable`); the word after the name (settings put
-    values after names: ``N=V``, ``N V``, ``.N(V)``) is no switch (``on``, ``true``) and
-    no word of the design's Verilog code (a parameter, an enum's member: a value)."""
+    takes no string (:func:`_string_capable`); a word follows the name in the string (a
+    piece joined to the string cannot put a value right after the name), and it (settings
+    put values after names: ``N=V``, ``N V``, ``.N(V)``) is no switch (``on``, ``true``)
+    and no word of the design's Verilog code (a parameter, an enum's member: a value)."""
     body = text[span[0] + 1 : span[1] - 1]
     words = body.split()
     if _NOT_PROSE.search(body) or len(words) < 3:
@@ -318,7 +319,9 @@ def _prose(design: Design, text: str, span: tuple[int, int], start: int, end: in
     after = text[end : span[1] - 1].split()
     if after and not after[0][0].isalpha():
         after = after[1:]  # the name's own punctuation ("W. Next"): the word after it
-    word = after[0].rstrip(".,;:!?)").lower() if after else ""
+    if not after:
+        return False  # a value may follow from a piece joined after it ("... W" "=37")
+    word = after[0].rstrip(".,;:!?)").lower()
     return word not in _SWITCHES and word not in _design_words(design)
 
 

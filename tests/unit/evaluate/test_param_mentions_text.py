@@ -94,6 +94,7 @@ def test_a_comment_and_a_description_set_nothing(tmp_path: Path, name: str, text
         ("flow.tcl", 'set_flow_var args "pass -GW to it"\n', "flow.tcl:1"),  # an option
         ("flow.tcl", 'set_flow_var mode 0 "Enable W on boot"\n', "flow.tcl:1"),  # a switch
         ("flow.tcl", 'set_flow_var mode 0 "Enable W"\n', "flow.tcl:1"),  # two words
+        ("flow.tcl", 'set a "Enable the W"\nappend a "=37"\n', "flow.tcl:1"),  # W last
         ("flow.tcl", "set_flow_var mode 0 {Enable W configuration}\n", "flow.tcl:1"),
         ("flow.ys", 'log "Enable W configuration"\n', "flow.ys:1"),  # no lexer for it
     ],
