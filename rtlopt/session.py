@@ -334,13 +334,15 @@ def evaluate(
     with open_evaluator(target, workdir) as ev:
         cache = ev.cache_inputs() if observe else None  # right after the fingerprint's reads
         if on_phase:
-            on_phase("measuring the reference ...")
-        ref = ev.reference()
-        if on_phase:
             on_phase("evaluating the candidate ...")
         # accepted only when the second, independent proof agrees (run once, kept with the
-        # cached result)
+        # cached result); the reference is measured where the candidate needs it (its PPA
+        # beside the candidate's, the netlist check's gold), not for a candidate rejected
+        # before synthesis
         res = ev.evaluate_confirmed(text)
+        if on_phase:
+            on_phase("measuring the reference ...")
+        ref = ev.reference_for(res)
         return Evaluation(ref, res, ev.metric_kind, workdir, cache)
 
 

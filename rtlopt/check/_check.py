@@ -520,7 +520,8 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
         return _refuted_by_search(mc, early)
     with _evaluator(cfg, design, tmp / f"eval-{name}", pdk) as ev:
         res: EvalResult = ev.evaluate(new_src, equivalence=opt_only)
-        ref = ev.reference() if cfg.check.ppa else None
+        # the reference's PPA is compared with the change's only where the change has one
+        ref = ev.reference() if cfg.check.ppa and res.ppa is not None else None
         kind = ev.metric_kind
         second = _second_proof(ev, new_src, res) if opt_only else None
     if res.is_infrastructure_error:

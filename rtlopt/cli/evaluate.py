@@ -130,7 +130,7 @@ def evaluate(
         if as_json:
             ev = session.evaluate(tgt, text, wd, observe=memo)
         else:
-            with console.status("measuring the reference ...") as status, _shown(status.update):
+            with console.status("evaluating the candidate ...") as status, _shown(status.update):
                 ev = session.evaluate(tgt, text, wd, on_phase=status.update, observe=memo)
         # a tool crash or timeout is no verdict: exit 3, the scratch folder with its logs kept
         failed = ev.candidate.is_infrastructure_error

@@ -204,6 +204,16 @@ class Evaluator:
         """The original module's result (see :meth:`ReferenceMeasurement.get`)."""
         return self._reference.get()
 
+    def reference_for(self, result: EvalResult) -> EvalResult:
+        """The reference to show beside ``result``: measured where the candidate was
+        synthesized (then it is already) or failed on a tool (measuring the reference says
+        whether the user's own design is what the tools cannot read: an input error), else
+        the measured or cached one, or none measured (:meth:`ReferenceMeasurement.unmeasured`:
+        a candidate rejected before synthesis is not worth a synthesis of the reference)."""
+        if result.ppa is not None or result.is_infrastructure_error:
+            return self._reference.get()
+        return self._reference.known() or self._reference.unmeasured()
+
     def confirm(self, text: str, result: EvalResult) -> SecondProof:
         """The second, independent proof of a design to keep (``result``: its evaluation):
         once per kept design, before ``optimize`` writes it back or ``check`` passes it

@@ -91,6 +91,29 @@ class ReferenceMeasurement:
                 self._store(self._result)
             return self._result
 
+    def known(self) -> EvalResult | None:
+        """The reference's result where it is measured already or in the cache (no tool
+        runs), else None."""
+        with self._lock:
+            if self._result is None:
+                self._result = self._load()
+            return self._result
+
+    def unmeasured(self) -> EvalResult:
+        """The reference as it stands without a measurement: its reward by definition, no
+        PPA (a candidate rejected before synthesis needs none; see :meth:`known`)."""
+        rw = self._parts()[0].config.reward
+        return EvalResult(
+            status=Status.OK,
+            stage=Stage.DONE,
+            reward=rw.w_syn + rw.w_func + rw.w_ppa,
+            r_syn=1.0,
+            r_func=1.0,
+            r_ppa=1.0,
+            source_hash=source_hash(self._design.target.text()),
+            provenance=self._provenance(),
+        )
+
     def _measure(self) -> EvalResult:
         s, flows = self._parts()
         rw = s.config.reward

@@ -131,9 +131,26 @@ def test_evaluate_scores_a_candidate_against_the_reference(repo: Path, tmp_path:
     phases: list[str] = []
     text = (repo / "alternatives" / "a_grouped.v").read_text()
     ev = session.evaluate(tgt, text, tmp_path / "work", on_phase=phases.append)
-    assert phases == ["measuring the reference ...", "evaluating the candidate ..."]
+    assert phases == ["evaluating the candidate ...", "measuring the reference ..."]
     assert ev.candidate.accepted and ev.metric == "adp" and ev.reference.ppa is not None
     assert ev.candidate.formal is not None and ev.candidate.formal.verdict.value == "proven"
+
+
+@pytest.mark.tools
+def test_a_candidate_rejected_before_synthesis_does_not_synthesize_the_reference(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The reference is measured where a candidate needs it (its PPA beside the candidate's):
+    a candidate refuted by simulation leaves it unmeasured; the next accepted one measures it."""
+    tgt = session.open_target(_spec(repo))
+    wrong = (repo / "alternatives" / "c_wrong_last_group.v").read_text()
+    ev = session.evaluate(tgt, wrong, tmp_path / "work", on_phase=None)
+    assert not ev.candidate.accepted and ev.candidate.ppa is None
+    assert ev.reference.ppa is None and ev.reference.reward > 0
+    assert not list((tmp_path / "work").rglob("*reference*/synth*"))
+    good = (repo / "alternatives" / "a_grouped.v").read_text()
+    ev2 = session.evaluate(tgt, good, tmp_path / "work2", on_phase=None)
+    assert ev2.candidate.accepted and ev2.reference.ppa is not None
 
 
 def test_gitignore_only_inside_a_runs_folder_rtlopt_creates(repo: Path) -> None:
