@@ -15,12 +15,11 @@ import re
 import tokenize
 from pathlib import Path
 
+from rtlopt.evaluate._text_lex_base import Lexed, Unsure, quoted_end
+from rtlopt.evaluate._text_lex_scripts import _hjson, _make, _shell, _tcl, _yaml
+
 __all__ = ["Lexed", "Unsure", "lexed", "plain_comment", "quoted_end"]
 
-#: ``(comments, strings)``: the spans ``(start, end)`` of the comments (from the marker to
-#: the end of the comment, the newline excluded) and of the one-line double-quoted strings
-#: (quotes included).
-Lexed = tuple[list[tuple[int, int]], list[tuple[int, int]]]
 
 #: Verilog by name (not ``.inc`` or ``.h``: a Makefile's or C's include is named so too).
 _VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".vinc", ".svi", ".vi", ".sva", ".vlt"})
@@ -31,16 +30,10 @@ _TCL = frozenset({".tcl", ".sdc", ".xdc"})
 _YAML = frozenset({".yaml", ".yml"})
 
 
-class Unsure(Exception):
-    """A construct the lexer cannot follow: nothing of the file is a comment or string."""
-
-
 def lexed(path: Path, text: str) -> Lexed | None:
     """The comments and one-line double-quoted strings of ``text`` by the lexer of the
     language ``path``'s name gives, or None (no such language, or a construct the lexer
     cannot follow)."""
-    from rtlopt.evaluate._text_lex_scripts import _hjson, _make, _shell, _tcl, _yaml
-
     suffix = path.suffix.lower()
     lexer = {
         ".py": _python,
@@ -113,22 +106,6 @@ def _clike(text: str, quotes: str, escaped_names: bool) -> Lexed:
         else:
             i += 1
     return comments, strings
-
-
-def quoted_end(text: str, i: int, quote: str) -> int:
-    """The offset past the string opened by ``quote`` at ``i`` (``\\`` escapes a
-    character, a backslash-newline continues it; a raw newline ends nothing: unsure)."""
-    j = i + 1
-    while j < len(text):
-        if text[j] == "\\":
-            j += 2
-        elif text[j] == quote:
-            return j + 1
-        elif text[j] == "\n":
-            raise Unsure("a string broken by a newline")
-        else:
-            j += 1
-    raise Unsure("an unterminated string")
 
 
 def _verilog(text: str) -> Lexed:

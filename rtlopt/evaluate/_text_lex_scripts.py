@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rtlopt.evaluate._text_lex import Lexed, Unsure, quoted_end
+from rtlopt.evaluate._text_lex_base import Lexed, Unsure, quoted_end
 
 __all__ = ["_hjson", "_make", "_shell", "_tcl", "_yaml"]
 
