@@ -42,7 +42,7 @@ from rtlopt.evaluate._foreign_x_cocotb import LITERAL as _LITERAL
 from rtlopt.evaluate._foreign_x_cocotb import WRITE as _WRITE
 from rtlopt.frontend.model import Design
 
-__all__ = ["ForeignX", "foreign_x_inputs"]
+__all__ = ["ForeignX", "foreign_x_inputs", "xprop_reason"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,32 @@ def foreign_x_inputs(design: Design, own: Path | None = None) -> ForeignX:
     return per_design(_CACHE, design, lambda: _judged(design, own), key)
 
 
+def xprop_reason(design: Design, own: Path | None = None) -> str:
+    """Why a change of an x-fed target is unchecked because the repository simulates with an
+    x-propagation mode (VCS ``-xprop=tmerge``, Xcelium ``-xprop F``, Questa ``+xprop``: an
+    unknown ``if`` runs both branches and merges them, so IEEE x semantics, which the
+    x-faithfulness proof reads, no longer hold), or "" (:func:`._foreign_x_anytext.xprop_mode`)."""
+    from rtlopt.evaluate._foreign_x_anytext import xprop_mode
+    from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+
+    others, unread = other_texts(design, own)
+    found = xprop_mode([*repository_texts(design), *others], unread)
+    if not found:
+        return ""
+    path, _, rest = found.partition(":")
+    line, _, option = rest.partition(": ")
+    try:
+        path = Path(path).resolve().relative_to(Path(design.root).resolve()).as_posix()
+    except ValueError:
+        path = Path(path).name
+    return (
+        f"{path}:{line}: the repository simulates with an x-propagation mode ({option}), "
+        "where an unknown if or case condition merges both branches; rtlopt proves x "
+        "faithfulness under IEEE x semantics only, so a change to a target fed x is "
+        "unchecked: keep the target's text as it is, or remove the option"
+    )
+
+
 def _judged(design: Design, own: Path | None) -> ForeignX:
     from rtlopt.evaluate._reach_foreign import testbenches
     from rtlopt.evaluate._repo_texts import other_texts, repository_texts
@@ -77,7 +103,8 @@ def _judged(design: Design, own: Path | None) -> ForeignX:
     inputs = [p.name for p in design.target.ports if p.direction != "output"]
     if not inputs:
         return ForeignX()
-    texts = [*repository_texts(design), *other_texts(design, own)[0]]
+    others, unread = other_texts(design, own)
+    texts = [*repository_texts(design), *others]
     found: list[tuple[Path, str, int, list[str], str, bool, str]] = []
     by_path = dict(texts)
     benches = testbenches(texts)
@@ -88,6 +115,8 @@ def _judged(design: Design, own: Path | None) -> ForeignX:
         writes += closed.get(path, [])
         found += [(path, text, at, fed, value, z, kind) for at, fed, value, z in writes]
     found += _scripts_and_vhdl(design, texts, inputs)
+    read = {p: {by_path[p].count("\n", 0, f[2]) + 1 for f in found if f[0] == p} for p in benches}
+    found += _any_text(design, texts, unread, inputs, read)
     ports: dict[str, None] = {}
     for _, _, _, fed, _, _, _ in found:
         ports.update(dict.fromkeys(fed))
@@ -119,6 +148,62 @@ def _unread_writes(
         if at >= 0:
             out[path] = [(at, list(inputs), "\0" + why, True)]
     return out
+
+
+def _any_text(
+    design: Design,
+    texts: list[tuple[Path, str]],
+    unread: list[Path],
+    inputs: list[str],
+    read: dict[Path, set[int]],
+) -> list[tuple[Path, str, int, list[str], str, bool, str]]:
+    """Any other text that holds an x-capable value and may take part in a simulation
+    (:mod:`._foreign_x_anytext`, round 74): every input unless a write command names one."""
+    from rtlopt.evaluate._foreign_x_anytext import x_texts
+    from rtlopt.evaluate._repo_texts import repository_texts
+
+    analysed = {Path(f).resolve() for f in [*design.sources.files, *design.sources.prelude]} | {
+        p.resolve() for p, _ in repository_texts(design) if p.suffix in _HEADERS
+    }
+    anchors, holders = _anchors(design, texts)
+    out: list[tuple[Path, str, int, list[str], str, bool, str]] = []
+    for h in x_texts(texts, unread, analysed, inputs, anchors, holders, read):
+        # the line stands for the offset: ``_where`` counts lines of the text given
+        out.append((h.path, "\n" * (h.line - 1), h.line - 1, list(h.fed), h.what, h.z, "any"))
+    return out
+
+
+_HEADERS = frozenset({".v", ".sv", ".vh", ".svh", ".inc", ".vinc", ".svi", ".vi"})
+
+
+def _anchors(design: Design, texts: list[tuple[Path, str]]) -> tuple[set[str], set[str]]:
+    """The target's name and its instances' names; the target's name and the modules
+    holding an instance of it (at any depth), from the Verilog texts."""
+    from rtlopt.verilog import blank_comments, module_spans
+    from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
+
+    name = design.target.name
+    spans: list[tuple[str, str]] = []
+    for p, t in texts:
+        if p.suffix.lower() in _VERILOG_SUFFIXES:
+            code = blank_comments(t)
+            spans += [(s.name, code[s.start : s.end]) for s in module_spans(t)]
+    anchors = {name}
+    holders = {name}
+    left = [name]
+    while left:
+        inner = left.pop()
+        word = re.compile(rf"(?<![\w$`]){re.escape(inner)}(?![\w$])")
+        for outer, code in spans:
+            if outer in holders and inner != name or not word.search(code):
+                continue
+            found = {n for i in instances_of(code, inner) for n in i.names} - {BUILT_INSTANCE}
+            if inner == name:
+                anchors |= found
+            if found and outer not in holders:
+                holders.add(outer)
+                left.append(outer)
+    return anchors, holders
 
 
 def _scripts_and_vhdl(
@@ -213,6 +298,12 @@ def _where(
         return (
             f"{shown}:{line}: a {kind} testbench {shown_value[1:]}, so it may write any value, "
             "x or z, into any input"
+        )
+    if kind == "any":
+        what = f"'{ports[0]}'" if len(ports) == 1 else "every input"
+        return (
+            f"{shown}:{line}: a text that may take part in a simulation holds an x value "
+            f"({shown_value}) and may write it into {what}"
         )
     if kind == "simulator script":
         what = f"'{ports[0]}'" if len(ports) == 1 else "a path that may be any input"

@@ -209,7 +209,7 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
 def _x_fed(s: EvalSetup, c: Candidate) -> str:
     """The inputs the repository feeds x into ``c.x_inputs``; why the change is unchecked
     when the repository's instances cannot be read (fail closed), else ""."""
-    from rtlopt.evaluate._foreign_x import foreign_x_inputs
+    from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 
     try:
@@ -231,6 +231,10 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_source = c.x_source or foreign.source
     if c.x_inputs:
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
+        # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
+        why = xprop_reason(s.design, s.workdir)
+        if why:
+            return why
     return _other_parameters(s, found)
 
 

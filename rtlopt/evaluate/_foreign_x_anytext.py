@@ -1,0 +1,389 @@
+"""Any text of the repository that may feed x into the target (round 74), for
+:mod:`._foreign_x`: one class rule in place of lists of command forms.
+
+Recognising each way a text outside the Verilog the x analysis reads may write x failed
+(``force`` after a quote, under a Tcl alias or ``eval``, later in a value list, sent by a
+Python run script, a net connected by position, a do-file over the scan limit, a DPI-C
+function returning ``sv_x``, a PLI task's ``accX``, SystemC's ``SC_LOGIC_X``, a VHDL
+testbench of a wrapper). So every text file of the repository (any name, any folder, hidden
+ones too, any size) that is no documentation and no Verilog the x analysis reads counts as
+one that feeds x or z into **every** input of the target when it holds an x-capable value in
+the spelling of some HDL, simulator or binding (:func:`x_spellings`):
+
+- a script, Makefile, shell, Tcl, YAML, a file of an unknown kind (comment lines left out):
+  a word ``X``/``x``/``Z``/``z``/``U`` standing as a value (between blanks, quotes, braces,
+  brackets, ``,;=``), a Verilog literal with x/z digits (``1'bx``, ``'bx``, ``'x``), a
+  quoted std_logic value (``"01X"``), a radix value (``16#XX#``), a binding constant;
+- Python: a string holding one of those (a simulator command ``"force ... X 0"``, ``"x"``)
+  or a constant (``Logic.X``, ``Logic("X")`` by its string);
+- C/C++ that uses a simulator interface (DPI, VPI, PLI, FLI, VHPI, SystemC): a string or
+  character holding one, a write of that interface (``vpi_put_value``, ``acc_set_value``,
+  ``tf_putp``, ``mti_SetSignalValue``...), a four-state type (``svLogic``, ``svLogicVecVal``,
+  ``sc_logic``, ``sc_lv``: a value may be x whatever is written) or a constant (``sv_x``,
+  ``vpiX``, ``accX``, ``SC_LOGIC_X``, ``Log_X``); C without such an interface (a Verilator
+  harness, firmware) runs two-state or not at all;
+- VHDL that names the target or a Verilog module holding it (a ``std_logic`` is ``'U'`` until
+  written: no spelling is needed);
+- Verilog outside what the x analysis reads (a ``.vt`` testbench, a hidden folder): an x/z
+  literal.
+
+Precisely mapped (only that input fed): a simulator write command (``force``, ``add_force``,
+``set_value``, ``deposit``, ``change``, ``poke``) at the start of the statement holding the x,
+whose path ends at ``<instance of the target>/<input>``. Anything else (an alias, ``eval``, a
+testbench net, a path built at run time) is not understood and feeds every input.
+Documentation (``.md``, ``.rst``... and a ``.txt`` no other text names) feeds nothing; a file
+over the scan limit is searched byte by byte.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["XText", "is_documentation", "x_texts", "xprop_mode"]
+
+_DOC_SUFFIXES = frozenset(
+    ".md .markdown .rst .adoc .asciidoc .tex .html .htm .org .rtf .pdf .texi .man .1".split()
+)
+_PROSE_STEMS = frozenset(
+    "readme license licence copying authors notice changelog changes contributing codeowners "
+    "contributors news history".split()
+)
+_VERILOG = frozenset(".v .sv .vh .svh .vt .sva .svi .vi .vinc .vlog .vams .vo .vg .vp".split())
+_PYTHON = frozenset({".py", ".pyi", ".pyw"})
+_C = frozenset(".c .cc .cpp .cxx .c++ .h .hh .hpp .hxx .inl .ipp .tpp".split())
+_VHDL = frozenset({".vhd", ".vhdl", ".vho", ".vht"})
+#: Files of tools that never simulate (lint waivers, Verilator's two-state configuration,
+#: timing and pin constraints, linker scripts, cell libraries): judged only where a text
+#: that runs a simulator names them (a do-file named ``sim.waiver`` run by ``vsim -do``).
+_TOOL_ONLY = frozenset(".waiver .vlt .sdc .xdc .pcf .lpf .ucf .lds .ld .lib .lef .def".split())
+_SIMULATOR = re.compile(
+    r"\b(?:vsim|vlog|vopt|qrun|xrun|irun|ncsim|xmsim|vcs|simv|xsim|xelab|iverilog|vvp"
+    r"|verilator|vsimsa|riviera|modelsim|questa|cocotb)\b|-do\b|\bsource\b|-input\b",
+    re.I,
+)
+#: A Python text that may hand a lone ``"x"`` to a simulator: it names one, a write command,
+#: cocotb or a simulator interface.
+_SIM_MENTION = re.compile(
+    rf"{_SIMULATOR.pattern}|\b(?:force|add_force|set_value|deposit|poke|pyuvm|vpi\w*|dpi)\b",
+    re.I,
+)
+#: Waveform dumps: stimulus only where a text of the repository replays one (``-vcdstim``).
+_WAVES = frozenset({".vcd", ".evcd", ".fst", ".wlf", ".gtkw", ".sav", ".wcfg"})
+
+_D = r"\s\"'{}\[\](),;="
+#: A value word (x, z, U) between blanks, quotes, braces, brackets or ``,;=`` (not before
+#: ``(`` or ``[``: a name called or indexed, ``module X();``, ``X[%i]``).
+_WORD = rf"(?:(?<=[{_D}])|^)[xXzZU](?=[\s\"'{{}}\]),;]|$)"
+_LITERAL = (
+    r"(?<![\w'])\d*'[sS]?[bBoOhH][0-9a-fA-F_]*[xXzZ?][0-9a-fA-F_xXzZ?]*"
+    r"|(?<![\w'])'[xXzZ](?!\w)"
+    r"|\"[01xXzZuUwWlLhH\-_]*[xXzZuU][01xXzZuUwWlLhH\-_]*\""
+    r"|(?<!\w)\d+#[0-9a-fA-F_xXzZ]*[xXzZ][0-9a-fA-F_xXzZ]*#"
+)
+_CONST = (
+    r"\b(?:sv_[xz]|vpi[XZ]|vpi[XZ]Val|acc[XZ]|SC_LOGIC_[XZ]|Log_[XZ]|SC_LOGIC_\w*[XZ])\b"
+    r"|\bLogic(?:Array)?\s*\.\s*[XZUW]\b"
+)
+_SCRIPT_X = re.compile(rf"{_WORD}|{_LITERAL}|{_CONST}", re.M)
+_CODE_X = re.compile(_CONST)
+_VERILOG_X = re.compile(r"(?<![\w'])\d*'[sS]?[bBoOhH]?[0-9a-fA-F_]*[xXzZ?][0-9a-fA-F_xXzZ?]*")
+#: A C/C++ text that uses a simulator interface (else it runs two-state or not at all).
+_C_INTERFACE = re.compile(
+    r"svdpi|\bsv[A-Z]\w*|\bvpi_\w+|\bacc_\w+|\btf_\w+|veriuser|\bmti_\w+|\bvhpi_\w+"
+    r"|systemc|\bsc_\w+|\bSC_[A-Z]+|\bDPI\b"
+)
+#: What a C/C++ text may write x with whatever value it spells: a write of an interface, a
+#: four-state type.
+_C_WRITE = re.compile(
+    r"\b(?:vpi_put_value|acc_set_value|acc_set_\w+|tf_\w*put\w*|tf_propagatep|tf_\w*setp"
+    r"|mti_(?:Set\w*|Force\w*|ScheduleDriver\w*|Command|Cmd)|vhpi_put_value"
+    r"|vhpi_schedule_transaction|svPut\w*Logic\w*|svLogic\w*|s_vpi_vecval|t_vpi_vecval"
+    r"|sc_logic|sc_lv|sc_signal_resolved|sc_signal_rv|sc_(?:in|out|inout)_(?:resolved|rv))\b"
+)
+#: A simulator write command at a statement's start (its path is the first plain word).
+_COMMAND = re.compile(r"[ \t]*(?:force|add_force|set_value|deposit|change|poke|\$deposit)[ \t(]")
+_OPTION_ARGS = frozenset({"-radix", "-cancel", "-repeat", "-r", "-after", "-time", "-delay"})
+_FORMAT = re.compile(r"\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}|\{:[^{}]*\}")
+_CHUNK = 1 << 20
+#: A simulator command that writes or runs at a line's start (in a file of any name).
+_RUN_LINE = re.compile(
+    r"^[ \t]*(?:force|add_force|set_value|deposit|poke|\$deposit|interp[ \t]+alias|eval"
+    r"|vsim|xrun|vcs|run[ \t]+-all)[ \t]+\S",
+    re.M,
+)
+
+
+@dataclass(frozen=True)
+class XText:
+    """A place of a text that may feed x: the path, its line, the inputs fed, what was
+    found and whether it may be z."""
+
+    path: Path
+    line: int
+    fed: tuple[str, ...]
+    what: str
+    z: bool
+
+
+def is_documentation(path: Path, named: set[str], text: str = "") -> bool:
+    """Whether ``path`` is prose no tool runs: a documentation suffix, a README/LICENSE-like
+    name, a ``.txt`` (but ``CMakeLists.txt``) whose name ``named`` does not hold (the file
+    names other texts mention), a waveform dump no text replays; none where a line naming a
+    simulator names it (``vsim -do sim.md``) or, but for a documentation suffix, its ``text``
+    holds a simulator command at a line's start (a do-file named ``cmds.txt``)."""
+    suffix = path.suffix.lower()
+    if "\0" + path.name in named or suffix not in _DOC_SUFFIXES and _RUN_LINE.search(text):
+        return False
+    if suffix in _DOC_SUFFIXES:
+        return True
+    if path.stem.lower() in _PROSE_STEMS and suffix in ("", ".txt", ".md", ".rst"):
+        return True
+    if suffix == ".txt":
+        return path.name != "CMakeLists.txt" and path.name not in named
+    if suffix in _TOOL_ONLY:
+        return True
+    return suffix in _WAVES and "\0vcdstim" not in named
+
+
+def x_texts(
+    texts: list[tuple[Path, str]],
+    unread: list[Path],
+    analysed: set[Path],
+    inputs: list[str],
+    anchors: set[str],
+    holders: set[str],
+    read_lines: dict[Path, set[int]] | None = None,
+) -> list[XText]:
+    """The places of ``texts`` (and of the ``unread`` files, by a byte search) that may feed
+    x into ``inputs`` (see the module's docstring). ``analysed``: the resolved Verilog files
+    the x analysis reads; ``anchors``: the target's name and its instances' names;
+    ``holders``: the target's name and the modules holding it (for VHDL); ``read_lines``: per
+    cocotb testbench, the lines of the writes :mod:`._foreign_x` reads (their values are
+    judged there, by the input they write)."""
+    named = _named(texts)
+    out: list[XText] = []
+    for path, text in texts:
+        if is_documentation(path, named, text) or path.resolve() in analysed:
+            continue
+        lines = (read_lines or {}).get(path, set())
+        found = next(_judged(path, text, inputs, anchors, holders, lines), None)
+        if found is not None:
+            out.append(found)
+    for path in unread:
+        if not is_documentation(path, named) and path.resolve() not in analysed:
+            hit = _byte_search(path)
+            if hit is not None:
+                out.append(XText(path, hit[0], tuple(inputs), hit[1], True))
+    return out
+
+
+def _named(texts: list[tuple[Path, str]]) -> set[str]:
+    """The ``.txt`` file names the texts that are no ``.txt`` mention, ``"\\0"`` and the name
+    of a tool-only file a line naming a simulator names, and ``"\\0vcdstim"`` where one
+    replays a waveform."""
+    names = {p.name for p, _ in texts if p.suffix.lower() == ".txt"}
+    tools = {p.name for p, _ in texts if is_documentation(p, set())}
+    out: set[str] = set()
+    for p, t in texts:
+        if p.suffix.lower() in _DOC_SUFFIXES:
+            continue
+        if re.search(r"vcdstim|vcd2wlf|-vcdread|\$dumpports|evcd", t, re.I):
+            out.add("\0vcdstim")
+        if p.suffix.lower() != ".txt":
+            out |= {n for n in names if n in t}
+        for n in tools:
+            for m in re.finditer(re.escape(n), t):
+                start = t.rfind("\n", 0, m.start()) + 1
+                end = t.find("\n", m.end())
+                if _SIMULATOR.search(t[start : end if end >= 0 else len(t)]):
+                    out.add("\0" + n)
+    return out
+
+
+def _judged(
+    path: Path,
+    text: str,
+    inputs: list[str],
+    anchors: set[str],
+    holders: set[str],
+    read_lines: set[int],
+) -> Iterator[XText]:
+    """The places of one text that feed x, by its language (first found first)."""
+    suffix = path.suffix.lower()
+    z = True
+    if suffix in _VERILOG:
+        from rtlopt.verilog import blank_comments
+
+        for m in _VERILOG_X.finditer(blank_comments(text)):
+            yield _at(path, text, m.start(), inputs, f"Verilog literal {m.group(0)}", z)
+        return
+    if suffix in _VHDL:
+        code = re.sub(r"--[^\n]*", lambda m: " " * len(m.group(0)), text)
+        for name in sorted(holders):
+            use = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", code, re.I)
+            if use is not None:
+                why = f"VHDL naming {name}: its std_logic signals are U until written"
+                yield _at(path, text, use.start(), inputs, why, z)
+        return
+    if suffix in _PYTHON or suffix in _C:
+        yield from _code(path, text, inputs, anchors, suffix in _C, read_lines)
+        return
+    code = re.sub(r"^[ \t]*#[^\n]*", lambda m: " " * len(m.group(0)), text, flags=re.M)
+    for m in _SCRIPT_X.finditer(code):
+        if not _a_name(code, m):
+            yield _mapped(path, text, code, m, inputs, anchors)
+
+
+#: What stands before a name that is set or declared (Tcl, shell, Make): ``set x 3``.
+_NAMING = re.compile(
+    r"(?:^|[\s;{\[])(?:set|variable|global|upvar|foreach|proc|unset|incr|append|lappend"
+    r"|export|local|declare|readonly|let|for|lassign|dict\s+set|array\s+set)\s+$"
+)
+
+
+def _a_name(code: str, m: re.Match[str]) -> bool:
+    """Whether the value word ``m`` is a name: a variable read (``$(X)``, ``${x}``), set
+    (``set x 3``, ``X ?= 4``, ``x=1``) or declared; a literal or a constant is none."""
+    if len(m.group(0)) != 1:
+        return False
+    before = code[max(0, m.start() - 2) : m.start()]
+    if before.endswith("$") or before in ("$(", "${"):
+        return True
+    if re.match(r"[ \t]*[?:+!]?=(?!=)", code[m.end() :]):
+        return True
+    line_start = code.rfind("\n", 0, m.start()) + 1
+    return bool(_NAMING.search(code[max(line_start, m.start() - 40) : m.start()]))
+
+
+def _code(
+    path: Path, text: str, inputs: list[str], anchors: set[str], c: bool, read_lines: set[int]
+) -> Iterator[XText]:
+    """Python or C/C++: constants in the code, values in its strings (C only where it uses a
+    simulator interface, which may write anything where it writes or holds a 4-state type)."""
+    from rtlopt.evaluate._reach_foreign import _C_LEX, _PY_LEX, _lex
+
+    code, strings = _lex(text, _C_LEX if c else _PY_LEX)
+    if c and not _C_INTERFACE.search(code):
+        return
+    hits: list[XText] = []
+    for m in _CODE_X.finditer(code):
+        hits.append(_at(path, text, m.start(), inputs, m.group(0), True))
+    if c:
+        for m in _C_WRITE.finditer(code):
+            hits.append(_at(path, text, m.start(), inputs, f"{m.group(0)} (any value)", True))
+    # a lone "x" in Python that names no simulator nor a write command is no value of one
+    # (a coordinate, a parser's token)
+    lone = c or bool(_SIM_MENTION.search(text))
+    for at, content in strings:
+        if text.count("\n", 0, at) + 1 in read_lines:
+            continue  # the value of a write read by its input (``dut.s.value = "x"``)
+        content = _FORMAT.sub(" ", content)
+        if not lone and re.fullmatch(r"\s*[xXzZU]\s*", content):
+            continue
+        for m in _SCRIPT_X.finditer(content):
+            if _a_name(content, m):
+                continue
+            hit = _mapped(path, content, content, m, inputs, anchors)
+            hits.append(XText(path, text.count("\n", 0, at) + 1, hit.fed, hit.what, hit.z))
+            break
+    if hits:
+        yield min(hits, key=lambda h: h.line)
+
+
+def _at(path: Path, text: str, at: int, inputs: list[str], what: str, z: bool) -> XText:
+    return XText(path, text.count("\n", 0, at) + 1, tuple(inputs), what, z)
+
+
+def _mapped(
+    path: Path, text: str, code: str, m: re.Match[str], inputs: list[str], anchors: set[str]
+) -> XText:
+    """The x value ``m`` of a script: the one input a write command names exactly
+    (``force -freeze /tb/dut/s 0 0, X 5ns``), else every input."""
+    start = max(code.rfind(c, 0, m.start()) for c in "\n;\"'[{") + 1
+    line_end = code.find("\n", m.end())
+    statement = code[start : line_end if line_end >= 0 else len(code)]
+    z = bool(re.search(r"[zZ?]", m.group(0))) or bool(_CODE_X.fullmatch(m.group(0)))
+    what = " ".join(statement.split())[:60] or m.group(0)
+    fed = _command_input(statement, inputs, anchors) if _COMMAND.match(statement) else None
+    line = text.count("\n", 0, m.start()) + 1
+    return XText(path, line, (fed,) if fed else tuple(inputs), what, z)
+
+
+def _command_input(statement: str, inputs: list[str], anchors: set[str]) -> str | None:
+    """The input a write command's path names exactly (``<anchor>/<input>``), or None."""
+    words = [w for w in re.split(r"[\s,]+", statement.strip()) if w][1:]
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if w.startswith("-") and len(w) > 1 and not w[1:].isdigit():
+            skip = w.lower() in _OPTION_ARGS
+            continue
+        if re.search(r"[$\[\]*?{}()\\]", w):
+            return None  # a path built at run time, a select, a pattern
+        parts = [p for p in re.split(r"[/.:]+", w) if p]
+        if len(parts) < 2 or parts[-2].lower() not in {a.lower() for a in anchors}:
+            return None
+        return next((i for i in inputs if i.lower() == parts[-1].lower()), None)
+    return None
+
+
+def _byte_search(path: Path) -> tuple[int, str] | None:
+    """The line and value of the first x spelling of a file too large to read whole (chunk
+    by chunk, overlapping), or None; a binary file (a NUL byte in its first 8 kB) or one
+    that cannot be read feeds nothing / everything."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(8192)
+            if b"\0" in head:
+                return None
+            f.seek(0)
+            lines, tail = 0, b""
+            while chunk := f.read(_CHUNK):
+                data = tail + chunk
+                text = data.decode(errors="replace")
+                code = re.sub(r"^[ \t]*#[^\n]*", lambda m: " " * len(m.group(0)), text, flags=re.M)
+                m = _SCRIPT_X.search(code)
+                if m is not None:
+                    return lines + text.count("\n", 0, m.start()) + 1, m.group(0)
+                cut = data.rfind(b"\n")
+                cut = cut + 1 if cut >= 0 else len(data)
+                lines += data.count(b"\n", 0, cut)
+                tail = data[cut:][-4096:]
+    except OSError:
+        return 1, "a file that cannot be read"
+    return None
+
+
+#: A simulator's x-propagation mode (VCS ``-xprop=tmerge``, Xcelium ``-xprop F``, Questa
+#: ``+xprop``/``-xprop``, a VCS Xprop configuration's ``merge = xmerge``).
+_XPROP = (re.compile(r"[-+]xprop\b", re.I), re.compile(r"\b[tvx]merge\b", re.I))
+
+
+def xprop_mode(texts: list[tuple[Path, str]], unread: list[Path]) -> str:
+    """``path:line`` and the option of the first x-propagation mode a text of the repository
+    (no documentation) names, or ""; files too large to read whole are searched by bytes."""
+    named = _named(texts)
+    for xprop in _XPROP:
+        for path, text in texts:
+            m = xprop.search(text)
+            if m is not None and not is_documentation(path, named, text):
+                return f"{path}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+    for path in unread:
+        if is_documentation(path, named):
+            continue
+        try:
+            with path.open("rb") as f:
+                lines = 0
+                while chunk := f.read(_CHUNK):
+                    hit = _XPROP[0].search(chunk.decode(errors="replace"))
+                    if hit is not None:
+                        return f"{path}:{lines + 1}: {hit.group(0)}"
+                    lines += chunk.count(b"\n")
+        except OSError:
+            return f"{path}:1: a file that cannot be read"
+    return ""
