@@ -177,18 +177,23 @@ _HEADERS = frozenset({".v", ".sv", ".vh", ".svh", ".inc", ".vinc", ".svi", ".vi"
 
 
 def _anchors(design: Design, texts: list[tuple[Path, str]]) -> tuple[set[str], set[str]]:
-    """The target's name and its instances' names; the target's name and the modules
-    holding an instance of it (at any depth), from the Verilog texts."""
+    """``<instance>/<input>`` (lower case) where a write of that port of an instance of the
+    target writes that input alone, in every instance of that name
+    (:func:`._foreign_x_anytext.precise_inputs`; ``<target>/<input>`` for each input); the
+    target's name and the modules holding an instance of it (at any depth), from the Verilog
+    texts."""
+    from rtlopt.evaluate._foreign_x_anytext import precise_inputs
     from rtlopt.verilog import blank_comments, module_spans
     from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
 
     name = design.target.name
+    inputs = [p.name for p in design.target.ports if p.direction != "output"]
     spans: list[tuple[str, str]] = []
     for p, t in texts:
         if p.suffix.lower() in _VERILOG_SUFFIXES:
             code = blank_comments(t)
             spans += [(s.name, code[s.start : s.end]) for s in module_spans(t)]
-    anchors = {name}
+    precise: dict[str, set[str]] = {}
     holders = {name}
     left = [name]
     while left:
@@ -197,13 +202,16 @@ def _anchors(design: Design, texts: list[tuple[Path, str]]) -> tuple[set[str], s
         for outer, code in spans:
             if outer in holders and inner != name or not word.search(code):
                 continue
-            found = {n for i in instances_of(code, inner) for n in i.names} - {BUILT_INSTANCE}
-            if inner == name:
-                anchors |= found
+            found = [i for i in instances_of(code, inner) if BUILT_INSTANCE not in i.names]
+            for i in found if inner == name else ():
+                for n in i.names:
+                    ports = precise_inputs(code, n, i.start, inputs)
+                    precise[n.lower()] = precise.get(n.lower(), ports) & ports
             if found and outer not in holders:
                 holders.add(outer)
                 left.append(outer)
-    return anchors, holders
+    anchors = {f"{n}/{p}".lower() for n, ports in precise.items() for p in ports}
+    return anchors | {f"{name}/{p}".lower() for p in inputs}, holders
 
 
 def _scripts_and_vhdl(

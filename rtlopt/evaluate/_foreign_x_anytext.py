@@ -159,7 +159,9 @@ def x_texts(
 ) -> list[XText]:
     """The places of ``texts`` (and of the ``unread`` files, by a byte search) that may feed
     x into ``inputs`` (see the module's docstring). ``analysed``: the resolved Verilog files
-    the x analysis reads; ``anchors``: the target's name and its instances' names;
+    the x analysis reads; ``anchors``: ``<instance>/<input>`` (lower case) where a write
+    of that port writes that input alone (:func:`precise_inputs`; the target's own name for
+    every input);
     ``holders``: the target's name and the modules holding it (for VHDL); ``read_lines``: per
     cocotb testbench, the lines of the writes :mod:`._foreign_x` reads (their values are
     judged there, by the input they write)."""
@@ -326,10 +328,52 @@ def _command_input(statement: str, inputs: list[str], anchors: set[str]) -> str 
         if re.search(r"[$\[\]*?{}()\\]", w):
             return None  # a path built at run time, a select, a pattern
         parts = [p for p in re.split(r"[/.:]+", w) if p]
-        if len(parts) < 2 or parts[-2].lower() not in {a.lower() for a in anchors}:
+        if len(parts) < 2 or f"{parts[-2]}/{parts[-1]}".lower() not in anchors:
             return None
         return next((i for i in inputs if i.lower() == parts[-1].lower()), None)
     return None
+
+
+#: The start of a declaration up to a name it declares (``reg a, sel``, ``wire [3:0] sel``).
+_DECLARATION = re.compile(
+    r"\b(?:input|output|inout|reg|wire|logic|bit|var|tri\w*|integer)\b"
+    r"(?:\s+(?:signed|unsigned))?\s*(?:\[[^\]]*\]\s*)*(?:[A-Za-z_]\w*\s*(?:=[^,;]*)?,\s*)*$"
+)
+
+
+def precise_inputs(module: str, instance: str, at: int, inputs: list[str]) -> set[str]:
+    """The inputs of the target's instance ``instance`` (its name at offset ``at`` of the
+    ``module`` code, comments blanked) a write of which writes that input alone: connected
+    by name to a plain net that the module only declares, writes (``sel = 0``) and connects
+    there; a net read elsewhere (another connection, an ``assign``, a condition) may carry the
+    x into any input, and so does any other connection."""
+    m = re.compile(rf"(?<![\w$]){re.escape(instance)}\s*(?:\[[^\]]*\]\s*)?\(").search(module, at)
+    if m is None:
+        return set()
+    depth, end = 1, m.end()
+    while end < len(module) and depth:
+        depth += {"(": 1, ")": -1}.get(module[end], 0)
+        end += 1
+    out: set[str] = set()
+    for c in re.finditer(r"\.\s*([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)\s*\)", module[m.end() : end]):
+        port, net = c.group(1), c.group(2)
+        if port not in inputs:
+            continue
+        ours = m.end() + c.start(2)
+        read = False
+        for u in re.finditer(rf"(?<![\w$.]){re.escape(net)}(?![\w$])", module):
+            after = module[u.end() : u.end() + 80]
+            if u.start() == ours or re.match(r"\s*(?:\[[^\]]*\]\s*)?(?:<=|=)(?!=)", after):
+                continue
+            if _DECLARATION.search(module[max(0, u.start() - 120) : u.start()]) and re.match(
+                r"\s*[,;=)\[]", after
+            ):
+                continue
+            read = True
+            break
+        if not read:
+            out.add(port)
+    return out
 
 
 def _byte_search(path: Path) -> tuple[int, str] | None:

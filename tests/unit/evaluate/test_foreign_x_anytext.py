@@ -18,7 +18,7 @@ from rtlopt.evaluate._foreign_x_anytext import is_documentation, x_texts, xprop_
 from rtlopt.frontend import load_design
 
 INPUTS = ["s", "a", "b"]
-ANCHORS = {"mux", "dut"}
+ANCHORS = {"dut/s", "dut/a", "dut/b"}
 
 
 def _hits(name: str, text: str, others: dict[str, str] | None = None) -> list[tuple[str, ...]]:
@@ -137,6 +137,33 @@ def test_a_positional_net_and_a_wrapper_feed_every_input(tmp_path: Path) -> None
     got = foreign_x_inputs(d)
     assert got.ports == ("s", "a")
     assert got.source.startswith("sim.do:2: a text that may take part in a simulation")
+
+
+@pytest.mark.parametrize(
+    ("tb", "fed"),
+    [
+        # a net the testbench only declares, writes and connects to s: s alone
+        ("reg sel = 0, t; initial #5 sel = 1;", ("s",)),
+        ("reg sel = 0; always #5 sel = ~sel;", ("s", "a")),
+        ("reg sel; initial begin sel = 0; #5 sel <= 1; end", ("s",)),
+        # read elsewhere (another connection, an assign, the same instance): every input
+        ("reg sel; wire [3:0] w = {4{sel}};", ("s", "a")),
+        ("reg sel; other o(.i(sel));", ("s", "a")),
+        ("reg sel; initial if (sel) $display(1);", ("s", "a")),
+    ],
+)
+def test_a_port_write_is_one_input_only_where_its_net_reads_nothing_else(
+    tmp_path: Path, tb: str, fed: tuple[str, ...]
+) -> None:
+    d = _design(
+        tmp_path,
+        {
+            "tb.v": f"module tb; {tb}\n  wire [3:0] y; mux dut(.s(sel), .a(4'd1), .y(y));\n"
+            "endmodule\n",
+            "sim.do": "force -freeze /tb/dut/s X 0\n",
+        },
+    )
+    assert foreign_x_inputs(d).ports == fed
 
 
 def test_a_large_do_file_feeds_x(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -83,7 +83,7 @@ ALL = ("clk", "s", "a")
         (
             {
                 "sim.do": "vsim work.tb\nforce -freeze /tb/dut/s X 0\n",
-                "tb.v": "module tb; mux dut(); endmodule\n",
+                "tb.v": "module tb; reg sel; mux dut(.s(sel)); endmodule\n",
             },
             ("s",),
             False,
@@ -96,7 +96,10 @@ ALL = ("clk", "s", "a")
         ({"run.cmd": "deposit tb.dut.s = 1'bx\n"}, ALL, False, "run.cmd:1:"),
         ({"sim.do": "force /TB/DUT/S U\n"}, ALL, False, "sim.do:1:"),
         (
-            {"sim.do": "force /TB/DUT/S U\n", "tb.v": "module tb; mux DUT(); endmodule\n"},
+            {
+                "sim.do": "force /TB/DUT/S U\n",
+                "tb.v": "module tb; reg sel; mux DUT(.s(sel)); endmodule\n",
+            },
             ("s",),
             False,
             "sim.do:1:",
