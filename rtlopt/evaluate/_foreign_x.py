@@ -91,7 +91,7 @@ def xprop_reason(design: Design, own: Path | None = None) -> str:
     return (
         f"{path}:{line}: the repository simulates with an x-propagation mode ({option}), "
         "where an unknown if or case condition merges both branches; rtlopt proves x "
-        "faithfulness under IEEE x semantics only, so a change to a target fed x is "
+        "faithfulness under IEEE x semantics only, so a change to a target fed x or making x is "
         "unchecked: keep the target's text as it is, or remove the option"
     )
 

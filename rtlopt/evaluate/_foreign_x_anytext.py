@@ -74,8 +74,8 @@ _SIM_MENTION = re.compile(
 _WAVES = frozenset({".vcd", ".evcd", ".fst", ".wlf", ".gtkw", ".sav", ".wcfg"})
 
 _D = r"\s\"'{}\[\](),;="
-#: A value word (x, z, U) between blanks, quotes, braces, brackets or ``,;=`` (not before
-#: ``(`` or ``[``: a name called or indexed, ``module X();``, ``X[%i]``).
+#: A value word (x, z, U; not W, a common parameter name) between blanks, quotes, braces,
+#: brackets or ``,;=`` (not before ``(`` or ``[``: a name called or indexed, ``X[%i]``).
 _WORD = rf"(?:(?<=[{_D}])|^)[xXzZU](?=[\s\"'{{}}\]),;]|$)"
 _LITERAL = (
     r"(?<![\w'])\d*'[sS]?[bBoOhH][0-9a-fA-F_]*[xXzZ?][0-9a-fA-F_xXzZ?]*"

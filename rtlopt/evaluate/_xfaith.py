@@ -174,6 +174,12 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         return _view_inner(s, c, replace(formal, timings=timings), inner)
     if found.sources == () and not found.early and not found.time_zero:
         return formal
+    from rtlopt.evaluate._foreign_x import xprop_reason
+
+    xprop = xprop_reason(s.design, s.workdir)  # x read otherwise than IEEE (round 74)
+    if xprop:
+        why = f"unchecked: the target makes x itself ({inner}); {xprop}"
+        return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
     # other configurations and builds: each is evaluated whole, this proof included
     # (evaluate/_config_check.py); the view path: the views could not be read (no sources)
     limit = _view_path(s)
