@@ -166,12 +166,13 @@ def x_texts(
     cocotb testbench, the lines of the writes :mod:`._foreign_x` reads (their values are
     judged there, by the input they write)."""
     named = _named(texts)
+    sim = _simulating_python(texts)
     out: list[XText] = []
     for path, text in texts:
         if is_documentation(path, named, text) or path.resolve() in analysed:
             continue
         lines = (read_lines or {}).get(path, set())
-        found = next(_judged(path, text, inputs, anchors, holders, lines), None)
+        found = next(_judged(path, text, inputs, anchors, holders, lines, path in sim), None)
         if found is not None:
             out.append(found)
     for path in unread:
@@ -212,6 +213,7 @@ def _judged(
     anchors: set[str],
     holders: set[str],
     read_lines: set[int],
+    sim: bool = True,
 ) -> Iterator[XText]:
     """The places of one text that feed x, by its language (first found first)."""
     suffix = path.suffix.lower()
@@ -231,7 +233,7 @@ def _judged(
                 yield _at(path, text, use.start(), inputs, why, z)
         return
     if suffix in _PYTHON or suffix in _C:
-        yield from _code(path, text, inputs, anchors, suffix in _C, read_lines)
+        yield from _code(path, text, inputs, anchors, suffix in _C, read_lines, sim)
         return
     code = re.sub(r"^[ \t]*#[^\n]*", lambda m: " " * len(m.group(0)), text, flags=re.M)
     for m in _SCRIPT_X.finditer(code):
@@ -261,7 +263,13 @@ def _a_name(code: str, m: re.Match[str]) -> bool:
 
 
 def _code(
-    path: Path, text: str, inputs: list[str], anchors: set[str], c: bool, read_lines: set[int]
+    path: Path,
+    text: str,
+    inputs: list[str],
+    anchors: set[str],
+    c: bool,
+    read_lines: set[int],
+    sim: bool,
 ) -> Iterator[XText]:
     """Python or C/C++: constants in the code, values in its strings (C only where it uses a
     simulator interface, which may write anything where it writes or holds a 4-state type)."""
@@ -276,14 +284,17 @@ def _code(
     if c:
         for m in _C_WRITE.finditer(code):
             hits.append(_at(path, text, m.start(), inputs, f"{m.group(0)} (any value)", True))
-    # a lone "x" in Python that names no simulator nor a write command is no value of one
-    # (a coordinate, a parser's token)
-    lone = c or bool(_SIM_MENTION.search(text))
+    # a lone "x" (or "01X") in Python that neither names a simulator nor a write command
+    # nor is imported by one that does is no value of one (a coordinate, a parser's token)
+    lone = c or sim
     for at, content in strings:
         if text.count("\n", 0, at) + 1 in read_lines:
             continue  # the value of a write read by its input (``dut.s.value = "x"``)
         content = _FORMAT.sub(" ", content)
         if not lone and re.fullmatch(r"\s*[xXzZU]\s*", content):
+            continue
+        if lone and re.fullmatch(_STD_LOGIC, content.strip()):
+            hits.append(_at(path, text, at, inputs, f'"{content.strip()}"', True))
             continue
         for m in _SCRIPT_X.finditer(content):
             if _a_name(content, m):
@@ -293,6 +304,25 @@ def _code(
             break
     if hits:
         yield min(hits, key=lambda h: h.line)
+
+
+_STD_LOGIC = r"[01xXzZuUwWlLhH\-_]*[xXzZuU][01xXzZuUwWlLhH\-_]*"
+
+
+def _simulating_python(texts: list[tuple[Path, str]]) -> set[Path]:
+    """The Python texts that name a simulator, a write command, cocotb or an interface
+    (:data:`_SIM_MENTION`), and those such a text imports (by module name, followed on)."""
+    py = {p: t for p, t in texts if p.suffix.lower() in _PYTHON}
+    found = {p for p, t in py.items() if _SIM_MENTION.search(t)}
+    left = list(found)
+    while left:
+        names = set(re.findall(r"(?:^|\s)(?:from|import)\s+([\w.]+)", py[left.pop()], re.M))
+        parts = {n for dotted in names for n in dotted.split(".") if n}
+        for p in py:
+            if p not in found and (p.stem in parts or p.parent.name in parts):
+                found.add(p)
+                left.append(p)
+    return found
 
 
 def _at(path: Path, text: str, at: int, inputs: list[str], what: str, z: bool) -> XText:

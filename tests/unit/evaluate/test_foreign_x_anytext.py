@@ -105,6 +105,15 @@ def test_a_file_of_a_prose_or_tool_name_a_simulator_runs_is_judged() -> None:
     assert not is_documentation(Path("CMakeLists.txt"), set())
 
 
+def test_a_python_helper_a_simulating_script_imports_is_judged() -> None:
+    helper = 'SEL = "X"\nPATTERN = "01X"\n'
+    run = 'import subprocess\nfrom stim import SEL\nsubprocess.run(["vsim", "-do", SEL])\n'
+    assert _hits("stim.py", helper) == []
+    assert _hits("stim.py", helper, {"run.py": run}) == [tuple(INPUTS)]
+    gen = 'import random\nprint("force /tb/dut/s " + random.choice("01X"))\n'
+    assert _hits("gen.py", gen) == [tuple(INPUTS)]
+
+
 def test_a_file_over_the_scan_limit_is_searched_by_bytes(tmp_path: Path) -> None:
     big = tmp_path / "vectors.do"
     lines = [f"force -freeze /tb/dut/s {i % 2} {i}ns\n" for i in range(120_000)]
