@@ -176,7 +176,9 @@ def with_inner_x(s: EvalSetup, c: Candidate, formal: FormalResult) -> FormalResu
         return formal
     from rtlopt.evaluate._foreign_x import xprop_reason
 
-    xprop = xprop_reason(s.design, s.workdir)  # x read otherwise than IEEE (round 74)
+    # x read otherwise than IEEE (round 74); a setup without a design (a unit test's) has none
+    design = getattr(s, "design", None)
+    xprop = xprop_reason(design, getattr(s, "workdir", None)) if design is not None else ""
     if xprop:
         why = f"unchecked: the target makes x itself ({inner}); {xprop}"
         return replace(formal, verdict=Verdict.UNKNOWN, unchecked=why, timings=timings)
