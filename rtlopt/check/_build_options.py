@@ -55,6 +55,16 @@ _BUILD_FILE = re.compile(
     r"(?:^|/)(?:[Mm]akefile[^/]*|GNUmakefile|CMakeLists\.txt|Justfile|SConstruct|[^/]*\."
     r"(?:mk|make|sh|bash|tcl|do|cmake|core|ya?ml|py|cmd|ys|sby|eqy|json))$"
 )
+#: A setting of defines, include folders, parameters, sources or the top in any syntax: a
+#: keyword argument or assignment (``defines={"X": 1}``, ``self.parameters = ...``), a key
+#: (``"generics": {...}``, ``incdirs:``), wherever it stands on the line.
+_SETTING = re.compile(
+    r"(?<![\w$:/])[\"']?(?:defines?|define_macros|macros|includes?|include_dirs?|incdirs?|"
+    r"include_paths?|parameters|params|generics?|vlogdefine|vlogparam|plusargs|build_args|"
+    r"compile_args|extra_args|sim_args|elab_args|hdl_toplevel|toplevel|top_module|"
+    r"verilog_sources|vhdl_sources|sources)[\"']?\s*(?:\+=|=(?!=)|:(?!:))",
+    re.I,
+)
 _COMMENT = re.compile(r"(?:^|(?<=\s))#.*$")
 #: Keys of FuseSoC, Bender, edalize or CI descriptions that set what elaborates.
 _KEYS = re.compile(
@@ -81,12 +91,15 @@ def _logical(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _options(line: str, build_file: bool = False) -> list[str]:
+def _options(line: str, build_file: bool = False, prose: bool = False) -> list[str]:
     """The elaboration options of one logical line, in order (``build_file``: the line is
-    of a file that describes a build, whose every line may hand a tool a source file)."""
+    of a file that describes a build, whose every line may hand a tool a source file;
+    ``prose``: of documentation, where a word followed by ``=`` or ``:`` sets nothing)."""
     if build_file:  # a comment of a shell, make, Tcl, YAML or Python file
         line = _COMMENT.sub("", line)
     found = [(m.start(), " ".join(m.group(0).split())) for m in _PLAIN.finditer(line)]
+    if not prose:
+        found += [(m.start(), " ".join(line[m.start() :].split())) for m in _SETTING.finditer(line)]
     tool = bool(_TOOLS.search(line) or _FLAGS_VARIABLE.match(line))
     if tool:
         found += [(m.start(), " ".join(m.group(0).split())) for m in _TOOL_ONLY.finditer(line)]
@@ -100,7 +113,10 @@ def _options(line: str, build_file: bool = False) -> list[str]:
 def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]]:
     """``(line, finding)`` for each changed stretch of ``new`` (``old``: the file at the base,
     None when added) whose elaboration options differ from the stretch it replaces."""
+    from rtlopt.check._config_words import DOCUMENTATION
+
     build = bool(_BUILD_FILE.search(rel))
+    prose = bool(DOCUMENTATION.search(rel))
     before, after = _logical(old or ""), _logical(new)
     if old is None:
         before = []
@@ -111,14 +127,15 @@ def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             continue
-        was = [o for _, t in before[a0:a1] for o in _options(t, build)]
-        now = [o for _, t in after[b0:b1] for o in _options(t, build)]
+        was = [o for _, t in before[a0:a1] for o in _options(t, build, prose)]
+        now = [o for _, t in after[b0:b1] for o in _options(t, build, prose)]
         if was == now:
             continue
         added = [o for o in now if o not in was] or now
         shown = ", ".join(added[:3]) or "(options removed)"
         line = next(
-            (ln for ln, t in after[b0:b1] if _options(t, build)), after[b0][0] if b0 < b1 else 1
+            (ln for ln, t in after[b0:b1] if _options(t, build, prose)),
+            after[b0][0] if b0 < b1 else 1,
         )
         if b0 == b1 and b0 > 0:
             line = after[b0 - 1][0]

@@ -367,7 +367,7 @@ class _Gate:
         # a changed file an `include reads, whatever its name: its macros reach every reader
         self.read |= {p for p in self.changes if not p.endswith(VERILOG) and graph.includers(p)}
         still_instantiated(graph, modules)
-        modules += self._screened(graph, renames, bool(rules.base.project.filelists))
+        modules += self._screened(graph, renames, rules)
         from rtlopt.check._shadow import displaced_headers, shadowed_headers
         from rtlopt.check._units import captured_units
 
@@ -413,14 +413,22 @@ class _Gate:
         trees = (self.base_tree(), self.new_tree)
         return removed_shadows(graph, trees, gone, stated, renames)
 
-    def _screened(self, graph: Any, renames: dict[str, str], ordered: bool) -> list[ModuleCheck]:
-        """Each added or edited text file, by the screen's rules that need no base, with the
-        headers it includes (:mod:`rtlopt.check._screen_files`)."""
+    def _screened(self, graph: Any, renames: dict[str, str], rules: Rules) -> list[ModuleCheck]:
+        """Each added or edited text file by the screen's rules that need no base and the
+        design's configuration words (:mod:`rtlopt.check._screen_files`); changed files the
+        configured build does not read (:mod:`rtlopt.check._foreign_units`)."""
+        from rtlopt.check._config_words import design_words
+        from rtlopt.check._foreign_units import foreign_rows
         from rtlopt.check._screen_files import screen_changes
 
-        return screen_changes(
-            self.changes, self.read, self.new_tree, self.read_base, renames, graph, ordered
+        words = design_words(graph, self.read, lambda rel, name: self.required.why(rel, name))
+        lists = frozenset(str(f) for p in (rules.base, rules.new) for f in p.project.filelists)
+        ordered, changes = bool(rules.base.project.filelists), self.changes
+        found = screen_changes(
+            changes, self.read, self.new_tree, self.read_base, renames, graph, ordered, words, lists
         )
+        trees = ((self.base_tree(), rules.base.project), (self.new_tree, rules.new.project))
+        return found + foreign_rows(graph, changes, trees, self.read_base, renames)
 
     def _with_rule(self, job: _Job) -> _Job:
         base_rel = self.renames.get(job.rel)

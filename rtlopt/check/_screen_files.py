@@ -16,7 +16,7 @@ file that reads such a macro, is a finding too (:mod:`rtlopt.check._order`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,10 +196,15 @@ def screen_changes(
     renames: dict[str, str],
     graph: DesignGraph,
     ordered: bool,
+    words: Mapping[str, str] | None = None,
+    lists: frozenset[str] = frozenset(),
 ) -> list[ModuleCheck]:
     """A row with the findings of each added or edited text file (see the module's doc):
     Verilog sources and the files the design reads whole, any other text by its Verilog
-    view and its build options (a filelist and the configuration are judged as rules)."""
+    view and its build options (a filelist and the configuration are judged as rules), and
+    by the design's configuration ``words`` (:mod:`rtlopt.check._config_words`; ``lists``:
+    the filelists the rules name, judged as rules)."""
+    from rtlopt.check._config_words import word_problems
     from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
 
     resolve = Resolver(new_tree)
@@ -229,6 +234,11 @@ def screen_changes(
                 changed=frozenset(changes),
             )
         ]
+        if not verilog and Path(rel).name not in CONFIG_FILES and rel not in lists:
+            found += [
+                f"{what} {rel} at line {ln}: {msg}"
+                for ln, msg in word_problems(rel, old, new, words or {})
+            ]
         if found:
             change = "changed" if old is not None else "added"
             out.append(ModuleCheck(rel, "(file)", change, findings=found))
