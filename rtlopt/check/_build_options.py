@@ -20,10 +20,12 @@ __all__ = ["option_problems"]
 
 #: Options that change elaboration wherever they stand (a define, an include or library
 #: folder, a parameter override): ``-DNAME``, ``+define+``, ``-Idir``, ``+incdir+``,
-#: ``+libext+``, ``-GNAME=``/``-PNAME=``, ``-pvalue+``.
+#: ``+libext+``, ``-GNAME=``/``-PNAME=``, ``-pvalue+``; ``"-D"`` ending a string.
 _PLAIN = re.compile(
     r"(?<![\w\-+$])(?:-D\s*[A-Za-z_][\w$]*(?:=\S*)?|\+define\+\S*|-I\s*[\w./$({~]\S*|"
-    r"\+incdir\+\S*|\+libext\+\S*|-[GP]\s*[A-Za-z_][\w$.]*=\S*|-pvalue\+\S*)"
+    r"\+incdir\+\S*|\+libext\+\S*|-[GP]\s*[A-Za-z_][\w$.]*=\S*|-pvalue\+\S*|"
+    # an option a string ends with, its value joined at run time ("-D" + name, ["-D", name])
+    r"-[DIGP](?=[\"']))"
 )
 #: Options that change elaboration when a Verilog tool reads them (``rm -f`` is no
 #: filelist): a filelist or command file, a library folder or file, the top module.

@@ -52,6 +52,7 @@ _VHDL_SUFFIX = (".vhd", ".vhdl", ".vho", ".vhi", ".vht")
 _NETLIST_SUFFIX = (".edf", ".edif", ".edn", ".blif", ".eblif", ".sp", ".spi", ".cdl", ".cir")
 _SYSTEMC = re.compile(r"\bSC_MODULE\b|\bsc_core::|\bsc_module\b|#\s*include\s*[<\"]systemc")
 _DEFINE = re.compile(r"`[ \t]*(define|undef)[ \t]+([A-Za-z_][\w$]*)([^\n]*)")
+_INCLUDE = re.compile(r"`[ \t]*include[ \t]*[\"<]([^\">\n]+)[\">]|`[ \t]*include[ \t]*(`\w+)")
 _UNDEFINEALL = re.compile(r"`[ \t]*(?:undefineall|resetall)\b")
 
 
@@ -117,19 +118,26 @@ def hdl_kind(rel: str, text: str) -> str:
     return ""
 
 
-def define_changes(old: str, new: str) -> set[str]:
-    """The macro names whose ```define`` / ```undef`` lines differ between two texts (every
-    name both define where one holds a ```undefineall`` / ```resetall`` the other does not)."""
+def define_changes(
+    old: str, new: str, header: Callable[[str], str | None] | None = None, depth: int = 0
+) -> set[str]:
+    """The macro names whose ```define`` / ```undef`` lines differ between two texts, with
+    those of a header an ```include`` the change adds or drops (``header``: its text, None
+    where no file of the repository has that name); "*" where a ```undefineall`` /
+    ```resetall`` count differs or such a header is unknown."""
 
     def lines(text: str) -> set[tuple[str, str, str]]:
         return {
             (m.group(2), m.group(1), " ".join(m.group(3).split())) for m in _DEFINE.finditer(text)
         }
 
-    a, b = lines(old), lines(new)
-    names = {n for n, _, _ in a ^ b}
+    names = {n for n, _, _ in lines(old) ^ lines(new)}
     if len(_UNDEFINEALL.findall(old)) != len(_UNDEFINEALL.findall(new)):
         names |= {"*"}
+    incs = [{a or b for a, b in _INCLUDE.findall(t)} for t in (old, new)]
+    for inc in incs[0] ^ incs[1]:
+        text = header(inc) if header is not None and depth < 4 else None
+        names |= {"*"} if text is None else define_changes("", text, header, depth + 1)
     return names
 
 
@@ -139,12 +147,14 @@ def foreign_findings(
     texts: Callable[[str], tuple[str, str]],
     units: Iterable[str],
     macros: Mapping[str, str],
+    header: Callable[[str], str | None] | None = None,
 ) -> list[tuple[str, str]]:
     """``(file, finding)`` for each changed file (``changes``: path -> git status) the gate
     does not judge (``judged``: the files the configured build reads, with what they
     include) that defines one of the design's ``units``, changes a define the design reads
     (``macros``: name -> who reads it) or holds a hardware language rtlopt cannot judge.
-    ``texts(rel)``: its base and new text ("" where absent)."""
+    ``texts(rel)``: its base and new text ("" where absent); ``header``: the text of the
+    headers an include name can mean (None: none)."""
     seen = set(judged)
     wanted = set(units)
     out: list[tuple[str, str]] = []
@@ -169,13 +179,19 @@ def foreign_findings(
                     )
                 )
                 break
-        names = define_changes(old, new)
-        read = sorted(names & set(macros)) or (sorted(macros)[:1] if "*" in names else [])
-        if read:
+        names = define_changes(old, new, header)
+        read = sorted(names & set(macros))
+        what = f"the define of {read[0]} ({macros[read[0]]})" if read else ""
+        if not read and "*" in names and macros:
+            what = (
+                "its `resetall / `undefineall or an include of a header the gate cannot find, "
+                f"and the design reads macros ({', '.join(sorted(macros)[:3])})"
+            )
+        if what:
             out.append(
                 (
                     rel,
-                    f"{rel} changes the define of {read[0]} ({macros[read[0]]}), but the "
+                    f"{rel} changes {what}, but the "
                     "configured build does not read this file: a build that compiles it "
                     "before the design reads the design otherwise than the gate judged it; "
                     "put the define in rtlopt.toml ([project] defines) or list the file in "
@@ -221,6 +237,14 @@ def foreign_rows(
         new = (screened_text(p) or "") if changes[rel] != "D" and p.is_file() else ""
         return read_base(renames.get(rel, rel)) or "", new
 
+    from rtlopt.check._screen_files import Resolver
+
+    resolve = Resolver(new_tree)
+
+    def header(name: str) -> str | None:
+        found = resolve(name.lstrip("`"))
+        return "\n".join(found.values()) if found and not name.startswith("`") else None
+
     macros = design_words(graph, built)
-    found = foreign_findings(changes, built | set(nodes), texts, units, macros)
+    found = foreign_findings(changes, built | set(nodes), texts, units, macros, header)
     return [ModuleCheck(rel, "(file)", "changed", findings=[f]) for rel, f in found]

@@ -98,3 +98,11 @@ def test_comments_documentation_and_other_words_are_no_finding(tmp_path: Path) -
     assert word_problems("run.py", "", "x = 1  # FAST_INV is off\n", words) == []
     assert word_problems("README.md", "", "Define FAST_INV for speed.\n", words) == []
     assert word_problems("run.py", "", "FAST_INVERTER = 1\n", words) == []
+
+
+@pytest.mark.parametrize(
+    "extra", ['    args = ["-D", name]\n', '    args = "-D" + name\n', "    args = ['-I' + inc]\n"]
+)
+def test_an_option_whose_value_is_joined_at_run_time_is_a_build_option(extra: str) -> None:
+    found = option_problems("tests/run.py", "def run():\n", "def run():\n" + extra)
+    assert found and found[0][0] == 2, found

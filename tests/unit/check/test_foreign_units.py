@@ -95,3 +95,17 @@ def test_configured_files_are_the_filelists_not_the_scan(tmp_path: Path) -> None
     assert configured_files(tmp_path, ProjectConfig(filelists=("files.f",))) == {"inv.v"}
     assert configured_files(tmp_path, ProjectConfig()) >= {"inv.v", "tb/tb.v"}
     assert configured_files(tmp_path, ProjectConfig(filelists=("missing.f",))) == set()
+
+
+def test_an_include_the_change_adds_brings_its_header_defines() -> None:
+    fast = "`define FAST_INV\n"
+    headers = {"fast.vh": fast, "slow.vh": "`define CLK_NS 10\n"}
+    assert define_changes("", '`include "fast.vh"\n', headers.get) == {"FAST_INV"}
+    assert define_changes("", '`include "slow.vh"\n', headers.get) == {"CLK_NS"}
+    assert define_changes("", '`include "gone.vh"\n', headers.get) == {"*"}  # fail closed
+    assert define_changes("", "`include `CFG\n", headers.get) == {"*"}
+    files = {"tb/sim_defs.v": ("", '`include "fast.vh"\n')}
+    found = foreign_findings(
+        {"tb/sim_defs.v": "M"}, set(), files.__getitem__, set(), MACROS, headers.get
+    )
+    assert found and "define of FAST_INV" in found[0][1]

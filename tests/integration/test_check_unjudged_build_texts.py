@@ -1,0 +1,63 @@
+"""The gate on changed texts it does not judge that still change the design's meaning in
+another build of the repository: a runner's ``defines=``, a second definition of a design
+module in a library file of another suffix, a changed VHDL unit. Each is a finding, before
+any proof runs; an assertion edit of the same test passes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from _fixture_repo import GIT_ID, committed_repo, run_rtlopt
+
+pytestmark = [pytest.mark.tools]
+
+TOML = '[project]\nfilelists = ["files.f"]\n[check]\noptimization_only = ["*"]\nppa = false\n'
+INV = (
+    "module inv(input [3:0] a, output [3:0] y);\n`ifdef FAST_INV\n  assign y = a ^ 4'b0111;\n"
+    "`else\n  assign y = ~a;\n`endif\nendmodule\n"
+)
+TEST = (
+    "def test_inv():\n    get_runner('icarus').build(\n        verilog_sources=['inv.v'],\n"
+    "        hdl_toplevel='inv',\n    )\n    assert y == 15\n"
+)
+VHDL = (
+    "library ieee; use ieee.std_logic_1164.all;\nentity top is port (a : in std_logic_vector"
+    "(3 downto 0); y : out std_logic_vector(3 downto 0)); end entity;\narchitecture rtl of top is\n"
+    "  component inv port (a : in std_logic_vector(3 downto 0); y : out std_logic_vector(3 downto"
+    " 0)); end component;\nbegin\n  u : inv port map (a => a, y => y);\nend architecture;\n"
+)
+
+
+def _check(repo: Path, files: dict[str, str]) -> tuple[int, str]:
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    r = run_rtlopt(repo, "check", "--no-ppa", "--json")
+    if r.returncode not in (0, 1):
+        raise AssertionError((r.stdout[-800:], r.stderr[-800:]))
+    out = json.loads(r.stdout)
+    return r.returncode, "\n".join(str(f) for m in out["modules"] for f in m["findings"])
+
+
+def test_unjudged_texts_that_change_the_design_fail_and_an_assertion_edit_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    base = {"rtlopt.toml": TOML, "files.f": "inv.v\n", "inv.v": INV, "test_inv.py": TEST}
+    committed_repo(repo, {**base, "top.vhd": VHDL}, monkeypatch, tmp_path / "c")
+    code, said = _check(repo, {"test_inv.py": TEST.replace("== 15", "== 0xF")})
+    assert (code, said) == (0, "")
+    fast = TEST.replace("'inv',\n", "'inv',\n        defines={'FAST_INV': 1},\n")
+    code, said = _check(repo, {"test_inv.py": fast})
+    assert code == 1 and "test_inv.py at line 5" in said and "macro FAST_INV" in said, said
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "--", "."], check=True)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "reset", "-q", "--hard"], check=True)
+    code, said = _check(repo, {"lib/inv.vg": INV.replace("~a", "a")})
+    assert code == 1 and "second definition of module inv" in said, said
+    (repo / "lib/inv.vg").unlink()
+    code, said = _check(repo, {"top.vhd": VHDL.replace("y => y", "y => open")})
+    assert code == 1 and "top.vhd changed and holds VHDL" in said, said
