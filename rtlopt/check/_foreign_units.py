@@ -33,6 +33,7 @@ __all__ = [
     "foreign_findings",
     "foreign_rows",
     "hdl_kind",
+    "merged_rows",
     "unit_definitions",
 ]
 
@@ -248,3 +249,18 @@ def foreign_rows(
     macros = design_words(graph, built)
     found = foreign_findings(changes, built | set(nodes), texts, units, macros, header)
     return [ModuleCheck(rel, "(file)", "changed", findings=[f]) for rel, f in found]
+
+
+def merged_rows(rows: list[Any], more: Iterable[Any], flagged: Iterable[str]) -> list[Any]:
+    """``rows`` with the findings of ``more`` (rows of files): one row a file (a finding
+    joins the file's row), none for a ``flagged`` file (a finding of its own already)."""
+    by_file = {m.file: m for m in rows}
+    skip = set(flagged)
+    out = list(rows)
+    for m in more:
+        if m.file in by_file:
+            by_file[m.file].findings += [f for f in m.findings if f not in by_file[m.file].findings]
+        elif m.file not in skip:
+            by_file[m.file] = m
+            out.append(m)
+    return out

@@ -418,7 +418,7 @@ class _Gate:
         design's configuration words (:mod:`rtlopt.check._screen_files`); changed files the
         configured build does not read (:mod:`rtlopt.check._foreign_units`)."""
         from rtlopt.check._config_words import design_words
-        from rtlopt.check._foreign_units import foreign_rows
+        from rtlopt.check._foreign_units import foreign_rows, merged_rows
         from rtlopt.check._screen_files import screen_changes
 
         words = design_words(graph, self.read, lambda rel, name: self.required.why(rel, name))
@@ -428,7 +428,8 @@ class _Gate:
             changes, self.read, self.new_tree, self.read_base, renames, graph, ordered, words, lists
         )
         trees = ((self.base_tree(), rules.base.project), (self.new_tree, rules.new.project))
-        return found + foreign_rows(graph, changes, trees, self.read_base, renames)
+        more = foreign_rows(graph, changes, trees, self.read_base, renames)
+        return merged_rows(found, more, self.flagged)
 
     def _with_rule(self, job: _Job) -> _Job:
         base_rel = self.renames.get(job.rel)

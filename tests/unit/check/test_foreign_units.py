@@ -109,3 +109,17 @@ def test_an_include_the_change_adds_brings_its_header_defines() -> None:
         {"tb/sim_defs.v": "M"}, set(), files.__getitem__, set(), MACROS, headers.get
     )
     assert found and "define of FAST_INV" in found[0][1]
+
+
+def test_rows_merge_one_a_file_and_skip_flagged_files() -> None:
+    from rtlopt.check._check import ModuleCheck
+    from rtlopt.check._foreign_units import merged_rows
+
+    rows = [ModuleCheck("a.py", "(file)", "changed", findings=["x"])]
+    more = [
+        ModuleCheck("a.py", "(file)", "changed", findings=["y"]),
+        ModuleCheck("b.vg", "(file)", "changed", findings=["z"]),
+        ModuleCheck("c.vlib", "(file)", "changed", findings=["w"]),
+    ]
+    out = merged_rows(rows, more, {"c.vlib"})
+    assert [(m.file, m.findings) for m in out] == [("a.py", ["x", "y"]), ("b.vg", ["z"])]
