@@ -123,3 +123,8 @@ def test_rows_merge_one_a_file_and_skip_flagged_files() -> None:
     ]
     out = merged_rows(rows, more, {"c.vlib"})
     assert [(m.file, m.findings) for m in out] == [("a.py", ["x", "y"]), ("b.vg", ["z"])]
+
+
+def test_an_unreadable_vhdl_file_is_judged_by_its_name() -> None:
+    found = _find({"big/top.vhd": ("", "")}, units=set())
+    assert found and "holds VHDL" in found[0][1]
