@@ -30,6 +30,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtlopt.evaluate._param_lists import (
+    ListSetting,
+    computed_name,
+    instance_lists,
+    package_copies,
+)
 from rtlopt.evaluate._param_mentions import first_unread, watched_names, word_pattern
 from rtlopt.frontend._params import Elaborations, Parameterization
 from rtlopt.frontend.model import Design
@@ -134,11 +140,23 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
     watched = watched_names(design)
     out: list[Override] = []
     why = ""
+    if word_pattern(design) is not None:
+        why = _elaborated_lists(design, out)
     for path, text in other_texts(design)[0] if word_pattern(design) is not None else []:
-        if not any(n in text for n in watched):
-            continue
         rel = _rel(design, path)
         consumed: set[int] = set()
+        low = text.lower()
+        at, shown = computed_name(design, path, text) if not why else (-1, "")
+        computed = _computed(rel, text, at, shown, design) if at >= 0 else ""
+        for ls in _lists(design, path, text, low, elaborated=False):
+            line = text.count("\n", 0, ls.at) + 1
+            out.append(Override(f"{rel}:{line}", ls.form, ls.values, ls.exact, ls.top))
+            if all(v for _, v in ls.values):  # the names it reads are settings, consumed
+                rx = word_pattern(design)
+                consumed |= {m.start() for m in rx.finditer(text, ls.at, ls.end)} if rx else set()
+        if not any(n.lower() in low for n in watched):
+            why = why or computed
+            continue
         for m, top, name, value in _settings(path, text):
             at, end = _spans(m)
             if name not in watched or at in consumed:
@@ -156,11 +174,65 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
             form = " ".join((m.group(0) + more).split())[:80]
             literal = _literal(value) if whole else ""
             out.append(Override(f"{rel}:{line}", form, ((name, literal),), exact, owner))
-        why = why or first_unread(design, rel, path, text, consumed)
+        why = why or first_unread(design, rel, path, text, consumed) or computed
     if len(_SCANS) > 8:
         _SCANS.clear()
     _SCANS[id(design)] = (design, out, why)
     return _SCANS[id(design)]
+
+
+def _lists(
+    design: Design, path: Path, text: str, low: str, *, elaborated: bool
+) -> list[ListSetting]:
+    """The parameter value lists of instances of the target (or of a top handing parameters
+    down) and of ``config`` blocks in ``text`` (:func:`._param_lists.instance_lists`)."""
+    tops = sorted({o for o in watched_names(design).values() if o})
+    if "endconfig" not in low and not any(o.lower() in low for o in [design.target.name, *tops]):
+        return []
+    return instance_lists(design, path, text, tops, elaborated=elaborated)
+
+
+def _elaborated_lists(design: Design, out: list[Override]) -> str:
+    """Adds to ``out`` the lists in the texts slang elaborates that it does not read whole
+    (a ``config`` block's, one holding a macro no text defines or a command line may set);
+    why a package the target depends on has two definitions (:func:`package_copies`)."""
+    from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+
+    own = repository_texts(design)
+    others = other_texts(design)[0]
+    for path, text in own:
+        for ls in _lists(design, path, text, text.lower(), elaborated=True):
+            body = text[ls.at : ls.end]
+            if ls.exact and all(_macro_fixed(m, own, others) for m in _MACROS.findall(body)):
+                continue  # slang reads the macro as the repository defines it
+            line = text.count("\n", 0, ls.at) + 1
+            values = tuple((n, "") for n, _ in ls.values) if ls.exact else ls.values
+            out.append(Override(f"{_rel(design, path)}:{line}", ls.form, values, ls.exact, ls.top))
+    return package_copies(design, [*own, *others])
+
+
+_MACROS = re.compile(r"`([A-Za-z_][\w$]*)")
+
+
+def _macro_fixed(name: str, own: list[tuple[Path, str]], others: list[tuple[Path, str]]) -> bool:
+    """Whether macro ``name`` is defined by a Verilog text slang reads and no other text
+    may define it on a command line (``-DNAME``, ``+define+NAME``)."""
+    q = re.escape(name)
+    if not any(re.search(rf"`define\s+{q}\b", t) for _, t in own):
+        return False
+    cmd = re.compile(rf"(?:(?<![\w-])-D\s*|\+define\+(?:[^\s+]*\+)*){q}(?![\w$])")
+    return not any(cmd.search(t) for _, t in others)
+
+
+def _computed(rel: str, text: str, at: int, shown: str, design: Design) -> str:
+    """The reason for a setting form whose parameter name is computed at ``at``."""
+    line = text.count("\n", 0, at) + 1
+    return (
+        f"{rel}:{line} sets parameters of a toplevel with names computed at run time "
+        f"({shown}), so a configuration of {design.target.name} it may set is not checked: "
+        f'name each parameter as a literal there (parameters={{"W": 37}}, -GW=37), or take '
+        "the file out of the repository if no build or test uses it"
+    )
 
 
 def foreign_parameterizations(
@@ -181,8 +253,8 @@ def foreign_parameterizations(
         owner = ov.top or t.name
         if any(not v for _, v in ov.values):
             return out, (
-                f"{ov.where} sets parameter {names} of {owner} outside Verilog ({ov.form}) to a "
-                "value that is no literal, and the proof covers only the configurations it "
+                f"{ov.where} sets parameter {names} of {owner} ({ov.form}) to a value rtlopt "
+                "cannot read as a literal, and the proof covers only the configurations it "
                 f"can build: write the value as a literal there, or take the setting out if it "
                 f"does not build {t.name}"
             )

@@ -6,7 +6,8 @@ concatenation) would leave a configuration the repository uses unchecked, and ad
 one by one never ends. So the rule fails closed: in every text file of the repository but
 the Verilog the frontend reads and documentation (:data:`_DOCUMENTS`), each occurrence of a
 watched name (:func:`watched_names`: a non-local parameter of the target, or a parameter of
-a top nothing instantiates that it passes to an instance) as a whole word, case-sensitive,
+a top nothing instantiates that it passes to an instance) as a whole word (in another case
+than the parameter's only where a value follows it, ``"w": 37``, or in VHDL),
 is either consumed by a recognised setting whose value was read whole as a literal, or
 clearly no setting (:func:`_no_setting`: an attribute read ``dut.W.value``, a macro
 ``+define+W``/``-DW``, an option flag ``-W``, a Verilog file that neither instantiates the
@@ -73,6 +74,10 @@ _MODULE = re.compile(
     r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
 )
 
+#: After a name in another case than the parameter's: a value set to it (``"w": 37``,
+#: ``w=37``, ``.w(37)``, ``w => 37``); VHDL's names are any case everywhere.
+_FOLDED_SETTING = re.compile(r"[\"']?[ \t]*(?:=>|=(?!=)|:(?!:)|\()")
+
 _WATCHED: dict[int, tuple[object, dict[str, str], re.Pattern[str] | None]] = {}
 
 
@@ -102,7 +107,8 @@ def _watch(design: Design) -> tuple[object, dict[str, str], re.Pattern[str] | No
                 names.setdefault(n, top)
     alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     # ``-GW=37``, ``-gW``, ``-DW``: an option letter glued to the name still names it
-    rx = re.compile(rf"(?:(?<![\w$])|(?<=-[GgD]))(?:{alt})(?![\w$])") if names else None
+    # any case: VHDL and a runner that upper-cases its keys (``{"w": 37}``) set ``W``
+    rx = re.compile(rf"(?:(?<![\w$])|(?<=-[GgD]))(?:{alt})(?![\w$])", re.I) if names else None
     if len(_WATCHED) > 8:
         _WATCHED.clear()
     _WATCHED[id(design)] = (design, names, rx)
@@ -192,6 +198,8 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
     if path.suffix.lower() in _C_SOURCES and not _VERILOG_WORDS.search(text):
         return ""  # a harness in C or C++: a parameter is set when the model is built
     verilog = path.suffix.lower() in _VERILOG
+    vhdl = path.suffix.lower() in (".vhd", ".vhdl", ".vho")
+    names = watched_names(design)
     t = design.target.name
     if verilog and not re.search(rf"(?<![\w$]){re.escape(t)}(?![\w$])|\bdefparam\b", text):
         return ""  # Verilog that neither instantiates the target nor sets a path's value
@@ -202,6 +210,8 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
         at = m.start()
         if at in consumed or _no_setting(text, at, m.end()):
             continue
+        if m.group(0) not in names and not vhdl and not _FOLDED_SETTING.match(text, m.end()):
+            continue  # another case, no value after it (a path's ``fpu/``, prose)
         if core and _core_declaration(text, at, m.end()):
             continue
         if _WAIVER.match(text, _statement_start(text, at)):
@@ -215,8 +225,9 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         shown = " ".join(text[start : end if end >= 0 else len(text)].split())[:80]
-        name = m.group(0)
-        owner = watched_names(design).get(name) or t
+        watched = watched_names(design)
+        name = next((n for n in watched if n.lower() == m.group(0).lower()), m.group(0))
+        owner = watched.get(name) or t
         return (
             f"{rel}:{line} names parameter {name} of {owner} ({shown}) in a form rtlopt does "
             f"not read as a setting, so a configuration of {t} it may set is not checked: "
