@@ -34,9 +34,15 @@ from rtlopt.evaluate._param_lists import (
     ListSetting,
     computed_name,
     instance_lists,
+    owners,
     package_copies,
 )
-from rtlopt.evaluate._param_mentions import first_unread, watched_names, word_pattern
+from rtlopt.evaluate._param_mentions import (
+    _DOCUMENTS,
+    first_unread,
+    watched_names,
+    word_pattern,
+)
 from rtlopt.frontend._params import Elaborations, Parameterization
 from rtlopt.frontend.model import Design
 
@@ -184,10 +190,12 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
 def _lists(
     design: Design, path: Path, text: str, low: str, *, elaborated: bool
 ) -> list[ListSetting]:
-    """The parameter value lists of instances of the target (or of a top handing parameters
-    down) and of ``config`` blocks in ``text`` (:func:`._param_lists.instance_lists`)."""
+    """The parameter value lists of instances of the target (or of a module above it) and
+    of ``config`` blocks in ``text`` (:func:`._param_lists.instance_lists`)."""
+    if path.suffix.lower() in _DOCUMENTS:
+        return []  # documentation: no build reads a setting from it
     tops = sorted({o for o in watched_names(design).values() if o})
-    if "endconfig" not in low and not any(o.lower() in low for o in [design.target.name, *tops]):
+    if "endconfig" not in low and not any(o.lower() in low for o in owners(design, tops)):
         return []
     return instance_lists(design, path, text, tops, elaborated=elaborated)
 

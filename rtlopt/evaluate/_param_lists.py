@@ -3,8 +3,9 @@
 :mod:`._param_mentions` fails closed on a watched parameter's *name*; a setting need not
 name it. Three classes, each fail-closed:
 
-* a parameter value list of an instance of the target (or of a top above it that hands
-  parameters down) in any text slang does not elaborate whole (:func:`instance_lists`): a
+* a parameter value list of an instance of the target (or of a module above it, which may
+  hand a value down: elaborated with the list to see) in any text slang does not elaborate
+  whole (:func:`instance_lists`): a
   Verilog ``tgt #(37)`` of any file name (``.vt``, a netlist), a VHDL ``generic map (37)``,
   a SystemVerilog ``config`` block's ``use #(...)``, a list holding a text macro
   (```TBW``: slang reads an undefined macro as nothing, the defaults). Each list is read
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["ListSetting", "computed_name", "instance_lists", "package_copies"]
+__all__ = ["ListSetting", "computed_name", "instance_lists", "owners", "package_copies"]
 
 _VHDL = frozenset({".vhd", ".vhdl", ".vho"})
 _VERILOG_NUMBER = re.compile(
@@ -107,8 +108,36 @@ def _entries(design: Design, owner: str, body: str, vhdl: bool) -> tuple[tuple[s
     return tuple(out)
 
 
-def _owners(design: Design, tops: list[str]) -> list[str]:
-    return [design.target.name, *tops]
+def _bare(owner: str, text: str, vhdl: bool) -> list[re.Match[str]]:
+    """Verilog-1995's one value without parentheses: ``tgt #37 u (...)``, ``tgt #`W u``."""
+    if vhdl:
+        return []
+    q = re.escape(owner)
+    rx = re.compile(rf"(?<![\w$.]){q}\s*#\s*([^\s(][^\s(]*)\s+[A-Za-z_\\][\w$]*\s*[\[(]")
+    return list(rx.finditer(text))
+
+
+_OWNERS: dict[int, tuple[object, list[str]]] = {}
+
+
+def owners(design: Design, tops: list[str]) -> list[str]:
+    """The target, the tops that hand it parameters, and every module of the design above
+    it (its instance's list may hand a value down: the list is elaborated to see)."""
+    hit = _OWNERS.get(id(design))
+    if hit is not None and hit[0] is design:
+        return [*hit[1], *(t for t in tops if t not in hit[1])]
+    out = [design.target.name, *tops]
+    todo = [design.target.name]
+    while todo:
+        name = todo.pop()
+        for m in design.modules.values():
+            if name in m.instances and m.name not in out:
+                out.append(m.name)
+                todo.append(m.name)
+    if len(_OWNERS) > 8:
+        _OWNERS.clear()
+    _OWNERS[id(design)] = (design, out)
+    return out
 
 
 def instance_lists(
@@ -121,25 +150,25 @@ def instance_lists(
     resolved, the values are tried on the target)."""
     out: list[ListSetting] = []
     vhdl = path.suffix.lower() in _VHDL
-    for owner in _owners(design, tops):
+    for owner in owners(design, tops):
         q = re.escape(owner)
         if vhdl:
             rx = re.compile(rf"(?<![\w$]){q}(?:\s*\(\s*\w+\s*\))?\s+generic\s+map\s*\(", re.I)
         else:
             rx = re.compile(rf"(?<![\w$.]){q}\s*#\s*\(")
-        for m in rx.finditer(text):
+        for m in [*rx.finditer(text), *_bare(owner, text, vhdl)]:
             if _HEADER.search(text, max(0, m.start() - 60), m.start()):
                 continue  # the module's own declaration (a copy of it), no instance
-            body = _balanced(text, m.end() - 1)
+            body = m.group(1) if m.re.groups else _balanced(text, m.end() - 1)
             if not body.strip() or (elaborated and "`" not in body):
                 continue
             values = _entries(design, owner, body, vhdl)
             top = "" if owner == design.target.name else owner
-            if top and values:
-                values = tuple((n, "") for n, _ in values)  # a top's list: not followed
+            if top and any(n == "?" for n, _ in values):
+                values = tuple((n, "") for n, _ in values)  # more values than it declares
             form = " ".join(text[m.start() : m.end() + len(body) + 1].split())[:80]
             if values:
-                end = m.end() + len(body)
+                end = m.end() + (len(body) if not m.re.groups else 0)
                 out.append(ListSetting(m.start(), end, form, values, True, top))
     for c in _CONFIG.finditer(text) if not vhdl else ():
         for u in _CONFIG_USE.finditer(text, c.start(1), c.end(1)):
@@ -258,7 +287,7 @@ def package_copies(design: Design, texts: list[tuple[Path, str]]) -> str:
             body = " ".join(text[m.start() : end.end() if end else len(text)].split())
             defs.setdefault(m.group(1), {}).setdefault(body, path)
     try:
-        own = design.target.text()
+        own = design.target.file.read_text(errors="replace")  # file-level imports too
     except OSError:
         return ""
     seen: set[str] = set()

@@ -83,3 +83,30 @@ def test_defined_macro_read_by_slang(tmp_path: Path) -> None:
     tb = "`define TBW 16\nmodule tb;\n  reg [15:0] a; wire [15:0] y;\n  tgt #(`TBW) dut(a, y);\nendmodule\n"
     _, why = _run(tmp_path, {"tb.v": tb})
     assert why == ""
+
+
+WRAP = """module wrap #(parameter WW = 8) (input [WW-1:0] a, output [WW-1:0] y);
+  tgt #(.W(WW)) u (.a(a), .y(y));
+endmodule
+module top (input [7:0] a, output [7:0] y);
+  wrap u (.a(a), .y(y));
+endmodule
+"""
+
+
+def test_list_of_a_module_above_handed_down(tmp_path: Path) -> None:
+    tb = "module t;\n  wrap #(37) i1 (a, y);\nendmodule\n"
+    extra, why = _run(tmp_path, {"wrap.v": WRAP, "tb.vt": tb})
+    assert why == "" and any(e.startswith("W=37") for e in extra), (extra, why)
+
+
+def test_unread_list_of_a_module_above_unchecked(tmp_path: Path) -> None:
+    tb = "module t;\n  wrap #(`WW) i1 (a, y);\nendmodule\n"
+    _, why = _run(tmp_path, {"wrap.v": WRAP, "tb.vt": tb})
+    assert "tb.vt:2" in why, why
+
+
+def test_bare_value_and_documents(tmp_path: Path) -> None:
+    tb = "module t;\n  tgt #37 i1 (a, y);\nendmodule\n"
+    extra, why = _run(tmp_path, {"tb.vt": tb, "README.md": "Use `tgt #(`W) u (...)`.\n"})
+    assert why == "" and any(e.startswith("W=37") for e in extra), (extra, why)
