@@ -36,6 +36,7 @@ from rtlopt.evaluate._param_lists import (
     instance_lists,
     owners,
     package_copies,
+    unelaborated,
 )
 from rtlopt.evaluate._param_mentions import (
     _DOCUMENTS,
@@ -216,7 +217,7 @@ def _elaborated_lists(design: Design, out: list[Override]) -> str:
             line = text.count("\n", 0, ls.at) + 1
             values = tuple((n, "") for n, _ in ls.values) if ls.exact else ls.values
             out.append(Override(f"{_rel(design, path)}:{line}", ls.form, values, ls.exact, ls.top))
-    return package_copies(design, [*own, *others])
+    return unelaborated(design, own) or package_copies(design, [*own, *others])
 
 
 _MACROS = re.compile(r"`([A-Za-z_][\w$]*)")

@@ -30,7 +30,14 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["ListSetting", "computed_name", "instance_lists", "owners", "package_copies"]
+__all__ = [
+    "ListSetting",
+    "computed_name",
+    "instance_lists",
+    "owners",
+    "package_copies",
+    "unelaborated",
+]
 
 _VHDL = frozenset({".vhd", ".vhdl", ".vho"})
 _VERILOG_NUMBER = re.compile(
@@ -317,3 +324,47 @@ def _rel(design: Design, f: Path) -> str:
         return f.resolve().relative_to(Path(design.root).resolve()).as_posix()
     except ValueError:
         return f.name
+
+
+def unelaborated(design: Design, texts: list[tuple[Path, str]]) -> str:
+    """Why the change is unchecked where a text slang elaborates (``texts``) holds an
+    instance of the target or of a module above it with a parameter value list, and slang
+    reports an error in that text (an undefined macro, a construct it cannot read): its
+    elaboration's values are not the ones a simulator builds, so "the configurations the
+    repository uses" would miss them; or ""."""
+    from rtlopt.frontend._params import _compile
+
+    lists: dict[Path, ListSetting] = {}
+    for path, text in texts:
+        got = [ls for ls in instance_lists(design, path, text, [], elaborated=False) if ls.exact]
+        if got:
+            lists[path.resolve()] = got[0]
+    if not lists:
+        return ""
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    try:
+        comp = _compile(files, {}, design)
+        comp.getRoot()
+        sm = comp.sourceManager
+        errors = [
+            (Path(sm.getFileName(d.location)).resolve(), d)
+            for d in comp.getAllDiagnostics()
+            if d.isError()
+        ]
+    except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
+        return f"slang cannot elaborate the repository ({exc}), and its texts set parameters"
+    for path, diag in errors:
+        ls = lists.get(path)
+        if ls is None:
+            continue
+        text = next(t for p, t in texts if p.resolve() == path)
+        line = text.count("\n", 0, ls.at) + 1
+        code = str(diag.code).removeprefix("DiagCode(").rstrip(")")
+        return (
+            f"{_rel(design, path)}:{line} sets parameters of an instance ({ls.form}), and slang "
+            f"cannot elaborate that file without errors ({code}): "
+            "the values a simulator builds it with are not known, so they are not checked: "
+            "make the file elaborate with the repository's sources (define its macros in "
+            "a file the filelist reads), or take it out of the repository if no build uses it"
+        )
+    return ""

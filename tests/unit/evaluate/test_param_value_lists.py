@@ -110,3 +110,10 @@ def test_bare_value_and_documents(tmp_path: Path) -> None:
     tb = "module t;\n  tgt #37 i1 (a, y);\nendmodule\n"
     extra, why = _run(tmp_path, {"tb.vt": tb, "README.md": "Use `tgt #(`W) u (...)`.\n"})
     assert why == "" and any(e.startswith("W=37") for e in extra), (extra, why)
+
+
+def test_unelaborable_file_with_a_list_unchecked(tmp_path: Path) -> None:
+    tb = "module tb;\n  reg [7:0] a; wire [7:0] y;\n  localparam L = `TBW;\n  tgt #(L) dut(a, y);\nendmodule\n"
+    _, why = _run(tmp_path, {"tb.v": tb})
+    assert why.startswith("tb.v:4 sets parameters of an instance (tgt #(L))"), why
+    assert "UnknownDirective" in why
