@@ -43,6 +43,8 @@ _VHDL = frozenset({".vhd", ".vhdl", ".vho"})
 _VERILOG_NUMBER = re.compile(
     r"[+-]?\d[\d_]*|\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ?_]+|[+-]?\d+\.\d+"
 )
+#: A parameter's declaration to its end (a value a list may hand on).
+_DECLARATION = re.compile(r"\b(?:parameter|localparam)\b[^;]*[;)]")
 _HEADER = re.compile(r"\b(?:module|macromodule|program|interface|class)\s+\Z")
 _CONFIG_USE = re.compile(r"\buse\b[^;#]*#\s*\(")
 _CONFIG = re.compile(r"\bconfig\s+[A-Za-z_][\w$]*\s*;(.*?)\bendconfig\b", re.S)
@@ -329,16 +331,21 @@ def _rel(design: Design, f: Path) -> str:
 def unelaborated(design: Design, texts: list[tuple[Path, str]]) -> str:
     """Why the change is unchecked where a text slang elaborates (``texts``) holds an
     instance of the target or of a module above it with a parameter value list, and slang
-    reports an error in that text (an undefined macro, a construct it cannot read): its
+    reports an error inside such a list or a parameter's declaration of that text (an
+    undefined macro, a construct it cannot read): its
     elaboration's values are not the ones a simulator builds, so "the configurations the
     repository uses" would miss them; or ""."""
     from rtlopt.frontend._params import _compile
 
-    lists: dict[Path, ListSetting] = {}
+    lists: dict[Path, list[ListSetting]] = {}
+    spans: dict[Path, list[tuple[int, int]]] = {}
     for path, text in texts:
         got = [ls for ls in instance_lists(design, path, text, [], elaborated=False) if ls.exact]
         if got:
-            lists[path.resolve()] = got[0]
+            lists[path.resolve()] = got
+            spans[path.resolve()] = [(ls.at, ls.end + 1) for ls in got] + [
+                (m.start(), m.end()) for m in _DECLARATION.finditer(text)
+            ]
     if not lists:
         return ""
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
@@ -347,16 +354,16 @@ def unelaborated(design: Design, texts: list[tuple[Path, str]]) -> str:
         comp.getRoot()
         sm = comp.sourceManager
         errors = [
-            (Path(sm.getFileName(d.location)).resolve(), d)
+            (Path(sm.getFileName(d.location)).resolve(), d, d.location.offset)
             for d in comp.getAllDiagnostics()
             if d.isError()
         ]
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         return f"slang cannot elaborate the repository ({exc}), and its texts set parameters"
-    for path, diag in errors:
-        ls = lists.get(path)
-        if ls is None:
-            continue
+    for path, diag, at in errors:
+        if not any(a <= at < b for a, b in spans.get(path, ())):
+            continue  # an error away from the values (a missing include's line)
+        ls = min(lists[path], key=lambda x: abs(x.at - at))
         text = next(t for p, t in texts if p.resolve() == path)
         line = text.count("\n", 0, ls.at) + 1
         code = str(diag.code).removeprefix("DiagCode(").rstrip(")")

@@ -7,7 +7,7 @@ one by one never ends. So the rule fails closed: in every text file of the repos
 the Verilog the frontend reads and documentation (:data:`_DOCUMENTS`), each occurrence of a
 watched name (:func:`watched_names`: a non-local parameter of the target, or a parameter of
 a top nothing instantiates that it passes to an instance) as a whole word (in another case
-than the parameter's only where a value follows it, ``"w": 37``, or in VHDL),
+than the parameter's as a quoted key ``"w": 37``, glued to an option ``-gw=37``, or in VHDL),
 is either consumed by a recognised setting whose value was read whole as a literal, or
 clearly no setting (:func:`_no_setting`: an attribute read ``dut.W.value``, a macro
 ``+define+W``/``-DW``, an option flag ``-W``, a Verilog file that neither instantiates the
@@ -74,9 +74,21 @@ _MODULE = re.compile(
     r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
 )
 
-#: After a name in another case than the parameter's: a value set to it (``"w": 37``,
-#: ``w=37``, ``.w(37)``, ``w => 37``); VHDL's names are any case everywhere.
-_FOLDED_SETTING = re.compile(r"[\"']?[ \t]*(?:=>|=(?!=)|:(?!:)|\()")
+#: A name in another case than the parameter's is a setting as a quoted key or item
+#: (``"w": 37``, ``("w", 37)``, ``["w"]``) or glued to an option (``-gw=37``,
+#: ``-Ptb.w=37``); VHDL's names are any case everywhere.
+_FOLDED_KEY = re.compile(r"[ \t]*(?:[:=,\])]|=>)")
+
+
+def _folded_setting(text: str, start: int, end: int) -> bool:
+    """Whether the name at ``start:end`` (in another case) reads as a setting."""
+    quote = text[start - 1 : start]
+    if quote in ("'", '"') and text[end : end + 1] == quote:
+        return _FOLDED_KEY.match(text, end + 1) is not None
+    before = text[max(0, start - 200) : start]
+    option = re.search(r"(?:-[GgP]|[-+]pvalue\+|-defparam\s+)(?:[\w$]+[./])*\Z", before)
+    return option is not None and text[end : end + 1] == "="
+
 
 _WATCHED: dict[int, tuple[object, dict[str, str], re.Pattern[str] | None]] = {}
 
@@ -210,8 +222,8 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
         at = m.start()
         if at in consumed or _no_setting(text, at, m.end()):
             continue
-        if m.group(0) not in names and not vhdl and not _FOLDED_SETTING.match(text, m.end()):
-            continue  # another case, no value after it (a path's ``fpu/``, prose)
+        if m.group(0) not in names and not vhdl and not _folded_setting(text, at, m.end()):
+            continue  # another case, no key or option (a path's ``fpu/``, ``lambda n:``)
         if core and _core_declaration(text, at, m.end()):
             continue
         if _WAIVER.match(text, _statement_start(text, at)):

@@ -87,3 +87,18 @@ def test_literal_names_read(tmp_path: Path, text: str) -> None:
 )
 def test_no_computed_name(text: str) -> None:
     assert computed_name(None, Path("x.py"), text) == (-1, "")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "unchecked"),
+    [
+        ("p = [('w', 37)]\n", True),
+        ("run(args=['-gw=37'])\n", True),
+        ("f = lambda w: True\n", False),
+        ("path = 'rtl/w/x.sv'\n", False),
+        ("w = 3\n", False),
+    ],
+)
+def test_another_case_only_as_a_key_or_option(tmp_path: Path, text: str, unchecked: bool) -> None:
+    _, why = _run(tmp_path, {"helper.py": text})
+    assert ("helper.py:1 names parameter W" in why) is unchecked, why

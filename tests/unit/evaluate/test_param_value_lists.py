@@ -117,3 +117,9 @@ def test_unelaborable_file_with_a_list_unchecked(tmp_path: Path) -> None:
     _, why = _run(tmp_path, {"tb.v": tb})
     assert why.startswith("tb.v:4 sets parameters of an instance (tgt #(L))"), why
     assert "UnknownDirective" in why
+
+
+def test_error_away_from_the_values_checked(tmp_path: Path) -> None:
+    tb = '`include "missing.svh"\nmodule tb;\n  reg [7:0] a; wire [7:0] y;\n  tgt #(.W(8)) dut(a, y);\nendmodule\n'
+    _, why = _run(tmp_path, {"tb.v": tb})
+    assert why == "", why
