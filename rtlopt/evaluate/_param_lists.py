@@ -179,6 +179,17 @@ def instance_lists(
             if values:
                 end = m.end() + (len(body) if not m.re.groups else 0)
                 out.append(ListSetting(m.start(), end, form, values, True, top))
+    named = vhdl and re.search(rf"(?<![\w$]){re.escape(design.target.name)}(?![\w$])", text, re.I)
+    if named:  # a component renamed by a configuration: every other generic map
+        known = {ls.at for ls in out}
+        for m in re.finditer(r"\bgeneric\s+map\s*\(", text, re.I):
+            body = _balanced(text, m.end() - 1)
+            if any(a <= m.start() <= a + 200 for a in known) or not body.strip():
+                continue
+            values = _entries(design, design.target.name, body, True)
+            form = " ".join(text[m.start() : m.end() + len(body) + 1].split())[:80]
+            if values:
+                out.append(ListSetting(m.start(), m.end() + len(body), form, values, False))
     for c in _CONFIG.finditer(text) if not vhdl else ():
         for u in _CONFIG_USE.finditer(text, c.start(1), c.end(1)):
             body = _balanced(text, u.end() - 1)
@@ -282,6 +293,7 @@ def _line(text: str, at: int) -> str:
 
 
 _PACKAGE = re.compile(r"\bpackage\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)\s*;")
+_UNIT_IMPORT = re.compile(r"^import\s+([A-Za-z_][\w$]*)\s*::", re.M)
 _USES = re.compile(r"\b([A-Za-z_][\w$]*)\s*::")
 
 
@@ -301,6 +313,8 @@ def package_copies(design: Design, texts: list[tuple[Path, str]]) -> str:
         return ""
     seen: set[str] = set()
     todo = set(_USES.findall(own))
+    for _, text in texts:  # a compilation unit's imports reach every module after them
+        todo |= {m.group(1) for m in _UNIT_IMPORT.finditer(text)}
     while todo:
         name = todo.pop()
         if name in seen or name not in defs:

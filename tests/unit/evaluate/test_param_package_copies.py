@@ -52,3 +52,11 @@ def test_same_copy_or_unused_checked(tmp_path: Path) -> None:
     files["a/other_pkg.sv"] = "package other_pkg;\nendpackage\n"
     files["b/other_pkg.sv"] = "package other_pkg; localparam X = 1;\nendpackage\n"
     assert _why(tmp_path, files) == ""
+
+
+def test_unit_import_in_another_file(tmp_path: Path) -> None:
+    tgt = "module tgt #(parameter int W = WIDTH) (input [W-1:0] a, output [W-1:0] y);\n"
+    tgt += "  assign y = ~a;\nendmodule\n"
+    files = {"rtl/tgt.sv": tgt, "rtl/cfg_pkg.sv": "import cfg_pkg::*;\n" + PKG.format(8)}
+    files["sim/cfg_pkg.sv"] = PKG.format(37)
+    assert "package cfg_pkg" in _why(tmp_path, files)

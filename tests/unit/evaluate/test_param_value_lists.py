@@ -123,3 +123,13 @@ def test_error_away_from_the_values_checked(tmp_path: Path) -> None:
     tb = '`include "missing.svh"\nmodule tb;\n  reg [7:0] a; wire [7:0] y;\n  tgt #(.W(8)) dut(a, y);\nendmodule\n'
     _, why = _run(tmp_path, {"tb.v": tb})
     assert why == "", why
+
+
+def test_vhdl_component_renamed_generic_map_read(tmp_path: Path) -> None:
+    vhd = (
+        "architecture sim of tb is\n  component inverter end component;\n"
+        "  for all : inverter use entity work.tgt;\nbegin\n"
+        "  u : inverter generic map (37) port map (a, y);\nend;\n"
+    )
+    extra, why = _run(tmp_path, {"tb.vhd": vhd})
+    assert why == "" and any(e.startswith("W=37") for e in extra), (extra, why)
