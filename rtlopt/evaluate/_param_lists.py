@@ -43,8 +43,8 @@ _VHDL = frozenset({".vhd", ".vhdl", ".vho"})
 _VERILOG_NUMBER = re.compile(
     r"[+-]?\d[\d_]*|\d*\s*'[sS]?[bBoOdDhH]\s*[0-9a-fA-FxXzZ?_]+|[+-]?\d+\.\d+"
 )
-#: A parameter's declaration to its end (a value a list may hand on).
-_DECLARATION = re.compile(r"\b(?:parameter|localparam)\b[^;]*[;)]")
+#: A parameter's declaration to its separator or line end (a value a list may hand on).
+_DECLARATION = re.compile(r"\b(?:parameter|localparam)\b[^;,)\n]*")
 _HEADER = re.compile(r"\b(?:module|macromodule|program|interface|class)\s+\Z")
 _CONFIG_USE = re.compile(r"\buse\b[^;#]*#\s*\(")
 _CONFIG = re.compile(r"\bconfig\s+[A-Za-z_][\w$]*\s*;(.*?)\bendconfig\b", re.S)
@@ -385,7 +385,7 @@ def unelaborated(design: Design, texts: list[tuple[Path, str]]) -> str:
             f"{_rel(design, path)}:{line} sets parameters of an instance ({ls.form}), and slang "
             f"cannot elaborate that file without errors ({code}): "
             "the values a simulator builds it with are not known, so they are not checked: "
-            "make the file elaborate with the repository's sources (define its macros in "
-            "a file the filelist reads), or take it out of the repository if no build uses it"
+            "make the file elaborate with the repository's sources (the macros, packages "
+            "and includes it names), or take it out of the repository if no build uses it"
         )
     return ""
