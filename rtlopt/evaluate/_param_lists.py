@@ -375,12 +375,8 @@ def unelaborated(design: Design, texts: list[tuple[Path, str]]) -> str:
         ]
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         return f"slang cannot elaborate the repository ({exc}), and its texts set parameters"
-    # an undefined macro anywhere may change a value (``wire [`W-1:0] p`` and ``$bits(p)``),
-    # unless an include slang could not open defines it (the project's include folders)
-    unopened = {f for f, d, _ in errors if "CouldNotOpenIncludeFile" in str(d.code)}
     for path, diag, at in errors:
-        macro = "UnknownDirective" in str(diag.code) and path not in unopened
-        if path not in lists or not (macro or any(a <= at < b for a, b in spans[path])):
+        if not any(a <= at < b for a, b in spans.get(path, ())):
             continue  # an error away from the values (a missing include's line)
         ls = min(lists[path], key=lambda x: abs(x.at - at))
         text = next(t for p, t in texts if p.resolve() == path)
@@ -393,25 +389,19 @@ def unelaborated(design: Design, texts: list[tuple[Path, str]]) -> str:
             "make the file elaborate with the repository's sources (the macros, packages "
             "and includes it names), or take it out of the repository if no build uses it"
         )
-    missing = {f for f, d, _ in errors if "Package" in str(d.code)}
-    return _unevaluated(design, comp, missing)
+    return _unevaluated(design, comp)
 
 
-def _unevaluated(design: Design, comp: Any, missing: set[Path]) -> str:
+def _unevaluated(design: Design, comp: Any) -> str:
     """Why the change is unchecked where slang elaborates an instance of the target whose
-    parameter values it cannot evaluate (a macro a command line may define): that
-    configuration is dropped from those the repository uses; or "". Below a top whose own
-    file names a package the repository does not hold (``missing``) no tool builds it from
-    the repository: no configuration it uses (ibex's vendored OpenTitan primitives)."""
+    parameter values it cannot evaluate (a package the repository does not hold): that
+    configuration is dropped from those the repository uses; or ""."""
     from rtlopt.frontend._params import _instances, _values
 
     t = design.target
     declared = [p for p in t.parameters if not p.local]
     try:
-        sm = comp.sourceManager
         for top in comp.getRoot().topInstances:
-            if Path(sm.getFileName(top.body.definition.location)).resolve() in missing:
-                continue
             for where, inst in _instances(top, ""):
                 if inst.body.definition.name != t.name:
                     continue

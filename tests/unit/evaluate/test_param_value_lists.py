@@ -141,13 +141,7 @@ def test_instance_value_slang_cannot_evaluate_unchecked(tmp_path: Path) -> None:
     assert why.startswith("tb.sv:3 sets parameters") or "instance tb.dut of tgt" in why, why
 
 
-def test_value_slang_cannot_evaluate_unchecked(tmp_path: Path) -> None:
-    tb = "module tb;\n  wire [`TBW-1:0] p;\n  wire [7:0] a, y;\n  tgt #(.W($bits(p))) dut(a, y);\nendmodule\n"
-    _, why = _run(tmp_path, {"tb.sv": tb})
-    assert why.startswith("tb.sv:4 sets parameters of an instance"), why
-
-
-def test_below_a_top_naming_a_missing_package_checked(tmp_path: Path) -> None:
+def test_value_from_a_missing_package_type_unchecked(tmp_path: Path) -> None:
     tb = "module tb (input gone_pkg::t_t p);\n  wire [7:0] a, y;\n  tgt #(.W($bits(p))) dut(a, y);\nendmodule\n"
     _, why = _run(tmp_path, {"tb.sv": tb})
-    assert why == "", why
+    assert "instance tb.dut of tgt" in why, why
