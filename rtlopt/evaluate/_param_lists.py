@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rtlopt.frontend.model import Design
 
@@ -389,30 +388,4 @@ def unelaborated(design: Design, texts: list[tuple[Path, str]]) -> str:
             "make the file elaborate with the repository's sources (the macros, packages "
             "and includes it names), or take it out of the repository if no build uses it"
         )
-    return _unevaluated(design, comp)
-
-
-def _unevaluated(design: Design, comp: Any) -> str:
-    """Why the change is unchecked where slang elaborates an instance of the target whose
-    parameter values it cannot evaluate (a package the repository does not hold): that
-    configuration is dropped from those the repository uses; or ""."""
-    from rtlopt.frontend._params import _instances, _values
-
-    t = design.target
-    declared = [p for p in t.parameters if not p.local]
-    try:
-        for top in comp.getRoot().topInstances:
-            for where, inst in _instances(top, ""):
-                if inst.body.definition.name != t.name:
-                    continue
-                pz = _values(inst)
-                if pz is None or len(pz.values) < len(declared):
-                    return (
-                        f"slang cannot evaluate the parameter values of instance {where} of "
-                        f"{t.name} (a name, a package or a macro the repository does not "
-                        "define), so that configuration is not checked: add what it names to "
-                        "the repository's sources, or take the instance out if no build uses it"
-                    )
-    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
-        return f"slang cannot elaborate the instances of {t.name} the repository holds"
     return ""

@@ -133,15 +133,3 @@ def test_vhdl_component_renamed_generic_map_read(tmp_path: Path) -> None:
     )
     extra, why = _run(tmp_path, {"tb.vhd": vhd})
     assert why == "" and any(e.startswith("W=37") for e in extra), (extra, why)
-
-
-def test_instance_value_slang_cannot_evaluate_unchecked(tmp_path: Path) -> None:
-    tb = "module tb;\n  reg [7:0] a; wire [7:0] y;\n  tgt #(.W(8), .D(gone_pkg::D)) dut(a, y);\nendmodule\n"
-    _, why = _run(tmp_path, {"tb.sv": tb})
-    assert why.startswith("tb.sv:3 sets parameters") or "instance tb.dut of tgt" in why, why
-
-
-def test_value_from_a_missing_package_type_unchecked(tmp_path: Path) -> None:
-    tb = "module tb (input gone_pkg::t_t p);\n  wire [7:0] a, y;\n  tgt #(.W($bits(p))) dut(a, y);\nendmodule\n"
-    _, why = _run(tmp_path, {"tb.sv": tb})
-    assert "instance tb.dut of tgt" in why, why
