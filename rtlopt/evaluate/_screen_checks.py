@@ -210,6 +210,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     """The inputs the repository feeds x into ``c.x_inputs``; why the change is unchecked
     when the repository's instances cannot be read (fail closed), else ""."""
     from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
+    from rtlopt.evaluate._tb_x import tb_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 
     try:
@@ -229,6 +230,13 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *foreign.ports]))
         c.x_z = c.x_z or foreign.z
         c.x_source = c.x_source or foreign.source
+    # a Verilog testbench the elaboration does not read or follow (``evaluate/_tb_x.py``)
+    tb = tb_x_inputs(s.design, s.workdir)
+    if tb.ports:
+        c.x_powerup_only = False
+        c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *tb.ports]))
+        c.x_z = c.x_z or tb.z
+        c.x_source = c.x_source or tb.source
     if c.x_inputs:
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
         # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
