@@ -14,7 +14,8 @@ or z when the repository holds (:mod:`._tb_x_forms`, read in every branch of a c
 directive: a build outside rtlopt's configuration may set any macro):
 
 - a Verilog text the elaboration does not read (outside the build) that names the target or
-  a module that instantiates it (textually, at any depth): what it feeds is not analysed at
+  a module that instantiates it (textually, at any depth; or a macro whose definition
+  names one, ```DUT dut(...)``): what it feeds is not analysed at
   all; where it defines a module the build compiles from another file (another build's
   version, cv32e40p's latch register file) only when it reads as a testbench (below);
 - a testbench's text (not the target's own design: the target's and its submodules' files;
@@ -136,13 +137,14 @@ def tb_x_inputs(design: Design, own: Path | None = None) -> TbX:
         if big:
             where = f"{_relative(f, root)}:1: a Verilog text too large to read"
             return TbX(inputs, True, where)
-    codes = {p: tf.lexed(t) for p, t in texts.items()}
-    codes = {p: c for p, c in codes.items() if tf.units(c)}
+    every = {p: tf.lexed(t) for p, t in texts.items()}
+    codes = {p: c for p, c in every.items() if tf.units(c)}
     try:
         built = {f.resolve() for f in build_files(design)}
     except Exception:  # noqa: BLE001 - no build: nothing is elaborated
         built = set()
     tops = _ancestors(codes, design.target.name)
+    tops |= {"`" + m for m in tf.macros_naming(every.values(), tops)}
     own_units = {design.target.name, *design.submodules}
     own_files = {m.file.resolve() for n, m in design.modules.items() if n in own_units and m.file}
     any_virtual = any(tf.virtual_types(c) for c in codes.values())
@@ -153,7 +155,8 @@ def tb_x_inputs(design: Design, own: Path | None = None) -> TbX:
         mine = set(tf.units(code))
         # a text holding another unit that instantiates the target (a testbench beside the
         # target) or naming one; another build's version of the target alone is not one
-        related = bool((tf.words(code) - mine) & tops or (mine - {design.target.name}) & tops)
+        named = tf.words(code) | tf.macro_uses(code)
+        related = bool((named - mine) & tops or (mine - {design.target.name}) & tops)
         hit = text_x(
             code,
             elaborated=r in built,

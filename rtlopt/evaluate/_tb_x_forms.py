@@ -19,6 +19,7 @@ write, for :mod:`._tb_x`. Every function reads a text whose comments and strings
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 __all__ = [
     "conditional_lines",
@@ -75,7 +76,10 @@ _TWO_STATE = frozenset(
         "realtime",
     }  # fmt: skip
 )
-_SYSCALL = re.compile(r"(\$[A-Za-z_][\w$]*)\s*\(")
+#: A system task or function call (not an escaped name ``\\$_DFF_P_`` nor a unit named so:
+#: a Yosys techmap file's ``module $_DLATCH_P_ (``).
+_UNIT_HEAD = re.compile(r"\b(?:module|macromodule|primitive|interface|program)\s*$")
+_SYSCALL = re.compile(r"(?<![\\\w$])(\$[A-Za-z_][\w$]*)\s*\(")
 _DIRECTIVE = re.compile(r"^[ \t]*`(ifdef|ifndef|elsif|else|endif)\b", re.M)
 
 #: Standard system tasks and functions (IEEE 1800, 1364) and the dump tasks of simulators:
@@ -139,6 +143,34 @@ def units(code: str) -> list[str]:
 def words(code: str) -> set[str]:
     """The identifiers of ``code``."""
     return set(_WORD.findall(code))
+
+
+_DEFINE = re.compile(r"^[ \t]*`define[ \t]+(\w+)(.*(?:\\\n.*)*)", re.M)
+_MACRO_USE = re.compile(r"`([A-Za-z_]\w*)")
+
+
+def macros_naming(codes: Iterable[str], names: set[str]) -> set[str]:
+    """The macros the texts define whose body names one of ``names`` (``DUT`` for
+    ```define DUT mux``), at any depth of macros naming macros."""
+    bodies: dict[str, set[str]] = {}
+    for code in codes:
+        for m in _DEFINE.finditer(code):
+            got = bodies.setdefault(m.group(1), set())
+            got |= words(m.group(2)) | {"`" + u for u in _MACRO_USE.findall(m.group(2))}
+    found: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for n, ws in bodies.items():
+            if n not in found and ws & (names | {"`" + f for f in found}):
+                found.add(n)
+                grew = True
+    return found
+
+
+def macro_uses(code: str) -> set[str]:
+    """The macros ``code`` uses, each as ```NAME``."""
+    return {"`" + n for n in _MACRO_USE.findall(code)}
 
 
 def line_of(code: str, at: int) -> int:
@@ -211,6 +243,8 @@ def handle_writes(code: str, any_virtual: bool) -> list[int]:
     out = []
     for m in _DOTTED_WRITE.finditer(code):
         at = m.start(1)
+        if m.group(1) in ("this", "super") and code.count(".", at, m.end()) == 1:
+            continue  # the object's own member (``this.n = 0``), no handle's
         if m.group(1) in heads or any(a <= at < b for a, b in classes):
             out.append(at)
     if re.search(r"\bdefault\s+clocking\b", code) and re.search(r"##", code):
@@ -258,6 +292,8 @@ def user_system_calls(code: str) -> list[tuple[int, str]]:
     for m in _SYSCALL.finditer(code):
         name = m.group(1)
         if name in KNOWN or name.startswith(_DUMP_PREFIXES):
+            continue
+        if _UNIT_HEAD.search(code[max(0, m.start() - 40) : m.start()]):
             continue
         rest = code[m.end() : m.end() + 200].lstrip()
         if rest.startswith(")"):

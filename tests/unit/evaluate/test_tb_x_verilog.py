@@ -124,3 +124,10 @@ def test_another_builds_version_feeds_only_as_a_testbench() -> None:
     assert text_x(design, **kw, another_build=True) is None
     assert text_x(design, **kw) == (1, "a Verilog testbench rtlopt does not elaborate")
     assert text_x(bench, **kw, another_build=True) is not None
+
+
+def test_unscanned_testbench_naming_the_target_through_a_macro(tmp_path: Path) -> None:
+    tb = _tb("    s = 1'b0;").replace("  mux dut(", "  `DUT dut(")
+    files = {"defs.vh": "`define DUT mux\n", "sim/tb.vt": "`include \"defs.vh\"\n" + tb}
+    ports, source = _fed(tmp_path, files)
+    assert ports == ("s", "a") and source.startswith("sim/tb.vt:1:")
