@@ -128,6 +128,6 @@ def test_another_builds_version_feeds_only_as_a_testbench() -> None:
 
 def test_unscanned_testbench_naming_the_target_through_a_macro(tmp_path: Path) -> None:
     tb = _tb("    s = 1'b0;").replace("  mux dut(", "  `DUT dut(")
-    files = {"defs.vh": "`define DUT mux\n", "sim/tb.vt": "`include \"defs.vh\"\n" + tb}
+    files = {"defs.vh": "`define DUT mux\n", "sim/tb.vt": '`include "defs.vh"\n' + tb}
     ports, source = _fed(tmp_path, files)
     assert ports == ("s", "a") and source.startswith("sim/tb.vt:1:")
