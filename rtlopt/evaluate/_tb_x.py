@@ -34,6 +34,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rtlopt.evaluate import _tb_x_forms as tf
 from rtlopt.frontend.model import Design
@@ -50,6 +51,9 @@ class TbX:
     ports: tuple[str, ...] = ()
     z: bool = False
     source: str = ""
+
+
+_CACHE: dict[Any, tuple[object, TbX]] = {}
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -118,7 +122,15 @@ def text_x(
 
 def tb_x_inputs(design: Design, own: Path | None = None) -> TbX:
     """The inputs of the target the repository's Verilog testbenches may feed x or z where
-    the elaboration does not look (see the module's docstring)."""
+    the elaboration does not look (see the module's docstring), once per design; ``own``:
+    rtlopt's scratch folder."""
+    from rtlopt.evaluate._memo import per_design
+
+    key = own.resolve() if own is not None else None
+    return per_design(_CACHE, design, lambda: _judged(design, own), key)
+
+
+def _judged(design: Design, own: Path | None) -> TbX:
     from rtlopt.evaluate._repo_texts import other_texts, repository_texts
     from rtlopt.frontend._one_build import build_files
 
