@@ -39,6 +39,7 @@ from rtlopt.evaluate._reach_arguments import (
     unknown_argument_instances,
 )
 from rtlopt.evaluate._reach_foreign import foreign_reach
+from rtlopt.evaluate._reach_loose import loose_reach
 from rtlopt.evaluate._reach_names import (
     Preprocessed,
     definitions,
@@ -128,6 +129,7 @@ def _reach(design: Design, own: Path | None) -> str:
         or foreign_reach(design, [*repository_texts(design), *others], reach.inner)
         or _hierarchical_reach(reach, raw, word)
         or text_path_reach(design, [*repository_texts(design), *others], instances, reach.inner)
+        or loose_reach(design, [*repository_texts(design), *others], unread, instances, reach.inner)
     )
 
 
