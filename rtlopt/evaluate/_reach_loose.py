@@ -49,10 +49,10 @@ _SELECTS = re.compile(
     r"|set_max_delay|set_min_delay|set_disable_timing)\b"
 )
 #: What a synthesis tool appends to a register's or a net's name (Vivado, Design Compiler,
-#: Genus, Quartus, Yosys, Synplify): ``cnt_reg``, ``cnt_reg[3]``, ``cnt_reg_3``, ``cnt~q``.
+#: Genus, Quartus, Yosys, Synplify), and whatever follows it in the word: ``cnt_reg``,
+#: ``cnt_reg[3]``, ``cnt_reg_3``, ``cnt_reg__0``, ``cnt_reg_rep__1``, ``cnt_q_reg``, ``cnt~q``.
 _NETLIST_SUFFIX = (
-    r"(?:_reg(?:_\d+)?|_q|_i|_r|_ff|_rep(?:_\d+)?|_replica(?:_\d+)?|_inst|_lopt|_fret|_bret"
-    r"|_CE|_Z|_\d+_|~\w+)?"
+    r"(?:(?:_reg|_rep|_replica|_q|_i|_r|_ff|_inst|_lopt|_fret|_bret|_CE|_Z|_\d)\w*|~\w+)?"
 )
 #: A word holding a glob's ``*`` or ``?`` (``*meta_reg*``, ``u_sync/*/D``).
 _PATTERN_TOKEN = re.compile(r"[^\s{}\[\"';]*[*?][^\s{}\"';]*")
@@ -67,6 +67,11 @@ _VERILOG_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)")
 _LOOKUP = re.compile(
     r"\b(?:vpi_handle_by_name|svGetScopeFromName|acc_handle_by_name|acc_handle_object"
     r"|vhpi_handle_by_name|mti_FindSignal|mti_FindRegion|mti_FindVar)\s*\(\s*(?P<arg>[^\s,)]*)"
+)
+#: A Tcl command that builds a word from pieces, a name lookup, a walk from ``$root``.
+_BUILDS = re.compile(
+    r"\[\s*(?:join|format|string\s+map|concat)\s|\$root\b|\b(?:vpi_handle_by_name"
+    r"|svGetScopeFromName|acc_handle_by_name|vhpi_handle_by_name|mti_Find\w+)\s*\("
 )
 _PROGRAMS = frozenset(
     {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".ipp"}
@@ -205,7 +210,9 @@ def joined_reach(
             segments = [(s.start(), s.group(0)) for s in _VERILOG_STRING.finditer(body)]
         else:
             segments = [(0, text)]
-        if not any(anchor.search(s) for _, s in segments):
+        # a text that builds names (Tcl join/format, a lookup, a $root walk) needs no anchor
+        builds = _BUILDS.search(text) is not None and suffix not in _VERILOG
+        if not builds and not any(anchor.search(s) for _, s in segments):
             continue
         for start, seg in segments:
             hit = inner.search(seg)

@@ -31,6 +31,8 @@ def _reach(tmp: Path, name: str, text: str) -> str:
     [
         ("cdc.sdc", "set_false_path -to [get_cells u_sync/meta_reg]\n"),
         ("cdc.sdc", "set_false_path -to [get_pins u_sync/meta_reg[0]/D]\n"),
+        # a replicated register (Vivado), a name with no anchor (-hier)
+        ("cdc.xdc", "set_property ASYNC_REG TRUE [get_cells -hier sync_reg_rep__0]\n"),
         ("cdc.xdc", "set_property ASYNC_REG TRUE [get_cells -hier -filter {NAME =~ *meta_reg*}]\n"),
         ("cdc.xdc", "set_property ASYNC_REG TRUE [get_cells -hier -filter {NAME =~ *eta*}]\n"),
         ("cdc.xdc", "set_false_path -to [get_cells -hier -regexp {.*/me.a_r.*}]\n"),

@@ -51,6 +51,8 @@ def test_a_waveform_of_ports_only_does_not(tmp_path: Path) -> None:
     [
         ("check.do", "run 62\nexamine -radix unsigned [join [list {} tb dut cnt] /]\n", 2),
         ("check.do", "set p [format %s/%s dut cnt]\nexamine /tb/$p\n", 1),
+        # the instance from a variable: a Tcl join builds a name, no anchor needed
+        ("check.do", "source cfg.tcl\nexamine [join [list {} tb $inst cnt] /]\n", 2),
         ("tb.sv", 'module tb;\n  initial v = peek("dut", "cnt");\nendmodule\n', 2),
         ("peek.py", 'sig = "cnt"\nh = lookup(".".join(["tb", "dut", sig]))\n', 1),
         # a lookup by a built name: any inner name, no anchor needed
@@ -66,8 +68,8 @@ def test_a_path_joined_at_run_time_reaches(tmp_path: Path, name: str, text: str,
 @pytest.mark.parametrize(
     ("name", "text"),
     [
-        # the inner name with no anchor in the text
-        ("check.do", "examine -radix unsigned [join [list {} tb other cnt] /]\n"),
+        # the inner name with no anchor and no name built in the text
+        ("check.do", "examine -radix unsigned /tb/other/q\necho {cnt done}\n"),
         # a Verilog testbench's own variable named so: code, not a string
         (
             "tb.sv",
@@ -78,6 +80,8 @@ def test_a_path_joined_at_run_time_reaches(tmp_path: Path, name: str, text: str,
         # a lookup by a literal name: the path rules read it
         ("peek.c", 'h = vpi_handle_by_name("tb.dut.q", 0);\n'),
         ("README.md", "The dut holds cnt.\n"),
+        # a Python join with no anchor: no name built from the target's scope
+        ("report.py", 'cnt = len(rows)\nprint("/".join(str(r) for r in rows))\n'),
     ],
 )
 def test_no_anchor_a_code_name_or_a_literal_lookup_does_not(
