@@ -179,7 +179,8 @@ def waveform_reach(design: Design, texts: list[tuple[Path, str]], names: set[str
         if "$var" not in text or "$scope" not in text:
             continue
         for m in _VCD_VAR.finditer(text):
-            if m.group(1) in names:
+            # a reference written with its scope (``dut.cnt``): its last part
+            if re.split(r"[./:|]", m.group(1))[-1].lstrip("\\") in names:
                 return (
                     f"{_where(design, path)}:{text.count(chr(10), 0, m.start()) + 1}: a "
                     f"waveform declares {m.group(1)}, an inner name of {design.target.name} "

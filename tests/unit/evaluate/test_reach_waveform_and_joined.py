@@ -32,13 +32,13 @@ def _design(tmp: Path) -> object:
     return SimpleNamespace(target=target, root=str(tmp))
 
 
-@pytest.mark.parametrize("scope", ["dut", "u_anything"])
+@pytest.mark.parametrize(("scope", "var"), [("dut", "cnt"), ("u_any", "cnt"), ("x", "dut.cnt")])
 def test_a_waveform_declaring_an_inner_name_reaches_under_any_scope(
-    tmp_path: Path, scope: str
+    tmp_path: Path, scope: str, var: str
 ) -> None:
-    text = VCD.format(scope=scope, var="cnt")
+    text = VCD.format(scope=scope, var=var)
     why = waveform_reach(_design(tmp_path), [(tmp_path / "golden.vcd", text)], {"cnt"})  # type: ignore[arg-type]
-    assert why.startswith("golden.vcd:5:") and "declares cnt" in why, why
+    assert why.startswith("golden.vcd:5:") and f"declares {var}," in why, why
 
 
 def test_a_waveform_of_ports_only_does_not(tmp_path: Path) -> None:
