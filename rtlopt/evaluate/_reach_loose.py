@@ -298,12 +298,16 @@ def loose_reach(
     t = design.target
     declared = elaborated(design).inner
     if declared is None:
-        own = t.file.read_text(errors="replace")[t.start : t.end]
-        declared = frozenset(_IDENTIFIER.findall(blank_comments(own)))
+        text = t.file.read_text(errors="replace")[t.start : t.end]
+        declared = frozenset(_IDENTIFIER.findall(blank_comments(text)))
         if inner is not None:
             declared &= {n.lstrip("\\") for n in inner}
+    own = blank_comments(t.file.read_text(errors="replace")[t.start : t.end])
+    # a genvar names no signal (a loop's index)
+    genvars = {g for m in _GENVAR.finditer(own) for g in re.findall(r"[A-Za-z_][\w$]*", m.group(1))}
     params = {p.name for p in t.parameters}
     signals = {n.lstrip("\\") for n in declared} - _KEYWORDS - {p.name for p in t.ports} - {t.name}
+    signals -= genvars
     names = signals - params
     if not signals:
         return ""
@@ -315,6 +319,7 @@ def loose_reach(
     )
 
 
+_GENVAR = re.compile(r"\bgenvar\s+([^;)=]+)")
 _IDENTIFIER = re.compile(r"(?<![\w$`])[A-Za-z_][\w$]*")
 _KEYWORDS = frozenset(
     """module endmodule input output inout wire reg logic bit integer real time genvar
