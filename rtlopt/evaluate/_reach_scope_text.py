@@ -130,12 +130,17 @@ def scope_paths(
     ports: frozenset[str],
     vhdl: bool,
     suffixes: frozenset[str],
+    self_named: bool = False,
 ) -> list[Found]:
     """The paths of ``segments`` naming the target's scope (see the module's docstring).
-    ``suffixes``: the file kinds a name then ``.kind`` is a file of."""
+    ``suffixes``: the file kinds a name then ``.kind`` is a file of; ``self_named``: the
+    repository holds an instance named like the module (``ctr ctr(...)``: ``/tb/x/ctr`` is
+    its scope)."""
     fold: Callable[[str], str] = str.lower if vhdl else str
     files = suffixes | _MORE_FILES
-    insts = {fold(i) for i in instances} - {fold(module)}  # a top elaborated as itself
+    insts = {fold(i) for i in instances}
+    if not self_named:
+        insts -= {fold(module)}  # a top elaborated as itself
     port_names = {fold(p) for p in ports}
     pattern = _scope_pattern(frozenset({*instances, module}), vhdl)
     out: list[Found] = []

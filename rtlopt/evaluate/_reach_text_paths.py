@@ -150,6 +150,7 @@ def _scope_paths(
     anchors = frozenset({*instances, t.name})
     target = t.file.resolve()
     benches = testbenches(texts)  # a simulator's API or a waveform reader: any toplevel
+    self_named = _self_named(texts, t.name)
     for file, text in texts:
         suffix = file.suffix.lower()
         low = text.lower()
@@ -158,7 +159,7 @@ def _scope_paths(
         bench = file in benches or (suffix in PROGRAMS and waveform_reader(text))
         if not bench and not any(a.lower() in low for a in anchors):
             continue  # no anchor in it
-        found = _scope_found(file, text, t.name, instances, ports, names, bench)
+        found = _scope_found(file, text, t.name, instances, ports, names, (bench, self_named))
         own = file.resolve() == target
         for at, shown, what, kind in sorted(found):
             if own and t.start <= at < t.end:
@@ -174,11 +175,13 @@ def _scope_found(
     instances: set[str],
     ports: frozenset[str],
     names: set[str],
-    bench: bool,
+    kinds: tuple[bool, bool],
 ) -> list[tuple[int, str, str, str]]:
     """The scope paths and VHDL external names of one text: offset, the path as written,
     what it reaches, the kind (``scope``, ``external``, ``bench``). ``bench``: a testbench of
-    a simulator's API or a waveform reader (:func:`._reach_foreign.testbenches`)."""
+    a simulator's API or a waveform reader (:func:`._reach_foreign.testbenches`), then
+    whether an instance is named like the module (:func:`_self_named`)."""
+    bench, self_named = kinds
     suffix = file.suffix.lower()
     vhdl = suffix in _VHDL
     anchors = frozenset({*instances, module})
@@ -191,7 +194,7 @@ def _scope_found(
     found = [
         (at, shown, what, "scope")
         for at, shown, what in scope_paths(
-            segments, module, frozenset(instances), ports, vhdl, _FILE_SUFFIXES
+            segments, module, frozenset(instances), ports, vhdl, _FILE_SUFFIXES, self_named
         )
     ]
     if vhdl:
@@ -199,6 +202,14 @@ def _scope_found(
     if bench and suffix in PROGRAMS:
         found += [(*f, "bench") for f in bench_scopes(text, segments, ports, _FILE_SUFFIXES)]
     return found
+
+
+def _self_named(texts: list[tuple[Path, str]], module: str) -> bool:
+    """Whether a Verilog text of ``texts`` instantiates ``module`` under its own name
+    (``ctr ctr(...)``, ``ctr #(8) ctr [1:0] (...)``)."""
+    m = re.escape(module)
+    pattern = re.compile(rf"(?<![\w$.]){m}\s+(?:#\s*\([^;]*?\)\s*)?{m}\s*(?:\[[^\]]*\]\s*)?\(")
+    return any(f.suffix.lower() in _VERILOG and module in x and pattern.search(x) for f, x in texts)
 
 
 def _names(design: Design, inner: set[str] | None) -> set[str]:
