@@ -153,7 +153,8 @@ def netlist_reach(
         code = _PORTS_ONLY.sub(" ", re.sub(r"(?m)^\s*#[^\n]*", "", text))
         hit = part.search(code)
         if hit is not None:
-            return _message(design, path, code, hit.start(), hit.group(0), hit.group("name"))
+            where = (path, code, hit.start())
+            return _message(design, where, hit.group(0), hit.group("name"), _NETLIST)
         for line in code.splitlines():
             regexp = "-regexp" in line
             tokens = line.split() if regexp else _PATTERN_TOKEN.findall(line)
@@ -168,7 +169,7 @@ def netlist_reach(
                         continue  # a bare * of ports or clocks
                 if (regexp or "*" in token or "?" in token) and _pattern_hits(token, forms, regexp):
                     at = code.find(line)
-                    return _message(design, path, code, at, token, "an inner name")
+                    return _message(design, (path, code, at), token, "an inner name", _PATTERN)
     return ""
 
 
@@ -205,7 +206,8 @@ def joined_reach(
         if suffix in _PROGRAMS:
             for m in _LOOKUP.finditer(text):
                 if not m.group("arg").startswith(('"', "'", 'L"', 'u8"')):
-                    return _message(design, path, text, m.start(), m.group(0), "any inner name")
+                    where = (path, text, m.start())
+                    return _message(design, where, m.group(0), "any inner name", _LOOKED_UP)
         if suffix in _VERILOG:
             body = _VERILOG_COMMENT.sub(lambda c: " " * len(c.group(0)), text)
             segments = [(s.start(), s.group(0)) for s in _VERILOG_STRING.finditer(body)]
@@ -218,7 +220,8 @@ def joined_reach(
         for start, seg in segments:
             hit = inner.search(seg)
             if hit is not None:
-                return _message(design, path, text, start + hit.start(), hit.group(0), hit.group(0))
+                where = (path, text, start + hit.start())
+                return _message(design, where, hit.group(0), hit.group(0), _JOINED)
     return ""
 
 
@@ -268,16 +271,26 @@ def _where(design: Design, path: Path) -> str:
         return path.name
 
 
-def _message(design: Design, path: Path, text: str, at: int, shown: str, name: str) -> str:
+#: What each rule found (the reason worded).
+_NETLIST = "a constraint names it by a synthesized netlist name (a register's cell, a net)"
+_PATTERN = "a constraint selects cells by a name pattern that matches it or its netlist name"
+_LOOKED_UP = "a name lookup takes a name built at run time, which may be any of the target's"
+_JOINED = (
+    "the text names the target or an instance of it, or builds names (a join, a format, a "
+    "lookup), and holds it as a separate word a path may be joined from at run time"
+)
+
+
+def _message(design: Design, where: tuple[Path, str, int], shown: str, name: str, why: str) -> str:
+    path, text, at = where
     target = design.target.name
     line = text.count("\n", 0, max(at, 0)) + 1
     return (
-        f"{_where(design, path)}:{line}: {name} of {target} may be read by a name this text "
-        f"writes or builds ({' '.join(shown.split())[:80]}: a synthesized netlist name, a "
-        "name pattern, a path joined at run time or a name lookup): what it reaches is not a "
-        f"port of {target}, and the proof compares only the ports, so it is not checked; "
-        f"name only ports of {target} there, or take the file out of the repository if it "
-        "does not belong to this design"
+        f"{_where(design, path)}:{line}: {name} of {target} may be read there "
+        f"({' '.join(shown.split())[:80]}): {why}; what it reaches is not a port of {target}, "
+        "and the proof compares only the ports, so it is not checked; name only ports of "
+        f"{target} there, or take the file out of the repository if it does not belong to "
+        "this design"
     )
 
 
