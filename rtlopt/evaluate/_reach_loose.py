@@ -34,7 +34,13 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["joined_reach", "loose_reach", "netlist_reach", "unread_inner", "waveform_reach"]
+__all__ = [
+    "joined_reach",
+    "loose_reach",
+    "netlist_reach",
+    "unread_inner",
+    "waveform_reach",
+]
 
 #: Constraint files of the vendors (and Tcl scripts that hold constraints).
 CONSTRAINTS = frozenset(

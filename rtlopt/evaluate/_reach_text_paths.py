@@ -235,6 +235,8 @@ def _vhdl_label(module: str) -> re.Pattern[str]:
     )
 
 
+#: A register's name in a synthesized netlist (``cnt_reg``, ``cnt_reg_3_``, ``cnt_reg__0``).
+_REG = r"(?:_reg(?:_\d+_?|__\d+|_rep\w*)?)?"
 #: A scope held by a variable or filled in by a format (round 73): a Tcl or shell ``$top``,
 #: ``${top}``, make's ``$(TOP)``, a Python format's ``{scope}`` or ``{}``, a ``%s``
 #: (``$sformatf("%s.cnt", p)``): whatever it holds, ``<it>.cnt`` names an inner name.
@@ -247,14 +249,15 @@ _FILE_AFTER = re.compile(rf"\.(?:{_SUFFIX_ALT})(?![\w$])", re.IGNORECASE)
 @functools.lru_cache(maxsize=64)
 def _path_pattern(anchors: frozenset[str], names: frozenset[str], fold: bool) -> re.Pattern[str]:
     """A path: an anchor (whole word; a select may follow it), a separator, an inner name
-    (group ``name``), then no more of the word; compiled once per design (any case where
-    ``fold``: a VHDL text)."""
+    (group ``name``), then no more of the word than a synthesized netlist's suffix
+    (``dut/cnt_reg[3]``, ``dut.cnt_reg_0_``: a gate-level simulation's names); compiled
+    once per design (any case where ``fold``: a VHDL text)."""
     a = "|".join(re.escape(x) for x in sorted(anchors, key=len, reverse=True) if x)
     # none given: any name; else a scope a variable or a format holds is any anchor too
     a = f"{a}|{_BUILT_ANCHOR}" if a else r"[A-Za-z_][\w$]*"
     n = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
     return re.compile(
-        rf"(?<![\w$])\\?(?:{a})(?:\[[^\]\n]{{0,40}}\])*[./:]\\?(?P<name>{n})(?![\w$])",
+        rf"(?<![\w$])\\?(?:{a})(?:\[[^\]\n]{{0,40}}\])*[./:]\\?(?P<name>{n}){_REG}(?![\w$])",
         re.IGNORECASE if fold else 0,
     )
 
@@ -281,6 +284,9 @@ def _found(
             # a built scope before a file's name (``${RTL}/ctr.v``): a file's path
             if seg[m.start()] in "${%" and _FILE_AFTER.match(seg, m.end()):
                 continue
+            word = seg[m.start("name") : m.end()]
+            if word != name and (word.lower() if fold else word) in names:
+                continue  # a name of its own (``cnt_reg`` declared in the target)
             if (name.lower() if fold else name) in names:
                 whole = _TOKEN.search(seg, max(0, m.start() - 200), m.start())
                 first = whole.start() if whole is not None else m.start()

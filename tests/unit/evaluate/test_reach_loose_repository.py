@@ -43,6 +43,8 @@ def _reach(tmp: Path, files: dict[str, str]) -> str:
         ),
         ({"cdc.sdc": "set_false_path -to [get_cells dut/cnt_reg[0]]\n"}, "cdc.sdc:1"),
         ({"tb.sv": TB.format(body='v = peek("dut", "cnt");')}, "tb.sv:3"),
+        # a gate-level simulation's script: the path rule reads the netlist's register name
+        ({"gate.do": "run 60\nexamine /tb/dut/cnt_reg[3]/Q\n"}, "gate.do:2"),
         ({"check.do": "examine [join [list {} tb dut cnt] /]\n"}, "check.do:1"),
         ({"check.do": "examine /tb/q\n" * 320_000 + "examine /tb/dut/cnt\n"}, "check.do"),
     ],
