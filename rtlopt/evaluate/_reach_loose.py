@@ -58,13 +58,19 @@ _SELECTS = re.compile(
 #: Genus, Quartus, Yosys, Synplify), and whatever follows it in the word: ``cnt_reg``,
 #: ``cnt_reg[3]``, ``cnt_reg_3``, ``cnt_reg__0``, ``cnt_reg_rep__1``, ``cnt_q_reg``, ``cnt~q``.
 _NETLIST_SUFFIX = (
-    r"(?:(?:_reg|_rep|_replica|_q|_i|_r|_ff|_inst|_lopt|_fret|_bret|_CE|_Z|_\d)\w*|~\w+)?"
+    r"(?:(?:_reg|_rep|_replica)\w*|(?:_q|_i|_r|_ff|_inst|_lopt|_fret|_bret|_CE|_Z)(?:_\d\w*)?"
+    r"|_\d\w*|~\w+)?"
 )
 #: A word holding a glob's ``*`` or ``?`` (``*meta_reg*``, ``u_sync/*/D``).
 _PATTERN_TOKEN = re.compile(r"[^\s{}\[\"';]*[*?][^\s{}\"';]*")
 #: A command that selects cells, pins or nets (a bare ``*`` there selects the target's too).
 _CELLS = re.compile(r"\bget_(?:cells|pins|nets|registers|keepers|nodes)\b|-hier")
-_DOCUMENTATION = frozenset({".md", ".markdown", ".rst", ".adoc", ".asciidoc"})
+#: Prose no tool reads, and lint waivers (a rename changes no build's result).
+_DOCUMENTATION = frozenset(
+    {".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".waiver", ".waivers", ".vbl"}
+)
+#: A Tcl line that prints a message (a banner, a log line): no name a tool looks up.
+_PRINTS = re.compile(r"(?m)^[ \t]*(?:puts|echo|message|post_message|print|log)\b[^\n]*")
 _VERILOG = frozenset(
     {".v", ".sv", ".vh", ".svh", ".vt", ".sva", ".svi", ".vi", ".vinc", ".inc", ".vlog", ".vams"}
 )
@@ -157,6 +163,7 @@ def netlist_reach(
             continue
         # Tcl comments at a command start, and what only names ports (a pin assignment)
         code = _PORTS_ONLY.sub(" ", re.sub(r"(?m)^\s*#[^\n]*", "", text))
+        code = _PRINTS.sub(" ", code)
         hit = part.search(code)
         if hit is not None:
             where = (path, code, hit.start())

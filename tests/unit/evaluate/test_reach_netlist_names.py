@@ -60,6 +60,11 @@ def test_a_netlist_name_or_pattern_of_an_inner_register_reaches(
         ("io.xdc", "set_property PACKAGE_PIN E3 [get_ports meta]\n"),
         ("io.xdc", "create_clock -period 10 [get_ports clk]\nset_input_delay 1 [get_ports *]\n"),
         ("cdc.sdc", "set_false_path -to [get_cells u_other/metal_reg]\n"),
+        # another word that starts with the name (a port's name, no netlist suffix)
+        ("synth.tcl", "set_output_delay 2 -clock clk [get_ports meta_req_o]\nset x sync_rst\n"),
+        # a banner a script prints, a lint waiver
+        ("flow.tcl", "puts {  meta  }\necho sync done\n"),
+        ("sync2.waiver", "waive -rules LATCH -location {sync2.sv} -regexp {'meta' is a latch}\n"),
         ("cdc.sdc", "set_false_path -to [get_cells u_other/*]\n"),
         # no constraint text: a Makefile's glob
         ("Makefile", "SRC = $(wildcard rtl/*meta*.v)\n"),
