@@ -17,7 +17,10 @@ the repository without passing through them:
   :mod:`._reach_foreign`);
 - a path to an inner name of the target in any text of the repository (a simulator script's
   ``force sim:/ctr/cnt``, a string ``"tb.dut.cnt"`` a backdoor or a waveform reader takes, a
-  comment: :mod:`._reach_text_paths`).
+  comment: :mod:`._reach_text_paths`);
+- an inner name read with no path written (a constraint's netlist name ``u_sync/meta_reg`` or
+  pattern ``*meta*``, a golden waveform's ``$var``, words a script or a DPI call joins into a
+  path at run time, a file too large to be read whole holding it: :mod:`._reach_loose`).
 
 :func:`repository_reach` finds any of them in any file of the repository and says why the target's
 changes are unchecked (fail closed; the same for every candidate, so it is read once per
