@@ -63,11 +63,22 @@ _NETLIST_SUFFIX = (
 )
 #: A word holding a glob's ``*`` or ``?`` (``*meta_reg*``, ``u_sync/*/D``).
 _PATTERN_TOKEN = re.compile(r"[^\s{}\[\"';]*[*?][^\s{}\"';]*")
+#: A line that selects design objects by name (a pattern there may match an inner name).
+_OBJECTS = re.compile(
+    r"\b(?:get_cells|get_pins|get_nets|get_registers|get_keepers|get_nodes|get_fanouts"
+    r"|get_flat_\w+|find_cells|all_fanout|all_fanin|set_instance_assignment)\b|-hier|-filter"
+    r"|\bNAME\s*=~|^\s*(?:INST|NET|TIMEGRP|PIN)\b|\s-to\s",
+    re.IGNORECASE,
+)
 #: A command that selects cells, pins or nets (a bare ``*`` there selects the target's too).
 _CELLS = re.compile(r"\bget_(?:cells|pins|nets|registers|keepers|nodes)\b|-hier")
 #: Prose no tool reads, and lint waivers (a rename changes no build's result).
 _DOCUMENTATION = frozenset(
     {".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".waiver", ".waivers", ".vbl"}
+)
+#: A Verilator configuration's lint and coverage lines.
+_LINT = re.compile(
+    r"(?m)^[ \t]*(?:lint_off|lint_on|coverage_off|coverage_on)\b(?:[^\n]*\\\n)*[^\n]*"
 )
 #: A Tcl line that prints a message (a banner, a log line): no name a tool looks up.
 _PRINTS = re.compile(r"(?m)^[ \t]*(?:puts|echo|message|post_message|print|log)\b[^\n]*")
@@ -109,6 +120,8 @@ def _kept(design: Design, texts: list[tuple[Path, str]]) -> list[tuple[Path, str
     for f, x in texts:
         if f.suffix.lower() in _DOCUMENTATION:
             continue
+        if f.suffix.lower() == ".vlt":  # a lint rule's message names nothing a build reads
+            x = _LINT.sub(" ", x)
         if f.resolve() == target:
             x = x[: t.start] + re.sub(r"[^\n]", " ", x[t.start : t.end]) + x[t.end :]
         out.append((f, x))
@@ -169,6 +182,8 @@ def netlist_reach(
             where = (path, code, hit.start())
             return _message(design, where, hit.group(0), hit.group("name"), _NETLIST)
         for line in code.splitlines():
+            if not _OBJECTS.search(line):
+                continue  # a pattern of modules, files or messages (a synthesis script's)
             regexp = "-regexp" in line
             tokens = line.split() if regexp else _PATTERN_TOKEN.findall(line)
             for token in tokens:
@@ -330,10 +345,11 @@ def loose_reach(
             declared &= {n.lstrip("\\") for n in inner}
     own = blank_comments(t.file.read_text(errors="replace")[t.start : t.end])
     # a genvar names no signal (a loop's index)
+    subroutines = set(_SUBROUTINE.findall(own))  # called, never read as a signal
     genvars = {g for m in _GENVAR.finditer(own) for g in re.findall(r"[A-Za-z_][\w$]*", m.group(1))}
     params = {p.name for p in t.parameters}
     signals = {n.lstrip("\\") for n in declared} - _KEYWORDS - {p.name for p in t.ports} - {t.name}
-    signals -= genvars
+    signals -= genvars | subroutines
     names = signals - params
     if not signals:
         return ""
@@ -345,6 +361,7 @@ def loose_reach(
     )
 
 
+_SUBROUTINE = re.compile(r"\b(?:function|task)\b[^;(]*?([A-Za-z_][\w$]*)\s*[(;]")
 _GENVAR = re.compile(r"\bgenvar\s+([^;)=]+)")
 _IDENTIFIER = re.compile(r"(?<![\w$`])[A-Za-z_][\w$]*")
 _KEYWORDS = frozenset(

@@ -62,6 +62,8 @@ def test_a_netlist_name_or_pattern_of_an_inner_register_reaches(
         ("cdc.sdc", "set_false_path -to [get_cells u_other/metal_reg]\n"),
         # another word that starts with the name (a port's name, no netlist suffix)
         ("synth.tcl", "set_output_delay 2 -clock clk [get_ports meta_req_o]\nset x sync_rst\n"),
+        # a synthesis script's pattern of modules (no cell, pin or net selected)
+        ("synth.tcl", "setattr -mod -set keep_hierarchy 1 *eta*\n"),
         # a banner a script prints, a lint waiver
         ("flow.tcl", "puts {  meta  }\necho sync done\n"),
         ("sync2.waiver", "waive -rules LATCH -location {sync2.sv} -regexp {'meta' is a latch}\n"),

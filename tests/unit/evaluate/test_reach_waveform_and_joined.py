@@ -55,6 +55,8 @@ def test_a_waveform_of_ports_only_does_not(tmp_path: Path) -> None:
         ("check.do", "source cfg.tcl\nexamine [join [list {} tb $inst cnt] /]\n", 2),
         ("tb.sv", 'module tb;\n  initial v = peek("dut", "cnt");\nendmodule\n', 2),
         ("peek.py", 'sig = "cnt"\nh = lookup(".".join(["tb", "dut", sig]))\n', 1),
+        # a Verilator configuration exposing it to C++
+        ("cfg.vlt", '`verilator_config\npublic_flat_rw -module "ctr" -var "cnt"\n', 2),
         # a lookup by a built name: any inner name, no anchor needed
         ("peek.c", "int peek(const char *p) { return vpi_handle_by_name(p, 0) != 0; }\n", 1),
         ("peek.cc", "auto s = svGetScopeFromName(path.c_str());\n", 1),
@@ -80,6 +82,8 @@ def test_a_path_joined_at_run_time_reaches(tmp_path: Path, name: str, text: str,
         # a lookup by a literal name: the path rules read it
         ("peek.c", 'h = vpi_handle_by_name("tb.dut.q", 0);\n'),
         ("README.md", "The dut holds cnt.\n"),
+        # a Verilator lint rule's message
+        ("lint.vlt", 'lint_off -rule UNOPTFLAT -file "*/ctr.sv" -match "*dut.cnt*"\n'),
         # a Python join with no anchor: no name built from the target's scope
         ("report.py", 'cnt = len(rows)\nprint("/".join(str(r) for r in rows))\n'),
     ],
