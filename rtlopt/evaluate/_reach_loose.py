@@ -58,7 +58,7 @@ _SELECTS = re.compile(
 #: Genus, Quartus, Yosys, Synplify), and whatever follows it in the word: ``cnt_reg``,
 #: ``cnt_reg[3]``, ``cnt_reg_3``, ``cnt_reg__0``, ``cnt_reg_rep__1``, ``cnt_q_reg``, ``cnt~q``.
 _NETLIST_SUFFIX = (
-    r"(?:(?:_reg|_rep|_replica)\w*|(?:_q|_i|_r|_ff|_inst|_lopt|_fret|_bret|_CE|_Z)(?:_\d\w*)?"
+    r"(?:(?:_reg|_rep|_replica)\w*|(?:_q|_r|_ff|_inst|_lopt|_fret|_bret|_CE|_Z)(?:_\d\w*)?"
     r"|_\d\w*|~\w+)?"
 )
 #: A word holding a glob's ``*`` or ``?`` (``*meta_reg*``, ``u_sync/*/D``).
