@@ -383,17 +383,9 @@ def screen_candidate(
     problems += structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw, whole_file=whole_file)
     problems += array_query_problems(code, lambda: _reference_texts(design))
-    problems += _parsed_problems(text, code, design, tb_top, dotted_names)
-    return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
-
-
-def _parsed_problems(
-    text: str, code: str, design: Design, tb_top: str, dotted_names: bool
-) -> list[tuple[int, str]]:
-    """The rules that parse the candidate's code: none where an operator chain would
-    overflow the parser's stack (that is the problem then)."""
-    problems = operator_problems(code, lambda: _reference_texts(design))
-    if not problems:  # the parser (and the elaboration after it) would overflow its stack
+    too_long = operator_problems(code, lambda: _reference_texts(design))
+    problems += too_long
+    if not too_long:  # the parser (and the elaboration after it) would overflow its stack
         ref = "".join(_reference_texts(design)[:1])
         problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
         problems += _dropped(code)
@@ -414,7 +406,7 @@ def _parsed_problems(
             ref,
             (lambda full: _expanded_rules(text, full, design, tb_top)) if dotted_names else None,
         )
-    return problems
+    return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
 
 
 def screen_preprocessed(
