@@ -83,7 +83,6 @@ def test_every_kind_of_check_is_verification_content() -> None:
         'final $fwrite(fd, "%d", q);',
         "cover property (@(posedge clk) q == 4'hf);",
         'always @(posedge clk) if (q == 2) $warning("two");',
-        "initial $assertoff;",
     ]
     for line in body:
         text = f"module m(input clk, input rst, output [3:0] q);\n  {line}\nendmodule\n"
