@@ -57,7 +57,7 @@ _VERIFY = re.compile(
     r"(?![\w$])|\$(?:error|warning|info|fatal|finish|stop|display[bho]?|write[bho]?|"
     r"monitor[bho]?|monitoron|monitoroff|strobe[bho]?|fopen|fclose|fflush|fdisplay[bho]?|"
     r"fwrite[bho]?|fstrobe[bho]?|fmonitor[bho]?|dump\w*|writemem[bh]|test\$plusargs|"
-    r"value\$plusargs|system|assert\w*|coverage_\w*)(?![\w$])"
+    r"value\$plusargs|system)(?![\w$])"
 )
 _TOKEN = re.compile(
     r'"(?:\\.|[^"\\\n])*"|`?[A-Za-z_$][\w$]*|\\\S+|\d*\s*\'[sS]?[bodhBODH]\s*[\w?]+|\d[\w.]*|'
