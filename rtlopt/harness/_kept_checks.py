@@ -38,7 +38,7 @@ from rtlopt.harness._check_meaning import changed_reads
 from rtlopt.verilog import blank_comments
 
 if TYPE_CHECKING:
-    from rtlopt.frontend.model import Design, Module
+    from rtlopt.frontend.model import Design
 
 __all__ = [
     "FIX",
@@ -191,20 +191,16 @@ def _verifies(item: str, macros: Mapping[str, str], depth: int = 0) -> bool:
     return False
 
 
-def check_items(
-    text: str, macros: Mapping[str, str], instances: frozenset[str] = frozenset()
-) -> list[tuple[int, str]]:
+def check_items(text: str, macros: Mapping[str, str]) -> list[tuple[int, str]]:
     """``(offset, normalised text)`` of each piece of verification content of ``text`` (one
-    module's text): its ``translate_off`` regions and the module items holding a check, or
-    instantiating one of ``instances`` (modules whose hierarchy holds a check: what they are
-    fed is what their checks read)."""
+    module's text): its ``translate_off`` regions and the module items holding a check."""
     from rtlopt.harness._translate_off import regions
 
     found = {(s, c) for spans in regions(text).values() for s, _, c in spans if c}
     out = [(start, "translate_off: " + _normal(c)) for start, c in sorted(found)]
     code = _flat(text)
     for a, b, key in _keyed_items(text):
-        if _verifies(code[a:b], macros) or code[a:b].split(None, 1)[0] in instances:
+        if _verifies(code[a:b], macros):
             out.append((a, key))
     return out
 
@@ -216,13 +212,12 @@ def dropped_checks(
     macros: Mapping[str, str],
     where: Callable[[int], str],
     kept: set[str] | None = None,
-    instances: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Messages for the verification content of ``reference`` (one module's text) that the
     ``candidate`` text does not keep, or keeps reading names other than ``known`` (the
     module's ports and parameters); ``where`` names an offset of the reference
     (``file:line``)."""
-    mine = check_items(reference, macros, instances)
+    mine = check_items(reference, macros)
     if not mine:
         return []
     from rtlopt.harness._translate_off import regions
@@ -248,7 +243,7 @@ def dropped_checks(
         if item.startswith("translate_off: "):
             continue  # its items are judged one by one
         inner = changed_reads(item, ref_items, cand_items, known)
-        if not inner and kept is not None and _VERIFY.search(item) and not _NOT_KEPT.search(item):
+        if not inner and kept is not None and not _NOT_KEPT.search(item):
             kept.add(item)
         if inner:
             out.append(
@@ -291,7 +286,6 @@ def design_dropped_checks(
     words = set(_NAME.findall(blank_comments(candidate)))
     reached = _reached(words - set(spans), design)
     out: list[tuple[int, str]] = []
-    read: dict[str, tuple[Module, str, list[tuple[int, str]]]] = {}
     for name in dict.fromkeys(names):
         mod = design.modules.get(name, design.target if name == design.target.name else None)
         if mod is None:
@@ -302,15 +296,10 @@ def design_dropped_checks(
             continue
         if macros is None and "`" in text:
             macros = _design_macros(design)
-        read[name] = (mod, text, check_items(text, macros or {}))
-    checked = {n for n, (_, _, found) in read.items() if found and n not in spans}
-    feeding = frozenset(m for m in design.modules if _reached({m}, design) & checked)
-    for name, (mod, text, found) in read.items():
-        span = spans.get(name)
-        if span is not None and feeding:
-            found = check_items(text, macros or {}, feeding)
+        found = check_items(text, macros or {})
         if not found:
             continue
+        span = spans.get(name)
         rel = _shown(mod.file, design.root)
         where = functools.partial(_where, text, rel)
         if span is None:
@@ -329,9 +318,7 @@ def design_dropped_checks(
         known = {p.name for p in mod.ports} | {p.name for p in mod.parameters if not p.local}
         line = candidate.count("\n", 0, span.start) + 1
         own = hardware_reading(design, candidate[span.start : span.end], source=True)
-        out += [
-            (line, m) for m in dropped_checks(text, own, known, macros or {}, where, kept, feeding)
-        ]
+        out += [(line, m) for m in dropped_checks(text, own, known, macros or {}, where, kept)]
     return out
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from rtlopt.frontend.model import Design, Module, Port, SourceSet
 from rtlopt.harness import screen_candidate
 from rtlopt.harness._check_meaning import changed_reads, writes
-from rtlopt.harness._kept_checks import FIX, check_items, design_dropped_checks, dropped_checks
+from rtlopt.harness._kept_checks import FIX, check_items, dropped_checks
 
 REF = """module ctr(input clk, input rst, output [3:0] q);
   reg [3:0] cnt;
@@ -177,39 +177,3 @@ def test_the_branch_an_item_stands_in_is_no_name_it_reads() -> None:
     )
     cand = ref.replace("else q <= d;", "else q <= d ^ 4'd1;")
     assert dropped_checks(ref, cand, {"clk", "rst", "d", "q"}, {}, str) == []
-
-
-SUB = """module sub(input clk, input [3:0] d);
-  // synopsys translate_off
-  always @(posedge clk) if (d == 4'hf) $error("d all ones");
-  // synopsys translate_on
-endmodule
-"""
-TOP = """module top(input clk, input [3:0] a, output [3:0] y);
-  sub u_sub(.clk(clk), .d(a));
-  assign y = ~a;
-endmodule
-"""
-
-
-def _top_design(tmp_path: Path) -> Design:
-    (tmp_path / "sub.v").write_text(SUB)
-    (tmp_path / "top.v").write_text(TOP)
-    sub = Module("sub", tmp_path / "sub.v", 1, 0, len(SUB) - 1, ())
-    ports = (Port("clk", "input", 1), Port("a", "input", 4, 3, 0), Port("y", "output", 4, 3, 0))
-    top = Module("top", tmp_path / "top.v", 1, 0, len(TOP) - 1, ports, instances=("sub",))
-    files = (tmp_path / "sub.v", tmp_path / "top.v")
-    return Design(
-        tmp_path, top, SourceSet(tmp_path, files), {"top": top, "sub": sub}, files, ("sub",)
-    )
-
-
-def test_a_submodule_check_needs_its_instance_fed_as_the_reference_feeds_it(
-    tmp_path: Path,
-) -> None:
-    d = _top_design(tmp_path)
-    assert design_dropped_checks(TOP.replace("~a;", "a ^ 4'hf;"), d) == []
-    fed = TOP.replace(".d(a)", ".d(4'h0)")
-    assert any("sub.v:3" in m or "top.v:2" in m for _, m in design_dropped_checks(fed, d))
-    gone = TOP.replace("  sub u_sub(.clk(clk), .d(a));\n", "")
-    assert any("no longer instantiates sub" in m for _, m in design_dropped_checks(gone, d))
