@@ -57,18 +57,12 @@ _NOT_CALLS = frozenset(
 )
 
 
-#: The chain of conditional branches an item stands in, before its text (``[ifdef SIM] ...``).
-_CONTEXT = re.compile(r"^\[[^\]]*\] ")
-
-
 def _words(text: str) -> set[str]:
-    text = _CONTEXT.sub("", text)
     return set(_NAME.findall(re.sub(r'"(?:\\.|[^"\\\n])*"', " ", text))) - KEYWORDS
 
 
 def writes(item: str) -> set[str]:
     """The names module item ``item`` (normalised tokens) may write or declare."""
-    item = _CONTEXT.sub("", item)
     words = _words(item)
     first = item.split(" ", 1)[0] if item else ""
     if first not in _PROCESS:

@@ -145,36 +145,6 @@ def _flat(text: str) -> str:
     return code
 
 
-_CONDITIONAL = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b[ \t]*([A-Za-z_][\w$]*)?")
-
-
-def _keyed_items(text: str) -> list[tuple[int, int, str]]:
-    """The module items of ``text`` (:func:`_items`), each keyed by its normalised text with
-    the conditional directives inside it, after the chain of conditional branches it stands
-    in (``ifdef SIM``, ``ifdef A else``): an item moved into another branch is another."""
-    code = blank_comments(text, strings=False)
-    flat = _flat(text)
-    cond = _DEFINE_LINE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
-    marks: list[tuple[int, str]] = []
-    stack: list[str] = []
-    for m in _CONDITIONAL.finditer(cond):
-        kind, word = m.group(1), m.group(2) or ""
-        if kind in ("ifdef", "ifndef"):
-            stack.append(f"{kind} {word}")
-        elif stack and kind == "endif":
-            stack.pop()
-        elif stack:
-            stack[-1] += f" {kind} {word}" if kind == "elsif" else " else"
-        marks.append((m.end(), " / ".join(stack)))
-    out = []
-    for a, b in _items(flat):
-        where = [c for end, c in marks if end <= a]
-        context = where[-1] if where else ""
-        item = _normal(cond[a:b])
-        out.append((a, b, f"[{context}] {item}" if context else item))
-    return out
-
-
 def _normal(item: str) -> str:
     tokens = _TOKEN.findall(item)
     return " ".join(t if t.startswith('"') else re.sub(r"\s+", "", t) for t in tokens)
@@ -199,9 +169,9 @@ def check_items(text: str, macros: Mapping[str, str]) -> list[tuple[int, str]]:
     found = {(s, c) for spans in regions(text).values() for s, _, c in spans if c}
     out = [(start, "translate_off: " + _normal(c)) for start, c in sorted(found)]
     code = _flat(text)
-    for a, b, key in _keyed_items(text):
+    for a, b in _items(code):
         if _verifies(code[a:b], macros):
-            out.append((a, key))
+            out.append((a, _normal(code[a:b])))
     return out
 
 
@@ -222,8 +192,9 @@ def dropped_checks(
         return []
     from rtlopt.harness._translate_off import regions
 
-    cand_items = [key for _, _, key in _keyed_items(candidate)]
-    ref_items = [key for _, _, key in _keyed_items(reference)]
+    flat, ref_flat = _flat(candidate), _flat(reference)
+    cand_items = [_normal(flat[a:b]) for a, b in _items(flat)]
+    ref_items = [_normal(ref_flat[a:b]) for a, b in _items(ref_flat)]
     theirs = Counter(cand_items)
     theirs.update(
         "translate_off: " + _normal(c)
@@ -372,4 +343,5 @@ def kept_spans(code: str, kept: set[str]) -> list[tuple[int, int]]:
     of the simulation, no file and no macro."""
     if not kept:
         return []
-    return [(a, b) for a, b, key in _keyed_items(code) if key in kept]
+    flat = _flat(code)
+    return [(a, b) for a, b in _items(flat) if _normal(flat[a:b]) in kept]

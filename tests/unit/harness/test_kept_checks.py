@@ -152,28 +152,3 @@ def test_the_screen_passes_a_kept_check_reading_ports_only(tmp_path: Path) -> No
     f.write_text(fatal)
     found = screen_candidate(cand.replace("$error(", "$fatal(1, "), d)
     assert any("$fatal is not allowed" in p for p in found), found
-
-
-def test_a_check_moved_into_another_conditional_branch_is_missing() -> None:
-    ref = REF.replace("  // synopsys translate_off\n", "`ifndef SYNTHESIS\n").replace(
-        "  // synopsys translate_on\n", "`endif\n"
-    )
-    moved = ref.replace("`ifndef SYNTHESIS", "`ifdef FORMAL")
-    found = _dropped(moved, ref)
-    assert len(found) == 1 and "missing" in found[0] and "ifndef SYNTHESIS" in found[0], found
-    assert _dropped(ref.replace("`ifndef SYNTHESIS\n", "`ifndef SYNTHESIS  \n"), ref) == []
-    # a directive inside the item is part of it
-    inner = REF.replace('$error("%m: counter wrapped");', '\n`ifdef SIM\n $error("w");\n`endif\n')
-    assert _dropped(inner.replace("`ifdef SIM", "`ifdef NEVER"), inner)
-
-
-def test_the_branch_an_item_stands_in_is_no_name_it_reads() -> None:
-    # a check of the port q in `ifdef FORMAL, the logic in its `else: a rewrite of the logic
-    # keeps the check's meaning (the words "ifdef FORMAL" are read by nothing)
-    ref = (
-        "module t(input clk, input rst, input [3:0] d, output reg [3:0] q);\n`ifdef FORMAL\n"
-        "  always @(posedge clk) assert (q == q);\n`else\n"
-        "  always @(posedge clk) if (rst) q <= 4'd0; else q <= d;\n`endif\nendmodule\n"
-    )
-    cand = ref.replace("else q <= d;", "else q <= d ^ 4'd1;")
-    assert dropped_checks(ref, cand, {"clk", "rst", "d", "q"}, {}, str) == []
