@@ -18,7 +18,6 @@ from rtlopt.harness._dropped import (
 )
 from rtlopt.harness._expanded import expanded_readings, expanded_texts, uses_macros
 from rtlopt.harness._hierarchy import macro_texts
-from rtlopt.harness._kept_checks import design_dropped_checks, kept_spans
 from rtlopt.harness._macro_args import design_macro_problems
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
@@ -360,11 +359,7 @@ def screen_candidate(
         return [f"line 1: candidate is larger than {max_bytes} bytes"]
     if same_as_reference(text, design):
         return []
-    # the reference's checks the repository's simulation reads: kept, or no change
-    checks: set[str] = set()  # the checks it keeps reading what means the same
-    problems: list[tuple[int, str]] = design_dropped_checks(
-        text if raw is None else raw, design, checks
-    )
+    problems: list[tuple[int, str]] = []
     if "\x00" in text:
         problems.append((line_of(text, text.index("\x00")), "NUL character in source"))
     code, code_with_strings = blank_comments(text), blank_comments(text, strings=False)
@@ -377,7 +372,7 @@ def screen_candidate(
     code = _active_code(text, code, design)
     # the reference's own parameter checks, kept word for word, may report and stop
     own = "".join(_reference_texts(design)[:1]) if "initial" in code else ""
-    kept = (kept_check_spans(code, own) if own else []) + kept_spans(text, checks)
+    kept = kept_check_spans(code, own) if own else []
     problems += _word_problems(blank_spans(code, kept), code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += structure_problems(code, depth, tb_top, dotted_names)
