@@ -71,6 +71,10 @@ __all__ = [
 ]
 
 
+#: Stages whose rejection says nothing about how the tools read the original.
+_BEFORE_TOOLS = frozenset({Stage.SCREEN, Stage.SIMULATION})
+
+
 class Evaluator:
     """Scores candidate rewrites of one design's target module.
 
@@ -206,13 +210,21 @@ class Evaluator:
 
     def reference_for(self, result: EvalResult) -> EvalResult:
         """The reference to show beside ``result``: measured where the candidate was
-        synthesized (then it is already) or failed on a tool (measuring the reference says
-        whether the user's own design is what the tools cannot read: an input error), else
+        synthesized (then it is already), failed on a tool or was rejected at a stage whose
+        tools read the original too (compile, interface, formal: measuring the reference says
+        whether the user's own design is what the tools cannot read, an input error), else
         the measured or cached one, or none measured (:meth:`ReferenceMeasurement.unmeasured`:
-        a candidate rejected before synthesis is not worth a synthesis of the reference)."""
-        if result.ppa is not None or result.is_infrastructure_error:
-            return self._reference.get()
-        return self._reference.known() or self._reference.unmeasured()
+        a candidate the screen refused or a simulation refuted is not worth a synthesis of
+        the reference)."""
+        # a candidate the screen refused or a simulation refuted left every tool reading of
+        # the original as it was; any later stage may have failed on the original's text
+        if (
+            result.ppa is None
+            and result.stage in _BEFORE_TOOLS
+            and not (result.is_infrastructure_error)
+        ):
+            return self._reference.known() or self._reference.unmeasured()
+        return self._reference.get()
 
     def confirm(self, text: str, result: EvalResult) -> SecondProof:
         """The second, independent proof of a design to keep (``result``: its evaluation):
