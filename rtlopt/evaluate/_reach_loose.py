@@ -6,7 +6,9 @@ name, the target's change is left unchecked.
   ``.sdc`` ``.xdc`` ``.ucf`` ``.pcf`` ``.qsf`` ``.lpf`` ``.ldc`` ``.pdc`` ``.tcl`` ..., or any
   text that selects cells, pins or nets: ``get_cells``, ``get_pins``, ``-filter``): an inner
   name as a word part a synthesis tool's naming produces (``meta_reg``, ``cnt_reg[3]``,
-  ``cnt[3]``, ``\\cnt``, ``cnt_q``), and any glob (``*meta*``, ``u_sync/*``) or ``-regexp``
+  ``cnt[3]``, ``\\cnt``, ``cnt_q``), an instance of the target (or its module's name) joined
+  to an inner name by a separator a flattening tool uses (``u_sync_meta_reg``, ``u_sync__meta``,
+  ``u_sync|meta``), and any glob (``*meta*``, ``u_sync/*``) or ``-regexp``
   pattern that matches an inner name or one of its netlist forms (a bare ``*`` only where
   the command selects cells, pins or nets);
 - **waveforms and golden files** (a VCD's text header: ``$scope`` ... ``$var``): a ``$var``
@@ -143,7 +145,25 @@ def _forms(names: frozenset[str], anchors: frozenset[str]) -> list[str]:
         for n in sorted(names)
         for f in (n, f"{n}_reg", f"{n}_reg[0]", f"{n}[0]", f"{n}_q", f"{n}_reg_0", f"\\{n}")
     ]
-    return bare + [f"{a}{s}{f}" for a in sorted(anchors) for s in "/.|" for f in bare]
+    return bare + [f"{a}{s}{f}" for a in sorted(anchors) for s in _JOINERS for f in bare]
+
+
+#: What a flattening tool puts between an instance's name and an inner name (Yosys ``.``,
+#: Design Compiler's ungroup and change_names ``_``, Vivado ``/``, Quartus ``|`` and ``:``).
+_JOINERS = ("/", ".", "_", "__", "|", ":", "$")
+
+
+@functools.lru_cache(maxsize=64)
+def _joined_pattern(names: frozenset[str], anchors: frozenset[str]) -> re.Pattern[str]:
+    """An instance of the target (or its module's name) joined to an inner name by a
+    hierarchy separator into one netlist word (``u_sync_meta_reg``, ``u_sync__meta``,
+    ``u_sync|meta~q``), under any flattened prefix, a netlist suffix or none after it."""
+    n = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
+    a = "|".join(re.escape(x) for x in sorted(anchors, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![A-Za-z0-9$])\\?(?:{a})(?:__|[/._|:$])\\?(?P<name>{n}){_NETLIST_SUFFIX}"
+        r"(?![A-Za-z0-9_$])"
+    )
 
 
 def _pattern_hits(token: str, forms: list[str], regexp: bool) -> bool:
@@ -177,7 +197,7 @@ def netlist_reach(
         # Tcl comments at a command start, and what only names ports (a pin assignment)
         code = _PORTS_ONLY.sub(" ", re.sub(r"(?m)^\s*#[^\n]*", "", text))
         code = _PRINTS.sub(" ", code)
-        hit = part.search(code)
+        hit = part.search(code) or _joined_pattern(wanted, anchors).search(code)
         if hit is not None:
             where = (path, code, hit.start())
             return _message(design, where, hit.group(0), hit.group("name"), _NETLIST)
