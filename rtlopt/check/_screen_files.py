@@ -206,6 +206,9 @@ def screen_changes(
     the filelists the rules name, judged as rules)."""
     from rtlopt.check._config_words import word_problems
     from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+    from rtlopt.check._setting_variables import variable_problems
+
+    settings: dict[str, str] | None = None
 
     resolve = Resolver(new_tree)
     out = []
@@ -239,12 +242,25 @@ def screen_changes(
                 f"{what} {rel} at line {ln}: {msg}"
                 for ln, msg in word_problems(rel, old, new, words or {})
             ]
+            if settings is None:
+                settings = _settings(new_tree, words or {})
+            found += [
+                f"{what} {rel} at line {ln}: {msg}"
+                for ln, msg in variable_problems(rel, old, new, settings)
+            ]
         if found:
             change = "changed" if old is not None else "added"
             out.append(ModuleCheck(rel, "(file)", change, findings=found))
     if not ordered:
         out += _order_rows(changes, read, new_tree, read_base, renames, graph, out)
     return out
+
+
+def _settings(tree: Path, words: Mapping[str, str]) -> dict[str, str]:
+    """The variables the setting lines of the texts of ``tree`` read."""
+    from rtlopt.check._setting_variables import read_by_settings, repository_lines
+
+    return read_by_settings(repository_lines(tree), words)
 
 
 def _order_rows(
