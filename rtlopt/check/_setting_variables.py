@@ -41,7 +41,12 @@ _C_TOOL = re.compile(
     r"clang|clang\+\+|cc|c\+\+|cpp|ld|as|objcopy|objdump))(?=\s|$)"
 )
 #: C flags variables: what they hold reaches a C compiler only.
-_C_FLAGS = re.compile(r"^(?:C|CXX|CPP|LD|AS)FLAGS$|^LDLIBS$|^LIBS$")
+#: What a Verilog tool hands its C++ compiler or linker (``verilator -CFLAGS "$(CFLAGS)"``).
+_C_ARGUMENT = re.compile(r"-(?:CFLAGS|LDFLAGS|cflags|ldflags)\s+(?:\"[^\"]*\"|'[^']*'|\S+)")
+#: A string literal (its words are no variables) and a bare name (Python reads one
+#: without a ``$``: ``defines={VARIANT + "_INV": 1}``).
+_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_BARE = re.compile(r"(?<![\w$.\-])[A-Za-z_]\w*(?![\w(])")
 _TEXT_SKIP = re.compile(r"(?:^|/)\.git(?:/|$)")
 _MAX_BYTES = 4_000_000
 _LEVELS = 6
@@ -80,7 +85,18 @@ _ANYWHERE = re.compile(
 
 
 def _reads(line: str) -> set[str]:
-    return {next(g for g in m.groups() if g) for m in _READ.finditer(line)}
+    """The variables a line reads: ``$``-forms and format fields, and on a line that sets
+    defines, parameters or sources by a keyword (``defines=``, ``parameters +=``) every bare
+    name after it outside strings (Python reads variables so; a YAML value is a literal)."""
+    from rtlopt.check._build_options import _SETTING
+
+    line = _C_ARGUMENT.sub(" ", line)
+    out = {next(g for g in m.groups() if g) for m in _READ.finditer(line)}
+    m = next((k for k in _SETTING.finditer(line) if line[: k.start()][-1:] != "-"), None)
+    if m is not None and m.group(0).endswith("="):  # a keyword, no --define= option
+        rest = _STRING.sub('""', line[m.end() :])
+        out |= set(_BARE.findall(re.sub(r"(?:^|(?<=\s))#.*$", "", rest)))
+    return out
 
 
 def repository_lines(root: Path) -> list[str]:
@@ -124,7 +140,9 @@ def _is_setting(line: str, words: Mapping[str, str]) -> bool:
 def read_by_settings(lines: Iterable[str], words: Mapping[str, str]) -> dict[str, str]:
     """variable -> the setting line that reads it (directly or through the variables it
     assigns, a few levels)."""
-    lines = [ln for ln in lines if "$" in ln or "{" in ln or "env" in ln]
+    from rtlopt.check._build_options import _SETTING
+
+    lines = [ln for ln in lines if re.search(r"[${]|env", ln) or _SETTING.search(ln)]
     out: dict[str, str] = {}
     feeds: dict[str, set[str]] = {}  # variable -> the variables its assignments read
     for line in lines:
@@ -136,8 +154,7 @@ def read_by_settings(lines: Iterable[str], words: Mapping[str, str]) -> dict[str
             feeds.setdefault(target, set()).update(used - {target})
         if _is_setting(line, words):
             for name in used:
-                if not _C_FLAGS.match(name):
-                    out.setdefault(name, line.strip()[:120])
+                out.setdefault(name, line.strip()[:120])
     for _ in range(_LEVELS):
         grown = False
         for target, used in feeds.items():

@@ -157,11 +157,13 @@ _JOINERS = ("/", ".", "_", "__", "|", ":", "$")
 def _joined_pattern(names: frozenset[str], anchors: frozenset[str]) -> re.Pattern[str]:
     """An instance of the target (or its module's name) joined to an inner name by a
     hierarchy separator into one netlist word (``u_sync_meta_reg``, ``u_sync__meta``,
-    ``u_sync|meta~q``), under any flattened prefix, a netlist suffix or none after it."""
+    ``u_sync|meta~q``), under any flattened prefix, a netlist suffix or none after it; an
+    instance of an array keeps its index (``u_sync[0]_meta_reg``, ``u_sync_0__meta_reg``)."""
     n = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
     a = "|".join(re.escape(x) for x in sorted(anchors, key=len, reverse=True))
     return re.compile(
-        rf"(?<![A-Za-z0-9$])\\?(?:{a})(?:__|[/._|:$])\\?(?P<name>{n}){_NETLIST_SUFFIX}"
+        rf"(?<![A-Za-z0-9$])\\?(?:{a})(?:\\?\[\d+\]|_\d+_)*(?:__|[/._|:$])\\?(?P<name>{n})"
+        rf"{_NETLIST_SUFFIX}"
         r"(?![A-Za-z0-9_$])"
     )
 

@@ -45,6 +45,8 @@ RECIPE = "sim:\n\tiverilog -D$(VARIANT)_INV -o sim.vvp inv.v tb.v\n"
         ("sim: VARIANT := SLOW\n", "sim: VARIANT := FAST\n", RECIPE),
         ("\tmake VARIANT=SLOW sim\n", "\tmake VARIANT=FAST sim\n", RECIPE),
         ('os.environ["V"] = "S"\n', 'os.environ["V"] = "F"\n', "vsim work.$(V)\n"),
+        ('V = "S"\n', 'V = "F"\n', 'runner.build(defines={V + "_INV": 1}, hdl_toplevel="tb")\n'),
+        ("V := 1\n", "V := 2\n", "\tiverilog $(CFLAGS) -o s.vvp tb.v\nCFLAGS = -DW=$(V)\n"),
         # a Verilog tool's line: any variable there (the top, a flag)
         ("TOP := a\n", "TOP := b\n", "\tvsim -c work.$(TOP)\n"),
         # a configuration word of the design on the reading line
@@ -62,6 +64,7 @@ def test_a_variable_a_setting_reads_is_a_finding(old: str, new: str, repo: str) 
     [
         ("CFLAGS = -O2\n", "CFLAGS = -O3\n", "fw.elf:\n\t$(CC) $(CFLAGS) -Iinc -o fw.elf fw.c\n"),
         ("OPT := 1\n", "OPT := 2\n", "fw:\n\triscv32-unknown-elf-gcc -O$(OPT) -DX=1 fw.c\n"),
+        ("CFLAGS = -O2\n", "CFLAGS = -O3\n", '\tverilator --cc -CFLAGS "$(CFLAGS)" top.v\n'),
         ("TIMEOUT = 10\n", "TIMEOUT = 20\n", RECIPE + "\tvvp sim.vvp +timeout=$(TIMEOUT)\n"),
         ("assert y == 15\n", "assert y == 14\n", RECIPE),
         ("VARIANT := SLOW\n", "VARIANT := FAST\n", "sim:\n\techo $(VARIANT)\n"),

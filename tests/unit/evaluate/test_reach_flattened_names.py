@@ -33,6 +33,9 @@ def _reach(tmp: Path, name: str, text: str) -> str:
         "set_false_path -to [get_cells u_sync:meta_q]\n",
         "set_false_path -to [get_cells u_sync$meta]\n",
         "set_false_path -to [get_cells sync2_meta_reg]\n",
+        # an instance of an array
+        "set_false_path -to [get_cells u_sync_0__meta_reg]\n",
+        "set_false_path -to [get_cells {u_sync[1]_sync_reg}]\n",
         # the separator forms inside a glob
         "set_false_path -to [get_cells u_sync_me*]\n",
         "set_false_path -to [get_cells u_sync__*_reg]\n",
