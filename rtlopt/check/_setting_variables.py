@@ -46,6 +46,7 @@ _C_ARGUMENT = re.compile(r"-(?:CFLAGS|LDFLAGS|cflags|ldflags)\s+(?:\"[^\"]*\"|'[
 #: A string literal (its words are no variables) and a bare name (Python reads one
 #: without a ``$``: ``defines={VARIANT + "_INV": 1}``).
 _STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_JOINED_OPTION = re.compile(r"(?:-[DIGP]|\+define\+|\+incdir\+)[\"'](?!\w)")
 _BARE = re.compile(r"(?<![\w$.\-])[A-Za-z_]\w*(?![\w(])")
 _TEXT_SKIP = re.compile(r"(?:^|/)\.git(?:/|$)")
 _MAX_BYTES = 4_000_000
@@ -87,14 +88,16 @@ _ANYWHERE = re.compile(
 def _reads(line: str) -> set[str]:
     """The variables a line reads: ``$``-forms and format fields, and on a line that sets
     defines, parameters or sources by a keyword (``defines=``, ``parameters +=``) every bare
-    name after it outside strings (Python reads variables so; a YAML value is a literal)."""
+    name after it outside strings (Python reads variables so; a YAML value is a literal), and
+    on a line joining an option to a value (``"-D" + V``) every bare name outside strings."""
     from rtlopt.check._build_options import _SETTING
 
     line = _C_ARGUMENT.sub(" ", line)
     out = {next(g for g in m.groups() if g) for m in _READ.finditer(line)}
     m = next((k for k in _SETTING.finditer(line) if line[: k.start()][-1:] != "-"), None)
-    if m is not None and m.group(0).endswith("="):  # a keyword, no --define= option
-        rest = _STRING.sub('""', line[m.end() :])
+    joined = _JOINED_OPTION.search(line)  # "-D" + name: the name is a value read here
+    if joined is not None or (m is not None and m.group(0).endswith("=")):
+        rest = _STRING.sub('""', line if joined else line[m.end() :])  # type: ignore[union-attr]
         out |= set(_BARE.findall(re.sub(r"(?:^|(?<=\s))#.*$", "", rest)))
     return out
 
@@ -142,7 +145,11 @@ def read_by_settings(lines: Iterable[str], words: Mapping[str, str]) -> dict[str
     assigns, a few levels)."""
     from rtlopt.check._build_options import _SETTING
 
-    lines = [ln for ln in lines if re.search(r"[${]|env", ln) or _SETTING.search(ln)]
+    lines = [
+        ln
+        for ln in lines
+        if re.search(r"[${]|env", ln) or _SETTING.search(ln) or _JOINED_OPTION.search(ln)
+    ]
     out: dict[str, str] = {}
     feeds: dict[str, set[str]] = {}  # variable -> the variables its assignments read
     for line in lines:

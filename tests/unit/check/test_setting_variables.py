@@ -47,6 +47,7 @@ RECIPE = "sim:\n\tiverilog -D$(VARIANT)_INV -o sim.vvp inv.v tb.v\n"
         ('os.environ["V"] = "S"\n', 'os.environ["V"] = "F"\n', "vsim work.$(V)\n"),
         ('V = "S"\n', 'V = "F"\n', 'runner.build(defines={V + "_INV": 1}, hdl_toplevel="tb")\n'),
         ("V := 1\n", "V := 2\n", "\tiverilog $(CFLAGS) -o s.vvp tb.v\nCFLAGS = -DW=$(V)\n"),
+        ('V = "S"\n', 'V = "F"\n', 'args = ["-D" + V + "_INV", "tb.v"]\n'),
         # a Verilog tool's line: any variable there (the top, a flag)
         ("TOP := a\n", "TOP := b\n", "\tvsim -c work.$(TOP)\n"),
         # a configuration word of the design on the reading line
