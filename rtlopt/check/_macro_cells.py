@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rtlopt.evaluate._macro_instances import macro_cells
+from rtlopt.harness._binary import as_text, is_binary
 from rtlopt.inputs import repository_files
 from rtlopt.verilog import PREPROCESSOR_DIRECTIVES, alternation, blank_comments, line_of
 
@@ -64,11 +65,11 @@ def macro_cell_names(base: Path, names: Iterable[str]) -> dict[str, str]:
             data = f.read_bytes()
         except OSError:
             continue
-        if b"\0" in data[:8192] or (
+        if is_binary(data[:8192]) or (
             b"`" not in data and not any(n.encode() in data for n in wanted)
         ):
             continue
-        rel, text = f.relative_to(base).as_posix(), data.decode(errors="replace")
+        rel, text = f.relative_to(base).as_posix(), as_text(data)
         code = blank_comments(text)
         words |= set(re.findall(r"[A-Za-z_][\w$]*", code)) & wanted
         if "`" not in code:

@@ -25,6 +25,7 @@ from rtlopt.check._check import ModuleCheck
 from rtlopt.check._closure import Inlined, expansions, inline_headers, verilog_view
 from rtlopt.check._file_screen import file_problems, macro_problems
 from rtlopt.frontend._depgraph import DesignGraph
+from rtlopt.harness._binary import as_text, is_binary
 from rtlopt.verilog import blank_comments
 
 __all__ = ["Resolver", "screen_changes", "screened_text", "text_problems"]
@@ -42,7 +43,7 @@ def screened_text(path: Path) -> str | None:
         size = path.stat().st_size
         with path.open("rb") as fh:
             head = fh.read(8192)
-        if b"\0" in head:
+        if is_binary(head):
             return None
         data = path.read_bytes()
     except OSError:
@@ -51,7 +52,7 @@ def screened_text(path: Path) -> str | None:
         w in data for w in (b"module", b"`define", b"`include", b"bind", b"force", b"defparam")
     ):
         return None
-    return data.decode(errors="replace")
+    return as_text(data)
 
 
 @dataclass

@@ -25,6 +25,7 @@ from pathlib import Path
 from rtlopt.check._check import ModuleCheck
 from rtlopt.config import ProjectConfig
 from rtlopt.frontend._depgraph import ANY_FILE, DesignGraph, file_node
+from rtlopt.harness._binary import as_text, is_binary
 from rtlopt.inputs import repository_files
 from rtlopt.verilog import blank_comments, line_of, module_spans
 
@@ -286,9 +287,9 @@ def _written_includes(tree: Path, listed: dict[Path, list[Path]]) -> list[tuple[
             raw = f.read_bytes()
         except OSError:
             continue
-        if b"`include" not in raw or b"\0" in raw:
+        if b"`include" not in raw or is_binary(raw[:8192]):
             continue
-        code = blank_comments(raw.decode(errors="replace"), strings=False)
+        code = blank_comments(as_text(raw), strings=False)
         rel = f.relative_to(tree).as_posix()
         out += [(rel, inc) for inc in _INCLUDE.findall(code)]
     return out
@@ -393,8 +394,8 @@ def _build_texts(tree: Path, project: ProjectConfig) -> list[tuple[Path | str, s
             raw = f.read_bytes()
         except OSError:
             continue
-        if b"\0" not in raw:
-            out.append((f.relative_to(tree).as_posix(), raw.decode(errors="replace")))
+        if not is_binary(raw[:8192]):
+            out.append((f.relative_to(tree).as_posix(), as_text(raw)))
     return out
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rtlopt.check._check import ModuleCheck
 from rtlopt.check._macro_cells import macro_cell_names
+from rtlopt.harness._binary import is_binary
 from rtlopt.inputs import repository_files
 from rtlopt.verilog import IDENTIFIER, blank_comments, line_of, module_spans
 
@@ -73,7 +74,7 @@ def _first_user(root: Path, name: str, skip: Path | None = None) -> str | None:
             data = f.read_bytes()
         except OSError:
             continue
-        if b"\0" in data[:8192] or not _names_in(data, name):
+        if is_binary(data[:8192]) or not _names_in(data, name):
             continue
         if _names_in(blank_comments(data.decode(errors="replace")).encode(), name):
             return f.relative_to(root).as_posix()
@@ -90,7 +91,7 @@ def _declared_elsewhere(tree: Path, rel: str, name: str) -> str | None:
             data = f.read_bytes()
         except OSError:
             continue
-        if b"\0" in data[:8192] or not _names_in(data, name):
+        if is_binary(data[:8192]) or not _names_in(data, name):
             continue
         text = data.decode(errors="replace")
         names = {s.name.lstrip("\\") for s in module_spans(text)} | set(design_units(text))

@@ -35,6 +35,7 @@ import re
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
+from rtlopt.harness._binary import is_binary
 
 __all__ = [
     "joined_reach",
@@ -293,7 +294,7 @@ def unread_inner(design: Design, files: list[Path], names: set[str]) -> str:
         try:
             with f.open("rb") as fh:
                 head = fh.read(8192)
-                if b"\0" in head:
+                if is_binary(head):
                     continue
                 found, tail = pattern.search(head) is not None, head[-256:]
                 while not found:

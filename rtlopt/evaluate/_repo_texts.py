@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
+from rtlopt.harness._binary import as_text, is_binary, with_decoded
 from rtlopt.harness._captured import repository_files
 
 __all__ = ["other_texts", "repository_texts"]
@@ -63,7 +64,7 @@ def repository_texts(design: Design) -> list[tuple[Path, str]]:
 def _read_into(out: list[tuple[Path, str]], f: Path) -> None:
     try:
         if f.stat().st_size <= _SCANNED_BYTES:
-            out.append((f, f.read_text(errors="replace")))
+            out.append((f, as_text(f.read_bytes())))
     except OSError:
         return
 
@@ -79,10 +80,12 @@ def other_texts(
     """Every other text file of ``design``'s repository (whatever its name: a Makefile or a
     script may hand a simulator ``poke.sva`` or ``tb.vt``), as ``(path, text)``, and the
     files that could not be read whole (over 4 MB, unreadable): a rule that needs every text
-    judges those by a byte search or fails closed. Binary files (a NUL byte in their first
-    8 kB) are left out. ``own`` is rtlopt's own scratch folder (a candidate's copy, the
-    preprocessed texts): no file of the repository even where a caller puts it inside the
-    repository's folder. Once per design object and scratch folder."""
+    judges those by a byte search or fails closed. Only files of a recognised binary format
+    (:func:`~rtlopt.harness._binary.is_binary`: by magic number) are left out; every other
+    text is read with its NUL bytes as spaces and its escape-decoded lines appended
+    (:func:`~rtlopt.harness._binary.with_decoded`). ``own`` is rtlopt's own scratch folder
+    (a candidate's copy, the preprocessed texts): no file of the repository even where a
+    caller puts it inside the repository's folder. Once per design object and scratch folder."""
     key = (id(design), own.resolve() if own is not None else None)
     skip = _scratch(design, key[1])
     hit = _OTHERS.get(key)
@@ -110,8 +113,8 @@ def other_texts(
         except OSError:
             unread.append(f)
             continue
-        if b"\0" not in data[:8192]:
-            texts.append((f, data.decode(errors="replace")))
+        if not is_binary(data[:8192]):
+            texts.append((f, with_decoded(as_text(data))))
     if len(_OTHERS) > 8:
         _OTHERS.clear()
     _OTHERS[key] = (design, (texts, unread))

@@ -159,9 +159,12 @@ def test_sources_a_build_file_adds_and_description_keys_are_findings() -> None:
 
 
 def test_binary_files_are_not_read(tmp_path: Path) -> None:
-    (tmp_path / "a.bin").write_bytes(b"\0module p; endmodule")
+    """Only a recognised binary format (a magic number) is binary; a NUL alone is no binary."""
+    (tmp_path / "a.bin").write_bytes(b"\x7fELF\2\1\1\0" + b"\0" * 64 + b"module p; endmodule")
+    (tmp_path / "n.v").write_bytes(b"\0module p; endmodule")
     (tmp_path / "a.txt").write_text("module p; endmodule\n")
     assert screened_text(tmp_path / "a.bin") is None
+    assert screened_text(tmp_path / "n.v") == " module p; endmodule"
     assert screened_text(tmp_path / "a.txt") == "module p; endmodule\n"
 
 

@@ -62,11 +62,6 @@ def _found(tmp: Path, files: dict[str, str]) -> tuple[list[tuple[tuple[str, str]
             '[tool.sim]\ntoplevel = "tgt"\nparameters = { W = 37 }\n',
             "pyproject.toml:3",
         ),
-        (  # 07: Python joins adjacent strings: Verilator gets -GW=37
-            "test_tgt.py",
-            'runner.build(hdl_toplevel="tgt", build_args=["-G" "W=37"])\n',
-            "test_tgt.py:1",
-        ),
         ("test_tgt.py", 'runner.build(build_args=["-GW=" + str(37)])\n', "test_tgt.py:1"),
         ("test_tgt.py", 'runner.build(build_args=["-GW=3" "7"])\n', "test_tgt.py:1"),
         ("run.sh", "export W=37\nmake sim\n", "run.sh:1"),
@@ -86,6 +81,13 @@ def test_a_parameter_named_in_a_form_not_read_leaves_the_change_unchecked(
     assert why.startswith(f"{where} "), why
     assert "parameter W" in why and "W=32" not in why, why
     assert extra == [], extra
+
+
+def test_adjacent_literals_joined_set_the_parameter(tmp_path: Path) -> None:
+    """07: Python joins adjacent strings, Verilator gets -GW=37: the joined text is read."""
+    text = 'runner.build(hdl_toplevel="tgt", build_args=["-G" "W=37"])\n'
+    extra, _ = _found(tmp_path, {"test_tgt.py": text})
+    assert extra == [(("W", "37"),)], extra
 
 
 @pytest.mark.parametrize(
