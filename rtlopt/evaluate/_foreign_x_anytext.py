@@ -70,6 +70,17 @@ _SIM_MENTION = re.compile(
     rf"{_SIMULATOR.pattern}|\b(?:force|add_force|set_value|deposit|poke|pyuvm|vpi\w*|dpi)\b",
     re.I,
 )
+#: A Python text that writes files or prints (a generator of a simulator's script).
+_PY_WRITES = re.compile(
+    r"""\bopen\s*\([^)\n]*,\s*(?:mode\s*=\s*)?["'][^"']*[wax+]|\.write(?:lines)?\s*\(|"""
+    r"""\bprint\s*\(|\bsys\.stdout\b|\.write_text\s*\(|\bsubprocess\b|\bos\.system\b"""
+)
+#: Python packaging files: naming a README or a LICENSE there is no run of it.
+_PACKAGING = frozenset({"setup.py", "setup.cfg", "pyproject.toml", "manifest.in"})
+#: FuseSoC file types handed to a lint or an implementation tool alone, never a simulator.
+_CORE_TOOL_TYPES = frozenset(
+    "vlt waiver veriblelintwaiver veriblelintrules sdc xdc pcf lpf ucf pdc ldc".split()
+)
 #: Waveform dumps: stimulus only where a text of the repository replays one (``-vcdstim``).
 _WAVES = frozenset({".vcd", ".evcd", ".fst", ".wlf", ".gtkw", ".sav", ".wcfg"})
 
@@ -185,10 +196,21 @@ def x_texts(
 
 def _named(texts: list[tuple[Path, str]]) -> set[str]:
     """The ``.txt`` file names the texts that are no ``.txt`` mention, ``"\\0"`` and the name
-    of a tool-only file a line naming a simulator names, and ``"\\0vcdstim"`` where one
+    of an exempt file (documentation, tool-only) any text that is not exempt itself names (its
+    file name as a word or a path's end: ``DO := stim.sdc`` then ``vsim -do $(DO)``), but a
+    Python packaging file naming a README or a LICENSE, and ``"\\0vcdstim"`` where one
     replays a waveform."""
     names = {p.name for p, _ in texts if p.suffix.lower() == ".txt"}
     tools = {p.name for p, _ in texts if is_documentation(p, set())}
+    pattern = (
+        re.compile(
+            r"(?<![\w.$-])(?:"
+            + "|".join(re.escape(n) for n in sorted(tools, key=len, reverse=True))
+            + r")(?![\w$-]|\.\w)"
+        )
+        if tools
+        else None
+    )
     out: set[str] = set()
     for p, t in texts:
         if p.suffix.lower() in _DOC_SUFFIXES:
@@ -197,13 +219,33 @@ def _named(texts: list[tuple[Path, str]]) -> set[str]:
             out.add("\0vcdstim")
         if p.suffix.lower() != ".txt":
             out |= {n for n in names if n in t}
-        for n in tools:
-            for m in re.finditer(re.escape(n), t):
-                start = t.rfind("\n", 0, m.start()) + 1
-                end = t.find("\n", m.end())
-                if _SIMULATOR.search(t[start : end if end >= 0 else len(t)]):
-                    out.add("\0" + n)
+        if pattern is None or p.name in tools:
+            continue
+        packaging = p.name.lower() in _PACKAGING
+        core = p.suffix.lower() == ".core"
+        for m in pattern.finditer(t):
+            n = m.group(0)
+            if packaging and Path(n).stem.lower() in _PROSE_STEMS:
+                continue
+            if not (core and _core_tool_type(t, m.start())):
+                out.add("\0" + n)
     return out
+
+
+def _core_tool_type(text: str, at: int) -> bool:
+    """Whether the FuseSoC fileset listing the name at ``at`` of a ``.core`` ``text`` types
+    it for a lint or implementation tool alone (``file_type: vlt``, inline or the fileset's
+    own, before the next fileset); an untyped entry or another type does not."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : end if end >= 0 else len(text)]
+    inline = re.search(r"file_type\s*:\s*(\w+)", line)
+    if inline is not None:
+        return inline.group(1).lower() in _CORE_TOOL_TYPES
+    rest = text[end:] if end >= 0 else ""
+    block = re.split(r"\n {0,2}[\w-]+\s*:", rest, maxsplit=1)[0]
+    found = re.search(r"\n\s*file_type\s*:\s*(\w+)", block)
+    return found is not None and found.group(1).lower() in _CORE_TOOL_TYPES
 
 
 def _judged(
@@ -311,9 +353,10 @@ _STD_LOGIC = r"[01xXzZuUwWlLhH\-_]*[xXzZuU][01xXzZuUwWlLhH\-_]*"
 
 def _simulating_python(texts: list[tuple[Path, str]]) -> set[Path]:
     """The Python texts that name a simulator, a write command, cocotb or an interface
-    (:data:`_SIM_MENTION`), and those such a text imports (by module name, followed on)."""
+    (:data:`_SIM_MENTION`), that write files or print (:data:`_PY_WRITES`: a generator of a
+    simulator's script), and those such a text imports (by module name, followed on)."""
     py = {p: t for p, t in texts if p.suffix.lower() in _PYTHON}
-    found = {p for p, t in py.items() if _SIM_MENTION.search(t)}
+    found = {p for p, t in py.items() if _SIM_MENTION.search(t) or _PY_WRITES.search(t)}
     left = list(found)
     while left:
         names = set(re.findall(r"(?:^|\s)(?:from|import)\s+([\w.]+)", py[left.pop()], re.M))

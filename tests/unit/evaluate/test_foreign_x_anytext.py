@@ -76,7 +76,7 @@ def test_a_text_holding_an_x_value_feeds(name: str, text: str, fed: str) -> None
         ("sim.do", "set x 3\nforce /tb/dut/a $x 0\nwave zoom full\n"),
         ("Makefile", "X ?= 4\nCFLAGS += $(X) -DX=1\n# X values are forced below\n"),
         # Python: names, format fields, a parser's token, a coordinate
-        ("model.py", 'x = 1\nprint(f"{x} {y:x}")\nassert tok.text == "X"\np["x"] = 2\n'),
+        ("model.py", 'x = 1\ns = f"{x} {y:x}"\nassert tok.text == "X"\np["x"] = 2\n'),
         ("gen.py", 'print("module X(); endmodule")\nv = a[X]\n'),
         # prose, a lint waiver no simulator runs, a waveform dump no text replays
         ("README.md", "force /tb/dut/s X 0\n"),
