@@ -335,6 +335,8 @@ def _code(
         content = _FORMAT.sub(" ", content)
         if not lone and re.fullmatch(r"\s*[xXzZU]\s*", content):
             continue
+        if not c and _compared(text, at, len(content)):
+            continue  # a value compared with (``== "X"``, ``assertEqual(t, "X")``) is read
         if lone and re.fullmatch(_STD_LOGIC, content.strip()):
             hits.append(_at(path, text, at, inputs, f'"{content.strip()}"', True))
             continue
@@ -349,6 +351,21 @@ def _code(
 
 
 _STD_LOGIC = r"[01xXzZuUwWlLhH\-_]*[xXzZuU][01xXzZuUwWlLhH\-_]*"
+_COMPARED_BEFORE = re.compile(r"(?:[=!]=|\bself\.assert\w*\([^\n]*)\s*[rbuf]?$")
+
+
+def _compared(text: str, at: int, size: int) -> bool:
+    """Whether the Python string literal at ``at`` (``size`` characters of content) is an
+    operand of ``==``/``!=`` or an argument of a unittest assertion (``self.assertEqual``; a
+    file defining its own ``assert...`` aside): a value read, not one written."""
+    line_start = text.rfind("\n", 0, at) + 1
+    quote_at = at - 1 if at > 0 and text[at - 1] in "\"'" else at
+    before = text[line_start:quote_at]
+    if _COMPARED_BEFORE.search(before):
+        return "def assert" not in text or "self.assert" not in before
+    end = text.find("\n", at)
+    after = text[quote_at + size + 2 : end if end >= 0 else len(text)]
+    return re.match(r"\s*[=!]=(?!=)", after) is not None
 
 
 def _simulating_python(texts: list[tuple[Path, str]]) -> set[Path]:

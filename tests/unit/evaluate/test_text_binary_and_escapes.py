@@ -97,3 +97,11 @@ def test_packaging_naming_a_readme_and_a_lint_fileset_do_not_make_it_judged() ->
     assert not _fed({"p.core": core, "lint/p.waiver": waiver})
     untyped = "filesets:\n  files_sim:\n    files:\n      - lint/p.waiver\n"
     assert _fed({"p.core": untyped, "lint/p.waiver": waiver})
+
+
+def test_a_compared_value_is_read_not_written() -> None:
+    test = 'import unittest\nprint("ok")\nself.assertEqual(tok.text, "X")\nif v == "X":\n    pass\n'
+    assert not _fed({"parser_test.py": test})
+    assert _fed({"gen.py": test + 'print("X")\n'})
+    own = 'def assertEqual(a, b):\n    print("force", a, b)\nself.assertEqual("s", "X")\n'
+    assert _fed({"gen.py": own})
