@@ -23,6 +23,12 @@ directive: a build outside rtlopt's configuration may set any macro):
   ``class`` or ``clocking`` block or a procedural delay: a design's text keeps the configured
   defines) with an x/z value that may be written (not an equality's operand nor a case item)
   on a line a conditional directive governs;
+- any Verilog text (a header without a unit, a wrapper, a stimulus module naming neither the
+  target nor a module above it; of the target's own files, all but its own units' bodies)
+  with an x/z value that may be written in a branch inactive under the configured defines
+  whose macro a build of the repository defines (``-DM`` in a Makefile, a ``.f`` file's
+  ``+define+M``, a core's ``defines``, a word of a script) or any macro where a build names
+  one at run time (``-D$(M)``): :mod:`._tb_x_defines`;
 - anywhere, a write through a clocking block or a virtual interface handle (any dotted write
   in a class where the repository declares a virtual interface), a DPI import whose result
   or ``output`` argument is 4-state, a call of a non-standard system task or function with
@@ -180,5 +186,48 @@ def _judged(design: Design, own: Path | None) -> TbX:
         if hit:
             where = f"{_relative(path, root)}:{hit[0]}: {hit[1]}"
             log.info("%s: inputs fed x by a Verilog testbench: %s", design.target.name, where)
+            return TbX(inputs, True, where)
+    read = {p.resolve() for p, _ in repository_texts(design)}
+    return _defined_x(design, inputs, texts, every, own_files, own_units, read)
+
+
+def _defined_x(
+    design: Design,
+    inputs: tuple[str, ...],
+    texts: dict[Path, str],
+    every: dict[Path, str],
+    own_files: set[Path],
+    own_units: set[str],
+    read: set[Path],
+) -> TbX:
+    """Every input fed when a Verilog text of the repository writes x/z under a directive
+    whose macro a build of the repository defines (:mod:`._tb_x_defines`); the bodies of the
+    target's own units are read by the elaboration under the configured defines, as every
+    branch active under them (``read``: the texts the elaboration reads)."""
+    from rtlopt.evaluate import _tb_x_defines as td
+
+    defined: set[str] | None = None
+    runtime: str | None = None
+    root = Path(design.root)
+    for path in sorted(every, key=str):
+        code = every[path]
+        if "`" not in code or not tf.x_literals(code):
+            continue
+        if defined is None:
+            defined = td.build_macros(
+                [t for p, t in texts.items() if p.resolve() not in read],
+                [t for p, t in texts.items() if p.resolve() in read],
+            )
+            runtime = td.runtime_defines(texts.values())
+        skip = td.own_spans(code, own_units) if path.resolve() in own_files else []
+        hit = td.written_x(code, defined, runtime is not None, skip, design.defines)
+        if hit:
+            how = f"a build defines {hit[1]}" if hit[1] in defined else f"{runtime!r} names it"
+            where = (
+                f"{_relative(path, root)}:{hit[0]}: an x/z value written under `{hit[1]} "
+                f"({how}: the repository's own build elaborates it; rtlopt's defines do not "
+                "set it; feeding every input x)"
+            )
+            log.info("%s: inputs fed x: %s", design.target.name, where)
             return TbX(inputs, True, where)
     return TbX()

@@ -1,0 +1,153 @@
+"""An x/z value written under a conditional directive whose macro some build of the
+repository defines, in any Verilog text, for :mod:`._tb_x` (round 75).
+
+rtlopt elaborates under its configured defines; the repository's own builds may define
+others (``iverilog -DXSTIM``, ``+define+XINJECT`` in a ``.f`` file, ``defines={...}`` in a
+FuseSoC core, a macro name built at run time). An x/z literal that may be written (not an
+equality's operand nor a case item, :func:`._tb_x_forms.x_literals`) on a line a conditional
+directive governs counts, in any Verilog text (a header without a unit, a wrapper, a
+stimulus module, the non-target parts of the target's own files), when a macro of a
+directive governing it is defined by some text of the repository (:func:`build_macros`) or
+when the repository builds a macro name at run time (:func:`runtime_defines`). Which input
+the x reaches is not followed: every input is fed (fail closed). A macro no text defines (a
+tool's own, ``SYNTHESIS``, ``VERILATOR``; ``INC_ASSERT`` left to users) is judged as before
+(testbench texts only).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rtlopt.evaluate import _tb_x_forms as tf
+
+__all__ = ["build_macros", "governed_macros", "own_spans", "runtime_defines", "written_x"]
+
+_COND = re.compile(r"^[ \t]*`(ifdef|ifndef|elsif|else|endif)\b[ \t]*(\w*)", re.M)
+#: A macro defined on a command line, in a ``.f`` file, a Verilog text or a core/YAML file.
+_DEFINES = (
+    re.compile(r"(?:^|[\s\"'=(\[,])-D\s*([A-Za-z_]\w*)"),
+    re.compile(r"\+define\+([\w+=]+)"),
+    re.compile(r"`define[ \t]+([A-Za-z_]\w*)"),
+    re.compile(r"\bdefines?\b\s*[=:]\s*[\[{(]?([^\n\]})]*)", re.I),
+)
+#: A macro name handed to a tool at run time (``-D$(NAME)``, ``+define+${X}``,
+#: ``f"-D{name}"``, ``["-D", name]``, ``"-D" + name``, ``-D%s``).
+_RUNTIME = re.compile(
+    r"(?:-D|\+define\+)(?:[$%{(\[<@]|[\"']\s*(?:[+.,%)\]]|\s*$))"
+    r"|[\"'](?:-D|\+define\+)[\"']",
+    re.M,
+)
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _verilog(text: str) -> bool:
+    """Whether ``text`` reads as Verilog (a unit or a preprocessor directive)."""
+    return bool(_COND.search(text) or tf.units(tf.lexed(text)))
+
+
+def build_macros(texts: Iterable[str], read: Iterable[str] = ()) -> set[str]:
+    """The macro names some build of the repository may define: those a text defines
+    (``-DM``, ``+define+M``, ```define M``, ``defines={...}``, ``define: M``), and every word
+    of a text that is not Verilog (a Makefile, a script, a ``.f`` or YAML file: a macro
+    named there may be handed to a tool in a way rtlopt does not parse). The texts ``read``
+    by the elaboration count but for their ```define`` (applied in its active branch by the
+    elaboration: ``prim_assert.sv``'s ``INC_ASSERT`` for assertion-only code)."""
+    out: set[str] = set()
+    for text in read:
+        for rx in (*_DEFINES[:2], _DEFINES[3]):
+            for m in rx.finditer(text):
+                out.update(_WORD.findall(m.group(1)))
+    for text in texts:
+        for rx in _DEFINES:
+            for m in rx.finditer(text):
+                out.update(_WORD.findall(m.group(1)))
+        if not _verilog(text):
+            out.update(_WORD.findall(text))
+    return out
+
+
+def runtime_defines(texts: Iterable[str]) -> str | None:
+    """The first form in ``texts`` defining a macro whose name is built at run time."""
+    for text in texts:
+        m = _RUNTIME.search(text)
+        if m:
+            return m.group(0).strip()
+    return None
+
+
+def governed_macros(code: str, configured: Iterable[str] = ()) -> dict[int, list[set[str]]]:
+    """For each line of ``code`` in a conditional branch inactive under the ``configured``
+    defines, the macros of each inactive directive level governing it (a level's directive
+    and the earlier branches of its chain): another build enters the branch only by
+    switching each; a line of an active branch the elaboration reads already."""
+    on = set(configured)
+    out: dict[int, list[set[str]]] = {}
+    #: per level: its macros, a branch of its chain taken, this branch's condition holds
+    stack: list[tuple[set[str], bool, bool]] = []
+    line = 1
+    for m in _COND.finditer(code):
+        here = tf.line_of(code, m.start())
+        _mark(out, stack, range(line, here + 1))
+        line = here
+        kind, name = m.group(1), m.group(2)
+        if kind in ("ifdef", "ifndef"):
+            holds = (name in on) == (kind == "ifdef")
+            stack.append(({name} if name else set(), holds, holds))
+        elif kind in ("elsif", "else") and stack:
+            names, taken, _ = stack[-1]
+            holds = not taken and (kind == "else" or name in on)
+            stack[-1] = (names | ({name} if name else set()), taken or holds, holds)
+        elif kind == "endif" and stack:
+            stack.pop()
+    _mark(out, stack, range(line, code.count("\n") + 2))  # an unclosed one governs the rest
+    return out
+
+
+def _mark(
+    out: dict[int, list[set[str]]], stack: list[tuple[set[str], bool, bool]], lines: range
+) -> None:
+    levels = [s[0] for s in stack if not s[2]]
+    if levels:
+        for n in lines:
+            out.setdefault(n, levels)
+
+
+def own_spans(code: str, names: set[str]) -> list[tuple[int, int]]:
+    """Offsets of the bodies of the units ``names`` in ``code`` (read by the elaboration
+    under the configured defines)."""
+    out = []
+    for m in tf._UNIT.finditer(code):  # noqa: SLF001 - the same unit reader
+        if m.group(1) in names:
+            end = tf._END.search(code, m.end())  # noqa: SLF001
+            out.append((m.start(), end.end() if end else len(code)))
+    return out
+
+
+def written_x(
+    code: str,
+    defined: set[str],
+    runtime: bool,
+    skip: list[tuple[int, int]],
+    configured: Iterable[str] = (),
+) -> tuple[int, str] | None:
+    """The first x/z value written in ``code`` (stripped) under a conditional directive
+    whose macro is in ``defined`` (any macro when ``runtime``), in a branch inactive under
+    the ``configured`` defines, outside ``skip``: (line, macro)."""
+    if "`" not in code:
+        return None
+    governed: dict[int, list[set[str]]] | None = None
+    for at in tf.x_literals(code):
+        if any(a <= at < b for a, b in skip):
+            continue
+        if governed is None:
+            governed = governed_macros(code, configured)
+        line = tf.line_of(code, at)
+        levels = governed.get(line)
+        if not levels:
+            continue
+        known = defined | set(configured)
+        if runtime or all(ms & known for ms in levels):
+            hit = sorted(set().union(*levels) & known) or sorted(set().union(*levels))
+            return line, hit[0] if hit else "?"
+    return None
