@@ -39,6 +39,12 @@ def _run(tmp: Path, files: dict[str, str]) -> tuple[list[str], str]:
         ("tgt.vt", "module t;\n  tgt #(37, 5) i1 (a, y);\nendmodule\n", "W=37, D=5"),
         ("net.vo", "module t;\n  tgt #(.w(37)) i1 (a, y);\nendmodule\n", "W=37"),
         ("tb.vhd", VHDL.format("37"), "W=37"),
+        (  # a comment in the list sets nothing (picosoc's testbench explains its value)
+            "tgt.vt",
+            "module t;\n  tgt #(\n    // why (W) is 37\n    .W(37) /* D: default */\n  ) i1 (a, y);\nendmodule\n",
+            "W=37",
+        ),
+        ("tb.vhd", VHDL.format("w => 37 -- narrow (in simulation)"), "W=37"),
         ("tb.vhd", VHDL.format("w => 37"), "W=37"),
         ("tb.vhd", VHDL.replace("work.tgt", "work.TGT").format("37"), "W=37"),
         (
