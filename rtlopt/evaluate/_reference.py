@@ -4,6 +4,7 @@ compared with."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 import time
@@ -116,7 +117,6 @@ class ReferenceMeasurement:
 
     def _measure(self) -> EvalResult:
         s, flows = self._parts()
-        rw = s.config.reward
         start = time.monotonic()
         d = self._scratch("reference")
         ppa: PPA | None = None
@@ -137,19 +137,12 @@ class ReferenceMeasurement:
                 netlist = outcome.result
                 self._gold.choose(s, outcome, meas.generic_netlist)
                 logs["netlist"] = str(d / "netlist")
-        return EvalResult(
-            status=Status.OK,
-            stage=Stage.DONE,
-            reward=rw.w_syn + rw.w_func + rw.w_ppa,
-            r_syn=1.0,
-            r_func=1.0,
-            r_ppa=1.0,
+        return dataclasses.replace(
+            self.unmeasured(),
             ppa=ppa,
             netlist=netlist,
             metrics=ppa_metrics(ppa) if ppa else {},
-            source_hash=source_hash(s.design.target.text()),
             logs=logs,
-            provenance=self._provenance(),
             duration_s=time.monotonic() - start,
         )
 
