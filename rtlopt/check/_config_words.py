@@ -15,13 +15,20 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from rtlopt.verilog import blank_comments, module_spans
 
-__all__ = ["DOCUMENTATION", "design_nodes", "design_words", "parameter_names", "word_problems"]
+__all__ = [
+    "DOCUMENTATION",
+    "changed_stretches",
+    "design_nodes",
+    "design_words",
+    "parameter_names",
+    "word_problems",
+]
 
 #: Documentation: prose a build does not hand a tool (a ``.txt`` may be a do-file or a
 #: filelist, so it is no documentation by its suffix).
@@ -118,6 +125,17 @@ def _words_in(lines: Iterable[str], words: Mapping[str, str]) -> list[str]:
     return found
 
 
+def changed_stretches(old: str | None, new: str) -> Iterator[tuple[int, list[str], list[str]]]:
+    """``(line, new lines, old lines)`` for each changed stretch of ``new`` against ``old``
+    (None: an added file); ``line`` is the stretch's first line in ``new`` (1-based)."""
+    before = [] if old is None else old.split("\n")
+    after = new.split("\n")
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op != "equal":
+            yield (b0 + 1 if b0 < b1 else max(1, b0)), after[b0:b1], before[a0:a1]
+
+
 def word_problems(
     rel: str, old: str | None, new: str, words: Mapping[str, str]
 ) -> list[tuple[int, str]]:
@@ -125,17 +143,11 @@ def word_problems(
     whose old or new lines name one of ``words``."""
     if not words or DOCUMENTATION.search(rel):
         return []
-    before = [] if old is None else old.split("\n")
-    after = new.split("\n")
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     out: list[tuple[int, str]] = []
-    for op, a0, a1, b0, b1 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        named = _words_in(after[b0:b1], words) or _words_in(before[a0:a1], words)
+    for line, added, removed in changed_stretches(old, new):
+        named = _words_in(added, words) or _words_in(removed, words)
         if not named:
             continue
-        line = b0 + 1 if b0 < b1 else max(1, b0)
         what = "; ".join(words[w] for w in named[:3])
         out.append(
             (

@@ -14,7 +14,6 @@ another variable that does (followed a few levels). A line that only runs a C co
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -179,21 +178,15 @@ def variable_problems(
 ) -> list[tuple[int, str]]:
     """``(line, finding)`` for each changed stretch of ``new`` assigning a variable that a
     setting line reads (``settings``: :func:`read_by_settings`)."""
-    from rtlopt.check._config_words import DOCUMENTATION
+    from rtlopt.check._config_words import DOCUMENTATION, changed_stretches
 
     if not settings or DOCUMENTATION.search(rel):
         return []
-    before = [] if old is None else old.split("\n")
-    after = new.split("\n")
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     out: list[tuple[int, str]] = []
-    for op, a0, a1, b0, b1 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        names = [n for ln in after[b0:b1] + before[a0:a1] for n in _assigns(ln, settings)]
+    for line, added, removed in changed_stretches(old, new):
+        names = [n for ln in added + removed for n in _assigns(ln, settings)]
         if not names:
             continue
-        line = b0 + 1 if b0 < b1 else max(1, b0)
         name = names[0]
         out.append(
             (
