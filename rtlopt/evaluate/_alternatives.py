@@ -229,8 +229,10 @@ def substituted_design(design: Design, sub: Substitution) -> Design:
     swap = dict(sub)
     brought = brought_in(d, sub)[len(sub) :]
     closure = [swap.get(f.resolve(), f) for f in d.closure]
-    at = min(closure.index(g) for g in swap.values())
-    closure[at:at] = [h for h in brought if h not in closure]  # dependencies first
+    # dependencies first: before the first file this build swaps in (none of the closure's
+    # own files swapped, e.g. a candidate instantiating a module the reference does not: after it)
+    at = min((closure.index(g) for g in swap.values() if g in closure), default=len(closure))
+    closure[at:at] = [h for h in brought if h not in closure]
     closure = list(dict.fromkeys(closure))
     files = [swap.get(f.resolve(), f) for f in d.sources.files if f.resolve() not in swap.values()]
     sources = dataclasses.replace(d.sources, files=tuple(dict.fromkeys([*files, *closure])))
@@ -238,7 +240,10 @@ def substituted_design(design: Design, sub: Substitution) -> Design:
     # the target's own text and ports are this build's
     texts = [f.read_text(errors="replace") for f in closure]
     packages = [p for p in package_files(d, texts) if p not in closure]
-    parsed = parse_files([*packages, *closure], sources)
+    # a swapped file the reference's closure does not read is still this build's definition of
+    # its modules: a candidate that instantiates one reads it (library_files by d.modules)
+    outside = [g for g in dict.fromkeys(swap.values()) if g not in closure]
+    parsed = parse_files([*packages, *closure, *outside], sources)
     found = parsed.get(d.target.name)
     if found is None:
         raise DesignError(f"module {d.target.name} is not read in that build")

@@ -136,3 +136,33 @@ def test_the_view_path_refutes_a_rewrite_wrong_only_in_the_other_build(
     reason = str(out["reason"])
     assert rc == 1 and not out["accepted"], out
     assert reason.startswith("in the configuration with sub from rtl/other/sub.v: "), reason
+
+
+def test_a_module_only_the_candidate_instantiates_is_read_from_the_other_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the reference `tgt2` instantiates nothing, so its closure holds no file the other build
+    # swaps; the candidate instantiates `sub`, which that build defines otherwise: the build
+    # is this candidate's configuration too (it crashed, and then was proven with the
+    # filelist's `sub`)
+    repo = _repo(tmp_path, monkeypatch, BYPASS)
+    plain = "module tgt2 (input clk, input [3:0] a, output [3:0] y);\n  reg [3:0] q;\n"
+    plain += "  always @(posedge clk) q <= a & 4'h7;\n  assign y = q;\nendmodule\n"
+    (repo / "rtl/tgt2.v").write_text(plain)
+    for f in ("asic.f", "other.f"):
+        (repo / f).write_text((repo / f).read_text() + "rtl/tgt2.v\n")
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "tgt2"], check=True)
+    (repo / "cand").mkdir(exist_ok=True)
+    (repo / "cand" / "c.v").write_text(
+        "module tgt2 (input clk, input [3:0] a, output [3:0] y);\n"
+        "  sub s (.clk(clk), .d(a), .q(y));\nendmodule\n"
+    )
+    r = run_rtlopt(
+        repo, "evaluate", "rtl/tgt2.v", "--candidate", "cand/c.v", "--pdk", "nangate45", "--json"
+    )
+    assert r.returncode == 1, (r.returncode, r.stderr[-800:])
+    out = json.loads(r.stdout)
+    cand = out.get("candidate", out)
+    reason = str(cand["reason"])
+    assert reason.startswith("in the configuration with sub from rtl/other/sub.v: "), reason
