@@ -3,6 +3,7 @@ differences."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -119,5 +120,43 @@ def _order_problem(target: Module, cand: Module) -> str:
             f"parameters differ in name or order ({', '.join(cand_params) or 'none'}; "
             f"expected {', '.join(ref_params)} first): an instance that sets them by name or "
             "position would set others"
+        )
+    return _default_problem(target, cand)
+
+
+_LITERAL = re.compile(r"(?:(\d+)?\s*'\s*([sS]?)([bodhBODH])\s*([0-9a-fA-F_]+)|(\d[\d_]*))")
+_BASES = {"b": 2, "o": 8, "d": 10, "h": 16}
+
+
+def _default_value(text: str) -> tuple[str, str, int] | str:
+    """A parameter default as written (white space aside), or ``(size, sign, value)`` for a
+    plain number literal (``4'd12`` and ``4'hc`` are one value)."""
+    plain = re.sub(r"\s+", "", text)
+    m = _LITERAL.fullmatch(plain)
+    if m is None:
+        return plain
+    if m.group(5) is not None:
+        return ("", "", int(m.group(5).replace("_", "")))
+    try:
+        value = int(m.group(4).replace("_", ""), _BASES[m.group(3).lower()])
+    except ValueError:
+        return plain
+    return (m.group(1) or "", m.group(2).lower(), value)
+
+
+def _default_problem(target: Module, cand: Module) -> str:
+    """An overridable parameter's default is part of the interface: every instance that does
+    not set it (the repository's own, its checks, its simulation) is built with it, so a
+    candidate giving it another default changes the repository's design even where the proof
+    (each side under its own defaults) sees no output change."""
+    got = {p.name: p for p in cand.parameters if not p.local}
+    for p in target.parameters:
+        q = got.get(p.name)
+        if p.local or q is None or _default_value(p.value) == _default_value(q.value):
+            continue
+        return (
+            f"parameter '{p.name}' defaults to {q.value.strip() or 'nothing'} in the candidate, "
+            f"expected {p.value.strip() or 'nothing'}: every instance that does not set it "
+            "would be built otherwise; keep the reference's default"
         )
     return ""
