@@ -6,6 +6,7 @@ The harness never runs a tool; :mod:`rtlopt.eda.iverilog` simulates the testbenc
 
 from rtlopt.harness._captured import declared_names
 from rtlopt.harness._claims import claim_problems
+from rtlopt.harness._kept_checks import exposed_signals
 from rtlopt.harness._macro_args import unbalanced_macros
 from rtlopt.harness._output import SimReport, parse_sim_output, parse_sim_report
 from rtlopt.harness._ports import in_reference_order
@@ -64,6 +65,7 @@ __all__ = [
     "blank_comments",
     "build_testbench",
     "declared_names",
+    "exposed_signals",
     "in_reference_order",
     "parse_sim_output",
     "parse_sim_report",

@@ -18,6 +18,7 @@ from rtlopt.harness._dropped import (
 )
 from rtlopt.harness._expanded import expanded_readings, expanded_texts, uses_macros
 from rtlopt.harness._hierarchy import macro_texts
+from rtlopt.harness._kept_checks import design_kept_checks, kept_spans
 from rtlopt.harness._macro_args import design_macro_problems
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
@@ -359,7 +360,9 @@ def screen_candidate(
         return [f"line 1: candidate is larger than {max_bytes} bytes"]
     if same_as_reference(text, design):
         return []
-    problems: list[tuple[int, str]] = []
+    # the reference's checks the repository's simulation reads: kept, or no change
+    checks: set[str] = set()  # the checks it keeps reading what the proofs show the same
+    problems = design_kept_checks(text if raw is None else raw, design, checks)
     if "\x00" in text:
         problems.append((line_of(text, text.index("\x00")), "NUL character in source"))
     code, code_with_strings = blank_comments(text), blank_comments(text, strings=False)
@@ -372,15 +375,23 @@ def screen_candidate(
     code = _active_code(text, code, design)
     # the reference's own parameter checks, kept word for word, may report and stop
     own = "".join(_reference_texts(design)[:1]) if "initial" in code else ""
-    kept = kept_check_spans(code, own) if own else []
+    kept = (kept_check_spans(code, own) if own else []) + kept_spans(text, checks)
     problems += _word_problems(blank_spans(code, kept), code_with_strings, design, tb_top)
     problems += _pragma_problems(text, code, design)
     problems += structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw, whole_file=whole_file)
     problems += array_query_problems(code, lambda: _reference_texts(design))
-    too_long = operator_problems(code, lambda: _reference_texts(design))
-    problems += too_long
-    if not too_long:  # the parser (and the elaboration after it) would overflow its stack
+    problems += _parsed_problems(text, code, design, tb_top, dotted_names)
+    return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
+
+
+def _parsed_problems(
+    text: str, code: str, design: Design, tb_top: str, dotted_names: bool
+) -> list[tuple[int, str]]:
+    """The rules that parse the candidate's code: none where an operator chain would
+    overflow the parser's stack (that is the problem then)."""
+    problems = operator_problems(code, lambda: _reference_texts(design))
+    if not problems:  # the parser (and the elaboration after it) would overflow its stack
         ref = "".join(_reference_texts(design)[:1])
         problems += [*reading_problems(code, reference=ref), *_reference_readings(design)]
         problems += _dropped(code)
@@ -401,7 +412,7 @@ def screen_candidate(
             ref,
             (lambda full: _expanded_rules(text, full, design, tb_top)) if dotted_names else None,
         )
-    return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
+    return problems
 
 
 def screen_preprocessed(

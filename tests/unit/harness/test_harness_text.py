@@ -290,7 +290,9 @@ endmodule
     assert screen_candidate(edited, d, whole_file=True) == []
     # turned on by the context, the same branch is screened
     on = dataclasses.replace(d, sources=dataclasses.replace(d.sources, defines={"DEBUG": ""}))
-    assert any("$display" in p for p in screen_candidate(edited, on, whole_file=True))
+    # (the reference's own check kept word for word is passed over: kept_checks)
+    other = edited.replace('$display("debug")', '$display("other")')
+    assert any("$display is not" in p for p in screen_candidate(other, on, whole_file=True))
     # the candidate's own target module adding the attribute is screened
     added = src.replace("`KEEP wire", "(* keep *) wire")
     assert any("(* keep *)" in p for p in screen_candidate(added, d, whole_file=True))

@@ -153,7 +153,8 @@ def test_a_reference_the_view_reads_without_its_logic_leaves_candidates_unchecke
         "always_comb begin q = d; assert (d != 8'hA5) else q = 8'h00; end", "assign q = d;"
     )
     found = screen_candidate(cand, design, dotted_names=True)
-    assert found and "unchecked: the reference module, line 2: an assertion action" in found[0]
+    # (the candidate drops the reference's assertion too: a problem of its own)
+    assert any("unchecked: the reference module, line 2: an assertion action" in f for f in found)
     timed = CLOCKED.replace("q <= d;", "begin @(posedge clk); q <= d; end")
     design = _design(tmp_path, timed)
     found = screen_candidate(CLOCKED, design, dotted_names=True)
@@ -164,7 +165,9 @@ def test_a_reference_the_view_reads_without_its_logic_leaves_candidates_unchecke
     plain = quiet.replace(
         'always_comb begin q = d; assert (d != 8\'hA5) else $error("bad"); end', "assign q = d;"
     )
-    assert plain != quiet and screen_candidate(plain, design, dotted_names=True) == []
+    # (no view problem; dropping the reference's check is one of its own: keep the check)
+    found = screen_candidate(plain, design, dotted_names=True)
+    assert plain != quiet and found and all("keep the reference's check" in f for f in found)
 
 
 def test_case_qualifiers_are_blanked_for_every_tool() -> None:

@@ -1,0 +1,508 @@
+"""The reference's simulation-only checks, which a candidate must keep, reading what is proven.
+
+A repository's regression reads what synthesis does not: an assertion, an ``$error`` report in
+a ``translate_off`` region or an ```ifndef SYNTHESIS`` branch, a ``final`` block. Such a check
+changes no output, so the proofs pass a candidate without it (or with it made vacuous), while
+the repository's own regression (which fails on an ``ERROR`` in its log) no longer sees it.
+
+Rule (fail closed where it applies):
+
+- A *check* is a module item (a statement up to its ``;`` or the ``end`` closing its block, an
+  ``if`` with its ``else``, a macro use with its arguments) that holds an assertion keyword
+  (``assert``, ``assume``, ``cover``, ``restrict``, ``expect``, ``property``, ``sequence``), a
+  ``final`` block or a failing report (``$error``, ``$fatal``, ``$warning``), directly or
+  through a macro the repository defines (ibex's ``ASSERT*``); every conditional branch is
+  read. A ``translate_off`` region holding a check is one too, as a whole. Module headers,
+  ports, declarations and design code holding none of these are no checks.
+- The candidate holds every check of the reference's modules it redefines, white space and
+  comments aside, as often as the reference does; else the change is refused naming the
+  check's ``file:line`` (:data:`FIX`).
+- What a kept check reads must be the same on both sides: a port is proven equal; a parameter
+  an instance can set keeps its default (the interface check); a constant the module declares
+  (``localparam``, ``typedef``, ``function``) keeps its declaration word for word; a signal of
+  the target is proven equal (:func:`exposed_signals`: the proofs expose it as an output of
+  both sides), so the candidate must have it; a name the module does not declare comes from a
+  package or ``$unit``, so the candidate's imports must be the reference's; a name read
+  through an instance (``u_core.x``) is the same where the candidate keeps the instance word
+  for word (what it connects read as the check's own reads) and does not change its module;
+  a signal of a redefined submodule is compared by no proof and refuses the change.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rtlopt.verilog import blank_comments
+
+if TYPE_CHECKING:
+    from rtlopt.frontend.model import Design, Module
+
+__all__ = [
+    "FIX",
+    "check_items",
+    "design_kept_checks",
+    "dropped_checks",
+    "exposed_signals",
+    "kept_spans",
+]
+
+FIX = "keep the reference's check"
+
+#: What makes a module item a check.
+_CHECK = re.compile(
+    r"(?<![\w$`])(?:assert|assume|cover|restrict|expect|final|property|sequence)(?![\w$])"
+    r"|\$(?:error|fatal|warning)(?![\w$])"
+)
+_TOKEN = re.compile(
+    r'"(?:\\.|[^"\\\n])*"|`?[A-Za-z_$][\w$]*|\\\S+|\d*\s*\'[sS]?[bodhBODH]\s*[\w?]+|\d[\w.]*|'
+    r"===|!==|==\?|!=\?|==|!=|<<<|>>>|\|->|\|=>|&&&|&&|\|\||<=|>=|<<|>>|->|##|::|\*\*|~&|~\||~\^|"
+    r"\^~|\+\+|--|[-+*/%&|^]=|\S"
+)
+_OPEN = frozenset(
+    "begin fork case casex casez randcase function task property sequence clocking "
+    "covergroup specify checker".split()
+)
+_CLOSE = frozenset(
+    "end join join_any join_none endcase endfunction endtask endproperty endsequence "
+    "endclocking endgroup endspecify endchecker".split()
+)
+#: What a kept check may not hold for the screen's word rules to pass over it: an assumption
+#: (it would constrain the proof), ending the simulation, files, the shell, macros.
+_NOT_KEPT = re.compile(
+    r"(?<![\w$`])(?:assume|restrict)(?![\w$])|\$(?:fatal|finish|stop|f\w+|dump\w*|"
+    r"writemem\w*|readmem\w*|system|sformat\w*|swrite\w*|s?scanf)(?![\w$])|`"
+)
+_STATES = frozenset({"assert", "assume", "cover", "restrict", "expect"})
+_SEPARATE = frozenset({"generate", "endgenerate", "endmodule"})
+#: Directive lines blanked before the items are cut (every branch is read).
+_DIRECTIVE_LINE = re.compile(
+    r"`(?:ifdef|ifndef|elsif|else|endif|undef|undefineall|resetall|timescale|"
+    r"default_nettype|celldefine|endcelldefine|line|include|pragma|begin_keywords|"
+    r"end_keywords|nounconnected_drive|unconnected_drive)\b[^\n]*"
+)
+_DEFINE_LINE = re.compile(r"`define\b(?:[^\n\\]|\\.)*", re.S)
+_DEFINE = re.compile(r"`define[ \t]+([A-Za-z_][\w$]*)((?:[^\n\\]|\\.)*)", re.S)
+_MACRO_USE = re.compile(r"`([A-Za-z_][\w$]*)")
+_NAME = re.compile(r"(?<![\w$`'.\\])[A-Za-z_][\w$]*")
+_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
+#: A module item declaring constants: its text must be kept where a check reads them.
+_CONSTANT = re.compile(
+    r"\s*(?:localparam|typedef|function|parameter|const|let)\b|\s*(?:static|automatic)\s+function\b"
+)
+_IMPORT = re.compile(r"(?<![\w$])import\s+[^;\"]*?::[^;]*;")
+_KEYWORDS = frozenset(
+    "always always_comb always_ff always_latch initial final assign begin end if else case "
+    "casex casez endcase for foreach while repeat forever do posedge negedge edge or and not "
+    "iff default assert assume cover restrict expect property endproperty sequence "
+    "endsequence disable fork join join_any join_none reg wire logic bit int integer "
+    "genvar generate endgenerate signed unsigned unique unique0 priority within throughout "
+    "intersect first_match s_eventually eventually nexttime s_nexttime until s_until "
+    "until_with s_until_with implies accept_on reject_on sync_accept_on sync_reject_on "
+    "strong weak clocking endclocking local localparam parameter const automatic static "
+    "var string byte shortint longint time real event return void function endfunction "
+    "task endtask inside dist with matches tagged null this super endmodule type "
+    "module input output inout typedef enum struct packed union let".split()
+)
+
+
+def _items(code: str) -> list[tuple[int, int]]:
+    """Spans of the module items of ``code`` (comments blanked, directives blanked); a
+    generate block's items are items of their own (its ``if (...) begin : name`` and ``end``
+    hold none)."""
+    out: list[tuple[int, int]] = []
+    tokens = list(_TOKEN.finditer(code))
+    start: int | None = None
+    depth = paren = blocks = 0
+    i = 0
+    while i < len(tokens):
+        m = tokens[i]
+        tok = m.group(0)
+        if start is None:
+            if tok in _SEPARATE:
+                i += 1
+                continue
+            if tok == "end" and blocks:  # a generate block's end (and its label)
+                blocks -= 1
+                i += 3 if i + 1 < len(tokens) and tokens[i + 1].group(0) == ":" else 1
+                continue
+            opened = _generate_block(tokens, i)
+            if opened:
+                blocks += 1
+                i = opened
+                continue
+            start = m.start()
+            if tok.startswith("`") and i + 1 < len(tokens) and tokens[i + 1].group(0) == "(":
+                j = _macro_end(tokens, i + 1)
+                out.append((start, tokens[min(j, len(tokens) - 1)].end()))
+                start, i = None, j + 1
+                continue
+        if tok in "([{":
+            paren += 1
+        elif tok in ")]}":
+            paren = max(paren - 1, 0)
+        elif tok in _OPEN and not (i and tokens[i - 1].group(0) in _STATES):
+            depth += 1  # ``assert property (...)`` opens no declaration
+        elif tok in _CLOSE:
+            depth = max(depth - 1, 0)
+        if paren == 0 and depth == 0 and (tok == ";" or tok in _CLOSE):
+            nxt = tokens[i + 1].group(0) if i + 1 < len(tokens) else ""
+            if nxt != "else":
+                out.append((start, m.end()))
+                start = None
+        i += 1
+    if start is not None:
+        out.append((start, len(code)))
+    return out
+
+
+def _generate_block(tokens: list[re.Match[str]], i: int) -> int:
+    """The index after ``if (...) begin [: name]``, ``else [if (...)] begin [: name]`` or
+    ``for (...) begin [: name]`` starting at ``i`` (module level: a generate block), else 0."""
+    j = i
+    if tokens[j].group(0) == "else":
+        j += 1
+    if j < len(tokens) and tokens[j].group(0) in ("if", "for"):
+        if j + 1 >= len(tokens) or tokens[j + 1].group(0) != "(":
+            return 0
+        j = _macro_end(tokens, j + 1, semicolon=False) + 1
+    elif j == i:
+        return 0
+    if j >= len(tokens) or tokens[j].group(0) != "begin":
+        return 0
+    return j + 3 if j + 1 < len(tokens) and tokens[j + 1].group(0) == ":" else j + 1
+
+
+def _macro_end(tokens: list[re.Match[str]], j: int, *, semicolon: bool = True) -> int:
+    """The index of the token closing the parentheses opened at ``j`` (with ``semicolon``, a
+    ``;`` right after them included: a macro use's)."""
+    level = 0
+    while j < len(tokens):
+        level += {"(": 1, ")": -1}.get(tokens[j].group(0), 0)
+        if level == 0:
+            break
+        j += 1
+    if semicolon and j + 1 < len(tokens) and tokens[j + 1].group(0) == ";":
+        j += 1
+    return j
+
+
+def _flat(text: str) -> str:
+    """``text`` with comments and directive lines blanked (offsets kept): every branch read."""
+    code = blank_comments(text, strings=False)
+    for pattern in (_DEFINE_LINE, _DIRECTIVE_LINE):
+        code = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+    return code
+
+
+def _normal(item: str) -> str:
+    tokens = _TOKEN.findall(item)
+    return " ".join(t if t.startswith('"') else re.sub(r"\s+", "", t) for t in tokens)
+
+
+def _is_check(item: str, macros: Mapping[str, str], depth: int = 0) -> bool:
+    """Whether ``item`` holds a check, directly or through a macro the repository defines."""
+    if _CHECK.search(_STRING.sub(" ", item)):
+        return True
+    for m in _MACRO_USE.finditer(item):
+        body = macros.get(m.group(1))
+        if body is not None and depth < 8 and _is_check(body, macros, depth + 1):
+            return True
+    return False
+
+
+def _regions(text: str, macros: Mapping[str, str]) -> list[tuple[int, str]]:
+    """``(offset, normalised text)`` of each ``translate_off`` region of ``text`` holding a
+    check."""
+    from rtlopt.harness._translate_off import regions
+
+    found = {(s, c) for spans in regions(text).values() for s, _, c in spans if c}
+    return [
+        (start, "translate_off: " + _normal(c))
+        for start, c in sorted(found)
+        if _is_check(c, macros)
+    ]
+
+
+def check_items(text: str, macros: Mapping[str, str]) -> list[tuple[int, str]]:
+    """``(offset, normalised text)`` of each check of ``text`` (one module's text): its
+    ``translate_off`` regions holding a check, then the module items holding one."""
+    out = _regions(text, macros)
+    code = _flat(text)
+    out += [(a, _normal(code[a:b])) for a, b in _items(code) if _is_check(code[a:b], macros)]
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return set(_NAME.findall(_STRING.sub(" ", text))) - _KEYWORDS
+
+
+class _Module:
+    """What a module's text declares, for judging what a check reads."""
+
+    def __init__(self, text: str, ports: set[str], parameters: set[str]) -> None:
+        flat = _flat(text)
+        self.items = [_normal(flat[a:b]) for a, b in _items(flat)]
+        self.ports, self.parameters = ports, parameters
+        self.constants: dict[str, list[str]] = {}
+        self.words: set[str] = set()
+        for item in self.items:
+            if _CONSTANT.match(item):
+                for word in _words(item):
+                    self.constants.setdefault(word, []).append(item)
+            elif not _CHECK.search(_STRING.sub(" ", item)):
+                self.words |= _words(item)
+        self.imports = sorted(_normal(m.group(0)) for m in _IMPORT.finditer(flat))
+        #: instance name -> (module type, the items instantiating it)
+        self.instances: dict[str, tuple[str, list[str]]] = {}
+        for item in self.items:
+            m = _INSTANCE.match(item)
+            if m and m.group(1) not in _KEYWORDS and m.group(2) not in _KEYWORDS:
+                self.instances.setdefault(m.group(2), (m.group(1), []))[1].append(item)
+
+
+#: A module item instantiating a module or interface (normalised: one space between tokens).
+_INSTANCE = re.compile(
+    r"([A-Za-z_][\w$]*) (?:# \( .*? \) )?([A-Za-z_][\w$]*) (?:\[ [^\]]* \] )*\(", re.S
+)
+
+
+def _reads(check: str, ref: _Module) -> tuple[set[str], set[str], set[str], set[str]]:
+    """What ``check`` reads of module ``ref``: ``(constants, signals, outside, through)``:
+    names a constant item declares, names design code uses, names the module does not
+    declare, and instances read through (``u_core.x``: what their items read is read too)."""
+    body = check.removeprefix("translate_off: ")
+    through = {
+        m.group(1)
+        for m in re.finditer(r"(?<![\w$`'.\\])([A-Za-z_][\w$]*)\s*\.\s*[A-Za-z_]", body)
+        if m.group(1) in ref.instances
+    }
+    names = _words(body)
+    for inst in through:
+        kind, items = ref.instances[inst]
+        names |= {w for item in items for w in _words(item)} - {kind}
+    names -= ref.ports | ref.parameters | through
+    constants = {n for n in names if n in ref.constants}
+    signals = {n for n in names - constants if n in ref.words}
+    return constants, signals, names - constants - signals, through
+
+
+def _constant_items(names: set[str], ref: _Module) -> Counter[str]:
+    """The constant items defining ``names``, transitively through the constants they read."""
+    todo, seen = sorted(names), set(names)
+    out: Counter[str] = Counter()
+    while todo:
+        for item in ref.constants.get(todo.pop(), []):
+            if item in out:
+                continue
+            out[item] = ref.items.count(item)
+            for word in _words(item) - seen:
+                if word in ref.constants:
+                    seen.add(word)
+                    todo.append(word)
+    return out
+
+
+def dropped_checks(
+    reference: str,
+    candidate: str,
+    known: tuple[set[str], set[str]],
+    macros: Mapping[str, str],
+    where: Callable[[int], str],
+    *,
+    target: bool = True,
+    redefined: AbstractSet[str] = frozenset(),
+    kept: set[str] | None = None,
+) -> list[str]:
+    """Messages for the checks of ``reference`` (one module's text) that the ``candidate``
+    text (the same module's) does not keep, or keeps reading what no proof shows the same;
+    ``known``: the module's ports and the parameters an instance can set; ``where`` names an
+    offset of the reference (``file:line``); ``target``: the module is the compared one (its
+    signals are proven equal); ``redefined``: the modules the candidate changes; ``kept``
+    collects the checks kept so."""
+    mine = check_items(reference, macros)
+    if not mine:
+        return []
+    ref = _Module(reference, *known)
+    cand = _Module(candidate, set(), set())
+    theirs = Counter(cand.items)
+    theirs.update(item for _, item in _regions(candidate, macros))
+    out = []
+    for offset, item in mine:
+        shown = item if len(item) <= 80 else item[:77] + "..."
+        if theirs[item] <= 0:
+            out.append(
+                f"the reference's check at {where(offset)} ({shown}) is missing from the "
+                f"candidate: the repository's simulation reads it; {FIX} (the same text)"
+            )
+            continue
+        theirs[item] -= 1
+        why = _read_problems(item, ref, cand, target, redefined)
+        if why:
+            out.append(f"the reference's check at {where(offset)} ({shown}) {why}")
+        elif kept is not None and not item.startswith("translate_off: "):
+            if not _NOT_KEPT.search(item):  # (a region's items are judged one by one)
+                kept.add(item)
+    return out
+
+
+def _read_problems(
+    item: str, ref: _Module, cand: _Module, target: bool, redefined: AbstractSet[str]
+) -> str:
+    """Why what the kept check ``item`` reads is not shown the same in the candidate."""
+    constants, signals, outside, through = _reads(item, ref)
+    for inst in sorted(through):
+        kind, items = ref.instances[inst]
+        if kind in redefined or any(cand.items.count(i) < items.count(i) for i in items):
+            return (
+                f"reads through instance {inst}, which the candidate changes (its module "
+                f"{kind} or its instance): no proof compares what the check reads there; {FIX} "
+                "and the instance as it is"
+            )
+    changed = [c for c, n in _constant_items(constants, ref).items() if cand.items.count(c) < n]
+    if changed:
+        return (
+            f"reads constants the candidate declares otherwise ({changed[0][:60]}): "
+            f"unchecked; {FIX} and the declarations it reads, word for word"
+        )
+    missing = sorted(s for s in signals if s not in cand.words and s not in cand.constants)
+    if missing:
+        return (
+            f"reads {', '.join(missing[:4])}, which the candidate does not have (the proof "
+            f"compares what the check reads): {FIX} and the signals it reads"
+        )
+    if signals and not target:
+        return (
+            f"reads {', '.join(sorted(signals)[:4])} inside a submodule the candidate "
+            f"redefines, which no proof compares: unchecked; {FIX} and keep the module as it is"
+        )
+    if outside and ref.imports != cand.imports:
+        return (
+            f"reads {', '.join(sorted(outside)[:4])} from outside the module, and the "
+            f"candidate imports other packages ({'; '.join(cand.imports[:3]) or 'none'}; "
+            f"expected {'; '.join(ref.imports[:3]) or 'none'}): {FIX} and the reference's "
+            "imports"
+        )
+    return ""
+
+
+def repository_macros(texts: list[str], defines: Mapping[str, str]) -> dict[str, str]:
+    """Macro name -> the bodies of every definition of it in ``texts`` and ``defines``."""
+    out: dict[str, str] = {k: str(v) for k, v in defines.items()}
+    for text in texts:
+        for m in _DEFINE.finditer(blank_comments(text, strings=False)):
+            out[m.group(1)] = out.get(m.group(1), "") + "\n" + m.group(2)
+    return out
+
+
+def _known(mod: Module) -> tuple[set[str], set[str]]:
+    return {p.name for p in mod.ports}, {p.name for p in mod.parameters if not p.local}
+
+
+def design_kept_checks(
+    candidate: str, design: Design, kept: set[str] | None = None
+) -> list[tuple[int, str]]:
+    """``(line, message)`` for the checks of the reference's modules that the ``candidate``
+    (its own text) redefines and drops, or keeps reading what no proof shows the same (see the
+    module's text). ``kept`` collects the checks kept so, which the screen's word rules pass
+    over (:func:`kept_spans`)."""
+    from rtlopt.verilog import module_spans
+
+    spans = {s.name: s for s in module_spans(candidate)}
+    texts: dict[str, tuple[Module, str, str]] = {}  # the changed modules: reference, theirs
+    for name in dict.fromkeys([design.target.name, *design.submodules]):
+        mod = design.target if name == design.target.name else design.modules.get(name)
+        span = spans.get(name)
+        if mod is None or span is None:
+            continue
+        try:
+            text = "\n" * max(mod.line - 1, 0) + mod.text()
+        except OSError:
+            continue
+        own = candidate[span.start : span.end]
+        if _normal(_flat(own)) != _normal(_flat(text)):
+            texts[name] = (mod, text, own)  # (unchanged: its checks read what they read)
+    out: list[tuple[int, str]] = []
+    for name, (mod, text, own) in texts.items():
+        macros = _design_macros(design) if "`" in text else {}
+        where = functools.partial(_where, text, _shown(mod.file, design.root))
+        line = candidate.count("\n", 0, spans[name].start) + 1
+        found = dropped_checks(
+            text,
+            own,
+            _known(mod),
+            macros,
+            where,
+            target=mod is design.target,
+            redefined=set(texts),
+            kept=kept,
+        )
+        out += [(line, m) for m in found]
+    return out
+
+
+def exposed_signals(design: Design) -> tuple[str, ...]:
+    """The target's own signals its checks read (see the module's text): every proof exposes
+    them as outputs of both sides, so a kept check reads the same values."""
+    t = design.target
+    try:
+        text = t.text()
+    except OSError:
+        return ()
+    if not _CHECK.search(text) and "`" not in text:
+        return ()
+    macros = _design_macros(design) if "`" in text else {}
+    found = check_items(text, macros)
+    if not found:
+        return ()
+    ref = _Module(text, *_known(t))
+    out: set[str] = set()
+    for _, item in found:
+        out |= _reads(item, ref)[1]
+    return tuple(sorted(out))
+
+
+#: :func:`repository_macros` per design object (a design's files do not change while it is
+#: evaluated).
+_MACROS: dict[int, tuple[object, dict[str, str]]] = {}
+
+
+def _design_macros(design: Design) -> dict[str, str]:
+    from rtlopt.harness._hierarchy import macro_texts
+
+    hit = _MACROS.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_MACROS) > 8:
+            _MACROS.clear()
+        hit = _MACROS[id(design)] = (
+            design,
+            repository_macros(list(macro_texts(design)), design.defines),
+        )
+    return hit[1]
+
+
+def _where(text: str, shown: str, offset: int) -> str:
+    return f"{shown}:{text.count(chr(10), 0, offset) + 1}"
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except (OSError, ValueError):
+        return str(path)
+
+
+def kept_spans(code: str, kept: set[str]) -> list[tuple[int, int]]:
+    """The spans of ``code`` (a candidate's text) that are module items of ``kept``
+    (:func:`design_kept_checks`): the reference's own checks, word for word, reading what the
+    proofs show the same, holding no assumption, no end of the simulation, no file and no
+    macro."""
+    if not kept:
+        return []
+    flat = _flat(code)
+    return [(a, b) for a, b in _items(flat) if _normal(flat[a:b]) in kept]
