@@ -72,8 +72,24 @@ def _load(
         lines += ["design -push-copy", "proc -noopt", "flatten", f"write_rtlil {rtlil}"]
         # the same copy as JSON for the high-impedance check (write_rtlil prints z as x)
         lines += [f"write_json {_highz_json(rtlil)}", "design -pop"]
-    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", DIV_AS_SYNTHESIS, "memory", "opt_clean"]
+    lines += ["proc", *EQX_AS_SYNTHESIS, "flatten", *expose_lines(design, gold, gate)]
+    lines += [DIV_AS_SYNTHESIS, "memory", "opt_clean"]
     return lines + commute_mul_lines([gold, gate]) + clock_gate_lines([gold, gate])
+
+
+def expose_lines(design: Design, gold: str, gate: str) -> list[str]:
+    """After ``flatten``: the target's signals its simulation-only checks read
+    (:func:`rtlopt.harness.exposed_signals`) made outputs of both compared modules, so every
+    proof shows them equal and a check the candidate keeps word for word reads the same
+    values. A signal the candidate lacks leaves the miter without a matching port: no proof."""
+    from rtlopt.harness import exposed_signals
+
+    names = exposed_signals(design)
+    if not names:
+        return []
+    log.debug("exposing the signals the reference's checks read: %s", ", ".join(names))
+    picked = " ".join(f"{mod}/w:{name}" for mod in (gold, gate) for name in names)
+    return [f"log {MARK} expose_checked", f"expose {picked}"]
 
 
 def read_both(

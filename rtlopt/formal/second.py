@@ -58,7 +58,7 @@ from rtlopt.errors import ToolNotFound
 from rtlopt.formal.channel import new_secret, result_name
 from rtlopt.formal.job import read_text
 from rtlopt.formal.plan import FormalPlan, plan_formal
-from rtlopt.formal.scripts import EQX_AS_SYNTHESIS
+from rtlopt.formal.scripts import EQX_AS_SYNTHESIS, expose_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
@@ -455,6 +455,7 @@ def miter_script(
         *EQX_AS_SYNTHESIS,
         "setattr -mod -unset top",  # flatten keeps both compared modules
         "flatten",
+        *expose_lines(design, gold, gate),
         "memory",
         "opt_clean",
         *([] if stated else ["attrmap -remove init"]),

@@ -40,7 +40,7 @@ from rtlopt.formal.channel import MARK, new_secret, result_text, seal, tee
 from rtlopt.formal.job import read_text, yosys_argv
 from rtlopt.formal.logparse import first_error, parse_counterexample
 from rtlopt.formal.plan import FormalPlan, plan_formal
-from rtlopt.formal.scripts import compared_ids
+from rtlopt.formal.scripts import compared_ids, expose_lines
 from rtlopt.formal.unreached import hierarchy_lines
 from rtlopt.formal.xfaith_held import Unread, held_inputs, held_rewrite
 from rtlopt.formal.xfaith_model import (
@@ -476,7 +476,8 @@ def _read_lines(p: _Proof, secret: str) -> list[str]:
     lines += [f"log {MARK} prepare", *hierarchy_lines(design, gold, gate)]
     # no opt_expr after proc: it folds ``b == b`` to 1 and ``b & ~b`` to 0, which iverilog
     # reads as x where b is x (a candidate hid a different choice behind ``if (b == b)``)
-    lines += [f"write_rtlil {_file(secret, 'pre.il')}", "proc -ifx -noopt", "flatten", "opt_clean"]
+    lines += [f"write_rtlil {_file(secret, 'pre.il')}", "proc -ifx -noopt", "flatten"]
+    lines += [*expose_lines(design, gold, gate), "opt_clean"]
     # the cone check reads the memories as they are; outside the cone they are mapped
     lines += [f"write_json {_file(secret, 'post.json')}", "memory", "opt_clean"]
     return lines
