@@ -15,7 +15,8 @@ Rule (fail closed where it applies):
   read. A ``translate_off`` region holding a check is one too, as a whole. Module headers,
   ports, declarations and design code holding none of these are no checks.
 - The candidate holds every check of the reference's modules it redefines, white space and
-  comments aside, as often as the reference does; else the change is refused naming the
+  comments aside, as often as the reference does (a branch only the formal build reads,
+  :mod:`._verification_only`, is left out on both sides); else the change is refused naming the
   check's ``file:line`` (:data:`FIX`).
 - What a kept check reads must be the same on both sides: a port is proven equal; a parameter
   an instance can set keeps its default (the interface check); a constant the module declares
@@ -411,6 +412,7 @@ def design_kept_checks(
     (its own text) redefines and drops, or keeps reading what no proof shows the same (see the
     module's text). ``kept`` collects the checks kept so, which the screen's word rules pass
     over (:func:`kept_spans`)."""
+    from rtlopt.harness._verification_only import hardware_reading
     from rtlopt.verilog import module_spans
 
     spans = {s.name: s for s in module_spans(candidate)}
@@ -420,11 +422,11 @@ def design_kept_checks(
         span = spans.get(name)
         if mod is None or span is None:
             continue
-        try:
-            text = "\n" * max(mod.line - 1, 0) + mod.text()
+        try:  # a branch only the formal build reads is no simulation's check, on both sides
+            text = hardware_reading(design, "\n" * max(mod.line - 1, 0) + mod.text(), source=True)
         except OSError:
             continue
-        own = candidate[span.start : span.end]
+        own = hardware_reading(design, candidate[span.start : span.end], source=True)
         if _normal(_flat(own)) != _normal(_flat(text)):
             texts[name] = (mod, text, own)  # (unchanged: its checks read what they read)
     out: list[tuple[int, str]] = []
@@ -449,9 +451,11 @@ def design_kept_checks(
 def exposed_signals(design: Design) -> tuple[str, ...]:
     """The target's own signals its checks read (see the module's text): every proof exposes
     them as outputs of both sides, so a kept check reads the same values."""
+    from rtlopt.harness._verification_only import hardware_reading
+
     t = design.target
     try:
-        text = t.text()
+        text = hardware_reading(design, t.text(), source=True)
     except OSError:
         return ()
     if not _CHECK.search(text) and "`" not in text:

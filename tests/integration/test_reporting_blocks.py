@@ -1,6 +1,8 @@
-"""A switched-off ```ifdef M`` block of assertions that only report may be dropped or kept
-(cv32e40p's ```ifdef CV32E40P_ASSERT_ON`` blocks): no build's values depend on it. A block
-with another branch, or whose assertion writes, stays as the repository has it."""
+"""A switched-off ```ifdef M`` block of assertions that only report may be kept beside a rewrite
+(cv32e40p's ```ifdef CV32E40P_ASSERT_ON`` blocks): no build's values depend on it. Dropped,
+the build defining ``M`` no longer checks: the candidate must keep the reference's check
+(:mod:`rtlopt.harness._kept_checks`). A block with another branch, or whose assertion writes,
+stays as the repository has it."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ M = """module m(input clk, input [7:0] a, output reg [7:0] y);
 `endif
 endmodule
 """
+KEPT = M.replace("a + 8'd1;", "8'd1 + a;")
 DROPPED = M.replace(
     "`ifdef USER_ASSERT_ON\n  // y follows a\n  assert property (@(posedge clk) y == $past(a) + 8'd1);\n`endif\n",
     "",
@@ -40,8 +43,22 @@ def test_the_lines_without_reporting_blocks() -> None:
 
 @pytest.mark.tools
 @pytest.mark.parametrize("suffix", ["v", "sv"])
-def test_a_dropped_block_of_reporting_assertions_is_no_change(tmp_path: Path, suffix: str) -> None:
+def test_a_dropped_block_of_reporting_assertions_is_refused(tmp_path: Path, suffix: str) -> None:
     res = _evaluate(tmp_path, {f"m.{suffix}": M}, f"m.{suffix}", DROPPED)
+    assert not res.accepted and "keep the reference's check" in res.reason, res.reason
+
+
+#: A known limit: the candidate's ```ifdef`` line is refused in the configuration that defines
+#: the macro ("compiler directive `ifdef is not allowed"), so a kept block is refused too.
+KEPT_IN_CONFIGURATION = pytest.mark.xfail(
+    reason="a candidate's `ifdef is refused in the configuration defining its macro", strict=False
+)
+
+
+@pytest.mark.tools
+@KEPT_IN_CONFIGURATION
+def test_a_kept_block_of_reporting_assertions_is_no_change(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path, {"m.sv": M}, "m.sv", KEPT)
     assert res.accepted, res.reason
 
 
@@ -49,7 +66,7 @@ def test_a_dropped_block_of_reporting_assertions_is_no_change(tmp_path: Path, su
 def test_a_dropped_block_with_another_branch_is_a_change(tmp_path: Path) -> None:
     ref = M.replace("`endif", "`else\n  wire unused = a[0];\n`endif")
     res = _evaluate(tmp_path, {"m.sv": ref}, "m.sv", DROPPED)
-    assert not res.accepted and "switch off" in res.reason, res.reason
+    assert not res.accepted and "keep the reference's check" in res.reason, res.reason
 
 
 def test_what_is_no_block_of_reporting_assertions() -> None:
@@ -83,6 +100,7 @@ SLEEP = """module m #(parameter CLUSTER = 0)(input clk, input rst_n, input [7:0]
 `endif
 endmodule
 """
+SLEEP_KEPT = SLEEP.replace("a + 8'd1;", "8'd1 + a;", 1)
 SLEEP_DROPPED = """module m #(parameter CLUSTER = 0)(input clk, input rst_n, input [7:0] a, output reg [7:0] y);
   always @(posedge clk or negedge rst_n) if (!rst_n) y <= 8'd0; else y <= 8'd1 + a;
 endmodule
@@ -103,17 +121,22 @@ def test_properties_and_generate_choices_are_reporting_blocks() -> None:
 
 @pytest.mark.tools
 def test_a_dropped_block_read_in_its_configuration(tmp_path: Path) -> None:
+    res = _evaluate(tmp_path, {"m.sv": SLEEP}, "m.sv", SLEEP_DROPPED)
+    assert not res.accepted and "keep the reference's check" in res.reason, res.reason
+
+
+@pytest.mark.tools
+@KEPT_IN_CONFIGURATION
+def test_a_kept_block_read_in_its_configuration(tmp_path: Path) -> None:
     # was unchecked: "the repository's module does not pass against itself in the
     # configuration USER_ASSERT_ON defined (... undeclared identifier 'parent_i')"
-    res = _evaluate(tmp_path, {"m.sv": SLEEP}, "m.sv", SLEEP_DROPPED)
+    res = _evaluate(tmp_path, {"m.sv": SLEEP}, "m.sv", SLEEP_KEPT)
     assert res.accepted, res.reason
 
 
 @pytest.mark.tools
 def test_a_broken_rewrite_beside_a_reporting_block_is_rejected(tmp_path: Path) -> None:
-    res = _evaluate(
-        tmp_path, {"m.sv": SLEEP}, "m.sv", SLEEP_DROPPED.replace("8'd1 + a", "8'd2 + a")
-    )
+    res = _evaluate(tmp_path, {"m.sv": SLEEP}, "m.sv", SLEEP_KEPT.replace("8'd1 + a", "8'd2 + a"))
     assert not res.accepted and "not equivalent" in res.reason, res.reason
 
 
@@ -124,4 +147,4 @@ def test_a_dropped_block_with_logic_in_a_generate_branch_is_a_change(tmp_path: P
         "a_n : assert property (@(posedge clk) y != 8'd4);\n      wire w = a[0];",
     )
     res = _evaluate(tmp_path, {"m.sv": ref}, "m.sv", SLEEP_DROPPED)
-    assert not res.accepted and "switch off" in res.reason, res.reason
+    assert not res.accepted and "keep the reference's check" in res.reason, res.reason

@@ -110,7 +110,8 @@ def test_logic_in_the_branch_hardware_builds_read_is_judged(
     code, rep = evaluate_text(repo, "rtl/tick.v", good.replace(PROPS, ""))
     res = rep["candidate"]
     assert isinstance(res, dict) and code == 1 and not res["accepted"], res
-    assert "unchecked" in _reason(rep), _reason(rep)
+    # (and the build defining FORMAL loses its property: keep the reference's check)
+    assert any(w in _reason(rep) for w in ("unchecked", "keep the reference's check")), rep
 
 
 @pytest.mark.parametrize(
@@ -182,7 +183,8 @@ def test_a_formal_block_naming_a_module_the_repository_lacks_is_no_configuration
     # red team w36 F6: an instance in the block is no verification code the text shows (a
     # build that defines FORMAL where no search sees it reads it): the block stays, unchecked
     assert isinstance(res, dict) and code == 1 and not res["accepted"], res
-    assert "unchecked" in _reason(rep), _reason(rep)
+    # (and the build defining FORMAL loses its property: keep the reference's check)
+    assert any(w in _reason(rep) for w in ("unchecked", "keep the reference's check")), rep
 
 
 def test_the_systemverilog_view_reads_the_same(
